@@ -1,0 +1,1 @@
+//! The diff model: files, hunks and lines with LEFT (old) and RIGHT (new) numbers.

@@ -1,0 +1,20 @@
+//! Process exit codes, one per outcome, shared by every command.
+
+/// The binary's exit codes. The README lists them; scripts depend on them, so never renumber.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Exit {
+    Ship = 0,
+    NotEligible = 1,
+    Aborted = 2,
+    NothingToReview = 3,
+    Error = 4,
+    Hold = 5,
+    Block = 6,
+    Inconclusive = 7,
+}
+
+impl Exit {
+    pub fn code(self) -> i32 {
+        self as i32
+    }
+}

@@ -1,0 +1,16 @@
+//! The review-tui engine: everything a review needs except the terminal.
+//!
+//! Only `ui` (and the binary's `main.rs`) may touch ratatui, crossterm, ratatui-textarea or
+//! syntect; `tests/architecture.rs` enforces it so the same pipeline runs headless in CI.
+
+pub mod agents;
+pub mod cohort;
+pub mod config;
+pub mod diff;
+pub mod exit;
+pub mod pr;
+pub mod publish;
+pub mod report;
+pub mod review;
+pub mod space;
+pub mod ui;

@@ -1,0 +1,1 @@
+//! Pull request references and the forges that serve them (GitHub REST, local git).

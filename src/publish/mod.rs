@@ -1,0 +1,1 @@
+//! The publisher: turns an approved round into a GitHub review or a local report.

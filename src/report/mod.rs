@@ -1,0 +1,1 @@
+//! Reports: reading external review reports and writing ours (text, JSON, SARIF, Markdown).

@@ -1,0 +1,2 @@
+//! The review space: one directory per PR with a bare mirror, a worktree at the head SHA and
+//! `state.json`.

@@ -1,0 +1,1 @@
+//! The cockpit: a thin ratatui view over engine state plus keyboard actions.
