@@ -1,1 +1,4 @@
 //! Reports: reading external review reports and writing ours (text, JSON, SARIF, Markdown).
+
+pub mod evaluate;
+pub mod verdict_text;

@@ -1,2 +1,22 @@
 //! The review model: nodes, the status service, consolidation, rounds and the verdict.
-//! Pure: data in, data out, no IO.
+//! Pure: data in, data out, no IO (not even the clock: callers pass timestamps in).
+
+pub mod axes;
+pub mod consolidate;
+pub mod disagreement;
+pub mod fingerprint;
+pub mod level;
+pub mod node;
+pub mod rounds;
+pub mod schema;
+pub mod status;
+pub mod validate;
+pub mod verdict;
+
+pub use axes::{Axis, AxisVerdict};
+pub use level::{Level, Role};
+pub use node::{
+    Actor, Anchor, Category, Effort, Fix, Kind, NodeDraft, NodeText, Origin, Priority, ReviewNode,
+    Scope, Severity, Source, Status, Triage,
+};
+pub use verdict::{Decision, Verdict, VerdictInput, decide};

@@ -1,0 +1,203 @@
+//! The one status service. Every status change of a node goes through `apply`, so a status
+//! always means the same thing whoever changed it: the cockpit, a reviewer's tool call or the
+//! pipeline. The consensus rule is enforced here and checked again by the verdict and the
+//! publisher (`ReviewNode::has_peer_confirmation`).
+
+use serde::{Deserialize, Serialize};
+use thiserror::Error;
+
+use super::node::{Actor, ReviewNode, Stance, Status, Transition};
+
+/// A requested change.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Change {
+    /// A peer agrees: `open → consensus_ready`.
+    Confirm {
+        note: String,
+    },
+    /// A peer disagrees: recorded for the person, the status does not move.
+    Dispute {
+        note: String,
+    },
+    Resolve {
+        note: Option<String>,
+    },
+    Dismiss {
+        reason: String,
+    },
+    /// Back to the status the node had before it was resolved or dismissed.
+    Reopen,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum StatusError {
+    #[error("{actor} cannot confirm its own finding {node}: a confirmation must come from a peer")]
+    SelfConfirmation { node: String, actor: String },
+    #[error("{actor} cannot dispute its own finding {node}")]
+    SelfDispute { node: String, actor: String },
+    #[error("dismissing {node} needs a reason")]
+    MissingReason { node: String },
+    #[error("{node} is {from}: cannot {action} it")]
+    NotAllowed {
+        node: String,
+        from: Status,
+        action: &'static str,
+    },
+}
+
+/// A soft, low-confidence memory of a dismissal: a later round shows the same problem as
+/// "previously dismissed: <reason>" instead of hiding it. A dismissal is a preference, not a rule.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SuppressionHint {
+    pub fingerprint: String,
+    pub reason: String,
+    pub by: Actor,
+    pub at: String,
+    pub confidence: f64,
+}
+
+/// How much a dismissal hint is trusted: low, because a person dismissing once is not a policy.
+pub const SUPPRESSION_CONFIDENCE: f64 = 0.3;
+
+/// What a successful change produced.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Applied {
+    /// The status transition, when the status moved.
+    pub transition: Option<Transition>,
+    pub suppression: Option<SuppressionHint>,
+}
+
+/// Applies `change` by `by` at time `at` (RFC 3339, supplied by the caller: this module does no
+/// IO, not even reading the clock).
+pub fn apply(
+    node: &mut ReviewNode,
+    change: Change,
+    by: &Actor,
+    at: &str,
+) -> Result<Applied, StatusError> {
+    let from = node.status;
+    let not_allowed = |action| StatusError::NotAllowed {
+        node: node.id.clone(),
+        from,
+        action,
+    };
+    let (to, reason, suppression) = match change {
+        Change::Confirm { note } => {
+            if by.is_author_of(&node.origin) {
+                return Err(StatusError::SelfConfirmation {
+                    node: node.id.clone(),
+                    actor: by.to_string(),
+                });
+            }
+            if !from.is_active() {
+                return Err(not_allowed("confirm"));
+            }
+            node.confirmations.push(Stance {
+                by: by.clone(),
+                note,
+                at: at.to_string(),
+            });
+            (Status::ConsensusReady, None, None)
+        }
+        Change::Dispute { note } => {
+            if by.is_author_of(&node.origin) {
+                return Err(StatusError::SelfDispute {
+                    node: node.id.clone(),
+                    actor: by.to_string(),
+                });
+            }
+            if !from.is_active() {
+                return Err(not_allowed("dispute"));
+            }
+            node.disputes.push(Stance {
+                by: by.clone(),
+                note,
+                at: at.to_string(),
+            });
+            (from, None, None)
+        }
+        Change::Resolve { note } => {
+            if !from.is_active() {
+                return Err(not_allowed("resolve"));
+            }
+            (Status::Resolved, note, None)
+        }
+        Change::Dismiss { reason } => {
+            let reason = reason.trim().to_string();
+            if reason.is_empty() {
+                return Err(StatusError::MissingReason {
+                    node: node.id.clone(),
+                });
+            }
+            if !from.is_active() {
+                return Err(not_allowed("dismiss"));
+            }
+            let hint = (!node.fingerprint.is_empty()).then(|| SuppressionHint {
+                fingerprint: node.fingerprint.clone(),
+                reason: reason.clone(),
+                by: by.clone(),
+                at: at.to_string(),
+                confidence: SUPPRESSION_CONFIDENCE,
+            });
+            (Status::Dismissed, Some(reason), hint)
+        }
+        Change::Reopen => {
+            if from.is_active() {
+                return Err(not_allowed("reopen"));
+            }
+            (status_before_closing(node), None, None)
+        }
+    };
+    if to == from {
+        return Ok(Applied {
+            transition: None,
+            suppression,
+        });
+    }
+    let transition = Transition {
+        from,
+        to,
+        by: by.clone(),
+        at: at.to_string(),
+        reason,
+    };
+    node.status = to;
+    node.history.push(transition.clone());
+    Ok(Applied {
+        transition: Some(transition),
+        suppression,
+    })
+}
+
+/// The status a closed node returns to: where it was when it was closed, but only
+/// consensus-ready if a peer confirmation still backs it.
+fn status_before_closing(node: &ReviewNode) -> Status {
+    let before = node
+        .history
+        .iter()
+        .rev()
+        .find(|t| !t.to.is_active())
+        .map(|t| t.from)
+        .unwrap_or(Status::Open);
+    if before == Status::ConsensusReady && node.has_peer_confirmation() {
+        Status::ConsensusReady
+    } else {
+        Status::Open
+    }
+}
+
+/// Marks nodes whose fingerprint an earlier round dismissed. They stay in the list, open.
+pub fn apply_suppression_hints(nodes: &mut [ReviewNode], hints: &[SuppressionHint]) {
+    for node in nodes.iter_mut() {
+        if node.fingerprint.is_empty() {
+            continue;
+        }
+        if let Some(hint) = hints
+            .iter()
+            .rev()
+            .find(|h| h.fingerprint == node.fingerprint)
+        {
+            node.previously_dismissed = Some(hint.reason.clone());
+        }
+    }
+}

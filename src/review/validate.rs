@@ -1,0 +1,166 @@
+//! Validation of review nodes: a payload that does not validate is dropped and counted, never
+//! shown. Each problem names the field and the reason so coverage notes can say why.
+
+use std::fmt;
+
+use super::node::{NodeDraft, ReviewNode, Source};
+
+/// One reason a node is invalid.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Invalid {
+    pub field: &'static str,
+    pub reason: String,
+}
+
+impl fmt::Display for Invalid {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.field, self.reason)
+    }
+}
+
+/// Longest title we accept: a title is a line in a list, not a paragraph.
+pub const MAX_TITLE_CHARS: usize = 200;
+
+impl NodeDraft {
+    /// Checks a reviewer's payload. `from_model` adds the rule that model findings must say what
+    /// proves them (evidence), what breaks (impact) and how to check (verification).
+    pub fn validate(&self, from_model: bool) -> Result<(), Vec<Invalid>> {
+        let mut problems = Vec::new();
+        let mut fail =
+            |field: &'static str, reason: String| problems.push(Invalid { field, reason });
+
+        let title = self.text.title.trim();
+        if title.is_empty() {
+            fail("text.title", "must not be empty".into());
+        } else if title.chars().count() > MAX_TITLE_CHARS {
+            fail(
+                "text.title",
+                format!("longer than {MAX_TITLE_CHARS} characters"),
+            );
+        }
+        if !self.confidence.is_finite() || !(0.0..=1.0).contains(&self.confidence) {
+            fail(
+                "confidence",
+                format!("must be between 0.0 and 1.0, got {}", self.confidence),
+            );
+        }
+        if let Some(rule) = self.rule.as_ref().filter(|rule| !is_rule_id(rule)) {
+            fail(
+                "rule",
+                format!("`{rule}` is not a rule id of the form category/name"),
+            );
+        }
+        if let Some(anchor) = &self.anchor {
+            if let Some(reason) = path_problem(&anchor.path) {
+                fail("anchor.path", reason);
+            }
+            if anchor.start_line == 0 {
+                fail("anchor.start_line", "lines are numbered from 1".into());
+            }
+            if anchor.end_line < anchor.start_line {
+                fail(
+                    "anchor.end_line",
+                    format!(
+                        "ends ({}) before it starts ({})",
+                        anchor.end_line, anchor.start_line
+                    ),
+                );
+            }
+        }
+        let replaces = self
+            .fix
+            .as_ref()
+            .is_some_and(|fix| fix.replacement.is_some());
+        if replaces && self.anchor.is_none() {
+            fail(
+                "fix.replacement",
+                "replacement lines need an anchor to replace".into(),
+            );
+        }
+        if from_model {
+            for (field, value) in [
+                ("text.evidence", &self.text.evidence),
+                ("text.impact", &self.text.impact),
+                ("text.verification", &self.text.verification),
+            ] {
+                if value.trim().is_empty() {
+                    fail(field, "a model finding must not leave it empty".into());
+                }
+            }
+        }
+        if problems.is_empty() {
+            Ok(())
+        } else {
+            Err(problems)
+        }
+    }
+}
+
+impl ReviewNode {
+    /// Validates the reviewer-supplied part plus the engine's own invariants.
+    pub fn validate(&self) -> Result<(), Vec<Invalid>> {
+        let draft = NodeDraft {
+            reasoning: self.reasoning.clone(),
+            kind: self.kind,
+            priority: self.priority,
+            triage: self.triage.clone(),
+            rule: self.rule.clone(),
+            anchor: self.anchor.clone(),
+            text: self.text.clone(),
+            fix: self.fix.clone(),
+            confidence: self.confidence,
+            scope: self.scope,
+        };
+        let mut problems = match draft.validate(self.origin.source == Source::Model) {
+            Ok(()) => Vec::new(),
+            Err(problems) => problems,
+        };
+        if self.id.trim().is_empty() {
+            problems.push(Invalid {
+                field: "id",
+                reason: "must not be empty".into(),
+            });
+        }
+        if self.origin.reviewer.trim().is_empty() {
+            problems.push(Invalid {
+                field: "origin.reviewer",
+                reason: "must name the reviewer".into(),
+            });
+        }
+        if problems.is_empty() {
+            Ok(())
+        } else {
+            Err(problems)
+        }
+    }
+}
+
+/// `category/name`, lowercase words joined by `-` or `_`, optionally with more `/` parts.
+pub fn is_rule_id(rule: &str) -> bool {
+    let parts: Vec<&str> = rule.split('/').collect();
+    parts.len() >= 2
+        && parts.iter().all(|part| {
+            !part.is_empty()
+                && part.chars().all(|c| {
+                    c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-' || c == '_' || c == '.'
+                })
+        })
+}
+
+/// Anchors are repository-relative: a path that could point outside the worktree is refused.
+fn path_problem(path: &str) -> Option<String> {
+    if path.trim().is_empty() {
+        return Some("must not be empty".into());
+    }
+    let drive_letter = path.len() >= 2 && path.as_bytes()[1] == b':';
+    if path.starts_with('/') || path.starts_with('\\') || drive_letter {
+        return Some(format!("`{path}` must be relative to the repository root"));
+    }
+    if path.contains('\0') {
+        return Some("contains a NUL byte".into());
+    }
+    if path.split(['/', '\\']).any(|part| part == "..") {
+        return Some(format!("`{path}` must not contain `..`"));
+    }
+    None
+}

@@ -1,0 +1,447 @@
+//! The verdict is code, not the model's word (DESIGN §7). A pure function over the findings, the
+//! axes and the reviewer runs. A model's own "APPROVE" is carried for audit and never read.
+
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+use super::axes::Axis;
+use super::node::{Category, Priority, ReviewNode, Status};
+
+/// Ordered by strictness: a later variant is stricter. Inconclusive sits below Block because a
+/// proven blocking problem is worth more to the reader than "a reviewer failed", and neither
+/// ever lets a change Ship.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Decision {
+    Ship,
+    Hold,
+    Inconclusive,
+    Block,
+}
+
+impl Decision {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Decision::Ship => "ship",
+            Decision::Hold => "hold",
+            Decision::Inconclusive => "inconclusive",
+            Decision::Block => "block",
+        }
+    }
+
+    pub fn label(self) -> &'static str {
+        match self {
+            Decision::Ship => "Ship",
+            Decision::Hold => "Hold",
+            Decision::Inconclusive => "Inconclusive",
+            Decision::Block => "Block",
+        }
+    }
+
+    pub fn exit(self) -> crate::exit::Exit {
+        use crate::exit::Exit;
+        match self {
+            Decision::Ship => Exit::Ship,
+            Decision::Hold => Exit::Hold,
+            Decision::Inconclusive => Exit::Inconclusive,
+            Decision::Block => Exit::Block,
+        }
+    }
+}
+
+impl fmt::Display for Decision {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.label())
+    }
+}
+
+/// A P0 at or above this confidence blocks.
+pub const BLOCK_CONFIDENCE: f64 = 0.7;
+
+/// What the verdict needs to know about one finding.
+#[derive(Debug, Clone, PartialEq)]
+pub struct VerdictFinding {
+    pub id: String,
+    pub title: String,
+    /// `path:line`, or empty.
+    pub location: String,
+    pub reviewer: String,
+    pub priority: Priority,
+    pub confidence: f64,
+    pub category: Category,
+    pub in_scope: bool,
+    pub status: Status,
+    /// Someone other than its author confirmed it.
+    pub peer_confirmed: bool,
+    /// Demoted by consolidation: its problem is counted once, through its primary.
+    pub duplicate: bool,
+}
+
+impl From<&ReviewNode> for VerdictFinding {
+    fn from(node: &ReviewNode) -> Self {
+        VerdictFinding {
+            id: node.id.clone(),
+            title: node.text.title.clone(),
+            location: node
+                .anchor
+                .as_ref()
+                .map(|a| a.to_string())
+                .unwrap_or_default(),
+            reviewer: node.origin.reviewer.clone(),
+            priority: node.priority,
+            confidence: node.confidence,
+            category: node.triage.category.clone(),
+            in_scope: node.in_scope(),
+            status: node.status,
+            peer_confirmed: node.has_peer_confirmation(),
+            duplicate: node.duplicate_of.is_some(),
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Outcome {
+    Ok,
+    Failed,
+    InvalidOutput,
+    Skipped,
+}
+
+impl Outcome {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Outcome::Ok => "ok",
+            Outcome::Failed => "failed",
+            Outcome::InvalidOutput => "invalid_output",
+            Outcome::Skipped => "skipped",
+        }
+    }
+
+    pub fn parse(text: &str) -> Option<Outcome> {
+        [
+            Outcome::Ok,
+            Outcome::Failed,
+            Outcome::InvalidOutput,
+            Outcome::Skipped,
+        ]
+        .into_iter()
+        .find(|o| o.as_str() == text.trim().to_ascii_lowercase())
+    }
+}
+
+/// How one reviewer's run ended.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ReviewerRun {
+    pub role: String,
+    #[serde(default)]
+    pub required: bool,
+    pub outcome: Outcome,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct VerdictInput {
+    pub findings: Vec<VerdictFinding>,
+    pub axes: Vec<Axis>,
+    pub reviewers: Vec<ReviewerRun>,
+    /// The person asked for a run without model reviewers; skipped model reviewers then do not
+    /// make the run Inconclusive, and the reasons say so.
+    pub deterministic_only: bool,
+    /// The model's own verdict, kept for audit. `decide` never reads it.
+    pub model_verdict: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct Counts {
+    pub total: usize,
+    /// Open or consensus-ready, in scope, not a duplicate: what the decision reads.
+    pub counted: usize,
+    pub p0: usize,
+    pub p1: usize,
+    pub p2: usize,
+    pub p3: usize,
+    /// P0 at or above the blocking confidence.
+    pub blocking: usize,
+    pub unknown_category: usize,
+    pub out_of_scope: usize,
+    pub duplicates: usize,
+    pub resolved: usize,
+    pub dismissed: usize,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Verdict {
+    pub decision: Decision,
+    /// 0.0–1.0; see `aggregate_confidence`.
+    pub confidence: f64,
+    /// Human-readable, most important first.
+    pub reasons: Vec<String>,
+    /// The model's own verdict, for audit only.
+    pub model_verdict: Option<String>,
+    pub counts: Counts,
+}
+
+/// Recomputes the decision from the evidence.
+pub fn decide(input: &VerdictInput) -> Verdict {
+    let mut counts = Counts {
+        total: input.findings.len(),
+        ..Counts::default()
+    };
+    let mut counted: Vec<&VerdictFinding> = Vec::new();
+    for finding in &input.findings {
+        match finding.status {
+            Status::Resolved => counts.resolved += 1,
+            Status::Dismissed => counts.dismissed += 1,
+            Status::Open | Status::ConsensusReady => {
+                if !finding.in_scope {
+                    counts.out_of_scope += 1;
+                } else if finding.duplicate {
+                    counts.duplicates += 1;
+                } else {
+                    counted.push(finding);
+                }
+            }
+        }
+    }
+    counts.counted = counted.len();
+    for finding in &counted {
+        match finding.priority {
+            Priority::P0 => counts.p0 += 1,
+            Priority::P1 => counts.p1 += 1,
+            Priority::P2 => counts.p2 += 1,
+            Priority::P3 => counts.p3 += 1,
+        }
+        if is_blocking(finding) {
+            counts.blocking += 1;
+        }
+        if !finding.category.is_known() {
+            counts.unknown_category += 1;
+        }
+    }
+
+    let mut decision = Decision::Ship;
+    let mut reasons = Vec::new();
+    let mut contributing: Vec<(f64, bool)> = Vec::new();
+
+    // 1. Reviewer runs.
+    let mut inconclusive = Vec::new();
+    for run in input.reviewers.iter().filter(|r| r.required) {
+        let why = run
+            .reason
+            .as_deref()
+            .map(|r| format!(": {r}"))
+            .unwrap_or_default();
+        match run.outcome {
+            Outcome::Ok => {}
+            Outcome::Failed => {
+                inconclusive.push(format!("required reviewer {} failed{why}", run.role))
+            }
+            Outcome::InvalidOutput => inconclusive.push(format!(
+                "required reviewer {}'s output did not validate{why}",
+                run.role
+            )),
+            Outcome::Skipped if input.deterministic_only => {}
+            Outcome::Skipped => {
+                inconclusive.push(format!("required reviewer {} did not run{why}", run.role))
+            }
+        }
+    }
+    if !inconclusive.is_empty() {
+        decision = decision.max(Decision::Inconclusive);
+        for why in inconclusive {
+            reasons.push(format!("Inconclusive: {why}"));
+        }
+    }
+
+    // 2-4. Findings.
+    let blocking: Vec<&&VerdictFinding> = counted.iter().filter(|f| is_blocking(f)).collect();
+    let holding: Vec<&&VerdictFinding> = counted
+        .iter()
+        .filter(|f| !is_blocking(f) && (f.priority <= Priority::P1 || !f.category.is_known()))
+        .collect();
+    if !blocking.is_empty() {
+        decision = decision.max(Decision::Block);
+        reasons.push(format!(
+            "Block: {} at confidence ≥ {BLOCK_CONFIDENCE:.2}: {}",
+            plural(blocking.len(), "P0 finding"),
+            list_findings(&blocking)
+        ));
+        contributing.extend(blocking.iter().map(|f| (f.confidence, f.peer_confirmed)));
+    }
+    if !holding.is_empty() {
+        decision = decision.max(Decision::Hold);
+        let unknown: Vec<&&VerdictFinding> = holding
+            .iter()
+            .copied()
+            .filter(|f| !f.category.is_known())
+            .collect();
+        let serious: Vec<&&VerdictFinding> = holding
+            .iter()
+            .copied()
+            .filter(|f| f.category.is_known())
+            .collect();
+        if !serious.is_empty() {
+            reasons.push(format!(
+                "Hold: {}: {}",
+                plural(serious.len(), "P0/P1 finding"),
+                list_findings(&serious)
+            ));
+        }
+        if !unknown.is_empty() {
+            reasons.push(format!(
+                "Hold: {} of unknown category (a finding without a known cause fails closed): {}",
+                plural(unknown.len(), "in-scope finding"),
+                list_findings(&unknown)
+            ));
+        }
+        if blocking.is_empty() {
+            contributing.extend(holding.iter().map(|f| (f.confidence, f.peer_confirmed)));
+        }
+    }
+
+    // 5. Axes only make it stricter.
+    for axis in input.axes.iter().filter(|a| a.gated) {
+        if axis.verdict.clears_gate() {
+            continue;
+        }
+        let detail = if axis.detail.is_empty() {
+            String::new()
+        } else {
+            format!(" ({})", axis.detail)
+        };
+        if axis.verdict == super::axes::AxisVerdict::Fail {
+            decision = decision.max(Decision::Block);
+            reasons.push(format!("Block: gated axis {} failed{detail}", axis.name));
+        } else {
+            decision = decision.max(Decision::Hold);
+            reasons.push(format!(
+                "Hold: gated axis {} is {}{detail}; absence of evidence never clears a gate",
+                axis.name, axis.verdict
+            ));
+        }
+        contributing.push((1.0, false));
+    }
+
+    // Audit notes that do not change the decision.
+    if input.deterministic_only {
+        reasons.push(
+            "deterministic-only run, asked for explicitly: no model reviewer read this change"
+                .to_string(),
+        );
+    }
+    let unbacked: Vec<&VerdictFinding> = input
+        .findings
+        .iter()
+        .filter(|f| f.status == Status::ConsensusReady && !f.peer_confirmed)
+        .collect();
+    if !unbacked.is_empty() {
+        reasons.push(format!(
+            "{} marked consensus-ready without a peer confirmation; counted as open",
+            plural(unbacked.len(), "finding")
+        ));
+    }
+    if counts.out_of_scope > 0 {
+        reasons.push(format!(
+            "{} outside the change recorded as observations, not counted",
+            plural(counts.out_of_scope, "finding")
+        ));
+    }
+    if decision == Decision::Ship {
+        let observations = counts.p2 + counts.p3;
+        reasons.insert(
+            0,
+            if observations == 0 {
+                "Ship: no P0 or P1 finding in scope".to_string()
+            } else {
+                format!(
+                    "Ship: no P0 or P1 finding in scope; {}",
+                    plural(observations, "observation")
+                )
+            },
+        );
+    }
+
+    let confidence = match decision {
+        Decision::Inconclusive => 0.0,
+        Decision::Ship => coverage(&input.reviewers),
+        Decision::Hold | Decision::Block => aggregate_confidence(&contributing),
+    };
+
+    Verdict {
+        decision,
+        confidence,
+        reasons,
+        model_verdict: input.model_verdict.clone(),
+        counts,
+    }
+}
+
+fn is_blocking(finding: &VerdictFinding) -> bool {
+    finding.priority == Priority::P0 && finding.confidence >= BLOCK_CONFIDENCE
+}
+
+/// The aggregate confidence of a Hold or Block: the mean of the contributing confidences minus
+/// their spread (population standard deviation), so disagreeing evidence lowers it; then peer
+/// agreement closes up to half of what is left to 1.0: `c = b + (1 − b) · a / 2` with
+/// `b = clamp(mean − σ, 0, 1)` and `a` the share of contributions a peer confirmed.
+pub fn aggregate_confidence(contributions: &[(f64, bool)]) -> f64 {
+    if contributions.is_empty() {
+        return 0.0;
+    }
+    let n = contributions.len() as f64;
+    let mean = contributions.iter().map(|(c, _)| c).sum::<f64>() / n;
+    let variance = contributions
+        .iter()
+        .map(|(c, _)| (c - mean).powi(2))
+        .sum::<f64>()
+        / n;
+    let base = (mean - variance.sqrt()).clamp(0.0, 1.0);
+    let agreement = contributions.iter().filter(|(_, peer)| *peer).count() as f64 / n;
+    (base + (1.0 - base) * agreement / 2.0).clamp(0.0, 1.0)
+}
+
+/// A Ship is as sure as the share of listed reviewers that finished; with none listed, the
+/// findings are all the evidence there is and the function reports full confidence in them.
+fn coverage(reviewers: &[ReviewerRun]) -> f64 {
+    if reviewers.is_empty() {
+        return 1.0;
+    }
+    let ok = reviewers
+        .iter()
+        .filter(|r| r.outcome == Outcome::Ok)
+        .count();
+    ok as f64 / reviewers.len() as f64
+}
+
+fn plural(n: usize, noun: &str) -> String {
+    if n == 1 {
+        format!("1 {noun}")
+    } else {
+        format!("{n} {noun}s")
+    }
+}
+
+/// At most five findings named; the rest counted.
+fn list_findings(findings: &[&&VerdictFinding]) -> String {
+    const SHOWN: usize = 5;
+    let mut parts: Vec<String> = findings
+        .iter()
+        .take(SHOWN)
+        .map(|f| {
+            let mut part = format!("\"{}\"", f.title);
+            if !f.location.is_empty() {
+                part.push_str(&format!(" at {}", f.location));
+            }
+            if !f.reviewer.is_empty() {
+                part.push_str(&format!(" by {}", f.reviewer));
+            }
+            part
+        })
+        .collect();
+    if findings.len() > SHOWN {
+        parts.push(format!("and {} more", findings.len() - SHOWN));
+    }
+    parts.join("; ")
+}
