@@ -119,9 +119,11 @@ fn detect_shape(root: &Map<String, Value>, findings: &[Value]) -> Shape {
     let has = |key: &str| findings.iter().any(|f| f.get(key).is_some());
     if has("priority") {
         Shape::Native
-    } else if has("severity") || has("inScope") || has("description") {
-        Shape::AgentPipeline
-    } else if root.contains_key("verdict") {
+    } else if has("severity")
+        || has("inScope")
+        || has("description")
+        || root.contains_key("verdict")
+    {
         Shape::AgentPipeline
     } else {
         Shape::Native
@@ -152,18 +154,18 @@ fn native_finding(
         })?,
     };
     let in_scope = optional_bool(path, fields, "in_scope")?.unwrap_or(true);
-    if let Some(kind) = optional_str(path, fields, "kind")? {
-        if !crate::review::node::Kind::ALL
+    let known_kind = |kind: &str| {
+        crate::review::node::Kind::ALL
             .iter()
             .any(|k| k.as_str() == kind.trim().to_ascii_lowercase())
-        {
-            return Err(problem(
-                format!("{path}.kind"),
-                format!(
-                    "expected one of bug, suggestion, recommendation, question, ticket, got \"{kind}\""
-                ),
-            ));
-        }
+    };
+    if let Some(kind) = optional_str(path, fields, "kind")?.filter(|kind| !known_kind(kind)) {
+        return Err(problem(
+            format!("{path}.kind"),
+            format!(
+                "expected one of bug, suggestion, recommendation, question, ticket, got \"{kind}\""
+            ),
+        ));
     }
     Ok(VerdictFinding {
         id: optional_str(path, fields, "id")?
