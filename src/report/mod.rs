@@ -2,3 +2,6 @@
 
 pub mod evaluate;
 pub mod verdict_text;
+
+#[cfg(test)]
+mod evaluate_tests;

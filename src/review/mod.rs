@@ -20,3 +20,6 @@ pub use node::{
     Scope, Severity, Source, Status, Triage,
 };
 pub use verdict::{Decision, Verdict, VerdictInput, decide};
+
+#[cfg(test)]
+mod tests;

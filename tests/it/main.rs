@@ -1,0 +1,4 @@
+//! Integration tests: the real binary, real git repositories in temp dirs, real HTTP servers on
+//! 127.0.0.1. One test binary keeps link time low on small CI machines.
+
+mod cli;
