@@ -1,1 +1,3 @@
 //! Pull request references and the forges that serve them (GitHub REST, local git).
+
+pub mod reference;

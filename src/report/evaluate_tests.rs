@@ -68,11 +68,15 @@ fn agent_severities_map_to_priorities() {
 #[test]
 fn out_of_scope_findings_do_not_block() {
     assert_eq!(
-        decision(r#"{"verdict": "X", "findings": [{"severity": "critical", "category": "implementation", "inScope": false, "description": "d"}]}"#),
+        decision(
+            r#"{"verdict": "X", "findings": [{"severity": "critical", "category": "implementation", "inScope": false, "description": "d"}]}"#
+        ),
         Decision::Ship
     );
     assert_eq!(
-        decision(r#"{"verdict": "X", "findings": [{"severity": "critical", "category": "out-of-scope", "description": "d"}]}"#),
+        decision(
+            r#"{"verdict": "X", "findings": [{"severity": "critical", "category": "out-of-scope", "description": "d"}]}"#
+        ),
         Decision::Ship
     );
 }
@@ -96,28 +100,71 @@ fn errors_name_the_first_problem_with_its_path() {
         ("not json", "(document): not JSON"),
         ("[1, 2]", "(document): expected an object"),
         (r#"{"items": []}"#, "findings: missing"),
-        (r#"{"findings": {}}"#, "findings: expected an array, got an object"),
-        (r#"{"findings": [1]}"#, "findings[0]: expected an object, got a number"),
-        (r#"{"findings": [{"priority": "P1"}, {"priority": "P9"}]}"#, "findings[1].priority: expected one of P0"),
-        (r#"{"findings": [{"priority": "P1", "confidence": 140}]}"#, "findings[0].confidence"),
-        (r#"{"findings": [{"priority": "P1", "confidence": "high"}]}"#, "findings[0].confidence: expected a number, got a string"),
-        (r#"{"findings": [{"priority": "P1", "status": "closed"}]}"#, "findings[0].status"),
-        (r#"{"findings": [{"priority": "P1", "in_scope": "yes"}]}"#, "findings[0].in_scope: expected true or false"),
-        (r#"{"findings": [{"priority": "P1", "kind": "rant"}]}"#, "findings[0].kind"),
-        (r#"{"verdict": "APPROVE", "findings": [{"severity": "huge", "description": "d"}]}"#, "findings[0].severity"),
-        (r#"{"findings": [], "axes": [{"name": "apiContract", "verdict": "green"}]}"#, "axes[0].verdict"),
-        (r#"{"findings": [], "reviewers": [{"role": "qa", "outcome": "meh"}]}"#, "reviewers[0].outcome"),
-        (r#"{"findings": [], "reviewers": [{"outcome": "ok"}]}"#, "reviewers[0].role: missing"),
-        (r#"{"verdict": 3, "findings": []}"#, "verdict: expected a string"),
+        (
+            r#"{"findings": {}}"#,
+            "findings: expected an array, got an object",
+        ),
+        (
+            r#"{"findings": [1]}"#,
+            "findings[0]: expected an object, got a number",
+        ),
+        (
+            r#"{"findings": [{"priority": "P1"}, {"priority": "P9"}]}"#,
+            "findings[1].priority: expected one of P0",
+        ),
+        (
+            r#"{"findings": [{"priority": "P1", "confidence": 140}]}"#,
+            "findings[0].confidence",
+        ),
+        (
+            r#"{"findings": [{"priority": "P1", "confidence": "high"}]}"#,
+            "findings[0].confidence: expected a number, got a string",
+        ),
+        (
+            r#"{"findings": [{"priority": "P1", "status": "closed"}]}"#,
+            "findings[0].status",
+        ),
+        (
+            r#"{"findings": [{"priority": "P1", "in_scope": "yes"}]}"#,
+            "findings[0].in_scope: expected true or false",
+        ),
+        (
+            r#"{"findings": [{"priority": "P1", "kind": "rant"}]}"#,
+            "findings[0].kind",
+        ),
+        (
+            r#"{"verdict": "APPROVE", "findings": [{"severity": "huge", "description": "d"}]}"#,
+            "findings[0].severity",
+        ),
+        (
+            r#"{"findings": [], "axes": [{"name": "apiContract", "verdict": "green"}]}"#,
+            "axes[0].verdict",
+        ),
+        (
+            r#"{"findings": [], "reviewers": [{"role": "qa", "outcome": "meh"}]}"#,
+            "reviewers[0].outcome",
+        ),
+        (
+            r#"{"findings": [], "reviewers": [{"outcome": "ok"}]}"#,
+            "reviewers[0].role: missing",
+        ),
+        (
+            r#"{"verdict": 3, "findings": []}"#,
+            "verdict: expected a string",
+        ),
     ];
     for (text, expected) in cases {
         let message = error(text);
-        assert!(message.starts_with(expected), "{text}\n  gave {message}\n  wanted {expected}");
+        assert!(
+            message.starts_with(expected),
+            "{text}\n  gave {message}\n  wanted {expected}"
+        );
     }
 }
 
 #[test]
 fn scores_out_of_a_hundred_are_accepted() {
-    let (_, input) = parse_report(r#"{"findings": [{"priority": "P0", "confidence": 85}]}"#).unwrap();
+    let (_, input) =
+        parse_report(r#"{"findings": [{"priority": "P0", "confidence": 85}]}"#).unwrap();
     assert!((input.findings[0].confidence - 0.85).abs() < 1e-9);
 }

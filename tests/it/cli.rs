@@ -54,8 +54,16 @@ fn usage_errors_exit_4_not_2() {
 fn evaluate_recomputes_the_verdict_and_exits_by_decision() {
     let cases = [
         (r#"{"findings": []}"#, 0, "SHIP"),
-        (r#"{"findings": [{"priority": "P1", "category": "correctness"}]}"#, 5, "HOLD"),
-        (r#"{"findings": [{"priority": "P0", "category": "security", "confidence": 0.9}]}"#, 6, "BLOCK"),
+        (
+            r#"{"findings": [{"priority": "P1", "category": "correctness"}]}"#,
+            5,
+            "HOLD",
+        ),
+        (
+            r#"{"findings": [{"priority": "P0", "category": "security", "confidence": 0.9}]}"#,
+            6,
+            "BLOCK",
+        ),
         (
             r#"{"findings": [], "reviewers": [{"role": "qa", "required": true, "outcome": "failed"}]}"#,
             7,
@@ -65,7 +73,11 @@ fn evaluate_recomputes_the_verdict_and_exits_by_decision() {
     for (report, code, headline) in cases {
         let out = run_with_stdin(&["evaluate", "-"], report);
         assert_eq!(out.status.code(), Some(code), "{report}");
-        assert!(text(&out.stdout).starts_with(headline), "{}", text(&out.stdout));
+        assert!(
+            text(&out.stdout).starts_with(headline),
+            "{}",
+            text(&out.stdout)
+        );
     }
 }
 
@@ -80,14 +92,23 @@ fn evaluate_json_never_takes_the_models_word() {
     assert_eq!(json["model_verdict"], "APPROVE");
     assert_eq!(json["counts"]["p1"], 1);
     assert!(json["confidence"].as_f64().unwrap() > 0.0);
-    assert!(json["reasons"][0].as_str().unwrap().contains("expired token"));
+    assert!(
+        json["reasons"][0]
+            .as_str()
+            .unwrap()
+            .contains("expired token")
+    );
 }
 
 #[test]
 fn evaluate_reads_files_and_reports_bad_input_with_exit_4() {
     let dir = tempfile::tempdir().unwrap();
     let good = dir.path().join("report.json");
-    std::fs::write(&good, r#"{"findings": [{"priority": "P3", "category": "docs"}]}"#).unwrap();
+    std::fs::write(
+        &good,
+        r#"{"findings": [{"priority": "P3", "category": "docs"}]}"#,
+    )
+    .unwrap();
     let out = review_tui().arg("evaluate").arg(&good).output().unwrap();
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
 

@@ -3,7 +3,12 @@ use crate::review::consolidate::{apply, consolidate, join_names};
 
 fn secret(id: &str, reviewer: &str, rule: &str, line: u32) -> ReviewNode {
     let mut n = from_source(
-        at(node(id, reviewer, Priority::P0, 1.0), "config.py", line, line),
+        at(
+            node(id, reviewer, Priority::P0, 1.0),
+            "config.py",
+            line,
+            line,
+        ),
         reviewer,
         Source::Scanner,
     );

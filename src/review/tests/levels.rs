@@ -49,6 +49,11 @@ fn thresholds_sort_nodes_into_main_or_below_without_dropping_any() {
 #[test]
 fn levels_and_roles_parse_from_their_names() {
     assert_eq!("THOROUGH".parse::<Level>(), Ok(Level::Thorough));
-    assert!("heavy".parse::<Level>().unwrap_err().contains("light, balanced or thorough"));
+    assert!(
+        "heavy"
+            .parse::<Level>()
+            .unwrap_err()
+            .contains("light, balanced or thorough")
+    );
     assert_eq!("qa".parse::<Role>(), Ok(Role::Qa));
 }

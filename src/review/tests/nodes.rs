@@ -22,7 +22,12 @@ fn draft() -> NodeDraft {
 }
 
 fn fields(result: Result<(), Vec<crate::review::validate::Invalid>>) -> Vec<&'static str> {
-    result.err().unwrap_or_default().iter().map(|i| i.field).collect()
+    result
+        .err()
+        .unwrap_or_default()
+        .iter()
+        .map(|i| i.field)
+        .collect()
 }
 
 #[test]
@@ -55,12 +60,30 @@ fn each_bad_field_is_named_with_a_reason() {
         ("confidence", Box::new(|d| d.confidence = f64::NAN)),
         ("rule", Box::new(|d| d.rule = Some("NoSlash".into()))),
         ("rule", Box::new(|d| d.rule = Some("security/".into()))),
-        ("anchor.path", Box::new(|d| d.anchor.as_mut().unwrap().path = "/etc/passwd".into())),
-        ("anchor.path", Box::new(|d| d.anchor.as_mut().unwrap().path = "src/../../x".into())),
-        ("anchor.path", Box::new(|d| d.anchor.as_mut().unwrap().path = "C:\\x".into())),
-        ("anchor.path", Box::new(|d| d.anchor.as_mut().unwrap().path = String::new())),
-        ("anchor.start_line", Box::new(|d| d.anchor.as_mut().unwrap().start_line = 0)),
-        ("anchor.end_line", Box::new(|d| d.anchor.as_mut().unwrap().end_line = 3)),
+        (
+            "anchor.path",
+            Box::new(|d| d.anchor.as_mut().unwrap().path = "/etc/passwd".into()),
+        ),
+        (
+            "anchor.path",
+            Box::new(|d| d.anchor.as_mut().unwrap().path = "src/../../x".into()),
+        ),
+        (
+            "anchor.path",
+            Box::new(|d| d.anchor.as_mut().unwrap().path = "C:\\x".into()),
+        ),
+        (
+            "anchor.path",
+            Box::new(|d| d.anchor.as_mut().unwrap().path = String::new()),
+        ),
+        (
+            "anchor.start_line",
+            Box::new(|d| d.anchor.as_mut().unwrap().start_line = 0),
+        ),
+        (
+            "anchor.end_line",
+            Box::new(|d| d.anchor.as_mut().unwrap().end_line = 3),
+        ),
         ("fix.replacement", Box::new(|d| d.anchor = None)),
     ];
     for (field, break_it) in cases {
@@ -68,7 +91,9 @@ fn each_bad_field_is_named_with_a_reason() {
         break_it(&mut d);
         let problems = d.validate(true).unwrap_err();
         assert!(
-            problems.iter().any(|p| p.field == field && !p.reason.is_empty()),
+            problems
+                .iter()
+                .any(|p| p.field == field && !p.reason.is_empty()),
             "expected a problem on {field}, got {problems:?}"
         );
     }

@@ -85,7 +85,12 @@ fn disputes_are_recorded_but_move_nothing_and_never_by_the_author() {
     assert_eq!(n.status, Status::Open);
     assert_eq!(n.disputes[0].note, "the token is refreshed upstream");
     assert!(matches!(
-        apply(&mut n, Change::Dispute { note: "no".into() }, &engineer(), T0),
+        apply(
+            &mut n,
+            Change::Dispute { note: "no".into() },
+            &engineer(),
+            T0
+        ),
         Err(StatusError::SelfDispute { .. })
     ));
 }
@@ -115,7 +120,16 @@ fn closed_nodes_cannot_be_confirmed_resolved_or_dismissed_again() {
         Change::Dispute { note: "x".into() },
     ] {
         let err = apply(&mut n, change, &qa(), T0).unwrap_err();
-        assert!(matches!(err, StatusError::NotAllowed { from: Status::Resolved, .. }), "{err}");
+        assert!(
+            matches!(
+                err,
+                StatusError::NotAllowed {
+                    from: Status::Resolved,
+                    ..
+                }
+            ),
+            "{err}"
+        );
     }
 }
 
@@ -125,7 +139,14 @@ fn dismiss_needs_a_reason_and_leaves_a_low_confidence_hint() {
     n.fingerprint = "abcd".into();
     for empty in ["", "   "] {
         assert!(matches!(
-            apply(&mut n, Change::Dismiss { reason: empty.into() }, &person(), T0),
+            apply(
+                &mut n,
+                Change::Dismiss {
+                    reason: empty.into()
+                },
+                &person(),
+                T0
+            ),
             Err(StatusError::MissingReason { .. })
         ));
     }
@@ -141,7 +162,10 @@ fn dismiss_needs_a_reason_and_leaves_a_low_confidence_hint() {
     .unwrap();
     assert_eq!(n.status, Status::Dismissed);
     let t = applied.transition.unwrap();
-    assert_eq!(t.reason.as_deref(), Some("intended: the token is refreshed upstream"));
+    assert_eq!(
+        t.reason.as_deref(),
+        Some("intended: the token is refreshed upstream")
+    );
     let hint = applied.suppression.unwrap();
     assert_eq!(hint.fingerprint, "abcd");
     assert!(hint.confidence < 0.5);
@@ -150,7 +174,15 @@ fn dismiss_needs_a_reason_and_leaves_a_low_confidence_hint() {
 #[test]
 fn reopen_returns_to_where_the_node_was() {
     let mut n = node("n1", "engineer", Priority::P1, 0.9);
-    apply(&mut n, Change::Dismiss { reason: "no".into() }, &person(), T0).unwrap();
+    apply(
+        &mut n,
+        Change::Dismiss {
+            reason: "no".into(),
+        },
+        &person(),
+        T0,
+    )
+    .unwrap();
     apply(&mut n, Change::Reopen, &person(), T0).unwrap();
     assert_eq!(n.status, Status::Open);
 

@@ -56,18 +56,42 @@ fn findings_table() {
     use Priority::*;
     let cases: Vec<(&str, Vec<VerdictFinding>, Decision)> = vec![
         ("nothing found", vec![], Ship),
-        ("only details", vec![finding(P2, 0.9), finding(P3, 1.0)], Ship),
+        (
+            "only details",
+            vec![finding(P2, 0.9), finding(P3, 1.0)],
+            Ship,
+        ),
         ("confident P0", vec![finding(P0, 0.7)], Block),
         ("P0 just under the bar", vec![finding(P0, 0.69)], Hold),
         ("P1", vec![finding(P1, 1.0)], Hold),
         ("P1 with low confidence", vec![finding(P1, 0.1)], Hold),
-        ("P0 out of scope", vec![with(finding(P0, 1.0), |f| f.in_scope = false)], Ship),
-        ("P0 resolved", vec![with(finding(P0, 1.0), |f| f.status = Status::Resolved)], Ship),
-        ("P0 dismissed", vec![with(finding(P0, 1.0), |f| f.status = Status::Dismissed)], Ship),
-        ("P0 consensus-ready", vec![with(finding(P0, 0.9), |f| f.status = Status::ConsensusReady)], Block),
+        (
+            "P0 out of scope",
+            vec![with(finding(P0, 1.0), |f| f.in_scope = false)],
+            Ship,
+        ),
+        (
+            "P0 resolved",
+            vec![with(finding(P0, 1.0), |f| f.status = Status::Resolved)],
+            Ship,
+        ),
+        (
+            "P0 dismissed",
+            vec![with(finding(P0, 1.0), |f| f.status = Status::Dismissed)],
+            Ship,
+        ),
+        (
+            "P0 consensus-ready",
+            vec![with(finding(P0, 0.9), |f| {
+                f.status = Status::ConsensusReady
+            })],
+            Block,
+        ),
         (
             "unknown category P3",
-            vec![with(finding(P3, 0.2), |f| f.category = Category::Unknown("style".into()))],
+            vec![with(finding(P3, 0.2), |f| {
+                f.category = Category::Unknown("style".into())
+            })],
             Hold,
         ),
         (
@@ -89,20 +113,65 @@ fn findings_table() {
 fn reviewer_runs_table() {
     use Decision::*;
     let cases: Vec<(&str, Vec<ReviewerRun>, bool, Vec<VerdictFinding>, Decision)> = vec![
-        ("all ok", vec![run("engineer", Outcome::Ok)], false, vec![], Ship),
-        ("failed", vec![run("qa", Outcome::Failed)], false, vec![], Inconclusive),
-        ("invalid output", vec![run("qa", Outcome::InvalidOutput)], false, vec![], Inconclusive),
-        ("skipped", vec![run("qa", Outcome::Skipped)], false, vec![], Inconclusive),
-        ("skipped, deterministic-only asked", vec![run("qa", Outcome::Skipped)], true, vec![], Ship),
         (
-            "optional reviewer failed",
-            vec![ReviewerRun { required: false, ..run("qa", Outcome::Failed) }],
+            "all ok",
+            vec![run("engineer", Outcome::Ok)],
             false,
             vec![],
             Ship,
         ),
-        ("failed with a P1", vec![run("qa", Outcome::Failed)], false, vec![finding(Priority::P1, 1.0)], Inconclusive),
-        ("failed with a blocking P0", vec![run("qa", Outcome::Failed)], false, vec![finding(Priority::P0, 1.0)], Block),
+        (
+            "failed",
+            vec![run("qa", Outcome::Failed)],
+            false,
+            vec![],
+            Inconclusive,
+        ),
+        (
+            "invalid output",
+            vec![run("qa", Outcome::InvalidOutput)],
+            false,
+            vec![],
+            Inconclusive,
+        ),
+        (
+            "skipped",
+            vec![run("qa", Outcome::Skipped)],
+            false,
+            vec![],
+            Inconclusive,
+        ),
+        (
+            "skipped, deterministic-only asked",
+            vec![run("qa", Outcome::Skipped)],
+            true,
+            vec![],
+            Ship,
+        ),
+        (
+            "optional reviewer failed",
+            vec![ReviewerRun {
+                required: false,
+                ..run("qa", Outcome::Failed)
+            }],
+            false,
+            vec![],
+            Ship,
+        ),
+        (
+            "failed with a P1",
+            vec![run("qa", Outcome::Failed)],
+            false,
+            vec![finding(Priority::P1, 1.0)],
+            Inconclusive,
+        ),
+        (
+            "failed with a blocking P0",
+            vec![run("qa", Outcome::Failed)],
+            false,
+            vec![finding(Priority::P0, 1.0)],
+            Block,
+        ),
     ];
     for (name, reviewers, deterministic_only, findings, expected) in cases {
         let verdict = decide(&VerdictInput {
@@ -150,7 +219,12 @@ fn reasons_say_why_and_deterministic_runs_say_so() {
     assert_eq!(verdict.decision, Decision::Block);
     assert!(verdict.reasons[0].starts_with("Block: 1 P0 finding"));
     assert!(verdict.reasons[0].contains("retry reuses the expired token"));
-    assert!(verdict.reasons.iter().any(|r| r.contains("deterministic-only")));
+    assert!(
+        verdict
+            .reasons
+            .iter()
+            .any(|r| r.contains("deterministic-only"))
+    );
 }
 
 #[test]
@@ -161,7 +235,12 @@ fn consensus_without_a_peer_is_flagged() {
         })],
         ..VerdictInput::default()
     });
-    assert!(verdict.reasons.iter().any(|r| r.contains("without a peer confirmation")));
+    assert!(
+        verdict
+            .reasons
+            .iter()
+            .any(|r| r.contains("without a peer confirmation"))
+    );
 }
 
 #[test]
@@ -178,8 +257,14 @@ fn counts_split_the_findings() {
         ..VerdictInput::default()
     });
     let c = verdict.counts;
-    assert_eq!((c.total, c.counted, c.p0, c.p1, c.blocking), (6, 2, 1, 1, 1));
-    assert_eq!((c.duplicates, c.out_of_scope, c.resolved, c.dismissed), (1, 1, 1, 1));
+    assert_eq!(
+        (c.total, c.counted, c.p0, c.p1, c.blocking),
+        (6, 2, 1, 1, 1)
+    );
+    assert_eq!(
+        (c.duplicates, c.out_of_scope, c.resolved, c.dismissed),
+        (1, 1, 1, 1)
+    );
 }
 
 #[test]
