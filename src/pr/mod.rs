@@ -1,3 +1,4 @@
 //! Pull request references and the forges that serve them (GitHub REST, local git).
 
+pub mod eligibility;
 pub mod reference;
