@@ -52,7 +52,8 @@ fn model_findings_need_evidence_impact_and_verification() {
 
 #[test]
 fn each_bad_field_is_named_with_a_reason() {
-    let cases: Vec<(&str, Box<dyn Fn(&mut NodeDraft)>)> = vec![
+    type Breakage = Box<dyn Fn(&mut NodeDraft)>;
+    let cases: Vec<(&str, Breakage)> = vec![
         ("text.title", Box::new(|d| d.text.title = "  ".into())),
         ("text.title", Box::new(|d| d.text.title = "x".repeat(201))),
         ("confidence", Box::new(|d| d.confidence = 1.5)),

@@ -112,7 +112,14 @@ fn findings_table() {
 #[test]
 fn reviewer_runs_table() {
     use Decision::*;
-    let cases: Vec<(&str, Vec<ReviewerRun>, bool, Vec<VerdictFinding>, Decision)> = vec![
+    type Case = (
+        &'static str,
+        Vec<ReviewerRun>,
+        bool,
+        Vec<VerdictFinding>,
+        Decision,
+    );
+    let cases: Vec<Case> = vec![
         (
             "all ok",
             vec![run("engineer", Outcome::Ok)],
