@@ -1,4 +1,5 @@
 //! Pull request references and the forges that serve them (GitHub REST, local git).
 
 pub mod eligibility;
+pub mod local;
 pub mod reference;

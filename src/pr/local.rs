@@ -1,0 +1,134 @@
+//! The local forge's first half: resolving a branch range in a repository on disk. No network,
+//! no token.
+
+use std::path::{Path, PathBuf};
+
+use git2::{BranchType, Oid, Repository};
+use thiserror::Error;
+
+#[derive(Debug, Error)]
+pub enum LocalError {
+    #[error("no git repository at {path}: pass the path of a repository (or a folder inside one)")]
+    NotARepository { path: String },
+    #[error("unknown {which} `{name}` in {repo}: name a branch, tag or commit that exists there")]
+    UnknownRef {
+        which: &'static str,
+        name: String,
+        repo: String,
+    },
+    #[error(
+        "could not work out the base branch of {repo}: the current branch has no upstream and there is no `main` or `master`; pass PATH#BASE..HEAD or --base BASE"
+    )]
+    NoBase { repo: String },
+    #[error("{base} and {head} share no history in {repo}: there is no merge base to diff from")]
+    NoMergeBase {
+        base: String,
+        head: String,
+        repo: String,
+    },
+    #[error("git: {0}")]
+    Git(#[from] git2::Error),
+}
+
+/// A resolved range: what the review compares.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LocalRange {
+    /// The repository's canonical location (its work tree, or the git dir of a bare repository).
+    pub repo: PathBuf,
+    pub base_name: String,
+    pub head_name: String,
+    pub base_sha: String,
+    pub head_sha: String,
+    /// The diff is taken from here, as GitHub does for a PR.
+    pub merge_base_sha: String,
+}
+
+pub fn resolve(
+    path: &Path,
+    base: Option<&str>,
+    head: Option<&str>,
+) -> Result<LocalRange, LocalError> {
+    let shown = path.display().to_string();
+    let repo = Repository::discover(path).map_err(|_| LocalError::NotARepository {
+        path: shown.clone(),
+    })?;
+    let root = repo
+        .workdir()
+        .unwrap_or_else(|| repo.path())
+        .canonicalize()
+        .map_err(|_| LocalError::NotARepository {
+            path: shown.clone(),
+        })?;
+    let repo_name = root.display().to_string();
+
+    let head_name = match head {
+        Some(name) => name.to_string(),
+        None => current_branch(&repo).unwrap_or_else(|| "HEAD".to_string()),
+    };
+    let head_oid = commit_of(&repo, &head_name, "head", &repo_name)?;
+    let base_name = match base {
+        Some(name) => name.to_string(),
+        None => default_base(&repo, &head_name).ok_or_else(|| LocalError::NoBase {
+            repo: repo_name.clone(),
+        })?,
+    };
+    let base_oid = commit_of(&repo, &base_name, "base", &repo_name)?;
+    let merge_base = repo
+        .merge_base(base_oid, head_oid)
+        .map_err(|_| LocalError::NoMergeBase {
+            base: base_name.clone(),
+            head: head_name.clone(),
+            repo: repo_name.clone(),
+        })?;
+    Ok(LocalRange {
+        repo: root,
+        base_name,
+        head_name,
+        base_sha: base_oid.to_string(),
+        head_sha: head_oid.to_string(),
+        merge_base_sha: merge_base.to_string(),
+    })
+}
+
+fn commit_of(
+    repo: &Repository,
+    name: &str,
+    which: &'static str,
+    repo_name: &str,
+) -> Result<Oid, LocalError> {
+    repo.revparse_single(name)
+        .and_then(|object| object.peel_to_commit())
+        .map(|commit| commit.id())
+        .map_err(|_| LocalError::UnknownRef {
+            which,
+            name: name.to_string(),
+            repo: repo_name.to_string(),
+        })
+}
+
+fn current_branch(repo: &Repository) -> Option<String> {
+    let head = repo.head().ok()?;
+    if head.is_branch() {
+        head.shorthand().ok().map(str::to_string)
+    } else {
+        None
+    }
+}
+
+/// The head branch's upstream, else `main`, else `master` (local, then `origin/`), skipping the
+/// head itself.
+fn default_base(repo: &Repository, head_name: &str) -> Option<String> {
+    let upstream = repo
+        .find_branch(head_name, BranchType::Local)
+        .and_then(|branch| branch.upstream())
+        .ok()
+        .and_then(|upstream| upstream.name().ok().flatten().map(str::to_string));
+    if upstream.is_some() {
+        return upstream;
+    }
+    ["main", "master", "origin/main", "origin/master"]
+        .into_iter()
+        .filter(|name| *name != head_name)
+        .find(|name| repo.revparse_single(name).is_ok())
+        .map(str::to_string)
+}
