@@ -1,0 +1,4 @@
+//! The single integration-test binary: one module per area, sharing `support`.
+
+mod github;
+mod support;
