@@ -1,5 +1,8 @@
 //! Pull request references and the forges that serve them (GitHub REST, local git).
 
 pub mod eligibility;
+pub mod forge;
+pub mod github;
 pub mod local;
 pub mod reference;
+pub mod token;

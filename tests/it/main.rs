@@ -1,4 +1,7 @@
 //! Integration tests: the real binary, real git repositories in temp dirs, real HTTP servers on
-//! 127.0.0.1. One test binary keeps link time low on small CI machines.
+//! 127.0.0.1. One test binary, one module per area sharing `support`, keeps link time low on
+//! small CI machines.
 
 mod cli;
+mod github;
+mod support;

@@ -1,0 +1,198 @@
+//! What the rest of the engine needs from wherever a pull request lives (GitHub, a local
+//! repository): its metadata, changed files, diff and history, in forge-neutral types.
+
+use std::fmt;
+use std::future::Future;
+use std::pin::Pin;
+
+use crate::pr::github::GithubError;
+
+/// A boxed future, so that `Forge` stays object safe (`Box<dyn Forge>` picked at runtime from the
+/// PR reference) and `Send` (forge calls run in tokio tasks). `async fn` in traits would give
+/// neither `dyn` nor a `Send` bound we can name, and one allocation per network call is nothing.
+pub type ForgeFuture<'a, T> = Pin<Box<dyn Future<Output = Result<T, ForgeError>> + Send + 'a>>;
+
+/// One pull request on one forge. A value is bound to its PR, so the calls take no coordinates
+/// and a local `base..head` range can implement the same trait.
+///
+/// Publishing (create/update review, create/update issue comment, reply to a review comment,
+/// list check runs) will join this trait when the publisher lands; `authenticated_user` is here
+/// already because eligibility needs it before any review runs.
+pub trait Forge: Send + Sync {
+    /// Title, author, state, base and head.
+    fn pull_request(&self) -> ForgeFuture<'_, PullRequest>;
+    /// Every changed file, across all pages.
+    fn changed_files(&self) -> ForgeFuture<'_, Vec<ChangedFile>>;
+    /// The unified diff of base...head (merge-base semantics, like the PR page shows).
+    fn diff(&self) -> ForgeFuture<'_, String>;
+    /// Reviews, review comments and conversation comments, oldest first within each list.
+    fn history(&self) -> ForgeFuture<'_, PrHistory>;
+    /// The login the forge sees us as; `None` when working anonymously.
+    fn authenticated_user(&self) -> ForgeFuture<'_, Option<String>>;
+}
+
+/// Errors from any forge. Each backend keeps its own error type; this only routes them.
+#[derive(Debug, thiserror::Error)]
+pub enum ForgeError {
+    #[error(transparent)]
+    Github(#[from] GithubError),
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PullRequest {
+    pub number: u64,
+    pub title: String,
+    /// The description; GitHub sends `null` for an empty one, which becomes `""`.
+    pub body: String,
+    pub author: String,
+    pub author_is_bot: bool,
+    pub state: PrState,
+    pub draft: bool,
+    pub base: BranchTip,
+    pub head: BranchTip,
+    /// Clone URL of the base repository: `refs/pull/N/head` is fetched from there, which also
+    /// works for PRs from forks (whose head repository may have been deleted).
+    pub clone_url: String,
+    pub html_url: String,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PrState {
+    Open,
+    Closed,
+    Merged,
+}
+
+impl fmt::Display for PrState {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            PrState::Open => "open",
+            PrState::Closed => "closed",
+            PrState::Merged => "merged",
+        })
+    }
+}
+
+/// A branch name and the commit it pointed at when the PR was read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BranchTip {
+    pub ref_name: String,
+    pub sha: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ChangedFile {
+    pub path: String,
+    /// Set for renames (and copies): where the file came from.
+    pub previous_path: Option<String>,
+    pub status: FileStatus,
+    pub additions: u32,
+    pub deletions: u32,
+    /// The file's hunks; absent for binary files and for diffs GitHub deems too large.
+    pub patch: Option<String>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FileStatus {
+    Added,
+    Removed,
+    Modified,
+    Renamed,
+    Copied,
+    /// GitHub's "changed": only the mode changed.
+    Changed,
+    Unchanged,
+}
+
+/// Which side of the diff a comment is on: one type for the whole engine.
+pub use crate::diff::Side;
+
+/// Everything people (and bots) already said on the PR. It enters prompts as untrusted data.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct PrHistory {
+    pub reviews: Vec<Review>,
+    pub review_comments: Vec<ReviewComment>,
+    pub issue_comments: Vec<IssueComment>,
+}
+
+/// Dates are kept as the RFC 3339 strings the forge sent: they are displayed and compared for
+/// order, never computed with, so a date library would buy nothing.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Review {
+    pub id: u64,
+    pub author: String,
+    pub author_is_bot: bool,
+    pub body: String,
+    /// APPROVED, CHANGES_REQUESTED, COMMENTED, DISMISSED or PENDING, as GitHub spells it.
+    pub state: String,
+    pub commit_id: Option<String>,
+    /// `None` for a pending review, which has not been submitted.
+    pub submitted_at: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ReviewComment {
+    pub id: u64,
+    pub review_id: Option<u64>,
+    pub author: String,
+    pub author_is_bot: bool,
+    pub body: String,
+    pub path: String,
+    /// `None` when the comment is on a whole file or its line is no longer in the diff.
+    pub line: Option<u32>,
+    pub start_line: Option<u32>,
+    pub side: Option<Side>,
+    pub commit_id: String,
+    pub original_commit_id: String,
+    pub in_reply_to: Option<u64>,
+    pub created_at: String,
+    pub updated_at: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct IssueComment {
+    pub id: u64,
+    pub author: String,
+    pub author_is_bot: bool,
+    pub body: String,
+    pub created_at: String,
+    pub updated_at: String,
+}
+
+/// Logins of automation that posts as a plain user account rather than as a GitHub App.
+const KNOWN_BOT_LOGINS: &[&str] = &[
+    "dependabot",
+    "dependabot-preview",
+    "renovate",
+    "renovate-bot",
+];
+
+/// Whether an account is automation: GitHub Apps (`type: Bot`, `name[bot]` logins) and the
+/// dependency updaters that run under ordinary accounts.
+pub fn is_bot(login: &str, account_type: Option<&str>) -> bool {
+    let login = login.to_ascii_lowercase();
+    account_type.is_some_and(|t| t.eq_ignore_ascii_case("bot"))
+        || login.ends_with("[bot]")
+        || KNOWN_BOT_LOGINS.contains(&login.as_str())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bots_are_recognised_by_type_suffix_and_name() {
+        let cases = [
+            ("octocat", Some("User"), false),
+            ("dependabot[bot]", Some("Bot"), true),
+            ("some-app[bot]", None, true),
+            ("renovate", Some("User"), true),
+            ("Dependabot", Some("User"), true),
+            ("github-actions", Some("Bot"), true),
+            ("renovated-human", Some("User"), false),
+        ];
+        for (login, kind, expected) in cases {
+            assert_eq!(is_bot(login, kind), expected, "{login} {kind:?}");
+        }
+    }
+}

@@ -1,0 +1,440 @@
+//! The HTTP side of GitHub: headers, authentication, retries and pagination.
+
+use std::collections::HashSet;
+use std::error::Error as _;
+use std::fmt;
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use reqwest::header::{ACCEPT, AUTHORIZATION, HeaderMap, HeaderValue};
+use reqwest::{Method, Response, StatusCode, Url};
+use serde::de::DeserializeOwned;
+
+use super::error::{Call, GithubError};
+use super::link;
+use super::retry::{RateHints, RetryPolicy, is_retryable};
+use super::wire::ErrorBody;
+use crate::pr::token::Token;
+
+pub const DEFAULT_API_URL: &str = "https://api.github.com";
+const API_VERSION: &str = "2022-11-28";
+const JSON_MEDIA_TYPE: &str = "application/vnd.github+json";
+const DIFF_MEDIA_TYPE: &str = "application/vnd.github.diff";
+const PER_PAGE: &str = "100";
+/// GitHub error messages are one line; anything longer is an HTML error page from a proxy.
+const MAX_MESSAGE_CHARS: usize = 300;
+
+/// How to reach GitHub. The lead wires `--api-url` / `GITHUB_API_URL` into `api_url`.
+#[derive(Debug, Clone)]
+pub struct GithubConfig {
+    /// `https://api.github.com`, or `https://HOST/api/v3` for GitHub Enterprise Server.
+    pub api_url: String,
+    pub token: Option<Token>,
+    pub retry: RetryPolicy,
+    /// Per request, including reading the body.
+    pub timeout: Duration,
+}
+
+impl GithubConfig {
+    pub fn new(api_url: impl Into<String>, token: Option<Token>) -> Self {
+        GithubConfig {
+            api_url: api_url.into(),
+            token,
+            retry: RetryPolicy::default(),
+            timeout: Duration::from_secs(60),
+        }
+    }
+}
+
+/// The body we ask GitHub for.
+#[derive(Debug, Clone, Copy)]
+pub enum Accept {
+    Json,
+    Diff,
+}
+
+impl Accept {
+    fn media_type(self) -> &'static str {
+        match self {
+            Accept::Json => JSON_MEDIA_TYPE,
+            Accept::Diff => DIFF_MEDIA_TYPE,
+        }
+    }
+}
+
+/// A GitHub REST client. Cheap to clone: the connection pool is shared.
+#[derive(Clone)]
+pub struct GithubClient {
+    http: reqwest::Client,
+    api: Url,
+    /// The prepared `Authorization` header, marked sensitive so reqwest never prints it.
+    auth: Option<HeaderValue>,
+    /// Kept only to scrub it from anything a server echoes back into an error message.
+    token: Option<Token>,
+    retry: RetryPolicy,
+}
+
+impl fmt::Debug for GithubClient {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("GithubClient")
+            .field("api", &self.api.as_str())
+            .field("token", &self.token)
+            .field("retry", &self.retry)
+            .finish()
+    }
+}
+
+impl GithubClient {
+    pub fn new(config: GithubConfig) -> Result<Self, GithubError> {
+        let api = parse_api_url(&config.api_url)?;
+        let auth = match &config.token {
+            Some(token) => {
+                let mut value = HeaderValue::from_str(&format!("Bearer {}", token.expose()))
+                    .map_err(|_| {
+                        GithubError::Client(
+                            "the token contains characters that cannot go in an HTTP header".into(),
+                        )
+                    })?;
+                value.set_sensitive(true);
+                Some(value)
+            }
+            None => None,
+        };
+        // reqwest is built without a default crypto provider so the binary picks one; a second
+        // install (another client, a test) fails harmlessly.
+        let _ = rustls::crypto::ring::default_provider().install_default();
+        let http = reqwest::Client::builder()
+            .user_agent(concat!("review-tui/", env!("CARGO_PKG_VERSION")))
+            .timeout(config.timeout)
+            .connect_timeout(Duration::from_secs(10))
+            .build()
+            .map_err(|e| GithubError::Client(error_chain(&e)))?;
+        Ok(GithubClient {
+            http,
+            api,
+            auth,
+            token: config.token,
+            retry: config.retry,
+        })
+    }
+
+    /// The API base this client talks to.
+    pub fn api_url(&self) -> &Url {
+        &self.api
+    }
+
+    pub fn has_token(&self) -> bool {
+        self.auth.is_some()
+    }
+
+    /// An endpoint under the API base. Segments are percent-encoded one by one, so an owner or
+    /// repository name can never add path components.
+    pub fn endpoint(&self, segments: &[&str]) -> Url {
+        let mut url = self.api.clone();
+        url.path_segments_mut()
+            .expect("parse_api_url only accepts http(s) URLs, which have a path")
+            .pop_if_empty()
+            .extend(segments);
+        url
+    }
+
+    /// One JSON document.
+    pub async fn get_json<T: DeserializeOwned>(
+        &self,
+        url: Url,
+        what: &str,
+    ) -> Result<T, GithubError> {
+        let call = call_of(&Method::GET, &url);
+        let response = self.send(Method::GET, url, Accept::Json, what).await?;
+        decode_json(response, &call).await
+    }
+
+    /// One text document in the given media type (the diff).
+    pub async fn get_text(
+        &self,
+        url: Url,
+        accept: Accept,
+        what: &str,
+    ) -> Result<String, GithubError> {
+        let call = call_of(&Method::GET, &url);
+        let response = self.send(Method::GET, url, accept, what).await?;
+        response.text().await.map_err(|e| GithubError::Decode {
+            call,
+            detail: error_chain(&e),
+        })
+    }
+
+    /// Every item of a list endpoint, following `Link: rel="next"` until the last page.
+    pub async fn get_all<T: DeserializeOwned>(
+        &self,
+        mut url: Url,
+        what: &str,
+    ) -> Result<Vec<T>, GithubError> {
+        url.query_pairs_mut().append_pair("per_page", PER_PAGE);
+        let first_call = call_of(&Method::GET, &url);
+        let mut items = Vec::new();
+        let mut seen = HashSet::new();
+        let mut next = Some(url);
+        while let Some(url) = next.take() {
+            let call = call_of(&Method::GET, &url);
+            if !seen.insert(url.clone()) {
+                return Err(GithubError::Decode {
+                    call,
+                    detail: "the pagination links loop back to a page already read".into(),
+                });
+            }
+            let response = self.send(Method::GET, url, Accept::Json, what).await?;
+            next = self.next_page(response.headers(), &first_call)?;
+            let page: Vec<T> = decode_json(response, &call).await?;
+            items.extend(page);
+        }
+        Ok(items)
+    }
+
+    fn next_page(&self, headers: &HeaderMap, call: &Call) -> Result<Option<Url>, GithubError> {
+        let Some(target) = headers
+            .get("link")
+            .and_then(|v| v.to_str().ok())
+            .and_then(link::next_page)
+        else {
+            return Ok(None);
+        };
+        let url = Url::parse(target).map_err(|e| GithubError::Decode {
+            call: call.clone(),
+            detail: format!("unreadable next-page link: {e}"),
+        })?;
+        // The token goes with every page; only ever send it back to the API it was meant for.
+        if url.origin() != self.api.origin() {
+            return Err(GithubError::ForeignPageLink {
+                call: call.clone(),
+                host: url.host_str().unwrap_or("?").to_owned(),
+            });
+        }
+        Ok(Some(url))
+    }
+
+    /// Sends a request, retrying what `retry` allows, and returns the first success.
+    async fn send(
+        &self,
+        method: Method,
+        url: Url,
+        accept: Accept,
+        what: &str,
+    ) -> Result<Response, GithubError> {
+        let call = call_of(&method, &url);
+        let max_attempts = self.retry.max_attempts.max(1);
+        // Once a request may have reached GitHub, only an idempotent one is safe to repeat:
+        // a POSTed review that got a 502 back may well have been created.
+        let idempotent = matches!(
+            method,
+            Method::GET | Method::HEAD | Method::PUT | Method::DELETE
+        );
+        let mut attempt = 0;
+        loop {
+            attempt += 1;
+            let mut request = self
+                .http
+                .request(method.clone(), url.clone())
+                .header(ACCEPT, accept.media_type())
+                .header("X-GitHub-Api-Version", API_VERSION);
+            if let Some(auth) = &self.auth {
+                request = request.header(AUTHORIZATION, auth.clone());
+            }
+            let response = match request.send().await {
+                Ok(response) => response,
+                Err(e) => {
+                    let retryable = idempotent || e.is_connect();
+                    if retryable && attempt < max_attempts {
+                        let wait = self
+                            .retry
+                            .delay(attempt, &RateHints::default(), now_epoch());
+                        tokio::time::sleep(wait).await;
+                        continue;
+                    }
+                    return Err(GithubError::Transport {
+                        call,
+                        attempts: attempt,
+                        detail: error_chain(&e.without_url()),
+                    });
+                }
+            };
+            let status = response.status();
+            if status.is_success() {
+                return Ok(response);
+            }
+            let hints = RateHints::from_headers(response.headers());
+            let rejected_unprocessed =
+                status == StatusCode::TOO_MANY_REQUESTS || status == StatusCode::FORBIDDEN;
+            let may_retry =
+                is_retryable(status.as_u16(), &hints) && (idempotent || rejected_unprocessed);
+            if may_retry && attempt < max_attempts {
+                tokio::time::sleep(self.retry.delay(attempt, &hints, now_epoch())).await;
+                continue;
+            }
+            let message = self.error_message(response).await;
+            return Err(match status {
+                StatusCode::UNAUTHORIZED if self.has_token() => {
+                    GithubError::Unauthorized { call, message }
+                }
+                StatusCode::UNAUTHORIZED => GithubError::AuthenticationRequired { call, message },
+                StatusCode::NOT_FOUND => GithubError::NotFound {
+                    call,
+                    what: what.to_owned(),
+                },
+                _ => GithubError::Status {
+                    call,
+                    status: status.as_u16(),
+                    message,
+                    attempts: attempt,
+                },
+            });
+        }
+    }
+
+    /// GitHub's `message`, or the start of whatever else came back; never the token, even if
+    /// a misbehaving server echoed it.
+    async fn error_message(&self, response: Response) -> String {
+        let text = response.text().await.unwrap_or_default();
+        let message = serde_json::from_str::<ErrorBody>(&text)
+            .ok()
+            .and_then(|body| body.message)
+            .unwrap_or(text);
+        let mut message: String = message.split_whitespace().collect::<Vec<_>>().join(" ");
+        if let Some(token) = &self.token {
+            message = message.replace(token.expose(), "***");
+        }
+        if message.chars().count() > MAX_MESSAGE_CHARS {
+            message = message.chars().take(MAX_MESSAGE_CHARS).collect::<String>() + "…";
+        }
+        if message.is_empty() {
+            "no message".into()
+        } else {
+            message
+        }
+    }
+}
+
+fn parse_api_url(raw: &str) -> Result<Url, GithubError> {
+    let invalid = |reason: &str| GithubError::InvalidApiUrl {
+        url: raw.to_owned(),
+        reason: reason.to_owned(),
+    };
+    let url = Url::parse(raw.trim()).map_err(|e| invalid(&e.to_string()))?;
+    if !matches!(url.scheme(), "http" | "https") {
+        return Err(invalid("only http and https are supported"));
+    }
+    if !url.username().is_empty() || url.password().is_some() {
+        return Err(invalid("credentials belong in GH_TOKEN, not in the URL"));
+    }
+    if url.query().is_some() || url.fragment().is_some() {
+        return Err(invalid("the API URL takes no query or fragment"));
+    }
+    Ok(url)
+}
+
+async fn decode_json<T: DeserializeOwned>(
+    response: Response,
+    call: &Call,
+) -> Result<T, GithubError> {
+    let bytes = response.bytes().await.map_err(|e| GithubError::Decode {
+        call: call.clone(),
+        detail: error_chain(&e.without_url()),
+    })?;
+    serde_json::from_slice(&bytes).map_err(|e| GithubError::Decode {
+        call: call.clone(),
+        detail: e.to_string(),
+    })
+}
+
+fn call_of(method: &Method, url: &Url) -> Call {
+    let method = match *method {
+        Method::GET => "GET",
+        Method::POST => "POST",
+        Method::PUT => "PUT",
+        Method::PATCH => "PATCH",
+        Method::DELETE => "DELETE",
+        Method::HEAD => "HEAD",
+        _ => "REQUEST",
+    };
+    Call {
+        method,
+        path: url.path().to_owned(),
+    }
+}
+
+/// reqwest's `Display` stops at "error sending request"; the cause is further down the chain.
+fn error_chain(error: &reqwest::Error) -> String {
+    let mut text = error.to_string();
+    let mut source = error.source();
+    while let Some(cause) = source {
+        text.push_str(": ");
+        text.push_str(&cause.to_string());
+        source = cause.source();
+    }
+    text
+}
+
+fn now_epoch() -> u64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map(|d| d.as_secs())
+        .unwrap_or(0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn client(api: &str) -> GithubClient {
+        GithubClient::new(GithubConfig::new(api, None)).unwrap()
+    }
+
+    #[test]
+    fn endpoints_keep_an_enterprise_prefix_and_encode_names() {
+        let ghe = client("https://ghe.example.com/api/v3/");
+        assert_eq!(
+            ghe.endpoint(&["repos", "o", "r", "pulls", "7"]).as_str(),
+            "https://ghe.example.com/api/v3/repos/o/r/pulls/7"
+        );
+        let dotcom = client(DEFAULT_API_URL);
+        assert_eq!(
+            dotcom.endpoint(&["repos", "a/b", "r"]).path(),
+            "/repos/a%2Fb/r"
+        );
+    }
+
+    #[test]
+    fn api_urls_with_credentials_or_odd_schemes_are_refused() {
+        for bad in [
+            "ftp://x",
+            "https://user:pw@x",
+            "not a url",
+            "https://x/?q=1",
+        ] {
+            let err = GithubClient::new(GithubConfig::new(bad, None)).unwrap_err();
+            assert!(
+                matches!(err, GithubError::InvalidApiUrl { .. }),
+                "{bad}: {err}"
+            );
+        }
+    }
+
+    #[test]
+    fn debug_never_shows_the_token() {
+        let token = Token::new("ghp_debugcanary42").unwrap();
+        let client = GithubClient::new(GithubConfig::new(DEFAULT_API_URL, Some(token))).unwrap();
+        let printed = format!("{client:?}");
+        assert!(!printed.contains("ghp_debugcanary42"), "{printed}");
+        let config = GithubConfig::new(DEFAULT_API_URL, Token::new("ghp_debugcanary42"));
+        assert!(!format!("{config:?}").contains("ghp_debugcanary42"));
+    }
+
+    #[test]
+    fn calls_are_named_without_host_or_query() {
+        let url = Url::parse("https://api.github.com/repos/o/r/pulls/1/files?per_page=100&page=2")
+            .unwrap();
+        assert_eq!(
+            call_of(&Method::GET, &url).to_string(),
+            "GET /repos/o/r/pulls/1/files"
+        );
+    }
+}

@@ -1,0 +1,89 @@
+//! What can go wrong talking to GitHub, phrased so the person knows what to fix.
+//!
+//! Every variant names the call (method and path, never the host or a token) because "GitHub
+//! failed" is useless when a review makes a dozen calls.
+
+use std::fmt;
+
+/// One API call, as shown in errors: `GET /repos/o/r/pulls/1`. The query string and host are
+/// left out on purpose: the host is known, and a query could carry anything.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Call {
+    pub method: &'static str,
+    pub path: String,
+}
+
+impl fmt::Display for Call {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} {}", self.method, self.path)
+    }
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum GithubError {
+    #[error("invalid GitHub API URL {url:?}: {reason}")]
+    InvalidApiUrl { url: String, reason: String },
+
+    #[error("{name:?} is not a valid GitHub owner or repository name")]
+    InvalidName { name: String },
+
+    #[error("could not set up the HTTP client: {0}")]
+    Client(String),
+
+    #[error(
+        "{call}: GitHub rejected the token (401: {message}); check GH_TOKEN / GITHUB_TOKEN \
+         (or `gh auth login`) — the token is not shown here"
+    )]
+    Unauthorized { call: Call, message: String },
+
+    #[error(
+        "{call}: authentication required (401: {message}); set GH_TOKEN or GITHUB_TOKEN, \
+         or log in with `gh auth login`"
+    )]
+    AuthenticationRequired { call: Call, message: String },
+
+    #[error(
+        "{call}: {what} was not found (404); check the owner, repository and number, and that \
+         the token can see it if the repository is private"
+    )]
+    NotFound { call: Call, what: String },
+
+    #[error("{call}: GitHub answered {status} after {attempts} attempt(s): {message}")]
+    Status {
+        call: Call,
+        status: u16,
+        message: String,
+        attempts: u32,
+    },
+
+    #[error("{call}: could not reach GitHub after {attempts} attempt(s): {detail}")]
+    Transport {
+        call: Call,
+        attempts: u32,
+        detail: String,
+    },
+
+    #[error("{call}: GitHub's answer did not have the expected shape: {detail}")]
+    Decode { call: Call, detail: String },
+
+    #[error("{call}: refusing to follow a pagination link to another host ({host})")]
+    ForeignPageLink { call: Call, host: String },
+}
+
+impl GithubError {
+    /// The call that failed, when there was one.
+    pub fn call(&self) -> Option<&Call> {
+        match self {
+            GithubError::InvalidApiUrl { .. }
+            | GithubError::InvalidName { .. }
+            | GithubError::Client(_) => None,
+            GithubError::Unauthorized { call, .. }
+            | GithubError::AuthenticationRequired { call, .. }
+            | GithubError::NotFound { call, .. }
+            | GithubError::Status { call, .. }
+            | GithubError::Transport { call, .. }
+            | GithubError::Decode { call, .. }
+            | GithubError::ForeignPageLink { call, .. } => Some(call),
+        }
+    }
+}

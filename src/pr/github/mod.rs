@@ -1,0 +1,186 @@
+//! Pull requests on GitHub (and GitHub Enterprise Server) over the REST API.
+
+mod client;
+mod error;
+mod link;
+mod retry;
+mod wire;
+
+pub use client::{Accept, DEFAULT_API_URL, GithubClient, GithubConfig};
+pub use error::{Call, GithubError};
+pub use link::next_page;
+pub use retry::{RateHints, RetryPolicy, is_retryable};
+
+use crate::pr::forge::{ChangedFile, Forge, ForgeFuture, PrHistory, PullRequest};
+
+/// One pull request on GitHub.
+#[derive(Debug, Clone)]
+pub struct GithubForge {
+    client: GithubClient,
+    owner: String,
+    repo: String,
+    number: u64,
+}
+
+impl GithubForge {
+    /// Binds a client to `owner/repo#number`. Names are checked against GitHub's character set
+    /// so that a bad reference fails here, not as a confusing 404.
+    pub fn new(
+        client: GithubClient,
+        owner: impl Into<String>,
+        repo: impl Into<String>,
+        number: u64,
+    ) -> Result<Self, GithubError> {
+        let (owner, repo) = (owner.into(), repo.into());
+        for name in [&owner, &repo] {
+            if !is_valid_name(name) {
+                return Err(GithubError::InvalidName { name: name.clone() });
+            }
+        }
+        Ok(GithubForge {
+            client,
+            owner,
+            repo,
+            number,
+        })
+    }
+
+    pub fn client(&self) -> &GithubClient {
+        &self.client
+    }
+
+    fn pull_segments<'a>(&'a self, number: &'a str, rest: &[&'a str]) -> Vec<&'a str> {
+        let mut segments = vec!["repos", &self.owner, &self.repo, "pulls", number];
+        segments.extend_from_slice(rest);
+        segments
+    }
+
+    fn describe_pr(&self) -> String {
+        format!("pull request {}/{}#{}", self.owner, self.repo, self.number)
+    }
+
+    pub async fn pull_request(&self) -> Result<PullRequest, GithubError> {
+        let number = self.number.to_string();
+        let url = self.client.endpoint(&self.pull_segments(&number, &[]));
+        let pull: wire::Pull = self.client.get_json(url, &self.describe_pr()).await?;
+        Ok(pull.into_forge())
+    }
+
+    pub async fn changed_files(&self) -> Result<Vec<ChangedFile>, GithubError> {
+        let number = self.number.to_string();
+        let url = self
+            .client
+            .endpoint(&self.pull_segments(&number, &["files"]));
+        let files: Vec<wire::DiffEntry> = self.client.get_all(url, &self.describe_pr()).await?;
+        Ok(files.into_iter().map(wire::DiffEntry::into_forge).collect())
+    }
+
+    pub async fn diff(&self) -> Result<String, GithubError> {
+        let number = self.number.to_string();
+        let url = self.client.endpoint(&self.pull_segments(&number, &[]));
+        self.client
+            .get_text(url, Accept::Diff, &self.describe_pr())
+            .await
+    }
+
+    pub async fn history(&self) -> Result<PrHistory, GithubError> {
+        let number = self.number.to_string();
+        let what = self.describe_pr();
+        let reviews_url = self
+            .client
+            .endpoint(&self.pull_segments(&number, &["reviews"]));
+        let comments_url = self
+            .client
+            .endpoint(&self.pull_segments(&number, &["comments"]));
+        let issue_url = self.client.endpoint(&[
+            "repos",
+            &self.owner,
+            &self.repo,
+            "issues",
+            &number,
+            "comments",
+        ]);
+        let (reviews, review_comments, issue_comments) = tokio::try_join!(
+            self.client.get_all::<wire::PullReview>(reviews_url, &what),
+            self.client
+                .get_all::<wire::PullReviewComment>(comments_url, &what),
+            self.client
+                .get_all::<wire::IssueCommentWire>(issue_url, &what),
+        )?;
+        Ok(PrHistory {
+            reviews: reviews
+                .into_iter()
+                .map(wire::PullReview::into_forge)
+                .collect(),
+            review_comments: review_comments
+                .into_iter()
+                .map(wire::PullReviewComment::into_forge)
+                .collect(),
+            issue_comments: issue_comments
+                .into_iter()
+                .map(wire::IssueCommentWire::into_forge)
+                .collect(),
+        })
+    }
+
+    /// The login behind the token; `None` without a token (no call is made).
+    pub async fn authenticated_user(&self) -> Result<Option<String>, GithubError> {
+        if !self.client.has_token() {
+            return Ok(None);
+        }
+        let url = self.client.endpoint(&["user"]);
+        let user: wire::User = self.client.get_json(url, "the authenticated user").await?;
+        Ok(Some(user.login))
+    }
+}
+
+impl Forge for GithubForge {
+    fn pull_request(&self) -> ForgeFuture<'_, PullRequest> {
+        Box::pin(async move { Ok(GithubForge::pull_request(self).await?) })
+    }
+
+    fn changed_files(&self) -> ForgeFuture<'_, Vec<ChangedFile>> {
+        Box::pin(async move { Ok(GithubForge::changed_files(self).await?) })
+    }
+
+    fn diff(&self) -> ForgeFuture<'_, String> {
+        Box::pin(async move { Ok(GithubForge::diff(self).await?) })
+    }
+
+    fn history(&self) -> ForgeFuture<'_, PrHistory> {
+        Box::pin(async move { Ok(GithubForge::history(self).await?) })
+    }
+
+    fn authenticated_user(&self) -> ForgeFuture<'_, Option<String>> {
+        Box::pin(async move { Ok(GithubForge::authenticated_user(self).await?) })
+    }
+}
+
+/// GitHub owner and repository names: ASCII letters, digits, `-`, `_` and `.`, but never a
+/// bare `.` or `..`, which would walk the URL path.
+fn is_valid_name(name: &str) -> bool {
+    !name.is_empty()
+        && name != "."
+        && name != ".."
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_that_could_walk_the_path_are_refused() {
+        let client = GithubClient::new(GithubConfig::new(DEFAULT_API_URL, None)).unwrap();
+        for (owner, repo) in [("..", "r"), ("o", "a/b"), ("", "r"), ("o", "r?x")] {
+            let err = GithubForge::new(client.clone(), owner, repo, 1).unwrap_err();
+            assert!(
+                matches!(err, GithubError::InvalidName { .. }),
+                "{owner}/{repo}"
+            );
+        }
+        assert!(GithubForge::new(client, "rust-lang", "rust.vim_2", 1).is_ok());
+    }
+}

@@ -1,0 +1,171 @@
+//! When to try a GitHub call again, and how long to wait first.
+//!
+//! Pure functions over the status and headers, so the policy is tested without a clock.
+
+use std::time::Duration;
+
+/// Bounded retries for 5xx, 429 and rate-limited 403s.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RetryPolicy {
+    /// Total tries per call, the first included. `1` disables retrying.
+    pub max_attempts: u32,
+    /// The first backoff when GitHub gave no hint; it doubles on each retry.
+    pub base_backoff: Duration,
+    /// No single wait is longer than this, whatever GitHub asks: a review should fail with a
+    /// clear error rather than hang for the hour a primary rate limit can take to reset.
+    pub max_wait: Duration,
+}
+
+impl Default for RetryPolicy {
+    fn default() -> Self {
+        RetryPolicy {
+            max_attempts: 4,
+            base_backoff: Duration::from_secs(1),
+            max_wait: Duration::from_secs(60),
+        }
+    }
+}
+
+/// The rate-limit headers of one response.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct RateHints {
+    /// `Retry-After`, in seconds (GitHub never sends the HTTP-date form).
+    pub retry_after_secs: Option<u64>,
+    /// `x-ratelimit-remaining`.
+    pub remaining: Option<u64>,
+    /// `x-ratelimit-reset`, seconds since the Unix epoch.
+    pub reset_epoch: Option<u64>,
+}
+
+impl RateHints {
+    pub fn from_headers(headers: &reqwest::header::HeaderMap) -> Self {
+        let number = |name: &str| {
+            headers
+                .get(name)
+                .and_then(|v| v.to_str().ok())
+                .and_then(|v| v.trim().parse::<u64>().ok())
+        };
+        RateHints {
+            retry_after_secs: number("retry-after"),
+            remaining: number("x-ratelimit-remaining"),
+            reset_epoch: number("x-ratelimit-reset"),
+        }
+    }
+
+    fn rate_limited(&self) -> bool {
+        self.retry_after_secs.is_some() || self.remaining == Some(0)
+    }
+}
+
+/// Whether a failed status is worth another try. A 403 is only retried when it is a rate limit
+/// (secondary limits come with `Retry-After`, primary ones with `x-ratelimit-remaining: 0`);
+/// any other 403 is a permission problem that waiting will not fix.
+pub fn is_retryable(status: u16, hints: &RateHints) -> bool {
+    match status {
+        429 | 500..=599 => true,
+        403 => hints.rate_limited(),
+        _ => false,
+    }
+}
+
+impl RetryPolicy {
+    /// How long to wait after `attempt` (1-based) failed. GitHub's own hint wins over the
+    /// exponential backoff; every wait is capped at `max_wait`.
+    pub fn delay(&self, attempt: u32, hints: &RateHints, now_epoch_secs: u64) -> Duration {
+        let hinted = hints.retry_after_secs.map(Duration::from_secs).or_else(|| {
+            (hints.remaining == Some(0))
+                .then_some(hints.reset_epoch)
+                .flatten()
+                .map(|reset| Duration::from_secs(reset.saturating_sub(now_epoch_secs)))
+        });
+        let wait = hinted.unwrap_or_else(|| self.backoff(attempt));
+        wait.min(self.max_wait)
+    }
+
+    fn backoff(&self, attempt: u32) -> Duration {
+        let doublings = attempt.saturating_sub(1).min(16);
+        self.base_backoff.saturating_mul(1 << doublings)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const NOW: u64 = 1_700_000_000;
+
+    fn hints(retry_after: Option<u64>, remaining: Option<u64>, reset: Option<u64>) -> RateHints {
+        RateHints {
+            retry_after_secs: retry_after,
+            remaining,
+            reset_epoch: reset,
+        }
+    }
+
+    #[test]
+    fn which_statuses_are_retried() {
+        let none = RateHints::default();
+        assert!(is_retryable(500, &none));
+        assert!(is_retryable(502, &none));
+        assert!(is_retryable(429, &none));
+        assert!(
+            !is_retryable(403, &none),
+            "a plain 403 is a permission problem"
+        );
+        assert!(is_retryable(403, &hints(Some(30), None, None)));
+        assert!(is_retryable(403, &hints(None, Some(0), Some(NOW + 5))));
+        assert!(!is_retryable(403, &hints(None, Some(12), Some(NOW + 5))));
+        assert!(!is_retryable(404, &none));
+        assert!(!is_retryable(401, &none));
+        assert!(!is_retryable(422, &none));
+    }
+
+    #[test]
+    fn retry_after_is_honoured() {
+        let policy = RetryPolicy::default();
+        let wait = policy.delay(1, &hints(Some(7), None, None), NOW);
+        assert_eq!(wait, Duration::from_secs(7));
+    }
+
+    #[test]
+    fn exhausted_limit_waits_until_reset() {
+        let policy = RetryPolicy::default();
+        let wait = policy.delay(1, &hints(None, Some(0), Some(NOW + 42)), NOW);
+        assert_eq!(wait, Duration::from_secs(42));
+        let past = policy.delay(1, &hints(None, Some(0), Some(NOW - 3)), NOW);
+        assert_eq!(past, Duration::ZERO);
+    }
+
+    #[test]
+    fn reset_is_ignored_while_requests_remain() {
+        let policy = RetryPolicy::default();
+        let wait = policy.delay(1, &hints(None, Some(10), Some(NOW + 42)), NOW);
+        assert_eq!(wait, Duration::from_secs(1));
+    }
+
+    #[test]
+    fn backoff_doubles_without_hints() {
+        let policy = RetryPolicy {
+            max_attempts: 10,
+            base_backoff: Duration::from_millis(100),
+            max_wait: Duration::from_secs(60),
+        };
+        let none = RateHints::default();
+        let waits: Vec<_> = (1..=4).map(|a| policy.delay(a, &none, NOW)).collect();
+        assert_eq!(
+            waits,
+            [100, 200, 400, 800].map(Duration::from_millis).to_vec()
+        );
+    }
+
+    #[test]
+    fn every_wait_is_capped() {
+        let policy = RetryPolicy::default();
+        let hour = policy.delay(1, &hints(None, Some(0), Some(NOW + 3600)), NOW);
+        assert_eq!(hour, Duration::from_secs(60));
+        let asked = policy.delay(1, &hints(Some(600), None, None), NOW);
+        assert_eq!(asked, Duration::from_secs(60));
+        let backoff = policy.delay(40, &RateHints::default(), NOW);
+        assert_eq!(backoff, Duration::from_secs(60));
+    }
+}

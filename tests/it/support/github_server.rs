@@ -1,0 +1,783 @@
+//! A GitHub-like REST server on 127.0.0.1 serving one pull request from a real git repository.
+//!
+//! ```text
+//! let repo = git_repo::pr_repository();
+//! let pull = PullSpec::from_repo(&repo, "acme", "widgets", 7);
+//! let server = GithubServer::start(repo, pull);
+//! server.accept_token("ghp_good", "reviewer");
+//! server.script("GET /repos/acme/widgets/pulls/7", [Fault::Status(500)]);
+//! // ... point the client at server.url() ...
+//! assert_eq!(server.requests_to("GET /repos/acme/widgets/pulls/7").len(), 2);
+//! ```
+//!
+//! Every JSON body it sends is checked against GitHub's OpenAPI description; a mismatch is
+//! recorded and fails the test when the server is dropped. To add an endpoint (the publishing
+//! calls), add a route whose path is spelled exactly as in the description, so the check finds
+//! its schema.
+
+use std::collections::{HashMap, VecDeque};
+use std::net::TcpListener;
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::thread::JoinHandle;
+
+use axum::Router;
+use axum::body::{Body, to_bytes};
+use axum::extract::{Path, Query, Request, State};
+use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
+use axum::middleware::{self, Next};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{MethodRouter, get};
+use serde::Deserialize;
+use serde_json::Value;
+use tokio::sync::oneshot;
+
+use super::git_repo::GitRepo;
+use super::github_json::{self as gh, FileChange, Urls};
+use super::openapi;
+
+/// GitHub's default and maximum page sizes.
+const DEFAULT_PER_PAGE: usize = 30;
+const MAX_PER_PAGE: usize = 100;
+
+#[derive(Debug, Clone)]
+pub struct UserSpec {
+    pub login: String,
+    /// `User`, `Bot` or `Organization`, as in GitHub's `type` field.
+    pub account_type: String,
+}
+
+impl UserSpec {
+    pub fn user(login: &str) -> UserSpec {
+        UserSpec {
+            login: login.into(),
+            account_type: "User".into(),
+        }
+    }
+
+    pub fn bot(login: &str) -> UserSpec {
+        UserSpec {
+            login: login.into(),
+            account_type: "Bot".into(),
+        }
+    }
+}
+
+/// The pull request the server serves. Fields are public: tests adjust what they need.
+#[derive(Debug, Clone)]
+pub struct PullSpec {
+    pub owner: String,
+    pub repo: String,
+    pub number: u64,
+    pub title: String,
+    pub body: Option<String>,
+    pub author: UserSpec,
+    /// `open` or `closed`.
+    pub state: String,
+    pub merged: bool,
+    pub draft: bool,
+    pub base_ref: String,
+    pub base_sha: String,
+    pub head_ref: String,
+    pub head_sha: String,
+    pub clone_url: String,
+    pub reviews: Vec<ReviewSpec>,
+    pub review_comments: Vec<ReviewCommentSpec>,
+    pub issue_comments: Vec<IssueCommentSpec>,
+}
+
+impl PullSpec {
+    /// An open PR of `feature` into `main` of `repo`, by `octocat`, with no history yet.
+    pub fn from_repo(repo: &GitRepo, owner: &str, name: &str, number: u64) -> PullSpec {
+        PullSpec {
+            owner: owner.into(),
+            repo: name.into(),
+            number,
+            title: "Checked arithmetic and a parser".into(),
+            body: Some("Makes `add` panic on overflow.".into()),
+            author: UserSpec::user("octocat"),
+            state: "open".into(),
+            merged: false,
+            draft: false,
+            base_ref: "main".into(),
+            base_sha: repo.rev_parse("main"),
+            head_ref: "feature".into(),
+            head_sha: repo.rev_parse("feature"),
+            clone_url: format!("file://{}", repo.path().display()),
+            reviews: Vec::new(),
+            review_comments: Vec::new(),
+            issue_comments: Vec::new(),
+        }
+    }
+}
+
+#[derive(Debug, Clone)]
+pub struct ReviewSpec {
+    pub id: u64,
+    pub author: UserSpec,
+    pub body: String,
+    /// APPROVED, CHANGES_REQUESTED, COMMENTED, DISMISSED or PENDING.
+    pub state: String,
+    pub commit_id: String,
+}
+
+#[derive(Debug, Clone)]
+pub struct ReviewCommentSpec {
+    pub id: u64,
+    pub review_id: Option<u64>,
+    pub author: UserSpec,
+    pub body: String,
+    pub path: String,
+    pub line: u32,
+    /// `LEFT` or `RIGHT`.
+    pub side: String,
+    pub commit_id: String,
+    pub in_reply_to: Option<u64>,
+    pub created_at: String,
+}
+
+#[derive(Debug, Clone)]
+pub struct IssueCommentSpec {
+    pub id: u64,
+    pub author: UserSpec,
+    pub body: String,
+    pub created_at: String,
+}
+
+/// A failure the server answers with instead of the real response.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Fault {
+    /// That status with a GitHub error body (500, 502, 404, 422...).
+    Status(u16),
+    /// 429 with `Retry-After`.
+    TooManyRequests { retry_after_secs: u64 },
+    /// 403 "secondary rate limit" with `Retry-After`, as GitHub sends it.
+    SecondaryRateLimit { retry_after_secs: u64 },
+    /// 403 with `x-ratelimit-remaining: 0` and a reset this many seconds from now.
+    PrimaryRateLimit { reset_in_secs: u64 },
+}
+
+/// What the server saw of one request.
+#[derive(Debug, Clone)]
+pub struct RecordedRequest {
+    pub method: String,
+    pub path: String,
+    pub query: Option<String>,
+    /// Lower-case names, in arrival order.
+    pub headers: Vec<(String, String)>,
+}
+
+impl RecordedRequest {
+    pub fn header(&self, name: &str) -> Option<&str> {
+        let name = name.to_ascii_lowercase();
+        self.headers
+            .iter()
+            .find(|(k, _)| *k == name)
+            .map(|(_, v)| v.as_str())
+    }
+
+    /// `"GET /repos/o/r/pulls/1"`, the form faults are scripted with.
+    pub fn call(&self) -> String {
+        format!("{} {}", self.method, self.path)
+    }
+}
+
+#[derive(Default)]
+struct Script {
+    queued: VecDeque<Fault>,
+    forever: Option<Fault>,
+}
+
+struct Shared {
+    urls: Urls,
+    pull: Mutex<PullSpec>,
+    files: Vec<FileChange>,
+    diff: String,
+    /// token → login.
+    tokens: Mutex<HashMap<String, String>>,
+    scripts: Mutex<HashMap<String, Script>>,
+    requests: Mutex<Vec<RecordedRequest>>,
+    violations: Mutex<Vec<String>>,
+    _repo: GitRepo,
+}
+
+/// The running server. Dropping it stops the server, deletes the repository, and fails the
+/// test if any response it sent did not match GitHub's schema.
+pub struct GithubServer {
+    url: String,
+    shared: Arc<Shared>,
+    shutdown: Option<oneshot::Sender<()>>,
+    thread: Option<JoinHandle<()>>,
+}
+
+impl GithubServer {
+    /// Serves `pull` from `repo` (which the server keeps alive) on a free loopback port, from
+    /// its own thread and runtime so it works under any test runtime.
+    pub fn start(repo: GitRepo, pull: PullSpec) -> GithubServer {
+        let listener = TcpListener::bind("127.0.0.1:0").expect("bind 127.0.0.1:0");
+        listener
+            .set_nonblocking(true)
+            .expect("non-blocking listener");
+        let url = format!("http://{}", listener.local_addr().expect("local address"));
+        let range = format!("{}...{}", pull.base_sha, pull.head_sha);
+        let diff = repo.git(&["diff", "--no-color", "-M", &range]);
+        let files = changed_files(&repo, &pull);
+        let shared = Arc::new(Shared {
+            urls: Urls {
+                api: url.clone(),
+                web: "https://github.example".into(),
+            },
+            pull: Mutex::new(pull),
+            files,
+            diff,
+            tokens: Mutex::default(),
+            scripts: Mutex::default(),
+            requests: Mutex::default(),
+            violations: Mutex::default(),
+            _repo: repo,
+        });
+        let (shutdown, stopped) = oneshot::channel::<()>();
+        let app = router(shared.clone());
+        let thread = std::thread::spawn(move || {
+            let runtime = tokio::runtime::Builder::new_current_thread()
+                .enable_all()
+                .build()
+                .expect("build the server runtime");
+            runtime.block_on(async move {
+                let listener = tokio::net::TcpListener::from_std(listener).expect("tokio listener");
+                axum::serve(listener, app)
+                    .with_graceful_shutdown(async move {
+                        let _ = stopped.await;
+                    })
+                    .await
+                    .expect("serve");
+            });
+        });
+        GithubServer {
+            url,
+            shared,
+            shutdown: Some(shutdown),
+            thread: Some(thread),
+        }
+    }
+
+    /// The API base URL, e.g. `http://127.0.0.1:4321`.
+    pub fn url(&self) -> &str {
+        &self.url
+    }
+
+    /// Makes `token` valid, authenticating as `login`. Any other token gets 401 "Bad
+    /// credentials"; no token at all is anonymous access (fine except for `GET /user`).
+    pub fn accept_token(&self, token: &str, login: &str) {
+        lock(&self.shared.tokens).insert(token.into(), login.into());
+    }
+
+    /// The pull request as currently served.
+    pub fn pull(&self) -> PullSpec {
+        lock(&self.shared.pull).clone()
+    }
+
+    /// Changes the served pull request (history, state, author...).
+    pub fn update_pull(&self, change: impl FnOnce(&mut PullSpec)) {
+        change(&mut lock(&self.shared.pull));
+    }
+
+    /// The next requests to `call` (`"GET /repos/o/r/pulls/1"`, no query) get these faults,
+    /// one each, in order; after that the route answers normally.
+    pub fn script(&self, call: &str, faults: impl IntoIterator<Item = Fault>) {
+        lock(&self.shared.scripts)
+            .entry(call.into())
+            .or_default()
+            .queued
+            .extend(faults);
+    }
+
+    /// Every request to `call` gets `fault` once the queued faults are used up.
+    pub fn fail_always(&self, call: &str, fault: Fault) {
+        lock(&self.shared.scripts)
+            .entry(call.into())
+            .or_default()
+            .forever = Some(fault);
+    }
+
+    pub fn requests(&self) -> Vec<RecordedRequest> {
+        lock(&self.shared.requests).clone()
+    }
+
+    /// The requests to `call` (`"GET /path"`, whatever their query).
+    pub fn requests_to(&self, call: &str) -> Vec<RecordedRequest> {
+        self.requests()
+            .into_iter()
+            .filter(|r| r.call() == call)
+            .collect()
+    }
+
+    /// Schema mismatches found so far (also reported when the server is dropped).
+    pub fn schema_violations(&self) -> Vec<String> {
+        lock(&self.shared.violations).clone()
+    }
+
+    /// The diff the server serves, for comparing with what a client received.
+    pub fn served_diff(&self) -> &str {
+        &self.shared.diff
+    }
+}
+
+impl Drop for GithubServer {
+    fn drop(&mut self) {
+        if let Some(shutdown) = self.shutdown.take() {
+            let _ = shutdown.send(());
+        }
+        if let Some(thread) = self.thread.take() {
+            let _ = thread.join();
+        }
+        let violations = self.schema_violations();
+        if !violations.is_empty() && !std::thread::panicking() {
+            panic!(
+                "the fake GitHub sent responses that do not match GitHub's schema:\n{}",
+                violations.join("\n")
+            );
+        }
+    }
+}
+
+fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+    // A panicking test must not turn every later assertion into a poison error.
+    mutex
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+fn router(shared: Arc<Shared>) -> Router {
+    // Paths are spelled exactly as in GitHub's OpenAPI description: the schema check looks
+    // each response up by this template.
+    let routes: [(&'static str, MethodRouter<Arc<Shared>>); 7] = [
+        ("/repos/{owner}/{repo}", get(get_repository)),
+        ("/repos/{owner}/{repo}/pulls/{pull_number}", get(get_pull)),
+        (
+            "/repos/{owner}/{repo}/pulls/{pull_number}/files",
+            get(list_files),
+        ),
+        (
+            "/repos/{owner}/{repo}/pulls/{pull_number}/reviews",
+            get(list_reviews),
+        ),
+        (
+            "/repos/{owner}/{repo}/pulls/{pull_number}/comments",
+            get(list_review_comments),
+        ),
+        (
+            "/repos/{owner}/{repo}/issues/{issue_number}/comments",
+            get(list_issue_comments),
+        ),
+        ("/user", get(get_user)),
+    ];
+    let mut router = Router::new();
+    for (template, method_router) in routes {
+        let checked = method_router.layer(middleware::from_fn_with_state(
+            (shared.clone(), template),
+            check_schema,
+        ));
+        router = router.route(template, checked);
+    }
+    router
+        .fallback(|| async { github_error(StatusCode::NOT_FOUND, "Not Found") })
+        .layer(middleware::from_fn_with_state(shared.clone(), front_door))
+        .with_state(shared)
+}
+
+/// Records the request, then answers with a scripted fault or an auth failure if there is one.
+async fn front_door(State(shared): State<Arc<Shared>>, request: Request, next: Next) -> Response {
+    let method = request.method().as_str().to_owned();
+    let path = request.uri().path().to_owned();
+    lock(&shared.requests).push(RecordedRequest {
+        method: method.clone(),
+        path: path.clone(),
+        query: request.uri().query().map(str::to_owned),
+        headers: request
+            .headers()
+            .iter()
+            .map(|(k, v)| {
+                (
+                    k.as_str().to_owned(),
+                    v.to_str().unwrap_or("<binary>").to_owned(),
+                )
+            })
+            .collect(),
+    });
+    if let Some(fault) = next_fault(&shared, &format!("{method} {path}")) {
+        return fault_response(&fault);
+    }
+    if let Some(token) = bearer(request.headers())
+        && !lock(&shared.tokens).contains_key(&token)
+    {
+        return github_error(StatusCode::UNAUTHORIZED, "Bad credentials");
+    }
+    next.run(request).await
+}
+
+fn next_fault(shared: &Shared, call: &str) -> Option<Fault> {
+    let mut scripts = lock(&shared.scripts);
+    let script = scripts.get_mut(call)?;
+    script.queued.pop_front().or_else(|| script.forever.clone())
+}
+
+fn fault_response(fault: &Fault) -> Response {
+    match fault {
+        Fault::Status(code) => {
+            let status = StatusCode::from_u16(*code).expect("a valid status code");
+            let message = status.canonical_reason().unwrap_or("Error");
+            github_error(status, message)
+        }
+        Fault::TooManyRequests { retry_after_secs } => {
+            let mut response = github_error(StatusCode::TOO_MANY_REQUESTS, "Too Many Requests");
+            set_header(&mut response, "retry-after", &retry_after_secs.to_string());
+            response
+        }
+        Fault::SecondaryRateLimit { retry_after_secs } => {
+            let mut response = github_error(
+                StatusCode::FORBIDDEN,
+                "You have exceeded a secondary rate limit. Please wait a few minutes before you try again.",
+            );
+            set_header(&mut response, "retry-after", &retry_after_secs.to_string());
+            response
+        }
+        Fault::PrimaryRateLimit { reset_in_secs } => {
+            let now = std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .expect("clock after 1970")
+                .as_secs();
+            let mut response = github_error(StatusCode::FORBIDDEN, "API rate limit exceeded.");
+            set_header(&mut response, "x-ratelimit-limit", "60");
+            set_header(&mut response, "x-ratelimit-remaining", "0");
+            set_header(
+                &mut response,
+                "x-ratelimit-reset",
+                &(now + reset_in_secs).to_string(),
+            );
+            response
+        }
+    }
+}
+
+/// Validates each JSON body a route sends against the operation's response schema.
+async fn check_schema(
+    State((shared, template)): State<(Arc<Shared>, &'static str)>,
+    request: Request,
+    next: Next,
+) -> Response {
+    let method = request.method().as_str().to_ascii_lowercase();
+    let response = next.run(request).await;
+    let is_json = response
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.starts_with("application/json"));
+    if !is_json || !response.status().is_success() {
+        return response;
+    }
+    let (parts, body) = response.into_parts();
+    let bytes = to_bytes(body, usize::MAX)
+        .await
+        .expect("buffer a response body");
+    let status = parts.status.as_u16();
+    let verdict = serde_json::from_slice::<Value>(&bytes)
+        .map_err(|e| format!("{method} {template}: not JSON: {e}"))
+        .and_then(|value| openapi::github().check(&method, template, status, &value));
+    if let Err(problem) = verdict {
+        lock(&shared.violations).push(problem);
+    }
+    Response::from_parts(parts, Body::from(bytes))
+}
+
+#[derive(Deserialize)]
+struct RepoPath {
+    owner: String,
+    repo: String,
+}
+
+#[derive(Deserialize)]
+struct PullPath {
+    owner: String,
+    repo: String,
+    #[serde(alias = "issue_number")]
+    pull_number: u64,
+}
+
+#[derive(Deserialize)]
+struct PageQuery {
+    per_page: Option<usize>,
+    page: Option<usize>,
+}
+
+/// The served PR, if the path names it; GitHub answers 404 for anything else.
+fn find_pull(shared: &Shared, owner: &str, repo: &str, number: Option<u64>) -> Option<PullSpec> {
+    let pull = lock(&shared.pull).clone();
+    let same_repo = pull.owner.eq_ignore_ascii_case(owner) && pull.repo.eq_ignore_ascii_case(repo);
+    (same_repo && number.is_none_or(|n| n == pull.number)).then_some(pull)
+}
+
+async fn get_repository(State(shared): State<Arc<Shared>>, Path(p): Path<RepoPath>) -> Response {
+    match find_pull(&shared, &p.owner, &p.repo, None) {
+        Some(pull) => axum::Json(gh::repository(&shared.urls, &pull, true)).into_response(),
+        None => not_found(),
+    }
+}
+
+async fn get_pull(
+    State(shared): State<Arc<Shared>>,
+    Path(p): Path<PullPath>,
+    headers: HeaderMap,
+) -> Response {
+    let Some(pull) = find_pull(&shared, &p.owner, &p.repo, Some(p.pull_number)) else {
+        return not_found();
+    };
+    let wants_diff = headers
+        .get(header::ACCEPT)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.contains("application/vnd.github.diff"));
+    if wants_diff {
+        let mut response = shared.diff.clone().into_response();
+        set_header(
+            &mut response,
+            "content-type",
+            "application/vnd.github.diff; charset=utf-8",
+        );
+        return response;
+    }
+    let additions = shared.files.iter().map(|f| f.additions).sum();
+    let deletions = shared.files.iter().map(|f| f.deletions).sum();
+    let stats = (shared.files.len(), additions, deletions);
+    axum::Json(gh::pull_request(&shared.urls, &pull, stats)).into_response()
+}
+
+async fn list_files(
+    State(shared): State<Arc<Shared>>,
+    Path(p): Path<PullPath>,
+    Query(q): Query<PageQuery>,
+    request: Request,
+) -> Response {
+    let Some(pull) = find_pull(&shared, &p.owner, &p.repo, Some(p.pull_number)) else {
+        return not_found();
+    };
+    let items = shared
+        .files
+        .iter()
+        .map(|f| gh::diff_entry(&shared.urls, &pull, f))
+        .collect();
+    paginate(&shared, request.uri().path(), items, &q)
+}
+
+async fn list_reviews(
+    State(shared): State<Arc<Shared>>,
+    Path(p): Path<PullPath>,
+    Query(q): Query<PageQuery>,
+    request: Request,
+) -> Response {
+    let Some(pull) = find_pull(&shared, &p.owner, &p.repo, Some(p.pull_number)) else {
+        return not_found();
+    };
+    let items = pull
+        .reviews
+        .iter()
+        .map(|r| gh::review(&shared.urls, &pull, r))
+        .collect();
+    paginate(&shared, request.uri().path(), items, &q)
+}
+
+async fn list_review_comments(
+    State(shared): State<Arc<Shared>>,
+    Path(p): Path<PullPath>,
+    Query(q): Query<PageQuery>,
+    request: Request,
+) -> Response {
+    let Some(pull) = find_pull(&shared, &p.owner, &p.repo, Some(p.pull_number)) else {
+        return not_found();
+    };
+    let items = pull
+        .review_comments
+        .iter()
+        .map(|c| gh::review_comment(&shared.urls, &pull, c))
+        .collect();
+    paginate(&shared, request.uri().path(), items, &q)
+}
+
+async fn list_issue_comments(
+    State(shared): State<Arc<Shared>>,
+    Path(p): Path<PullPath>,
+    Query(q): Query<PageQuery>,
+    request: Request,
+) -> Response {
+    let Some(pull) = find_pull(&shared, &p.owner, &p.repo, Some(p.pull_number)) else {
+        return not_found();
+    };
+    let items = pull
+        .issue_comments
+        .iter()
+        .map(|c| gh::issue_comment(&shared.urls, &pull, c))
+        .collect();
+    paginate(&shared, request.uri().path(), items, &q)
+}
+
+async fn get_user(State(shared): State<Arc<Shared>>, headers: HeaderMap) -> Response {
+    let login = bearer(&headers).and_then(|token| lock(&shared.tokens).get(&token).cloned());
+    match login {
+        Some(login) => {
+            axum::Json(gh::private_user(&shared.urls, &UserSpec::user(&login))).into_response()
+        }
+        None => github_error(StatusCode::UNAUTHORIZED, "Requires authentication"),
+    }
+}
+
+/// One page of `items` with GitHub's `Link` header (first, prev, next, last as they apply).
+fn paginate(shared: &Shared, path: &str, items: Vec<Value>, query: &PageQuery) -> Response {
+    let per_page = query
+        .per_page
+        .unwrap_or(DEFAULT_PER_PAGE)
+        .clamp(1, MAX_PER_PAGE);
+    let page = query.page.unwrap_or(1).max(1);
+    let last = items.len().div_ceil(per_page).max(1);
+    let slice: Vec<Value> = items
+        .into_iter()
+        .skip((page - 1) * per_page)
+        .take(per_page)
+        .collect();
+    let link = |n: usize, rel: &str| {
+        format!(
+            "<{}{path}?per_page={per_page}&page={n}>; rel=\"{rel}\"",
+            shared.urls.api
+        )
+    };
+    let mut links = Vec::new();
+    if page > 1 {
+        links.push(link(page - 1, "prev"));
+    }
+    if page < last {
+        links.push(link(page + 1, "next"));
+        links.push(link(last, "last"));
+    }
+    if page > 1 {
+        links.push(link(1, "first"));
+    }
+    let mut response = axum::Json(Value::Array(slice)).into_response();
+    if !links.is_empty() {
+        set_header(&mut response, "link", &links.join(", "));
+    }
+    response
+}
+
+fn bearer(headers: &HeaderMap) -> Option<String> {
+    let value = headers.get(header::AUTHORIZATION)?.to_str().ok()?;
+    let token = value
+        .strip_prefix("Bearer ")
+        .or_else(|| value.strip_prefix("token "))?;
+    Some(token.to_owned())
+}
+
+fn not_found() -> Response {
+    github_error(StatusCode::NOT_FOUND, "Not Found")
+}
+
+fn github_error(status: StatusCode, message: &str) -> Response {
+    (status, axum::Json(gh::error(message))).into_response()
+}
+
+fn set_header(response: &mut Response, name: &'static str, value: &str) {
+    response.headers_mut().insert(
+        name,
+        HeaderValue::from_str(value).expect("a valid header value"),
+    );
+}
+
+/// The PR's files as GitHub lists them, computed by git from the merge base, like GitHub does.
+fn changed_files(repo: &GitRepo, pull: &PullSpec) -> Vec<FileChange> {
+    let range = format!("{}...{}", pull.base_sha, pull.head_sha);
+    let listing = repo.git(&["diff", "--name-status", "-z", "-M", &range]);
+    let mut fields = listing.split('\0').filter(|f| !f.is_empty());
+    let mut files = Vec::new();
+    while let Some(code) = fields.next() {
+        let (status, previous_path, path) = match code.chars().next() {
+            Some('R') | Some('C') => {
+                let from = fields.next().expect("a rename source").to_owned();
+                let to = fields.next().expect("a rename target").to_owned();
+                let status = if code.starts_with('R') {
+                    "renamed"
+                } else {
+                    "copied"
+                };
+                (status, Some(from), to)
+            }
+            Some(letter) => {
+                let path = fields.next().expect("a path").to_owned();
+                let status = match letter {
+                    'A' => "added",
+                    'D' => "removed",
+                    'T' => "changed",
+                    _ => "modified",
+                };
+                (status, None, path)
+            }
+            None => unreachable!("empty fields are filtered"),
+        };
+        let mut pathspec = vec!["diff", "--no-color", "-M", range.as_str(), "--"];
+        pathspec.extend(previous_path.as_deref());
+        pathspec.push(&path);
+        let full = repo.git(&pathspec);
+        let patch = full
+            .find("\n@@")
+            .map(|start| full[start + 1..].trim_end_matches('\n').to_owned());
+        let (additions, deletions) = patch.as_deref().map(count_changes).unwrap_or((0, 0));
+        let blob_rev = if status == "removed" {
+            format!(
+                "{}:{}",
+                pull.base_sha,
+                previous_path.as_deref().unwrap_or(&path)
+            )
+        } else {
+            format!("{}:{path}", pull.head_sha)
+        };
+        files.push(FileChange {
+            blob_sha: Some(repo.rev_parse(&blob_rev)),
+            path,
+            previous_path,
+            status,
+            additions,
+            deletions,
+            patch,
+        });
+    }
+    files
+}
+
+fn count_changes(patch: &str) -> (u32, u32) {
+    patch.lines().fold((0, 0), |(add, del), line| {
+        if line.starts_with('+') {
+            (add + 1, del)
+        } else if line.starts_with('-') {
+            (add, del + 1)
+        } else {
+            (add, del)
+        }
+    })
+}
+
+/// GitHub's `created_at` for the n-th item of a generated history, one minute apart.
+pub fn minute_stamp(n: u64) -> String {
+    format!(
+        "2024-05-0{}T{:02}:{:02}:00Z",
+        2 + n / 1440,
+        (n / 60) % 24,
+        n % 60
+    )
+}
+
+/// `count` conversation comments by `author`, ids from 1000.
+pub fn many_issue_comments(count: u64, author: &UserSpec) -> Vec<IssueCommentSpec> {
+    (0..count)
+        .map(|i| IssueCommentSpec {
+            id: 1000 + i,
+            author: author.clone(),
+            body: format!("comment number {i}"),
+            created_at: minute_stamp(i),
+        })
+        .collect()
+}

@@ -1,0 +1,9 @@
+//! Shared test support: real servers on loopback and real git repositories.
+//!
+//! Not every test module uses every helper.
+#![allow(dead_code)]
+
+pub mod git_repo;
+pub mod github_json;
+pub mod github_server;
+pub mod openapi;
