@@ -5,6 +5,9 @@ use std::fmt;
 
 use serde::Serialize;
 
+pub use super::forge::PrState;
+use super::forge::is_bot;
+
 /// What eligibility needs to know about the PR.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PrFacts {
@@ -15,14 +18,6 @@ pub struct PrFacts {
     pub head_sha: String,
     /// A completed round in the review space already reviewed this exact head.
     pub reviewed_head: bool,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum PrState {
-    Open,
-    Closed,
-    Merged,
 }
 
 /// One changed file's lines, as eligibility reads them.
@@ -71,15 +66,6 @@ fn short(sha: &str) -> &str {
     &sha[..sha.len().min(12)]
 }
 
-/// Logins that are automation: GitHub Apps (`name[bot]`) and the usual dependency bots.
-pub fn is_bot_login(login: &str) -> bool {
-    let lower = login.to_ascii_lowercase();
-    lower.ends_with("[bot]")
-        || lower.starts_with("dependabot")
-        || lower.starts_with("renovate")
-        || lower == "github-actions"
-}
-
 pub fn check(pr: &PrFacts, files: &[FileLines<'_>]) -> Vec<Ineligible> {
     let mut reasons = Vec::new();
     match pr.state {
@@ -90,7 +76,7 @@ pub fn check(pr: &PrFacts, files: &[FileLines<'_>]) -> Vec<Ineligible> {
     if pr.draft {
         reasons.push(Ineligible::Draft);
     }
-    if pr.author_is_bot || is_bot_login(&pr.author) {
+    if pr.author_is_bot || is_bot(&pr.author, None) {
         reasons.push(Ineligible::BotAuthor {
             login: pr.author.clone(),
         });
@@ -222,18 +208,16 @@ mod tests {
     }
 
     #[test]
-    fn bots_are_recognised_by_login() {
-        for bot in [
-            "renovate[bot]",
-            "dependabot",
-            "Renovate-Bot",
-            "my-app[bot]",
-            "github-actions",
-        ] {
-            assert!(is_bot_login(bot), "{bot}");
+    fn bot_authors_are_not_eligible() {
+        for bot in ["renovate[bot]", "dependabot", "my-app[bot]"] {
+            let mut pr = open_pr();
+            pr.author = bot.into();
+            assert_eq!(check(&pr, &[]).len(), 1, "{bot}");
         }
         for person in ["ana", "robot-fan", "botanist"] {
-            assert!(!is_bot_login(person), "{person}");
+            let mut pr = open_pr();
+            pr.author = person.into();
+            assert!(check(&pr, &[]).is_empty(), "{person}");
         }
     }
 
