@@ -1,2 +1,200 @@
-//! Configuration: built-in defaults, the user's config file, the repository's
-//! `.review-tui.toml` as it is on the base branch, then flags.
+//! Configuration, in layers: built-in defaults, then the user's `config.toml`, then the
+//! repository's `.review-tui.toml` **as it is on the base branch** (a PR must not rewrite its own
+//! reviewer's rules), then flags. Each layer is read as all-optional fields and laid over the
+//! previous one, so a later layer changes only what it names.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use serde::Deserialize;
+use thiserror::Error;
+
+use crate::review::level::Level;
+use crate::review::node::{Priority, Severity};
+
+/// The file name of the repository layer, read from the base revision.
+pub const REPO_FILE: &str = ".review-tui.toml";
+
+#[derive(Debug, Error)]
+pub enum ConfigError {
+    #[error("{origin}: {reason}")]
+    Invalid { origin: String, reason: String },
+    #[error("could not read {path}: {source}")]
+    Read {
+        path: String,
+        #[source]
+        source: std::io::Error,
+    },
+}
+
+/// The effective configuration.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Config {
+    pub level: Level,
+    pub theme: String,
+    /// Post APPROVE when the verdict is Ship (false posts COMMENT).
+    pub approve_on_ship: bool,
+    /// Non-blocking findings of these severities are folded into one line each in the summary.
+    pub collapse: Vec<Severity>,
+    /// Rule ids switched off.
+    pub disabled_rules: Vec<String>,
+    /// Rule id → priority overrides.
+    pub rule_priorities: BTreeMap<String, Priority>,
+    /// Extra instructions for the reviewers, from the repository (base branch) layer.
+    pub instructions: String,
+    /// Where each value came from, for `--show-config` style output and error messages.
+    pub sources: Vec<String>,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            level: Level::Balanced,
+            theme: "dark".into(),
+            approve_on_ship: true,
+            collapse: Vec::new(),
+            disabled_rules: Vec::new(),
+            rule_priorities: BTreeMap::new(),
+            instructions: String::new(),
+            sources: vec!["built-in defaults".into()],
+        }
+    }
+}
+
+/// One layer as written in a file: every field optional.
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Layer {
+    pub level: Option<Level>,
+    pub theme: Option<String>,
+    #[serde(default)]
+    pub publish: Option<PublishLayer>,
+    #[serde(default)]
+    pub presentation: Option<PresentationLayer>,
+    #[serde(default)]
+    pub rules: Option<RulesLayer>,
+    #[serde(default)]
+    pub review: Option<ReviewLayer>,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PublishLayer {
+    pub approve_on_ship: Option<bool>,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PresentationLayer {
+    pub collapse: Option<Vec<Severity>>,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RulesLayer {
+    #[serde(default)]
+    pub disable: Vec<String>,
+    #[serde(default)]
+    pub priority: BTreeMap<String, Priority>,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ReviewLayer {
+    pub instructions: Option<String>,
+}
+
+impl Layer {
+    /// Parses a layer; `origin` names the file (or "the base branch's .review-tui.toml") in errors.
+    pub fn parse(text: &str, origin: &str) -> Result<Layer, ConfigError> {
+        toml::from_str(text).map_err(|e| ConfigError::Invalid {
+            origin: origin.to_string(),
+            reason: e.message().to_string(),
+        })
+    }
+}
+
+impl Config {
+    /// Lays `layer` over this configuration.
+    pub fn apply(&mut self, layer: Layer, origin: &str) {
+        if let Some(level) = layer.level {
+            self.level = level;
+        }
+        if let Some(theme) = layer.theme {
+            self.theme = theme;
+        }
+        if let Some(approve) = layer.publish.and_then(|p| p.approve_on_ship) {
+            self.approve_on_ship = approve;
+        }
+        if let Some(collapse) = layer.presentation.and_then(|p| p.collapse) {
+            self.collapse = collapse;
+        }
+        if let Some(rules) = layer.rules {
+            for id in rules.disable {
+                if !self.disabled_rules.contains(&id) {
+                    self.disabled_rules.push(id);
+                }
+            }
+            self.rule_priorities.extend(rules.priority);
+        }
+        if let Some(instructions) = layer.review.and_then(|r| r.instructions) {
+            self.instructions = instructions;
+        }
+        self.sources.push(origin.to_string());
+    }
+}
+
+/// The user's config file: `$XDG_CONFIG_HOME/review-tui/config.toml` or the platform's
+/// equivalent; `REVIEW_TUI_CONFIG` overrides it.
+pub fn user_config_path() -> Option<PathBuf> {
+    if let Some(path) = std::env::var_os("REVIEW_TUI_CONFIG") {
+        return Some(PathBuf::from(path));
+    }
+    directories::ProjectDirs::from("", "", "review-tui").map(|d| d.config_dir().join("config.toml"))
+}
+
+/// Reads a layer from a file; a missing file is no layer, not an error.
+pub fn read_layer(path: &Path) -> Result<Option<Layer>, ConfigError> {
+    match std::fs::read_to_string(path) {
+        Ok(text) => Layer::parse(&text, &path.display().to_string()).map(Some),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        Err(source) => Err(ConfigError::Read {
+            path: path.display().to_string(),
+            source,
+        }),
+    }
+}
+
+/// Reads `.review-tui.toml` from a commit (the PR's base) in a repository, never from the
+/// worktree at the head: the change under review must not configure its own reviewer.
+pub fn repo_layer_at(
+    repo: &git2::Repository,
+    commit_sha: &str,
+) -> Result<Option<Layer>, ConfigError> {
+    let origin = format!("{REPO_FILE} at the base revision {}", short(commit_sha));
+    let invalid = |reason: String| ConfigError::Invalid {
+        origin: origin.clone(),
+        reason,
+    };
+    let oid = git2::Oid::from_str(commit_sha).map_err(|e| invalid(e.message().to_string()))?;
+    let tree = repo
+        .find_commit(oid)
+        .and_then(|c| c.tree())
+        .map_err(|e| invalid(e.message().to_string()))?;
+    let Ok(entry) = tree.get_path(Path::new(REPO_FILE)) else {
+        return Ok(None);
+    };
+    let blob = repo
+        .find_blob(entry.id())
+        .map_err(|e| invalid(e.message().to_string()))?;
+    let text = std::str::from_utf8(blob.content())
+        .map_err(|_| invalid("is not UTF-8 text".to_string()))?;
+    Layer::parse(text, &origin).map(Some)
+}
+
+fn short(sha: &str) -> &str {
+    &sha[..sha.len().min(12)]
+}
+
+#[cfg(test)]
+mod tests;
