@@ -5,8 +5,11 @@ mod fsutil;
 pub mod key;
 pub mod layout;
 pub mod lock;
+pub mod mirror;
 pub mod state;
 pub mod store;
+pub mod token;
+pub mod worktree;
 
 #[cfg(test)]
 mod test_repo;
