@@ -1,2 +1,32 @@
 //! The review space: one directory per PR with a bare mirror, a worktree at the head SHA and
 //! `state.json`.
+//!
+//! [`Space::open`] is the entry point: it resolves the directory from a [`SpaceKey`] (see
+//! [`layout`] for what lives where), takes the space's lock, fetches into the repository's
+//! shared mirror, places the worktree and loads or creates the state. [`Space::update`] is the
+//! only way to change the state, and every change is on disk before it returns.
+
+mod fsutil;
+pub mod key;
+pub mod layout;
+pub mod lock;
+pub mod mirror;
+pub mod open;
+pub mod state;
+pub mod store;
+pub mod token;
+pub mod worktree;
+
+#[cfg(test)]
+mod test_repo;
+
+pub use key::{KeyError, SpaceKey};
+pub use layout::{LayoutError, data_root, mirror_dir, space_dir};
+pub use lock::{Holder, LockError};
+pub use open::{OpenReport, Source, Space, SpaceError};
+pub use state::{
+    Ladder, PrIdentity, PublishRecord, PublishState, Round, SCHEMA_VERSION, SpaceState, StateError,
+};
+pub use store::{Corruption, StoreError};
+pub use token::Token;
+pub use worktree::WorktreeChange;

@@ -1,0 +1,360 @@
+//! `state.json`: everything a review has decided so far, so that a killed process loses nothing.
+//! Pure data and its invariants; the store writes it, the space decides when rounds start.
+//!
+//! Every field has a serde default, so a file written by an older version still loads; a file
+//! from a newer version is refused by the store rather than rewritten without its new fields.
+
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+use thiserror::Error;
+
+use super::key::SpaceKey;
+use crate::review::ReviewNode;
+use crate::review::rounds::{RoundDelta, delta};
+use crate::review::status::SuppressionHint;
+
+/// Bumped when a change would make an older binary misread the file.
+pub const SCHEMA_VERSION: u32 = 1;
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SpaceState {
+    #[serde(default)]
+    pub schema_version: u32,
+    pub pr: PrIdentity,
+    #[serde(default)]
+    pub head_sha: String,
+    #[serde(default)]
+    pub base_sha: String,
+    /// Private so that the only way back down the ladder is starting a round.
+    #[serde(default)]
+    ladder: Ladder,
+    #[serde(default)]
+    pub rounds: Vec<Round>,
+    #[serde(default)]
+    pub nodes: Vec<ReviewNode>,
+    #[serde(default)]
+    pub suppression_hints: Vec<SuppressionHint>,
+    #[serde(default)]
+    pub publishes: Vec<PublishRecord>,
+}
+
+/// The PR, for display: the key identifies it, the rest is what the forge said about it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PrIdentity {
+    pub key: SpaceKey,
+    #[serde(default)]
+    pub title: String,
+    /// `#12` on a forge, `main..feature` locally.
+    #[serde(default)]
+    pub number: String,
+    #[serde(default)]
+    pub url: String,
+}
+
+/// Where the review stands. It only climbs, except when a new round starts.
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default, Serialize, Deserialize,
+)]
+#[serde(rename_all = "snake_case")]
+pub enum Ladder {
+    #[default]
+    Requested,
+    InProgress,
+    AwaitingApproval,
+    Completed,
+}
+
+impl Ladder {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Ladder::Requested => "requested",
+            Ladder::InProgress => "in_progress",
+            Ladder::AwaitingApproval => "awaiting_approval",
+            Ladder::Completed => "completed",
+        }
+    }
+}
+
+impl fmt::Display for Ladder {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// One run of the reviewers over one head SHA.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Round {
+    pub number: u32,
+    pub head_sha: String,
+    pub started_at: String,
+    #[serde(default)]
+    pub completed_at: Option<String>,
+    /// The fingerprints the round found, for the next round's delta.
+    #[serde(default)]
+    pub fingerprints: Vec<String>,
+    #[serde(default)]
+    pub completed: bool,
+    /// The verdict's decision (`ship`, `hold`, ...) when the round completed.
+    #[serde(default)]
+    pub decision: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PublishRecord {
+    pub round: u32,
+    /// `github review 123`, or the path of a local report.
+    pub target: String,
+    pub at: String,
+    #[serde(default)]
+    pub review_id: Option<String>,
+    pub state: PublishState,
+}
+
+/// `Publishing` is written before the request leaves, `Published` after it succeeded; a record
+/// stuck at `Publishing` (a crash in between) means "maybe posted" and blocks a second attempt.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PublishState {
+    Publishing,
+    Published,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum StateError {
+    #[error("the review is {from}: it cannot go back to {to} without a new round")]
+    LadderBackwards { from: Ladder, to: Ladder },
+    #[error("no round has started")]
+    NoRound,
+    #[error("round {round} is already completed")]
+    RoundCompleted { round: u32 },
+    #[error(
+        "round {round} was already {} ({target}); a round is published at most once",
+        match state { PublishState::Publishing => "being published, maybe posted", PublishState::Published => "published" }
+    )]
+    AlreadyPublished {
+        round: u32,
+        target: String,
+        state: PublishState,
+    },
+    #[error("round {round} has no publish in progress")]
+    NotPublishing { round: u32 },
+}
+
+impl SpaceState {
+    /// A fresh state: no round yet (the space starts round 1 once it knows the head).
+    pub fn new(pr: PrIdentity) -> SpaceState {
+        SpaceState {
+            schema_version: SCHEMA_VERSION,
+            pr,
+            head_sha: String::new(),
+            base_sha: String::new(),
+            ladder: Ladder::Requested,
+            rounds: Vec::new(),
+            nodes: Vec::new(),
+            suppression_hints: Vec::new(),
+            publishes: Vec::new(),
+        }
+    }
+
+    pub fn ladder(&self) -> Ladder {
+        self.ladder
+    }
+
+    /// Climbs the ladder to `to` (staying put is fine); going down is refused.
+    pub fn advance(&mut self, to: Ladder) -> Result<(), StateError> {
+        if to < self.ladder {
+            return Err(StateError::LadderBackwards {
+                from: self.ladder,
+                to,
+            });
+        }
+        self.ladder = to;
+        Ok(())
+    }
+
+    /// Starts the next round over `head_sha` and puts the ladder back at `requested`. Nodes and
+    /// suppression hints are kept: the pipeline replaces the nodes when it runs the round, and
+    /// the hints are exactly what later rounds need. Returns the round number.
+    pub fn start_round(&mut self, head_sha: &str, at: &str) -> u32 {
+        let number = self.rounds.last().map_or(1, |r| r.number + 1);
+        self.rounds.push(Round {
+            number,
+            head_sha: head_sha.to_string(),
+            started_at: at.to_string(),
+            completed_at: None,
+            fingerprints: Vec::new(),
+            completed: false,
+            decision: None,
+        });
+        self.ladder = Ladder::Requested;
+        number
+    }
+
+    pub fn current_round(&self) -> Option<&Round> {
+        self.rounds.last()
+    }
+
+    /// Records what the current round found and decided.
+    pub fn complete_round(
+        &mut self,
+        fingerprints: Vec<String>,
+        decision: &str,
+        at: &str,
+    ) -> Result<(), StateError> {
+        let round = self.rounds.last_mut().ok_or(StateError::NoRound)?;
+        if round.completed {
+            return Err(StateError::RoundCompleted {
+                round: round.number,
+            });
+        }
+        round.fingerprints = fingerprints;
+        round.decision = Some(decision.to_string());
+        round.completed = true;
+        round.completed_at = Some(at.to_string());
+        Ok(())
+    }
+
+    /// The current round against the last completed round before it (all new when none).
+    pub fn round_delta(&self) -> RoundDelta {
+        let Some((current, earlier)) = self.rounds.split_last() else {
+            return RoundDelta::default();
+        };
+        let previous = earlier.iter().rev().find(|r| r.completed);
+        delta(
+            previous
+                .into_iter()
+                .flat_map(|r| r.fingerprints.iter().map(String::as_str)),
+            current.fingerprints.iter().map(String::as_str),
+        )
+    }
+
+    /// Records that the current round is about to be published to `target`. Refused when the
+    /// round has any publish record: published, or maybe published by a run that crashed.
+    pub fn begin_publish(&mut self, target: &str, at: &str) -> Result<u32, StateError> {
+        let round = self.current_round().ok_or(StateError::NoRound)?.number;
+        if let Some(earlier) = self.publishes.iter().find(|p| p.round == round) {
+            return Err(StateError::AlreadyPublished {
+                round,
+                target: earlier.target.clone(),
+                state: earlier.state,
+            });
+        }
+        self.publishes.push(PublishRecord {
+            round,
+            target: target.to_string(),
+            at: at.to_string(),
+            review_id: None,
+            state: PublishState::Publishing,
+        });
+        Ok(round)
+    }
+
+    /// Marks the current round's publish as done.
+    pub fn finish_publish(&mut self, review_id: Option<&str>, at: &str) -> Result<(), StateError> {
+        let round = self.current_round().ok_or(StateError::NoRound)?.number;
+        let record = self
+            .publishes
+            .iter_mut()
+            .find(|p| p.round == round && p.state == PublishState::Publishing)
+            .ok_or(StateError::NotPublishing { round })?;
+        record.state = PublishState::Published;
+        record.review_id = review_id.map(str::to_string);
+        record.at = at.to_string();
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn state() -> SpaceState {
+        SpaceState::new(PrIdentity {
+            key: SpaceKey::github("github.com", "o", "r", 3).unwrap(),
+            title: "Fix it".into(),
+            number: "#3".into(),
+            url: "https://github.com/o/r/pull/3".into(),
+        })
+    }
+
+    #[test]
+    fn ladder_climbs_and_only_a_new_round_brings_it_down() {
+        let mut s = state();
+        s.start_round("aaa", "t0");
+        s.advance(Ladder::InProgress).unwrap();
+        s.advance(Ladder::AwaitingApproval).unwrap();
+        s.advance(Ladder::AwaitingApproval).unwrap();
+        assert_eq!(
+            s.advance(Ladder::InProgress),
+            Err(StateError::LadderBackwards {
+                from: Ladder::AwaitingApproval,
+                to: Ladder::InProgress
+            })
+        );
+        assert_eq!(s.start_round("bbb", "t1"), 2);
+        assert_eq!(s.ladder(), Ladder::Requested);
+    }
+
+    #[test]
+    fn delta_is_against_the_last_completed_round() {
+        let mut s = state();
+        s.start_round("a", "t0");
+        s.complete_round(vec!["f1".into(), "f2".into()], "hold", "t1")
+            .unwrap();
+        s.start_round("b", "t2");
+        s.start_round("c", "t3");
+        s.complete_round(vec!["f2".into(), "f3".into()], "ship", "t4")
+            .unwrap();
+        let d = s.round_delta();
+        assert_eq!(d.new, vec!["f3"]);
+        assert_eq!(d.still_present, vec!["f2"]);
+        assert_eq!(d.not_refound, vec!["f1"]);
+        assert_eq!(
+            s.complete_round(vec![], "ship", "t5"),
+            Err(StateError::RoundCompleted { round: 3 })
+        );
+    }
+
+    #[test]
+    fn a_round_is_published_at_most_once() {
+        let mut s = state();
+        assert_eq!(s.begin_publish("x", "t"), Err(StateError::NoRound));
+        s.start_round("a", "t0");
+        assert_eq!(s.begin_publish("github review", "t1"), Ok(1));
+        // A crash here leaves "publishing": doubt, so a second attempt is refused.
+        assert!(matches!(
+            s.begin_publish("github review", "t2"),
+            Err(StateError::AlreadyPublished {
+                state: PublishState::Publishing,
+                ..
+            })
+        ));
+        s.finish_publish(Some("123"), "t3").unwrap();
+        assert_eq!(s.publishes[0].state, PublishState::Published);
+        assert_eq!(s.publishes[0].review_id.as_deref(), Some("123"));
+        assert!(s.begin_publish("github review", "t4").is_err());
+        s.start_round("b", "t5");
+        assert_eq!(s.begin_publish("github review", "t6"), Ok(2));
+    }
+
+    #[test]
+    fn an_older_file_with_few_fields_loads() {
+        let text = r#"{"pr":{"key":{"forge":"github","host":"github.com","owner":"o","repo":"r","number":3}}}"#;
+        let s: SpaceState = serde_json::from_str(text).unwrap();
+        assert_eq!(s.ladder(), Ladder::Requested);
+        assert_eq!(s.schema_version, 0);
+        assert!(s.rounds.is_empty() && s.nodes.is_empty());
+    }
+
+    #[test]
+    fn round_trips_through_json() {
+        let mut s = state();
+        s.start_round("a", "t0");
+        s.advance(Ladder::AwaitingApproval).unwrap();
+        let text = serde_json::to_string_pretty(&s).unwrap();
+        assert!(text.contains("\"ladder\": \"awaiting_approval\""));
+        let back: SpaceState = serde_json::from_str(&text).unwrap();
+        assert_eq!(back, s);
+    }
+}

@@ -1,0 +1,94 @@
+//! Real git repositories in temporary directories for the space tests, built with the `git`
+//! binary the way a user would.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// Runs `git` in `dir` with a fixed identity and no user or system config, panicking with
+/// git's own message on failure. Returns trimmed stdout.
+pub fn git(dir: &Path, args: &[&str]) -> String {
+    let out = Command::new("git")
+        .arg("-C")
+        .arg(dir)
+        .args(args)
+        .env("GIT_CONFIG_GLOBAL", "/dev/null")
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .env("GIT_AUTHOR_NAME", "Test")
+        .env("GIT_AUTHOR_EMAIL", "test@example.com")
+        .env("GIT_COMMITTER_NAME", "Test")
+        .env("GIT_COMMITTER_EMAIL", "test@example.com")
+        .env_remove("GIT_DIR")
+        .env_remove("GIT_WORK_TREE")
+        .output()
+        .expect("git runs");
+    assert!(
+        out.status.success(),
+        "git {args:?} failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap().trim().to_string()
+}
+
+/// A non-bare repository on `main` with one commit, inside a temp dir that also has room for
+/// data roots, bare remotes and symlinks.
+pub struct TestRepo {
+    dir: tempfile::TempDir,
+}
+
+impl TestRepo {
+    pub fn new() -> TestRepo {
+        let dir = tempfile::tempdir().unwrap();
+        let repo = dir.path().join("repo");
+        std::fs::create_dir(&repo).unwrap();
+        git(&repo, &["init", "-q", "-b", "main"]);
+        let this = TestRepo { dir };
+        this.commit("README.md", "hello\n", "initial");
+        this
+    }
+
+    pub fn path(&self) -> PathBuf {
+        self.dir.path().join("repo")
+    }
+
+    /// The temp dir around the repository, for everything else a test needs on disk.
+    pub fn scratch(&self) -> &Path {
+        self.dir.path()
+    }
+
+    /// Writes `file` and commits it on the current branch; returns the new head SHA.
+    pub fn commit(&self, file: &str, content: &str, message: &str) -> String {
+        let path = self.path().join(file);
+        if let Some(parent) = path.parent() {
+            std::fs::create_dir_all(parent).unwrap();
+        }
+        std::fs::write(&path, content).unwrap();
+        git(&self.path(), &["add", "-A"]);
+        git(&self.path(), &["commit", "-q", "-m", message]);
+        self.sha("HEAD")
+    }
+
+    pub fn sha(&self, rev: &str) -> String {
+        git(&self.path(), &["rev-parse", rev])
+    }
+
+    /// A bare copy of the repository that looks like GitHub: `refs/pull/<number>/head` points
+    /// at `head`. Returns its path.
+    pub fn github_like_remote(&self, number: u64, head: &str) -> PathBuf {
+        let remote = self.dir.path().join("remote.git");
+        if !remote.exists() {
+            git(
+                self.dir.path(),
+                &["clone", "-q", "--bare", "repo", "remote.git"],
+            );
+        }
+        git(
+            &remote,
+            &["fetch", "-q", "../repo", "+refs/heads/*:refs/heads/*"],
+        );
+        git(
+            &remote,
+            &["update-ref", &format!("refs/pull/{number}/head"), head],
+        );
+        remote
+    }
+}
