@@ -27,6 +27,29 @@ impl Token {
     pub fn expose(&self) -> &str {
         &self.0
     }
+
+    /// The HTTP header git sends with every request: GitHub takes the token as the password of
+    /// Basic auth with the conventional `x-access-token` user.
+    pub(crate) fn basic_auth_header(&self) -> String {
+        format!(
+            "Authorization: Basic {}",
+            crate::space::token::base64(format!("x-access-token:{}", self.expose()).as_bytes())
+        )
+    }
+
+    /// `text` with every form of the token that could appear in it replaced.
+    pub fn scrub(&self, text: &str) -> String {
+        let basic =
+            crate::space::token::base64(format!("x-access-token:{}", self.expose()).as_bytes());
+        let mut out = text.to_string();
+        // Longest first, so the encoded header is not left half-replaced by the raw token.
+        for secret in [basic.as_str(), self.expose()] {
+            if !secret.is_empty() {
+                out = out.replace(secret, "***");
+            }
+        }
+        out
+    }
 }
 
 impl fmt::Debug for Token {

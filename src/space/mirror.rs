@@ -328,7 +328,7 @@ mod tests {
         let t = TestRepo::new();
         let (mirror, _) = Mirror::open_or_init(&t.scratch().join("m.git")).unwrap();
         // Port 1 on loopback: nothing listens, so git fails fast with its own message.
-        let token = Token::new("ghp_TOPSECRET_0123456789");
+        let token = Token::new("ghp_TOPSECRET_0123456789").unwrap();
         let err = mirror
             .fetch(
                 "https://x-access-token:ghp_TOPSECRET_0123456789@127.0.0.1:1/o/r.git",
@@ -370,7 +370,7 @@ mod tests {
             String::from_utf8_lossy(&request).into_owned()
         });
 
-        let token = Token::new("ghp_TOPSECRET_0123456789");
+        let token = Token::new("ghp_TOPSECRET_0123456789").unwrap();
         let url = format!("http://{addr}/o/r.git");
         let err = mirror
             .fetch(&url, &["+refs/heads/main:refs/x".to_string()], Some(&token))

@@ -1,51 +1,6 @@
 //! The forge token on its way to `git fetch`: never in argv, never in output, never in an error.
 
-use std::fmt;
-
-/// A secret that only this module and the fetch that needs it can read. `Debug` and `Display`
-/// redact it, so it cannot leak through a `{:?}` of a struct that holds it.
-#[derive(Clone, PartialEq, Eq)]
-pub struct Token(String);
-
-impl Token {
-    pub fn new(secret: impl Into<String>) -> Token {
-        Token(secret.into())
-    }
-
-    /// The HTTP header git sends with every request: GitHub takes the token as the password of
-    /// Basic auth with the conventional `x-access-token` user.
-    pub(crate) fn basic_auth_header(&self) -> String {
-        format!(
-            "Authorization: Basic {}",
-            base64(format!("x-access-token:{}", self.0).as_bytes())
-        )
-    }
-
-    /// `text` with every form of the token that could appear in it replaced.
-    pub fn scrub(&self, text: &str) -> String {
-        let basic = base64(format!("x-access-token:{}", self.0).as_bytes());
-        let mut out = text.to_string();
-        // Longest first, so the encoded header is not left half-replaced by the raw token.
-        for secret in [basic.as_str(), self.0.as_str()] {
-            if !secret.is_empty() {
-                out = out.replace(secret, "***");
-            }
-        }
-        out
-    }
-}
-
-impl fmt::Debug for Token {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("Token(***)")
-    }
-}
-
-impl fmt::Display for Token {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("***")
-    }
-}
+pub use crate::pr::token::Token;
 
 /// Scrubs `text` of `token` when there is one.
 pub(crate) fn scrub(text: &str, token: Option<&Token>) -> String {
@@ -69,7 +24,7 @@ pub(crate) fn redact_url(url: &str) -> String {
 }
 
 /// Standard base64 with padding (RFC 4648); small enough not to warrant a dependency.
-fn base64(bytes: &[u8]) -> String {
+pub(crate) fn base64(bytes: &[u8]) -> String {
     const TABLE: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
     let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
     for chunk in bytes.chunks(3) {
@@ -111,7 +66,7 @@ mod tests {
 
     #[test]
     fn debug_and_display_redact() {
-        let token = Token::new("ghp_secret123");
+        let token = Token::new("ghp_secret123").unwrap();
         assert_eq!(format!("{token:?}"), "Token(***)");
         assert_eq!(format!("{token}"), "***");
         assert_eq!(format!("{:?}", Some(token.clone())), "Some(Token(***))");
@@ -119,7 +74,7 @@ mod tests {
 
     #[test]
     fn scrub_removes_raw_and_encoded_forms() {
-        let token = Token::new("ghp_secret123");
+        let token = Token::new("ghp_secret123").unwrap();
         let header = token.basic_auth_header();
         let text = format!("fatal: bad ghp_secret123 in {header} (ghp_secret123)");
         let scrubbed = token.scrub(&text);
