@@ -14,6 +14,39 @@ use clap::{Parser, Subcommand, ValueEnum};
 pub struct Cli {
     #[command(subcommand)]
     pub command: Option<Command>,
+
+    /// The pull request: https://github.com/OWNER/REPO/pull/N, OWNER/REPO#N, a local repository
+    /// PATH (its current branch against its upstream, else main/master), or PATH#BASE..HEAD.
+    pub pr: Option<String>,
+
+    /// Run without a terminal: print the report and exit with a code per outcome.
+    #[arg(long)]
+    pub headless: bool,
+
+    /// Report format for --headless.
+    #[arg(long, value_enum, default_value_t = ReportFormat::Text)]
+    pub format: ReportFormat,
+
+    /// Base branch or revision of a local repository (with PATH).
+    #[arg(long, value_name = "BASE")]
+    pub base: Option<String>,
+
+    /// Head branch or revision of a local repository (with PATH).
+    #[arg(long, value_name = "HEAD")]
+    pub head: Option<String>,
+
+    /// Review even if the PR is not eligible (closed, draft, bot author, trivial, already
+    /// reviewed at this head).
+    #[arg(long)]
+    pub force: bool,
+
+    /// Where review spaces live (default: the user's data directory).
+    #[arg(long, env = "REVIEW_TUI_DATA_DIR", value_name = "DIR")]
+    pub data_dir: Option<std::path::PathBuf>,
+
+    /// GitHub API base URL (GitHub Enterprise: https://HOST/api/v3).
+    #[arg(long, env = "GITHUB_API_URL", value_name = "URL")]
+    pub api_url: Option<String>,
 }
 
 #[derive(Debug, Subcommand)]
@@ -27,6 +60,12 @@ pub enum Command {
         #[arg(long, value_enum, default_value_t = VerdictFormat::Text)]
         format: VerdictFormat,
     },
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ReportFormat {
+    Text,
+    Json,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

@@ -9,6 +9,7 @@ pub mod cohort;
 pub mod config;
 pub mod diff;
 pub mod exit;
+pub mod prepare;
 pub mod pr;
 pub mod publish;
 pub mod report;

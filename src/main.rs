@@ -6,9 +6,11 @@ use std::process::ExitCode;
 use anyhow::Context;
 use clap::Parser;
 
-use review_tui::cli::{Cli, Command, VerdictFormat};
+use review_tui::cli::{Cli, Command, ReportFormat, VerdictFormat};
 use review_tui::exit::Exit;
-use review_tui::report::{evaluate, verdict_text};
+use review_tui::prepare::{PrepareOptions, prepare};
+use review_tui::pr::reference;
+use review_tui::report::{evaluate, headless, verdict_text};
 use review_tui::review::decide;
 
 fn main() -> ExitCode {
@@ -36,12 +38,42 @@ fn exit(code: Exit) -> ExitCode {
 fn run(cli: Cli) -> anyhow::Result<Exit> {
     match cli.command {
         Some(Command::Evaluate { file, format }) => evaluate_command(&file, format),
-        None => {
-            anyhow::bail!(
-                "no pull request given: run `review-tui evaluate FILE` to check a report, or see `review-tui --help`"
-            )
-        }
+        None => match cli.pr.clone() {
+            Some(pr) if cli.headless => headless_command(&cli, &pr),
+            Some(_) => anyhow::bail!(
+                "the interactive cockpit is not built yet: add --headless to print the report"
+            ),
+            None => anyhow::bail!(
+                "no pull request given: pass a PR (see `review-tui --help`), or run `review-tui evaluate FILE` to check a report"
+            ),
+        },
     }
+}
+
+fn headless_command(cli: &Cli, pr: &str) -> anyhow::Result<Exit> {
+    let reference = reference::parse(pr, cli.base.as_deref(), cli.head.as_deref())?;
+    let options = PrepareOptions {
+        data_dir: cli.data_dir.clone(),
+        api_url: cli.api_url.clone(),
+        ..PrepareOptions::default()
+    };
+    let runtime = tokio::runtime::Runtime::new().context("starting the async runtime")?;
+    let prepared = runtime.block_on(prepare(reference, &options))?;
+    match cli.format {
+        ReportFormat::Text => print!("{}", headless::text(&prepared, cli.force)),
+        ReportFormat::Json => println!(
+            "{}",
+            serde_json::to_string_pretty(&headless::json(&prepared, cli.force))?
+        ),
+    }
+    if prepared.is_empty() {
+        eprintln!("review-tui: nothing to review: the range has no changes");
+        return Ok(Exit::NothingToReview);
+    }
+    if !prepared.eligibility.is_empty() && !cli.force {
+        return Ok(Exit::NotEligible);
+    }
+    Ok(Exit::Ship)
 }
 
 fn evaluate_command(file: &str, format: VerdictFormat) -> anyhow::Result<Exit> {

@@ -36,6 +36,8 @@ pub trait Forge: Send + Sync {
 pub enum ForgeError {
     #[error(transparent)]
     Github(#[from] GithubError),
+    #[error(transparent)]
+    Local(#[from] crate::pr::local::LocalError),
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -6,6 +6,11 @@ use std::path::{Path, PathBuf};
 use git2::{BranchType, Oid, Repository};
 use thiserror::Error;
 
+use super::forge::{
+    BranchTip, ChangedFile, FileStatus, Forge, ForgeFuture, PrHistory, PrState, PullRequest,
+    is_bot,
+};
+
 #[derive(Debug, Error)]
 pub enum LocalError {
     #[error("no git repository at {path}: pass the path of a repository (or a folder inside one)")]
@@ -26,6 +31,8 @@ pub enum LocalError {
         head: String,
         repo: String,
     },
+    #[error(transparent)]
+    Diff(#[from] crate::diff::DiffError),
     #[error("git: {0}")]
     Git(#[from] git2::Error),
 }
@@ -131,4 +138,123 @@ fn default_base(repo: &Repository, head_name: &str) -> Option<String> {
         .filter(|name| *name != head_name)
         .find(|name| repo.revparse_single(name).is_ok())
         .map(str::to_string)
+}
+
+/// A local branch range served through the same `Forge` trait as GitHub: metadata is read from
+/// the commits, there is no history and nobody to authenticate as.
+#[derive(Debug, Clone)]
+pub struct LocalForge {
+    range: LocalRange,
+}
+
+impl LocalForge {
+    pub fn new(range: LocalRange) -> LocalForge {
+        LocalForge { range }
+    }
+
+    pub fn range(&self) -> &LocalRange {
+        &self.range
+    }
+
+    fn open(&self) -> Result<Repository, LocalError> {
+        Ok(Repository::open(&self.range.repo)?)
+    }
+
+    fn read_pull_request(&self) -> Result<PullRequest, LocalError> {
+        let repo = self.open()?;
+        let head = repo.find_commit(Oid::from_str(&self.range.head_sha)?)?;
+        let author = head.author().name().unwrap_or("unknown").to_string();
+        // The "description" is the range's commit messages, newest first, as a PR body would
+        // summarise them.
+        let mut walk = repo.revwalk()?;
+        walk.push(head.id())?;
+        walk.hide(Oid::from_str(&self.range.merge_base_sha)?)?;
+        let mut body = String::new();
+        for oid in walk.take(100) {
+            let commit = repo.find_commit(oid?)?;
+            body.push_str(commit.message().unwrap_or("").trim());
+            body.push_str("\n\n");
+        }
+        Ok(PullRequest {
+            number: 0,
+            title: head.summary().unwrap_or("").to_string(),
+            body: body.trim_end().to_string(),
+            author_is_bot: is_bot(&author, None),
+            author,
+            state: PrState::Open,
+            draft: false,
+            base: BranchTip {
+                ref_name: self.range.base_name.clone(),
+                sha: self.range.base_sha.clone(),
+            },
+            head: BranchTip {
+                ref_name: self.range.head_name.clone(),
+                sha: self.range.head_sha.clone(),
+            },
+            clone_url: self.range.repo.display().to_string(),
+            html_url: String::new(),
+        })
+    }
+
+    fn read_diff(&self) -> Result<crate::diff::Diff, LocalError> {
+        let repo = self.open()?;
+        Ok(crate::diff::git::merge_base_diff(
+            &repo,
+            &self.range.base_sha,
+            &self.range.head_sha,
+        )?)
+    }
+}
+
+impl Forge for LocalForge {
+    fn pull_request(&self) -> ForgeFuture<'_, PullRequest> {
+        Box::pin(async move { Ok(self.read_pull_request()?) })
+    }
+
+    fn changed_files(&self) -> ForgeFuture<'_, Vec<ChangedFile>> {
+        Box::pin(async move {
+            let diff = self.read_diff()?;
+            Ok(diff.files.iter().map(changed_file).collect())
+        })
+    }
+
+    fn diff(&self) -> ForgeFuture<'_, String> {
+        Box::pin(async move {
+            let repo = self.open()?;
+            Ok(crate::diff::git::merge_base_diff_text(
+                &repo,
+                &self.range.base_sha,
+                &self.range.head_sha,
+            )
+            .map_err(LocalError::from)?)
+        })
+    }
+
+    fn history(&self) -> ForgeFuture<'_, PrHistory> {
+        Box::pin(async { Ok(PrHistory::default()) })
+    }
+
+    fn authenticated_user(&self) -> ForgeFuture<'_, Option<String>> {
+        Box::pin(async { Ok(None) })
+    }
+}
+
+/// The forge-neutral view of one file of a parsed diff.
+pub fn changed_file(file: &crate::diff::FileDiff) -> ChangedFile {
+    use crate::diff::FileStatus as Diff;
+    ChangedFile {
+        path: file.path.clone(),
+        previous_path: file.old_path.clone(),
+        status: match file.status {
+            Diff::Added => FileStatus::Added,
+            Diff::Deleted => FileStatus::Removed,
+            Diff::Renamed => FileStatus::Renamed,
+            Diff::Copied => FileStatus::Copied,
+            Diff::Modified if file.hunks.is_empty() && file.mode_changed() => FileStatus::Changed,
+            Diff::Modified => FileStatus::Modified,
+        },
+        additions: file.additions as u32,
+        deletions: file.deletions as u32,
+        patch: None,
+    }
 }

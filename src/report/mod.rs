@@ -1,6 +1,7 @@
 //! Reports: reading external review reports and writing ours (text, JSON, SARIF, Markdown).
 
 pub mod evaluate;
+pub mod headless;
 pub mod verdict_text;
 
 #[cfg(test)]

@@ -4,4 +4,5 @@
 
 mod cli;
 mod github;
+mod headless;
 mod support;

@@ -1,0 +1,223 @@
+//! Preparing a review: resolve the reference, read the PR from its forge, open its review space
+//! (mirror, worktree at the head, state), compute the diff and check eligibility. The headless
+//! report and the cockpit both start here, so the same PR always lands in the same space.
+
+use std::path::{Path, PathBuf};
+
+use thiserror::Error;
+
+use crate::diff::{Diff, DiffError, LineKind};
+use crate::pr::eligibility::{self, FileLines, Ineligible, PrFacts};
+use crate::pr::forge::{Forge, ForgeError, PullRequest};
+use crate::pr::github::{GithubClient, GithubConfig, GithubError, GithubForge};
+use crate::pr::local::{LocalError, LocalForge};
+use crate::pr::reference::{PrRef, RefError};
+use crate::pr::token::{self, Token};
+use crate::space::{OpenReport, Source, Space, SpaceError, SpaceKey};
+
+#[derive(Debug, Clone, Default)]
+pub struct PrepareOptions {
+    /// `--data-dir` / `REVIEW_TUI_DATA_DIR`.
+    pub data_dir: Option<PathBuf>,
+    /// `--api-url` / `GITHUB_API_URL`.
+    pub api_url: Option<String>,
+    /// Use this token instead of discovering one (tests; `None` discovers).
+    pub token: Option<Token>,
+    /// Do not look for a token at all.
+    pub anonymous: bool,
+}
+
+#[derive(Debug, Error)]
+pub enum PrepareError {
+    #[error(transparent)]
+    Reference(#[from] RefError),
+    #[error(transparent)]
+    Forge(#[from] ForgeError),
+    #[error(transparent)]
+    Space(#[from] SpaceError),
+    #[error("computing the diff: {0}")]
+    Diff(#[from] DiffError),
+    #[error("{0}")]
+    Other(String),
+}
+
+impl From<GithubError> for PrepareError {
+    fn from(e: GithubError) -> Self {
+        PrepareError::Forge(e.into())
+    }
+}
+
+impl From<LocalError> for PrepareError {
+    fn from(e: LocalError) -> Self {
+        PrepareError::Forge(e.into())
+    }
+}
+
+/// A prepared review: everything the reviewers and the report need.
+#[derive(Debug)]
+pub struct Prepared {
+    pub reference: PrRef,
+    pub forge_name: &'static str,
+    pub pr: PullRequest,
+    pub space: Space,
+    pub opened: OpenReport,
+    pub diff: Diff,
+    pub eligibility: Vec<Ineligible>,
+}
+
+impl Prepared {
+    pub fn is_empty(&self) -> bool {
+        self.diff.files.is_empty()
+    }
+}
+
+/// The GitHub API base for a host: api.github.com for github.com, `/api/v3` on Enterprise.
+pub fn default_api_url(host: &str) -> String {
+    if host == "github.com" {
+        crate::pr::github::DEFAULT_API_URL.to_string()
+    } else {
+        format!("https://{host}/api/v3")
+    }
+}
+
+pub async fn prepare(reference: PrRef, options: &PrepareOptions) -> Result<Prepared, PrepareError> {
+    let root = crate::space::data_root(options.data_dir.as_deref())
+        .map_err(|e| PrepareError::Other(e.to_string()))?;
+    match &reference {
+        PrRef::Github {
+            host,
+            owner,
+            repo,
+            number,
+        } => {
+            let token = match (&options.token, options.anonymous) {
+                (Some(token), _) => Some(token.clone()),
+                (None, true) => None,
+                (None, false) => token::discover().map(|(token, _)| token),
+            };
+            let api_url = options
+                .api_url
+                .clone()
+                .unwrap_or_else(|| default_api_url(host));
+            let client = GithubClient::new(GithubConfig::new(api_url, token.clone()))?;
+            let forge = GithubForge::new(client, owner, repo, *number)?;
+            let pr = Forge::pull_request(&forge).await?;
+            let key = SpaceKey::github(host, owner, repo, *number)
+                .map_err(|e| PrepareError::Other(e.to_string()))?;
+            let source = Source {
+                remote: Some(pr.clone_url.clone()),
+                base_branch: Some(pr.base.ref_name.clone()),
+                head_sha: Some(pr.head.sha.clone()),
+                base_sha: Some(pr.base.sha.clone()),
+                token,
+                title: pr.title.clone(),
+                url: pr.html_url.clone(),
+            };
+            finish(reference.clone(), "github", pr, root, key, source).await
+        }
+        PrRef::Local { path, base, head } => {
+            let (path, base, head) = (path.clone(), base.clone(), head.clone());
+            let range = blocking(move || {
+                crate::pr::local::resolve(&path, base.as_deref(), head.as_deref())
+            })
+            .await??;
+            let key = SpaceKey::local(&range.repo, &range.base_name, &range.head_name)
+                .map_err(|e| PrepareError::Other(e.to_string()))?;
+            let forge = LocalForge::new(range);
+            let pr = forge.pull_request().await?;
+            let source = Source {
+                title: pr.title.clone(),
+                url: String::new(),
+                ..Source::default()
+            };
+            finish(reference.clone(), "local", pr, root, key, source).await
+        }
+    }
+}
+
+async fn finish(
+    reference: PrRef,
+    forge_name: &'static str,
+    pr: PullRequest,
+    root: PathBuf,
+    key: SpaceKey,
+    source: Source,
+) -> Result<Prepared, PrepareError> {
+    let (space, opened, diff) = blocking(move || -> Result<_, PrepareError> {
+        let (space, opened) = Space::open(&root, key, &source)?;
+        let diff = diff_in_mirror(space.mirror(), &space.state().base_sha, &space.state().head_sha)?;
+        Ok((space, opened, diff))
+    })
+    .await??;
+    let facts = PrFacts {
+        state: pr.state,
+        draft: pr.draft,
+        author: pr.author.clone(),
+        author_is_bot: pr.author_is_bot,
+        head_sha: space.state().head_sha.clone(),
+        reviewed_head: already_reviewed(&space),
+    };
+    let eligibility = eligibility::check(&facts, &file_lines(&diff));
+    Ok(Prepared {
+        reference,
+        forge_name,
+        pr,
+        space,
+        opened,
+        diff,
+        eligibility,
+    })
+}
+
+/// The diff of the reviewed range, computed from the mirror (the same objects the worktree
+/// holds), from the merge base as GitHub shows a PR.
+fn diff_in_mirror(mirror: &Path, base_sha: &str, head_sha: &str) -> Result<Diff, PrepareError> {
+    let repo = git2::Repository::open_bare(mirror)
+        .map_err(|e| PrepareError::Other(format!("opening the mirror {}: {e}", mirror.display())))?;
+    Ok(crate::diff::git::merge_base_diff(&repo, base_sha, head_sha)?)
+}
+
+/// A completed round at the current head means this exact code was already reviewed.
+fn already_reviewed(space: &Space) -> bool {
+    let state = space.state();
+    state
+        .rounds
+        .iter()
+        .any(|round| round.completed && round.head_sha == state.head_sha)
+}
+
+fn file_lines(diff: &Diff) -> Vec<FileLines<'_>> {
+    diff.files
+        .iter()
+        .map(|file| {
+            let mut removed = Vec::new();
+            let mut added = Vec::new();
+            for line in file.hunks.iter().flat_map(|h| h.lines.iter()) {
+                match line.kind {
+                    LineKind::Added => added.push(line.text.as_str()),
+                    LineKind::Removed => removed.push(line.text.as_str()),
+                    LineKind::Context => {}
+                }
+            }
+            FileLines {
+                path: &file.path,
+                language: file.language.name(),
+                removed,
+                added,
+                structural: file.binary
+                    || file.mode_changed()
+                    || file.old_path.is_some()
+                    || file.submodule.is_some(),
+            }
+        })
+        .collect()
+}
+
+/// git2 work runs off the async runtime's worker threads.
+async fn blocking<T: Send + 'static>(
+    job: impl FnOnce() -> T + Send + 'static,
+) -> Result<T, PrepareError> {
+    tokio::task::spawn_blocking(job)
+        .await
+        .map_err(|e| PrepareError::Other(format!("a background job failed: {e}")))
+}

@@ -1,0 +1,164 @@
+//! The headless report of a prepared review: text for people, JSON for pipelines. The JSON
+//! shape `{"pr", "space", "files", "eligibility", …}` is extended, never reshaped, by later
+//! passes.
+
+use serde_json::{Value, json};
+
+use crate::diff::{Diff, FileStatus};
+use crate::prepare::Prepared;
+
+fn short(sha: &str) -> &str {
+    &sha[..sha.len().min(10)]
+}
+
+fn status_letter(status: FileStatus) -> char {
+    match status {
+        FileStatus::Added => 'A',
+        FileStatus::Modified => 'M',
+        FileStatus::Deleted => 'D',
+        FileStatus::Renamed => 'R',
+        FileStatus::Copied => 'C',
+    }
+}
+
+fn status_name(status: FileStatus) -> &'static str {
+    match status {
+        FileStatus::Added => "added",
+        FileStatus::Modified => "modified",
+        FileStatus::Deleted => "deleted",
+        FileStatus::Renamed => "renamed",
+        FileStatus::Copied => "copied",
+    }
+}
+
+pub fn totals(diff: &Diff) -> (usize, usize) {
+    diff.files
+        .iter()
+        .fold((0, 0), |(a, d), f| (a + f.additions, d + f.deletions))
+}
+
+pub fn json(prepared: &Prepared, forced: bool) -> Value {
+    let pr = &prepared.pr;
+    let state = prepared.space.state();
+    let (additions, deletions) = totals(&prepared.diff);
+    json!({
+        "pr": {
+            "forge": prepared.forge_name,
+            "reference": prepared.reference.to_string(),
+            "number": (pr.number > 0).then_some(pr.number),
+            "title": pr.title,
+            "author": pr.author,
+            "author_is_bot": pr.author_is_bot,
+            "state": pr.state.to_string(),
+            "draft": pr.draft,
+            "base": {"ref": pr.base.ref_name, "sha": state.base_sha},
+            "head": {"ref": pr.head.ref_name, "sha": state.head_sha},
+            "url": pr.html_url,
+        },
+        "space": {
+            "path": prepared.space.path(),
+            "worktree": prepared.space.worktree(),
+            "status": state.ladder().as_str(),
+            "round": state.current_round().map(|r| r.number),
+            "new_round": prepared.opened.new_round.is_some(),
+            "mirror_created": prepared.opened.mirror_created,
+        },
+        "files": prepared.diff.files.iter().map(|f| json!({
+            "path": f.path,
+            "old_path": f.old_path,
+            "status": status_name(f.status),
+            "additions": f.additions,
+            "deletions": f.deletions,
+            "language": f.language.name(),
+            "binary": f.binary,
+        })).collect::<Vec<_>>(),
+        "totals": {"files": prepared.diff.files.len(), "additions": additions, "deletions": deletions},
+        "eligibility": {
+            "eligible": prepared.eligibility.is_empty(),
+            "forced": forced && !prepared.eligibility.is_empty(),
+            "reasons": prepared.eligibility.iter().map(|r| {
+                let mut value = serde_json::to_value(r).unwrap_or(Value::Null);
+                if let Value::Object(map) = &mut value {
+                    map.insert("message".into(), Value::String(r.to_string()));
+                }
+                value
+            }).collect::<Vec<_>>(),
+        },
+    })
+}
+
+pub fn text(prepared: &Prepared, forced: bool) -> String {
+    let pr = &prepared.pr;
+    let state = prepared.space.state();
+    let mut out = String::new();
+    let draft = if pr.draft { ", draft" } else { "" };
+    out.push_str(&format!(
+        "PR      {} \"{}\" by {} ({}{draft})\n",
+        prepared.reference, pr.title, pr.author, pr.state
+    ));
+    out.push_str(&format!(
+        "range   {} ← {} ({}..{})\n",
+        pr.base.ref_name,
+        pr.head.ref_name,
+        short(&state.base_sha),
+        short(&state.head_sha)
+    ));
+    let round = state
+        .current_round()
+        .map(|r| format!("round {}", r.number))
+        .unwrap_or_default();
+    out.push_str(&format!(
+        "space   {} ({round}, {})\n",
+        prepared.space.path().display(),
+        state.ladder().as_str()
+    ));
+    out.push_str(&format!(
+        "worktree {}\n",
+        prepared.space.worktree().display()
+    ));
+    let (additions, deletions) = totals(&prepared.diff);
+    out.push_str(&format!(
+        "files   {} changed, +{additions} −{deletions}\n",
+        prepared.diff.files.len()
+    ));
+    let width = prepared
+        .diff
+        .files
+        .iter()
+        .map(|f| display_path(f).chars().count())
+        .max()
+        .unwrap_or(0)
+        .min(60);
+    for file in &prepared.diff.files {
+        let path = display_path(file);
+        let counts = if file.binary {
+            "binary".to_string()
+        } else {
+            format!("+{} −{}", file.additions, file.deletions)
+        };
+        out.push_str(&format!(
+            "  {} {path:<width$}  {counts:<12} {}\n",
+            status_letter(file.status),
+            file.language.name()
+        ));
+    }
+    if prepared.eligibility.is_empty() {
+        out.push_str("eligible yes\n");
+    } else {
+        let reasons: Vec<String> = prepared.eligibility.iter().map(|r| r.to_string()).collect();
+        let note = if forced {
+            " (reviewed anyway: --force)"
+        } else {
+            " (pass --force to review anyway)"
+        };
+        out.push_str(&format!("eligible no: {}{note}\n", reasons.join("; ")));
+    }
+    out
+}
+
+fn display_path(file: &crate::diff::FileDiff) -> String {
+    match &file.old_path {
+        Some(old) if *old != file.path => format!("{old} → {}", file.path),
+        _ => file.path.clone(),
+    }
+}
