@@ -353,7 +353,7 @@ impl<'a> Parser<'a> {
     fn hunk(&mut self) -> Result<Hunk, DiffError> {
         let header_index = self.pos;
         let header_text = self.text(header_index);
-        let header = hunk_header(header_text).ok_or_else(|| {
+        let mut header = hunk_header(header_text).ok_or_else(|| {
             self.malformed(header_index, Problem::BadHunkHeader(excerpt(header_text)))
         })?;
         self.pos += 1;
@@ -374,6 +374,15 @@ impl<'a> Parser<'a> {
                 new_expected: header.new_count,
             };
             if self.pos >= self.lines.len() {
+                // Editors that trim trailing whitespace at the end of a file delete the last
+                // blank context lines outright. When only context can be missing (both sides
+                // are short by the same amount), keep what is there and trim the counts: every
+                // added and removed line is still accounted for.
+                if old_left == new_left {
+                    header.old_count -= old_left;
+                    header.new_count -= new_left;
+                    break;
+                }
                 return Err(self.malformed(self.lines.len() - 1, too_short));
             }
             let raw = self.lines[self.pos];

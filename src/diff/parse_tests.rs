@@ -282,7 +282,7 @@ fn empty_input_is_an_empty_diff_and_prose_is_not_a_diff() {
 
 #[test]
 fn hunk_ending_early_names_the_line() {
-    let (line, problem) = malformed("--- a/x\n+++ b/x\n@@ -1,3 +1,3 @@\n a\n b\n");
+    let (line, problem) = malformed("--- a/x\n+++ b/x\n@@ -1,3 +1,4 @@\n a\n b\n");
     assert_eq!(line, 5);
     assert_eq!(
         problem,
@@ -291,7 +291,7 @@ fn hunk_ending_early_names_the_line() {
             old_seen: 2,
             old_expected: 3,
             new_seen: 2,
-            new_expected: 3
+            new_expected: 4
         }
     );
     let (line, problem) = malformed("--- a/x\n+++ b/x\n@@ -1,2 +1,2 @@\n a\n@@ -5 +5 @@\n-b\n+c\n");
@@ -309,7 +309,7 @@ fn lines_past_the_counts_are_refused() {
 
 #[test]
 fn other_malformations_name_their_line() {
-    let (line, problem) = malformed("--- a/x\n+++ b/x\n@@ -1,2 +1,2 @@\n a\n");
+    let (line, problem) = malformed("--- a/x\n+++ b/x\n@@ -1,2 +1,3 @@\n a\n");
     assert_eq!(line, 4);
     assert!(matches!(problem, Problem::HunkTooShort { .. }));
 
@@ -357,4 +357,19 @@ fn other_formats_are_refused_by_name() {
     let (line, format) = unsupported("Only a note\n2,3c2,3\n< a\n---\n> b\n");
     assert_eq!(line, 2);
     assert!(format.contains("normal diff"));
+}
+
+#[test]
+fn a_final_hunk_short_only_of_context_is_trimmed_not_refused() {
+    let file = one_file("--- a/x\n+++ b/x\n@@ -1,4 +1,4 @@\n a\n-b\n+c\n d");
+    let hunk = &file.hunks[0];
+    assert_eq!(
+        (hunk.old_count, hunk.new_count, hunk.lines.len()),
+        (3, 3, 4)
+    );
+    assert_eq!(hunk.new_range(), Some((1, 3)));
+    // Short of an added line: something real is missing.
+    let (line, problem) = malformed("--- a/x\n+++ b/x\n@@ -1,2 +1,3 @@\n a\n-b\n+c\n");
+    assert_eq!(line, 6);
+    assert!(matches!(problem, Problem::HunkTooShort { .. }));
 }
