@@ -658,3 +658,188 @@ fn unknown_revisions_are_named_in_the_error() {
     assert!(matches!(error, DiffError::Git { .. }));
     assert!(error.to_string().contains("no-such-branch"), "{error}");
 }
+
+// ---------------------------------------------------------------------------------------------
+// Properties.
+
+mod properties {
+    use proptest::prelude::*;
+    use review_tui::diff::{self, LineKind, Side};
+
+    /// Fragments that steer random input into the parser's interesting states.
+    const FRAGMENTS: &[&str] = &[
+        "diff --git a/x b/x",
+        "diff --git \"a/\\303\\251 x\" \"b/\\303\\251 x\"",
+        "diff --git a/x y b/x y",
+        "--- a/x",
+        "+++ b/x",
+        "--- /dev/null",
+        "+++ /dev/null",
+        "@@ -1,2 +1,2 @@ fn f()",
+        "@@ -1 +1 @@",
+        "@@ -0,0 +1,3 @@",
+        "@@ -4294967295 +1 @@",
+        "@@@ -1 -1 +1 @@@",
+        "new file mode 100644",
+        "deleted file mode 120000",
+        "old mode 100644",
+        "new mode 1007x5",
+        "index 0000000..1111111 160000",
+        "rename from \"unterminated",
+        "rename to b",
+        "copy from a",
+        "similarity index 101%",
+        "Binary files a/x and b/x differ",
+        "GIT binary patch",
+        "\\ No newline at end of file",
+        "+added",
+        "-removed",
+        " context",
+        "",
+        "-- ",
+        "***************",
+        "2,3c4",
+        "\r",
+    ];
+
+    fn line() -> impl Strategy<Value = String> {
+        prop_oneof![
+            3 => proptest::sample::select(FRAGMENTS).prop_map(String::from),
+            1 => "[ +\\-@\\\\a-z\"\r\t]{0,12}",
+        ]
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(512))]
+
+        #[test]
+        fn arbitrary_bytes_never_panic(bytes in proptest::collection::vec(any::<u8>(), 0..2048)) {
+            let _ = diff::parse_bytes(&bytes);
+        }
+
+        #[test]
+        fn diff_shaped_noise_never_panics_and_stays_consistent(
+            lines in proptest::collection::vec(line(), 0..64)
+        ) {
+            let text = lines.join("\n");
+            let Ok(parsed) = diff::parse(&text) else { return Ok(()) };
+            for file in &parsed.files {
+                let mut counts = (0, 0);
+                for hunk in &file.hunks {
+                    for line in &hunk.lines {
+                        match line.kind {
+                            LineKind::Added => counts.0 += 1,
+                            LineKind::Removed => counts.1 += 1,
+                            LineKind::Context => {}
+                        }
+                        if let Some(n) = line.new_line {
+                            prop_assert!(hunk.covers(Side::Right, n));
+                            prop_assert!(parsed.anchor_in_diff(&file.path, Side::Right, n));
+                        }
+                        if let Some(n) = line.old_line {
+                            prop_assert!(hunk.covers(Side::Left, n));
+                        }
+                    }
+                }
+                prop_assert_eq!(counts, (file.additions, file.deletions));
+            }
+        }
+
+        /// A diff written from a random model parses back to that model.
+        #[test]
+        fn rendered_diffs_round_trip(files in proptest::collection::vec(file(), 1..6)) {
+            let mut text = String::new();
+            for (index, (name, hunks)) in files.iter().enumerate() {
+                let path = format!("{index}/{name}");
+                let quoted = quote(&path);
+                text.push_str(&format!("diff --git {} {}\n", quoted("a/"), quoted("b/")));
+                text.push_str(&format!("index 1111111..2222222 100644\n--- {}\n+++ {}\n", quoted("a/"), quoted("b/")));
+                let (mut old, mut new) = (1u32, 1u32);
+                for (gap, lines) in hunks {
+                    old += gap;
+                    new += gap;
+                    let old_count = lines.iter().filter(|(k, _)| *k != LineKind::Added).count() as u32;
+                    let new_count = lines.iter().filter(|(k, _)| *k != LineKind::Removed).count() as u32;
+                    let start = |s: u32, c: u32| if c == 0 { s - 1 } else { s };
+                    text.push_str(&format!(
+                        "@@ -{},{} +{},{} @@\n",
+                        start(old, old_count), old_count, start(new, new_count), new_count
+                    ));
+                    for (kind, content) in lines {
+                        let marker = match kind {
+                            LineKind::Context => ' ',
+                            LineKind::Added => '+',
+                            LineKind::Removed => '-',
+                        };
+                        text.push(marker);
+                        text.push_str(content);
+                        text.push('\n');
+                    }
+                    old += old_count;
+                    new += new_count;
+                }
+            }
+            let parsed = diff::parse(&text).map_err(|e| TestCaseError::fail(format!("{e}\n{text}")))?;
+            prop_assert_eq!(parsed.files.len(), files.len());
+            for (index, (file, (name, hunks))) in parsed.files.iter().zip(&files).enumerate() {
+                prop_assert_eq!(&file.path, &format!("{index}/{name}"));
+                prop_assert_eq!(file.hunks.len(), hunks.len());
+                for (hunk, (_, lines)) in file.hunks.iter().zip(hunks) {
+                    let seen: Vec<(LineKind, &str)> =
+                        hunk.lines.iter().map(|l| (l.kind, l.text.as_str())).collect();
+                    let wanted: Vec<(LineKind, &str)> =
+                        lines.iter().map(|(k, t)| (*k, t.as_str())).collect();
+                    prop_assert_eq!(seen, wanted);
+                }
+            }
+        }
+    }
+
+    type Hunks = Vec<(u32, Vec<(LineKind, String)>)>;
+
+    fn file() -> impl Strategy<Value = (String, Hunks)> {
+        let name = "[a-z é\"\\\\\t]{1,10}".prop_filter("no edge spaces", |n: &String| {
+            n.trim() == n && !n.is_empty()
+        });
+        // Content that looks like headers on purpose: only the counts can place it.
+        let content = prop_oneof![
+            Just("-- sql comment".to_owned()),
+            Just("++ plus".to_owned()),
+            Just("@@ not a header".to_owned()),
+            Just("diff --git a/x b/x".to_owned()),
+            "[ -~]{0,20}",
+        ];
+        let kind = prop_oneof![
+            Just(LineKind::Context),
+            Just(LineKind::Added),
+            Just(LineKind::Removed)
+        ];
+        let hunk = (1u32..50, proptest::collection::vec((kind, content), 1..12));
+        (name, proptest::collection::vec(hunk, 0..4))
+    }
+
+    /// Git's quoting: names with quotes, backslashes, control or non-ASCII bytes are C-quoted.
+    fn quote(path: &str) -> impl Fn(&str) -> String + '_ {
+        move |prefix| {
+            let full = format!("{prefix}{path}");
+            if !full
+                .bytes()
+                .any(|b| b == b'"' || b == b'\\' || !(0x20..0x80).contains(&b))
+            {
+                return full;
+            }
+            let mut out = String::from("\"");
+            for byte in full.bytes() {
+                match byte {
+                    b'"' => out.push_str("\\\""),
+                    b'\\' => out.push_str("\\\\"),
+                    b'\t' => out.push_str("\\t"),
+                    0x20..=0x7e => out.push(byte as char),
+                    other => out.push_str(&format!("\\{other:03o}")),
+                }
+            }
+            out.push('"');
+            out
+        }
+    }
+}
