@@ -35,6 +35,13 @@ pub fn merge_base_diff_text(
         .map_err(|e| DiffError::git(format!("diffing {merge_base}..{head}"), e))?;
     let mut find = DiffFindOptions::new();
     find.renames(true);
+    // libgit2 gives up on renames past 200 candidates, git past 1000: keep git's numbers on
+    // large pull requests unless the repository configures its own limit.
+    let rename_limit = repo
+        .config()
+        .and_then(|config| config.get_i32("diff.renameLimit"))
+        .map_or(1000, |limit| usize::try_from(limit).unwrap_or(1000));
+    find.rename_limit(rename_limit);
     diff.find_similar(Some(&mut find))
         .map_err(|e| DiffError::git("detecting renames", e))?;
 

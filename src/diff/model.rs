@@ -10,6 +10,16 @@ pub struct Diff {
     pub files: Vec<FileDiff>,
 }
 
+impl Diff {
+    /// Every added line of every file with its RIGHT number: the input of rule scanners.
+    pub fn added_lines(&self) -> impl Iterator<Item = (&FileDiff, u32, &str)> + '_ {
+        self.files.iter().flat_map(|file| {
+            file.added_lines()
+                .map(move |(number, text)| (file, number, text))
+        })
+    }
+}
+
 /// What happened to a file.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "lowercase")]

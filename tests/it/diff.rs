@@ -586,6 +586,13 @@ fn libgit2_diff_parses_to_numstat_counts_and_describes_each_change() {
         (LineKind::Added, LineEnding::Missing)
     );
 
+    let added_sql: Vec<_> = diff
+        .added_lines()
+        .filter(|(file, _, _)| file.path == "dashes.sql")
+        .map(|(_, number, text)| (number, text))
+        .collect();
+    assert_eq!(added_sql, vec![(2, "+++ plus"), (3, "SELECT 2;")]);
+
     let new_py = file("dir with space/new file.py");
     assert_eq!(new_py.status, FileStatus::Added);
     assert_eq!(new_py.language, diff::Language::Python);
