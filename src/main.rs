@@ -8,8 +8,8 @@ use clap::Parser;
 
 use review_tui::cli::{Cli, Command, ReportFormat, VerdictFormat};
 use review_tui::exit::Exit;
-use review_tui::prepare::{PrepareOptions, prepare};
 use review_tui::pr::reference;
+use review_tui::prepare::{PrepareOptions, prepare};
 use review_tui::report::{evaluate, headless, verdict_text};
 use review_tui::review::decide;
 

@@ -145,7 +145,11 @@ async fn finish(
 ) -> Result<Prepared, PrepareError> {
     let (space, opened, diff) = blocking(move || -> Result<_, PrepareError> {
         let (space, opened) = Space::open(&root, key, &source)?;
-        let diff = diff_in_mirror(space.mirror(), &space.state().base_sha, &space.state().head_sha)?;
+        let diff = diff_in_mirror(
+            space.mirror(),
+            &space.state().base_sha,
+            &space.state().head_sha,
+        )?;
         Ok((space, opened, diff))
     })
     .await??;
@@ -172,9 +176,12 @@ async fn finish(
 /// The diff of the reviewed range, computed from the mirror (the same objects the worktree
 /// holds), from the merge base as GitHub shows a PR.
 fn diff_in_mirror(mirror: &Path, base_sha: &str, head_sha: &str) -> Result<Diff, PrepareError> {
-    let repo = git2::Repository::open_bare(mirror)
-        .map_err(|e| PrepareError::Other(format!("opening the mirror {}: {e}", mirror.display())))?;
-    Ok(crate::diff::git::merge_base_diff(&repo, base_sha, head_sha)?)
+    let repo = git2::Repository::open_bare(mirror).map_err(|e| {
+        PrepareError::Other(format!("opening the mirror {}: {e}", mirror.display()))
+    })?;
+    Ok(crate::diff::git::merge_base_diff(
+        &repo, base_sha, head_sha,
+    )?)
 }
 
 /// A completed round at the current head means this exact code was already reviewed.

@@ -1,5 +1,23 @@
 //! The diff model: files, hunks and lines with LEFT (old) and RIGHT (new) numbers.
+//!
+//! [`parse`] reads git and plain unified diffs (GitHub's `.diff` media type included);
+//! [`git`] produces one from a local repository. The model answers the questions the rest of
+//! the engine asks of a diff: which lines were added (rule scanners), and where an inline
+//! review comment may be anchored ([`Diff::anchor_in_diff`], [`Diff::range_in_diff`]).
 
+mod anchor;
+mod error;
+pub mod git;
+mod language;
+mod model;
+mod names;
+mod parse;
 mod side;
 
+pub use error::{DiffError, Problem};
+pub use language::Language;
+pub use model::{
+    Diff, FileDiff, FileMode, FileStatus, Hunk, Line, LineEnding, LineKind, SubmoduleChange,
+};
+pub use parse::{parse, parse_bytes};
 pub use side::Side;

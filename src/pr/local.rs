@@ -7,8 +7,7 @@ use git2::{BranchType, Oid, Repository};
 use thiserror::Error;
 
 use super::forge::{
-    BranchTip, ChangedFile, FileStatus, Forge, ForgeFuture, PrHistory, PrState, PullRequest,
-    is_bot,
+    BranchTip, ChangedFile, FileStatus, Forge, ForgeFuture, PrHistory, PrState, PullRequest, is_bot,
 };
 
 #[derive(Debug, Error)]
@@ -177,7 +176,7 @@ impl LocalForge {
         }
         Ok(PullRequest {
             number: 0,
-            title: head.summary().unwrap_or("").to_string(),
+            title: head.summary().ok().flatten().unwrap_or("").to_string(),
             body: body.trim_end().to_string(),
             author_is_bot: is_bot(&author, None),
             author,

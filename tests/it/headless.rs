@@ -63,7 +63,10 @@ fn a_local_range_is_prepared_with_files_counted_like_git() {
     assert_eq!(code, 0, "{report}");
     assert_eq!(report["pr"]["forge"], "local");
     assert_eq!(report["pr"]["head"]["sha"], repo.rev_parse("feature"));
-    assert_eq!(report["pr"]["title"], "feature: checked add, parser, guide rename");
+    assert_eq!(
+        report["pr"]["title"],
+        "feature: checked add, parser, guide rename"
+    );
     assert_eq!(report["eligibility"]["eligible"], true);
 
     let files = report["files"].as_array().unwrap();
@@ -96,7 +99,11 @@ fn a_local_range_is_prepared_with_files_counted_like_git() {
         String::from_utf8_lossy(&head.stdout).trim(),
         repo.rev_parse("feature")
     );
-    assert!(Path::new(report["space"]["path"].as_str().unwrap()).join("state.json").is_file());
+    assert!(
+        Path::new(report["space"]["path"].as_str().unwrap())
+            .join("state.json")
+            .is_file()
+    );
 }
 
 #[test]
@@ -125,7 +132,10 @@ fn a_push_starts_a_new_round_in_the_same_space() {
     let reference = format!("{}#main..feature", repo.path().display());
     let (_, first) = json(data.path(), &[&reference]);
     repo.git(&["checkout", "--quiet", "feature"]);
-    repo.write("src/parse.rs", "pub fn parse(s: &str) -> Option<i64> {\n    s.trim().parse().ok()\n}\n");
+    repo.write(
+        "src/parse.rs",
+        "pub fn parse(s: &str) -> Option<i64> {\n    s.trim().parse().ok()\n}\n",
+    );
     let pushed = repo.commit_all("parse wider");
     let (_, second) = json(data.path(), &[&reference]);
     assert_eq!(first["space"]["path"], second["space"]["path"]);
@@ -155,7 +165,10 @@ fn the_text_report_names_the_pr_space_files_and_eligibility() {
     assert!(text.starts_with("PR "), "{text}");
     assert!(text.contains("main ← feature"), "{text}");
     assert!(text.contains("files   4 changed"), "{text}");
-    assert!(text.contains("docs/old-name.md → docs/new-name.md"), "{text}");
+    assert!(
+        text.contains("docs/old-name.md → docs/new-name.md"),
+        "{text}"
+    );
     assert!(text.contains("eligible yes"), "{text}");
     assert!(text.contains(data.path().to_str().unwrap()), "{text}");
 }
@@ -169,7 +182,10 @@ fn bad_input_gets_one_line_and_exit_4() {
         (format!("{}#main..nope", repo.path().display()), "nope"),
         (format!("{}#nope..feature", repo.path().display()), "nope"),
         (missing.display().to_string(), "no git repository"),
-        ("https://github.com/o/r/issues/3".to_string(), "OWNER/REPO#N"),
+        (
+            "https://github.com/o/r/issues/3".to_string(),
+            "OWNER/REPO#N",
+        ),
         (format!("{}#main", repo.path().display()), "PATH#BASE..HEAD"),
     ];
     for (reference, needle) in cases {
@@ -225,7 +241,10 @@ fn a_whitespace_only_change_is_not_eligible_unless_forced() {
     let reference = format!("{}#main..fmt", repo.path().display());
     let (code, report) = json(data.path(), &[&reference]);
     assert_eq!(code, 1, "{report}");
-    assert_eq!(report["eligibility"]["reasons"][0]["reason"], "only_whitespace");
+    assert_eq!(
+        report["eligibility"]["reasons"][0]["reason"],
+        "only_whitespace"
+    );
     let (code, report) = json(data.path(), &[&reference, "--force"]);
     assert_ne!(code, 1, "{report}");
     assert_eq!(report["eligibility"]["forced"], true);
@@ -247,8 +266,14 @@ fn a_github_pr_is_read_from_the_api_and_fetched_through_refs_pull() {
     assert_eq!(report["pr"]["head"]["sha"], head.as_str());
     assert_eq!(report["files"].as_array().unwrap().len(), 4);
     let space = report["space"]["path"].as_str().unwrap();
-    assert!(space.ends_with("spaces/github/acme/widgets/pr-7"), "{space}");
-    assert_eq!(server.requests_to("GET /repos/acme/widgets/pulls/7").len(), 1);
+    assert!(
+        space.ends_with("spaces/github/acme/widgets/pr-7"),
+        "{space}"
+    );
+    assert_eq!(
+        server.requests_to("GET /repos/acme/widgets/pulls/7").len(),
+        1
+    );
 
     // The URL form lands in the same space.
     let url = "https://github.com/acme/widgets/pull/7/files";

@@ -3,6 +3,7 @@
 //! small CI machines.
 
 mod cli;
+mod diff;
 mod github;
 mod headless;
 mod support;
