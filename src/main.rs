@@ -9,7 +9,7 @@ use clap::Parser;
 use review_tui::cli::{Cli, Command, ReportFormat, VerdictFormat};
 use review_tui::exit::Exit;
 use review_tui::pr::reference;
-use review_tui::prepare::{PrepareOptions, prepare};
+use review_tui::prepare::{PrepareError, PrepareOptions, prepare};
 use review_tui::report::{evaluate, headless, verdict_text};
 use review_tui::review::decide;
 
@@ -26,7 +26,15 @@ fn main() -> ExitCode {
         Ok(code) => exit(code),
         Err(err) => {
             eprintln!("review-tui: {err:#}");
-            exit(Exit::Error)
+            let nothing = matches!(
+                err.downcast_ref::<PrepareError>(),
+                Some(PrepareError::NothingToReview(_))
+            );
+            exit(if nothing {
+                Exit::NothingToReview
+            } else {
+                Exit::Error
+            })
         }
     }
 }

@@ -37,6 +37,9 @@ pub enum PrepareError {
     Space(#[from] SpaceError),
     #[error("computing the diff: {0}")]
     Diff(#[from] DiffError),
+    /// The range has no changes: exit 3, and no space is created for it.
+    #[error("nothing to review: {0}")]
+    NothingToReview(String),
     #[error("{0}")]
     Other(String),
 }
@@ -121,6 +124,12 @@ pub async fn prepare(reference: PrRef, options: &PrepareOptions) -> Result<Prepa
                 crate::pr::local::resolve(&path, base.as_deref(), head.as_deref())
             })
             .await??;
+            if range.merge_base_sha == range.head_sha {
+                return Err(PrepareError::NothingToReview(format!(
+                    "{} has no commits that {} does not have",
+                    range.head_name, range.base_name
+                )));
+            }
             let key = SpaceKey::local(&range.repo, &range.base_name, &range.head_name)
                 .map_err(|e| PrepareError::Other(e.to_string()))?;
             let forge = LocalForge::new(range);

@@ -150,6 +150,15 @@ fn create(mirror: &Mirror, name: &str, path: &Path, head: Oid) -> Result<(), Wor
             ))
             .map_err(git("prune the stale worktree"))?;
     }
+    // A process killed inside `git worktree add` can leave an admin directory that libgit2
+    // neither opens nor prunes; it is in our namespace, so clear it by hand.
+    let admin = repo.path().join("worktrees").join(name);
+    if admin.exists() {
+        std::fs::remove_dir_all(&admin).map_err(|source| WorktreeError::Io {
+            path: admin.clone(),
+            source,
+        })?;
+    }
 
     let commit = repo
         .find_commit(head)

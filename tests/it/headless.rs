@@ -226,6 +226,16 @@ fn an_empty_range_has_nothing_to_review() {
     let out = run(data.path(), &[&reference]);
     assert_eq!(out.status.code(), Some(3), "{}", stderr(&out));
     assert!(stderr(&out).contains("nothing to review"));
+    assert_eq!(
+        walk_state_files(data.path()),
+        0,
+        "no space for an empty range"
+    );
+    // A head already merged into the base is empty too.
+    let merged = format!("{}#main..feature", repo.path().display());
+    repo.git(&["merge", "--quiet", "--no-edit", "feature"]);
+    let out = run(data.path(), &[&merged]);
+    assert_eq!(out.status.code(), Some(3), "{}", stderr(&out));
 }
 
 #[test]

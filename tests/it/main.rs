@@ -3,6 +3,7 @@
 //! small CI machines.
 
 mod cli;
+mod crash;
 mod diff;
 mod github;
 mod headless;
