@@ -2,6 +2,7 @@
 //! Pure: data in, data out, no IO (not even the clock: callers pass timestamps in).
 
 pub mod axes;
+pub mod board;
 pub mod consolidate;
 pub mod disagreement;
 pub mod fingerprint;
@@ -22,4 +23,4 @@ pub use node::{
 pub use verdict::{Decision, Verdict, VerdictInput, decide};
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;

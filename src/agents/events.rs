@@ -1,0 +1,67 @@
+//! What reviewers say while they work. Every reviewer — model, rule catalog, scanner — streams
+//! `ReviewEvent`s over one bounded channel; only the main loop applies them (to a
+//! `review::board::Board`), so there is one writer and no lock around the findings.
+
+use serde::{Deserialize, Serialize};
+
+use crate::review::node::ReviewNode;
+use crate::review::verdict::Outcome;
+
+/// One dispatch of the reviewers. Events carry it so that a late event from a cancelled or
+/// superseded run is recognised and dropped.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct RunId(pub u64);
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ReviewEvent {
+    pub run: RunId,
+    /// The reviewer's name: a role (`engineer`), `rules`, `secret scan`, `sarif:clippy`, …
+    pub reviewer: String,
+    pub kind: EventKind,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum EventKind {
+    /// The reviewer was dispatched and is reading.
+    Started {
+        /// Required reviewers make the run Inconclusive when they fail.
+        required: bool,
+    },
+    NodeAdded {
+        node: Box<ReviewNode>,
+    },
+    /// A peer's confirmation or dispute of another reviewer's node.
+    Stance {
+        node_id: String,
+        confirm: bool,
+        note: String,
+    },
+    /// A payload that did not validate: dropped, counted, named in the coverage notes.
+    Dropped {
+        reason: String,
+    },
+    Progress {
+        tokens_used: u64,
+        cost_usd: f64,
+        note: String,
+    },
+    Done {
+        summary: String,
+    },
+    /// `outcome` is `failed` or `invalid_output`.
+    Failed {
+        outcome: Outcome,
+        reason: String,
+    },
+}
+
+impl ReviewEvent {
+    pub fn new(run: RunId, reviewer: impl Into<String>, kind: EventKind) -> ReviewEvent {
+        ReviewEvent {
+            run,
+            reviewer: reviewer.into(),
+            kind,
+        }
+    }
+}

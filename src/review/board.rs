@@ -1,0 +1,349 @@
+//! The board: the findings and the reviewers' live state for one review, built by applying
+//! `ReviewEvent`s in order. Pure, and the only place events change findings.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+use crate::agents::events::{EventKind, ReviewEvent, RunId};
+use crate::review::node::{Actor, ReviewNode};
+use crate::review::status::{self, Change, StatusError};
+use crate::review::verdict::{Outcome, ReviewerRun};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ReviewerPhase {
+    Queued,
+    Reading,
+    Done,
+    Failed,
+    Skipped,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ReviewerState {
+    pub name: String,
+    pub required: bool,
+    pub phase: ReviewerPhase,
+    pub findings: usize,
+    pub dropped: usize,
+    pub tokens_used: u64,
+    pub cost_usd: f64,
+    /// The last progress note, the summary when done, or why it failed or was skipped.
+    pub note: String,
+    pub outcome: Option<Outcome>,
+}
+
+impl ReviewerState {
+    pub fn queued(name: &str, required: bool) -> ReviewerState {
+        ReviewerState {
+            name: name.to_string(),
+            required,
+            phase: ReviewerPhase::Queued,
+            findings: 0,
+            dropped: 0,
+            tokens_used: 0,
+            cost_usd: 0.0,
+            note: String::new(),
+            outcome: None,
+        }
+    }
+}
+
+/// What happened when an event was applied, for the caller to persist or show.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Applied {
+    /// From another run: ignored.
+    Stale,
+    NodeAdded(String),
+    /// A stance the status service refused (e.g. a self-confirmation), with the reason.
+    Refused(String),
+    Changed,
+}
+
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct Board {
+    pub run: Option<RunId>,
+    pub nodes: Vec<ReviewNode>,
+    pub reviewers: BTreeMap<String, ReviewerState>,
+    /// (reviewer, reason) for every dropped payload and refused stance.
+    pub notes: Vec<(String, String)>,
+}
+
+impl Board {
+    /// Starts a run: reviewers from an earlier run are forgotten, findings are kept (they are
+    /// the space's record; the pipeline decides what a new round replaces).
+    pub fn start_run(&mut self, run: RunId) {
+        self.run = Some(run);
+        self.reviewers.clear();
+    }
+
+    pub fn queue(&mut self, name: &str, required: bool) {
+        self.reviewers
+            .insert(name.to_string(), ReviewerState::queued(name, required));
+    }
+
+    /// Marks a reviewer that will not run (no provider, level gate), with why.
+    pub fn skip(&mut self, name: &str, required: bool, why: &str) {
+        let mut state = ReviewerState::queued(name, required);
+        state.phase = ReviewerPhase::Skipped;
+        state.outcome = Some(Outcome::Skipped);
+        state.note = why.to_string();
+        self.reviewers.insert(name.to_string(), state);
+    }
+
+    /// Applies one event at time `at` (RFC 3339).
+    pub fn apply(&mut self, event: ReviewEvent, at: &str) -> Applied {
+        if self.run != Some(event.run) {
+            return Applied::Stale;
+        }
+        let reviewer = event.reviewer;
+        let state = self
+            .reviewers
+            .entry(reviewer.clone())
+            .or_insert_with(|| ReviewerState::queued(&reviewer, false));
+        match event.kind {
+            EventKind::Started { required } => {
+                state.required = required;
+                state.phase = ReviewerPhase::Reading;
+                Applied::Changed
+            }
+            EventKind::NodeAdded { node } => {
+                state.findings += 1;
+                let id = node.id.clone();
+                if let Some(existing) = self.nodes.iter_mut().find(|n| n.id == id) {
+                    *existing = *node;
+                } else {
+                    self.nodes.push(*node);
+                }
+                Applied::NodeAdded(id)
+            }
+            EventKind::Stance {
+                node_id,
+                confirm,
+                note,
+            } => {
+                let change = if confirm {
+                    Change::Confirm { note }
+                } else {
+                    Change::Dispute { note }
+                };
+                let actor = Actor::Reviewer(reviewer.clone());
+                let result = match self.nodes.iter_mut().find(|n| n.id == node_id) {
+                    Some(node) => status::apply(node, change, &actor, at).map(|_| ()),
+                    None => Err(StatusError::NotAllowed {
+                        node: node_id.clone(),
+                        from: crate::review::node::Status::Open,
+                        action: "find",
+                    }),
+                };
+                match result {
+                    Ok(()) => Applied::Changed,
+                    Err(err) => {
+                        let reason = match err {
+                            StatusError::NotAllowed { action: "find", .. } => {
+                                format!("no finding {node_id} to confirm or dispute")
+                            }
+                            other => other.to_string(),
+                        };
+                        self.notes.push((reviewer, reason.clone()));
+                        Applied::Refused(reason)
+                    }
+                }
+            }
+            EventKind::Dropped { reason } => {
+                state.dropped += 1;
+                self.notes.push((reviewer, reason));
+                Applied::Changed
+            }
+            EventKind::Progress {
+                tokens_used,
+                cost_usd,
+                note,
+            } => {
+                state.tokens_used = tokens_used;
+                state.cost_usd = cost_usd;
+                state.note = note;
+                Applied::Changed
+            }
+            EventKind::Done { summary } => {
+                state.phase = ReviewerPhase::Done;
+                state.outcome = Some(Outcome::Ok);
+                state.note = summary;
+                Applied::Changed
+            }
+            EventKind::Failed { outcome, reason } => {
+                state.phase = ReviewerPhase::Failed;
+                state.outcome = Some(outcome);
+                state.note = reason;
+                Applied::Changed
+            }
+        }
+    }
+
+    /// The reviewer runs as the verdict reads them. A reviewer still queued or reading has not
+    /// finished: it counts as failed, so an interrupted run is never a Ship.
+    pub fn reviewer_runs(&self) -> Vec<ReviewerRun> {
+        self.reviewers
+            .values()
+            .map(|state| ReviewerRun {
+                role: state.name.clone(),
+                required: state.required,
+                outcome: state.outcome.unwrap_or(Outcome::Failed),
+                reason: (!state.note.is_empty()).then(|| state.note.clone()),
+            })
+            .collect()
+    }
+
+    pub fn is_finished(&self) -> bool {
+        self.reviewers.values().all(|s| {
+            matches!(
+                s.phase,
+                ReviewerPhase::Done | ReviewerPhase::Failed | ReviewerPhase::Skipped
+            )
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::review::node::{Priority, Status};
+    use crate::review::tests::node;
+
+    const AT: &str = "2026-11-29T10:00:00Z";
+
+    fn event(run: u64, reviewer: &str, kind: EventKind) -> ReviewEvent {
+        ReviewEvent::new(RunId(run), reviewer, kind)
+    }
+
+    #[test]
+    fn events_build_the_board_and_stale_runs_are_dropped() {
+        let mut board = Board::default();
+        board.start_run(RunId(2));
+        board.queue("engineer", true);
+        assert_eq!(
+            board.apply(
+                event(
+                    1,
+                    "engineer",
+                    EventKind::Done {
+                        summary: "old".into()
+                    }
+                ),
+                AT
+            ),
+            Applied::Stale
+        );
+        board.apply(
+            event(2, "engineer", EventKind::Started { required: true }),
+            AT,
+        );
+        assert_eq!(board.reviewers["engineer"].phase, ReviewerPhase::Reading);
+        let added = board.apply(
+            event(
+                2,
+                "engineer",
+                EventKind::NodeAdded {
+                    node: Box::new(node("n1", "engineer", Priority::P1, 0.9)),
+                },
+            ),
+            AT,
+        );
+        assert_eq!(added, Applied::NodeAdded("n1".into()));
+        assert!(!board.is_finished());
+        board.apply(
+            event(
+                2,
+                "engineer",
+                EventKind::Done {
+                    summary: "read 3 files".into(),
+                },
+            ),
+            AT,
+        );
+        assert!(board.is_finished());
+        assert_eq!(board.reviewers["engineer"].findings, 1);
+        assert_eq!(board.reviewer_runs()[0].outcome, Outcome::Ok);
+    }
+
+    #[test]
+    fn stances_go_through_the_status_service() {
+        let mut board = Board::default();
+        board.start_run(RunId(1));
+        board.nodes.push(node("n1", "engineer", Priority::P1, 0.9));
+        let own = board.apply(
+            event(
+                1,
+                "engineer",
+                EventKind::Stance {
+                    node_id: "n1".into(),
+                    confirm: true,
+                    note: "me".into(),
+                },
+            ),
+            AT,
+        );
+        assert!(matches!(own, Applied::Refused(reason) if reason.contains("own finding")));
+        assert_eq!(board.nodes[0].status, Status::Open);
+        board.apply(
+            event(
+                1,
+                "qa",
+                EventKind::Stance {
+                    node_id: "n1".into(),
+                    confirm: true,
+                    note: "yes".into(),
+                },
+            ),
+            AT,
+        );
+        assert_eq!(board.nodes[0].status, Status::ConsensusReady);
+        let missing = board.apply(
+            event(
+                1,
+                "qa",
+                EventKind::Stance {
+                    node_id: "zz".into(),
+                    confirm: false,
+                    note: "".into(),
+                },
+            ),
+            AT,
+        );
+        assert!(matches!(missing, Applied::Refused(reason) if reason.contains("zz")));
+        assert_eq!(board.notes.len(), 2);
+    }
+
+    #[test]
+    fn an_unfinished_reviewer_counts_as_failed_for_the_verdict() {
+        let mut board = Board::default();
+        board.start_run(RunId(1));
+        board.queue("qa", true);
+        board.skip("architect", false, "no provider configured");
+        let runs = board.reviewer_runs();
+        let qa = runs.iter().find(|r| r.role == "qa").unwrap();
+        assert_eq!(qa.outcome, Outcome::Failed);
+        let architect = runs.iter().find(|r| r.role == "architect").unwrap();
+        assert_eq!(architect.outcome, Outcome::Skipped);
+        assert_eq!(architect.reason.as_deref(), Some("no provider configured"));
+    }
+
+    #[test]
+    fn dropped_payloads_are_counted_and_named() {
+        let mut board = Board::default();
+        board.start_run(RunId(1));
+        board.apply(
+            event(
+                1,
+                "qa",
+                EventKind::Dropped {
+                    reason: "text.evidence: empty".into(),
+                },
+            ),
+            AT,
+        );
+        assert_eq!(board.reviewers["qa"].dropped, 1);
+        assert_eq!(board.notes[0].1, "text.evidence: empty");
+    }
+}
