@@ -7,6 +7,7 @@ pub mod agents;
 pub mod cli;
 pub mod cohort;
 pub mod config;
+pub mod demo;
 pub mod diff;
 pub mod exit;
 pub mod pr;

@@ -1,0 +1,4 @@
+//! A small HTTP API client with token authentication.
+
+pub mod auth;
+pub mod client;

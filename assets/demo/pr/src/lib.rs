@@ -1,0 +1,6 @@
+//! A small HTTP API client with token authentication.
+
+pub mod auth;
+pub mod client;
+pub mod config;
+pub mod session;
