@@ -1,2 +1,6 @@
 //! Reviewers: the roster, model providers, the sandboxed read-only tools, the deterministic
 //! reviewers and the dispatcher that runs them in parallel.
+
+pub mod sarif;
+pub mod scan_input;
+pub mod secrets;

@@ -1,0 +1,1 @@
+//! SARIF import and export.
