@@ -2,3 +2,6 @@
 //! reviewers and the dispatcher that runs them in parallel.
 
 pub mod events;
+pub mod sarif;
+pub mod scan_input;
+pub mod secrets;

@@ -1,0 +1,243 @@
+//! The secret rules review-tui ships with: precise formats that are almost never anything but a
+//! credential (confidence 0.95), plus one generic `password = "…"` rule gated by entropy and a
+//! placeholder list, with lower confidence so alone it holds a merge rather than blocking it.
+
+use super::re2;
+use super::rule::{SecretGroup, SecretRule};
+
+struct Builtin {
+    name: &'static str,
+    label: &'static str,
+    description: &'static str,
+    regex: &'static str,
+    keywords: &'static [&'static str],
+    entropy: Option<f64>,
+    confidence: f64,
+}
+
+/// Confidence for formats with a fixed, specific prefix and shape.
+const SPECIFIC: f64 = 0.95;
+/// Confidence for the generic assignment rule: 0.6 keeps it under the verdict's block threshold
+/// (0.7), so an unconfirmed generic match holds the merge for a person instead of blocking.
+pub const GENERIC: f64 = 0.6;
+
+// Patterns are written in RE2 syntax and go through the same translation as gitleaks rules, so
+// `\w` and `\b` are ASCII here too. The trailing `(?:[^…]|$)` groups stand in for lookahead.
+const BUILTINS: &[Builtin] = &[
+    Builtin {
+        name: "aws-access-key-id",
+        label: "AWS access key id",
+        description: "An AWS access key id: with its secret key it grants API access to the account.",
+        regex: r"\b((?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)[A-Z2-7]{16})\b",
+        keywords: &["akia", "asia", "abia", "acca", "a3t"],
+        entropy: Some(3.0),
+        confidence: SPECIFIC,
+    },
+    Builtin {
+        name: "aws-secret-access-key",
+        label: "AWS secret access key",
+        description: "An AWS secret access key assigned in code.",
+        regex: r#"(?i)aws.{0,20}?(?:secret|private)?.{0,10}?(?:access)?.{0,5}?key.{0,10}?[=:]\s{0,5}["'`]?([A-Za-z0-9/+]{40})(?:[^A-Za-z0-9/+]|$)"#,
+        keywords: &["aws"],
+        entropy: Some(3.5),
+        confidence: 0.9,
+    },
+    Builtin {
+        name: "github-token",
+        label: "GitHub token",
+        description: "A GitHub personal access, OAuth, user-to-server, server-to-server or refresh token.",
+        regex: r"\b(gh[pousr]_[A-Za-z0-9]{36,251})\b",
+        keywords: &["ghp_", "gho_", "ghu_", "ghs_", "ghr_"],
+        entropy: Some(3.0),
+        confidence: SPECIFIC,
+    },
+    Builtin {
+        name: "github-fine-grained-pat",
+        label: "GitHub fine-grained token",
+        description: "A GitHub fine-grained personal access token.",
+        regex: r"\b(github_pat_[A-Za-z0-9_]{82})\b",
+        keywords: &["github_pat_"],
+        entropy: Some(3.0),
+        confidence: SPECIFIC,
+    },
+    Builtin {
+        name: "gitlab-token",
+        label: "GitLab token",
+        description: "A GitLab personal, project or group access token.",
+        regex: r"\b(glpat-[A-Za-z0-9_-]{20,})",
+        keywords: &["glpat-"],
+        entropy: Some(3.0),
+        confidence: SPECIFIC,
+    },
+    Builtin {
+        name: "slack-token",
+        label: "Slack token",
+        description: "A Slack bot, user, app, refresh or legacy token.",
+        regex: r"\b(xox[abprs]-[A-Za-z0-9-]{10,250})",
+        keywords: &["xoxa-", "xoxb-", "xoxp-", "xoxr-", "xoxs-"],
+        entropy: Some(2.5),
+        confidence: SPECIFIC,
+    },
+    Builtin {
+        name: "slack-webhook",
+        label: "Slack webhook URL",
+        description: "A Slack incoming-webhook URL: anyone holding it can post to the channel.",
+        regex: r"((?:https?://)?hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9+/]{43,56})",
+        keywords: &["hooks.slack.com"],
+        entropy: None,
+        confidence: SPECIFIC,
+    },
+    Builtin {
+        name: "stripe-live-key",
+        label: "Stripe live key",
+        description: "A Stripe live secret or restricted key: it moves real money.",
+        regex: r"\b((?:sk|rk)_live_[A-Za-z0-9]{20,247})\b",
+        keywords: &["sk_live_", "rk_live_"],
+        entropy: Some(2.0),
+        confidence: SPECIFIC,
+    },
+    Builtin {
+        name: "google-api-key",
+        label: "Google API key",
+        description: "A Google Cloud / Firebase API key.",
+        regex: r"\b(AIza[0-9A-Za-z_-]{35})(?:[^0-9A-Za-z_-]|$)",
+        keywords: &["aiza"],
+        entropy: Some(3.0),
+        confidence: SPECIFIC,
+    },
+    Builtin {
+        name: "private-key",
+        label: "private key",
+        description: "A PEM private key block.",
+        // The block up to its END line, or, when the diff shows only part of it, every key-ish
+        // line that follows: redaction must cover the body, not just the header.
+        regex: r"(-----BEGIN[ A-Z0-9_-]{0,100}PRIVATE KEY(?: BLOCK)?-----(?:[A-Za-z0-9+/=\s:,.-]*?-----END[ A-Z0-9_-]{0,100}PRIVATE KEY(?: BLOCK)?-----|[A-Za-z0-9+/=\s:,.-]*))",
+        keywords: &["private key"],
+        entropy: None,
+        confidence: SPECIFIC,
+    },
+    Builtin {
+        name: "jwt",
+        label: "JSON Web Token",
+        description: "A JSON Web Token: often a live session or service credential.",
+        regex: r"\b(ey[A-Za-z0-9]{17,}\.ey[A-Za-z0-9/_-]{17,}\.(?:[A-Za-z0-9/_-]{10,}={0,2})?)(?:[^A-Za-z0-9/_=.-]|$)",
+        keywords: &["ey"],
+        entropy: Some(3.0),
+        confidence: 0.85,
+    },
+    Builtin {
+        name: "generic-assignment",
+        label: "hardcoded credential",
+        description: "A password, secret, API key or token assigned a literal value.",
+        regex: r#"(?i)[\w.-]*(?:password|passwd|pwd|secret|api[_.-]?key|apikey|access[_.-]?key|auth[_.-]?key|token)[\w.-]*["']?\s{0,5}(?::=|=>|=|:)\s{0,5}(?:"([^"\s]{8,200})"|'([^'\s]{8,200})'|`([^`\s]{8,200})`|([A-Za-z0-9+/=_!@#%^*~-]{12,200})(?:[\s;,]|$))"#,
+        keywords: &["pass", "pwd", "secret", "key", "token"],
+        entropy: Some(3.0),
+        confidence: GENERIC,
+    },
+];
+
+pub fn rules() -> Vec<SecretRule> {
+    BUILTINS
+        .iter()
+        .map(|b| SecretRule {
+            id: format!("secret/{}", b.name),
+            source_id: b.name.to_string(),
+            label: b.label.to_string(),
+            description: b.description.to_string(),
+            regex: Some(
+                re2::compile(b.regex)
+                    .unwrap_or_else(|e| panic!("built-in secret rule {} is invalid: {e}", b.name)),
+            ),
+            secret_group: SecretGroup::FirstNonEmpty,
+            entropy: b.entropy,
+            keywords: b.keywords.iter().map(|k| k.to_string()).collect(),
+            path: None,
+            tags: Vec::new(),
+            allowlists: Vec::new(),
+            confidence: b.confidence,
+            refuse_placeholders: b.name == "generic-assignment",
+        })
+        .collect()
+}
+
+/// Values that are obviously not real secrets: placeholders, templates, environment lookups,
+/// masked values. Only the generic rule consults this: a specific format such as `ghp_…` is
+/// reported even when it looks like an example, because real tokens get pasted into examples.
+pub fn is_placeholder(value: &str) -> bool {
+    let v = value.trim().trim_matches(|c| c == '"' || c == '\'');
+    let lower = v.to_ascii_lowercase();
+    const WORDS: &[&str] = &[
+        "changeme",
+        "change_me",
+        "change-me",
+        "replace",
+        "your",
+        "example",
+        "placeholder",
+        "dummy",
+        "sample",
+        "redacted",
+        "xxxx",
+        "****",
+        "....",
+        "<",
+        "${",
+        "{{",
+        "$(",
+        "%(",
+        "process.env",
+        "os.environ",
+        "getenv",
+        "env(",
+        "secretref",
+    ];
+    if WORDS.iter().any(|w| lower.contains(w)) {
+        return true;
+    }
+    let first = v.chars().next();
+    let one_char_repeated = first.is_some_and(|f| v.chars().all(|c| c == f));
+    let env_var = v.starts_with('$')
+        && v[1..]
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '{' || c == '}');
+    let identifier_path = v
+        .chars()
+        .all(|c| c.is_ascii_alphabetic() || c == '_' || c == '.')
+        && v.contains(['.', '_']);
+    one_char_repeated || env_var || identifier_path
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_builtin_compiles_with_a_keyword() {
+        let rules = rules();
+        assert_eq!(rules.len(), BUILTINS.len());
+        for rule in &rules {
+            assert!(!rule.keywords.is_empty(), "{} needs a keyword", rule.id);
+            assert!(crate::review::validate::is_rule_id(&rule.id), "{}", rule.id);
+        }
+    }
+
+    #[test]
+    fn placeholders_are_recognized() {
+        for value in [
+            "changeme",
+            "xxxxxxxxxxxx",
+            "${DB_PASSWORD}",
+            "$DB_PASSWORD",
+            "<your-key>",
+            "{{ .Values.password }}",
+            "your-api-key-here",
+            "********",
+            "settings.db_password",
+        ] {
+            assert!(is_placeholder(value), "{value}");
+        }
+        for value in ["Zq8!vR2#kL9pW4", "hX7mN2qP9sT4vB6c"] {
+            assert!(!is_placeholder(value), "{value}");
+        }
+    }
+}

@@ -1,0 +1,344 @@
+//! The scanner: every rule compiled once, a one-pass keyword prefilter, and matching over runs
+//! of consecutive changed lines so multi-line secrets (private keys) are seen whole.
+
+use regex::{RegexSet, RegexSetBuilder};
+
+use super::builtin::{self, is_placeholder};
+use super::redact::{merge_spans, redact_secret, splice};
+use super::rule::{Allowlist, Candidate, SecretRule};
+use crate::agents::scan_input::{ScanFile, ScanLine};
+use crate::diff::Side;
+
+/// One secret found in the changed lines. It holds no raw secret: only its redaction and the
+/// anchored lines with every recognized secret redacted.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SecretHit {
+    /// `secret/<name>`.
+    pub rule: String,
+    pub label: String,
+    pub description: String,
+    pub path: String,
+    pub side: Side,
+    pub start_line: u32,
+    pub end_line: u32,
+    /// `redact_secret` of the secret.
+    pub redacted: String,
+    /// The full anchored line(s), secrets redacted; long lines are cut around the secret.
+    pub evidence: String,
+    pub confidence: f64,
+}
+
+/// A match before it is turned into a hit: byte spans into the scanned text.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct RawMatch {
+    pub rule: usize,
+    pub secret: (usize, usize),
+}
+
+pub struct SecretScanner {
+    rules: Vec<SecretRule>,
+    global: Vec<Allowlist>,
+    /// Every distinct keyword, matched case-insensitively in one pass over the text.
+    keywords: RegexSet,
+    /// For each keyword, the rules it unlocks.
+    keyword_rules: Vec<Vec<usize>>,
+    /// Rules with a regex and no keyword: they always run.
+    unconditional: Vec<usize>,
+}
+
+impl std::fmt::Debug for SecretScanner {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SecretScanner")
+            .field("rules", &self.rules.len())
+            .field("global_allowlists", &self.global.len())
+            .finish()
+    }
+}
+
+/// Evidence keeps this many characters on each side of a secret: enough context to recognize
+/// the line, not a whole minified bundle.
+const CONTEXT_CHARS: usize = 160;
+
+impl SecretScanner {
+    /// The built-in rules only.
+    pub fn builtin() -> SecretScanner {
+        SecretScanner::new(builtin::rules(), Vec::new())
+    }
+
+    pub fn new(rules: Vec<SecretRule>, global: Vec<Allowlist>) -> SecretScanner {
+        let mut distinct: Vec<String> = Vec::new();
+        let mut keyword_rules: Vec<Vec<usize>> = Vec::new();
+        let mut unconditional = Vec::new();
+        for (index, rule) in rules.iter().enumerate() {
+            if rule.regex.is_none() {
+                continue;
+            }
+            if rule.keywords.is_empty() {
+                unconditional.push(index);
+            }
+            for keyword in &rule.keywords {
+                match distinct.iter().position(|k| k == keyword) {
+                    Some(at) => keyword_rules[at].push(index),
+                    None => {
+                        distinct.push(keyword.clone());
+                        keyword_rules.push(vec![index]);
+                    }
+                }
+            }
+        }
+        let keywords = RegexSetBuilder::new(distinct.iter().map(|k| regex::escape(k)))
+            .case_insensitive(true)
+            .size_limit(64 << 20)
+            .build()
+            .expect("escaped literals always compile");
+        SecretScanner {
+            rules,
+            global,
+            keywords,
+            keyword_rules,
+            unconditional,
+        }
+    }
+
+    pub fn rules(&self) -> &[SecretRule] {
+        &self.rules
+    }
+
+    pub fn global_allowlists(&self) -> &[Allowlist] {
+        &self.global
+    }
+
+    /// Secrets on the added lines.
+    pub fn scan(&self, files: &[ScanFile<'_>]) -> Vec<SecretHit> {
+        self.scan_side(files, Side::Right)
+    }
+
+    /// Secrets on the lines of one side (removed lines are `Side::Left`).
+    pub fn scan_side(&self, files: &[ScanFile<'_>], side: Side) -> Vec<SecretHit> {
+        let mut hits = Vec::new();
+        for file in files {
+            let runs = file.runs(side);
+            if let Some(first) = runs.first().and_then(|run| run.first()) {
+                hits.extend(self.path_only_hits(first));
+            }
+            for run in runs {
+                hits.extend(self.scan_run(&run));
+            }
+        }
+        hits
+    }
+
+    /// Rules with a path and no regex flag the file itself (a `.p12` keystore being added).
+    fn path_only_hits(&self, first: &ScanLine<'_>) -> Vec<SecretHit> {
+        self.rules
+            .iter()
+            .filter(|rule| rule.regex.is_none())
+            .filter(|rule| rule.path.as_ref().is_some_and(|p| p.is_match(first.path)))
+            .filter(|rule| {
+                let candidate = Candidate {
+                    path: Some(first.path),
+                    secret: "",
+                    matched: "",
+                    line: "",
+                };
+                !self.allowed(rule, &candidate)
+            })
+            .map(|rule| SecretHit {
+                rule: rule.id.clone(),
+                label: rule.label.clone(),
+                description: rule.description.clone(),
+                path: first.path.to_string(),
+                side: first.side,
+                start_line: first.line,
+                end_line: first.line,
+                redacted: String::new(),
+                evidence: format!("file {} added", first.path),
+                confidence: rule.confidence,
+            })
+            .collect()
+    }
+
+    fn scan_run(&self, run: &[ScanLine<'_>]) -> Vec<SecretHit> {
+        let Some(first) = run.first() else {
+            return Vec::new();
+        };
+        let text = run.iter().map(|l| l.text).collect::<Vec<_>>().join("\n");
+        let raws = self.matches_in(&text, Some(first.path));
+        if raws.is_empty() {
+            return Vec::new();
+        }
+        let merged = merge_spans(raws.iter().map(|r| r.secret).collect());
+        // One hit per secret: when several rules match it, the most confident (then the
+        // earliest rule) speaks for it. Consolidation would fold them anyway; this keeps the
+        // list free of noise it would have to explain.
+        let mut best: Vec<Option<RawMatch>> = vec![None; merged.len()];
+        for raw in &raws {
+            let slot = merged
+                .iter()
+                .position(|&(s, e)| s <= raw.secret.0 && raw.secret.1 <= e)
+                .expect("every span is inside its merge");
+            let better = match best[slot] {
+                None => true,
+                Some(current) => {
+                    let (a, b) = (&self.rules[raw.rule], &self.rules[current.rule]);
+                    a.confidence > b.confidence
+                        || (a.confidence == b.confidence && raw.rule < current.rule)
+                }
+            };
+            if better {
+                best[slot] = Some(*raw);
+            }
+        }
+        let line_of = |offset: usize| {
+            let newlines = text[..offset].bytes().filter(|&b| b == b'\n').count();
+            first.line + newlines as u32
+        };
+        best.iter()
+            .zip(&merged)
+            .filter_map(|(raw, &span)| raw.map(|raw| (raw, span)))
+            .map(|(raw, span)| {
+                let rule = &self.rules[raw.rule];
+                SecretHit {
+                    rule: rule.id.clone(),
+                    label: rule.label.clone(),
+                    description: rule.description.clone(),
+                    path: first.path.to_string(),
+                    side: first.side,
+                    start_line: line_of(span.0),
+                    end_line: line_of(span.1 - 1),
+                    redacted: redact_secret(&text[span.0..span.1]),
+                    evidence: evidence(&text, span, &merged),
+                    confidence: rule.confidence,
+                }
+            })
+            .collect()
+    }
+
+    /// Byte spans of every reported secret in `text`, sorted and merged.
+    pub(crate) fn secret_spans(&self, text: &str, path: Option<&str>) -> Vec<(usize, usize)> {
+        merge_spans(
+            self.matches_in(text, path)
+                .into_iter()
+                .map(|r| r.secret)
+                .collect(),
+        )
+    }
+
+    /// Every rule match in `text` that survives entropy, placeholders and allowlists. With no
+    /// path (free text) path-scoped rules run anyway and path allowlists never apply.
+    pub(crate) fn matches_in(&self, text: &str, path: Option<&str>) -> Vec<RawMatch> {
+        let mut candidates: Vec<usize> = self.unconditional.clone();
+        for keyword in self.keywords.matches(text).iter() {
+            candidates.extend(&self.keyword_rules[keyword]);
+        }
+        candidates.sort_unstable();
+        candidates.dedup();
+
+        let mut found = Vec::new();
+        for index in candidates {
+            let rule = &self.rules[index];
+            if let (Some(path), Some(scope)) = (path, &rule.path)
+                && !scope.is_match(path)
+            {
+                continue;
+            }
+            let Some(regex) = &rule.regex else { continue };
+            for caps in regex.captures_iter(text) {
+                let whole = caps.get(0).expect("group 0 always matches");
+                let Some((start, end)) = rule.secret_span(&caps) else {
+                    continue;
+                };
+                let secret = &text[start..end];
+                if !rule.passes_entropy(secret)
+                    || (rule.refuse_placeholders && is_placeholder(secret))
+                {
+                    continue;
+                }
+                let candidate = Candidate {
+                    path,
+                    secret,
+                    matched: whole.as_str(),
+                    line: full_lines(text, whole.start(), whole.end()),
+                };
+                if !self.allowed(rule, &candidate) {
+                    found.push(RawMatch {
+                        rule: index,
+                        secret: (start, end),
+                    });
+                }
+            }
+        }
+        found
+    }
+
+    fn allowed(&self, rule: &SecretRule, candidate: &Candidate<'_>) -> bool {
+        rule.allowlists.iter().any(|a| a.allows(candidate))
+            || self
+                .global
+                .iter()
+                .filter(|a| a.applies_to(&rule.source_id))
+                .any(|a| a.allows(candidate))
+    }
+}
+
+/// The whole lines that contain `start..end`.
+fn full_lines(text: &str, start: usize, end: usize) -> &str {
+    let from = text[..start].rfind('\n').map_or(0, |i| i + 1);
+    let to = text[end..].find('\n').map_or(text.len(), |i| end + i);
+    &text[from..to]
+}
+
+/// The anchored lines of `secret` with every secret in them redacted. Long lines keep
+/// `CONTEXT_CHARS` on each side of the secret.
+pub(crate) fn evidence(text: &str, secret: (usize, usize), all: &[(usize, usize)]) -> String {
+    let lines = full_lines(text, secret.0, secret.1);
+    let from = lines.as_ptr() as usize - text.as_ptr() as usize;
+    let (mut from, mut to) = (from, from + lines.len());
+    // Another secret may straddle the region's edge (a key block starting on this line):
+    // widen the region to hold it whole, or its middle would be shown as if it were a start.
+    loop {
+        let (old_from, old_to) = (from, to);
+        for &(s, e) in all {
+            if s < to && from < e {
+                let widened = full_lines(text, s.min(from), e.max(to));
+                from = widened.as_ptr() as usize - text.as_ptr() as usize;
+                to = from + widened.len();
+            }
+        }
+        if (from, to) == (old_from, old_to) {
+            break;
+        }
+    }
+    let shift = |spans: &[(usize, usize)], lo: usize, hi: usize| -> Vec<(usize, usize)> {
+        spans
+            .iter()
+            .filter(|&&(s, e)| lo <= s && e <= hi)
+            .map(|&(s, e)| (s - lo, e - lo))
+            .collect()
+    };
+    let before = splice(&text[from..secret.0], &shift(all, from, secret.0));
+    let after = splice(&text[secret.1..to], &shift(all, secret.1, to));
+    let before = keep_last_chars(&before, CONTEXT_CHARS);
+    let after = keep_first_chars(&after, CONTEXT_CHARS);
+    format!(
+        "{before}{}{after}",
+        redact_secret(&text[secret.0..secret.1])
+    )
+    .trim()
+    .to_string()
+}
+
+fn keep_last_chars(s: &str, n: usize) -> String {
+    let count = s.chars().count();
+    if count <= n {
+        return s.to_string();
+    }
+    format!("…{}", s.chars().skip(count - n).collect::<String>())
+}
+
+fn keep_first_chars(s: &str, n: usize) -> String {
+    if s.chars().count() <= n {
+        return s.to_string();
+    }
+    format!("{}…", s.chars().take(n).collect::<String>())
+}
