@@ -1,0 +1,1 @@
+//! End-to-end cohort builds on real git repositories in temp dirs.
