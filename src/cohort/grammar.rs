@@ -75,11 +75,7 @@ impl Grammar {
         let parts: &[&str] = match self {
             Grammar::Rust => &[tree_sitter_rust::TAGS_QUERY, RUST_EXTRA],
             Grammar::Python => &[tree_sitter_python::TAGS_QUERY, PYTHON_EXTRA],
-            Grammar::JavaScript => &[
-                tree_sitter_javascript::TAGS_QUERY,
-                JS_EXTRA,
-                JS_ONLY_EXTRA,
-            ],
+            Grammar::JavaScript => &[tree_sitter_javascript::TAGS_QUERY, JS_EXTRA, JS_ONLY_EXTRA],
             Grammar::TypeScript | Grammar::Tsx => &[
                 tree_sitter_javascript::TAGS_QUERY,
                 tree_sitter_typescript::TAGS_QUERY,
@@ -105,8 +101,11 @@ impl Grammar {
 
 /// Constants, trait method signatures, and the uses the stock query misses: calls through a
 /// path (`diff::parse(..)`), names brought in by `use`, types named in signatures and
-/// `Type::method` paths (capitalised, so `module::f` is not read as a type).
+/// `Type::method` paths (capitalised, so `module::f` is not read as a type). Macro arguments
+/// are unparsed token trees, and tests live in `assert!`s: a name directly followed by a
+/// parenthesised group there is read as a call.
 const RUST_EXTRA: &str = r#"
+((token_tree (identifier) @name . (token_tree)) @reference.call)
 (const_item name: (identifier) @name) @definition.constant
 (static_item name: (identifier) @name) @definition.constant
 (function_signature_item name: (identifier) @name) @definition.method
@@ -158,7 +157,10 @@ mod tests {
         for grammar in Grammar::ALL {
             let query = grammar.query();
             assert!(query.pattern_count() > 0, "{grammar:?}");
-            assert!(query.capture_index_for_name("name").is_some(), "{grammar:?}");
+            assert!(
+                query.capture_index_for_name("name").is_some(),
+                "{grammar:?}"
+            );
         }
     }
 

@@ -36,11 +36,15 @@ pub struct Cohort {
 
 /// Forms, orders and ranks the cohorts of `files`.
 pub fn cohorts(files: &[ChangedFile], index: &SymbolIndex) -> Vec<Cohort> {
-    let mut semantic: Vec<(&str, &FileSymbols)> = Vec::new();
+    let mut semantic: Vec<Member> = Vec::new();
     let mut by_dir: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
     for file in files {
         match &file.reading {
-            Reading::Symbols(symbols) => semantic.push((&file.path, symbols)),
+            Reading::Symbols(symbols) => semantic.push(Member {
+                path: &file.path,
+                symbols,
+                touched: BTreeSet::new(),
+            }),
             Reading::NoGrammar | Reading::Unparsed { .. } => by_dir
                 .entry(parent_dir(&file.path))
                 .or_default()
@@ -48,11 +52,35 @@ pub fn cohorts(files: &[ChangedFile], index: &SymbolIndex) -> Vec<Cohort> {
         }
     }
 
+    // A touched name matters when the repository defines it: `trim` or `fetch` on a changed
+    // line are the standard library's, and would only join unrelated files and inflate the
+    // blast radius with every other caller of `trim`.
+    let changed_definitions: BTreeSet<&str> = semantic
+        .iter()
+        .flat_map(|m| m.symbols.defines.iter().map(String::as_str))
+        .collect();
+    for member in &mut semantic {
+        member.touched = member
+            .symbols
+            .touched
+            .iter()
+            .map(String::as_str)
+            .filter(|name| {
+                !is_common(name)
+                    && (changed_definitions.contains(name) || !index.defined_in(name).is_empty())
+            })
+            .collect();
+    }
+
     let mut cohorts: Vec<Cohort> = components(&semantic)
         .into_iter()
         .map(|members| semantic_cohort(&members, index))
         .collect();
-    cohorts.extend(by_dir.into_iter().map(|(dir, paths)| path_cohort(dir, paths)));
+    cohorts.extend(
+        by_dir
+            .into_iter()
+            .map(|(dir, paths)| path_cohort(dir, paths)),
+    );
     cohorts.sort_by(|a, b| {
         b.blast_radius
             .cmp(&a.blast_radius)
@@ -62,33 +90,35 @@ pub fn cohorts(files: &[ChangedFile], index: &SymbolIndex) -> Vec<Cohort> {
     cohorts
 }
 
-fn touched(symbols: &FileSymbols) -> impl Iterator<Item = &String> {
-    symbols.touched.iter().filter(|name| !is_common(name))
+/// A parsed changed file and the touched names that can join it to others.
+#[derive(Clone)]
+struct Member<'a> {
+    path: &'a str,
+    symbols: &'a FileSymbols,
+    touched: BTreeSet<&'a str>,
 }
 
 /// Joins two files when one defines a touched symbol the other references (or defines a
 /// symbol the other's change uses), or both touch the same symbol. A definition and a use that
 /// no change touches do not join: otherwise two edits that merely sit in files sharing an old
 /// helper would be reviewed as one.
-fn components<'a>(
-    semantic: &[(&'a str, &'a FileSymbols)],
-) -> Vec<Vec<(&'a str, &'a FileSymbols)>> {
+fn components<'a>(semantic: &[Member<'a>]) -> Vec<Vec<Member<'a>>> {
     let mut definers: BTreeMap<&str, Vec<usize>> = BTreeMap::new();
     let mut referrers: BTreeMap<&str, Vec<usize>> = BTreeMap::new();
     let mut touchers: BTreeMap<&str, Vec<usize>> = BTreeMap::new();
-    for (i, (_, symbols)) in semantic.iter().enumerate() {
-        for name in touched(symbols) {
+    for (i, member) in semantic.iter().enumerate() {
+        for name in &member.touched {
             touchers.entry(name).or_default().push(i);
         }
     }
     // Only names some change touches can join anything.
-    for (i, (_, symbols)) in semantic.iter().enumerate() {
-        for name in &symbols.defines {
+    for (i, member) in semantic.iter().enumerate() {
+        for name in &member.symbols.defines {
             if touchers.contains_key(name.as_str()) {
                 definers.entry(name).or_default().push(i);
             }
         }
-        for name in &symbols.references {
+        for name in &member.symbols.references {
             if touchers.contains_key(name.as_str()) {
                 referrers.entry(name).or_default().push(i);
             }
@@ -99,7 +129,7 @@ fn components<'a>(
     for (name, files) in &touchers {
         for &toucher in files {
             sets.union(toucher, files[0]);
-            let symbols = semantic[toucher].1;
+            let symbols = semantic[toucher].symbols;
             if symbols.defines.contains(*name) {
                 for &user in referrers.get(name).into_iter().flatten() {
                     sets.union(toucher, user);
@@ -114,15 +144,14 @@ fn components<'a>(
     }
     sets.components()
         .into_iter()
-        .map(|members| members.into_iter().map(|i| semantic[i]).collect())
+        .map(|members| members.into_iter().map(|i| semantic[i].clone()).collect())
         .collect()
 }
 
-fn semantic_cohort(members: &[(&str, &FileSymbols)], index: &SymbolIndex) -> Cohort {
+fn semantic_cohort(members: &[Member], index: &SymbolIndex) -> Cohort {
     let symbols: BTreeSet<&str> = members
         .iter()
-        .flat_map(|(_, s)| touched(s))
-        .map(String::as_str)
+        .flat_map(|m| m.touched.iter().copied())
         .collect();
 
     // Definitions before uses, counting only the cohort's own symbols.
@@ -130,22 +159,27 @@ fn semantic_cohort(members: &[(&str, &FileSymbols)], index: &SymbolIndex) -> Coh
     for name in &symbols {
         let definers: Vec<&str> = members
             .iter()
-            .filter(|(_, s)| s.defines.contains(*name))
-            .map(|(p, _)| *p)
+            .filter(|m| m.symbols.defines.contains(*name))
+            .map(|m| m.path)
             .collect();
         if definers.is_empty() {
             continue;
         }
-        for (user, user_symbols) in members {
-            if user_symbols.references.contains(*name) {
-                let entry = before.entry(user.to_string()).or_default();
-                entry.extend(definers.iter().filter(|d| *d != user).map(|d| d.to_string()));
+        for user in members {
+            if user.symbols.references.contains(*name) {
+                let entry = before.entry(user.path.to_string()).or_default();
+                entry.extend(
+                    definers
+                        .iter()
+                        .filter(|d| **d != user.path)
+                        .map(|d| d.to_string()),
+                );
             }
         }
     }
     let (tests, code): (BTreeSet<String>, BTreeSet<String>) = members
         .iter()
-        .map(|(path, _)| path.to_string())
+        .map(|m| m.path.to_string())
         .partition(|path| is_test_path(path));
     let mut files = reading_order(&code, &before);
     files.extend(reading_order(&tests, &before));
@@ -161,17 +195,17 @@ fn semantic_cohort(members: &[(&str, &FileSymbols)], index: &SymbolIndex) -> Coh
         .map(|name| {
             let users = members
                 .iter()
-                .filter(|(_, s)| s.references.contains(*name))
+                .filter(|m| m.symbols.references.contains(*name))
                 .count();
             (std::cmp::Reverse(users), *name)
         })
         .min()
         .map(|(_, name)| name.to_string());
-    let label = central.unwrap_or_else(|| module_label(members.iter().map(|(p, _)| *p)));
+    let label = central.unwrap_or_else(|| module_label(members.iter().map(|m| m.path)));
 
     let key = if symbols.is_empty() {
         // Nothing touched by name (a comment, an import order): the files are the content.
-        let paths: Vec<&str> = members.iter().map(|(p, _)| *p).collect();
+        let paths: Vec<&str> = members.iter().map(|m| m.path).collect();
         key_of("files", &paths)
     } else {
         key_of("symbols", &symbols.iter().copied().collect::<Vec<_>>())

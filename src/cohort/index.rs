@@ -132,10 +132,7 @@ impl SymbolIndex {
         if let Some(path) = &cache_path
             && let Err(e) = write_cache(path, &index)
         {
-            notes.push(format!(
-                "symbol cache {} not written: {e}",
-                path.display()
-            ));
+            notes.push(format!("symbol cache {} not written: {e}", path.display()));
         }
         let stats = index.stats(false, cache_path.as_deref());
         Ok((index, stats))
@@ -265,10 +262,7 @@ fn relative_path(root: &Path, path: &Path) -> Option<String> {
 }
 
 /// Parses `files` on every core; `None` for a file that could not be read or parsed.
-fn parse_all(
-    root: &Path,
-    files: &[(String, Grammar)],
-) -> Vec<Option<super::tags::FileTags>> {
+fn parse_all(root: &Path, files: &[(String, Grammar)]) -> Vec<Option<super::tags::FileTags>> {
     let workers = std::thread::available_parallelism()
         .map_or(1, usize::from)
         .min(files.len().max(1));
@@ -290,7 +284,11 @@ fn parse_all(
             .collect();
         handles
             .into_iter()
-            .flat_map(|handle| handle.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
+            .flat_map(|handle| {
+                handle
+                    .join()
+                    .unwrap_or_else(|e| std::panic::resume_unwind(e))
+            })
             .collect()
     })
 }

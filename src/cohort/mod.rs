@@ -74,12 +74,8 @@ impl CohortReport {
 /// Groups the changed files of `input.diff` into cohorts and computes the cohort axes.
 pub fn build(input: CohortInput<'_>) -> Result<CohortReport, CohortError> {
     let mut notes = Vec::new();
-    let (index, index_stats) = SymbolIndex::load_or_build(
-        input.worktree,
-        input.head_sha,
-        input.cache_dir,
-        &mut notes,
-    )?;
+    let (index, index_stats) =
+        SymbolIndex::load_or_build(input.worktree, input.head_sha, input.cache_dir, &mut notes)?;
     let files = changes::read_all(&input.diff.files, input.worktree, input.base);
     for file in &files {
         if let changes::Reading::Unparsed { why } = &file.reading {

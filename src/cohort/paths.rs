@@ -35,7 +35,10 @@ pub fn parent_dir(path: &str) -> &str {
 pub fn common_dir<'a>(paths: impl IntoIterator<Item = &'a str>) -> String {
     let mut common: Option<Vec<&str>> = None;
     for path in paths {
-        let dirs: Vec<&str> = parent_dir(path).split('/').filter(|d| !d.is_empty()).collect();
+        let dirs: Vec<&str> = parent_dir(path)
+            .split('/')
+            .filter(|d| !d.is_empty())
+            .collect();
         common = Some(match common {
             None => dirs,
             Some(prefix) => prefix
@@ -68,7 +71,13 @@ mod tests {
         ] {
             assert!(is_test_path(path), "{path}");
         }
-        for path in ["src/lib.rs", "pkg/parse.go", "app/models.py", "Box.java", "testing.md"] {
+        for path in [
+            "src/lib.rs",
+            "pkg/parse.go",
+            "app/models.py",
+            "Box.java",
+            "testing.md",
+        ] {
             assert!(!is_test_path(path), "{path}");
         }
     }

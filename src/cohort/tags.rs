@@ -275,7 +275,7 @@ mod tests {
             "package p\n\nfunc Parse() int { return helper() }\nfunc helper() int { return 1 }\n",
         );
         assert_eq!(defs(&go), vec![("Parse", true), ("helper", false)]);
-        assert_eq!(refs(&go), vec!["helper"]);
+        assert_eq!(refs(&go), vec!["helper", "int"]);
         let js = tags(
             Grammar::JavaScript,
             "import { parse } from './p';\nexport function run(x) { return parse(x); }\nfunction local() {}\n",

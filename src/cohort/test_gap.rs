@@ -16,8 +16,10 @@ use super::paths::is_test_path;
 const ADVISORY: &str = "advisory, never gates the verdict";
 
 pub fn test_gap(cohorts: &[Cohort], files: &[ChangedFile]) -> Axis {
-    let language: BTreeMap<&str, Language> =
-        files.iter().map(|f| (f.path.as_str(), f.language)).collect();
+    let language: BTreeMap<&str, Language> = files
+        .iter()
+        .map(|f| (f.path.as_str(), f.language))
+        .collect();
     let is_code = |path: &str| {
         !matches!(
             language.get(path),
@@ -34,10 +36,7 @@ pub fn test_gap(cohorts: &[Cohort], files: &[ChangedFile]) -> Axis {
     let untested: Vec<&str> = cohorts
         .iter()
         .filter(|cohort| {
-            let code_changed = cohort
-                .files
-                .iter()
-                .any(|p| is_code(p) && !is_test_path(p));
+            let code_changed = cohort.files.iter().any(|p| is_code(p) && !is_test_path(p));
             let test_changed = cohort.files.iter().any(|p| is_test_path(p));
             code_changed && !test_changed
         })
