@@ -8,6 +8,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use serde::{Deserialize, Serialize};
 
@@ -202,11 +203,14 @@ fn write_cache(path: &Path, index: &SymbolIndex) -> io::Result<()> {
     let dir = path.parent().unwrap_or(Path::new("."));
     std::fs::create_dir_all(dir)?;
     let bytes = serde_json::to_vec(index).map_err(io::Error::other)?;
-    // A reader sees the old file or the whole new one, never half of it.
+    // A reader sees the old file or the whole new one, never half of it. The counter keeps
+    // two builds in one process from sharing a temp file.
+    static COUNTER: AtomicU64 = AtomicU64::new(0);
     let temp = dir.join(format!(
-        ".{}.tmp-{}",
+        ".{}.tmp-{}-{}",
         path.file_name().unwrap_or_default().to_string_lossy(),
-        std::process::id()
+        std::process::id(),
+        COUNTER.fetch_add(1, Ordering::Relaxed)
     ));
     let written = std::fs::File::create(&temp).and_then(|mut file| {
         file.write_all(&bytes)?;

@@ -78,8 +78,14 @@ pub fn build(input: CohortInput<'_>) -> Result<CohortReport, CohortError> {
         SymbolIndex::load_or_build(input.worktree, input.head_sha, input.cache_dir, &mut notes)?;
     let files = changes::read_all(&input.diff.files, input.worktree, input.base);
     for file in &files {
-        if let changes::Reading::Unparsed { why } = &file.reading {
-            notes.push(format!("{why}; grouped by path"));
+        match &file.reading {
+            changes::Reading::Unparsed { why } => notes.push(format!("{why}; grouped by path")),
+            changes::Reading::Symbols(symbols) if symbols.base_unknown => notes.push(format!(
+                "the base version of {} could not be read or parsed: its removed lines were not \
+                 read",
+                file.path
+            )),
+            _ => {}
         }
     }
     let cohorts = group::cohorts(&files, &index);
