@@ -1,1 +1,102 @@
 //! Cohorts: changed files grouped by the symbols that join them, ranked by blast radius.
+//!
+//! [`build`] parses each changed file with tree-sitter tag queries ([`grammar`], [`tags`]),
+//! finds the symbols its changed lines touch ([`changes`]), joins files that define and use
+//! the same touched symbols into connected components ([`group`]), and measures each cohort's
+//! blast radius against a symbol index of the whole head worktree ([`index`], cached per head
+//! SHA). Files of languages without a grammar, or that do not parse, are grouped by directory
+//! and say so. The same pass computes the deterministic `apiContract` axis and the advisory
+//! `testGap` axis.
+
+mod api_contract;
+mod changes;
+mod error;
+pub mod grammar;
+mod graph;
+mod group;
+pub mod index;
+mod paths;
+mod stoplist;
+mod tags;
+mod test_gap;
+
+#[cfg(test)]
+mod tests;
+
+use std::path::Path;
+
+use serde::Serialize;
+
+use crate::diff::Diff;
+use crate::review::axes::Axis;
+
+pub use error::CohortError;
+pub use grammar::Grammar;
+pub use group::{Cohort, GROUPED_BY_PATH};
+pub use index::{IndexStats, Location, SymbolEntry, SymbolIndex, cache_dir_in};
+pub use paths::is_test_path;
+pub use stoplist::is_common;
+
+/// What a cohort build reads.
+#[derive(Clone, Copy)]
+pub struct CohortInput<'a> {
+    pub diff: &'a Diff,
+    /// The worktree checked out at the head SHA.
+    pub worktree: &'a Path,
+    /// The repository and commit holding the base versions of changed files. Without it the
+    /// base is rebuilt from the diff itself (exact for the lines the diff shows).
+    pub base: Option<(&'a git2::Repository, git2::Oid)>,
+    /// Where the symbol index is cached (see [`cache_dir_in`]); `None` builds without a cache.
+    pub cache_dir: Option<&'a Path>,
+    pub head_sha: &'a str,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct CohortReport {
+    /// Ranked: blast radius descending, then size descending, then key.
+    pub cohorts: Vec<Cohort>,
+    /// `apiContract` (gated) and `testGap` (advisory).
+    pub axes: Vec<Axis>,
+    pub index_stats: IndexStats,
+    /// What was degraded and why: unparsed files, an unwritable cache.
+    pub notes: Vec<String>,
+}
+
+impl CohortReport {
+    /// The cohort holding `path`.
+    pub fn cohort_of(&self, path: &str) -> Option<&Cohort> {
+        self.cohorts
+            .iter()
+            .find(|cohort| cohort.files.iter().any(|file| file == path))
+    }
+}
+
+/// Groups the changed files of `input.diff` into cohorts and computes the cohort axes.
+pub fn build(input: CohortInput<'_>) -> Result<CohortReport, CohortError> {
+    let mut notes = Vec::new();
+    let (index, index_stats) =
+        SymbolIndex::load_or_build(input.worktree, input.head_sha, input.cache_dir, &mut notes)?;
+    let files = changes::read_all(&input.diff.files, input.worktree, input.base);
+    for file in &files {
+        match &file.reading {
+            changes::Reading::Unparsed { why } => notes.push(format!("{why}; grouped by path")),
+            changes::Reading::Symbols(symbols) if symbols.base_unknown => notes.push(format!(
+                "the base version of {} could not be read or parsed: its removed lines were not \
+                 read",
+                file.path
+            )),
+            _ => {}
+        }
+    }
+    let cohorts = group::cohorts(&files, &index);
+    let axes = vec![
+        api_contract::api_contract(&files, &index),
+        test_gap::test_gap(&cohorts, &files),
+    ];
+    Ok(CohortReport {
+        cohorts,
+        axes,
+        index_stats,
+        notes,
+    })
+}

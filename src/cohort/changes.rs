@@ -1,0 +1,309 @@
+//! Each changed file read as symbols: what it defines, what it references, and which of those
+//! its changed lines touch, from the head worktree and from the base version of the file.
+
+use std::collections::BTreeSet;
+use std::path::Path;
+
+use crate::diff::{FileDiff, FileStatus, Language, LineKind};
+
+use super::grammar::Grammar;
+use super::tags::{FileTags, Tagger};
+
+/// One changed file after parsing.
+#[derive(Debug, Clone)]
+pub struct ChangedFile {
+    pub path: String,
+    pub language: Language,
+    /// RIGHT numbers of added lines.
+    pub added: BTreeSet<u32>,
+    /// LEFT numbers of removed lines.
+    pub removed: BTreeSet<u32>,
+    pub reading: Reading,
+}
+
+#[derive(Debug, Clone)]
+pub enum Reading {
+    /// Parsed: the file joins cohorts by its symbols.
+    Symbols(Box<FileSymbols>),
+    /// No grammar for the language (docs, config, C, ...): grouped by path.
+    NoGrammar,
+    /// A grammar exists but the file (or its base version) could not be read or parsed.
+    Unparsed { why: String },
+}
+
+#[derive(Debug, Clone)]
+pub struct FileSymbols {
+    pub defines: BTreeSet<String>,
+    pub references: BTreeSet<String>,
+    /// Definitions whose span or signature holds a changed line, and references on changed
+    /// lines (head side for added lines, base side for removed ones).
+    pub touched: BTreeSet<String>,
+    pub head: Option<FileTags>,
+    pub base: Option<FileTags>,
+    /// The file existed in the base but its old version could not be read or parsed: what
+    /// was removed from it is unknown.
+    pub base_unknown: bool,
+}
+
+/// The base version of one changed file, read before parsing (git2 is not shared across the
+/// parsing threads).
+pub enum BaseText {
+    /// Added files have no base.
+    None,
+    Text(Vec<u8>),
+    /// Neither the base commit nor the diff could give the old content.
+    Missing(String),
+}
+
+/// Reads the base version of `file`: the blob in `base` when a base commit is given, else the
+/// head file with the diff applied in reverse (a unified diff holds every changed line, so
+/// this is the old file exactly; for a deleted file it is all the removed lines).
+pub fn base_text(
+    file: &FileDiff,
+    worktree: &Path,
+    base: Option<(&git2::Repository, git2::Oid)>,
+) -> BaseText {
+    if file.status == FileStatus::Added {
+        return BaseText::None;
+    }
+    let old_path = file.old_path.as_deref().unwrap_or(&file.path);
+    if let Some((repo, commit)) = base {
+        return match blob_at(repo, commit, old_path) {
+            Ok(bytes) => BaseText::Text(bytes),
+            // The diff still holds every changed line; the blob is only the better source.
+            Err(e) => reverse_applied(file, worktree).map_or_else(
+                || BaseText::Missing(format!("base blob of {old_path}: {e}")),
+                BaseText::Text,
+            ),
+        };
+    }
+    match reverse_applied(file, worktree) {
+        Some(text) => BaseText::Text(text),
+        None => BaseText::Missing(format!("no base version of {old_path}")),
+    }
+}
+
+fn blob_at(repo: &git2::Repository, commit: git2::Oid, path: &str) -> Result<Vec<u8>, git2::Error> {
+    let tree = repo.find_commit(commit)?.tree()?;
+    let entry = tree.get_path(Path::new(path))?;
+    let blob = entry.to_object(repo)?.peel_to_blob()?;
+    Ok(blob.content().to_vec())
+}
+
+fn reverse_applied(file: &FileDiff, worktree: &Path) -> Option<Vec<u8>> {
+    let head = if file.status == FileStatus::Deleted {
+        String::new()
+    } else {
+        String::from_utf8_lossy(&std::fs::read(worktree.join(&file.path)).ok()?).into_owned()
+    };
+    let head_lines: Vec<&str> = head.split_inclusive('\n').collect();
+    let mut old = String::with_capacity(head.len());
+    let mut next = 0usize;
+    for hunk in &file.hunks {
+        // A hunk with no new lines starts *after* line `new_start`.
+        let before = if hunk.new_count == 0 {
+            hunk.new_start
+        } else {
+            hunk.new_start.saturating_sub(1)
+        } as usize;
+        while next < before.min(head_lines.len()) {
+            old.push_str(head_lines[next]);
+            next += 1;
+        }
+        for line in &hunk.lines {
+            if line.kind != LineKind::Added {
+                old.push_str(&line.text);
+                old.push('\n');
+            }
+        }
+        next += hunk.new_count as usize;
+    }
+    for line in head_lines.iter().skip(next) {
+        old.push_str(line);
+    }
+    Some(old.into_bytes())
+}
+
+/// Parses one changed file. `base` is what [`base_text`] read for it.
+pub fn read_changed(
+    file: &FileDiff,
+    worktree: &Path,
+    base: BaseText,
+    tagger: &mut Tagger,
+) -> ChangedFile {
+    let mut added = BTreeSet::new();
+    let mut removed = BTreeSet::new();
+    for line in file.hunks.iter().flat_map(|h| h.lines.iter()) {
+        match line.kind {
+            LineKind::Added => added.extend(line.new_line),
+            LineKind::Removed => removed.extend(line.old_line),
+            LineKind::Context => {}
+        }
+    }
+    let grammar = Grammar::for_file(&file.path, file.language);
+    let reading = match grammar {
+        _ if file.binary || file.submodule.is_some() => Reading::NoGrammar,
+        None => Reading::NoGrammar,
+        Some(grammar) => match symbols(file, worktree, base, grammar, tagger, &added, &removed) {
+            Ok(symbols) => Reading::Symbols(Box::new(symbols)),
+            Err(why) => Reading::Unparsed { why },
+        },
+    };
+    ChangedFile {
+        path: file.path.clone(),
+        language: file.language,
+        added,
+        removed,
+        reading,
+    }
+}
+
+fn symbols(
+    file: &FileDiff,
+    worktree: &Path,
+    base: BaseText,
+    grammar: Grammar,
+    tagger: &mut Tagger,
+    added: &BTreeSet<u32>,
+    removed: &BTreeSet<u32>,
+) -> Result<FileSymbols, String> {
+    let head = if file.status == FileStatus::Deleted {
+        None
+    } else {
+        let source = std::fs::read(worktree.join(&file.path))
+            .map_err(|e| format!("{} unreadable in the worktree: {e}", file.path))?;
+        Some(
+            tagger
+                .tags(grammar, &source)
+                .map_err(|_| format!("{} does not parse as {grammar:?}", file.path))?,
+        )
+    };
+    let base = match base {
+        BaseText::None => None,
+        BaseText::Text(source) => match tagger.tags(grammar, &source) {
+            Ok(tags) => Some(tags),
+            // The head parsed: a broken base only costs the removed side's symbols.
+            Err(_) if head.is_some() => None,
+            Err(_) => return Err(format!("the base of {} does not parse", file.path)),
+        },
+        BaseText::Missing(why) if head.is_none() => return Err(why),
+        BaseText::Missing(_) => None,
+    };
+
+    let mut symbols = FileSymbols {
+        defines: BTreeSet::new(),
+        references: BTreeSet::new(),
+        touched: BTreeSet::new(),
+        head: None,
+        base: None,
+        base_unknown: file.status != FileStatus::Added && base.is_none(),
+    };
+    for (tags, changed) in [(&head, added), (&base, removed)] {
+        let Some(tags) = tags else { continue };
+        symbols
+            .defines
+            .extend(tags.definitions.iter().map(|d| d.name.clone()));
+        symbols
+            .references
+            .extend(tags.references.iter().map(|r| r.name.clone()));
+        touched(tags, changed, &mut symbols.touched);
+    }
+    symbols.head = head;
+    symbols.base = base;
+    Ok(symbols)
+}
+
+/// The innermost definition around each changed row (a changed method body touches the
+/// method, not its class), any definition whose signature holds the row, and references on
+/// changed rows.
+fn touched(tags: &FileTags, rows: &BTreeSet<u32>, out: &mut BTreeSet<String>) {
+    for &row in rows {
+        let innermost = tags
+            .definitions
+            .iter()
+            .filter(|d| d.first_row <= row && row <= d.last_row)
+            .min_by_key(|d| d.last_row - d.first_row);
+        out.extend(innermost.map(|d| d.name.clone()));
+        out.extend(
+            tags.definitions
+                .iter()
+                .filter(|d| d.signature_rows.0 <= row && row <= d.signature_rows.1)
+                .map(|d| d.name.clone()),
+        );
+    }
+    out.extend(
+        tags.references
+            .iter()
+            .filter(|r| rows.contains(&r.row))
+            .map(|r| r.name.clone()),
+    );
+}
+
+/// Reads and parses every changed file on every core. Base blobs are read first, on this
+/// thread, because a git2 repository cannot be shared between threads.
+pub fn read_all(
+    files: &[FileDiff],
+    worktree: &Path,
+    base: Option<(&git2::Repository, git2::Oid)>,
+) -> Vec<ChangedFile> {
+    let bases: Vec<BaseText> = files
+        .iter()
+        .map(|file| match Grammar::for_file(&file.path, file.language) {
+            Some(_) if !file.binary => base_text(file, worktree, base),
+            _ => BaseText::None,
+        })
+        .collect();
+    let work: Vec<(&FileDiff, BaseText)> = files.iter().zip(bases).collect();
+    let workers = std::thread::available_parallelism()
+        .map_or(1, usize::from)
+        .min(work.len().max(1));
+    let chunk = work.len().div_ceil(workers).max(1);
+    let mut work = work;
+    let mut parts = Vec::new();
+    while work.len() > chunk {
+        let rest = work.split_off(chunk);
+        parts.push(std::mem::replace(&mut work, rest));
+    }
+    parts.push(work);
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = parts
+            .into_iter()
+            .map(|part| {
+                scope.spawn(move || {
+                    let mut tagger = Tagger::default();
+                    part.into_iter()
+                        .map(|(file, base)| read_changed(file, worktree, base, &mut tagger))
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .flat_map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
+            .collect()
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reverse_applying_the_diff_gives_the_old_file() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(
+            dir.path().join("a.rs"),
+            "one\nTWO\nthree\nfour\nfive\nsix\nseven\neight\n",
+        )
+        .unwrap();
+        let diff = crate::diff::parse(
+            "diff --git a/a.rs b/a.rs\n--- a/a.rs\n+++ b/a.rs\n@@ -1,3 +1,3 @@\n one\n-two\n+TWO\n three\n@@ -5,2 +5,3 @@\n five\n+six\n seven\n",
+        )
+        .unwrap();
+        let old = reverse_applied(&diff.files[0], dir.path()).unwrap();
+        assert_eq!(
+            String::from_utf8(old).unwrap(),
+            "one\ntwo\nthree\nfour\nfive\nseven\neight\n"
+        );
+    }
+}

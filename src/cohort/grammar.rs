@@ -1,0 +1,176 @@
+//! The six grammars with a symbol index, and the tag queries run over them.
+//!
+//! Each grammar crate ships a `tags.scm` query (definitions with `@definition.*`, uses with
+//! `@reference.*`). The stock queries only see calls, so a type used in a signature or a
+//! function imported by `use` would not join two files; the small queries appended here add
+//! those uses. Queries are compiled once per process: compiling the TypeScript one takes
+//! milliseconds, parsing a file takes microseconds.
+
+use std::sync::OnceLock;
+
+use serde::{Deserialize, Serialize};
+use tree_sitter::{Language as TsLanguage, Query};
+
+use crate::diff::Language;
+
+/// A grammar with a tag query. TypeScript and TSX are two grammars of one crate.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Grammar {
+    Rust,
+    Python,
+    JavaScript,
+    TypeScript,
+    Tsx,
+    Go,
+    Java,
+}
+
+impl Grammar {
+    pub const ALL: [Grammar; 7] = [
+        Grammar::Rust,
+        Grammar::Python,
+        Grammar::JavaScript,
+        Grammar::TypeScript,
+        Grammar::Tsx,
+        Grammar::Go,
+        Grammar::Java,
+    ];
+
+    /// The grammar for a file the diff model classified as `language`; `None` for languages
+    /// without an index (they are grouped by path, never mixed into semantic cohorts).
+    pub fn for_file(path: &str, language: Language) -> Option<Grammar> {
+        Some(match language {
+            Language::Rust => Grammar::Rust,
+            Language::Python => Grammar::Python,
+            Language::JavaScript => Grammar::JavaScript,
+            Language::TypeScript if path.to_ascii_lowercase().ends_with(".tsx") => Grammar::Tsx,
+            Language::TypeScript => Grammar::TypeScript,
+            Language::Go => Grammar::Go,
+            Language::Java => Grammar::Java,
+            _ => return None,
+        })
+    }
+
+    /// The grammar for a path found while walking the worktree (by name only).
+    pub fn for_path(path: &str) -> Option<Grammar> {
+        Grammar::for_file(path, Language::from_path(path))
+    }
+
+    pub fn language(self) -> TsLanguage {
+        match self {
+            Grammar::Rust => tree_sitter_rust::LANGUAGE.into(),
+            Grammar::Python => tree_sitter_python::LANGUAGE.into(),
+            Grammar::JavaScript => tree_sitter_javascript::LANGUAGE.into(),
+            Grammar::TypeScript => tree_sitter_typescript::LANGUAGE_TYPESCRIPT.into(),
+            Grammar::Tsx => tree_sitter_typescript::LANGUAGE_TSX.into(),
+            Grammar::Go => tree_sitter_go::LANGUAGE.into(),
+            Grammar::Java => tree_sitter_java::LANGUAGE.into(),
+        }
+    }
+
+    /// The stock tags query followed by ours. TypeScript's own `tags.scm` only lists what it
+    /// adds to JavaScript's (the tree-sitter CLI layers them), so both are included.
+    fn query_source(self) -> String {
+        let parts: &[&str] = match self {
+            Grammar::Rust => &[tree_sitter_rust::TAGS_QUERY, RUST_EXTRA],
+            Grammar::Python => &[tree_sitter_python::TAGS_QUERY, PYTHON_EXTRA],
+            Grammar::JavaScript => &[tree_sitter_javascript::TAGS_QUERY, JS_EXTRA, JS_ONLY_EXTRA],
+            Grammar::TypeScript | Grammar::Tsx => &[
+                tree_sitter_javascript::TAGS_QUERY,
+                tree_sitter_typescript::TAGS_QUERY,
+                JS_EXTRA,
+                TS_EXTRA,
+            ],
+            Grammar::Go => &[tree_sitter_go::TAGS_QUERY],
+            Grammar::Java => &[tree_sitter_java::TAGS_QUERY, JAVA_EXTRA],
+        };
+        parts.join("\n")
+    }
+
+    /// The compiled tag query. Panics only if our own query text does not compile against the
+    /// grammar, which `every_query_compiles` rules out.
+    pub fn query(self) -> &'static Query {
+        static QUERIES: [OnceLock<Query>; 7] = [const { OnceLock::new() }; 7];
+        QUERIES[self as usize].get_or_init(|| {
+            Query::new(&self.language(), &self.query_source())
+                .unwrap_or_else(|e| panic!("the {self:?} tag query does not compile: {e}"))
+        })
+    }
+}
+
+/// Constants, trait method signatures, and the uses the stock query misses: calls through a
+/// path (`diff::parse(..)`), names brought in by `use`, types named in signatures and
+/// `Type::method` paths (capitalised, so `module::f` is not read as a type). Macro arguments
+/// are unparsed token trees, and tests live in `assert!`s: a name directly followed by a
+/// parenthesised group there is read as a call.
+const RUST_EXTRA: &str = r#"
+((token_tree (identifier) @name . (token_tree)) @reference.call)
+(const_item name: (identifier) @name) @definition.constant
+(static_item name: (identifier) @name) @definition.constant
+(function_signature_item name: (identifier) @name) @definition.method
+(call_expression function: (scoped_identifier name: (identifier) @name)) @reference.call
+(use_declaration argument: (scoped_identifier name: (identifier) @name)) @reference.use
+(use_list (identifier) @name) @reference.use
+(use_list (scoped_identifier name: (identifier) @name)) @reference.use
+(use_as_clause path: (scoped_identifier name: (identifier) @name)) @reference.use
+((scoped_identifier path: (identifier) @name) @reference.type (#match? @name "^[A-Z]"))
+(type_identifier) @name @reference.type
+"#;
+
+const PYTHON_EXTRA: &str = r#"
+(import_from_statement name: (dotted_name (identifier) @name)) @reference.import
+(import_from_statement name: (aliased_import name: (dotted_name (identifier) @name))) @reference.import
+(class_definition superclasses: (argument_list (identifier) @name)) @reference.class
+(type (identifier) @name) @reference.type
+"#;
+
+const JS_EXTRA: &str = r#"
+(import_specifier name: (identifier) @name) @reference.import
+"#;
+
+const JS_ONLY_EXTRA: &str = r#"
+(class_heritage (identifier) @name) @reference.class
+"#;
+
+const TS_EXTRA: &str = r#"
+(type_alias_declaration name: (type_identifier) @name) @definition.type
+(enum_declaration name: (identifier) @name) @definition.type
+(generic_type name: (type_identifier) @name) @reference.type
+(extends_clause value: (identifier) @name) @reference.class
+(implements_clause (type_identifier) @name) @reference.implementation
+"#;
+
+const JAVA_EXTRA: &str = r#"
+(enum_declaration name: (identifier) @name) @definition.type
+(record_declaration name: (identifier) @name) @definition.class
+(type_identifier) @name @reference.type
+((method_invocation object: (identifier) @name) @reference.type (#match? @name "^[A-Z]"))
+"#;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_query_compiles() {
+        for grammar in Grammar::ALL {
+            let query = grammar.query();
+            assert!(query.pattern_count() > 0, "{grammar:?}");
+            assert!(
+                query.capture_index_for_name("name").is_some(),
+                "{grammar:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn only_the_six_languages_have_a_grammar() {
+        assert_eq!(Grammar::for_path("a/b.tsx"), Some(Grammar::Tsx));
+        assert_eq!(Grammar::for_path("a/b.ts"), Some(Grammar::TypeScript));
+        assert_eq!(Grammar::for_path("a/b.mjs"), Some(Grammar::JavaScript));
+        assert_eq!(Grammar::for_path("README.md"), None);
+        assert_eq!(Grammar::for_path("lib/x.c"), None);
+        assert_eq!(Grammar::for_path("x.rb"), None);
+    }
+}

@@ -1,0 +1,303 @@
+//! The repository's symbol index: for each name, the files that define it and the files that
+//! reference it, over the head worktree.
+//!
+//! Built once per head SHA and cached as `symbols-<sha>.json` in the space's cache directory,
+//! so a second review of the same head (or the `find_symbol` tool) reads it instead of parsing
+//! the repository again.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use serde::{Deserialize, Serialize};
+
+use super::error::CohortError;
+use super::grammar::Grammar;
+use super::tags::Tagger;
+
+/// Bumped whenever the queries or the file format change, so an old cache is rebuilt.
+const FORMAT: u32 = 1;
+
+/// Files larger than this are generated or vendored data, not code anyone reviews by symbol.
+const MAX_FILE_BYTES: u64 = 1024 * 1024;
+
+/// Directories that hold build output, dependencies or git's own data.
+const SKIPPED_DIRS: &[&str] = &[".git", "target", "node_modules", "vendor"];
+
+/// Where a name is defined.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct Location {
+    pub path: String,
+    pub line: u32,
+    pub kind: String,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SymbolEntry {
+    pub definitions: Vec<Location>,
+    pub referenced_in: BTreeSet<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SymbolIndex {
+    format: u32,
+    head_sha: String,
+    /// Every file parsed, with its grammar: what the index can speak for.
+    files: BTreeMap<String, Grammar>,
+    /// Files of an indexed language whose parse failed (see `tags::ParseFailure`).
+    unparsed: BTreeSet<String>,
+    symbols: BTreeMap<String, SymbolEntry>,
+}
+
+/// How the index was obtained, for the report and the tests.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct IndexStats {
+    pub files_indexed: usize,
+    pub files_unparsed: usize,
+    pub symbols: usize,
+    pub from_cache: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cache_path: Option<String>,
+}
+
+impl SymbolIndex {
+    /// Walks `worktree` and parses every file of an indexed language, on every core.
+    pub fn build(worktree: &Path, head_sha: &str) -> Result<SymbolIndex, CohortError> {
+        let mut files = Vec::new();
+        walk(worktree, worktree, &mut files)?;
+        files.sort();
+        let per_file = parse_all(worktree, &files);
+
+        let mut index = SymbolIndex {
+            format: FORMAT,
+            head_sha: head_sha.to_string(),
+            files: BTreeMap::new(),
+            unparsed: BTreeSet::new(),
+            symbols: BTreeMap::new(),
+        };
+        for ((path, grammar), tags) in files.into_iter().zip(per_file) {
+            let Some(tags) = tags else {
+                index.unparsed.insert(path);
+                continue;
+            };
+            for definition in tags.definitions {
+                index
+                    .symbols
+                    .entry(definition.name)
+                    .or_default()
+                    .definitions
+                    .push(Location {
+                        path: path.clone(),
+                        line: definition.first_row,
+                        kind: definition.kind,
+                    });
+            }
+            for reference in tags.references {
+                index
+                    .symbols
+                    .entry(reference.name)
+                    .or_default()
+                    .referenced_in
+                    .insert(path.clone());
+            }
+            index.files.insert(path, grammar);
+        }
+        Ok(index)
+    }
+
+    /// The cached index for `head_sha` in `cache_dir` when there is a valid one; otherwise a
+    /// fresh build, written to the cache atomically (temp file + rename). A cache that cannot
+    /// be read or written is not an error: the index is rebuilt and a note says why.
+    pub fn load_or_build(
+        worktree: &Path,
+        head_sha: &str,
+        cache_dir: Option<&Path>,
+        notes: &mut Vec<String>,
+    ) -> Result<(SymbolIndex, IndexStats), CohortError> {
+        let cache_path = cache_dir.map(|dir| dir.join(cache_file_name(head_sha)));
+        if let Some(path) = &cache_path {
+            match read_cache(path, head_sha) {
+                Ok(Some(index)) => {
+                    let stats = index.stats(true, Some(path));
+                    return Ok((index, stats));
+                }
+                Ok(None) => {}
+                Err(e) => notes.push(format!(
+                    "symbol cache {} unreadable ({e}); rebuilt",
+                    path.display()
+                )),
+            }
+        }
+        let index = SymbolIndex::build(worktree, head_sha)?;
+        if let Some(path) = &cache_path
+            && let Err(e) = write_cache(path, &index)
+        {
+            notes.push(format!("symbol cache {} not written: {e}", path.display()));
+        }
+        let stats = index.stats(false, cache_path.as_deref());
+        Ok((index, stats))
+    }
+
+    /// Files that define `name`, sorted.
+    pub fn defined_in(&self, name: &str) -> BTreeSet<&str> {
+        self.symbols.get(name).map_or_else(BTreeSet::new, |entry| {
+            entry.definitions.iter().map(|l| l.path.as_str()).collect()
+        })
+    }
+
+    /// Files that reference `name`, sorted.
+    pub fn referenced_in(&self, name: &str) -> BTreeSet<&str> {
+        self.symbols.get(name).map_or_else(BTreeSet::new, |entry| {
+            entry.referenced_in.iter().map(String::as_str).collect()
+        })
+    }
+
+    /// Everything the index knows about `name`: the look-up behind `find_symbol`.
+    pub fn lookup(&self, name: &str) -> Option<&SymbolEntry> {
+        self.symbols.get(name)
+    }
+
+    pub fn head_sha(&self) -> &str {
+        &self.head_sha
+    }
+
+    /// Whether `path` was parsed into the index.
+    pub fn covers(&self, path: &str) -> bool {
+        self.files.contains_key(path)
+    }
+
+    fn stats(&self, from_cache: bool, cache_path: Option<&Path>) -> IndexStats {
+        IndexStats {
+            files_indexed: self.files.len(),
+            files_unparsed: self.unparsed.len(),
+            symbols: self.symbols.len(),
+            from_cache,
+            cache_path: cache_path.map(|p| p.display().to_string()),
+        }
+    }
+}
+
+/// `symbols-<sha>.json`, with anything that is not a hex digit or letter dropped so a strange
+/// SHA cannot name a path outside the cache directory.
+pub fn cache_file_name(head_sha: &str) -> String {
+    let safe: String = head_sha
+        .chars()
+        .filter(char::is_ascii_alphanumeric)
+        .collect();
+    format!("symbols-{safe}.json")
+}
+
+fn read_cache(path: &Path, head_sha: &str) -> io::Result<Option<SymbolIndex>> {
+    let bytes = match std::fs::read(path) {
+        Ok(bytes) => bytes,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(e),
+    };
+    let index: SymbolIndex = serde_json::from_slice(&bytes).map_err(io::Error::other)?;
+    // An index of another format or head is stale, not damaged: rebuild it quietly.
+    Ok((index.format == FORMAT && index.head_sha == head_sha).then_some(index))
+}
+
+fn write_cache(path: &Path, index: &SymbolIndex) -> io::Result<()> {
+    let dir = path.parent().unwrap_or(Path::new("."));
+    std::fs::create_dir_all(dir)?;
+    let bytes = serde_json::to_vec(index).map_err(io::Error::other)?;
+    // A reader sees the old file or the whole new one, never half of it. The counter keeps
+    // two builds in one process from sharing a temp file.
+    static COUNTER: AtomicU64 = AtomicU64::new(0);
+    let temp = dir.join(format!(
+        ".{}.tmp-{}-{}",
+        path.file_name().unwrap_or_default().to_string_lossy(),
+        std::process::id(),
+        COUNTER.fetch_add(1, Ordering::Relaxed)
+    ));
+    let written = std::fs::File::create(&temp).and_then(|mut file| {
+        file.write_all(&bytes)?;
+        file.sync_all()
+    });
+    if let Err(e) = written.and_then(|()| std::fs::rename(&temp, path)) {
+        let _ = std::fs::remove_file(&temp);
+        return Err(e);
+    }
+    Ok(())
+}
+
+/// Collects `(relative path, grammar)` for every indexable file under `dir`. Symbolic links are
+/// not followed: the index must not read outside the worktree.
+fn walk(root: &Path, dir: &Path, out: &mut Vec<(String, Grammar)>) -> Result<(), CohortError> {
+    let entries = std::fs::read_dir(dir).map_err(|source| CohortError::Worktree {
+        path: dir.to_path_buf(),
+        source,
+    })?;
+    for entry in entries {
+        let entry = entry.map_err(|source| CohortError::Worktree {
+            path: dir.to_path_buf(),
+            source,
+        })?;
+        let Ok(file_type) = entry.file_type() else {
+            continue;
+        };
+        let path = entry.path();
+        if file_type.is_dir() {
+            let name = entry.file_name();
+            if !SKIPPED_DIRS.iter().any(|skip| name == *skip) {
+                walk(root, &path, out)?;
+            }
+        } else if file_type.is_file() {
+            let Some(relative) = relative_path(root, &path) else {
+                continue;
+            };
+            let Some(grammar) = Grammar::for_path(&relative) else {
+                continue;
+            };
+            if entry.metadata().is_ok_and(|m| m.len() <= MAX_FILE_BYTES) {
+                out.push((relative, grammar));
+            }
+        }
+    }
+    Ok(())
+}
+
+fn relative_path(root: &Path, path: &Path) -> Option<String> {
+    let relative = path.strip_prefix(root).ok()?;
+    let parts: Option<Vec<&str>> = relative.iter().map(|part| part.to_str()).collect();
+    Some(parts?.join("/"))
+}
+
+/// Parses `files` on every core; `None` for a file that could not be read or parsed.
+fn parse_all(root: &Path, files: &[(String, Grammar)]) -> Vec<Option<super::tags::FileTags>> {
+    let workers = std::thread::available_parallelism()
+        .map_or(1, usize::from)
+        .min(files.len().max(1));
+    let chunk = files.len().div_ceil(workers).max(1);
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = files
+            .chunks(chunk)
+            .map(|part| {
+                scope.spawn(move || {
+                    let mut tagger = Tagger::default();
+                    part.iter()
+                        .map(|(path, grammar)| {
+                            let source = std::fs::read(root.join(path)).ok()?;
+                            tagger.tags(*grammar, &source).ok()
+                        })
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .flat_map(|handle| {
+                handle
+                    .join()
+                    .unwrap_or_else(|e| std::panic::resume_unwind(e))
+            })
+            .collect()
+    })
+}
+
+/// Where [`SymbolIndex::load_or_build`] keeps its files inside a review space.
+pub fn cache_dir_in(space_dir: &Path) -> PathBuf {
+    space_dir.join("cache")
+}

@@ -1,0 +1,315 @@
+//! One file's symbols: what it defines (with spans and signatures) and what it references.
+
+use std::collections::HashSet;
+
+use tree_sitter::{Node, Parser, QueryCursor, StreamingIterator};
+
+use super::grammar::Grammar;
+
+/// A definition found by the tag query. Rows are 1-based, like diff line numbers.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Definition {
+    pub name: String,
+    /// The tag kind after `definition.`: `function`, `method`, `class`, ...
+    pub kind: String,
+    pub first_row: u32,
+    pub last_row: u32,
+    /// The rows of the signature: the whole item for data shapes, up to the body otherwise.
+    pub signature_rows: (u32, u32),
+    /// The signature's text with runs of whitespace collapsed, so re-indenting or moving the
+    /// item does not read as a change.
+    pub signature: String,
+    /// Part of the public API by the language's rule (see [`is_public`]).
+    pub public: bool,
+}
+
+/// A reference: a use of `name` on `row` (1-based).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Reference {
+    pub name: String,
+    pub row: u32,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct FileTags {
+    pub definitions: Vec<Definition>,
+    pub references: Vec<Reference>,
+}
+
+/// Why a file has no usable tags.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ParseFailure {
+    /// Tree-sitter recovers from almost anything, so an error node alone is not a failure: a
+    /// file counts as unparsed when its tree has errors *and* the query found nothing in it.
+    Unparsable,
+}
+
+/// A parser and a query cursor, reused across files by one thread.
+pub struct Tagger {
+    parser: Parser,
+    cursor: QueryCursor,
+    grammar: Option<Grammar>,
+}
+
+impl Default for Tagger {
+    fn default() -> Self {
+        Tagger {
+            parser: Parser::new(),
+            cursor: QueryCursor::new(),
+            grammar: None,
+        }
+    }
+}
+
+impl Tagger {
+    pub fn tags(&mut self, grammar: Grammar, source: &[u8]) -> Result<FileTags, ParseFailure> {
+        if self.grammar != Some(grammar) {
+            self.parser
+                .set_language(&grammar.language())
+                .map_err(|_| ParseFailure::Unparsable)?;
+            self.grammar = Some(grammar);
+        }
+        let tree = self
+            .parser
+            .parse(source, None)
+            .ok_or(ParseFailure::Unparsable)?;
+        let query = grammar.query();
+        let names = query.capture_names();
+        let Some(name_index) = query.capture_index_for_name("name") else {
+            return Err(ParseFailure::Unparsable);
+        };
+
+        let mut tags = FileTags::default();
+        let mut definition_names = HashSet::new();
+        let mut pending_references = Vec::new();
+        let mut matches = self.cursor.matches(query, tree.root_node(), source);
+        while let Some(found) = matches.next() {
+            let name_node = found
+                .captures
+                .iter()
+                .find(|c| c.index == name_index)
+                .map(|c| c.node);
+            let tag = found.captures.iter().find_map(|c| {
+                let capture = names[c.index as usize];
+                capture
+                    .strip_prefix("definition.")
+                    .map(|kind| (true, kind, c.node))
+                    .or_else(|| {
+                        capture
+                            .strip_prefix("reference.")
+                            .map(|kind| (false, kind, c.node))
+                    })
+            });
+            // Go's query also captures package and import names without a tag: not symbols.
+            let (Some(name_node), Some((is_definition, kind, node))) = (name_node, tag) else {
+                continue;
+            };
+            let Ok(name) = name_node.utf8_text(source) else {
+                continue;
+            };
+            if name.is_empty() {
+                continue;
+            }
+            if is_definition {
+                // Rust methods match both the method and the function pattern.
+                if definition_names.insert(name_node.byte_range()) {
+                    tags.definitions
+                        .push(definition(grammar, kind, name, node, source));
+                }
+            } else {
+                pending_references.push((name_node.byte_range(), name.to_string(), row(name_node)));
+            }
+        }
+
+        // A definition's own name is not a use of it (the broad type-identifier patterns see
+        // every declared type name too).
+        let mut seen = HashSet::new();
+        for (range, name, row) in pending_references {
+            if definition_names.contains(&range) || !seen.insert((name.clone(), row)) {
+                continue;
+            }
+            tags.references.push(Reference { name, row });
+        }
+        if tree.root_node().has_error() && tags.definitions.is_empty() && tags.references.is_empty()
+        {
+            return Err(ParseFailure::Unparsable);
+        }
+        Ok(tags)
+    }
+}
+
+fn row(node: Node) -> u32 {
+    u32::try_from(node.start_position().row).map_or(u32::MAX, |r| r.saturating_add(1))
+}
+
+fn end_row(node: Node) -> u32 {
+    u32::try_from(node.end_position().row).map_or(u32::MAX, |r| r.saturating_add(1))
+}
+
+fn definition(grammar: Grammar, kind: &str, name: &str, node: Node, source: &[u8]) -> Definition {
+    // Rust data shapes are their fields: changing one changes the contract. For everything
+    // else the signature ends where the body begins.
+    let whole = grammar == Grammar::Rust
+        && matches!(
+            node.kind(),
+            "struct_item" | "enum_item" | "union_item" | "type_item"
+        );
+    let body = if whole {
+        None
+    } else {
+        node.child_by_field_name("body")
+    };
+    let (end_byte, last_signature_row) = match body.and_then(|b| b.prev_sibling()) {
+        Some(before_body) => (
+            body.map_or(node.end_byte(), |b| b.start_byte()),
+            end_row(before_body),
+        ),
+        None => (node.end_byte(), end_row(node)),
+    };
+    let text = String::from_utf8_lossy(&source[node.start_byte()..end_byte]);
+    Definition {
+        name: name.to_string(),
+        kind: kind.to_string(),
+        first_row: row(node),
+        last_row: end_row(node),
+        signature_rows: (row(node), last_signature_row.max(row(node))),
+        signature: text.split_whitespace().collect::<Vec<_>>().join(" "),
+        public: is_public(grammar, name, node, source),
+    }
+}
+
+/// The public-API rule of each language: Rust `pub` (not `pub(crate)`), Python top-level names
+/// without a leading underscore, Go capitalised names, Java `public`, JS/TS `export`.
+fn is_public(grammar: Grammar, name: &str, node: Node, source: &[u8]) -> bool {
+    match grammar {
+        Grammar::Rust => {
+            let mut cursor = node.walk();
+            node.children(&mut cursor).any(|child| {
+                child.kind() == "visibility_modifier" && child.utf8_text(source) == Ok("pub")
+            })
+        }
+        Grammar::Python => {
+            let mut parent = node.parent();
+            if parent.is_some_and(|p| p.kind() == "decorated_definition") {
+                parent = parent.and_then(|p| p.parent());
+            }
+            !name.starts_with('_') && parent.is_some_and(|p| p.kind() == "module")
+        }
+        Grammar::Go => name.chars().next().is_some_and(char::is_uppercase),
+        Grammar::Java => {
+            let mut cursor = node.walk();
+            node.children(&mut cursor).any(|child| {
+                child.kind() == "modifiers"
+                    && child
+                        .utf8_text(source)
+                        .is_ok_and(|m| m.split_whitespace().any(|w| w == "public"))
+            })
+        }
+        Grammar::JavaScript | Grammar::TypeScript | Grammar::Tsx => {
+            let mut ancestor = node.parent();
+            while let Some(current) = ancestor {
+                if current.kind() == "export_statement" {
+                    return true;
+                }
+                ancestor = current.parent();
+            }
+            false
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tags(grammar: Grammar, source: &str) -> FileTags {
+        Tagger::default().tags(grammar, source.as_bytes()).unwrap()
+    }
+
+    fn defs(tags: &FileTags) -> Vec<(&str, bool)> {
+        tags.definitions
+            .iter()
+            .map(|d| (d.name.as_str(), d.public))
+            .collect()
+    }
+
+    fn refs(tags: &FileTags) -> Vec<&str> {
+        let mut names: Vec<&str> = tags.references.iter().map(|r| r.name.as_str()).collect();
+        names.sort();
+        names.dedup();
+        names
+    }
+
+    #[test]
+    fn rust_definitions_references_and_visibility() {
+        let t = tags(
+            Grammar::Rust,
+            "use crate::diff::{parse, Diff};\n\
+             pub struct Report { diff: Diff }\n\
+             pub(crate) fn helper() {}\n\
+             pub fn build(text: &str) -> Report {\n    let d = parse(text);\n    Report::from_diff(d)\n}\n",
+        );
+        assert_eq!(
+            defs(&t),
+            vec![("Report", true), ("helper", false), ("build", true)]
+        );
+        assert_eq!(refs(&t), vec!["Diff", "Report", "from_diff", "parse"]);
+        let build = &t.definitions[2];
+        assert_eq!((build.first_row, build.last_row), (4, 7));
+        assert_eq!(build.signature_rows, (4, 4));
+        assert_eq!(build.signature, "pub fn build(text: &str) -> Report");
+    }
+
+    #[test]
+    fn other_languages_public_rules() {
+        let py = tags(
+            Grammar::Python,
+            "def load(p):\n    return _read(p)\n\ndef _read(p):\n    pass\n\nclass A:\n    def m(self):\n        pass\n",
+        );
+        assert_eq!(
+            defs(&py),
+            vec![("load", true), ("_read", false), ("A", true), ("m", false)]
+        );
+        let go = tags(
+            Grammar::Go,
+            "package p\n\nfunc Parse() int { return helper() }\nfunc helper() int { return 1 }\n",
+        );
+        assert_eq!(defs(&go), vec![("Parse", true), ("helper", false)]);
+        assert_eq!(refs(&go), vec!["helper", "int"]);
+        let js = tags(
+            Grammar::JavaScript,
+            "import { parse } from './p';\nexport function run(x) { return parse(x); }\nfunction local() {}\n",
+        );
+        assert_eq!(defs(&js), vec![("run", true), ("local", false)]);
+        assert_eq!(refs(&js), vec!["parse"]);
+        let ts = tags(
+            Grammar::TypeScript,
+            "export interface Shape { area(): number }\nexport type Id = string;\nfunction f(s: Shape): Id { return s.area() as Id; }\n",
+        );
+        assert!(defs(&ts).contains(&("Shape", true)));
+        assert!(defs(&ts).contains(&("Id", true)));
+        assert!(refs(&ts).contains(&"Shape"));
+        let java = tags(
+            Grammar::Java,
+            "public class Box {\n  public int size() { return Util.count(this); }\n  private void hide() {}\n}\n",
+        );
+        assert_eq!(
+            defs(&java),
+            vec![("Box", true), ("size", true), ("hide", false)]
+        );
+        assert!(refs(&java).contains(&"Util"));
+    }
+
+    #[test]
+    fn garbage_is_a_parse_failure_but_a_small_error_is_not() {
+        let mut tagger = Tagger::default();
+        assert_eq!(
+            tagger.tags(Grammar::Rust, b"@@@ %%% }}} ((( ### !!!"),
+            Err(ParseFailure::Unparsable)
+        );
+        let recovered = tagger
+            .tags(Grammar::Rust, b"fn ok() { call(); }\nfn broken( {\n")
+            .unwrap();
+        assert!(recovered.definitions.iter().any(|d| d.name == "ok"));
+    }
+}

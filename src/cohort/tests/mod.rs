@@ -1,0 +1,502 @@
+//! End-to-end cohort builds on real git repositories in temp dirs.
+
+mod repo;
+
+use crate::cohort::{CohortReport, GROUPED_BY_PATH, SymbolIndex};
+use crate::review::axes::{API_CONTRACT, Axis, AxisVerdict, TEST_GAP};
+use repo::Repo;
+
+const PARSE: &str = "pub struct Config {
+    pub name: String,
+}
+
+pub fn parse(text: &str) -> Config {
+    let name = text.trim().to_string();
+    Config { name }
+}
+";
+
+const APP: &str = "use crate::config::parse::parse;
+
+pub fn start(text: &str) -> usize {
+    let config = parse(text);
+    config.name.len()
+}
+";
+
+const CLI: &str = "pub fn cli_main(arg: &str) {
+    let config = crate::config::parse::parse(arg);
+    report_name(&config.name);
+}
+
+fn report_name(name: &str) {
+    let _ = name;
+}
+";
+
+const RENDER: &str = "pub fn render_page(title: &str) -> String {
+    format!(\"<h1>{title}</h1>\")
+}
+
+pub fn unused_helper(x: u32) -> u32 {
+    x + 1
+}
+";
+
+const MENU: &str = "pub fn menu() -> String {
+    render_page(\"menu\")
+}
+";
+
+const PARSE_TEST: &str = "#[test]
+fn parses_trimmed_names() {
+    assert_eq!(review::config::parse::parse(\" a \").name, \"a\");
+}
+";
+
+fn rust_repo() -> Repo {
+    Repo::new(&[
+        ("src/config/parse.rs", PARSE),
+        ("src/app.rs", APP),
+        ("src/cli.rs", CLI),
+        ("src/render.rs", RENDER),
+        ("src/menu.rs", MENU),
+        ("tests/parse_test.rs", PARSE_TEST),
+        ("docs/guide.md", "# Guide\n"),
+    ])
+}
+
+fn axis<'a>(report: &'a CohortReport, name: &str) -> &'a Axis {
+    report.axes.iter().find(|a| a.name == name).unwrap()
+}
+
+/// The body of `parse`, its caller, its test, an unrelated function and a doc change.
+fn change_parse_and_more(repo: &Repo) {
+    repo.write(
+        "src/config/parse.rs",
+        &PARSE.replace("text.trim().to_string()", "text.trim().to_lowercase()"),
+    );
+    repo.write(
+        "src/app.rs",
+        &APP.replace("config.name.len()", "config.name.len() + 1"),
+    );
+    repo.write(
+        "tests/parse_test.rs",
+        &PARSE_TEST.replace("\" a \"", "\" A \""),
+    );
+    repo.write("src/render.rs", &RENDER.replace("<h1>", "<h2>"));
+    repo.write("docs/guide.md", "# Guide\n\nMore.\n");
+    repo.commit("change");
+}
+
+#[test]
+fn a_definition_and_its_callers_form_one_cohort_in_reading_order() {
+    let repo = rust_repo();
+    change_parse_and_more(&repo);
+    let report = repo.build();
+
+    let parse = report.cohort_of("src/config/parse.rs").unwrap();
+    assert_eq!(
+        parse.files,
+        vec!["src/config/parse.rs", "src/app.rs", "tests/parse_test.rs"],
+        "definition first, its user next, the test last"
+    );
+    assert_eq!(parse.label, "parse");
+    assert_eq!(
+        parse.symbols,
+        vec!["parse", "parses_trimmed_names", "start"]
+    );
+    // app.rs, cli.rs (unchanged) and the test reference `parse`; nothing calls the others.
+    assert_eq!(parse.blast_radius, 3);
+    assert!(!parse.fallback && parse.reason.is_none());
+
+    let render = report.cohort_of("src/render.rs").unwrap();
+    assert_eq!(render.files, vec!["src/render.rs"]);
+    assert_eq!(render.symbols, vec!["render_page"]);
+    assert_eq!(render.blast_radius, 1, "menu.rs calls render_page");
+
+    let docs = report.cohort_of("docs/guide.md").unwrap();
+    assert!(docs.fallback);
+    assert_eq!(docs.reason.as_deref(), Some(GROUPED_BY_PATH));
+    assert_eq!(docs.label, "docs");
+    assert!(docs.symbols.is_empty());
+
+    let order: Vec<&str> = report.cohorts.iter().map(|c| c.label.as_str()).collect();
+    assert_eq!(
+        order,
+        vec!["parse", "render_page", "docs"],
+        "ranked by blast radius"
+    );
+    assert_eq!(report.cohorts.len(), 3);
+
+    assert_eq!(axis(&report, API_CONTRACT).verdict, AxisVerdict::Pass);
+    assert!(axis(&report, API_CONTRACT).gated);
+    let test_gap = axis(&report, TEST_GAP);
+    assert_eq!(test_gap.verdict, AxisVerdict::Warn);
+    assert!(!test_gap.gated);
+    assert!(
+        test_gap.detail.contains("render_page"),
+        "{}",
+        test_gap.detail
+    );
+    assert!(!test_gap.detail.contains("parse,"), "{}", test_gap.detail);
+    assert!(
+        test_gap.detail.contains("never gates"),
+        "{}",
+        test_gap.detail
+    );
+
+    let json = serde_json::to_value(&report).unwrap();
+    assert_eq!(json["cohorts"][2]["reason"], "grouped by path");
+}
+
+#[test]
+fn the_key_survives_a_push_that_moves_lines_and_adds_unrelated_changes() {
+    let repo = rust_repo();
+    change_parse_and_more(&repo);
+    let first = repo.build();
+    let key = first.cohort_of("src/config/parse.rs").unwrap().key.clone();
+
+    // Lines above `parse` move it down; a new unrelated file joins the pull request.
+    let moved = format!(
+        "// Configuration parsing.\n// Kept small on purpose.\n\n{}",
+        std::fs::read_to_string(repo.path().join("src/config/parse.rs")).unwrap()
+    );
+    repo.write("src/config/parse.rs", &moved);
+    repo.write("src/extra.rs", "pub fn extra_thing() -> u8 {\n    7\n}\n");
+    repo.commit("push 2");
+    let second = repo.build();
+    let cohort = second.cohort_of("src/config/parse.rs").unwrap();
+    assert_eq!(cohort.key, key);
+    assert_eq!(cohort.files.len(), 3);
+    let extra = second.cohort_of("src/extra.rs").unwrap();
+    assert_ne!(extra.key, key);
+    assert_eq!(
+        first.cohort_of("src/render.rs").unwrap().key,
+        second.cohort_of("src/render.rs").unwrap().key
+    );
+}
+
+#[test]
+fn the_index_is_cached_per_head_and_read_back() {
+    let repo = rust_repo();
+    change_parse_and_more(&repo);
+    let first = repo.build();
+    assert!(!first.index_stats.from_cache);
+    let head = repo::git(&repo.path(), &["rev-parse", "HEAD"]);
+    let cache_file = repo.cache_dir().join(format!("symbols-{head}.json"));
+    assert!(cache_file.is_file());
+    assert_eq!(
+        first.index_stats.cache_path.as_deref(),
+        Some(cache_file.to_str().unwrap())
+    );
+
+    let second = repo.build();
+    assert!(second.index_stats.from_cache);
+    assert_eq!(
+        second.index_stats.files_indexed,
+        first.index_stats.files_indexed
+    );
+    assert_eq!(second.cohorts, first.cohorts);
+
+    // No leftover temp files beside the cache.
+    let names: Vec<String> = std::fs::read_dir(repo.cache_dir())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(names, vec![format!("symbols-{head}.json")]);
+
+    // A damaged cache is rebuilt, with a note.
+    std::fs::write(&cache_file, "{ not json").unwrap();
+    let third = repo.build();
+    assert!(!third.index_stats.from_cache);
+    assert!(
+        third.notes.iter().any(|n| n.contains("unreadable")),
+        "{:?}",
+        third.notes
+    );
+    assert_eq!(third.cohorts, first.cohorts);
+}
+
+#[test]
+fn the_index_answers_lookups() {
+    let repo = rust_repo();
+    let mut notes = Vec::new();
+    let (index, stats) = SymbolIndex::load_or_build(&repo.path(), "abc", None, &mut notes).unwrap();
+    assert_eq!(stats.files_indexed, 6, "the markdown file is not indexed");
+    assert!(notes.is_empty());
+    assert_eq!(
+        index.defined_in("parse").into_iter().collect::<Vec<_>>(),
+        vec!["src/config/parse.rs"]
+    );
+    assert_eq!(
+        index.referenced_in("parse").into_iter().collect::<Vec<_>>(),
+        vec!["src/app.rs", "src/cli.rs", "tests/parse_test.rs"]
+    );
+    let config = index.lookup("Config").unwrap();
+    assert_eq!(config.definitions[0].line, 1);
+    assert_eq!(config.definitions[0].kind, "class");
+    assert!(index.lookup("nothing_here").is_none());
+}
+
+#[test]
+fn ignored_directories_and_large_files_are_not_indexed() {
+    let big = format!("pub fn huge() {{}}\n{}", "// padding\n".repeat(100_000));
+    let repo = Repo::new(&[
+        ("src/lib.rs", "pub fn kept() {}\n"),
+        ("target/debug/gen.rs", "pub fn built() {}\n"),
+        ("node_modules/x/index.js", "function dep() {}\n"),
+        ("vendor/v.go", "package v\nfunc Vendored() {}\n"),
+        ("src/big.rs", &big),
+    ]);
+    let mut notes = Vec::new();
+    let (index, stats) = SymbolIndex::load_or_build(&repo.path(), "x", None, &mut notes).unwrap();
+    assert_eq!(stats.files_indexed, 1);
+    assert!(index.lookup("kept").is_some());
+    for name in ["built", "dep", "Vendored", "huge"] {
+        assert!(index.lookup(name).is_none(), "{name}");
+    }
+}
+
+#[test]
+fn a_deleted_file_is_read_from_the_base_and_joins_its_former_callers() {
+    let repo = Repo::new(&[
+        (
+            "src/legacy.rs",
+            "pub fn legacy_total(xs: &[u32]) -> u32 {\n    xs.iter().sum()\n}\n",
+        ),
+        (
+            "src/report.rs",
+            "pub fn report(xs: &[u32]) -> String {\n    let total = legacy_total(xs);\n    total.to_string()\n}\n",
+        ),
+        (
+            "src/summary.rs",
+            "pub fn summary(xs: &[u32]) -> u32 {\n    legacy_total(xs) / 2\n}\n",
+        ),
+    ]);
+    repo.remove("src/legacy.rs");
+    repo.write(
+        "src/report.rs",
+        "pub fn report(xs: &[u32]) -> String {\n    let total: u32 = xs.iter().sum();\n    total.to_string()\n}\n",
+    );
+    repo.commit("drop legacy_total");
+    let report = repo.build();
+
+    let cohort = report.cohort_of("src/legacy.rs").unwrap();
+    assert_eq!(cohort.files, vec!["src/legacy.rs", "src/report.rs"]);
+    assert!(cohort.symbols.contains(&"legacy_total".to_string()));
+    assert_eq!(cohort.label, "legacy_total");
+    // summary.rs still calls it in the head: that is the blast radius.
+    assert_eq!(cohort.blast_radius, 1);
+
+    let api = axis(&report, API_CONTRACT);
+    assert_eq!(api.verdict, AxisVerdict::Fail, "{}", api.detail);
+    assert!(
+        api.detail
+            .contains("src/legacy.rs: `legacy_total` removed, referenced in 1 other file(s)"),
+        "{}",
+        api.detail
+    );
+}
+
+#[test]
+fn api_contract_fails_on_a_used_signature_warns_on_an_unused_one_passes_otherwise() {
+    // A used public function's signature changes: fail.
+    let repo = rust_repo();
+    repo.write(
+        "src/config/parse.rs",
+        &PARSE.replace("parse(text: &str)", "parse(text: &str, strict: bool)"),
+    );
+    repo.write(
+        "src/app.rs",
+        &APP.replace("parse(text)", "parse(text, true)"),
+    );
+    repo.commit("strict parse");
+    let api = axis(&repo.build(), API_CONTRACT).clone();
+    assert_eq!(api.verdict, AxisVerdict::Fail, "{}", api.detail);
+    assert!(
+        api.detail.contains("`parse` signature changed"),
+        "{}",
+        api.detail
+    );
+    assert!(api.gated);
+
+    // An unreferenced one: warn, named.
+    let repo = rust_repo();
+    repo.write(
+        "src/render.rs",
+        &RENDER.replace("unused_helper(x: u32)", "unused_helper(x: u64)"),
+    );
+    repo.commit("widen");
+    let report = repo.build();
+    let api = axis(&report, API_CONTRACT);
+    assert_eq!(api.verdict, AxisVerdict::Warn, "{}", api.detail);
+    assert!(
+        api.detail.contains("src/render.rs: `unused_helper`"),
+        "{}",
+        api.detail
+    );
+
+    // A body change and a private signature change: pass. With a test beside it, no gap.
+    let repo = rust_repo();
+    repo.write(
+        "src/config/parse.rs",
+        &PARSE.replace("text.trim().to_string()", "text.trim().to_owned()"),
+    );
+    repo.write(
+        "src/cli.rs",
+        &CLI.replace(
+            "fn report_name(name: &str)",
+            "fn report_name(name: &String)",
+        ),
+    );
+    repo.write(
+        "tests/parse_test.rs",
+        &PARSE_TEST.replace("\" a \"", "\"  a  \""),
+    );
+    repo.commit("internal");
+    let report = repo.build();
+    assert_eq!(axis(&report, API_CONTRACT).verdict, AxisVerdict::Pass);
+    let gap = axis(&report, TEST_GAP);
+    assert_eq!(gap.verdict, AxisVerdict::Pass, "{}", gap.detail);
+    assert!(gap.detail.contains("never gates"));
+}
+
+#[test]
+fn moving_a_public_function_unchanged_is_not_an_api_change() {
+    let repo = rust_repo();
+    repo.write(
+        "src/config/parse.rs",
+        "pub fn parse(text: &str) -> Config {\n    let name = text.trim().to_string();\n    Config { name }\n}\n\npub struct Config {\n    pub name: String,\n}\n",
+    );
+    repo.commit("reorder");
+    let api = axis(&repo.build(), API_CONTRACT).clone();
+    assert_eq!(api.verdict, AxisVerdict::Pass, "{}", api.detail);
+}
+
+#[test]
+fn garbage_in_an_indexed_language_is_grouped_by_path_and_never_mixed() {
+    let repo = rust_repo();
+    repo.write("src/broken.rs", "@@@ %%% }}} ((( ### !!! <<< >>>\n");
+    repo.write("src/notes.md", "notes\n");
+    repo.write("src/render.rs", &RENDER.replace("<h1>", "<h2>"));
+    repo.commit("noise");
+    let report = repo.build();
+
+    let broken = report.cohort_of("src/broken.rs").unwrap();
+    assert!(broken.fallback);
+    assert_eq!(broken.reason.as_deref(), Some(GROUPED_BY_PATH));
+    assert_eq!(broken.label, "src");
+    assert_eq!(broken.files, vec!["src/broken.rs", "src/notes.md"]);
+    assert_eq!(broken.blast_radius, 0);
+    let render = report.cohort_of("src/render.rs").unwrap();
+    assert!(!render.fallback);
+    assert_eq!(render.files, vec!["src/render.rs"]);
+    assert!(
+        report.notes.iter().any(|n| n.contains("src/broken.rs")),
+        "{:?}",
+        report.notes
+    );
+    // Its API could not be checked: absence of evidence is not a pass.
+    assert_eq!(axis(&report, API_CONTRACT).verdict, AxisVerdict::Partial);
+}
+
+#[test]
+fn a_pull_request_without_indexed_languages_has_no_api_verdict() {
+    let repo = rust_repo();
+    repo.write("docs/guide.md", "# Guide, revised\n");
+    repo.write("ci/build.yml", "on: push\n");
+    repo.commit("docs");
+    let report = repo.build();
+    assert!(report.cohorts.iter().all(|c| c.fallback));
+    assert_eq!(report.cohorts.len(), 2);
+    assert_eq!(
+        axis(&report, API_CONTRACT).verdict,
+        AxisVerdict::Unavailable
+    );
+    assert_eq!(axis(&report, TEST_GAP).verdict, AxisVerdict::Pass);
+}
+
+#[test]
+fn python_go_and_javascript_files_join_across_modules() {
+    let repo = Repo::new(&[
+        (
+            "app/models.py",
+            "def load_user(uid):\n    return {\"id\": uid}\n",
+        ),
+        (
+            "app/views.py",
+            "from app.models import load_user\n\ndef show(uid):\n    return load_user(uid)\n",
+        ),
+        (
+            "tests/test_models.py",
+            "from app.models import load_user\n\ndef test_load():\n    assert load_user(1)[\"id\"] == 1\n",
+        ),
+        (
+            "pkg/store/store.go",
+            "package store\n\nfunc OpenStore(path string) int {\n\treturn len(path)\n}\n",
+        ),
+        (
+            "cmd/tool/main.go",
+            "package main\n\nimport \"x/pkg/store\"\n\nfunc main() {\n\tstore.OpenStore(\"a\")\n}\n",
+        ),
+        (
+            "web/api.js",
+            "export function fetchItems(url) {\n  return fetch(url);\n}\n",
+        ),
+        (
+            "web/list.js",
+            "import { fetchItems } from './api';\nexport function renderList() {\n  return fetchItems('/items');\n}\n",
+        ),
+    ]);
+    repo.write(
+        "app/models.py",
+        "def load_user(uid):\n    return {\"id\": int(uid)}\n",
+    );
+    repo.write(
+        "app/views.py",
+        "from app.models import load_user\n\ndef show(uid):\n    return load_user(str(uid))\n",
+    );
+    repo.write(
+        "tests/test_models.py",
+        "from app.models import load_user\n\ndef test_load():\n    assert load_user(\"1\")[\"id\"] == 1\n",
+    );
+    repo.write(
+        "pkg/store/store.go",
+        "package store\n\nfunc OpenStore(path string) int {\n\treturn len(path) + 1\n}\n",
+    );
+    repo.write(
+        "cmd/tool/main.go",
+        "package main\n\nimport \"x/pkg/store\"\n\nfunc main() {\n\tstore.OpenStore(\"b\")\n}\n",
+    );
+    repo.write(
+        "web/api.js",
+        "export function fetchItems(url) {\n  return fetch(url, {});\n}\n",
+    );
+    repo.write(
+        "web/list.js",
+        "import { fetchItems } from './api';\nexport function renderList() {\n  return fetchItems('/items?all');\n}\n",
+    );
+    repo.commit("three languages");
+    let report = repo.build();
+
+    let python = report.cohort_of("app/models.py").unwrap();
+    assert_eq!(
+        python.files,
+        vec!["app/models.py", "app/views.py", "tests/test_models.py"]
+    );
+    assert_eq!(python.label, "load_user");
+    let go = report.cohort_of("pkg/store/store.go").unwrap();
+    assert_eq!(go.files, vec!["pkg/store/store.go", "cmd/tool/main.go"]);
+    assert_eq!(go.label, "OpenStore");
+    let js = report.cohort_of("web/api.js").unwrap();
+    assert_eq!(js.files, vec!["web/api.js", "web/list.js"]);
+    assert_eq!(js.label, "fetchItems");
+    assert_eq!(report.cohorts.len(), 3);
+    assert!(report.cohorts.iter().all(|c| !c.fallback));
+
+    let gap = axis(&report, TEST_GAP);
+    assert_eq!(gap.verdict, AxisVerdict::Warn);
+    assert!(gap.detail.contains("OpenStore") && gap.detail.contains("fetchItems"));
+    assert!(!gap.detail.contains("load_user"), "{}", gap.detail);
+}

@@ -1,0 +1,99 @@
+//! A real git repository in a temp dir, built with the `git` binary, and a cohort build over
+//! the branch checked out in it against `main`.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use crate::cohort::{CohortInput, CohortReport, build};
+
+pub fn git(dir: &Path, args: &[&str]) -> String {
+    let out = Command::new("git")
+        .arg("-C")
+        .arg(dir)
+        .args(args)
+        .env("GIT_CONFIG_GLOBAL", "/dev/null")
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .env("GIT_AUTHOR_NAME", "Test")
+        .env("GIT_AUTHOR_EMAIL", "test@example.com")
+        .env("GIT_COMMITTER_NAME", "Test")
+        .env("GIT_COMMITTER_EMAIL", "test@example.com")
+        .env_remove("GIT_DIR")
+        .env_remove("GIT_WORK_TREE")
+        .output()
+        .expect("git runs");
+    assert!(
+        out.status.success(),
+        "git {args:?} failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap().trim().to_string()
+}
+
+pub struct Repo {
+    dir: tempfile::TempDir,
+}
+
+impl Repo {
+    /// A repository on `main` with `files` committed, then a `pr` branch checked out.
+    pub fn new(files: &[(&str, &str)]) -> Repo {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir(dir.path().join("repo")).unwrap();
+        let repo = Repo { dir };
+        git(&repo.path(), &["init", "-q", "-b", "main"]);
+        for (path, content) in files {
+            repo.write(path, content);
+        }
+        repo.commit("base");
+        git(&repo.path(), &["checkout", "-q", "-b", "pr"]);
+        repo
+    }
+
+    pub fn path(&self) -> PathBuf {
+        self.dir.path().join("repo")
+    }
+
+    /// The space's cache directory: outside the worktree, as in a real space.
+    pub fn cache_dir(&self) -> PathBuf {
+        self.dir.path().join("space").join("cache")
+    }
+
+    pub fn write(&self, path: &str, content: &str) {
+        let full = self.path().join(path);
+        std::fs::create_dir_all(full.parent().unwrap()).unwrap();
+        std::fs::write(full, content).unwrap();
+    }
+
+    pub fn remove(&self, path: &str) {
+        std::fs::remove_file(self.path().join(path)).unwrap();
+    }
+
+    pub fn commit(&self, message: &str) -> String {
+        git(&self.path(), &["add", "-A"]);
+        git(
+            &self.path(),
+            &["commit", "-q", "--allow-empty", "-m", message],
+        );
+        git(&self.path(), &["rev-parse", "HEAD"])
+    }
+
+    /// Builds the cohorts of `main...HEAD` (commit first), with the base read from the
+    /// repository and the index cached in [`Repo::cache_dir`].
+    pub fn build(&self) -> CohortReport {
+        let head = git(&self.path(), &["rev-parse", "HEAD"]);
+        let repo = git2::Repository::open(self.path()).unwrap();
+        let diff = crate::diff::git::merge_base_diff(&repo, "main", "HEAD").unwrap();
+        let main = repo.revparse_single("main").unwrap().id();
+        let base = repo
+            .merge_base(main, git2::Oid::from_str(&head).unwrap())
+            .unwrap();
+        let cache = self.cache_dir();
+        build(CohortInput {
+            diff: &diff,
+            worktree: &self.path(),
+            base: Some((&repo, base)),
+            cache_dir: Some(&cache),
+            head_sha: &head,
+        })
+        .unwrap()
+    }
+}
