@@ -25,6 +25,7 @@ pub fn api_contract(files: &[ChangedFile], index: &SymbolIndex) -> Axis {
     let mut broken = Vec::new();
     let mut quiet = Vec::new();
     let mut common = Vec::new();
+    let mut unindexed = Vec::new();
     for file in files {
         let symbols = match &file.reading {
             Reading::Symbols(symbols) if symbols.base_unknown => {
@@ -36,7 +37,12 @@ pub fn api_contract(files: &[ChangedFile], index: &SymbolIndex) -> Axis {
                 unparsed.push(file.path.as_str());
                 continue;
             }
-            Reading::NoGrammar => continue,
+            Reading::NoGrammar => {
+                if may_carry_api(&file.language, &file.path) {
+                    unindexed.push(file.path.as_str());
+                }
+                continue;
+            }
         };
         parsed += 1;
         for (name, change) in changes(
@@ -67,22 +73,31 @@ pub fn api_contract(files: &[ChangedFile], index: &SymbolIndex) -> Axis {
         }
     }
 
-    let (verdict, mut detail) = if parsed == 0 && unparsed.is_empty() {
+    let (verdict, mut detail) = if parsed == 0 && unparsed.is_empty() && unindexed.is_empty() {
+        (
+            AxisVerdict::Pass,
+            "no source file changed (documentation, configuration or data only)".to_string(),
+        )
+    } else if parsed == 0 && unparsed.is_empty() {
         (
             AxisVerdict::Unavailable,
-            "no changed file is in a language with a symbol index".to_string(),
+            format!(
+                "no symbol index for {}: their public API was not checked",
+                unindexed.join(", ")
+            ),
         )
     } else if !broken.is_empty() {
         (
             AxisVerdict::Fail,
             format!("public API broken: {}", broken.join("; ")),
         )
-    } else if !unparsed.is_empty() {
+    } else if !unparsed.is_empty() || !unindexed.is_empty() {
+        let unchecked: Vec<&str> = unparsed.iter().chain(&unindexed).copied().collect();
         (
             AxisVerdict::Partial,
             format!(
-                "could not read or parse {} (or its base version): its public API was not checked",
-                unparsed.join(", ")
+                "could not read, parse or index {} (or its base version): its public API was not checked",
+                unchecked.join(", ")
             ),
         )
     } else if !quiet.is_empty() {
@@ -113,6 +128,54 @@ pub fn api_contract(files: &[ChangedFile], index: &SymbolIndex) -> Axis {
         verdict,
         gated: true,
         detail,
+    }
+}
+
+/// Whether a file without a symbol index could still carry a public API. Documentation,
+/// configuration and data cannot; source in a language we do not index (C, Ruby, Kotlin…) can,
+/// and so can any file we cannot classify: not knowing is not a pass.
+fn may_carry_api(language: &crate::diff::Language, path: &str) -> bool {
+    use crate::diff::Language::*;
+    match language {
+        Markdown | Toml | Yaml | Json | Dockerfile | Shell => false,
+        C | Cpp | Ruby => true,
+        Rust | Python | JavaScript | TypeScript | Go | Java => true,
+        Other => {
+            const NOT_CODE: &[&str] = &[
+                "txt",
+                "rst",
+                "adoc",
+                "lock",
+                "csv",
+                "tsv",
+                "svg",
+                "png",
+                "jpg",
+                "jpeg",
+                "gif",
+                "ico",
+                "webp",
+                "pdf",
+                "ini",
+                "cfg",
+                "conf",
+                "env",
+                "xml",
+                "html",
+                "css",
+                "gitignore",
+                "gitattributes",
+                "editorconfig",
+                "license",
+            ];
+            let name = path.rsplit('/').next().unwrap_or(path).to_ascii_lowercase();
+            let extension = name.rsplit('.').next().unwrap_or(&name);
+            let plain = matches!(
+                name.as_str(),
+                "license" | "copying" | "notice" | "authors" | "codeowners"
+            );
+            !(plain || NOT_CODE.contains(&extension))
+        }
     }
 }
 

@@ -402,7 +402,7 @@ fn garbage_in_an_indexed_language_is_grouped_by_path_and_never_mixed() {
 }
 
 #[test]
-fn a_pull_request_without_indexed_languages_has_no_api_verdict() {
+fn a_docs_and_config_pull_request_passes_the_api_gate() {
     let repo = rust_repo();
     repo.write("docs/guide.md", "# Guide, revised\n");
     repo.write("ci/build.yml", "on: push\n");
@@ -410,11 +410,19 @@ fn a_pull_request_without_indexed_languages_has_no_api_verdict() {
     let report = repo.build();
     assert!(report.cohorts.iter().all(|c| c.fallback));
     assert_eq!(report.cohorts.len(), 2);
-    assert_eq!(
-        axis(&report, API_CONTRACT).verdict,
-        AxisVerdict::Unavailable
-    );
+    assert_eq!(axis(&report, API_CONTRACT).verdict, AxisVerdict::Pass);
     assert_eq!(axis(&report, TEST_GAP).verdict, AxisVerdict::Pass);
+}
+
+#[test]
+fn source_without_an_index_is_never_a_pass() {
+    let repo = rust_repo();
+    repo.write("native/shim.c", "int shim(void) { return 1; }\n");
+    repo.commit("c only");
+    let report = repo.build();
+    let api = axis(&report, API_CONTRACT);
+    assert_eq!(api.verdict, AxisVerdict::Unavailable);
+    assert!(api.detail.contains("native/shim.c"), "{}", api.detail);
 }
 
 #[test]
