@@ -11,6 +11,7 @@ pub mod demo;
 pub mod diff;
 pub mod exit;
 pub mod pr;
+pub mod pipeline;
 pub mod prepare;
 pub mod publish;
 pub mod report;

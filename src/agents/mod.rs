@@ -1,6 +1,7 @@
 //! Reviewers: the roster, model providers, the sandboxed read-only tools, the deterministic
 //! reviewers and the dispatcher that runs them in parallel.
 
+pub mod deterministic;
 pub mod events;
 pub mod sarif;
 pub mod scan_input;
