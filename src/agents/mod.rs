@@ -1,4 +1,6 @@
 //! Reviewers: the roster, model providers, the sandboxed read-only tools, the deterministic
 //! reviewers and the dispatcher that runs them in parallel.
 
+pub mod context;
 pub mod events;
+pub mod tools;

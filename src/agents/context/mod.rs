@@ -1,0 +1,3 @@
+//! The context a model reviewer receives.
+
+pub mod diff_text;
