@@ -1,10 +1,10 @@
 //! Every tool against every way out of the worktree, on a real directory with real links, a
 //! real FIFO and a real `.git`.
 
-use std::path::Path;
 use std::process::Command;
 
 use super::*;
+use crate::agents::context::test_git::git;
 
 const OUTSIDE: &str = "OUTSIDE_SECRET_TOKEN";
 const GIT_SECRET: &str = "GIT_CONFIG_SECRET";
@@ -47,28 +47,6 @@ pub(super) fn escapes() -> Escapes {
                 @@ -0,0 +1 @@\n+pub fn alpha() {}\n";
     let sandbox = Sandbox::new(&wt).unwrap().with_diff_text(diff).unwrap();
     Escapes { _dir: dir, sandbox }
-}
-
-pub(super) fn git(dir: &Path, args: &[&str]) {
-    let out = Command::new("git")
-        .arg("-C")
-        .arg(dir)
-        .args(args)
-        .env("GIT_CONFIG_GLOBAL", "/dev/null")
-        .env("GIT_CONFIG_NOSYSTEM", "1")
-        .env("GIT_AUTHOR_NAME", "Test")
-        .env("GIT_AUTHOR_EMAIL", "test@example.com")
-        .env("GIT_COMMITTER_NAME", "Test")
-        .env("GIT_COMMITTER_EMAIL", "test@example.com")
-        .env_remove("GIT_DIR")
-        .env_remove("GIT_WORK_TREE")
-        .output()
-        .expect("git runs");
-    assert!(
-        out.status.success(),
-        "git {args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
 }
 
 #[derive(Debug, Clone, Copy, PartialEq)]
