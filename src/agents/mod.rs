@@ -1,8 +1,10 @@
 //! Reviewers: the roster, model providers, the sandboxed read-only tools, the deterministic
 //! reviewers and the dispatcher that runs them in parallel.
 
+pub mod context;
 pub mod deterministic;
 pub mod events;
 pub mod sarif;
 pub mod scan_input;
 pub mod secrets;
+pub mod tools;

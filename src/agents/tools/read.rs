@@ -1,0 +1,133 @@
+//! `read_file`: a numbered, capped line range of one file.
+
+use std::io::{BufRead, BufReader, Read};
+use std::path::Path;
+
+use super::Limits;
+use super::confine;
+use super::error::{ToolError, shown};
+
+/// Git's own test for binary content: a NUL in the first 8000 bytes.
+pub const BINARY_PROBE_BYTES: usize = 8000;
+
+pub fn looks_binary(head: &[u8]) -> bool {
+    head[..head.len().min(BINARY_PROBE_BYTES)].contains(&0)
+}
+
+/// Lines `start..=end` (1-based) of `requested`, each prefixed with its number.
+pub fn read_file(
+    root: &Path,
+    limits: &Limits,
+    requested: &str,
+    start: Option<u64>,
+    end: Option<u64>,
+) -> Result<String, ToolError> {
+    let start = start.unwrap_or(1);
+    if start == 0 {
+        return Err(ToolError::BadRange("lines are numbered from 1".into()));
+    }
+    if let Some(end) = end
+        && end < start
+    {
+        return Err(ToolError::BadRange(format!(
+            "end line {end} is before start line {start}"
+        )));
+    }
+    let (confined, file) = confine::open_regular(root, requested)?;
+    let path = confined.relative;
+    let oversized = confined.metadata.len() > limits.file_bytes as u64;
+    let mut reader = BufReader::new(file.take(limits.file_bytes as u64));
+    let probe = reader.fill_buf().map_err(|e| io(&path, &e))?;
+    if looks_binary(probe) {
+        return Err(ToolError::Binary(shown(&path)));
+    }
+
+    let wanted_last = end.unwrap_or(u64::MAX);
+    let line_cap = start.saturating_add((limits.read_lines as u64).saturating_sub(1));
+    let mut body = String::new();
+    let mut total = 0u64;
+    let mut last_shown = None;
+    let mut stop_note = None;
+    let mut raw = Vec::new();
+    loop {
+        raw.clear();
+        if reader
+            .read_until(b'\n', &mut raw)
+            .map_err(|e| io(&path, &e))?
+            == 0
+        {
+            break;
+        }
+        total += 1;
+        if total < start || total > wanted_last || stop_note.is_some() {
+            continue;
+        }
+        if total > line_cap {
+            stop_note = Some(format!(
+                "[truncated: at most {} lines per call; continue with start={total}]",
+                limits.read_lines
+            ));
+            continue;
+        }
+        let line = numbered(total, &raw, limits.line_chars);
+        if body.len() + line.len() > limits.output_bytes {
+            stop_note = Some(format!(
+                "[truncated: output limit of {} bytes reached; continue with start={total}]",
+                limits.output_bytes
+            ));
+            continue;
+        }
+        body.push_str(&line);
+        last_shown = Some(total);
+    }
+
+    let of_total = if oversized {
+        format!(
+            "the file is over {} bytes; only its first {total} lines can be read",
+            limits.file_bytes
+        )
+    } else {
+        format!("{total} lines")
+    };
+    let Some(last) = last_shown else {
+        if total == 0 {
+            return Ok(format!("{path} (empty file)\n"));
+        }
+        if stop_note.is_some() {
+            // Not even one line fitted: it was cut to `line_chars`, so the cap is tiny.
+            return Err(ToolError::BadRange(format!(
+                "line {start} of {path} does not fit the output limit"
+            )));
+        }
+        return Err(ToolError::BadRange(format!(
+            "start line {start} is past the end of {path} ({of_total})"
+        )));
+    };
+    let mut out = format!("{path} (lines {start}-{last}; {of_total})\n{body}");
+    if let Some(note) = stop_note {
+        out.push_str(&note);
+        out.push('\n');
+    }
+    Ok(out)
+}
+
+fn numbered(number: u64, raw: &[u8], max_chars: usize) -> String {
+    let text = String::from_utf8_lossy(raw);
+    let text = text.trim_end_matches('\n').trim_end_matches('\r');
+    format!("{number:>6} | {}\n", cut(text, max_chars))
+}
+
+/// The first `max_chars` characters of `text`, with a note when something was cut.
+pub fn cut(text: &str, max_chars: usize) -> std::borrow::Cow<'_, str> {
+    match text.char_indices().nth(max_chars) {
+        None => text.into(),
+        Some((at, _)) => format!("{}… [line cut at {max_chars} characters]", &text[..at]).into(),
+    }
+}
+
+fn io(path: &str, error: &std::io::Error) -> ToolError {
+    ToolError::Io {
+        path: shown(path),
+        reason: error.kind().to_string(),
+    }
+}
