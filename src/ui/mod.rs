@@ -1,1 +1,29 @@
 //! The cockpit: a thin ratatui view over engine state plus keyboard actions.
+//!
+//! The Elm shape: one `AppState` (`state`), `update(state, action) -> effects` with no IO
+//! (`update`), and `view::draw(frame, state, cx)` as a free function of the state. Keys become
+//! `Action`s through the `keymap`; `run` is the loop with one inbox (terminal events, engine
+//! events, ticks) that redraws at most every ~16 ms and only when something changed. Effects go
+//! to the engine through the `run::Engine` trait, which answers with actions.
+
+pub mod action;
+pub mod highlight;
+pub mod keymap;
+pub mod rows;
+pub mod run;
+pub mod state;
+pub mod terminal;
+pub mod theme;
+pub mod update;
+pub mod view;
+
+#[cfg(test)]
+mod tests;
+
+pub use action::Action;
+pub use keymap::Keymap;
+pub use run::{Engine, Inbox, RunOutcome, run};
+pub use state::{AppState, CohortView, PrHeader, PreviewData};
+pub use theme::Theme;
+pub use update::{Effect, update};
+pub use view::ViewContext;

@@ -1,0 +1,207 @@
+//! Everything that can happen to the cockpit: a key turned into a command through the keymap,
+//! a mouse event, a tick, or something the engine reports. `update` is the only consumer.
+//!
+//! Commands without data have snake_case names (`confirm`, `next_finding`) so a keymap file
+//! can name them; `Action::BINDABLE` lists them.
+
+use std::sync::Arc;
+
+use ratatui_textarea::Input;
+
+use crate::agents::events::{ReviewEvent, RunId};
+use crate::review::axes::Axis;
+use crate::review::verdict::Verdict;
+use crate::space::state::Ladder;
+use crate::ui::state::{CohortView, PreviewData};
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum Action {
+    // Movement and panes.
+    MoveDown,
+    MoveUp,
+    PageDown,
+    PageUp,
+    Top,
+    Bottom,
+    NextPane,
+    PrevPane,
+    /// Enter: fold or unfold a cohort, a below-threshold group or a problem's duplicates; on a
+    /// finding, focus its detail; on a disagreement, jump to its findings.
+    Expand,
+    NextFinding,
+    PrevFinding,
+    // Triage, as the person.
+    Confirm,
+    Dismiss,
+    Resolve,
+    Reopen,
+    EditComment,
+    ToggleMark,
+    // Views.
+    Filter,
+    ClearFilter,
+    CycleLevel,
+    OpenGate,
+    Help,
+    /// Esc: close the top overlay, or clear the filter.
+    Close,
+    Quit,
+    // The approval gate.
+    GateFix,
+    GateIgnore,
+    GatePublish,
+    GateDetails,
+    GateAbort,
+    PublishConfirm,
+    PublishCancel,
+    // Text input, routed to the top text box.
+    Text(Input),
+    Submit,
+    Cancel,
+    // Mouse and terminal.
+    ScrollDown {
+        column: u16,
+        row: u16,
+    },
+    ScrollUp {
+        column: u16,
+        row: u16,
+    },
+    Click {
+        column: u16,
+        row: u16,
+    },
+    Resize {
+        width: u16,
+        height: u16,
+    },
+    Tick,
+    // From the engine.
+    Engine(ReviewEvent),
+    /// A new run: the board forgets the last run's reviewers and queues these (name, required).
+    RunStarted {
+        run: RunId,
+        round: u32,
+        reviewers: Vec<(String, bool)>,
+    },
+    Ladder(Ladder),
+    Axes(Vec<Axis>),
+    /// The engine's own verdict (replaces the cockpit's until the board changes again).
+    Verdict(Verdict),
+    Cohorts(Vec<CohortView>),
+    Code {
+        path: String,
+        lines: Arc<Vec<String>>,
+    },
+    Loading(Option<String>),
+    PublishPreview(PreviewData),
+    Published {
+        target: String,
+    },
+    /// Something the engine could not do (publish failed, patch not written): an error overlay.
+    EngineError {
+        title: String,
+        message: String,
+    },
+    /// A transient note from the engine (`patch written to …`).
+    Notice(String),
+}
+
+impl Action {
+    /// The commands a key can be bound to, by name.
+    pub const BINDABLE: [Action; 31] = [
+        Action::MoveDown,
+        Action::MoveUp,
+        Action::PageDown,
+        Action::PageUp,
+        Action::Top,
+        Action::Bottom,
+        Action::NextPane,
+        Action::PrevPane,
+        Action::Expand,
+        Action::NextFinding,
+        Action::PrevFinding,
+        Action::Confirm,
+        Action::Dismiss,
+        Action::Resolve,
+        Action::Reopen,
+        Action::EditComment,
+        Action::ToggleMark,
+        Action::Filter,
+        Action::ClearFilter,
+        Action::CycleLevel,
+        Action::OpenGate,
+        Action::Help,
+        Action::Close,
+        Action::Quit,
+        Action::GateFix,
+        Action::GateIgnore,
+        Action::GatePublish,
+        Action::GateDetails,
+        Action::GateAbort,
+        Action::PublishConfirm,
+        Action::PublishCancel,
+    ];
+
+    /// The snake_case name of a bindable command; `None` for actions that carry data.
+    pub fn name(&self) -> Option<&'static str> {
+        Some(match self {
+            Action::MoveDown => "move_down",
+            Action::MoveUp => "move_up",
+            Action::PageDown => "page_down",
+            Action::PageUp => "page_up",
+            Action::Top => "top",
+            Action::Bottom => "bottom",
+            Action::NextPane => "next_pane",
+            Action::PrevPane => "prev_pane",
+            Action::Expand => "expand",
+            Action::NextFinding => "next_finding",
+            Action::PrevFinding => "prev_finding",
+            Action::Confirm => "confirm",
+            Action::Dismiss => "dismiss",
+            Action::Resolve => "resolve",
+            Action::Reopen => "reopen",
+            Action::EditComment => "edit_comment",
+            Action::ToggleMark => "toggle_mark",
+            Action::Filter => "filter",
+            Action::ClearFilter => "clear_filter",
+            Action::CycleLevel => "cycle_level",
+            Action::OpenGate => "open_gate",
+            Action::Help => "help",
+            Action::Close => "close",
+            Action::Quit => "quit",
+            Action::GateFix => "gate_fix",
+            Action::GateIgnore => "gate_ignore",
+            Action::GatePublish => "gate_publish",
+            Action::GateDetails => "gate_details",
+            Action::GateAbort => "gate_abort",
+            Action::PublishConfirm => "publish_confirm",
+            Action::PublishCancel => "publish_cancel",
+            _ => return None,
+        })
+    }
+
+    pub fn from_name(name: &str) -> Option<Action> {
+        Action::BINDABLE
+            .iter()
+            .find(|action| action.name() == Some(name))
+            .cloned()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_bindable_action_has_a_unique_name_that_round_trips() {
+        let mut names = std::collections::BTreeSet::new();
+        for action in Action::BINDABLE {
+            let name = action.name().expect("bindable actions are named");
+            assert!(names.insert(name), "{name} twice");
+            assert_eq!(Action::from_name(name), Some(action.clone()));
+            assert!(name.chars().all(|c| c.is_ascii_lowercase() || c == '_'));
+        }
+        assert_eq!(Action::from_name("tick"), None);
+    }
+}

@@ -1,0 +1,556 @@
+//! Keys to actions. Every binding names its action (the snake_case name from `Action::name`)
+//! and carries a description: the help overlay and the status line hints are generated from
+//! this table, so they cannot drift from what the keys do. A user keymap file overrides single
+//! bindings by action name:
+//!
+//! ```toml
+//! confirm = "C"
+//! move_down = ["j", "down", "ctrl-n"]
+//! ```
+
+use std::fmt;
+use std::path::Path;
+
+use ratatui::crossterm::event::{
+    Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers, MouseButton, MouseEventKind,
+};
+use ratatui_textarea::Input;
+
+use crate::ui::action::Action;
+use crate::ui::state::{AppState, Overlay, Pane};
+
+/// One key with its modifiers, normalised (a shifted letter is the upper-case letter).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Key {
+    pub code: KeyCode,
+    pub modifiers: KeyModifiers,
+}
+
+impl Key {
+    pub fn new(code: KeyCode, modifiers: KeyModifiers) -> Key {
+        let mut modifiers =
+            modifiers & (KeyModifiers::CONTROL | KeyModifiers::ALT | KeyModifiers::SHIFT);
+        if matches!(code, KeyCode::Char(_) | KeyCode::BackTab) {
+            modifiers.remove(KeyModifiers::SHIFT);
+        }
+        Key { code, modifiers }
+    }
+
+    /// `j`, `G`, `?`, `enter`, `esc`, `tab`, `shift-tab`, `space`, `up`, `pgdn`, `f1`,
+    /// `ctrl-c`, `alt-x`.
+    pub fn parse(text: &str) -> Result<Key, String> {
+        let mut modifiers = KeyModifiers::NONE;
+        let mut rest = text;
+        loop {
+            let lower = rest.to_ascii_lowercase();
+            let (prefix, modifier) = if lower.starts_with("ctrl-") {
+                ("ctrl-", KeyModifiers::CONTROL)
+            } else if lower.starts_with("alt-") {
+                ("alt-", KeyModifiers::ALT)
+            } else if lower.starts_with("shift-") && rest.len() > "shift-".len() {
+                ("shift-", KeyModifiers::SHIFT)
+            } else {
+                break;
+            };
+            modifiers |= modifier;
+            rest = &rest[prefix.len()..];
+        }
+        let code = match rest.to_ascii_lowercase().as_str() {
+            "enter" | "return" => KeyCode::Enter,
+            "esc" | "escape" => KeyCode::Esc,
+            "tab" if modifiers.contains(KeyModifiers::SHIFT) => KeyCode::BackTab,
+            "tab" => KeyCode::Tab,
+            "backtab" => KeyCode::BackTab,
+            "space" => KeyCode::Char(' '),
+            "backspace" => KeyCode::Backspace,
+            "delete" | "del" => KeyCode::Delete,
+            "up" => KeyCode::Up,
+            "down" => KeyCode::Down,
+            "left" => KeyCode::Left,
+            "right" => KeyCode::Right,
+            "home" => KeyCode::Home,
+            "end" => KeyCode::End,
+            "pgup" | "pageup" => KeyCode::PageUp,
+            "pgdn" | "pagedown" => KeyCode::PageDown,
+            f if f.len() > 1 && f.starts_with('f') && f[1..].parse::<u8>().is_ok() => {
+                KeyCode::F(f[1..].parse().unwrap_or(1))
+            }
+            _ => {
+                let mut chars = rest.chars();
+                match (chars.next(), chars.next()) {
+                    (Some(c), None) => {
+                        let c = if modifiers.contains(KeyModifiers::SHIFT) {
+                            c.to_ascii_uppercase()
+                        } else {
+                            c
+                        };
+                        KeyCode::Char(c)
+                    }
+                    _ => return Err(format!("unknown key `{text}`")),
+                }
+            }
+        };
+        Ok(Key::new(code, modifiers))
+    }
+
+    pub fn from_event(event: &KeyEvent) -> Key {
+        Key::new(event.code, event.modifiers)
+    }
+}
+
+impl fmt::Display for Key {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.modifiers.contains(KeyModifiers::CONTROL) {
+            f.write_str("ctrl-")?;
+        }
+        if self.modifiers.contains(KeyModifiers::ALT) {
+            f.write_str("alt-")?;
+        }
+        if self.modifiers.contains(KeyModifiers::SHIFT) {
+            f.write_str("shift-")?;
+        }
+        match self.code {
+            KeyCode::Char(' ') => f.write_str("space"),
+            KeyCode::Char(c) => write!(f, "{c}"),
+            KeyCode::Enter => f.write_str("enter"),
+            KeyCode::Esc => f.write_str("esc"),
+            KeyCode::Tab => f.write_str("tab"),
+            KeyCode::BackTab => f.write_str("shift-tab"),
+            KeyCode::Backspace => f.write_str("backspace"),
+            KeyCode::Delete => f.write_str("delete"),
+            KeyCode::Up => f.write_str("↑"),
+            KeyCode::Down => f.write_str("↓"),
+            KeyCode::Left => f.write_str("←"),
+            KeyCode::Right => f.write_str("→"),
+            KeyCode::Home => f.write_str("home"),
+            KeyCode::End => f.write_str("end"),
+            KeyCode::PageUp => f.write_str("pgup"),
+            KeyCode::PageDown => f.write_str("pgdn"),
+            KeyCode::F(n) => write!(f, "f{n}"),
+            other => write!(f, "{other:?}"),
+        }
+    }
+}
+
+/// Where a binding applies.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Context {
+    /// The panes, when no overlay is open.
+    Main,
+    Gate,
+    /// The publish preview: bound keys scroll or confirm; any other key cancels.
+    Preview,
+    /// The help overlay: bound keys scroll; any other key closes it.
+    Help,
+}
+
+impl Context {
+    pub fn title(self) -> &'static str {
+        match self {
+            Context::Main => "Review",
+            Context::Gate => "Approval gate",
+            Context::Preview => "Publish preview",
+            Context::Help => "Help",
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Binding {
+    pub context: Context,
+    pub action: Action,
+    pub keys: Vec<Key>,
+    pub desc: &'static str,
+    /// Panes whose status line hints show this binding.
+    pub hint_in: &'static [Pane],
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Keymap {
+    pub bindings: Vec<Binding>,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum KeymapError {
+    #[error("reading the keymap {path}: {source}")]
+    Read {
+        path: String,
+        source: std::io::Error,
+    },
+    #[error("the keymap is not valid TOML: {0}")]
+    Toml(String),
+    #[error("unknown action `{0}` in the keymap (see KEYMAP.md for the names)")]
+    UnknownAction(String),
+    #[error("`{action}`: {reason}")]
+    BadKey { action: String, reason: String },
+}
+
+const ALL: &[Pane] = &[
+    Pane::Findings,
+    Pane::Detail,
+    Pane::Reviewers,
+    Pane::Disagreements,
+];
+const NODE: &[Pane] = &[Pane::Findings, Pane::Detail];
+const LIST: &[Pane] = &[Pane::Findings, Pane::Reviewers, Pane::Disagreements];
+const NONE: &[Pane] = &[];
+
+/// (context, action, keys, description, panes that hint it).
+type DefaultBinding = (
+    Context,
+    Action,
+    &'static [&'static str],
+    &'static str,
+    &'static [Pane],
+);
+
+impl Default for Keymap {
+    fn default() -> Keymap {
+        use Action as A;
+        use Context::*;
+        let table: Vec<DefaultBinding> = vec![
+            (
+                Main,
+                A::MoveDown,
+                &["j", "down"],
+                "move down (scroll in the detail)",
+                ALL,
+            ),
+            (Main, A::MoveUp, &["k", "up"], "move up", NONE),
+            (Main, A::PageDown, &["pgdn", "ctrl-d"], "page down", NONE),
+            (Main, A::PageUp, &["pgup", "ctrl-u"], "page up", NONE),
+            (Main, A::Top, &["home"], "first row", NONE),
+            (Main, A::Bottom, &["end", "G"], "last row", NONE),
+            (Main, A::NextPane, &["tab"], "next pane", NONE),
+            (Main, A::PrevPane, &["shift-tab"], "previous pane", NONE),
+            (
+                Main,
+                A::Expand,
+                &["enter"],
+                "fold/unfold; open a finding; jump to a disagreement's finding; filter by reviewer",
+                LIST,
+            ),
+            (Main, A::NextFinding, &["n"], "next finding", NODE),
+            (Main, A::PrevFinding, &["N"], "previous finding", NONE),
+            (
+                Main,
+                A::Confirm,
+                &["c"],
+                "confirm the finding as you (a peer): open → consensus ready",
+                NODE,
+            ),
+            (
+                Main,
+                A::Dismiss,
+                &["x"],
+                "dismiss the finding (asks for a reason)",
+                NODE,
+            ),
+            (Main, A::Resolve, &["r"], "mark the finding resolved", NODE),
+            (
+                Main,
+                A::Reopen,
+                &["o"],
+                "reopen a resolved or dismissed finding",
+                NONE,
+            ),
+            (
+                Main,
+                A::EditComment,
+                &["e"],
+                "edit the comment that would be posted",
+                &[Pane::Detail],
+            ),
+            (
+                Main,
+                A::ToggleMark,
+                &["space"],
+                "mark/unmark the finding for the gate's fix and ignore",
+                NONE,
+            ),
+            (
+                Main,
+                A::Filter,
+                &["/"],
+                "filter: words, @reviewer, p0…p3, is:open",
+                &[Pane::Findings],
+            ),
+            (
+                Main,
+                A::ClearFilter,
+                &[],
+                "clear the filter (esc also does)",
+                NONE,
+            ),
+            (
+                Main,
+                A::CycleLevel,
+                &["L"],
+                "change level (light → balanced → thorough): re-sorts, never deletes",
+                NONE,
+            ),
+            (
+                Main,
+                A::OpenGate,
+                &["g"],
+                "open the approval gate (when awaiting approval)",
+                ALL,
+            ),
+            (Main, A::Help, &["?"], "help: every key", ALL),
+            (
+                Main,
+                A::Close,
+                &["esc"],
+                "close / clear the filter / back to the findings",
+                NONE,
+            ),
+            (
+                Main,
+                A::Quit,
+                &["q", "ctrl-c"],
+                "quit (decisions are already saved)",
+                ALL,
+            ),
+            (
+                Gate,
+                A::GateFix,
+                &["f"],
+                "fix: write the chosen findings' replacement lines as a patch",
+                NONE,
+            ),
+            (
+                Gate,
+                A::GateIgnore,
+                &["i"],
+                "ignore: dismiss the chosen findings with a reason",
+                NONE,
+            ),
+            (
+                Gate,
+                A::GatePublish,
+                &["p"],
+                "publish: preview what would be posted, then confirm",
+                NONE,
+            ),
+            (
+                Gate,
+                A::GateDetails,
+                &["d"],
+                "details: every reason of the verdict",
+                NONE,
+            ),
+            (
+                Gate,
+                A::GateAbort,
+                &["a"],
+                "abort: leave without publishing",
+                NONE,
+            ),
+            (Gate, A::Close, &["esc"], "back to the findings", NONE),
+            (
+                Preview,
+                A::PublishConfirm,
+                &["enter"],
+                "publish exactly this",
+                NONE,
+            ),
+            (
+                Preview,
+                A::MoveDown,
+                &["j", "down"],
+                "scroll the body",
+                NONE,
+            ),
+            (Preview, A::MoveUp, &["k", "up"], "scroll the body up", NONE),
+            (Preview, A::PageDown, &["pgdn", "space"], "page down", NONE),
+            (Preview, A::PageUp, &["pgup"], "page up", NONE),
+            (Help, A::MoveDown, &["j", "down"], "scroll down", NONE),
+            (Help, A::MoveUp, &["k", "up"], "scroll up", NONE),
+        ];
+        Keymap {
+            bindings: table
+                .into_iter()
+                .map(|(context, action, keys, desc, hint_in)| Binding {
+                    context,
+                    action,
+                    keys: keys
+                        .iter()
+                        .map(|k| Key::parse(k).expect("default keys parse"))
+                        .collect(),
+                    desc,
+                    hint_in,
+                })
+                .collect(),
+        }
+    }
+}
+
+impl Keymap {
+    /// The defaults with the bindings named in `text` (a user keymap file) replaced.
+    pub fn with_overrides(text: &str) -> Result<Keymap, KeymapError> {
+        let table: toml::Table = text
+            .parse()
+            .map_err(|e: toml::de::Error| KeymapError::Toml(e.to_string()))?;
+        let mut keymap = Keymap::default();
+        for (name, value) in table {
+            let action =
+                Action::from_name(&name).ok_or_else(|| KeymapError::UnknownAction(name.clone()))?;
+            let texts: Vec<String> = match value {
+                toml::Value::String(key) => vec![key],
+                toml::Value::Array(keys) => keys
+                    .into_iter()
+                    .map(|k| match k {
+                        toml::Value::String(key) => Ok(key),
+                        other => Err(KeymapError::BadKey {
+                            action: name.clone(),
+                            reason: format!("expected a key name, found {other}"),
+                        }),
+                    })
+                    .collect::<Result<_, _>>()?,
+                other => {
+                    return Err(KeymapError::BadKey {
+                        action: name,
+                        reason: format!("expected a key or a list of keys, found {other}"),
+                    });
+                }
+            };
+            let keys = texts
+                .iter()
+                .map(|t| Key::parse(t))
+                .collect::<Result<Vec<Key>, String>>()
+                .map_err(|reason| KeymapError::BadKey {
+                    action: name.clone(),
+                    reason,
+                })?;
+            let mut found = false;
+            for binding in keymap.bindings.iter_mut().filter(|b| b.action == action) {
+                binding.keys = keys.clone();
+                found = true;
+            }
+            if !found {
+                keymap.bindings.push(Binding {
+                    context: Context::Main,
+                    action,
+                    keys,
+                    desc: "user binding",
+                    hint_in: NONE,
+                });
+            }
+        }
+        Ok(keymap)
+    }
+
+    /// The defaults, overridden by the file at `path` when it exists.
+    pub fn load(path: &Path) -> Result<Keymap, KeymapError> {
+        match std::fs::read_to_string(path) {
+            Ok(text) => Keymap::with_overrides(&text),
+            Err(err) if err.kind() == std::io::ErrorKind::NotFound => Ok(Keymap::default()),
+            Err(source) => Err(KeymapError::Read {
+                path: path.display().to_string(),
+                source,
+            }),
+        }
+    }
+
+    pub fn lookup(&self, context: Context, key: Key) -> Option<Action> {
+        self.bindings
+            .iter()
+            .find(|b| b.context == context && b.keys.contains(&key))
+            .map(|b| b.action.clone())
+    }
+
+    /// The keys of `action` in `context`, as shown to the person: `j/↓`.
+    pub fn keys_for(&self, context: Context, action: &Action) -> String {
+        self.bindings
+            .iter()
+            .filter(|b| b.context == context && &b.action == action)
+            .flat_map(|b| b.keys.iter().map(Key::to_string))
+            .collect::<Vec<_>>()
+            .join("/")
+    }
+
+    /// Short hints for the status line of a pane: (keys, description).
+    pub fn hints(&self, pane: Pane) -> Vec<(String, &'static str)> {
+        self.bindings
+            .iter()
+            .filter(|b| {
+                b.context == Context::Main && b.hint_in.contains(&pane) && !b.keys.is_empty()
+            })
+            .map(|b| (b.keys[0].to_string(), short(&b.action)))
+            .collect()
+    }
+
+    /// What a terminal event means in the current state.
+    pub fn translate(&self, state: &AppState, event: &Event) -> Option<Action> {
+        match event {
+            Event::Key(key) if key.kind != KeyEventKind::Release => self.translate_key(state, key),
+            Event::Mouse(mouse) => match mouse.kind {
+                MouseEventKind::ScrollDown => Some(Action::ScrollDown {
+                    column: mouse.column,
+                    row: mouse.row,
+                }),
+                MouseEventKind::ScrollUp => Some(Action::ScrollUp {
+                    column: mouse.column,
+                    row: mouse.row,
+                }),
+                MouseEventKind::Down(MouseButton::Left) => Some(Action::Click {
+                    column: mouse.column,
+                    row: mouse.row,
+                }),
+                _ => None,
+            },
+            Event::Resize(width, height) => Some(Action::Resize {
+                width: *width,
+                height: *height,
+            }),
+            _ => None,
+        }
+    }
+
+    pub fn translate_key(&self, state: &AppState, event: &KeyEvent) -> Option<Action> {
+        let key = Key::from_event(event);
+        match state.top_overlay() {
+            None => self.lookup(Context::Main, key),
+            Some(Overlay::Gate { .. }) => self.lookup(Context::Gate, key),
+            Some(Overlay::PreviewPending) => {
+                (key.code == KeyCode::Esc).then_some(Action::PublishCancel)
+            }
+            Some(Overlay::Preview { .. }) => Some(
+                self.lookup(Context::Preview, key)
+                    .unwrap_or(Action::PublishCancel),
+            ),
+            Some(Overlay::Help { .. }) => {
+                Some(self.lookup(Context::Help, key).unwrap_or(Action::Close))
+            }
+            Some(Overlay::Error { .. }) => Some(Action::Close),
+            Some(Overlay::Input(input)) => {
+                let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
+                match key.code {
+                    KeyCode::Esc => Some(Action::Cancel),
+                    KeyCode::Enter if !input.purpose.multiline() => Some(Action::Submit),
+                    KeyCode::Char('s') if ctrl => Some(Action::Submit),
+                    KeyCode::Char('c') if ctrl => Some(Action::Cancel),
+                    _ => Some(Action::Text(Input::from(*event))),
+                }
+            }
+        }
+    }
+}
+
+/// The few words a status line hint uses.
+fn short(action: &Action) -> &'static str {
+    match action {
+        Action::MoveDown => "move",
+        Action::Expand => "open",
+        Action::NextFinding => "next",
+        Action::Confirm => "confirm",
+        Action::Dismiss => "dismiss",
+        Action::Resolve => "resolve",
+        Action::EditComment => "edit comment",
+        Action::Filter => "filter",
+        Action::OpenGate => "gate",
+        Action::Help => "help",
+        Action::Quit => "quit",
+        other => other.name().unwrap_or(""),
+    }
+}

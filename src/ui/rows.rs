@@ -1,0 +1,342 @@
+//! The findings list as rows, derived from the state on demand: cohorts, their problems (one
+//! row per consolidated problem, duplicates folded under it), and per cohort a "below threshold
+//! (N)" fold decided by the level. Nothing is ever dropped: a level or a fold only moves rows.
+
+use std::collections::HashMap;
+
+use crate::review::consolidate::{Problem, consolidate};
+use crate::review::level::Placement;
+use crate::review::node::{Actor, ReviewNode};
+use crate::ui::state::{AppState, RowKey};
+
+/// The group findings fall into when no cohort lists their file.
+pub const OTHER_COHORT: &str = "~other";
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum Row {
+    Cohort {
+        key: String,
+        label: String,
+        fallback: bool,
+        blast_radius: Option<u32>,
+        /// Problems in the cohort (main and below threshold) that pass the filter.
+        problems: usize,
+        collapsed: bool,
+    },
+    Below {
+        cohort: String,
+        count: usize,
+        open: bool,
+    },
+    Node {
+        id: String,
+        /// A duplicate shown under its problem.
+        duplicate: bool,
+        /// How many duplicates the problem folds (0 for a lone finding or a duplicate row).
+        duplicates: usize,
+        /// Who found it (the problem's reviewers, for a primary row).
+        found_by: Vec<String>,
+        /// Peers who confirmed it (reviewers or the person).
+        confirmed_by: Vec<String>,
+        below: bool,
+    },
+}
+
+impl Row {
+    pub fn key(&self) -> RowKey {
+        match self {
+            Row::Cohort { key, .. } => RowKey::Cohort(key.clone()),
+            Row::Below { cohort, .. } => RowKey::Below(cohort.clone()),
+            Row::Node { id, .. } => RowKey::Node(id.clone()),
+        }
+    }
+}
+
+/// How far to unfold while building rows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Unfold {
+    /// As the person left the folds.
+    AsState,
+    /// Everything open: used to find where a finding lives.
+    All,
+}
+
+/// The visible rows.
+pub fn rows(state: &AppState) -> Vec<Row> {
+    build(state, Unfold::AsState)
+}
+
+struct Group {
+    key: String,
+    label: String,
+    fallback: bool,
+    blast_radius: Option<u32>,
+    main: Vec<Problem>,
+    below: Vec<Problem>,
+}
+
+pub fn build(state: &AppState, unfold: Unfold) -> Vec<Row> {
+    let nodes: HashMap<&str, &ReviewNode> = state
+        .board
+        .nodes
+        .iter()
+        .map(|n| (n.id.as_str(), n))
+        .collect();
+    let filter = Filter::parse(&state.filter);
+    let mut groups: Vec<Group> = state
+        .cohorts
+        .iter()
+        .map(|c| Group {
+            key: c.key.clone(),
+            label: c.label.clone(),
+            fallback: c.fallback,
+            blast_radius: Some(c.blast_radius),
+            main: Vec::new(),
+            below: Vec::new(),
+        })
+        .collect();
+    let mut cohort_of_file: HashMap<&str, usize> = HashMap::new();
+    for (i, cohort) in state.cohorts.iter().enumerate() {
+        for file in &cohort.files {
+            cohort_of_file.entry(file.as_str()).or_insert(i);
+        }
+    }
+    let other_label = if state.cohorts.is_empty() {
+        "all findings"
+    } else {
+        "other files"
+    };
+    let mut other = Group {
+        key: OTHER_COHORT.to_string(),
+        label: other_label.to_string(),
+        fallback: false,
+        blast_radius: None,
+        main: Vec::new(),
+        below: Vec::new(),
+    };
+
+    for problem in consolidate(&state.board.nodes) {
+        let Some(primary) = nodes.get(problem.primary.as_str()) else {
+            continue;
+        };
+        if !filter.is_empty()
+            && !problem
+                .members
+                .iter()
+                .any(|m| filter.matches(nodes[m.as_str()]))
+        {
+            continue;
+        }
+        let group = match primary
+            .anchor
+            .as_ref()
+            .and_then(|a| cohort_of_file.get(a.path.as_str()))
+        {
+            Some(&i) => &mut groups[i],
+            None => &mut other,
+        };
+        match state.level.placement(primary) {
+            Placement::Main => group.main.push(problem),
+            Placement::BelowThreshold => group.below.push(problem),
+        }
+    }
+    groups.push(other);
+
+    let order = |p: &Problem| {
+        let n = nodes[p.primary.as_str()];
+        (
+            !n.status.is_active(),
+            n.priority,
+            std::cmp::Reverse(confidence_key(n.confidence)),
+            n.id.clone(),
+        )
+    };
+    let mut rows = Vec::new();
+    for mut group in groups {
+        let total = group.main.len() + group.below.len();
+        if total == 0 {
+            continue;
+        }
+        group.main.sort_by_key(order);
+        group.below.sort_by_key(order);
+        let collapsed = unfold == Unfold::AsState && state.collapsed.contains(&group.key);
+        rows.push(Row::Cohort {
+            key: group.key.clone(),
+            label: group.label.clone(),
+            fallback: group.fallback,
+            blast_radius: group.blast_radius,
+            problems: total,
+            collapsed,
+        });
+        if collapsed {
+            continue;
+        }
+        for problem in &group.main {
+            push_problem(&mut rows, state, &nodes, problem, false, unfold);
+        }
+        if !group.below.is_empty() {
+            let open = unfold == Unfold::All || state.below_open.contains(&group.key);
+            rows.push(Row::Below {
+                cohort: group.key.clone(),
+                count: group.below.len(),
+                open,
+            });
+            if open {
+                for problem in &group.below {
+                    push_problem(&mut rows, state, &nodes, problem, true, unfold);
+                }
+            }
+        }
+    }
+    rows
+}
+
+fn push_problem(
+    rows: &mut Vec<Row>,
+    state: &AppState,
+    nodes: &HashMap<&str, &ReviewNode>,
+    problem: &Problem,
+    below: bool,
+    unfold: Unfold,
+) {
+    rows.push(Row::Node {
+        id: problem.primary.clone(),
+        duplicate: false,
+        duplicates: problem.members.len() - 1,
+        found_by: problem.found_by.clone(),
+        confirmed_by: confirmers(nodes[problem.primary.as_str()]),
+        below,
+    });
+    let expanded = unfold == Unfold::All || state.expanded.contains(&problem.primary);
+    if expanded {
+        for member in &problem.members[1..] {
+            let node = nodes[member.as_str()];
+            rows.push(Row::Node {
+                id: member.clone(),
+                duplicate: true,
+                duplicates: 0,
+                found_by: vec![node.origin.reviewer.clone()],
+                confirmed_by: confirmers(node),
+                below,
+            });
+        }
+    }
+}
+
+fn confirmers(node: &ReviewNode) -> Vec<String> {
+    let mut names: Vec<String> = Vec::new();
+    for stance in &node.confirmations {
+        let name = match &stance.by {
+            Actor::Reviewer(name) => name.clone(),
+            Actor::Person(name) => format!("{name} (you)"),
+        };
+        if !names.contains(&name) {
+            names.push(name);
+        }
+    }
+    names
+}
+
+/// Confidence as an orderable integer (0–1000).
+fn confidence_key(confidence: f64) -> i64 {
+    (confidence * 1000.0).round() as i64
+}
+
+/// Where a row sits in `rows`, by key.
+pub fn position(rows: &[Row], key: &RowKey) -> Option<usize> {
+    rows.iter().position(|row| &row.key() == key)
+}
+
+/// How many problems the level puts in the main list and below threshold (ignoring the filter).
+pub fn placement_counts(state: &AppState) -> (usize, usize) {
+    let mut counts = (0, 0);
+    for problem in consolidate(&state.board.nodes) {
+        if let Some(node) = state.node(&problem.primary) {
+            match state.level.placement(node) {
+                Placement::Main => counts.0 += 1,
+                Placement::BelowThreshold => counts.1 += 1,
+            }
+        }
+    }
+    counts
+}
+
+/// The findings filter: `@reviewer` (found or confirmed by), `p0`…`p3`, `is:open` (a status),
+/// and words matched against title, path, rule, category and kind. Terms of one class are
+/// alternatives (`p0 p1`); classes and words must all match.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Filter {
+    reviewers: Vec<String>,
+    priorities: Vec<crate::review::Priority>,
+    statuses: Vec<String>,
+    words: Vec<String>,
+}
+
+impl Filter {
+    pub fn parse(text: &str) -> Filter {
+        let mut filter = Filter::default();
+        for term in text.split_whitespace() {
+            let lower = term.to_lowercase();
+            if let Some(name) = lower.strip_prefix('@') {
+                if !name.is_empty() {
+                    filter.reviewers.push(name.to_string());
+                }
+            } else if let Some(priority) = (lower.len() == 2)
+                .then(|| crate::review::Priority::parse(&lower))
+                .flatten()
+            {
+                filter.priorities.push(priority);
+            } else if let Some(status) = lower.strip_prefix("is:") {
+                filter.statuses.push(status.to_string());
+            } else {
+                filter.words.push(lower);
+            }
+        }
+        filter
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.reviewers.is_empty()
+            && self.priorities.is_empty()
+            && self.statuses.is_empty()
+            && self.words.is_empty()
+    }
+
+    pub fn matches(&self, node: &ReviewNode) -> bool {
+        if !self.reviewers.is_empty() {
+            let by = |name: &str| {
+                let name = name.to_lowercase();
+                self.reviewers.iter().any(|r| name.contains(r.as_str()))
+            };
+            let found =
+                by(&node.origin.reviewer) || node.confirmations.iter().any(|s| by(s.by.name()));
+            if !found {
+                return false;
+            }
+        }
+        if !self.priorities.is_empty() && !self.priorities.contains(&node.priority) {
+            return false;
+        }
+        if !self.statuses.is_empty()
+            && !self
+                .statuses
+                .iter()
+                .any(|s| node.status.as_str().starts_with(s.as_str()))
+        {
+            return false;
+        }
+        if self.words.is_empty() {
+            return true;
+        }
+        let haystack = format!(
+            "{} {} {} {} {}",
+            node.text.title,
+            node.location(),
+            node.rule.as_deref().unwrap_or(""),
+            node.triage.category,
+            node.kind.as_str()
+        )
+        .to_lowercase();
+        self.words.iter().all(|w| haystack.contains(w.as_str()))
+    }
+}

@@ -1,0 +1,352 @@
+//! The cockpit's one state: the engine snapshot it shows and the UI state around it (focus,
+//! selection, folding, filter, overlays, transient message). Selection is by stable key (a node
+//! id, a cohort key), never by index, so it stays put while findings stream in.
+
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::sync::Arc;
+
+use ratatui::layout::Rect;
+use ratatui_textarea::TextArea;
+
+use crate::pr::forge::PullRequest;
+use crate::review::Level;
+use crate::review::axes::Axis;
+use crate::review::board::Board;
+use crate::review::node::ReviewNode;
+use crate::review::verdict::Verdict;
+use crate::space::state::{Ladder, SpaceState};
+
+/// What the header says about the pull request.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct PrHeader {
+    /// `owner/repo`, or the local repository's name.
+    pub repo: String,
+    /// `12` on a forge (shown as `#12`), empty for a local range.
+    pub number: String,
+    pub title: String,
+    pub base: String,
+    pub head: String,
+    pub author: String,
+}
+
+impl PrHeader {
+    pub fn from_pull_request(repo: &str, pr: &PullRequest) -> PrHeader {
+        PrHeader {
+            repo: repo.to_string(),
+            number: pr.number.to_string(),
+            title: pr.title.clone(),
+            base: pr.base.ref_name.clone(),
+            head: pr.head.ref_name.clone(),
+            author: pr.author.clone(),
+        }
+    }
+
+    /// `owner/repo#12`, or just the repository for a local range.
+    pub fn reference(&self) -> String {
+        if self.number.is_empty() {
+            self.repo.clone()
+        } else {
+            format!("{}#{}", self.repo, self.number)
+        }
+    }
+}
+
+/// One cohort as the cockpit shows it; the lead fills these from the cohort module.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct CohortView {
+    /// Stable across pushes (derived from the cohort's symbols).
+    pub key: String,
+    pub label: String,
+    pub files: Vec<String>,
+    /// Grouped by path because the language has no index: labelled so, never passed off as a
+    /// semantic grouping.
+    pub fallback: bool,
+    pub blast_radius: u32,
+}
+
+/// The panes that take focus, in tab order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum Pane {
+    #[default]
+    Findings,
+    Detail,
+    Reviewers,
+    Disagreements,
+}
+
+impl Pane {
+    pub fn title(self) -> &'static str {
+        match self {
+            Pane::Findings => "Findings",
+            Pane::Detail => "Detail",
+            Pane::Reviewers => "Reviewers",
+            Pane::Disagreements => "Disagreements",
+        }
+    }
+}
+
+/// A selectable row of the findings list, by stable identity.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum RowKey {
+    /// A cohort header, by cohort key.
+    Cohort(String),
+    /// A cohort's "below threshold (N)" fold, by cohort key.
+    Below(String),
+    /// A finding, by node id.
+    Node(String),
+}
+
+/// What the engine computed for the publish preview (`Effect::PreviewPublish` →
+/// `Action::PublishPreview`).
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct PreviewData {
+    /// `REQUEST_CHANGES`, `COMMENT` or `APPROVE`.
+    pub event: String,
+    pub inline_comments: usize,
+    /// Findings that go into the body instead of inline, each with why (`path:line title — not
+    /// on a changed line`).
+    pub moved_to_body: Vec<String>,
+    /// The summary body, as it will be posted.
+    pub body: String,
+    /// Where it goes: `github review on owner/repo#12`, or the local report's directory.
+    pub target: String,
+}
+
+/// Why a text box is open.
+#[derive(Debug, Clone, PartialEq)]
+pub enum InputPurpose {
+    /// Dismiss these nodes; the reason is required.
+    Dismiss { node_ids: Vec<String> },
+    /// Edit the comment text that would be posted for a node.
+    EditComment { node_id: String },
+    /// The findings filter, applied as it is typed; `previous` comes back on cancel.
+    Filter { previous: String },
+}
+
+impl InputPurpose {
+    /// Single-line inputs submit on Enter; the comment editor takes newlines and saves on Ctrl-S.
+    pub fn multiline(&self) -> bool {
+        matches!(self, InputPurpose::EditComment { .. })
+    }
+}
+
+#[derive(Debug, Clone)]
+pub struct InputOverlay {
+    pub purpose: InputPurpose,
+    pub textarea: TextArea<'static>,
+    /// Shown under the box, e.g. "a reason is required".
+    pub error: Option<String>,
+}
+
+impl InputOverlay {
+    pub fn new(purpose: InputPurpose, text: &str) -> InputOverlay {
+        let lines: Vec<String> = text.lines().map(str::to_string).collect();
+        let mut textarea = TextArea::new(lines);
+        textarea.move_cursor(ratatui_textarea::CursorMove::Bottom);
+        textarea.move_cursor(ratatui_textarea::CursorMove::End);
+        InputOverlay {
+            purpose,
+            textarea,
+            error: None,
+        }
+    }
+
+    pub fn text(&self) -> String {
+        self.textarea.lines().join("\n")
+    }
+}
+
+/// The overlay stack: the top one takes the keys.
+#[derive(Debug, Clone)]
+pub enum Overlay {
+    Help {
+        scroll: u16,
+    },
+    /// The approval gate; `details` shows every verdict reason.
+    Gate {
+        details: bool,
+    },
+    /// Waiting for the engine's publish preview.
+    PreviewPending,
+    Preview {
+        data: PreviewData,
+        scroll: u16,
+    },
+    Input(Box<InputOverlay>),
+    Error {
+        title: String,
+        message: String,
+    },
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MessageKind {
+    Info,
+    Warn,
+    Error,
+}
+
+/// A transient message in the status line; it expires after a few ticks.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Message {
+    pub text: String,
+    pub kind: MessageKind,
+    pub until_tick: u64,
+}
+
+impl Overlay {
+    /// A text box for `purpose`, holding `text`.
+    pub fn input(purpose: InputPurpose, text: &str) -> Overlay {
+        Overlay::Input(Box::new(InputOverlay::new(purpose, text)))
+    }
+}
+
+/// How long a transient message stays, in ticks (the loop ticks every 250 ms).
+pub const MESSAGE_TICKS: u64 = 16;
+
+/// Where things landed on screen in the last frame: mouse clicks and page sizes are read from
+/// it. Written by the loop after each draw; only a measurement, never a source of truth.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct ScreenLayout {
+    pub findings: Rect,
+    /// (screen row, row key) of each findings row drawn.
+    pub finding_rows: Vec<(u16, RowKey)>,
+    pub detail: Rect,
+    pub reviewers: Rect,
+    pub disagreements: Rect,
+}
+
+#[derive(Debug, Clone)]
+pub struct AppState {
+    // The engine snapshot.
+    pub pr: PrHeader,
+    pub ladder: Ladder,
+    pub round: u32,
+    /// The verdict; recomputed with `review::decide` whenever the board changes.
+    pub verdict: Option<Verdict>,
+    pub axes: Vec<Axis>,
+    /// Passed to the verdict: the person asked for a run without model reviewers.
+    pub deterministic_only: bool,
+    pub board: Board,
+    pub cohorts: Vec<CohortView>,
+    pub level: Level,
+    /// Head-side file contents by path, filled by the engine from the worktree. The view reads
+    /// only the visible lines; a missing file shows "code not loaded", never a blocking read.
+    pub code: HashMap<String, Arc<Vec<String>>>,
+    /// Edited comment text by node id (what would be posted instead of the generated text).
+    pub comments: BTreeMap<String, String>,
+    /// The person at the keyboard (their confirmations count as a peer's).
+    pub person: String,
+    /// The current time (RFC 3339), set by the loop; status changes are stamped with it.
+    pub now: String,
+    /// Shown while the engine prepares (`preparing the review space…`); `None` once ready.
+    pub loading: Option<String>,
+
+    // UI state.
+    pub focus: Pane,
+    pub selected: Option<RowKey>,
+    pub selected_reviewer: Option<String>,
+    /// The selected disagreement, by its two node ids.
+    pub selected_disagreement: Option<(String, String)>,
+    /// Cohort keys whose findings are hidden.
+    pub collapsed: BTreeSet<String>,
+    /// Cohort keys whose "below threshold" group is unfolded.
+    pub below_open: BTreeSet<String>,
+    /// Problems (by primary node id) whose duplicates are shown.
+    pub expanded: BTreeSet<String>,
+    /// Findings chosen for the gate's fix and ignore.
+    pub marked: BTreeSet<String>,
+    pub filter: String,
+    pub overlays: Vec<Overlay>,
+    pub message: Option<Message>,
+    pub tick: u64,
+    pub findings_offset: usize,
+    pub detail_scroll: u16,
+    pub layout: ScreenLayout,
+    pub quit: bool,
+}
+
+impl AppState {
+    /// An empty cockpit for `pr`, loading until the engine says otherwise.
+    pub fn new(pr: PrHeader, person: &str) -> AppState {
+        AppState {
+            pr,
+            ladder: Ladder::Requested,
+            round: 0,
+            verdict: None,
+            axes: Vec::new(),
+            deterministic_only: false,
+            board: Board::default(),
+            cohorts: Vec::new(),
+            level: Level::default(),
+            code: HashMap::new(),
+            comments: BTreeMap::new(),
+            person: person.to_string(),
+            now: String::new(),
+            loading: None,
+            focus: Pane::Findings,
+            selected: None,
+            selected_reviewer: None,
+            selected_disagreement: None,
+            collapsed: BTreeSet::new(),
+            below_open: BTreeSet::new(),
+            expanded: BTreeSet::new(),
+            marked: BTreeSet::new(),
+            filter: String::new(),
+            overlays: Vec::new(),
+            message: None,
+            tick: 0,
+            findings_offset: 0,
+            detail_scroll: 0,
+            layout: ScreenLayout::default(),
+            quit: false,
+        }
+    }
+
+    /// A cockpit over a reopened space: ladder, round and findings from `state.json`.
+    pub fn from_space(pr: PrHeader, space: &SpaceState, person: &str) -> AppState {
+        let mut state = AppState::new(pr, person);
+        state.ladder = space.ladder();
+        state.round = space.current_round().map_or(0, |r| r.number);
+        state.board.nodes = space.nodes.clone();
+        crate::ui::update::refresh(&mut state);
+        state
+    }
+
+    pub fn node(&self, id: &str) -> Option<&ReviewNode> {
+        self.board.nodes.iter().find(|n| n.id == id)
+    }
+
+    pub fn node_mut(&mut self, id: &str) -> Option<&mut ReviewNode> {
+        self.board.nodes.iter_mut().find(|n| n.id == id)
+    }
+
+    /// The node the detail pane shows: the selected finding.
+    pub fn selected_node(&self) -> Option<&ReviewNode> {
+        match &self.selected {
+            Some(RowKey::Node(id)) => self.node(id),
+            _ => None,
+        }
+    }
+
+    pub fn top_overlay(&self) -> Option<&Overlay> {
+        self.overlays.last()
+    }
+
+    /// The text that would be posted for a node: the person's edit, or the generated text.
+    pub fn comment_text(&self, node: &ReviewNode) -> String {
+        self.comments
+            .get(&node.id)
+            .cloned()
+            .unwrap_or_else(|| generated_comment(node))
+    }
+}
+
+/// The comment text generated from a finding: its title, then its body.
+pub fn generated_comment(node: &ReviewNode) -> String {
+    if node.text.body.trim().is_empty() {
+        node.text.title.clone()
+    } else {
+        format!("{}\n\n{}", node.text.title, node.text.body)
+    }
+}

@@ -1,0 +1,220 @@
+//! The keymap: defaults, user overrides by action name, and what keys mean under overlays.
+
+use ratatui::crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
+
+use super::fixtures::*;
+use crate::ui::action::Action;
+use crate::ui::keymap::{Context, Key, Keymap};
+use crate::ui::state::{InputPurpose, Overlay};
+
+fn key(code: KeyCode) -> Event {
+    Event::Key(KeyEvent::new(code, KeyModifiers::NONE))
+}
+
+#[test]
+fn defaults_bind_the_documented_keys() {
+    let keymap = Keymap::default();
+    let state = finished();
+    for (code, action) in [
+        (KeyCode::Char('j'), Action::MoveDown),
+        (KeyCode::Down, Action::MoveDown),
+        (KeyCode::Char('k'), Action::MoveUp),
+        (KeyCode::Tab, Action::NextPane),
+        (KeyCode::BackTab, Action::PrevPane),
+        (KeyCode::Enter, Action::Expand),
+        (KeyCode::Char('c'), Action::Confirm),
+        (KeyCode::Char('x'), Action::Dismiss),
+        (KeyCode::Char('r'), Action::Resolve),
+        (KeyCode::Char('o'), Action::Reopen),
+        (KeyCode::Char('e'), Action::EditComment),
+        (KeyCode::Char('/'), Action::Filter),
+        (KeyCode::Char('n'), Action::NextFinding),
+        (KeyCode::Char('N'), Action::PrevFinding),
+        (KeyCode::Char('L'), Action::CycleLevel),
+        (KeyCode::Char('g'), Action::OpenGate),
+        (KeyCode::Char('?'), Action::Help),
+        (KeyCode::Char('q'), Action::Quit),
+    ] {
+        assert_eq!(
+            keymap.translate(&state, &key(code)),
+            Some(action.clone()),
+            "{code:?}"
+        );
+    }
+    // A shifted letter arrives with SHIFT set; it is the same key.
+    let shifted = Event::Key(KeyEvent::new(KeyCode::Char('N'), KeyModifiers::SHIFT));
+    assert_eq!(
+        keymap.translate(&state, &shifted),
+        Some(Action::PrevFinding)
+    );
+}
+
+#[test]
+fn every_binding_has_a_description_and_a_named_action() {
+    for binding in Keymap::default().bindings {
+        assert!(!binding.desc.is_empty());
+        assert!(binding.action.name().is_some(), "{:?}", binding.action);
+    }
+}
+
+#[test]
+fn a_user_file_overrides_single_bindings_by_action_name() {
+    let keymap =
+        Keymap::with_overrides("confirm = \"C\"\nmove_down = [\"j\", \"ctrl-n\"]\n").unwrap();
+    let state = finished();
+    assert_eq!(
+        keymap.translate(&state, &key(KeyCode::Char('C'))),
+        Some(Action::Confirm)
+    );
+    assert_eq!(keymap.translate(&state, &key(KeyCode::Char('c'))), None);
+    let ctrl_n = Event::Key(KeyEvent::new(KeyCode::Char('n'), KeyModifiers::CONTROL));
+    assert_eq!(keymap.translate(&state, &ctrl_n), Some(Action::MoveDown));
+    assert_eq!(keymap.translate(&state, &key(KeyCode::Down)), None);
+    // Everything else keeps its default.
+    assert_eq!(
+        keymap.translate(&state, &key(KeyCode::Char('x'))),
+        Some(Action::Dismiss)
+    );
+    assert_eq!(
+        keymap.keys_for(Context::Main, &Action::MoveDown),
+        "j/ctrl-n"
+    );
+
+    let err = Keymap::with_overrides("confrim = \"c\"").unwrap_err();
+    assert!(
+        err.to_string().contains("unknown action `confrim`"),
+        "{err}"
+    );
+    let err = Keymap::with_overrides("confirm = \"hyper-x\"").unwrap_err();
+    assert!(err.to_string().contains("unknown key"), "{err}");
+}
+
+#[test]
+fn keys_parse_and_print_back() {
+    for text in [
+        "j",
+        "G",
+        "?",
+        "enter",
+        "esc",
+        "tab",
+        "shift-tab",
+        "space",
+        "pgdn",
+        "ctrl-c",
+        "f1",
+    ] {
+        let parsed = Key::parse(text).unwrap();
+        assert_eq!(
+            Key::parse(&parsed.to_string().replace('↓', "down")).unwrap(),
+            parsed,
+            "{text}"
+        );
+    }
+    assert_eq!(Key::parse("shift-n").unwrap(), Key::parse("N").unwrap());
+}
+
+#[test]
+fn overlays_take_the_keys() {
+    let keymap = Keymap::default();
+    let mut state = finished();
+
+    state.overlays.push(Overlay::Gate { details: false });
+    assert_eq!(
+        keymap.translate(&state, &key(KeyCode::Char('p'))),
+        Some(Action::GatePublish)
+    );
+    assert_eq!(
+        keymap.translate(&state, &key(KeyCode::Char('c'))),
+        None,
+        "no triage under the gate"
+    );
+
+    state.overlays.push(Overlay::Preview {
+        data: Default::default(),
+        scroll: 0,
+    });
+    assert_eq!(
+        keymap.translate(&state, &key(KeyCode::Enter)),
+        Some(Action::PublishConfirm)
+    );
+    assert_eq!(
+        keymap.translate(&state, &key(KeyCode::Char('j'))),
+        Some(Action::MoveDown)
+    );
+    assert_eq!(
+        keymap.translate(&state, &key(KeyCode::Char('y'))),
+        Some(Action::PublishCancel)
+    );
+
+    state.overlays.push(Overlay::input(
+        InputPurpose::Dismiss {
+            node_ids: vec!["n1".into()],
+        },
+        "",
+    ));
+    assert!(matches!(
+        keymap.translate(&state, &key(KeyCode::Char('q'))),
+        Some(Action::Text(_))
+    ));
+    assert_eq!(
+        keymap.translate(&state, &key(KeyCode::Enter)),
+        Some(Action::Submit)
+    );
+    assert_eq!(
+        keymap.translate(&state, &key(KeyCode::Esc)),
+        Some(Action::Cancel)
+    );
+
+    state.overlays.push(Overlay::input(
+        InputPurpose::EditComment {
+            node_id: "n1".into(),
+        },
+        "",
+    ));
+    assert!(matches!(
+        keymap.translate(&state, &key(KeyCode::Enter)),
+        Some(Action::Text(_))
+    ));
+    let save = Event::Key(KeyEvent::new(KeyCode::Char('s'), KeyModifiers::CONTROL));
+    assert_eq!(keymap.translate(&state, &save), Some(Action::Submit));
+
+    state.overlays.push(Overlay::Error {
+        title: "x".into(),
+        message: "y".into(),
+    });
+    assert_eq!(
+        keymap.translate(&state, &key(KeyCode::Char('z'))),
+        Some(Action::Close)
+    );
+}
+
+#[test]
+fn mouse_and_resize_become_actions() {
+    use ratatui::crossterm::event::{MouseButton, MouseEvent, MouseEventKind};
+    let keymap = Keymap::default();
+    let state = finished();
+    let mouse = |kind| {
+        Event::Mouse(MouseEvent {
+            kind,
+            column: 3,
+            row: 9,
+            modifiers: KeyModifiers::NONE,
+        })
+    };
+    assert_eq!(
+        keymap.translate(&state, &mouse(MouseEventKind::Down(MouseButton::Left))),
+        Some(Action::Click { column: 3, row: 9 })
+    );
+    assert_eq!(
+        keymap.translate(&state, &mouse(MouseEventKind::ScrollDown)),
+        Some(Action::ScrollDown { column: 3, row: 9 })
+    );
+    assert_eq!(
+        keymap.translate(&state, &Event::Resize(80, 24)),
+        Some(Action::Resize {
+            width: 80,
+            height: 24
+        })
+    );
+}

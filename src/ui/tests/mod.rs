@@ -1,0 +1,8 @@
+//! Cockpit tests: `update` fed with actions and engine events (state checked, no sleeps), the
+//! keymap, the loop on a `TestBackend`, and insta snapshots of every screen state.
+
+mod fixtures;
+mod keys;
+mod loop_;
+mod snapshots;
+mod updates;

@@ -1,0 +1,152 @@
+//! Every screen state rendered on a 120×40 `TestBackend` and compared with insta snapshots.
+//! The data is fixed (no paths, hashes or clocks), so the snapshots are stable.
+
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+
+use super::fixtures::*;
+use crate::ui::action::Action;
+use crate::ui::keymap::Keymap;
+use crate::ui::state::{AppState, Pane, PreviewData, RowKey};
+use crate::ui::theme::Theme;
+use crate::ui::view::{self, ViewContext};
+
+fn render(state: &mut AppState) -> Terminal<TestBackend> {
+    let cx = ViewContext::new(Theme::builtin("dark").unwrap(), Keymap::default());
+    let mut terminal = Terminal::new(TestBackend::new(120, 40)).unwrap();
+    // Twice: the first frame measures the layout the second one (and `update`) relies on.
+    for _ in 0..2 {
+        let mut layout = None;
+        terminal
+            .draw(|frame| layout = Some(view::draw(frame, state, &cx)))
+            .unwrap();
+        state.layout = layout.unwrap();
+    }
+    terminal
+}
+
+#[test]
+fn loading() {
+    let mut state = super::fixtures::loading();
+    insta::assert_snapshot!(render(&mut state).backend());
+}
+
+#[test]
+fn streaming_with_reviewers_reading() {
+    let mut state = streaming();
+    insta::assert_snapshot!(render(&mut state).backend());
+}
+
+#[test]
+fn finished_with_disagreements_and_a_fix_in_the_detail() {
+    let mut state = finished();
+    insta::assert_snapshot!(render(&mut state).backend());
+}
+
+#[test]
+fn below_threshold_unfolded_and_a_collapsed_cohort() {
+    let mut state = finished();
+    state.below_open.insert("p-docs".into());
+    state.collapsed.insert("c-auth".into());
+    state.selected = Some(RowKey::Node("n5".into()));
+    insta::assert_snapshot!(render(&mut state).backend());
+}
+
+#[test]
+fn duplicates_unfolded_with_the_cohort_detail() {
+    let mut state = finished();
+    state.expanded.insert("n3".into());
+    state.selected = Some(RowKey::Cohort("c-auth".into()));
+    state.focus = Pane::Detail;
+    insta::assert_snapshot!(render(&mut state).backend());
+}
+
+#[test]
+fn the_approval_gate() {
+    let mut state = finished();
+    apply(&mut state, [Action::OpenGate]);
+    insta::assert_snapshot!(render(&mut state).backend());
+}
+
+#[test]
+fn the_publish_preview() {
+    let mut state = finished();
+    apply(
+        &mut state,
+        [
+            Action::OpenGate,
+            Action::GatePublish,
+            Action::PublishPreview(PreviewData {
+                event: "REQUEST_CHANGES".into(),
+                inline_comments: 2,
+                moved_to_body: vec![
+                    "Retry loop has no jitter — no anchor".into(),
+                    "docs/auth.md:3 Document the refresh window — not on a changed line".into(),
+                ],
+                body: "> [!CAUTION]\n> **Block**: 1 P0 finding at confidence ≥ 0.70\n\nFacts: gate apiContract pass · 4 files reviewed\n\n## Fix before merge\n\n1. `src/auth/refresh.rs:10-12` Expired token is reused — found by engineer\n   Impact: requests fail with 401 for up to an hour.\n\n## Observations\n\n- Retry loop has no jitter (engineer, confirmed by qa)\n".into(),
+                target: "github review on acme/payments#42".into(),
+            }),
+        ],
+    );
+    insta::assert_snapshot!(render(&mut state).backend());
+}
+
+#[test]
+fn the_help_overlay() {
+    let mut state = finished();
+    apply(&mut state, [Action::Help]);
+    insta::assert_snapshot!(render(&mut state).backend());
+}
+
+#[test]
+fn an_engine_error() {
+    let mut state = finished();
+    apply(
+        &mut state,
+        [Action::EngineError {
+            title: "Publishing failed".into(),
+            message: "GitHub rejected the review: 422 Unprocessable Entity (line 40 is not part of the diff).\nNothing was posted; the round is still unpublished.".into(),
+        }],
+    );
+    insta::assert_snapshot!(render(&mut state).backend());
+}
+
+#[test]
+fn the_dismiss_box_with_its_required_reason() {
+    let mut state = finished();
+    apply(&mut state, [Action::Dismiss, Action::Submit]);
+    insta::assert_snapshot!(render(&mut state).backend());
+}
+
+#[test]
+fn a_filter_and_a_message() {
+    let mut state = finished();
+    state.filter = "@qa".into();
+    apply(&mut state, [Action::Confirm]);
+    insta::assert_snapshot!(render(&mut state).backend());
+}
+
+#[test]
+fn the_detail_scrolled_to_the_fix_and_the_highlighted_code() {
+    let mut state = finished();
+    state.focus = Pane::Detail;
+    state.detail_scroll = 22;
+    insta::assert_snapshot!(render(&mut state).backend());
+}
+
+#[test]
+fn a_narrow_terminal_still_draws() {
+    let mut state = finished();
+    let cx = ViewContext::new(
+        Theme::builtin("dark").unwrap().without_color(),
+        Keymap::default(),
+    );
+    let mut terminal = Terminal::new(TestBackend::new(60, 20)).unwrap();
+    terminal
+        .draw(|frame| {
+            view::draw(frame, &state, &cx);
+        })
+        .unwrap();
+    state.overlays.clear();
+    insta::assert_snapshot!(terminal.backend());
+}

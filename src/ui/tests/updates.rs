@@ -1,0 +1,579 @@
+//! `update` fed with actions and engine events; the state and the effects are checked.
+
+use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use ratatui_textarea::Input;
+
+use super::fixtures::*;
+use crate::agents::events::{EventKind, ReviewEvent, RunId};
+use crate::review::Level;
+use crate::review::node::{Actor, Priority, Status};
+use crate::review::status::Change;
+use crate::space::state::Ladder;
+use crate::ui::action::Action;
+use crate::ui::rows::{self, Row, Unfold};
+use crate::ui::state::{InputPurpose, Overlay, Pane, PreviewData, RowKey};
+use crate::ui::update::{Effect, update};
+
+fn typed(text: &str) -> Vec<Action> {
+    text.chars()
+        .map(|c| {
+            Action::Text(Input::from(KeyEvent::new(
+                KeyCode::Char(c),
+                KeyModifiers::NONE,
+            )))
+        })
+        .collect()
+}
+
+fn node_ids(rows: &[Row]) -> Vec<String> {
+    rows.iter()
+        .filter_map(|r| match r {
+            Row::Node { id, .. } => Some(id.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn selection_stays_on_the_same_node_when_new_nodes_stream_in_above_it() {
+    let mut state = streaming();
+    select(&mut state, "n6");
+    let before = rows::position(&rows::rows(&state), &RowKey::Node("n6".into())).unwrap();
+    // A P0 in the same (other) group sorts above n6, and a new cohort group appears above too.
+    apply(
+        &mut state,
+        [
+            added(node(NodeSpec {
+                id: "n9",
+                reviewer: "qa",
+                priority: Priority::P0,
+                anchor: None,
+                title: "panics on an empty token",
+                ..NodeSpec::default()
+            })),
+            added(node(NodeSpec {
+                id: "n10",
+                reviewer: "qa",
+                priority: Priority::P0,
+                anchor: Some(("src/auth/client.rs", 1, 2)),
+                title: "client ignores the refreshed token",
+                ..NodeSpec::default()
+            })),
+        ],
+    );
+    let rows = rows::rows(&state);
+    let after = rows::position(&rows, &RowKey::Node("n6".into())).unwrap();
+    assert_eq!(state.selected, Some(RowKey::Node("n6".into())));
+    assert!(after > before, "n6 moved down from {before} to {after}");
+    // Moving is relative to where n6 is now: the new P0 right above it.
+    assert_eq!(update(&mut state, Action::MoveUp), vec![]);
+    assert_eq!(state.selected, Some(RowKey::Node("n9".into())));
+}
+
+#[test]
+fn the_first_finding_is_selected_when_nothing_is() {
+    let mut state = loading();
+    assert_eq!(state.selected, None);
+    apply(
+        &mut state,
+        [
+            Action::RunStarted {
+                run: RUN,
+                round: 1,
+                reviewers: vec![("engineer".into(), true)],
+            },
+            added(node(NodeSpec {
+                id: "a",
+                ..NodeSpec::default()
+            })),
+        ],
+    );
+    assert_eq!(state.selected, Some(RowKey::Node("a".into())));
+}
+
+#[test]
+fn confirm_as_the_person_moves_open_to_consensus_ready_and_asks_to_persist() {
+    let mut state = finished();
+    select(&mut state, "n1");
+    assert_eq!(state.node("n1").unwrap().status, Status::Open);
+    let effects = update(&mut state, Action::Confirm);
+    let node = state.node("n1").unwrap();
+    assert_eq!(node.status, Status::ConsensusReady);
+    assert_eq!(node.confirmations[0].by, Actor::Person("alice".into()));
+    assert_eq!(node.history[0].at, NOW);
+    match effects.as_slice() {
+        [
+            Effect::PersistStatus {
+                node_id,
+                change: Change::Confirm { .. },
+                node,
+                suppression: None,
+            },
+        ] => {
+            assert_eq!(node_id, "n1");
+            assert_eq!(node.status, Status::ConsensusReady);
+        }
+        other => panic!("unexpected effects {other:?}"),
+    }
+    assert!(
+        state
+            .message
+            .as_ref()
+            .unwrap()
+            .text
+            .contains("open → consensus_ready")
+    );
+}
+
+#[test]
+fn a_refused_change_is_a_message_and_no_effect() {
+    let mut state = finished();
+    select(&mut state, "n1");
+    // Reopening an open finding is refused by the status service.
+    assert_eq!(update(&mut state, Action::Reopen), vec![]);
+    assert!(
+        state
+            .message
+            .as_ref()
+            .unwrap()
+            .text
+            .contains("cannot reopen")
+    );
+}
+
+#[test]
+fn dismiss_requires_a_reason() {
+    let mut state = finished();
+    select(&mut state, "n1");
+    assert_eq!(update(&mut state, Action::Dismiss), vec![]);
+    assert!(matches!(
+        state.top_overlay(),
+        Some(Overlay::Input(input)) if input.purpose == InputPurpose::Dismiss { node_ids: vec!["n1".into()] }
+    ));
+    // Blank reasons are refused: the box stays open, nothing changes.
+    let mut effects = apply(&mut state, typed("   "));
+    effects.extend(update(&mut state, Action::Submit));
+    assert_eq!(effects, vec![]);
+    match state.top_overlay() {
+        Some(Overlay::Input(input)) => {
+            assert_eq!(
+                input.error.as_deref(),
+                Some("a reason is required to dismiss")
+            )
+        }
+        other => panic!("the box closed: {other:?}"),
+    }
+    assert_eq!(state.node("n1").unwrap().status, Status::Open);
+
+    apply(&mut state, typed("covered by #41"));
+    let effects = update(&mut state, Action::Submit);
+    assert!(state.overlays.is_empty());
+    assert_eq!(state.node("n1").unwrap().status, Status::Dismissed);
+    match effects.as_slice() {
+        [
+            Effect::PersistStatus {
+                change: Change::Dismiss { reason },
+                ..
+            },
+        ] => assert_eq!(reason, "covered by #41"),
+        other => panic!("unexpected effects {other:?}"),
+    }
+}
+
+#[test]
+fn cancelling_a_dismissal_changes_nothing() {
+    let mut state = finished();
+    select(&mut state, "n1");
+    apply(&mut state, [Action::Dismiss]);
+    apply(&mut state, typed("nah"));
+    assert_eq!(update(&mut state, Action::Cancel), vec![]);
+    assert!(state.overlays.is_empty());
+    assert_eq!(state.node("n1").unwrap().status, Status::Open);
+}
+
+#[test]
+fn resolve_and_reopen_round_trip_through_the_status_service() {
+    let mut state = finished();
+    select(&mut state, "n6");
+    // n6 was confirmed by qa: consensus ready.
+    assert_eq!(state.node("n6").unwrap().status, Status::ConsensusReady);
+    apply(&mut state, [Action::Resolve]);
+    assert_eq!(state.node("n6").unwrap().status, Status::Resolved);
+    let effects = update(&mut state, Action::Reopen);
+    assert_eq!(state.node("n6").unwrap().status, Status::ConsensusReady);
+    assert!(matches!(
+        effects.as_slice(),
+        [Effect::PersistStatus {
+            change: Change::Reopen,
+            ..
+        }]
+    ));
+}
+
+#[test]
+fn a_level_change_moves_findings_between_main_and_below_threshold_without_deleting() {
+    let mut state = finished();
+    let all_before = node_ids(&rows::build(&state, Unfold::All));
+    let below = |state: &crate::ui::state::AppState| -> Vec<String> {
+        rows::build(state, Unfold::All)
+            .into_iter()
+            .filter_map(|r| match r {
+                Row::Node {
+                    id,
+                    below: true,
+                    duplicate: false,
+                    ..
+                } => Some(id),
+                _ => None,
+            })
+            .collect()
+    };
+    assert_eq!(state.level, Level::Balanced);
+    assert_eq!(below(&state), vec!["n5"]);
+
+    let effects = update(&mut state, Action::CycleLevel);
+    assert_eq!(effects, vec![Effect::SetLevel(Level::Thorough)]);
+    assert!(below(&state).is_empty());
+
+    update(&mut state, Action::CycleLevel);
+    assert_eq!(state.level, Level::Light);
+    let mut light = below(&state);
+    light.sort();
+    // Light keeps P0/P1 at confidence ≥ 0.8: the P1 at 0.75, the P2 and the P3 move down.
+    assert_eq!(light, vec!["n2", "n5", "n6"]);
+
+    let mut all_after = node_ids(&rows::build(&state, Unfold::All));
+    let mut all_before = all_before;
+    all_before.sort();
+    all_after.sort();
+    assert_eq!(all_before, all_after, "no level drops a finding");
+    assert_eq!(state.board.nodes.len(), 6);
+}
+
+#[test]
+fn a_selected_finding_folded_below_threshold_selects_its_fold() {
+    let mut state = finished();
+    select(&mut state, "n2");
+    apply(&mut state, [Action::CycleLevel, Action::CycleLevel]); // → light
+    assert_eq!(state.selected, Some(RowKey::Below("c-auth".into())));
+    apply(&mut state, [Action::Expand]);
+    assert!(
+        rows::rows(&state)
+            .iter()
+            .any(|r| matches!(r, Row::Node { id, below: true, .. } if id == "n2"))
+    );
+}
+
+#[test]
+fn the_gate_opens_only_when_awaiting_approval() {
+    let mut state = streaming();
+    assert_eq!(state.ladder, Ladder::InProgress);
+    assert_eq!(update(&mut state, Action::OpenGate), vec![]);
+    assert!(state.overlays.is_empty());
+    assert!(
+        state
+            .message
+            .as_ref()
+            .unwrap()
+            .text
+            .contains("awaiting approval")
+    );
+
+    let mut state = finished();
+    update(&mut state, Action::OpenGate);
+    assert!(matches!(
+        state.top_overlay(),
+        Some(Overlay::Gate { details: false })
+    ));
+    // The ladder moving on closes it.
+    update(&mut state, Action::Ladder(Ladder::Completed));
+    assert!(state.overlays.is_empty());
+}
+
+#[test]
+fn publishing_goes_through_the_preview_and_a_confirmation() {
+    let mut state = finished();
+    apply(&mut state, [Action::OpenGate]);
+    assert_eq!(
+        update(&mut state, Action::GatePublish),
+        vec![Effect::PreviewPublish]
+    );
+    assert!(matches!(state.top_overlay(), Some(Overlay::PreviewPending)));
+    let preview = PreviewData {
+        event: "REQUEST_CHANGES".into(),
+        inline_comments: 3,
+        moved_to_body: vec![],
+        body: "> [!CAUTION]\n> Block".into(),
+        target: "github review on acme/payments#42".into(),
+    };
+    update(&mut state, Action::PublishPreview(preview.clone()));
+    assert!(matches!(state.top_overlay(), Some(Overlay::Preview { data, .. }) if *data == preview));
+    // Cancel: back at the gate, nothing published.
+    assert_eq!(update(&mut state, Action::PublishCancel), vec![]);
+    assert!(matches!(state.top_overlay(), Some(Overlay::Gate { .. })));
+    // Again, and confirm.
+    update(&mut state, Action::GatePublish);
+    update(&mut state, Action::PublishPreview(preview));
+    assert_eq!(
+        update(&mut state, Action::PublishConfirm),
+        vec![Effect::Publish]
+    );
+    assert!(state.overlays.is_empty());
+}
+
+#[test]
+fn a_late_preview_after_cancelling_is_ignored() {
+    let mut state = finished();
+    apply(
+        &mut state,
+        [Action::OpenGate, Action::GatePublish, Action::PublishCancel],
+    );
+    update(&mut state, Action::PublishPreview(PreviewData::default()));
+    assert!(matches!(state.top_overlay(), Some(Overlay::Gate { .. })));
+}
+
+#[test]
+fn gate_fix_sends_the_findings_with_replacement_lines() {
+    let mut state = finished();
+    apply(&mut state, [Action::OpenGate]);
+    assert_eq!(
+        update(&mut state, Action::GateFix),
+        vec![Effect::WritePatch {
+            node_ids: vec!["n1".into()]
+        }]
+    );
+}
+
+#[test]
+fn gate_ignore_dismisses_the_marked_findings_with_one_reason() {
+    let mut state = finished();
+    select(&mut state, "n2");
+    apply(&mut state, [Action::ToggleMark]);
+    select(&mut state, "n5");
+    apply(&mut state, [Action::OpenGate]);
+    // n5 is folded below threshold; mark it via the state directly.
+    state.marked.insert("n5".into());
+    apply(&mut state, [Action::GateIgnore]);
+    apply(&mut state, typed("out of scope for this PR"));
+    let effects = update(&mut state, Action::Submit);
+    assert_eq!(effects.len(), 2);
+    assert_eq!(state.node("n2").unwrap().status, Status::Dismissed);
+    assert_eq!(state.node("n5").unwrap().status, Status::Dismissed);
+    assert!(state.marked.is_empty());
+    assert!(matches!(state.top_overlay(), Some(Overlay::Gate { .. })));
+}
+
+#[test]
+fn gate_abort_ends_without_publishing() {
+    let mut state = finished();
+    apply(&mut state, [Action::OpenGate]);
+    assert_eq!(update(&mut state, Action::GateAbort), vec![Effect::Abort]);
+    assert!(state.quit);
+}
+
+#[test]
+fn the_filter_narrows_by_reviewer_priority_and_words_and_esc_restores() {
+    let mut state = finished();
+    let visible = |state: &crate::ui::state::AppState| node_ids(&rows::build(state, Unfold::All));
+
+    apply(&mut state, [Action::Filter]);
+    apply(&mut state, typed("@qa"));
+    // Live: qa found n2 and confirmed n6.
+    assert_eq!(state.filter, "@qa");
+    let mut ids = visible(&state);
+    ids.sort();
+    assert_eq!(ids, vec!["n2", "n6"]);
+    apply(&mut state, [Action::Submit]);
+    assert!(state.overlays.is_empty());
+
+    apply(&mut state, [Action::Filter]);
+    apply(&mut state, typed(" p0"));
+    assert!(visible(&state).is_empty(), "qa found no P0");
+    apply(&mut state, [Action::Cancel]);
+    assert_eq!(state.filter, "@qa", "esc restores the filter");
+
+    apply(&mut state, [Action::Close]);
+    assert_eq!(state.filter, "");
+    state.filter = "p0".into();
+    let mut ids = visible(&state);
+    ids.sort();
+    assert_eq!(ids, vec!["n1", "n3", "n4"]);
+    state.filter = "jitter".into();
+    assert_eq!(visible(&state), vec!["n6"]);
+}
+
+#[test]
+fn duplicates_fold_under_their_problem_and_unfold_on_enter() {
+    let mut state = finished();
+    let rows_now = rows::rows(&state);
+    let secret = rows_now
+        .iter()
+        .find_map(|r| match r {
+            Row::Node {
+                id,
+                duplicates: 1,
+                found_by,
+                ..
+            } => Some((id.clone(), found_by.clone())),
+            _ => None,
+        })
+        .expect("the two secret findings are one problem");
+    assert_eq!(secret.0, "n3");
+    assert_eq!(secret.1, vec!["rules", "secret scan"]);
+    assert!(!node_ids(&rows_now).contains(&"n4".to_string()));
+    select(&mut state, "n3");
+    apply(&mut state, [Action::Expand]);
+    assert!(node_ids(&rows::rows(&state)).contains(&"n4".to_string()));
+}
+
+#[test]
+fn next_finding_unfolds_a_collapsed_cohort() {
+    let mut state = finished();
+    state.selected = Some(RowKey::Cohort("c-auth".into()));
+    apply(&mut state, [Action::Expand]);
+    assert!(state.collapsed.contains("c-auth"));
+    apply(&mut state, [Action::NextFinding]);
+    assert!(!state.collapsed.contains("c-auth"));
+    assert!(matches!(state.selected, Some(RowKey::Node(_))));
+    // N walks back; at the first finding it stays and says so.
+    for _ in 0..10 {
+        apply(&mut state, [Action::PrevFinding]);
+    }
+    assert_eq!(state.message.as_ref().unwrap().text, "first finding");
+}
+
+#[test]
+fn engine_events_from_another_run_are_dropped_and_stances_are_persisted() {
+    let mut state = finished();
+    let stale = Action::Engine(ReviewEvent::new(
+        RunId(6),
+        "qa",
+        EventKind::NodeAdded {
+            node: Box::new(node(NodeSpec {
+                id: "old",
+                ..NodeSpec::default()
+            })),
+        },
+    ));
+    assert_eq!(update(&mut state, stale), vec![]);
+    assert!(state.node("old").is_none());
+    let effects = update(
+        &mut state,
+        event(
+            "qa",
+            EventKind::Stance {
+                node_id: "n1".into(),
+                confirm: true,
+                note: "reproduced".into(),
+            },
+        ),
+    );
+    assert!(
+        matches!(effects.as_slice(), [Effect::PersistNode(node)] if node.id == "n1" && node.status == Status::ConsensusReady)
+    );
+}
+
+#[test]
+fn the_verdict_is_recomputed_from_the_board() {
+    let mut state = finished();
+    let verdict = state.verdict.clone().unwrap();
+    // Architect (required) failed: never Ship; the P0 blocks.
+    assert_eq!(verdict.decision, crate::review::Decision::Block);
+    select(&mut state, "n1");
+    apply(&mut state, [Action::Dismiss]);
+    apply(&mut state, typed("fixed in the next push"));
+    apply(&mut state, [Action::Submit]);
+    select(&mut state, "n3");
+    apply(&mut state, [Action::Resolve]);
+    // The scanner's copy of the secret stands alone once the primary is resolved.
+    assert_eq!(
+        state.verdict.as_ref().unwrap().decision,
+        crate::review::Decision::Block
+    );
+    select(&mut state, "n4");
+    apply(&mut state, [Action::Resolve]);
+    let after = state.verdict.clone().unwrap();
+    assert_eq!(after.counts.dismissed, 1);
+    assert_eq!((after.counts.p0, after.counts.resolved), (0, 2));
+    assert_eq!(after.decision, crate::review::Decision::Inconclusive);
+}
+
+#[test]
+fn editing_the_comment_saves_it_and_an_empty_text_restores_the_generated_one() {
+    let mut state = finished();
+    select(&mut state, "n1");
+    apply(&mut state, [Action::EditComment]);
+    apply(&mut state, typed(" Please check expiry first."));
+    let effects = update(&mut state, Action::Submit);
+    let text = state.comments.get("n1").cloned().unwrap();
+    assert!(text.ends_with("Please check expiry first."), "{text}");
+    assert_eq!(
+        effects,
+        vec![Effect::SaveComment {
+            node_id: "n1".into(),
+            text: Some(text),
+        }]
+    );
+}
+
+#[test]
+fn tab_cycles_the_panes_including_disagreements_when_there_are_some() {
+    let mut state = finished();
+    let mut seen = vec![state.focus];
+    for _ in 0..4 {
+        apply(&mut state, [Action::NextPane]);
+        seen.push(state.focus);
+    }
+    assert_eq!(
+        seen,
+        vec![
+            Pane::Findings,
+            Pane::Detail,
+            Pane::Reviewers,
+            Pane::Disagreements,
+            Pane::Findings
+        ]
+    );
+    let mut state = streaming();
+    apply(&mut state, [Action::PrevPane]);
+    assert_eq!(state.focus, Pane::Reviewers);
+}
+
+#[test]
+fn enter_on_a_disagreement_jumps_to_one_side_then_the_other() {
+    let mut state = finished();
+    select(&mut state, "n6");
+    state.focus = Pane::Disagreements;
+    apply(&mut state, [Action::MoveDown, Action::Expand]);
+    assert_eq!(state.selected, Some(RowKey::Node("n1".into())));
+    apply(&mut state, [Action::Expand]);
+    assert_eq!(state.selected, Some(RowKey::Node("n2".into())));
+}
+
+#[test]
+fn engine_errors_replace_a_pending_preview_with_an_error_overlay() {
+    let mut state = finished();
+    apply(&mut state, [Action::OpenGate, Action::GatePublish]);
+    update(
+        &mut state,
+        Action::EngineError {
+            title: "Preview failed".into(),
+            message: "the PR head moved".into(),
+        },
+    );
+    assert!(matches!(state.top_overlay(), Some(Overlay::Error { .. })));
+    apply(&mut state, [Action::Close]);
+    assert!(matches!(state.top_overlay(), Some(Overlay::Gate { .. })));
+}
+
+#[test]
+fn messages_expire_after_ticks() {
+    let mut state = streaming();
+    apply(&mut state, [Action::OpenGate]);
+    assert!(state.message.is_some());
+    apply(
+        &mut state,
+        (0..crate::ui::state::MESSAGE_TICKS).map(|_| Action::Tick),
+    );
+    assert!(state.message.is_none());
+}

@@ -1,0 +1,340 @@
+//! Themes with semantic roles: views ask for `priority_p0` or `diff_add`, never for a colour.
+//! Three built-in themes live in `themes/*.toml`; a user theme file may `extends` one and
+//! override single roles. `NO_COLOR` (set and non-empty) drops every colour, keeping only text
+//! attributes (bold, reversed…) so the selection and the focus stay visible.
+
+use std::path::Path;
+use std::str::FromStr;
+
+use ratatui::style::{Color, Modifier, Style};
+use serde::Deserialize;
+
+macro_rules! roles {
+    ($($role:ident),* $(,)?) => {
+        /// A theme: one style per semantic role, and the syntect theme for code.
+        #[derive(Debug, Clone, PartialEq)]
+        pub struct Theme {
+            pub name: String,
+            /// A syntect theme name (`base16-ocean.dark`, `InspiredGitHub`, …).
+            pub syntax_theme: String,
+            /// False under `NO_COLOR`: code is shown without syntax colours.
+            pub colors: bool,
+            $(pub $role: Style,)*
+        }
+
+        /// Every role a theme file can set.
+        pub const ROLES: &[&str] = &[$(stringify!($role)),*];
+
+        impl Theme {
+            fn blank(name: &str) -> Theme {
+                Theme {
+                    name: name.to_string(),
+                    syntax_theme: "base16-ocean.dark".to_string(),
+                    colors: true,
+                    $($role: Style::default(),)*
+                }
+            }
+
+            fn role_mut(&mut self, role: &str) -> Option<&mut Style> {
+                match role {
+                    $(stringify!($role) => Some(&mut self.$role),)*
+                    _ => None,
+                }
+            }
+
+            fn each_role_mut(&mut self, mut f: impl FnMut(&mut Style)) {
+                $(f(&mut self.$role);)*
+            }
+        }
+    };
+}
+
+roles! {
+    text,
+    muted,
+    title,
+    border,
+    border_focused,
+    selection,
+    marked,
+    key_hint,
+    diff_add,
+    diff_del,
+    diff_context,
+    anchor_line,
+    line_number,
+    priority_p0,
+    priority_p1,
+    priority_p2,
+    priority_p3,
+    verdict_ship,
+    verdict_hold,
+    verdict_block,
+    verdict_inconclusive,
+    ladder_done,
+    ladder_current,
+    ladder_todo,
+    status_open,
+    status_consensus,
+    status_resolved,
+    status_dismissed,
+    reviewer_queued,
+    reviewer_reading,
+    reviewer_done,
+    reviewer_failed,
+    axis_pass,
+    axis_warn,
+    axis_fail,
+    disagreement,
+    fallback,
+    message_info,
+    message_warn,
+    message_error,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum ThemeError {
+    #[error("unknown theme `{0}`: use dark, light, high-contrast or a path to a theme file")]
+    Unknown(String),
+    #[error("reading the theme {path}: {source}")]
+    Read {
+        path: String,
+        source: std::io::Error,
+    },
+    #[error("theme {name}: {reason}")]
+    Invalid { name: String, reason: String },
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ThemeFile {
+    name: Option<String>,
+    extends: Option<String>,
+    syntax_theme: Option<String>,
+    #[serde(default)]
+    roles: toml::Table,
+}
+
+#[derive(Debug, Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+struct StyleSpec {
+    fg: Option<String>,
+    bg: Option<String>,
+    #[serde(default)]
+    bold: bool,
+    #[serde(default)]
+    dim: bool,
+    #[serde(default)]
+    italic: bool,
+    #[serde(default)]
+    underline: bool,
+    #[serde(default)]
+    reversed: bool,
+}
+
+pub const BUILTIN: [(&str, &str); 3] = [
+    ("dark", include_str!("../../themes/dark.toml")),
+    ("light", include_str!("../../themes/light.toml")),
+    (
+        "high-contrast",
+        include_str!("../../themes/high-contrast.toml"),
+    ),
+];
+
+impl Default for Theme {
+    fn default() -> Theme {
+        Theme::builtin("dark").expect("the built-in dark theme parses")
+    }
+}
+
+impl Theme {
+    pub fn builtin(name: &str) -> Result<Theme, ThemeError> {
+        let (_, text) = BUILTIN
+            .iter()
+            .find(|(n, _)| *n == name)
+            .ok_or_else(|| ThemeError::Unknown(name.to_string()))?;
+        Theme::parse(name, text)
+    }
+
+    /// A built-in theme by name, or a theme file by path.
+    pub fn load(name_or_path: &str) -> Result<Theme, ThemeError> {
+        if BUILTIN.iter().any(|(n, _)| *n == name_or_path) {
+            return Theme::builtin(name_or_path);
+        }
+        let path = Path::new(name_or_path);
+        if !path.exists() {
+            return Err(ThemeError::Unknown(name_or_path.to_string()));
+        }
+        let text = std::fs::read_to_string(path).map_err(|source| ThemeError::Read {
+            path: name_or_path.to_string(),
+            source,
+        })?;
+        Theme::parse(name_or_path, &text)
+    }
+
+    /// Parses a theme file; `extends` starts from a built-in theme.
+    pub fn parse(name: &str, text: &str) -> Result<Theme, ThemeError> {
+        let invalid = |reason: String| ThemeError::Invalid {
+            name: name.to_string(),
+            reason,
+        };
+        let file: ThemeFile = toml::from_str(text).map_err(|e| invalid(e.to_string()))?;
+        let mut theme = match &file.extends {
+            Some(base) if base != name => Theme::builtin(base)?,
+            Some(base) => return Err(invalid(format!("a theme cannot extend itself ({base})"))),
+            None => Theme::blank(name),
+        };
+        theme.name = file.name.unwrap_or_else(|| name.to_string());
+        if let Some(syntax) = file.syntax_theme {
+            theme.syntax_theme = syntax;
+        }
+        for (role, value) in file.roles {
+            let spec: StyleSpec = value
+                .try_into()
+                .map_err(|e: toml::de::Error| invalid(format!("role {role}: {e}")))?;
+            let style = spec
+                .style()
+                .map_err(|e| invalid(format!("role {role}: {e}")))?;
+            let slot = theme
+                .role_mut(&role)
+                .ok_or_else(|| invalid(format!("unknown role `{role}`")))?;
+            *slot = style;
+        }
+        Ok(theme)
+    }
+
+    /// Every colour dropped, attributes kept.
+    pub fn without_color(mut self) -> Theme {
+        self.colors = false;
+        self.each_role_mut(|style| {
+            style.fg = None;
+            style.bg = None;
+            style.underline_color = None;
+        });
+        // Without colour the selection and the focus must still show.
+        self.selection = self.selection.add_modifier(Modifier::REVERSED);
+        self.border_focused = self.border_focused.add_modifier(Modifier::BOLD);
+        self
+    }
+
+    /// Applies `NO_COLOR` from the environment (set and non-empty).
+    pub fn respecting_no_color(self) -> Theme {
+        match std::env::var_os("NO_COLOR") {
+            Some(value) if !value.is_empty() => self.without_color(),
+            _ => self,
+        }
+    }
+
+    pub fn priority(&self, priority: crate::review::Priority) -> Style {
+        use crate::review::Priority::*;
+        match priority {
+            P0 => self.priority_p0,
+            P1 => self.priority_p1,
+            P2 => self.priority_p2,
+            P3 => self.priority_p3,
+        }
+    }
+
+    pub fn decision(&self, decision: crate::review::Decision) -> Style {
+        use crate::review::Decision::*;
+        match decision {
+            Ship => self.verdict_ship,
+            Hold => self.verdict_hold,
+            Block => self.verdict_block,
+            Inconclusive => self.verdict_inconclusive,
+        }
+    }
+
+    pub fn status(&self, status: crate::review::Status) -> Style {
+        use crate::review::Status::*;
+        match status {
+            Open => self.status_open,
+            ConsensusReady => self.status_consensus,
+            Resolved => self.status_resolved,
+            Dismissed => self.status_dismissed,
+        }
+    }
+
+    pub fn border_for(&self, focused: bool) -> Style {
+        if focused {
+            self.border_focused
+        } else {
+            self.border
+        }
+    }
+}
+
+impl StyleSpec {
+    fn style(&self) -> Result<Style, String> {
+        let color = |text: &Option<String>| -> Result<Option<Color>, String> {
+            text.as_deref()
+                .map(|t| Color::from_str(t).map_err(|_| format!("unknown colour `{t}`")))
+                .transpose()
+        };
+        let mut style = Style::default();
+        if let Some(fg) = color(&self.fg)? {
+            style = style.fg(fg);
+        }
+        if let Some(bg) = color(&self.bg)? {
+            style = style.bg(bg);
+        }
+        for (on, modifier) in [
+            (self.bold, Modifier::BOLD),
+            (self.dim, Modifier::DIM),
+            (self.italic, Modifier::ITALIC),
+            (self.underline, Modifier::UNDERLINED),
+            (self.reversed, Modifier::REVERSED),
+        ] {
+            if on {
+                style = style.add_modifier(modifier);
+            }
+        }
+        Ok(style)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_builtin_theme_sets_every_role_and_a_known_syntax_theme() {
+        let syntax = syntect::highlighting::ThemeSet::load_defaults();
+        for (name, text) in BUILTIN {
+            let file: ThemeFile = toml::from_str(text).unwrap();
+            for role in ROLES {
+                assert!(file.roles.contains_key(*role), "{name} lacks {role}");
+            }
+            let theme = Theme::builtin(name).unwrap();
+            assert!(
+                syntax.themes.contains_key(&theme.syntax_theme),
+                "{name}: syntect has no theme {}",
+                theme.syntax_theme
+            );
+        }
+    }
+
+    #[test]
+    fn no_color_drops_colours_and_keeps_attributes() {
+        let theme = Theme::builtin("dark").unwrap().without_color();
+        assert_eq!(theme.diff_add.fg, None);
+        assert_eq!(theme.selection.bg, None);
+        assert!(theme.selection.add_modifier.contains(Modifier::REVERSED));
+        assert!(!theme.colors);
+    }
+
+    #[test]
+    fn a_user_theme_extends_a_builtin_one_and_unknown_roles_fail() {
+        let theme = Theme::parse(
+            "mine",
+            "extends = \"light\"\n[roles]\ndiff_add = { fg = \"#00ff00\", bold = true }\n",
+        )
+        .unwrap();
+        assert_eq!(theme.diff_add.fg, Some(Color::Rgb(0, 255, 0)));
+        assert_eq!(theme.diff_del, Theme::builtin("light").unwrap().diff_del);
+        let err = Theme::parse("bad", "[roles]\ngreen = { fg = \"green\" }\n").unwrap_err();
+        assert!(err.to_string().contains("unknown role `green`"), "{err}");
+        let err = Theme::parse("bad", "[roles]\nmuted = { fg = \"nope\" }\n").unwrap_err();
+        assert!(err.to_string().contains("unknown colour"), "{err}");
+    }
+}

@@ -1,0 +1,898 @@
+//! `update(state, action) -> effects`: the cockpit's only state transition. Pure: no IO, no
+//! clock (the loop stamps `state.now`), no terminal. What needs the world — persisting a status,
+//! writing a patch, publishing — comes back as an `Effect` for the engine to carry out.
+
+use ratatui::layout::Position;
+
+use crate::agents::events::EventKind;
+use crate::review::board::Applied as BoardApplied;
+use crate::review::consolidate;
+use crate::review::disagreement::{Disagreement, disagreements};
+use crate::review::node::{Actor, ReviewNode};
+use crate::review::status::{self, Change, SuppressionHint};
+use crate::review::verdict::{VerdictFinding, VerdictInput, decide};
+use crate::review::{Level, Role};
+use crate::space::state::Ladder;
+use crate::ui::action::Action;
+use crate::ui::rows::{self, Row, Unfold};
+use crate::ui::state::{
+    AppState, InputPurpose, MESSAGE_TICKS, Message, MessageKind, Overlay, Pane, RowKey,
+    generated_comment,
+};
+
+/// A request to the engine. The state already shows the outcome where it can (a status change
+/// is applied to the board through the status service first); the engine makes it durable or
+/// does the IO, and reports back with an `Action`.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Effect {
+    /// The person changed a node's status through `review::status::apply`. `node` is the node
+    /// after the change: upsert it into the space state and save; keep `suppression` (a
+    /// dismissal's hint for later rounds) when present.
+    PersistStatus {
+        node_id: String,
+        change: Change,
+        node: Box<ReviewNode>,
+        suppression: Option<SuppressionHint>,
+    },
+    /// A reviewer's event added or changed a node (a new finding, a peer's stance): upsert it.
+    PersistNode(Box<ReviewNode>),
+    /// The person rewrote the comment that would be posted for a node (`None`: back to the
+    /// generated text).
+    SaveComment {
+        node_id: String,
+        text: Option<String>,
+    },
+    /// The person changed the level: only where findings are shown moved; remember the choice.
+    SetLevel(Level),
+    /// Gate "fix": apply these findings' exact replacement lines as a patch file (or hand their
+    /// fix prompts to the configured fix command); reply with `Notice` or `EngineError`.
+    WritePatch {
+        node_ids: Vec<String>,
+    },
+    /// Gate "publish": compute what would be posted; reply with `Action::PublishPreview`.
+    PreviewPublish,
+    /// The person confirmed the preview: publish; reply with `Published` or `EngineError`.
+    Publish,
+    Quit,
+    /// Gate "abort": leave without publishing; the ladder stays where it is.
+    Abort,
+}
+
+pub fn update(state: &mut AppState, action: Action) -> Vec<Effect> {
+    // Act on what is on screen: a selection hidden since (by a fold, the filter, the level) has
+    // already moved to what hides it.
+    reconcile_selection(state);
+    let effects = dispatch(state, action);
+    reconcile_selection(state);
+    effects
+}
+
+fn dispatch(state: &mut AppState, action: Action) -> Vec<Effect> {
+    match action {
+        Action::MoveDown => move_in_pane(state, 1),
+        Action::MoveUp => move_in_pane(state, -1),
+        Action::PageDown => move_in_pane(state, page(state) as isize),
+        Action::PageUp => move_in_pane(state, -(page(state) as isize)),
+        Action::Top => move_in_pane(state, isize::MIN / 2),
+        Action::Bottom => move_in_pane(state, isize::MAX / 2),
+        Action::NextPane => cycle_pane(state, 1),
+        Action::PrevPane => cycle_pane(state, -1),
+        Action::Expand => expand(state),
+        Action::NextFinding => jump_finding(state, true),
+        Action::PrevFinding => jump_finding(state, false),
+        Action::Confirm => {
+            return with_selected(state, "confirm", |state, id| {
+                change_status(
+                    state,
+                    &id,
+                    Change::Confirm {
+                        note: String::new(),
+                    },
+                )
+            });
+        }
+        Action::Resolve => {
+            return with_selected(state, "resolve", |state, id| {
+                change_status(state, &id, Change::Resolve { note: None })
+            });
+        }
+        Action::Reopen => {
+            return with_selected(state, "reopen", |state, id| {
+                change_status(state, &id, Change::Reopen)
+            });
+        }
+        Action::Dismiss => {
+            return with_selected(state, "dismiss", |state, id| {
+                state.overlays.push(Overlay::input(
+                    InputPurpose::Dismiss { node_ids: vec![id] },
+                    "",
+                ));
+                Vec::new()
+            });
+        }
+        Action::EditComment => {
+            return with_selected(state, "edit", |state, id| {
+                let text = state
+                    .node(&id)
+                    .map(|n| state.comment_text(n))
+                    .unwrap_or_default();
+                state.overlays.push(Overlay::input(
+                    InputPurpose::EditComment { node_id: id },
+                    &text,
+                ));
+                Vec::new()
+            });
+        }
+        Action::ToggleMark => {
+            if let Some(RowKey::Node(id)) = state.selected.clone()
+                && !state.marked.remove(&id)
+            {
+                state.marked.insert(id);
+            }
+        }
+        Action::Filter => {
+            let previous = state.filter.clone();
+            state.overlays.push(Overlay::input(
+                InputPurpose::Filter { previous },
+                &state.filter,
+            ));
+        }
+        Action::ClearFilter => state.filter.clear(),
+        Action::CycleLevel => return cycle_level(state),
+        Action::OpenGate => open_gate(state),
+        Action::Help => {
+            if matches!(state.top_overlay(), Some(Overlay::Help { .. })) {
+                state.overlays.pop();
+            } else {
+                state.overlays.push(Overlay::Help { scroll: 0 });
+            }
+        }
+        Action::Close => {
+            if state.overlays.pop().is_none() {
+                if !state.filter.is_empty() {
+                    state.filter.clear();
+                } else {
+                    state.focus = Pane::Findings;
+                }
+            }
+        }
+        Action::Quit => {
+            state.quit = true;
+            return vec![Effect::Quit];
+        }
+        Action::GateFix => return gate_fix(state),
+        Action::GateIgnore => gate_ignore(state),
+        Action::GatePublish => {
+            if matches!(state.top_overlay(), Some(Overlay::Gate { .. })) {
+                state.overlays.push(Overlay::PreviewPending);
+                return vec![Effect::PreviewPublish];
+            }
+        }
+        Action::GateDetails => {
+            if let Some(Overlay::Gate { details }) = state.overlays.last_mut() {
+                *details = !*details;
+            }
+        }
+        Action::GateAbort => {
+            state.overlays.clear();
+            state.quit = true;
+            return vec![Effect::Abort];
+        }
+        Action::PublishConfirm => {
+            if matches!(state.top_overlay(), Some(Overlay::Preview { .. })) {
+                state.overlays.clear();
+                info(state, "publishing…".to_string());
+                return vec![Effect::Publish];
+            }
+        }
+        Action::PublishCancel => {
+            if matches!(
+                state.top_overlay(),
+                Some(Overlay::Preview { .. } | Overlay::PreviewPending)
+            ) {
+                state.overlays.pop();
+                info(state, "publish cancelled: nothing was posted".to_string());
+            }
+        }
+        Action::Text(input) => {
+            if let Some(Overlay::Input(overlay)) = state.overlays.last_mut() {
+                overlay.textarea.input(input);
+                overlay.error = None;
+                if matches!(overlay.purpose, InputPurpose::Filter { .. }) {
+                    state.filter = overlay.text().trim().to_string();
+                }
+            }
+        }
+        Action::Submit => return submit(state),
+        Action::Cancel => {
+            if let Some(Overlay::Input(overlay)) = state.top_overlay() {
+                if let InputPurpose::Filter { previous } = &overlay.purpose {
+                    state.filter = previous.clone();
+                }
+                state.overlays.pop();
+            }
+        }
+        Action::ScrollDown { column, row } => scroll_at(state, column, row, 3),
+        Action::ScrollUp { column, row } => scroll_at(state, column, row, -3),
+        Action::Click { column, row } => click(state, column, row),
+        Action::Resize { .. } => {}
+        Action::Tick => {
+            state.tick += 1;
+            if state
+                .message
+                .as_ref()
+                .is_some_and(|m| m.until_tick <= state.tick)
+            {
+                state.message = None;
+            }
+        }
+        Action::Engine(event) => return apply_event(state, event),
+        Action::RunStarted {
+            run,
+            round,
+            reviewers,
+        } => {
+            state.board.start_run(run);
+            for (name, required) in reviewers {
+                state.board.queue(&name, required);
+            }
+            state.round = round;
+            refresh(state);
+        }
+        Action::Ladder(ladder) => {
+            state.ladder = ladder;
+            if ladder != Ladder::AwaitingApproval {
+                state.overlays.retain(|o| {
+                    !matches!(
+                        o,
+                        Overlay::Gate { .. } | Overlay::PreviewPending | Overlay::Preview { .. }
+                    )
+                });
+            }
+        }
+        Action::Axes(axes) => {
+            state.axes = axes;
+            refresh(state);
+        }
+        Action::Verdict(verdict) => state.verdict = Some(verdict),
+        Action::Cohorts(cohorts) => state.cohorts = cohorts,
+        Action::Code { path, lines } => {
+            state.code.insert(path, lines);
+        }
+        Action::Loading(loading) => state.loading = loading,
+        Action::PublishPreview(data) => {
+            if let Some(top @ Overlay::PreviewPending) = state.overlays.last_mut() {
+                *top = Overlay::Preview { data, scroll: 0 };
+            }
+        }
+        Action::Published { target } => {
+            state.overlays.retain(|o| {
+                !matches!(
+                    o,
+                    Overlay::Gate { .. } | Overlay::PreviewPending | Overlay::Preview { .. }
+                )
+            });
+            info(state, format!("published: {target}"));
+        }
+        Action::EngineError { title, message } => {
+            if matches!(state.top_overlay(), Some(Overlay::PreviewPending)) {
+                state.overlays.pop();
+            }
+            state.overlays.push(Overlay::Error { title, message });
+        }
+        Action::Notice(text) => info(state, text),
+    }
+    Vec::new()
+}
+
+/// Recomputes what derives from the findings: consolidation marks and the verdict. Called after
+/// every change to the board. The verdict is `review::decide` over the same board, so what the
+/// header shows is exactly what the code decides.
+pub fn refresh(state: &mut AppState) {
+    let problems = consolidate::consolidate(&state.board.nodes);
+    consolidate::apply(&mut state.board.nodes, &problems);
+    if state.board.nodes.is_empty() && state.board.reviewers.is_empty() {
+        state.verdict = None;
+        return;
+    }
+    let input = VerdictInput {
+        findings: state.board.nodes.iter().map(VerdictFinding::from).collect(),
+        axes: state.axes.clone(),
+        reviewers: state.board.reviewer_runs(),
+        deterministic_only: state.deterministic_only,
+        model_verdict: None,
+    };
+    state.verdict = Some(decide(&input));
+}
+
+fn info(state: &mut AppState, text: String) {
+    message(state, MessageKind::Info, text);
+}
+
+fn message(state: &mut AppState, kind: MessageKind, text: String) {
+    state.message = Some(Message {
+        text,
+        kind,
+        until_tick: state.tick + MESSAGE_TICKS,
+    });
+}
+
+fn with_selected(
+    state: &mut AppState,
+    verb: &str,
+    f: impl FnOnce(&mut AppState, String) -> Vec<Effect>,
+) -> Vec<Effect> {
+    match state.selected.clone() {
+        Some(RowKey::Node(id)) if state.node(&id).is_some() => f(state, id),
+        _ => {
+            message(
+                state,
+                MessageKind::Warn,
+                format!("select a finding to {verb}"),
+            );
+            Vec::new()
+        }
+    }
+}
+
+/// Changes a node's status as the person, through the status service.
+fn change_status(state: &mut AppState, id: &str, change: Change) -> Vec<Effect> {
+    let actor = Actor::Person(state.person.clone());
+    let at = state.now.clone();
+    let Some(node) = state.node_mut(id) else {
+        return Vec::new();
+    };
+    match status::apply(node, change.clone(), &actor, &at) {
+        Ok(applied) => {
+            let node = Box::new(node.clone());
+            let text = match &applied.transition {
+                Some(t) => format!("{id}: {} → {}", t.from, t.to),
+                None => format!("{id}: recorded, still {}", node.status),
+            };
+            info(state, text);
+            refresh(state);
+            vec![Effect::PersistStatus {
+                node_id: id.to_string(),
+                change,
+                node,
+                suppression: applied.suppression,
+            }]
+        }
+        Err(err) => {
+            message(state, MessageKind::Error, err.to_string());
+            Vec::new()
+        }
+    }
+}
+
+fn submit(state: &mut AppState) -> Vec<Effect> {
+    let Some(Overlay::Input(overlay)) = state.overlays.last_mut() else {
+        return Vec::new();
+    };
+    let text = overlay.text();
+    match overlay.purpose.clone() {
+        InputPurpose::Dismiss { node_ids } => {
+            let reason = text.trim().to_string();
+            if reason.is_empty() {
+                overlay.error = Some("a reason is required to dismiss".to_string());
+                return Vec::new();
+            }
+            state.overlays.pop();
+            let mut effects = Vec::new();
+            for id in &node_ids {
+                effects.extend(change_status(
+                    state,
+                    id,
+                    Change::Dismiss {
+                        reason: reason.clone(),
+                    },
+                ));
+                state.marked.remove(id);
+            }
+            if node_ids.len() > 1 && effects.len() == node_ids.len() {
+                info(state, format!("dismissed {} findings", node_ids.len()));
+            }
+            effects
+        }
+        InputPurpose::EditComment { node_id } => {
+            state.overlays.pop();
+            let generated = state.node(&node_id).map(generated_comment);
+            let text = (Some(text.clone()) != generated && !text.trim().is_empty()).then_some(text);
+            match &text {
+                Some(text) => {
+                    state.comments.insert(node_id.clone(), text.clone());
+                }
+                None => {
+                    state.comments.remove(&node_id);
+                }
+            }
+            info(state, format!("{node_id}: comment saved"));
+            vec![Effect::SaveComment { node_id, text }]
+        }
+        InputPurpose::Filter { .. } => {
+            state.filter = text.trim().to_string();
+            state.overlays.pop();
+            Vec::new()
+        }
+    }
+}
+
+fn apply_event(state: &mut AppState, event: crate::agents::events::ReviewEvent) -> Vec<Effect> {
+    let stance_node = match &event.kind {
+        EventKind::Stance { node_id, .. } => Some(node_id.clone()),
+        _ => None,
+    };
+    let at = state.now.clone();
+    let applied = state.board.apply(event, &at);
+    let changed = match applied {
+        BoardApplied::Stale => return Vec::new(),
+        BoardApplied::NodeAdded(id) => Some(id),
+        BoardApplied::Changed => stance_node,
+        BoardApplied::Refused(_) => None,
+    };
+    refresh(state);
+    changed
+        .and_then(|id| state.node(&id).cloned())
+        .map(|node| vec![Effect::PersistNode(Box::new(node))])
+        .unwrap_or_default()
+}
+
+fn page(state: &AppState) -> usize {
+    let height = match state.focus {
+        Pane::Detail => state.layout.detail.height,
+        _ => state.layout.findings.height,
+    };
+    (height.saturating_sub(3) as usize).max(1)
+}
+
+fn move_in_pane(state: &mut AppState, delta: isize) {
+    match state.focus {
+        Pane::Findings => move_findings(state, delta),
+        Pane::Detail => {
+            let scroll = state.detail_scroll as isize + delta;
+            state.detail_scroll = scroll.clamp(0, u16::MAX as isize) as u16;
+        }
+        Pane::Reviewers => {
+            let names: Vec<String> = reviewer_order(state)
+                .into_iter()
+                .map(str::to_string)
+                .collect();
+            state.selected_reviewer = step(&names, state.selected_reviewer.as_ref(), delta);
+        }
+        Pane::Disagreements => {
+            let pairs: Vec<(String, String)> = disagreements(&state.board.nodes)
+                .into_iter()
+                .map(|d| (d.a, d.b))
+                .collect();
+            state.selected_disagreement = step(&pairs, state.selected_disagreement.as_ref(), delta);
+        }
+    }
+}
+
+/// The item `delta` steps from `current` in `items` (clamped), or the first one.
+fn step<T: Clone + PartialEq>(items: &[T], current: Option<&T>, delta: isize) -> Option<T> {
+    if items.is_empty() {
+        return None;
+    }
+    let index = match current.and_then(|c| items.iter().position(|i| i == c)) {
+        Some(i) => (i as isize)
+            .saturating_add(delta)
+            .clamp(0, items.len() as isize - 1) as usize,
+        None => 0,
+    };
+    Some(items[index].clone())
+}
+
+fn move_findings(state: &mut AppState, delta: isize) {
+    let keys: Vec<RowKey> = rows::rows(state).iter().map(Row::key).collect();
+    let next = step(&keys, state.selected.as_ref(), delta);
+    if next != state.selected {
+        state.detail_scroll = 0;
+    }
+    state.selected = next;
+}
+
+/// The reviewers in display order: the roles in roster order, then the deterministic ones.
+pub fn reviewer_order(state: &AppState) -> Vec<&str> {
+    let mut names: Vec<&str> = state.board.reviewers.keys().map(String::as_str).collect();
+    names.sort_by_key(|name| {
+        let role = Role::ALL.iter().position(|r| r.as_str() == *name);
+        (role.unwrap_or(Role::ALL.len()), name.to_string())
+    });
+    names
+}
+
+fn cycle_pane(state: &mut AppState, delta: isize) {
+    let mut panes = vec![Pane::Findings, Pane::Detail, Pane::Reviewers];
+    if !disagreements(&state.board.nodes).is_empty() {
+        panes.push(Pane::Disagreements);
+    }
+    let i = panes.iter().position(|p| *p == state.focus).unwrap_or(0) as isize;
+    let n = panes.len() as isize;
+    state.focus = panes[((i + delta) % n + n) as usize % panes.len()];
+}
+
+fn expand(state: &mut AppState) {
+    match state.focus {
+        Pane::Findings => match state.selected.clone() {
+            Some(RowKey::Cohort(key)) => toggle(&mut state.collapsed, key),
+            Some(RowKey::Below(key)) => toggle(&mut state.below_open, key),
+            Some(RowKey::Node(id)) => {
+                let has_duplicates = rows::rows(state).iter().any(|row| {
+                    matches!(row, Row::Node { id: row_id, duplicates, .. } if *row_id == id && *duplicates > 0)
+                });
+                if has_duplicates || state.expanded.contains(&id) {
+                    toggle(&mut state.expanded, id);
+                } else {
+                    state.focus = Pane::Detail;
+                }
+            }
+            None => {}
+        },
+        Pane::Disagreements => {
+            let Some((a, b)) = state.selected_disagreement.clone() else {
+                return;
+            };
+            let target = if state.selected == Some(RowKey::Node(a.clone())) {
+                b
+            } else {
+                a
+            };
+            reveal(state, &target);
+            state.selected = Some(RowKey::Node(target));
+            state.detail_scroll = 0;
+        }
+        Pane::Reviewers => {
+            if let Some(name) = state.selected_reviewer.clone() {
+                state.filter = format!("@{name}");
+                state.focus = Pane::Findings;
+            }
+        }
+        Pane::Detail => state.focus = Pane::Findings,
+    }
+}
+
+fn toggle(set: &mut std::collections::BTreeSet<String>, key: String) {
+    if !set.remove(&key) {
+        set.insert(key);
+    }
+}
+
+/// Unfolds whatever hides node `id`: its cohort, its below-threshold group, its problem.
+fn reveal(state: &mut AppState, id: &str) {
+    let all = rows::build(state, Unfold::All);
+    let Some(at) = all
+        .iter()
+        .position(|row| matches!(row, Row::Node { id: row_id, .. } if row_id == id))
+    else {
+        return;
+    };
+    for row in all[..=at].iter().rev() {
+        match row {
+            Row::Node {
+                id: primary,
+                duplicate: false,
+                ..
+            } if primary != id
+                && matches!(
+                    &all[at],
+                    Row::Node {
+                        duplicate: true,
+                        ..
+                    }
+                ) =>
+            {
+                state.expanded.insert(primary.clone());
+            }
+            Row::Node { below: true, .. } if row == &all[at] => {}
+            Row::Below { cohort, .. } => {
+                if matches!(&all[at], Row::Node { below: true, .. }) {
+                    state.below_open.insert(cohort.clone());
+                }
+            }
+            Row::Cohort { key, .. } => {
+                state.collapsed.remove(key);
+                return;
+            }
+            _ => {}
+        }
+    }
+}
+
+/// `n`/`N`: the next or previous finding in the main lists (duplicates and below-threshold
+/// findings are skipped), unfolding a collapsed cohort to show it.
+fn jump_finding(state: &mut AppState, forward: bool) {
+    let all = rows::build(state, Unfold::All);
+    let findings: Vec<&String> = all
+        .iter()
+        .filter_map(|row| match row {
+            Row::Node {
+                id,
+                duplicate: false,
+                below: false,
+                ..
+            } => Some(id),
+            _ => None,
+        })
+        .collect();
+    if findings.is_empty() {
+        message(state, MessageKind::Warn, "no findings".to_string());
+        return;
+    }
+    // Position of the current selection in the fully unfolded list.
+    let current = state
+        .selected
+        .as_ref()
+        .and_then(|key| rows::position(&all, key))
+        .unwrap_or(usize::MAX);
+    let positions: Vec<usize> = findings
+        .iter()
+        .map(|id| rows::position(&all, &RowKey::Node((*id).clone())).unwrap_or(0))
+        .collect();
+    let target = if current == usize::MAX {
+        Some(if forward { 0 } else { findings.len() - 1 })
+    } else if forward {
+        positions.iter().position(|&p| p > current)
+    } else {
+        positions.iter().rposition(|&p| p < current)
+    };
+    match target {
+        Some(i) => {
+            let id = findings[i].clone();
+            reveal(state, &id);
+            state.selected = Some(RowKey::Node(id));
+            state.detail_scroll = 0;
+        }
+        None => info(
+            state,
+            if forward {
+                "last finding".to_string()
+            } else {
+                "first finding".to_string()
+            },
+        ),
+    }
+}
+
+fn cycle_level(state: &mut AppState) -> Vec<Effect> {
+    let i = Level::ALL
+        .iter()
+        .position(|l| *l == state.level)
+        .unwrap_or(0);
+    state.level = Level::ALL[(i + 1) % Level::ALL.len()];
+    let (main, below) = rows::placement_counts(state);
+    info(
+        state,
+        format!(
+            "level {}: {main} in the main list, {below} below threshold",
+            state.level
+        ),
+    );
+    vec![Effect::SetLevel(state.level)]
+}
+
+fn open_gate(state: &mut AppState) {
+    if state.ladder != Ladder::AwaitingApproval {
+        message(
+            state,
+            MessageKind::Warn,
+            format!(
+                "the approval gate opens when the review is awaiting approval (it is {})",
+                state.ladder
+            ),
+        );
+        return;
+    }
+    if !matches!(state.top_overlay(), Some(Overlay::Gate { .. })) {
+        state.overlays.push(Overlay::Gate { details: false });
+    }
+}
+
+/// The counted findings: active, in scope, not a duplicate (what the verdict reads).
+fn counted(node: &ReviewNode) -> bool {
+    node.status.is_active() && node.in_scope() && node.duplicate_of.is_none()
+}
+
+fn has_fix(node: &ReviewNode) -> bool {
+    node.fix.as_ref().is_some_and(|f| {
+        f.replacement.is_some() || f.prompt.as_deref().is_some_and(|p| !p.trim().is_empty())
+    })
+}
+
+fn gate_fix(state: &mut AppState) -> Vec<Effect> {
+    let chosen: Vec<&ReviewNode> = if state.marked.is_empty() {
+        state.board.nodes.iter().filter(|n| counted(n)).collect()
+    } else {
+        state
+            .board
+            .nodes
+            .iter()
+            .filter(|n| state.marked.contains(&n.id))
+            .collect()
+    };
+    let node_ids: Vec<String> = chosen
+        .iter()
+        .filter(|n| has_fix(n))
+        .map(|n| n.id.clone())
+        .collect();
+    if node_ids.is_empty() {
+        message(
+            state,
+            MessageKind::Warn,
+            "none of the chosen findings has replacement lines or a fix prompt".to_string(),
+        );
+        return Vec::new();
+    }
+    let skipped = chosen.len() - node_ids.len();
+    let text = if skipped > 0 {
+        format!(
+            "fix: {} findings sent to the fixer ({skipped} without a fix skipped)",
+            node_ids.len()
+        )
+    } else {
+        format!("fix: {} findings sent to the fixer", node_ids.len())
+    };
+    info(state, text);
+    vec![Effect::WritePatch { node_ids }]
+}
+
+fn gate_ignore(state: &mut AppState) {
+    let mut node_ids: Vec<String> = state
+        .board
+        .nodes
+        .iter()
+        .filter(|n| state.marked.contains(&n.id) && n.status.is_active())
+        .map(|n| n.id.clone())
+        .collect();
+    if node_ids.is_empty()
+        && let Some(node) = state.selected_node()
+        && node.status.is_active()
+    {
+        node_ids.push(node.id.clone());
+    }
+    if node_ids.is_empty() {
+        message(
+            state,
+            MessageKind::Warn,
+            "select a finding, or mark several with space, to ignore".to_string(),
+        );
+        return;
+    }
+    state
+        .overlays
+        .push(Overlay::input(InputPurpose::Dismiss { node_ids }, ""));
+}
+
+fn scroll_at(state: &mut AppState, column: u16, row: u16, delta: i16) {
+    match state.overlays.last_mut() {
+        Some(Overlay::Help { scroll } | Overlay::Preview { scroll, .. }) => {
+            *scroll = scroll.saturating_add_signed(delta);
+            return;
+        }
+        Some(_) => return,
+        None => {}
+    }
+    let at = Position::new(column, row);
+    if state.layout.detail.contains(at) {
+        state.detail_scroll = state.detail_scroll.saturating_add_signed(delta);
+    } else if state.layout.findings.contains(at) {
+        move_findings(state, delta as isize);
+    }
+}
+
+fn click(state: &mut AppState, column: u16, row: u16) {
+    if !state.overlays.is_empty() {
+        return;
+    }
+    let at = Position::new(column, row);
+    let layout = &state.layout;
+    if layout.findings.contains(at) {
+        state.focus = Pane::Findings;
+        if let Some((_, key)) = layout.finding_rows.iter().find(|(y, _)| *y == row) {
+            let key = key.clone();
+            if state.selected.as_ref() == Some(&key) && !matches!(key, RowKey::Node(_)) {
+                expand(state);
+            } else {
+                if state.selected.as_ref() != Some(&key) {
+                    state.detail_scroll = 0;
+                }
+                state.selected = Some(key);
+            }
+        }
+    } else if layout.detail.contains(at) {
+        state.focus = Pane::Detail;
+    } else if layout.reviewers.contains(at) {
+        state.focus = Pane::Reviewers;
+    } else if layout.disagreements.contains(at) {
+        state.focus = Pane::Disagreements;
+    }
+}
+
+/// Keeps the selection on a visible row: a node hidden by a fold selects the fold that hides
+/// it; a node gone (filtered out) selects the first finding. Also keeps it in the viewport.
+fn reconcile_selection(state: &mut AppState) {
+    let visible = rows::rows(state);
+    let in_view = state
+        .selected
+        .as_ref()
+        .and_then(|key| rows::position(&visible, key));
+    let index = match in_view {
+        Some(i) => Some(i),
+        None => {
+            let fallback = state
+                .selected
+                .clone()
+                .and_then(|key| containing_fold(state, &visible, &key))
+                .or_else(|| {
+                    visible
+                        .iter()
+                        .find(|r| matches!(r, Row::Node { .. }))
+                        .or(visible.first())
+                        .map(Row::key)
+                });
+            state.selected = fallback;
+            state
+                .selected
+                .as_ref()
+                .and_then(|key| rows::position(&visible, key))
+        }
+    };
+    let height = state.layout.findings.height.saturating_sub(2) as usize;
+    if let Some(i) = index
+        && height > 0
+    {
+        if i < state.findings_offset {
+            state.findings_offset = i;
+        } else if i >= state.findings_offset + height {
+            state.findings_offset = i + 1 - height;
+        }
+    }
+    if state.selected_disagreement.is_some() {
+        let all: Vec<Disagreement> = disagreements(&state.board.nodes);
+        let still = all.iter().any(|d| {
+            Some((&d.a, &d.b)) == state.selected_disagreement.as_ref().map(|(a, b)| (a, b))
+        });
+        if !still {
+            state.selected_disagreement = all.first().map(|d| (d.a.clone(), d.b.clone()));
+        }
+    }
+}
+
+/// The visible fold (collapsed cohort, folded below-threshold group, folded problem) that
+/// hides `key`, if it is hidden by one.
+fn containing_fold(state: &AppState, visible: &[Row], key: &RowKey) -> Option<RowKey> {
+    let RowKey::Node(id) = key else {
+        return None;
+    };
+    let all = rows::build(state, Unfold::All);
+    let at = rows::position(&all, key)?;
+    for row in all[..at].iter().rev() {
+        let candidate = match row {
+            Row::Node {
+                id: primary,
+                duplicate: false,
+                ..
+            } if matches!(
+                &all[at],
+                Row::Node {
+                    duplicate: true,
+                    ..
+                }
+            ) && primary != id =>
+            {
+                Some(row.key())
+            }
+            Row::Below { .. } if matches!(&all[at], Row::Node { below: true, .. }) => {
+                Some(row.key())
+            }
+            Row::Cohort { .. } => Some(row.key()),
+            _ => None,
+        };
+        if let Some(candidate) = candidate
+            && rows::position(visible, &candidate).is_some()
+        {
+            return Some(candidate);
+        }
+    }
+    None
+}

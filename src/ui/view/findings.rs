@@ -1,0 +1,226 @@
+//! The findings, grouped by cohort: one row per problem (duplicates folded under it), and per
+//! cohort the findings the level puts below threshold, folded into "below threshold (N)".
+
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Paragraph};
+
+use super::{ViewContext, pad, percent, truncate};
+use crate::review::node::{Kind, Status};
+use crate::ui::rows::{self, Row};
+use crate::ui::state::{AppState, Pane, RowKey};
+
+/// Draws the list; returns (screen row, key) for each row drawn.
+pub fn draw(
+    frame: &mut Frame,
+    area: Rect,
+    state: &AppState,
+    cx: &ViewContext,
+) -> Vec<(u16, RowKey)> {
+    let theme = &cx.theme;
+    let focused = state.focus == Pane::Findings && state.overlays.is_empty();
+    let rows = rows::rows(state);
+    let problems: usize = rows
+        .iter()
+        .map(|r| match r {
+            Row::Cohort { problems, .. } => *problems,
+            _ => 0,
+        })
+        .sum();
+    let mut title = format!(" Findings ({problems}) · level {} ", state.level);
+    if !state.filter.is_empty() {
+        title.push_str(&format!("· filter: {} ", state.filter));
+    }
+    if !state.marked.is_empty() {
+        title.push_str(&format!("· {} marked ", state.marked.len()));
+    }
+    let block = Block::bordered()
+        .title(Span::styled(title, theme.title))
+        .border_style(theme.border_for(focused));
+    let inner = block.inner(area);
+    frame.render_widget(block, area);
+
+    if rows.is_empty() {
+        let text = if let Some(loading) = &state.loading {
+            format!("{} {loading}", super::spinner(state.tick))
+        } else if !state.filter.is_empty() {
+            format!("nothing matches `{}` (esc clears the filter)", state.filter)
+        } else if state.board.reviewers.values().any(|r| {
+            matches!(
+                r.phase,
+                crate::review::board::ReviewerPhase::Queued
+                    | crate::review::board::ReviewerPhase::Reading
+            )
+        }) {
+            "no findings yet: the reviewers are reading".to_string()
+        } else {
+            "no findings".to_string()
+        };
+        frame.render_widget(Paragraph::new(Span::styled(text, theme.muted)), inner);
+        return Vec::new();
+    }
+
+    let height = inner.height as usize;
+    let selected = state
+        .selected
+        .as_ref()
+        .and_then(|key| rows::position(&rows, key));
+    // Keep the selection in view even if the last frame was a different size.
+    let mut offset = state.findings_offset.min(rows.len().saturating_sub(1));
+    if let Some(i) = selected {
+        if i < offset {
+            offset = i;
+        } else if height > 0 && i >= offset + height {
+            offset = i + 1 - height;
+        }
+    }
+    let columns = inner.width as usize;
+    let mut drawn = Vec::new();
+    let mut lines = Vec::new();
+    for (i, row) in rows.iter().enumerate().skip(offset).take(height) {
+        let is_selected = Some(i) == selected;
+        let mut spans = row_spans(row, state, cx, columns);
+        if is_selected {
+            let marker = if focused { "▶" } else { "▷" };
+            spans[0] = Span::styled(marker, spans[0].style);
+            spans = spans
+                .into_iter()
+                .map(|s| s.patch_style(theme.selection))
+                .collect();
+            let used: usize = spans.iter().map(|s| s.width()).sum();
+            spans.push(Span::styled(
+                " ".repeat(columns.saturating_sub(used)),
+                theme.selection,
+            ));
+        }
+        drawn.push((inner.y + lines.len() as u16, row.key()));
+        lines.push(Line::from(spans));
+    }
+    frame.render_widget(Paragraph::new(lines), inner);
+    drawn
+}
+
+fn row_spans<'a>(row: &Row, state: &AppState, cx: &ViewContext, columns: usize) -> Vec<Span<'a>> {
+    let theme = &cx.theme;
+    match row {
+        Row::Cohort {
+            label,
+            fallback,
+            blast_radius,
+            problems,
+            collapsed,
+            ..
+        } => {
+            let mut spans = vec![
+                Span::raw(" "),
+                Span::styled(if *collapsed { "▸ " } else { "▾ " }, theme.muted),
+                Span::styled(label.clone(), theme.title),
+            ];
+            if *fallback {
+                spans.push(Span::styled(" (grouped by path)", theme.fallback));
+            }
+            if let Some(radius) = blast_radius.filter(|_| !*fallback) {
+                spans.push(Span::styled(
+                    format!(" · blast radius {radius}"),
+                    theme.muted,
+                ));
+            }
+            spans.push(Span::styled(
+                format!(" · {}", plural(*problems, "finding")),
+                theme.muted,
+            ));
+            spans
+        }
+        Row::Below { count, open, .. } => vec![
+            Span::raw(" "),
+            Span::styled(
+                format!(
+                    "  {} below threshold ({count})",
+                    if *open { "▾" } else { "▸" }
+                ),
+                theme.muted,
+            ),
+        ],
+        Row::Node {
+            id,
+            duplicate,
+            duplicates,
+            found_by,
+            confirmed_by,
+            below,
+        } => {
+            let Some(node) = state.node(id) else {
+                return vec![Span::raw(" ")];
+            };
+            let marked = state.marked.contains(id);
+            let fold = if *duplicates == 0 {
+                "  "
+            } else if state.expanded.contains(id) {
+                "▾ "
+            } else {
+                "▸ "
+            };
+            let indent = match (*below, *duplicate) {
+                (false, false) => format!("  {fold}"),
+                (true, false) => format!("    {fold}"),
+                (false, true) => "      ↳ ".to_string(),
+                (true, true) => "        ↳ ".to_string(),
+            };
+            let mut who = found_by.join(", ");
+            if !confirmed_by.is_empty() {
+                who.push_str(&format!(" ✓{}", confirmed_by.join(", ✓")));
+            }
+            let status = match node.status {
+                Status::Open => "open",
+                Status::ConsensusReady => "ready",
+                Status::Resolved => "resolved",
+                Status::Dismissed => "dismissed",
+            };
+            let dup = if *duplicates > 0 {
+                format!(" (+{duplicates})")
+            } else {
+                String::new()
+            };
+            // indent, mark, priority, kind | title | who, confidence, status
+            let fixed = super::width(&indent) + 2 + 3 + 6 + 1 + 18 + 5 + 10;
+            let title_room = columns.saturating_sub(fixed);
+            let title = truncate(&format!("{}{dup}", node.text.title), title_room);
+            let text_style = if node.status.is_active() {
+                theme.text
+            } else {
+                theme.muted
+            };
+            vec![
+                Span::raw(" "),
+                Span::styled(indent, theme.muted),
+                Span::styled(if marked { "● " } else { "  " }, theme.marked),
+                Span::styled(format!("{} ", node.priority), theme.priority(node.priority)),
+                Span::styled(pad(kind_label(node.kind), 6), theme.muted),
+                Span::styled(pad(&title, title_room), text_style),
+                Span::raw(" "),
+                Span::styled(pad(&who, 18), theme.muted),
+                Span::styled(format!(" {:>3} ", percent(node.confidence)), theme.text),
+                Span::styled(pad(status, 9), theme.status(node.status)),
+            ]
+        }
+    }
+}
+
+fn kind_label(kind: Kind) -> &'static str {
+    match kind {
+        Kind::Bug => "bug",
+        Kind::Suggestion => "sugg",
+        Kind::Recommendation => "rec",
+        Kind::Question => "quest",
+        Kind::Ticket => "ticket",
+    }
+}
+
+pub(crate) fn plural(n: usize, word: &str) -> String {
+    if n == 1 {
+        format!("1 {word}")
+    } else {
+        format!("{n} {word}s")
+    }
+}

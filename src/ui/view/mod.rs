@@ -1,0 +1,136 @@
+//! Drawing: a free function of the state. Each pane is its own function in its own file; the
+//! overlays are drawn bottom to top over the panes. `draw` returns where things landed so the
+//! loop can route mouse clicks and page sizes (a measurement, not state the view owns).
+
+mod detail;
+mod disagreements;
+mod findings;
+mod header;
+mod overlays;
+mod reviewers;
+mod status;
+
+use ratatui::Frame;
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::text::Span;
+
+use crate::review::disagreement::disagreements as find_disagreements;
+use crate::ui::highlight::Highlighter;
+use crate::ui::keymap::Keymap;
+use crate::ui::state::{AppState, ScreenLayout};
+use crate::ui::theme::Theme;
+
+/// What drawing needs besides the state: theme, keymap (for hints and help), highlighter.
+#[derive(Debug, Clone)]
+pub struct ViewContext {
+    pub theme: Theme,
+    pub keymap: Keymap,
+    pub highlighter: Highlighter,
+}
+
+impl ViewContext {
+    pub fn new(theme: Theme, keymap: Keymap) -> ViewContext {
+        let highlighter = Highlighter::new(&theme.syntax_theme, theme.colors);
+        ViewContext {
+            theme,
+            keymap,
+            highlighter,
+        }
+    }
+}
+
+pub fn draw(frame: &mut Frame, state: &AppState, cx: &ViewContext) -> ScreenLayout {
+    let mut layout = ScreenLayout::default();
+    let [header_area, body, status_area] = Layout::vertical([
+        Constraint::Length(5),
+        Constraint::Fill(1),
+        Constraint::Length(1),
+    ])
+    .areas(frame.area());
+    header::draw(frame, header_area, state, cx);
+
+    let [left, right] =
+        Layout::horizontal([Constraint::Percentage(62), Constraint::Percentage(38)]).areas(body);
+    let disagreements = find_disagreements(&state.board.nodes);
+    let findings_area = if disagreements.is_empty() {
+        left
+    } else {
+        let height = (disagreements.len() as u16 + 2).min(left.height / 3).max(3);
+        let [top, rest] =
+            Layout::vertical([Constraint::Length(height), Constraint::Fill(1)]).areas(left);
+        disagreements::draw(frame, top, state, &disagreements, cx);
+        layout.disagreements = top;
+        rest
+    };
+    layout.findings = findings_area;
+    layout.finding_rows = findings::draw(frame, findings_area, state, cx);
+
+    let reviewer_height = (state.board.reviewers.len() as u16 + 2).clamp(3, right.height / 3 + 1);
+    let [reviewers_area, detail_area] =
+        Layout::vertical([Constraint::Length(reviewer_height), Constraint::Fill(1)]).areas(right);
+    reviewers::draw(frame, reviewers_area, state, cx);
+    detail::draw(frame, detail_area, state, cx);
+    layout.reviewers = reviewers_area;
+    layout.detail = detail_area;
+
+    status::draw(frame, status_area, state, cx);
+    overlays::draw(frame, frame.area(), state, cx);
+    layout
+}
+
+/// The display width of a string.
+pub(crate) fn width(text: &str) -> usize {
+    Span::raw(text).width()
+}
+
+/// `text` cut to `max` columns, with `…` when cut.
+pub(crate) fn truncate(text: &str, max: usize) -> String {
+    if width(text) <= max {
+        return text.to_string();
+    }
+    if max == 0 {
+        return String::new();
+    }
+    let mut out = String::new();
+    let mut used = 0;
+    for c in text.chars() {
+        let w = width(c.encode_utf8(&mut [0; 4]));
+        if used + w > max - 1 {
+            break;
+        }
+        out.push(c);
+        used += w;
+    }
+    out.push('…');
+    out
+}
+
+/// `text` padded (or cut) to exactly `columns`.
+pub(crate) fn pad(text: &str, columns: usize) -> String {
+    let cut = truncate(text, columns);
+    let fill = columns.saturating_sub(width(&cut));
+    format!("{cut}{}", " ".repeat(fill))
+}
+
+/// A rectangle of `width`×`height` centred in `area` (clamped to it).
+pub(crate) fn centered(area: Rect, width: u16, height: u16) -> Rect {
+    let width = width.min(area.width);
+    let height = height.min(area.height);
+    Rect {
+        x: area.x + (area.width - width) / 2,
+        y: area.y + (area.height - height) / 2,
+        width,
+        height,
+    }
+}
+
+/// A confidence 0.0–1.0 as 0–100.
+pub(crate) fn percent(confidence: f64) -> u32 {
+    (confidence.clamp(0.0, 1.0) * 100.0).round() as u32
+}
+
+/// The spinner frame for reviewers that are reading.
+pub(crate) fn spinner(tick: u64) -> &'static str {
+    const FRAMES: [&str; 4] = ["◐", "◓", "◑", "◒"];
+    FRAMES[(tick % 4) as usize]
+}

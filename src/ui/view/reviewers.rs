@@ -1,0 +1,101 @@
+//! The reviewers: each one's phase, findings, tokens and cost, and its last note or why it
+//! failed.
+
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Paragraph};
+
+use super::{ViewContext, pad, spinner, truncate};
+use crate::review::board::ReviewerPhase;
+use crate::ui::state::{AppState, Pane};
+use crate::ui::update::reviewer_order;
+
+pub fn draw(frame: &mut Frame, area: Rect, state: &AppState, cx: &ViewContext) {
+    let theme = &cx.theme;
+    let focused = state.focus == Pane::Reviewers && state.overlays.is_empty();
+    let (tokens, cost) = state
+        .board
+        .reviewers
+        .values()
+        .fold((0u64, 0f64), |(t, c), r| {
+            (t + r.tokens_used, c + r.cost_usd)
+        });
+    let title = format!(
+        " Reviewers · findings · {} tok · ${cost:.2} ",
+        compact(tokens)
+    );
+    let block = Block::bordered()
+        .title(Span::styled(title, theme.title))
+        .border_style(theme.border_for(focused));
+    let inner = block.inner(area);
+    let columns = inner.width as usize;
+    let mut lines = Vec::new();
+    if state.board.reviewers.is_empty() {
+        lines.push(Line::from(Span::styled(
+            "no reviewer dispatched yet",
+            theme.muted,
+        )));
+    }
+    for name in reviewer_order(state) {
+        let r = &state.board.reviewers[name];
+        let (symbol, phase, style) = match r.phase {
+            ReviewerPhase::Queued => ("·", "queued".to_string(), theme.reviewer_queued),
+            ReviewerPhase::Reading => (
+                spinner(state.tick),
+                "reading".to_string(),
+                theme.reviewer_reading,
+            ),
+            ReviewerPhase::Done => ("✓", "done".to_string(), theme.reviewer_done),
+            ReviewerPhase::Failed => (
+                "✗",
+                match r.outcome {
+                    Some(crate::review::verdict::Outcome::InvalidOutput) => "invalid".to_string(),
+                    _ => "failed".to_string(),
+                },
+                theme.reviewer_failed,
+            ),
+            ReviewerPhase::Skipped => ("–", "skipped".to_string(), theme.reviewer_queued),
+        };
+        let counts = if r.dropped > 0 {
+            format!("{}+{}✗", r.findings, r.dropped)
+        } else {
+            r.findings.to_string()
+        };
+        let spend = if r.tokens_used > 0 || r.cost_usd > 0.0 {
+            format!("{} ${:.2}", compact(r.tokens_used), r.cost_usd)
+        } else {
+            String::new()
+        };
+        let head = format!(
+            "{symbol} {} {} {:>3} {}",
+            pad(name, 11),
+            pad(&phase, 7),
+            counts,
+            pad(&spend, 11)
+        );
+        let selected = focused && state.selected_reviewer.as_deref() == Some(name);
+        let note_room = columns.saturating_sub(super::width(&head) + 1);
+        let mut spans = vec![
+            Span::styled(head, style),
+            Span::styled(format!(" {}", truncate(&r.note, note_room)), theme.muted),
+        ];
+        if selected {
+            spans = spans
+                .into_iter()
+                .map(|s| s.patch_style(theme.selection))
+                .collect();
+        }
+        lines.push(Line::from(spans));
+    }
+    frame.render_widget(Paragraph::new(lines).block(block), area);
+}
+
+/// 12345 → `12.3k`.
+pub(crate) fn compact(tokens: u64) -> String {
+    match tokens {
+        0..1_000 => tokens.to_string(),
+        1_000..1_000_000 => format!("{:.1}k", tokens as f64 / 1_000.0),
+        _ => format!("{:.1}M", tokens as f64 / 1_000_000.0),
+    }
+}
