@@ -181,7 +181,9 @@ pub async fn review(
             report.axes.clone()
         }
         Err(reason) => {
-            coverage.notes.push(format!("cohorts unavailable: {reason}"));
+            coverage
+                .notes
+                .push(format!("cohorts unavailable: {reason}"));
             vec![crate::review::axes::Axis {
                 name: crate::review::axes::API_CONTRACT.into(),
                 verdict: crate::review::axes::AxisVerdict::Unavailable,
@@ -208,12 +210,14 @@ pub async fn review(
         .collect();
     let nodes = board.nodes.clone();
     let decision = verdict.decision.as_str();
-    let delta = prepared.space.update(|state| -> Result<RoundDelta, PipelineError> {
-        state.nodes = nodes;
-        state.complete_round(fingerprints, decision, &finished)?;
-        state.advance(Ladder::AwaitingApproval)?;
-        Ok(state.round_delta())
-    })?;
+    let delta = prepared
+        .space
+        .update(|state| -> Result<RoundDelta, PipelineError> {
+            state.nodes = nodes;
+            state.complete_round(fingerprints, decision, &finished)?;
+            state.advance(Ladder::AwaitingApproval)?;
+            Ok(state.round_delta())
+        })?;
 
     Ok(ReviewResult {
         round,

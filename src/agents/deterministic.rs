@@ -89,6 +89,9 @@ async fn report_nodes(
     send(events, run, reviewer, EventKind::Done { summary }).await;
 }
 
+/// One SARIF file read: its nodes and summary, or why it was refused.
+type SarifOutcome = Result<(Vec<ReviewNode>, String), String>;
+
 /// Runs every deterministic reviewer over `input`, streaming their events.
 pub async fn run(input: DeterministicInput, run: RunId, events: Sender<ReviewEvent>) {
     let files = scan_files(&input.diff);
@@ -110,9 +113,14 @@ pub async fn run(input: DeterministicInput, run: RunId, events: Sender<ReviewEve
     .await;
 
     if let Some(program) = &input.gitleaks {
-        let result =
-            secrets::run_gitleaks(program, &files, None, &input.secret_scanner, Duration::from_secs(60))
-                .await;
+        let result = secrets::run_gitleaks(
+            program,
+            &files,
+            None,
+            &input.secret_scanner,
+            Duration::from_secs(60),
+        )
+        .await;
         let installed = !result
             .notes
             .iter()
@@ -129,7 +137,7 @@ pub async fn run(input: DeterministicInput, run: RunId, events: Sender<ReviewEve
 
     // Imports are read first, with no await in between: the `is_changed` closure borrows the
     // diff and need not be `Send`.
-    let imports: Vec<(String, Result<(Vec<ReviewNode>, String), String>)> = {
+    let imports: Vec<(String, SarifOutcome)> = {
         let changed = |path: &str, line: u32| input.diff.anchor_in_diff(path, Side::Right, line);
         let root = input.worktree.display().to_string();
         input
@@ -171,7 +179,13 @@ pub async fn run(input: DeterministicInput, run: RunId, events: Sender<ReviewEve
         match import {
             Ok((nodes, summary)) => report_nodes(&events, run, &reviewer, nodes, summary).await,
             Err(reason) => {
-                send(&events, run, &reviewer, EventKind::Started { required: true }).await;
+                send(
+                    &events,
+                    run,
+                    &reviewer,
+                    EventKind::Started { required: true },
+                )
+                .await;
                 send(
                     &events,
                     run,

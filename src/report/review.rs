@@ -87,7 +87,9 @@ fn finding_json(result: &ReviewResult, node: &ReviewNode) -> Value {
 pub fn json(prepared: &Prepared, result: &ReviewResult, forced: bool) -> Value {
     let mut report = headless::json(prepared, forced);
     let verdict = &result.verdict;
-    let object = report.as_object_mut().expect("the prepare report is an object");
+    let object = report
+        .as_object_mut()
+        .expect("the prepare report is an object");
     object.insert("facts".into(), Value::String(facts_line(result)));
     object.insert(
         "verdict".into(),
@@ -101,15 +103,25 @@ pub fn json(prepared: &Prepared, result: &ReviewResult, forced: bool) -> Value {
             "level": result.level.as_str(),
         }),
     );
-    object.insert("round".into(), json!({
-        "number": result.round,
-        "new": result.delta.new,
-        "still_present": result.delta.still_present,
-        "not_refound": result.delta.not_refound,
-    }));
+    object.insert(
+        "round".into(),
+        json!({
+            "number": result.round,
+            "new": result.delta.new,
+            "still_present": result.delta.still_present,
+            "not_refound": result.delta.not_refound,
+        }),
+    );
     object.insert(
         "cohorts".into(),
-        json!(result.cohorts.as_ref().map(|c| &c.cohorts).cloned().unwrap_or_default()),
+        json!(
+            result
+                .cohorts
+                .as_ref()
+                .map(|c| &c.cohorts)
+                .cloned()
+                .unwrap_or_default()
+        ),
     );
     object.insert(
         "findings".into(),

@@ -49,6 +49,39 @@ pub struct Mirror {
 }
 
 impl Mirror {
+    /// Removes git's `*.lock` files (refs, packed-refs, HEAD, config, worktree indexes) left by a
+    /// process killed mid-write. Only call this while holding the mirror's own lock: then no
+    /// live writer can own them.
+    pub fn clear_stale_locks(&self) -> Result<usize, MirrorError> {
+        fn sweep(dir: &Path, depth: usize, removed: &mut usize) -> std::io::Result<()> {
+            let Ok(entries) = std::fs::read_dir(dir) else {
+                return Ok(());
+            };
+            for entry in entries {
+                let entry = entry?;
+                let path = entry.path();
+                let kind = entry.file_type()?;
+                if kind.is_dir() && depth > 0 && entry.file_name() != "objects" {
+                    sweep(&path, depth - 1, removed)?;
+                } else if kind.is_file()
+                    && path.extension().is_some_and(|e| e == "lock")
+                    && entry.file_name() != "review-tui.lock"
+                {
+                    std::fs::remove_file(&path)?;
+                    *removed += 1;
+                }
+            }
+            Ok(())
+        }
+        let mut removed = 0;
+        // Ref names nest (refs/review-tui/pr/N/head): a generous depth, objects/ skipped.
+        sweep(&self.path, 12, &mut removed).map_err(|source| MirrorError::Io {
+            path: self.path.clone(),
+            source,
+        })?;
+        Ok(removed)
+    }
+
     /// Opens the mirror at `path`, or creates it. The `bool` is true when it was created.
     /// Creation initialises a sibling temp directory and renames it into place, so a crash
     /// never leaves a half-made mirror, and two processes racing both end up with the one that
@@ -247,6 +280,29 @@ mod tests {
     use crate::space::test_repo::TestRepo;
     use std::io::{Read, Write};
     use std::net::TcpListener;
+
+    #[test]
+    fn stale_git_locks_are_cleared_but_ours_is_kept() {
+        let t = TestRepo::new();
+        let path = t.scratch().join("mirrors/locks.git");
+        let (mirror, _) = Mirror::open_or_init(&path).unwrap();
+        let nested = path.join("refs/review-tui/local/abc");
+        std::fs::create_dir_all(&nested).unwrap();
+        for stale in [
+            nested.join("head.lock"),
+            path.join("packed-refs.lock"),
+            path.join("config.lock"),
+        ] {
+            std::fs::write(stale, "").unwrap();
+        }
+        std::fs::write(path.join("review-tui.lock"), "pid 1").unwrap();
+        std::fs::write(nested.join("head"), "0000").unwrap();
+        assert_eq!(mirror.clear_stale_locks().unwrap(), 3);
+        assert!(!nested.join("head.lock").exists());
+        assert!(nested.join("head").exists());
+        assert!(path.join("review-tui.lock").exists());
+        assert_eq!(mirror.clear_stale_locks().unwrap(), 0);
+    }
 
     #[test]
     fn created_once_then_reused() {

@@ -170,6 +170,8 @@ impl Space {
             // Spaces of one repository share the mirror: fetches and worktree bookkeeping in
             // it take turns. Waiting is right here, the holder is doing a bounded job.
             let _mirror_lock = LockFile::acquire(&mirror_path.join("review-tui.lock"))?;
+            // Holding the mirror lock, any git lock file inside is debris of a killed process.
+            mirror.clear_stale_locks()?;
             let fetched = match local {
                 Some((head, base)) => fetch_local(&mirror, &key, head, base)?,
                 None => fetch_github(&mirror, &key, source)?,
