@@ -1,2 +1,4 @@
 //! Reviewers: the roster, model providers, the sandboxed read-only tools, the deterministic
 //! reviewers and the dispatcher that runs them in parallel.
+
+pub mod rules;
