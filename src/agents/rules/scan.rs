@@ -294,7 +294,13 @@ impl<'a> Scan<'a> {
                 return false;
             }
         }
-        !(logic.moved_ok && self.moved.is_moved(here.side, line))
+        // Moved code: every quoted line reappears on the other side somewhere in the diff.
+        let moved = logic.moved_ok
+            && self.moved.is_moved(here.side, line)
+            && here
+                .next
+                .is_none_or(|next| self.moved.is_moved(here.side, &next.text));
+        !moved
     }
 }
 
