@@ -15,14 +15,20 @@ use crate::diff::{Language, Side};
 /// The built-in rule files, one per language family.
 const BUILTIN: [(&str, &str); 8] = [
     ("rust.toml", include_str!("../../../assets/rules/rust.toml")),
-    ("python.toml", include_str!("../../../assets/rules/python.toml")),
+    (
+        "python.toml",
+        include_str!("../../../assets/rules/python.toml"),
+    ),
     (
         "javascript.toml",
         include_str!("../../../assets/rules/javascript.toml"),
     ),
     ("go.toml", include_str!("../../../assets/rules/go.toml")),
     ("java.toml", include_str!("../../../assets/rules/java.toml")),
-    ("shell.toml", include_str!("../../../assets/rules/shell.toml")),
+    (
+        "shell.toml",
+        include_str!("../../../assets/rules/shell.toml"),
+    ),
     (
         "docker-yaml.toml",
         include_str!("../../../assets/rules/docker-yaml.toml"),
@@ -51,9 +57,10 @@ impl Catalog {
         for (name, text) in BUILTIN {
             // The built-in files are part of the program; `builtin_rule_files_load` proves them.
             catalog
-                .extend_from_toml(text, &format!("builtin:{name}"))
+                .add_file(text, &format!("builtin:{name}"))
                 .unwrap_or_else(|e| panic!("a built-in rule file is broken: {e}"));
         }
+        catalog.reindex();
         catalog
     }
 
@@ -61,6 +68,12 @@ impl Catalog {
     /// replaces it (that is how a user overrides a built-in rule). The file is taken whole or
     /// not at all: on error the catalog is unchanged.
     pub fn extend_from_toml(&mut self, text: &str, origin: &str) -> Result<(), RuleError> {
+        self.add_file(text, origin)?;
+        self.reindex();
+        Ok(())
+    }
+
+    fn add_file(&mut self, text: &str, origin: &str) -> Result<(), RuleError> {
         let file: RuleFile = toml::from_str(text).map_err(|e| toml_error(&e, text, origin))?;
         let mut compiled: Vec<Rule> = Vec::with_capacity(file.rule.len());
         for spec in file.rule {
@@ -81,7 +94,6 @@ impl Catalog {
                 None => self.rules.push(rule),
             }
         }
-        self.reindex();
         Ok(())
     }
 
@@ -186,6 +198,17 @@ pub(crate) struct Prefilter {
 }
 
 impl Prefilter {
+    fn build(rules: &[Rule], members: Vec<usize>) -> Prefilter {
+        let patterns = members.iter().filter_map(|&i| match &rules[i].logic {
+            Logic::Line(line) => Some(line.pattern.as_str()),
+            Logic::File(_) => None,
+        });
+        Prefilter {
+            set: RegexSet::new(patterns).ok(),
+            rules: members,
+        }
+    }
+
     /// Indices (into the catalog) of the rules whose pattern matches `text`.
     pub fn candidates(&self, text: &str) -> Vec<usize> {
         match &self.set {
@@ -211,26 +234,23 @@ impl Index {
                 index.joined.push(i);
             }
         }
+        // Many languages share the same rules (only the cross-language ones): build each
+        // distinct set once.
+        let mut built: HashMap<Vec<usize>, Prefilter> = HashMap::new();
         for language in Language::ALL {
             for side in [Side::Left, Side::Right] {
-                let members: Vec<(usize, &str)> = rules
+                let members: Vec<usize> = rules
                     .iter()
                     .enumerate()
                     .filter(|(_, rule)| rule.side == side && rule.target.admits_language(language))
-                    .filter_map(|(i, rule)| match &rule.logic {
-                        Logic::Line(line) if !line.join_next => Some((i, line.pattern.as_str())),
-                        _ => None,
-                    })
+                    .filter(|(_, rule)| matches!(&rule.logic, Logic::Line(line) if !line.join_next))
+                    .map(|(i, _)| i)
                     .collect();
-                let set = RegexSet::new(members.iter().map(|(_, pattern)| pattern)).ok();
-                let members = members.into_iter().map(|(i, _)| i).collect();
-                index.prefilters.insert(
-                    (language, side),
-                    Prefilter {
-                        set,
-                        rules: members,
-                    },
-                );
+                let prefilter = built
+                    .entry(members.clone())
+                    .or_insert_with(|| Prefilter::build(rules, members))
+                    .clone();
+                index.prefilters.insert((language, side), prefilter);
             }
         }
         index

@@ -45,7 +45,11 @@ pub(crate) fn node(rule: &Rule, at: &Location<'_>) -> ReviewNode {
             "Rule {} (from {}) matched {} line {start} of {}.",
             rule.id,
             rule.origin,
-            if side == Side::Left { "removed" } else { "added" },
+            if side == Side::Left {
+                "removed"
+            } else {
+                "added"
+            },
             at.path
         ),
         None => format!(

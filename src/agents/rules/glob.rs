@@ -154,7 +154,11 @@ mod tests {
     fn unsupported_syntax_is_refused_with_a_reason() {
         assert!(Glob::new("*.{js,ts}").unwrap_err().contains("`{`"));
         assert!(Glob::new("[ab].rs").is_err());
-        assert!(Glob::new("src/a**/b").unwrap_err().contains("whole path segment"));
+        assert!(
+            Glob::new("src/a**/b")
+                .unwrap_err()
+                .contains("whole path segment")
+        );
         assert!(Glob::new("  ").is_err());
     }
 }

@@ -337,7 +337,10 @@ impl SideTexts {
         };
         cell.get_or_init(|| {
             let mut text = String::new();
-            for line in hunks.flat_map(|h| h.lines.iter()).filter(|l| l.kind != other) {
+            for line in hunks
+                .flat_map(|h| h.lines.iter())
+                .filter(|l| l.kind != other)
+            {
                 text.push_str(&line.text);
                 text.push('\n');
             }

@@ -45,8 +45,7 @@ pub(super) fn unpinned_base_images(file: &FileDiff) -> Vec<Hit> {
 
 fn problem(image: &str, stages: &BTreeSet<String>, whole_file: bool) -> Option<String> {
     let lower = image.to_ascii_lowercase();
-    if lower == "scratch" || image.contains('$') || image.contains('@') || stages.contains(&lower)
-    {
+    if lower == "scratch" || image.contains('$') || image.contains('@') || stages.contains(&lower) {
         return None;
     }
     let name_end = image.rfind('/').map_or(0, |slash| slash + 1);

@@ -66,7 +66,9 @@ impl Ecosystem {
     }
 
     fn of_manifest(name: &str) -> Option<Ecosystem> {
-        ECOSYSTEMS.into_iter().find(|e| e.manifests().contains(&name))
+        ECOSYSTEMS
+            .into_iter()
+            .find(|e| e.manifests().contains(&name))
     }
 }
 
@@ -90,7 +92,10 @@ fn join(dir: &str, name: &str) -> String {
 
 /// Whether `path` is in `dir` or below it.
 fn is_within(path: &str, dir: &str) -> bool {
-    dir.is_empty() || path.strip_prefix(dir).is_some_and(|rest| rest.starts_with('/'))
+    dir.is_empty()
+        || path
+            .strip_prefix(dir)
+            .is_some_and(|rest| rest.starts_with('/'))
 }
 
 pub(super) fn lock_without_manifest(file: &FileDiff, diff: &Diff) -> Vec<Hit> {
@@ -115,7 +120,11 @@ pub(super) fn lock_without_manifest(file: &FileDiff, diff: &Diff) -> Vec<Hit> {
         detail: format!(
             "{name} changed; no {} changed in {}",
             ecosystem.manifests().join(" or "),
-            if dir.is_empty() { "the repository" } else { dir }
+            if dir.is_empty() {
+                "the repository"
+            } else {
+                dir
+            }
         ),
     }]
 }
@@ -139,7 +148,11 @@ pub(super) fn manifest_without_lock(
     let Some(lock) = lock_paths.iter().find(|p| repo_files.contains(*p)) else {
         return Vec::new();
     };
-    if diff.files.iter().any(|other| lock_paths.contains(&other.path)) {
+    if diff
+        .files
+        .iter()
+        .any(|other| lock_paths.contains(&other.path))
+    {
         return Vec::new();
     }
     let Some((side, number, text)) = first_dependency_change(file, ecosystem) else {
@@ -199,7 +212,8 @@ static JSON_DEPENDENCY: LazyLock<Regex> = LazyLock::new(|| {
         .expect("valid regex")
 });
 static GO_REQUIREMENT: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"^\s*(require\s+|replace\s+)?[\w.-]+\.[\w.-]+/[\w./~-]*\s+v\d").expect("valid regex")
+    Regex::new(r"^\s*(require\s+|replace\s+)?[\w.-]+\.[\w.-]+/[\w./~-]*\s+v\d")
+        .expect("valid regex")
 });
 static GEM: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r#"^\s*gem\s+['"]"#).expect("valid regex"));

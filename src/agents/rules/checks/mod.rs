@@ -91,9 +91,7 @@ impl Check {
             Check::BinaryFileAdded => size::binary_file(file),
             Check::LockfileWithoutManifest => lockfile::lock_without_manifest(file, context.diff),
             Check::ManifestWithoutLockfile => match context.repo_files {
-                Some(repo_files) => {
-                    lockfile::manifest_without_lock(file, context.diff, repo_files)
-                }
+                Some(repo_files) => lockfile::manifest_without_lock(file, context.diff, repo_files),
                 None => Vec::new(),
             },
             Check::PullRequestTargetCheckout => workflow::pull_request_target_checkout(file),

@@ -1,6 +1,7 @@
 //! The table-driven test: each built-in rule's examples, kept next to the rule in its TOML.
 
-use super::super::Catalog;
+use super::BUILTIN;
+use crate::agents::rules::Catalog;
 
 #[test]
 fn builtin_rule_files_load() {
@@ -10,7 +11,7 @@ fn builtin_rule_files_load() {
 
 #[test]
 fn every_rule_has_examples_and_they_behave() {
-    let problems = Catalog::builtin().verify_examples();
+    let problems = BUILTIN.verify_examples();
     let listed: Vec<String> = problems.iter().map(ToString::to_string).collect();
     assert!(listed.is_empty(), "\n{}", listed.join("\n"));
 }

@@ -6,6 +6,8 @@ mod checks;
 mod examples;
 mod scanning;
 
+use std::sync::LazyLock;
+
 use crate::diff::{Diff, parse};
 
 use super::{Catalog, ScanOptions, ScanResult};
@@ -14,8 +16,11 @@ pub(super) fn diff(text: &str) -> Diff {
     parse(text).unwrap_or_else(|e| panic!("test diff does not parse: {e}\n{text}"))
 }
 
+/// Built once: compiling the catalog is the slow part of a test, not scanning.
+pub(super) static BUILTIN: LazyLock<Catalog> = LazyLock::new(Catalog::builtin);
+
 pub(super) fn scan(text: &str) -> ScanResult {
-    Catalog::builtin().scan(&diff(text), &ScanOptions::default())
+    BUILTIN.scan(&diff(text), &ScanOptions::default())
 }
 
 /// `(rule, line)` of every finding, in order.
