@@ -163,6 +163,9 @@ fn overrides_disable_by_id_namespace_or_category_and_reprioritise() {
         ],
         ..Config::default()
     };
+    config
+        .rule_priorities
+        .insert("python/bare-except".into(), Priority::P1);
     config.rule_priorities.insert("go/*".into(), Priority::P3);
     let catalog = BUILTIN.clone().with_overrides(&config);
     assert!(catalog.get("rust/dbg-macro").is_none());
