@@ -20,6 +20,8 @@ static TEST_PATHS: LazyLock<Vec<Glob>> = LazyLock::new(|| {
         "**/testdata/**",
         "**/testing/**",
         "*_test.rs",
+        "*_tests.rs",
+        "test_*.rs",
         "tests.rs",
         "*_test.go",
         "test_*.py",
