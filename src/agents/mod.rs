@@ -4,6 +4,7 @@
 pub mod context;
 pub mod deterministic;
 pub mod events;
+pub mod rules;
 pub mod sarif;
 pub mod scan_input;
 pub mod secrets;

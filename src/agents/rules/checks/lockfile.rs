@@ -1,0 +1,276 @@
+//! Lock files and manifests that should change together.
+//!
+//! A lock file changing alone is usually `cargo update` or a merge gone wrong: worth a
+//! question. A manifest's dependency lines changing while its lock file stays put means CI and
+//! colleagues build with versions nobody resolved, but only if the repository commits a lock
+//! file at all, which only the repository's file list can tell.
+
+use std::collections::BTreeSet;
+use std::sync::LazyLock;
+
+use regex::Regex;
+
+use super::{Hit, file_name, first_changed_line, parent_dir};
+use crate::diff::{Diff, FileDiff, FileStatus, LineKind, Side};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Ecosystem {
+    Cargo,
+    Npm,
+    Python,
+    Pipenv,
+    Go,
+    Ruby,
+}
+
+const ECOSYSTEMS: [Ecosystem; 6] = [
+    Ecosystem::Cargo,
+    Ecosystem::Npm,
+    Ecosystem::Python,
+    Ecosystem::Pipenv,
+    Ecosystem::Go,
+    Ecosystem::Ruby,
+];
+
+impl Ecosystem {
+    fn locks(self) -> &'static [&'static str] {
+        match self {
+            Ecosystem::Cargo => &["Cargo.lock"],
+            Ecosystem::Npm => &[
+                "package-lock.json",
+                "npm-shrinkwrap.json",
+                "yarn.lock",
+                "pnpm-lock.yaml",
+                "bun.lock",
+            ],
+            Ecosystem::Python => &["poetry.lock", "uv.lock", "pdm.lock"],
+            Ecosystem::Pipenv => &["Pipfile.lock"],
+            Ecosystem::Go => &["go.sum"],
+            Ecosystem::Ruby => &["Gemfile.lock"],
+        }
+    }
+
+    fn manifests(self) -> &'static [&'static str] {
+        match self {
+            Ecosystem::Cargo => &["Cargo.toml"],
+            Ecosystem::Npm => &["package.json"],
+            Ecosystem::Python => &["pyproject.toml"],
+            Ecosystem::Pipenv => &["Pipfile"],
+            Ecosystem::Go => &["go.mod"],
+            Ecosystem::Ruby => &["Gemfile"],
+        }
+    }
+
+    fn of_lock(name: &str) -> Option<Ecosystem> {
+        ECOSYSTEMS.into_iter().find(|e| e.locks().contains(&name))
+    }
+
+    fn of_manifest(name: &str) -> Option<Ecosystem> {
+        ECOSYSTEMS
+            .into_iter()
+            .find(|e| e.manifests().contains(&name))
+    }
+}
+
+/// `dir` and every directory above it, nearest first; `""` is the root.
+fn self_and_ancestors(dir: &str) -> impl Iterator<Item = &str> {
+    let mut next = Some(dir);
+    std::iter::from_fn(move || {
+        let current = next?;
+        next = (!current.is_empty()).then(|| parent_dir(current));
+        Some(current)
+    })
+}
+
+fn join(dir: &str, name: &str) -> String {
+    if dir.is_empty() {
+        name.to_string()
+    } else {
+        format!("{dir}/{name}")
+    }
+}
+
+/// Whether `path` is in `dir` or below it.
+fn is_within(path: &str, dir: &str) -> bool {
+    dir.is_empty()
+        || path
+            .strip_prefix(dir)
+            .is_some_and(|rest| rest.starts_with('/'))
+}
+
+pub(super) fn lock_without_manifest(file: &FileDiff, diff: &Diff) -> Vec<Hit> {
+    let name = file_name(&file.path);
+    let Some(ecosystem) = Ecosystem::of_lock(name) else {
+        return Vec::new();
+    };
+    if file.status == FileStatus::Deleted {
+        return Vec::new();
+    }
+    // Workspaces: a member's manifest (below the lock's directory) explains a root lock change.
+    let dir = parent_dir(&file.path);
+    let explained = diff.files.iter().any(|other| {
+        ecosystem.manifests().contains(&file_name(&other.path)) && is_within(&other.path, dir)
+    });
+    if explained {
+        return Vec::new();
+    }
+    vec![Hit {
+        line: first_changed_line(file),
+        code: String::new(),
+        detail: format!(
+            "{name} changed; no {} changed in {}",
+            ecosystem.manifests().join(" or "),
+            if dir.is_empty() {
+                "the repository"
+            } else {
+                dir
+            }
+        ),
+    }]
+}
+
+pub(super) fn manifest_without_lock(
+    file: &FileDiff,
+    diff: &Diff,
+    repo_files: &BTreeSet<String>,
+) -> Vec<Hit> {
+    let name = file_name(&file.path);
+    let Some(ecosystem) = Ecosystem::of_manifest(name) else {
+        return Vec::new();
+    };
+    if file.status == FileStatus::Deleted {
+        return Vec::new();
+    }
+    let dir = parent_dir(&file.path);
+    let lock_paths: Vec<String> = self_and_ancestors(dir)
+        .flat_map(|d| ecosystem.locks().iter().map(move |lock| join(d, lock)))
+        .collect();
+    let Some(lock) = lock_paths.iter().find(|p| repo_files.contains(*p)) else {
+        return Vec::new();
+    };
+    if diff
+        .files
+        .iter()
+        .any(|other| lock_paths.contains(&other.path))
+    {
+        return Vec::new();
+    }
+    let Some((side, number, text)) = first_dependency_change(file, ecosystem) else {
+        return Vec::new();
+    };
+    vec![Hit {
+        line: Some((side, number)),
+        code: text.to_string(),
+        detail: format!("{} changed dependencies; {lock} did not change", file.path),
+    }]
+}
+
+/// The first added or removed line that declares a dependency, tracking TOML/JSON sections
+/// within each hunk as far as the hunk shows them.
+fn first_dependency_change(file: &FileDiff, ecosystem: Ecosystem) -> Option<(Side, u32, &str)> {
+    for hunk in &file.hunks {
+        let mut section = Section::Unknown;
+        for line in &hunk.lines {
+            section = section.after(ecosystem, &line.text);
+            let number = match line.kind {
+                LineKind::Context => continue,
+                LineKind::Added => line.new_line.map(|n| (Side::Right, n)),
+                LineKind::Removed => line.old_line.map(|n| (Side::Left, n)),
+            };
+            if let Some((side, n)) = number
+                && declares_dependency(ecosystem, section, &line.text)
+            {
+                return Some((side, n, &line.text));
+            }
+        }
+    }
+    None
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Section {
+    /// The hunk has not shown a section header yet.
+    Unknown,
+    Dependencies,
+    Other,
+}
+
+static TOML_HEADER: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"^\s*\[\[?\s*([^\]]+?)\s*\]\]?\s*(#.*)?$").expect("valid regex"));
+static JSON_OBJECT_KEY: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r#"^\s*"([^"]+)"\s*:\s*\{"#).expect("valid regex"));
+static TOML_DEPENDENCY: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r#"^\s*([\w.-]+)\s*=\s*(\{[^}]*\b(version|path|git|workspace)\s*=|"[\^~=<>*]*\d)"#)
+        .expect("valid regex")
+});
+static PEP508: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r#"^\s*["'][A-Za-z0-9][\w.-]*(\[[\w,.\s-]+\])?\s*(==|>=|<=|~=|!=|>|<|@)"#)
+        .expect("valid regex")
+});
+static JSON_DEPENDENCY: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r#"^\s*"(@?[\w.-]+(/[\w.-]+)?)"\s*:\s*"(\^|~|>=|<=|>|<|=|\*|\d|workspace:|npm:|file:|link:|github:|git\+|https?:)"#)
+        .expect("valid regex")
+});
+static GO_REQUIREMENT: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"^\s*(require\s+|replace\s+)?[\w.-]+\.[\w.-]+/[\w./~-]*\s+v\d")
+        .expect("valid regex")
+});
+static GEM: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r#"^\s*gem\s+['"]"#).expect("valid regex"));
+
+/// Keys that look like `name = "1.0"` but describe the package itself.
+const PACKAGE_KEYS: [&str; 7] = [
+    "resolver",
+    "version",
+    "rust-version",
+    "edition",
+    "python",
+    "node",
+    "requires-python",
+];
+
+impl Section {
+    fn after(self, ecosystem: Ecosystem, text: &str) -> Section {
+        let header = match ecosystem {
+            Ecosystem::Cargo | Ecosystem::Python | Ecosystem::Pipenv => TOML_HEADER
+                .captures(text)
+                .and_then(|c| c.get(1))
+                .map(|m| m.as_str()),
+            Ecosystem::Npm => JSON_OBJECT_KEY
+                .captures(text)
+                .and_then(|c| c.get(1))
+                .map(|m| m.as_str()),
+            Ecosystem::Go | Ecosystem::Ruby => None,
+        };
+        match header {
+            Some(name) if name.contains("dependencies") || name.ends_with("packages") => {
+                Section::Dependencies
+            }
+            // `[project]` holds `dependencies = [...]`: leave the lines to the PEP 508 test.
+            Some("project") => Section::Unknown,
+            Some(_) => Section::Other,
+            None => self,
+        }
+    }
+}
+
+fn declares_dependency(ecosystem: Ecosystem, section: Section, text: &str) -> bool {
+    if section == Section::Other {
+        return false;
+    }
+    match ecosystem {
+        Ecosystem::Cargo | Ecosystem::Pipenv => toml_dependency(section, text),
+        Ecosystem::Python => toml_dependency(section, text) || PEP508.is_match(text),
+        Ecosystem::Npm => JSON_DEPENDENCY
+            .captures(text)
+            .is_some_and(|c| section == Section::Dependencies || !PACKAGE_KEYS.contains(&&c[1])),
+        Ecosystem::Go => GO_REQUIREMENT.is_match(text),
+        Ecosystem::Ruby => GEM.is_match(text),
+    }
+}
+
+fn toml_dependency(section: Section, text: &str) -> bool {
+    TOML_DEPENDENCY
+        .captures(text)
+        .is_some_and(|c| section == Section::Dependencies || !PACKAGE_KEYS.contains(&&c[1]))
+}

@@ -1,0 +1,164 @@
+//! A small path glob: `*` and `?` within one path segment, `**` across segments.
+//!
+//! Hand-written rather than a crate because rule files need only these three forms, and a
+//! pattern we do not understand (`[a-z]`, `{a,b}`) is refused instead of half-supported.
+
+use std::fmt;
+
+/// A compiled glob. A pattern without `/` matches the file name anywhere in the tree
+/// (`*.min.js`); a pattern with `/` matches the whole repository-relative path (`tests/**`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Glob {
+    pattern: String,
+    segments: Vec<String>,
+    file_name_only: bool,
+}
+
+impl Glob {
+    pub fn new(pattern: &str) -> Result<Glob, String> {
+        let trimmed = pattern.trim().trim_start_matches("./");
+        if trimmed.is_empty() {
+            return Err("an empty glob matches nothing".into());
+        }
+        if let Some(c) = trimmed.chars().find(|c| matches!(c, '[' | ']' | '{' | '}')) {
+            return Err(format!(
+                "`{pattern}` uses `{c}`; only `*`, `**` and `?` are supported (list several globs instead)"
+            ));
+        }
+        let trimmed = trimmed.trim_start_matches('/');
+        let segments: Vec<String> = trimmed.split('/').map(str::to_string).collect();
+        if let Some(bad) = segments
+            .iter()
+            .find(|s| s.contains("**") && s.as_str() != "**")
+        {
+            return Err(format!(
+                "`{pattern}`: `**` must be a whole path segment, not part of `{bad}`"
+            ));
+        }
+        Ok(Glob {
+            pattern: pattern.to_string(),
+            file_name_only: segments.len() == 1 && segments[0] != "**",
+            segments,
+        })
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.pattern
+    }
+
+    pub fn matches(&self, path: &str) -> bool {
+        if self.file_name_only {
+            let name = path.rsplit('/').next().unwrap_or(path);
+            return segment_matches(&self.segments[0], name);
+        }
+        let parts: Vec<&str> = path.split('/').filter(|p| !p.is_empty()).collect();
+        segments_match(&self.segments, &parts)
+    }
+}
+
+impl fmt::Display for Glob {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.pattern)
+    }
+}
+
+/// True when any glob of `globs` matches `path`.
+pub fn any_matches(globs: &[Glob], path: &str) -> bool {
+    globs.iter().any(|glob| glob.matches(path))
+}
+
+fn segments_match(pattern: &[String], path: &[&str]) -> bool {
+    match pattern.split_first() {
+        None => path.is_empty(),
+        Some((first, rest)) if first == "**" => {
+            // `**` takes zero or more whole segments; try each split point.
+            (0..=path.len()).any(|skip| segments_match(rest, &path[skip..]))
+        }
+        Some((first, rest)) => match path.split_first() {
+            Some((segment, path_rest)) => {
+                segment_matches(first, segment) && segments_match(rest, path_rest)
+            }
+            None => false,
+        },
+    }
+}
+
+/// `*` and `?` inside one segment, by the classic two-pointer walk with one backtrack point:
+/// linear for the patterns rule files use, and never recursive.
+fn segment_matches(pattern: &str, text: &str) -> bool {
+    let p: Vec<char> = pattern.chars().collect();
+    let t: Vec<char> = text.chars().collect();
+    let (mut pi, mut ti) = (0, 0);
+    let mut star: Option<(usize, usize)> = None;
+    while ti < t.len() {
+        if pi < p.len() && (p[pi] == '?' || p[pi] == t[ti]) {
+            pi += 1;
+            ti += 1;
+        } else if pi < p.len() && p[pi] == '*' {
+            star = Some((pi, ti));
+            pi += 1;
+        } else if let Some((star_pi, star_ti)) = star {
+            pi = star_pi + 1;
+            ti = star_ti + 1;
+            star = Some((star_pi, star_ti + 1));
+        } else {
+            return false;
+        }
+    }
+    p[pi..].iter().all(|&c| c == '*')
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn matches(pattern: &str, path: &str) -> bool {
+        Glob::new(pattern).unwrap().matches(path)
+    }
+
+    #[test]
+    fn file_name_patterns_match_anywhere() {
+        assert!(matches("*.min.js", "web/dist/app.min.js"));
+        assert!(matches("*.min.js", "app.min.js"));
+        assert!(!matches("*.min.js", "web/app.js"));
+        assert!(matches("build.rs", "crates/x/build.rs"));
+        assert!(matches("test_?.py", "pkg/test_a.py"));
+        assert!(!matches("test_?.py", "pkg/test_ab.py"));
+    }
+
+    #[test]
+    fn path_patterns_are_anchored_and_double_star_spans_segments() {
+        assert!(matches("tests/**", "tests/a.rs"));
+        assert!(matches("tests/**", "tests/deep/er/a.rs"));
+        assert!(!matches("tests/**", "crates/x/tests/a.rs"));
+        assert!(matches("**/tests/**", "crates/x/tests/a.rs"));
+        assert!(matches("**/tests/**", "tests/a.rs"));
+        assert!(matches("**/*_test.go", "pkg/x/y_test.go"));
+        assert!(matches("**/*_test.go", "y_test.go"));
+        assert!(matches("src/bin/*.rs", "src/bin/tool.rs"));
+        assert!(!matches("src/bin/*.rs", "src/bin/tool/main.rs"));
+        assert!(matches(".github/workflows/*", ".github/workflows/ci.yml"));
+        assert!(matches("**", "anything/at/all"));
+        assert!(!matches("src/*", "src"));
+    }
+
+    #[test]
+    fn star_backtracks_within_a_segment() {
+        assert!(matches("*a*b", "xxaxxab"));
+        assert!(!matches("*a*b", "xxaxxa"));
+        assert!(matches("a*", "a"));
+        assert!(matches("*.*.*", "a.b.c"));
+    }
+
+    #[test]
+    fn unsupported_syntax_is_refused_with_a_reason() {
+        assert!(Glob::new("*.{js,ts}").unwrap_err().contains("`{`"));
+        assert!(Glob::new("[ab].rs").is_err());
+        assert!(
+            Glob::new("src/a**/b")
+                .unwrap_err()
+                .contains("whole path segment")
+        );
+        assert!(Glob::new("  ").is_err());
+    }
+}

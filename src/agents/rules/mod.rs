@@ -1,0 +1,36 @@
+//! The deterministic rule catalog: rules are data (TOML in `assets/rules/`, compiled in, and
+//! extendable from the user's files), run over a diff's added lines, and each match becomes a
+//! ReviewNode from the reviewer `rules`. It spends no tokens and always runs (DESIGN §5).
+//!
+//! A line rule is a regex on one added line (or removed line, with `side = "LEFT"`), narrowed
+//! by `require`/`forbid` on the same line, `context_require`/`context_forbid` on the file or
+//! hunk, path and language targets, and test-code tracking. A file rule (`check = "…"`) is
+//! logic in [`checks`] that needs more than a line: file sizes, lock files and manifests,
+//! workflow triggers, Dockerfile stages. Both carry the same metadata from TOML.
+
+mod catalog;
+mod checks;
+mod coverage;
+mod error;
+mod examples;
+mod finding;
+mod glob;
+mod rule;
+mod scan;
+mod spec;
+mod testcode;
+
+pub use catalog::Catalog;
+pub use checks::{CHECK_NAMES, Check};
+pub use coverage::{CappedRule, Coverage, SkipReason, SkippedFile};
+pub use error::RuleError;
+pub use examples::ExampleProblem;
+pub use finding::REVIEWER;
+pub use glob::Glob;
+pub use rule::{DEFAULT_CONFIDENCE, RULE_CATEGORIES, Rule, RuleMeta};
+pub use scan::{ScanOptions, ScanResult};
+pub use spec::ContextScope;
+pub use testcode::is_test_path;
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,336 @@
+//! A compiled rule: the spec's regexes and globs built once, its metadata checked.
+
+use regex::Regex;
+
+use super::checks::Check;
+use super::error::RuleError;
+use super::glob::{self, Glob};
+use super::spec::{ContextScope, ExampleSpec, ExamplesSpec, RuleSpec};
+use crate::diff::{Language, Side};
+use crate::review::node::{Category, Effort, Kind, Priority, Severity};
+use crate::review::validate::{MAX_TITLE_CHARS, is_rule_id};
+
+/// Precise rules (a pattern with little room for doubt) say so with this; heuristics set less.
+pub const DEFAULT_CONFIDENCE: f64 = 0.9;
+
+/// The triage categories a rule may file its findings under (DESIGN §4).
+pub const RULE_CATEGORIES: [Category; 8] = [
+    Category::Security,
+    Category::Stability,
+    Category::Correctness,
+    Category::Performance,
+    Category::Maintainability,
+    Category::Compatibility,
+    Category::Tests,
+    Category::Docs,
+];
+
+/// One rule of the catalog.
+#[derive(Debug, Clone)]
+pub struct Rule {
+    /// `namespace/name`, e.g. `rust/unwrap-outside-tests`. The namespace groups rules for
+    /// `disable = ["rust/*"]`; the triage category is `meta.category`.
+    pub id: String,
+    /// The file the rule came from (`builtin:rust.toml`, or a user's path).
+    pub origin: String,
+    /// RIGHT rules read added lines; LEFT rules read removed lines.
+    pub side: Side,
+    pub meta: RuleMeta,
+    pub(crate) target: Target,
+    pub(crate) logic: Logic,
+    pub(crate) examples: Examples,
+}
+
+/// What a finding of the rule says and how it is triaged.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RuleMeta {
+    pub title: String,
+    pub body: String,
+    pub kind: Kind,
+    pub priority: Priority,
+    pub category: Category,
+    pub severity: Severity,
+    pub effort: Effort,
+    pub confidence: f64,
+    /// May contain `{line}` (the matched code), `{path}` and `{detail}` (a file check's facts).
+    pub evidence: String,
+    pub impact: String,
+    pub verification: String,
+    /// A fix prompt, when the fix is mechanical enough to describe.
+    pub fix: Option<String>,
+}
+
+impl Rule {
+    pub fn is_file_rule(&self) -> bool {
+        matches!(self.logic, Logic::File(_))
+    }
+
+    /// Whether the rule looks at a file with this path and language at all.
+    pub fn applies_to(&self, path: &str, language: Language) -> bool {
+        self.target.applies(path, language)
+    }
+}
+
+#[derive(Debug, Clone)]
+pub(crate) struct Target {
+    pub languages: Vec<Language>,
+    pub include: Vec<Glob>,
+    pub exclude: Vec<Glob>,
+}
+
+impl Target {
+    pub fn applies(&self, path: &str, language: Language) -> bool {
+        (self.languages.is_empty() || self.languages.contains(&language))
+            && (self.include.is_empty() || glob::any_matches(&self.include, path))
+            && !glob::any_matches(&self.exclude, path)
+    }
+
+    /// Whether a file of `language` can ever match, whatever its path.
+    pub fn admits_language(&self, language: Language) -> bool {
+        self.languages.is_empty() || self.languages.contains(&language)
+    }
+}
+
+#[derive(Debug, Clone)]
+pub(crate) enum Logic {
+    Line(LineLogic),
+    File(Check),
+}
+
+#[derive(Debug, Clone)]
+pub(crate) struct LineLogic {
+    pub pattern: Regex,
+    pub require: Option<Regex>,
+    pub forbid: Vec<Regex>,
+    pub context_require: Option<Regex>,
+    pub context_forbid: Option<Regex>,
+    pub context: ContextScope,
+    /// Match against the line joined with the next one (`except Exception:` + `pass`); the
+    /// match must start on the first line so a finding is not reported twice.
+    pub join_next: bool,
+    /// Stay quiet in test code: test paths, and Rust code after `#[cfg(test)]`/`mod tests`.
+    pub skip_tests: bool,
+    /// LEFT rules: stay quiet when the same code was added anywhere in the diff (a move).
+    pub moved_ok: bool,
+}
+
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Examples {
+    pub positive: Vec<Example>,
+    pub negative: Vec<Example>,
+}
+
+#[derive(Debug, Clone)]
+pub(crate) enum Example {
+    /// Lines placed in one file at `path` (added, or removed for LEFT rules).
+    Snippet { path: String, text: String },
+    /// A whole unified diff, and the repository's file list when the check needs one.
+    Diff {
+        text: String,
+        repo_files: Option<Vec<String>>,
+    },
+}
+
+impl Rule {
+    pub(crate) fn compile(spec: RuleSpec, origin: &str) -> Result<Rule, RuleError> {
+        let id = spec.id.trim().to_string();
+        let err = |field: &str, reason: String| RuleError::field(origin, &id, field, reason);
+        if !is_rule_id(&id) {
+            return Err(err(
+                "id",
+                "must look like `namespace/name` (lowercase letters, digits, `-`, `_`, `.`)".into(),
+            ));
+        }
+        let title = spec.title.trim().to_string();
+        if title.is_empty() || title.chars().count() > MAX_TITLE_CHARS {
+            return Err(err(
+                "title",
+                format!("must be 1 to {MAX_TITLE_CHARS} characters"),
+            ));
+        }
+        for (field, text) in [
+            ("impact", &spec.impact),
+            ("verification", &spec.verification),
+        ] {
+            if text.trim().is_empty() {
+                return Err(err(field, "must not be empty".into()));
+            }
+        }
+        let category = Category::parse(&spec.category);
+        if !RULE_CATEGORIES.contains(&category) {
+            let names: Vec<&str> = RULE_CATEGORIES.iter().map(Category::as_str).collect();
+            return Err(err(
+                "category",
+                format!(
+                    "`{}` is not one of {}",
+                    spec.category.trim(),
+                    names.join(", ")
+                ),
+            ));
+        }
+        let confidence = spec.confidence.unwrap_or(DEFAULT_CONFIDENCE);
+        if !(0.0..=1.0).contains(&confidence) {
+            return Err(err(
+                "confidence",
+                format!("must be between 0.0 and 1.0, got {confidence}"),
+            ));
+        }
+        let languages = spec
+            .languages
+            .iter()
+            .map(|name| {
+                Language::ALL
+                    .into_iter()
+                    .find(|l| l.name() == name.trim().to_ascii_lowercase())
+                    .ok_or_else(|| {
+                        let names: Vec<&str> = Language::ALL.iter().map(|l| l.name()).collect();
+                        err(
+                            "languages",
+                            format!("unknown language `{name}`; known: {}", names.join(", ")),
+                        )
+                    })
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        let globs = |field: &str, patterns: &[String]| {
+            patterns
+                .iter()
+                .map(|p| Glob::new(p).map_err(|reason| err(field, reason)))
+                .collect::<Result<Vec<_>, _>>()
+        };
+        let target = Target {
+            languages,
+            include: globs("paths", &spec.paths)?,
+            exclude: globs("exclude", &spec.exclude)?,
+        };
+        let regex = |field: &str, text: &str| {
+            Regex::new(text).map_err(|e| err(field, format!("invalid regex: {e}")))
+        };
+        let optional = |field: &str, text: &Option<String>| {
+            text.as_deref().map(|t| regex(field, t)).transpose()
+        };
+
+        let logic = match (&spec.pattern, &spec.check) {
+            (Some(pattern), None) => {
+                let forbid = spec
+                    .forbid
+                    .into_vec()
+                    .iter()
+                    .enumerate()
+                    .map(|(i, text)| regex(&format!("forbid[{i}]"), text))
+                    .collect::<Result<Vec<_>, _>>()?;
+                Logic::Line(LineLogic {
+                    pattern: regex("pattern", pattern)?,
+                    require: optional("require", &spec.require)?,
+                    forbid,
+                    context_require: optional("context_require", &spec.context_require)?,
+                    context_forbid: optional("context_forbid", &spec.context_forbid)?,
+                    context: spec.context,
+                    join_next: spec.join_next,
+                    skip_tests: spec.skip_tests,
+                    moved_ok: spec.moved_ok,
+                })
+            }
+            (None, Some(name)) => {
+                let line_only = [
+                    ("require", spec.require.is_some()),
+                    ("context_require", spec.context_require.is_some()),
+                    ("context_forbid", spec.context_forbid.is_some()),
+                    ("join_next", spec.join_next),
+                    ("moved_ok", spec.moved_ok),
+                    ("side", spec.side.is_some()),
+                    ("forbid", !spec.forbid.into_vec().is_empty()),
+                ];
+                if let Some((field, _)) = line_only.iter().find(|(_, set)| *set) {
+                    return Err(err(field, "applies to line rules (`pattern`) only".into()));
+                }
+                Logic::File(
+                    Check::parse(name, spec.max_lines, spec.max_bytes)
+                        .map_err(|(field, reason)| err(field, reason))?,
+                )
+            }
+            (Some(_), Some(_)) => {
+                return Err(err(
+                    "check",
+                    "a rule has either a `pattern` (line rule) or a `check` (file rule), not both"
+                        .into(),
+                ));
+            }
+            (None, None) => {
+                return Err(err(
+                    "pattern",
+                    "missing: a line rule needs a `pattern`, a file rule a `check`".into(),
+                ));
+            }
+        };
+        if matches!(logic, Logic::Line(_)) && (spec.max_lines.is_some() || spec.max_bytes.is_some())
+        {
+            return Err(err(
+                "max_lines",
+                "applies to the `large-file-added` check only".into(),
+            ));
+        }
+
+        Ok(Rule {
+            side: spec.side.unwrap_or(Side::Right),
+            examples: compile_examples(spec.examples),
+            meta: RuleMeta {
+                title,
+                body: spec.body.trim().to_string(),
+                kind: spec.kind,
+                priority: spec.priority,
+                category,
+                severity: spec.severity,
+                effort: spec.effort,
+                confidence,
+                evidence: spec.evidence.trim().to_string(),
+                impact: spec.impact.trim().to_string(),
+                verification: spec.verification.trim().to_string(),
+                fix: spec.fix.map(|f| f.trim().to_string()),
+            },
+            id,
+            origin: origin.to_string(),
+            target,
+            logic,
+        })
+    }
+}
+
+/// Where snippets go when neither the example nor the rule names a path.
+const DEFAULT_EXAMPLE_PATH: &str = "src/example.txt";
+
+fn compile_examples(spec: Option<ExamplesSpec>) -> Examples {
+    let spec = spec.unwrap_or_default();
+    let default_path = spec.path.unwrap_or_else(|| DEFAULT_EXAMPLE_PATH.into());
+    let convert = |examples: Vec<ExampleSpec>| {
+        examples
+            .into_iter()
+            .map(|example| match example {
+                ExampleSpec::Snippet(text) => Example::Snippet {
+                    path: default_path.clone(),
+                    text,
+                },
+                ExampleSpec::Case(case) => match case.diff {
+                    Some(text) => Example::Diff {
+                        text,
+                        repo_files: case.repo_files,
+                    },
+                    None => {
+                        let text = case.text.unwrap_or_default();
+                        let text = match case.repeat {
+                            Some(times) => vec![text.as_str(); times].join("\n"),
+                            None => text,
+                        };
+                        Example::Snippet {
+                            path: case.path.unwrap_or_else(|| default_path.clone()),
+                            text,
+                        }
+                    }
+                },
+            })
+            .collect()
+    };
+    Examples {
+        positive: convert(spec.positive),
+        negative: convert(spec.negative),
+    }
+}

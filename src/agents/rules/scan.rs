@@ -1,0 +1,417 @@
+//! Running the catalog over a diff: file rules on every file, line rules on the added (RIGHT)
+//! and, for LEFT rules, removed lines of the files worth reading.
+
+use std::cell::OnceCell;
+use std::collections::{BTreeSet, HashMap, HashSet};
+
+use super::catalog::Catalog;
+use super::checks::CheckContext;
+use super::coverage::{CappedRule, Coverage, SkippedFile, skip_reason};
+use super::finding::{Location, node};
+use super::rule::{LineLogic, Logic};
+use super::spec::ContextScope;
+use super::testcode::TestTracker;
+use crate::diff::{Diff, FileDiff, Hunk, Line, LineKind, Side};
+use crate::review::fingerprint::normalize_code;
+use crate::review::node::ReviewNode;
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct ScanOptions {
+    /// Findings of one rule in one file beyond this are counted in the coverage, not listed,
+    /// so a generated or pasted file cannot flood the findings.
+    pub max_findings_per_rule_per_file: usize,
+    /// Files adding more lines than this are not read line by line.
+    pub max_added_lines_per_file: usize,
+    /// Read vendored and generated files too.
+    pub scan_generated: bool,
+    /// Every path in the head revision, when known. Checks that need to know whether a file
+    /// exists outside the diff (is there a lock file?) stay silent without it.
+    pub repo_files: Option<BTreeSet<String>>,
+}
+
+impl Default for ScanOptions {
+    fn default() -> Self {
+        ScanOptions {
+            max_findings_per_rule_per_file: 20,
+            max_added_lines_per_file: 20_000,
+            scan_generated: false,
+            repo_files: None,
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct ScanResult {
+    /// In diff order: by file, then by line.
+    pub nodes: Vec<ReviewNode>,
+    pub coverage: Coverage,
+}
+
+impl Catalog {
+    pub fn scan(&self, diff: &Diff, options: &ScanOptions) -> ScanResult {
+        let mut scan = Scan {
+            catalog: self,
+            options,
+            nodes: Vec::new(),
+            coverage: Coverage {
+                rules_run: self.len(),
+                rules_disabled: self.disabled().to_vec(),
+                notes: self.notes().to_vec(),
+                ..Coverage::default()
+            },
+            moved: MovedLines::new(diff),
+        };
+        if options.repo_files.is_none()
+            && let Some(rule) = self
+                .rules()
+                .iter()
+                .find(|rule| matches!(&rule.logic, Logic::File(check) if check.needs_repo_files()))
+        {
+            scan.coverage.notes.push(format!(
+                "{} did not run: it needs the repository's file list",
+                rule.id
+            ));
+        }
+        let context = CheckContext {
+            diff,
+            repo_files: options.repo_files.as_ref(),
+        };
+        for file in &diff.files {
+            scan.file(file, &context);
+        }
+        ScanResult {
+            nodes: scan.nodes,
+            coverage: scan.coverage,
+        }
+    }
+}
+
+struct Scan<'a> {
+    catalog: &'a Catalog,
+    options: &'a ScanOptions,
+    nodes: Vec<ReviewNode>,
+    coverage: Coverage,
+    moved: MovedLines<'a>,
+}
+
+impl<'a> Scan<'a> {
+    fn file(&mut self, file: &'a FileDiff, context: &CheckContext<'_>) {
+        let rules = self.catalog.rules();
+        let applies: Vec<bool> = rules
+            .iter()
+            .map(|rule| rule.applies_to(&file.path, file.language))
+            .collect();
+        let mut counts = Counts::default();
+
+        for (i, rule) in rules.iter().enumerate() {
+            let Logic::File(check) = &rule.logic else {
+                continue;
+            };
+            if !applies[i] {
+                continue;
+            }
+            for hit in check.run(file, context) {
+                if counts.admit(i, self.cap(file)) {
+                    let code = [hit.code.as_str()];
+                    let code: &[&str] = if hit.code.is_empty() { &[] } else { &code };
+                    self.nodes.push(node(
+                        rule,
+                        &Location {
+                            path: &file.path,
+                            lines: hit.line.map(|(side, n)| (side, n, n)),
+                            code,
+                            detail: &hit.detail,
+                        },
+                    ));
+                }
+            }
+        }
+
+        match skip_reason(
+            file,
+            self.options.max_added_lines_per_file,
+            self.options.scan_generated,
+        ) {
+            Some(reason) => self.coverage.skipped.push(SkippedFile {
+                path: file.path.clone(),
+                reason,
+            }),
+            None => {
+                self.coverage.files_scanned += 1;
+                self.lines(file, &applies, &mut counts);
+            }
+        }
+
+        for (i, (found, kept)) in counts.over_cap() {
+            self.coverage.capped.push(CappedRule {
+                rule: rules[i].id.clone(),
+                path: file.path.clone(),
+                found,
+                kept,
+            });
+        }
+    }
+
+    /// A deleted file's removed tests are one question, not one per test.
+    fn cap(&self, file: &FileDiff) -> usize {
+        if file.hunks.iter().all(|h| h.new_count == 0) && file.deletions > 0 {
+            1
+        } else {
+            self.options.max_findings_per_rule_per_file
+        }
+    }
+
+    fn lines(&mut self, file: &'a FileDiff, applies: &[bool], counts: &mut Counts) {
+        let catalog = self.catalog;
+        let rules = catalog.rules();
+        let right = catalog
+            .index
+            .prefilter(file.language, Side::Right)
+            .filter(|p| !p.is_empty());
+        let left = catalog
+            .index
+            .prefilter(file.language, Side::Left)
+            .filter(|p| !p.is_empty());
+        let joined: Vec<usize> = catalog
+            .index
+            .joined
+            .iter()
+            .copied()
+            .filter(|&i| applies[i])
+            .collect();
+        if right.is_none() && left.is_none() && joined.is_empty() {
+            return;
+        }
+        let cap = self.cap(file);
+        let mut tests = TestTracker::new(&file.path, file.language);
+        let file_text = SideTexts::default();
+        for hunk in &file.hunks {
+            tests.enter_hunk(hunk);
+            let hunk_text = SideTexts::default();
+            for (at, line) in hunk.lines.iter().enumerate() {
+                let (side, number, prefilter) = match line.kind {
+                    LineKind::Context => {
+                        tests.observe(&line.text);
+                        continue;
+                    }
+                    LineKind::Added => {
+                        tests.observe(&line.text);
+                        (Side::Right, line.new_line, right)
+                    }
+                    LineKind::Removed => (Side::Left, line.old_line, left),
+                };
+                let Some(number) = number else { continue };
+                self.coverage.lines_scanned += 1;
+                let mut candidates = prefilter.map_or_else(Vec::new, |p| p.candidates(&line.text));
+                candidates.extend(joined.iter().filter(|&&i| rules[i].side == side));
+                for i in candidates {
+                    let rule = &rules[i];
+                    let Logic::Line(logic) = &rule.logic else {
+                        continue;
+                    };
+                    if !applies[i] || (logic.skip_tests && tests.in_test()) {
+                        continue;
+                    }
+                    let next = if logic.join_next {
+                        next_on_side(hunk, at, side)
+                    } else {
+                        None
+                    };
+                    let here = LineAt {
+                        file,
+                        hunk,
+                        line,
+                        next,
+                        side,
+                    };
+                    if !self.fires(logic, &here, &file_text, &hunk_text) {
+                        continue;
+                    }
+                    if !counts.admit(i, cap) {
+                        continue;
+                    }
+                    let end = next.map_or(number, |_| number + 1);
+                    let code: Vec<&str> = std::iter::once(line.text.as_str())
+                        .chain(next.map(|n| n.text.as_str()))
+                        .collect();
+                    self.nodes.push(node(
+                        rule,
+                        &Location {
+                            path: &file.path,
+                            lines: Some((side, number, end)),
+                            code: &code,
+                            detail: "",
+                        },
+                    ));
+                }
+            }
+        }
+    }
+
+    /// The rule's conditions beyond the prefilter, cheapest first.
+    fn fires(
+        &self,
+        logic: &LineLogic,
+        here: &LineAt<'a>,
+        file_text: &SideTexts,
+        hunk_text: &SideTexts,
+    ) -> bool {
+        let line = here.line.text.as_str();
+        let joined;
+        let text = match here.next {
+            Some(next) => {
+                joined = format!("{line}\n{}", next.text);
+                joined.as_str()
+            }
+            None => line,
+        };
+        // A joined rule must match starting on this line, or the next line would report it too.
+        let Some(found) = logic.pattern.find(text) else {
+            return false;
+        };
+        if here.next.is_some() && found.start() >= line.len() {
+            return false;
+        }
+        if logic.require.as_ref().is_some_and(|re| !re.is_match(text))
+            || logic.forbid.iter().any(|re| re.is_match(text))
+        {
+            return false;
+        }
+        if logic.context_require.is_some() || logic.context_forbid.is_some() {
+            let context = match logic.context {
+                ContextScope::File => file_text.get(here.side, here.file.hunks.iter()),
+                ContextScope::Hunk => hunk_text.get(here.side, std::iter::once(here.hunk)),
+            };
+            if logic
+                .context_require
+                .as_ref()
+                .is_some_and(|re| !re.is_match(context))
+                || logic
+                    .context_forbid
+                    .as_ref()
+                    .is_some_and(|re| re.is_match(context))
+            {
+                return false;
+            }
+        }
+        // Moved code: every quoted line reappears on the other side somewhere in the diff.
+        let moved = logic.moved_ok
+            && self.moved.is_moved(here.side, line)
+            && here
+                .next
+                .is_none_or(|next| self.moved.is_moved(here.side, &next.text));
+        !moved
+    }
+}
+
+struct LineAt<'a> {
+    file: &'a FileDiff,
+    hunk: &'a Hunk,
+    line: &'a Line,
+    next: Option<&'a Line>,
+    side: Side,
+}
+
+/// The next line of the same side in the hunk: for RIGHT the next added or context line.
+fn next_on_side(hunk: &Hunk, at: usize, side: Side) -> Option<&Line> {
+    let other = match side {
+        Side::Right => LineKind::Removed,
+        Side::Left => LineKind::Added,
+    };
+    hunk.lines[at + 1..].iter().find(|line| line.kind != other)
+}
+
+/// The text context rules read, built on first use: one side of the file (or hunk) as the diff
+/// shows it, lines joined by newlines.
+#[derive(Default)]
+struct SideTexts {
+    right: OnceCell<String>,
+    left: OnceCell<String>,
+}
+
+impl SideTexts {
+    fn get<'h>(&self, side: Side, hunks: impl Iterator<Item = &'h Hunk>) -> &str {
+        let (cell, other) = match side {
+            Side::Right => (&self.right, LineKind::Removed),
+            Side::Left => (&self.left, LineKind::Added),
+        };
+        cell.get_or_init(|| {
+            let mut text = String::new();
+            for line in hunks
+                .flat_map(|h| h.lines.iter())
+                .filter(|l| l.kind != other)
+            {
+                text.push_str(&line.text);
+                text.push('\n');
+            }
+            text
+        })
+    }
+}
+
+/// Findings per rule in the current file, and how many went over the cap.
+#[derive(Default)]
+struct Counts {
+    per_rule: HashMap<usize, (usize, usize)>,
+}
+
+impl Counts {
+    /// Counts a finding; false when the rule already has `cap` in this file.
+    fn admit(&mut self, rule: usize, cap: usize) -> bool {
+        let (found, kept) = self.per_rule.entry(rule).or_default();
+        *found += 1;
+        if *kept < cap {
+            *kept += 1;
+            true
+        } else {
+            false
+        }
+    }
+
+    fn over_cap(self) -> Vec<(usize, (usize, usize))> {
+        let mut over: Vec<_> = self
+            .per_rule
+            .into_iter()
+            .filter(|(_, (found, kept))| found > kept)
+            .collect();
+        over.sort_unstable();
+        over
+    }
+}
+
+/// Normalized lines of each side of the whole diff, built on first use: a removed line that
+/// reappears as an added line somewhere was moved, not deleted.
+struct MovedLines<'a> {
+    diff: &'a Diff,
+    added: OnceCell<HashSet<String>>,
+    removed: OnceCell<HashSet<String>>,
+}
+
+impl<'a> MovedLines<'a> {
+    fn new(diff: &'a Diff) -> MovedLines<'a> {
+        MovedLines {
+            diff,
+            added: OnceCell::new(),
+            removed: OnceCell::new(),
+        }
+    }
+
+    /// Whether `text`, found on `side`, appears on the other side anywhere in the diff.
+    fn is_moved(&self, side: Side, text: &str) -> bool {
+        let (cell, kind) = match side {
+            Side::Left => (&self.added, LineKind::Added),
+            Side::Right => (&self.removed, LineKind::Removed),
+        };
+        let set = cell.get_or_init(|| {
+            self.diff
+                .files
+                .iter()
+                .flat_map(|f| f.hunks.iter())
+                .flat_map(|h| h.lines.iter())
+                .filter(|l| l.kind == kind)
+                .map(|l| normalize_code(&[&l.text]))
+                .collect()
+        });
+        set.contains(&normalize_code(&[text]))
+    }
+}

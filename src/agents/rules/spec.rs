@@ -1,0 +1,127 @@
+//! The rule file as written: `[[rule]]` tables in TOML. Only shape is checked here; meaning
+//! (regexes, globs, languages, categories) is checked when a spec is compiled into a rule.
+
+use serde::Deserialize;
+
+use crate::diff::Side;
+use crate::review::node::{Effort, Kind, Priority, Severity};
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct RuleFile {
+    #[serde(default)]
+    pub rule: Vec<RuleSpec>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct RuleSpec {
+    pub id: String,
+    pub title: String,
+    #[serde(default)]
+    pub body: String,
+    /// Language names (`rust`, `python`, …); empty means every language.
+    #[serde(default)]
+    pub languages: Vec<String>,
+    /// Path globs the file must match; empty means every path.
+    #[serde(default)]
+    pub paths: Vec<String>,
+    #[serde(default)]
+    pub exclude: Vec<String>,
+    /// A line rule's regex, tried on each added (or, with `side = "LEFT"`, removed) line.
+    pub pattern: Option<String>,
+    /// A file rule: the name of a check implemented in code.
+    pub check: Option<String>,
+    pub require: Option<String>,
+    #[serde(default)]
+    pub forbid: OneOrMany,
+    pub context_require: Option<String>,
+    pub context_forbid: Option<String>,
+    #[serde(default)]
+    pub context: ContextScope,
+    #[serde(default)]
+    pub join_next: bool,
+    #[serde(default)]
+    pub skip_tests: bool,
+    #[serde(default)]
+    pub moved_ok: bool,
+    pub side: Option<Side>,
+    pub kind: Kind,
+    pub priority: Priority,
+    pub category: String,
+    pub severity: Severity,
+    pub effort: Effort,
+    pub confidence: Option<f64>,
+    #[serde(default)]
+    pub evidence: String,
+    pub impact: String,
+    pub verification: String,
+    pub fix: Option<String>,
+    pub max_lines: Option<usize>,
+    pub max_bytes: Option<usize>,
+    pub examples: Option<ExamplesSpec>,
+}
+
+/// `forbid = "x"` and `forbid = ["x", "y"]` both read naturally; accept both.
+#[derive(Debug, Deserialize)]
+#[serde(untagged)]
+pub(crate) enum OneOrMany {
+    One(String),
+    Many(Vec<String>),
+}
+
+impl Default for OneOrMany {
+    fn default() -> Self {
+        OneOrMany::Many(Vec::new())
+    }
+}
+
+impl OneOrMany {
+    pub fn into_vec(self) -> Vec<String> {
+        match self {
+            OneOrMany::One(one) => vec![one],
+            OneOrMany::Many(many) => many,
+        }
+    }
+}
+
+/// What `context_require` and `context_forbid` read: the new side of the whole file as the diff
+/// shows it (added and context lines), or only of the hunk around the line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ContextScope {
+    #[default]
+    File,
+    Hunk,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct ExamplesSpec {
+    /// The path snippets are placed at, unless an example names its own.
+    pub path: Option<String>,
+    #[serde(default)]
+    pub positive: Vec<ExampleSpec>,
+    #[serde(default)]
+    pub negative: Vec<ExampleSpec>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(untagged)]
+pub(crate) enum ExampleSpec {
+    Snippet(String),
+    Case(ExampleCase),
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct ExampleCase {
+    pub path: Option<String>,
+    pub text: Option<String>,
+    /// Repeat `text` this many times: large-file examples without a large file.
+    pub repeat: Option<usize>,
+    /// A whole unified diff, for checks that look at several files.
+    pub diff: Option<String>,
+    /// The repository's file list to scan the `diff` with.
+    pub repo_files: Option<Vec<String>>,
+}

@@ -1,0 +1,179 @@
+//! The file checks on diffs the examples do not cover.
+
+use std::collections::BTreeSet;
+
+use super::*;
+use crate::diff::Side;
+
+fn scan_with_repo(text: &str, repo_files: &[&str]) -> ScanResult {
+    let options = ScanOptions {
+        repo_files: Some(
+            repo_files
+                .iter()
+                .map(|p| p.to_string())
+                .collect::<BTreeSet<_>>(),
+        ),
+        ..ScanOptions::default()
+    };
+    BUILTIN.scan(&diff(text), &options)
+}
+
+fn rules(result: &ScanResult) -> Vec<&str> {
+    result
+        .nodes
+        .iter()
+        .filter_map(|n| n.rule.as_deref())
+        .collect()
+}
+
+const PACKAGE_JSON_DEP: &str = "\
+diff --git a/web/package.json b/web/package.json
+--- a/web/package.json
++++ b/web/package.json
+@@ -5,3 +5,4 @@
+   \"dependencies\": {
+     \"react\": \"^18.2.0\",
++    \"left-pad\": \"^1.3.0\",
+     \"zod\": \"^3.22.0\"
+";
+
+#[test]
+fn a_manifest_without_its_lock_is_flagged_only_when_the_repository_has_a_lock() {
+    let with_lock = scan_with_repo(PACKAGE_JSON_DEP, &["web/package.json", "package-lock.json"]);
+    assert_eq!(rules(&with_lock), vec!["deps/manifest-without-lockfile"]);
+    let anchor = with_lock.nodes[0].anchor.as_ref().unwrap();
+    assert_eq!((anchor.side, anchor.start_line), (Side::Right, 7));
+    assert!(
+        with_lock.nodes[0]
+            .text
+            .evidence
+            .contains("package-lock.json did not change")
+    );
+
+    let without_lock = scan_with_repo(PACKAGE_JSON_DEP, &["web/package.json"]);
+    assert_eq!(rules(&without_lock), Vec::<&str>::new());
+
+    let unknown = scan(PACKAGE_JSON_DEP);
+    assert_eq!(rules(&unknown), Vec::<&str>::new());
+    assert!(
+        unknown
+            .coverage
+            .notes
+            .iter()
+            .any(|n| n.contains("deps/manifest-without-lockfile")),
+        "{:?}",
+        unknown.coverage.notes
+    );
+}
+
+#[test]
+fn a_manifest_change_outside_dependencies_needs_no_lock_change() {
+    let text = "\
+diff --git a/package.json b/package.json
+--- a/package.json
++++ b/package.json
+@@ -1,4 +1,4 @@
+ {
+   \"name\": \"web\",
+-  \"version\": \"1.0.0\",
++  \"version\": \"1.1.0\",
+";
+    assert_eq!(
+        rules(&scan_with_repo(text, &["package-lock.json"])),
+        Vec::<&str>::new()
+    );
+}
+
+#[test]
+fn go_sum_without_go_mod_and_workspace_locks_explained_by_members() {
+    let go_sum = "\
+diff --git a/go.sum b/go.sum
+--- a/go.sum
++++ b/go.sum
+@@ -1,1 +1,2 @@
+ github.com/a/b v1.0.0 h1:abc=
++github.com/a/b v1.1.0 h1:def=
+";
+    assert_eq!(rules(&scan(go_sum)), vec!["deps/lockfile-without-manifest"]);
+    let with_mod = format!(
+        "{go_sum}diff --git a/go.mod b/go.mod\n--- a/go.mod\n+++ b/go.mod\n@@ -3,1 +3,1 @@\n-require github.com/a/b v1.0.0\n+require github.com/a/b v1.1.0\n"
+    );
+    assert_eq!(rules(&scan(&with_mod)), Vec::<&str>::new());
+    // A manifest in another directory does not explain a lock elsewhere.
+    let sibling = format!(
+        "{}diff --git a/other/go.mod b/other/go.mod\n--- a/other/go.mod\n+++ b/other/go.mod\n@@ -3,1 +3,1 @@\n-go 1.21\n+go 1.22\n",
+        go_sum.replace("go.sum", "svc/go.sum")
+    );
+    assert_eq!(
+        rules(&scan(&sibling)),
+        vec!["deps/lockfile-without-manifest"]
+    );
+}
+
+#[test]
+fn pull_request_target_added_to_a_workflow_that_already_checks_out_the_head() {
+    let text = "\
+diff --git a/.github/workflows/ci.yml b/.github/workflows/ci.yml
+--- a/.github/workflows/ci.yml
++++ b/.github/workflows/ci.yml
+@@ -1,8 +1,8 @@
+ on:
+-  pull_request:
++  pull_request_target:
+ jobs:
+   test:
+     steps:
+       - uses: actions/checkout@v4
+         with:
+           ref: ${{ github.event.pull_request.head.sha }}
+";
+    let result = scan(text);
+    assert_eq!(rules(&result), vec!["actions/pull-request-target-checkout"]);
+    assert_eq!(result.nodes[0].anchor.as_ref().unwrap().start_line, 8);
+    assert_eq!(result.nodes[0].priority, crate::review::node::Priority::P0);
+}
+
+#[test]
+fn an_untouched_pull_request_target_workflow_is_not_this_change() {
+    let text = "\
+diff --git a/.github/workflows/ci.yml b/.github/workflows/ci.yml
+--- a/.github/workflows/ci.yml
++++ b/.github/workflows/ci.yml
+@@ -1,3 +1,4 @@
+ on:
+   pull_request_target:
++# a comment
+ jobs:
+";
+    assert_eq!(rules(&scan(text)), Vec::<&str>::new());
+}
+
+#[test]
+fn docker_tags_pinned_by_digest_or_arg_pass_and_latest_fails_even_in_modified_files() {
+    let text = "\
+diff --git a/Dockerfile b/Dockerfile
+--- a/Dockerfile
++++ b/Dockerfile
+@@ -1,2 +1,4 @@
+-FROM node:18
++FROM node:latest AS build
++FROM node@sha256:0123456789abcdef
++FROM registry.example.com:5000/team/app
+ RUN npm ci
+";
+    let result = scan(text);
+    assert_eq!(
+        hits(&result),
+        vec![
+            ("docker/base-image-unpinned".to_string(), 1),
+            ("docker/base-image-unpinned".to_string(), 3),
+        ]
+    );
+    assert!(
+        result.nodes[0]
+            .text
+            .evidence
+            .contains("moving `latest` tag")
+    );
+    assert!(result.nodes[1].text.evidence.contains("has no tag"));
+}
