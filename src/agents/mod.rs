@@ -2,3 +2,5 @@
 //! reviewers and the dispatcher that runs them in parallel.
 
 pub mod events;
+pub mod provider;
+pub mod toolbox;
