@@ -656,6 +656,44 @@ async fn the_token_bound_stops_an_expensive_reviewer() {
 }
 
 #[tokio::test]
+async fn peers_confirm_and_dispute_but_never_their_own_nodes() {
+    let server = OpenAiServer::start();
+    server.script([
+        Reply::tool_calls(&[("add_review_node", finding("add() wraps on overflow", 1))]),
+        Reply::tool_calls(&[
+            ("confirm_node", json!({"id": "qa-3", "note": "Reproduced."})),
+            (
+                "dispute_node",
+                json!({"id": "architect-1", "note": "Not on this path."}),
+            ),
+            ("confirm_node", json!({"id": "engineer-1", "note": "Mine."})),
+        ]),
+        Reply::tool_calls(&[("finish", json!({"summary": "ok"}))]),
+    ]);
+    let (report, events) = run(&agent(openai(&server), NoTools), spec()).await;
+    assert_eq!(report.outcome, Outcome::Ok, "{}", report.note);
+    let stances: Vec<(String, bool)> = events
+        .iter()
+        .filter_map(|e| match &e.kind {
+            EventKind::Stance {
+                node_id, confirm, ..
+            } => Some((node_id.clone(), *confirm)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        stances,
+        [("qa-3".to_owned(), true), ("architect-1".to_owned(), false)]
+    );
+    let told = tool_messages(&server.requests()[2].body);
+    assert!(
+        told.values()
+            .any(|c| c.contains("engineer-1 is your own finding")),
+        "{told:?}"
+    );
+}
+
+#[tokio::test]
 async fn anthropic_does_the_same_good_run() {
     let server = AnthropicServer::start();
     server.require_key(KEY);
@@ -813,7 +851,7 @@ async fn a_command_that_overruns_is_killed() {
     let (_, events) = run(&agent(provider, NoTools), spec()).await;
     let (_, reason) = failure(&events);
     assert!(
-        reason.contains("stuck.sh timed out after 1 attempt(s)"),
+        reason.contains("stuck.sh` ran past its 300ms timeout and was killed"),
         "{reason}"
     );
 }

@@ -134,12 +134,11 @@ impl CommandProvider {
         };
         let Ok((status, out, err)) = tokio::time::timeout(self.config.timeout, io).await else {
             kill_group(&mut child).await;
-            return Err(ProviderError::Timeout {
-                provider: PROVIDER.into(),
-                call: Call(truncate(&self.config.display(), 120)),
-                attempts: 1,
-                timeout: self.config.timeout,
-            });
+            let timeout = humantime::format_duration(self.config.timeout);
+            return Err(self.failure(
+                format!("ran past its {timeout} timeout and was killed"),
+                b"",
+            ));
         };
         let status =
             status.map_err(|e| self.failure(format!("could not be waited for: {e}"), &err))?;
