@@ -694,6 +694,21 @@ async fn peers_confirm_and_dispute_but_never_their_own_nodes() {
 }
 
 #[tokio::test]
+async fn an_answer_cut_at_the_output_limit_fails_naming_the_bound() {
+    let server = OpenAiServer::start();
+    server.script([Reply::Message {
+        content: Some("I found that add() wr".into()),
+        tool_calls: Vec::new(),
+        finish_reason: "length".into(),
+        usage: (100, 8192),
+    }]);
+    let (_, events) = run(&agent(openai(&server), NoTools), spec()).await;
+    let (outcome, reason) = failure(&events);
+    assert_eq!(outcome, Outcome::Failed);
+    assert!(reason.contains("max_output_tokens"), "{reason}");
+}
+
+#[tokio::test]
 async fn anthropic_does_the_same_good_run() {
     let server = AnthropicServer::start();
     server.require_key(KEY);

@@ -314,6 +314,25 @@ impl Turn<'_> {
                 // The model ended without `finish`: its text is the summary, or its findings if
                 // it wrote them as JSON instead of calling the tool.
                 let text = response.text.unwrap_or_default();
+                match response.finish {
+                    FinishReason::ContentFilter => {
+                        return Err(End::Failed(
+                            Outcome::Failed,
+                            format!("the model refused: {}", clip(text.trim(), 300)),
+                        ));
+                    }
+                    // A review cut mid-sentence is incomplete, whatever it says so far.
+                    FinishReason::Length => {
+                        return Err(End::Failed(
+                            Outcome::Failed,
+                            format!(
+                                "the answer was cut at {} output tokens (the max_output_tokens bound)",
+                                self.spec.bounds.max_output_tokens
+                            ),
+                        ));
+                    }
+                    _ => {}
+                }
                 if let Ok(found) = extract_findings(&text)
                     && !found.items.is_empty()
                 {
