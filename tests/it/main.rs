@@ -7,4 +7,5 @@ mod crash;
 mod diff;
 mod github;
 mod headless;
+mod providers;
 mod support;

@@ -3,7 +3,9 @@
 //! Not every test module uses every helper.
 #![allow(dead_code)]
 
+pub mod anthropic_server;
 pub mod git_repo;
 pub mod github_json;
 pub mod github_server;
+pub mod openai_server;
 pub mod openapi;

@@ -1,0 +1,632 @@
+//! The agent loop: runs one model reviewer over a provider and streams what it finds.
+//!
+//! With a tool-capable provider the model reads through the read-only [`ToolBox`] and reports
+//! through `add_review_node`, `confirm_node`, `dispute_node` and `finish`; without tools it
+//! answers once with JSON findings (structured output where the provider offers it). Either
+//! way every payload is parsed as a `NodeDraft` and validated: valid ones become `NodeAdded`
+//! events, invalid ones `Dropped` (and, with tools, the model is told why so it can retry).
+//! A reviewer whose every payload failed ends `invalid_output`, which makes the verdict
+//! Inconclusive. Every text bound for the provider passes through the [`Redactor`] first.
+
+mod findings;
+mod prompt;
+mod redact;
+
+use std::collections::HashSet;
+use std::sync::Arc;
+use std::time::Duration;
+
+use serde::Deserialize;
+use serde_json::Value;
+use tokio::sync::{mpsc, watch};
+
+use crate::agents::events::{EventKind, ReviewEvent, RunId};
+use crate::agents::provider::{
+    ChatRequest, ChatResponse, FinishReason, Message, Provider, StructuredOutput, ToolCall,
+    ToolSpec, Usage,
+};
+use crate::agents::toolbox::ToolBox;
+use crate::review::node::{NodeDraft, Origin, ReviewNode, Source};
+use crate::review::verdict::Outcome;
+
+pub use findings::{Findings, extract as extract_findings};
+pub use prompt::{
+    ContextPart, OUTPUT_TOOLS, UNTRUSTED_TAG, context_message, findings_output, findings_schema,
+    output_tools, system_prompt,
+};
+pub use redact::{NoRedaction, Redactor};
+
+/// A tool answer longer than this is cut: one huge file should not eat the token budget.
+const MAX_TOOL_RESULT_CHARS: usize = 60_000;
+/// Summaries and reasons are lines in a pane, not documents.
+const MAX_SUMMARY_CHARS: usize = 2_000;
+
+/// Per-reviewer limits. Hitting one fails the reviewer with a reason naming it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Bounds {
+    /// Every call counts, read-only and output tools alike.
+    pub max_tool_calls: u32,
+    /// Input plus output tokens over all turns, as the provider reports them.
+    pub max_tokens: u64,
+    /// The most the model may write in one turn.
+    pub max_output_tokens: u32,
+    /// Wall clock for the whole reviewer, provider retries included.
+    pub timeout: Duration,
+}
+
+impl Default for Bounds {
+    fn default() -> Self {
+        Bounds {
+            max_tool_calls: 60,
+            max_tokens: 400_000,
+            max_output_tokens: 8_192,
+            timeout: Duration::from_secs(600),
+        }
+    }
+}
+
+/// Prices per million tokens, for the cost shown next to each reviewer. Unknown → no cost.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Pricing {
+    pub input_usd_per_mtok: f64,
+    pub output_usd_per_mtok: f64,
+}
+
+/// One reviewer to run.
+#[derive(Debug, Clone)]
+pub struct ReviewerSpec {
+    pub run: RunId,
+    /// The reviewer's name: a role (`engineer`, `security`). Node ids are `<name>-<n>`.
+    pub name: String,
+    /// Required reviewers make the run Inconclusive when they fail.
+    pub required: bool,
+    /// The role's brief: who it is and what it looks for.
+    pub brief: String,
+    /// The first user message, in order. The caller labels the PR's own text as untrusted.
+    pub context: Vec<ContextPart>,
+    pub bounds: Bounds,
+    pub pricing: Option<Pricing>,
+}
+
+impl ReviewerSpec {
+    pub fn new(
+        run: RunId,
+        name: impl Into<String>,
+        brief: impl Into<String>,
+        context: Vec<ContextPart>,
+    ) -> ReviewerSpec {
+        ReviewerSpec {
+            run,
+            name: name.into(),
+            required: true,
+            brief: brief.into(),
+            context,
+            bounds: Bounds::default(),
+            pricing: None,
+        }
+    }
+}
+
+/// How a reviewer ended, also streamed as its last event.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RunReport {
+    pub outcome: Outcome,
+    /// The summary when done, the reason otherwise.
+    pub note: String,
+    pub nodes_added: usize,
+    pub dropped: usize,
+    pub tokens_used: u64,
+}
+
+/// A model reviewer's machinery: the provider, its read-only tools and the redactor. Cheap to
+/// share between reviewers (everything is behind `Arc`).
+#[derive(Clone)]
+pub struct Agent {
+    provider: Arc<dyn Provider>,
+    tools: Arc<dyn ToolBox>,
+    redactor: Arc<dyn Redactor>,
+}
+
+impl Agent {
+    pub fn new(
+        provider: Arc<dyn Provider>,
+        tools: Arc<dyn ToolBox>,
+        redactor: Arc<dyn Redactor>,
+    ) -> Agent {
+        Agent {
+            provider,
+            tools,
+            redactor,
+        }
+    }
+
+    /// Runs one reviewer to its end: `Started`, then nodes, drops and progress, then `Done` or
+    /// `Failed`. Setting `cancel` to true stops it (as `Failed`, "cancelled"). If the event
+    /// receiver is gone the reviewer stops quietly: nobody is listening.
+    pub async fn run(
+        &self,
+        spec: ReviewerSpec,
+        events: mpsc::Sender<ReviewEvent>,
+        mut cancel: watch::Receiver<bool>,
+    ) -> RunReport {
+        let out = Emitter {
+            events,
+            run: spec.run,
+            reviewer: spec.name.clone(),
+        };
+        let mut tally = Tally::default();
+        let end = if out
+            .send(EventKind::Started {
+                required: spec.required,
+            })
+            .await
+        {
+            let cancelled = async {
+                // A dropped sender means nobody can cancel any more.
+                if cancel.wait_for(|stop| *stop).await.is_err() {
+                    std::future::pending::<()>().await;
+                }
+            };
+            let work =
+                tokio::time::timeout(spec.bounds.timeout, self.work(&spec, &out, &mut tally));
+            tokio::select! {
+                biased;
+                _ = cancelled => End::Failed(Outcome::Failed, "cancelled".into()),
+                finished = work => finished.unwrap_or_else(|_| End::Failed(
+                    Outcome::Failed,
+                    format!(
+                        "timed out after {} (the reviewer's wall-clock bound)",
+                        humantime::format_duration(spec.bounds.timeout)
+                    ),
+                )),
+            }
+        } else {
+            End::Abandoned
+        };
+        let (outcome, note, kind) = match end {
+            End::Done(summary) => (
+                Outcome::Ok,
+                summary.clone(),
+                Some(EventKind::Done { summary }),
+            ),
+            End::Failed(outcome, reason) => (
+                outcome,
+                reason.clone(),
+                Some(EventKind::Failed { outcome, reason }),
+            ),
+            End::Abandoned => (Outcome::Failed, "nobody is listening".into(), None),
+        };
+        if let Some(kind) = kind {
+            out.send(kind).await;
+        }
+        RunReport {
+            outcome,
+            note,
+            nodes_added: tally.nodes_added,
+            dropped: tally.dropped,
+            tokens_used: tally.usage.total(),
+        }
+    }
+
+    async fn work(&self, spec: &ReviewerSpec, out: &Emitter, tally: &mut Tally) -> End {
+        let capabilities = self.provider.capabilities();
+        let schema_in_text = capabilities.structured != StructuredOutput::JsonSchema;
+        let system = self.redactor.redact(&system_prompt(
+            &spec.brief,
+            capabilities.tools,
+            schema_in_text,
+        ));
+        let redacted: Vec<ContextPart> = spec
+            .context
+            .iter()
+            .map(|part| ContextPart {
+                label: self.redactor.redact(&part.label),
+                text: self.redactor.redact(&part.text),
+                untrusted: part.untrusted,
+            })
+            .collect();
+        let context = context_message(&redacted);
+        let mut turn = Turn {
+            agent: self,
+            spec,
+            out,
+            tally,
+        };
+        if capabilities.tools {
+            turn.with_tools(system, context).await
+        } else {
+            turn.structured(system, context).await
+        }
+    }
+}
+
+enum End {
+    Done(String),
+    Failed(Outcome, String),
+    /// The event receiver was dropped.
+    Abandoned,
+}
+
+#[derive(Default)]
+struct Tally {
+    usage: Usage,
+    tool_calls: u32,
+    /// Findings submitted, valid or not.
+    attempts: usize,
+    nodes_added: usize,
+    dropped: usize,
+    own_ids: HashSet<String>,
+}
+
+struct Emitter {
+    events: mpsc::Sender<ReviewEvent>,
+    run: RunId,
+    reviewer: String,
+}
+
+impl Emitter {
+    /// False when the receiver is gone.
+    async fn send(&self, kind: EventKind) -> bool {
+        self.events
+            .send(ReviewEvent::new(self.run, self.reviewer.clone(), kind))
+            .await
+            .is_ok()
+    }
+}
+
+/// Early exits inside a turn: `?` on anything that ends the reviewer.
+type Step<T> = Result<T, End>;
+
+struct Turn<'a> {
+    agent: &'a Agent,
+    spec: &'a ReviewerSpec,
+    out: &'a Emitter,
+    tally: &'a mut Tally,
+}
+
+impl Turn<'_> {
+    async fn with_tools(&mut self, system: String, context: String) -> End {
+        match self.tool_loop(system, context).await {
+            Ok(end) | Err(end) => end,
+        }
+    }
+
+    async fn tool_loop(&mut self, system: String, context: String) -> Step<End> {
+        let mut tools = output_tools();
+        // The output tools' names are reserved: a toolbox cannot shadow them.
+        tools.extend(
+            self.agent
+                .tools
+                .specs()
+                .into_iter()
+                .filter(|spec| !OUTPUT_TOOLS.contains(&spec.name.as_str())),
+        );
+        let mut messages = vec![Message::User { content: context }];
+        let mut turn = 0u32;
+        loop {
+            turn += 1;
+            let response = self.ask(&system, &messages, &tools, false, turn).await?;
+            messages.push(Message::Assistant {
+                text: response.text.clone(),
+                tool_calls: response.tool_calls.clone(),
+            });
+            if response.tool_calls.is_empty() {
+                // The model ended without `finish`: its text is the summary, or its findings if
+                // it wrote them as JSON instead of calling the tool.
+                let text = response.text.unwrap_or_default();
+                match response.finish {
+                    FinishReason::ContentFilter => {
+                        return Err(End::Failed(
+                            Outcome::Failed,
+                            format!("the model refused: {}", clip(text.trim(), 300)),
+                        ));
+                    }
+                    // A review cut mid-sentence is incomplete, whatever it says so far.
+                    FinishReason::Length => {
+                        return Err(End::Failed(
+                            Outcome::Failed,
+                            format!(
+                                "the answer was cut at {} output tokens (the max_output_tokens bound)",
+                                self.spec.bounds.max_output_tokens
+                            ),
+                        ));
+                    }
+                    _ => {}
+                }
+                if let Ok(found) = extract_findings(&text)
+                    && !found.items.is_empty()
+                {
+                    for item in found.items {
+                        // No turn follows, so the model never reads the per-finding answers.
+                        let _ = self.submit(item).await?;
+                    }
+                    return Ok(self.conclude(found.summary.unwrap_or_default()));
+                }
+                return Ok(self.conclude(text));
+            }
+            let mut finished = None;
+            for call in &response.tool_calls {
+                self.tally.tool_calls += 1;
+                if self.tally.tool_calls > self.spec.bounds.max_tool_calls {
+                    return Err(End::Failed(
+                        Outcome::Failed,
+                        format!(
+                            "stopped at {} tool calls (the max_tool_calls bound)",
+                            self.spec.bounds.max_tool_calls
+                        ),
+                    ));
+                }
+                let (content, is_error) = match self.dispatch(call, &mut finished).await? {
+                    Ok(text) => (text, false),
+                    Err(text) => (text, true),
+                };
+                messages.push(Message::Tool {
+                    call_id: call.id.clone(),
+                    name: call.name.clone(),
+                    content: self
+                        .agent
+                        .redactor
+                        .redact(&clip(&content, MAX_TOOL_RESULT_CHARS)),
+                    is_error,
+                });
+            }
+            if let Some(summary) = finished {
+                return Ok(self.conclude(summary));
+            }
+            self.check_tokens()?;
+        }
+    }
+
+    async fn structured(&mut self, system: String, context: String) -> End {
+        let messages = vec![Message::User { content: context }];
+        let response = match self.ask(&system, &messages, &[], true, 1).await {
+            Ok(response) => response,
+            Err(end) => return end,
+        };
+        let cut = if response.finish == FinishReason::Length {
+            " (the answer was cut at the output limit)"
+        } else {
+            ""
+        };
+        let found = match extract_findings(response.text.as_deref().unwrap_or("")) {
+            Ok(found) => found,
+            Err(reason) => {
+                let reason = format!("the answer is not JSON findings: {reason}{cut}");
+                self.tally.dropped += 1;
+                if !self
+                    .out
+                    .send(EventKind::Dropped {
+                        reason: reason.clone(),
+                    })
+                    .await
+                {
+                    return End::Abandoned;
+                }
+                return End::Failed(Outcome::InvalidOutput, reason);
+            }
+        };
+        for item in found.items {
+            if let Err(end) = self.submit(item).await {
+                return end;
+            }
+        }
+        self.conclude(found.summary.unwrap_or_default())
+    }
+
+    /// One provider turn, with its usage counted and reported.
+    async fn ask(
+        &mut self,
+        system: &str,
+        messages: &[Message],
+        tools: &[ToolSpec],
+        structured: bool,
+        turn: u32,
+    ) -> Step<ChatResponse> {
+        let request = ChatRequest {
+            reviewer: self.spec.name.clone(),
+            system: system.to_owned(),
+            messages: messages.to_vec(),
+            tools: tools.to_vec(),
+            output: structured.then(findings_output),
+            max_output_tokens: self.spec.bounds.max_output_tokens,
+        };
+        let response = self
+            .agent
+            .provider
+            .chat(&request)
+            .await
+            .map_err(|e| End::Failed(Outcome::Failed, e.to_string()))?;
+        self.tally.usage.input_tokens += response.usage.input_tokens;
+        self.tally.usage.output_tokens += response.usage.output_tokens;
+        let called: Vec<&str> = response
+            .tool_calls
+            .iter()
+            .map(|c| c.name.as_str())
+            .collect();
+        let note = if called.is_empty() {
+            format!("turn {turn}: answered")
+        } else {
+            format!("turn {turn}: {}", called.join(", "))
+        };
+        self.emit(EventKind::Progress {
+            tokens_used: self.tally.usage.total(),
+            cost_usd: self.cost(),
+            note,
+        })
+        .await?;
+        Ok(response)
+    }
+
+    /// Runs one tool call. The inner result is what the model sees: `Ok` an answer, `Err` a
+    /// failure to correct.
+    async fn dispatch(
+        &mut self,
+        call: &ToolCall,
+        finished: &mut Option<String>,
+    ) -> Step<Result<String, String>> {
+        match call.name.as_str() {
+            prompt::ADD_REVIEW_NODE => self.submit(call.arguments.clone()).await,
+            prompt::CONFIRM_NODE => self.stance(&call.arguments, true).await,
+            prompt::DISPUTE_NODE => self.stance(&call.arguments, false).await,
+            prompt::FINISH => {
+                let summary = call
+                    .arguments
+                    .get("summary")
+                    .and_then(Value::as_str)
+                    .unwrap_or("")
+                    .to_owned();
+                *finished = Some(summary);
+                Ok(Ok("finished".into()))
+            }
+            _ => Ok(self.use_tool(call).await),
+        }
+    }
+
+    async fn use_tool(&self, call: &ToolCall) -> Result<String, String> {
+        if let Value::String(_) = call.arguments {
+            return Err("the arguments are not valid JSON; send a JSON object".into());
+        }
+        let known = self
+            .agent
+            .tools
+            .specs()
+            .iter()
+            .any(|spec| spec.name == call.name);
+        if !known {
+            return Err(format!("there is no tool named {}", call.name));
+        }
+        let tools = self.agent.tools.clone();
+        let (name, args) = (call.name.clone(), call.arguments.clone());
+        tokio::task::spawn_blocking(move || tools.call(&name, &args))
+            .await
+            .unwrap_or_else(|_| Err(format!("the {} tool crashed", call.name)))
+    }
+
+    /// One candidate finding: parsed, validated, then added or dropped.
+    async fn submit(&mut self, payload: Value) -> Step<Result<String, String>> {
+        self.tally.attempts += 1;
+        let attempt = self.tally.attempts;
+        let draft = match payload {
+            Value::Object(_) => serde_json::from_value::<NodeDraft>(payload)
+                .map_err(|e| format!("not a valid finding: {e}")),
+            Value::String(_) => Err("the arguments are not valid JSON".to_owned()),
+            _ => Err("a finding must be a JSON object".to_owned()),
+        };
+        let checked = draft.and_then(|draft| match draft.validate(true) {
+            Ok(()) => Ok(draft),
+            Err(problems) => Err(format!(
+                "`{}`: {}",
+                clip(draft.text.title.trim(), 80),
+                problems
+                    .iter()
+                    .map(ToString::to_string)
+                    .collect::<Vec<_>>()
+                    .join("; ")
+            )),
+        });
+        match checked {
+            Ok(draft) => {
+                self.tally.nodes_added += 1;
+                let id = format!("{}-{}", self.spec.name, self.tally.nodes_added);
+                self.tally.own_ids.insert(id.clone());
+                let origin = Origin {
+                    reviewer: self.spec.name.clone(),
+                    source: Source::Model,
+                };
+                let node = ReviewNode::from_draft(id.clone(), origin, draft);
+                self.emit(EventKind::NodeAdded {
+                    node: Box::new(node),
+                })
+                .await?;
+                Ok(Ok(format!("recorded as {id}")))
+            }
+            Err(problem) => {
+                self.tally.dropped += 1;
+                self.emit(EventKind::Dropped {
+                    reason: format!("finding {attempt} rejected: {problem}"),
+                })
+                .await?;
+                Ok(Err(format!(
+                    "not recorded: {problem}. Fix these fields and call add_review_node again."
+                )))
+            }
+        }
+    }
+
+    async fn stance(&mut self, args: &Value, confirm: bool) -> Step<Result<String, String>> {
+        #[derive(Deserialize)]
+        struct StanceArgs {
+            id: String,
+            #[serde(default)]
+            note: String,
+        }
+        let Ok(stance) = serde_json::from_value::<StanceArgs>(args.clone()) else {
+            return Ok(Err("expected {\"id\": \"...\", \"note\": \"...\"}".into()));
+        };
+        if self.tally.own_ids.contains(&stance.id) {
+            return Ok(Err(format!(
+                "{} is your own finding; only peers confirm or dispute it",
+                stance.id
+            )));
+        }
+        self.emit(EventKind::Stance {
+            node_id: stance.id.clone(),
+            confirm,
+            note: stance.note,
+        })
+        .await?;
+        Ok(Ok(format!("noted on {}", stance.id)))
+    }
+
+    fn check_tokens(&self) -> Step<()> {
+        let used = self.tally.usage.total();
+        if used >= self.spec.bounds.max_tokens {
+            return Err(End::Failed(
+                Outcome::Failed,
+                format!(
+                    "used {used} tokens, reaching the max_tokens bound of {}",
+                    self.spec.bounds.max_tokens
+                ),
+            ));
+        }
+        Ok(())
+    }
+
+    /// Done, unless findings were attempted and none held up: then the output is invalid.
+    fn conclude(&self, summary: String) -> End {
+        if self.tally.attempts > 0 && self.tally.nodes_added == 0 {
+            return End::Failed(
+                Outcome::InvalidOutput,
+                format!(
+                    "none of the {} finding(s) it submitted passed validation",
+                    self.tally.attempts
+                ),
+            );
+        }
+        End::Done(clip(summary.trim(), MAX_SUMMARY_CHARS))
+    }
+
+    fn cost(&self) -> f64 {
+        self.spec.pricing.map_or(0.0, |price| {
+            (self.tally.usage.input_tokens as f64 * price.input_usd_per_mtok
+                + self.tally.usage.output_tokens as f64 * price.output_usd_per_mtok)
+                / 1_000_000.0
+        })
+    }
+
+    async fn emit(&self, kind: EventKind) -> Step<()> {
+        if self.out.send(kind).await {
+            Ok(())
+        } else {
+            Err(End::Abandoned)
+        }
+    }
+}
+
+fn clip(text: &str, max_chars: usize) -> String {
+    if text.chars().count() > max_chars {
+        text.chars().take(max_chars).collect::<String>() + "… (truncated)"
+    } else {
+        text.to_owned()
+    }
+}
