@@ -19,6 +19,11 @@ pub struct Cli {
     /// PATH (its current branch against its upstream, else main/master), or PATH#BASE..HEAD.
     pub pr: Option<String>,
 
+    /// Review a bundled demo pull request with planted problems, offline (built under the data
+    /// directory; the same demo always opens the same review space).
+    #[arg(long, conflicts_with = "pr")]
+    pub demo: bool,
+
     /// Run without a terminal: print the report and exit with a code per outcome.
     #[arg(long)]
     pub headless: bool,
@@ -47,6 +52,24 @@ pub struct Cli {
     /// GitHub API base URL (GitHub Enterprise: https://HOST/api/v3).
     #[arg(long, env = "GITHUB_API_URL", value_name = "URL")]
     pub api_url: Option<String>,
+
+    /// How far the review goes: light (engineer), balanced (engineer, qa, architect) or
+    /// thorough (all five roles). Default: from the config, else balanced.
+    #[arg(long, value_name = "LEVEL")]
+    pub level: Option<crate::review::level::Level>,
+
+    /// Run only the zero-token reviewers (rules, secret scan, SARIF) and say so; without it, a
+    /// review with no model reviewer is Inconclusive.
+    #[arg(long)]
+    pub deterministic_only: bool,
+
+    /// Import a linter's SARIF results as findings (repeatable).
+    #[arg(long, value_name = "FILE")]
+    pub sarif: Vec<std::path::PathBuf>,
+
+    /// Write the report to FILE instead of standard output.
+    #[arg(long, short = 'o', value_name = "FILE")]
+    pub output: Option<std::path::PathBuf>,
 }
 
 #[derive(Debug, Subcommand)]
@@ -66,6 +89,8 @@ pub enum Command {
 pub enum ReportFormat {
     Text,
     Json,
+    /// SARIF 2.1.0, for code-scanning dashboards.
+    Sarif,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

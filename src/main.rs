@@ -6,11 +6,14 @@ use std::process::ExitCode;
 use anyhow::Context;
 use clap::Parser;
 
+use review_tui::agents::rules::Catalog;
+use review_tui::agents::sarif::to_sarif;
 use review_tui::cli::{Cli, Command, ReportFormat, VerdictFormat};
 use review_tui::exit::Exit;
+use review_tui::pipeline::{self, ReviewOptions};
 use review_tui::pr::reference;
 use review_tui::prepare::{PrepareError, PrepareOptions, prepare};
-use review_tui::report::{evaluate, headless, verdict_text};
+use review_tui::report::{evaluate, headless, review, verdict_text};
 use review_tui::review::decide;
 
 fn main() -> ExitCode {
@@ -46,6 +49,18 @@ fn exit(code: Exit) -> ExitCode {
 fn run(cli: Cli) -> anyhow::Result<Exit> {
     match cli.command {
         Some(Command::Evaluate { file, format }) => evaluate_command(&file, format),
+        None if cli.demo => {
+            let root = review_tui::space::data_root(cli.data_dir.as_deref())?;
+            let demo = review_tui::demo::build(&root.join("demo").join("acme-client"))?;
+            let reference = demo.reference();
+            if cli.headless {
+                headless_command(&cli, &reference)
+            } else {
+                anyhow::bail!(
+                    "the interactive cockpit is not built yet: run `review-tui --demo --headless`"
+                )
+            }
+        }
         None => match cli.pr.clone() {
             Some(pr) if cli.headless => headless_command(&cli, &pr),
             Some(_) => anyhow::bail!(
@@ -66,22 +81,78 @@ fn headless_command(cli: &Cli, pr: &str) -> anyhow::Result<Exit> {
         ..PrepareOptions::default()
     };
     let runtime = tokio::runtime::Runtime::new().context("starting the async runtime")?;
-    let prepared = runtime.block_on(prepare(reference, &options))?;
-    match cli.format {
-        ReportFormat::Text => print!("{}", headless::text(&prepared, cli.force)),
-        ReportFormat::Json => println!(
-            "{}",
-            serde_json::to_string_pretty(&headless::json(&prepared, cli.force))?
-        ),
-    }
+    let mut prepared = runtime.block_on(prepare(reference, &options))?;
     if prepared.is_empty() {
+        write_report(cli, &prepare_report(cli, &prepared))?;
         eprintln!("review-tui: nothing to review: the range has no changes");
         return Ok(Exit::NothingToReview);
     }
     if !prepared.eligibility.is_empty() && !cli.force {
+        write_report(cli, &prepare_report(cli, &prepared))?;
+        let reasons: Vec<String> = prepared.eligibility.iter().map(|r| r.to_string()).collect();
+        eprintln!(
+            "review-tui: not eligible: {} (pass --force to review anyway)",
+            reasons.join("; ")
+        );
         return Ok(Exit::NotEligible);
     }
-    Ok(Exit::Ship)
+
+    let config = {
+        let repo = git2::Repository::open_bare(prepared.space.mirror())
+            .context("opening the review space's mirror")?;
+        let base = prepared.space.state().base_sha.clone();
+        review_tui::config::load(Some((&repo, &base)))?
+    };
+    let review_options = ReviewOptions {
+        level: cli.level.unwrap_or(config.level),
+        deterministic_only: cli.deterministic_only,
+        sarif_files: cli.sarif.clone(),
+        force: cli.force,
+        catalog: Catalog::builtin().with_overrides(&config),
+        ..ReviewOptions::default()
+    };
+    let result = runtime.block_on(pipeline::review(&mut prepared, &review_options))?;
+    let report = match cli.format {
+        ReportFormat::Text => review::text(&prepared, &result, cli.force),
+        ReportFormat::Json => {
+            serde_json::to_string_pretty(&review::json(&prepared, &result, cli.force))? + "\n"
+        }
+        ReportFormat::Sarif => {
+            let nodes = &result.board.nodes;
+            serde_json::to_string_pretty(&to_sarif(nodes, env!("CARGO_PKG_VERSION")))? + "\n"
+        }
+    };
+    write_report(cli, &report)?;
+    Ok(result.verdict.decision.exit())
+}
+
+/// The report of a space that was prepared but not reviewed (empty, or not eligible).
+fn prepare_report(cli: &Cli, prepared: &review_tui::prepare::Prepared) -> String {
+    match cli.format {
+        ReportFormat::Json | ReportFormat::Sarif => {
+            serde_json::to_string_pretty(&headless::json(prepared, cli.force)).unwrap_or_default()
+                + "\n"
+        }
+        ReportFormat::Text => headless::text(prepared, cli.force),
+    }
+}
+
+fn write_report(cli: &Cli, report: &str) -> anyhow::Result<()> {
+    match &cli.output {
+        Some(path) => {
+            // Written whole or not at all: a reader never sees half a report.
+            let temp = path.with_extension("review-tui.tmp");
+            std::fs::write(&temp, report)
+                .with_context(|| format!("could not write the report to {}", path.display()))?;
+            std::fs::rename(&temp, path)
+                .with_context(|| format!("could not write the report to {}", path.display()))?;
+            Ok(())
+        }
+        None => {
+            print!("{report}");
+            Ok(())
+        }
+    }
 }
 
 fn evaluate_command(file: &str, format: VerdictFormat) -> anyhow::Result<Exit> {

@@ -34,6 +34,8 @@ pub struct ReviewOptions {
     pub gitleaks: Option<String>,
     /// Review again even if this head already has a completed round (starts a new round).
     pub force: bool,
+    /// The rule catalog with the configuration's overrides applied.
+    pub catalog: crate::agents::rules::Catalog,
 }
 
 impl Default for ReviewOptions {
@@ -44,6 +46,7 @@ impl Default for ReviewOptions {
             sarif_files: Vec::new(),
             gitleaks: Some(crate::agents::secrets::GITLEAKS.to_string()),
             force: false,
+            catalog: crate::agents::rules::Catalog::builtin(),
         }
     }
 }
@@ -119,6 +122,7 @@ pub async fn review(
 
     let mut board = Board::default();
     board.start_run(run);
+    board.queue(crate::agents::rules::REVIEWER, true);
     board.queue(SECRET_SCAN, true);
     for role in options.level.roster() {
         let why = if options.deterministic_only {
@@ -135,6 +139,7 @@ pub async fn review(
         worktree: prepared.space.worktree().to_path_buf(),
         sarif_files: options.sarif_files.clone(),
         secret_scanner: SecretScanner::builtin(),
+        catalog: options.catalog.clone(),
         gitleaks: options.gitleaks.clone(),
         now: started.clone(),
     };

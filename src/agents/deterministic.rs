@@ -8,6 +8,7 @@ use std::time::Duration;
 use tokio::sync::mpsc::Sender;
 
 use crate::agents::events::{EventKind, ReviewEvent, RunId};
+use crate::agents::rules::{self, Catalog, ScanOptions};
 use crate::agents::sarif::{self, ImportOptions};
 use crate::agents::scan_input::ScanFile;
 use crate::agents::secrets::{self, SECRET_SCAN, SecretScanner};
@@ -22,6 +23,7 @@ pub struct DeterministicInput {
     pub worktree: PathBuf,
     pub sarif_files: Vec<PathBuf>,
     pub secret_scanner: SecretScanner,
+    pub catalog: Catalog,
     /// The gitleaks program to try (`gitleaks` on PATH by default); `None` skips it.
     pub gitleaks: Option<String>,
     pub now: String,
@@ -95,6 +97,34 @@ type SarifOutcome = Result<(Vec<ReviewNode>, String), String>;
 /// Runs every deterministic reviewer over `input`, streaming their events.
 pub async fn run(input: DeterministicInput, run: RunId, events: Sender<ReviewEvent>) {
     let files = scan_files(&input.diff);
+
+    let options = ScanOptions {
+        repo_files: repo_files(&input.worktree),
+        ..ScanOptions::default()
+    };
+    let scanned = input.catalog.scan(&input.diff, &options);
+    let coverage = &scanned.coverage;
+    let mut summary = format!(
+        "{} rules over {} files ({} lines): {} found",
+        coverage.rules_run,
+        coverage.files_scanned,
+        coverage.lines_scanned,
+        scanned.nodes.len()
+    );
+    for skipped in &coverage.skipped {
+        summary.push_str(&format!("; skipped {}: {}", skipped.path, skipped.reason));
+    }
+    for capped in &coverage.capped {
+        summary.push_str(&format!(
+            "; {} in {}: kept {} of {}",
+            capped.rule, capped.path, capped.kept, capped.found
+        ));
+    }
+    for note in &coverage.notes {
+        summary.push_str("; ");
+        summary.push_str(note);
+    }
+    report_nodes(&events, run, rules::REVIEWER, scanned.nodes, summary).await;
 
     let hits = input.secret_scanner.scan(&files);
     let count = hits.len();
@@ -199,6 +229,19 @@ pub async fn run(input: DeterministicInput, run: RunId, events: Sender<ReviewEve
             }
         }
     }
+}
+
+/// The files of the head worktree (relative paths), so rules such as "manifest changed without
+/// its lock file" can tell whether the repository commits a lock file at all.
+fn repo_files(worktree: &std::path::Path) -> Option<std::collections::BTreeSet<String>> {
+    let repo = git2::Repository::open(worktree).ok()?;
+    let index = repo.index().ok()?;
+    Some(
+        index
+            .iter()
+            .filter_map(|entry| String::from_utf8(entry.path).ok())
+            .collect(),
+    )
 }
 
 fn file_stem(path: &std::path::Path) -> String {

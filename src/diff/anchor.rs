@@ -14,18 +14,24 @@ impl Diff {
 
     /// Whether a single-line comment on `line` of `side` of `path` can be anchored.
     pub fn anchor_in_diff(&self, path: &str, side: Side, line: u32) -> bool {
-        self.file(path)
-            .is_some_and(|file| file.hunk_at(side, line).is_some())
+        self.files_named(path)
+            .any(|file| file.hunk_at(side, line).is_some())
+    }
+
+    /// Every entry for `path`: a malformed or concatenated diff can list one path twice, and a
+    /// line of either entry is in the diff.
+    fn files_named<'a>(&'a self, path: &'a str) -> impl Iterator<Item = &'a FileDiff> + 'a {
+        self.files.iter().filter(move |file| file.path == path)
     }
 
     /// Whether a multi-line comment from `start` to `end` (inclusive) on `side` can be
     /// anchored: both ends on that side of the same hunk.
     pub fn range_in_diff(&self, path: &str, side: Side, start: u32, end: u32) -> bool {
         start <= end
-            && self
-                .file(path)
-                .and_then(|file| file.hunk_at(side, start))
-                .is_some_and(|hunk| hunk.covers(side, end))
+            && self.files_named(path).any(|file| {
+                file.hunk_at(side, start)
+                    .is_some_and(|hunk| hunk.covers(side, end))
+            })
     }
 }
 

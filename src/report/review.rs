@@ -178,12 +178,17 @@ pub fn text(prepared: &Prepared, result: &ReviewResult, forced: bool) -> String 
     out.push('\n');
     out.push_str(&headless::text(prepared, forced));
 
-    let shown: Vec<&ReviewNode> = result
+    let mut shown: Vec<&ReviewNode> = result
         .board
         .nodes
         .iter()
         .filter(|n| n.duplicate_of.is_none())
         .collect();
+    shown.sort_by(|a, b| {
+        (a.priority, a.location())
+            .cmp(&(b.priority, b.location()))
+            .then(b.confidence.total_cmp(&a.confidence))
+    });
     let (main, below): (Vec<&ReviewNode>, Vec<&ReviewNode>) = shown
         .iter()
         .partition(|n| result.level.placement(n) == Placement::Main);

@@ -225,33 +225,39 @@ pub fn decide(input: &VerdictInput) -> Verdict {
     let mut reasons = Vec::new();
     let mut contributing: Vec<(f64, bool)> = Vec::new();
 
-    // 1. Reviewer runs.
-    let mut inconclusive = Vec::new();
+    // 1. Reviewer runs. Reviewers that fail for the same reason are named together.
+    let mut inconclusive: Vec<(String, Vec<String>)> = Vec::new();
     for run in input.reviewers.iter().filter(|r| r.required) {
+        let what = match run.outcome {
+            Outcome::Ok => continue,
+            Outcome::Skipped if input.deterministic_only => continue,
+            Outcome::Failed => "failed",
+            Outcome::InvalidOutput => "gave output that did not validate",
+            Outcome::Skipped => "did not run",
+        };
         let why = run
             .reason
             .as_deref()
             .map(|r| format!(": {r}"))
             .unwrap_or_default();
-        match run.outcome {
-            Outcome::Ok => {}
-            Outcome::Failed => {
-                inconclusive.push(format!("required reviewer {} failed{why}", run.role))
-            }
-            Outcome::InvalidOutput => inconclusive.push(format!(
-                "required reviewer {}'s output did not validate{why}",
-                run.role
-            )),
-            Outcome::Skipped if input.deterministic_only => {}
-            Outcome::Skipped => {
-                inconclusive.push(format!("required reviewer {} did not run{why}", run.role))
-            }
+        let key = format!("{what}{why}");
+        match inconclusive.iter_mut().find(|(k, _)| *k == key) {
+            Some((_, roles)) => roles.push(run.role.clone()),
+            None => inconclusive.push((key, vec![run.role.clone()])),
         }
     }
     if !inconclusive.is_empty() {
         decision = decision.max(Decision::Inconclusive);
-        for why in inconclusive {
-            reasons.push(format!("Inconclusive: {why}"));
+        for (what, roles) in inconclusive {
+            let who = if roles.len() == 1 {
+                format!("required reviewer {}", roles[0])
+            } else {
+                format!(
+                    "required reviewers {}",
+                    super::consolidate::join_names(&roles)
+                )
+            };
+            reasons.push(format!("Inconclusive: {who} {what}"));
         }
     }
 
@@ -365,7 +371,7 @@ pub fn decide(input: &VerdictInput) -> Verdict {
 
     let confidence = match decision {
         Decision::Inconclusive => 0.0,
-        Decision::Ship => coverage(&input.reviewers),
+        Decision::Ship => coverage(&input.reviewers, input.deterministic_only),
         Decision::Hold | Decision::Block => aggregate_confidence(&contributing),
     };
 
@@ -404,15 +410,17 @@ pub fn aggregate_confidence(contributions: &[(f64, bool)]) -> f64 {
 
 /// A Ship is as sure as the share of listed reviewers that finished; with none listed, the
 /// findings are all the evidence there is and the function reports full confidence in them.
-fn coverage(reviewers: &[ReviewerRun]) -> f64 {
-    if reviewers.is_empty() {
+/// In a deterministic-only run, the model reviewers nobody asked for do not count.
+fn coverage(reviewers: &[ReviewerRun], deterministic_only: bool) -> f64 {
+    let counted: Vec<&ReviewerRun> = reviewers
+        .iter()
+        .filter(|r| !(deterministic_only && r.outcome == Outcome::Skipped))
+        .collect();
+    if counted.is_empty() {
         return 1.0;
     }
-    let ok = reviewers
-        .iter()
-        .filter(|r| r.outcome == Outcome::Ok)
-        .count();
-    ok as f64 / reviewers.len() as f64
+    let ok = counted.iter().filter(|r| r.outcome == Outcome::Ok).count();
+    ok as f64 / counted.len() as f64
 }
 
 fn plural(n: usize, noun: &str) -> String {

@@ -37,7 +37,14 @@ fn a_kill_at_any_point_leaves_a_space_that_reopens() {
         // Spread the kill points over the run (a cold run takes tens of milliseconds).
         let delay = Duration::from_micros((i * 7_919) % 60_000);
         let mut child = review_tui()
-            .args([reference.as_str(), "--headless", "--format", "json"])
+            .args([
+                reference.as_str(),
+                "--headless",
+                "--deterministic-only",
+                "--force",
+                "--format",
+                "json",
+            ])
             .env("REVIEW_TUI_DATA_DIR", &data)
             .stdout(Stdio::null())
             .stderr(Stdio::null())
@@ -48,7 +55,14 @@ fn a_kill_at_any_point_leaves_a_space_that_reopens() {
         let _ = child.wait();
 
         let out = review_tui()
-            .args([reference.as_str(), "--headless", "--format", "json"])
+            .args([
+                reference.as_str(),
+                "--headless",
+                "--deterministic-only",
+                "--force",
+                "--format",
+                "json",
+            ])
             .env("REVIEW_TUI_DATA_DIR", &data)
             .output()
             .unwrap();

@@ -13,7 +13,7 @@ use crate::support::github_server::{GithubServer, PullSpec};
 fn run(data: &Path, args: &[&str]) -> Output {
     review_tui()
         .args(args)
-        .arg("--headless")
+        .args(["--headless", "--deterministic-only"])
         .env("REVIEW_TUI_DATA_DIR", data)
         .env_remove("GITHUB_API_URL")
         .env_remove("GH_TOKEN")
@@ -119,7 +119,12 @@ fn the_same_pr_always_opens_the_same_space() {
         data.path(),
         &[&slashed, "--base", "main", "--head", "feature"],
     );
-    assert_eq!(code, 0);
+    // The first run completed a round at this head: reviewing it again needs --force.
+    assert_eq!(code, 1, "{second}");
+    assert_eq!(
+        second["eligibility"]["reasons"][0]["reason"],
+        "already_reviewed"
+    );
     assert_eq!(first["space"]["path"], second["space"]["path"]);
     assert_eq!(second["space"]["new_round"], false);
     assert_eq!(second["space"]["round"], 1);
@@ -162,7 +167,11 @@ fn the_text_report_names_the_pr_space_files_and_eligibility() {
     let out = run(data.path(), &[&reference]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     let text = String::from_utf8_lossy(&out.stdout);
-    assert!(text.starts_with("PR "), "{text}");
+    assert!(
+        text.starts_with("SHIP · confidence 1.00 · gate passed · 4 files reviewed"),
+        "{text}"
+    );
+    assert!(text.contains("\nPR "), "{text}");
     assert!(text.contains("main ← feature"), "{text}");
     assert!(text.contains("files   4 changed"), "{text}");
     assert!(
