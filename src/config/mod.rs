@@ -203,15 +203,14 @@ mod tests;
 /// repository's file as it is at `base_sha` in `repo` (the space's mirror).
 pub fn load(repo: Option<(&git2::Repository, &str)>) -> Result<Config, ConfigError> {
     let mut config = Config::default();
-    if let Some(path) = user_config_path() {
-        if let Some(layer) = read_layer(&path)? {
-            config.apply(layer, &path.display().to_string());
-        }
+    if let Some(path) = user_config_path()
+        && let Some(layer) = read_layer(&path)?
+    {
+        config.apply(layer, &path.display().to_string());
     }
-    if let Some((repo, base_sha)) = repo {
-        if let Some(layer) = repo_layer_at(repo, base_sha)? {
-            config.apply(layer, &format!("{REPO_FILE} at the base revision"));
-        }
+    let repo_layer = repo.map(|(repo, base_sha)| repo_layer_at(repo, base_sha));
+    if let Some(layer) = repo_layer.transpose()?.flatten() {
+        config.apply(layer, &format!("{REPO_FILE} at the base revision"));
     }
     Ok(config)
 }
