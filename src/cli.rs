@@ -67,6 +67,11 @@ pub struct Cli {
     #[arg(long, value_name = "FILE")]
     pub sarif: Vec<std::path::PathBuf>,
 
+    /// Colour theme for the cockpit: dark, light, high-contrast, or a theme file (NO_COLOR is
+    /// respected).
+    #[arg(long, value_name = "NAME")]
+    pub theme: Option<String>,
+
     /// Write the report to FILE instead of standard output.
     #[arg(long, short = 'o', value_name = "FILE")]
     pub output: Option<std::path::PathBuf>,

@@ -10,6 +10,7 @@ pub mod config;
 pub mod demo;
 pub mod diff;
 pub mod exit;
+pub mod fix;
 pub mod pipeline;
 pub mod pr;
 pub mod prepare;

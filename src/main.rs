@@ -56,16 +56,12 @@ fn run(cli: Cli) -> anyhow::Result<Exit> {
             if cli.headless {
                 headless_command(&cli, &reference)
             } else {
-                anyhow::bail!(
-                    "the interactive cockpit is not built yet: run `review-tui --demo --headless`"
-                )
+                cockpit_command(&cli, &reference)
             }
         }
         None => match cli.pr.clone() {
             Some(pr) if cli.headless => headless_command(&cli, &pr),
-            Some(_) => anyhow::bail!(
-                "the interactive cockpit is not built yet: add --headless to print the report"
-            ),
+            Some(pr) => cockpit_command(&cli, &pr),
             None => anyhow::bail!(
                 "no pull request given: pass a PR (see `review-tui --help`), or run `review-tui evaluate FILE` to check a report"
             ),
@@ -97,20 +93,7 @@ fn headless_command(cli: &Cli, pr: &str) -> anyhow::Result<Exit> {
         return Ok(Exit::NotEligible);
     }
 
-    let config = {
-        let repo = git2::Repository::open_bare(prepared.space.mirror())
-            .context("opening the review space's mirror")?;
-        let base = prepared.space.state().base_sha.clone();
-        review_tui::config::load(Some((&repo, &base)))?
-    };
-    let review_options = ReviewOptions {
-        level: cli.level.unwrap_or(config.level),
-        deterministic_only: cli.deterministic_only,
-        sarif_files: cli.sarif.clone(),
-        force: cli.force,
-        catalog: Catalog::builtin().with_overrides(&config),
-        ..ReviewOptions::default()
-    };
+    let (review_options, _config) = review_options(cli, &prepared)?;
     let result = runtime.block_on(pipeline::review(&mut prepared, &review_options))?;
     let report = match cli.format {
         ReportFormat::Text => review::text(&prepared, &result, cli.force),
@@ -124,6 +107,117 @@ fn headless_command(cli: &Cli, pr: &str) -> anyhow::Result<Exit> {
     };
     write_report(cli, &report)?;
     Ok(result.verdict.decision.exit())
+}
+
+fn review_options(
+    cli: &Cli,
+    prepared: &review_tui::prepare::Prepared,
+) -> anyhow::Result<(ReviewOptions, review_tui::config::Config)> {
+    let config = {
+        let repo = git2::Repository::open_bare(prepared.space.mirror())
+            .context("opening the review space's mirror")?;
+        let base = prepared.space.state().base_sha.clone();
+        review_tui::config::load(Some((&repo, &base)))?
+    };
+    let options = ReviewOptions {
+        level: cli.level.unwrap_or(config.level),
+        deterministic_only: cli.deterministic_only,
+        sarif_files: cli.sarif.clone(),
+        force: cli.force,
+        catalog: Catalog::builtin().with_overrides(&config),
+        ..ReviewOptions::default()
+    };
+    Ok((options, config))
+}
+
+fn cockpit_command(cli: &Cli, pr: &str) -> anyhow::Result<Exit> {
+    use review_tui::pr::eligibility::Ineligible;
+    use review_tui::ui::{self, Keymap, Theme, ViewContext};
+
+    ui::app::check_terminal().map_err(anyhow::Error::msg)?;
+    let reference = reference::parse(pr, cli.base.as_deref(), cli.head.as_deref())?;
+    let options = PrepareOptions {
+        data_dir: cli.data_dir.clone(),
+        api_url: cli.api_url.clone(),
+        ..PrepareOptions::default()
+    };
+    let runtime = tokio::runtime::Runtime::new().context("starting the async runtime")?;
+    eprintln!("review-tui: preparing the review space…");
+    let prepared = runtime.block_on(prepare(reference, &options))?;
+    if prepared.is_empty() {
+        eprintln!("review-tui: nothing to review: the range has no changes");
+        return Ok(Exit::NothingToReview);
+    }
+    // Reopening a reviewed head resumes it; anything else that makes the PR ineligible is
+    // asked about.
+    let resumes = prepared
+        .eligibility
+        .iter()
+        .all(|r| matches!(r, Ineligible::AlreadyReviewed { .. }))
+        && !prepared.eligibility.is_empty();
+    let other: Vec<String> = prepared
+        .eligibility
+        .iter()
+        .filter(|r| !matches!(r, Ineligible::AlreadyReviewed { .. }))
+        .map(|r| r.to_string())
+        .collect();
+    if !other.is_empty()
+        && !cli.force
+        && !ask(&format!(
+            "Not eligible: {}. Review anyway?",
+            other.join("; ")
+        ))?
+    {
+        return Ok(Exit::NotEligible);
+    }
+    let (mut review, config) = review_options(cli, &prepared)?;
+    let run_review = !resumes || cli.force;
+    review.force = true;
+    let theme_name = cli.theme.clone().unwrap_or_else(|| config.theme.clone());
+    let theme = Theme::load(&theme_name)?.respecting_no_color();
+    let keymap = match review_tui::config::user_config_path()
+        .map(|p| p.with_file_name("keymap.toml"))
+        .filter(|p| p.exists())
+    {
+        Some(path) => Keymap::load(&path)?,
+        None => Keymap::default(),
+    };
+    let cx = ViewContext::new(theme, keymap);
+    let space_dir = prepared.space.path().to_path_buf();
+    let outcome = runtime.block_on(ui::app::run_cockpit(prepared, review, run_review, &cx))?;
+    match outcome {
+        ui::RunOutcome::Aborted => Ok(Exit::Aborted),
+        _ => Ok(last_decision_exit(&space_dir)),
+    }
+}
+
+/// The exit code of the space's last recorded decision (the cockpit leaves it on disk).
+fn last_decision_exit(space_dir: &std::path::Path) -> Exit {
+    let decision = std::fs::read_to_string(space_dir.join("state.json"))
+        .ok()
+        .and_then(|text| serde_json::from_str::<serde_json::Value>(&text).ok())
+        .and_then(|state| {
+            state["rounds"]
+                .as_array()
+                .and_then(|rounds| rounds.last())
+                .and_then(|round| round["decision"].as_str().map(str::to_string))
+        });
+    match decision.as_deref() {
+        Some("ship") => Exit::Ship,
+        Some("hold") => Exit::Hold,
+        Some("block") => Exit::Block,
+        _ => Exit::Inconclusive,
+    }
+}
+
+/// A yes/no question on the terminal, before the cockpit takes it over.
+fn ask(question: &str) -> anyhow::Result<bool> {
+    use std::io::Write;
+    eprint!("{question} [y/N] ");
+    std::io::stderr().flush()?;
+    let mut answer = String::new();
+    std::io::stdin().read_line(&mut answer)?;
+    Ok(matches!(answer.trim(), "y" | "Y" | "yes"))
 }
 
 /// The report of a space that was prepared but not reviewed (empty, or not eligible).

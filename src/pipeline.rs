@@ -36,6 +36,20 @@ pub struct ReviewOptions {
     pub force: bool,
     /// The rule catalog with the configuration's overrides applied.
     pub catalog: crate::agents::rules::Catalog,
+    /// A copy of the run as it happens, for a live view (the cockpit): the plan first, then
+    /// every reviewer event in the order the board applies them.
+    pub tap: Option<mpsc::UnboundedSender<Tap>>,
+}
+
+/// What the pipeline shows a live view.
+#[derive(Debug, Clone)]
+pub enum Tap {
+    Started {
+        run: RunId,
+        round: u32,
+        reviewers: Vec<crate::review::board::ReviewerState>,
+    },
+    Event(crate::agents::events::ReviewEvent),
 }
 
 impl Default for ReviewOptions {
@@ -47,6 +61,7 @@ impl Default for ReviewOptions {
             gitleaks: Some(crate::agents::secrets::GITLEAKS.to_string()),
             force: false,
             catalog: crate::agents::rules::Catalog::builtin(),
+            tap: None,
         }
     }
 }
@@ -133,6 +148,14 @@ pub async fn review(
         board.skip(role.as_str(), true, why);
     }
 
+    if let Some(tap) = &options.tap {
+        let _ = tap.send(Tap::Started {
+            run,
+            round,
+            reviewers: board.reviewers.values().cloned().collect(),
+        });
+    }
+
     let (sender, mut receiver) = mpsc::channel(256);
     let input = DeterministicInput {
         diff: prepared.diff.clone(),
@@ -146,6 +169,9 @@ pub async fn review(
     let reviewers = tokio::spawn(deterministic::run(input, run, sender));
     // The one writer: every event is applied here, in order.
     while let Some(event) = receiver.recv().await {
+        if let Some(tap) = &options.tap {
+            let _ = tap.send(Tap::Event(event.clone()));
+        }
         board.apply(event, &now());
     }
     reviewers
@@ -200,7 +226,7 @@ pub async fn review(
 
     let verdict = decide(&VerdictInput {
         findings: board.nodes.iter().map(VerdictFinding::from).collect(),
-        axes,
+        axes: axes.clone(),
         reviewers: board.reviewer_runs(),
         deterministic_only: options.deterministic_only,
         model_verdict: None,
@@ -215,11 +241,18 @@ pub async fn review(
         .collect();
     let nodes = board.nodes.clone();
     let decision = verdict.decision.as_str();
+    let reviewer_runs = board.reviewer_runs();
+    let deterministic_only = options.deterministic_only;
     let delta = prepared
         .space
         .update(|state| -> Result<RoundDelta, PipelineError> {
             state.nodes = nodes;
             state.complete_round(fingerprints, decision, &finished)?;
+            if let Some(round) = state.rounds.last_mut() {
+                round.reviewers = reviewer_runs;
+                round.axes = axes;
+                round.deterministic_only = deterministic_only;
+            }
             state.advance(Ladder::AwaitingApproval)?;
             Ok(state.round_delta())
         })?;

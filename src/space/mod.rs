@@ -6,7 +6,7 @@
 //! shared mirror, places the worktree and loads or creates the state. [`Space::update`] is the
 //! only way to change the state, and every change is on disk before it returns.
 
-mod fsutil;
+pub(crate) mod fsutil;
 pub mod key;
 pub mod layout;
 pub mod lock;
@@ -30,3 +30,9 @@ pub use state::{
 pub use store::{Corruption, StoreError};
 pub use token::Token;
 pub use worktree::WorktreeChange;
+
+/// Writes a file whole or not at all (temp file, fsync, rename): for reports and patches
+/// written into a space.
+pub fn write_atomically(path: &std::path::Path, bytes: &[u8]) -> std::io::Result<()> {
+    fsutil::atomic_write(path, bytes)
+}

@@ -37,6 +37,9 @@ pub struct SpaceState {
     pub suppression_hints: Vec<SuppressionHint>,
     #[serde(default)]
     pub publishes: Vec<PublishRecord>,
+    /// Comment text the person edited, by node id: posted instead of the generated text.
+    #[serde(default)]
+    pub comments: std::collections::BTreeMap<String, String>,
 }
 
 /// The PR, for display: the key identifies it, the rest is what the forge said about it.
@@ -98,6 +101,15 @@ pub struct Round {
     /// The verdict's decision (`ship`, `hold`, ...) when the round completed.
     #[serde(default)]
     pub decision: Option<String>,
+    /// How each reviewer's run ended, so a reopened space recomputes the same verdict.
+    #[serde(default)]
+    pub reviewers: Vec<crate::review::verdict::ReviewerRun>,
+    /// The axes the round's verdict read.
+    #[serde(default)]
+    pub axes: Vec<crate::review::axes::Axis>,
+    /// The round ran without model reviewers, asked for explicitly.
+    #[serde(default)]
+    pub deterministic_only: bool,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -154,6 +166,7 @@ impl SpaceState {
             nodes: Vec::new(),
             suppression_hints: Vec::new(),
             publishes: Vec::new(),
+            comments: Default::default(),
         }
     }
 
@@ -186,6 +199,9 @@ impl SpaceState {
             fingerprints: Vec::new(),
             completed: false,
             decision: None,
+            reviewers: Vec::new(),
+            axes: Vec::new(),
+            deterministic_only: false,
         });
         self.ladder = Ladder::Requested;
         number

@@ -84,6 +84,12 @@ pub enum Action {
         round: u32,
         reviewers: Vec<(String, bool)>,
     },
+    /// The reviewers as the run planned them (queued, and skipped with why): replaces the
+    /// board's reviewer list.
+    Reviewers(Vec<crate::review::board::ReviewerState>),
+    /// The findings as the engine recorded them at the end of a run (fingerprints, carried
+    /// decisions, duplicates folded): replaces the streamed list.
+    Findings(Vec<crate::review::node::ReviewNode>),
     Ladder(Ladder),
     Axes(Vec<Axis>),
     /// The engine's own verdict (replaces the cockpit's until the board changes again).

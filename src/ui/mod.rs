@@ -7,6 +7,7 @@
 //! to the engine through the `run::Engine` trait, which answers with actions.
 
 pub mod action;
+pub mod app;
 pub mod highlight;
 pub mod keymap;
 pub mod rows;

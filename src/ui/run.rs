@@ -102,6 +102,20 @@ pub async fn run<B: Backend>(
     engine: &mut impl Engine,
 ) -> io::Result<RunOutcome> {
     let (inbox, rx) = Inbox::channel();
+    run_with_inbox(terminal, state, cx, events, inbox, rx, engine).await
+}
+
+/// `run`, over an inbox the caller made first so its engine tasks can report into it before
+/// the loop starts.
+pub async fn run_with_inbox<B: Backend>(
+    terminal: &mut Terminal<B>,
+    state: &mut AppState,
+    cx: &ViewContext,
+    events: mpsc::Receiver<ReviewEvent>,
+    inbox: Inbox,
+    rx: InboxReceiver,
+    engine: &mut impl Engine,
+) -> io::Result<RunOutcome> {
     let stop = Arc::new(AtomicBool::new(false));
     let reader = {
         let inbox = inbox.clone();

@@ -254,6 +254,14 @@ fn dispatch(state: &mut AppState, action: Action) -> Vec<Effect> {
             state.axes = axes;
             refresh(state);
         }
+        Action::Reviewers(reviewers) => {
+            state.board.reviewers = reviewers.into_iter().map(|r| (r.name.clone(), r)).collect();
+            refresh(state);
+        }
+        Action::Findings(nodes) => {
+            state.board.nodes = nodes;
+            refresh(state);
+        }
         Action::Verdict(verdict) => state.verdict = Some(verdict),
         Action::Cohorts(cohorts) => state.cohorts = cohorts,
         Action::Code { path, lines } => {

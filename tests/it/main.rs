@@ -3,6 +3,7 @@
 //! small CI machines.
 
 mod cli;
+mod cockpit;
 mod crash;
 mod diff;
 mod github;

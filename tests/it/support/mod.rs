@@ -9,3 +9,4 @@ pub mod github_json;
 pub mod github_server;
 pub mod openai_server;
 pub mod openapi;
+pub mod tmux;

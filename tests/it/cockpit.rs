@@ -1,0 +1,138 @@
+//! The cockpit end to end: the real binary in tmux on the demo repository. Triage by keyboard,
+//! the approval gate and its publish preview, then reopening the same PR to find every decision
+//! where it was left.
+
+use std::path::Path;
+
+use crate::support::tmux::Tmux;
+
+fn cockpit(name: &str, data: &Path, exit_file: &Path) -> Tmux {
+    let binary = env!("CARGO_BIN_EXE_review-tui");
+    let command = format!(
+        "{binary} --demo --deterministic-only; echo $? > {}; sleep 30",
+        exit_file.display()
+    );
+    Tmux::start(
+        name,
+        &command,
+        140,
+        42,
+        &[
+            ("REVIEW_TUI_DATA_DIR", data),
+            ("REVIEW_TUI_PERSON", Path::new("tester")),
+        ],
+    )
+}
+
+fn exit_code(path: &Path, tmux: &Tmux) -> i32 {
+    tmux.wait_for("the program to exit", |_| {
+        path.exists() && std::fs::read_to_string(path).is_ok_and(|t| !t.trim().is_empty())
+    });
+    std::fs::read_to_string(path)
+        .unwrap()
+        .trim()
+        .parse()
+        .unwrap()
+}
+
+/// Filters the list to the two secret findings: the selection lands on the first.
+fn show_secrets(tmux: &Tmux) {
+    tmux.keys(&["/"]);
+    tmux.text("secret access");
+    tmux.keys(&["Enter"]);
+    tmux.wait_for("the filter", |s| s.contains("filter: secret access"));
+}
+
+#[test]
+fn triage_gate_preview_quit_and_reopen() {
+    let data = tempfile::tempdir().unwrap();
+    let first_exit = data.path().join("exit-1");
+    let tmux = cockpit("first", data.path(), &first_exit);
+    tmux.wait_for("the verdict", |s| {
+        s.contains("BLOCK") && s.contains("secret scan done")
+            || s.contains("BLOCK") && s.contains("✓ secret scan")
+    });
+
+    show_secrets(&tmux);
+    // Confirm the access key id as the person (a peer of the scanner).
+    tmux.keys(&["c"]);
+    tmux.wait_for("the confirmation", |s| s.contains("ready"));
+    // Dismiss the secret access key with a reason.
+    tmux.keys(&["j", "x"]);
+    tmux.wait_for("the reason box", |s| s.contains("why?"));
+    tmux.text("test fixture, rotated");
+    tmux.keys(&["Enter"]);
+    tmux.wait_for("the dismissal", |s| s.contains("dismissed"));
+
+    // The gate, then the publish preview, then cancel: nothing is posted.
+    tmux.keys(&["g"]);
+    tmux.wait_for("the gate", |s| s.contains("Approval gate"));
+    tmux.keys(&["p"]);
+    let preview = tmux.wait_for("the preview", |s| s.contains("REQUEST_CHANGES"));
+    assert!(preview.contains("config.rs:10"), "{preview}");
+    tmux.keys(&["Escape"]);
+    tmux.wait_for("the cancel", |s| s.contains("nothing was posted"));
+    // Escape then a key at once reads as Alt+key: close the gate, wait, then quit.
+    tmux.keys(&["Escape"]);
+    tmux.wait_for("the gate to close", |s| !s.contains("Approval gate"));
+    tmux.keys(&["q"]);
+    assert_eq!(exit_code(&first_exit, &tmux), 6, "Block exits 6");
+    drop(tmux);
+
+    // Reopen the same PR: the confirmation and the dismissal are still there.
+    let second_exit = data.path().join("exit-2");
+    let tmux = cockpit("second", data.path(), &second_exit);
+    tmux.wait_for("the resumed review", |s| s.contains("BLOCK"));
+    show_secrets(&tmux);
+    let screen = tmux.wait_for("the kept decisions", |s| {
+        s.contains("ready") && s.contains("dismissed")
+    });
+    assert!(screen.contains("round 1"), "{screen}");
+    tmux.keys(&["q"]);
+    assert_eq!(exit_code(&second_exit, &tmux), 6);
+
+    // And on disk, with who and why.
+    let state = find_state(data.path()).expect("a state.json in the data dir");
+    let state: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(state).unwrap()).unwrap();
+    let nodes = state["nodes"].as_array().unwrap();
+    let dismissed = nodes.iter().find(|n| n["status"] == "dismissed").unwrap();
+    assert_eq!(dismissed["history"][0]["reason"], "test fixture, rotated");
+    assert_eq!(dismissed["history"][0]["by"]["name"], "tester");
+    let confirmed = nodes
+        .iter()
+        .find(|n| n["status"] == "consensus_ready")
+        .unwrap();
+    assert_eq!(confirmed["confirmations"][0]["by"]["type"], "person");
+}
+
+fn find_state(dir: &Path) -> Option<std::path::PathBuf> {
+    for entry in std::fs::read_dir(dir).ok()?.flatten() {
+        let path = entry.path();
+        if path.file_name().is_some_and(|n| n == "state.json") {
+            return Some(path);
+        }
+        let descend = path.is_dir()
+            && path
+                .file_name()
+                .is_some_and(|n| n != "worktree" && n != "mirrors" && n != "demo");
+        if let Some(found) = descend.then(|| find_state(&path)).flatten() {
+            return Some(found);
+        }
+    }
+    None
+}
+
+#[test]
+fn without_a_terminal_the_cockpit_says_to_use_headless() {
+    let data = tempfile::tempdir().unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_review-tui"))
+        .args(["--demo", "--deterministic-only"])
+        .env("REVIEW_TUI_DATA_DIR", data.path())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(4));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("--headless"), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+}

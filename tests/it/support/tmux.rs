@@ -1,0 +1,94 @@
+//! Driving the real binary in a real terminal: tmux runs it, `send-keys` types, `capture-pane`
+//! reads the screen. Each session has its own tmux server socket so tests run in parallel.
+
+use std::path::Path;
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+pub struct Tmux {
+    socket: String,
+}
+
+/// How long a screen may take to show what a test waits for; polling stops there.
+const PATIENCE: Duration = Duration::from_secs(30);
+
+impl Tmux {
+    /// Starts `command` (a shell command line) in a `width`×`height` terminal.
+    pub fn start(
+        name: &str,
+        command: &str,
+        width: u16,
+        height: u16,
+        env: &[(&str, &Path)],
+    ) -> Tmux {
+        let socket = format!("review-tui-test-{}-{name}", std::process::id());
+        let tmux = Tmux { socket };
+        let mut args: Vec<String> = vec![
+            "new-session".into(),
+            "-d".into(),
+            "-x".into(),
+            width.to_string(),
+            "-y".into(),
+            height.to_string(),
+        ];
+        for (key, value) in env {
+            args.push("-e".into());
+            args.push(format!("{key}={}", value.display()));
+        }
+        args.push(command.into());
+        tmux.run(&args.iter().map(String::as_str).collect::<Vec<_>>());
+        tmux
+    }
+
+    fn run(&self, args: &[&str]) -> String {
+        let out = Command::new("tmux")
+            .args(["-L", &self.socket, "-f", "/dev/null"])
+            .args(args)
+            .output()
+            .expect("tmux must be installed (.ci/run installs it)");
+        assert!(
+            out.status.success(),
+            "tmux {args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    }
+
+    pub fn screen(&self) -> String {
+        self.run(&["capture-pane", "-p"])
+    }
+
+    /// Types keys (tmux key names like `Enter`, `Escape`, or literal text with `-l`).
+    pub fn keys(&self, keys: &[&str]) {
+        let mut args = vec!["send-keys"];
+        args.extend_from_slice(keys);
+        self.run(&args);
+    }
+
+    pub fn text(&self, text: &str) {
+        self.run(&["send-keys", "-l", text]);
+    }
+
+    /// Polls the screen until `ready` holds; panics with the last screen after `PATIENCE`.
+    pub fn wait_for(&self, what: &str, ready: impl Fn(&str) -> bool) -> String {
+        let started = Instant::now();
+        loop {
+            let screen = self.screen();
+            if ready(&screen) {
+                return screen;
+            }
+            if started.elapsed() > PATIENCE {
+                panic!("waited {PATIENCE:?} for {what}; the screen shows:\n{screen}");
+            }
+            std::thread::sleep(Duration::from_millis(100));
+        }
+    }
+}
+
+impl Drop for Tmux {
+    fn drop(&mut self) {
+        let _ = Command::new("tmux")
+            .args(["-L", &self.socket, "kill-server"])
+            .output();
+    }
+}
