@@ -106,3 +106,75 @@ pub fn write_patch(prepared: &Prepared, node_ids: &[String]) -> Result<String, S
         target.display()
     ))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::pr::reference::PrRef;
+    use crate::prepare::{PrepareOptions, prepare};
+    use crate::review::node::Fix;
+
+    #[tokio::test]
+    async fn replacement_lines_become_a_patch_that_applies() {
+        let dir = tempfile::tempdir().unwrap();
+        let demo = crate::demo::build(&dir.path().join("repo")).unwrap();
+        let reference = crate::pr::reference::parse(&demo.reference(), None, None).unwrap();
+        assert!(matches!(reference, PrRef::Local { .. }));
+        let options = PrepareOptions {
+            data_dir: Some(dir.path().join("data")),
+            ..PrepareOptions::default()
+        };
+        let mut prepared = prepare(reference, &options).await.unwrap();
+        // A finding on the stale bearer in get_with_retry, with its exact fix.
+        let worktree = prepared.space.worktree().to_path_buf();
+        let client = std::fs::read_to_string(worktree.join("src/client.rs")).unwrap();
+        let line = client
+            .lines()
+            .position(|l| l.contains("response = self.transport.get(url, &bearer);"))
+            .unwrap() as u32
+            + 1;
+        let mut node =
+            crate::review::tests::node("n1", "engineer", crate::review::node::Priority::P1, 0.9);
+        node.anchor = Some(crate::review::node::Anchor {
+            path: "src/client.rs".into(),
+            side: Side::Right,
+            start_line: line,
+            end_line: line,
+        });
+        node.fix = Some(Fix {
+            replacement: Some(vec![
+                "            response = self.transport.get(url, &self.token.value);".into(),
+            ]),
+            diff: None,
+            prompt: None,
+        });
+        prepared
+            .space
+            .update(|state| -> Result<(), crate::space::StoreError> {
+                state.nodes.push(node);
+                Ok(())
+            })
+            .unwrap();
+        let message = write_patch(&prepared, &["n1".to_string()]).unwrap();
+        assert!(message.contains("1 finding"), "{message}");
+        let patch = prepared.space.path().join("fixes/round-1.patch");
+        let text = std::fs::read_to_string(&patch).unwrap();
+        assert!(
+            text.contains("+            response = self.transport.get(url, &self.token.value);"),
+            "{text}"
+        );
+        let check = std::process::Command::new("git")
+            .args(["apply", "--check"])
+            .arg(&patch)
+            .current_dir(&worktree)
+            .output()
+            .unwrap();
+        assert!(
+            check.status.success(),
+            "{}\n{text}",
+            String::from_utf8_lossy(&check.stderr)
+        );
+        // Nothing with replacement lines chosen: a clear refusal.
+        assert!(write_patch(&prepared, &["nope".to_string()]).is_err());
+    }
+}
