@@ -9,4 +9,5 @@ mod diff;
 mod github;
 mod headless;
 mod providers;
+mod review_report;
 mod support;
