@@ -145,9 +145,7 @@ fn headless_command(cli: &Cli, pr: &str) -> anyhow::Result<Exit> {
             // Idempotent: the round is on the PR already; say where, keep the verdict's code.
             Err(err @ PublishError::AlreadyPublished { .. }) => eprintln!("review-tui: {err}"),
             Err(err @ PublishError::HeadMoved { .. }) => {
-                eprintln!(
-                    "review-tui: {err} (run `review-tui {pr} --headless --publish` again)"
-                );
+                eprintln!("review-tui: {err} (run `review-tui {pr} --headless --publish` again)");
                 publish_failed = true;
             }
             Err(err) => {

@@ -32,8 +32,7 @@ pub trait Forge: Send + Sync {
     /// Submits one review (event, body, inline comments) in one call: all or nothing.
     fn create_review<'a>(&'a self, review: &'a NewReview) -> ForgeFuture<'a, PostedReview>;
     /// Replaces the body of an earlier review.
-    fn update_review<'a>(&'a self, review_id: u64, body: &'a str)
-    -> ForgeFuture<'a, PostedReview>;
+    fn update_review<'a>(&'a self, review_id: u64, body: &'a str) -> ForgeFuture<'a, PostedReview>;
     /// Answers an inline comment in its thread; returns the reply's id.
     fn reply_to_comment<'a>(&'a self, comment_id: u64, body: &'a str) -> ForgeFuture<'a, u64>;
     /// The check runs reported for a commit, as the forge reports them.

@@ -35,7 +35,9 @@ pub enum LocalError {
     Diff(#[from] crate::diff::DiffError),
     #[error("git: {0}")]
     Git(#[from] git2::Error),
-    #[error("a local repository has no forge to {0}: publishing writes review.md and review.json into the review space")]
+    #[error(
+        "a local repository has no forge to {0}: publishing writes review.md and review.json into the review space"
+    )]
     CannotPost(&'static str),
 }
 

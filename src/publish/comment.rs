@@ -70,7 +70,11 @@ pub fn place(item: &Item, diff: &Diff) -> Result<Placement, String> {
 
 /// The review comment for `item` at `placement`.
 pub fn new_comment(item: &Item, placement: Placement) -> NewReviewComment {
-    let anchor = item.node.anchor.as_ref().expect("placed items are anchored");
+    let anchor = item
+        .node
+        .anchor
+        .as_ref()
+        .expect("placed items are anchored");
     NewReviewComment {
         path: anchor.path.clone(),
         line: placement.line,
@@ -154,12 +158,7 @@ pub fn push_field(out: &mut String, label: &str, text: &str) {
 pub fn fence_for(lines: &[String]) -> String {
     let longest = lines
         .iter()
-        .map(|line| {
-            line.split(|c| c != '`')
-                .map(str::len)
-                .max()
-                .unwrap_or(0)
-        })
+        .map(|line| line.split(|c| c != '`').map(str::len).max().unwrap_or(0))
         .max()
         .unwrap_or(0);
     "`".repeat((longest + 1).max(3))
@@ -229,7 +228,10 @@ mod tests {
         let single = place(&item(2, 2, None), &diff()).unwrap();
         assert_eq!((single.start_line, single.line), (None, 2));
         let range = place(&item(2, 3, None), &diff()).unwrap();
-        assert_eq!((range.start_line, range.line, range.exact), (Some(2), 3, true));
+        assert_eq!(
+            (range.start_line, range.line, range.exact),
+            (Some(2), 3, true)
+        );
         // Across two hunks: only the last line can carry it, and not as a suggestion.
         let across = place(&item(3, 12, None), &diff()).unwrap();
         assert_eq!((across.start_line, across.exact), (None, false));
@@ -241,7 +243,11 @@ mod tests {
         let it = item(2, 3, Some(vec!["let b = 1;", "```"]));
         let placed = place(&it, &diff()).unwrap();
         let comment = new_comment(&it, placed);
-        assert!(comment.body.contains("````suggestion\nlet b = 1;\n```\n````"));
+        assert!(
+            comment
+                .body
+                .contains("````suggestion\nlet b = 1;\n```\n````")
+        );
         assert!(comment.body.contains("— review-tui · engineer, qa"));
         assert_eq!(markers::fingerprint_in(&comment.body), Some("00aa"));
         assert_eq!(comment.body.matches("<!--").count(), 1);

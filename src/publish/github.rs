@@ -128,15 +128,13 @@ pub(super) async fn plan(
         .await
         .map_err(PublishError::forge("reading the authenticated user"))?
         .ok_or(PublishError::NoLogin)?;
-    let diff_text = forge
-        .diff()
-        .await
-        .map_err(PublishError::forge("reading the pull request's current diff"))?;
+    let diff_text = forge.diff().await.map_err(PublishError::forge(
+        "reading the pull request's current diff",
+    ))?;
     let diff = crate::diff::parse(&diff_text)?;
-    let history = forge
-        .history()
-        .await
-        .map_err(PublishError::forge("reading the pull request's reviews and comments"))?;
+    let history = forge.history().await.map_err(PublishError::forge(
+        "reading the pull request's reviews and comments",
+    ))?;
     let ci = match forge.check_runs(&head).await {
         Ok(runs) => CiStatus::Reported(runs),
         Err(e) => CiStatus::NotVerified(format!("the check runs could not be read ({e})")),
@@ -338,11 +336,7 @@ pub(super) async fn plan(
 
 fn pr_slug(pr: &PullRequest) -> String {
     // `https://github.com/o/r/pull/7` → `o/r`.
-    let path = pr
-        .html_url
-        .split("/pull/")
-        .next()
-        .unwrap_or(&pr.html_url);
+    let path = pr.html_url.split("/pull/").next().unwrap_or(&pr.html_url);
     let parts: Vec<&str> = path.rsplitn(3, '/').collect();
     match parts.as_slice() {
         [repo, owner, ..] => format!("{owner}/{repo}"),
@@ -423,7 +417,9 @@ pub(super) async fn publish(
     // stuck record goes and the round may be posted.
     let at = now();
     for (stuck, found) in &fresh.settle {
-        let found = found.as_ref().map(|(url, id)| (url.clone(), id.to_string()));
+        let found = found
+            .as_ref()
+            .map(|(url, id)| (url.clone(), id.to_string()));
         space.update(|state| {
             state
                 .settle_publish(
@@ -463,9 +459,11 @@ pub(super) async fn publish(
     }
 
     let target = fresh.target.to_string();
-    space
-        .update(|state| state.begin_publish(&target, &at).map_err(PublishError::from))
-?;
+    space.update(|state| {
+        state
+            .begin_publish(&target, &at)
+            .map_err(PublishError::from)
+    })?;
 
     let comments: Vec<_> = fresh
         .inline_comments
@@ -492,8 +490,14 @@ pub(super) async fn publish(
                 body: fresh.body.clone(),
                 comments,
             };
-            let (posted, refusal) =
-                submit(forge, space, review, &fresh.fallback_body, "submitting the review").await?;
+            let (posted, refusal) = submit(
+                forge,
+                space,
+                review,
+                &fresh.fallback_body,
+                "submitting the review",
+            )
+            .await?;
             outcome.resent_without_inline = refusal;
             outcome.review_id = Some(posted.id);
             outcome.target = posted.html_url;
@@ -514,9 +518,14 @@ pub(super) async fn publish(
                     "{}\n\nGitHub refused the inline comments ({REFUSAL}); every finding is in the summary.\n",
                     redact(one_line).trim_end()
                 );
-                let (posted, refusal) =
-                    submit(forge, space, review, &fallback, "submitting this round's review")
-                        .await?;
+                let (posted, refusal) = submit(
+                    forge,
+                    space,
+                    review,
+                    &fallback,
+                    "submitting this round's review",
+                )
+                .await?;
                 if let Some(message) = &refusal {
                     summary_body = fresh.fallback_body.replace(REFUSAL, message);
                 }
@@ -589,7 +598,11 @@ async fn submit(
     };
     match forge.create_review(&resend).await {
         Ok(posted) => Ok((posted, Some(message))),
-        Err(e) => Err(failed_post(space, e, "resending the review with every finding in the body")),
+        Err(e) => Err(failed_post(
+            space,
+            e,
+            "resending the review with every finding in the body",
+        )),
     }
 }
 
@@ -645,7 +658,9 @@ async fn reply_resolved(forge: &dyn Forge, fresh: &Preview) -> Result<usize, Pub
         forge
             .reply_to_comment(reply.comment_id, &redact(&reply.body))
             .await
-            .map_err(PublishError::forge("replying \"Resolved\" to an earlier comment"))?;
+            .map_err(PublishError::forge(
+                "replying \"Resolved\" to an earlier comment",
+            ))?;
     }
     Ok(fresh.resolved_replies.len())
 }

@@ -9,8 +9,8 @@ use serde_json::json;
 use super::comment::{self, MovedFinding};
 use super::select;
 use super::{
-    Action, InlineComment, Preview, PublishError, PublishInput, Published, Target,
-    intended_event, markers, now, redact,
+    Action, InlineComment, Preview, PublishError, PublishInput, Published, Target, intended_event,
+    markers, now, redact,
 };
 use crate::report::markdown::{self, CiStatus, SummaryExtras};
 use crate::space::Space;
@@ -45,18 +45,17 @@ pub(super) fn plan(dir: &Path, input: &PublishInput<'_>) -> Preview {
             }),
         }
     }
-    let not_refound: Vec<String> = if result.verdict.decision
-        == crate::review::verdict::Decision::Inconclusive
-    {
-        Vec::new()
-    } else {
-        result
-            .delta
-            .not_refound
-            .iter()
-            .map(|fp| format!("finding `{fp}` of the previous round"))
-            .collect()
-    };
+    let not_refound: Vec<String> =
+        if result.verdict.decision == crate::review::verdict::Decision::Inconclusive {
+            Vec::new()
+        } else {
+            result
+                .delta
+                .not_refound
+                .iter()
+                .map(|fp| format!("finding `{fp}` of the previous round"))
+                .collect()
+        };
     let ci = CiStatus::NotVerified("a local range has no CI checks to read".into());
     let text = markdown::summary(
         result,
@@ -111,9 +110,11 @@ pub(super) fn publish(
     }
     let target = fresh.target.to_string();
     let at = now();
-    space
-        .update(|state| state.begin_publish(&target, &at).map_err(PublishError::from))
-?;
+    space.update(|state| {
+        state
+            .begin_publish(&target, &at)
+            .map_err(PublishError::from)
+    })?;
     let markdown_path = dir.join(MARKDOWN_FILE);
     let json_path = dir.join(JSON_FILE);
     let report = json!({
@@ -129,7 +130,11 @@ pub(super) fn publish(
     let json_text = serde_json::to_string_pretty(&report).unwrap_or_default() + "\n";
     write_atomically(&markdown_path, &fresh.body)?;
     write_atomically(&json_path, &redact(&json_text))?;
-    space.update(|state| state.finish_publish(None, &now()).map_err(PublishError::from))?;
+    space.update(|state| {
+        state
+            .finish_publish(None, &now())
+            .map_err(PublishError::from)
+    })?;
     Ok(Published {
         round: fresh.round,
         target,

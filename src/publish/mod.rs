@@ -291,7 +291,11 @@ pub async fn publish(
 /// The body `--format markdown` prints without publishing: the summary with what can be known
 /// without the forge (CI not verified, no earlier comments read).
 pub fn offline_body(input: &PublishInput<'_>) -> String {
-    let selected = select::select(input.result, input.options.selection, &input.options.collapse);
+    let selected = select::select(
+        input.result,
+        input.options.selection,
+        &input.options.collapse,
+    );
     let ci = CiStatus::NotVerified("not read: nothing was published".into());
     let summary = markdown::summary(
         input.result,

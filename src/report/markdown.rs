@@ -322,10 +322,7 @@ fn details(result: &ReviewResult, selected: &Selected, extras: &SummaryExtras<'_
         coverage.files_skipped.len()
     ));
     for (reviewer, why) in &coverage.dropped {
-        out.push_str(&format!(
-            "- dropped from {reviewer}: {}\n",
-            neutralize(why)
-        ));
+        out.push_str(&format!("- dropped from {reviewer}: {}\n", neutralize(why)));
     }
     for note in &coverage.notes {
         out.push_str(&format!("- {}\n", neutralize(note)));

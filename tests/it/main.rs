@@ -8,4 +8,5 @@ mod diff;
 mod github;
 mod headless;
 mod providers;
+mod publish;
 mod support;

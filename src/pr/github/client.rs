@@ -145,7 +145,9 @@ impl GithubClient {
         what: &str,
     ) -> Result<T, GithubError> {
         let call = call_of(&Method::GET, &url);
-        let response = self.send(Method::GET, url, Accept::Json, None, what).await?;
+        let response = self
+            .send(Method::GET, url, Accept::Json, None, what)
+            .await?;
         decode_json(response, &call).await
     }
 
@@ -183,7 +185,9 @@ impl GithubClient {
                     detail: "the pagination links loop back to a page already read".into(),
                 });
             }
-            let response = self.send(Method::GET, url, Accept::Json, None, what).await?;
+            let response = self
+                .send(Method::GET, url, Accept::Json, None, what)
+                .await?;
             next = self.next_page(response.headers(), &first_call)?;
             let page: Vec<T> = decode_json(response, &call).await?;
             items.extend(page);

@@ -166,7 +166,12 @@ impl GithubForge {
         let what = format!("review {review_id} on {}", self.describe_pr());
         let posted: wire::PostedReviewWire = self
             .client
-            .send_json(Method::PUT, url, &serde_json::json!({ "body": body }), &what)
+            .send_json(
+                Method::PUT,
+                url,
+                &serde_json::json!({ "body": body }),
+                &what,
+            )
             .await?;
         Ok(posted.into_forge())
     }
@@ -180,7 +185,12 @@ impl GithubForge {
         let what = format!("review comment {comment_id} on {}", self.describe_pr());
         let created: wire::CreatedComment = self
             .client
-            .send_json(Method::POST, url, &serde_json::json!({ "body": body }), &what)
+            .send_json(
+                Method::POST,
+                url,
+                &serde_json::json!({ "body": body }),
+                &what,
+            )
             .await?;
         Ok(created.id)
     }
@@ -188,9 +198,14 @@ impl GithubForge {
     /// `GET /repos/{o}/{r}/commits/{sha}/check-runs`: the first 100, which is every check any
     /// ordinary workflow reports on one commit.
     pub async fn check_runs(&self, sha: &str) -> Result<Vec<CheckRun>, GithubError> {
-        let mut url =
-            self.client
-                .endpoint(&["repos", &self.owner, &self.repo, "commits", sha, "check-runs"]);
+        let mut url = self.client.endpoint(&[
+            "repos",
+            &self.owner,
+            &self.repo,
+            "commits",
+            sha,
+            "check-runs",
+        ]);
         url.query_pairs_mut().append_pair("per_page", "100");
         let what = format!("the check runs of {sha}");
         let list: wire::CheckRunList = self.client.get_json(url, &what).await?;
@@ -232,11 +247,7 @@ impl Forge for GithubForge {
         Box::pin(async move { Ok(GithubForge::create_review(self, review).await?) })
     }
 
-    fn update_review<'a>(
-        &'a self,
-        review_id: u64,
-        body: &'a str,
-    ) -> ForgeFuture<'a, PostedReview> {
+    fn update_review<'a>(&'a self, review_id: u64, body: &'a str) -> ForgeFuture<'a, PostedReview> {
         Box::pin(async move { Ok(GithubForge::update_review(self, review_id, body).await?) })
     }
 

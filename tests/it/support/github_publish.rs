@@ -86,10 +86,13 @@ async fn body_of(shared: &Shared, template: &str, request: Request) -> Result<Va
     Ok(value)
 }
 
+/// An inclusive line range of one side of a hunk; `None` when that side is empty.
+type Range = Option<(u32, u32)>;
+
 /// Line ranges per side of each hunk of each file of a unified diff.
 struct Hunks {
-    /// (path, old range, new range), ranges inclusive; an empty side is `None`.
-    hunks: Vec<(String, Option<(u32, u32)>, Option<(u32, u32)>)>,
+    /// (path, old range, new range).
+    hunks: Vec<(String, Range, Range)>,
 }
 
 impl Hunks {
@@ -183,6 +186,13 @@ pub async fn create_review(
     }
     let hunks = Hunks::parse(&lock(&shared.diff));
     let comments = body["comments"].as_array().cloned().unwrap_or_default();
+    let refused = lock(&shared.refused_paths).clone();
+    if comments
+        .iter()
+        .any(|c| refused.iter().any(|p| c["path"] == p.as_str()))
+    {
+        return real_422("line must be part of the diff and");
+    }
     // All or nothing: one bad anchor refuses the whole review.
     if let Some(refusal) = comments.iter().find_map(|c| refuse_comment(&hunks, c)) {
         return refusal;
@@ -251,7 +261,10 @@ pub async fn update_review(
         return not_found();
     };
     if !review.author.login.eq_ignore_ascii_case(&login) {
-        return github_error(StatusCode::FORBIDDEN, "Resource not accessible by integration");
+        return github_error(
+            StatusCode::FORBIDDEN,
+            "Resource not accessible by integration",
+        );
     }
     review.body = body["body"].as_str().unwrap_or("").to_string();
     let review = review.clone();

@@ -207,6 +207,9 @@ pub(crate) struct Shared {
     pub(crate) check_runs: Mutex<HashMap<String, Vec<Value>>>,
     /// Request bodies of the publishing calls, in arrival order: `(call, body)`.
     pub(crate) bodies: Mutex<Vec<(String, Value)>>,
+    /// Paths whose inline comments are refused as GitHub refuses a line outside the diff, even
+    /// though the served diff shows them (GitHub's own view of a diff can differ from ours).
+    pub(crate) refused_paths: Mutex<Vec<String>>,
     repo: GitRepo,
 }
 
@@ -246,6 +249,7 @@ impl GithubServer {
             next_id: Mutex::new(5000),
             check_runs: Mutex::default(),
             bodies: Mutex::default(),
+            refused_paths: Mutex::default(),
             repo,
         });
         let (shutdown, stopped) = oneshot::channel::<()>();
@@ -370,6 +374,11 @@ impl GithubServer {
             })
             .collect();
         lock(&self.shared.check_runs).insert(sha.into(), runs);
+    }
+
+    /// Inline comments on `path` get GitHub's 422 "line must be part of the diff".
+    pub fn refuse_anchors_in(&self, path: &str) {
+        lock(&self.shared.refused_paths).push(path.into());
     }
 
     /// The JSON bodies sent to `call` (`"POST /repos/o/r/pulls/7/reviews"`), in order.
@@ -593,7 +602,12 @@ struct PageQuery {
 }
 
 /// The served PR, if the path names it; GitHub answers 404 for anything else.
-pub(crate) fn find_pull(shared: &Shared, owner: &str, repo: &str, number: Option<u64>) -> Option<PullSpec> {
+pub(crate) fn find_pull(
+    shared: &Shared,
+    owner: &str,
+    repo: &str,
+    number: Option<u64>,
+) -> Option<PullSpec> {
     let pull = lock(&shared.pull).clone();
     let same_repo = pull.owner.eq_ignore_ascii_case(owner) && pull.repo.eq_ignore_ascii_case(repo);
     (same_repo && number.is_none_or(|n| n == pull.number)).then_some(pull)
