@@ -218,7 +218,7 @@ mod tests {
 
     fn diff() -> Diff {
         crate::diff::parse(
-            "diff --git a/src/lib.rs b/src/lib.rs\n--- a/src/lib.rs\n+++ b/src/lib.rs\n@@ -1,3 +1,4 @@\n a\n+b\n+c\n d\n@@ -10,2 +11,2 @@\n x\n-y\n+z\n",
+            "diff --git a/src/lib.rs b/src/lib.rs\n--- a/src/lib.rs\n+++ b/src/lib.rs\n@@ -1,2 +1,4 @@\n a\n+b\n+c\n d\n@@ -10,2 +11,2 @@\n x\n-y\n+z\n",
         )
         .unwrap()
     }
