@@ -546,6 +546,45 @@ fn consensus_only_publishes_only_peer_confirmed_findings_and_says_what_it_left_o
     assert!(!body.contains("### Fix before merge"), "{body}");
 }
 
+#[test]
+fn collapsed_severities_fold_into_one_line_but_blocking_findings_never_do() {
+    let repo = planted_repo();
+    // The base branch's configuration: a PR cannot rewrite its own reviewer's preferences.
+    repo.git(&["checkout", "--quiet", "main"]);
+    repo.write(
+        ".review-tui.toml",
+        "[presentation]\ncollapse = [\"medium\", \"critical\"]\n",
+    );
+    repo.commit_all("review preferences");
+    let mut pull = PullSpec::from_repo(&repo, "acme", "widgets", 7);
+    pull.author = UserSpec::user("octocat");
+    let server = GithubServer::start(repo, pull);
+    server.accept_token(TOKEN, LOGIN);
+    let data = tempfile::tempdir().unwrap();
+    let out = run(&server, data.path(), &["--publish"]);
+    assert_eq!(out.status.code(), Some(6), "{}", text(&out.stderr));
+    let posted = server.bodies_to(REVIEWS);
+    let body = posted[0]["body"].as_str().unwrap();
+    // The P2 unwrap() (medium) is one line in the details, not an inline comment; the P0
+    // secret (critical) blocks, so it is never folded.
+    assert!(
+        body.contains(
+            "Collapsed by presentation.collapse (medium, critical): medium `rust/unwrap-outside-tests` src/lib.rs:6"
+        ),
+        "{body}"
+    );
+    assert!(!body.contains("### Observations"), "{body}");
+    assert!(body.contains("### Fix before merge"), "{body}");
+    let inline = comments(&posted[0]);
+    assert_eq!(inline.len(), 1, "{inline:?}");
+    assert!(
+        inline[0]["body"]
+            .as_str()
+            .unwrap()
+            .contains("AWS access key")
+    );
+}
+
 mod in_process {
     //! Steps that must happen between two library calls: a push between review and publish,
     //! a second publish of the same round.
