@@ -75,6 +75,18 @@ pub struct Cli {
     /// Write the report to FILE instead of standard output.
     #[arg(long, short = 'o', value_name = "FILE")]
     pub output: Option<std::path::PathBuf>,
+
+    // --- Publishing (issue 7) ---
+    /// Publish the reviewed round (a mutating action: without this flag headless mode publishes
+    /// nothing): one GitHub review on the PR, or review.md and review.json in the review space
+    /// of a local range.
+    #[arg(long)]
+    pub publish: bool,
+
+    /// Publish only findings a peer confirmed (the consensus rule is checked again).
+    #[arg(long)]
+    pub consensus_only: bool,
+    // --- end of publishing ---
 }
 
 #[derive(Debug, Subcommand)]
@@ -96,6 +108,8 @@ pub enum ReportFormat {
     Json,
     /// SARIF 2.1.0, for code-scanning dashboards.
     Sarif,
+    /// The summary a GitHub review would carry (with --publish: exactly the posted body).
+    Markdown,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

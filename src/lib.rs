@@ -15,6 +15,7 @@ pub mod pipeline;
 pub mod pr;
 pub mod prepare;
 pub mod publish;
+pub mod recorded;
 pub mod report;
 pub mod review;
 pub mod space;

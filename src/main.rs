@@ -13,6 +13,7 @@ use review_tui::exit::Exit;
 use review_tui::pipeline::{self, ReviewOptions};
 use review_tui::pr::reference;
 use review_tui::prepare::{PrepareError, PrepareOptions, prepare};
+use review_tui::publish::{self, PublishError, PublishInput, PublishOptions, Selection};
 use review_tui::report::{evaluate, headless, review, verdict_text};
 use review_tui::review::decide;
 
@@ -93,9 +94,59 @@ fn headless_command(cli: &Cli, pr: &str) -> anyhow::Result<Exit> {
         return Ok(Exit::NotEligible);
     }
 
-    let (review_options, _config) = review_options(cli, &prepared)?;
+    let (review_options, config) = review_options(cli, &prepared)?;
     let result = runtime.block_on(pipeline::review(&mut prepared, &review_options))?;
+
+    // --- Publishing (issue 7): a mutating action, only with --publish. ---
+    let selection = if cli.consensus_only {
+        Selection::ConsensusOnly
+    } else {
+        Selection::AllOpen
+    };
+    let publish_options = PublishOptions::from_config(&config, selection);
+    let head_sha = prepared.space.state().head_sha.clone();
+    let diff = prepared.diff.clone();
+    let input = PublishInput {
+        result: &result,
+        head_sha: &head_sha,
+        diff: &diff,
+        options: &publish_options,
+        walkthrough: None,
+    };
+    let mut posted_body = None;
+    let mut publish_failed = false;
+    if cli.publish {
+        let destination = publish::destination(&prepared, cli.api_url.clone(), None)?;
+        let outcome = runtime.block_on(async {
+            let state = prepared.space.state().clone();
+            let preview = publish::preview(&destination, &state, &input).await?;
+            posted_body = Some(preview.body.clone());
+            publish::publish(&destination, &mut prepared.space, &input, &preview).await
+        });
+        match outcome {
+            Ok(published) => eprintln!("review-tui: {published}"),
+            // Idempotent: the round is on the PR already; say where, keep the verdict's code.
+            Err(err @ PublishError::AlreadyPublished { .. }) => eprintln!("review-tui: {err}"),
+            Err(err @ PublishError::HeadMoved { .. }) => {
+                eprintln!("review-tui: {err} (run `review-tui {pr} --headless --publish` again)");
+                publish_failed = true;
+            }
+            Err(err) => {
+                eprintln!("review-tui: publishing failed: {err}");
+                publish_failed = true;
+            }
+        }
+    } else {
+        eprintln!(
+            "review-tui: nothing was published: add --publish to post this round (a GitHub review, or review.md and review.json in the review space for a local range)"
+        );
+    }
+    // --- end of publishing ---
+
     let report = match cli.format {
+        ReportFormat::Markdown => posted_body
+            .map(|body| strip_markers(&body))
+            .unwrap_or_else(|| publish::offline_body(&input)),
         ReportFormat::Text => review::text(&prepared, &result, cli.force),
         ReportFormat::Json => {
             serde_json::to_string_pretty(&review::json(&prepared, &result, cli.force))? + "\n"
@@ -106,6 +157,9 @@ fn headless_command(cli: &Cli, pr: &str) -> anyhow::Result<Exit> {
         }
     };
     write_report(cli, &report)?;
+    if publish_failed {
+        return Ok(Exit::Error);
+    }
     Ok(result.verdict.decision.exit())
 }
 
@@ -184,7 +238,20 @@ fn cockpit_command(cli: &Cli, pr: &str) -> anyhow::Result<Exit> {
     };
     let cx = ViewContext::new(theme, keymap);
     let space_dir = prepared.space.path().to_path_buf();
-    let outcome = runtime.block_on(ui::app::run_cockpit(prepared, review, run_review, &cx))?;
+    let selection = if cli.consensus_only {
+        Selection::ConsensusOnly
+    } else {
+        Selection::AllOpen
+    };
+    let publish_options = PublishOptions::from_config(&config, selection);
+    let outcome = runtime.block_on(ui::app::run_cockpit(
+        prepared,
+        review,
+        run_review,
+        publish_options,
+        cli.api_url.clone(),
+        &cx,
+    ))?;
     match outcome {
         ui::RunOutcome::Aborted => Ok(Exit::Aborted),
         _ => Ok(last_decision_exit(&space_dir)),
@@ -220,6 +287,15 @@ fn ask(question: &str) -> anyhow::Result<bool> {
     Ok(matches!(answer.trim(), "y" | "Y" | "yes"))
 }
 
+/// The posted body without its hidden markers: they only mean something on the PR.
+fn strip_markers(body: &str) -> String {
+    body.lines()
+        .filter(|line| !line.starts_with("<!-- review-tui:"))
+        .collect::<Vec<_>>()
+        .join("\n")
+        + "\n"
+}
+
 /// The report of a space that was prepared but not reviewed (empty, or not eligible).
 fn prepare_report(cli: &Cli, prepared: &review_tui::prepare::Prepared) -> String {
     match cli.format {
@@ -227,7 +303,7 @@ fn prepare_report(cli: &Cli, prepared: &review_tui::prepare::Prepared) -> String
             serde_json::to_string_pretty(&headless::json(prepared, cli.force)).unwrap_or_default()
                 + "\n"
         }
-        ReportFormat::Text => headless::text(prepared, cli.force),
+        ReportFormat::Text | ReportFormat::Markdown => headless::text(prepared, cli.force),
     }
 }
 

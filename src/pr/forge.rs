@@ -15,9 +15,9 @@ pub type ForgeFuture<'a, T> = Pin<Box<dyn Future<Output = Result<T, ForgeError>>
 /// One pull request on one forge. A value is bound to its PR, so the calls take no coordinates
 /// and a local `base..head` range can implement the same trait.
 ///
-/// Publishing (create/update review, create/update issue comment, reply to a review comment,
-/// list check runs) will join this trait when the publisher lands; `authenticated_user` is here
-/// already because eligibility needs it before any review runs.
+/// The publishing calls (create and edit a review, reply to a review comment, read the head's
+/// check runs) are mutating or publish-only; only `crate::publish` calls them, after a person's
+/// confirmation. A forge that cannot publish (a local range) answers them with an error.
 pub trait Forge: Send + Sync {
     /// Title, author, state, base and head.
     fn pull_request(&self) -> ForgeFuture<'_, PullRequest>;
@@ -29,6 +29,95 @@ pub trait Forge: Send + Sync {
     fn history(&self) -> ForgeFuture<'_, PrHistory>;
     /// The login the forge sees us as; `None` when working anonymously.
     fn authenticated_user(&self) -> ForgeFuture<'_, Option<String>>;
+    /// Submits one review (event, body, inline comments) in one call: all or nothing.
+    fn create_review<'a>(&'a self, review: &'a NewReview) -> ForgeFuture<'a, PostedReview>;
+    /// Replaces the body of an earlier review.
+    fn update_review<'a>(&'a self, review_id: u64, body: &'a str) -> ForgeFuture<'a, PostedReview>;
+    /// Answers an inline comment in its thread; returns the reply's id.
+    fn reply_to_comment<'a>(&'a self, comment_id: u64, body: &'a str) -> ForgeFuture<'a, u64>;
+    /// The check runs reported for a commit, as the forge reports them.
+    fn check_runs<'a>(&'a self, sha: &'a str) -> ForgeFuture<'a, Vec<CheckRun>>;
+}
+
+/// GitHub's review events, spelled as the API wants them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+pub enum ReviewEvent {
+    Approve,
+    RequestChanges,
+    Comment,
+}
+
+impl ReviewEvent {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ReviewEvent::Approve => "APPROVE",
+            ReviewEvent::RequestChanges => "REQUEST_CHANGES",
+            ReviewEvent::Comment => "COMMENT",
+        }
+    }
+
+    /// The event behind a submitted review's `state` (`APPROVED`, ...); `None` for states no
+    /// event produces (`DISMISSED`, `PENDING`).
+    pub fn from_state(state: &str) -> Option<ReviewEvent> {
+        match state {
+            "APPROVED" => Some(ReviewEvent::Approve),
+            "CHANGES_REQUESTED" => Some(ReviewEvent::RequestChanges),
+            "COMMENTED" => Some(ReviewEvent::Comment),
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Display for ReviewEvent {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// A review to submit.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct NewReview {
+    /// The head the review is about: GitHub places the comments on this commit's diff.
+    pub commit_id: String,
+    pub event: ReviewEvent,
+    pub body: String,
+    pub comments: Vec<NewReviewComment>,
+}
+
+/// One inline comment of a new review. `start_line`/`start_side` only for a true range: GitHub
+/// refuses `start_line == line` (422 "start line must precede the end line").
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct NewReviewComment {
+    pub path: String,
+    pub line: u32,
+    pub side: Side,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub start_line: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub start_side: Option<Side>,
+    pub body: String,
+}
+
+/// What the forge answered for a submitted or edited review.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PostedReview {
+    pub id: u64,
+    pub html_url: String,
+    /// APPROVED, CHANGES_REQUESTED, COMMENTED.
+    pub state: String,
+}
+
+/// One CI check run on a commit, as the forge reported it; never a model's claim.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct CheckRun {
+    pub name: String,
+    /// queued, in_progress, completed, ...
+    pub status: String,
+    /// success, failure, neutral, cancelled, skipped, timed_out, action_required; `None` until
+    /// completed.
+    pub conclusion: Option<String>,
+    pub html_url: Option<String>,
 }
 
 /// Errors from any forge. Each backend keeps its own error type; this only routes them.

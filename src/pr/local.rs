@@ -7,7 +7,8 @@ use git2::{BranchType, Oid, Repository};
 use thiserror::Error;
 
 use super::forge::{
-    BranchTip, ChangedFile, FileStatus, Forge, ForgeFuture, PrHistory, PrState, PullRequest, is_bot,
+    BranchTip, ChangedFile, CheckRun, FileStatus, Forge, ForgeFuture, NewReview, PostedReview,
+    PrHistory, PrState, PullRequest, is_bot,
 };
 
 #[derive(Debug, Error)]
@@ -34,6 +35,10 @@ pub enum LocalError {
     Diff(#[from] crate::diff::DiffError),
     #[error("git: {0}")]
     Git(#[from] git2::Error),
+    #[error(
+        "a local repository has no forge to {0}: publishing writes review.md and review.json into the review space"
+    )]
+    CannotPost(&'static str),
 }
 
 /// A resolved range: what the review compares.
@@ -235,6 +240,24 @@ impl Forge for LocalForge {
 
     fn authenticated_user(&self) -> ForgeFuture<'_, Option<String>> {
         Box::pin(async { Ok(None) })
+    }
+
+    // A local range has nowhere to post: its publisher writes the review into the space
+    // (`crate::publish::local`), so these calls are refused rather than faked.
+    fn create_review<'a>(&'a self, _: &'a NewReview) -> ForgeFuture<'a, PostedReview> {
+        Box::pin(async { Err(LocalError::CannotPost("submit a review").into()) })
+    }
+
+    fn update_review<'a>(&'a self, _: u64, _: &'a str) -> ForgeFuture<'a, PostedReview> {
+        Box::pin(async { Err(LocalError::CannotPost("edit a review").into()) })
+    }
+
+    fn reply_to_comment<'a>(&'a self, _: u64, _: &'a str) -> ForgeFuture<'a, u64> {
+        Box::pin(async { Err(LocalError::CannotPost("reply to a comment").into()) })
+    }
+
+    fn check_runs<'a>(&'a self, _: &'a str) -> ForgeFuture<'a, Vec<CheckRun>> {
+        Box::pin(async { Err(LocalError::CannotPost("read check runs").into()) })
     }
 }
 

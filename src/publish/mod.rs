@@ -1,1 +1,335 @@
 //! The publisher: turns an approved round into a GitHub review or a local report.
+//!
+//! Two calls, the same from the cockpit and from `--headless --publish`:
+//! [`preview`] reads the forge (the PR again, the login, the current diff, the history, CI) and
+//! says exactly what would be posted — event, inline comments, findings moved into the body,
+//! the body, where; [`publish`] is called once the person confirmed that preview (or with
+//! `--publish`). It reads everything again, refuses if anything the person saw changed, and
+//! posts. Publishing fails closed: a moved head, a missing login, a round already published
+//! (here, or found by its hidden marker on the forge) all stop it before anything is sent.
+//!
+//! One summary per PR: the first published review's body, edited by later rounds; a later
+//! round posts its own review only for new inline comments or a changed event. Inline comments
+//! carry the finding's fingerprint, so a later round never repeats one and replies "Resolved" to
+//! the ones whose finding is gone. Only markers written by the publishing login count.
+
+pub mod comment;
+mod error;
+mod github;
+mod local;
+pub mod markers;
+pub mod select;
+
+use std::path::PathBuf;
+
+use serde::Serialize;
+
+pub use comment::MovedFinding;
+pub use error::PublishError;
+pub use select::{Item, Selected, Selection};
+
+use crate::config::Config;
+use crate::diff::Diff;
+use crate::pipeline::ReviewResult;
+use crate::pr::forge::{Forge, NewReviewComment, ReviewEvent};
+use crate::pr::reference::PrRef;
+use crate::prepare::Prepared;
+use crate::report::markdown::{self, CiStatus, SummaryExtras};
+use crate::review::node::Severity;
+use crate::review::verdict::Decision;
+use crate::space::{Space, SpaceState};
+
+/// How a round is published: from the configuration and the flags.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PublishOptions {
+    pub selection: Selection,
+    /// Ship posts APPROVE (false: COMMENT).
+    pub approve_on_ship: bool,
+    /// Non-blocking findings of these severities fold into one line.
+    pub collapse: Vec<Severity>,
+}
+
+impl PublishOptions {
+    pub fn from_config(config: &Config, selection: Selection) -> PublishOptions {
+        PublishOptions {
+            selection,
+            approve_on_ship: config.approve_on_ship,
+            collapse: config.collapse.clone(),
+        }
+    }
+}
+
+impl Default for PublishOptions {
+    fn default() -> Self {
+        PublishOptions::from_config(&Config::default(), Selection::AllOpen)
+    }
+}
+
+/// The reviewed round to publish.
+#[derive(Debug, Clone, Copy)]
+pub struct PublishInput<'a> {
+    pub result: &'a ReviewResult,
+    /// The head SHA the round reviewed (the review's `commit_id`).
+    pub head_sha: &'a str,
+    /// The reviewed diff: anchors of a local report, and the offline body.
+    pub diff: &'a Diff,
+    pub options: &'a PublishOptions,
+    /// The lead pass's walkthrough, when there is one.
+    pub walkthrough: Option<&'a str>,
+}
+
+/// Where a round goes.
+pub enum Destination {
+    /// A pull request on a forge that takes reviews.
+    Forge(Box<dyn Forge>),
+    /// A local range: `review.md` and `review.json` in the review space.
+    Local { dir: PathBuf },
+}
+
+impl std::fmt::Debug for Destination {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Destination::Forge(_) => f.write_str("Destination::Forge"),
+            Destination::Local { dir } => write!(f, "Destination::Local({})", dir.display()),
+        }
+    }
+}
+
+/// The destination of a prepared review: its GitHub PR (token discovered like `prepare`
+/// does, unless one is given) or its local space.
+pub fn destination(
+    prepared: &Prepared,
+    api_url: Option<String>,
+    token: Option<crate::pr::token::Token>,
+) -> Result<Destination, PublishError> {
+    match &prepared.reference {
+        PrRef::Github {
+            host,
+            owner,
+            repo,
+            number,
+        } => {
+            use crate::pr::github::{GithubClient, GithubConfig, GithubForge};
+            let token = token.or_else(|| crate::pr::token::discover().map(|(t, _)| t));
+            let api = api_url.unwrap_or_else(|| crate::prepare::default_api_url(host));
+            let client = GithubClient::new(GithubConfig::new(api, token))
+                .map_err(|e| PublishError::forge("setting up the GitHub client")(e.into()))?;
+            let forge = GithubForge::new(client, owner, repo, *number)
+                .map_err(|e| PublishError::forge("naming the pull request")(e.into()))?;
+            Ok(Destination::Forge(Box::new(forge)))
+        }
+        PrRef::Local { .. } => Ok(Destination::Local {
+            dir: prepared.space.path().to_path_buf(),
+        }),
+    }
+}
+
+/// Where the preview would publish.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Target {
+    Github { pr: String, url: String },
+    Local { markdown: PathBuf, json: PathBuf },
+}
+
+impl std::fmt::Display for Target {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Target::Github { pr, url } => write!(f, "GitHub review on {pr} ({url})"),
+            Target::Local { markdown, json } => {
+                write!(f, "{} and {}", markdown.display(), json.display())
+            }
+        }
+    }
+}
+
+/// One inline comment and the finding it carries.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct InlineComment {
+    pub fingerprint: String,
+    pub comment: NewReviewComment,
+}
+
+/// A "Resolved" reply to an earlier inline comment whose finding this round did not find.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ResolvedReply {
+    pub comment_id: u64,
+    pub fingerprint: String,
+    /// `path:line` of the earlier comment.
+    pub location: String,
+    pub body: String,
+}
+
+/// What `publish` will do with the body.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Action {
+    /// The PR has no summary of ours yet: one review carries it.
+    CreateReview,
+    /// Edit the summary in place; post this round's own review (`round_review` is its
+    /// one-line body) only for new inline comments or a changed event.
+    EditSummary {
+        summary_review_id: u64,
+        summary_url: String,
+        round_review: Option<String>,
+    },
+    /// This round's marker is already on the forge: nothing new is posted.
+    AlreadyPosted {
+        review_id: u64,
+        url: String,
+        /// The summary, when it is another review: it still gets this round's edit.
+        summary_review_id: Option<u64>,
+    },
+    /// A local report.
+    WriteFiles,
+}
+
+/// What publishing this round would do, for the person to confirm.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Preview {
+    pub target: Target,
+    pub round: u32,
+    pub head_sha: String,
+    pub decision: Decision,
+    /// The event sent.
+    pub event: ReviewEvent,
+    /// The event the decision maps to; differs from `event` on one's own PR.
+    pub intended_event: ReviewEvent,
+    pub inline_comments: Vec<InlineComment>,
+    /// Findings already commented by an earlier round (`path:line title`): not repeated.
+    pub already_commented: Vec<String>,
+    /// Anchored findings no longer on the current diff: in the body instead.
+    pub moved_to_body: Vec<MovedFinding>,
+    pub resolved_replies: Vec<ResolvedReply>,
+    /// The summary body, exactly as posted (markers included).
+    pub body: String,
+    /// The same summary with every inline finding in it, for a resend after a 422.
+    #[serde(skip)]
+    pub(crate) fallback_body: String,
+    pub notices: Vec<String>,
+    pub action: Action,
+    /// Earlier rounds left at "publishing" by a crash, and what the forge shows of them.
+    #[serde(skip)]
+    pub(crate) settle: Vec<(u32, Option<(String, u64)>)>,
+}
+
+/// The result of a publish.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Published {
+    pub round: u32,
+    /// The review's URL, or the report's paths.
+    pub target: String,
+    pub review_id: Option<u64>,
+    pub event: ReviewEvent,
+    pub inline_comments: usize,
+    /// Set when GitHub refused the inline comments and the review was resent with every
+    /// finding in the body: GitHub's message.
+    pub resent_without_inline: Option<String>,
+    pub summary_edited: bool,
+    pub resolved_replies: usize,
+    pub moved_to_body: usize,
+}
+
+impl std::fmt::Display for Published {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "published round {} as {}", self.round, self.event)?;
+        if self.summary_edited {
+            f.write_str(" (summary edited)")?;
+        }
+        write!(
+            f,
+            ": {}; {} inline comment(s), {} moved into the body, {} marked resolved",
+            self.target, self.inline_comments, self.moved_to_body, self.resolved_replies
+        )?;
+        if let Some(message) = &self.resent_without_inline {
+            write!(
+                f,
+                "; GitHub refused the inline comments ({message}), so every finding was put in the body"
+            )?;
+        }
+        Ok(())
+    }
+}
+
+/// The event a decision maps to.
+pub fn intended_event(decision: Decision, approve_on_ship: bool) -> ReviewEvent {
+    match decision {
+        Decision::Block => ReviewEvent::RequestChanges,
+        Decision::Hold | Decision::Inconclusive => ReviewEvent::Comment,
+        Decision::Ship if approve_on_ship => ReviewEvent::Approve,
+        Decision::Ship => ReviewEvent::Comment,
+    }
+}
+
+/// What would be published, read fresh from the destination.
+pub async fn preview(
+    destination: &Destination,
+    state: &SpaceState,
+    input: &PublishInput<'_>,
+) -> Result<Preview, PublishError> {
+    match destination {
+        Destination::Forge(forge) => github::plan(forge.as_ref(), state, input).await,
+        Destination::Local { dir } => Ok(local::plan(dir, input)),
+    }
+}
+
+/// Publishes the round the person confirmed as `confirmed`. Everything is read again first;
+/// if what would be posted is not what was confirmed, nothing is posted.
+pub async fn publish(
+    destination: &Destination,
+    space: &mut Space,
+    input: &PublishInput<'_>,
+    confirmed: &Preview,
+) -> Result<Published, PublishError> {
+    check_round(space.state(), input)?;
+    match destination {
+        Destination::Forge(forge) => github::publish(forge.as_ref(), space, input, confirmed).await,
+        Destination::Local { dir } => local::publish(dir, space, input, confirmed),
+    }
+}
+
+/// The body `--format markdown` prints without publishing: the summary with what can be known
+/// without the forge (CI not verified, no earlier comments read).
+pub fn offline_body(input: &PublishInput<'_>) -> String {
+    let selected = select::select(
+        input.result,
+        input.options.selection,
+        &input.options.collapse,
+    );
+    let ci = CiStatus::NotVerified("not read: nothing was published".into());
+    let summary = markdown::summary(
+        input.result,
+        &selected,
+        &SummaryExtras {
+            walkthrough: input.walkthrough,
+            ci: Some(&ci),
+            collapse: &input.options.collapse,
+            ..SummaryExtras::default()
+        },
+    );
+    redact(&summary)
+}
+
+/// The round must be the space's current, completed one: publishing a round that is still
+/// running, or an older one, would post something no one reviewed as shown.
+fn check_round(state: &SpaceState, input: &PublishInput<'_>) -> Result<(), PublishError> {
+    match state.current_round() {
+        Some(round) if round.number == input.result.round && round.completed => Ok(()),
+        _ => Err(PublishError::NotReviewed {
+            ladder: state.ladder().to_string(),
+        }),
+    }
+}
+
+/// The last line of defence: every posted text goes through the secret redaction, even though
+/// secret findings' evidence is redacted already.
+pub(crate) fn redact(text: &str) -> String {
+    use std::sync::OnceLock;
+    static SCANNER: OnceLock<crate::agents::secrets::SecretScanner> = OnceLock::new();
+    let scanner = SCANNER.get_or_init(crate::agents::secrets::SecretScanner::builtin);
+    crate::agents::secrets::redact_text(text, scanner).0
+}
+
+fn now() -> String {
+    humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string()
+}

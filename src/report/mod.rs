@@ -2,6 +2,7 @@
 
 pub mod evaluate;
 pub mod headless;
+pub mod markdown;
 pub mod review;
 pub mod verdict_text;
 

@@ -171,7 +171,9 @@ pub fn json(prepared: &Prepared, result: &ReviewResult, forced: bool) -> Value {
 }
 
 pub fn text(prepared: &Prepared, result: &ReviewResult, forced: bool) -> String {
-    let mut out = format!("{}\n", facts_line(result));
+    // The same decision and facts line the posted summary opens with.
+    let (_, decision) = crate::report::markdown::headline(result);
+    let mut out = format!("{decision}\n{}\n", facts_line(result));
     for reason in &result.verdict.reasons {
         out.push_str(&format!("  - {reason}\n"));
     }

@@ -279,6 +279,47 @@ impl SpaceState {
         record.at = at.to_string();
         Ok(())
     }
+
+    /// Settles any round's publish record after looking on the forge: `Some(found)` (the
+    /// round's marker was found there) records it as published there, wherever it was left;
+    /// `None` (a record stuck at `publishing` whose post never arrived) removes the stuck record
+    /// so the round can be published. A published record is never removed.
+    pub fn settle_publish(
+        &mut self,
+        round: u32,
+        found: Option<(&str, &str)>,
+        at: &str,
+    ) -> Result<(), StateError> {
+        match found {
+            Some((target, review_id)) => {
+                match self.publishes.iter_mut().find(|p| p.round == round) {
+                    Some(record) => {
+                        record.state = PublishState::Published;
+                        record.target = target.to_string();
+                        record.review_id = Some(review_id.to_string());
+                        record.at = at.to_string();
+                    }
+                    None => self.publishes.push(PublishRecord {
+                        round,
+                        target: target.to_string(),
+                        at: at.to_string(),
+                        review_id: Some(review_id.to_string()),
+                        state: PublishState::Published,
+                    }),
+                }
+                Ok(())
+            }
+            None => {
+                let stuck = self
+                    .publishes
+                    .iter()
+                    .position(|p| p.round == round && p.state == PublishState::Publishing)
+                    .ok_or(StateError::NotPublishing { round })?;
+                self.publishes.remove(stuck);
+                Ok(())
+            }
+        }
+    }
 }
 
 #[cfg(test)]
@@ -352,6 +393,27 @@ mod tests {
         assert!(s.begin_publish("github review", "t4").is_err());
         s.start_round("b", "t5");
         assert_eq!(s.begin_publish("github review", "t6"), Ok(2));
+    }
+
+    #[test]
+    fn a_stuck_publish_is_settled_by_what_the_forge_shows() {
+        let mut s = state();
+        s.start_round("a", "t0");
+        s.begin_publish("github review", "t1").unwrap();
+        // Not on the forge: the stuck record goes, and the round may be published again.
+        s.settle_publish(1, None, "t2").unwrap();
+        assert!(s.publishes.is_empty());
+        s.begin_publish("github review", "t3").unwrap();
+        // On the forge: recorded as published there.
+        s.settle_publish(1, Some(("https://x/r#1", "77")), "t4")
+            .unwrap();
+        assert_eq!(s.publishes[0].state, PublishState::Published);
+        assert_eq!(s.publishes[0].review_id.as_deref(), Some("77"));
+        // A published record is never removed.
+        assert_eq!(
+            s.settle_publish(1, None, "t5"),
+            Err(StateError::NotPublishing { round: 1 })
+        );
     }
 
     #[test]

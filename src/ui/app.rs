@@ -4,7 +4,9 @@
 
 use std::io::IsTerminal;
 use std::path::Path;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
+
+use tokio::sync::Mutex;
 
 use tokio::sync::mpsc;
 
@@ -40,6 +42,8 @@ pub fn check_terminal() -> Result<(), String> {
 /// The space and what the cockpit changed while a run was still writing it.
 struct Session {
     prepared: Option<Prepared>,
+    /// The preview the person is looking at: publishing posts exactly this or nothing.
+    preview: Option<crate::publish::Preview>,
     /// Person changes made while the pipeline owned the space, applied once it hands it back.
     pending: Vec<(String, Change)>,
     pending_comments: Vec<(String, Option<String>)>,
@@ -47,28 +51,81 @@ struct Session {
 
 pub struct Bridge {
     session: Arc<Mutex<Session>>,
-    person: String,
+    /// Triage decisions go to one worker, in order: two quick changes to the same finding
+    /// must land in the order they were made.
+    saves: mpsc::UnboundedSender<Save>,
+    level: crate::review::level::Level,
+    publish_options: crate::publish::PublishOptions,
+    api_url: Option<String>,
 }
 
-impl Bridge {
-    fn persist(
-        &self,
-        inbox: &Inbox,
-        job: impl FnOnce(&mut Prepared) -> Result<(), String> + Send + 'static,
-    ) {
-        let session = self.session.clone();
-        let inbox = inbox.clone();
-        tokio::task::spawn_blocking(move || {
-            let mut guard = session.lock().unwrap_or_else(|p| p.into_inner());
-            if let Some(prepared) = guard.prepared.as_mut()
-                && let Err(message) = job(prepared)
-            {
-                inbox.send(Action::EngineError {
-                    title: "Could not save".into(),
-                    message,
-                });
+/// A decision to write to the space.
+enum Save {
+    Status {
+        node_id: String,
+        change: Change,
+        node: Box<ReviewNode>,
+        suppression: Option<crate::review::status::SuppressionHint>,
+    },
+    Comment {
+        node_id: String,
+        text: Option<String>,
+    },
+}
+
+/// Applies saves in order. While a run owns the space they wait in the session, and the run
+/// replays them on its result.
+async fn save_worker(
+    session: Arc<Mutex<Session>>,
+    mut saves: mpsc::UnboundedReceiver<Save>,
+    inbox: Inbox,
+) {
+    while let Some(save) = saves.recv().await {
+        let mut guard = session.lock().await;
+        let session = &mut *guard;
+        let Some(prepared) = session.prepared.as_mut() else {
+            match save {
+                Save::Status {
+                    node_id, change, ..
+                } => session.pending.push((node_id, change)),
+                Save::Comment { node_id, text } => session.pending_comments.push((node_id, text)),
             }
+            continue;
+        };
+        // A small atomic write (temp file, fsync, rename): done in place, off the UI's task.
+        let written = tokio::task::block_in_place(|| {
+            prepared
+                .space
+                .update(|state| -> Result<(), crate::space::StoreError> {
+                    match save {
+                        Save::Status {
+                            node, suppression, ..
+                        } => {
+                            upsert(&mut state.nodes, *node);
+                            state.suppression_hints.extend(suppression);
+                        }
+                        Save::Comment {
+                            node_id,
+                            text: Some(text),
+                        } => {
+                            state.comments.insert(node_id, text);
+                        }
+                        Save::Comment {
+                            node_id,
+                            text: None,
+                        } => {
+                            state.comments.remove(&node_id);
+                        }
+                    }
+                    Ok(())
+                })
         });
+        if let Err(err) = written {
+            inbox.send(Action::EngineError {
+                title: "Could not save".into(),
+                message: err.to_string(),
+            });
+        }
     }
 }
 
@@ -88,65 +145,34 @@ impl Engine for Bridge {
                 node,
                 suppression,
             } => {
-                let mut guard = self.session.lock().unwrap_or_else(|p| p.into_inner());
-                if guard.prepared.is_none() {
-                    // A run holds the space: replay the change on its result when it is done.
-                    guard.pending.push((node_id, change));
-                    return;
-                }
-                drop(guard);
-                self.persist(inbox, move |prepared| {
-                    prepared
-                        .space
-                        .update(|state| -> Result<(), crate::space::StoreError> {
-                            upsert(&mut state.nodes, *node);
-                            if let Some(hint) = suppression {
-                                state.suppression_hints.push(hint);
-                            }
-                            Ok(())
-                        })
-                        .map_err(|e| e.to_string())
+                let _ = self.saves.send(Save::Status {
+                    node_id,
+                    change,
+                    node,
+                    suppression,
                 });
+            }
+            Effect::SaveComment { node_id, text } => {
+                let _ = self.saves.send(Save::Comment { node_id, text });
             }
             // Reviewer findings are recorded by the pipeline at the end of its run.
             Effect::PersistNode(_) => {}
-            Effect::SaveComment { node_id, text } => {
-                let mut guard = self.session.lock().unwrap_or_else(|p| p.into_inner());
-                if guard.prepared.is_none() {
-                    guard.pending_comments.push((node_id, text));
-                    return;
-                }
-                drop(guard);
-                self.persist(inbox, move |prepared| {
-                    prepared
-                        .space
-                        .update(|state| -> Result<(), crate::space::StoreError> {
-                            match text {
-                                Some(text) => {
-                                    state.comments.insert(node_id, text);
-                                }
-                                None => {
-                                    state.comments.remove(&node_id);
-                                }
-                            }
-                            Ok(())
-                        })
-                        .map_err(|e| e.to_string())
-                });
-            }
             Effect::SetLevel(_) => {}
             Effect::WritePatch { node_ids } => {
                 let inbox = inbox.clone();
                 let session = self.session.clone();
-                tokio::task::spawn_blocking(move || {
-                    let guard = session.lock().unwrap_or_else(|p| p.into_inner());
+                tokio::spawn(async move {
+                    let guard = session.lock().await;
                     let Some(prepared) = guard.prepared.as_ref() else {
                         inbox.send(Action::Notice(
                             "the review is still running: try again when it is done".into(),
                         ));
                         return;
                     };
-                    match crate::fix::write_patch(prepared, &node_ids) {
+                    let written = tokio::task::block_in_place(|| {
+                        crate::fix::write_patch(prepared, &node_ids)
+                    });
+                    match written {
                         Ok(written) => inbox.send(Action::Notice(written)),
                         Err(message) => inbox.send(Action::EngineError {
                             title: "No patch written".into(),
@@ -158,34 +184,112 @@ impl Engine for Bridge {
             Effect::PreviewPublish => {
                 let inbox = inbox.clone();
                 let session = self.session.clone();
-                tokio::task::spawn_blocking(move || {
-                    let guard = session.lock().unwrap_or_else(|p| p.into_inner());
+                let (level, options, api_url) = (
+                    self.level,
+                    self.publish_options.clone(),
+                    self.api_url.clone(),
+                );
+                tokio::spawn(async move {
+                    let mut guard = session.lock().await;
                     let Some(prepared) = guard.prepared.as_ref() else {
                         inbox.send(Action::Notice("the review is still running".into()));
                         return;
                     };
-                    inbox.send(Action::PublishPreview(local_preview(prepared)));
+                    let result = crate::recorded::recorded_result(prepared, level);
+                    let head = prepared.space.state().head_sha.clone();
+                    let input = crate::publish::PublishInput {
+                        result: &result,
+                        head_sha: &head,
+                        diff: &prepared.diff,
+                        options: &options,
+                        walkthrough: None,
+                    };
+                    let planned = match crate::publish::destination(prepared, api_url, None) {
+                        Ok(destination) => {
+                            crate::publish::preview(&destination, prepared.space.state(), &input)
+                                .await
+                        }
+                        Err(err) => Err(err),
+                    };
+                    match planned {
+                        Ok(preview) => {
+                            let data = PreviewData {
+                                event: preview_event(&preview),
+                                inline_comments: preview.inline_comments.len(),
+                                moved_to_body: preview
+                                    .moved_to_body
+                                    .iter()
+                                    .map(|m| format!("{} {} ({})", m.location, m.title, m.reason))
+                                    .collect(),
+                                body: preview.body.clone(),
+                                target: preview.target.to_string(),
+                            };
+                            guard.preview = Some(preview);
+                            inbox.send(Action::PublishPreview(data));
+                        }
+                        Err(err) => {
+                            inbox.send(Action::EngineError {
+                                title: "Nothing to publish".into(),
+                                message: err.to_string(),
+                            });
+                        }
+                    }
                 });
             }
             Effect::Publish => {
                 let inbox = inbox.clone();
                 let session = self.session.clone();
-                let person = self.person.clone();
-                tokio::task::spawn_blocking(move || {
-                    let mut guard = session.lock().unwrap_or_else(|p| p.into_inner());
+                let (level, options, api_url) = (
+                    self.level,
+                    self.publish_options.clone(),
+                    self.api_url.clone(),
+                );
+                tokio::spawn(async move {
+                    let mut guard = session.lock().await;
+                    let Some(confirmed) = guard.preview.take() else {
+                        inbox.send(Action::EngineError {
+                            title: "Not published".into(),
+                            message: "no preview was confirmed".into(),
+                        });
+                        return;
+                    };
                     let Some(prepared) = guard.prepared.as_mut() else {
                         inbox.send(Action::Notice("the review is still running".into()));
                         return;
                     };
-                    match publish_local(prepared, &person) {
-                        Ok(target) => {
-                            inbox.send(Action::Published { target });
-                            inbox.send(Action::Ladder(Ladder::Completed));
+                    let result = crate::recorded::recorded_result(prepared, level);
+                    let head = prepared.space.state().head_sha.clone();
+                    let diff = prepared.diff.clone();
+                    let input = crate::publish::PublishInput {
+                        result: &result,
+                        head_sha: &head,
+                        diff: &diff,
+                        options: &options,
+                        walkthrough: None,
+                    };
+                    let outcome = match crate::publish::destination(prepared, api_url, None) {
+                        Ok(destination) => {
+                            crate::publish::publish(
+                                &destination,
+                                &mut prepared.space,
+                                &input,
+                                &confirmed,
+                            )
+                            .await
                         }
-                        Err(message) => {
+                        Err(err) => Err(err),
+                    };
+                    match outcome {
+                        Ok(published) => {
+                            inbox.send(Action::Published {
+                                target: published.target.clone(),
+                            });
+                            inbox.send(Action::Ladder(prepared.space.state().ladder()));
+                        }
+                        Err(err) => {
                             inbox.send(Action::EngineError {
                                 title: "Not published".into(),
-                                message,
+                                message: err.to_string(),
                             });
                         }
                     }
@@ -196,68 +300,13 @@ impl Engine for Bridge {
     }
 }
 
-/// What publishing would post, computed from the space's last round.
-fn local_preview(prepared: &Prepared) -> PreviewData {
-    let state = prepared.space.state();
-    let decision = state
-        .current_round()
-        .and_then(|r| r.decision.clone())
-        .unwrap_or_else(|| "inconclusive".into());
-    let event = match decision.as_str() {
-        "block" => "REQUEST_CHANGES",
-        "ship" => "APPROVE",
-        _ => "COMMENT",
-    };
-    let active: Vec<&ReviewNode> = state
-        .nodes
-        .iter()
-        .filter(|n| n.status.is_active() && n.duplicate_of.is_none())
-        .collect();
-    let (inline, body_only): (Vec<&ReviewNode>, Vec<&ReviewNode>) = active.iter().partition(|n| {
-        n.anchor.as_ref().is_some_and(|a| {
-            prepared
-                .diff
-                .range_in_diff(&a.path, a.side, a.start_line, a.end_line)
-        })
-    });
-    let mut body = format!("Decision: {}\n\n", decision.to_uppercase());
-    for node in &active {
-        body.push_str(&format!(
-            "- {} {} — {}\n",
-            node.priority,
-            node.location(),
-            state.comments.get(&node.id).unwrap_or(&node.text.title)
-        ));
+/// `REQUEST_CHANGES`, or `COMMENT (intended: REQUEST_CHANGES)` on one's own PR.
+fn preview_event(preview: &crate::publish::Preview) -> String {
+    if preview.event == preview.intended_event {
+        preview.event.to_string()
+    } else {
+        format!("{} (intended: {})", preview.event, preview.intended_event)
     }
-    PreviewData {
-        event: event.to_string(),
-        inline_comments: inline.len(),
-        moved_to_body: body_only.iter().map(|n| n.location()).collect(),
-        body,
-        target: format!("{}", prepared.space.path().join("review.md").display()),
-    }
-}
-
-/// Writes the round's review into the space (the local forge's publishing).
-fn publish_local(prepared: &mut Prepared, _person: &str) -> Result<String, String> {
-    let preview = local_preview(prepared);
-    let at = humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string();
-    let target = preview.target.clone();
-    prepared
-        .space
-        .update(|state| -> Result<(), crate::space::SpaceError> {
-            state.begin_publish(&target, &at)?;
-            crate::space::write_atomically(std::path::Path::new(&target), preview.body.as_bytes())
-                .map_err(|source| crate::space::SpaceError::Io {
-                    path: target.clone().into(),
-                    source,
-                })?;
-            state.finish_publish(None, &at)?;
-            state.advance(Ladder::Completed)?;
-            Ok(())
-        })
-        .map_err(|e| e.to_string())?;
-    Ok(target)
 }
 
 fn cohort_views(report: &crate::cohort::CohortReport) -> Vec<CohortView> {
@@ -323,6 +372,8 @@ pub async fn run_cockpit(
     prepared: Prepared,
     mut options: ReviewOptions,
     run_review: bool,
+    publish_options: crate::publish::PublishOptions,
+    api_url: Option<String>,
     cx: &ViewContext,
 ) -> anyhow::Result<RunOutcome> {
     let person = person_name();
@@ -365,15 +416,20 @@ pub async fn run_cockpit(
     let worktree = prepared.space.worktree().to_path_buf();
     let session = Arc::new(Mutex::new(Session {
         prepared: None,
+        preview: None,
         pending: Vec::new(),
         pending_comments: Vec::new(),
     }));
+    let (inbox, receiver) = Inbox::channel();
+    let (saves, saves_rx) = mpsc::unbounded_channel();
+    tokio::spawn(save_worker(session.clone(), saves_rx, inbox.clone()));
     let mut bridge = Bridge {
         session: session.clone(),
-        person: person.clone(),
+        saves,
+        level: options.level,
+        publish_options,
+        api_url,
     };
-
-    let (inbox, receiver) = Inbox::channel();
     load_code(&worktree, changed, inbox.clone());
 
     let (_events_tx, events_rx) = mpsc::channel(1);
@@ -415,7 +471,7 @@ pub async fn run_cockpit(
                 Ok(result) => {
                     let at =
                         humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string();
-                    let mut guard = session.lock().unwrap_or_else(|p| p.into_inner());
+                    let mut guard = session.lock().await;
                     let pending = std::mem::take(&mut guard.pending);
                     let comments = std::mem::take(&mut guard.pending_comments);
                     let actor = crate::review::node::Actor::Person(person);
@@ -463,7 +519,7 @@ pub async fn run_cockpit(
                         title: "The review failed".into(),
                         message: err.to_string(),
                     });
-                    let mut guard = session.lock().unwrap_or_else(|p| p.into_inner());
+                    let mut guard = session.lock().await;
                     guard.prepared = Some(prepared);
                 }
             }
@@ -486,7 +542,7 @@ pub async fn run_cockpit(
                 cohort_inbox.send(Action::Cohorts(cohort_views(&report)));
             }
         });
-        session.lock().unwrap_or_else(|p| p.into_inner()).prepared = Some(prepared);
+        session.lock().await.prepared = Some(prepared);
     }
 
     let mut terminal = crate::ui::terminal::enter()?;

@@ -167,8 +167,11 @@ fn the_text_report_names_the_pr_space_files_and_eligibility() {
     let out = run(data.path(), &[&reference]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     let text = String::from_utf8_lossy(&out.stdout);
+    // The same decision and facts line the posted summary opens with.
     assert!(
-        text.starts_with("SHIP · confidence 1.00 · gate passed · 4 files reviewed"),
+        text.starts_with(
+            "Approved with 1 observation\nSHIP · confidence 1.00 · gate passed · 4 files reviewed"
+        ),
         "{text}"
     );
     assert!(text.contains("\nPR "), "{text}");

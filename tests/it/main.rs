@@ -9,5 +9,6 @@ mod diff;
 mod github;
 mod headless;
 mod providers;
+mod publish;
 mod review_report;
 mod support;

@@ -7,6 +7,7 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use reqwest::header::{ACCEPT, AUTHORIZATION, HeaderMap, HeaderValue};
 use reqwest::{Method, Response, StatusCode, Url};
+use serde::Serialize;
 use serde::de::DeserializeOwned;
 
 use super::error::{Call, GithubError};
@@ -144,7 +145,9 @@ impl GithubClient {
         what: &str,
     ) -> Result<T, GithubError> {
         let call = call_of(&Method::GET, &url);
-        let response = self.send(Method::GET, url, Accept::Json, what).await?;
+        let response = self
+            .send(Method::GET, url, Accept::Json, None, what)
+            .await?;
         decode_json(response, &call).await
     }
 
@@ -156,7 +159,7 @@ impl GithubClient {
         what: &str,
     ) -> Result<String, GithubError> {
         let call = call_of(&Method::GET, &url);
-        let response = self.send(Method::GET, url, accept, what).await?;
+        let response = self.send(Method::GET, url, accept, None, what).await?;
         response.text().await.map_err(|e| GithubError::Decode {
             call,
             detail: error_chain(&e),
@@ -182,12 +185,34 @@ impl GithubClient {
                     detail: "the pagination links loop back to a page already read".into(),
                 });
             }
-            let response = self.send(Method::GET, url, Accept::Json, what).await?;
+            let response = self
+                .send(Method::GET, url, Accept::Json, None, what)
+                .await?;
             next = self.next_page(response.headers(), &first_call)?;
             let page: Vec<T> = decode_json(response, &call).await?;
             items.extend(page);
         }
         Ok(items)
+    }
+
+    /// Sends a JSON body (`POST`, `PUT`) and decodes the JSON answer. A `POST` is never
+    /// repeated once it may have reached GitHub (see `send`).
+    pub async fn send_json<B: Serialize + ?Sized, T: DeserializeOwned>(
+        &self,
+        method: Method,
+        url: Url,
+        body: &B,
+        what: &str,
+    ) -> Result<T, GithubError> {
+        let call = call_of(&method, &url);
+        let body = serde_json::to_vec(body).map_err(|e| GithubError::Decode {
+            call: call.clone(),
+            detail: format!("could not encode the request: {e}"),
+        })?;
+        let response = self
+            .send(method, url, Accept::Json, Some(body), what)
+            .await?;
+        decode_json(response, &call).await
     }
 
     fn next_page(&self, headers: &HeaderMap, call: &Call) -> Result<Option<Url>, GithubError> {
@@ -218,6 +243,7 @@ impl GithubClient {
         method: Method,
         url: Url,
         accept: Accept,
+        body: Option<Vec<u8>>,
         what: &str,
     ) -> Result<Response, GithubError> {
         let call = call_of(&method, &url);
@@ -238,6 +264,11 @@ impl GithubClient {
                 .header("X-GitHub-Api-Version", API_VERSION);
             if let Some(auth) = &self.auth {
                 request = request.header(AUTHORIZATION, auth.clone());
+            }
+            if let Some(body) = &body {
+                request = request
+                    .header(reqwest::header::CONTENT_TYPE, "application/json")
+                    .body(body.clone());
             }
             let response = match request.send().await {
                 Ok(response) => response,
@@ -294,9 +325,10 @@ impl GithubClient {
     /// a misbehaving server echoed it.
     async fn error_message(&self, response: Response) -> String {
         let text = response.text().await.unwrap_or_default();
+        // A 422's `message` is only "Unprocessable Entity"; the reason is in `errors`.
         let message = serde_json::from_str::<ErrorBody>(&text)
             .ok()
-            .and_then(|body| body.message)
+            .and_then(|body| body.describe())
             .unwrap_or(text);
         let mut message: String = message.split_whitespace().collect::<Vec<_>>().join(" ");
         if let Some(token) = &self.token {

@@ -71,6 +71,12 @@ pub enum GithubError {
 }
 
 impl GithubError {
+    /// GitHub's 422: the request was understood and refused (an inline anchor outside the
+    /// diff, an event the account may not use). Never retried; the message says why.
+    pub fn is_unprocessable(&self) -> bool {
+        matches!(self, GithubError::Status { status: 422, .. })
+    }
+
     /// The call that failed, when there was one.
     pub fn call(&self) -> Option<&Call> {
         match self {

@@ -11,7 +11,11 @@ pub use error::{Call, GithubError};
 pub use link::next_page;
 pub use retry::{RateHints, RetryPolicy, is_retryable};
 
-use crate::pr::forge::{ChangedFile, Forge, ForgeFuture, PrHistory, PullRequest};
+use reqwest::Method;
+
+use crate::pr::forge::{
+    ChangedFile, CheckRun, Forge, ForgeFuture, NewReview, PostedReview, PrHistory, PullRequest,
+};
 
 /// One pull request on GitHub.
 #[derive(Debug, Clone)]
@@ -134,6 +138,90 @@ impl GithubForge {
     }
 }
 
+impl GithubForge {
+    /// `POST /repos/{o}/{r}/pulls/{n}/reviews`. Never retried after it may have reached GitHub:
+    /// a second submission would be a second review.
+    pub async fn create_review(&self, review: &NewReview) -> Result<PostedReview, GithubError> {
+        let number = self.number.to_string();
+        let url = self
+            .client
+            .endpoint(&self.pull_segments(&number, &["reviews"]));
+        let posted: wire::PostedReviewWire = self
+            .client
+            .send_json(Method::POST, url, review, &self.describe_pr())
+            .await?;
+        Ok(posted.into_forge())
+    }
+
+    /// `PUT /repos/{o}/{r}/pulls/{n}/reviews/{id}`: idempotent, so retried like a read.
+    pub async fn update_review(
+        &self,
+        review_id: u64,
+        body: &str,
+    ) -> Result<PostedReview, GithubError> {
+        let (number, id) = (self.number.to_string(), review_id.to_string());
+        let url = self
+            .client
+            .endpoint(&self.pull_segments(&number, &["reviews", &id]));
+        let what = format!("review {review_id} on {}", self.describe_pr());
+        let posted: wire::PostedReviewWire = self
+            .client
+            .send_json(
+                Method::PUT,
+                url,
+                &serde_json::json!({ "body": body }),
+                &what,
+            )
+            .await?;
+        Ok(posted.into_forge())
+    }
+
+    /// `POST /repos/{o}/{r}/pulls/{n}/comments/{id}/replies`.
+    pub async fn reply_to_comment(&self, comment_id: u64, body: &str) -> Result<u64, GithubError> {
+        let (number, id) = (self.number.to_string(), comment_id.to_string());
+        let url = self
+            .client
+            .endpoint(&self.pull_segments(&number, &["comments", &id, "replies"]));
+        let what = format!("review comment {comment_id} on {}", self.describe_pr());
+        let created: wire::CreatedComment = self
+            .client
+            .send_json(
+                Method::POST,
+                url,
+                &serde_json::json!({ "body": body }),
+                &what,
+            )
+            .await?;
+        Ok(created.id)
+    }
+
+    /// `GET /repos/{o}/{r}/commits/{sha}/check-runs`: the first 100, which is every check any
+    /// ordinary workflow reports on one commit.
+    pub async fn check_runs(&self, sha: &str) -> Result<Vec<CheckRun>, GithubError> {
+        let mut url = self.client.endpoint(&[
+            "repos",
+            &self.owner,
+            &self.repo,
+            "commits",
+            sha,
+            "check-runs",
+        ]);
+        url.query_pairs_mut().append_pair("per_page", "100");
+        let what = format!("the check runs of {sha}");
+        let list: wire::CheckRunList = self.client.get_json(url, &what).await?;
+        Ok(list
+            .check_runs
+            .into_iter()
+            .map(|run| CheckRun {
+                name: run.name,
+                status: run.status,
+                conclusion: run.conclusion,
+                html_url: run.html_url,
+            })
+            .collect())
+    }
+}
+
 impl Forge for GithubForge {
     fn pull_request(&self) -> ForgeFuture<'_, PullRequest> {
         Box::pin(async move { Ok(GithubForge::pull_request(self).await?) })
@@ -153,6 +241,22 @@ impl Forge for GithubForge {
 
     fn authenticated_user(&self) -> ForgeFuture<'_, Option<String>> {
         Box::pin(async move { Ok(GithubForge::authenticated_user(self).await?) })
+    }
+
+    fn create_review<'a>(&'a self, review: &'a NewReview) -> ForgeFuture<'a, PostedReview> {
+        Box::pin(async move { Ok(GithubForge::create_review(self, review).await?) })
+    }
+
+    fn update_review<'a>(&'a self, review_id: u64, body: &'a str) -> ForgeFuture<'a, PostedReview> {
+        Box::pin(async move { Ok(GithubForge::update_review(self, review_id, body).await?) })
+    }
+
+    fn reply_to_comment<'a>(&'a self, comment_id: u64, body: &'a str) -> ForgeFuture<'a, u64> {
+        Box::pin(async move { Ok(GithubForge::reply_to_comment(self, comment_id, body).await?) })
+    }
+
+    fn check_runs<'a>(&'a self, sha: &'a str) -> ForgeFuture<'a, Vec<CheckRun>> {
+        Box::pin(async move { Ok(GithubForge::check_runs(self, sha).await?) })
     }
 }
 

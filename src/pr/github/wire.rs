@@ -222,4 +222,73 @@ impl IssueCommentWire {
 #[derive(Debug, Deserialize)]
 pub struct ErrorBody {
     pub message: Option<String>,
+    /// Strings, or objects with a `message` (or `code` and `field`), depending on the endpoint.
+    #[serde(default)]
+    pub errors: Vec<serde_json::Value>,
+}
+
+impl ErrorBody {
+    /// `message: error; error`, or `None` when there is neither.
+    pub fn describe(&self) -> Option<String> {
+        let details: Vec<String> = self
+            .errors
+            .iter()
+            .filter_map(|e| match e {
+                serde_json::Value::String(text) => Some(text.clone()),
+                serde_json::Value::Object(map) => map
+                    .get("message")
+                    .and_then(|m| m.as_str())
+                    .map(str::to_owned)
+                    .or_else(|| {
+                        let code = map.get("code")?.as_str()?;
+                        let field = map.get("field").and_then(|f| f.as_str()).unwrap_or("?");
+                        Some(format!("{field}: {code}"))
+                    }),
+                _ => None,
+            })
+            .collect();
+        match (&self.message, details.is_empty()) {
+            (Some(message), true) => Some(message.clone()),
+            (Some(message), false) => Some(format!("{message}: {}", details.join("; "))),
+            (None, false) => Some(details.join("; ")),
+            (None, true) => None,
+        }
+    }
+}
+
+/// A created or edited review, as far as publishing needs it.
+#[derive(Debug, Deserialize)]
+pub struct PostedReviewWire {
+    pub id: u64,
+    pub html_url: String,
+    pub state: String,
+}
+
+impl PostedReviewWire {
+    pub fn into_forge(self) -> crate::pr::forge::PostedReview {
+        crate::pr::forge::PostedReview {
+            id: self.id,
+            html_url: self.html_url,
+            state: self.state,
+        }
+    }
+}
+
+/// The id of a created comment.
+#[derive(Debug, Deserialize)]
+pub struct CreatedComment {
+    pub id: u64,
+}
+
+#[derive(Debug, Deserialize)]
+pub struct CheckRunList {
+    pub check_runs: Vec<CheckRunWire>,
+}
+
+#[derive(Debug, Deserialize)]
+pub struct CheckRunWire {
+    pub name: String,
+    pub status: String,
+    pub conclusion: Option<String>,
+    pub html_url: Option<String>,
 }

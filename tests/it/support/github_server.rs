@@ -11,9 +11,9 @@
 //! ```
 //!
 //! Every JSON body it sends is checked against GitHub's OpenAPI description; a mismatch is
-//! recorded and fails the test when the server is dropped. To add an endpoint (the publishing
-//! calls), add a route whose path is spelled exactly as in the description, so the check finds
-//! its schema.
+//! recorded and fails the test when the server is dropped. To add an endpoint, add a route whose
+//! path is spelled exactly as in the description, so the check finds its schema. The publishing
+//! calls (reviews, replies, check runs) live in `github_publish`.
 
 use std::collections::{HashMap, VecDeque};
 use std::net::TcpListener;
@@ -26,13 +26,14 @@ use axum::extract::{Path, Query, Request, State};
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
-use axum::routing::{MethodRouter, get};
+use axum::routing::{MethodRouter, get, post, put};
 use serde::Deserialize;
 use serde_json::Value;
 use tokio::sync::oneshot;
 
 use super::git_repo::GitRepo;
 use super::github_json::{self as gh, FileChange, Urls};
+use super::github_publish as publish;
 use super::openapi;
 
 /// GitHub's default and maximum page sizes.
@@ -154,6 +155,9 @@ pub enum Fault {
     SecondaryRateLimit { retry_after_secs: u64 },
     /// 403 with `x-ratelimit-remaining: 0` and a reset this many seconds from now.
     PrimaryRateLimit { reset_in_secs: u64 },
+    /// The request is handled (a review is recorded) but the connection drops before the
+    /// answer's body arrives: the client cannot know whether its POST took effect.
+    DropAfterHandling,
 }
 
 /// What the server saw of one request.
@@ -187,17 +191,26 @@ struct Script {
     forever: Option<Fault>,
 }
 
-struct Shared {
-    urls: Urls,
-    pull: Mutex<PullSpec>,
-    files: Vec<FileChange>,
-    diff: String,
+pub(crate) struct Shared {
+    pub(crate) urls: Urls,
+    pub(crate) pull: Mutex<PullSpec>,
+    pub(crate) files: Mutex<Vec<FileChange>>,
+    pub(crate) diff: Mutex<String>,
     /// token → login.
-    tokens: Mutex<HashMap<String, String>>,
+    pub(crate) tokens: Mutex<HashMap<String, String>>,
     scripts: Mutex<HashMap<String, Script>>,
     requests: Mutex<Vec<RecordedRequest>>,
-    violations: Mutex<Vec<String>>,
-    _repo: GitRepo,
+    pub(crate) violations: Mutex<Vec<String>>,
+    /// Ids for reviews and comments the server creates.
+    pub(crate) next_id: Mutex<u64>,
+    /// Check runs by commit SHA, as `GET .../commits/{ref}/check-runs` lists them.
+    pub(crate) check_runs: Mutex<HashMap<String, Vec<Value>>>,
+    /// Request bodies of the publishing calls, in arrival order: `(call, body)`.
+    pub(crate) bodies: Mutex<Vec<(String, Value)>>,
+    /// Paths whose inline comments are refused as GitHub refuses a line outside the diff, even
+    /// though the served diff shows them (GitHub's own view of a diff can differ from ours).
+    pub(crate) refused_paths: Mutex<Vec<String>>,
+    repo: GitRepo,
 }
 
 /// The running server. Dropping it stops the server, deletes the repository, and fails the
@@ -227,13 +240,17 @@ impl GithubServer {
                 web: "https://github.example".into(),
             },
             pull: Mutex::new(pull),
-            files,
-            diff,
+            files: Mutex::new(files),
+            diff: Mutex::new(diff),
             tokens: Mutex::default(),
             scripts: Mutex::default(),
             requests: Mutex::default(),
             violations: Mutex::default(),
-            _repo: repo,
+            next_id: Mutex::new(5000),
+            check_runs: Mutex::default(),
+            bodies: Mutex::default(),
+            refused_paths: Mutex::default(),
+            repo,
         });
         let (shutdown, stopped) = oneshot::channel::<()>();
         let app = router(shared.clone());
@@ -317,8 +334,60 @@ impl GithubServer {
     }
 
     /// The diff the server serves, for comparing with what a client received.
-    pub fn served_diff(&self) -> &str {
-        &self.shared.diff
+    pub fn served_diff(&self) -> String {
+        lock(&self.shared.diff).clone()
+    }
+
+    /// A push to the PR: `change` commits on the repository (it is checked out wherever the
+    /// test left it) and returns the new head SHA; the PR's head, `refs/pull/N/head`, the diff
+    /// and the files follow it.
+    pub fn push(&self, change: impl FnOnce(&GitRepo) -> String) -> String {
+        let head = change(&self.shared.repo);
+        let number = {
+            let mut pull = lock(&self.shared.pull);
+            pull.head_sha = head.clone();
+            pull.number
+        };
+        let repo = &self.shared.repo;
+        repo.git(&["update-ref", &format!("refs/pull/{number}/head"), &head]);
+        let pull = self.pull();
+        let range = format!("{}...{}", pull.base_sha, pull.head_sha);
+        *lock(&self.shared.diff) = repo.git(&["diff", "--no-color", "-M", &range]);
+        *lock(&self.shared.files) = changed_files(repo, &pull);
+        head
+    }
+
+    /// The check runs GitHub reports for `sha`: `(name, status, conclusion)`.
+    pub fn set_check_runs(&self, sha: &str, runs: &[(&str, &str, Option<&str>)]) {
+        let runs = runs
+            .iter()
+            .enumerate()
+            .map(|(i, (name, status, conclusion))| {
+                serde_json::json!({
+                    "id": 9000 + i,
+                    "name": name,
+                    "head_sha": sha,
+                    "status": status,
+                    "conclusion": conclusion,
+                    "html_url": format!("https://github.example/checks/{}", 9000 + i),
+                })
+            })
+            .collect();
+        lock(&self.shared.check_runs).insert(sha.into(), runs);
+    }
+
+    /// Inline comments on `path` get GitHub's 422 "line must be part of the diff".
+    pub fn refuse_anchors_in(&self, path: &str) {
+        lock(&self.shared.refused_paths).push(path.into());
+    }
+
+    /// The JSON bodies sent to `call` (`"POST /repos/o/r/pulls/7/reviews"`), in order.
+    pub fn bodies_to(&self, call: &str) -> Vec<Value> {
+        lock(&self.shared.bodies)
+            .iter()
+            .filter(|(c, _)| c == call)
+            .map(|(_, b)| b.clone())
+            .collect()
     }
 }
 
@@ -340,7 +409,7 @@ impl Drop for GithubServer {
     }
 }
 
-fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+pub(crate) fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
     // A panicking test must not turn every later assertion into a poison error.
     mutex
         .lock()
@@ -350,7 +419,7 @@ fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
 fn router(shared: Arc<Shared>) -> Router {
     // Paths are spelled exactly as in GitHub's OpenAPI description: the schema check looks
     // each response up by this template.
-    let routes: [(&'static str, MethodRouter<Arc<Shared>>); 7] = [
+    let routes: [(&'static str, MethodRouter<Arc<Shared>>); 9] = [
         ("/repos/{owner}/{repo}", get(get_repository)),
         ("/repos/{owner}/{repo}/pulls/{pull_number}", get(get_pull)),
         (
@@ -359,11 +428,19 @@ fn router(shared: Arc<Shared>) -> Router {
         ),
         (
             "/repos/{owner}/{repo}/pulls/{pull_number}/reviews",
-            get(list_reviews),
+            get(list_reviews).post(publish::create_review),
+        ),
+        (
+            "/repos/{owner}/{repo}/pulls/{pull_number}/reviews/{review_id}",
+            put(publish::update_review),
         ),
         (
             "/repos/{owner}/{repo}/pulls/{pull_number}/comments",
             get(list_review_comments),
+        ),
+        (
+            "/repos/{owner}/{repo}/pulls/{pull_number}/comments/{comment_id}/replies",
+            post(publish::reply),
         ),
         (
             "/repos/{owner}/{repo}/issues/{issue_number}/comments",
@@ -379,6 +456,12 @@ fn router(shared: Arc<Shared>) -> Router {
         ));
         router = router.route(template, checked);
     }
+    // Not in the description's subset: its answer is built from GitHub's documented fields and
+    // is not schema-checked.
+    router = router.route(
+        "/repos/{owner}/{repo}/commits/{ref}/check-runs",
+        get(publish::check_runs),
+    );
     router
         .fallback(|| async { github_error(StatusCode::NOT_FOUND, "Not Found") })
         .layer(middleware::from_fn_with_state(shared.clone(), front_door))
@@ -405,6 +488,14 @@ async fn front_door(State(shared): State<Arc<Shared>>, request: Request, next: N
             .collect(),
     });
     if let Some(fault) = next_fault(&shared, &format!("{method} {path}")) {
+        if fault == Fault::DropAfterHandling {
+            let handled = next.run(request).await;
+            let (parts, _) = handled.into_parts();
+            let broken = futures_util::stream::iter([Err::<axum::body::Bytes, _>(
+                std::io::Error::other("connection dropped by the test"),
+            )]);
+            return Response::from_parts(parts, Body::from_stream(broken));
+        }
         return fault_response(&fault);
     }
     if let Some(token) = bearer(request.headers())
@@ -441,6 +532,7 @@ fn fault_response(fault: &Fault) -> Response {
             set_header(&mut response, "retry-after", &retry_after_secs.to_string());
             response
         }
+        Fault::DropAfterHandling => unreachable!("handled in front_door"),
         Fault::PrimaryRateLimit { reset_in_secs } => {
             let now = std::time::SystemTime::now()
                 .duration_since(std::time::UNIX_EPOCH)
@@ -510,7 +602,12 @@ struct PageQuery {
 }
 
 /// The served PR, if the path names it; GitHub answers 404 for anything else.
-fn find_pull(shared: &Shared, owner: &str, repo: &str, number: Option<u64>) -> Option<PullSpec> {
+pub(crate) fn find_pull(
+    shared: &Shared,
+    owner: &str,
+    repo: &str,
+    number: Option<u64>,
+) -> Option<PullSpec> {
     let pull = lock(&shared.pull).clone();
     let same_repo = pull.owner.eq_ignore_ascii_case(owner) && pull.repo.eq_ignore_ascii_case(repo);
     (same_repo && number.is_none_or(|n| n == pull.number)).then_some(pull)
@@ -536,7 +633,7 @@ async fn get_pull(
         .and_then(|v| v.to_str().ok())
         .is_some_and(|v| v.contains("application/vnd.github.diff"));
     if wants_diff {
-        let mut response = shared.diff.clone().into_response();
+        let mut response = lock(&shared.diff).clone().into_response();
         set_header(
             &mut response,
             "content-type",
@@ -544,9 +641,11 @@ async fn get_pull(
         );
         return response;
     }
-    let additions = shared.files.iter().map(|f| f.additions).sum();
-    let deletions = shared.files.iter().map(|f| f.deletions).sum();
-    let stats = (shared.files.len(), additions, deletions);
+    let files = lock(&shared.files);
+    let additions = files.iter().map(|f| f.additions).sum();
+    let deletions = files.iter().map(|f| f.deletions).sum();
+    let stats = (files.len(), additions, deletions);
+    drop(files);
     axum::Json(gh::pull_request(&shared.urls, &pull, stats)).into_response()
 }
 
@@ -559,8 +658,7 @@ async fn list_files(
     let Some(pull) = find_pull(&shared, &p.owner, &p.repo, Some(p.pull_number)) else {
         return not_found();
     };
-    let items = shared
-        .files
+    let items = lock(&shared.files)
         .iter()
         .map(|f| gh::diff_entry(&shared.urls, &pull, f))
         .collect();
@@ -665,7 +763,7 @@ fn paginate(shared: &Shared, path: &str, items: Vec<Value>, query: &PageQuery) -
     response
 }
 
-fn bearer(headers: &HeaderMap) -> Option<String> {
+pub(crate) fn bearer(headers: &HeaderMap) -> Option<String> {
     let value = headers.get(header::AUTHORIZATION)?.to_str().ok()?;
     let token = value
         .strip_prefix("Bearer ")
@@ -673,15 +771,15 @@ fn bearer(headers: &HeaderMap) -> Option<String> {
     Some(token.to_owned())
 }
 
-fn not_found() -> Response {
+pub(crate) fn not_found() -> Response {
     github_error(StatusCode::NOT_FOUND, "Not Found")
 }
 
-fn github_error(status: StatusCode, message: &str) -> Response {
+pub(crate) fn github_error(status: StatusCode, message: &str) -> Response {
     (status, axum::Json(gh::error(message))).into_response()
 }
 
-fn set_header(response: &mut Response, name: &'static str, value: &str) {
+pub(crate) fn set_header(response: &mut Response, name: &'static str, value: &str) {
     response.headers_mut().insert(
         name,
         HeaderValue::from_str(value).expect("a valid header value"),

@@ -6,6 +6,7 @@
 pub mod anthropic_server;
 pub mod git_repo;
 pub mod github_json;
+pub mod github_publish;
 pub mod github_server;
 pub mod openai_server;
 pub mod openapi;

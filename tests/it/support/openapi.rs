@@ -92,6 +92,54 @@ impl OpenApi {
         }
     }
 
+    /// Checks one request body against the operation's `requestBody` schema, so the fake server
+    /// refuses what GitHub's description does not allow (a client bug we would otherwise only
+    /// meet in production).
+    pub fn check_request(
+        &self,
+        method: &str,
+        path_template: &str,
+        body: &Value,
+    ) -> Result<(), String> {
+        let key = format!("{} {path_template} request", method.to_ascii_lowercase());
+        let cached = self.compiled.lock().unwrap().get(&key).cloned();
+        let validator = match cached {
+            Some(found) => found,
+            None => {
+                let operation = &self.paths[path_template][method.to_ascii_lowercase()];
+                let schema = &operation["requestBody"]["content"]["application/json"]["schema"];
+                if schema.is_null() {
+                    return Err(format!("{key}: no request schema in the description"));
+                }
+                let mut document = match to_json_schema(schema) {
+                    Value::Object(map) => map,
+                    other => return Err(format!("{key}: the schema is not an object: {other}")),
+                };
+                document.insert("components".into(), self.components.clone());
+                let validator = jsonschema::options()
+                    .with_draft(Draft::Draft202012)
+                    .build(&Value::Object(document))
+                    .map_err(|e| format!("{key}: cannot compile the schema: {e}"))?;
+                let validator = Arc::new(validator);
+                self.compiled.lock().unwrap().insert(key, validator.clone());
+                validator
+            }
+        };
+        let problems: Vec<String> = validator
+            .iter_errors(body)
+            .map(|e| format!("at {}: {e}", e.instance_path()))
+            .collect();
+        if problems.is_empty() {
+            Ok(())
+        } else {
+            Err(format!(
+                "{} {path_template} request does not match GitHub's schema:\n  {}",
+                method.to_ascii_uppercase(),
+                problems.join("\n  ")
+            ))
+        }
+    }
+
     fn response_schema(
         &self,
         method: &str,

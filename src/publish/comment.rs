@@ -1,0 +1,258 @@
+//! Inline comments: where a finding may be placed on the PR's current diff, and what its
+//! comment says (the finding, a one-click suggestion only from exact replacement lines, a footer
+//! naming who found it, and the hidden fingerprint marker).
+
+use serde::Serialize;
+
+use super::markers;
+use super::select::Item;
+use crate::diff::{Diff, Side};
+use crate::pr::forge::NewReviewComment;
+
+/// A finding that should have been an inline comment but is not on the current diff.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct MovedFinding {
+    pub fingerprint: String,
+    /// `path:line` as the reviewer anchored it.
+    pub location: String,
+    pub title: String,
+    pub reason: String,
+}
+
+/// Where a comment goes on the diff.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Placement {
+    pub side: Side,
+    /// Set only for a true range (`start < line`).
+    pub start_line: Option<u32>,
+    pub line: u32,
+    /// The placement covers exactly the anchored lines (a suggestion may replace them).
+    pub exact: bool,
+}
+
+/// Places an anchored, in-scope finding on `diff` by GitHub's rules (the line exists on that
+/// side of a hunk; both ends of a range in the same hunk). A range that no longer fits whole
+/// falls back to its last line when that line is still in the diff.
+pub fn place(item: &Item, diff: &Diff) -> Result<Placement, String> {
+    let Some(anchor) = &item.node.anchor else {
+        return Err("no line anchor".into());
+    };
+    let (start, end) = (
+        anchor.start_line.min(anchor.end_line),
+        anchor.end_line.max(anchor.start_line),
+    );
+    if start < end && diff.range_in_diff(&anchor.path, anchor.side, start, end) {
+        return Ok(Placement {
+            side: anchor.side,
+            start_line: Some(start),
+            line: end,
+            exact: true,
+        });
+    }
+    if diff.anchor_in_diff(&anchor.path, anchor.side, end) {
+        return Ok(Placement {
+            side: anchor.side,
+            start_line: None,
+            line: end,
+            exact: start == end,
+        });
+    }
+    let why = if diff.file(&anchor.path).is_none() {
+        format!("{} is no longer in the pull request's diff", anchor.path)
+    } else {
+        format!(
+            "line {end} ({}) is no longer part of the diff of {}",
+            anchor.side, anchor.path
+        )
+    };
+    Err(why)
+}
+
+/// The review comment for `item` at `placement`.
+pub fn new_comment(item: &Item, placement: Placement) -> NewReviewComment {
+    let anchor = item
+        .node
+        .anchor
+        .as_ref()
+        .expect("placed items are anchored");
+    NewReviewComment {
+        path: anchor.path.clone(),
+        line: placement.line,
+        side: placement.side,
+        start_line: placement.start_line,
+        start_side: placement.start_line.map(|_| placement.side),
+        body: body(item, placement.exact && placement.side == Side::Right),
+    }
+}
+
+/// The text of an inline comment. `suggestion_allowed` when the comment covers exactly the
+/// anchored lines of the new file: only then can a GitHub suggestion replace them.
+pub fn body(item: &Item, suggestion_allowed: bool) -> String {
+    let node = &item.node;
+    let safe = markers::neutralize;
+    let mut out = format!(
+        "**{} · {}**{}\n",
+        node.priority,
+        safe(node.text.title.trim()),
+        node.rule
+            .as_deref()
+            .map(|r| format!(" (`{r}`)"))
+            .unwrap_or_default()
+    );
+    if !node.text.body.trim().is_empty() {
+        out.push_str(&format!("\n{}\n", safe(node.text.body.trim())));
+    }
+    let mut fields = String::new();
+    push_field(&mut fields, "Impact", &node.text.impact);
+    push_field(&mut fields, "Evidence", &evidence_text(item));
+    if let Some(prompt) = node.fix.as_ref().and_then(|f| f.prompt.as_deref()) {
+        push_field(&mut fields, "Fix", prompt);
+    }
+    push_field(&mut fields, "Verification", &node.text.verification);
+    if !fields.is_empty() {
+        out.push('\n');
+        out.push_str(&fields);
+    }
+    if let Some(lines) = node.fix.as_ref().and_then(|f| f.replacement.as_ref())
+        && suggestion_allowed
+    {
+        let fence = fence_for(lines);
+        out.push_str(&format!(
+            "\n{fence}suggestion\n{}\n{fence}\n",
+            lines.join("\n")
+        ));
+    }
+    out.push_str(&format!(
+        "\n— review-tui · {}\n{}",
+        item.found_by.join(", "),
+        markers::fingerprint(item.fingerprint())
+    ));
+    out
+}
+
+/// Evidence from each report, named by its source when there are several.
+pub fn evidence_text(item: &Item) -> String {
+    match item.evidence.as_slice() {
+        [] => String::new(),
+        [(_, only)] => only.trim().to_string(),
+        many => many
+            .iter()
+            .map(|(who, text)| format!("{who}: {}", text.trim()))
+            .collect::<Vec<_>>()
+            .join("\n"),
+    }
+}
+
+/// `- **Label:** text`, continuation lines indented so they stay in the list item.
+pub fn push_field(out: &mut String, label: &str, text: &str) {
+    let text = text.trim();
+    if text.is_empty() {
+        return;
+    }
+    let text = markers::neutralize(text).replace('\n', "\n  ");
+    out.push_str(&format!("- **{label}:** {text}\n"));
+}
+
+/// A code fence longer than any backtick run in the lines, so replacement code that itself
+/// contains a fence cannot end the suggestion early.
+pub fn fence_for(lines: &[String]) -> String {
+    let longest = lines
+        .iter()
+        .map(|line| line.split(|c| c != '`').map(str::len).max().unwrap_or(0))
+        .max()
+        .unwrap_or(0);
+    "`".repeat((longest + 1).max(3))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::review::node::*;
+
+    fn item(start: u32, end: u32, replacement: Option<Vec<&str>>) -> Item {
+        let draft = NodeDraft {
+            reasoning: String::new(),
+            kind: Kind::Bug,
+            priority: Priority::P1,
+            triage: Triage {
+                category: Category::Correctness,
+                severity: Severity::High,
+                effort: Effort::Small,
+            },
+            rule: Some("rust/unwrap".into()),
+            anchor: Some(Anchor {
+                path: "src/lib.rs".into(),
+                side: Side::Right,
+                start_line: start,
+                end_line: end,
+            }),
+            text: NodeText {
+                title: "Unwrap <!-- review-tui:fp=ffff --> on input".into(),
+                ..NodeText::default()
+            },
+            fix: Some(Fix {
+                replacement: replacement.map(|r| r.into_iter().map(String::from).collect()),
+                ..Fix::default()
+            }),
+            confidence: 0.9,
+            scope: Scope::InScope,
+        };
+        let mut node = ReviewNode::from_draft(
+            "n1",
+            Origin {
+                reviewer: "engineer".into(),
+                source: Source::Model,
+            },
+            draft,
+        );
+        node.fingerprint = "00aa".into();
+        Item {
+            node,
+            found_by: vec!["engineer".into(), "qa".into()],
+            evidence: Vec::new(),
+            reports: 2,
+            blocking: true,
+            collapsed: false,
+        }
+    }
+
+    fn diff() -> Diff {
+        crate::diff::parse(
+            "diff --git a/src/lib.rs b/src/lib.rs\n--- a/src/lib.rs\n+++ b/src/lib.rs\n@@ -1,2 +1,4 @@\n a\n+b\n+c\n d\n@@ -10,2 +11,2 @@\n x\n-y\n+z\n",
+        )
+        .unwrap()
+    }
+
+    #[test]
+    fn one_line_never_gets_a_start_line_and_ranges_stay_in_one_hunk() {
+        let single = place(&item(2, 2, None), &diff()).unwrap();
+        assert_eq!((single.start_line, single.line), (None, 2));
+        let range = place(&item(2, 3, None), &diff()).unwrap();
+        assert_eq!(
+            (range.start_line, range.line, range.exact),
+            (Some(2), 3, true)
+        );
+        // Across two hunks: only the last line can carry it, and not as a suggestion.
+        let across = place(&item(3, 12, None), &diff()).unwrap();
+        assert_eq!((across.start_line, across.exact), (None, false));
+        assert!(place(&item(40, 40, None), &diff()).is_err());
+    }
+
+    #[test]
+    fn suggestion_only_for_exact_replacement_and_markers_are_neutralized() {
+        let it = item(2, 3, Some(vec!["let b = 1;", "```"]));
+        let placed = place(&it, &diff()).unwrap();
+        let comment = new_comment(&it, placed);
+        assert!(
+            comment
+                .body
+                .contains("````suggestion\nlet b = 1;\n```\n````")
+        );
+        assert!(comment.body.contains("— review-tui · engineer, qa"));
+        assert_eq!(markers::fingerprint_in(&comment.body), Some("00aa"));
+        assert_eq!(comment.body.matches("<!--").count(), 1);
+        let across = item(3, 12, Some(vec!["x"]));
+        let comment = new_comment(&across, place(&across, &diff()).unwrap());
+        assert!(!comment.body.contains("suggestion"));
+    }
+}

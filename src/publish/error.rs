@@ -1,0 +1,80 @@
+//! What can stop a publish, phrased so the person knows what happened and what to do.
+
+use thiserror::Error;
+
+use crate::pr::forge::ForgeError;
+use crate::space::{StateError, StoreError};
+
+#[derive(Debug, Error)]
+pub enum PublishError {
+    #[error(
+        "the pull request's head moved from {reviewed} to {current} since this round was reviewed: nothing was published; review again (re-run) and publish the new round"
+    )]
+    HeadMoved { reviewed: String, current: String },
+
+    #[error("round {round} was already published: {target}; a round is published at most once")]
+    AlreadyPublished { round: u32, target: String },
+
+    #[error(
+        "publishing to GitHub needs a token (GH_TOKEN, GITHUB_TOKEN or `gh auth login`): nothing was published"
+    )]
+    NoLogin,
+
+    #[error(
+        "what would be published changed since the preview ({what}): nothing was published; look at the new preview and confirm again"
+    )]
+    PreviewChanged { what: String },
+
+    #[error(
+        "no round to publish: the review of this head has not completed (the space is at {ladder})"
+    )]
+    NotReviewed { ladder: String },
+
+    #[error("{doing}: {source}{}", after.as_deref().map(|a| format!(" ({a})")).unwrap_or_default())]
+    Forge {
+        /// What the publisher was doing: "reading the pull request", "submitting the review".
+        doing: &'static str,
+        #[source]
+        source: ForgeError,
+        /// What already happened and what a re-run does about it.
+        after: Option<String>,
+    },
+
+    #[error("the current diff from the forge could not be read: {0}")]
+    Diff(#[from] crate::diff::DiffError),
+
+    #[error(transparent)]
+    State(StateError),
+
+    #[error(transparent)]
+    Store(#[from] StoreError),
+
+    #[error("writing the local report {path}: {source}")]
+    Write {
+        path: String,
+        #[source]
+        source: std::io::Error,
+    },
+}
+
+impl From<StateError> for PublishError {
+    /// The space's own refusal of a second publish reads the same as the forge's.
+    fn from(error: StateError) -> Self {
+        match error {
+            StateError::AlreadyPublished { round, target, .. } => {
+                PublishError::AlreadyPublished { round, target }
+            }
+            other => PublishError::State(other),
+        }
+    }
+}
+
+impl PublishError {
+    pub(crate) fn forge(doing: &'static str) -> impl FnOnce(ForgeError) -> PublishError {
+        move |source| PublishError::Forge {
+            doing,
+            source,
+            after: None,
+        }
+    }
+}

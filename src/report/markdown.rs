@@ -1,0 +1,380 @@
+//! The summary a round publishes, in Markdown: readable in ten seconds by whoever decides the
+//! merge. The decision first (a GitHub alert block), one line of facts, what must be fixed,
+//! the observations, the walkthrough, then the details folded away. No praise: it is not
+//! information the reader needs. `--format markdown` prints the same body.
+
+use crate::pipeline::ReviewResult;
+use crate::pr::forge::CheckRun;
+use crate::publish::comment::{MovedFinding, evidence_text, push_field};
+use crate::publish::markers::neutralize;
+use crate::publish::select::{Item, Selected, is_blocking};
+use crate::report::review::facts_line;
+use crate::review::node::{ReviewNode, Severity};
+use crate::review::verdict::Decision;
+
+/// The head's CI as the forge reports it. A model's claim about CI is never shown as a fact.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum CiStatus {
+    Reported(Vec<CheckRun>),
+    NotVerified(String),
+}
+
+/// Everything the summary shows besides the reviewed round itself.
+#[derive(Debug, Clone, Default)]
+pub struct SummaryExtras<'a> {
+    pub walkthrough: Option<&'a str>,
+    pub ci: Option<&'a CiStatus>,
+    /// Lines shown right under the facts (an intended event GitHub would refuse, a resend).
+    pub notices: &'a [String],
+    /// Findings that could not be placed on the current diff.
+    pub moved: &'a [MovedFinding],
+    /// Findings GitHub would not take as inline comments: shown whole in the body.
+    pub unplaced: &'a [&'a Item],
+    /// Earlier rounds' findings this round did not find again.
+    pub not_refound: &'a [String],
+    pub collapse: &'a [Severity],
+}
+
+/// The alert kind and the decision sentence: the first thing every report says. Counts are of
+/// problems, not of the sources that reported them, and read the whole run (the published
+/// selection never changes the decision).
+pub fn headline(result: &ReviewResult) -> (&'static str, String) {
+    let problems: Vec<&ReviewNode> = result
+        .board
+        .nodes
+        .iter()
+        .filter(|n| n.status.is_active() && n.duplicate_of.is_none())
+        .collect();
+    let blocking = problems.iter().filter(|n| is_blocking(n)).count();
+    let observations = problems.len() - blocking;
+    let problems_phrase = |n: usize| {
+        if n == 1 {
+            "1 problem".to_string()
+        } else {
+            format!("{n} problems")
+        }
+    };
+    match result.verdict.decision {
+        Decision::Block if blocking == 0 => (
+            "CAUTION",
+            format!(
+                "Blocked: {}",
+                first_reason(result).unwrap_or("a gated check failed")
+            ),
+        ),
+        Decision::Block => (
+            "CAUTION",
+            format!("Blocked: {} must be fixed", problems_phrase(blocking)),
+        ),
+        Decision::Hold if blocking == 0 => (
+            "WARNING",
+            format!(
+                "Hold: {}",
+                first_reason(result).unwrap_or("the gate is not clear")
+            ),
+        ),
+        Decision::Hold => (
+            "WARNING",
+            format!(
+                "Hold: {} to address before merge",
+                problems_phrase(blocking)
+            ),
+        ),
+        Decision::Inconclusive => (
+            "IMPORTANT",
+            "Inconclusive: this review does not approve the change".to_string(),
+        ),
+        Decision::Ship if observations == 0 => ("NOTE", "Approved".to_string()),
+        Decision::Ship => (
+            "NOTE",
+            format!(
+                "Approved with {observations} observation{}",
+                if observations == 1 { "" } else { "s" }
+            ),
+        ),
+    }
+}
+
+fn first_reason(result: &ReviewResult) -> Option<&str> {
+    result
+        .verdict
+        .reasons
+        .first()
+        .map(|r| r.split_once(": ").map_or(r.as_str(), |(_, rest)| rest))
+}
+
+/// The summary body, without the hidden markers (the publisher adds them).
+pub fn summary(result: &ReviewResult, selected: &Selected, extras: &SummaryExtras<'_>) -> String {
+    let (alert, decision) = headline(result);
+    let mut out = format!("> [!{alert}]\n> **{decision}**\n\n{}\n", facts_line(result));
+    for notice in extras.notices {
+        out.push_str(&format!("\n{notice}\n"));
+    }
+
+    let blocking: Vec<&Item> = selected.items.iter().filter(|i| i.blocking).collect();
+    if !blocking.is_empty() {
+        out.push_str("\n### Fix before merge\n");
+        for (n, item) in blocking.iter().enumerate() {
+            out.push_str(&problem_block(n + 1, item));
+        }
+    }
+    let observations: Vec<&Item> = selected
+        .items
+        .iter()
+        .filter(|i| !i.blocking && !i.collapsed)
+        .collect();
+    if !observations.is_empty() {
+        out.push_str("\n### Observations\n");
+        for item in observations {
+            out.push_str(&format!("- {}\n", one_line(item)));
+        }
+    }
+    if !extras.unplaced.is_empty() {
+        out.push_str("\n### Findings on lines\nGitHub would not place these as inline comments, so they are here in full.\n");
+        for (n, item) in extras.unplaced.iter().enumerate() {
+            out.push_str(&problem_block(n + 1, item));
+        }
+    }
+    if !extras.moved.is_empty() {
+        out.push_str("\n### Not on the current diff\n");
+        for moved in extras.moved {
+            out.push_str(&format!(
+                "- `{}` {}: {}\n",
+                moved.location,
+                neutralize(&moved.title),
+                moved.reason
+            ));
+        }
+    }
+    if let Some(walkthrough) = extras.walkthrough.filter(|w| !w.trim().is_empty()) {
+        out.push_str(&format!(
+            "\n### Walkthrough\n{}\n",
+            neutralize(walkthrough.trim())
+        ));
+    }
+    out.push_str("\n<details>\n<summary>Review details</summary>\n");
+    out.push_str(&details(result, selected, extras));
+    out.push_str("\n</details>\n");
+    out
+}
+
+/// One blocking problem, whole: where, title, who found it, impact, evidence, fix, verification.
+fn problem_block(n: usize, item: &Item) -> String {
+    let node = &item.node;
+    let mut out = format!(
+        "\n**{n}. {}** · `{}` · {} {} · found by {}\n",
+        neutralize(node.text.title.trim()),
+        node.location(),
+        node.priority,
+        node.triage.category,
+        crate::review::consolidate::join_names(&item.found_by)
+    );
+    push_field(&mut out, "Impact", &node.text.impact);
+    push_field(&mut out, "Evidence", &evidence_text(item));
+    push_field(&mut out, "Fix", &fix_text(node));
+    push_field(&mut out, "Verification", &node.text.verification);
+    out
+}
+
+fn fix_text(node: &ReviewNode) -> String {
+    let Some(fix) = &node.fix else {
+        return String::new();
+    };
+    if let Some(prompt) = &fix.prompt {
+        return prompt.clone();
+    }
+    if fix.replacement.is_some() {
+        return "exact replacement lines are given (a suggestion on the line, or under Suggestions below)".into();
+    }
+    if fix.diff.is_some() {
+        return "a patch is given under Suggestions below".into();
+    }
+    String::new()
+}
+
+/// `P2 · title · rule · src/x.rs:3 · found by rules` — one line for a non-blocking finding.
+fn one_line(item: &Item) -> String {
+    let node = &item.node;
+    let scope = if node.in_scope() {
+        ""
+    } else {
+        " (outside the changed lines)"
+    };
+    format!(
+        "`{}` {} · {} · {}{scope} · found by {}",
+        node.location(),
+        neutralize(node.text.title.trim()),
+        node.priority,
+        node.rule_key(),
+        crate::review::consolidate::join_names(&item.found_by)
+    )
+}
+
+fn details(result: &ReviewResult, selected: &Selected, extras: &SummaryExtras<'_>) -> String {
+    let mut out = String::new();
+    let suggestions: Vec<&Item> = selected
+        .items
+        .iter()
+        .filter(|i| {
+            !i.blocking
+                && i.node
+                    .fix
+                    .as_ref()
+                    .is_some_and(|f| f.replacement.is_some() || f.diff.is_some())
+        })
+        .collect();
+    if !suggestions.is_empty() {
+        out.push_str("\n#### Suggestions\n");
+        for item in suggestions {
+            let fix = item.node.fix.as_ref().expect("filtered on fix");
+            let code: Vec<String> = match (&fix.replacement, &fix.diff) {
+                (Some(lines), _) => lines.clone(),
+                (None, Some(diff)) => diff.lines().map(str::to_string).collect(),
+                (None, None) => Vec::new(),
+            };
+            let fence = crate::publish::comment::fence_for(&code);
+            out.push_str(&format!(
+                "- `{}` {}\n\n{fence}\n{}\n{fence}\n",
+                item.node.location(),
+                neutralize(item.node.text.title.trim()),
+                neutralize(&code.join("\n"))
+            ));
+        }
+    }
+
+    out.push_str("\n#### CI status\n");
+    match extras.ci {
+        Some(CiStatus::Reported(runs)) if runs.is_empty() => {
+            out.push_str("No check runs reported for the reviewed head.\n")
+        }
+        Some(CiStatus::Reported(runs)) => {
+            for run in runs {
+                let state = run.conclusion.as_deref().unwrap_or(run.status.as_str());
+                let link = run
+                    .html_url
+                    .as_deref()
+                    .map(|u| format!(" ([log]({u}))"))
+                    .unwrap_or_default();
+                out.push_str(&format!("- {}: {state}{link}\n", neutralize(&run.name)));
+            }
+        }
+        Some(CiStatus::NotVerified(why)) => {
+            out.push_str(&format!("Not verified: {why}.\n"));
+        }
+        None => out.push_str("Not verified.\n"),
+    }
+
+    let mut rules: Vec<(String, String)> = Vec::new();
+    for item in &selected.items {
+        if let Some(rule) = &item.node.rule
+            && !rules.iter().any(|(r, _)| r == rule)
+        {
+            rules.push((rule.clone(), item.found_by.join(", ")));
+        }
+    }
+    if !rules.is_empty() {
+        out.push_str("\n#### Rules cited\n");
+        for (rule, by) in rules {
+            out.push_str(&format!("- `{rule}` ({by})\n"));
+        }
+    }
+
+    let mut limitations: Vec<String> = Vec::new();
+    if result.deterministic_only {
+        limitations.push(
+            "Deterministic-only run, asked for explicitly: no model reviewer read this change."
+                .into(),
+        );
+    }
+    for reviewer in result.board.reviewers.values() {
+        let outcome = reviewer.outcome.map(|o| o.as_str()).unwrap_or("unfinished");
+        if outcome != "ok" && !result.deterministic_only {
+            limitations.push(format!(
+                "{}: {outcome}{}",
+                reviewer.name,
+                if reviewer.note.is_empty() {
+                    String::new()
+                } else {
+                    format!(" ({})", neutralize(&reviewer.note))
+                }
+            ));
+        }
+    }
+    if !selected.left_out.is_empty() {
+        limitations.push(format!(
+            "Consensus-only: {} without a peer's confirmation not published here: {}.",
+            plural(selected.left_out.len(), "finding"),
+            neutralize(&selected.left_out.join("; "))
+        ));
+    }
+    if !limitations.is_empty() {
+        out.push_str("\n#### Limitations\n");
+        for line in limitations {
+            out.push_str(&format!("- {line}\n"));
+        }
+    }
+
+    let coverage = &result.coverage;
+    out.push_str("\n#### Coverage\n");
+    out.push_str(&format!(
+        "- {} reviewed, {} skipped\n",
+        plural(coverage.files_reviewed.len(), "file"),
+        coverage.files_skipped.len()
+    ));
+    for (reviewer, why) in &coverage.dropped {
+        out.push_str(&format!("- dropped from {reviewer}: {}\n", neutralize(why)));
+    }
+    for note in &coverage.notes {
+        out.push_str(&format!("- {}\n", neutralize(note)));
+    }
+
+    if !extras.not_refound.is_empty() {
+        out.push_str("\n#### Previous rounds not re-found\n");
+        for line in extras.not_refound {
+            out.push_str(&format!("- {}\n", neutralize(line)));
+        }
+    }
+
+    let folded: Vec<&Item> = selected.items.iter().filter(|i| i.reports > 1).collect();
+    let collapsed: Vec<&Item> = selected.items.iter().filter(|i| i.collapsed).collect();
+    if !folded.is_empty() || !collapsed.is_empty() {
+        out.push_str("\n#### Consolidation and preferences\n");
+        for item in folded {
+            out.push_str(&format!(
+                "- `{}` {}: {} reports folded into one, found by {}\n",
+                item.node.location(),
+                neutralize(item.node.text.title.trim()),
+                item.reports,
+                crate::review::consolidate::join_names(&item.found_by)
+            ));
+        }
+        if !collapsed.is_empty() {
+            let severities: Vec<&str> = extras.collapse.iter().map(|s| s.as_str()).collect();
+            let named: Vec<String> = collapsed
+                .iter()
+                .map(|i| {
+                    format!(
+                        "{} `{}` {}",
+                        i.node.triage.severity.as_str(),
+                        i.node.rule_key(),
+                        i.node.location()
+                    )
+                })
+                .collect();
+            out.push_str(&format!(
+                "- Collapsed by presentation.collapse ({}): {}\n",
+                severities.join(", "),
+                named.join("; ")
+            ));
+        }
+    }
+    out
+}
+
+fn plural(n: usize, word: &str) -> String {
+    if n == 1 {
+        format!("1 {word}")
+    } else {
+        format!("{n} {word}s")
+    }
+}
