@@ -8,6 +8,7 @@ use std::sync::{Arc, Mutex};
 
 use tokio::sync::mpsc;
 
+use crate::diff::LineKind;
 use crate::pipeline::{self, ReviewOptions, Tap};
 use crate::prepare::Prepared;
 use crate::review::board::{ReviewerPhase, ReviewerState};
@@ -48,6 +49,8 @@ struct Session {
 pub struct Bridge {
     session: Arc<Mutex<Session>>,
     person: String,
+    /// The gate's fix command for findings with only a fix prompt (`[fix] command`).
+    fix_command: Option<String>,
 }
 
 impl Bridge {
@@ -138,6 +141,7 @@ impl Engine for Bridge {
             Effect::WritePatch { node_ids } => {
                 let inbox = inbox.clone();
                 let session = self.session.clone();
+                let command = self.fix_command.clone();
                 tokio::task::spawn_blocking(move || {
                     let guard = session.lock().unwrap_or_else(|p| p.into_inner());
                     let Some(prepared) = guard.prepared.as_ref() else {
@@ -146,6 +150,25 @@ impl Engine for Bridge {
                         ));
                         return;
                     };
+                    // Only prompts, and a command to hand them to: run it without holding
+                    // the space, so triage keeps being saved meanwhile.
+                    if let Some(command) = command
+                        && crate::fix::prompts_only(prepared, &node_ids)
+                    {
+                        let jobs = crate::fix::FixJobs::collect(prepared, &node_ids);
+                        drop(guard);
+                        inbox.send(Action::Notice(format!(
+                            "running the fix command `{command}`… (review-tui changes no code)"
+                        )));
+                        match jobs.and_then(|jobs| jobs.run(&command, crate::fix::FIX_TIMEOUT)) {
+                            Ok(written) => inbox.send(Action::Notice(written)),
+                            Err(message) => inbox.send(Action::EngineError {
+                                title: "The fix command did not answer".into(),
+                                message,
+                            }),
+                        };
+                        return;
+                    }
                     match crate::fix::write_patch(prepared, &node_ids) {
                         Ok(written) => inbox.send(Action::Notice(written)),
                         Err(message) => inbox.send(Action::EngineError {
@@ -260,18 +283,116 @@ fn publish_local(prepared: &mut Prepared, _person: &str) -> Result<String, Strin
     Ok(target)
 }
 
-fn cohort_views(report: &crate::cohort::CohortReport) -> Vec<CohortView> {
+/// The cohorts as the cockpit shows them, with the links of the diagram: two files are linked
+/// by a symbol when both mention it (head version, or removed lines for what the head no
+/// longer has). Reads the changed files: call it off the loop.
+fn cohort_views(
+    report: &crate::cohort::CohortReport,
+    diff: &crate::diff::Diff,
+    worktree: &Path,
+) -> Vec<CohortView> {
     report
         .cohorts
         .iter()
-        .map(|c| CohortView {
-            key: c.key.clone(),
-            label: c.label.clone(),
-            files: c.files.clone(),
-            fallback: c.fallback,
-            blast_radius: c.blast_radius as u32,
+        .map(|c| {
+            let (symbols, edges) = if c.fallback {
+                (Vec::new(), Vec::new())
+            } else {
+                (
+                    c.symbols.clone(),
+                    cohort_edges(&c.files, &c.symbols, diff, worktree),
+                )
+            };
+            CohortView {
+                key: c.key.clone(),
+                label: c.label.clone(),
+                files: c.files.clone(),
+                fallback: c.fallback,
+                blast_radius: c.blast_radius as u32,
+                symbols,
+                edges,
+            }
         })
         .collect()
+}
+
+/// (file, file, symbol) for consecutive files, in reading order, that mention the symbol.
+fn cohort_edges(
+    files: &[String],
+    symbols: &[String],
+    diff: &crate::diff::Diff,
+    worktree: &Path,
+) -> Vec<(String, String, String)> {
+    /// Head files larger than this are read from the diff's lines only.
+    const MAX_READ: u64 = 2 << 20;
+    let texts: Vec<String> = files
+        .iter()
+        .map(|path| {
+            let mut text = String::new();
+            let inside = !path.split('/').any(|part| part == "..");
+            let file = worktree.join(path);
+            if inside
+                && std::fs::metadata(&file).is_ok_and(|m| m.is_file() && m.len() <= MAX_READ)
+                && let Ok(head) = std::fs::read_to_string(&file)
+            {
+                text = head;
+            }
+            for hunk in diff
+                .files
+                .iter()
+                .filter(|f| &f.path == path)
+                .flat_map(|f| &f.hunks)
+            {
+                for line in hunk.lines.iter().filter(|l| l.kind == LineKind::Removed) {
+                    text.push('\n');
+                    text.push_str(&line.text);
+                }
+            }
+            text
+        })
+        .collect();
+    let mut edges = Vec::new();
+    for symbol in symbols {
+        let at: Vec<usize> = (0..files.len())
+            .filter(|&i| mentions(&texts[i], symbol))
+            .collect();
+        for pair in at.windows(2) {
+            edges.push((
+                files[pair[0]].clone(),
+                files[pair[1]].clone(),
+                symbol.clone(),
+            ));
+        }
+    }
+    edges
+}
+
+/// Whether `text` has `symbol` as a whole identifier.
+fn mentions(text: &str, symbol: &str) -> bool {
+    if symbol.is_empty() {
+        return false;
+    }
+    let ident = |c: char| c.is_alphanumeric() || c == '_';
+    text.match_indices(symbol).any(|(at, _)| {
+        let before = text[..at].chars().next_back();
+        let after = text[at + symbol.len()..].chars().next();
+        !before.is_some_and(ident) && !after.is_some_and(ident)
+    })
+}
+
+/// The fix command: `REVIEW_TUI_FIX_COMMAND`, else `[fix] command` in the user's config.
+fn fix_command() -> Option<String> {
+    if let Some(command) = std::env::var("REVIEW_TUI_FIX_COMMAND")
+        .ok()
+        .filter(|c| !c.trim().is_empty())
+    {
+        return Some(command);
+    }
+    let path = crate::config::user_config_path()?;
+    let layer = crate::config::read_layer(&path).ok().flatten()?;
+    let mut config = crate::config::Config::default();
+    config.apply(layer, &path.display().to_string());
+    config.fix_command
 }
 
 /// Reads the changed files' head versions for the detail pane, off the loop.
@@ -371,10 +492,13 @@ pub async fn run_cockpit(
     let mut bridge = Bridge {
         session: session.clone(),
         person: person.clone(),
+        fix_command: fix_command(),
     };
 
     let (inbox, receiver) = Inbox::channel();
     load_code(&worktree, changed, inbox.clone());
+    let diff = Arc::new(prepared.diff.clone());
+    inbox.send(Action::Diff(diff.clone()));
 
     let (_events_tx, events_rx) = mpsc::channel(1);
     if run_review {
@@ -452,8 +576,13 @@ pub async fn run_cockpit(
                             .map(|r| r.axes.clone())
                             .unwrap_or_default(),
                     ));
-                    if let Some(cohorts) = &result.cohorts {
-                        done.send(Action::Cohorts(cohort_views(cohorts)));
+                    if let Some(report) = result.cohorts.clone() {
+                        let inbox = done.clone();
+                        let diff = diff.clone();
+                        let worktree = prepared.space.worktree().to_path_buf();
+                        tokio::task::spawn_blocking(move || {
+                            inbox.send(Action::Cohorts(cohort_views(&report, &diff, &worktree)));
+                        });
                     }
                     done.send(Action::Ladder(prepared.space.state().ladder()));
                     guard.prepared = Some(prepared);
@@ -483,7 +612,7 @@ pub async fn run_cockpit(
                 cache_dir: Some(&cache),
                 head_sha: &head,
             }) {
-                cohort_inbox.send(Action::Cohorts(cohort_views(&report)));
+                cohort_inbox.send(Action::Cohorts(cohort_views(&report, &diff, &worktree)));
             }
         });
         session.lock().unwrap_or_else(|p| p.into_inner()).prepared = Some(prepared);
