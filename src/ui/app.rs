@@ -632,3 +632,37 @@ pub async fn run_cockpit(
     crate::ui::terminal::restore()?;
     Ok(outcome?)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn symbols_link_the_files_that_mention_them_as_whole_identifiers() {
+        assert!(mentions("let t = Token::new();", "Token"));
+        assert!(!mentions("let t = TokenStore::new();", "Token"));
+        assert!(!mentions("my_refresh()", "refresh"));
+        assert!(mentions("refresh()", "refresh"));
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(dir.path().join("src")).unwrap();
+        std::fs::write(dir.path().join("src/a.rs"), "pub struct Token;\n").unwrap();
+        std::fs::write(dir.path().join("src/b.rs"), "fn f(t: Token) {}\n").unwrap();
+        // c.rs no longer uses Token at the head, but its removed line did.
+        std::fs::write(dir.path().join("src/c.rs"), "fn g() {}\n").unwrap();
+        let diff = crate::diff::parse(
+            "diff --git a/src/c.rs b/src/c.rs\n--- a/src/c.rs\n+++ b/src/c.rs\n@@ -1 +1 @@\n-fn g(t: Token) {}\n+fn g() {}\n",
+        )
+        .unwrap();
+        let files: Vec<String> = ["src/a.rs", "src/b.rs", "src/c.rs"]
+            .map(String::from)
+            .to_vec();
+        let edges = cohort_edges(&files, &["Token".into(), "g".into()], &diff, dir.path());
+        assert_eq!(
+            edges,
+            vec![
+                ("src/a.rs".into(), "src/b.rs".into(), "Token".into()),
+                ("src/b.rs".into(), "src/c.rs".into(), "Token".into()),
+            ]
+        );
+    }
+}
