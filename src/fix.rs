@@ -1,5 +1,11 @@
 //! The gate's "fix": the exact replacement lines of chosen findings, written as a patch file in
 //! the review space. Nothing touches the worktree; a person applies the patch (`git apply`).
+//!
+//! Findings that carry only a fix prompt can be handed to a configured fix command
+//! ([`run_fix_command`]): each prompt goes to the command on stdin, its stdout is kept in
+//! `<space>/fixes/<node-id>.md`. The command runs in that `fixes` directory, not in the
+//! worktree, which it gets as `REVIEW_TUI_WORKTREE` to read; if the worktree changed anyway,
+//! the run is reported as an error. review-tui itself changes no code.
 
 use std::collections::BTreeMap;
 
@@ -41,7 +47,9 @@ pub fn write_patch(prepared: &Prepared, node_ids: &[String]) -> Result<String, S
             "none of the {} chosen findings carries exact replacement lines{}",
             chosen.len(),
             if prompts_only > 0 {
-                format!(" ({prompts_only} have a fix prompt for a fix command)")
+                format!(
+                    " ({prompts_only} have a fix prompt: set `[fix] command` in your config.toml to hand them to a fix command)"
+                )
             } else {
                 String::new()
             }
@@ -105,6 +113,237 @@ pub fn write_patch(prepared: &Prepared, node_ids: &[String]) -> Result<String, S
         "patch for {fixed} finding(s) written to {} — apply it with `git apply`",
         target.display()
     ))
+}
+
+/// How long one fix command may run.
+pub const FIX_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(300);
+
+/// Whether the gate's fix should go to the fix command: none of the chosen findings has
+/// replacement lines, and some have a fix prompt.
+pub fn prompts_only(prepared: &Prepared, node_ids: &[String]) -> bool {
+    let state = prepared.space.state();
+    let chosen: Vec<&ReviewNode> = state
+        .nodes
+        .iter()
+        .filter(|n| node_ids.contains(&n.id))
+        .collect();
+    !chosen.iter().any(|n| replacement(n).is_some()) && chosen.iter().any(|n| prompt(n).is_some())
+}
+
+fn replacement(node: &ReviewNode) -> Option<&[String]> {
+    node.fix.as_ref().and_then(|f| f.replacement.as_deref())
+}
+
+fn prompt(node: &ReviewNode) -> Option<&str> {
+    node.fix
+        .as_ref()
+        .and_then(|f| f.prompt.as_deref())
+        .filter(|p| !p.trim().is_empty())
+}
+
+/// The fix command's work, gathered from the space so it can run without holding it.
+#[derive(Debug, Clone)]
+pub struct FixJobs {
+    pub worktree: std::path::PathBuf,
+    /// `<space>/fixes`: where the command runs and its answers are kept.
+    pub dir: std::path::PathBuf,
+    /// (node id, the prompt sent on stdin).
+    pub jobs: Vec<(String, String)>,
+}
+
+impl FixJobs {
+    /// The prompts of the chosen findings that have one.
+    pub fn collect(prepared: &Prepared, node_ids: &[String]) -> Result<FixJobs, String> {
+        let worktree = prepared.space.worktree().to_path_buf();
+        let jobs: Vec<(String, String)> = prepared
+            .space
+            .state()
+            .nodes
+            .iter()
+            .filter(|n| node_ids.contains(&n.id))
+            .filter_map(|n| prompt(n).map(|p| (n.id.clone(), fix_prompt(n, p, &worktree))))
+            .collect();
+        if jobs.is_empty() {
+            return Err("none of the chosen findings has a fix prompt".into());
+        }
+        Ok(FixJobs {
+            worktree,
+            dir: prepared.space.path().join("fixes"),
+            jobs,
+        })
+    }
+
+    /// Runs `command` (through `sh -c`) once per finding; says where the answers are.
+    pub fn run(&self, command: &str, timeout: std::time::Duration) -> Result<String, String> {
+        std::fs::create_dir_all(&self.dir)
+            .map_err(|e| format!("creating {}: {e}", self.dir.display()))?;
+        let before = worktree_status(&self.worktree);
+        let mut written = Vec::new();
+        let mut failed = Vec::new();
+        for (id, prompt) in &self.jobs {
+            match run_one(command, prompt, id, &self.worktree, &self.dir, timeout) {
+                Ok(output) => {
+                    let target = self.dir.join(format!("{}.md", file_name(id)));
+                    crate::space::write_atomically(&target, &output)
+                        .map_err(|e| format!("writing {}: {e}", target.display()))?;
+                    written.push(target.display().to_string());
+                }
+                Err(why) => failed.push(format!("{id}: {why}")),
+            }
+        }
+        if before.is_some() && worktree_status(&self.worktree) != before {
+            return Err(format!(
+                "the fix command changed files in the review worktree {} — review-tui changes \
+                 no code itself; look at `git status` there. Answers kept: {}",
+                self.worktree.display(),
+                if written.is_empty() {
+                    "none".to_string()
+                } else {
+                    written.join(", ")
+                }
+            ));
+        }
+        if written.is_empty() {
+            return Err(format!("the fix command failed: {}", failed.join("; ")));
+        }
+        let mut message = format!(
+            "fix command answers for {} finding(s): {} — review-tui changed no code",
+            written.len(),
+            written.join(", ")
+        );
+        if !failed.is_empty() {
+            message.push_str(&format!(
+                " ({} failed: {})",
+                failed.len(),
+                failed.join("; ")
+            ));
+        }
+        Ok(message)
+    }
+}
+
+/// Hands the fix prompts of `node_ids` to `command` (see the module notes) with the default
+/// timeout, and says where the answers are.
+pub fn run_fix_command(
+    prepared: &Prepared,
+    node_ids: &[String],
+    command: &str,
+) -> Result<String, String> {
+    FixJobs::collect(prepared, node_ids)?.run(command, FIX_TIMEOUT)
+}
+
+/// What the fix command reads: the finding, where it is, its evidence, and its fix prompt.
+fn fix_prompt(node: &ReviewNode, prompt: &str, worktree: &std::path::Path) -> String {
+    let mut text = format!(
+        "Propose a fix for this code review finding. Answer with an explanation and a unified \
+         diff; do not modify any file.\n\nFinding {}: {}\nPriority: {} · {}\nLocation: {}\n",
+        node.id,
+        node.text.title,
+        node.priority,
+        node.triage.category,
+        node.location()
+    );
+    if !node.text.evidence.trim().is_empty() {
+        text.push_str(&format!("\nEvidence:\n{}\n", node.text.evidence.trim()));
+    }
+    text.push_str(&format!(
+        "\nFix prompt:\n{}\n\nThe code (read only) is at {}\n",
+        prompt.trim(),
+        worktree.display()
+    ));
+    text
+}
+
+/// A node id as a file name: letters, digits, `-` and `_` kept, anything else `_`.
+fn file_name(id: &str) -> String {
+    id.chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect()
+}
+
+/// One run: the prompt on stdin, stdout captured, killed at the timeout.
+fn run_one(
+    command: &str,
+    prompt: &str,
+    id: &str,
+    worktree: &std::path::Path,
+    dir: &std::path::Path,
+    timeout: std::time::Duration,
+) -> Result<Vec<u8>, String> {
+    use std::io::{Read, Write};
+    use std::process::{Command, Stdio};
+    let mut child = Command::new("sh")
+        .arg("-c")
+        .arg(command)
+        .current_dir(dir)
+        .env("REVIEW_TUI_WORKTREE", worktree)
+        .env("REVIEW_TUI_FINDING", id)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .map_err(|e| format!("starting `{command}`: {e}"))?;
+    let mut stdin = child.stdin.take().expect("piped");
+    let input = prompt.to_string();
+    let writer = std::thread::spawn(move || {
+        // A command that does not read its input closes the pipe: not an error.
+        let _ = stdin.write_all(input.as_bytes());
+    });
+    let mut stdout = child.stdout.take().expect("piped");
+    let reader = std::thread::spawn(move || {
+        let mut out = Vec::new();
+        let _ = stdout.read_to_end(&mut out);
+        out
+    });
+    let mut stderr = child.stderr.take().expect("piped");
+    let errors = std::thread::spawn(move || {
+        let mut out = Vec::new();
+        let _ = stderr.read_to_end(&mut out);
+        out
+    });
+    let deadline = std::time::Instant::now() + timeout;
+    let status = loop {
+        match child.try_wait() {
+            Ok(Some(status)) => break status,
+            Ok(None) if std::time::Instant::now() >= deadline => {
+                let _ = child.kill();
+                let _ = child.wait();
+                return Err(format!("timed out after {} s", timeout.as_secs_f32()));
+            }
+            Ok(None) => std::thread::sleep(std::time::Duration::from_millis(20)),
+            Err(e) => return Err(format!("waiting for `{command}`: {e}")),
+        }
+    };
+    let _ = writer.join();
+    let out = reader.join().unwrap_or_default();
+    let err = errors.join().unwrap_or_default();
+    if !status.success() {
+        let err = String::from_utf8_lossy(&err);
+        let tail: Vec<&str> = err.lines().rev().take(5).collect();
+        let tail: Vec<&str> = tail.into_iter().rev().collect();
+        return Err(format!("exited with {status}: {}", tail.join(" / ")));
+    }
+    Ok(out)
+}
+
+/// The worktree's `git status`, to notice a command that changed it; `None` when unreadable.
+fn worktree_status(worktree: &std::path::Path) -> Option<Vec<(String, u32)>> {
+    let repo = git2::Repository::open(worktree).ok()?;
+    let mut options = git2::StatusOptions::new();
+    options.include_untracked(true).recurse_untracked_dirs(true);
+    let statuses = repo.statuses(Some(&mut options)).ok()?;
+    let mut out: Vec<(String, u32)> = statuses
+        .iter()
+        .map(|e| (e.path().unwrap_or("").to_string(), e.status().bits()))
+        .collect();
+    out.sort();
+    Some(out)
 }
 
 #[cfg(test)]
@@ -176,5 +415,89 @@ mod tests {
         );
         // Nothing with replacement lines chosen: a clear refusal.
         assert!(write_patch(&prepared, &["nope".to_string()]).is_err());
+    }
+
+    #[tokio::test]
+    async fn a_fix_prompt_goes_to_the_fix_command_and_its_answer_is_kept() {
+        let dir = tempfile::tempdir().unwrap();
+        let demo = crate::demo::build(&dir.path().join("repo")).unwrap();
+        let reference = crate::pr::reference::parse(&demo.reference(), None, None).unwrap();
+        let options = PrepareOptions {
+            data_dir: Some(dir.path().join("data")),
+            ..PrepareOptions::default()
+        };
+        let mut prepared = prepare(reference, &options).await.unwrap();
+        let mut node =
+            crate::review::tests::node("n/1", "engineer", crate::review::node::Priority::P1, 0.9);
+        node.anchor = Some(crate::review::node::Anchor {
+            path: "src/client.rs".into(),
+            side: Side::Right,
+            start_line: 3,
+            end_line: 3,
+        });
+        node.text.evidence = "the stale bearer is reused".into();
+        node.fix = Some(Fix {
+            replacement: None,
+            diff: None,
+            prompt: Some("Refresh the bearer before retrying.".into()),
+        });
+        prepared
+            .space
+            .update(|state| -> Result<(), crate::space::StoreError> {
+                state.nodes.push(node);
+                Ok(())
+            })
+            .unwrap();
+        let ids = vec!["n/1".to_string()];
+        assert!(prompts_only(&prepared, &ids));
+        // A tiny fixer: echoes where it runs, what it was told, and the prompt it read.
+        let script = dir.path().join("fixer.sh");
+        std::fs::write(
+            &script,
+            "#!/bin/sh\necho \"finding $REVIEW_TUI_FINDING in $REVIEW_TUI_WORKTREE\"\necho \"cwd $(pwd)\"\ncat\n",
+        )
+        .unwrap();
+        let command = format!("sh {}", script.display());
+        let message = run_fix_command(&prepared, &ids, &command).unwrap();
+        assert!(message.contains("review-tui changed no code"), "{message}");
+        let answer = prepared.space.path().join("fixes/n_1.md");
+        assert!(message.contains(&answer.display().to_string()), "{message}");
+        let text = std::fs::read_to_string(&answer).unwrap();
+        let worktree = prepared.space.worktree().display().to_string();
+        assert!(
+            text.contains(&format!("finding n/1 in {worktree}")),
+            "{text}"
+        );
+        assert!(
+            !text.contains(&format!("cwd {worktree}")),
+            "not run in the worktree"
+        );
+        assert!(text.contains("Location: src/client.rs:3"), "{text}");
+        assert!(text.contains("the stale bearer is reused"), "{text}");
+        assert!(
+            text.contains("Refresh the bearer before retrying."),
+            "{text}"
+        );
+
+        // A failing command and a hanging one are errors, named.
+        let err = run_fix_command(&prepared, &ids, "echo broken >&2; exit 3").unwrap_err();
+        assert!(err.contains("n/1") && err.contains("broken"), "{err}");
+        let jobs = FixJobs::collect(&prepared, &ids).unwrap();
+        let err = jobs
+            .run("sleep 5", std::time::Duration::from_millis(200))
+            .unwrap_err();
+        assert!(err.contains("timed out"), "{err}");
+
+        // A command that writes into the worktree is reported, never taken silently.
+        let err = run_fix_command(
+            &prepared,
+            &ids,
+            "cat >/dev/null; touch \"$REVIEW_TUI_WORKTREE/sneaky\"",
+        )
+        .unwrap_err();
+        assert!(
+            err.contains("changed files in the review worktree"),
+            "{err}"
+        );
     }
 }

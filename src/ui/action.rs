@@ -42,6 +42,11 @@ pub enum Action {
     ClearFilter,
     CycleLevel,
     OpenGate,
+    /// Open (or close) the diff of the selected cohort's files.
+    OpenDiff,
+    /// In the diff view: the next or previous file header.
+    NextFile,
+    PrevFile,
     Help,
     /// Esc: close the top overlay, or clear the filter.
     Close,
@@ -99,6 +104,8 @@ pub enum Action {
         path: String,
         lines: Arc<Vec<String>>,
     },
+    /// The pull request's diff (files, hunks, lines with LEFT/RIGHT numbers) for the diff view.
+    Diff(Arc<crate::diff::Diff>),
     Loading(Option<String>),
     PublishPreview(PreviewData),
     Published {
@@ -115,7 +122,7 @@ pub enum Action {
 
 impl Action {
     /// The commands a key can be bound to, by name.
-    pub const BINDABLE: [Action; 31] = [
+    pub const BINDABLE: [Action; 34] = [
         Action::MoveDown,
         Action::MoveUp,
         Action::PageDown,
@@ -137,6 +144,9 @@ impl Action {
         Action::ClearFilter,
         Action::CycleLevel,
         Action::OpenGate,
+        Action::OpenDiff,
+        Action::NextFile,
+        Action::PrevFile,
         Action::Help,
         Action::Close,
         Action::Quit,
@@ -173,6 +183,9 @@ impl Action {
             Action::ClearFilter => "clear_filter",
             Action::CycleLevel => "cycle_level",
             Action::OpenGate => "open_gate",
+            Action::OpenDiff => "open_diff",
+            Action::NextFile => "next_file",
+            Action::PrevFile => "prev_file",
             Action::Help => "help",
             Action::Close => "close",
             Action::Quit => "quit",

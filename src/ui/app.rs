@@ -10,6 +10,7 @@ use tokio::sync::Mutex;
 
 use tokio::sync::mpsc;
 
+use crate::diff::LineKind;
 use crate::pipeline::{self, ReviewOptions, Tap};
 use crate::prepare::Prepared;
 use crate::review::board::{ReviewerPhase, ReviewerState};
@@ -57,6 +58,8 @@ pub struct Bridge {
     level: crate::review::level::Level,
     publish_options: crate::publish::PublishOptions,
     api_url: Option<String>,
+    /// The gate's fix command for findings with only a fix prompt (`[fix] command`).
+    fix_command: Option<String>,
 }
 
 /// A decision to write to the space.
@@ -161,6 +164,7 @@ impl Engine for Bridge {
             Effect::WritePatch { node_ids } => {
                 let inbox = inbox.clone();
                 let session = self.session.clone();
+                let command = self.fix_command.clone();
                 tokio::spawn(async move {
                     let guard = session.lock().await;
                     let Some(prepared) = guard.prepared.as_ref() else {
@@ -169,6 +173,30 @@ impl Engine for Bridge {
                         ));
                         return;
                     };
+                    // Only prompts, and a command to hand them to: run it without holding
+                    // the space, so triage keeps being saved meanwhile.
+                    if let Some(command) = command
+                        && crate::fix::prompts_only(prepared, &node_ids)
+                    {
+                        let jobs = crate::fix::FixJobs::collect(prepared, &node_ids);
+                        drop(guard);
+                        inbox.send(Action::Notice(format!(
+                            "running the fix command `{command}`… (review-tui changes no code)"
+                        )));
+                        let ran = tokio::task::spawn_blocking(move || {
+                            jobs.and_then(|jobs| jobs.run(&command, crate::fix::FIX_TIMEOUT))
+                        })
+                        .await
+                        .unwrap_or_else(|e| Err(format!("the fix command's task failed: {e}")));
+                        match ran {
+                            Ok(written) => inbox.send(Action::Notice(written)),
+                            Err(message) => inbox.send(Action::EngineError {
+                                title: "The fix command did not answer".into(),
+                                message,
+                            }),
+                        };
+                        return;
+                    }
                     let written = tokio::task::block_in_place(|| {
                         crate::fix::write_patch(prepared, &node_ids)
                     });
@@ -309,18 +337,116 @@ fn preview_event(preview: &crate::publish::Preview) -> String {
     }
 }
 
-fn cohort_views(report: &crate::cohort::CohortReport) -> Vec<CohortView> {
+/// The cohorts as the cockpit shows them, with the links of the diagram: two files are linked
+/// by a symbol when both mention it (head version, or removed lines for what the head no
+/// longer has). Reads the changed files: call it off the loop.
+fn cohort_views(
+    report: &crate::cohort::CohortReport,
+    diff: &crate::diff::Diff,
+    worktree: &Path,
+) -> Vec<CohortView> {
     report
         .cohorts
         .iter()
-        .map(|c| CohortView {
-            key: c.key.clone(),
-            label: c.label.clone(),
-            files: c.files.clone(),
-            fallback: c.fallback,
-            blast_radius: c.blast_radius as u32,
+        .map(|c| {
+            let (symbols, edges) = if c.fallback {
+                (Vec::new(), Vec::new())
+            } else {
+                (
+                    c.symbols.clone(),
+                    cohort_edges(&c.files, &c.symbols, diff, worktree),
+                )
+            };
+            CohortView {
+                key: c.key.clone(),
+                label: c.label.clone(),
+                files: c.files.clone(),
+                fallback: c.fallback,
+                blast_radius: c.blast_radius as u32,
+                symbols,
+                edges,
+            }
         })
         .collect()
+}
+
+/// (file, file, symbol) for consecutive files, in reading order, that mention the symbol.
+fn cohort_edges(
+    files: &[String],
+    symbols: &[String],
+    diff: &crate::diff::Diff,
+    worktree: &Path,
+) -> Vec<(String, String, String)> {
+    /// Head files larger than this are read from the diff's lines only.
+    const MAX_READ: u64 = 2 << 20;
+    let texts: Vec<String> = files
+        .iter()
+        .map(|path| {
+            let mut text = String::new();
+            let inside = !path.split('/').any(|part| part == "..");
+            let file = worktree.join(path);
+            if inside
+                && std::fs::metadata(&file).is_ok_and(|m| m.is_file() && m.len() <= MAX_READ)
+                && let Ok(head) = std::fs::read_to_string(&file)
+            {
+                text = head;
+            }
+            for hunk in diff
+                .files
+                .iter()
+                .filter(|f| &f.path == path)
+                .flat_map(|f| &f.hunks)
+            {
+                for line in hunk.lines.iter().filter(|l| l.kind == LineKind::Removed) {
+                    text.push('\n');
+                    text.push_str(&line.text);
+                }
+            }
+            text
+        })
+        .collect();
+    let mut edges = Vec::new();
+    for symbol in symbols {
+        let at: Vec<usize> = (0..files.len())
+            .filter(|&i| mentions(&texts[i], symbol))
+            .collect();
+        for pair in at.windows(2) {
+            edges.push((
+                files[pair[0]].clone(),
+                files[pair[1]].clone(),
+                symbol.clone(),
+            ));
+        }
+    }
+    edges
+}
+
+/// Whether `text` has `symbol` as a whole identifier.
+fn mentions(text: &str, symbol: &str) -> bool {
+    if symbol.is_empty() {
+        return false;
+    }
+    let ident = |c: char| c.is_alphanumeric() || c == '_';
+    text.match_indices(symbol).any(|(at, _)| {
+        let before = text[..at].chars().next_back();
+        let after = text[at + symbol.len()..].chars().next();
+        !before.is_some_and(ident) && !after.is_some_and(ident)
+    })
+}
+
+/// The fix command: `REVIEW_TUI_FIX_COMMAND`, else `[fix] command` in the user's config.
+fn fix_command() -> Option<String> {
+    if let Some(command) = std::env::var("REVIEW_TUI_FIX_COMMAND")
+        .ok()
+        .filter(|c| !c.trim().is_empty())
+    {
+        return Some(command);
+    }
+    let path = crate::config::user_config_path()?;
+    let layer = crate::config::read_layer(&path).ok().flatten()?;
+    let mut config = crate::config::Config::default();
+    config.apply(layer, &path.display().to_string());
+    config.fix_command
 }
 
 /// Reads the changed files' head versions for the detail pane, off the loop.
@@ -429,8 +555,11 @@ pub async fn run_cockpit(
         level: options.level,
         publish_options,
         api_url,
+        fix_command: fix_command(),
     };
     load_code(&worktree, changed, inbox.clone());
+    let diff = Arc::new(prepared.diff.clone());
+    inbox.send(Action::Diff(diff.clone()));
 
     let (_events_tx, events_rx) = mpsc::channel(1);
     if run_review {
@@ -508,8 +637,13 @@ pub async fn run_cockpit(
                             .map(|r| r.axes.clone())
                             .unwrap_or_default(),
                     ));
-                    if let Some(cohorts) = &result.cohorts {
-                        done.send(Action::Cohorts(cohort_views(cohorts)));
+                    if let Some(report) = result.cohorts.clone() {
+                        let inbox = done.clone();
+                        let diff = diff.clone();
+                        let worktree = prepared.space.worktree().to_path_buf();
+                        tokio::task::spawn_blocking(move || {
+                            inbox.send(Action::Cohorts(cohort_views(&report, &diff, &worktree)));
+                        });
                     }
                     done.send(Action::Ladder(prepared.space.state().ladder()));
                     guard.prepared = Some(prepared);
@@ -539,7 +673,7 @@ pub async fn run_cockpit(
                 cache_dir: Some(&cache),
                 head_sha: &head,
             }) {
-                cohort_inbox.send(Action::Cohorts(cohort_views(&report)));
+                cohort_inbox.send(Action::Cohorts(cohort_views(&report, &diff, &worktree)));
             }
         });
         session.lock().await.prepared = Some(prepared);
@@ -558,4 +692,38 @@ pub async fn run_cockpit(
     .await;
     crate::ui::terminal::restore()?;
     Ok(outcome?)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn symbols_link_the_files_that_mention_them_as_whole_identifiers() {
+        assert!(mentions("let t = Token::new();", "Token"));
+        assert!(!mentions("let t = TokenStore::new();", "Token"));
+        assert!(!mentions("my_refresh()", "refresh"));
+        assert!(mentions("refresh()", "refresh"));
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(dir.path().join("src")).unwrap();
+        std::fs::write(dir.path().join("src/a.rs"), "pub struct Token;\n").unwrap();
+        std::fs::write(dir.path().join("src/b.rs"), "fn f(t: Token) {}\n").unwrap();
+        // c.rs no longer uses Token at the head, but its removed line did.
+        std::fs::write(dir.path().join("src/c.rs"), "fn g() {}\n").unwrap();
+        let diff = crate::diff::parse(
+            "diff --git a/src/c.rs b/src/c.rs\n--- a/src/c.rs\n+++ b/src/c.rs\n@@ -1 +1 @@\n-fn g(t: Token) {}\n+fn g() {}\n",
+        )
+        .unwrap();
+        let files: Vec<String> = ["src/a.rs", "src/b.rs", "src/c.rs"]
+            .map(String::from)
+            .to_vec();
+        let edges = cohort_edges(&files, &["Token".into(), "g".into()], &diff, dir.path());
+        assert_eq!(
+            edges,
+            vec![
+                ("src/a.rs".into(), "src/b.rs".into(), "Token".into()),
+                ("src/b.rs".into(), "src/c.rs".into(), "Token".into()),
+            ]
+        );
+    }
 }

@@ -142,6 +142,8 @@ pub enum Context {
     Preview,
     /// The help overlay: bound keys scroll; any other key closes it.
     Help,
+    /// The diff view: bound keys move and jump; other keys do nothing.
+    Diff,
 }
 
 impl Context {
@@ -151,6 +153,7 @@ impl Context {
             Context::Gate => "Approval gate",
             Context::Preview => "Publish preview",
             Context::Help => "Help",
+            Context::Diff => "Diff view",
         }
     }
 }
@@ -296,6 +299,13 @@ impl Default for Keymap {
                 "open the approval gate (when awaiting approval)",
                 ALL,
             ),
+            (
+                Main,
+                A::OpenDiff,
+                &["d"],
+                "diff of the selected cohort's files, findings marked in the gutter",
+                &[Pane::Findings],
+            ),
             (Main, A::Help, &["?"], "help: every key", ALL),
             (
                 Main,
@@ -315,7 +325,7 @@ impl Default for Keymap {
                 Gate,
                 A::GateFix,
                 &["f"],
-                "fix: write the chosen findings' replacement lines as a patch",
+                "fix: replacement lines as a patch, or fix prompts to the fix command",
                 NONE,
             ),
             (
@@ -364,6 +374,38 @@ impl Default for Keymap {
             (Preview, A::MoveUp, &["k", "up"], "scroll the body up", NONE),
             (Preview, A::PageDown, &["pgdn", "space"], "page down", NONE),
             (Preview, A::PageUp, &["pgup"], "page up", NONE),
+            (Diff, A::MoveDown, &["j", "down"], "next line", NONE),
+            (Diff, A::MoveUp, &["k", "up"], "previous line", NONE),
+            (Diff, A::PageDown, &["pgdn", "ctrl-d"], "page down", NONE),
+            (Diff, A::PageUp, &["pgup", "ctrl-u"], "page up", NONE),
+            (Diff, A::Top, &["home"], "first line", NONE),
+            (Diff, A::Bottom, &["end", "G"], "last line", NONE),
+            (Diff, A::NextFile, &["]"], "next file (reading order)", NONE),
+            (Diff, A::PrevFile, &["["], "previous file", NONE),
+            (
+                Diff,
+                A::NextFinding,
+                &["n"],
+                "next line marked with a finding",
+                NONE,
+            ),
+            (Diff, A::PrevFinding, &["N"], "previous marked line", NONE),
+            (
+                Diff,
+                A::Expand,
+                &["enter"],
+                "select the finding on this line in the list",
+                NONE,
+            ),
+            (Diff, A::Help, &["?"], "help: every key", NONE),
+            (Diff, A::Close, &["esc", "d"], "close the diff view", NONE),
+            (
+                Diff,
+                A::Quit,
+                &["q"],
+                "quit (decisions are already saved)",
+                NONE,
+            ),
             (Help, A::MoveDown, &["j", "down"], "scroll down", NONE),
             (Help, A::MoveUp, &["k", "up"], "scroll up", NONE),
         ];
@@ -512,6 +554,7 @@ impl Keymap {
         match state.top_overlay() {
             None => self.lookup(Context::Main, key),
             Some(Overlay::Gate { .. }) => self.lookup(Context::Gate, key),
+            Some(Overlay::Diff(_)) => self.lookup(Context::Diff, key),
             Some(Overlay::PreviewPending) => {
                 (key.code == KeyCode::Esc).then_some(Action::PublishCancel)
             }
@@ -549,6 +592,7 @@ fn short(action: &Action) -> &'static str {
         Action::EditComment => "edit comment",
         Action::Filter => "filter",
         Action::OpenGate => "gate",
+        Action::OpenDiff => "diff",
         Action::Help => "help",
         Action::Quit => "quit",
         other => other.name().unwrap_or(""),

@@ -8,6 +8,7 @@
 
 pub mod action;
 pub mod app;
+pub mod diffview;
 pub mod highlight;
 pub mod keymap;
 pub mod rows;

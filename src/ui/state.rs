@@ -8,6 +8,7 @@ use std::sync::Arc;
 use ratatui::layout::Rect;
 use ratatui_textarea::TextArea;
 
+use crate::diff::Diff;
 use crate::pr::forge::PullRequest;
 use crate::review::Level;
 use crate::review::axes::Axis;
@@ -62,6 +63,33 @@ pub struct CohortView {
     /// semantic grouping.
     pub fallback: bool,
     pub blast_radius: u32,
+    /// The touched symbols that join the files (sorted; empty for a fallback cohort).
+    pub symbols: Vec<String>,
+    /// (file, file, symbol): two files of the cohort that both mention the symbol, in reading
+    /// order. The cohort diagram draws a file's dot in a symbol's column from these.
+    pub edges: Vec<(String, String, String)>,
+}
+
+impl CohortView {
+    /// The cohort's symbols that join at least two of its files, in `symbols` order, each
+    /// with the files (as indexes into `files`) that mention it.
+    pub fn links(&self) -> Vec<(&str, Vec<usize>)> {
+        self.symbols
+            .iter()
+            .filter_map(|symbol| {
+                let mut at: Vec<usize> = self
+                    .edges
+                    .iter()
+                    .filter(|(_, _, s)| s == symbol)
+                    .flat_map(|(a, b, _)| [a, b])
+                    .filter_map(|f| self.files.iter().position(|file| file == f))
+                    .collect();
+                at.sort_unstable();
+                at.dedup();
+                (at.len() >= 2).then_some((symbol.as_str(), at))
+            })
+            .collect()
+    }
 }
 
 /// The panes that take focus, in tab order.
@@ -177,6 +205,19 @@ pub enum Overlay {
         title: String,
         message: String,
     },
+    /// The diff of a cohort's files (or of every changed file), findings in the gutter.
+    Diff(DiffView),
+}
+
+/// Where the diff view is: which files, the cursor row and the first row shown. Rows are
+/// counted over the whole document (file headers, hunk headers, lines); only the visible ones
+/// are ever built (`ui::diffview`).
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct DiffView {
+    /// A cohort key: its files in reading order. `None`: every changed file, in diff order.
+    pub cohort: Option<String>,
+    pub cursor: usize,
+    pub offset: usize,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -214,6 +255,8 @@ pub struct ScreenLayout {
     pub detail: Rect,
     pub reviewers: Rect,
     pub disagreements: Rect,
+    /// The diff view's line area (its height is the page size).
+    pub diff: Rect,
 }
 
 #[derive(Debug, Clone)]
@@ -233,6 +276,9 @@ pub struct AppState {
     /// Head-side file contents by path, filled by the engine from the worktree. The view reads
     /// only the visible lines; a missing file shows "code not loaded", never a blocking read.
     pub code: HashMap<String, Arc<Vec<String>>>,
+    /// The pull request's diff, from the engine (`Action::Diff`); the diff view reads only the
+    /// rows it shows.
+    pub diff: Option<Arc<Diff>>,
     /// Edited comment text by node id (what would be posted instead of the generated text).
     pub comments: BTreeMap<String, String>,
     /// The person at the keyboard (their confirmations count as a peer's).
@@ -280,6 +326,7 @@ impl AppState {
             cohorts: Vec::new(),
             level: Level::default(),
             code: HashMap::new(),
+            diff: None,
             comments: BTreeMap::new(),
             person: person.to_string(),
             now: String::new(),

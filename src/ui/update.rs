@@ -14,9 +14,10 @@ use crate::review::verdict::{VerdictFinding, VerdictInput, decide};
 use crate::review::{Level, Role};
 use crate::space::state::Ladder;
 use crate::ui::action::Action;
+use crate::ui::diffview::{self, DiffDoc};
 use crate::ui::rows::{self, Row, Unfold};
 use crate::ui::state::{
-    AppState, InputPurpose, MESSAGE_TICKS, Message, MessageKind, Overlay, Pane, RowKey,
+    AppState, DiffView, InputPurpose, MESSAGE_TICKS, Message, MessageKind, Overlay, Pane, RowKey,
     generated_comment,
 };
 
@@ -68,6 +69,9 @@ pub fn update(state: &mut AppState, action: Action) -> Vec<Effect> {
 }
 
 fn dispatch(state: &mut AppState, action: Action) -> Vec<Effect> {
+    if let Some(effects) = in_overlay(state, &action) {
+        return effects;
+    }
     match action {
         Action::MoveDown => move_in_pane(state, 1),
         Action::MoveUp => move_in_pane(state, -1),
@@ -140,6 +144,9 @@ fn dispatch(state: &mut AppState, action: Action) -> Vec<Effect> {
         Action::ClearFilter => state.filter.clear(),
         Action::CycleLevel => return cycle_level(state),
         Action::OpenGate => open_gate(state),
+        Action::OpenDiff => open_diff(state),
+        // Outside the diff view there are no files to jump between.
+        Action::NextFile | Action::PrevFile => {}
         Action::Help => {
             if matches!(state.top_overlay(), Some(Overlay::Help { .. })) {
                 state.overlays.pop();
@@ -266,6 +273,13 @@ fn dispatch(state: &mut AppState, action: Action) -> Vec<Effect> {
         Action::Cohorts(cohorts) => state.cohorts = cohorts,
         Action::Code { path, lines } => {
             state.code.insert(path, lines);
+        }
+        Action::Diff(diff) => {
+            state.diff = Some(diff);
+            if let Some(mut view) = diff_view(state) {
+                place(state, &mut view, Place::Keep);
+                set_diff_view(state, view);
+            }
         }
         Action::Loading(loading) => state.loading = loading,
         Action::PublishPreview(data) => {
@@ -777,6 +791,15 @@ fn scroll_at(state: &mut AppState, column: u16, row: u16, delta: i16) {
             *scroll = scroll.saturating_add_signed(delta);
             return;
         }
+        Some(Overlay::Diff(view)) => {
+            let target = (view.cursor as isize + delta as isize).max(0) as usize;
+            if let Some(mut view) = diff_view(state) {
+                view.cursor = target;
+                place(state, &mut view, Place::Keep);
+                set_diff_view(state, view);
+            }
+            return;
+        }
         Some(_) => return,
         None => {}
     }
@@ -903,4 +926,180 @@ fn containing_fold(state: &AppState, visible: &[Row], key: &RowKey) -> Option<Ro
         }
     }
     None
+}
+
+/// Keys that mean something else under an overlay: movement scrolls the help and the preview;
+/// the diff view takes movement, file and finding jumps, and enter. `None`: not handled here.
+fn in_overlay(state: &mut AppState, action: &Action) -> Option<Vec<Effect>> {
+    match state.overlays.last_mut()? {
+        Overlay::Help { scroll } | Overlay::Preview { scroll, .. } => {
+            let delta: i16 = match action {
+                Action::MoveDown => 1,
+                Action::MoveUp => -1,
+                Action::PageDown => 10,
+                Action::PageUp => -10,
+                _ => return None,
+            };
+            *scroll = scroll.saturating_add_signed(delta);
+            Some(Vec::new())
+        }
+        Overlay::Diff(_) => diff_action(state, action),
+        _ => None,
+    }
+}
+
+/// The open diff view, when it is the top overlay.
+fn diff_view(state: &AppState) -> Option<DiffView> {
+    match state.top_overlay() {
+        Some(Overlay::Diff(view)) => Some(view.clone()),
+        _ => None,
+    }
+}
+
+fn set_diff_view(state: &mut AppState, view: DiffView) {
+    if let Some(Overlay::Diff(top)) = state.overlays.last_mut() {
+        *top = view;
+    }
+}
+
+/// Rows of diff the last frame showed (before the first frame, a guess).
+fn diff_height(state: &AppState) -> usize {
+    match state.layout.diff.height {
+        0 => 20,
+        h => h as usize,
+    }
+}
+
+/// How the viewport follows the cursor.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Place {
+    /// Scroll only as far as needed.
+    Keep,
+    /// Jumped to a file: its header at the top.
+    Top,
+    /// Jumped to a finding: some context above it when it was off screen.
+    Context,
+}
+
+/// Clamps the cursor to the document and scrolls the viewport to show it.
+fn place(state: &AppState, view: &mut DiffView, how: Place) {
+    let len = DiffDoc::new(state, view.cohort.as_deref()).len();
+    let height = diff_height(state);
+    view.cursor = view.cursor.min(len.saturating_sub(1));
+    let visible = view.cursor >= view.offset && view.cursor < view.offset + height;
+    match how {
+        Place::Top => view.offset = view.cursor,
+        Place::Context if !visible => view.offset = view.cursor.saturating_sub(height / 4),
+        _ if view.cursor < view.offset => view.offset = view.cursor,
+        _ if view.cursor >= view.offset + height => view.offset = view.cursor + 1 - height,
+        _ => {}
+    }
+    view.offset = view.offset.min(len.saturating_sub(height));
+}
+
+/// `d`: the diff of the selected cohort's files (every changed file when the selection is in
+/// no cohort), the cursor on the selected finding's mark; `d` again closes it.
+fn open_diff(state: &mut AppState) {
+    if state.diff.is_none() {
+        message(
+            state,
+            MessageKind::Warn,
+            "the diff is not loaded yet".to_string(),
+        );
+        return;
+    }
+    let cohort = diffview::cohort_for_selection(state);
+    let (len, cursor) = {
+        let doc = DiffDoc::new(state, cohort.as_deref());
+        let cursor = state.selected_node().and_then(|node| {
+            doc.marks(state)
+                .into_iter()
+                .find(|(_, n)| n.id == node.id || node.duplicate_of.as_deref() == Some(&n.id))
+                .map(|(row, _)| row)
+        });
+        (doc.len(), cursor)
+    };
+    if len == 0 {
+        message(state, MessageKind::Warn, "no files to show".to_string());
+        return;
+    }
+    let mut view = DiffView {
+        cohort,
+        cursor: cursor.unwrap_or(0),
+        offset: 0,
+    };
+    place(state, &mut view, Place::Context);
+    state.overlays.push(Overlay::Diff(view));
+}
+
+/// What a key in the diff view comes to, decided while the document borrows the state.
+enum DiffMove {
+    To(usize, Place),
+    Note(&'static str),
+    Select(String),
+    Close,
+}
+
+fn diff_action(state: &mut AppState, action: &Action) -> Option<Vec<Effect>> {
+    let mut view = diff_view(state)?;
+    let outcome = {
+        let doc = DiffDoc::new(state, view.cohort.as_deref());
+        let last = doc.len().saturating_sub(1);
+        let cursor = view.cursor.min(last);
+        let page = diff_height(state).saturating_sub(1).max(1);
+        let marks = || -> Vec<usize> { doc.marks(state).iter().map(|(row, _)| *row).collect() };
+        match action {
+            Action::MoveDown => DiffMove::To(cursor + 1, Place::Keep),
+            Action::MoveUp => DiffMove::To(cursor.saturating_sub(1), Place::Keep),
+            Action::PageDown => DiffMove::To(cursor + page, Place::Keep),
+            Action::PageUp => DiffMove::To(cursor.saturating_sub(page), Place::Keep),
+            Action::Top => DiffMove::To(0, Place::Keep),
+            Action::Bottom => DiffMove::To(last, Place::Keep),
+            Action::NextFile => match doc.file_starts().find(|&s| s > cursor) {
+                Some(row) => DiffMove::To(row, Place::Top),
+                None => DiffMove::Note("last file"),
+            },
+            Action::PrevFile => match doc.file_starts().filter(|&s| s < cursor).last() {
+                Some(row) => DiffMove::To(row, Place::Top),
+                None => DiffMove::Note("first file"),
+            },
+            Action::NextFinding => match marks().into_iter().find(|&r| r > cursor) {
+                Some(row) => DiffMove::To(row, Place::Context),
+                None => DiffMove::Note("no marked line below"),
+            },
+            Action::PrevFinding => match marks().into_iter().rfind(|&r| r < cursor) {
+                Some(row) => DiffMove::To(row, Place::Context),
+                None => DiffMove::Note("no marked line above"),
+            },
+            Action::Expand => {
+                let by_path = diffview::findings_by_path(state);
+                match diffview::findings_at(&doc, &by_path, cursor).first() {
+                    Some(node) => DiffMove::Select(node.id.clone()),
+                    None => DiffMove::Note("no finding on this line: n jumps to the next mark"),
+                }
+            }
+            Action::OpenDiff => DiffMove::Close,
+            _ => return None,
+        }
+    };
+    match outcome {
+        DiffMove::To(row, how) => {
+            view.cursor = row;
+            place(state, &mut view, how);
+            set_diff_view(state, view);
+        }
+        DiffMove::Note(text) => info(state, text.to_string()),
+        DiffMove::Select(id) => {
+            state.overlays.pop();
+            reveal(state, &id);
+            state.selected = Some(RowKey::Node(id.clone()));
+            state.focus = Pane::Findings;
+            state.detail_scroll = 0;
+            info(state, format!("{id} selected"));
+        }
+        DiffMove::Close => {
+            state.overlays.pop();
+        }
+    }
+    Some(Vec::new())
 }

@@ -88,6 +88,14 @@ fn triage_gate_preview_quit_and_reopen() {
         s.contains("ready") && s.contains("dismissed")
     });
     assert!(screen.contains("round 1"), "{screen}");
+    // The diff of the selected finding's cohort, its line marked; escape closes it.
+    tmux.keys(&["d"]);
+    let diff = tmux.wait_for("the diff view", |s| {
+        s.contains("Diff ·") && s.contains("━━ 1/")
+    });
+    assert!(diff.contains("◆"), "{diff}");
+    tmux.keys(&["Escape"]);
+    tmux.wait_for("the diff to close", |s| !s.contains("Diff ·"));
     tmux.keys(&["q"]);
     assert_eq!(exit_code(&second_exit, &tmux), 6);
 

@@ -127,6 +127,29 @@ pub fn cohorts() -> Vec<CohortView> {
             ],
             fallback: false,
             blast_radius: 14,
+            symbols: vec!["Refresher".into(), "Token".into(), "refresh".into()],
+            edges: vec![
+                (
+                    "src/auth/refresh.rs".into(),
+                    "tests/auth.rs".into(),
+                    "Refresher".into(),
+                ),
+                (
+                    "src/auth/refresh.rs".into(),
+                    "src/auth/client.rs".into(),
+                    "Token".into(),
+                ),
+                (
+                    "src/auth/refresh.rs".into(),
+                    "src/auth/client.rs".into(),
+                    "refresh".into(),
+                ),
+                (
+                    "src/auth/client.rs".into(),
+                    "tests/auth.rs".into(),
+                    "refresh".into(),
+                ),
+            ],
         },
         CohortView {
             key: "p-docs".into(),
@@ -134,6 +157,8 @@ pub fn cohorts() -> Vec<CohortView> {
             files: vec!["docs/auth.md".into()],
             fallback: true,
             blast_radius: 0,
+            symbols: Vec::new(),
+            edges: Vec::new(),
         },
     ]
 }
@@ -349,11 +374,77 @@ pub fn finished() -> AppState {
                 path: "src/auth/refresh.rs".into(),
                 lines: Arc::new(CODE.iter().map(|l| l.to_string()).collect()),
             },
+            Action::Diff(diff()),
             Action::Ladder(Ladder::AwaitingApproval),
         ],
     );
     state.selected = Some(RowKey::Node("n1".into()));
     state
+}
+
+/// The pull request's diff, files listed in an order that is not the reading order.
+pub const DIFF: &str = "\
+diff --git a/tests/auth.rs b/tests/auth.rs
+new file mode 100644
+--- /dev/null
++++ b/tests/auth.rs
+@@ -0,0 +1,3 @@
++#[test]
++fn expired_token_is_refreshed() {
++}
+diff --git a/src/auth/client.rs b/src/auth/client.rs
+--- a/src/auth/client.rs
++++ b/src/auth/client.rs
+@@ -3,4 +3,4 @@ use crate::auth::Refresher;
+ pub fn client() -> Client {
+-    let key = std::env::var(\"AWS_KEY\").unwrap();
+-    Client::new(key)
++    let token = refresh();
++    let key = \"AKIAIOSFODNN7EXAMPLE\";
+ }
+diff --git a/docs/auth.md b/docs/auth.md
+--- a/docs/auth.md
++++ b/docs/auth.md
+@@ -1,2 +1,4 @@
+ # Auth
++
++Tokens refresh 60 s before expiry.
+ See the client.
+diff --git a/src/auth/refresh.rs b/src/auth/refresh.rs
+--- a/src/auth/refresh.rs
++++ b/src/auth/refresh.rs
+@@ -7,6 +7,10 @@
+ impl Refresher {
+-    pub fn refresh(&mut self) -> Result<Token, Error> {
++    pub fn refresh(&mut self, now: Instant) -> Result<Token, Error> {
++        // The cached token is returned first.
++        if let Some(t) = &self.cached {
++            return Ok(t.clone());
++        }
+         let token = self.fetch()?;
+         self.cached = Some(token.clone());
+         Ok(token)
+     }
+";
+
+pub fn diff() -> Arc<crate::diff::Diff> {
+    Arc::new(crate::diff::parse(DIFF).expect("the fixture diff parses"))
+}
+
+/// A finding on a removed line (LEFT side): the old environment lookup in the client.
+pub fn left_finding() -> Action {
+    let mut n7 = node(NodeSpec {
+        id: "n7",
+        reviewer: "qa",
+        priority: Priority::P2,
+        category: Category::Compatibility,
+        confidence: 0.85,
+        anchor: Some(("src/auth/client.rs", 4, 4)),
+        title: "AWS_KEY is no longer read: deployments that set it break",
+        ..NodeSpec::default()
+    });
+    n7.anchor.as_mut().unwrap().side = Side::Left;
+    added(n7)
 }
 
 pub fn select(state: &mut AppState, id: &str) {

@@ -27,7 +27,10 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &AppState, cx: &ViewContext) {
             Some(node) => (format!(" {} ", node.id), node_lines(node, state, cx)),
             None => (" Detail ".to_string(), Vec::new()),
         },
-        Some(RowKey::Cohort(key)) => (" Cohort ".to_string(), cohort_lines(key, state, cx)),
+        Some(RowKey::Cohort(key)) => (
+            " Cohort ".to_string(),
+            cohort_lines(key, area.width.saturating_sub(2) as usize, state, cx),
+        ),
         Some(RowKey::Below(_)) => (" Below threshold ".to_string(), below_lines(state, cx)),
         None => (
             " Detail ".to_string(),
@@ -300,7 +303,12 @@ fn code_lines<'a>(
     }
 }
 
-fn cohort_lines<'a>(key: &str, state: &AppState, cx: &ViewContext) -> Vec<Line<'a>> {
+fn cohort_lines<'a>(
+    key: &str,
+    columns: usize,
+    state: &AppState,
+    cx: &ViewContext,
+) -> Vec<Line<'a>> {
     let theme = &cx.theme;
     let Some(cohort) = state.cohorts.iter().find(|c| c.key == key) else {
         let text = if key == OTHER_COHORT {
@@ -311,12 +319,7 @@ fn cohort_lines<'a>(key: &str, state: &AppState, cx: &ViewContext) -> Vec<Line<'
         return vec![Line::from(Span::styled(text, theme.muted))];
     };
     let mut lines = vec![Line::from(Span::styled(cohort.label.clone(), theme.title))];
-    if cohort.fallback {
-        lines.push(Line::from(Span::styled(
-            "grouped by path: no code index for this language, so no semantic grouping",
-            theme.fallback,
-        )));
-    } else {
+    if !cohort.fallback {
         lines.push(Line::from(Span::styled(
             format!(
                 "blast radius {}: files that reference the touched symbols",
@@ -327,15 +330,10 @@ fn cohort_lines<'a>(key: &str, state: &AppState, cx: &ViewContext) -> Vec<Line<'
     }
     lines.push(Line::raw(""));
     lines.push(Line::from(Span::styled("Reading order", theme.title)));
-    for (i, file) in cohort.files.iter().enumerate() {
-        lines.push(Line::from(Span::styled(
-            format!("{}. {file}", i + 1),
-            theme.text,
-        )));
-    }
+    lines.extend(super::cohort::diagram(cohort, columns, cx));
     lines.push(Line::raw(""));
     lines.push(Line::from(Span::styled(
-        "enter folds or unfolds the cohort",
+        "enter folds or unfolds the cohort · d shows its diff",
         theme.muted,
     )));
     lines

@@ -2,7 +2,9 @@
 //! overlays are drawn bottom to top over the panes. `draw` returns where things landed so the
 //! loop can route mouse clicks and page sizes (a measurement, not state the view owns).
 
+mod cohort;
 mod detail;
+mod diff;
 mod disagreements;
 mod findings;
 mod header;
@@ -74,7 +76,7 @@ pub fn draw(frame: &mut Frame, state: &AppState, cx: &ViewContext) -> ScreenLayo
     layout.detail = detail_area;
 
     status::draw(frame, status_area, state, cx);
-    overlays::draw(frame, frame.area(), state, cx);
+    layout.diff = overlays::draw(frame, frame.area(), state, cx);
     layout
 }
 

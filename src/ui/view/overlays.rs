@@ -11,7 +11,9 @@ use crate::review::Priority;
 use crate::ui::keymap::Context;
 use crate::ui::state::{AppState, InputOverlay, InputPurpose, Overlay, PreviewData};
 
-pub fn draw(frame: &mut Frame, area: Rect, state: &AppState, cx: &ViewContext) {
+/// Draws the stack; returns where the diff view's lines landed (zero when it is not open).
+pub fn draw(frame: &mut Frame, area: Rect, state: &AppState, cx: &ViewContext) -> Rect {
+    let mut diff_lines = Rect::default();
     for overlay in &state.overlays {
         match overlay {
             Overlay::Help { scroll } => help(frame, area, *scroll, cx),
@@ -20,8 +22,10 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &AppState, cx: &ViewContext) {
             Overlay::Preview { data, scroll } => preview(frame, area, data, *scroll, cx),
             Overlay::Input(input) => text_box(frame, area, state, input, cx),
             Overlay::Error { title, message } => error(frame, area, title, message, cx),
+            Overlay::Diff(view) => diff_lines = super::diff::draw(frame, area, state, view, cx),
         }
     }
+    diff_lines
 }
 
 fn boxed<'a>(title: String, cx: &ViewContext) -> Block<'a> {
@@ -34,7 +38,12 @@ fn help(frame: &mut Frame, area: Rect, scroll: u16, cx: &ViewContext) {
     let theme = &cx.theme;
     let rect = centered(area, 112, area.height.saturating_sub(2));
     let mut lines = Vec::new();
-    for context in [Context::Main, Context::Gate, Context::Preview] {
+    for context in [
+        Context::Main,
+        Context::Diff,
+        Context::Gate,
+        Context::Preview,
+    ] {
         if !lines.is_empty() {
             lines.push(Line::raw(""));
         }

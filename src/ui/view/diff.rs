@@ -1,0 +1,303 @@
+//! The diff view, full screen: the cohort diagram on top, then the cohort's files in reading
+//! order (a header per file, `@@` rows, lines with LEFT and RIGHT numbers), each finding's
+//! priority glyph in the gutter of the lines its anchor lands on, and a footer naming the
+//! finding under the cursor. Only the rows on screen are built and highlighted.
+
+use std::collections::HashMap;
+
+use ratatui::Frame;
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::style::Style;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Clear, Paragraph};
+
+use super::{ViewContext, truncate, width};
+use crate::diff::{FileStatus, LineKind};
+use crate::review::node::ReviewNode;
+use crate::ui::diffview::{DiffDoc, DiffRow, findings_at, findings_by_path, scope_label};
+use crate::ui::highlight::Piece;
+use crate::ui::keymap::Context;
+use crate::ui::state::{AppState, DiffView};
+
+/// Draws the view over `area`; returns the rectangle of its lines (the page size).
+pub fn draw(
+    frame: &mut Frame,
+    area: Rect,
+    state: &AppState,
+    view: &DiffView,
+    cx: &ViewContext,
+) -> Rect {
+    let theme = &cx.theme;
+    let doc = DiffDoc::new(state, view.cohort.as_deref());
+    let cohort = view
+        .cohort
+        .as_deref()
+        .and_then(|key| state.cohorts.iter().find(|c| c.key == key));
+    frame.render_widget(Clear, area);
+    let block = Block::bordered()
+        .title(Span::styled(
+            format!(" Diff · {} ", scope_label(cohort, doc.file_count())),
+            theme.title,
+        ))
+        .border_style(theme.border_focused);
+    let inner = block.inner(area);
+    frame.render_widget(block, area);
+
+    let diagram: Vec<Line> = match cohort {
+        Some(cohort) => super::cohort::diagram(cohort, inner.width as usize, cx),
+        None => Vec::new(),
+    };
+    let diagram_height = (diagram.len() as u16).min(inner.height / 3);
+    let [top, rule, body, footer] = Layout::vertical([
+        Constraint::Length(diagram_height),
+        Constraint::Length(u16::from(diagram_height > 0)),
+        Constraint::Fill(1),
+        Constraint::Length(1),
+    ])
+    .areas(inner);
+    if diagram_height > 0 {
+        frame.render_widget(Paragraph::new(diagram), top);
+        frame.render_widget(
+            Paragraph::new(Span::styled("─".repeat(rule.width as usize), theme.border)),
+            rule,
+        );
+    }
+
+    let height = body.height as usize;
+    let offset = view.offset.min(doc.len().saturating_sub(height));
+    let end = (offset + height).min(doc.len());
+    let rows: Vec<DiffRow> = (offset..end).filter_map(|r| doc.row(r)).collect();
+    let by_path = findings_by_path(state);
+    let number_width = rows
+        .iter()
+        .filter_map(|row| match row {
+            DiffRow::Line { line, .. } => line.old_line.max(line.new_line),
+            _ => None,
+        })
+        .max()
+        .unwrap_or(0)
+        .to_string()
+        .len()
+        .max(3);
+    let highlighted = highlight_visible(&rows, cx);
+    let columns = body.width as usize;
+    let mut lines = Vec::with_capacity(rows.len());
+    for (i, row) in rows.iter().enumerate() {
+        let at = offset + i;
+        let marks = findings_at(&doc, &by_path, at);
+        let mut line = match row {
+            DiffRow::File { index, path, file } => {
+                let mut text = format!("━━ {}/{}  {path}", index + 1, doc.file_count());
+                if let Some(file) = file {
+                    let status = match file.status {
+                        FileStatus::Added => "added",
+                        FileStatus::Modified => "modified",
+                        FileStatus::Deleted => "deleted",
+                        FileStatus::Renamed => "renamed",
+                        FileStatus::Copied => "copied",
+                    };
+                    text.push_str(&format!(
+                        "  {status} +{} −{}",
+                        file.additions, file.deletions
+                    ));
+                    if let Some(old) = &file.old_path {
+                        text.push_str(&format!(" (from {old})"));
+                    }
+                }
+                text.push(' ');
+                let fill = columns.saturating_sub(width(&text));
+                Line::from(vec![
+                    Span::styled(truncate(&text, columns), theme.title),
+                    Span::styled("━".repeat(fill), theme.border),
+                ])
+            }
+            DiffRow::Note { text, .. } => Line::from(vec![
+                Span::raw(" ".repeat(GUTTER + 2 * (number_width + 1))),
+                Span::styled(*text, theme.muted),
+            ]),
+            DiffRow::Hunk { hunk, .. } => {
+                let mut text = format!(
+                    "@@ -{},{} +{},{} @@",
+                    hunk.old_start, hunk.old_count, hunk.new_start, hunk.new_count
+                );
+                if let Some(section) = &hunk.section {
+                    text.push(' ');
+                    text.push_str(section.trim());
+                }
+                Line::from(vec![
+                    Span::raw(" ".repeat(GUTTER + 2 * (number_width + 1))),
+                    Span::styled(text, theme.diff_context),
+                ])
+            }
+            DiffRow::Line { line, .. } => {
+                let number = |n: Option<u32>| match n {
+                    Some(n) => format!("{n:>number_width$} "),
+                    None => " ".repeat(number_width + 1),
+                };
+                let (sign, sign_style) = match line.kind {
+                    LineKind::Added => ("+", theme.diff_add),
+                    LineKind::Removed => ("-", theme.diff_del),
+                    LineKind::Context => (" ", theme.diff_context),
+                };
+                let base = if marks.is_empty() {
+                    Style::default()
+                } else {
+                    theme.anchor_line
+                };
+                let mut spans = vec![
+                    gutter(&marks, cx),
+                    Span::styled(number(line.old_line), theme.line_number),
+                    Span::styled(number(line.new_line), theme.line_number),
+                    Span::styled(sign, sign_style),
+                    Span::raw(" "),
+                ];
+                let pieces = highlighted.get(&i).cloned().unwrap_or_default();
+                let plain = pieces.iter().all(|(style, _)| style.fg.is_none());
+                for (style, text) in pieces {
+                    let code = if plain && line.kind != LineKind::Context {
+                        sign_style
+                    } else {
+                        theme.text.patch(style)
+                    };
+                    spans.push(Span::styled(text, code));
+                }
+                Line::from(spans).style(base)
+            }
+        };
+        if at == view.cursor {
+            line = line.patch_style(theme.selection);
+        }
+        lines.push(line);
+    }
+    frame.render_widget(Paragraph::new(lines), body);
+
+    let cursor_marks = findings_at(&doc, &by_path, view.cursor);
+    frame.render_widget(
+        Paragraph::new(footer_line(
+            &cursor_marks,
+            view.cursor,
+            doc.len(),
+            columns,
+            cx,
+        )),
+        footer,
+    );
+    body
+}
+
+/// Columns of the gutter: glyph, priority digit, `+` when more findings share the line.
+const GUTTER: usize = 3;
+
+/// The most urgent finding on a line as `◆1` in its priority's colour (the digit keeps it
+/// readable without colour), `+` when there are more.
+fn gutter(marks: &[&ReviewNode], cx: &ViewContext) -> Span<'static> {
+    match marks.first() {
+        Some(node) => {
+            let digit = node
+                .priority
+                .to_string()
+                .trim_start_matches('P')
+                .to_string();
+            let more = if marks.len() > 1 { "+" } else { " " };
+            Span::styled(format!("◆{digit}{more}"), cx.theme.priority(node.priority))
+        }
+        None => Span::raw(" ".repeat(GUTTER)),
+    }
+}
+
+fn footer_line(
+    marks: &[&ReviewNode],
+    cursor: usize,
+    len: usize,
+    columns: usize,
+    cx: &ViewContext,
+) -> Line<'static> {
+    let theme = &cx.theme;
+    let position = format!("{}/{} ", cursor + 1, len);
+    match marks.first() {
+        Some(node) => {
+            let more = if marks.len() > 1 {
+                format!(" (+{} more)", marks.len() - 1)
+            } else {
+                String::new()
+            };
+            let hint = format!(
+                " · {} selects it",
+                cx.keymap
+                    .keys_for(Context::Diff, &crate::ui::Action::Expand)
+            );
+            let used = width(&position) + 4 + node.id.len() + 1 + width(&more) + width(&hint);
+            Line::from(vec![
+                Span::styled(position, theme.muted),
+                Span::styled(
+                    format!("◆ {} ", node.priority),
+                    theme.priority(node.priority),
+                ),
+                Span::styled(format!("{} ", node.id), theme.muted),
+                Span::styled(
+                    truncate(&node.text.title, columns.saturating_sub(used)),
+                    theme.text,
+                ),
+                Span::styled(more, theme.muted),
+                Span::styled(hint, theme.key_hint),
+            ])
+        }
+        None => {
+            let mut spans = vec![Span::styled(position, theme.muted)];
+            for (action, what) in [
+                (crate::ui::Action::NextFinding, "marks"),
+                (crate::ui::Action::NextFile, "files"),
+                (crate::ui::Action::Expand, "select"),
+                (crate::ui::Action::Close, "close"),
+            ] {
+                let mut keys = cx.keymap.keys_for(Context::Diff, &action);
+                if action == crate::ui::Action::NextFinding {
+                    keys = format!(
+                        "{keys}/{}",
+                        cx.keymap
+                            .keys_for(Context::Diff, &crate::ui::Action::PrevFinding)
+                    );
+                } else if action == crate::ui::Action::NextFile {
+                    keys = format!(
+                        "{keys}/{}",
+                        cx.keymap
+                            .keys_for(Context::Diff, &crate::ui::Action::PrevFile)
+                    );
+                }
+                spans.push(Span::styled(format!(" {keys}"), theme.key_hint));
+                spans.push(Span::styled(format!(" {what} "), theme.muted));
+            }
+            Line::from(spans)
+        }
+    }
+}
+
+/// Highlights the visible code lines, one window per run of lines of the same file.
+fn highlight_visible(rows: &[DiffRow], cx: &ViewContext) -> HashMap<usize, Vec<Piece>> {
+    let mut out = HashMap::new();
+    let mut i = 0;
+    while i < rows.len() {
+        let DiffRow::Line { path, .. } = rows[i] else {
+            i += 1;
+            continue;
+        };
+        let start = i;
+        let mut texts = Vec::new();
+        while let Some(DiffRow::Line { path: p, line }) = rows.get(i) {
+            if *p != path {
+                break;
+            }
+            texts.push(line.text.replace('\t', "    "));
+            i += 1;
+        }
+        for (k, pieces) in cx
+            .highlighter
+            .highlight(path, &texts)
+            .into_iter()
+            .enumerate()
+        {
+            out.insert(start + k, pieces);
+        }
+    }
+    out
+}
