@@ -7,5 +7,6 @@ mod crash;
 mod diff;
 mod github;
 mod headless;
+mod models;
 mod providers;
 mod support;
