@@ -4,6 +4,7 @@
 
 mod cli;
 mod crash;
+mod demo;
 mod diff;
 mod github;
 mod headless;
