@@ -142,3 +142,53 @@ impl ModelsLayer {
 
 /// `[prompts]`: a Markdown file per role that replaces its built-in brief.
 pub type PromptsLayer = BTreeMap<Role, PathBuf>;
+
+#[cfg(test)]
+mod tests {
+    use crate::config::{Config, Layer};
+    use crate::review::level::Role;
+
+    #[test]
+    fn roles_name_their_own_models_over_the_defaults() {
+        let layer = Layer::parse(
+            r#"
+[models]
+provider = "openai"
+url = "http://127.0.0.1:8080/v1"
+model = "big"
+budget = "200k"
+[models.roles.qa]
+model = "small"
+scoring_model = "tiny"
+[prompts]
+security = "/home/me/security.md"
+"#,
+            "user config",
+        )
+        .unwrap();
+        let mut config = Config::default();
+        config.apply(layer, "user config");
+        let qa = config.models.choice_for(Role::Qa);
+        assert_eq!(qa.model.as_deref(), Some("small"));
+        assert_eq!(qa.url.as_deref(), Some("http://127.0.0.1:8080/v1"));
+        assert_eq!(qa.scoring_model.as_deref(), Some("tiny"));
+        let engineer = config.models.choice_for(Role::Engineer);
+        assert_eq!(engineer.model.as_deref(), Some("big"));
+        assert_eq!(config.models.budget.as_deref(), Some("200k"));
+        assert!(config.prompts.contains_key(&Role::Security));
+    }
+
+    #[test]
+    fn a_later_layer_changes_only_what_it_names() {
+        let mut config = Config::default();
+        for (text, origin) in [
+            ("[models]\nmodel = \"a\"\nconcurrency = 3\n", "one"),
+            ("[models]\nmodel = \"b\"\n", "two"),
+        ] {
+            config.apply(Layer::parse(text, origin).unwrap(), origin);
+        }
+        assert_eq!(config.models.model.as_deref(), Some("b"));
+        assert_eq!(config.models.concurrency, Some(3));
+        assert!(Layer::parse("[models]\nmodle = \"x\"\n", "typo").is_err());
+    }
+}
