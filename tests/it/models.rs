@@ -594,3 +594,62 @@ fn a_spent_budget_stops_the_remaining_reviewers() {
             .contains("200 tokens budget")
     );
 }
+
+#[test]
+fn thorough_reviews_are_rescored_by_the_scoring_model_and_traced_to_a_root_cause() {
+    let repo = repository(false);
+    let server = OpenAiServer::start();
+    let bug = finding(
+        "last() indexes one past the end",
+        "src/cache.rs",
+        11,
+        "P1",
+        "correctness",
+    );
+    server.route(
+        &marker("engineer", "review"),
+        [Reply::tool_calls(&[
+            ("add_review_node", bug),
+            ("finish", json!({"summary": "one bug"})),
+        ])],
+    );
+    for role in ["qa", "architect", "security", "performance"] {
+        server.route(&marker(role, "review"), [finish("nothing")]);
+    }
+    server.route(
+        &marker("scorer", "score engineer-1"),
+        [Reply::text(
+            r#"{"reasoning": "real but the method is new and unused", "score": 40}"#,
+        )],
+    );
+    pass_defaults(&server);
+    let run = review(
+        &repo,
+        Some(&server),
+        "",
+        &["--level", "thorough", "--scoring-model", "cheap-model"],
+    );
+    let report = &run.report;
+    let bug = report["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["id"] == "engineer-1")
+        .unwrap_or_else(|| panic!("{report}\n{}", run.stderr));
+    assert_eq!(bug["scoring"]["original"], 0.9);
+    assert_eq!(bug["scoring"]["score"], 40);
+    assert_eq!(bug["confidence"], 0.4, "the lower of the two");
+    assert_eq!(
+        bug["root_cause"],
+        "len() is used as an index. (origin: src/cache.rs:11)"
+    );
+    let scored = requests_for(&server, "Role: scorer.");
+    assert_eq!(scored.len(), 1);
+    assert_eq!(scored[0].body["model"], "cheap-model");
+    assert!(
+        scored[0].body["messages"][0]["content"]
+            .as_str()
+            .unwrap()
+            .contains("100 = absolutely certain")
+    );
+}
