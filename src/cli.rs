@@ -87,6 +87,54 @@ pub struct Cli {
     #[arg(long)]
     pub consensus_only: bool,
     // --- end of publishing ---
+
+    // ---- Model reviewers (the `models` block; see DESIGN §5) ----
+    /// OpenAI-compatible endpoint for the model reviewers, up to the version prefix
+    /// (http://127.0.0.1:11434/v1). Default: OPENAI_BASE_URL, OLLAMA_HOST, or OpenAI itself when
+    /// OPENAI_API_KEY is set.
+    #[arg(long, value_name = "URL")]
+    pub model_url: Option<String>,
+
+    /// The model the reviewers use (a role's `[models.roles.ROLE]` may name its own).
+    #[arg(long, value_name = "MODEL")]
+    pub model: Option<String>,
+
+    /// Which provider: openai (any OpenAI-compatible server), anthropic, ollama, command (a CLI
+    /// agent, see --provider-command) or replay (a recorded cassette, see --replay).
+    #[arg(long, value_name = "PROVIDER")]
+    pub provider: Option<String>,
+
+    /// The CLI agent the command provider runs (by `sh -c`, in the review's worktree): the
+    /// prompt on stdin, JSON findings on stdout.
+    #[arg(long, value_name = "CMD")]
+    pub provider_command: Option<String>,
+
+    /// Replay a cassette recorded with --record instead of calling a model.
+    #[arg(long, value_name = "FILE")]
+    pub replay: Option<std::path::PathBuf>,
+
+    /// Record every model turn to FILE (a cassette --replay can play back). Requests are
+    /// recorded after redaction; keys are never in them.
+    #[arg(long, value_name = "FILE")]
+    pub record: Option<std::path::PathBuf>,
+
+    /// A cheaper model for the confidence-scoring pass (rescoring each model finding 0-100).
+    #[arg(long, value_name = "MODEL")]
+    pub scoring_model: Option<String>,
+
+    /// The review's budget, a hard stop: tokens (200000, 200k) or dollars ($1.50, needs
+    /// [models] prices). Reviewers still running when it is spent stop and the verdict is
+    /// Inconclusive.
+    #[arg(long, value_name = "USD-or-tokens")]
+    pub budget: Option<String>,
+
+    /// Fail (exit 4) instead of running without model reviewers when no provider is configured.
+    #[arg(long, conflicts_with = "deterministic_only")]
+    pub require_model: bool,
+
+    /// How many model conversations run at once (default 5, or [models] concurrency).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+    pub concurrency: Option<u16>,
 }
 
 #[derive(Debug, Subcommand)]

@@ -43,6 +43,11 @@ const PR: &[(&str, &str)] = &[
 
 const MANIFEST: &str = include_str!("../assets/demo/manifest.toml");
 
+/// The model reviewers' recorded session on the demo PR, replayed by `--demo` so the whole flow
+/// runs offline. Produced by `tests/it/demo.rs` against the scripted model server; regenerate it
+/// with `REVIEW_TUI_UPDATE_CASSETTE=1 cargo test --test it demo::`.
+pub const CASSETTE: &str = include_str!("../assets/demo/cassette.json");
+
 #[derive(Debug, Error)]
 pub enum DemoError {
     #[error("building the demo repository in {path}: {source}")]

@@ -10,7 +10,7 @@ use review_tui::agents::rules::Catalog;
 use review_tui::agents::sarif::to_sarif;
 use review_tui::cli::{Cli, Command, ReportFormat, VerdictFormat};
 use review_tui::exit::Exit;
-use review_tui::pipeline::{self, ReviewOptions};
+use review_tui::pipeline::{self, ModelSetup, ReviewOptions};
 use review_tui::pr::reference;
 use review_tui::prepare::{PrepareError, PrepareOptions, prepare};
 use review_tui::publish::{self, PublishError, PublishInput, PublishOptions, Selection};
@@ -173,12 +173,16 @@ fn review_options(
         let base = prepared.space.state().base_sha.clone();
         review_tui::config::load(Some((&repo, &base)))?
     };
+    let level = cli.level.unwrap_or(config.level);
+    let models = model_setup(cli, &config, prepared, level)?;
     let options = ReviewOptions {
-        level: cli.level.unwrap_or(config.level),
+        level,
         deterministic_only: cli.deterministic_only,
         sarif_files: cli.sarif.clone(),
         force: cli.force,
         catalog: Catalog::builtin().with_overrides(&config),
+        models,
+        notes: config.notes.clone(),
         ..ReviewOptions::default()
     };
     Ok((options, config))
@@ -351,4 +355,121 @@ fn evaluate_command(file: &str, format: VerdictFormat) -> anyhow::Result<Exit> {
 
 fn display_name(file: &str) -> &str {
     if file == "-" { "standard input" } else { file }
+}
+
+// ---- Model reviewers (the `models` block): flags + config → roster, bounds, budget ----
+
+fn model_setup(
+    cli: &Cli,
+    config: &review_tui::config::Config,
+    prepared: &review_tui::prepare::Prepared,
+    level: review_tui::review::level::Level,
+) -> anyhow::Result<Option<ModelSetup>> {
+    use review_tui::agents::agent::{Bounds, Pricing};
+    use review_tui::agents::budget::{Budget, Limit};
+    use review_tui::agents::provider::RetryPolicy;
+    use review_tui::agents::roster::{self, ModelFlags, PROVIDER_ENV_VARS, ProviderSettings};
+    use std::sync::Arc;
+    use std::time::Duration;
+
+    if cli.deterministic_only {
+        return Ok(None);
+    }
+    let models = &config.models;
+    let duration = |value: &Option<String>, what: &str, default: u64| match value {
+        Some(text) => humantime::parse_duration(text.trim()).with_context(|| {
+            format!("[models] {what} {text:?} is not a duration (\"90s\", \"10m\")")
+        }),
+        None => Ok(Duration::from_secs(default)),
+    };
+    let reviewer_timeout = duration(&models.reviewer_timeout, "reviewer_timeout", 600)?;
+    let settings = ProviderSettings {
+        retry: RetryPolicy {
+            max_attempts: models.max_attempts.unwrap_or(4).max(1),
+            base_backoff: duration(&models.backoff, "backoff", 2)?,
+            ..RetryPolicy::default()
+        },
+        request_timeout: duration(&models.request_timeout, "request_timeout", 300)?,
+        command_timeout: reviewer_timeout,
+        worktree: prepared.space.worktree().to_path_buf(),
+    };
+    let pricing = match (models.price_input_per_mtok, models.price_output_per_mtok) {
+        (Some(input), Some(output)) => Some(Pricing {
+            input_usd_per_mtok: input,
+            output_usd_per_mtok: output,
+        }),
+        _ => None,
+    };
+    let limit = cli
+        .budget
+        .as_ref()
+        .or(models.budget.as_ref())
+        .map(|text| Limit::parse(text))
+        .transpose()?;
+    let budget = Arc::new(Budget::new(limit, pricing)?);
+    let asked_for_a_provider = cli.provider.is_some()
+        || cli.model_url.is_some()
+        || cli.provider_command.is_some()
+        || cli.replay.is_some();
+    let cassette = if cli.demo && !asked_for_a_provider {
+        // The demo runs offline on its bundled cassette unless another provider is asked for.
+        Some(
+            serde_json::from_str(review_tui::demo::CASSETTE)
+                .context("the bundled demo cassette")?,
+        )
+    } else {
+        None
+    };
+    let flags = ModelFlags {
+        provider: cli.provider.clone(),
+        model_url: cli.model_url.clone(),
+        model: cli.model.clone(),
+        provider_command: cli.provider_command.clone(),
+        replay: cli.replay.clone(),
+        record: cli.record.clone(),
+        scoring_model: cli.scoring_model.clone(),
+        cassette,
+    };
+    let env = |name: &str| std::env::var(name).ok();
+    let roster = roster::build(
+        level,
+        &flags,
+        models,
+        &config.prompts,
+        &settings,
+        budget,
+        &env,
+    )?;
+    let Some(roster) = roster else {
+        if cli.require_model {
+            anyhow::bail!(
+                "--require-model: no model provider is configured; set {PROVIDER_ENV_VARS}, or \
+                 pass --model-url URL --model MODEL, --provider-command CMD or --replay FILE"
+            );
+        }
+        return Ok(None);
+    };
+    let mut setup = ModelSetup::new(roster);
+    setup.concurrency = cli
+        .concurrency
+        .map(usize::from)
+        .or(models.concurrency)
+        .unwrap_or(5)
+        .max(1);
+    setup.bounds = Bounds {
+        max_tool_calls: models
+            .max_tool_calls
+            .unwrap_or(Bounds::default().max_tool_calls),
+        max_tokens: models.max_tokens.unwrap_or(Bounds::default().max_tokens),
+        timeout: reviewer_timeout,
+        ..Bounds::default()
+    };
+    setup.pricing = pricing;
+    if let Some(tokens) = models.context_tokens {
+        setup.context_tokens = tokens;
+    }
+    if let Some(calls) = models.verify_calls {
+        setup.verify_calls = calls;
+    }
+    Ok(Some(setup))
 }

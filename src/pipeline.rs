@@ -7,10 +7,13 @@ use std::path::PathBuf;
 
 use serde::Serialize;
 use thiserror::Error;
-use tokio::sync::mpsc;
+use tokio::sync::{mpsc, watch};
 
 use crate::agents::deterministic::{self, DeterministicInput};
-use crate::agents::events::RunId;
+use crate::agents::dispatch;
+use crate::agents::events::{EventKind, ReviewEvent, RunId};
+use crate::agents::passes;
+use crate::agents::passes::verify::Refutation;
 use crate::agents::secrets::{SECRET_SCAN, SecretScanner};
 use crate::cohort::{self, CohortInput, CohortReport};
 use crate::prepare::Prepared;
@@ -19,10 +22,16 @@ use crate::review::carry::carry_over;
 use crate::review::consolidate::{self, Problem};
 use crate::review::disagreement::{Disagreement, disagreements};
 use crate::review::level::Level;
+use crate::review::level::Role;
+use crate::review::node::{Actor, Scoring};
 use crate::review::rounds::RoundDelta;
-use crate::review::status::apply_suppression_hints;
+use crate::review::status::{self, Change, apply_suppression_hints};
+use crate::review::verdict::Outcome;
 use crate::review::verdict::{Verdict, VerdictFinding, VerdictInput, decide};
 use crate::space::{Ladder, SpaceError, StateError, StoreError};
+
+mod models;
+pub use models::{Estimate, ModelSetup, fingerprint_model_nodes, redactor};
 
 #[derive(Debug, Clone)]
 pub struct ReviewOptions {
@@ -36,6 +45,11 @@ pub struct ReviewOptions {
     pub force: bool,
     /// The rule catalog with the configuration's overrides applied.
     pub catalog: crate::agents::rules::Catalog,
+    /// The model reviewers; `None` when no provider is configured (they are then skipped and
+    /// the verdict is Inconclusive unless the run is deterministic-only).
+    pub models: Option<ModelSetup>,
+    /// Notes from setting up (ignored config sections), for the coverage.
+    pub notes: Vec<String>,
     /// A copy of the run as it happens, for a live view (the cockpit): the plan first, then
     /// every reviewer event in the order the board applies them.
     pub tap: Option<mpsc::UnboundedSender<Tap>>,
@@ -62,6 +76,8 @@ impl Default for ReviewOptions {
             force: false,
             catalog: crate::agents::rules::Catalog::builtin(),
             tap: None,
+            models: None,
+            notes: Vec::new(),
         }
     }
 }
@@ -91,6 +107,12 @@ pub struct Coverage {
     /// (reviewer, reason) for payloads that did not validate and stances that were refused.
     pub dropped: Vec<(String, String)>,
     pub notes: Vec<String>,
+    /// The pre-run estimate of what the model reviewers are sent.
+    pub estimate: Option<Estimate>,
+    /// Model findings the verification pass refuted with a quote from the code.
+    pub refuted: Vec<Refutation>,
+    /// What the model passes spent and how the budget stands.
+    pub spent: Option<String>,
 }
 
 #[derive(Debug)]
@@ -105,6 +127,8 @@ pub struct ReviewResult {
     pub coverage: Coverage,
     pub level: Level,
     pub deterministic_only: bool,
+    /// The lead's walkthrough and reading order; empty without model reviewers.
+    pub walkthrough: String,
 }
 
 fn now() -> String {
@@ -139,14 +163,72 @@ pub async fn review(
     board.start_run(run);
     board.queue(crate::agents::rules::REVIEWER, true);
     board.queue(SECRET_SCAN, true);
-    for role in options.level.roster() {
-        let why = if options.deterministic_only {
-            "deterministic-only run: no model reviewer asked for"
-        } else {
-            "no model provider configured (set OPENAI_BASE_URL, ANTHROPIC_API_KEY or OLLAMA_HOST)"
-        };
-        board.skip(role.as_str(), true, why);
+    let models = options
+        .models
+        .as_ref()
+        .filter(|_| !options.deterministic_only);
+    match models {
+        Some(setup) => {
+            for member in &setup.roster.members {
+                board.queue(member.role.as_str(), true);
+            }
+            for (role, why) in &setup.roster.unavailable {
+                board.skip(role.as_str(), true, why);
+            }
+        }
+        None => {
+            for role in options.level.roster() {
+                let why = if options.deterministic_only {
+                    "deterministic-only run: no model reviewer asked for".to_string()
+                } else {
+                    format!(
+                        "no model provider configured (set {})",
+                        crate::agents::roster::PROVIDER_ENV_VARS
+                    )
+                };
+                board.skip(role.as_str(), true, &why);
+            }
+        }
     }
+
+    // Cohorts first: they are deterministic, and their symbol index serves `find_symbol`.
+    let cohorts = build_cohorts(prepared).await;
+    let (stop, never_stopped) = watch::channel(false);
+    let cancel = models
+        .and_then(|m| m.cancel.clone())
+        .unwrap_or(never_stopped);
+    let mut coverage = Coverage {
+        notes: options.notes.clone(),
+        ..Coverage::default()
+    };
+    let model_run = match models {
+        Some(setup) => {
+            match models::prepare(prepared, setup, cohorts.as_ref().ok(), cancel.clone()).await {
+                Ok(model_run) => {
+                    coverage.estimate = Some(model_run.estimate);
+                    coverage.notes.extend(model_run.notes.iter().cloned());
+                    Some(model_run)
+                }
+                Err(reason) => {
+                    for member in &setup.roster.members {
+                        board.apply(
+                            ReviewEvent::new(
+                                run,
+                                member.role.as_str(),
+                                EventKind::Failed {
+                                    outcome: Outcome::Failed,
+                                    reason: reason.clone(),
+                                },
+                            ),
+                            &now(),
+                        );
+                    }
+                    None
+                }
+            }
+        }
+        None => None,
+    };
 
     if let Some(tap) = &options.tap {
         let _ = tap.send(Tap::Started {
@@ -166,7 +248,18 @@ pub async fn review(
         gitleaks: options.gitleaks.clone(),
         now: started.clone(),
     };
-    let reviewers = tokio::spawn(deterministic::run(input, run, sender));
+    let reviewers = tokio::spawn(deterministic::run(input, run, sender.clone()));
+    let dispatched = match (&model_run, models) {
+        (Some(model_run), Some(setup)) => Some(tokio::spawn(dispatch::dispatch(
+            model_run.assignments.clone(),
+            run,
+            setup.concurrency,
+            sender.clone(),
+            cancel.clone(),
+        ))),
+        _ => None,
+    };
+    drop(sender);
     // The one writer: every event is applied here, in order.
     while let Some(event) = receiver.recv().await {
         if let Some(tap) = &options.tap {
@@ -177,6 +270,33 @@ pub async fn review(
     reviewers
         .await
         .map_err(|e| PipelineError::Other(format!("a reviewer task failed: {e}")))?;
+    if let Some(dispatched) = dispatched {
+        dispatched
+            .await
+            .map_err(|e| PipelineError::Other(format!("the model dispatch failed: {e}")))?;
+    }
+    models::fingerprint_model_nodes(&mut board.nodes, prepared.space.worktree(), &prepared.diff);
+
+    let mut walkthrough = String::new();
+    if let (Some(model_run), Some(setup)) = (&model_run, models) {
+        walkthrough = run_passes(
+            prepared,
+            &mut board,
+            model_run,
+            setup,
+            cohorts.as_ref().ok(),
+            run,
+            cancel.clone(),
+            options.level,
+            &mut coverage,
+        )
+        .await;
+        coverage.spent = Some(match setup.roster.budget.limit() {
+            Some(limit) => format!("{} of a {limit} budget", setup.roster.budget.spent_text()),
+            None => setup.roster.budget.spent_text(),
+        });
+    }
+    drop(stop);
 
     // Earlier decisions follow their fingerprints into this round.
     let previous = prepared.space.state().nodes.clone();
@@ -187,25 +307,21 @@ pub async fn review(
     let disagreements = disagreements(&nodes);
     board.nodes = nodes;
 
-    let cohorts = build_cohorts(prepared).await;
-    let mut coverage = Coverage {
-        files_reviewed: prepared
-            .diff
-            .files
-            .iter()
-            .filter(|f| !f.binary)
-            .map(|f| f.path.clone())
-            .collect(),
-        files_skipped: prepared
-            .diff
-            .files
-            .iter()
-            .filter(|f| f.binary)
-            .map(|f| (f.path.clone(), "binary".to_string()))
-            .collect(),
-        dropped: board.notes.clone(),
-        notes: Vec::new(),
-    };
+    coverage.files_reviewed = prepared
+        .diff
+        .files
+        .iter()
+        .filter(|f| !f.binary)
+        .map(|f| f.path.clone())
+        .collect();
+    coverage.files_skipped = prepared
+        .diff
+        .files
+        .iter()
+        .filter(|f| f.binary)
+        .map(|f| (f.path.clone(), "binary".to_string()))
+        .collect();
+    coverage.dropped = board.notes.clone();
     let axes = match &cohorts {
         Ok(report) => {
             coverage.notes.extend(report.notes.iter().cloned());
@@ -229,7 +345,7 @@ pub async fn review(
         axes: axes.clone(),
         reviewers: board.reviewer_runs(),
         deterministic_only: options.deterministic_only,
-        model_verdict: None,
+        model_verdict: model_verdict(&board),
     });
 
     let finished = now();
@@ -243,6 +359,7 @@ pub async fn review(
     let decision = verdict.decision.as_str();
     let reviewer_runs = board.reviewer_runs();
     let deterministic_only = options.deterministic_only;
+    let round_walkthrough = walkthrough.clone();
     let delta = prepared
         .space
         .update(|state| -> Result<RoundDelta, PipelineError> {
@@ -252,6 +369,7 @@ pub async fn review(
                 round.reviewers = reviewer_runs;
                 round.axes = axes;
                 round.deterministic_only = deterministic_only;
+                round.walkthrough = round_walkthrough;
             }
             state.advance(Ladder::AwaitingApproval)?;
             Ok(state.round_delta())
@@ -268,6 +386,138 @@ pub async fn review(
         coverage,
         level: options.level,
         deterministic_only: options.deterministic_only,
+        walkthrough,
+    })
+}
+
+/// The passes after the reviewers, in order: peer round, verification, confidence scoring,
+/// root cause (thorough only), the lead's walkthrough. Returns the walkthrough.
+#[allow(clippy::too_many_arguments)]
+async fn run_passes(
+    prepared: &Prepared,
+    board: &mut Board,
+    model_run: &models::ModelRun,
+    setup: &ModelSetup,
+    cohorts: Option<&CohortReport>,
+    run: RunId,
+    cancel: watch::Receiver<bool>,
+    level: Level,
+    coverage: &mut Coverage,
+) -> String {
+    let stopped = |cancel: &watch::Receiver<bool>| *cancel.borrow();
+    let notes =
+        models::peer_round(board, &model_run.agents, setup, run, cancel.clone(), &now).await;
+    coverage.notes.extend(notes);
+    models::fingerprint_model_nodes(&mut board.nodes, prepared.space.worktree(), &prepared.diff);
+    let kit = &model_run.kit;
+    let Some(lead) = setup.roster.lead_provider() else {
+        return String::new();
+    };
+
+    if !stopped(&cancel) {
+        let verification = passes::verify::run(kit, &lead, &board.nodes, setup.verify_calls).await;
+        let at = now();
+        for refutation in &verification.refuted {
+            let Some(node) = board.nodes.iter_mut().find(|n| n.id == refutation.node_id) else {
+                continue;
+            };
+            let change = Change::Dismiss {
+                reason: format!("refuted by verification: {}", refutation.quote),
+            };
+            let actor = Actor::Reviewer(passes::verify::VERIFIER.into());
+            if let Err(e) = status::apply(node, change, &actor, &at) {
+                coverage.notes.push(format!(
+                    "verification could not dismiss {}: {e}",
+                    refutation.node_id
+                ));
+            }
+        }
+        if verification.upheld > 0 {
+            coverage.notes.push(format!(
+                "verification upheld {} model finding(s) against the code",
+                verification.upheld
+            ));
+        }
+        coverage.notes.extend(verification.notes);
+        coverage.refuted = verification.refuted;
+    }
+
+    if !stopped(&cancel) {
+        let scorer = |reviewer: &str| models::scorer_for(&setup.roster, reviewer);
+        let (scored, notes) =
+            passes::score::run(kit, &board.nodes, &scorer, setup.score_calls).await;
+        for score in scored {
+            if let Some(node) = board.nodes.iter_mut().find(|n| n.id == score.node_id) {
+                let original = node
+                    .scoring
+                    .as_ref()
+                    .map_or(node.confidence, |s| s.original);
+                node.confidence = original.min(f64::from(score.score) / 100.0);
+                node.scoring = Some(Scoring {
+                    original,
+                    score: score.score,
+                    reasoning: score.reasoning,
+                });
+            }
+        }
+        coverage.notes.extend(notes);
+    }
+
+    if !stopped(&cancel) && level == Level::Thorough {
+        let engineer = setup
+            .roster
+            .member(Role::Engineer)
+            .or_else(|| setup.roster.members.first());
+        if let Some(engineer) = engineer {
+            let (traced, notes) = passes::root_cause::run(
+                kit,
+                &engineer.provider,
+                &engineer.brief,
+                &board.nodes,
+                setup.root_cause_calls,
+            )
+            .await;
+            for (id, cause) in traced {
+                if let Some(node) = board.nodes.iter_mut().find(|n| n.id == id) {
+                    node.root_cause = Some(cause);
+                }
+            }
+            coverage.notes.extend(notes);
+        }
+    }
+
+    if stopped(&cancel) {
+        return String::new();
+    }
+    let changed: Vec<String> = prepared.diff.files.iter().map(|f| f.path.clone()).collect();
+    let cohort_list = cohorts.map(|c| c.cohorts.as_slice()).unwrap_or(&[]);
+    match passes::lead::run(
+        kit,
+        &lead,
+        &prepared.pr.title,
+        cohort_list,
+        &changed,
+        &board.nodes,
+    )
+    .await
+    {
+        Ok(text) => text,
+        Err(reason) => {
+            coverage
+                .notes
+                .push(format!("no walkthrough: the lead pass failed ({reason})"));
+            String::new()
+        }
+    }
+}
+
+/// A model's own verdict ("APPROVE"), kept for audit: a reviewer that ended with a JSON object
+/// carrying `verdict` instead of findings. `decide` never reads it.
+fn model_verdict(board: &Board) -> Option<String> {
+    board.reviewers.values().find_map(|r| {
+        let value: serde_json::Value = serde_json::from_str(r.note.trim()).ok()?;
+        let verdict = value.get("verdict")?.as_str()?;
+        Some(format!("{}: {verdict}", r.name))
     })
 }
 

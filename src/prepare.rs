@@ -8,7 +8,7 @@ use thiserror::Error;
 
 use crate::diff::{Diff, DiffError, LineKind};
 use crate::pr::eligibility::{self, FileLines, Ineligible, PrFacts};
-use crate::pr::forge::{Forge, ForgeError, PullRequest};
+use crate::pr::forge::{Forge, ForgeError, PrHistory, PullRequest};
 use crate::pr::github::{GithubClient, GithubConfig, GithubError, GithubForge};
 use crate::pr::local::{LocalError, LocalForge};
 use crate::pr::reference::{PrRef, RefError};
@@ -66,6 +66,11 @@ pub struct Prepared {
     pub opened: OpenReport,
     pub diff: Diff,
     pub eligibility: Vec<Ineligible>,
+    /// Reviews and comments already on the PR: untrusted context for the model reviewers.
+    /// Empty for a local range.
+    pub history: PrHistory,
+    /// Why the history is missing, when reading it failed (the review goes on without it).
+    pub history_note: Option<String>,
 }
 
 impl Prepared {
@@ -105,6 +110,17 @@ pub async fn prepare(reference: PrRef, options: &PrepareOptions) -> Result<Prepa
             let client = GithubClient::new(GithubConfig::new(api_url, token.clone()))?;
             let forge = GithubForge::new(client, owner, repo, *number)?;
             let pr = Forge::pull_request(&forge).await?;
+            // The seed's rule: a history that cannot be read is a warning, not a stop.
+            let history = match Forge::history(&forge).await {
+                Ok(history) => (history, None),
+                Err(e) => (
+                    PrHistory::default(),
+                    Some(format!(
+                        "the PR's reviews and comments could not be read ({e}); the model \
+                         reviewers did not see the discussion"
+                    )),
+                ),
+            };
             let key = SpaceKey::github(host, owner, repo, *number)
                 .map_err(|e| PrepareError::Other(e.to_string()))?;
             let source = Source {
@@ -116,7 +132,7 @@ pub async fn prepare(reference: PrRef, options: &PrepareOptions) -> Result<Prepa
                 title: pr.title.clone(),
                 url: pr.html_url.clone(),
             };
-            finish(reference.clone(), "github", pr, root, key, source).await
+            finish(reference.clone(), "github", pr, history, root, key, source).await
         }
         PrRef::Local { path, base, head } => {
             let (path, base, head) = (path.clone(), base.clone(), head.clone());
@@ -139,7 +155,16 @@ pub async fn prepare(reference: PrRef, options: &PrepareOptions) -> Result<Prepa
                 url: String::new(),
                 ..Source::default()
             };
-            finish(reference.clone(), "local", pr, root, key, source).await
+            finish(
+                reference.clone(),
+                "local",
+                pr,
+                (PrHistory::default(), None),
+                root,
+                key,
+                source,
+            )
+            .await
         }
     }
 }
@@ -148,6 +173,7 @@ async fn finish(
     reference: PrRef,
     forge_name: &'static str,
     pr: PullRequest,
+    (history, history_note): (PrHistory, Option<String>),
     root: PathBuf,
     key: SpaceKey,
     source: Source,
@@ -179,6 +205,8 @@ async fn finish(
         opened,
         diff,
         eligibility,
+        history,
+        history_note,
     })
 }
 

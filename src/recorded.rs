@@ -69,10 +69,10 @@ pub fn recorded_result(prepared: &Prepared, level: Level) -> ReviewResult {
                 .filter(|f| f.binary)
                 .map(|f| (f.path.clone(), "binary".to_string()))
                 .collect(),
-            dropped: Vec::new(),
-            notes: Vec::new(),
+            ..Coverage::default()
         },
         level,
         deterministic_only,
+        walkthrough: round.map(|r| r.walkthrough.clone()).unwrap_or_default(),
     }
 }

@@ -2,11 +2,16 @@
 //! reviewers and the dispatcher that runs them in parallel.
 
 pub mod agent;
+pub mod budget;
 pub mod context;
 pub mod deterministic;
+pub mod dispatch;
 pub mod events;
+pub mod passes;
 pub mod provider;
+pub mod roster;
 pub mod rules;
+pub mod sandbox_tools;
 pub mod sarif;
 pub mod scan_input;
 pub mod secrets;

@@ -12,6 +12,10 @@ use thiserror::Error;
 use crate::review::level::Level;
 use crate::review::node::{Priority, Severity};
 
+// Model reviewers' settings (the `models` helper's block).
+pub mod models;
+pub use models::{ModelChoice, ModelsLayer, PromptsLayer};
+
 /// The file name of the repository layer, read from the base revision.
 pub const REPO_FILE: &str = ".review-tui.toml";
 
@@ -48,6 +52,11 @@ pub struct Config {
     pub fix_command: Option<String>,
     /// Where each value came from, for `--show-config` style output and error messages.
     pub sources: Vec<String>,
+    // Model reviewers (user file only; see `models`).
+    pub models: ModelsLayer,
+    pub prompts: PromptsLayer,
+    /// What was ignored on the way, for the report's coverage notes.
+    pub notes: Vec<String>,
 }
 
 impl Default for Config {
@@ -62,6 +71,9 @@ impl Default for Config {
             instructions: String::new(),
             fix_command: None,
             sources: vec!["built-in defaults".into()],
+            models: ModelsLayer::default(),
+            prompts: PromptsLayer::new(),
+            notes: Vec::new(),
         }
     }
 }
@@ -82,6 +94,11 @@ pub struct Layer {
     pub review: Option<ReviewLayer>,
     #[serde(default)]
     pub fix: Option<FixLayer>,
+    // Model reviewers (user file only; see `models`).
+    #[serde(default)]
+    pub models: Option<ModelsLayer>,
+    #[serde(default)]
+    pub prompts: Option<PromptsLayer>,
 }
 
 /// `[fix]`: the command the approval gate hands fix prompts to.
@@ -161,6 +178,12 @@ impl Config {
             let command = command.trim().to_string();
             self.fix_command = (!command.is_empty()).then_some(command);
         }
+        if let Some(models) = layer.models {
+            self.models.merge(models);
+        }
+        if let Some(prompts) = layer.prompts {
+            self.prompts.extend(prompts);
+        }
         self.sources.push(origin.to_string());
     }
 }
@@ -230,7 +253,20 @@ pub fn load(repo: Option<(&git2::Repository, &str)>) -> Result<Config, ConfigErr
         config.apply(layer, &path.display().to_string());
     }
     let repo_layer = repo.map(|(repo, base_sha)| repo_layer_at(repo, base_sha));
-    if let Some(layer) = repo_layer.transpose()?.flatten() {
+    if let Some(mut layer) = repo_layer.transpose()?.flatten() {
+        // A repository must not choose its reviewer's model endpoint (where the API key goes)
+        // nor make it read files from the reviewer's machine.
+        for (present, section) in [
+            (layer.models.take().is_some(), "[models]"),
+            (layer.prompts.take().is_some(), "[prompts]"),
+        ] {
+            if present {
+                config.notes.push(format!(
+                    "{REPO_FILE} at the base revision sets {section}; ignored: only the user's \
+                     config file may choose models and prompt files"
+                ));
+            }
+        }
         config.apply(layer, &format!("{REPO_FILE} at the base revision"));
     }
     Ok(config)

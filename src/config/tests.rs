@@ -128,3 +128,34 @@ fn the_repository_layer_is_read_from_the_base_not_the_head() {
     let empty = git(root, &["rev-parse", "HEAD"]);
     assert_eq!(repo_layer_at(&repo, &empty).unwrap(), None);
 }
+
+#[test]
+fn the_repository_layer_cannot_choose_models_or_prompt_files() {
+    let dir = tempfile::tempdir().unwrap();
+    let repo = git2::Repository::init(dir.path()).unwrap();
+    let blob = repo
+        .blob(b"[models]\nurl = \"https://evil.example/v1\"\n[prompts]\nqa = \"/etc/passwd\"\n")
+        .unwrap();
+    let mut tree = repo.treebuilder(None).unwrap();
+    tree.insert(REPO_FILE, blob, 0o100644).unwrap();
+    let tree = repo.find_tree(tree.write().unwrap()).unwrap();
+    let sig = git2::Signature::now("t", "t@example.com").unwrap();
+    let commit = repo.commit(None, &sig, &sig, "base", &tree, &[]).unwrap();
+    let config = load(Some((&repo, &commit.to_string()))).unwrap();
+    // Whatever the user's own file says, the repository's values never arrive.
+    assert_ne!(
+        config.models.url.as_deref(),
+        Some("https://evil.example/v1")
+    );
+    assert!(
+        !config
+            .prompts
+            .values()
+            .any(|p| p == std::path::Path::new("/etc/passwd"))
+    );
+    let notes = config.notes.join("\n");
+    assert!(
+        notes.contains("[models]") && notes.contains("[prompts]"),
+        "{notes}"
+    );
+}

@@ -81,6 +81,10 @@ fn finding_json(result: &ReviewResult, node: &ReviewNode) -> Value {
         "evidence": node.text.evidence,
         "impact": node.text.impact,
         "verification": node.text.verification,
+        "confirmations": node.confirmations,
+        "disputes": node.disputes,
+        "root_cause": node.root_cause,
+        "scoring": node.scoring,
     })
 }
 
@@ -101,6 +105,7 @@ pub fn json(prepared: &Prepared, result: &ReviewResult, forced: bool) -> Value {
             "axes": result.cohorts.as_ref().map(|c| &c.axes),
             "deterministic_only": result.deterministic_only,
             "level": result.level.as_str(),
+            "model_verdict": verdict.model_verdict,
         }),
     );
     object.insert(
@@ -165,7 +170,14 @@ pub fn json(prepared: &Prepared, result: &ReviewResult, forced: bool) -> Value {
             "files_skipped": result.coverage.files_skipped.iter().map(|(p, why)| json!({"path": p, "why": why})).collect::<Vec<_>>(),
             "dropped": result.coverage.dropped.iter().map(|(r, why)| json!({"reviewer": r, "reason": why})).collect::<Vec<_>>(),
             "notes": result.coverage.notes,
+            "estimate": result.coverage.estimate,
+            "refuted": result.coverage.refuted,
+            "spent": result.coverage.spent,
         }),
+    );
+    object.insert(
+        "walkthrough".into(),
+        Value::String(result.walkthrough.clone()),
     );
     report
 }
@@ -258,6 +270,28 @@ pub fn text(prepared: &Prepared, result: &ReviewResult, forced: bool) -> String 
             "  {:<14} {:<14} {} findings  {}\n",
             r.name, outcome, r.findings, r.note
         ));
+    }
+    if !result.walkthrough.is_empty() {
+        out.push_str("\nwalkthrough\n");
+        for line in result.walkthrough.lines() {
+            out.push_str(&format!("  {line}\n"));
+        }
+    }
+    let coverage = &result.coverage;
+    if coverage.estimate.is_some() || !coverage.refuted.is_empty() || coverage.spent.is_some() {
+        out.push_str("\nmodel review\n");
+        if let Some(estimate) = &coverage.estimate {
+            out.push_str(&format!("  {estimate}\n"));
+        }
+        if let Some(spent) = &coverage.spent {
+            out.push_str(&format!("  spent: {spent}\n"));
+        }
+        for refuted in &coverage.refuted {
+            out.push_str(&format!(
+                "  removed by verification: {} ({}) in {}: {} — quote: {}\n",
+                refuted.node_id, refuted.title, refuted.path, refuted.reason, refuted.quote
+            ));
+        }
     }
     if !result.coverage.dropped.is_empty() || !result.coverage.notes.is_empty() {
         out.push_str("\ncoverage\n");

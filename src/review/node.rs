@@ -491,6 +491,23 @@ pub struct ReviewNode {
     /// Set when an earlier round dismissed a node with the same fingerprint: shown, never hidden.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub previously_dismissed: Option<String>,
+    /// Where the problem originates, traced by the root-cause pass (thorough level, blocking
+    /// findings only). A cause, never a fix.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub root_cause: Option<String>,
+    /// The confidence-scoring pass's rescore, with the confidence the reviewer gave.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub scoring: Option<Scoring>,
+}
+
+/// A rescore by the scoring model (0–100, clamped). The node's confidence becomes the lower of
+/// `original` and `score / 100`: a scorer can lower a finding, never lift it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Scoring {
+    pub original: f64,
+    pub score: u8,
+    #[serde(default)]
+    pub reasoning: String,
 }
 
 impl ReviewNode {
@@ -515,6 +532,8 @@ impl ReviewNode {
             history: Vec::new(),
             duplicate_of: None,
             previously_dismissed: None,
+            root_cause: None,
+            scoring: None,
         }
     }
 

@@ -110,6 +110,9 @@ pub struct Round {
     /// The round ran without model reviewers, asked for explicitly.
     #[serde(default)]
     pub deterministic_only: bool,
+    /// The lead pass's walkthrough and reading order, for the published summary.
+    #[serde(default)]
+    pub walkthrough: String,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -202,6 +205,7 @@ impl SpaceState {
             reviewers: Vec::new(),
             axes: Vec::new(),
             deterministic_only: false,
+            walkthrough: String::new(),
         });
         self.ladder = Ladder::Requested;
         number

@@ -5,9 +5,11 @@
 mod cli;
 mod cockpit;
 mod crash;
+mod demo;
 mod diff;
 mod github;
 mod headless;
+mod models;
 mod providers;
 mod publish;
 mod review_report;

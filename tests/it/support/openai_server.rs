@@ -240,6 +240,9 @@ pub struct Common<R> {
     pub key: Mutex<Option<String>>,
     /// Flips to true when the server is dropped: hanging handlers return.
     pub release: watch::Sender<bool>,
+    /// Scripts for requests whose system message contains a marker, checked in order before
+    /// the shared script: parallel conversations each get their own replies.
+    pub routes: Mutex<Vec<(String, Script<R>)>>,
 }
 
 impl<R> Default for Common<R> {
@@ -251,6 +254,7 @@ impl<R> Default for Common<R> {
             latency: Mutex::new(Duration::ZERO),
             key: Mutex::default(),
             release: watch::channel(false).0,
+            routes: Mutex::default(),
         }
     }
 }
@@ -297,6 +301,28 @@ impl<R: Clone> Common<R> {
             self.violate("a request arrived after the script ran out".into());
         }
         reply
+    }
+
+    /// The next reply of the first route whose marker `system` contains, else of the shared
+    /// script.
+    pub fn next_reply_for(&self, system: &str) -> Option<R> {
+        let routed = {
+            let mut routes = lock(&self.routes);
+            routes
+                .iter_mut()
+                .find(|(marker, _)| system.contains(marker.as_str()))
+                .map(|(marker, script)| (marker.clone(), script.next()))
+        };
+        match routed {
+            Some((_, Some(reply))) => Some(reply),
+            Some((marker, None)) => {
+                self.violate(format!(
+                    "a request for {marker:?} arrived after its script ran out"
+                ));
+                None
+            }
+            None => self.next_reply(),
+        }
     }
 
     /// Waits the configured latency, simulating a model that takes time to answer.
@@ -413,6 +439,31 @@ impl OpenAiServer {
         lock(&self.common.script).queued.extend(replies);
     }
 
+    /// Requests whose system message contains `marker` get these replies, in order.
+    pub fn route(&self, marker: &str, replies: impl IntoIterator<Item = Reply>) {
+        let mut routes = lock(&self.common.routes);
+        match routes.iter_mut().find(|(m, _)| m == marker) {
+            Some((_, script)) => script.queued.extend(replies),
+            None => routes.push((
+                marker.to_string(),
+                Script {
+                    queued: replies.into_iter().collect(),
+                    forever: None,
+                },
+            )),
+        }
+    }
+
+    /// Requests whose system message contains `marker` get `reply` once their route's script
+    /// is used up.
+    pub fn route_always(&self, marker: &str, reply: Reply) {
+        self.route(marker, []);
+        let mut routes = lock(&self.common.routes);
+        if let Some((_, script)) = routes.iter_mut().find(|(m, _)| m == marker) {
+            script.forever = Some(reply);
+        }
+    }
+
     /// Every request after the script is used up gets this reply.
     pub fn reply_always(&self, reply: Reply) {
         lock(&self.common.script).forever = Some(reply);
@@ -471,7 +522,8 @@ async fn answer(common: &Common<Reply>, headers: &HeaderMap, body: &Value) -> Re
         }
     }
     common.latency().await;
-    let Some(reply) = common.next_reply() else {
+    let system = body["messages"][0]["content"].as_str().unwrap_or("");
+    let Some(reply) = common.next_reply_for(system) else {
         return error(
             StatusCode::INTERNAL_SERVER_ERROR,
             "unscripted",

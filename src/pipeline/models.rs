@@ -1,0 +1,352 @@
+//! The model reviewers' part of a round: their context and tools, the dispatch, and the passes
+//! after them. Everything here produces events or data; `pipeline::review` applies them.
+
+use std::path::Path;
+use std::sync::Arc;
+
+use serde::Serialize;
+use tokio::sync::{mpsc, watch};
+
+use crate::agents::agent::{Agent, Bounds, ContextPart, Pricing, Redactor};
+use crate::agents::context::{Context, read_guidance};
+use crate::agents::dispatch::Assignment;
+use crate::agents::events::{ReviewEvent, RunId};
+use crate::agents::passes::{self, Kit, peer::Peer};
+use crate::agents::roster::{Roster, header};
+use crate::agents::sandbox_tools::SandboxTools;
+use crate::agents::secrets::{SecretScanner, redact_text};
+use crate::agents::toolbox::ToolBox;
+use crate::agents::tools::Sandbox;
+use crate::cohort::{CohortReport, SymbolIndex};
+use crate::diff::{Diff, Side};
+use crate::prepare::Prepared;
+use crate::review::board::Board;
+use crate::review::fingerprint::fingerprint;
+use crate::review::node::{ReviewNode, Source};
+use crate::review::verdict::Outcome;
+
+/// How the model reviewers of a review run.
+#[derive(Debug, Clone)]
+pub struct ModelSetup {
+    pub roster: Roster,
+    /// Conversations at once (default 5).
+    pub concurrency: usize,
+    /// Per reviewer: tool calls, tokens, wall time.
+    pub bounds: Bounds,
+    pub pricing: Option<Pricing>,
+    /// Tokens per diff part before the diff is split into several conversations.
+    pub context_tokens: usize,
+    /// The most findings the verification pass checks.
+    pub verify_calls: usize,
+    /// The most findings scored, and traced to a root cause.
+    pub score_calls: usize,
+    pub root_cause_calls: usize,
+    /// Turning true stops every reviewer and pass (the cockpit's abort).
+    pub cancel: Option<watch::Receiver<bool>>,
+}
+
+impl ModelSetup {
+    pub fn new(roster: Roster) -> ModelSetup {
+        ModelSetup {
+            roster,
+            concurrency: 5,
+            bounds: Bounds::default(),
+            pricing: None,
+            context_tokens: 60_000,
+            verify_calls: 20,
+            score_calls: 50,
+            root_cause_calls: 5,
+            cancel: None,
+        }
+    }
+}
+
+/// The estimate shown before dispatch.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct Estimate {
+    pub reviewers: usize,
+    /// Diff parts: each is its own conversation per reviewer.
+    pub parts: usize,
+    /// All parts once.
+    pub context_tokens: usize,
+    /// What the reviewers' first messages add up to, before tool results and answers.
+    pub input_tokens: usize,
+}
+
+impl std::fmt::Display for Estimate {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "estimate: about {} input tokens for {} reviewer(s) over {} diff part(s) \
+             ({} tokens of context), before tool results and answers",
+            self.input_tokens, self.reviewers, self.parts, self.context_tokens
+        )
+    }
+}
+
+/// What the dispatch needs, built before it starts.
+pub struct ModelRun {
+    pub assignments: Vec<Assignment>,
+    pub estimate: Estimate,
+    pub kit: Kit,
+    pub agents: Vec<(String, Agent, String)>,
+    pub notes: Vec<String>,
+}
+
+/// Every text bound for a provider goes through the built-in secret scanner first.
+pub fn redactor() -> Arc<dyn Redactor> {
+    let scanner = Arc::new(SecretScanner::builtin());
+    Arc::new(move |text: &str| redact_text(text, &scanner).0)
+}
+
+/// Tools, redactor, context and one assignment per member. `Err` fails every model reviewer
+/// with the reason (the context could not be built, the worktree cannot be opened).
+pub async fn prepare(
+    prepared: &Prepared,
+    setup: &ModelSetup,
+    cohorts: Option<&CohortReport>,
+    cancel: watch::Receiver<bool>,
+) -> Result<ModelRun, String> {
+    let mut notes = Vec::new();
+    let worktree = prepared.space.worktree().to_path_buf();
+    let index = if cohorts.is_some() {
+        load_index(prepared).await
+    } else {
+        None
+    };
+    let mut sandbox = Sandbox::new(&worktree)
+        .map_err(|e| e.to_string())?
+        .with_diff(Arc::new(prepared.diff.clone()));
+    if let Some(index) = index {
+        sandbox = sandbox.with_symbols(Arc::new(index));
+    }
+    let root = sandbox.root().to_path_buf();
+    let tools: Arc<dyn ToolBox> = Arc::new(SandboxTools::new(sandbox));
+    let redactor = redactor();
+
+    let mirror = prepared.space.mirror().to_path_buf();
+    let base = prepared.space.state().base_sha.clone();
+    let guidance = tokio::task::spawn_blocking(move || {
+        let repo = git2::Repository::open_bare(&mirror).map_err(|e| e.message().to_string())?;
+        read_guidance(&repo, &base).map_err(|e| e.to_string())
+    })
+    .await
+    .map_err(|e| e.to_string())?;
+    let mut builder =
+        Context::builder(&prepared.diff).pull_request(&prepared.pr, &prepared.history);
+    match guidance {
+        Ok(guidance) => builder = builder.guidance(guidance),
+        Err(reason) => notes.push(format!(
+            "guidance from the base revision not read: {reason}"
+        )),
+    }
+    if let Some(note) = &prepared.history_note {
+        notes.push(note.clone());
+    }
+    let context = builder
+        .build(setup.context_tokens)
+        .map_err(|e| format!("the reviewers' context could not be built: {e}"))?;
+    notes.extend(context.notes().iter().cloned());
+    let parts = context.render(&|text| redactor.redact(text));
+    let count = parts.len();
+    let conversations: Vec<Vec<ContextPart>> = parts
+        .into_iter()
+        .enumerate()
+        .map(|(i, text)| {
+            vec![ContextPart::trusted(
+                format!("review material, part {} of {count}", i + 1),
+                text,
+            )]
+        })
+        .collect();
+
+    let mut assignments = Vec::new();
+    let mut agents = Vec::new();
+    let mut briefs = Vec::new();
+    for member in &setup.roster.members {
+        let name = member.role.as_str().to_string();
+        let brief = format!(
+            "{}\n\n{}\n\n{}",
+            header(&name, "review"),
+            member.brief.trim(),
+            Context::system_text()
+        );
+        let agent = Agent::new(member.provider.clone(), tools.clone(), redactor.clone());
+        briefs.push(brief.clone());
+        // Stances are tool calls: a provider without them cannot take part in the peer round.
+        if member.provider.capabilities().tools {
+            agents.push((name.clone(), agent.clone(), member.brief.clone()));
+        } else {
+            notes.push(format!(
+                "peer round: {name} skipped (its provider has no function calling for stances)"
+            ));
+        }
+        assignments.push(Assignment {
+            name,
+            required: true,
+            agent,
+            brief,
+            conversations: conversations.clone(),
+            bounds: setup.bounds.clone(),
+            pricing: setup.pricing,
+        });
+    }
+    let brief_refs: Vec<&str> = briefs.iter().map(String::as_str).collect();
+    let estimate = context.estimate(&brief_refs);
+    let estimate = Estimate {
+        reviewers: assignments.len(),
+        parts: estimate.parts,
+        context_tokens: estimate.context_tokens,
+        input_tokens: estimate.total_tokens,
+    };
+    let kit = Kit {
+        tools,
+        redactor,
+        worktree: root,
+        concurrency: setup.concurrency,
+        cancel,
+        bounds: Bounds {
+            max_tool_calls: setup.bounds.max_tool_calls.min(20),
+            ..setup.bounds.clone()
+        },
+    };
+    Ok(ModelRun {
+        assignments,
+        estimate,
+        kit,
+        agents,
+        notes,
+    })
+}
+
+/// The symbol index for `find_symbol`, from the cache the cohort build just wrote.
+async fn load_index(prepared: &Prepared) -> Option<SymbolIndex> {
+    let worktree = prepared.space.worktree().to_path_buf();
+    let cache = crate::cohort::cache_dir_in(prepared.space.path());
+    let head = prepared.space.state().head_sha.clone();
+    tokio::task::spawn_blocking(move || {
+        let mut notes = Vec::new();
+        SymbolIndex::load_or_build(&worktree, &head, Some(&cache), &mut notes)
+            .ok()
+            .map(|(index, _)| index)
+    })
+    .await
+    .ok()
+    .flatten()
+}
+
+/// Model findings get the same fingerprint as every other finding: rule, path, and the anchored
+/// code read from the worktree (RIGHT) or the diff's removed lines (LEFT).
+pub fn fingerprint_model_nodes(nodes: &mut [ReviewNode], worktree: &Path, diff: &Diff) {
+    for node in nodes
+        .iter_mut()
+        .filter(|n| n.origin.source == Source::Model && n.fingerprint.is_empty())
+    {
+        let Some(anchor) = node.anchor.clone() else {
+            node.fingerprint = fingerprint(&node.rule_key(), "", &[node.text.title.as_str()]);
+            continue;
+        };
+        let range = anchor.start_line..=anchor.end_line;
+        let lines: Vec<String> = match anchor.side {
+            Side::Right => passes::read_worktree_file(worktree, &anchor.path)
+                .map(|text| {
+                    text.lines()
+                        .enumerate()
+                        .filter(|(i, _)| range.contains(&(*i as u32 + 1)))
+                        .map(|(_, l)| l.to_string())
+                        .collect()
+                })
+                .unwrap_or_default(),
+            Side::Left => diff
+                .files
+                .iter()
+                .filter(|f| f.path == anchor.path || f.old_path.as_deref() == Some(&anchor.path))
+                .flat_map(|f| f.hunks.iter().flat_map(|h| h.lines.iter()))
+                .filter(|l| l.old_line.is_some_and(|n| range.contains(&n)))
+                .map(|l| l.text.clone())
+                .collect(),
+        };
+        let code: Vec<&str> = if lines.iter().all(|l| l.trim().is_empty()) {
+            // Nothing readable at the anchor: the title keeps the print stable across rounds.
+            vec![node.text.title.as_str()]
+        } else {
+            lines.iter().map(String::as_str).collect()
+        };
+        node.fingerprint = fingerprint(&node.rule_key(), &anchor.path, &code);
+    }
+}
+
+/// The peers of the peer round: the members that finished their review.
+pub fn peers(
+    board: &Board,
+    agents: &[(String, Agent, String)],
+    pricing: Option<Pricing>,
+) -> Vec<Peer> {
+    agents
+        .iter()
+        .filter(|(name, ..)| {
+            board
+                .reviewers
+                .get(name)
+                .is_some_and(|r| r.outcome == Some(Outcome::Ok))
+        })
+        .map(|(name, agent, brief)| Peer {
+            name: name.clone(),
+            agent: agent.clone(),
+            brief: brief.clone(),
+            pricing,
+            tokens_so_far: board.reviewers.get(name).map_or(0, |r| r.tokens_used),
+        })
+        .collect()
+}
+
+/// Runs the peer round, applying its events to the board in this one loop.
+pub async fn peer_round(
+    board: &mut Board,
+    agents: &[(String, Agent, String)],
+    setup: &ModelSetup,
+    run: RunId,
+    cancel: watch::Receiver<bool>,
+    now: &(dyn Fn() -> String + Sync),
+) -> Vec<String> {
+    let peers = peers(board, agents, setup.pricing);
+    // The peer round's progress notes would replace each reviewer's summary on the board.
+    let summaries: Vec<(String, String)> = peers
+        .iter()
+        .filter_map(|p| {
+            board
+                .reviewers
+                .get(&p.name)
+                .map(|r| (p.name.clone(), r.note.clone()))
+        })
+        .collect();
+    let nodes = board.nodes.clone();
+    let (sender, mut receiver) = mpsc::channel::<ReviewEvent>(256);
+    let bounds = setup.bounds.clone();
+    let concurrency = setup.concurrency;
+    let task = tokio::spawn(async move {
+        passes::peer::run(peers, &nodes, run, &bounds, concurrency, sender, cancel).await
+    });
+    while let Some(event) = receiver.recv().await {
+        board.apply(event, &now());
+    }
+    for (name, summary) in summaries {
+        if let Some(state) = board.reviewers.get_mut(&name) {
+            state.note = summary;
+        }
+    }
+    task.await
+        .unwrap_or_else(|e| vec![format!("peer round failed: {e}")])
+}
+
+/// Where a member's scoring model is, by reviewer name.
+pub fn scorer_for(
+    roster: &Roster,
+    reviewer: &str,
+) -> Option<Arc<dyn crate::agents::provider::Provider>> {
+    roster
+        .members
+        .iter()
+        .find(|m| m.role.as_str() == reviewer)
+        .and_then(|m| m.scorer.clone())
+}
