@@ -214,7 +214,7 @@ pub fn text(prepared: &Prepared, result: &ReviewResult, forced: bool) -> String 
     ));
     for node in main.iter().chain(below.iter()) {
         out.push_str(&format!(
-            "  {} {:<10} {:<9} {:>3}  {}  {}  [{}]{}{}\n",
+            "  {} {:<14} {:<15} {:>3}  {}  {}  [{}]{}{}\n",
             node.priority,
             node.kind.as_str(),
             node.status.as_str(),
