@@ -90,10 +90,10 @@ fn triage_gate_preview_quit_and_reopen() {
     assert!(screen.contains("round 1"), "{screen}");
     // The diff of the selected finding's cohort, its line marked; escape closes it.
     tmux.keys(&["d"]);
-    let diff = tmux.wait_for("the diff view", |s| {
-        s.contains("Diff ·") && s.contains("━━ 1/")
+    // Waits for the marked line itself: the mark is what this checks.
+    tmux.wait_for("the diff view with a marked line", |s| {
+        s.contains("Diff ·") && s.contains("━━ 1/") && s.contains("◆")
     });
-    assert!(diff.contains("◆"), "{diff}");
     tmux.keys(&["Escape"]);
     tmux.wait_for("the diff to close", |s| !s.contains("Diff ·"));
     tmux.keys(&["q"]);
