@@ -95,7 +95,23 @@ fn headless_command(cli: &Cli, pr: &str) -> anyhow::Result<Exit> {
     }
 
     let (review_options, config) = review_options(cli, &prepared)?;
-    let result = runtime.block_on(pipeline::review(&mut prepared, &review_options))?;
+    // The pre-run estimate goes to stderr before the model reviewers are dispatched.
+    let (tap, mut taps) = tokio::sync::mpsc::unbounded_channel();
+    let review_options = ReviewOptions {
+        tap: Some(tap),
+        ..review_options
+    };
+    let estimates = std::thread::spawn(move || {
+        while let Some(event) = taps.blocking_recv() {
+            if let pipeline::Tap::Estimate(estimate) = event {
+                eprintln!("review-tui: {estimate}");
+            }
+        }
+    });
+    let result = runtime.block_on(pipeline::review(&mut prepared, &review_options));
+    drop(review_options);
+    let _ = estimates.join();
+    let result = result?;
 
     // --- Publishing (issue 7): a mutating action, only with --publish. ---
     let selection = if cli.consensus_only {

@@ -64,6 +64,8 @@ pub enum Tap {
         reviewers: Vec<crate::review::board::ReviewerState>,
     },
     Event(crate::agents::events::ReviewEvent),
+    /// The pre-run estimate of what the model reviewers will read, before dispatch.
+    Estimate(String),
 }
 
 impl Default for ReviewOptions {
@@ -205,6 +207,11 @@ pub async fn review(
         Some(setup) => {
             match models::prepare(prepared, setup, cohorts.as_ref().ok(), cancel.clone()).await {
                 Ok(model_run) => {
+                    // Shown before anything is dispatched, so a person can stop an
+                    // unexpectedly large review before it spends.
+                    if let Some(tap) = &options.tap {
+                        let _ = tap.send(Tap::Estimate(model_run.estimate.to_string()));
+                    }
                     coverage.estimate = Some(model_run.estimate);
                     coverage.notes.extend(model_run.notes.iter().cloned());
                     Some(model_run)

@@ -584,6 +584,7 @@ pub async fn run_cockpit(
                         Action::Reviewers(reviewers)
                     }
                     Tap::Event(event) => Action::Engine(event),
+                    Tap::Estimate(estimate) => Action::Notice(estimate),
                 };
                 if !forward.send(action) {
                     break;

@@ -215,3 +215,22 @@ fn the_repository_config_is_read_from_the_base_branch() {
     assert!(!rules.contains(&"rust/unwrap-outside-tests"), "{rules:?}");
     assert!(rules.contains(&"rust/todo-macro"), "{rules:?}");
 }
+
+#[test]
+fn the_model_estimate_is_shown_before_the_reviewers_run() {
+    let data = tempfile::tempdir().unwrap();
+    let out = run(data.path(), &["--demo", "--headless", "--format", "json"]);
+    assert_eq!(out.status.code(), Some(6));
+    let err = String::from_utf8_lossy(&out.stderr);
+    let first = err.lines().next().unwrap_or_default();
+    assert!(
+        first.starts_with("review-tui: estimate: about ") && first.contains("3 reviewer(s)"),
+        "{err}"
+    );
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(
+        report["coverage"]["estimate"].is_object(),
+        "{}",
+        report["coverage"]
+    );
+}
