@@ -18,7 +18,7 @@ pub mod token;
 pub mod worktree;
 
 #[cfg(test)]
-mod test_repo;
+pub(crate) mod test_repo;
 
 pub use key::{KeyError, SpaceKey};
 pub use layout::{LayoutError, data_root, mirror_dir, space_dir};
