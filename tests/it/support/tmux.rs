@@ -31,6 +31,8 @@ impl Tmux {
             "-y".into(),
             height.to_string(),
         ];
+        args.push("-e".into());
+        args.push("LANG=C.UTF-8".into());
         for (key, value) in env {
             args.push("-e".into());
             args.push(format!("{key}={}", value.display()));
@@ -41,9 +43,14 @@ impl Tmux {
     }
 
     fn run(&self, args: &[&str]) -> String {
+        // -u and a UTF-8 locale: the cockpit draws box and mark glyphs that a non-UTF-8 tmux
+        // would replace with `_` (CI machines may have no locale set).
         let out = Command::new("tmux")
-            .args(["-L", &self.socket, "-f", "/dev/null"])
+            .args(["-u", "-L", &self.socket, "-f", "/dev/null"])
             .args(args)
+            .env("LANG", "C.UTF-8")
+            .env_remove("LC_ALL")
+            .env_remove("LC_CTYPE")
             .output()
             .expect("tmux must be installed (.ci/run installs it)");
         assert!(
