@@ -37,7 +37,7 @@ tui_run() { # $1: data dir, $2: rss file
   local t0 t1
   t0=$(now)
   /usr/bin/time -v -o "$2" "$bin" "$repo#$base..$head" --headless --deterministic-only --force \
-    --format json --data-dir "$1" > /dev/null || [ $? -le 7 ]
+    --format json --data-dir "$1" > /dev/null 2> "$2.stderr" || [ $? -le 7 ]
   t1=$(now)
   echo "$t1 - $t0" | bc
 }
