@@ -257,14 +257,13 @@ fn cockpit_command(cli: &Cli, pr: &str) -> anyhow::Result<Exit> {
         None => Keymap::default(),
     };
     let cx = ViewContext::new(theme, keymap);
-    let space_dir = prepared.space.path().to_path_buf();
     let selection = if cli.consensus_only {
         Selection::ConsensusOnly
     } else {
         Selection::AllOpen
     };
     let publish_options = PublishOptions::from_config(&config, selection);
-    let outcome = runtime.block_on(ui::app::run_cockpit(
+    let (outcome, decision) = runtime.block_on(ui::app::run_cockpit(
         prepared,
         review,
         run_review,
@@ -274,26 +273,7 @@ fn cockpit_command(cli: &Cli, pr: &str) -> anyhow::Result<Exit> {
     ))?;
     match outcome {
         ui::RunOutcome::Aborted => Ok(Exit::Aborted),
-        _ => Ok(last_decision_exit(&space_dir)),
-    }
-}
-
-/// The exit code of the space's last recorded decision (the cockpit leaves it on disk).
-fn last_decision_exit(space_dir: &std::path::Path) -> Exit {
-    let decision = std::fs::read_to_string(space_dir.join("state.json"))
-        .ok()
-        .and_then(|text| serde_json::from_str::<serde_json::Value>(&text).ok())
-        .and_then(|state| {
-            state["rounds"]
-                .as_array()
-                .and_then(|rounds| rounds.last())
-                .and_then(|round| round["decision"].as_str().map(str::to_string))
-        });
-    match decision.as_deref() {
-        Some("ship") => Exit::Ship,
-        Some("hold") => Exit::Hold,
-        Some("block") => Exit::Block,
-        _ => Exit::Inconclusive,
+        _ => Ok(decision.map_or(Exit::Inconclusive, |d| d.exit())),
     }
 }
 

@@ -492,7 +492,8 @@ fn reviewers_of_round(round: &crate::space::Round, nodes: &[ReviewNode]) -> Vec<
         .collect()
 }
 
-/// Runs the cockpit over `prepared`. With `run_review`, a new round is reviewed live; without,
+/// Runs the cockpit over `prepared`; returns how the loop ended and the decision on screen.
+/// With `run_review`, a new round is reviewed live; without,
 /// the space's last round is shown as recorded (reopening resumes).
 pub async fn run_cockpit(
     prepared: Prepared,
@@ -501,7 +502,7 @@ pub async fn run_cockpit(
     publish_options: crate::publish::PublishOptions,
     api_url: Option<String>,
     cx: &ViewContext,
-) -> anyhow::Result<RunOutcome> {
+) -> anyhow::Result<(RunOutcome, Option<crate::review::verdict::Decision>)> {
     let person = person_name();
     let repo = match &prepared.reference {
         crate::pr::reference::PrRef::Github { owner, repo, .. } => format!("{owner}/{repo}"),
@@ -692,7 +693,9 @@ pub async fn run_cockpit(
     )
     .await;
     crate::ui::terminal::restore()?;
-    Ok(outcome?)
+    // The decision the cockpit shows when the person leaves: recomputed by code from the
+    // findings as they stand after triage.
+    Ok((outcome?, state.verdict.as_ref().map(|v| v.decision)))
 }
 
 #[cfg(test)]
