@@ -531,29 +531,51 @@ fn model_verdict(board: &Board) -> Option<String> {
 /// Cohorts run on a blocking thread (tree-sitter and git2); failure degrades to a note and an
 /// unavailable apiContract, never to a green gate.
 async fn build_cohorts(prepared: &Prepared) -> Result<CohortReport, String> {
-    let diff = prepared.diff.clone();
-    let worktree = prepared.space.worktree().to_path_buf();
-    let mirror = prepared.space.mirror().to_path_buf();
-    let cache = cohort::cache_dir_in(prepared.space.path());
-    let head = prepared.space.state().head_sha.clone();
-    let base = prepared.space.state().base_sha.clone();
-    tokio::task::spawn_blocking(move || {
-        let repo = git2::Repository::open_bare(&mirror).map_err(|e| e.message().to_string())?;
+    let job = CohortJob::of(prepared);
+    tokio::task::spawn_blocking(move || job.run())
+        .await
+        .map_err(|e| e.to_string())?
+}
+
+/// Everything a cohort build needs from a prepared space, owned so it can move to a blocking
+/// thread. The round and the cockpit reopening a space both build through it, so both read
+/// the base from the mirror and share the space's cache.
+pub struct CohortJob {
+    diff: crate::diff::Diff,
+    worktree: std::path::PathBuf,
+    mirror: std::path::PathBuf,
+    cache: std::path::PathBuf,
+    head: String,
+    base: String,
+}
+
+impl CohortJob {
+    pub fn of(prepared: &Prepared) -> CohortJob {
+        CohortJob {
+            diff: prepared.diff.clone(),
+            worktree: prepared.space.worktree().to_path_buf(),
+            mirror: prepared.space.mirror().to_path_buf(),
+            cache: cohort::cache_dir_in(prepared.space.path()),
+            head: prepared.space.state().head_sha.clone(),
+            base: prepared.space.state().base_sha.clone(),
+        }
+    }
+
+    /// Blocks: parses with tree-sitter and reads git objects.
+    pub fn run(self) -> Result<CohortReport, String> {
+        let repo =
+            git2::Repository::open_bare(&self.mirror).map_err(|e| e.message().to_string())?;
+        let oid = |sha: &str| git2::Oid::from_str(sha).map_err(|e| e.message().to_string());
         let base_oid = repo
-            .merge_base(
-                git2::Oid::from_str(&base).map_err(|e| e.message().to_string())?,
-                git2::Oid::from_str(&head).map_err(|e| e.message().to_string())?,
-            )
+            .merge_base(oid(&self.base)?, oid(&self.head)?)
             .map_err(|e| e.message().to_string())?;
-        cohort::build(CohortInput {
-            diff: &diff,
-            worktree: &worktree,
+        cohort::build_cached(CohortInput {
+            diff: &self.diff,
+            worktree: &self.worktree,
             base: Some((&repo, base_oid)),
-            cache_dir: Some(&cache),
-            head_sha: &head,
+            cache_dir: Some(&self.cache),
+            head_sha: &self.head,
         })
         .map_err(|e| e.to_string())
-    })
-    .await
-    .map_err(|e| e.to_string())?
+    }
 }

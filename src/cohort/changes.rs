@@ -7,6 +7,7 @@ use std::path::Path;
 use crate::diff::{FileDiff, FileStatus, Language, LineKind};
 
 use super::grammar::Grammar;
+use super::index::HeadTags;
 use super::tags::{FileTags, Tagger};
 
 /// One changed file after parsing.
@@ -124,11 +125,16 @@ fn reverse_applied(file: &FileDiff, worktree: &Path) -> Option<Vec<u8>> {
     Some(old.into_bytes())
 }
 
-/// Parses one changed file. `base` is what [`base_text`] read for it.
+/// A head file the index build already parsed, and the grammar it used.
+type ParsedHead = (Grammar, FileTags);
+
+/// Parses one changed file. `base` is what [`base_text`] read for it; `parsed` is its head
+/// version already parsed by the index build, when it was.
 pub fn read_changed(
     file: &FileDiff,
     worktree: &Path,
     base: BaseText,
+    parsed: Option<ParsedHead>,
     tagger: &mut Tagger,
 ) -> ChangedFile {
     let mut added = BTreeSet::new();
@@ -144,10 +150,16 @@ pub fn read_changed(
     let reading = match grammar {
         _ if file.binary || file.submodule.is_some() => Reading::NoGrammar,
         None => Reading::NoGrammar,
-        Some(grammar) => match symbols(file, worktree, base, grammar, tagger, &added, &removed) {
-            Ok(symbols) => Reading::Symbols(Box::new(symbols)),
-            Err(why) => Reading::Unparsed { why },
-        },
+        Some(grammar) => {
+            // Tags from another grammar (a path the index reads differently) are not reused.
+            let parsed = parsed.filter(|(g, _)| *g == grammar).map(|(_, tags)| tags);
+            match symbols(
+                file, worktree, base, parsed, grammar, tagger, &added, &removed,
+            ) {
+                Ok(symbols) => Reading::Symbols(Box::new(symbols)),
+                Err(why) => Reading::Unparsed { why },
+            }
+        }
     };
     ChangedFile {
         path: file.path.clone(),
@@ -158,10 +170,12 @@ pub fn read_changed(
     }
 }
 
+#[allow(clippy::too_many_arguments)]
 fn symbols(
     file: &FileDiff,
     worktree: &Path,
     base: BaseText,
+    parsed: Option<FileTags>,
     grammar: Grammar,
     tagger: &mut Tagger,
     added: &BTreeSet<u32>,
@@ -169,6 +183,8 @@ fn symbols(
 ) -> Result<FileSymbols, String> {
     let head = if file.status == FileStatus::Deleted {
         None
+    } else if parsed.is_some() {
+        parsed
     } else {
         let source = std::fs::read(worktree.join(&file.path))
             .map_err(|e| format!("{} unreadable in the worktree: {e}", file.path))?;
@@ -245,6 +261,7 @@ pub fn read_all(
     files: &[FileDiff],
     worktree: &Path,
     base: Option<(&git2::Repository, git2::Oid)>,
+    head_tags: &mut HeadTags,
 ) -> Vec<ChangedFile> {
     let bases: Vec<BaseText> = files
         .iter()
@@ -253,7 +270,11 @@ pub fn read_all(
             _ => BaseText::None,
         })
         .collect();
-    let work: Vec<(&FileDiff, BaseText)> = files.iter().zip(bases).collect();
+    let work: Vec<(&FileDiff, BaseText, Option<ParsedHead>)> = files
+        .iter()
+        .zip(bases)
+        .map(|(file, base)| (file, base, head_tags.remove(&file.path)))
+        .collect();
     let workers = std::thread::available_parallelism()
         .map_or(1, usize::from)
         .min(work.len().max(1));
@@ -272,7 +293,9 @@ pub fn read_all(
                 scope.spawn(move || {
                     let mut tagger = Tagger::default();
                     part.into_iter()
-                        .map(|(file, base)| read_changed(file, worktree, base, &mut tagger))
+                        .map(|(file, base, parsed)| {
+                            read_changed(file, worktree, base, parsed, &mut tagger)
+                        })
                         .collect::<Vec<_>>()
                 })
             })

@@ -3,7 +3,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
 use super::changes::{ChangedFile, FileSymbols, Reading};
@@ -16,7 +16,7 @@ use super::stoplist::is_common;
 pub const GROUPED_BY_PATH: &str = "grouped by path";
 
 /// A group of changed files to review together.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Cohort {
     /// Derived from the cohort's symbols (or, without symbols, its directory or file), so it
     /// survives pushes and rebases that keep the same change.

@@ -25,6 +25,10 @@ const MAX_FILE_BYTES: u64 = 1024 * 1024;
 /// Directories that hold build output, dependencies or git's own data.
 const SKIPPED_DIRS: &[&str] = &[".git", "target", "node_modules", "vendor"];
 
+/// Tags of head files parsed while building the index, by path, with the grammar they were
+/// parsed as.
+pub(super) type HeadTags = std::collections::HashMap<String, (Grammar, super::tags::FileTags)>;
+
 /// Where a name is defined.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 pub struct Location {
@@ -51,7 +55,7 @@ pub struct SymbolIndex {
 }
 
 /// How the index was obtained, for the report and the tests.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct IndexStats {
     pub files_indexed: usize,
     pub files_unparsed: usize,
@@ -64,6 +68,17 @@ pub struct IndexStats {
 impl SymbolIndex {
     /// Walks `worktree` and parses every file of an indexed language, on every core.
     pub fn build(worktree: &Path, head_sha: &str) -> Result<SymbolIndex, CohortError> {
+        Ok(SymbolIndex::build_keeping(worktree, head_sha, &BTreeSet::new())?.0)
+    }
+
+    /// [`SymbolIndex::build`], also handing back the parsed tags of the files in `keep` (the
+    /// changed ones), so the cohort build does not parse them a second time.
+    fn build_keeping(
+        worktree: &Path,
+        head_sha: &str,
+        keep: &BTreeSet<&str>,
+    ) -> Result<(SymbolIndex, HeadTags), CohortError> {
+        let mut kept = HeadTags::new();
         let mut files = Vec::new();
         walk(worktree, worktree, &mut files)?;
         files.sort();
@@ -81,6 +96,9 @@ impl SymbolIndex {
                 index.unparsed.insert(path);
                 continue;
             };
+            if keep.contains(path.as_str()) {
+                kept.insert(path.clone(), (grammar, tags.clone()));
+            }
             for definition in tags.definitions {
                 index
                     .symbols
@@ -103,7 +121,7 @@ impl SymbolIndex {
             }
             index.files.insert(path, grammar);
         }
-        Ok(index)
+        Ok((index, kept))
     }
 
     /// The cached index for `head_sha` in `cache_dir` when there is a valid one; otherwise a
@@ -115,12 +133,31 @@ impl SymbolIndex {
         cache_dir: Option<&Path>,
         notes: &mut Vec<String>,
     ) -> Result<(SymbolIndex, IndexStats), CohortError> {
+        let (index, stats, _) = SymbolIndex::load_or_build_keeping(
+            worktree,
+            head_sha,
+            cache_dir,
+            notes,
+            &BTreeSet::new(),
+        )?;
+        Ok((index, stats))
+    }
+
+    /// [`SymbolIndex::load_or_build`], with the tags of the files in `keep` when the index was
+    /// built here rather than read from the cache (empty then: the caller parses them).
+    pub(super) fn load_or_build_keeping(
+        worktree: &Path,
+        head_sha: &str,
+        cache_dir: Option<&Path>,
+        notes: &mut Vec<String>,
+        keep: &BTreeSet<&str>,
+    ) -> Result<(SymbolIndex, IndexStats, HeadTags), CohortError> {
         let cache_path = cache_dir.map(|dir| dir.join(cache_file_name(head_sha)));
         if let Some(path) = &cache_path {
             match read_cache(path, head_sha) {
                 Ok(Some(index)) => {
                     let stats = index.stats(true, Some(path));
-                    return Ok((index, stats));
+                    return Ok((index, stats, HeadTags::new()));
                 }
                 Ok(None) => {}
                 Err(e) => notes.push(format!(
@@ -129,14 +166,14 @@ impl SymbolIndex {
                 )),
             }
         }
-        let index = SymbolIndex::build(worktree, head_sha)?;
+        let (index, kept) = SymbolIndex::build_keeping(worktree, head_sha, keep)?;
         if let Some(path) = &cache_path
             && let Err(e) = write_cache(path, &index)
         {
             notes.push(format!("symbol cache {} not written: {e}", path.display()));
         }
         let stats = index.stats(false, cache_path.as_deref());
-        Ok((index, stats))
+        Ok((index, stats, kept))
     }
 
     /// Files that define `name`, sorted.

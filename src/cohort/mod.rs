@@ -16,6 +16,7 @@ mod graph;
 mod group;
 pub mod index;
 mod paths;
+mod report_cache;
 mod stoplist;
 mod tags;
 mod test_gap;
@@ -25,7 +26,7 @@ mod tests;
 
 use std::path::Path;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::diff::Diff;
 use crate::review::axes::Axis;
@@ -35,6 +36,7 @@ pub use grammar::Grammar;
 pub use group::{Cohort, GROUPED_BY_PATH};
 pub use index::{IndexStats, Location, SymbolEntry, SymbolIndex, cache_dir_in};
 pub use paths::is_test_path;
+pub use report_cache::build_cached;
 pub use stoplist::is_common;
 
 /// What a cohort build reads.
@@ -51,7 +53,7 @@ pub struct CohortInput<'a> {
     pub head_sha: &'a str,
 }
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct CohortReport {
     /// Ranked: blast radius descending, then size descending, then key.
     pub cohorts: Vec<Cohort>,
@@ -74,9 +76,20 @@ impl CohortReport {
 /// Groups the changed files of `input.diff` into cohorts and computes the cohort axes.
 pub fn build(input: CohortInput<'_>) -> Result<CohortReport, CohortError> {
     let mut notes = Vec::new();
-    let (index, index_stats) =
-        SymbolIndex::load_or_build(input.worktree, input.head_sha, input.cache_dir, &mut notes)?;
-    let files = changes::read_all(&input.diff.files, input.worktree, input.base);
+    let changed = input.diff.files.iter().map(|f| f.path.as_str()).collect();
+    let (index, index_stats, mut head_tags) = SymbolIndex::load_or_build_keeping(
+        input.worktree,
+        input.head_sha,
+        input.cache_dir,
+        &mut notes,
+        &changed,
+    )?;
+    let files = changes::read_all(
+        &input.diff.files,
+        input.worktree,
+        input.base,
+        &mut head_tags,
+    );
     for file in &files {
         match &file.reading {
             changes::Reading::Unparsed { why } => notes.push(format!("{why}; grouped by path")),

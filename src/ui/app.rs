@@ -665,16 +665,9 @@ pub async fn run_cockpit(
         let cohort_inbox = inbox.clone();
         let diff = prepared.diff.clone();
         let worktree = prepared.space.worktree().to_path_buf();
-        let cache = crate::cohort::cache_dir_in(prepared.space.path());
-        let head = prepared.space.state().head_sha.clone();
+        let job = crate::pipeline::CohortJob::of(&prepared);
         tokio::task::spawn_blocking(move || {
-            if let Ok(report) = crate::cohort::build(crate::cohort::CohortInput {
-                diff: &diff,
-                worktree: &worktree,
-                base: None,
-                cache_dir: Some(&cache),
-                head_sha: &head,
-            }) {
+            if let Ok(report) = job.run() {
                 cohort_inbox.send(Action::Cohorts(cohort_views(&report, &diff, &worktree)));
             }
         });

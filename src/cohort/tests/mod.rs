@@ -508,3 +508,79 @@ fn python_go_and_javascript_files_join_across_modules() {
     assert!(gap.detail.contains("OpenStore") && gap.detail.contains("fetchItems"));
     assert!(!gap.detail.contains("load_user"), "{}", gap.detail);
 }
+
+#[test]
+fn a_second_build_of_the_same_head_and_base_reads_the_finished_report() {
+    let repo = rust_repo();
+    change_parse_and_more(&repo);
+    let first = repo.build_with(|input| crate::cohort::build_cached(input).unwrap());
+    assert!(!first.index_stats.from_cache);
+    let names = || -> Vec<String> {
+        let mut names: Vec<String> = std::fs::read_dir(repo.cache_dir())
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        names
+    };
+    let written = names();
+    assert_eq!(written.len(), 2, "the index and the report: {written:?}");
+    let report_file = repo
+        .cache_dir()
+        .join(written.iter().find(|n| n.starts_with("cohorts-")).unwrap());
+
+    // Nothing is parsed again: with the index gone, only the cached report can answer.
+    let index_file = written.iter().find(|n| n.starts_with("symbols-")).unwrap();
+    std::fs::remove_file(repo.cache_dir().join(index_file)).unwrap();
+    let second = repo.build_with(|input| crate::cohort::build_cached(input).unwrap());
+    assert!(second.index_stats.from_cache);
+    assert_eq!(second.cohorts, first.cohorts);
+    assert_eq!(second.axes, first.axes);
+    assert_eq!(
+        names(),
+        vec![
+            report_file
+                .file_name()
+                .unwrap()
+                .to_string_lossy()
+                .into_owned()
+        ]
+    );
+
+    // A damaged report is rebuilt, with a note, to the same answer.
+    std::fs::write(&report_file, "{ not json").unwrap();
+    let third = repo.build_with(|input| crate::cohort::build_cached(input).unwrap());
+    assert!(
+        third.notes.iter().any(|n| n.contains("cohort cache")),
+        "{:?}",
+        third.notes
+    );
+    assert_eq!(third.cohorts, first.cohorts);
+
+    // Another diff over the same commits (a filtered one) is not answered from the cache.
+    let fourth = repo.build_with(|input| {
+        let mut diff = input.diff.clone();
+        diff.files.retain(|f| f.path != "src/render.rs");
+        crate::cohort::build_cached(crate::cohort::CohortInput {
+            diff: &diff,
+            ..input
+        })
+        .unwrap()
+    });
+    assert!(fourth.cohort_of("src/render.rs").is_none());
+    assert!(first.cohort_of("src/render.rs").is_some());
+}
+
+#[test]
+fn head_tags_reused_from_the_index_build_give_the_same_cohorts_as_a_fresh_parse() {
+    let repo = rust_repo();
+    change_parse_and_more(&repo);
+    // First build: the index is built here, and hands over the changed files' tags.
+    let reused = repo.build();
+    assert!(!reused.index_stats.from_cache);
+    // Second: the index comes from its cache, so every changed file is parsed again.
+    let parsed = repo.build();
+    assert!(parsed.index_stats.from_cache);
+    assert_eq!(reused.cohorts, parsed.cohorts);
+    assert_eq!(reused.axes, parsed.axes);
+}

@@ -58,6 +58,11 @@ impl Repo {
     /// Builds the cohorts of `main...HEAD` (commit first), with the base read from the
     /// repository and the index cached in [`Repo::cache_dir`].
     pub fn build(&self) -> CohortReport {
+        self.build_with(|input| build(input).unwrap())
+    }
+
+    /// Hands `run` the input [`Repo::build`] uses: for the builders around `build`.
+    pub fn build_with<T>(&self, run: impl FnOnce(CohortInput<'_>) -> T) -> T {
         let head = git(&self.path(), &["rev-parse", "HEAD"]);
         let repo = git2::Repository::open(self.path()).unwrap();
         let diff = crate::diff::git::merge_base_diff(&repo, "main", "HEAD").unwrap();
@@ -66,13 +71,12 @@ impl Repo {
             .merge_base(main, git2::Oid::from_str(&head).unwrap())
             .unwrap();
         let cache = self.cache_dir();
-        build(CohortInput {
+        run(CohortInput {
             diff: &diff,
             worktree: &self.path(),
             base: Some((&repo, base)),
             cache_dir: Some(&cache),
             head_sha: &head,
         })
-        .unwrap()
     }
 }

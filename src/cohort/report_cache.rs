@@ -1,0 +1,153 @@
+//! The finished cohort report of one head and base, kept beside the symbol index.
+//!
+//! A later round at the same head (a re-run, `--force`, the cockpit reopening a space) would
+//! otherwise parse every changed file twice more, at head and at base, to reach the same
+//! answer: the report is a function of the two commits, the diff between them and this
+//! program's version. All four are checked before a cached report is used; anything else is
+//! a miss and a fresh build.
+
+use std::io;
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+
+use crate::diff::Diff;
+
+use super::{CohortError, CohortInput, CohortReport, build};
+
+/// Bumped whenever what the report holds or how it is computed changes.
+const FORMAT: u32 = 1;
+
+#[derive(Serialize, Deserialize)]
+struct Cached {
+    format: u32,
+    /// A new build of the program may group differently: its reports are not reused.
+    version: String,
+    head_sha: String,
+    base: String,
+    diff: String,
+    report: CohortReport,
+}
+
+/// [`build`], answered from the space's cache when this head, base and diff were grouped
+/// before. Without a base commit or a cache directory there is nothing to key on, and this is
+/// a plain build. A cache that cannot be read or written costs a rebuild and a note, never
+/// the review.
+pub fn build_cached(input: CohortInput<'_>) -> Result<CohortReport, CohortError> {
+    let (Some((_, base)), Some(dir)) = (input.base, input.cache_dir) else {
+        return build(input);
+    };
+    let key = Key {
+        head_sha: input.head_sha.to_string(),
+        base: base.to_string(),
+        diff: diff_fingerprint(input.diff),
+    };
+    let path = dir.join(file_name(&key));
+    let mut read_note = None;
+    match read(&path, &key) {
+        Ok(Some(report)) => return Ok(report),
+        Ok(None) => {}
+        Err(e) => {
+            read_note = Some(format!(
+                "cohort cache {} unreadable ({e}); rebuilt",
+                path.display()
+            ))
+        }
+    }
+    let mut report = build(input)?;
+    report.notes.extend(read_note);
+    if let Err(e) = write(&path, &key, &report) {
+        report
+            .notes
+            .push(format!("cohort cache {} not written: {e}", path.display()));
+    }
+    Ok(report)
+}
+
+struct Key {
+    head_sha: String,
+    base: String,
+    diff: String,
+}
+
+/// `cohorts-<head>-<base>.json`, alphanumerics only so no SHA can name a path elsewhere.
+fn file_name(key: &Key) -> String {
+    let safe = |s: &str| -> String { s.chars().filter(char::is_ascii_alphanumeric).collect() };
+    format!("cohorts-{}-{}.json", safe(&key.head_sha), safe(&key.base))
+}
+
+/// What of the diff decides the grouping: which files changed, how, and which lines. The
+/// contents on either side are fixed by the two commits.
+fn diff_fingerprint(diff: &Diff) -> String {
+    let mut hash = Sha256::new();
+    for file in &diff.files {
+        hash.update(file.path.as_bytes());
+        hash.update([0]);
+        hash.update(file.old_path.as_deref().unwrap_or("").as_bytes());
+        hash.update(
+            format!(
+                "\0{:?}\0{}\0{:?}\0{:?}\0{:?}\0",
+                file.status, file.binary, file.language, file.old_id, file.new_id
+            )
+            .as_bytes(),
+        );
+        for hunk in &file.hunks {
+            hash.update(
+                format!(
+                    "@{},{},{},{}\0",
+                    hunk.old_start, hunk.old_count, hunk.new_start, hunk.new_count
+                )
+                .as_bytes(),
+            );
+            for line in &hunk.lines {
+                hash.update(format!(
+                    "{:?}{:?}{:?}",
+                    line.kind, line.old_line, line.new_line
+                ));
+            }
+        }
+    }
+    hex(&hash.finalize())
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+fn read(path: &Path, key: &Key) -> io::Result<Option<CohortReport>> {
+    let bytes = match std::fs::read(path) {
+        Ok(bytes) => bytes,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(e),
+    };
+    let cached: Cached = serde_json::from_slice(&bytes).map_err(io::Error::other)?;
+    // Another format, program or diff is stale, not damaged: rebuild it quietly.
+    let fresh = cached.format == FORMAT
+        && cached.version == env!("CARGO_PKG_VERSION")
+        && cached.head_sha == key.head_sha
+        && cached.base == key.base
+        && cached.diff == key.diff;
+    Ok(fresh.then(|| {
+        let mut report = cached.report;
+        report.index_stats.from_cache = true;
+        report
+    }))
+}
+
+fn write(path: &Path, key: &Key, report: &CohortReport) -> io::Result<()> {
+    let dir: PathBuf = path
+        .parent()
+        .map_or_else(|| PathBuf::from("."), Path::to_path_buf);
+    std::fs::create_dir_all(&dir)?;
+    let cached = Cached {
+        format: FORMAT,
+        version: env!("CARGO_PKG_VERSION").to_string(),
+        head_sha: key.head_sha.clone(),
+        base: key.base.clone(),
+        diff: key.diff.clone(),
+        report: report.clone(),
+    };
+    let bytes = serde_json::to_vec(&cached).map_err(io::Error::other)?;
+    crate::space::write_atomically(path, &bytes)
+}
