@@ -12,6 +12,9 @@ mod findings;
 mod prompt;
 mod redact;
 
+#[cfg(test)]
+mod props;
+
 use std::collections::HashSet;
 use std::sync::Arc;
 use std::time::Duration;
@@ -436,8 +439,7 @@ impl Turn<'_> {
             .chat(&request)
             .await
             .map_err(|e| End::Failed(Outcome::Failed, e.to_string()))?;
-        self.tally.usage.input_tokens += response.usage.input_tokens;
-        self.tally.usage.output_tokens += response.usage.output_tokens;
+        self.tally.usage.add(response.usage);
         let called: Vec<&str> = response
             .tool_calls
             .iter()

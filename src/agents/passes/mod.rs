@@ -102,8 +102,7 @@ async fn ask(kit: &Kit, question: &Question<'_>) -> Result<(Value, Usage), Strin
             .chat(&request)
             .await
             .map_err(|e| e.to_string())?;
-        usage.input_tokens += response.usage.input_tokens;
-        usage.output_tokens += response.usage.output_tokens;
+        usage.add(response.usage);
         if usage.total() > kit.bounds.max_tokens {
             return Err(format!(
                 "used {} tokens, over the max_tokens bound of {}",

@@ -3,7 +3,7 @@
 mod consolidation;
 mod disagreements;
 mod levels;
-mod node_props;
+pub mod node_props;
 mod nodes;
 mod status_service;
 mod verdict_props;

@@ -111,7 +111,7 @@ prop_compose! {
 
 prop_compose! {
     /// A finding that must validate, as from a model (evidence, impact and verification set).
-    fn valid_draft()(
+    pub fn valid_draft()(
         reasoning in ".{0,40}",
         kind in prop::sample::select(Kind::ALL.to_vec()),
         priority in prop::sample::select(Priority::ALL.to_vec()),
