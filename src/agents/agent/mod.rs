@@ -366,10 +366,9 @@ impl Turn<'_> {
                 messages.push(Message::Tool {
                     call_id: call.id.clone(),
                     name: call.name.clone(),
-                    content: self
-                        .agent
-                        .redactor
-                        .redact(&clip(&content, MAX_TOOL_RESULT_CHARS)),
+                    // Redacted before it is clipped: a clip through a secret would leave a
+                    // fragment no rule recognises.
+                    content: clip(&self.agent.redactor.redact(&content), MAX_TOOL_RESULT_CHARS),
                     is_error,
                 });
             }

@@ -148,7 +148,8 @@ async fn ask(kit: &Kit, question: &Question<'_>) -> Result<(Value, Usage), Strin
             messages.push(Message::Tool {
                 call_id: call.id.clone(),
                 name: call.name.clone(),
-                content: kit.redactor.redact(&clip(&content, 60_000)),
+                // Redacted before it is clipped, so the clip cannot cut a secret to a fragment.
+                content: clip(&kit.redactor.redact(&content), 60_000),
                 is_error,
             });
         }
