@@ -10,14 +10,18 @@ use super::{check_finding, extract_findings};
 use crate::review::node::NodeDraft;
 use crate::review::tests::node_props::valid_draft;
 
-/// What every answer must satisfy, whatever it is: the parser says why it refuses, and what it
-/// accepts is a finding that validates.
-fn parse_answer(text: &str) -> Result<(Vec<Result<NodeDraft, String>>, Option<String>), String> {
+/// One candidate finding: accepted, or refused with a reason.
+type Checked = Result<NodeDraft, String>;
+
+/// The parser as the agent loop runs it: the answer's candidates, each checked.
+fn parse_answer(text: &str) -> Result<(Vec<Checked>, Option<String>), String> {
     let found = extract_findings(text)?;
     let checked = found.items.iter().map(check_finding).collect();
     Ok((checked, found.summary))
 }
 
+/// What every answer must satisfy, whatever it is: the parser says why it refuses, and what it
+/// accepts is a finding that validates.
 fn holds_invariants(text: &str) -> Result<(), TestCaseError> {
     match parse_answer(text) {
         Err(reason) => prop_assert!(!reason.trim().is_empty()),
