@@ -155,8 +155,7 @@ impl Budget {
 
     fn add(&self, usage: Usage) {
         let mut spent = self.spent.lock().unwrap_or_else(|p| p.into_inner());
-        spent.input_tokens += usage.input_tokens;
-        spent.output_tokens += usage.output_tokens;
+        spent.add(usage);
     }
 }
 

@@ -147,7 +147,7 @@ async fn run_reviewer(
             .await;
         total.nodes_added += report.nodes_added;
         total.dropped += report.dropped;
-        total.tokens_used += report.tokens_used;
+        total.tokens_used = total.tokens_used.saturating_add(report.tokens_used);
         if report.outcome != Outcome::Ok {
             let reason = format!("part {} of {count}: {}", index + 1, report.note);
             let _ = events
@@ -219,7 +219,7 @@ impl Relay {
                         true
                     }
                     EventKind::Progress { tokens_used, .. } => {
-                        *tokens_used += self.token_offset;
+                        *tokens_used = tokens_used.saturating_add(self.token_offset);
                         true
                     }
                     EventKind::Stance { .. } | EventKind::Dropped { .. } => true,

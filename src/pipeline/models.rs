@@ -14,7 +14,7 @@ use crate::agents::events::{ReviewEvent, RunId};
 use crate::agents::passes::{self, Kit, peer::Peer};
 use crate::agents::roster::{Roster, header};
 use crate::agents::sandbox_tools::SandboxTools;
-use crate::agents::secrets::{SecretScanner, redact_text};
+use crate::agents::secrets::{SecretScanner, redact_text, redact_text_keeping_lines};
 use crate::agents::toolbox::ToolBox;
 use crate::agents::tools::Sandbox;
 use crate::cohort::{CohortReport, SymbolIndex};
@@ -120,6 +120,12 @@ pub async fn prepare(
     if let Some(index) = index {
         sandbox = sandbox.with_symbols(Arc::new(index));
     }
+    // Files are redacted before the tools cut or slice them; the agent redacts each tool result
+    // again on its way out.
+    let scanner = Arc::new(SecretScanner::builtin());
+    sandbox = sandbox.with_redactor(Arc::new(move |text: &str| {
+        redact_text_keeping_lines(text, &scanner).0
+    }));
     let root = sandbox.root().to_path_buf();
     let tools: Arc<dyn ToolBox> = Arc::new(SandboxTools::new(sandbox));
     let redactor = redactor();

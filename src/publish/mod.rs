@@ -324,10 +324,7 @@ fn check_round(state: &SpaceState, input: &PublishInput<'_>) -> Result<(), Publi
 /// The last line of defence: every posted text goes through the secret redaction, even though
 /// secret findings' evidence is redacted already.
 pub(crate) fn redact(text: &str) -> String {
-    use std::sync::OnceLock;
-    static SCANNER: OnceLock<crate::agents::secrets::SecretScanner> = OnceLock::new();
-    let scanner = SCANNER.get_or_init(crate::agents::secrets::SecretScanner::builtin);
-    crate::agents::secrets::redact_text(text, scanner).0
+    crate::agents::secrets::redact_builtin(text)
 }
 
 fn now() -> String {

@@ -4,6 +4,7 @@
 
 use serde_json::{Value, json};
 
+use crate::agents::secrets::redact_builtin;
 use crate::diff::{Diff, FileStatus};
 use crate::prepare::Prepared;
 
@@ -46,7 +47,8 @@ pub fn json(prepared: &Prepared, forced: bool) -> Value {
             "forge": prepared.forge_name,
             "reference": prepared.reference.to_string(),
             "number": (pr.number > 0).then_some(pr.number),
-            "title": pr.title,
+            // The PR's own text can hold a secret; a report lands in CI logs.
+            "title": redact_builtin(&pr.title),
             "author": pr.author,
             "author_is_bot": pr.author_is_bot,
             "state": pr.state.to_string(),
@@ -94,7 +96,10 @@ pub fn text(prepared: &Prepared, forced: bool) -> String {
     let draft = if pr.draft { ", draft" } else { "" };
     out.push_str(&format!(
         "PR      {} \"{}\" by {} ({}{draft})\n",
-        prepared.reference, pr.title, pr.author, pr.state
+        prepared.reference,
+        redact_builtin(&pr.title),
+        pr.author,
+        pr.state
     ));
     out.push_str(&format!(
         "range   {} ← {} ({}..{})\n",

@@ -3,6 +3,8 @@
 
 use std::fmt;
 
+use serde_json::Value;
+
 use super::node::{NodeDraft, ReviewNode, Source};
 
 /// One reason a node is invalid.
@@ -93,6 +95,81 @@ impl NodeDraft {
         } else {
             Err(problems)
         }
+    }
+}
+
+/// The fields of a finding a reviewer writes, as dotted paths: what a refusal names.
+const DRAFT_FIELDS: &[&str] = &[
+    "reasoning",
+    "kind",
+    "priority",
+    "triage",
+    "triage.category",
+    "triage.severity",
+    "triage.effort",
+    "rule",
+    "anchor",
+    "anchor.path",
+    "anchor.side",
+    "anchor.start_line",
+    "anchor.end_line",
+    "text",
+    "text.title",
+    "text.body",
+    "text.evidence",
+    "text.impact",
+    "text.verification",
+    "fix",
+    "fix.replacement",
+    "fix.diff",
+    "fix.prompt",
+    "confidence",
+    "scope",
+];
+
+impl NodeDraft {
+    /// Reads a reviewer's payload and validates it. A payload of the wrong shape is refused
+    /// naming the field it failed on (a missing `text.title`, a string where `confidence`
+    /// should be a number), so a model can correct that field and the coverage notes can say
+    /// why; a well-shaped payload is then held to [`NodeDraft::validate`].
+    pub fn from_payload(payload: &Value, from_model: bool) -> Result<NodeDraft, Vec<Invalid>> {
+        if !payload.is_object() {
+            return Err(vec![Invalid {
+                field: "finding",
+                reason: "must be a JSON object".into(),
+            }]);
+        }
+        let draft: NodeDraft = serde_path_to_error::deserialize(payload).map_err(|error| {
+            let inner = error.inner().to_string();
+            let mut path: Vec<&str> = Vec::new();
+            for segment in error.path() {
+                match segment {
+                    serde_path_to_error::Segment::Map { key } => path.push(key),
+                    _ => break,
+                }
+            }
+            // "missing field `title`" is reported at its parent, `text`.
+            let missing = inner
+                .strip_prefix("missing field `")
+                .and_then(|rest| rest.split('`').next());
+            let mut dotted = path.join(".");
+            if let Some(name) = missing {
+                if !dotted.is_empty() {
+                    dotted.push('.');
+                }
+                dotted.push_str(name);
+            }
+            let field = DRAFT_FIELDS
+                .iter()
+                .find(|known| **known == dotted)
+                .copied()
+                .unwrap_or("finding");
+            vec![Invalid {
+                field,
+                reason: inner,
+            }]
+        })?;
+        draft.validate(from_model).map(|()| draft)
     }
 }
 

@@ -13,4 +13,5 @@ mod models;
 mod providers;
 mod publish;
 mod review_report;
+mod secrets;
 mod support;

@@ -62,21 +62,32 @@ fn config(dir: &Path, extra: &str) -> std::path::PathBuf {
     path
 }
 
-struct Run {
-    code: i32,
-    report: Value,
-    stderr: String,
+pub(crate) struct Run {
+    pub code: i32,
+    pub report: Value,
+    pub stderr: String,
 }
 
 fn review(repo: &GitRepo, server: Option<&OpenAiServer>, extra_config: &str, args: &[&str]) -> Run {
     let data = tempfile::tempdir().unwrap();
-    let config = config(data.path(), extra_config);
+    review_in(data.path(), repo, server, extra_config, args)
+}
+
+/// [`review`] with its config and data (the review space, state.json) under `dir`.
+pub(crate) fn review_in(
+    dir: &Path,
+    repo: &GitRepo,
+    server: Option<&OpenAiServer>,
+    extra_config: &str,
+    args: &[&str],
+) -> Run {
+    let config = config(dir, extra_config);
     let mut command = review_tui();
     command
         .arg(reference(repo))
         .args(["--headless", "--force", "--format", "json"])
         .args(args)
-        .env("REVIEW_TUI_DATA_DIR", data.path().join("data"))
+        .env("REVIEW_TUI_DATA_DIR", dir.join("data"))
         .env("REVIEW_TUI_CONFIG", &config);
     for var in [
         "OPENAI_API_KEY",
@@ -109,7 +120,7 @@ fn review(repo: &GitRepo, server: Option<&OpenAiServer>, extra_config: &str, arg
     }
 }
 
-fn marker(role: &str, task: &str) -> String {
+pub(crate) fn marker(role: &str, task: &str) -> String {
     format!("Role: {role}. Task: {task}.")
 }
 
@@ -134,13 +145,13 @@ fn finding(title: &str, path: &str, line: u32, priority: &str, category: &str) -
     })
 }
 
-fn finish(summary: &str) -> Reply {
+pub(crate) fn finish(summary: &str) -> Reply {
     Reply::tool_calls(&[("finish", json!({"summary": summary}))])
 }
 
 /// Answers for every pass nobody scripted: peers finish, verification is unsure, the lead
 /// writes one line. Registered last, so specific routes win.
-fn pass_defaults(server: &OpenAiServer) {
+pub(crate) fn pass_defaults(server: &OpenAiServer) {
     server.route_always("Task: peer round.", finish("no stance"));
     server.route_always(
         "Role: verifier.",
@@ -160,7 +171,7 @@ fn pass_defaults(server: &OpenAiServer) {
     );
 }
 
-fn reviewer<'a>(report: &'a Value, name: &str) -> &'a Value {
+pub(crate) fn reviewer<'a>(report: &'a Value, name: &str) -> &'a Value {
     report["reviewers"]
         .as_array()
         .unwrap()
@@ -169,7 +180,7 @@ fn reviewer<'a>(report: &'a Value, name: &str) -> &'a Value {
         .unwrap_or_else(|| panic!("no reviewer {name} in {report}"))
 }
 
-fn requests_for(server: &OpenAiServer, marker: &str) -> Vec<Recorded> {
+pub(crate) fn requests_for(server: &OpenAiServer, marker: &str) -> Vec<Recorded> {
     server
         .requests()
         .into_iter()

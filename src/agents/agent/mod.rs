@@ -12,6 +12,9 @@ mod findings;
 mod prompt;
 mod redact;
 
+#[cfg(test)]
+mod props;
+
 use std::collections::HashSet;
 use std::sync::Arc;
 use std::time::Duration;
@@ -363,10 +366,9 @@ impl Turn<'_> {
                 messages.push(Message::Tool {
                     call_id: call.id.clone(),
                     name: call.name.clone(),
-                    content: self
-                        .agent
-                        .redactor
-                        .redact(&clip(&content, MAX_TOOL_RESULT_CHARS)),
+                    // Redacted before it is clipped: a clip through a secret would leave a
+                    // fragment no rule recognises.
+                    content: clip(&self.agent.redactor.redact(&content), MAX_TOOL_RESULT_CHARS),
                     is_error,
                 });
             }
@@ -436,8 +438,7 @@ impl Turn<'_> {
             .chat(&request)
             .await
             .map_err(|e| End::Failed(Outcome::Failed, e.to_string()))?;
-        self.tally.usage.input_tokens += response.usage.input_tokens;
-        self.tally.usage.output_tokens += response.usage.output_tokens;
+        self.tally.usage.add(response.usage);
         let called: Vec<&str> = response
             .tool_calls
             .iter()
@@ -506,25 +507,7 @@ impl Turn<'_> {
     async fn submit(&mut self, payload: Value) -> Step<Result<String, String>> {
         self.tally.attempts += 1;
         let attempt = self.tally.attempts;
-        let draft = match payload {
-            Value::Object(_) => serde_json::from_value::<NodeDraft>(payload)
-                .map_err(|e| format!("not a valid finding: {e}")),
-            Value::String(_) => Err("the arguments are not valid JSON".to_owned()),
-            _ => Err("a finding must be a JSON object".to_owned()),
-        };
-        let checked = draft.and_then(|draft| match draft.validate(true) {
-            Ok(()) => Ok(draft),
-            Err(problems) => Err(format!(
-                "`{}`: {}",
-                clip(draft.text.title.trim(), 80),
-                problems
-                    .iter()
-                    .map(ToString::to_string)
-                    .collect::<Vec<_>>()
-                    .join("; ")
-            )),
-        });
-        match checked {
+        match check_finding(&payload) {
             Ok(draft) => {
                 self.tally.nodes_added += 1;
                 let id = format!("{}-{}", self.spec.name, self.tally.nodes_added);
@@ -621,6 +604,31 @@ impl Turn<'_> {
             Err(End::Abandoned)
         }
     }
+}
+
+/// One candidate finding from a model, as a tool call's arguments or an item of a JSON answer:
+/// the draft, or why it is refused (naming the title when there is one, and each bad field).
+pub fn check_finding(payload: &Value) -> Result<NodeDraft, String> {
+    if let Value::String(_) = payload {
+        return Err("the arguments are not valid JSON".to_owned());
+    }
+    NodeDraft::from_payload(payload, true).map_err(|problems| {
+        let title = payload
+            .pointer("/text/title")
+            .and_then(Value::as_str)
+            .map(str::trim)
+            .unwrap_or("");
+        let problems = problems
+            .iter()
+            .map(ToString::to_string)
+            .collect::<Vec<_>>()
+            .join("; ");
+        if title.is_empty() {
+            format!("not a valid finding: {problems}")
+        } else {
+            format!("`{}`: {problems}", clip(title, 80))
+        }
+    })
 }
 
 fn clip(text: &str, max_chars: usize) -> String {

@@ -102,8 +102,7 @@ async fn ask(kit: &Kit, question: &Question<'_>) -> Result<(Value, Usage), Strin
             .chat(&request)
             .await
             .map_err(|e| e.to_string())?;
-        usage.input_tokens += response.usage.input_tokens;
-        usage.output_tokens += response.usage.output_tokens;
+        usage.add(response.usage);
         if usage.total() > kit.bounds.max_tokens {
             return Err(format!(
                 "used {} tokens, over the max_tokens bound of {}",
@@ -149,7 +148,8 @@ async fn ask(kit: &Kit, question: &Question<'_>) -> Result<(Value, Usage), Strin
             messages.push(Message::Tool {
                 call_id: call.id.clone(),
                 name: call.name.clone(),
-                content: kit.redactor.redact(&clip(&content, 60_000)),
+                // Redacted before it is clipped, so the clip cannot cut a secret to a fragment.
+                content: clip(&kit.redactor.redact(&content), 60_000),
                 is_error,
             });
         }

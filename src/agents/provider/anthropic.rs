@@ -137,7 +137,7 @@ impl AnthropicProvider {
         Value::Object(body)
     }
 
-    fn parse_response(&self, body: Value) -> Result<ChatResponse, ProviderError> {
+    pub(super) fn parse_response(&self, body: Value) -> Result<ChatResponse, ProviderError> {
         let answer: WireAnswer =
             serde_json::from_value(body).map_err(|e| self.endpoint.decode(e.to_string()))?;
         let mut text = String::new();
@@ -167,9 +167,10 @@ impl AnthropicProvider {
             finish,
             usage: Usage {
                 // Cached prompt tokens are still tokens the reviewer spent.
-                input_tokens: usage.input_tokens
-                    + usage.cache_creation_input_tokens.unwrap_or(0)
-                    + usage.cache_read_input_tokens.unwrap_or(0),
+                input_tokens: usage
+                    .input_tokens
+                    .saturating_add(usage.cache_creation_input_tokens.unwrap_or(0))
+                    .saturating_add(usage.cache_read_input_tokens.unwrap_or(0)),
                 output_tokens: usage.output_tokens,
             },
         })

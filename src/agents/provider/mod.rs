@@ -17,6 +17,9 @@ mod http;
 mod openai;
 mod replay;
 
+#[cfg(test)]
+mod props;
+
 pub use anthropic::{AnthropicConfig, AnthropicProvider};
 pub use command::{CommandConfig, CommandProvider};
 pub use error::{Call, ProviderError};
@@ -153,8 +156,15 @@ pub struct Usage {
 }
 
 impl Usage {
+    /// Saturating: the counts come from the server, and a server can send anything.
     pub fn total(&self) -> u64 {
-        self.input_tokens + self.output_tokens
+        self.input_tokens.saturating_add(self.output_tokens)
+    }
+
+    /// Adds another turn's counts, saturating.
+    pub fn add(&mut self, other: Usage) {
+        self.input_tokens = self.input_tokens.saturating_add(other.input_tokens);
+        self.output_tokens = self.output_tokens.saturating_add(other.output_tokens);
     }
 }
 

@@ -261,7 +261,7 @@ impl OpenAiProvider {
         Value::Object(body)
     }
 
-    fn parse_response(&self, body: Value) -> Result<ChatResponse, ProviderError> {
+    pub(super) fn parse_response(&self, body: Value) -> Result<ChatResponse, ProviderError> {
         let completion: Completion =
             serde_json::from_value(body).map_err(|e| self.endpoint.decode(e.to_string()))?;
         let choice = completion

@@ -110,8 +110,10 @@ const BUILTINS: &[Builtin] = &[
         label: "private key",
         description: "A PEM private key block.",
         // The block up to its END line, or, when the diff shows only part of it, every key-ish
-        // line that follows: redaction must cover the body, not just the header.
-        regex: r"(-----BEGIN[ A-Z0-9_-]{0,100}PRIVATE KEY(?: BLOCK)?-----(?:[A-Za-z0-9+/=\s:,.-]*?-----END[ A-Z0-9_-]{0,100}PRIVATE KEY(?: BLOCK)?-----|[A-Za-z0-9+/=\s:,.-]*))",
+        // line that follows: redaction must cover the body, not just the header. `\` is
+        // key-ish too: a key inside a JSON or code string has its line breaks written `\n`
+        // (a cloud service-account key file).
+        regex: r"(-----BEGIN[ A-Z0-9_-]{0,100}PRIVATE KEY(?: BLOCK)?-----(?:[A-Za-z0-9+/=\s:,.\\-]*?-----END[ A-Z0-9_-]{0,100}PRIVATE KEY(?: BLOCK)?-----|[A-Za-z0-9+/=\s:,.\\-]*))",
         keywords: &["private key"],
         entropy: None,
         confidence: SPECIFIC,

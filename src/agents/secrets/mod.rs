@@ -19,7 +19,7 @@ pub use gitleaks_cli::{
 };
 pub use gitleaks_config::{ConfigError, LoadedConfig, RuleProblem, load_gitleaks_config};
 pub use node::{SECRET_SCAN, to_nodes};
-pub use redact::{redact_secret, redact_text};
+pub use redact::{redact_builtin, redact_secret, redact_text, redact_text_keeping_lines};
 pub use rule::{Allowlist, Condition, RegexTarget, SecretGroup, SecretRule};
 pub use scanner::{SecretHit, SecretScanner};
 

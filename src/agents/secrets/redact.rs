@@ -1,6 +1,8 @@
 //! Redaction: the only form in which a secret ever leaves the scanner. Evidence, reports,
 //! comments, prompts and logs all carry `redact_secret`'s output, never the secret.
 
+use std::sync::OnceLock;
+
 use super::scanner::SecretScanner;
 
 /// Shorter secrets show nothing: four characters of an eight-character password is half of it.
@@ -24,6 +26,33 @@ pub fn redact_secret(secret: &str) -> String {
 pub fn redact_text(text: &str, scanner: &SecretScanner) -> (String, usize) {
     let spans = scanner.secret_spans(text, None);
     (splice(text, &spans), spans.len())
+}
+
+/// [`redact_text`] with the built-in rules: for texts that leave the machine or land in a log
+/// (a posted review, a report's PR title) outside any configured scan.
+pub fn redact_builtin(text: &str) -> String {
+    static SCANNER: OnceLock<SecretScanner> = OnceLock::new();
+    redact_text(text, SCANNER.get_or_init(SecretScanner::builtin)).0
+}
+
+/// [`redact_text`] that keeps the line count: a secret spanning lines (a key block) becomes its
+/// redaction on its first line and leaves the others empty, so line numbers computed on the
+/// original text still point at the same lines.
+pub fn redact_text_keeping_lines(text: &str, scanner: &SecretScanner) -> (String, usize) {
+    let spans = scanner.secret_spans(text, None);
+    let mut out = String::with_capacity(text.len());
+    let mut at = 0;
+    for &(start, end) in &spans {
+        out.push_str(&text[at..start]);
+        let secret = &text[start..end];
+        out.push_str(&redact_secret(secret));
+        for _ in secret.matches('\n') {
+            out.push('\n');
+        }
+        at = end;
+    }
+    out.push_str(&text[at..]);
+    (out, spans.len())
 }
 
 /// Replaces the given byte spans (sorted, non-overlapping) with their redaction.
@@ -66,6 +95,20 @@ mod tests {
         assert_eq!(redact_secret("1234567"), "…");
         assert_eq!(redact_secret(""), "…");
         assert_eq!(redact_secret("ñáéíóúüç"), "ñáéí…");
+    }
+
+    #[test]
+    fn keeping_lines_keeps_the_line_count() {
+        let body = "QUJD".repeat(16);
+        let text = format!(
+            "before\n-----BEGIN RSA PRIVATE KEY-----\n{body}\n{body}\n-----END RSA PRIVATE KEY-----\nafter"
+        );
+        let scanner = SecretScanner::builtin();
+        let (kept, count) = redact_text_keeping_lines(&text, &scanner);
+        assert_eq!(count, 1);
+        assert_eq!(kept, "before\n----…\n\n\n\nafter");
+        assert_eq!(kept.lines().count(), text.lines().count());
+        assert_eq!(redact_text(&text, &scanner).0, "before\n----…\nafter");
     }
 
     #[test]

@@ -302,6 +302,33 @@ fn a_private_key_is_one_hit_over_its_lines_and_its_body_never_shows() {
 }
 
 #[test]
+fn a_private_key_inside_a_json_string_is_redacted_whole() {
+    // A cloud service-account key file: the key's line breaks are written `\n`.
+    let s = samples();
+    let line = format!(
+        "{{\"type\": \"service_account\", \"private_key\": \"-----BEGIN PRIVATE KEY-----\\n{}\\n-----END PRIVATE KEY-----\\n\", \"client_id\": \"1\"}}",
+        s.key_body.join("\\n")
+    );
+    let scanner = SecretScanner::builtin();
+    let (redacted, count) = redact_text(&line, &scanner);
+    assert_eq!(count, 1);
+    assert_eq!(
+        redacted,
+        "{\"type\": \"service_account\", \"private_key\": \"----…\\n\", \"client_id\": \"1\"}"
+    );
+    let hits = scanner.scan(&[ScanFile::added("sa.json", 1, &[&line])]);
+    assert_eq!(hits.len(), 1);
+    assert_eq!(hits[0].rule, "secret/private-key");
+    for body in &s.key_body {
+        assert!(
+            !hits[0].evidence.contains(&body[..12]),
+            "{}",
+            hits[0].evidence
+        );
+    }
+}
+
+#[test]
 fn hits_and_nodes_never_hold_the_secret() {
     let s = samples();
     let scanner = SecretScanner::builtin();

@@ -72,6 +72,10 @@ impl Default for Limits {
     }
 }
 
+/// Replaces the secrets in a file's text before any of it is shown, keeping its line count
+/// (a secret spanning lines leaves those lines empty), so line numbers still hold.
+pub type Redact = Arc<dyn Fn(&str) -> String + Send + Sync>;
+
 /// The tools of one review, confined to one worktree.
 #[derive(Clone)]
 pub struct Sandbox {
@@ -79,6 +83,7 @@ pub struct Sandbox {
     limits: Limits,
     diff: Option<Arc<Diff>>,
     symbols: Option<Arc<dyn SymbolLookup>>,
+    redact: Option<Redact>,
 }
 
 impl std::fmt::Debug for Sandbox {
@@ -88,6 +93,7 @@ impl std::fmt::Debug for Sandbox {
             .field("limits", &self.limits)
             .field("diff_files", &self.diff.as_ref().map(|d| d.files.len()))
             .field("symbols", &self.symbols.is_some())
+            .field("redacts", &self.redact.is_some())
             .finish()
     }
 }
@@ -111,6 +117,7 @@ impl Sandbox {
             limits: Limits::default(),
             diff: None,
             symbols: None,
+            redact: None,
         })
     }
 
@@ -134,6 +141,14 @@ impl Sandbox {
     /// A symbol index for `find_symbol`; without one it falls back to a word search.
     pub fn with_symbols(mut self, symbols: Arc<dyn SymbolLookup>) -> Sandbox {
         self.symbols = Some(symbols);
+        self
+    }
+
+    /// Redacts file text before `read_file`, `search_text` and `find_symbol` number, slice or
+    /// cut it: a secret is recognised whole (a key block read from its middle, a token past the
+    /// line cut), where redacting the tool's output afterwards would see only a fragment.
+    pub fn with_redactor(mut self, redact: Redact) -> Sandbox {
+        self.redact = Some(redact);
         self
     }
 
@@ -164,16 +179,18 @@ impl Sandbox {
     pub fn call(&self, name: &str, args_json: &str) -> Result<String, ToolError> {
         let root = self.root.as_path();
         let limits = &self.limits;
+        let redact = self.redact.as_ref();
         match name {
             READ_FILE => {
                 let args: ReadArgs = parse_args(READ_FILE, args_json)?;
-                read::read_file(root, limits, &args.path, args.start, args.end)
+                read::read_file(root, limits, redact, &args.path, args.start, args.end)
             }
             SEARCH_TEXT => {
                 let args: SearchArgs = parse_args(SEARCH_TEXT, args_json)?;
                 search::search_text(
                     root,
                     limits,
+                    redact,
                     &args.regex,
                     args.glob.as_deref().unwrap_or(""),
                 )
@@ -188,7 +205,7 @@ impl Sandbox {
             }
             FIND_SYMBOL => {
                 let args: SymbolArgs = parse_args(FIND_SYMBOL, args_json)?;
-                symbol::find_symbol(root, limits, self.symbols.as_deref(), &args.name)
+                symbol::find_symbol(root, limits, redact, self.symbols.as_deref(), &args.name)
             }
             other => Err(ToolError::UnknownTool(
                 error::shown(other),

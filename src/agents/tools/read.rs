@@ -1,11 +1,11 @@
 //! `read_file`: a numbered, capped line range of one file.
 
-use std::io::{BufRead, BufReader, Read};
+use std::io::{BufRead, BufReader, Cursor, Read};
 use std::path::Path;
 
-use super::Limits;
 use super::confine;
 use super::error::{ToolError, shown};
+use super::{Limits, Redact};
 
 /// Git's own test for binary content: a NUL in the first 8000 bytes.
 pub const BINARY_PROBE_BYTES: usize = 8000;
@@ -18,6 +18,7 @@ pub fn looks_binary(head: &[u8]) -> bool {
 pub fn read_file(
     root: &Path,
     limits: &Limits,
+    redact: Option<&Redact>,
     requested: &str,
     start: Option<u64>,
     end: Option<u64>,
@@ -36,7 +37,23 @@ pub fn read_file(
     let (confined, file) = confine::open_regular(root, requested)?;
     let path = confined.relative;
     let oversized = confined.metadata.len() > limits.file_bytes as u64;
-    let mut reader = BufReader::new(file.take(limits.file_bytes as u64));
+    let mut reader: Box<dyn BufRead> = match redact {
+        // The whole (capped) file is redacted first, so a secret is seen whole whatever range
+        // is asked for and wherever a line is cut.
+        Some(redact) => {
+            let mut all = Vec::new();
+            file.take(limits.file_bytes as u64)
+                .read_to_end(&mut all)
+                .map_err(|e| io(&path, &e))?;
+            if looks_binary(&all) {
+                return Err(ToolError::Binary(shown(&path)));
+            }
+            Box::new(Cursor::new(
+                redact(&String::from_utf8_lossy(&all)).into_bytes(),
+            ))
+        }
+        None => Box::new(BufReader::new(file.take(limits.file_bytes as u64))),
+    };
     let probe = reader.fill_buf().map_err(|e| io(&path, &e))?;
     if looks_binary(probe) {
         return Err(ToolError::Binary(shown(&path)));

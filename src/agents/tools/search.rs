@@ -5,12 +5,12 @@ use std::path::Path;
 
 use regex::{Regex, RegexBuilder};
 
-use super::Limits;
 use super::confine;
 use super::error::ToolError;
 use super::glob::Glob;
 use super::read::{cut, looks_binary};
 use super::walk::{Walk, walk};
+use super::{Limits, Redact};
 
 /// Longer patterns are refused before compiling: no honest search needs one.
 const MAX_PATTERN_BYTES: usize = 1000;
@@ -43,12 +43,13 @@ pub fn compile(pattern: &str, limits: &Limits) -> Result<Regex, ToolError> {
 pub fn search_text(
     root: &Path,
     limits: &Limits,
+    redact: Option<&Redact>,
     pattern: &str,
     glob: &str,
 ) -> Result<String, ToolError> {
     let regex = compile(pattern, limits)?;
     let glob = Glob::new(glob)?;
-    Ok(search(root, limits, &regex, &glob, limits.search_matches).render(limits))
+    Ok(search(root, limits, redact, &regex, &glob, limits.search_matches).render(limits))
 }
 
 /// What a search found and what it passed over.
@@ -66,9 +67,12 @@ pub struct Search {
     pub walk: Walk,
 }
 
+/// Lines are matched as written and shown as redacted (the file redacted whole, once, on its
+/// first match).
 pub fn search(
     root: &Path,
     limits: &Limits,
+    redact: Option<&Redact>,
     regex: &Regex,
     glob: &Glob,
     max_matches: usize,
@@ -108,11 +112,21 @@ pub fn search(
         scanned += content.len();
         search.files_searched += 1;
         let text = String::from_utf8_lossy(&content);
+        let mut shown: Option<Vec<String>> = None;
         let mut matched = false;
         for (index, line) in text.lines().enumerate() {
             if !regex.is_match(line) {
                 continue;
             }
+            let line = match redact {
+                Some(redact) => {
+                    let shown = shown
+                        .get_or_insert_with(|| redact(&text).lines().map(str::to_owned).collect());
+                    // A redactor keeps the line count; if one did not, show nothing.
+                    shown.get(index).map_or("…", String::as_str)
+                }
+                None => line,
+            };
             if search.lines.len() == max_matches {
                 search.more_matches = true;
                 break 'files;

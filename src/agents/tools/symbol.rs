@@ -3,10 +3,10 @@
 
 use std::path::Path;
 
-use super::Limits;
 use super::error::{ToolError, shown};
 use super::glob::Glob;
 use super::search::{compile, search};
+use super::{Limits, Redact};
 
 /// A symbol index over the worktree. Paths are worktree-relative.
 pub trait SymbolLookup: Send + Sync {
@@ -21,6 +21,7 @@ const FALLBACK_MATCHES: usize = 100;
 pub fn find_symbol(
     root: &Path,
     limits: &Limits,
+    redact: Option<&Redact>,
     lookup: Option<&dyn SymbolLookup>,
     name: &str,
 ) -> Result<String, ToolError> {
@@ -34,7 +35,7 @@ pub fn find_symbol(
     }
     match lookup {
         Some(lookup) => Ok(from_index(limits, lookup, name)),
-        None => Ok(from_search(root, limits, name)),
+        None => Ok(from_search(root, limits, redact, name)),
     }
 }
 
@@ -59,7 +60,7 @@ fn from_index(limits: &Limits, lookup: &dyn SymbolLookup, name: &str) -> String 
     out
 }
 
-fn from_search(root: &Path, limits: &Limits, name: &str) -> String {
+fn from_search(root: &Path, limits: &Limits, redact: Option<&Redact>, name: &str) -> String {
     let escaped = regex::escape(name);
     // `\b` only means "word boundary" next to a word character; `$x` or `x?` keep their edge.
     let word = |c: Option<char>| c.is_some_and(|c| c.is_alphanumeric() || c == '_');
@@ -68,7 +69,7 @@ fn from_search(root: &Path, limits: &Limits, name: &str) -> String {
     let pattern = format!("{before}{escaped}{after}");
     let everything = Glob::new("").expect("the empty glob is valid");
     let found = match compile(&pattern, limits) {
-        Ok(regex) => search(root, limits, &regex, &everything, FALLBACK_MATCHES),
+        Ok(regex) => search(root, limits, redact, &regex, &everything, FALLBACK_MATCHES),
         Err(e) => return format!("{e}\n"),
     };
     format!(

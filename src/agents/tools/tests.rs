@@ -399,3 +399,60 @@ fn a_missing_worktree_is_a_setup_error() {
     let error = Sandbox::new(&dir.path().join("gone")).unwrap_err();
     assert!(matches!(error, ToolError::Worktree { .. }), "{error}");
 }
+
+/// The redactor the pipeline gives the sandbox: the built-in scan, keeping line numbers.
+fn redacting(tree: &Tree) -> Sandbox {
+    let scanner = Arc::new(crate::agents::secrets::SecretScanner::builtin());
+    tree.sandbox().with_redactor(Arc::new(move |text: &str| {
+        crate::agents::secrets::redact_text_keeping_lines(text, &scanner).0
+    }))
+}
+
+#[test]
+fn files_are_redacted_whole_before_a_range_or_a_cut_can_split_a_secret() {
+    // Built at run time, so no secret-shaped literal sits in the source.
+    let body: Vec<String> = (0..3)
+        .map(|i| format!("{i}{}", "QWxhZGRpbjpvcGVuIHNlc2FtZQ".repeat(2)))
+        .collect();
+    let token = format!("ghp_{}", "aB3dE5fG7hJ9kL1mN3pQ5rS7tU9vW1xY2z4A");
+    let key = format!(
+        "-----BEGIN RSA PRIVATE KEY-----\n{}\n-----END RSA PRIVATE KEY-----\n",
+        body.join("\n")
+    );
+    let long = format!("var a=\"{}\",t=\"{token}\";\n", "x".repeat(1970));
+    let text = format!("first\n{key}after the key\n{long}");
+    let tree = Tree::new(&[("k.txt", text.as_bytes())]);
+    let plain = tree.sandbox();
+    let sandbox = redacting(&tree);
+
+    // Read from the middle of the block: without the file's context the body is unrecognisable.
+    let unredacted = read(&plain, json!({"path": "k.txt", "start": 3, "end": 4})).unwrap();
+    assert!(unredacted.contains(&body[1]), "{unredacted}");
+    let middle = read(&sandbox, json!({"path": "k.txt", "start": 3, "end": 7})).unwrap();
+    for line in &body {
+        assert!(!middle.contains(&line[..12]), "{middle}");
+    }
+    // Line numbers still hold: line 7 is the one after the block.
+    assert!(middle.contains("     7 | after the key"), "{middle}");
+    assert!(
+        middle.contains("     2 | ") || middle.contains("     3 | "),
+        "{middle}"
+    );
+
+    // A token past the 2000-character line cut: the cut would leave a fragment of it.
+    let cut = read(&sandbox, json!({"path": "k.txt", "start": 8})).unwrap();
+    assert!(!cut.contains(&token[4..14]), "{cut}");
+    assert!(cut.contains("ghp_…"), "{cut}");
+    let cut_plain = read(&plain, json!({"path": "k.txt", "start": 8})).unwrap();
+    assert!(
+        cut_plain.contains(&token[4..14]),
+        "the cut falls inside the token"
+    );
+
+    // Searches match what is written and show what is redacted, at the right line.
+    let found = sandbox
+        .call(SEARCH_TEXT, &json!({"regex": &body[2][..10]}).to_string())
+        .unwrap();
+    assert!(found.contains("k.txt:5: "), "{found}");
+    assert!(!found.contains(&body[2][..12]), "{found}");
+}

@@ -3,6 +3,7 @@
 mod consolidation;
 mod disagreements;
 mod levels;
+pub mod node_props;
 mod nodes;
 mod status_service;
 mod verdict_props;

@@ -1,0 +1,435 @@
+//! Secrets never reach a model: one true positive of every built-in secret rule is planted in a
+//! real repository's pull request — on added lines, on unchanged lines the diff shows as
+//! context, in the PR's title and description (the commit messages, for a local PR), and in the
+//! shapes that stress redaction (a line longer than the tools show, a key inside a JSON string)
+//! — then the binary reviews it against the recording OpenAI-compatible server, whose scripted
+//! engineer reads every one of those files through its tools. No request body may hold a
+//! planted secret or any 8-character piece of its hidden part; the report and state.json show
+//! the secret findings, redacted.
+//!
+//! Every secret is generated at run time from a fixed seed (fake, with a real one's shape and
+//! entropy), never written as a literal, so this file does not trip the scanners that guard
+//! this repository.
+
+use std::path::{Path, PathBuf};
+
+use serde_json::{Value, json};
+
+use crate::models::{finish, marker, pass_defaults, requests_for, review_in, reviewer};
+use crate::support::git_repo::GitRepo;
+use crate::support::openai_server::{OpenAiServer, Reply, tool_messages};
+
+const UPPER32: &str = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567";
+const ALNUM: &str = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+const DIGITS: &str = "0123456789";
+const URLSAFE: &str = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-";
+const BASE64: &str = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+
+/// The shortest piece of a secret's hidden part that must not appear anywhere. Redaction shows
+/// four characters by design (`ghp_…`, or the first four of a password); eight random
+/// characters of the hidden part would be a leak.
+const PIECE: usize = 8;
+
+/// Deterministic pseudo-random text (xorshift64*), as in the secret scan's unit tests.
+fn fake(alphabet: &str, len: usize, seed: u64) -> String {
+    let chars: Vec<char> = alphabet.chars().collect();
+    let mut state = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+    (0..len)
+        .map(|_| {
+            state ^= state >> 12;
+            state ^= state << 25;
+            state ^= state >> 27;
+            let n = state.wrapping_mul(0x2545_F491_4F6C_DD1D) >> 33;
+            chars[n as usize % chars.len()]
+        })
+        .collect()
+}
+
+/// One planted secret: the rule that must find it, the line(s) it is written in, and the parts
+/// of it that are secret (its public type prefix, such as `ghp_`, is not).
+struct Planted {
+    rule: &'static str,
+    lines: Vec<String>,
+    hidden: Vec<String>,
+}
+
+/// One true positive per built-in rule (`src/agents/secrets/builtin.rs`), all distinct for
+/// each `seed`, so a leak names the place it came from.
+fn every_rule(seed: u64) -> Vec<Planted> {
+    let s = |n: u64| seed * 100 + n;
+    let one = |rule, line: String, hidden: &[&str]| Planted {
+        rule,
+        lines: vec![line],
+        hidden: hidden.iter().map(|h| h.to_string()).collect(),
+    };
+    let aws_id = fake(UPPER32, 16, s(1));
+    let aws_secret = fake(BASE64, 40, s(2));
+    let github = fake(ALNUM, 36, s(3));
+    let fine = fake(ALNUM, 82, s(4));
+    let gitlab = fake(ALNUM, 20, s(5));
+    let slack = (
+        fake(DIGITS, 11, s(6)),
+        fake(DIGITS, 12, s(7)),
+        fake(ALNUM, 24, s(8)),
+    );
+    let hook = (
+        fake(UPPER32, 8, s(9)),
+        fake(UPPER32, 8, s(10)),
+        fake(ALNUM, 24, s(11)),
+    );
+    let stripe = fake(ALNUM, 24, s(12));
+    let google = fake(URLSAFE, 35, s(13));
+    let jwt = (fake(ALNUM, 40, s(14)), fake(URLSAFE, 43, s(15)));
+    let password = format!("{}9{}", fake(ALNUM, 10, s(16)), fake(ALNUM, 6, s(17)));
+    let key_body: Vec<String> = (0..4).map(|i| fake(BASE64, 64, s(18 + i))).collect();
+    let mut pem = vec!["-----BEGIN RSA PRIVATE KEY-----".to_string()];
+    pem.extend(key_body.iter().cloned());
+    pem.push("-----END RSA PRIVATE KEY-----".to_string());
+    vec![
+        one(
+            "secret/aws-access-key-id",
+            format!("AWS_KEY_ID = \"AKIA{aws_id}\""),
+            &[&aws_id],
+        ),
+        one(
+            "secret/aws-secret-access-key",
+            format!("aws_secret_access_key = \"{aws_secret}\""),
+            &[&aws_secret],
+        ),
+        one(
+            "secret/github-token",
+            format!("GITHUB = \"ghp_{github}\""),
+            &[&github],
+        ),
+        one(
+            "secret/github-fine-grained-pat",
+            format!("GH_FINE = \"github_pat_{fine}\""),
+            &[&fine],
+        ),
+        one(
+            "secret/gitlab-token",
+            format!("GITLAB = \"glpat-{gitlab}\""),
+            &[&gitlab],
+        ),
+        one(
+            "secret/slack-token",
+            format!("SLACK = \"xoxb-{}-{}-{}\"", slack.0, slack.1, slack.2),
+            &[&format!("{}-{}-{}", slack.0, slack.1, slack.2)],
+        ),
+        one(
+            "secret/slack-webhook",
+            format!(
+                "HOOK = \"https://hooks.slack.com/services/T{}/B{}/{}\"",
+                hook.0, hook.1, hook.2
+            ),
+            &[&format!("T{}/B{}/{}", hook.0, hook.1, hook.2)],
+        ),
+        one(
+            "secret/stripe-live-key",
+            format!("STRIPE = 'sk_live_{stripe}'"),
+            &[&stripe],
+        ),
+        one(
+            "secret/google-api-key",
+            format!("MAPS = 'AIza{google}'"),
+            &[&google],
+        ),
+        Planted {
+            rule: "secret/private-key",
+            lines: pem,
+            hidden: key_body,
+        },
+        one(
+            "secret/jwt",
+            format!(
+                "SESSION = \"eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJ{}.{}\"",
+                jwt.0, jwt.1
+            ),
+            &[&jwt.0, &jwt.1],
+        ),
+        one(
+            "secret/generic-assignment",
+            format!("DB_PASSWORD = \"{password}\""),
+            &[&password[4..]],
+        ),
+    ]
+}
+
+/// Every piece of `hidden` long enough to be a leak.
+fn pieces(hidden: &str) -> Vec<&str> {
+    let indices: Vec<usize> = hidden
+        .char_indices()
+        .map(|(i, _)| i)
+        .chain([hidden.len()])
+        .collect();
+    if indices.len() <= PIECE {
+        return vec![hidden];
+    }
+    indices
+        .windows(PIECE + 1)
+        .map(|w| &hidden[w[0]..w[PIECE]])
+        .collect()
+}
+
+/// Each planted secret of which `text` holds the hidden part or a piece of it, with the piece.
+fn leaks(text: &str, planted: &[(&str, &Planted)]) -> Vec<String> {
+    let mut found = Vec::new();
+    for (place, secret) in planted {
+        for hidden in &secret.hidden {
+            if let Some(piece) = pieces(hidden).into_iter().find(|p| text.contains(p)) {
+                found.push(format!(
+                    "{} ({place}): {piece:?} of its hidden part {hidden:?}",
+                    secret.rule
+                ));
+                break;
+            }
+        }
+    }
+    found
+}
+
+/// The same secrets, written on one line each the way a minified bundle or a JSON key file
+/// holds them: a GitHub token past the 2000 characters `read_file` shows of a line, a Stripe key
+/// past the 300 a `search_text` match shows, and a private key inside a JSON string, its line
+/// breaks written `\n` (a cloud service-account key file).
+fn awkward(seed: u64) -> (Vec<String>, Vec<Planted>) {
+    let github = fake(ALNUM, 36, seed * 100 + 1);
+    let stripe = fake(ALNUM, 24, seed * 100 + 2);
+    let key_body: Vec<String> = (0..4)
+        .map(|i| fake(BASE64, 64, seed * 100 + 3 + i))
+        .collect();
+    let filler = |n: usize| "x".repeat(n);
+    let bundle = vec![
+        format!("var a=\"{}\",t=\"ghp_{github}\";", filler(1964)),
+        format!(
+            "var p=\"{}\";var STRIPE_KEY='sk_live_{stripe}';",
+            filler(251)
+        ),
+    ];
+    let json_key = format!(
+        "{{\"type\": \"service_account\", \"private_key\": \"-----BEGIN PRIVATE KEY-----\\n{}\\n-----END PRIVATE KEY-----\\n\"}}",
+        key_body.join("\\n")
+    );
+    let planted = vec![
+        Planted {
+            rule: "secret/github-token",
+            lines: Vec::new(),
+            hidden: vec![github],
+        },
+        Planted {
+            rule: "secret/stripe-live-key",
+            lines: Vec::new(),
+            hidden: vec![stripe],
+        },
+        Planted {
+            rule: "secret/private-key",
+            lines: Vec::new(),
+            hidden: key_body,
+        },
+    ];
+    let mut lines = bundle;
+    lines.push(json_key);
+    (lines, planted)
+}
+
+/// Every regular file under `dir`, skipping git checkouts and mirrors (they hold the code under
+/// review, secrets and all, by design).
+fn written_files(dir: &Path) -> Vec<PathBuf> {
+    let mut found = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(at) = stack.pop() {
+        if at.join(".git").exists() || at.extension().is_some_and(|e| e == "git") {
+            continue;
+        }
+        for entry in std::fs::read_dir(&at).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                stack.push(path);
+            } else {
+                found.push(path);
+            }
+        }
+    }
+    found
+}
+
+#[test]
+fn no_planted_secret_reaches_the_model_and_findings_show_them_redacted() {
+    let added = every_rule(1);
+    let context = every_rule(2);
+    let described = every_rule(3);
+    let titled = every_rule(4);
+    let (awkward_lines, awkward) = awkward(5);
+
+    // main: the context secrets, each beside a line the PR changes, so the diff shows them.
+    let repo = GitRepo::init();
+    let mut settings = String::new();
+    for (n, secret) in context.iter().enumerate() {
+        settings.push_str(&format!("# setting {n}\n"));
+        for line in &secret.lines {
+            settings.push_str(line);
+            settings.push('\n');
+        }
+    }
+    settings.push_str("# end\n");
+    repo.write("config/settings.py", &settings);
+    repo.write("README.md", "A service.\n");
+    repo.commit_all("settings");
+    repo.git(&["checkout", "--quiet", "-b", "feature"]);
+    let changed = settings
+        .lines()
+        .map(|line| match line.strip_prefix("# ") {
+            Some(rest) => format!("# {rest} (reviewed)\n"),
+            None => format!("{line}\n"),
+        })
+        .collect::<String>();
+    repo.write("config/settings.py", &changed);
+    let secrets_py: String = added
+        .iter()
+        .flat_map(|s| s.lines.iter())
+        .map(|line| format!("{line}\n"))
+        .collect();
+    repo.write("config/secrets.py", &secrets_py);
+    repo.write(
+        "web/bundle.min.js",
+        &format!("{}\n{}\n", awkward_lines[0], awkward_lines[1]),
+    );
+    repo.write(
+        "config/service-account.json",
+        &format!("{}\n", awkward_lines[2]),
+    );
+    // The title is the head commit's subject; the description, its messages.
+    let title = format!("Deploy with {}", titled[2].lines[0]);
+    let body: String = described
+        .iter()
+        .flat_map(|s| s.lines.iter())
+        .map(|line| format!("{line}\n"))
+        .collect();
+    repo.commit_all(&format!("{title}\n\nCredentials for the deploy:\n{body}"));
+    repo.git(&["checkout", "--quiet", "main"]);
+
+    let server = OpenAiServer::start();
+    server.route(
+        &marker("engineer", "review"),
+        [
+            Reply::tool_calls(&[
+                ("read_file", json!({"path": "config/secrets.py"})),
+                ("read_file", json!({"path": "config/settings.py"})),
+                ("read_file", json!({"path": "web/bundle.min.js"})),
+                ("read_file", json!({"path": "config/service-account.json"})),
+                (
+                    "search_text",
+                    json!({"regex": "STRIPE_KEY|DB_PASSWORD|GITHUB"}),
+                ),
+                ("get_diff", json!({"path": "config/settings.py"})),
+                ("get_diff", json!({"path": "config/secrets.py"})),
+                ("get_diff", json!({"path": "config/service-account.json"})),
+            ]),
+            finish("credentials are committed"),
+        ],
+    );
+    pass_defaults(&server);
+    let dir = tempfile::tempdir().unwrap();
+    let run = review_in(dir.path(), &repo, Some(&server), "", &["--level", "light"]);
+    let report = &run.report;
+    assert_eq!(
+        run.code, 6,
+        "Block from the secrets: {report}\n{}",
+        run.stderr
+    );
+    assert_eq!(reviewer(report, "engineer")["outcome"], "ok", "{report}");
+
+    let planted: Vec<(&str, &Planted)> = [
+        ("added line", &added),
+        ("context line", &context),
+        ("PR description", &described),
+        ("long line or JSON string", &awkward),
+    ]
+    .into_iter()
+    .flat_map(|(place, set)| set.iter().map(move |s| (place, s)))
+    .chain([("PR title", &titled[2])])
+    .collect();
+
+    // The test reached the model: the context, then every tool result, each holding redactions.
+    let requests = server.requests();
+    let conversation = requests_for(&server, &marker("engineer", "review"));
+    assert_eq!(conversation.len(), 2, "{}", run.stderr);
+    let first = &conversation[0].raw;
+    assert!(
+        first.contains("Deploy with GITH"),
+        "the title is in the context"
+    );
+    assert!(
+        first.contains("Credentials for the deploy"),
+        "the description is too"
+    );
+    assert!(first.contains("config/settings.py"));
+    let results = tool_messages(&conversation[1].body);
+    assert_eq!(results.len(), 8, "{results:?}");
+    for result in results.values() {
+        assert!(
+            result.contains('…'),
+            "a tool result with nothing redacted: {result}"
+        );
+    }
+    let mut leaked: Vec<String> = requests
+        .iter()
+        .flat_map(|request| leaks(&request.raw, &planted))
+        .collect();
+    leaked.sort();
+    leaked.dedup();
+    assert!(
+        leaked.is_empty(),
+        "secrets reached the model:\n{}",
+        leaked.join("\n")
+    );
+
+    // Every built-in rule found its secret on the added lines, and says so redacted.
+    let findings = report["findings"].as_array().unwrap();
+    for secret in &added {
+        let found = findings.iter().find(|f| {
+            f["rule"] == secret.rule
+                && f["reviewer"] == "secret scan"
+                && f["anchor"]["path"] == "config/secrets.py"
+        });
+        let found = found.unwrap_or_else(|| panic!("no {} finding: {report}", secret.rule));
+        assert_eq!(found["priority"], "P0");
+        let evidence = found["evidence"].as_str().unwrap();
+        assert!(
+            evidence.ends_with('…') || evidence.ends_with("…\"") || evidence.ends_with("…'"),
+            "{found}"
+        );
+    }
+    let stdout = serde_json::to_string(report).unwrap();
+    assert_eq!(leaks(&stdout, &planted), Vec::<String>::new());
+    // Nor in the review space: state.json keeps the secret findings, redacted. (Its `pr` record
+    // is the PR's metadata as the forge gave it, kept beside the checkout of the code itself.)
+    let files = written_files(&dir.path().join("data"));
+    let state: Vec<&PathBuf> = files
+        .iter()
+        .filter(|p| p.file_name().is_some_and(|n| n == "state.json"))
+        .collect();
+    assert_eq!(state.len(), 1, "{files:?}");
+    let mut saved: Value =
+        serde_json::from_str(&std::fs::read_to_string(state[0]).unwrap()).unwrap();
+    let nodes = saved["nodes"].as_array().unwrap();
+    for secret in &added {
+        assert!(
+            nodes.iter().any(|n| n["rule"] == secret.rule
+                && n["text"]["evidence"].as_str().unwrap().contains('…')),
+            "state.json has no redacted {} finding",
+            secret.rule
+        );
+    }
+    saved.as_object_mut().unwrap().remove("pr");
+    assert_eq!(leaks(&saved.to_string(), &planted), Vec::<String>::new());
+    for file in files.iter().filter(|f| !state.contains(f)) {
+        let text = String::from_utf8_lossy(&std::fs::read(file).unwrap()).into_owned();
+        assert_eq!(
+            leaks(&text, &planted),
+            Vec::<String>::new(),
+            "{}",
+            file.display()
+        );
+    }
+}
