@@ -530,7 +530,7 @@ fn model_verdict(board: &Board) -> Option<String> {
 
 /// Cohorts run on a blocking thread (tree-sitter and git2); failure degrades to a note and an
 /// unavailable apiContract, never to a green gate.
-async fn build_cohorts(prepared: &Prepared) -> Result<CohortReport, String> {
+async fn build_cohorts(prepared: &mut Prepared) -> Result<CohortReport, String> {
     let job = CohortJob::of(prepared);
     tokio::task::spawn_blocking(move || job.run())
         .await
@@ -547,10 +547,11 @@ pub struct CohortJob {
     cache: std::path::PathBuf,
     head: String,
     base: String,
+    early_index: Option<cohort::EarlyIndex>,
 }
 
 impl CohortJob {
-    pub fn of(prepared: &Prepared) -> CohortJob {
+    pub fn of(prepared: &mut Prepared) -> CohortJob {
         CohortJob {
             diff: prepared.diff.clone(),
             worktree: prepared.space.worktree().to_path_buf(),
@@ -558,6 +559,7 @@ impl CohortJob {
             cache: cohort::cache_dir_in(prepared.space.path()),
             head: prepared.space.state().head_sha.clone(),
             base: prepared.space.state().base_sha.clone(),
+            early_index: prepared.early_index.take(),
         }
     }
 
@@ -569,13 +571,16 @@ impl CohortJob {
         let base_oid = repo
             .merge_base(oid(&self.base)?, oid(&self.head)?)
             .map_err(|e| e.message().to_string())?;
-        cohort::build_cached(CohortInput {
-            diff: &self.diff,
-            worktree: &self.worktree,
-            base: Some((&repo, base_oid)),
-            cache_dir: Some(&self.cache),
-            head_sha: &self.head,
-        })
+        cohort::build_cached(
+            CohortInput {
+                diff: &self.diff,
+                worktree: &self.worktree,
+                base: Some((&repo, base_oid)),
+                cache_dir: Some(&self.cache),
+                head_sha: &self.head,
+            },
+            self.early_index,
+        )
         .map_err(|e| e.to_string())
     }
 }

@@ -71,6 +71,9 @@ pub struct Prepared {
     pub history: PrHistory,
     /// Why the history is missing, when reading it failed (the review goes on without it).
     pub history_note: Option<String>,
+    /// The head's symbol index, started while the worktree was checked out; taken by the
+    /// first cohort build.
+    pub early_index: Option<crate::cohort::EarlyIndex>,
 }
 
 impl Prepared {
@@ -178,14 +181,23 @@ async fn finish(
     key: SpaceKey,
     source: Source,
 ) -> Result<Prepared, PrepareError> {
-    let (space, opened, diff) = blocking(move || -> Result<_, PrepareError> {
-        let (space, opened) = Space::open(&root, key, &source)?;
+    let (space, opened, diff, early_index) = blocking(move || -> Result<_, PrepareError> {
+        let mut early_index = None;
+        let (space, opened) = Space::open_with(&root, key, &source, &mut |fetched| {
+            let cache = crate::cohort::cache_dir_in(fetched.space_dir);
+            early_index = crate::cohort::EarlyIndex::start(
+                fetched.mirror,
+                &cache,
+                fetched.head,
+                fetched.base,
+            );
+        })?;
         let diff = diff_in_mirror(
             space.mirror(),
             &space.state().base_sha,
             &space.state().head_sha,
         )?;
-        Ok((space, opened, diff))
+        Ok((space, opened, diff, early_index))
     })
     .await??;
     let facts = PrFacts {
@@ -207,6 +219,7 @@ async fn finish(
         eligibility,
         history,
         history_note,
+        early_index,
     })
 }
 

@@ -12,4 +12,6 @@ pub enum CohortError {
         path: PathBuf,
         source: std::io::Error,
     },
+    #[error("reading the tree of {sha} from the mirror: {message}")]
+    Tree { sha: String, message: String },
 }

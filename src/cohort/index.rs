@@ -78,12 +78,83 @@ impl SymbolIndex {
         head_sha: &str,
         keep: &BTreeSet<&str>,
     ) -> Result<(SymbolIndex, HeadTags), CohortError> {
-        let mut kept = HeadTags::new();
         let mut files = Vec::new();
         walk(worktree, worktree, &mut files)?;
         files.sort();
-        let per_file = parse_all(worktree, &files);
+        let per_file = parse_all(&files, || {
+            |(path, _): &(String, Grammar)| std::fs::read(worktree.join(path)).ok()
+        });
+        Ok(assemble(head_sha, files.into_iter(), per_file, keep))
+    }
 
+    /// [`SymbolIndex::build`] from the head commit's tree in the bare repository at `git_dir`
+    /// rather than from a worktree: the same files and the same index (symbolic links,
+    /// submodules, skipped directories and large files are left out alike), available before
+    /// the worktree is checked out.
+    pub(super) fn build_from_tree(
+        git_dir: &Path,
+        head: git2::Oid,
+        keep: &BTreeSet<&str>,
+    ) -> Result<(SymbolIndex, HeadTags), CohortError> {
+        let failed = |e: git2::Error| CohortError::Tree {
+            sha: head.to_string(),
+            message: e.message().to_string(),
+        };
+        let repo = git2::Repository::open_bare(git_dir).map_err(failed)?;
+        let tree = repo
+            .find_commit(head)
+            .and_then(|c| c.tree())
+            .map_err(failed)?;
+        let odb = repo.odb().map_err(failed)?;
+        let mut files = Vec::new();
+        tree.walk(git2::TreeWalkMode::PreOrder, |dir, entry| {
+            let Ok(name) = entry.name() else {
+                return git2::TreeWalkResult::Skip;
+            };
+            match entry.kind() {
+                Some(git2::ObjectType::Tree) if SKIPPED_DIRS.contains(&name) => {
+                    git2::TreeWalkResult::Skip
+                }
+                // Mode 0o120000 is a symbolic link: its blob is a path, not code.
+                Some(git2::ObjectType::Blob) if entry.filemode() != 0o120000 => {
+                    let path = format!("{dir}{name}");
+                    let small = odb
+                        .read_header(entry.id())
+                        .is_ok_and(|(size, _)| size as u64 <= MAX_FILE_BYTES);
+                    if let Some(grammar) = Grammar::for_path(&path).filter(|_| small) {
+                        files.push(((path, entry.id()), grammar));
+                    }
+                    git2::TreeWalkResult::Ok
+                }
+                _ => git2::TreeWalkResult::Ok,
+            }
+        })
+        .map_err(failed)?;
+        files.sort();
+        // A repository handle is not shared between threads: each parsing thread opens its own.
+        let per_file = parse_all(&files, || {
+            let repo = git2::Repository::open_bare(git_dir).ok();
+            move |((_, id), _): &((String, git2::Oid), Grammar)| {
+                let blob = repo.as_ref()?.find_blob(*id).ok()?;
+                Some(blob.content().to_vec())
+            }
+        });
+        let files = files
+            .into_iter()
+            .map(|((path, _), grammar)| (path, grammar));
+        Ok(assemble(&head.to_string(), files, per_file, keep))
+    }
+}
+
+/// The index of `files` (sorted) from their tags, keeping the tags of those in `keep`.
+fn assemble(
+    head_sha: &str,
+    files: impl Iterator<Item = (String, Grammar)>,
+    per_file: Vec<Option<super::tags::FileTags>>,
+    keep: &BTreeSet<&str>,
+) -> (SymbolIndex, HeadTags) {
+    {
+        let mut kept = HeadTags::new();
         let mut index = SymbolIndex {
             format: FORMAT,
             head_sha: head_sha.to_string(),
@@ -91,7 +162,7 @@ impl SymbolIndex {
             unparsed: BTreeSet::new(),
             symbols: BTreeMap::new(),
         };
-        for ((path, grammar), tags) in files.into_iter().zip(per_file) {
+        for ((path, grammar), tags) in files.zip(per_file) {
             let Some(tags) = tags else {
                 index.unparsed.insert(path);
                 continue;
@@ -121,9 +192,11 @@ impl SymbolIndex {
             }
             index.files.insert(path, grammar);
         }
-        Ok((index, kept))
+        (index, kept)
     }
+}
 
+impl SymbolIndex {
     /// The cached index for `head_sha` in `cache_dir` when there is a valid one; otherwise a
     /// fresh build, written to the cache atomically (temp file + rename). A cache that cannot
     /// be read or written is not an error: the index is rebuilt and a note says why.
@@ -167,13 +240,20 @@ impl SymbolIndex {
             }
         }
         let (index, kept) = SymbolIndex::build_keeping(worktree, head_sha, keep)?;
+        let stats = index.adopt(cache_dir, notes);
+        Ok((index, stats, kept))
+    }
+
+    /// Writes a freshly built index to the cache in `cache_dir` (a failure is a note) and
+    /// reports how it was obtained.
+    pub(super) fn adopt(&self, cache_dir: Option<&Path>, notes: &mut Vec<String>) -> IndexStats {
+        let cache_path = cache_dir.map(|dir| dir.join(cache_file_name(&self.head_sha)));
         if let Some(path) = &cache_path
-            && let Err(e) = write_cache(path, &index)
+            && let Err(e) = write_cache(path, self)
         {
             notes.push(format!("symbol cache {} not written: {e}", path.display()));
         }
-        let stats = index.stats(false, cache_path.as_deref());
-        Ok((index, stats, kept))
+        self.stats(false, cache_path.as_deref())
     }
 
     /// Files that define `name`, sorted.
@@ -302,22 +382,32 @@ fn relative_path(root: &Path, path: &Path) -> Option<String> {
     Some(parts?.join("/"))
 }
 
-/// Parses `files` on every core; `None` for a file that could not be read or parsed.
-fn parse_all(root: &Path, files: &[(String, Grammar)]) -> Vec<Option<super::tags::FileTags>> {
+/// Parses `files` on every core; `None` for a file that could not be read or parsed. Each
+/// thread makes its own reader with `reader`.
+fn parse_all<F, R>(
+    files: &[(F, Grammar)],
+    reader: impl Fn() -> R + Sync,
+) -> Vec<Option<super::tags::FileTags>>
+where
+    F: Sync,
+    R: FnMut(&(F, Grammar)) -> Option<Vec<u8>>,
+{
     let workers = std::thread::available_parallelism()
         .map_or(1, usize::from)
         .min(files.len().max(1));
     let chunk = files.len().div_ceil(workers).max(1);
+    let reader = &reader;
     std::thread::scope(|scope| {
         let handles: Vec<_> = files
             .chunks(chunk)
             .map(|part| {
                 scope.spawn(move || {
                     let mut tagger = Tagger::default();
+                    let mut read = reader();
                     part.iter()
-                        .map(|(path, grammar)| {
-                            let source = std::fs::read(root.join(path)).ok()?;
-                            tagger.tags(*grammar, &source).ok()
+                        .map(|file| {
+                            let source = read(file)?;
+                            tagger.tags(file.1, &source).ok()
                         })
                         .collect::<Vec<_>>()
                 })

@@ -10,6 +10,7 @@
 
 mod api_contract;
 mod changes;
+mod early_index;
 mod error;
 pub mod grammar;
 mod graph;
@@ -31,6 +32,7 @@ use serde::{Deserialize, Serialize};
 use crate::diff::Diff;
 use crate::review::axes::Axis;
 
+pub use early_index::EarlyIndex;
 pub use error::CohortError;
 pub use grammar::Grammar;
 pub use group::{Cohort, GROUPED_BY_PATH};
@@ -75,15 +77,30 @@ impl CohortReport {
 
 /// Groups the changed files of `input.diff` into cohorts and computes the cohort axes.
 pub fn build(input: CohortInput<'_>) -> Result<CohortReport, CohortError> {
+    build_with(input, None)
+}
+
+/// [`build`], taking the index from `early` when it was started for this head.
+pub fn build_with(
+    input: CohortInput<'_>,
+    early: Option<EarlyIndex>,
+) -> Result<CohortReport, CohortError> {
     let mut notes = Vec::new();
     let changed = input.diff.files.iter().map(|f| f.path.as_str()).collect();
-    let (index, index_stats, mut head_tags) = SymbolIndex::load_or_build_keeping(
-        input.worktree,
-        input.head_sha,
-        input.cache_dir,
-        &mut notes,
-        &changed,
-    )?;
+    let early = early.and_then(|early| early.finish(input.head_sha));
+    let (index, index_stats, mut head_tags) = match early {
+        Some((index, head_tags)) => {
+            let stats = index.adopt(input.cache_dir, &mut notes);
+            (index, stats, head_tags)
+        }
+        None => SymbolIndex::load_or_build_keeping(
+            input.worktree,
+            input.head_sha,
+            input.cache_dir,
+            &mut notes,
+            &changed,
+        )?,
+    };
     let files = changes::read_all(
         &input.diff.files,
         input.worktree,

@@ -14,7 +14,7 @@ use sha2::{Digest, Sha256};
 
 use crate::diff::Diff;
 
-use super::{CohortError, CohortInput, CohortReport, build};
+use super::{CohortError, CohortInput, CohortReport, EarlyIndex, build_with};
 
 /// Bumped whenever what the report holds or how it is computed changes.
 const FORMAT: u32 = 1;
@@ -34,9 +34,12 @@ struct Cached {
 /// before. Without a base commit or a cache directory there is nothing to key on, and this is
 /// a plain build. A cache that cannot be read or written costs a rebuild and a note, never
 /// the review.
-pub fn build_cached(input: CohortInput<'_>) -> Result<CohortReport, CohortError> {
+pub fn build_cached(
+    input: CohortInput<'_>,
+    early: Option<EarlyIndex>,
+) -> Result<CohortReport, CohortError> {
     let (Some((_, base)), Some(dir)) = (input.base, input.cache_dir) else {
-        return build(input);
+        return build_with(input, early);
     };
     let key = Key {
         head_sha: input.head_sha.to_string(),
@@ -55,7 +58,7 @@ pub fn build_cached(input: CohortInput<'_>) -> Result<CohortReport, CohortError>
             ))
         }
     }
-    let mut report = build(input)?;
+    let mut report = build_with(input, early)?;
     report.notes.extend(read_note);
     if let Err(e) = write(&path, &key, &report) {
         report

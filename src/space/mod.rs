@@ -23,7 +23,7 @@ pub(crate) mod test_repo;
 pub use key::{KeyError, SpaceKey};
 pub use layout::{LayoutError, data_root, mirror_dir, space_dir};
 pub use lock::{Holder, LockError};
-pub use open::{OpenReport, Source, Space, SpaceError};
+pub use open::{CommitsFetched, OpenReport, Source, Space, SpaceError};
 pub use state::{
     Ladder, PrIdentity, PublishRecord, PublishState, Round, SCHEMA_VERSION, SpaceState, StateError,
 };

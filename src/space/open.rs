@@ -110,6 +110,15 @@ struct Fetched {
     head_ref_ahead: Option<String>,
 }
 
+/// What [`Space::open_with`] tells its caller once the commits are in the mirror.
+#[derive(Debug, Clone, Copy)]
+pub struct CommitsFetched<'a> {
+    pub space_dir: &'a Path,
+    pub mirror: &'a Path,
+    pub head: Oid,
+    pub base: Oid,
+}
+
 impl Space {
     /// Opens (or creates) the space for `key` under the data root `root`, fetching the PR
     /// into the shared mirror and placing the worktree at its head.
@@ -117,6 +126,18 @@ impl Space {
         root: &Path,
         key: SpaceKey,
         source: &Source,
+    ) -> Result<(Space, OpenReport), SpaceError> {
+        Space::open_with(root, key, source, &mut |_| {})
+    }
+
+    /// [`Space::open`], calling `on_fetched` once the mirror holds both commits and before
+    /// the worktree is placed, so work that needs only the commits can start beside the
+    /// checkout. It runs under the mirror's lock: it must start work, not do it.
+    pub fn open_with(
+        root: &Path,
+        key: SpaceKey,
+        source: &Source,
+        on_fetched: &mut dyn FnMut(CommitsFetched<'_>),
     ) -> Result<(Space, OpenReport), SpaceError> {
         // Bad local input fails before anything is created on disk.
         let local = match &key {
@@ -133,7 +154,7 @@ impl Space {
             path: dir.clone(),
             source,
         })?;
-        let opened = Space::open_in(root, &dir, key, source, local);
+        let opened = Space::open_in(root, &dir, key, source, local, on_fetched);
         if opened.is_err() && fresh_dir && !store::state_path(&dir).exists() {
             // Nothing was decided in it yet: leave no empty room behind a failed first open.
             let _ = std::fs::remove_dir_all(&dir);
@@ -147,6 +168,7 @@ impl Space {
         key: SpaceKey,
         source: &Source,
         local: Option<(Oid, Oid)>,
+        on_fetched: &mut dyn FnMut(CommitsFetched<'_>),
     ) -> Result<(Space, OpenReport), SpaceError> {
         let lock = LockFile::try_acquire(&dir.join("lock"))?;
         let temp_files_removed = store::clean(dir)?;
@@ -176,6 +198,12 @@ impl Space {
                 Some((head, base)) => fetch_local(&mirror, &key, head, base)?,
                 None => fetch_github(&mirror, &key, source)?,
             };
+            on_fetched(CommitsFetched {
+                space_dir: dir,
+                mirror: &mirror_path,
+                head: fetched.head,
+                base: fetched.base,
+            });
             let change = worktree::ensure(&mirror, &key.id(), &worktree_path, fetched.head)?;
             (fetched, change)
         };

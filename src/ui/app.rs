@@ -496,7 +496,7 @@ fn reviewers_of_round(round: &crate::space::Round, nodes: &[ReviewNode]) -> Vec<
 /// With `run_review`, a new round is reviewed live; without,
 /// the space's last round is shown as recorded (reopening resumes).
 pub async fn run_cockpit(
-    prepared: Prepared,
+    mut prepared: Prepared,
     mut options: ReviewOptions,
     run_review: bool,
     publish_options: crate::publish::PublishOptions,
@@ -665,7 +665,7 @@ pub async fn run_cockpit(
         let cohort_inbox = inbox.clone();
         let diff = prepared.diff.clone();
         let worktree = prepared.space.worktree().to_path_buf();
-        let job = crate::pipeline::CohortJob::of(&prepared);
+        let job = crate::pipeline::CohortJob::of(&mut prepared);
         tokio::task::spawn_blocking(move || {
             if let Ok(report) = job.run() {
                 cohort_inbox.send(Action::Cohorts(cohort_views(&report, &diff, &worktree)));

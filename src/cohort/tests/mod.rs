@@ -513,7 +513,7 @@ fn python_go_and_javascript_files_join_across_modules() {
 fn a_second_build_of_the_same_head_and_base_reads_the_finished_report() {
     let repo = rust_repo();
     change_parse_and_more(&repo);
-    let first = repo.build_with(|input| crate::cohort::build_cached(input).unwrap());
+    let first = repo.build_with(|input| crate::cohort::build_cached(input, None).unwrap());
     assert!(!first.index_stats.from_cache);
     let names = || -> Vec<String> {
         let mut names: Vec<String> = std::fs::read_dir(repo.cache_dir())
@@ -532,7 +532,7 @@ fn a_second_build_of_the_same_head_and_base_reads_the_finished_report() {
     // Nothing is parsed again: with the index gone, only the cached report can answer.
     let index_file = written.iter().find(|n| n.starts_with("symbols-")).unwrap();
     std::fs::remove_file(repo.cache_dir().join(index_file)).unwrap();
-    let second = repo.build_with(|input| crate::cohort::build_cached(input).unwrap());
+    let second = repo.build_with(|input| crate::cohort::build_cached(input, None).unwrap());
     assert!(second.index_stats.from_cache);
     assert_eq!(second.cohorts, first.cohorts);
     assert_eq!(second.axes, first.axes);
@@ -549,7 +549,7 @@ fn a_second_build_of_the_same_head_and_base_reads_the_finished_report() {
 
     // A damaged report is rebuilt, with a note, to the same answer.
     std::fs::write(&report_file, "{ not json").unwrap();
-    let third = repo.build_with(|input| crate::cohort::build_cached(input).unwrap());
+    let third = repo.build_with(|input| crate::cohort::build_cached(input, None).unwrap());
     assert!(
         third.notes.iter().any(|n| n.contains("cohort cache")),
         "{:?}",
@@ -561,11 +561,11 @@ fn a_second_build_of_the_same_head_and_base_reads_the_finished_report() {
     let fourth = repo.build_with(|input| {
         let mut diff = input.diff.clone();
         diff.files.retain(|f| f.path != "src/render.rs");
-        crate::cohort::build_cached(crate::cohort::CohortInput {
+        let input = crate::cohort::CohortInput {
             diff: &diff,
             ..input
-        })
-        .unwrap()
+        };
+        crate::cohort::build_cached(input, None).unwrap()
     });
     assert!(fourth.cohort_of("src/render.rs").is_none());
     assert!(first.cohort_of("src/render.rs").is_some());
@@ -583,4 +583,53 @@ fn head_tags_reused_from_the_index_build_give_the_same_cohorts_as_a_fresh_parse(
     assert!(parsed.index_stats.from_cache);
     assert_eq!(reused.cohorts, parsed.cohorts);
     assert_eq!(reused.axes, parsed.axes);
+}
+
+#[test]
+fn the_index_read_from_the_head_commit_equals_the_one_read_from_the_worktree() {
+    let repo = rust_repo();
+    change_parse_and_more(&repo);
+    // What the worktree walk leaves out must be left out of the tree walk too.
+    repo.write("vendor/dep.rs", "pub fn vendored_thing() {}\n");
+    repo.write("big.rs", &"// filler\n".repeat(110_000));
+    std::os::unix::fs::symlink("src/app.rs", repo.path().join("link.rs")).unwrap();
+    repo.commit("more");
+    let head = repo::git(&repo.path(), &["rev-parse", "HEAD"]);
+    let main = repo::git(&repo.path(), &["rev-parse", "main"]);
+    let head_oid = git2::Oid::from_str(&head).unwrap();
+
+    let from_worktree = SymbolIndex::build(&repo.path(), &head).unwrap();
+    assert!(from_worktree.covers("src/app.rs"));
+    assert!(!from_worktree.covers("vendor/dep.rs"));
+    assert!(!from_worktree.covers("big.rs"));
+    assert!(!from_worktree.covers("link.rs"));
+
+    let early = crate::cohort::EarlyIndex::start(
+        &repo.path().join(".git"),
+        &repo.cache_dir(),
+        head_oid,
+        git2::Oid::from_str(&main).unwrap(),
+    )
+    .expect("no cached index yet: the early build starts");
+    let report = repo.build_with(|input| crate::cohort::build_with(input, Some(early)).unwrap());
+    assert!(!report.index_stats.from_cache);
+    let cached: serde_json::Value = serde_json::from_slice(
+        &std::fs::read(repo.cache_dir().join(format!("symbols-{head}.json"))).unwrap(),
+    )
+    .unwrap();
+    assert_eq!(cached, serde_json::to_value(&from_worktree).unwrap());
+    // The same cohorts as a build that reads everything from the worktree.
+    std::fs::remove_dir_all(repo.cache_dir()).unwrap();
+    assert_eq!(repo.build().cohorts, report.cohorts);
+
+    // With the index cached there is nothing to start early.
+    assert!(
+        crate::cohort::EarlyIndex::start(
+            &repo.path().join(".git"),
+            &repo.cache_dir(),
+            head_oid,
+            git2::Oid::from_str(&main).unwrap(),
+        )
+        .is_none()
+    );
 }

@@ -1,0 +1,78 @@
+//! The symbol index built from the mirror while the worktree is still being checked out.
+//!
+//! On a first review the checkout (file creation, mostly kernel time) and the index (parsing
+//! every file of the head, CPU time) were back to back. Both only need the head commit, which
+//! the mirror holds once the fetch is done, so the index starts then, on its own thread, and
+//! the cohort build picks it up.
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+use std::thread::JoinHandle;
+
+use super::index::{HeadTags, SymbolIndex, cache_file_name};
+
+/// An index build running in the background.
+pub struct EarlyIndex {
+    head_sha: String,
+    job: JoinHandle<Option<(SymbolIndex, HeadTags)>>,
+}
+
+impl std::fmt::Debug for EarlyIndex {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("EarlyIndex")
+            .field("head_sha", &self.head_sha)
+            .finish_non_exhaustive()
+    }
+}
+
+impl EarlyIndex {
+    /// Starts indexing `head` from the bare repository at `git_dir`, keeping the tags of the
+    /// files changed since the merge base with `base`. `None` when the space's cache in
+    /// `cache_dir` already holds this head's index: then there is nothing to gain.
+    pub fn start(
+        git_dir: &Path,
+        cache_dir: &Path,
+        head: git2::Oid,
+        base: git2::Oid,
+    ) -> Option<EarlyIndex> {
+        let head_sha = head.to_string();
+        if cache_dir.join(cache_file_name(&head_sha)).exists() {
+            return None;
+        }
+        let git_dir: PathBuf = git_dir.to_path_buf();
+        let job = std::thread::Builder::new()
+            .name("early-index".into())
+            .spawn(move || {
+                let changed = changed_paths(&git_dir, head, base).unwrap_or_default();
+                let keep: BTreeSet<&str> = changed.iter().map(String::as_str).collect();
+                SymbolIndex::build_from_tree(&git_dir, head, &keep).ok()
+            })
+            .ok()?;
+        Some(EarlyIndex { head_sha, job })
+    }
+
+    /// The finished index when it is of `head_sha` and was built; `None` sends the caller to
+    /// its own build (a failed early build is not an error, only a lost head start).
+    pub(super) fn finish(self, head_sha: &str) -> Option<(SymbolIndex, HeadTags)> {
+        let built = self.job.join().ok().flatten()?;
+        (self.head_sha == head_sha).then_some(built)
+    }
+}
+
+/// Paths on the head side that differ from the merge base: the files whose tags the cohort
+/// build will ask for.
+fn changed_paths(
+    git_dir: &Path,
+    head: git2::Oid,
+    base: git2::Oid,
+) -> Result<Vec<String>, git2::Error> {
+    let repo = git2::Repository::open_bare(git_dir)?;
+    let merge_base = repo.merge_base(base, head)?;
+    let old = repo.find_commit(merge_base)?.tree()?;
+    let new = repo.find_commit(head)?.tree()?;
+    let diff = repo.diff_tree_to_tree(Some(&old), Some(&new), None)?;
+    Ok(diff
+        .deltas()
+        .filter_map(|delta| delta.new_file().path()?.to_str().map(str::to_string))
+        .collect())
+}
