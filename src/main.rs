@@ -12,7 +12,7 @@ use review_tui::cli::{Cli, Command, ReportFormat, VerdictFormat};
 use review_tui::exit::Exit;
 use review_tui::pipeline::{self, ModelSetup, ReviewOptions};
 use review_tui::pr::reference;
-use review_tui::prepare::{PrepareError, PrepareOptions, prepare};
+use review_tui::prepare::{GithubSettings, PrepareError, PrepareOptions, prepare};
 use review_tui::publish::{self, PublishError, PublishInput, PublishOptions, Selection};
 use review_tui::report::{evaluate, headless, review, verdict_text};
 use review_tui::review::decide;
@@ -70,13 +70,21 @@ fn run(cli: Cli) -> anyhow::Result<Exit> {
     }
 }
 
-fn headless_command(cli: &Cli, pr: &str) -> anyhow::Result<Exit> {
-    let reference = reference::parse(pr, cli.base.as_deref(), cli.head.as_deref())?;
-    let options = PrepareOptions {
+/// Where the space lives and how GitHub is called (`[github]` in the user's config: the
+/// repository's layer is only known once the PR has been read).
+fn prepare_options(cli: &Cli) -> anyhow::Result<PrepareOptions> {
+    let user = review_tui::config::load(None)?;
+    Ok(PrepareOptions {
         data_dir: cli.data_dir.clone(),
         api_url: cli.api_url.clone(),
+        github: GithubSettings::from_layer(&user.github)?,
         ..PrepareOptions::default()
-    };
+    })
+}
+
+fn headless_command(cli: &Cli, pr: &str) -> anyhow::Result<Exit> {
+    let reference = reference::parse(pr, cli.base.as_deref(), cli.head.as_deref())?;
+    let options = prepare_options(cli)?;
     let runtime = tokio::runtime::Runtime::new().context("starting the async runtime")?;
     let mut prepared = runtime.block_on(prepare(reference, &options))?;
     if prepared.is_empty() {
@@ -210,11 +218,7 @@ fn cockpit_command(cli: &Cli, pr: &str) -> anyhow::Result<Exit> {
 
     ui::app::check_terminal().map_err(anyhow::Error::msg)?;
     let reference = reference::parse(pr, cli.base.as_deref(), cli.head.as_deref())?;
-    let options = PrepareOptions {
-        data_dir: cli.data_dir.clone(),
-        api_url: cli.api_url.clone(),
-        ..PrepareOptions::default()
-    };
+    let options = prepare_options(cli)?;
     let runtime = tokio::runtime::Runtime::new().context("starting the async runtime")?;
     eprintln!("review-tui: preparing the review space…");
     let prepared = runtime.block_on(prepare(reference, &options))?;
