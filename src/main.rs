@@ -120,6 +120,9 @@ fn headless_command(cli: &Cli, pr: &str) -> anyhow::Result<Exit> {
     drop(review_options);
     let _ = estimates.join();
     let result = result?;
+    for line in failed_reviewers(&result) {
+        eprintln!("review-tui: {line}");
+    }
 
     // --- Publishing (issue 7): a mutating action, only with --publish. ---
     let selection = if cli.consensus_only {
@@ -309,6 +312,37 @@ fn prepare_report(cli: &Cli, prepared: &review_tui::prepare::Prepared) -> String
         }
         ReportFormat::Text | ReportFormat::Markdown => headless::text(prepared, cli.force),
     }
+}
+
+/// One line per distinct failure of a required reviewer (the same provider error for three
+/// roles is said once), so a run that cannot Ship says why on stderr, not only in the report.
+fn failed_reviewers(result: &pipeline::ReviewResult) -> Vec<String> {
+    use review_tui::review::verdict::Outcome;
+    let mut failures: Vec<(Vec<&str>, String)> = Vec::new();
+    for reviewer in result.board.reviewers.values() {
+        let why = match reviewer.outcome {
+            Some(Outcome::Failed) if reviewer.required => reviewer.note.clone(),
+            Some(Outcome::InvalidOutput) if reviewer.required => {
+                format!("its answer did not validate ({})", reviewer.note)
+            }
+            _ => continue,
+        };
+        match failures.iter_mut().find(|(_, w)| *w == why) {
+            Some((names, _)) => names.push(&reviewer.name),
+            None => failures.push((vec![&reviewer.name], why)),
+        }
+    }
+    failures
+        .into_iter()
+        .map(|(names, why)| {
+            let who = if names.len() == 1 {
+                format!("the {} reviewer", names[0])
+            } else {
+                format!("the {} reviewers", names.join(", "))
+            };
+            format!("{who} failed, so the review is incomplete (never Ship): {why}")
+        })
+        .collect()
 }
 
 fn write_report(cli: &Cli, report: &str) -> anyhow::Result<()> {
