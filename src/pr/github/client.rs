@@ -481,7 +481,8 @@ fn cut_short(accept: Accept, headers: &HeaderMap, body: &[u8]) -> Option<String>
         .get(reqwest::header::CONTENT_TYPE)
         .and_then(|v| v.to_str().ok())
         .is_none_or(|v| v.contains("json"));
-    if !matches!(accept, Accept::Json) || !json {
+    // An empty body is a 204's, not a document that stopped.
+    if !matches!(accept, Accept::Json) || !json || body.is_empty() {
         return None;
     }
     match serde_json::from_slice::<serde::de::IgnoredAny>(body) {
@@ -595,6 +596,27 @@ mod tests {
         assert!(!printed.contains("ghp_debugcanary42"), "{printed}");
         let config = GithubConfig::new(DEFAULT_API_URL, Token::new("ghp_debugcanary42"));
         assert!(!format!("{config:?}").contains("ghp_debugcanary42"));
+    }
+
+    #[test]
+    fn only_a_json_document_that_stops_is_cut_short() {
+        let mut json = HeaderMap::new();
+        json.insert(
+            reqwest::header::CONTENT_TYPE,
+            HeaderValue::from_static("application/json; charset=utf-8"),
+        );
+        let cut = cut_short(Accept::Json, &json, br#"{"number": 7, "title": "Che"#).unwrap();
+        assert!(cut.starts_with("27 bytes, then EOF"), "{cut}");
+        assert_eq!(cut_short(Accept::Json, &json, br#"{"number": 7}"#), None);
+        assert_eq!(cut_short(Accept::Json, &json, b""), None, "a 204");
+        assert_eq!(cut_short(Accept::Json, &json, b"{\"a\": nope}"), None);
+        assert_eq!(cut_short(Accept::Diff, &json, b"{"), None);
+        let mut html = HeaderMap::new();
+        html.insert(
+            reqwest::header::CONTENT_TYPE,
+            HeaderValue::from_static("text/html"),
+        );
+        assert_eq!(cut_short(Accept::Json, &html, b"<html><body"), None);
     }
 
     #[test]
