@@ -12,6 +12,7 @@ use std::time::{Duration, Instant};
 use serde_json::{Value, json};
 
 use crate::cli::review_tui;
+use crate::support::anthropic_server::{AnthropicReply, AnthropicServer};
 use crate::support::faults::Fault;
 use crate::support::git_repo::{self, GitRepo};
 use crate::support::github_server::{GithubServer, PullSpec};
@@ -197,8 +198,8 @@ fn review_github_pr(server: &GithubServer, token: &str, case: &str) -> Run {
 enum GithubEnd {
     /// Retried, then read like a clean run: the same report as without the fault.
     Recovers,
-    /// Exit 4 with one stderr line carrying these needles.
-    Fails(&'static [&'static str]),
+    /// Exit 4 after this many calls, with one stderr line carrying these needles.
+    Fails(usize, &'static [&'static str]),
 }
 
 struct GithubCase {
@@ -230,38 +231,41 @@ fn github_cases() -> Vec<GithubCase> {
             "connection closed mid-body, every time",
             vec![],
             Some(Fault::ResetMidBody),
-            GithubEnd::Fails(&[PULL, "3 attempt", "connection", "network"]),
+            GithubEnd::Fails(3, &[PULL, "3 attempt", "connection", "network"]),
         ),
         case(
             "slow drip past the request timeout",
             vec![],
             Some(Fault::SlowDrip { interval: DRIP }),
-            GithubEnd::Fails(&[PULL, "1s", "3 attempt", "[github] request_timeout"]),
+            GithubEnd::Fails(3, &[PULL, "1s", "3 attempt", "[github] request_timeout"]),
         ),
         case(
             "truncated JSON",
             vec![],
             Some(Fault::Truncated),
-            GithubEnd::Fails(&[PULL, "cut short", "3 attempt"]),
+            GithubEnd::Fails(3, &[PULL, "cut short", "3 attempt"]),
         ),
         case(
             "an HTML page instead of JSON",
             vec![],
             Some(Fault::Html),
-            GithubEnd::Fails(&[PULL, "text/html", "--api-url"]),
+            GithubEnd::Fails(1, &[PULL, "text/html", "--api-url"]),
         ),
         case(
             "a 200 carrying an error",
             vec![],
             Some(Fault::ErrorIn200),
-            GithubEnd::Fails(&[PULL, "Server Error: the request could not be completed"]),
+            GithubEnd::Fails(
+                1,
+                &[PULL, "Server Error: the request could not be completed"],
+            ),
         ),
         GithubCase {
             name: "a rejected token",
             first: vec![],
             always: None,
             token: "ghp_REJECTEDcanary000000000000000000000",
-            end: GithubEnd::Fails(&[PULL, "401", "GH_TOKEN", "not shown"]),
+            end: GithubEnd::Fails(1, &[PULL, "401", "GH_TOKEN", "not shown"]),
         },
         case(
             "a rate limit that resets in an hour",
@@ -269,7 +273,7 @@ fn github_cases() -> Vec<GithubCase> {
             Some(Fault::PrimaryRateLimit {
                 reset_in_secs: 3600,
             }),
-            GithubEnd::Fails(&[PULL, "rate limit", "resets at", "UTC"]),
+            GithubEnd::Fails(1, &[PULL, "rate limit", "resets at", "UTC"]),
         ),
         case(
             "a rate limit that resets in a second",
@@ -287,13 +291,16 @@ fn github_cases() -> Vec<GithubCase> {
             "503 forever",
             vec![],
             Some(Fault::Status(503)),
-            GithubEnd::Fails(&[
-                PULL,
-                "503",
-                "3 attempt",
-                "Service Unavailable",
-                "run again later",
-            ]),
+            GithubEnd::Fails(
+                3,
+                &[
+                    PULL,
+                    "503",
+                    "3 attempt",
+                    "Service Unavailable",
+                    "run again later",
+                ],
+            ),
         ),
     ]
 }
@@ -333,7 +340,7 @@ fn github_faults_while_reading_the_pr_never_ship_and_say_what_to_do() {
                 );
                 assert_eq!(calls, case.first.len() + 1, "{}", case.name);
             }
-            GithubEnd::Fails(needles) => {
+            GithubEnd::Fails(expected_calls, needles) => {
                 assert_eq!(run.code, 4, "{}: {}", case.name, run.stderr);
                 run.assert_not_ship(case.name);
                 assert_eq!(run.stdout, "", "{}: no report without a PR", case.name);
@@ -344,7 +351,7 @@ fn github_faults_while_reading_the_pr_never_ship_and_say_what_to_do() {
                     case.name,
                     run.stderr
                 );
-                assert!(calls <= 3, "{}: {calls} calls, the bound is 3", case.name);
+                assert_eq!(calls, expected_calls, "{}", case.name);
             }
         }
     }
@@ -409,10 +416,12 @@ fn ai_review(repo: &GitRepo, server: &OpenAiServer, key: &str, case: &str) -> Ru
 }
 
 enum ModelEnd {
-    /// The engineer finishes after retries; nothing was found, so the run ships.
+    /// The engineer finishes after retries; nothing was found, so the run ships (and stderr
+    /// has nothing to report).
     Recovers,
-    /// The engineer fails: Inconclusive (exit 7), one stderr line with these needles.
-    Fails(&'static [&'static str]),
+    /// The engineer fails after this many calls: Inconclusive (exit 7), one stderr line with
+    /// these needles.
+    Fails(usize, &'static [&'static str]),
 }
 
 struct ModelCase {
@@ -444,41 +453,44 @@ fn model_cases() -> Vec<ModelCase> {
             "connection closed mid-body, every time",
             vec![],
             Some(faulty(Fault::ResetMidBody)),
-            ModelEnd::Fails(&["engineer", "3 attempt", "connection"]),
+            ModelEnd::Fails(3, &["engineer", "3 attempt", "connection"]),
         ),
         case(
             "slow drip past the request timeout",
             vec![],
             Some(faulty(Fault::SlowDrip { interval: DRIP })),
-            ModelEnd::Fails(&["engineer", "timed out", "[models] request_timeout"]),
+            ModelEnd::Fails(3, &["engineer", "timed out", "[models] request_timeout"]),
         ),
         case(
             "truncated JSON",
             vec![],
             Some(faulty(Fault::Truncated)),
-            ModelEnd::Fails(&["engineer", "cut short"]),
+            ModelEnd::Fails(3, &["engineer", "cut short"]),
         ),
         case(
             "an HTML page instead of JSON",
             vec![],
             Some(faulty(Fault::Html)),
-            ModelEnd::Fails(&["engineer", "text/html", "--model-url"]),
+            ModelEnd::Fails(1, &["engineer", "text/html", "--model-url"]),
         ),
         case(
             "a 200 carrying an error",
             vec![],
             Some(faulty(Fault::ErrorIn200)),
-            ModelEnd::Fails(&[
-                "engineer",
-                "Server Error: the request could not be completed",
-            ]),
+            ModelEnd::Fails(
+                1,
+                &[
+                    "engineer",
+                    "Server Error: the request could not be completed",
+                ],
+            ),
         ),
         ModelCase {
             name: "a rejected key",
             replies: vec![],
             always: Some(finish()),
             server_key: "sk-the-only-key-the-server-takes",
-            end: ModelEnd::Fails(&["engineer", "401", "OPENAI_API_KEY", "not shown"]),
+            end: ModelEnd::Fails(1, &["engineer", "401", "OPENAI_API_KEY", "not shown"]),
         },
         case(
             "a rate limit that resets in an hour",
@@ -486,7 +498,7 @@ fn model_cases() -> Vec<ModelCase> {
             Some(faulty(Fault::PrimaryRateLimit {
                 reset_in_secs: 3600,
             })),
-            ModelEnd::Fails(&["engineer", "rate limit", "resets at", "UTC"]),
+            ModelEnd::Fails(1, &["engineer", "rate limit", "resets at", "UTC"]),
         ),
         case(
             "a rate limit that resets in a second",
@@ -511,7 +523,16 @@ fn model_cases() -> Vec<ModelCase> {
             "503 forever",
             vec![],
             Some(faulty(Fault::Status(503))),
-            ModelEnd::Fails(&["engineer", "503", "3 attempt", "Service Unavailable"]),
+            ModelEnd::Fails(
+                3,
+                &[
+                    "engineer",
+                    "503",
+                    "3 attempt",
+                    "Service Unavailable",
+                    "run again later",
+                ],
+            ),
         ),
     ]
 }
@@ -550,7 +571,7 @@ fn model_faults_during_an_ai_review_never_ship_and_say_what_to_do() {
                 assert_eq!(calls, case.replies.len(), "{}", case.name);
                 assert_eq!(run.messages(), Vec::<&str>::new(), "{}", case.name);
             }
-            ModelEnd::Fails(needles) => {
+            ModelEnd::Fails(expected_calls, needles) => {
                 assert_eq!(engineer["outcome"], "failed", "{}: {engineer}", case.name);
                 assert_eq!(run.code, 7, "{}: {}", case.name, run.stderr);
                 assert_eq!(run.decision(), "inconclusive", "{}", case.name);
@@ -562,7 +583,100 @@ fn model_faults_during_an_ai_review_never_ship_and_say_what_to_do() {
                     case.name,
                     run.stderr
                 );
-                assert!(calls <= 3, "{}: {calls} calls, the bound is 3", case.name);
+                assert_eq!(calls, expected_calls, "{}", case.name);
+            }
+        }
+    }
+}
+
+// ---- The same faults through the Anthropic provider: the shared fault enum, its dialect ----
+
+#[test]
+fn anthropic_faults_take_the_same_path_and_never_ship() {
+    let repo = model_repository();
+    let finish = || AnthropicReply::tool_uses(&[("finish", json!({"summary": "nothing"}))]);
+    let faulty = |fault| AnthropicReply::fault(fault, finish());
+    let cases: Vec<(&str, Vec<AnthropicReply>, ModelEnd)> = vec![
+        (
+            "a burst of 529 and a reset mid-body",
+            vec![faulty(Fault::Status(529)), faulty(Fault::ResetMidBody)],
+            ModelEnd::Recovers,
+        ),
+        (
+            "truncated JSON",
+            vec![faulty(Fault::Truncated); 3],
+            ModelEnd::Fails(3, &["engineer", "anthropic", "cut short"]),
+        ),
+        (
+            "an HTML page instead of JSON",
+            vec![faulty(Fault::Html)],
+            ModelEnd::Fails(1, &["engineer", "anthropic", "text/html"]),
+        ),
+        (
+            "a 200 carrying an error",
+            vec![faulty(Fault::ErrorIn200)],
+            ModelEnd::Fails(
+                1,
+                &[
+                    "engineer",
+                    "anthropic",
+                    "body is an error",
+                    "run again later",
+                ],
+            ),
+        ),
+        (
+            "a rate limit that resets in an hour",
+            vec![faulty(Fault::PrimaryRateLimit {
+                reset_in_secs: 3600,
+            })],
+            ModelEnd::Fails(1, &["engineer", "anthropic", "rate limit", "resets at"]),
+        ),
+    ];
+    for (name, replies, end) in cases {
+        let server = AnthropicServer::start();
+        server.require_key(MODEL_KEY);
+        let replies_len = replies.len();
+        server.script(replies);
+        server.reply_always(finish());
+        let dir = tempfile::tempdir().unwrap();
+        let config = "[models]\nmax_attempts = 3\nbackoff = \"10ms\"\nrequest_timeout = \"5s\"\n";
+        let mut command = command(dir.path(), config);
+        command
+            .arg(format!("{}#main..feature", repo.path().display()))
+            .args([
+                "--headless",
+                "--force",
+                "--format",
+                "json",
+                "--level",
+                "light",
+            ])
+            .args(["--provider", "anthropic", "--model-url", &server.base_url()])
+            .args(["--model", "claude-test"])
+            .env("ANTHROPIC_API_KEY", MODEL_KEY);
+        let run = bounded(command, dir.path(), name);
+        run.assert_never_shows(name, MODEL_KEY);
+        let calls = server
+            .requests()
+            .iter()
+            .filter(|r| r.raw.contains(ENGINEER))
+            .count();
+        match end {
+            ModelEnd::Recovers => {
+                assert_eq!(calls, replies_len + 1, "{name}: retried, then answered");
+                assert_eq!(run.code, 0, "{name}: {}", run.stderr);
+                assert_eq!(run.decision(), "ship", "{name}");
+                assert_eq!(run.messages(), Vec::<&str>::new(), "{name}");
+            }
+            ModelEnd::Fails(expected_calls, needles) => {
+                // Retried up to the bound when retrying can help (cut short), asked once when
+                // it cannot (a web page, an error, a far reset).
+                assert_eq!(calls, expected_calls, "{name}");
+                assert_eq!(run.code, 7, "{name}: {}", run.stderr);
+                assert_eq!(run.decision(), "inconclusive", "{name}");
+                run.assert_not_ship(name);
+                run.assert_one_message(name, needles);
             }
         }
     }

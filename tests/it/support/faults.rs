@@ -1,5 +1,5 @@
 //! Faults the loopback servers can answer with instead of (or on top of) the real response,
-//! shared by the GitHub-like server and the OpenAI-compatible one.
+//! shared by the GitHub-like server and the model servers (OpenAI-compatible, Anthropic).
 //!
 //! ```text
 //! github.script("GET /repos/acme/widgets/pulls/7", [Fault::ResetMidBody]);
@@ -52,6 +52,8 @@ pub enum Dialect {
     Github,
     /// `{"error": {"message": "...", "type": "...", ...}}`
     OpenAi,
+    /// `{"type": "error", "error": {"type": "...", "message": "..."}}`
+    Anthropic,
 }
 
 impl Dialect {
@@ -60,6 +62,9 @@ impl Dialect {
             Dialect::Github => super::github_json::error(message),
             Dialect::OpenAi => json!({"error": {
                 "message": message, "type": "server_error", "param": null, "code": null
+            }}),
+            Dialect::Anthropic => json!({"type": "error", "error": {
+                "type": "api_error", "message": message
             }}),
         }
     }
