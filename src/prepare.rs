@@ -80,7 +80,8 @@ impl GithubSettings {
         Ok(settings)
     }
 
-    fn config(&self, api_url: String, token: Option<Token>) -> GithubConfig {
+    /// A client configuration for `api_url` with these timeouts and retries.
+    pub fn config(&self, api_url: String, token: Option<Token>) -> GithubConfig {
         let mut config = GithubConfig::new(api_url, token);
         config.retry = self.retry.clone();
         config.timeout = self.timeout;
@@ -132,6 +133,8 @@ pub struct Prepared {
     pub history: PrHistory,
     /// Why the history is missing, when reading it failed (the review goes on without it).
     pub history_note: Option<String>,
+    /// How GitHub was called, so that publishing calls it the same way.
+    pub github: GithubSettings,
 }
 
 impl Prepared {
@@ -193,7 +196,10 @@ pub async fn prepare(reference: PrRef, options: &PrepareOptions) -> Result<Prepa
                 title: pr.title.clone(),
                 url: pr.html_url.clone(),
             };
-            finish(reference.clone(), "github", pr, history, root, key, source).await
+            let mut prepared =
+                finish(reference.clone(), "github", pr, history, root, key, source).await?;
+            prepared.github = options.github.clone();
+            Ok(prepared)
         }
         PrRef::Local { path, base, head } => {
             let (path, base, head) = (path.clone(), base.clone(), head.clone());
@@ -268,6 +274,7 @@ async fn finish(
         eligibility,
         history,
         history_note,
+        github: GithubSettings::default(),
     })
 }
 

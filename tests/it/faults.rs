@@ -357,6 +357,38 @@ fn github_faults_while_reading_the_pr_never_ship_and_say_what_to_do() {
     }
 }
 
+/// The publisher calls GitHub with the same `[github]` settings: a review POST whose answer
+/// trickles times out at the configured second (the default minute would outlive the bound),
+/// is never sent twice, and the message says the review may exist.
+#[test]
+fn publishing_through_a_trickling_answer_times_out_and_is_never_repeated() {
+    let reviews = "POST /repos/acme/widgets/pulls/7/reviews";
+    let server = github_server();
+    server.script(reviews, [Fault::SlowDrip { interval: DRIP }]);
+    let dir = tempfile::tempdir().unwrap();
+    let mut command = command(dir.path(), GITHUB_CONFIG);
+    command
+        .args(["acme/widgets#7", "--api-url", server.url()])
+        .args(["--headless", "--deterministic-only", "--publish"])
+        .env("GH_TOKEN", GH_TOKEN);
+    let run = bounded(command, dir.path(), "publish");
+    assert_eq!(run.code, 4, "{}", run.stderr);
+    run.assert_never_shows("publish", GH_TOKEN);
+    run.assert_one_message(
+        "publish",
+        &[
+            "submitting the review",
+            "did not answer within 1s",
+            "may or may not have been created",
+        ],
+    );
+    assert_eq!(
+        server.requests_to(reviews).len(),
+        1,
+        "a POST is never repeated"
+    );
+}
+
 // ---- The model server, during an AI review ----
 
 const CACHE_BASE: &str = "pub struct Cache {\n    items: Vec<String>,\n}\n";
