@@ -214,14 +214,17 @@ impl Endpoint {
                 }
                 return Err(failure);
             }
-            // A used-up quota that resets later than the longest wait is not waited for.
+            // A used-up quota that resets later than the longest wait is not waited for, unless
+            // the server named its own, sooner, `Retry-After`.
             let exhausted = matches!(status.as_u16(), 403 | 429)
                 .then(|| exhausted_until(response.headers(), now_epoch()))
                 .flatten();
-            let resets_too_late = exhausted.is_some_and(|(_, wait)| wait > self.retry.max_wait);
+            let hint = retry_after(response.headers());
+            let resets_too_late =
+                hint.is_none() && exhausted.is_some_and(|(_, wait)| wait > self.retry.max_wait);
             let retryable = is_retryable(status) || exhausted.is_some();
             if retryable && attempt < max_attempts && !resets_too_late {
-                let hint = retry_after(response.headers()).or(exhausted.map(|(_, wait)| wait));
+                let hint = hint.or(exhausted.map(|(_, wait)| wait));
                 tokio::time::sleep(self.retry.delay(attempt, hint)).await;
                 continue;
             }

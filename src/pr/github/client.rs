@@ -315,11 +315,13 @@ impl GithubClient {
             let may_retry =
                 is_retryable(status.as_u16(), &hints) && (idempotent || rejected_unprocessed);
             // Waiting the longest wait allowed and asking again is pointless when GitHub has
-            // said the limit stays used up for longer: say when it resets instead.
+            // said the limit stays used up for longer (and named no sooner `Retry-After`): say
+            // when it resets instead.
             let exhausted = rejected_unprocessed
                 .then(|| hints.exhausted_until(now))
                 .flatten();
-            let resets_too_late = exhausted.is_some_and(|(_, wait)| wait > self.retry.max_wait);
+            let resets_too_late = hints.retry_after_secs.is_none()
+                && exhausted.is_some_and(|(_, wait)| wait > self.retry.max_wait);
             if may_retry && attempt < max_attempts && !resets_too_late {
                 tokio::time::sleep(self.retry.delay(attempt, &hints, now)).await;
                 continue;

@@ -144,7 +144,7 @@ fn status_hint(status: u16) -> &'static str {
         500..=599 => {
             "; GitHub is failing, not the request: run again later (https://www.githubstatus.com)"
         }
-        403 => "; the token may not have access to this repository",
+        429 => "; GitHub is throttling this client: wait a few minutes and run again",
         _ => "",
     }
 }
