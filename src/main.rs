@@ -12,7 +12,7 @@ use review_tui::cli::{Cli, Command, ReportFormat, VerdictFormat};
 use review_tui::exit::Exit;
 use review_tui::pipeline::{self, ModelSetup, ReviewOptions};
 use review_tui::pr::reference;
-use review_tui::prepare::{PrepareError, PrepareOptions, prepare};
+use review_tui::prepare::{GithubSettings, PrepareError, PrepareOptions, prepare};
 use review_tui::publish::{self, PublishError, PublishInput, PublishOptions, Selection};
 use review_tui::report::{evaluate, headless, review, verdict_text};
 use review_tui::review::decide;
@@ -70,13 +70,21 @@ fn run(cli: Cli) -> anyhow::Result<Exit> {
     }
 }
 
-fn headless_command(cli: &Cli, pr: &str) -> anyhow::Result<Exit> {
-    let reference = reference::parse(pr, cli.base.as_deref(), cli.head.as_deref())?;
-    let options = PrepareOptions {
+/// Where the space lives and how GitHub is called (`[github]` in the user's config: the
+/// repository's layer is only known once the PR has been read).
+fn prepare_options(cli: &Cli) -> anyhow::Result<PrepareOptions> {
+    let user = review_tui::config::load(None)?;
+    Ok(PrepareOptions {
         data_dir: cli.data_dir.clone(),
         api_url: cli.api_url.clone(),
+        github: GithubSettings::from_layer(&user.github)?,
         ..PrepareOptions::default()
-    };
+    })
+}
+
+fn headless_command(cli: &Cli, pr: &str) -> anyhow::Result<Exit> {
+    let reference = reference::parse(pr, cli.base.as_deref(), cli.head.as_deref())?;
+    let options = prepare_options(cli)?;
     let runtime = tokio::runtime::Runtime::new().context("starting the async runtime")?;
     let mut prepared = runtime.block_on(prepare(reference, &options))?;
     if prepared.is_empty() {
@@ -112,6 +120,9 @@ fn headless_command(cli: &Cli, pr: &str) -> anyhow::Result<Exit> {
     drop(review_options);
     let _ = estimates.join();
     let result = result?;
+    for line in failed_reviewers(&result) {
+        eprintln!("review-tui: {line}");
+    }
 
     // --- Publishing (issue 7): a mutating action, only with --publish. ---
     let selection = if cli.consensus_only {
@@ -210,11 +221,7 @@ fn cockpit_command(cli: &Cli, pr: &str) -> anyhow::Result<Exit> {
 
     ui::app::check_terminal().map_err(anyhow::Error::msg)?;
     let reference = reference::parse(pr, cli.base.as_deref(), cli.head.as_deref())?;
-    let options = PrepareOptions {
-        data_dir: cli.data_dir.clone(),
-        api_url: cli.api_url.clone(),
-        ..PrepareOptions::default()
-    };
+    let options = prepare_options(cli)?;
     let runtime = tokio::runtime::Runtime::new().context("starting the async runtime")?;
     eprintln!("review-tui: preparing the review space…");
     let prepared = runtime.block_on(prepare(reference, &options))?;
@@ -305,6 +312,37 @@ fn prepare_report(cli: &Cli, prepared: &review_tui::prepare::Prepared) -> String
         }
         ReportFormat::Text | ReportFormat::Markdown => headless::text(prepared, cli.force),
     }
+}
+
+/// One line per distinct failure of a required reviewer (the same provider error for three
+/// roles is said once), so a run that cannot Ship says why on stderr, not only in the report.
+fn failed_reviewers(result: &pipeline::ReviewResult) -> Vec<String> {
+    use review_tui::review::verdict::Outcome;
+    let mut failures: Vec<(Vec<&str>, String)> = Vec::new();
+    for reviewer in result.board.reviewers.values() {
+        let why = match reviewer.outcome {
+            Some(Outcome::Failed) if reviewer.required => reviewer.note.clone(),
+            Some(Outcome::InvalidOutput) if reviewer.required => {
+                format!("its answer did not validate ({})", reviewer.note)
+            }
+            _ => continue,
+        };
+        match failures.iter_mut().find(|(_, w)| *w == why) {
+            Some((names, _)) => names.push(&reviewer.name),
+            None => failures.push((vec![&reviewer.name], why)),
+        }
+    }
+    failures
+        .into_iter()
+        .map(|(names, why)| {
+            let who = if names.len() == 1 {
+                format!("the {} reviewer", names[0])
+            } else {
+                format!("the {} reviewers", names.join(", "))
+            };
+            format!("{who} failed, so the review is incomplete (never Ship): {why}")
+        })
+        .collect()
 }
 
 fn write_report(cli: &Cli, report: &str) -> anyhow::Result<()> {

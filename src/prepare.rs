@@ -3,13 +3,15 @@
 //! report and the cockpit both start here, so the same PR always lands in the same space.
 
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 
 use thiserror::Error;
 
+use crate::config::GithubLayer;
 use crate::diff::{Diff, DiffError, LineKind};
 use crate::pr::eligibility::{self, FileLines, Ineligible, PrFacts};
 use crate::pr::forge::{Forge, ForgeError, PrHistory, PullRequest};
-use crate::pr::github::{GithubClient, GithubConfig, GithubError, GithubForge};
+use crate::pr::github::{GithubClient, GithubConfig, GithubError, GithubForge, RetryPolicy};
 use crate::pr::local::{LocalError, LocalForge};
 use crate::pr::reference::{PrRef, RefError};
 use crate::pr::token::{self, Token};
@@ -25,6 +27,66 @@ pub struct PrepareOptions {
     pub token: Option<Token>,
     /// Do not look for a token at all.
     pub anonymous: bool,
+    /// Timeouts and retries for the GitHub API (`[github]` in the user's config).
+    pub github: GithubSettings,
+}
+
+/// How the GitHub API is called: the client's defaults unless `[github]` says otherwise.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GithubSettings {
+    pub retry: RetryPolicy,
+    pub timeout: Duration,
+}
+
+impl Default for GithubSettings {
+    fn default() -> Self {
+        let defaults = GithubConfig::new(crate::pr::github::DEFAULT_API_URL, None);
+        GithubSettings {
+            retry: defaults.retry,
+            timeout: defaults.timeout,
+        }
+    }
+}
+
+impl GithubSettings {
+    /// `[github]` over the defaults; a value that is not a duration is an error naming it.
+    pub fn from_layer(layer: &GithubLayer) -> Result<GithubSettings, PrepareError> {
+        let mut settings = GithubSettings::default();
+        let duration =
+            |value: &Option<String>, what: &str| -> Result<Option<Duration>, PrepareError> {
+                value
+                    .as_deref()
+                    .map(|text| {
+                        humantime::parse_duration(text.trim()).map_err(|_| {
+                            PrepareError::Other(format!(
+                                "[github] {what} {text:?} is not a duration (\"30s\", \"2m\")"
+                            ))
+                        })
+                    })
+                    .transpose()
+            };
+        if let Some(timeout) = duration(&layer.request_timeout, "request_timeout")? {
+            settings.timeout = timeout;
+        }
+        if let Some(backoff) = duration(&layer.backoff, "backoff")? {
+            settings.retry.base_backoff = backoff;
+        }
+        if let Some(max_wait) = duration(&layer.max_wait, "max_wait")? {
+            settings.retry.max_wait = max_wait;
+        }
+        if let Some(attempts) = layer.max_attempts {
+            settings.retry.max_attempts = attempts.max(1);
+        }
+        Ok(settings)
+    }
+
+    /// A client configuration for `api_url` with these timeouts and retries.
+    pub fn config(&self, api_url: String, token: Option<Token>) -> GithubConfig {
+        let mut config = GithubConfig::new(api_url, token);
+        config.retry = self.retry.clone();
+        config.timeout = self.timeout;
+        config
+    }
 }
 
 #[derive(Debug, Error)]
@@ -74,6 +136,8 @@ pub struct Prepared {
     /// The head's symbol index, started while the worktree was checked out; taken by the
     /// first cohort build.
     pub early_index: Option<crate::cohort::EarlyIndex>,
+    /// How GitHub was called, so that publishing calls it the same way.
+    pub github: GithubSettings,
 }
 
 impl Prepared {
@@ -110,7 +174,7 @@ pub async fn prepare(reference: PrRef, options: &PrepareOptions) -> Result<Prepa
                 .api_url
                 .clone()
                 .unwrap_or_else(|| default_api_url(host));
-            let client = GithubClient::new(GithubConfig::new(api_url, token.clone()))?;
+            let client = GithubClient::new(options.github.config(api_url, token.clone()))?;
             let forge = GithubForge::new(client, owner, repo, *number)?;
             let pr = Forge::pull_request(&forge).await?;
             // The seed's rule: a history that cannot be read is a warning, not a stop.
@@ -135,7 +199,10 @@ pub async fn prepare(reference: PrRef, options: &PrepareOptions) -> Result<Prepa
                 title: pr.title.clone(),
                 url: pr.html_url.clone(),
             };
-            finish(reference.clone(), "github", pr, history, root, key, source).await
+            let mut prepared =
+                finish(reference.clone(), "github", pr, history, root, key, source).await?;
+            prepared.github = options.github.clone();
+            Ok(prepared)
         }
         PrRef::Local { path, base, head } => {
             let (path, base, head) = (path.clone(), base.clone(), head.clone());
@@ -220,6 +287,7 @@ async fn finish(
         history,
         history_note,
         early_index,
+        github: GithubSettings::default(),
     })
 }
 
@@ -277,4 +345,43 @@ async fn blocking<T: Send + 'static>(
     tokio::task::spawn_blocking(job)
         .await
         .map_err(|e| PrepareError::Other(format!("a background job failed: {e}")))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::{Config, Layer};
+
+    #[test]
+    fn github_settings_come_from_the_users_github_section() {
+        let mut config = Config::default();
+        let layer = Layer::parse(
+            "[github]\nrequest_timeout = \"5s\"\nmax_attempts = 2\nbackoff = \"50ms\"\nmax_wait = \"3s\"\n",
+            "config.toml",
+        )
+        .unwrap();
+        config.apply(layer, "config.toml");
+        let settings = GithubSettings::from_layer(&config.github).unwrap();
+        assert_eq!(settings.timeout, Duration::from_secs(5));
+        assert_eq!(
+            settings.retry,
+            RetryPolicy {
+                max_attempts: 2,
+                base_backoff: Duration::from_millis(50),
+                max_wait: Duration::from_secs(3),
+            }
+        );
+        // Unset fields keep the client's defaults.
+        let defaults = GithubSettings::from_layer(&GithubLayer::default()).unwrap();
+        assert_eq!(defaults, GithubSettings::default());
+        assert_eq!(defaults.timeout, Duration::from_secs(60));
+
+        let bad = GithubLayer {
+            request_timeout: Some("soon".into()),
+            ..GithubLayer::default()
+        };
+        let err = GithubSettings::from_layer(&bad).unwrap_err().to_string();
+        assert!(err.contains("[github] request_timeout \"soon\""), "{err}");
+        assert!(Layer::parse("[github]\ntimeout = \"5s\"\n", "config.toml").is_err());
+    }
 }

@@ -55,6 +55,8 @@ pub struct Config {
     // Model reviewers (user file only; see `models`).
     pub models: ModelsLayer,
     pub prompts: PromptsLayer,
+    /// How GitHub is called (user file only): timeouts and retries.
+    pub github: GithubLayer,
     /// What was ignored on the way, for the report's coverage notes.
     pub notes: Vec<String>,
 }
@@ -73,6 +75,7 @@ impl Default for Config {
             sources: vec!["built-in defaults".into()],
             models: ModelsLayer::default(),
             prompts: PromptsLayer::new(),
+            github: GithubLayer::default(),
             notes: Vec::new(),
         }
     }
@@ -99,6 +102,32 @@ pub struct Layer {
     pub models: Option<ModelsLayer>,
     #[serde(default)]
     pub prompts: Option<PromptsLayer>,
+    #[serde(default)]
+    pub github: Option<GithubLayer>,
+}
+
+/// `[github]`: how the GitHub API is called. Durations are humantime (`"30s"`, `"2m"`).
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GithubLayer {
+    /// Per request, reading the whole answer included (default 60s).
+    pub request_timeout: Option<String>,
+    /// Tries per call, the first included (default 4).
+    pub max_attempts: Option<u32>,
+    /// The first wait between tries (default 1s); it doubles each time.
+    pub backoff: Option<String>,
+    /// The longest single wait, whatever GitHub asks (default 60s). A rate limit that resets
+    /// later than this fails at once, saying when it resets.
+    pub max_wait: Option<String>,
+}
+
+impl GithubLayer {
+    fn merge(&mut self, over: GithubLayer) {
+        self.request_timeout = over.request_timeout.or(self.request_timeout.take());
+        self.max_attempts = over.max_attempts.or(self.max_attempts.take());
+        self.backoff = over.backoff.or(self.backoff.take());
+        self.max_wait = over.max_wait.or(self.max_wait.take());
+    }
 }
 
 /// `[fix]`: the command the approval gate hands fix prompts to.
@@ -184,6 +213,9 @@ impl Config {
         if let Some(prompts) = layer.prompts {
             self.prompts.extend(prompts);
         }
+        if let Some(github) = layer.github {
+            self.github.merge(github);
+        }
         self.sources.push(origin.to_string());
     }
 }
@@ -259,11 +291,12 @@ pub fn load(repo: Option<(&git2::Repository, &str)>) -> Result<Config, ConfigErr
         for (present, section) in [
             (layer.models.take().is_some(), "[models]"),
             (layer.prompts.take().is_some(), "[prompts]"),
+            (layer.github.take().is_some(), "[github]"),
         ] {
             if present {
                 config.notes.push(format!(
                     "{REPO_FILE} at the base revision sets {section}; ignored: only the user's \
-                     config file may choose models and prompt files"
+                     config file may choose models, prompt files and how GitHub is called"
                 ));
             }
         }

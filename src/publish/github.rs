@@ -616,6 +616,7 @@ fn failed_post(space: &mut Space, error: ForgeError, doing: &'static str) -> Pub
             crate::pr::github::GithubError::NotFound { .. }
                 | crate::pr::github::GithubError::Unauthorized { .. }
                 | crate::pr::github::GithubError::AuthenticationRequired { .. }
+                | crate::pr::github::GithubError::RateLimited { .. }
         )
     );
     let after = if definite {

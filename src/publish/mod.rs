@@ -109,10 +109,10 @@ pub fn destination(
             repo,
             number,
         } => {
-            use crate::pr::github::{GithubClient, GithubConfig, GithubForge};
+            use crate::pr::github::{GithubClient, GithubForge};
             let token = token.or_else(|| crate::pr::token::discover().map(|(t, _)| t));
             let api = api_url.unwrap_or_else(|| crate::prepare::default_api_url(host));
-            let client = GithubClient::new(GithubConfig::new(api, token))
+            let client = GithubClient::new(prepared.github.config(api, token))
                 .map_err(|e| PublishError::forge("setting up the GitHub client")(e.into()))?;
             let forge = GithubForge::new(client, owner, repo, *number)
                 .map_err(|e| PublishError::forge("naming the pull request")(e.into()))?;

@@ -265,7 +265,8 @@ async fn rate_limited_forbidden_is_retried_but_a_plain_forbidden_is_not() {
             retry_after_secs: 3,
         }],
     );
-    server.script(PULL, [Fault::PrimaryRateLimit { reset_in_secs: 30 }]);
+    // A reset within the longest wait is waited for; a later one fails at once, saying when.
+    server.script(PULL, [Fault::PrimaryRateLimit { reset_in_secs: 0 }]);
     let forge = forge(&server);
     forge.changed_files().await.unwrap();
     forge.pull_request().await.unwrap();
@@ -290,6 +291,25 @@ async fn rate_limited_forbidden_is_retried_but_a_plain_forbidden_is_not() {
         "{err:?}"
     );
     assert_eq!(diff_server.requests_to(PULL).len(), 1);
+}
+
+#[tokio::test]
+async fn a_rate_limit_resetting_after_the_longest_wait_fails_at_once_saying_when() {
+    let server = start();
+    server.fail_always(PULL, Fault::PrimaryRateLimit { reset_in_secs: 600 });
+    let err = forge_for(&server, None, 7)
+        .pull_request()
+        .await
+        .unwrap_err();
+    assert!(matches!(err, GithubError::RateLimited { .. }), "{err:?}");
+    let message = err.to_string();
+    assert!(message.contains("rate limit is used up"), "{message}");
+    assert!(message.contains(" UTC (in "), "{message}");
+    assert!(message.contains("GH_TOKEN"), "anonymous: {message}");
+    assert_eq!(server.requests_to(PULL).len(), 1, "waiting could not help");
+
+    let with_token = forge(&server).pull_request().await.unwrap_err().to_string();
+    assert!(!with_token.contains("GH_TOKEN"), "{with_token}");
 }
 
 #[tokio::test]

@@ -7,6 +7,7 @@ mod cockpit;
 mod crash;
 mod demo;
 mod diff;
+mod faults;
 mod github;
 mod headless;
 mod models;

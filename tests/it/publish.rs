@@ -685,6 +685,7 @@ mod in_process {
             api_url: Some(server.url().to_string()),
             token: review_tui::pr::token::Token::new(TOKEN),
             anonymous: false,
+            ..PrepareOptions::default()
         };
         let (prepared, result) = reviewed(&runtime, "acme/widgets#7", &options);
         let reviewed_head = prepared.space.state().head_sha.clone();

@@ -32,7 +32,10 @@ pub enum ProviderError {
         key_var: String,
     },
 
-    #[error("{provider}: {call} answered {status} after {attempts} attempt(s): {message}")]
+    #[error(
+        "{provider}: {call} answered {status} after {attempts} attempt(s): {message}{}",
+        if (500..600).contains(status) { "; the model server is failing, not the request: run again later" } else { "" }
+    )]
     Status {
         provider: String,
         call: Call,
@@ -42,7 +45,9 @@ pub enum ProviderError {
     },
 
     #[error(
-        "{provider}: {call} timed out after {attempts} attempt(s) (request timeout {timeout:?})"
+        "{provider}: {call} timed out after {attempts} attempt(s) (request timeout {}); check \
+         that the model server is up, or raise [models] request_timeout in the config file",
+        humantime::format_duration(*timeout)
     )]
     Timeout {
         provider: String,
@@ -57,6 +62,66 @@ pub enum ProviderError {
         call: Call,
         attempts: u32,
         detail: String,
+    },
+
+    #[error(
+        "{provider}: the connection broke while the answer to {call} was arriving, {attempts} \
+         attempt(s) in a row ({detail}); check the network or any proxy in between, then run again"
+    )]
+    BrokenAnswer {
+        provider: String,
+        call: Call,
+        attempts: u32,
+        detail: String,
+    },
+
+    #[error(
+        "{provider}: the answer to {call} was cut short, {attempts} attempt(s) in a row ({detail}); \
+         check the network or any proxy in between, then run again"
+    )]
+    CutShort {
+        provider: String,
+        call: Call,
+        attempts: u32,
+        detail: String,
+    },
+
+    #[error(
+        "{provider}: {call} answered {content_type}, not JSON (it starts {start:?}); check that \
+         --model-url (or OPENAI_BASE_URL) is the API's base, such as http://HOST:PORT/v1, not a \
+         web page or a proxy's login"
+    )]
+    NotJson {
+        provider: String,
+        call: Call,
+        content_type: String,
+        start: String,
+    },
+
+    #[error(
+        "{provider}: {call} answered {status} but the body is an error, not a completion: \
+         {message}; the model server failed: run again later"
+    )]
+    ErrorInSuccess {
+        provider: String,
+        call: Call,
+        status: u16,
+        message: String,
+    },
+
+    #[error(
+        "{provider}: {call} is rate limited ({status}: {message}); the limit resets at \
+         {resets_at} (in {}); run again after that, or lower [models] concurrency",
+        humantime::format_duration(*resets_in)
+    )]
+    RateLimited {
+        provider: String,
+        call: Call,
+        status: u16,
+        message: String,
+        /// `2026-01-02 03:04:05 UTC`.
+        resets_at: String,
+        resets_in: Duration,
     },
 
     #[error("{provider}: {call}: the answer did not have the expected shape: {detail}")]

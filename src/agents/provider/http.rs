@@ -171,12 +171,14 @@ impl Endpoint {
         &self.provider
     }
 
-    /// POSTs `body` and returns the parsed JSON answer, retrying what the policy allows.
+    /// POSTs `body` and returns the parsed JSON answer, retrying what the policy allows: an
+    /// answer that breaks off or arrives cut short is as transient as one that never came.
     pub(crate) async fn post_json(&self, body: &Value) -> Result<Value, ProviderError> {
         let max_attempts = self.retry.max_attempts.max(1);
         let mut attempt = 0;
         loop {
             attempt += 1;
+            let backoff = self.retry.delay(attempt, None);
             let sent = self
                 .http
                 .post(self.url.clone())
@@ -189,30 +191,54 @@ impl Endpoint {
                 Ok(response) => response,
                 Err(e) => {
                     if attempt < max_attempts {
-                        tokio::time::sleep(self.retry.delay(attempt, None)).await;
+                        tokio::time::sleep(backoff).await;
                         continue;
                     }
-                    return Err(self.transport_error(e, attempt));
+                    return Err(self.transport_error(e, attempt, false));
                 }
             };
             let status = response.status();
             if status.is_success() {
-                let bytes = match response.bytes().await {
-                    Ok(bytes) => bytes,
-                    Err(e) if attempt < max_attempts && e.is_timeout() => {
-                        tokio::time::sleep(self.retry.delay(attempt, None)).await;
-                        continue;
-                    }
-                    Err(e) => return Err(self.transport_error(e, attempt)),
+                let content_type = content_type(response.headers());
+                let failure = match response.bytes().await {
+                    Ok(bytes) => match self.read_answer(status, &content_type, &bytes, attempt) {
+                        Ok(value) => return Ok(value),
+                        Err(Retry::No(error)) => return Err(error),
+                        Err(Retry::Yes(error)) => error,
+                    },
+                    Err(e) => self.transport_error(e, attempt, true),
                 };
-                return serde_json::from_slice(&bytes).map_err(|e| self.decode(e.to_string()));
+                if attempt < max_attempts {
+                    tokio::time::sleep(backoff).await;
+                    continue;
+                }
+                return Err(failure);
             }
-            if is_retryable(status) && attempt < max_attempts {
-                let hint = retry_after(response.headers());
+            // A used-up quota that resets later than the longest wait is not waited for, unless
+            // the server named its own, sooner, `Retry-After`.
+            let exhausted = matches!(status.as_u16(), 403 | 429)
+                .then(|| exhausted_until(response.headers(), now_epoch()))
+                .flatten();
+            let hint = retry_after(response.headers());
+            let resets_too_late =
+                hint.is_none() && exhausted.is_some_and(|(_, wait)| wait > self.retry.max_wait);
+            let retryable = is_retryable(status) || exhausted.is_some();
+            if retryable && attempt < max_attempts && !resets_too_late {
+                let hint = hint.or(exhausted.map(|(_, wait)| wait));
                 tokio::time::sleep(self.retry.delay(attempt, hint)).await;
                 continue;
             }
             let message = self.error_message(response).await;
+            if let Some((reset_epoch, resets_in)) = exhausted {
+                return Err(ProviderError::RateLimited {
+                    provider: self.provider.clone(),
+                    call: self.call.clone(),
+                    status: status.as_u16(),
+                    message,
+                    resets_at: crate::pr::github::utc_time(reset_epoch),
+                    resets_in,
+                });
+            }
             return Err(match status {
                 StatusCode::UNAUTHORIZED | StatusCode::FORBIDDEN => ProviderError::Unauthorized {
                     provider: self.provider.clone(),
@@ -232,6 +258,52 @@ impl Endpoint {
         }
     }
 
+    /// A successful answer's body as JSON; says whether a failure is a web page, an error
+    /// dressed as a success, a document cut short (worth another try) or another shape.
+    fn read_answer(
+        &self,
+        status: StatusCode,
+        content_type: &str,
+        bytes: &[u8],
+        attempt: u32,
+    ) -> Result<Value, Retry> {
+        let error = match serde_json::from_slice::<Value>(bytes) {
+            Ok(value) => {
+                return match error_in_success(&value) {
+                    Some(message) => Err(Retry::No(ProviderError::ErrorInSuccess {
+                        provider: self.provider.clone(),
+                        call: self.call.clone(),
+                        status: status.as_u16(),
+                        message: truncate(&self.scrub(&message), MAX_MESSAGE_CHARS),
+                    })),
+                    None => Ok(value),
+                };
+            }
+            Err(error) => error,
+        };
+        if !content_type.is_empty() && !content_type.contains("json") {
+            let start = String::from_utf8_lossy(bytes)
+                .split_whitespace()
+                .collect::<Vec<_>>()
+                .join(" ");
+            return Err(Retry::No(ProviderError::NotJson {
+                provider: self.provider.clone(),
+                call: self.call.clone(),
+                content_type: content_type.to_owned(),
+                start: self.scrub(&start.chars().take(40).collect::<String>()),
+            }));
+        }
+        if error.classify() == serde_json::error::Category::Eof {
+            return Err(Retry::Yes(ProviderError::CutShort {
+                provider: self.provider.clone(),
+                call: self.call.clone(),
+                attempts: attempt,
+                detail: format!("{} bytes, then {error}", bytes.len()),
+            }));
+        }
+        Err(Retry::No(self.decode(error.to_string())))
+    }
+
     pub(crate) fn decode(&self, detail: impl Into<String>) -> ProviderError {
         ProviderError::Decode {
             provider: self.provider.clone(),
@@ -240,7 +312,14 @@ impl Endpoint {
         }
     }
 
-    fn transport_error(&self, error: reqwest::Error, attempts: u32) -> ProviderError {
+    /// A request that failed on the wire: before any answer (`reading` false) or while the
+    /// answer's body was arriving.
+    fn transport_error(
+        &self,
+        error: reqwest::Error,
+        attempts: u32,
+        reading: bool,
+    ) -> ProviderError {
         if error.is_timeout() {
             return ProviderError::Timeout {
                 provider: self.provider.clone(),
@@ -250,12 +329,20 @@ impl Endpoint {
             };
         }
         // The call names the path; the host is known.
-        let detail = error_chain(&error.without_url());
+        let detail = self.scrub(&error_chain(&error.without_url()));
+        if reading {
+            return ProviderError::BrokenAnswer {
+                provider: self.provider.clone(),
+                call: self.call.clone(),
+                attempts,
+                detail,
+            };
+        }
         ProviderError::Transport {
             provider: self.provider.clone(),
             call: self.call.clone(),
             attempts,
-            detail: self.scrub(&detail),
+            detail,
         }
     }
 
@@ -289,6 +376,71 @@ impl Endpoint {
             None => text.to_owned(),
         }
     }
+}
+
+/// Whether a failed answer is worth another try.
+enum Retry {
+    Yes(ProviderError),
+    No(ProviderError),
+}
+
+/// The media type, without parameters; empty when there is none.
+fn content_type(headers: &HeaderMap) -> String {
+    headers
+        .get(reqwest::header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.split(';').next())
+        .unwrap_or("")
+        .trim()
+        .to_owned()
+}
+
+/// The message of an error body (`{"error": {"message": ...}}`, `{"error": "..."}`) that came
+/// with a success status. A real answer never has a top-level `error`.
+fn error_in_success(body: &Value) -> Option<String> {
+    let error = body.get("error").filter(|e| !e.is_null())?;
+    let message = error
+        .get("message")
+        .and_then(Value::as_str)
+        .or_else(|| error.as_str())
+        .map(str::to_owned)
+        .unwrap_or_else(|| error.to_string());
+    Some(message.split_whitespace().collect::<Vec<_>>().join(" "))
+}
+
+/// When a quota is used up (`x-ratelimit-remaining[-requests|-tokens]: 0`): the reset instant
+/// and how long until then. The reset is epoch seconds (GitHub style), seconds, or a duration
+/// such as `6m0s` (OpenAI style).
+pub(crate) fn exhausted_until(headers: &HeaderMap, now_epoch: u64) -> Option<(u64, Duration)> {
+    let text = |name: String| {
+        headers
+            .get(name)
+            .and_then(|v| v.to_str().ok())
+            .map(str::trim)
+    };
+    ["", "-requests", "-tokens"].iter().find_map(|suffix| {
+        let remaining = text(format!("x-ratelimit-remaining{suffix}"))?;
+        if remaining.parse::<f64>().ok()? > 0.0 {
+            return None;
+        }
+        let reset = text(format!("x-ratelimit-reset{suffix}"))?;
+        let wait = match reset.parse::<u64>() {
+            Ok(epoch) if epoch > 1_000_000_000 => {
+                Duration::from_secs(epoch.saturating_sub(now_epoch))
+            }
+            Ok(secs) => Duration::from_secs(secs),
+            Err(_) => humantime::parse_duration(reset).ok()?,
+        };
+        let secs = wait.as_secs() + u64::from(wait.subsec_nanos() > 0);
+        Some((now_epoch + secs, wait))
+    })
+}
+
+fn now_epoch() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_secs())
+        .unwrap_or(0)
 }
 
 /// `base` + `path`, keeping any prefix the base has (`http://host/v1` + `chat/completions`).
@@ -374,6 +526,54 @@ mod tests {
             policy.delay(1, Some(Duration::from_secs(9))),
             Duration::from_millis(500)
         );
+    }
+
+    #[test]
+    fn used_up_quotas_know_their_reset() {
+        const NOW: u64 = 1_700_000_000;
+        let headers = |pairs: &[(&'static str, &'static str)]| {
+            let mut map = HeaderMap::new();
+            for (k, v) in pairs {
+                map.insert(*k, HeaderValue::from_static(v));
+            }
+            map
+        };
+        let github_style = headers(&[
+            ("x-ratelimit-remaining", "0"),
+            ("x-ratelimit-reset", "1700000090"),
+        ]);
+        assert_eq!(
+            exhausted_until(&github_style, NOW),
+            Some((NOW + 90, Duration::from_secs(90)))
+        );
+        let openai_style = headers(&[
+            ("x-ratelimit-remaining-requests", "0"),
+            ("x-ratelimit-reset-requests", "6m0s"),
+        ]);
+        assert_eq!(
+            exhausted_until(&openai_style, NOW),
+            Some((NOW + 360, Duration::from_secs(360)))
+        );
+        let left = headers(&[
+            ("x-ratelimit-remaining", "4"),
+            ("x-ratelimit-reset", "1700000090"),
+        ]);
+        assert_eq!(exhausted_until(&left, NOW), None);
+        assert_eq!(exhausted_until(&HeaderMap::new(), NOW), None);
+    }
+
+    #[test]
+    fn errors_dressed_as_answers_are_recognized() {
+        let openai =
+            serde_json::json!({"error": {"message": "overloaded", "type": "server_error"}});
+        assert_eq!(error_in_success(&openai).as_deref(), Some("overloaded"));
+        let ollama = serde_json::json!({"error": "model not found"});
+        assert_eq!(
+            error_in_success(&ollama).as_deref(),
+            Some("model not found")
+        );
+        let answer = serde_json::json!({"choices": [], "error": null});
+        assert_eq!(error_in_success(&answer), None);
     }
 
     #[test]

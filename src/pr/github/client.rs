@@ -72,6 +72,7 @@ pub struct GithubClient {
     /// Kept only to scrub it from anything a server echoes back into an error message.
     token: Option<Token>,
     retry: RetryPolicy,
+    timeout: Duration,
 }
 
 impl fmt::Debug for GithubClient {
@@ -115,6 +116,7 @@ impl GithubClient {
             auth,
             token: config.token,
             retry: config.retry,
+            timeout: config.timeout,
         })
     }
 
@@ -145,10 +147,10 @@ impl GithubClient {
         what: &str,
     ) -> Result<T, GithubError> {
         let call = call_of(&Method::GET, &url);
-        let response = self
+        let answer = self
             .send(Method::GET, url, Accept::Json, None, what)
             .await?;
-        decode_json(response, &call).await
+        self.decode(&answer, &call)
     }
 
     /// One text document in the given media type (the diff).
@@ -158,12 +160,8 @@ impl GithubClient {
         accept: Accept,
         what: &str,
     ) -> Result<String, GithubError> {
-        let call = call_of(&Method::GET, &url);
-        let response = self.send(Method::GET, url, accept, None, what).await?;
-        response.text().await.map_err(|e| GithubError::Decode {
-            call,
-            detail: error_chain(&e),
-        })
+        let answer = self.send(Method::GET, url, accept, None, what).await?;
+        Ok(String::from_utf8_lossy(&answer.body).into_owned())
     }
 
     /// Every item of a list endpoint, following `Link: rel="next"` until the last page.
@@ -185,11 +183,11 @@ impl GithubClient {
                     detail: "the pagination links loop back to a page already read".into(),
                 });
             }
-            let response = self
+            let answer = self
                 .send(Method::GET, url, Accept::Json, None, what)
                 .await?;
-            next = self.next_page(response.headers(), &first_call)?;
-            let page: Vec<T> = decode_json(response, &call).await?;
+            next = self.next_page(&answer.headers, &first_call)?;
+            let page: Vec<T> = self.decode(&answer, &call)?;
             items.extend(page);
         }
         Ok(items)
@@ -209,10 +207,10 @@ impl GithubClient {
             call: call.clone(),
             detail: format!("could not encode the request: {e}"),
         })?;
-        let response = self
+        let answer = self
             .send(method, url, Accept::Json, Some(body), what)
             .await?;
-        decode_json(response, &call).await
+        self.decode(&answer, &call)
     }
 
     fn next_page(&self, headers: &HeaderMap, call: &Call) -> Result<Option<Url>, GithubError> {
@@ -237,7 +235,8 @@ impl GithubClient {
         Ok(Some(url))
     }
 
-    /// Sends a request, retrying what `retry` allows, and returns the first success.
+    /// Sends a request, retrying what `retry` allows, and returns the first success read whole:
+    /// an answer that breaks off on the way is as transient as one that never came.
     async fn send(
         &self,
         method: Method,
@@ -245,7 +244,7 @@ impl GithubClient {
         accept: Accept,
         body: Option<Vec<u8>>,
         what: &str,
-    ) -> Result<Response, GithubError> {
+    ) -> Result<Answer, GithubError> {
         let call = call_of(&method, &url);
         let max_attempts = self.retry.max_attempts.max(1);
         // Once a request may have reached GitHub, only an idempotent one is safe to repeat:
@@ -270,38 +269,73 @@ impl GithubClient {
                     .header(reqwest::header::CONTENT_TYPE, "application/json")
                     .body(body.clone());
             }
+            let backoff = self
+                .retry
+                .delay(attempt, &RateHints::default(), now_epoch());
             let response = match request.send().await {
                 Ok(response) => response,
                 Err(e) => {
                     let retryable = idempotent || e.is_connect();
                     if retryable && attempt < max_attempts {
-                        let wait = self
-                            .retry
-                            .delay(attempt, &RateHints::default(), now_epoch());
-                        tokio::time::sleep(wait).await;
+                        tokio::time::sleep(backoff).await;
                         continue;
                     }
-                    return Err(GithubError::Transport {
-                        call,
-                        attempts: attempt,
-                        detail: error_chain(&e.without_url()),
-                    });
+                    return Err(self.transport_error(call, attempt, e, false));
                 }
             };
             let status = response.status();
             if status.is_success() {
-                return Ok(response);
+                let headers = response.headers().clone();
+                let failure = match response.bytes().await {
+                    Ok(body) => match cut_short(accept, &headers, &body) {
+                        None => {
+                            return Ok(Answer {
+                                headers,
+                                body: body.to_vec(),
+                            });
+                        }
+                        Some(detail) => GithubError::CutShort {
+                            call: call.clone(),
+                            attempts: attempt,
+                            detail,
+                        },
+                    },
+                    Err(e) => self.transport_error(call.clone(), attempt, e, true),
+                };
+                if idempotent && attempt < max_attempts {
+                    tokio::time::sleep(backoff).await;
+                    continue;
+                }
+                return Err(failure);
             }
             let hints = RateHints::from_headers(response.headers());
+            let now = now_epoch();
             let rejected_unprocessed =
                 status == StatusCode::TOO_MANY_REQUESTS || status == StatusCode::FORBIDDEN;
             let may_retry =
                 is_retryable(status.as_u16(), &hints) && (idempotent || rejected_unprocessed);
-            if may_retry && attempt < max_attempts {
-                tokio::time::sleep(self.retry.delay(attempt, &hints, now_epoch())).await;
+            // Waiting the longest wait allowed and asking again is pointless when GitHub has
+            // said the limit stays used up for longer (and named no sooner `Retry-After`): say
+            // when it resets instead.
+            let exhausted = rejected_unprocessed
+                .then(|| hints.exhausted_until(now))
+                .flatten();
+            let resets_too_late = hints.retry_after_secs.is_none()
+                && exhausted.is_some_and(|(_, wait)| wait > self.retry.max_wait);
+            if may_retry && attempt < max_attempts && !resets_too_late {
+                tokio::time::sleep(self.retry.delay(attempt, &hints, now)).await;
                 continue;
             }
             let message = self.error_message(response).await;
+            if let Some((reset_epoch, resets_in)) = exhausted {
+                return Err(GithubError::RateLimited {
+                    call,
+                    status: status.as_u16(),
+                    reset_epoch,
+                    resets_in_secs: resets_in.as_secs(),
+                    anonymous: !self.has_token(),
+                });
+            }
             return Err(match status {
                 StatusCode::UNAUTHORIZED if self.has_token() => {
                     GithubError::Unauthorized { call, message }
@@ -321,6 +355,85 @@ impl GithubClient {
         }
     }
 
+    /// A request that failed on the wire: before any answer (`reading` false) or while the
+    /// answer's body was arriving.
+    fn transport_error(
+        &self,
+        call: Call,
+        attempts: u32,
+        error: reqwest::Error,
+        reading: bool,
+    ) -> GithubError {
+        if error.is_timeout() {
+            return GithubError::Timeout {
+                call,
+                attempts,
+                timeout: self.timeout,
+            };
+        }
+        let detail = self.scrub(&error_chain(&error.without_url()));
+        if reading {
+            GithubError::BrokenAnswer {
+                call,
+                attempts,
+                detail,
+            }
+        } else {
+            GithubError::Transport {
+                call,
+                attempts,
+                detail,
+            }
+        }
+    }
+
+    /// The answer as `T`; when it is not, says whether it was a web page, an error dressed as
+    /// a success, or JSON of another shape.
+    fn decode<T: DeserializeOwned>(&self, answer: &Answer, call: &Call) -> Result<T, GithubError> {
+        let error = match serde_json::from_slice(&answer.body) {
+            Ok(value) => return Ok(value),
+            Err(error) => error,
+        };
+        let content_type = answer
+            .headers
+            .get(reqwest::header::CONTENT_TYPE)
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.split(';').next())
+            .unwrap_or("")
+            .trim()
+            .to_owned();
+        if !content_type.is_empty() && !content_type.contains("json") {
+            let start: String = String::from_utf8_lossy(&answer.body)
+                .split_whitespace()
+                .collect::<Vec<_>>()
+                .join(" ")
+                .chars()
+                .take(40)
+                .collect();
+            return Err(GithubError::NotJson {
+                call: call.clone(),
+                answered: format!("{content_type} (it starts {:?})", self.scrub(&start)),
+            });
+        }
+        if let Some(message) = error_in_success(&answer.body) {
+            return Err(GithubError::ErrorInSuccess {
+                call: call.clone(),
+                message: self.scrub(&clip(&message)),
+            });
+        }
+        Err(GithubError::Decode {
+            call: call.clone(),
+            detail: error.to_string(),
+        })
+    }
+
+    fn scrub(&self, text: &str) -> String {
+        match &self.token {
+            Some(token) => text.replace(token.expose(), "***"),
+            None => text.to_owned(),
+        }
+    }
+
     /// GitHub's `message`, or the start of whatever else came back; never the token, even if
     /// a misbehaving server echoed it.
     async fn error_message(&self, response: Response) -> String {
@@ -330,13 +443,7 @@ impl GithubClient {
             .ok()
             .and_then(|body| body.describe())
             .unwrap_or(text);
-        let mut message: String = message.split_whitespace().collect::<Vec<_>>().join(" ");
-        if let Some(token) = &self.token {
-            message = message.replace(token.expose(), "***");
-        }
-        if message.chars().count() > MAX_MESSAGE_CHARS {
-            message = message.chars().take(MAX_MESSAGE_CHARS).collect::<String>() + "…";
-        }
+        let message = clip(&self.scrub(&message));
         if message.is_empty() {
             "no message".into()
         } else {
@@ -363,18 +470,51 @@ fn parse_api_url(raw: &str) -> Result<Url, GithubError> {
     Ok(url)
 }
 
-async fn decode_json<T: DeserializeOwned>(
-    response: Response,
-    call: &Call,
-) -> Result<T, GithubError> {
-    let bytes = response.bytes().await.map_err(|e| GithubError::Decode {
-        call: call.clone(),
-        detail: error_chain(&e.without_url()),
-    })?;
-    serde_json::from_slice(&bytes).map_err(|e| GithubError::Decode {
-        call: call.clone(),
-        detail: e.to_string(),
-    })
+/// A successful answer, read whole.
+struct Answer {
+    headers: HeaderMap,
+    body: Vec<u8>,
+}
+
+/// Why a JSON answer is incomplete, if it stops mid-document (a proxy that closed early). Any
+/// other parse failure is left to `decode`, which can tell a wrong shape from a web page.
+fn cut_short(accept: Accept, headers: &HeaderMap, body: &[u8]) -> Option<String> {
+    let json = headers
+        .get(reqwest::header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_none_or(|v| v.contains("json"));
+    // An empty body is a 204's, not a document that stopped.
+    if !matches!(accept, Accept::Json) || !json || body.is_empty() {
+        return None;
+    }
+    match serde_json::from_slice::<serde::de::IgnoredAny>(body) {
+        Err(e) if e.classify() == serde_json::error::Category::Eof => {
+            Some(format!("{} bytes, then {e}", body.len()))
+        }
+        _ => None,
+    }
+}
+
+/// GitHub's error shape (`{"message": ..., "documentation_url": ...}`) where data was expected.
+fn error_in_success(body: &[u8]) -> Option<String> {
+    let value: serde_json::Value = serde_json::from_slice(body).ok()?;
+    let object = value.as_object()?;
+    let known = ["message", "documentation_url", "status", "errors"];
+    if !object.keys().all(|k| known.contains(&k.as_str())) {
+        return None;
+    }
+    let body: ErrorBody = serde_json::from_value(value.clone()).ok()?;
+    body.describe()
+}
+
+/// One line, at most [`MAX_MESSAGE_CHARS`].
+fn clip(message: &str) -> String {
+    let message = message.split_whitespace().collect::<Vec<_>>().join(" ");
+    if message.chars().count() > MAX_MESSAGE_CHARS {
+        message.chars().take(MAX_MESSAGE_CHARS).collect::<String>() + "…"
+    } else {
+        message
+    }
 }
 
 fn call_of(method: &Method, url: &Url) -> Call {
@@ -458,6 +598,27 @@ mod tests {
         assert!(!printed.contains("ghp_debugcanary42"), "{printed}");
         let config = GithubConfig::new(DEFAULT_API_URL, Token::new("ghp_debugcanary42"));
         assert!(!format!("{config:?}").contains("ghp_debugcanary42"));
+    }
+
+    #[test]
+    fn only_a_json_document_that_stops_is_cut_short() {
+        let mut json = HeaderMap::new();
+        json.insert(
+            reqwest::header::CONTENT_TYPE,
+            HeaderValue::from_static("application/json; charset=utf-8"),
+        );
+        let cut = cut_short(Accept::Json, &json, br#"{"number": 7, "title": "Che"#).unwrap();
+        assert!(cut.starts_with("27 bytes, then EOF"), "{cut}");
+        assert_eq!(cut_short(Accept::Json, &json, br#"{"number": 7}"#), None);
+        assert_eq!(cut_short(Accept::Json, &json, b""), None, "a 204");
+        assert_eq!(cut_short(Accept::Json, &json, b"{\"a\": nope}"), None);
+        assert_eq!(cut_short(Accept::Diff, &json, b"{"), None);
+        let mut html = HeaderMap::new();
+        html.insert(
+            reqwest::header::CONTENT_TYPE,
+            HeaderValue::from_static("text/html"),
+        );
+        assert_eq!(cut_short(Accept::Json, &html, b"<html><body"), None);
     }
 
     #[test]

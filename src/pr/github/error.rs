@@ -48,7 +48,10 @@ pub enum GithubError {
     )]
     NotFound { call: Call, what: String },
 
-    #[error("{call}: GitHub answered {status} after {attempts} attempt(s): {message}")]
+    #[error(
+        "{call}: GitHub answered {status} after {attempts} attempt(s): {message}{}",
+        status_hint(*status)
+    )]
     Status {
         call: Call,
         status: u16,
@@ -63,11 +66,87 @@ pub enum GithubError {
         detail: String,
     },
 
+    #[error(
+        "{call}: the connection broke while GitHub's answer was arriving, {attempts} attempt(s) \
+         in a row ({detail}); check the network or any proxy in between, then run again"
+    )]
+    BrokenAnswer {
+        call: Call,
+        attempts: u32,
+        detail: String,
+    },
+
+    #[error(
+        "{call}: GitHub's answer was cut short, {attempts} attempt(s) in a row ({detail}); check \
+         the network or any proxy in between, then run again"
+    )]
+    CutShort {
+        call: Call,
+        attempts: u32,
+        detail: String,
+    },
+
+    #[error(
+        "{call}: GitHub did not answer within {} ({attempts} attempt(s)); check the network, or \
+         raise [github] request_timeout in the config file",
+        humantime::format_duration(*timeout)
+    )]
+    Timeout {
+        call: Call,
+        attempts: u32,
+        timeout: std::time::Duration,
+    },
+
+    #[error(
+        "{call}: GitHub's API rate limit is used up ({status}); it resets at {} \
+         (in {}); run again after that{}",
+        super::retry::utc_time(*reset_epoch),
+        humantime::format_duration(std::time::Duration::from_secs(*resets_in_secs)),
+        if *anonymous { ", or set GH_TOKEN / GITHUB_TOKEN for a higher limit" } else { "" }
+    )]
+    RateLimited {
+        call: Call,
+        status: u16,
+        /// Seconds since the Unix epoch, shown as `2026-01-02 03:04:05 UTC`.
+        reset_epoch: u64,
+        resets_in_secs: u64,
+        /// No token was sent: the anonymous limit is 60 requests an hour.
+        anonymous: bool,
+    },
+
+    #[error(
+        "{call}: GitHub answered {answered}, not JSON; check that \
+         --api-url / GITHUB_API_URL is the API's address (https://api.github.com, or \
+         https://HOST/api/v3 for GitHub Enterprise), not a web page or a proxy's login"
+    )]
+    NotJson {
+        call: Call,
+        /// The media type and the start of the body: `text/html (it starts "<!DOCTYPE")`.
+        answered: String,
+    },
+
+    #[error(
+        "{call}: GitHub answered with a success status but the body is an error, not the data \
+         asked for: {message}; run again later (https://www.githubstatus.com)"
+    )]
+    ErrorInSuccess { call: Call, message: String },
+
     #[error("{call}: GitHub's answer did not have the expected shape: {detail}")]
     Decode { call: Call, detail: String },
 
     #[error("{call}: refusing to follow a pagination link to another host ({host})")]
     ForeignPageLink { call: Call, host: String },
+}
+
+/// What to do about a status, where there is something to say.
+fn status_hint(status: u16) -> &'static str {
+    match status {
+        500..=599 => {
+            "; GitHub is failing, not the request: run again later (https://www.githubstatus.com)"
+        }
+        429 => "; GitHub is throttling this client: wait a few minutes and run again",
+        _ => "",
+    }
 }
 
 impl GithubError {
@@ -88,6 +167,12 @@ impl GithubError {
             | GithubError::NotFound { call, .. }
             | GithubError::Status { call, .. }
             | GithubError::Transport { call, .. }
+            | GithubError::BrokenAnswer { call, .. }
+            | GithubError::CutShort { call, .. }
+            | GithubError::Timeout { call, .. }
+            | GithubError::RateLimited { call, .. }
+            | GithubError::NotJson { call, .. }
+            | GithubError::ErrorInSuccess { call, .. }
             | GithubError::Decode { call, .. }
             | GithubError::ForeignPageLink { call, .. } => Some(call),
         }

@@ -52,9 +52,28 @@ impl RateHints {
         }
     }
 
+    /// When the primary limit is used up (`x-ratelimit-remaining: 0` with a reset): the reset
+    /// instant and how long until then.
+    pub fn exhausted_until(&self, now_epoch_secs: u64) -> Option<(u64, Duration)> {
+        let reset = self.reset_epoch.filter(|_| self.remaining == Some(0))?;
+        Some((
+            reset,
+            Duration::from_secs(reset.saturating_sub(now_epoch_secs)),
+        ))
+    }
+
     fn rate_limited(&self) -> bool {
         self.retry_after_secs.is_some() || self.remaining == Some(0)
     }
+}
+
+/// A rate limit's reset instant for people: `2026-01-02 03:04:05 UTC`.
+pub fn utc_time(epoch_secs: u64) -> String {
+    let at = std::time::UNIX_EPOCH + Duration::from_secs(epoch_secs);
+    humantime::format_rfc3339_seconds(at)
+        .to_string()
+        .replace('T', " ")
+        .replace('Z', " UTC")
 }
 
 /// Whether a failed status is worth another try. A 403 is only retried when it is a rate limit
@@ -141,6 +160,29 @@ mod tests {
         let policy = RetryPolicy::default();
         let wait = policy.delay(1, &hints(None, Some(10), Some(NOW + 42)), NOW);
         assert_eq!(wait, Duration::from_secs(1));
+    }
+
+    #[test]
+    fn reset_instants_are_shown_in_utc() {
+        assert_eq!(utc_time(NOW), "2023-11-14 22:13:20 UTC");
+    }
+
+    #[test]
+    fn an_exhausted_limit_knows_its_reset() {
+        let used_up = hints(None, Some(0), Some(NOW + 90));
+        assert_eq!(
+            used_up.exhausted_until(NOW),
+            Some((NOW + 90, Duration::from_secs(90)))
+        );
+        assert_eq!(
+            used_up.exhausted_until(NOW + 100),
+            Some((NOW + 90, Duration::ZERO))
+        );
+        assert_eq!(
+            hints(None, Some(3), Some(NOW + 90)).exhausted_until(NOW),
+            None
+        );
+        assert_eq!(hints(Some(5), None, None).exhausted_until(NOW), None);
     }
 
     #[test]

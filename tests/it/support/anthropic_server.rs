@@ -17,6 +17,7 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::post;
 use serde_json::{Value, json};
 
+use super::faults::{self, Dialect, Fault};
 use super::openai_server::{Common, Loopback, Recorded, call_id, lock};
 
 pub const VERSION: &str = "2023-06-01";
@@ -35,9 +36,22 @@ pub enum AnthropicReply {
         retry_after: Option<u64>,
     },
     Hang,
+    /// `real`, as the fault damages it (or the fault's own answer, for status faults).
+    Fault {
+        fault: Fault,
+        real: Box<AnthropicReply>,
+    },
 }
 
 impl AnthropicReply {
+    /// `real` with `fault` on the wire; status faults answer without it.
+    pub fn fault(fault: Fault, real: AnthropicReply) -> AnthropicReply {
+        AnthropicReply::Fault {
+            fault,
+            real: Box::new(real),
+        }
+    }
+
     pub fn tool_uses(calls: &[(&str, Value)]) -> AnthropicReply {
         AnthropicReply::Message {
             text: None,
@@ -154,6 +168,14 @@ async fn answer(common: &Common<AnthropicReply>, headers: &HeaderMap, body: &Val
             None,
         );
     };
+    reply_with(reply, common, body).await
+}
+
+async fn reply_with(
+    reply: AnthropicReply,
+    common: &Common<AnthropicReply>,
+    body: &Value,
+) -> Response {
     match reply {
         AnthropicReply::Message {
             text,
@@ -196,6 +218,14 @@ async fn answer(common: &Common<AnthropicReply>, headers: &HeaderMap, body: &Val
                 status.canonical_reason().unwrap_or("error"),
                 retry_after,
             )
+        }
+        AnthropicReply::Fault { fault, real } => {
+            faults::respond(
+                &fault,
+                Dialect::Anthropic,
+                Box::pin(reply_with(*real, common, body)),
+            )
+            .await
         }
         AnthropicReply::Hang => {
             common.hang().await;

@@ -31,6 +31,7 @@ use serde::Deserialize;
 use serde_json::Value;
 use tokio::sync::oneshot;
 
+use super::faults::{self, Dialect};
 use super::git_repo::GitRepo;
 use super::github_json::{self as gh, FileChange, Urls};
 use super::github_publish as publish;
@@ -144,21 +145,7 @@ pub struct IssueCommentSpec {
     pub created_at: String,
 }
 
-/// A failure the server answers with instead of the real response.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Fault {
-    /// That status with a GitHub error body (500, 502, 404, 422...).
-    Status(u16),
-    /// 429 with `Retry-After`.
-    TooManyRequests { retry_after_secs: u64 },
-    /// 403 "secondary rate limit" with `Retry-After`, as GitHub sends it.
-    SecondaryRateLimit { retry_after_secs: u64 },
-    /// 403 with `x-ratelimit-remaining: 0` and a reset this many seconds from now.
-    PrimaryRateLimit { reset_in_secs: u64 },
-    /// The request is handled (a review is recorded) but the connection drops before the
-    /// answer's body arrives: the client cannot know whether its POST took effect.
-    DropAfterHandling,
-}
+pub use super::faults::Fault;
 
 /// What the server saw of one request.
 #[derive(Debug, Clone)]
@@ -488,15 +475,7 @@ async fn front_door(State(shared): State<Arc<Shared>>, request: Request, next: N
             .collect(),
     });
     if let Some(fault) = next_fault(&shared, &format!("{method} {path}")) {
-        if fault == Fault::DropAfterHandling {
-            let handled = next.run(request).await;
-            let (parts, _) = handled.into_parts();
-            let broken = futures_util::stream::iter([Err::<axum::body::Bytes, _>(
-                std::io::Error::other("connection dropped by the test"),
-            )]);
-            return Response::from_parts(parts, Body::from_stream(broken));
-        }
-        return fault_response(&fault);
+        return faults::respond(&fault, Dialect::Github, next.run(request)).await;
     }
     if let Some(token) = bearer(request.headers())
         && !lock(&shared.tokens).contains_key(&token)
@@ -510,45 +489,6 @@ fn next_fault(shared: &Shared, call: &str) -> Option<Fault> {
     let mut scripts = lock(&shared.scripts);
     let script = scripts.get_mut(call)?;
     script.queued.pop_front().or_else(|| script.forever.clone())
-}
-
-fn fault_response(fault: &Fault) -> Response {
-    match fault {
-        Fault::Status(code) => {
-            let status = StatusCode::from_u16(*code).expect("a valid status code");
-            let message = status.canonical_reason().unwrap_or("Error");
-            github_error(status, message)
-        }
-        Fault::TooManyRequests { retry_after_secs } => {
-            let mut response = github_error(StatusCode::TOO_MANY_REQUESTS, "Too Many Requests");
-            set_header(&mut response, "retry-after", &retry_after_secs.to_string());
-            response
-        }
-        Fault::SecondaryRateLimit { retry_after_secs } => {
-            let mut response = github_error(
-                StatusCode::FORBIDDEN,
-                "You have exceeded a secondary rate limit. Please wait a few minutes before you try again.",
-            );
-            set_header(&mut response, "retry-after", &retry_after_secs.to_string());
-            response
-        }
-        Fault::DropAfterHandling => unreachable!("handled in front_door"),
-        Fault::PrimaryRateLimit { reset_in_secs } => {
-            let now = std::time::SystemTime::now()
-                .duration_since(std::time::UNIX_EPOCH)
-                .expect("clock after 1970")
-                .as_secs();
-            let mut response = github_error(StatusCode::FORBIDDEN, "API rate limit exceeded.");
-            set_header(&mut response, "x-ratelimit-limit", "60");
-            set_header(&mut response, "x-ratelimit-remaining", "0");
-            set_header(
-                &mut response,
-                "x-ratelimit-reset",
-                &(now + reset_in_secs).to_string(),
-            );
-            response
-        }
-    }
 }
 
 /// Validates each JSON body a route sends against the operation's response schema.

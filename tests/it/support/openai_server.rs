@@ -33,6 +33,7 @@ use jsonschema::{Draft, Validator};
 use serde_json::{Value, json};
 use tokio::sync::{oneshot, watch};
 
+use super::faults::{self, Dialect, Fault};
 use super::openapi::to_json_schema;
 
 const SPEC_PATH: &str = concat!(
@@ -121,6 +122,8 @@ pub enum Reply {
     },
     /// Never answers, until the server is dropped.
     Hang,
+    /// `real`, as the fault damages it (or the fault's own answer, for status faults).
+    Fault { fault: Fault, real: Box<Reply> },
 }
 
 impl Reply {
@@ -168,6 +171,14 @@ impl Reply {
         Reply::Status {
             status: 429,
             retry_after: Some(retry_after_secs),
+        }
+    }
+
+    /// `real` with `fault` on the wire; status faults answer without it.
+    pub fn fault(fault: Fault, real: Reply) -> Reply {
+        Reply::Fault {
+            fault,
+            real: Box::new(real),
         }
     }
 
@@ -532,6 +543,10 @@ async fn answer(common: &Common<Reply>, headers: &HeaderMap, body: &Value) -> Re
             common,
         );
     };
+    reply_with(reply, common, body).await
+}
+
+async fn reply_with(reply: Reply, common: &Common<Reply>, body: &Value) -> Response {
     match reply {
         Reply::Message {
             content,
@@ -582,6 +597,14 @@ async fn answer(common: &Common<Reply>, headers: &HeaderMap, body: &Value) -> Re
                 None,
                 common,
             )
+        }
+        Reply::Fault { fault, real } => {
+            faults::respond(
+                &fault,
+                Dialect::OpenAi,
+                Box::pin(reply_with(*real, common, body)),
+            )
+            .await
         }
     }
 }
