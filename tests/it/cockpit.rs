@@ -149,7 +149,7 @@ fn a_new_round_shows_the_decisions_it_carries() {
     assert_eq!(exit_code(&second_exit, &tmux), 6);
 }
 
-fn find_state(dir: &Path) -> Option<std::path::PathBuf> {
+pub(crate) fn find_state(dir: &Path) -> Option<std::path::PathBuf> {
     for entry in std::fs::read_dir(dir).ok()?.flatten() {
         let path = entry.path();
         if path.file_name().is_some_and(|n| n == "state.json") {
