@@ -280,20 +280,31 @@ fn kill_cockpit(tmux: &Tmux, context: &str) {
 }
 
 /// A reopened cockpit: its final verdict and every finding listed; the list says what
-/// state.json says, and state.json kept every decision saved before.
+/// state.json says, and state.json kept every decision saved before. The list is waited for,
+/// not read once: tmux may show a frame half drawn (the header new, the rows not yet).
 fn assert_reopens(tmux: &Tmux, data: &Path, kept: &Decisions, context: &str) -> PathBuf {
     let started = Instant::now();
-    let screen = loop {
+    let (path, now) = loop {
         let screen = tmux.screen();
         let verdict = screen.lines().nth(2).unwrap_or_default();
         let decided = ["SHIP", "HOLD", "BLOCK", "INCONCLUSIVE"]
             .iter()
             .any(|d| verdict.starts_with(&format!(" {d}  confidence")));
-        if decided
-            && !verdict.contains("(provisional)")
-            && listed_statuses(&screen).len() == FINDINGS.len()
+        let listed = listed_statuses(&screen);
+        let path = crate::cockpit::find_state(data);
+        let now = path.as_deref().and_then(read_state).map(|s| decisions(&s));
+        let mut on_disk: Vec<String> = now
+            .iter()
+            .flatten()
+            .map(|(_, t)| t.status.clone())
+            .collect();
+        on_disk.sort();
+        let shown = decided && !verdict.contains("(provisional)") && listed.len() == FINDINGS.len();
+        if shown
+            && listed == on_disk
+            && let (Some(path), Some(now)) = (path, now)
         {
-            break screen;
+            break (path, now);
         }
         assert!(
             !tmux.pane_process().1,
@@ -301,16 +312,12 @@ fn assert_reopens(tmux: &Tmux, data: &Path, kept: &Decisions, context: &str) -> 
         );
         assert!(
             started.elapsed() < PATIENCE,
-            "{context}: no final verdict on reopening; the screen shows:\n{screen}"
+            "{context}: no final verdict with the list state.json has ({on_disk:?}) on \
+             reopening; the screen shows:\n{screen}"
         );
         std::thread::sleep(Duration::from_millis(20));
     };
-    let path = crate::cockpit::find_state(data).expect("a state.json once the cockpit shows");
-    let now = decisions(&read_state(&path).unwrap());
     assert_kept(kept, &now, context);
-    let mut on_disk: Vec<String> = now.values().map(|t| t.status.clone()).collect();
-    on_disk.sort();
-    assert_eq!(listed_statuses(&screen), on_disk, "{context}:\n{screen}");
     assert_eq!(corrupt_files(data), Vec::<String>::new(), "{context}");
     path
 }
