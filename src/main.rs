@@ -252,7 +252,14 @@ fn cockpit_command(cli: &Cli, pr: &str) -> anyhow::Result<Exit> {
         return Ok(Exit::NotEligible);
     }
     let (mut review, config) = review_options(cli, &prepared)?;
-    let run_review = !resumes || cli.force;
+    // A round that never completed (the process was killed mid-run) is resumed by running it
+    // again: shown as recorded it would stay provisional, with no reviewer, for good.
+    let interrupted = prepared
+        .space
+        .state()
+        .current_round()
+        .is_some_and(|round| !round.completed);
+    let run_review = !resumes || interrupted || cli.force;
     review.force = true;
     let theme_name = cli.theme.clone().unwrap_or_else(|| config.theme.clone());
     let theme = Theme::load(&theme_name)?.respecting_no_color();

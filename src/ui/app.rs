@@ -568,7 +568,7 @@ pub async fn run_cockpit(
         let (tap_tx, mut tap_rx) = mpsc::unbounded_channel();
         options.tap = Some(tap_tx);
         let forward = inbox.clone();
-        tokio::spawn(async move {
+        let forwarder = tokio::spawn(async move {
             while let Some(tap) = tap_rx.recv().await {
                 let action = match tap {
                     Tap::Started {
@@ -598,6 +598,12 @@ pub async fn run_cockpit(
         tokio::spawn(async move {
             let mut prepared = prepared;
             let result = pipeline::review(&mut prepared, &options).await;
+            // Everything the run streamed reaches the screen before its result: a reviewer's
+            // event relayed late would put the fresh, open node back over the one that carries
+            // the person's earlier decision. Dropping the options closes the tap (its only
+            // sender), so the relay ends once it has passed on the rest.
+            drop(options);
+            let _ = forwarder.await;
             match result {
                 Ok(result) => {
                     let at =

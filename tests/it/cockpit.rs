@@ -7,9 +7,14 @@ use std::path::Path;
 use crate::support::tmux::Tmux;
 
 fn cockpit(name: &str, data: &Path, exit_file: &Path) -> Tmux {
+    cockpit_with(name, data, exit_file, "")
+}
+
+/// The cockpit on the demo with `extra` arguments.
+fn cockpit_with(name: &str, data: &Path, exit_file: &Path, extra: &str) -> Tmux {
     let binary = env!("CARGO_BIN_EXE_review-tui");
     let command = format!(
-        "{binary} --demo --deterministic-only; echo $? > {}; sleep 30",
+        "{binary} --demo --deterministic-only{extra}; echo $? > {}; sleep 30",
         exit_file.display()
     );
     Tmux::start(
@@ -114,7 +119,37 @@ fn triage_gate_preview_quit_and_reopen() {
     assert_eq!(confirmed["confirmations"][0]["by"]["type"], "person");
 }
 
-fn find_state(dir: &Path) -> Option<std::path::PathBuf> {
+#[test]
+fn a_new_round_shows_the_decisions_it_carries() {
+    let data = tempfile::tempdir().unwrap();
+    let first_exit = data.path().join("exit-1");
+    let tmux = cockpit("carry-1", data.path(), &first_exit);
+    tmux.wait_for("the verdict", |s| s.contains("BLOCK"));
+    show_secrets(&tmux);
+    tmux.keys(&["x"]);
+    tmux.wait_for("the reason box", |s| s.contains("why?"));
+    tmux.text("rotated already");
+    tmux.keys(&["Enter"]);
+    tmux.wait_for("the dismissal", |s| s.contains("dismissed"));
+    tmux.keys(&["q"]);
+    assert_eq!(exit_code(&first_exit, &tmux), 6);
+    drop(tmux);
+
+    // A new round finds the same secret again; the dismissal follows it into the round, and
+    // the list shows it once the round is done (not the reviewer's fresh, open copy).
+    let second_exit = data.path().join("exit-2");
+    let tmux = cockpit_with("carry-2", data.path(), &second_exit, " --force");
+    tmux.wait_for("round 2's final verdict", |s| {
+        s.contains("round 2") && s.contains("BLOCK") && !s.contains("(provisional)")
+    });
+    show_secrets(&tmux);
+    let screen = tmux.screen();
+    assert!(screen.contains("dismissed"), "{screen}");
+    tmux.keys(&["q"]);
+    assert_eq!(exit_code(&second_exit, &tmux), 6);
+}
+
+pub(crate) fn find_state(dir: &Path) -> Option<std::path::PathBuf> {
     for entry in std::fs::read_dir(dir).ok()?.flatten() {
         let path = entry.path();
         if path.file_name().is_some_and(|n| n == "state.json") {

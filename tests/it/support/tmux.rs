@@ -7,10 +7,12 @@ use std::time::{Duration, Instant};
 
 pub struct Tmux {
     socket: String,
+    /// How often `wait_for` reads the screen.
+    poll: Duration,
 }
 
 /// How long a screen may take to show what a test waits for; polling stops there.
-const PATIENCE: Duration = Duration::from_secs(30);
+pub const PATIENCE: Duration = Duration::from_secs(30);
 
 impl Tmux {
     /// Starts `command` (a shell command line) in a `width`×`height` terminal.
@@ -22,7 +24,10 @@ impl Tmux {
         env: &[(&str, &Path)],
     ) -> Tmux {
         let socket = format!("review-tui-test-{}-{name}", std::process::id());
-        let tmux = Tmux { socket };
+        let tmux = Tmux {
+            socket,
+            poll: Duration::from_millis(100),
+        };
         let mut args: Vec<String> = vec![
             "new-session".into(),
             "-d".into(),
@@ -61,6 +66,33 @@ impl Tmux {
         String::from_utf8_lossy(&out.stdout).into_owned()
     }
 
+    /// Reads the screen this often in `wait_for` (a test with many waits polls faster).
+    pub fn poll_every(&mut self, poll: Duration) {
+        self.poll = poll;
+    }
+
+    /// Keeps the pane, dead, when its program ends, so `respawn` can start the next one in the
+    /// same terminal (one tmux server for a whole test).
+    pub fn keep_dead_panes(&self) {
+        self.run(&["set-option", "-g", "remain-on-exit", "on"]);
+    }
+
+    /// Starts `command` in the pane afresh (killing what ran there); the screen starts blank.
+    pub fn respawn(&self, command: &str) {
+        self.run(&["respawn-pane", "-k", command]);
+    }
+
+    /// The pane's process id (the program itself when the command `exec`s it) and whether that
+    /// process has ended.
+    pub fn pane_process(&self) -> (u32, bool) {
+        let out = self.run(&["list-panes", "-F", "#{pane_pid} #{pane_dead}"]);
+        let line = out.lines().next().unwrap_or_default();
+        let (pid, dead) = line
+            .split_once(' ')
+            .unwrap_or_else(|| panic!("tmux list-panes: {out:?}"));
+        (pid.parse().unwrap(), dead == "1")
+    }
+
     pub fn screen(&self) -> String {
         self.run(&["capture-pane", "-p"])
     }
@@ -87,7 +119,7 @@ impl Tmux {
             if started.elapsed() > PATIENCE {
                 panic!("waited {PATIENCE:?} for {what}; the screen shows:\n{screen}");
             }
-            std::thread::sleep(Duration::from_millis(100));
+            std::thread::sleep(self.poll);
         }
     }
 }
