@@ -183,6 +183,14 @@ impl Mirror {
             url: redact_url(url),
             message: e.message().to_string(),
         };
+        // Linked objects make the fetch below a matter of writing refs; when they cannot be
+        // linked, it packs and copies them as before.
+        super::linked_objects::link_objects(&self.path, Path::new(url_for_git2)).map_err(|e| {
+            FetchError::Git2 {
+                url: redact_url(url),
+                message: e.to_string(),
+            }
+        })?;
         let mut remote = self.repo.remote_anonymous(url_for_git2).map_err(failed)?;
         let mut options = FetchOptions::new();
         options

@@ -9,6 +9,7 @@
 pub(crate) mod fsutil;
 pub mod key;
 pub mod layout;
+mod linked_objects;
 pub mod lock;
 pub mod mirror;
 pub mod open;
