@@ -261,6 +261,7 @@ async fn finish(
         })?;
         let diff = diff_in_mirror(
             space.mirror(),
+            &crate::cohort::cache_dir_in(space.path()),
             &space.state().base_sha,
             &space.state().head_sha,
         )?;
@@ -293,13 +294,30 @@ async fn finish(
 
 /// The diff of the reviewed range, computed from the mirror (the same objects the worktree
 /// holds), from the merge base as GitHub shows a PR.
-fn diff_in_mirror(mirror: &Path, base_sha: &str, head_sha: &str) -> Result<Diff, PrepareError> {
+fn diff_in_mirror(
+    mirror: &Path,
+    cache_dir: &Path,
+    base_sha: &str,
+    head_sha: &str,
+) -> Result<Diff, PrepareError> {
+    // The text is a function of the two commits: a later round at the same SHAs reads what
+    // the first one saved instead of diffing again. A missing or unparsable file is a miss.
+    let safe = |sha: &str| -> String { sha.chars().filter(char::is_ascii_alphanumeric).collect() };
+    let cached = cache_dir.join(format!("diff-{}-{}.patch", safe(base_sha), safe(head_sha)));
+    if let Ok(text) = std::fs::read_to_string(&cached)
+        && let Ok(diff) = crate::diff::parse(&text)
+    {
+        return Ok(diff);
+    }
     let repo = git2::Repository::open_bare(mirror).map_err(|e| {
         PrepareError::Other(format!("opening the mirror {}: {e}", mirror.display()))
     })?;
-    Ok(crate::diff::git::merge_base_diff(
-        &repo, base_sha, head_sha,
-    )?)
+    let text = crate::diff::git::merge_base_diff_text(&repo, base_sha, head_sha)?;
+    let diff = crate::diff::parse(&text)?;
+    // Only a speed-up: a cache that cannot be written costs the next round a diff.
+    let _ = std::fs::create_dir_all(cache_dir)
+        .and_then(|()| crate::space::write_atomically(&cached, text.as_bytes()));
+    Ok(diff)
 }
 
 /// A completed round at the current head means this exact code was already reviewed.
@@ -383,5 +401,31 @@ mod tests {
         let err = GithubSettings::from_layer(&bad).unwrap_err().to_string();
         assert!(err.contains("[github] request_timeout \"soon\""), "{err}");
         assert!(Layer::parse("[github]\ntimeout = \"5s\"\n", "config.toml").is_err());
+    }
+
+    #[test]
+    fn a_second_diff_of_the_same_commits_is_read_from_the_cache() {
+        let repo = crate::space::test_repo::TestRepo::new();
+        let base = repo.sha("HEAD");
+        let head = repo.commit("src/a.rs", "fn a() {}\n", "add a");
+        let git_dir = repo.path().join(".git");
+        let cache = repo.scratch().join("cache");
+
+        let first = diff_in_mirror(&git_dir, &cache, &base, &head).unwrap();
+        assert_eq!(first.files[0].path, "src/a.rs");
+        let saved = cache.join(format!("diff-{base}-{head}.patch"));
+        let text = std::fs::read_to_string(&saved).unwrap();
+        assert!(text.contains("+fn a() {}"), "{text}");
+
+        // The saved text answers, not the repository: plant another one to prove it.
+        std::fs::write(&saved, text.replace("src/a.rs", "src/b.rs")).unwrap();
+        let second = diff_in_mirror(&git_dir, &cache, &base, &head).unwrap();
+        assert_eq!(second.files[0].path, "src/b.rs");
+
+        // A damaged file is a miss: the repository answers again and the file is rewritten.
+        std::fs::write(&saved, "diff --git garbage\n@@ nonsense").unwrap();
+        let third = diff_in_mirror(&git_dir, &cache, &base, &head).unwrap();
+        assert_eq!(third.files, first.files);
+        assert_eq!(std::fs::read_to_string(&saved).unwrap(), text);
     }
 }
