@@ -158,7 +158,9 @@ pub fn build(state: &AppState, unfold: Unfold) -> Vec<Row> {
     }
     groups.push(other);
 
-    let mut rows = Vec::new();
+    // Room for every problem and its group's two header rows up front: growing a vector of
+    // 10k rows copies it over and over.
+    let mut rows = Vec::with_capacity(state.problems.len() + 2 * groups.len());
     for mut group in groups {
         let total = group.main.len() + group.below.len();
         if total == 0 {
