@@ -15,7 +15,7 @@ use review_tui::review::axes::{Axis, AxisVerdict};
 use review_tui::review::node::*;
 use review_tui::space::state::Ladder;
 use review_tui::ui::rows::{self, Row};
-use review_tui::ui::state::{CohortView, RowKey};
+use review_tui::ui::state::{CohortView, Overlay, RowKey};
 use review_tui::ui::view::{self, ViewContext};
 use review_tui::ui::{Action, AppState, Keymap, PrHeader, Theme, update};
 
@@ -337,7 +337,26 @@ fn diff_frame(c: &mut Criterion) {
     group.bench_function("diff_10k_lines_middle", |b| {
         b.iter(|| frame(&mut terminal, black_box(&mut state), &cx))
     });
+    // A redraw of the same lines reuses their highlighting; paging shows lines not seen
+    // before (back to the top at the end), so this is the frame that highlights a full page.
+    group.bench_function("diff_page_down_and_frame", |b| {
+        b.iter(|| {
+            let before = diff_cursor(&state);
+            update(&mut state, Action::PageDown);
+            if diff_cursor(&state) == before {
+                update(&mut state, Action::Top);
+            }
+            frame(&mut terminal, black_box(&mut state), &cx)
+        })
+    });
     group.finish();
+}
+
+fn diff_cursor(state: &AppState) -> usize {
+    match state.top_overlay() {
+        Some(Overlay::Diff(view)) => view.cursor,
+        _ => panic!("the diff view is open"),
+    }
 }
 
 fn keypress(c: &mut Criterion) {
