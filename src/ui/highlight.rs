@@ -1,13 +1,22 @@
 //! Syntax highlighting with syntect, on demand: only the lines the detail pane shows are
 //! highlighted, from text already in memory. The syntax is picked by extension (never by
 //! reading the file), so highlighting never touches the disk.
+//!
+//! Highlighting is the dearest part of a diff-view frame (syntect's regexes run per line), so
+//! lines are remembered with the parser state they started in and ended in: a line seen again
+//! in the same state (a redraw, the view scrolled by a line) is not parsed again, and the
+//! pieces are exactly what parsing it would give.
 
-use std::sync::OnceLock;
+use std::collections::HashMap;
+use std::fmt;
+use std::sync::{Arc, Mutex, OnceLock};
 
 use ratatui::style::{Color, Style};
-use syntect::easy::HighlightLines;
-use syntect::highlighting::{Theme as SyntaxTheme, ThemeSet};
-use syntect::parsing::SyntaxSet;
+use syntect::highlighting::{
+    HighlightIterator, HighlightState, Highlighter as ThemeHighlighter, Theme as SyntaxTheme,
+    ThemeSet,
+};
+use syntect::parsing::{ParseState, ScopeStack, SyntaxSet};
 
 fn syntaxes() -> &'static SyntaxSet {
     static SET: OnceLock<SyntaxSet> = OnceLock::new();
@@ -22,10 +31,38 @@ fn themes() -> &'static ThemeSet {
 /// A styled piece of a line.
 pub type Piece = (Style, String);
 
+/// Where the parser and the highlighter are between two lines.
+type States = (ParseState, HighlightState);
+
+/// Most lines remembered; past it the cache starts over (a few screens of code is what redraws
+/// and small scrolls need).
+const CACHED_LINES: usize = 4096;
+
+struct Remembered {
+    start: States,
+    end: States,
+    pieces: Vec<Piece>,
+}
+
+/// Lines highlighted before, by syntax name and text.
+#[derive(Default)]
+struct LineCache {
+    lines: HashMap<(String, String), Vec<Remembered>>,
+    count: usize,
+}
+
+impl fmt::Debug for LineCache {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "LineCache({} lines)", self.count)
+    }
+}
+
 #[derive(Debug, Clone)]
 pub struct Highlighter {
     /// `None`: plain text (no colours, or an unknown syntect theme).
     theme: Option<&'static SyntaxTheme>,
+    /// Shared by clones: they highlight with the same theme.
+    cache: Arc<Mutex<LineCache>>,
 }
 
 impl Highlighter {
@@ -33,11 +70,15 @@ impl Highlighter {
     pub fn new(name: &str, colors: bool) -> Highlighter {
         Highlighter {
             theme: colors.then(|| themes().themes.get(name)).flatten(),
+            cache: Arc::default(),
         }
     }
 
     pub fn plain() -> Highlighter {
-        Highlighter { theme: None }
+        Highlighter {
+            theme: None,
+            cache: Arc::default(),
+        }
     }
 
     /// Highlights `lines` (a window of the file at `path`; parsing starts at the window, which
@@ -57,26 +98,53 @@ impl Highlighter {
         let Some(syntax) = set.find_syntax_by_extension(extension) else {
             return plain();
         };
-        let mut highlighter = HighlightLines::new(syntax, theme);
+        let highlighter = ThemeHighlighter::new(theme);
+        let mut parse = ParseState::new(syntax);
+        let mut styles = HighlightState::new(&highlighter, ScopeStack::new());
+        let mut cache = self.cache.lock().unwrap_or_else(|e| e.into_inner());
         let mut out = Vec::with_capacity(lines.len());
         for line in lines {
-            let with_newline = format!("{line}\n");
-            match highlighter.highlight_line(&with_newline, set) {
-                Ok(ranges) => out.push(
-                    ranges
-                        .into_iter()
-                        .map(|(style, text)| {
-                            let fg = style.foreground;
-                            (
-                                Style::default().fg(Color::Rgb(fg.r, fg.g, fg.b)),
-                                text.trim_end_matches('\n').to_string(),
-                            )
-                        })
-                        .filter(|(_, text)| !text.is_empty())
-                        .collect(),
-                ),
-                Err(_) => out.push(vec![(Style::default(), line.clone())]),
+            let key = (syntax.name.clone(), line.clone());
+            let known = cache.lines.get(&key).and_then(|seen| {
+                seen.iter()
+                    .find(|r| r.start.0 == parse && r.start.1 == styles)
+            });
+            if let Some(known) = known {
+                (parse, styles) = known.end.clone();
+                out.push(known.pieces.clone());
+                continue;
             }
+            let start = (parse.clone(), styles.clone());
+            let with_newline = format!("{line}\n");
+            // As `syntect::easy::HighlightLines::highlight_line` does it.
+            let ops = match parse.parse_line(&with_newline, set) {
+                Ok(ops) => ops,
+                Err(_) => {
+                    out.push(vec![(Style::default(), line.clone())]);
+                    continue;
+                }
+            };
+            let pieces: Vec<Piece> =
+                HighlightIterator::new(&mut styles, &ops, &with_newline, &highlighter)
+                    .map(|(style, text)| {
+                        let fg = style.foreground;
+                        (
+                            Style::default().fg(Color::Rgb(fg.r, fg.g, fg.b)),
+                            text.trim_end_matches('\n').to_string(),
+                        )
+                    })
+                    .filter(|(_, text)| !text.is_empty())
+                    .collect();
+            if cache.count >= CACHED_LINES {
+                *cache = LineCache::default();
+            }
+            cache.count += 1;
+            cache.lines.entry(key).or_default().push(Remembered {
+                start,
+                end: (parse.clone(), styles.clone()),
+                pieces: pieces.clone(),
+            });
+            out.push(pieces);
         }
         out
     }
@@ -100,5 +168,30 @@ mod tests {
             plain[0],
             vec![(Style::default(), "fn main() {".to_string())]
         );
+    }
+
+    #[test]
+    fn remembered_lines_give_what_parsing_them_again_gives() {
+        // A block comment spans lines: the same text must not reuse pieces from another state.
+        let file: Vec<String> = [
+            "/* a comment",
+            "   let x = 1; still the comment */",
+            "fn main() {",
+            "   let x = 1; still the comment */",
+            "    let s = \"a string\";",
+            "}",
+        ]
+        .iter()
+        .map(|l| l.to_string())
+        .collect();
+        let warm = Highlighter::new("base16-ocean.dark", true);
+        for (from, to) in [(0, 6), (0, 6), (1, 6), (2, 5), (0, 4), (3, 6)] {
+            let fresh = Highlighter::new("base16-ocean.dark", true);
+            assert_eq!(
+                warm.highlight("a.rs", &file[from..to]),
+                fresh.highlight("a.rs", &file[from..to]),
+                "window {from}..{to}"
+            );
+        }
     }
 }

@@ -4,7 +4,8 @@
 
 use std::collections::HashMap;
 
-use crate::review::consolidate::{Problem, consolidate};
+use crate::review::Priority;
+use crate::review::consolidate::Problem;
 use crate::review::level::Placement;
 use crate::review::node::{Actor, ReviewNode};
 use crate::ui::state::{AppState, RowKey};
@@ -50,6 +51,17 @@ impl Row {
             Row::Node { id, .. } => RowKey::Node(id.clone()),
         }
     }
+
+    /// Whether this row is the one `key` names; unlike comparing with `key()`, it allocates
+    /// nothing, which matters when looking through thousands of rows.
+    pub fn has_key(&self, key: &RowKey) -> bool {
+        match (self, key) {
+            (Row::Cohort { key: a, .. }, RowKey::Cohort(b)) => a == b,
+            (Row::Below { cohort: a, .. }, RowKey::Below(b)) => a == b,
+            (Row::Node { id: a, .. }, RowKey::Node(b)) => a == b,
+            _ => false,
+        }
+    }
 }
 
 /// How far to unfold while building rows.
@@ -66,22 +78,20 @@ pub fn rows(state: &AppState) -> Vec<Row> {
     build(state, Unfold::AsState)
 }
 
-struct Group {
+/// Where a problem sorts within its group: open before closed, then priority, then the most
+/// confident, then id. Computed once per problem, so sorting compares plain values.
+type Order<'s> = (bool, Priority, std::cmp::Reverse<i64>, &'s str);
+
+struct Group<'s> {
     key: String,
     label: String,
     fallback: bool,
     blast_radius: Option<u32>,
-    main: Vec<Problem>,
-    below: Vec<Problem>,
+    main: Vec<(Order<'s>, &'s Problem, &'s ReviewNode)>,
+    below: Vec<(Order<'s>, &'s Problem, &'s ReviewNode)>,
 }
 
 pub fn build(state: &AppState, unfold: Unfold) -> Vec<Row> {
-    let nodes: HashMap<&str, &ReviewNode> = state
-        .board
-        .nodes
-        .iter()
-        .map(|n| (n.id.as_str(), n))
-        .collect();
     let filter = Filter::parse(&state.filter);
     let mut groups: Vec<Group> = state
         .cohorts
@@ -115,15 +125,15 @@ pub fn build(state: &AppState, unfold: Unfold) -> Vec<Row> {
         below: Vec::new(),
     };
 
-    for problem in consolidate(&state.board.nodes) {
-        let Some(primary) = nodes.get(problem.primary.as_str()) else {
+    for problem in &state.problems {
+        let Some(primary) = state.node(&problem.primary) else {
             continue;
         };
         if !filter.is_empty()
             && !problem
                 .members
                 .iter()
-                .any(|m| filter.matches(nodes[m.as_str()]))
+                .any(|m| state.node(m).is_some_and(|n| filter.matches(n)))
         {
             continue;
         }
@@ -135,30 +145,29 @@ pub fn build(state: &AppState, unfold: Unfold) -> Vec<Row> {
             Some(&i) => &mut groups[i],
             None => &mut other,
         };
+        let order = (
+            !primary.status.is_active(),
+            primary.priority,
+            std::cmp::Reverse(confidence_key(primary.confidence)),
+            primary.id.as_str(),
+        );
         match state.level.placement(primary) {
-            Placement::Main => group.main.push(problem),
-            Placement::BelowThreshold => group.below.push(problem),
+            Placement::Main => group.main.push((order, problem, primary)),
+            Placement::BelowThreshold => group.below.push((order, problem, primary)),
         }
     }
     groups.push(other);
 
-    let order = |p: &Problem| {
-        let n = nodes[p.primary.as_str()];
-        (
-            !n.status.is_active(),
-            n.priority,
-            std::cmp::Reverse(confidence_key(n.confidence)),
-            n.id.clone(),
-        )
-    };
-    let mut rows = Vec::new();
+    // Room for every problem and its group's two header rows up front: growing a vector of
+    // 10k rows copies it over and over.
+    let mut rows = Vec::with_capacity(state.problems.len() + 2 * groups.len());
     for mut group in groups {
         let total = group.main.len() + group.below.len();
         if total == 0 {
             continue;
         }
-        group.main.sort_by_key(order);
-        group.below.sort_by_key(order);
+        group.main.sort_by(|a, b| a.0.cmp(&b.0));
+        group.below.sort_by(|a, b| a.0.cmp(&b.0));
         let collapsed = unfold == Unfold::AsState && state.collapsed.contains(&group.key);
         rows.push(Row::Cohort {
             key: group.key.clone(),
@@ -171,8 +180,8 @@ pub fn build(state: &AppState, unfold: Unfold) -> Vec<Row> {
         if collapsed {
             continue;
         }
-        for problem in &group.main {
-            push_problem(&mut rows, state, &nodes, problem, false, unfold);
+        for (_, problem, primary) in group.main {
+            push_problem(&mut rows, state, problem, primary, false, unfold);
         }
         if !group.below.is_empty() {
             let open = unfold == Unfold::All || state.below_open.contains(&group.key);
@@ -182,8 +191,8 @@ pub fn build(state: &AppState, unfold: Unfold) -> Vec<Row> {
                 open,
             });
             if open {
-                for problem in &group.below {
-                    push_problem(&mut rows, state, &nodes, problem, true, unfold);
+                for (_, problem, primary) in group.below {
+                    push_problem(&mut rows, state, problem, primary, true, unfold);
                 }
             }
         }
@@ -194,8 +203,8 @@ pub fn build(state: &AppState, unfold: Unfold) -> Vec<Row> {
 fn push_problem(
     rows: &mut Vec<Row>,
     state: &AppState,
-    nodes: &HashMap<&str, &ReviewNode>,
     problem: &Problem,
+    primary: &ReviewNode,
     below: bool,
     unfold: Unfold,
 ) {
@@ -204,13 +213,15 @@ fn push_problem(
         duplicate: false,
         duplicates: problem.members.len() - 1,
         found_by: problem.found_by.clone(),
-        confirmed_by: confirmers(nodes[problem.primary.as_str()]),
+        confirmed_by: confirmers(primary),
         below,
     });
     let expanded = unfold == Unfold::All || state.expanded.contains(&problem.primary);
     if expanded {
         for member in &problem.members[1..] {
-            let node = nodes[member.as_str()];
+            let Some(node) = state.node(member) else {
+                continue;
+            };
             rows.push(Row::Node {
                 id: member.clone(),
                 duplicate: true,
@@ -244,13 +255,13 @@ fn confidence_key(confidence: f64) -> i64 {
 
 /// Where a row sits in `rows`, by key.
 pub fn position(rows: &[Row], key: &RowKey) -> Option<usize> {
-    rows.iter().position(|row| &row.key() == key)
+    rows.iter().position(|row| row.has_key(key))
 }
 
 /// How many problems the level puts in the main list and below threshold (ignoring the filter).
 pub fn placement_counts(state: &AppState) -> (usize, usize) {
     let mut counts = (0, 0);
-    for problem in consolidate(&state.board.nodes) {
+    for problem in &state.problems {
         if let Some(node) = state.node(&problem.primary) {
             match state.level.placement(node) {
                 Placement::Main => counts.0 += 1,

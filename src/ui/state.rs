@@ -13,6 +13,8 @@ use crate::pr::forge::PullRequest;
 use crate::review::Level;
 use crate::review::axes::Axis;
 use crate::review::board::Board;
+use crate::review::consolidate::Problem;
+use crate::review::disagreement::Disagreement;
 use crate::review::node::ReviewNode;
 use crate::review::verdict::Verdict;
 use crate::space::state::{Ladder, SpaceState};
@@ -271,6 +273,15 @@ pub struct AppState {
     /// Passed to the verdict: the person asked for a run without model reviewers.
     pub deterministic_only: bool,
     pub board: Board,
+    /// The board consolidated into problems, recomputed by `update::refresh` with the verdict:
+    /// consolidating 10k findings takes tens of milliseconds, too long for every frame or key.
+    pub problems: Vec<Problem>,
+    /// The board's disagreements, recomputed with `problems` for the same reason.
+    pub disagreements: Vec<Disagreement>,
+    /// Where each node sits in `board.nodes`, rebuilt with `problems`: the findings list looks
+    /// nodes up by id thousands of times per frame. `node` checks the entry and falls back to
+    /// a scan, so a stale index is only slower, never wrong.
+    pub node_index: HashMap<String, usize>,
     pub cohorts: Vec<CohortView>,
     pub level: Level,
     /// Head-side file contents by path, filled by the engine from the worktree. The view reads
@@ -323,6 +334,9 @@ impl AppState {
             axes: Vec::new(),
             deterministic_only: false,
             board: Board::default(),
+            problems: Vec::new(),
+            disagreements: Vec::new(),
+            node_index: HashMap::new(),
             cohorts: Vec::new(),
             level: Level::default(),
             code: HashMap::new(),
@@ -361,11 +375,21 @@ impl AppState {
     }
 
     pub fn node(&self, id: &str) -> Option<&ReviewNode> {
-        self.board.nodes.iter().find(|n| n.id == id)
+        let i = self.node_position(id)?;
+        Some(&self.board.nodes[i])
     }
 
     pub fn node_mut(&mut self, id: &str) -> Option<&mut ReviewNode> {
-        self.board.nodes.iter_mut().find(|n| n.id == id)
+        let i = self.node_position(id)?;
+        Some(&mut self.board.nodes[i])
+    }
+
+    fn node_position(&self, id: &str) -> Option<usize> {
+        let nodes = &self.board.nodes;
+        match self.node_index.get(id) {
+            Some(&i) if nodes.get(i).is_some_and(|n| n.id == id) => Some(i),
+            _ => nodes.iter().position(|n| n.id == id),
+        }
     }
 
     /// The node the detail pane shows: the selected finding.

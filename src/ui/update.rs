@@ -7,7 +7,7 @@ use ratatui::layout::Position;
 use crate::agents::events::EventKind;
 use crate::review::board::Applied as BoardApplied;
 use crate::review::consolidate;
-use crate::review::disagreement::{Disagreement, disagreements};
+use crate::review::disagreement::disagreements;
 use crate::review::node::{Actor, ReviewNode};
 use crate::review::status::{self, Change, SuppressionHint};
 use crate::review::verdict::{VerdictFinding, VerdictInput, decide};
@@ -307,12 +307,26 @@ fn dispatch(state: &mut AppState, action: Action) -> Vec<Effect> {
     Vec::new()
 }
 
-/// Recomputes what derives from the findings: consolidation marks and the verdict. Called after
-/// every change to the board. The verdict is `review::decide` over the same board, so what the
-/// header shows is exactly what the code decides.
+/// Recomputes what derives from the findings: the problems and their consolidation marks, the
+/// disagreements, the node index and the verdict. Called after every change to the board, and
+/// only then. The verdict is `review::decide` over the same board, so what the header shows is
+/// exactly what the code decides.
 pub fn refresh(state: &mut AppState) {
-    let problems = consolidate::consolidate(&state.board.nodes);
-    consolidate::apply(&mut state.board.nodes, &problems);
+    state.problems = consolidate::consolidate(&state.board.nodes);
+    consolidate::apply(&mut state.board.nodes, &state.problems);
+    state.disagreements = disagreements(&state.board.nodes);
+    state.node_index = state
+        .board
+        .nodes
+        .iter()
+        .enumerate()
+        .map(|(i, n)| (n.id.clone(), i))
+        .collect();
+    refresh_verdict(state);
+}
+
+/// The verdict alone, for a change that leaves the problems and disagreements as they are.
+fn refresh_verdict(state: &mut AppState) {
     if state.board.nodes.is_empty() && state.board.reviewers.is_empty() {
         state.verdict = None;
         return;
@@ -364,6 +378,7 @@ fn change_status(state: &mut AppState, id: &str, change: Change) -> Vec<Effect> 
     let Some(node) = state.node_mut(id) else {
         return Vec::new();
     };
+    let was_active = node.status.is_active();
     match status::apply(node, change.clone(), &actor, &at) {
         Ok(applied) => {
             let node = Box::new(node.clone());
@@ -372,7 +387,14 @@ fn change_status(state: &mut AppState, id: &str, change: Change) -> Vec<Effect> 
                 None => format!("{id}: recorded, still {}", node.status),
             };
             info(state, text);
-            refresh(state);
+            // Consolidation and disagreements read a status only as active or not, and the
+            // status service changes nothing else they read: a confirmation leaves them as
+            // they are, and recomputing them would cost a keypress tens of milliseconds.
+            if node.status.is_active() == was_active {
+                refresh_verdict(state);
+            } else {
+                refresh(state);
+            }
             vec![Effect::PersistStatus {
                 node_id: id.to_string(),
                 change,
@@ -482,9 +504,10 @@ fn move_in_pane(state: &mut AppState, delta: isize) {
             state.selected_reviewer = step(&names, state.selected_reviewer.as_ref(), delta);
         }
         Pane::Disagreements => {
-            let pairs: Vec<(String, String)> = disagreements(&state.board.nodes)
-                .into_iter()
-                .map(|d| (d.a, d.b))
+            let pairs: Vec<(String, String)> = state
+                .disagreements
+                .iter()
+                .map(|d| (d.a.clone(), d.b.clone()))
                 .collect();
             state.selected_disagreement = step(&pairs, state.selected_disagreement.as_ref(), delta);
         }
@@ -526,7 +549,7 @@ pub fn reviewer_order(state: &AppState) -> Vec<&str> {
 
 fn cycle_pane(state: &mut AppState, delta: isize) {
     let mut panes = vec![Pane::Findings, Pane::Detail, Pane::Reviewers];
-    if !disagreements(&state.board.nodes).is_empty() {
+    if !state.disagreements.is_empty() {
         panes.push(Pane::Disagreements);
     }
     let i = panes.iter().position(|p| *p == state.focus).unwrap_or(0) as isize;
@@ -879,7 +902,7 @@ fn reconcile_selection(state: &mut AppState) {
         }
     }
     if state.selected_disagreement.is_some() {
-        let all: Vec<Disagreement> = disagreements(&state.board.nodes);
+        let all = &state.disagreements;
         let still = all.iter().any(|d| {
             Some((&d.a, &d.b)) == state.selected_disagreement.as_ref().map(|(a, b)| (a, b))
         });

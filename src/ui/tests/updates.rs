@@ -577,3 +577,94 @@ fn messages_expire_after_ticks() {
     );
     assert!(state.message.is_none());
 }
+
+#[test]
+fn navigation_reads_the_derived_board_and_only_a_board_change_recomputes_it() {
+    let mut state = finished();
+    assert!(!state.disagreements.is_empty());
+    // Markers no recomputation would keep: a problem of an unknown node (no row shows it) and
+    // no disagreements.
+    state.problems.push(crate::review::consolidate::Problem {
+        primary: "marker".into(),
+        members: vec!["marker".into()],
+        found_by: Vec::new(),
+        evidence: Vec::new(),
+    });
+    state.disagreements.clear();
+    select(&mut state, "n1");
+    apply(
+        &mut state,
+        [
+            Action::MoveDown,
+            Action::MoveUp,
+            Action::PageDown,
+            Action::NextFinding,
+            Action::PrevFinding,
+            Action::Expand,
+            Action::Top,
+            Action::NextPane,
+            Action::Tick,
+        ],
+    );
+    assert_eq!(state.problems.last().unwrap().primary, "marker");
+    assert!(state.disagreements.is_empty());
+
+    select(&mut state, "n2");
+    state.focus = Pane::Findings;
+    apply(&mut state, [Action::Resolve]);
+    assert_eq!(
+        state.problems,
+        crate::review::consolidate::consolidate(&state.board.nodes)
+    );
+    assert_eq!(
+        state.disagreements,
+        crate::review::disagreement::disagreements(&state.board.nodes)
+    );
+}
+
+#[test]
+fn after_each_triage_change_the_derived_board_is_what_a_fresh_computation_gives() {
+    let mut state = finished();
+    let steps: [(&str, Vec<Action>); 5] = [
+        ("n2", vec![Action::Confirm]),
+        ("n3", vec![Action::Resolve]),
+        ("n3", vec![Action::Reopen]),
+        ("n6", vec![Action::Confirm]),
+        (
+            "n1",
+            [
+                vec![Action::Dismiss],
+                typed("not a bug"),
+                vec![Action::Submit],
+            ]
+            .concat(),
+        ),
+    ];
+    for (id, actions) in steps {
+        select(&mut state, id);
+        state.focus = Pane::Findings;
+        let effects = apply(&mut state, actions);
+        assert!(!effects.is_empty(), "{id}: the change was applied");
+        let nodes = &state.board.nodes;
+        assert_eq!(
+            state.problems,
+            crate::review::consolidate::consolidate(nodes),
+            "{id}"
+        );
+        assert_eq!(
+            state.disagreements,
+            crate::review::disagreement::disagreements(nodes),
+            "{id}"
+        );
+        for node in nodes {
+            assert_eq!(state.node(&node.id).map(|n| &n.id), Some(&node.id));
+        }
+        let mut fresh = state.clone();
+        crate::ui::update::refresh(&mut fresh);
+        assert_eq!(fresh.verdict, state.verdict, "{id}");
+        assert_eq!(
+            fresh.board.nodes, state.board.nodes,
+            "{id}: duplicate marks"
+        );
+    }
+}

@@ -29,7 +29,12 @@ pub fn draw(
     let place_width = 18.min(columns / 4);
     let side_width = columns.saturating_sub(place_width + 4) / 2;
     let mut lines = Vec::new();
+    let height = inner.height as usize;
     for d in disagreements {
+        // The pane does not scroll: lines past its height would never show.
+        if lines.len() >= height {
+            break;
+        }
         let (Some(a), Some(b)) = (state.node(&d.a), state.node(&d.b)) else {
             continue;
         };

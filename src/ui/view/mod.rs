@@ -16,7 +16,6 @@ use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::Span;
 
-use crate::review::disagreement::disagreements as find_disagreements;
 use crate::ui::highlight::Highlighter;
 use crate::ui::keymap::Keymap;
 use crate::ui::state::{AppState, ScreenLayout};
@@ -53,14 +52,14 @@ pub fn draw(frame: &mut Frame, state: &AppState, cx: &ViewContext) -> ScreenLayo
 
     let [left, right] =
         Layout::horizontal([Constraint::Percentage(62), Constraint::Percentage(38)]).areas(body);
-    let disagreements = find_disagreements(&state.board.nodes);
+    let disagreements = &state.disagreements;
     let findings_area = if disagreements.is_empty() {
         left
     } else {
         let height = (disagreements.len() as u16 + 2).min(left.height / 3).max(3);
         let [top, rest] =
             Layout::vertical([Constraint::Length(height), Constraint::Fill(1)]).areas(left);
-        disagreements::draw(frame, top, state, &disagreements, cx);
+        disagreements::draw(frame, top, state, disagreements, cx);
         layout.disagreements = top;
         rest
     };
