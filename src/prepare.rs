@@ -261,7 +261,7 @@ async fn finish(
         })?;
         let diff = diff_in_mirror(
             space.mirror(),
-            &crate::cohort::cache_dir_in(space.path()),
+            &space.mirror().join(DIFF_CACHE),
             &space.state().base_sha,
             &space.state().head_sha,
         )?;
@@ -292,6 +292,9 @@ async fn finish(
     })
 }
 
+/// Where, inside the mirror, [`diff_in_mirror`] keeps the diffs it computed.
+const DIFF_CACHE: &str = "review-tui-diffs";
+
 /// The diff of the reviewed range, computed from the mirror (the same objects the worktree
 /// holds), from the merge base as GitHub shows a PR.
 fn diff_in_mirror(
@@ -302,6 +305,8 @@ fn diff_in_mirror(
 ) -> Result<Diff, PrepareError> {
     // The text is a function of the two commits: a later round at the same SHAs reads what
     // the first one saved instead of diffing again. A missing or unparsable file is a miss.
+    // It is the code under review, so it is kept with the code, in the mirror, not in the
+    // space beside the redacted state and reports.
     let safe = |sha: &str| -> String { sha.chars().filter(char::is_ascii_alphanumeric).collect() };
     let cached = cache_dir.join(format!("diff-{}-{}.patch", safe(base_sha), safe(head_sha)));
     if let Ok(text) = std::fs::read_to_string(&cached)
