@@ -5,6 +5,9 @@
 #   warm:     review-tui again on the same data dir (a new round at the same head)
 # Prints the median of 5 runs of each, the ratios, and peak RSS (from /usr/bin/time -v).
 # Usage: scripts/bench-vs-git.sh REPO BASE HEAD   (build first: cargo build --release)
+# Scratch space comes from mktemp: TMPDIR=/dev/shm (with REPO there too) measures CPU work on
+# tmpfs, stable from run to run; on a disk, file creation after many runs makes git's own time
+# (and so every ratio) drift.
 set -euo pipefail
 
 repo=${1:?usage: $0 REPO BASE HEAD}
