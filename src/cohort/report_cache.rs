@@ -65,7 +65,25 @@ pub fn build_cached(
             .notes
             .push(format!("cohort cache {} not written: {e}", path.display()));
     }
+    forget_other_heads(dir, &key.head_sha);
     Ok(report)
+}
+
+/// A space reviews one PR, and a push moves it to a new head for good: the index and the
+/// reports of earlier heads (megabytes each on a large repository) would only pile up. A
+/// file that cannot be removed stays; it is only space.
+fn forget_other_heads(dir: &Path, head_sha: &str) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let Some(name) = name.to_str() else { continue };
+        let ours = name.starts_with("symbols-") || name.starts_with("cohorts-");
+        if ours && name.ends_with(".json") && !name.contains(head_sha) {
+            let _ = std::fs::remove_file(entry.path());
+        }
+    }
 }
 
 struct Key {

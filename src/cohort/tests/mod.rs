@@ -633,3 +633,22 @@ fn the_index_read_from_the_head_commit_equals_the_one_read_from_the_worktree() {
         .is_none()
     );
 }
+
+#[test]
+fn a_new_head_forgets_the_caches_of_earlier_heads() {
+    let repo = rust_repo();
+    change_parse_and_more(&repo);
+    repo.build_with(|input| crate::cohort::build_cached(input, None).unwrap());
+    let old_head = repo::git(&repo.path(), &["rev-parse", "HEAD"]);
+    repo.write("src/extra.rs", "pub fn extra_thing() -> u8 {\n    7\n}\n");
+    repo.commit("push 2");
+    let new_head = repo::git(&repo.path(), &["rev-parse", "HEAD"]);
+    repo.build_with(|input| crate::cohort::build_cached(input, None).unwrap());
+    let names: Vec<String> = std::fs::read_dir(repo.cache_dir())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(names.len(), 2, "{names:?}");
+    assert!(names.iter().all(|n| n.contains(&new_head)), "{names:?}");
+    assert!(!names.iter().any(|n| n.contains(&old_head)), "{names:?}");
+}
