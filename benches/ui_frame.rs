@@ -349,6 +349,26 @@ fn diff_frame(c: &mut Criterion) {
             frame(&mut terminal, black_box(&mut state), &cx)
         })
     });
+    // What a person paging through a diff sees: the cockpit highlights the next page while
+    // they read (`prefetch_next_page` on an idle tick), so the key only draws. The prefetch is
+    // outside the timing.
+    group.bench_function("diff_page_down_after_idle_and_frame", |b| {
+        b.iter_custom(|iterations| {
+            let mut spent = std::time::Duration::ZERO;
+            for _ in 0..iterations {
+                view::prefetch_next_page(&state, &cx);
+                let started = std::time::Instant::now();
+                let before = diff_cursor(&state);
+                update(&mut state, Action::PageDown);
+                if diff_cursor(&state) == before {
+                    update(&mut state, Action::Top);
+                }
+                frame(&mut terminal, black_box(&mut state), &cx);
+                spent += started.elapsed();
+            }
+            spent
+        })
+    });
     group.finish();
 }
 

@@ -81,6 +81,12 @@ impl Highlighter {
         }
     }
 
+    /// How many lines the cache holds: what a test reads to tell a hit from fresh work.
+    #[cfg(test)]
+    pub fn cached_lines(&self) -> usize {
+        self.cache.lock().unwrap_or_else(|e| e.into_inner()).count
+    }
+
     /// Highlights `lines` (a window of the file at `path`; parsing starts at the window, which
     /// is good enough for a few lines around an anchor).
     pub fn highlight(&self, path: &str, lines: &[String]) -> Vec<Vec<Piece>> {

@@ -209,6 +209,7 @@ pub async fn run_inbox<B: Backend>(
             _ = ticker.tick() => {
                 let message = state.message.is_some();
                 update(state, Action::Tick);
+                view::prefetch_next_page(state, cx);
                 let reading = state
                     .board
                     .reviewers

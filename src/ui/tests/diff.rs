@@ -322,8 +322,8 @@ fn snapshot_a_fallback_cohort_in_the_detail() {
     insta::assert_snapshot!(render(&mut state, 120, 40).backend());
 }
 
-#[test]
-fn a_ten_thousand_line_file_draws_only_the_window_on_screen() {
+/// The 10k-line file of the test below, with the diff view open on line 7000.
+fn big_file_open() -> AppState {
     const LINES: usize = 10_000;
     let mut text = format!(
         "diff --git a/src/big.rs b/src/big.rs\nnew file mode 100644\n--- /dev/null\n+++ b/src/big.rs\n@@ -0,0 +1,{LINES} @@\n"
@@ -360,6 +360,12 @@ fn a_ten_thousand_line_file_draws_only_the_window_on_screen() {
     );
     select(&mut state, "big");
     apply(&mut state, [Action::OpenDiff]);
+    state
+}
+
+#[test]
+fn a_ten_thousand_line_file_draws_only_the_window_on_screen() {
+    let mut state = big_file_open();
     let terminal = render(&mut state, 200, 60);
     let screen: Vec<String> = terminal
         .backend()
@@ -386,4 +392,38 @@ fn a_ten_thousand_line_file_draws_only_the_window_on_screen() {
     let terminal = render(&mut state, 200, 60);
     let last = format!("{:?}", terminal.backend());
     assert!(last.contains("let line_10000 = 10000;"));
+}
+
+#[test]
+fn an_idle_moment_highlights_the_next_page_so_paging_down_finds_it_ready() {
+    let mut state = big_file_open();
+    let cx = ViewContext::new(Theme::builtin("dark").unwrap(), Keymap::default());
+    let mut terminal = Terminal::new(TestBackend::new(200, 60)).unwrap();
+    let mut draw = |state: &mut AppState| {
+        let mut layout = None;
+        terminal
+            .draw(|frame| layout = Some(view::draw(frame, state, &cx)))
+            .unwrap();
+        state.layout = layout.unwrap();
+    };
+    draw(&mut state);
+    draw(&mut state);
+    let page = state.layout.diff.height as usize;
+    let on_screen = cx.highlighter.cached_lines();
+    assert!(on_screen >= page - 2, "{on_screen} of {page}");
+
+    view::prefetch_next_page(&state, &cx);
+    let warmed = cx.highlighter.cached_lines();
+    assert!(warmed >= on_screen + page - 2, "{warmed} after {on_screen}");
+    // Again: nothing new, the page is already there.
+    view::prefetch_next_page(&state, &cx);
+    assert_eq!(cx.highlighter.cached_lines(), warmed);
+
+    update(&mut state, Action::PageDown);
+    draw(&mut state);
+    let fresh = cx.highlighter.cached_lines() - warmed;
+    assert!(
+        fresh <= 2,
+        "{fresh} lines of the new page were highlighted while drawing"
+    );
 }

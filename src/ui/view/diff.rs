@@ -272,6 +272,24 @@ fn footer_line(
     }
 }
 
+/// Highlights the page below the one on screen while the cockpit is idle, so that paging down
+/// finds its lines in the highlighter's cache: highlighting a fresh page costs more than a
+/// frame. Does nothing unless the diff view is on top.
+pub fn prefetch_next_page(state: &AppState, cx: &ViewContext) {
+    let Some(crate::ui::state::Overlay::Diff(view)) = state.top_overlay() else {
+        return;
+    };
+    let height = state.layout.diff.height as usize;
+    if height == 0 {
+        return;
+    }
+    let doc = DiffDoc::new(state, view.cohort.as_deref());
+    let start = view.offset.min(doc.len().saturating_sub(height)) + height;
+    let end = (start + height).min(doc.len());
+    let rows: Vec<DiffRow> = (start..end).filter_map(|r| doc.row(r)).collect();
+    highlight_visible(&rows, cx);
+}
+
 /// Highlights the visible code lines, one window per run of lines of the same file.
 fn highlight_visible(rows: &[DiffRow], cx: &ViewContext) -> HashMap<usize, Vec<Piece>> {
     let mut out = HashMap::new();

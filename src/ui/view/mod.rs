@@ -17,9 +17,11 @@ use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::Span;
 
 use crate::ui::highlight::Highlighter;
+
 use crate::ui::keymap::Keymap;
 use crate::ui::state::{AppState, ScreenLayout};
 use crate::ui::theme::Theme;
+pub use diff::prefetch_next_page;
 
 /// What drawing needs besides the state: theme, keymap (for hints and help), highlighter.
 #[derive(Debug, Clone)]
