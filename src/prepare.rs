@@ -307,8 +307,8 @@ fn diff_in_mirror(
     // the first one saved instead of diffing again. A missing or unparsable file is a miss.
     // It is the code under review, so it is kept with the code, in the mirror, not in the
     // space beside the redacted state and reports.
-    let safe = |sha: &str| -> String { sha.chars().filter(char::is_ascii_alphanumeric).collect() };
-    let cached = cache_dir.join(format!("diff-{}-{}.patch", safe(base_sha), safe(head_sha)));
+    let name = crate::space::fsutil::name_part;
+    let cached = cache_dir.join(format!("diff-{}-{}.patch", name(base_sha), name(head_sha)));
     if let Ok(text) = std::fs::read_to_string(&cached)
         && let Ok(diff) = crate::diff::parse(&text)
     {

@@ -153,9 +153,9 @@ pub fn read_changed(
         Some(grammar) => {
             // Tags from another grammar (a path the index reads differently) are not reused.
             let parsed = parsed.filter(|(g, _)| *g == grammar).map(|(_, tags)| tags);
-            match symbols(
-                file, worktree, base, parsed, grammar, tagger, &added, &removed,
-            ) {
+            match head_tags(file, worktree, parsed, grammar, tagger)
+                .and_then(|head| symbols(file, head, base, grammar, tagger, &added, &removed))
+            {
                 Ok(symbols) => Reading::Symbols(Box::new(symbols)),
                 Err(why) => Reading::Unparsed { why },
             }
@@ -170,30 +170,38 @@ pub fn read_changed(
     }
 }
 
-#[allow(clippy::too_many_arguments)]
-fn symbols(
+/// The head version's tags: none for a deleted file, `parsed` when the index build already
+/// has them, else a parse of the worktree's copy.
+fn head_tags(
     file: &FileDiff,
     worktree: &Path,
-    base: BaseText,
     parsed: Option<FileTags>,
+    grammar: Grammar,
+    tagger: &mut Tagger,
+) -> Result<Option<FileTags>, String> {
+    if file.status == FileStatus::Deleted {
+        return Ok(None);
+    }
+    if let Some(tags) = parsed {
+        return Ok(Some(tags));
+    }
+    let source = std::fs::read(worktree.join(&file.path))
+        .map_err(|e| format!("{} unreadable in the worktree: {e}", file.path))?;
+    tagger
+        .tags(grammar, &source)
+        .map(Some)
+        .map_err(|_| format!("{} does not parse as {grammar:?}", file.path))
+}
+
+fn symbols(
+    file: &FileDiff,
+    head: Option<FileTags>,
+    base: BaseText,
     grammar: Grammar,
     tagger: &mut Tagger,
     added: &BTreeSet<u32>,
     removed: &BTreeSet<u32>,
 ) -> Result<FileSymbols, String> {
-    let head = if file.status == FileStatus::Deleted {
-        None
-    } else if parsed.is_some() {
-        parsed
-    } else {
-        let source = std::fs::read(worktree.join(&file.path))
-            .map_err(|e| format!("{} unreadable in the worktree: {e}", file.path))?;
-        Some(
-            tagger
-                .tags(grammar, &source)
-                .map_err(|_| format!("{} does not parse as {grammar:?}", file.path))?,
-        )
-    };
     let base = match base {
         BaseText::None => None,
         BaseText::Text(source) => match tagger.tags(grammar, &source) {

@@ -6,15 +6,16 @@
 //! the repository again.
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::io::{self, Write};
+use std::io;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, Ordering};
 
 use serde::{Deserialize, Serialize};
 
+use super::cache_file::{read_json, write_json};
 use super::error::CohortError;
 use super::grammar::Grammar;
 use super::tags::Tagger;
+use crate::space::fsutil::name_part;
 
 /// Bumped whenever the queries or the file format change, so an old cache is rebuilt.
 const FORMAT: u32 = 1;
@@ -144,59 +145,7 @@ impl SymbolIndex {
             .map(|((path, _), grammar)| (path, grammar));
         Ok(assemble(&head.to_string(), files, per_file, keep))
     }
-}
 
-/// The index of `files` (sorted) from their tags, keeping the tags of those in `keep`.
-fn assemble(
-    head_sha: &str,
-    files: impl Iterator<Item = (String, Grammar)>,
-    per_file: Vec<Option<super::tags::FileTags>>,
-    keep: &BTreeSet<&str>,
-) -> (SymbolIndex, HeadTags) {
-    {
-        let mut kept = HeadTags::new();
-        let mut index = SymbolIndex {
-            format: FORMAT,
-            head_sha: head_sha.to_string(),
-            files: BTreeMap::new(),
-            unparsed: BTreeSet::new(),
-            symbols: BTreeMap::new(),
-        };
-        for ((path, grammar), tags) in files.zip(per_file) {
-            let Some(tags) = tags else {
-                index.unparsed.insert(path);
-                continue;
-            };
-            if keep.contains(path.as_str()) {
-                kept.insert(path.clone(), (grammar, tags.clone()));
-            }
-            for definition in tags.definitions {
-                index
-                    .symbols
-                    .entry(definition.name)
-                    .or_default()
-                    .definitions
-                    .push(Location {
-                        path: path.clone(),
-                        line: definition.first_row,
-                        kind: definition.kind,
-                    });
-            }
-            for reference in tags.references {
-                index
-                    .symbols
-                    .entry(reference.name)
-                    .or_default()
-                    .referenced_in
-                    .insert(path.clone());
-            }
-            index.files.insert(path, grammar);
-        }
-        (index, kept)
-    }
-}
-
-impl SymbolIndex {
     /// The cached index for `head_sha` in `cache_dir` when there is a valid one; otherwise a
     /// fresh build, written to the cache atomically (temp file + rename). A cache that cannot
     /// be read or written is not an error: the index is rebuilt and a note says why.
@@ -249,7 +198,7 @@ impl SymbolIndex {
     pub(super) fn adopt(&self, cache_dir: Option<&Path>, notes: &mut Vec<String>) -> IndexStats {
         let cache_path = cache_dir.map(|dir| dir.join(cache_file_name(&self.head_sha)));
         if let Some(path) = &cache_path
-            && let Err(e) = write_cache(path, self)
+            && let Err(e) = write_json(path, self)
         {
             notes.push(format!("symbol cache {} not written: {e}", path.display()));
         }
@@ -295,49 +244,63 @@ impl SymbolIndex {
     }
 }
 
-/// `symbols-<sha>.json`, with anything that is not a hex digit or letter dropped so a strange
-/// SHA cannot name a path outside the cache directory.
+/// `symbols-<sha>.json`.
 pub fn cache_file_name(head_sha: &str) -> String {
-    let safe: String = head_sha
-        .chars()
-        .filter(char::is_ascii_alphanumeric)
-        .collect();
-    format!("symbols-{safe}.json")
+    format!("symbols-{}.json", name_part(head_sha))
 }
 
 fn read_cache(path: &Path, head_sha: &str) -> io::Result<Option<SymbolIndex>> {
-    let bytes = match std::fs::read(path) {
-        Ok(bytes) => bytes,
-        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
-        Err(e) => return Err(e),
-    };
-    let index: SymbolIndex = serde_json::from_slice(&bytes).map_err(io::Error::other)?;
+    let index: Option<SymbolIndex> = read_json(path)?;
     // An index of another format or head is stale, not damaged: rebuild it quietly.
-    Ok((index.format == FORMAT && index.head_sha == head_sha).then_some(index))
+    Ok(index.filter(|index| index.format == FORMAT && index.head_sha == head_sha))
 }
 
-fn write_cache(path: &Path, index: &SymbolIndex) -> io::Result<()> {
-    let dir = path.parent().unwrap_or(Path::new("."));
-    std::fs::create_dir_all(dir)?;
-    let bytes = serde_json::to_vec(index).map_err(io::Error::other)?;
-    // A reader sees the old file or the whole new one, never half of it. The counter keeps
-    // two builds in one process from sharing a temp file.
-    static COUNTER: AtomicU64 = AtomicU64::new(0);
-    let temp = dir.join(format!(
-        ".{}.tmp-{}-{}",
-        path.file_name().unwrap_or_default().to_string_lossy(),
-        std::process::id(),
-        COUNTER.fetch_add(1, Ordering::Relaxed)
-    ));
-    let written = std::fs::File::create(&temp).and_then(|mut file| {
-        file.write_all(&bytes)?;
-        file.sync_all()
-    });
-    if let Err(e) = written.and_then(|()| std::fs::rename(&temp, path)) {
-        let _ = std::fs::remove_file(&temp);
-        return Err(e);
+/// The index of `files` (sorted) from their tags, keeping the tags of those in `keep`.
+fn assemble(
+    head_sha: &str,
+    files: impl Iterator<Item = (String, Grammar)>,
+    per_file: Vec<Option<super::tags::FileTags>>,
+    keep: &BTreeSet<&str>,
+) -> (SymbolIndex, HeadTags) {
+    let mut kept = HeadTags::new();
+    let mut index = SymbolIndex {
+        format: FORMAT,
+        head_sha: head_sha.to_string(),
+        files: BTreeMap::new(),
+        unparsed: BTreeSet::new(),
+        symbols: BTreeMap::new(),
+    };
+    for ((path, grammar), tags) in files.zip(per_file) {
+        let Some(tags) = tags else {
+            index.unparsed.insert(path);
+            continue;
+        };
+        if keep.contains(path.as_str()) {
+            kept.insert(path.clone(), (grammar, tags.clone()));
+        }
+        for definition in tags.definitions {
+            index
+                .symbols
+                .entry(definition.name)
+                .or_default()
+                .definitions
+                .push(Location {
+                    path: path.clone(),
+                    line: definition.first_row,
+                    kind: definition.kind,
+                });
+        }
+        for reference in tags.references {
+            index
+                .symbols
+                .entry(reference.name)
+                .or_default()
+                .referenced_in
+                .insert(path.clone());
+        }
+        index.files.insert(path, grammar);
     }
-    Ok(())
+    (index, kept)
 }
 
 /// Collects `(relative path, grammar)` for every indexable file under `dir`. Symbolic links are

@@ -9,6 +9,7 @@
 //! `testGap` axis.
 
 mod api_contract;
+mod cache_file;
 mod changes;
 mod early_index;
 mod error;

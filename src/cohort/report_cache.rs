@@ -7,14 +7,16 @@
 //! a miss and a fresh build.
 
 use std::io;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
 use crate::diff::Diff;
 
+use super::cache_file::{read_json, write_json};
 use super::{CohortError, CohortInput, CohortReport, EarlyIndex, build_with};
+use crate::space::fsutil::name_part;
 
 /// Bumped whenever what the report holds or how it is computed changes.
 const FORMAT: u32 = 1;
@@ -92,10 +94,13 @@ struct Key {
     diff: String,
 }
 
-/// `cohorts-<head>-<base>.json`, alphanumerics only so no SHA can name a path elsewhere.
+/// `cohorts-<head>-<base>.json`.
 fn file_name(key: &Key) -> String {
-    let safe = |s: &str| -> String { s.chars().filter(char::is_ascii_alphanumeric).collect() };
-    format!("cohorts-{}-{}.json", safe(&key.head_sha), safe(&key.base))
+    format!(
+        "cohorts-{}-{}.json",
+        name_part(&key.head_sha),
+        name_part(&key.base)
+    )
 }
 
 /// What of the diff decides the grouping: which files changed, how, and which lines. The
@@ -137,19 +142,16 @@ fn hex(bytes: &[u8]) -> String {
 }
 
 fn read(path: &Path, key: &Key) -> io::Result<Option<CohortReport>> {
-    let bytes = match std::fs::read(path) {
-        Ok(bytes) => bytes,
-        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
-        Err(e) => return Err(e),
-    };
-    let cached: Cached = serde_json::from_slice(&bytes).map_err(io::Error::other)?;
+    let cached: Option<Cached> = read_json(path)?;
     // Another format, program or diff is stale, not damaged: rebuild it quietly.
-    let fresh = cached.format == FORMAT
-        && cached.version == env!("CARGO_PKG_VERSION")
-        && cached.head_sha == key.head_sha
-        && cached.base == key.base
-        && cached.diff == key.diff;
-    Ok(fresh.then(|| {
+    let fresh = |cached: &Cached| {
+        cached.format == FORMAT
+            && cached.version == env!("CARGO_PKG_VERSION")
+            && cached.head_sha == key.head_sha
+            && cached.base == key.base
+            && cached.diff == key.diff
+    };
+    Ok(cached.filter(fresh).map(|cached| {
         let mut report = cached.report;
         report.index_stats.from_cache = true;
         report
@@ -157,10 +159,6 @@ fn read(path: &Path, key: &Key) -> io::Result<Option<CohortReport>> {
 }
 
 fn write(path: &Path, key: &Key, report: &CohortReport) -> io::Result<()> {
-    let dir: PathBuf = path
-        .parent()
-        .map_or_else(|| PathBuf::from("."), Path::to_path_buf);
-    std::fs::create_dir_all(&dir)?;
     let cached = Cached {
         format: FORMAT,
         version: env!("CARGO_PKG_VERSION").to_string(),
@@ -169,6 +167,5 @@ fn write(path: &Path, key: &Key, report: &CohortReport) -> io::Result<()> {
         diff: key.diff.clone(),
         report: report.clone(),
     };
-    let bytes = serde_json::to_vec(&cached).map_err(io::Error::other)?;
-    crate::space::write_atomically(path, &bytes)
+    write_json(path, &cached)
 }

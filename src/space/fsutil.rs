@@ -14,6 +14,12 @@ fn unique_name(prefix: &str) -> String {
     format!("{prefix}-{}-{n}", std::process::id())
 }
 
+/// `text` with anything that is not an ASCII letter or digit dropped: a SHA made safe to put
+/// in a file name, so a strange one cannot name a path outside the directory.
+pub(crate) fn name_part(text: &str) -> String {
+    text.chars().filter(char::is_ascii_alphanumeric).collect()
+}
+
 pub(crate) fn create_unique_dir(parent: &Path, prefix: &str) -> io::Result<PathBuf> {
     loop {
         let path = parent.join(unique_name(prefix));
