@@ -217,7 +217,7 @@ impl Endpoint {
             // A used-up quota that resets later than the longest wait is not waited for, unless
             // the server named its own, sooner, `Retry-After`.
             let exhausted = matches!(status.as_u16(), 403 | 429)
-                .then(|| exhausted_until(response.headers(), now_epoch()))
+                .then(|| exhausted_until(response.headers(), crate::pr::github::now_epoch()))
                 .flatten();
             let hint = retry_after(response.headers());
             let resets_too_late =
@@ -434,13 +434,6 @@ pub(crate) fn exhausted_until(headers: &HeaderMap, now_epoch: u64) -> Option<(u6
         let secs = wait.as_secs() + u64::from(wait.subsec_nanos() > 0);
         Some((now_epoch + secs, wait))
     })
-}
-
-fn now_epoch() -> u64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_secs())
-        .unwrap_or(0)
 }
 
 /// `base` + `path`, keeping any prefix the base has (`http://host/v1` + `chat/completions`).

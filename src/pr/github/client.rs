@@ -3,7 +3,7 @@
 use std::collections::HashSet;
 use std::error::Error as _;
 use std::fmt;
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::time::Duration;
 
 use reqwest::header::{ACCEPT, AUTHORIZATION, HeaderMap, HeaderValue};
 use reqwest::{Method, Response, StatusCode, Url};
@@ -12,7 +12,7 @@ use serde::de::DeserializeOwned;
 
 use super::error::{Call, GithubError};
 use super::link;
-use super::retry::{RateHints, RetryPolicy, is_retryable};
+use super::retry::{RateHints, RetryPolicy, is_retryable, now_epoch};
 use super::wire::ErrorBody;
 use crate::pr::token::Token;
 
@@ -543,13 +543,6 @@ fn error_chain(error: &reqwest::Error) -> String {
         source = cause.source();
     }
     text
-}
-
-fn now_epoch() -> u64 {
-    SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map(|d| d.as_secs())
-        .unwrap_or(0)
 }
 
 #[cfg(test)]

@@ -9,7 +9,7 @@ mod wire;
 pub use client::{Accept, DEFAULT_API_URL, GithubClient, GithubConfig};
 pub use error::{Call, GithubError};
 pub use link::next_page;
-pub use retry::{RateHints, RetryPolicy, is_retryable, utc_time};
+pub use retry::{RateHints, RetryPolicy, is_retryable, now_epoch, utc_time};
 
 use reqwest::Method;
 

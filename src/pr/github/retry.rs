@@ -67,6 +67,13 @@ impl RateHints {
     }
 }
 
+/// Now, in the epoch seconds rate-limit resets are given in.
+pub fn now_epoch() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs())
+}
+
 /// A rate limit's reset instant for people: `2026-01-02 03:04:05 UTC`.
 pub fn utc_time(epoch_secs: u64) -> String {
     let at = std::time::UNIX_EPOCH + Duration::from_secs(epoch_secs);
