@@ -8,6 +8,7 @@ use clap::Parser;
 
 use review_tui::agents::rules::Catalog;
 use review_tui::agents::sarif::to_sarif;
+use review_tui::agents::secrets::redact_builtin;
 use review_tui::cli::{Cli, Command, ReportFormat, VerdictFormat};
 use review_tui::exit::Exit;
 use review_tui::pipeline::{self, ModelSetup, ReviewOptions};
@@ -170,17 +171,28 @@ fn headless_command(cli: &Cli, pr: &str) -> anyhow::Result<Exit> {
     }
     // --- end of publishing ---
 
+    // The findings were redacted as they entered the board; the report is redacted again on
+    // its way out (PR text, notes, anything a renderer adds), each JSON string where it stands.
+    let secrets = review_tui::agents::secrets::default_scanner();
+    let redact_json = |mut value: serde_json::Value| {
+        review_tui::agents::secrets::redact_json(&mut value, secrets);
+        value
+    };
     let report = match cli.format {
-        ReportFormat::Markdown => posted_body
-            .map(|body| strip_markers(&body))
-            .unwrap_or_else(|| publish::offline_body(&input)),
-        ReportFormat::Text => review::text(&prepared, &result, cli.force),
+        ReportFormat::Markdown => redact_builtin(
+            &posted_body
+                .map(|body| strip_markers(&body))
+                .unwrap_or_else(|| publish::offline_body(&input)),
+        ),
+        ReportFormat::Text => redact_builtin(&review::text(&prepared, &result, cli.force)),
         ReportFormat::Json => {
-            serde_json::to_string_pretty(&review::json(&prepared, &result, cli.force))? + "\n"
+            let json = redact_json(review::json(&prepared, &result, cli.force));
+            serde_json::to_string_pretty(&json)? + "\n"
         }
         ReportFormat::Sarif => {
             let nodes = &result.board.nodes;
-            serde_json::to_string_pretty(&to_sarif(nodes, env!("CARGO_PKG_VERSION")))? + "\n"
+            let sarif = redact_json(to_sarif(nodes, env!("CARGO_PKG_VERSION")));
+            serde_json::to_string_pretty(&sarif)? + "\n"
         }
     };
     write_report(cli, &report)?;

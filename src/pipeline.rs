@@ -14,7 +14,7 @@ use crate::agents::dispatch;
 use crate::agents::events::{EventKind, ReviewEvent, RunId};
 use crate::agents::passes;
 use crate::agents::passes::verify::Refutation;
-use crate::agents::secrets::{SECRET_SCAN, SecretScanner};
+use crate::agents::secrets::{self, SECRET_SCAN, SecretScanner, SecretSetup};
 use crate::cohort::{self, CohortInput, CohortReport};
 use crate::prepare::Prepared;
 use crate::review::board::Board;
@@ -146,6 +146,17 @@ pub async fn review(
 ) -> Result<ReviewResult, PipelineError> {
     let started = now();
     let force = options.force;
+    // Which secret rules run and what every text is redacted with; read before the round
+    // starts, so a configuration the person chose and cannot be used leaves the space as it was.
+    let secret_setup = {
+        let mirror = prepared.space.mirror().to_path_buf();
+        let base = prepared.space.state().base_sha.clone();
+        tokio::task::spawn_blocking(move || SecretSetup::for_space(&mirror, &base))
+            .await
+            .map_err(|e| PipelineError::Other(format!("loading the secret rules failed: {e}")))?
+            .map_err(|e| PipelineError::Other(e.to_string()))?
+    };
+    let redactor = secret_setup.redactor.clone();
     let round = prepared.space.update(|state| -> Result<u32, PipelineError> {
         let completed = state.current_round().is_none_or(|r| r.completed);
         if completed && force {
@@ -203,6 +214,7 @@ pub async fn review(
         notes: options.notes.clone(),
         ..Coverage::default()
     };
+    coverage.notes.extend(secret_setup.notes.iter().cloned());
     let model_run = match models {
         Some(setup) => {
             match models::prepare(prepared, setup, cohorts.as_ref().ok(), cancel.clone()).await {
@@ -250,7 +262,7 @@ pub async fn review(
         diff: prepared.diff.clone(),
         worktree: prepared.space.worktree().to_path_buf(),
         sarif_files: options.sarif_files.clone(),
-        secret_scanner: SecretScanner::builtin(),
+        secret_scanner: secret_setup.scanner.clone(),
         catalog: options.catalog.clone(),
         gitleaks: options.gitleaks.clone(),
         now: started.clone(),
@@ -267,8 +279,10 @@ pub async fn review(
         _ => None,
     };
     drop(sender);
-    // The one writer: every event is applied here, in order.
-    while let Some(event) = receiver.recv().await {
+    // The one writer: every event is applied here, in order, redacted first: whatever a
+    // reviewer quotes, no secret reaches the board, the live view, the state or a report.
+    while let Some(mut event) = receiver.recv().await {
+        secrets::redact_event(&mut event, &redactor);
         if let Some(tap) = &options.tap {
             let _ = tap.send(Tap::Event(event.clone()));
         }
@@ -308,6 +322,8 @@ pub async fn review(
     // Earlier decisions follow their fingerprints into this round.
     let previous = prepared.space.state().nodes.clone();
     let mut nodes = carry_over(&previous, std::mem::take(&mut board.nodes));
+    // Again after the passes (peer notes, verifier quotes, rescoring) and for carried nodes.
+    redact_round(&mut nodes, &mut coverage, &mut walkthrough, &redactor);
     apply_suppression_hints(&mut nodes, &prepared.space.state().suppression_hints);
     let problems = consolidate::consolidate(&nodes);
     consolidate::apply(&mut nodes, &problems);
@@ -395,6 +411,33 @@ pub async fn review(
         deterministic_only: options.deterministic_only,
         walkthrough,
     })
+}
+
+/// Every text of the round that is stored or shown, redacted with every secret detector.
+fn redact_round(
+    nodes: &mut [crate::review::node::ReviewNode],
+    coverage: &mut Coverage,
+    walkthrough: &mut String,
+    scanner: &SecretScanner,
+) {
+    let redact = |text: &mut String| *text = secrets::redact_text(text, scanner).0;
+    for node in nodes {
+        secrets::redact_node(node, scanner);
+    }
+    coverage.notes.iter_mut().for_each(redact);
+    for (_, reason) in &mut coverage.dropped {
+        redact(reason);
+    }
+    for refutation in &mut coverage.refuted {
+        for text in [
+            &mut refutation.title,
+            &mut refutation.quote,
+            &mut refutation.reason,
+        ] {
+            redact(text);
+        }
+    }
+    redact(walkthrough);
 }
 
 /// The passes after the reviewers, in order: peer round, verification, confidence scoring,

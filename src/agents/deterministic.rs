@@ -126,7 +126,11 @@ pub async fn run(input: DeterministicInput, run: RunId, events: Sender<ReviewEve
     }
     report_nodes(&events, run, rules::REVIEWER, scanned.nodes, summary).await;
 
-    let hits = input.secret_scanner.scan(&files);
+    let scanner = input
+        .secret_scanner
+        .clone()
+        .with_key_files(key_files(&input.diff, &input.worktree));
+    let hits = scanner.scan(&files);
     let count = hits.len();
     let nodes = secrets::to_nodes(&hits, SECRET_SCAN);
     report_nodes(
@@ -229,6 +233,28 @@ pub async fn run(input: DeterministicInput, run: RunId, events: Sender<ReviewEve
             }
         }
     }
+}
+
+/// Changed files whose head holds a private key (a `BEGIN … PRIVATE KEY` line): a change inside
+/// one shows body lines without their header, which are key material all the same.
+fn key_files(diff: &Diff, worktree: &std::path::Path) -> Vec<String> {
+    /// Key files are small; a large file is not read whole for this.
+    const MAX_BYTES: u64 = 1 << 20;
+    let holds_key = |text: &str| {
+        text.lines()
+            .any(|l| l.contains("-----BEGIN") && l.contains("PRIVATE KEY"))
+    };
+    diff.files
+        .iter()
+        .filter(|file| !file.binary)
+        .filter(|file| {
+            let path = worktree.join(&file.path);
+            std::fs::symlink_metadata(&path).is_ok_and(|m| m.is_file() && m.len() <= MAX_BYTES)
+                && std::fs::read(&path)
+                    .is_ok_and(|bytes| holds_key(&String::from_utf8_lossy(&bytes)))
+        })
+        .map(|file| file.path.clone())
+        .collect()
 }
 
 /// The files of the head worktree (relative paths), so rules such as "manifest changed without

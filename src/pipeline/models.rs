@@ -14,7 +14,7 @@ use crate::agents::events::{ReviewEvent, RunId};
 use crate::agents::passes::{self, Kit, peer::Peer};
 use crate::agents::roster::{Roster, header};
 use crate::agents::sandbox_tools::SandboxTools;
-use crate::agents::secrets::{SecretScanner, redact_text, redact_text_keeping_lines};
+use crate::agents::secrets::{default_scanner, redact_text, redact_text_keeping_lines};
 use crate::agents::toolbox::ToolBox;
 use crate::agents::tools::Sandbox;
 use crate::cohort::{CohortReport, SymbolIndex};
@@ -95,7 +95,7 @@ pub struct ModelRun {
 
 /// Every text bound for a provider goes through the built-in secret scanner first.
 pub fn redactor() -> Arc<dyn Redactor> {
-    let scanner = Arc::new(SecretScanner::builtin());
+    let scanner = Arc::new(default_scanner().clone());
     Arc::new(move |text: &str| redact_text(text, &scanner).0)
 }
 
@@ -122,7 +122,7 @@ pub async fn prepare(
     }
     // Files are redacted before the tools cut or slice them; the agent redacts each tool result
     // again on its way out.
-    let scanner = Arc::new(SecretScanner::builtin());
+    let scanner = Arc::new(default_scanner().clone());
     sandbox = sandbox.with_redactor(Arc::new(move |text: &str| {
         redact_text_keeping_lines(text, &scanner).0
     }));

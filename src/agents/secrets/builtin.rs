@@ -3,7 +3,7 @@
 //! placeholder list, with lower confidence so alone it holds a merge rather than blocking it.
 
 use super::re2;
-use super::rule::{SecretGroup, SecretRule};
+use super::rule::{Allowlist, RegexTarget, SecretGroup, SecretRule};
 
 struct Builtin {
     name: &'static str,
@@ -13,7 +13,16 @@ struct Builtin {
     keywords: &'static [&'static str],
     entropy: Option<f64>,
     confidence: f64,
+    /// Files the rule reports in (a secret scan of a diff); redaction applies it everywhere.
+    path: Option<&'static str>,
+    /// Matches (the whole regex match) that are not secrets.
+    allow: &'static [&'static str],
+    /// Also refuse obvious placeholders (`changeme`, `${VAR}`, `<password>`).
+    placeholders: bool,
 }
+
+/// The unset optional fields of a built-in.
+const PLAIN: (Option<&str>, &[&str], bool) = (None, &[], false);
 
 /// Confidence for formats with a fixed, specific prefix and shape.
 const SPECIFIC: f64 = 0.95;
@@ -32,6 +41,9 @@ const BUILTINS: &[Builtin] = &[
         keywords: &["akia", "asia", "abia", "acca", "a3t"],
         entropy: Some(3.0),
         confidence: SPECIFIC,
+        path: PLAIN.0,
+        allow: PLAIN.1,
+        placeholders: PLAIN.2,
     },
     Builtin {
         name: "aws-secret-access-key",
@@ -41,6 +53,9 @@ const BUILTINS: &[Builtin] = &[
         keywords: &["aws"],
         entropy: Some(3.5),
         confidence: 0.9,
+        path: PLAIN.0,
+        allow: PLAIN.1,
+        placeholders: PLAIN.2,
     },
     Builtin {
         name: "github-token",
@@ -50,6 +65,9 @@ const BUILTINS: &[Builtin] = &[
         keywords: &["ghp_", "gho_", "ghu_", "ghs_", "ghr_"],
         entropy: Some(3.0),
         confidence: SPECIFIC,
+        path: PLAIN.0,
+        allow: PLAIN.1,
+        placeholders: PLAIN.2,
     },
     Builtin {
         name: "github-fine-grained-pat",
@@ -59,6 +77,9 @@ const BUILTINS: &[Builtin] = &[
         keywords: &["github_pat_"],
         entropy: Some(3.0),
         confidence: SPECIFIC,
+        path: PLAIN.0,
+        allow: PLAIN.1,
+        placeholders: PLAIN.2,
     },
     Builtin {
         name: "gitlab-token",
@@ -68,6 +89,9 @@ const BUILTINS: &[Builtin] = &[
         keywords: &["glpat-"],
         entropy: Some(3.0),
         confidence: SPECIFIC,
+        path: PLAIN.0,
+        allow: PLAIN.1,
+        placeholders: PLAIN.2,
     },
     Builtin {
         name: "slack-token",
@@ -77,6 +101,9 @@ const BUILTINS: &[Builtin] = &[
         keywords: &["xoxa-", "xoxb-", "xoxp-", "xoxr-", "xoxs-"],
         entropy: Some(2.5),
         confidence: SPECIFIC,
+        path: PLAIN.0,
+        allow: PLAIN.1,
+        placeholders: PLAIN.2,
     },
     Builtin {
         name: "slack-webhook",
@@ -86,6 +113,9 @@ const BUILTINS: &[Builtin] = &[
         keywords: &["hooks.slack.com"],
         entropy: None,
         confidence: SPECIFIC,
+        path: PLAIN.0,
+        allow: PLAIN.1,
+        placeholders: PLAIN.2,
     },
     Builtin {
         name: "stripe-live-key",
@@ -95,6 +125,9 @@ const BUILTINS: &[Builtin] = &[
         keywords: &["sk_live_", "rk_live_"],
         entropy: Some(2.0),
         confidence: SPECIFIC,
+        path: PLAIN.0,
+        allow: PLAIN.1,
+        placeholders: PLAIN.2,
     },
     Builtin {
         name: "google-api-key",
@@ -104,6 +137,9 @@ const BUILTINS: &[Builtin] = &[
         keywords: &["aiza"],
         entropy: Some(3.0),
         confidence: SPECIFIC,
+        path: PLAIN.0,
+        allow: PLAIN.1,
+        placeholders: PLAIN.2,
     },
     Builtin {
         name: "private-key",
@@ -113,10 +149,16 @@ const BUILTINS: &[Builtin] = &[
         // line that follows: redaction must cover the body, not just the header. `\` is
         // key-ish too: a key inside a JSON or code string has its line breaks written `\n`
         // (a cloud service-account key file).
-        regex: r"(-----BEGIN[ A-Z0-9_-]{0,100}PRIVATE KEY(?: BLOCK)?-----(?:[A-Za-z0-9+/=\s:,.\\-]*?-----END[ A-Z0-9_-]{0,100}PRIVATE KEY(?: BLOCK)?-----|[A-Za-z0-9+/=\s:,.\\-]*))",
+        // At least 64 characters of body, as gitleaks asks (an empty block is a template), or
+        // the end of the text: a header whose block lies beyond what the diff shows.
+        // The label never holds `--`, so a header cannot run into an END line on the same line.
+        regex: r"(-----BEGIN(?:[ A-Z0-9_]|-[ A-Z0-9_]){0,100}PRIVATE KEY(?: BLOCK)?-----(?:[A-Za-z0-9+/=\s:,.\\-]{64,}?-----END[ A-Z0-9_-]{0,100}PRIVATE KEY(?: BLOCK)?-----|[A-Za-z0-9+/=\s:,.\\-]{64,}|[ \t]*\z))",
         keywords: &["private key"],
         entropy: None,
         confidence: SPECIFIC,
+        path: PLAIN.0,
+        allow: PLAIN.1,
+        placeholders: PLAIN.2,
     },
     Builtin {
         name: "jwt",
@@ -126,6 +168,47 @@ const BUILTINS: &[Builtin] = &[
         keywords: &["ey"],
         entropy: Some(3.0),
         confidence: 0.85,
+        path: PLAIN.0,
+        allow: PLAIN.1,
+        placeholders: PLAIN.2,
+    },
+    Builtin {
+        name: "private-key-body",
+        label: "private key material",
+        description: "Lines of a PEM key body without its BEGIN line (a change inside an existing key file, a key block pasted alone).",
+        // Two or more full-width base64 lines (PEM wraps at 64, some tools at 76) and the short
+        // last line: what a hunk inside a key file shows. An optional diff marker, so a
+        // rendered diff is redacted too. Only in key files for the scan (a certificate bundle
+        // is base64 too); everywhere for redaction.
+        regex: r"(?m)((?:^[+ -]?[ \t]*[A-Za-z0-9+/]{60,76}[ \t]*(?:\n|\z)){2,}(?:^[+ -]?[ \t]*[A-Za-z0-9+/]{1,75}={0,2}[ \t]*$)?)",
+        keywords: &[],
+        entropy: Some(4.5),
+        // Below the whole-block rules: where a block's header is in view, they name it.
+        confidence: 0.9,
+        path: Some(KEY_FILES),
+        allow: &[],
+        placeholders: false,
+    },
+    Builtin {
+        name: "config-password",
+        label: "password in a config file",
+        description: "A password, secret or token assigned in an env or configuration file: a credential whatever it looks like.",
+        // `KEY=value`, `key: value`, `export KEY="value"` with the key naming a credential;
+        // no entropy floor (`hunter2hunter2` is a password), placeholders and references refused.
+        regex: r#"(?im)^[ \t]*(?:export[ \t]+)?["']?[\w.-]*(?:password|passwd|passphrase|pwd|secret|token|api[_.-]?key|apikey|auth[_.-]?key|private[_.-]?key|credentials?)[\w.-]*["']?[ \t]*[:=][ \t]*["']?([^\s"'#()<>\[\]{};,]{6,200})["']?[ \t]*(?:[#;].*)?$"#,
+        keywords: &["pass", "pwd", "secret", "token", "key", "credential"],
+        entropy: None,
+        confidence: 0.8,
+        path: Some(CONFIG_FILES),
+        allow: &[
+            // Keys that name something about a credential, not the credential.
+            r"(?i)^[ \t]*(?:export[ \t]+)?[\x22']?[\w.-]*?(?:ttl|expiry|expires?(?:_in)?|timeout|length|size|name|file|path|dir|url|uri|endpoint|host|port|id|header|type|enabled|min|max|count|policy|algorithm|mode|format|version|prefix|env|var|ref|source)[\x22']?[ \t]*[:=]",
+            // Values that are words people write where a password goes.
+            r#"(?i)[:=][ \t]*["']?(?:password|passwd|secret|token|admin|test(?:ing)?|root|user(?:name)?|default|none|null|nil|empty|todo|tbd|fixme|true|false|yes|no|on|off|required|optional|string|redacted|masked|hidden)\d*["']?[ \t]*(?:[#;].*)?$"#,
+            // Numbers, durations and sizes; YAML tags (`!vault`), secret-manager references.
+            r#"[:=][ \t]*["']?(?:\d+(?:\.\d+)?[smhdwkKmMgG]?[bB]?|![\w!-]+|(?:vault|arn|ssm|secretsmanager|op|awssm|gcpsm|azkv|ref\+\w+):.*)["']?[ \t]*(?:[#;].*)?$"#,
+        ],
+        placeholders: true,
     },
     Builtin {
         name: "generic-assignment",
@@ -135,12 +218,58 @@ const BUILTINS: &[Builtin] = &[
         keywords: &["pass", "pwd", "secret", "key", "token"],
         entropy: Some(3.0),
         confidence: GENERIC,
+        path: PLAIN.0,
+        allow: PLAIN.1,
+        placeholders: true,
     },
 ];
 
+/// File names that hold keys: PEM and DER files, SSH identities, PKCS#8, PuTTY keys.
+const KEY_FILES: &str = r"(?i)(?:\.(?:pem|key|p8|pk8|ppk|der|asc|gpg|keystore)$|(?:^|/)id_(?:rsa|dsa|ecdsa|ed25519)(?:_[\w-]+)?$|private[\w.-]*key)";
+
+/// Env and configuration files, where any credential-named assignment holds a credential.
+const CONFIG_FILES: &str = r"(?i)(?:(?:^|/)\.env(?:\.[\w.-]+)?$|\.env$|(?:^|/)\.envrc$|\.(?:ini|cfg|conf|config|cnf|properties|prefs|toml|ya?ml|tfvars|env\.example)$|(?:^|/)(?:credentials|secrets?)(?:\.[\w]+)?$)";
+
+/// In a file known to hold a private key, any run of base64 lines is key material, even one
+/// line: a change to a single line of a key shows only that line.
+pub(crate) const KEY_BODY_LINES: &str =
+    r"(?m)((?:^[ \t]*[A-Za-z0-9+/]{16,76}={0,2}[ \t]*(?:\n|\z))+)";
+
+/// The generic assignment rule's name.
+pub(crate) const GENERIC_ASSIGNMENT: &str = "generic-assignment";
+
+/// The rule key material found by [`KEY_BODY_LINES`] is reported under.
+pub(crate) const KEY_BODY_RULE: &str = "private-key-body";
+
+/// Built-ins gitleaks' default configuration has a rule for, with its allowlists (AWS's
+/// documentation key, Slack's placeholders, Firebase's public examples). In the default set
+/// gitleaks' rule speaks for these formats; the built-in alone serves where no gitleaks rules are
+/// loaded. `private-key` stays: gitleaks' needs the END line, and a diff often shows a block
+/// without it.
+const IN_GITLEAKS: &[&str] = &[
+    "aws-access-key-id",
+    "github-token",
+    "github-fine-grained-pat",
+    "gitlab-token",
+    "slack-token",
+    "slack-webhook",
+    "stripe-live-key",
+    "google-api-key",
+    "jwt",
+];
+
+/// Every built-in rule.
 pub fn rules() -> Vec<SecretRule> {
-    BUILTINS
-        .iter()
+    compile(BUILTINS.iter())
+}
+
+/// The built-ins that gitleaks' default rules do not cover: what is added to them.
+pub fn beside_gitleaks() -> Vec<SecretRule> {
+    compile(BUILTINS.iter().filter(|b| !IN_GITLEAKS.contains(&b.name)))
+}
+
+fn compile<'a>(builtins: impl Iterator<Item = &'a Builtin>) -> Vec<SecretRule> {
+    builtins
         .map(|b| SecretRule {
             id: format!("secret/{}", b.name),
             source_id: b.name.to_string(),
@@ -153,11 +282,31 @@ pub fn rules() -> Vec<SecretRule> {
             secret_group: SecretGroup::FirstNonEmpty,
             entropy: b.entropy,
             keywords: b.keywords.iter().map(|k| k.to_string()).collect(),
-            path: None,
+            path: b.path.map(|p| {
+                re2::compile(p)
+                    .unwrap_or_else(|e| panic!("built-in path of {} is invalid: {e}", b.name))
+            }),
             tags: Vec::new(),
-            allowlists: Vec::new(),
+            allowlists: if b.allow.is_empty() {
+                Vec::new()
+            } else {
+                vec![Allowlist {
+                    description: format!("{} placeholders", b.name),
+                    regex_target: RegexTarget::Match,
+                    regexes: b
+                        .allow
+                        .iter()
+                        .map(|p| {
+                            re2::compile(p).unwrap_or_else(|e| {
+                                panic!("built-in allowlist of {} is invalid: {e}", b.name)
+                            })
+                        })
+                        .collect(),
+                    ..Allowlist::default()
+                }]
+            },
             confidence: b.confidence,
-            refuse_placeholders: b.name == "generic-assignment",
+            refuse_placeholders: b.placeholders,
         })
         .collect()
 }
@@ -218,7 +367,12 @@ mod tests {
         let rules = rules();
         assert_eq!(rules.len(), BUILTINS.len());
         for rule in &rules {
-            assert!(!rule.keywords.is_empty(), "{} needs a keyword", rule.id);
+            // A key body has no fixed text to look for; every other rule needs a keyword.
+            assert!(
+                !rule.keywords.is_empty() || rule.source_id == KEY_BODY_RULE,
+                "{} needs a keyword",
+                rule.id
+            );
             assert!(crate::review::validate::is_rule_id(&rule.id), "{}", rule.id);
         }
     }

@@ -161,6 +161,7 @@ fn to_hit(
     let label = raw.rule_id.clone();
     SecretHit {
         rule: format!("secret/{}", sanitize(&raw.rule_id)),
+        source_id: raw.rule_id.clone(),
         label,
         description: raw.description,
         path,

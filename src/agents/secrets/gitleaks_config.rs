@@ -6,11 +6,15 @@
 //! silently. A rule whose allowlist has a bad regex is kept without that regex (and reported):
 //! a false positive is visible and dismissable, a dropped rule is a secret nobody sees.
 //!
-//! `useDefault` extends *our* defaults, the built-in rules, as gitleaks extends its own: the
-//! config's rules are added to them, a rule with a built-in's name replaces it, and
-//! `disabledRules` removes built-ins. Without it the config's rules replace the built-ins, as
-//! in gitleaks. `[extend] path`/`url` are not followed: the loader reads text, not files, and
-//! says so in the notes.
+//! The default set is gitleaks' own default configuration (bundled, MIT) plus our built-in
+//! rules. As in gitleaks, a configuration with `[extend] useDefault = true` extends that
+//! default (its rules are added, a rule with a default's id replaces it, `disabledRules` removes
+//! defaults) and one without it replaces gitleaks' rules. The built-ins gitleaks has no rule
+//! for stay in both cases (`disabledRules` can remove them by name): key blocks without their
+//! END line, key bodies without their header, passwords in env files, generic assignments. `[extend] path`/`url` are not
+//! followed: the loader reads text, not files, and says so in the notes.
+
+use std::sync::OnceLock;
 
 use serde::Deserialize;
 use thiserror::Error;
@@ -96,7 +100,112 @@ struct RawAllowlist {
 /// formats that make up almost all of gitleaks' rules, the generic level for `generic*` rules.
 const CONFIG_RULE_CONFIDENCE: f64 = 0.9;
 
+/// gitleaks' default configuration, bundled (`assets/secrets/`, with its MIT licence).
+pub const GITLEAKS_DEFAULT_TOML: &str = include_str!("../../../assets/secrets/gitleaks.toml");
+
+/// One configuration's own rules and global allowlists, before it is laid over the defaults.
+struct Parsed {
+    extend: RawExtend,
+    rules: Vec<SecretRule>,
+    global: Vec<Allowlist>,
+    problems: Vec<RuleProblem>,
+    notes: Vec<String>,
+}
+
+/// The bundled default's rules and allowlists, parsed once.
+fn bundled() -> &'static (Vec<SecretRule>, Vec<Allowlist>) {
+    static BUNDLED: OnceLock<(Vec<SecretRule>, Vec<Allowlist>)> = OnceLock::new();
+    BUNDLED.get_or_init(|| {
+        let parsed = parse(GITLEAKS_DEFAULT_TOML).expect("the bundled gitleaks config is TOML");
+        debug_assert!(parsed.problems.is_empty(), "{:?}", parsed.problems);
+        (parsed.rules, parsed.global)
+    })
+}
+
+/// The default scan: gitleaks' default rules and global allowlist plus the built-ins. Built
+/// once per process; cloning it is cheap (compiled regexes are shared).
+pub fn default_scanner() -> &'static SecretScanner {
+    static DEFAULT: OnceLock<SecretScanner> = OnceLock::new();
+    DEFAULT.get_or_init(|| {
+        let (rules, global) = bundled();
+        SecretScanner::new(compose(rules, Vec::new(), &[]), global.clone())
+    })
+}
+
+/// Loads `text` as gitleaks does: laid over the default set with `[extend] useDefault`,
+/// replacing gitleaks' default rules without it; the built-ins stay either way.
 pub fn load_gitleaks_config(text: &str) -> Result<LoadedConfig, ConfigError> {
+    let parsed = parse(text)?;
+    let disabled = &parsed.extend.disabled_rules;
+    let mut global = Vec::new();
+    let default = if parsed.extend.use_default {
+        let (default_rules, default_global) = bundled();
+        global.extend(default_global.iter().cloned());
+        default_rules.as_slice()
+    } else {
+        &[]
+    };
+    let rules = compose(default, parsed.rules, disabled);
+    global.extend(parsed.global);
+    Ok(LoadedConfig {
+        scanner: SecretScanner::new(rules, global),
+        problems: parsed.problems,
+        notes: parsed.notes,
+    })
+}
+
+/// The rules a scan runs: gitleaks' `default` rules (none when a configuration replaces them),
+/// a configuration's `own` rules, then the built-ins gitleaks has no rule for, less `disabled`.
+/// An own rule replaces a default's or a built-in's of the same id; a built-in replaces a
+/// default's (`private-key`: the built-in also finds a block whose END line the diff does not
+/// show). Built-ins come last so that where two rules of equal confidence find one secret,
+/// gitleaks' names it.
+fn compose(default: &[SecretRule], own: Vec<SecretRule>, disabled: &[String]) -> Vec<SecretRule> {
+    let builtins = builtin::beside_gitleaks();
+    let taken = |id: &str, by: &[SecretRule]| by.iter().any(|r| r.source_id == id);
+    let mut rules: Vec<SecretRule> = default
+        .iter()
+        .filter(|r| !taken(&r.source_id, &own) && !taken(&r.source_id, &builtins))
+        .cloned()
+        .collect();
+    let builtins: Vec<SecretRule> = builtins
+        .into_iter()
+        .filter(|b| !taken(&b.source_id, &own))
+        .collect();
+    rules.extend(own);
+    rules.extend(builtins);
+    rules.retain(|r| !disabled.contains(&r.source_id));
+    share_generic_filters(&mut rules);
+    rules
+}
+
+/// With gitleaks' `generic-api-key` present, our generic assignment rule is its complement: it
+/// takes gitleaks' filters (stopwords, the allowlisted key names) and reports only values
+/// gitleaks' rule cannot hold (`Zq8!vR2#…`, with characters outside `[\w.=-]`), so the two
+/// never report the same thing twice and ours adds no false positive gitleaks' filters remove.
+fn share_generic_filters(rules: &mut [SecretRule]) {
+    let Some(filters) = rules
+        .iter()
+        .find(|r| r.source_id == "generic-api-key")
+        .map(|r| r.allowlists.clone())
+    else {
+        return;
+    };
+    let gitleaks_values = re2::compile(r"^[\w.=/+:-]+$").expect("a plain class compiles");
+    for rule in rules
+        .iter_mut()
+        .filter(|r| r.source_id == builtin::GENERIC_ASSIGNMENT)
+    {
+        rule.allowlists.extend(filters.iter().cloned());
+        rule.allowlists.push(Allowlist {
+            description: "values gitleaks' generic-api-key judges".into(),
+            regexes: vec![gitleaks_values.clone()],
+            ..Allowlist::default()
+        });
+    }
+}
+
+fn parse(text: &str) -> Result<Parsed, ConfigError> {
     let table: toml::Table = text
         .parse()
         .map_err(|e: toml::de::Error| ConfigError::Toml(e.message().to_string()))?;
@@ -117,13 +226,6 @@ pub fn load_gitleaks_config(text: &str) -> Result<LoadedConfig, ConfigError> {
     }
 
     let mut rules: Vec<SecretRule> = Vec::new();
-    if extend.use_default {
-        rules.extend(
-            builtin::rules()
-                .into_iter()
-                .filter(|r| !extend.disabled_rules.contains(&r.source_id)),
-        );
-    }
 
     let raw_rules = match table.get("rules") {
         None => Vec::new(),
@@ -188,8 +290,10 @@ pub fn load_gitleaks_config(text: &str) -> Result<LoadedConfig, ConfigError> {
         }
     }
 
-    Ok(LoadedConfig {
-        scanner: SecretScanner::new(rules, global),
+    Ok(Parsed {
+        extend,
+        rules,
+        global,
         problems,
         notes,
     })

@@ -6,22 +6,34 @@ mod builtin;
 mod entropy;
 mod gitleaks_cli;
 mod gitleaks_config;
+mod ignore;
 mod node;
 mod re2;
 mod redact;
 mod rule;
 mod scanner;
+mod setup;
+mod stored;
 
 pub use builtin::is_placeholder;
 pub use entropy::shannon;
 pub use gitleaks_cli::{
     GITLEAKS, GitleaksFinding, GitleaksRun, parse_report, report_to_nodes, run_gitleaks,
 };
-pub use gitleaks_config::{ConfigError, LoadedConfig, RuleProblem, load_gitleaks_config};
+pub use gitleaks_config::{
+    ConfigError, GITLEAKS_DEFAULT_TOML, LoadedConfig, RuleProblem, default_scanner,
+    load_gitleaks_config,
+};
+pub use ignore::{GITLEAKSIGNORE, IgnoreEntry, parse_gitleaksignore};
 pub use node::{SECRET_SCAN, to_nodes};
 pub use redact::{redact_builtin, redact_secret, redact_text, redact_text_keeping_lines};
 pub use rule::{Allowlist, Condition, RegexTarget, SecretGroup, SecretRule};
-pub use scanner::{SecretHit, SecretScanner};
+pub use scanner::{GITLEAKS_ALLOW, SecretHit, SecretScanner};
+pub use setup::{
+    GITLEAKS_CONFIG_ENV, GITLEAKS_CONFIG_TOML_ENV, GITLEAKS_TOML, SecretSetup, SetupError,
+    UserConfig,
+};
+pub use stored::{redact_event, redact_json, redact_node};
 
 #[cfg(test)]
 mod tests;

@@ -1,8 +1,7 @@
 //! Redaction: the only form in which a secret ever leaves the scanner. Evidence, reports,
 //! comments, prompts and logs all carry `redact_secret`'s output, never the secret.
 
-use std::sync::OnceLock;
-
+use super::gitleaks_config::default_scanner;
 use super::scanner::SecretScanner;
 
 /// Shorter secrets show nothing: four characters of an eight-character password is half of it.
@@ -28,11 +27,11 @@ pub fn redact_text(text: &str, scanner: &SecretScanner) -> (String, usize) {
     (splice(text, &spans), spans.len())
 }
 
-/// [`redact_text`] with the built-in rules: for texts that leave the machine or land in a log
-/// (a posted review, a report's PR title) outside any configured scan.
+/// [`redact_text`] with the default set (the built-ins and gitleaks' default rules): for texts
+/// that leave the machine or land in a file (a posted review, a report) outside a round's
+/// configured scan. The name is older than the default set; it redacts with every default rule.
 pub fn redact_builtin(text: &str) -> String {
-    static SCANNER: OnceLock<SecretScanner> = OnceLock::new();
-    redact_text(text, SCANNER.get_or_init(SecretScanner::builtin)).0
+    redact_text(text, default_scanner()).0
 }
 
 /// [`redact_text`] that keeps the line count: a secret spanning lines (a key block) becomes its

@@ -1,9 +1,14 @@
 //! The scanner: every rule compiled once, a one-pass keyword prefilter, and matching over runs
 //! of consecutive changed lines so multi-line secrets (private keys) are seen whole.
 
-use regex::{RegexSet, RegexSetBuilder};
+use aho_corasick::{AhoCorasick, AhoCorasickBuilder, MatchKind};
+
+use std::collections::BTreeSet;
+
+use regex::Regex;
 
 use super::builtin::{self, is_placeholder};
+use super::ignore::IgnoreEntry;
 use super::redact::{merge_spans, redact_secret, splice};
 use super::rule::{Allowlist, Candidate, SecretRule};
 use crate::agents::scan_input::{ScanFile, ScanLine};
@@ -15,6 +20,8 @@ use crate::diff::Side;
 pub struct SecretHit {
     /// `secret/<name>`.
     pub rule: String,
+    /// The rule's name in its source (the gitleaks id), what `.gitleaksignore` names.
+    pub source_id: String,
     pub label: String,
     pub description: String,
     pub path: String,
@@ -35,15 +42,37 @@ pub(crate) struct RawMatch {
     pub secret: (usize, usize),
 }
 
+/// Why a text is scanned. A finding can be silenced (`gitleaks:allow`, `.gitleaksignore`, a
+/// path allowlist); a redaction cannot: a line marked "not a secret" is still redacted if a
+/// rule recognizes one, because over-redacting costs a few characters and a wrong mark costs a
+/// credential.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Purpose {
+    Report,
+    Redact,
+}
+
+/// The marker that silences a finding on its line, as in gitleaks.
+pub const GITLEAKS_ALLOW: &str = "gitleaks:allow";
+
+#[derive(Clone)]
 pub struct SecretScanner {
     rules: Vec<SecretRule>,
     global: Vec<Allowlist>,
-    /// Every distinct keyword, matched case-insensitively in one pass over the text.
-    keywords: RegexSet,
+    /// Every distinct keyword, matched ASCII-case-insensitively in one pass over the text (an
+    /// Aho-Corasick automaton, as in gitleaks): a rule's regex runs only where one of its
+    /// keywords occurs.
+    keywords: AhoCorasick,
     /// For each keyword, the rules it unlocks.
     keyword_rules: Vec<Vec<usize>>,
     /// Rules with a regex and no keyword: they always run.
     unconditional: Vec<usize>,
+    /// `.gitleaksignore` entries: findings they name are not reported.
+    ignored: Vec<IgnoreEntry>,
+    /// Files known to hold a private key: any base64 line changed in them is key material.
+    key_files: BTreeSet<String>,
+    /// [`builtin::KEY_BODY_LINES`] compiled, with the index of the rule it reports under.
+    key_body: Option<(usize, Regex)>,
 }
 
 impl std::fmt::Debug for SecretScanner {
@@ -86,18 +115,42 @@ impl SecretScanner {
                 }
             }
         }
-        let keywords = RegexSetBuilder::new(distinct.iter().map(|k| regex::escape(k)))
-            .case_insensitive(true)
-            .size_limit(64 << 20)
-            .build()
-            .expect("escaped literals always compile");
+        let keywords = AhoCorasickBuilder::new()
+            .ascii_case_insensitive(true)
+            .match_kind(MatchKind::Standard)
+            .build(&distinct)
+            .expect("a few hundred short literals always build");
+        let key_body = rules
+            .iter()
+            .position(|r| r.source_id == builtin::KEY_BODY_RULE)
+            .map(|index| {
+                let regex = super::re2::compile(builtin::KEY_BODY_LINES)
+                    .expect("the key-body pattern compiles");
+                (index, regex)
+            });
         SecretScanner {
             rules,
             global,
             keywords,
             keyword_rules,
             unconditional,
+            ignored: Vec::new(),
+            key_files: BTreeSet::new(),
+            key_body,
         }
+    }
+
+    /// The same scanner, not reporting what `.gitleaksignore` names.
+    pub fn with_ignored(mut self, ignored: Vec<IgnoreEntry>) -> SecretScanner {
+        self.ignored = ignored;
+        self
+    }
+
+    /// The same scanner, treating base64 lines changed in these files as key material (their
+    /// head or base holds a private key, whatever their name).
+    pub fn with_key_files(mut self, paths: impl IntoIterator<Item = String>) -> SecretScanner {
+        self.key_files = paths.into_iter().collect();
+        self
     }
 
     pub fn rules(&self) -> &[SecretRule] {
@@ -125,6 +178,7 @@ impl SecretScanner {
                 hits.extend(self.scan_run(&run));
             }
         }
+        hits.retain(|hit| !self.ignored.iter().any(|entry| entry.silences(hit)));
         hits
     }
 
@@ -145,6 +199,7 @@ impl SecretScanner {
             })
             .map(|rule| SecretHit {
                 rule: rule.id.clone(),
+                source_id: rule.source_id.clone(),
                 label: rule.label.clone(),
                 description: rule.description.clone(),
                 path: first.path.to_string(),
@@ -163,7 +218,23 @@ impl SecretScanner {
             return Vec::new();
         };
         let text = run.iter().map(|l| l.text).collect::<Vec<_>>().join("\n");
-        let raws = self.matches_in(&text, Some(first.path));
+        let mut raws = self.matches_in(&text, Some(first.path), Purpose::Report);
+        if self.key_files.contains(first.path)
+            && let Some((rule, regex)) = &self.key_body
+        {
+            raws.extend(
+                regex
+                    .find_iter(&text)
+                    .filter(|m| m.as_str().trim().len() >= 16)
+                    .map(|m| {
+                        let trimmed = m.as_str().trim_end();
+                        RawMatch {
+                            rule: *rule,
+                            secret: (m.start(), m.start() + trimmed.len()),
+                        }
+                    }),
+            );
+        }
         if raws.is_empty() {
             return Vec::new();
         }
@@ -200,6 +271,7 @@ impl SecretScanner {
                 let rule = &self.rules[raw.rule];
                 SecretHit {
                     rule: rule.id.clone(),
+                    source_id: rule.source_id.clone(),
                     label: rule.label.clone(),
                     description: rule.description.clone(),
                     path: first.path.to_string(),
@@ -217,7 +289,7 @@ impl SecretScanner {
     /// Byte spans of every reported secret in `text`, sorted and merged.
     pub(crate) fn secret_spans(&self, text: &str, path: Option<&str>) -> Vec<(usize, usize)> {
         merge_spans(
-            self.matches_in(text, path)
+            self.matches_in(text, path, Purpose::Redact)
                 .into_iter()
                 .map(|r| r.secret)
                 .collect(),
@@ -226,10 +298,19 @@ impl SecretScanner {
 
     /// Every rule match in `text` that survives entropy, placeholders and allowlists. With no
     /// path (free text) path-scoped rules run anyway and path allowlists never apply.
-    pub(crate) fn matches_in(&self, text: &str, path: Option<&str>) -> Vec<RawMatch> {
+    pub(crate) fn matches_in(
+        &self,
+        text: &str,
+        path: Option<&str>,
+        purpose: Purpose,
+    ) -> Vec<RawMatch> {
+        let mut seen = vec![false; self.keyword_rules.len()];
         let mut candidates: Vec<usize> = self.unconditional.clone();
-        for keyword in self.keywords.matches(text).iter() {
-            candidates.extend(&self.keyword_rules[keyword]);
+        for hit in self.keywords.find_overlapping_iter(text) {
+            let keyword = hit.pattern().as_usize();
+            if !std::mem::replace(&mut seen[keyword], true) {
+                candidates.extend(&self.keyword_rules[keyword]);
+            }
         }
         candidates.sort_unstable();
         candidates.dedup();
@@ -254,11 +335,15 @@ impl SecretScanner {
                 {
                     continue;
                 }
+                let line = full_lines(text, whole.start(), whole.end());
+                if purpose == Purpose::Report && line.contains(GITLEAKS_ALLOW) {
+                    continue;
+                }
                 let candidate = Candidate {
                     path,
                     secret,
                     matched: whole.as_str(),
-                    line: full_lines(text, whole.start(), whole.end()),
+                    line,
                 };
                 if !self.allowed(rule, &candidate) {
                     found.push(RawMatch {

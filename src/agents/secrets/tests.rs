@@ -9,7 +9,7 @@ use crate::review::consolidate::consolidate;
 use crate::review::fingerprint::fingerprint;
 use crate::review::{Category, Priority, Scope, Source};
 
-const GITLEAKS_TOML: &str = include_str!("../../../tests/fixtures/secrets/gitleaks.toml");
+const GITLEAKS_TOML: &str = include_str!("../../../assets/secrets/gitleaks.toml");
 
 const UPPER32: &str = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567";
 const ALNUM: &str = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
@@ -110,7 +110,10 @@ fn every_rule_of_the_gitleaks_default_config_compiles() {
     let loaded = gitleaks();
     assert_eq!(loaded.problems, Vec::<RuleProblem>::new());
     assert!(loaded.notes.is_empty(), "{:?}", loaded.notes);
-    assert_eq!(loaded.scanner.rules().len(), 222);
+    // The built-ins gitleaks has no rule for run beside its 222, but for `private-key`, which
+    // the configuration's rule of that id replaces.
+    let beside = super::builtin::beside_gitleaks().len();
+    assert_eq!(loaded.scanner.rules().len(), 222 + beside - 1);
     assert!(
         loaded
             .scanner
@@ -462,11 +465,24 @@ keywords = ["itk_"]
         .map(|r| r.id.as_str())
         .collect();
     assert!(ids.contains(&"secret/internal-token"));
-    assert!(ids.contains(&"secret/github-token"));
+    assert!(ids.contains(&"secret/github-pat"));
+    assert!(ids.contains(&"secret/config-password"));
     assert!(!ids.contains(&"secret/jwt"));
 
+    // Without useDefault the configuration replaces gitleaks' rules; the built-ins it has no
+    // rule for stay.
     let alone = load_gitleaks_config(&config.replace("useDefault = true", "")).unwrap();
-    assert_eq!(alone.scanner.rules().len(), 1);
+    assert_eq!(
+        alone.scanner.rules().len(),
+        1 + super::builtin::beside_gitleaks().len()
+    );
+    assert!(
+        alone
+            .scanner
+            .rules()
+            .iter()
+            .all(|r| r.id != "secret/github-pat")
+    );
     let token = format!("itk_{}", fake(LOWER_ALNUM, 24, 40));
     assert_eq!(
         rule_at(&alone.scanner, "a.go", &format!("t := \"{token}\"")).as_deref(),
@@ -566,7 +582,10 @@ regexes = ['''(?<!x)y''']
     );
     assert!(loaded.problems[1].reason.contains("secretGroup 3"));
     assert_eq!(loaded.dropped_rules().len(), 5);
-    assert_eq!(loaded.scanner.rules().len(), 1);
+    assert_eq!(
+        loaded.scanner.rules().len(),
+        1 + super::builtin::beside_gitleaks().len()
+    );
 
     assert!(matches!(
         load_gitleaks_config("[[rules]\nid = 1"),
@@ -776,4 +795,154 @@ mod properties {
             prop_assert!(!redacted.contains(&token[4..]));
         }
     }
+}
+
+/// The scan's hits on one added file of `lines` at `path`.
+fn scan_file(scanner: &SecretScanner, path: &str, lines: &[&str]) -> Vec<SecretHit> {
+    scanner.scan(&[ScanFile::added(path, 1, lines)])
+}
+
+#[test]
+fn key_bodies_without_their_header_are_key_material() {
+    let s = samples();
+    let scanner = default_scanner();
+    let body: Vec<&str> = s.key_body.iter().map(String::as_str).collect();
+    // A hunk inside an existing key file: body lines only.
+    let hits = scan_file(scanner, "deploy/server.pem", &body);
+    assert_eq!(hits.len(), 1, "{hits:?}");
+    assert_eq!(hits[0].rule, "secret/private-key-body");
+    assert_eq!((hits[0].start_line, hits[0].end_line), (1, 4));
+    // Outside key files a base64 block is not reported (a certificate bundle, an image)…
+    assert!(scan_file(scanner, "src/fixtures.rs", &body).is_empty());
+    // …unless the file is known to hold a key, where even one changed line is.
+    let known = scanner
+        .clone()
+        .with_key_files(["config/bundle.txt".to_string()]);
+    let one = scan_file(&known, "config/bundle.txt", &body[1..2]);
+    assert_eq!(one.len(), 1, "{one:?}");
+    assert_eq!(one[0].rule, "secret/private-key-body");
+    // Redaction takes the block wherever it is, rendered diff markers and all.
+    let diff = format!(" {}\n+{}\n {}\n", body[0], body[1], body[2]);
+    let (redacted, count) = redact_text(&diff, scanner);
+    assert_eq!(count, 1, "{redacted}");
+    for line in &body[..3] {
+        assert!(!redacted.contains(&line[8..24]), "{redacted}");
+    }
+    // Lines of ordinary code are not key material.
+    let code =
+        "    let value = compute(&state, 42).map_err(Error::from)?; // a long comment here ok";
+    assert!(scan_file(scanner, "deploy/server.pem", &[code, code]).is_empty());
+}
+
+#[test]
+fn passwords_in_env_and_config_files_are_secrets_whatever_their_entropy() {
+    let scanner = default_scanner();
+    let fires = |path: &str, line: &str| !scan_file(scanner, path, &[line]).is_empty();
+    for (path, line) in [
+        (".env", "ADMIN_PASSWORD=hunter2hunter2"),
+        (
+            "deploy/.env.production",
+            "export DB_PASSWORD=\"correcthorse\"",
+        ),
+        ("config/app.yml", "  smtp_password: 'letmein99'"),
+        (
+            "src/main/resources/app.properties",
+            "db.password=swordfish1",
+        ),
+        ("settings.ini", "api_token = qwertyuiop"),
+    ] {
+        assert!(fires(path, line), "{path}: {line}");
+        let hit = &scan_file(scanner, path, &[line])[0];
+        assert_eq!(hit.rule, "secret/config-password", "{path}: {line}");
+        assert!(!hit.evidence.contains("hunter2h"));
+    }
+    for (path, line) in [
+        (".env", "ADMIN_PASSWORD=changeme"),
+        (".env", "ADMIN_PASSWORD=${ADMIN_PASSWORD}"),
+        (".env", "ADMIN_PASSWORD=<your-password>"),
+        (".env", "DB_PASSWORD="),
+        (".env", "TOKEN_TTL=3600000"),
+        (".env", "PASSWORD_FILE=/run/secrets/db"),
+        ("config/app.yml", "  password: !vault |"),
+        ("config/app.yml", "  secretName: my-app-secret"),
+        ("config/app.yml", "  password: password123"),
+        ("config/app.yml", "  token: vault:secret/data/app#token"),
+        // Not a config file: the generic rules judge it, with their entropy floor.
+        ("src/app.py", "ADMIN_PASSWORD=hunter2hunter2"),
+    ] {
+        assert!(!fires(path, line), "{path}: {line}");
+    }
+}
+
+#[test]
+fn gitleaks_allow_silences_a_line_but_never_its_redaction() {
+    let s = samples();
+    let scanner = default_scanner();
+    let line = format!("token = \"{}\" # gitleaks:allow", s.github_pat);
+    assert!(scan_file(scanner, "src/a.py", &[&line]).is_empty());
+    let (redacted, count) = redact_text(&line, scanner);
+    assert_eq!(count, 1);
+    assert!(!redacted.contains(&s.github_pat[4..]));
+}
+
+#[test]
+fn gitleaksignore_fingerprints_silence_exactly_their_finding() {
+    let s = samples();
+    let line = format!("token = \"{}\"", s.github_pat);
+    let lines = ["x = 1", line.as_str()];
+    let (entries, notes) =
+        parse_gitleaksignore("src/a.py:github-pat:2\nsrc/b.py:github-pat:2\nsrc/a.py:jwt:2\n");
+    assert!(notes.is_empty());
+    let scanner = default_scanner().clone().with_ignored(entries);
+    assert!(scan_file(&scanner, "src/a.py", &lines).is_empty());
+    // Another file, or another line, is still reported.
+    assert_eq!(scan_file(&scanner, "src/c.py", &lines).len(), 1);
+    assert_eq!(scan_file(&scanner, "src/a.py", &[line.as_str()]).len(), 1);
+}
+
+#[test]
+fn curl_credentials_are_recognized_for_redaction() {
+    let user = format!("deploy:{}", fake(ALNUM, 14, 90));
+    let basic = fake(BASE64, 28, 91);
+    let scanner = default_scanner();
+    for text in [
+        format!("curl -k -u {user} https://ci.example.com/api"),
+        format!("curl -H 'Authorization: Basic {basic}' https://ci.example.com/api"),
+    ] {
+        let (redacted, count) = redact_text(&text, scanner);
+        assert!(count >= 1, "{text}");
+        assert!(!redacted.contains(&user[8..16]), "{redacted}");
+        assert!(!redacted.contains(&basic[4..12]), "{redacted}");
+    }
+}
+
+#[test]
+fn every_text_of_a_node_and_a_report_is_redacted() {
+    let s = samples();
+    let scanner = default_scanner();
+    let quoted = format!("curl -u admin:{} https://x", s.password);
+    let mut node = to_nodes(
+        &scan_file(scanner, "src/a.py", &[&format!("t = \"{}\"", s.github_pat)]),
+        "rules",
+    )
+    .remove(0);
+    node.text.evidence = quoted.clone();
+    node.text.body = format!("the token {} leaks", s.github_pat);
+    node.reasoning = quoted.clone();
+    node.fix = Some(crate::review::Fix {
+        replacement: Some(vec![quoted.clone()]),
+        diff: Some(quoted.clone()),
+        prompt: Some(quoted.clone()),
+    });
+    node.root_cause = Some(quoted.clone());
+    redact_node(&mut node, scanner);
+    let json = serde_json::to_string(&node).unwrap();
+    assert!(!json.contains(&s.password[4..12]), "{json}");
+    assert!(!json.contains(&s.github_pat[4..12]), "{json}");
+
+    let mut report = serde_json::json!({"a": [quoted.clone(), {"b": quoted}], "n": 1});
+    redact_json(&mut report, scanner);
+    let text = report.to_string();
+    assert!(!text.contains(&s.password[4..12]), "{text}");
+    assert_eq!(report["n"], 1);
 }
