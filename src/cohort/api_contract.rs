@@ -89,7 +89,10 @@ pub fn api_contract(
             unreadable.push(file.path.as_str());
             continue;
         }
-        let any_source = head_source.as_deref().or(base_source.as_deref()).unwrap_or("");
+        let any_source = head_source
+            .as_deref()
+            .or(base_source.as_deref())
+            .unwrap_or("");
         let file_scope = scope(&file.path, grammar, any_source, &read_either);
         if let Scope::NotApi(_) = file_scope {
             continue;
@@ -126,7 +129,10 @@ pub fn api_contract(
             .iter()
             .filter(|c| c.severity == Severity::Incompatible)
             .collect();
-        for change in changes.iter().filter(|c| c.severity == Severity::Compatible) {
+        for change in changes
+            .iter()
+            .filter(|c| c.severity == Severity::Compatible)
+        {
             if change.why == "added" {
                 added += 1;
             } else {
@@ -181,7 +187,10 @@ pub fn api_contract(
     } else if !deliberate.is_empty() {
         (
             AxisVerdict::Warn,
-            format!("breaking changes with a version bump that allows them: {}", listed(&deliberate)),
+            format!(
+                "breaking changes with a version bump that allows them: {}",
+                listed(&deliberate)
+            ),
         )
     } else if !notable.is_empty() {
         (
@@ -209,8 +218,14 @@ pub fn api_contract(
 
 /// A removed item that another changed file now defines or re-exports, or that the head's
 /// index still defines under its name elsewhere, moved: callers find it where it went.
-fn moved(change: ApiChange, file: &FileSurfaces, all: &[FileSurfaces], index: &SymbolIndex) -> ApiChange {
-    if change.severity != Severity::Incompatible || change.head.is_some() || change.why != "removed" {
+fn moved(
+    change: ApiChange,
+    file: &FileSurfaces,
+    all: &[FileSurfaces],
+    index: &SymbolIndex,
+) -> ApiChange {
+    if change.severity != Severity::Incompatible || change.head.is_some() || change.why != "removed"
+    {
         return change;
     }
     let key = change.key.as_str();
@@ -256,7 +271,12 @@ fn describe(path: &str, change: &ApiChange) -> String {
 }
 
 fn listed(items: &[String]) -> String {
-    let mut text = items.iter().take(LISTED).cloned().collect::<Vec<_>>().join("; ");
+    let mut text = items
+        .iter()
+        .take(LISTED)
+        .cloned()
+        .collect::<Vec<_>>()
+        .join("; ");
     if items.len() > LISTED {
         text.push_str(&format!("; and {} more", items.len() - LISTED));
     }

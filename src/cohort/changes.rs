@@ -82,7 +82,11 @@ pub fn base_text(
     }
 }
 
-pub(super) fn blob_at(repo: &git2::Repository, commit: git2::Oid, path: &str) -> Result<Vec<u8>, git2::Error> {
+pub(super) fn blob_at(
+    repo: &git2::Repository,
+    commit: git2::Oid,
+    path: &str,
+) -> Result<Vec<u8>, git2::Error> {
     let tree = repo.find_commit(commit)?.tree()?;
     let entry = tree.get_path(Path::new(path))?;
     let blob = entry.to_object(repo)?.peel_to_blob()?;

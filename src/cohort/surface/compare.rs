@@ -72,10 +72,22 @@ pub fn compare(base: &Surface, head: &Surface) -> Vec<ApiChange> {
                         let successor = head
                             .items
                             .iter()
-                            .find(|(k, new)| new.family == old.family && !base.items.contains_key(*k))
+                            .find(|(k, new)| {
+                                new.family == old.family && !base.items.contains_key(*k)
+                            })
                             .map(|(_, new)| new);
-                        let why = if successor.is_some() { "signature changed" } else { "removed" };
-                        changes.push(change(key, Severity::Incompatible, why.into(), Some(old), successor));
+                        let why = if successor.is_some() {
+                            "signature changed"
+                        } else {
+                            "removed"
+                        };
+                        changes.push(change(
+                            key,
+                            Severity::Incompatible,
+                            why.into(),
+                            Some(old),
+                            successor,
+                        ));
                     }
                 }
             }
@@ -89,7 +101,10 @@ pub fn compare(base: &Surface, head: &Surface) -> Vec<ApiChange> {
         let (severity, why) = match parent {
             Some(_) if new.required => (
                 Severity::Incompatible,
-                format!("a member every implementation of `{}` must now provide", new.family_parent()),
+                format!(
+                    "a member every implementation of `{}` must now provide",
+                    new.family_parent()
+                ),
             ),
             Some(parent) if parent.closed && matches!(new.kind, "field" | "variant") => (
                 Severity::Incompatible,
@@ -137,7 +152,10 @@ fn item_change(old: &Item, new: &Item) -> Option<(Severity, String)> {
         if new.kind == "type" || new.kind == "reexport" {
             return Some((Compatible, format!("now a {} alias", new.kind)));
         }
-        return Some((Incompatible, format!("a {} is now a {}", old.kind, new.kind)));
+        return Some((
+            Incompatible,
+            format!("a {} is now a {}", old.kind, new.kind),
+        ));
     }
     let mut compatible = None;
     if old.params != new.params {
@@ -151,7 +169,11 @@ fn item_change(old: &Item, new: &Item) -> Option<(Severity, String)> {
                             | ParamKind::VariadicKeyword
                     )
                 });
-                let verdict = if python { by_name(a, b) } else { positional(a, b) };
+                let verdict = if python {
+                    by_name(a, b)
+                } else {
+                    positional(a, b)
+                };
                 match verdict {
                     Some(why) => return Some((Incompatible, why)),
                     None => compatible = Some("parameters widened"),
@@ -174,7 +196,10 @@ fn item_change(old: &Item, new: &Item) -> Option<(Severity, String)> {
         if widened(&old.shape, &new.shape) {
             compatible = Some("type widened");
         } else {
-            return Some((Incompatible, format!("{} changed", describe_shape(old.kind))));
+            return Some((
+                Incompatible,
+                format!("{} changed", describe_shape(old.kind)),
+            ));
         }
     }
     if old.required != new.required {
@@ -211,8 +236,14 @@ pub(super) fn positional(old: &[Param], new: &[Param]) -> Option<String> {
     if receiver(old) != receiver(new) {
         return Some("receiver changed".into());
     }
-    let old: Vec<&Param> = old.iter().filter(|p| p.kind != ParamKind::Receiver).collect();
-    let new: Vec<&Param> = new.iter().filter(|p| p.kind != ParamKind::Receiver).collect();
+    let old: Vec<&Param> = old
+        .iter()
+        .filter(|p| p.kind != ParamKind::Receiver)
+        .collect();
+    let new: Vec<&Param> = new
+        .iter()
+        .filter(|p| p.kind != ParamKind::Receiver)
+        .collect();
     let new_variadic = new.iter().position(|p| p.kind == ParamKind::Variadic);
     for (i, before) in old.iter().enumerate() {
         let after = match new.get(i).copied().or_else(|| new_variadic.map(|v| new[v])) {
@@ -253,7 +284,12 @@ fn by_name(old: &[Param], new: &[Param]) -> Option<String> {
     let name = |p: &Param| p.name.clone().unwrap_or_default();
     let positional_at = |ps: &[Param], i: usize| -> Option<Param> {
         ps.iter()
-            .filter(|p| matches!(p.kind, Positional | PositionalOrKeyword | Variadic | Receiver))
+            .filter(|p| {
+                matches!(
+                    p.kind,
+                    Positional | PositionalOrKeyword | Variadic | Receiver
+                )
+            })
             .nth(i)
             .cloned()
             .or_else(|| ps.iter().find(|p| p.kind == Variadic).cloned())
@@ -275,7 +311,10 @@ fn by_name(old: &[Param], new: &[Param]) -> Option<String> {
                     && after.kind != PositionalOrKeyword
                     && after.kind != Receiver =>
             {
-                return Some(format!("`{}` can no longer be passed by name", name(before)));
+                return Some(format!(
+                    "`{}` can no longer be passed by name",
+                    name(before)
+                ));
             }
             Some(after)
                 if before.kind == PositionalOrKeyword
@@ -294,7 +333,9 @@ fn by_name(old: &[Param], new: &[Param]) -> Option<String> {
         }
     }
     for before in old.iter().filter(|p| p.kind == KeywordOnly) {
-        match new.iter().find(|p| name(p) == name(before) && matches!(p.kind, KeywordOnly | PositionalOrKeyword)) {
+        match new.iter().find(|p| {
+            name(p) == name(before) && matches!(p.kind, KeywordOnly | PositionalOrKeyword)
+        }) {
             Some(after) if before.optional && !after.optional => {
                 return Some(format!("`{}` is now required", name(before)));
             }
@@ -305,7 +346,14 @@ fn by_name(old: &[Param], new: &[Param]) -> Option<String> {
     }
     for kind in [Variadic, VariadicKeyword] {
         if old.iter().any(|p| p.kind == kind) && !new.iter().any(|p| p.kind == kind) {
-            return Some(format!("no longer takes {}", if kind == Variadic { "*args" } else { "**kwargs" }));
+            return Some(format!(
+                "no longer takes {}",
+                if kind == Variadic {
+                    "*args"
+                } else {
+                    "**kwargs"
+                }
+            ));
         }
     }
     // A new parameter without a default that no old call supplies.
@@ -349,7 +397,12 @@ pub fn widened(old: &str, new: &str) -> bool {
     // A union that kept every old member (TypeScript `string` → `string | number`).
     let members = |t: &str| -> Vec<String> {
         t.split('|')
-            .map(|m| m.trim().trim_start_matches('(').trim_end_matches(')').to_string())
+            .map(|m| {
+                m.trim()
+                    .trim_start_matches('(')
+                    .trim_end_matches(')')
+                    .to_string()
+            })
             .filter(|m| !m.is_empty())
             .collect()
     };
@@ -377,19 +430,36 @@ mod tests {
         assert_eq!(positional(&a, &a), None);
         let optional_added = vec![p("u8", Positional, false), p("u16", Positional, true)];
         assert_eq!(positional(&a, &optional_added), None);
-        let variadic_added = vec![p("u8", Positional, false), p("...string[]", Variadic, false)];
+        let variadic_added = vec![
+            p("u8", Positional, false),
+            p("...string[]", Variadic, false),
+        ];
         assert_eq!(positional(&a, &variadic_added), None);
         let required_added = vec![p("u8", Positional, false), p("u16", Positional, false)];
-        assert!(positional(&a, &required_added).unwrap().contains("required"));
+        assert!(
+            positional(&a, &required_added)
+                .unwrap()
+                .contains("required")
+        );
         assert!(positional(&a, &[]).unwrap().contains("removed"));
-        assert!(positional(&a, &[p("u16", Positional, false)]).unwrap().contains("type"));
+        assert!(
+            positional(&a, &[p("u16", Positional, false)])
+                .unwrap()
+                .contains("type")
+        );
         assert_eq!(positional(&a, &[p("u8 | string", Positional, false)]), None);
     }
 
     #[test]
     fn widenings() {
-        assert!(widened("impl Iterator<Item=u8>", "impl IntoIterator<Item=u8>"));
-        assert!(!widened("impl IntoIterator<Item=u8>", "impl Iterator<Item=u8>"));
+        assert!(widened(
+            "impl Iterator<Item=u8>",
+            "impl IntoIterator<Item=u8>"
+        ));
+        assert!(!widened(
+            "impl IntoIterator<Item=u8>",
+            "impl Iterator<Item=u8>"
+        ));
         assert!(widened("String", "impl Into<String>"));
         assert!(widened("string", "string | number"));
         assert!(!widened("string | number", "string"));

@@ -16,17 +16,25 @@ pub fn extract(root: Node, src: Src, exported: &dyn Fn(&str) -> bool, out: &mut 
     for node in named(root) {
         match node.kind() {
             "function_declaration" => {
-                let Some(name) = src.field(node, "name") else { continue };
+                let Some(name) = src.field(node, "name") else {
+                    continue;
+                };
                 if public(name) {
                     out.add(name.to_string(), callable(node, src, "func", name, None));
                 }
             }
             "method_declaration" => {
-                let Some(name) = src.field(node, "name") else { continue };
+                let Some(name) = src.field(node, "name") else {
+                    continue;
+                };
                 // `func (s *Server[T]) Close()`: the receiver's type, without `*` or arguments.
                 let receiver_type = node
                     .child_by_field_name("receiver")
-                    .and_then(|r| named(r).into_iter().find(|p| p.kind() == "parameter_declaration"))
+                    .and_then(|r| {
+                        named(r)
+                            .into_iter()
+                            .find(|p| p.kind() == "parameter_declaration")
+                    })
                     .and_then(|p| p.child_by_field_name("type"))
                     .map(|t| src.canonical(t))
                     .unwrap_or_default();
@@ -42,12 +50,18 @@ pub fn extract(root: Node, src: Src, exported: &dyn Fn(&str) -> bool, out: &mut 
                 }
                 let key = format!("{type_name}.{name}");
                 let mut item = callable(node, src, "method", &key, None);
-                item.shape = if pointer { "pointer receiver".into() } else { String::new() };
+                item.shape = if pointer {
+                    "pointer receiver".into()
+                } else {
+                    String::new()
+                };
                 out.add(key, item);
             }
             "type_declaration" => {
                 for spec in named(node) {
-                    let Some(name) = src.field(spec, "name") else { continue };
+                    let Some(name) = src.field(spec, "name") else {
+                        continue;
+                    };
                     if public(name) {
                         type_spec(spec, src, name, out);
                     }
@@ -62,11 +76,18 @@ pub fn extract(root: Node, src: Src, exported: &dyn Fn(&str) -> bool, out: &mut 
                         specs.push(child);
                     }
                 }
-                let kind = if node.kind() == "const_declaration" { "const" } else { "var" };
+                let kind = if node.kind() == "const_declaration" {
+                    "const"
+                } else {
+                    "var"
+                };
                 for spec in specs {
                     let ty = spec.child_by_field_name("type").map(|t| src.canonical(t));
                     let mut cursor = spec.walk();
-                    let names: Vec<&str> = spec.children_by_field_name("name", &mut cursor).map(|n| src.raw(n)).collect();
+                    let names: Vec<&str> = spec
+                        .children_by_field_name("name", &mut cursor)
+                        .map(|n| src.raw(n))
+                        .collect();
                     for name in names {
                         if !public(name) {
                             continue;
@@ -74,7 +95,10 @@ pub fn extract(root: Node, src: Src, exported: &dyn Fn(&str) -> bool, out: &mut 
                         let mut item = Item::new(
                             kind,
                             name,
-                            format!("{kind} {name}{}", ty.as_ref().map(|t| format!(" {t}")).unwrap_or_default()),
+                            format!(
+                                "{kind} {name}{}",
+                                ty.as_ref().map(|t| format!(" {t}")).unwrap_or_default()
+                            ),
                         );
                         item.shape = ty.clone().unwrap_or_default();
                         out.add(name.to_string(), item);
@@ -102,7 +126,13 @@ fn parameters(list: Option<Node>, src: Src) -> Vec<Param> {
         for _ in 0..count {
             params.push(Param {
                 name: None,
-                ty: ty.clone().map(|t| if kind == ParamKind::Variadic { format!("...{t}") } else { t }),
+                ty: ty.clone().map(|t| {
+                    if kind == ParamKind::Variadic {
+                        format!("...{t}")
+                    } else {
+                        t
+                    }
+                }),
                 kind,
                 optional: false,
             });
@@ -117,7 +147,10 @@ fn callable(node: Node, src: Src, kind: &'static str, key: &str, parent: Option<
     item.params = Some(parameters(node.child_by_field_name("parameters"), src));
     item.ret = node.child_by_field_name("result").map(|r| {
         if r.kind() == "parameter_list" {
-            let types: Vec<String> = parameters(Some(r), src).into_iter().filter_map(|p| p.ty).collect();
+            let types: Vec<String> = parameters(Some(r), src)
+                .into_iter()
+                .filter_map(|p| p.ty)
+                .collect();
             format!("({})", types.join(", "))
         } else {
             src.canonical(r)
@@ -136,16 +169,39 @@ fn type_spec(spec: Node, src: Src, name: &str, out: &mut Surface) {
             let mut item = Item::new("struct", name, format!("type {name}{generics} struct"));
             item.generics = generics;
             out.add(name.to_string(), item);
-            let Some(list) = ty.and_then(|t| named(t).into_iter().find(|c| c.kind() == "field_declaration_list")) else {
+            let Some(list) = ty.and_then(|t| {
+                named(t)
+                    .into_iter()
+                    .find(|c| c.kind() == "field_declaration_list")
+            }) else {
                 return;
             };
-            for field in named(list).into_iter().filter(|f| f.kind() == "field_declaration") {
-                let field_type = field.child_by_field_name("type").map(|t| src.canonical(t)).unwrap_or_default();
+            for field in named(list)
+                .into_iter()
+                .filter(|f| f.kind() == "field_declaration")
+            {
+                let field_type = field
+                    .child_by_field_name("type")
+                    .map(|t| src.canonical(t))
+                    .unwrap_or_default();
                 let mut cursor = field.walk();
-                let mut names: Vec<String> = field.children_by_field_name("name", &mut cursor).map(|n| src.raw(n).to_string()).collect();
+                let mut names: Vec<String> = field
+                    .children_by_field_name("name", &mut cursor)
+                    .map(|n| src.raw(n).to_string())
+                    .collect();
                 if names.is_empty() {
                     // An embedded type is a field named by its type.
-                    names.push(field_type.trim_start_matches('*').rsplit('.').next().unwrap_or("").split('[').next().unwrap_or("").to_string());
+                    names.push(
+                        field_type
+                            .trim_start_matches('*')
+                            .rsplit('.')
+                            .next()
+                            .unwrap_or("")
+                            .split('[')
+                            .next()
+                            .unwrap_or("")
+                            .to_string(),
+                    );
                 }
                 for field_name in names.into_iter().filter(|n| exported_name(n)) {
                     let key = format!("{name}.{field_name}");
@@ -157,13 +213,19 @@ fn type_spec(spec: Node, src: Src, name: &str, out: &mut Surface) {
             }
         }
         Some("interface_type") if spec.kind() == "type_spec" => {
-            let mut item = Item::new("interface", name, format!("type {name}{generics} interface"));
+            let mut item = Item::new(
+                "interface",
+                name,
+                format!("type {name}{generics} interface"),
+            );
             item.generics = generics;
             out.add(name.to_string(), item);
             for member in named(ty.unwrap_or(spec)) {
                 match member.kind() {
                     "method_elem" => {
-                        let Some(method) = src.field(member, "name") else { continue };
+                        let Some(method) = src.field(member, "name") else {
+                            continue;
+                        };
                         let key = format!("{name}.{method}");
                         let mut m = callable(member, src, "method", &key, Some(name));
                         // Every implementation must have every method; unexported ones too,
@@ -190,7 +252,10 @@ fn type_spec(spec: Node, src: Src, name: &str, out: &mut Surface) {
             let mut item = Item::new(
                 "type",
                 name,
-                format!("type {name}{generics} {}{target}", if alias { "= " } else { "" }),
+                format!(
+                    "type {name}{generics} {}{target}",
+                    if alias { "= " } else { "" }
+                ),
             );
             item.generics = generics;
             item.shape = target;

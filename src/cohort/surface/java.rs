@@ -36,7 +36,13 @@ fn modifiers(node: Node, src: Src) -> Vec<String> {
     named(node)
         .into_iter()
         .filter(|c| c.kind() == "modifiers")
-        .flat_map(|m| all(m).into_iter().filter(|c| !c.is_named()).map(|c| src.raw(c).to_string()).collect::<Vec<_>>())
+        .flat_map(|m| {
+            all(m)
+                .into_iter()
+                .filter(|c| !c.is_named())
+                .map(|c| src.raw(c).to_string())
+                .collect::<Vec<_>>()
+        })
         .collect()
 }
 
@@ -46,7 +52,12 @@ fn contract_modifiers(mods: &[String]) -> String {
     let kept: Vec<&str> = mods
         .iter()
         .map(String::as_str)
-        .filter(|m| matches!(*m, "static" | "final" | "abstract" | "sealed" | "non-sealed"))
+        .filter(|m| {
+            matches!(
+                *m,
+                "static" | "final" | "abstract" | "sealed" | "non-sealed"
+            )
+        })
         .collect();
     kept.join(" ")
 }
@@ -73,7 +84,10 @@ fn parameters(list: Option<Node>, src: Src) -> Vec<Param> {
             "spread_parameter" => {
                 let ty = named(p)
                     .into_iter()
-                    .find(|c| !matches!(c.kind(), "modifiers" | "variable_declarator") && !c.kind().contains("annotation"))
+                    .find(|c| {
+                        !matches!(c.kind(), "modifiers" | "variable_declarator")
+                            && !c.kind().contains("annotation")
+                    })
                     .map(|t| src.canonical(t))
                     .unwrap_or_default();
                 Some(Param {
@@ -98,7 +112,13 @@ fn type_items(node: Node, src: Src, key: &str, out: &mut Surface) {
     };
     let body = node.child_by_field_name("body");
     let mods = modifiers(node, src);
-    let mut item = Item::new(kind, key, format!("{} {kind} {key}", contract_modifiers(&mods)).trim().to_string());
+    let mut item = Item::new(
+        kind,
+        key,
+        format!("{} {kind} {key}", contract_modifiers(&mods))
+            .trim()
+            .to_string(),
+    );
     item.generics = src.canonical_field(node, "type_parameters");
     item.shape = contract_modifiers(&mods);
     if kind == "record" {
@@ -108,15 +128,22 @@ fn type_items(node: Node, src: Src, key: &str, out: &mut Surface) {
     let Some(body) = body else { return };
     let interface = kind == "interface" || kind == "annotation";
     let mut members = named(body);
-    if let Some(declarations) = members.iter().find(|m| m.kind() == "enum_body_declarations").copied() {
+    if let Some(declarations) = members
+        .iter()
+        .find(|m| m.kind() == "enum_body_declarations")
+        .copied()
+    {
         members.extend(named(declarations));
     }
     for member in members {
         let mods = modifiers(member, src);
-        let public = mods.iter().any(|m| m == "public") || (interface && !mods.iter().any(|m| m == "private"));
+        let public = mods.iter().any(|m| m == "public")
+            || (interface && !mods.iter().any(|m| m == "private"));
         match member.kind() {
             "enum_constant" => {
-                let Some(name) = src.field(member, "name") else { continue };
+                let Some(name) = src.field(member, "name") else {
+                    continue;
+                };
                 let mkey = format!("{key}.{name}");
                 let mut v = Item::new("constant", &mkey, mkey.clone());
                 v.parent = Some(key.to_string());
@@ -125,20 +152,39 @@ fn type_items(node: Node, src: Src, key: &str, out: &mut Surface) {
             _ if !public => {}
             "method_declaration" | "constructor_declaration" => {
                 let constructor = member.kind() == "constructor_declaration";
-                let name = if constructor { "<init>" } else { src.field(member, "name").unwrap_or("?") };
+                let name = if constructor {
+                    "<init>"
+                } else {
+                    src.field(member, "name").unwrap_or("?")
+                };
                 let params = parameters(member.child_by_field_name("parameters"), src);
                 let types: Vec<String> = params.iter().filter_map(|p| p.ty.clone()).collect();
                 let family = format!("{key}.{name}");
                 let mkey = format!("{family}({})", types.join(","));
                 let ret = (!constructor).then(|| type_text(src, member));
-                let display = if constructor { key.rsplit('.').next().unwrap_or(key) } else { name };
+                let display = if constructor {
+                    key.rsplit('.').next().unwrap_or(key)
+                } else {
+                    name
+                };
                 let form = format!(
                     "{}{}{display}({})",
-                    contract_modifiers(&mods).chars().chain(if contract_modifiers(&mods).is_empty() { None } else { Some(' ') }).collect::<String>(),
+                    contract_modifiers(&mods)
+                        .chars()
+                        .chain(if contract_modifiers(&mods).is_empty() {
+                            None
+                        } else {
+                            Some(' ')
+                        })
+                        .collect::<String>(),
                     ret.as_ref().map(|r| format!("{r} ")).unwrap_or_default(),
                     types.join(", ")
                 );
-                let mut m = Item::new(if constructor { "constructor" } else { "method" }, &family, form);
+                let mut m = Item::new(
+                    if constructor { "constructor" } else { "method" },
+                    &family,
+                    form,
+                );
                 m.params = Some(params);
                 m.ret = ret;
                 m.generics = src.canonical_field(member, "type_parameters");
@@ -159,7 +205,9 @@ fn type_items(node: Node, src: Src, key: &str, out: &mut Surface) {
                 for name in names {
                     let mkey = format!("{key}.{name}");
                     let mut f = Item::new("field", &mkey, format!("{ty} {name}"));
-                    f.shape = format!("{ty} {}", contract_modifiers(&mods)).trim().to_string();
+                    f.shape = format!("{ty} {}", contract_modifiers(&mods))
+                        .trim()
+                        .to_string();
                     f.parent = Some(key.to_string());
                     out.add(mkey, f);
                 }

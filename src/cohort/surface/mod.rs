@@ -126,7 +126,10 @@ impl Surface {
 }
 
 fn item_digest(item: &Item) -> String {
-    format!("{:?}{:?}{}{}", item.params, item.ret, item.generics, item.shape)
+    format!(
+        "{:?}{:?}{}{}",
+        item.params, item.ret, item.generics, item.shape
+    )
 }
 
 /// Why a file's surface could not be read.

@@ -128,7 +128,10 @@ fn undecorate<'t>(node: Node<'t>, src: Src) -> (Node<'t>, Vec<String>) {
         .filter(|c| c.kind() == "decorator")
         .map(|d| src.raw(d).trim_start_matches('@').trim().to_string())
         .collect();
-    (node.child_by_field_name("definition").unwrap_or(node), decorators)
+    (
+        node.child_by_field_name("definition").unwrap_or(node),
+        decorators,
+    )
 }
 
 fn definition_items(
@@ -143,12 +146,20 @@ fn definition_items(
         Some(p) => format!("{p}.{name}"),
         None => name.to_string(),
     };
-    let decorated = |d: &str| decorators.iter().any(|x| x == d || x.ends_with(&format!(".{d}")));
+    let decorated = |d: &str| {
+        decorators
+            .iter()
+            .any(|x| x == d || x.ends_with(&format!(".{d}")))
+    };
     match node.kind() {
         "function_definition" => {
             // Overload stubs describe the implementation that follows; setters and deleters
             // belong to the property.
-            if decorated("overload") || decorators.iter().any(|d| d.ends_with(".setter") || d.ends_with(".deleter")) {
+            if decorated("overload")
+                || decorators
+                    .iter()
+                    .any(|d| d.ends_with(".setter") || d.ends_with(".deleter"))
+            {
                 return;
             }
             if decorated("property") || decorated("cached_property") {
@@ -167,11 +178,17 @@ fn definition_items(
             let form = format!(
                 "{}def {name}{}",
                 if is_async { "async " } else { "" },
-                node.child_by_field_name("parameters").map(|p| src.canonical(p)).unwrap_or_default()
+                node.child_by_field_name("parameters")
+                    .map(|p| src.canonical(p))
+                    .unwrap_or_default()
             );
             let mut item = Item::new(kind, &key, form);
             item.params = Some(params);
-            item.shape = if is_async { "async".into() } else { String::new() };
+            item.shape = if is_async {
+                "async".into()
+            } else {
+                String::new()
+            };
             item.parent = parent.map(str::to_string);
             out.add(key, item);
         }
@@ -215,7 +232,9 @@ fn parameters(list: Node, src: Src, receiver: bool) -> Vec<Param> {
     let mut keyword_only = false;
     for p in named(list) {
         let (inner, optional) = match p.kind() {
-            "default_parameter" | "typed_default_parameter" => (p.child_by_field_name("name").unwrap_or(p), true),
+            "default_parameter" | "typed_default_parameter" => {
+                (p.child_by_field_name("name").unwrap_or(p), true)
+            }
             "typed_parameter" => (named(p).into_iter().next().unwrap_or(p), false),
             _ => (p, false),
         };
@@ -238,7 +257,10 @@ fn parameters(list: Node, src: Src, receiver: bool) -> Vec<Param> {
                 keyword_only = true;
                 (ParamKind::Variadic, src.raw(inner).trim_start_matches('*'))
             }
-            "dictionary_splat_pattern" => (ParamKind::VariadicKeyword, src.raw(inner).trim_start_matches('*')),
+            "dictionary_splat_pattern" => (
+                ParamKind::VariadicKeyword,
+                src.raw(inner).trim_start_matches('*'),
+            ),
             "identifier" if keyword_only => (ParamKind::KeywordOnly, src.raw(inner)),
             "identifier" => (ParamKind::PositionalOrKeyword, src.raw(inner)),
             _ => (ParamKind::PositionalOrKeyword, src.raw(inner)),

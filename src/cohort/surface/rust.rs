@@ -59,7 +59,9 @@ fn hidden(attributes: &[String]) -> bool {
         }
         required
             .split(|c: char| !(c.is_alphanumeric() || c == '_'))
-            .any(|flag| flag == "test" || flag == "loom" || flag == "fuzzing" || flag.contains("unstable"))
+            .any(|flag| {
+                flag == "test" || flag == "loom" || flag == "fuzzing" || flag.contains("unstable")
+            })
     })
 }
 
@@ -90,12 +92,23 @@ fn generics(node: Node, src: Src) -> String {
     strip_lifetimes(&parts.join(" "))
 }
 
-fn items(container: Node, src: Src, exported: &dyn Fn(&str) -> bool, out: &mut Surface, prefix: &str) {
+fn items(
+    container: Node,
+    src: Src,
+    exported: &dyn Fn(&str) -> bool,
+    out: &mut Surface,
+    prefix: &str,
+) {
     let children = with_attributes(container, src);
     // Types defined here but not public: their methods are not reachable either.
     let private_types: BTreeSet<&str> = children
         .iter()
-        .filter(|(n, _)| matches!(n.kind(), "struct_item" | "enum_item" | "union_item" | "type_item"))
+        .filter(|(n, _)| {
+            matches!(
+                n.kind(),
+                "struct_item" | "enum_item" | "union_item" | "type_item"
+            )
+        })
         .filter(|(n, a)| !is_pub(*n, src) || hidden(a))
         .filter_map(|(n, _)| src.field(*n, "name"))
         .collect();
@@ -250,7 +263,11 @@ fn structure(node: Node, src: Src, key: &str, attributes: &[String], out: &mut S
                     continue;
                 }
                 let name = src.field(field, "name").unwrap_or("?");
-                fields.push((name.to_string(), ty(src, field.child_by_field_name("type")), src.canonical(field)));
+                fields.push((
+                    name.to_string(),
+                    ty(src, field.child_by_field_name("type")),
+                    src.canonical(field),
+                ));
             }
         } else {
             // Tuple fields: the visibility applies to the type after it.
@@ -275,7 +292,11 @@ fn structure(node: Node, src: Src, key: &str, attributes: &[String], out: &mut S
             }
         }
     }
-    let kind = if node.kind() == "union_item" { "union" } else { "struct" };
+    let kind = if node.kind() == "union_item" {
+        "union"
+    } else {
+        "struct"
+    };
     let mut form = src.canonical_without(node, &body.into_iter().collect::<Vec<_>>());
     if !fields.is_empty() {
         let list: Vec<&str> = fields.iter().map(|(_, _, f)| f.as_str()).collect();
@@ -402,7 +423,9 @@ fn inherent(
         let key = format!("{type_key}::{method}");
         let mut item = function(member, src, "method", &key, None);
         if !impl_generics.is_empty() {
-            item.generics = format!("{impl_generics} {}", item.generics).trim().to_string();
+            item.generics = format!("{impl_generics} {}", item.generics)
+                .trim()
+                .to_string();
         }
         out.add(key, item);
     }

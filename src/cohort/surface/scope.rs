@@ -37,10 +37,29 @@ fn not_api_dir(dir: &str) -> bool {
     let dir = dir.to_ascii_lowercase();
     matches!(
         dir.as_str(),
-        "examples" | "example" | "benches" | "bench" | "benchmarks" | "benchmark" | "fixtures"
-            | "fixture" | "testdata" | "test_data" | "test-data" | "testing_utils" | "docs"
-            | "doc" | "samples" | "sample" | "demo" | "demos" | "scripts" | "e2e" | "ci"
-            | ".github" | "xtask"
+        "examples"
+            | "example"
+            | "benches"
+            | "bench"
+            | "benchmarks"
+            | "benchmark"
+            | "fixtures"
+            | "fixture"
+            | "testdata"
+            | "test_data"
+            | "test-data"
+            | "testing_utils"
+            | "docs"
+            | "doc"
+            | "samples"
+            | "sample"
+            | "demo"
+            | "demos"
+            | "scripts"
+            | "e2e"
+            | "ci"
+            | ".github"
+            | "xtask"
     ) || dir.starts_with("tests-")
         || dir.starts_with("tests_")
         || dir.starts_with("test-")
@@ -59,17 +78,23 @@ pub fn not_api_path(path: &str) -> bool {
     let mut parts: Vec<&str> = path.split('/').collect();
     let file = parts.pop().unwrap_or(path);
     parts.iter().any(|d| not_api_dir(d))
-        || matches!(file, "conftest.py" | "setup.py" | "noxfile.py" | "build.rs" | "fuzz.rs")
+        || matches!(
+            file,
+            "conftest.py" | "setup.py" | "noxfile.py" | "build.rs" | "fuzz.rs"
+        )
 }
 
 pub fn scope(path: &str, grammar: Grammar, source: &str, read: Read) -> Scope {
     if not_api_path(path) {
         return Scope::NotApi("test, example, bench or fixture code");
     }
-    let dirs: Vec<&str> = parent_dir(path).split('/').filter(|d| !d.is_empty()).collect();
+    let dirs: Vec<&str> = parent_dir(path)
+        .split('/')
+        .filter(|d| !d.is_empty())
+        .collect();
     match grammar {
         Grammar::Go => {
-            if dirs.iter().any(|d| *d == "internal") {
+            if dirs.contains(&"internal") {
                 return Scope::NotApi("an internal package");
             }
             let package = source
@@ -114,26 +139,47 @@ pub fn scope(path: &str, grammar: Grammar, source: &str, read: Read) -> Scope {
 fn java_module(dirs: &[&str], read: Read) -> Scope {
     for depth in (0..=dirs.len()).rev() {
         let root = dirs[..depth].join("/");
-        let info_path = if root.is_empty() { "module-info.java".to_string() } else { format!("{root}/module-info.java") };
-        let Some(info) = read(&info_path) else { continue };
+        let info_path = if root.is_empty() {
+            "module-info.java".to_string()
+        } else {
+            format!("{root}/module-info.java")
+        };
+        let Some(info) = read(&info_path) else {
+            continue;
+        };
         let package = dirs[depth..].join(".");
         let exported = info.split(';').any(|statement| {
             let words: Vec<&str> = statement.split_whitespace().collect();
             matches!(words.as_slice(), ["exports", p] if *p == package)
         });
-        return if exported { Scope::Exported } else { Scope::NotApi("a package its module does not export") };
+        return if exported {
+            Scope::Exported
+        } else {
+            Scope::NotApi("a package its module does not export")
+        };
     }
     Scope::Exported
 }
 
 /// The nearest `Cargo.toml` above `path`, and the path relative to its directory.
 fn crate_of<'p>(path: &'p str, read: Read) -> Option<(String, String, &'p str)> {
-    let dirs: Vec<&str> = parent_dir(path).split('/').filter(|d| !d.is_empty()).collect();
+    let dirs: Vec<&str> = parent_dir(path)
+        .split('/')
+        .filter(|d| !d.is_empty())
+        .collect();
     for depth in (0..=dirs.len()).rev() {
         let root = dirs[..depth].join("/");
-        let manifest = if root.is_empty() { "Cargo.toml".to_string() } else { format!("{root}/Cargo.toml") };
+        let manifest = if root.is_empty() {
+            "Cargo.toml".to_string()
+        } else {
+            format!("{root}/Cargo.toml")
+        };
         if let Some(text) = read(&manifest) {
-            let relative = if root.is_empty() { path } else { &path[root.len() + 1..] };
+            let relative = if root.is_empty() {
+                path
+            } else {
+                &path[root.len() + 1..]
+            };
             return Some((root, text, relative));
         }
     }
@@ -154,7 +200,13 @@ fn rust_scope(path: &str, read: Read) -> Scope {
     let Some(inner) = relative.strip_prefix("src/") else {
         return Scope::NotApi("outside the crate's src/");
     };
-    let at = |p: &str| if root.is_empty() { p.to_string() } else { format!("{root}/{p}") };
+    let at = |p: &str| {
+        if root.is_empty() {
+            p.to_string()
+        } else {
+            format!("{root}/{p}")
+        }
+    };
     if inner == "main.rs" || inner.starts_with("bin/") {
         return Scope::NotApi("a binary target");
     }
@@ -195,7 +247,9 @@ fn rust_scope(path: &str, read: Read) -> Scope {
     let mut names = BTreeSet::new();
     for text in &ancestors {
         for statement in pub_uses(text) {
-            let Some(at) = statement.find(&format!("{hidden}::")) else { continue };
+            let Some(at) = statement.find(&format!("{hidden}::")) else {
+                continue;
+            };
             let rest = &statement[at + hidden.len() + 2..];
             for word in rest.split(|c: char| !(c.is_alphanumeric() || c == '_' || c == '*')) {
                 if !word.is_empty() && !matches!(word, "self" | "super" | "crate" | "as") {
@@ -214,7 +268,11 @@ fn rust_scope(path: &str, read: Read) -> Scope {
 /// (`Some(false)`), or not at all (`None`: declared by a macro or a `#[path]` we do not
 /// follow). The text is scanned, not parsed, so declarations inside macro calls count.
 fn declared_public(text: &str, name: &str) -> Option<bool> {
-    let pattern = regex::Regex::new(&format!(r"(?m)(pub(\s*\([^)]*\))?\s+)?mod\s+{}\s*[;{{]", regex::escape(name))).ok()?;
+    let pattern = regex::Regex::new(&format!(
+        r"(?m)(pub(\s*\([^)]*\))?\s+)?mod\s+{}\s*[;{{]",
+        regex::escape(name)
+    ))
+    .ok()?;
     let mut found = None;
     for capture in pattern.captures_iter(text) {
         let public = capture.get(1).is_some() && capture.get(2).is_none();
@@ -248,13 +306,23 @@ mod tests {
         assert_eq!(declared_public("pub mod net;\nmod io;", "net"), Some(true));
         assert_eq!(declared_public("pub mod net;\nmod io;", "io"), Some(false));
         assert_eq!(declared_public("pub(crate) mod io;", "io"), Some(false));
-        assert_eq!(declared_public("cfg_net! {\n    pub mod net;\n}", "net"), Some(true));
+        assert_eq!(
+            declared_public("cfg_net! {\n    pub mod net;\n}", "net"),
+            Some(true)
+        );
         assert_eq!(declared_public("", "x"), None);
     }
 
     #[test]
     fn paths_without_api() {
-        for path in ["examples/a.rs", "benches/b.rs", "tests-integration/src/lib.rs", "pkg/testdata/x.go", "tests/fixtures/a.py", "build.rs"] {
+        for path in [
+            "examples/a.rs",
+            "benches/b.rs",
+            "tests-integration/src/lib.rs",
+            "pkg/testdata/x.go",
+            "tests/fixtures/a.py",
+            "build.rs",
+        ] {
             assert!(not_api_path(path), "{path}");
         }
         for path in ["src/lib.rs", "pkg/parse.go", "flask/app.py"] {

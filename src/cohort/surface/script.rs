@@ -20,9 +20,15 @@ pub fn extract(root: Node, src: Src, exported: &dyn Fn(&str) -> bool, out: &mut 
         for clause in named(statement) {
             match clause.kind() {
                 "export_clause" => {
-                    for spec in named(clause).into_iter().filter(|s| s.kind() == "export_specifier") {
+                    for spec in named(clause)
+                        .into_iter()
+                        .filter(|s| s.kind() == "export_specifier")
+                    {
                         let name = src.field(spec, "name").unwrap_or("").to_string();
-                        let alias = src.field(spec, "alias").map(str::to_string).unwrap_or(name.clone());
+                        let alias = src
+                            .field(spec, "alias")
+                            .map(str::to_string)
+                            .unwrap_or(name.clone());
                         if from_elsewhere {
                             out.reexports.insert(alias);
                         } else {
@@ -31,7 +37,13 @@ pub fn extract(root: Node, src: Src, exported: &dyn Fn(&str) -> bool, out: &mut 
                     }
                 }
                 "namespace_export" => {
-                    out.reexports.insert(src.raw(clause).rsplit(' ').next().unwrap_or("*").to_string());
+                    out.reexports.insert(
+                        src.raw(clause)
+                            .rsplit(' ')
+                            .next()
+                            .unwrap_or("*")
+                            .to_string(),
+                    );
                 }
                 _ => {}
             }
@@ -43,9 +55,19 @@ pub fn extract(root: Node, src: Src, exported: &dyn Fn(&str) -> bool, out: &mut 
     for statement in named(root) {
         let (declaration, names) = match statement.kind() {
             "export_statement" => {
-                let default = src.raw(statement).trim_start().starts_with("export default");
+                let default = src
+                    .raw(statement)
+                    .trim_start()
+                    .starts_with("export default");
                 match statement.child_by_field_name("declaration") {
-                    Some(d) => (d, if default { Some("default".to_string()) } else { None }),
+                    Some(d) => (
+                        d,
+                        if default {
+                            Some("default".to_string())
+                        } else {
+                            None
+                        },
+                    ),
                     None => {
                         if default && let Some(value) = statement.child_by_field_name("value") {
                             declare(value, src, "default", out);
@@ -72,9 +94,17 @@ pub fn extract(root: Node, src: Src, exported: &dyn Fn(&str) -> bool, out: &mut 
                 Some(_) => local_exports.get(name).cloned().unwrap_or_default(),
             }
         };
-        if matches!(declaration.kind(), "lexical_declaration" | "variable_declaration") {
-            for declarator in named(declaration).into_iter().filter(|d| d.kind() == "variable_declarator") {
-                let Some(name) = src.field(declarator, "name") else { continue };
+        if matches!(
+            declaration.kind(),
+            "lexical_declaration" | "variable_declaration"
+        ) {
+            for declarator in named(declaration)
+                .into_iter()
+                .filter(|d| d.kind() == "variable_declarator")
+            {
+                let Some(name) = src.field(declarator, "name") else {
+                    continue;
+                };
                 for key in names_of(name) {
                     if exported(&key) {
                         variable(declarator, src, &key, out);
@@ -112,9 +142,14 @@ fn parameters(list: Option<Node>, src: Src) -> Vec<Param> {
         let (kind, optional) = match (p.kind(), pattern.kind()) {
             (_, "rest_pattern") => (ParamKind::Variadic, false),
             ("optional_parameter", _) => (ParamKind::Positional, true),
-            ("required_parameter", _) => (ParamKind::Positional, p.child_by_field_name("value").is_some()),
+            ("required_parameter", _) => (
+                ParamKind::Positional,
+                p.child_by_field_name("value").is_some(),
+            ),
             ("assignment_pattern", _) => (ParamKind::Positional, true),
-            ("identifier" | "object_pattern" | "array_pattern", _) => (ParamKind::Positional, false),
+            ("identifier" | "object_pattern" | "array_pattern", _) => {
+                (ParamKind::Positional, false)
+            }
             _ => continue,
         };
         // `this: T` is not an argument.
@@ -148,20 +183,36 @@ fn callable(node: Node, src: Src, kind: &'static str, key: &str, form_name: &str
     let generics = src.canonical_field(node, "type_parameters");
     let form = format!(
         "{kind} {form_name}{generics}{}{}",
-        params_node.map(|p| src.canonical(p)).map(|p| if p.starts_with('(') { p } else { format!("({p})") }).unwrap_or_else(|| "()".into()),
+        params_node
+            .map(|p| src.canonical(p))
+            .map(|p| if p.starts_with('(') {
+                p
+            } else {
+                format!("({p})")
+            })
+            .unwrap_or_else(|| "()".into()),
         ret.as_ref().map(|r| format!(": {r}")).unwrap_or_default()
     );
     let mut item = Item::new(kind, key, form);
     item.params = Some(params);
     item.ret = ret;
     item.generics = generics;
-    item.shape = if has_token(node, "async") { "async".into() } else { String::new() };
+    item.shape = if has_token(node, "async") {
+        "async".into()
+    } else {
+        String::new()
+    };
     item
 }
 
 fn variable(declarator: Node, src: Src, key: &str, out: &mut Surface) {
     match declarator.child_by_field_name("value") {
-        Some(value) if matches!(value.kind(), "arrow_function" | "function_expression" | "function") => {
+        Some(value)
+            if matches!(
+                value.kind(),
+                "arrow_function" | "function_expression" | "function"
+            ) =>
+        {
             out.add(key.to_string(), callable(value, src, "function", key, key));
         }
         Some(value) if value.kind() == "class" => declare(value, src, key, out),
@@ -170,7 +221,10 @@ fn variable(declarator: Node, src: Src, key: &str, out: &mut Surface) {
             let mut item = Item::new(
                 "const",
                 key,
-                format!("const {key}{}", ty.as_ref().map(|t| format!(": {t}")).unwrap_or_default()),
+                format!(
+                    "const {key}{}",
+                    ty.as_ref().map(|t| format!(": {t}")).unwrap_or_default()
+                ),
             );
             item.shape = ty.unwrap_or_default();
             out.add(key.to_string(), item);
@@ -180,7 +234,12 @@ fn variable(declarator: Node, src: Src, key: &str, out: &mut Surface) {
 
 fn declare(node: Node, src: Src, key: &str, out: &mut Surface) {
     match node.kind() {
-        "function_declaration" | "generator_function_declaration" | "function_signature" | "function_expression" | "arrow_function" | "function" => {
+        "function_declaration"
+        | "generator_function_declaration"
+        | "function_signature"
+        | "function_expression"
+        | "arrow_function"
+        | "function" => {
             out.add(key.to_string(), callable(node, src, "function", key, key));
         }
         "class_declaration" | "abstract_class_declaration" | "class" => {
@@ -222,7 +281,10 @@ fn declare(node: Node, src: Src, key: &str, out: &mut Surface) {
             }
         }
         "enum_declaration" => {
-            out.add(key.to_string(), Item::new("enum", key, format!("enum {key}")));
+            out.add(
+                key.to_string(),
+                Item::new("enum", key, format!("enum {key}")),
+            );
             if let Some(body) = node.child_by_field_name("body") {
                 for member in named(body) {
                     let name = match member.kind() {

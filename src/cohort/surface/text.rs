@@ -52,7 +52,16 @@ fn leaves<'a>(node: Node, src: Src<'a>, out: &mut Vec<&'a str>) {
         return;
     }
     // Strings are one token even where the grammar splits them into fragments.
-    if node.child_count() == 0 || matches!(node.kind(), "string" | "string_literal" | "template_string" | "interpreted_string_literal" | "raw_string_literal") {
+    if node.child_count() == 0
+        || matches!(
+            node.kind(),
+            "string"
+                | "string_literal"
+                | "template_string"
+                | "interpreted_string_literal"
+                | "raw_string_literal"
+        )
+    {
         let text = src.raw(node).trim();
         if !text.is_empty() {
             out.push(text);
@@ -80,9 +89,17 @@ pub fn join(tokens: &[&str]) -> String {
                 continue;
             }
         }
-        let joins = out.chars().last().is_some_and(wordy) && token.chars().next().is_some_and(wordy);
+        let joins =
+            out.chars().last().is_some_and(wordy) && token.chars().next().is_some_and(wordy);
         let after_colon = out.ends_with(':') && !out.ends_with("::") && !token.starts_with(':');
-        if joins || after_colon || out.ends_with(',') || *token == "->" || *token == "=>" || out.ends_with("->") || out.ends_with("=>") {
+        if joins
+            || after_colon
+            || out.ends_with(',')
+            || *token == "->"
+            || *token == "=>"
+            || out.ends_with("->")
+            || out.ends_with("=>")
+        {
             out.push(' ');
         }
         out.push_str(token);
@@ -100,12 +117,15 @@ pub fn strip_lifetimes(text: &str) -> String {
         let is_lifetime = c == '\''
             && rest[1..].starts_with(|n: char| n.is_alphabetic() || n == '_')
             && !rest.starts_with("'static")
-            && !rest[1..].chars().nth(1).is_some_and(|n| n == '\'');
+            && rest[1..].chars().nth(1).is_none_or(|n| n != '\'');
         if !is_lifetime {
             out.push(c);
             continue;
         }
-        while chars.peek().is_some_and(|(_, n)| n.is_alphanumeric() || *n == '_') {
+        while chars
+            .peek()
+            .is_some_and(|(_, n)| n.is_alphanumeric() || *n == '_')
+        {
             chars.next();
         }
         // The separator that followed the lifetime goes with it.
@@ -116,7 +136,11 @@ pub fn strip_lifetimes(text: &str) -> String {
             chars.next();
         }
     }
-    out.replace("<>", "").replace("+ >", ">").replace(", >", ">").trim().to_string()
+    out.replace("<>", "")
+        .replace("+ >", ">")
+        .replace(", >", ">")
+        .trim()
+        .to_string()
 }
 
 /// Named children of `node`.

@@ -16,7 +16,10 @@ pub enum Bump {
 
 const MANIFESTS: &[(&str, &[Grammar])] = &[
     ("Cargo.toml", &[Grammar::Rust]),
-    ("package.json", &[Grammar::JavaScript, Grammar::TypeScript, Grammar::Tsx]),
+    (
+        "package.json",
+        &[Grammar::JavaScript, Grammar::TypeScript, Grammar::Tsx],
+    ),
     ("pyproject.toml", &[Grammar::Python]),
     ("setup.cfg", &[Grammar::Python]),
     ("setup.py", &[Grammar::Python]),
@@ -29,14 +32,21 @@ const MANIFESTS: &[(&str, &[Grammar])] = &[
 /// The version bump of the package holding `path`. `head` and `base` read a repository file
 /// at the two commits.
 pub fn bump(path: &str, grammar: Grammar, head: Read, base: Read) -> Bump {
-    let dirs: Vec<&str> = parent_dir(path).split('/').filter(|d| !d.is_empty()).collect();
+    let dirs: Vec<&str> = parent_dir(path)
+        .split('/')
+        .filter(|d| !d.is_empty())
+        .collect();
     for depth in (0..=dirs.len()).rev() {
         let root = dirs[..depth].join("/");
         for (name, grammars) in MANIFESTS {
             if !grammars.contains(&grammar) {
                 continue;
             }
-            let manifest = if root.is_empty() { name.to_string() } else { format!("{root}/{name}") };
+            let manifest = if root.is_empty() {
+                name.to_string()
+            } else {
+                format!("{root}/{name}")
+            };
             let Some(new) = head(&manifest) else { continue };
             let version = |text: &str, read: Read| version_of(name, text, &root, read);
             let after = version(&new, head);
@@ -68,9 +78,18 @@ fn version_of(manifest: &str, text: &str, root: &str, read: Read) -> Option<Stri
                     let dirs: Vec<&str> = root.split('/').filter(|d| !d.is_empty()).collect();
                     (0..dirs.len()).rev().find_map(|depth| {
                         let up = dirs[..depth].join("/");
-                        let path = if up.is_empty() { "Cargo.toml".to_string() } else { format!("{up}/Cargo.toml") };
+                        let path = if up.is_empty() {
+                            "Cargo.toml".to_string()
+                        } else {
+                            format!("{up}/Cargo.toml")
+                        };
                         let workspace: toml::Table = toml::from_str(&read(&path)?).ok()?;
-                        workspace.get("workspace")?.get("package")?.get("version")?.as_str().map(str::to_string)
+                        workspace
+                            .get("workspace")?
+                            .get("package")?
+                            .get("version")?
+                            .as_str()
+                            .map(str::to_string)
                     })
                 }
             }
@@ -104,7 +123,8 @@ fn version_of(manifest: &str, text: &str, root: &str, read: Read) -> Option<Stri
         }
         _ => {
             // setup.py, setup.cfg, build.gradle: `version = "1.2.3"` / `version="1.2.3"`.
-            let pattern = regex::Regex::new(r#"(?m)^\s*version\s*[=:]\s*["']?([0-9][^"'\s,)]*)"#).ok()?;
+            let pattern =
+                regex::Regex::new(r#"(?m)^\s*version\s*[=:]\s*["']?([0-9][^"'\s,)]*)"#).ok()?;
             pattern.captures(text).map(|c| c[1].to_string())
         }
     }
@@ -115,7 +135,13 @@ fn numbers(version: &str) -> Vec<u64> {
         .trim_start_matches('v')
         .split(['.', '-', '+'])
         .take(3)
-        .map(|p| p.chars().take_while(char::is_ascii_digit).collect::<String>().parse().unwrap_or(0))
+        .map(|p| {
+            p.chars()
+                .take_while(char::is_ascii_digit)
+                .collect::<String>()
+                .parse()
+                .unwrap_or(0)
+        })
         .collect()
 }
 
@@ -159,6 +185,10 @@ mod tests {
         assert!(!breaking("Cargo.toml", "0.3.2", "0.3.3"));
         assert!(!breaking("Cargo.toml", "1.4.0", "1.4.0"));
         assert!(breaking("go.mod", "github.com/a/b", "github.com/a/b/v2"));
-        assert!(!breaking("go.mod", "github.com/a/b/v2", "github.com/a/b/v2"));
+        assert!(!breaking(
+            "go.mod",
+            "github.com/a/b/v2",
+            "github.com/a/b/v2"
+        ));
     }
 }

@@ -32,7 +32,11 @@ fn assert_clears(axis: &Axis) {
 fn assert_fails(axis: &Axis, expected: &[&str]) {
     assert_eq!(axis.verdict, AxisVerdict::Fail, "{}", axis.detail);
     for part in expected {
-        assert!(axis.detail.contains(part), "{part:?} not in {}", axis.detail);
+        assert!(
+            axis.detail.contains(part),
+            "{part:?} not in {}",
+            axis.detail
+        );
     }
 }
 
@@ -72,7 +76,10 @@ fn rust_base() -> Vec<(&'static str, &'static str)> {
         ("Cargo.toml", CARGO),
         ("src/lib.rs", LIB),
         ("src/runtime.rs", BUILDER),
-        ("src/util.rs", "pub fn helper() -> u8 {\n    1\n}\n\npub fn internal_only() {}\n"),
+        (
+            "src/util.rs",
+            "pub fn helper() -> u8 {\n    1\n}\n\npub fn internal_only() {}\n",
+        ),
     ]
 }
 
@@ -104,7 +111,10 @@ fn rust_widening_is_compatible() {
 #[test]
 fn rust_breaks_fail_without_a_bump_and_warn_with_one() {
     let head = BUILDER
-        .replace("pub fn spawn(name: &str, threads: usize)", "pub fn spawn(name: &str, threads: usize, stack: usize)")
+        .replace(
+            "pub fn spawn(name: &str, threads: usize)",
+            "pub fn spawn(name: &str, threads: usize, stack: usize)",
+        )
         .replace("    pub threads: usize,\n", "    pub threads: u32,\n");
     let axis = api_after(&rust_base(), &[("src/runtime.rs", &head)]);
     assert_fails(
@@ -118,7 +128,10 @@ fn rust_breaks_fail_without_a_bump_and_warn_with_one() {
 
     let bumped = api_after(
         &rust_base(),
-        &[("src/runtime.rs", &head), ("Cargo.toml", &CARGO.replace("1.4.0", "2.0.0"))],
+        &[
+            ("src/runtime.rs", &head),
+            ("Cargo.toml", &CARGO.replace("1.4.0", "2.0.0")),
+        ],
     );
     assert_eq!(bumped.verdict, AxisVerdict::Warn, "{}", bumped.detail);
     assert!(bumped.detail.contains("1.4.0 → 2.0.0"), "{}", bumped.detail);
@@ -126,17 +139,47 @@ fn rust_breaks_fail_without_a_bump_and_warn_with_one() {
     // Below 1.0 a minor bump allows a break (Cargo's rule); a patch bump does not.
     let zero = rust_base()
         .into_iter()
-        .map(|(p, c)| if p == "Cargo.toml" { (p, "[package]\nname = \"lib\"\nversion = \"0.3.1\"\n") } else { (p, c) })
+        .map(|(p, c)| {
+            if p == "Cargo.toml" {
+                (p, "[package]\nname = \"lib\"\nversion = \"0.3.1\"\n")
+            } else {
+                (p, c)
+            }
+        })
         .collect::<Vec<_>>();
-    let minor = api_after(&zero, &[("src/runtime.rs", &head), ("Cargo.toml", "[package]\nname = \"lib\"\nversion = \"0.4.0\"\n")]);
+    let minor = api_after(
+        &zero,
+        &[
+            ("src/runtime.rs", &head),
+            (
+                "Cargo.toml",
+                "[package]\nname = \"lib\"\nversion = \"0.4.0\"\n",
+            ),
+        ],
+    );
     assert_eq!(minor.verdict, AxisVerdict::Warn, "{}", minor.detail);
-    let patch = api_after(&zero, &[("src/runtime.rs", &head), ("Cargo.toml", "[package]\nname = \"lib\"\nversion = \"0.3.2\"\n")]);
+    let patch = api_after(
+        &zero,
+        &[
+            ("src/runtime.rs", &head),
+            (
+                "Cargo.toml",
+                "[package]\nname = \"lib\"\nversion = \"0.3.2\"\n",
+            ),
+        ],
+    );
     assert_eq!(patch.verdict, AxisVerdict::Fail, "{}", patch.detail);
 }
 
 #[test]
 fn rust_removals_fail_unless_the_item_is_still_reexported_or_moved() {
-    let removed = api_after(&rust_base(), &[("src/runtime.rs", &BUILDER.replace("pub fn spawn", "fn spawn"))]);
+    let removed = api_after(
+        &rust_base(),
+        &[(
+            "src/runtime.rs",
+            &BUILDER.replace("pub fn spawn", "fn spawn"),
+        )],
+    );
     assert_fails(&removed, &["`spawn` removed"]);
 
     // Moved to another module and re-exported where it was.
@@ -150,7 +193,10 @@ fn rust_removals_fail_unless_the_item_is_still_reexported_or_moved() {
                     BUILDER.split("pub fn spawn").next().unwrap()
                 ),
             ),
-            ("src/spawning.rs", "pub fn spawn(name: &str, threads: usize) -> crate::runtime::Builder {\n    todo!()\n}\n"),
+            (
+                "src/spawning.rs",
+                "pub fn spawn(name: &str, threads: usize) -> crate::runtime::Builder {\n    todo!()\n}\n",
+            ),
             ("src/lib.rs", &format!("{LIB}mod spawning;\n")),
         ],
     );
@@ -162,24 +208,39 @@ fn rust_items_outside_the_public_module_tree_are_not_api() {
     // `util` is a private module: only `helper`, re-exported from the root, is public.
     let axis = api_after(
         &rust_base(),
-        &[("src/util.rs", "pub fn helper() -> u8 {\n    1\n}\n\npub fn internal_only(x: u8) {}\n")],
+        &[(
+            "src/util.rs",
+            "pub fn helper() -> u8 {\n    1\n}\n\npub fn internal_only(x: u8) {}\n",
+        )],
     );
     assert_eq!(axis.verdict, AxisVerdict::Pass, "{}", axis.detail);
-    let axis = api_after(&rust_base(), &[("src/util.rs", "pub fn helper(x: u8) -> u8 {\n    x\n}\n")]);
+    let axis = api_after(
+        &rust_base(),
+        &[("src/util.rs", "pub fn helper(x: u8) -> u8 {\n    x\n}\n")],
+    );
     assert_fails(&axis, &["`helper`"]);
 
     // A proc-macro crate's functions, a binary, examples, benches and tests are not callable
     // from outside.
     let axis = api_after(
         &[
-            ("macros/Cargo.toml", "[package]\nname = \"m\"\nversion = \"1.0.0\"\n\n[lib]\nproc-macro = true\n"),
-            ("macros/src/lib.rs", "pub fn expand(input: u8) -> u8 {\n    input\n}\n"),
+            (
+                "macros/Cargo.toml",
+                "[package]\nname = \"m\"\nversion = \"1.0.0\"\n\n[lib]\nproc-macro = true\n",
+            ),
+            (
+                "macros/src/lib.rs",
+                "pub fn expand(input: u8) -> u8 {\n    input\n}\n",
+            ),
             ("examples/demo.rs", "pub fn demo(a: u8) {}\n"),
             ("benches/b.rs", "pub fn bench_it(a: u8) {}\n"),
             ("tests/it.rs", "pub fn helper(a: u8) {}\n"),
         ],
         &[
-            ("macros/src/lib.rs", "pub fn expand(input: u8, span: u32) -> u8 {\n    input\n}\n"),
+            (
+                "macros/src/lib.rs",
+                "pub fn expand(input: u8, span: u32) -> u8 {\n    input\n}\n",
+            ),
             ("examples/demo.rs", "pub fn demo() {}\n"),
             ("benches/b.rs", ""),
             ("tests/it.rs", "pub fn helper() {}\n"),
@@ -193,8 +254,14 @@ fn python_hints_decorators_private_modules_and_attribute_assignments_are_not_the
     let base = "import json\n\n\ndef get(url, params=None, **kwargs):\n    return request('get', url, params=params, **kwargs)\n\n\nclass Response:\n    def json(self, **kwargs):\n        return json.loads(self.text, **kwargs)\n";
     let head = "import json\nimport functools\n\n\n@functools.lru_cache\ndef get(url: str, params: dict | None = None, **kwargs) -> 'Response':\n    \"\"\"Sends a GET.\"\"\"\n    return request('get', url, params=params, **kwargs)\n\n\nclass Response:\n    def json(self, **kwargs):\n        self.json = lambda: None\n        response = self\n        response.json = None\n        return json.loads(self.text, **kwargs)\n";
     let axis = api_after(
-        &[("pkg/api.py", base), ("pkg/_internal.py", "def helper(a):\n    pass\n")],
-        &[("pkg/api.py", head), ("pkg/_internal.py", "def helper(a, b):\n    pass\n")],
+        &[
+            ("pkg/api.py", base),
+            ("pkg/_internal.py", "def helper(a):\n    pass\n"),
+        ],
+        &[
+            ("pkg/api.py", head),
+            ("pkg/_internal.py", "def helper(a, b):\n    pass\n"),
+        ],
     );
     assert_eq!(axis.verdict, AxisVerdict::Pass, "{}", axis.detail);
 }
@@ -202,16 +269,37 @@ fn python_hints_decorators_private_modules_and_attribute_assignments_are_not_the
 #[test]
 fn python_keyword_parameters_bind_by_name() {
     let base = "def fetch(url, timeout=10):\n    pass\n";
-    let renamed = api_after(&[("pkg/net.py", base)], &[("pkg/net.py", "def fetch(url, deadline=10):\n    pass\n")]);
+    let renamed = api_after(
+        &[("pkg/net.py", base)],
+        &[("pkg/net.py", "def fetch(url, deadline=10):\n    pass\n")],
+    );
     assert_fails(&renamed, &["`fetch` `timeout` renamed to `deadline`"]);
-    let required = api_after(&[("pkg/net.py", base)], &[("pkg/net.py", "def fetch(url, retries, timeout=10):\n    pass\n")]);
+    let required = api_after(
+        &[("pkg/net.py", base)],
+        &[(
+            "pkg/net.py",
+            "def fetch(url, retries, timeout=10):\n    pass\n",
+        )],
+    );
     assert_eq!(required.verdict, AxisVerdict::Fail, "{}", required.detail);
-    let optional = api_after(&[("pkg/net.py", base)], &[("pkg/net.py", "def fetch(url, timeout=10, *, retries=3):\n    pass\n")]);
+    let optional = api_after(
+        &[("pkg/net.py", base)],
+        &[(
+            "pkg/net.py",
+            "def fetch(url, timeout=10, *, retries=3):\n    pass\n",
+        )],
+    );
     assert_clears(&optional);
     // `__all__` decides what a module exports.
     let all = api_after(
-        &[("pkg/net.py", "__all__ = ['fetch']\n\ndef fetch(url):\n    pass\n\ndef build(x):\n    pass\n")],
-        &[("pkg/net.py", "__all__ = ['fetch']\n\ndef fetch(url):\n    pass\n\ndef build(x, y):\n    pass\n")],
+        &[(
+            "pkg/net.py",
+            "__all__ = ['fetch']\n\ndef fetch(url):\n    pass\n\ndef build(x):\n    pass\n",
+        )],
+        &[(
+            "pkg/net.py",
+            "__all__ = ['fetch']\n\ndef fetch(url):\n    pass\n\ndef build(x, y):\n    pass\n",
+        )],
     );
     assert_eq!(all.verdict, AxisVerdict::Pass, "{}", all.detail);
 }
@@ -223,7 +311,16 @@ fn typescript_comments_wrapping_bodies_and_widening_are_not_breaks() {
     let axis = api_after(&[("src/index.ts", base)], &[("src/index.ts", head)]);
     assert_clears(&axis);
 
-    let broken = api_after(&[("src/index.ts", base)], &[("src/index.ts", &base.replace("start(a: number, b: string)", "start(a: number, b: string, c: boolean)"))]);
+    let broken = api_after(
+        &[("src/index.ts", base)],
+        &[(
+            "src/index.ts",
+            &base.replace(
+                "start(a: number, b: string)",
+                "start(a: number, b: string, c: boolean)",
+            ),
+        )],
+    );
     assert_fails(&broken, &["`start` a required parameter added"]);
 }
 
@@ -232,12 +329,25 @@ fn go_unexported_fields_internal_packages_and_variadics_are_not_breaks() {
     let base = "package cfg\n\ntype Config struct {\n\tName string\n}\n\nfunc Load(path string) (*Config, error) {\n\treturn nil, nil\n}\n";
     let head = "package cfg\n\n// Config holds settings.\ntype Config struct {\n\tName  string\n\tcache map[string]string\n}\n\nfunc Load(path string, opts ...Option) (*Config, error) {\n\treturn &Config{}, nil\n}\n\ntype Option func(*Config)\n";
     let axis = api_after(
-        &[("cfg/cfg.go", base), ("internal/x/x.go", "package x\n\nfunc Do(a int) {}\n"), ("go.mod", "module example.com/m\n\ngo 1.22\n"), ("go.sum", "")],
-        &[("cfg/cfg.go", head), ("internal/x/x.go", "package x\n\nfunc Do() {}\n"), ("go.mod", "module example.com/m\n\ngo 1.23\n"), ("go.sum", "x v1 h1:abc\n")],
+        &[
+            ("cfg/cfg.go", base),
+            ("internal/x/x.go", "package x\n\nfunc Do(a int) {}\n"),
+            ("go.mod", "module example.com/m\n\ngo 1.22\n"),
+            ("go.sum", ""),
+        ],
+        &[
+            ("cfg/cfg.go", head),
+            ("internal/x/x.go", "package x\n\nfunc Do() {}\n"),
+            ("go.mod", "module example.com/m\n\ngo 1.23\n"),
+            ("go.sum", "x v1 h1:abc\n"),
+        ],
     );
     assert_clears(&axis);
 
-    let removed = api_after(&[("cfg/cfg.go", base)], &[("cfg/cfg.go", &base.replace("\tName string\n", ""))]);
+    let removed = api_after(
+        &[("cfg/cfg.go", base)],
+        &[("cfg/cfg.go", &base.replace("\tName string\n", ""))],
+    );
     assert_fails(&removed, &["`Config.Name` removed"]);
 }
 
@@ -250,20 +360,35 @@ fn java_annotations_and_unexported_packages_are_not_breaks() {
         &[
             ("src/main/java/module-info.java", module_info),
             ("src/main/java/com/acme/api/Client.java", base),
-            ("src/main/java/com/acme/impl2/Engine.java", "package com.acme.impl2;\n\npublic class Engine {\n  public void run(int a) {}\n}\n"),
+            (
+                "src/main/java/com/acme/impl2/Engine.java",
+                "package com.acme.impl2;\n\npublic class Engine {\n  public void run(int a) {}\n}\n",
+            ),
         ],
         &[
             ("src/main/java/com/acme/api/Client.java", head),
-            ("src/main/java/com/acme/impl2/Engine.java", "package com.acme.impl2;\n\npublic class Engine {\n  public void run() {}\n}\n"),
+            (
+                "src/main/java/com/acme/impl2/Engine.java",
+                "package com.acme.impl2;\n\npublic class Engine {\n  public void run() {}\n}\n",
+            ),
         ],
     );
     assert_eq!(axis.verdict, AxisVerdict::Pass, "{}", axis.detail);
 
     let changed = api_after(
         &[("src/main/java/com/acme/api/Client.java", base)],
-        &[("src/main/java/com/acme/api/Client.java", &base.replace("getName(int id)", "getName(long id)"))],
+        &[(
+            "src/main/java/com/acme/api/Client.java",
+            &base.replace("getName(int id)", "getName(long id)"),
+        )],
     );
-    assert_fails(&changed, &["`Client.getName(int)` signature changed", "head `String getName(long)`"]);
+    assert_fails(
+        &changed,
+        &[
+            "`Client.getName(int)` signature changed",
+            "head `String getName(long)`",
+        ],
+    );
 }
 
 #[test]

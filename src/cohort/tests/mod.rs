@@ -326,7 +326,10 @@ fn api_contract_fails_on_a_break_warns_on_a_bumped_one_passes_otherwise() {
 
     // The same kind of break with a major version bump: deliberate, a warning.
     let repo = rust_repo();
-    repo.write("Cargo.toml", "[package]\nname = \"app\"\nversion = \"1.2.0\"\n");
+    repo.write(
+        "Cargo.toml",
+        "[package]\nname = \"app\"\nversion = \"1.2.0\"\n",
+    );
     repo.write("src/lib.rs", "pub mod render;\n");
     repo.commit("manifest");
     let repo_main = |args: &[&str]| repo::git(&repo.path(), args);
@@ -335,13 +338,17 @@ fn api_contract_fails_on_a_break_warns_on_a_bumped_one_passes_otherwise() {
         "src/render.rs",
         &RENDER.replace("unused_helper(x: u32)", "unused_helper(x: u64)"),
     );
-    repo.write("Cargo.toml", "[package]\nname = \"app\"\nversion = \"2.0.0\"\n");
+    repo.write(
+        "Cargo.toml",
+        "[package]\nname = \"app\"\nversion = \"2.0.0\"\n",
+    );
     repo.commit("widen");
     let report = repo.build();
     let api = axis(&report, API_CONTRACT);
     assert_eq!(api.verdict, AxisVerdict::Warn, "{}", api.detail);
     assert!(
-        api.detail.contains("src/render.rs: `unused_helper` parameter 1 type changed")
+        api.detail
+            .contains("src/render.rs: `unused_helper` parameter 1 type changed")
             && api.detail.contains("Cargo.toml: 1.2.0 → 2.0.0"),
         "{}",
         api.detail
