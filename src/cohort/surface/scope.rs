@@ -7,7 +7,8 @@
 use std::collections::BTreeSet;
 
 use crate::cohort::grammar::Grammar;
-use crate::cohort::paths::{is_test_path, parent_dir};
+use crate::cohort::paths::parent_dir;
+use crate::diff::is_test_path;
 
 /// Reads a repository file by its path (the head version, else the base one).
 pub type Read<'a> = &'a dyn Fn(&str) -> Option<String>;
