@@ -21,6 +21,11 @@ pub enum PublishError {
     NoLogin,
 
     #[error(
+        "{login} holds an unsubmitted (pending) review on this pull request (review {review_id}), and GitHub takes one pending review per account: nothing was published; submit or delete it on the pull request, then publish again"
+    )]
+    PendingReview { login: String, review_id: u64 },
+
+    #[error(
         "what would be published changed since the preview ({what}): nothing was published; look at the new preview and confirm again"
     )]
     PreviewChanged { what: String },
