@@ -876,3 +876,49 @@ mod again {
         assert_eq!(again.status.code(), Some(1), "{}", text(&again.stderr));
     }
 }
+
+mod refusals {
+    //! Each kind of 422 gets its own handling: only a refused anchor is resent in the body.
+
+    use super::*;
+
+    #[test]
+    fn a_pending_review_of_the_account_stops_the_publish_before_anything_is_posted() {
+        let server = start("octocat");
+        let head = server.pull().head_sha;
+        server.update_pull(|pull| {
+            pull.reviews.push(ReviewSpec {
+                id: 77,
+                author: UserSpec::user(LOGIN),
+                body: String::new(),
+                state: "PENDING".into(),
+                commit_id: head.clone(),
+            });
+        });
+        let data = tempfile::tempdir().unwrap();
+        let out = run(&server, data.path(), &["--publish"]);
+        let err = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(4), "{err}");
+        let line = err.lines().find(|l| l.contains("publishing failed")).unwrap();
+        assert!(line.contains("pending"), "{line}");
+        assert!(line.contains("review 77"), "{line}");
+        assert!(line.contains("submit or delete it"), "{line}");
+        assert!(server.requests().iter().all(|r| r.method == "GET"));
+    }
+
+    #[test]
+    fn a_422_that_is_not_about_anchors_is_reported_and_not_resent() {
+        let server = start("octocat");
+        // A 422 with no `errors` at all: nothing says the anchors are at fault.
+        server.script(REVIEWS, [Fault::Status(422)]);
+        let data = tempfile::tempdir().unwrap();
+        let out = run(&server, data.path(), &["--publish"]);
+        let err = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(4), "{err}");
+        let line = err.lines().find(|l| l.contains("publishing failed")).unwrap();
+        assert!(line.contains("422"), "{line}");
+        assert!(line.contains("nothing was posted"), "{line}");
+        assert_eq!(server.requests_to(REVIEWS).len(), 1, "not resent");
+        assert!(server.pull().reviews.is_empty());
+    }
+}
