@@ -39,8 +39,9 @@ pub enum PublishError {
     Forge {
         /// What the publisher was doing: "reading the pull request", "submitting the review".
         doing: &'static str,
+        /// Boxed: a forge error is large, and this error travels through every `Result`.
         #[source]
-        source: ForgeError,
+        source: Box<ForgeError>,
         /// What already happened and what a re-run does about it.
         after: Option<String>,
     },
@@ -78,7 +79,7 @@ impl PublishError {
     pub(crate) fn forge(doing: &'static str) -> impl FnOnce(ForgeError) -> PublishError {
         move |source| PublishError::Forge {
             doing,
-            source,
+            source: Box::new(source),
             after: None,
         }
     }

@@ -368,15 +368,16 @@ pub(super) async fn plan(
 
 /// The line a COMMENT carries when GitHub refused the event the decision maps to.
 fn downgrade_notice(intended: ReviewEvent) -> String {
-    format!("Intended decision: **{intended}**. {DOWNGRADE}, so this review is posted as a comment.")
+    format!(
+        "Intended decision: **{intended}**. {DOWNGRADE}, so this review is posted as a comment."
+    )
 }
 
 /// The one-line review a later round posts, in the forms a refusal can call for; its marker
 /// stays last, where markers are read.
 fn round_review_bodies(one_line: &str, marker: &str, intended: ReviewEvent) -> Bodies {
-    let refused = format!(
-        "GitHub refused the inline comments ({REFUSAL}); every finding is in the summary."
-    );
+    let refused =
+        format!("GitHub refused the inline comments ({REFUSAL}); every finding is in the summary.");
     let comment = downgrade_notice(intended);
     let form = |extra: &[&str]| {
         let mut text = one_line.to_string();
@@ -520,10 +521,9 @@ pub(super) async fn publish(
 
     // The head, once more, right before anything is posted: the reads above take a while, and
     // a review belongs to the head it reviewed. (`commit_id` makes GitHub check it as well.)
-    let current = forge
-        .pull_request()
-        .await
-        .map_err(PublishError::forge("reading the pull request's head before posting"))?;
+    let current = forge.pull_request().await.map_err(PublishError::forge(
+        "reading the pull request's head before posting",
+    ))?;
     if current.head.sha != fresh.head_sha {
         return Err(PublishError::HeadMoved {
             reviewed: fresh.head_sha.clone(),
@@ -581,9 +581,14 @@ pub(super) async fn publish(
                         body: one_line.clone(),
                         comments,
                     };
-                    let submitted =
-                        submit(forge, space, review, bodies, "submitting this round's review")
-                            .await?;
+                    let submitted = submit(
+                        forge,
+                        space,
+                        review,
+                        bodies,
+                        "submitting this round's review",
+                    )
+                    .await?;
                     summary_body = fresh.bodies.pick(
                         submitted.refused.as_deref(),
                         submitted.comment_note.as_deref(),
@@ -771,16 +776,16 @@ fn failed_post(
         });
         match cleared {
             Ok(()) => format!("nothing was posted{advice}; publishing this round again is allowed"),
-            Err(e) => format!(
-                "nothing was posted{advice}, but the space could not record that: {e}"
-            ),
+            Err(e) => {
+                format!("nothing was posted{advice}, but the space could not record that: {e}")
+            }
         }
     } else {
         "the review may or may not have been created; the round stays recorded as being published, and publishing again looks for its marker on the pull request before posting anything".to_string()
     };
     PublishError::Forge {
         doing,
-        source: error,
+        source: Box::new(error),
         after: Some(after),
     }
 }
@@ -788,7 +793,7 @@ fn failed_post(
 fn after_post(error: ForgeError, doing: &'static str, review: Option<u64>) -> PublishError {
     PublishError::Forge {
         doing,
-        source: error,
+        source: Box::new(error),
         after: Some(match review {
             Some(id) => format!(
                 "review {id} is posted; running again finds its marker and finishes the summary edit"

@@ -828,7 +828,11 @@ mod again {
         let err = text(&second.stderr);
         assert_eq!(second.status.code(), Some(4), "{err}");
         assert!(err.contains("editing the summary review"), "{err}");
-        assert_eq!(server.pull().reviews.len(), 2, "round 2's own review is posted");
+        assert_eq!(
+            server.pull().reviews.len(),
+            2,
+            "round 2's own review is posted"
+        );
 
         let third = run(&server, data.path(), &["--publish"]);
         let err = text(&third.stderr);
@@ -840,7 +844,10 @@ mod again {
         let edits = server.bodies_to(&put);
         assert_eq!(edits.len(), 1, "{err}");
         let summary = edits[0]["body"].as_str().unwrap();
-        assert!(summary.contains(&format!("round=2 head={new_head}")), "{summary}");
+        assert!(
+            summary.contains(&format!("round=2 head={new_head}")),
+            "{summary}"
+        );
         let served = server.pull().reviews[0].body.clone();
         assert_eq!(served, summary);
     }
@@ -899,7 +906,10 @@ mod refusals {
         let out = run(&server, data.path(), &["--publish"]);
         let err = text(&out.stderr);
         assert_eq!(out.status.code(), Some(4), "{err}");
-        let line = err.lines().find(|l| l.contains("publishing failed")).unwrap();
+        let line = err
+            .lines()
+            .find(|l| l.contains("publishing failed"))
+            .unwrap();
         assert!(line.contains("pending"), "{line}");
         assert!(line.contains("review 77"), "{line}");
         assert!(line.contains("submit or delete it"), "{line}");
@@ -915,7 +925,10 @@ mod refusals {
         let out = run(&server, data.path(), &["--publish"]);
         let err = text(&out.stderr);
         assert_eq!(out.status.code(), Some(4), "{err}");
-        let line = err.lines().find(|l| l.contains("publishing failed")).unwrap();
+        let line = err
+            .lines()
+            .find(|l| l.contains("publishing failed"))
+            .unwrap();
         assert!(line.contains("422"), "{line}");
         assert!(line.contains("nothing was posted"), "{line}");
         assert_eq!(server.requests_to(REVIEWS).len(), 1, "not resent");

@@ -24,7 +24,10 @@ fn text(bytes: &[u8]) -> String {
 /// A PR whose change the deterministic review finds nothing in: Ship.
 fn clean_repo() -> GitRepo {
     let repo = GitRepo::init();
-    repo.write("src/lib.rs", "pub fn add(a: i32, b: i32) -> i32 {\n    a + b\n}\n");
+    repo.write(
+        "src/lib.rs",
+        "pub fn add(a: i32, b: i32) -> i32 {\n    a + b\n}\n",
+    );
     repo.commit_all("initial import");
     repo.git(&["checkout", "--quiet", "-b", "feature"]);
     repo.write(
@@ -68,7 +71,12 @@ fn in_actions(command: &mut Command, server: &GithubServer, data: &Path) {
 
 fn run_in_actions(server: &GithubServer, data: &Path, extra: &[&str]) -> Output {
     let mut command = review_tui();
-    command.args(["acme/widgets#7", "--headless", "--deterministic-only", "--publish"]);
+    command.args([
+        "acme/widgets#7",
+        "--headless",
+        "--deterministic-only",
+        "--publish",
+    ]);
     command.args(extra);
     in_actions(&mut command, server, data);
     command.output().unwrap()
@@ -100,7 +108,10 @@ fn workflow_step(step: &str, substitutions: &[(&str, &str)]) -> String {
     for (expression, value) in substitutions {
         script = script.replace(&format!("${{{{ {expression} }}}}"), value);
     }
-    assert!(!script.contains("${{"), "unsubstituted expression in:\n{script}");
+    assert!(
+        !script.contains("${{"),
+        "unsubstituted expression in:\n{script}"
+    );
     script
 }
 
@@ -192,7 +203,12 @@ fn outside_actions_an_installation_token_needs_its_login_named() {
     let server = serve(clean_repo());
     let data = tempfile::tempdir().unwrap();
     let mut command = review_tui();
-    command.args(["acme/widgets#7", "--headless", "--deterministic-only", "--publish"]);
+    command.args([
+        "acme/widgets#7",
+        "--headless",
+        "--deterministic-only",
+        "--publish",
+    ]);
     in_actions(&mut command, &server, data.path());
     command.env_remove("GITHUB_ACTIONS");
     let out = command.output().unwrap();
@@ -203,14 +219,22 @@ fn outside_actions_an_installation_token_needs_its_login_named() {
         .find(|l| l.contains("publishing failed"))
         .unwrap_or_else(|| panic!("{err}"));
     assert!(line.contains("installation token"), "{line}");
-    assert!(line.contains("Resource not accessible by integration"), "{line}");
+    assert!(
+        line.contains("Resource not accessible by integration"),
+        "{line}"
+    );
     assert!(line.contains("REVIEW_TUI_GITHUB_LOGIN"), "{line}");
     assert!(server.requests().iter().all(|r| r.method == "GET"));
 
     // Named, it publishes, and `/user` is not asked again.
     let named = tempfile::tempdir().unwrap();
     let mut command = review_tui();
-    command.args(["acme/widgets#7", "--headless", "--deterministic-only", "--publish"]);
+    command.args([
+        "acme/widgets#7",
+        "--headless",
+        "--deterministic-only",
+        "--publish",
+    ]);
     in_actions(&mut command, &server, named.path());
     command
         .env_remove("GITHUB_ACTIONS")

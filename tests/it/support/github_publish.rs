@@ -83,7 +83,10 @@ pub fn real_error(status: u16, needle: &str) -> Response {
 
 /// GitHub's refusal of a body over its limit (characters, as GitHub counts them).
 fn too_long(body: &Value) -> Option<Response> {
-    let long = |v: &Value| v.as_str().is_some_and(|t| t.chars().count() > MAX_BODY_CHARS);
+    let long = |v: &Value| {
+        v.as_str()
+            .is_some_and(|t| t.chars().count() > MAX_BODY_CHARS)
+    };
     let comments = body["comments"].as_array().cloned().unwrap_or_default();
     (long(&body["body"]) || comments.iter().any(|c| long(&c["body"])))
         .then(|| real_422("body is too long"))
@@ -448,7 +451,9 @@ pub async fn dismiss(
         return github_error(StatusCode::BAD_REQUEST, "Problems parsing JSON");
     };
     lock(&shared.bodies).push((call, body.clone()));
-    let message_ok = body["message"].as_str().is_some_and(|m| !m.trim().is_empty());
+    let message_ok = body["message"]
+        .as_str()
+        .is_some_and(|m| !m.trim().is_empty());
     let event_ok = body.get("event").is_none_or(|e| e == "DISMISS");
     if !message_ok || !event_ok {
         return github_error(StatusCode::UNPROCESSABLE_ENTITY, "Invalid request.");

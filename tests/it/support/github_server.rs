@@ -717,9 +717,7 @@ async fn get_user(State(shared): State<Arc<Shared>>, headers: HeaderMap) -> Resp
     }
     let login = token.and_then(|token| lock(&shared.tokens).get(&token).cloned());
     match login {
-        Some(login) => {
-            axum::Json(gh::private_user(&shared.urls, &account(&login))).into_response()
-        }
+        Some(login) => axum::Json(gh::private_user(&shared.urls, &account(&login))).into_response(),
         None => github_error(StatusCode::UNAUTHORIZED, "Requires authentication"),
     }
 }
