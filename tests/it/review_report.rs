@@ -61,7 +61,7 @@ fn the_demo_blocks_on_its_secret_and_says_it_was_deterministic_only() {
     let findings = report["findings"].as_array().unwrap();
     let secret = findings
         .iter()
-        .find(|f| f["rule"] == "secret/aws-access-key-id")
+        .find(|f| f["rule"] == "secret/aws-access-token")
         .expect("the AWS key is found");
     assert_eq!(secret["priority"], "P0");
     assert_eq!(secret["source"], "scanner");

@@ -53,8 +53,9 @@ struct Planted {
     hidden: Vec<String>,
 }
 
-/// One true positive per built-in rule (`src/agents/secrets/builtin.rs`), all distinct for
-/// each `seed`, so a leak names the place it came from.
+/// One true positive per format of the built-in rules (`src/agents/secrets/builtin.rs`), named
+/// by the rule of the default set that reports it (gitleaks' where it has one), all distinct
+/// for each `seed`, so a leak names the place it came from.
 fn every_rule(seed: u64) -> Vec<Planted> {
     let s = |n: u64| seed * 100 + n;
     let one = |rule, line: String, hidden: &[&str]| Planted {
@@ -87,7 +88,7 @@ fn every_rule(seed: u64) -> Vec<Planted> {
     pem.push("-----END RSA PRIVATE KEY-----".to_string());
     vec![
         one(
-            "secret/aws-access-key-id",
+            "secret/aws-access-token",
             format!("AWS_KEY_ID = \"AKIA{aws_id}\""),
             &[&aws_id],
         ),
@@ -97,7 +98,7 @@ fn every_rule(seed: u64) -> Vec<Planted> {
             &[&aws_secret],
         ),
         one(
-            "secret/github-token",
+            "secret/github-pat",
             format!("GITHUB = \"ghp_{github}\""),
             &[&github],
         ),
@@ -107,17 +108,17 @@ fn every_rule(seed: u64) -> Vec<Planted> {
             &[&fine],
         ),
         one(
-            "secret/gitlab-token",
+            "secret/gitlab-pat",
             format!("GITLAB = \"glpat-{gitlab}\""),
             &[&gitlab],
         ),
         one(
-            "secret/slack-token",
+            "secret/slack-bot-token",
             format!("SLACK = \"xoxb-{}-{}-{}\"", slack.0, slack.1, slack.2),
             &[&format!("{}-{}-{}", slack.0, slack.1, slack.2)],
         ),
         one(
-            "secret/slack-webhook",
+            "secret/slack-webhook-url",
             format!(
                 "HOOK = \"https://hooks.slack.com/services/T{}/B{}/{}\"",
                 hook.0, hook.1, hook.2
@@ -125,12 +126,12 @@ fn every_rule(seed: u64) -> Vec<Planted> {
             &[&format!("T{}/B{}/{}", hook.0, hook.1, hook.2)],
         ),
         one(
-            "secret/stripe-live-key",
+            "secret/stripe-access-token",
             format!("STRIPE = 'sk_live_{stripe}'"),
             &[&stripe],
         ),
         one(
-            "secret/google-api-key",
+            "secret/gcp-api-key",
             format!("MAPS = 'AIza{google}'"),
             &[&google],
         ),
@@ -148,7 +149,7 @@ fn every_rule(seed: u64) -> Vec<Planted> {
             &[&jwt.0, &jwt.1],
         ),
         one(
-            "secret/generic-assignment",
+            "secret/generic-api-key",
             format!("DB_PASSWORD = \"{password}\""),
             &[&password[4..]],
         ),
@@ -212,12 +213,12 @@ fn awkward(seed: u64) -> (Vec<String>, Vec<Planted>) {
     );
     let planted = vec![
         Planted {
-            rule: "secret/github-token",
+            rule: "secret/github-pat",
             lines: Vec::new(),
             hidden: vec![github],
         },
         Planted {
-            rule: "secret/stripe-live-key",
+            rule: "secret/stripe-access-token",
             lines: Vec::new(),
             hidden: vec![stripe],
         },

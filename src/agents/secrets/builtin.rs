@@ -228,7 +228,7 @@ const BUILTINS: &[Builtin] = &[
 const KEY_FILES: &str = r"(?i)(?:\.(?:pem|key|p8|pk8|ppk|der|asc|gpg|keystore)$|(?:^|/)id_(?:rsa|dsa|ecdsa|ed25519)(?:_[\w-]+)?$|private[\w.-]*key)";
 
 /// Env and configuration files, where any credential-named assignment holds a credential.
-const CONFIG_FILES: &str = r"(?i)(?:(?:^|/)\.env(?:\.[\w.-]+)?$|\.env$|(?:^|/)\.envrc$|\.(?:ini|cfg|conf|config|cnf|properties|prefs|toml|ya?ml|tfvars|env\.example)$|(?:^|/)(?:credentials|secrets?)(?:\.[\w]+)?$)";
+const CONFIG_FILES: &str = r"(?i)(?:(?:^|/)\.env(?:\.[\w.-]+)?$|\.env$|(?:^|/)\.envrc$|\.(?:ini|cfg|conf|config|cnf|properties|prefs|toml|ya?ml|tfvars|env\.example)$|(?:^|/)(?:credentials|secrets?)$)";
 
 /// In a file known to hold a private key, any run of base64 lines is key material, even one
 /// line: a change to a single line of a key shows only that line.
@@ -241,22 +241,59 @@ pub(crate) const GENERIC_ASSIGNMENT: &str = "generic-assignment";
 /// The rule key material found by [`KEY_BODY_LINES`] is reported under.
 pub(crate) const KEY_BODY_RULE: &str = "private-key-body";
 
-/// Built-ins gitleaks' default configuration has a rule for, with its allowlists (AWS's
-/// documentation key, Slack's placeholders, Firebase's public examples). In the default set
-/// gitleaks' rule speaks for these formats; the built-in alone serves where no gitleaks rules are
-/// loaded. `private-key` stays: gitleaks' needs the END line, and a diff often shows a block
-/// without it.
-const IN_GITLEAKS: &[&str] = &[
-    "aws-access-key-id",
-    "github-token",
-    "github-fine-grained-pat",
-    "gitlab-token",
-    "slack-token",
-    "slack-webhook",
-    "stripe-live-key",
-    "google-api-key",
-    "jwt",
+/// Built-ins gitleaks' default configuration has rules for (built-in name, gitleaks ids), with
+/// its allowlists (AWS's documentation key, Slack's placeholders, Firebase's public examples).
+/// In the default set gitleaks' rules speak for these formats, under the built-in's label,
+/// description and confidence; the built-in alone serves where no gitleaks rules are loaded.
+/// `private-key` is not here: gitleaks' needs the END line, and a diff often shows a block
+/// without it, so the built-in stands for both.
+const IN_GITLEAKS: &[(&str, &[&str])] = &[
+    ("aws-access-key-id", &["aws-access-token"]),
+    (
+        "github-token",
+        &[
+            "github-pat",
+            "github-oauth",
+            "github-app-token",
+            "github-refresh-token",
+        ],
+    ),
+    ("github-fine-grained-pat", &["github-fine-grained-pat"]),
+    ("gitlab-token", &["gitlab-pat", "gitlab-pat-routable"]),
+    (
+        "slack-token",
+        &[
+            "slack-bot-token",
+            "slack-user-token",
+            "slack-app-token",
+            "slack-legacy-token",
+            "slack-legacy-bot-token",
+            "slack-legacy-workspace-token",
+            "slack-config-access-token",
+            "slack-config-refresh-token",
+        ],
+    ),
+    ("slack-webhook", &["slack-webhook-url"]),
+    ("stripe-live-key", &["stripe-access-token"]),
+    ("google-api-key", &["gcp-api-key"]),
+    ("jwt", &["jwt"]),
 ];
+
+/// A gitleaks rule for a format a built-in covers takes the built-in's words and confidence: a
+/// person reads "AWS access key id", not `aws-access-token`.
+pub(crate) fn describe_like_builtin(rule: &mut SecretRule) {
+    let Some((name, _)) = IN_GITLEAKS
+        .iter()
+        .find(|(_, ids)| ids.contains(&rule.source_id.as_str()))
+    else {
+        return;
+    };
+    if let Some(b) = BUILTINS.iter().find(|b| b.name == *name) {
+        rule.label = b.label.to_string();
+        rule.description = b.description.to_string();
+        rule.confidence = b.confidence;
+    }
+}
 
 /// Every built-in rule.
 pub fn rules() -> Vec<SecretRule> {
@@ -265,7 +302,11 @@ pub fn rules() -> Vec<SecretRule> {
 
 /// The built-ins that gitleaks' default rules do not cover: what is added to them.
 pub fn beside_gitleaks() -> Vec<SecretRule> {
-    compile(BUILTINS.iter().filter(|b| !IN_GITLEAKS.contains(&b.name)))
+    compile(
+        BUILTINS
+            .iter()
+            .filter(|b| !IN_GITLEAKS.iter().any(|(name, _)| *name == b.name)),
+    )
 }
 
 fn compile<'a>(builtins: impl Iterator<Item = &'a Builtin>) -> Vec<SecretRule> {

@@ -167,6 +167,10 @@ fn compose(default: &[SecretRule], own: Vec<SecretRule>, disabled: &[String]) ->
         .iter()
         .filter(|r| !taken(&r.source_id, &own) && !taken(&r.source_id, &builtins))
         .cloned()
+        .map(|mut r| {
+            builtin::describe_like_builtin(&mut r);
+            r
+        })
         .collect();
     let builtins: Vec<SecretRule> = builtins
         .into_iter()
