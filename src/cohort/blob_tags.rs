@@ -88,7 +88,7 @@ pub(super) struct BlobTags {
 impl BlobTags {
     /// The store of the mirror at `git_dir`, with every readable segment loaded.
     pub(super) fn open(git_dir: &Path) -> BlobTags {
-        let dir = git_dir.join(STORE_DIR).join(version());
+        let dir = store_dir(git_dir).join(version());
         let mut store = BlobTags {
             dir: Some(dir.clone()),
             ..BlobTags::default()
@@ -143,6 +143,7 @@ impl BlobTags {
     }
 
     /// How many blobs were parsed since the store was opened.
+    #[cfg(test)]
     pub(super) fn parsed(&self) -> usize {
         self.fresh.len()
     }
@@ -241,7 +242,7 @@ pub(super) fn version() -> &'static str {
     })
 }
 
-/// The store's directory in the mirror at `git_dir`, for the tests and `gc`.
+/// The store's directory in the mirror at `git_dir` (every version's directory is inside).
 pub(super) fn store_dir(git_dir: &Path) -> PathBuf {
     git_dir.join(STORE_DIR)
 }
