@@ -590,16 +590,16 @@ mod in_process {
     //! a second publish of the same round.
 
     use super::*;
-    use review_tui::pipeline::{self, ReviewOptions};
     use review_tui::pr::reference;
-    use review_tui::prepare::{PrepareOptions, Prepared, prepare};
     use review_tui::publish::{self, PublishError, PublishInput, PublishOptions};
+    use review_tui::session::prepare::{PrepareOptions, Prepared, prepare};
+    use review_tui::session::round::{self, ReviewOptions};
 
     fn reviewed(
         runtime: &tokio::runtime::Runtime,
         reference: &str,
         options: &PrepareOptions,
-    ) -> (Prepared, review_tui::pipeline::ReviewResult) {
+    ) -> (Prepared, review_tui::session::snapshot::RoundSnapshot) {
         let reference = reference::parse(reference, None, None).unwrap();
         let mut prepared = runtime.block_on(prepare(reference, options)).unwrap();
         let review_options = ReviewOptions {
@@ -608,7 +608,7 @@ mod in_process {
             ..ReviewOptions::default()
         };
         let result = runtime
-            .block_on(pipeline::review(&mut prepared, &review_options))
+            .block_on(round::review(&mut prepared, &review_options))
             .unwrap();
         (prepared, result)
     }
@@ -623,7 +623,9 @@ mod in_process {
             ..PrepareOptions::default()
         };
         let reference = format!("{}#main..feature", repo.path().display());
-        let (mut prepared, result) = reviewed(&runtime, &reference, &options);
+        let (mut prepared, mut result) = reviewed(&runtime, &reference, &options);
+        // The lead's walkthrough travels in the round snapshot.
+        result.walkthrough = "Read `src/lib.rs` first.".into();
         let destination = publish::destination(&prepared, None, None).unwrap();
         let head = prepared.space.state().head_sha.clone();
         let diff = prepared.diff.clone();
@@ -633,7 +635,6 @@ mod in_process {
             head_sha: &head,
             diff: &diff,
             options: &publish_options,
-            walkthrough: Some("Read `src/lib.rs` first."),
         };
         let state = prepared.space.state().clone();
         let preview = runtime
@@ -706,7 +707,6 @@ mod in_process {
             head_sha: &reviewed_head,
             diff: &prepared.diff,
             options: &publish_options,
-            walkthrough: None,
         };
         let err = runtime
             .block_on(publish::preview(
