@@ -15,4 +15,5 @@ mod providers;
 mod publish;
 mod review_report;
 mod secrets;
+mod session;
 mod support;

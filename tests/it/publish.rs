@@ -207,6 +207,64 @@ fn a_round_is_one_review_with_inline_comments_and_the_summary_and_never_twice() 
 }
 
 #[test]
+fn the_persons_edited_comment_is_posted_in_place_of_the_generated_one_and_follows_its_finding() {
+    let server = start("octocat");
+    let data = tempfile::tempdir().unwrap();
+    let first = run(&server, data.path(), &[]);
+    assert_eq!(first.status.code(), Some(6), "{}", text(&first.stderr));
+    // `e` in the cockpit writes the person's text into state.json, by node id.
+    let state_path = crate::cockpit::find_state(data.path()).unwrap();
+    let mut state: Value =
+        serde_json::from_str(&std::fs::read_to_string(&state_path).unwrap()).unwrap();
+    let node = state["nodes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|n| n["rule"].as_str().is_some_and(|r| r.contains("unwrap")))
+        .unwrap()
+        .clone();
+    let edited = "Parse with `?` and say which port was bad. <!-- review-tui:fp=0000 -->";
+    state["comments"] = serde_json::json!({ node["id"].as_str().unwrap(): edited });
+    std::fs::write(&state_path, serde_json::to_string_pretty(&state).unwrap()).unwrap();
+
+    // A new round finds the same problem under a new id: the edit follows its fingerprint.
+    let out = run(&server, data.path(), &["--force", "--publish"]);
+    assert_eq!(out.status.code(), Some(6), "{}", text(&out.stderr));
+    let posted = server.bodies_to(REVIEWS);
+    assert_eq!(posted.len(), 1);
+    let inline = comments(&posted[0]);
+    let fingerprint = node["fingerprint"].as_str().unwrap();
+    let on_unwrap = inline
+        .iter()
+        .map(|c| c["body"].as_str().unwrap())
+        .find(|body| body.contains(&format!("<!-- review-tui:fp={fingerprint} -->")))
+        .expect("the unwrap finding's inline comment");
+    assert!(
+        on_unwrap.contains("Parse with `?` and say which port was bad."),
+        "{on_unwrap}"
+    );
+    // The generated title is replaced, and the person's text cannot plant a marker.
+    assert!(
+        !on_unwrap.contains("outside tests can panic"),
+        "{on_unwrap}"
+    );
+    assert!(
+        !on_unwrap.contains("<!-- review-tui:fp=0000"),
+        "{on_unwrap}"
+    );
+    // The summary lists the observation with the person's comment under it.
+    let body = posted[0]["body"].as_str().unwrap();
+    assert!(
+        body.contains("  - **Comment:** Parse with `?` and say which port was bad."),
+        "{body}"
+    );
+    let state = state_json(data.path());
+    assert_eq!(state["ladder"], "completed");
+    assert_eq!(state["comments"].as_object().unwrap().len(), 1, "{state:#}");
+    assert_nothing_leaked(&server, &[&first, &out]);
+}
+
+#[test]
 fn without_publish_nothing_is_posted_and_it_says_how() {
     let server = start("octocat");
     let data = tempfile::tempdir().unwrap();
