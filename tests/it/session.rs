@@ -216,3 +216,70 @@ fn every_format_is_honoured_when_the_head_is_not_eligible() {
     );
     assert!(String::from_utf8_lossy(&markdown.stderr).contains("not eligible"));
 }
+
+/// `review-tui REFERENCE --headless --deterministic-only` with its own data dir.
+fn review_local(reference: &str, data: &Path) -> Output {
+    crate::cli::review_tui()
+        .args([reference, "--headless", "--deterministic-only"])
+        .env("REVIEW_TUI_DATA_DIR", data)
+        .env("REVIEW_TUI_CONFIG", data.join("no-config.toml"))
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn two_spellings_of_one_commit_range_open_one_space_and_a_detached_head_is_its_commit() {
+    let repo = crate::support::git_repo::pr_repository();
+    let head = repo.rev_parse("feature");
+    let data = tempfile::tempdir().unwrap();
+    let path = repo.path().display().to_string();
+    let first = review_local(&format!("{path}#{head}^1..{head}"), data.path());
+    assert_ne!(
+        first.status.code(),
+        Some(4),
+        "{}",
+        String::from_utf8_lossy(&first.stderr)
+    );
+    // The same commits, abbreviated: already reviewed in that space, so not eligible.
+    let short = &head[..8];
+    let again = review_local(&format!("{path}#{short}^..{short}"), data.path());
+    let err = String::from_utf8_lossy(&again.stderr);
+    assert_eq!(again.status.code(), Some(1), "{err}");
+    assert!(err.contains("already reviewed"), "{err}");
+    let spaces = |data: &Path| {
+        let mut found = Vec::new();
+        let mut stack = vec![data.to_path_buf()];
+        while let Some(dir) = stack.pop() {
+            for entry in std::fs::read_dir(&dir).unwrap().flatten() {
+                let p = entry.path();
+                if p.file_name().is_some_and(|n| n == "state.json") {
+                    found.push(p);
+                } else if p.is_dir() && !p.ends_with("worktree") && !p.ends_with("mirrors") {
+                    stack.push(p);
+                }
+            }
+        }
+        found
+    };
+    assert_eq!(spaces(data.path()).len(), 1);
+
+    // `review-tui PATH` on a detached HEAD reviews that commit, keyed by it, not by `HEAD`.
+    repo.git(&["checkout", "--quiet", "--detach", "feature"]);
+    let detached_data = tempfile::tempdir().unwrap();
+    let out = review_local(&path, detached_data.path());
+    assert_ne!(
+        out.status.code(),
+        Some(4),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let state: Value =
+        serde_json::from_str(&std::fs::read_to_string(&spaces(detached_data.path())[0]).unwrap())
+            .unwrap();
+    assert_eq!(
+        state["pr"]["key"]["head"],
+        head.as_str(),
+        "{:#}",
+        state["pr"]
+    );
+}
