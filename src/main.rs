@@ -12,7 +12,7 @@ use review_tui::cli::{Cli, Command, ReportFormat, VerdictFormat};
 use review_tui::config::Config;
 use review_tui::exit::Exit;
 use review_tui::pr::reference;
-use review_tui::publish::{PublishError, PublishOptions, Selection};
+use review_tui::publish::{PublishError, PublishOptions, Rerun, Selection};
 use review_tui::report::{evaluate, headless, review, verdict_text};
 use review_tui::review::decide;
 use review_tui::session::prepare::{GithubSettings, PrepareError, PrepareOptions, prepare};
@@ -78,7 +78,7 @@ fn prepare_options(cli: &Cli, user: &Config) -> anyhow::Result<PrepareOptions> {
     Ok(PrepareOptions {
         data_dir: cli.data_dir.clone(),
         api_url: cli.api_url.clone(),
-        github: GithubSettings::from_layer(&user.github)?,
+        github: GithubSettings::from_layer(&user.github)?.with_env(),
         ..PrepareOptions::default()
     })
 }
@@ -101,13 +101,22 @@ fn headless_command(cli: &Cli, pr: &str) -> anyhow::Result<Exit> {
     let user = review_tui::config::load_user()?;
     let options = prepare_options(cli, &user)?;
     let runtime = tokio::runtime::Runtime::new().context("starting the async runtime")?;
-    let prepared = runtime.block_on(prepare(reference, &options))?;
+    let mut prepared = runtime.block_on(prepare(reference, &options))?;
     if prepared.is_empty() {
         write_report(cli, &prepare_report(cli, &prepared))?;
         eprintln!("review-tui: nothing to review: the range has no changes");
         return Ok(Exit::NothingToReview);
     }
-    if !prepared.eligibility.is_empty() && !cli.force {
+    // An already reviewed head: a deterministic-only round does not stand in for a review with
+    // models, and `--publish` posts the recorded round (never posted, or cut short) instead of
+    // refusing or reviewing again.
+    let rerun = review_tui::publish::rerun(
+        prepared.space.state(),
+        &mut prepared.eligibility,
+        cli.deterministic_only,
+        cli.publish && !cli.force,
+    );
+    if !prepared.eligibility.is_empty() && !cli.force && rerun != Rerun::PublishRecorded {
         write_report(cli, &prepare_report(cli, &prepared))?;
         let reasons: Vec<String> = prepared.eligibility.iter().map(|r| r.to_string()).collect();
         eprintln!(
@@ -119,6 +128,10 @@ fn headless_command(cli: &Cli, pr: &str) -> anyhow::Result<Exit> {
 
     let config = review_config(user, &prepared)?;
     let review = review_options(cli, &prepared, &config)?;
+    let review = ReviewOptions {
+        force: review.force || rerun == Rerun::NewRound,
+        ..review
+    };
     let mut session = Session::new(prepared, session_setup(cli, &config, review));
     // The pre-run estimate goes to stderr before the model reviewers are dispatched.
     let (tap, mut taps) = tokio::sync::mpsc::unbounded_channel();
@@ -129,7 +142,15 @@ fn headless_command(cli: &Cli, pr: &str) -> anyhow::Result<Exit> {
             }
         }
     });
-    let result = runtime.block_on(session.run_round(Some(tap), None));
+    let result = if rerun == Rerun::PublishRecorded {
+        eprintln!(
+            "review-tui: this head was already reviewed: publishing its recorded round (--force reviews it again)"
+        );
+        drop(tap);
+        Ok(session.snapshot())
+    } else {
+        runtime.block_on(session.run_round(Some(tap), None))
+    };
     let _ = estimates.join();
     let result = result?;
     for line in failed_reviewers(&result) {
