@@ -18,4 +18,5 @@ mod publish_ci;
 mod review_report;
 mod secrets;
 mod secrets_corpus;
+mod session;
 mod support;
