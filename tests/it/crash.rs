@@ -547,13 +547,18 @@ fn a_kill_during_a_running_round_loses_no_decision_made_meanwhile() {
         &[
             ("REVIEW_TUI_DATA_DIR", data.path()),
             ("REVIEW_TUI_PERSON", Path::new("tester")),
-            ("PATH", Path::new(&path)),
         ],
     );
+    let binary = env!("CARGO_BIN_EXE_review-tui");
+    let launch = |tmux: &Tmux| {
+        tmux.respawn(&format!(
+            "PATH='{path}' exec '{binary}' --demo --deterministic-only"
+        ))
+    };
     tmux.keep_dead_panes();
     tmux.poll_every(Duration::from_millis(20));
 
-    launch(&tmux, false);
+    launch(&tmux);
     // Every rule finding listed while the round is still running (gitleaks has not answered).
     tmux.wait_for("the findings of the running round", |s| {
         listed_statuses(s).len() == FINDINGS.len()
@@ -578,7 +583,7 @@ fn a_kill_during_a_running_round_loses_no_decision_made_meanwhile() {
     // Reopened with a gitleaks that answers at once: the interrupted round runs again and the
     // journaled decisions land on its result.
     std::fs::remove_file(&slow).unwrap();
-    launch(&tmux, false);
+    launch(&tmux);
     let kept = wait_until("the journaled decisions in state.json", || {
         let now = decisions(&read_state(&state)?);
         let dismissed = now.get(FINDINGS[0])?;
