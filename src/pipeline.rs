@@ -23,9 +23,9 @@ use crate::review::consolidate::{self, Problem};
 use crate::review::disagreement::{Disagreement, disagreements};
 use crate::review::level::Level;
 use crate::review::level::Role;
-use crate::review::node::{Actor, Scoring};
+use crate::review::node::Scoring;
 use crate::review::rounds::RoundDelta;
-use crate::review::status::{self, Change, apply_suppression_hints};
+use crate::review::status::apply_suppression_hints;
 use crate::review::verdict::Outcome;
 use crate::review::verdict::{Verdict, VerdictFinding, VerdictInput, decide};
 use crate::space::{Ladder, SpaceError, StateError, StoreError};
@@ -254,6 +254,13 @@ pub async fn review(
         catalog: options.catalog.clone(),
         gitleaks: options.gitleaks.clone(),
         now: started.clone(),
+        pr_text: crate::agents::injection::pr_texts(
+            &prepared.pr.title,
+            &prepared.pr.body,
+            prepared.space.mirror(),
+            &prepared.space.state().base_sha,
+            &prepared.space.state().head_sha,
+        ),
     };
     let reviewers = tokio::spawn(deterministic::run(input, run, sender.clone()));
     let dispatched = match (&model_run, models) {
@@ -423,22 +430,11 @@ async fn run_passes(
 
     if !stopped(&cancel) {
         let verification = passes::verify::run(kit, &lead, &board.nodes, setup.verify_calls).await;
-        let at = now();
-        for refutation in &verification.refuted {
-            let Some(node) = board.nodes.iter_mut().find(|n| n.id == refutation.node_id) else {
-                continue;
-            };
-            let change = Change::Dismiss {
-                reason: format!("refuted by verification: {}", refutation.quote),
-            };
-            let actor = Actor::Reviewer(passes::verify::VERIFIER.into());
-            if let Err(e) = status::apply(node, change, &actor, &at) {
-                coverage.notes.push(format!(
-                    "verification could not dismiss {}: {e}",
-                    refutation.node_id
-                ));
-            }
-        }
+        coverage.notes.extend(passes::verify::apply(
+            &verification,
+            &mut board.nodes,
+            &now(),
+        ));
         if verification.upheld > 0 {
             coverage.notes.push(format!(
                 "verification upheld {} model finding(s) against the code",

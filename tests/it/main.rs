@@ -11,6 +11,7 @@ mod faults;
 mod github;
 mod headless;
 mod models;
+mod protocol;
 mod providers;
 mod publish;
 mod review_report;
