@@ -20,6 +20,7 @@ pub mod index;
 mod paths;
 mod report_cache;
 mod stoplist;
+mod surface;
 mod tags;
 mod test_gap;
 
@@ -33,12 +34,12 @@ use serde::{Deserialize, Serialize};
 use crate::diff::Diff;
 use crate::review::axes::Axis;
 
+pub use crate::diff::is_test_path;
 pub use early_index::EarlyIndex;
 pub use error::CohortError;
 pub use grammar::Grammar;
 pub use group::{Cohort, GROUPED_BY_PATH};
 pub use index::{IndexStats, Location, SymbolEntry, SymbolIndex, cache_dir_in};
-pub use paths::is_test_path;
 pub use report_cache::build_cached;
 pub use stoplist::is_common;
 
@@ -121,7 +122,7 @@ pub fn build_with(
     }
     let cohorts = group::cohorts(&files, &index);
     let axes = vec![
-        api_contract::api_contract(&files, &index),
+        api_contract::api_contract(&files, &index, input.worktree, input.base),
         test_gap::test_gap(&cohorts, &files),
     ];
     Ok(CohortReport {

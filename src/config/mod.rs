@@ -119,10 +119,14 @@ pub struct GithubLayer {
     /// The longest single wait, whatever GitHub asks (default 60s). A rate limit that resets
     /// later than this fails at once, saying when it resets.
     pub max_wait: Option<String>,
+    /// The login the token acts as (`my-app[bot]`), for tokens GitHub will not name through
+    /// `GET /user` (GitHub App installation tokens).
+    pub login: Option<String>,
 }
 
 impl GithubLayer {
     fn merge(&mut self, over: GithubLayer) {
+        self.login = over.login.or(self.login.take());
         self.request_timeout = over.request_timeout.or(self.request_timeout.take());
         self.max_attempts = over.max_attempts.or(self.max_attempts.take());
         self.backoff = over.backoff.or(self.backoff.take());
