@@ -22,6 +22,8 @@ mod redact;
 
 #[cfg(test)]
 mod props;
+#[cfg(test)]
+mod protocol_props;
 
 use std::collections::HashSet;
 use std::sync::Arc;
@@ -278,8 +280,8 @@ struct Tally {
 }
 
 /// A refused finding the model still owes a valid resubmission of. A later valid finding with
-/// the same title or the same anchor settles it; one that named neither is settled by any later
-/// valid finding that settles nothing else.
+/// the same title settles it; an untitled one is settled by the same anchor, and one that named
+/// neither by any later valid finding that settles nothing else.
 #[derive(Debug, Clone)]
 struct Rejected {
     title: Option<String>,
@@ -765,20 +767,27 @@ impl Turn<'_> {
         }
     }
 
-    /// A valid finding settles the refusal it resubmits: the oldest with its title or its
-    /// anchor, else the oldest that named neither.
+    /// A valid finding settles the refusal it resubmits: the oldest with its title; for a
+    /// refused finding without a title, the oldest with its anchor, else the oldest that named
+    /// neither. Never another titled finding: a valid nit on the same line must not settle a
+    /// refused P0.
     fn settle(&mut self, payload: &Value) {
         let (title, anchor) = identity(payload);
         let rejected = &mut self.tally.rejected;
-        let same = rejected.iter().position(|r| {
-            (r.title.is_some() && r.title == title) || (r.anchor.is_some() && r.anchor == anchor)
-        });
+        let titled = rejected
+            .iter()
+            .position(|r| r.title.is_some() && r.title == title);
+        let untitled = || {
+            rejected
+                .iter()
+                .position(|r| r.title.is_none() && r.anchor.is_some() && r.anchor == anchor)
+        };
         let anonymous = || {
             rejected
                 .iter()
                 .position(|r| r.title.is_none() && r.anchor.is_none())
         };
-        if let Some(index) = same.or_else(anonymous) {
+        if let Some(index) = titled.or_else(untitled).or_else(anonymous) {
             rejected.remove(index);
         }
     }
