@@ -169,6 +169,10 @@ fn kinds(events: &[ReviewEvent]) -> Vec<&'static str> {
             EventKind::Progress { .. } => "progress",
             EventKind::Done { .. } => "done",
             EventKind::Failed { .. } => "failed",
+            EventKind::Refuted { .. } => "refuted",
+            EventKind::Scored { .. } => "scored",
+            EventKind::Traced { .. } => "traced",
+            EventKind::Contested { .. } => "contested",
         })
         .filter(|k| *k != "progress")
         .collect()
