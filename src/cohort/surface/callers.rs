@@ -32,7 +32,7 @@ pub fn uses(home: &Home, key: &str, caller_path: &str, caller: &str) -> bool {
         return false;
     };
     // A member is used through its type; its own name must appear too.
-    if let Some(member) = segments.last()
+    if let Some(member) = segments.next_back()
         && !matches(&word(member), caller)
     {
         return false;
