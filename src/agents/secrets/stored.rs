@@ -72,6 +72,7 @@ pub fn redact_event(event: &mut ReviewEvent, scanner: &SecretScanner) {
         EventKind::Progress { note, .. } => redact_in_place(note, scanner),
         EventKind::Done { summary } => redact_in_place(summary, scanner),
         EventKind::Refuted { quote, .. } => redact_in_place(quote, scanner),
+        EventKind::Contested { note, .. } => redact_in_place(note, scanner),
         EventKind::Scored { reasoning, .. } => redact_in_place(reasoning, scanner),
         EventKind::Traced { cause, .. } => redact_in_place(cause, scanner),
     }
