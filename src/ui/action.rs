@@ -37,6 +37,10 @@ pub enum Action {
     Reopen,
     EditComment,
     ToggleMark,
+    /// Take back the last triage change (a status change through the status service).
+    Undo,
+    /// Make the last undone change again.
+    Redo,
     // Views.
     Filter,
     ClearFilter,
@@ -122,7 +126,7 @@ pub enum Action {
 
 impl Action {
     /// The commands a key can be bound to, by name.
-    pub const BINDABLE: [Action; 34] = [
+    pub const BINDABLE: [Action; 36] = [
         Action::MoveDown,
         Action::MoveUp,
         Action::PageDown,
@@ -140,6 +144,8 @@ impl Action {
         Action::Reopen,
         Action::EditComment,
         Action::ToggleMark,
+        Action::Undo,
+        Action::Redo,
         Action::Filter,
         Action::ClearFilter,
         Action::CycleLevel,
@@ -179,6 +185,8 @@ impl Action {
             Action::Reopen => "reopen",
             Action::EditComment => "edit_comment",
             Action::ToggleMark => "toggle_mark",
+            Action::Undo => "undo",
+            Action::Redo => "redo",
             Action::Filter => "filter",
             Action::ClearFilter => "clear_filter",
             Action::CycleLevel => "cycle_level",

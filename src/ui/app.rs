@@ -33,11 +33,18 @@ pub fn person_name() -> String {
 
 /// The cockpit needs a terminal on both ends.
 pub fn check_terminal() -> Result<(), String> {
-    if std::io::stdout().is_terminal() && std::io::stdin().is_terminal() {
-        Ok(())
-    } else {
-        Err("the cockpit needs a terminal: standard output is not one. Use --headless to print a report instead".into())
-    }
+    let not_terminal = match (
+        std::io::stdin().is_terminal(),
+        std::io::stdout().is_terminal(),
+    ) {
+        (true, true) => return Ok(()),
+        (false, true) => "standard input is not one",
+        (true, false) => "standard output is not one",
+        (false, false) => "neither standard input nor standard output is one",
+    };
+    Err(format!(
+        "the cockpit needs a terminal: {not_terminal}. Use --headless to print a report instead"
+    ))
 }
 
 /// The space and what the cockpit changed while a run was still writing it.
@@ -323,7 +330,7 @@ impl Engine for Bridge {
                     }
                 });
             }
-            Effect::Quit | Effect::Abort => {}
+            Effect::Quit => {}
         }
     }
 }

@@ -233,8 +233,20 @@ impl Default for Keymap {
                 "fold/unfold; open a finding; jump to a disagreement's finding; filter by reviewer",
                 LIST,
             ),
-            (Main, A::NextFinding, &["n"], "next finding", NODE),
-            (Main, A::PrevFinding, &["N"], "previous finding", NONE),
+            (
+                Main,
+                A::NextFinding,
+                &["n"],
+                "next open finding (wraps around)",
+                NODE,
+            ),
+            (
+                Main,
+                A::PrevFinding,
+                &["N"],
+                "previous open finding (wraps around)",
+                NONE,
+            ),
             (
                 Main,
                 A::Confirm,
@@ -271,6 +283,14 @@ impl Default for Keymap {
                 "mark/unmark the finding for the gate's fix and ignore",
                 NONE,
             ),
+            (
+                Main,
+                A::Undo,
+                &["u"],
+                "undo the last triage change (recorded as a change, like any other)",
+                NODE,
+            ),
+            (Main, A::Redo, &["ctrl-r"], "redo what undo took back", NONE),
             (
                 Main,
                 A::Filter,
@@ -353,10 +373,14 @@ impl Default for Keymap {
                 Gate,
                 A::GateAbort,
                 &["a"],
-                "abort: leave without publishing",
+                "leave the gate without publishing (the review stays open)",
                 NONE,
             ),
             (Gate, A::Close, &["esc"], "back to the findings", NONE),
+            (Gate, A::MoveDown, &["j", "down"], "scroll down", NONE),
+            (Gate, A::MoveUp, &["k", "up"], "scroll up", NONE),
+            (Gate, A::PageDown, &["pgdn"], "page down", NONE),
+            (Gate, A::PageUp, &["pgup"], "page up", NONE),
             (
                 Preview,
                 A::PublishConfirm,
@@ -374,6 +398,8 @@ impl Default for Keymap {
             (Preview, A::MoveUp, &["k", "up"], "scroll the body up", NONE),
             (Preview, A::PageDown, &["pgdn", "space"], "page down", NONE),
             (Preview, A::PageUp, &["pgup"], "page up", NONE),
+            (Preview, A::Top, &["home", "g"], "top of the body", NONE),
+            (Preview, A::Bottom, &["end", "G"], "end of the body", NONE),
             (Diff, A::MoveDown, &["j", "down"], "next line", NONE),
             (Diff, A::MoveUp, &["k", "up"], "previous line", NONE),
             (Diff, A::PageDown, &["pgdn", "ctrl-d"], "page down", NONE),
@@ -408,6 +434,10 @@ impl Default for Keymap {
             ),
             (Help, A::MoveDown, &["j", "down"], "scroll down", NONE),
             (Help, A::MoveUp, &["k", "up"], "scroll up", NONE),
+            (Help, A::PageDown, &["pgdn", "space"], "page down", NONE),
+            (Help, A::PageUp, &["pgup"], "page up", NONE),
+            (Help, A::Top, &["home", "g"], "top", NONE),
+            (Help, A::Bottom, &["end", "G"], "end", NONE),
         ];
         Keymap {
             bindings: table
@@ -511,14 +541,18 @@ impl Keymap {
             .join("/")
     }
 
-    /// Short hints for the status line of a pane: (keys, description).
-    pub fn hints(&self, pane: Pane) -> Vec<(String, &'static str)> {
+    /// Short hints for the status line of a pane: (keys, description, whether it must stay
+    /// when the line is short: help and quit, the way to everything else and the way out).
+    pub fn hints(&self, pane: Pane) -> Vec<(String, &'static str, bool)> {
         self.bindings
             .iter()
             .filter(|b| {
                 b.context == Context::Main && b.hint_in.contains(&pane) && !b.keys.is_empty()
             })
-            .map(|b| (b.keys[0].to_string(), short(&b.action)))
+            .map(|b| {
+                let essential = matches!(b.action, Action::Help | Action::Quit);
+                (b.keys[0].to_string(), short(&b.action), essential)
+            })
             .collect()
     }
 
@@ -580,12 +614,13 @@ impl Keymap {
     }
 }
 
-/// The few words a status line hint uses.
-fn short(action: &Action) -> &'static str {
+/// The few words a status line hint (or a narrow overlay's key line) uses.
+pub(crate) fn short(action: &Action) -> &'static str {
     match action {
         Action::MoveDown => "move",
         Action::Expand => "open",
-        Action::NextFinding => "next",
+        Action::NextFinding => "next open",
+        Action::Undo => "undo",
         Action::Confirm => "confirm",
         Action::Dismiss => "dismiss",
         Action::Resolve => "resolve",
@@ -595,6 +630,12 @@ fn short(action: &Action) -> &'static str {
         Action::OpenDiff => "diff",
         Action::Help => "help",
         Action::Quit => "quit",
+        Action::GateFix => "fix",
+        Action::GateIgnore => "ignore",
+        Action::GatePublish => "publish",
+        Action::GateDetails => "details",
+        Action::GateAbort => "leave",
+        Action::Close => "back",
         other => other.name().unwrap_or(""),
     }
 }

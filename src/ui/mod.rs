@@ -16,6 +16,7 @@ pub mod run;
 pub mod state;
 pub mod terminal;
 pub mod theme;
+pub mod triage;
 pub mod update;
 pub mod view;
 

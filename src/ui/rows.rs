@@ -78,9 +78,11 @@ pub fn rows(state: &AppState) -> Vec<Row> {
     build(state, Unfold::AsState)
 }
 
-/// Where a problem sorts within its group: open before closed, then priority, then the most
-/// confident, then id. Computed once per problem, so sorting compares plain values.
-type Order<'s> = (bool, Priority, std::cmp::Reverse<i64>, &'s str);
+/// Where a problem sorts within its group: priority, then the most confident, then id. Not
+/// its status: a row stays where it is when it is confirmed, dismissed or resolved, so the
+/// list does not move under the cursor during triage. Computed once per problem, so sorting
+/// compares plain values.
+type Order<'s> = (Priority, std::cmp::Reverse<i64>, &'s str);
 
 struct Group<'s> {
     key: String,
@@ -146,7 +148,6 @@ pub fn build(state: &AppState, unfold: Unfold) -> Vec<Row> {
             None => &mut other,
         };
         let order = (
-            !primary.status.is_active(),
             primary.priority,
             std::cmp::Reverse(confidence_key(primary.confidence)),
             primary.id.as_str(),

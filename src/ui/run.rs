@@ -76,7 +76,7 @@ impl Inbox {
 /// The engine side of the cockpit. `handle` is called on the loop's task for every effect, in
 /// order, and must return quickly: start the work (a tokio task, `spawn_blocking`) and report
 /// back through `inbox` (`PublishPreview`, `Published`, `Notice`, `EngineError`, …).
-/// `Effect::Quit` and `Effect::Abort` are passed on too, after which the loop ends.
+/// `Effect::Quit` is passed on too, after which the loop ends.
 pub trait Engine {
     fn handle(&mut self, effect: Effect, inbox: &Inbox);
 }
@@ -86,7 +86,8 @@ pub trait Engine {
 pub enum RunOutcome {
     /// The person quit (`q`).
     Quit,
-    /// The person aborted at the gate: nothing was published.
+    /// The person left before the review was done (`q` while reviewers were still running):
+    /// nothing was decided, nothing was published.
     Aborted,
     /// Every sender of the inbox is gone.
     Closed,
@@ -191,8 +192,12 @@ pub async fn run_inbox<B: Backend>(
                     dirty = true;
                     for effect in update(state, action) {
                         match effect {
+                            // Leaving before the review is done is not the provisional
+                            // verdict's answer: it ends as aborted by the person.
+                            Effect::Quit if state.review_running() => {
+                                outcome = Some(RunOutcome::Aborted)
+                            }
                             Effect::Quit => outcome = Some(RunOutcome::Quit),
-                            Effect::Abort => outcome = Some(RunOutcome::Aborted),
                             _ => {}
                         }
                         engine.handle(effect, &inbox);

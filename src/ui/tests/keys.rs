@@ -119,7 +119,10 @@ fn overlays_take_the_keys() {
     let keymap = Keymap::default();
     let mut state = finished();
 
-    state.overlays.push(Overlay::Gate { details: false });
+    state.overlays.push(Overlay::Gate {
+        details: false,
+        scroll: 0,
+    });
     assert_eq!(
         keymap.translate(&state, &key(KeyCode::Char('p'))),
         Some(Action::GatePublish)

@@ -129,7 +129,7 @@ fn confirm_as_the_person_moves_open_to_consensus_ready_and_asks_to_persist() {
 fn a_refused_change_is_a_message_and_no_effect() {
     let mut state = finished();
     select(&mut state, "n1");
-    // Reopening an open finding is refused by the status service.
+    // Reopening an open finding (that the person did not confirm) has nothing to take back.
     assert_eq!(update(&mut state, Action::Reopen), vec![]);
     assert!(
         state
@@ -137,7 +137,7 @@ fn a_refused_change_is_a_message_and_no_effect() {
             .as_ref()
             .unwrap()
             .text
-            .contains("cannot reopen")
+            .contains("is open: nothing to reopen")
     );
 }
 
@@ -199,6 +199,9 @@ fn resolve_and_reopen_round_trip_through_the_status_service() {
     assert_eq!(state.node("n6").unwrap().status, Status::ConsensusReady);
     apply(&mut state, [Action::Resolve]);
     assert_eq!(state.node("n6").unwrap().status, Status::Resolved);
+    // The cursor went on to the next open finding; back to n6.
+    assert_ne!(state.selected, Some(RowKey::Node("n6".into())));
+    select(&mut state, "n6");
     let effects = update(&mut state, Action::Reopen);
     assert_eq!(state.node("n6").unwrap().status, Status::ConsensusReady);
     assert!(matches!(
@@ -283,7 +286,10 @@ fn the_gate_opens_only_when_awaiting_approval() {
     update(&mut state, Action::OpenGate);
     assert!(matches!(
         state.top_overlay(),
-        Some(Overlay::Gate { details: false })
+        Some(Overlay::Gate {
+            details: false,
+            scroll: 0
+        })
     ));
     // The ladder moving on closes it.
     update(&mut state, Action::Ladder(Ladder::Completed));
@@ -364,11 +370,17 @@ fn gate_ignore_dismisses_the_marked_findings_with_one_reason() {
 }
 
 #[test]
-fn gate_abort_ends_without_publishing() {
+fn gate_abort_leaves_the_gate_not_the_cockpit() {
     let mut state = finished();
     apply(&mut state, [Action::OpenGate]);
-    assert_eq!(update(&mut state, Action::GateAbort), vec![Effect::Abort]);
-    assert!(state.quit);
+    assert_eq!(update(&mut state, Action::GateAbort), vec![]);
+    assert!(!state.quit);
+    assert!(state.overlays.is_empty());
+    let message = state.message.as_ref().unwrap();
+    assert!(
+        message.text.contains("nothing was published"),
+        "{message:?}"
+    );
 }
 
 #[test]
@@ -435,11 +447,22 @@ fn next_finding_unfolds_a_collapsed_cohort() {
     apply(&mut state, [Action::NextFinding]);
     assert!(!state.collapsed.contains("c-auth"));
     assert!(matches!(state.selected, Some(RowKey::Node(_))));
-    // N walks back; at the first finding it stays and says so.
+    // N walks back to the first open finding, then wraps around to the last and says so.
+    let first = state.selected.clone();
+    let mut wrapped = false;
     for _ in 0..10 {
         apply(&mut state, [Action::PrevFinding]);
+        if state
+            .message
+            .as_ref()
+            .is_some_and(|m| m.text == "wrapped to the last open finding")
+        {
+            wrapped = true;
+            break;
+        }
     }
-    assert_eq!(state.message.as_ref().unwrap().text, "first finding");
+    assert!(wrapped);
+    assert_ne!(state.selected, first);
 }
 
 #[test]
@@ -503,10 +526,14 @@ fn editing_the_comment_saves_it_and_an_empty_text_restores_the_generated_one() {
     let mut state = finished();
     select(&mut state, "n1");
     apply(&mut state, [Action::EditComment]);
-    apply(&mut state, typed(" Please check expiry first."));
+    // The editor opens at the top of the text, not scrolled to its end.
+    apply(&mut state, typed("Please check expiry first. "));
     let effects = update(&mut state, Action::Submit);
     let text = state.comments.get("n1").cloned().unwrap();
-    assert!(text.ends_with("Please check expiry first."), "{text}");
+    assert!(
+        text.starts_with("Please check expiry first. Expired token"),
+        "{text}"
+    );
     assert_eq!(
         effects,
         vec![Effect::SaveComment {
