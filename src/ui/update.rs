@@ -488,6 +488,10 @@ fn submit(state: &mut AppState) -> Vec<Effect> {
         InputPurpose::Filter { .. } => {
             state.filter = text.trim().to_string();
             state.overlays.pop();
+            if let Some(problem) = rows::Filter::parse(&state.filter).problems.first() {
+                let text = format!("{problem}: nothing can match");
+                message(state, MessageKind::Warn, text);
+            }
             Vec::new()
         }
     }
@@ -586,7 +590,24 @@ fn cycle_pane(state: &mut AppState, delta: isize) {
     }
     let i = panes.iter().position(|p| *p == state.focus).unwrap_or(0) as isize;
     let n = panes.len() as isize;
-    state.focus = panes[((i + delta) % n + n) as usize % panes.len()];
+    focus(state, panes[((i + delta) % n + n) as usize % panes.len()]);
+}
+
+/// Focuses `pane`; a list pane arrives with a row selected, so the first enter acts.
+pub(crate) fn focus(state: &mut AppState, pane: Pane) {
+    state.focus = pane;
+    match pane {
+        Pane::Reviewers if state.selected_reviewer.is_none() => {
+            state.selected_reviewer = reviewer_order(state).first().map(|s| s.to_string());
+        }
+        Pane::Disagreements if state.selected_disagreement.is_none() => {
+            state.selected_disagreement = state
+                .disagreements
+                .first()
+                .map(|d| (d.a.clone(), d.b.clone()));
+        }
+        _ => {}
+    }
 }
 
 fn expand(state: &mut AppState) {
@@ -930,9 +951,9 @@ fn click(state: &mut AppState, column: u16, row: u16) {
     } else if layout.detail.contains(at) {
         state.focus = Pane::Detail;
     } else if layout.reviewers.contains(at) {
-        state.focus = Pane::Reviewers;
+        focus(state, Pane::Reviewers);
     } else if layout.disagreements.contains(at) {
-        state.focus = Pane::Disagreements;
+        focus(state, Pane::Disagreements);
     }
 }
 

@@ -44,6 +44,8 @@ pub fn draw(
     if rows.is_empty() {
         let text = if let Some(loading) = &state.loading {
             format!("{} {loading}", super::spinner(state.tick))
+        } else if let Some(problem) = rows::Filter::parse(&state.filter).problems.first() {
+            format!("{problem} (esc clears the filter)")
         } else if !state.filter.is_empty() {
             format!("nothing matches `{}` (esc clears the filter)", state.filter)
         } else if state.board.reviewers.values().any(|r| {
@@ -263,7 +265,7 @@ impl Columns {
     }
 }
 
-fn kind_label(kind: Kind) -> &'static str {
+pub(crate) fn kind_label(kind: Kind) -> &'static str {
     match kind {
         Kind::Bug => "bug",
         Kind::Suggestion => "sugg",

@@ -170,10 +170,7 @@ pub(crate) fn centered(area: Rect, width: u16, height: u16) -> Rect {
     }
 }
 
-/// A confidence 0.0–1.0 as 0–100.
-pub(crate) fn percent(confidence: f64) -> u32 {
-    (confidence.clamp(0.0, 1.0) * 100.0).round() as u32
-}
+pub(crate) use crate::review::verdict::percent;
 
 /// The spinner frame for reviewers that are reading.
 pub(crate) fn spinner(tick: u64) -> &'static str {

@@ -125,7 +125,10 @@ fn gate(
             }
             if !details && verdict.reasons.len() > 1 {
                 lines.push(Line::from(Span::styled(
-                    format!("… {} more reasons: d shows them", verdict.reasons.len() - 1),
+                    format!(
+                        "… {} more: d shows them",
+                        super::findings::plural(verdict.reasons.len() - 1, "reason")
+                    ),
                     theme.muted,
                 )));
             }
@@ -402,7 +405,7 @@ fn filter_line(frame: &mut Frame, area: Rect, input: &InputOverlay, hint: &str, 
     };
     frame.render_widget(Clear, line);
     let hint_width = if line.width >= 60 {
-        super::width(hint) as u16 + 2
+        (line.width / 2).min(super::width(hint).max(60) as u16 + 2)
     } else {
         0
     };
@@ -420,11 +423,18 @@ fn filter_line(frame: &mut Frame, area: Rect, input: &InputOverlay, hint: &str, 
     textarea.set_style(theme.text);
     textarea.set_cursor_line_style(ratatui::style::Style::default());
     frame.render_widget(&textarea, text);
-    let note_line = match &input.error {
-        Some(error) => Span::styled(error.clone(), theme.message_error),
+    let problem = crate::ui::rows::Filter::parse(&input.text())
+        .problems
+        .into_iter()
+        .next();
+    let note_line = match input.error.clone().or(problem) {
+        Some(error) => Span::styled(error, theme.message_error),
         None => Span::styled(hint.to_string(), theme.muted),
     };
-    frame.render_widget(Paragraph::new(note_line), note);
+    frame.render_widget(
+        Paragraph::new(note_line).alignment(ratatui::layout::Alignment::Right),
+        note,
+    );
 }
 
 fn error(frame: &mut Frame, area: Rect, title: &str, message: &str, cx: &ViewContext) {
