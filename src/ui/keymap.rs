@@ -293,6 +293,30 @@ impl Default for Keymap {
             (Main, A::Redo, &["ctrl-r"], "redo what undo took back", NONE),
             (
                 Main,
+                A::EditInEditor,
+                &["E"],
+                "write the comment in $VISUAL/$EDITOR (saved when the editor closes)",
+                NONE,
+            ),
+            (
+                Main,
+                A::Yank,
+                &["y"],
+                "copy path:line of the finding to the clipboard (OSC 52)",
+                NONE,
+            ),
+            (Main, A::FocusFindings, &["1"], "focus the findings", NONE),
+            (Main, A::FocusDetail, &["2"], "focus the detail", NONE),
+            (Main, A::FocusReviewers, &["3"], "focus the reviewers", NONE),
+            (
+                Main,
+                A::FocusDisagreements,
+                &["4"],
+                "focus the disagreements",
+                NONE,
+            ),
+            (
+                Main,
                 A::Filter,
                 &["/"],
                 "filter: words, @reviewer, p0…p3, is:open",
@@ -586,9 +610,9 @@ impl Keymap {
     pub fn translate_key(&self, state: &AppState, event: &KeyEvent) -> Option<Action> {
         let key = Key::from_event(event);
         match state.top_overlay() {
-            None => self.lookup(Context::Main, key),
-            Some(Overlay::Gate { .. }) => self.lookup(Context::Gate, key),
-            Some(Overlay::Diff(_)) => self.lookup(Context::Diff, key),
+            None => self.lookup(Context::Main, key).or_else(|| unknown(key)),
+            Some(Overlay::Gate { .. }) => self.lookup(Context::Gate, key).or_else(|| unknown(key)),
+            Some(Overlay::Diff(_)) => self.lookup(Context::Diff, key).or_else(|| unknown(key)),
             Some(Overlay::PreviewPending) => {
                 (key.code == KeyCode::Esc).then_some(Action::PublishCancel)
             }
@@ -606,12 +630,28 @@ impl Keymap {
                     KeyCode::Esc => Some(Action::Cancel),
                     KeyCode::Enter if !input.purpose.multiline() => Some(Action::Submit),
                     KeyCode::Char('s') if ctrl => Some(Action::Submit),
+                    KeyCode::Char('e') if ctrl && input.purpose.multiline() => {
+                        Some(Action::EditInEditor)
+                    }
                     KeyCode::Char('c') if ctrl => Some(Action::Cancel),
                     _ => Some(Action::Text(Input::from(*event))),
                 }
             }
         }
     }
+}
+
+/// A printable key (or a function key) that nothing is bound to: said, not swallowed. Keys
+/// with ctrl or alt are left alone: terminals send them for their own purposes too.
+fn unknown(key: Key) -> Option<Action> {
+    if key
+        .modifiers
+        .intersects(KeyModifiers::CONTROL | KeyModifiers::ALT)
+    {
+        return None;
+    }
+    matches!(key.code, KeyCode::Char(_) | KeyCode::F(_))
+        .then(|| Action::UnknownKey(key.to_string()))
 }
 
 /// The few words a status line hint (or a narrow overlay's key line) uses.

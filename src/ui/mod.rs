@@ -9,6 +9,7 @@
 pub mod action;
 pub mod app;
 pub mod diffview;
+pub mod editor;
 pub mod highlight;
 pub mod keymap;
 pub mod rows;

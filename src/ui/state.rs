@@ -142,6 +142,16 @@ pub struct PreviewData {
     pub target: String,
 }
 
+/// Work for the loop itself, not the engine: it needs the terminal.
+#[derive(Debug, Clone, PartialEq)]
+pub enum TerminalJob {
+    /// Suspend the cockpit, open `text` in the person's editor, answer with
+    /// `Action::EditorClosed`.
+    Editor { node_id: String, text: String },
+    /// Put `text` on the clipboard through the terminal (OSC 52).
+    Clipboard(String),
+}
+
 /// Why a text box is open.
 #[derive(Debug, Clone, PartialEq)]
 pub enum InputPurpose {
@@ -346,6 +356,9 @@ pub struct AppState {
     pub detail_scroll: u16,
     pub layout: ScreenLayout,
     pub quit: bool,
+    /// Work only the loop can do because it owns the terminal (hand it to the person's editor,
+    /// write to the clipboard); `update` queues it, the loop drains it after each action.
+    pub terminal_jobs: Vec<TerminalJob>,
     /// The person's changes this session, last on top, and the ones undone since.
     pub undo: Vec<crate::ui::triage::Undoable>,
     pub redo: Vec<crate::ui::triage::Undoable>,
@@ -391,6 +404,7 @@ impl AppState {
             quit: false,
             undo: Vec::new(),
             redo: Vec::new(),
+            terminal_jobs: Vec::new(),
         }
     }
 

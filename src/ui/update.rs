@@ -17,7 +17,8 @@ use crate::ui::action::Action;
 use crate::ui::diffview::{self, DiffDoc};
 use crate::ui::rows::{self, Row, Unfold};
 use crate::ui::state::{
-    AppState, DiffView, InputPurpose, MessageKind, Overlay, Pane, RowKey, generated_comment,
+    AppState, DiffView, InputPurpose, MessageKind, Overlay, Pane, RowKey, TerminalJob,
+    generated_comment,
 };
 use crate::ui::triage;
 
@@ -166,6 +167,73 @@ fn dispatch(state: &mut AppState, action: Action) -> Vec<Effect> {
         }
         Action::Undo => return triage::undo(state),
         Action::Redo => return triage::redo(state),
+        Action::EditInEditor => {
+            // From the comment editor: what is typed so far goes to the editor.
+            let typed = match state.top_overlay() {
+                Some(Overlay::Input(input)) => match &input.purpose {
+                    InputPurpose::EditComment { node_id } => Some((node_id.clone(), input.text())),
+                    _ => None,
+                },
+                _ => None,
+            };
+            if let Some((node_id, text)) = typed {
+                state.overlays.pop();
+                state
+                    .terminal_jobs
+                    .push(TerminalJob::Editor { node_id, text });
+            } else {
+                return with_selected(state, "edit", |state, id| {
+                    let text = state
+                        .node(&id)
+                        .map(|n| state.comment_text(n))
+                        .unwrap_or_default();
+                    state
+                        .terminal_jobs
+                        .push(TerminalJob::Editor { node_id: id, text });
+                    Vec::new()
+                });
+            }
+        }
+        Action::EditorClosed { node_id, text } => match text {
+            Ok(text) if text.trim().is_empty() => {
+                let text = format!(
+                    "the editor left {} empty: the comment is unchanged",
+                    triage::label(state, &node_id)
+                );
+                message(state, MessageKind::Warn, text);
+            }
+            Ok(text) => return save_comment(state, node_id, text),
+            Err(why) => message(state, MessageKind::Error, why),
+        },
+        Action::Yank => {
+            return with_selected(state, "copy", |state, id| {
+                let Some(node) = state.node(&id) else {
+                    return Vec::new();
+                };
+                let text = match &node.anchor {
+                    Some(anchor) => format!("{}:{}", anchor.path, anchor.start_line),
+                    None => node.text.title.clone(),
+                };
+                info(state, format!("copied {text}"));
+                state.terminal_jobs.push(TerminalJob::Clipboard(text));
+                Vec::new()
+            });
+        }
+        Action::FocusFindings => focus(state, Pane::Findings),
+        Action::FocusDetail => focus(state, Pane::Detail),
+        Action::FocusReviewers => focus(state, Pane::Reviewers),
+        Action::FocusDisagreements => {
+            if state.disagreements.is_empty() {
+                info(state, "no disagreements".to_string());
+            } else {
+                focus(state, Pane::Disagreements);
+            }
+        }
+        Action::UnknownKey(key) => message(
+            state,
+            MessageKind::Warn,
+            format!("{key} does nothing here · ? lists the keys"),
+        ),
         Action::EditComment => {
             return with_selected(state, "edit", |state, id| {
                 let text = state
@@ -472,18 +540,7 @@ fn submit(state: &mut AppState) -> Vec<Effect> {
         }
         InputPurpose::EditComment { node_id } => {
             state.overlays.pop();
-            let generated = state.node(&node_id).map(generated_comment);
-            let text = (Some(text.clone()) != generated && !text.trim().is_empty()).then_some(text);
-            match &text {
-                Some(text) => {
-                    state.comments.insert(node_id.clone(), text.clone());
-                }
-                None => {
-                    state.comments.remove(&node_id);
-                }
-            }
-            info(state, format!("{node_id}: comment saved"));
-            vec![Effect::SaveComment { node_id, text }]
+            save_comment(state, node_id, text)
         }
         InputPurpose::Filter { .. } => {
             state.filter = text.trim().to_string();
@@ -495,6 +552,24 @@ fn submit(state: &mut AppState) -> Vec<Effect> {
             Vec::new()
         }
     }
+}
+
+/// Keeps `text` as the comment to post for `node_id` (the generated text or an empty one
+/// goes back to generating it).
+fn save_comment(state: &mut AppState, node_id: String, text: String) -> Vec<Effect> {
+    let generated = state.node(&node_id).map(generated_comment);
+    let text = (Some(text.clone()) != generated && !text.trim().is_empty()).then_some(text);
+    match &text {
+        Some(text) => {
+            state.comments.insert(node_id.clone(), text.clone());
+        }
+        None => {
+            state.comments.remove(&node_id);
+        }
+    }
+    let name = triage::label(state, &node_id);
+    info(state, format!("{name}: comment saved"));
+    vec![Effect::SaveComment { node_id, text }]
 }
 
 fn apply_event(state: &mut AppState, event: crate::agents::events::ReviewEvent) -> Vec<Effect> {
