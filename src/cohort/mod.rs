@@ -9,6 +9,7 @@
 //! `testGap` axis.
 
 mod api_contract;
+mod blob_tags;
 mod cache_file;
 mod changes;
 mod early_index;
@@ -20,6 +21,7 @@ pub mod index;
 mod paths;
 mod report_cache;
 mod stoplist;
+mod surface;
 mod tags;
 mod test_gap;
 
@@ -121,7 +123,7 @@ pub fn build_with(
     }
     let cohorts = group::cohorts(&files, &index);
     let axes = vec![
-        api_contract::api_contract(&files, &index),
+        api_contract::api_contract(&files, &index, input.worktree, input.base),
         test_gap::test_gap(&cohorts, &files),
     ];
     Ok(CohortReport {

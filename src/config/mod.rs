@@ -44,6 +44,8 @@ pub struct Config {
     pub disabled_rules: Vec<String>,
     /// Rule id → priority overrides.
     pub rule_priorities: BTreeMap<String, Priority>,
+    /// `[rules] skip`: globs of vendored/generated paths (see [`RulesLayer::skip`]).
+    pub skip_paths: Vec<String>,
     /// Extra instructions for the reviewers, from the repository (base branch) layer.
     pub instructions: String,
     /// The gate's fix command (`[fix] command = "claude -p"`), run through `sh -c` with a
@@ -70,6 +72,7 @@ impl Default for Config {
             collapse: Vec::new(),
             disabled_rules: Vec::new(),
             rule_priorities: BTreeMap::new(),
+            skip_paths: Vec::new(),
             instructions: String::new(),
             fix_command: None,
             sources: vec!["built-in defaults".into()],
@@ -119,10 +122,14 @@ pub struct GithubLayer {
     /// The longest single wait, whatever GitHub asks (default 60s). A rate limit that resets
     /// later than this fails at once, saying when it resets.
     pub max_wait: Option<String>,
+    /// The login the token acts as (`my-app[bot]`), for tokens GitHub will not name through
+    /// `GET /user` (GitHub App installation tokens).
+    pub login: Option<String>,
 }
 
 impl GithubLayer {
     fn merge(&mut self, over: GithubLayer) {
+        self.login = over.login.or(self.login.take());
         self.request_timeout = over.request_timeout.or(self.request_timeout.take());
         self.max_attempts = over.max_attempts.or(self.max_attempts.take());
         self.backoff = over.backoff.or(self.backoff.take());
@@ -156,6 +163,11 @@ pub struct RulesLayer {
     pub disable: Vec<String>,
     #[serde(default)]
     pub priority: BTreeMap<String, Priority>,
+    /// Path globs of vendored or generated code the rules other than security rules do not
+    /// read. Only configuration decides this (the base branch's file, or the person's), never
+    /// the PR's own paths.
+    #[serde(default)]
+    pub skip: Vec<String>,
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Deserialize)]
@@ -196,6 +208,11 @@ impl Config {
                 }
             }
             self.rule_priorities.extend(rules.priority);
+            for glob in rules.skip {
+                if !self.skip_paths.contains(&glob) {
+                    self.skip_paths.push(glob);
+                }
+            }
         }
         if let Some(instructions) = layer.review.and_then(|r| r.instructions) {
             self.instructions = instructions;
