@@ -673,7 +673,10 @@ fn a_new_head_forgets_the_caches_of_earlier_heads() {
 #[test]
 fn a_minified_file_is_not_parsed_and_says_so() {
     let repo = rust_repo();
-    let bundle = format!("var a={};function f(){{return a}}\n", "1+".repeat(20_000) + "1");
+    let bundle = format!(
+        "var a={};function f(){{return a}}\n",
+        "1+".repeat(20_000) + "1"
+    );
     repo.write("web/app.js", &bundle);
     repo.write("src/render.rs", &RENDER.replace("<h1>", "<h2>"));
     repo.commit("bundle");
