@@ -8,6 +8,7 @@ use ratatui::widgets::{Block, Clear, Padding, Paragraph, Wrap};
 
 use super::{ViewContext, centered, pad, percent};
 use crate::review::Priority;
+use crate::ui::action::Action;
 use crate::ui::keymap::{Context, short};
 use crate::ui::state::{AppState, InputOverlay, InputPurpose, Overlay, PreviewData};
 
@@ -164,6 +165,17 @@ fn gate(
             theme.marked,
         )));
     }
+    if let Some(target) = &state.published {
+        lines.push(Line::raw(""));
+        lines.push(Line::from(vec![
+            Span::styled("Published ", theme.muted),
+            Span::styled(format!(" round {}: {target}", state.round), theme.text),
+        ]));
+        lines.push(Line::from(Span::styled(
+            "this round is done: a new push to the PR starts the next one",
+            theme.muted,
+        )));
+    }
 
     let width = area.width.min(92);
     let inner_width = width.saturating_sub(2);
@@ -175,6 +187,8 @@ fn gate(
         .iter()
         .filter(|b| b.context == Context::Gate && !b.keys.is_empty())
         .filter(|b| !is_scroll(&b.action))
+        // A round is published once: the gate stops offering it.
+        .filter(|b| !(state.published.is_some() && b.action == Action::GatePublish))
         .map(|b| {
             let keys = b
                 .keys
