@@ -9,8 +9,10 @@ use std::sync::{Arc, Mutex};
 use thiserror::Error;
 
 use crate::agents::agent::Pricing;
+use crate::agents::context::split::BYTES_PER_TOKEN;
 use crate::agents::provider::{
     BoxFuture, Capabilities, ChatRequest, ChatResponse, Provider, ProviderError, Usage,
+    arguments_text,
 };
 
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -159,6 +161,31 @@ impl Budget {
     }
 }
 
+/// What a turn cost: the server's counts, or an estimate from the bytes sent and received where
+/// it reported none. A server that leaves `usage` out (many local ones do) must not make every
+/// call free: the budget and the reviewers' token bounds would never stop anything.
+pub fn counted(request: &ChatRequest, response: &ChatResponse) -> Usage {
+    let mut usage = response.usage;
+    if usage.input_tokens == 0 {
+        let sent = serde_json::to_string(request).map_or(0, |text| text.len());
+        usage.input_tokens = tokens_of(sent);
+    }
+    if usage.output_tokens == 0 {
+        let written = response.text.as_deref().map_or(0, str::len)
+            + response
+                .tool_calls
+                .iter()
+                .map(|call| call.name.len() + arguments_text(&call.arguments).len())
+                .sum::<usize>();
+        usage.output_tokens = tokens_of(written);
+    }
+    usage
+}
+
+fn tokens_of(bytes: usize) -> u64 {
+    u64::try_from(bytes.div_ceil(BYTES_PER_TOKEN)).unwrap_or(u64::MAX)
+}
+
 /// A provider whose calls are counted against the review's [`Budget`].
 pub struct Metered {
     inner: Arc<dyn Provider>,
@@ -192,7 +219,8 @@ impl Provider for Metered {
             self.budget
                 .check()
                 .map_err(|reason| ProviderError::config("budget", reason))?;
-            let response = self.inner.chat(request).await?;
+            let mut response = self.inner.chat(request).await?;
+            response.usage = counted(request, &response);
             self.budget.add(response.usage);
             Ok(response)
         })
@@ -235,5 +263,33 @@ mod tests {
         let reason = budget.check().unwrap_err();
         assert!(reason.contains("budget of 100 tokens"), "{reason}");
         assert!(reason.contains("110 tokens used"), "{reason}");
+    }
+
+    #[test]
+    fn a_turn_without_usage_is_counted_from_its_bytes() {
+        let request = ChatRequest {
+            reviewer: "engineer".into(),
+            system: "s".repeat(4000),
+            messages: Vec::new(),
+            tools: Vec::new(),
+            output: None,
+            max_output_tokens: 100,
+        };
+        let mut response = ChatResponse {
+            text: Some("x".repeat(400)),
+            tool_calls: Vec::new(),
+            finish: crate::agents::provider::FinishReason::Stop,
+            usage: Usage::default(),
+            malformed: Vec::new(),
+        };
+        let estimated = counted(&request, &response);
+        assert!(estimated.input_tokens >= 1000, "{estimated:?}");
+        assert_eq!(estimated.output_tokens, 100);
+        // Reported counts are kept as the server sent them.
+        response.usage = Usage {
+            input_tokens: 7,
+            output_tokens: 3,
+        };
+        assert_eq!(counted(&request, &response), response.usage);
     }
 }

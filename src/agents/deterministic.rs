@@ -8,6 +8,7 @@ use std::time::Duration;
 use tokio::sync::mpsc::Sender;
 
 use crate::agents::events::{EventKind, ReviewEvent, RunId};
+use crate::agents::injection::{self, PrText};
 use crate::agents::rules::{self, Catalog, ScanOptions};
 use crate::agents::sarif::{self, ImportOptions};
 use crate::agents::scan_input::ScanFile;
@@ -27,6 +28,8 @@ pub struct DeterministicInput {
     /// The gitleaks program to try (`gitleaks` on PATH by default); `None` skips it.
     pub gitleaks: Option<String>,
     pub now: String,
+    /// The PR's own text (title, description, commit messages), for the injection scan.
+    pub pr_text: Vec<PrText>,
 }
 
 /// The adapter from the diff model to what scanners read: added lines (RIGHT) and removed lines
@@ -148,6 +151,16 @@ pub async fn run(input: DeterministicInput, run: RunId, events: Sender<ReviewEve
             input.secret_scanner.rules().len(),
             files.len()
         ),
+    )
+    .await;
+
+    let injected = injection::scan(&input.diff, &input.pr_text);
+    report_nodes(
+        &events,
+        run,
+        injection::REVIEWER,
+        injected.nodes,
+        injected.summary,
     )
     .await;
 

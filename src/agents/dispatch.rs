@@ -226,6 +226,7 @@ impl Relay {
                     // Only the session's passes speak as a pass, never a reviewer.
                     EventKind::Refuted { .. }
                     | EventKind::Scored { .. }
+                    | EventKind::Contested { .. }
                     | EventKind::Traced { .. } => false,
                 };
                 // Keep draining even if the board is gone, so the reviewer never blocks.

@@ -61,6 +61,12 @@ pub enum EventKind {
         node_id: String,
         quote: String,
     },
+    /// The verification pass refuted a finding a peer confirmed at P0/P1: not dismissed, but
+    /// disputed, so the disagreement is a person's to settle.
+    Contested {
+        node_id: String,
+        note: String,
+    },
     /// The scoring pass rescored a finding (0–100): its confidence can only go down.
     Scored {
         node_id: String,

@@ -7,6 +7,7 @@ pub mod context;
 pub mod deterministic;
 pub mod dispatch;
 pub mod events;
+pub mod injection;
 pub mod passes;
 pub mod provider;
 pub mod roster;

@@ -1,10 +1,12 @@
 //! The glue between the sandboxed tools (`agents::tools::Sandbox`) and the agent loop's
 //! [`ToolBox`], and between the cohort symbol index and `find_symbol`.
 
+use std::sync::Arc;
+
 use serde_json::Value;
 
 use crate::agents::provider::ToolSpec;
-use crate::agents::toolbox::{ToolBox, ToolResult};
+use crate::agents::toolbox::{FileText, ToolBox, ToolResult};
 use crate::agents::tools::{Sandbox, SymbolLookup};
 use crate::cohort::SymbolIndex;
 
@@ -38,6 +40,14 @@ impl ToolBox for SandboxTools {
         self.sandbox
             .call(name, &args.to_string())
             .map_err(|e| e.to_string())
+    }
+
+    fn diff(&self) -> Option<Arc<crate::diff::Diff>> {
+        self.sandbox.diff()
+    }
+
+    fn read_text(&self, path: &str) -> Result<FileText, String> {
+        self.sandbox.read_text(path).map_err(|e| e.to_string())
     }
 }
 

@@ -2,7 +2,11 @@
 //! loop sees them. The sandboxed implementation lives in `agents::tools`; the loop only needs
 //! this trait, so tests can hand it a small toolbox of their own.
 
+use std::sync::Arc;
+
 pub use crate::agents::provider::ToolSpec;
+pub use crate::agents::tools::FileText;
+use crate::diff::Diff;
 use serde_json::Value;
 
 /// `Ok(text)` is the tool's answer; `Err(message)` is shown to the model as a failed call so it
@@ -13,6 +17,18 @@ pub type ToolResult = Result<String, String>;
 pub trait ToolBox: Send + Sync {
     fn specs(&self) -> Vec<ToolSpec>;
     fn call(&self, name: &str, args: &Value) -> ToolResult;
+
+    /// The pull request's diff, against which findings' anchors and scope are checked. `None`
+    /// when the toolbox has none: anchors are then taken as written.
+    fn diff(&self) -> Option<Arc<Diff>> {
+        None
+    }
+
+    /// A whole worktree file, confined, capped and redacted exactly as `read_file` reads it:
+    /// what the verifier quotes and what anchors are checked against.
+    fn read_text(&self, path: &str) -> Result<FileText, String> {
+        Err(format!("{path}: this toolbox reads no files"))
+    }
 }
 
 /// A toolbox with nothing in it: the reviewer works from the context alone.

@@ -9,6 +9,7 @@
 //! examples and files that cannot carry an API are never read; only source files of an
 //! API-carrying language that could not be read make the axis partial.
 
+use std::collections::BTreeSet;
 use std::path::Path;
 
 use crate::review::axes::{API_CONTRACT, Axis, AxisVerdict};
@@ -16,6 +17,7 @@ use crate::review::axes::{API_CONTRACT, Axis, AxisVerdict};
 use super::changes::{ChangedFile, Reading, blob_at};
 use super::grammar::Grammar;
 use super::index::SymbolIndex;
+use super::surface::callers::{Home, uses};
 use super::surface::compare::{ApiChange, Severity, compare};
 use super::surface::scope::{Scope, not_api_path, scope};
 use super::surface::version::{Bump, bump};
@@ -116,6 +118,7 @@ pub fn api_contract(
         }
     }
 
+    let changed: BTreeSet<&str> = files.iter().map(|f| f.path.as_str()).collect();
     let mut failing = Vec::new();
     let mut deliberate = Vec::new();
     let mut notable = Vec::new();
@@ -143,11 +146,30 @@ pub fn api_contract(
             continue;
         }
         match bump(file.path, file.grammar, &read_head, &read_base) {
-            Bump::Breaking(version) => deliberate.extend(
-                incompatible
-                    .iter()
-                    .map(|c| format!("{} ({version})", describe(file.path, c))),
-            ),
+            Bump::Breaking(version) => {
+                let source = read_head(file.path)
+                    .or_else(|| read_base(file.path))
+                    .unwrap_or_default();
+                let home = Home {
+                    path: file.path,
+                    grammar: file.grammar,
+                    source: &source,
+                };
+                for change in incompatible {
+                    // A deliberate break still fails when code in this repository that uses
+                    // the item was left as it was.
+                    let stale = stale_callers(&home, &change.key, index, &changed, &read_head);
+                    if stale.is_empty() {
+                        deliberate.push(format!("{} ({version})", describe(file.path, change)));
+                    } else {
+                        failing.push(format!(
+                            "{} ({version}), callers not updated: {}",
+                            describe(file.path, change),
+                            stale.join(", ")
+                        ));
+                    }
+                }
+            }
             Bump::Compatible(_) => {
                 failing.extend(incompatible.iter().map(|c| describe(file.path, c)));
             }
@@ -248,6 +270,33 @@ fn moved(
         };
     }
     change
+}
+
+/// Unchanged files that use `key` of `home`, resolved through their imports (see
+/// [`uses`]); the index narrows them to the files that mention its name at all.
+fn stale_callers(
+    home: &Home,
+    key: &str,
+    index: &SymbolIndex,
+    changed: &BTreeSet<&str>,
+    read: &dyn Fn(&str) -> Option<String>,
+) -> Vec<String> {
+    /// Enough to show; reading more files would only make a longer list.
+    const SHOWN: usize = 5;
+    let top = key.split(['(', ':', '.']).next().unwrap_or(key);
+    let mut stale = Vec::new();
+    for path in index.referenced_in(top) {
+        if path == home.path || changed.contains(path) {
+            continue;
+        }
+        if read(path).is_some_and(|text| uses(home, key, path, &text)) {
+            stale.push(path.to_string());
+            if stale.len() == SHOWN {
+                break;
+            }
+        }
+    }
+    stale
 }
 
 fn cut(form: &str) -> String {

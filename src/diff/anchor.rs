@@ -2,7 +2,7 @@
 //! side the line exists on. Context lines exist on both sides, added lines only on the RIGHT,
 //! removed lines only on the LEFT, which is exactly the hunk's old or new line range.
 
-use super::model::{Diff, FileDiff, Hunk};
+use super::model::{Diff, FileDiff, Hunk, LineKind};
 use super::side::Side;
 
 impl Diff {
@@ -22,6 +22,23 @@ impl Diff {
     /// line of either entry is in the diff.
     fn files_named<'a>(&'a self, path: &'a str) -> impl Iterator<Item = &'a FileDiff> + 'a {
         self.files.iter().filter(move |file| file.path == path)
+    }
+
+    /// Whether lines `start..=end` of `side` of `path` hold a line the change made: an added
+    /// line (RIGHT) or a removed one (LEFT). A finding there is about the change itself.
+    pub fn touches_change(&self, path: &str, side: Side, start: u32, end: u32) -> bool {
+        let range = start..=end;
+        self.files
+            .iter()
+            .filter(|file| file.path == path || file.old_path.as_deref() == Some(path))
+            .flat_map(|file| file.hunks.iter().flat_map(|hunk| hunk.lines.iter()))
+            .any(|line| match (side, line.kind) {
+                (Side::Right, LineKind::Added) => line.new_line.is_some_and(|n| range.contains(&n)),
+                (Side::Left, LineKind::Removed) => {
+                    line.old_line.is_some_and(|n| range.contains(&n))
+                }
+                _ => false,
+            })
     }
 
     /// Whether a multi-line comment from `start` to `end` (inclusive) on `side` can be

@@ -238,18 +238,17 @@ fn confidence(path: &str, fields: &Map<String, Value>) -> Result<f64, ReportErro
         None | Some(Value::Null) => Ok(1.0),
         Some(Value::Number(n)) => {
             let value = n.as_f64().unwrap_or(f64::NAN);
-            // Some pipelines score 0–100; accept both scales, reject anything else.
-            let scaled = if value > 1.0 && value <= 100.0 {
-                value / 100.0
-            } else {
-                value
-            };
-            if (0.0..=1.0).contains(&scaled) {
-                Ok(scaled)
+            // 1.5 is not 1.5 %: reading a number above 1 as a percentage would turn a sure
+            // P0 into a doubtful one (Hold instead of Block). Only one scale is accepted.
+            if (0.0..=1.0).contains(&value) {
+                Ok(value)
             } else {
                 Err(problem(
                     format!("{path}.confidence"),
-                    format!("expected a number from 0.0 to 1.0 (or 0 to 100), got {n}"),
+                    format!(
+                        "expected a number from 0.0 to 1.0, got {n} (a 0-100 score must be \
+                         divided by 100 first)"
+                    ),
                 ))
             }
         }

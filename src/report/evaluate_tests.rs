@@ -163,8 +163,16 @@ fn errors_name_the_first_problem_with_its_path() {
 }
 
 #[test]
-fn scores_out_of_a_hundred_are_accepted() {
+fn a_confidence_above_one_is_refused_not_read_as_a_percentage() {
+    // 1.5 read as 1.5 % would turn a sure P0 (Block) into a doubtful one (Hold).
+    for confidence in ["85", "1.5", "100", "-1"] {
+        let report =
+            format!(r#"{{"findings": [{{"priority": "P0", "confidence": {confidence}}}]}}"#);
+        let message = parse_report(&report).unwrap_err().to_string();
+        assert!(message.contains("findings[0].confidence"), "{message}");
+        assert!(message.contains("0.0 to 1.0"), "{message}");
+    }
     let (_, input) =
-        parse_report(r#"{"findings": [{"priority": "P0", "confidence": 85}]}"#).unwrap();
-    assert!((input.findings[0].confidence - 0.85).abs() < 1e-9);
+        parse_report(r#"{"findings": [{"priority": "P0", "confidence": 1}]}"#).unwrap();
+    assert_eq!(input.findings[0].confidence, 1.0);
 }

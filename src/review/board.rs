@@ -100,7 +100,10 @@ impl Board {
         let reviewer = event.reviewer;
         let kind = match event.kind {
             // A pass is not a reviewer: it gets no row, only its effect on a finding.
-            EventKind::Refuted { .. } | EventKind::Scored { .. } | EventKind::Traced { .. } => {
+            EventKind::Refuted { .. }
+            | EventKind::Contested { .. }
+            | EventKind::Scored { .. }
+            | EventKind::Traced { .. } => {
                 return self.apply_pass(reviewer, event.kind, at);
             }
             kind => kind,
@@ -186,9 +189,10 @@ impl Board {
                 Applied::Changed
             }
             // Taken by `apply_pass` above.
-            EventKind::Refuted { .. } | EventKind::Scored { .. } | EventKind::Traced { .. } => {
-                Applied::Stale
-            }
+            EventKind::Refuted { .. }
+            | EventKind::Contested { .. }
+            | EventKind::Scored { .. }
+            | EventKind::Traced { .. } => Applied::Stale,
         }
     }
 
@@ -197,6 +201,7 @@ impl Board {
     fn apply_pass(&mut self, pass: String, kind: EventKind, at: &str) -> Applied {
         let node_id = match &kind {
             EventKind::Refuted { node_id, .. }
+            | EventKind::Contested { node_id, .. }
             | EventKind::Scored { node_id, .. }
             | EventKind::Traced { node_id, .. } => node_id.clone(),
             _ => return Applied::Stale,
@@ -213,6 +218,15 @@ impl Board {
                     Ok(_) => Applied::Changed,
                     Err(err) => {
                         Applied::Refused(format!("verification could not dismiss {node_id}: {err}"))
+                    }
+                }
+            }
+            EventKind::Contested { note, .. } => {
+                let change = Change::Dispute { note };
+                match status::apply(node, change, &Actor::Reviewer(pass), at) {
+                    Ok(_) => Applied::Changed,
+                    Err(err) => {
+                        Applied::Refused(format!("verification could not dispute {node_id}: {err}"))
                     }
                 }
             }

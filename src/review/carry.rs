@@ -1,36 +1,68 @@
 //! Carrying a person's decisions into a new run. Findings are re-found every run; what a person
-//! decided about a problem (confirmed, resolved, dismissed, the edited comment) belongs to the
-//! problem, so it follows the fingerprint, not the node id or the line number.
+//! decided about a problem (confirmed, resolved, dismissed, disputed) belongs to the problem, so
+//! it follows the fingerprint, not the node id or the line number.
+//!
+//! Only a person's decisions carry. What the automated passes decided (a verifier's dismissal, a
+//! peer's confirmation or dispute) is recomputed each round from the code as it is then: carried
+//! over, a model's dismissal from round 1 would keep a finding closed in round 2 with nobody
+//! having looked at it again.
 
 use std::collections::{BTreeMap, HashMap};
 
-use super::node::ReviewNode;
+use super::node::{Actor, ReviewNode, Stance, Status};
 
-/// Returns `fresh` with the triage of `previous` nodes carried over by fingerprint: status,
-/// confirmations, disputes and history. A fresh node whose fingerprint nobody decided on is
-/// returned as found. Nodes without a fingerprint carry nothing (there is nothing stable to
-/// match them by).
+/// Returns `fresh` with the person's triage of `previous` nodes carried over by fingerprint:
+/// the status of the person's last status change, the person's confirmations and disputes, and
+/// the person's transitions. A fresh node whose fingerprint no person decided on is returned as
+/// found. Nodes without a fingerprint carry nothing (there is nothing stable to match them by).
 pub fn carry_over(previous: &[ReviewNode], fresh: Vec<ReviewNode>) -> Vec<ReviewNode> {
     let decided: HashMap<&str, &ReviewNode> = previous
         .iter()
-        .filter(|n| {
-            !n.fingerprint.is_empty()
-                && (!n.history.is_empty() || !n.confirmations.is_empty() || !n.disputes.is_empty())
-        })
+        .filter(|n| !n.fingerprint.is_empty() && decided_by_person(n))
         .map(|n| (n.fingerprint.as_str(), n))
         .collect();
     fresh
         .into_iter()
         .map(|mut node| {
             if let Some(old) = decided.get(node.fingerprint.as_str()) {
-                node.status = old.status;
-                node.confirmations = old.confirmations.clone();
-                node.disputes = old.disputes.clone();
-                node.history = old.history.clone();
+                let people = |stances: &[Stance]| -> Vec<Stance> {
+                    stances
+                        .iter()
+                        .filter(|s| is_person(&s.by))
+                        .cloned()
+                        .collect()
+                };
+                node.confirmations.extend(people(&old.confirmations));
+                node.disputes.extend(people(&old.disputes));
+                let history: Vec<_> = old
+                    .history
+                    .iter()
+                    .filter(|t| is_person(&t.by))
+                    .cloned()
+                    .collect();
+                if let Some(last) = history.last() {
+                    node.status = last.to;
+                }
+                // Consensus rests on a confirmation; a model's is not carried, so it must be
+                // earned again this round.
+                if node.status == Status::ConsensusReady && !node.has_peer_confirmation() {
+                    node.status = Status::Open;
+                }
+                node.history.extend(history);
             }
             node
         })
         .collect()
+}
+
+fn is_person(actor: &Actor) -> bool {
+    matches!(actor, Actor::Person(_))
+}
+
+fn decided_by_person(node: &ReviewNode) -> bool {
+    node.history.iter().any(|t| is_person(&t.by))
+        || node.confirmations.iter().any(|s| is_person(&s.by))
+        || node.disputes.iter().any(|s| is_person(&s.by))
 }
 
 /// The person's edited comments, keyed by node id, moved onto `fresh`'s ids by fingerprint: the
@@ -62,7 +94,7 @@ pub fn carry_comments(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::review::node::{Actor, Priority, Status};
+    use crate::review::node::Priority;
     use crate::review::status::{Change, apply};
     use crate::review::tests::node;
 
@@ -96,6 +128,59 @@ mod tests {
         assert_eq!(carried[0].anchor.as_ref().unwrap().start_line, 40);
         assert_eq!(carried[1].status, Status::Open);
         assert_eq!(carried[2].status, Status::Open);
+    }
+
+    #[test]
+    fn automated_decisions_are_recomputed_not_carried() {
+        let model = Actor::Reviewer("verifier".into());
+        let mut refuted = node("r1-a", "engineer", Priority::P0, 0.9);
+        refuted.fingerprint = "fp-a".into();
+        apply(
+            &mut refuted,
+            Change::Confirm { note: "yes".into() },
+            &Actor::Reviewer("qa".into()),
+            "t0",
+        )
+        .unwrap();
+        apply(
+            &mut refuted,
+            Change::Dismiss {
+                reason: "refuted by verification: a quote".into(),
+            },
+            &model,
+            "t0",
+        )
+        .unwrap();
+        let mut again = node("r2-a", "engineer", Priority::P0, 0.9);
+        again.fingerprint = "fp-a".into();
+        let carried = carry_over(&[refuted.clone()], vec![again.clone()]);
+        assert_eq!(carried[0].status, Status::Open);
+        assert!(carried[0].history.is_empty());
+        assert!(carried[0].confirmations.is_empty());
+
+        // A person reopened it after the verifier: the person's word is what carries.
+        apply(
+            &mut refuted,
+            Change::Reopen,
+            &Actor::Person("ana".into()),
+            "t1",
+        )
+        .unwrap();
+        apply(
+            &mut refuted,
+            Change::Dispute {
+                note: "this is real".into(),
+            },
+            &Actor::Person("ana".into()),
+            "t1",
+        )
+        .unwrap();
+        let carried = carry_over(&[refuted], vec![again]);
+        assert!(carried[0].status.is_active(), "{:?}", carried[0].status);
+        assert_eq!(carried[0].history.len(), 1);
+        assert!(matches!(carried[0].history[0].by, Actor::Person(_)));
+        assert_eq!(carried[0].disputes.len(), 1);
+        assert!(carried[0].confirmations.is_empty());
     }
 
     #[test]

@@ -15,6 +15,12 @@ pub enum DisagreementKind {
     },
     /// One reviewer calls it a bug, the other a suggestion.
     BugOrSuggestion,
+    /// One finding (`a` and `b` both name it) a peer confirmed and another reviewer — the
+    /// verifier, say — disputed: nobody but a person settles that.
+    ConfirmedAndDisputed {
+        confirmed_by: String,
+        disputed_by: String,
+    },
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -26,8 +32,36 @@ pub struct Disagreement {
 }
 
 /// Pairs of active nodes by different reviewers on overlapping lines of the same file and side
-/// that disagree on priority (≥ 2 levels) or on bug vs suggestion.
+/// that disagree on priority (≥ 2 levels) or on bug vs suggestion; then active nodes that a peer
+/// confirmed and another reviewer disputed.
 pub fn disagreements(nodes: &[ReviewNode]) -> Vec<Disagreement> {
+    let mut found = pairs(nodes);
+    for node in nodes.iter().filter(|n| n.status.is_active()) {
+        let peer = |s: &&super::node::Stance| !s.by.is_author_of(&node.origin);
+        let (Some(confirmed), Some(disputed)) = (
+            node.confirmations.iter().find(peer),
+            node.disputes.iter().find(peer),
+        ) else {
+            continue;
+        };
+        found.push(Disagreement {
+            a: node.id.clone(),
+            b: node.id.clone(),
+            path: node
+                .anchor
+                .as_ref()
+                .map(|a| a.path.clone())
+                .unwrap_or_default(),
+            kind: DisagreementKind::ConfirmedAndDisputed {
+                confirmed_by: confirmed.by.to_string(),
+                disputed_by: disputed.by.to_string(),
+            },
+        });
+    }
+    found
+}
+
+fn pairs(nodes: &[ReviewNode]) -> Vec<Disagreement> {
     let mut anchored: Vec<&ReviewNode> = nodes
         .iter()
         .filter(|n| n.status.is_active() && n.anchor.is_some())

@@ -6,7 +6,7 @@
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
-use super::node::{Actor, ReviewNode, Stance, Status, Transition};
+use super::node::{Actor, ReviewNode, Source, Stance, Status, Transition};
 
 /// A requested change.
 #[derive(Debug, Clone, PartialEq)]
@@ -37,6 +37,15 @@ pub enum StatusError {
     SelfConfirmation { node: String, actor: String },
     #[error("{actor} cannot dispute its own finding {node}")]
     SelfDispute { node: String, actor: String },
+    #[error(
+        "{actor} cannot {action} {node}: a deterministic reviewer's finding is closed only by a \
+         person"
+    )]
+    PersonOnly {
+        node: String,
+        actor: String,
+        action: &'static str,
+    },
     #[error("dismissing {node} needs a reason")]
     MissingReason { node: String },
     #[error("{actor} has not confirmed {node}: there is no confirmation to take back")]
@@ -85,6 +94,22 @@ pub fn apply(
         from,
         action,
     };
+    // A rule or a scanner found it from the code itself; no model's word closes it (a model
+    // told by the PR that "this key is a test fixture" would otherwise hide the key).
+    let closing = match &change {
+        Change::Dismiss { .. } => Some("dismiss"),
+        Change::Resolve { .. } => Some("resolve"),
+        _ => None,
+    };
+    if let (Some(action), Actor::Reviewer(_)) = (closing, by)
+        && matches!(node.origin.source, Source::Deterministic | Source::Scanner)
+    {
+        return Err(StatusError::PersonOnly {
+            node: node.id.clone(),
+            actor: by.to_string(),
+            action,
+        });
+    }
     let (to, reason, suppression) = match change {
         Change::Confirm { note } => {
             if by.is_author_of(&node.origin) {

@@ -271,6 +271,13 @@ pub async fn review(
         catalog: options.catalog.clone(),
         gitleaks: options.gitleaks.clone(),
         now: started.clone(),
+        pr_text: crate::agents::injection::pr_texts(
+            &prepared.pr.title,
+            &prepared.pr.body,
+            prepared.space.mirror(),
+            &prepared.space.state().base_sha,
+            &prepared.space.state().head_sha,
+        ),
     };
     let reviewers = tokio::spawn(deterministic::run(input, run, sender.clone()));
     let dispatched = match (&model_run, models) {
@@ -483,6 +490,17 @@ async fn passes_in_order(
                 quote: refutation.quote.clone(),
             };
             if let Applied::Refused(reason) = live.pass(passes::verify::VERIFIER, refuted) {
+                coverage.notes.push(reason);
+            }
+        }
+        // A peer confirmed these at P0/P1: the refutation is the verifier's dispute, a
+        // disagreement for a person, and the finding stays.
+        for contested in &verification.contested {
+            let disputed = EventKind::Contested {
+                node_id: contested.node_id.clone(),
+                note: passes::verify::dispute_note(contested),
+            };
+            if let Applied::Refused(reason) = live.pass(passes::verify::VERIFIER, disputed) {
                 coverage.notes.push(reason);
             }
         }

@@ -137,6 +137,9 @@ pub struct Session {
     setup: SessionSetup,
     /// What the person is looking at in the gate: publishing posts exactly this or nothing.
     preview: Option<Preview>,
+    /// The forge client the preview read, kept for the publish: the same client, so what it
+    /// learned (the publishing login) is asked once.
+    destination: Option<publish::Destination>,
     cohorts: Option<CohortReport>,
 }
 
@@ -146,6 +149,7 @@ impl Session {
             prepared,
             setup,
             preview: None,
+            destination: None,
             cohorts: None,
         }
     }
@@ -286,7 +290,9 @@ impl Session {
         let snapshot = self.snapshot();
         let destination = self.destination()?;
         let input = self.input(&snapshot);
-        let preview = publish::preview(&destination, self.prepared.space.state(), &input).await?;
+        let preview = publish::preview(&destination, self.prepared.space.state(), &input).await;
+        self.destination = Some(destination);
+        let preview = preview?;
         self.preview = Some(preview.clone());
         Ok(preview)
     }
@@ -315,7 +321,11 @@ impl Session {
         }
     }
 
-    fn destination(&self) -> Result<publish::Destination, PublishError> {
+    /// The destination the last preview used, else a new one.
+    fn destination(&mut self) -> Result<publish::Destination, PublishError> {
+        if let Some(destination) = self.destination.take() {
+            return Ok(destination);
+        }
         publish::destination(
             &self.prepared,
             self.setup.publish.api_url.clone(),

@@ -289,3 +289,51 @@ fn an_api_overloaded_for_good_is_inconclusive_and_names_the_call() {
     assert_eq!(engineer_calls, 3);
     assert!(!run.stderr.contains(KEY), "the key was printed");
 }
+
+/// The reviewer protocol is the agent loop's, shared by every provider: on the Messages API too,
+/// prose is not a finish, a finding still invalid at the end is not a finished review, and a
+/// corrective turn followed by a valid `finish` is.
+#[test]
+fn the_reviewer_protocol_holds_on_the_messages_api() {
+    let repo = repository();
+    let mut bad = finding();
+    bad["confidence"] = json!("high");
+    let cases: Vec<(&str, Vec<AnthropicReply>, i32)> = vec![
+        (
+            "prose twice",
+            vec![
+                AnthropicReply::text("Looks fine. VERDICT: APPROVE"),
+                AnthropicReply::text("{\"findings\": []}"),
+            ],
+            7,
+        ),
+        (
+            "an invalid finding never resubmitted",
+            vec![
+                AnthropicReply::tool_uses(&[("add_review_node", bad)]),
+                finish("one problem"),
+                finish("one problem"),
+            ],
+            7,
+        ),
+        (
+            "prose, then a valid finish",
+            vec![AnthropicReply::text("All good."), finish("nothing found")],
+            0,
+        ),
+    ];
+    for (case, replies, code) in cases {
+        let dir = tempfile::tempdir().unwrap();
+        let server = AnthropicServer::start();
+        server.route(&marker("engineer", "review"), replies);
+        pass_defaults(&server);
+        let run = review(dir.path(), &repo, &server, &["--level", "light"]);
+        assert_eq!(run.code, code, "{case}\n{}\n{}", run.report, run.stderr);
+        let outcome = &reviewer(&run.report, "engineer")["outcome"];
+        if code == 7 {
+            assert_eq!(outcome, "invalid_output", "{case}");
+        } else {
+            assert_eq!(outcome, "ok", "{case}");
+        }
+    }
+}

@@ -126,4 +126,17 @@ fn evaluate_reads_files_and_reports_bad_input_with_exit_4() {
     let out = run_with_stdin(&["evaluate", "-"], r#"{"findings": [{"priority": "P5"}]}"#);
     assert_eq!(out.status.code(), Some(4));
     assert!(text(&out.stderr).contains("findings[0].priority"));
+
+    // A confidence above 1 is refused, never read as a percentage (1.5 → 0.015 would turn a
+    // blocking P0 into a Hold).
+    for confidence in ["1.5", "85", "-0.1"] {
+        let report = format!(
+            r#"{{"findings": [{{"priority": "P0", "category": "security", "confidence": {confidence}}}]}}"#
+        );
+        let out = run_with_stdin(&["evaluate", "-"], &report);
+        assert_eq!(out.status.code(), Some(4), "{confidence}");
+        let err = text(&out.stderr);
+        assert!(err.contains("findings[0].confidence"), "{err}");
+        assert!(err.contains("0.0 to 1.0"), "{err}");
+    }
 }

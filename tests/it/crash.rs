@@ -89,6 +89,8 @@ fn a_kill_at_any_point_leaves_a_space_that_reopens() {
 // --- The cockpit, killed in a real terminal -------------------------------------------------
 
 /// The demo PR's findings, by the location the cockpit's filter finds each one with.
+/// Plus one finding with no location: the prompt injection in the demo's description.
+const UNANCHORED: usize = 1;
 const FINDINGS: [&str; 5] = [
     "src/config.rs:10",
     "src/config.rs:11",
@@ -161,11 +163,12 @@ fn decisions(state: &serde_json::Value) -> Decisions {
         .iter()
         .map(|node| {
             let anchor = &node["anchor"];
-            let location = format!(
-                "{}:{}",
-                anchor["path"].as_str().unwrap(),
-                anchor["start_line"]
-            );
+            // Findings about the PR's own text (a prompt injection in its description) have
+            // no anchor: they are keyed by their rule.
+            let location = match anchor["path"].as_str() {
+                Some(path) => format!("{path}:{}", anchor["start_line"]),
+                None => node["rule"].as_str().unwrap_or("(no anchor)").to_string(),
+            };
             let triage = Triage {
                 status: node["status"].as_str().unwrap().to_string(),
                 history: list(&node["history"]),
@@ -299,7 +302,9 @@ fn assert_reopens(tmux: &Tmux, data: &Path, kept: &Decisions, context: &str) -> 
             .map(|(_, t)| t.status.clone())
             .collect();
         on_disk.sort();
-        let shown = decided && !verdict.contains("(provisional)") && listed.len() == FINDINGS.len();
+        let shown = decided
+            && !verdict.contains("(provisional)")
+            && listed.len() == FINDINGS.len() + UNANCHORED;
         if shown
             && listed == on_disk
             && let (Some(path), Some(now)) = (path, now)

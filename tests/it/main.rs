@@ -12,6 +12,7 @@ mod faults;
 mod github;
 mod headless;
 mod models;
+mod protocol;
 mod providers;
 mod publish;
 mod publish_ci;

@@ -172,6 +172,7 @@ fn kinds(events: &[ReviewEvent]) -> Vec<&'static str> {
             EventKind::Refuted { .. } => "refuted",
             EventKind::Scored { .. } => "scored",
             EventKind::Traced { .. } => "traced",
+            EventKind::Contested { .. } => "contested",
         })
         .filter(|k| *k != "progress")
         .collect()
@@ -386,7 +387,10 @@ async fn malformed_json_is_dropped_and_the_reviewer_is_invalid_output() {
     assert_eq!(kinds(&events), ["started", "dropped", "failed"]);
     let (outcome, reason) = failure(&events);
     assert_eq!(outcome, Outcome::InvalidOutput);
-    assert!(reason.contains("not JSON findings"), "{reason}");
+    assert!(
+        reason.contains("not one JSON findings document"),
+        "{reason}"
+    );
     assert_eq!(report.outcome, Outcome::InvalidOutput);
 }
 
@@ -396,10 +400,15 @@ async fn malformed_tool_arguments_are_dropped_and_the_model_is_told() {
     server.script([
         Reply::raw_tool_call("add_review_node", "{\"kind\": \"bug\", "),
         Reply::tool_calls(&[("finish", json!({"summary": "done"}))]),
+        Reply::tool_calls(&[("finish", json!({"summary": "done"}))]),
     ]);
     let (_, events) = run(&agent(openai(&server), NoTools), spec()).await;
 
-    assert_eq!(kinds(&events), ["started", "dropped", "failed"]);
+    // The finding is refused; both finish calls are refused while it is owed.
+    assert_eq!(
+        kinds(&events),
+        ["started", "dropped", "dropped", "dropped", "failed"]
+    );
     assert_eq!(failure(&events).0, Outcome::InvalidOutput);
     let requests = server.requests();
     // The malformed arguments go back exactly as the model wrote them.
@@ -449,12 +458,21 @@ async fn every_finding_invalid_means_invalid_output() {
     server.script([
         Reply::tool_calls(&[("add_review_node", empty)]),
         Reply::tool_calls(&[("finish", json!({"summary": "done"}))]),
+        Reply::tool_calls(&[("finish", json!({"summary": "done"}))]),
     ]);
     let (_, events) = run(&agent(openai(&server), NoTools), spec()).await;
     let (outcome, reason) = failure(&events);
     assert_eq!(outcome, Outcome::InvalidOutput);
-    assert!(reason.contains("none of the 1 finding(s)"), "{reason}");
+    assert!(reason.contains("refused and not resubmitted"), "{reason}");
+    assert!(reason.contains("text.evidence"), "{reason}");
     assert!(dropped(&events)[0].contains("text.evidence"));
+    // The model was told, in the refused finish's answer, what it still owes.
+    let told = tool_messages(&server.requests()[2].body);
+    assert!(
+        told.values()
+            .any(|c| c.contains("not finished") && c.contains("text.evidence")),
+        "{told:?}"
+    );
 }
 
 #[tokio::test]

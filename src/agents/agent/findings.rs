@@ -1,11 +1,15 @@
-//! Getting JSON findings out of a model's or a CLI agent's final answer: tolerant about where
-//! the JSON is (bare, fenced, wrapped in prose), strict about what it is (each finding is then
-//! parsed as a `NodeDraft` and validated by the caller).
+//! Getting the JSON findings document out of a model's or a CLI agent's final answer: tolerant
+//! about where it is (bare, fenced, wrapped in prose), strict about how many there are and what
+//! they are. An answer must hold exactly one findings document: with two candidates (an empty
+//! `[]` in the prose, then the real list; a fenced empty block, then another) the parser cannot
+//! know which one the model meant, and picking the first would let any stray `[]` decide. Each
+//! finding is then parsed as a `NodeDraft` and validated by the caller.
 
 use serde_json::Value;
 
-/// Prose around JSON could hold many brackets; past this many failed starts we give up.
-const MAX_CANDIDATES: usize = 64;
+/// Prose around JSON can hold many brackets; past this many starts that are not JSON the answer
+/// is refused rather than read in quadratic time.
+const MAX_FAILED_STARTS: usize = 4096;
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct Findings {
@@ -16,42 +20,76 @@ pub struct Findings {
 
 /// Accepts an array of findings, `{"findings": [...], "summary": ...}`, a single finding
 /// object, or a CLI wrapper `{"result": "<text>"}` holding any of those. A whole answer that is
-/// already valid JSON is read as one document, even when its strings contain code fences.
+/// already valid JSON is read as one document, even when its strings contain code fences;
+/// otherwise every JSON value in the text is looked at, and exactly one of them must be a
+/// findings document.
 pub fn extract(text: &str) -> Result<Findings, String> {
+    extract_at(text, 0)
+}
+
+fn extract_at(text: &str, depth: u8) -> Result<Findings, String> {
     let trimmed = text.trim();
     if trimmed.is_empty() {
         return Err("the answer is empty".into());
     }
     if let Ok(value) = serde_json::from_str::<Value>(trimmed) {
-        return interpret(value, 0);
+        return interpret(value, depth);
     }
-    let mut last_problem = None;
-    for block in fenced_blocks(trimmed) {
-        match serde_json::from_str::<Value>(block.trim()) {
-            Ok(value) => match interpret(value, 0) {
-                Ok(found) => return Ok(found),
-                Err(problem) => last_problem = Some(problem),
-            },
-            Err(e) => last_problem = Some(format!("a fenced block is not valid JSON: {e}")),
-        }
-    }
-    let starts = trimmed
-        .char_indices()
-        .filter(|(_, c)| matches!(c, '{' | '['))
-        .map(|(i, _)| i)
-        .take(MAX_CANDIDATES);
-    for start in starts {
+    let mut candidates = Vec::new();
+    let mut failed = 0usize;
+    let mut at = 0usize;
+    while let Some(offset) = trimmed[at..].find(['{', '[']) {
+        let start = at + offset;
         let mut values = serde_json::Deserializer::from_str(&trimmed[start..]).into_iter::<Value>();
-        if let Some(Ok(value)) = values.next()
-            && let Ok(found) = interpret(value, 0)
-        {
-            return Ok(found);
+        match values.next() {
+            Some(Ok(value)) => {
+                // Whatever is inside a value that parsed is part of it, never a candidate of
+                // its own.
+                at = start + values.byte_offset().max(1);
+                if is_candidate(&value) {
+                    candidates.push(value);
+                }
+            }
+            _ => {
+                failed += 1;
+                if failed > MAX_FAILED_STARTS {
+                    return Err(format!(
+                        "more than {MAX_FAILED_STARTS} brackets that start no JSON: the findings \
+                         document cannot be told apart"
+                    ));
+                }
+                at = start + 1;
+            }
         }
     }
-    Err(last_problem.unwrap_or_else(|| {
-        let end: String = trimmed.chars().take(80).collect();
-        format!("no JSON findings in the answer (it starts: {end:?})")
-    }))
+    match candidates.len() {
+        0 => {
+            let start: String = trimmed.chars().take(80).collect();
+            Err(format!(
+                "no JSON findings in the answer (it starts: {start:?})"
+            ))
+        }
+        1 => interpret(candidates.pop().expect("one candidate"), depth),
+        n => Err(format!(
+            "the answer holds {n} candidate findings documents; exactly one is read, so the \
+             answer is ambiguous: answer with a single JSON object"
+        )),
+    }
+}
+
+/// Whether a JSON value found in prose could be what the model meant as its findings: an
+/// object naming `findings` (whatever its value), a finding, a CLI wrapper, or an array that is
+/// empty or holds objects. `[1, 2]` or `{"a": 1}` in the prose are examples, not answers.
+fn is_candidate(value: &Value) -> bool {
+    match value {
+        Value::Array(items) => items.is_empty() || items.iter().any(Value::is_object),
+        Value::Object(map) => {
+            map.contains_key("findings")
+                || (map.contains_key("kind") && map.contains_key("text"))
+                || map.get("result").is_some_and(Value::is_string)
+        }
+        _ => false,
+    }
 }
 
 fn interpret(value: Value, depth: u8) -> Result<Findings, String> {
@@ -68,11 +106,9 @@ fn interpret(value: Value, depth: u8) -> Result<Findings, String> {
             if let Some(findings) = map.remove("findings") {
                 return match findings {
                     Value::Array(items) => Ok(Findings { items, summary }),
-                    Value::Null => Ok(Findings {
-                        items: Vec::new(),
-                        summary,
-                    }),
-                    _ => Err("`findings` is not an array".into()),
+                    // `null` is not an empty list: the schema asks for an array, and a model
+                    // that wrote null said nothing about what it found.
+                    other => Err(format!("`findings` is {}, not an array", kind_of(&other))),
                 };
             }
             if map.contains_key("kind") && map.contains_key("text") {
@@ -85,7 +121,7 @@ fn interpret(value: Value, depth: u8) -> Result<Findings, String> {
             if depth == 0
                 && let Some(Value::String(inner)) = map.get("result")
             {
-                return extract(inner).map_err(|e| format!("in `result`: {e}"));
+                return extract_at(inner, 1).map_err(|e| format!("in `result`: {e}"));
             }
             Err(
                 "a JSON object without `findings`: expected an array of findings or \
@@ -109,33 +145,6 @@ fn kind_of(value: &Value) -> &'static str {
         Value::Array(_) => "an array",
         Value::Object(_) => "an object",
     }
-}
-
-/// The bodies of ``` fences, `json`-tagged ones first.
-fn fenced_blocks(text: &str) -> Vec<&str> {
-    let mut tagged = Vec::new();
-    let mut plain = Vec::new();
-    let mut rest = text;
-    while let Some(open) = rest.find("```") {
-        let after = &rest[open + 3..];
-        let Some(line_end) = after.find('\n') else {
-            break;
-        };
-        let info = after[..line_end].trim().to_ascii_lowercase();
-        let body_start = line_end + 1;
-        let Some(close) = after[body_start..].find("```") else {
-            break;
-        };
-        let body = &after[body_start..body_start + close];
-        if info.starts_with("json") {
-            tagged.push(body);
-        } else {
-            plain.push(body);
-        }
-        rest = &after[body_start + close + 3..];
-    }
-    tagged.extend(plain);
-    tagged
 }
 
 #[cfg(test)]
@@ -192,5 +201,36 @@ mod tests {
                 .contains("findings")
         );
         assert!(extract("42").unwrap_err().contains("a number"));
+        assert!(extract("{}").is_err());
+        assert!(extract("null").unwrap_err().contains("null"));
+    }
+
+    #[test]
+    fn findings_null_is_not_an_empty_list() {
+        let refused = extract("{\"findings\": null}").unwrap_err();
+        assert!(refused.contains("null, not an array"), "{refused}");
+    }
+
+    #[test]
+    fn two_candidate_documents_are_ambiguous() {
+        let p0 = r#"{"findings": [{"kind": "bug", "text": {"title": "t"}}]}"#;
+        for text in [
+            format!("Nothing to report: []. Actually: {p0}"),
+            format!("```json\n{{\"findings\": []}}\n```\nand\n```json\n{p0}\n```"),
+            format!("{{\"findings\": null}} {p0}"),
+            format!("{p0}\n{p0}"),
+        ] {
+            let refused = extract(&text).unwrap_err();
+            assert!(refused.contains("ambiguous"), "{text}: {refused}");
+        }
+    }
+
+    #[test]
+    fn json_that_is_not_a_findings_document_is_not_a_candidate() {
+        let text = r#"I looked at items[0] and {"a": 1}; the answer: {"findings": [{"x": 1}]}"#;
+        assert_eq!(extract(text).unwrap().items, vec![json!({"x": 1})]);
+        // The findings' own objects are part of the document, not candidates of their own.
+        let nested = r#"Here: {"findings": [{"kind": "bug", "text": {"title": "[]"}}, []]} done"#;
+        assert_eq!(extract(nested).unwrap().items.len(), 2);
     }
 }

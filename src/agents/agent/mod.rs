@@ -2,18 +2,28 @@
 //!
 //! With a tool-capable provider the model reads through the read-only [`ToolBox`] and reports
 //! through `add_review_node`, `confirm_node`, `dispute_node` and `finish`; without tools it
-//! answers once with JSON findings (structured output where the provider offers it). Either
-//! way every payload is parsed as a `NodeDraft` and validated: valid ones become `NodeAdded`
-//! events, invalid ones `Dropped` (and, with tools, the model is told why so it can retry).
-//! A reviewer whose every payload failed ends `invalid_output`, which makes the verdict
+//! answers once with one JSON findings document (structured output where the provider offers
+//! it). Every finding is parsed as a `NodeDraft`, validated, and grounded in the diff (its anchor
+//! must exist, its scope is computed): valid ones become `NodeAdded` events, invalid ones
+//! `Dropped` (and, with tools, the model is told which field to fix so it can resubmit).
+//!
+//! The protocol decides what counts as a finished review, never the model's words. With tools,
+//! a review ends OK only through a valid `finish` call made when no rejected finding is left
+//! unresolved; an answer that is not a tool call (prose, JSON, nothing), a broken tool call or a
+//! refused `finish` gets one corrective turn, and a second makes the reviewer `invalid_output`,
+//! as does a finding still invalid at the end. Without tools, the answer must hold exactly one
+//! findings document whose every item validates. `invalid_output` makes the verdict
 //! Inconclusive. Every text bound for the provider passes through the [`Redactor`] first.
 
 mod findings;
+mod ground;
 mod prompt;
 mod redact;
 
 #[cfg(test)]
 mod props;
+#[cfg(test)]
+mod protocol_props;
 
 use std::collections::HashSet;
 use std::sync::Arc;
@@ -30,6 +40,7 @@ use crate::agents::provider::{
 };
 use crate::agents::toolbox::ToolBox;
 use crate::review::node::{NodeDraft, Origin, ReviewNode, Source};
+use crate::review::validate::Invalid;
 use crate::review::verdict::Outcome;
 
 pub use findings::{Findings, extract as extract_findings};
@@ -43,6 +54,9 @@ pub use redact::{NoRedaction, Redactor};
 const MAX_TOOL_RESULT_CHARS: usize = 60_000;
 /// Summaries and reasons are lines in a pane, not documents.
 const MAX_SUMMARY_CHARS: usize = 2_000;
+/// Turns that broke the protocol (no tool call, a broken call, a refused `finish`) the model is
+/// asked to redo; the next one ends the reviewer `invalid_output`.
+const MAX_CORRECTIONS: u32 = 1;
 
 /// Per-reviewer limits. Hitting one fails the reviewer with a reason naming it.
 #[derive(Debug, Clone, PartialEq)]
@@ -259,6 +273,56 @@ struct Tally {
     nodes_added: usize,
     dropped: usize,
     own_ids: HashSet<String>,
+    /// Corrective turns given so far.
+    corrections: u32,
+    /// Findings refused and not yet resubmitted in a valid form, oldest first.
+    rejected: Vec<Rejected>,
+}
+
+/// A refused finding the model still owes a valid resubmission of. A later valid finding with
+/// the same title settles it; an untitled one is settled by the same anchor, and one that named
+/// neither by any later valid finding that settles nothing else.
+#[derive(Debug, Clone)]
+struct Rejected {
+    title: Option<String>,
+    anchor: Option<(String, u64)>,
+    problem: String,
+}
+
+impl Rejected {
+    fn of(payload: &Value, problem: String) -> Rejected {
+        let (title, anchor) = identity(payload);
+        Rejected {
+            title,
+            anchor,
+            problem,
+        }
+    }
+}
+
+/// What identifies a finding across a rejection and its resubmission: its title (case and
+/// spacing aside) and where it points.
+fn identity(payload: &Value) -> (Option<String>, Option<(String, u64)>) {
+    let title = payload
+        .pointer("/text/title")
+        .and_then(Value::as_str)
+        .map(|t| {
+            t.split_whitespace()
+                .collect::<Vec<_>>()
+                .join(" ")
+                .to_lowercase()
+        })
+        .filter(|t| !t.is_empty());
+    let anchor = payload
+        .pointer("/anchor/path")
+        .and_then(Value::as_str)
+        .zip(
+            payload
+                .pointer("/anchor/start_line")
+                .and_then(Value::as_u64),
+        )
+        .map(|(path, line)| (path.to_owned(), line));
+    (title, anchor)
 }
 
 struct Emitter {
@@ -309,14 +373,20 @@ impl Turn<'_> {
         loop {
             turn += 1;
             let response = self.ask(&system, &messages, &tools, false, turn).await?;
-            messages.push(Message::Assistant {
-                text: response.text.clone(),
-                tool_calls: response.tool_calls.clone(),
-            });
+            if let FinishReason::Other(reason) = &response.finish
+                && is_failure(reason)
+            {
+                // The server says the answer failed: nothing in it is read, calls included.
+                messages.push(Message::Assistant {
+                    text: response.text.clone(),
+                    tool_calls: Vec::new(),
+                });
+                let why = format!("the answer ended with finish_reason `{}`", clip(reason, 40));
+                self.correct(&mut messages, turn, &why, None).await?;
+                continue;
+            }
             if response.tool_calls.is_empty() {
-                // The model ended without `finish`: its text is the summary, or its findings if
-                // it wrote them as JSON instead of calling the tool.
-                let text = response.text.unwrap_or_default();
+                let text = response.text.clone().unwrap_or_default();
                 match response.finish {
                     FinishReason::ContentFilter => {
                         return Err(End::Failed(
@@ -336,19 +406,43 @@ impl Turn<'_> {
                     }
                     _ => {}
                 }
-                if let Ok(found) = extract_findings(&text)
-                    && !found.items.is_empty()
-                {
-                    for item in found.items {
-                        // No turn follows, so the model never reads the per-finding answers.
-                        let _ = self.submit(item).await?;
-                    }
-                    return Ok(self.conclude(found.summary.unwrap_or_default()));
-                }
-                return Ok(self.conclude(text));
+                messages.push(Message::Assistant {
+                    text: response.text.clone(),
+                    tool_calls: Vec::new(),
+                });
+                // Prose, JSON findings, `{}`, nothing: none of it is a finished review, and
+                // none of it is read as findings (a model that can call tools must use them).
+                let why = match (text.trim(), response.malformed.is_empty()) {
+                    (_, false) => format!(
+                        "the answer's tool calls could not be read ({})",
+                        response.malformed.join("; ")
+                    ),
+                    ("", true) => "the answer was empty".to_owned(),
+                    (words, true) => format!(
+                        "the answer was text, not a tool call (it starts: {:?})",
+                        clip(words, 80)
+                    ),
+                };
+                self.correct(&mut messages, turn, &why, None).await?;
+                continue;
             }
+            messages.push(Message::Assistant {
+                text: response.text.clone(),
+                tool_calls: response.tool_calls.clone(),
+            });
+            // Findings and reads first, `finish` last: whether the review may end depends on
+            // what the rest of the turn did.
+            let mut answers: Vec<Option<(String, bool)>> = vec![None; response.tool_calls.len()];
+            let order = (0..response.tool_calls.len())
+                .filter(|&i| response.tool_calls[i].name != prompt::FINISH)
+                .chain(
+                    (0..response.tool_calls.len())
+                        .filter(|&i| response.tool_calls[i].name == prompt::FINISH),
+                );
             let mut finished = None;
-            for call in &response.tool_calls {
+            let mut refused_finish = None;
+            for index in order {
+                let call = &response.tool_calls[index];
                 self.tally.tool_calls += 1;
                 if self.tally.tool_calls > self.spec.bounds.max_tool_calls {
                     return Err(End::Failed(
@@ -359,10 +453,31 @@ impl Turn<'_> {
                         ),
                     ));
                 }
-                let (content, is_error) = match self.dispatch(call, &mut finished).await? {
+                let answer = if call.name == prompt::FINISH {
+                    if finished.is_some() {
+                        Ok("already finished".to_owned())
+                    } else {
+                        match self.finish(call, &response.malformed).await? {
+                            Ok(summary) => {
+                                finished = Some(summary);
+                                Ok("finished".to_owned())
+                            }
+                            Err(why) => {
+                                refused_finish = Some(why.clone());
+                                Err(format!("not finished: {why}"))
+                            }
+                        }
+                    }
+                } else {
+                    self.dispatch(call).await?
+                };
+                answers[index] = Some(match answer {
                     Ok(text) => (text, false),
                     Err(text) => (text, true),
-                };
+                });
+            }
+            for (call, answer) in response.tool_calls.iter().zip(answers) {
+                let (content, is_error) = answer.unwrap_or_default();
                 messages.push(Message::Tool {
                     call_id: call.id.clone(),
                     name: call.name.clone(),
@@ -375,8 +490,125 @@ impl Turn<'_> {
             if let Some(summary) = finished {
                 return Ok(self.conclude(summary));
             }
+            if let Some(why) = refused_finish {
+                // The refusal is in the call's answer; this only counts it.
+                self.count_correction(turn, &format!("finish refused: {why}"))
+                    .await?;
+            } else if !response.malformed.is_empty() {
+                let why = format!(
+                    "some of the answer's tool calls could not be read ({})",
+                    response.malformed.join("; ")
+                );
+                self.correct(&mut messages, turn, &why, None).await?;
+            }
             self.check_tokens()?;
         }
+    }
+
+    /// A turn that broke the protocol: counted, and the model is told what to do instead, once.
+    /// The next one ends the reviewer `invalid_output`.
+    async fn correct(
+        &mut self,
+        messages: &mut Vec<Message>,
+        turn: u32,
+        why: &str,
+        extra: Option<&str>,
+    ) -> Step<()> {
+        self.count_correction(turn, why).await?;
+        messages.push(Message::User {
+            content: format!(
+                "Your last answer was not read: {why}. In this review, findings are reported \
+                 only with add_review_node (one call per finding), and the review ends only with \
+                 a call to finish. Text answers are not read. Report your findings with \
+                 add_review_node, then call finish with a short summary.{}",
+                extra.map(|e| format!(" {e}")).unwrap_or_default()
+            ),
+        });
+        Ok(())
+    }
+
+    async fn count_correction(&mut self, turn: u32, why: &str) -> Step<()> {
+        self.tally.corrections += 1;
+        self.tally.dropped += 1;
+        self.emit(EventKind::Dropped {
+            reason: format!("turn {turn}: {why}"),
+        })
+        .await?;
+        if self.tally.corrections > MAX_CORRECTIONS {
+            return Err(End::Failed(
+                Outcome::InvalidOutput,
+                format!(
+                    "did not follow the reviewer protocol after being told how ({why}); a review \
+                     ends only through a valid finish call"
+                ),
+            ));
+        }
+        Ok(())
+    }
+
+    /// A `finish` call: `Ok(summary)` when the review may end, `Err(why)` (told to the model)
+    /// when it may not. Findings placed in its arguments are submitted like `add_review_node`
+    /// calls, never ignored.
+    async fn finish(
+        &mut self,
+        call: &ToolCall,
+        malformed: &[String],
+    ) -> Step<Result<String, String>> {
+        let Value::Object(args) = &call.arguments else {
+            return Ok(Err(
+                "its arguments are not a JSON object; call finish with {\"summary\": \"...\"}"
+                    .into(),
+            ));
+        };
+        if !malformed.is_empty() {
+            return Ok(Err(format!(
+                "the same answer had tool calls that could not be read ({}); send them again",
+                malformed.join("; ")
+            )));
+        }
+        let summary = match args.get("summary") {
+            None | Some(Value::Null) => String::new(),
+            Some(Value::String(summary)) => summary.clone(),
+            Some(_) => return Ok(Err("`summary` must be a string".into())),
+        };
+        for (key, value) in args {
+            match (key.as_str(), value) {
+                ("summary", _) => {}
+                ("findings", Value::Array(items)) => {
+                    for item in items {
+                        let _ = self.submit(item.clone()).await?;
+                    }
+                }
+                // A verdict or a note is the model's opinion: not read, not refused.
+                (_, Value::Null | Value::Bool(_) | Value::Number(_) | Value::String(_)) => {}
+                (key, _) => {
+                    return Ok(Err(format!(
+                        "finish takes only `summary`, and `{}` holds data that would be lost; \
+                         report each finding with add_review_node",
+                        clip(key, 40)
+                    )));
+                }
+            }
+        }
+        if !self.tally.rejected.is_empty() {
+            return Ok(Err(format!(
+                "{} finding(s) you submitted were refused and not resubmitted: {}. Fix the \
+                 fields named and call add_review_node again, then finish",
+                self.tally.rejected.len(),
+                self.rejected_list()
+            )));
+        }
+        Ok(Ok(summary))
+    }
+
+    fn rejected_list(&self) -> String {
+        self.tally
+            .rejected
+            .iter()
+            .take(5)
+            .map(|r| r.problem.clone())
+            .collect::<Vec<_>>()
+            .join("; ")
     }
 
     async fn structured(&mut self, system: String, context: String) -> End {
@@ -393,7 +625,7 @@ impl Turn<'_> {
         let found = match extract_findings(response.text.as_deref().unwrap_or("")) {
             Ok(found) => found,
             Err(reason) => {
-                let reason = format!("the answer is not JSON findings: {reason}{cut}");
+                let reason = format!("the answer is not one JSON findings document: {reason}{cut}");
                 self.tally.dropped += 1;
                 if !self
                     .out
@@ -438,7 +670,11 @@ impl Turn<'_> {
             .chat(&request)
             .await
             .map_err(|e| End::Failed(Outcome::Failed, e.to_string()))?;
-        self.tally.usage.add(response.usage);
+        // Estimated from bytes when the server does not say: the max_tokens bound holds
+        // either way.
+        self.tally
+            .usage
+            .add(crate::agents::budget::counted(&request, &response));
         let called: Vec<&str> = response
             .tool_calls
             .iter()
@@ -458,27 +694,13 @@ impl Turn<'_> {
         Ok(response)
     }
 
-    /// Runs one tool call. The inner result is what the model sees: `Ok` an answer, `Err` a
-    /// failure to correct.
-    async fn dispatch(
-        &mut self,
-        call: &ToolCall,
-        finished: &mut Option<String>,
-    ) -> Step<Result<String, String>> {
+    /// Runs one tool call other than `finish`. The inner result is what the model sees: `Ok`
+    /// an answer, `Err` a failure to correct.
+    async fn dispatch(&mut self, call: &ToolCall) -> Step<Result<String, String>> {
         match call.name.as_str() {
             prompt::ADD_REVIEW_NODE => self.submit(call.arguments.clone()).await,
             prompt::CONFIRM_NODE => self.stance(&call.arguments, true).await,
             prompt::DISPUTE_NODE => self.stance(&call.arguments, false).await,
-            prompt::FINISH => {
-                let summary = call
-                    .arguments
-                    .get("summary")
-                    .and_then(Value::as_str)
-                    .unwrap_or("")
-                    .to_owned();
-                *finished = Some(summary);
-                Ok(Ok("finished".into()))
-            }
             _ => Ok(self.use_tool(call).await),
         }
     }
@@ -503,12 +725,18 @@ impl Turn<'_> {
             .unwrap_or_else(|_| Err(format!("the {} tool crashed", call.name)))
     }
 
-    /// One candidate finding: parsed, validated, then added or dropped.
+    /// One candidate finding: parsed, validated, grounded in the diff, then added or dropped.
     async fn submit(&mut self, payload: Value) -> Step<Result<String, String>> {
         self.tally.attempts += 1;
         let attempt = self.tally.attempts;
-        match check_finding(&payload) {
+        let checked = check_finding(&payload).and_then(|mut draft| {
+            ground::ground(&mut draft, self.agent.tools.as_ref())
+                .map(|()| draft)
+                .map_err(|problems| refusal(&payload, &problems))
+        });
+        match checked {
             Ok(draft) => {
+                self.settle(&payload);
                 self.tally.nodes_added += 1;
                 let id = format!("{}-{}", self.spec.name, self.tally.nodes_added);
                 self.tally.own_ids.insert(id.clone());
@@ -525,6 +753,9 @@ impl Turn<'_> {
             }
             Err(problem) => {
                 self.tally.dropped += 1;
+                self.tally
+                    .rejected
+                    .push(Rejected::of(&payload, problem.clone()));
                 self.emit(EventKind::Dropped {
                     reason: format!("finding {attempt} rejected: {problem}"),
                 })
@@ -533,6 +764,31 @@ impl Turn<'_> {
                     "not recorded: {problem}. Fix these fields and call add_review_node again."
                 )))
             }
+        }
+    }
+
+    /// A valid finding settles the refusal it resubmits: the oldest with its title; for a
+    /// refused finding without a title, the oldest with its anchor, else the oldest that named
+    /// neither. Never another titled finding: a valid nit on the same line must not settle a
+    /// refused P0.
+    fn settle(&mut self, payload: &Value) {
+        let (title, anchor) = identity(payload);
+        let rejected = &mut self.tally.rejected;
+        let titled = rejected
+            .iter()
+            .position(|r| r.title.is_some() && r.title == title);
+        let untitled = || {
+            rejected
+                .iter()
+                .position(|r| r.title.is_none() && r.anchor.is_some() && r.anchor == anchor)
+        };
+        let anonymous = || {
+            rejected
+                .iter()
+                .position(|r| r.title.is_none() && r.anchor.is_none())
+        };
+        if let Some(index) = titled.or_else(untitled).or_else(anonymous) {
+            rejected.remove(index);
         }
     }
 
@@ -575,14 +831,17 @@ impl Turn<'_> {
         Ok(())
     }
 
-    /// Done, unless findings were attempted and none held up: then the output is invalid.
+    /// Done, unless a finding was refused and never resubmitted in a valid form: a dropped
+    /// finding could be the blocking one, so the review is not complete.
     fn conclude(&self, summary: String) -> End {
-        if self.tally.attempts > 0 && self.tally.nodes_added == 0 {
+        if !self.tally.rejected.is_empty() {
             return End::Failed(
                 Outcome::InvalidOutput,
                 format!(
-                    "none of the {} finding(s) it submitted passed validation",
-                    self.tally.attempts
+                    "{} of the {} finding(s) it submitted did not pass validation: {}",
+                    self.tally.rejected.len(),
+                    self.tally.attempts,
+                    self.rejected_list()
                 ),
             );
         }
@@ -612,23 +871,34 @@ pub fn check_finding(payload: &Value) -> Result<NodeDraft, String> {
     if let Value::String(_) = payload {
         return Err("the arguments are not valid JSON".to_owned());
     }
-    NodeDraft::from_payload(payload, true).map_err(|problems| {
-        let title = payload
-            .pointer("/text/title")
-            .and_then(Value::as_str)
-            .map(str::trim)
-            .unwrap_or("");
-        let problems = problems
-            .iter()
-            .map(ToString::to_string)
-            .collect::<Vec<_>>()
-            .join("; ");
-        if title.is_empty() {
-            format!("not a valid finding: {problems}")
-        } else {
-            format!("`{}`: {problems}", clip(title, 80))
-        }
-    })
+    NodeDraft::from_payload(payload, true).map_err(|problems| refusal(payload, &problems))
+}
+
+fn refusal(payload: &Value, problems: &[Invalid]) -> String {
+    let title = payload
+        .pointer("/text/title")
+        .and_then(Value::as_str)
+        .map(str::trim)
+        .unwrap_or("");
+    let problems = problems
+        .iter()
+        .map(ToString::to_string)
+        .collect::<Vec<_>>()
+        .join("; ");
+    if title.is_empty() {
+        format!("not a valid finding: {problems}")
+    } else {
+        format!("`{}`: {problems}", clip(title, 80))
+    }
+}
+
+/// A `finish_reason` that says the answer failed rather than ended (`error`, `aborted`): what
+/// came with it cannot be trusted. Unknown but benign reasons (`eos_token`) end a turn as usual.
+fn is_failure(reason: &str) -> bool {
+    let reason = reason.to_ascii_lowercase();
+    ["error", "abort", "cancel", "fail", "timeout"]
+        .iter()
+        .any(|bad| reason.contains(bad))
 }
 
 fn clip(text: &str, max_chars: usize) -> String {

@@ -102,7 +102,7 @@ async fn ask(kit: &Kit, question: &Question<'_>) -> Result<(Value, Usage), Strin
             .chat(&request)
             .await
             .map_err(|e| e.to_string())?;
-        usage.add(response.usage);
+        usage.add(crate::agents::budget::counted(&request, &response));
         if usage.total() > kit.bounds.max_tokens {
             return Err(format!(
                 "used {} tokens, over the max_tokens bound of {}",
@@ -194,11 +194,17 @@ pub fn read_worktree_file(root: &Path, relative: &str) -> Option<String> {
     std::fs::read_to_string(full).ok()
 }
 
+/// The most lines an excerpt shows: an anchor that claims lines 1 to 4,000,000,000 gets the
+/// first of them, as `read_file` would give.
+pub const MAX_EXCERPT_LINES: u32 = 500;
+
 /// Lines `start..=end` (1-based) of `text`, with `context` lines around, numbered as `read_file`
-/// numbers them.
+/// numbers them; at most [`MAX_EXCERPT_LINES`].
 pub fn excerpt(text: &str, start: u32, end: u32, context: u32) -> String {
     let from = start.saturating_sub(context).max(1);
-    let to = end.saturating_add(context);
+    let to = end
+        .saturating_add(context)
+        .min(from.saturating_add(MAX_EXCERPT_LINES - 1));
     text.lines()
         .enumerate()
         .map(|(i, line)| (i as u32 + 1, line))
@@ -305,5 +311,8 @@ mod tests {
             "        let x = 1;"
         );
         assert_eq!(normalise("  let   x =\t1; "), "let x = 1;");
+        let long = "line\n".repeat(2000);
+        let shown = excerpt(&long, 1, u32::MAX, 30);
+        assert_eq!(shown.lines().count(), MAX_EXCERPT_LINES as usize);
     }
 }

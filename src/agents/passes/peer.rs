@@ -80,9 +80,11 @@ pub async fn run(
                 header(&peer.name, "peer round"),
                 peer.brief.trim()
             ),
-            context: vec![ContextPart::trusted(
+            // The titles and evidence quote the pull request (a prompt injection's finding
+            // quotes the injection itself): data, never instructions.
+            context: vec![ContextPart::untrusted(
                 "findings of the other reviewers (their titles and evidence quote the pull \
-                 request, which is untrusted)",
+                 request)",
                 listing,
             )],
             bounds: bounds.clone(),

@@ -142,11 +142,20 @@ impl AnthropicProvider {
             serde_json::from_value(body).map_err(|e| self.endpoint.decode(e.to_string()))?;
         let mut text = String::new();
         let mut tool_calls = Vec::new();
-        for block in answer.content {
+        let mut malformed = Vec::new();
+        for (n, block) in answer.content.into_iter().enumerate() {
             match block {
+                // Dropping a nameless call quietly could lose a finding; the loop hears of it.
+                Block::ToolUse { name, .. } if name.trim().is_empty() => {
+                    malformed.push(format!("tool_use block {} has no name", n + 1));
+                }
                 Block::Text { text: part } => text.push_str(&part),
                 Block::ToolUse { id, name, input } => tool_calls.push(ToolCall {
-                    id,
+                    id: if id.is_empty() {
+                        format!("toolu_{n}")
+                    } else {
+                        id
+                    },
                     name,
                     arguments: input,
                 }),
@@ -165,6 +174,7 @@ impl AnthropicProvider {
             text: (!text.is_empty()).then_some(text),
             tool_calls,
             finish,
+            malformed,
             usage: Usage {
                 // Cached prompt tokens are still tokens the reviewer spent.
                 input_tokens: usage
@@ -280,8 +290,11 @@ enum Block {
         text: String,
     },
     ToolUse {
+        #[serde(default)]
         id: String,
+        #[serde(default)]
         name: String,
+        #[serde(default)]
         input: Value,
     },
     /// Thinking and other blocks the reviewer does not use.

@@ -154,6 +154,7 @@ impl CommandProvider {
             tool_calls: Vec::new(),
             finish: FinishReason::Stop,
             usage: Usage::default(),
+            malformed: Vec::new(),
         })
     }
 }

@@ -111,7 +111,8 @@ pub enum ProviderError {
 
     #[error(
         "{provider}: {call} is rate limited ({status}: {message}); the limit resets at \
-         {resets_at} (in {}); run again after that, or lower [models] concurrency",
+         {resets_at} (in {}), later than this review waits; run again after that, or lower \
+         [models] concurrency",
         humantime::format_duration(*resets_in)
     )]
     RateLimited {

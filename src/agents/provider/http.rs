@@ -214,22 +214,24 @@ impl Endpoint {
                 }
                 return Err(failure);
             }
-            // A used-up quota that resets later than the longest wait is not waited for, unless
-            // the server named its own, sooner, `Retry-After`.
+            // A wait the server asks for (`Retry-After`, or a used-up quota's reset) that is
+            // longer than the longest wait is not sat out in capped slices, attempt after
+            // attempt: the call fails at once, saying when to run again.
+            let now = crate::pr::github::now_epoch();
             let exhausted = matches!(status.as_u16(), 403 | 429)
-                .then(|| exhausted_until(response.headers(), crate::pr::github::now_epoch()))
+                .then(|| exhausted_until(response.headers(), now))
                 .flatten();
-            let hint = retry_after(response.headers());
-            let resets_too_late =
-                hint.is_none() && exhausted.is_some_and(|(_, wait)| wait > self.retry.max_wait);
+            let asked = retry_after(response.headers())
+                .map(|wait| (now + whole_seconds(wait), wait))
+                .or(exhausted);
             let retryable = is_retryable(status) || exhausted.is_some();
-            if retryable && attempt < max_attempts && !resets_too_late {
-                let hint = hint.or(exhausted.map(|(_, wait)| wait));
-                tokio::time::sleep(self.retry.delay(attempt, hint)).await;
+            let too_long = retryable && asked.is_some_and(|(_, wait)| wait > self.retry.max_wait);
+            if retryable && attempt < max_attempts && !too_long {
+                tokio::time::sleep(self.retry.delay(attempt, asked.map(|(_, wait)| wait))).await;
                 continue;
             }
             let message = self.error_message(response).await;
-            if let Some((reset_epoch, resets_in)) = exhausted {
+            if let Some((reset_epoch, resets_in)) = if too_long { asked } else { exhausted } {
                 return Err(ProviderError::RateLimited {
                     provider: self.provider.clone(),
                     call: self.call.clone(),
@@ -431,9 +433,13 @@ pub(crate) fn exhausted_until(headers: &HeaderMap, now_epoch: u64) -> Option<(u6
             Ok(secs) => Duration::from_secs(secs),
             Err(_) => humantime::parse_duration(reset).ok()?,
         };
-        let secs = wait.as_secs() + u64::from(wait.subsec_nanos() > 0);
-        Some((now_epoch + secs, wait))
+        Some((now_epoch + whole_seconds(wait), wait))
     })
+}
+
+/// A wait in whole seconds, rounded up: "retry at" must never be too early.
+fn whole_seconds(wait: Duration) -> u64 {
+    wait.as_secs() + u64::from(wait.subsec_nanos() > 0)
 }
 
 /// `base` + `path`, keeping any prefix the base has (`http://host/v1` + `chat/completions`).

@@ -177,6 +177,10 @@ pub struct ChatResponse {
     pub finish: FinishReason,
     #[serde(default)]
     pub usage: Usage,
+    /// Parts of the answer the provider could not read (a tool call without a function), each
+    /// described: the loop never treats such an answer as complete.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub malformed: Vec<String>,
 }
 
 /// Tool-call arguments arrive as a JSON string on the OpenAI wire; a string that does not

@@ -269,6 +269,7 @@ impl OpenAiProvider {
             .into_iter()
             .next()
             .ok_or_else(|| self.endpoint.decode("no choices in the answer"))?;
+        let mut malformed = Vec::new();
         let tool_calls = choice
             .message
             .tool_calls
@@ -276,7 +277,11 @@ impl OpenAiProvider {
             .into_iter()
             .enumerate()
             .filter_map(|(n, call)| {
-                let function = call.function?;
+                let Some(function) = call.function.filter(|f| !f.name.trim().is_empty()) else {
+                    // Dropping it quietly could lose a finding; the loop hears of it.
+                    malformed.push(format!("tool call {} has no function name", n + 1));
+                    return None;
+                };
                 Some(ToolCall {
                     // Some local servers leave ids out; the tool message still needs one.
                     id: call
@@ -315,6 +320,7 @@ impl OpenAiProvider {
                 input_tokens: usage.prompt_tokens.unwrap_or(0),
                 output_tokens: usage.completion_tokens.unwrap_or(0),
             },
+            malformed,
         })
     }
 }
@@ -430,6 +436,7 @@ struct WireToolCall {
 
 #[derive(Deserialize)]
 struct WireFunction {
+    #[serde(default)]
     name: String,
     /// A JSON string per the API; some servers send the object itself.
     #[serde(default)]

@@ -30,6 +30,7 @@ use crate::diff::Diff;
 
 pub use confine::{MAX_COMPONENT_BYTES, MAX_PATH_BYTES};
 pub use error::ToolError;
+pub use read::FileText;
 pub use spec::{FIND_SYMBOL, GET_DIFF, LIST_FILES, READ_FILE, SEARCH_TEXT, ToolSpec};
 pub use symbol::SymbolLookup;
 
@@ -173,6 +174,16 @@ impl Sandbox {
             specs.insert(3, spec::get_diff());
         }
         specs
+    }
+
+    /// The pull request's diff, when one was given.
+    pub fn diff(&self) -> Option<Arc<Diff>> {
+        self.diff.clone()
+    }
+
+    /// A whole file through the same confinement, cap and redaction as `read_file`.
+    pub fn read_text(&self, path: &str) -> Result<FileText, ToolError> {
+        read::read_text(&self.root, &self.limits, self.redact.as_ref(), path)
     }
 
     /// Runs tool `name` with the JSON arguments the model sent.

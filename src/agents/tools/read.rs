@@ -34,25 +34,23 @@ pub fn read_file(
             "end line {end} is before start line {start}"
         )));
     }
-    let (confined, file) = confine::open_regular(root, requested)?;
-    let path = confined.relative;
-    let oversized = confined.metadata.len() > limits.file_bytes as u64;
-    let mut reader: Box<dyn BufRead> = match redact {
+    let (path, oversized, mut reader): (String, bool, Box<dyn BufRead>) = match redact {
         // The whole (capped) file is redacted first, so a secret is seen whole whatever range
         // is asked for and wherever a line is cut.
-        Some(redact) => {
-            let mut all = Vec::new();
-            file.take(limits.file_bytes as u64)
-                .read_to_end(&mut all)
-                .map_err(|e| io(&path, &e))?;
-            if looks_binary(&all) {
-                return Err(ToolError::Binary(shown(&path)));
-            }
-            Box::new(Cursor::new(
-                redact(&String::from_utf8_lossy(&all)).into_bytes(),
-            ))
+        Some(_) => {
+            let whole = read_text(root, limits, redact, requested)?;
+            (
+                whole.path,
+                !whole.complete,
+                Box::new(Cursor::new(whole.text.into_bytes())),
+            )
         }
-        None => Box::new(BufReader::new(file.take(limits.file_bytes as u64))),
+        None => {
+            let (confined, file) = confine::open_regular(root, requested)?;
+            let oversized = confined.metadata.len() > limits.file_bytes as u64;
+            let reader = BufReader::new(file.take(limits.file_bytes as u64));
+            (confined.relative, oversized, Box::new(reader))
+        }
     };
     let probe = reader.fill_buf().map_err(|e| io(&path, &e))?;
     if looks_binary(probe) {
@@ -126,6 +124,48 @@ pub fn read_file(
         out.push('\n');
     }
     Ok(out)
+}
+
+/// A whole file as the tools see it: confined to the worktree (never `.git`, never through a
+/// link that leads out), at most `file_bytes` of it, refused when binary, redacted whole.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FileText {
+    /// The path as the tools name it: relative, `/`-separated.
+    pub path: String,
+    pub text: String,
+    /// False when the file is longer than the cap and `text` holds only its start.
+    pub complete: bool,
+}
+
+/// Reads `requested` whole through the tools' confinement and caps. Every reader of worktree
+/// files on behalf of a model (the tools, the verifier, the anchor checks) goes through here,
+/// so none of them can read more, or elsewhere, than `read_file` can.
+pub fn read_text(
+    root: &Path,
+    limits: &Limits,
+    redact: Option<&Redact>,
+    requested: &str,
+) -> Result<FileText, ToolError> {
+    let (confined, file) = confine::open_regular(root, requested)?;
+    let path = confined.relative;
+    let complete = confined.metadata.len() <= limits.file_bytes as u64;
+    let mut all = Vec::new();
+    file.take(limits.file_bytes as u64)
+        .read_to_end(&mut all)
+        .map_err(|e| io(&path, &e))?;
+    if looks_binary(&all) {
+        return Err(ToolError::Binary(shown(&path)));
+    }
+    let text = String::from_utf8_lossy(&all);
+    let text = match redact {
+        Some(redact) => redact(&text),
+        None => text.into_owned(),
+    };
+    Ok(FileText {
+        path,
+        text,
+        complete,
+    })
 }
 
 fn numbered(number: u64, raw: &[u8], max_chars: usize) -> String {

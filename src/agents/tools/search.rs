@@ -67,8 +67,7 @@ pub struct Search {
     pub walk: Walk,
 }
 
-/// Lines are matched as written and shown as redacted (the file redacted whole, once, on its
-/// first match).
+/// Lines are matched and shown as redacted (each file redacted whole, before it is searched).
 pub fn search(
     root: &Path,
     limits: &Limits,
@@ -111,22 +110,19 @@ pub fn search(
         }
         scanned += content.len();
         search.files_searched += 1;
-        let text = String::from_utf8_lossy(&content);
-        let mut shown: Option<Vec<String>> = None;
+        let raw = String::from_utf8_lossy(&content);
+        // The regex runs on the redacted text, never on what it hides: a match on the raw
+        // text, even with the line shown redacted, would answer "does the key start with
+        // AKIAQ?" one character at a time.
+        let text = match redact {
+            Some(redact) => std::borrow::Cow::Owned(redact(&raw)),
+            None => raw,
+        };
         let mut matched = false;
         for (index, line) in text.lines().enumerate() {
             if !regex.is_match(line) {
                 continue;
             }
-            let line = match redact {
-                Some(redact) => {
-                    let shown = shown
-                        .get_or_insert_with(|| redact(&text).lines().map(str::to_owned).collect());
-                    // A redactor keeps the line count; if one did not, show nothing.
-                    shown.get(index).map_or("…", String::as_str)
-                }
-                None => line,
-            };
             if search.lines.len() == max_matches {
                 search.more_matches = true;
                 break 'files;

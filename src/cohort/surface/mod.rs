@@ -7,6 +7,7 @@
 //! One extractor per language ([`rust`], [`python`], [`script`] for JavaScript and TypeScript,
 //! [`go`], [`java`]); which files and modules are exported at all is [`scope`]'s question.
 
+pub mod callers;
 pub mod compare;
 mod go;
 mod java;

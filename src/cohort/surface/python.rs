@@ -231,6 +231,10 @@ fn parameters(list: Node, src: Src, receiver: bool) -> Vec<Param> {
     let mut params = Vec::new();
     let mut keyword_only = false;
     for p in named(list) {
+        // A `# type: ignore` between parameters is not one.
+        if p.kind() == "comment" {
+            continue;
+        }
         let (inner, optional) = match p.kind() {
             "default_parameter" | "typed_default_parameter" => {
                 (p.child_by_field_name("name").unwrap_or(p), true)

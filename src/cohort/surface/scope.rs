@@ -33,7 +33,8 @@ impl Scope {
     }
 }
 
-/// Directories that hold code no user of the package calls.
+/// Directories that hold code no user of the package calls. (`doc/` is not one: Go packages
+/// are named so, e.g. `github.com/spf13/cobra/doc`.)
 fn not_api_dir(dir: &str) -> bool {
     let dir = dir.to_ascii_lowercase();
     matches!(
@@ -51,7 +52,6 @@ fn not_api_dir(dir: &str) -> bool {
             | "test-data"
             | "testing_utils"
             | "docs"
-            | "doc"
             | "samples"
             | "sample"
             | "demo"

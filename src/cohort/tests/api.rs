@@ -136,6 +136,30 @@ fn rust_breaks_fail_without_a_bump_and_warn_with_one() {
     assert_eq!(bumped.verdict, AxisVerdict::Warn, "{}", bumped.detail);
     assert!(bumped.detail.contains("1.4.0 → 2.0.0"), "{}", bumped.detail);
 
+    // A deliberate break whose callers in the repository were left as they were still fails.
+    let stale = api_after(
+        &[
+            ("Cargo.toml", CARGO),
+            ("src/lib.rs", "pub mod runtime;\npub mod app;\n"),
+            ("src/runtime.rs", BUILDER),
+            (
+                "src/app.rs",
+                "use crate::runtime::spawn;\n\npub fn go() {\n    spawn(\"a\", 1);\n}\n",
+            ),
+        ],
+        &[
+            ("src/runtime.rs", &head),
+            ("Cargo.toml", &CARGO.replace("1.4.0", "2.0.0")),
+        ],
+    );
+    assert_fails(
+        &stale,
+        &[
+            "`spawn` a required parameter added",
+            "callers not updated: src/app.rs",
+        ],
+    );
+
     // Below 1.0 a minor bump allows a break (Cargo's rule); a patch bump does not.
     let zero = rust_base()
         .into_iter()

@@ -261,3 +261,34 @@ fn withdrawing_a_confirmation_reopens_unless_another_peer_confirmed() {
     assert_eq!(n.status, Status::ConsensusReady);
     assert_eq!(n.confirmations.len(), 1);
 }
+
+#[test]
+fn only_a_person_closes_a_deterministic_finding() {
+    for source in [Source::Deterministic, Source::Scanner] {
+        let mut n = node("r1", "rules", Priority::P1, 1.0);
+        n.origin.source = source;
+        for change in [
+            Change::Dismiss {
+                reason: "refuted by verification: a test fixture".into(),
+            },
+            Change::Resolve { note: None },
+        ] {
+            let err = apply(&mut n, change, &Actor::Reviewer("verifier".into()), T0).unwrap_err();
+            assert!(matches!(err, StatusError::PersonOnly { .. }), "{err}");
+            assert!(err.to_string().contains("only by a person"), "{err}");
+        }
+        assert_eq!(n.status, Status::Open);
+        // A model may still dispute it: that is recorded for the person, nothing closes.
+        apply(&mut n, Change::Dispute { note: "x".into() }, &qa(), T0).unwrap();
+        apply(
+            &mut n,
+            Change::Dismiss {
+                reason: "fixture".into(),
+            },
+            &person(),
+            T0,
+        )
+        .unwrap();
+        assert_eq!(n.status, Status::Dismissed);
+    }
+}

@@ -61,6 +61,7 @@ pub fn draw(
         let why = match d.kind {
             DisagreementKind::Priority { .. } => "≠",
             DisagreementKind::BugOrSuggestion => "≈",
+            DisagreementKind::ConfirmedAndDisputed { .. } => "⇄",
         };
         let selected =
             focused && state.selected_disagreement.as_ref() == Some(&(d.a.clone(), d.b.clone()));

@@ -115,6 +115,15 @@ pub enum Reply {
         finish_reason: String,
         usage: (u64, u64),
     },
+    /// A 200 completion whose message is sent exactly as given, `usage` left out when `None`.
+    /// Real servers send what the schema does not allow (a tool call without `function`);
+    /// with `unchecked` the response check is skipped for that reply, and only for it.
+    Raw {
+        message: Value,
+        finish_reason: String,
+        usage: Option<(u64, u64)>,
+        unchecked: bool,
+    },
     /// An error status with OpenAI's error body; `retry_after` sets the header (seconds).
     Status {
         status: u16,
@@ -179,6 +188,69 @@ impl Reply {
         Reply::Fault {
             fault,
             real: Box::new(real),
+        }
+    }
+
+    /// An assistant message as the server writes it, schema-checked.
+    pub fn message(message: Value, finish_reason: &str) -> Reply {
+        Reply::Raw {
+            message,
+            finish_reason: finish_reason.into(),
+            usage: Some((120, 30)),
+            unchecked: false,
+        }
+    }
+
+    /// An assistant message the schema does not allow, as some servers send it.
+    pub fn malformed(message: Value, finish_reason: &str) -> Reply {
+        Reply::Raw {
+            message,
+            finish_reason: finish_reason.into(),
+            usage: Some((120, 30)),
+            unchecked: true,
+        }
+    }
+
+    /// The same answer with no `usage` in the completion, as many local servers send it.
+    pub fn without_usage(self) -> Reply {
+        match self {
+            Reply::Message {
+                content,
+                tool_calls,
+                finish_reason,
+                ..
+            } => {
+                let mut message = json!({"role": "assistant", "content": content, "refusal": null});
+                if !tool_calls.is_empty() {
+                    message["tool_calls"] = Value::Array(
+                        tool_calls
+                            .iter()
+                            .map(|(id, name, arguments)| {
+                                json!({"id": id, "type": "function",
+                                       "function": {"name": name, "arguments": arguments}})
+                            })
+                            .collect(),
+                    );
+                }
+                Reply::Raw {
+                    message,
+                    finish_reason,
+                    usage: None,
+                    unchecked: false,
+                }
+            }
+            Reply::Raw {
+                message,
+                finish_reason,
+                unchecked,
+                ..
+            } => Reply::Raw {
+                message,
+                finish_reason,
+                usage: None,
+                unchecked,
+            },
+            other => other,
         }
     }
 
@@ -576,6 +648,29 @@ async fn reply_with(reply: Reply, common: &Common<Reply>, body: &Value) -> Respo
                           "total_tokens": usage.0 + usage.1}
             });
             if let Err(problem) = schemas().check_response(&completion) {
+                common.violate(problem);
+            }
+            axum::Json(completion).into_response()
+        }
+        Reply::Raw {
+            message,
+            finish_reason,
+            usage,
+            unchecked,
+        } => {
+            let mut completion = json!({
+                "id": "chatcmpl-scripted",
+                "object": "chat.completion",
+                "created": 1_700_000_000,
+                "model": body["model"].as_str().unwrap_or("unknown"),
+                "choices": [{"index": 0, "message": message, "finish_reason": finish_reason,
+                             "logprobs": null}],
+            });
+            if let Some((input, output)) = usage {
+                completion["usage"] = json!({"prompt_tokens": input, "completion_tokens": output,
+                                              "total_tokens": input + output});
+            }
+            if !unchecked && let Err(problem) = schemas().check_response(&completion) {
                 common.violate(problem);
             }
             axum::Json(completion).into_response()

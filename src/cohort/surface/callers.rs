@@ -1,0 +1,238 @@
+//! Whether a file outside the change uses an item of a changed file, resolved through its
+//! imports, qualified paths or package rather than by the item's name alone: `getName` in 36
+//! unrelated files is not 36 callers of this one.
+
+use regex::Regex;
+
+use crate::cohort::grammar::Grammar;
+use crate::cohort::paths::parent_dir;
+
+/// What is known of the item's home.
+pub struct Home<'a> {
+    pub path: &'a str,
+    pub grammar: Grammar,
+    /// Its file's text (head, or base when it was deleted): the Go/Java package name.
+    pub source: &'a str,
+}
+
+fn word(name: &str) -> String {
+    format!(r"\b{}\b", regex::escape(name))
+}
+
+fn matches(pattern: &str, text: &str) -> bool {
+    Regex::new(pattern).is_ok_and(|r| r.is_match(text))
+}
+
+/// Whether `caller` (at `caller_path`) uses `key` (`name`, `Type::member`, `Class.member`,
+/// `Class.method(int)`) of `home`.
+pub fn uses(home: &Home, key: &str, caller_path: &str, caller: &str) -> bool {
+    let key = key.split('(').next().unwrap_or(key);
+    let mut segments = key.split([':', '.']).filter(|s| !s.is_empty());
+    let Some(top) = segments.next() else {
+        return false;
+    };
+    // A member is used through its type; its own name must appear too.
+    if let Some(member) = segments.next_back()
+        && !matches(&word(member), caller)
+    {
+        return false;
+    }
+    if !matches(&word(top), caller) {
+        return false;
+    }
+    let same_dir = parent_dir(caller_path) == parent_dir(home.path);
+    let file = home.path.rsplit('/').next().unwrap_or(home.path);
+    let stem = file.split('.').next().unwrap_or(file);
+    let module = if matches!(stem, "mod" | "lib" | "__init__" | "index") {
+        parent_dir(home.path).rsplit('/').next().unwrap_or("")
+    } else {
+        stem
+    };
+    let top_word = word(top);
+    match home.grammar {
+        Grammar::Rust => {
+            // Through a `use` that names it, or a path that ends in it.
+            let used = Regex::new(r"(?s)\buse\s[^;]*;")
+                .map(|r| r.find_iter(caller).any(|m| matches(&top_word, m.as_str())))
+                .unwrap_or(false);
+            used || matches(&format!(r"::\s*{}\b", regex::escape(top)), caller)
+        }
+        Grammar::Python => {
+            let from = format!(
+                r"(?m)^\s*from\s+[\w.]*\b{}\s+import\s[^\n]*{top_word}",
+                regex::escape(module)
+            );
+            let relative = format!(
+                r"(?m)^\s*from\s+\.+\s*import\s[^\n]*\b{}\b",
+                regex::escape(module)
+            );
+            let qualified = format!(r"\b{}\.{}\b", regex::escape(module), regex::escape(top));
+            matches(&from, caller)
+                || ((matches(&relative, caller) || matches(&format!(r"(?m)^\s*import\s[^\n]*\b{}\b", regex::escape(module)), caller))
+                    && matches(&qualified, caller))
+                // A package's `__init__` re-exporting it counts through the package name.
+                || matches(&format!(r"(?m)^\s*from\s+[\w.]+\s+import\s[^\n]*{top_word}"), caller)
+                    && caller_path.ends_with("__init__.py")
+        }
+        Grammar::JavaScript | Grammar::TypeScript | Grammar::Tsx => {
+            let Ok(import) =
+                Regex::new(r#"(?s)\b(?:import|export)\b([^;'"]*?)\bfrom\s*['"]([^'"]+)['"]"#)
+            else {
+                return false;
+            };
+            import.captures_iter(caller).any(|c| {
+                let names = &c[1];
+                let spec = &c[2];
+                (matches(&top_word, names) || names.contains('*'))
+                    && resolves(parent_dir(caller_path), spec, home.path)
+            })
+        }
+        Grammar::Go => {
+            if same_dir {
+                return true;
+            }
+            let package = home
+                .source
+                .lines()
+                .find_map(|l| l.trim().strip_prefix("package "))
+                .unwrap_or(module)
+                .trim();
+            let dir = parent_dir(home.path);
+            let imported =
+                !dir.is_empty() && matches(&format!(r#""[^"]*/{}""#, regex::escape(dir)), caller);
+            imported
+                && matches(
+                    &format!(r"\b{}\.{}\b", regex::escape(package), regex::escape(top)),
+                    caller,
+                )
+        }
+        Grammar::Java => {
+            if same_dir {
+                return true;
+            }
+            let package = home
+                .source
+                .lines()
+                .find_map(|l| l.trim().strip_prefix("package "))
+                .map(|p| p.trim_end_matches(';').trim())
+                .unwrap_or("");
+            !package.is_empty()
+                && (matches(
+                    &format!(
+                        r"\bimport\s+(static\s+)?{}\.({}|\*)\b",
+                        regex::escape(package),
+                        regex::escape(top)
+                    ),
+                    caller,
+                ) || caller.contains(&format!("{package}.{top}")))
+        }
+    }
+}
+
+/// Whether the relative import `spec`, written in `dir`, names the file at `target`.
+fn resolves(dir: &str, spec: &str, target: &str) -> bool {
+    if !spec.starts_with('.') {
+        return false;
+    }
+    let mut parts: Vec<&str> = dir.split('/').filter(|p| !p.is_empty()).collect();
+    for part in spec.split('/') {
+        match part {
+            "." | "" => {}
+            ".." => {
+                parts.pop();
+            }
+            p => parts.push(p),
+        }
+    }
+    let joined = parts.join("/");
+    let strip = |p: &str| -> String {
+        let p = p
+            .rsplit_once('.')
+            .filter(|(_, ext)| {
+                matches!(
+                    *ext,
+                    "js" | "jsx" | "ts" | "tsx" | "mjs" | "cjs" | "mts" | "cts"
+                )
+            })
+            .map_or(p, |(stem, _)| stem);
+        p.strip_suffix("/index").unwrap_or(p).to_string()
+    };
+    strip(&joined) == strip(target)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn resolution_by_import_not_by_name() {
+        let home = Home {
+            path: "src/lib/parse.ts",
+            grammar: Grammar::TypeScript,
+            source: "",
+        };
+        assert!(uses(
+            &home,
+            "parse",
+            "src/app.ts",
+            "import { parse } from './lib/parse';\nparse(x);"
+        ));
+        assert!(!uses(
+            &home,
+            "parse",
+            "src/app.ts",
+            "import { parse } from './other';\nparse(x);"
+        ));
+        let home = Home {
+            path: "flask/app.py",
+            grammar: Grammar::Python,
+            source: "",
+        };
+        assert!(uses(
+            &home,
+            "Flask",
+            "flask/cli.py",
+            "from .app import Flask\n"
+        ));
+        assert!(!uses(
+            &home,
+            "Flask",
+            "other/x.py",
+            "class Flask:\n    pass\n"
+        ));
+        let home = Home {
+            path: "pkg/cfg/cfg.go",
+            grammar: Grammar::Go,
+            source: "package cfg\n",
+        };
+        assert!(uses(
+            &home,
+            "Load",
+            "cmd/main.go",
+            "import \"example.com/m/pkg/cfg\"\nfunc main() { cfg.Load(\"x\") }"
+        ));
+        assert!(!uses(
+            &home,
+            "Load",
+            "cmd/main.go",
+            "func main() { Load(\"x\") }"
+        ));
+        let home = Home {
+            path: "src/a/B.java",
+            grammar: Grammar::Java,
+            source: "package com.x.a;\n",
+        };
+        assert!(uses(
+            &home,
+            "B.getName(int)",
+            "src/c/C.java",
+            "import com.x.a.B;\nb.getName(1);"
+        ));
+        assert!(!uses(
+            &home,
+            "B.getName(int)",
+            "src/c/C.java",
+            "import com.y.B;\nb.getName(1);"
+        ));
+    }
+}
