@@ -12,7 +12,7 @@ use crate::review::verdict::Decision;
 use crate::session::prepare::Prepared;
 use crate::session::snapshot::RoundSnapshot;
 
-/// "BLOCK · confidence 0.95 · gate failed · 4 files reviewed · deterministic-only": the first
+/// "BLOCK · confidence 95 · gate failed · 4 files reviewed · deterministic-only": the first
 /// line of every report and of the posted summary.
 pub fn facts_line(result: &RoundSnapshot) -> String {
     let verdict = &result.verdict;
@@ -23,7 +23,10 @@ pub fn facts_line(result: &RoundSnapshot) -> String {
     };
     let mut parts = vec![
         verdict.decision.label().to_uppercase(),
-        format!("confidence {:.2}", verdict.confidence),
+        format!(
+            "confidence {}",
+            crate::review::verdict::percent(verdict.confidence)
+        ),
         gate.to_string(),
         format!("{} files reviewed", result.coverage.files_reviewed.len()),
     ];

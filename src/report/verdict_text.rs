@@ -4,12 +4,12 @@ use serde_json::{Value, json};
 
 use crate::review::verdict::Verdict;
 
-/// `HOLD (confidence 0.72)` then the reasons, the counts and the model's verdict for audit.
+/// `HOLD (confidence 72)` then the reasons, the counts and the model's verdict for audit.
 pub fn text(verdict: &Verdict) -> String {
     let mut out = format!(
-        "{} (confidence {:.2})\n",
+        "{} (confidence {})\n",
         verdict.decision.label().to_uppercase(),
-        verdict.confidence
+        crate::review::verdict::percent(verdict.confidence)
     );
     for reason in &verdict.reasons {
         out.push_str(&format!("  - {reason}\n"));

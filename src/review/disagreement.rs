@@ -68,7 +68,9 @@ fn pairs(nodes: &[ReviewNode]) -> Vec<Disagreement> {
         .collect();
     anchored.sort_by(|a, b| {
         let (x, y) = (a.anchor.as_ref().unwrap(), b.anchor.as_ref().unwrap());
-        (&x.path, x.side, x.start_line).cmp(&(&y.path, y.side, y.start_line))
+        // The id breaks ties: the same findings give the same pairs in the same order,
+        // whatever order the reviewers reported them in.
+        (&x.path, x.side, x.start_line, &a.id).cmp(&(&y.path, y.side, y.start_line, &b.id))
     });
     let mut found = Vec::new();
     for (i, a) in anchored.iter().enumerate() {

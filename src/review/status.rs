@@ -27,6 +27,8 @@ pub enum Change {
     },
     /// Back to the status the node had before it was resolved or dismissed.
     Reopen,
+    /// Take back one's own confirmation: without another peer's, `consensus_ready → open`.
+    Withdraw,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
@@ -46,6 +48,8 @@ pub enum StatusError {
     },
     #[error("dismissing {node} needs a reason")]
     MissingReason { node: String },
+    #[error("{actor} has not confirmed {node}: there is no confirmation to take back")]
+    NotConfirmed { node: String, actor: String },
     #[error("{node} is {from}: cannot {action} it")]
     NotAllowed {
         node: String,
@@ -117,6 +121,14 @@ pub fn apply(
             if !from.is_active() {
                 return Err(not_allowed("confirm"));
             }
+            // One peer is one confirmation, however often it says so: consensus counts
+            // people and reviewers, not key presses.
+            if node.confirmations.iter().any(|s| &s.by == by) {
+                return Ok(Applied {
+                    transition: None,
+                    suppression: None,
+                });
+            }
             node.confirmations.push(Stance {
                 by: by.clone(),
                 note,
@@ -165,6 +177,25 @@ pub fn apply(
                 confidence: SUPPRESSION_CONFIDENCE,
             });
             (Status::Dismissed, Some(reason), hint)
+        }
+        Change::Withdraw => {
+            if !from.is_active() {
+                return Err(not_allowed("withdraw a confirmation of"));
+            }
+            let before = node.confirmations.len();
+            node.confirmations.retain(|s| &s.by != by);
+            if node.confirmations.len() == before {
+                return Err(StatusError::NotConfirmed {
+                    node: node.id.clone(),
+                    actor: by.to_string(),
+                });
+            }
+            let to = if from == Status::ConsensusReady && !node.has_peer_confirmation() {
+                Status::Open
+            } else {
+                from
+            };
+            (to, None, None)
         }
         Change::Reopen => {
             if from.is_active() {

@@ -58,6 +58,13 @@ impl fmt::Display for Decision {
 /// A P0 at or above this confidence blocks.
 pub const BLOCK_CONFIDENCE: f64 = 0.7;
 
+/// A confidence (0.0–1.0) as people read it everywhere, the cockpit, reports and what is
+/// posted: a whole number 0–100, rounded the same way, so one verdict has one figure.
+/// Machine formats (JSON, SARIF) keep the fraction.
+pub fn percent(confidence: f64) -> u32 {
+    (confidence.clamp(0.0, 1.0) * 100.0).round() as u32
+}
+
 /// What the verdict needs to know about one finding.
 #[derive(Debug, Clone, PartialEq)]
 pub struct VerdictFinding {
@@ -270,8 +277,9 @@ pub fn decide(input: &VerdictInput) -> Verdict {
     if !blocking.is_empty() {
         decision = decision.max(Decision::Block);
         reasons.push(format!(
-            "Block: {} at confidence ≥ {BLOCK_CONFIDENCE:.2}: {}",
+            "Block: {} at confidence ≥ {}: {}",
             plural(blocking.len(), "P0 finding"),
+            percent(BLOCK_CONFIDENCE),
             list_findings(&blocking)
         ));
         contributing.extend(blocking.iter().map(|f| (f.confidence, f.peer_confirmed)));

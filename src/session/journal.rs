@@ -18,6 +18,7 @@ pub(super) fn entry_of(command: &Command, state: &SpaceState, at: &str) -> Optio
                 Change::Resolve { note } => Decision::Resolve { note },
                 Change::Dismiss { reason } => Decision::Dismiss { reason },
                 Change::Reopen => Decision::Reopen,
+                Change::Withdraw => Decision::Withdraw,
             },
         ),
         Command::EditComment { node_id, text } => {
@@ -70,6 +71,7 @@ pub(super) fn command_of(entry: JournalEntry, state: &SpaceState) -> Option<Comm
         Decision::Resolve { note } => change(Change::Resolve { note }),
         Decision::Dismiss { reason } => change(Change::Dismiss { reason }),
         Decision::Reopen => change(Change::Reopen),
+        Decision::Withdraw => change(Change::Withdraw),
         Decision::Comment { text } => Command::EditComment {
             node_id: node_id.clone(),
             text,

@@ -134,6 +134,8 @@ pub enum Decision {
         reason: String,
     },
     Reopen,
+    /// The person took their confirmation back.
+    Withdraw,
     /// The person's comment text (`None`: back to the generated text).
     Comment {
         text: Option<String>,

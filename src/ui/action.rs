@@ -37,6 +37,19 @@ pub enum Action {
     Reopen,
     EditComment,
     ToggleMark,
+    /// Take back the last triage change (a status change through the status service).
+    Undo,
+    /// Make the last undone change again.
+    Redo,
+    /// Write the selected finding's comment in the person's `$VISUAL`/`$EDITOR`.
+    EditInEditor,
+    /// Copy `path:line` of the selected finding to the clipboard (OSC 52).
+    Yank,
+    /// Number keys: focus a pane directly.
+    FocusFindings,
+    FocusDetail,
+    FocusReviewers,
+    FocusDisagreements,
     // Views.
     Filter,
     ClearFilter,
@@ -63,6 +76,13 @@ pub enum Action {
     Text(Input),
     Submit,
     Cancel,
+    /// A key with no binding where it was pressed (shown, so a typo is not silent).
+    UnknownKey(String),
+    /// The person's editor closed: the text it left, or why it could not run.
+    EditorClosed {
+        node_id: String,
+        text: Result<String, String>,
+    },
     // Mouse and terminal.
     ScrollDown {
         column: u16,
@@ -127,7 +147,7 @@ pub enum Action {
 
 impl Action {
     /// The commands a key can be bound to, by name.
-    pub const BINDABLE: [Action; 34] = [
+    pub const BINDABLE: [Action; 42] = [
         Action::MoveDown,
         Action::MoveUp,
         Action::PageDown,
@@ -145,6 +165,14 @@ impl Action {
         Action::Reopen,
         Action::EditComment,
         Action::ToggleMark,
+        Action::Undo,
+        Action::Redo,
+        Action::EditInEditor,
+        Action::Yank,
+        Action::FocusFindings,
+        Action::FocusDetail,
+        Action::FocusReviewers,
+        Action::FocusDisagreements,
         Action::Filter,
         Action::ClearFilter,
         Action::CycleLevel,
@@ -184,6 +212,14 @@ impl Action {
             Action::Reopen => "reopen",
             Action::EditComment => "edit_comment",
             Action::ToggleMark => "toggle_mark",
+            Action::Undo => "undo",
+            Action::Redo => "redo",
+            Action::EditInEditor => "edit_in_editor",
+            Action::Yank => "yank",
+            Action::FocusFindings => "focus_findings",
+            Action::FocusDetail => "focus_detail",
+            Action::FocusReviewers => "focus_reviewers",
+            Action::FocusDisagreements => "focus_disagreements",
             Action::Filter => "filter",
             Action::ClearFilter => "clear_filter",
             Action::CycleLevel => "cycle_level",

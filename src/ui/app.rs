@@ -20,11 +20,18 @@ use crate::ui::view::ViewContext;
 
 /// The cockpit needs a terminal on both ends.
 pub fn check_terminal() -> Result<(), String> {
-    if std::io::stdout().is_terminal() && std::io::stdin().is_terminal() {
-        Ok(())
-    } else {
-        Err("the cockpit needs a terminal: standard output is not one. Use --headless to print a report instead".into())
-    }
+    let not_terminal = match (
+        std::io::stdin().is_terminal(),
+        std::io::stdout().is_terminal(),
+    ) {
+        (true, true) => return Ok(()),
+        (false, true) => "standard input is not one",
+        (true, false) => "standard output is not one",
+        (false, false) => "neither standard input nor standard output is one",
+    };
+    Err(format!(
+        "the cockpit needs a terminal: {not_terminal}. Use --headless to print a report instead"
+    ))
 }
 
 /// The cockpit's side of the session: every effect of a key becomes a command.
@@ -46,7 +53,7 @@ impl Engine for Bridge {
             Effect::WritePatch { node_ids } => Command::WritePatch { node_ids },
             Effect::PreviewPublish => Command::Preview,
             Effect::Publish => Command::Publish,
-            Effect::Quit | Effect::Abort => Command::Cancel,
+            Effect::Quit => Command::Cancel,
         };
         let _ = self.commands.send(command);
     }

@@ -233,8 +233,20 @@ impl Default for Keymap {
                 "fold/unfold; open a finding; jump to a disagreement's finding; filter by reviewer",
                 LIST,
             ),
-            (Main, A::NextFinding, &["n"], "next finding", NODE),
-            (Main, A::PrevFinding, &["N"], "previous finding", NONE),
+            (
+                Main,
+                A::NextFinding,
+                &["n"],
+                "next open finding (wraps around)",
+                NODE,
+            ),
+            (
+                Main,
+                A::PrevFinding,
+                &["N"],
+                "previous open finding (wraps around)",
+                NONE,
+            ),
             (
                 Main,
                 A::Confirm,
@@ -269,6 +281,38 @@ impl Default for Keymap {
                 A::ToggleMark,
                 &["space"],
                 "mark/unmark the finding for the gate's fix and ignore",
+                NONE,
+            ),
+            (
+                Main,
+                A::Undo,
+                &["u"],
+                "undo the last triage change (recorded as a change, like any other)",
+                NODE,
+            ),
+            (Main, A::Redo, &["ctrl-r"], "redo what undo took back", NONE),
+            (
+                Main,
+                A::EditInEditor,
+                &["E"],
+                "write the comment in $VISUAL/$EDITOR (saved when the editor closes)",
+                NONE,
+            ),
+            (
+                Main,
+                A::Yank,
+                &["y"],
+                "copy path:line of the finding to the clipboard (OSC 52)",
+                NONE,
+            ),
+            (Main, A::FocusFindings, &["1"], "focus the findings", NONE),
+            (Main, A::FocusDetail, &["2"], "focus the detail", NONE),
+            (Main, A::FocusReviewers, &["3"], "focus the reviewers", NONE),
+            (
+                Main,
+                A::FocusDisagreements,
+                &["4"],
+                "focus the disagreements",
                 NONE,
             ),
             (
@@ -353,10 +397,14 @@ impl Default for Keymap {
                 Gate,
                 A::GateAbort,
                 &["a"],
-                "abort: leave without publishing",
+                "leave the gate without publishing (the review stays open)",
                 NONE,
             ),
             (Gate, A::Close, &["esc"], "back to the findings", NONE),
+            (Gate, A::MoveDown, &["j", "down"], "scroll down", NONE),
+            (Gate, A::MoveUp, &["k", "up"], "scroll up", NONE),
+            (Gate, A::PageDown, &["pgdn"], "page down", NONE),
+            (Gate, A::PageUp, &["pgup"], "page up", NONE),
             (
                 Preview,
                 A::PublishConfirm,
@@ -374,6 +422,8 @@ impl Default for Keymap {
             (Preview, A::MoveUp, &["k", "up"], "scroll the body up", NONE),
             (Preview, A::PageDown, &["pgdn", "space"], "page down", NONE),
             (Preview, A::PageUp, &["pgup"], "page up", NONE),
+            (Preview, A::Top, &["home", "g"], "top of the body", NONE),
+            (Preview, A::Bottom, &["end", "G"], "end of the body", NONE),
             (Diff, A::MoveDown, &["j", "down"], "next line", NONE),
             (Diff, A::MoveUp, &["k", "up"], "previous line", NONE),
             (Diff, A::PageDown, &["pgdn", "ctrl-d"], "page down", NONE),
@@ -408,6 +458,10 @@ impl Default for Keymap {
             ),
             (Help, A::MoveDown, &["j", "down"], "scroll down", NONE),
             (Help, A::MoveUp, &["k", "up"], "scroll up", NONE),
+            (Help, A::PageDown, &["pgdn", "space"], "page down", NONE),
+            (Help, A::PageUp, &["pgup"], "page up", NONE),
+            (Help, A::Top, &["home", "g"], "top", NONE),
+            (Help, A::Bottom, &["end", "G"], "end", NONE),
         ];
         Keymap {
             bindings: table
@@ -511,14 +565,18 @@ impl Keymap {
             .join("/")
     }
 
-    /// Short hints for the status line of a pane: (keys, description).
-    pub fn hints(&self, pane: Pane) -> Vec<(String, &'static str)> {
+    /// Short hints for the status line of a pane: (keys, description, whether it must stay
+    /// when the line is short: help and quit, the way to everything else and the way out).
+    pub fn hints(&self, pane: Pane) -> Vec<(String, &'static str, bool)> {
         self.bindings
             .iter()
             .filter(|b| {
                 b.context == Context::Main && b.hint_in.contains(&pane) && !b.keys.is_empty()
             })
-            .map(|b| (b.keys[0].to_string(), short(&b.action)))
+            .map(|b| {
+                let essential = matches!(b.action, Action::Help | Action::Quit);
+                (b.keys[0].to_string(), short(&b.action), essential)
+            })
             .collect()
     }
 
@@ -552,9 +610,9 @@ impl Keymap {
     pub fn translate_key(&self, state: &AppState, event: &KeyEvent) -> Option<Action> {
         let key = Key::from_event(event);
         match state.top_overlay() {
-            None => self.lookup(Context::Main, key),
-            Some(Overlay::Gate { .. }) => self.lookup(Context::Gate, key),
-            Some(Overlay::Diff(_)) => self.lookup(Context::Diff, key),
+            None => self.lookup(Context::Main, key).or_else(|| unknown(key)),
+            Some(Overlay::Gate { .. }) => self.lookup(Context::Gate, key).or_else(|| unknown(key)),
+            Some(Overlay::Diff(_)) => self.lookup(Context::Diff, key).or_else(|| unknown(key)),
             Some(Overlay::PreviewPending) => {
                 (key.code == KeyCode::Esc).then_some(Action::PublishCancel)
             }
@@ -572,6 +630,9 @@ impl Keymap {
                     KeyCode::Esc => Some(Action::Cancel),
                     KeyCode::Enter if !input.purpose.multiline() => Some(Action::Submit),
                     KeyCode::Char('s') if ctrl => Some(Action::Submit),
+                    KeyCode::Char('e') if ctrl && input.purpose.multiline() => {
+                        Some(Action::EditInEditor)
+                    }
                     KeyCode::Char('c') if ctrl => Some(Action::Cancel),
                     _ => Some(Action::Text(Input::from(*event))),
                 }
@@ -580,12 +641,26 @@ impl Keymap {
     }
 }
 
-/// The few words a status line hint uses.
-fn short(action: &Action) -> &'static str {
+/// A printable key (or a function key) that nothing is bound to: said, not swallowed. Keys
+/// with ctrl or alt are left alone: terminals send them for their own purposes too.
+fn unknown(key: Key) -> Option<Action> {
+    if key
+        .modifiers
+        .intersects(KeyModifiers::CONTROL | KeyModifiers::ALT)
+    {
+        return None;
+    }
+    matches!(key.code, KeyCode::Char(_) | KeyCode::F(_))
+        .then(|| Action::UnknownKey(key.to_string()))
+}
+
+/// The few words a status line hint (or a narrow overlay's key line) uses.
+pub(crate) fn short(action: &Action) -> &'static str {
     match action {
         Action::MoveDown => "move",
         Action::Expand => "open",
-        Action::NextFinding => "next",
+        Action::NextFinding => "next open",
+        Action::Undo => "undo",
         Action::Confirm => "confirm",
         Action::Dismiss => "dismiss",
         Action::Resolve => "resolve",
@@ -595,6 +670,12 @@ fn short(action: &Action) -> &'static str {
         Action::OpenDiff => "diff",
         Action::Help => "help",
         Action::Quit => "quit",
+        Action::GateFix => "fix",
+        Action::GateIgnore => "ignore",
+        Action::GatePublish => "publish",
+        Action::GateDetails => "details",
+        Action::GateAbort => "leave",
+        Action::Close => "back",
         other => other.name().unwrap_or(""),
     }
 }

@@ -9,6 +9,7 @@
 pub mod action;
 pub mod app;
 pub mod diffview;
+pub mod editor;
 pub mod highlight;
 pub mod keymap;
 pub mod rows;
@@ -16,6 +17,7 @@ pub mod run;
 pub mod state;
 pub mod terminal;
 pub mod theme;
+pub mod triage;
 pub mod update;
 pub mod view;
 

@@ -7,7 +7,7 @@ use std::collections::HashMap;
 use crate::review::Priority;
 use crate::review::consolidate::Problem;
 use crate::review::level::Placement;
-use crate::review::node::{Actor, ReviewNode};
+use crate::review::node::{Actor, ReviewNode, Status};
 use crate::ui::state::{AppState, RowKey};
 
 /// The group findings fall into when no cohort lists their file.
@@ -78,9 +78,11 @@ pub fn rows(state: &AppState) -> Vec<Row> {
     build(state, Unfold::AsState)
 }
 
-/// Where a problem sorts within its group: open before closed, then priority, then the most
-/// confident, then id. Computed once per problem, so sorting compares plain values.
-type Order<'s> = (bool, Priority, std::cmp::Reverse<i64>, &'s str);
+/// Where a problem sorts within its group: priority, then the most confident, then id. Not
+/// its status: a row stays where it is when it is confirmed, dismissed or resolved, so the
+/// list does not move under the cursor during triage. Computed once per problem, so sorting
+/// compares plain values.
+type Order<'s> = (Priority, std::cmp::Reverse<i64>, &'s str);
 
 struct Group<'s> {
     key: String,
@@ -146,7 +148,6 @@ pub fn build(state: &AppState, unfold: Unfold) -> Vec<Row> {
             None => &mut other,
         };
         let order = (
-            !primary.status.is_active(),
             primary.priority,
             std::cmp::Reverse(confidence_key(primary.confidence)),
             primary.id.as_str(),
@@ -279,9 +280,21 @@ pub fn placement_counts(state: &AppState) -> (usize, usize) {
 pub struct Filter {
     reviewers: Vec<String>,
     priorities: Vec<crate::review::Priority>,
-    statuses: Vec<String>,
+    statuses: Vec<Status>,
     words: Vec<String>,
+    /// Terms that look like a priority or a status but are none (`p9`, `is:bogus`): they
+    /// would silently match nothing, so the cockpit says what is wrong instead.
+    pub problems: Vec<String>,
 }
+
+/// `is:` names, the list's words first (`ready`), prefixes allowed (`is:dis`).
+const STATUS_NAMES: [(&str, Status); 5] = [
+    ("open", Status::Open),
+    ("ready", Status::ConsensusReady),
+    ("consensus_ready", Status::ConsensusReady),
+    ("resolved", Status::Resolved),
+    ("dismissed", Status::Dismissed),
+];
 
 impl Filter {
     pub fn parse(text: &str) -> Filter {
@@ -292,13 +305,28 @@ impl Filter {
                 if !name.is_empty() {
                     filter.reviewers.push(name.to_string());
                 }
-            } else if let Some(priority) = (lower.len() == 2)
-                .then(|| crate::review::Priority::parse(&lower))
-                .flatten()
+            } else if lower.len() == 2
+                && lower.starts_with('p')
+                && lower[1..].chars().all(|c| c.is_ascii_digit())
             {
-                filter.priorities.push(priority);
+                match crate::review::Priority::parse(&lower) {
+                    Some(priority) => filter.priorities.push(priority),
+                    None => filter
+                        .problems
+                        .push(format!("`{term}` is no priority: p0, p1, p2 or p3")),
+                }
             } else if let Some(status) = lower.strip_prefix("is:") {
-                filter.statuses.push(status.to_string());
+                let found: Vec<Status> = STATUS_NAMES
+                    .iter()
+                    .filter(|(name, _)| !status.is_empty() && name.starts_with(status))
+                    .map(|(_, s)| *s)
+                    .collect();
+                if found.is_empty() {
+                    filter.problems.push(format!(
+                        "`{term}` is no status: is:open, is:ready, is:resolved or is:dismissed"
+                    ));
+                }
+                filter.statuses.extend(found);
             } else {
                 filter.words.push(lower);
             }
@@ -310,10 +338,14 @@ impl Filter {
         self.reviewers.is_empty()
             && self.priorities.is_empty()
             && self.statuses.is_empty()
+            && self.problems.is_empty()
             && self.words.is_empty()
     }
 
     pub fn matches(&self, node: &ReviewNode) -> bool {
+        if !self.problems.is_empty() {
+            return false;
+        }
         if !self.reviewers.is_empty() {
             let by = |name: &str| {
                 let name = name.to_lowercase();
@@ -328,12 +360,7 @@ impl Filter {
         if !self.priorities.is_empty() && !self.priorities.contains(&node.priority) {
             return false;
         }
-        if !self.statuses.is_empty()
-            && !self
-                .statuses
-                .iter()
-                .any(|s| node.status.as_str().starts_with(s.as_str()))
-        {
+        if !self.statuses.is_empty() && !self.statuses.contains(&node.status) {
             return false;
         }
         if self.words.is_empty() {

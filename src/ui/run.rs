@@ -18,7 +18,7 @@ use tokio::time::{Instant, MissedTickBehavior};
 use crate::agents::events::ReviewEvent;
 use crate::review::board::ReviewerPhase;
 use crate::ui::action::Action;
-use crate::ui::state::AppState;
+use crate::ui::state::{AppState, TerminalJob};
 use crate::ui::update::{Effect, update};
 use crate::ui::view::{self, ViewContext};
 
@@ -76,7 +76,7 @@ impl Inbox {
 /// The engine side of the cockpit. `handle` is called on the loop's task for every effect, in
 /// order, and must return quickly: start the work (a tokio task, `spawn_blocking`) and report
 /// back through `inbox` (`PublishPreview`, `Published`, `Notice`, `EngineError`, …).
-/// `Effect::Quit` and `Effect::Abort` are passed on too, after which the loop ends.
+/// `Effect::Quit` is passed on too, after which the loop ends.
 pub trait Engine {
     fn handle(&mut self, effect: Effect, inbox: &Inbox);
 }
@@ -86,7 +86,8 @@ pub trait Engine {
 pub enum RunOutcome {
     /// The person quit (`q`).
     Quit,
-    /// The person aborted at the gate: nothing was published.
+    /// The person left before the review was done (`q` while reviewers were still running):
+    /// nothing was decided, nothing was published.
     Aborted,
     /// Every sender of the inbox is gone.
     Closed,
@@ -117,15 +118,17 @@ pub async fn run_with_inbox<B: Backend>(
     engine: &mut impl Engine,
 ) -> io::Result<RunOutcome> {
     let stop = Arc::new(AtomicBool::new(false));
+    let handoff = Handoff::default();
     let reader = {
         let inbox = inbox.clone();
         let stop = stop.clone();
+        let handoff = handoff.clone();
         std::thread::Builder::new()
             .name("terminal-input".into())
-            .spawn(move || read_terminal(&inbox, &stop))?
+            .spawn(move || read_terminal(&inbox, &stop, &handoff))?
     };
     let forwarder = inbox.forward(events);
-    let outcome = run_inbox(terminal, state, cx, rx, inbox, engine).await;
+    let outcome = run_loop(terminal, state, cx, rx, inbox, engine, Some(&handoff)).await;
     stop.store(true, Ordering::Relaxed);
     forwarder.abort();
     // The reader polls with a timeout and sees `stop` within ~50 ms.
@@ -133,9 +136,45 @@ pub async fn run_with_inbox<B: Backend>(
     outcome
 }
 
-/// Blocking: polls the terminal with a timeout so it notices `stop`.
-fn read_terminal(inbox: &Inbox, stop: &AtomicBool) {
+/// Lends the real terminal to a child program (the person's editor): the input reader stops
+/// reading while the child runs, or it would take the keys meant for the child.
+#[derive(Debug, Clone, Default)]
+pub struct Handoff {
+    /// Set by the loop: stop reading.
+    pause: Arc<AtomicBool>,
+    /// Set by the reader: not reading (it checks `pause` between polls).
+    idle: Arc<AtomicBool>,
+}
+
+impl Handoff {
+    /// Runs `child` with the terminal in its normal mode, then takes it back.
+    fn lend<B: Backend, R>(&self, terminal: &mut Terminal<B>, child: impl FnOnce() -> R) -> R {
+        self.pause.store(true, Ordering::SeqCst);
+        // The reader polls in 50 ms steps: it is idle within one.
+        for _ in 0..100 {
+            if self.idle.load(Ordering::SeqCst) {
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        let _ = crate::ui::terminal::restore();
+        let result = child();
+        let _ = crate::ui::terminal::resume();
+        let _ = terminal.clear();
+        self.pause.store(false, Ordering::SeqCst);
+        result
+    }
+}
+
+/// Blocking: polls the terminal with a timeout so it notices `stop` (and a handoff).
+fn read_terminal(inbox: &Inbox, stop: &AtomicBool, handoff: &Handoff) {
     while !stop.load(Ordering::Relaxed) {
+        if handoff.pause.load(Ordering::SeqCst) {
+            handoff.idle.store(true, Ordering::SeqCst);
+            std::thread::sleep(Duration::from_millis(10));
+            continue;
+        }
+        handoff.idle.store(false, Ordering::SeqCst);
         match event::poll(Duration::from_millis(50)) {
             Ok(true) => match event::read() {
                 Ok(event) => {
@@ -151,14 +190,27 @@ fn read_terminal(inbox: &Inbox, stop: &AtomicBool) {
     }
 }
 
-/// The loop itself, over an inbox the caller feeds (tests feed it scripted events).
+/// The loop itself, over an inbox the caller feeds (tests feed it scripted events). Without
+/// a real terminal, the person's editor runs without taking it over.
 pub async fn run_inbox<B: Backend>(
+    terminal: &mut Terminal<B>,
+    state: &mut AppState,
+    cx: &ViewContext,
+    rx: InboxReceiver,
+    inbox: Inbox,
+    engine: &mut impl Engine,
+) -> io::Result<RunOutcome> {
+    run_loop(terminal, state, cx, rx, inbox, engine, None).await
+}
+
+async fn run_loop<B: Backend>(
     terminal: &mut Terminal<B>,
     state: &mut AppState,
     cx: &ViewContext,
     mut rx: InboxReceiver,
     inbox: Inbox,
     engine: &mut impl Engine,
+    handoff: Option<&Handoff>,
 ) -> io::Result<RunOutcome> {
     let mut ticker = tokio::time::interval(TICK);
     ticker.set_missed_tick_behavior(MissedTickBehavior::Skip);
@@ -191,11 +243,18 @@ pub async fn run_inbox<B: Backend>(
                     dirty = true;
                     for effect in update(state, action) {
                         match effect {
+                            // Leaving before the review is done is not the provisional
+                            // verdict's answer: it ends as aborted by the person.
+                            Effect::Quit if state.review_running() => {
+                                outcome = Some(RunOutcome::Aborted)
+                            }
                             Effect::Quit => outcome = Some(RunOutcome::Quit),
-                            Effect::Abort => outcome = Some(RunOutcome::Aborted),
                             _ => {}
                         }
                         engine.handle(effect, &inbox);
+                    }
+                    for job in std::mem::take(&mut state.terminal_jobs) {
+                        terminal_job(job, terminal, &inbox, handoff);
                     }
                     if outcome.is_some() {
                         break;
@@ -218,6 +277,34 @@ pub async fn run_inbox<B: Backend>(
                 dirty |= reading || state.loading.is_some() || (message && state.message.is_none());
             }
             _ = tokio::time::sleep_until(next_frame), if dirty => {}
+        }
+    }
+}
+
+/// Does what needs the terminal itself; answers through the inbox.
+fn terminal_job<B: Backend>(
+    job: TerminalJob,
+    terminal: &mut Terminal<B>,
+    inbox: &Inbox,
+    handoff: Option<&Handoff>,
+) {
+    match job {
+        TerminalJob::Editor { node_id, text } => {
+            let run = || crate::ui::editor::edit(&text);
+            let text = match handoff {
+                Some(handoff) => tokio::task::block_in_place(|| handoff.lend(terminal, run)),
+                None => run(),
+            };
+            inbox.send(Action::EditorClosed { node_id, text });
+        }
+        TerminalJob::Clipboard(text) => {
+            // Only a real terminal: a test backend has no clipboard to reach.
+            if handoff.is_some() {
+                use std::io::Write;
+                let mut out = io::stdout();
+                let _ = out.write_all(crate::ui::editor::osc52(&text).as_bytes());
+                let _ = out.flush();
+            }
         }
     }
 }

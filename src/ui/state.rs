@@ -142,6 +142,16 @@ pub struct PreviewData {
     pub target: String,
 }
 
+/// Work for the loop itself, not the engine: it needs the terminal.
+#[derive(Debug, Clone, PartialEq)]
+pub enum TerminalJob {
+    /// Suspend the cockpit, open `text` in the person's editor, answer with
+    /// `Action::EditorClosed`.
+    Editor { node_id: String, text: String },
+    /// Put `text` on the clipboard through the terminal (OSC 52).
+    Clipboard(String),
+}
+
 /// Why a text box is open.
 #[derive(Debug, Clone, PartialEq)]
 pub enum InputPurpose {
@@ -166,23 +176,41 @@ pub struct InputOverlay {
     pub textarea: TextArea<'static>,
     /// Shown under the box, e.g. "a reason is required".
     pub error: Option<String>,
+    /// The text it opened with: leaving with anything else asks first.
+    pub original: String,
+    /// Esc was pressed once on a changed text: a second one throws the edit away.
+    pub confirm_discard: bool,
 }
 
 impl InputOverlay {
     pub fn new(purpose: InputPurpose, text: &str) -> InputOverlay {
         let lines: Vec<String> = text.lines().map(str::to_string).collect();
         let mut textarea = TextArea::new(lines);
-        textarea.move_cursor(ratatui_textarea::CursorMove::Bottom);
-        textarea.move_cursor(ratatui_textarea::CursorMove::End);
+        if purpose.multiline() {
+            // Long lines wrap at words; the editor opens at the top, unscrolled.
+            textarea.set_wrap_mode(ratatui_textarea::WrapMode::Word);
+            textarea.move_cursor(ratatui_textarea::CursorMove::Top);
+            textarea.move_cursor(ratatui_textarea::CursorMove::Head);
+        } else {
+            textarea.move_cursor(ratatui_textarea::CursorMove::Bottom);
+            textarea.move_cursor(ratatui_textarea::CursorMove::End);
+        }
         InputOverlay {
             purpose,
             textarea,
             error: None,
+            original: text.to_string(),
+            confirm_discard: false,
         }
     }
 
     pub fn text(&self) -> String {
         self.textarea.lines().join("\n")
+    }
+
+    /// Whether the text differs from what it opened with.
+    pub fn changed(&self) -> bool {
+        self.text() != self.original
     }
 }
 
@@ -192,9 +220,11 @@ pub enum Overlay {
     Help {
         scroll: u16,
     },
-    /// The approval gate; `details` shows every verdict reason.
+    /// The approval gate; `details` shows every verdict reason. Its key list is always on
+    /// screen; what is above it scrolls.
     Gate {
         details: bool,
+        scroll: u16,
     },
     /// Waiting for the engine's publish preview.
     PreviewPending,
@@ -259,6 +289,11 @@ pub struct ScreenLayout {
     pub disagreements: Rect,
     /// The diff view's line area (its height is the page size).
     pub diff: Rect,
+    /// How far the detail pane can scroll before its last line leaves the top: `G` and the
+    /// wheel stop there instead of scrolling into empty space.
+    pub detail_scroll_max: u16,
+    /// The same for the top overlay that scrolls (help, gate, publish preview).
+    pub overlay_scroll_max: u16,
 }
 
 #[derive(Debug, Clone)]
@@ -326,6 +361,12 @@ pub struct AppState {
     pub detail_scroll: u16,
     pub layout: ScreenLayout,
     pub quit: bool,
+    /// Work only the loop can do because it owns the terminal (hand it to the person's editor,
+    /// write to the clipboard); `update` queues it, the loop drains it after each action.
+    pub terminal_jobs: Vec<TerminalJob>,
+    /// The person's changes this session, last on top, and the ones undone since.
+    pub undo: Vec<crate::ui::triage::Undoable>,
+    pub redo: Vec<crate::ui::triage::Undoable>,
 }
 
 impl AppState {
@@ -368,6 +409,9 @@ impl AppState {
             detail_scroll: 0,
             layout: ScreenLayout::default(),
             quit: false,
+            undo: Vec::new(),
+            redo: Vec::new(),
+            terminal_jobs: Vec::new(),
         }
     }
 
@@ -406,6 +450,29 @@ impl AppState {
             Some(RowKey::Node(id)) => self.node(id),
             _ => None,
         }
+    }
+
+    /// Whether the review is still being computed: reviewers queued or reading, or the run
+    /// between them (peer round, verification, scoring). The verdict on the board is then
+    /// only what is known so far, never a decision.
+    pub fn review_running(&self) -> bool {
+        use crate::review::board::ReviewerPhase;
+        self.ladder < Ladder::AwaitingApproval
+            && (self.ladder == Ladder::InProgress
+                || self
+                    .board
+                    .reviewers
+                    .values()
+                    .any(|r| matches!(r.phase, ReviewerPhase::Queued | ReviewerPhase::Reading)))
+    }
+
+    /// A transient message in the status line.
+    pub fn say(&mut self, kind: MessageKind, text: String) {
+        self.message = Some(Message {
+            text,
+            kind,
+            until_tick: self.tick + MESSAGE_TICKS,
+        });
     }
 
     pub fn top_overlay(&self) -> Option<&Overlay> {

@@ -39,6 +39,13 @@ pub fn restore() -> io::Result<()> {
     screen.and(raw)
 }
 
+/// Takes the terminal back after `restore` (a child program had it): raw mode, the alternate
+/// screen and mouse capture again.
+pub fn resume() -> io::Result<()> {
+    enable_raw_mode()?;
+    execute!(stdout(), EnterAlternateScreen, EnableMouseCapture)
+}
+
 /// Restores the terminal before the previous hook prints the panic.
 pub fn install_panic_hook() {
     let previous = std::panic::take_hook();

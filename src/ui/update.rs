@@ -9,16 +9,17 @@ use crate::review::board::Applied as BoardApplied;
 use crate::review::derived;
 use crate::review::disagreement::disagreements;
 use crate::review::node::{Actor, ReviewNode};
-use crate::review::status::{self, Change, SuppressionHint};
+use crate::review::status::{Change, SuppressionHint};
 use crate::review::{Level, Role};
 use crate::space::state::Ladder;
 use crate::ui::action::Action;
 use crate::ui::diffview::{self, DiffDoc};
 use crate::ui::rows::{self, Row, Unfold};
 use crate::ui::state::{
-    AppState, DiffView, InputPurpose, MESSAGE_TICKS, Message, MessageKind, Overlay, Pane, RowKey,
+    AppState, DiffView, InputPurpose, MessageKind, Overlay, Pane, RowKey, TerminalJob,
     generated_comment,
 };
+use crate::ui::triage;
 
 /// A request to the engine. The state already shows the outcome where it can (a status change
 /// is applied to the board through the status service first); the engine makes it durable or
@@ -54,8 +55,6 @@ pub enum Effect {
     /// The person confirmed the preview: publish; reply with `Published` or `EngineError`.
     Publish,
     Quit,
-    /// Gate "abort": leave without publishing; the ladder stays where it is.
-    Abort,
 }
 
 pub fn update(state: &mut AppState, action: Action) -> Vec<Effect> {
@@ -107,27 +106,57 @@ fn dispatch(state: &mut AppState, action: Action) -> Vec<Effect> {
         Action::PrevFinding => jump_finding(state, false),
         Action::Confirm => {
             return with_selected(state, "confirm", |state, id| {
-                change_status(
+                let effects = triage::change(
                     state,
                     &id,
                     Change::Confirm {
                         note: String::new(),
                     },
-                )
+                );
+                move_on(state, &id, &effects);
+                effects
             });
         }
         Action::Resolve => {
             return with_selected(state, "resolve", |state, id| {
-                change_status(state, &id, Change::Resolve { note: None })
+                let effects = triage::change(state, &id, Change::Resolve { note: None });
+                move_on(state, &id, &effects);
+                effects
             });
         }
         Action::Reopen => {
             return with_selected(state, "reopen", |state, id| {
-                change_status(state, &id, Change::Reopen)
+                let Some(node) = state.node(&id) else {
+                    return Vec::new();
+                };
+                let me = Actor::Person(state.person.clone());
+                if !node.status.is_active() {
+                    triage::change(state, &id, Change::Reopen)
+                } else if node.confirmations.iter().any(|s| s.by == me) {
+                    // Open again from consensus-ready: take the person's confirmation back.
+                    triage::change(state, &id, Change::Withdraw)
+                } else {
+                    let text = format!(
+                        "{} is {}: nothing to reopen",
+                        triage::label(state, &id),
+                        node.status
+                    );
+                    message(state, MessageKind::Warn, text);
+                    Vec::new()
+                }
             });
         }
         Action::Dismiss => {
             return with_selected(state, "dismiss", |state, id| {
+                if let Some(node) = state.node(&id).filter(|n| !n.status.is_active()) {
+                    let text = format!(
+                        "{} is already {}: o reopens it",
+                        triage::label(state, &id),
+                        node.status
+                    );
+                    message(state, MessageKind::Warn, text);
+                    return Vec::new();
+                }
                 state.overlays.push(Overlay::input(
                     InputPurpose::Dismiss { node_ids: vec![id] },
                     "",
@@ -135,6 +164,75 @@ fn dispatch(state: &mut AppState, action: Action) -> Vec<Effect> {
                 Vec::new()
             });
         }
+        Action::Undo => return triage::undo(state),
+        Action::Redo => return triage::redo(state),
+        Action::EditInEditor => {
+            // From the comment editor: what is typed so far goes to the editor.
+            let typed = match state.top_overlay() {
+                Some(Overlay::Input(input)) => match &input.purpose {
+                    InputPurpose::EditComment { node_id } => Some((node_id.clone(), input.text())),
+                    _ => None,
+                },
+                _ => None,
+            };
+            if let Some((node_id, text)) = typed {
+                state.overlays.pop();
+                state
+                    .terminal_jobs
+                    .push(TerminalJob::Editor { node_id, text });
+            } else {
+                return with_selected(state, "edit", |state, id| {
+                    let text = state
+                        .node(&id)
+                        .map(|n| state.comment_text(n))
+                        .unwrap_or_default();
+                    state
+                        .terminal_jobs
+                        .push(TerminalJob::Editor { node_id: id, text });
+                    Vec::new()
+                });
+            }
+        }
+        Action::EditorClosed { node_id, text } => match text {
+            Ok(text) if text.trim().is_empty() => {
+                let text = format!(
+                    "the editor left {} empty: the comment is unchanged",
+                    triage::label(state, &node_id)
+                );
+                message(state, MessageKind::Warn, text);
+            }
+            Ok(text) => return save_comment(state, node_id, text),
+            Err(why) => message(state, MessageKind::Error, why),
+        },
+        Action::Yank => {
+            return with_selected(state, "copy", |state, id| {
+                let Some(node) = state.node(&id) else {
+                    return Vec::new();
+                };
+                let text = match &node.anchor {
+                    Some(anchor) => format!("{}:{}", anchor.path, anchor.start_line),
+                    None => node.text.title.clone(),
+                };
+                info(state, format!("copied {text}"));
+                state.terminal_jobs.push(TerminalJob::Clipboard(text));
+                Vec::new()
+            });
+        }
+        Action::FocusFindings => focus(state, Pane::Findings),
+        Action::FocusDetail => focus(state, Pane::Detail),
+        Action::FocusReviewers => focus(state, Pane::Reviewers),
+        Action::FocusDisagreements => {
+            if state.disagreements.is_empty() {
+                info(state, "no disagreements".to_string());
+            } else {
+                focus(state, Pane::Disagreements);
+            }
+        }
+        Action::UnknownKey(key) => message(
+            state,
+            MessageKind::Warn,
+            format!("{key} does nothing here · ? lists the keys"),
+        ),
         Action::EditComment => {
             return with_selected(state, "edit", |state, id| {
                 let text = state
@@ -202,14 +300,16 @@ fn dispatch(state: &mut AppState, action: Action) -> Vec<Effect> {
             }
         }
         Action::GateDetails => {
-            if let Some(Overlay::Gate { details }) = state.overlays.last_mut() {
+            if let Some(Overlay::Gate { details, .. }) = state.overlays.last_mut() {
                 *details = !*details;
             }
         }
+        // Its label says "leave without publishing": the gate closes, the cockpit stays.
         Action::GateAbort => {
-            state.overlays.clear();
-            state.quit = true;
-            return vec![Effect::Abort];
+            if matches!(state.top_overlay(), Some(Overlay::Gate { .. })) {
+                state.overlays.pop();
+                info(state, "left the gate: nothing was published".to_string());
+            }
         }
         Action::PublishConfirm => {
             if matches!(state.top_overlay(), Some(Overlay::Preview { .. })) {
@@ -231,6 +331,7 @@ fn dispatch(state: &mut AppState, action: Action) -> Vec<Effect> {
             if let Some(Overlay::Input(overlay)) = state.overlays.last_mut() {
                 overlay.textarea.input(input);
                 overlay.error = None;
+                overlay.confirm_discard = false;
                 if matches!(overlay.purpose, InputPurpose::Filter { .. }) {
                     state.filter = overlay.text().trim().to_string();
                 }
@@ -238,11 +339,25 @@ fn dispatch(state: &mut AppState, action: Action) -> Vec<Effect> {
         }
         Action::Submit => return submit(state),
         Action::Cancel => {
-            if let Some(Overlay::Input(overlay)) = state.top_overlay() {
+            if let Some(Overlay::Input(overlay)) = state.overlays.last_mut() {
+                // An edited comment is work: the first esc asks, the second throws it away.
+                if overlay.purpose.multiline() && overlay.changed() && !overlay.confirm_discard {
+                    overlay.confirm_discard = true;
+                    overlay.error =
+                        Some("unsaved edit: esc again throws it away · ctrl-s saves".to_string());
+                    return Vec::new();
+                }
                 if let InputPurpose::Filter { previous } = &overlay.purpose {
                     state.filter = previous.clone();
                 }
+                let discarded = overlay.purpose.multiline() && overlay.changed();
                 state.overlays.pop();
+                if discarded {
+                    info(
+                        state,
+                        "edit thrown away: the comment is as it was".to_string(),
+                    );
+                }
             }
         }
         Action::ScrollDown { column, row } => scroll_at(state, column, row, 3),
@@ -359,7 +474,7 @@ pub fn refresh(state: &mut AppState) {
 }
 
 /// The verdict alone, for a change that leaves the problems and disagreements as they are.
-fn refresh_verdict(state: &mut AppState) {
+pub(crate) fn refresh_verdict(state: &mut AppState) {
     if state.board.nodes.is_empty() && state.board.reviewers.is_empty() {
         state.verdict = None;
         return;
@@ -378,11 +493,7 @@ fn info(state: &mut AppState, text: String) {
 }
 
 fn message(state: &mut AppState, kind: MessageKind, text: String) {
-    state.message = Some(Message {
-        text,
-        kind,
-        until_tick: state.tick + MESSAGE_TICKS,
-    });
+    state.say(kind, text);
 }
 
 fn with_selected(
@@ -403,44 +514,6 @@ fn with_selected(
     }
 }
 
-/// Changes a node's status as the person, through the status service.
-fn change_status(state: &mut AppState, id: &str, change: Change) -> Vec<Effect> {
-    let actor = Actor::Person(state.person.clone());
-    let at = state.now.clone();
-    let Some(node) = state.node_mut(id) else {
-        return Vec::new();
-    };
-    let was_active = node.status.is_active();
-    match status::apply(node, change.clone(), &actor, &at) {
-        Ok(applied) => {
-            let node = Box::new(node.clone());
-            let text = match &applied.transition {
-                Some(t) => format!("{id}: {} → {}", t.from, t.to),
-                None => format!("{id}: recorded, still {}", node.status),
-            };
-            info(state, text);
-            // Consolidation and disagreements read a status only as active or not, and the
-            // status service changes nothing else they read: a confirmation leaves them as
-            // they are, and recomputing them would cost a keypress tens of milliseconds.
-            if node.status.is_active() == was_active {
-                refresh_verdict(state);
-            } else {
-                refresh(state);
-            }
-            vec![Effect::PersistStatus {
-                node_id: id.to_string(),
-                change,
-                node,
-                suppression: applied.suppression,
-            }]
-        }
-        Err(err) => {
-            message(state, MessageKind::Error, err.to_string());
-            Vec::new()
-        }
-    }
-}
-
 fn submit(state: &mut AppState) -> Vec<Effect> {
     let Some(Overlay::Input(overlay)) = state.overlays.last_mut() else {
         return Vec::new();
@@ -456,7 +529,7 @@ fn submit(state: &mut AppState) -> Vec<Effect> {
             state.overlays.pop();
             let mut effects = Vec::new();
             for id in &node_ids {
-                effects.extend(change_status(
+                effects.extend(triage::change(
                     state,
                     id,
                     Change::Dismiss {
@@ -468,29 +541,45 @@ fn submit(state: &mut AppState) -> Vec<Effect> {
             if node_ids.len() > 1 && effects.len() == node_ids.len() {
                 info(state, format!("dismissed {} findings", node_ids.len()));
             }
+            if let [id] = node_ids.as_slice()
+                && state.overlays.is_empty()
+            {
+                move_on(state, id, &effects);
+            }
             effects
         }
         InputPurpose::EditComment { node_id } => {
             state.overlays.pop();
-            let generated = state.node(&node_id).map(generated_comment);
-            let text = (Some(text.clone()) != generated && !text.trim().is_empty()).then_some(text);
-            match &text {
-                Some(text) => {
-                    state.comments.insert(node_id.clone(), text.clone());
-                }
-                None => {
-                    state.comments.remove(&node_id);
-                }
-            }
-            info(state, format!("{node_id}: comment saved"));
-            vec![Effect::SaveComment { node_id, text }]
+            save_comment(state, node_id, text)
         }
         InputPurpose::Filter { .. } => {
             state.filter = text.trim().to_string();
             state.overlays.pop();
+            if let Some(problem) = rows::Filter::parse(&state.filter).problems.first() {
+                let text = format!("{problem}: nothing can match");
+                message(state, MessageKind::Warn, text);
+            }
             Vec::new()
         }
     }
+}
+
+/// Keeps `text` as the comment to post for `node_id` (the generated text or an empty one
+/// goes back to generating it).
+fn save_comment(state: &mut AppState, node_id: String, text: String) -> Vec<Effect> {
+    let generated = state.node(&node_id).map(generated_comment);
+    let text = (Some(text.clone()) != generated && !text.trim().is_empty()).then_some(text);
+    match &text {
+        Some(text) => {
+            state.comments.insert(node_id.clone(), text.clone());
+        }
+        None => {
+            state.comments.remove(&node_id);
+        }
+    }
+    let name = triage::label(state, &node_id);
+    info(state, format!("{name}: comment saved"));
+    vec![Effect::SaveComment { node_id, text }]
 }
 
 fn apply_event(state: &mut AppState, event: crate::agents::events::ReviewEvent) -> Vec<Effect> {
@@ -526,7 +615,7 @@ fn move_in_pane(state: &mut AppState, delta: isize) {
         Pane::Findings => move_findings(state, delta),
         Pane::Detail => {
             let scroll = state.detail_scroll as isize + delta;
-            state.detail_scroll = scroll.clamp(0, u16::MAX as isize) as u16;
+            state.detail_scroll = scroll.clamp(0, state.layout.detail_scroll_max as isize) as u16;
         }
         Pane::Reviewers => {
             let names: Vec<String> = reviewer_order(state)
@@ -586,7 +675,24 @@ fn cycle_pane(state: &mut AppState, delta: isize) {
     }
     let i = panes.iter().position(|p| *p == state.focus).unwrap_or(0) as isize;
     let n = panes.len() as isize;
-    state.focus = panes[((i + delta) % n + n) as usize % panes.len()];
+    focus(state, panes[((i + delta) % n + n) as usize % panes.len()]);
+}
+
+/// Focuses `pane`; a list pane arrives with a row selected, so the first enter acts.
+pub(crate) fn focus(state: &mut AppState, pane: Pane) {
+    state.focus = pane;
+    match pane {
+        Pane::Reviewers if state.selected_reviewer.is_none() => {
+            state.selected_reviewer = reviewer_order(state).first().map(|s| s.to_string());
+        }
+        Pane::Disagreements if state.selected_disagreement.is_none() => {
+            state.selected_disagreement = state
+                .disagreements
+                .first()
+                .map(|d| (d.a.clone(), d.b.clone()));
+        }
+        _ => {}
+    }
 }
 
 fn expand(state: &mut AppState) {
@@ -636,7 +742,7 @@ fn toggle(set: &mut std::collections::BTreeSet<String>, key: String) {
 }
 
 /// Unfolds whatever hides node `id`: its cohort, its below-threshold group, its problem.
-fn reveal(state: &mut AppState, id: &str) {
+pub(crate) fn reveal(state: &mut AppState, id: &str) {
     let all = rows::build(state, Unfold::All);
     let Some(at) = all
         .iter()
@@ -676,58 +782,89 @@ fn reveal(state: &mut AppState, id: &str) {
     }
 }
 
-/// `n`/`N`: the next or previous finding in the main lists (duplicates and below-threshold
-/// findings are skipped), unfolding a collapsed cohort to show it.
+/// `n`/`N`: the next or previous *open* finding in the main lists (duplicates and
+/// below-threshold findings are skipped), wrapping around the list and unfolding a collapsed
+/// cohort to show it.
 fn jump_finding(state: &mut AppState, forward: bool) {
     let all = rows::build(state, Unfold::All);
-    let findings: Vec<&String> = all
+    let current = state
+        .selected
+        .as_ref()
+        .and_then(|key| rows::position(&all, key));
+    match next_open(state, &all, current, forward) {
+        Some((id, wrapped)) => {
+            reveal(state, &id);
+            state.selected = Some(RowKey::Node(id));
+            state.detail_scroll = 0;
+            if wrapped {
+                let text = if forward {
+                    "wrapped to the first open finding"
+                } else {
+                    "wrapped to the last open finding"
+                };
+                info(state, text.to_string());
+            }
+        }
+        None => message(state, MessageKind::Warn, "no open findings".to_string()),
+    }
+}
+
+/// The open finding after (or before) row `current` of the fully unfolded `all`, and whether
+/// the search wrapped around the end.
+fn next_open(
+    state: &AppState,
+    all: &[Row],
+    current: Option<usize>,
+    forward: bool,
+) -> Option<(String, bool)> {
+    let open: Vec<(usize, &String)> = all
         .iter()
-        .filter_map(|row| match row {
+        .enumerate()
+        .filter_map(|(i, row)| match row {
             Row::Node {
                 id,
                 duplicate: false,
                 below: false,
                 ..
-            } => Some(id),
+            } if state
+                .node(id)
+                .is_some_and(|n| n.status == crate::review::node::Status::Open) =>
+            {
+                Some((i, id))
+            }
             _ => None,
         })
         .collect();
-    if findings.is_empty() {
-        message(state, MessageKind::Warn, "no findings".to_string());
+    let found = match (current, forward) {
+        (None, true) => open.first().map(|f| (f, false)),
+        (None, false) => open.last().map(|f| (f, false)),
+        (Some(at), true) => open
+            .iter()
+            .find(|(i, _)| *i > at)
+            .map(|f| (f, false))
+            .or_else(|| open.first().filter(|(i, _)| *i != at).map(|f| (f, true))),
+        (Some(at), false) => open
+            .iter()
+            .rev()
+            .find(|(i, _)| *i < at)
+            .map(|f| (f, false))
+            .or_else(|| open.last().filter(|(i, _)| *i != at).map(|f| (f, true))),
+    };
+    found.map(|((_, id), wrapped)| ((*id).clone(), wrapped))
+}
+
+/// After a triage key on the list worked, the cursor goes on to the next open finding, the
+/// way a reviewer works down a list (it stays when none is left).
+fn move_on(state: &mut AppState, id: &str, effects: &[Effect]) {
+    if effects.is_empty() || state.focus != Pane::Findings {
         return;
     }
-    // Position of the current selection in the fully unfolded list.
-    let current = state
-        .selected
-        .as_ref()
-        .and_then(|key| rows::position(&all, key))
-        .unwrap_or(usize::MAX);
-    let positions: Vec<usize> = findings
-        .iter()
-        .map(|id| rows::position(&all, &RowKey::Node((*id).clone())).unwrap_or(0))
-        .collect();
-    let target = if current == usize::MAX {
-        Some(if forward { 0 } else { findings.len() - 1 })
-    } else if forward {
-        positions.iter().position(|&p| p > current)
-    } else {
-        positions.iter().rposition(|&p| p < current)
-    };
-    match target {
-        Some(i) => {
-            let id = findings[i].clone();
-            reveal(state, &id);
-            state.selected = Some(RowKey::Node(id));
-            state.detail_scroll = 0;
-        }
-        None => info(
-            state,
-            if forward {
-                "last finding".to_string()
-            } else {
-                "first finding".to_string()
-            },
-        ),
+    let all = rows::build(state, Unfold::All);
+    let at = rows::position(&all, &RowKey::Node(id.to_string()));
+    if let Some((next, _)) = next_open(state, &all, at, true) {
+        reveal(state, &next);
+        state.selected = Some(RowKey::Node(next));
+        state.detail_scroll = 0;
     }
 }
 
@@ -763,7 +900,10 @@ fn open_gate(state: &mut AppState) {
         return;
     }
     if !matches!(state.top_overlay(), Some(Overlay::Gate { .. })) {
-        state.overlays.push(Overlay::Gate { details: false });
+        state.overlays.push(Overlay::Gate {
+            details: false,
+            scroll: 0,
+        });
     }
 }
 
@@ -843,9 +983,14 @@ fn gate_ignore(state: &mut AppState) {
 }
 
 fn scroll_at(state: &mut AppState, column: u16, row: u16, delta: i16) {
+    let overlay_max = state.layout.overlay_scroll_max;
     match state.overlays.last_mut() {
-        Some(Overlay::Help { scroll } | Overlay::Preview { scroll, .. }) => {
-            *scroll = scroll.saturating_add_signed(delta);
+        Some(
+            Overlay::Help { scroll }
+            | Overlay::Preview { scroll, .. }
+            | Overlay::Gate { scroll, .. },
+        ) => {
+            *scroll = scroll.saturating_add_signed(delta).min(overlay_max);
             return;
         }
         Some(Overlay::Diff(view)) => {
@@ -862,7 +1007,10 @@ fn scroll_at(state: &mut AppState, column: u16, row: u16, delta: i16) {
     }
     let at = Position::new(column, row);
     if state.layout.detail.contains(at) {
-        state.detail_scroll = state.detail_scroll.saturating_add_signed(delta);
+        state.detail_scroll = state
+            .detail_scroll
+            .saturating_add_signed(delta)
+            .min(state.layout.detail_scroll_max);
     } else if state.layout.findings.contains(at) {
         move_findings(state, delta as isize);
     }
@@ -890,9 +1038,9 @@ fn click(state: &mut AppState, column: u16, row: u16) {
     } else if layout.detail.contains(at) {
         state.focus = Pane::Detail;
     } else if layout.reviewers.contains(at) {
-        state.focus = Pane::Reviewers;
+        focus(state, Pane::Reviewers);
     } else if layout.disagreements.contains(at) {
-        state.focus = Pane::Disagreements;
+        focus(state, Pane::Disagreements);
     }
 }
 
@@ -926,6 +1074,11 @@ fn reconcile_selection(state: &mut AppState) {
         }
     };
     let height = state.layout.findings.height.saturating_sub(2) as usize;
+    // A taller terminal (after a resize) shows rows from the top again rather than keeping
+    // the small screen's offset with empty lines below the last row.
+    state.findings_offset = state
+        .findings_offset
+        .min(visible.len().saturating_sub(height));
     if let Some(i) = index
         && height > 0
     {
@@ -988,16 +1141,21 @@ fn containing_fold(state: &AppState, visible: &[Row], key: &RowKey) -> Option<Ro
 /// Keys that mean something else under an overlay: movement scrolls the help and the preview;
 /// the diff view takes movement, file and finding jumps, and enter. `None`: not handled here.
 fn in_overlay(state: &mut AppState, action: &Action) -> Option<Vec<Effect>> {
+    let max = state.layout.overlay_scroll_max;
     match state.overlays.last_mut()? {
-        Overlay::Help { scroll } | Overlay::Preview { scroll, .. } => {
+        Overlay::Help { scroll }
+        | Overlay::Preview { scroll, .. }
+        | Overlay::Gate { scroll, .. } => {
             let delta: i16 = match action {
                 Action::MoveDown => 1,
                 Action::MoveUp => -1,
                 Action::PageDown => 10,
                 Action::PageUp => -10,
+                Action::Top => i16::MIN,
+                Action::Bottom => i16::MAX,
                 _ => return None,
             };
-            *scroll = scroll.saturating_add_signed(delta);
+            *scroll = scroll.saturating_add_signed(delta).min(max);
             Some(Vec::new())
         }
         Overlay::Diff(_) => diff_action(state, action),

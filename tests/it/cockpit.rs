@@ -179,3 +179,95 @@ fn without_a_terminal_the_cockpit_says_to_use_headless() {
     assert!(err.contains("--headless"), "{err}");
     assert_eq!(err.lines().count(), 1, "{err}");
 }
+
+/// A person's whole pass at 80×24, the smallest terminal the cockpit is made for: triage,
+/// undo it, write a comment in their own `$VISUAL` (a script here), then the gate, the
+/// preview and publishing the local range's `review.md`.
+#[test]
+fn triage_undo_editor_gate_and_publish_at_80x24() {
+    let data = tempfile::tempdir().unwrap();
+    let exit_file = data.path().join("exit");
+    let editor = data.path().join("editor.sh");
+    std::fs::write(
+        &editor,
+        "#!/bin/sh\nprintf 'Rotate the key, then purge it from the history.\\n' > \"$1\"\n",
+    )
+    .unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&editor, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let binary = env!("CARGO_BIN_EXE_review-tui");
+    let command = format!(
+        "{binary} --demo --deterministic-only; echo $? > {}; sleep 30",
+        exit_file.display()
+    );
+    let tmux = Tmux::start(
+        "walk",
+        &command,
+        80,
+        24,
+        &[
+            ("REVIEW_TUI_DATA_DIR", data.path()),
+            ("REVIEW_TUI_PERSON", Path::new("tester")),
+            ("VISUAL", &editor),
+        ],
+    );
+    tmux.wait_for("the verdict", |s| s.contains("BLOCK"));
+    let screen = tmux.screen();
+    assert!(
+        screen.contains("? help") && screen.contains("q quit"),
+        "{screen}"
+    );
+
+    // The two secrets; confirm the first, then take it back.
+    tmux.keys(&["/"]);
+    tmux.text("p0");
+    tmux.keys(&["Enter"]);
+    tmux.wait_for("the filter", |s| s.contains("filter: p0"));
+    tmux.keys(&["c"]);
+    tmux.wait_for("the confirmation", |s| s.contains(" ready"));
+    tmux.keys(&["u"]);
+    tmux.wait_for("the undo", |s| {
+        s.contains("undone:") && !s.contains(" ready")
+    });
+
+    // The comment, written in the person's editor.
+    tmux.keys(&["E"]);
+    tmux.wait_for("the saved comment", |s| s.contains("comment saved"));
+
+    // The gate, with every action on screen, then publish.
+    tmux.keys(&["g"]);
+    let gate = tmux.wait_for("the gate", |s| s.contains("Approval gate"));
+    for action in ["fix", "ignore", "publish", "details", "leave", "esc"] {
+        assert!(gate.contains(action), "{action}:\n{gate}");
+    }
+    tmux.keys(&["p"]);
+    tmux.wait_for("the preview", |s| s.contains("enter publish exactly this"));
+    tmux.keys(&["Enter"]);
+    tmux.wait_for("the publication", |s| s.contains("published"));
+    tmux.keys(&["q"]);
+    assert_eq!(exit_code(&exit_file, &tmux), 6, "Block exits 6");
+
+    let state = find_state(data.path()).expect("a state.json");
+    let space = state.parent().unwrap();
+    let review = std::fs::read_to_string(space.join("review.md")).expect("review.md published");
+    assert!(review.contains("BLOCK"), "{review}");
+    let state: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&state).unwrap()).unwrap();
+    let comments = state["comments"].as_object().unwrap();
+    assert!(
+        comments
+            .values()
+            .any(|c| c == "Rotate the key, then purge it from the history."),
+        "{comments:?}"
+    );
+    // The undo is a change like any other: confirmed, then open again, both recorded.
+    let nodes = state["nodes"].as_array().unwrap();
+    let undone = nodes
+        .iter()
+        .find(|n| n["history"].as_array().is_some_and(|h| h.len() == 2))
+        .expect("a finding confirmed then reopened");
+    assert_eq!(undone["status"], "open");
+    assert_eq!(undone["history"][0]["to"], "consensus_ready");
+    assert_eq!(undone["history"][1]["to"], "open");
+    assert!(undone["confirmations"].as_array().unwrap().is_empty());
+}

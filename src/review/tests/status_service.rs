@@ -226,6 +226,43 @@ fn a_later_round_marks_previously_dismissed_nodes_without_hiding_them() {
 }
 
 #[test]
+fn confirming_twice_records_one_confirmation_by_that_peer() {
+    let mut n = node("n1", "engineer", Priority::P1, 0.9);
+    apply(&mut n, confirm(), &person(), T0).unwrap();
+    let again = apply(&mut n, confirm(), &person(), T0).unwrap();
+    assert_eq!(again.transition, None);
+    assert_eq!(n.confirmations.len(), 1);
+    assert_eq!(n.history.len(), 1);
+    // Another peer still counts.
+    apply(&mut n, confirm(), &qa(), T0).unwrap();
+    assert_eq!(n.confirmations.len(), 2);
+}
+
+#[test]
+fn withdrawing_a_confirmation_reopens_unless_another_peer_confirmed() {
+    let mut n = node("n1", "engineer", Priority::P1, 0.9);
+    apply(&mut n, confirm(), &person(), T0).unwrap();
+    let applied = apply(&mut n, Change::Withdraw, &person(), T0).unwrap();
+    let t = applied.transition.unwrap();
+    assert_eq!((t.from, t.to), (Status::ConsensusReady, Status::Open));
+    assert!(n.confirmations.is_empty());
+    // Nothing to take back: refused, nothing changes.
+    let before = n.clone();
+    assert!(matches!(
+        apply(&mut n, Change::Withdraw, &person(), T0),
+        Err(StatusError::NotConfirmed { .. })
+    ));
+    assert_eq!(n, before);
+    // With a second peer's confirmation, withdrawing one keeps it consensus-ready.
+    apply(&mut n, confirm(), &person(), T0).unwrap();
+    apply(&mut n, confirm(), &qa(), T0).unwrap();
+    let applied = apply(&mut n, Change::Withdraw, &person(), T0).unwrap();
+    assert_eq!(applied.transition, None);
+    assert_eq!(n.status, Status::ConsensusReady);
+    assert_eq!(n.confirmations.len(), 1);
+}
+
+#[test]
 fn only_a_person_closes_a_deterministic_finding() {
     for source in [Source::Deterministic, Source::Scanner] {
         let mut n = node("r1", "rules", Priority::P1, 1.0);

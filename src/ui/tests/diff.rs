@@ -275,8 +275,11 @@ fn keys_in_the_diff_view() {
             "{code:?}"
         );
     }
-    // Triage keys do nothing here.
-    assert_eq!(keymap.translate(&state, &key(KeyCode::Char('c'))), None);
+    // Triage keys do nothing here, and say so.
+    assert_eq!(
+        keymap.translate(&state, &key(KeyCode::Char('c'))),
+        Some(Action::UnknownKey("c".into()))
+    );
 }
 
 fn render(state: &mut AppState, width: u16, height: u16) -> Terminal<TestBackend> {

@@ -66,7 +66,10 @@ fn a_user_file_overrides_single_bindings_by_action_name() {
         keymap.translate(&state, &key(KeyCode::Char('C'))),
         Some(Action::Confirm)
     );
-    assert_eq!(keymap.translate(&state, &key(KeyCode::Char('c'))), None);
+    assert_eq!(
+        keymap.translate(&state, &key(KeyCode::Char('c'))),
+        Some(Action::UnknownKey("c".into()))
+    );
     let ctrl_n = Event::Key(KeyEvent::new(KeyCode::Char('n'), KeyModifiers::CONTROL));
     assert_eq!(keymap.translate(&state, &ctrl_n), Some(Action::MoveDown));
     assert_eq!(keymap.translate(&state, &key(KeyCode::Down)), None);
@@ -119,14 +122,17 @@ fn overlays_take_the_keys() {
     let keymap = Keymap::default();
     let mut state = finished();
 
-    state.overlays.push(Overlay::Gate { details: false });
+    state.overlays.push(Overlay::Gate {
+        details: false,
+        scroll: 0,
+    });
     assert_eq!(
         keymap.translate(&state, &key(KeyCode::Char('p'))),
         Some(Action::GatePublish)
     );
     assert_eq!(
         keymap.translate(&state, &key(KeyCode::Char('c'))),
-        None,
+        Some(Action::UnknownKey("c".into())),
         "no triage under the gate"
     );
 

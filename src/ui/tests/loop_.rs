@@ -69,7 +69,12 @@ async fn the_loop_applies_keys_and_engine_replies_then_quits() {
         })
         .collect();
     assert_eq!(kinds, vec!["persist", "preview", "publish", "quit"]);
-    assert_eq!(state.selected, Some(RowKey::Node("n1".into())));
+    // n1 was confirmed; the cursor went on to the next open finding.
+    assert_eq!(
+        state.node("n1").unwrap().status,
+        crate::review::node::Status::ConsensusReady
+    );
+    assert_ne!(state.selected, Some(RowKey::Node("n1".into())));
     // The loop measured the layout while drawing.
     assert!(state.layout.findings.height > 0);
 }
@@ -98,7 +103,8 @@ async fn reviewer_events_are_forwarded_into_the_inbox_and_applied() {
     let outcome = run_inbox(&mut terminal, &mut state, &cx, rx, inbox, &mut engine)
         .await
         .unwrap();
-    assert_eq!(outcome, RunOutcome::Quit);
+    // Quitting while reviewers still read is leaving early, not the provisional verdict.
+    assert_eq!(outcome, RunOutcome::Aborted);
     assert!(state.node("late").is_some());
     assert!(matches!(&engine.effects[0], Effect::PersistNode(node) if node.id == "late"));
 }

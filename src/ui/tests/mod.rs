@@ -2,6 +2,7 @@
 //! keymap, the loop on a `TestBackend`, and insta snapshots of every screen state.
 
 mod diff;
+mod fit;
 mod fixtures;
 mod keys;
 mod loop_;

@@ -12,8 +12,12 @@ use crate::ui::theme::Theme;
 use crate::ui::view::{self, ViewContext};
 
 fn render(state: &mut AppState) -> Terminal<TestBackend> {
+    render_at(state, 120, 40)
+}
+
+fn render_at(state: &mut AppState, width: u16, height: u16) -> Terminal<TestBackend> {
     let cx = ViewContext::new(Theme::builtin("dark").unwrap(), Keymap::default());
-    let mut terminal = Terminal::new(TestBackend::new(120, 40)).unwrap();
+    let mut terminal = Terminal::new(TestBackend::new(width, height)).unwrap();
     // Twice: the first frame measures the layout the second one (and `update`) relies on.
     for _ in 0..2 {
         let mut layout = None;
@@ -149,4 +153,78 @@ fn a_narrow_terminal_still_draws() {
         .unwrap();
     state.overlays.clear();
     insta::assert_snapshot!(terminal.backend());
+}
+
+/// The sizes every main screen is checked at: the smallest people use, a common one, a big one.
+const SIZES: [(u16, u16); 3] = [(80, 24), (120, 40), (200, 60)];
+
+/// Snapshots `state` after `actions` at every size, named `{name}_{w}x{h}`.
+fn at_every_size(name: &str, make: impl Fn() -> AppState) {
+    for (width, height) in SIZES {
+        let mut state = make();
+        let terminal = render_at(&mut state, width, height);
+        insta::assert_snapshot!(format!("{name}_{width}x{height}"), terminal.backend());
+    }
+}
+
+#[test]
+fn sized_main_screen() {
+    at_every_size("main", finished);
+}
+
+#[test]
+fn sized_gate_with_details() {
+    at_every_size("gate_details", || {
+        let mut state = finished();
+        apply(&mut state, [Action::OpenGate, Action::GateDetails]);
+        state
+    });
+}
+
+#[test]
+fn sized_help() {
+    at_every_size("help", || {
+        let mut state = finished();
+        apply(&mut state, [Action::Help]);
+        state
+    });
+}
+
+#[test]
+fn sized_comment_editor() {
+    at_every_size("editor", || {
+        let mut state = finished();
+        state.node_mut("n1").unwrap().text.body = "The cache is consulted before the expiry check, so a token that expired a second ago is handed out for up to an hour; every request in that window fails with 401 and is retried with the same token.".into();
+        apply(&mut state, [Action::EditComment]);
+        state
+    });
+}
+
+#[test]
+fn sized_publish_preview() {
+    at_every_size("preview", || {
+        let mut state = finished();
+        apply(
+            &mut state,
+            [
+                Action::OpenGate,
+                Action::GatePublish,
+                Action::PublishPreview(preview_data()),
+            ],
+        );
+        state
+    });
+}
+
+fn preview_data() -> PreviewData {
+    PreviewData {
+        event: "REQUEST_CHANGES".into(),
+        inline_comments: 2,
+        moved_to_body: vec![
+            "Retry loop has no jitter — no anchor".into(),
+            "docs/auth.md:3 Document the refresh window — not on a changed line".into(),
+        ],
+        body: "> [!CAUTION]\n> **Block**: 1 P0 finding at confidence ≥ 70\n\nFacts: gate apiContract pass · 4 files reviewed\n\n## Fix before merge\n\n1. `src/auth/refresh.rs:10-12` Expired token is reused — found by engineer\n   Impact: requests fail with 401 for up to an hour.\n\n## Observations\n\n- Retry loop has no jitter (engineer, confirmed by qa)\n".into(),
+        target: "github review on acme/payments#42".into(),
+    }
 }

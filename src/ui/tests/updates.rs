@@ -129,7 +129,7 @@ fn confirm_as_the_person_moves_open_to_consensus_ready_and_asks_to_persist() {
 fn a_refused_change_is_a_message_and_no_effect() {
     let mut state = finished();
     select(&mut state, "n1");
-    // Reopening an open finding is refused by the status service.
+    // Reopening an open finding (that the person did not confirm) has nothing to take back.
     assert_eq!(update(&mut state, Action::Reopen), vec![]);
     assert!(
         state
@@ -137,7 +137,7 @@ fn a_refused_change_is_a_message_and_no_effect() {
             .as_ref()
             .unwrap()
             .text
-            .contains("cannot reopen")
+            .contains("is open: nothing to reopen")
     );
 }
 
@@ -199,6 +199,9 @@ fn resolve_and_reopen_round_trip_through_the_status_service() {
     assert_eq!(state.node("n6").unwrap().status, Status::ConsensusReady);
     apply(&mut state, [Action::Resolve]);
     assert_eq!(state.node("n6").unwrap().status, Status::Resolved);
+    // The cursor went on to the next open finding; back to n6.
+    assert_ne!(state.selected, Some(RowKey::Node("n6".into())));
+    select(&mut state, "n6");
     let effects = update(&mut state, Action::Reopen);
     assert_eq!(state.node("n6").unwrap().status, Status::ConsensusReady);
     assert!(matches!(
@@ -283,7 +286,10 @@ fn the_gate_opens_only_when_awaiting_approval() {
     update(&mut state, Action::OpenGate);
     assert!(matches!(
         state.top_overlay(),
-        Some(Overlay::Gate { details: false })
+        Some(Overlay::Gate {
+            details: false,
+            scroll: 0
+        })
     ));
     // The ladder moving on closes it.
     update(&mut state, Action::Ladder(Ladder::Completed));
@@ -364,11 +370,17 @@ fn gate_ignore_dismisses_the_marked_findings_with_one_reason() {
 }
 
 #[test]
-fn gate_abort_ends_without_publishing() {
+fn gate_abort_leaves_the_gate_not_the_cockpit() {
     let mut state = finished();
     apply(&mut state, [Action::OpenGate]);
-    assert_eq!(update(&mut state, Action::GateAbort), vec![Effect::Abort]);
-    assert!(state.quit);
+    assert_eq!(update(&mut state, Action::GateAbort), vec![]);
+    assert!(!state.quit);
+    assert!(state.overlays.is_empty());
+    let message = state.message.as_ref().unwrap();
+    assert!(
+        message.text.contains("nothing was published"),
+        "{message:?}"
+    );
 }
 
 #[test]
@@ -435,11 +447,22 @@ fn next_finding_unfolds_a_collapsed_cohort() {
     apply(&mut state, [Action::NextFinding]);
     assert!(!state.collapsed.contains("c-auth"));
     assert!(matches!(state.selected, Some(RowKey::Node(_))));
-    // N walks back; at the first finding it stays and says so.
+    // N walks back to the first open finding, then wraps around to the last and says so.
+    let first = state.selected.clone();
+    let mut wrapped = false;
     for _ in 0..10 {
         apply(&mut state, [Action::PrevFinding]);
+        if state
+            .message
+            .as_ref()
+            .is_some_and(|m| m.text == "wrapped to the last open finding")
+        {
+            wrapped = true;
+            break;
+        }
     }
-    assert_eq!(state.message.as_ref().unwrap().text, "first finding");
+    assert!(wrapped);
+    assert_ne!(state.selected, first);
 }
 
 #[test]
@@ -503,10 +526,14 @@ fn editing_the_comment_saves_it_and_an_empty_text_restores_the_generated_one() {
     let mut state = finished();
     select(&mut state, "n1");
     apply(&mut state, [Action::EditComment]);
-    apply(&mut state, typed(" Please check expiry first."));
+    // The editor opens at the top of the text, not scrolled to its end.
+    apply(&mut state, typed("Please check expiry first. "));
     let effects = update(&mut state, Action::Submit);
     let text = state.comments.get("n1").cloned().unwrap();
-    assert!(text.ends_with("Please check expiry first."), "{text}");
+    assert!(
+        text.starts_with("Please check expiry first. Expired token"),
+        "{text}"
+    );
     assert_eq!(
         effects,
         vec![Effect::SaveComment {
@@ -667,4 +694,182 @@ fn after_each_triage_change_the_derived_board_is_what_a_fresh_computation_gives(
             "{id}: duplicate marks"
         );
     }
+}
+
+#[test]
+fn an_unbound_key_says_so_and_changes_nothing() {
+    let mut state = finished();
+    let before = state.selected.clone();
+    assert_eq!(update(&mut state, Action::UnknownKey("z".into())), vec![]);
+    assert_eq!(state.selected, before);
+    let text = &state.message.as_ref().unwrap().text;
+    assert!(text.contains("z does nothing here"), "{text}");
+}
+
+#[test]
+fn number_keys_focus_panes_and_list_panes_arrive_with_a_selection() {
+    let mut state = finished();
+    apply(&mut state, [Action::FocusReviewers]);
+    assert_eq!(state.focus, Pane::Reviewers);
+    assert_eq!(state.selected_reviewer.as_deref(), Some("engineer"));
+    apply(&mut state, [Action::FocusDisagreements]);
+    assert_eq!(state.focus, Pane::Disagreements);
+    assert!(state.selected_disagreement.is_some());
+    // The first enter already acts: it jumps to one side of the disagreement.
+    let (a, b) = state.selected_disagreement.clone().unwrap();
+    apply(&mut state, [Action::Expand]);
+    assert!(
+        state.selected == Some(RowKey::Node(a.clone())) || state.selected == Some(RowKey::Node(b)),
+        "{:?}",
+        state.selected
+    );
+    apply(&mut state, [Action::FocusDetail]);
+    assert_eq!(state.focus, Pane::Detail);
+    apply(&mut state, [Action::FocusFindings]);
+    assert_eq!(state.focus, Pane::Findings);
+}
+
+#[test]
+fn the_editor_is_asked_for_and_its_text_saved_when_it_closes() {
+    use crate::ui::state::TerminalJob;
+    let mut state = finished();
+    select(&mut state, "n1");
+    apply(&mut state, [Action::EditComment]);
+    apply(&mut state, [Action::EditInEditor]);
+    // The comment box gives way to the person's editor, with the text as it stood.
+    assert!(state.overlays.is_empty());
+    let Some(TerminalJob::Editor { node_id, text }) = state.terminal_jobs.pop() else {
+        panic!("no editor job: {:?}", state.terminal_jobs);
+    };
+    assert_eq!(node_id, "n1");
+    assert!(text.starts_with("Expired token is reused"), "{text}");
+    let effects = update(
+        &mut state,
+        Action::EditorClosed {
+            node_id: "n1".into(),
+            text: Ok("Written in vi.".into()),
+        },
+    );
+    assert_eq!(
+        effects,
+        vec![Effect::SaveComment {
+            node_id: "n1".into(),
+            text: Some("Written in vi.".into()),
+        }]
+    );
+    // An editor that left the file empty changes nothing.
+    let effects = update(
+        &mut state,
+        Action::EditorClosed {
+            node_id: "n1".into(),
+            text: Ok("  \n".into()),
+        },
+    );
+    assert!(effects.is_empty());
+    assert_eq!(state.comments["n1"], "Written in vi.");
+}
+
+#[test]
+fn yank_copies_the_place_of_the_finding() {
+    use crate::ui::state::TerminalJob;
+    let mut state = finished();
+    select(&mut state, "n1");
+    apply(&mut state, [Action::Yank]);
+    assert_eq!(
+        state.terminal_jobs,
+        vec![TerminalJob::Clipboard("src/auth/refresh.rs:10".into())]
+    );
+}
+
+#[test]
+fn undo_takes_back_a_dismissal_and_redo_makes_it_again() {
+    let mut state = finished();
+    select(&mut state, "n2");
+    apply(&mut state, [Action::Dismiss]);
+    apply(&mut state, typed("not for this PR"));
+    apply(&mut state, [Action::Submit]);
+    assert_eq!(state.node("n2").unwrap().status, Status::Dismissed);
+    let effects = update(&mut state, Action::Undo);
+    assert_eq!(state.node("n2").unwrap().status, Status::Open);
+    assert!(matches!(
+        effects.as_slice(),
+        [Effect::PersistStatus {
+            change: Change::Reopen,
+            ..
+        }]
+    ));
+    assert_eq!(state.selected, Some(RowKey::Node("n2".into())));
+    let effects = update(&mut state, Action::Redo);
+    assert_eq!(state.node("n2").unwrap().status, Status::Dismissed);
+    assert!(matches!(
+        effects.as_slice(),
+        [Effect::PersistStatus {
+            change: Change::Dismiss { reason },
+            ..
+        }] if reason == "not for this PR"
+    ));
+    // The history keeps every step: dismissed, reopened, dismissed again.
+    assert_eq!(state.node("n2").unwrap().history.len(), 3);
+    // Undo a confirmation: it is withdrawn, the finding is open again.
+    select(&mut state, "n1");
+    apply(&mut state, [Action::Confirm]);
+    assert_eq!(state.node("n1").unwrap().status, Status::ConsensusReady);
+    apply(&mut state, [Action::Undo]);
+    assert_eq!(state.node("n1").unwrap().status, Status::Open);
+    assert!(state.node("n1").unwrap().confirmations.is_empty());
+    // Nothing left to undo for n1 beyond that; the stack goes on to n2's redo.
+    assert_eq!(update(&mut state, Action::Undo).len(), 1);
+    assert_eq!(state.node("n2").unwrap().status, Status::Open);
+}
+
+#[test]
+fn a_bad_filter_term_says_what_is_wrong() {
+    let mut state = finished();
+    apply(&mut state, [Action::Filter]);
+    apply(&mut state, typed("is:bogus"));
+    apply(&mut state, [Action::Submit]);
+    let text = &state.message.as_ref().unwrap().text;
+    assert!(text.contains("`is:bogus` is no status"), "{text}");
+    assert!(rows::rows(&state).is_empty());
+    state.filter = "p9".into();
+    assert!(
+        rows::Filter::parse(&state.filter).problems[0].contains("no priority"),
+        "p9"
+    );
+    // The words people see in the list work as statuses.
+    state.filter = "is:ready".into();
+    let ids = node_ids(&rows::build(&state, Unfold::All));
+    assert!(ids.contains(&"n6".to_string()), "{ids:?}");
+    assert!(!ids.contains(&"n1".to_string()), "{ids:?}");
+}
+
+#[test]
+fn x_on_a_dismissed_finding_does_not_ask_for_a_reason() {
+    let mut state = finished();
+    select(&mut state, "n2");
+    apply(&mut state, [Action::Dismiss]);
+    apply(&mut state, typed("dup"));
+    apply(&mut state, [Action::Submit]);
+    select(&mut state, "n2");
+    apply(&mut state, [Action::Dismiss]);
+    assert!(state.overlays.is_empty());
+    let text = &state.message.as_ref().unwrap().text;
+    assert!(text.contains("already dismissed: o reopens it"), "{text}");
+    assert!(!text.contains("n2"), "a title, not the id: {text}");
+}
+
+#[test]
+fn esc_on_a_changed_comment_asks_before_throwing_it_away() {
+    let mut state = finished();
+    select(&mut state, "n1");
+    apply(&mut state, [Action::EditComment]);
+    apply(&mut state, typed("more "));
+    apply(&mut state, [Action::Cancel]);
+    assert!(matches!(state.top_overlay(), Some(Overlay::Input(_))));
+    apply(&mut state, [Action::Cancel]);
+    assert!(state.overlays.is_empty());
+    assert!(!state.comments.contains_key("n1"));
+    // Unchanged, one esc closes it.
+    apply(&mut state, [Action::EditComment, Action::Cancel]);
+    assert!(state.overlays.is_empty());
 }

@@ -19,12 +19,17 @@ use crate::ui::state::{AppState, Pane, RowKey};
 /// Lines of context shown around an anchor.
 const CONTEXT: usize = 3;
 
-pub fn draw(frame: &mut Frame, area: Rect, state: &AppState, cx: &ViewContext) {
+/// Draws the pane; returns how far it can scroll.
+pub fn draw(frame: &mut Frame, area: Rect, state: &AppState, cx: &ViewContext) -> u16 {
     let theme = &cx.theme;
     let focused = state.focus == Pane::Detail && state.overlays.is_empty();
     let (title, lines) = match &state.selected {
         Some(RowKey::Node(id)) => match state.node(id) {
-            Some(node) => (format!(" {} ", node.id), node_lines(node, state, cx)),
+            // Where it is, not its internal id: the id means nothing to a person.
+            Some(node) => (
+                format!(" {} · {} ", node.priority, node.location()),
+                node_lines(node, state, cx),
+            ),
             None => (" Detail ".to_string(), Vec::new()),
         },
         Some(RowKey::Cohort(key)) => (
@@ -40,13 +45,14 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &AppState, cx: &ViewContext) {
     let block = Block::bordered()
         .title(Span::styled(title, theme.title))
         .border_style(theme.border_for(focused));
-    frame.render_widget(
-        Paragraph::new(lines)
-            .block(block)
-            .wrap(Wrap { trim: false })
-            .scroll((state.detail_scroll, 0)),
+    super::scrolled(
+        frame,
         area,
-    );
+        block,
+        Paragraph::new(lines).wrap(Wrap { trim: false }),
+        state.detail_scroll,
+        cx,
+    )
 }
 
 fn section<'a>(lines: &mut Vec<Line<'a>>, title: &str, text: &str, cx: &ViewContext) {

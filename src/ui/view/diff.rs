@@ -64,7 +64,14 @@ pub fn draw(
     }
 
     let height = body.height as usize;
-    let offset = view.offset.min(doc.len().saturating_sub(height));
+    // The cursor line is on screen whatever size the last frame had (the view may have been
+    // placed before the first frame measured it, or the terminal shrank since).
+    let mut offset = view.offset.min(doc.len().saturating_sub(height));
+    if view.cursor < offset {
+        offset = view.cursor;
+    } else if height > 0 && view.cursor >= offset + height {
+        offset = view.cursor + 1 - height;
+    }
     let end = (offset + height).min(doc.len());
     let rows: Vec<DiffRow> = (offset..end).filter_map(|r| doc.row(r)).collect();
     let by_path = findings_by_path(state);

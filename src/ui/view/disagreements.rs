@@ -5,7 +5,7 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Paragraph};
 
-use super::{ViewContext, pad};
+use super::{ViewContext, pad, truncate, width};
 use crate::review::disagreement::{Disagreement, DisagreementKind};
 use crate::ui::state::{AppState, Pane};
 
@@ -26,8 +26,9 @@ pub fn draw(
         .border_style(theme.border_for(focused));
     let inner = block.inner(area);
     let columns = inner.width as usize;
+    // The line number is what tells two rows on one file apart: the place is cut from the
+    // left (the directory goes first), never the number.
     let place_width = 18.min(columns / 4);
-    let side_width = columns.saturating_sub(place_width + 4) / 2;
     let mut lines = Vec::new();
     let height = inner.height as usize;
     for d in disagreements {
@@ -41,18 +42,20 @@ pub fn draw(
         let line = a
             .anchor
             .as_ref()
-            .map(|x| format!("{}:{}", short_path(&x.path), x.start_line))
+            .map(|x| {
+                tail(
+                    &format!("{}:{}", short_path(&x.path), x.start_line),
+                    place_width,
+                )
+            })
             .unwrap_or_default();
+        // Who says what first (short, so two rows differ where they differ), then the title.
         let side = |n: &crate::review::ReviewNode| {
-            pad(
-                &format!(
-                    "{} {} {}: {}",
-                    n.priority,
-                    n.kind.as_str(),
-                    n.origin.reviewer,
-                    n.text.title
-                ),
-                side_width,
+            format!(
+                "{} {} {}",
+                n.priority,
+                super::findings::kind_label(n.kind),
+                n.origin.reviewer
             )
         };
         let why = match d.kind {
@@ -62,12 +65,23 @@ pub fn draw(
         };
         let selected =
             focused && state.selected_disagreement.as_ref() == Some(&(d.a.clone(), d.b.clone()));
+        let (left, right) = (side(a), side(b));
+        let used = place_width + 1 + width(&left) + 3 + width(&right) + 2;
+        let title = if a.text.title == b.text.title {
+            a.text.title.clone()
+        } else {
+            format!("{} / {}", a.text.title, b.text.title)
+        };
         let mut spans = vec![
             Span::styled(pad(&line, place_width), theme.muted),
             Span::raw(" "),
-            Span::styled(side(a), theme.priority(a.priority)),
+            Span::styled(left, theme.priority(a.priority)),
             Span::styled(format!(" {why} "), theme.disagreement),
-            Span::styled(side(b), theme.priority(b.priority)),
+            Span::styled(right, theme.priority(b.priority)),
+            Span::styled(
+                format!("  {}", truncate(&title, columns.saturating_sub(used))),
+                theme.text,
+            ),
         ];
         if selected {
             spans = spans
@@ -87,4 +101,16 @@ fn short_path(path: &str) -> String {
         [file, dir, _] => format!("{dir}/{file}"),
         _ => path.to_string(),
     }
+}
+
+/// The last `max` columns of `text`, with `…` in front when cut.
+fn tail(text: &str, max: usize) -> String {
+    if width(text) <= max || max == 0 {
+        return text.to_string();
+    }
+    let chars: Vec<char> = text.chars().collect();
+    let kept: String = chars[chars.len().saturating_sub(max - 1)..]
+        .iter()
+        .collect();
+    format!("…{kept}")
 }

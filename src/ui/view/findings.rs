@@ -44,6 +44,8 @@ pub fn draw(
     if rows.is_empty() {
         let text = if let Some(loading) = &state.loading {
             format!("{} {loading}", super::spinner(state.tick))
+        } else if let Some(problem) = rows::Filter::parse(&state.filter).problems.first() {
+            format!("{problem} (esc clears the filter)")
         } else if !state.filter.is_empty() {
             format!("nothing matches `{}` (esc clears the filter)", state.filter)
         } else if state.board.reviewers.values().any(|r| {
@@ -67,7 +69,10 @@ pub fn draw(
         .as_ref()
         .and_then(|key| rows::position(&rows, key));
     // Keep the selection in view even if the last frame was a different size.
-    let mut offset = state.findings_offset.min(rows.len().saturating_sub(1));
+    // and never leave empty lines below the last row while rows above are hidden.
+    let mut offset = state
+        .findings_offset
+        .min(rows.len().saturating_sub(height.max(1)));
     if let Some(i) = selected {
         if i < offset {
             offset = i;
@@ -182,32 +187,85 @@ fn row_spans<'a>(row: &Row, state: &AppState, cx: &ViewContext, columns: usize) 
             } else {
                 String::new()
             };
-            // indent, mark, priority, kind | title | who, confidence, status
-            let fixed = super::width(&indent) + 2 + 3 + 6 + 1 + 18 + 5 + 10;
-            let title_room = columns.saturating_sub(fixed);
+            // space, indent, mark, priority, kind | title | who, confidence, status
+            let fixed = 1 + super::width(&indent) + 2 + 3 + 6;
+            let shown = Columns::fit(columns.saturating_sub(fixed));
+            let title_room = columns.saturating_sub(fixed + shown.width());
             let title = truncate(&format!("{}{dup}", node.text.title), title_room);
             let text_style = if node.status.is_active() {
                 theme.text
             } else {
                 theme.muted
             };
-            vec![
+            let mut spans = vec![
                 Span::raw(" "),
                 Span::styled(indent, theme.muted),
                 Span::styled(if marked { "● " } else { "  " }, theme.marked),
                 Span::styled(format!("{} ", node.priority), theme.priority(node.priority)),
                 Span::styled(pad(kind_label(node.kind), 6), theme.muted),
                 Span::styled(pad(&title, title_room), text_style),
-                Span::raw(" "),
-                Span::styled(pad(&who, 18), theme.muted),
-                Span::styled(format!(" {:>3} ", percent(node.confidence)), theme.text),
-                Span::styled(pad(status, 9), theme.status(node.status)),
-            ]
+            ];
+            if shown.who {
+                spans.push(Span::raw(" "));
+                spans.push(Span::styled(pad(&who, WHO), theme.muted));
+            }
+            if shown.confidence {
+                spans.push(Span::styled(
+                    format!(" {:>3}", percent(node.confidence)),
+                    theme.text,
+                ));
+            }
+            if shown.status {
+                spans.push(Span::raw(" "));
+                spans.push(Span::styled(pad(status, STATUS), theme.status(node.status)));
+            }
+            spans
         }
     }
 }
 
-fn kind_label(kind: Kind) -> &'static str {
+/// The title keeps at least this many columns; the columns after it give way first.
+const MIN_TITLE: usize = 24;
+const WHO: usize = 18;
+/// Wide enough for the longest status (`dismissed`): statuses are never cut.
+const STATUS: usize = 9;
+
+/// Which of the columns after the title fit: reviewers give way first, then the confidence,
+/// then the status.
+struct Columns {
+    who: bool,
+    confidence: bool,
+    status: bool,
+}
+
+impl Columns {
+    fn fit(room: usize) -> Columns {
+        let mut columns = Columns {
+            who: true,
+            confidence: true,
+            status: true,
+        };
+        for give_way in [
+            |c: &mut Columns| c.who = false,
+            |c: &mut Columns| c.confidence = false,
+            |c: &mut Columns| c.status = false,
+        ] {
+            if room >= columns.width() + MIN_TITLE {
+                break;
+            }
+            give_way(&mut columns);
+        }
+        columns
+    }
+
+    fn width(&self) -> usize {
+        usize::from(self.who) * (1 + WHO)
+            + usize::from(self.confidence) * 4
+            + usize::from(self.status) * (1 + STATUS)
+    }
+}
+
+pub(crate) fn kind_label(kind: Kind) -> &'static str {
     match kind {
         Kind::Bug => "bug",
         Kind::Suggestion => "sugg",

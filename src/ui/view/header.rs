@@ -69,6 +69,21 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &AppState, cx: &ViewContext) {
     ));
 
     let third = match &state.verdict {
+        // While reviewers are queued or reading, a decision would be a guess: say so, with
+        // what is known so far.
+        Some(_) if state.review_running() => {
+            let label = " RUNNING ";
+            let known = so_far(state);
+            let room = columns.saturating_sub(width(label) + 3);
+            Line::from(vec![
+                Span::styled(label, theme.ladder_current),
+                Span::styled(format!(" · {}", truncate(&known, room)), theme.text),
+            ])
+        }
+        None if state.review_running() => Line::from(vec![
+            Span::styled(" RUNNING ", theme.ladder_current),
+            Span::styled(format!(" · {}", so_far(state)), theme.text),
+        ]),
         None => Line::from(Span::styled(
             match &state.loading {
                 Some(what) => format!("verdict: not yet — {what}"),
@@ -85,11 +100,7 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &AppState, cx: &ViewContext) {
                     theme.text,
                 ),
             ];
-            let mut used = width(&label) + 14;
-            if state.ladder < Ladder::AwaitingApproval {
-                spans.push(Span::styled(" (provisional)", theme.muted));
-                used += 14;
-            }
+            let used = width(&label) + 14;
             if let Some(reason) = verdict.reasons.first() {
                 let room = columns.saturating_sub(used + 3);
                 spans.push(Span::styled(
@@ -131,4 +142,58 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &AppState, cx: &ViewContext) {
     let paragraph =
         Paragraph::new(vec![Line::from(first), Line::from(second), third, fourth]).block(block);
     frame.render_widget(paragraph, area);
+}
+
+/// What a running review knows so far: reviewers done of all, what failed, the findings by
+/// priority (`2 of 5 reviewers done · 1 failed · 3 findings so far: P0 1 · P1 2`).
+fn so_far(state: &AppState) -> String {
+    use crate::review::board::ReviewerPhase;
+    let reviewers = &state.board.reviewers;
+    let finished = reviewers
+        .values()
+        .filter(|r| {
+            matches!(
+                r.phase,
+                ReviewerPhase::Done | ReviewerPhase::Failed | ReviewerPhase::Skipped
+            )
+        })
+        .count();
+    let failed = reviewers
+        .values()
+        .filter(|r| r.phase == ReviewerPhase::Failed)
+        .count();
+    let mut parts = Vec::new();
+    if reviewers.is_empty() {
+        parts.push("starting the reviewers".to_string());
+    } else if finished == reviewers.len() {
+        parts.push("reviewers done, finishing the round".to_string());
+    } else {
+        parts.push(format!("{finished} of {} reviewers done", reviewers.len()));
+    }
+    if failed > 0 {
+        parts.push(format!("{failed} failed"));
+    }
+    let active: Vec<_> = state
+        .board
+        .nodes
+        .iter()
+        .filter(|n| n.status.is_active() && n.duplicate_of.is_none())
+        .collect();
+    if active.is_empty() {
+        parts.push("no findings yet".to_string());
+    } else {
+        let by_priority: Vec<String> = crate::review::Priority::ALL
+            .iter()
+            .filter_map(|p| {
+                let n = active.iter().filter(|f| f.priority == *p).count();
+                (n > 0).then(|| format!("{p} {n}"))
+            })
+            .collect();
+        parts.push(format!(
+            "{} so far: {}",
+            super::findings::plural(active.len(), "finding"),
+            by_priority.join(" · ")
+        ));
+    }
+    parts.join(" · ")
 }

@@ -15,6 +15,7 @@ mod status;
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::Span;
+use ratatui::widgets::{Block, Paragraph, Scrollbar, ScrollbarOrientation, ScrollbarState};
 
 use crate::ui::highlight::Highlighter;
 
@@ -52,8 +53,13 @@ pub fn draw(frame: &mut Frame, state: &AppState, cx: &ViewContext) -> ScreenLayo
     .areas(frame.area());
     header::draw(frame, header_area, state, cx);
 
-    let [left, right] =
-        Layout::horizontal([Constraint::Percentage(62), Constraint::Percentage(38)]).areas(body);
+    // Narrow terminals give the list more: its titles are what a person scans.
+    let list_share = if body.width < 100 { 68 } else { 62 };
+    let [left, right] = Layout::horizontal([
+        Constraint::Percentage(list_share),
+        Constraint::Percentage(100 - list_share),
+    ])
+    .areas(body);
     let disagreements = &state.disagreements;
     let findings_area = if disagreements.is_empty() {
         left
@@ -72,13 +78,50 @@ pub fn draw(frame: &mut Frame, state: &AppState, cx: &ViewContext) -> ScreenLayo
     let [reviewers_area, detail_area] =
         Layout::vertical([Constraint::Length(reviewer_height), Constraint::Fill(1)]).areas(right);
     reviewers::draw(frame, reviewers_area, state, cx);
-    detail::draw(frame, detail_area, state, cx);
+    layout.detail_scroll_max = detail::draw(frame, detail_area, state, cx);
     layout.reviewers = reviewers_area;
     layout.detail = detail_area;
 
     status::draw(frame, status_area, state, cx);
-    layout.diff = overlays::draw(frame, frame.area(), state, cx);
+    (layout.diff, layout.overlay_scroll_max) = overlays::draw(frame, frame.area(), state, cx);
     layout
+}
+
+/// Draws `paragraph` (without a block: `block` goes around it) scrolled down `scroll` lines,
+/// never past the point where its last line reaches the bottom, with a scrollbar on the right
+/// border when it does not fit. Returns how far it can scroll (0: it fits).
+pub(crate) fn scrolled(
+    frame: &mut Frame,
+    area: Rect,
+    block: Block,
+    paragraph: Paragraph,
+    scroll: u16,
+    cx: &ViewContext,
+) -> u16 {
+    let inner = block.inner(area);
+    let total = paragraph.line_count(inner.width);
+    let max = u16::try_from(total.saturating_sub(inner.height as usize)).unwrap_or(u16::MAX);
+    let scroll = scroll.min(max);
+    frame.render_widget(paragraph.block(block).scroll((scroll, 0)), area);
+    if max > 0 && inner.height > 0 {
+        // On the right border when there is one, else in the block's right padding.
+        let column = Rect {
+            x: inner.right().min(area.right().saturating_sub(1)),
+            y: inner.y,
+            width: 1,
+            height: inner.height,
+        };
+        let bar = Scrollbar::new(ScrollbarOrientation::VerticalRight)
+            .begin_symbol(None)
+            .end_symbol(None)
+            .thumb_style(cx.theme.title)
+            .track_style(cx.theme.border);
+        let mut position = ScrollbarState::new(max as usize + 1)
+            .position(scroll as usize)
+            .viewport_content_length(inner.height as usize);
+        frame.render_stateful_widget(bar, column, &mut position);
+    }
+    max
 }
 
 /// The display width of a string.
@@ -127,10 +170,7 @@ pub(crate) fn centered(area: Rect, width: u16, height: u16) -> Rect {
     }
 }
 
-/// A confidence 0.0–1.0 as 0–100.
-pub(crate) fn percent(confidence: f64) -> u32 {
-    (confidence.clamp(0.0, 1.0) * 100.0).round() as u32
-}
+pub(crate) use crate::review::verdict::percent;
 
 /// The spinner frame for reviewers that are reading.
 pub(crate) fn spinner(tick: u64) -> &'static str {

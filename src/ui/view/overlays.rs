@@ -4,29 +4,36 @@
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Clear, Paragraph, Wrap};
+use ratatui::widgets::{Block, Clear, Padding, Paragraph, Wrap};
 
 use super::{ViewContext, centered, pad, percent};
 use crate::review::Priority;
 use crate::ui::action::Action;
-use crate::ui::keymap::Context;
+use crate::ui::keymap::{Context, short};
 use crate::ui::state::{AppState, InputOverlay, InputPurpose, Overlay, PreviewData};
 
-/// Draws the stack; returns where the diff view's lines landed (zero when it is not open).
-pub fn draw(frame: &mut Frame, area: Rect, state: &AppState, cx: &ViewContext) -> Rect {
+/// Draws the stack; returns where the diff view's lines landed (zero when it is not open)
+/// and how far the top overlay can scroll.
+pub fn draw(frame: &mut Frame, area: Rect, state: &AppState, cx: &ViewContext) -> (Rect, u16) {
     let mut diff_lines = Rect::default();
+    let mut scroll_max = 0;
     for overlay in &state.overlays {
+        scroll_max = 0;
         match overlay {
-            Overlay::Help { scroll } => help(frame, area, *scroll, cx),
-            Overlay::Gate { details } => gate(frame, area, state, *details, cx),
+            Overlay::Help { scroll } => scroll_max = help(frame, area, *scroll, cx),
+            Overlay::Gate { details, scroll } => {
+                scroll_max = gate(frame, area, state, *details, *scroll, cx)
+            }
             Overlay::PreviewPending => pending(frame, area, cx),
-            Overlay::Preview { data, scroll } => preview(frame, area, data, *scroll, cx),
+            Overlay::Preview { data, scroll } => {
+                scroll_max = preview(frame, area, data, *scroll, cx)
+            }
             Overlay::Input(input) => text_box(frame, area, state, input, cx),
             Overlay::Error { title, message } => error(frame, area, title, message, cx),
             Overlay::Diff(view) => diff_lines = super::diff::draw(frame, area, state, view, cx),
         }
     }
-    diff_lines
+    (diff_lines, scroll_max)
 }
 
 fn boxed<'a>(title: String, cx: &ViewContext) -> Block<'a> {
@@ -35,7 +42,7 @@ fn boxed<'a>(title: String, cx: &ViewContext) -> Block<'a> {
         .border_style(cx.theme.border_focused)
 }
 
-fn help(frame: &mut Frame, area: Rect, scroll: u16, cx: &ViewContext) {
+fn help(frame: &mut Frame, area: Rect, scroll: u16, cx: &ViewContext) -> u16 {
     let theme = &cx.theme;
     let rect = centered(area, 112, area.height.saturating_sub(2));
     let mut lines = Vec::new();
@@ -73,19 +80,27 @@ fn help(frame: &mut Frame, area: Rect, scroll: u16, cx: &ViewContext) {
         theme.muted,
     )));
     frame.render_widget(Clear, rect);
-    frame.render_widget(
-        Paragraph::new(lines)
-            .block(boxed(
-                " Keys · j/k scroll · any other key closes ".to_string(),
-                cx,
-            ))
-            .wrap(Wrap { trim: false })
-            .scroll((scroll, 0)),
+    super::scrolled(
+        frame,
         rect,
-    );
+        boxed(" Keys · j/k scroll · any other key closes ".to_string(), cx),
+        Paragraph::new(lines).wrap(Wrap { trim: false }),
+        scroll,
+        cx,
+    )
 }
 
-fn gate(frame: &mut Frame, area: Rect, state: &AppState, details: bool, cx: &ViewContext) {
+/// The gate: the verdict and its counts above (scrolling when they do not fit), its keys
+/// below, always whole: one per line with what it does when there is room, else on one
+/// wrapped line.
+fn gate(
+    frame: &mut Frame,
+    area: Rect,
+    state: &AppState,
+    details: bool,
+    scroll: u16,
+    cx: &ViewContext,
+) -> u16 {
     let theme = &cx.theme;
     let mut lines = Vec::new();
     match &state.verdict {
@@ -107,14 +122,14 @@ fn gate(frame: &mut Frame, area: Rect, state: &AppState, details: bool, cx: &Vie
                 verdict.reasons.iter().take(1).collect()
             };
             for reason in reasons {
-                lines.push(Line::from(Span::styled(
-                    format!("          {reason}"),
-                    theme.text,
-                )));
+                lines.push(Line::from(Span::styled(format!("· {reason}"), theme.text)));
             }
             if !details && verdict.reasons.len() > 1 {
                 lines.push(Line::from(Span::styled(
-                    format!("          … {} more (d)", verdict.reasons.len() - 1),
+                    format!(
+                        "… {} more: d shows them",
+                        super::findings::plural(verdict.reasons.len() - 1, "reason")
+                    ),
                     theme.muted,
                 )));
             }
@@ -136,7 +151,7 @@ fn gate(frame: &mut Frame, area: Rect, state: &AppState, details: bool, cx: &Vie
             lines.push(Line::from(counts));
             lines.push(Line::from(Span::styled(
                 format!(
-                    "          counted {} · duplicates {} · out of scope {} · resolved {} · dismissed {}",
+                    "counted {} · duplicates {} · out of scope {} · resolved {} · dismissed {}",
                     c.counted, c.duplicates, c.out_of_scope, c.resolved, c.dismissed
                 ),
                 theme.muted,
@@ -146,10 +161,7 @@ fn gate(frame: &mut Frame, area: Rect, state: &AppState, details: bool, cx: &Vie
     }
     if !state.marked.is_empty() {
         lines.push(Line::from(Span::styled(
-            format!(
-                "          {} marked: fix and ignore act on them",
-                state.marked.len()
-            ),
+            format!("{} marked: fix and ignore act on them", state.marked.len()),
             theme.marked,
         )));
     }
@@ -160,42 +172,91 @@ fn gate(frame: &mut Frame, area: Rect, state: &AppState, details: bool, cx: &Vie
             Span::styled(format!(" round {}: {target}", state.round), theme.text),
         ]));
         lines.push(Line::from(Span::styled(
-            "          this round is done: a new push to the PR starts the next one",
+            "this round is done: a new push to the PR starts the next one",
             theme.muted,
         )));
     }
-    lines.push(Line::raw(""));
-    for binding in cx
+
+    let width = area.width.min(92);
+    let inner_width = width.saturating_sub(2);
+    let body = Paragraph::new(lines).wrap(Wrap { trim: false });
+    let body_height = body.line_count(inner_width.saturating_sub(1)) as u16;
+    let keys: Vec<(String, &str, &str)> = cx
         .keymap
         .bindings
         .iter()
-        .filter(|b| b.context == Context::Gate)
+        .filter(|b| b.context == Context::Gate && !b.keys.is_empty())
+        .filter(|b| !is_scroll(&b.action))
         // A round is published once: the gate stops offering it.
         .filter(|b| !(state.published.is_some() && b.action == Action::GatePublish))
-    {
-        let keys = binding
-            .keys
-            .iter()
-            .map(|k| k.to_string())
-            .collect::<Vec<_>>()
-            .join("/");
-        lines.push(Line::from(vec![
-            Span::styled(format!("  {}", pad(&keys, 6)), theme.key_hint),
-            Span::styled(binding.desc, theme.text),
-        ]));
-    }
-    let height = lines.len() as u16 + 2;
-    let rect = centered(area, 92, height);
+        .map(|b| {
+            let keys = b
+                .keys
+                .iter()
+                .map(|k| k.to_string())
+                .collect::<Vec<_>>()
+                .join("/");
+            (keys, b.desc, short(&b.action))
+        })
+        .collect();
+    let room = area.height.saturating_sub(2);
+    // One key per line needs the width for the descriptions and leaves four lines above.
+    let long = inner_width >= 60 && room >= keys.len() as u16 + 5;
+    let footer = if long {
+        let mut footer: Vec<Line> = vec![Line::raw("")];
+        for (keys, desc, _) in &keys {
+            footer.push(Line::from(vec![
+                Span::styled(format!("  {}", pad(keys, 6)), theme.key_hint),
+                Span::styled(super::truncate(desc, inner_width as usize - 8), theme.text),
+            ]));
+        }
+        Paragraph::new(footer)
+    } else {
+        let mut spans = Vec::new();
+        for (keys, _, short) in &keys {
+            spans.push(Span::styled(keys.clone(), theme.key_hint));
+            spans.push(Span::styled(format!(" {short}  "), theme.text));
+        }
+        Paragraph::new(Line::from(spans)).wrap(Wrap { trim: true })
+    };
+    let footer_height = (footer.line_count(inner_width) as u16).min(room);
+    let shown = body_height.min(room - footer_height);
+    let rect = centered(area, width, shown + footer_height + 2);
     frame.render_widget(Clear, rect);
-    frame.render_widget(
-        Paragraph::new(lines)
-            .block(boxed(
-                " Approval gate — nothing is posted without you ".to_string(),
-                cx,
-            ))
-            .wrap(Wrap { trim: false }),
-        rect,
+    let scrolls = shown < body_height;
+    let block = boxed(
+        if scrolls {
+            " Approval gate · j/k scroll ".to_string()
+        } else {
+            " Approval gate — nothing is posted without you ".to_string()
+        },
+        cx,
     );
+    let inner = block.inner(rect);
+    frame.render_widget(block, rect);
+    let [top, bottom] = Layout::vertical([
+        Constraint::Length(inner.height.saturating_sub(footer_height)),
+        Constraint::Length(footer_height),
+    ])
+    .areas(inner);
+    frame.render_widget(footer, bottom);
+    super::scrolled(
+        frame,
+        top,
+        Block::default().padding(Padding::right(1)),
+        body,
+        scroll,
+        cx,
+    )
+}
+
+/// Movement keys: listed in help, not among an overlay's actions.
+fn is_scroll(action: &crate::ui::action::Action) -> bool {
+    use crate::ui::action::Action as A;
+    matches!(
+        action,
+        A::MoveDown | A::MoveUp | A::PageDown | A::PageUp | A::Top | A::Bottom
+    )
 }
 
 fn pending(frame: &mut Frame, area: Rect, cx: &ViewContext) {
@@ -211,75 +272,76 @@ fn pending(frame: &mut Frame, area: Rect, cx: &ViewContext) {
     );
 }
 
-fn preview(frame: &mut Frame, area: Rect, data: &PreviewData, scroll: u16, cx: &ViewContext) {
+/// The preview: what would be posted, all of it scrolling, above a footer that always shows
+/// how to publish and how not to.
+fn preview(
+    frame: &mut Frame,
+    area: Rect,
+    data: &PreviewData,
+    scroll: u16,
+    cx: &ViewContext,
+) -> u16 {
     let theme = &cx.theme;
     let rect = centered(
         area,
-        area.width.saturating_sub(10).min(110),
-        area.height.saturating_sub(4),
+        area.width.saturating_sub(10).clamp(40, 110),
+        area.height.saturating_sub(4).max(8),
     );
     frame.render_widget(Clear, rect);
     let block = boxed(" Publish preview ".to_string(), cx);
     let inner = block.inner(rect);
     frame.render_widget(block, rect);
-    let moved_height = (data.moved_to_body.len() as u16).min(6);
-    let [facts, moved, body, footer] = Layout::vertical([
-        Constraint::Length(2),
-        Constraint::Length(if moved_height > 0 {
-            moved_height + 1
-        } else {
-            0
-        }),
-        Constraint::Fill(1),
-        Constraint::Length(1),
-    ])
-    .areas(inner);
-    frame.render_widget(
-        Paragraph::new(vec![
-            Line::from(vec![
-                Span::styled("event ", theme.muted),
-                Span::styled(data.event.clone(), theme.title),
-                Span::styled(
-                    format!(
-                        " · {} inline comments · {} findings in the body",
-                        data.inline_comments,
-                        data.moved_to_body.len()
-                    ),
-                    theme.text,
+    let footer = Paragraph::new(Line::from(vec![
+        Span::styled("enter", theme.key_hint),
+        Span::styled(" publish exactly this   ", theme.text),
+        Span::styled("j/k", theme.key_hint),
+        Span::styled(" scroll   ", theme.text),
+        Span::styled("any other key cancels", theme.muted),
+    ]))
+    .wrap(Wrap { trim: true });
+    let footer_height = (footer.line_count(inner.width) as u16).min(inner.height);
+    let [content, bottom] =
+        Layout::vertical([Constraint::Fill(1), Constraint::Length(footer_height)]).areas(inner);
+    frame.render_widget(footer, bottom);
+    let mut lines = vec![
+        Line::from(vec![
+            Span::styled("event ", theme.muted),
+            Span::styled(data.event.clone(), theme.title),
+            Span::styled(
+                format!(
+                    " · {} inline comments · {} findings in the body",
+                    data.inline_comments,
+                    data.moved_to_body.len()
                 ),
-            ]),
-            Line::from(Span::styled(format!("to {}", data.target), theme.muted)),
+                theme.text,
+            ),
         ]),
-        facts,
-    );
-    if moved_height > 0 {
-        let mut lines = vec![Line::from(Span::styled("moved to the body:", theme.muted))];
-        for item in data.moved_to_body.iter().take(moved_height as usize) {
+        Line::from(Span::styled(format!("to {}", data.target), theme.muted)),
+    ];
+    if !data.moved_to_body.is_empty() {
+        lines.push(Line::from(Span::styled("moved to the body:", theme.muted)));
+        for item in &data.moved_to_body {
             lines.push(Line::from(Span::styled(format!("  {item}"), theme.text)));
         }
-        frame.render_widget(Paragraph::new(lines), moved);
     }
-    let body_block = Block::bordered()
-        .title(Span::styled(" body ", theme.muted))
-        .border_style(theme.border);
-    frame.render_widget(
-        Paragraph::new(data.body.clone())
-            .style(theme.text)
-            .block(body_block)
-            .wrap(Wrap { trim: false })
-            .scroll((scroll, 0)),
-        body,
-    );
-    frame.render_widget(
-        Paragraph::new(Line::from(vec![
-            Span::styled("enter", theme.key_hint),
-            Span::styled(" publish exactly this   ", theme.text),
-            Span::styled("j/k", theme.key_hint),
-            Span::styled(" scroll   ", theme.text),
-            Span::styled("any other key cancels", theme.muted),
-        ])),
-        footer,
-    );
+    lines.push(Line::from(Span::styled(
+        format!(
+            "── body {}",
+            "─".repeat(content.width.saturating_sub(9) as usize)
+        ),
+        theme.border,
+    )));
+    for line in data.body.lines() {
+        lines.push(Line::from(Span::styled(line.to_string(), theme.text)));
+    }
+    super::scrolled(
+        frame,
+        content,
+        Block::default().padding(Padding::right(1)),
+        Paragraph::new(lines).wrap(Wrap { trim: false }),
+        scroll,
+        cx,
+    )
 }
 
 fn text_box(
@@ -293,7 +355,10 @@ fn text_box(
     let (title, hint, height) = match &input.purpose {
         InputPurpose::Dismiss { node_ids } => (
             if node_ids.len() == 1 {
-                format!(" Dismiss {} — why? (required) ", node_ids[0])
+                format!(
+                    " Dismiss {} — why? (required) ",
+                    crate::ui::triage::label(state, &node_ids[0])
+                )
             } else {
                 format!(" Dismiss {} findings — why? (required) ", node_ids.len())
             },
@@ -301,9 +366,12 @@ fn text_box(
             7,
         ),
         InputPurpose::EditComment { node_id } => (
-            format!(" Comment to post for {node_id} "),
-            "ctrl-s save · esc cancel · empty restores the generated text",
-            16,
+            format!(
+                " Comment to post for {} ",
+                crate::ui::triage::label(state, node_id)
+            ),
+            "ctrl-s save · ctrl-e $EDITOR · esc cancel · empty restores the generated text",
+            area.height.saturating_sub(4).clamp(8, 24),
         ),
         InputPurpose::Filter { .. } => (
             " Filter ".to_string(),
@@ -311,50 +379,96 @@ fn text_box(
             5,
         ),
     };
-    let rect = if matches!(input.purpose, InputPurpose::Filter { .. }) {
-        // Over the findings list's top, like a search bar.
-        let width = (state.layout.findings.width).max(40).min(area.width);
-        Rect {
-            x: state.layout.findings.x,
-            y: state.layout.findings.y,
-            width,
-            height: height.min(area.height),
-        }
-    } else {
-        centered(area, 80, height)
-    };
+    if matches!(input.purpose, InputPurpose::Filter { .. }) {
+        filter_line(frame, area, input, hint, cx);
+        return;
+    }
+    let rect = centered(area, 80, height);
     frame.render_widget(Clear, rect);
     let block = boxed(title, cx);
     let inner = block.inner(rect);
     frame.render_widget(block, rect);
-    let [text, note] = Layout::vertical([Constraint::Fill(1), Constraint::Length(1)]).areas(inner);
-    let mut textarea = input.textarea.clone();
-    textarea.set_style(theme.text);
-    textarea.set_cursor_line_style(ratatui::style::Style::default());
-    frame.render_widget(&textarea, text);
     let note_line = match &input.error {
         Some(error) => Line::from(Span::styled(error.clone(), theme.message_error)),
         None => Line::from(Span::styled(hint, theme.muted)),
     };
-    frame.render_widget(Paragraph::new(note_line), note);
+    let note = Paragraph::new(note_line).wrap(Wrap { trim: true });
+    let note_height = (note.line_count(inner.width) as u16).min(inner.height.saturating_sub(1));
+    let [text, bottom] =
+        Layout::vertical([Constraint::Fill(1), Constraint::Length(note_height)]).areas(inner);
+    let mut textarea = input.textarea.clone();
+    textarea.set_style(theme.text);
+    textarea.set_cursor_line_style(ratatui::style::Style::default());
+    // A cursor that shows in every theme, NO_COLOR included.
+    textarea.set_cursor_style(
+        ratatui::style::Style::default().add_modifier(ratatui::style::Modifier::REVERSED),
+    );
+    frame.render_widget(&textarea, text);
+    frame.render_widget(note, bottom);
+}
+
+/// The filter as it is typed, in the status line like a pager's search: the list it
+/// filters stays in view above it.
+fn filter_line(frame: &mut Frame, area: Rect, input: &InputOverlay, hint: &str, cx: &ViewContext) {
+    let theme = &cx.theme;
+    let line = Rect {
+        x: area.x,
+        y: area.bottom().saturating_sub(1),
+        width: area.width,
+        height: 1.min(area.height),
+    };
+    frame.render_widget(Clear, line);
+    let hint_width = if line.width >= 60 {
+        (line.width / 2).min(super::width(hint).max(60) as u16 + 2)
+    } else {
+        0
+    };
+    let [prompt, text, note] = Layout::horizontal([
+        Constraint::Length(9),
+        Constraint::Fill(1),
+        Constraint::Length(hint_width),
+    ])
+    .areas(line);
+    frame.render_widget(
+        Paragraph::new(Span::styled(" filter /", theme.key_hint)),
+        prompt,
+    );
+    let mut textarea = input.textarea.clone();
+    textarea.set_style(theme.text);
+    textarea.set_cursor_line_style(ratatui::style::Style::default());
+    frame.render_widget(&textarea, text);
+    let problem = crate::ui::rows::Filter::parse(&input.text())
+        .problems
+        .into_iter()
+        .next();
+    let note_line = match input.error.clone().or(problem) {
+        Some(error) => Span::styled(error, theme.message_error),
+        None => Span::styled(hint.to_string(), theme.muted),
+    };
+    frame.render_widget(
+        Paragraph::new(note_line).alignment(ratatui::layout::Alignment::Right),
+        note,
+    );
 }
 
 fn error(frame: &mut Frame, area: Rect, title: &str, message: &str, cx: &ViewContext) {
     let theme = &cx.theme;
-    let lines = message.lines().count() as u16;
-    let rect = centered(area, 80, lines + 5);
-    frame.render_widget(Clear, rect);
-    let block = Block::bordered()
-        .title(Span::styled(format!(" {title} "), theme.message_error))
-        .border_style(theme.message_error);
     let mut text: Vec<Line> = message
         .lines()
         .map(|l| Line::from(Span::styled(l.to_string(), theme.text)))
         .collect();
     text.push(Line::raw(""));
     text.push(Line::from(Span::styled("any key closes", theme.muted)));
-    frame.render_widget(
-        Paragraph::new(text).block(block).wrap(Wrap { trim: false }),
-        rect,
-    );
+    let paragraph = Paragraph::new(text).wrap(Wrap { trim: false });
+    let width = area.width.min(80);
+    let height = paragraph.line_count(width.saturating_sub(2)) as u16 + 2;
+    let rect = centered(area, width, height);
+    frame.render_widget(Clear, rect);
+    let block = Block::bordered()
+        .title(Span::styled(
+            format!(" {title} · any key closes "),
+            theme.message_error,
+        ))
+        .border_style(theme.message_error);
+    frame.render_widget(paragraph.block(block), rect);
 }

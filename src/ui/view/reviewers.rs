@@ -27,10 +27,12 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &AppState, cx: &ViewContext) {
         .as_deref()
         .map(|phase| format!("· {} {phase}… ", spinner(state.tick)))
         .unwrap_or_default();
-    let title = format!(
-        " Reviewers · findings · {} tok · ${cost:.2} {phase}",
-        compact(tokens)
-    );
+    // A cost only when a price made one: `$0.00` would claim the review was free.
+    let title = if cost > 0.0 {
+        format!(" Reviewers · {} tok · ${cost:.2} {phase}", compact(tokens))
+    } else {
+        format!(" Reviewers · {} tok {phase}", compact(tokens))
+    };
     let block = Block::bordered()
         .title(Span::styled(title, theme.title))
         .border_style(theme.border_for(focused));
@@ -68,10 +70,10 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &AppState, cx: &ViewContext) {
         } else {
             r.findings.to_string()
         };
-        let spend = if r.tokens_used > 0 || r.cost_usd > 0.0 {
-            format!("{} ${:.2}", compact(r.tokens_used), r.cost_usd)
-        } else {
-            String::new()
+        let spend = match (r.tokens_used, r.cost_usd > 0.0) {
+            (_, true) => format!("{} ${:.2}", compact(r.tokens_used), r.cost_usd),
+            (0, false) => String::new(),
+            (tokens, false) => compact(tokens),
         };
         let head = format!(
             "{symbol} {} {} {:>3} {}",

@@ -21,12 +21,32 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &AppState, cx: &ViewContext) {
             Line::from(Span::styled(format!(" {}", message.text), style))
         }
         None => {
-            let mut spans = vec![Span::styled(
-                format!(" {} ", state.focus.title()),
-                theme.title,
-            )];
-            for (key, what) in cx.keymap.hints(state.focus) {
-                spans.push(Span::styled(key, theme.key_hint));
+            let title = format!(" {} ", state.focus.title());
+            let hints = cx.keymap.hints(state.focus);
+            let cost = |key: &str, what: &str| super::width(key) + super::width(what) + 3;
+            // Help and quit always stay; the others fit in what is left, in table order.
+            let essentials: usize = hints
+                .iter()
+                .filter(|h| h.2)
+                .map(|(k, w, _)| cost(k, w))
+                .sum();
+            let mut room = (area.width as usize)
+                .saturating_sub(super::width(&title))
+                .saturating_sub(essentials);
+            let mut spans = vec![Span::styled(title, theme.title)];
+            let mut shown = Vec::new();
+            for (key, what, essential) in &hints {
+                if !essential {
+                    if cost(key, what) > room {
+                        room = 0;
+                        continue;
+                    }
+                    room -= cost(key, what);
+                }
+                shown.push((key, what));
+            }
+            for (key, what) in shown {
+                spans.push(Span::styled(key.clone(), theme.key_hint));
                 spans.push(Span::styled(format!(" {what}  "), theme.muted));
             }
             Line::from(spans)

@@ -1,0 +1,128 @@
+//! The person's own editor for a comment, the way git hands a commit message to `$EDITOR`:
+//! the text goes to a private temporary file, `$VISUAL` (else `$EDITOR`, else `vi`) runs on it
+//! with the terminal, and what the file holds when the editor exits comes back.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// The editor command line, as the person set it (it may carry arguments: `code -w`).
+pub fn command() -> String {
+    ["VISUAL", "EDITOR"]
+        .iter()
+        .filter_map(|name| std::env::var(name).ok())
+        .find(|value| !value.trim().is_empty())
+        .unwrap_or_else(|| "vi".to_string())
+}
+
+/// Runs the person's editor on `text`; blocks until it exits. The caller hands it the
+/// terminal.
+pub fn edit(text: &str) -> Result<String, String> {
+    edit_with(&command(), text)
+}
+
+/// Runs `editor` (a shell command line) on `text`.
+pub fn edit_with(editor: &str, text: &str) -> Result<String, String> {
+    let file = TempFile::create(text)
+        .map_err(|e| format!("could not write the comment for the editor: {e}"))?;
+    // Through the shell so `$EDITOR` may carry arguments; the path is passed as `$1`, never
+    // spliced into the command line.
+    let status = Command::new("sh")
+        .arg("-c")
+        .arg(format!("{editor} \"$1\""))
+        .arg("review-tui-editor")
+        .arg(file.path())
+        .status()
+        .map_err(|e| format!("could not start the editor `{editor}`: {e}"))?;
+    if !status.success() {
+        return Err(format!(
+            "the editor `{editor}` ended with {status}: the comment is unchanged"
+        ));
+    }
+    let mut edited = std::fs::read_to_string(file.path())
+        .map_err(|e| format!("could not read back what the editor wrote: {e}"))?;
+    // Editors end a file with a newline the comment did not have.
+    while edited.ends_with('\n') {
+        edited.pop();
+    }
+    Ok(edited)
+}
+
+/// A file only the person can read (the comment may quote code), removed when dropped.
+struct TempFile {
+    path: PathBuf,
+}
+
+impl TempFile {
+    fn create(text: &str) -> std::io::Result<TempFile> {
+        let dir = std::env::temp_dir();
+        let stamp = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos());
+        let path = dir.join(format!(
+            "review-tui-comment-{}-{stamp}.md",
+            std::process::id()
+        ));
+        let mut options = std::fs::OpenOptions::new();
+        options.write(true).create_new(true);
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::OpenOptionsExt;
+            options.mode(0o600);
+        }
+        let mut file = options.open(&path)?;
+        file.write_all(text.as_bytes())?;
+        file.write_all(b"\n")?;
+        Ok(TempFile { path })
+    }
+
+    fn path(&self) -> &Path {
+        &self.path
+    }
+}
+
+impl Drop for TempFile {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.path);
+    }
+}
+
+/// The OSC 52 sequence that asks the terminal to put `text` on the clipboard (tmux passes it
+/// on with `set-clipboard on`; terminals without it ignore it).
+pub fn osc52(text: &str) -> String {
+    format!(
+        "\x1b]52;c;{}\x07",
+        crate::space::token::base64(text.as_bytes())
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_editor_gets_the_text_and_its_file_comes_back() {
+        let dir = tempfile::tempdir().unwrap();
+        let script = dir.path().join("editor.sh");
+        // An editor that appends a line, as a person would type one.
+        std::fs::write(&script, "#!/bin/sh\nprintf 'second line\\n' >> \"$1\"\n").unwrap();
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+        let text = edit_with(&script.display().to_string(), "first line");
+        assert_eq!(text.unwrap(), "first line\nsecond line");
+    }
+
+    #[test]
+    fn an_editor_that_fails_leaves_the_comment_unchanged() {
+        assert!(
+            edit_with("false", "kept")
+                .unwrap_err()
+                .contains("unchanged")
+        );
+    }
+
+    #[test]
+    fn osc52_carries_the_text_in_base64() {
+        assert_eq!(osc52("src/a.rs:3"), "\x1b]52;c;c3JjL2EucnM6Mw==\x07");
+    }
+}

@@ -1,0 +1,277 @@
+//! The cockpit at the sizes people use (80×24 and smaller, and back): what must stay on
+//! screen does, scrolling stops at the last line, and a running review says it is running.
+
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+
+use super::fixtures::*;
+use crate::ui::action::Action;
+use crate::ui::keymap::Keymap;
+use crate::ui::state::{AppState, Overlay, Pane};
+use crate::ui::theme::Theme;
+use crate::ui::update::update;
+use crate::ui::view::{self, ViewContext};
+
+/// Draws `state` at `width`×`height` twice (the second frame uses the layout the first one
+/// measured, as the loop does) and returns the screen as lines.
+pub fn screen(state: &mut AppState, width: u16, height: u16) -> Vec<String> {
+    let cx = ViewContext::new(Theme::builtin("dark").unwrap(), Keymap::default());
+    let mut terminal = Terminal::new(TestBackend::new(width, height)).unwrap();
+    for _ in 0..2 {
+        let mut layout = None;
+        terminal
+            .draw(|frame| layout = Some(view::draw(frame, state, &cx)))
+            .unwrap();
+        state.layout = layout.unwrap();
+    }
+    let buffer = terminal.backend().buffer();
+    (0..height)
+        .map(|y| {
+            (0..width)
+                .map(|x| buffer[(x, y)].symbol().to_string())
+                .collect::<String>()
+        })
+        .collect()
+}
+
+fn text(lines: &[String]) -> String {
+    lines.join("\n")
+}
+
+#[test]
+fn a_running_review_says_running_with_what_is_known_never_a_provisional_verdict() {
+    let mut state = streaming();
+    let lines = screen(&mut state, 120, 40);
+    let header = &lines[2];
+    assert!(header.contains("RUNNING"), "{header}");
+    assert!(header.contains("1 of 5 reviewers done"), "{header}");
+    assert!(
+        header.contains("2 findings so far: P0 1 · P1 1"),
+        "{header}"
+    );
+    for word in ["BLOCK", "HOLD", "INCONCLUSIVE", "provisional"] {
+        assert!(!header.contains(word), "{word} in {header}");
+    }
+    // Once the review awaits approval, the decision is shown.
+    apply(
+        &mut state,
+        [Action::Ladder(
+            crate::space::state::Ladder::AwaitingApproval,
+        )],
+    );
+    let lines = screen(&mut state, 120, 40);
+    assert!(!lines[2].contains("RUNNING"), "{}", lines[2]);
+}
+
+#[test]
+fn at_80x24_the_list_keeps_titles_whole_statuses_and_help_and_quit() {
+    let mut state = finished();
+    let reason = "a test fixture";
+    select(&mut state, "n2");
+    apply(&mut state, [Action::Dismiss]);
+    apply(&mut state, typed(reason));
+    apply(&mut state, [Action::Submit]);
+    state.message = None;
+    let lines = screen(&mut state, 80, 24);
+    let all = text(&lines);
+    // Titles, not the reviewers' names, get the room.
+    assert!(all.contains("Expired token is reused"), "{all}");
+    assert!(all.contains("Consider a test for"), "{all}");
+    // A status is shown whole or not at all.
+    assert!(all.contains("dismissed"), "{all}");
+    assert!(!all.contains("dismisse "), "{all}");
+    let hints = lines.last().unwrap();
+    assert!(hints.contains("? help"), "{hints}");
+    assert!(hints.contains("q quit"), "{hints}");
+}
+
+fn typed(text: &str) -> Vec<Action> {
+    text.chars()
+        .map(|c| {
+            Action::Text(ratatui_textarea::Input {
+                key: ratatui_textarea::Key::Char(c),
+                ctrl: false,
+                alt: false,
+                shift: false,
+            })
+        })
+        .collect()
+}
+
+#[test]
+fn the_gate_shows_every_action_at_80x24_and_40x12_even_with_details() {
+    for (width, height) in [(80, 24), (40, 12), (160, 45)] {
+        let mut state = finished();
+        apply(
+            &mut state,
+            [
+                Action::Ladder(crate::space::state::Ladder::AwaitingApproval),
+                Action::OpenGate,
+                Action::GateDetails,
+            ],
+        );
+        let all = text(&screen(&mut state, width, height));
+        for action in ["fix", "ignore", "publish", "details", "leave", "esc"] {
+            assert!(
+                all.contains(action),
+                "{action} missing at {width}x{height}:\n{all}"
+            );
+        }
+    }
+}
+
+#[test]
+fn the_gate_scrolls_its_verdict_and_stops_at_the_last_line() {
+    let mut state = finished();
+    apply(
+        &mut state,
+        [
+            Action::Ladder(crate::space::state::Ladder::AwaitingApproval),
+            Action::OpenGate,
+            Action::GateDetails,
+        ],
+    );
+    screen(&mut state, 40, 12);
+    let max = state.layout.overlay_scroll_max;
+    assert!(max > 0, "the details do not fit at 40x12");
+    apply(&mut state, [Action::Bottom]);
+    assert!(matches!(state.top_overlay(), Some(Overlay::Gate { scroll, .. }) if *scroll == max));
+    apply(&mut state, [Action::MoveDown, Action::MoveDown]);
+    assert!(matches!(state.top_overlay(), Some(Overlay::Gate { scroll, .. }) if *scroll == max));
+    // The last line of the body is on screen.
+    let all = text(&screen(&mut state, 40, 12));
+    assert!(all.contains("dismissed"), "{all}");
+}
+
+#[test]
+fn the_detail_pane_end_shows_its_last_lines_not_empty_space() {
+    let mut state = finished();
+    select(&mut state, "n1");
+    state.focus = Pane::Detail;
+    screen(&mut state, 80, 24);
+    let max = state.layout.detail_scroll_max;
+    assert!(max > 0);
+    update(&mut state, Action::Bottom);
+    assert_eq!(state.detail_scroll, max);
+    let (column, row) = (state.layout.detail.x + 2, state.layout.detail.y + 2);
+    for _ in 0..5 {
+        update(&mut state, Action::MoveDown);
+        update(&mut state, Action::ScrollDown { column, row });
+    }
+    assert_eq!(state.detail_scroll, max);
+    let lines = screen(&mut state, 80, 24);
+    let detail = state.layout.detail;
+    // The pane's last inner row holds text.
+    let last = &lines[(detail.bottom() - 2) as usize][..]
+        .chars()
+        .skip(detail.x as usize + 1)
+        .take(detail.width as usize - 2)
+        .collect::<String>();
+    assert!(!last.trim().is_empty(), "{}", text(&lines));
+}
+
+#[test]
+fn help_and_the_publish_preview_stop_scrolling_at_their_end() {
+    let mut state = finished();
+    apply(&mut state, [Action::Help]);
+    screen(&mut state, 80, 24);
+    let max = state.layout.overlay_scroll_max;
+    assert!(max > 0);
+    for _ in 0..(max as usize + 20) {
+        update(&mut state, Action::MoveDown);
+    }
+    assert!(matches!(state.top_overlay(), Some(Overlay::Help { scroll }) if *scroll == max));
+    let all = text(&screen(&mut state, 80, 24));
+    assert!(all.contains("click selects."), "{all}");
+
+    let mut state = finished();
+    apply(
+        &mut state,
+        [
+            Action::Ladder(crate::space::state::Ladder::AwaitingApproval),
+            Action::OpenGate,
+            Action::GatePublish,
+            Action::PublishPreview(crate::ui::state::PreviewData {
+                event: "COMMENT".into(),
+                body: (1..=60).map(|i| format!("line {i}\n")).collect(),
+                target: "review.md".into(),
+                ..Default::default()
+            }),
+        ],
+    );
+    screen(&mut state, 80, 24);
+    let max = state.layout.overlay_scroll_max;
+    assert!(max > 0);
+    update(&mut state, Action::Bottom);
+    update(&mut state, Action::PageDown);
+    assert!(matches!(state.top_overlay(), Some(Overlay::Preview { scroll, .. }) if *scroll == max));
+    let all = text(&screen(&mut state, 80, 24));
+    assert!(all.contains("line 60"), "{all}");
+    assert!(all.contains("enter publish exactly this"), "{all}");
+}
+
+#[test]
+fn the_filter_is_typed_below_the_list_it_filters() {
+    let mut state = finished();
+    let before = screen(&mut state, 80, 24);
+    let findings = state.layout.findings;
+    apply(&mut state, [Action::Filter]);
+    let during = screen(&mut state, 80, 24);
+    // The list's first rows are where they were; the box is in the status line.
+    for y in findings.y..findings.y + 3 {
+        assert_eq!(before[y as usize], during[y as usize]);
+    }
+    assert!(
+        during.last().unwrap().contains("filter /"),
+        "{}",
+        text(&during)
+    );
+}
+
+#[test]
+fn a_resize_back_from_40x12_shows_the_rows_again() {
+    let mut state = finished();
+    state.below_open.insert("p-docs".into());
+    let last = crate::ui::rows::rows(&state).last().unwrap().key();
+    state.selected = Some(last);
+    screen(&mut state, 40, 12);
+    update(
+        &mut state,
+        Action::Resize {
+            width: 160,
+            height: 45,
+        },
+    );
+    let all = text(&screen(&mut state, 160, 45));
+    // The first cohort's header is back on screen.
+    assert!(all.contains("auth::refresh_token"), "{all}");
+    // The next key reconciles the offset with the measured size.
+    update(&mut state, Action::Tick);
+    assert_eq!(state.findings_offset, 0);
+}
+
+#[test]
+fn the_diff_view_opens_at_40x12_with_the_cursor_line_on_screen() {
+    let mut state = finished();
+    apply(&mut state, [Action::Diff(diff())]);
+    select(&mut state, "n2");
+    // No frame yet with the diff open: its height is a guess until the first one.
+    screen(&mut state, 40, 12);
+    apply(&mut state, [Action::OpenDiff]);
+    let Some(Overlay::Diff(view)) = state.top_overlay().cloned() else {
+        panic!("no diff view");
+    };
+    let lines = screen(&mut state, 40, 12);
+    let all = text(&lines);
+    // n2's line (11 on the right side) is the cursor's, and it is on screen.
+    assert!(
+        all.contains(&format!("{}/", view.cursor + 1)),
+        "cursor {}:\n{all}",
+        view.cursor
+    );
+    assert!(
+        all.contains("11 +"),
+        "cursor {} not on screen:\n{all}",
+        view.cursor
+    );
+}
