@@ -87,7 +87,10 @@ fn publish_from_the_gate(tmux: &Tmux) {
     tmux.wait_for("the publish", |s| s.contains("published:"));
     tmux.wait_for("the completed ladder", |s| s.contains("completed"));
     tmux.keys(&["g"]);
-    let gate = tmux.wait_for("the published gate", |s| s.contains("Approval gate"));
+    // Waited for whole: under load tmux can show the gate's frame before its last lines.
+    let gate = tmux.wait_for("the published gate", |s| {
+        s.contains("Approval gate") && s.contains("Published  round 1:")
+    });
     assert!(gate.contains("Published  round 1:"), "{gate}");
     // A round is published once: the gate no longer offers it, and asking anyway is refused.
     assert!(!gate.contains("publish: preview"), "{gate}");
