@@ -564,9 +564,10 @@ fn a_kill_during_a_running_round_loses_no_decision_made_meanwhile() {
     tmux.poll_every(Duration::from_millis(20));
 
     launch(&tmux);
-    // Every rule finding listed while the round is still running (gitleaks has not answered).
+    // Every rule finding, and the description's injection, listed while the round is still
+    // running (gitleaks has not answered).
     tmux.wait_for("the findings of the running round", |s| {
-        listed_statuses(s).len() == FINDINGS.len()
+        listed_statuses(s).len() == FINDINGS.len() + UNANCHORED
     });
     let state = wait_until("state.json", || crate::cockpit::find_state(data.path()));
     let running = read_state(&state).unwrap();
