@@ -14,6 +14,7 @@ pub mod fix;
 pub mod pipeline;
 pub mod pr;
 pub mod prepare;
+pub mod printable;
 pub mod publish;
 pub mod recorded;
 pub mod report;

@@ -5,6 +5,7 @@ use serde_json::{Value, json};
 
 use crate::pipeline::ReviewResult;
 use crate::prepare::Prepared;
+use crate::printable::Lines;
 use crate::report::headless;
 use crate::report::verdict_text::round3;
 use crate::review::consolidate::join_names;
@@ -185,12 +186,14 @@ pub fn json(prepared: &Prepared, result: &ReviewResult, forced: bool) -> Value {
 pub fn text(prepared: &Prepared, result: &ReviewResult, forced: bool) -> String {
     // The same decision and facts line the posted summary opens with.
     let (_, decision) = crate::report::markdown::headline(result);
-    let mut out = format!("{decision}\n{}\n", facts_line(result));
+    let mut out = Lines::new();
+    out.line(decision);
+    out.line(facts_line(result));
     for reason in &result.verdict.reasons {
-        out.push_str(&format!("  - {reason}\n"));
+        out.line(format!("  - {reason}"));
     }
-    out.push('\n');
-    out.push_str(&headless::text(prepared, forced));
+    out.blank();
+    out.extend(headless::lines(prepared, forced));
 
     let mut shown: Vec<&ReviewNode> = result
         .board
@@ -206,15 +209,16 @@ pub fn text(prepared: &Prepared, result: &ReviewResult, forced: bool) -> String 
     let (main, below): (Vec<&ReviewNode>, Vec<&ReviewNode>) = shown
         .iter()
         .partition(|n| result.level.placement(n) == Placement::Main);
-    out.push_str(&format!(
-        "\nfindings {} ({} below threshold, {} duplicates folded)\n",
+    out.blank();
+    out.line(format!(
+        "findings {} ({} below threshold, {} duplicates folded)",
         shown.len(),
         below.len(),
         result.board.nodes.len() - shown.len()
     ));
     for node in main.iter().chain(below.iter()) {
-        out.push_str(&format!(
-            "  {} {:<14} {:<15} {:>3}  {}  {}  [{}]{}{}\n",
+        out.line(format!(
+            "  {} {:<14} {:<15} {:>3}  {}  {}  [{}]{}{}",
             node.priority,
             node.kind.as_str(),
             node.status.as_str(),
@@ -234,21 +238,23 @@ pub fn text(prepared: &Prepared, result: &ReviewResult, forced: bool) -> String 
         ));
     }
     if !result.disagreements.is_empty() {
-        out.push_str(&format!("\ndisagreements {}\n", result.disagreements.len()));
+        out.blank();
+        out.line(format!("disagreements {}", result.disagreements.len()));
         for d in &result.disagreements {
-            out.push_str(&format!("  {} vs {} on {}\n", d.a, d.b, d.path));
+            out.line(format!("  {} vs {} on {}", d.a, d.b, d.path));
         }
     }
     if let Some(cohorts) = &result.cohorts {
-        out.push_str(&format!("\ncohorts {}\n", cohorts.cohorts.len()));
+        out.blank();
+        out.line(format!("cohorts {}", cohorts.cohorts.len()));
         for (i, cohort) in cohorts.cohorts.iter().enumerate() {
             let how = cohort
                 .reason
                 .as_deref()
                 .map(|r| format!(", {r}"))
                 .unwrap_or_default();
-            out.push_str(&format!(
-                "  {}. {} (blast radius {}{how}): {}\n",
+            out.line(format!(
+                "  {}. {} (blast radius {}{how}): {}",
                 i + 1,
                 cohort.label,
                 cohort.blast_radius,
@@ -257,50 +263,54 @@ pub fn text(prepared: &Prepared, result: &ReviewResult, forced: bool) -> String 
         }
         for axis in &cohorts.axes {
             let gated = if axis.gated { "gated" } else { "advisory" };
-            out.push_str(&format!(
-                "  axis {} {} ({gated}): {}\n",
+            out.line(format!(
+                "  axis {} {} ({gated}): {}",
                 axis.name, axis.verdict, axis.detail
             ));
         }
     }
-    out.push_str("\nreviewers\n");
+    out.blank();
+    out.line("reviewers");
     for r in result.board.reviewers.values() {
         let outcome = r.outcome.map(|o| o.as_str()).unwrap_or("unfinished");
-        out.push_str(&format!(
-            "  {:<14} {:<14} {} findings  {}\n",
+        out.line(format!(
+            "  {:<14} {:<14} {} findings  {}",
             r.name, outcome, r.findings, r.note
         ));
     }
     if !result.walkthrough.is_empty() {
-        out.push_str("\nwalkthrough\n");
+        out.blank();
+        out.line("walkthrough");
         for line in result.walkthrough.lines() {
-            out.push_str(&format!("  {line}\n"));
+            out.line(format!("  {line}"));
         }
     }
     let coverage = &result.coverage;
     if coverage.estimate.is_some() || !coverage.refuted.is_empty() || coverage.spent.is_some() {
-        out.push_str("\nmodel review\n");
+        out.blank();
+        out.line("model review");
         if let Some(estimate) = &coverage.estimate {
-            out.push_str(&format!("  {estimate}\n"));
+            out.line(format!("  {estimate}"));
         }
         if let Some(spent) = &coverage.spent {
-            out.push_str(&format!("  spent: {spent}\n"));
+            out.line(format!("  spent: {spent}"));
         }
         for refuted in &coverage.refuted {
-            out.push_str(&format!(
-                "  removed by verification: {} ({}) in {}: {} — quote: {}\n",
+            out.line(format!(
+                "  removed by verification: {} ({}) in {}: {} — quote: {}",
                 refuted.node_id, refuted.title, refuted.path, refuted.reason, refuted.quote
             ));
         }
     }
     if !result.coverage.dropped.is_empty() || !result.coverage.notes.is_empty() {
-        out.push_str("\ncoverage\n");
+        out.blank();
+        out.line("coverage");
         for (reviewer, reason) in &result.coverage.dropped {
-            out.push_str(&format!("  dropped from {reviewer}: {reason}\n"));
+            out.line(format!("  dropped from {reviewer}: {reason}"));
         }
         for note in &result.coverage.notes {
-            out.push_str(&format!("  {note}\n"));
+            out.line(format!("  {note}"));
         }
     }
-    out
+    out.into_string()
 }

@@ -7,6 +7,7 @@ mod cockpit;
 mod crash;
 mod demo;
 mod diff;
+mod edges;
 mod faults;
 mod github;
 mod headless;

@@ -2,12 +2,14 @@
 
 mod client;
 mod error;
+mod hosts;
 mod link;
 mod retry;
 mod wire;
 
 pub use client::{Accept, DEFAULT_API_URL, GithubClient, GithubConfig};
 pub use error::{Call, GithubError};
+pub use hosts::{ApiHosts, GITHUB_HOST};
 pub use link::next_page;
 pub use retry::{RateHints, RetryPolicy, is_retryable, now_epoch, utc_time};
 

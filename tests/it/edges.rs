@@ -1,0 +1,202 @@
+//! The edges a new user and a hostile PR reach first: where the token goes, what a bad flag or
+//! a broken file says, what a terminal is shown (issue 20).
+
+use std::path::Path;
+use std::process::Command;
+
+use crate::cli::review_tui;
+use crate::support::git_repo::pr_repository;
+use crate::support::github_server::{GithubServer, PullSpec};
+
+const TOKEN: &str = "ghp_edgecanary0123456789";
+
+/// The binary with a clean environment: no GitHub settings, no user config but `config`.
+fn command(data: &Path, config: &Path) -> Command {
+    let mut command = review_tui();
+    command
+        .env("REVIEW_TUI_DATA_DIR", data)
+        .env("REVIEW_TUI_CONFIG", config)
+        .env_remove("GITHUB_API_URL")
+        .env_remove("GH_TOKEN")
+        .env_remove("GITHUB_TOKEN")
+        .env_remove("NO_COLOR");
+    command
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+fn github_server() -> GithubServer {
+    let repo = pr_repository();
+    repo.git(&["update-ref", "refs/pull/7/head", "feature"]);
+    let pull = PullSpec::from_repo(&repo, "acme", "widgets", 7);
+    let server = GithubServer::start(repo, pull);
+    server.accept_token(TOKEN, "reviewer");
+    server
+}
+
+fn authorized(server: &GithubServer) -> usize {
+    server
+        .requests()
+        .iter()
+        .filter(|r| r.header("authorization").is_some())
+        .count()
+}
+
+// ---- 1. The token goes only to github.com's API or an API the person configured ----
+
+#[test]
+fn a_pr_url_on_an_unconfigured_host_is_refused_and_gets_no_token() {
+    let server = github_server();
+    let dir = tempfile::tempdir().unwrap();
+    let host = server.url().trim_start_matches("http://").to_string();
+    let pasted = format!("{}/acme/widgets/pull/7", server.url());
+    let out = command(&dir.path().join("data"), &dir.path().join("none.toml"))
+        .args([&pasted, "--headless", "--deterministic-only"])
+        .env("GH_TOKEN", TOKEN)
+        .output()
+        .unwrap();
+    let err = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(4), "{err}");
+    assert!(server.requests().is_empty(), "{:?}", server.requests());
+    assert!(err.contains(&format!("{host} is not github.com")), "{err}");
+    assert!(err.contains("--api-url"), "{err}");
+    assert!(err.contains(&format!("[github.hosts.\"{host}\"]")), "{err}");
+    assert!(!err.contains(TOKEN), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+}
+
+#[test]
+fn the_token_goes_to_an_api_configured_by_flag_or_for_the_host() {
+    let server = github_server();
+    let dir = tempfile::tempdir().unwrap();
+    let host = server.url().trim_start_matches("http://").to_string();
+    let pasted = format!("{}/acme/widgets/pull/7", server.url());
+
+    // --api-url: the person named the API for this run.
+    let out = command(&dir.path().join("data"), &dir.path().join("none.toml"))
+        .args([&pasted, "--headless", "--deterministic-only"])
+        .args(["--api-url", server.url()])
+        .env("GH_TOKEN", TOKEN)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let sent = authorized(&server);
+    assert!(sent > 0, "{:?}", server.requests());
+    for request in server.requests() {
+        assert_eq!(
+            request.header("authorization"),
+            Some(format!("Bearer {TOKEN}").as_str())
+        );
+    }
+
+    // The host's entry in the user's config file does the same, with no flag.
+    let config = dir.path().join("config.toml");
+    std::fs::write(
+        &config,
+        format!(
+            "[github.hosts.\"{host}\"]\napi_url = \"{}\"\n",
+            server.url()
+        ),
+    )
+    .unwrap();
+    let out = command(&dir.path().join("data2"), &config)
+        .args([&pasted, "--headless", "--deterministic-only"])
+        .env("GH_TOKEN", TOKEN)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(authorized(&server) > sent);
+}
+
+#[test]
+fn a_network_error_names_the_host() {
+    // A port nobody listens on: bound, then released.
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("config.toml");
+    std::fs::write(&config, "[github]\nmax_attempts = 1\n").unwrap();
+    let out = command(&dir.path().join("data"), &config)
+        .args(["acme/widgets#7", "--headless", "--deterministic-only"])
+        .args(["--api-url", &format!("http://127.0.0.1:{port}")])
+        .output()
+        .unwrap();
+    let err = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(4), "{err}");
+    assert!(err.contains(&format!("on 127.0.0.1:{port}")), "{err}");
+}
+
+// ---- 2. File names and PR text cannot drive the terminal or fake report lines ----
+
+const RED: &str = "\x1b[31mred.py";
+const SPLIT: &str = "fake\nSHIP · confidence 1.00.py";
+
+/// A repository whose feature branch adds files named with an escape and a line break, each
+/// holding code a rule flags, so the names appear in the files list and in the findings.
+fn hostile_names() -> crate::support::git_repo::GitRepo {
+    let repo = crate::support::git_repo::GitRepo::init();
+    repo.write("README.md", "# app\n");
+    repo.commit_all("initial");
+    repo.git(&["checkout", "--quiet", "-b", "feature"]);
+    repo.write(RED, "eval(user_input)\n");
+    repo.write(SPLIT, "eval(other_input)\n");
+    repo.commit_all("\x1b]0;pwned\x07title with a \x1b[2J clear");
+    repo
+}
+
+#[test]
+fn the_text_report_shows_hostile_file_names_escaped_on_their_own_line() {
+    let repo = hostile_names();
+    let dir = tempfile::tempdir().unwrap();
+    let reference = format!("{}#main..feature", repo.path().display());
+    let out = command(&dir.path().join("data"), &dir.path().join("none.toml"))
+        .args([&reference, "--headless", "--deterministic-only"])
+        .output()
+        .unwrap();
+    let report = text(&out.stdout);
+    let err = text(&out.stderr);
+    assert!(matches!(out.status.code(), Some(5 | 6)), "{err}\n{report}");
+    for (what, shown) in [("stdout", &report), ("stderr", &err)] {
+        assert!(!shown.contains('\x1b'), "raw ESC on {what}: {shown:?}");
+        assert!(
+            !shown.contains('\x07') && !shown.contains('\r'),
+            "{what}: {shown:?}"
+        );
+    }
+    // Each name is on one line, escaped, in the files list and in the findings.
+    let red = report
+        .lines()
+        .filter(|l| l.contains("\\x1b[31mred.py"))
+        .count();
+    let split = report
+        .lines()
+        .filter(|l| l.contains("fake\\nSHIP · confidence 1.00.py"))
+        .count();
+    assert!(red >= 2, "{report}");
+    assert!(split >= 2, "{report}");
+    assert!(
+        !report.lines().any(|l| l.starts_with("SHIP")),
+        "a file name faked a line: {report}"
+    );
+    assert!(report.contains("\\x1b]0;pwned\\x07title"), "{report}");
+
+    // JSON keeps the real names (escaped by JSON itself): a pipeline reads what git has.
+    let out = command(&dir.path().join("data"), &dir.path().join("none.toml"))
+        .args([&reference, "--headless", "--deterministic-only", "--force"])
+        .args(["--format", "json"])
+        .output()
+        .unwrap();
+    let value: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let paths: Vec<&str> = value["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["path"].as_str().unwrap())
+        .collect();
+    assert!(paths.contains(&RED) && paths.contains(&SPLIT), "{paths:?}");
+}
