@@ -2,6 +2,7 @@
 //! 127.0.0.1. One test binary, one module per area sharing `support`, keeps link time low on
 //! small CI machines.
 
+mod anthropic;
 mod cli;
 mod cockpit;
 mod crash;

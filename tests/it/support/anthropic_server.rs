@@ -18,7 +18,7 @@ use axum::routing::post;
 use serde_json::{Value, json};
 
 use super::faults::{self, Dialect, Fault};
-use super::openai_server::{Common, Loopback, Recorded, call_id, lock};
+use super::openai_server::{Common, Loopback, Recorded, Script, call_id, lock};
 
 pub const VERSION: &str = "2023-06-01";
 
@@ -111,6 +111,32 @@ impl AnthropicServer {
         lock(&self.common.script).forever = Some(reply);
     }
 
+    /// Requests whose `system` contains `marker` get these replies, in order: parallel
+    /// reviewers (and the passes after them) each get their own conversation.
+    pub fn route(&self, marker: &str, replies: impl IntoIterator<Item = AnthropicReply>) {
+        let mut routes = lock(&self.common.routes);
+        match routes.iter_mut().find(|(m, _)| m == marker) {
+            Some((_, script)) => script.queued.extend(replies),
+            None => routes.push((
+                marker.to_string(),
+                Script {
+                    queued: replies.into_iter().collect(),
+                    forever: None,
+                },
+            )),
+        }
+    }
+
+    /// Requests whose `system` contains `marker` get `reply` once their route's script is
+    /// used up.
+    pub fn route_always(&self, marker: &str, reply: AnthropicReply) {
+        self.route(marker, []);
+        let mut routes = lock(&self.common.routes);
+        if let Some((_, script)) = routes.iter_mut().find(|(m, _)| m == marker) {
+            script.forever = Some(reply);
+        }
+    }
+
     pub fn set_latency(&self, latency: Duration) {
         *lock(&self.common.latency) = latency;
     }
@@ -160,7 +186,7 @@ async fn answer(common: &Common<AnthropicReply>, headers: &HeaderMap, body: &Val
         }
     }
     common.latency().await;
-    let Some(reply) = common.next_reply() else {
+    let Some(reply) = common.next_reply_for(&system_text(body)) else {
         return error(
             StatusCode::INTERNAL_SERVER_ERROR,
             "api_error",
@@ -236,6 +262,19 @@ async fn reply_with(
                 None,
             )
         }
+    }
+}
+
+/// The request's `system`, a string or text blocks, as one text for routing.
+fn system_text(body: &Value) -> String {
+    match &body["system"] {
+        Value::String(text) => text.clone(),
+        Value::Array(blocks) => blocks
+            .iter()
+            .filter_map(|b| b["text"].as_str())
+            .collect::<Vec<_>>()
+            .join("\n"),
+        _ => String::new(),
     }
 }
 
