@@ -50,7 +50,29 @@ fn main() -> ExitCode {
 /// the environment, so a message can name the one the person actually set.
 fn parse_args() -> Result<(Cli, clap::ArgMatches), clap::Error> {
     use clap::{CommandFactory, FromArgMatches};
-    let matches = Cli::command().try_get_matches()?;
+    let command = Cli::command();
+    // clap blames the flag for an empty variable (`a value is required for --data-dir`): name
+    // the variable the person actually set.
+    let typed: Vec<String> = std::env::args().skip(1).collect();
+    for arg in command.get_arguments() {
+        let (Some(var), Some(long)) = (arg.get_env(), arg.get_long()) else {
+            continue;
+        };
+        let flag = format!("--{long}");
+        let given = typed
+            .iter()
+            .any(|a| *a == flag || a.starts_with(&format!("{flag}=")));
+        if !given && std::env::var_os(var).is_some_and(|v| v.is_empty()) {
+            return Err(command.clone().error(
+                clap::error::ErrorKind::InvalidValue,
+                format!(
+                    "{} is set but empty: unset it, or give it a value",
+                    var.to_string_lossy()
+                ),
+            ));
+        }
+    }
+    let matches = command.try_get_matches()?;
     let cli = Cli::from_arg_matches(&matches)?;
     Ok((cli, matches))
 }
@@ -199,10 +221,10 @@ fn check_flags(cli: &Cli, matches: &clap::ArgMatches) -> anyhow::Result<()> {
     if let Some(file) = &cli.record {
         check_output_path(file).context("--record")?;
     }
-    if let Some(url) = &cli.model_url {
-        if !is_http_url(url) {
-            anyhow::bail!("--model-url {url:?} is not an http(s) URL (http://127.0.0.1:11434/v1)");
-        }
+    if let Some(url) = &cli.model_url
+        && !is_http_url(url)
+    {
+        anyhow::bail!("--model-url {url:?} is not an http(s) URL (http://127.0.0.1:11434/v1)");
     }
     // The user's config file: its errors name the key and line, and it names known rules.
     let user = review_tui::config::load(None)?;
@@ -458,9 +480,9 @@ fn headless_command(
             }
         }
     } else {
-        say(format!(
-            "nothing was published: add --publish to post this round (a GitHub review, or review.md and review.json in the review space for a local range)"
-        ));
+        say(
+            "nothing was published: add --publish to post this round (a GitHub review, or review.md and review.json in the review space for a local range)",
+        );
     }
     // --- end of publishing ---
 

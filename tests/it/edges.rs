@@ -200,3 +200,191 @@ fn the_text_report_shows_hostile_file_names_escaped_on_their_own_line() {
         .collect();
     assert!(paths.contains(&RED) && paths.contains(&SPLIT), "{paths:?}");
 }
+
+// ---- 7, 12, 18. Flags checked before any work; output that cannot be written ----
+
+/// Runs a headless deterministic review of `args` and returns (code, stderr), asserting that a
+/// refused run created nothing under the data directory.
+fn refused(args: &[&str], config_text: Option<&str>) -> (i32, String) {
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("config.toml");
+    if let Some(text) = config_text {
+        std::fs::write(&config, text).unwrap();
+    }
+    let data = dir.path().join("data");
+    let out = command(&data, &config)
+        .args(args)
+        .args(["--headless", "--deterministic-only"])
+        .output()
+        .unwrap();
+    let err = text(&out.stderr);
+    assert!(!data.exists(), "{args:?} did work before refusing: {err}");
+    (out.status.code().unwrap(), err)
+}
+
+#[test]
+fn every_bad_flag_is_refused_before_any_work() {
+    let repo = pr_repository();
+    let path = repo.path().display().to_string();
+    let range = format!("{path}#main..feature");
+    for (args, expected) in [
+        (vec![&range[..], "--budget", "abc"], "--budget \"abc\""),
+        (vec![&range[..], "--budget", "$-1"], "--budget \"$-1\""),
+        (vec![&range[..], "--budget", "0"], "--budget \"0\""),
+        (vec![&range[..], "--theme", "nope"], "unknown theme `nope`"),
+        (
+            vec![&range[..], "-o", "/nonexistent/r.txt"],
+            "the directory /nonexistent does not exist",
+        ),
+        (
+            vec![&range[..], "--base", "main"],
+            "already names a range: drop --base/--head",
+        ),
+        (vec![&range[..], "--sarif", "/nonexistent.sarif"], "--sarif"),
+        (vec![&range[..], "--api-url", "ftp://x"], "--api-url"),
+    ] {
+        let (code, err) = refused(&args, None);
+        assert_eq!(code, 4, "{args:?}: {err}");
+        assert!(err.contains(expected), "{args:?}: {err}");
+        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+    }
+}
+
+#[test]
+fn three_dots_mean_the_merge_base_like_two() {
+    let repo = pr_repository();
+    let dir = tempfile::tempdir().unwrap();
+    let files = |range: &str| {
+        let out = command(&dir.path().join("data"), &dir.path().join("none.toml"))
+            .arg(format!("{}#{range}", repo.path().display()))
+            .args(["--headless", "--deterministic-only", "--force"])
+            .args(["--format", "json"])
+            .output()
+            .unwrap();
+        let value: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        value["files"].clone()
+    };
+    let two = files("main..feature");
+    assert_eq!(two.as_array().unwrap().len(), 4, "{two}");
+    assert_eq!(files("main...feature"), two);
+}
+
+#[test]
+fn an_empty_data_dir_variable_is_named_as_the_variable() {
+    let repo = pr_repository();
+    let dir = tempfile::tempdir().unwrap();
+    let out = command(dir.path(), &dir.path().join("none.toml"))
+        .env("REVIEW_TUI_DATA_DIR", "")
+        .arg(repo.path())
+        .args(["--headless", "--deterministic-only"])
+        .output()
+        .unwrap();
+    let err = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(4), "{err}");
+    assert!(
+        err.contains("REVIEW_TUI_DATA_DIR is set but empty"),
+        "{err}"
+    );
+    assert!(!err.contains("--data-dir"), "{err}");
+}
+
+#[test]
+fn a_closed_pipe_ends_quietly_and_a_full_disk_is_exit_4() {
+    let repo = pr_repository();
+    let dir = tempfile::tempdir().unwrap();
+    let range = format!("{}#main..feature", repo.path().display());
+    // The reader is gone before the report is written: `| head -0`.
+    let mut child = command(&dir.path().join("data"), &dir.path().join("none.toml"))
+        .args([&range, "--headless", "--deterministic-only"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    let out = child.wait_with_output().unwrap();
+    let err = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    assert!(!err.contains("panicked"), "{err}");
+
+    let full = std::fs::OpenOptions::new()
+        .write(true)
+        .open("/dev/full")
+        .unwrap();
+    let out = command(&dir.path().join("data"), &dir.path().join("none.toml"))
+        .args([&range, "--headless", "--deterministic-only", "--force"])
+        .stdout(full)
+        .output()
+        .unwrap();
+    let err = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(4), "{err}");
+    assert!(err.contains("could not write to standard output"), "{err}");
+    assert!(!err.contains("panicked"), "{err}");
+}
+
+// ---- 11. The config file: where it is, what is in it, what is wrong with it ----
+
+#[test]
+fn config_errors_name_the_line_and_the_key() {
+    let repo = pr_repository();
+    let range = format!("{}#main..feature", repo.path().display());
+    for (config, expected) in [
+        (
+            "theme = \"dark\"\n\n[models]\nconcurrency = \"three\"\n",
+            "line 4, [models] concurrency: invalid type: string \"three\"",
+        ),
+        (
+            "[models]\nconcurrency = 0\n",
+            "line 2, [models] concurrency: must be at least 1",
+        ),
+        (
+            "[github]\nmax_attempts = 0\n",
+            "[github] max_attempts: must be at least 1",
+        ),
+        ("level = \"balanced\"\n[github\n", "line 2, "),
+        ("[github]\ntimeout = \"5s\"\n", "unknown field `timeout`"),
+        (
+            "[rules]\ndisable = [\"rust/no-such-rule\"]\n",
+            "`rust/no-such-rule` names no rule",
+        ),
+    ] {
+        let (code, err) = refused(&[&range], Some(config));
+        assert_eq!(code, 4, "{config}: {err}");
+        assert!(err.contains("config.toml: "), "{config}: {err}");
+        assert!(err.contains(expected), "{config}: {err}");
+    }
+}
+
+#[test]
+fn config_path_and_show_say_where_and_what() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("my-config.toml");
+    let out = command(dir.path(), &config)
+        .args(["config", "path"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(text(&out.stdout).trim(), config.display().to_string());
+
+    std::fs::write(&config, "[github]\nmax_attempts = 2\n").unwrap();
+    let out = command(dir.path(), &config)
+        .args(["config", "show"])
+        .output()
+        .unwrap();
+    let shown = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(
+        shown.contains(&format!(
+            "github.max_attempts = 2  # {}:2",
+            config.display()
+        )),
+        "{shown}"
+    );
+    assert!(
+        shown.contains("theme = \"dark\"  # built-in default"),
+        "{shown}"
+    );
+
+    let help = text(&review_tui().arg("--help").output().unwrap().stdout);
+    assert!(help.contains("review-tui/config.toml"), "{help}");
+    assert!(help.contains("config path"), "{help}");
+}

@@ -528,13 +528,9 @@ fn call_of(method: &Method, url: &Url) -> Call {
         _ => "REQUEST",
     };
     let host = url.host_str().unwrap_or("?");
-    Call {
-        method,
-        path: url.path().to_owned(),
-        host: match url.port() {
-            Some(port) => format!("{host}:{port}"),
-            None => host.to_owned(),
-        },
+    match url.port() {
+        Some(port) => Call::new(method, url.path(), &format!("{host}:{port}")),
+        None => Call::new(method, url.path(), host),
     }
 }
 
