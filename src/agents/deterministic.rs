@@ -100,6 +100,7 @@ pub async fn run(input: DeterministicInput, run: RunId, events: Sender<ReviewEve
 
     let options = ScanOptions {
         repo_files: repo_files(&input.worktree),
+        worktree: Some(input.worktree.clone()),
         ..ScanOptions::default()
     };
     let scanned = input.catalog.scan(&input.diff, &options);

@@ -9,8 +9,9 @@ use sha2::{Digest, Sha256};
 use super::changes::{ChangedFile, FileSymbols, Reading};
 use super::graph::{UnionFind, reading_order};
 use super::index::SymbolIndex;
-use super::paths::{common_dir, is_test_path, parent_dir};
+use super::paths::{common_dir, parent_dir};
 use super::stoplist::is_common;
+use crate::diff::is_test_path;
 
 /// Why a cohort was grouped by directory instead of by symbols.
 pub const GROUPED_BY_PATH: &str = "grouped by path";

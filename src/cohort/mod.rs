@@ -33,12 +33,12 @@ use serde::{Deserialize, Serialize};
 use crate::diff::Diff;
 use crate::review::axes::Axis;
 
+pub use crate::diff::is_test_path;
 pub use early_index::EarlyIndex;
 pub use error::CohortError;
 pub use grammar::Grammar;
 pub use group::{Cohort, GROUPED_BY_PATH};
 pub use index::{IndexStats, Location, SymbolEntry, SymbolIndex, cache_dir_in};
-pub use paths::is_test_path;
 pub use report_cache::build_cached;
 pub use stoplist::is_common;
 

@@ -11,7 +11,7 @@ use crate::review::axes::{Axis, AxisVerdict, TEST_GAP};
 
 use super::changes::ChangedFile;
 use super::group::Cohort;
-use super::paths::is_test_path;
+use crate::diff::is_test_path;
 
 const ADVISORY: &str = "advisory, never gates the verdict";
 

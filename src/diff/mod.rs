@@ -6,6 +6,7 @@
 //! review comment may be anchored ([`Diff::anchor_in_diff`], [`Diff::range_in_diff`]).
 
 mod anchor;
+mod code_lines;
 mod error;
 pub mod git;
 mod language;
@@ -13,7 +14,9 @@ mod model;
 mod names;
 mod parse;
 mod side;
+mod testcode;
 
+pub use code_lines::{CodeLexer, LineFacts, code_mask};
 pub use error::{DiffError, Problem};
 pub use language::Language;
 pub use model::{
@@ -21,3 +24,4 @@ pub use model::{
 };
 pub use parse::{parse, parse_bytes};
 pub use side::Side;
+pub use testcode::{TestTracker, is_test_path, test_lines};

@@ -15,11 +15,12 @@ mod error;
 mod examples;
 mod finding;
 mod glob;
+mod line_facts;
 mod rule;
 mod scan;
 mod spec;
-mod testcode;
 
+pub use crate::diff::is_test_path;
 pub use catalog::Catalog;
 pub use checks::{CHECK_NAMES, Check};
 pub use coverage::{CappedRule, Coverage, SkipReason, SkippedFile};
@@ -30,7 +31,6 @@ pub use glob::Glob;
 pub use rule::{DEFAULT_CONFIDENCE, RULE_CATEGORIES, Rule, RuleMeta};
 pub use scan::{ScanOptions, ScanResult};
 pub use spec::ContextScope;
-pub use testcode::is_test_path;
 
 #[cfg(test)]
 mod tests;

@@ -110,8 +110,12 @@ pub(crate) struct LineLogic {
     pub join_next: bool,
     /// Stay quiet in test code: test paths, and Rust code after `#[cfg(test)]`/`mod tests`.
     pub skip_tests: bool,
-    /// LEFT rules: stay quiet when the same code was added anywhere in the diff (a move).
+    /// Stay quiet when the same code is on the other side anywhere in the diff: a block moved
+    /// within or between files is neither new (RIGHT) nor lost (LEFT).
     pub moved_ok: bool,
+    /// Read lines that hold only comments or docstrings (JSDoc `@example` blocks, Python
+    /// docstrings, Rust doc comments); off for every rule about code.
+    pub comments: bool,
 }
 
 #[derive(Debug, Clone, Default)]
@@ -227,7 +231,8 @@ impl Rule {
                     context: spec.context,
                     join_next: spec.join_next,
                     skip_tests: spec.skip_tests,
-                    moved_ok: spec.moved_ok,
+                    moved_ok: spec.moved_ok.unwrap_or(true),
+                    comments: spec.comments,
                 })
             }
             (None, Some(name)) => {
@@ -236,7 +241,8 @@ impl Rule {
                     ("context_require", spec.context_require.is_some()),
                     ("context_forbid", spec.context_forbid.is_some()),
                     ("join_next", spec.join_next),
-                    ("moved_ok", spec.moved_ok),
+                    ("moved_ok", spec.moved_ok.is_some()),
+                    ("comments", spec.comments),
                     ("side", spec.side.is_some()),
                     ("forbid", !spec.forbid.into_vec().is_empty()),
                 ];

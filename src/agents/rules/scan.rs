@@ -3,14 +3,15 @@
 
 use std::cell::OnceCell;
 use std::collections::{BTreeSet, HashMap, HashSet};
+use std::path::PathBuf;
 
 use super::catalog::Catalog;
 use super::checks::CheckContext;
 use super::coverage::{CappedRule, Coverage, SkippedFile, skip_reason};
 use super::finding::{Location, node};
+use super::line_facts::LineFacts;
 use super::rule::{LineLogic, Logic};
 use super::spec::ContextScope;
-use super::testcode::TestTracker;
 use crate::diff::{Diff, FileDiff, Hunk, Line, LineKind, Side};
 use crate::review::fingerprint::normalize_code;
 use crate::review::node::ReviewNode;
@@ -27,6 +28,9 @@ pub struct ScanOptions {
     /// Every path in the head revision, when known. Checks that need to know whether a file
     /// exists outside the diff (is there a lock file?) stay silent without it.
     pub repo_files: Option<BTreeSet<String>>,
+    /// The worktree at the head: line rules read each changed file whole to know which lines
+    /// are test code or comments (a hunk may start inside either). Without it, the hunks.
+    pub worktree: Option<PathBuf>,
 }
 
 impl Default for ScanOptions {
@@ -36,6 +40,7 @@ impl Default for ScanOptions {
             max_added_lines_per_file: 20_000,
             scan_generated: false,
             repo_files: None,
+            worktree: None,
         }
     }
 }
@@ -75,6 +80,8 @@ impl Catalog {
         let context = CheckContext {
             diff,
             repo_files: options.repo_files.as_ref(),
+            worktree: options.worktree.as_deref(),
+            head_tests: Default::default(),
         };
         for file in &diff.files {
             scan.file(file, &context);
@@ -183,21 +190,16 @@ impl<'a> Scan<'a> {
             return;
         }
         let cap = self.cap(file);
-        let mut tests = TestTracker::new(&file.path, file.language);
+        let mut facts = LineFacts::new(file, self.options.worktree.as_deref());
         let file_text = SideTexts::default();
         for hunk in &file.hunks {
-            tests.enter_hunk(hunk);
+            facts.enter_hunk(hunk);
             let hunk_text = SideTexts::default();
             for (at, line) in hunk.lines.iter().enumerate() {
+                let here_facts = facts.next(line);
                 let (side, number, prefilter) = match line.kind {
-                    LineKind::Context => {
-                        tests.observe(&line.text);
-                        continue;
-                    }
-                    LineKind::Added => {
-                        tests.observe(&line.text);
-                        (Side::Right, line.new_line, right)
-                    }
+                    LineKind::Context => continue,
+                    LineKind::Added => (Side::Right, line.new_line, right),
                     LineKind::Removed => (Side::Left, line.old_line, left),
                 };
                 let Some(number) = number else { continue };
@@ -209,7 +211,10 @@ impl<'a> Scan<'a> {
                     let Logic::Line(logic) = &rule.logic else {
                         continue;
                     };
-                    if !applies[i] || (logic.skip_tests && tests.in_test()) {
+                    if !applies[i]
+                        || (logic.skip_tests && here_facts.in_test)
+                        || (!logic.comments && !here_facts.has_code)
+                    {
                         continue;
                     }
                     let next = if logic.join_next {

@@ -43,8 +43,13 @@ pub(crate) struct RuleSpec {
     pub join_next: bool,
     #[serde(default)]
     pub skip_tests: bool,
+    /// Stay quiet on a line whose code appears on the other side of the diff (moved, not new
+    /// or removed). On unless a rule says `moved_ok = false`.
+    pub moved_ok: Option<bool>,
+    /// Read lines inside comments and docstrings too (a rule about comments); by default a
+    /// line that holds no code is not read.
     #[serde(default)]
-    pub moved_ok: bool,
+    pub comments: bool,
     pub side: Option<Side>,
     pub kind: Kind,
     pub priority: Priority,

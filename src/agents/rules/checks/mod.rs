@@ -4,6 +4,7 @@
 
 mod dockerfile;
 mod lockfile;
+mod removed_test;
 mod size;
 mod workflow;
 
@@ -27,15 +28,18 @@ pub enum Check {
     PullRequestTargetCheckout,
     /// A Dockerfile `FROM` on `:latest` or on no tag.
     DockerBaseImageUnpinned,
+    /// A test definition removed with no test of that name or body left at the head.
+    RemovedTest,
 }
 
-pub const CHECK_NAMES: [&str; 6] = [
+pub const CHECK_NAMES: [&str; 7] = [
     "large-file-added",
     "binary-file-added",
     "lockfile-without-manifest",
     "manifest-without-lockfile",
     "pull-request-target-checkout",
     "docker-base-image-unpinned",
+    "removed-test",
 ];
 
 const DEFAULT_MAX_LINES: usize = 1000;
@@ -59,6 +63,7 @@ impl Check {
             "manifest-without-lockfile" => Check::ManifestWithoutLockfile,
             "pull-request-target-checkout" => Check::PullRequestTargetCheckout,
             "docker-base-image-unpinned" => Check::DockerBaseImageUnpinned,
+            "removed-test" => Check::RemovedTest,
             other => {
                 return Err((
                     "check",
@@ -96,6 +101,12 @@ impl Check {
             },
             Check::PullRequestTargetCheckout => workflow::pull_request_target_checkout(file),
             Check::DockerBaseImageUnpinned => dockerfile::unpinned_base_images(file),
+            Check::RemovedTest => removed_test::removed_tests(
+                file,
+                context.diff,
+                context.worktree,
+                &context.head_tests,
+            ),
         }
     }
 }
@@ -104,7 +115,14 @@ impl Check {
 pub(crate) struct CheckContext<'a> {
     pub diff: &'a Diff,
     pub repo_files: Option<&'a BTreeSet<String>>,
+    /// The head worktree, for checks that ask whether something still exists there.
+    pub worktree: Option<&'a std::path::Path>,
+    /// The tests defined at the head, by language, read on first use during one scan.
+    pub head_tests: HeadTests,
 }
+
+pub(crate) type HeadTests =
+    std::cell::RefCell<std::collections::HashMap<crate::diff::Language, BTreeSet<String>>>;
 
 /// One finding of a check.
 #[derive(Debug, Clone, PartialEq, Eq)]

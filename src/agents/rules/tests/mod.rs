@@ -4,6 +4,7 @@
 mod catalog;
 mod checks;
 mod examples;
+mod precision;
 mod scanning;
 
 use std::sync::LazyLock;

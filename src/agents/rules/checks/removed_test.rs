@@ -1,0 +1,294 @@
+//! Tests removed by the change, that no longer exist in any form at the head.
+//!
+//! A test whose definition lines were removed is often not lost: renamed files, tests split or
+//! moved to another file, a reformatted signature, a test module turned into its own file. So
+//! a removed test counts only when no test of the same name is defined anywhere at the head
+//! (the diff's added lines, the same file, or, with the worktree, any file of its language)
+//! and its body was not added back elsewhere under another name. The finding names the test
+//! by its own definition line, not by the attribute or decorator above it.
+
+use std::collections::BTreeSet;
+use std::path::Path;
+use std::sync::LazyLock;
+
+use regex::Regex;
+
+use super::{HeadTests, Hit};
+use crate::diff::{Diff, FileDiff, Language, LineKind, Side, is_test_path};
+use crate::review::fingerprint::normalize_code;
+
+/// Rust test attributes; the test's name is on the next `fn` line.
+static RUST_ATTRIBUTE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"^\s*#\[(\w+::)*(test|rstest|test_case|proptest|quickcheck)\b").expect("valid")
+});
+static RUST_FN: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"^\s*(pub(\([\w:]+\))?\s+)?(async\s+)?(unsafe\s+)?fn\s+(?P<name>\w+)")
+        .expect("valid")
+});
+/// Java/Kotlin `@Test` (and JUnit 5's `@ParameterizedTest`, `@RepeatedTest`); the name is on
+/// the method line that follows.
+static JVM_ANNOTATION: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"^\s*@(Test|ParameterizedTest|RepeatedTest|TestFactory|TestTemplate)\b")
+        .expect("valid")
+});
+static JVM_METHOD: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"^\s*(@\w+(\([^)]*\))?\s+)*((public|protected|private|static|final|suspend|override|open|internal)\s+)*(void\s+|fun\s+|[\w<>\[\], ]+\s+)?(?P<name>\w+)\s*\(")
+        .expect("valid")
+});
+/// Definitions that name the test on their own line.
+static PYTHON_DEF: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"^\s*(async\s+)?def\s+(?P<name>test\w*)\s*\(").expect("valid"));
+static GO_FUNC: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"^\s*func\s+(?P<name>Test\w*)\s*\(\s*\w+\s+\*testing\.T\s*\)").expect("valid")
+});
+static JS_CALL: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r#"^\s*(it|test)\s*\(\s*(?P<q>["'`])(?P<name>[^"'`]+)["'`]"#).expect("valid")
+});
+
+/// How much of a removed test's body must reappear among added lines for it to count as moved.
+const MOVED_BODY_SHARE: f64 = 0.6;
+
+/// A removed test: its name, where its defining line was, the line's text, and its body.
+struct Removed {
+    name: String,
+    line: u32,
+    code: String,
+    body: Vec<String>,
+}
+
+pub(super) fn removed_tests(
+    file: &FileDiff,
+    diff: &Diff,
+    worktree: Option<&Path>,
+    cache: &HeadTests,
+) -> Vec<Hit> {
+    let removed = find_removed(file);
+    if removed.is_empty() {
+        return Vec::new();
+    }
+    let added = AddedCode::of(diff);
+    removed
+        .into_iter()
+        .filter(|test| !added.defines(file.language, &test.name))
+        .filter(|test| !added.holds_body(&test.body))
+        .filter(|test| !worktree.is_some_and(|root| defined_at_head(root, file, &test.name, cache)))
+        .map(|test| Hit {
+            line: Some((Side::Left, test.line)),
+            code: test.code,
+            detail: format!("`{}`", test.name),
+        })
+        .collect()
+}
+
+/// Tests whose defining line is among the file's removed lines.
+fn find_removed(file: &FileDiff) -> Vec<Removed> {
+    let mut found = Vec::new();
+    for hunk in &file.hunks {
+        // The old side of the hunk: context and removed lines, in order.
+        let old: Vec<(&str, Option<u32>, bool)> = hunk
+            .lines
+            .iter()
+            .filter(|l| l.kind != LineKind::Added)
+            .map(|l| (l.text.as_str(), l.old_line, l.kind == LineKind::Removed))
+            .collect();
+        let mut at = 0;
+        while at < old.len() {
+            let Some((name, def_at)) = test_at(file.language, &old, at) else {
+                at += 1;
+                continue;
+            };
+            let (text, number, removed) = old[def_at];
+            if removed && let Some(line) = number {
+                // The body: the lines indented deeper than the definition, context or removed
+                // (a renamed test keeps its body as context).
+                let indent = indentation(text);
+                let body = old[def_at + 1..]
+                    .iter()
+                    .map(|(t, _, _)| *t)
+                    .take_while(|t| t.trim().is_empty() || indentation(t) > indent)
+                    .take_while(|t| !starts_test(file.language, t))
+                    .map(|t| normalize_code(&[t]))
+                    .filter(|t| t.len() > 3)
+                    .take(40)
+                    .collect();
+                found.push(Removed {
+                    name,
+                    line,
+                    code: text.to_string(),
+                    body,
+                });
+            }
+            at = def_at + 1;
+        }
+    }
+    found
+}
+
+fn indentation(text: &str) -> usize {
+    text.len() - text.trim_start().len()
+}
+
+/// Whether `text` opens a test: its attribute, annotation or defining line.
+fn starts_test(language: Language, text: &str) -> bool {
+    RUST_ATTRIBUTE.is_match(text)
+        || JVM_ANNOTATION.is_match(text)
+        || test_at(language, &[(text, None, true)], 0).is_some()
+}
+
+/// A test starting at `lines[at]`: its name and the index of the line that names it.
+fn test_at(
+    language: Language,
+    lines: &[(&str, Option<u32>, bool)],
+    at: usize,
+) -> Option<(String, usize)> {
+    let text = lines[at].0;
+    let named = |re: &Regex, text: &str| re.captures(text).map(|c| c["name"].to_string());
+    match language {
+        Language::Rust => {
+            if !RUST_ATTRIBUTE.is_match(text) {
+                return None;
+            }
+            // Further attributes (`#[should_panic]`) may sit between the attribute and the fn.
+            (at + 1..lines.len().min(at + 6))
+                .find_map(|i| named(&RUST_FN, lines[i].0).map(|name| (name, i)))
+        }
+        Language::Java => {
+            if !JVM_ANNOTATION.is_match(text) {
+                return None;
+            }
+            (at..lines.len().min(at + 6)).find_map(|i| {
+                let line = lines[i].0.trim_start();
+                if line.starts_with('@') && !line.contains('(') {
+                    return None;
+                }
+                named(&JVM_METHOD, lines[i].0).map(|name| (name, i))
+            })
+        }
+        Language::Python => named(&PYTHON_DEF, text).map(|name| (name, at)),
+        Language::Go => named(&GO_FUNC, text).map(|name| (name, at)),
+        Language::JavaScript | Language::TypeScript => named(&JS_CALL, text).map(|name| (name, at)),
+        _ => None,
+    }
+}
+
+/// The added side of the whole diff, for "is it still there?".
+struct AddedCode {
+    lines: Vec<String>,
+    normalized: BTreeSet<String>,
+}
+
+impl AddedCode {
+    fn of(diff: &Diff) -> AddedCode {
+        let lines: Vec<String> = diff
+            .files
+            .iter()
+            .flat_map(|f| f.hunks.iter())
+            .flat_map(|h| h.lines.iter())
+            .filter(|l| l.kind != LineKind::Removed)
+            .map(|l| l.text.clone())
+            .collect();
+        let normalized = lines.iter().map(|l| normalize_code(&[l])).collect();
+        AddedCode { lines, normalized }
+    }
+
+    /// A test of this name on the new side of the diff (added or context lines).
+    fn defines(&self, language: Language, name: &str) -> bool {
+        self.lines
+            .iter()
+            .any(|line| line.contains(name) && names_test(language, line, name))
+    }
+
+    /// Most of the old body is on the new side (added or kept as context): the test moved or
+    /// was renamed.
+    fn holds_body(&self, body: &[String]) -> bool {
+        if body.len() < 2 {
+            return false;
+        }
+        let kept = body.iter().filter(|l| self.normalized.contains(*l)).count();
+        kept as f64 >= MOVED_BODY_SHARE * body.len() as f64
+    }
+}
+
+/// Whether `line` defines the test `name` (or, for JS, calls `it`/`test` with that title).
+fn names_test(language: Language, line: &str, name: &str) -> bool {
+    let defined = |re: &Regex| re.captures(line).is_some_and(|c| &c["name"] == name);
+    match language {
+        Language::Rust => defined(&RUST_FN),
+        Language::Java => defined(&JVM_METHOD),
+        Language::Python => defined(&PYTHON_DEF),
+        Language::Go => defined(&GO_FUNC),
+        Language::JavaScript | Language::TypeScript => defined(&JS_CALL),
+        _ => false,
+    }
+}
+
+/// Reading every test file of a huge repository is not worth one finding.
+const MAX_HEAD_FILES: usize = 20_000;
+const MAX_HEAD_BYTES: u64 = 256 * 1024 * 1024;
+
+/// Whether a test named `name` is defined in the worktree: in the same file's head version,
+/// or in any test file (or, for Rust, any file) of the same language. The names of a
+/// language's tests are read once per scan.
+fn defined_at_head(root: &Path, file: &FileDiff, name: &str, cache: &HeadTests) -> bool {
+    if let Ok(text) = std::fs::read_to_string(root.join(&file.path))
+        && text
+            .lines()
+            .any(|l| l.contains(name) && names_test(file.language, l, name))
+    {
+        return true;
+    }
+    cache
+        .borrow_mut()
+        .entry(file.language)
+        .or_insert_with(|| head_test_names(root, file.language))
+        .contains(name)
+}
+
+fn head_test_names(root: &Path, language: Language) -> BTreeSet<String> {
+    let mut names = BTreeSet::new();
+    let mut budget = (MAX_HEAD_FILES, MAX_HEAD_BYTES);
+    let mut stack = vec![root.to_path_buf()];
+    while let Some(dir) = stack.pop() {
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            continue;
+        };
+        for entry in entries.flatten() {
+            let Ok(kind) = entry.file_type() else {
+                continue;
+            };
+            let path = entry.path();
+            let name = entry.file_name();
+            let name = name.to_string_lossy();
+            if kind.is_dir() {
+                if !matches!(name.as_ref(), ".git" | "target" | "node_modules" | "vendor") {
+                    stack.push(path);
+                }
+                continue;
+            }
+            if !kind.is_file() || Language::from_path(&name) != language {
+                continue;
+            }
+            let relative = path.strip_prefix(root).unwrap_or(&path).to_string_lossy();
+            // Rust unit tests live in any file; other languages keep them in test files.
+            if language != Language::Rust && !is_test_path(&relative) {
+                continue;
+            }
+            let size = entry.metadata().map_or(0, |m| m.len());
+            if budget.0 == 0 || budget.1 < size {
+                return names;
+            }
+            budget = (budget.0 - 1, budget.1 - size);
+            let Ok(text) = std::fs::read_to_string(&path) else {
+                continue;
+            };
+            let lines: Vec<(&str, Option<u32>, bool)> =
+                text.lines().map(|l| (l, None, false)).collect();
+            for at in 0..lines.len() {
+                if let Some((name, _)) = test_at(language, &lines, at) {
+                    names.insert(name);
+                }
+            }
+        }
+    }
+    names
+}

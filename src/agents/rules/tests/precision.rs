@@ -1,0 +1,169 @@
+//! Regression tests for the false patterns measured on real merged PRs (issue #14): each one
+//! reproduces a shape that fired and must not, next to the shape that must still fire.
+
+use std::path::Path;
+
+use super::*;
+
+fn scan_in(worktree: &Path, text: &str) -> ScanResult {
+    let options = ScanOptions {
+        worktree: Some(worktree.to_path_buf()),
+        ..ScanOptions::default()
+    };
+    BUILTIN.scan(&diff(text), &options)
+}
+
+fn write(root: &Path, path: &str, text: &str) {
+    let path = root.join(path);
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(path, text).unwrap();
+}
+
+fn rule_hits<'a>(result: &'a ScanResult, rule: &str) -> Vec<&'a crate::review::node::ReviewNode> {
+    result
+        .nodes
+        .iter()
+        .filter(|n| n.rule.as_deref() == Some(rule))
+        .collect()
+}
+
+#[test]
+fn jsdoc_example_lines_are_not_code_even_when_the_hunk_starts_inside_the_block() {
+    // The hunk shows only the example's body: the head file says it is inside `/** … */`.
+    let dir = tempfile::tempdir().unwrap();
+    write(
+        dir.path(),
+        "src/format.ts",
+        "/**\n * Formats a cart.\n * @example\n   const text = format(cart);\n   console.log(text);\n */\nexport function format(cart) {\n  console.log(cart);\n}\n",
+    );
+    let text = "diff --git a/src/format.ts b/src/format.ts\n--- a/src/format.ts\n+++ b/src/format.ts\n\
+        @@ -4,5 +4,6 @@\n    const text = format(cart);\n+   console.log(text);\n */\n export function format(cart) {\n-  return cart;\n+  console.log(cart);\n }\n";
+    let result = scan_in(dir.path(), text);
+    assert_eq!(hits(&result), vec![("js/console-log".to_string(), 8)]);
+    // Without the worktree the hunk alone cannot know: the example line is read as code.
+    assert_eq!(hits(&scan(text)).len(), 2);
+}
+
+#[test]
+fn python_docstrings_are_not_code() {
+    let result = scan(
+        "diff --git a/app/db.py b/app/db.py\n--- a/app/db.py\n+++ b/app/db.py\n@@ -1,1 +1,7 @@\n def run(cur, name):\n\
+         +    \"\"\"Runs the query.\n+\n+    cur.execute(\"SELECT * FROM users WHERE name = '%s'\" % name)\n+    \"\"\"\n\
+         +    cur.execute(\"SELECT * FROM users WHERE name = '%s'\" % name)\n+    print(name)\n",
+    );
+    assert_eq!(
+        hits(&result),
+        vec![
+            ("python/sql-string-formatting".to_string(), 6),
+            ("python/print-in-package".to_string(), 7)
+        ]
+    );
+}
+
+#[test]
+fn todo_macro_in_test_suites_and_ui_test_fixtures_is_quiet() {
+    let new_file = |path: &str, body: &str| {
+        let lines: Vec<String> = body.lines().map(|l| format!("+{l}")).collect();
+        format!(
+            "diff --git a/{path} b/{path}\nnew file mode 100644\n--- /dev/null\n+++ b/{path}\n@@ -0,0 +1,{} @@\n{}\n",
+            lines.len(),
+            lines.join("\n")
+        )
+    };
+    let mut text = new_file(
+        "tests/ui/unimplemented.rs",
+        "fn main() { unimplemented!() }",
+    );
+    text.push_str(&new_file(
+        "src/store.rs",
+        "fn delete() { todo!() }\n#[cfg(test)]\nmod tests {\n    fn fake() { unimplemented!() }\n}\nfn after() { todo!() }",
+    ));
+    assert_eq!(
+        hits(&scan(&text)),
+        vec![
+            ("rust/todo-macro".to_string(), 1),
+            ("rust/todo-macro".to_string(), 6)
+        ]
+    );
+}
+
+#[test]
+fn a_test_module_is_known_from_the_head_file_when_the_hunk_does_not_show_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut head =
+        String::from("pub fn real() {}\n\n#[cfg(test)]\nmod tests {\n    use super::*;\n\n");
+    for i in 0..20 {
+        head.push_str(&format!("    fn helper_{i}() {{}}\n"));
+    }
+    head.push_str("    fn fake() -> u8 { \"1\".parse().unwrap() }\n}\n");
+    write(dir.path(), "src/lib.rs", &head);
+    let text = "diff --git a/src/lib.rs b/src/lib.rs\n--- a/src/lib.rs\n+++ b/src/lib.rs\n\
+        @@ -26,1 +26,2 @@ fn helper_19() {}\n     fn helper_19() {}\n+    fn fake() -> u8 { \"1\".parse().unwrap() }\n";
+    assert!(hits(&scan_in(dir.path(), text)).is_empty());
+    // The hunk alone does not show the module.
+    assert_eq!(
+        hits(&scan(text)),
+        vec![("rust/unwrap-outside-tests".to_string(), 27)]
+    );
+}
+
+#[test]
+fn junit_expected_exception_idiom_is_not_an_empty_catch() {
+    let result = scan(
+        "diff --git a/src/test/java/a/BoxTest.java b/src/test/java/a/BoxTest.java\n--- a/src/test/java/a/BoxTest.java\n+++ b/src/test/java/a/BoxTest.java\n\
+         @@ -1,1 +1,12 @@\n class BoxTest {\n+  public void rejectsNull() {\n+    try {\n+      box.put(null);\n+      fail(\"expected NPE\");\n+    } catch (NullPointerException e) {\n+    }\n+  }\n\
+         +  public void rejectsEmpty() {\n+    try { box.put(\"\"); } catch (IllegalArgumentException expected) {}\n+  }\n+}\n",
+    );
+    assert!(
+        rule_hits(&result, "java/empty-catch").is_empty(),
+        "{:?}",
+        hits(&result)
+    );
+    let real = scan(
+        "diff --git a/src/main/java/a/Box.java b/src/main/java/a/Box.java\n--- a/src/main/java/a/Box.java\n+++ b/src/main/java/a/Box.java\n\
+         @@ -1,1 +1,4 @@\n class Box {\n+  void close() {\n+    try { stream.close(); } catch (IOException e) {}\n+  }\n",
+    );
+    assert_eq!(hits(&real), vec![("java/empty-catch".to_string(), 3)]);
+}
+
+#[test]
+fn a_block_moved_within_a_file_is_not_new_code() {
+    let result = scan(
+        "diff --git a/src/lib.rs b/src/lib.rs\n--- a/src/lib.rs\n+++ b/src/lib.rs\n\
+         @@ -1,4 +1,5 @@\n-fn a() {\n-    let v = parse(\"1\").unwrap();\n-}\n fn b() {}\n+fn a() {\n+        let v = parse(\"1\").unwrap();\n+}\n+fn c() { dbg!(1); }\n",
+    );
+    assert_eq!(hits(&result), vec![("rust/dbg-macro".to_string(), 5)]);
+}
+
+#[test]
+fn a_removed_test_names_the_test_not_its_annotation() {
+    let result = scan(
+        "diff --git a/src/test/java/a/BoxTest.java b/src/test/java/a/BoxTest.java\n--- a/src/test/java/a/BoxTest.java\n+++ b/src/test/java/a/BoxTest.java\n\
+         @@ -10,8 +10,2 @@\n   @Test\n-  public void opensWhenAsked() {\n-    box.open();\n-    assertTrue(box.isOpen());\n-  }\n-\n-  @Test\n   public void closes() {\n",
+    );
+    let found = rule_hits(&result, "any/removed-test");
+    assert_eq!(found.len(), 1, "{:?}", hits(&result));
+    assert_eq!(found[0].anchor.as_ref().unwrap().start_line, 11);
+    assert!(
+        found[0].text.evidence.contains("`opensWhenAsked`"),
+        "{}",
+        found[0].text.evidence
+    );
+}
+
+#[test]
+fn a_removed_test_that_still_exists_elsewhere_at_the_head_is_not_a_loss() {
+    let dir = tempfile::tempdir().unwrap();
+    write(
+        dir.path(),
+        "tests/test_login.py",
+        "def test_login_rejects_bad_password(client):\n    assert client.post('/login').status_code == 401\n",
+    );
+    write(dir.path(), "tests/test_api.py", "import pytest\n");
+    let text = "diff --git a/tests/test_api.py b/tests/test_api.py\n--- a/tests/test_api.py\n+++ b/tests/test_api.py\n\
+        @@ -1,5 +1,1 @@\n-def test_login_rejects_bad_password(client):\n-    assert client.post('/login').status_code == 401\n-def test_logout(client):\n-    assert client.post('/logout').status_code == 200\n import pytest\n";
+    let result = scan_in(dir.path(), text);
+    let found = rule_hits(&result, "any/removed-test");
+    assert_eq!(found.len(), 1, "{:?}", hits(&result));
+    assert!(found[0].text.evidence.contains("`test_logout`"));
+}

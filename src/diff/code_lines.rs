@@ -1,0 +1,409 @@
+//! Which lines hold code: a small per-language lexer that follows comments, strings and
+//! docstrings across lines, so a rule does not read `console.log` in a JSDoc `@example` block
+//! or `todo!()` in a Python docstring as code, and test-code tracking can count braces that are
+//! not inside a string.
+//!
+//! It is a lexer, not a parser: it knows each language's comment and string delimiters and
+//! nothing else. Fed a whole file it is exact for those; fed a hunk it can only assume the
+//! hunk starts in code, which is what a hunk almost always does.
+
+use super::Language;
+
+/// What one line turned out to be.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct LineFacts {
+    /// Something outside comments and docstrings: a token, or a string that is not a docstring.
+    pub has_code: bool,
+    /// `{` minus `}` outside comments and strings.
+    pub brace_delta: i32,
+    /// Index of the first `{` outside comments and strings, if any.
+    pub first_open: Option<usize>,
+    /// Index of the first `;` outside comments and strings, if any.
+    pub first_semicolon: Option<usize>,
+}
+
+/// Comment and string syntax of a language family.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Family {
+    /// `//` and `/* */`; Rust nests block comments and has raw strings and lifetimes.
+    CLike { rust: bool, backtick: bool },
+    /// `#` comments, `'`/`"` strings and triple-quoted strings (docstrings when they stand
+    /// alone as a statement).
+    Python,
+    /// `#` comments only (after whitespace or at the start), `'`/`"` strings on one line.
+    Hash,
+    /// No comment syntax known: every non-blank line is code.
+    Plain,
+}
+
+impl Family {
+    fn of(language: Language) -> Family {
+        match language {
+            Language::Rust => Family::CLike {
+                rust: true,
+                backtick: false,
+            },
+            Language::JavaScript | Language::TypeScript | Language::Go => Family::CLike {
+                rust: false,
+                backtick: true,
+            },
+            Language::Java | Language::C | Language::Cpp => Family::CLike {
+                rust: false,
+                backtick: false,
+            },
+            Language::Python => Family::Python,
+            Language::Shell | Language::Ruby | Language::Yaml | Language::Toml => Family::Hash,
+            _ => Family::Plain,
+        }
+    }
+}
+
+/// Where the lexer is between characters.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum State {
+    Code,
+    /// Inside `/* */`, at this nesting depth (Rust nests, others stay at 1).
+    Block(u32),
+    /// Inside a string that can span lines: the closing delimiter, and whether it is a
+    /// docstring (which counts as a comment).
+    Str {
+        close: Close,
+        docstring: bool,
+    },
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Close {
+    /// `"` with backslash escapes (Rust strings span lines).
+    Double,
+    /// A backtick: JS template literals and Go raw strings.
+    Backtick,
+    /// `"` followed by this many `#` (Rust raw strings; no escapes).
+    Raw(usize),
+    /// `"""` or `'''` (Python), with escapes.
+    Triple(u8),
+}
+
+/// Reads a file's lines in order, carrying comment and string state from one to the next.
+#[derive(Debug, Clone)]
+pub struct CodeLexer {
+    family: Family,
+    state: State,
+}
+
+impl CodeLexer {
+    pub fn new(language: Language) -> CodeLexer {
+        CodeLexer {
+            family: Family::of(language),
+            state: State::Code,
+        }
+    }
+
+    /// Forgets any open comment or string: the next line is taken to start in code (a new
+    /// hunk, whose start the lexer did not see).
+    pub fn reset(&mut self) {
+        self.state = State::Code;
+    }
+
+    /// Whether the lexer is inside a comment or docstring at this point (before the next line).
+    pub fn in_comment(&self) -> bool {
+        matches!(
+            self.state,
+            State::Block(_)
+                | State::Str {
+                    docstring: true,
+                    ..
+                }
+        )
+    }
+
+    /// Reads one line (without its newline).
+    pub fn line(&mut self, text: &str) -> LineFacts {
+        let mut facts = LineFacts::default();
+        let bytes = text.as_bytes();
+        let mut i = 0;
+        // A Python docstring: a triple-quoted string that opens the statement.
+        let starts_statement = |at: usize| bytes[..at].iter().all(|b| b.is_ascii_whitespace());
+        while i < bytes.len() {
+            let b = bytes[i];
+            match self.state {
+                State::Block(depth) => {
+                    if bytes[i..].starts_with(b"*/") {
+                        self.state = if depth > 1 {
+                            State::Block(depth - 1)
+                        } else {
+                            State::Code
+                        };
+                        i += 2;
+                    } else if self.nests() && bytes[i..].starts_with(b"/*") {
+                        self.state = State::Block(depth + 1);
+                        i += 2;
+                    } else {
+                        i += 1;
+                    }
+                }
+                State::Str { close, docstring } => {
+                    if !docstring && !b.is_ascii_whitespace() {
+                        facts.has_code = true;
+                    }
+                    match close {
+                        Close::Double | Close::Triple(_) if b == b'\\' => i += 2,
+                        Close::Double if b == b'"' => {
+                            self.state = State::Code;
+                            i += 1;
+                        }
+                        Close::Backtick if b == b'`' => {
+                            self.state = State::Code;
+                            i += 1;
+                        }
+                        Close::Raw(hashes)
+                            if b == b'"'
+                                && bytes.len() >= i + 1 + hashes
+                                && bytes[i + 1..i + 1 + hashes].iter().all(|&h| h == b'#') =>
+                        {
+                            self.state = State::Code;
+                            i += 1 + hashes;
+                        }
+                        Close::Triple(quote) if bytes[i..].starts_with(&[quote; 3]) => {
+                            self.state = State::Code;
+                            i += 3;
+                        }
+                        _ => i += 1,
+                    }
+                }
+                State::Code => {
+                    if b.is_ascii_whitespace() {
+                        i += 1;
+                        continue;
+                    }
+                    if self.line_comment_at(bytes, i) {
+                        break;
+                    }
+                    if self.c_like() && bytes[i..].starts_with(b"/*") {
+                        self.state = State::Block(1);
+                        i += 2;
+                        continue;
+                    }
+                    if self.family == Family::Python
+                        && let Some((quote, prefix)) = triple_quote_at(bytes, i)
+                    {
+                        let docstring = starts_statement(i);
+                        facts.has_code |= !docstring;
+                        self.state = State::Str {
+                            close: Close::Triple(quote),
+                            docstring,
+                        };
+                        i += prefix + 3;
+                        continue;
+                    }
+                    if let Some((hashes, after)) = self.raw_string_at(bytes, i) {
+                        facts.has_code = true;
+                        self.state = State::Str {
+                            close: Close::Raw(hashes),
+                            docstring: false,
+                        };
+                        i = after;
+                        continue;
+                    }
+                    facts.has_code = true;
+                    match b {
+                        b'"' if matches!(self.family, Family::CLike { rust: true, .. }) => {
+                            self.state = State::Str {
+                                close: Close::Double,
+                                docstring: false,
+                            };
+                            i += 1;
+                        }
+                        b'`' if matches!(self.family, Family::CLike { backtick: true, .. }) => {
+                            self.state = State::Str {
+                                close: Close::Backtick,
+                                docstring: false,
+                            };
+                            i += 1;
+                        }
+                        b'"' => i = skip_one_line_string(bytes, i, b'"'),
+                        b'\'' => i = self.single_quote(bytes, i),
+                        b'{' => {
+                            facts.brace_delta += 1;
+                            facts.first_open.get_or_insert(i);
+                            i += 1;
+                        }
+                        b'}' => {
+                            facts.brace_delta -= 1;
+                            i += 1;
+                        }
+                        b';' => {
+                            facts.first_semicolon.get_or_insert(i);
+                            i += 1;
+                        }
+                        _ => i += 1,
+                    }
+                }
+            }
+        }
+        facts
+    }
+
+    fn c_like(&self) -> bool {
+        matches!(self.family, Family::CLike { .. })
+    }
+
+    fn nests(&self) -> bool {
+        matches!(self.family, Family::CLike { rust: true, .. })
+    }
+
+    fn line_comment_at(&self, bytes: &[u8], i: usize) -> bool {
+        match self.family {
+            Family::CLike { .. } => bytes[i..].starts_with(b"//"),
+            Family::Python => bytes[i] == b'#',
+            // `$#` and `${#x}` are not comments: a comment starts a word.
+            Family::Hash => bytes[i] == b'#' && (i == 0 || bytes[i - 1].is_ascii_whitespace()),
+            Family::Plain => false,
+        }
+    }
+
+    /// Rust's `r"…"`, `r#"…"#`, `br"…"` at `i`: the number of `#`, and where its text starts.
+    fn raw_string_at(&self, bytes: &[u8], i: usize) -> Option<(usize, usize)> {
+        if !self.nests() {
+            return None;
+        }
+        // Only at the start of a token: `bar"` is not a raw string.
+        if i > 0 && (bytes[i - 1].is_ascii_alphanumeric() || bytes[i - 1] == b'_') {
+            return None;
+        }
+        let start = if bytes[i..].starts_with(b"br") {
+            i + 2
+        } else if bytes[i] == b'r' {
+            i + 1
+        } else {
+            return None;
+        };
+        let hashes = bytes[start..].iter().take_while(|&&b| b == b'#').count();
+        (bytes.get(start + hashes) == Some(&b'"')).then_some((hashes, start + hashes + 1))
+    }
+
+    /// A `'`: a one-line string (JS, Python, shell), a character literal, or a Rust lifetime.
+    fn single_quote(&self, bytes: &[u8], i: usize) -> usize {
+        match self.family {
+            Family::CLike {
+                backtick: false, ..
+            } => {
+                // `'\n'`, `'x'`, `'é'`: a character; `'a` with no closing quote: a lifetime.
+                if bytes.get(i + 1) == Some(&b'\\') {
+                    return skip_one_line_string(bytes, i, b'\'');
+                }
+                let next_char = std::str::from_utf8(&bytes[i + 1..])
+                    .ok()
+                    .and_then(|rest| rest.chars().next())
+                    .map_or(1, char::len_utf8);
+                if bytes.get(i + 1 + next_char) == Some(&b'\'') {
+                    i + 2 + next_char
+                } else {
+                    i + 1
+                }
+            }
+            Family::Plain => i + 1,
+            _ => skip_one_line_string(bytes, i, b'\''),
+        }
+    }
+}
+
+/// Past a string that ends on its line (`"…"` with escapes); an unclosed one runs to the end.
+fn skip_one_line_string(bytes: &[u8], open: usize, quote: u8) -> usize {
+    let mut i = open + 1;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'\\' => i += 2,
+            b if b == quote => return i + 1,
+            _ => i += 1,
+        }
+    }
+    bytes.len()
+}
+
+/// A Python triple quote at `i`, after an optional string prefix (`r`, `b`, `f`, `u`, …):
+/// the quote byte and the prefix length.
+fn triple_quote_at(bytes: &[u8], i: usize) -> Option<(u8, usize)> {
+    if i > 0 && (bytes[i - 1].is_ascii_alphanumeric() || bytes[i - 1] == b'_') {
+        return None;
+    }
+    let prefix = bytes[i..]
+        .iter()
+        .take(2)
+        .take_while(|b| matches!(b.to_ascii_lowercase(), b'r' | b'b' | b'f' | b'u'))
+        .count();
+    let rest = &bytes[i + prefix..];
+    [b'"', b'\'']
+        .into_iter()
+        .find(|&q| rest.starts_with(&[q; 3]))
+        .map(|q| (q, prefix))
+}
+
+/// For each line of `text`, whether it holds code (see [`LineFacts::has_code`]).
+pub fn code_mask(text: &str, language: Language) -> Vec<bool> {
+    let mut lexer = CodeLexer::new(language);
+    text.lines().map(|line| lexer.line(line).has_code).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn mask(language: Language, text: &str) -> Vec<bool> {
+        code_mask(text, language)
+    }
+
+    #[test]
+    fn jsdoc_example_lines_without_a_star_are_comment() {
+        let text = "/**\n * Logs.\n * @example\n   console.log(x)\n */\nconsole.log(y)\n";
+        assert_eq!(
+            mask(Language::JavaScript, text),
+            vec![false, false, false, false, false, true]
+        );
+    }
+
+    #[test]
+    fn comment_markers_inside_strings_are_code() {
+        let text = "const u = \"http://x/*\";\nfoo();\nlet t = `a\n/* b`;\nbar();";
+        assert_eq!(
+            mask(Language::TypeScript, text),
+            vec![true, true, true, true, true]
+        );
+    }
+
+    #[test]
+    fn python_docstrings_are_comment_but_assigned_triple_strings_are_code() {
+        let text = "def f():\n    \"\"\"Run.\n\n    os.system(cmd)\n    \"\"\"\n    q = \"\"\"\n    SELECT 1\n    \"\"\"\n    # print(x)\n";
+        assert_eq!(
+            mask(Language::Python, text),
+            vec![true, false, false, false, false, true, true, true, false]
+        );
+    }
+
+    #[test]
+    fn rust_nested_comments_raw_strings_lifetimes_and_chars() {
+        let mut lexer = CodeLexer::new(Language::Rust);
+        assert!(!lexer.line("/* outer /* inner */ still").has_code);
+        assert!(lexer.in_comment());
+        assert!(!lexer.line("done */").has_code);
+        let facts = lexer.line("fn f<'a>(x: &'a str) -> char { '{' }");
+        assert_eq!(facts.brace_delta, 0, "{facts:?}");
+        let facts = lexer.line("let s = r#\"{ \"quoted\" }\"#; if x {");
+        assert_eq!(facts.brace_delta, 1, "{facts:?}");
+        assert!(lexer.line("let s = \"multi").has_code);
+        assert_eq!(lexer.line("line } \" }").brace_delta, -1);
+        assert_eq!(lexer.line("/// doc { todo!() }").brace_delta, 0);
+        assert!(!lexer.line("   // todo!()").has_code);
+    }
+
+    #[test]
+    fn shell_hashes_that_are_not_comments() {
+        assert_eq!(
+            mask(
+                Language::Shell,
+                "echo $# ${#x}\n  # note\nrm -rf \"$d\" # tidy"
+            ),
+            vec![true, false, true]
+        );
+    }
+}

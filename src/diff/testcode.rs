@@ -1,0 +1,318 @@
+//! The one notion of test code, for the rules, the cohorts, the testGap axis and the API
+//! contract: by path for every language (test directories, test file names, fixtures,
+//! snapshots, UI-test folders), and for Rust also by line, since unit tests live beside the
+//! code: a `#[cfg(test)]` item or `mod tests` block and a `#[test]` function are test code from
+//! their attribute to their closing brace.
+//!
+//! [`TestTracker`] reads lines in order. Fed a whole file ([`test_lines`]) it is exact; fed a
+//! diff's hunks it knows only what the hunks show, so a test module whose end it did not see
+//! is taken to run to the end of the file (where Rust test modules live).
+
+use std::sync::LazyLock;
+
+use regex::Regex;
+
+use super::Language;
+use super::code_lines::CodeLexer;
+
+/// Directories whose files are tests or test data, wherever they sit in the tree.
+const TEST_DIRS: &[&str] = &[
+    "tests",
+    "test",
+    "__tests__",
+    "__test__",
+    "__mocks__",
+    "testdata",
+    "test_data",
+    "test-data",
+    "testing",
+    "fixtures",
+    "__fixtures__",
+    "test-fixtures",
+    "test_fixtures",
+    "testFixtures",
+    "__snapshots__",
+    "snapshots",
+    "ui-tests",
+    "ui_tests",
+    "e2e",
+    "androidTest",
+];
+
+/// Extensions of source files that can be tests by their name alone.
+const CODE_EXTENSIONS: &[&str] = &[
+    "rs", "go", "py", "pyi", "js", "jsx", "mjs", "cjs", "ts", "tsx", "mts", "cts", "java", "kt",
+    "kts", "scala", "rb", "c", "cc", "cpp", "h", "hpp", "cs", "swift", "php", "ex", "exs", "sh",
+];
+
+/// Whether `path` is a test, test helper, fixture or snapshot by the conventions of the
+/// common languages: `tests/`, `test/`, `__tests__/`, `testdata/`, `fixtures/`,
+/// `__snapshots__/`, `ui-tests/` directories; `*_test.go`, `test_*.py`, `*_test.py`,
+/// `conftest.py`, `*.test.ts`, `*.spec.js`, `*_spec.rb`, `*Test.java`, `*Tests.kt`, `*IT.java`,
+/// Rust's `tests.rs` and `*_tests.rs` modules; `*.snap` snapshots.
+pub fn is_test_path(path: &str) -> bool {
+    let path = path.replace('\\', "/");
+    let mut parts: Vec<&str> = path.split('/').collect();
+    let file = parts.pop().unwrap_or_default();
+    if parts.iter().any(|dir| TEST_DIRS.contains(dir)) {
+        return true;
+    }
+    if file == "conftest.py" || file.ends_with(".snap") || file.ends_with(".snapshot") {
+        return true;
+    }
+    let Some((_, extension)) = file.rsplit_once('.') else {
+        return false;
+    };
+    if !CODE_EXTENSIONS.contains(&extension) {
+        return false;
+    }
+    // `app.test.ts`, `app.spec.js`, `app.test-d.ts`: a `test`/`spec` part between dots.
+    let mut dotted = file.split('.');
+    let stem = dotted.next().unwrap_or(file);
+    if dotted.any(|part| matches!(part, "test" | "spec" | "tests" | "test-d")) {
+        return true;
+    }
+    let lower = stem.to_ascii_lowercase();
+    lower == "test"
+        || lower == "tests"
+        || lower.starts_with("test_")
+        || lower.ends_with("_test")
+        || lower.ends_with("_tests")
+        || lower.ends_with("_spec")
+        || stem.ends_with("Test")
+        || stem.ends_with("Tests")
+        || stem.ends_with("TestCase")
+        || (extension == "java" && stem.ends_with("IT"))
+}
+
+/// `mod tests {`, `pub(crate) mod test {`: a test module by its name.
+static TEST_MODULE: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"^\s*(pub(\([\w:]+\))?\s+)?mod\s+tests?\b").expect("valid regex"));
+
+/// `#[cfg(test)]`, `#[cfg(all(test, feature = "x"))]` (not `#[cfg(not(test))]`).
+static CFG_TEST: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"^\s*#\[cfg\(.*\btest\b").expect("valid regex"));
+
+/// `#[test]`, `#[tokio::test]`, `#[rstest]`, `#[test_case(..)]`, `#[proptest]`, `#[quickcheck]`.
+static TEST_FUNCTION: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"^\s*#\[(\w+::)*(test|rstest|test_case|proptest|quickcheck)\b")
+        .expect("valid regex")
+});
+
+/// Whether `line` starts a Rust test item (its attribute, or a `mod tests` header).
+fn starts_test_item(line: &str) -> bool {
+    // Every marker contains "test"; most lines do not, and skip the regexes.
+    line.contains("test")
+        && ((CFG_TEST.is_match(line) && !line.contains("not(test"))
+            || TEST_FUNCTION.is_match(line)
+            || TEST_MODULE.is_match(line))
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Region {
+    Outside,
+    /// A test attribute was read; the item's `{` (or a `;`) has not come yet.
+    Armed,
+    /// Inside a test item until the brace depth falls to `floor` (`i32::MIN`: until the end
+    /// of the file, when its start was not seen).
+    Inside {
+        floor: i32,
+    },
+}
+
+/// Walks one file's lines in order (whole, or hunk by hunk), answering "is this line test
+/// code?".
+#[derive(Debug, Clone)]
+pub struct TestTracker {
+    by_path: bool,
+    rust: bool,
+    lexer: CodeLexer,
+    depth: i32,
+    region: Region,
+}
+
+impl TestTracker {
+    pub fn new(path: &str, language: Language) -> TestTracker {
+        TestTracker {
+            by_path: is_test_path(path),
+            rust: language == Language::Rust,
+            lexer: CodeLexer::new(language),
+            depth: 0,
+            region: Region::Outside,
+        }
+    }
+
+    /// Starts a new hunk: lines in between are unseen. `section` is the text git puts after
+    /// the `@@` (the enclosing item), which names a test module when the hunk sits in one.
+    pub fn enter_hunk(&mut self, section: Option<&str>) {
+        self.lexer.reset();
+        self.depth = 0;
+        let in_test_module = section.is_some_and(|s| TEST_MODULE.is_match(s));
+        self.region = match self.region {
+            // A test item that was still open: its end was not seen, so the rest of the file.
+            Region::Inside { .. } => Region::Inside { floor: i32::MIN },
+            _ if in_test_module => Region::Inside { floor: i32::MIN },
+            _ => Region::Outside,
+        };
+    }
+
+    /// Reads the next line of the new side (context or added); true when it is test code.
+    pub fn observe(&mut self, text: &str) -> bool {
+        if !self.rust {
+            return self.by_path;
+        }
+        let facts = self.lexer.line(text);
+        let before = self.depth;
+        self.depth += facts.brace_delta;
+        if self.region == Region::Outside && facts.has_code && starts_test_item(text) {
+            self.region = Region::Armed;
+        }
+        let test = self.region != Region::Outside;
+        match self.region {
+            Region::Armed => match (facts.first_open, facts.first_semicolon) {
+                // `#[cfg(test)] use x;`, `mod tests;`: the item ended on this line.
+                (None, Some(_)) => self.region = Region::Outside,
+                (Some(open), Some(semi)) if semi < open => self.region = Region::Outside,
+                (Some(_), _) if self.depth <= before => self.region = Region::Outside,
+                (Some(_), _) => self.region = Region::Inside { floor: before },
+                (None, None) => {}
+            },
+            Region::Inside { floor } if self.depth <= floor => self.region = Region::Outside,
+            _ => {}
+        }
+        self.by_path || test
+    }
+
+    /// Whether everything in this file is test code by its path.
+    pub fn by_path(&self) -> bool {
+        self.by_path
+    }
+}
+
+/// For each line of a whole file, whether it is test code.
+pub fn test_lines(path: &str, language: Language, text: &str) -> Vec<bool> {
+    let mut tracker = TestTracker::new(path, language);
+    text.lines().map(|line| tracker.observe(line)).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn test_paths_of_every_language() {
+        for path in [
+            "tests/it.rs",
+            "tests/ui/unimplemented.rs",
+            "crates/x/ui-tests/a.rs",
+            "src/diff/tests.rs",
+            "src/diff/parse_tests.rs",
+            "src/diff/parse_test.rs",
+            "pkg/parse_test.go",
+            "pkg/testdata/input.go",
+            "app/test_models.py",
+            "app/models_test.py",
+            "app/conftest.py",
+            "web/app.test.ts",
+            "web/app.spec.js",
+            "web/app.test-d.ts",
+            "web/__tests__/x.js",
+            "web/__snapshots__/x.js.snap",
+            "src/test/java/a/BoxTest.java",
+            "src/main/java/a/BoxIT.java",
+            "app/src/androidTest/Main.kt",
+            "lib/box_spec.rb",
+            "spec/fixtures/data.json",
+            "src/snapshots/parse__empty.snap",
+        ] {
+            assert!(is_test_path(path), "{path}");
+        }
+        for path in [
+            "src/lib.rs",
+            "src/testing.md",
+            "testing.md",
+            "pkg/parse.go",
+            "app/models.py",
+            "app/contest.py",
+            "Box.java",
+            "src/attestation.rs",
+            "src/latest.ts",
+            "docs/test.md",
+        ] {
+            assert!(!is_test_path(path), "{path}");
+        }
+    }
+
+    fn test_line_numbers(text: &str) -> Vec<usize> {
+        test_lines("src/lib.rs", Language::Rust, text)
+            .into_iter()
+            .enumerate()
+            .filter(|(_, test)| *test)
+            .map(|(i, _)| i + 1)
+            .collect()
+    }
+
+    #[test]
+    fn rust_test_items_run_from_attribute_to_closing_brace() {
+        let text = "\
+fn real() { x.unwrap(); }
+#[cfg(test)]
+mod tests {
+    fn helper() -> &'static str { \"}\" }
+    #[test]
+    fn t() {
+        todo!()
+    }
+}
+fn after() {}
+#[test]
+fn one_liner() { todo!() }
+fn after_again() {}
+#[cfg(not(test))]
+fn production() {}
+#[cfg(test)]
+use std::fmt;
+fn last() {}
+";
+        assert_eq!(
+            test_line_numbers(text),
+            vec![2, 3, 4, 5, 6, 7, 8, 9, 11, 12, 16, 17]
+        );
+    }
+
+    #[test]
+    fn a_test_module_seen_in_one_hunk_runs_on_through_later_hunks() {
+        let mut tracker = TestTracker::new("src/lib.rs", Language::Rust);
+        tracker.enter_hunk(None);
+        assert!(!tracker.observe("fn a() {}"));
+        assert!(tracker.observe("mod tests {"));
+        assert!(tracker.observe("    fn b() {}"));
+        tracker.enter_hunk(Some("fn c() {"));
+        assert!(tracker.observe("    }"));
+        assert!(tracker.observe("fn d() {}"));
+        let mut fresh = TestTracker::new("src/lib.rs", Language::Rust);
+        fresh.enter_hunk(Some("mod tests {"));
+        assert!(fresh.observe("    x.unwrap();"));
+        fresh.enter_hunk(Some("impl Parser {"));
+        assert!(
+            fresh.observe("    x.unwrap();"),
+            "the module's end was not seen"
+        );
+    }
+
+    #[test]
+    fn other_languages_are_test_code_by_path_only() {
+        assert_eq!(
+            test_lines(
+                "pkg/a_test.go",
+                Language::Go,
+                "func TestA(t *testing.T) {}\n"
+            ),
+            vec![true]
+        );
+        assert_eq!(
+            test_lines("pkg/a.go", Language::Go, "// #[test]\nfunc A() {}\n"),
+            vec![false, false]
+        );
+    }
+}
