@@ -12,7 +12,7 @@ use review_tui::exit::Exit;
 use review_tui::pipeline::{self, ModelSetup, ReviewOptions};
 use review_tui::pr::reference;
 use review_tui::prepare::{GithubSettings, PrepareError, PrepareOptions, prepare};
-use review_tui::publish::{self, PublishError, PublishInput, PublishOptions, Selection};
+use review_tui::publish::{self, PublishError, PublishInput, PublishOptions, Rerun, Selection};
 use review_tui::report::{evaluate, headless, review, verdict_text};
 use review_tui::review::decide;
 
@@ -387,7 +387,7 @@ fn prepare_options(cli: &Cli) -> anyhow::Result<PrepareOptions> {
     Ok(PrepareOptions {
         data_dir: cli.data_dir.clone(),
         api_url: cli.api_url.clone(),
-        github: GithubSettings::from_layer(&user.github)?,
+        github: GithubSettings::from_layer(&user.github)?.with_env(),
         ..PrepareOptions::default()
     })
 }
@@ -406,7 +406,16 @@ fn headless_command(
         say("nothing to review: the range has no changes");
         return Ok(Exit::NothingToReview);
     }
-    if !prepared.eligibility.is_empty() && !cli.force {
+    // An already reviewed head: a deterministic-only round does not stand in for a review with
+    // models, and `--publish` posts the recorded round (never posted, or cut short) instead of
+    // refusing or reviewing again.
+    let rerun = review_tui::publish::rerun(
+        prepared.space.state(),
+        &mut prepared.eligibility,
+        cli.deterministic_only,
+        cli.publish && !cli.force,
+    );
+    if !prepared.eligibility.is_empty() && !cli.force && rerun != Rerun::PublishRecorded {
         write_report(cli, &prepare_report(cli, &prepared))?;
         let reasons: Vec<String> = prepared.eligibility.iter().map(|r| r.to_string()).collect();
         say(format!(
@@ -421,6 +430,7 @@ fn headless_command(
     let (tap, mut taps) = tokio::sync::mpsc::unbounded_channel();
     let review_options = ReviewOptions {
         tap: Some(tap),
+        force: review_options.force || rerun == Rerun::NewRound,
         ..review_options
     };
     let estimates = std::thread::spawn(move || {
@@ -430,10 +440,20 @@ fn headless_command(
             }
         }
     });
-    let result = signals.run(runtime, pipeline::review(&mut prepared, &review_options));
+    let result = if rerun == Rerun::PublishRecorded {
+        say(
+            "this head was already reviewed: publishing its recorded round (--force reviews it again)",
+        );
+        Ok(review_tui::recorded::recorded_result(
+            &prepared,
+            review_options.level,
+        ))
+    } else {
+        signals.run(runtime, pipeline::review(&mut prepared, &review_options))?
+    };
     drop(review_options);
     let _ = estimates.join();
-    let result = result??;
+    let result = result?;
     for line in failed_reviewers(&result) {
         say(line);
     }

@@ -40,6 +40,10 @@ pub struct GithubSettings {
     pub timeout: Duration,
     /// The APIs configured per host: with github.com's, the only places a token is sent.
     pub apis: ApiHosts,
+    /// Who the token acts as, when named (`[github] login`, `REVIEW_TUI_GITHUB_LOGIN`).
+    pub login: Option<String>,
+    /// Who an installation token acts as when `GET /user` refuses it (inside GitHub Actions).
+    pub installation_login: Option<String>,
 }
 
 impl Default for GithubSettings {
@@ -49,6 +53,8 @@ impl Default for GithubSettings {
             retry: defaults.retry,
             timeout: defaults.timeout,
             apis: ApiHosts::default(),
+            login: None,
+            installation_login: None,
         }
     }
 }
@@ -88,7 +94,20 @@ impl GithubSettings {
                 .map(|(host, entry)| (host.clone(), entry.api_url.clone()))
                 .collect(),
         };
+        settings.login = layer.login.clone().filter(|l| !l.trim().is_empty());
         Ok(settings)
+    }
+
+    /// The identity hints the environment gives: `REVIEW_TUI_GITHUB_LOGIN` over `[github]
+    /// login`, and GitHub Actions' own token login inside Actions.
+    pub fn with_env(mut self) -> GithubSettings {
+        if let Ok(login) = std::env::var("REVIEW_TUI_GITHUB_LOGIN")
+            && !login.trim().is_empty()
+        {
+            self.login = Some(login.trim().to_owned());
+        }
+        self.installation_login = crate::pr::github::installation_login_from_env();
+        self
     }
 
     /// A client configuration for `api_url` with these timeouts and retries.
@@ -96,6 +115,8 @@ impl GithubSettings {
         let mut config = GithubConfig::new(api_url, token);
         config.retry = self.retry.clone();
         config.timeout = self.timeout;
+        config.login = self.login.clone();
+        config.installation_login = self.installation_login.clone();
         config
     }
 }

@@ -123,6 +123,9 @@ pub struct GithubLayer {
     /// The longest single wait, whatever GitHub asks (default 60s). A rate limit that resets
     /// later than this fails at once, saying when it resets.
     pub max_wait: Option<String>,
+    /// The login the token acts as (`my-app[bot]`), for tokens GitHub will not name through
+    /// `GET /user` (GitHub App installation tokens).
+    pub login: Option<String>,
     /// The API every PR is read through (as `--api-url`), whatever host its URL names.
     pub api_url: Option<String>,
     /// `[github.hosts."ghe.corp"] api_url = "https://ghe.corp/api/v3"`: the hosts besides
@@ -142,6 +145,7 @@ impl GithubLayer {
     fn merge(&mut self, over: GithubLayer) {
         self.api_url = over.api_url.or(self.api_url.take());
         self.hosts.extend(over.hosts);
+        self.login = over.login.or(self.login.take());
         self.request_timeout = over.request_timeout.or(self.request_timeout.take());
         self.max_attempts = over.max_attempts.or(self.max_attempts.take());
         self.backoff = over.backoff.or(self.backoff.take());

@@ -33,6 +33,12 @@ pub trait Forge: Send + Sync {
     fn create_review<'a>(&'a self, review: &'a NewReview) -> ForgeFuture<'a, PostedReview>;
     /// Replaces the body of an earlier review.
     fn update_review<'a>(&'a self, review_id: u64, body: &'a str) -> ForgeFuture<'a, PostedReview>;
+    /// Dismisses an earlier standing review (APPROVED or CHANGES_REQUESTED) with a message.
+    fn dismiss_review<'a>(
+        &'a self,
+        review_id: u64,
+        message: &'a str,
+    ) -> ForgeFuture<'a, PostedReview>;
     /// Answers an inline comment in its thread; returns the reply's id.
     fn reply_to_comment<'a>(&'a self, comment_id: u64, body: &'a str) -> ForgeFuture<'a, u64>;
     /// The check runs reported for a commit, as the forge reports them.

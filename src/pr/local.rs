@@ -252,6 +252,10 @@ impl Forge for LocalForge {
         Box::pin(async { Err(LocalError::CannotPost("edit a review").into()) })
     }
 
+    fn dismiss_review<'a>(&'a self, _: u64, _: &'a str) -> ForgeFuture<'a, PostedReview> {
+        Box::pin(async { Err(LocalError::CannotPost("dismiss a review").into()) })
+    }
+
     fn reply_to_comment<'a>(&'a self, _: u64, _: &'a str) -> ForgeFuture<'a, u64> {
         Box::pin(async { Err(LocalError::CannotPost("reply to a comment").into()) })
     }

@@ -21,6 +21,11 @@ pub enum PublishError {
     NoLogin,
 
     #[error(
+        "{login} holds an unsubmitted (pending) review on this pull request (review {review_id}), and GitHub takes one pending review per account: nothing was published; submit or delete it on the pull request, then publish again"
+    )]
+    PendingReview { login: String, review_id: u64 },
+
+    #[error(
         "what would be published changed since the preview ({what}): nothing was published; look at the new preview and confirm again"
     )]
     PreviewChanged { what: String },
@@ -34,8 +39,9 @@ pub enum PublishError {
     Forge {
         /// What the publisher was doing: "reading the pull request", "submitting the review".
         doing: &'static str,
+        /// Boxed: a forge error is large, and this error travels through every `Result`.
         #[source]
-        source: ForgeError,
+        source: Box<ForgeError>,
         /// What already happened and what a re-run does about it.
         after: Option<String>,
     },
@@ -73,7 +79,7 @@ impl PublishError {
     pub(crate) fn forge(doing: &'static str) -> impl FnOnce(ForgeError) -> PublishError {
         move |source| PublishError::Forge {
             doing,
-            source,
+            source: Box::new(source),
             after: None,
         }
     }

@@ -12,16 +12,16 @@ use super::comment::{self, MovedFinding};
 use super::markers;
 use super::select::{self, Item};
 use super::{
-    Action, InlineComment, Preview, PublishError, PublishInput, Published, ResolvedReply, Target,
-    intended_event, now, redact,
+    Action, Bodies, DOWNGRADE, InlineComment, Preview, PublishError, PublishInput, Published,
+    REFUSAL, ResolvedReply, Target, intended_event, now, redact,
 };
-use crate::pr::forge::{Forge, ForgeError, NewReview, PrHistory, PullRequest, ReviewEvent};
+use crate::pr::forge::{
+    Forge, ForgeError, NewReview, PostedReview, PrHistory, PullRequest, ReviewEvent,
+};
+use crate::pr::github::{GithubError, Refusal};
 use crate::report::markdown::{self, CiStatus, SummaryExtras};
 use crate::review::verdict::Decision;
 use crate::space::{PublishState, Space, SpaceState};
-
-/// Replaced, at resend time, by GitHub's reason for refusing the inline comments.
-const REFUSAL: &str = "\u{1}review-tui-refusal\u{1}";
 
 /// What the publishing login already wrote on the PR. Anything by anyone else is ignored: a
 /// planted marker must not stop a comment from being posted.
@@ -140,6 +140,18 @@ pub(super) async fn plan(
         Err(e) => CiStatus::NotVerified(format!("the check runs could not be read ({e})")),
     };
     let own = Own::read(&history, &login);
+    // GitHub takes one pending (unsubmitted) review per account and pull request, and shows
+    // it only to its author: found here, it would refuse our review.
+    if let Some(pending) = history
+        .reviews
+        .iter()
+        .find(|r| r.state == "PENDING" && r.author.eq_ignore_ascii_case(&login))
+    {
+        return Err(PublishError::PendingReview {
+            login,
+            review_id: pending.id,
+        });
+    }
 
     let decision = result.verdict.decision;
     let intended = intended_event(decision, input.options.approve_on_ship);
@@ -255,14 +267,28 @@ pub(super) async fn plan(
             markers::round(round, &head)
         ))
     };
-    let body = summary_with(&[], &notices);
-    let mut fallback_notices = notices.clone();
-    fallback_notices.push(format!(
+    let refused_notice = format!(
         "GitHub refused the inline comments ({REFUSAL}), so every finding is in this body instead."
-    ));
-    let fallback_body = summary_with(&inline_items, &fallback_notices);
+    );
+    let comment_notice = downgrade_notice(intended);
+    let with = |extra: &[&String]| {
+        let mut all = notices.clone();
+        all.extend(extra.iter().map(|n| n.to_string()));
+        all
+    };
+    let bodies = Bodies {
+        plain: summary_with(&[], &notices),
+        without_inline: summary_with(&inline_items, &with(&[&refused_notice])),
+        as_comment: summary_with(&[], &with(&[&comment_notice])),
+        as_comment_without_inline: summary_with(
+            &inline_items,
+            &with(&[&comment_notice, &refused_notice]),
+        ),
+    };
+    let body = bodies.plain.clone();
 
     let target_pr = format!("{}#{}", pr_slug(&pr), pr.number);
+    let mut round_bodies = None;
     let action = match (own.posted_round(round, &head), own.summary) {
         (Some(id), summary) => Action::AlreadyPosted {
             review_id: id,
@@ -272,18 +298,23 @@ pub(super) async fn plan(
         (None, None) => Action::CreateReview,
         (None, Some(summary)) => {
             let needs_review = !inline.is_empty() || own.last_event != Some(event);
+            if needs_review {
+                let one_line = format!(
+                    "review-tui round {round} on {}: {} — the summary is [here]({}).",
+                    short(&head),
+                    crate::report::escape::inline(&markdown::headline(result).1),
+                    review_url(&pr, summary),
+                );
+                round_bodies = Some(round_review_bodies(
+                    &one_line,
+                    &markers::round(round, &head),
+                    intended,
+                ));
+            }
             Action::EditSummary {
                 summary_review_id: summary,
                 summary_url: review_url(&pr, summary),
-                round_review: needs_review.then(|| {
-                    format!(
-                        "review-tui round {round} on {}: {} — the summary is [here]({}).\n\n{}\n",
-                        short(&head),
-                        markdown::headline(result).1,
-                        review_url(&pr, summary),
-                        markers::round(round, &head)
-                    )
-                }),
+                round_review: round_bodies.as_ref().map(|b| b.plain.clone()),
             }
         }
     };
@@ -327,11 +358,41 @@ pub(super) async fn plan(
         moved_to_body: moved,
         resolved_replies,
         body,
-        fallback_body,
+        bodies,
+        round_bodies,
         notices,
         action,
         settle,
     })
+}
+
+/// The line a COMMENT carries when GitHub refused the event the decision maps to.
+fn downgrade_notice(intended: ReviewEvent) -> String {
+    format!(
+        "Intended decision: **{intended}**. {DOWNGRADE}, so this review is posted as a comment."
+    )
+}
+
+/// The one-line review a later round posts, in the forms a refusal can call for; its marker
+/// stays last, where markers are read.
+fn round_review_bodies(one_line: &str, marker: &str, intended: ReviewEvent) -> Bodies {
+    let refused =
+        format!("GitHub refused the inline comments ({REFUSAL}); every finding is in the summary.");
+    let comment = downgrade_notice(intended);
+    let form = |extra: &[&str]| {
+        let mut text = one_line.to_string();
+        for line in extra {
+            text.push_str("\n\n");
+            text.push_str(line);
+        }
+        redact(&format!("{text}\n\n{marker}\n"))
+    };
+    Bodies {
+        plain: form(&[]),
+        without_inline: form(&[&refused]),
+        as_comment: form(&[&comment]),
+        as_comment_without_inline: form(&[&comment, &refused]),
+    }
 }
 
 fn pr_slug(pr: &PullRequest) -> String {
@@ -458,6 +519,18 @@ pub(super) async fn publish(
         });
     }
 
+    // The head, once more, right before anything is posted: the reads above take a while, and
+    // a review belongs to the head it reviewed. (`commit_id` makes GitHub check it as well.)
+    let current = forge.pull_request().await.map_err(PublishError::forge(
+        "reading the pull request's head before posting",
+    ))?;
+    if current.head.sha != fresh.head_sha {
+        return Err(PublishError::HeadMoved {
+            reviewed: fresh.head_sha.clone(),
+            current: current.head.sha,
+        });
+    }
+
     let target = fresh.target.to_string();
     space.update(|state| {
         state
@@ -477,11 +550,11 @@ pub(super) async fn publish(
         event: fresh.event,
         inline_comments: comments.len(),
         resent_without_inline: None,
+        downgraded: None,
         summary_edited: false,
         resolved_replies: 0,
         moved_to_body: fresh.moved_to_body.len(),
     };
-    let mut summary_body = fresh.body.clone();
     match &fresh.action {
         Action::CreateReview => {
             let review = NewReview {
@@ -490,51 +563,42 @@ pub(super) async fn publish(
                 body: fresh.body.clone(),
                 comments,
             };
-            let (posted, refusal) = submit(
-                forge,
-                space,
-                review,
-                &fresh.fallback_body,
-                "submitting the review",
-            )
-            .await?;
-            outcome.resent_without_inline = refusal;
-            outcome.review_id = Some(posted.id);
-            outcome.target = posted.html_url;
+            let submitted =
+                submit(forge, space, review, &fresh.bodies, "submitting the review").await?;
+            outcome.record(&submitted);
         }
         Action::EditSummary {
             summary_review_id,
             summary_url,
             round_review,
         } => {
-            if let Some(one_line) = round_review {
-                let review = NewReview {
-                    commit_id: fresh.head_sha.clone(),
-                    event: fresh.event,
-                    body: redact(one_line),
-                    comments,
-                };
-                let fallback = format!(
-                    "{}\n\nGitHub refused the inline comments ({REFUSAL}); every finding is in the summary.\n",
-                    redact(one_line).trim_end()
-                );
-                let (posted, refusal) = submit(
-                    forge,
-                    space,
-                    review,
-                    &fallback,
-                    "submitting this round's review",
-                )
-                .await?;
-                if let Some(message) = &refusal {
-                    summary_body = fresh.fallback_body.replace(REFUSAL, message);
+            let mut summary_body = fresh.body.clone();
+            match (round_review, &fresh.round_bodies) {
+                (Some(one_line), Some(bodies)) => {
+                    let review = NewReview {
+                        commit_id: fresh.head_sha.clone(),
+                        event: fresh.event,
+                        body: one_line.clone(),
+                        comments,
+                    };
+                    let submitted = submit(
+                        forge,
+                        space,
+                        review,
+                        bodies,
+                        "submitting this round's review",
+                    )
+                    .await?;
+                    summary_body = fresh.bodies.pick(
+                        submitted.refused.as_deref(),
+                        submitted.comment_note.as_deref(),
+                    );
+                    outcome.record(&submitted);
                 }
-                outcome.resent_without_inline = refusal;
-                outcome.review_id = Some(posted.id);
-                outcome.target = posted.html_url;
-            } else {
-                outcome.inline_comments = 0;
-                outcome.target = summary_url.clone();
+                _ => {
+                    outcome.inline_comments = 0;
+                    outcome.target = summary_url.clone();
+                }
             }
             forge
                 .update_review(*summary_review_id, &summary_body)
@@ -569,56 +633,140 @@ pub(super) async fn publish(
     Ok(outcome)
 }
 
-/// Submits a review; on a 422 with inline comments, resends it once with no comments and the
-/// fallback body (every finding in it). Other failures: a definite refusal removes the
+/// A review that GitHub took, and what it refused on the way.
+struct Submitted {
+    posted: PostedReview,
+    /// GitHub's reason for refusing the inline comments (they went into the body).
+    refused: Option<String>,
+    /// The event GitHub refused and its reason (posted as a COMMENT instead).
+    downgraded: Option<(ReviewEvent, String)>,
+    /// What the COMMENT said about the refused event.
+    comment_note: Option<String>,
+}
+
+impl Published {
+    fn record(&mut self, submitted: &Submitted) {
+        self.review_id = Some(submitted.posted.id);
+        self.target = submitted.posted.html_url.clone();
+        self.resent_without_inline = submitted.refused.clone();
+        if submitted.refused.is_some() {
+            self.inline_comments = 0;
+        }
+        if let Some((intended, message)) = &submitted.downgraded {
+            self.downgraded = Some((*intended, message.clone()));
+            self.event = ReviewEvent::Comment;
+        }
+    }
+}
+
+/// Submits a review and acts on GitHub's 422 by what it refused (its `errors`, not its
+/// status): inline anchors → resent once with every finding in the body; an event the token may
+/// not use (Actions approving, one's own PR) → resent once as a COMMENT stating the intended
+/// decision. Anything else is reported, not resent. A definite refusal removes the
 /// "publishing" record (nothing was created); anything in doubt keeps it, so a re-run looks
 /// for the marker before posting.
 async fn submit(
     forge: &dyn Forge,
     space: &mut Space,
-    review: NewReview,
-    fallback_body: &str,
+    mut review: NewReview,
+    bodies: &Bodies,
     doing: &'static str,
-) -> Result<(crate::pr::forge::PostedReview, Option<String>), PublishError> {
-    let had_comments = !review.comments.is_empty();
-    let first = forge.create_review(&review).await;
-    let message = match first {
-        Ok(posted) => return Ok((posted, None)),
-        Err(ForgeError::Github(crate::pr::github::GithubError::Status {
-            status: 422,
-            message,
-            ..
-        })) if had_comments => format!("422: {message}"),
-        Err(e) => return Err(failed_post(space, e, doing)),
-    };
-    let resend = NewReview {
-        body: redact(&fallback_body.replace(REFUSAL, &message)),
-        comments: Vec::new(),
-        ..review
-    };
-    match forge.create_review(&resend).await {
-        Ok(posted) => Ok((posted, Some(message))),
-        Err(e) => Err(failed_post(
-            space,
-            e,
-            "resending the review with every finding in the body",
-        )),
+) -> Result<Submitted, PublishError> {
+    let mut refused: Option<String> = None;
+    let mut downgraded: Option<(ReviewEvent, String)> = None;
+    // What the COMMENT says about the refused event, once there is one.
+    let mut comment_note: Option<String> = None;
+    let mut doing = doing;
+    loop {
+        let error = match forge.create_review(&review).await {
+            Ok(posted) => {
+                return Ok(Submitted {
+                    posted,
+                    refused,
+                    downgraded,
+                    comment_note,
+                });
+            }
+            Err(error) => error,
+        };
+        let kind = github_error(&error).and_then(GithubError::refusal);
+        let reason = github_error(&error).map(refusal_text).unwrap_or_default();
+        match kind {
+            Some(Refusal::Anchor) if !review.comments.is_empty() && refused.is_none() => {
+                refused = Some(reason);
+                review.comments.clear();
+                doing = "resending the review with every finding in the body";
+            }
+            Some(Refusal::ActionsMayNotApprove | Refusal::OwnPullRequest)
+                if review.event != ReviewEvent::Comment && downgraded.is_none() =>
+            {
+                let why = if kind == Some(Refusal::ActionsMayNotApprove) {
+                    format!(
+                        "GitHub refused it (\"{reason}\"): the repository does not let GitHub Actions approve; Settings → Actions → General → \"Allow GitHub Actions to create and approve pull requests\" allows it"
+                    )
+                } else {
+                    format!("GitHub refused it (\"{reason}\")")
+                };
+                downgraded = Some((review.event, reason));
+                comment_note = Some(why);
+                review.event = ReviewEvent::Comment;
+                doing = "resending the review as a comment";
+            }
+            _ => return Err(failed_post(space, error, kind, doing)),
+        }
+        review.body = bodies.pick(refused.as_deref(), comment_note.as_deref());
     }
 }
 
-fn failed_post(space: &mut Space, error: ForgeError, doing: &'static str) -> PublishError {
+fn github_error(error: &ForgeError) -> Option<&GithubError> {
+    match error {
+        ForgeError::Github(e) => Some(e),
+        _ => None,
+    }
+}
+
+/// GitHub's reasons for a refusal, as one line: its `errors`, or its message.
+fn refusal_text(error: &GithubError) -> String {
+    match error {
+        GithubError::Status {
+            message, errors, ..
+        } if errors.is_empty() => message.clone(),
+        GithubError::Status { errors, .. } => errors.join("; "),
+        other => other.to_string(),
+    }
+}
+
+fn failed_post(
+    space: &mut Space,
+    error: ForgeError,
+    refusal: Option<Refusal>,
+    doing: &'static str,
+) -> PublishError {
     let definite = matches!(
         &error,
-        ForgeError::Github(crate::pr::github::GithubError::Status { status, .. }) if (400..500).contains(status)
+        ForgeError::Github(GithubError::Status { status, .. }) if (400..500).contains(status)
     ) || matches!(
         &error,
         ForgeError::Github(
-            crate::pr::github::GithubError::NotFound { .. }
-                | crate::pr::github::GithubError::Unauthorized { .. }
-                | crate::pr::github::GithubError::AuthenticationRequired { .. }
-                | crate::pr::github::GithubError::RateLimited { .. }
+            GithubError::NotFound { .. }
+                | GithubError::Unauthorized { .. }
+                | GithubError::AuthenticationRequired { .. }
+                | GithubError::RateLimited { .. }
         )
     );
+    let advice = match refusal {
+        Some(Refusal::PendingReview) => {
+            " (GitHub takes one pending review per account and pull request, and this account holds an unsubmitted one: submit or delete it on the pull request, then publish again)"
+        }
+        Some(Refusal::BodyTooLong) => {
+            " (a body over GitHub's 65,536 characters; this is a bug in review-tui's size limits, please report it)"
+        }
+        Some(Refusal::CommitNotInPullRequest) => {
+            " (the reviewed head is no longer part of the pull request, after a force-push: review the new head)"
+        }
+        Some(Refusal::Anchor) => " (resent once already with every finding in the body)",
+        _ => "",
+    };
     let after = if definite {
         let round = space.state().current_round().map_or(0, |r| r.number);
         let cleared = space.update(|state| {
@@ -627,15 +775,17 @@ fn failed_post(space: &mut Space, error: ForgeError, doing: &'static str) -> Pub
                 .map_err(PublishError::from)
         });
         match cleared {
-            Ok(()) => "nothing was posted".to_string(),
-            Err(e) => format!("nothing was posted, but the space could not record that: {e}"),
+            Ok(()) => format!("nothing was posted{advice}; publishing this round again is allowed"),
+            Err(e) => {
+                format!("nothing was posted{advice}, but the space could not record that: {e}")
+            }
         }
     } else {
-        "the review may or may not have been created; the round stays recorded as being published, and running again looks for its marker on the pull request before posting anything".to_string()
+        "the review may or may not have been created; the round stays recorded as being published, and publishing again looks for its marker on the pull request before posting anything".to_string()
     };
     PublishError::Forge {
         doing,
-        source: error,
+        source: Box::new(error),
         after: Some(after),
     }
 }
@@ -643,7 +793,7 @@ fn failed_post(space: &mut Space, error: ForgeError, doing: &'static str) -> Pub
 fn after_post(error: ForgeError, doing: &'static str, review: Option<u64>) -> PublishError {
     PublishError::Forge {
         doing,
-        source: error,
+        source: Box::new(error),
         after: Some(match review {
             Some(id) => format!(
                 "review {id} is posted; running again finds its marker and finishes the summary edit"

@@ -18,6 +18,7 @@ mod error;
 mod github;
 mod local;
 pub mod markers;
+mod rerun;
 pub mod select;
 
 use std::path::PathBuf;
@@ -26,6 +27,7 @@ use serde::Serialize;
 
 pub use comment::MovedFinding;
 pub use error::PublishError;
+pub use rerun::{Rerun, rerun};
 pub use select::{Item, Selected, Selection};
 
 use crate::config::Config;
@@ -205,9 +207,13 @@ pub struct Preview {
     pub resolved_replies: Vec<ResolvedReply>,
     /// The summary body, exactly as posted (markers included).
     pub body: String,
-    /// The same summary with every inline finding in it, for a resend after a 422.
+    /// The summary as resent after a 422: every inline finding in it, or stating the intended
+    /// decision in a COMMENT.
     #[serde(skip)]
-    pub(crate) fallback_body: String,
+    pub(crate) bodies: Bodies,
+    /// The same for this round's own one-line review, when it posts one beside the summary.
+    #[serde(skip)]
+    pub(crate) round_bodies: Option<Bodies>,
     pub notices: Vec<String>,
     pub action: Action,
     /// Earlier rounds left at "publishing" by a crash, and what the forge shows of them.
@@ -227,6 +233,9 @@ pub struct Published {
     /// Set when GitHub refused the inline comments and the review was resent with every
     /// finding in the body: GitHub's message.
     pub resent_without_inline: Option<String>,
+    /// Set when GitHub refused the event (APPROVE from Actions' token, say) and the review was
+    /// posted as a COMMENT stating the intended decision: the refused event and GitHub's words.
+    pub downgraded: Option<(ReviewEvent, String)>,
     pub summary_edited: bool,
     pub resolved_replies: usize,
     pub moved_to_body: usize,
@@ -249,7 +258,56 @@ impl std::fmt::Display for Published {
                 "; GitHub refused the inline comments ({message}), so every finding was put in the body"
             )?;
         }
+        if let Some((intended, message)) = &self.downgraded {
+            write!(
+                f,
+                "; GitHub refused {intended} ({message}), so the review is a COMMENT stating the intended {intended}"
+            )?;
+        }
         Ok(())
+    }
+}
+
+/// Replaced, at resend time, by GitHub's reason for refusing the inline comments.
+pub(crate) const REFUSAL: &str = "\u{1}review-tui-refusal\u{1}";
+/// Replaced, at resend time, by GitHub's reason for refusing the event.
+pub(crate) const DOWNGRADE: &str = "\u{1}review-tui-downgrade\u{1}";
+
+/// One posted text in the four forms a refusal can call for. The first is what the preview
+/// shows; the others carry [`REFUSAL`] / [`DOWNGRADE`] until GitHub says why.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub(crate) struct Bodies {
+    pub plain: String,
+    /// Every inline finding in the body.
+    pub without_inline: String,
+    /// Stating the intended decision, for a COMMENT.
+    pub as_comment: String,
+    pub as_comment_without_inline: String,
+}
+
+impl Bodies {
+    /// The same text in all four forms (a local report, which no one refuses).
+    pub fn same(text: &str) -> Bodies {
+        Bodies {
+            plain: text.to_string(),
+            without_inline: text.to_string(),
+            as_comment: text.to_string(),
+            as_comment_without_inline: text.to_string(),
+        }
+    }
+
+    /// The form for what GitHub refused so far, its reasons filled in (escaped: they are
+    /// GitHub's words, but they may quote what we sent).
+    pub fn pick(&self, refused: Option<&str>, downgraded: Option<&str>) -> String {
+        let text = match (refused.is_some(), downgraded.is_some()) {
+            (false, false) => &self.plain,
+            (true, false) => &self.without_inline,
+            (false, true) => &self.as_comment,
+            (true, true) => &self.as_comment_without_inline,
+        };
+        let escape = crate::report::escape::prose;
+        let text = text.replace(REFUSAL, &escape(refused.unwrap_or("")));
+        redact(&text.replace(DOWNGRADE, &escape(downgraded.unwrap_or(""))))
     }
 }
 

@@ -1,5 +1,6 @@
 //! Reports: reading external review reports and writing ours (text, JSON, SARIF, Markdown).
 
+pub mod escape;
 pub mod evaluate;
 pub mod headless;
 pub mod markdown;

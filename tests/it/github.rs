@@ -325,7 +325,10 @@ async fn persistent_failure_names_the_call_after_bounded_attempts() {
     assert!(message.contains("4 attempt"), "{message}");
     // The host is named (issue 20): which server failed is half of the message.
     assert!(
-        message.contains(&format!("on {}", server.url().trim_start_matches("http://"))),
+        message.contains(&format!(
+            "on {}",
+            server.url().trim_start_matches("http://")
+        )),
         "the host is named: {message}"
     );
     assert_eq!(server.requests_to(comments).len(), 4);

@@ -15,6 +15,7 @@ mod headless;
 mod models;
 mod providers;
 mod publish;
+mod publish_ci;
 mod review_report;
 mod secrets;
 mod support;

@@ -36,7 +36,7 @@ fn feature_lib(with_key: bool, moved: bool) -> String {
     text
 }
 
-fn planted_repo() -> GitRepo {
+pub(crate) fn planted_repo() -> GitRepo {
     let repo = GitRepo::init();
     repo.write("src/lib.rs", BASE_LIB);
     repo.write("README.md", "# widgets\n");
@@ -321,7 +321,7 @@ fn when_github_refuses_an_anchor_the_review_is_resent_once_with_every_finding_in
     assert!(comments(&posted[1]).is_empty());
     let body = posted[1]["body"].as_str().unwrap();
     for needle in [
-        "GitHub refused the inline comments (422: Unprocessable Entity: Pull request review thread line must be part of the diff",
+        "GitHub refused the inline comments (Pull request review thread line must be part of the diff",
         "### Findings on lines",
         "Hardcoded secret: AWS access key id",
         "`unwrap()` outside tests can panic",
@@ -718,5 +718,220 @@ mod in_process {
         assert!(matches!(err, PublishError::HeadMoved { .. }), "{err}");
         assert!(err.to_string().contains("review again"), "{err}");
         assert!(server.requests().iter().all(|r| r.method == "GET"));
+    }
+}
+
+mod again {
+    //! A round whose publish did not complete is published again by the next `--publish`,
+    //! with no new round and no `--force`; a round never published likewise.
+
+    use super::*;
+
+    fn rounds(data: &Path) -> usize {
+        state_json(data)["rounds"].as_array().unwrap().len()
+    }
+
+    #[test]
+    fn a_round_reviewed_without_publish_is_published_by_the_next_publish() {
+        let server = start("octocat");
+        let data = tempfile::tempdir().unwrap();
+        let first = run(&server, data.path(), &[]);
+        assert_eq!(first.status.code(), Some(6), "{}", text(&first.stderr));
+        assert!(server.bodies_to(REVIEWS).is_empty());
+
+        let second = run(&server, data.path(), &["--publish"]);
+        let err = text(&second.stderr);
+        assert_eq!(second.status.code(), Some(6), "{err}");
+        assert!(err.contains("publishing its recorded round"), "{err}");
+        assert!(
+            err.contains("published round 1 as REQUEST_CHANGES"),
+            "{err}"
+        );
+        assert_eq!(rounds(data.path()), 1, "no new round");
+        assert_eq!(server.bodies_to(REVIEWS).len(), 1);
+        assert_eq!(server.pull().reviews.len(), 1);
+
+        // Published now: a third run posts nothing and says where it is.
+        let third = run(&server, data.path(), &["--publish"]);
+        let err = text(&third.stderr);
+        assert_eq!(third.status.code(), Some(6), "{err}");
+        assert!(err.contains("already published"), "{err}");
+        assert_eq!(server.bodies_to(REVIEWS).len(), 1);
+    }
+
+    #[test]
+    fn a_publish_that_failed_on_the_post_is_published_again_without_force() {
+        for fault in [
+            Fault::Status(500),
+            Fault::Status(502),
+            Fault::Status(401),
+            Fault::Status(403),
+            Fault::Status(404),
+        ] {
+            let server = start("octocat");
+            server.script(REVIEWS, [fault.clone()]);
+            let data = tempfile::tempdir().unwrap();
+            let first = run(&server, data.path(), &["--publish"]);
+            let err = text(&first.stderr);
+            assert_eq!(first.status.code(), Some(4), "{fault:?}: {err}");
+            assert!(err.contains("submitting the review"), "{fault:?}: {err}");
+            assert!(server.pull().reviews.is_empty(), "{fault:?}");
+
+            let second = run(&server, data.path(), &["--publish"]);
+            let err = text(&second.stderr);
+            assert_eq!(second.status.code(), Some(6), "{fault:?}: {err}");
+            assert!(
+                err.contains("published round 1 as REQUEST_CHANGES"),
+                "{fault:?}: {err}"
+            );
+            assert_eq!(rounds(data.path()), 1, "{fault:?}");
+            assert_eq!(server.pull().reviews.len(), 1, "{fault:?}");
+            let state = state_json(data.path());
+            assert_eq!(state["publishes"][0]["state"], "published", "{state}");
+        }
+    }
+
+    #[test]
+    fn a_post_that_reached_github_is_found_by_its_marker_not_posted_again() {
+        let server = start("octocat");
+        server.script(REVIEWS, [Fault::DropAfterHandling]);
+        let data = tempfile::tempdir().unwrap();
+        let first = run(&server, data.path(), &["--publish"]);
+        assert_eq!(first.status.code(), Some(4), "{}", text(&first.stderr));
+        assert_eq!(server.pull().reviews.len(), 1);
+
+        let second = run(&server, data.path(), &["--publish"]);
+        let err = text(&second.stderr);
+        assert_eq!(second.status.code(), Some(6), "{err}");
+        assert!(err.contains("already published"), "{err}");
+        assert_eq!(server.requests_to(REVIEWS).len(), 1, "{err}");
+        assert_eq!(rounds(data.path()), 1);
+        let state = state_json(data.path());
+        assert_eq!(state["publishes"][0]["state"], "published", "{state}");
+    }
+
+    #[test]
+    fn a_failed_summary_edit_in_a_later_round_is_finished_by_the_next_publish() {
+        let server = start("octocat");
+        let data = tempfile::tempdir().unwrap();
+        let first = run(&server, data.path(), &["--publish"]);
+        assert_eq!(first.status.code(), Some(6), "{}", text(&first.stderr));
+        let summary_id = server.pull().reviews[0].id;
+        let put = format!("PUT /repos/acme/widgets/pulls/7/reviews/{summary_id}");
+        let new_head = server.push(|repo| {
+            repo.git(&["checkout", "--quiet", "feature"]);
+            repo.write("src/lib.rs", &feature_lib(false, true));
+            repo.commit_all("feature: drop the key")
+        });
+        server.script(&put, [Fault::Status(403)]);
+        let second = run(&server, data.path(), &["--publish"]);
+        let err = text(&second.stderr);
+        assert_eq!(second.status.code(), Some(4), "{err}");
+        assert!(err.contains("editing the summary review"), "{err}");
+        assert_eq!(
+            server.pull().reviews.len(),
+            2,
+            "round 2's own review is posted"
+        );
+
+        let third = run(&server, data.path(), &["--publish"]);
+        let err = text(&third.stderr);
+        assert_eq!(third.status.code(), Some(0), "{err}");
+        assert_eq!(rounds(data.path()), 2);
+        assert_eq!(server.pull().reviews.len(), 2, "{err}");
+        // The refused edit never reached the handler; the finishing one did.
+        assert_eq!(server.requests_to(&put).len(), 2, "{err}");
+        let edits = server.bodies_to(&put);
+        assert_eq!(edits.len(), 1, "{err}");
+        let summary = edits[0]["body"].as_str().unwrap();
+        assert!(
+            summary.contains(&format!("round=2 head={new_head}")),
+            "{summary}"
+        );
+        let served = server.pull().reviews[0].body.clone();
+        assert_eq!(served, summary);
+    }
+
+    #[test]
+    fn a_deterministic_only_round_does_not_stop_a_review_with_models() {
+        let server = start("octocat");
+        let data = tempfile::tempdir().unwrap();
+        let first = run(&server, data.path(), &[]);
+        assert_eq!(first.status.code(), Some(6), "{}", text(&first.stderr));
+        // The same head, without --deterministic-only (and, here, without a provider: the
+        // model reviewers are skipped, so the round is Inconclusive, not "already reviewed").
+        let out = review_tui()
+            .args(["acme/widgets#7", "--headless"])
+            .args(["--api-url", server.url()])
+            .env("REVIEW_TUI_DATA_DIR", data.path())
+            .env("GH_TOKEN", TOKEN)
+            .env_remove("GITHUB_TOKEN")
+            .env_remove("GITHUB_API_URL")
+            .env_remove("OPENAI_API_KEY")
+            .env_remove("ANTHROPIC_API_KEY")
+            .env_remove("OLLAMA_HOST")
+            .env_remove("OPENAI_BASE_URL")
+            .env_remove("ANTHROPIC_BASE_URL")
+            .output()
+            .unwrap();
+        let err = text(&out.stderr);
+        assert_ne!(out.status.code(), Some(1), "{err}");
+        assert!(!err.contains("not eligible"), "{err}");
+        assert_eq!(rounds(data.path()), 2, "{err}");
+        // A second deterministic-only run of that head is "already reviewed" as before.
+        let again = run(&server, data.path(), &[]);
+        assert_eq!(again.status.code(), Some(1), "{}", text(&again.stderr));
+    }
+}
+
+mod refusals {
+    //! Each kind of 422 gets its own handling: only a refused anchor is resent in the body.
+
+    use super::*;
+
+    #[test]
+    fn a_pending_review_of_the_account_stops_the_publish_before_anything_is_posted() {
+        let server = start("octocat");
+        let head = server.pull().head_sha;
+        server.update_pull(|pull| {
+            pull.reviews.push(ReviewSpec {
+                id: 77,
+                author: UserSpec::user(LOGIN),
+                body: String::new(),
+                state: "PENDING".into(),
+                commit_id: head.clone(),
+            });
+        });
+        let data = tempfile::tempdir().unwrap();
+        let out = run(&server, data.path(), &["--publish"]);
+        let err = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(4), "{err}");
+        let line = err
+            .lines()
+            .find(|l| l.contains("publishing failed"))
+            .unwrap();
+        assert!(line.contains("pending"), "{line}");
+        assert!(line.contains("review 77"), "{line}");
+        assert!(line.contains("submit or delete it"), "{line}");
+        assert!(server.requests().iter().all(|r| r.method == "GET"));
+    }
+
+    #[test]
+    fn a_422_that_is_not_about_anchors_is_reported_and_not_resent() {
+        let server = start("octocat");
+        // A 422 with no `errors` at all: nothing says the anchors are at fault.
+        server.script(REVIEWS, [Fault::Status(422)]);
+        let data = tempfile::tempdir().unwrap();
+        let out = run(&server, data.path(), &["--publish"]);
+        let err = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(4), "{err}");
+        let line = err
+            .lines()
+            .find(|l| l.contains("publishing failed"))
+            .unwrap();
+        assert!(line.contains("422"), "{line}");
+        assert!(line.contains("nothing was posted"), "{line}");
+        assert_eq!(server.requests_to(REVIEWS).len(), 1, "not resent");
+        assert!(server.pull().reviews.is_empty());
     }
 }

@@ -33,6 +33,12 @@ pub struct GithubConfig {
     pub retry: RetryPolicy,
     /// Per request, including reading the body.
     pub timeout: Duration,
+    /// Who the token acts as, when known without asking (`[github] login`): `GET /user` is
+    /// then never called.
+    pub login: Option<String>,
+    /// Who an installation token acts as when `GET /user` refuses it ("Resource not accessible
+    /// by integration"): `github-actions[bot]` inside GitHub Actions, unknown elsewhere.
+    pub installation_login: Option<String>,
 }
 
 impl GithubConfig {
@@ -42,6 +48,8 @@ impl GithubConfig {
             token,
             retry: RetryPolicy::default(),
             timeout: Duration::from_secs(60),
+            login: None,
+            installation_login: None,
         }
     }
 }
@@ -73,6 +81,8 @@ pub struct GithubClient {
     token: Option<Token>,
     retry: RetryPolicy,
     timeout: Duration,
+    login: Option<String>,
+    installation_login: Option<String>,
 }
 
 impl fmt::Debug for GithubClient {
@@ -117,7 +127,20 @@ impl GithubClient {
             token: config.token,
             retry: config.retry,
             timeout: config.timeout,
+            login: config.login.filter(|l| !l.trim().is_empty()),
+            installation_login: config.installation_login,
         })
+    }
+
+    /// The configured login, if any (see [`GithubConfig::login`]).
+    pub fn configured_login(&self) -> Option<&str> {
+        self.login.as_deref()
+    }
+
+    /// Who an installation token acts as where that is known (see
+    /// [`GithubConfig::installation_login`]).
+    pub fn installation_login(&self) -> Option<&str> {
+        self.installation_login.as_deref()
     }
 
     /// The API base this client talks to.
@@ -326,7 +349,7 @@ impl GithubClient {
                 tokio::time::sleep(self.retry.delay(attempt, &hints, now)).await;
                 continue;
             }
-            let message = self.error_message(response).await;
+            let (message, errors) = self.error_message(response).await;
             if let Some((reset_epoch, resets_in)) = exhausted {
                 return Err(GithubError::RateLimited {
                     call,
@@ -349,6 +372,7 @@ impl GithubClient {
                     call,
                     status: status.as_u16(),
                     message,
+                    errors,
                     attempts: attempt,
                 },
             });
@@ -434,21 +458,24 @@ impl GithubClient {
         }
     }
 
-    /// GitHub's `message`, or the start of whatever else came back; never the token, even if
-    /// a misbehaving server echoed it.
-    async fn error_message(&self, response: Response) -> String {
+    /// GitHub's `message` (or the start of whatever else came back) and its `errors`, each
+    /// one line; never the token, even if a misbehaving server echoed it.
+    async fn error_message(&self, response: Response) -> (String, Vec<String>) {
         let text = response.text().await.unwrap_or_default();
         // A 422's `message` is only "Unprocessable Entity"; the reason is in `errors`.
-        let message = serde_json::from_str::<ErrorBody>(&text)
-            .ok()
-            .and_then(|body| body.describe())
-            .unwrap_or(text);
+        let body = serde_json::from_str::<ErrorBody>(&text).ok();
+        let errors = body
+            .as_ref()
+            .map(|b| b.details().iter().map(|e| clip(&self.scrub(e))).collect())
+            .unwrap_or_default();
+        let message = body.and_then(|body| body.describe()).unwrap_or(text);
         let message = clip(&self.scrub(&message));
-        if message.is_empty() {
+        let message = if message.is_empty() {
             "no message".into()
         } else {
             message
-        }
+        };
+        (message, errors)
     }
 }
 

@@ -50,6 +50,13 @@ pub enum GithubError {
     AuthenticationRequired { call: Call, message: String },
 
     #[error(
+        "{call}: the token is a GitHub App installation token (403: {message}), so GitHub will \
+         not say who it acts as; name it with `login = \"APP-SLUG[bot]\"` under [github] in the \
+         config file, or REVIEW_TUI_GITHUB_LOGIN, so review-tui can find its own earlier reviews"
+    )]
+    InstallationLogin { call: Call, message: String },
+
+    #[error(
         "{call}: {what} was not found (404); check the owner, repository and number, and that \
          the token can see it if the repository is private"
     )]
@@ -63,6 +70,8 @@ pub enum GithubError {
         call: Call,
         status: u16,
         message: String,
+        /// GitHub's `errors`, one text each: what a 422 is really about.
+        errors: Vec<String>,
         attempts: u32,
     },
 
@@ -174,6 +183,19 @@ impl GithubError {
         matches!(self, GithubError::Status { status: 422, .. })
     }
 
+    /// What a 422 refused, read from GitHub's `errors`; `None` for any other error.
+    pub fn refusal(&self) -> Option<super::Refusal> {
+        match self {
+            GithubError::Status {
+                status: 422,
+                message,
+                errors,
+                ..
+            } => Some(super::refusal::classify(message, errors)),
+            _ => None,
+        }
+    }
+
     /// The call that failed, when there was one.
     pub fn call(&self) -> Option<&Call> {
         match self {
@@ -182,6 +204,7 @@ impl GithubError {
             | GithubError::UnconfiguredHost { .. }
             | GithubError::Client(_) => None,
             GithubError::Unauthorized { call, .. }
+            | GithubError::InstallationLogin { call, .. }
             | GithubError::AuthenticationRequired { call, .. }
             | GithubError::NotFound { call, .. }
             | GithubError::Status { call, .. }

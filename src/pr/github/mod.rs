@@ -4,6 +4,7 @@ mod client;
 mod error;
 mod hosts;
 mod link;
+mod refusal;
 mod retry;
 mod wire;
 
@@ -11,6 +12,7 @@ pub use client::{Accept, DEFAULT_API_URL, GithubClient, GithubConfig};
 pub use error::{Call, GithubError};
 pub use hosts::{ApiHosts, GITHUB_HOST};
 pub use link::next_page;
+pub use refusal::{Refusal, classify as classify_refusal};
 pub use retry::{RateHints, RetryPolicy, is_retryable, now_epoch, utc_time};
 
 use reqwest::Method;
@@ -26,6 +28,8 @@ pub struct GithubForge {
     owner: String,
     repo: String,
     number: u64,
+    /// Who the token acts as, once found: the preview and the publish ask the same question.
+    login: std::sync::Arc<std::sync::OnceLock<String>>,
 }
 
 impl GithubForge {
@@ -48,6 +52,7 @@ impl GithubForge {
             owner,
             repo,
             number,
+            login: Default::default(),
         })
     }
 
@@ -129,15 +134,58 @@ impl GithubForge {
         })
     }
 
-    /// The login behind the token; `None` without a token (no call is made).
+    /// Who the token acts as; `None` without a token. A configured login is taken as given
+    /// (no call). Otherwise `GET /user`, which GitHub refuses to installation tokens (the
+    /// `github.token` of Actions among them) with 403 "Resource not accessible by
+    /// integration": then the installation's known login, or an error saying how to name it.
     pub async fn authenticated_user(&self) -> Result<Option<String>, GithubError> {
+        if let Some(login) = self.client.configured_login() {
+            return Ok(Some(login.to_owned()));
+        }
         if !self.client.has_token() {
             return Ok(None);
         }
+        if let Some(login) = self.login.get() {
+            return Ok(Some(login.clone()));
+        }
         let url = self.client.endpoint(&["user"]);
-        let user: wire::User = self.client.get_json(url, "the authenticated user").await?;
-        Ok(Some(user.login))
+        let found = match self
+            .client
+            .get_json::<wire::User>(url, "the authenticated user")
+            .await
+        {
+            Ok(user) => user.login,
+            Err(GithubError::Status {
+                status: 403,
+                call,
+                message,
+                ..
+            }) if is_integration_refusal(&message) => match self.client.installation_login() {
+                Some(login) => login.to_owned(),
+                None => return Err(GithubError::InstallationLogin { call, message }),
+            },
+            Err(other) => return Err(other),
+        };
+        Ok(Some(self.login.get_or_init(|| found).clone()))
     }
+}
+
+/// GitHub's answer to a call an installation token may not make (`GET /user` among them).
+fn is_integration_refusal(message: &str) -> bool {
+    message
+        .to_ascii_lowercase()
+        .contains("not accessible by integration")
+}
+
+/// The login GitHub Actions' own token (`github.token`) acts as. `GITHUB_ACTOR` is not it: that
+/// is the person or app whose event started the run.
+pub const ACTIONS_LOGIN: &str = "github-actions[bot]";
+
+/// Who an installation token acts as when nothing else says so: inside GitHub Actions
+/// (`GITHUB_ACTIONS=true`), the token is most often `github.token`, which acts as
+/// [`ACTIONS_LOGIN`]. An app token there is named with `[github] login`.
+pub fn installation_login_from_env() -> Option<String> {
+    (std::env::var("GITHUB_ACTIONS").as_deref() == Ok("true")).then(|| ACTIONS_LOGIN.to_owned())
 }
 
 impl GithubForge {
@@ -172,6 +220,30 @@ impl GithubForge {
                 Method::PUT,
                 url,
                 &serde_json::json!({ "body": body }),
+                &what,
+            )
+            .await?;
+        Ok(posted.into_forge())
+    }
+
+    /// `PUT /repos/{o}/{r}/pulls/{n}/reviews/{id}/dismissals`: idempotent in effect (a second
+    /// dismissal is refused with a 422, never a second change), so retried like a read.
+    pub async fn dismiss_review(
+        &self,
+        review_id: u64,
+        message: &str,
+    ) -> Result<PostedReview, GithubError> {
+        let (number, id) = (self.number.to_string(), review_id.to_string());
+        let url = self
+            .client
+            .endpoint(&self.pull_segments(&number, &["reviews", &id, "dismissals"]));
+        let what = format!("review {review_id} on {}", self.describe_pr());
+        let posted: wire::PostedReviewWire = self
+            .client
+            .send_json(
+                Method::PUT,
+                url,
+                &serde_json::json!({ "message": message, "event": "DISMISS" }),
                 &what,
             )
             .await?;
@@ -251,6 +323,14 @@ impl Forge for GithubForge {
 
     fn update_review<'a>(&'a self, review_id: u64, body: &'a str) -> ForgeFuture<'a, PostedReview> {
         Box::pin(async move { Ok(GithubForge::update_review(self, review_id, body).await?) })
+    }
+
+    fn dismiss_review<'a>(
+        &'a self,
+        review_id: u64,
+        message: &'a str,
+    ) -> ForgeFuture<'a, PostedReview> {
+        Box::pin(async move { Ok(GithubForge::dismiss_review(self, review_id, message).await?) })
     }
 
     fn reply_to_comment<'a>(&'a self, comment_id: u64, body: &'a str) -> ForgeFuture<'a, u64> {

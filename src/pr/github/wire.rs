@@ -228,10 +228,9 @@ pub struct ErrorBody {
 }
 
 impl ErrorBody {
-    /// `message: error; error`, or `None` when there is neither.
-    pub fn describe(&self) -> Option<String> {
-        let details: Vec<String> = self
-            .errors
+    /// Each entry of `errors` as one text.
+    pub fn details(&self) -> Vec<String> {
+        self.errors
             .iter()
             .filter_map(|e| match e {
                 serde_json::Value::String(text) => Some(text.clone()),
@@ -246,7 +245,12 @@ impl ErrorBody {
                     }),
                 _ => None,
             })
-            .collect();
+            .collect()
+    }
+
+    /// `message: error; error`, or `None` when there is neither.
+    pub fn describe(&self) -> Option<String> {
+        let details = self.details();
         match (&self.message, details.is_empty()) {
             (Some(message), true) => Some(message.clone()),
             (Some(message), false) => Some(format!("{message}: {}", details.join("; "))),

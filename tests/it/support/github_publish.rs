@@ -1,8 +1,11 @@
 //! The fake GitHub's publishing calls: submit a review, edit one, reply to a comment, list a
 //! commit's check runs. They answer as GitHub does, including its 422s (the bodies are the real
 //! ones, from tests/fixtures/github/errors-422.json): an inline comment outside the diff, a
-//! `start_line` that does not precede `line`, approving or requesting changes on one's own PR.
-//! Every request body is checked against the API description as well.
+//! `start_line` that does not precede `line`, approving or requesting changes on one's own PR,
+//! and (from tests/fixtures/github/errors-publishing.json) Actions' token approving, a second
+//! pending review, a body over 65,536 characters, a `commit_id` no longer in the pull request,
+//! dismissing a review that is not standing. Every request body is checked against the API
+//! description as well.
 
 use std::sync::{Arc, LazyLock};
 
@@ -14,8 +17,8 @@ use serde_json::{Value, json};
 
 use super::github_json as gh;
 use super::github_server::{
-    ReviewCommentSpec, ReviewSpec, Shared, UserSpec, bearer, find_pull, github_error, lock,
-    not_found,
+    PullSpec, ReviewCommentSpec, ReviewSpec, Shared, account, bearer, find_pull, github_error,
+    lock, not_found,
 };
 use super::openapi;
 
@@ -35,14 +38,58 @@ static ERRORS: LazyLock<Vec<Value>> = LazyLock::new(|| {
     value["examples"].as_array().expect("examples").clone()
 });
 
-/// The real body whose error text contains `needle`.
+/// More real bodies, for the publishing calls beyond a review's anchors.
+static MORE_ERRORS: LazyLock<Vec<Value>> = LazyLock::new(|| {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/fixtures/github/errors-publishing.json"
+    );
+    let text = std::fs::read_to_string(path).expect("read errors-publishing.json");
+    let value: Value = serde_json::from_str(&text).expect("parse errors-publishing.json");
+    value["examples"].as_array().expect("examples").clone()
+});
+
+/// GitHub's limit on review, comment and reply bodies, in characters.
+pub const MAX_BODY_CHARS: usize = 65_536;
+
+/// The real 422 body whose error text contains `needle`.
 fn real_422(needle: &str) -> Response {
+    real_error(422, needle)
+}
+
+/// The real body of a `status` answer whose message or error text contains `needle`.
+pub fn real_error(status: u16, needle: &str) -> Response {
+    let text_of = |e: &Value| -> String {
+        match e {
+            Value::String(s) => s.clone(),
+            other => other["message"].as_str().unwrap_or("").to_string(),
+        }
+    };
     let body = ERRORS
         .iter()
+        .chain(MORE_ERRORS.iter())
+        .filter(|e| e["status"] == status)
         .map(|e| e["body"].clone())
-        .find(|b| b["errors"][0].as_str().is_some_and(|t| t.contains(needle)))
-        .unwrap_or_else(|| panic!("no 422 body mentions {needle:?}"));
-    (StatusCode::UNPROCESSABLE_ENTITY, axum::Json(body)).into_response()
+        .find(|b| {
+            b["message"].as_str().is_some_and(|m| m.contains(needle))
+                || b["errors"]
+                    .as_array()
+                    .is_some_and(|errors| errors.iter().any(|e| text_of(e).contains(needle)))
+        })
+        .unwrap_or_else(|| panic!("no {status} body mentions {needle:?}"));
+    let status = StatusCode::from_u16(status).expect("a valid status");
+    (status, axum::Json(body)).into_response()
+}
+
+/// GitHub's refusal of a body over its limit (characters, as GitHub counts them).
+fn too_long(body: &Value) -> Option<Response> {
+    let long = |v: &Value| {
+        v.as_str()
+            .is_some_and(|t| t.chars().count() > MAX_BODY_CHARS)
+    };
+    let comments = body["comments"].as_array().cloned().unwrap_or_default();
+    (long(&body["body"]) || comments.iter().any(|c| long(&c["body"])))
+        .then(|| real_422("body is too long"))
 }
 
 #[derive(Deserialize)]
@@ -176,7 +223,33 @@ pub async fn create_review(
         Ok(body) => body,
         Err(refused) => return refused,
     };
+    if let Some(refused) = too_long(&body) {
+        return refused;
+    }
+    let pending = pull
+        .reviews
+        .iter()
+        .any(|r| r.state == "PENDING" && r.author.login.eq_ignore_ascii_case(&login));
+    if pending {
+        return real_422("one pending review per pull request");
+    }
+    // The review is placed on `commit_id`: it must be one of the pull request's commits (an
+    // older one is fine, as on GitHub; one a force-push removed is not).
+    if let Some(commit) = body["commit_id"].as_str()
+        && !pr_commits(&shared, &pull).iter().any(|c| c == commit)
+    {
+        return real_422("commit_id is not part of the pull request");
+    }
     let event = body["event"].as_str().unwrap_or("");
+    let installation = super::github_server::bearer(&headers)
+        .is_some_and(|t| lock(&shared.installation_tokens).contains(&t));
+    if installation
+        && login == "github-actions[bot]"
+        && event == "APPROVE"
+        && !*lock(&shared.actions_may_approve)
+    {
+        return real_422("GitHub Actions is not permitted to approve pull requests.");
+    }
     let own = pull.author.login.eq_ignore_ascii_case(&login);
     if own && event == "APPROVE" {
         return real_422("Can not approve your own pull request");
@@ -207,7 +280,7 @@ pub async fn create_review(
         .as_str()
         .unwrap_or(&pull.head_sha)
         .to_string();
-    let author = UserSpec::user(&login);
+    let author = account(&login);
     let review = ReviewSpec {
         id: next_id(&shared),
         author: author.clone(),
@@ -255,6 +328,9 @@ pub async fn update_review(
         Ok(body) => body,
         Err(refused) => return refused,
     };
+    if let Some(refused) = too_long(&body) {
+        return refused;
+    }
     let id = p.review_id.unwrap_or(0);
     let mut served = lock(&shared.pull);
     let Some(review) = served.reviews.iter_mut().find(|r| r.id == id) else {
@@ -289,6 +365,9 @@ pub async fn reply(
         Ok(body) => body,
         Err(refused) => return refused,
     };
+    if let Some(refused) = too_long(&body) {
+        return refused;
+    }
     let parent_id = p.comment_id.unwrap_or(0);
     let id = next_id(&shared);
     let mut served = lock(&shared.pull);
@@ -303,7 +382,7 @@ pub async fn reply(
     let reply = ReviewCommentSpec {
         id,
         review_id: parent.review_id,
-        author: UserSpec::user(&login),
+        author: account(&login),
         body: body["body"].as_str().unwrap_or("").to_string(),
         in_reply_to: Some(parent.id),
         created_at: super::github_server::minute_stamp(id),
@@ -336,4 +415,72 @@ pub async fn check_runs(State(shared): State<Arc<Shared>>, Path(p): Path<CommitP
         .cloned()
         .unwrap_or_default();
     axum::Json(json!({ "total_count": runs.len(), "check_runs": runs })).into_response()
+}
+
+/// The pull request's commits, as `GET .../pulls/{n}/commits` would list them.
+fn pr_commits(shared: &Shared, pull: &PullSpec) -> Vec<String> {
+    let range = format!("{}..{}", pull.base_sha, pull.head_sha);
+    shared
+        .repo
+        .git(&["rev-list", &range])
+        .lines()
+        .map(str::to_string)
+        .collect()
+}
+
+/// `PUT .../reviews/{review_id}/dismissals` with `{"message": ..., "event": "DISMISS"}`: only a
+/// standing APPROVED or CHANGES_REQUESTED review can be dismissed; it becomes DISMISSED.
+pub async fn dismiss(
+    State(shared): State<Arc<Shared>>,
+    Path(p): Path<ReviewPath>,
+    headers: HeaderMap,
+    request: Request,
+) -> Response {
+    if find_pull(&shared, &p.owner, &p.repo, Some(p.pull_number)).is_none() {
+        return not_found();
+    }
+    if login(&shared, &headers).is_none() {
+        return github_error(StatusCode::UNAUTHORIZED, "Requires authentication");
+    }
+    let call = format!("{} {}", request.method(), request.uri().path());
+    let bytes = match axum::body::to_bytes(request.into_body(), usize::MAX).await {
+        Ok(bytes) => bytes,
+        Err(_) => return github_error(StatusCode::BAD_REQUEST, "Problems parsing JSON"),
+    };
+    let Ok(body) = serde_json::from_slice::<Value>(&bytes) else {
+        return github_error(StatusCode::BAD_REQUEST, "Problems parsing JSON");
+    };
+    lock(&shared.bodies).push((call, body.clone()));
+    let message_ok = body["message"]
+        .as_str()
+        .is_some_and(|m| !m.trim().is_empty());
+    let event_ok = body.get("event").is_none_or(|e| e == "DISMISS");
+    if !message_ok || !event_ok {
+        return github_error(StatusCode::UNPROCESSABLE_ENTITY, "Invalid request.");
+    }
+    let id = p.review_id.unwrap_or(0);
+    let mut served = lock(&shared.pull);
+    let Some(review) = served.reviews.iter_mut().find(|r| r.id == id) else {
+        return not_found();
+    };
+    match review.state.as_str() {
+        "APPROVED" | "CHANGES_REQUESTED" => review.state = "DISMISSED".into(),
+        "DISMISSED" => return real_422("Can not dismiss a dismissed pull request review"),
+        other => {
+            let text = format!(
+                "Can not dismiss a {} pull request review",
+                other.to_ascii_lowercase()
+            );
+            let body = json!({"message": "Unprocessable Entity", "errors": [text]});
+            return (StatusCode::UNPROCESSABLE_ENTITY, axum::Json(body)).into_response();
+        }
+    }
+    let review = review.clone();
+    let pull = served.clone();
+    drop(served);
+    let answer = gh::review(&shared.urls, &pull, &review);
+    if let Err(problem) = openapi::github().check("put", REVIEW, 200, &answer) {
+        lock(&shared.violations).push(problem);
+    }
+    axum::Json(answer).into_response()
 }

@@ -15,7 +15,7 @@
 //! path is spelled exactly as in the description, so the check finds its schema. The publishing
 //! calls (reviews, replies, check runs) live in `github_publish`.
 
-use std::collections::{HashMap, VecDeque};
+use std::collections::{HashMap, HashSet, VecDeque};
 use std::net::TcpListener;
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::thread::JoinHandle;
@@ -185,6 +185,13 @@ pub(crate) struct Shared {
     pub(crate) diff: Mutex<String>,
     /// token → login.
     pub(crate) tokens: Mutex<HashMap<String, String>>,
+    /// Tokens of GitHub App installations (`github.token` in Actions): `GET /user` refuses them.
+    pub(crate) installation_tokens: Mutex<HashSet<String>>,
+    /// Whether the repository lets GitHub Actions approve pull requests (off by default on
+    /// new repositories, so off here).
+    pub(crate) actions_may_approve: Mutex<bool>,
+    /// Past this many files or lines, the diff media type answers 406 (GitHub: 300, 20,000).
+    pub(crate) diff_limits: Mutex<(usize, usize)>,
     scripts: Mutex<HashMap<String, Script>>,
     requests: Mutex<Vec<RecordedRequest>>,
     pub(crate) violations: Mutex<Vec<String>>,
@@ -197,7 +204,7 @@ pub(crate) struct Shared {
     /// Paths whose inline comments are refused as GitHub refuses a line outside the diff, even
     /// though the served diff shows them (GitHub's own view of a diff can differ from ours).
     pub(crate) refused_paths: Mutex<Vec<String>>,
-    repo: GitRepo,
+    pub(crate) repo: GitRepo,
 }
 
 /// The running server. Dropping it stops the server, deletes the repository, and fails the
@@ -230,6 +237,9 @@ impl GithubServer {
             files: Mutex::new(files),
             diff: Mutex::new(diff),
             tokens: Mutex::default(),
+            installation_tokens: Mutex::default(),
+            actions_may_approve: Mutex::new(false),
+            diff_limits: Mutex::new((300, 20_000)),
             scripts: Mutex::default(),
             requests: Mutex::default(),
             violations: Mutex::default(),
@@ -273,6 +283,25 @@ impl GithubServer {
     /// credentials"; no token at all is anonymous access (fine except for `GET /user`).
     pub fn accept_token(&self, token: &str, login: &str) {
         lock(&self.shared.tokens).insert(token.into(), login.into());
+    }
+
+    /// Makes `token` an installation token acting as `login` (`github-actions[bot]` for the
+    /// `github.token` of Actions): GitHub answers its `GET /user` with 403 "Resource not
+    /// accessible by integration", and, for the Actions login, refuses APPROVE unless
+    /// [`GithubServer::allow_actions_approval`].
+    pub fn accept_installation_token(&self, token: &str, login: &str) {
+        self.accept_token(token, login);
+        lock(&self.shared.installation_tokens).insert(token.into());
+    }
+
+    /// The repository setting "Allow GitHub Actions to create and approve pull requests".
+    pub fn allow_actions_approval(&self) {
+        *lock(&self.shared.actions_may_approve) = true;
+    }
+
+    /// Lowers GitHub's diff limits (300 files, 20,000 lines) so a small PR can exceed them.
+    pub fn set_diff_limits(&self, files: usize, lines: usize) {
+        *lock(&self.shared.diff_limits) = (files, lines);
     }
 
     /// The pull request as currently served.
@@ -449,6 +478,13 @@ fn router(shared: Arc<Shared>) -> Router {
         "/repos/{owner}/{repo}/commits/{ref}/check-runs",
         get(publish::check_runs),
     );
+    // Not in the subset either: the request and the answer (a review) follow GitHub's
+    // "Dismiss a review for a pull request"; the answer is the review schema, checked by hand
+    // in `github_publish`.
+    router = router.route(
+        "/repos/{owner}/{repo}/pulls/{pull_number}/reviews/{review_id}/dismissals",
+        put(publish::dismiss),
+    );
     router
         .fallback(|| async { github_error(StatusCode::NOT_FOUND, "Not Found") })
         .layer(middleware::from_fn_with_state(shared.clone(), front_door))
@@ -573,6 +609,21 @@ async fn get_pull(
         .and_then(|v| v.to_str().ok())
         .is_some_and(|v| v.contains("application/vnd.github.diff"));
     if wants_diff {
+        let (max_files, max_lines) = *lock(&shared.diff_limits);
+        let (count, lines) = {
+            let files = lock(&shared.files);
+            let lines: usize = files
+                .iter()
+                .map(|f| (f.additions + f.deletions) as usize)
+                .sum();
+            (files.len(), lines)
+        };
+        if count > max_files {
+            return publish::real_error(406, "maximum number of files");
+        }
+        if lines > max_lines {
+            return publish::real_error(406, "maximum number of lines");
+        }
         let mut response = lock(&shared.diff).clone().into_response();
         set_header(
             &mut response,
@@ -657,11 +708,16 @@ async fn list_issue_comments(
 }
 
 async fn get_user(State(shared): State<Arc<Shared>>, headers: HeaderMap) -> Response {
-    let login = bearer(&headers).and_then(|token| lock(&shared.tokens).get(&token).cloned());
+    let token = bearer(&headers);
+    if token
+        .as_ref()
+        .is_some_and(|t| lock(&shared.installation_tokens).contains(t))
+    {
+        return publish::real_error(403, "Resource not accessible by integration");
+    }
+    let login = token.and_then(|token| lock(&shared.tokens).get(&token).cloned());
     match login {
-        Some(login) => {
-            axum::Json(gh::private_user(&shared.urls, &UserSpec::user(&login))).into_response()
-        }
+        Some(login) => axum::Json(gh::private_user(&shared.urls, &account(&login))).into_response(),
         None => github_error(StatusCode::UNAUTHORIZED, "Requires authentication"),
     }
 }
@@ -701,6 +757,15 @@ fn paginate(shared: &Shared, path: &str, items: Vec<Value>, query: &PageQuery) -
         set_header(&mut response, "link", &links.join(", "));
     }
     response
+}
+
+/// The account behind a login: apps (`name[bot]`) are `Bot`s.
+pub(crate) fn account(login: &str) -> UserSpec {
+    if login.ends_with("[bot]") {
+        UserSpec::bot(login)
+    } else {
+        UserSpec::user(login)
+    }
 }
 
 pub(crate) fn bearer(headers: &HeaderMap) -> Option<String> {
