@@ -401,6 +401,9 @@ fn headless_command(
     let reference = reference::parse(pr, cli.base.as_deref(), cli.head.as_deref())?;
     let options = prepare_options(cli)?;
     let mut prepared = signals.run(runtime, prepare(reference, &options))??;
+    if let Some(corruption) = &prepared.opened.corruption {
+        say(format!("warning: {corruption}"));
+    }
     if prepared.is_empty() {
         write_report(cli, &prepare_report(cli, &prepared))?;
         say("nothing to review: the range has no changes");
@@ -545,7 +548,10 @@ fn review_options(
         force: cli.force,
         catalog: Catalog::builtin().with_overrides(&config),
         models,
-        notes: config.notes.clone(),
+        // A damaged state.json is said in the report's coverage too, not only on stderr.
+        notes: (config.notes.iter().cloned())
+            .chain(prepared.opened.corruption.iter().map(|c| c.to_string()))
+            .collect(),
         ..ReviewOptions::default()
     };
     Ok((options, config))
@@ -560,6 +566,13 @@ fn cockpit_command(cli: &Cli, pr: &str, runtime: &tokio::runtime::Runtime) -> an
     let options = prepare_options(cli)?;
     say("preparing the review space…");
     let prepared = runtime.block_on(prepare(reference, &options))?;
+    // Said before the cockpit takes the screen, and asked about: the person's earlier
+    // decisions may be gone, and they must know before deciding anything again.
+    if let Some(corruption) = &prepared.opened.corruption
+        && !ask(&format!("warning: {corruption}. Open the review anyway?"))?
+    {
+        return Ok(Exit::Aborted);
+    }
     if prepared.is_empty() {
         say("nothing to review: the range has no changes");
         return Ok(Exit::NothingToReview);

@@ -65,6 +65,12 @@ pub fn json(prepared: &Prepared, forced: bool) -> Value {
             "round": state.current_round().map(|r| r.number),
             "new_round": prepared.opened.new_round.is_some(),
             "mirror_created": prepared.opened.mirror_created,
+            // A damaged state.json that was moved aside: where, why, what was read back.
+            "corruption": prepared.opened.corruption.as_ref().map(|c| json!({
+                "preserved_at": c.preserved_at,
+                "reason": c.reason,
+                "recovered": c.recovered,
+            })),
         },
         "files": prepared.diff.files.iter().map(|f| json!({
             "path": f.path,
@@ -125,6 +131,9 @@ pub fn lines(prepared: &Prepared, forced: bool) -> Lines {
         state.ladder().as_str()
     ));
     out.line(format!("worktree {}", prepared.space.worktree().display()));
+    if let Some(corruption) = &prepared.opened.corruption {
+        out.line(format!("WARNING {corruption}"));
+    }
     let (additions, deletions) = totals(&prepared.diff);
     out.line(format!(
         "files   {} changed, +{additions} −{deletions}",

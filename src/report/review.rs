@@ -7,26 +7,32 @@ use crate::pipeline::ReviewResult;
 use crate::prepare::Prepared;
 use crate::printable::Lines;
 use crate::report::headless;
-use crate::report::verdict_text::round3;
+use crate::report::verdict_text::{percent, round3};
+use crate::review::AxisVerdict;
 use crate::review::consolidate::join_names;
 use crate::review::level::Placement;
 use crate::review::node::ReviewNode;
-use crate::review::verdict::Decision;
 
-/// "BLOCK · confidence 0.95 · gate failed · 4 files reviewed · deterministic-only": the first
-/// line of every report and of the posted summary.
+/// "BLOCK · confidence 95 · gate failed · 4 files reviewed · deterministic-only": the first
+/// line of every report and of the posted summary. "gate failed" only when a gated axis did
+/// not pass: a Hold for findings is not a failed gate.
 pub fn facts_line(result: &ReviewResult) -> String {
     let verdict = &result.verdict;
-    let gate = if verdict.decision == Decision::Ship {
-        "gate passed"
-    } else {
-        "gate failed"
-    };
+    let gated = result
+        .cohorts
+        .as_ref()
+        .map(|c| c.axes.iter().filter(|a| a.gated).collect::<Vec<_>>())
+        .unwrap_or_default();
+    let failed = gated
+        .iter()
+        .any(|a| !matches!(a.verdict, AxisVerdict::Pass | AxisVerdict::Warn));
+    let gate = if failed { "gate failed" } else { "gate passed" };
+    let reviewed = result.coverage.files_reviewed.len();
     let mut parts = vec![
         verdict.decision.label().to_uppercase(),
-        format!("confidence {:.2}", verdict.confidence),
+        format!("confidence {}", percent(verdict.confidence)),
         gate.to_string(),
-        format!("{} files reviewed", result.coverage.files_reviewed.len()),
+        format!("{reviewed} {} reviewed", plural(reviewed, "file", "files")),
     ];
     if !result.coverage.files_skipped.is_empty() {
         parts.push(format!("{} skipped", result.coverage.files_skipped.len()));
@@ -36,6 +42,10 @@ pub fn facts_line(result: &ReviewResult) -> String {
         parts.push("deterministic-only".into());
     }
     parts.join(" · ")
+}
+
+fn plural<'a>(n: usize, one: &'a str, many: &'a str) -> &'a str {
+    if n == 1 { one } else { many }
 }
 
 /// Reviewers who found the node's problem, primary first ("engineer and secret scan").
@@ -89,26 +99,65 @@ fn finding_json(result: &ReviewResult, node: &ReviewNode) -> Value {
     })
 }
 
+/// The verdict as recorded: what `review-tui evaluate` reads back (`model_verdict`, `axes`,
+/// `deterministic_only`) beside what it recomputes.
+pub fn verdict_json(result: &ReviewResult) -> Value {
+    let verdict = &result.verdict;
+    json!({
+        "decision": verdict.decision.as_str(),
+        "confidence": round3(verdict.confidence),
+        "reasons": verdict.reasons,
+        "counts": verdict.counts,
+        "axes": result.cohorts.as_ref().map(|c| &c.axes),
+        "deterministic_only": result.deterministic_only,
+        "level": result.level.as_str(),
+        "model_verdict": verdict.model_verdict,
+    })
+}
+
+/// Every finding, duplicates included (each names its primary in `duplicate_of`).
+pub fn findings_json(result: &ReviewResult) -> Value {
+    Value::Array(
+        result
+            .board
+            .nodes
+            .iter()
+            .map(|node| finding_json(result, node))
+            .collect(),
+    )
+}
+
+/// Every reviewer with its outcome (`null` when it never finished).
+pub fn reviewers_json(result: &ReviewResult) -> Value {
+    Value::Array(
+        result
+            .board
+            .reviewers
+            .values()
+            .map(|r| {
+                json!({
+                    "name": r.name,
+                    "required": r.required,
+                    "state": r.phase,
+                    "outcome": r.outcome,
+                    "findings": r.findings,
+                    "dropped": r.dropped,
+                    "tokens_used": r.tokens_used,
+                    "cost_usd": r.cost_usd,
+                    "note": r.note,
+                })
+            })
+            .collect(),
+    )
+}
+
 pub fn json(prepared: &Prepared, result: &ReviewResult, forced: bool) -> Value {
     let mut report = headless::json(prepared, forced);
-    let verdict = &result.verdict;
     let object = report
         .as_object_mut()
         .expect("the prepare report is an object");
     object.insert("facts".into(), Value::String(facts_line(result)));
-    object.insert(
-        "verdict".into(),
-        json!({
-            "decision": verdict.decision.as_str(),
-            "confidence": round3(verdict.confidence),
-            "reasons": verdict.reasons,
-            "counts": verdict.counts,
-            "axes": result.cohorts.as_ref().map(|c| &c.axes),
-            "deterministic_only": result.deterministic_only,
-            "level": result.level.as_str(),
-            "model_verdict": verdict.model_verdict,
-        }),
-    );
+    object.insert("verdict".into(), verdict_json(result));
     object.insert(
         "round".into(),
         json!({
@@ -129,41 +178,9 @@ pub fn json(prepared: &Prepared, result: &ReviewResult, forced: bool) -> Value {
                 .unwrap_or_default()
         ),
     );
-    object.insert(
-        "findings".into(),
-        Value::Array(
-            result
-                .board
-                .nodes
-                .iter()
-                .map(|node| finding_json(result, node))
-                .collect(),
-        ),
-    );
+    object.insert("findings".into(), findings_json(result));
     object.insert("disagreements".into(), json!(result.disagreements));
-    object.insert(
-        "reviewers".into(),
-        Value::Array(
-            result
-                .board
-                .reviewers
-                .values()
-                .map(|r| {
-                    json!({
-                        "name": r.name,
-                        "required": r.required,
-                        "state": r.phase,
-                        "outcome": r.outcome,
-                        "findings": r.findings,
-                        "dropped": r.dropped,
-                        "tokens_used": r.tokens_used,
-                        "cost_usd": r.cost_usd,
-                        "note": r.note,
-                    })
-                })
-                .collect(),
-        ),
-    );
+    object.insert("reviewers".into(), reviewers_json(result));
     object.insert(
         "coverage".into(),
         json!({
@@ -274,8 +291,12 @@ pub fn text(prepared: &Prepared, result: &ReviewResult, forced: bool) -> String 
     for r in result.board.reviewers.values() {
         let outcome = r.outcome.map(|o| o.as_str()).unwrap_or("unfinished");
         out.line(format!(
-            "  {:<14} {:<14} {} findings  {}",
-            r.name, outcome, r.findings, r.note
+            "  {:<14} {:<14} {} {}  {}",
+            r.name,
+            outcome,
+            r.findings,
+            plural(r.findings, "finding", "findings"),
+            r.note
         ));
     }
     if !result.walkthrough.is_empty() {

@@ -4,12 +4,18 @@ use serde_json::{Value, json};
 
 use crate::review::verdict::Verdict;
 
-/// `HOLD (confidence 0.72)` then the reasons, the counts and the model's verdict for audit.
+/// A confidence as people are shown it everywhere (text, Markdown, the cockpit): 0–100. Data
+/// (JSON) keeps 0.0–1.0, as DESIGN §4 stores it.
+pub fn percent(confidence: f64) -> u32 {
+    (confidence.clamp(0.0, 1.0) * 100.0).round() as u32
+}
+
+/// `HOLD (confidence 72)` then the reasons, the counts and the model's verdict for audit.
 pub fn text(verdict: &Verdict) -> String {
     let mut out = format!(
-        "{} (confidence {:.2})\n",
+        "{} (confidence {})\n",
         verdict.decision.label().to_uppercase(),
-        verdict.confidence
+        percent(verdict.confidence)
     );
     for reason in &verdict.reasons {
         out.push_str(&format!("  - {reason}\n"));

@@ -134,7 +134,7 @@ fn a_network_error_names_the_host() {
 // ---- 2. File names and PR text cannot drive the terminal or fake report lines ----
 
 const RED: &str = "\x1b[31mred.py";
-const SPLIT: &str = "fake\nSHIP · confidence 1.00.py";
+const SPLIT: &str = "fake\nSHIP · confidence 100.py";
 
 /// A repository whose feature branch adds files named with an escape and a line break, each
 /// holding code a rule flags, so the names appear in the files list and in the findings.
@@ -175,7 +175,7 @@ fn the_text_report_shows_hostile_file_names_escaped_on_their_own_line() {
         .count();
     let split = report
         .lines()
-        .filter(|l| l.contains("fake\\nSHIP · confidence 1.00.py"))
+        .filter(|l| l.contains("fake\\nSHIP · confidence 100.py"))
         .count();
     assert!(red >= 2, "{report}");
     assert!(split >= 2, "{report}");
@@ -387,4 +387,138 @@ fn config_path_and_show_say_where_and_what() {
     let help = text(&review_tui().arg("--help").output().unwrap().stdout);
     assert!(help.contains("review-tui/config.toml"), "{help}");
     assert!(help.contains("config path"), "{help}");
+}
+
+// ---- 5. `evaluate` reads our own reports; 21. one confidence scale, "gate failed" honestly ----
+
+#[test]
+fn evaluate_reads_our_json_report_and_review_json_with_the_same_decision() {
+    let repo = hostile_names();
+    let dir = tempfile::tempdir().unwrap();
+    let reference = format!("{}#main..feature", repo.path().display());
+    let report_path = dir.path().join("report.json");
+    let out = command(&dir.path().join("data"), &dir.path().join("none.toml"))
+        .args([
+            &reference,
+            "--headless",
+            "--deterministic-only",
+            "--publish",
+        ])
+        .args(["--format", "json", "-o"])
+        .arg(&report_path)
+        .output()
+        .unwrap();
+    let code = out.status.code().unwrap();
+    assert!(matches!(code, 5 | 6), "{}", text(&out.stderr));
+    let report: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&report_path).unwrap()).unwrap();
+    let decision = report["verdict"]["decision"].as_str().unwrap().to_string();
+    let review_json =
+        std::path::Path::new(report["space"]["path"].as_str().unwrap()).join("review.json");
+    for file in [&report_path, &review_json] {
+        let out = review_tui()
+            .args(["evaluate", "--format", "json"])
+            .arg(file)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(code), "{}", text(&out.stderr));
+        let verdict: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(verdict["decision"], decision.as_str(), "{}", file.display());
+    }
+
+    // The facts line: a Hold or Block for findings is not a failed gate; confidence 0-100.
+    let facts = report["facts"].as_str().unwrap();
+    assert!(facts.contains("gate passed"), "{facts}");
+    let confidence = report["verdict"]["confidence"].as_f64().unwrap();
+    assert!(
+        facts.contains(&format!("confidence {}", (confidence * 100.0).round())),
+        "{facts}"
+    );
+    let evaluated = review_tui()
+        .arg("evaluate")
+        .arg(&report_path)
+        .output()
+        .unwrap();
+    let first = text(&evaluated.stdout).lines().next().unwrap().to_string();
+    assert!(
+        first.ends_with(&format!("(confidence {})", (confidence * 100.0).round())),
+        "{first}"
+    );
+}
+
+#[test]
+fn one_file_is_one_file() {
+    let repo = crate::support::git_repo::GitRepo::init();
+    repo.write("README.md", "# app\n");
+    repo.commit_all("initial");
+    repo.git(&["checkout", "--quiet", "-b", "feature"]);
+    repo.write("notes.txt", "a note\n");
+    repo.commit_all("one file");
+    let dir = tempfile::tempdir().unwrap();
+    let out = command(&dir.path().join("data"), &dir.path().join("none.toml"))
+        .arg(format!("{}#main..feature", repo.path().display()))
+        .args(["--headless", "--deterministic-only"])
+        .output()
+        .unwrap();
+    let report = text(&out.stdout);
+    assert!(report.contains(" 1 file reviewed"), "{report}");
+    assert!(!report.contains("1 files"), "{report}");
+}
+
+// ---- 10. A damaged state.json is said loudly, kept, and its decisions recovered ----
+
+#[test]
+fn a_damaged_state_is_reported_and_its_readable_decisions_kept() {
+    let repo = hostile_names();
+    let dir = tempfile::tempdir().unwrap();
+    let reference = format!("{}#main..feature", repo.path().display());
+    let run = |extra: &[&str]| {
+        command(&dir.path().join("data"), &dir.path().join("none.toml"))
+            .args([&reference, "--headless", "--deterministic-only", "--force"])
+            .args(["--format", "json"])
+            .args(extra)
+            .output()
+            .unwrap()
+    };
+    let first: serde_json::Value = serde_json::from_slice(&run(&[]).stdout).unwrap();
+    let space = std::path::PathBuf::from(first["space"]["path"].as_str().unwrap());
+    let state_path = space.join("state.json");
+    let mut state: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&state_path).unwrap()).unwrap();
+    let nodes = state["nodes"].as_array_mut().unwrap();
+    assert!(nodes.len() >= 2, "{nodes:?}");
+    // A person's decision on the first finding; the second finding is damaged.
+    nodes[0]["status"] = serde_json::json!("resolved");
+    let kept_id = nodes[0]["id"].as_str().unwrap().to_string();
+    nodes[1]["priority"] = serde_json::json!("P9");
+    std::fs::write(&state_path, serde_json::to_string_pretty(&state).unwrap()).unwrap();
+
+    let out = run(&[]);
+    let err = text(&out.stderr);
+    assert!(
+        err.contains("warning: the review space's state.json was damaged"),
+        "{err}"
+    );
+    assert!(err.contains("state.json.corrupt-"), "{err}");
+    assert!(
+        err.contains("recovered 1 of 2 findings (1 with a decision)")
+            || err.contains("with a decision"),
+        "{err}"
+    );
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let kept = report["space"]["corruption"]["preserved_at"]
+        .as_str()
+        .unwrap();
+    assert!(std::path::Path::new(kept).exists(), "{kept}");
+    let notes = report["coverage"]["notes"].to_string();
+    assert!(notes.contains("state.json was damaged"), "{notes}");
+    let state: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&state_path).unwrap()).unwrap();
+    let resolved = state["nodes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|n| n["id"] == kept_id.as_str())
+        .map(|n| n["status"].clone());
+    assert_eq!(resolved, Some(serde_json::json!("resolved")), "{state}");
 }
