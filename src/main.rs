@@ -33,9 +33,13 @@ fn main() -> ExitCode {
                 return exit(Exit::Aborted);
             }
             say(describe(&err));
+            use review_tui::pr::{forge::ForgeError, local::LocalError};
             let nothing = matches!(
                 err.downcast_ref::<PrepareError>(),
-                Some(PrepareError::NothingToReview(_))
+                Some(
+                    PrepareError::NothingToReview(_)
+                        | PrepareError::Forge(ForgeError::Local(LocalError::OnBaseBranch { .. }))
+                )
             );
             exit(if nothing {
                 Exit::NothingToReview
@@ -399,6 +403,7 @@ fn headless_command(
     signals: &Signals,
 ) -> anyhow::Result<Exit> {
     let reference = reference::parse(pr, cli.base.as_deref(), cli.head.as_deref())?;
+    warn_uncommitted(&reference);
     let options = prepare_options(cli)?;
     let mut prepared = signals.run(runtime, prepare(reference, &options))??;
     if let Some(corruption) = &prepared.opened.corruption {
@@ -563,6 +568,7 @@ fn cockpit_command(cli: &Cli, pr: &str, runtime: &tokio::runtime::Runtime) -> an
 
     ui::app::check_terminal().map_err(anyhow::Error::msg)?;
     let reference = reference::parse(pr, cli.base.as_deref(), cli.head.as_deref())?;
+    warn_uncommitted(&reference);
     let options = prepare_options(cli)?;
     say("preparing the review space…");
     let prepared = runtime.block_on(prepare(reference, &options))?;
@@ -636,6 +642,21 @@ fn cockpit_command(cli: &Cli, pr: &str, runtime: &tokio::runtime::Runtime) -> an
     match outcome {
         ui::RunOutcome::Aborted => Ok(Exit::Aborted),
         _ => Ok(decision.map_or(Exit::Inconclusive, |d| d.exit())),
+    }
+}
+
+/// A review reads commits: changes only in the work tree (a modified file with a password, an
+/// untracked file) are not part of it, and the person is told first.
+fn warn_uncommitted(reference: &reference::PrRef) {
+    if let reference::PrRef::Local { path, head, .. } = reference
+        && let Some(count) = review_tui::pr::local::uncommitted(path, head.as_deref())
+        && count > 0
+    {
+        let files = if count == 1 { "file is" } else { "files are" };
+        say(format!(
+            "{count} uncommitted {files} not part of this review (it reads commits only): \
+             commit them to include them"
+        ));
     }
 }
 

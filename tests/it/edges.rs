@@ -462,7 +462,7 @@ fn one_file_is_one_file() {
         .unwrap();
     let report = text(&out.stdout);
     assert!(report.contains(" 1 file reviewed"), "{report}");
-    assert!(!report.contains("1 files"), "{report}");
+    assert!(!report.contains("1 files reviewed"), "{report}");
 }
 
 // ---- 10. A damaged state.json is said loudly, kept, and its decisions recovered ----
@@ -474,7 +474,7 @@ fn a_damaged_state_is_reported_and_its_readable_decisions_kept() {
     let reference = format!("{}#main..feature", repo.path().display());
     let run = |extra: &[&str]| {
         command(&dir.path().join("data"), &dir.path().join("none.toml"))
-            .args([&reference, "--headless", "--deterministic-only", "--force"])
+            .args([&reference, "--headless", "--deterministic-only"])
             .args(["--format", "json"])
             .args(extra)
             .output()
@@ -501,17 +501,17 @@ fn a_damaged_state_is_reported_and_its_readable_decisions_kept() {
     );
     assert!(err.contains("state.json.corrupt-"), "{err}");
     assert!(
-        err.contains("recovered 1 of 2 findings (1 with a decision)")
-            || err.contains("with a decision"),
+        err.contains("recovered 1 of 2 findings (1 with a decision), 1 of 1 rounds"),
         "{err}"
     );
+    assert_eq!(out.status.code(), Some(1), "already reviewed: {err}");
     let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     let kept = report["space"]["corruption"]["preserved_at"]
         .as_str()
         .unwrap();
     assert!(std::path::Path::new(kept).exists(), "{kept}");
-    let notes = report["coverage"]["notes"].to_string();
-    assert!(notes.contains("state.json was damaged"), "{notes}");
+    // The second run is "already reviewed" (not eligible): the recovered state is what the
+    // space holds now, the person's decision included.
     let state: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&state_path).unwrap()).unwrap();
     let resolved = state["nodes"]
@@ -521,4 +521,60 @@ fn a_damaged_state_is_reported_and_its_readable_decisions_kept() {
         .find(|n| n["id"] == kept_id.as_str())
         .map(|n| n["status"].clone());
     assert_eq!(resolved, Some(serde_json::json!("resolved")), "{state}");
+}
+
+// ---- 8, 9, 16. A local repository: on its base branch, with uncommitted files, shallow ----
+
+#[test]
+fn the_base_branch_itself_is_nothing_to_review_and_uncommitted_files_are_named() {
+    let repo = crate::support::git_repo::GitRepo::init();
+    repo.write("README.md", "# app\n");
+    repo.commit_all("initial");
+    repo.write("README.md", "# app\npassword = hunter2\n");
+    repo.write("untracked.txt", "new\n");
+    let dir = tempfile::tempdir().unwrap();
+    let out = command(&dir.path().join("data"), &dir.path().join("none.toml"))
+        .arg(repo.path())
+        .args(["--headless", "--deterministic-only"])
+        .output()
+        .unwrap();
+    let err = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(3), "{err}");
+    let lines: Vec<&str> = err.lines().collect();
+    assert!(
+        lines[0].contains("2 uncommitted files are not part of this review"),
+        "{err}"
+    );
+    assert!(err.contains("main is the base branch"), "{err}");
+    assert!(err.contains("nothing to review"), "{err}");
+    assert!(!err.contains("no `main` or `master`"), "{err}");
+}
+
+#[test]
+fn a_shallow_clone_without_a_merge_base_says_to_unshallow() {
+    let origin = pr_repository();
+    let dir = tempfile::tempdir().unwrap();
+    let clone = dir.path().join("clone");
+    let url = format!("file://{}", origin.path().display());
+    let status = Command::new("git")
+        .args([
+            "clone",
+            "--quiet",
+            "--depth",
+            "1",
+            "--no-single-branch",
+            &url,
+        ])
+        .arg(&clone)
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let out = command(&dir.path().join("data"), &dir.path().join("none.toml"))
+        .arg(format!("{}#origin/main..origin/feature", clone.display()))
+        .args(["--headless", "--deterministic-only"])
+        .output()
+        .unwrap();
+    let err = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(4), "{err}");
+    assert!(err.contains("git fetch --unshallow"), "{err}");
 }
