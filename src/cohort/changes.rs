@@ -4,7 +4,7 @@
 use std::collections::BTreeSet;
 use std::path::Path;
 
-use crate::diff::{FileDiff, FileStatus, Language, LineKind};
+use crate::diff::{FileDiff, FileStatus, Language, LineKind, minified_line};
 
 use super::grammar::Grammar;
 use super::index::HeadTags;
@@ -15,10 +15,6 @@ use super::tags::{FileTags, Tagger};
 pub struct ChangedFile {
     pub path: String,
     pub language: Language,
-    /// RIGHT numbers of added lines.
-    pub added: BTreeSet<u32>,
-    /// LEFT numbers of removed lines.
-    pub removed: BTreeSet<u32>,
     pub reading: Reading,
 }
 
@@ -44,6 +40,8 @@ pub struct FileSymbols {
     /// The file existed in the base but its old version could not be read or parsed: what
     /// was removed from it is unknown.
     pub base_unknown: bool,
+    /// The base version's text, for the apiContract axis's structural comparison.
+    pub base_source: Option<Vec<u8>>,
 }
 
 /// The base version of one changed file, read before parsing (git2 is not shared across the
@@ -84,7 +82,11 @@ pub fn base_text(
     }
 }
 
-fn blob_at(repo: &git2::Repository, commit: git2::Oid, path: &str) -> Result<Vec<u8>, git2::Error> {
+pub(super) fn blob_at(
+    repo: &git2::Repository,
+    commit: git2::Oid,
+    path: &str,
+) -> Result<Vec<u8>, git2::Error> {
     let tree = repo.find_commit(commit)?.tree()?;
     let entry = tree.get_path(Path::new(path))?;
     let blob = entry.to_object(repo)?.peel_to_blob()?;
@@ -150,6 +152,7 @@ pub fn read_changed(
     let reading = match grammar {
         _ if file.binary || file.submodule.is_some() => Reading::NoGrammar,
         None => Reading::NoGrammar,
+        Some(_) if let Some(why) = not_worth_parsing(file, worktree) => Reading::Unparsed { why },
         Some(grammar) => {
             // Tags from another grammar (a path the index reads differently) are not reused.
             let parsed = parsed.filter(|(g, _)| *g == grammar).map(|(_, tags)| tags);
@@ -164,10 +167,30 @@ pub fn read_changed(
     ChangedFile {
         path: file.path.clone(),
         language: file.language,
-        added,
-        removed,
         reading,
     }
+}
+
+/// Head files larger than this are not parsed (the index skips them alike).
+const MAX_PARSE_BYTES: u64 = 1024 * 1024;
+
+/// Why a file of an indexed language is not parsed: a minified line or a huge file costs
+/// seconds and hundreds of MB in tree-sitter and is no code anyone reviews by symbol. Checked
+/// before reading anything but the diff and the file's size.
+fn not_worth_parsing(file: &FileDiff, worktree: &Path) -> Option<String> {
+    if let Some(longest) = minified_line(file) {
+        return Some(format!(
+            "{} is minified (a line of {longest} bytes): not parsed",
+            file.path
+        ));
+    }
+    let size = std::fs::metadata(worktree.join(&file.path)).map_or(0, |m| m.len());
+    (size > MAX_PARSE_BYTES).then(|| {
+        format!(
+            "{} is {size} bytes, over the {MAX_PARSE_BYTES}-byte parse limit: not parsed",
+            file.path
+        )
+    })
 }
 
 /// The head version's tags: none for a deleted file, `parsed` when the index build already
@@ -202,10 +225,14 @@ fn symbols(
     added: &BTreeSet<u32>,
     removed: &BTreeSet<u32>,
 ) -> Result<FileSymbols, String> {
+    let mut base_source = None;
     let base = match base {
         BaseText::None => None,
         BaseText::Text(source) => match tagger.tags(grammar, &source) {
-            Ok(tags) => Some(tags),
+            Ok(tags) => {
+                base_source = Some(source);
+                Some(tags)
+            }
             // The head parsed: a broken base only costs the removed side's symbols.
             Err(_) if head.is_some() => None,
             Err(_) => return Err(format!("the base of {} does not parse", file.path)),
@@ -221,6 +248,7 @@ fn symbols(
         head: None,
         base: None,
         base_unknown: file.status != FileStatus::Added && base.is_none(),
+        base_source,
     };
     for (tags, changed) in [(&head, added), (&base, removed)] {
         let Some(tags) = tags else { continue };
@@ -274,7 +302,9 @@ pub fn read_all(
     let bases: Vec<BaseText> = files
         .iter()
         .map(|file| match Grammar::for_file(&file.path, file.language) {
-            Some(_) if !file.binary => base_text(file, worktree, base),
+            Some(_) if !file.binary && not_worth_parsing(file, worktree).is_none() => {
+                base_text(file, worktree, base)
+            }
             _ => BaseText::None,
         })
         .collect();

@@ -9,6 +9,7 @@
 //! `testGap` axis.
 
 mod api_contract;
+mod blob_tags;
 mod cache_file;
 mod changes;
 mod early_index;
@@ -17,9 +18,11 @@ pub mod grammar;
 mod graph;
 mod group;
 pub mod index;
+mod pairing;
 mod paths;
 mod report_cache;
 mod stoplist;
+mod surface;
 mod tags;
 mod test_gap;
 
@@ -119,9 +122,16 @@ pub fn build_with(
             _ => {}
         }
     }
-    let cohorts = group::cohorts(&files, &index);
+    let moved: std::collections::BTreeSet<&str> = input
+        .diff
+        .files
+        .iter()
+        .filter(|f| is_moved(f))
+        .map(|f| f.path.as_str())
+        .collect();
+    let cohorts = group::cohorts(&files, &index, &moved);
     let axes = vec![
-        api_contract::api_contract(&files, &index),
+        api_contract::api_contract(&files, &index, input.worktree, input.base),
         test_gap::test_gap(&cohorts, &files),
     ];
     Ok(CohortReport {
@@ -130,4 +140,15 @@ pub fn build_with(
         index_stats,
         notes,
     })
+}
+
+/// Changed lines a renamed file may carry and still be read as a move (an import path, a
+/// package line).
+const MOVE_EDIT_LINES: usize = 10;
+
+/// A file renamed or moved with few edits.
+fn is_moved(file: &crate::diff::FileDiff) -> bool {
+    file.status == crate::diff::FileStatus::Renamed
+        && file.additions <= MOVE_EDIT_LINES
+        && file.deletions <= MOVE_EDIT_LINES
 }

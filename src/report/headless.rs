@@ -6,8 +6,8 @@ use serde_json::{Value, json};
 
 use crate::agents::secrets::redact_builtin;
 use crate::diff::{Diff, FileStatus};
-use crate::prepare::Prepared;
 use crate::printable::Lines;
+use crate::session::prepare::Prepared;
 
 fn short(sha: &str) -> &str {
     &sha[..sha.len().min(10)]

@@ -3,8 +3,6 @@
 
 use serde_json::{Value, json};
 
-use crate::pipeline::ReviewResult;
-use crate::prepare::Prepared;
 use crate::printable::Lines;
 use crate::report::headless;
 use crate::report::verdict_text::{percent, round3};
@@ -12,11 +10,13 @@ use crate::review::AxisVerdict;
 use crate::review::consolidate::join_names;
 use crate::review::level::Placement;
 use crate::review::node::ReviewNode;
+use crate::session::prepare::Prepared;
+use crate::session::snapshot::RoundSnapshot;
 
 /// "BLOCK · confidence 95 · gate failed · 4 files reviewed · deterministic-only": the first
 /// line of every report and of the posted summary. "gate failed" only when a gated axis did
 /// not pass: a Hold for findings is not a failed gate.
-pub fn facts_line(result: &ReviewResult) -> String {
+pub fn facts_line(result: &RoundSnapshot) -> String {
     let verdict = &result.verdict;
     let gated = result
         .cohorts
@@ -49,7 +49,7 @@ fn plural<'a>(n: usize, one: &'a str, many: &'a str) -> &'a str {
 }
 
 /// Reviewers who found the node's problem, primary first ("engineer and secret scan").
-fn found_by(result: &ReviewResult, node: &ReviewNode) -> String {
+fn found_by(result: &RoundSnapshot, node: &ReviewNode) -> String {
     result
         .problems
         .iter()
@@ -58,7 +58,7 @@ fn found_by(result: &ReviewResult, node: &ReviewNode) -> String {
         .unwrap_or_else(|| join_names(std::slice::from_ref(&node.origin.reviewer)))
 }
 
-fn finding_json(result: &ReviewResult, node: &ReviewNode) -> Value {
+fn finding_json(result: &RoundSnapshot, node: &ReviewNode) -> Value {
     let cohort = node.anchor.as_ref().and_then(|a| {
         result
             .cohorts
@@ -101,7 +101,7 @@ fn finding_json(result: &ReviewResult, node: &ReviewNode) -> Value {
 
 /// The verdict as recorded: what `review-tui evaluate` reads back (`model_verdict`, `axes`,
 /// `deterministic_only`) beside what it recomputes.
-pub fn verdict_json(result: &ReviewResult) -> Value {
+pub fn verdict_json(result: &RoundSnapshot) -> Value {
     let verdict = &result.verdict;
     json!({
         "decision": verdict.decision.as_str(),
@@ -116,7 +116,7 @@ pub fn verdict_json(result: &ReviewResult) -> Value {
 }
 
 /// Every finding, duplicates included (each names its primary in `duplicate_of`).
-pub fn findings_json(result: &ReviewResult) -> Value {
+pub fn findings_json(result: &RoundSnapshot) -> Value {
     Value::Array(
         result
             .board
@@ -128,7 +128,7 @@ pub fn findings_json(result: &ReviewResult) -> Value {
 }
 
 /// Every reviewer with its outcome (`null` when it never finished).
-pub fn reviewers_json(result: &ReviewResult) -> Value {
+pub fn reviewers_json(result: &RoundSnapshot) -> Value {
     Value::Array(
         result
             .board
@@ -151,7 +151,7 @@ pub fn reviewers_json(result: &ReviewResult) -> Value {
     )
 }
 
-pub fn json(prepared: &Prepared, result: &ReviewResult, forced: bool) -> Value {
+pub fn json(prepared: &Prepared, result: &RoundSnapshot, forced: bool) -> Value {
     let mut report = headless::json(prepared, forced);
     let object = report
         .as_object_mut()
@@ -200,7 +200,7 @@ pub fn json(prepared: &Prepared, result: &ReviewResult, forced: bool) -> Value {
     report
 }
 
-pub fn text(prepared: &Prepared, result: &ReviewResult, forced: bool) -> String {
+pub fn text(prepared: &Prepared, result: &RoundSnapshot, forced: bool) -> String {
     // The same decision and facts line the posted summary opens with.
     let (_, decision) = crate::report::markdown::headline(result);
     let mut out = Lines::new();

@@ -98,11 +98,18 @@ impl Board {
             return Applied::Stale;
         }
         let reviewer = event.reviewer;
+        let kind = match event.kind {
+            // A pass is not a reviewer: it gets no row, only its effect on a finding.
+            EventKind::Refuted { .. } | EventKind::Scored { .. } | EventKind::Traced { .. } => {
+                return self.apply_pass(reviewer, event.kind, at);
+            }
+            kind => kind,
+        };
         let state = self
             .reviewers
             .entry(reviewer.clone())
             .or_insert_with(|| ReviewerState::queued(&reviewer, false));
-        match event.kind {
+        match kind {
             EventKind::Started { required } => {
                 state.required = required;
                 state.phase = ReviewerPhase::Reading;
@@ -178,6 +185,57 @@ impl Board {
                 state.note = reason;
                 Applied::Changed
             }
+            // Taken by `apply_pass` above.
+            EventKind::Refuted { .. } | EventKind::Scored { .. } | EventKind::Traced { .. } => {
+                Applied::Stale
+            }
+        }
+    }
+
+    /// A pass's result on one finding. A refutation goes through the status service like any
+    /// dismissal (so it is refused where a dismissal would be); a rescore only lowers.
+    fn apply_pass(&mut self, pass: String, kind: EventKind, at: &str) -> Applied {
+        let node_id = match &kind {
+            EventKind::Refuted { node_id, .. }
+            | EventKind::Scored { node_id, .. }
+            | EventKind::Traced { node_id, .. } => node_id.clone(),
+            _ => return Applied::Stale,
+        };
+        let Some(node) = self.nodes.iter_mut().find(|n| n.id == node_id) else {
+            return Applied::Refused(format!("no finding {node_id} for the {pass} pass"));
+        };
+        match kind {
+            EventKind::Refuted { quote, .. } => {
+                let change = Change::Dismiss {
+                    reason: format!("refuted by verification: {quote}"),
+                };
+                match status::apply(node, change, &Actor::Reviewer(pass), at) {
+                    Ok(_) => Applied::Changed,
+                    Err(err) => {
+                        Applied::Refused(format!("verification could not dismiss {node_id}: {err}"))
+                    }
+                }
+            }
+            EventKind::Scored {
+                score, reasoning, ..
+            } => {
+                let original = node
+                    .scoring
+                    .as_ref()
+                    .map_or(node.confidence, |s| s.original);
+                node.confidence = original.min(f64::from(score) / 100.0);
+                node.scoring = Some(crate::review::node::Scoring {
+                    original,
+                    score,
+                    reasoning,
+                });
+                Applied::Changed
+            }
+            EventKind::Traced { cause, .. } => {
+                node.root_cause = Some(cause);
+                Applied::Changed
+            }
+            _ => Applied::Stale,
         }
     }
 
@@ -345,5 +403,70 @@ mod tests {
         );
         assert_eq!(board.reviewers["qa"].dropped, 1);
         assert_eq!(board.notes[0].1, "text.evidence: empty");
+    }
+
+    #[test]
+    fn the_passes_speak_through_the_board_without_becoming_reviewers() {
+        let mut board = Board::default();
+        board.start_run(RunId(1));
+        let mut found = node("engineer-1", "engineer", Priority::P1, 0.9);
+        found.status = Status::Open;
+        board.apply(
+            event(
+                1,
+                "engineer",
+                EventKind::NodeAdded {
+                    node: Box::new(found),
+                },
+            ),
+            AT,
+        );
+        let scored = |score| EventKind::Scored {
+            node_id: "engineer-1".into(),
+            score,
+            reasoning: "rubric".into(),
+        };
+        // A rescore lowers the confidence; a later, higher one never lifts it past the original.
+        assert_eq!(
+            board.apply(event(1, "scoring", scored(40)), AT),
+            Applied::Changed
+        );
+        assert_eq!(board.nodes[0].confidence, 0.4);
+        board.apply(event(1, "scoring", scored(100)), AT);
+        assert_eq!(board.nodes[0].confidence, 0.9);
+        let traced = EventKind::Traced {
+            node_id: "engineer-1".into(),
+            cause: "the token is cached".into(),
+        };
+        board.apply(event(1, "root cause", traced), AT);
+        assert_eq!(
+            board.nodes[0].root_cause.as_deref(),
+            Some("the token is cached")
+        );
+        // A refutation is a dismissal through the status service, by the verifier.
+        let refuted = EventKind::Refuted {
+            node_id: "engineer-1".into(),
+            quote: "if token.expired()".into(),
+        };
+        assert_eq!(
+            board.apply(event(1, "verifier", refuted), AT),
+            Applied::Changed
+        );
+        assert_eq!(board.nodes[0].status, Status::Dismissed);
+        // An unknown finding is refused; a stale run changes nothing; no pass got a row.
+        let unknown = EventKind::Refuted {
+            node_id: "nope".into(),
+            quote: "x".into(),
+        };
+        assert!(matches!(
+            board.apply(event(1, "verifier", unknown), AT),
+            Applied::Refused(_)
+        ));
+        assert_eq!(
+            board.apply(event(2, "scoring", scored(10)), AT),
+            Applied::Stale
+        );
+        assert_eq!(board.nodes[0].confidence, 0.9);
+        assert_eq!(board.reviewers.keys().collect::<Vec<_>>(), vec!["engineer"]);
     }
 }

@@ -6,11 +6,10 @@ use ratatui::layout::Position;
 
 use crate::agents::events::EventKind;
 use crate::review::board::Applied as BoardApplied;
-use crate::review::consolidate;
+use crate::review::derived;
 use crate::review::disagreement::disagreements;
 use crate::review::node::{Actor, ReviewNode};
 use crate::review::status::{self, Change, SuppressionHint};
-use crate::review::verdict::{VerdictFinding, VerdictInput, decide};
 use crate::review::{Level, Role};
 use crate::space::state::Ladder;
 use crate::ui::action::Action;
@@ -192,6 +191,11 @@ fn dispatch(state: &mut AppState, action: Action) -> Vec<Effect> {
         Action::GateFix => return gate_fix(state),
         Action::GateIgnore => gate_ignore(state),
         Action::GatePublish => {
+            if let Some(target) = &state.published {
+                let text = format!("round {} was published: {target}", state.round);
+                message(state, MessageKind::Warn, text);
+                return Vec::new();
+            }
             if matches!(state.top_overlay(), Some(Overlay::Gate { .. })) {
                 state.overlays.push(Overlay::PreviewPending);
                 return vec![Effect::PreviewPublish];
@@ -271,6 +275,10 @@ fn dispatch(state: &mut AppState, action: Action) -> Vec<Effect> {
         Action::Ladder(ladder) => {
             state.ladder = ladder;
             if ladder != Ladder::AwaitingApproval {
+                if ladder < Ladder::AwaitingApproval {
+                    // A new round: whatever was published was the previous one.
+                    state.published = None;
+                }
                 state.overlays.retain(|o| {
                     !matches!(
                         o,
@@ -287,6 +295,7 @@ fn dispatch(state: &mut AppState, action: Action) -> Vec<Effect> {
             state.board.reviewers = reviewers.into_iter().map(|r| (r.name.clone(), r)).collect();
             refresh(state);
         }
+        Action::Comments(comments) => state.comments = comments,
         Action::Findings(nodes) => {
             state.board.nodes = nodes;
             refresh(state);
@@ -304,6 +313,7 @@ fn dispatch(state: &mut AppState, action: Action) -> Vec<Effect> {
             }
         }
         Action::Loading(loading) => state.loading = loading,
+        Action::Phase(phase) => state.phase = phase,
         Action::PublishPreview(data) => {
             if let Some(top @ Overlay::PreviewPending) = state.overlays.last_mut() {
                 *top = Overlay::Preview { data, scroll: 0 };
@@ -317,6 +327,7 @@ fn dispatch(state: &mut AppState, action: Action) -> Vec<Effect> {
                 )
             });
             info(state, format!("published: {target}"));
+            state.published = Some(target);
         }
         Action::EngineError { title, message } => {
             if matches!(state.top_overlay(), Some(Overlay::PreviewPending)) {
@@ -334,8 +345,8 @@ fn dispatch(state: &mut AppState, action: Action) -> Vec<Effect> {
 /// only then. The verdict is `review::decide` over the same board, so what the header shows is
 /// exactly what the code decides.
 pub fn refresh(state: &mut AppState) {
-    state.problems = consolidate::consolidate(&state.board.nodes);
-    consolidate::apply(&mut state.board.nodes, &state.problems);
+    // The same derivations the session's snapshot makes, from `review::derived`.
+    state.problems = derived::problems(&mut state.board.nodes);
     state.disagreements = disagreements(&state.board.nodes);
     state.node_index = state
         .board
@@ -353,14 +364,13 @@ fn refresh_verdict(state: &mut AppState) {
         state.verdict = None;
         return;
     }
-    let input = VerdictInput {
-        findings: state.board.nodes.iter().map(VerdictFinding::from).collect(),
+    let context = derived::Context {
         axes: state.axes.clone(),
         reviewers: state.board.reviewer_runs(),
         deterministic_only: state.deterministic_only,
         model_verdict: None,
     };
-    state.verdict = Some(decide(&input));
+    state.verdict = Some(derived::verdict(&state.board.nodes, context));
 }
 
 fn info(state: &mut AppState, text: String) {
@@ -739,7 +749,9 @@ fn cycle_level(state: &mut AppState) -> Vec<Effect> {
 }
 
 fn open_gate(state: &mut AppState) {
-    if state.ladder != Ladder::AwaitingApproval {
+    // A published round's gate stays readable: it says where the round went.
+    let published = state.ladder == Ladder::Completed && state.published.is_some();
+    if state.ladder != Ladder::AwaitingApproval && !published {
         message(
             state,
             MessageKind::Warn,

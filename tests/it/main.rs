@@ -18,4 +18,5 @@ mod publish;
 mod publish_ci;
 mod review_report;
 mod secrets;
+mod session;
 mod support;
