@@ -9,14 +9,15 @@ use clap::{Parser, Subcommand, ValueEnum};
     version,
     about = "A terminal cockpit for reviewing pull requests: AI reviewers and deterministic checks find, a person decides what is posted.",
     args_conflicts_with_subcommands = true,
-    after_help = "Exit codes: 0 Ship · 1 not eligible · 2 aborted by the user · 3 nothing to review · 4 error · 5 Hold · 6 Block · 7 Inconclusive"
+    after_help = "Configuration: $XDG_CONFIG_HOME/review-tui/config.toml (~/.config/review-tui/config.toml on Linux; REVIEW_TUI_CONFIG names another file); `review-tui config path` prints where it is looked for, `review-tui config show` what is in effect and where each value comes from. A repository's .review-tui.toml is read from the PR's base branch.\n\nExit codes: 0 Ship · 1 not eligible · 2 aborted (by the user, Ctrl-C, SIGTERM or SIGHUP) · 3 nothing to review · 4 error · 5 Hold · 6 Block · 7 Inconclusive"
 )]
 pub struct Cli {
     #[command(subcommand)]
     pub command: Option<Command>,
 
     /// The pull request: https://github.com/OWNER/REPO/pull/N, OWNER/REPO#N, a local repository
-    /// PATH (its current branch against its upstream, else main/master), or PATH#BASE..HEAD.
+    /// PATH (its current branch against its upstream, else main/master), or PATH#BASE..HEAD
+    /// (BASE...HEAD is the same: like a PR, the diff is from the merge base of BASE and HEAD).
     pub pr: Option<String>,
 
     /// Review a bundled demo pull request with planted problems, offline (built under the data
@@ -32,11 +33,11 @@ pub struct Cli {
     #[arg(long, value_enum, default_value_t = ReportFormat::Text)]
     pub format: ReportFormat,
 
-    /// Base branch or revision of a local repository (with PATH).
+    /// Base branch or revision of a local repository (with PATH; not with PATH#BASE..HEAD).
     #[arg(long, value_name = "BASE")]
     pub base: Option<String>,
 
-    /// Head branch or revision of a local repository (with PATH).
+    /// Head branch or revision of a local repository (with PATH; not with PATH#BASE..HEAD).
     #[arg(long, value_name = "HEAD")]
     pub head: Option<String>,
 
@@ -49,7 +50,8 @@ pub struct Cli {
     #[arg(long, env = "REVIEW_TUI_DATA_DIR", value_name = "DIR")]
     pub data_dir: Option<std::path::PathBuf>,
 
-    /// GitHub API base URL (GitHub Enterprise: https://HOST/api/v3).
+    /// GitHub API base URL (GitHub Enterprise: https://HOST/api/v3). The token is sent only to
+    /// api.github.com or to an API configured here or in the config file's [github] section.
     #[arg(long, env = "GITHUB_API_URL", value_name = "URL")]
     pub api_url: Option<String>,
 
@@ -148,6 +150,20 @@ pub enum Command {
         #[arg(long, value_enum, default_value_t = VerdictFormat::Text)]
         format: VerdictFormat,
     },
+    /// Where the configuration file is, and what is in effect.
+    Config {
+        #[command(subcommand)]
+        action: ConfigAction,
+    },
+}
+
+#[derive(Debug, Clone, Copy, Subcommand)]
+pub enum ConfigAction {
+    /// Print the path of the user's config file (it need not exist).
+    Path,
+    /// Print the configuration in effect (the user's file over the defaults; a repository's
+    /// .review-tui.toml is added per review) and where each value comes from.
+    Show,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

@@ -11,6 +11,7 @@ pub mod demo;
 pub mod diff;
 pub mod exit;
 pub mod pr;
+pub mod printable;
 pub mod publish;
 pub mod report;
 pub mod review;

@@ -4,12 +4,11 @@ use std::io::Read;
 use std::process::ExitCode;
 
 use anyhow::Context;
-use clap::Parser;
 
 use review_tui::agents::rules::Catalog;
 use review_tui::agents::sarif::to_sarif;
 use review_tui::agents::secrets::redact_builtin;
-use review_tui::cli::{Cli, Command, ReportFormat, VerdictFormat};
+use review_tui::cli::{Cli, Command, ConfigAction, ReportFormat, VerdictFormat};
 use review_tui::config::Config;
 use review_tui::exit::Exit;
 use review_tui::pr::reference;
@@ -21,21 +20,29 @@ use review_tui::session::round::{self, ModelSetup, ReviewOptions};
 use review_tui::session::{PublishSetup, Session, SessionSetup};
 
 fn main() -> ExitCode {
-    let cli = match Cli::try_parse() {
-        Ok(cli) => cli,
+    let (cli, matches) = match parse_args() {
+        Ok(parsed) => parsed,
         Err(err) => {
             let usage_error = err.use_stderr();
             let _ = err.print();
             return exit(if usage_error { Exit::Error } else { Exit::Ship });
         }
     };
-    match run(cli) {
+    match run(cli, &matches) {
         Ok(code) => exit(code),
         Err(err) => {
-            eprintln!("review-tui: {err:#}");
+            if let Some(signal) = err.downcast_ref::<Aborted>() {
+                say(signal);
+                return exit(Exit::Aborted);
+            }
+            say(describe(&err));
+            use review_tui::pr::{forge::ForgeError, local::LocalError};
             let nothing = matches!(
                 err.downcast_ref::<PrepareError>(),
-                Some(PrepareError::NothingToReview(_))
+                Some(
+                    PrepareError::NothingToReview(_)
+                        | PrepareError::Forge(ForgeError::Local(LocalError::OnBaseBranch { .. }))
+                )
             );
             exit(if nothing {
                 Exit::NothingToReview
@@ -46,30 +53,337 @@ fn main() -> ExitCode {
     }
 }
 
+/// The command line, and clap's matches: they say whether a value came from a flag or from
+/// the environment, so a message can name the one the person actually set.
+fn parse_args() -> Result<(Cli, clap::ArgMatches), clap::Error> {
+    use clap::{CommandFactory, FromArgMatches};
+    let command = Cli::command();
+    // clap blames the flag for an empty variable (`a value is required for --data-dir`): name
+    // the variable the person actually set.
+    let typed: Vec<String> = std::env::args().skip(1).collect();
+    for arg in command.get_arguments() {
+        let (Some(var), Some(long)) = (arg.get_env(), arg.get_long()) else {
+            continue;
+        };
+        let flag = format!("--{long}");
+        let given = typed
+            .iter()
+            .any(|a| *a == flag || a.starts_with(&format!("{flag}=")));
+        if !given && std::env::var_os(var).is_some_and(|v| v.is_empty()) {
+            return Err(command.clone().error(
+                clap::error::ErrorKind::InvalidValue,
+                format!(
+                    "{} is set but empty: unset it, or give it a value",
+                    var.to_string_lossy()
+                ),
+            ));
+        }
+    }
+    let matches = command.try_get_matches()?;
+    let cli = Cli::from_arg_matches(&matches)?;
+    Ok((cli, matches))
+}
+
+/// An error and its causes on one line, each said once: many errors already quote their
+/// cause, and anyhow's chain would repeat it (`Permission denied: Permission denied`).
+fn describe(err: &anyhow::Error) -> String {
+    let mut out = String::new();
+    for cause in err.chain() {
+        let text = cause.to_string();
+        if text.is_empty() || out.contains(&text) {
+            continue;
+        }
+        if !out.is_empty() {
+            out.push_str(": ");
+        }
+        out.push_str(&text);
+    }
+    out
+}
+
+/// One message on stderr, on one line, its untrusted parts (file names, PR text, a server's
+/// answer) escaped: a terminal must not obey what a PR author wrote.
+fn say(message: impl std::fmt::Display) {
+    use std::io::Write;
+    let line = review_tui::printable::line(&message.to_string()).into_owned();
+    // A closed or full stderr has nowhere to report to; it must not panic the run.
+    let _ = writeln!(std::io::stderr(), "review-tui: {line}");
+}
+
+/// Writes to standard output. A reader that went away (`| head -1`) is no error: the rest was
+/// not wanted. Any other failure (a full disk) is one, exit 4.
+fn write_stdout(text: &str) -> anyhow::Result<()> {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
+            Err(anyhow::Error::new(e).context("could not write to standard output"))
+        }
+        _ => Ok(()),
+    }
+}
+
 fn exit(code: Exit) -> ExitCode {
     ExitCode::from(code.code() as u8)
 }
 
-fn run(cli: Cli) -> anyhow::Result<Exit> {
-    match cli.command {
-        Some(Command::Evaluate { file, format }) => evaluate_command(&file, format),
-        None if cli.demo => {
-            let root = review_tui::space::data_root(cli.data_dir.as_deref())?;
-            let demo = review_tui::demo::build(&root.join("demo").join("acme-client"))?;
-            let reference = demo.reference();
-            if cli.headless {
-                headless_command(&cli, &reference)
-            } else {
-                cockpit_command(&cli, &reference)
-            }
-        }
-        None => match cli.pr.clone() {
-            Some(pr) if cli.headless => headless_command(&cli, &pr),
-            Some(pr) => cockpit_command(&cli, &pr),
+fn run(cli: Cli, matches: &clap::ArgMatches) -> anyhow::Result<Exit> {
+    match &cli.command {
+        Some(Command::Evaluate { file, format }) => return evaluate_command(file, *format),
+        Some(Command::Config { action }) => return config_command(*action),
+        None => {}
+    }
+    // Every flag is checked before anything is fetched, written or spent.
+    check_flags(&cli, matches)?;
+    let pr = if cli.demo {
+        let root = review_tui::space::data_root(cli.data_dir.as_deref())?;
+        let demo = review_tui::demo::build(&root.join("demo").join("acme-client"))?;
+        demo.reference()
+    } else {
+        match cli.pr.clone() {
+            Some(pr) => pr,
             None => anyhow::bail!(
                 "no pull request given: pass a PR (see `review-tui --help`), or run `review-tui evaluate FILE` to check a report"
             ),
-        },
+        }
+    };
+    let runtime = tokio::runtime::Runtime::new().context("starting the async runtime")?;
+    let outcome = if cli.headless {
+        let signals = Signals::install(&runtime)?;
+        headless_command(&cli, &pr, &runtime, &signals)
+    } else {
+        cockpit_command(&cli, &pr, &runtime)
+    };
+    if outcome.as_ref().is_err_and(|e| e.is::<Aborted>()) {
+        // A git fetch or a reviewer's blocking job still running must not hold the exit:
+        // what it would write is written atomically or not at all.
+        runtime.shutdown_background();
+    }
+    outcome
+}
+
+// ---- Flags: every one checked before any work ----
+
+/// Checks every flag (and the user's config file) before anything is fetched, written or spent:
+/// a typo found after a ten-minute review costs the review.
+fn check_flags(cli: &Cli, matches: &clap::ArgMatches) -> anyhow::Result<()> {
+    use clap::parser::ValueSource;
+    use review_tui::agents::budget::{Budget, Limit};
+    use review_tui::agents::rules::Catalog;
+    // A value set in the environment is named as the variable: the person never typed a flag.
+    let named = |id: &str, flag: &'static str, var: &'static str| {
+        if matches.value_source(id) == Some(ValueSource::EnvVariable) {
+            var
+        } else {
+            flag
+        }
+    };
+    if let Some(dir) = &cli.data_dir
+        && dir.as_os_str().is_empty()
+    {
+        match named("data_dir", "--data-dir", "REVIEW_TUI_DATA_DIR") {
+            "REVIEW_TUI_DATA_DIR" => anyhow::bail!(
+                "REVIEW_TUI_DATA_DIR is set but empty: unset it, or set it to the directory \
+                 review spaces go in"
+            ),
+            _ => anyhow::bail!("--data-dir is empty: name the directory review spaces go in"),
+        }
+    }
+    if let Some(url) = cli.api_url.as_deref().filter(|u| !u.trim().is_empty()) {
+        let config = review_tui::pr::github::GithubConfig::new(url, None);
+        review_tui::pr::github::GithubClient::new(config)
+            .with_context(|| named("api_url", "--api-url", "GITHUB_API_URL"))?;
+    }
+    if !cli.headless {
+        for (given, flag) in [
+            (cli.format != ReportFormat::Text, "--format"),
+            (cli.output.is_some(), "--output"),
+            (cli.publish, "--publish"),
+        ] {
+            if given {
+                anyhow::bail!(
+                    "{flag} is for a headless run: add --headless (the cockpit shows the review \
+                     and publishes from its approval gate)"
+                );
+            }
+        }
+    }
+    if let Some(pr) = &cli.pr {
+        reference::parse(pr, cli.base.as_deref(), cli.head.as_deref())?;
+    } else if cli.base.is_some() || cli.head.is_some() {
+        anyhow::bail!("--base and --head go with a local repository PATH");
+    }
+    if let Some(theme) = &cli.theme {
+        review_tui::ui::Theme::load(theme)?;
+    }
+    if let Some(path) = &cli.output {
+        check_output_path(path)?;
+    }
+    for file in &cli.sarif {
+        check_readable(file, "--sarif")?;
+    }
+    if let Some(file) = &cli.replay {
+        check_readable(file, "--replay")?;
+    }
+    if let Some(file) = &cli.record {
+        check_output_path(file).context("--record")?;
+    }
+    if let Some(url) = &cli.model_url
+        && !is_http_url(url)
+    {
+        anyhow::bail!("--model-url {url:?} is not an http(s) URL (http://127.0.0.1:11434/v1)");
+    }
+    // The user's config file: its errors name the key and line, and it names known rules.
+    let user = review_tui::config::load_user()?;
+    let unknown = Catalog::builtin().with_overrides(&user).notes().to_vec();
+    if !unknown.is_empty() {
+        anyhow::bail!(
+            "{}: {} (rule ids are listed in assets/rules/*.toml; a `namespace/*` or \
+             `category/*` selects many)",
+            review_tui::config::user_config_path()
+                .map(|p| p.display().to_string())
+                .unwrap_or_else(|| "the config file".into()),
+            unknown.join("; ")
+        );
+    }
+    if let Some(text) = cli.budget.as_ref().or(user.models.budget.as_ref()) {
+        let limit = Limit::parse(text)?;
+        let pricing = match (
+            user.models.price_input_per_mtok,
+            user.models.price_output_per_mtok,
+        ) {
+            (Some(input), Some(output)) => Some(review_tui::agents::agent::Pricing {
+                input_usd_per_mtok: input,
+                output_usd_per_mtok: output,
+            }),
+            _ => None,
+        };
+        Budget::new(Some(limit), pricing)?;
+    }
+    Ok(())
+}
+
+fn is_http_url(text: &str) -> bool {
+    text.trim().starts_with("http://") || text.trim().starts_with("https://")
+}
+
+/// A file the run will write: its directory must exist, and it must not be a directory.
+fn check_output_path(path: &std::path::Path) -> anyhow::Result<()> {
+    if path.is_dir() {
+        anyhow::bail!("{} is a directory: name a file", path.display());
+    }
+    let parent = match path.parent() {
+        Some(parent) if !parent.as_os_str().is_empty() => parent,
+        _ => std::path::Path::new("."),
+    };
+    if !parent.is_dir() {
+        anyhow::bail!(
+            "cannot write {}: the directory {} does not exist",
+            path.display(),
+            parent.display()
+        );
+    }
+    Ok(())
+}
+
+fn check_readable(path: &std::path::Path, flag: &str) -> anyhow::Result<()> {
+    std::fs::File::open(path)
+        .map(drop)
+        .with_context(|| format!("{flag} {}", path.display()))
+}
+
+// ---- `review-tui config path|show` ----
+
+fn config_command(action: ConfigAction) -> anyhow::Result<Exit> {
+    let path = review_tui::config::user_config_path();
+    match action {
+        ConfigAction::Path => {
+            let path =
+                path.context("this platform has no config directory: set REVIEW_TUI_CONFIG")?;
+            write_stdout(&format!("{}\n", path.display()))?;
+        }
+        ConfigAction::Show => {
+            let shown = review_tui::config::show(path.as_deref())?;
+            write_stdout(&shown)?;
+        }
+    }
+    Ok(Exit::Ship)
+}
+
+// ---- Signals: Ctrl-C, SIGTERM and SIGHUP stop a headless run with exit 2 ----
+
+/// The run was stopped by a signal. Exit 2, as documented for "aborted by the user".
+#[derive(Debug)]
+struct Aborted(&'static str);
+
+impl std::fmt::Display for Aborted {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "aborted by {}: nothing more was done; the review space keeps every decision \
+             recorded so far (run the same command again to resume)",
+            self.0
+        )
+    }
+}
+
+impl std::error::Error for Aborted {}
+
+/// A watcher installed once for the whole run, so a signal that arrives between two steps is
+/// not lost (once a handler is installed the default action, dying silently, is gone).
+struct Signals {
+    received: tokio::sync::watch::Receiver<Option<&'static str>>,
+}
+
+impl Signals {
+    fn install(runtime: &tokio::runtime::Runtime) -> anyhow::Result<Signals> {
+        let (sender, received) = tokio::sync::watch::channel(None);
+        let _inside = runtime.enter();
+        #[cfg(unix)]
+        {
+            use tokio::signal::unix::{SignalKind, signal};
+            let listen = |kind: SignalKind| signal(kind).context("listening for signals");
+            let (mut int, mut term, mut hup) = (
+                listen(SignalKind::interrupt())?,
+                listen(SignalKind::terminate())?,
+                listen(SignalKind::hangup())?,
+            );
+            runtime.spawn(async move {
+                let name = tokio::select! {
+                    _ = int.recv() => "Ctrl-C (SIGINT)",
+                    _ = term.recv() => "SIGTERM",
+                    _ = hup.recv() => "SIGHUP",
+                };
+                let _ = sender.send(Some(name));
+            });
+        }
+        #[cfg(not(unix))]
+        runtime.spawn(async move {
+            if tokio::signal::ctrl_c().await.is_ok() {
+                let _ = sender.send(Some("Ctrl-C"));
+            }
+        });
+        Ok(Signals { received })
+    }
+
+    /// Runs `work` to its end, or until a signal: then `work` is dropped (a reviewer's child
+    /// process is killed with it) and the error is [`Aborted`].
+    fn run<T>(
+        &self,
+        runtime: &tokio::runtime::Runtime,
+        work: impl std::future::Future<Output = T>,
+    ) -> anyhow::Result<T> {
+        let mut received = self.received.clone();
+        runtime.block_on(async move {
+            tokio::select! {
+                biased;
+                signal = received.wait_for(Option::is_some) => {
+                    let name = signal.ok().and_then(|s| *s).unwrap_or("a signal");
+                    Err(anyhow::Error::new(Aborted(name)))
+                }
+                out = work => Ok(out),
+            }
+        })
     }
 }
 
@@ -97,15 +411,23 @@ fn review_config(
     Ok(user)
 }
 
-fn headless_command(cli: &Cli, pr: &str) -> anyhow::Result<Exit> {
+fn headless_command(
+    cli: &Cli,
+    pr: &str,
+    runtime: &tokio::runtime::Runtime,
+    signals: &Signals,
+) -> anyhow::Result<Exit> {
     let reference = reference::parse(pr, cli.base.as_deref(), cli.head.as_deref())?;
+    warn_uncommitted(&reference);
     let user = review_tui::config::load_user()?;
     let options = prepare_options(cli, &user)?;
-    let runtime = tokio::runtime::Runtime::new().context("starting the async runtime")?;
-    let mut prepared = runtime.block_on(prepare(reference, &options))?;
+    let mut prepared = signals.run(runtime, prepare(reference, &options))??;
+    if let Some(corruption) = &prepared.opened.corruption {
+        say(format!("warning: {corruption}"));
+    }
     if prepared.is_empty() {
         write_report(cli, &prepare_report(cli, &prepared))?;
-        eprintln!("review-tui: nothing to review: the range has no changes");
+        say("nothing to review: the range has no changes");
         return Ok(Exit::NothingToReview);
     }
     // An already reviewed head: a deterministic-only round does not stand in for a review with
@@ -120,10 +442,10 @@ fn headless_command(cli: &Cli, pr: &str) -> anyhow::Result<Exit> {
     if !prepared.eligibility.is_empty() && !cli.force && rerun != Rerun::PublishRecorded {
         write_report(cli, &prepare_report(cli, &prepared))?;
         let reasons: Vec<String> = prepared.eligibility.iter().map(|r| r.to_string()).collect();
-        eprintln!(
-            "review-tui: not eligible: {} (pass --force to review anyway)",
+        say(format!(
+            "not eligible: {} (pass --force to review anyway)",
             reasons.join("; ")
-        );
+        ));
         return Ok(Exit::NotEligible);
     }
 
@@ -139,50 +461,52 @@ fn headless_command(cli: &Cli, pr: &str) -> anyhow::Result<Exit> {
     let estimates = std::thread::spawn(move || {
         while let Some(event) = taps.blocking_recv() {
             if let round::Tap::Estimate(estimate) = event {
-                eprintln!("review-tui: {estimate}");
+                say(estimate);
             }
         }
     });
     let result = if rerun == Rerun::PublishRecorded {
-        eprintln!(
-            "review-tui: this head was already reviewed: publishing its recorded round (--force reviews it again)"
+        say(
+            "this head was already reviewed: publishing its recorded round (--force reviews it again)",
         );
         drop(tap);
         Ok(session.snapshot())
     } else {
-        runtime.block_on(session.run_round(Some(tap), None))
+        signals.run(runtime, session.run_round(Some(tap), None))?
     };
     let _ = estimates.join();
     let result = result?;
     for line in failed_reviewers(&result) {
-        eprintln!("review-tui: {line}");
+        say(line);
     }
 
     // Publishing is a mutating action: only with --publish.
     let mut posted_body = None;
     let mut publish_failed = false;
     if cli.publish {
-        let outcome = runtime.block_on(async {
+        let outcome = signals.run(runtime, async {
             let preview = session.preview().await?;
             posted_body = Some(preview.body.clone());
             session.publish().await
-        });
+        })?;
         match outcome {
-            Ok(published) => eprintln!("review-tui: {published}"),
+            Ok(published) => say(published),
             // Idempotent: the round is on the PR already; say where, keep the verdict's code.
-            Err(err @ PublishError::AlreadyPublished { .. }) => eprintln!("review-tui: {err}"),
+            Err(err @ PublishError::AlreadyPublished { .. }) => say(err),
             Err(err @ PublishError::HeadMoved { .. }) => {
-                eprintln!("review-tui: {err} (run `review-tui {pr} --headless --publish` again)");
+                say(format!(
+                    "{err} (run `review-tui {pr} --headless --publish` again)"
+                ));
                 publish_failed = true;
             }
             Err(err) => {
-                eprintln!("review-tui: publishing failed: {err}");
+                say(format!("publishing failed: {err}"));
                 publish_failed = true;
             }
         }
     } else {
-        eprintln!(
-            "review-tui: nothing was published: add --publish to post this round (a GitHub review, or review.md and review.json in the review space for a local range)"
+        say(
+            "nothing was published: add --publish to post this round (a GitHub review, or review.md and review.json in the review space for a local range)",
         );
     }
 
@@ -223,25 +547,35 @@ fn review_options(
         force: cli.force,
         catalog: Catalog::builtin().with_overrides(config),
         models,
-        notes: config.notes.clone(),
+        // A damaged state.json is said in the report's coverage too, not only on stderr.
+        notes: (config.notes.iter().cloned())
+            .chain(prepared.opened.corruption.iter().map(|c| c.to_string()))
+            .collect(),
         ..ReviewOptions::default()
     };
     Ok(options)
 }
 
-fn cockpit_command(cli: &Cli, pr: &str) -> anyhow::Result<Exit> {
+fn cockpit_command(cli: &Cli, pr: &str, runtime: &tokio::runtime::Runtime) -> anyhow::Result<Exit> {
     use review_tui::pr::eligibility::Ineligible;
     use review_tui::ui::{self, Keymap, Theme, ViewContext};
 
     ui::app::check_terminal().map_err(anyhow::Error::msg)?;
     let reference = reference::parse(pr, cli.base.as_deref(), cli.head.as_deref())?;
+    warn_uncommitted(&reference);
     let user = review_tui::config::load_user()?;
     let options = prepare_options(cli, &user)?;
-    let runtime = tokio::runtime::Runtime::new().context("starting the async runtime")?;
-    eprintln!("review-tui: preparing the review space…");
+    say("preparing the review space…");
     let prepared = runtime.block_on(prepare(reference, &options))?;
+    // Said before the cockpit takes the screen, and asked about: the person's earlier
+    // decisions may be gone, and they must know before deciding anything again.
+    if let Some(corruption) = &prepared.opened.corruption
+        && !ask(&format!("warning: {corruption}. Open the review anyway?"))?
+    {
+        return Ok(Exit::Aborted);
+    }
     if prepared.is_empty() {
-        eprintln!("review-tui: nothing to review: the range has no changes");
+        say("nothing to review: the range has no changes");
         return Ok(Exit::NothingToReview);
     }
     // Reopening a reviewed head resumes it; anything else that makes the PR ineligible is
@@ -279,7 +613,7 @@ fn cockpit_command(cli: &Cli, pr: &str) -> anyhow::Result<Exit> {
     review.force = true;
     let session = Session::new(prepared, session_setup(cli, &config, review));
     let theme_name = cli.theme.clone().unwrap_or_else(|| config.theme.clone());
-    let theme = Theme::load(&theme_name)?.respecting_no_color();
+    let theme = Theme::load(&theme_name)?.for_terminal(|name| std::env::var(name).ok());
     let keymap = match review_tui::config::user_config_path()
         .map(|p| p.with_file_name("keymap.toml"))
         .filter(|p| p.exists())
@@ -316,6 +650,21 @@ fn session_setup(cli: &Cli, config: &Config, review: ReviewOptions) -> SessionSe
         },
         fix_command,
         person: review_tui::session::person_name(),
+    }
+}
+
+/// A review reads commits: changes only in the work tree (a modified file with a password, an
+/// untracked file) are not part of it, and the person is told first.
+fn warn_uncommitted(reference: &reference::PrRef) {
+    if let reference::PrRef::Local { path, head, .. } = reference
+        && let Some(count) = review_tui::pr::local::uncommitted(path, head.as_deref())
+        && count > 0
+    {
+        let files = if count == 1 { "file is" } else { "files are" };
+        say(format!(
+            "{count} uncommitted {files} not part of this review (it reads commits only): \
+             commit them to include them"
+        ));
     }
 }
 
@@ -408,10 +757,7 @@ fn write_report(cli: &Cli, report: &str) -> anyhow::Result<()> {
                 .with_context(|| format!("could not write the report to {}", path.display()))?;
             Ok(())
         }
-        None => {
-            print!("{report}");
-            Ok(())
-        }
+        None => write_stdout(report),
     }
 }
 
@@ -430,11 +776,10 @@ fn evaluate_command(file: &str, format: VerdictFormat) -> anyhow::Result<Exit> {
         .with_context(|| format!("{} is not a review report", display_name(file)))?;
     let verdict = decide(&input);
     match format {
-        VerdictFormat::Text => print!("{}", verdict_text::text(&verdict)),
-        VerdictFormat::Json => println!(
-            "{}",
-            serde_json::to_string_pretty(&verdict_text::json(&verdict))?
-        ),
+        VerdictFormat::Text => write_stdout(&verdict_text::text(&verdict))?,
+        VerdictFormat::Json => {
+            write_stdout(&(serde_json::to_string_pretty(&verdict_text::json(&verdict))? + "\n"))?
+        }
     }
     Ok(verdict.decision.exit())
 }

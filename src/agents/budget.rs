@@ -33,7 +33,8 @@ impl fmt::Display for Limit {
 #[derive(Debug, Error, PartialEq)]
 pub enum BudgetError {
     #[error(
-        "--budget {0:?}: give tokens (`200000`, `200k`, `1.5m`) or dollars (`$1.50`, `1.5usd`)"
+        "--budget {0:?}: give a positive number of tokens (`200000`, `200k`, `1.5m`) or dollars \
+         (`$1.50`, `1.5usd`)"
     )]
     Unreadable(String),
     #[error(

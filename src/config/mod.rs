@@ -12,6 +12,10 @@ use thiserror::Error;
 use crate::review::level::Level;
 use crate::review::node::{Priority, Severity};
 
+// `review-tui config show`: what is in effect and where each value comes from.
+pub mod show;
+pub use show::show;
+
 // Model reviewers' settings (the `models` helper's block).
 pub mod models;
 pub use models::{ModelChoice, ModelsLayer, PromptsLayer};
@@ -125,10 +129,25 @@ pub struct GithubLayer {
     /// The login the token acts as (`my-app[bot]`), for tokens GitHub will not name through
     /// `GET /user` (GitHub App installation tokens).
     pub login: Option<String>,
+    /// The API every PR is read through (as `--api-url`), whatever host its URL names.
+    pub api_url: Option<String>,
+    /// `[github.hosts."ghe.corp"] api_url = "https://ghe.corp/api/v3"`: the hosts besides
+    /// github.com whose PRs may be read, and so the only ones the token is sent to.
+    #[serde(default)]
+    pub hosts: BTreeMap<String, GithubHostLayer>,
+}
+
+/// One `[github.hosts."HOST"]` entry.
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GithubHostLayer {
+    pub api_url: String,
 }
 
 impl GithubLayer {
     fn merge(&mut self, over: GithubLayer) {
+        self.api_url = over.api_url.or(self.api_url.take());
+        self.hosts.extend(over.hosts);
         self.login = over.login.or(self.login.take());
         self.request_timeout = over.request_timeout.or(self.request_timeout.take());
         self.max_attempts = over.max_attempts.or(self.max_attempts.take());
@@ -177,13 +196,65 @@ pub struct ReviewLayer {
 }
 
 impl Layer {
-    /// Parses a layer; `origin` names the file (or "the base branch's .review-tui.toml") in errors.
+    /// Parses a layer; `origin` names the file (or "the base branch's .review-tui.toml") in
+    /// errors, which also name the line and the key: `config.toml: line 4, [models]
+    /// concurrency: invalid type: string "three", expected usize`.
     pub fn parse(text: &str, origin: &str) -> Result<Layer, ConfigError> {
-        toml::from_str(text).map_err(|e| ConfigError::Invalid {
+        let invalid = |reason: String| ConfigError::Invalid {
             origin: origin.to_string(),
-            reason: e.message().to_string(),
-        })
+            reason,
+        };
+        let document = toml::Deserializer::parse(text)
+            .map_err(|e| invalid(format!("{}{}", line_of(text, e.span()), e.message())))?;
+        let layer: Layer = serde_path_to_error::deserialize(document).map_err(|e| {
+            let key = show::key_name(&e.path().to_string());
+            let inner = e.into_inner();
+            invalid(format!(
+                "{}{key}{}",
+                line_of(text, inner.span()),
+                inner.message()
+            ))
+        })?;
+        layer.check().map_err(|(key, why)| {
+            let (line, name) = (show::line_of_key(text, &key), show::key_name(&key));
+            invalid(format!("{line}{name}{why}"))
+        })?;
+        Ok(layer)
     }
+
+    /// Values the types allow but that mean nothing: (dotted key, why).
+    fn check(&self) -> Result<(), (String, String)> {
+        let models = self.models.as_ref();
+        let github = self.github.as_ref();
+        for (key, value) in [
+            (
+                "models.concurrency",
+                models.and_then(|m| m.concurrency.map(|n| n as u64)),
+            ),
+            (
+                "models.max_attempts",
+                models.and_then(|m| m.max_attempts.map(u64::from)),
+            ),
+            (
+                "github.max_attempts",
+                github.and_then(|g| g.max_attempts.map(u64::from)),
+            ),
+        ] {
+            if value == Some(0) {
+                return Err((key.to_string(), "must be at least 1".to_string()));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// `line N, ` for a byte span of `text`, or nothing when the error has no place.
+fn line_of(text: &str, span: Option<std::ops::Range<usize>>) -> String {
+    span.map(|span| {
+        let start = span.start.min(text.len());
+        format!("line {}, ", text[..start].matches('\n').count() + 1)
+    })
+    .unwrap_or_default()
 }
 
 impl Config {

@@ -25,11 +25,26 @@ pub enum LocalError {
         "could not work out the base branch of {repo}: the current branch has no upstream and there is no `main` or `master`; pass PATH#BASE..HEAD or --base BASE"
     )]
     NoBase { repo: String },
-    #[error("{base} and {head} share no history in {repo}: there is no merge base to diff from")]
+    /// `review-tui .` on the default branch itself, with nothing upstream to compare it with.
+    #[error(
+        "{head} is the base branch of {repo} itself (it has no upstream to compare with), so \
+         there is nothing to review: check out the branch to review, or pass PATH#BASE..HEAD"
+    )]
+    OnBaseBranch { head: String, repo: String },
+    #[error(
+        "{base} and {head} share no history in {repo}: there is no merge base to diff from{}",
+        if *shallow {
+            "; this is a shallow clone, so the history may just be missing: run `git fetch \
+             --unshallow` (or `git fetch --deepen=N`) there and try again"
+        } else {
+            ""
+        }
+    )]
     NoMergeBase {
         base: String,
         head: String,
         repo: String,
+        shallow: bool,
     },
     #[error(transparent)]
     Diff(#[from] crate::diff::DiffError),
@@ -85,8 +100,17 @@ pub fn resolve(
     let head_oid = commit_of(&repo, &head_name, "head", &repo_name)?;
     let base_name = match base {
         Some(name) => name.to_string(),
-        None => default_base(&repo, &head_name).ok_or_else(|| LocalError::NoBase {
-            repo: repo_name.clone(),
+        None => default_base(&repo, &head_name).ok_or_else(|| {
+            if ["main", "master"].contains(&head_name.as_str()) {
+                LocalError::OnBaseBranch {
+                    head: head_name.clone(),
+                    repo: repo_name.clone(),
+                }
+            } else {
+                LocalError::NoBase {
+                    repo: repo_name.clone(),
+                }
+            }
         })?,
     };
     let base_oid = commit_of(&repo, &base_name, "base", &repo_name)?;
@@ -96,6 +120,7 @@ pub fn resolve(
             base: base_name.clone(),
             head: head_name.clone(),
             repo: repo_name.clone(),
+            shallow: repo.is_shallow(),
         })?;
     Ok(LocalRange {
         repo: root,
@@ -107,6 +132,29 @@ pub fn resolve(
         head_sha: head_oid.to_string(),
         merge_base_sha: merge_base.to_string(),
     })
+}
+
+/// How many files of the work tree at `path` differ from its checked-out commit (modified,
+/// staged, untracked; ignored files not counted), when `head` names that commit: a review of
+/// the committed range does not see them, and the person must be told. `None` when `head` is
+/// another revision or the repository cannot be read.
+pub fn uncommitted(path: &Path, head: Option<&str>) -> Option<usize> {
+    let repo = Repository::discover(path).ok()?;
+    if repo.is_bare() {
+        return None;
+    }
+    if let Some(head) = head {
+        let checked_out = repo.head().ok()?.peel_to_commit().ok()?.id();
+        if commit_of(&repo, head, "head", "").ok()? != checked_out {
+            return None;
+        }
+    }
+    let mut options = git2::StatusOptions::new();
+    options
+        .include_untracked(true)
+        .recurse_untracked_dirs(true)
+        .include_ignored(false);
+    Some(repo.statuses(Some(&mut options)).ok()?.len())
 }
 
 fn commit_of(

@@ -35,6 +35,11 @@ pub enum RefError {
     Invalid { given: String, reason: String },
     #[error("--base and --head are for a local repository PATH, not for `{given}`")]
     RangeFlagsOnRemote { given: String },
+    #[error(
+        "`{given}` already names a range: drop --base/--head, or give PATH alone with \
+         --base BASE --head HEAD"
+    )]
+    RangeTwice { given: String },
 }
 
 impl fmt::Display for PrRef {
@@ -69,7 +74,8 @@ impl fmt::Display for PrRef {
 }
 
 /// Parses a reference. `base`/`head` are the `--base`/`--head` flags, which only go with a
-/// local path (and override a range written after `#`).
+/// local path written without a range: both at once would say the range twice, and one of
+/// them would have to be ignored.
 pub fn parse(text: &str, base: Option<&str>, head: Option<&str>) -> Result<PrRef, RefError> {
     let given = text.trim();
     let unrecognized = || RefError::Unrecognized {
@@ -89,6 +95,17 @@ pub fn parse(text: &str, base: Option<&str>, head: Option<&str>) -> Result<PrRef
         parse_local(given)?
     };
     match parsed {
+        PrRef::Local {
+            base: range_base,
+            head: range_head,
+            ..
+        } if (base.is_some() || head.is_some())
+            && (range_base.is_some() || range_head.is_some()) =>
+        {
+            Err(RefError::RangeTwice {
+                given: given.to_string(),
+            })
+        }
         PrRef::Local {
             path,
             base: range_base,
@@ -120,6 +137,13 @@ fn parse_url(given: &str, rest: &str) -> Result<PrRef, RefError> {
     if host.is_empty() {
         return Err(unrecognized());
     }
+    if !is_host(&host) {
+        // `github.com@evil.example` is evil.example with a user name: say so rather than guess.
+        return Err(RefError::Invalid {
+            given: given.to_string(),
+            reason: format!("{host:?} is not a host name (letters, digits, dots, dashes, a :port)"),
+        });
+    }
     let number = parse_number(given, parts[4])?;
     let (owner, repo) = (parts[1], parts[2].trim_end_matches(".git"));
     check_name(given, "owner", owner)?;
@@ -130,6 +154,19 @@ fn parse_url(given: &str, rest: &str) -> Result<PrRef, RefError> {
         repo: repo.to_string(),
         number,
     })
+}
+
+/// `HOST` or `HOST:PORT`, nothing else a URL's authority may hold (user names, brackets).
+fn is_host(host: &str) -> bool {
+    let (name, port) = match host.rsplit_once(':') {
+        Some((name, port)) => (name, Some(port)),
+        None => (host, None),
+    };
+    !name.is_empty()
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '.' || c == '-')
+        && port.is_none_or(|p| !p.is_empty() && p.parse::<u16>().is_ok())
 }
 
 /// `OWNER/REPO#N`. Returns `None` when the text does not have that shape, so it can still be a
@@ -338,6 +375,9 @@ mod tests {
             "owner/repo#x1",
             "https://github.com/a/../pull/1",
             "/tmp/r#..HEAD",
+            "https://github.com@evil.example/a/b/pull/1",
+            "https://[::1]/a/b/pull/1",
+            "https://ghe.corp:99999/a/b/pull/1",
         ] {
             let err = parse(bad, None, None).unwrap_err();
             assert!(matches!(err, RefError::Invalid { .. }), "{bad}: {err}");
@@ -345,6 +385,14 @@ mod tests {
         assert!(matches!(
             parse("o/r#1", Some("main"), None),
             Err(RefError::RangeFlagsOnRemote { .. })
+        ));
+        assert!(matches!(
+            parse("/tmp/r#main..topic", Some("main"), None),
+            Err(RefError::RangeTwice { .. })
+        ));
+        assert!(matches!(
+            parse("/tmp/r#main...topic", None, Some("x")),
+            Err(RefError::RangeTwice { .. })
         ));
     }
 

@@ -124,6 +124,10 @@ pub(super) fn publish(
         "decision": fresh.decision.as_str(),
         "event": fresh.event,
         "facts": crate::report::review::facts_line(input.result),
+        // The findings as data too, so `review-tui evaluate review.json` recomputes the verdict.
+        "verdict": crate::report::review::verdict_json(input.result),
+        "findings": crate::report::review::findings_json(input.result),
+        "reviewers": crate::report::review::reviewers_json(input.result),
         "inline_comments": fresh.inline_comments,
         "moved_to_body": fresh.moved_to_body,
         "body": fresh.body,

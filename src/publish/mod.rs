@@ -110,8 +110,10 @@ pub fn destination(
             number,
         } => {
             use crate::pr::github::{GithubClient, GithubForge};
+            // The same host rule as `prepare`: an unconfigured host gets no request and no token.
+            let api = (prepared.github.apis.api_for(host, api_url.as_deref()))
+                .map_err(|e| PublishError::forge("choosing the GitHub API")(e.into()))?;
             let token = token.or_else(|| crate::pr::token::discover().map(|(t, _)| t));
-            let api = api_url.unwrap_or_else(|| crate::session::prepare::default_api_url(host));
             let client = GithubClient::new(prepared.github.config(api, token))
                 .map_err(|e| PublishError::forge("setting up the GitHub client")(e.into()))?;
             let forge = GithubForge::new(client, owner, repo, *number)

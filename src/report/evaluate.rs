@@ -80,27 +80,48 @@ pub fn parse_report(text: &str) -> Result<(Shape, VerdictInput), ReportError> {
             Shape::AgentPipeline => agent_finding(&path, i, fields)?,
         });
     }
-    input.model_verdict = match root.get("verdict") {
+    // Our own `--format json` report and `review.json` carry the verdict as an object
+    // (`{"decision", "model_verdict", "axes", "deterministic_only", …}`); a pipeline's is the
+    // model's word, a string. The recorded decision itself is never read: it is recomputed.
+    let (verdict_root, verdict_path) = match root.get("verdict") {
+        Some(Value::Object(verdict)) => (verdict, "verdict."),
+        _ => (&root, ""),
+    };
+    let model_verdict = match root.get("verdict") {
+        Some(Value::Object(verdict)) => verdict.get("model_verdict"),
+        other => other,
+    };
+    input.model_verdict = match model_verdict {
         None | Some(Value::Null) => None,
         Some(Value::String(verdict)) => Some(verdict.clone()),
         Some(other) => {
             return Err(problem(
-                "verdict",
-                format!("expected a string, got {}", type_name(other)),
+                format!("{verdict_path}verdict"),
+                format!(
+                    "expected a string or our report's verdict object, got {}",
+                    type_name(other)
+                ),
             ));
         }
     };
-    input.axes = optional_array(&root, "axes")?
+    let axes = match optional_array(verdict_root, "axes")? {
+        [] => optional_array(&root, "axes")?,
+        axes => axes,
+    };
+    input.axes = axes
         .iter()
         .enumerate()
-        .map(|(i, item)| axis(&format!("axes[{i}]"), item))
+        .map(|(i, item)| axis(&format!("{verdict_path}axes[{i}]"), item))
         .collect::<Result<_, _>>()?;
     input.reviewers = optional_array(&root, "reviewers")?
         .iter()
         .enumerate()
         .map(|(i, item)| reviewer(&format!("reviewers[{i}]"), item))
         .collect::<Result<_, _>>()?;
-    input.deterministic_only = match root.get("deterministic_only") {
+    input.deterministic_only = match verdict_root
+        .get("deterministic_only")
+        .or_else(|| root.get("deterministic_only"))
+    {
         None | Some(Value::Null) => false,
         Some(Value::Bool(flag)) => *flag,
         Some(other) => {
@@ -184,7 +205,8 @@ fn native_finding(
         in_scope,
         status,
         peer_confirmed: status == Status::ConsensusReady,
-        duplicate: false,
+        // Our report lists a duplicate beside its primary (`duplicate_of`): counted once.
+        duplicate: matches!(fields.get("duplicate_of"), Some(Value::String(_))),
     })
 }
 
@@ -306,7 +328,20 @@ fn reviewer(path: &str, item: &Value) -> Result<ReviewerRun, ReportError> {
             format!("expected an object, got {}", type_name(item)),
         ));
     };
-    let role = required_str(path, fields, "role")?.to_string();
+    // Our report names a reviewer `name`; a reviewer that never finished has no outcome, and
+    // counts as failed: a required one that did not finish must not let the review Ship.
+    let role = match optional_str(path, fields, "name")? {
+        Some(name) if !fields.contains_key("role") => name.to_string(),
+        _ => required_str(path, fields, "role")?.to_string(),
+    };
+    if fields.contains_key("name") && matches!(fields.get("outcome"), None | Some(Value::Null)) {
+        return Ok(ReviewerRun {
+            role,
+            required: optional_bool(path, fields, "required")?.unwrap_or(true),
+            outcome: Outcome::Failed,
+            reason: Some("it did not finish".into()),
+        });
+    }
     let outcome_text = required_str(path, fields, "outcome")?;
     let outcome = Outcome::parse(outcome_text).ok_or_else(|| {
         problem(

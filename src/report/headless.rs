@@ -6,6 +6,7 @@ use serde_json::{Value, json};
 
 use crate::agents::secrets::redact_builtin;
 use crate::diff::{Diff, FileStatus};
+use crate::printable::Lines;
 use crate::session::prepare::Prepared;
 
 fn short(sha: &str) -> &str {
@@ -64,6 +65,12 @@ pub fn json(prepared: &Prepared, forced: bool) -> Value {
             "round": state.current_round().map(|r| r.number),
             "new_round": prepared.opened.new_round.is_some(),
             "mirror_created": prepared.opened.mirror_created,
+            // A damaged state.json that was moved aside: where, why, what was read back.
+            "corruption": prepared.opened.corruption.as_ref().map(|c| json!({
+                "preserved_at": c.preserved_at,
+                "reason": c.reason,
+                "recovered": c.recovered,
+            })),
         },
         "files": prepared.diff.files.iter().map(|f| json!({
             "path": f.path,
@@ -90,19 +97,25 @@ pub fn json(prepared: &Prepared, forced: bool) -> Value {
 }
 
 pub fn text(prepared: &Prepared, forced: bool) -> String {
+    lines(prepared, forced).into_string()
+}
+
+/// The text report, one [`Lines`] line per line: PR titles, branch and file names are the PR
+/// author's and can hold escapes and line breaks.
+pub fn lines(prepared: &Prepared, forced: bool) -> Lines {
     let pr = &prepared.pr;
     let state = prepared.space.state();
-    let mut out = String::new();
+    let mut out = Lines::new();
     let draft = if pr.draft { ", draft" } else { "" };
-    out.push_str(&format!(
-        "PR      {} \"{}\" by {} ({}{draft})\n",
+    out.line(format!(
+        "PR      {} \"{}\" by {} ({}{draft})",
         prepared.reference,
         redact_builtin(&pr.title),
         pr.author,
         pr.state
     ));
-    out.push_str(&format!(
-        "range   {} ← {} ({}..{})\n",
+    out.line(format!(
+        "range   {} ← {} ({}..{})",
         pr.base.ref_name,
         pr.head.ref_name,
         short(&state.base_sha),
@@ -112,43 +125,44 @@ pub fn text(prepared: &Prepared, forced: bool) -> String {
         .current_round()
         .map(|r| format!("round {}", r.number))
         .unwrap_or_default();
-    out.push_str(&format!(
-        "space   {} ({round}, {})\n",
+    out.line(format!(
+        "space   {} ({round}, {})",
         prepared.space.path().display(),
         state.ladder().as_str()
     ));
-    out.push_str(&format!(
-        "worktree {}\n",
-        prepared.space.worktree().display()
-    ));
+    out.line(format!("worktree {}", prepared.space.worktree().display()));
+    if let Some(corruption) = &prepared.opened.corruption {
+        out.line(format!("WARNING {corruption}"));
+    }
     let (additions, deletions) = totals(&prepared.diff);
-    out.push_str(&format!(
-        "files   {} changed, +{additions} −{deletions}\n",
+    out.line(format!(
+        "files   {} changed, +{additions} −{deletions}",
         prepared.diff.files.len()
     ));
     let width = prepared
         .diff
         .files
         .iter()
-        .map(|f| display_path(f).chars().count())
+        .map(|f| crate::printable::line(&display_path(f)).chars().count())
         .max()
         .unwrap_or(0)
         .min(60);
     for file in &prepared.diff.files {
-        let path = display_path(file);
+        // Escaped before padding, so the columns line up with what is printed.
+        let path = crate::printable::line(&display_path(file)).into_owned();
         let counts = if file.binary {
             "binary".to_string()
         } else {
             format!("+{} −{}", file.additions, file.deletions)
         };
-        out.push_str(&format!(
-            "  {} {path:<width$}  {counts:<12} {}\n",
+        out.line(format!(
+            "  {} {path:<width$}  {counts:<12} {}",
             status_letter(file.status),
             file.language.name()
         ));
     }
     if prepared.eligibility.is_empty() {
-        out.push_str("eligible yes\n");
+        out.line("eligible yes");
     } else {
         let reasons: Vec<String> = prepared.eligibility.iter().map(|r| r.to_string()).collect();
         let note = if forced {
@@ -156,7 +170,7 @@ pub fn text(prepared: &Prepared, forced: bool) -> String {
         } else {
             " (pass --force to review anyway)"
         };
-        out.push_str(&format!("eligible no: {}{note}\n", reasons.join("; ")));
+        out.line(format!("eligible no: {}{note}", reasons.join("; ")));
     }
     out
 }

@@ -3,32 +3,40 @@
 
 use serde_json::{Value, json};
 
+use crate::printable::Lines;
 use crate::report::headless;
 use crate::report::verdict_text::round3;
+use crate::review::verdict::percent;
+use crate::review::AxisVerdict;
 use crate::review::consolidate::join_names;
 use crate::review::level::Placement;
 use crate::review::node::ReviewNode;
-use crate::review::verdict::Decision;
 use crate::session::prepare::Prepared;
 use crate::session::snapshot::RoundSnapshot;
 
 /// "BLOCK · confidence 95 · gate failed · 4 files reviewed · deterministic-only": the first
-/// line of every report and of the posted summary.
+/// line of every report and of the posted summary. "gate failed" only when a gated axis did
+/// not pass: a Hold for findings is not a failed gate.
 pub fn facts_line(result: &RoundSnapshot) -> String {
     let verdict = &result.verdict;
-    let gate = if verdict.decision == Decision::Ship {
-        "gate passed"
-    } else {
-        "gate failed"
-    };
+    let gated = result
+        .cohorts
+        .as_ref()
+        .map(|c| c.axes.iter().filter(|a| a.gated).collect::<Vec<_>>())
+        .unwrap_or_default();
+    let failed = gated
+        .iter()
+        .any(|a| !matches!(a.verdict, AxisVerdict::Pass | AxisVerdict::Warn));
+    let gate = if failed { "gate failed" } else { "gate passed" };
+    let reviewed = result.coverage.files_reviewed.len();
     let mut parts = vec![
         verdict.decision.label().to_uppercase(),
         format!(
             "confidence {}",
-            crate::review::verdict::percent(verdict.confidence)
+            percent(verdict.confidence)
         ),
         gate.to_string(),
-        format!("{} files reviewed", result.coverage.files_reviewed.len()),
+        format!("{reviewed} {} reviewed", plural(reviewed, "file", "files")),
     ];
     if !result.coverage.files_skipped.is_empty() {
         parts.push(format!("{} skipped", result.coverage.files_skipped.len()));
@@ -38,6 +46,10 @@ pub fn facts_line(result: &RoundSnapshot) -> String {
         parts.push("deterministic-only".into());
     }
     parts.join(" · ")
+}
+
+fn plural<'a>(n: usize, one: &'a str, many: &'a str) -> &'a str {
+    if n == 1 { one } else { many }
 }
 
 /// Reviewers who found the node's problem, primary first ("engineer and secret scan").
@@ -91,26 +103,65 @@ fn finding_json(result: &RoundSnapshot, node: &ReviewNode) -> Value {
     })
 }
 
+/// The verdict as recorded: what `review-tui evaluate` reads back (`model_verdict`, `axes`,
+/// `deterministic_only`) beside what it recomputes.
+pub fn verdict_json(result: &RoundSnapshot) -> Value {
+    let verdict = &result.verdict;
+    json!({
+        "decision": verdict.decision.as_str(),
+        "confidence": round3(verdict.confidence),
+        "reasons": verdict.reasons,
+        "counts": verdict.counts,
+        "axes": result.cohorts.as_ref().map(|c| &c.axes),
+        "deterministic_only": result.deterministic_only,
+        "level": result.level.as_str(),
+        "model_verdict": verdict.model_verdict,
+    })
+}
+
+/// Every finding, duplicates included (each names its primary in `duplicate_of`).
+pub fn findings_json(result: &RoundSnapshot) -> Value {
+    Value::Array(
+        result
+            .board
+            .nodes
+            .iter()
+            .map(|node| finding_json(result, node))
+            .collect(),
+    )
+}
+
+/// Every reviewer with its outcome (`null` when it never finished).
+pub fn reviewers_json(result: &RoundSnapshot) -> Value {
+    Value::Array(
+        result
+            .board
+            .reviewers
+            .values()
+            .map(|r| {
+                json!({
+                    "name": r.name,
+                    "required": r.required,
+                    "state": r.phase,
+                    "outcome": r.outcome,
+                    "findings": r.findings,
+                    "dropped": r.dropped,
+                    "tokens_used": r.tokens_used,
+                    "cost_usd": r.cost_usd,
+                    "note": r.note,
+                })
+            })
+            .collect(),
+    )
+}
+
 pub fn json(prepared: &Prepared, result: &RoundSnapshot, forced: bool) -> Value {
     let mut report = headless::json(prepared, forced);
-    let verdict = &result.verdict;
     let object = report
         .as_object_mut()
         .expect("the prepare report is an object");
     object.insert("facts".into(), Value::String(facts_line(result)));
-    object.insert(
-        "verdict".into(),
-        json!({
-            "decision": verdict.decision.as_str(),
-            "confidence": round3(verdict.confidence),
-            "reasons": verdict.reasons,
-            "counts": verdict.counts,
-            "axes": result.cohorts.as_ref().map(|c| &c.axes),
-            "deterministic_only": result.deterministic_only,
-            "level": result.level.as_str(),
-            "model_verdict": verdict.model_verdict,
-        }),
-    );
+    object.insert("verdict".into(), verdict_json(result));
     object.insert(
         "round".into(),
         json!({
@@ -131,41 +182,9 @@ pub fn json(prepared: &Prepared, result: &RoundSnapshot, forced: bool) -> Value 
                 .unwrap_or_default()
         ),
     );
-    object.insert(
-        "findings".into(),
-        Value::Array(
-            result
-                .board
-                .nodes
-                .iter()
-                .map(|node| finding_json(result, node))
-                .collect(),
-        ),
-    );
+    object.insert("findings".into(), findings_json(result));
     object.insert("disagreements".into(), json!(result.disagreements));
-    object.insert(
-        "reviewers".into(),
-        Value::Array(
-            result
-                .board
-                .reviewers
-                .values()
-                .map(|r| {
-                    json!({
-                        "name": r.name,
-                        "required": r.required,
-                        "state": r.phase,
-                        "outcome": r.outcome,
-                        "findings": r.findings,
-                        "dropped": r.dropped,
-                        "tokens_used": r.tokens_used,
-                        "cost_usd": r.cost_usd,
-                        "note": r.note,
-                    })
-                })
-                .collect(),
-        ),
-    );
+    object.insert("reviewers".into(), reviewers_json(result));
     object.insert(
         "coverage".into(),
         json!({
@@ -188,12 +207,14 @@ pub fn json(prepared: &Prepared, result: &RoundSnapshot, forced: bool) -> Value 
 pub fn text(prepared: &Prepared, result: &RoundSnapshot, forced: bool) -> String {
     // The same decision and facts line the posted summary opens with.
     let (_, decision) = crate::report::markdown::headline(result);
-    let mut out = format!("{decision}\n{}\n", facts_line(result));
+    let mut out = Lines::new();
+    out.line(decision);
+    out.line(facts_line(result));
     for reason in &result.verdict.reasons {
-        out.push_str(&format!("  - {reason}\n"));
+        out.line(format!("  - {reason}"));
     }
-    out.push('\n');
-    out.push_str(&headless::text(prepared, forced));
+    out.blank();
+    out.extend(headless::lines(prepared, forced));
 
     let mut shown: Vec<&ReviewNode> = result
         .board
@@ -209,15 +230,16 @@ pub fn text(prepared: &Prepared, result: &RoundSnapshot, forced: bool) -> String
     let (main, below): (Vec<&ReviewNode>, Vec<&ReviewNode>) = shown
         .iter()
         .partition(|n| result.level.placement(n) == Placement::Main);
-    out.push_str(&format!(
-        "\nfindings {} ({} below threshold, {} duplicates folded)\n",
+    out.blank();
+    out.line(format!(
+        "findings {} ({} below threshold, {} duplicates folded)",
         shown.len(),
         below.len(),
         result.board.nodes.len() - shown.len()
     ));
     for node in main.iter().chain(below.iter()) {
-        out.push_str(&format!(
-            "  {} {:<14} {:<15} {:>3}  {}  {}  [{}]{}{}\n",
+        out.line(format!(
+            "  {} {:<14} {:<15} {:>3}  {}  {}  [{}]{}{}",
             node.priority,
             node.kind.as_str(),
             node.status.as_str(),
@@ -237,21 +259,23 @@ pub fn text(prepared: &Prepared, result: &RoundSnapshot, forced: bool) -> String
         ));
     }
     if !result.disagreements.is_empty() {
-        out.push_str(&format!("\ndisagreements {}\n", result.disagreements.len()));
+        out.blank();
+        out.line(format!("disagreements {}", result.disagreements.len()));
         for d in &result.disagreements {
-            out.push_str(&format!("  {} vs {} on {}\n", d.a, d.b, d.path));
+            out.line(format!("  {} vs {} on {}", d.a, d.b, d.path));
         }
     }
     if let Some(cohorts) = &result.cohorts {
-        out.push_str(&format!("\ncohorts {}\n", cohorts.cohorts.len()));
+        out.blank();
+        out.line(format!("cohorts {}", cohorts.cohorts.len()));
         for (i, cohort) in cohorts.cohorts.iter().enumerate() {
             let how = cohort
                 .reason
                 .as_deref()
                 .map(|r| format!(", {r}"))
                 .unwrap_or_default();
-            out.push_str(&format!(
-                "  {}. {} (blast radius {}{how}): {}\n",
+            out.line(format!(
+                "  {}. {} (blast radius {}{how}): {}",
                 i + 1,
                 cohort.label,
                 cohort.blast_radius,
@@ -260,50 +284,58 @@ pub fn text(prepared: &Prepared, result: &RoundSnapshot, forced: bool) -> String
         }
         for axis in &cohorts.axes {
             let gated = if axis.gated { "gated" } else { "advisory" };
-            out.push_str(&format!(
-                "  axis {} {} ({gated}): {}\n",
+            out.line(format!(
+                "  axis {} {} ({gated}): {}",
                 axis.name, axis.verdict, axis.detail
             ));
         }
     }
-    out.push_str("\nreviewers\n");
+    out.blank();
+    out.line("reviewers");
     for r in result.board.reviewers.values() {
         let outcome = r.outcome.map(|o| o.as_str()).unwrap_or("unfinished");
-        out.push_str(&format!(
-            "  {:<14} {:<14} {} findings  {}\n",
-            r.name, outcome, r.findings, r.note
+        out.line(format!(
+            "  {:<14} {:<14} {} {}  {}",
+            r.name,
+            outcome,
+            r.findings,
+            plural(r.findings, "finding", "findings"),
+            r.note
         ));
     }
     if !result.walkthrough.is_empty() {
-        out.push_str("\nwalkthrough\n");
+        out.blank();
+        out.line("walkthrough");
         for line in result.walkthrough.lines() {
-            out.push_str(&format!("  {line}\n"));
+            out.line(format!("  {line}"));
         }
     }
     let coverage = &result.coverage;
     if coverage.estimate.is_some() || !coverage.refuted.is_empty() || coverage.spent.is_some() {
-        out.push_str("\nmodel review\n");
+        out.blank();
+        out.line("model review");
         if let Some(estimate) = &coverage.estimate {
-            out.push_str(&format!("  {estimate}\n"));
+            out.line(format!("  {estimate}"));
         }
         if let Some(spent) = &coverage.spent {
-            out.push_str(&format!("  spent: {spent}\n"));
+            out.line(format!("  spent: {spent}"));
         }
         for refuted in &coverage.refuted {
-            out.push_str(&format!(
-                "  removed by verification: {} ({}) in {}: {} — quote: {}\n",
+            out.line(format!(
+                "  removed by verification: {} ({}) in {}: {} — quote: {}",
                 refuted.node_id, refuted.title, refuted.path, refuted.reason, refuted.quote
             ));
         }
     }
     if !result.coverage.dropped.is_empty() || !result.coverage.notes.is_empty() {
-        out.push_str("\ncoverage\n");
+        out.blank();
+        out.line("coverage");
         for (reviewer, reason) in &result.coverage.dropped {
-            out.push_str(&format!("  dropped from {reviewer}: {reason}\n"));
+            out.line(format!("  dropped from {reviewer}: {reason}"));
         }
         for note in &result.coverage.notes {
-            out.push_str(&format!("  {note}\n"));
+            out.line(format!("  {note}"));
         }
     }
-    out
+    out.into_string()
 }

@@ -11,7 +11,9 @@ use crate::config::GithubLayer;
 use crate::diff::{Diff, DiffError, LineKind};
 use crate::pr::eligibility::{self, FileLines, Ineligible, PrFacts};
 use crate::pr::forge::{Forge, ForgeError, PrHistory, PullRequest};
-use crate::pr::github::{GithubClient, GithubConfig, GithubError, GithubForge, RetryPolicy};
+use crate::pr::github::{
+    ApiHosts, GithubClient, GithubConfig, GithubError, GithubForge, RetryPolicy,
+};
 use crate::pr::local::{LocalError, LocalForge};
 use crate::pr::reference::{PrRef, RefError};
 use crate::pr::token::{self, Token};
@@ -36,6 +38,8 @@ pub struct PrepareOptions {
 pub struct GithubSettings {
     pub retry: RetryPolicy,
     pub timeout: Duration,
+    /// The APIs configured per host: with github.com's, the only places a token is sent.
+    pub apis: ApiHosts,
     /// Who the token acts as, when named (`[github] login`, `REVIEW_TUI_GITHUB_LOGIN`).
     pub login: Option<String>,
     /// Who an installation token acts as when `GET /user` refuses it (inside GitHub Actions).
@@ -48,6 +52,7 @@ impl Default for GithubSettings {
         GithubSettings {
             retry: defaults.retry,
             timeout: defaults.timeout,
+            apis: ApiHosts::default(),
             login: None,
             installation_login: None,
         }
@@ -83,6 +88,12 @@ impl GithubSettings {
         if let Some(attempts) = layer.max_attempts {
             settings.retry.max_attempts = attempts.max(1);
         }
+        settings.apis = ApiHosts {
+            default: layer.api_url.clone(),
+            per_host: (layer.hosts.iter())
+                .map(|(host, entry)| (host.clone(), entry.api_url.clone()))
+                .collect(),
+        };
         settings.login = layer.login.clone().filter(|l| !l.trim().is_empty());
         Ok(settings)
     }
@@ -167,15 +178,6 @@ impl Prepared {
     }
 }
 
-/// The GitHub API base for a host: api.github.com for github.com, `/api/v3` on Enterprise.
-pub fn default_api_url(host: &str) -> String {
-    if host == "github.com" {
-        crate::pr::github::DEFAULT_API_URL.to_string()
-    } else {
-        format!("https://{host}/api/v3")
-    }
-}
-
 pub async fn prepare(reference: PrRef, options: &PrepareOptions) -> Result<Prepared, PrepareError> {
     let root = crate::space::data_root(options.data_dir.as_deref())
         .map_err(|e| PrepareError::Other(e.to_string()))?;
@@ -186,16 +188,17 @@ pub async fn prepare(reference: PrRef, options: &PrepareOptions) -> Result<Prepa
             repo,
             number,
         } => {
+            // Refused before a token is even looked for: an unconfigured host gets nothing.
+            let api_url = options
+                .github
+                .apis
+                .api_for(host, options.api_url.as_deref())?;
             let token = match (&options.token, options.anonymous) {
                 (Some(token), _) => Some(token.clone()),
                 (None, true) => None,
                 (None, false) => token::discover().map(|(token, _)| token),
             };
-            let api_url = options
-                .api_url
-                .clone()
-                .unwrap_or_else(|| default_api_url(host));
-            let client = GithubClient::new(options.github.config(api_url, token.clone()))?;
+            let client = GithubClient::new(options.github.config(api_url.clone(), token.clone()))?;
             let forge = GithubForge::new(client, owner, repo, *number)?;
             let pr = Forge::pull_request(&forge).await?;
             // The seed's rule: a history that cannot be read is a warning, not a stop.
@@ -216,7 +219,9 @@ pub async fn prepare(reference: PrRef, options: &PrepareOptions) -> Result<Prepa
                 base_branch: Some(pr.base.ref_name.clone()),
                 head_sha: Some(pr.head.sha.clone()),
                 base_sha: Some(pr.base.sha.clone()),
-                token,
+                // The clone URL is the API's answer: the token goes with it only to the PR's
+                // own host or the API's, never to a third host the answer names.
+                token: token.filter(|_| remote_may_get_token(&pr.clone_url, host, &api_url)),
                 title: pr.title.clone(),
                 url: pr.html_url.clone(),
             };
@@ -346,6 +351,29 @@ fn diff_in_mirror(
     Ok(diff)
 }
 
+/// Whether git may send the token to `remote`: only when it is on the PR's host or the API's
+/// (github.com's clone URLs for api.github.com). A local path needs none and gets none.
+fn remote_may_get_token(remote: &str, pr_host: &str, api_url: &str) -> bool {
+    let host_of = |url: &str| {
+        reqwest::Url::parse(url).ok().and_then(|u| {
+            let host = u.host_str()?.to_ascii_lowercase();
+            Some(match u.port() {
+                Some(port) => format!("{host}:{port}"),
+                None => host,
+            })
+        })
+    };
+    let Some(remote) = host_of(remote) else {
+        return false;
+    };
+    let api = host_of(api_url);
+    let api = match api.as_deref() {
+        Some("api.github.com") => Some(crate::pr::github::GITHUB_HOST.to_string()),
+        _ => api,
+    };
+    remote == pr_host.to_ascii_lowercase() || Some(remote) == api
+}
+
 /// A completed round at the current head means this exact code was already reviewed.
 fn already_reviewed(space: &Space) -> bool {
     let state = space.state();
@@ -427,6 +455,37 @@ mod tests {
         let err = GithubSettings::from_layer(&bad).unwrap_err().to_string();
         assert!(err.contains("[github] request_timeout \"soon\""), "{err}");
         assert!(Layer::parse("[github]\ntimeout = \"5s\"\n", "config.toml").is_err());
+    }
+
+    #[test]
+    fn the_clone_url_gets_the_token_only_on_the_prs_or_the_apis_host() {
+        let dotcom = crate::pr::github::DEFAULT_API_URL;
+        assert!(remote_may_get_token(
+            "https://github.com/o/r.git",
+            "github.com",
+            dotcom
+        ));
+        assert!(!remote_may_get_token(
+            "https://evil.example/o/r.git",
+            "github.com",
+            dotcom
+        ));
+        assert!(remote_may_get_token(
+            "https://ghe.corp/o/r.git",
+            "ghe.corp",
+            "https://ghe.corp/api/v3"
+        ));
+        assert!(remote_may_get_token(
+            "http://127.0.0.1:9/o/r.git",
+            "github.com",
+            "http://127.0.0.1:9"
+        ));
+        assert!(!remote_may_get_token(
+            "http://127.0.0.1:10/o/r.git",
+            "github.com",
+            "http://127.0.0.1:9"
+        ));
+        assert!(!remote_may_get_token("/tmp/repo", "github.com", dotcom));
     }
 
     #[test]

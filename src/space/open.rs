@@ -175,6 +175,8 @@ impl Space {
         let (loaded, corruption) = match store::load(dir)? {
             Loaded::Missing => (None, None),
             Loaded::Corrupt(c) => (None, Some(c)),
+            Loaded::Recovered(state, c) if state.pr.key == key => (Some(*state), Some(c)),
+            Loaded::Recovered(_, c) => (None, Some(c)),
             Loaded::Found(state) if state.pr.key != key => {
                 let reason = format!("the state belongs to {}, not {key}", state.pr.key);
                 (

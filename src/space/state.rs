@@ -191,6 +191,60 @@ impl SpaceState {
         self.ladder
     }
 
+    /// What can be read from a state file that is JSON but not a whole state (a field of the
+    /// wrong shape, one damaged finding): every part that still parses, each finding and
+    /// round on its own, so one bad entry does not cost the person's other decisions. `None`
+    /// when not even the PR's identity can be read. The text says what was kept.
+    pub fn salvage(bytes: &[u8]) -> Option<(SpaceState, String)> {
+        let value: serde_json::Value = serde_json::from_slice(bytes).ok()?;
+        let object = value.as_object()?;
+        let pr: PrIdentity = serde_json::from_value(object.get("pr")?.clone()).ok()?;
+        let mut state = SpaceState::new(pr);
+        let text = |key: &str| object.get(key).and_then(|v| v.as_str()).map(str::to_string);
+        state.head_sha = text("head_sha").unwrap_or_default();
+        state.base_sha = text("base_sha").unwrap_or_default();
+        fn each<T: serde::de::DeserializeOwned>(
+            object: &serde_json::Map<String, serde_json::Value>,
+            key: &str,
+        ) -> (Vec<T>, usize) {
+            let items = object.get(key).and_then(|v| v.as_array());
+            let all = items.map_or(0, Vec::len);
+            let read: Vec<T> = items
+                .into_iter()
+                .flatten()
+                .filter_map(|item| serde_json::from_value(item.clone()).ok())
+                .collect();
+            (read, all)
+        }
+        let (nodes, all_nodes) = each::<ReviewNode>(object, "nodes");
+        let (rounds, all_rounds) = each::<Round>(object, "rounds");
+        let (publishes, all_publishes) = each::<PublishRecord>(object, "publishes");
+        let (hints, _) = each::<SuppressionHint>(object, "suppression_hints");
+        let decided = nodes
+            .iter()
+            .filter(|n| n.status != crate::review::Status::Open)
+            .count();
+        let summary = format!(
+            "recovered {} of {all_nodes} findings ({decided} with a decision), {} of \
+             {all_rounds} rounds, {} of {all_publishes} publish records",
+            nodes.len(),
+            rounds.len(),
+            publishes.len()
+        );
+        state.nodes = nodes;
+        state.rounds = rounds;
+        state.publishes = publishes;
+        state.suppression_hints = hints;
+        if let Some(comments) = object.get("comments").and_then(|v| v.as_object()) {
+            for (id, text) in comments {
+                if let Some(text) = text.as_str() {
+                    state.comments.insert(id.clone(), text.to_string());
+                }
+            }
+        }
+        Some((state, summary))
+    }
+
     /// Climbs the ladder to `to` (staying put is fine); going down is refused.
     pub fn advance(&mut self, to: Ladder) -> Result<(), StateError> {
         if to < self.ladder {

@@ -33,6 +33,22 @@ pub enum StoreError {
 pub struct Corruption {
     pub preserved_at: PathBuf,
     pub reason: String,
+    /// What was read back from it (`SpaceState::salvage`), when anything was.
+    pub recovered: Option<String>,
+}
+
+impl std::fmt::Display for Corruption {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "the review space's state.json was damaged ({}); it is kept as {}; {}",
+            self.reason,
+            self.preserved_at.display(),
+            self.recovered
+                .as_deref()
+                .unwrap_or("nothing could be recovered from it: this round starts afresh")
+        )
+    }
 }
 
 /// What was on disk.
@@ -43,6 +59,8 @@ pub enum Loaded {
     Found(Box<SpaceState>),
     /// The file was unreadable or not a state; it has been moved aside.
     Corrupt(Corruption),
+    /// The file was damaged and moved aside, but part of it could be read back.
+    Recovered(Box<SpaceState>, Corruption),
 }
 
 pub fn state_path(space: &Path) -> PathBuf {
@@ -66,7 +84,15 @@ pub fn load(space: &Path) -> Result<Loaded, StoreError> {
                 });
             }
             Ok(state) => return Ok(Loaded::Found(Box::new(state))),
-            Err(e) => format!("not a valid state: {e}"),
+            Err(e) => {
+                let reason = format!("not a valid state: {e}");
+                if let Some((state, summary)) = SpaceState::salvage(&bytes) {
+                    let mut kept = preserve(&path, reason)?;
+                    kept.recovered = Some(summary);
+                    return Ok(Loaded::Recovered(Box::new(state), kept));
+                }
+                reason
+            }
         },
     };
     Ok(Loaded::Corrupt(preserve(&path, reason)?))
@@ -82,6 +108,7 @@ pub fn preserve(path: &Path, reason: String) -> Result<Corruption, StoreError> {
     Ok(Corruption {
         preserved_at,
         reason,
+        recovered: None,
     })
 }
 

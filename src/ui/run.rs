@@ -316,7 +316,10 @@ fn draw<B: Backend>(
 ) -> io::Result<()> {
     let mut layout = None;
     terminal
-        .draw(|frame| layout = Some(view::draw(frame, state, cx)))
+        .draw(|frame| {
+            layout = Some(view::draw(frame, state, cx));
+            cx.theme.fit_frame(frame.buffer_mut());
+        })
         .map_err(|e| io::Error::other(e.to_string()))?;
     if let Some(layout) = layout {
         state.layout = layout;

@@ -17,8 +17,11 @@ macro_rules! roles {
             pub name: String,
             /// A syntect theme name (`base16-ocean.dark`, `InspiredGitHub`, …).
             pub syntax_theme: String,
-            /// False under `NO_COLOR`: code is shown without syntax colours.
+            /// False under `NO_COLOR` or `TERM=dumb`: code is shown without syntax colours.
             pub colors: bool,
+            /// False unless `COLORTERM` announces 24-bit colour: every RGB colour drawn is
+            /// then shown as the nearest of the 256 colours all terminals have.
+            pub truecolor: bool,
             $(pub $role: Style,)*
         }
 
@@ -31,6 +34,7 @@ macro_rules! roles {
                     name: name.to_string(),
                     syntax_theme: "base16-ocean.dark".to_string(),
                     colors: true,
+                    truecolor: true,
                     $($role: Style::default(),)*
                 }
             }
@@ -103,6 +107,29 @@ pub enum ThemeError {
     },
     #[error("theme {name}: {reason}")]
     Invalid { name: String, reason: String },
+}
+
+/// The nearest colour of the xterm 256-colour palette (its 6×6×6 cube or its grey ramp).
+pub fn to_256(color: Color) -> Color {
+    let Color::Rgb(r, g, b) = color else {
+        return color;
+    };
+    let level = |v: u8| ((u16::from(v) * 5 + 127) / 255) as u8;
+    let cube_value = |l: u8| if l == 0 { 0 } else { 55 + 40 * l };
+    let (lr, lg, lb) = (level(r), level(g), level(b));
+    let cube = (cube_value(lr), cube_value(lg), cube_value(lb));
+    let grey_index = ((u16::from(r) + u16::from(g) + u16::from(b)) / 3).saturating_sub(3) / 10;
+    let grey_index = grey_index.min(23) as u8;
+    let grey = 8 + 10 * grey_index;
+    let distance = |(x, y, z): (u8, u8, u8)| {
+        let d = |a: u8, b: u8| (i32::from(a) - i32::from(b)).pow(2);
+        d(x, r) + d(y, g) + d(z, b)
+    };
+    if distance((grey, grey, grey)) < distance(cube) {
+        Color::Indexed(232 + grey_index)
+    } else {
+        Color::Indexed(16 + 36 * lr + 6 * lg + lb)
+    }
 }
 
 #[derive(Debug, Deserialize)]
@@ -225,6 +252,32 @@ impl Theme {
         }
     }
 
+    /// Fits the theme to the terminal as its environment describes it: no colour under
+    /// `NO_COLOR` (set, non-empty) or `TERM=dumb` (or no `TERM`); 24-bit colour only when
+    /// `COLORTERM` is `truecolor` or `24bit`, else the 256-colour palette.
+    pub fn for_terminal(self, env: impl Fn(&str) -> Option<String>) -> Theme {
+        let set = |name: &str| env(name).filter(|v| !v.is_empty());
+        let dumb = set("TERM").is_none_or(|term| term == "dumb");
+        if set("NO_COLOR").is_some() || dumb {
+            return self.without_color();
+        }
+        let truecolor = set("COLORTERM")
+            .is_some_and(|c| matches!(c.to_ascii_lowercase().as_str(), "truecolor" | "24bit"));
+        Theme { truecolor, ..self }
+    }
+
+    /// Every RGB colour of a drawn frame as the nearest 256-palette colour, unless the
+    /// terminal takes 24-bit colour (syntax colours included: they are drawn as RGB).
+    pub fn fit_frame(&self, buffer: &mut ratatui::buffer::Buffer) {
+        if self.truecolor {
+            return;
+        }
+        for cell in buffer.content.iter_mut() {
+            cell.fg = to_256(cell.fg);
+            cell.bg = to_256(cell.bg);
+        }
+    }
+
     pub fn priority(&self, priority: crate::review::Priority) -> Style {
         use crate::review::Priority::*;
         match priority {
@@ -296,6 +349,50 @@ impl StyleSpec {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn env(pairs: &'static [(&'static str, &'static str)]) -> impl Fn(&str) -> Option<String> {
+        move |name| {
+            pairs
+                .iter()
+                .find(|(k, _)| *k == name)
+                .map(|(_, v)| v.to_string())
+        }
+    }
+
+    #[test]
+    fn the_terminal_decides_how_much_colour() {
+        let dumb =
+            Theme::default().for_terminal(env(&[("TERM", "dumb"), ("COLORTERM", "truecolor")]));
+        assert!(!dumb.colors);
+        assert_eq!(dumb.diff_add.fg, None);
+        let no_term = Theme::default().for_terminal(env(&[]));
+        assert!(!no_term.colors);
+        let plain = Theme::default().for_terminal(env(&[("TERM", "xterm-256color")]));
+        assert!(plain.colors && !plain.truecolor);
+        let full = Theme::default()
+            .for_terminal(env(&[("TERM", "xterm-256color"), ("COLORTERM", "24bit")]));
+        assert!(full.truecolor);
+        let no_color = Theme::default().for_terminal(env(&[
+            ("TERM", "xterm"),
+            ("NO_COLOR", "1"),
+            ("COLORTERM", "truecolor"),
+        ]));
+        assert!(!no_color.colors);
+    }
+
+    #[test]
+    fn rgb_becomes_the_nearest_palette_colour() {
+        assert_eq!(to_256(Color::Rgb(0, 0, 0)), Color::Indexed(16));
+        assert_eq!(to_256(Color::Rgb(255, 255, 255)), Color::Indexed(231));
+        assert_eq!(to_256(Color::Rgb(255, 0, 0)), Color::Indexed(196));
+        assert_eq!(to_256(Color::Rgb(128, 128, 128)), Color::Indexed(244));
+        assert_eq!(to_256(Color::Red), Color::Red);
+        let mut buffer = ratatui::buffer::Buffer::empty(ratatui::layout::Rect::new(0, 0, 2, 1));
+        buffer.content[0].fg = Color::Rgb(0, 255, 0);
+        let theme = Theme::default().for_terminal(env(&[("TERM", "xterm")]));
+        theme.fit_frame(&mut buffer);
+        assert_eq!(buffer.content[0].fg, Color::Indexed(46));
+    }
 
     #[test]
     fn every_builtin_theme_sets_every_role_and_a_known_syntax_theme() {

@@ -346,8 +346,8 @@ fn github_faults_while_reading_the_pr_never_ship_and_say_what_to_do() {
                 assert_eq!(run.stdout, "", "{}: no report without a PR", case.name);
                 run.assert_one_message(case.name, needles);
                 assert!(
-                    !run.stderr.contains("127.0.0.1"),
-                    "{}: no host in errors: {}",
+                    run.stderr.contains("on 127.0.0.1:"),
+                    "{}: the host is named: {}",
                     case.name,
                     run.stderr
                 );
@@ -610,8 +610,8 @@ fn model_faults_during_an_ai_review_never_ship_and_say_what_to_do() {
                 run.assert_not_ship(case.name);
                 run.assert_one_message(case.name, needles);
                 assert!(
-                    !run.stderr.contains("127.0.0.1"),
-                    "{}: no host in errors: {}",
+                    run.stderr.contains("on 127.0.0.1:"),
+                    "{}: the host is named: {}",
                     case.name,
                     run.stderr
                 );

@@ -8,6 +8,7 @@ mod cockpit;
 mod crash;
 mod demo;
 mod diff;
+mod edges;
 mod faults;
 mod github;
 mod headless;

@@ -4,8 +4,8 @@
 use std::fmt;
 use std::time::Duration;
 
-/// One call, as shown in errors: `POST /v1/chat/completions`, or a command line. The host is
-/// left out: it is known, and a URL could carry anything.
+/// One call, as shown in errors: `POST /v1/chat/completions on 127.0.0.1:11434`, or a command
+/// line. The host is named, never the query or any credential.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Call(pub String);
 

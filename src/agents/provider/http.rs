@@ -156,7 +156,13 @@ impl Endpoint {
             })?;
         Ok(Endpoint {
             provider: provider.to_owned(),
-            call: Call(format!("POST {}", url.path())),
+            // The host is named: "which server did not answer" is half of a network error.
+            call: Call(format!(
+                "POST {} on {}{}",
+                url.path(),
+                url.host_str().unwrap_or("?"),
+                url.port().map(|p| format!(":{p}")).unwrap_or_default()
+            )),
             http,
             url,
             headers,

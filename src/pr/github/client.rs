@@ -554,9 +554,10 @@ fn call_of(method: &Method, url: &Url) -> Call {
         Method::HEAD => "HEAD",
         _ => "REQUEST",
     };
-    Call {
-        method,
-        path: url.path().to_owned(),
+    let host = url.host_str().unwrap_or("?");
+    match url.port() {
+        Some(port) => Call::new(method, url.path(), &format!("{host}:{port}")),
+        None => Call::new(method, url.path(), host),
     }
 }
 
@@ -642,12 +643,17 @@ mod tests {
     }
 
     #[test]
-    fn calls_are_named_without_host_or_query() {
+    fn calls_are_named_with_their_host_and_without_the_query() {
         let url = Url::parse("https://api.github.com/repos/o/r/pulls/1/files?per_page=100&page=2")
             .unwrap();
         assert_eq!(
             call_of(&Method::GET, &url).to_string(),
-            "GET /repos/o/r/pulls/1/files"
+            "GET /repos/o/r/pulls/1/files on api.github.com"
+        );
+        let local = Url::parse("http://127.0.0.1:8080/repos/o/r").unwrap();
+        assert_eq!(
+            call_of(&Method::GET, &local).to_string(),
+            "GET /repos/o/r on 127.0.0.1:8080"
         );
     }
 }

@@ -5,17 +5,24 @@
 
 use std::fmt;
 
-/// One API call, as shown in errors: `GET /repos/o/r/pulls/1`. The query string and host are
-/// left out on purpose: the host is known, and a query could carry anything.
+/// One API call, as shown in errors: `GET /repos/o/r/pulls/1 on api.github.com`. The host is
+/// named because a network error means nothing without it (which server did not answer?);
+/// the query string is left out: it could carry anything. Kept as its rendered text, which
+/// also keeps every error small.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Call {
-    pub method: &'static str,
-    pub path: String,
+pub struct Call(Box<str>);
+
+impl Call {
+    /// `host` is `api.github.com`, `ghe.corp`, `127.0.0.1:8080` (the port only when not the
+    /// scheme's default).
+    pub fn new(method: &str, path: &str, host: &str) -> Call {
+        Call(format!("{method} {path} on {host}").into_boxed_str())
+    }
 }
 
 impl fmt::Display for Call {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{} {}", self.method, self.path)
+        f.write_str(&self.0)
     }
 }
 
@@ -145,6 +152,17 @@ pub enum GithubError {
 
     #[error("{call}: refusing to follow a pagination link to another host ({host})")]
     ForeignPageLink { call: Call, host: String },
+
+    /// A PR URL named a host whose API the person never configured: nothing is sent there,
+    /// least of all the token (see `hosts`).
+    #[error(
+        "{host} is not github.com and no GitHub API is configured for it, so nothing was sent \
+         there (a token goes only to api.github.com or to an API you configured); if {host} is \
+         a GitHub Enterprise Server you trust, pass --api-url https://{host}/api/v3 (or set \
+         GITHUB_API_URL), or add to the config file (`review-tui config path` shows where): \
+         [github.hosts.\"{host}\"] api_url = \"https://{host}/api/v3\""
+    )]
+    UnconfiguredHost { host: String },
 }
 
 /// What to do about a status, where there is something to say.
@@ -183,6 +201,7 @@ impl GithubError {
         match self {
             GithubError::InvalidApiUrl { .. }
             | GithubError::InvalidName { .. }
+            | GithubError::UnconfiguredHost { .. }
             | GithubError::Client(_) => None,
             GithubError::Unauthorized { call, .. }
             | GithubError::InstallationLogin { call, .. }

@@ -2,6 +2,7 @@
 
 mod client;
 mod error;
+mod hosts;
 mod link;
 mod refusal;
 mod retry;
@@ -9,6 +10,7 @@ mod wire;
 
 pub use client::{Accept, DEFAULT_API_URL, GithubClient, GithubConfig};
 pub use error::{Call, GithubError};
+pub use hosts::{ApiHosts, GITHUB_HOST};
 pub use link::next_page;
 pub use refusal::{Refusal, classify as classify_refusal};
 pub use retry::{RateHints, RetryPolicy, is_retryable, now_epoch, utc_time};

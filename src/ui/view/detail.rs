@@ -9,7 +9,7 @@ use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Paragraph, Wrap};
 
-use super::{ViewContext, percent};
+use super::{ViewContext, percent, shown};
 use crate::diff::Side;
 use crate::review::consolidate::join_names;
 use crate::review::node::{Actor, ReviewNode};
@@ -62,7 +62,7 @@ fn section<'a>(lines: &mut Vec<Line<'a>>, title: &str, text: &str, cx: &ViewCont
     lines.push(Line::raw(""));
     lines.push(Line::from(Span::styled(title.to_string(), cx.theme.title)));
     for line in text.lines() {
-        lines.push(Line::from(Span::styled(line.to_string(), cx.theme.text)));
+        lines.push(Line::from(Span::styled(shown(line), cx.theme.text)));
     }
 }
 
@@ -83,11 +83,11 @@ fn node_lines<'a>(node: &ReviewNode, state: &AppState, cx: &ViewContext) -> Vec<
         ),
     ]));
     lines.push(Line::from(Span::styled(
-        node.text.title.clone(),
+        shown(&node.text.title),
         theme.title,
     )));
     let mut facts = vec![
-        Span::styled(node.location(), theme.text),
+        Span::styled(shown(&node.location()), theme.text),
         Span::styled(
             format!(
                 " · {} ({}) · confidence {} · ",
@@ -324,7 +324,7 @@ fn cohort_lines<'a>(
         };
         return vec![Line::from(Span::styled(text, theme.muted))];
     };
-    let mut lines = vec![Line::from(Span::styled(cohort.label.clone(), theme.title))];
+    let mut lines = vec![Line::from(Span::styled(shown(&cohort.label), theme.title))];
     if !cohort.fallback {
         lines.push(Line::from(Span::styled(
             format!(

@@ -5,7 +5,7 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph};
 
-use super::{ViewContext, percent, truncate, width};
+use super::{ViewContext, percent, shown, truncate, width};
 use crate::space::state::Ladder;
 use crate::ui::state::AppState;
 
@@ -21,18 +21,22 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &AppState, cx: &ViewContext) {
     let columns = area.width as usize;
     let pr = &state.pr;
 
+    let (reference, title) = (shown(&pr.reference()), shown(&pr.title));
     let mut first = vec![
-        Span::styled(pr.reference(), theme.title),
+        Span::styled(reference.clone(), theme.title),
         Span::raw("  "),
-        Span::styled(pr.title.clone(), theme.text),
+        Span::styled(title.clone(), theme.text),
     ];
-    let branches = format!("{} ← {}", pr.base, pr.head);
-    let used = width(&pr.reference()) + 2 + width(&pr.title);
+    let branches = shown(&format!("{} ← {}", pr.base, pr.head));
+    let used = width(&reference) + 2 + width(&title);
     if used + branches.len() + 4 < columns {
         first.push(Span::styled(format!("  ·  {branches}"), theme.muted));
     }
     if !pr.author.is_empty() {
-        first.push(Span::styled(format!("  by {}", pr.author), theme.muted));
+        first.push(Span::styled(
+            format!("  by {}", shown(&pr.author)),
+            theme.muted,
+        ));
     }
 
     let mut second = vec![Span::styled(

@@ -129,8 +129,16 @@ pub(crate) fn width(text: &str) -> usize {
     Span::raw(text).width()
 }
 
-/// `text` cut to `max` columns, with `…` when cut.
+/// Untrusted text (a path, a title, a reviewer's note) as it may be drawn: control and
+/// direction characters shown escaped (`crate::printable`), so it keeps its one line.
+pub(crate) fn shown(text: &str) -> String {
+    crate::printable::line(text).into_owned()
+}
+
+/// `text` cut to `max` columns, with `…` when cut. Escaped first: everything cut to fit is
+/// drawn, and most of it comes from the PR or a reviewer.
 pub(crate) fn truncate(text: &str, max: usize) -> String {
+    let text = &*crate::printable::line(text);
     if width(text) <= max {
         return text.to_string();
     }
