@@ -47,7 +47,7 @@ impl Own {
             if !markers::is_ours(&review.body) {
                 continue;
             }
-            if own.summary.is_none() && review.body.contains(markers::SUMMARY) {
+            if own.summary.is_none() && markers::has(&review.body, markers::SUMMARY) {
                 own.summary = Some(review.id);
             }
             if let Some(event) = ReviewEvent::from_state(&review.state) {
@@ -90,7 +90,7 @@ impl Own {
         let marker = markers::round(round, head);
         self.reviews
             .iter()
-            .find(|(_, body)| body.contains(&marker))
+            .find(|(_, body)| markers::has(body, &marker))
             .map(|(id, _)| *id)
     }
 }
@@ -164,7 +164,8 @@ pub(super) async fn plan(
     let mut notices = Vec::new();
     if event != intended {
         notices.push(format!(
-            "Intended decision: **{intended}**. GitHub does not let an account approve or request changes on its own pull request ({login} opened it), so this review is posted as a comment."
+            "Intended decision: **{intended}**. GitHub does not let an account approve or request changes on its own pull request ({} opened it), so this review is posted as a comment.",
+            crate::report::escape::inline(&login)
         ));
     }
 
@@ -231,8 +232,12 @@ pub(super) async fn plan(
                     markers::resolved(fp)
                 ),
             });
+            // The location is the PR's path; the title is the first line of our own comment,
+            // Markdown we wrote (and only our account's comments are read).
             not_refound.push(format!(
-                "`{location}` {title}: resolved in {}",
+                "{} {}: resolved in {}",
+                crate::report::escape::code(location),
+                markers::neutralize(title),
                 short(&head)
             ));
         }

@@ -15,6 +15,7 @@ mod models;
 mod providers;
 mod publish;
 mod publish_ci;
+mod publish_escape;
 mod review_report;
 mod secrets;
 mod support;
