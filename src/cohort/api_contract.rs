@@ -1,40 +1,73 @@
-//! The apiContract axis: did a public item's signature change or disappear, and does anything
-//! else in the repository use it?
+//! The apiContract axis: did the exported surface of a package change incompatibly, and did
+//! its version say the break was meant?
+//!
+//! Each changed source file's public surface is read from the syntax tree at the base and at
+//! the head ([`surface`](super::surface)) and compared item by item. An incompatible change
+//! (removed, more required parameters, a changed type, a narrowed member) fails the gate unless
+//! the package's version was bumped for a break, which only warns. An item that moved to
+//! another file and is still defined or re-exported there has not been removed. Test code,
+//! examples and files that cannot carry an API are never read; only source files of an
+//! API-carrying language that could not be read make the axis partial.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::path::Path;
 
 use crate::review::axes::{API_CONTRACT, Axis, AxisVerdict};
 
-use super::changes::{ChangedFile, Reading};
+use super::changes::{ChangedFile, Reading, blob_at};
+use super::grammar::Grammar;
 use super::index::SymbolIndex;
-use super::stoplist::is_common;
-use super::tags::{Definition, FileTags};
+use super::surface::compare::{ApiChange, Severity, compare};
+use super::surface::scope::{Scope, not_api_path, scope};
+use super::surface::version::{Bump, bump};
+use super::surface::{Surface, extract};
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-enum Change {
-    Removed,
-    Changed,
+/// How many items the detail lists before saying how many more there are.
+const LISTED: usize = 12;
+/// Forms longer than this are cut in the detail (the report stays one line per item).
+const FORM_CHARS: usize = 140;
+
+struct FileSurfaces<'a> {
+    path: &'a str,
+    grammar: Grammar,
+    base: Surface,
+    head: Surface,
 }
 
-/// Compares, per file and per public name whose signature holds a changed line, the public
-/// signatures in the base and in the head. Added items are compatible and not listed; an item
-/// whose signature text is the same on both sides (moved, re-indented) did not change.
-pub fn api_contract(files: &[ChangedFile], index: &SymbolIndex) -> Axis {
+/// Compares the exported surface of each changed file at `base` and in the `worktree` (head).
+pub fn api_contract(
+    files: &[ChangedFile],
+    index: &SymbolIndex,
+    worktree: &Path,
+    base: Option<(&git2::Repository, git2::Oid)>,
+) -> Axis {
+    let read_head = |path: &str| -> Option<String> {
+        std::fs::read(worktree.join(path))
+            .ok()
+            .map(|bytes| String::from_utf8_lossy(&bytes).into_owned())
+    };
+    let read_base = |path: &str| -> Option<String> {
+        match base {
+            Some((repo, commit)) => blob_at(repo, commit, path)
+                .ok()
+                .map(|bytes| String::from_utf8_lossy(&bytes).into_owned()),
+            // Without the base commit, the head's manifest is all there is: no bump seen.
+            None => read_head(path),
+        }
+    };
+    let read_either = |path: &str| read_head(path).or_else(|| read_base(path));
+
     let mut parsed = 0;
-    let mut unparsed = Vec::new();
-    let mut broken = Vec::new();
-    let mut quiet = Vec::new();
-    let mut common = Vec::new();
+    let mut unreadable = Vec::new();
     let mut unindexed = Vec::new();
+    let mut surfaces = Vec::new();
     for file in files {
+        if not_api_path(&file.path) {
+            continue;
+        }
         let symbols = match &file.reading {
-            Reading::Symbols(symbols) if symbols.base_unknown => {
-                unparsed.push(file.path.as_str());
-                continue;
-            }
             Reading::Symbols(symbols) => symbols,
             Reading::Unparsed { .. } => {
-                unparsed.push(file.path.as_str());
+                unreadable.push(file.path.as_str());
                 continue;
             }
             Reading::NoGrammar => {
@@ -44,85 +77,137 @@ pub fn api_contract(files: &[ChangedFile], index: &SymbolIndex) -> Axis {
                 continue;
             }
         };
-        parsed += 1;
-        for (name, change) in changes(
-            symbols.base.as_ref(),
-            symbols.head.as_ref(),
-            &file.removed,
-            &file.added,
-        ) {
-            let what = match change {
-                Change::Removed => "removed",
-                Change::Changed => "signature changed",
-            };
-            let item = format!("{}: `{name}` {what}", file.path);
-            if is_common(&name) {
-                common.push(item);
-                continue;
+        let Some(grammar) = Grammar::for_file(&file.path, file.language) else {
+            continue;
+        };
+        let head_source = symbols.head.as_ref().and_then(|_| read_head(&file.path));
+        let base_source = symbols
+            .base_source
+            .as_ref()
+            .map(|b| String::from_utf8_lossy(b).into_owned());
+        if symbols.base_unknown || (symbols.head.is_some() && head_source.is_none()) {
+            unreadable.push(file.path.as_str());
+            continue;
+        }
+        let any_source = head_source
+            .as_deref()
+            .or(base_source.as_deref())
+            .unwrap_or("");
+        let file_scope = scope(&file.path, grammar, any_source, &read_either);
+        if let Scope::NotApi(_) = file_scope {
+            continue;
+        }
+        let exported = |name: &str| file_scope.exports(name);
+        let read = |source: Option<&String>| match source {
+            Some(text) => extract(grammar, text.as_bytes(), &exported),
+            None => Ok(Surface::default()),
+        };
+        match (read(base_source.as_ref()), read(head_source.as_ref())) {
+            (Ok(base), Ok(head)) => {
+                parsed += 1;
+                surfaces.push(FileSurfaces {
+                    path: &file.path,
+                    grammar,
+                    base,
+                    head,
+                });
             }
-            let elsewhere = index
-                .referenced_in(&name)
-                .into_iter()
-                .filter(|path| *path != file.path)
-                .count();
-            if elsewhere > 0 {
-                broken.push(format!("{item}, referenced in {elsewhere} other file(s)"));
+            _ => unreadable.push(file.path.as_str()),
+        }
+    }
+
+    let mut failing = Vec::new();
+    let mut deliberate = Vec::new();
+    let mut notable = Vec::new();
+    let mut added = 0;
+    for file in &surfaces {
+        let changes: Vec<ApiChange> = compare(&file.base, &file.head)
+            .into_iter()
+            .map(|change| moved(change, file, &surfaces, index))
+            .collect();
+        let incompatible: Vec<&ApiChange> = changes
+            .iter()
+            .filter(|c| c.severity == Severity::Incompatible)
+            .collect();
+        for change in changes
+            .iter()
+            .filter(|c| c.severity == Severity::Compatible)
+        {
+            if change.why == "added" {
+                added += 1;
             } else {
-                quiet.push(item);
+                notable.push(describe(file.path, change));
+            }
+        }
+        if incompatible.is_empty() {
+            continue;
+        }
+        match bump(file.path, file.grammar, &read_head, &read_base) {
+            Bump::Breaking(version) => deliberate.extend(
+                incompatible
+                    .iter()
+                    .map(|c| format!("{} ({version})", describe(file.path, c))),
+            ),
+            Bump::Compatible(_) => {
+                failing.extend(incompatible.iter().map(|c| describe(file.path, c)));
             }
         }
     }
 
-    let (verdict, mut detail) = if parsed == 0 && unparsed.is_empty() && unindexed.is_empty() {
+    let (verdict, detail) = if !failing.is_empty() {
+        (
+            AxisVerdict::Fail,
+            format!(
+                "exported API changed incompatibly and the package version does not allow a break: {}",
+                listed(&failing)
+            ),
+        )
+    } else if parsed == 0 && unreadable.is_empty() && unindexed.is_empty() {
         (
             AxisVerdict::Pass,
-            "no source file changed (documentation, configuration or data only)".to_string(),
+            "no file that carries a public API changed".to_string(),
         )
-    } else if parsed == 0 && unparsed.is_empty() {
+    } else if parsed == 0 && unreadable.is_empty() {
         (
             AxisVerdict::Unavailable,
             format!(
-                "no symbol index for {}: their public API was not checked",
+                "no parser for {}: their public API was not checked",
                 unindexed.join(", ")
             ),
         )
-    } else if !broken.is_empty() {
-        (
-            AxisVerdict::Fail,
-            format!("public API broken: {}", broken.join("; ")),
-        )
-    } else if !unparsed.is_empty() || !unindexed.is_empty() {
-        let unchecked: Vec<&str> = unparsed.iter().chain(&unindexed).copied().collect();
+    } else if !unreadable.is_empty() || !unindexed.is_empty() {
+        let unchecked: Vec<&str> = unreadable.iter().chain(&unindexed).copied().collect();
         (
             AxisVerdict::Partial,
             format!(
-                "could not read, parse or index {} (or its base version): its public API was not checked",
+                "could not read or parse {} (or its base version): its public API was not checked",
                 unchecked.join(", ")
             ),
         )
-    } else if !quiet.is_empty() {
+    } else if !deliberate.is_empty() {
         (
             AxisVerdict::Warn,
             format!(
-                "public API changed, no other file references it: {}",
-                quiet.join("; ")
+                "breaking changes with a version bump that allows them: {}",
+                listed(&deliberate)
             ),
         )
-    } else if !common.is_empty() {
-        (AxisVerdict::Warn, "public API changed".to_string())
+    } else if !notable.is_empty() {
+        (
+            AxisVerdict::Warn,
+            format!("compatible API changes: {}", listed(&notable)),
+        )
+    } else if added > 0 {
+        (
+            AxisVerdict::Pass,
+            format!("nothing exported removed or changed incompatibly; {added} item(s) added"),
+        )
     } else {
         (
             AxisVerdict::Pass,
-            "no public signature changed or removed".to_string(),
+            "nothing exported removed or changed incompatibly".to_string(),
         )
     };
-    if !common.is_empty() {
-        // A by-name count of `new` or `get` says nothing about who calls this one.
-        detail.push_str(&format!(
-            "; common names, callers not counted: {}",
-            common.join("; ")
-        ));
-    }
     Axis {
         name: API_CONTRACT.to_string(),
         verdict,
@@ -131,94 +216,94 @@ pub fn api_contract(files: &[ChangedFile], index: &SymbolIndex) -> Axis {
     }
 }
 
-/// Whether a file without a symbol index could still carry a public API. Documentation,
-/// configuration and data cannot; source in a language we do not index (C, Ruby, Kotlin…) can,
-/// and so can any file we cannot classify: not knowing is not a pass.
+/// A removed item that another changed file now defines or re-exports, or that the head's
+/// index still defines under its name elsewhere, moved: callers find it where it went.
+fn moved(
+    change: ApiChange,
+    file: &FileSurfaces,
+    all: &[FileSurfaces],
+    index: &SymbolIndex,
+) -> ApiChange {
+    if change.severity != Severity::Incompatible || change.head.is_some() || change.why != "removed"
+    {
+        return change;
+    }
+    let key = change.key.as_str();
+    let name = key.rsplit(['.', ':']).next().unwrap_or(key);
+    let top_level = !key.contains("::") && !key.contains('.');
+    let elsewhere = all.iter().filter(|f| f.path != file.path).any(|f| {
+        f.head.items.contains_key(key) && !f.base.items.contains_key(key)
+            || (top_level && (f.head.reexports.contains(name) || f.head.reexports.contains("*")))
+    });
+    let indexed = top_level
+        && index
+            .defined_in(name)
+            .into_iter()
+            .any(|path| path != file.path && !not_api_path(path));
+    if elsewhere || indexed {
+        return ApiChange {
+            severity: Severity::Compatible,
+            why: "moved to another file".into(),
+            ..change
+        };
+    }
+    change
+}
+
+fn cut(form: &str) -> String {
+    if form.chars().count() <= FORM_CHARS {
+        return form.to_string();
+    }
+    let mut short: String = form.chars().take(FORM_CHARS).collect();
+    short.push('…');
+    short
+}
+
+/// One line: where, what, why, and the base and head forms side by side.
+fn describe(path: &str, change: &ApiChange) -> String {
+    let forms = match (&change.base, &change.head) {
+        (Some(base), Some(head)) => format!("base `{}` → head `{}`", cut(base), cut(head)),
+        (Some(base), None) => format!("base `{}` → head: none", cut(base)),
+        (None, Some(head)) => format!("base: none → head `{}`", cut(head)),
+        (None, None) => String::new(),
+    };
+    format!("{path}: `{}` {} ({forms})", change.key, change.why)
+}
+
+fn listed(items: &[String]) -> String {
+    let mut text = items
+        .iter()
+        .take(LISTED)
+        .cloned()
+        .collect::<Vec<_>>()
+        .join("; ");
+    if items.len() > LISTED {
+        text.push_str(&format!("; and {} more", items.len() - LISTED));
+    }
+    text
+}
+
+/// Whether a file without a parser could carry a public API: source in a language we do not
+/// parse (C, Ruby, Kotlin…). Build files, lock files, data, snapshots, golden files and docs
+/// cannot, and neither can a file of unknown kind: only known source extensions count.
 fn may_carry_api(language: &crate::diff::Language, path: &str) -> bool {
     use crate::diff::Language::*;
     match language {
-        Markdown | Toml | Yaml | Json | Dockerfile | Shell => false,
         C | Cpp | Ruby => true,
         Rust | Python | JavaScript | TypeScript | Go | Java => true,
+        Markdown | Toml | Yaml | Json | Dockerfile | Shell => false,
         Other => {
-            const NOT_CODE: &[&str] = &[
-                "txt",
-                "rst",
-                "adoc",
-                "lock",
-                "csv",
-                "tsv",
-                "svg",
-                "png",
-                "jpg",
-                "jpeg",
-                "gif",
-                "ico",
-                "webp",
-                "pdf",
-                "ini",
-                "cfg",
-                "conf",
-                "env",
-                "xml",
-                "html",
-                "css",
-                "gitignore",
-                "gitattributes",
-                "editorconfig",
-                "license",
+            const SOURCE: &[&str] = &[
+                "c", "h", "cc", "cpp", "cxx", "hpp", "hh", "hxx", "m", "mm", "cs", "fs", "vb",
+                "kt", "kts", "scala", "groovy", "swift", "php", "rb", "ex", "exs", "erl", "hs",
+                "ml", "mli", "dart", "lua", "pl", "pm", "r", "jl", "zig", "nim", "clj", "cljs",
+                "elm", "cr", "d", "pas", "f90",
             ];
             let name = path.rsplit('/').next().unwrap_or(path).to_ascii_lowercase();
-            let extension = name.rsplit('.').next().unwrap_or(&name);
-            let plain = matches!(
-                name.as_str(),
-                "license" | "copying" | "notice" | "authors" | "codeowners"
-            );
-            !(plain || NOT_CODE.contains(&extension))
+            match name.rsplit_once('.') {
+                Some((_, extension)) => SOURCE.contains(&extension),
+                None => false,
+            }
         }
     }
-}
-
-fn changes(
-    base: Option<&FileTags>,
-    head: Option<&FileTags>,
-    removed: &BTreeSet<u32>,
-    added: &BTreeSet<u32>,
-) -> Vec<(String, Change)> {
-    let public = |tags: Option<&FileTags>| -> BTreeMap<String, Vec<String>> {
-        let mut by_name: BTreeMap<String, Vec<String>> = BTreeMap::new();
-        for definition in tags.into_iter().flat_map(|t| t.definitions.iter()) {
-            if definition.public {
-                by_name
-                    .entry(definition.name.clone())
-                    .or_default()
-                    .push(definition.signature.clone());
-            }
-        }
-        by_name.values_mut().for_each(|sigs| sigs.sort());
-        by_name
-    };
-    let touched = |tags: Option<&FileTags>, rows: &BTreeSet<u32>| -> BTreeSet<String> {
-        let holds = |d: &Definition| rows.range(d.signature_rows.0..=d.signature_rows.1).next();
-        tags.into_iter()
-            .flat_map(|t| t.definitions.iter())
-            .filter(|d| d.public && holds(d).is_some())
-            .map(|d| d.name.clone())
-            .collect()
-    };
-    let before = public(base);
-    let after = public(head);
-    let mut names = touched(base, removed);
-    names.extend(touched(head, added));
-    names
-        .into_iter()
-        .filter_map(|name| {
-            let old = before.get(&name)?;
-            match after.get(&name) {
-                None => Some((name, Change::Removed)),
-                Some(new) if new != old => Some((name, Change::Changed)),
-                Some(_) => None,
-            }
-        })
-        .collect()
 }

@@ -15,10 +15,6 @@ use super::tags::{FileTags, Tagger};
 pub struct ChangedFile {
     pub path: String,
     pub language: Language,
-    /// RIGHT numbers of added lines.
-    pub added: BTreeSet<u32>,
-    /// LEFT numbers of removed lines.
-    pub removed: BTreeSet<u32>,
     pub reading: Reading,
 }
 
@@ -44,6 +40,8 @@ pub struct FileSymbols {
     /// The file existed in the base but its old version could not be read or parsed: what
     /// was removed from it is unknown.
     pub base_unknown: bool,
+    /// The base version's text, for the apiContract axis's structural comparison.
+    pub base_source: Option<Vec<u8>>,
 }
 
 /// The base version of one changed file, read before parsing (git2 is not shared across the
@@ -84,7 +82,11 @@ pub fn base_text(
     }
 }
 
-fn blob_at(repo: &git2::Repository, commit: git2::Oid, path: &str) -> Result<Vec<u8>, git2::Error> {
+pub(super) fn blob_at(
+    repo: &git2::Repository,
+    commit: git2::Oid,
+    path: &str,
+) -> Result<Vec<u8>, git2::Error> {
     let tree = repo.find_commit(commit)?.tree()?;
     let entry = tree.get_path(Path::new(path))?;
     let blob = entry.to_object(repo)?.peel_to_blob()?;
@@ -164,8 +166,6 @@ pub fn read_changed(
     ChangedFile {
         path: file.path.clone(),
         language: file.language,
-        added,
-        removed,
         reading,
     }
 }
@@ -202,10 +202,14 @@ fn symbols(
     added: &BTreeSet<u32>,
     removed: &BTreeSet<u32>,
 ) -> Result<FileSymbols, String> {
+    let mut base_source = None;
     let base = match base {
         BaseText::None => None,
         BaseText::Text(source) => match tagger.tags(grammar, &source) {
-            Ok(tags) => Some(tags),
+            Ok(tags) => {
+                base_source = Some(source);
+                Some(tags)
+            }
             // The head parsed: a broken base only costs the removed side's symbols.
             Err(_) if head.is_some() => None,
             Err(_) => return Err(format!("the base of {} does not parse", file.path)),
@@ -221,6 +225,7 @@ fn symbols(
         head: None,
         base: None,
         base_unknown: file.status != FileStatus::Added && base.is_none(),
+        base_source,
     };
     for (tags, changed) in [(&head, added), (&base, removed)] {
         let Some(tags) = tags else { continue };

@@ -20,6 +20,7 @@ pub mod index;
 mod paths;
 mod report_cache;
 mod stoplist;
+mod surface;
 mod tags;
 mod test_gap;
 
@@ -121,7 +122,7 @@ pub fn build_with(
     }
     let cohorts = group::cohorts(&files, &index);
     let axes = vec![
-        api_contract::api_contract(&files, &index),
+        api_contract::api_contract(&files, &index, input.worktree, input.base),
         test_gap::test_gap(&cohorts, &files),
     ];
     Ok(CohortReport {

@@ -1,5 +1,6 @@
 //! End-to-end cohort builds on real git repositories in temp dirs.
 
+mod api;
 mod repo;
 
 use crate::cohort::{CohortReport, GROUPED_BY_PATH, SymbolIndex};
@@ -293,15 +294,15 @@ fn a_deleted_file_is_read_from_the_base_and_joins_its_former_callers() {
     assert_eq!(api.verdict, AxisVerdict::Fail, "{}", api.detail);
     assert!(
         api.detail
-            .contains("src/legacy.rs: `legacy_total` removed, referenced in 1 other file(s)"),
+            .contains("src/legacy.rs: `legacy_total` removed (base `pub fn legacy_total(xs: &[u32]) -> u32` → head: none)"),
         "{}",
         api.detail
     );
 }
 
 #[test]
-fn api_contract_fails_on_a_used_signature_warns_on_an_unused_one_passes_otherwise() {
-    // A used public function's signature changes: fail.
+fn api_contract_fails_on_a_break_warns_on_a_bumped_one_passes_otherwise() {
+    // A public function gains a required parameter: fail, with both forms on one line.
     let repo = rust_repo();
     repo.write(
         "src/config/parse.rs",
@@ -315,24 +316,40 @@ fn api_contract_fails_on_a_used_signature_warns_on_an_unused_one_passes_otherwis
     let api = axis(&repo.build(), API_CONTRACT).clone();
     assert_eq!(api.verdict, AxisVerdict::Fail, "{}", api.detail);
     assert!(
-        api.detail.contains("`parse` signature changed"),
+        api.detail.contains(
+            "`parse` a required parameter added (parameter 2) (base `pub fn parse(text: &str) -> Config` → head `pub fn parse(text: &str, strict: bool) -> Config`)"
+        ),
         "{}",
         api.detail
     );
     assert!(api.gated);
 
-    // An unreferenced one: warn, named.
+    // The same kind of break with a major version bump: deliberate, a warning.
     let repo = rust_repo();
+    repo.write(
+        "Cargo.toml",
+        "[package]\nname = \"app\"\nversion = \"1.2.0\"\n",
+    );
+    repo.write("src/lib.rs", "pub mod render;\n");
+    repo.commit("manifest");
+    let repo_main = |args: &[&str]| repo::git(&repo.path(), args);
+    repo_main(&["branch", "-f", "main", "HEAD"]);
     repo.write(
         "src/render.rs",
         &RENDER.replace("unused_helper(x: u32)", "unused_helper(x: u64)"),
+    );
+    repo.write(
+        "Cargo.toml",
+        "[package]\nname = \"app\"\nversion = \"2.0.0\"\n",
     );
     repo.commit("widen");
     let report = repo.build();
     let api = axis(&report, API_CONTRACT);
     assert_eq!(api.verdict, AxisVerdict::Warn, "{}", api.detail);
     assert!(
-        api.detail.contains("src/render.rs: `unused_helper`"),
+        api.detail
+            .contains("src/render.rs: `unused_helper` parameter 1 type changed")
+            && api.detail.contains("Cargo.toml: 1.2.0 → 2.0.0"),
         "{}",
         api.detail
     );

@@ -1,0 +1,223 @@
+//! Java: `public` types (and members of interfaces, public unless `private`), their public
+//! methods, constructors, fields and enum constants. Overloads are separate items keyed by
+//! their parameter types. Annotations (`@Override`, `@SuppressWarnings`, `@Nullable`) and
+//! parameter names are not the contract.
+
+use tree_sitter::Node;
+
+use super::text::{Src, all, named};
+use super::{Item, Param, ParamKind, Surface};
+
+pub fn extract(root: Node, src: Src, exported: &dyn Fn(&str) -> bool, out: &mut Surface) {
+    for node in named(root) {
+        if let Some(name) = src.field(node, "name")
+            && is_type(node)
+            && modifiers(node, src).iter().any(|m| m == "public")
+            && exported(name)
+        {
+            type_items(node, src, name, out);
+        }
+    }
+}
+
+fn is_type(node: Node) -> bool {
+    matches!(
+        node.kind(),
+        "class_declaration"
+            | "interface_declaration"
+            | "enum_declaration"
+            | "record_declaration"
+            | "annotation_type_declaration"
+    )
+}
+
+/// The keyword modifiers (`public`, `static`, `final`...), annotations left out.
+fn modifiers(node: Node, src: Src) -> Vec<String> {
+    named(node)
+        .into_iter()
+        .filter(|c| c.kind() == "modifiers")
+        .flat_map(|m| {
+            all(m)
+                .into_iter()
+                .filter(|c| !c.is_named())
+                .map(|c| src.raw(c).to_string())
+                .collect::<Vec<_>>()
+        })
+        .collect()
+}
+
+/// The modifiers that change what a user may do: subclass, override, call without an
+/// instance.
+fn contract_modifiers(mods: &[String]) -> String {
+    let kept: Vec<&str> = mods
+        .iter()
+        .map(String::as_str)
+        .filter(|m| {
+            matches!(
+                *m,
+                "static" | "final" | "abstract" | "sealed" | "non-sealed"
+            )
+        })
+        .collect();
+    kept.join(" ")
+}
+
+fn type_text(src: Src, node: Node) -> String {
+    let mut text = src.canonical_field(node, "type");
+    if let Some(dims) = node.child_by_field_name("dimensions") {
+        text.push_str(&src.canonical(dims));
+    }
+    text
+}
+
+fn parameters(list: Option<Node>, src: Src) -> Vec<Param> {
+    let Some(list) = list else { return Vec::new() };
+    named(list)
+        .into_iter()
+        .filter_map(|p| match p.kind() {
+            "formal_parameter" => Some(Param {
+                name: None,
+                ty: Some(type_text(src, p)),
+                kind: ParamKind::Positional,
+                optional: false,
+            }),
+            "spread_parameter" => {
+                let ty = named(p)
+                    .into_iter()
+                    .find(|c| {
+                        !matches!(c.kind(), "modifiers" | "variable_declarator")
+                            && !c.kind().contains("annotation")
+                    })
+                    .map(|t| src.canonical(t))
+                    .unwrap_or_default();
+                Some(Param {
+                    name: None,
+                    ty: Some(format!("{ty}...")),
+                    kind: ParamKind::Variadic,
+                    optional: false,
+                })
+            }
+            _ => None,
+        })
+        .collect()
+}
+
+fn type_items(node: Node, src: Src, key: &str, out: &mut Surface) {
+    let kind = match node.kind() {
+        "interface_declaration" => "interface",
+        "enum_declaration" => "enum",
+        "record_declaration" => "record",
+        "annotation_type_declaration" => "annotation",
+        _ => "class",
+    };
+    let body = node.child_by_field_name("body");
+    let mods = modifiers(node, src);
+    let mut item = Item::new(
+        kind,
+        key,
+        format!("{} {kind} {key}", contract_modifiers(&mods))
+            .trim()
+            .to_string(),
+    );
+    item.generics = src.canonical_field(node, "type_parameters");
+    item.shape = contract_modifiers(&mods);
+    if kind == "record" {
+        item.params = Some(parameters(node.child_by_field_name("parameters"), src));
+    }
+    out.add(key.to_string(), item);
+    let Some(body) = body else { return };
+    let interface = kind == "interface" || kind == "annotation";
+    let mut members = named(body);
+    if let Some(declarations) = members
+        .iter()
+        .find(|m| m.kind() == "enum_body_declarations")
+        .copied()
+    {
+        members.extend(named(declarations));
+    }
+    for member in members {
+        let mods = modifiers(member, src);
+        let public = mods.iter().any(|m| m == "public")
+            || (interface && !mods.iter().any(|m| m == "private"));
+        match member.kind() {
+            "enum_constant" => {
+                let Some(name) = src.field(member, "name") else {
+                    continue;
+                };
+                let mkey = format!("{key}.{name}");
+                let mut v = Item::new("constant", &mkey, mkey.clone());
+                v.parent = Some(key.to_string());
+                out.add(mkey, v);
+            }
+            _ if !public => {}
+            "method_declaration" | "constructor_declaration" => {
+                let constructor = member.kind() == "constructor_declaration";
+                let name = if constructor {
+                    "<init>"
+                } else {
+                    src.field(member, "name").unwrap_or("?")
+                };
+                let params = parameters(member.child_by_field_name("parameters"), src);
+                let types: Vec<String> = params.iter().filter_map(|p| p.ty.clone()).collect();
+                let family = format!("{key}.{name}");
+                let mkey = format!("{family}({})", types.join(","));
+                let ret = (!constructor).then(|| type_text(src, member));
+                let display = if constructor {
+                    key.rsplit('.').next().unwrap_or(key)
+                } else {
+                    name
+                };
+                let form = format!(
+                    "{}{}{display}({})",
+                    contract_modifiers(&mods)
+                        .chars()
+                        .chain(if contract_modifiers(&mods).is_empty() {
+                            None
+                        } else {
+                            Some(' ')
+                        })
+                        .collect::<String>(),
+                    ret.as_ref().map(|r| format!("{r} ")).unwrap_or_default(),
+                    types.join(", ")
+                );
+                let mut m = Item::new(
+                    if constructor { "constructor" } else { "method" },
+                    &family,
+                    form,
+                );
+                m.params = Some(params);
+                m.ret = ret;
+                m.generics = src.canonical_field(member, "type_parameters");
+                m.shape = contract_modifiers(&mods);
+                let has_body = member.child_by_field_name("body").is_some();
+                m.required = (interface && !has_body && !mods.iter().any(|x| x == "static"))
+                    || mods.iter().any(|x| x == "abstract");
+                m.parent = Some(key.to_string());
+                out.add(mkey, m);
+            }
+            "field_declaration" | "constant_declaration" => {
+                let ty = type_text(src, member);
+                let mut cursor = member.walk();
+                let names: Vec<String> = member
+                    .children_by_field_name("declarator", &mut cursor)
+                    .filter_map(|d| src.field(d, "name").map(str::to_string))
+                    .collect();
+                for name in names {
+                    let mkey = format!("{key}.{name}");
+                    let mut f = Item::new("field", &mkey, format!("{ty} {name}"));
+                    f.shape = format!("{ty} {}", contract_modifiers(&mods))
+                        .trim()
+                        .to_string();
+                    f.parent = Some(key.to_string());
+                    out.add(mkey, f);
+                }
+            }
+            _ if is_type(member) => {
+                if let Some(name) = src.field(member, "name") {
+                    type_items(member, src, &format!("{key}.{name}"), out);
+                }
+            }
+            _ => {}
+        }
+    }
+}

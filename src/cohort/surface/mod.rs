@@ -1,0 +1,174 @@
+//! The public surface of one source file, read from its syntax tree: every exported item with
+//! the parts of it a caller depends on (kind, parameters, return type, generics, public fields,
+//! variants, members), and nothing else. Bodies, comments, docs, formatting, private members,
+//! constant values and attributes that do not change the contract never reach it, so two
+//! versions of a file compare structurally ([`compare`]).
+//!
+//! One extractor per language ([`rust`], [`python`], [`script`] for JavaScript and TypeScript,
+//! [`go`], [`java`]); which files and modules are exported at all is [`scope`]'s question.
+
+pub mod compare;
+mod go;
+mod java;
+mod python;
+mod rust;
+pub mod scope;
+mod script;
+mod text;
+pub mod version;
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use tree_sitter::Parser;
+
+use super::grammar::Grammar;
+
+/// How a parameter binds at a call site.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ParamKind {
+    /// `self`, `&self`, `&mut self`; a Go receiver is not a parameter.
+    Receiver,
+    /// Binds by position only (every language but Python's ordinary parameters).
+    Positional,
+    /// Python: by position or by name.
+    PositionalOrKeyword,
+    /// Python after `*` or `*args`.
+    KeywordOnly,
+    /// `...rest`, `*args`, `T...`: any number of trailing positional arguments.
+    Variadic,
+    /// Python `**kwargs`.
+    VariadicKeyword,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Param {
+    pub name: Option<String>,
+    /// Canonical type text where the language writes one (see [`text::canonical`]).
+    pub ty: Option<String>,
+    pub kind: ParamKind,
+    /// Has a default or is marked optional: callers may leave it out.
+    pub optional: bool,
+}
+
+/// One exported item. Members (fields, variants, methods) are items of their own, keyed
+/// `Parent::member`, so a change to one of them is reported by its name.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Item {
+    /// `fn`, `struct`, `enum`, `trait`, `field`, `variant`, `method`, `class`, `interface`,
+    /// `type`, `const`, `property`...
+    pub kind: &'static str,
+    /// Parameters of a callable; `None` for data.
+    pub params: Option<Vec<Param>>,
+    /// The return type where written.
+    pub ret: Option<String>,
+    /// Type parameters, bounds and where clauses, canonical.
+    pub generics: String,
+    /// Everything else a user depends on: a field's type, an alias's target, modifiers that
+    /// change the contract (`async`, `unsafe`, `static`, `final`, `abstract`).
+    pub shape: String,
+    /// A member an implementor must provide (a trait method without a default, an abstract
+    /// interface method): adding one breaks every implementation.
+    pub required: bool,
+    /// Adding a member breaks users: an exhaustive Rust enum (matches), a struct whose fields
+    /// are all public (struct literals), a Java interface (implementations).
+    pub closed: bool,
+    /// The parent item's key for members.
+    pub parent: Option<String>,
+    /// Overloaded languages (Java) key each overload by its parameter types; the family is the
+    /// key without them, so a changed overload can be matched to the one it replaced.
+    pub family: String,
+    /// The item as a person reads it, on one line, for the report.
+    pub form: String,
+}
+
+impl Item {
+    pub fn new(kind: &'static str, family: &str, form: String) -> Item {
+        Item {
+            kind,
+            params: None,
+            ret: None,
+            generics: String::new(),
+            shape: String::new(),
+            required: false,
+            closed: false,
+            parent: None,
+            family: family.to_string(),
+            form,
+        }
+    }
+}
+
+/// The exported items of one file, by key, and the names it re-exports from elsewhere (a name
+/// that moved out of this file but is still re-exported here has not been removed).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Surface {
+    pub items: BTreeMap<String, Item>,
+    pub reexports: BTreeSet<String>,
+}
+
+impl Surface {
+    fn add(&mut self, key: String, item: Item) {
+        // Two items under one key (a Rust method in two `impl` blocks under different `cfg`s,
+        // TypeScript overload signatures) are one item whose form holds both.
+        match self.items.get_mut(&key) {
+            Some(existing) if existing != &item => {
+                if !existing.form.contains(&item.form) {
+                    existing.form = format!("{} | {}", existing.form, item.form);
+                    existing.shape = format!("{} | {}", existing.shape, item_digest(&item));
+                }
+            }
+            Some(_) => {}
+            None => {
+                self.items.insert(key, item);
+            }
+        }
+    }
+}
+
+fn item_digest(item: &Item) -> String {
+    format!(
+        "{:?}{:?}{}{}",
+        item.params, item.ret, item.generics, item.shape
+    )
+}
+
+/// Why a file's surface could not be read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Unreadable;
+
+/// Extracts the exported items of `source`, written in `grammar`'s language. `exported`
+/// answers whether a top-level name counts (the file's module may be private with only some
+/// names re-exported, see [`scope`]).
+pub fn extract(
+    grammar: Grammar,
+    source: &[u8],
+    exported: &dyn Fn(&str) -> bool,
+) -> Result<Surface, Unreadable> {
+    let mut parser = Parser::new();
+    parser
+        .set_language(&grammar.language())
+        .map_err(|_| Unreadable)?;
+    let tree = parser.parse(source, None).ok_or(Unreadable)?;
+    let root = tree.root_node();
+    // Tree-sitter recovers from almost anything; a file that is mostly errors is unreadable.
+    if root.has_error() && root.named_child_count() > 0 {
+        let mut cursor = root.walk();
+        let children: Vec<_> = root.named_children(&mut cursor).collect();
+        let errors = children.iter().filter(|c| c.is_error()).count();
+        if errors * 2 > children.len() {
+            return Err(Unreadable);
+        }
+    }
+    let mut surface = Surface::default();
+    let src = text::Src(source);
+    match grammar {
+        Grammar::Rust => rust::extract(root, src, exported, &mut surface),
+        Grammar::Python => python::extract(root, src, exported, &mut surface),
+        Grammar::JavaScript | Grammar::TypeScript | Grammar::Tsx => {
+            script::extract(root, src, exported, &mut surface)
+        }
+        Grammar::Go => go::extract(root, src, exported, &mut surface),
+        Grammar::Java => java::extract(root, src, exported, &mut surface),
+    }
+    Ok(surface)
+}

@@ -1,0 +1,333 @@
+//! Which files carry a public API at all, and which of a file's names are exported: test
+//! code, examples, benches and fixtures never do; nor Go `internal/` packages, `package main`,
+//! Python `_private` modules, Java packages a `module-info.java` does not export, Rust binary,
+//! unpublished or proc-macro crates. A Rust file behind a private `mod` exports only what an
+//! ancestor re-exports with `pub use`.
+
+use std::collections::BTreeSet;
+
+use crate::cohort::grammar::Grammar;
+use crate::cohort::paths::parent_dir;
+use crate::diff::is_test_path;
+
+/// Reads a repository file by its path (the head version, else the base one).
+pub type Read<'a> = &'a dyn Fn(&str) -> Option<String>;
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Scope {
+    /// Not part of any published API, and why.
+    NotApi(&'static str),
+    /// Every name the language's own rule makes public.
+    Exported,
+    /// Only these names (re-exported from a private module).
+    Only(BTreeSet<String>),
+}
+
+impl Scope {
+    pub fn exports(&self, name: &str) -> bool {
+        match self {
+            Scope::NotApi(_) => false,
+            Scope::Exported => true,
+            Scope::Only(names) => names.contains(name),
+        }
+    }
+}
+
+/// Directories that hold code no user of the package calls.
+fn not_api_dir(dir: &str) -> bool {
+    let dir = dir.to_ascii_lowercase();
+    matches!(
+        dir.as_str(),
+        "examples"
+            | "example"
+            | "benches"
+            | "bench"
+            | "benchmarks"
+            | "benchmark"
+            | "fixtures"
+            | "fixture"
+            | "testdata"
+            | "test_data"
+            | "test-data"
+            | "testing_utils"
+            | "docs"
+            | "doc"
+            | "samples"
+            | "sample"
+            | "demo"
+            | "demos"
+            | "scripts"
+            | "e2e"
+            | "ci"
+            | ".github"
+            | "xtask"
+    ) || dir.starts_with("tests-")
+        || dir.starts_with("tests_")
+        || dir.starts_with("test-")
+        || dir.starts_with("test_")
+        || dir.ends_with("-tests")
+        || dir.ends_with("_tests")
+        || dir.ends_with("-examples")
+        || dir.ends_with("-benches")
+}
+
+/// Paths whose code is not anyone's API, whatever the language.
+pub fn not_api_path(path: &str) -> bool {
+    if is_test_path(path) {
+        return true;
+    }
+    let mut parts: Vec<&str> = path.split('/').collect();
+    let file = parts.pop().unwrap_or(path);
+    parts.iter().any(|d| not_api_dir(d))
+        || matches!(
+            file,
+            "conftest.py" | "setup.py" | "noxfile.py" | "build.rs" | "fuzz.rs"
+        )
+}
+
+pub fn scope(path: &str, grammar: Grammar, source: &str, read: Read) -> Scope {
+    if not_api_path(path) {
+        return Scope::NotApi("test, example, bench or fixture code");
+    }
+    let dirs: Vec<&str> = parent_dir(path)
+        .split('/')
+        .filter(|d| !d.is_empty())
+        .collect();
+    match grammar {
+        Grammar::Go => {
+            if dirs.contains(&"internal") {
+                return Scope::NotApi("an internal package");
+            }
+            let package = source
+                .lines()
+                .map(str::trim)
+                .find(|l| l.starts_with("package "))
+                .unwrap_or("");
+            if package == "package main" {
+                return Scope::NotApi("package main");
+            }
+            Scope::Exported
+        }
+        Grammar::Python => {
+            let file = path.rsplit('/').next().unwrap_or(path);
+            let stem = file.strip_suffix(".py").unwrap_or(file);
+            let private = dirs.iter().chain(std::iter::once(&stem)).any(|part| {
+                part.starts_with('_') && !(part.starts_with("__") && part.ends_with("__"))
+            });
+            if private {
+                return Scope::NotApi("a private module");
+            }
+            Scope::Exported
+        }
+        Grammar::Java => {
+            if dirs.iter().any(|d| *d == "internal" || *d == "impl") {
+                return Scope::NotApi("an internal package");
+            }
+            java_module(&dirs, read)
+        }
+        Grammar::Rust => rust_scope(path, read),
+        Grammar::JavaScript | Grammar::TypeScript | Grammar::Tsx => {
+            if dirs.iter().any(|d| *d == "internal" || *d == "__mocks__") {
+                return Scope::NotApi("an internal module");
+            }
+            Scope::Exported
+        }
+    }
+}
+
+/// A Java package is exported unless a `module-info.java` above it leaves it out (or exports it
+/// only `to` named friends).
+fn java_module(dirs: &[&str], read: Read) -> Scope {
+    for depth in (0..=dirs.len()).rev() {
+        let root = dirs[..depth].join("/");
+        let info_path = if root.is_empty() {
+            "module-info.java".to_string()
+        } else {
+            format!("{root}/module-info.java")
+        };
+        let Some(info) = read(&info_path) else {
+            continue;
+        };
+        let package = dirs[depth..].join(".");
+        let exported = info.split(';').any(|statement| {
+            let words: Vec<&str> = statement.split_whitespace().collect();
+            matches!(words.as_slice(), ["exports", p] if *p == package)
+        });
+        return if exported {
+            Scope::Exported
+        } else {
+            Scope::NotApi("a package its module does not export")
+        };
+    }
+    Scope::Exported
+}
+
+/// The nearest `Cargo.toml` above `path`, and the path relative to its directory.
+fn crate_of<'p>(path: &'p str, read: Read) -> Option<(String, String, &'p str)> {
+    let dirs: Vec<&str> = parent_dir(path)
+        .split('/')
+        .filter(|d| !d.is_empty())
+        .collect();
+    for depth in (0..=dirs.len()).rev() {
+        let root = dirs[..depth].join("/");
+        let manifest = if root.is_empty() {
+            "Cargo.toml".to_string()
+        } else {
+            format!("{root}/Cargo.toml")
+        };
+        if let Some(text) = read(&manifest) {
+            let relative = if root.is_empty() {
+                path
+            } else {
+                &path[root.len() + 1..]
+            };
+            return Some((root, text, relative));
+        }
+    }
+    None
+}
+
+fn rust_scope(path: &str, read: Read) -> Scope {
+    let Some((root, manifest, relative)) = crate_of(path, read) else {
+        return Scope::Exported;
+    };
+    let compact: String = manifest.chars().filter(|c| !c.is_whitespace()).collect();
+    if compact.contains("proc-macro=true") || compact.contains("proc_macro=true") {
+        return Scope::NotApi("a proc-macro crate (its items are not callable from outside)");
+    }
+    if compact.contains("publish=false") {
+        return Scope::NotApi("an unpublished crate");
+    }
+    let Some(inner) = relative.strip_prefix("src/") else {
+        return Scope::NotApi("outside the crate's src/");
+    };
+    let at = |p: &str| {
+        if root.is_empty() {
+            p.to_string()
+        } else {
+            format!("{root}/{p}")
+        }
+    };
+    if inner == "main.rs" || inner.starts_with("bin/") {
+        return Scope::NotApi("a binary target");
+    }
+    let lib = at("src/lib.rs");
+    let Some(lib_text) = read(&lib) else {
+        return Scope::NotApi("a crate without a library target");
+    };
+    // The module path: `src/a/b.rs` and `src/a/b/mod.rs` are `a::b`.
+    let stem = inner.strip_suffix(".rs").unwrap_or(inner);
+    let mut segments: Vec<&str> = stem.split('/').collect();
+    if segments.last() == Some(&"mod") {
+        segments.pop();
+    }
+    if segments == ["lib"] {
+        return Scope::Exported;
+    }
+    let mut ancestors = vec![lib_text];
+    let mut private_from: Option<usize> = None;
+    for (i, segment) in segments.iter().enumerate() {
+        let parent = ancestors.last().cloned().unwrap_or_default();
+        match declared_public(&parent, segment) {
+            Some(false) if private_from.is_none() => private_from = Some(i),
+            _ => {}
+        }
+        if i + 1 < segments.len() {
+            let dir = segments[..=i].join("/");
+            let text = read(&at(&format!("src/{dir}.rs")))
+                .or_else(|| read(&at(&format!("src/{dir}/mod.rs"))))
+                .unwrap_or_default();
+            ancestors.push(text);
+        }
+    }
+    let Some(first_private) = private_from else {
+        return Scope::Exported;
+    };
+    // Behind a private module: exported only through `pub use` of that module's names.
+    let hidden = segments[first_private];
+    let mut names = BTreeSet::new();
+    for text in &ancestors {
+        for statement in pub_uses(text) {
+            let Some(at) = statement.find(&format!("{hidden}::")) else {
+                continue;
+            };
+            let rest = &statement[at + hidden.len() + 2..];
+            for word in rest.split(|c: char| !(c.is_alphanumeric() || c == '_' || c == '*')) {
+                if !word.is_empty() && !matches!(word, "self" | "super" | "crate" | "as") {
+                    names.insert(word.to_string());
+                }
+            }
+        }
+    }
+    if names.contains("*") {
+        return Scope::Exported;
+    }
+    Scope::Only(names)
+}
+
+/// Whether `text` declares `mod name` as `pub` (`Some(true)`), restricted or private
+/// (`Some(false)`), or not at all (`None`: declared by a macro or a `#[path]` we do not
+/// follow). The text is scanned, not parsed, so declarations inside macro calls count.
+fn declared_public(text: &str, name: &str) -> Option<bool> {
+    let pattern = regex::Regex::new(&format!(
+        r"(?m)(pub(\s*\([^)]*\))?\s+)?mod\s+{}\s*[;{{]",
+        regex::escape(name)
+    ))
+    .ok()?;
+    let mut found = None;
+    for capture in pattern.captures_iter(text) {
+        let public = capture.get(1).is_some() && capture.get(2).is_none();
+        if public {
+            return Some(true);
+        }
+        found = Some(false);
+    }
+    found
+}
+
+/// The text of every `pub use ...;` statement (not `pub(crate) use`).
+fn pub_uses(text: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut rest = text;
+    while let Some(at) = rest.find("pub use ") {
+        let after = &rest[at..];
+        let end = after.find(';').unwrap_or(after.len());
+        out.push(&after[..end]);
+        rest = &after[end..];
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rust_module_declarations() {
+        assert_eq!(declared_public("pub mod net;\nmod io;", "net"), Some(true));
+        assert_eq!(declared_public("pub mod net;\nmod io;", "io"), Some(false));
+        assert_eq!(declared_public("pub(crate) mod io;", "io"), Some(false));
+        assert_eq!(
+            declared_public("cfg_net! {\n    pub mod net;\n}", "net"),
+            Some(true)
+        );
+        assert_eq!(declared_public("", "x"), None);
+    }
+
+    #[test]
+    fn paths_without_api() {
+        for path in [
+            "examples/a.rs",
+            "benches/b.rs",
+            "tests-integration/src/lib.rs",
+            "pkg/testdata/x.go",
+            "tests/fixtures/a.py",
+            "build.rs",
+        ] {
+            assert!(not_api_path(path), "{path}");
+        }
+        for path in ["src/lib.rs", "pkg/parse.go", "flask/app.py"] {
+            assert!(!not_api_path(path), "{path}");
+        }
+    }
+}

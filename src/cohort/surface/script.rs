@@ -1,0 +1,368 @@
+//! JavaScript and TypeScript: what the module `export`s (declarations, `export { a as b }`
+//! of local names, `export default`), with class, interface, object-type and enum members.
+//! An arrow function's body is not its signature; a JSDoc comment is not part of a type.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use tree_sitter::Node;
+
+use super::text::{Src, has_token, named};
+use super::{Item, Param, ParamKind, Surface};
+
+pub fn extract(root: Node, src: Src, exported: &dyn Fn(&str) -> bool, out: &mut Surface) {
+    // `export { local as name }` exports a declaration written without `export`.
+    let mut local_exports: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    for statement in named(root) {
+        if statement.kind() != "export_statement" {
+            continue;
+        }
+        let from_elsewhere = statement.child_by_field_name("source").is_some();
+        for clause in named(statement) {
+            match clause.kind() {
+                "export_clause" => {
+                    for spec in named(clause)
+                        .into_iter()
+                        .filter(|s| s.kind() == "export_specifier")
+                    {
+                        let name = src.field(spec, "name").unwrap_or("").to_string();
+                        let alias = src
+                            .field(spec, "alias")
+                            .map(str::to_string)
+                            .unwrap_or(name.clone());
+                        if from_elsewhere {
+                            out.reexports.insert(alias);
+                        } else {
+                            local_exports.entry(name).or_default().push(alias);
+                        }
+                    }
+                }
+                "namespace_export" => {
+                    out.reexports.insert(
+                        src.raw(clause)
+                            .rsplit(' ')
+                            .next()
+                            .unwrap_or("*")
+                            .to_string(),
+                    );
+                }
+                _ => {}
+            }
+        }
+        if from_elsewhere && !named(statement).iter().any(|c| c.kind() == "export_clause") {
+            out.reexports.insert("*".to_string());
+        }
+    }
+    for statement in named(root) {
+        let (declaration, names) = match statement.kind() {
+            "export_statement" => {
+                let default = src
+                    .raw(statement)
+                    .trim_start()
+                    .starts_with("export default");
+                match statement.child_by_field_name("declaration") {
+                    Some(d) => (
+                        d,
+                        if default {
+                            Some("default".to_string())
+                        } else {
+                            None
+                        },
+                    ),
+                    None => {
+                        if default && let Some(value) = statement.child_by_field_name("value") {
+                            declare(value, src, "default", out);
+                        }
+                        continue;
+                    }
+                }
+            }
+            _ => {
+                // A local declaration exported by a clause elsewhere in the file.
+                (statement, Some(String::new()))
+            }
+        };
+        let mut declaration = declaration;
+        if declaration.kind() == "ambient_declaration"
+            && let Some(inner) = named(declaration).into_iter().next()
+        {
+            declaration = inner;
+        }
+        let names_of = |name: &str| -> Vec<String> {
+            match &names {
+                None => vec![name.to_string()],
+                Some(n) if n == "default" => vec!["default".to_string()],
+                Some(_) => local_exports.get(name).cloned().unwrap_or_default(),
+            }
+        };
+        if matches!(
+            declaration.kind(),
+            "lexical_declaration" | "variable_declaration"
+        ) {
+            for declarator in named(declaration)
+                .into_iter()
+                .filter(|d| d.kind() == "variable_declarator")
+            {
+                let Some(name) = src.field(declarator, "name") else {
+                    continue;
+                };
+                for key in names_of(name) {
+                    if exported(&key) {
+                        variable(declarator, src, &key, out);
+                    }
+                }
+            }
+            continue;
+        }
+        let Some(name) = src.field(declaration, "name") else {
+            continue;
+        };
+        for key in names_of(name) {
+            if exported(&key) {
+                declare(declaration, src, &key, out);
+            }
+        }
+    }
+}
+
+fn type_text(src: Src, annotation: Option<Node>) -> Option<String> {
+    let annotation = annotation?;
+    let inner = if annotation.kind().ends_with("annotation") {
+        named(annotation).into_iter().next().unwrap_or(annotation)
+    } else {
+        annotation
+    };
+    Some(src.canonical(inner))
+}
+
+fn parameters(list: Option<Node>, src: Src) -> Vec<Param> {
+    let Some(list) = list else { return Vec::new() };
+    let mut params = Vec::new();
+    for p in named(list) {
+        let pattern = p.child_by_field_name("pattern").unwrap_or(p);
+        let (kind, optional) = match (p.kind(), pattern.kind()) {
+            (_, "rest_pattern") => (ParamKind::Variadic, false),
+            ("optional_parameter", _) => (ParamKind::Positional, true),
+            ("required_parameter", _) => (
+                ParamKind::Positional,
+                p.child_by_field_name("value").is_some(),
+            ),
+            ("assignment_pattern", _) => (ParamKind::Positional, true),
+            ("identifier" | "object_pattern" | "array_pattern", _) => {
+                (ParamKind::Positional, false)
+            }
+            _ => continue,
+        };
+        // `this: T` is not an argument.
+        if src.raw(pattern) == "this" {
+            continue;
+        }
+        params.push(Param {
+            name: None,
+            ty: type_text(src, p.child_by_field_name("type")),
+            kind,
+            optional,
+        });
+    }
+    params
+}
+
+fn callable(node: Node, src: Src, kind: &'static str, key: &str, form_name: &str) -> Item {
+    let params_node = node
+        .child_by_field_name("parameters")
+        .or_else(|| node.child_by_field_name("parameter"));
+    let params = match params_node {
+        Some(p) if p.kind() == "identifier" => vec![Param {
+            name: None,
+            ty: None,
+            kind: ParamKind::Positional,
+            optional: false,
+        }],
+        other => parameters(other, src),
+    };
+    let ret = type_text(src, node.child_by_field_name("return_type"));
+    let generics = src.canonical_field(node, "type_parameters");
+    let form = format!(
+        "{kind} {form_name}{generics}{}{}",
+        params_node
+            .map(|p| src.canonical(p))
+            .map(|p| if p.starts_with('(') {
+                p
+            } else {
+                format!("({p})")
+            })
+            .unwrap_or_else(|| "()".into()),
+        ret.as_ref().map(|r| format!(": {r}")).unwrap_or_default()
+    );
+    let mut item = Item::new(kind, key, form);
+    item.params = Some(params);
+    item.ret = ret;
+    item.generics = generics;
+    item.shape = if has_token(node, "async") {
+        "async".into()
+    } else {
+        String::new()
+    };
+    item
+}
+
+fn variable(declarator: Node, src: Src, key: &str, out: &mut Surface) {
+    match declarator.child_by_field_name("value") {
+        Some(value)
+            if matches!(
+                value.kind(),
+                "arrow_function" | "function_expression" | "function"
+            ) =>
+        {
+            out.add(key.to_string(), callable(value, src, "function", key, key));
+        }
+        Some(value) if value.kind() == "class" => declare(value, src, key, out),
+        _ => {
+            let ty = type_text(src, declarator.child_by_field_name("type"));
+            let mut item = Item::new(
+                "const",
+                key,
+                format!(
+                    "const {key}{}",
+                    ty.as_ref().map(|t| format!(": {t}")).unwrap_or_default()
+                ),
+            );
+            item.shape = ty.unwrap_or_default();
+            out.add(key.to_string(), item);
+        }
+    }
+}
+
+fn declare(node: Node, src: Src, key: &str, out: &mut Surface) {
+    match node.kind() {
+        "function_declaration"
+        | "generator_function_declaration"
+        | "function_signature"
+        | "function_expression"
+        | "arrow_function"
+        | "function" => {
+            out.add(key.to_string(), callable(node, src, "function", key, key));
+        }
+        "class_declaration" | "abstract_class_declaration" | "class" => {
+            let body = node.child_by_field_name("body");
+            let skip: Vec<Node> = body.into_iter().collect();
+            let mut item = Item::new("class", key, src.canonical_without(node, &skip));
+            item.generics = src.canonical_field(node, "type_parameters");
+            out.add(key.to_string(), item);
+            if let Some(body) = body {
+                members(body, src, key, out);
+            }
+        }
+        "interface_declaration" => {
+            let body = node.child_by_field_name("body");
+            let skip: Vec<Node> = body.into_iter().collect();
+            let mut item = Item::new("interface", key, src.canonical_without(node, &skip));
+            item.generics = src.canonical_field(node, "type_parameters");
+            out.add(key.to_string(), item);
+            if let Some(body) = body {
+                members(body, src, key, out);
+            }
+        }
+        "type_alias_declaration" => {
+            let value = node.child_by_field_name("value");
+            let mut item = Item::new("type", key, String::new());
+            item.generics = src.canonical_field(node, "type_parameters");
+            match value {
+                Some(v) if v.kind() == "object_type" => {
+                    item.form = format!("type {key}{} = {{…}}", item.generics);
+                    item.shape = "{}".into();
+                    out.add(key.to_string(), item);
+                    members(v, src, key, out);
+                }
+                _ => {
+                    item.shape = value.map(|v| src.canonical(v)).unwrap_or_default();
+                    item.form = format!("type {key}{} = {}", item.generics, item.shape);
+                    out.add(key.to_string(), item);
+                }
+            }
+        }
+        "enum_declaration" => {
+            out.add(
+                key.to_string(),
+                Item::new("enum", key, format!("enum {key}")),
+            );
+            if let Some(body) = node.child_by_field_name("body") {
+                for member in named(body) {
+                    let name = match member.kind() {
+                        "enum_assignment" => src.field(member, "name").unwrap_or(""),
+                        _ => src.raw(member),
+                    };
+                    if name.is_empty() || member.kind().contains("comment") {
+                        continue;
+                    }
+                    let mkey = format!("{key}.{name}");
+                    let mut m = Item::new("variant", &mkey, format!("{key}.{name}"));
+                    m.parent = Some(key.to_string());
+                    out.add(mkey, m);
+                }
+            }
+        }
+        "identifier" => {
+            let mut item = Item::new("const", key, format!("export default {}", src.raw(node)));
+            item.shape = String::new();
+            out.add(key.to_string(), item);
+        }
+        _ => {}
+    }
+}
+
+/// Public members of a class body, interface body or object type.
+fn members(body: Node, src: Src, parent: &str, out: &mut Surface) {
+    let mut seen_methods = BTreeSet::new();
+    for member in named(body) {
+        let private = named(member).iter().any(|c| {
+            c.kind() == "accessibility_modifier" && matches!(src.raw(*c), "private" | "protected")
+        });
+        let name = match member.kind() {
+            "call_signature" => "()".to_string(),
+            "construct_signature" => "new()".to_string(),
+            "index_signature" => "[]".to_string(),
+            _ => match src.field(member, "name") {
+                Some(n) => n.to_string(),
+                None => continue,
+            },
+        };
+        if private || name.starts_with('#') {
+            continue;
+        }
+        let key = format!("{parent}.{name}");
+        let mut item = match member.kind() {
+            "method_definition" | "method_signature" | "abstract_method_signature" => {
+                // Overload signatures and the implementation are one method.
+                if !seen_methods.insert(name.clone()) && member.kind() == "method_definition" {
+                    continue;
+                }
+                let mut m = callable(member, src, "method", &key, &name);
+                if has_token(member, "static") {
+                    m.shape.push_str(" static");
+                }
+                if has_token(member, "?") {
+                    m.shape.push_str(" optional");
+                }
+                m
+            }
+            "property_signature" | "public_field_definition" => {
+                let ty = type_text(src, member.child_by_field_name("type")).unwrap_or_default();
+                let optional = if has_token(member, "?") { "?" } else { "" };
+                let mut p = Item::new("property", &key, format!("{name}{optional}: {ty}"));
+                p.shape = format!("{optional}{ty}");
+                if has_token(member, "static") {
+                    p.shape.push_str(" static");
+                }
+                p
+            }
+            "call_signature" | "construct_signature" | "index_signature" => {
+                let mut s = Item::new("signature", &key, src.canonical(member));
+                s.shape = src.canonical(member);
+                s
+            }
+            _ => continue,
+        };
+        item.parent = Some(parent.to_string());
+        out.add(key, item);
+    }
+}

@@ -1,0 +1,408 @@
+//! The apiContract axis on real git repositories: each false stop seen on real pull requests,
+//! reproduced small, and the breaks it must still catch.
+
+use super::repo::Repo;
+use crate::review::axes::{API_CONTRACT, Axis, AxisVerdict};
+
+/// The axis after committing `changes` over `base`.
+fn api_after(base: &[(&str, &str)], changes: &[(&str, &str)]) -> Axis {
+    let repo = Repo::new(base);
+    for (path, content) in changes {
+        repo.write(path, content);
+    }
+    repo.commit("change");
+    let report = repo.build();
+    report
+        .axes
+        .iter()
+        .find(|a| a.name == API_CONTRACT)
+        .unwrap()
+        .clone()
+}
+
+fn assert_clears(axis: &Axis) {
+    assert!(
+        axis.verdict.clears_gate(),
+        "{}: {}",
+        axis.verdict,
+        axis.detail
+    );
+}
+
+fn assert_fails(axis: &Axis, expected: &[&str]) {
+    assert_eq!(axis.verdict, AxisVerdict::Fail, "{}", axis.detail);
+    for part in expected {
+        assert!(
+            axis.detail.contains(part),
+            "{part:?} not in {}",
+            axis.detail
+        );
+    }
+}
+
+const CARGO: &str = "[package]\nname = \"lib\"\nversion = \"1.4.0\"\nedition = \"2021\"\n";
+const LIB: &str = "pub mod runtime;\nmod util;\npub use util::helper;\n";
+
+const BUILDER: &str = "/// Builds a runtime.
+pub struct Builder {
+    /// The thread count.
+    pub threads: usize,
+    kind: u8,
+}
+
+pub struct Interest(usize);
+
+pub const LIMIT: usize = 16;
+
+impl Builder {
+    pub fn new() -> Builder {
+        Builder { threads: 1, kind: 0 }
+    }
+
+    pub fn extend<I: Iterator<Item = u8>>(&mut self, items: I) -> usize {
+        items.count()
+    }
+
+    fn private_thing(&self) {}
+}
+
+pub fn spawn(name: &str, threads: usize) -> Builder {
+    Builder { threads, kind: name.len() as u8 }
+}
+";
+
+fn rust_base() -> Vec<(&'static str, &'static str)> {
+    vec![
+        ("Cargo.toml", CARGO),
+        ("src/lib.rs", LIB),
+        ("src/runtime.rs", BUILDER),
+        (
+            "src/util.rs",
+            "pub fn helper() -> u8 {\n    1\n}\n\npub fn internal_only() {}\n",
+        ),
+    ]
+}
+
+#[test]
+fn rust_private_fields_bodies_docs_attributes_and_const_values_are_not_the_contract() {
+    let head = BUILDER
+        .replace("    kind: u8,\n", "    kind: u8,\n    name: Option<String>,\n")
+        .replace("pub struct Interest(usize);", "pub struct Interest(mio::Interest);")
+        .replace("LIMIT: usize = 16", "LIMIT: usize = 32")
+        .replace("/// The thread count.", "/// How many worker threads.\n    #[allow(dead_code)]")
+        .replace("Builder { threads: 1, kind: 0 }", "Builder { threads: 2, kind: 0, name: None }")
+        .replace("kind: name.len() as u8 }", "kind: name.len() as u8, name: None }")
+        .replace(
+            "pub fn spawn(name: &str, threads: usize) -> Builder {",
+            "#[inline]\npub fn spawn(\n    name: &str,\n    threads: usize, // workers\n) -> Builder {",
+        )
+        .replace("fn private_thing(&self) {}", "fn private_thing(&self, _x: u8) {}");
+    let axis = api_after(&rust_base(), &[("src/runtime.rs", &head)]);
+    assert_eq!(axis.verdict, AxisVerdict::Pass, "{}", axis.detail);
+}
+
+#[test]
+fn rust_widening_is_compatible() {
+    let head = BUILDER.replace("I: Iterator<Item = u8>", "I: IntoIterator<Item = u8>");
+    let axis = api_after(&rust_base(), &[("src/runtime.rs", &head)]);
+    assert_clears(&axis);
+}
+
+#[test]
+fn rust_breaks_fail_without_a_bump_and_warn_with_one() {
+    let head = BUILDER
+        .replace(
+            "pub fn spawn(name: &str, threads: usize)",
+            "pub fn spawn(name: &str, threads: usize, stack: usize)",
+        )
+        .replace("    pub threads: usize,\n", "    pub threads: u32,\n");
+    let axis = api_after(&rust_base(), &[("src/runtime.rs", &head)]);
+    assert_fails(
+        &axis,
+        &[
+            "src/runtime.rs: `spawn` a required parameter added",
+            "base `pub fn spawn(name: &str, threads: usize) -> Builder` → head `pub fn spawn(name: &str, threads: usize, stack: usize) -> Builder`",
+            "`Builder::threads` type changed",
+        ],
+    );
+
+    let bumped = api_after(
+        &rust_base(),
+        &[
+            ("src/runtime.rs", &head),
+            ("Cargo.toml", &CARGO.replace("1.4.0", "2.0.0")),
+        ],
+    );
+    assert_eq!(bumped.verdict, AxisVerdict::Warn, "{}", bumped.detail);
+    assert!(bumped.detail.contains("1.4.0 → 2.0.0"), "{}", bumped.detail);
+
+    // Below 1.0 a minor bump allows a break (Cargo's rule); a patch bump does not.
+    let zero = rust_base()
+        .into_iter()
+        .map(|(p, c)| {
+            if p == "Cargo.toml" {
+                (p, "[package]\nname = \"lib\"\nversion = \"0.3.1\"\n")
+            } else {
+                (p, c)
+            }
+        })
+        .collect::<Vec<_>>();
+    let minor = api_after(
+        &zero,
+        &[
+            ("src/runtime.rs", &head),
+            (
+                "Cargo.toml",
+                "[package]\nname = \"lib\"\nversion = \"0.4.0\"\n",
+            ),
+        ],
+    );
+    assert_eq!(minor.verdict, AxisVerdict::Warn, "{}", minor.detail);
+    let patch = api_after(
+        &zero,
+        &[
+            ("src/runtime.rs", &head),
+            (
+                "Cargo.toml",
+                "[package]\nname = \"lib\"\nversion = \"0.3.2\"\n",
+            ),
+        ],
+    );
+    assert_eq!(patch.verdict, AxisVerdict::Fail, "{}", patch.detail);
+}
+
+#[test]
+fn rust_removals_fail_unless_the_item_is_still_reexported_or_moved() {
+    let removed = api_after(
+        &rust_base(),
+        &[(
+            "src/runtime.rs",
+            &BUILDER.replace("pub fn spawn", "fn spawn"),
+        )],
+    );
+    assert_fails(&removed, &["`spawn` removed"]);
+
+    // Moved to another module and re-exported where it was.
+    let moved = api_after(
+        &rust_base(),
+        &[
+            (
+                "src/runtime.rs",
+                &format!(
+                    "pub use crate::spawning::spawn;\n{}",
+                    BUILDER.split("pub fn spawn").next().unwrap()
+                ),
+            ),
+            (
+                "src/spawning.rs",
+                "pub fn spawn(name: &str, threads: usize) -> crate::runtime::Builder {\n    todo!()\n}\n",
+            ),
+            ("src/lib.rs", &format!("{LIB}mod spawning;\n")),
+        ],
+    );
+    assert_clears(&moved);
+}
+
+#[test]
+fn rust_items_outside_the_public_module_tree_are_not_api() {
+    // `util` is a private module: only `helper`, re-exported from the root, is public.
+    let axis = api_after(
+        &rust_base(),
+        &[(
+            "src/util.rs",
+            "pub fn helper() -> u8 {\n    1\n}\n\npub fn internal_only(x: u8) {}\n",
+        )],
+    );
+    assert_eq!(axis.verdict, AxisVerdict::Pass, "{}", axis.detail);
+    let axis = api_after(
+        &rust_base(),
+        &[("src/util.rs", "pub fn helper(x: u8) -> u8 {\n    x\n}\n")],
+    );
+    assert_fails(&axis, &["`helper`"]);
+
+    // A proc-macro crate's functions, a binary, examples, benches and tests are not callable
+    // from outside.
+    let axis = api_after(
+        &[
+            (
+                "macros/Cargo.toml",
+                "[package]\nname = \"m\"\nversion = \"1.0.0\"\n\n[lib]\nproc-macro = true\n",
+            ),
+            (
+                "macros/src/lib.rs",
+                "pub fn expand(input: u8) -> u8 {\n    input\n}\n",
+            ),
+            ("examples/demo.rs", "pub fn demo(a: u8) {}\n"),
+            ("benches/b.rs", "pub fn bench_it(a: u8) {}\n"),
+            ("tests/it.rs", "pub fn helper(a: u8) {}\n"),
+        ],
+        &[
+            (
+                "macros/src/lib.rs",
+                "pub fn expand(input: u8, span: u32) -> u8 {\n    input\n}\n",
+            ),
+            ("examples/demo.rs", "pub fn demo() {}\n"),
+            ("benches/b.rs", ""),
+            ("tests/it.rs", "pub fn helper() {}\n"),
+        ],
+    );
+    assert_eq!(axis.verdict, AxisVerdict::Pass, "{}", axis.detail);
+}
+
+#[test]
+fn python_hints_decorators_private_modules_and_attribute_assignments_are_not_the_contract() {
+    let base = "import json\n\n\ndef get(url, params=None, **kwargs):\n    return request('get', url, params=params, **kwargs)\n\n\nclass Response:\n    def json(self, **kwargs):\n        return json.loads(self.text, **kwargs)\n";
+    let head = "import json\nimport functools\n\n\n@functools.lru_cache\ndef get(url: str, params: dict | None = None, **kwargs) -> 'Response':\n    \"\"\"Sends a GET.\"\"\"\n    return request('get', url, params=params, **kwargs)\n\n\nclass Response:\n    def json(self, **kwargs):\n        self.json = lambda: None\n        response = self\n        response.json = None\n        return json.loads(self.text, **kwargs)\n";
+    let axis = api_after(
+        &[
+            ("pkg/api.py", base),
+            ("pkg/_internal.py", "def helper(a):\n    pass\n"),
+        ],
+        &[
+            ("pkg/api.py", head),
+            ("pkg/_internal.py", "def helper(a, b):\n    pass\n"),
+        ],
+    );
+    assert_eq!(axis.verdict, AxisVerdict::Pass, "{}", axis.detail);
+}
+
+#[test]
+fn python_keyword_parameters_bind_by_name() {
+    let base = "def fetch(url, timeout=10):\n    pass\n";
+    let renamed = api_after(
+        &[("pkg/net.py", base)],
+        &[("pkg/net.py", "def fetch(url, deadline=10):\n    pass\n")],
+    );
+    assert_fails(&renamed, &["`fetch` `timeout` renamed to `deadline`"]);
+    let required = api_after(
+        &[("pkg/net.py", base)],
+        &[(
+            "pkg/net.py",
+            "def fetch(url, retries, timeout=10):\n    pass\n",
+        )],
+    );
+    assert_eq!(required.verdict, AxisVerdict::Fail, "{}", required.detail);
+    let optional = api_after(
+        &[("pkg/net.py", base)],
+        &[(
+            "pkg/net.py",
+            "def fetch(url, timeout=10, *, retries=3):\n    pass\n",
+        )],
+    );
+    assert_clears(&optional);
+    // `__all__` decides what a module exports.
+    let all = api_after(
+        &[(
+            "pkg/net.py",
+            "__all__ = ['fetch']\n\ndef fetch(url):\n    pass\n\ndef build(x):\n    pass\n",
+        )],
+        &[(
+            "pkg/net.py",
+            "__all__ = ['fetch']\n\ndef fetch(url):\n    pass\n\ndef build(x, y):\n    pass\n",
+        )],
+    );
+    assert_eq!(all.verdict, AxisVerdict::Pass, "{}", all.detail);
+}
+
+#[test]
+fn typescript_comments_wrapping_bodies_and_widening_are_not_breaks() {
+    let base = "export type Options = {\n  name: string;\n  size: number;\n};\n\nexport const run = (opts: Options, mode: string): number => {\n  return opts.size;\n};\n\nexport function start(a: number, b: string): void {}\n";
+    let head = "export type Options = {\n  /** The name. */\n  name: string;\n  // The size.\n  size: number;\n  label?: string;\n};\n\nexport const run = (\n  opts: Options,\n  mode: string | number,\n): number => {\n  console.log(mode);\n  return opts.size + 1;\n};\n\nexport function start(a: number, b: string, ...rest: string[]): void {}\n";
+    let axis = api_after(&[("src/index.ts", base)], &[("src/index.ts", head)]);
+    assert_clears(&axis);
+
+    let broken = api_after(
+        &[("src/index.ts", base)],
+        &[(
+            "src/index.ts",
+            &base.replace(
+                "start(a: number, b: string)",
+                "start(a: number, b: string, c: boolean)",
+            ),
+        )],
+    );
+    assert_fails(&broken, &["`start` a required parameter added"]);
+}
+
+#[test]
+fn go_unexported_fields_internal_packages_and_variadics_are_not_breaks() {
+    let base = "package cfg\n\ntype Config struct {\n\tName string\n}\n\nfunc Load(path string) (*Config, error) {\n\treturn nil, nil\n}\n";
+    let head = "package cfg\n\n// Config holds settings.\ntype Config struct {\n\tName  string\n\tcache map[string]string\n}\n\nfunc Load(path string, opts ...Option) (*Config, error) {\n\treturn &Config{}, nil\n}\n\ntype Option func(*Config)\n";
+    let axis = api_after(
+        &[
+            ("cfg/cfg.go", base),
+            ("internal/x/x.go", "package x\n\nfunc Do(a int) {}\n"),
+            ("go.mod", "module example.com/m\n\ngo 1.22\n"),
+            ("go.sum", ""),
+        ],
+        &[
+            ("cfg/cfg.go", head),
+            ("internal/x/x.go", "package x\n\nfunc Do() {}\n"),
+            ("go.mod", "module example.com/m\n\ngo 1.23\n"),
+            ("go.sum", "x v1 h1:abc\n"),
+        ],
+    );
+    assert_clears(&axis);
+
+    let removed = api_after(
+        &[("cfg/cfg.go", base)],
+        &[("cfg/cfg.go", &base.replace("\tName string\n", ""))],
+    );
+    assert_fails(&removed, &["`Config.Name` removed"]);
+}
+
+#[test]
+fn java_annotations_and_unexported_packages_are_not_breaks() {
+    let base = "package com.acme.api;\n\npublic class Client {\n  public String getName(int id) { return \"\"; }\n  private void hide() {}\n}\n";
+    let head = "package com.acme.api;\n\n@Deprecated\npublic class Client {\n  @SuppressWarnings(\"unchecked\")\n  public String getName(final @Nullable int id) { return \"x\"; }\n  private void hide(int a) {}\n}\n";
+    let module_info = "module com.acme {\n  exports com.acme.api;\n}\n";
+    let axis = api_after(
+        &[
+            ("src/main/java/module-info.java", module_info),
+            ("src/main/java/com/acme/api/Client.java", base),
+            (
+                "src/main/java/com/acme/impl2/Engine.java",
+                "package com.acme.impl2;\n\npublic class Engine {\n  public void run(int a) {}\n}\n",
+            ),
+        ],
+        &[
+            ("src/main/java/com/acme/api/Client.java", head),
+            (
+                "src/main/java/com/acme/impl2/Engine.java",
+                "package com.acme.impl2;\n\npublic class Engine {\n  public void run() {}\n}\n",
+            ),
+        ],
+    );
+    assert_eq!(axis.verdict, AxisVerdict::Pass, "{}", axis.detail);
+
+    let changed = api_after(
+        &[("src/main/java/com/acme/api/Client.java", base)],
+        &[(
+            "src/main/java/com/acme/api/Client.java",
+            &base.replace("getName(int id)", "getName(long id)"),
+        )],
+    );
+    assert_fails(
+        &changed,
+        &[
+            "`Client.getName(int)` signature changed",
+            "head `String getName(long)`",
+        ],
+    );
+}
+
+#[test]
+fn files_that_carry_no_api_never_make_it_partial() {
+    let axis = api_after(
+        &[("src/lib.rs", "pub fn f() {}\n")],
+        &[
+            ("Makefile", "all:\n\tcargo build\n"),
+            ("testdata/out.golden", "golden\n"),
+            ("tests/ui/err.stderr", "error\n"),
+            ("Cargo.lock", "# lock\n"),
+            ("snapshots/a.snap", "x\n"),
+            ("src/lib.rs", "pub fn f() {}\npub fn g() {}\n"),
+        ],
+    );
+    assert_eq!(axis.verdict, AxisVerdict::Pass, "{}", axis.detail);
+}
