@@ -5,10 +5,62 @@
 #   warm:     review-tui again on the same data dir (a new round at the same head)
 # Prints the median of 5 runs of each, the ratios, and peak RSS (from /usr/bin/time -v).
 # Usage: scripts/bench-vs-git.sh REPO BASE HEAD   (build first: cargo build --release)
+#        scripts/bench-vs-git.sh --small-prs REPO [N]
+#   The small-PR case: the last N (default 10) squash-merged PRs of REPO's first-parent history
+#   ("subject (#123)") that change 2-10 files, each reviewed for the first time in one data dir
+#   whose mirror is already there (one review of an older commit warms it first), against
+#   `git diff` + `git worktree add` of the same range; prints each, the medians and the ratio.
 # Scratch space comes from mktemp: TMPDIR=/dev/shm (with REPO there too) measures CPU work on
 # tmpfs, stable from run to run; on a disk, file creation after many runs makes git's own time
 # (and so every ratio) drift.
 set -euo pipefail
+
+if [ "${1:-}" = "--small-prs" ]; then
+  repo=$(cd "${2:?usage: $0 --small-prs REPO [N]}" && pwd)
+  n=${3:-10}
+  bin=${REVIEW_TUI_BIN:-$(dirname "$0")/../target/release/review-tui}
+  [ -x "$bin" ] || { echo "no binary at $bin: run cargo build --release (or set REVIEW_TUI_BIN)" >&2; exit 4; }
+  scratch=$(mktemp -d)
+  trap 'rm -rf "$scratch"; git -C "$repo" worktree prune' EXIT
+  now() { date +%s.%N; }
+  median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
+  picked=()
+  while IFS='|' read -r sha parents subject; do
+    [ "$(wc -w <<< "$parents")" -eq 1 ] || continue
+    case "$subject" in *"(#"*")") ;; *) continue ;; esac
+    files=$(git -C "$repo" diff --name-only "$sha^1" "$sha" | wc -l)
+    [ "$files" -ge 2 ] && [ "$files" -le 10 ] && picked+=("$sha")
+    [ ${#picked[@]} -ge "$n" ] && break
+  done < <(git -C "$repo" log --first-parent --format='%H|%P|%s' HEAD)
+  [ ${#picked[@]} -gt 0 ] || { echo "no squash-merged PR of 2-10 files in $repo" >&2; exit 4; }
+  data="$scratch/data"
+  # The mirror is there before the first measured review, as for anyone who reviewed this
+  # repository before: warm it with a review of an older commit.
+  oldest=${picked[-1]}
+  "$bin" "$repo#$oldest~20..$oldest~19" --headless --deterministic-only --force --format json \
+    --data-dir "$data" > /dev/null 2>&1 || true
+  git_times=(); tui_times=()
+  printf '%-10s %7s %7s %6s\n' pr git tui ratio
+  for sha in "${picked[@]}"; do
+    wt="$scratch/wt-$sha"
+    t0=$(now)
+    git -C "$repo" diff "$sha^1..$sha" > /dev/null
+    git -C "$repo" worktree add --quiet --detach "$wt" "$sha"
+    t1=$(now)
+    git -C "$repo" worktree remove --force "$wt"
+    "$bin" "$repo#$sha^1..$sha" --headless --deterministic-only --force --format json \
+      --data-dir "$data" > /dev/null 2> "$scratch/stderr" || [ $? -le 7 ]
+    t2=$(now)
+    g=$(echo "$t1 - $t0" | bc); t=$(echo "$t2 - $t1" | bc)
+    git_times+=("$g"); tui_times+=("$t")
+    printf '%-10s %7.3f %7.3f %5.1fx\n' "${sha:0:10}" "$g" "$t" "$(echo "$t / $g" | bc -l)"
+  done
+  g=$(printf '%s\n' "${git_times[@]}" | median)
+  t=$(printf '%s\n' "${tui_times[@]}" | median)
+  printf 'median   git %.3f s, review-tui %.3f s: %.1fx git (%d PRs)\n' "$g" "$t" \
+    "$(echo "$t / $g" | bc -l)" ${#picked[@]}
+  exit 0
+fi
 
 repo=${1:?usage: $0 REPO BASE HEAD}
 base=${2:?usage: $0 REPO BASE HEAD}

@@ -113,7 +113,15 @@ pub async fn run(input: DeterministicInput, run: RunId, events: Sender<ReviewEve
         scanned.nodes.len()
     );
     for skipped in &coverage.skipped {
-        summary.push_str(&format!("; skipped {}: {}", skipped.path, skipped.reason));
+        let security = if skipped.security_rules_read {
+            " (the security rules read it)"
+        } else {
+            ""
+        };
+        summary.push_str(&format!(
+            "; skipped {}: {}{security}",
+            skipped.path, skipped.reason
+        ));
     }
     for capped in &coverage.capped {
         summary.push_str(&format!(

@@ -4,7 +4,7 @@
 use std::collections::BTreeSet;
 use std::path::Path;
 
-use crate::diff::{FileDiff, FileStatus, Language, LineKind};
+use crate::diff::{FileDiff, FileStatus, Language, LineKind, minified_line};
 
 use super::grammar::Grammar;
 use super::index::HeadTags;
@@ -152,6 +152,7 @@ pub fn read_changed(
     let reading = match grammar {
         _ if file.binary || file.submodule.is_some() => Reading::NoGrammar,
         None => Reading::NoGrammar,
+        Some(_) if let Some(why) = not_worth_parsing(file, worktree) => Reading::Unparsed { why },
         Some(grammar) => {
             // Tags from another grammar (a path the index reads differently) are not reused.
             let parsed = parsed.filter(|(g, _)| *g == grammar).map(|(_, tags)| tags);
@@ -168,6 +169,28 @@ pub fn read_changed(
         language: file.language,
         reading,
     }
+}
+
+/// Head files larger than this are not parsed (the index skips them alike).
+const MAX_PARSE_BYTES: u64 = 1024 * 1024;
+
+/// Why a file of an indexed language is not parsed: a minified line or a huge file costs
+/// seconds and hundreds of MB in tree-sitter and is no code anyone reviews by symbol. Checked
+/// before reading anything but the diff and the file's size.
+fn not_worth_parsing(file: &FileDiff, worktree: &Path) -> Option<String> {
+    if let Some(longest) = minified_line(file) {
+        return Some(format!(
+            "{} is minified (a line of {longest} bytes): not parsed",
+            file.path
+        ));
+    }
+    let size = std::fs::metadata(worktree.join(&file.path)).map_or(0, |m| m.len());
+    (size > MAX_PARSE_BYTES).then(|| {
+        format!(
+            "{} is {size} bytes, over the {MAX_PARSE_BYTES}-byte parse limit: not parsed",
+            file.path
+        )
+    })
 }
 
 /// The head version's tags: none for a deleted file, `parsed` when the index build already
@@ -279,7 +302,9 @@ pub fn read_all(
     let bases: Vec<BaseText> = files
         .iter()
         .map(|file| match Grammar::for_file(&file.path, file.language) {
-            Some(_) if !file.binary => base_text(file, worktree, base),
+            Some(_) if !file.binary && not_worth_parsing(file, worktree).is_none() => {
+                base_text(file, worktree, base)
+            }
             _ => BaseText::None,
         })
         .collect();

@@ -11,6 +11,7 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
+use super::blob_tags::{self, BlobTags, IndexTags};
 use super::cache_file::{read_json, write_json};
 use super::error::CohortError;
 use super::grammar::Grammar;
@@ -82,10 +83,22 @@ impl SymbolIndex {
         let mut files = Vec::new();
         walk(worktree, worktree, &mut files)?;
         files.sort();
-        let per_file = parse_all(&files, || {
+        let parsed = parse_all(&files, || {
             |(path, _): &(String, Grammar)| std::fs::read(worktree.join(path)).ok()
         });
-        Ok(assemble(head_sha, files.into_iter(), per_file, keep))
+        let mut kept = HeadTags::new();
+        let per_file = files
+            .iter()
+            .zip(parsed)
+            .map(|((path, grammar), tags)| {
+                let tags = tags?;
+                if keep.contains(path.as_str()) {
+                    kept.insert(path.clone(), (*grammar, tags.clone()));
+                }
+                Some(IndexTags::of(&tags))
+            })
+            .collect();
+        Ok(assemble(head_sha, files.into_iter(), per_file, kept))
     }
 
     /// [`SymbolIndex::build`] from the head commit's tree in the bare repository at `git_dir`
@@ -132,18 +145,48 @@ impl SymbolIndex {
         })
         .map_err(failed)?;
         files.sort();
+        // Only blobs never seen are parsed (and the changed files, whose full tags the
+        // cohort build takes); the rest come from the mirror's store of tags by blob.
+        let mut store = BlobTags::open(git_dir);
+        let mut per_file: Vec<Option<IndexTags>> = vec![None; files.len()];
+        let mut misses = Vec::new();
+        for (at, ((path, id), grammar)) in files.iter().enumerate() {
+            match store.get(*grammar, *id) {
+                Some(known) if !keep.contains(path.as_str()) => per_file[at] = known.cloned(),
+                _ => misses.push(at),
+            }
+        }
+        let to_parse: Vec<((String, git2::Oid), Grammar)> =
+            misses.iter().map(|&at| files[at].clone()).collect();
         // A repository handle is not shared between threads: each parsing thread opens its own.
-        let per_file = parse_all(&files, || {
+        let parsed = parse_all(&to_parse, || {
             let repo = git2::Repository::open_bare(git_dir).ok();
             move |((_, id), _): &((String, git2::Oid), Grammar)| {
                 let blob = repo.as_ref()?.find_blob(*id).ok()?;
                 Some(blob.content().to_vec())
             }
         });
+        let mut kept = HeadTags::new();
+        for (at, tags) in misses.into_iter().zip(parsed) {
+            let ((path, id), grammar) = &files[at];
+            let index_tags = tags.as_ref().map(IndexTags::of);
+            if let Some(tags) = tags
+                && keep.contains(path.as_str())
+            {
+                kept.insert(path.clone(), (*grammar, tags));
+            }
+            // A blob that did not parse is not recorded: it is tried again next time.
+            if let Some(tags) = &index_tags {
+                store.insert(*grammar, *id, Some(tags.clone()));
+            }
+            per_file[at] = index_tags;
+        }
+        // Only a speed-up: a store that cannot be written costs the next head a parse.
+        let _ = store.save(blob_tags::max_entries(files.len()));
         let files = files
             .into_iter()
             .map(|((path, _), grammar)| (path, grammar));
-        Ok(assemble(&head.to_string(), files, per_file, keep))
+        Ok(assemble(&head.to_string(), files, per_file, kept))
     }
 
     /// The cached index for `head_sha` in `cache_dir` when there is a valid one; otherwise a
@@ -255,14 +298,14 @@ fn read_cache(path: &Path, head_sha: &str) -> io::Result<Option<SymbolIndex>> {
     Ok(index.filter(|index| index.format == FORMAT && index.head_sha == head_sha))
 }
 
-/// The index of `files` (sorted) from their tags, keeping the tags of those in `keep`.
+/// The index of `files` (sorted) from their tags (`None`: the file did not parse); `kept` are
+/// the changed files' full tags, handed back beside it.
 fn assemble(
     head_sha: &str,
     files: impl Iterator<Item = (String, Grammar)>,
-    per_file: Vec<Option<super::tags::FileTags>>,
-    keep: &BTreeSet<&str>,
+    per_file: Vec<Option<IndexTags>>,
+    kept: HeadTags,
 ) -> (SymbolIndex, HeadTags) {
-    let mut kept = HeadTags::new();
     let mut index = SymbolIndex {
         format: FORMAT,
         head_sha: head_sha.to_string(),
@@ -275,25 +318,22 @@ fn assemble(
             index.unparsed.insert(path);
             continue;
         };
-        if keep.contains(path.as_str()) {
-            kept.insert(path.clone(), (grammar, tags.clone()));
-        }
-        for definition in tags.definitions {
+        for (name, line, kind) in tags.defs {
             index
                 .symbols
-                .entry(definition.name)
+                .entry(name)
                 .or_default()
                 .definitions
                 .push(Location {
                     path: path.clone(),
-                    line: definition.first_row,
-                    kind: definition.kind,
+                    line,
+                    kind,
                 });
         }
-        for reference in tags.references {
+        for name in tags.refs {
             index
                 .symbols
-                .entry(reference.name)
+                .entry(name)
                 .or_default()
                 .referenced_in
                 .insert(path.clone());
@@ -390,4 +430,79 @@ where
 /// Where [`SymbolIndex::load_or_build`] keeps its files inside a review space.
 pub fn cache_dir_in(space_dir: &Path) -> PathBuf {
     space_dir.join("cache")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::space::test_repo::TestRepo;
+
+    /// The entries of the newest segment of the mirror's tag store: what the last build parsed.
+    fn newest_segment(git_dir: &Path) -> Vec<serde_json::Value> {
+        let dir = super::blob_tags::store_dir(git_dir).join(super::blob_tags::version());
+        let mut names: Vec<PathBuf> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .collect();
+        names.sort();
+        let newest = names.last().expect("a segment");
+        serde_json::from_slice(&std::fs::read(newest).unwrap()).unwrap()
+    }
+
+    #[test]
+    fn a_new_head_parses_only_the_blobs_never_seen() {
+        let repo = TestRepo::new();
+        for n in 0..6 {
+            repo.commit(
+                &format!("src/m{n}.rs"),
+                &format!("pub fn f{n}() -> u8 {{ {n} }}\n"),
+                "add",
+            );
+        }
+        repo.commit("src/app.py", "def main():\n    return 1\n", "py");
+        let git_dir = repo.path().join(".git");
+        let first = git2::Oid::from_str(&repo.sha("HEAD")).unwrap();
+        SymbolIndex::build_from_tree(&git_dir, first, &BTreeSet::new()).unwrap();
+        assert_eq!(
+            newest_segment(&git_dir).len(),
+            7,
+            "a cold store parses every file"
+        );
+
+        // A push that changes one file and adds another parses those two only.
+        repo.commit(
+            "src/m2.rs",
+            "pub fn f2() -> u8 { 22 }\npub fn g2() {}\n",
+            "edit",
+        );
+        let head = repo.commit("src/new.rs", "pub fn fresh() { f2(); }\n", "add new");
+        let oid = git2::Oid::from_str(&head).unwrap();
+        let keep: BTreeSet<&str> = ["src/new.rs"].into();
+        let (index, kept) = SymbolIndex::build_from_tree(&git_dir, oid, &keep).unwrap();
+        let parsed = newest_segment(&git_dir);
+        assert_eq!(parsed.len(), 2, "{parsed:?}");
+        // The changed files' full tags are handed back, as on a cold build.
+        assert!(kept.contains_key("src/new.rs"));
+
+        // And the index is exactly the one a cold build of the worktree makes.
+        let cold = SymbolIndex::build(&repo.path(), &head).unwrap();
+        assert_eq!(index, cold);
+        assert_eq!(
+            index.defined_in("g2").into_iter().collect::<Vec<_>>(),
+            ["src/m2.rs"]
+        );
+        assert!(index.referenced_in("f2").contains("src/new.rs"));
+
+        // A head already fully known parses nothing and writes no segment.
+        let segments = || {
+            std::fs::read_dir(
+                super::blob_tags::store_dir(&git_dir).join(super::blob_tags::version()),
+            )
+            .unwrap()
+            .count()
+        };
+        let before = segments();
+        SymbolIndex::build_from_tree(&git_dir, first, &BTreeSet::new()).unwrap();
+        assert_eq!(segments(), before);
+    }
 }

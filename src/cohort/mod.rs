@@ -9,6 +9,7 @@
 //! `testGap` axis.
 
 mod api_contract;
+mod blob_tags;
 mod cache_file;
 mod changes;
 mod early_index;

@@ -44,6 +44,8 @@ pub struct Config {
     pub disabled_rules: Vec<String>,
     /// Rule id → priority overrides.
     pub rule_priorities: BTreeMap<String, Priority>,
+    /// `[rules] skip`: globs of vendored/generated paths (see [`RulesLayer::skip`]).
+    pub skip_paths: Vec<String>,
     /// Extra instructions for the reviewers, from the repository (base branch) layer.
     pub instructions: String,
     /// The gate's fix command (`[fix] command = "claude -p"`), run through `sh -c` with a
@@ -70,6 +72,7 @@ impl Default for Config {
             collapse: Vec::new(),
             disabled_rules: Vec::new(),
             rule_priorities: BTreeMap::new(),
+            skip_paths: Vec::new(),
             instructions: String::new(),
             fix_command: None,
             sources: vec!["built-in defaults".into()],
@@ -160,6 +163,11 @@ pub struct RulesLayer {
     pub disable: Vec<String>,
     #[serde(default)]
     pub priority: BTreeMap<String, Priority>,
+    /// Path globs of vendored or generated code the rules other than security rules do not
+    /// read. Only configuration decides this (the base branch's file, or the person's), never
+    /// the PR's own paths.
+    #[serde(default)]
+    pub skip: Vec<String>,
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Deserialize)]
@@ -200,6 +208,11 @@ impl Config {
                 }
             }
             self.rule_priorities.extend(rules.priority);
+            for glob in rules.skip {
+                if !self.skip_paths.contains(&glob) {
+                    self.skip_paths.push(glob);
+                }
+            }
         }
         if let Some(instructions) = layer.review.and_then(|r| r.instructions) {
             self.instructions = instructions;

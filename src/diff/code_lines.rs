@@ -7,7 +7,7 @@
 //! nothing else. Fed a whole file it is exact for those; fed a hunk it can only assume the
 //! hunk starts in code, which is what a hunk almost always does.
 
-use super::Language;
+use super::{FileDiff, Language, LineKind};
 
 /// What one line turned out to be.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -337,6 +337,21 @@ fn triple_quote_at(bytes: &[u8], i: usize) -> Option<(u8, usize)> {
         .into_iter()
         .find(|&q| rest.starts_with(&[q; 3]))
         .map(|q| (q, prefix))
+}
+
+/// Lines longer than this are minified code or data: no rule reads them as code and no parser
+/// is worth running on them (a 5 MB one-line bundle cost seconds and hundreds of MB to parse).
+pub const MAX_CODE_LINE_BYTES: usize = 20_000;
+
+/// The longest added line of `file` when it is longer than [`MAX_CODE_LINE_BYTES`].
+pub fn minified_line(file: &FileDiff) -> Option<usize> {
+    file.hunks
+        .iter()
+        .flat_map(|hunk| hunk.lines.iter())
+        .filter(|line| line.kind == LineKind::Added)
+        .map(|line| line.text.len())
+        .max()
+        .filter(|&longest| longest > MAX_CODE_LINE_BYTES)
 }
 
 /// For each line of `text`, whether it holds code (see [`LineFacts::has_code`]).

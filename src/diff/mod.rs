@@ -16,7 +16,7 @@ mod parse;
 mod side;
 mod testcode;
 
-pub use code_lines::{CodeLexer, LineFacts, code_mask};
+pub use code_lines::{CodeLexer, LineFacts, MAX_CODE_LINE_BYTES, code_mask, minified_line};
 pub use error::{DiffError, Problem};
 pub use language::Language;
 pub use model::{

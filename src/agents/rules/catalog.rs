@@ -7,6 +7,7 @@ use std::path::Path;
 use regex::RegexSet;
 
 use super::error::RuleError;
+use super::glob::Glob;
 use super::rule::{Logic, Rule};
 use super::spec::RuleFile;
 use crate::config::Config;
@@ -43,6 +44,8 @@ pub struct Catalog {
     pub(crate) index: Index,
     notes: Vec<String>,
     disabled: Vec<String>,
+    /// `[rules] skip` of the configuration: paths only the security rules read.
+    skip: Vec<Glob>,
 }
 
 impl Catalog {
@@ -123,6 +126,14 @@ impl Catalog {
                     .push(format!("disabled_rules: `{selector}` names no rule"));
             }
         }
+        for pattern in &config.skip_paths {
+            match Glob::new(pattern) {
+                Ok(glob) => self.skip.push(glob),
+                Err(reason) => self
+                    .notes
+                    .push(format!("rules skip: `{pattern}` is not a valid glob ({reason})")),
+            }
+        }
         for (selector, priority) in &config.rule_priorities {
             let mut matched = false;
             for rule in self.rules.iter_mut().filter(|rule| selects(selector, rule)) {
@@ -157,6 +168,11 @@ impl Catalog {
     /// Rules switched off by [`Catalog::with_overrides`].
     pub fn disabled(&self) -> &[String] {
         &self.disabled
+    }
+
+    /// The configured paths that only the security rules read.
+    pub(crate) fn skip_globs(&self) -> &[Glob] {
+        &self.skip
     }
 
     /// Remarks about the configuration (overrides that matched nothing).

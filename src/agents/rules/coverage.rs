@@ -8,7 +8,7 @@ use serde::Serialize;
 
 use super::checks::file_name;
 use super::glob::Glob;
-use crate::diff::{FileDiff, LineKind};
+use crate::diff::{FileDiff, FileStatus, LineKind, minified_line};
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
 pub struct Coverage {
@@ -31,6 +31,9 @@ pub struct Coverage {
 pub struct SkippedFile {
     pub path: String,
     pub reason: SkipReason,
+    /// The security rules read the file anyway: what a PR calls vendored or generated is its
+    /// author's word, so only the other rules skip it.
+    pub security_rules_read: bool,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -50,6 +53,14 @@ pub enum SkipReason {
         dir: String,
     },
     LockFile,
+    /// A path the configuration's `[rules] skip` names (the base branch's or the person's).
+    Configured {
+        glob: String,
+    },
+    /// Minified: a line too long to be code anyone reads (and too costly to parse).
+    Minified {
+        longest_line: usize,
+    },
 }
 
 impl fmt::Display for SkipReason {
@@ -62,6 +73,10 @@ impl fmt::Display for SkipReason {
             SkipReason::Generated { why } => write!(f, "generated ({why})"),
             SkipReason::Vendored { dir } => write!(f, "vendored ({dir}/)"),
             SkipReason::LockFile => f.write_str("lock file"),
+            SkipReason::Configured { glob } => write!(f, "configured to skip ({glob})"),
+            SkipReason::Minified { longest_line } => {
+                write!(f, "minified (a line of {longest_line} bytes)")
+            }
         }
     }
 }
@@ -109,11 +124,19 @@ static GENERATED: LazyLock<Vec<Glob>> = LazyLock::new(|| {
     .collect()
 });
 
-/// Why the line rules should not read `file`, if they should not.
+/// Why the line rules should not read `file`, if they should not. Only the security rules read
+/// a skipped file anyway (except a binary one).
+///
+/// The PR's author chooses its paths, so a path that *looks* vendored or generated
+/// (`vendor/`, `*.min.js`, an `@generated` header) is skipped only when the file was already
+/// there in the base (the base branch made it vendored); a new `vendor/helper.py` is read
+/// like any file. `configured` is the `[rules] skip` of the configuration, which a PR cannot
+/// change.
 pub(crate) fn skip_reason(
     file: &FileDiff,
     max_added_lines: usize,
     scan_generated: bool,
+    configured: &[Glob],
 ) -> Option<SkipReason> {
     if file.binary {
         return Some(SkipReason::Binary);
@@ -121,7 +144,13 @@ pub(crate) fn skip_reason(
     if LOCK_FILES.contains(&file_name(&file.path)) {
         return Some(SkipReason::LockFile);
     }
-    if !scan_generated {
+    if let Some(glob) = configured.iter().find(|g| g.matches(&file.path)) {
+        return Some(SkipReason::Configured {
+            glob: glob.as_str().to_string(),
+        });
+    }
+    let in_base = matches!(file.status, FileStatus::Modified | FileStatus::Deleted);
+    if !scan_generated && in_base {
         if let Some(dir) = file
             .path
             .split('/')
@@ -143,6 +172,9 @@ pub(crate) fn skip_reason(
                 why: "marked as generated in its header".into(),
             });
         }
+    }
+    if let Some(longest_line) = minified_line(file) {
+        return Some(SkipReason::Minified { longest_line });
     }
     if file.additions > max_added_lines {
         return Some(SkipReason::TooLarge {

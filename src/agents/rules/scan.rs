@@ -6,15 +6,15 @@ use std::collections::{BTreeSet, HashMap, HashSet};
 use std::path::PathBuf;
 
 use super::catalog::Catalog;
-use super::checks::CheckContext;
-use super::coverage::{CappedRule, Coverage, SkippedFile, skip_reason};
+use super::checks::{Check, CheckContext, first_changed_line};
+use super::coverage::{CappedRule, Coverage, SkipReason, SkippedFile, skip_reason};
 use super::finding::{Location, node};
 use super::line_facts::LineFacts;
 use super::rule::{LineLogic, Logic};
 use super::spec::ContextScope;
-use crate::diff::{Diff, FileDiff, Hunk, Line, LineKind, Side};
+use crate::diff::{Diff, FileDiff, Hunk, Language, Line, LineKind, Side};
 use crate::review::fingerprint::normalize_code;
-use crate::review::node::ReviewNode;
+use crate::review::node::{Category, ReviewNode};
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct ScanOptions {
@@ -86,6 +86,7 @@ impl Catalog {
         for file in &diff.files {
             scan.file(file, &context);
         }
+        scan.unread_code(diff);
         ScanResult {
             nodes: scan.nodes,
             coverage: scan.coverage,
@@ -138,11 +139,27 @@ impl<'a> Scan<'a> {
             file,
             self.options.max_added_lines_per_file,
             self.options.scan_generated,
+            self.catalog.skip_globs(),
         ) {
-            Some(reason) => self.coverage.skipped.push(SkippedFile {
+            Some(SkipReason::Binary) => self.coverage.skipped.push(SkippedFile {
                 path: file.path.clone(),
-                reason,
+                reason: SkipReason::Binary,
+                security_rules_read: false,
             }),
+            Some(reason) => {
+                // What a file is called does not excuse it from the security rules.
+                let security: Vec<bool> = rules
+                    .iter()
+                    .zip(&applies)
+                    .map(|(rule, &applies)| applies && rule.meta.category == Category::Security)
+                    .collect();
+                self.lines(file, &security, &mut counts);
+                self.coverage.skipped.push(SkippedFile {
+                    path: file.path.clone(),
+                    reason,
+                    security_rules_read: true,
+                });
+            }
             None => {
                 self.coverage.files_scanned += 1;
                 self.lines(file, &applies, &mut counts);
@@ -157,6 +174,53 @@ impl<'a> Scan<'a> {
                 kept,
             });
         }
+    }
+
+    /// When every changed code file was skipped, the rules read none of the change's code:
+    /// say so as a finding (P1 in the catalog, so the verdict holds) rather than report a clean
+    /// scan of nothing.
+    fn unread_code(&mut self, diff: &Diff) {
+        let Some(rule) = self
+            .catalog
+            .rules()
+            .iter()
+            .find(|rule| matches!(rule.logic, Logic::File(Check::UnreadCode)))
+        else {
+            return;
+        };
+        let code: Vec<&FileDiff> = diff
+            .files
+            .iter()
+            .filter(|f| !f.binary && is_code(f.language))
+            .collect();
+        let skipped = |path: &str| self.coverage.skipped.iter().find(|s| s.path == path);
+        if code.is_empty() || code.iter().any(|f| skipped(&f.path).is_none()) {
+            return;
+        }
+        let mut listed: Vec<String> = code
+            .iter()
+            .take(5)
+            .filter_map(|f| skipped(&f.path))
+            .map(|s| format!("{} ({})", s.path, s.reason))
+            .collect();
+        if code.len() > 5 {
+            listed.push(format!("and {} more", code.len() - 5));
+        }
+        let detail = format!(
+            "{} changed code file(s), all skipped: {}",
+            code.len(),
+            listed.join(", ")
+        );
+        let first = code[0];
+        self.nodes.push(node(
+            rule,
+            &Location {
+                path: &first.path,
+                lines: first_changed_line(first).map(|(side, n)| (side, n, n)),
+                code: &[],
+                detail: &detail,
+            },
+        ));
     }
 
     /// A deleted file's removed tests are one question, not one per test.
@@ -419,4 +483,12 @@ impl<'a> MovedLines<'a> {
         });
         set.contains(&normalize_code(&[text]))
     }
+}
+
+/// Languages whose files are code a rule would read (not prose, data or configuration).
+fn is_code(language: Language) -> bool {
+    !matches!(
+        language,
+        Language::Markdown | Language::Yaml | Language::Toml | Language::Json | Language::Other
+    )
 }

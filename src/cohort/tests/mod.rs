@@ -669,3 +669,28 @@ fn a_new_head_forgets_the_caches_of_earlier_heads() {
     assert!(names.iter().all(|n| n.contains(&new_head)), "{names:?}");
     assert!(!names.iter().any(|n| n.contains(&old_head)), "{names:?}");
 }
+
+#[test]
+fn a_minified_file_is_not_parsed_and_says_so() {
+    let repo = rust_repo();
+    let bundle = format!("var a={};function f(){{return a}}\n", "1+".repeat(20_000) + "1");
+    repo.write("web/app.js", &bundle);
+    repo.write("src/render.rs", &RENDER.replace("<h1>", "<h2>"));
+    repo.commit("bundle");
+    let report = repo.build();
+    let web = report.cohort_of("web/app.js").unwrap();
+    assert!(web.fallback);
+    assert_eq!(web.files, vec!["web/app.js"]);
+    assert!(
+        report
+            .notes
+            .iter()
+            .any(|n| n.starts_with("web/app.js is minified (a line of 40030 bytes): not parsed")),
+        "{:?}",
+        report.notes
+    );
+    assert_eq!(
+        report.cohort_of("src/render.rs").unwrap().symbols,
+        vec!["render_page"]
+    );
+}

@@ -30,9 +30,12 @@ pub enum Check {
     DockerBaseImageUnpinned,
     /// A test definition removed with no test of that name or body left at the head.
     RemovedTest,
+    /// Every changed code file was skipped by the line rules (vendored, generated, minified,
+    /// configured): the change's code was not read. Decided by the scan over the whole diff.
+    UnreadCode,
 }
 
-pub const CHECK_NAMES: [&str; 7] = [
+pub const CHECK_NAMES: [&str; 8] = [
     "large-file-added",
     "binary-file-added",
     "lockfile-without-manifest",
@@ -40,6 +43,7 @@ pub const CHECK_NAMES: [&str; 7] = [
     "pull-request-target-checkout",
     "docker-base-image-unpinned",
     "removed-test",
+    "unread-code",
 ];
 
 const DEFAULT_MAX_LINES: usize = 1000;
@@ -64,6 +68,7 @@ impl Check {
             "pull-request-target-checkout" => Check::PullRequestTargetCheckout,
             "docker-base-image-unpinned" => Check::DockerBaseImageUnpinned,
             "removed-test" => Check::RemovedTest,
+            "unread-code" => Check::UnreadCode,
             other => {
                 return Err((
                     "check",
@@ -107,6 +112,8 @@ impl Check {
                 context.worktree,
                 &context.head_tests,
             ),
+            // Not a per-file question: `Catalog::scan` answers it once every file is read.
+            Check::UnreadCode => Vec::new(),
         }
     }
 }
