@@ -410,7 +410,12 @@ fn the_next_round_edits_the_summary_repeats_no_comment_and_resolves_what_is_gone
             )),
         "{dismissals:?}"
     );
-    let states: Vec<String> = server.pull().reviews.iter().map(|r| r.state.clone()).collect();
+    let states: Vec<String> = server
+        .pull()
+        .reviews
+        .iter()
+        .map(|r| r.state.clone())
+        .collect();
     assert_eq!(states, ["DISMISSED", "APPROVED"]);
 
     let put = format!("PUT /repos/acme/widgets/pulls/7/reviews/{summary_id}");
@@ -874,7 +879,12 @@ mod again {
         let served = server.pull().reviews[0].body.clone();
         assert_eq!(served, summary);
         // The dismissal round 2 never reached is done as well.
-        let states: Vec<String> = server.pull().reviews.iter().map(|r| r.state.clone()).collect();
+        let states: Vec<String> = server
+            .pull()
+            .reviews
+            .iter()
+            .map(|r| r.state.clone())
+            .collect();
         assert_eq!(states, ["DISMISSED", "APPROVED"]);
     }
 
@@ -906,10 +916,17 @@ mod again {
         let err = text(&second.stderr);
         assert_eq!(second.status.code(), Some(6), "{err}");
         assert!(
-            err.contains(&format!("dismissed our earlier APPROVE (review {approval})")),
+            err.contains(&format!(
+                "dismissed our earlier APPROVE (review {approval})"
+            )),
             "{err}"
         );
-        let states: Vec<String> = server.pull().reviews.iter().map(|r| r.state.clone()).collect();
+        let states: Vec<String> = server
+            .pull()
+            .reviews
+            .iter()
+            .map(|r| r.state.clone())
+            .collect();
         assert_eq!(states, ["DISMISSED", "CHANGES_REQUESTED"]);
         // A third round that stands for the same decision dismisses nothing more.
         let third = run(&server, data.path(), &["--publish", "--force"]);
