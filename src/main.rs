@@ -9,13 +9,15 @@ use clap::Parser;
 use review_tui::agents::rules::Catalog;
 use review_tui::agents::sarif::to_sarif;
 use review_tui::cli::{Cli, Command, ReportFormat, VerdictFormat};
+use review_tui::config::Config;
 use review_tui::exit::Exit;
-use review_tui::pipeline::{self, ModelSetup, ReviewOptions};
 use review_tui::pr::reference;
-use review_tui::prepare::{GithubSettings, PrepareError, PrepareOptions, prepare};
-use review_tui::publish::{self, PublishError, PublishInput, PublishOptions, Rerun, Selection};
+use review_tui::publish::{PublishError, PublishOptions, Rerun, Selection};
 use review_tui::report::{evaluate, headless, review, verdict_text};
 use review_tui::review::decide;
+use review_tui::session::prepare::{GithubSettings, PrepareError, PrepareOptions, prepare};
+use review_tui::session::round::{self, ModelSetup, ReviewOptions};
+use review_tui::session::{PublishSetup, Session, SessionSetup};
 
 fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
@@ -72,8 +74,7 @@ fn run(cli: Cli) -> anyhow::Result<Exit> {
 
 /// Where the space lives and how GitHub is called (`[github]` in the user's config: the
 /// repository's layer is only known once the PR has been read).
-fn prepare_options(cli: &Cli) -> anyhow::Result<PrepareOptions> {
-    let user = review_tui::config::load(None)?;
+fn prepare_options(cli: &Cli, user: &Config) -> anyhow::Result<PrepareOptions> {
     Ok(PrepareOptions {
         data_dir: cli.data_dir.clone(),
         api_url: cli.api_url.clone(),
@@ -82,9 +83,23 @@ fn prepare_options(cli: &Cli) -> anyhow::Result<PrepareOptions> {
     })
 }
 
+/// The configuration of this review, loaded once: the user's file (already read, it chose how
+/// GitHub was called) with the repository's file at the PR's base laid over it.
+fn review_config(
+    mut user: Config,
+    prepared: &review_tui::session::prepare::Prepared,
+) -> anyhow::Result<Config> {
+    let repo = git2::Repository::open_bare(prepared.space.mirror())
+        .context("opening the review space's mirror")?;
+    let base = prepared.space.state().base_sha.clone();
+    user.apply_repository(&repo, &base)?;
+    Ok(user)
+}
+
 fn headless_command(cli: &Cli, pr: &str) -> anyhow::Result<Exit> {
     let reference = reference::parse(pr, cli.base.as_deref(), cli.head.as_deref())?;
-    let options = prepare_options(cli)?;
+    let user = review_tui::config::load_user()?;
+    let options = prepare_options(cli, &user)?;
     let runtime = tokio::runtime::Runtime::new().context("starting the async runtime")?;
     let mut prepared = runtime.block_on(prepare(reference, &options))?;
     if prepared.is_empty() {
@@ -111,17 +126,18 @@ fn headless_command(cli: &Cli, pr: &str) -> anyhow::Result<Exit> {
         return Ok(Exit::NotEligible);
     }
 
-    let (review_options, config) = review_options(cli, &prepared)?;
+    let config = review_config(user, &prepared)?;
+    let review = review_options(cli, &prepared, &config)?;
+    let review = ReviewOptions {
+        force: review.force || rerun == Rerun::NewRound,
+        ..review
+    };
+    let mut session = Session::new(prepared, session_setup(cli, &config, review));
     // The pre-run estimate goes to stderr before the model reviewers are dispatched.
     let (tap, mut taps) = tokio::sync::mpsc::unbounded_channel();
-    let review_options = ReviewOptions {
-        tap: Some(tap),
-        force: review_options.force || rerun == Rerun::NewRound,
-        ..review_options
-    };
     let estimates = std::thread::spawn(move || {
         while let Some(event) = taps.blocking_recv() {
-            if let pipeline::Tap::Estimate(estimate) = event {
+            if let round::Tap::Estimate(estimate) = event {
                 eprintln!("review-tui: {estimate}");
             }
         }
@@ -130,45 +146,25 @@ fn headless_command(cli: &Cli, pr: &str) -> anyhow::Result<Exit> {
         eprintln!(
             "review-tui: this head was already reviewed: publishing its recorded round (--force reviews it again)"
         );
-        Ok(review_tui::recorded::recorded_result(
-            &prepared,
-            review_options.level,
-        ))
+        drop(tap);
+        Ok(session.snapshot())
     } else {
-        runtime.block_on(pipeline::review(&mut prepared, &review_options))
+        runtime.block_on(session.run_round(Some(tap), None))
     };
-    drop(review_options);
     let _ = estimates.join();
     let result = result?;
     for line in failed_reviewers(&result) {
         eprintln!("review-tui: {line}");
     }
 
-    // --- Publishing (issue 7): a mutating action, only with --publish. ---
-    let selection = if cli.consensus_only {
-        Selection::ConsensusOnly
-    } else {
-        Selection::AllOpen
-    };
-    let publish_options = PublishOptions::from_config(&config, selection);
-    let head_sha = prepared.space.state().head_sha.clone();
-    let diff = prepared.diff.clone();
-    let input = PublishInput {
-        result: &result,
-        head_sha: &head_sha,
-        diff: &diff,
-        options: &publish_options,
-        walkthrough: None,
-    };
+    // Publishing is a mutating action: only with --publish.
     let mut posted_body = None;
     let mut publish_failed = false;
     if cli.publish {
-        let destination = publish::destination(&prepared, cli.api_url.clone(), None)?;
         let outcome = runtime.block_on(async {
-            let state = prepared.space.state().clone();
-            let preview = publish::preview(&destination, &state, &input).await?;
+            let preview = session.preview().await?;
             posted_body = Some(preview.body.clone());
-            publish::publish(&destination, &mut prepared.space, &input, &preview).await
+            session.publish().await
         });
         match outcome {
             Ok(published) => eprintln!("review-tui: {published}"),
@@ -188,20 +184,17 @@ fn headless_command(cli: &Cli, pr: &str) -> anyhow::Result<Exit> {
             "review-tui: nothing was published: add --publish to post this round (a GitHub review, or review.md and review.json in the review space for a local range)"
         );
     }
-    // --- end of publishing ---
 
+    let prepared = session.prepared();
     let report = match cli.format {
         ReportFormat::Markdown => posted_body
             .map(|body| strip_markers(&body))
-            .unwrap_or_else(|| publish::offline_body(&input)),
-        ReportFormat::Text => review::text(&prepared, &result, cli.force),
+            .unwrap_or_else(|| session.offline_body()),
+        ReportFormat::Text => review::text(prepared, &result, cli.force),
         ReportFormat::Json => {
-            serde_json::to_string_pretty(&review::json(&prepared, &result, cli.force))? + "\n"
+            serde_json::to_string_pretty(&review::json(prepared, &result, cli.force))? + "\n"
         }
-        ReportFormat::Sarif => {
-            let nodes = &result.board.nodes;
-            serde_json::to_string_pretty(&to_sarif(nodes, env!("CARGO_PKG_VERSION")))? + "\n"
-        }
+        ReportFormat::Sarif => sarif(&result.board.nodes),
     };
     write_report(cli, &report)?;
     if publish_failed {
@@ -212,27 +205,22 @@ fn headless_command(cli: &Cli, pr: &str) -> anyhow::Result<Exit> {
 
 fn review_options(
     cli: &Cli,
-    prepared: &review_tui::prepare::Prepared,
-) -> anyhow::Result<(ReviewOptions, review_tui::config::Config)> {
-    let config = {
-        let repo = git2::Repository::open_bare(prepared.space.mirror())
-            .context("opening the review space's mirror")?;
-        let base = prepared.space.state().base_sha.clone();
-        review_tui::config::load(Some((&repo, &base)))?
-    };
+    prepared: &review_tui::session::prepare::Prepared,
+    config: &Config,
+) -> anyhow::Result<ReviewOptions> {
     let level = cli.level.unwrap_or(config.level);
-    let models = model_setup(cli, &config, prepared, level)?;
+    let models = model_setup(cli, config, prepared, level)?;
     let options = ReviewOptions {
         level,
         deterministic_only: cli.deterministic_only,
         sarif_files: cli.sarif.clone(),
         force: cli.force,
-        catalog: Catalog::builtin().with_overrides(&config),
+        catalog: Catalog::builtin().with_overrides(config),
         models,
         notes: config.notes.clone(),
         ..ReviewOptions::default()
     };
-    Ok((options, config))
+    Ok(options)
 }
 
 fn cockpit_command(cli: &Cli, pr: &str) -> anyhow::Result<Exit> {
@@ -241,7 +229,8 @@ fn cockpit_command(cli: &Cli, pr: &str) -> anyhow::Result<Exit> {
 
     ui::app::check_terminal().map_err(anyhow::Error::msg)?;
     let reference = reference::parse(pr, cli.base.as_deref(), cli.head.as_deref())?;
-    let options = prepare_options(cli)?;
+    let user = review_tui::config::load_user()?;
+    let options = prepare_options(cli, &user)?;
     let runtime = tokio::runtime::Runtime::new().context("starting the async runtime")?;
     eprintln!("review-tui: preparing the review space…");
     let prepared = runtime.block_on(prepare(reference, &options))?;
@@ -271,7 +260,8 @@ fn cockpit_command(cli: &Cli, pr: &str) -> anyhow::Result<Exit> {
     {
         return Ok(Exit::NotEligible);
     }
-    let (mut review, config) = review_options(cli, &prepared)?;
+    let config = review_config(user, &prepared)?;
+    let mut review = review_options(cli, &prepared, &config)?;
     // A round that never completed (the process was killed mid-run) is resumed by running it
     // again: shown as recorded it would stay provisional, with no reviewer, for good.
     let interrupted = prepared
@@ -281,6 +271,7 @@ fn cockpit_command(cli: &Cli, pr: &str) -> anyhow::Result<Exit> {
         .is_some_and(|round| !round.completed);
     let run_review = !resumes || interrupted || cli.force;
     review.force = true;
+    let session = Session::new(prepared, session_setup(cli, &config, review));
     let theme_name = cli.theme.clone().unwrap_or_else(|| config.theme.clone());
     let theme = Theme::load(&theme_name)?.respecting_no_color();
     let keymap = match review_tui::config::user_config_path()
@@ -291,23 +282,34 @@ fn cockpit_command(cli: &Cli, pr: &str) -> anyhow::Result<Exit> {
         None => Keymap::default(),
     };
     let cx = ViewContext::new(theme, keymap);
+    let (outcome, decision) = runtime.block_on(ui::app::run_cockpit(session, run_review, &cx))?;
+    match outcome {
+        ui::RunOutcome::Aborted => Ok(Exit::Aborted),
+        _ => Ok(decision.map_or(Exit::Inconclusive, |d| d.exit())),
+    }
+}
+
+/// What the session of this run needs: how to review, how to publish, the fix command. The
+/// fix command is the user's `[fix] command`; `REVIEW_TUI_FIX_COMMAND` overrides it.
+fn session_setup(cli: &Cli, config: &Config, review: ReviewOptions) -> SessionSetup {
     let selection = if cli.consensus_only {
         Selection::ConsensusOnly
     } else {
         Selection::AllOpen
     };
-    let publish_options = PublishOptions::from_config(&config, selection);
-    let (outcome, decision) = runtime.block_on(ui::app::run_cockpit(
-        prepared,
+    let fix_command = std::env::var("REVIEW_TUI_FIX_COMMAND")
+        .ok()
+        .filter(|c| !c.trim().is_empty())
+        .or_else(|| config.fix_command.clone());
+    SessionSetup {
         review,
-        run_review,
-        publish_options,
-        cli.api_url.clone(),
-        &cx,
-    ))?;
-    match outcome {
-        ui::RunOutcome::Aborted => Ok(Exit::Aborted),
-        _ => Ok(decision.map_or(Exit::Inconclusive, |d| d.exit())),
+        publish: PublishSetup {
+            options: PublishOptions::from_config(config, selection),
+            api_url: cli.api_url.clone(),
+            token: None,
+        },
+        fix_command,
+        person: review_tui::session::person_name(),
     }
 }
 
@@ -330,20 +332,30 @@ fn strip_markers(body: &str) -> String {
         + "\n"
 }
 
-/// The report of a space that was prepared but not reviewed (empty, or not eligible).
-fn prepare_report(cli: &Cli, prepared: &review_tui::prepare::Prepared) -> String {
+/// The report of a space that was prepared but not reviewed (empty, or not eligible), in the
+/// format asked for, so whatever reads it still parses it: SARIF with no results, and no
+/// Markdown at all (there is no review to summarise; the caller says why on stderr).
+fn prepare_report(cli: &Cli, prepared: &review_tui::session::prepare::Prepared) -> String {
     match cli.format {
-        ReportFormat::Json | ReportFormat::Sarif => {
+        ReportFormat::Json => {
             serde_json::to_string_pretty(&headless::json(prepared, cli.force)).unwrap_or_default()
                 + "\n"
         }
-        ReportFormat::Text | ReportFormat::Markdown => headless::text(prepared, cli.force),
+        ReportFormat::Sarif => sarif(&[]),
+        ReportFormat::Text => headless::text(prepared, cli.force),
+        ReportFormat::Markdown => String::new(),
     }
+}
+
+/// A SARIF 2.1.0 document of `nodes`.
+fn sarif(nodes: &[review_tui::review::ReviewNode]) -> String {
+    serde_json::to_string_pretty(&to_sarif(nodes, env!("CARGO_PKG_VERSION"))).unwrap_or_default()
+        + "\n"
 }
 
 /// One line per distinct failure of a required reviewer (the same provider error for three
 /// roles is said once), so a run that cannot Ship says why on stderr, not only in the report.
-fn failed_reviewers(result: &pipeline::ReviewResult) -> Vec<String> {
+fn failed_reviewers(result: &review_tui::session::RoundSnapshot) -> Vec<String> {
     use review_tui::review::verdict::Outcome;
     let mut failures: Vec<(Vec<&str>, String)> = Vec::new();
     for reviewer in result.board.reviewers.values() {
@@ -422,8 +434,8 @@ fn display_name(file: &str) -> &str {
 
 fn model_setup(
     cli: &Cli,
-    config: &review_tui::config::Config,
-    prepared: &review_tui::prepare::Prepared,
+    config: &Config,
+    prepared: &review_tui::session::prepare::Prepared,
     level: review_tui::review::level::Level,
 ) -> anyhow::Result<Option<ModelSetup>> {
     use review_tui::agents::agent::{Bounds, Pricing};

@@ -223,6 +223,10 @@ impl Relay {
                         true
                     }
                     EventKind::Stance { .. } | EventKind::Dropped { .. } => true,
+                    // Only the session's passes speak as a pass, never a reviewer.
+                    EventKind::Refuted { .. }
+                    | EventKind::Scored { .. }
+                    | EventKind::Traced { .. } => false,
                 };
                 // Keep draining even if the board is gone, so the reviewer never blocks.
                 if keep {

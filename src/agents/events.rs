@@ -54,6 +54,24 @@ pub enum EventKind {
         outcome: Outcome,
         reason: String,
     },
+    // The passes after the reviewers speak through the board too, so whoever watches the
+    // board (the cockpit) sees each result as it lands. `reviewer` names the pass.
+    /// The verification pass refuted a model finding with a quote from the code: dismissed.
+    Refuted {
+        node_id: String,
+        quote: String,
+    },
+    /// The scoring pass rescored a finding (0–100): its confidence can only go down.
+    Scored {
+        node_id: String,
+        score: u8,
+        reasoning: String,
+    },
+    /// The root-cause pass traced a blocking finding to its cause.
+    Traced {
+        node_id: String,
+        cause: String,
+    },
 }
 
 impl ReviewEvent {

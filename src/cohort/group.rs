@@ -9,6 +9,7 @@ use sha2::{Digest, Sha256};
 use super::changes::{ChangedFile, FileSymbols, Reading};
 use super::graph::{UnionFind, reading_order};
 use super::index::SymbolIndex;
+use super::pairing::code_of;
 use super::paths::{common_dir, parent_dir};
 use super::stoplist::is_common;
 use crate::diff::is_test_path;
@@ -33,13 +34,24 @@ pub struct Cohort {
     pub fallback: bool,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
+    /// Why these files are together and why the label: the most-touched symbol and in how many
+    /// files, a split from a larger component, a set of moved files.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub insight: Option<String>,
 }
 
-/// Forms, orders and ranks the cohorts of `files`.
-pub fn cohorts(files: &[ChangedFile], index: &SymbolIndex) -> Vec<Cohort> {
+/// Forms, orders and ranks the cohorts of `files`. `moved` lists the files renamed or moved
+/// with few edits: they form one cohort of their own, however many there are.
+pub fn cohorts(files: &[ChangedFile], index: &SymbolIndex, moved: &BTreeSet<&str>) -> Vec<Cohort> {
+    let changed: BTreeSet<&str> = files.iter().map(|f| f.path.as_str()).collect();
     let mut semantic: Vec<Member> = Vec::new();
     let mut by_dir: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
+    let mut moved_files: Vec<&str> = Vec::new();
     for file in files {
+        if moved.contains(file.path.as_str()) {
+            moved_files.push(&file.path);
+            continue;
+        }
         match &file.reading {
             Reading::Symbols(symbols) => semantic.push(Member {
                 path: &file.path,
@@ -75,8 +87,11 @@ pub fn cohorts(files: &[ChangedFile], index: &SymbolIndex) -> Vec<Cohort> {
 
     let mut cohorts: Vec<Cohort> = components(&semantic)
         .into_iter()
-        .map(|members| semantic_cohort(&members, index))
+        .map(|(members, split)| semantic_cohort(&members, index, &changed, split))
         .collect();
+    if !moved_files.is_empty() {
+        cohorts.push(moved_cohort(moved_files));
+    }
     cohorts.extend(
         by_dir
             .into_iter()
@@ -99,11 +114,51 @@ struct Member<'a> {
     touched: BTreeSet<&'a str>,
 }
 
+/// A component of this many files or fewer is never split.
+const MIN_SPLIT: usize = 8;
+
 /// Joins two files when one defines a touched symbol the other references (or defines a
-/// symbol the other's change uses), or both touch the same symbol. A definition and a use that
-/// no change touches do not join: otherwise two edits that merely sit in files sharing an old
-/// helper would be reviewed as one.
-fn components<'a>(semantic: &[Member<'a>]) -> Vec<Vec<Member<'a>>> {
+/// symbol the other's change uses), or both touch the same symbol; and a test to the code it is
+/// named after or whose definitions it uses. A definition and a use that no change touches do
+/// not join: otherwise two edits that merely sit in files sharing an old helper would be
+/// reviewed as one.
+///
+/// Each link has a weight: a name shared by few files weighs more than one shared by many, and
+/// a *hub* — a name most changed files involve, the library's central type — joins nothing by
+/// itself. A component holding more than half of a large change is split at its weakest links
+/// (the returned flag says so).
+fn components<'a>(semantic: &[Member<'a>]) -> Vec<(Vec<Member<'a>>, Option<usize>)> {
+    let edges = edges(semantic);
+    let n = semantic.len();
+    let mut sets = UnionFind::new(n);
+    for &(a, b) in edges.keys() {
+        sets.union(a, b);
+    }
+    let bound = (n / 2).max(MIN_SPLIT);
+    let mut out = Vec::new();
+    for component in sets.components() {
+        if component.len() <= bound {
+            out.push((component, None));
+            continue;
+        }
+        let size = component.len();
+        for part in split(&component, &edges, bound) {
+            let flag = (part.len() < size).then_some(size);
+            out.push((part, flag));
+        }
+    }
+    out.into_iter()
+        .map(|(members, split)| {
+            (
+                members.into_iter().map(|i| semantic[i].clone()).collect(),
+                split,
+            )
+        })
+        .collect()
+}
+
+/// Weighted links between members, keyed `(smaller, larger)` index.
+fn edges(semantic: &[Member]) -> BTreeMap<(usize, usize), f64> {
     let mut definers: BTreeMap<&str, Vec<usize>> = BTreeMap::new();
     let mut referrers: BTreeMap<&str, Vec<usize>> = BTreeMap::new();
     let mut touchers: BTreeMap<&str, Vec<usize>> = BTreeMap::new();
@@ -111,45 +166,122 @@ fn components<'a>(semantic: &[Member<'a>]) -> Vec<Vec<Member<'a>>> {
         for name in &member.touched {
             touchers.entry(name).or_default().push(i);
         }
-    }
-    // Only names some change touches can join anything.
-    for (i, member) in semantic.iter().enumerate() {
         for name in &member.symbols.defines {
-            if touchers.contains_key(name.as_str()) {
+            if !is_common(name) {
                 definers.entry(name).or_default().push(i);
             }
         }
         for name in &member.symbols.references {
-            if touchers.contains_key(name.as_str()) {
-                referrers.entry(name).or_default().push(i);
-            }
+            referrers.entry(name).or_default().push(i);
         }
     }
-
-    let mut sets = UnionFind::new(semantic.len());
+    // A name most changed files involve says little about which of them belong together.
+    let hub_limit = (semantic.len() / 2).max(4);
+    let mut edges: BTreeMap<(usize, usize), f64> = BTreeMap::new();
+    let mut link = |a: usize, b: usize, weight: f64| {
+        if a != b {
+            *edges.entry((a.min(b), a.max(b))).or_default() += weight;
+        }
+    };
     for (name, files) in &touchers {
+        let mut joined: BTreeSet<usize> = files.iter().copied().collect();
         for &toucher in files {
-            sets.union(toucher, files[0]);
             let symbols = semantic[toucher].symbols;
             if symbols.defines.contains(*name) {
-                for &user in referrers.get(name).into_iter().flatten() {
-                    sets.union(toucher, user);
-                }
+                joined.extend(referrers.get(name).into_iter().flatten());
             }
             if symbols.references.contains(*name) {
-                for &definer in definers.get(name).into_iter().flatten() {
-                    sets.union(toucher, definer);
-                }
+                joined.extend(definers.get(name).into_iter().flatten());
+            }
+        }
+        if joined.len() < 2 || joined.len() > hub_limit {
+            continue;
+        }
+        let weight = 1.0 / (joined.len() - 1) as f64;
+        let joined: Vec<usize> = joined.into_iter().collect();
+        // The touchers join everything the name involves; two mere users of an untouched
+        // definition do not join each other through it.
+        for &toucher in files {
+            for &other in &joined {
+                link(toucher, other, weight);
             }
         }
     }
-    sets.components()
-        .into_iter()
-        .map(|members| members.into_iter().map(|i| semantic[i].clone()).collect())
-        .collect()
+    // A test joins the code it is named after, and the code whose definitions it uses.
+    let paths: Vec<&str> = semantic.iter().map(|m| m.path).collect();
+    for (t, test) in semantic.iter().enumerate() {
+        if !is_test_path(test.path) {
+            continue;
+        }
+        if let Some(code) = code_of(test.path, paths.iter().copied())
+            && let Some(c) = paths.iter().position(|p| *p == code)
+        {
+            link(t, c, 2.0);
+        }
+        for name in &test.symbols.references {
+            let Some(files) = definers.get(name.as_str()) else {
+                continue;
+            };
+            let code: Vec<usize> = files
+                .iter()
+                .copied()
+                .filter(|&c| c != t && !is_test_path(semantic[c].path))
+                .collect();
+            if code.is_empty() || code.len() > hub_limit {
+                continue;
+            }
+            for &c in &code {
+                link(t, c, 0.5 / code.len() as f64);
+            }
+        }
+    }
+    edges
 }
 
-fn semantic_cohort(members: &[Member], index: &SymbolIndex) -> Cohort {
+/// Splits `component` into parts of at most `bound` files by dropping its weakest links:
+/// the lowest weight that leaves every part within the bound. A component its links hold
+/// together at every weight stays whole.
+fn split(
+    component: &[usize],
+    edges: &BTreeMap<(usize, usize), f64>,
+    bound: usize,
+) -> Vec<Vec<usize>> {
+    let inside: BTreeSet<usize> = component.iter().copied().collect();
+    let local: Vec<((usize, usize), f64)> = edges
+        .iter()
+        .filter(|((a, b), _)| inside.contains(a) && inside.contains(b))
+        .map(|(k, w)| (*k, *w))
+        .collect();
+    let mut weights: Vec<f64> = local.iter().map(|(_, w)| *w).collect();
+    weights.sort_by(f64::total_cmp);
+    weights.dedup();
+    let position: BTreeMap<usize, usize> =
+        component.iter().enumerate().map(|(i, &m)| (m, i)).collect();
+    for threshold in weights {
+        let mut sets = UnionFind::new(component.len());
+        for ((a, b), w) in &local {
+            if *w > threshold {
+                sets.union(position[a], position[b]);
+            }
+        }
+        let parts: Vec<Vec<usize>> = sets
+            .components()
+            .into_iter()
+            .map(|part| part.into_iter().map(|i| component[i]).collect())
+            .collect();
+        if parts.iter().all(|p| p.len() <= bound) {
+            return parts;
+        }
+    }
+    vec![component.to_vec()]
+}
+
+fn semantic_cohort(
+    members: &[Member],
+    index: &SymbolIndex,
+    changed: &BTreeSet<&str>,
+    split_from: Option<usize>,
+) -> Cohort {
     let symbols: BTreeSet<&str> = members
         .iter()
         .flat_map(|m| m.touched.iter().copied())
@@ -185,24 +317,53 @@ fn semantic_cohort(members: &[Member], index: &SymbolIndex) -> Cohort {
     let mut files = reading_order(&code, &before);
     files.extend(reading_order(&tests, &before));
 
+    // Blast radius: files outside the change that use what the cohort's change defines. A
+    // name the change only calls (`Runtime::new` in a test) is not what changed.
     let mut referencing: BTreeSet<&str> = BTreeSet::new();
     for name in &symbols {
-        referencing.extend(index.referenced_in(name));
+        if members.iter().any(|m| m.symbols.defines.contains(*name)) {
+            referencing.extend(
+                index
+                    .referenced_in(name)
+                    .into_iter()
+                    .filter(|path| !changed.contains(path)),
+            );
+        }
     }
 
-    // The most central symbol: used by the most files of the cohort, ties by name.
-    let central = symbols
+    // The label: the cohort's most-touched symbol (touched in the most files), preferring
+    // one the cohort defines, ties by name.
+    let touched_in = |name: &str| members.iter().filter(|m| m.touched.contains(name)).count();
+    let most_touched = symbols
         .iter()
         .map(|name| {
-            let users = members
-                .iter()
-                .filter(|m| m.symbols.references.contains(*name))
-                .count();
-            (std::cmp::Reverse(users), *name)
+            let defined = members.iter().any(|m| m.symbols.defines.contains(*name));
+            (
+                std::cmp::Reverse(touched_in(name)),
+                std::cmp::Reverse(defined),
+                *name,
+            )
         })
         .min()
-        .map(|(_, name)| name.to_string());
-    let label = central.unwrap_or_else(|| module_label(members.iter().map(|m| m.path)));
+        .map(|(std::cmp::Reverse(count), _, name)| (name.to_string(), count));
+    let mut insight = match &most_touched {
+        Some((name, count)) if members.len() > 1 => Some(format!(
+            "`{name}` is touched in {count} of {} files",
+            members.len()
+        )),
+        _ => None,
+    };
+    if let Some(size) = split_from {
+        let note =
+            format!("split from {size} files joined by widely shared names, at its weakest links");
+        insight = Some(match insight {
+            Some(text) => format!("{text}; {note}"),
+            None => note,
+        });
+    }
+    let label = most_touched
+        .map(|(name, _)| name)
+        .unwrap_or_else(|| module_label(members.iter().map(|m| m.path)));
 
     let key = if symbols.is_empty() {
         // Nothing touched by name (a comment, an import order): the files are the content.
@@ -219,6 +380,26 @@ fn semantic_cohort(members: &[Member], index: &SymbolIndex) -> Cohort {
         blast_radius: referencing.len(),
         fallback: false,
         reason: None,
+        insight,
+    }
+}
+
+/// Renamed or moved files with few edits: one cohort, however many, since reading them is one
+/// question ("is this only a move?").
+fn moved_cohort(mut paths: Vec<&str>) -> Cohort {
+    paths.sort_unstable();
+    Cohort {
+        key: key_of("moved", &paths),
+        label: "moved files".to_string(),
+        files: paths.iter().map(|p| p.to_string()).collect(),
+        symbols: Vec::new(),
+        blast_radius: 0,
+        fallback: false,
+        reason: None,
+        insight: Some(format!(
+            "{} file(s) renamed or moved with few edits",
+            paths.len()
+        )),
     }
 }
 
@@ -236,6 +417,7 @@ fn path_cohort(dir: &str, mut paths: Vec<&str>) -> Cohort {
         blast_radius: 0,
         fallback: true,
         reason: Some(GROUPED_BY_PATH.to_string()),
+        insight: None,
     }
 }
 

@@ -18,6 +18,7 @@ pub mod grammar;
 mod graph;
 mod group;
 pub mod index;
+mod pairing;
 mod paths;
 mod report_cache;
 mod stoplist;
@@ -121,7 +122,14 @@ pub fn build_with(
             _ => {}
         }
     }
-    let cohorts = group::cohorts(&files, &index);
+    let moved: std::collections::BTreeSet<&str> = input
+        .diff
+        .files
+        .iter()
+        .filter(|f| is_moved(f))
+        .map(|f| f.path.as_str())
+        .collect();
+    let cohorts = group::cohorts(&files, &index, &moved);
     let axes = vec![
         api_contract::api_contract(&files, &index, input.worktree, input.base),
         test_gap::test_gap(&cohorts, &files),
@@ -132,4 +140,15 @@ pub fn build_with(
         index_stats,
         notes,
     })
+}
+
+/// Changed lines a renamed file may carry and still be read as a move (an import path, a
+/// package line).
+const MOVE_EDIT_LINES: usize = 10;
+
+/// A file renamed or moved with few edits.
+fn is_moved(file: &crate::diff::FileDiff) -> bool {
+    file.status == crate::diff::FileStatus::Renamed
+        && file.additions <= MOVE_EDIT_LINES
+        && file.deletions <= MOVE_EDIT_LINES
 }

@@ -49,7 +49,7 @@ pub struct Config {
     /// Extra instructions for the reviewers, from the repository (base branch) layer.
     pub instructions: String,
     /// The gate's fix command (`[fix] command = "claude -p"`), run through `sh -c` with a
-    /// finding's fix prompt on stdin (see `crate::fix::run_fix_command`). Only the user's
+    /// finding's fix prompt on stdin (see `crate::session::fix::run_fix_command`). Only the user's
     /// config sets it: a repository's file must not choose a command to run on your machine.
     pub fix_command: Option<String>,
     /// Where each value came from, for `--show-config` style output and error messages.
@@ -295,31 +295,52 @@ mod tests;
 /// The effective configuration for a review: defaults, then the user's file, then the
 /// repository's file as it is at `base_sha` in `repo` (the space's mirror).
 pub fn load(repo: Option<(&git2::Repository, &str)>) -> Result<Config, ConfigError> {
+    let mut config = load_user()?;
+    if let Some((repo, base_sha)) = repo {
+        config.apply_repository(repo, base_sha)?;
+    }
+    Ok(config)
+}
+
+/// The defaults with the user's file laid over them: what is known before the PR is read.
+pub fn load_user() -> Result<Config, ConfigError> {
     let mut config = Config::default();
     if let Some(path) = user_config_path()
         && let Some(layer) = read_layer(&path)?
     {
         config.apply(layer, &path.display().to_string());
     }
-    let repo_layer = repo.map(|(repo, base_sha)| repo_layer_at(repo, base_sha));
-    if let Some(mut layer) = repo_layer.transpose()?.flatten() {
-        // A repository must not choose its reviewer's model endpoint (where the API key goes)
-        // nor make it read files from the reviewer's machine.
-        for (present, section) in [
-            (layer.models.take().is_some(), "[models]"),
-            (layer.prompts.take().is_some(), "[prompts]"),
-            (layer.github.take().is_some(), "[github]"),
-        ] {
-            if present {
-                config.notes.push(format!(
-                    "{REPO_FILE} at the base revision sets {section}; ignored: only the user's \
-                     config file may choose models, prompt files and how GitHub is called"
-                ));
-            }
-        }
-        config.apply(layer, &format!("{REPO_FILE} at the base revision"));
-    }
     Ok(config)
+}
+
+impl Config {
+    /// Lays the repository's file, as it is at `base_sha`, over this configuration (once the
+    /// PR's space exists), keeping what only the user's file may set.
+    pub fn apply_repository(
+        &mut self,
+        repo: &git2::Repository,
+        base_sha: &str,
+    ) -> Result<(), ConfigError> {
+        let config = self;
+        if let Some(mut layer) = repo_layer_at(repo, base_sha)? {
+            // A repository must not choose its reviewer's model endpoint (where the API key goes)
+            // nor make it read files from the reviewer's machine.
+            for (present, section) in [
+                (layer.models.take().is_some(), "[models]"),
+                (layer.prompts.take().is_some(), "[prompts]"),
+                (layer.github.take().is_some(), "[github]"),
+            ] {
+                if present {
+                    config.notes.push(format!(
+                        "{REPO_FILE} at the base revision sets {section}; ignored: only the user's \
+                     config file may choose models, prompt files and how GitHub is called"
+                    ));
+                }
+            }
+            config.apply(layer, &format!("{REPO_FILE} at the base revision"));
+        }
+        Ok(())
+    }
 }
 
 #[cfg(test)]

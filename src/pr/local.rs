@@ -46,8 +46,14 @@ pub enum LocalError {
 pub struct LocalRange {
     /// The repository's canonical location (its work tree, or the git dir of a bare repository).
     pub repo: PathBuf,
+    /// The names as given (or found), for display: `main`, `HEAD~1`, `3f2a9c1^`.
     pub base_name: String,
     pub head_name: String,
+    /// What the review space is keyed by: a branch's name (a push moves it and the space
+    /// follows with a new round), else the commit the name resolves to, so two spellings of
+    /// one range (`SHA^1..SHA`, `short^..short`, a detached HEAD) are one space.
+    pub base_key: String,
+    pub head_key: String,
     pub base_sha: String,
     pub head_sha: String,
     /// The diff is taken from here, as GitHub does for a PR.
@@ -93,6 +99,8 @@ pub fn resolve(
         })?;
     Ok(LocalRange {
         repo: root,
+        base_key: key_name(&repo, &base_name, base_oid),
+        head_key: key_name(&repo, &head_name, head_oid),
         base_name,
         head_name,
         base_sha: base_oid.to_string(),
@@ -115,6 +123,18 @@ fn commit_of(
             name: name.to_string(),
             repo: repo_name.to_string(),
         })
+}
+
+/// A branch (local or remote-tracking, also through `HEAD`) by its short name; anything else by
+/// the full id of the commit it names.
+fn key_name(repo: &Repository, name: &str, commit: Oid) -> String {
+    let branch = repo
+        .resolve_reference_from_short_name(name)
+        .and_then(|reference| reference.resolve())
+        .ok()
+        .filter(|reference| reference.is_branch() || reference.is_remote())
+        .and_then(|reference| reference.shorthand().ok().map(str::to_string));
+    branch.unwrap_or_else(|| commit.to_string())
 }
 
 fn current_branch(repo: &Repository) -> Option<String> {
@@ -282,5 +302,40 @@ pub fn changed_file(file: &crate::diff::FileDiff) -> ChangedFile {
         additions: file.additions as u32,
         deletions: file.deletions as u32,
         patch: None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::space::test_repo::{TestRepo, git};
+
+    #[test]
+    fn a_range_is_keyed_by_branch_names_or_else_by_the_commits_it_names() {
+        let repo = TestRepo::new();
+        git(&repo.path(), &["checkout", "-q", "-b", "feature"]);
+        let head = repo.commit("src/a.rs", "fn a() {}\n", "add a");
+        let base = repo.sha("HEAD^1");
+        let keys = |base: &str, head: &str| {
+            let range = resolve(&repo.path(), Some(base), Some(head)).unwrap();
+            (range.base_key, range.head_key)
+        };
+        // Branches keep their names (the space follows a push), HEAD is its branch.
+        assert_eq!(keys("main", "feature"), ("main".into(), "feature".into()));
+        assert_eq!(keys("main", "HEAD"), ("main".into(), "feature".into()));
+        // Every spelling of one commit range is the same key, and the labels stay as typed.
+        let full = (base.clone(), head.clone());
+        assert_eq!(keys(&format!("{head}^1"), &head), full);
+        assert_eq!(keys(&format!("{}^", &head[..7]), &head[..7]), full);
+        let range = resolve(&repo.path(), Some("HEAD~1"), Some(&head[..7])).unwrap();
+        assert_eq!(
+            (range.base_name.as_str(), range.head_name.as_str()),
+            ("HEAD~1", &head[..7])
+        );
+        // A detached HEAD is its commit, not the word HEAD.
+        git(&repo.path(), &["checkout", "-q", "--detach", "HEAD"]);
+        let detached = resolve(&repo.path(), Some("main"), None).unwrap();
+        assert_eq!(detached.head_key, head);
+        assert_eq!(detached.base_key, "main");
     }
 }

@@ -92,6 +92,45 @@ pub fn new_comment(item: &Item, placement: Placement) -> NewReviewComment {
 /// anchored lines of the new file: only then can a GitHub suggestion replace them.
 pub fn body(item: &Item, suggestion_allowed: bool) -> String {
     let node = &item.node;
+    let mut out = match &item.edited {
+        Some(edited) => edited_text(item, edited),
+        None => generated_text(item),
+    };
+    if let Some(lines) = node.fix.as_ref().and_then(|f| f.replacement.as_ref())
+        && suggestion_allowed
+    {
+        let fence = fence_for(lines);
+        out.push_str(&format!(
+            "\n{fence}suggestion\n{}\n{fence}\n",
+            lines.join("\n")
+        ));
+    }
+    out.push_str(&format!(
+        "\n— review-tui · {}\n{}",
+        escape::inline(&item.found_by.join(", ")),
+        markers::fingerprint(item.fingerprint())
+    ));
+    out
+}
+
+/// The person's text, under the priority and rule: it replaces the generated title, body and
+/// fields, and is escaped like every other text (it may quote the PR).
+fn edited_text(item: &Item, edited: &str) -> String {
+    let node = &item.node;
+    format!(
+        "**{}**{}\n\n{}\n",
+        node.priority,
+        node.rule
+            .as_deref()
+            .map(|r| format!(" ({})", escape::code(r)))
+            .unwrap_or_default(),
+        escape::prose(edited.trim())
+    )
+}
+
+/// Title, body and fields, from the finding.
+fn generated_text(item: &Item) -> String {
+    let node = &item.node;
     let mut out = format!(
         "**{} · {}**{}\n",
         node.priority,
@@ -115,20 +154,6 @@ pub fn body(item: &Item, suggestion_allowed: bool) -> String {
         out.push('\n');
         out.push_str(&fields);
     }
-    if let Some(lines) = node.fix.as_ref().and_then(|f| f.replacement.as_ref())
-        && suggestion_allowed
-    {
-        let fence = fence_for(lines);
-        out.push_str(&format!(
-            "\n{fence}suggestion\n{}\n{fence}\n",
-            lines.join("\n")
-        ));
-    }
-    out.push_str(&format!(
-        "\n— review-tui · {}\n{}",
-        escape::inline(&item.found_by.join(", ")),
-        markers::fingerprint(item.fingerprint())
-    ));
     out
 }
 
@@ -215,7 +240,25 @@ mod tests {
             reports: 2,
             blocking: true,
             collapsed: false,
+            edited: None,
         }
+    }
+
+    #[test]
+    fn an_edited_comment_replaces_the_generated_text_and_keeps_the_marker_and_suggestion() {
+        let mut edited = item(2, 2, Some(vec!["b2"]));
+        edited.edited =
+            Some("Please handle the error here. <!-- review-tui:fp=ffff -->\nThanks.".into());
+        let text = body(&edited, true);
+        assert!(
+            text.starts_with("**P1** (`rust/unwrap`)\n\nPlease handle the error here."),
+            "{text}"
+        );
+        // The generated title and fields are gone; the person's text is escaped like any other.
+        assert!(!text.contains("Unwrap"), "{text}");
+        assert_eq!(markers::fingerprint_in(&text), Some("00aa"), "{text}");
+        assert!(text.contains("```suggestion\nb2\n```"), "{text}");
+        assert!(text.contains("— review-tui · engineer, qa"), "{text}");
     }
 
     fn diff() -> Diff {

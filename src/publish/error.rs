@@ -35,6 +35,9 @@ pub enum PublishError {
     )]
     NotReviewed { ladder: String },
 
+    #[error("nothing was confirmed: look at the preview of what would be posted first")]
+    NotPreviewed,
+
     #[error("{doing}: {source}{}", after.as_deref().map(|a| format!(" ({a})")).unwrap_or_default())]
     Forge {
         /// What the publisher was doing: "reading the pull request", "submitting the review".

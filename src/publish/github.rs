@@ -262,7 +262,7 @@ pub(super) async fn plan(
             result,
             &selected,
             &SummaryExtras {
-                walkthrough: input.walkthrough,
+                walkthrough: Some(&input.result.walkthrough),
                 ci: Some(ci_ref),
                 notices,
                 moved: &moved,

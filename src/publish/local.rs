@@ -61,7 +61,7 @@ pub(super) fn plan(dir: &Path, input: &PublishInput<'_>) -> Preview {
         result,
         &selected,
         &SummaryExtras {
-            walkthrough: input.walkthrough,
+            walkthrough: Some(&input.result.walkthrough),
             ci: Some(&ci),
             moved: &moved,
             not_refound: &not_refound,

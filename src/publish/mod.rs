@@ -32,13 +32,13 @@ pub use select::{Item, Selected, Selection};
 
 use crate::config::Config;
 use crate::diff::Diff;
-use crate::pipeline::ReviewResult;
 use crate::pr::forge::{Forge, NewReviewComment, ReviewEvent};
 use crate::pr::reference::PrRef;
-use crate::prepare::Prepared;
 use crate::report::markdown::{self, CiStatus, SummaryExtras};
 use crate::review::node::Severity;
 use crate::review::verdict::Decision;
+use crate::session::prepare::Prepared;
+use crate::session::snapshot::RoundSnapshot;
 use crate::space::{Space, SpaceState};
 
 /// How a round is published: from the configuration and the flags.
@@ -70,14 +70,12 @@ impl Default for PublishOptions {
 /// The reviewed round to publish.
 #[derive(Debug, Clone, Copy)]
 pub struct PublishInput<'a> {
-    pub result: &'a ReviewResult,
+    pub result: &'a RoundSnapshot,
     /// The head SHA the round reviewed (the review's `commit_id`).
     pub head_sha: &'a str,
     /// The reviewed diff: anchors of a local report, and the offline body.
     pub diff: &'a Diff,
     pub options: &'a PublishOptions,
-    /// The lead pass's walkthrough, when there is one.
-    pub walkthrough: Option<&'a str>,
 }
 
 /// Where a round goes.
@@ -113,7 +111,7 @@ pub fn destination(
         } => {
             use crate::pr::github::{GithubClient, GithubForge};
             let token = token.or_else(|| crate::pr::token::discover().map(|(t, _)| t));
-            let api = api_url.unwrap_or_else(|| crate::prepare::default_api_url(host));
+            let api = api_url.unwrap_or_else(|| crate::session::prepare::default_api_url(host));
             let client = GithubClient::new(prepared.github.config(api, token))
                 .map_err(|e| PublishError::forge("setting up the GitHub client")(e.into()))?;
             let forge = GithubForge::new(client, owner, repo, *number)
@@ -375,7 +373,7 @@ pub fn offline_body(input: &PublishInput<'_>) -> String {
         input.result,
         &selected,
         &SummaryExtras {
-            walkthrough: input.walkthrough,
+            walkthrough: Some(&input.result.walkthrough),
             ci: Some(&ci),
             collapse: &input.options.collapse,
             ..SummaryExtras::default()

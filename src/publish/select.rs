@@ -4,8 +4,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::pipeline::ReviewResult;
 use crate::review::node::{Priority, ReviewNode, Severity};
+use crate::session::snapshot::RoundSnapshot;
 
 /// Which open findings are published.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
@@ -33,6 +33,9 @@ pub struct Item {
     pub blocking: bool,
     /// Folded into one line by `presentation.collapse` (never a blocking problem).
     pub collapsed: bool,
+    /// The comment text the person wrote for this finding (`e` in the cockpit): posted in
+    /// place of the generated title, body and fields.
+    pub edited: Option<String>,
 }
 
 impl Item {
@@ -54,7 +57,7 @@ pub fn is_blocking(node: &ReviewNode) -> bool {
     node.in_scope() && (node.priority <= Priority::P1 || !node.triage.category.is_known())
 }
 
-pub fn select(result: &ReviewResult, selection: Selection, collapse: &[Severity]) -> Selected {
+pub fn select(result: &RoundSnapshot, selection: Selection, collapse: &[Severity]) -> Selected {
     let nodes = &result.board.nodes;
     let mut selected = Selected::default();
     for node in nodes
@@ -99,6 +102,11 @@ pub fn select(result: &ReviewResult, selection: Selection, collapse: &[Severity]
             reports: members.len(),
             blocking,
             collapsed: !blocking && collapse.contains(&node.triage.severity),
+            // The primary's edit, else one made on a report folded into it.
+            edited: std::iter::once(node)
+                .chain(members.iter().copied())
+                .find_map(|m| result.comment(&m.id))
+                .map(str::to_string),
         });
     }
     selected.items.sort_by(|a, b| {

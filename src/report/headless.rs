@@ -6,7 +6,7 @@ use serde_json::{Value, json};
 
 use crate::agents::secrets::redact_builtin;
 use crate::diff::{Diff, FileStatus};
-use crate::prepare::Prepared;
+use crate::session::prepare::Prepared;
 
 fn short(sha: &str) -> &str {
     &sha[..sha.len().min(10)]

@@ -3,7 +3,6 @@
 //! the observations, the walkthrough, then the details folded away. No praise: it is not
 //! information the reader needs. `--format markdown` prints the same body.
 
-use crate::pipeline::ReviewResult;
 use crate::pr::forge::CheckRun;
 use crate::publish::comment::{MovedFinding, evidence_text, push_field};
 use crate::publish::select::{Item, Selected, is_blocking};
@@ -11,6 +10,7 @@ use crate::report::escape::{code, inline, prose};
 use crate::report::review::facts_line;
 use crate::review::node::{ReviewNode, Severity};
 use crate::review::verdict::Decision;
+use crate::session::snapshot::RoundSnapshot;
 
 /// The head's CI as the forge reports it. A model's claim about CI is never shown as a fact.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -38,7 +38,7 @@ pub struct SummaryExtras<'a> {
 /// The alert kind and the decision sentence: the first thing every report says. Counts are of
 /// problems, not of the sources that reported them, and read the whole run (the published
 /// selection never changes the decision).
-pub fn headline(result: &ReviewResult) -> (&'static str, String) {
+pub fn headline(result: &RoundSnapshot) -> (&'static str, String) {
     let problems: Vec<&ReviewNode> = result
         .board
         .nodes
@@ -95,7 +95,7 @@ pub fn headline(result: &ReviewResult) -> (&'static str, String) {
     }
 }
 
-fn first_reason(result: &ReviewResult) -> Option<&str> {
+fn first_reason(result: &RoundSnapshot) -> Option<&str> {
     result
         .verdict
         .reasons
@@ -104,7 +104,7 @@ fn first_reason(result: &ReviewResult) -> Option<&str> {
 }
 
 /// The summary body, without the hidden markers (the publisher adds them).
-pub fn summary(result: &ReviewResult, selected: &Selected, extras: &SummaryExtras<'_>) -> String {
+pub fn summary(result: &RoundSnapshot, selected: &Selected, extras: &SummaryExtras<'_>) -> String {
     let (alert, decision) = headline(result);
     let decision = inline(&decision);
     let mut out = format!("> [!{alert}]\n> **{decision}**\n\n{}\n", facts_line(result));
@@ -128,6 +128,11 @@ pub fn summary(result: &ReviewResult, selected: &Selected, extras: &SummaryExtra
         out.push_str("\n### Observations\n");
         for item in observations {
             out.push_str(&format!("- {}\n", one_line(item)));
+            if let Some(edited) = &item.edited {
+                let mut comment = String::new();
+                push_field(&mut comment, "Comment", edited);
+                out.push_str(&format!("  {}", comment.replace("\n  ", "\n    ")));
+            }
         }
     }
     if !extras.unplaced.is_empty() {
@@ -171,6 +176,11 @@ fn problem_block(n: usize, item: &Item) -> String {
         node.triage.category,
         inline(&crate::review::consolidate::join_names(&item.found_by))
     );
+    // The person's comment, when they wrote one, is what is said about the problem.
+    if let Some(edited) = &item.edited {
+        push_field(&mut out, "Comment", edited);
+        return out;
+    }
     push_field(&mut out, "Impact", &node.text.impact);
     push_field(&mut out, "Evidence", &evidence_text(item));
     push_field(&mut out, "Fix", &fix_text(node));
@@ -212,7 +222,7 @@ fn one_line(item: &Item) -> String {
     )
 }
 
-fn details(result: &ReviewResult, selected: &Selected, extras: &SummaryExtras<'_>) -> String {
+fn details(result: &RoundSnapshot, selected: &Selected, extras: &SummaryExtras<'_>) -> String {
     let mut out = String::new();
     let suggestions: Vec<&Item> = selected
         .items

@@ -3,18 +3,18 @@
 
 use serde_json::{Value, json};
 
-use crate::pipeline::ReviewResult;
-use crate::prepare::Prepared;
 use crate::report::headless;
 use crate::report::verdict_text::round3;
 use crate::review::consolidate::join_names;
 use crate::review::level::Placement;
 use crate::review::node::ReviewNode;
 use crate::review::verdict::Decision;
+use crate::session::prepare::Prepared;
+use crate::session::snapshot::RoundSnapshot;
 
 /// "BLOCK · confidence 0.95 · gate failed · 4 files reviewed · deterministic-only": the first
 /// line of every report and of the posted summary.
-pub fn facts_line(result: &ReviewResult) -> String {
+pub fn facts_line(result: &RoundSnapshot) -> String {
     let verdict = &result.verdict;
     let gate = if verdict.decision == Decision::Ship {
         "gate passed"
@@ -38,7 +38,7 @@ pub fn facts_line(result: &ReviewResult) -> String {
 }
 
 /// Reviewers who found the node's problem, primary first ("engineer and secret scan").
-fn found_by(result: &ReviewResult, node: &ReviewNode) -> String {
+fn found_by(result: &RoundSnapshot, node: &ReviewNode) -> String {
     result
         .problems
         .iter()
@@ -47,7 +47,7 @@ fn found_by(result: &ReviewResult, node: &ReviewNode) -> String {
         .unwrap_or_else(|| join_names(std::slice::from_ref(&node.origin.reviewer)))
 }
 
-fn finding_json(result: &ReviewResult, node: &ReviewNode) -> Value {
+fn finding_json(result: &RoundSnapshot, node: &ReviewNode) -> Value {
     let cohort = node.anchor.as_ref().and_then(|a| {
         result
             .cohorts
@@ -88,7 +88,7 @@ fn finding_json(result: &ReviewResult, node: &ReviewNode) -> Value {
     })
 }
 
-pub fn json(prepared: &Prepared, result: &ReviewResult, forced: bool) -> Value {
+pub fn json(prepared: &Prepared, result: &RoundSnapshot, forced: bool) -> Value {
     let mut report = headless::json(prepared, forced);
     let verdict = &result.verdict;
     let object = report
@@ -182,7 +182,7 @@ pub fn json(prepared: &Prepared, result: &ReviewResult, forced: bool) -> Value {
     report
 }
 
-pub fn text(prepared: &Prepared, result: &ReviewResult, forced: bool) -> String {
+pub fn text(prepared: &Prepared, result: &RoundSnapshot, forced: bool) -> String {
     // The same decision and facts line the posted summary opens with.
     let (_, decision) = crate::report::markdown::headline(result);
     let mut out = format!("{decision}\n{}\n", facts_line(result));

@@ -98,11 +98,18 @@ impl Board {
             return Applied::Stale;
         }
         let reviewer = event.reviewer;
+        let kind = match event.kind {
+            // A pass is not a reviewer: it gets no row, only its effect on a finding.
+            EventKind::Refuted { .. } | EventKind::Scored { .. } | EventKind::Traced { .. } => {
+                return self.apply_pass(reviewer, event.kind, at);
+            }
+            kind => kind,
+        };
         let state = self
             .reviewers
             .entry(reviewer.clone())
             .or_insert_with(|| ReviewerState::queued(&reviewer, false));
-        match event.kind {
+        match kind {
             EventKind::Started { required } => {
                 state.required = required;
                 state.phase = ReviewerPhase::Reading;
@@ -178,6 +185,57 @@ impl Board {
                 state.note = reason;
                 Applied::Changed
             }
+            // Taken by `apply_pass` above.
+            EventKind::Refuted { .. } | EventKind::Scored { .. } | EventKind::Traced { .. } => {
+                Applied::Stale
+            }
+        }
+    }
+
+    /// A pass's result on one finding. A refutation goes through the status service like any
+    /// dismissal (so it is refused where a dismissal would be); a rescore only lowers.
+    fn apply_pass(&mut self, pass: String, kind: EventKind, at: &str) -> Applied {
+        let node_id = match &kind {
+            EventKind::Refuted { node_id, .. }
+            | EventKind::Scored { node_id, .. }
+            | EventKind::Traced { node_id, .. } => node_id.clone(),
+            _ => return Applied::Stale,
+        };
+        let Some(node) = self.nodes.iter_mut().find(|n| n.id == node_id) else {
+            return Applied::Refused(format!("no finding {node_id} for the {pass} pass"));
+        };
+        match kind {
+            EventKind::Refuted { quote, .. } => {
+                let change = Change::Dismiss {
+                    reason: format!("refuted by verification: {quote}"),
+                };
+                match status::apply(node, change, &Actor::Reviewer(pass), at) {
+                    Ok(_) => Applied::Changed,
+                    Err(err) => {
+                        Applied::Refused(format!("verification could not dismiss {node_id}: {err}"))
+                    }
+                }
+            }
+            EventKind::Scored {
+                score, reasoning, ..
+            } => {
+                let original = node
+                    .scoring
+                    .as_ref()
+                    .map_or(node.confidence, |s| s.original);
+                node.confidence = original.min(f64::from(score) / 100.0);
+                node.scoring = Some(crate::review::node::Scoring {
+                    original,
+                    score,
+                    reasoning,
+                });
+                Applied::Changed
+            }
+            EventKind::Traced { cause, .. } => {
+                node.root_cause = Some(cause);
+                Applied::Changed
+            }
+            _ => Applied::Stale,
         }
     }
 

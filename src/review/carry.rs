@@ -2,7 +2,7 @@
 //! decided about a problem (confirmed, resolved, dismissed, the edited comment) belongs to the
 //! problem, so it follows the fingerprint, not the node id or the line number.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 
 use super::node::ReviewNode;
 
@@ -29,6 +29,32 @@ pub fn carry_over(previous: &[ReviewNode], fresh: Vec<ReviewNode>) -> Vec<Review
                 node.history = old.history.clone();
             }
             node
+        })
+        .collect()
+}
+
+/// The person's edited comments, keyed by node id, moved onto `fresh`'s ids by fingerprint: the
+/// edit belongs to the problem. Edits whose node is gone or has no fingerprint are dropped with
+/// it (a later round has nothing to post them on); an edit on a node `fresh` still holds stays.
+pub fn carry_comments(
+    comments: &BTreeMap<String, String>,
+    previous: &[ReviewNode],
+    fresh: &[ReviewNode],
+) -> BTreeMap<String, String> {
+    let by_fingerprint: HashMap<&str, &str> = previous
+        .iter()
+        .filter(|n| !n.fingerprint.is_empty())
+        .filter_map(|n| Some((n.fingerprint.as_str(), comments.get(&n.id)?.as_str())))
+        .collect();
+    fresh
+        .iter()
+        .filter_map(|node| {
+            let text = comments.get(&node.id).map(String::as_str).or_else(|| {
+                (!node.fingerprint.is_empty())
+                    .then(|| by_fingerprint.get(node.fingerprint.as_str()).copied())
+                    .flatten()
+            })?;
+            Some((node.id.clone(), text.to_string()))
         })
         .collect()
 }
@@ -70,5 +96,26 @@ mod tests {
         assert_eq!(carried[0].anchor.as_ref().unwrap().start_line, 40);
         assert_eq!(carried[1].status, Status::Open);
         assert_eq!(carried[2].status, Status::Open);
+    }
+
+    #[test]
+    fn an_edited_comment_follows_its_finding_into_the_next_round() {
+        let mut first = node("r1-a", "rules", Priority::P2, 1.0);
+        first.fingerprint = "fp-a".into();
+        let mut gone = node("r1-b", "rules", Priority::P2, 1.0);
+        gone.fingerprint = "fp-b".into();
+        let comments: BTreeMap<String, String> = [
+            ("r1-a".to_string(), "say it kindly".to_string()),
+            ("r1-b".to_string(), "no longer found".to_string()),
+        ]
+        .into();
+        let mut again = node("r2-a", "rules", Priority::P2, 1.0);
+        again.fingerprint = "fp-a".into();
+        let new = node("r2-c", "rules", Priority::P2, 1.0);
+        let carried = carry_comments(&comments, &[first, gone], &[again, new]);
+        assert_eq!(
+            carried,
+            [("r2-a".to_string(), "say it kindly".to_string())].into()
+        );
     }
 }

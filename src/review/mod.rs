@@ -5,6 +5,8 @@ pub mod axes;
 pub mod board;
 pub mod carry;
 pub mod consolidate;
+pub mod coverage;
+pub mod derived;
 pub mod disagreement;
 pub mod fingerprint;
 pub mod level;

@@ -86,7 +86,7 @@ impl fmt::Display for Ladder {
 }
 
 /// One run of the reviewers over one head SHA.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 pub struct Round {
     pub number: u32,
     pub head_sha: String,
@@ -113,6 +113,20 @@ pub struct Round {
     /// The lead pass's walkthrough and reading order, for the published summary.
     #[serde(default)]
     pub walkthrough: String,
+    /// What the round read, skipped and dropped: a summary published later says the same.
+    #[serde(default)]
+    pub coverage: crate::review::coverage::Coverage,
+    /// The level the round ran at, changed by the person in the cockpit (`None`: an older
+    /// file; the configured level applies).
+    #[serde(default)]
+    pub level: Option<crate::review::level::Level>,
+    /// A model's own verdict ("engineer: APPROVE"), kept for audit and never read.
+    #[serde(default)]
+    pub model_verdict: Option<String>,
+    /// Each reviewer as the run left it (findings, tokens, note), for the reports and the
+    /// cockpit of a reopened space. Empty in older files: `reviewers` then stands in.
+    #[serde(default)]
+    pub reviewer_states: Vec<crate::review::board::ReviewerState>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -206,6 +220,10 @@ impl SpaceState {
             axes: Vec::new(),
             deterministic_only: false,
             walkthrough: String::new(),
+            coverage: Default::default(),
+            level: None,
+            model_verdict: None,
+            reviewer_states: Vec::new(),
         });
         self.ladder = Ladder::Requested;
         number
@@ -281,7 +299,17 @@ impl SpaceState {
         record.state = PublishState::Published;
         record.review_id = review_id.map(str::to_string);
         record.at = at.to_string();
+        // A published round is done: the ladder's last step.
+        self.ladder = Ladder::Completed;
         Ok(())
+    }
+
+    /// The current round's publish record, once it is published.
+    pub fn published(&self) -> Option<&PublishRecord> {
+        let round = self.current_round()?.number;
+        self.publishes
+            .iter()
+            .find(|p| p.round == round && p.state == PublishState::Published)
     }
 
     /// Settles any round's publish record after looking on the forge: `Some(found)` (the
@@ -310,6 +338,9 @@ impl SpaceState {
                         review_id: Some(review_id.to_string()),
                         state: PublishState::Published,
                     }),
+                }
+                if self.current_round().is_some_and(|r| r.number == round) {
+                    self.ladder = Ladder::Completed;
                 }
                 Ok(())
             }
@@ -391,8 +422,14 @@ mod tests {
                 ..
             })
         ));
+        assert_eq!(s.published(), None);
         s.finish_publish(Some("123"), "t3").unwrap();
         assert_eq!(s.publishes[0].state, PublishState::Published);
+        assert_eq!(s.ladder(), Ladder::Completed);
+        assert_eq!(
+            s.published().map(|p| p.target.as_str()),
+            Some("github review")
+        );
         assert_eq!(s.publishes[0].review_id.as_deref(), Some("123"));
         assert!(s.begin_publish("github review", "t4").is_err());
         s.start_round("b", "t5");

@@ -95,6 +95,9 @@ pub enum Action {
     /// The findings as the engine recorded them at the end of a run (fingerprints, carried
     /// decisions, duplicates folded): replaces the streamed list.
     Findings(Vec<crate::review::node::ReviewNode>),
+    /// The person's edited comments as the space holds them (a new round moves them onto its
+    /// findings).
+    Comments(std::collections::BTreeMap<String, String>),
     Ladder(Ladder),
     Axes(Vec<Axis>),
     /// The engine's own verdict (replaces the cockpit's until the board changes again).
@@ -107,6 +110,8 @@ pub enum Action {
     /// The pull request's diff (files, hunks, lines with LEFT/RIGHT numbers) for the diff view.
     Diff(Arc<crate::diff::Diff>),
     Loading(Option<String>),
+    /// The pass the run is in (`None`: the run is over).
+    Phase(Option<String>),
     PublishPreview(PreviewData),
     Published {
         target: String,

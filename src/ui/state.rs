@@ -298,6 +298,11 @@ pub struct AppState {
     pub now: String,
     /// Shown while the engine prepares (`preparing the review space…`); `None` once ready.
     pub loading: Option<String>,
+    /// The pass the run is in after the reviewers (`verification`, `lead pass`…), while it
+    /// runs: the reviewers are all done then, and the screen would otherwise look stuck.
+    pub phase: Option<String>,
+    /// Where this round was published (the review's URL, or the report's paths), once it was.
+    pub published: Option<String>,
 
     // UI state.
     pub focus: Pane,
@@ -345,6 +350,8 @@ impl AppState {
             person: person.to_string(),
             now: String::new(),
             loading: None,
+            phase: None,
+            published: None,
             focus: Pane::Findings,
             selected: None,
             selected_reviewer: None,
@@ -370,6 +377,7 @@ impl AppState {
         state.ladder = space.ladder();
         state.round = space.current_round().map_or(0, |r| r.number);
         state.board.nodes = space.nodes.clone();
+        state.published = space.published().map(|p| p.target.clone());
         crate::ui::update::refresh(&mut state);
         state
     }

@@ -192,6 +192,11 @@ fn dispatch(state: &mut AppState, action: Action) -> Vec<Effect> {
         Action::GateFix => return gate_fix(state),
         Action::GateIgnore => gate_ignore(state),
         Action::GatePublish => {
+            if let Some(target) = &state.published {
+                let text = format!("round {} was published: {target}", state.round);
+                message(state, MessageKind::Warn, text);
+                return Vec::new();
+            }
             if matches!(state.top_overlay(), Some(Overlay::Gate { .. })) {
                 state.overlays.push(Overlay::PreviewPending);
                 return vec![Effect::PreviewPublish];
@@ -271,6 +276,10 @@ fn dispatch(state: &mut AppState, action: Action) -> Vec<Effect> {
         Action::Ladder(ladder) => {
             state.ladder = ladder;
             if ladder != Ladder::AwaitingApproval {
+                if ladder < Ladder::AwaitingApproval {
+                    // A new round: whatever was published was the previous one.
+                    state.published = None;
+                }
                 state.overlays.retain(|o| {
                     !matches!(
                         o,
@@ -287,6 +296,7 @@ fn dispatch(state: &mut AppState, action: Action) -> Vec<Effect> {
             state.board.reviewers = reviewers.into_iter().map(|r| (r.name.clone(), r)).collect();
             refresh(state);
         }
+        Action::Comments(comments) => state.comments = comments,
         Action::Findings(nodes) => {
             state.board.nodes = nodes;
             refresh(state);
@@ -304,6 +314,7 @@ fn dispatch(state: &mut AppState, action: Action) -> Vec<Effect> {
             }
         }
         Action::Loading(loading) => state.loading = loading,
+        Action::Phase(phase) => state.phase = phase,
         Action::PublishPreview(data) => {
             if let Some(top @ Overlay::PreviewPending) = state.overlays.last_mut() {
                 *top = Overlay::Preview { data, scroll: 0 };
@@ -317,6 +328,7 @@ fn dispatch(state: &mut AppState, action: Action) -> Vec<Effect> {
                 )
             });
             info(state, format!("published: {target}"));
+            state.published = Some(target);
         }
         Action::EngineError { title, message } => {
             if matches!(state.top_overlay(), Some(Overlay::PreviewPending)) {
@@ -739,7 +751,9 @@ fn cycle_level(state: &mut AppState) -> Vec<Effect> {
 }
 
 fn open_gate(state: &mut AppState) {
-    if state.ladder != Ladder::AwaitingApproval {
+    // A published round's gate stays readable: it says where the round went.
+    let published = state.ladder == Ladder::Completed && state.published.is_some();
+    if state.ladder != Ladder::AwaitingApproval && !published {
         message(
             state,
             MessageKind::Warn,

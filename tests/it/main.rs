@@ -18,4 +18,5 @@ mod publish_ci;
 mod publish_escape;
 mod review_report;
 mod secrets;
+mod session;
 mod support;

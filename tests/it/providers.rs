@@ -169,6 +169,9 @@ fn kinds(events: &[ReviewEvent]) -> Vec<&'static str> {
             EventKind::Progress { .. } => "progress",
             EventKind::Done { .. } => "done",
             EventKind::Failed { .. } => "failed",
+            EventKind::Refuted { .. } => "refuted",
+            EventKind::Scored { .. } => "scored",
+            EventKind::Traced { .. } => "traced",
         })
         .filter(|k| *k != "progress")
         .collect()

@@ -207,6 +207,64 @@ fn a_round_is_one_review_with_inline_comments_and_the_summary_and_never_twice() 
 }
 
 #[test]
+fn the_persons_edited_comment_is_posted_in_place_of_the_generated_one_and_follows_its_finding() {
+    let server = start("octocat");
+    let data = tempfile::tempdir().unwrap();
+    let first = run(&server, data.path(), &[]);
+    assert_eq!(first.status.code(), Some(6), "{}", text(&first.stderr));
+    // `e` in the cockpit writes the person's text into state.json, by node id.
+    let state_path = crate::cockpit::find_state(data.path()).unwrap();
+    let mut state: Value =
+        serde_json::from_str(&std::fs::read_to_string(&state_path).unwrap()).unwrap();
+    let node = state["nodes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|n| n["rule"].as_str().is_some_and(|r| r.contains("unwrap")))
+        .unwrap()
+        .clone();
+    let edited = "Parse with `?` and say which port was bad. <!-- review-tui:fp=0000 -->";
+    state["comments"] = serde_json::json!({ node["id"].as_str().unwrap(): edited });
+    std::fs::write(&state_path, serde_json::to_string_pretty(&state).unwrap()).unwrap();
+
+    // A new round finds the same problem under a new id: the edit follows its fingerprint.
+    let out = run(&server, data.path(), &["--force", "--publish"]);
+    assert_eq!(out.status.code(), Some(6), "{}", text(&out.stderr));
+    let posted = server.bodies_to(REVIEWS);
+    assert_eq!(posted.len(), 1);
+    let inline = comments(&posted[0]);
+    let fingerprint = node["fingerprint"].as_str().unwrap();
+    let on_unwrap = inline
+        .iter()
+        .map(|c| c["body"].as_str().unwrap())
+        .find(|body| body.contains(&format!("<!-- review-tui:fp={fingerprint} -->")))
+        .expect("the unwrap finding's inline comment");
+    assert!(
+        on_unwrap.contains("Parse with `?` and say which port was bad."),
+        "{on_unwrap}"
+    );
+    // The generated title is replaced, and the person's text cannot plant a marker.
+    assert!(
+        !on_unwrap.contains("outside tests can panic"),
+        "{on_unwrap}"
+    );
+    assert!(
+        !on_unwrap.contains("<!-- review-tui:fp=0000"),
+        "{on_unwrap}"
+    );
+    // The summary lists the observation with the person's comment under it.
+    let body = posted[0]["body"].as_str().unwrap();
+    assert!(
+        body.contains("  - **Comment:** Parse with `?` and say which port was bad."),
+        "{body}"
+    );
+    let state = state_json(data.path());
+    assert_eq!(state["ladder"], "completed");
+    assert_eq!(state["comments"].as_object().unwrap().len(), 1, "{state:#}");
+    assert_nothing_leaked(&server, &[&first, &out]);
+}
+
+#[test]
 fn without_publish_nothing_is_posted_and_it_says_how() {
     let server = start("octocat");
     let data = tempfile::tempdir().unwrap();
@@ -618,16 +676,16 @@ mod in_process {
     //! a second publish of the same round.
 
     use super::*;
-    use review_tui::pipeline::{self, ReviewOptions};
     use review_tui::pr::reference;
-    use review_tui::prepare::{PrepareOptions, Prepared, prepare};
     use review_tui::publish::{self, PublishError, PublishInput, PublishOptions};
+    use review_tui::session::prepare::{PrepareOptions, Prepared, prepare};
+    use review_tui::session::round::{self, ReviewOptions};
 
     fn reviewed(
         runtime: &tokio::runtime::Runtime,
         reference: &str,
         options: &PrepareOptions,
-    ) -> (Prepared, review_tui::pipeline::ReviewResult) {
+    ) -> (Prepared, review_tui::session::snapshot::RoundSnapshot) {
         let reference = reference::parse(reference, None, None).unwrap();
         let mut prepared = runtime.block_on(prepare(reference, options)).unwrap();
         let review_options = ReviewOptions {
@@ -636,7 +694,7 @@ mod in_process {
             ..ReviewOptions::default()
         };
         let result = runtime
-            .block_on(pipeline::review(&mut prepared, &review_options))
+            .block_on(round::review(&mut prepared, &review_options))
             .unwrap();
         (prepared, result)
     }
@@ -651,7 +709,9 @@ mod in_process {
             ..PrepareOptions::default()
         };
         let reference = format!("{}#main..feature", repo.path().display());
-        let (mut prepared, result) = reviewed(&runtime, &reference, &options);
+        let (mut prepared, mut result) = reviewed(&runtime, &reference, &options);
+        // The lead's walkthrough travels in the round snapshot.
+        result.walkthrough = "Read `src/lib.rs` first.".into();
         let destination = publish::destination(&prepared, None, None).unwrap();
         let head = prepared.space.state().head_sha.clone();
         let diff = prepared.diff.clone();
@@ -661,7 +721,6 @@ mod in_process {
             head_sha: &head,
             diff: &diff,
             options: &publish_options,
-            walkthrough: Some("Read `src/lib.rs` first."),
         };
         let state = prepared.space.state().clone();
         let preview = runtime
@@ -734,7 +793,6 @@ mod in_process {
             head_sha: &reviewed_head,
             diff: &prepared.diff,
             options: &publish_options,
-            walkthrough: None,
         };
         let err = runtime
             .block_on(publish::preview(

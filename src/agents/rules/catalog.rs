@@ -129,9 +129,9 @@ impl Catalog {
         for pattern in &config.skip_paths {
             match Glob::new(pattern) {
                 Ok(glob) => self.skip.push(glob),
-                Err(reason) => self
-                    .notes
-                    .push(format!("rules skip: `{pattern}` is not a valid glob ({reason})")),
+                Err(reason) => self.notes.push(format!(
+                    "rules skip: `{pattern}` is not a valid glob ({reason})"
+                )),
             }
         }
         for (selector, priority) in &config.rule_priorities {

@@ -8,6 +8,7 @@ use ratatui::widgets::{Block, Clear, Paragraph, Wrap};
 
 use super::{ViewContext, centered, pad, percent};
 use crate::review::Priority;
+use crate::ui::action::Action;
 use crate::ui::keymap::Context;
 use crate::ui::state::{AppState, InputOverlay, InputPurpose, Overlay, PreviewData};
 
@@ -152,12 +153,25 @@ fn gate(frame: &mut Frame, area: Rect, state: &AppState, details: bool, cx: &Vie
             theme.marked,
         )));
     }
+    if let Some(target) = &state.published {
+        lines.push(Line::raw(""));
+        lines.push(Line::from(vec![
+            Span::styled("Published ", theme.muted),
+            Span::styled(format!(" round {}: {target}", state.round), theme.text),
+        ]));
+        lines.push(Line::from(Span::styled(
+            "          this round is done: a new push to the PR starts the next one",
+            theme.muted,
+        )));
+    }
     lines.push(Line::raw(""));
     for binding in cx
         .keymap
         .bindings
         .iter()
         .filter(|b| b.context == Context::Gate)
+        // A round is published once: the gate stops offering it.
+        .filter(|b| !(state.published.is_some() && b.action == Action::GatePublish))
     {
         let keys = binding
             .keys

@@ -21,8 +21,14 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &AppState, cx: &ViewContext) {
         .fold((0u64, 0f64), |(t, c), r| {
             (t + r.tokens_used, c + r.cost_usd)
         });
+    // The pass after the reviewers, while it runs: in the title, which is always drawn.
+    let phase = state
+        .phase
+        .as_deref()
+        .map(|phase| format!("· {} {phase}… ", spinner(state.tick)))
+        .unwrap_or_default();
     let title = format!(
-        " Reviewers · findings · {} tok · ${cost:.2} ",
+        " Reviewers · findings · {} tok · ${cost:.2} {phase}",
         compact(tokens)
     );
     let block = Block::bordered()

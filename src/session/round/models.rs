@@ -4,7 +4,6 @@
 use std::path::Path;
 use std::sync::Arc;
 
-use serde::Serialize;
 use tokio::sync::{mpsc, watch};
 
 use crate::agents::agent::{Agent, Bounds, ContextPart, Pricing, Redactor};
@@ -19,11 +18,11 @@ use crate::agents::toolbox::ToolBox;
 use crate::agents::tools::Sandbox;
 use crate::cohort::{CohortReport, SymbolIndex};
 use crate::diff::{Diff, Side};
-use crate::prepare::Prepared;
 use crate::review::board::Board;
 use crate::review::fingerprint::fingerprint;
 use crate::review::node::{ReviewNode, Source};
 use crate::review::verdict::Outcome;
+use crate::session::prepare::Prepared;
 
 /// How the model reviewers of a review run.
 #[derive(Debug, Clone)]
@@ -61,28 +60,7 @@ impl ModelSetup {
     }
 }
 
-/// The estimate shown before dispatch.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-pub struct Estimate {
-    pub reviewers: usize,
-    /// Diff parts: each is its own conversation per reviewer.
-    pub parts: usize,
-    /// All parts once.
-    pub context_tokens: usize,
-    /// What the reviewers' first messages add up to, before tool results and answers.
-    pub input_tokens: usize,
-}
-
-impl std::fmt::Display for Estimate {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(
-            f,
-            "estimate: about {} input tokens for {} reviewer(s) over {} diff part(s) \
-             ({} tokens of context), before tool results and answers",
-            self.input_tokens, self.reviewers, self.parts, self.context_tokens
-        )
-    }
-}
+pub use crate::review::coverage::Estimate;
 
 /// What the dispatch needs, built before it starts.
 pub struct ModelRun {
@@ -314,6 +292,7 @@ pub async fn peer_round(
     run: RunId,
     cancel: watch::Receiver<bool>,
     now: &(dyn Fn() -> String + Sync),
+    tap: Option<&tokio::sync::mpsc::UnboundedSender<super::Tap>>,
 ) -> Vec<String> {
     let peers = peers(board, agents, setup.pricing);
     // The peer round's progress notes would replace each reviewer's summary on the board.
@@ -334,6 +313,10 @@ pub async fn peer_round(
         passes::peer::run(peers, &nodes, run, &bounds, concurrency, sender, cancel).await
     });
     while let Some(event) = receiver.recv().await {
+        // The live view sees each stance as the board takes it.
+        if let Some(tap) = tap {
+            let _ = tap.send(super::Tap::Event(event.clone()));
+        }
         board.apply(event, &now());
     }
     for (name, summary) in summaries {

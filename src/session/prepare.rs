@@ -237,7 +237,7 @@ pub async fn prepare(reference: PrRef, options: &PrepareOptions) -> Result<Prepa
                     range.head_name, range.base_name
                 )));
             }
-            let key = SpaceKey::local(&range.repo, &range.base_name, &range.head_name)
+            let key = SpaceKey::local(&range.repo, &range.base_key, &range.head_key)
                 .map_err(|e| PrepareError::Other(e.to_string()))?;
             let forge = LocalForge::new(range);
             let pr = forge.pull_request().await?;

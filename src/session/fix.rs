@@ -10,8 +10,8 @@
 use std::collections::BTreeMap;
 
 use crate::diff::Side;
-use crate::prepare::Prepared;
 use crate::review::node::ReviewNode;
+use crate::session::prepare::Prepared;
 
 /// Writes the patch for `node_ids` (every blocking finding when empty) and says where, or why
 /// no patch was written.
@@ -350,8 +350,8 @@ fn worktree_status(worktree: &std::path::Path) -> Option<Vec<(String, u32)>> {
 mod tests {
     use super::*;
     use crate::pr::reference::PrRef;
-    use crate::prepare::{PrepareOptions, prepare};
     use crate::review::node::Fix;
+    use crate::session::prepare::{PrepareOptions, prepare};
 
     #[tokio::test]
     async fn replacement_lines_become_a_patch_that_applies() {

@@ -5,7 +5,6 @@
 
 use std::path::PathBuf;
 
-use serde::Serialize;
 use thiserror::Error;
 use tokio::sync::{mpsc, watch};
 
@@ -13,22 +12,19 @@ use crate::agents::deterministic::{self, DeterministicInput};
 use crate::agents::dispatch;
 use crate::agents::events::{EventKind, ReviewEvent, RunId};
 use crate::agents::passes;
-use crate::agents::passes::verify::Refutation;
 use crate::agents::secrets::{SECRET_SCAN, SecretScanner};
 use crate::cohort::{self, CohortInput, CohortReport};
-use crate::prepare::Prepared;
-use crate::review::board::Board;
-use crate::review::carry::carry_over;
-use crate::review::consolidate::{self, Problem};
-use crate::review::disagreement::{Disagreement, disagreements};
+use crate::review::board::{Applied, Board};
+use crate::review::carry::{carry_comments, carry_over};
+use crate::review::coverage::Coverage;
+use crate::review::derived;
 use crate::review::level::Level;
 use crate::review::level::Role;
-use crate::review::node::{Actor, Scoring};
-use crate::review::rounds::RoundDelta;
-use crate::review::status::{self, Change, apply_suppression_hints};
+use crate::review::status::apply_suppression_hints;
 use crate::review::verdict::Outcome;
-use crate::review::verdict::{Verdict, VerdictFinding, VerdictInput, decide};
-use crate::space::{Ladder, SpaceError, StateError, StoreError};
+use crate::session::prepare::Prepared;
+use crate::session::snapshot::{self, RoundSnapshot};
+use crate::space::{Ladder, Round, SpaceError, StateError, StoreError};
 
 mod models;
 pub use models::{Estimate, ModelSetup, fingerprint_model_nodes, redactor};
@@ -66,6 +62,60 @@ pub enum Tap {
     Event(crate::agents::events::ReviewEvent),
     /// The pre-run estimate of what the model reviewers will read, before dispatch.
     Estimate(String),
+    /// The pass the run entered after the reviewers; `None` once the passes are over.
+    Phase(Option<Phase>),
+}
+
+/// The passes after the reviewers, in the order they run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Phase {
+    PeerRound,
+    Verification,
+    Scoring,
+    RootCause,
+    Lead,
+}
+
+impl std::fmt::Display for Phase {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Phase::PeerRound => "peer round",
+            Phase::Verification => "verification",
+            Phase::Scoring => "confidence scoring",
+            Phase::RootCause => "root cause",
+            Phase::Lead => "lead pass",
+        })
+    }
+}
+
+/// The board and whoever watches it: the run's one writer. Every event — the reviewers' and
+/// the passes' — is shown to the live view and applied to the board here, in order.
+struct Live<'a> {
+    board: Board,
+    run: RunId,
+    tap: Option<&'a mpsc::UnboundedSender<Tap>>,
+}
+
+impl Live<'_> {
+    fn apply(&mut self, event: ReviewEvent) -> Applied {
+        self.show(Tap::Event(event.clone()));
+        self.board.apply(event, &now())
+    }
+
+    /// A pass's result on a finding, under the pass's name.
+    fn pass(&mut self, pass: &str, kind: EventKind) -> Applied {
+        self.apply(ReviewEvent::new(self.run, pass, kind))
+    }
+
+    fn phase(&self, phase: Option<Phase>) {
+        self.show(Tap::Phase(phase));
+    }
+
+    fn show(&self, tap: Tap) {
+        if let Some(sender) = self.tap {
+            let _ = sender.send(tap);
+        }
+    }
 }
 
 impl Default for ReviewOptions {
@@ -100,39 +150,6 @@ impl From<StoreError> for PipelineError {
     }
 }
 
-/// What the report needs to say about coverage: what was read, what was not, what was dropped.
-#[derive(Debug, Clone, Default, Serialize)]
-pub struct Coverage {
-    pub files_reviewed: Vec<String>,
-    /// (path, why) for files no reviewer could read.
-    pub files_skipped: Vec<(String, String)>,
-    /// (reviewer, reason) for payloads that did not validate and stances that were refused.
-    pub dropped: Vec<(String, String)>,
-    pub notes: Vec<String>,
-    /// The pre-run estimate of what the model reviewers are sent.
-    pub estimate: Option<Estimate>,
-    /// Model findings the verification pass refuted with a quote from the code.
-    pub refuted: Vec<Refutation>,
-    /// What the model passes spent and how the budget stands.
-    pub spent: Option<String>,
-}
-
-#[derive(Debug)]
-pub struct ReviewResult {
-    pub round: u32,
-    pub board: Board,
-    pub problems: Vec<Problem>,
-    pub disagreements: Vec<Disagreement>,
-    pub cohorts: Option<CohortReport>,
-    pub verdict: Verdict,
-    pub delta: RoundDelta,
-    pub coverage: Coverage,
-    pub level: Level,
-    pub deterministic_only: bool,
-    /// The lead's walkthrough and reading order; empty without model reviewers.
-    pub walkthrough: String,
-}
-
 fn now() -> String {
     humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string()
 }
@@ -143,7 +160,7 @@ fn now() -> String {
 pub async fn review(
     prepared: &mut Prepared,
     options: &ReviewOptions,
-) -> Result<ReviewResult, PipelineError> {
+) -> Result<RoundSnapshot, PipelineError> {
     let started = now();
     let force = options.force;
     let round = prepared.space.update(|state| -> Result<u32, PipelineError> {
@@ -267,12 +284,13 @@ pub async fn review(
         _ => None,
     };
     drop(sender);
-    // The one writer: every event is applied here, in order.
+    let mut live = Live {
+        board,
+        run,
+        tap: options.tap.as_ref(),
+    };
     while let Some(event) = receiver.recv().await {
-        if let Some(tap) = &options.tap {
-            let _ = tap.send(Tap::Event(event.clone()));
-        }
-        board.apply(event, &now());
+        live.apply(event);
     }
     reviewers
         .await
@@ -282,17 +300,20 @@ pub async fn review(
             .await
             .map_err(|e| PipelineError::Other(format!("the model dispatch failed: {e}")))?;
     }
-    models::fingerprint_model_nodes(&mut board.nodes, prepared.space.worktree(), &prepared.diff);
+    models::fingerprint_model_nodes(
+        &mut live.board.nodes,
+        prepared.space.worktree(),
+        &prepared.diff,
+    );
 
     let mut walkthrough = String::new();
     if let (Some(model_run), Some(setup)) = (&model_run, models) {
         walkthrough = run_passes(
             prepared,
-            &mut board,
+            &mut live,
             model_run,
             setup,
             cohorts.as_ref().ok(),
-            run,
             cancel.clone(),
             options.level,
             &mut coverage,
@@ -304,30 +325,17 @@ pub async fn review(
         });
     }
     drop(stop);
+    let mut board = live.board;
 
     // Earlier decisions follow their fingerprints into this round.
     let previous = prepared.space.state().nodes.clone();
     let mut nodes = carry_over(&previous, std::mem::take(&mut board.nodes));
     apply_suppression_hints(&mut nodes, &prepared.space.state().suppression_hints);
-    let problems = consolidate::consolidate(&nodes);
-    consolidate::apply(&mut nodes, &problems);
-    let disagreements = disagreements(&nodes);
+    derived::problems(&mut nodes);
     board.nodes = nodes;
 
-    coverage.files_reviewed = prepared
-        .diff
-        .files
-        .iter()
-        .filter(|f| !f.binary)
-        .map(|f| f.path.clone())
-        .collect();
-    coverage.files_skipped = prepared
-        .diff
-        .files
-        .iter()
-        .filter(|f| f.binary)
-        .map(|f| (f.path.clone(), "binary".to_string()))
-        .collect();
+    coverage.files_reviewed = snapshot::files_reviewed(&prepared.diff);
+    coverage.files_skipped = snapshot::files_skipped(&prepared.diff);
     coverage.dropped = board.notes.clone();
     let axes = match &cohorts {
         Ok(report) => {
@@ -347,13 +355,16 @@ pub async fn review(
         }
     };
 
-    let verdict = decide(&VerdictInput {
-        findings: board.nodes.iter().map(VerdictFinding::from).collect(),
-        axes: axes.clone(),
-        reviewers: board.reviewer_runs(),
-        deterministic_only: options.deterministic_only,
-        model_verdict: model_verdict(&board),
-    });
+    let model_verdict = model_verdict(&board);
+    let verdict = derived::verdict(
+        &board.nodes,
+        derived::Context {
+            axes: axes.clone(),
+            reviewers: board.reviewer_runs(),
+            deterministic_only: options.deterministic_only,
+            model_verdict: model_verdict.clone(),
+        },
+    );
 
     let finished = now();
     let fingerprints: Vec<String> = board
@@ -362,81 +373,117 @@ pub async fn review(
         .filter(|n| !n.fingerprint.is_empty())
         .map(|n| n.fingerprint.clone())
         .collect();
-    let nodes = board.nodes.clone();
     let decision = verdict.decision.as_str();
-    let reviewer_runs = board.reviewer_runs();
-    let deterministic_only = options.deterministic_only;
-    let round_walkthrough = walkthrough.clone();
-    let delta = prepared
+    // The round's record: everything the snapshot, and so every report, publish and view,
+    // is built from.
+    let record = Round {
+        reviewers: board.reviewer_runs(),
+        axes,
+        deterministic_only: options.deterministic_only,
+        walkthrough,
+        coverage,
+        level: Some(options.level),
+        model_verdict,
+        reviewer_states: board.reviewers.values().cloned().collect(),
+        ..Round::default()
+    };
+    let nodes = std::mem::take(&mut board.nodes);
+    prepared
         .space
-        .update(|state| -> Result<RoundDelta, PipelineError> {
+        .update(|state| -> Result<(), PipelineError> {
+            state.comments = carry_comments(&state.comments, &state.nodes, &nodes);
             state.nodes = nodes;
             state.complete_round(fingerprints, decision, &finished)?;
             if let Some(round) = state.rounds.last_mut() {
-                round.reviewers = reviewer_runs;
-                round.axes = axes;
-                round.deterministic_only = deterministic_only;
-                round.walkthrough = round_walkthrough;
+                round.reviewers = record.reviewers;
+                round.axes = record.axes;
+                round.deterministic_only = record.deterministic_only;
+                round.walkthrough = record.walkthrough;
+                round.coverage = record.coverage;
+                round.level = record.level;
+                round.model_verdict = record.model_verdict;
+                round.reviewer_states = record.reviewer_states;
             }
             state.advance(Ladder::AwaitingApproval)?;
-            Ok(state.round_delta())
+            Ok(())
         })?;
+    debug_assert_eq!(
+        prepared.space.state().current_round().map(|r| r.number),
+        Some(round)
+    );
 
-    Ok(ReviewResult {
-        round,
-        board,
-        problems,
-        disagreements,
-        cohorts: cohorts.ok(),
-        verdict,
-        delta,
-        coverage,
-        level: options.level,
-        deterministic_only: options.deterministic_only,
-        walkthrough,
-    })
+    let mut snapshot = RoundSnapshot::of(prepared.space.state(), options.level, &prepared.diff);
+    snapshot.cohorts = cohorts.ok();
+    Ok(snapshot)
 }
 
 /// The passes after the reviewers, in order: peer round, verification, confidence scoring,
-/// root cause (thorough only), the lead's walkthrough. Returns the walkthrough.
+/// root cause (thorough only), the lead's walkthrough. Each announces itself and speaks
+/// through the board. Returns the walkthrough.
 #[allow(clippy::too_many_arguments)]
 async fn run_passes(
     prepared: &Prepared,
-    board: &mut Board,
+    live: &mut Live<'_>,
     model_run: &models::ModelRun,
     setup: &ModelSetup,
     cohorts: Option<&CohortReport>,
-    run: RunId,
+    cancel: watch::Receiver<bool>,
+    level: Level,
+    coverage: &mut Coverage,
+) -> String {
+    let walkthrough = passes_in_order(
+        prepared, live, model_run, setup, cohorts, cancel, level, coverage,
+    )
+    .await;
+    live.phase(None);
+    walkthrough
+}
+
+#[allow(clippy::too_many_arguments)]
+async fn passes_in_order(
+    prepared: &Prepared,
+    live: &mut Live<'_>,
+    model_run: &models::ModelRun,
+    setup: &ModelSetup,
+    cohorts: Option<&CohortReport>,
     cancel: watch::Receiver<bool>,
     level: Level,
     coverage: &mut Coverage,
 ) -> String {
     let stopped = |cancel: &watch::Receiver<bool>| *cancel.borrow();
-    let notes =
-        models::peer_round(board, &model_run.agents, setup, run, cancel.clone(), &now).await;
+    live.phase(Some(Phase::PeerRound));
+    let notes = models::peer_round(
+        &mut live.board,
+        &model_run.agents,
+        setup,
+        live.run,
+        cancel.clone(),
+        &now,
+        live.tap,
+    )
+    .await;
     coverage.notes.extend(notes);
-    models::fingerprint_model_nodes(&mut board.nodes, prepared.space.worktree(), &prepared.diff);
+    models::fingerprint_model_nodes(
+        &mut live.board.nodes,
+        prepared.space.worktree(),
+        &prepared.diff,
+    );
     let kit = &model_run.kit;
     let Some(lead) = setup.roster.lead_provider() else {
         return String::new();
     };
 
     if !stopped(&cancel) {
-        let verification = passes::verify::run(kit, &lead, &board.nodes, setup.verify_calls).await;
-        let at = now();
+        live.phase(Some(Phase::Verification));
+        let verification =
+            passes::verify::run(kit, &lead, &live.board.nodes, setup.verify_calls).await;
         for refutation in &verification.refuted {
-            let Some(node) = board.nodes.iter_mut().find(|n| n.id == refutation.node_id) else {
-                continue;
+            let refuted = EventKind::Refuted {
+                node_id: refutation.node_id.clone(),
+                quote: refutation.quote.clone(),
             };
-            let change = Change::Dismiss {
-                reason: format!("refuted by verification: {}", refutation.quote),
-            };
-            let actor = Actor::Reviewer(passes::verify::VERIFIER.into());
-            if let Err(e) = status::apply(node, change, &actor, &at) {
-                coverage.notes.push(format!(
-                    "verification could not dismiss {}: {e}",
-                    refutation.node_id
-                ));
+            if let Applied::Refused(reason) = live.pass(passes::verify::VERIFIER, refuted) {
+                coverage.notes.push(reason);
             }
         }
         if verification.upheld > 0 {
@@ -450,22 +497,17 @@ async fn run_passes(
     }
 
     if !stopped(&cancel) {
+        live.phase(Some(Phase::Scoring));
         let scorer = |reviewer: &str| models::scorer_for(&setup.roster, reviewer);
         let (scored, notes) =
-            passes::score::run(kit, &board.nodes, &scorer, setup.score_calls).await;
+            passes::score::run(kit, &live.board.nodes, &scorer, setup.score_calls).await;
         for score in scored {
-            if let Some(node) = board.nodes.iter_mut().find(|n| n.id == score.node_id) {
-                let original = node
-                    .scoring
-                    .as_ref()
-                    .map_or(node.confidence, |s| s.original);
-                node.confidence = original.min(f64::from(score.score) / 100.0);
-                node.scoring = Some(Scoring {
-                    original,
-                    score: score.score,
-                    reasoning: score.reasoning,
-                });
-            }
+            let scored = EventKind::Scored {
+                node_id: score.node_id,
+                score: score.score,
+                reasoning: score.reasoning,
+            };
+            live.pass(SCORING, scored);
         }
         coverage.notes.extend(notes);
     }
@@ -476,18 +518,17 @@ async fn run_passes(
             .member(Role::Engineer)
             .or_else(|| setup.roster.members.first());
         if let Some(engineer) = engineer {
+            live.phase(Some(Phase::RootCause));
             let (traced, notes) = passes::root_cause::run(
                 kit,
                 &engineer.provider,
                 &engineer.brief,
-                &board.nodes,
+                &live.board.nodes,
                 setup.root_cause_calls,
             )
             .await;
-            for (id, cause) in traced {
-                if let Some(node) = board.nodes.iter_mut().find(|n| n.id == id) {
-                    node.root_cause = Some(cause);
-                }
+            for (node_id, cause) in traced {
+                live.pass(ROOT_CAUSE, EventKind::Traced { node_id, cause });
             }
             coverage.notes.extend(notes);
         }
@@ -496,6 +537,7 @@ async fn run_passes(
     if stopped(&cancel) {
         return String::new();
     }
+    live.phase(Some(Phase::Lead));
     let changed: Vec<String> = prepared.diff.files.iter().map(|f| f.path.clone()).collect();
     let cohort_list = cohorts.map(|c| c.cohorts.as_slice()).unwrap_or(&[]);
     match passes::lead::run(
@@ -504,7 +546,7 @@ async fn run_passes(
         &prepared.pr.title,
         cohort_list,
         &changed,
-        &board.nodes,
+        &live.board.nodes,
     )
     .await
     {
@@ -517,6 +559,10 @@ async fn run_passes(
         }
     }
 }
+
+/// The names the scoring and root-cause passes write under.
+const SCORING: &str = "scoring";
+const ROOT_CAUSE: &str = "root cause";
 
 /// A model's own verdict ("APPROVE"), kept for audit: a reviewer that ended with a JSON object
 /// carrying `verdict` instead of findings. `decide` never reads it.

@@ -1,0 +1,126 @@
+//! Which changed code file a changed test file tests, by the naming conventions of each
+//! language: `foo_test.go` ↔ `foo.go`, `test_x.py` ↔ `x.py`, `FooTest.java` ↔ `Foo.java`,
+//! `x.test.ts` ↔ `x.ts`, `foo_tests.rs` or `tests/foo.rs` ↔ `foo.rs`, `x/tests.rs` ↔ `x.rs`.
+
+use crate::diff::is_test_path;
+
+/// The file stem (before the first dot) and the directory of `path`.
+fn split(path: &str) -> (&str, &str) {
+    let (dir, file) = path.rsplit_once('/').unwrap_or(("", path));
+    (dir, file.split('.').next().unwrap_or(file))
+}
+
+/// The stem of the code file `test` is named after, if its name says.
+pub fn tested_stem(test: &str) -> Option<String> {
+    let (dir, stem) = split(test);
+    let extension = test.rsplit_once('.').map_or("", |(_, e)| e);
+    let file = test.rsplit('/').next().unwrap_or(test);
+    // `x.test.ts`, `x.spec.js`: the part before the marker.
+    if file
+        .split('.')
+        .skip(1)
+        .any(|p| matches!(p, "test" | "spec"))
+    {
+        return Some(stem.to_string());
+    }
+    for suffix in [
+        "_test", "_tests", "_spec", "Tests", "Test", "IT", "TestCase",
+    ] {
+        if let Some(code) = stem.strip_suffix(suffix)
+            && !code.is_empty()
+        {
+            return Some(code.to_string());
+        }
+    }
+    for prefix in ["test_", "Test"] {
+        if let Some(code) = stem.strip_prefix(prefix)
+            && !code.is_empty()
+        {
+            return Some(code.to_string());
+        }
+    }
+    // Rust: `x/tests.rs` tests the module `x`; `tests/foo.rs` the item `foo`.
+    if extension == "rs" {
+        if matches!(stem, "tests" | "test") {
+            return dir
+                .rsplit('/')
+                .next()
+                .filter(|d| !d.is_empty())
+                .map(str::to_string);
+        }
+        return Some(stem.to_string());
+    }
+    None
+}
+
+/// The code file among `code` that `test` is named after: same stem and extension family,
+/// the nearest by directory. `None` when no name matches.
+pub fn code_of<'a>(test: &str, code: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
+    let stem = tested_stem(test)?;
+    let family = |path: &str| {
+        let extension = path.rsplit_once('.').map_or("", |(_, e)| e);
+        match extension {
+            "ts" | "tsx" | "js" | "jsx" | "mjs" | "cjs" | "mts" | "cts" => "js",
+            "java" | "kt" | "kts" | "scala" => "jvm",
+            other => other,
+        }
+        .to_string()
+    };
+    let (test_dir, _) = split(test);
+    code.into_iter()
+        .filter(|path| !is_test_path(path) && family(path) == family(test))
+        .filter(|path| {
+            let (dir, code_stem) = split(path);
+            code_stem.eq_ignore_ascii_case(&stem)
+                || (matches!(code_stem, "mod" | "__init__" | "index")
+                    && dir.rsplit('/').next() == Some(stem.as_str()))
+        })
+        .max_by_key(|path| {
+            let (dir, _) = split(path);
+            let shared = dir
+                .split('/')
+                .zip(test_dir.split('/'))
+                .take_while(|(a, b)| a == b)
+                .count();
+            let depth = dir.split('/').filter(|d| !d.is_empty()).count();
+            (shared, std::cmp::Reverse(depth), std::cmp::Reverse(*path))
+        })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tests_find_the_code_they_are_named_after() {
+        let code = [
+            "pkg/parse.go",
+            "pkg/other/parse.go",
+            "app/models.py",
+            "src/main/java/a/Box.java",
+            "web/cart.ts",
+            "src/diff/mod.rs",
+            "src/store.rs",
+            "src/lib.rs",
+        ];
+        let cases = [
+            ("pkg/parse_test.go", Some("pkg/parse.go")),
+            ("tests/test_models.py", Some("app/models.py")),
+            ("app/models_test.py", Some("app/models.py")),
+            (
+                "src/test/java/a/BoxTest.java",
+                Some("src/main/java/a/Box.java"),
+            ),
+            ("web/__tests__/cart.test.ts", Some("web/cart.ts")),
+            ("web/cart.spec.js", Some("web/cart.ts")),
+            ("src/diff/tests.rs", Some("src/diff/mod.rs")),
+            ("tests/store.rs", Some("src/store.rs")),
+            ("src/store_tests.rs", Some("src/store.rs")),
+            ("tests/unrelated.rs", None),
+            ("pkg/nothing_test.go", None),
+        ];
+        for (test, expected) in cases {
+            assert_eq!(code_of(test, code), expected, "{test}");
+        }
+    }
+}

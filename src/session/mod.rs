@@ -1,0 +1,15 @@
+//! The application layer: one review space for its lifetime. Preparing it (the PR, the space,
+//! the diff), running a round over it, the round snapshot that report, publish and the cockpit
+//! read, and the gate's fix. The headless flow and the cockpit are two clients of this layer;
+//! neither decides anything on its own.
+
+pub mod fix;
+pub mod prepare;
+pub mod round;
+pub mod snapshot;
+pub use snapshot::RoundSnapshot;
+mod service;
+pub use service::{
+    Command, Fix, Opening, PublishSetup, Session, SessionError, SessionEvent, SessionSetup,
+    person_name, serve,
+};

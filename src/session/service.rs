@@ -1,0 +1,522 @@
+//! A session owns one review space for its lifetime. Its clients — the headless flow and the
+//! cockpit — never touch the space: they call the session's methods, or send it [`Command`]s
+//! and read its [`SessionEvent`]s ([`serve`]). Every write to `state.json` after preparing
+//! goes through here, and every report, publish and view reads the [`RoundSnapshot`] it
+//! builds from what was written.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use thiserror::Error;
+use tokio::sync::{mpsc, watch};
+
+use crate::agents::events::RunId;
+use crate::cohort::CohortReport;
+use crate::diff::Diff;
+use crate::pr::forge::PullRequest;
+use crate::pr::token::Token;
+use crate::publish::{self, Preview, PublishError, PublishInput, PublishOptions, Published};
+use crate::review::board::ReviewerState;
+use crate::review::level::Level;
+use crate::review::node::Actor;
+use crate::review::status::{self, Change, StatusError};
+use crate::session::fix;
+use crate::session::prepare::Prepared;
+use crate::session::round::{self, PipelineError, ReviewOptions, Tap};
+use crate::session::snapshot::RoundSnapshot;
+use crate::space::{SpaceState, StoreError};
+
+/// How the session publishes: the configuration's options and where the forge is.
+#[derive(Debug, Clone, Default)]
+pub struct PublishSetup {
+    pub options: PublishOptions,
+    /// `--api-url`, when given.
+    pub api_url: Option<String>,
+    /// A token to publish with (tests); `None` discovers one like preparing did.
+    pub token: Option<Token>,
+}
+
+/// Everything a session needs besides the prepared space.
+#[derive(Debug, Clone)]
+pub struct SessionSetup {
+    pub review: ReviewOptions,
+    pub publish: PublishSetup,
+    /// `[fix] command`: where the gate hands findings that carry only a fix prompt.
+    pub fix_command: Option<String>,
+    /// What the person at the keyboard is called in the space's records.
+    pub person: String,
+}
+
+#[derive(Debug, Error)]
+pub enum SessionError {
+    #[error("no finding {0} in this round")]
+    NoSuchFinding(String),
+    #[error(transparent)]
+    Status(#[from] StatusError),
+    #[error("could not save: {0}")]
+    Store(#[from] StoreError),
+}
+
+/// What a client asks of a session.
+#[derive(Debug, Clone)]
+pub enum Command {
+    /// Review the head (again): a new round, shown live.
+    RunRound,
+    /// A person's triage decision on a finding, through the status service.
+    Apply { node_id: String, change: Change },
+    /// The person's text for a finding's comment (`None`: back to the generated text).
+    EditComment {
+        node_id: String,
+        text: Option<String>,
+    },
+    /// The level the person reads the round at.
+    SetLevel(Level),
+    /// Work out what publishing would post; answered with [`SessionEvent::Preview`].
+    Preview,
+    /// Publish exactly the last preview.
+    Publish,
+    /// The gate's fix for these findings (every blocking one when empty).
+    WritePatch { node_ids: Vec<String> },
+    /// Stop the running round's model reviewers and passes.
+    Cancel,
+    /// The cohorts of the round on screen (a reopened space): answered with
+    /// [`SessionEvent::Cohorts`].
+    Cohorts,
+}
+
+/// What a session tells its client.
+#[derive(Debug, Clone)]
+pub enum SessionEvent {
+    /// A round started: its reviewers, queued.
+    RoundStarted {
+        run: RunId,
+        round: u32,
+        reviewers: Vec<ReviewerState>,
+    },
+    /// A reviewer's or a pass's event, in the order the board applied it.
+    Board(crate::agents::events::ReviewEvent),
+    /// The pre-run estimate of what the model reviewers will read.
+    Estimate(String),
+    /// The pass the run is in after the reviewers; `None` when the passes are over.
+    Phase(Option<round::Phase>),
+    /// The round as recorded, with every decision made meanwhile.
+    RoundDone(Box<RoundSnapshot>),
+    /// The cohorts of the round (built by the run, or read from the space's cache).
+    Cohorts(Box<CohortReport>),
+    Preview(Box<Preview>),
+    Published {
+        published: Box<Published>,
+        snapshot: Box<RoundSnapshot>,
+    },
+    /// Something worth a line on the screen (a patch written, the round still running).
+    Notice(String),
+    /// Something the session could not do.
+    Failed {
+        title: String,
+        message: String,
+    },
+}
+
+/// What a client shows before anything runs: the PR, the space's record and the diff.
+#[derive(Debug, Clone)]
+pub struct Opening {
+    /// `OWNER/REPO`, or the local range's key.
+    pub repo: String,
+    pub pr: PullRequest,
+    pub state: SpaceState,
+    pub snapshot: RoundSnapshot,
+    pub diff: Arc<Diff>,
+    /// The reviewed checkout, read for the code shown beside a finding.
+    pub worktree: PathBuf,
+}
+
+pub struct Session {
+    prepared: Prepared,
+    setup: SessionSetup,
+    /// What the person is looking at in the gate: publishing posts exactly this or nothing.
+    preview: Option<Preview>,
+    cohorts: Option<CohortReport>,
+}
+
+impl Session {
+    pub fn new(prepared: Prepared, setup: SessionSetup) -> Session {
+        Session {
+            prepared,
+            setup,
+            preview: None,
+            cohorts: None,
+        }
+    }
+
+    /// The prepared space, for the headless reports of what was prepared.
+    pub fn prepared(&self) -> &Prepared {
+        &self.prepared
+    }
+
+    pub fn state(&self) -> &SpaceState {
+        self.prepared.space.state()
+    }
+
+    pub fn opening(&self) -> Opening {
+        let repo = match &self.prepared.reference {
+            crate::pr::reference::PrRef::Github { owner, repo, .. } => format!("{owner}/{repo}"),
+            crate::pr::reference::PrRef::Local { .. } => self.state().pr.key.to_string(),
+        };
+        Opening {
+            repo,
+            pr: self.prepared.pr.clone(),
+            state: self.state().clone(),
+            snapshot: self.snapshot(),
+            diff: Arc::new(self.prepared.diff.clone()),
+            worktree: self.prepared.space.worktree().to_path_buf(),
+        }
+    }
+
+    /// The current round as recorded, every decision included.
+    pub fn snapshot(&self) -> RoundSnapshot {
+        let mut snapshot = RoundSnapshot::of(
+            self.prepared.space.state(),
+            self.setup.review.level,
+            &self.prepared.diff,
+        );
+        snapshot.cohorts = self.cohorts.clone();
+        snapshot
+    }
+
+    /// Runs a round; `tap` sees it live. Cancelled through `cancel`.
+    pub async fn run_round(
+        &mut self,
+        tap: Option<mpsc::UnboundedSender<Tap>>,
+        cancel: Option<watch::Receiver<bool>>,
+    ) -> Result<RoundSnapshot, PipelineError> {
+        let mut options = self.setup.review.clone();
+        options.tap = tap;
+        if let (Some(models), Some(cancel)) = (options.models.as_mut(), cancel) {
+            models.cancel = Some(cancel);
+        }
+        self.preview = None;
+        let snapshot = round::review(&mut self.prepared, &options).await?;
+        self.cohorts = snapshot.cohorts.clone();
+        Ok(snapshot)
+    }
+
+    /// The cohorts of a reopened space, from the space's cache (built again if it is gone).
+    pub async fn cohorts(&mut self) -> Option<CohortReport> {
+        if self.cohorts.is_none() {
+            let job = round::CohortJob::of(&mut self.prepared);
+            self.cohorts = tokio::task::spawn_blocking(move || job.run().ok())
+                .await
+                .ok()
+                .flatten();
+        }
+        self.cohorts.clone()
+    }
+
+    /// A person's decision, through the status service, written at once.
+    pub fn apply(&mut self, node_id: &str, change: Change) -> Result<(), SessionError> {
+        let actor = Actor::Person(self.setup.person.clone());
+        let at = now();
+        self.prepared
+            .space
+            .update(|state| -> Result<(), SessionError> {
+                let node = state
+                    .nodes
+                    .iter_mut()
+                    .find(|n| n.id == node_id)
+                    .ok_or_else(|| SessionError::NoSuchFinding(node_id.to_string()))?;
+                let applied = status::apply(node, change, &actor, &at)?;
+                state.suppression_hints.extend(applied.suppression);
+                Ok(())
+            })?;
+        self.preview = None;
+        Ok(())
+    }
+
+    /// The person's text for a finding's comment; `None` or blank goes back to the generated.
+    pub fn edit_comment(
+        &mut self,
+        node_id: &str,
+        text: Option<String>,
+    ) -> Result<(), SessionError> {
+        self.prepared
+            .space
+            .update(|state| -> Result<(), SessionError> {
+                if !state.nodes.iter().any(|n| n.id == node_id) {
+                    return Err(SessionError::NoSuchFinding(node_id.to_string()));
+                }
+                match text.filter(|t| !t.trim().is_empty()) {
+                    Some(text) => {
+                        state.comments.insert(node_id.to_string(), text);
+                    }
+                    None => {
+                        state.comments.remove(node_id);
+                    }
+                }
+                Ok(())
+            })?;
+        self.preview = None;
+        Ok(())
+    }
+
+    /// The level the round is read at, kept with the round.
+    pub fn set_level(&mut self, level: Level) -> Result<(), SessionError> {
+        self.setup.review.level = level;
+        self.prepared
+            .space
+            .update(|state| -> Result<(), SessionError> {
+                if let Some(round) = state.rounds.last_mut() {
+                    round.level = Some(level);
+                }
+                Ok(())
+            })?;
+        Ok(())
+    }
+
+    /// What publishing the current round would post, read fresh from the destination. Kept:
+    /// [`Session::publish`] posts exactly this or nothing.
+    pub async fn preview(&mut self) -> Result<Preview, PublishError> {
+        self.preview = None;
+        let snapshot = self.snapshot();
+        let destination = self.destination()?;
+        let input = self.input(&snapshot);
+        let preview = publish::preview(&destination, self.prepared.space.state(), &input).await?;
+        self.preview = Some(preview.clone());
+        Ok(preview)
+    }
+
+    /// Publishes the last preview. The ladder reaches `completed`.
+    pub async fn publish(&mut self) -> Result<Published, PublishError> {
+        let confirmed = self.preview.take().ok_or(PublishError::NotPreviewed)?;
+        let snapshot = self.snapshot();
+        let destination = self.destination()?;
+        let options = self.setup.publish.options.clone();
+        let input = PublishInput {
+            result: &snapshot,
+            head_sha: &snapshot.head_sha,
+            diff: &self.prepared.diff,
+            options: &options,
+        };
+        publish::publish(&destination, &mut self.prepared.space, &input, &confirmed).await
+    }
+
+    fn input<'a>(&'a self, snapshot: &'a RoundSnapshot) -> PublishInput<'a> {
+        PublishInput {
+            result: snapshot,
+            head_sha: &snapshot.head_sha,
+            diff: &self.prepared.diff,
+            options: &self.setup.publish.options,
+        }
+    }
+
+    fn destination(&self) -> Result<publish::Destination, PublishError> {
+        publish::destination(
+            &self.prepared,
+            self.setup.publish.api_url.clone(),
+            self.setup.publish.token.clone(),
+        )
+    }
+
+    /// The summary `--format markdown` prints without publishing.
+    pub fn offline_body(&self) -> String {
+        let snapshot = self.snapshot();
+        publish::offline_body(&self.input(&snapshot))
+    }
+
+    /// The gate's fix: a patch from exact replacement lines, written now; or, when the chosen
+    /// findings carry only fix prompts and a fix command is configured, the command's work to
+    /// run off the session (it may take minutes).
+    pub fn fix(&self, node_ids: &[String]) -> Fix {
+        if let Some(command) = &self.setup.fix_command
+            && fix::prompts_only(&self.prepared, node_ids)
+        {
+            return match fix::FixJobs::collect(&self.prepared, node_ids) {
+                Ok(jobs) => Fix::Command {
+                    command: command.clone(),
+                    jobs,
+                },
+                Err(message) => Fix::Done(Err(message)),
+            };
+        }
+        Fix::Done(fix::write_patch(&self.prepared, node_ids))
+    }
+}
+
+/// The gate's fix, as [`Session::fix`] decided it.
+pub enum Fix {
+    Done(Result<String, String>),
+    Command { command: String, jobs: fix::FixJobs },
+}
+
+/// What the person at the keyboard is called in the space's records.
+pub fn person_name() -> String {
+    std::env::var("REVIEW_TUI_PERSON")
+        .or_else(|_| std::env::var("USER"))
+        .unwrap_or_else(|_| "you".into())
+}
+
+fn now() -> String {
+    humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string()
+}
+
+/// Serves `commands` until the client hangs up, telling it what happened on `events`.
+/// While a round runs, triage decisions wait and are applied to its result, in order.
+pub async fn serve(
+    mut session: Session,
+    mut commands: mpsc::UnboundedReceiver<Command>,
+    events: mpsc::UnboundedSender<SessionEvent>,
+) {
+    let send = |event: SessionEvent| {
+        let _ = events.send(event);
+    };
+    while let Some(command) = commands.recv().await {
+        match command {
+            Command::RunRound => {
+                let (stop, cancel) = watch::channel(false);
+                let (tap, taps) = mpsc::unbounded_channel();
+                let relay = tokio::spawn(relay(taps, events.clone()));
+                let mut waiting = Vec::new();
+                let result = {
+                    let run = session.run_round(Some(tap), Some(cancel));
+                    tokio::pin!(run);
+                    loop {
+                        tokio::select! {
+                            result = &mut run => break result,
+                            Some(command) = commands.recv() => match command {
+                                Command::Cancel => {
+                                    let _ = stop.send(true);
+                                }
+                                Command::Apply { .. }
+                                | Command::EditComment { .. }
+                                | Command::SetLevel(_) => waiting.push(command),
+                                Command::RunRound | Command::Cohorts => {}
+                                Command::Preview | Command::Publish | Command::WritePatch { .. } => {
+                                    send(SessionEvent::Notice(
+                                        "the review is still running: try again when it is done"
+                                            .into(),
+                                    ));
+                                }
+                            },
+                        }
+                    }
+                };
+                // Everything the run streamed reaches the client before its result: a late
+                // reviewer event would put a fresh node back over the person's decision.
+                let _ = relay.await;
+                match result {
+                    Ok(snapshot) => {
+                        for command in waiting {
+                            handle(&mut session, command, &events).await;
+                        }
+                        if let Some(cohorts) = snapshot.cohorts.clone() {
+                            send(SessionEvent::Cohorts(Box::new(cohorts)));
+                        }
+                        send(SessionEvent::RoundDone(Box::new(session.snapshot())));
+                    }
+                    Err(err) => send(SessionEvent::Failed {
+                        title: "The review failed".into(),
+                        message: err.to_string(),
+                    }),
+                }
+            }
+            command => handle(&mut session, command, &events).await,
+        }
+    }
+}
+
+/// The run's live view, passed on as session events.
+async fn relay(
+    mut taps: mpsc::UnboundedReceiver<Tap>,
+    events: mpsc::UnboundedSender<SessionEvent>,
+) {
+    while let Some(tap) = taps.recv().await {
+        let event = match tap {
+            Tap::Started {
+                run,
+                round,
+                reviewers,
+            } => SessionEvent::RoundStarted {
+                run,
+                round,
+                reviewers,
+            },
+            Tap::Event(event) => SessionEvent::Board(event),
+            Tap::Estimate(estimate) => SessionEvent::Estimate(estimate),
+            Tap::Phase(phase) => SessionEvent::Phase(phase),
+        };
+        if events.send(event).is_err() {
+            break;
+        }
+    }
+}
+
+async fn handle(
+    session: &mut Session,
+    command: Command,
+    events: &mpsc::UnboundedSender<SessionEvent>,
+) {
+    let send = |event: SessionEvent| {
+        let _ = events.send(event);
+    };
+    let failed = |title: &str, message: String| SessionEvent::Failed {
+        title: title.into(),
+        message,
+    };
+    match command {
+        Command::Apply { node_id, change } => {
+            if let Err(err) = session.apply(&node_id, change) {
+                send(failed("Could not save", err.to_string()));
+            }
+        }
+        Command::EditComment { node_id, text } => {
+            if let Err(err) = session.edit_comment(&node_id, text) {
+                send(failed("Could not save", err.to_string()));
+            }
+        }
+        Command::SetLevel(level) => {
+            if let Err(err) = session.set_level(level) {
+                send(failed("Could not save", err.to_string()));
+            }
+        }
+        Command::Preview => match session.preview().await {
+            Ok(preview) => send(SessionEvent::Preview(Box::new(preview))),
+            Err(err) => send(failed("Nothing to publish", err.to_string())),
+        },
+        Command::Publish => match session.publish().await {
+            Ok(published) => send(SessionEvent::Published {
+                published: Box::new(published),
+                snapshot: Box::new(session.snapshot()),
+            }),
+            Err(err) => send(failed("Not published", err.to_string())),
+        },
+        Command::WritePatch { node_ids } => match session.fix(&node_ids) {
+            Fix::Done(Ok(written)) => send(SessionEvent::Notice(written)),
+            Fix::Done(Err(message)) => send(failed("No patch written", message)),
+            Fix::Command { command, jobs } => {
+                send(SessionEvent::Notice(format!(
+                    "running the fix command `{command}`… (review-tui changes no code)"
+                )));
+                // Off the session: triage keeps being saved while the command works.
+                let events = events.clone();
+                tokio::spawn(async move {
+                    let ran =
+                        tokio::task::spawn_blocking(move || jobs.run(&command, fix::FIX_TIMEOUT))
+                            .await
+                            .unwrap_or_else(|e| Err(format!("the fix command's task failed: {e}")));
+                    let _ = events.send(match ran {
+                        Ok(written) => SessionEvent::Notice(written),
+                        Err(message) => SessionEvent::Failed {
+                            title: "The fix command did not answer".into(),
+                            message,
+                        },
+                    });
+                });
+            }
+        },
+        Command::Cohorts => {
+            if let Some(cohorts) = session.cohorts().await {
+                send(SessionEvent::Cohorts(Box::new(cohorts)));
+            }
+        }
+        Command::RunRound | Command::Cancel => {}
+    }
+}
