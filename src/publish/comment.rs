@@ -8,6 +8,7 @@ use super::markers;
 use super::select::Item;
 use crate::diff::{Diff, Side};
 use crate::pr::forge::NewReviewComment;
+use crate::report::escape;
 
 /// A finding that should have been an inline comment but is not on the current diff.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -57,12 +58,14 @@ pub fn place(item: &Item, diff: &Diff) -> Result<Placement, String> {
             exact: start == end,
         });
     }
+    // Markdown: shown as is in the summary, so the path is a code span.
+    let path = escape::code(&anchor.path);
     let why = if diff.file(&anchor.path).is_none() {
-        format!("{} is no longer in the pull request's diff", anchor.path)
+        format!("{path} is no longer in the pull request's diff")
     } else {
         format!(
-            "line {end} ({}) is no longer part of the diff of {}",
-            anchor.side, anchor.path
+            "line {end} ({}) is no longer part of the diff of {path}",
+            anchor.side
         )
     };
     Err(why)
@@ -104,7 +107,7 @@ pub fn body(item: &Item, suggestion_allowed: bool) -> String {
     }
     out.push_str(&format!(
         "\n— review-tui · {}\n{}",
-        item.found_by.join(", "),
+        escape::inline(&item.found_by.join(", ")),
         markers::fingerprint(item.fingerprint())
     ));
     out
@@ -119,27 +122,26 @@ fn edited_text(item: &Item, edited: &str) -> String {
         node.priority,
         node.rule
             .as_deref()
-            .map(|r| format!(" (`{r}`)"))
+            .map(|r| format!(" ({})", escape::code(r)))
             .unwrap_or_default(),
-        markers::neutralize(edited.trim())
+        escape::prose(edited.trim())
     )
 }
 
 /// Title, body and fields, from the finding.
 fn generated_text(item: &Item) -> String {
     let node = &item.node;
-    let safe = markers::neutralize;
     let mut out = format!(
         "**{} · {}**{}\n",
         node.priority,
-        safe(node.text.title.trim()),
+        escape::inline(&node.text.title),
         node.rule
             .as_deref()
-            .map(|r| format!(" (`{r}`)"))
+            .map(|r| format!(" ({})", escape::code(r)))
             .unwrap_or_default()
     );
     if !node.text.body.trim().is_empty() {
-        out.push_str(&format!("\n{}\n", safe(node.text.body.trim())));
+        out.push_str(&format!("\n{}\n", escape::prose(node.text.body.trim())));
     }
     let mut fields = String::new();
     push_field(&mut fields, "Impact", &node.text.impact);
@@ -174,7 +176,7 @@ pub fn push_field(out: &mut String, label: &str, text: &str) {
     if text.is_empty() {
         return;
     }
-    let text = markers::neutralize(text).replace('\n', "\n  ");
+    let text = escape::prose(text).replace('\n', "\n  ");
     out.push_str(&format!("- **{label}:** {text}\n"));
 }
 

@@ -12,8 +12,8 @@ use super::comment::{self, MovedFinding};
 use super::markers;
 use super::select::{self, Item};
 use super::{
-    Action, Bodies, DOWNGRADE, InlineComment, Preview, PublishError, PublishInput, Published,
-    REFUSAL, ResolvedReply, Target, intended_event, now, redact,
+    Action, Bodies, DOWNGRADE, Dismissal, InlineComment, Preview, PublishError, PublishInput,
+    Published, REFUSAL, ResolvedReply, Target, intended_event, now, redact,
 };
 use crate::pr::forge::{
     Forge, ForgeError, NewReview, PostedReview, PrHistory, PullRequest, ReviewEvent,
@@ -37,6 +37,8 @@ struct Own {
     commented: HashMap<String, (u64, String, String)>,
     /// Comment ids we already replied "Resolved" to.
     resolved: HashSet<u64>,
+    /// Our reviews that still stand (APPROVED, CHANGES_REQUESTED): (id, event).
+    standing: Vec<(u64, ReviewEvent)>,
 }
 
 impl Own {
@@ -47,11 +49,14 @@ impl Own {
             if !markers::is_ours(&review.body) {
                 continue;
             }
-            if own.summary.is_none() && review.body.contains(markers::SUMMARY) {
+            if own.summary.is_none() && markers::has(&review.body, markers::SUMMARY) {
                 own.summary = Some(review.id);
             }
             if let Some(event) = ReviewEvent::from_state(&review.state) {
                 own.last_event = Some(event);
+                if event != ReviewEvent::Comment {
+                    own.standing.push((review.id, event));
+                }
             }
             own.reviews.push((review.id, review.body.clone()));
         }
@@ -90,7 +95,7 @@ impl Own {
         let marker = markers::round(round, head);
         self.reviews
             .iter()
-            .find(|(_, body)| body.contains(&marker))
+            .find(|(_, body)| markers::has(body, &marker))
             .map(|(id, _)| *id)
     }
 }
@@ -164,7 +169,8 @@ pub(super) async fn plan(
     let mut notices = Vec::new();
     if event != intended {
         notices.push(format!(
-            "Intended decision: **{intended}**. GitHub does not let an account approve or request changes on its own pull request ({login} opened it), so this review is posted as a comment."
+            "Intended decision: **{intended}**. GitHub does not let an account approve or request changes on its own pull request ({} opened it), so this review is posted as a comment.",
+            crate::report::escape::inline(&login)
         ));
     }
 
@@ -231,8 +237,12 @@ pub(super) async fn plan(
                     markers::resolved(fp)
                 ),
             });
+            // The location is the PR's path; the title is the first line of our own comment,
+            // Markdown we wrote (and only our account's comments are read).
             not_refound.push(format!(
-                "`{location}` {title}: resolved in {}",
+                "{} {}: resolved in {}",
+                crate::report::escape::code(location),
+                markers::neutralize(title),
                 short(&head)
             ));
         }
@@ -343,6 +353,23 @@ pub(super) async fn plan(
         })
         .collect();
 
+    // Our earlier APPROVE or REQUEST_CHANGES stands on GitHub until dismissed: when this round
+    // stands for something else, it goes, naming the round that replaced it.
+    let dismissals = own
+        .standing
+        .iter()
+        .filter(|(_, standing)| *standing != intended)
+        .map(|(id, standing)| Dismissal {
+            review_id: *id,
+            event: *standing,
+            message: format!(
+                "Superseded by review-tui round {round} on {}: {}",
+                short(&head),
+                crate::report::escape::inline(&markdown::headline(result).1)
+            ),
+        })
+        .collect();
+
     Ok(Preview {
         target: Target::Github {
             pr: target_pr,
@@ -362,6 +389,7 @@ pub(super) async fn plan(
         round_bodies,
         notices,
         action,
+        dismissals,
         settle,
     })
 }
@@ -431,6 +459,11 @@ fn differences(confirmed: &Preview, fresh: &Preview) -> Option<String> {
         v.sort();
         v
     };
+    let dismissed = |p: &Preview| {
+        let mut v: Vec<u64> = p.dismissals.iter().map(|d| d.review_id).collect();
+        v.sort();
+        v
+    };
     let kind = |a: &Action| std::mem::discriminant(a);
     if confirmed.head_sha != fresh.head_sha {
         Some("the head".into())
@@ -444,6 +477,8 @@ fn differences(confirmed: &Preview, fresh: &Preview) -> Option<String> {
         Some("the findings moved into the body".into())
     } else if replies(confirmed) != replies(fresh) {
         Some("the comments to mark resolved".into())
+    } else if dismissed(confirmed) != dismissed(fresh) {
+        Some("the earlier reviews to dismiss".into())
     } else if kind(&confirmed.action) != kind(&fresh.action) {
         Some("whether the summary is created, edited or already there".into())
     } else {
@@ -512,6 +547,7 @@ pub(super) async fn publish(
                 .await
                 .map_err(PublishError::forge("editing the summary review"))?;
         }
+        dismiss_superseded(forge, &fresh, Some(*review_id)).await?;
         reply_resolved(forge, &fresh).await?;
         return Err(PublishError::AlreadyPublished {
             round,
@@ -551,6 +587,7 @@ pub(super) async fn publish(
         inline_comments: comments.len(),
         resent_without_inline: None,
         downgraded: None,
+        dismissed: Vec::new(),
         summary_edited: false,
         resolved_replies: 0,
         moved_to_body: fresh.moved_to_body.len(),
@@ -611,6 +648,7 @@ pub(super) async fn publish(
             unreachable!("handled above / local only")
         }
     }
+    outcome.dismissed = dismiss_superseded(forge, &fresh, outcome.review_id).await?;
     outcome.resolved_replies = reply_resolved(forge, &fresh)
         .await
         .map_err(|e| match e {
@@ -801,6 +839,44 @@ fn after_post(error: ForgeError, doing: &'static str, review: Option<u64>) -> Pu
             None => "running again finishes the summary edit".into(),
         }),
     }
+}
+
+/// Dismisses our earlier standing reviews this round supersedes; returns them. One GitHub
+/// already shows as dismissed (a re-run) counts as done.
+async fn dismiss_superseded(
+    forge: &dyn Forge,
+    fresh: &Preview,
+    posted: Option<u64>,
+) -> Result<Vec<(u64, ReviewEvent)>, PublishError> {
+    let mut done = Vec::new();
+    for dismissal in &fresh.dismissals {
+        match forge
+            .dismiss_review(dismissal.review_id, &redact(&dismissal.message))
+            .await
+        {
+            Ok(_) => done.push((dismissal.review_id, dismissal.event)),
+            Err(ForgeError::Github(e))
+                if e.refusal().is_some()
+                    && refusal_text(&e).to_ascii_lowercase().contains("dismissed") =>
+            {
+                done.push((dismissal.review_id, dismissal.event));
+            }
+            Err(error) => {
+                let posted = posted.map_or("this round's review is posted".to_string(), |id| {
+                    format!("review {id} is posted")
+                });
+                return Err(PublishError::Forge {
+                    doing: "dismissing an earlier review this round supersedes",
+                    source: Box::new(error),
+                    after: Some(format!(
+                        "{posted}, but our earlier {} (review {}) still stands: dismiss it on the pull request, or publish again to retry",
+                        dismissal.event, dismissal.review_id
+                    )),
+                });
+            }
+        }
+    }
+    Ok(done)
 }
 
 /// Sends the "Resolved" replies not sent yet; returns how many were sent.

@@ -93,6 +93,7 @@ pub(super) fn plan(dir: &Path, input: &PublishInput<'_>) -> Preview {
         body,
         notices: Vec::new(),
         action: Action::WriteFiles,
+        dismissals: Vec::new(),
         settle: Vec::new(),
     }
 }
@@ -148,6 +149,7 @@ pub(super) fn publish(
         inline_comments: fresh.inline_comments.len(),
         resent_without_inline: None,
         downgraded: None,
+        dismissed: Vec::new(),
         summary_edited: false,
         resolved_replies: 0,
         moved_to_body: fresh.moved_to_body.len(),

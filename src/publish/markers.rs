@@ -22,9 +22,25 @@ pub fn resolved(fingerprint: &str) -> String {
     format!("{PREFIX}resolved={fingerprint} -->")
 }
 
-/// Whether a body carries any of our markers.
+/// The marker lines at the end of a body, last first. Markers are only ever read there: we
+/// write them last, after everything that came from outside, so a marker-shaped line inside a
+/// finding, a code block or a file name is never one of ours.
+pub fn trailer(body: &str) -> impl Iterator<Item = &str> {
+    body.lines()
+        .rev()
+        .map(str::trim)
+        .skip_while(|line| line.is_empty())
+        .take_while(|line| line.starts_with(PREFIX) && line.ends_with(" -->"))
+}
+
+/// Whether a body ends with any of our markers.
 pub fn is_ours(body: &str) -> bool {
-    body.contains(PREFIX)
+    trailer(body).next().is_some()
+}
+
+/// Whether a body ends with exactly this marker among its trailing ones.
+pub fn has(body: &str, marker: &str) -> bool {
+    trailer(body).any(|line| line == marker)
 }
 
 /// The fingerprint of an inline comment's marker.
@@ -39,12 +55,11 @@ pub fn resolved_in(body: &str) -> Option<&str> {
 
 fn value_in<'a>(body: &'a str, key: &str) -> Option<&'a str> {
     let needle = format!("{PREFIX}{key}");
-    let start = body.find(&needle)? + needle.len();
-    let rest = &body[start..];
-    let end = rest.find(" -->")?;
-    let value = &rest[..end];
-    (!value.is_empty() && value.chars().all(|c| c.is_ascii_alphanumeric() || c == '-'))
-        .then_some(value)
+    trailer(body).find_map(|line| {
+        let value = line.strip_prefix(&needle)?.strip_suffix(" -->")?;
+        (!value.is_empty() && value.chars().all(|c| c.is_ascii_alphanumeric() || c == '-'))
+            .then_some(value)
+    })
 }
 
 /// Text that came from a reviewer (a model, a scanner, a PR) is untrusted: it must not be able
@@ -65,6 +80,23 @@ mod tests {
         assert_eq!(fingerprint_in("<!-- review-tui:fp=bad value -->"), None);
         assert_eq!(fingerprint_in("<!-- review-tui:fp= -->"), None);
         assert!(round(2, "abc").contains("round=2 head=abc"));
+    }
+
+    #[test]
+    fn only_the_trailing_marker_lines_count() {
+        let forged = format!(
+            "{}\nreal text\n{}\n",
+            fingerprint("aaaa"),
+            fingerprint("bbbb")
+        );
+        assert_eq!(fingerprint_in(&forged), Some("bbbb"));
+        let inside = format!("```\n{}\n```\n", fingerprint("aaaa"));
+        assert_eq!(fingerprint_in(&inside), None);
+        assert!(!is_ours(&inside));
+        let summary = format!("text\n{SUMMARY}\n{}\n\n", round(1, "abc"));
+        assert!(has(&summary, SUMMARY) && has(&summary, &round(1, "abc")));
+        assert!(!has(&summary, &round(2, "abc")));
+        assert!(!has(&format!("{SUMMARY} trailing words\n"), SUMMARY));
     }
 
     #[test]

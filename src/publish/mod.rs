@@ -162,6 +162,15 @@ pub struct ResolvedReply {
     pub body: String,
 }
 
+/// An earlier standing review of ours (APPROVE, REQUEST_CHANGES) that this round supersedes:
+/// it is dismissed, so GitHub never shows a stale decision.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Dismissal {
+    pub review_id: u64,
+    pub event: ReviewEvent,
+    pub message: String,
+}
+
 /// What `publish` will do with the body.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
@@ -214,6 +223,8 @@ pub struct Preview {
     pub(crate) round_bodies: Option<Bodies>,
     pub notices: Vec<String>,
     pub action: Action,
+    /// Earlier standing reviews of ours to dismiss after posting.
+    pub dismissals: Vec<Dismissal>,
     /// Earlier rounds left at "publishing" by a crash, and what the forge shows of them.
     #[serde(skip)]
     pub(crate) settle: Vec<(u32, Option<(String, u64)>)>,
@@ -234,6 +245,8 @@ pub struct Published {
     /// Set when GitHub refused the event (APPROVE from Actions' token, say) and the review was
     /// posted as a COMMENT stating the intended decision: the refused event and GitHub's words.
     pub downgraded: Option<(ReviewEvent, String)>,
+    /// Earlier standing reviews dismissed: (review id, event).
+    pub dismissed: Vec<(u64, ReviewEvent)>,
     pub summary_edited: bool,
     pub resolved_replies: usize,
     pub moved_to_body: usize,
@@ -255,6 +268,9 @@ impl std::fmt::Display for Published {
                 f,
                 "; GitHub refused the inline comments ({message}), so every finding was put in the body"
             )?;
+        }
+        for (id, event) in &self.dismissed {
+            write!(f, "; dismissed our earlier {event} (review {id})")?;
         }
         if let Some((intended, message)) = &self.downgraded {
             write!(

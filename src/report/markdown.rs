@@ -5,8 +5,8 @@
 
 use crate::pr::forge::CheckRun;
 use crate::publish::comment::{MovedFinding, evidence_text, push_field};
-use crate::publish::markers::neutralize;
 use crate::publish::select::{Item, Selected, is_blocking};
+use crate::report::escape::{code, inline, prose};
 use crate::report::review::facts_line;
 use crate::review::node::{ReviewNode, Severity};
 use crate::review::verdict::Decision;
@@ -106,6 +106,7 @@ fn first_reason(result: &RoundSnapshot) -> Option<&str> {
 /// The summary body, without the hidden markers (the publisher adds them).
 pub fn summary(result: &RoundSnapshot, selected: &Selected, extras: &SummaryExtras<'_>) -> String {
     let (alert, decision) = headline(result);
+    let decision = inline(&decision);
     let mut out = format!("> [!{alert}]\n> **{decision}**\n\n{}\n", facts_line(result));
     for notice in extras.notices {
         out.push_str(&format!("\n{notice}\n"));
@@ -143,10 +144,11 @@ pub fn summary(result: &RoundSnapshot, selected: &Selected, extras: &SummaryExtr
     if !extras.moved.is_empty() {
         out.push_str("\n### Not on the current diff\n");
         for moved in extras.moved {
+            // `reason` is ours, its path already a code span (`comment::place`).
             out.push_str(&format!(
-                "- `{}` {}: {}\n",
-                moved.location,
-                neutralize(&moved.title),
+                "- {} {}: {}\n",
+                code(&moved.location),
+                inline(&moved.title),
                 moved.reason
             ));
         }
@@ -154,7 +156,7 @@ pub fn summary(result: &RoundSnapshot, selected: &Selected, extras: &SummaryExtr
     if let Some(walkthrough) = extras.walkthrough.filter(|w| !w.trim().is_empty()) {
         out.push_str(&format!(
             "\n### Walkthrough\n{}\n",
-            neutralize(walkthrough.trim())
+            prose(walkthrough.trim())
         ));
     }
     out.push_str("\n<details>\n<summary>Review details</summary>\n");
@@ -167,12 +169,12 @@ pub fn summary(result: &RoundSnapshot, selected: &Selected, extras: &SummaryExtr
 fn problem_block(n: usize, item: &Item) -> String {
     let node = &item.node;
     let mut out = format!(
-        "\n**{n}. {}** · `{}` · {} {} · found by {}\n",
-        neutralize(node.text.title.trim()),
-        node.location(),
+        "\n**{n}. {}** · {} · {} {} · found by {}\n",
+        inline(&node.text.title),
+        code(&node.location()),
         node.priority,
         node.triage.category,
-        crate::review::consolidate::join_names(&item.found_by)
+        inline(&crate::review::consolidate::join_names(&item.found_by))
     );
     // The person's comment, when they wrote one, is what is said about the problem.
     if let Some(edited) = &item.edited {
@@ -211,12 +213,12 @@ fn one_line(item: &Item) -> String {
         " (outside the changed lines)"
     };
     format!(
-        "`{}` {} · {} · {}{scope} · found by {}",
-        node.location(),
-        neutralize(node.text.title.trim()),
+        "{} {} · {} · {}{scope} · found by {}",
+        code(&node.location()),
+        inline(&node.text.title),
         node.priority,
-        node.rule_key(),
-        crate::review::consolidate::join_names(&item.found_by)
+        inline(&node.rule_key()),
+        inline(&crate::review::consolidate::join_names(&item.found_by))
     )
 }
 
@@ -237,17 +239,19 @@ fn details(result: &RoundSnapshot, selected: &Selected, extras: &SummaryExtras<'
         out.push_str("\n#### Suggestions\n");
         for item in suggestions {
             let fix = item.node.fix.as_ref().expect("filtered on fix");
-            let code: Vec<String> = match (&fix.replacement, &fix.diff) {
+            let lines: Vec<String> = match (&fix.replacement, &fix.diff) {
                 (Some(lines), _) => lines.clone(),
                 (None, Some(diff)) => diff.lines().map(str::to_string).collect(),
                 (None, None) => Vec::new(),
             };
-            let fence = crate::publish::comment::fence_for(&code);
+            // A code block shows anything literally; markers are only read from a body's
+            // last lines, so a marker-shaped line in here is inert.
+            let fence = crate::publish::comment::fence_for(&lines);
             out.push_str(&format!(
-                "- `{}` {}\n\n{fence}\n{}\n{fence}\n",
-                item.node.location(),
-                neutralize(item.node.text.title.trim()),
-                neutralize(&code.join("\n"))
+                "- {} {}\n\n{fence}\n{}\n{fence}\n",
+                code(&item.node.location()),
+                inline(&item.node.text.title),
+                lines.join("\n")
             ));
         }
     }
@@ -263,13 +267,18 @@ fn details(result: &RoundSnapshot, selected: &Selected, extras: &SummaryExtras<'
                 let link = run
                     .html_url
                     .as_deref()
+                    .filter(|u| is_plain_https(u))
                     .map(|u| format!(" ([log]({u}))"))
                     .unwrap_or_default();
-                out.push_str(&format!("- {}: {state}{link}\n", neutralize(&run.name)));
+                out.push_str(&format!(
+                    "- {}: {}{link}\n",
+                    inline(&run.name),
+                    inline(state)
+                ));
             }
         }
         Some(CiStatus::NotVerified(why)) => {
-            out.push_str(&format!("Not verified: {why}.\n"));
+            out.push_str(&format!("Not verified: {}.\n", inline(why)));
         }
         None => out.push_str("Not verified.\n"),
     }
@@ -285,7 +294,7 @@ fn details(result: &RoundSnapshot, selected: &Selected, extras: &SummaryExtras<'
     if !rules.is_empty() {
         out.push_str("\n#### Rules cited\n");
         for (rule, by) in rules {
-            out.push_str(&format!("- `{rule}` ({by})\n"));
+            out.push_str(&format!("- {} ({})\n", code(&rule), inline(&by)));
         }
     }
 
@@ -301,11 +310,11 @@ fn details(result: &RoundSnapshot, selected: &Selected, extras: &SummaryExtras<'
         if outcome != "ok" && !result.deterministic_only {
             limitations.push(format!(
                 "{}: {outcome}{}",
-                reviewer.name,
+                inline(&reviewer.name),
                 if reviewer.note.is_empty() {
                     String::new()
                 } else {
-                    format!(" ({})", neutralize(&reviewer.note))
+                    format!(" ({})", inline(&reviewer.note))
                 }
             ));
         }
@@ -314,7 +323,7 @@ fn details(result: &RoundSnapshot, selected: &Selected, extras: &SummaryExtras<'
         limitations.push(format!(
             "Consensus-only: {} without a peer's confirmation not published here: {}.",
             plural(selected.left_out.len(), "finding"),
-            neutralize(&selected.left_out.join("; "))
+            inline(&selected.left_out.join("; "))
         ));
     }
     if !limitations.is_empty() {
@@ -332,16 +341,21 @@ fn details(result: &RoundSnapshot, selected: &Selected, extras: &SummaryExtras<'
         coverage.files_skipped.len()
     ));
     for (reviewer, why) in &coverage.dropped {
-        out.push_str(&format!("- dropped from {reviewer}: {}\n", neutralize(why)));
+        out.push_str(&format!(
+            "- dropped from {}: {}\n",
+            inline(reviewer),
+            inline(why)
+        ));
     }
     for note in &coverage.notes {
-        out.push_str(&format!("- {}\n", neutralize(note)));
+        out.push_str(&format!("- {}\n", inline(note)));
     }
 
     if !extras.not_refound.is_empty() {
         out.push_str("\n#### Previous rounds not re-found\n");
+        // Built by the publisher: Markdown already, its outside parts escaped there.
         for line in extras.not_refound {
-            out.push_str(&format!("- {}\n", neutralize(line)));
+            out.push_str(&format!("- {line}\n"));
         }
     }
 
@@ -351,11 +365,11 @@ fn details(result: &RoundSnapshot, selected: &Selected, extras: &SummaryExtras<'
         out.push_str("\n#### Consolidation and preferences\n");
         for item in folded {
             out.push_str(&format!(
-                "- `{}` {}: {} reports folded into one, found by {}\n",
-                item.node.location(),
-                neutralize(item.node.text.title.trim()),
+                "- {} {}: {} reports folded into one, found by {}\n",
+                code(&item.node.location()),
+                inline(&item.node.text.title),
                 item.reports,
-                crate::review::consolidate::join_names(&item.found_by)
+                inline(&crate::review::consolidate::join_names(&item.found_by))
             ));
         }
         if !collapsed.is_empty() {
@@ -364,10 +378,10 @@ fn details(result: &RoundSnapshot, selected: &Selected, extras: &SummaryExtras<'
                 .iter()
                 .map(|i| {
                     format!(
-                        "{} `{}` {}",
+                        "{} {} {}",
                         i.node.triage.severity.as_str(),
-                        i.node.rule_key(),
-                        i.node.location()
+                        code(&i.node.rule_key()),
+                        inline(&i.node.location())
                     )
                 })
                 .collect();
@@ -379,6 +393,14 @@ fn details(result: &RoundSnapshot, selected: &Selected, extras: &SummaryExtras<'
         }
     }
     out
+}
+
+/// A link we may show: https, one token, nothing that could end the Markdown link early.
+fn is_plain_https(url: &str) -> bool {
+    url.starts_with("https://")
+        && !url.chars().any(|c| {
+            c.is_whitespace() || c.is_control() || matches!(c, '(' | ')' | '<' | '>' | '"' | '`')
+        })
 }
 
 fn plural(n: usize, word: &str) -> String {

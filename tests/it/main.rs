@@ -17,6 +17,7 @@ mod protocol;
 mod providers;
 mod publish;
 mod publish_ci;
+mod publish_escape;
 mod review_report;
 mod secrets;
 mod secrets_corpus;

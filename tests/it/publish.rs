@@ -447,6 +447,34 @@ fn the_next_round_edits_the_summary_repeats_no_comment_and_resolves_what_is_gone
     let second = run(&server, data.path(), &["--publish"]);
     let err = text(&second.stderr);
     assert_eq!(second.status.code(), Some(0), "{err}");
+    // Round 1's REQUEST_CHANGES no longer stands: Ship dismissed it, naming the round.
+    assert!(
+        err.contains(&format!(
+            "dismissed our earlier REQUEST_CHANGES (review {summary_id})"
+        )),
+        "{err}"
+    );
+    let dismissals = server.bodies_to(&format!(
+        "PUT /repos/acme/widgets/pulls/7/reviews/{summary_id}/dismissals"
+    ));
+    assert_eq!(dismissals.len(), 1);
+    assert!(
+        dismissals[0]["message"]
+            .as_str()
+            .unwrap()
+            .starts_with(&format!(
+                "Superseded by review-tui round 2 on {}",
+                &new_head[..10]
+            )),
+        "{dismissals:?}"
+    );
+    let states: Vec<String> = server
+        .pull()
+        .reviews
+        .iter()
+        .map(|r| r.state.clone())
+        .collect();
+    assert_eq!(states, ["DISMISSED", "APPROVED"]);
 
     let put = format!("PUT /repos/acme/widgets/pulls/7/reviews/{summary_id}");
     let edits = server.bodies_to(&put);
@@ -908,6 +936,67 @@ mod again {
         );
         let served = server.pull().reviews[0].body.clone();
         assert_eq!(served, summary);
+        // The dismissal round 2 never reached is done as well.
+        let states: Vec<String> = server
+            .pull()
+            .reviews
+            .iter()
+            .map(|r| r.state.clone())
+            .collect();
+        assert_eq!(states, ["DISMISSED", "APPROVED"]);
+    }
+
+    #[test]
+    fn an_approval_is_dismissed_when_a_later_round_blocks() {
+        let repo = GitRepo::init();
+        repo.write("src/lib.rs", BASE_LIB);
+        repo.commit_all("initial import");
+        repo.git(&["checkout", "--quiet", "-b", "feature"]);
+        repo.write("src/lib.rs", &feature_lib(false, false));
+        repo.commit_all("feature: parse a port");
+        repo.git(&["update-ref", "refs/pull/7/head", "feature"]);
+        let mut pull = PullSpec::from_repo(&repo, "acme", "widgets", 7);
+        pull.author = UserSpec::user("octocat");
+        let server = GithubServer::start(repo, pull);
+        server.accept_token(TOKEN, LOGIN);
+        let data = tempfile::tempdir().unwrap();
+        let first = run(&server, data.path(), &["--publish"]);
+        assert_eq!(first.status.code(), Some(0), "{}", text(&first.stderr));
+        let approval = server.pull().reviews[0].id;
+        assert_eq!(server.pull().reviews[0].state, "APPROVED");
+
+        server.push(|repo| {
+            repo.git(&["checkout", "--quiet", "feature"]);
+            repo.write("src/lib.rs", &feature_lib(true, false));
+            repo.commit_all("feature: a key")
+        });
+        let second = run(&server, data.path(), &["--publish"]);
+        let err = text(&second.stderr);
+        assert_eq!(second.status.code(), Some(6), "{err}");
+        assert!(
+            err.contains(&format!(
+                "dismissed our earlier APPROVE (review {approval})"
+            )),
+            "{err}"
+        );
+        let states: Vec<String> = server
+            .pull()
+            .reviews
+            .iter()
+            .map(|r| r.state.clone())
+            .collect();
+        assert_eq!(states, ["DISMISSED", "CHANGES_REQUESTED"]);
+        // A third round that stands for the same decision dismisses nothing more.
+        let third = run(&server, data.path(), &["--publish", "--force"]);
+        let err = text(&third.stderr);
+        assert_eq!(third.status.code(), Some(6), "{err}");
+        assert!(!err.contains("dismissed"), "{err}");
+        let dismissals = server
+            .requests()
+            .iter()
+            .filter(|r| r.path.ends_with("/dismissals"))
+            .count();
+        assert_eq!(dismissals, 1);
     }
 
     #[test]

@@ -148,12 +148,12 @@ impl Hunks {
         let (mut old_path, mut path) = (String::new(), String::new());
         for line in diff.lines() {
             if let Some(p) = line.strip_prefix("--- ") {
-                old_path = p.trim_start_matches("a/").to_string();
+                old_path = unquote(p).trim_start_matches("a/").to_string();
             } else if let Some(p) = line.strip_prefix("+++ ") {
                 path = if p == "/dev/null" {
                     old_path.clone()
                 } else {
-                    p.trim_start_matches("b/").to_string()
+                    unquote(p).trim_start_matches("b/").to_string()
                 };
             } else if let Some(header) = line.strip_prefix("@@ ") {
                 let mut parts = header.split_whitespace();
@@ -183,6 +183,41 @@ impl Hunks {
             p == path && range.is_some_and(|(a, b)| (a as u64..=b as u64).contains(&line))
         })
     }
+}
+
+/// A path as git writes it in a diff header: C-quoted when it holds a newline, a quote, a
+/// backslash or (with `core.quotePath`) bytes past ASCII.
+fn unquote(path: &str) -> String {
+    // A name with a space ends with a tab, which git adds to mark where it stops.
+    let path = path.strip_suffix('\t').unwrap_or(path);
+    let Some(inner) = path.strip_prefix('"').and_then(|p| p.strip_suffix('"')) else {
+        return path.to_string();
+    };
+    let mut bytes = Vec::new();
+    let mut chars = inner.bytes().peekable();
+    while let Some(b) = chars.next() {
+        if b != b'\\' {
+            bytes.push(b);
+            continue;
+        }
+        match chars.next() {
+            Some(b'n') => bytes.push(b'\n'),
+            Some(b't') => bytes.push(b'\t'),
+            Some(b'r') => bytes.push(b'\r'),
+            Some(d @ b'0'..=b'7') => {
+                let mut value = u32::from(d - b'0');
+                for _ in 0..2 {
+                    if let Some(n) = chars.next_if(|n| (b'0'..=b'7').contains(n)) {
+                        value = value * 8 + u32::from(n - b'0');
+                    }
+                }
+                bytes.push(value as u8);
+            }
+            Some(other) => bytes.push(other),
+            None => bytes.push(b'\\'),
+        }
+    }
+    String::from_utf8_lossy(&bytes).into_owned()
 }
 
 /// GitHub's verdict on one inline comment, as the 422 it would send.
