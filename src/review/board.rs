@@ -404,4 +404,69 @@ mod tests {
         assert_eq!(board.reviewers["qa"].dropped, 1);
         assert_eq!(board.notes[0].1, "text.evidence: empty");
     }
+
+    #[test]
+    fn the_passes_speak_through_the_board_without_becoming_reviewers() {
+        let mut board = Board::default();
+        board.start_run(RunId(1));
+        let mut found = node("engineer-1", "engineer", Priority::P1, 0.9);
+        found.status = Status::Open;
+        board.apply(
+            event(
+                1,
+                "engineer",
+                EventKind::NodeAdded {
+                    node: Box::new(found),
+                },
+            ),
+            AT,
+        );
+        let scored = |score| EventKind::Scored {
+            node_id: "engineer-1".into(),
+            score,
+            reasoning: "rubric".into(),
+        };
+        // A rescore lowers the confidence; a later, higher one never lifts it past the original.
+        assert_eq!(
+            board.apply(event(1, "scoring", scored(40)), AT),
+            Applied::Changed
+        );
+        assert_eq!(board.nodes[0].confidence, 0.4);
+        board.apply(event(1, "scoring", scored(100)), AT);
+        assert_eq!(board.nodes[0].confidence, 0.9);
+        let traced = EventKind::Traced {
+            node_id: "engineer-1".into(),
+            cause: "the token is cached".into(),
+        };
+        board.apply(event(1, "root cause", traced), AT);
+        assert_eq!(
+            board.nodes[0].root_cause.as_deref(),
+            Some("the token is cached")
+        );
+        // A refutation is a dismissal through the status service, by the verifier.
+        let refuted = EventKind::Refuted {
+            node_id: "engineer-1".into(),
+            quote: "if token.expired()".into(),
+        };
+        assert_eq!(
+            board.apply(event(1, "verifier", refuted), AT),
+            Applied::Changed
+        );
+        assert_eq!(board.nodes[0].status, Status::Dismissed);
+        // An unknown finding is refused; a stale run changes nothing; no pass got a row.
+        let unknown = EventKind::Refuted {
+            node_id: "nope".into(),
+            quote: "x".into(),
+        };
+        assert!(matches!(
+            board.apply(event(1, "verifier", unknown), AT),
+            Applied::Refused(_)
+        ));
+        assert_eq!(
+            board.apply(event(2, "scoring", scored(10)), AT),
+            Applied::Stale
+        );
+        assert_eq!(board.nodes[0].confidence, 0.9);
+        assert_eq!(board.reviewers.keys().collect::<Vec<_>>(), vec!["engineer"]);
+    }
 }

@@ -4,6 +4,7 @@
 //! neither decides anything on its own.
 
 pub mod fix;
+mod journal;
 pub mod prepare;
 pub mod round;
 pub mod snapshot;

@@ -21,9 +21,11 @@ use crate::review::level::Level;
 use crate::review::node::Actor;
 use crate::review::status::{self, Change, StatusError};
 use crate::session::fix;
+use crate::session::journal;
 use crate::session::prepare::Prepared;
 use crate::session::round::{self, PipelineError, ReviewOptions, Tap};
 use crate::session::snapshot::RoundSnapshot;
+use crate::space::journal::{Journal, JournalEntry};
 use crate::space::{SpaceState, StoreError};
 
 /// How the session publishes: the configuration's options and where the forge is.
@@ -146,6 +148,11 @@ impl Session {
             preview: None,
             cohorts: None,
         }
+    }
+
+    /// Where this space journals decisions made while a round runs.
+    pub fn journal(&self) -> Journal {
+        Journal::of_space(self.prepared.space.path())
     }
 
     /// The prepared space, for the headless reports of what was prepared.
@@ -368,6 +375,29 @@ pub async fn serve(
     let send = |event: SessionEvent| {
         let _ = events.send(event);
     };
+    // Decisions journaled by an earlier process that died before they reached state.json:
+    // onto a completed round they go now; a round the kill interrupted is run again by the
+    // client, and they go onto its result.
+    let decisions = session.journal();
+    let mut replay: Vec<JournalEntry> = match decisions.read::<JournalEntry>() {
+        Ok((entries, _torn)) => entries,
+        Err(err) => {
+            send(SessionEvent::Failed {
+                title: "Could not read the decision journal".into(),
+                message: format!("{}: {err}", decisions.path().display()),
+            });
+            Vec::new()
+        }
+    };
+    let interrupted = session
+        .state()
+        .current_round()
+        .is_some_and(|round| !round.completed);
+    if !replay.is_empty() && !interrupted {
+        replay_journal(&mut session, std::mem::take(&mut replay), &events).await;
+        let _ = decisions.clear();
+        send(SessionEvent::RoundDone(Box::new(session.snapshot())));
+    }
     while let Some(command) = commands.recv().await {
         match command {
             Command::RunRound => {
@@ -375,6 +405,9 @@ pub async fn serve(
                 let (tap, taps) = mpsc::unbounded_channel();
                 let relay = tokio::spawn(relay(taps, events.clone()));
                 let mut waiting = Vec::new();
+                // The findings as they stood when the round began: what a decision made
+                // meanwhile is journaled against (the round has the space until it ends).
+                let before = session.state().clone();
                 let result = {
                     let run = session.run_round(Some(tap), Some(cancel));
                     tokio::pin!(run);
@@ -387,7 +420,24 @@ pub async fn serve(
                                 }
                                 Command::Apply { .. }
                                 | Command::EditComment { .. }
-                                | Command::SetLevel(_) => waiting.push(command),
+                                | Command::SetLevel(_) => {
+                                    // On disk before anything else: the round owns state.json
+                                    // until it ends, and a kill meanwhile must not lose this.
+                                    if let Some(entry) =
+                                        journal::entry_of(&command, &before, &now())
+                                    {
+                                        if let Err(err) = decisions.append(&entry) {
+                                            send(SessionEvent::Failed {
+                                                title: "Could not save".into(),
+                                                message: format!(
+                                                    "{}: {err}",
+                                                    decisions.path().display()
+                                                ),
+                                            });
+                                        }
+                                        waiting.push(entry);
+                                    }
+                                }
                                 Command::RunRound | Command::Cohorts => {}
                                 Command::Preview | Command::Publish | Command::WritePatch { .. } => {
                                     send(SessionEvent::Notice(
@@ -404,21 +454,43 @@ pub async fn serve(
                 let _ = relay.await;
                 match result {
                     Ok(snapshot) => {
-                        for command in waiting {
-                            handle(&mut session, command, &events).await;
+                        replay.extend(waiting);
+                        replay_journal(&mut session, std::mem::take(&mut replay), &events).await;
+                        if let Err(err) = decisions.clear() {
+                            send(SessionEvent::Failed {
+                                title: "Could not clear the decision journal".into(),
+                                message: format!("{}: {err}", decisions.path().display()),
+                            });
                         }
                         if let Some(cohorts) = snapshot.cohorts.clone() {
                             send(SessionEvent::Cohorts(Box::new(cohorts)));
                         }
                         send(SessionEvent::RoundDone(Box::new(session.snapshot())));
                     }
-                    Err(err) => send(SessionEvent::Failed {
-                        title: "The review failed".into(),
-                        message: err.to_string(),
-                    }),
+                    Err(err) => {
+                        // The decisions stay journaled for the next round's result.
+                        replay.extend(waiting);
+                        send(SessionEvent::Failed {
+                            title: "The review failed".into(),
+                            message: err.to_string(),
+                        })
+                    }
                 }
             }
             command => handle(&mut session, command, &events).await,
+        }
+    }
+}
+
+/// Applies journaled decisions, in the order they were made, to the round as it stands.
+async fn replay_journal(
+    session: &mut Session,
+    entries: Vec<JournalEntry>,
+    events: &mpsc::UnboundedSender<SessionEvent>,
+) {
+    for entry in entries {
+        if let Some(command) = journal::command_of(entry, session.state()) {
+            handle(session, command, events).await;
         }
     }
 }

@@ -7,6 +7,7 @@
 //! only way to change the state, and every change is on disk before it returns.
 
 pub(crate) mod fsutil;
+pub mod journal;
 pub mod key;
 pub mod layout;
 mod linked_objects;

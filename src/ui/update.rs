@@ -6,11 +6,10 @@ use ratatui::layout::Position;
 
 use crate::agents::events::EventKind;
 use crate::review::board::Applied as BoardApplied;
-use crate::review::consolidate;
+use crate::review::derived;
 use crate::review::disagreement::disagreements;
 use crate::review::node::{Actor, ReviewNode};
 use crate::review::status::{self, Change, SuppressionHint};
-use crate::review::verdict::{VerdictFinding, VerdictInput, decide};
 use crate::review::{Level, Role};
 use crate::space::state::Ladder;
 use crate::ui::action::Action;
@@ -346,8 +345,8 @@ fn dispatch(state: &mut AppState, action: Action) -> Vec<Effect> {
 /// only then. The verdict is `review::decide` over the same board, so what the header shows is
 /// exactly what the code decides.
 pub fn refresh(state: &mut AppState) {
-    state.problems = consolidate::consolidate(&state.board.nodes);
-    consolidate::apply(&mut state.board.nodes, &state.problems);
+    // The same derivations the session's snapshot makes, from `review::derived`.
+    state.problems = derived::problems(&mut state.board.nodes);
     state.disagreements = disagreements(&state.board.nodes);
     state.node_index = state
         .board
@@ -365,14 +364,13 @@ fn refresh_verdict(state: &mut AppState) {
         state.verdict = None;
         return;
     }
-    let input = VerdictInput {
-        findings: state.board.nodes.iter().map(VerdictFinding::from).collect(),
+    let context = derived::Context {
         axes: state.axes.clone(),
         reviewers: state.board.reviewer_runs(),
         deterministic_only: state.deterministic_only,
         model_verdict: None,
     };
-    state.verdict = Some(decide(&input));
+    state.verdict = Some(derived::verdict(&state.board.nodes, context));
 }
 
 fn info(state: &mut AppState, text: String) {

@@ -512,3 +512,94 @@ fn a_kill_at_any_point_of_a_cockpit_session_loses_no_decision() {
         started.elapsed()
     );
 }
+
+/// Decisions made while a round is still running reach the disk at once (the decision
+/// journal), survive a SIGKILL before the round ends, and land on the round that the reopen
+/// runs again. The round is kept running by a `gitleaks` on PATH that takes its time: the
+/// rule findings are on screen long before it answers.
+#[test]
+fn a_kill_during_a_running_round_loses_no_decision_made_meanwhile() {
+    let data = tempfile::tempdir().unwrap();
+    let bin = tempfile::tempdir().unwrap();
+    let slow = bin.path().join("slow");
+    std::fs::write(&slow, "").unwrap();
+    let gitleaks = bin.path().join("gitleaks");
+    std::fs::write(
+        &gitleaks,
+        format!(
+            "#!/bin/sh\nif [ -e '{}' ]; then sleep 50; fi\nexit 0\n",
+            slow.display()
+        ),
+    )
+    .unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&gitleaks, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let path = format!(
+        "{}:{}",
+        bin.path().display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let mut tmux = Tmux::start(
+        "journal",
+        "cat",
+        140,
+        42,
+        &[
+            ("REVIEW_TUI_DATA_DIR", data.path()),
+            ("REVIEW_TUI_PERSON", Path::new("tester")),
+        ],
+    );
+    let binary = env!("CARGO_BIN_EXE_review-tui");
+    let launch = |tmux: &Tmux| {
+        tmux.respawn(&format!(
+            "PATH='{path}' exec '{binary}' --demo --deterministic-only"
+        ))
+    };
+    tmux.keep_dead_panes();
+    tmux.poll_every(Duration::from_millis(20));
+
+    launch(&tmux);
+    // Every rule finding listed while the round is still running (gitleaks has not answered).
+    tmux.wait_for("the findings of the running round", |s| {
+        listed_statuses(s).len() == FINDINGS.len()
+    });
+    let state = wait_until("state.json", || crate::cockpit::find_state(data.path()));
+    let running = read_state(&state).unwrap();
+    assert_eq!(
+        running["rounds"].as_array().unwrap().last().unwrap()["completed"],
+        false,
+        "the round should still be running"
+    );
+    let journal = state.with_file_name("journal.jsonl");
+    let reason = "dismissed while the round ran: test fixture";
+    decide(&tmux, FINDINGS[0], 1, reason, true);
+    decide(&tmux, FINDINGS[2], 0, "", true);
+    wait_until("both decisions in the journal", || {
+        let text = std::fs::read_to_string(&journal).ok()?;
+        (text.lines().count() == 2 && text.contains(reason)).then_some(())
+    });
+    kill_cockpit(&tmux, "kill during the round");
+
+    // Reopened with a gitleaks that answers at once: the interrupted round runs again and the
+    // journaled decisions land on its result.
+    std::fs::remove_file(&slow).unwrap();
+    launch(&tmux);
+    let kept = wait_until("the journaled decisions in state.json", || {
+        let now = decisions(&read_state(&state)?);
+        let dismissed = now.get(FINDINGS[0])?;
+        let confirmed = now.get(FINDINGS[2])?;
+        let done = dismissed.status == "dismissed"
+            && dismissed
+                .history
+                .last()
+                .is_some_and(|t| t["reason"] == reason)
+            && confirmed.status == "consensus_ready";
+        done.then_some(now)
+    });
+    assert_eq!(kept[FINDINGS[2]].confirmations.len(), 1);
+    wait_until("the journal cleared", || (!journal.exists()).then_some(()));
+    tmux.keys(&["q"]);
+    wait_until("the cockpit to quit", || {
+        tmux.pane_process().1.then_some(())
+    });
+}

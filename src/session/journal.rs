@@ -1,0 +1,79 @@
+//! The session's side of the decision journal (`space::journal`): which commands are
+//! decisions, how they are written, and how journaled decisions find their finding again.
+
+use crate::review::level::Level;
+use crate::review::status::Change;
+use crate::session::Command;
+use crate::space::SpaceState;
+use crate::space::journal::{Decision, JournalEntry};
+
+/// The journal line for `command` when it is a person's decision; `None` otherwise.
+pub(super) fn entry_of(command: &Command, state: &SpaceState, at: &str) -> Option<JournalEntry> {
+    let (node_id, decision) = match command {
+        Command::Apply { node_id, change } => (
+            node_id.clone(),
+            match change.clone() {
+                Change::Confirm { note } => Decision::Confirm { note },
+                Change::Dispute { note } => Decision::Dispute { note },
+                Change::Resolve { note } => Decision::Resolve { note },
+                Change::Dismiss { reason } => Decision::Dismiss { reason },
+                Change::Reopen => Decision::Reopen,
+            },
+        ),
+        Command::EditComment { node_id, text } => {
+            (node_id.clone(), Decision::Comment { text: text.clone() })
+        }
+        Command::SetLevel(level) => (
+            String::new(),
+            Decision::Level {
+                level: level.as_str().to_string(),
+            },
+        ),
+        _ => return None,
+    };
+    // A finding already in the space has a fingerprint: a re-run round may number it
+    // differently, the fingerprint still finds it.
+    let fingerprint = state
+        .nodes
+        .iter()
+        .find(|n| n.id == node_id)
+        .map(|n| n.fingerprint.clone())
+        .unwrap_or_default();
+    Some(JournalEntry {
+        at: at.to_string(),
+        node_id,
+        fingerprint,
+        decision,
+    })
+}
+
+/// The command a journaled decision replays as, on the round as it stands now: the finding is
+/// looked up by id, then by fingerprint. `None` for a line this version cannot read back.
+pub(super) fn command_of(entry: JournalEntry, state: &SpaceState) -> Option<Command> {
+    let by_id = state.nodes.iter().any(|n| n.id == entry.node_id);
+    let node_id = if by_id || entry.fingerprint.is_empty() {
+        entry.node_id
+    } else {
+        state
+            .nodes
+            .iter()
+            .find(|n| n.fingerprint == entry.fingerprint)
+            .map_or(entry.node_id, |n| n.id.clone())
+    };
+    let change = |change| Command::Apply {
+        node_id: node_id.clone(),
+        change,
+    };
+    Some(match entry.decision {
+        Decision::Confirm { note } => change(Change::Confirm { note }),
+        Decision::Dispute { note } => change(Change::Dispute { note }),
+        Decision::Resolve { note } => change(Change::Resolve { note }),
+        Decision::Dismiss { reason } => change(Change::Dismiss { reason }),
+        Decision::Reopen => change(Change::Reopen),
+        Decision::Comment { text } => Command::EditComment {
+            node_id: node_id.clone(),
+            text,
+        },
+        Decision::Level { level } => Command::SetLevel(level.parse::<Level>().ok()?),
+    })
+}
