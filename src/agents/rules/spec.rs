@@ -62,6 +62,10 @@ pub(crate) struct RuleSpec {
     pub impact: String,
     pub verification: String,
     pub fix: Option<String>,
+    /// The rule's measured precision, how and on which PRs (documentation: a rule below 70 %
+    /// is off by default or P3 advisory until improved).
+    #[allow(dead_code)]
+    pub precision: Option<String>,
     pub max_lines: Option<usize>,
     pub max_bytes: Option<usize>,
     pub examples: Option<ExamplesSpec>,

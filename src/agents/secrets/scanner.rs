@@ -13,6 +13,7 @@ use super::redact::{merge_spans, redact_secret, splice};
 use super::rule::{Allowlist, Candidate, SecretRule};
 use crate::agents::scan_input::{ScanFile, ScanLine};
 use crate::diff::Side;
+use crate::diff::is_test_path;
 
 /// One secret found in the changed lines. It holds no raw secret: only its redaction and the
 /// anchored lines with every recognized secret redacted.
@@ -330,8 +331,11 @@ impl SecretScanner {
                     continue;
                 };
                 let secret = &text[start..end];
+                // Test code and fixtures are full of made-up credentials and test vectors: there
+                // only a provider's exact format counts, never a generic `password = "…"`.
                 if !rule.passes_entropy(secret)
-                    || (rule.refuse_placeholders && is_placeholder(secret))
+                    || (rule.refuse_placeholders
+                        && (is_placeholder(secret) || path.is_some_and(is_test_path)))
                 {
                     continue;
                 }

@@ -946,3 +946,37 @@ fn every_text_of_a_node_and_a_report_is_redacted() {
     assert!(!text.contains(&s.password[4..12]), "{text}");
     assert_eq!(report["n"], 1);
 }
+
+#[test]
+fn in_test_code_and_fixtures_only_a_providers_exact_format_is_a_secret() {
+    let scanner = SecretScanner::builtin();
+    // A WHATWG URL test vector and a stub's token: generic assignments in test files.
+    for (path, line) in [
+        (
+            "tests/models/whatwg.json",
+            "    \"password\": \"%20!%22$%&'()*+,-.%3A%3B%3C%3D%3E%40%5B\",",
+        ),
+        ("src/client_test.go", "\ttoken := \"xq7-token-123-Zk9vR2\""),
+    ] {
+        assert_eq!(rule_at(&scanner, path, line), None, "{path}: {line}");
+    }
+    // The same value outside tests is still reported, and a provider's format in a test is too.
+    assert_eq!(
+        rule_at(
+            &scanner,
+            "src/client.go",
+            "\ttoken := \"xq7-token-123-Zk9vR2\""
+        )
+        .as_deref(),
+        Some("secret/generic-assignment")
+    );
+    assert_eq!(
+        rule_at(
+            &scanner,
+            "tests/test_api.py",
+            "KEY = \"ghp_abcdefghijklmnopqrstuvwxyz0123456789\""
+        )
+        .as_deref(),
+        Some("secret/github-token")
+    );
+}
