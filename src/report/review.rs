@@ -6,11 +6,11 @@ use serde_json::{Value, json};
 use crate::printable::Lines;
 use crate::report::headless;
 use crate::report::verdict_text::round3;
-use crate::review::verdict::percent;
 use crate::review::AxisVerdict;
 use crate::review::consolidate::join_names;
 use crate::review::level::Placement;
 use crate::review::node::ReviewNode;
+use crate::review::verdict::percent;
 use crate::session::prepare::Prepared;
 use crate::session::snapshot::RoundSnapshot;
 
@@ -31,10 +31,7 @@ pub fn facts_line(result: &RoundSnapshot) -> String {
     let reviewed = result.coverage.files_reviewed.len();
     let mut parts = vec![
         verdict.decision.label().to_uppercase(),
-        format!(
-            "confidence {}",
-            percent(verdict.confidence)
-        ),
+        format!("confidence {}", percent(verdict.confidence)),
         gate.to_string(),
         format!("{reviewed} {} reviewed", plural(reviewed, "file", "files")),
     ];
