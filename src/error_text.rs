@@ -54,7 +54,10 @@ mod tests {
 
     #[test]
     fn a_quoted_cause_is_said_once() {
-        let error = Quoting { path: "/data", source: denied() };
+        let error = Quoting {
+            path: "/data",
+            source: denied(),
+        };
         let line = chain(&error);
         assert_eq!(line.matches("os error 13").count(), 1, "{line}");
         assert!(line.starts_with("space /data: "), "{line}");
@@ -62,9 +65,17 @@ mod tests {
 
     #[test]
     fn a_cause_not_yet_said_is_appended_in_order() {
-        let error = Silent { source: Quoting { path: "/data", source: denied() } };
+        let error = Silent {
+            source: Quoting {
+                path: "/data",
+                source: denied(),
+            },
+        };
         let line = chain(&error);
-        assert!(line.starts_with("could not open the space: space /data: "), "{line}");
+        assert!(
+            line.starts_with("could not open the space: space /data: "),
+            "{line}"
+        );
         assert_eq!(line.matches("os error 13").count(), 1, "{line}");
     }
 

@@ -300,7 +300,11 @@ fn closed_port() -> u16 {
 /// Each cause once: an error that quotes its cause and also returns it as its source must not
 /// print it twice (`Not a directory (os error 20): Not a directory (os error 20)`).
 fn assert_causes_once(err: &str, cause: &str) {
-    assert_eq!(err.matches(cause).count(), 1, "{cause:?} not said exactly once: {err}");
+    assert_eq!(
+        err.matches(cause).count(),
+        1,
+        "{cause:?} not said exactly once: {err}"
+    );
     assert_eq!(err.matches("os error").count(), 1, "{err}");
 }
 
@@ -326,7 +330,10 @@ fn a_failing_cause_is_said_once_whatever_failed() {
     // The network, to a model server: hyper's connect error quotes its io::Error too.
     let out = command(&dir.path().join("data"), &config)
         .args([&range, "--headless", "--require-model", "--model", "m"])
-        .args(["--model-url", &format!("http://127.0.0.1:{}/v1", closed_port())])
+        .args([
+            "--model-url",
+            &format!("http://127.0.0.1:{}/v1", closed_port()),
+        ])
         .output()
         .unwrap();
     let err = text(&out.stderr);
@@ -335,7 +342,10 @@ fn a_failing_cause_is_said_once_whatever_failed() {
 
     // The network, to a GitHub API the person configured.
     let out = command(&dir.path().join("data"), &config)
-        .env("GITHUB_API_URL", format!("http://127.0.0.1:{}", closed_port()))
+        .env(
+            "GITHUB_API_URL",
+            format!("http://127.0.0.1:{}", closed_port()),
+        )
         .args(["acme/widgets#7", "--headless", "--deterministic-only"])
         .output()
         .unwrap();

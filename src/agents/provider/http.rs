@@ -151,7 +151,10 @@ impl Endpoint {
             .connect_timeout(Duration::from_secs(10))
             .build()
             .map_err(|e| {
-                ProviderError::config(provider, format!("HTTP client: {}", crate::error_text::chain(&e)))
+                ProviderError::config(
+                    provider,
+                    format!("HTTP client: {}", crate::error_text::chain(&e)),
+                )
             })?;
         Ok(Endpoint {
             provider: provider.to_owned(),
