@@ -210,12 +210,7 @@ pub(super) async fn plan(
     }
 
     // Earlier comments whose finding is gone. An Inconclusive round proves nothing gone.
-    let found: HashSet<&str> = result
-        .board
-        .nodes
-        .iter()
-        .flat_map(|n| n.prints())
-        .collect();
+    let found: HashSet<&str> = result.board.nodes.iter().flat_map(|n| n.prints()).collect();
     let mut resolved_replies = Vec::new();
     let mut not_refound = Vec::new();
     if decision != Decision::Inconclusive {

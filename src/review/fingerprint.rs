@@ -153,10 +153,7 @@ pub fn settle(nodes: &mut [ReviewNode], earlier: &EarlierNames) {
 
 /// Where in its file a finding sits, for ordering identical ones (LEFT lines before RIGHT).
 fn place(anchor: &super::node::Anchor) -> (bool, u32) {
-    (
-        anchor.side == crate::diff::Side::Right,
-        anchor.start_line,
-    )
+    (anchor.side == crate::diff::Side::Right, anchor.start_line)
 }
 
 /// Whitespace changes (re-indentation, trailing spaces, blank lines) do not change the problem.
@@ -259,11 +256,20 @@ mod tests {
 
     #[test]
     fn a_renamed_file_keeps_its_first_names_prints_and_aliases_the_later_ones() {
-        let mut before = vec![at("a", "old.rs", 3, "x.unwrap()"), at("b", "old.rs", 9, "x.unwrap()")];
+        let mut before = vec![
+            at("a", "old.rs", 3, "x.unwrap()"),
+            at("b", "old.rs", 9, "x.unwrap()"),
+        ];
         settle(&mut before, &EarlierNames::new());
-        let names: EarlierNames =
-            [("new.rs".to_string(), vec!["old.rs".to_string(), "mid.rs".to_string()])].into();
-        let mut after = vec![at("a", "new.rs", 3, "x.unwrap()"), at("b", "new.rs", 9, "x.unwrap()")];
+        let names: EarlierNames = [(
+            "new.rs".to_string(),
+            vec!["old.rs".to_string(), "mid.rs".to_string()],
+        )]
+        .into();
+        let mut after = vec![
+            at("a", "new.rs", 3, "x.unwrap()"),
+            at("b", "new.rs", 9, "x.unwrap()"),
+        ];
         settle(&mut after, &names);
         assert_eq!(prints(&after), prints(&before));
         let under_new = fingerprint("rust/unwrap", "new.rs", &["x.unwrap()"]);
@@ -271,7 +277,10 @@ mod tests {
         assert_eq!(after[0].aliases, [under_mid.clone(), under_new.clone()]);
         assert_eq!(
             after[1].aliases,
-            [with_occurrence(&under_mid, 2), with_occurrence(&under_new, 2)]
+            [
+                with_occurrence(&under_mid, 2),
+                with_occurrence(&under_new, 2)
+            ]
         );
     }
 }

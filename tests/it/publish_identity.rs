@@ -44,7 +44,12 @@ fn server_with(path: &str, content: &str) -> GithubServer {
 
 fn publish(server: &GithubServer, data: &Path) -> Output {
     review_tui()
-        .args(["acme/widgets#7", "--headless", "--deterministic-only", "--publish"])
+        .args([
+            "acme/widgets#7",
+            "--headless",
+            "--deterministic-only",
+            "--publish",
+        ])
         .args(["--api-url", server.url()])
         .env("REVIEW_TUI_DATA_DIR", data)
         .env("GH_TOKEN", TOKEN)
@@ -111,10 +116,7 @@ fn identical_offending_lines_each_get_a_comment_and_each_matches_itself_next_rou
     // The next push adds a line above everything: the same four problems, nothing new, nothing
     // resolved.
     server.push(|repo| {
-        repo.write(
-            "src/lib.rs",
-            &format!("//! Widgets.\n{BASE_LIB}{TWICE}"),
-        );
+        repo.write("src/lib.rs", &format!("//! Widgets.\n{BASE_LIB}{TWICE}"));
         repo.commit_all("feature: a doc line")
     });
     let second = publish(&server, data.path());
