@@ -526,7 +526,11 @@ fn review_options(
     prepared: &review_tui::session::prepare::Prepared,
     config: &Config,
 ) -> anyhow::Result<ReviewOptions> {
-    let level = cli.level.unwrap_or(config.level);
+    // `--level` wins; else the level the person last chose for this PR; else the config's.
+    let level = cli
+        .level
+        .or_else(|| prepared.chosen_level())
+        .unwrap_or(config.level);
     let models = model_setup(cli, config, prepared, level)?;
     let options = ReviewOptions {
         level,

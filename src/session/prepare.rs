@@ -176,6 +176,13 @@ impl Prepared {
     pub fn is_empty(&self) -> bool {
         self.diff.files.is_empty()
     }
+
+    /// The level this PR was last read at — the one the person chose with `L`, kept with the
+    /// space's rounds — so that reopening the space, or reviewing its next head, keeps it.
+    /// `None` before any round (the configured level applies).
+    pub fn chosen_level(&self) -> Option<crate::review::level::Level> {
+        self.space.state().rounds.iter().rev().find_map(|r| r.level)
+    }
 }
 
 pub async fn prepare(reference: PrRef, options: &PrepareOptions) -> Result<Prepared, PrepareError> {

@@ -271,3 +271,57 @@ fn triage_undo_editor_gate_and_publish_at_80x24() {
     assert_eq!(undone["history"][1]["to"], "open");
     assert!(undone["confirmations"].as_array().unwrap().is_empty());
 }
+
+/// The demo with its recorded model answers at 80×24, in `data`.
+fn demo_with_models(name: &str, data: &Path, exit_file: &Path, env: &[(&str, &Path)]) -> Tmux {
+    let binary = env!("CARGO_BIN_EXE_review-tui");
+    let command = format!(
+        "{binary} --demo; echo $? > {}; sleep 30",
+        exit_file.display()
+    );
+    let mut all = vec![
+        ("REVIEW_TUI_DATA_DIR", data),
+        ("REVIEW_TUI_PERSON", Path::new("tester")),
+    ];
+    all.extend_from_slice(env);
+    Tmux::start(name, &command, 80, 24, &all)
+}
+
+/// `Reviewers · 12.3k tok` → `12.3k`.
+fn tokens_shown(screen: &str) -> String {
+    let after = screen
+        .split("Reviewers · ")
+        .nth(1)
+        .unwrap_or_else(|| panic!("no reviewers title:\n{screen}"));
+    after.split(" tok").next().unwrap().trim().to_string()
+}
+
+/// Defect 11: a reopened space shows the tokens its round spent and the level the person
+/// chose, as the space recorded them.
+#[test]
+fn a_reopened_space_keeps_its_tokens_and_the_chosen_level() {
+    let data = tempfile::tempdir().unwrap();
+    let first_exit = data.path().join("exit-1");
+    let tmux = demo_with_models("tokens-1", data.path(), &first_exit, &[]);
+    let done = tmux.wait_for("the finished review", |s| {
+        s.contains("BLOCK") && s.contains(" tok") && !s.contains("running") && s.contains("? help")
+    });
+    let spent = tokens_shown(&done);
+    assert_ne!(spent, "0", "the recorded models spend tokens:\n{done}");
+    assert!(done.contains("level balanced"), "{done}");
+    tmux.keys(&["L"]);
+    tmux.wait_for("the level", |s| s.contains("level thorough"));
+    tmux.keys(&["q"]);
+    exit_code(&first_exit, &tmux);
+    drop(tmux);
+
+    let second_exit = data.path().join("exit-2");
+    let tmux = demo_with_models("tokens-2", data.path(), &second_exit, &[]);
+    let reopened = tmux.wait_for("the reopened review", |s| {
+        s.contains("BLOCK") && s.contains(" tok") && s.contains("? help")
+    });
+    assert!(reopened.contains("level thorough"), "{reopened}");
+    assert_eq!(tokens_shown(&reopened), spent, "{reopened}");
+    tmux.keys(&["q"]);
+    exit_code(&second_exit, &tmux);
+}
