@@ -13,9 +13,18 @@ use crate::diff::Side;
 use crate::review::node::ReviewNode;
 use crate::session::prepare::Prepared;
 
-/// Writes the patch for `node_ids` (every blocking finding when empty) and says where, or why
-/// no patch was written.
-pub fn write_patch(prepared: &Prepared, node_ids: &[String]) -> Result<String, String> {
+/// A patch the gate wrote: where, what it holds (shown in the cockpit's patch viewer) and the
+/// one line that announces it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct WrittenPatch {
+    pub path: std::path::PathBuf,
+    pub text: String,
+    pub summary: String,
+}
+
+/// Writes the patch for `node_ids` (every blocking finding when empty), or says why no patch
+/// was written.
+pub fn write_patch(prepared: &Prepared, node_ids: &[String]) -> Result<WrittenPatch, String> {
     let state = prepared.space.state();
     let chosen: Vec<&ReviewNode> = if node_ids.is_empty() {
         state
@@ -44,7 +53,7 @@ pub fn write_patch(prepared: &Prepared, node_ids: &[String]) -> Result<String, S
     }
     if by_file.is_empty() {
         return Err(format!(
-            "none of the {} chosen findings carries exact replacement lines{}",
+            "none of the {} finding(s) asked for carries exact replacement lines{}",
             chosen.len(),
             if prompts_only > 0 {
                 format!(
@@ -109,10 +118,31 @@ pub fn write_patch(prepared: &Prepared, node_ids: &[String]) -> Result<String, S
     }
     crate::space::write_atomically(&target, patch.as_bytes())
         .map_err(|e| format!("writing {}: {e}", target.display()))?;
-    Ok(format!(
-        "patch for {fixed} finding(s) written to {} — apply it with `git apply`",
-        target.display()
-    ))
+    Ok(WrittenPatch {
+        summary: format!(
+            "patch for {fixed} finding(s) written to {} — apply it with `git apply`",
+            target.display()
+        ),
+        path: target,
+        text: patch,
+    })
+}
+
+/// The patch the gate last wrote for the space's current round, if there is one: a reopened
+/// cockpit can show it again.
+pub fn last_patch(prepared: &Prepared) -> Option<WrittenPatch> {
+    let round = prepared.space.state().current_round()?.number;
+    let path = prepared
+        .space
+        .path()
+        .join("fixes")
+        .join(format!("round-{round}.patch"));
+    let text = std::fs::read_to_string(&path).ok()?;
+    Some(WrittenPatch {
+        summary: format!("the patch written for round {round}: {}", path.display()),
+        path,
+        text,
+    })
 }
 
 /// How long one fix command may run.
@@ -394,10 +424,15 @@ mod tests {
                 Ok(())
             })
             .unwrap();
-        let message = write_patch(&prepared, &["n1".to_string()]).unwrap();
+        let written = write_patch(&prepared, &["n1".to_string()]).unwrap();
+        let message = written.summary.clone();
         assert!(message.contains("1 finding"), "{message}");
         let patch = prepared.space.path().join("fixes/round-1.patch");
+        assert_eq!(written.path, patch);
         let text = std::fs::read_to_string(&patch).unwrap();
+        assert_eq!(written.text, text, "what the viewer shows is what was written");
+        let again = last_patch(&prepared).expect("a reopen finds the patch");
+        assert_eq!((again.path, again.text), (written.path, written.text));
         assert!(
             text.contains("+            response = self.transport.get(url, &self.token.value);"),
             "{text}"

@@ -110,8 +110,10 @@ pub enum SessionEvent {
         published: Box<Published>,
         snapshot: Box<RoundSnapshot>,
     },
-    /// Something worth a line on the screen (a patch written, the round still running).
+    /// Something worth a line on the screen (the round still running, a fix command's work).
     Notice(String),
+    /// The gate wrote a patch: the cockpit announces it and can show it.
+    PatchWritten(Box<fix::WrittenPatch>),
     /// Something the session could not do.
     Failed {
         title: String,
@@ -130,6 +132,8 @@ pub struct Opening {
     pub diff: Arc<Diff>,
     /// The reviewed checkout, read for the code shown beside a finding.
     pub worktree: PathBuf,
+    /// The patch the gate wrote for this round earlier, if any.
+    pub patch: Option<fix::WrittenPatch>,
 }
 
 pub struct Session {
@@ -180,6 +184,7 @@ impl Session {
             snapshot: self.snapshot(),
             diff: Arc::new(self.prepared.diff.clone()),
             worktree: self.prepared.space.worktree().to_path_buf(),
+            patch: fix::last_patch(&self.prepared),
         }
     }
 
@@ -360,7 +365,7 @@ impl Session {
 
 /// The gate's fix, as [`Session::fix`] decided it.
 pub enum Fix {
-    Done(Result<String, String>),
+    Done(Result<fix::WrittenPatch, String>),
     Command { command: String, jobs: fix::FixJobs },
 }
 
@@ -571,7 +576,7 @@ async fn handle(
             Err(err) => send(failed("Not published", err.to_string())),
         },
         Command::WritePatch { node_ids } => match session.fix(&node_ids) {
-            Fix::Done(Ok(written)) => send(SessionEvent::Notice(written)),
+            Fix::Done(Ok(written)) => send(SessionEvent::PatchWritten(Box::new(written))),
             Fix::Done(Err(message)) => send(failed("No patch written", message)),
             Fix::Command { command, jobs } => {
                 send(SessionEvent::Notice(format!(

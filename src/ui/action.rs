@@ -72,6 +72,8 @@ pub enum Action {
     GateAbort,
     PublishConfirm,
     PublishCancel,
+    /// Show the patch the gate wrote.
+    ViewPatch,
     // Text input, routed to the top text box.
     Text(Input),
     Submit,
@@ -141,13 +143,18 @@ pub enum Action {
         title: String,
         message: String,
     },
-    /// A transient note from the engine (`patch written to …`).
+    /// A transient note from the engine (`the review is still running`).
     Notice(String),
+    /// The gate wrote a patch: announced, kept for the patch viewer.
+    PatchWritten {
+        patch: crate::ui::state::PatchData,
+        summary: String,
+    },
 }
 
 impl Action {
     /// The commands a key can be bound to, by name.
-    pub const BINDABLE: [Action; 42] = [
+    pub const BINDABLE: [Action; 43] = [
         Action::MoveDown,
         Action::MoveUp,
         Action::PageDown,
@@ -190,6 +197,7 @@ impl Action {
         Action::GateAbort,
         Action::PublishConfirm,
         Action::PublishCancel,
+        Action::ViewPatch,
     ];
 
     /// The snake_case name of a bindable command; `None` for actions that carry data.
@@ -237,6 +245,7 @@ impl Action {
             Action::GateAbort => "gate_abort",
             Action::PublishConfirm => "publish_confirm",
             Action::PublishCancel => "publish_cancel",
+            Action::ViewPatch => "view_patch",
             _ => return None,
         })
     }

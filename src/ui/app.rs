@@ -14,7 +14,7 @@ use crate::session::{Command, RoundSnapshot, Session, SessionEvent};
 use crate::space::Ladder;
 use crate::ui::action::Action;
 use crate::ui::run::{Engine, Inbox, RunOutcome};
-use crate::ui::state::{AppState, CohortView, PrHeader, PreviewData};
+use crate::ui::state::{AppState, CohortView, PatchData, PrHeader, PreviewData};
 use crate::ui::update::Effect;
 use crate::ui::view::ViewContext;
 
@@ -114,6 +114,10 @@ async fn relay(
                 Action::Ladder(snapshot.ladder),
             ],
             SessionEvent::Notice(text) => vec![Action::Notice(text)],
+            SessionEvent::PatchWritten(written) => vec![Action::PatchWritten {
+                patch: patch_data(&written),
+                summary: written.summary.clone(),
+            }],
             SessionEvent::Failed { title, message } => {
                 vec![Action::EngineError { title, message }]
             }
@@ -136,6 +140,14 @@ fn round_actions(snapshot: &RoundSnapshot) -> Vec<Action> {
         Action::Axes(snapshot.axes.clone()),
         Action::Ladder(snapshot.ladder),
     ]
+}
+
+/// A written patch as the viewer shows it.
+fn patch_data(written: &crate::session::fix::WrittenPatch) -> PatchData {
+    PatchData {
+        path: written.path.display().to_string(),
+        text: written.text.clone(),
+    }
 }
 
 /// `REQUEST_CHANGES`, or `COMMENT (intended: REQUEST_CHANGES)` on one's own PR.
@@ -283,6 +295,7 @@ pub async fn run_cockpit(
     state.level = snapshot.level;
     state.deterministic_only = snapshot.deterministic_only;
     state.comments = snapshot.comments.clone();
+    state.patch = opening.patch.as_ref().map(patch_data);
     if !run_review && opening.state.current_round().is_some() {
         state.axes = snapshot.axes.clone();
         state.board.reviewers = snapshot.board.reviewers.clone();

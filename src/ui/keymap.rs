@@ -144,6 +144,8 @@ pub enum Context {
     Help,
     /// The diff view: bound keys move and jump; other keys do nothing.
     Diff,
+    /// The patch viewer: bound keys scroll; any other key closes it.
+    Patch,
 }
 
 impl Context {
@@ -154,6 +156,7 @@ impl Context {
             Context::Preview => "Publish preview",
             Context::Help => "Help",
             Context::Diff => "Diff view",
+            Context::Patch => "Patch viewer",
         }
     }
 }
@@ -350,6 +353,13 @@ impl Default for Keymap {
                 "diff of the selected cohort's files, findings marked in the gutter",
                 &[Pane::Findings],
             ),
+            (
+                Main,
+                A::ViewPatch,
+                &["v"],
+                "view the patch the gate's fix wrote",
+                NONE,
+            ),
             (Main, A::Help, &["?"], "help: every key", ALL),
             (
                 Main,
@@ -398,6 +408,13 @@ impl Default for Keymap {
                 A::GateAbort,
                 &["a"],
                 "leave the gate without publishing (the review stays open)",
+                NONE,
+            ),
+            (
+                Gate,
+                A::ViewPatch,
+                &["v"],
+                "view the patch the fix wrote",
                 NONE,
             ),
             (Gate, A::Close, &["esc"], "back to the findings", NONE),
@@ -456,6 +473,12 @@ impl Default for Keymap {
                 "quit (decisions are already saved)",
                 NONE,
             ),
+            (Patch, A::MoveDown, &["j", "down"], "scroll down", NONE),
+            (Patch, A::MoveUp, &["k", "up"], "scroll up", NONE),
+            (Patch, A::PageDown, &["pgdn", "space"], "page down", NONE),
+            (Patch, A::PageUp, &["pgup"], "page up", NONE),
+            (Patch, A::Top, &["home", "g"], "top", NONE),
+            (Patch, A::Bottom, &["end", "G"], "end", NONE),
             (Help, A::MoveDown, &["j", "down"], "scroll down", NONE),
             (Help, A::MoveUp, &["k", "up"], "scroll up", NONE),
             (Help, A::PageDown, &["pgdn", "space"], "page down", NONE),
@@ -623,6 +646,9 @@ impl Keymap {
             Some(Overlay::Help { .. }) => {
                 Some(self.lookup(Context::Help, key).unwrap_or(Action::Close))
             }
+            Some(Overlay::Patch { .. }) => {
+                Some(self.lookup(Context::Patch, key).unwrap_or(Action::Close))
+            }
             Some(Overlay::Error { .. }) => Some(Action::Close),
             Some(Overlay::Input(input)) => {
                 let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
@@ -675,6 +701,7 @@ pub(crate) fn short(action: &Action) -> &'static str {
         Action::GatePublish => "publish",
         Action::GateDetails => "details",
         Action::GateAbort => "leave",
+        Action::ViewPatch => "view patch",
         Action::Close => "back",
         other => other.name().unwrap_or(""),
     }

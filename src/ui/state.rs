@@ -126,6 +126,13 @@ pub enum RowKey {
     Node(String),
 }
 
+/// A patch the gate wrote: where it is and what it holds, for the patch viewer.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct PatchData {
+    pub path: String,
+    pub text: String,
+}
+
 /// What the engine computed for the publish preview (`Effect::PreviewPublish` →
 /// `Action::PublishPreview`).
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -239,6 +246,10 @@ pub enum Overlay {
     },
     /// The diff of a cohort's files (or of every changed file), findings in the gutter.
     Diff(DiffView),
+    /// The patch the gate wrote (`AppState::patch`), scrolling.
+    Patch {
+        scroll: u16,
+    },
 }
 
 /// Where the diff view is: which files, the cursor row and the first row shown. Rows are
@@ -367,6 +378,8 @@ pub struct AppState {
     /// The person's changes this session, last on top, and the ones undone since.
     pub undo: Vec<crate::ui::triage::Undoable>,
     pub redo: Vec<crate::ui::triage::Undoable>,
+    /// The last patch the gate wrote (this session, or found in the space on reopen).
+    pub patch: Option<PatchData>,
 }
 
 impl AppState {
@@ -412,6 +425,7 @@ impl AppState {
             undo: Vec::new(),
             redo: Vec::new(),
             terminal_jobs: Vec::new(),
+            patch: None,
         }
     }
 

@@ -448,9 +448,27 @@ fn dispatch(state: &mut AppState, action: Action) -> Vec<Effect> {
             if matches!(state.top_overlay(), Some(Overlay::PreviewPending)) {
                 state.overlays.pop();
             }
+            // The error is the outcome: a status line saying what was asked for (`fix: …`)
+            // would contradict it beside it.
+            state.message = None;
             state.overlays.push(Overlay::Error { title, message });
         }
         Action::Notice(text) => info(state, text),
+        Action::PatchWritten { patch, summary } => {
+            state.patch = Some(patch);
+            info(state, format!("{summary} · v shows it"));
+        }
+        Action::ViewPatch => {
+            if state.patch.is_some() {
+                state.overlays.push(Overlay::Patch { scroll: 0 });
+            } else {
+                message(
+                    state,
+                    MessageKind::Warn,
+                    "no patch yet: the gate's fix (g, then f) writes one".to_string(),
+                );
+            }
+        }
     }
     Vec::new()
 }
@@ -929,6 +947,15 @@ fn gate_fix(state: &mut AppState) -> Vec<Effect> {
             .filter(|n| state.marked.contains(&n.id))
             .collect()
     };
+    // Which findings, said the same way in every message about them.
+    let which = if state.marked.is_empty() {
+        format!(
+            "{} (nothing is marked: every counted finding)",
+            super::view::findings::plural(chosen.len(), "finding")
+        )
+    } else {
+        format!("the {} marked", chosen.len())
+    };
     let node_ids: Vec<String> = chosen
         .iter()
         .filter(|n| has_fix(n))
@@ -938,20 +965,16 @@ fn gate_fix(state: &mut AppState) -> Vec<Effect> {
         message(
             state,
             MessageKind::Warn,
-            "none of the chosen findings has replacement lines or a fix prompt".to_string(),
+            format!("no fix: none of {which} has replacement lines or a fix prompt"),
         );
         return Vec::new();
     }
-    let skipped = chosen.len() - node_ids.len();
-    let text = if skipped > 0 {
-        format!(
-            "fix: {} findings sent to the fixer ({skipped} without a fix skipped)",
-            node_ids.len()
-        )
-    } else {
-        format!("fix: {} findings sent to the fixer", node_ids.len())
-    };
-    info(state, text);
+    // Only what was asked: the session's answer (a patch written, or why not) is the outcome,
+    // and replaces this line.
+    info(
+        state,
+        format!("fix: working on {} of {which}…", node_ids.len()),
+    );
     vec![Effect::WritePatch { node_ids }]
 }
 
@@ -987,6 +1010,7 @@ fn scroll_at(state: &mut AppState, column: u16, row: u16, delta: i16) {
     match state.overlays.last_mut() {
         Some(
             Overlay::Help { scroll }
+            | Overlay::Patch { scroll }
             | Overlay::Preview { scroll, .. }
             | Overlay::Gate { scroll, .. },
         ) => {
@@ -1144,6 +1168,7 @@ fn in_overlay(state: &mut AppState, action: &Action) -> Option<Vec<Effect>> {
     let max = state.layout.overlay_scroll_max;
     match state.overlays.last_mut()? {
         Overlay::Help { scroll }
+        | Overlay::Patch { scroll }
         | Overlay::Preview { scroll, .. }
         | Overlay::Gate { scroll, .. } => {
             let delta: i16 = match action {

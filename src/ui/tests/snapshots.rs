@@ -7,7 +7,7 @@ use ratatui::backend::TestBackend;
 use super::fixtures::*;
 use crate::ui::action::Action;
 use crate::ui::keymap::Keymap;
-use crate::ui::state::{AppState, Pane, PreviewData, RowKey};
+use crate::ui::state::{AppState, Pane, PatchData, PreviewData, RowKey};
 use crate::ui::theme::Theme;
 use crate::ui::view::{self, ViewContext};
 
@@ -214,6 +214,33 @@ fn sized_publish_preview() {
         );
         state
     });
+}
+
+#[test]
+fn the_patch_viewer_at_80x24() {
+    let mut state = finished();
+    let mut text = String::from(
+        "diff --git a/src/auth/refresh.rs b/src/auth/refresh.rs\n--- a/src/auth/refresh.rs\n+++ b/src/auth/refresh.rs\n@@ -8,5 +8,5 @@ impl Client {\n     pub fn refresh(&mut self, now: Instant) -> Result<Token, Error> {\n-        if let Some(token) = self.cache.get() {\n+        if let Some(token) = self.cache.get().filter(|t| t.expires_at > now) {\n             return Ok(token);\n         }\n",
+    );
+    // Long enough to scroll at 80x24.
+    for i in 0..30 {
+        text.push_str(&format!(" context line {i}\n"));
+    }
+    apply(
+        &mut state,
+        [
+            Action::PatchWritten {
+                patch: PatchData {
+                    path: "/data/spaces/github/acme/payments/pr-42/fixes/round-1.patch".into(),
+                    text,
+                },
+                summary: "patch for 1 finding(s) written".into(),
+            },
+            Action::OpenGate,
+            Action::ViewPatch,
+        ],
+    );
+    insta::assert_snapshot!(render_at(&mut state, 80, 24).backend());
 }
 
 fn preview_data() -> PreviewData {

@@ -11,7 +11,7 @@ use crate::review::status::Change;
 use crate::space::state::Ladder;
 use crate::ui::action::Action;
 use crate::ui::rows::{self, Row, Unfold};
-use crate::ui::state::{InputPurpose, Overlay, Pane, PreviewData, RowKey};
+use crate::ui::state::{InputPurpose, Overlay, Pane, PatchData, PreviewData, RowKey};
 use crate::ui::update::{Effect, update};
 
 fn typed(text: &str) -> Vec<Action> {
@@ -348,6 +348,51 @@ fn gate_fix_sends_the_findings_with_replacement_lines() {
             node_ids: vec!["n1".into()]
         }]
     );
+}
+
+#[test]
+fn a_refused_fix_is_one_message_the_error_and_no_status_line_says_otherwise() {
+    let mut state = finished();
+    apply(&mut state, [Action::OpenGate, Action::GateFix]);
+    let asked = state.message.as_ref().unwrap().text.clone();
+    assert!(asked.contains("nothing is marked"), "{asked}");
+    assert!(!asked.contains("sent"), "{asked}");
+    apply(
+        &mut state,
+        [Action::EngineError {
+            title: "No patch written".into(),
+            message: "none of the 1 finding(s) asked for carries exact replacement lines".into(),
+        }],
+    );
+    assert!(state.message.is_none(), "{:?}", state.message);
+    assert!(matches!(state.top_overlay(), Some(Overlay::Error { .. })));
+}
+
+#[test]
+fn a_written_patch_is_announced_and_shown_by_v_scrolling_to_its_end() {
+    let mut state = finished();
+    apply(&mut state, [Action::ViewPatch]);
+    assert!(state.overlays.is_empty(), "no patch yet: nothing to show");
+    assert!(state.message.as_ref().unwrap().text.contains("no patch yet"));
+    apply(
+        &mut state,
+        [Action::PatchWritten {
+            patch: PatchData {
+                path: "/space/fixes/round-1.patch".into(),
+                text: "diff --git a/x b/x\n".into(),
+            },
+            summary: "patch for 1 finding(s) written to /space/fixes/round-1.patch".into(),
+        }],
+    );
+    let said = &state.message.as_ref().unwrap().text;
+    assert!(said.contains("round-1.patch") && said.contains("v shows it"), "{said}");
+    apply(&mut state, [Action::OpenGate, Action::ViewPatch]);
+    assert!(matches!(state.top_overlay(), Some(Overlay::Patch { scroll: 0 })));
+    state.layout.overlay_scroll_max = 3;
+    apply(&mut state, [Action::Bottom, Action::MoveDown]);
+    assert!(matches!(state.top_overlay(), Some(Overlay::Patch { scroll: 3 })));
+    apply(&mut state, [Action::Close]);
+    assert!(matches!(state.top_overlay(), Some(Overlay::Gate { .. })));
 }
 
 #[test]

@@ -6,7 +6,7 @@ mod cohort;
 mod detail;
 mod diff;
 mod disagreements;
-mod findings;
+pub(crate) mod findings;
 mod header;
 mod overlays;
 mod reviewers;

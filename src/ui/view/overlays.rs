@@ -31,6 +31,7 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &AppState, cx: &ViewContext) -
             Overlay::Input(input) => text_box(frame, area, state, input, cx),
             Overlay::Error { title, message } => error(frame, area, title, message, cx),
             Overlay::Diff(view) => diff_lines = super::diff::draw(frame, area, state, view, cx),
+            Overlay::Patch { scroll } => scroll_max = patch(frame, area, state, *scroll, cx),
         }
     }
     (diff_lines, scroll_max)
@@ -51,6 +52,7 @@ fn help(frame: &mut Frame, area: Rect, scroll: u16, cx: &ViewContext) -> u16 {
         Context::Diff,
         Context::Gate,
         Context::Preview,
+        Context::Patch,
     ] {
         if !lines.is_empty() {
             lines.push(Line::raw(""));
@@ -256,6 +258,60 @@ fn is_scroll(action: &crate::ui::action::Action) -> bool {
     matches!(
         action,
         A::MoveDown | A::MoveUp | A::PageDown | A::PageUp | A::Top | A::Bottom
+    )
+}
+
+/// The patch the gate wrote, as a diff: added lines in the added colour, removed in the
+/// removed one, every line escaped (it quotes the PR's code), scrolling under a title that
+/// says where the file is.
+fn patch(frame: &mut Frame, area: Rect, state: &AppState, scroll: u16, cx: &ViewContext) -> u16 {
+    let theme = &cx.theme;
+    let Some(patch) = &state.patch else {
+        return 0;
+    };
+    let rect = centered(
+        area,
+        area.width.saturating_sub(4).clamp(40, 120),
+        area.height.saturating_sub(2),
+    );
+    frame.render_widget(Clear, rect);
+    let block = boxed(" Patch · j/k scroll · any other key closes ".to_string(), cx);
+    let inner = block.inner(rect);
+    frame.render_widget(block, rect);
+    let footer = Paragraph::new(Line::from(vec![
+        Span::styled(super::shown(&patch.path), theme.muted),
+        Span::styled(" · apply with `git apply`", theme.muted),
+    ]))
+    .wrap(Wrap { trim: true });
+    let footer_height = (footer.line_count(inner.width) as u16).min(inner.height / 2);
+    let [content, bottom] =
+        Layout::vertical([Constraint::Fill(1), Constraint::Length(footer_height)]).areas(inner);
+    frame.render_widget(footer, bottom);
+    let lines: Vec<Line> = patch
+        .text
+        .lines()
+        .map(|line| {
+            let style = if line.starts_with("+++") || line.starts_with("---") {
+                theme.title
+            } else if line.starts_with('+') {
+                theme.diff_add
+            } else if line.starts_with('-') {
+                theme.diff_del
+            } else if line.starts_with("@@") || line.starts_with("diff ") {
+                theme.muted
+            } else {
+                theme.text
+            };
+            Line::from(Span::styled(super::shown(line), style))
+        })
+        .collect();
+    super::scrolled(
+        frame,
+        content,
+        Block::default().padding(Padding::right(1)),
+        Paragraph::new(lines).wrap(Wrap { trim: false }),
+        scroll,
+        cx,
     )
 }
 
