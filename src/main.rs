@@ -616,7 +616,8 @@ fn cockpit_command(cli: &Cli, pr: &str, runtime: &tokio::runtime::Runtime) -> an
         Some(path) => Keymap::load(&path)?,
         None => Keymap::default(),
     };
-    let cx = ViewContext::new(theme, keymap);
+    let mut cx = ViewContext::new(theme, keymap);
+    cx.editor_open_at = config.editor_open_at.clone();
     let (outcome, decision) = runtime.block_on(ui::app::run_cockpit(session, run_review, &cx))?;
     match outcome {
         ui::RunOutcome::Aborted => Ok(Exit::Aborted),

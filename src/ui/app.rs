@@ -296,6 +296,7 @@ pub async fn run_cockpit(
     state.deterministic_only = snapshot.deterministic_only;
     state.comments = snapshot.comments.clone();
     state.patch = opening.patch.as_ref().map(patch_data);
+    state.worktree = Some(opening.worktree.clone());
     if !run_review && opening.state.current_round().is_some() {
         state.axes = snapshot.axes.clone();
         state.board.reviewers = snapshot.board.reviewers.clone();

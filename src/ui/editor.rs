@@ -48,6 +48,44 @@ pub fn edit_with(editor: &str, text: &str) -> Result<String, String> {
     Ok(edited)
 }
 
+/// Opens `file` at `line` in the person's editor; blocks until it exits. The caller hands it
+/// the terminal. `open_at` is `[editor] open_at` from the person's config: the command line
+/// with `{file}` and `{line}` where they go (`code -g {file}:{line}`, `hx {file}:{line}`);
+/// without it the editor gets `+LINE FILE`, the form vi, vim, nvim, nano, emacs and micro
+/// understand.
+pub fn open_at(open_at: Option<&str>, file: &Path, line: u32) -> Result<(), String> {
+    open_at_with(&command(), open_at, file, line)
+}
+
+/// [`open_at`] with `editor` standing for `$VISUAL`/`$EDITOR`.
+pub fn open_at_with(
+    editor: &str,
+    open_at: Option<&str>,
+    file: &Path,
+    line: u32,
+) -> Result<(), String> {
+    // The path (the PR chose it) and the line go in as `$1` and `$2`, never spliced into the
+    // command line the shell reads.
+    let script = match open_at {
+        Some(template) => template
+            .replace("{file}", "\"$1\"")
+            .replace("{line}", "\"$2\""),
+        None => format!("{editor} +\"$2\" \"$1\""),
+    };
+    let status = Command::new("sh")
+        .arg("-c")
+        .arg(&script)
+        .arg("review-tui-editor")
+        .arg(file)
+        .arg(line.max(1).to_string())
+        .status()
+        .map_err(|e| format!("could not start the editor `{editor}`: {e}"))?;
+    if !status.success() {
+        return Err(format!("the editor ended with {status}"));
+    }
+    Ok(())
+}
+
 /// A file only the person can read (the comment may quote code), removed when dropped.
 struct TempFile {
     path: PathBuf,
@@ -118,6 +156,50 @@ mod tests {
             edit_with("false", "kept")
                 .unwrap_err()
                 .contains("unchanged")
+        );
+    }
+
+    /// The editor's arguments, one per line, as a script standing for the editor records them.
+    fn recorded(template: Option<&str>) -> String {
+        let dir = tempfile::tempdir().unwrap();
+        let script = dir.path().join("editor.sh");
+        let log = dir.path().join("args");
+        std::fs::write(
+            &script,
+            format!(
+                "#!/bin/sh\nfor a in \"$@\"; do printf '%s\\n' \"$a\" >> '{}'; done\n",
+                log.display()
+            ),
+        )
+        .unwrap();
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+        let template = template.map(|t| t.replace("EDITOR", &script.display().to_string()));
+        // A path a PR could choose: spaces, a quote, a `$(…)` that must stay text.
+        let file = dir.path().join("a b'$(touch pwned).rs");
+        open_at_with(
+            &script.display().to_string(),
+            template.as_deref(),
+            &file,
+            42,
+        )
+        .unwrap();
+        assert!(!dir.path().join("pwned").exists() && !Path::new("pwned").exists());
+        std::fs::read_to_string(&log)
+            .unwrap()
+            .replace(&dir.path().display().to_string(), "DIR")
+    }
+
+    #[test]
+    fn a_vi_family_editor_gets_plus_line_then_the_file() {
+        assert_eq!(recorded(None), "+42\nDIR/a b'$(touch pwned).rs\n");
+    }
+
+    #[test]
+    fn a_configured_form_places_the_file_and_line_where_it_says() {
+        assert_eq!(
+            recorded(Some("EDITOR -g {file}:{line}")),
+            "-g\nDIR/a b'$(touch pwned).rs:42\n"
         );
     }
 

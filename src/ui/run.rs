@@ -254,7 +254,7 @@ async fn run_loop<B: Backend>(
                         engine.handle(effect, &inbox);
                     }
                     for job in std::mem::take(&mut state.terminal_jobs) {
-                        terminal_job(job, terminal, &inbox, handoff);
+                        terminal_job(job, terminal, &inbox, handoff, cx);
                     }
                     if outcome.is_some() {
                         break;
@@ -287,6 +287,7 @@ fn terminal_job<B: Backend>(
     terminal: &mut Terminal<B>,
     inbox: &Inbox,
     handoff: Option<&Handoff>,
+    cx: &ViewContext,
 ) {
     match job {
         TerminalJob::Editor { node_id, text } => {
@@ -296,6 +297,20 @@ fn terminal_job<B: Backend>(
                 None => run(),
             };
             inbox.send(Action::EditorClosed { node_id, text });
+        }
+        TerminalJob::OpenFile { file, line } => {
+            let open_at = cx.editor_open_at.as_deref();
+            let run = || crate::ui::editor::open_at(open_at, &file, line);
+            // Only a real terminal: without one there is no screen to lend the editor.
+            let Some(handoff) = handoff else { return };
+            let ran = tokio::task::block_in_place(|| handoff.lend(terminal, run));
+            inbox.send(match ran {
+                Ok(()) => Action::Notice(format!("back from the editor ({}:{line})", file.display())),
+                Err(message) => Action::EngineError {
+                    title: "The editor did not open".into(),
+                    message,
+                },
+            });
         }
         TerminalJob::Clipboard(text) => {
             // Only a real terminal: a test backend has no clipboard to reach.

@@ -157,6 +157,11 @@ pub enum TerminalJob {
     Editor { node_id: String, text: String },
     /// Put `text` on the clipboard through the terminal (OSC 52).
     Clipboard(String),
+    /// Suspend the cockpit and open `file` (in the worktree) at `line` in the person's editor.
+    OpenFile {
+        file: std::path::PathBuf,
+        line: u32,
+    },
 }
 
 /// Why a text box is open.
@@ -380,6 +385,8 @@ pub struct AppState {
     pub redo: Vec<crate::ui::triage::Undoable>,
     /// The last patch the gate wrote (this session, or found in the space on reopen).
     pub patch: Option<PatchData>,
+    /// The reviewed checkout: where `O` opens a finding's file.
+    pub worktree: Option<std::path::PathBuf>,
 }
 
 impl AppState {
@@ -426,6 +433,7 @@ impl AppState {
             redo: Vec::new(),
             terminal_jobs: Vec::new(),
             patch: None,
+            worktree: None,
         }
     }
 

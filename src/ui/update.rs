@@ -13,7 +13,7 @@ use crate::review::status::{Change, SuppressionHint};
 use crate::review::{Level, Role};
 use crate::space::state::Ladder;
 use crate::ui::action::Action;
-use crate::ui::diffview::{self, DiffDoc};
+use crate::ui::diffview::{self, DiffDoc, DiffRow};
 use crate::ui::rows::{self, Row, Unfold};
 use crate::ui::state::{
     AppState, DiffView, InputPurpose, MessageKind, Overlay, Pane, RowKey, TerminalJob,
@@ -215,6 +215,23 @@ fn dispatch(state: &mut AppState, action: Action) -> Vec<Effect> {
                 };
                 info(state, format!("copied {text}"));
                 state.terminal_jobs.push(TerminalJob::Clipboard(text));
+                Vec::new()
+            });
+        }
+        Action::OpenInEditor => {
+            return with_selected(state, "open in the editor", |state, id| {
+                let at = state
+                    .node(&id)
+                    .and_then(|n| n.anchor.as_ref())
+                    .map(|a| (a.path.clone(), a.start_line));
+                match at {
+                    Some((path, line)) => open_in_editor(state, &path, line),
+                    None => message(
+                        state,
+                        MessageKind::Warn,
+                        "this finding names no file".to_string(),
+                    ),
+                }
                 Vec::new()
             });
         }
@@ -1272,11 +1289,37 @@ fn open_diff(state: &mut AppState) {
     state.overlays.push(Overlay::Diff(view));
 }
 
+/// Hands the person's editor `path` (the PR's, inside the worktree) at `line`.
+fn open_in_editor(state: &mut AppState, path: &str, line: u32) {
+    let Some(worktree) = &state.worktree else {
+        message(state, MessageKind::Warn, "no worktree to open files in".to_string());
+        return;
+    };
+    // A path from the PR, read inside the worktree only.
+    let inside = !path.is_empty()
+        && !path.starts_with('/')
+        && !path.split('/').any(|part| part == ".." || part.is_empty());
+    let file = worktree.join(path);
+    if !inside || !file.is_file() {
+        let shown = crate::printable::line(path).into_owned();
+        message(
+            state,
+            MessageKind::Warn,
+            format!("{shown} is not a file in the worktree (deleted at the head?)"),
+        );
+        return;
+    }
+    state
+        .terminal_jobs
+        .push(TerminalJob::OpenFile { file, line: line.max(1) });
+}
+
 /// What a key in the diff view comes to, decided while the document borrows the state.
 enum DiffMove {
     To(usize, Place),
     Note(&'static str),
     Select(String),
+    Open(String, u32),
     Close,
 }
 
@@ -1319,6 +1362,20 @@ fn diff_action(state: &mut AppState, action: &Action) -> Option<Vec<Effect>> {
                 }
             }
             Action::OpenDiff => DiffMove::Close,
+            // The head's line; a removed line has none, and its base line is close to where
+            // it was.
+            Action::OpenInEditor => match doc.row(cursor) {
+                Some(DiffRow::Line { path, line }) => {
+                    DiffMove::Open(path.to_string(), line.new_line.or(line.old_line).unwrap_or(1))
+                }
+                Some(DiffRow::Hunk { path, hunk }) => {
+                    DiffMove::Open(path.to_string(), hunk.new_start.max(1))
+                }
+                Some(DiffRow::File { path, .. } | DiffRow::Note { path, .. }) => {
+                    DiffMove::Open(path.to_string(), 1)
+                }
+                None => DiffMove::Note("nothing here to open"),
+            },
             _ => return None,
         }
     };
@@ -1329,6 +1386,7 @@ fn diff_action(state: &mut AppState, action: &Action) -> Option<Vec<Effect>> {
             set_diff_view(state, view);
         }
         DiffMove::Note(text) => info(state, text.to_string()),
+        DiffMove::Open(path, line) => open_in_editor(state, &path, line),
         DiffMove::Select(id) => {
             state.overlays.pop();
             reveal(state, &id);

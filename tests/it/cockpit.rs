@@ -325,3 +325,87 @@ fn a_reopened_space_keeps_its_tokens_and_the_chosen_level() {
     tmux.keys(&["q"]);
     exit_code(&second_exit, &tmux);
 }
+
+/// `O` hands the finding's file, in the space's worktree, to `$VISUAL` at the finding's line
+/// (`+LINE FILE`); the cockpit comes back after it. A script stands for the editor and records
+/// its arguments. In the diff view `o` opens the cursor's line.
+#[test]
+fn o_opens_the_findings_file_at_its_line_in_the_editor_at_80x24() {
+    let data = tempfile::tempdir().unwrap();
+    let exit_file = data.path().join("exit");
+    let args = data.path().join("args");
+    let editor = data.path().join("editor.sh");
+    std::fs::write(
+        &editor,
+        format!(
+            "#!/bin/sh\nfor a in \"$@\"; do printf '%s\\n' \"$a\" >> '{}'; done\necho --- >> '{}'\n",
+            args.display(),
+            args.display()
+        ),
+    )
+    .unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&editor, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let binary = env!("CARGO_BIN_EXE_review-tui");
+    let command = format!(
+        "{binary} --demo --deterministic-only; echo $? > {}; sleep 30",
+        exit_file.display()
+    );
+    let tmux = Tmux::start(
+        "open-at",
+        &command,
+        80,
+        24,
+        &[
+            ("REVIEW_TUI_DATA_DIR", data.path()),
+            ("REVIEW_TUI_PERSON", Path::new("tester")),
+            ("VISUAL", &editor),
+        ],
+    );
+    tmux.wait_for("the verdict", |s| s.contains("BLOCK") && s.contains("? help"));
+    tmux.keys(&["/"]);
+    tmux.text("p0");
+    tmux.keys(&["Enter"]);
+    tmux.wait_for("the filter", |s| s.contains("filter: p0"));
+    tmux.keys(&["O"]);
+    tmux.wait_for("the cockpit back after the editor", |s| {
+        s.contains("back from the editor") && s.contains("? help")
+    });
+    let recorded = std::fs::read_to_string(&args).unwrap();
+    let lines: Vec<&str> = recorded.lines().collect();
+    let line = lines[0]
+        .strip_prefix('+')
+        .unwrap_or_else(|| panic!("+LINE first: {recorded}"));
+    assert!(line.parse::<u32>().unwrap() >= 1, "{recorded}");
+    let state = find_state(data.path()).expect("a state.json");
+    let worktree = state.parent().unwrap().join("worktree");
+    let file = Path::new(lines[1]);
+    assert!(file.starts_with(&worktree), "{recorded} not in {}", worktree.display());
+    assert!(file.is_file(), "{recorded}");
+    // The state recorded the same line for the finding the editor opened.
+    let text: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&state).unwrap()).unwrap();
+    let relative = file.strip_prefix(&worktree).unwrap().to_str().unwrap();
+    assert!(
+        text["nodes"].as_array().unwrap().iter().any(|n| {
+            n["anchor"]["path"] == relative && n["anchor"]["start_line"].to_string() == line
+        }),
+        "no finding at {relative}:{line}"
+    );
+
+    // The diff view opens at its cursor line: the finding's marked line.
+    tmux.keys(&["d"]);
+    tmux.wait_for("the diff view", |s| s.contains("Diff ·") && s.contains("◆"));
+    tmux.keys(&["o"]);
+    tmux.wait_for("the diff view back after the editor", |s| {
+        s.contains("back from the editor") && s.contains("Diff ·")
+    });
+    let recorded = std::fs::read_to_string(&args).unwrap();
+    let second: Vec<&str> = recorded.split("---\n").nth(1).unwrap().lines().collect();
+    assert!(second[0].starts_with('+'), "{recorded}");
+    assert!(Path::new(second[1]).starts_with(&worktree), "{recorded}");
+    tmux.keys(&["Escape"]);
+    tmux.wait_for("the diff view to close", |s| !s.contains("Diff ·"));
+    tmux.keys(&["q"]);
+    exit_code(&exit_file, &tmux);
+}

@@ -30,6 +30,8 @@ pub struct ViewContext {
     pub theme: Theme,
     pub keymap: Keymap,
     pub highlighter: Highlighter,
+    /// `[editor] open_at`: how the person's editor opens a file at a line (`None`: `+LINE`).
+    pub editor_open_at: Option<String>,
 }
 
 impl ViewContext {
@@ -39,6 +41,7 @@ impl ViewContext {
             theme,
             keymap,
             highlighter,
+            editor_open_at: None,
         }
     }
 }
