@@ -47,6 +47,8 @@ pub enum Action {
     Yank,
     /// Open the file at the finding's line (in the diff view: the cursor's) in the editor.
     OpenInEditor,
+    /// The detail pane fills the screen, or goes back to its place.
+    ZoomDetail,
     /// Number keys: focus a pane directly.
     FocusFindings,
     FocusDetail,
@@ -156,7 +158,7 @@ pub enum Action {
 
 impl Action {
     /// The commands a key can be bound to, by name.
-    pub const BINDABLE: [Action; 44] = [
+    pub const BINDABLE: [Action; 45] = [
         Action::MoveDown,
         Action::MoveUp,
         Action::PageDown,
@@ -201,6 +203,7 @@ impl Action {
         Action::PublishCancel,
         Action::ViewPatch,
         Action::OpenInEditor,
+        Action::ZoomDetail,
     ];
 
     /// The snake_case name of a bindable command; `None` for actions that carry data.
@@ -250,6 +253,7 @@ impl Action {
             Action::PublishCancel => "publish_cancel",
             Action::ViewPatch => "view_patch",
             Action::OpenInEditor => "open_in_editor",
+            Action::ZoomDetail => "zoom_detail",
             _ => return None,
         })
     }

@@ -315,6 +315,13 @@ impl Default for Keymap {
                 "open the file at the finding's line in $VISUAL/$EDITOR",
                 NONE,
             ),
+            (
+                Main,
+                A::ZoomDetail,
+                &["z"],
+                "zoom: the detail fills the screen (again, or esc: back)",
+                NONE,
+            ),
             (Main, A::FocusFindings, &["1"], "focus the findings", NONE),
             (Main, A::FocusDetail, &["2"], "focus the detail", NONE),
             (Main, A::FocusReviewers, &["3"], "focus the reviewers", NONE),
@@ -716,6 +723,7 @@ pub(crate) fn short(action: &Action) -> &'static str {
         Action::GateDetails => "details",
         Action::GateAbort => "leave",
         Action::ViewPatch => "view patch",
+        Action::ZoomDetail => "zoom",
         Action::Close => "back",
         other => other.name().unwrap_or(""),
     }

@@ -387,6 +387,8 @@ pub struct AppState {
     pub patch: Option<PatchData>,
     /// The reviewed checkout: where `O` opens a finding's file.
     pub worktree: Option<std::path::PathBuf>,
+    /// The detail pane fills the screen below the header (`z`).
+    pub zoomed: bool,
 }
 
 impl AppState {
@@ -434,6 +436,7 @@ impl AppState {
             terminal_jobs: Vec::new(),
             patch: None,
             worktree: None,
+            zoomed: false,
         }
     }
 

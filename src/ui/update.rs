@@ -235,6 +235,14 @@ fn dispatch(state: &mut AppState, action: Action) -> Vec<Effect> {
                 Vec::new()
             });
         }
+        Action::ZoomDetail => {
+            state.zoomed = !state.zoomed;
+            state.focus = if state.zoomed {
+                Pane::Detail
+            } else {
+                Pane::Findings
+            };
+        }
         Action::FocusFindings => focus(state, Pane::Findings),
         Action::FocusDetail => focus(state, Pane::Detail),
         Action::FocusReviewers => focus(state, Pane::Reviewers),
@@ -292,7 +300,9 @@ fn dispatch(state: &mut AppState, action: Action) -> Vec<Effect> {
         }
         Action::Close => {
             if state.overlays.pop().is_none() {
-                if !state.filter.is_empty() {
+                if state.zoomed {
+                    state.zoomed = false;
+                } else if !state.filter.is_empty() {
                     state.filter.clear();
                 } else {
                     state.focus = Pane::Findings;
@@ -715,6 +725,8 @@ fn cycle_pane(state: &mut AppState, delta: isize) {
 
 /// Focuses `pane`; a list pane arrives with a row selected, so the first enter acts.
 pub(crate) fn focus(state: &mut AppState, pane: Pane) {
+    // Another pane is asked for: it must be on screen.
+    state.zoomed &= pane == Pane::Detail;
     state.focus = pane;
     match pane {
         Pane::Reviewers if state.selected_reviewer.is_none() => {

@@ -243,6 +243,13 @@ fn the_patch_viewer_at_80x24() {
     insta::assert_snapshot!(render_at(&mut state, 80, 24).backend());
 }
 
+#[test]
+fn the_detail_zoomed_at_80x24() {
+    let mut state = finished();
+    apply(&mut state, [Action::ZoomDetail]);
+    insta::assert_snapshot!(render_at(&mut state, 80, 24).backend());
+}
+
 fn preview_data() -> PreviewData {
     PreviewData {
         event: "REQUEST_CHANGES".into(),

@@ -369,6 +369,21 @@ fn a_refused_fix_is_one_message_the_error_and_no_status_line_says_otherwise() {
 }
 
 #[test]
+fn z_zooms_the_detail_and_z_esc_or_another_pane_go_back() {
+    let mut state = finished();
+    apply(&mut state, [Action::ZoomDetail]);
+    assert!(state.zoomed);
+    assert_eq!(state.focus, Pane::Detail);
+    apply(&mut state, [Action::ZoomDetail]);
+    assert!(!state.zoomed);
+    apply(&mut state, [Action::ZoomDetail, Action::Close]);
+    assert!(!state.zoomed, "esc goes back");
+    apply(&mut state, [Action::ZoomDetail, Action::FocusReviewers]);
+    assert!(!state.zoomed, "another pane must be on screen");
+    assert_eq!(state.focus, Pane::Reviewers);
+}
+
+#[test]
 fn a_written_patch_is_announced_and_shown_by_v_scrolling_to_its_end() {
     let mut state = finished();
     apply(&mut state, [Action::ViewPatch]);

@@ -55,6 +55,14 @@ pub fn draw(frame: &mut Frame, state: &AppState, cx: &ViewContext) -> ScreenLayo
     ])
     .areas(frame.area());
     header::draw(frame, header_area, state, cx);
+    if state.zoomed {
+        // The detail alone: the other panes keep no place on screen (nor mouse targets).
+        layout.detail_scroll_max = detail::draw(frame, body, state, cx);
+        layout.detail = body;
+        status::draw(frame, status_area, state, cx);
+        (layout.diff, layout.overlay_scroll_max) = overlays::draw(frame, frame.area(), state, cx);
+        return layout;
+    }
 
     // Narrow terminals give the list more: its titles are what a person scans.
     let list_share = if body.width < 100 { 68 } else { 62 };

@@ -46,7 +46,7 @@ fn boxed<'a>(title: String, cx: &ViewContext) -> Block<'a> {
 fn help(frame: &mut Frame, area: Rect, scroll: u16, cx: &ViewContext) -> u16 {
     let theme = &cx.theme;
     let rect = centered(area, 112, area.height.saturating_sub(2));
-    let mut lines = Vec::new();
+    let mut lines = legend(cx);
     for context in [
         Context::Main,
         Context::Diff,
@@ -90,6 +90,32 @@ fn help(frame: &mut Frame, area: Rect, scroll: u16, cx: &ViewContext) -> u16 {
         scroll,
         cx,
     )
+}
+
+/// What the list's, the reviewers' and the diff's marks mean: the first thing help shows.
+fn legend(cx: &ViewContext) -> Vec<Line<'static>> {
+    let theme = &cx.theme;
+    let mut lines = vec![Line::from(Span::styled("What the marks mean", theme.title))];
+    for (mark, meaning) in [
+        ("▶ ▷", "the selected row (▷: its pane is not focused)"),
+        ("▾ ▸", "unfolded / folded: a cohort, \"below threshold (N)\", a problem's duplicates"),
+        ("▸ (+2)", "2 more reports of the same problem folded under it (enter unfolds)"),
+        ("↳", "a duplicate of the finding above"),
+        ("●", "marked (space) for the gate's fix and ignore"),
+        ("P0…P3", "priority, P0 most urgent; then the kind: bug, sugg, rec, quest, ticket"),
+        ("qa ✓you", "who found it, ✓ who confirmed it; then confidence (%) and status"),
+        ("ready", "consensus ready: confirmed by a peer; open, resolved, dismissed"),
+        ("≠ ≈ ⇄", "disagreements: priority / bug or suggestion / confirmed and disputed"),
+        ("· ✓ ✗", "reviewers: queued, done, failed (a spinner: reading); 3+1✗: 1 dropped"),
+        ("◆0…◆3 +", "diff gutter: a finding's priority on its line; + several share it"),
+    ] {
+        lines.push(Line::from(vec![
+            Span::styled(format!("  {}", pad(mark, 14)), theme.key_hint),
+            Span::styled(meaning, theme.text),
+        ]));
+    }
+    lines.push(Line::raw(""));
+    lines
 }
 
 /// The gate: the verdict and its counts above (scrolling when they do not fit), its keys
