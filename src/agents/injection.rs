@@ -18,7 +18,7 @@ use regex::Regex;
 
 use crate::agents::context::hidden::is_invisible;
 use crate::diff::{Diff, LineKind, Side};
-use crate::review::fingerprint::fingerprint;
+use crate::review::fingerprint::stamp;
 use crate::review::node::{
     Anchor, Category, Effort, Kind, NodeDraft, NodeText, Origin, Priority, ReviewNode, Scope,
     Severity, Source, Triage,
@@ -325,7 +325,6 @@ fn node(n: usize, anchor: Option<Anchor>, place: &str, hit: Hit) -> ReviewNode {
         .as_ref()
         .map_or("", |a| a.path.as_str())
         .to_owned();
-    let print = fingerprint(RULE, &path, &[draft.text.evidence.as_str()]);
     let mut node = ReviewNode::from_draft(
         format!("injection-{n}"),
         Origin {
@@ -334,7 +333,8 @@ fn node(n: usize, anchor: Option<Anchor>, place: &str, hit: Hit) -> ReviewNode {
         },
         draft,
     );
-    node.fingerprint = print;
+    let evidence = node.text.evidence.clone();
+    stamp(&mut node, RULE, &path, &[evidence.as_str()]);
     node
 }
 

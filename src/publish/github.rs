@@ -186,7 +186,7 @@ pub(super) async fn plan(
     {
         match comment::place(item, &diff) {
             Ok(placement) => {
-                if own.commented.contains_key(item.fingerprint()) {
+                if item.node.prints().any(|fp| own.commented.contains_key(fp)) {
                     // Commented by an earlier round, even if its line moved: not repeated,
                     // still counted and still in the body.
                     already.push(format!("{} {}", item.node.location(), item.node.text.title));
@@ -210,13 +210,7 @@ pub(super) async fn plan(
     }
 
     // Earlier comments whose finding is gone. An Inconclusive round proves nothing gone.
-    let found: HashSet<&str> = result
-        .board
-        .nodes
-        .iter()
-        .map(|n| n.fingerprint.as_str())
-        .filter(|fp| !fp.is_empty())
-        .collect();
+    let found: HashSet<&str> = result.board.nodes.iter().flat_map(|n| n.prints()).collect();
     let mut resolved_replies = Vec::new();
     let mut not_refound = Vec::new();
     if decision != Decision::Inconclusive {

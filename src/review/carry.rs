@@ -16,15 +16,18 @@ use super::node::{Actor, ReviewNode, Stance, Status};
 /// the person's transitions. A fresh node whose fingerprint no person decided on is returned as
 /// found. Nodes without a fingerprint carry nothing (there is nothing stable to match them by).
 pub fn carry_over(previous: &[ReviewNode], fresh: Vec<ReviewNode>) -> Vec<ReviewNode> {
-    let decided: HashMap<&str, &ReviewNode> = previous
-        .iter()
-        .filter(|n| !n.fingerprint.is_empty() && decided_by_person(n))
-        .map(|n| (n.fingerprint.as_str(), n))
-        .collect();
+    // Under any of its prints: a finding of a renamed file is still the problem decided on.
+    let mut decided: HashMap<&str, &ReviewNode> = HashMap::new();
+    for n in previous.iter().filter(|n| decided_by_person(n)) {
+        for print in n.prints() {
+            decided.entry(print).or_insert(n);
+        }
+    }
     fresh
         .into_iter()
         .map(|mut node| {
-            if let Some(old) = decided.get(node.fingerprint.as_str()) {
+            let old = node.prints().find_map(|p| decided.get(p).copied());
+            if let Some(old) = old {
                 let people = |stances: &[Stance]| -> Vec<Stance> {
                     stances
                         .iter()
@@ -75,17 +78,16 @@ pub fn carry_comments(
 ) -> BTreeMap<String, String> {
     let by_fingerprint: HashMap<&str, &str> = previous
         .iter()
-        .filter(|n| !n.fingerprint.is_empty())
-        .filter_map(|n| Some((n.fingerprint.as_str(), comments.get(&n.id)?.as_str())))
+        .filter_map(|n| Some((n, comments.get(&n.id)?.as_str())))
+        .flat_map(|(n, text)| n.prints().map(move |p| (p, text)))
         .collect();
     fresh
         .iter()
         .filter_map(|node| {
-            let text = comments.get(&node.id).map(String::as_str).or_else(|| {
-                (!node.fingerprint.is_empty())
-                    .then(|| by_fingerprint.get(node.fingerprint.as_str()).copied())
-                    .flatten()
-            })?;
+            let text = comments
+                .get(&node.id)
+                .map(String::as_str)
+                .or_else(|| node.prints().find_map(|p| by_fingerprint.get(p).copied()))?;
             Some((node.id.clone(), text.to_string()))
         })
         .collect()

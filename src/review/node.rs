@@ -479,6 +479,14 @@ pub struct ReviewNode {
     /// Stable identity across rounds (see `fingerprint`); empty until the pipeline computes it.
     #[serde(default)]
     pub fingerprint: String,
+    /// The same problem's prints under its file's later names (a rename within the pull
+    /// request): a match on any of them is a match on the problem (see `fingerprint::settle`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub aliases: Vec<String>,
+    /// What the fingerprint is made of, until the round settles it. Never stored: it holds
+    /// the anchored code.
+    #[serde(skip)]
+    pub print: Option<super::fingerprint::Print>,
     #[serde(default)]
     pub confirmations: Vec<Stance>,
     #[serde(default)]
@@ -527,6 +535,8 @@ impl ReviewNode {
             origin,
             status: Status::Open,
             fingerprint: String::new(),
+            aliases: Vec::new(),
+            print: None,
             confirmations: Vec::new(),
             disputes: Vec::new(),
             history: Vec::new(),
@@ -566,6 +576,13 @@ impl ReviewNode {
         self.confirmations
             .iter()
             .any(|stance| !stance.by.is_author_of(&self.origin))
+    }
+
+    /// The fingerprint and its aliases: every print this problem answers to.
+    pub fn prints(&self) -> impl Iterator<Item = &str> {
+        std::iter::once(self.fingerprint.as_str())
+            .chain(self.aliases.iter().map(String::as_str))
+            .filter(|p| !p.is_empty())
     }
 
     /// `engineer:src/lib.rs:12` style location for messages.

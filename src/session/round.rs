@@ -360,6 +360,8 @@ pub async fn review(
     drop(stop);
     let mut board = live.board;
 
+    // Every finding is in: identical lines of a file get told apart by their occurrence.
+    crate::review::fingerprint::settle(&mut board.nodes, &Default::default());
     // Earlier decisions follow their fingerprints into this round.
     let previous = prepared.space.state().nodes.clone();
     let mut nodes = carry_over(&previous, std::mem::take(&mut board.nodes));

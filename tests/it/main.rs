@@ -19,6 +19,7 @@ mod providers;
 mod publish;
 mod publish_ci;
 mod publish_escape;
+mod publish_identity;
 mod review_report;
 mod secrets;
 mod secrets_corpus;

@@ -2,7 +2,7 @@
 
 use super::rule::Rule;
 use crate::diff::Side;
-use crate::review::fingerprint::fingerprint;
+use crate::review::fingerprint::{fingerprint, stamp};
 use crate::review::node::{
     Anchor, Fix, NodeDraft, NodeText, Origin, ReviewNode, Scope, Source, Triage,
 };
@@ -93,7 +93,8 @@ pub(crate) fn node(rule: &Rule, at: &Location<'_>) -> ReviewNode {
         source: Source::Deterministic,
     };
     let mut node = ReviewNode::from_draft(id, origin, draft);
-    node.fingerprint = print;
+    stamp(&mut node, &rule.id, at.path, at.code);
+    debug_assert_eq!(node.fingerprint, print);
     node
 }
 

@@ -28,7 +28,7 @@ use thiserror::Error;
 
 use super::model::{ArtifactLocation, Log, ReportingDescriptor, Run, SarifResult};
 use crate::diff::Side;
-use crate::review::fingerprint::fingerprint;
+use crate::review::fingerprint::stamp;
 use crate::review::node::Transition;
 use crate::review::validate::MAX_TITLE_CHARS;
 use crate::review::{
@@ -308,11 +308,6 @@ fn convert(
         );
     }
     let code = snippet.clone().unwrap_or_else(|| message.clone());
-    let fingerprint = fingerprint(
-        &rule,
-        path.as_deref().unwrap_or(""),
-        &code.lines().collect::<Vec<_>>(),
-    );
 
     let mut node = ReviewNode::from_draft(
         String::new(),
@@ -345,7 +340,12 @@ fn convert(
             scope,
         },
     );
-    node.fingerprint = fingerprint;
+    stamp(
+        &mut node,
+        &rule,
+        path.as_deref().unwrap_or(""),
+        &code.lines().collect::<Vec<_>>(),
+    );
     apply_suppressions(&mut node, result, tool, options.now);
     Ok(node)
 }

@@ -11,7 +11,7 @@
 
 use super::scanner::SecretHit;
 use crate::diff::Side;
-use crate::review::fingerprint::fingerprint;
+use crate::review::fingerprint::{fingerprint, stamp};
 use crate::review::{
     Anchor, Category, Effort, Fix, Kind, NodeDraft, NodeText, Origin, Priority, ReviewNode, Scope,
     Severity, Source, Triage,
@@ -97,7 +97,8 @@ impl SecretHit {
             },
             self.to_draft(),
         );
-        node.fingerprint = self.fingerprint();
+        let lines: Vec<&str> = self.evidence.lines().collect();
+        stamp(&mut node, &self.rule, &self.path, &lines);
         node
     }
 }

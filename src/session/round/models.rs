@@ -19,7 +19,7 @@ use crate::agents::tools::Sandbox;
 use crate::cohort::{CohortReport, SymbolIndex};
 use crate::diff::{Diff, Side};
 use crate::review::board::Board;
-use crate::review::fingerprint::fingerprint;
+use crate::review::fingerprint::stamp;
 use crate::review::node::{ReviewNode, Source};
 use crate::review::verdict::Outcome;
 use crate::session::prepare::Prepared;
@@ -227,7 +227,8 @@ pub fn fingerprint_model_nodes(nodes: &mut [ReviewNode], worktree: &Path, diff: 
         .filter(|n| n.origin.source == Source::Model && n.fingerprint.is_empty())
     {
         let Some(anchor) = node.anchor.clone() else {
-            node.fingerprint = fingerprint(&node.rule_key(), "", &[node.text.title.as_str()]);
+            let (rule, title) = (node.rule_key(), node.text.title.clone());
+            stamp(node, &rule, "", &[title.as_str()]);
             continue;
         };
         let range = anchor.start_line..=anchor.end_line;
@@ -250,13 +251,15 @@ pub fn fingerprint_model_nodes(nodes: &mut [ReviewNode], worktree: &Path, diff: 
                 .map(|l| l.text.clone())
                 .collect(),
         };
+        let title = node.text.title.clone();
         let code: Vec<&str> = if lines.iter().all(|l| l.trim().is_empty()) {
             // Nothing readable at the anchor: the title keeps the print stable across rounds.
-            vec![node.text.title.as_str()]
+            vec![title.as_str()]
         } else {
             lines.iter().map(String::as_str).collect()
         };
-        node.fingerprint = fingerprint(&node.rule_key(), &anchor.path, &code);
+        let rule = node.rule_key();
+        stamp(node, &rule, &anchor.path, &code);
     }
 }
 

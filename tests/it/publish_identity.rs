@@ -1,0 +1,149 @@
+//! Which finding is which across rounds, as the fake GitHub sees it: identical offending lines
+//! in one file are separate problems (each gets its comment, each matches itself later), and a
+//! file renamed within the pull request keeps its findings' comments (no repeat, no false
+//! "Resolved").
+
+use std::path::Path;
+use std::process::Output;
+
+use serde_json::Value;
+
+use crate::cli::review_tui;
+use crate::support::git_repo::GitRepo;
+use crate::support::github_server::{GithubServer, PullSpec, UserSpec};
+use review_tui::publish::markers;
+
+const TOKEN: &str = "ghp_identitycanary3";
+const LOGIN: &str = "review-bot";
+const REVIEWS: &str = "POST /repos/acme/widgets/pulls/7/reviews";
+
+const BASE_LIB: &str = "pub fn add(a: i32, b: i32) -> i32 {\n    a + b\n}\n";
+/// Two identical offending lines (`rust/unwrap`) in one file.
+const TWICE: &str = "\npub fn ports(a: &str, b: &str) -> (u16, u16) {\n    let x = a.parse().unwrap();\n    let y = b.parse().unwrap();\n    (x, y)\n}\n\npub fn port(text: &str) -> u16 {\n    text.parse().unwrap()\n}\n\npub fn again(text: &str) -> u16 {\n    text.parse().unwrap()\n}\n";
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// A PR whose feature branch writes `path` with `content`.
+fn server_with(path: &str, content: &str) -> GithubServer {
+    let repo = GitRepo::init();
+    repo.write("src/lib.rs", BASE_LIB);
+    repo.write("README.md", "# widgets\n");
+    repo.commit_all("initial import");
+    repo.git(&["checkout", "--quiet", "-b", "feature"]);
+    repo.write(path, content);
+    repo.commit_all("feature");
+    repo.git(&["update-ref", "refs/pull/7/head", "feature"]);
+    let mut pull = PullSpec::from_repo(&repo, "acme", "widgets", 7);
+    pull.author = UserSpec::user("octocat");
+    let server = GithubServer::start(repo, pull);
+    server.accept_token(TOKEN, LOGIN);
+    server
+}
+
+fn publish(server: &GithubServer, data: &Path) -> Output {
+    review_tui()
+        .args([
+            "acme/widgets#7",
+            "--headless",
+            "--deterministic-only",
+            "--publish",
+        ])
+        .args(["--api-url", server.url()])
+        .env("REVIEW_TUI_DATA_DIR", data)
+        .env("GH_TOKEN", TOKEN)
+        .env_remove("GITHUB_TOKEN")
+        .env_remove("GITHUB_API_URL")
+        .output()
+        .unwrap()
+}
+
+/// (path, line, fingerprint) of each inline comment of a posted review.
+fn inline(review: &Value) -> Vec<(String, u64, String)> {
+    let mut all: Vec<_> = review["comments"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default()
+        .iter()
+        .map(|c| {
+            let body = c["body"].as_str().unwrap();
+            (
+                c["path"].as_str().unwrap().to_string(),
+                c["line"].as_u64().unwrap(),
+                markers::fingerprint_in(body).unwrap().to_string(),
+            )
+        })
+        .collect();
+    all.sort();
+    all
+}
+
+fn replies(server: &GithubServer) -> usize {
+    server
+        .requests()
+        .iter()
+        .filter(|r| r.method == "POST" && r.path.ends_with("/replies"))
+        .count()
+}
+
+#[test]
+fn identical_offending_lines_each_get_a_comment_and_each_matches_itself_next_round() {
+    let server = server_with("src/lib.rs", &format!("{BASE_LIB}{TWICE}"));
+    let data = tempfile::tempdir().unwrap();
+    let first = publish(&server, data.path());
+    assert_eq!(first.status.code(), Some(0), "{}", text(&first.stderr));
+    let posted = server.bodies_to(REVIEWS);
+    assert_eq!(posted.len(), 1);
+    let round1 = inline(&posted[0]);
+    let lines: Vec<u64> = round1.iter().map(|(_, line, _)| *line).collect();
+    // Lines 6 and 7 (`a`/`b` differ, so not identical), 12 and 16 (identical): four comments,
+    // four different fingerprints.
+    assert_eq!(lines, [6, 7, 12, 16], "{round1:?}");
+    let mut prints: Vec<&String> = round1.iter().map(|(_, _, fp)| fp).collect();
+    prints.sort();
+    prints.dedup();
+    assert_eq!(prints.len(), 4, "{round1:?}");
+    // The first of the identical pair keeps the print it had before occurrences counted, so a
+    // PR published by an earlier version matches it.
+    let plain = review_tui::review::fingerprint::fingerprint(
+        "rust/unwrap-outside-tests",
+        "src/lib.rs",
+        &["    text.parse().unwrap()"],
+    );
+    assert_eq!(round1[2].2, plain, "{round1:?}");
+
+    // The next push adds a line above everything: the same four problems, nothing new, nothing
+    // resolved.
+    server.push(|repo| {
+        repo.write("src/lib.rs", &format!("//! Widgets.\n{BASE_LIB}{TWICE}"));
+        repo.commit_all("feature: a doc line")
+    });
+    let second = publish(&server, data.path());
+    let err = text(&second.stderr);
+    assert_eq!(second.status.code(), Some(0), "{err}");
+    assert!(err.contains("0 inline comment(s)"), "{err}");
+    assert!(err.contains("0 marked resolved"), "{err}");
+    assert_eq!(replies(&server), 0);
+    assert_eq!(server.pull().review_comments.len(), 4);
+
+    // A third identical line, added below: one more comment, on it; still nothing resolved.
+    server.push(|repo| {
+        repo.write(
+            "src/lib.rs",
+            &format!(
+                "//! Widgets.\n{BASE_LIB}{TWICE}\npub fn third(text: &str) -> u16 {{\n    text.parse().unwrap()\n}}\n"
+            ),
+        );
+        repo.commit_all("feature: a third port")
+    });
+    let third = publish(&server, data.path());
+    let err = text(&third.stderr);
+    assert_eq!(third.status.code(), Some(0), "{err}");
+    let posted = server.bodies_to(REVIEWS);
+    let added = inline(posted.last().unwrap());
+    assert_eq!(added.len(), 1, "{added:?}");
+    assert_eq!(added[0].1, 21, "{added:?}");
+    assert!(!prints.contains(&&added[0].2), "{added:?}");
+    assert_eq!(replies(&server), 0);
+}
