@@ -190,8 +190,14 @@ mod tests {
         );
         assert!(offline.banner().len() <= 80);
         let publish = offline.needs_network("publishing");
-        assert!(publish.starts_with("publishing needs the network"), "{publish}");
-        assert!(publish.contains("round 3 as of 2026-12-01 17:21 UTC"), "{publish}");
+        assert!(
+            publish.starts_with("publishing needs the network"),
+            "{publish}"
+        );
+        assert!(
+            publish.contains("round 3 as of 2026-12-01 17:21 UTC"),
+            "{publish}"
+        );
         assert!(!publish.contains('\n'));
 
         let forged = Offline {

@@ -119,7 +119,8 @@ fn a_reviewed_pr_reopens_offline_with_its_stored_round_and_verdict() {
     assert!(as_of.starts_with("20"), "{as_of}");
     let message = offline["message"].as_str().unwrap();
     assert!(
-        message.starts_with("offline: showing round 1 as of ") && message.ends_with("; not refreshed"),
+        message.starts_with("offline: showing round 1 as of ")
+            && message.ends_with("; not refreshed"),
         "{message}"
     );
     assert!(err.contains(message), "{err}");
@@ -145,7 +146,10 @@ fn a_reviewed_pr_reopens_offline_with_its_stored_round_and_verdict() {
         first.starts_with("OFFLINE offline: showing round 1 as of "),
         "{text_out}"
     );
-    assert!(text_out.contains("(offline: not read from GitHub)"), "{text_out}");
+    assert!(
+        text_out.contains("(offline: not read from GitHub)"),
+        "{text_out}"
+    );
     assert_eq!(text.status.code(), Some(online_code));
     let markdown = headless(dir.path(), &offline_api, &["--format", "markdown"]);
     let markdown_out = String::from_utf8_lossy(&markdown.stdout);
@@ -207,7 +211,11 @@ fn offline_with_no_round_yet_is_one_clear_error_naming_the_pr() {
         assert!(lines[0].contains(part), "{part}: {err}");
     }
     assert!(!state_path(dir.path()).exists());
-    assert!(!dir.path().join("data/spaces/github/acme/widgets/pr-7").exists());
+    assert!(
+        !dir.path()
+            .join("data/spaces/github/acme/widgets/pr-7")
+            .exists()
+    );
 }
 
 #[test]
@@ -378,5 +386,8 @@ fn the_cockpit_reopens_offline_at_80x24_saves_triage_and_will_not_publish() {
         .iter()
         .find(|n| n["confirmations"].as_array().is_some_and(|c| !c.is_empty()))
         .expect("the confirmed finding");
-    assert_eq!(confirmed["history"][0]["by"]["name"], "tester", "{confirmed}");
+    assert_eq!(
+        confirmed["history"][0]["by"]["name"], "tester",
+        "{confirmed}"
+    );
 }

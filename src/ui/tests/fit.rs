@@ -294,7 +294,11 @@ fn the_offline_banner_is_whole_above_the_stored_verdict_at_80_columns() {
         wide[1]
     );
     let narrow = screen(&mut state, 50, 20);
-    assert!(narrow[1].contains("offline: showing round 2"), "{}", narrow[1]);
+    assert!(
+        narrow[1].contains("offline: showing round 2"),
+        "{}",
+        narrow[1]
+    );
     // Online, no banner at all.
     state.offline = None;
     let online = screen(&mut state, 80, 24);
