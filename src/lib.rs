@@ -9,6 +9,7 @@ pub mod cohort;
 pub mod config;
 pub mod demo;
 pub mod diff;
+pub mod error_text;
 pub mod exit;
 pub mod pr;
 pub mod printable;

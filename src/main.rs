@@ -84,21 +84,9 @@ fn parse_args() -> Result<(Cli, clap::ArgMatches), clap::Error> {
     Ok((cli, matches))
 }
 
-/// An error and its causes on one line, each said once: many errors already quote their
-/// cause, and anyhow's chain would repeat it (`Permission denied: Permission denied`).
+/// An error and its causes on one line, each said once (see [`review_tui::error_text`]).
 fn describe(err: &anyhow::Error) -> String {
-    let mut out = String::new();
-    for cause in err.chain() {
-        let text = cause.to_string();
-        if text.is_empty() || out.contains(&text) {
-            continue;
-        }
-        if !out.is_empty() {
-            out.push_str(": ");
-        }
-        out.push_str(&text);
-    }
-    out
+    review_tui::error_text::chain(err.as_ref())
 }
 
 /// One message on stderr, on one line, its untrusted parts (file names, PR text, a server's

@@ -288,6 +288,72 @@ fn an_empty_data_dir_variable_is_named_as_the_variable() {
     assert!(!err.contains("--data-dir"), "{err}");
 }
 
+/// A port on 127.0.0.1 that nothing listens on: bound, then released.
+fn closed_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+/// Each cause once: an error that quotes its cause and also returns it as its source must not
+/// print it twice (`Not a directory (os error 20): Not a directory (os error 20)`).
+fn assert_causes_once(err: &str, cause: &str) {
+    assert_eq!(
+        err.matches(cause).count(),
+        1,
+        "{cause:?} not said exactly once: {err}"
+    );
+    assert_eq!(err.matches("os error").count(), 1, "{err}");
+}
+
+#[test]
+fn a_failing_cause_is_said_once_whatever_failed() {
+    let repo = pr_repository();
+    let dir = tempfile::tempdir().unwrap();
+    let range = format!("{}#main..feature", repo.path().display());
+    let config = dir.path().join("none.toml");
+
+    // The file system: a data directory below a regular file.
+    let file = dir.path().join("a-file");
+    std::fs::write(&file, "").unwrap();
+    let out = command(&file.join("data"), &config)
+        .args([&range, "--headless", "--deterministic-only"])
+        .output()
+        .unwrap();
+    let err = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(4), "{err}");
+    assert!(err.contains(&file.display().to_string()), "{err}");
+    assert_causes_once(&err, "Not a directory");
+
+    // The network, to a model server: hyper's connect error quotes its io::Error too.
+    let out = command(&dir.path().join("data"), &config)
+        .args([&range, "--headless", "--require-model", "--model", "m"])
+        .args([
+            "--model-url",
+            &format!("http://127.0.0.1:{}/v1", closed_port()),
+        ])
+        .output()
+        .unwrap();
+    let err = text(&out.stderr);
+    assert_ne!(out.status.code(), Some(0), "{err}");
+    assert_causes_once(&err, "Connection refused");
+
+    // The network, to a GitHub API the person configured.
+    let out = command(&dir.path().join("data"), &config)
+        .env(
+            "GITHUB_API_URL",
+            format!("http://127.0.0.1:{}", closed_port()),
+        )
+        .args(["acme/widgets#7", "--headless", "--deterministic-only"])
+        .output()
+        .unwrap();
+    let err = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(4), "{err}");
+    assert_causes_once(&err, "Connection refused");
+}
+
 #[test]
 fn a_closed_pipe_ends_quietly_and_a_full_disk_is_exit_4() {
     let repo = pr_repository();

@@ -1,7 +1,6 @@
 //! The HTTP side shared by the HTTP providers: one POST of JSON, retried within bounds, with
 //! errors that name the provider and the call and never the key.
 
-use std::error::Error as _;
 use std::fmt;
 use std::time::Duration;
 
@@ -152,7 +151,10 @@ impl Endpoint {
             .connect_timeout(Duration::from_secs(10))
             .build()
             .map_err(|e| {
-                ProviderError::config(provider, format!("HTTP client: {}", error_chain(&e)))
+                ProviderError::config(
+                    provider,
+                    format!("HTTP client: {}", crate::error_text::chain(&e)),
+                )
             })?;
         Ok(Endpoint {
             provider: provider.to_owned(),
@@ -337,7 +339,7 @@ impl Endpoint {
             };
         }
         // The call names the path; the host is known.
-        let detail = self.scrub(&error_chain(&error.without_url()));
+        let detail = self.scrub(&crate::error_text::chain(&error.without_url()));
         if reading {
             return ProviderError::BrokenAnswer {
                 provider: self.provider.clone(),
@@ -467,18 +469,6 @@ fn endpoint_url(base: &str, path: &str) -> Result<Url, String> {
         .pop_if_empty()
         .extend(path.split('/'));
     Ok(url)
-}
-
-/// reqwest's `Display` stops at "error sending request"; the cause is further down the chain.
-fn error_chain(error: &reqwest::Error) -> String {
-    let mut text = error.to_string();
-    let mut source = error.source();
-    while let Some(cause) = source {
-        text.push_str(": ");
-        text.push_str(&cause.to_string());
-        source = cause.source();
-    }
-    text
 }
 
 pub(crate) fn truncate(text: &str, max_chars: usize) -> String {

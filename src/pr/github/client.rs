@@ -1,7 +1,6 @@
 //! The HTTP side of GitHub: headers, authentication, retries and pagination.
 
 use std::collections::HashSet;
-use std::error::Error as _;
 use std::fmt;
 use std::time::Duration;
 
@@ -119,7 +118,7 @@ impl GithubClient {
             .timeout(config.timeout)
             .connect_timeout(Duration::from_secs(10))
             .build()
-            .map_err(|e| GithubError::Client(error_chain(&e)))?;
+            .map_err(|e| GithubError::Client(crate::error_text::chain(&e)))?;
         Ok(GithubClient {
             http,
             api,
@@ -395,7 +394,7 @@ impl GithubClient {
                 timeout: self.timeout,
             };
         }
-        let detail = self.scrub(&error_chain(&error.without_url()));
+        let detail = self.scrub(&crate::error_text::chain(&error.without_url()));
         if reading {
             GithubError::BrokenAnswer {
                 call,
@@ -559,18 +558,6 @@ fn call_of(method: &Method, url: &Url) -> Call {
         Some(port) => Call::new(method, url.path(), &format!("{host}:{port}")),
         None => Call::new(method, url.path(), host),
     }
-}
-
-/// reqwest's `Display` stops at "error sending request"; the cause is further down the chain.
-fn error_chain(error: &reqwest::Error) -> String {
-    let mut text = error.to_string();
-    let mut source = error.source();
-    while let Some(cause) = source {
-        text.push_str(": ");
-        text.push_str(&cause.to_string());
-        source = cause.source();
-    }
-    text
 }
 
 #[cfg(test)]
