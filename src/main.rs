@@ -532,6 +532,9 @@ fn review_options(
         level,
         deterministic_only: cli.deterministic_only,
         sarif_files: cli.sarif.clone(),
+        secret_config: review_tui::agents::secrets::UserConfig::chosen(
+            config.gitleaks_config.as_ref(),
+        ),
         force: cli.force,
         catalog: Catalog::builtin().with_overrides(config),
         models,

@@ -63,6 +63,10 @@ pub struct Config {
     pub prompts: PromptsLayer,
     /// How GitHub is called (user file only): timeouts and retries.
     pub github: GithubLayer,
+    /// A gitleaks configuration file the person chose for the secret scan (`[secrets]
+    /// gitleaks_config`, user file only; gitleaks' own `GITLEAKS_CONFIG` still wins), with the
+    /// file that named it.
+    pub gitleaks_config: Option<(PathBuf, String)>,
     /// What was ignored on the way, for the report's coverage notes.
     pub notes: Vec<String>,
 }
@@ -83,6 +87,7 @@ impl Default for Config {
             models: ModelsLayer::default(),
             prompts: PromptsLayer::new(),
             github: GithubLayer::default(),
+            gitleaks_config: None,
             notes: Vec::new(),
         }
     }
@@ -111,6 +116,16 @@ pub struct Layer {
     pub prompts: Option<PromptsLayer>,
     #[serde(default)]
     pub github: Option<GithubLayer>,
+    pub secrets: Option<SecretsLayer>,
+}
+
+/// `[secrets]`: which gitleaks configuration the secret scan uses.
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SecretsLayer {
+    /// A gitleaks configuration file (`~/` is the home directory); stands instead of the
+    /// repository's `.gitleaks.toml`, as gitleaks' `GITLEAKS_CONFIG` does.
+    pub gitleaks_config: Option<String>,
 }
 
 /// `[github]`: how the GitHub API is called. Durations are humantime (`"30s"`, `"2m"`).
@@ -304,6 +319,17 @@ impl Config {
         if let Some(github) = layer.github {
             self.github.merge(github);
         }
+        if let Some(path) = layer.secrets.and_then(|s| s.gitleaks_config)
+            && !origin.starts_with(REPO_FILE)
+        {
+            let path = path.trim();
+            self.gitleaks_config = (!path.is_empty()).then(|| {
+                (
+                    expand_home(path),
+                    format!("{origin} [secrets] gitleaks_config"),
+                )
+            });
+        }
         self.sources.push(origin.to_string());
     }
 }
@@ -356,6 +382,14 @@ pub fn repo_layer_at(
     Layer::parse(text, &origin).map(Some)
 }
 
+/// `~/x` as the home directory's `x`; any other path as written.
+fn expand_home(path: &str) -> PathBuf {
+    match (path.strip_prefix("~/"), directories::BaseDirs::new()) {
+        (Some(rest), Some(dirs)) => dirs.home_dir().join(rest),
+        _ => PathBuf::from(path),
+    }
+}
+
 fn short(sha: &str) -> &str {
     &sha[..sha.len().min(12)]
 }
@@ -400,11 +434,13 @@ impl Config {
                 (layer.models.take().is_some(), "[models]"),
                 (layer.prompts.take().is_some(), "[prompts]"),
                 (layer.github.take().is_some(), "[github]"),
+                (layer.secrets.take().is_some(), "[secrets]"),
             ] {
                 if present {
                     config.notes.push(format!(
                         "{REPO_FILE} at the base revision sets {section}; ignored: only the user's \
-                     config file may choose models, prompt files and how GitHub is called"
+                     config file may choose models, prompt files, how GitHub is called and which \
+                     file configures the secret scan"
                     ));
                 }
             }

@@ -4,6 +4,7 @@
 //! run this; neither decides anything on its own.
 
 use std::path::PathBuf;
+use std::sync::Arc;
 
 use thiserror::Error;
 use tokio::sync::{mpsc, watch};
@@ -37,6 +38,8 @@ pub struct ReviewOptions {
     pub sarif_files: Vec<PathBuf>,
     /// Try the gitleaks binary (found on PATH) beside the built-in secret scan.
     pub gitleaks: Option<String>,
+    /// The gitleaks configuration the person chose for the secret scan, if any.
+    pub secret_config: Option<crate::agents::secrets::UserConfig>,
     /// Review again even if this head already has a completed round (starts a new round).
     pub force: bool,
     /// The rule catalog with the configuration's overrides applied.
@@ -130,6 +133,7 @@ impl Default for ReviewOptions {
             deterministic_only: false,
             sarif_files: Vec::new(),
             gitleaks: Some(crate::agents::secrets::GITLEAKS.to_string()),
+            secret_config: crate::agents::secrets::UserConfig::from_env(),
             force: false,
             catalog: crate::agents::rules::Catalog::builtin(),
             tap: None,
@@ -199,12 +203,19 @@ pub async fn review(
     let secret_setup = {
         let mirror = prepared.space.mirror().to_path_buf();
         let base = prepared.space.state().base_sha.clone();
-        tokio::task::spawn_blocking(move || SecretSetup::for_space(&mirror, &base))
+        let user = options.secret_config.clone();
+        tokio::task::spawn_blocking(move || SecretSetup::for_space(&mirror, &base, user))
             .await
             .map_err(|e| PipelineError::Other(format!("loading the secret rules failed: {e}")))?
             .map_err(|e| PipelineError::Other(e.to_string()))?
     };
-    let redactor = secret_setup.redactor.clone();
+    // The values of the secrets in this change join the redaction: whatever quotes one back (a
+    // model's prose, a tool's message) loses it, with or without the context a rule needs.
+    let redactor = {
+        let files = crate::agents::deterministic::scan_files(&prepared.diff);
+        let known = secret_setup.redactor.known_values(&files);
+        Arc::new((*secret_setup.redactor).clone().with_known(known))
+    };
     let round = prepared.space.update(|state| -> Result<u32, PipelineError> {
         let completed = state.current_round().is_none_or(|r| r.completed);
         if completed && force {
@@ -265,7 +276,15 @@ pub async fn review(
     coverage.notes.extend(secret_setup.notes.iter().cloned());
     let model_run = match models {
         Some(setup) => {
-            match models::prepare(prepared, setup, cohorts.as_ref().ok(), cancel.clone()).await {
+            match models::prepare(
+                prepared,
+                setup,
+                cohorts.as_ref().ok(),
+                redactor.clone(),
+                cancel.clone(),
+            )
+            .await
+            {
                 Ok(model_run) => {
                     // Shown before anything is dispatched, so a person can stop an
                     // unexpectedly large review before it spends.

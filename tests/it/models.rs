@@ -83,20 +83,20 @@ pub(crate) fn review(
     review_in(data.path(), repo, server, extra_config, args)
 }
 
-/// [`review`] with its config and data (the review space, state.json) under `dir`.
-pub(crate) fn review_in(
+/// The binary set to review `repo`'s `main..feature` headless (forced, so every call is a new
+/// round) with the scripted `server`, its data and config under `dir`, and no credential or
+/// endpoint from the environment: the caller adds the format and any other flag.
+pub(crate) fn review_command(
     dir: &Path,
     repo: &GitRepo,
     server: Option<&OpenAiServer>,
     extra_config: &str,
-    args: &[&str],
-) -> Run {
+) -> std::process::Command {
     let config = config(dir, extra_config);
     let mut command = review_tui();
     command
         .arg(reference(repo))
-        .args(["--headless", "--force", "--format", "json"])
-        .args(args)
+        .args(["--headless", "--force"])
         .env("REVIEW_TUI_DATA_DIR", dir.join("data"))
         .env("REVIEW_TUI_CONFIG", &config);
     for var in [
@@ -119,6 +119,19 @@ pub(crate) fn review_in(
             "scripted-model",
         ]);
     }
+    command
+}
+
+/// [`review`] with its config and data (the review space, state.json) under `dir`.
+pub(crate) fn review_in(
+    dir: &Path,
+    repo: &GitRepo,
+    server: Option<&OpenAiServer>,
+    extra_config: &str,
+    args: &[&str],
+) -> Run {
+    let mut command = review_command(dir, repo, server, extra_config);
+    command.args(["--format", "json"]).args(args);
     let out: Output = command.output().unwrap();
     let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
     let stderr = String::from_utf8_lossy(&out.stderr).into_owned();

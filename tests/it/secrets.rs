@@ -434,3 +434,313 @@ fn no_planted_secret_reaches_the_model_and_findings_show_them_redacted() {
         );
     }
 }
+
+/// Standard base64 with padding, as an `Authorization: Basic` header carries `user:password`.
+fn base64(text: &str) -> String {
+    let bytes = text.as_bytes();
+    let mut out = String::new();
+    for chunk in bytes.chunks(3) {
+        let n = chunk
+            .iter()
+            .enumerate()
+            .fold(0u32, |n, (i, b)| n | u32::from(*b) << (16 - 8 * i));
+        for i in 0..4 {
+            if i <= chunk.len() {
+                out.push(BASE64.as_bytes()[(n >> (18 - 6 * i) & 63) as usize] as char);
+            } else {
+                out.push('=');
+            }
+        }
+    }
+    out
+}
+
+/// Basic-auth credentials (`curl -u user:password`, an `Authorization: Basic` header) and an
+/// env-file password, then every reviewer quoting them back: a model's finding (its evidence,
+/// body and summary), a SARIF result's message, the rule findings' evidence. Whatever the
+/// format asked for and wherever the tool writes — stdout, stderr, the JSON, SARIF, Markdown and
+/// text reports, the local publish's review.json and review.md, state.json, the round files —
+/// no piece of a credential appears, and none reaches the model.
+#[test]
+fn credentials_quoted_back_by_every_reviewer_stay_hidden_in_every_output() {
+    let user_password = format!("{}7{}", fake(ALNUM, 9, 901), fake(ALNUM, 6, 902));
+    let basic = base64(&format!("ops:{}", fake(ALNUM, 18, 903)));
+    let env_password = format!("{}4{}", fake(ALNUM, 8, 904), fake(ALNUM, 7, 905));
+    let curl_user = format!("curl -u deploy:{user_password} https://deploy.example.com/hook");
+    let curl_basic =
+        format!("curl -H \"Authorization: Basic {basic}\" https://deploy.example.com/status");
+    let planted = [
+        Planted {
+            rule: "secret/curl-auth-user",
+            lines: vec![curl_user.clone()],
+            hidden: vec![user_password.clone()],
+        },
+        Planted {
+            rule: "secret/curl-auth-header",
+            lines: vec![curl_basic.clone()],
+            hidden: vec![basic.clone()],
+        },
+        Planted {
+            rule: "secret/config-password",
+            lines: vec![format!("ADMIN_PASSWORD={env_password}")],
+            hidden: vec![env_password.clone()],
+        },
+    ];
+    let planted: Vec<(&str, &Planted)> = planted.iter().map(|p| ("quoted back", p)).collect();
+
+    let repo = GitRepo::init();
+    repo.write("README.md", "A service.\n");
+    repo.commit_all("start");
+    repo.git(&["checkout", "--quiet", "-b", "feature"]);
+    repo.write(
+        "scripts/deploy.sh",
+        &format!("#!/bin/sh\n{curl_user}\n{curl_basic}\n"),
+    );
+    repo.write(
+        "deploy/.env",
+        &format!("ADMIN_PASSWORD={env_password}\nPORT=8080\n"),
+    );
+    repo.commit_all("Deploy script");
+    repo.git(&["checkout", "--quiet", "main"]);
+
+    // The engineer quotes every credential back: in its finding's evidence and body, the
+    // way a model that read the file would, and in its summary.
+    let mut quoted = crate::models::finding(
+        "Credentials are committed in the deploy script",
+        "scripts/deploy.sh",
+        2,
+        "P1",
+        "security",
+    );
+    quoted["text"]["evidence"] = json!(format!("{curl_user}\n{curl_basic}"));
+    quoted["text"]["body"] = json!(format!(
+        "The script runs `{curl_user}` and the env file sets ADMIN_PASSWORD={env_password}; \
+         that password, {env_password}, and the user's, {user_password}, are in the history now."
+    ));
+    let server = OpenAiServer::start();
+    server.route_always(
+        &marker("engineer", "review"),
+        Reply::tool_calls(&[
+            ("add_review_node", quoted),
+            ("finish", json!({"summary": format!("found {curl_basic}")})),
+        ]),
+    );
+    pass_defaults(&server);
+    server.reply_always(finish("nothing to add"));
+
+    let dir = tempfile::tempdir().unwrap();
+    let sarif = dir.path().join("scanner.sarif");
+    std::fs::write(
+        &sarif,
+        json!({"version": "2.1.0", "runs": [{
+            "tool": {"driver": {"name": "cred-scan", "rules": [{"id": "hardcoded-credential"}]}},
+            "results": [{
+                "ruleId": "hardcoded-credential",
+                "level": "error",
+                "message": {"text": format!("Hard-coded credential: {curl_user}")},
+                "locations": [{"physicalLocation": {
+                    "artifactLocation": {"uri": "scripts/deploy.sh"},
+                    "region": {"startLine": 2, "snippet": {"text": curl_user}}
+                }}]
+            }]
+        }]})
+        .to_string(),
+    )
+    .unwrap();
+
+    let mut outputs = Vec::new();
+    for (format, publish) in [
+        ("json", false),
+        ("sarif", false),
+        ("markdown", false),
+        ("text", false),
+        ("json", true),
+    ] {
+        let mut command = crate::models::review_command(dir.path(), &repo, Some(&server), "");
+        command.args(["--format", format, "--level", "light"]);
+        command.args(["--sarif", sarif.to_str().unwrap()]);
+        if publish {
+            command.arg("--publish");
+        }
+        let out = command.output().unwrap();
+        let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+        let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+        assert_eq!(
+            out.status.code(),
+            Some(6),
+            "{format}: Block from the credentials\n{stdout}\n{stderr}"
+        );
+        outputs.push((format!("{format} stdout"), stdout));
+        outputs.push((format!("{format} stderr"), stderr));
+    }
+
+    // The reviewers really quoted them: the model's and the SARIF tool's findings are in the
+    // report, and the secret scan found each credential itself.
+    let report: Value = serde_json::from_str(&outputs[0].1).unwrap();
+    let findings = report["findings"].as_array().unwrap();
+    let by = |reviewer: &'static str| findings.iter().filter(move |f| f["reviewer"] == reviewer);
+    assert_eq!(by("engineer").count(), 1, "{report}");
+    assert_eq!(by("sarif:cred-scan").count(), 1, "{report}");
+    for secret in [
+        "secret/curl-auth-user",
+        "secret/curl-auth-header",
+        "secret/config-password",
+    ] {
+        assert!(
+            by("secret scan").any(|f| f["rule"] == secret),
+            "no {secret} finding: {report}"
+        );
+    }
+    let engineer = by("engineer").next().unwrap();
+    assert!(
+        engineer["evidence"]
+            .as_str()
+            .unwrap()
+            .contains("curl -u depl…"),
+        "the quote is kept, its credential hidden: {engineer}"
+    );
+
+    for file in written_files(&dir.path().join("data")) {
+        let text = String::from_utf8_lossy(&std::fs::read(&file).unwrap()).into_owned();
+        outputs.push((file.display().to_string(), text));
+    }
+    assert!(
+        outputs.iter().any(|(name, _)| name.ends_with("review.md")),
+        "the local publish wrote review.md"
+    );
+    for request in server.requests() {
+        outputs.push(("a model request".to_string(), request.raw));
+    }
+    let leaked: Vec<String> = outputs
+        .iter()
+        .flat_map(|(name, text)| {
+            leaks(text, &planted)
+                .into_iter()
+                .map(move |leak| format!("{name}: {leak}"))
+        })
+        .collect();
+    assert!(
+        leaked.is_empty(),
+        "credentials leaked:\n{}",
+        leaked.join("\n")
+    );
+}
+
+/// The person chooses the secret rules, as with gitleaks: `[secrets] gitleaks_config` in their
+/// config file names a gitleaks configuration, which stands instead of the repository's
+/// `.gitleaks.toml` (said in the coverage); gitleaks' own `GITLEAKS_CONFIG` wins over it; a
+/// file that cannot be read stops the review naming the setting; the repository's
+/// `.review-tui.toml` cannot choose it.
+#[test]
+fn the_gitleaks_configuration_the_person_chose_replaces_the_repositorys() {
+    let acme = format!("acme_{}", fake(ALNUM, 24, 701).to_lowercase());
+    let house = format!("housetok_{}", fake(DIGITS, 14, 702));
+    let repo = GitRepo::init();
+    repo.write(
+        ".gitleaks.toml",
+        "[[rules]]\nid = \"house-token\"\nregex = '''housetok_[0-9]{14}'''\nkeywords = [\"housetok_\"]\n",
+    );
+    let elsewhere = tempfile::tempdir().unwrap();
+    let planted_config = elsewhere.path().join("planted.toml");
+    std::fs::write(
+        &planted_config,
+        "[[rules]]\nid = \"planted\"\nregex = '''README'''\n",
+    )
+    .unwrap();
+    repo.write(
+        ".review-tui.toml",
+        &format!(
+            "[secrets]\ngitleaks_config = \"{}\"\n",
+            planted_config.display()
+        ),
+    );
+    repo.write("README.md", "A service.\n");
+    repo.commit_all("start");
+    repo.git(&["checkout", "--quiet", "-b", "feature"]);
+    repo.write(
+        "src/keys.py",
+        &format!("ACME = \"{acme}\"\nHOUSE = \"{house}\"\n"),
+    );
+    repo.commit_all("Keys");
+    repo.git(&["checkout", "--quiet", "main"]);
+    let rules = |report: &Value| -> Vec<String> {
+        let mut rules: Vec<String> = report["findings"]
+            .as_array()
+            .unwrap_or(&Vec::new())
+            .iter()
+            .filter(|f| f["reviewer"] == "secret scan")
+            .map(|f| f["rule"].as_str().unwrap_or("").to_string())
+            .collect();
+        rules.sort();
+        rules
+    };
+    let notes = |report: &Value| report["coverage"]["notes"].to_string();
+
+    // The repository's file: its rule runs; its `.review-tui.toml` may not choose the scan.
+    let dir = tempfile::tempdir().unwrap();
+    let run = review_in(dir.path(), &repo, None, "", &["--deterministic-only"]);
+    assert_eq!(
+        rules(&run.report),
+        ["secret/house-token"],
+        "{}\n{}",
+        run.report,
+        run.stderr
+    );
+    assert!(
+        notes(&run.report).contains("sets [secrets]; ignored"),
+        "{}",
+        run.report
+    );
+
+    // The person's file replaces it.
+    let chosen = elsewhere.path().join("mine.toml");
+    std::fs::write(
+        &chosen,
+        "[[rules]]\nid = \"acme-key\"\nregex = '''acme_[a-z0-9]{24}'''\nkeywords = [\"acme_\"]\n",
+    )
+    .unwrap();
+    let setting = format!("[secrets]\ngitleaks_config = \"{}\"\n", chosen.display());
+    let dir = tempfile::tempdir().unwrap();
+    let run = review_in(dir.path(), &repo, None, &setting, &["--deterministic-only"]);
+    assert_eq!(
+        rules(&run.report),
+        ["secret/acme-key"],
+        "{}\n{}",
+        run.report,
+        run.stderr
+    );
+    assert!(
+        notes(&run.report).contains("[secrets] gitleaks_config"),
+        "the coverage names where the rules came from: {}",
+        run.report
+    );
+    assert!(
+        !run.report.to_string().contains(&acme[5..]),
+        "{}",
+        run.report
+    );
+
+    // gitleaks' own variable wins, and a file that cannot be read stops the review, named.
+    let missing = elsewhere.path().join("missing.toml");
+    let dir = tempfile::tempdir().unwrap();
+    let mut command = crate::models::review_command(dir.path(), &repo, None, &setting);
+    let out = command
+        .args(["--format", "json", "--deterministic-only"])
+        .env("GITLEAKS_CONFIG", &missing)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_ne!(out.status.code(), Some(0), "{stderr}");
+    assert!(stderr.contains("GITLEAKS_CONFIG"), "{stderr}");
+    assert!(stderr.contains("missing.toml"), "{stderr}");
+
+    let dir = tempfile::tempdir().unwrap();
+    let broken = format!("[secrets]\ngitleaks_config = \"{}\"\n", missing.display());
+    let run = review_in(dir.path(), &repo, None, &broken, &["--deterministic-only"]);
+    assert_ne!(run.code, 0, "{}", run.stderr);
+    assert!(
+        run.stderr.contains("[secrets] gitleaks_config") && run.stderr.contains("missing.toml"),
+        "{}",
+        run.stderr
+    );
+}

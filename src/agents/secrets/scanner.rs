@@ -74,7 +74,15 @@ pub struct SecretScanner {
     key_files: BTreeSet<String>,
     /// [`builtin::KEY_BODY_LINES`] compiled, with the index of the rule it reports under.
     key_body: Option<(usize, Regex)>,
+    /// The literal values of the secrets found in the change under review: redacted wherever
+    /// they appear again, in any shape. A model that read `ADMIN_PASSWORD=hunter2…` and writes
+    /// "the password hunter2… is committed" has lost the context every rule needs.
+    known: Option<AhoCorasick>,
 }
+
+/// A secret value (or one line of a multi-line one) shorter than this is not redacted by value:
+/// short strings occur by chance in ordinary text, and rules still catch them in context.
+const MIN_KNOWN_LEN: usize = 8;
 
 impl std::fmt::Debug for SecretScanner {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -138,7 +146,58 @@ impl SecretScanner {
             ignored: Vec::new(),
             key_files: BTreeSet::new(),
             key_body,
+            known: None,
         }
+    }
+
+    /// The same scanner, also redacting these literal values wherever they occur (see
+    /// [`SecretScanner::known_values`]); multi-line values are taken line by line, and the
+    /// password of a `user:password` on its own.
+    pub fn with_known(mut self, values: impl IntoIterator<Item = String>) -> SecretScanner {
+        let mut pieces: Vec<String> = values
+            .into_iter()
+            .flat_map(|value| {
+                // A `user:password` credential is quoted back as the password alone too.
+                value
+                    .lines()
+                    .flat_map(|line| {
+                        let line = line.trim();
+                        let after_colon = line.rsplit_once(':').map(|(_, pass)| pass);
+                        [Some(line), after_colon]
+                    })
+                    .flatten()
+                    .map(str::to_string)
+                    .collect::<Vec<_>>()
+            })
+            .filter(|piece| piece.chars().count() >= MIN_KNOWN_LEN)
+            .collect();
+        pieces.sort_unstable();
+        pieces.dedup();
+        self.known = (!pieces.is_empty()).then(|| {
+            AhoCorasickBuilder::new()
+                .match_kind(MatchKind::LeftmostLongest)
+                .build(&pieces)
+                .expect("literal secrets always build")
+        });
+        self
+    }
+
+    /// The raw values of every secret this scanner recognizes on the changed lines of `files`
+    /// (both sides, redaction's reading: allowlist marks do not spare a value). They stay in
+    /// memory, for [`SecretScanner::with_known`]; nothing stores or shows them.
+    pub fn known_values(&self, files: &[ScanFile<'_>]) -> Vec<String> {
+        let mut values = Vec::new();
+        for file in files {
+            for side in [Side::Right, Side::Left] {
+                for run in file.runs(side) {
+                    let text = run.iter().map(|l| l.text).collect::<Vec<_>>().join("\n");
+                    for (start, end) in self.secret_spans(&text, Some(file.path)) {
+                        values.push(text[start..end].to_string());
+                    }
+                }
+            }
+        }
+        values
     }
 
     /// The same scanner, not reporting what `.gitleaksignore` names.
@@ -289,12 +348,15 @@ impl SecretScanner {
 
     /// Byte spans of every reported secret in `text`, sorted and merged.
     pub(crate) fn secret_spans(&self, text: &str, path: Option<&str>) -> Vec<(usize, usize)> {
-        merge_spans(
-            self.matches_in(text, path, Purpose::Redact)
-                .into_iter()
-                .map(|r| r.secret)
-                .collect(),
-        )
+        let mut spans: Vec<(usize, usize)> = self
+            .matches_in(text, path, Purpose::Redact)
+            .into_iter()
+            .map(|r| r.secret)
+            .collect();
+        if let Some(known) = &self.known {
+            spans.extend(known.find_iter(text).map(|m| (m.start(), m.end())));
+        }
+        merge_spans(spans)
     }
 
     /// Every rule match in `text` that survives entropy, placeholders and allowlists. With no

@@ -1,6 +1,7 @@
 //! Which secret rules a round runs, following gitleaks' conventions:
 //! 1. a configuration the user points at (gitleaks' own variables: `GITLEAKS_CONFIG`, a path,
-//!    or `GITLEAKS_CONFIG_TOML`, the text), which then stands instead of the repository's;
+//!    or `GITLEAKS_CONFIG_TOML`, the text; else `[secrets] gitleaks_config` in the user's
+//!    config file), which then stands instead of the repository's;
 //! 2. otherwise the repository's `.gitleaks.toml` **as it is on the base branch** (a pull request
 //!    must not rewrite its own scan), extending the default set (`[extend] useDefault`) or
 //!    replacing gitleaks' rules;
@@ -42,8 +43,13 @@ pub enum SetupError {
 /// A configuration the user chose, outside any repository.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum UserConfig {
+    /// `GITLEAKS_CONFIG`.
     Path(PathBuf),
+    /// `GITLEAKS_CONFIG_TOML`.
     Text(String),
+    /// A file named in the user's config file; `origin` says where (`config.toml [secrets]
+    /// gitleaks_config`), for the messages.
+    Configured { path: PathBuf, origin: String },
 }
 
 impl UserConfig {
@@ -56,10 +62,22 @@ impl UserConfig {
         set(GITLEAKS_CONFIG_TOML_ENV).map(|text| UserConfig::Text(text.to_string_lossy().into()))
     }
 
-    fn origin(&self) -> &'static str {
+    /// The person's choice: gitleaks' variables win (they are gitleaks' own convention and the
+    /// narrower scope), then the file their config file names.
+    pub fn chosen(configured: Option<&(PathBuf, String)>) -> Option<UserConfig> {
+        UserConfig::from_env().or_else(|| {
+            configured.map(|(path, origin)| UserConfig::Configured {
+                path: path.clone(),
+                origin: origin.clone(),
+            })
+        })
+    }
+
+    fn origin(&self) -> &str {
         match self {
             UserConfig::Path(_) => GITLEAKS_CONFIG_ENV,
             UserConfig::Text(_) => GITLEAKS_CONFIG_TOML_ENV,
+            UserConfig::Configured { origin, .. } => origin,
         }
     }
 }
@@ -98,7 +116,7 @@ impl SecretSetup {
         let config = match user {
             Some(user) => {
                 let text = match user {
-                    UserConfig::Path(path) => {
+                    UserConfig::Path(path) | UserConfig::Configured { path, .. } => {
                         std::fs::read_to_string(path).map_err(|source| SetupError::Read {
                             origin: user.origin().into(),
                             path: path.display().to_string(),
@@ -169,9 +187,12 @@ impl SecretSetup {
     }
 
     /// [`SecretSetup::load`] for a review space's mirror (`mirror`, a bare repository) at
-    /// `base_sha`, with gitleaks' variables for the user's choice.
-    pub fn for_space(mirror: &Path, base_sha: &str) -> Result<SecretSetup, SetupError> {
-        let user = UserConfig::from_env();
+    /// `base_sha`, with the user's choice (see [`UserConfig::chosen`]).
+    pub fn for_space(
+        mirror: &Path,
+        base_sha: &str,
+        user: Option<UserConfig>,
+    ) -> Result<SecretSetup, SetupError> {
         match git2::Repository::open_bare(mirror) {
             Ok(repo) => SecretSetup::load(Some((&repo, base_sha)), user.as_ref()),
             Err(e) => {

@@ -980,3 +980,27 @@ fn in_test_code_and_fixtures_only_a_providers_exact_format_is_a_secret() {
         Some("secret/github-token")
     );
 }
+
+#[test]
+fn the_values_of_the_secrets_in_a_change_are_redacted_wherever_they_are_quoted() {
+    let scanner = default_scanner();
+    let lines = [
+        "ADMIN_PASSWORD=Zq7vLmW2pXk9",
+        "curl -u deploy:Hn4Rt8Yq2Lm6 https://deploy.example.com",
+        "PIN=1234",
+    ];
+    let files = [ScanFile::added("deploy/.env", 1, &lines)];
+    let known = scanner.known_values(&files);
+    assert!(!known.is_empty());
+    let quoting = scanner.clone().with_known(known);
+    let prose = "The password Zq7vLmW2pXk9 and the deploy user's Hn4Rt8Yq2Lm6 are committed; \
+                 PIN 1234 too.";
+    let (redacted, count) = redact_text(prose, &quoting);
+    assert!(!redacted.contains("Zq7vLmW2pXk9"), "{redacted}");
+    assert!(!redacted.contains("Hn4Rt8Yq2Lm6"), "{redacted}");
+    assert_eq!(count, 2, "{redacted}");
+    // Without the change's values, prose gives a rule nothing to hold on to.
+    assert!(redact_text(prose, scanner).0.contains("Zq7vLmW2pXk9"));
+    // Short values are not redacted by value: they would take ordinary words and numbers.
+    assert!(redacted.contains("PIN 1234"), "{redacted}");
+}

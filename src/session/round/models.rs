@@ -13,7 +13,7 @@ use crate::agents::events::{ReviewEvent, RunId};
 use crate::agents::passes::{self, Kit, peer::Peer};
 use crate::agents::roster::{Roster, header};
 use crate::agents::sandbox_tools::SandboxTools;
-use crate::agents::secrets::{default_scanner, redact_text, redact_text_keeping_lines};
+use crate::agents::secrets::{SecretScanner, redact_text, redact_text_keeping_lines};
 use crate::agents::toolbox::ToolBox;
 use crate::agents::tools::Sandbox;
 use crate::cohort::{CohortReport, SymbolIndex};
@@ -71,9 +71,9 @@ pub struct ModelRun {
     pub notes: Vec<String>,
 }
 
-/// Every text bound for a provider goes through the built-in secret scanner first.
-pub fn redactor() -> Arc<dyn Redactor> {
-    let scanner = Arc::new(default_scanner().clone());
+/// Every text bound for a provider goes through the round's secret redaction first: every
+/// detector, and the values of the secrets the change holds.
+pub fn redactor(scanner: Arc<SecretScanner>) -> Arc<dyn Redactor> {
     Arc::new(move |text: &str| redact_text(text, &scanner).0)
 }
 
@@ -83,6 +83,7 @@ pub async fn prepare(
     prepared: &Prepared,
     setup: &ModelSetup,
     cohorts: Option<&CohortReport>,
+    secrets: Arc<SecretScanner>,
     cancel: watch::Receiver<bool>,
 ) -> Result<ModelRun, String> {
     let mut notes = Vec::new();
@@ -100,13 +101,13 @@ pub async fn prepare(
     }
     // Files are redacted before the tools cut or slice them; the agent redacts each tool result
     // again on its way out.
-    let scanner = Arc::new(default_scanner().clone());
+    let scanner = secrets.clone();
     sandbox = sandbox.with_redactor(Arc::new(move |text: &str| {
         redact_text_keeping_lines(text, &scanner).0
     }));
     let root = sandbox.root().to_path_buf();
     let tools: Arc<dyn ToolBox> = Arc::new(SandboxTools::new(sandbox));
-    let redactor = redactor();
+    let redactor = redactor(secrets);
 
     let mirror = prepared.space.mirror().to_path_buf();
     let base = prepared.space.state().base_sha.clone();
