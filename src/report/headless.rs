@@ -39,21 +39,19 @@ pub fn totals(diff: &Diff) -> (usize, usize) {
         .fold((0, 0), |(a, d), f| (a + f.additions, d + f.deletions))
 }
 
+/// The version of the JSON report's shape (`schema_version`, described field by field in
+/// `assets/review-report.schema.json`). Raised only when a field is removed, renamed or changes
+/// meaning: a pipeline that checks it is never broken by a field added later.
+pub const REPORT_SCHEMA_VERSION: u32 = 1;
+
 pub fn json(prepared: &Prepared, forced: bool) -> Value {
     let pr = &prepared.pr;
     let state = prepared.space.state();
     let (additions, deletions) = totals(&prepared.diff);
     // Offline, GitHub was not asked: what only it knows is unknown, not guessed.
     let online = prepared.offline.is_none();
-    json!({
-        // Set when GitHub could not be reached: the report is the stored round, not refreshed.
-        "offline": prepared.offline.as_ref().map(|o| json!({
-            "refreshed": false,
-            "round": o.round,
-            "as_of": o.as_of,
-            "reason": o.reason,
-            "message": o.banner(),
-        })),
+    let mut report = json!({
+        "schema_version": REPORT_SCHEMA_VERSION,
         "pr": {
             "forge": prepared.forge_name,
             "reference": prepared.reference.to_string(),
@@ -103,7 +101,21 @@ pub fn json(prepared: &Prepared, forced: bool) -> Value {
                 value
             }).collect::<Vec<_>>(),
         },
-    })
+    });
+    // Only when GitHub could not be reached: the report is the stored round, not refreshed.
+    if let (Some(o), Some(object)) = (&prepared.offline, report.as_object_mut()) {
+        object.insert(
+            "offline".into(),
+            json!({
+                "refreshed": false,
+                "round": o.round,
+                "as_of": o.as_of,
+                "reason": o.reason,
+                "message": o.banner(),
+            }),
+        );
+    }
+    report
 }
 
 pub fn text(prepared: &Prepared, forced: bool) -> String {

@@ -162,6 +162,32 @@ impl From<StoreError> for PipelineError {
     }
 }
 
+/// The earlier names of the PR's files: git's renames commit by commit, and at least the
+/// renames of the reviewed diff (all a shallow or rewritten history leaves).
+async fn earlier_names(prepared: &Prepared) -> crate::review::fingerprint::EarlierNames {
+    let mirror = prepared.space.mirror().to_path_buf();
+    let (base, head) = {
+        let state = prepared.space.state();
+        (state.base_sha.clone(), state.head_sha.clone())
+    };
+    let mut names = tokio::task::spawn_blocking(move || {
+        let repo = git2::Repository::open(&mirror).ok()?;
+        crate::diff::git::earlier_names(&repo, &base, &head).ok()
+    })
+    .await
+    .ok()
+    .flatten()
+    .unwrap_or_default();
+    for file in &prepared.diff.files {
+        if let (crate::diff::FileStatus::Renamed, Some(old)) = (file.status, &file.old_path) {
+            names
+                .entry(file.path.clone())
+                .or_insert_with(|| vec![old.clone()]);
+        }
+    }
+    names
+}
+
 fn now() -> String {
     humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string()
 }
@@ -379,8 +405,10 @@ pub async fn review(
     drop(stop);
     let mut board = live.board;
 
-    // Every finding is in: identical lines of a file get told apart by their occurrence.
-    crate::review::fingerprint::settle(&mut board.nodes, &Default::default());
+    // Every finding is in: identical lines of a file get told apart by their occurrence, and
+    // a renamed file's findings keep the identity they had under its first name.
+    let names = earlier_names(prepared).await;
+    crate::review::fingerprint::settle(&mut board.nodes, &names);
     // Earlier decisions follow their fingerprints into this round.
     let previous = prepared.space.state().nodes.clone();
     let mut nodes = carry_over(&previous, std::mem::take(&mut board.nodes));

@@ -12,6 +12,7 @@ use crate::cli::review_tui;
 use crate::support::faults::Fault;
 use crate::support::git_repo;
 use crate::support::github_server::{GithubServer, PullSpec};
+use crate::support::json_schema::Schema;
 use crate::support::tmux::Tmux;
 
 const GH_TOKEN: &str = "ghp_OFFLINEcanary00000000000000000000";
@@ -90,7 +91,7 @@ fn state_path(dir: &Path) -> PathBuf {
 fn review_online(dir: &Path, server: &GithubServer) -> (i32, Value) {
     let out = headless(dir, server.url(), &["--format", "json"]);
     let report = json_of(&out);
-    assert!(report["offline"].is_null(), "{report}");
+    assert!(report.get("offline").is_none(), "{report}");
     (out.status.code().unwrap(), report)
 }
 
@@ -126,6 +127,18 @@ fn a_reviewed_pr_reopens_offline_with_its_stored_round_and_verdict() {
     assert!(err.contains(message), "{err}");
     assert!(err.contains("GitHub could not be reached"), "{err}");
     assert!(err.contains(PULL), "{err}");
+    // The report keeps its published shape (assets/review-report.schema.json).
+    let schema_path =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/review-report.schema.json");
+    let schema: Value =
+        serde_json::from_str(&std::fs::read_to_string(schema_path).unwrap()).unwrap();
+    let errors = Schema::new(schema.clone()).errors(&report);
+    assert!(errors.is_empty(), "{errors:#?}\n{report:#}");
+    assert!(jsonschema::draft202012::is_valid(&schema, &report));
+    assert!(
+        online.get("offline").is_none(),
+        "online reports carry no offline key"
+    );
     // What only GitHub knows is not guessed.
     assert!(report["pr"]["author"].is_null(), "{report}");
     assert!(report["pr"]["state"].is_null(), "{report}");
