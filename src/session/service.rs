@@ -134,6 +134,9 @@ pub struct Opening {
     pub worktree: PathBuf,
     /// The patch the gate wrote for this round earlier, if any.
     pub patch: Option<fix::WrittenPatch>,
+    /// "offline: showing round N as of <time>; not refreshed" when GitHub could not be
+    /// reached: the client shows it for as long as the session lives.
+    pub offline: Option<String>,
 }
 
 pub struct Session {
@@ -185,6 +188,7 @@ impl Session {
             diff: Arc::new(self.prepared.diff.clone()),
             worktree: self.prepared.space.worktree().to_path_buf(),
             patch: fix::last_patch(&self.prepared),
+            offline: self.prepared.offline.as_ref().map(|o| o.banner()),
         }
     }
 
@@ -341,7 +345,15 @@ impl Session {
     /// The summary `--format markdown` prints without publishing.
     pub fn offline_body(&self) -> String {
         let snapshot = self.snapshot();
-        publish::offline_body(&self.input(&snapshot))
+        let body = publish::offline_body(&self.input(&snapshot));
+        match &self.prepared.offline {
+            // Before the summary's own alert: this is the stored round, not a fresh review.
+            Some(offline) => format!(
+                "> [!CAUTION]\n> {} (GitHub could not be reached)\n\n{body}",
+                offline.banner()
+            ),
+            None => body,
+        }
     }
 
     /// The gate's fix: a patch from exact replacement lines, written now; or, when the chosen
