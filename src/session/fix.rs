@@ -430,7 +430,10 @@ mod tests {
         let patch = prepared.space.path().join("fixes/round-1.patch");
         assert_eq!(written.path, patch);
         let text = std::fs::read_to_string(&patch).unwrap();
-        assert_eq!(written.text, text, "what the viewer shows is what was written");
+        assert_eq!(
+            written.text, text,
+            "what the viewer shows is what was written"
+        );
         let again = last_patch(&prepared).expect("a reopen finds the patch");
         assert_eq!((again.path, again.text), (written.path, written.text));
         assert!(

@@ -305,7 +305,9 @@ fn terminal_job<B: Backend>(
             let Some(handoff) = handoff else { return };
             let ran = tokio::task::block_in_place(|| handoff.lend(terminal, run));
             inbox.send(match ran {
-                Ok(()) => Action::Notice(format!("back from the editor ({}:{line})", file.display())),
+                Ok(()) => {
+                    Action::Notice(format!("back from the editor ({}:{line})", file.display()))
+                }
                 Err(message) => Action::EngineError {
                     title: "The editor did not open".into(),
                     message,

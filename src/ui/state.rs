@@ -158,10 +158,7 @@ pub enum TerminalJob {
     /// Put `text` on the clipboard through the terminal (OSC 52).
     Clipboard(String),
     /// Suspend the cockpit and open `file` (in the worktree) at `line` in the person's editor.
-    OpenFile {
-        file: std::path::PathBuf,
-        line: u32,
-    },
+    OpenFile { file: std::path::PathBuf, line: u32 },
 }
 
 /// Why a text box is open.

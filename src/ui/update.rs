@@ -1304,7 +1304,11 @@ fn open_diff(state: &mut AppState) {
 /// Hands the person's editor `path` (the PR's, inside the worktree) at `line`.
 fn open_in_editor(state: &mut AppState, path: &str, line: u32) {
     let Some(worktree) = &state.worktree else {
-        message(state, MessageKind::Warn, "no worktree to open files in".to_string());
+        message(
+            state,
+            MessageKind::Warn,
+            "no worktree to open files in".to_string(),
+        );
         return;
     };
     // A path from the PR, read inside the worktree only.
@@ -1321,9 +1325,10 @@ fn open_in_editor(state: &mut AppState, path: &str, line: u32) {
         );
         return;
     }
-    state
-        .terminal_jobs
-        .push(TerminalJob::OpenFile { file, line: line.max(1) });
+    state.terminal_jobs.push(TerminalJob::OpenFile {
+        file,
+        line: line.max(1),
+    });
 }
 
 /// What a key in the diff view comes to, decided while the document borrows the state.
@@ -1377,9 +1382,10 @@ fn diff_action(state: &mut AppState, action: &Action) -> Option<Vec<Effect>> {
             // The head's line; a removed line has none, and its base line is close to where
             // it was.
             Action::OpenInEditor => match doc.row(cursor) {
-                Some(DiffRow::Line { path, line }) => {
-                    DiffMove::Open(path.to_string(), line.new_line.or(line.old_line).unwrap_or(1))
-                }
+                Some(DiffRow::Line { path, line }) => DiffMove::Open(
+                    path.to_string(),
+                    line.new_line.or(line.old_line).unwrap_or(1),
+                ),
                 Some(DiffRow::Hunk { path, hunk }) => {
                     DiffMove::Open(path.to_string(), hunk.new_start.max(1))
                 }

@@ -73,8 +73,10 @@ fn triage_gate_preview_quit_and_reopen() {
     tmux.keys(&["g"]);
     tmux.wait_for("the gate", |s| s.contains("Approval gate"));
     tmux.keys(&["p"]);
-    let preview = tmux.wait_for("the preview", |s| s.contains("REQUEST_CHANGES"));
-    assert!(preview.contains("config.rs:10"), "{preview}");
+    // The whole preview: a frame can be half-drawn under load.
+    tmux.wait_for("the preview", |s| {
+        s.contains("REQUEST_CHANGES") && s.contains("config.rs:10")
+    });
     tmux.keys(&["Escape"]);
     tmux.wait_for("the cancel", |s| s.contains("nothing was posted"));
     // Escape then a key at once reads as Alt+key: close the gate, wait, then quit.
@@ -362,14 +364,22 @@ fn o_opens_the_findings_file_at_its_line_in_the_editor_at_80x24() {
             ("VISUAL", &editor),
         ],
     );
-    tmux.wait_for("the verdict", |s| s.contains("BLOCK") && s.contains("? help"));
+    tmux.wait_for("the verdict", |s| {
+        s.contains("BLOCK") && s.contains("? help")
+    });
     tmux.keys(&["/"]);
     tmux.text("p0");
     tmux.keys(&["Enter"]);
     tmux.wait_for("the filter", |s| s.contains("filter: p0"));
     tmux.keys(&["O"]);
+    let runs = || {
+        std::fs::read_to_string(&args)
+            .unwrap_or_default()
+            .matches("---")
+            .count()
+    };
     tmux.wait_for("the cockpit back after the editor", |s| {
-        s.contains("back from the editor") && s.contains("? help")
+        runs() == 1 && s.contains("? help") && s.contains("Findings")
     });
     let recorded = std::fs::read_to_string(&args).unwrap();
     let lines: Vec<&str> = recorded.lines().collect();
@@ -380,7 +390,11 @@ fn o_opens_the_findings_file_at_its_line_in_the_editor_at_80x24() {
     let state = find_state(data.path()).expect("a state.json");
     let worktree = state.parent().unwrap().join("worktree");
     let file = Path::new(lines[1]);
-    assert!(file.starts_with(&worktree), "{recorded} not in {}", worktree.display());
+    assert!(
+        file.starts_with(&worktree),
+        "{recorded} not in {}",
+        worktree.display()
+    );
     assert!(file.is_file(), "{recorded}");
     // The state recorded the same line for the finding the editor opened.
     let text: serde_json::Value =
@@ -398,7 +412,7 @@ fn o_opens_the_findings_file_at_its_line_in_the_editor_at_80x24() {
     tmux.wait_for("the diff view", |s| s.contains("Diff ·") && s.contains("◆"));
     tmux.keys(&["o"]);
     tmux.wait_for("the diff view back after the editor", |s| {
-        s.contains("back from the editor") && s.contains("Diff ·")
+        runs() == 2 && s.contains("Diff ·")
     });
     let recorded = std::fs::read_to_string(&args).unwrap();
     let second: Vec<&str> = recorded.split("---\n").nth(1).unwrap().lines().collect();

@@ -388,7 +388,14 @@ fn a_written_patch_is_announced_and_shown_by_v_scrolling_to_its_end() {
     let mut state = finished();
     apply(&mut state, [Action::ViewPatch]);
     assert!(state.overlays.is_empty(), "no patch yet: nothing to show");
-    assert!(state.message.as_ref().unwrap().text.contains("no patch yet"));
+    assert!(
+        state
+            .message
+            .as_ref()
+            .unwrap()
+            .text
+            .contains("no patch yet")
+    );
     apply(
         &mut state,
         [Action::PatchWritten {
@@ -400,12 +407,21 @@ fn a_written_patch_is_announced_and_shown_by_v_scrolling_to_its_end() {
         }],
     );
     let said = &state.message.as_ref().unwrap().text;
-    assert!(said.contains("round-1.patch") && said.contains("v shows it"), "{said}");
+    assert!(
+        said.contains("round-1.patch") && said.contains("v shows it"),
+        "{said}"
+    );
     apply(&mut state, [Action::OpenGate, Action::ViewPatch]);
-    assert!(matches!(state.top_overlay(), Some(Overlay::Patch { scroll: 0 })));
+    assert!(matches!(
+        state.top_overlay(),
+        Some(Overlay::Patch { scroll: 0 })
+    ));
     state.layout.overlay_scroll_max = 3;
     apply(&mut state, [Action::Bottom, Action::MoveDown]);
-    assert!(matches!(state.top_overlay(), Some(Overlay::Patch { scroll: 3 })));
+    assert!(matches!(
+        state.top_overlay(),
+        Some(Overlay::Patch { scroll: 3 })
+    ));
     apply(&mut state, [Action::Close]);
     assert!(matches!(state.top_overlay(), Some(Overlay::Gate { .. })));
 }

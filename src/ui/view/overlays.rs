@@ -98,16 +98,40 @@ fn legend(cx: &ViewContext) -> Vec<Line<'static>> {
     let mut lines = vec![Line::from(Span::styled("What the marks mean", theme.title))];
     for (mark, meaning) in [
         ("▶ ▷", "the selected row (▷: its pane is not focused)"),
-        ("▾ ▸", "unfolded / folded: a cohort, \"below threshold (N)\", a problem's duplicates"),
-        ("▸ (+2)", "2 more reports of the same problem folded under it (enter unfolds)"),
+        (
+            "▾ ▸",
+            "unfolded / folded: a cohort, \"below threshold (N)\", a problem's duplicates",
+        ),
+        (
+            "▸ (+2)",
+            "2 more reports of the same problem folded under it (enter unfolds)",
+        ),
         ("↳", "a duplicate of the finding above"),
         ("●", "marked (space) for the gate's fix and ignore"),
-        ("P0…P3", "priority, P0 most urgent; then the kind: bug, sugg, rec, quest, ticket"),
-        ("qa ✓you", "who found it, ✓ who confirmed it; then confidence (%) and status"),
-        ("ready", "consensus ready: confirmed by a peer; open, resolved, dismissed"),
-        ("≠ ≈ ⇄", "disagreements: priority / bug or suggestion / confirmed and disputed"),
-        ("· ✓ ✗", "reviewers: queued, done, failed (a spinner: reading); 3+1✗: 1 dropped"),
-        ("◆0…◆3 +", "diff gutter: a finding's priority on its line; + several share it"),
+        (
+            "P0…P3",
+            "priority, P0 most urgent; then the kind: bug, sugg, rec, quest, ticket",
+        ),
+        (
+            "qa ✓you",
+            "who found it, ✓ who confirmed it; then confidence (%) and status",
+        ),
+        (
+            "ready",
+            "consensus ready: confirmed by a peer; open, resolved, dismissed",
+        ),
+        (
+            "≠ ≈ ⇄",
+            "disagreements: priority / bug or suggestion / confirmed and disputed",
+        ),
+        (
+            "· ✓ ✗",
+            "reviewers: queued, done, failed (a spinner: reading); 3+1✗: 1 dropped",
+        ),
+        (
+            "◆0…◆3 +",
+            "diff gutter: a finding's priority on its line; + several share it",
+        ),
     ] {
         lines.push(Line::from(vec![
             Span::styled(format!("  {}", pad(mark, 14)), theme.key_hint),
@@ -301,7 +325,10 @@ fn patch(frame: &mut Frame, area: Rect, state: &AppState, scroll: u16, cx: &View
         area.height.saturating_sub(2),
     );
     frame.render_widget(Clear, rect);
-    let block = boxed(" Patch · j/k scroll · any other key closes ".to_string(), cx);
+    let block = boxed(
+        " Patch · j/k scroll · any other key closes ".to_string(),
+        cx,
+    );
     let inner = block.inner(rect);
     frame.render_widget(block, rect);
     let footer = Paragraph::new(Line::from(vec![
