@@ -444,12 +444,22 @@ fn headless_command(
         ..review
     };
     let mut session = Session::new(prepared, session_setup(cli, &config, review));
-    // The pre-run estimate goes to stderr before the model reviewers are dispatched.
+    // The pre-run estimate goes to stderr before the model reviewers are dispatched, and a
+    // server that keeps a reviewer waiting is said while it lasts, not after minutes of silence.
     let (tap, mut taps) = tokio::sync::mpsc::unbounded_channel();
     let estimates = std::thread::spawn(move || {
+        use review_tui::agents::events::EventKind;
         while let Some(event) = taps.blocking_recv() {
-            if let round::Tap::Estimate(estimate) = event {
-                say(estimate);
+            match event {
+                round::Tap::Estimate(estimate) => say(estimate),
+                round::Tap::Event(review_tui::agents::events::ReviewEvent {
+                    reviewer,
+                    kind: EventKind::Waiting { host, waited_secs },
+                    ..
+                }) => say(format!(
+                    "waiting for {host} (reviewer {reviewer}): {waited_secs} s, no answer yet"
+                )),
+                _ => {}
             }
         }
     });
