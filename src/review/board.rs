@@ -298,15 +298,24 @@ mod tests {
         let mut board = Board::default();
         board.start_run(RunId(1));
         board.queue("engineer", true);
-        board.apply(event(1, "engineer", EventKind::Started { required: true }), AT);
+        board.apply(
+            event(1, "engineer", EventKind::Started { required: true }),
+            AT,
+        );
         let waiting = EventKind::Waiting {
             host: "127.0.0.1:11434".into(),
             waited_secs: 30,
         };
-        assert_eq!(board.apply(event(1, "engineer", waiting), AT), Applied::Changed);
+        assert_eq!(
+            board.apply(event(1, "engineer", waiting), AT),
+            Applied::Changed
+        );
         let state = &board.reviewers["engineer"];
         assert_eq!(state.phase, ReviewerPhase::Reading);
-        assert_eq!(state.note, "waiting for 127.0.0.1:11434: 30 s, no answer yet");
+        assert_eq!(
+            state.note,
+            "waiting for 127.0.0.1:11434: 30 s, no answer yet"
+        );
         assert!(!board.is_finished());
     }
 
