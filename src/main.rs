@@ -457,7 +457,7 @@ fn headless_command(
                     kind: EventKind::Waiting { host, waited_secs },
                     ..
                 }) => say(format!(
-                    "waiting for {host} (reviewer {reviewer}): {waited_secs} s, no answer yet"
+                    "waiting for {host} (reviewer {reviewer}): {waited_secs} s, no complete answer yet"
                 )),
                 _ => {}
             }

@@ -96,7 +96,8 @@ impl ReviewEvent {
     }
 }
 
-/// "waiting for 127.0.0.1:11434: 30 s, no answer yet": the reviewer's note while a turn waits.
+/// "waiting for 127.0.0.1:11434: 30 s, no complete answer yet": the reviewer's note while a
+/// turn waits (silent, or still arriving: the wait cannot tell them apart, the timeout can).
 pub fn waiting_note(host: &str, waited_secs: u64) -> String {
-    format!("waiting for {host}: {waited_secs} s, no answer yet")
+    format!("waiting for {host}: {waited_secs} s, no complete answer yet")
 }

@@ -314,7 +314,7 @@ mod tests {
         assert_eq!(state.phase, ReviewerPhase::Reading);
         assert_eq!(
             state.note,
-            "waiting for 127.0.0.1:11434: 30 s, no answer yet"
+            "waiting for 127.0.0.1:11434: 30 s, no complete answer yet"
         );
         assert!(!board.is_finished());
     }

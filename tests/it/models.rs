@@ -773,7 +773,7 @@ fn a_server_that_never_answers_is_reported_while_waiting_and_not_told_to_wait_lo
     assert_eq!(report["verdict"]["decision"], "inconclusive", "{report}");
     let waiting: Vec<&str> = stderr
         .lines()
-        .filter(|l| l.contains("no answer yet"))
+        .filter(|l| l.contains("no complete answer yet"))
         .collect();
     assert!(!waiting.is_empty(), "no progress while waiting:\n{stderr}");
     for line in &waiting {
