@@ -249,7 +249,8 @@ fn a_server_that_never_answers_is_offline_too() {
     let report = json_of(&out);
     assert_eq!(report["offline"]["refreshed"], false, "{report}");
     assert_eq!(report["verdict"]["decision"], online["verdict"]["decision"]);
-    assert!(err.contains("did not answer within 2s"), "{err}");
+    // The answer began (a drip), so the timeout is told as a slow answer.
+    assert!(err.contains("still arriving after 2s"), "{err}");
 }
 
 #[test]
