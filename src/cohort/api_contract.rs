@@ -16,9 +16,9 @@ use std::path::Path;
 use crate::review::axes::{API_CONTRACT, Axis, AxisVerdict};
 
 use super::changes::{ChangedFile, Reading, blob_at};
-use super::paths::parent_dir;
 use super::grammar::Grammar;
 use super::index::SymbolIndex;
+use super::paths::parent_dir;
 use super::surface::callers::{Home, uses};
 use super::surface::compare::{ApiChange, Severity, Types, compare};
 use super::surface::scope::{Scope, not_api_path, scope};
@@ -293,9 +293,7 @@ fn alias_target(
         .into_iter()
         .filter(|path| !changed_file(all, path) && !not_api_path(path))
         .filter(|path| file.grammar != Grammar::Go || parent_dir(path) == package)
-        .filter(|path| {
-            Grammar::for_path(path).is_some_and(|g| same_family(g, file.grammar))
-        })
+        .filter(|path| Grammar::for_path(path).is_some_and(|g| same_family(g, file.grammar)))
         .find_map(|path| {
             let grammar = Grammar::for_path(path)?;
             let source = read_head(path)?;

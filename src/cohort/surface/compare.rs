@@ -116,7 +116,8 @@ fn type_change(old: &str, new: &str, types: &Types) -> TypeChange {
     // A name from another package (`flag.ParseErrorsWhitelist` → `flag.ParseErrorsAllowlist`)
     // may be an alias of the old one there: renamed types usually keep the old name so.
     let (a, b) = (qualified_names(&old), qualified_names(&new));
-    let differing = a.iter().filter(|n| !b.contains(n)).count() + b.iter().filter(|n| !a.contains(n)).count();
+    let differing =
+        a.iter().filter(|n| !b.contains(n)).count() + b.iter().filter(|n| !a.contains(n)).count();
     if differing > 0 && without(&old, &a) == without(&new, &b) {
         return TypeChange::Undecided;
     }
@@ -735,14 +736,26 @@ mod tests {
                 .1
                 .contains("required")
         );
-        assert!(positional(&a, &[], &Types::nominal()).unwrap().1.contains("removed"));
+        assert!(
+            positional(&a, &[], &Types::nominal())
+                .unwrap()
+                .1
+                .contains("removed")
+        );
         assert!(
             positional(&a, &[p("u16", Positional, false)], &Types::nominal())
                 .unwrap()
                 .1
                 .contains("type")
         );
-        assert_eq!(positional(&a, &[p("u8 | string", Positional, false)], &Types::nominal()), None);
+        assert_eq!(
+            positional(
+                &a,
+                &[p("u8 | string", Positional, false)],
+                &Types::nominal()
+            ),
+            None
+        );
     }
 
     #[test]

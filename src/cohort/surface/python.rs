@@ -166,7 +166,10 @@ fn definition_items(
             // a descriptor named for what it is; callers read the attribute either way.
             let descriptor = decorators.iter().any(|d| {
                 let name = d.split('(').next().unwrap_or(d).trim();
-                name.rsplit('.').next().unwrap_or(name).ends_with("property")
+                name.rsplit('.')
+                    .next()
+                    .unwrap_or(name)
+                    .ends_with("property")
             });
             if descriptor {
                 let mut item = Item::new("property", &key, format!("property {name}"));

@@ -31,9 +31,7 @@ fn severity(changes: &[ApiChange], key: &str) -> Option<Severity> {
 
 fn no_break(changes: &[ApiChange]) {
     assert!(
-        changes
-            .iter()
-            .all(|c| c.severity != Severity::Incompatible),
+        changes.iter().all(|c| c.severity != Severity::Incompatible),
         "{changes:#?}"
     );
 }
@@ -61,9 +59,13 @@ fn python_property_descriptors_and_attributes_read_alike() {
     );
     // A method callers call, now a property they cannot call: a break.
     let method = "class Flask:\n    def logger(self):\n        return self._logger\n";
-    let property = "class Flask:\n    @property\n    def logger(self):\n        return self._logger\n";
+    let property =
+        "class Flask:\n    @property\n    def logger(self):\n        return self._logger\n";
     let found = changes(Grammar::Python, method, property);
-    assert_eq!(severity(&found, "Flask.logger"), Some(Severity::Incompatible));
+    assert_eq!(
+        severity(&found, "Flask.logger"),
+        Some(Severity::Incompatible)
+    );
 }
 
 #[test]
