@@ -19,6 +19,7 @@ mod publish;
 mod publish_ci;
 mod publish_escape;
 mod publish_identity;
+mod publish_limits;
 mod review_report;
 mod secrets;
 mod secrets_corpus;
