@@ -393,7 +393,11 @@ async fn current_diff(
     let refused = match forge.diff().await {
         Ok(text) => return Ok((crate::diff::parse(&text)?, None)),
         Err(ForgeError::Github(e @ GithubError::Status { status: 406, .. })) => e,
-        Err(e) => return Err(PublishError::forge("reading the pull request's current diff")(e)),
+        Err(e) => {
+            return Err(PublishError::forge(
+                "reading the pull request's current diff",
+            )(e));
+        }
     };
     let files = forge.changed_files().await.map_err(PublishError::forge(
         "listing the pull request's files (GitHub refused its diff as too large)",

@@ -31,9 +31,8 @@ fn fit_within(body: &str, budget: usize) -> String {
         "\n> [!NOTE]\n> Cut here: this text is {total} characters and GitHub takes at most {MAX_BODY_CHARS}. The complete report is what `review-tui` prints for this pull request with `--format markdown` (without `--publish`).\n"
     );
     // The note, the markers, and what closing a fence and our <details> blocks may take.
-    let reserved = note.chars().count()
-        + trailer.iter().map(|l| l.chars().count() + 1).sum::<usize>()
-        + 256;
+    let reserved =
+        note.chars().count() + trailer.iter().map(|l| l.chars().count() + 1).sum::<usize>() + 256;
     let keep = budget.saturating_sub(reserved);
     let mut out = String::new();
     let mut used = 0;
@@ -163,14 +162,21 @@ mod tests {
         let chars = fitted.chars().count();
         assert!(chars <= BUDGET, "{chars}");
         assert!(fitted.starts_with("> [!CAUTION]"));
-        assert!(fitted.contains("GitHub takes at most 65536"), "the cut is said");
+        assert!(
+            fitted.contains("GitHub takes at most 65536"),
+            "the cut is said"
+        );
         assert!(markers::has(&fitted, markers::SUMMARY));
         assert!(markers::has(&fitted, &markers::round(3, "abc")));
         // The open fence (four backticks: the code holds three) and <details> are closed
         // before the note.
         let note = fitted.find("> [!NOTE]").unwrap();
         let before = &fitted[..note];
-        assert!(before.ends_with("````\n\n</details>\n\n"), "{}", &before[before.len() - 80..]);
+        assert!(
+            before.ends_with("````\n\n</details>\n\n"),
+            "{}",
+            &before[before.len() - 80..]
+        );
         assert_eq!(
             before.matches("<details>").count(),
             before.matches("</details>").count()
@@ -182,7 +188,10 @@ mod tests {
     #[test]
     fn one_huge_line_is_cut_inside_and_a_cut_suggestion_goes_whole() {
         let line = "é".repeat(100_000);
-        let fitted = fit(&format!("**P2** title\n\n{line}\n\n{}\n", markers::fingerprint("00aa")));
+        let fitted = fit(&format!(
+            "**P2** title\n\n{line}\n\n{}\n",
+            markers::fingerprint("00aa")
+        ));
         assert!(fitted.chars().count() <= BUDGET);
         assert!(fitted.contains("éé…\n"), "as much of the line as fits");
         assert_eq!(markers::fingerprint_in(&fitted), Some("00aa"));
@@ -196,7 +205,10 @@ mod tests {
         let fitted = fit(&suggestion);
         assert!(!fitted.contains("suggestion"), "no half suggestion");
         assert!(!fitted.contains("replacement_"), "{fitted}");
-        assert!(fitted.starts_with("**P1** title\n\n\n> [!NOTE]"), "{fitted}");
+        assert!(
+            fitted.starts_with("**P1** title\n\n\n> [!NOTE]"),
+            "{fitted}"
+        );
         assert_eq!(markers::fingerprint_in(&fitted), Some("00bb"));
     }
 }

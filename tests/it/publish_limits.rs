@@ -44,7 +44,12 @@ fn serve(extra: impl FnOnce(&GitRepo)) -> GithubServer {
 
 fn publish(server: &GithubServer, data: &Path, extra: &[&str]) -> Output {
     review_tui()
-        .args(["acme/widgets#7", "--headless", "--deterministic-only", "--publish"])
+        .args([
+            "acme/widgets#7",
+            "--headless",
+            "--deterministic-only",
+            "--publish",
+        ])
         .args(["--api-url", server.url()])
         .args(extra)
         .env("REVIEW_TUI_DATA_DIR", data)
@@ -149,7 +154,10 @@ fn every_body_posted_stays_under_githubs_limit_cut_with_a_note_and_its_markers_l
     // The next round (both findings on the diff fixed) edits the summary and resolves its comment:
     // those bodies fit too, and the edited summary is still ours.
     server.push(|repo| {
-        repo.write("src/lib.rs", &FEATURE_LIB.replace(".unwrap()", ".unwrap_or(0)"));
+        repo.write(
+            "src/lib.rs",
+            &FEATURE_LIB.replace(".unwrap()", ".unwrap_or(0)"),
+        );
         repo.commit_all("feature: no panic")
     });
     let log = sarif(dir.path(), 0, 600);
@@ -168,7 +176,11 @@ fn every_body_posted_stays_under_githubs_limit_cut_with_a_note_and_its_markers_l
     assert!(edited.contains("Cut here"));
     assert!(markers::has(edited, markers::SUMMARY));
     for t in sent_texts(&server) {
-        assert!(t.chars().count() <= MAX, "{} characters sent", t.chars().count());
+        assert!(
+            t.chars().count() <= MAX,
+            "{} characters sent",
+            t.chars().count()
+        );
     }
 }
 
@@ -217,7 +229,10 @@ fn a_pr_too_big_for_the_diff_media_type_is_published_with_anchors_from_the_files
     inline.sort();
     assert_eq!(
         inline,
-        [("src/lib.rs".to_string(), 6), ("src/m119.rs".to_string(), 2)]
+        [
+            ("src/lib.rs".to_string(), 6),
+            ("src/m119.rs".to_string(), 2)
+        ]
     );
     let body = posted[0]["body"].as_str().unwrap();
     assert!(
