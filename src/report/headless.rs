@@ -39,11 +39,17 @@ pub fn totals(diff: &Diff) -> (usize, usize) {
         .fold((0, 0), |(a, d), f| (a + f.additions, d + f.deletions))
 }
 
+/// The version of the JSON report's shape (`schema_version`, described field by field in
+/// `assets/review-report.schema.json`). Raised only when a field is removed, renamed or changes
+/// meaning: a pipeline that checks it is never broken by a field added later.
+pub const REPORT_SCHEMA_VERSION: u32 = 1;
+
 pub fn json(prepared: &Prepared, forced: bool) -> Value {
     let pr = &prepared.pr;
     let state = prepared.space.state();
     let (additions, deletions) = totals(&prepared.diff);
     json!({
+        "schema_version": REPORT_SCHEMA_VERSION,
         "pr": {
             "forge": prepared.forge_name,
             "reference": prepared.reference.to_string(),
