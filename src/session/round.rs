@@ -149,6 +149,9 @@ pub enum PipelineError {
     Space(#[from] SpaceError),
     #[error(transparent)]
     State(#[from] StateError),
+    /// The space was opened offline: a round needs the PR as GitHub has it now.
+    #[error("{0}")]
+    Offline(String),
     #[error("{0}")]
     Other(String),
 }
@@ -196,6 +199,11 @@ pub async fn review(
     prepared: &mut Prepared,
     options: &ReviewOptions,
 ) -> Result<RoundSnapshot, PipelineError> {
+    // A space opened offline shows its stored round; a new one needs the PR as GitHub has it
+    // now (its description and discussion are what the reviewers are checked against).
+    if let Some(offline) = &prepared.offline {
+        return Err(PipelineError::Offline(offline.needs_network("a new round")));
+    }
     let started = now();
     let force = options.force;
     // Which secret rules run and what every text is redacted with; read before the round

@@ -13,6 +13,7 @@ mod faults;
 mod github;
 mod headless;
 mod models;
+mod offline;
 mod protocol;
 mod providers;
 mod publish;
