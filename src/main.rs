@@ -413,6 +413,9 @@ fn headless_command(
     if let Some(corruption) = &prepared.opened.corruption {
         say(format!("warning: {corruption}"));
     }
+    if prepared.offline.is_some() {
+        return offline_headless(cli, prepared, user, runtime, signals);
+    }
     if prepared.is_empty() {
         write_report(cli, &prepare_report(cli, &prepared))?;
         say("nothing to review: the range has no changes");
@@ -521,6 +524,61 @@ fn headless_command(
     Ok(result.verdict.decision.exit())
 }
 
+/// A headless run on a space opened offline: the stored round's report, marked as such on
+/// stderr and in the report, with the stored verdict's exit code. Asking for what needs
+/// GitHub (`--publish`, `--force`'s new round) gets one line saying so and exit 4, after the
+/// report: nothing is lost, nothing is sent.
+fn offline_headless(
+    cli: &Cli,
+    prepared: review_tui::session::prepare::Prepared,
+    user: Config,
+    runtime: &tokio::runtime::Runtime,
+    signals: &Signals,
+) -> anyhow::Result<Exit> {
+    let Some(offline) = prepared.offline.clone() else {
+        anyhow::bail!("the space was not opened offline");
+    };
+    say(format!(
+        "{} (GitHub could not be reached: {})",
+        offline.banner(),
+        offline.reason
+    ));
+    let config = review_config(user, &prepared)?;
+    // Nothing runs: the level is the one the report is read at, when the round kept none.
+    let review = ReviewOptions {
+        level: cli.level.unwrap_or(config.level),
+        ..ReviewOptions::default()
+    };
+    let mut session = Session::new(prepared, session_setup(cli, &config, review));
+    // The cohorts from the space's cache: the facts line's gate reads them.
+    signals.run(runtime, session.cohorts())?;
+    let result = session.snapshot();
+    let prepared = session.prepared();
+    let report = match cli.format {
+        ReportFormat::Markdown => redact_builtin(&session.offline_body()),
+        ReportFormat::Text => redact_builtin(&review::text(prepared, &result, cli.force)),
+        ReportFormat::Json => {
+            let json = redacted_json(review::json(prepared, &result, cli.force));
+            serde_json::to_string_pretty(&json)? + "\n"
+        }
+        ReportFormat::Sarif => sarif(&result.board.nodes),
+    };
+    write_report(cli, &report)?;
+    let refused = if cli.publish {
+        Some("publishing")
+    } else if cli.force {
+        Some("reviewing it again (--force)")
+    } else {
+        None
+    };
+    if let Some(what) = refused {
+        say(offline.needs_network(what));
+        return Ok(Exit::Error);
+    }
+    say("nothing was published: this is the stored round, and publishing needs the network");
+    Ok(result.verdict.decision.exit())
+}
+
 fn review_options(
     cli: &Cli,
     prepared: &review_tui::session::prepare::Prepared,
@@ -558,6 +616,13 @@ fn cockpit_command(cli: &Cli, pr: &str, runtime: &tokio::runtime::Runtime) -> an
     let options = prepare_options(cli, &user)?;
     say("preparing the review space…");
     let prepared = runtime.block_on(prepare(reference, &options))?;
+    if let Some(offline) = &prepared.offline {
+        say(format!(
+            "{} (GitHub could not be reached: {})",
+            offline.banner(),
+            offline.reason
+        ));
+    }
     // Said before the cockpit takes the screen, and asked about: the person's earlier
     // decisions may be gone, and they must know before deciding anything again.
     if let Some(corruption) = &prepared.opened.corruption
@@ -595,12 +660,14 @@ fn cockpit_command(cli: &Cli, pr: &str, runtime: &tokio::runtime::Runtime) -> an
     let mut review = review_options(cli, &prepared, &config)?;
     // A round that never completed (the process was killed mid-run) is resumed by running it
     // again: shown as recorded it would stay provisional, with no reviewer, for good.
+    let prepared_offline = prepared.offline.clone();
     let interrupted = prepared
         .space
         .state()
         .current_round()
         .is_some_and(|round| !round.completed);
-    let run_review = !resumes || interrupted || cli.force;
+    // Offline, the stored round is shown as it is: a new one needs GitHub.
+    let run_review = (!resumes || interrupted || cli.force) && prepared_offline.is_none();
     review.force = true;
     let session = Session::new(prepared, session_setup(cli, &config, review));
     let theme_name = cli.theme.clone().unwrap_or_else(|| config.theme.clone());

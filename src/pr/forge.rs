@@ -135,6 +135,14 @@ pub enum ForgeError {
     Local(#[from] crate::pr::local::LocalError),
 }
 
+impl ForgeError {
+    /// The forge could not be reached (see [`GithubError::is_unreachable`]); a local
+    /// repository always can.
+    pub fn is_unreachable(&self) -> bool {
+        matches!(self, ForgeError::Github(e) if e.is_unreachable())
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PullRequest {
     pub number: u64,

@@ -38,6 +38,10 @@ pub enum PublishError {
     #[error("nothing was confirmed: look at the preview of what would be posted first")]
     NotPreviewed,
 
+    /// The space was opened offline: its stored round is never published (it may be stale).
+    #[error("{0}")]
+    Offline(String),
+
     #[error("{doing}: {source}{}", after.as_deref().map(|a| format!(" ({a})")).unwrap_or_default())]
     Forge {
         /// What the publisher was doing: "reading the pull request", "submitting the review".

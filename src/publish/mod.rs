@@ -102,6 +102,11 @@ pub fn destination(
     api_url: Option<String>,
     token: Option<crate::pr::token::Token>,
 ) -> Result<Destination, PublishError> {
+    // A round opened offline was not refreshed: whatever the network does meanwhile, it is
+    // never posted from this session (reopening with the network refreshes it first).
+    if let Some(offline) = &prepared.offline {
+        return Err(PublishError::Offline(offline.needs_network("publishing")));
+    }
     match &prepared.reference {
         PrRef::Github {
             host,

@@ -39,21 +39,29 @@ pub fn totals(diff: &Diff) -> (usize, usize) {
         .fold((0, 0), |(a, d), f| (a + f.additions, d + f.deletions))
 }
 
+/// The version of the JSON report's shape (`schema_version`, described field by field in
+/// `assets/review-report.schema.json`). Raised only when a field is removed, renamed or changes
+/// meaning: a pipeline that checks it is never broken by a field added later.
+pub const REPORT_SCHEMA_VERSION: u32 = 1;
+
 pub fn json(prepared: &Prepared, forced: bool) -> Value {
     let pr = &prepared.pr;
     let state = prepared.space.state();
     let (additions, deletions) = totals(&prepared.diff);
-    json!({
+    // Offline, GitHub was not asked: what only it knows is unknown, not guessed.
+    let online = prepared.offline.is_none();
+    let mut report = json!({
+        "schema_version": REPORT_SCHEMA_VERSION,
         "pr": {
             "forge": prepared.forge_name,
             "reference": prepared.reference.to_string(),
             "number": (pr.number > 0).then_some(pr.number),
             // The PR's own text can hold a secret; a report lands in CI logs.
             "title": redact_builtin(&pr.title),
-            "author": pr.author,
-            "author_is_bot": pr.author_is_bot,
-            "state": pr.state.to_string(),
-            "draft": pr.draft,
+            "author": online.then_some(&pr.author),
+            "author_is_bot": online.then_some(pr.author_is_bot),
+            "state": online.then(|| pr.state.to_string()),
+            "draft": online.then_some(pr.draft),
             "base": {"ref": pr.base.ref_name, "sha": state.base_sha},
             "head": {"ref": pr.head.ref_name, "sha": state.head_sha},
             "url": pr.html_url,
@@ -93,7 +101,21 @@ pub fn json(prepared: &Prepared, forced: bool) -> Value {
                 value
             }).collect::<Vec<_>>(),
         },
-    })
+    });
+    // Only when GitHub could not be reached: the report is the stored round, not refreshed.
+    if let (Some(o), Some(object)) = (&prepared.offline, report.as_object_mut()) {
+        object.insert(
+            "offline".into(),
+            json!({
+                "refreshed": false,
+                "round": o.round,
+                "as_of": o.as_of,
+                "reason": o.reason,
+                "message": o.banner(),
+            }),
+        );
+    }
+    report
 }
 
 pub fn text(prepared: &Prepared, forced: bool) -> String {
@@ -107,13 +129,21 @@ pub fn lines(prepared: &Prepared, forced: bool) -> Lines {
     let state = prepared.space.state();
     let mut out = Lines::new();
     let draft = if pr.draft { ", draft" } else { "" };
-    out.line(format!(
-        "PR      {} \"{}\" by {} ({}{draft})",
-        prepared.reference,
-        redact_builtin(&pr.title),
-        pr.author,
-        pr.state
-    ));
+    if prepared.offline.is_some() {
+        out.line(format!(
+            "PR      {} \"{}\" (offline: not read from GitHub)",
+            prepared.reference,
+            redact_builtin(&pr.title),
+        ));
+    } else {
+        out.line(format!(
+            "PR      {} \"{}\" by {} ({}{draft})",
+            prepared.reference,
+            redact_builtin(&pr.title),
+            pr.author,
+            pr.state
+        ));
+    }
     out.line(format!(
         "range   {} ← {} ({}..{})",
         pr.base.ref_name,

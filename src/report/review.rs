@@ -205,6 +205,13 @@ pub fn text(prepared: &Prepared, result: &RoundSnapshot, forced: bool) -> String
     // The same decision and facts line the posted summary opens with.
     let (_, decision) = crate::report::markdown::headline(result);
     let mut out = Lines::new();
+    // Above the decision: a stored round must never be read as a fresh review.
+    if let Some(offline) = &prepared.offline {
+        out.line(format!(
+            "OFFLINE {} (GitHub could not be reached)",
+            offline.banner()
+        ));
+    }
     out.line(decision);
     out.line(facts_line(result));
     for reason in &result.verdict.reasons {

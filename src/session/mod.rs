@@ -5,6 +5,7 @@
 
 pub mod fix;
 mod journal;
+pub mod offline;
 pub mod prepare;
 pub mod round;
 pub mod snapshot;

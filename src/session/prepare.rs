@@ -134,6 +134,9 @@ pub enum PrepareError {
     /// The range has no changes: exit 3, and no space is created for it.
     #[error("nothing to review: {0}")]
     NothingToReview(String),
+    /// GitHub could not be reached and there is no stored round to show instead.
+    #[error(transparent)]
+    Offline(#[from] crate::session::offline::OfflineError),
     #[error("{0}")]
     Other(String),
 }
@@ -170,6 +173,9 @@ pub struct Prepared {
     pub early_index: Option<crate::cohort::EarlyIndex>,
     /// How GitHub was called, so that publishing calls it the same way.
     pub github: GithubSettings,
+    /// Set when GitHub could not be reached and the space's stored round was opened instead:
+    /// no round runs and nothing is published from it.
+    pub offline: Option<crate::session::offline::Offline>,
 }
 
 impl Prepared {
@@ -200,7 +206,23 @@ pub async fn prepare(reference: PrRef, options: &PrepareOptions) -> Result<Prepa
             };
             let client = GithubClient::new(options.github.config(api_url.clone(), token.clone()))?;
             let forge = GithubForge::new(client, owner, repo, *number)?;
-            let pr = Forge::pull_request(&forge).await?;
+            let pr = match Forge::pull_request(&forge).await {
+                Ok(pr) => pr,
+                // Unreachable, not refused: a 401/403/404 still fails with its own message.
+                Err(error) if error.is_unreachable() => {
+                    let key = SpaceKey::github(host, owner, repo, *number)
+                        .map_err(|e| PrepareError::Other(e.to_string()))?;
+                    return crate::session::offline::reopen(
+                        reference.clone(),
+                        root,
+                        key,
+                        error,
+                        options.github.clone(),
+                    )
+                    .await;
+                }
+                Err(error) => return Err(error.into()),
+            };
             // The seed's rule: a history that cannot be read is a warning, not a stop.
             let history = match Forge::history(&forge).await {
                 Ok(history) => (history, None),
@@ -315,15 +337,16 @@ async fn finish(
         history_note,
         early_index,
         github: GithubSettings::default(),
+        offline: None,
     })
 }
 
 /// Where, inside the mirror, [`diff_in_mirror`] keeps the diffs it computed.
-const DIFF_CACHE: &str = "review-tui-diffs";
+pub(crate) const DIFF_CACHE: &str = "review-tui-diffs";
 
 /// The diff of the reviewed range, computed from the mirror (the same objects the worktree
 /// holds), from the merge base as GitHub shows a PR.
-fn diff_in_mirror(
+pub(crate) fn diff_in_mirror(
     mirror: &Path,
     cache_dir: &Path,
     base_sha: &str,
@@ -411,7 +434,7 @@ fn file_lines(diff: &Diff) -> Vec<FileLines<'_>> {
 }
 
 /// git2 work runs off the async runtime's worker threads.
-async fn blocking<T: Send + 'static>(
+pub(crate) async fn blocking<T: Send + 'static>(
     job: impl FnOnce() -> T + Send + 'static,
 ) -> Result<T, PrepareError> {
     tokio::task::spawn_blocking(job)

@@ -149,6 +149,9 @@ pub enum PipelineError {
     Space(#[from] SpaceError),
     #[error(transparent)]
     State(#[from] StateError),
+    /// The space was opened offline: a round needs the PR as GitHub has it now.
+    #[error("{0}")]
+    Offline(String),
     #[error("{0}")]
     Other(String),
 }
@@ -157,6 +160,32 @@ impl From<StoreError> for PipelineError {
     fn from(e: StoreError) -> Self {
         PipelineError::Space(e.into())
     }
+}
+
+/// The earlier names of the PR's files: git's renames commit by commit, and at least the
+/// renames of the reviewed diff (all a shallow or rewritten history leaves).
+async fn earlier_names(prepared: &Prepared) -> crate::review::fingerprint::EarlierNames {
+    let mirror = prepared.space.mirror().to_path_buf();
+    let (base, head) = {
+        let state = prepared.space.state();
+        (state.base_sha.clone(), state.head_sha.clone())
+    };
+    let mut names = tokio::task::spawn_blocking(move || {
+        let repo = git2::Repository::open(&mirror).ok()?;
+        crate::diff::git::earlier_names(&repo, &base, &head).ok()
+    })
+    .await
+    .ok()
+    .flatten()
+    .unwrap_or_default();
+    for file in &prepared.diff.files {
+        if let (crate::diff::FileStatus::Renamed, Some(old)) = (file.status, &file.old_path) {
+            names
+                .entry(file.path.clone())
+                .or_insert_with(|| vec![old.clone()]);
+        }
+    }
+    names
 }
 
 fn now() -> String {
@@ -170,6 +199,11 @@ pub async fn review(
     prepared: &mut Prepared,
     options: &ReviewOptions,
 ) -> Result<RoundSnapshot, PipelineError> {
+    // A space opened offline shows its stored round; a new one needs the PR as GitHub has it
+    // now (its description and discussion are what the reviewers are checked against).
+    if let Some(offline) = &prepared.offline {
+        return Err(PipelineError::Offline(offline.needs_network("a new round")));
+    }
     let started = now();
     let force = options.force;
     // Which secret rules run and what every text is redacted with; read before the round
@@ -371,8 +405,10 @@ pub async fn review(
     drop(stop);
     let mut board = live.board;
 
-    // Every finding is in: identical lines of a file get told apart by their occurrence.
-    crate::review::fingerprint::settle(&mut board.nodes, &Default::default());
+    // Every finding is in: identical lines of a file get told apart by their occurrence, and
+    // a renamed file's findings keep the identity they had under its first name.
+    let names = earlier_names(prepared).await;
+    crate::review::fingerprint::settle(&mut board.nodes, &names);
     // Earlier decisions follow their fingerprints into this round.
     let previous = prepared.space.state().nodes.clone();
     let mut nodes = carry_over(&previous, std::mem::take(&mut board.nodes));

@@ -130,6 +130,9 @@ pub struct Opening {
     pub diff: Arc<Diff>,
     /// The reviewed checkout, read for the code shown beside a finding.
     pub worktree: PathBuf,
+    /// "offline: showing round N as of <time>; not refreshed" when GitHub could not be
+    /// reached: the client shows it for as long as the session lives.
+    pub offline: Option<String>,
 }
 
 pub struct Session {
@@ -180,6 +183,7 @@ impl Session {
             snapshot: self.snapshot(),
             diff: Arc::new(self.prepared.diff.clone()),
             worktree: self.prepared.space.worktree().to_path_buf(),
+            offline: self.prepared.offline.as_ref().map(|o| o.banner()),
         }
     }
 
@@ -336,7 +340,15 @@ impl Session {
     /// The summary `--format markdown` prints without publishing.
     pub fn offline_body(&self) -> String {
         let snapshot = self.snapshot();
-        publish::offline_body(&self.input(&snapshot))
+        let body = publish::offline_body(&self.input(&snapshot));
+        match &self.prepared.offline {
+            // Before the summary's own alert: this is the stored round, not a fresh review.
+            Some(offline) => format!(
+                "> [!CAUTION]\n> {} (GitHub could not be reached)\n\n{body}",
+                offline.banner()
+            ),
+            None => body,
+        }
     }
 
     /// The gate's fix: a patch from exact replacement lines, written now; or, when the chosen

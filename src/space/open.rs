@@ -254,6 +254,67 @@ impl Space {
         Ok((space, report))
     }
 
+    /// Opens the space for `key` as it was left, without fetching anything: for a reopen
+    /// when the forge cannot be reached. The state is what the last open and the rounds since
+    /// recorded; the worktree is put back at the recorded head from the mirror (no network).
+    /// `None` when this machine has no state for `key` (never opened, or unreadable: then it
+    /// was moved aside and the report says so); nothing is created for it.
+    pub fn open_stored(
+        root: &Path,
+        key: SpaceKey,
+    ) -> Result<Option<(Space, OpenReport)>, SpaceError> {
+        let dir = space_dir(root, &key);
+        if !store::state_path(&dir).exists() {
+            return Ok(None);
+        }
+        let lock = LockFile::try_acquire(&dir.join("lock"))?;
+        let temp_files_removed = store::clean(&dir)?;
+        let (state, corruption) = match store::load(&dir)? {
+            Loaded::Found(state) if state.pr.key == key => (*state, None),
+            Loaded::Recovered(state, c) if state.pr.key == key => (*state, Some(c)),
+            // Another PR's state, or nothing readable: there is no stored review of this one.
+            // A damaged file was moved aside by `load`, as on any open.
+            _ => return Ok(None),
+        };
+        let mirror_path = mirror_dir(root, &key);
+        let head = Oid::from_str(&state.head_sha).ok();
+        let (Some(head), true) = (head, mirror_path.exists()) else {
+            return Ok(None);
+        };
+        let (mirror, _) = Mirror::open_or_init(&mirror_path)?;
+        let worktree_path = dir.join("worktree");
+        let change = {
+            let _mirror_lock = LockFile::acquire(&mirror_path.join("review-tui.lock"))?;
+            mirror.clear_stale_locks()?;
+            if !mirror.has_commit(&state.head_sha) || !mirror.has_commit(&state.base_sha) {
+                return Ok(None);
+            }
+            worktree::ensure(&mirror, &key.id(), &worktree_path, head)?
+        };
+        if corruption.is_some() {
+            // What was recovered is the state from now on, as on any open.
+            store::save(&dir, &state)?;
+        }
+        let report = OpenReport {
+            mirror_created: false,
+            worktree: change,
+            new_round: None,
+            previous_head: None,
+            head_ref_ahead: None,
+            corruption,
+            temp_files_removed,
+        };
+        let space = Space {
+            key,
+            dir,
+            worktree: worktree_path,
+            mirror: mirror_path,
+            state,
+            _lock: lock,
+        };
+        Ok(Some((space, report)))
+    }
+
     pub fn key(&self) -> &SpaceKey {
         &self.key
     }
@@ -533,6 +594,40 @@ mod tests {
         assert_eq!(std::fs::read_to_string(&marker).unwrap(), "first");
         assert_eq!(space.state().rounds.len(), 1);
         assert_eq!(git(space.worktree(), &["rev-parse", "HEAD"]), head);
+    }
+
+    #[test]
+    fn a_stored_space_opens_without_its_remote_and_changes_nothing() {
+        let pr = Pr::new();
+        // Never opened: nothing to open, and nothing is created for it.
+        assert!(Space::open_stored(&pr.root, pr.key()).unwrap().is_none());
+        assert!(!space_dir(&pr.root, &pr.key()).exists());
+
+        let (mut space, _) = pr.open();
+        space
+            .update(|s| -> Result<(), SpaceError> {
+                Ok(s.complete_round(vec!["fp".into()], "ship", "2026-01-01T00:00:00Z")?)
+            })
+            .unwrap();
+        let stored = space.state().clone();
+        drop(space);
+        // The remote is gone: only what is on this machine is read.
+        std::fs::remove_dir_all(&pr.remote).unwrap();
+        std::fs::remove_dir_all(space_dir(&pr.root, &pr.key()).join("worktree")).unwrap();
+        let (space, report) = Space::open_stored(&pr.root, pr.key()).unwrap().unwrap();
+        assert_eq!(space.state(), &stored);
+        assert_eq!(report.new_round, None);
+        assert_eq!(report.worktree, WorktreeChange::Created);
+        assert_eq!(
+            git(space.worktree(), &["rev-parse", "HEAD"]),
+            stored.head_sha
+        );
+        // It holds the lock like any open.
+        assert!(Space::open_stored(&pr.root, pr.key()).is_err());
+        drop(space);
+        // Another PR's key has no state of its own here.
+        let other = SpaceKey::github("github.com", "owner", "repo", 2).unwrap();
+        assert!(Space::open_stored(&pr.root, other).unwrap().is_none());
     }
 
     #[test]

@@ -279,6 +279,7 @@ pub async fn run_cockpit(
         header.number = String::new();
     }
     let mut state = AppState::from_space(header, &opening.state, &person);
+    state.offline = opening.offline.clone();
     let snapshot = &opening.snapshot;
     state.level = snapshot.level;
     state.deterministic_only = snapshot.deterministic_only;

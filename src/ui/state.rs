@@ -338,6 +338,8 @@ pub struct AppState {
     pub phase: Option<String>,
     /// Where this round was published (the review's URL, or the report's paths), once it was.
     pub published: Option<String>,
+    /// The session's offline banner: the round on screen is the stored one, not refreshed.
+    pub offline: Option<String>,
 
     // UI state.
     pub focus: Pane,
@@ -393,6 +395,7 @@ impl AppState {
             loading: None,
             phase: None,
             published: None,
+            offline: None,
             focus: Pane::Findings,
             selected: None,
             selected_reviewer: None,

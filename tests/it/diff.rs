@@ -850,3 +850,36 @@ mod properties {
         }
     }
 }
+
+#[test]
+fn earlier_names_follow_renames_commit_by_commit() {
+    let repo = crate::support::git_repo::GitRepo::init();
+    let body = "fn a() {}\nfn b() {}\nfn c() {}\nfn d() {}\n";
+    repo.write("kept.rs", body);
+    repo.write("gone.rs", "fn gone() {}\nfn twice() {}\n");
+    repo.commit_all("base");
+    repo.git(&["branch", "-M", "main"]);
+    repo.git(&["checkout", "--quiet", "-b", "feature"]);
+    repo.write("added.rs", &body.replace('a', "x"));
+    repo.commit_all("add");
+    repo.git(&["mv", "added.rs", "moved.rs"]);
+    repo.git(&["mv", "kept.rs", "renamed.rs"]);
+    repo.commit_all("rename both");
+    repo.git(&["mv", "moved.rs", "final.rs"]);
+    repo.git(&["rm", "--quiet", "gone.rs"]);
+    repo.commit_all("rename again, delete one");
+    let git = git2::Repository::open(repo.path()).unwrap();
+    let names = diff::git::earlier_names(&git, "main", "feature").unwrap();
+    let mut listed: Vec<_> = names.into_iter().collect();
+    listed.sort();
+    assert_eq!(
+        listed,
+        [
+            (
+                "final.rs".to_string(),
+                vec!["added.rs".to_string(), "moved.rs".to_string()]
+            ),
+            ("renamed.rs".to_string(), vec!["kept.rs".to_string()]),
+        ]
+    );
+}

@@ -147,3 +147,77 @@ fn identical_offending_lines_each_get_a_comment_and_each_matches_itself_next_rou
     assert!(!prints.contains(&&added[0].2), "{added:?}");
     assert_eq!(replies(&server), 0);
 }
+
+const PORTS: &str = "pub fn port(text: &str) -> u16 {\n    text.parse().unwrap()\n}\n\npub fn again(text: &str) -> u16 {\n    text.parse().unwrap()\n}\n";
+
+#[test]
+fn a_renamed_file_keeps_its_comments_nothing_is_reposted_or_falsely_resolved() {
+    let server = server_with("src/port.rs", PORTS);
+    let local = tempfile::tempdir().unwrap();
+    let first = publish(&server, local.path());
+    assert_eq!(first.status.code(), Some(0), "{}", text(&first.stderr));
+    let round1 = inline(&server.bodies_to(REVIEWS)[0]);
+    assert_eq!(
+        round1
+            .iter()
+            .map(|(p, l, _)| (p.as_str(), *l))
+            .collect::<Vec<_>>(),
+        [("src/port.rs", 2), ("src/port.rs", 6)],
+        "{round1:?}"
+    );
+
+    // A pure `git mv`, then a rename with an edit above (git still sees a rename).
+    server.push(|repo| {
+        repo.git(&["mv", "src/port.rs", "src/net.rs"]);
+        repo.commit_all("feature: move the ports")
+    });
+    let moved_head = server.push(|repo| {
+        repo.git(&["mv", "src/net.rs", "src/ports.rs"]);
+        repo.write("src/ports.rs", &format!("//! Ports.\n{PORTS}"));
+        repo.commit_all("feature: name the module")
+    });
+    assert!(server.served_diff().contains("+++ b/src/ports.rs"));
+
+    // A fresh CI space (no earlier round on this machine): the history says what the file was.
+    let ci = tempfile::tempdir().unwrap();
+    let second = publish(&server, ci.path());
+    let err = text(&second.stderr);
+    assert_eq!(second.status.code(), Some(0), "{err}");
+    assert!(err.contains("0 inline comment(s)"), "{err}");
+    assert!(err.contains("0 marked resolved"), "{err}");
+    assert_eq!(replies(&server), 0);
+    assert_eq!(server.pull().review_comments.len(), 2);
+    // The summary (edited) lists both findings at their new place, and nothing as re-found.
+    let summary_id = server.pull().reviews[0].id;
+    let edits = server.bodies_to(&format!(
+        "PUT /repos/acme/widgets/pulls/7/reviews/{summary_id}"
+    ));
+    let summary = edits.last().unwrap()["body"].as_str().unwrap();
+    assert!(summary.contains("`src/ports.rs:3`"), "{summary}");
+    assert!(summary.contains("`src/ports.rs:7`"), "{summary}");
+    assert!(!summary.contains("not re-found"), "{summary}");
+    assert!(summary.contains(&format!("head={moved_head}")), "{summary}");
+
+    // The space that published round 1 agrees: its round 2 matches round 1's findings.
+    let again = publish(&server, local.path());
+    let err = text(&again.stderr);
+    assert_eq!(again.status.code(), Some(0), "{err}");
+    assert!(err.contains("0 inline comment(s)"), "{err}");
+    assert_eq!(replies(&server), 0);
+    assert_eq!(server.pull().review_comments.len(), 2);
+    let state: Value = serde_json::from_str(
+        &std::fs::read_to_string(crate::cockpit::find_state(local.path()).unwrap()).unwrap(),
+    )
+    .unwrap();
+    let prints = |round: usize| -> Vec<String> {
+        let mut v: Vec<String> = state["rounds"][round]["fingerprints"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|f| f.as_str().unwrap().to_string())
+            .collect();
+        v.sort();
+        v
+    };
+    assert_eq!(prints(0), prints(1), "{state:#}");
+}

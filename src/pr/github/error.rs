@@ -196,6 +196,16 @@ impl GithubError {
         }
     }
 
+    /// GitHub could not be reached at all: no connection (refused, no route, a name that
+    /// does not resolve) or no answer in time. An answer of any kind — 401, 403, 404, a
+    /// 5xx, a broken body — is not this: the server is there and said something.
+    pub fn is_unreachable(&self) -> bool {
+        matches!(
+            self,
+            GithubError::Transport { .. } | GithubError::Timeout { .. }
+        )
+    }
+
     /// The call that failed, when there was one.
     pub fn call(&self) -> Option<&Call> {
         match self {

@@ -275,3 +275,32 @@ fn the_diff_view_opens_at_40x12_with_the_cursor_line_on_screen() {
         view.cursor
     );
 }
+
+#[test]
+fn the_offline_banner_is_whole_above_the_stored_verdict_at_80_columns() {
+    let banner = "offline: showing round 2 as of 2026-12-01 17:21 UTC; not refreshed";
+    let mut state = finished();
+    state.offline = Some(banner.to_string());
+    let lines = screen(&mut state, 80, 24);
+    // The round line is the banner, whole, and the verdict under it is the stored one.
+    assert!(lines[1].contains(banner), "{}", text(&lines));
+    assert!(!lines[1].contains("requested"), "{}", lines[1]);
+    assert!(lines[2].contains("BLOCK"), "{}", text(&lines));
+    // Wide enough, the ladder follows it; narrower than the banner, it is cut, never dropped.
+    let wide = screen(&mut state, 200, 40);
+    assert!(
+        wide[1].contains(banner) && wide[1].contains("level"),
+        "{}",
+        wide[1]
+    );
+    let narrow = screen(&mut state, 50, 20);
+    assert!(
+        narrow[1].contains("offline: showing round 2"),
+        "{}",
+        narrow[1]
+    );
+    // Online, no banner at all.
+    state.offline = None;
+    let online = screen(&mut state, 80, 24);
+    assert!(!text(&online).contains("offline"), "{}", text(&online));
+}

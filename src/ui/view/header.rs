@@ -39,7 +39,7 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &AppState, cx: &ViewContext) {
         ));
     }
 
-    let mut second = vec![Span::styled(
+    let mut ladder = vec![Span::styled(
         if state.round == 0 {
             "no round yet  ".to_string()
         } else {
@@ -49,7 +49,7 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &AppState, cx: &ViewContext) {
     )];
     for (i, (step, label)) in LADDER.iter().enumerate() {
         if i > 0 {
-            second.push(Span::styled(" → ", theme.muted));
+            ladder.push(Span::styled(" → ", theme.muted));
         }
         let style = if *step == state.ladder {
             theme.ladder_current
@@ -65,12 +65,29 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &AppState, cx: &ViewContext) {
         } else {
             label.to_string()
         };
-        second.push(Span::styled(text, style));
+        ladder.push(Span::styled(text, style));
     }
-    second.push(Span::styled(
+    ladder.push(Span::styled(
         format!("   level {}", state.level),
         theme.muted,
     ));
+    // Offline, the round line is the banner, first and whole (it names the round and when it
+    // was reviewed), so the stored verdict below it is never read as a fresh review; the
+    // ladder follows only when all of it fits.
+    let second = match &state.offline {
+        Some(banner) => {
+            let banner = format!(" {} ", truncate(banner, columns.saturating_sub(2)));
+            let rest: usize = ladder.iter().map(|s| s.width()).sum();
+            let fits = width(&banner) + 2 + rest <= columns;
+            let mut line = vec![Span::styled(banner, theme.message_warn)];
+            if fits {
+                line.push(Span::raw("  "));
+                line.extend(ladder);
+            }
+            line
+        }
+        None => ladder,
+    };
 
     let third = match &state.verdict {
         // While reviewers are queued or reading, a decision would be a guess: say so, with

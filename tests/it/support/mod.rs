@@ -9,6 +9,7 @@ pub mod git_repo;
 pub mod github_json;
 pub mod github_publish;
 pub mod github_server;
+pub mod json_schema;
 pub mod openai_server;
 pub mod openapi;
 pub mod tmux;
