@@ -154,8 +154,14 @@ mod tests {
             ("src/store_tests.rs", Some("src/store.rs")),
             ("tests/unrelated.rs", None),
             ("tests/test_auth.py", Some("httpx/_auth.py")),
-            ("tokio/tests/io_chain.rs", Some("tokio/src/io/util/chain.rs")),
-            ("tokio/tests/net_lookup_host.rs", Some("tokio/src/net/lookup_host.rs")),
+            (
+                "tokio/tests/io_chain.rs",
+                Some("tokio/src/io/util/chain.rs"),
+            ),
+            (
+                "tokio/tests/net_lookup_host.rs",
+                Some("tokio/src/net/lookup_host.rs"),
+            ),
             (
                 "tokio-stream/tests/stream_fuse.rs",
                 Some("tokio-stream/src/stream_ext/fuse.rs"),
