@@ -622,6 +622,9 @@ fn cockpit_command(cli: &Cli, pr: &str, runtime: &tokio::runtime::Runtime) -> an
             offline.banner(),
             offline.reason
         ));
+        if cli.force {
+            say(offline.needs_network("reviewing it again (--force)"));
+        }
     }
     // Said before the cockpit takes the screen, and asked about: the person's earlier
     // decisions may be gone, and they must know before deciding anything again.

@@ -20,6 +20,7 @@ mod publish;
 mod publish_ci;
 mod publish_escape;
 mod publish_identity;
+mod publish_limits;
 mod report_schema;
 mod review_report;
 mod secrets;
