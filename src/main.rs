@@ -484,6 +484,7 @@ fn headless_command(
     // Publishing is a mutating action: only with --publish.
     let mut posted_body = None;
     let mut publish_failed = false;
+    let mut head_moved = false;
     if cli.publish {
         let outcome = signals.run(runtime, async {
             let preview = session.preview().await?;
@@ -494,11 +495,11 @@ fn headless_command(
             Ok(published) => say(published),
             // Idempotent: the round is on the PR already; say where, keep the verdict's code.
             Err(err @ PublishError::AlreadyPublished { .. }) => say(err),
-            Err(err @ PublishError::HeadMoved { .. }) => {
+            Err(err) if err.is_head_moved() => {
                 say(format!(
                     "{err} (run `review-tui {pr} --headless --publish` again)"
                 ));
-                publish_failed = true;
+                head_moved = true;
             }
             Err(err) => {
                 say(format!("publishing failed: {err}"));
@@ -528,6 +529,9 @@ fn headless_command(
         ReportFormat::Sarif => sarif(&result.board.nodes),
     };
     write_report(cli, &report)?;
+    if head_moved {
+        return Ok(Exit::HeadMoved);
+    }
     if publish_failed {
         return Ok(Exit::Error);
     }

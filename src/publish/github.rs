@@ -782,6 +782,23 @@ async fn submit(
                 review.event = ReviewEvent::Comment;
                 doing = "resending the review as a comment";
             }
+            // Our `commit_id` is no longer in the pull request: the head was force-pushed
+            // after our last read. Nothing was created; the new head is another round.
+            Some(Refusal::CommitNotInPullRequest) => {
+                if clear_publishing(space).is_err() {
+                    // Reported the general way, which says the space could not record it.
+                    return Err(failed_post(space, error, kind, doing));
+                }
+                let current = match forge.pull_request().await {
+                    Ok(pr) => pr.head.sha,
+                    Err(_) => "a head that could not be read".into(),
+                };
+                return Err(PublishError::HeadMovedWhilePosting {
+                    reviewed: review.commit_id.clone(),
+                    current,
+                    github: reason,
+                });
+            }
             _ => return Err(failed_post(space, error, kind, doing)),
         }
         review.body = bodies.pick(refused.as_deref(), comment_note.as_deref());
@@ -838,13 +855,7 @@ fn failed_post(
         _ => "",
     };
     let after = if definite {
-        let round = space.state().current_round().map_or(0, |r| r.number);
-        let cleared = space.update(|state| {
-            state
-                .settle_publish(round, None, &now())
-                .map_err(PublishError::from)
-        });
-        match cleared {
+        match clear_publishing(space) {
             Ok(()) => format!("nothing was posted{advice}; publishing this round again is allowed"),
             Err(e) => {
                 format!("nothing was posted{advice}, but the space could not record that: {e}")
@@ -858,6 +869,17 @@ fn failed_post(
         source: Box::new(error),
         after: Some(after),
     }
+}
+
+/// GitHub definitely created nothing: the round's "publishing" record goes, so publishing it
+/// again is allowed without a marker check.
+fn clear_publishing(space: &mut Space) -> Result<(), PublishError> {
+    let round = space.state().current_round().map_or(0, |r| r.number);
+    space.update(|state| {
+        state
+            .settle_publish(round, None, &now())
+            .map_err(PublishError::from)
+    })
 }
 
 fn after_post(error: ForgeError, doing: &'static str, review: Option<u64>) -> PublishError {

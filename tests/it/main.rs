@@ -19,6 +19,7 @@ mod providers;
 mod publish;
 mod publish_ci;
 mod publish_escape;
+mod publish_head;
 mod publish_identity;
 mod publish_limits;
 mod report_schema;

@@ -560,12 +560,6 @@ impl Turn<'_> {
                     .into(),
             ));
         };
-        if !malformed.is_empty() {
-            return Ok(Err(format!(
-                "the same answer had tool calls that could not be read ({}); send them again",
-                malformed.join("; ")
-            )));
-        }
         let summary = match args.get("summary") {
             None | Some(Value::Null) => String::new(),
             Some(Value::String(summary)) => summary.clone(),
@@ -589,6 +583,14 @@ impl Turn<'_> {
                     )));
                 }
             }
+        }
+        // Refused only after its findings were submitted: a broken call beside it must not
+        // make a finding in its arguments vanish unrecorded and unrefused.
+        if !malformed.is_empty() {
+            return Ok(Err(format!(
+                "the same answer had tool calls that could not be read ({}); send them again",
+                malformed.join("; ")
+            )));
         }
         if !self.tally.rejected.is_empty() {
             return Ok(Err(format!(
