@@ -30,6 +30,53 @@ fn push_once(out: &mut String, text: &str) {
     out.push_str(text);
 }
 
+/// Where a request ran out of time: the advice differs. A server that never answers is down or
+/// stuck (waiting longer does not help); one whose answer is still arriving is slow (a longer
+/// timeout does).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TimedOut {
+    /// The connection was never accepted.
+    Connecting,
+    /// Connected and sent, but no answer (not even its status line) came.
+    NoAnswer,
+    /// The answer began and was still arriving.
+    SlowAnswer,
+}
+
+impl TimedOut {
+    /// From what the HTTP client says (`connecting`) and whether the answer had begun.
+    pub fn of(connecting: bool, answer_began: bool) -> TimedOut {
+        if answer_began {
+            TimedOut::SlowAnswer
+        } else if connecting {
+            TimedOut::Connecting
+        } else {
+            TimedOut::NoAnswer
+        }
+    }
+
+    /// "… within 5m: the server accepted the connection but never answered; check that it is up
+    /// (…)": what happened and what to do; `raise` names the setting that lengthens the wait.
+    pub fn advice(self, timeout: std::time::Duration, server: &str, raise: &str) -> String {
+        let timeout = humantime::format_duration(timeout);
+        match self {
+            TimedOut::Connecting => format!(
+                "could not connect: {server} did not accept the connection; check that it is up \
+                 and that the URL names it"
+            ),
+            TimedOut::NoAnswer => format!(
+                "{server} accepted the connection but sent no answer within {timeout}: it is not \
+                 answering (down, stuck, or something in between holding the request); check that \
+                 it is up and that the URL names its API; a longer timeout will not help"
+            ),
+            TimedOut::SlowAnswer => format!(
+                "the answer began but was still arriving after {timeout}: {server} is answering \
+                 slowly; raise {raise} in the config file"
+            ),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -77,6 +124,18 @@ mod tests {
             "{line}"
         );
         assert_eq!(line.matches("os error 13").count(), 1, "{line}");
+    }
+
+    #[test]
+    fn only_a_slow_answer_is_told_to_raise_the_timeout() {
+        let wait = std::time::Duration::from_secs(3);
+        let slow = TimedOut::of(false, true).advice(wait, "the model server", "[models] t");
+        assert!(slow.contains("raise [models] t"), "{slow}");
+        for silent in [TimedOut::of(false, false), TimedOut::of(true, false)] {
+            let advice = silent.advice(wait, "the model server", "[models] t");
+            assert!(!advice.contains("raise"), "{advice}");
+            assert!(advice.contains("check that it is up"), "{advice}");
+        }
     }
 
     #[test]

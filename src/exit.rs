@@ -11,6 +11,8 @@ pub enum Exit {
     Hold = 5,
     Block = 6,
     Inconclusive = 7,
+    /// The PR's head moved while publishing: nothing was posted; the new head needs a review.
+    HeadMoved = 8,
 }
 
 impl Exit {

@@ -447,12 +447,22 @@ fn headless_command(
         ..review
     };
     let mut session = Session::new(prepared, session_setup(cli, &config, review));
-    // The pre-run estimate goes to stderr before the model reviewers are dispatched.
+    // The pre-run estimate goes to stderr before the model reviewers are dispatched, and a
+    // server that keeps a reviewer waiting is said while it lasts, not after minutes of silence.
     let (tap, mut taps) = tokio::sync::mpsc::unbounded_channel();
     let estimates = std::thread::spawn(move || {
+        use review_tui::agents::events::EventKind;
         while let Some(event) = taps.blocking_recv() {
-            if let round::Tap::Estimate(estimate) = event {
-                say(estimate);
+            match event {
+                round::Tap::Estimate(estimate) => say(estimate),
+                round::Tap::Event(review_tui::agents::events::ReviewEvent {
+                    reviewer,
+                    kind: EventKind::Waiting { host, waited_secs },
+                    ..
+                }) => say(format!(
+                    "waiting for {host} (reviewer {reviewer}): {waited_secs} s, no complete answer yet"
+                )),
+                _ => {}
             }
         }
     });
@@ -474,6 +484,7 @@ fn headless_command(
     // Publishing is a mutating action: only with --publish.
     let mut posted_body = None;
     let mut publish_failed = false;
+    let mut head_moved = false;
     if cli.publish {
         let outcome = signals.run(runtime, async {
             let preview = session.preview().await?;
@@ -484,11 +495,11 @@ fn headless_command(
             Ok(published) => say(published),
             // Idempotent: the round is on the PR already; say where, keep the verdict's code.
             Err(err @ PublishError::AlreadyPublished { .. }) => say(err),
-            Err(err @ PublishError::HeadMoved { .. }) => {
+            Err(err) if err.is_head_moved() => {
                 say(format!(
                     "{err} (run `review-tui {pr} --headless --publish` again)"
                 ));
-                publish_failed = true;
+                head_moved = true;
             }
             Err(err) => {
                 say(format!("publishing failed: {err}"));
@@ -518,6 +529,9 @@ fn headless_command(
         ReportFormat::Sarif => sarif(&result.board.nodes),
     };
     write_report(cli, &report)?;
+    if head_moved {
+        return Ok(Exit::HeadMoved);
+    }
     if publish_failed {
         return Ok(Exit::Error);
     }
@@ -626,6 +640,9 @@ fn cockpit_command(cli: &Cli, pr: &str, runtime: &tokio::runtime::Runtime) -> an
             offline.banner(),
             offline.reason
         ));
+        if cli.force {
+            say(offline.needs_network("reviewing it again (--force)"));
+        }
     }
     // Said before the cockpit takes the screen, and asked about: the person's earlier
     // decisions may be gone, and they must know before deciding anything again.

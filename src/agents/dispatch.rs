@@ -222,7 +222,9 @@ impl Relay {
                         *tokens_used = tokens_used.saturating_add(self.token_offset);
                         true
                     }
-                    EventKind::Stance { .. } | EventKind::Dropped { .. } => true,
+                    EventKind::Stance { .. }
+                    | EventKind::Dropped { .. }
+                    | EventKind::Waiting { .. } => true,
                     // Only the session's passes speak as a pass, never a reviewer.
                     EventKind::Refuted { .. }
                     | EventKind::Scored { .. }

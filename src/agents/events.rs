@@ -46,6 +46,12 @@ pub enum EventKind {
         cost_usd: f64,
         note: String,
     },
+    /// A turn has waited `waited_secs` for the server `host` (`host:port`, never a URL) with no
+    /// answer yet: said while it lasts, so a hanging server is not silence.
+    Waiting {
+        host: String,
+        waited_secs: u64,
+    },
     Done {
         summary: String,
     },
@@ -88,4 +94,10 @@ impl ReviewEvent {
             kind,
         }
     }
+}
+
+/// "waiting for 127.0.0.1:11434: 30 s, no complete answer yet": the reviewer's note while a
+/// turn waits (silent, or still arriving: the wait cannot tell them apart, the timeout can).
+pub fn waiting_note(host: &str, waited_secs: u64) -> String {
+    format!("waiting for {host}: {waited_secs} s, no complete answer yet")
 }

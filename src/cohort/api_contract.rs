@@ -9,7 +9,8 @@
 //! examples and files that cannot carry an API are never read; only source files of an
 //! API-carrying language that could not be read make the axis partial.
 
-use std::collections::BTreeSet;
+use std::cell::RefCell;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
 use crate::review::axes::{API_CONTRACT, Axis, AxisVerdict};
@@ -17,8 +18,9 @@ use crate::review::axes::{API_CONTRACT, Axis, AxisVerdict};
 use super::changes::{ChangedFile, Reading, blob_at};
 use super::grammar::Grammar;
 use super::index::SymbolIndex;
+use super::paths::parent_dir;
 use super::surface::callers::{Home, uses};
-use super::surface::compare::{ApiChange, Severity, compare};
+use super::surface::compare::{ApiChange, Severity, Types, compare};
 use super::surface::scope::{Scope, not_api_path, scope};
 use super::surface::version::{Bump, bump};
 use super::surface::{Surface, extract};
@@ -121,10 +123,20 @@ pub fn api_contract(
     let changed: BTreeSet<&str> = files.iter().map(|f| f.path.as_str()).collect();
     let mut failing = Vec::new();
     let mut deliberate = Vec::new();
+    let mut undecided = Vec::new();
     let mut notable = Vec::new();
     let mut added = 0;
+    let looked_up = RefCell::new(BTreeMap::new());
     for file in &surfaces {
-        let changes: Vec<ApiChange> = compare(&file.base, &file.head)
+        let alias = |name: &str| alias_target(name, file, &surfaces, index, &read_head, &looked_up);
+        let types = Types {
+            structural: matches!(
+                file.grammar,
+                Grammar::JavaScript | Grammar::TypeScript | Grammar::Tsx
+            ),
+            alias: &alias,
+        };
+        let changes: Vec<ApiChange> = compare(&file.base, &file.head, &types)
             .into_iter()
             .map(|change| moved(change, file, &surfaces, index))
             .collect();
@@ -132,6 +144,12 @@ pub fn api_contract(
             .iter()
             .filter(|c| c.severity == Severity::Incompatible)
             .collect();
+        undecided.extend(
+            changes
+                .iter()
+                .filter(|c| c.severity == Severity::Undecided)
+                .map(|c| describe(file.path, c)),
+        );
         for change in changes
             .iter()
             .filter(|c| c.severity == Severity::Compatible)
@@ -206,14 +224,21 @@ pub fn api_contract(
                 unchecked.join(", ")
             ),
         )
-    } else if !deliberate.is_empty() {
-        (
-            AxisVerdict::Warn,
-            format!(
+    } else if !deliberate.is_empty() || !undecided.is_empty() {
+        let mut parts = Vec::new();
+        if !deliberate.is_empty() {
+            parts.push(format!(
                 "breaking changes with a version bump that allows them: {}",
                 listed(&deliberate)
-            ),
-        )
+            ));
+        }
+        if !undecided.is_empty() {
+            parts.push(format!(
+                "changes whose compatibility the syntax cannot decide (not gating): {}",
+                listed(&undecided)
+            ));
+        }
+        (AxisVerdict::Warn, parts.join(". "))
     } else if !notable.is_empty() {
         (
             AxisVerdict::Warn,
@@ -236,6 +261,59 @@ pub fn api_contract(
         gated: true,
         detail,
     }
+}
+
+/// The target of the transparent alias `name` as the package sees it at the head: declared in
+/// a changed file of the same language, or else in an unchanged file of the same package
+/// (Go: the same directory) that the index says defines it. Looked-up files are remembered.
+fn alias_target(
+    name: &str,
+    file: &FileSurfaces,
+    all: &[FileSurfaces],
+    index: &SymbolIndex,
+    read_head: &dyn Fn(&str) -> Option<String>,
+    looked_up: &RefCell<BTreeMap<String, Option<String>>>,
+) -> Option<String> {
+    let same_language = |f: &&FileSurfaces| same_family(f.grammar, file.grammar);
+    let declared = |head: bool| {
+        all.iter().filter(same_language).find_map(|f| {
+            let surface = if head { &f.head } else { &f.base };
+            surface.aliases.get(name).cloned()
+        })
+    };
+    if let Some(target) = declared(true).or_else(|| declared(false)) {
+        return Some(target);
+    }
+    if let Some(known) = looked_up.borrow().get(name) {
+        return known.clone();
+    }
+    let package = parent_dir(file.path);
+    let target = index
+        .defined_in(name)
+        .into_iter()
+        .filter(|path| !changed_file(all, path) && !not_api_path(path))
+        .filter(|path| file.grammar != Grammar::Go || parent_dir(path) == package)
+        .filter(|path| Grammar::for_path(path).is_some_and(|g| same_family(g, file.grammar)))
+        .find_map(|path| {
+            let grammar = Grammar::for_path(path)?;
+            let source = read_head(path)?;
+            let surface = extract(grammar, source.as_bytes(), &|_| true).ok()?;
+            surface.aliases.get(name).cloned()
+        });
+    looked_up
+        .borrow_mut()
+        .insert(name.to_string(), target.clone());
+    target
+}
+
+/// One type system: JavaScript, TypeScript and TSX files import each other's types.
+fn same_family(a: Grammar, b: Grammar) -> bool {
+    let script = |g| matches!(g, Grammar::JavaScript | Grammar::TypeScript | Grammar::Tsx);
+    a == b || (script(a) && script(b))
+}
+
+fn changed_file(all: &[FileSurfaces], path: &str) -> bool {
+    all.iter().any(|f| f.path == path)
 }
 
 /// A removed item that another changed file now defines or re-exports, or that the head's

@@ -85,7 +85,14 @@ pub fn cohorts(files: &[ChangedFile], index: &SymbolIndex, moved: &BTreeSet<&str
             .collect();
     }
 
-    let mut cohorts: Vec<Cohort> = components(&semantic)
+    // How many files of the repository define each touched name: `poll_read` or `Item`, defined
+    // by every implementation of a trait, names no one thing, so a link through it is weak.
+    let definitions: BTreeMap<&str, usize> = semantic
+        .iter()
+        .flat_map(|m| m.touched.iter().copied())
+        .map(|name| (name, index.defined_in(name).len()))
+        .collect();
+    let mut cohorts: Vec<Cohort> = components(&semantic, &definitions)
         .into_iter()
         .map(|(members, split)| semantic_cohort(&members, index, &changed, split))
         .collect();
@@ -127,8 +134,11 @@ const MIN_SPLIT: usize = 8;
 /// a *hub* — a name most changed files involve, the library's central type — joins nothing by
 /// itself. A component holding more than half of a large change is split at its weakest links
 /// (the returned flag says so).
-fn components<'a>(semantic: &[Member<'a>]) -> Vec<(Vec<Member<'a>>, Option<usize>)> {
-    let edges = edges(semantic);
+fn components<'a>(
+    semantic: &[Member<'a>],
+    definitions: &BTreeMap<&str, usize>,
+) -> Vec<(Vec<Member<'a>>, Option<usize>)> {
+    let edges = edges(semantic, definitions);
     let n = semantic.len();
     let mut sets = UnionFind::new(n);
     for &(a, b) in edges.keys() {
@@ -157,8 +167,13 @@ fn components<'a>(semantic: &[Member<'a>]) -> Vec<(Vec<Member<'a>>, Option<usize
         .collect()
 }
 
-/// Weighted links between members, keyed `(smaller, larger)` index.
-fn edges(semantic: &[Member]) -> BTreeMap<(usize, usize), f64> {
+/// Weighted links between members, keyed `(smaller, larger)` index. `definitions` counts the
+/// repository's files defining each touched name: a link through a name defined in many places
+/// (a trait method every implementation defines) weighs that much less, so a split cuts it first.
+fn edges(
+    semantic: &[Member],
+    definitions: &BTreeMap<&str, usize>,
+) -> BTreeMap<(usize, usize), f64> {
     let mut definers: BTreeMap<&str, Vec<usize>> = BTreeMap::new();
     let mut referrers: BTreeMap<&str, Vec<usize>> = BTreeMap::new();
     let mut touchers: BTreeMap<&str, Vec<usize>> = BTreeMap::new();
@@ -197,7 +212,8 @@ fn edges(semantic: &[Member]) -> BTreeMap<(usize, usize), f64> {
         if joined.len() < 2 || joined.len() > hub_limit {
             continue;
         }
-        let weight = 1.0 / (joined.len() - 1) as f64;
+        let defined_in = definitions.get(name).copied().unwrap_or(1).max(1);
+        let weight = 1.0 / ((joined.len() - 1) * defined_in) as f64;
         let joined: Vec<usize> = joined.into_iter().collect();
         // The touchers join everything the name involves; two mere users of an untouched
         // definition do not join each other through it.
@@ -238,9 +254,10 @@ fn edges(semantic: &[Member]) -> BTreeMap<(usize, usize), f64> {
     edges
 }
 
-/// Splits `component` into parts of at most `bound` files by dropping its weakest links:
-/// the lowest weight that leaves every part within the bound. A component its links hold
-/// together at every weight stays whole.
+/// Splits `component` into parts of at most `bound` files by dropping its weakest links: the
+/// lowest weight that breaks it apart, then again inside each part still over the bound, so a
+/// part that fits keeps every link it has (one global cut would shatter the well-linked parts
+/// into single files along with the loose ones).
 fn split(
     component: &[usize],
     edges: &BTreeMap<(usize, usize), f64>,
@@ -269,9 +286,19 @@ fn split(
             .into_iter()
             .map(|part| part.into_iter().map(|i| component[i]).collect())
             .collect();
-        if parts.iter().all(|p| p.len() <= bound) {
-            return parts;
+        if parts.len() < 2 {
+            continue;
         }
+        return parts
+            .into_iter()
+            .flat_map(|part| {
+                if part.len() <= bound {
+                    vec![part]
+                } else {
+                    split(&part, edges, bound)
+                }
+            })
+            .collect();
     }
     vec![component.to_vec()]
 }
@@ -443,4 +470,27 @@ fn key_of(kind: &str, parts: &[&str]) -> String {
     let digest = hasher.finalize();
     let hex: String = digest[..8].iter().map(|b| format!("{b:02x}")).collect();
     format!("{kind}-{hex}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_split_cuts_only_inside_the_part_still_over_the_bound() {
+        // Two tight triangles (0-1-2, 3-4-5) and a tight pair (6-7), loosely chained together:
+        // 8 files over a bound of 4. One global cut at the weight that fits everything used to
+        // cut the pair's link too; the pair fits after the first cut and keeps it.
+        let mut edges = BTreeMap::new();
+        for (a, b) in [(0, 1), (1, 2), (0, 2), (3, 4), (4, 5), (3, 5)] {
+            edges.insert((a, b), 1.0);
+        }
+        edges.insert((6, 7), 0.2);
+        edges.insert((2, 3), 0.3);
+        edges.insert((5, 6), 0.1);
+        let component: Vec<usize> = (0..8).collect();
+        let mut parts = split(&component, &edges, 4);
+        parts.sort();
+        assert_eq!(parts, vec![vec![0, 1, 2], vec![3, 4, 5], vec![6, 7]]);
+    }
 }

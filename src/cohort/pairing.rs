@@ -54,7 +54,11 @@ pub fn tested_stem(test: &str) -> Option<String> {
 }
 
 /// The code file among `code` that `test` is named after: same stem and extension family,
-/// the nearest by directory. `None` when no name matches.
+/// the nearest by directory. A Python module's leading underscore is private-module spelling
+/// (`test_auth.py` tests `_auth.py`). When no stem matches, a test named after a module path
+/// (`io_chain.rs` tests `io/util/chain.rs`, `net_lookup_host.rs` tests `net/lookup_host.rs`,
+/// `stream_fuse.rs` tests `stream_ext/fuse.rs`) finds the file by its last words under a
+/// directory named by its first ones. `None` when no name matches.
 pub fn code_of<'a>(test: &str, code: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
     let stem = tested_stem(test)?;
     let family = |path: &str| {
@@ -67,24 +71,51 @@ pub fn code_of<'a>(test: &str, code: impl IntoIterator<Item = &'a str>) -> Optio
         .to_string()
     };
     let (test_dir, _) = split(test);
-    code.into_iter()
+    let candidates: Vec<&str> = code
+        .into_iter()
         .filter(|path| !is_test_path(path) && family(path) == family(test))
-        .filter(|path| {
-            let (dir, code_stem) = split(path);
-            code_stem.eq_ignore_ascii_case(&stem)
-                || (matches!(code_stem, "mod" | "__init__" | "index")
-                    && dir.rsplit('/').next() == Some(stem.as_str()))
-        })
-        .max_by_key(|path| {
+        .collect();
+    let nearest = |matching: &dyn Fn(&str) -> bool| {
+        candidates
+            .iter()
+            .copied()
+            .filter(|path| matching(path))
+            .max_by_key(|path| {
+                let (dir, _) = split(path);
+                let shared = dir
+                    .split('/')
+                    .zip(test_dir.split('/'))
+                    .take_while(|(a, b)| a == b)
+                    .count();
+                let depth = dir.split('/').filter(|d| !d.is_empty()).count();
+                (shared, std::cmp::Reverse(depth), std::cmp::Reverse(*path))
+            })
+    };
+    let named = |path: &str, stem: &str| {
+        let (dir, code_stem) = split(path);
+        code_stem.trim_start_matches('_').eq_ignore_ascii_case(stem)
+            || (matches!(code_stem, "mod" | "__init__" | "index")
+                && dir.rsplit('/').next() == Some(stem))
+    };
+    if let Some(found) = nearest(&|path| named(path, &stem)) {
+        return Some(found);
+    }
+    let words: Vec<&str> = stem.split('_').filter(|w| !w.is_empty()).collect();
+    (1..words.len()).find_map(|k| {
+        let (dirs, rest) = words.split_at(k);
+        let rest = rest.join("_");
+        nearest(&|path| {
             let (dir, _) = split(path);
-            let shared = dir
-                .split('/')
-                .zip(test_dir.split('/'))
-                .take_while(|(a, b)| a == b)
-                .count();
-            let depth = dir.split('/').filter(|d| !d.is_empty()).count();
-            (shared, std::cmp::Reverse(depth), std::cmp::Reverse(*path))
+            named(path, &rest)
+                && dirs.iter().all(|word| {
+                    dir.split('/').any(|d| {
+                        d == *word
+                            || d.strip_prefix(word).is_some_and(|r| r.starts_with('_'))
+                            || d.strip_suffix(word).is_some_and(|r| r.ends_with('-'))
+                    })
+                })
         })
+    })
 }
 
 #[cfg(test)]
@@ -102,6 +133,11 @@ mod tests {
             "src/diff/mod.rs",
             "src/store.rs",
             "src/lib.rs",
+            "httpx/_auth.py",
+            "tokio/src/io/util/chain.rs",
+            "tokio/src/net/lookup_host.rs",
+            "tokio/src/other.rs",
+            "tokio-stream/src/stream_ext/fuse.rs",
         ];
         let cases = [
             ("pkg/parse_test.go", Some("pkg/parse.go")),
@@ -117,6 +153,20 @@ mod tests {
             ("tests/store.rs", Some("src/store.rs")),
             ("src/store_tests.rs", Some("src/store.rs")),
             ("tests/unrelated.rs", None),
+            ("tests/test_auth.py", Some("httpx/_auth.py")),
+            (
+                "tokio/tests/io_chain.rs",
+                Some("tokio/src/io/util/chain.rs"),
+            ),
+            (
+                "tokio/tests/net_lookup_host.rs",
+                Some("tokio/src/net/lookup_host.rs"),
+            ),
+            (
+                "tokio-stream/tests/stream_fuse.rs",
+                Some("tokio-stream/src/stream_ext/fuse.rs"),
+            ),
+            ("tokio/tests/io_other.rs", None),
             ("pkg/nothing_test.go", None),
         ];
         for (test, expected) in cases {

@@ -12,6 +12,16 @@ pub enum PublishError {
     )]
     HeadMoved { reviewed: String, current: String },
 
+    #[error(
+        "the pull request's head moved from {reviewed} to {current} while publishing, and GitHub refused the review on the old head ({github}): nothing was published; review again (re-run) and publish the new round"
+    )]
+    HeadMovedWhilePosting {
+        reviewed: String,
+        current: String,
+        /// GitHub's words.
+        github: String,
+    },
+
     #[error("round {round} was already published: {target}; a round is published at most once")]
     AlreadyPublished { round: u32, target: String },
 
@@ -83,6 +93,14 @@ impl From<StateError> for PublishError {
 }
 
 impl PublishError {
+    /// The head moved under the round: nothing was posted, the new head needs its own review.
+    pub fn is_head_moved(&self) -> bool {
+        matches!(
+            self,
+            PublishError::HeadMoved { .. } | PublishError::HeadMovedWhilePosting { .. }
+        )
+    }
+
     pub(crate) fn forge(doing: &'static str) -> impl FnOnce(ForgeError) -> PublishError {
         move |source| PublishError::Forge {
             doing,

@@ -13,7 +13,7 @@ use super::markers;
 use super::select::{self, Item};
 use super::{
     Action, Bodies, DOWNGRADE, Dismissal, InlineComment, Preview, PublishError, PublishInput,
-    Published, REFUSAL, ResolvedReply, Target, intended_event, now, redact,
+    Published, REFUSAL, ResolvedReply, Target, intended_event, now, outgoing,
 };
 use crate::pr::forge::{
     Forge, ForgeError, NewReview, PostedReview, PrHistory, PullRequest, ReviewEvent,
@@ -133,10 +133,7 @@ pub(super) async fn plan(
         .await
         .map_err(PublishError::forge("reading the authenticated user"))?
         .ok_or(PublishError::NoLogin)?;
-    let diff_text = forge.diff().await.map_err(PublishError::forge(
-        "reading the pull request's current diff",
-    ))?;
-    let diff = crate::diff::parse(&diff_text)?;
+    let (diff, diff_notice) = current_diff(forge).await?;
     let history = forge.history().await.map_err(PublishError::forge(
         "reading the pull request's reviews and comments",
     ))?;
@@ -166,7 +163,7 @@ pub(super) async fn plan(
     } else {
         intended
     };
-    let mut notices = Vec::new();
+    let mut notices: Vec<String> = diff_notice.into_iter().collect();
     if event != intended {
         notices.push(format!(
             "Intended decision: **{intended}**. GitHub does not let an account approve or request changes on its own pull request ({} opened it), so this review is posted as a comment.",
@@ -193,7 +190,7 @@ pub(super) async fn plan(
                     continue;
                 }
                 let mut new = comment::new_comment(item, placement);
-                new.body = redact(&new.body);
+                new.body = outgoing(&new.body);
                 inline.push(InlineComment {
                     fingerprint: item.fingerprint().to_string(),
                     comment: new,
@@ -265,7 +262,7 @@ pub(super) async fn plan(
                 collapse: &input.options.collapse,
             },
         );
-        redact(&format!(
+        outgoing(&format!(
             "{text}\n{}\n{}\n",
             markers::SUMMARY,
             markers::round(round, &head)
@@ -388,6 +385,47 @@ pub(super) async fn plan(
     })
 }
 
+/// GitHub's current diff of the PR, which anchors are checked against, and a notice when it
+/// came from the files API: past 300 files or 20,000 lines the diff media type answers 406.
+async fn current_diff(
+    forge: &dyn Forge,
+) -> Result<(crate::diff::Diff, Option<String>), PublishError> {
+    let refused = match forge.diff().await {
+        Ok(text) => return Ok((crate::diff::parse(&text)?, None)),
+        Err(ForgeError::Github(e @ GithubError::Status { status: 406, .. })) => e,
+        Err(e) => {
+            return Err(PublishError::forge(
+                "reading the pull request's current diff",
+            )(e));
+        }
+    };
+    let files = forge.changed_files().await.map_err(PublishError::forge(
+        "listing the pull request's files (GitHub refused its diff as too large)",
+    ))?;
+    let (diff, without_patch) = super::files_diff::diff_from_files(&files)?;
+    let reason = match &refused {
+        GithubError::Status { message, .. } => message.clone(),
+        other => other.to_string(),
+    };
+    let mut notice = format!(
+        "GitHub does not show this pull request's diff whole ({}), so inline comments were placed on its list of files",
+        crate::report::escape::prose(&reason)
+    );
+    if without_patch > 0 {
+        notice.push_str(&format!(
+            "; {without_patch} file(s) come without lines there (binary or too large), so their findings are in this body"
+        ));
+    }
+    if files.len() >= super::files_diff::MAX_LISTED_FILES {
+        notice.push_str(&format!(
+            "; the list stops at {} files, so findings in files past it are in this body",
+            super::files_diff::MAX_LISTED_FILES
+        ));
+    }
+    notice.push('.');
+    Ok((diff, Some(notice)))
+}
+
 /// The line a COMMENT carries when GitHub refused the event the decision maps to.
 fn downgrade_notice(intended: ReviewEvent) -> String {
     format!(
@@ -407,7 +445,7 @@ fn round_review_bodies(one_line: &str, marker: &str, intended: ReviewEvent) -> B
             text.push_str("\n\n");
             text.push_str(line);
         }
-        redact(&format!("{text}\n\n{marker}\n"))
+        outgoing(&format!("{text}\n\n{marker}\n"))
     };
     Bodies {
         plain: form(&[]),
@@ -744,6 +782,23 @@ async fn submit(
                 review.event = ReviewEvent::Comment;
                 doing = "resending the review as a comment";
             }
+            // Our `commit_id` is no longer in the pull request: the head was force-pushed
+            // after our last read. Nothing was created; the new head is another round.
+            Some(Refusal::CommitNotInPullRequest) => {
+                if clear_publishing(space).is_err() {
+                    // Reported the general way, which says the space could not record it.
+                    return Err(failed_post(space, error, kind, doing));
+                }
+                let current = match forge.pull_request().await {
+                    Ok(pr) => pr.head.sha,
+                    Err(_) => "a head that could not be read".into(),
+                };
+                return Err(PublishError::HeadMovedWhilePosting {
+                    reviewed: review.commit_id.clone(),
+                    current,
+                    github: reason,
+                });
+            }
             _ => return Err(failed_post(space, error, kind, doing)),
         }
         review.body = bodies.pick(refused.as_deref(), comment_note.as_deref());
@@ -800,13 +855,7 @@ fn failed_post(
         _ => "",
     };
     let after = if definite {
-        let round = space.state().current_round().map_or(0, |r| r.number);
-        let cleared = space.update(|state| {
-            state
-                .settle_publish(round, None, &now())
-                .map_err(PublishError::from)
-        });
-        match cleared {
+        match clear_publishing(space) {
             Ok(()) => format!("nothing was posted{advice}; publishing this round again is allowed"),
             Err(e) => {
                 format!("nothing was posted{advice}, but the space could not record that: {e}")
@@ -820,6 +869,17 @@ fn failed_post(
         source: Box::new(error),
         after: Some(after),
     }
+}
+
+/// GitHub definitely created nothing: the round's "publishing" record goes, so publishing it
+/// again is allowed without a marker check.
+fn clear_publishing(space: &mut Space) -> Result<(), PublishError> {
+    let round = space.state().current_round().map_or(0, |r| r.number);
+    space.update(|state| {
+        state
+            .settle_publish(round, None, &now())
+            .map_err(PublishError::from)
+    })
 }
 
 fn after_post(error: ForgeError, doing: &'static str, review: Option<u64>) -> PublishError {
@@ -845,7 +905,7 @@ async fn dismiss_superseded(
     let mut done = Vec::new();
     for dismissal in &fresh.dismissals {
         match forge
-            .dismiss_review(dismissal.review_id, &redact(&dismissal.message))
+            .dismiss_review(dismissal.review_id, &outgoing(&dismissal.message))
             .await
         {
             Ok(_) => done.push((dismissal.review_id, dismissal.event)),
@@ -877,7 +937,7 @@ async fn dismiss_superseded(
 async fn reply_resolved(forge: &dyn Forge, fresh: &Preview) -> Result<usize, PublishError> {
     for reply in &fresh.resolved_replies {
         forge
-            .reply_to_comment(reply.comment_id, &redact(&reply.body))
+            .reply_to_comment(reply.comment_id, &outgoing(&reply.body))
             .await
             .map_err(PublishError::forge(
                 "replying \"Resolved\" to an earlier comment",

@@ -15,7 +15,9 @@
 
 pub mod comment;
 mod error;
+mod files_diff;
 mod github;
+pub mod limits;
 mod local;
 pub mod markers;
 mod rerun;
@@ -326,7 +328,7 @@ impl Bodies {
         };
         let escape = crate::report::escape::prose;
         let text = text.replace(REFUSAL, &escape(refused.unwrap_or("")));
-        redact(&text.replace(DOWNGRADE, &escape(downgraded.unwrap_or(""))))
+        outgoing(&text.replace(DOWNGRADE, &escape(downgraded.unwrap_or(""))))
     }
 }
 
@@ -398,6 +400,11 @@ fn check_round(state: &SpaceState, input: &PublishInput<'_>) -> Result<(), Publi
             ladder: state.ladder().to_string(),
         }),
     }
+}
+
+/// What goes to the forge: redacted, and cut to fit GitHub's size limit (markers kept last).
+pub(crate) fn outgoing(text: &str) -> String {
+    limits::fit(&redact(text))
 }
 
 /// The last line of defence: every posted text goes through the secret redaction, even though

@@ -176,6 +176,10 @@ impl Board {
                 state.note = note;
                 Applied::Changed
             }
+            EventKind::Waiting { host, waited_secs } => {
+                state.note = crate::agents::events::waiting_note(&host, waited_secs);
+                Applied::Changed
+            }
             EventKind::Done { summary } => {
                 state.phase = ReviewerPhase::Done;
                 state.outcome = Some(Outcome::Ok);
@@ -287,6 +291,32 @@ mod tests {
 
     fn event(run: u64, reviewer: &str, kind: EventKind) -> ReviewEvent {
         ReviewEvent::new(RunId(run), reviewer, kind)
+    }
+
+    #[test]
+    fn a_waiting_reviewer_says_so_and_is_still_reading() {
+        let mut board = Board::default();
+        board.start_run(RunId(1));
+        board.queue("engineer", true);
+        board.apply(
+            event(1, "engineer", EventKind::Started { required: true }),
+            AT,
+        );
+        let waiting = EventKind::Waiting {
+            host: "127.0.0.1:11434".into(),
+            waited_secs: 30,
+        };
+        assert_eq!(
+            board.apply(event(1, "engineer", waiting), AT),
+            Applied::Changed
+        );
+        let state = &board.reviewers["engineer"];
+        assert_eq!(state.phase, ReviewerPhase::Reading);
+        assert_eq!(
+            state.note,
+            "waiting for 127.0.0.1:11434: 30 s, no complete answer yet"
+        );
+        assert!(!board.is_finished());
     }
 
     #[test]

@@ -29,17 +29,6 @@ fn cockpit_with(name: &str, data: &Path, exit_file: &Path, extra: &str) -> Tmux 
     )
 }
 
-fn exit_code(path: &Path, tmux: &Tmux) -> i32 {
-    tmux.wait_for("the program to exit", |_| {
-        path.exists() && std::fs::read_to_string(path).is_ok_and(|t| !t.trim().is_empty())
-    });
-    std::fs::read_to_string(path)
-        .unwrap()
-        .trim()
-        .parse()
-        .unwrap()
-}
-
 /// Filters the list to the two secret findings: the selection lands on the first.
 fn show_secrets(tmux: &Tmux) {
     tmux.keys(&["/"]);
@@ -83,7 +72,7 @@ fn triage_gate_preview_quit_and_reopen() {
     tmux.keys(&["Escape"]);
     tmux.wait_for("the gate to close", |s| !s.contains("Approval gate"));
     tmux.keys(&["q"]);
-    assert_eq!(exit_code(&first_exit, &tmux), 6, "Block exits 6");
+    assert_eq!(tmux.exit_code(&first_exit), 6, "Block exits 6");
     drop(tmux);
 
     // Reopen the same PR: the confirmation and the dismissal are still there.
@@ -104,7 +93,7 @@ fn triage_gate_preview_quit_and_reopen() {
     tmux.keys(&["Escape"]);
     tmux.wait_for("the diff to close", |s| !s.contains("Diff ·"));
     tmux.keys(&["q"]);
-    assert_eq!(exit_code(&second_exit, &tmux), 6);
+    assert_eq!(tmux.exit_code(&second_exit), 6);
 
     // And on disk, with who and why.
     let state = find_state(data.path()).expect("a state.json in the data dir");
@@ -134,7 +123,7 @@ fn a_new_round_shows_the_decisions_it_carries() {
     tmux.keys(&["Enter"]);
     tmux.wait_for("the dismissal", |s| s.contains("dismissed"));
     tmux.keys(&["q"]);
-    assert_eq!(exit_code(&first_exit, &tmux), 6);
+    assert_eq!(tmux.exit_code(&first_exit), 6);
     drop(tmux);
 
     // A new round finds the same secret again; the dismissal follows it into the round, and
@@ -148,7 +137,7 @@ fn a_new_round_shows_the_decisions_it_carries() {
     let screen = tmux.screen();
     assert!(screen.contains("dismissed"), "{screen}");
     tmux.keys(&["q"]);
-    assert_eq!(exit_code(&second_exit, &tmux), 6);
+    assert_eq!(tmux.exit_code(&second_exit), 6);
 }
 
 pub(crate) fn find_state(dir: &Path) -> Option<std::path::PathBuf> {
@@ -247,7 +236,7 @@ fn triage_undo_editor_gate_and_publish_at_80x24() {
     tmux.keys(&["Enter"]);
     tmux.wait_for("the publication", |s| s.contains("published"));
     tmux.keys(&["q"]);
-    assert_eq!(exit_code(&exit_file, &tmux), 6, "Block exits 6");
+    assert_eq!(tmux.exit_code(&exit_file), 6, "Block exits 6");
 
     let state = find_state(data.path()).expect("a state.json");
     let space = state.parent().unwrap();

@@ -55,6 +55,8 @@ impl Run {
                 !l.trim().is_empty()
                     && !l.starts_with("review-tui: estimate:")
                     && !l.starts_with("review-tui: nothing was published")
+                    // Progress while a turn waits, not what happened.
+                    && !l.starts_with("review-tui: waiting for ")
             })
             .collect()
     }
@@ -378,7 +380,9 @@ fn publishing_through_a_trickling_answer_times_out_and_is_never_repeated() {
         "publish",
         &[
             "submitting the review",
-            "did not answer within 1s",
+            // The answer had begun: slow, not silent, so a longer timeout is the advice.
+            "still arriving after 1s",
+            "raise [github] request_timeout",
             "may or may not have been created",
         ],
     );
@@ -491,7 +495,14 @@ fn model_cases() -> Vec<ModelCase> {
             "slow drip past the request timeout",
             vec![],
             Some(faulty(Fault::SlowDrip { interval: DRIP })),
-            ModelEnd::Fails(3, &["engineer", "timed out", "[models] request_timeout"]),
+            ModelEnd::Fails(
+                3,
+                &[
+                    "engineer",
+                    "still arriving",
+                    "raise [models] request_timeout",
+                ],
+            ),
         ),
         case(
             "truncated JSON",

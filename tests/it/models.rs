@@ -710,3 +710,121 @@ fn thorough_reviews_are_rescored_by_the_scoring_model_and_traced_to_a_root_cause
             .contains("100 = absolutely certain")
     );
 }
+
+/// A headless model review against `server` with a short request timeout and one attempt:
+/// (exit code, stderr, the JSON report).
+fn review_with_timeout(
+    repo: &GitRepo,
+    server: &OpenAiServer,
+    timeout: &str,
+) -> (i32, String, Value) {
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("config.toml");
+    std::fs::write(
+        &config,
+        format!("[models]\nmax_attempts = 1\nrequest_timeout = \"{timeout}\"\n"),
+    )
+    .unwrap();
+    let mut command = review_tui();
+    command
+        .arg(reference(repo))
+        .args(["--headless", "--force", "--format", "json"])
+        .args([
+            "--model-url",
+            &server.base_url(),
+            "--model",
+            "scripted-model",
+        ])
+        .env("REVIEW_TUI_DATA_DIR", dir.path().join("data"))
+        .env("REVIEW_TUI_CONFIG", &config);
+    for var in [
+        "OPENAI_API_KEY",
+        "OPENAI_BASE_URL",
+        "ANTHROPIC_API_KEY",
+        "OLLAMA_HOST",
+    ] {
+        command.env_remove(var);
+    }
+    let out = command.output().unwrap();
+    let report = serde_json::from_slice(&out.stdout).unwrap_or(Value::Null);
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+        report,
+    )
+}
+
+#[test]
+fn a_server_that_never_answers_is_reported_while_waiting_and_not_told_to_wait_longer() {
+    let repo = repository(false);
+    let server = OpenAiServer::start();
+    // Accepts the connection, reads the request, never sends a byte back.
+    server.reply_always(Reply::Hang);
+    let host = server
+        .base_url()
+        .trim_start_matches("http://")
+        .split('/')
+        .next()
+        .unwrap()
+        .to_string();
+    // Notices come every quarter of the timeout (at least 1 s): one before the 4 s timeout.
+    let (code, stderr, report) = review_with_timeout(&repo, &server, "4s");
+    assert_eq!(code, 7, "required reviewers failed: Inconclusive\n{stderr}");
+    assert_eq!(report["verdict"]["decision"], "inconclusive", "{report}");
+    let waiting: Vec<&str> = stderr
+        .lines()
+        .filter(|l| l.contains("no complete answer yet"))
+        .collect();
+    assert!(!waiting.is_empty(), "no progress while waiting:\n{stderr}");
+    for line in &waiting {
+        assert!(
+            line.starts_with(&format!("review-tui: waiting for {host} (reviewer ")),
+            "{line}"
+        );
+        // The host only: never the path, a query or a key.
+        assert!(!line.contains("/v1") && !line.contains("http"), "{line}");
+    }
+    let failed = stderr
+        .lines()
+        .find(|l| l.contains("reviewers failed"))
+        .unwrap_or_else(|| panic!("no failure line:\n{stderr}"));
+    assert!(failed.contains("sent no answer within 4s"), "{failed}");
+    assert!(failed.contains("it is not answering"), "{failed}");
+    assert!(failed.contains("check that it is up"), "{failed}");
+    assert!(
+        !failed.contains("raise"),
+        "waiting longer is not the fix: {failed}"
+    );
+    assert_eq!(failed.matches("no answer within").count(), 1, "{failed}");
+    let note = reviewer(&report, "engineer")["note"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(note.contains("not answering"), "{note}");
+}
+
+#[test]
+fn a_slow_answer_past_the_timeout_is_told_to_raise_it() {
+    use crate::support::faults::Fault;
+    let repo = repository(false);
+    let server = OpenAiServer::start();
+    // The status line and headers at once, then the body a byte every 200 ms: answering, slowly.
+    server.reply_always(Reply::Fault {
+        fault: Fault::SlowDrip {
+            interval: Duration::from_millis(200),
+        },
+        real: Box::new(finish("nothing")),
+    });
+    let (code, stderr, _) = review_with_timeout(&repo, &server, "2s");
+    assert_eq!(code, 7, "{stderr}");
+    let failed = stderr
+        .lines()
+        .find(|l| l.contains("reviewers failed"))
+        .unwrap_or_else(|| panic!("no failure line:\n{stderr}"));
+    assert!(failed.contains("answering slowly"), "{failed}");
+    assert!(
+        failed.contains("raise [models] request_timeout"),
+        "{failed}"
+    );
+    assert!(!failed.contains("not answering"), "{failed}");
+}

@@ -249,7 +249,8 @@ fn a_server_that_never_answers_is_offline_too() {
     let report = json_of(&out);
     assert_eq!(report["offline"]["refreshed"], false, "{report}");
     assert_eq!(report["verdict"]["decision"], online["verdict"]["decision"]);
-    assert!(err.contains("did not answer within 2s"), "{err}");
+    // The answer began (a drip), so the timeout is told as a slow answer.
+    assert!(err.contains("still arriving after 2s"), "{err}");
 }
 
 #[test]
@@ -287,17 +288,6 @@ fn an_answer_that_refuses_is_not_offline_and_fails_as_before() {
         assert!(out.stdout.is_empty(), "{says}");
     }
     assert_eq!(std::fs::read(state_path(dir.path())).unwrap(), state_before);
-}
-
-fn exit_code(path: &Path, tmux: &Tmux) -> i32 {
-    tmux.wait_for("the program to exit", |_| {
-        std::fs::read_to_string(path).is_ok_and(|t| !t.trim().is_empty())
-    });
-    std::fs::read_to_string(path)
-        .unwrap()
-        .trim()
-        .parse()
-        .unwrap()
 }
 
 /// The cockpit at 80×24 with GitHub gone: the banner in the header, triage saved to the
@@ -383,7 +373,7 @@ fn the_cockpit_reopens_offline_at_80x24_saves_triage_and_will_not_publish() {
     tmux.keys(&["Escape"]);
     tmux.keys(&["Escape"]);
     tmux.keys(&["q"]);
-    let code = exit_code(&exit_file, &tmux);
+    let code = tmux.exit_code(&exit_file);
     assert!((0..=7).contains(&code) && code != 2 && code != 4, "{code}");
 
     let after: Value =

@@ -167,6 +167,7 @@ fn kinds(events: &[ReviewEvent]) -> Vec<&'static str> {
             EventKind::Stance { .. } => "stance",
             EventKind::Dropped { .. } => "dropped",
             EventKind::Progress { .. } => "progress",
+            EventKind::Waiting { .. } => "waiting",
             EventKind::Done { .. } => "done",
             EventKind::Failed { .. } => "failed",
             EventKind::Refuted { .. } => "refuted",
@@ -174,7 +175,8 @@ fn kinds(events: &[ReviewEvent]) -> Vec<&'static str> {
             EventKind::Traced { .. } => "traced",
             EventKind::Contested { .. } => "contested",
         })
-        .filter(|k| *k != "progress")
+        // Notes while a turn runs depend on timing; the sequence asserted is the findings'.
+        .filter(|k| *k != "progress" && *k != "waiting")
         .collect()
 }
 
@@ -604,7 +606,9 @@ async fn a_hang_past_the_request_timeout_fails_naming_the_timeout() {
     assert_eq!(outcome, Outcome::Failed);
     assert!(
         reason.contains("POST /v1/chat/completions on 127.0.0.1:")
-            && reason.contains("timed out after 2 attempt(s)"),
+            && reason.contains("2 attempt(s)")
+            && reason.contains("sent no answer within 200ms")
+            && !reason.contains("raise"),
         "{reason}"
     );
 }

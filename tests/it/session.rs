@@ -53,17 +53,6 @@ fn cockpit(name: &str, data: &Path, exit_file: &Path) -> Tmux {
     )
 }
 
-fn exit_code(path: &Path, tmux: &Tmux) -> i32 {
-    tmux.wait_for("the program to exit", |_| {
-        std::fs::read_to_string(path).is_ok_and(|t| !t.trim().is_empty())
-    });
-    std::fs::read_to_string(path)
-        .unwrap()
-        .trim()
-        .parse()
-        .unwrap()
-}
-
 fn space_of(data: &Path) -> PathBuf {
     find_state(data)
         .expect("a state.json in the data dir")
@@ -127,7 +116,7 @@ fn a_cockpit_publish_after_a_reopen_posts_what_a_headless_publish_posts() {
     tmux.wait_for("the resumed review", |s| s.contains("BLOCK"));
     publish_from_the_gate(&tmux);
     tmux.keys(&["q"]);
-    assert_eq!(exit_code(&exit, &tmux), 6);
+    assert_eq!(tmux.exit_code(&exit), 6);
 
     let from_cockpit = std::fs::read_to_string(space_of(data.path()).join("review.md")).unwrap();
     assert_eq!(from_cockpit, posted);
@@ -166,7 +155,7 @@ fn the_comment_edited_in_the_cockpit_is_the_one_published() {
     );
     publish_from_the_gate(&tmux);
     tmux.keys(&["q"]);
-    assert_eq!(exit_code(&exit, &tmux), 6);
+    assert_eq!(tmux.exit_code(&exit), 6);
 
     let space = space_of(data.path());
     let summary = std::fs::read_to_string(space.join("review.md")).unwrap();

@@ -560,12 +560,6 @@ impl Turn<'_> {
                     .into(),
             ));
         };
-        if !malformed.is_empty() {
-            return Ok(Err(format!(
-                "the same answer had tool calls that could not be read ({}); send them again",
-                malformed.join("; ")
-            )));
-        }
         let summary = match args.get("summary") {
             None | Some(Value::Null) => String::new(),
             Some(Value::String(summary)) => summary.clone(),
@@ -589,6 +583,14 @@ impl Turn<'_> {
                     )));
                 }
             }
+        }
+        // Refused only after its findings were submitted: a broken call beside it must not
+        // make a finding in its arguments vanish unrecorded and unrefused.
+        if !malformed.is_empty() {
+            return Ok(Err(format!(
+                "the same answer had tool calls that could not be read ({}); send them again",
+                malformed.join("; ")
+            )));
         }
         if !self.tally.rejected.is_empty() {
             return Ok(Err(format!(
@@ -665,10 +667,8 @@ impl Turn<'_> {
             max_output_tokens: self.spec.bounds.max_output_tokens,
         };
         let response = self
-            .agent
-            .provider
-            .chat(&request)
-            .await
+            .chat_saying_waits(&request)
+            .await?
             .map_err(|e| End::Failed(Outcome::Failed, e.to_string()))?;
         // Estimated from bytes when the server does not say: the max_tokens bound holds
         // either way.
@@ -692,6 +692,32 @@ impl Turn<'_> {
         })
         .await?;
         Ok(response)
+    }
+
+    /// One turn; while the server has not answered, a `Waiting` event at each notice interval
+    /// (a quarter of the request timeout, 1–30 s), so a hanging server is seen as one.
+    async fn chat_saying_waits(
+        &self,
+        request: &ChatRequest,
+    ) -> Step<Result<ChatResponse, crate::agents::provider::ProviderError>> {
+        let provider = &self.agent.provider;
+        let chat = provider.chat(request);
+        let Some((host, timeout)) = provider.waits_on() else {
+            return Ok(chat.await);
+        };
+        tokio::pin!(chat);
+        let every = crate::agents::provider::notice_interval(timeout);
+        let started = tokio::time::Instant::now();
+        let mut ticks = tokio::time::interval_at(started + every, every);
+        loop {
+            tokio::select! {
+                answer = &mut chat => return Ok(answer),
+                _ = ticks.tick() => {
+                    let waited_secs = started.elapsed().as_secs();
+                    self.emit(EventKind::Waiting { host: host.clone(), waited_secs }).await?;
+                }
+            }
+        }
     }
 
     /// Runs one tool call other than `finish`. The inner result is what the model sees: `Ok`

@@ -284,3 +284,33 @@ proptest! {
         }
     }
 }
+
+/// Found by the property: a finish carrying an invalid finding in an answer with a broken call,
+/// then a plain finish. The finding must be refused (and owed), not dropped with the turn.
+#[test]
+fn a_finding_in_a_finish_beside_a_broken_call_is_owed_not_dropped() {
+    use proptest::strategy::ValueTree;
+    use proptest::test_runner::TestRunner;
+    let draft = valid_draft()
+        .new_tree(&mut TestRunner::deterministic())
+        .unwrap()
+        .current();
+    let answers = [
+        Answer::Calls {
+            calls: vec![Call::FinishWith {
+                title: 0,
+                valid: false,
+            }],
+            failed: false,
+            malformed: true,
+        },
+        Answer::Calls {
+            calls: vec![Call::Finish],
+            failed: false,
+            malformed: false,
+        },
+    ];
+    assert!(!finished_validly(&answers));
+    let (outcome, _) = run(&answers, &draft);
+    assert_ne!(outcome, Outcome::Ok);
+}

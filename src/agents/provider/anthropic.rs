@@ -196,6 +196,10 @@ impl Provider for AnthropicProvider {
         &self.model
     }
 
+    fn waits_on(&self) -> Option<(String, std::time::Duration)> {
+        Some(self.endpoint.waits_on())
+    }
+
     fn capabilities(&self) -> Capabilities {
         Capabilities {
             tools: true,

@@ -45,15 +45,16 @@ pub enum ProviderError {
     },
 
     #[error(
-        "{provider}: {call} timed out after {attempts} attempt(s) (request timeout {}); check \
-         that the model server is up, or raise [models] request_timeout in the config file",
-        humantime::format_duration(*timeout)
+        "{provider}: {call}, {attempts} attempt(s): {}",
+        stage.advice(*timeout, "the model server", "[models] request_timeout")
     )]
     Timeout {
         provider: String,
         call: Call,
         attempts: u32,
         timeout: Duration,
+        /// Never connected, no answer, or an answer still arriving: each has its own advice.
+        stage: crate::error_text::TimedOut,
     },
 
     #[error("{provider}: could not reach {call} after {attempts} attempt(s): {detail}")]

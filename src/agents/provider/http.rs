@@ -179,6 +179,16 @@ impl Endpoint {
         &self.provider
     }
 
+    /// `host:port` and the request timeout, for "waiting for HOST" notices.
+    pub(crate) fn waits_on(&self) -> (String, Duration) {
+        let host = self.url.host_str().unwrap_or("?");
+        let host = match self.url.port() {
+            Some(port) => format!("{host}:{port}"),
+            None => host.to_owned(),
+        };
+        (host, self.timeout)
+    }
+
     /// POSTs `body` and returns the parsed JSON answer, retrying what the policy allows: an
     /// answer that breaks off or arrives cut short is as transient as one that never came.
     pub(crate) async fn post_json(&self, body: &Value) -> Result<Value, ProviderError> {
@@ -336,6 +346,7 @@ impl Endpoint {
                 call: self.call.clone(),
                 attempts,
                 timeout: self.timeout,
+                stage: crate::error_text::TimedOut::of(error.is_connect(), reading),
             };
         }
         // The call names the path; the host is known.

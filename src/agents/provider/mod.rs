@@ -37,11 +37,26 @@ pub trait Provider: Send + Sync {
     /// The model asked for, as sent on the wire (empty for a command).
     fn model(&self) -> &str;
     fn capabilities(&self) -> Capabilities;
+    /// The server a turn waits on (`host:port`, never a path, query or key) and the request
+    /// timeout, so a long wait can be reported while it lasts; `None` for a local command or a
+    /// recording.
+    fn waits_on(&self) -> Option<(String, std::time::Duration)> {
+        None
+    }
     /// One turn: the conversation so far in, the assistant's answer out.
     fn chat<'a>(
         &'a self,
         request: &'a ChatRequest,
     ) -> BoxFuture<'a, Result<ChatResponse, ProviderError>>;
+}
+
+/// How often a turn still waiting for its server is reported: a quarter of the request
+/// timeout, at least 1 s (a short timeout still gets a notice before it fires) and at most 30 s.
+pub fn notice_interval(timeout: std::time::Duration) -> std::time::Duration {
+    (timeout / 4).clamp(
+        std::time::Duration::from_secs(1),
+        std::time::Duration::from_secs(30),
+    )
 }
 
 /// What a provider can be asked for; the loop picks its mode from this.

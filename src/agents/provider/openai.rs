@@ -334,6 +334,10 @@ impl Provider for OpenAiProvider {
         &self.model
     }
 
+    fn waits_on(&self) -> Option<(String, std::time::Duration)> {
+        Some(self.endpoint.waits_on())
+    }
+
     fn capabilities(&self) -> Capabilities {
         Capabilities {
             tools: self.tools,

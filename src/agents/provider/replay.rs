@@ -109,6 +109,10 @@ impl Provider for Recorder {
         self.inner.capabilities()
     }
 
+    fn waits_on(&self) -> Option<(String, std::time::Duration)> {
+        self.inner.waits_on()
+    }
+
     fn chat<'a>(
         &'a self,
         request: &'a ChatRequest,

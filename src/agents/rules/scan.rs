@@ -289,6 +289,7 @@ impl<'a> Scan<'a> {
                     let here = LineAt {
                         file,
                         hunk,
+                        at,
                         line,
                         next,
                         side,
@@ -347,9 +348,14 @@ impl<'a> Scan<'a> {
             return false;
         }
         if logic.context_require.is_some() || logic.context_forbid.is_some() {
+            let paragraph;
             let context = match logic.context {
                 ContextScope::File => file_text.get(here.side, here.file.hunks.iter()),
                 ContextScope::Hunk => hunk_text.get(here.side, std::iter::once(here.hunk)),
+                ContextScope::Above => {
+                    paragraph = paragraph_above(here);
+                    paragraph.as_str()
+                }
             };
             if logic
                 .context_require
@@ -376,9 +382,32 @@ impl<'a> Scan<'a> {
 struct LineAt<'a> {
     file: &'a FileDiff,
     hunk: &'a Hunk,
+    /// The line's index in `hunk.lines`.
+    at: usize,
     line: &'a Line,
     next: Option<&'a Line>,
     side: Side,
+}
+
+/// The line and the lines of its side directly above it in the hunk, up to a blank line: the
+/// statement's paragraph, where a comment about it is written.
+fn paragraph_above(here: &LineAt) -> String {
+    let other = match here.side {
+        Side::Right => LineKind::Removed,
+        Side::Left => LineKind::Added,
+    };
+    let mut lines: Vec<&str> = vec![here.line.text.as_str()];
+    for line in here.hunk.lines[..here.at].iter().rev() {
+        if line.kind == other {
+            continue;
+        }
+        if line.text.trim().is_empty() {
+            break;
+        }
+        lines.push(&line.text);
+    }
+    lines.reverse();
+    lines.join("\n")
 }
 
 /// The next line of the same side in the hunk: for RIGHT the next added or context line.

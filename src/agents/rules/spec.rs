@@ -95,13 +95,16 @@ impl OneOrMany {
 }
 
 /// What `context_require` and `context_forbid` read: the new side of the whole file as the diff
-/// shows it (added and context lines), or only of the hunk around the line.
+/// shows it (added and context lines), only of the hunk around the line, or only the line's
+/// paragraph (`above`: the line and the lines directly above it up to a blank line, as far as the
+/// hunk shows; what a comment justifying *this* statement sits in).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum ContextScope {
     #[default]
     File,
     Hunk,
+    Above,
 }
 
 #[derive(Debug, Default, Deserialize)]

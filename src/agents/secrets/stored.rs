@@ -63,7 +63,8 @@ pub fn redact_node(node: &mut ReviewNode, scanner: &SecretScanner) {
 /// A reviewer event as the board and a live view may keep it.
 pub fn redact_event(event: &mut ReviewEvent, scanner: &SecretScanner) {
     match &mut event.kind {
-        EventKind::Started { .. } => {}
+        // A host name and a number: the reviewer's own endpoint, no text from the change.
+        EventKind::Started { .. } | EventKind::Waiting { .. } => {}
         EventKind::NodeAdded { node } => redact_node(node, scanner),
         EventKind::Stance { note, .. } => redact_in_place(note, scanner),
         EventKind::Dropped { reason } | EventKind::Failed { reason, .. } => {

@@ -1,5 +1,12 @@
 //! Base against head, item by item: what was removed, what changed incompatibly, what was
-//! added or widened.
+//! added or widened, and what changed in a way the syntax alone cannot decide.
+//!
+//! Only a change proven to break a caller is [`Severity::Incompatible`]: a removed item, a
+//! removed or newly required parameter, a changed positional order or kind, a type changed to
+//! a different nominal or primitive type once aliases are resolved. A type written differently
+//! in a structurally typed language (TypeScript), a type from another package that may be an
+//! alias of the old one, or a data member read the same way in another form (an attribute now
+//! a property) is [`Severity::Undecided`]: reported, never gating.
 
 use super::{Item, Param, ParamKind, Surface};
 
@@ -7,8 +14,160 @@ use super::{Item, Param, ParamKind, Surface};
 pub enum Severity {
     /// Code that compiled (or ran) against the base may not against the head.
     Incompatible,
+    /// Changed, but whether old uses still work cannot be decided from the syntax.
+    Undecided,
     /// Added or widened: every old use still works.
     Compatible,
+}
+
+/// What comparing types needs to know about the language and the code around the file.
+pub struct Types<'a> {
+    /// Types are compatible by structure (TypeScript, JavaScript): two texts that differ may
+    /// accept the same values, so only a change between different primitives is proven.
+    pub structural: bool,
+    /// The target of a transparent alias by its name (`Completion` → `string`), looked up in
+    /// the changed files and the rest of the package.
+    pub alias: &'a dyn Fn(&str) -> Option<String>,
+}
+
+impl Types<'_> {
+    /// Nominal typing without aliases: every changed type text is a changed type.
+    #[cfg(test)]
+    pub fn nominal() -> Types<'static> {
+        Types {
+            structural: false,
+            alias: &|_| None,
+        }
+    }
+
+    /// `text` with every alias written in it replaced by its target (chains followed a few
+    /// steps; a qualified name `pkg.Name` belongs to another package and is left alone).
+    fn resolve(&self, text: &str) -> String {
+        let mut current = text.to_string();
+        for _ in 0..4 {
+            let next = map_words(&current, |word| (self.alias)(word));
+            if next == current {
+                break;
+            }
+            current = next;
+        }
+        current
+    }
+}
+
+/// Replaces each unqualified identifier of `text` for which `f` answers.
+fn map_words(text: &str, f: impl Fn(&str) -> Option<String>) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut word = String::new();
+    let flush = |word: &mut String, out: &mut String| {
+        if word.is_empty() {
+            return;
+        }
+        let qualified = out.ends_with('.') || out.ends_with("::");
+        let starts_like_name = word.chars().next().is_some_and(|c| !c.is_ascii_digit());
+        match f(word) {
+            Some(target) if !qualified && starts_like_name => out.push_str(&target),
+            _ => out.push_str(word),
+        }
+        word.clear();
+    };
+    for c in text.chars() {
+        if c.is_alphanumeric() || c == '_' || c == '$' {
+            word.push(c);
+        } else {
+            flush(&mut word, &mut out);
+            out.push(c);
+        }
+    }
+    flush(&mut word, &mut out);
+    out
+}
+
+/// How a type written at the base compares with the one written at the head.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum TypeChange {
+    /// The same type (possibly written through an alias).
+    Same,
+    /// Accepts everything the old one did.
+    Widened,
+    /// Written differently; whether it is the same or compatible is not decidable here.
+    Undecided,
+    /// A different type.
+    Different,
+}
+
+fn type_change(old: &str, new: &str, types: &Types) -> TypeChange {
+    if old == new {
+        return TypeChange::Same;
+    }
+    let (old, new) = (types.resolve(old), types.resolve(new));
+    if old == new {
+        return TypeChange::Same;
+    }
+    if widened(&old, &new) {
+        return TypeChange::Widened;
+    }
+    if types.structural {
+        return match (primitive(&old), primitive(&new)) {
+            (Some(a), Some(b)) if a != b => TypeChange::Different,
+            _ => TypeChange::Undecided,
+        };
+    }
+    // A name from another package (`flag.ParseErrorsWhitelist` → `flag.ParseErrorsAllowlist`)
+    // may be an alias of the old one there: renamed types usually keep the old name so.
+    let (a, b) = (qualified_names(&old), qualified_names(&new));
+    let differing =
+        a.iter().filter(|n| !b.contains(n)).count() + b.iter().filter(|n| !a.contains(n)).count();
+    if differing > 0 && without(&old, &a) == without(&new, &b) {
+        return TypeChange::Undecided;
+    }
+    TypeChange::Different
+}
+
+/// Names written with a package or module path (`flag.Value`, `io::Error`).
+fn qualified_names(text: &str) -> Vec<String> {
+    let mut names = Vec::new();
+    let mut current = String::new();
+    for c in text.chars().chain([' ']) {
+        if c.is_alphanumeric() || c == '_' || c == '.' || c == ':' {
+            current.push(c);
+        } else {
+            let trimmed = current.trim_matches(|c| c == '.' || c == ':');
+            if trimmed.contains('.') || trimmed.contains("::") {
+                names.push(trimmed.to_string());
+            }
+            current.clear();
+        }
+    }
+    names
+}
+
+/// `text` with the given names blanked, to see whether they are all that differs.
+fn without(text: &str, names: &[String]) -> String {
+    let mut out = text.to_string();
+    for name in names {
+        out = out.replace(name.as_str(), "_");
+    }
+    out
+}
+
+/// The primitive a TypeScript type is (a literal counts as its primitive), if it is one.
+fn primitive(text: &str) -> Option<&'static str> {
+    let t = text.trim().trim_start_matches('?').trim();
+    let t = t.strip_suffix(" static").unwrap_or(t).trim();
+    Some(match t {
+        "string" => "string",
+        "number" => "number",
+        "boolean" | "true" | "false" => "boolean",
+        "bigint" => "bigint",
+        "symbol" => "symbol",
+        "undefined" | "void" => "undefined",
+        "null" => "null",
+        _ if t.starts_with(['"', '\'', '`']) => "string",
+        _ if t.ends_with('n') && t[..t.len() - 1].parse::<i128>().is_ok() => "bigint",
+        _ if t.trim_start_matches('-').parse::<f64>().is_ok() => "number",
+        _ => return None,
+    })
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -23,12 +182,12 @@ pub struct ApiChange {
 
 /// Every difference between the two surfaces of one file. A key missing from the head is
 /// `removed`; the caller decides whether it moved elsewhere (see `api_contract`).
-pub fn compare(base: &Surface, head: &Surface) -> Vec<ApiChange> {
+pub fn compare(base: &Surface, head: &Surface, types: &Types) -> Vec<ApiChange> {
     let mut changes = Vec::new();
     for (key, old) in &base.items {
         match head.items.get(key) {
             Some(new) => {
-                if let Some((severity, why)) = item_change(old, new) {
+                if let Some((severity, why)) = item_change(old, new, types) {
                     changes.push(change(key, severity, why, Some(old), Some(new)));
                 }
             }
@@ -48,7 +207,7 @@ pub fn compare(base: &Surface, head: &Surface) -> Vec<ApiChange> {
                         && new.ret == old.ret
                         && matches!(
                             (&old.params, &new.params),
-                            (Some(a), Some(b)) if positional(a, b).is_none()
+                            (Some(a), Some(b)) if positional(a, b, types).is_none()
                         )
                 });
                 match replaced {
@@ -143,8 +302,23 @@ fn change(
     }
 }
 
+/// Kinds of data a caller reads as `x.name` whatever form they take.
+const READ_ALIKE: &[&str] = &["attribute", "property", "variable", "field", "var"];
+
+/// Kinds whose `shape` is the type of the value (with markers `?` and ` static` in scripts).
+const TYPED: &[&str] = &[
+    "field",
+    "property",
+    "const",
+    "static",
+    "var",
+    "variable",
+    "attribute",
+    "type",
+];
+
 /// How one item changed, `None` when its contract is the same.
-fn item_change(old: &Item, new: &Item) -> Option<(Severity, String)> {
+fn item_change(old: &Item, new: &Item, types: &Types) -> Option<(Severity, String)> {
     use Severity::*;
     if old.kind != new.kind {
         // `struct X` becoming `type X = other::X` keeps the name; what it aliases is not
@@ -152,12 +326,24 @@ fn item_change(old: &Item, new: &Item) -> Option<(Severity, String)> {
         if new.kind == "type" || new.kind == "reexport" {
             return Some((Compatible, format!("now a {} alias", new.kind)));
         }
+        // `app.logger` reads the same from an attribute and a property; only assigning to it
+        // may differ, and the syntax does not say whether a setter exists elsewhere.
+        if READ_ALIKE.contains(&old.kind) && READ_ALIKE.contains(&new.kind) {
+            return Some((
+                Undecided,
+                format!(
+                    "a {} is now a {} (read the same way; assigning to it may differ)",
+                    old.kind, new.kind
+                ),
+            ));
+        }
         return Some((
             Incompatible,
             format!("a {} is now a {}", old.kind, new.kind),
         ));
     }
     let mut compatible = None;
+    let mut undecided: Option<String> = None;
     if old.params != new.params {
         match (&old.params, &new.params) {
             (Some(a), Some(b)) => {
@@ -170,12 +356,14 @@ fn item_change(old: &Item, new: &Item) -> Option<(Severity, String)> {
                     )
                 });
                 let verdict = if python {
-                    by_name(a, b)
+                    by_name(a, b).map(|why| (Incompatible, why))
                 } else {
-                    positional(a, b)
+                    positional(a, b, types)
                 };
                 match verdict {
-                    Some(why) => return Some((Incompatible, why)),
+                    Some((Incompatible, why)) => return Some((Incompatible, why)),
+                    Some((_, why)) => undecided = Some(why),
+                    None if same_params(a, b, types) => {}
                     None => compatible = Some("parameters widened"),
                 }
             }
@@ -183,23 +371,45 @@ fn item_change(old: &Item, new: &Item) -> Option<(Severity, String)> {
         }
     }
     if old.ret != new.ret {
-        return Some((Incompatible, "return type changed".into()));
+        let change = match (&old.ret, &new.ret) {
+            (Some(a), Some(b)) => type_change(a, b, types),
+            // An annotation dropped or added: the type is inferred from the body.
+            _ if types.structural => TypeChange::Undecided,
+            _ => TypeChange::Different,
+        };
+        match change {
+            TypeChange::Same => {}
+            // A wider result may not fit where callers put it; in a structural language
+            // that depends on how they use it.
+            TypeChange::Widened | TypeChange::Undecided if types.structural => {
+                undecided.get_or_insert_with(|| "return type written differently".into());
+            }
+            TypeChange::Undecided => {
+                undecided
+                    .get_or_insert_with(|| "return type refers to another package's type".into());
+            }
+            TypeChange::Widened | TypeChange::Different => {
+                return Some((Incompatible, "return type changed".into()));
+            }
+        }
     }
     if old.generics != new.generics {
         if widened(&old.generics, &new.generics) {
             compatible = Some("bounds widened");
+        } else if types.structural {
+            undecided.get_or_insert_with(|| "type parameters written differently".into());
         } else {
             return Some((Incompatible, "generics or bounds changed".into()));
         }
     }
     if old.shape != new.shape {
-        if widened(&old.shape, &new.shape) {
-            compatible = Some("type widened");
-        } else {
-            return Some((
-                Incompatible,
-                format!("{} changed", describe_shape(old.kind)),
-            ));
+        match shape_change(old, new, types) {
+            Some((Incompatible, why)) => return Some((Incompatible, why.into())),
+            Some((Undecided, why)) => {
+                undecided.get_or_insert(why.into());
+            }
+            Some((Compatible, why)) => compatible = Some(why),
+            None => {}
         }
     }
     if old.required != new.required {
@@ -214,27 +424,106 @@ fn item_change(old: &Item, new: &Item) -> Option<(Severity, String)> {
             "no longer exhaustive or constructible by users".into(),
         ));
     }
+    if let Some(why) = undecided {
+        return Some((
+            Undecided,
+            format!("{why}; compatibility not decidable from the syntax"),
+        ));
+    }
     compatible.map(|why| (Compatible, why.to_string()))
+}
+
+/// The same parameters once aliases are resolved (`[]string` and `[]Completion` where
+/// `type Completion = string`).
+fn same_params(old: &[Param], new: &[Param], types: &Types) -> bool {
+    old.len() == new.len()
+        && old.iter().zip(new).all(|(a, b)| {
+            a.kind == b.kind
+                && a.optional == b.optional
+                && a.name == b.name
+                && match (&a.ty, &b.ty) {
+                    (Some(x), Some(y)) => type_change(x, y, types) == TypeChange::Same,
+                    (x, y) => x == y,
+                }
+        })
+}
+
+/// A changed `shape`: for data, its type (and in scripts the `?` and ` static` markers); for
+/// everything else, the modifiers that change the contract.
+fn shape_change(old: &Item, new: &Item, types: &Types) -> Option<(Severity, &'static str)> {
+    use Severity::*;
+    if !TYPED.contains(&old.kind) {
+        if widened(&old.shape, &new.shape) {
+            return Some((Compatible, "type widened"));
+        }
+        return Some((Incompatible, describe_shape(old.kind)));
+    }
+    let markers = |shape: &str| {
+        let optional = shape.starts_with('?');
+        let rest = shape.trim_start_matches('?');
+        let is_static = rest.ends_with(" static");
+        let ty = rest.strip_suffix(" static").unwrap_or(rest).to_string();
+        (optional, is_static, ty)
+    };
+    let (old_optional, old_static, old_ty) = markers(&old.shape);
+    let (new_optional, new_static, new_ty) = markers(&new.shape);
+    if old_static != new_static {
+        return Some((Incompatible, "static changed"));
+    }
+    let change = if old_ty.is_empty() || new_ty.is_empty() {
+        // A type annotation dropped or added: the type is now inferred or newly written.
+        if old_ty == new_ty {
+            TypeChange::Same
+        } else {
+            TypeChange::Undecided
+        }
+    } else {
+        type_change(&old_ty, &new_ty, types)
+    };
+    match change {
+        TypeChange::Different => Some((Incompatible, describe_shape(old.kind))),
+        TypeChange::Undecided => Some((Undecided, describe_shape(old.kind))),
+        // Optional for readers means handling `undefined`; required for writers means
+        // supplying it: which one users are is not in the syntax.
+        _ if old_optional != new_optional => Some((
+            Undecided,
+            if new_optional {
+                "now optional"
+            } else {
+                "now required"
+            },
+        )),
+        TypeChange::Widened => Some((Compatible, "type widened")),
+        TypeChange::Same => None,
+    }
 }
 
 fn describe_shape(kind: &str) -> &'static str {
     match kind {
-        "field" | "property" | "const" | "static" | "var" => "type",
-        "variant" => "variant's fields",
-        "type" => "aliased type",
-        _ => "declaration",
+        "field" | "property" | "const" | "static" | "var" | "variable" | "attribute" => {
+            "type changed"
+        }
+        "variant" => "variant's fields changed",
+        "type" => "aliased type changed",
+        _ => "declaration changed",
     }
 }
 
-/// Positional parameters: every old call must still fit. `Some(why)` when one may not.
-pub(super) fn positional(old: &[Param], new: &[Param]) -> Option<String> {
+/// Positional parameters: every old call must still fit. `Some((Incompatible, why))` when one
+/// may not, `Some((Undecided, why))` when a type changed in a way the syntax cannot decide.
+pub(super) fn positional(
+    old: &[Param],
+    new: &[Param],
+    types: &Types,
+) -> Option<(Severity, String)> {
+    let broken = |why: String| Some((Severity::Incompatible, why));
     let receiver = |ps: &[Param]| {
         ps.iter()
             .find(|p| p.kind == ParamKind::Receiver)
             .map(|p| p.ty.clone())
     };
     if receiver(old) != receiver(new) {
-        return Some("receiver changed".into());
+        return broken("receiver changed".into());
     }
     let old: Vec<&Param> = old
         .iter()
@@ -245,37 +534,42 @@ pub(super) fn positional(old: &[Param], new: &[Param]) -> Option<String> {
         .filter(|p| p.kind != ParamKind::Receiver)
         .collect();
     let new_variadic = new.iter().position(|p| p.kind == ParamKind::Variadic);
+    let mut undecided = None;
     for (i, before) in old.iter().enumerate() {
         let after = match new.get(i).copied().or_else(|| new_variadic.map(|v| new[v])) {
             Some(after) => after,
-            None => return Some(format!("parameter {} removed", i + 1)),
+            None => return broken(format!("parameter {} removed", i + 1)),
         };
         if before.kind == ParamKind::Variadic && after.kind != ParamKind::Variadic {
-            return Some(format!("parameter {} no longer variadic", i + 1));
+            return broken(format!("parameter {} no longer variadic", i + 1));
         }
-        if let (Some(a), Some(b)) = (&before.ty, &after.ty)
-            && a != b
-            && !widened(a, b)
-        {
+        if let (Some(a), Some(b)) = (&before.ty, &after.ty) {
             // A plain parameter folded into a variadic one of the same element type.
             let spread = after.kind == ParamKind::Variadic
                 && (b.trim_start_matches("...") == a
                     || b.trim_end_matches("...") == a
                     || b.trim_end_matches("[]") == a);
-            if !spread {
-                return Some(format!("parameter {} type changed", i + 1));
+            match type_change(a, b, types) {
+                TypeChange::Same | TypeChange::Widened => {}
+                _ if spread => {}
+                TypeChange::Undecided => {
+                    undecided.get_or_insert_with(|| format!("parameter {} type changed", i + 1));
+                }
+                TypeChange::Different => {
+                    return broken(format!("parameter {} type changed", i + 1));
+                }
             }
         }
         if before.optional && !after.optional && after.kind != ParamKind::Variadic {
-            return Some(format!("parameter {} is now required", i + 1));
+            return broken(format!("parameter {} is now required", i + 1));
         }
     }
     for (i, after) in new.iter().enumerate().skip(old.len()) {
         if !after.optional && after.kind != ParamKind::Variadic {
-            return Some(format!("a required parameter added (parameter {})", i + 1));
+            return broken(format!("a required parameter added (parameter {})", i + 1));
         }
     }
-    None
+    undecided.map(|why| (Severity::Undecided, why))
 }
 
 /// Python: arguments bind by position and by name. Every old call must still bind.
@@ -427,27 +721,41 @@ mod tests {
     fn positional_rules() {
         use ParamKind::*;
         let a = vec![p("u8", Positional, false)];
-        assert_eq!(positional(&a, &a), None);
+        assert_eq!(positional(&a, &a, &Types::nominal()), None);
         let optional_added = vec![p("u8", Positional, false), p("u16", Positional, true)];
-        assert_eq!(positional(&a, &optional_added), None);
+        assert_eq!(positional(&a, &optional_added, &Types::nominal()), None);
         let variadic_added = vec![
             p("u8", Positional, false),
             p("...string[]", Variadic, false),
         ];
-        assert_eq!(positional(&a, &variadic_added), None);
+        assert_eq!(positional(&a, &variadic_added, &Types::nominal()), None);
         let required_added = vec![p("u8", Positional, false), p("u16", Positional, false)];
         assert!(
-            positional(&a, &required_added)
+            positional(&a, &required_added, &Types::nominal())
                 .unwrap()
+                .1
                 .contains("required")
         );
-        assert!(positional(&a, &[]).unwrap().contains("removed"));
         assert!(
-            positional(&a, &[p("u16", Positional, false)])
+            positional(&a, &[], &Types::nominal())
                 .unwrap()
+                .1
+                .contains("removed")
+        );
+        assert!(
+            positional(&a, &[p("u16", Positional, false)], &Types::nominal())
+                .unwrap()
+                .1
                 .contains("type")
         );
-        assert_eq!(positional(&a, &[p("u8 | string", Positional, false)]), None);
+        assert_eq!(
+            positional(
+                &a,
+                &[p("u8 | string", Positional, false)],
+                &Types::nominal()
+            ),
+            None
+        );
     }
 
     #[test]

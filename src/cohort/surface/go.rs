@@ -257,6 +257,9 @@ fn type_spec(spec: Node, src: Src, name: &str, out: &mut Surface) {
                     if alias { "= " } else { "" }
                 ),
             );
+            if alias && generics.is_empty() {
+                out.aliases.insert(name.to_string(), target.clone());
+            }
             item.generics = generics;
             item.shape = target;
             out.add(name.to_string(), item);

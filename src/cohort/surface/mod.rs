@@ -15,6 +15,8 @@ mod python;
 mod rust;
 pub mod scope;
 mod script;
+#[cfg(test)]
+mod tests;
 mod text;
 pub mod version;
 
@@ -105,6 +107,10 @@ impl Item {
 pub struct Surface {
     pub items: BTreeMap<String, Item>,
     pub reexports: BTreeSet<String>,
+    /// Transparent aliases this file declares, name → target (`type Completion = string` in
+    /// Go, TypeScript and Rust): a type written through one is the same type, so comparisons
+    /// resolve them first (see [`compare::Types`]).
+    pub aliases: BTreeMap<String, String>,
 }
 
 impl Surface {

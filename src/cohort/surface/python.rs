@@ -162,7 +162,16 @@ fn definition_items(
             {
                 return;
             }
-            if decorated("property") || decorated("cached_property") {
+            // `@property`, `@cached_property`, `@locked_cached_property`, `@abc.abstractproperty`:
+            // a descriptor named for what it is; callers read the attribute either way.
+            let descriptor = decorators.iter().any(|d| {
+                let name = d.split('(').next().unwrap_or(d).trim();
+                name.rsplit('.')
+                    .next()
+                    .unwrap_or(name)
+                    .ends_with("property")
+            });
+            if descriptor {
                 let mut item = Item::new("property", &key, format!("property {name}"));
                 item.parent = parent.map(str::to_string);
                 out.add(key, item);

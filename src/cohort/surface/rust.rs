@@ -147,6 +147,9 @@ fn items(
                 let mut item = Item::new("type", &key, src.canonical(node));
                 item.generics = generics(node, src);
                 item.shape = ty(src, node.child_by_field_name("type")).unwrap_or_default();
+                if item.generics.is_empty() && !item.shape.is_empty() {
+                    out.aliases.insert(name.to_string(), item.shape.clone());
+                }
                 out.add(key, item);
             }
             "const_item" | "static_item" => {

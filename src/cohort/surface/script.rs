@@ -276,6 +276,9 @@ fn declare(node: Node, src: Src, key: &str, out: &mut Surface) {
                 _ => {
                     item.shape = value.map(|v| src.canonical(v)).unwrap_or_default();
                     item.form = format!("type {key}{} = {}", item.generics, item.shape);
+                    if item.generics.is_empty() && !item.shape.is_empty() {
+                        out.aliases.insert(key.to_string(), item.shape.clone());
+                    }
                     out.add(key.to_string(), item);
                 }
             }

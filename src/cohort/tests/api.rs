@@ -430,3 +430,26 @@ fn files_that_carry_no_api_never_make_it_partial() {
     );
     assert_eq!(axis.verdict, AxisVerdict::Pass, "{}", axis.detail);
 }
+
+#[test]
+fn undecidable_type_changes_warn_without_gating() {
+    // ky #774: a hook type's return union gained members; zod-like return type rewritten.
+    let base = "export type BeforeRetryHook = (options: BeforeRetryState) => typeof stop | void;\n\nexport function parse(input: string): Result<string> {\n  return ok(input);\n}\n";
+    let head = "export type BeforeRetryHook = (options: BeforeRetryState) => Request | typeof stop | void;\n\nexport function parse(input: string): Result<string> & { raw: string } {\n  return ok(input);\n}\n";
+    let axis = api_after(&[("src/index.ts", base)], &[("src/index.ts", head)]);
+    assert_eq!(axis.verdict, AxisVerdict::Warn, "{}", axis.detail);
+    assert!(
+        axis.detail.contains("cannot decide") && axis.detail.contains("`BeforeRetryHook`"),
+        "{}",
+        axis.detail
+    );
+    // The same file with a proven break as well still fails.
+    let broken = api_after(
+        &[("src/index.ts", base)],
+        &[(
+            "src/index.ts",
+            &head.replace("parse(input: string)", "parse(input: number)"),
+        )],
+    );
+    assert_fails(&broken, &["`parse` parameter 1 type changed"]);
+}

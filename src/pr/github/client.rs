@@ -392,6 +392,7 @@ impl GithubClient {
                 call,
                 attempts,
                 timeout: self.timeout,
+                stage: crate::error_text::TimedOut::of(error.is_connect(), reading),
             };
         }
         let detail = self.scrub(&crate::error_text::chain(&error.without_url()));

@@ -103,14 +103,15 @@ pub enum GithubError {
     },
 
     #[error(
-        "{call}: GitHub did not answer within {} ({attempts} attempt(s)); check the network, or \
-         raise [github] request_timeout in the config file",
-        humantime::format_duration(*timeout)
+        "{call}, {attempts} attempt(s): {}",
+        stage.advice(*timeout, "the GitHub API", "[github] request_timeout")
     )]
     Timeout {
         call: Call,
         attempts: u32,
         timeout: std::time::Duration,
+        /// Never connected, no answer, or an answer still arriving: each has its own advice.
+        stage: crate::error_text::TimedOut,
     },
 
     #[error(

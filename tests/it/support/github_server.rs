@@ -193,6 +193,9 @@ pub(crate) struct Shared {
     /// Past this many files or lines, the diff media type answers 406 (GitHub: 300, 20,000).
     pub(crate) diff_limits: Mutex<(usize, usize)>,
     scripts: Mutex<HashMap<String, Script>>,
+    /// Pushes due when a request to a call arrives, before it is handled: the head moving
+    /// between two of the client's requests (after its last read, before its POST).
+    pushes_before: Mutex<HashMap<String, Push>>,
     requests: Mutex<Vec<RecordedRequest>>,
     pub(crate) violations: Mutex<Vec<String>>,
     /// Ids for reviews and comments the server creates.
@@ -241,6 +244,7 @@ impl GithubServer {
             actions_may_approve: Mutex::new(false),
             diff_limits: Mutex::new((300, 20_000)),
             scripts: Mutex::default(),
+            pushes_before: Mutex::default(),
             requests: Mutex::default(),
             violations: Mutex::default(),
             next_id: Mutex::new(5000),
@@ -358,19 +362,19 @@ impl GithubServer {
     /// test left it) and returns the new head SHA; the PR's head, `refs/pull/N/head`, the diff
     /// and the files follow it.
     pub fn push(&self, change: impl FnOnce(&GitRepo) -> String) -> String {
-        let head = change(&self.shared.repo);
-        let number = {
-            let mut pull = lock(&self.shared.pull);
-            pull.head_sha = head.clone();
-            pull.number
-        };
-        let repo = &self.shared.repo;
-        repo.git(&["update-ref", &format!("refs/pull/{number}/head"), &head]);
-        let pull = self.pull();
-        let range = format!("{}...{}", pull.base_sha, pull.head_sha);
-        *lock(&self.shared.diff) = repo.git(&["diff", "--no-color", "-M", &range]);
-        *lock(&self.shared.files) = changed_files(repo, &pull);
-        head
+        push_on(&self.shared, change)
+    }
+
+    /// When the next request to `call` arrives, `change` is pushed first (as [`push`] does),
+    /// then the request is handled against the moved head.
+    ///
+    /// [`push`]: GithubServer::push
+    pub fn push_before(
+        &self,
+        call: &str,
+        change: impl FnOnce(&GitRepo) -> String + Send + 'static,
+    ) {
+        lock(&self.shared.pushes_before).insert(call.into(), Box::new(change));
     }
 
     /// The check runs GitHub reports for `sha`: `(name, status, conclusion)`.
@@ -491,6 +495,25 @@ fn router(shared: Arc<Shared>) -> Router {
         .with_state(shared)
 }
 
+/// A push scheduled for a request: commits on the repository and returns the new head.
+type Push = Box<dyn FnOnce(&GitRepo) -> String + Send>;
+
+fn push_on(shared: &Shared, change: impl FnOnce(&GitRepo) -> String) -> String {
+    let head = change(&shared.repo);
+    let number = {
+        let mut pull = lock(&shared.pull);
+        pull.head_sha = head.clone();
+        pull.number
+    };
+    let repo = &shared.repo;
+    repo.git(&["update-ref", &format!("refs/pull/{number}/head"), &head]);
+    let pull = lock(&shared.pull).clone();
+    let range = format!("{}...{}", pull.base_sha, pull.head_sha);
+    *lock(&shared.diff) = repo.git(&["diff", "--no-color", "-M", &range]);
+    *lock(&shared.files) = changed_files(repo, &pull);
+    head
+}
+
 /// Records the request, then answers with a scripted fault or an auth failure if there is one.
 async fn front_door(State(shared): State<Arc<Shared>>, request: Request, next: Next) -> Response {
     let method = request.method().as_str().to_owned();
@@ -510,6 +533,10 @@ async fn front_door(State(shared): State<Arc<Shared>>, request: Request, next: N
             })
             .collect(),
     });
+    let due = lock(&shared.pushes_before).remove(&format!("{method} {path}"));
+    if let Some(change) = due {
+        push_on(&shared, change);
+    }
     if let Some(fault) = next_fault(&shared, &format!("{method} {path}")) {
         return faults::respond(&fault, Dialect::Github, next.run(request)).await;
     }

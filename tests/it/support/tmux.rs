@@ -108,6 +108,18 @@ impl Tmux {
         self.run(&["send-keys", "-l", text]);
     }
 
+    /// The exit code the command line wrote to `path` (`…; echo $? > path`), once written.
+    pub fn exit_code(&self, path: &Path) -> i32 {
+        self.wait_for("the program to exit", |_| {
+            std::fs::read_to_string(path).is_ok_and(|t| !t.trim().is_empty())
+        });
+        std::fs::read_to_string(path)
+            .unwrap()
+            .trim()
+            .parse()
+            .unwrap()
+    }
+
     /// Polls the screen until `ready` holds; panics with the last screen after `PATIENCE`.
     pub fn wait_for(&self, what: &str, ready: impl Fn(&str) -> bool) -> String {
         let started = Instant::now();

@@ -1,0 +1,163 @@
+//! Extract and compare, on snippets from merged pull requests of real projects (each a false
+//! stop once) and on the breaks that must still fail.
+
+use std::collections::BTreeMap;
+
+use super::compare::{ApiChange, Severity, Types, compare};
+use super::extract;
+use crate::cohort::grammar::Grammar;
+
+/// Every change between `base` and `head`, aliases resolved from both files as the axis does.
+fn changes(grammar: Grammar, base: &str, head: &str) -> Vec<ApiChange> {
+    let everything = |_: &str| true;
+    let base = extract(grammar, base.as_bytes(), &everything).unwrap();
+    let head = extract(grammar, head.as_bytes(), &everything).unwrap();
+    let mut aliases: BTreeMap<String, String> = base.aliases.clone();
+    aliases.extend(head.aliases.clone());
+    let alias = move |name: &str| aliases.get(name).cloned();
+    let types = Types {
+        structural: matches!(
+            grammar,
+            Grammar::JavaScript | Grammar::TypeScript | Grammar::Tsx
+        ),
+        alias: &alias,
+    };
+    compare(&base, &head, &types)
+}
+
+fn severity(changes: &[ApiChange], key: &str) -> Option<Severity> {
+    changes.iter().find(|c| c.key == key).map(|c| c.severity)
+}
+
+fn no_break(changes: &[ApiChange]) {
+    assert!(
+        changes.iter().all(|c| c.severity != Severity::Incompatible),
+        "{changes:#?}"
+    );
+}
+
+// flask, "Merge branch '3.0.x'": a `# type: ignore` between parameters is a comment.
+#[test]
+fn python_comment_inside_a_signature_is_not_a_parameter() {
+    let base = "class Blueprint(Scaffold):\n    def __init__(\n        self,\n        name: str,\n        url_defaults: dict | None = None,\n        root_path: str | None = None,\n        cli_group: str | None = _sentinel,  # type: ignore\n    ):\n        pass\n\n\nclass DispatchingJinjaLoader(BaseLoader):\n    def get_source(  # type: ignore\n        self, environment: Environment, template: str\n    ) -> tuple[str, str | None, t.Callable | None]:\n        pass\n";
+    let head = "class Blueprint(Scaffold):\n    def __init__(\n        self,\n        name: str,\n        url_defaults: dict[str, t.Any] | None = None,\n        root_path: str | None = None,\n        cli_group: str | None = _sentinel,  # type: ignore[assignment]\n    ):\n        pass\n\n\nclass DispatchingJinjaLoader(BaseLoader):\n    def get_source(\n        self, environment: BaseEnvironment, template: str\n    ) -> tuple[str, str | None, t.Callable[[], bool] | None]:\n        pass\n";
+    assert_eq!(changes(Grammar::Python, base, head), vec![]);
+}
+
+// flask #4998: `@locked_cached_property` → `@cached_property`; #4722: a class attribute now a
+// property with a deprecation warning.
+#[test]
+fn python_property_descriptors_and_attributes_read_alike() {
+    let base = "class Flask:\n    send_file_max_age_default = None\n\n    @locked_cached_property\n    def jinja_env(self) -> Environment:\n        return self.create_jinja_environment()\n";
+    let head = "class Flask:\n    @property\n    def send_file_max_age_default(self):\n        warnings.warn('deprecated')\n        return self.config['SEND_FILE_MAX_AGE_DEFAULT']\n\n    @cached_property\n    def jinja_env(self) -> Environment:\n        return self.create_jinja_environment()\n";
+    let found = changes(Grammar::Python, base, head);
+    assert_eq!(severity(&found, "Flask.jinja_env"), None, "{found:#?}");
+    assert_eq!(
+        severity(&found, "Flask.send_file_max_age_default"),
+        Some(Severity::Undecided),
+        "{found:#?}"
+    );
+    // A method callers call, now a property they cannot call: a break.
+    let method = "class Flask:\n    def logger(self):\n        return self._logger\n";
+    let property =
+        "class Flask:\n    @property\n    def logger(self):\n        return self._logger\n";
+    let found = changes(Grammar::Python, method, property);
+    assert_eq!(
+        severity(&found, "Flask.logger"),
+        Some(Severity::Incompatible)
+    );
+}
+
+#[test]
+fn python_removals_and_required_parameters_still_break() {
+    let base = "def dump(obj, fp, app=None, **kwargs):\n    pass\n\n\ndef explain_ignored_app_run():\n    pass\n";
+    let head = "def dump(obj, fp, *, indent, **kwargs):\n    pass\n";
+    let found = changes(Grammar::Python, base, head);
+    assert_eq!(
+        severity(&found, "explain_ignored_app_run"),
+        Some(Severity::Incompatible)
+    );
+    assert_eq!(severity(&found, "dump"), Some(Severity::Incompatible));
+}
+
+// ky #834, #774, #720; zod #5929: types written differently in a structural language.
+#[test]
+fn typescript_type_text_changes_are_undecided_not_breaks() {
+    let base = "export type BeforeRequestState = {\n\trequest: Request;\n\tretryCount: number;\n};\n\nexport type BeforeRetryHook = (options: BeforeRetryState) => typeof stop | void | Promise<typeof stop | void>;\n\nexport type ResponsePromise<T = unknown> = {\n\tjson: <J = T>() => Promise<J>;\n} & Promise<KyResponse<T>>;\n\nexport function preprocess<A, U extends core.SomeType, B = unknown>(fn: (arg: B, ctx: core.$RefinementCtx) => A, schema: U): ZodPipe<ZodTransform<A, B>, U> {\n  return pipe(transform(fn as any), schema as any) as any;\n}\n";
+    let head = "export type BeforeRequestState = {\n\trequest: Request;\n\t/** Always `0`. */\n\tretryCount: 0;\n};\n\nexport type BeforeRetryHook = (options: BeforeRetryState) => Request | Response | typeof stop | void | Promise<Request | Response | typeof stop | void>;\n\nexport type ResponsePromise<T = unknown> = {\n\tbytes: () => Promise<Uint8Array>;\n\tjson: <J = T>() => Promise<J | undefined>;\n} & Promise<KyResponse<T>>;\n\nexport function preprocess<A, U extends core.SomeType, B = unknown>(fn: (arg: B, ctx: core.$RefinementCtx) => A, schema: U): ZodPipe<ZodTransform<A, B>, U> & { _zod: { optin: U['_zod']['optin'] } } {\n  return pipe(transform(fn as any), schema as any) as any;\n}\n";
+    let found = changes(Grammar::TypeScript, base, head);
+    no_break(&found);
+    for key in [
+        "BeforeRequestState.retryCount",
+        "BeforeRetryHook",
+        "ResponsePromise",
+        "preprocess",
+    ] {
+        assert_eq!(
+            severity(&found, key),
+            Some(Severity::Undecided),
+            "{key}: {found:#?}"
+        );
+    }
+}
+
+#[test]
+fn typescript_proven_breaks_still_fail() {
+    let base = "export type Progress = {\n\tpercent: number;\n\ttotal: number;\n};\n\nexport function start(a: number, b: string): void {}\n\nexport function stop(): void {}\n";
+    let head = "export type Progress = {\n\tpercent: string;\n};\n\nexport function start(a: string, b: string): void {}\n";
+    let found = changes(Grammar::TypeScript, base, head);
+    // A removed export, a removed property, a primitive changed to another primitive.
+    assert_eq!(severity(&found, "stop"), Some(Severity::Incompatible));
+    assert_eq!(
+        severity(&found, "Progress.total"),
+        Some(Severity::Incompatible)
+    );
+    assert_eq!(
+        severity(&found, "Progress.percent"),
+        Some(Severity::Incompatible)
+    );
+    assert_eq!(severity(&found, "start"), Some(Severity::Incompatible));
+}
+
+// cobra #2231: `[]string` → `[]Completion` where `type Completion = string` (an alias);
+// cobra v1.9.1..v1.10.0: a defined type over a renamed type of another package.
+#[test]
+fn go_aliases_are_resolved_and_foreign_renames_are_undecided() {
+    let base = "package cobra\n\nfunc AppendActiveHelp(compArray []string, activeHelpStr string) []string {\n\treturn append(compArray, activeHelpStr)\n}\n\ntype FParseErrWhitelist flag.ParseErrorsWhitelist\n";
+    let head = "package cobra\n\n// Completion is a string that can be used for completions.\ntype Completion = string\n\nfunc AppendActiveHelp(compArray []Completion, activeHelpStr string) []Completion {\n\treturn append(compArray, activeHelpStr)\n}\n\ntype FParseErrWhitelist flag.ParseErrorsAllowlist\n";
+    let found = changes(Grammar::Go, base, head);
+    assert_eq!(severity(&found, "AppendActiveHelp"), None, "{found:#?}");
+    assert_eq!(
+        severity(&found, "FParseErrWhitelist"),
+        Some(Severity::Undecided),
+        "{found:#?}"
+    );
+}
+
+#[test]
+fn go_nominal_changes_still_break() {
+    let base = "package cobra\n\nfunc AppendActiveHelp(compArray []string, activeHelpStr string) []string {\n\treturn nil\n}\n\nfunc Remove() {}\n";
+    // A defined type (not an alias) is a new type; an alias to another type changes the type.
+    for head in [
+        "package cobra\n\ntype Completion string\n\nfunc AppendActiveHelp(compArray []Completion, activeHelpStr string) []string {\n\treturn nil\n}\n",
+        "package cobra\n\ntype Completion = int\n\nfunc AppendActiveHelp(compArray []Completion, activeHelpStr string) []string {\n\treturn nil\n}\n",
+        "package cobra\n\nfunc AppendActiveHelp(compArray []string, activeHelpStr int) []string {\n\treturn nil\n}\n",
+    ] {
+        let found = changes(Grammar::Go, base, head);
+        assert_eq!(
+            severity(&found, "AppendActiveHelp"),
+            Some(Severity::Incompatible),
+            "{head}: {found:#?}"
+        );
+        assert_eq!(severity(&found, "Remove"), Some(Severity::Incompatible));
+    }
+}
+
+#[test]
+fn rust_changed_primitive_and_aliased_types() {
+    let base = "pub fn read(n: u8) -> u8 {\n    n\n}\n\npub fn name(s: String) {}\n";
+    let head = "pub type Text = String;\n\npub fn read(n: u16) -> u8 {\n    0\n}\n\npub fn name(s: Text) {}\n";
+    let found = changes(Grammar::Rust, base, head);
+    assert_eq!(severity(&found, "read"), Some(Severity::Incompatible));
+    assert_eq!(severity(&found, "name"), None, "{found:#?}");
+}
