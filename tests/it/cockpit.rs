@@ -303,7 +303,7 @@ fn a_reopened_space_keeps_its_tokens_and_the_chosen_level() {
     tmux.keys(&["L"]);
     tmux.wait_for("the level", |s| s.contains("level thorough"));
     tmux.keys(&["q"]);
-    exit_code(&first_exit, &tmux);
+    tmux.exit_code(&first_exit);
     drop(tmux);
 
     let second_exit = data.path().join("exit-2");
@@ -314,7 +314,7 @@ fn a_reopened_space_keeps_its_tokens_and_the_chosen_level() {
     assert!(reopened.contains("level thorough"), "{reopened}");
     assert_eq!(tokens_shown(&reopened), spent, "{reopened}");
     tmux.keys(&["q"]);
-    exit_code(&second_exit, &tmux);
+    tmux.exit_code(&second_exit);
 }
 
 /// `O` hands the finding's file, in the space's worktree, to `$VISUAL` at the finding's line
@@ -411,5 +411,5 @@ fn o_opens_the_findings_file_at_its_line_in_the_editor_at_80x24() {
     tmux.keys(&["Escape"]);
     tmux.wait_for("the diff view to close", |s| !s.contains("Diff ·"));
     tmux.keys(&["q"]);
-    exit_code(&exit_file, &tmux);
+    tmux.exit_code(&exit_file);
 }
