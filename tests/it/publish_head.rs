@@ -7,12 +7,11 @@
 use std::path::Path;
 use std::process::Output;
 
-use crate::cli::review_tui;
+use crate::support::bot_pr;
 use crate::support::git_repo::GitRepo;
-use crate::support::github_server::{GithubServer, PullSpec, UserSpec};
+use crate::support::github_server::GithubServer;
 
 const TOKEN: &str = "ghp_headcanary8";
-const LOGIN: &str = "review-bot";
 const REVIEWS: &str = "POST /repos/acme/widgets/pulls/7/reviews";
 const PULL: &str = "GET /repos/acme/widgets/pulls/7";
 const HEAD_MOVED: i32 = 8;
@@ -31,29 +30,11 @@ fn serve() -> GithubServer {
     repo.git(&["checkout", "--quiet", "-b", "feature"]);
     repo.write("src/lib.rs", FEATURE_LIB);
     repo.commit_all("feature");
-    repo.git(&["update-ref", "refs/pull/7/head", "feature"]);
-    let mut pull = PullSpec::from_repo(&repo, "acme", "widgets", 7);
-    pull.author = UserSpec::user("octocat");
-    let server = GithubServer::start(repo, pull);
-    server.accept_token(TOKEN, LOGIN);
-    server
+    bot_pr::serve(repo, TOKEN)
 }
 
 fn publish(server: &GithubServer, data: &Path) -> Output {
-    review_tui()
-        .args([
-            "acme/widgets#7",
-            "--headless",
-            "--deterministic-only",
-            "--publish",
-        ])
-        .args(["--api-url", server.url()])
-        .env("REVIEW_TUI_DATA_DIR", data)
-        .env("GH_TOKEN", TOKEN)
-        .env_remove("GITHUB_TOKEN")
-        .env_remove("GITHUB_API_URL")
-        .output()
-        .unwrap()
+    bot_pr::publish(server, data, TOKEN, &[])
 }
 
 #[test]

@@ -8,13 +8,12 @@ use std::process::Output;
 
 use serde_json::Value;
 
-use crate::cli::review_tui;
+use crate::support::bot_pr;
 use crate::support::git_repo::GitRepo;
-use crate::support::github_server::{GithubServer, PullSpec, UserSpec};
+use crate::support::github_server::GithubServer;
 use review_tui::publish::markers;
 
 const TOKEN: &str = "ghp_identitycanary3";
-const LOGIN: &str = "review-bot";
 const REVIEWS: &str = "POST /repos/acme/widgets/pulls/7/reviews";
 
 const BASE_LIB: &str = "pub fn add(a: i32, b: i32) -> i32 {\n    a + b\n}\n";
@@ -34,29 +33,11 @@ fn server_with(path: &str, content: &str) -> GithubServer {
     repo.git(&["checkout", "--quiet", "-b", "feature"]);
     repo.write(path, content);
     repo.commit_all("feature");
-    repo.git(&["update-ref", "refs/pull/7/head", "feature"]);
-    let mut pull = PullSpec::from_repo(&repo, "acme", "widgets", 7);
-    pull.author = UserSpec::user("octocat");
-    let server = GithubServer::start(repo, pull);
-    server.accept_token(TOKEN, LOGIN);
-    server
+    bot_pr::serve(repo, TOKEN)
 }
 
 fn publish(server: &GithubServer, data: &Path) -> Output {
-    review_tui()
-        .args([
-            "acme/widgets#7",
-            "--headless",
-            "--deterministic-only",
-            "--publish",
-        ])
-        .args(["--api-url", server.url()])
-        .env("REVIEW_TUI_DATA_DIR", data)
-        .env("GH_TOKEN", TOKEN)
-        .env_remove("GITHUB_TOKEN")
-        .env_remove("GITHUB_API_URL")
-        .output()
-        .unwrap()
+    bot_pr::publish(server, data, TOKEN, &[])
 }
 
 /// (path, line, fingerprint) of each inline comment of a posted review.

@@ -9,13 +9,12 @@ use std::process::Output;
 
 use serde_json::json;
 
-use crate::cli::review_tui;
+use crate::support::bot_pr;
 use crate::support::git_repo::GitRepo;
-use crate::support::github_server::{GithubServer, PullSpec, UserSpec};
+use crate::support::github_server::GithubServer;
 use review_tui::publish::markers;
 
 const TOKEN: &str = "ghp_limitscanary5";
-const LOGIN: &str = "review-bot";
 const REVIEWS: &str = "POST /repos/acme/widgets/pulls/7/reviews";
 const MAX: usize = 65_536;
 
@@ -34,30 +33,11 @@ fn serve(extra: impl FnOnce(&GitRepo)) -> GithubServer {
     repo.write("src/lib.rs", FEATURE_LIB);
     extra(&repo);
     repo.commit_all("feature");
-    repo.git(&["update-ref", "refs/pull/7/head", "feature"]);
-    let mut pull = PullSpec::from_repo(&repo, "acme", "widgets", 7);
-    pull.author = UserSpec::user("octocat");
-    let server = GithubServer::start(repo, pull);
-    server.accept_token(TOKEN, LOGIN);
-    server
+    bot_pr::serve(repo, TOKEN)
 }
 
 fn publish(server: &GithubServer, data: &Path, extra: &[&str]) -> Output {
-    review_tui()
-        .args([
-            "acme/widgets#7",
-            "--headless",
-            "--deterministic-only",
-            "--publish",
-        ])
-        .args(["--api-url", server.url()])
-        .args(extra)
-        .env("REVIEW_TUI_DATA_DIR", data)
-        .env("GH_TOKEN", TOKEN)
-        .env_remove("GITHUB_TOKEN")
-        .env_remove("GITHUB_API_URL")
-        .output()
-        .unwrap()
+    bot_pr::publish(server, data, TOKEN, extra)
 }
 
 /// Every text the publisher sent: review bodies, inline comments, summary edits, replies,

@@ -4,6 +4,7 @@
 #![allow(dead_code)]
 
 pub mod anthropic_server;
+pub mod bot_pr;
 pub mod faults;
 pub mod git_repo;
 pub mod github_json;
