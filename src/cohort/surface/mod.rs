@@ -111,6 +111,10 @@ pub struct Surface {
     /// Go, TypeScript and Rust): a type written through one is the same type, so comparisons
     /// resolve them first (see [`compare::Types`]).
     pub aliases: BTreeMap<String, String>,
+    /// Items that exist but are hidden from the documented surface (Rust `#[doc(hidden)]`):
+    /// one that becomes hidden is still there for its callers, and one that is no longer
+    /// hidden is not new.
+    pub hidden: BTreeSet<String>,
 }
 
 impl Surface {
