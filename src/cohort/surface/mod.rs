@@ -9,6 +9,7 @@
 
 pub mod callers;
 pub mod compare;
+mod entry_points;
 mod go;
 mod java;
 mod python;
