@@ -28,6 +28,10 @@ pub struct Types<'a> {
     /// The target of a transparent alias by its name (`Completion` → `string`), looked up in
     /// the changed files and the rest of the package.
     pub alias: &'a dyn Fn(&str) -> Option<String>,
+    /// Whether the class named `base` (as written in a class's bases) has the member `name`,
+    /// looked up in the rest of the repository: `None` when it is not found there (another
+    /// package's class).
+    pub inherits: &'a dyn Fn(&str, &str) -> Option<bool>,
 }
 
 impl Types<'_> {
@@ -37,6 +41,7 @@ impl Types<'_> {
         Types {
             structural: false,
             alias: &|_| None,
+            inherits: &|_, _| None,
         }
     }
 
@@ -210,6 +215,37 @@ pub fn compare(base: &Surface, head: &Surface, types: &Types) -> Vec<ApiChange> 
                             (Some(a), Some(b)) if positional(a, b, types).is_none()
                         )
                 });
+                let inherited = old
+                    .parent
+                    .as_ref()
+                    .filter(|p| head.items.contains_key(*p) && head.bases.contains_key(*p))
+                    .map(|p| inherited(head, p, &key[p.len() + 1..], types, 0));
+                match inherited {
+                    Some(Inherited::Yes(from)) => {
+                        changes.push(change(
+                            key,
+                            Severity::Compatible,
+                            format!("no longer overridden; still inherited from `{from}`"),
+                            Some(old),
+                            None,
+                        ));
+                        continue;
+                    }
+                    Some(Inherited::Unknown(from)) => {
+                        changes.push(change(
+                            key,
+                            Severity::Undecided,
+                            format!(
+                                "removed here; may still be inherited from `{from}`, a class \
+                                 outside this repository"
+                            ),
+                            Some(old),
+                            None,
+                        ));
+                        continue;
+                    }
+                    _ => {}
+                }
                 match replaced {
                     _ if head.hidden.contains(key) => changes.push(change(
                         key,
@@ -289,6 +325,48 @@ pub fn compare(base: &Surface, head: &Surface, types: &Types) -> Vec<ApiChange> 
         changes.push(change(key, severity, why, None, Some(new)));
     }
     changes
+}
+
+/// Whether a class still has a member it no longer defines, through its bases.
+enum Inherited {
+    /// From this base.
+    Yes(String),
+    /// Not from any base this repository defines; maybe from this one, defined elsewhere.
+    Unknown(String),
+    No,
+}
+
+fn inherited(
+    surface: &Surface,
+    class: &str,
+    member: &str,
+    types: &Types,
+    depth: usize,
+) -> Inherited {
+    let mut unknown = None;
+    for base in surface.bases.get(class).into_iter().flatten() {
+        if base == "object" || depth > 8 {
+            continue;
+        }
+        if surface.items.contains_key(base.as_str()) {
+            if surface.items.contains_key(&format!("{base}.{member}")) {
+                return Inherited::Yes(base.clone());
+            }
+            match inherited(surface, base, member, types, depth + 1) {
+                Inherited::No => {}
+                found => return found,
+            }
+            continue;
+        }
+        match (types.inherits)(base, member) {
+            Some(true) => return Inherited::Yes(base.clone()),
+            Some(false) => {}
+            None => {
+                unknown.get_or_insert_with(|| base.clone());
+            }
+        }
+    }
+    unknown.map_or(Inherited::No, Inherited::Unknown)
 }
 
 impl Item {

@@ -116,6 +116,9 @@ pub struct Surface {
     /// one that becomes hidden is still there for its callers, and one that is no longer
     /// hidden is not new.
     pub hidden: BTreeSet<String>,
+    /// The base classes of each class, by the class's key, as written (`click.Group`): a
+    /// method a class no longer overrides may still be inherited from one of them.
+    pub bases: BTreeMap<String, Vec<String>>,
 }
 
 impl Surface {

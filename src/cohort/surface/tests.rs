@@ -21,6 +21,7 @@ fn changes(grammar: Grammar, base: &str, head: &str) -> Vec<ApiChange> {
             Grammar::JavaScript | Grammar::TypeScript | Grammar::Tsx
         ),
         alias: &alias,
+        inherits: &|_, _| None,
     };
     compare(&base, &head, &types)
 }
@@ -277,4 +278,25 @@ fn rust_variant_fields_compare_one_by_one() {
             "{key}: {found:#?}"
         );
     }
+}
+
+// flask #4642: `FlaskGroup.main` removed, yet `FlaskGroup` still has `main` from click's
+// `Group`, a class of another package.
+#[test]
+fn python_a_removed_override_may_still_be_inherited() {
+    let base = "class AppGroup(click.Group):\n    def command(self):\n        pass\n\n\nclass FlaskGroup(AppGroup):\n    def main(self, *args, **kwargs):\n        pass\n\n    def command(self):\n        pass\n\n\nclass Plain:\n    def run(self):\n        pass\n\n\nclass Child(Plain):\n    def run(self):\n        pass\n";
+    let head = "class AppGroup(click.Group):\n    def command(self):\n        pass\n\n\nclass FlaskGroup(AppGroup):\n    pass\n\n\nclass Plain:\n    pass\n\n\nclass Child(Plain):\n    pass\n";
+    let found = changes(Grammar::Python, base, head);
+    assert_eq!(
+        severity(&found, "FlaskGroup.main"),
+        Some(Severity::Undecided),
+        "{found:#?}"
+    );
+    assert_eq!(
+        severity(&found, "FlaskGroup.command"),
+        Some(Severity::Compatible)
+    );
+    // Nothing left to inherit it from: removed.
+    assert_eq!(severity(&found, "Plain.run"), Some(Severity::Incompatible));
+    assert_eq!(severity(&found, "Child.run"), Some(Severity::Incompatible));
 }
