@@ -238,8 +238,7 @@ static QUOTED_NAME: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r#"[`'"](?P<name>[A-Za-z_][\w.]*)[`'"]"#).expect("valid"));
 /// A deprecation marker on an added line: `@Deprecated`, `#[deprecated`, `warnings.warn(…
 /// deprecated …)`, `// Deprecated:`.
-static DEPRECATED: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"(?i)deprecat").expect("valid"));
+static DEPRECATED: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"(?i)deprecat").expect("valid"));
 
 /// Names too generic to tie a test to a feature.
 fn is_generic(name: &str) -> bool {
@@ -247,9 +246,30 @@ fn is_generic(name: &str) -> bool {
         || name.starts_with("__")
         || matches!(
             name.to_ascii_lowercase().as_str(),
-            "main" | "init" | "new" | "self" | "this" | "test" | "tests" | "setup" | "teardown"
-                | "default" | "from" | "into" | "value" | "values" | "result" | "error" | "string"
-                | "return" | "object" | "function" | "none" | "null" | "true" | "false"
+            "main"
+                | "init"
+                | "new"
+                | "self"
+                | "this"
+                | "test"
+                | "tests"
+                | "setup"
+                | "teardown"
+                | "default"
+                | "from"
+                | "into"
+                | "value"
+                | "values"
+                | "result"
+                | "error"
+                | "string"
+                | "return"
+                | "object"
+                | "function"
+                | "none"
+                | "null"
+                | "true"
+                | "false"
         )
 }
 
@@ -303,8 +323,7 @@ impl RemovedFeatures {
                 let mut deprecated_above = 0;
                 for line in &hunk.lines {
                     let text = line.text.as_str();
-                    let old_test_code =
-                        line.kind != LineKind::Added && old_tests.observe(text);
+                    let old_test_code = line.kind != LineKind::Added && old_tests.observe(text);
                     match line.kind {
                         LineKind::Removed if !old_test_code => {
                             if let Some(name) = defined(text)
@@ -317,9 +336,7 @@ impl RemovedFeatures {
                             names.extend(
                                 QUOTED_NAME
                                     .captures_iter(text)
-                                    .flat_map(|c| {
-                                        c["name"].rsplit('.').next().map(str::to_string)
-                                    }),
+                                    .flat_map(|c| c["name"].rsplit('.').next().map(str::to_string)),
                             );
                             // `@Deprecated` / `#[deprecated]`: the definition follows.
                             deprecated_above = 4;
