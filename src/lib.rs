@@ -19,3 +19,4 @@ pub mod review;
 pub mod session;
 pub mod space;
 pub mod ui;
+pub mod waiting;
