@@ -6,6 +6,11 @@
 //! (the diff's added lines, the same file, or, with the worktree, any file of its language)
 //! and its body was not added back elsewhere under another name. The finding names the test
 //! by its own definition line, not by the attribute or decorator above it.
+//!
+//! A test removed together with the feature it covered is not a loss either (flask removed
+//! `preserve_context_on_exception` with its tests; cobra deleted a whole CLI tool with its
+//! tests): when the test names something the change removed from non-test code, or deprecated
+//! there, and did not define again, the test went with its feature.
 
 use std::collections::BTreeSet;
 use std::path::Path;
@@ -14,7 +19,7 @@ use std::sync::LazyLock;
 use regex::Regex;
 
 use super::{HeadTests, Hit};
-use crate::diff::{Diff, FileDiff, Language, LineKind, Side, is_test_path};
+use crate::diff::{Diff, FileDiff, Language, LineKind, Side, TestTracker, is_test_path};
 use crate::review::fingerprint::normalize_code;
 
 /// Rust test attributes; the test's name is on the next `fn` line.
@@ -67,10 +72,12 @@ pub(super) fn removed_tests(
         return Vec::new();
     }
     let added = AddedCode::of(diff);
+    let gone = RemovedFeatures::of(diff, &added);
     removed
         .into_iter()
         .filter(|test| !added.defines(file.language, &test.name))
         .filter(|test| !added.holds_body(&test.body))
+        .filter(|test| !gone.covered_by(test))
         .filter(|test| !worktree.is_some_and(|root| defined_at_head(root, file, &test.name, cache)))
         .map(|test| Hit {
             line: Some((Side::Left, test.line)),
@@ -206,6 +213,165 @@ impl AddedCode {
         }
         let kept = body.iter().filter(|l| self.normalized.contains(*l)).count();
         kept as f64 >= MOVED_BODY_SHARE * body.len() as f64
+    }
+}
+
+/// A definition on one line, in any of the languages: `def x`, `fn x`, `func (r T) X`,
+/// `class X`, `function x`, a JVM method with a modifier, a Python class attribute
+/// (`x = ConfigAttribute(…)`), an upper-case configuration key (`"X_Y": None`).
+static DEFINITION: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(concat!(
+        r"^\s*(?:(?:pub(?:\([\w:]+\))?|export|default|async|unsafe|abstract|final|static|public|protected|private|open|internal|override|suspend|const)\s+)*",
+        r"(?:def|fn|func|class|struct|enum|trait|interface|type|function|object|macro_rules!)\s+(?:\([^)]*\)\s*)?(?P<def>[A-Za-z_]\w*)",
+        r"|^\s*(?:(?:public|protected|private|static|final|abstract|synchronized)\s+)+[\w<>\[\],.?]+\s+(?P<method>[A-Za-z_]\w*)\s*\(",
+        // Module level or one indentation deep: a class attribute, not a function's local.
+        r"|^(?: {4}|\t)?(?P<attr>[a-z_][a-z0-9_]*)\s*=\s*[\w.]+\(",
+        r#"|^\s*["'](?P<key>[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+)["']\s*:"#,
+    ))
+    .expect("valid")
+});
+/// An identifier as a word of code.
+static IDENTIFIER: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"[A-Za-z_][A-Za-z0-9_]*").expect("valid"));
+/// A quoted or back-ticked name in a deprecation message: `'x' is deprecated`.
+static QUOTED_NAME: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r#"[`'"](?P<name>[A-Za-z_][\w.]*)[`'"]"#).expect("valid"));
+/// A deprecation marker on an added line: `@Deprecated`, `#[deprecated`, `warnings.warn(…
+/// deprecated …)`, `// Deprecated:`.
+static DEPRECATED: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"(?i)deprecat").expect("valid"));
+
+/// Names too generic to tie a test to a feature.
+fn is_generic(name: &str) -> bool {
+    name.len() < 4
+        || name.starts_with("__")
+        || matches!(
+            name.to_ascii_lowercase().as_str(),
+            "main"
+                | "init"
+                | "new"
+                | "self"
+                | "this"
+                | "test"
+                | "tests"
+                | "setup"
+                | "teardown"
+                | "default"
+                | "from"
+                | "into"
+                | "value"
+                | "values"
+                | "result"
+                | "error"
+                | "string"
+                | "return"
+                | "object"
+                | "function"
+                | "none"
+                | "null"
+                | "true"
+                | "false"
+        )
+}
+
+/// The words of a name, lower case: `preserve_context_on_exception` → preserve, context, …;
+/// `AddCommand` → add, command.
+fn words(name: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut word = String::new();
+    let mut previous_lower = false;
+    for c in name.chars() {
+        if c == '_' || !c.is_alphanumeric() {
+            out.push(std::mem::take(&mut word));
+            previous_lower = false;
+            continue;
+        }
+        if c.is_uppercase() && previous_lower {
+            out.push(std::mem::take(&mut word));
+        }
+        previous_lower = c.is_lowercase() || c.is_ascii_digit();
+        word.extend(c.to_lowercase());
+    }
+    out.push(word);
+    out.retain(|w| w.len() >= 5 && w != "tests" && !is_generic(w));
+    out
+}
+
+/// What the change took out of non-test code: names whose definitions it removed and did not
+/// add back, and names its added lines deprecate.
+struct RemovedFeatures {
+    names: BTreeSet<String>,
+    words: BTreeSet<String>,
+}
+
+impl RemovedFeatures {
+    fn of(diff: &Diff, added: &AddedCode) -> RemovedFeatures {
+        let defined = |line: &str| -> Option<String> {
+            let c = DEFINITION.captures(line)?;
+            ["def", "method", "attr", "key"]
+                .iter()
+                .find_map(|group| c.name(group))
+                .map(|m| m.as_str().to_string())
+        };
+        let still_defined: BTreeSet<String> =
+            added.lines.iter().filter_map(|l| defined(l)).collect();
+        let mut names = BTreeSet::new();
+        for file in diff.files.iter().filter(|f| !is_test_path(&f.path)) {
+            // The old side's test code (a Rust `mod tests`) is the tests, not their feature.
+            let mut old_tests = TestTracker::new(&file.path, file.language);
+            for hunk in &file.hunks {
+                old_tests.enter_hunk(hunk.section.as_deref());
+                let mut deprecated_above = 0;
+                for line in &hunk.lines {
+                    let text = line.text.as_str();
+                    let old_test_code = line.kind != LineKind::Added && old_tests.observe(text);
+                    match line.kind {
+                        LineKind::Removed if !old_test_code => {
+                            if let Some(name) = defined(text)
+                                && !still_defined.contains(&name)
+                            {
+                                names.insert(name);
+                            }
+                        }
+                        LineKind::Added if DEPRECATED.is_match(text) => {
+                            names.extend(
+                                QUOTED_NAME
+                                    .captures_iter(text)
+                                    .flat_map(|c| c["name"].rsplit('.').next().map(str::to_string)),
+                            );
+                            // `@Deprecated` / `#[deprecated]`: the definition follows.
+                            deprecated_above = 4;
+                        }
+                        _ => {}
+                    }
+                    if line.kind != LineKind::Removed && deprecated_above > 0 {
+                        if let Some(name) = defined(text) {
+                            names.insert(name);
+                            deprecated_above = 0;
+                        } else {
+                            deprecated_above -= 1;
+                        }
+                    }
+                }
+            }
+        }
+        names.retain(|n| !is_generic(n));
+        let words = names.iter().flat_map(|n| words(n)).collect();
+        RemovedFeatures { names, words }
+    }
+
+    /// Whether the test names a removed feature: in its body, or by a word of its own name.
+    fn covered_by(&self, test: &Removed) -> bool {
+        if self.names.is_empty() {
+            return false;
+        }
+        let names_one = |text: &str| {
+            IDENTIFIER
+                .find_iter(text)
+                .any(|m| self.names.contains(m.as_str()))
+        };
+        names_one(&test.code)
+            || test.body.iter().any(|l| names_one(l))
+            || words(&test.name).iter().any(|w| self.words.contains(w))
     }
 }
 
