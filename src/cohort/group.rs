@@ -628,7 +628,11 @@ mod tests {
         edges.insert((0, 3), 0.1);
         edges.insert((1, 3), 0.1);
         edges.insert((2, 3), 0.15);
-        let parts = rejoin_tests(vec![vec![0, 1], vec![2], vec![3], vec![4]], &semantic, &edges);
+        let parts = rejoin_tests(
+            vec![vec![0, 1], vec![2], vec![3], vec![4]],
+            &semantic,
+            &edges,
+        );
         assert_eq!(parts, vec![vec![0, 1, 3], vec![2], vec![4]]);
     }
 }

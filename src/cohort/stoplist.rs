@@ -192,7 +192,9 @@ mod tests {
 
     #[test]
     fn common_and_short_names_are_stopped_distinctive_ones_are_not() {
-        for name in ["new", "Ok", "__init__", "toString", "x", "T", "main", "all", "poll", "Item"] {
+        for name in [
+            "new", "Ok", "__init__", "toString", "x", "T", "main", "all", "poll", "Item",
+        ] {
             assert!(is_common(name), "{name}");
         }
         for name in ["parse_config", "ReviewNode", "load_index", "Cohort"] {
