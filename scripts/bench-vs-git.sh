@@ -3,27 +3,69 @@
 #   baseline: `git diff BASE..HEAD > /dev/null` + `git worktree add` (what any review must do)
 #   cold:     review-tui on a fresh data dir (mirror, worktree, index, scan, cohorts, verdict)
 #   warm:     review-tui again on the same data dir (a new round at the same head)
-# Prints the median of 5 runs of each, the ratios, and peak RSS (from /usr/bin/time -v).
+# Prints the median of RUNS (default 5) runs of each, the ratios, and peak RSS (/usr/bin/time -v).
+#
 # Usage: scripts/bench-vs-git.sh REPO BASE HEAD   (build first: cargo build --release)
 #        scripts/bench-vs-git.sh --small-prs REPO [N]
 #   The small-PR case: the last N (default 10) squash-merged PRs of REPO's first-parent history
 #   ("subject (#123)") that change 2-10 files, each reviewed for the first time in one data dir
 #   whose mirror is already there (one review of an older commit warms it first), against
 #   `git diff` + `git worktree add` of the same range; prints each, the medians and the ratio.
+#   The sweep is repeated RUNS times (default 3), each on a fresh data dir; each PR counts with
+#   the median of its repetitions.
+#        scripts/bench-vs-git.sh --first-frame REPO BASE HEAD
+#   Time from starting the cockpit (in a tmux pane, 200x50) on a cold space to the first screen
+#   showing the header's round ladder, read by polling `tmux capture-pane` every 5 ms; the
+#   median of RUNS (default 5). The mirror is warmed first (as for the small PRs).
+#
+# REVIEW_TUI_BIN names the binary; several, separated by spaces (e.g. "before/review-tui
+# after/review-tui"), are measured side by side: each repetition runs every binary in turn, so
+# a busy machine slows them alike. The load average is printed before and after.
 # Scratch space comes from mktemp: TMPDIR=/dev/shm (with REPO there too) measures CPU work on
 # tmpfs, stable from run to run; on a disk, file creation after many runs makes git's own time
 # (and so every ratio) drift.
 set -euo pipefail
 
-if [ "${1:-}" = "--small-prs" ]; then
-  repo=$(cd "${2:?usage: $0 --small-prs REPO [N]}" && pwd)
-  n=${3:-10}
-  bin=${REVIEW_TUI_BIN:-$(dirname "$0")/../target/release/review-tui}
+mode=range
+case "${1:-}" in
+  --small-prs) mode=small; shift ;;
+  --first-frame) mode=frame; shift ;;
+esac
+
+read -r -a bins <<< "${REVIEW_TUI_BIN:-$(dirname "$0")/../target/release/review-tui}"
+for bin in "${bins[@]}"; do
   [ -x "$bin" ] || { echo "no binary at $bin: run cargo build --release (or set REVIEW_TUI_BIN)" >&2; exit 4; }
-  scratch=$(mktemp -d)
-  trap 'rm -rf "$scratch"; git -C "$repo" worktree prune' EXIT
-  now() { date +%s.%N; }
-  median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
+done
+nbins=${#bins[@]}
+scratch=$(mktemp -d)
+repo=
+cleanup() {
+  rm -rf "$scratch"
+  [ -z "$repo" ] || git -C "$repo" worktree prune
+}
+trap cleanup EXIT
+
+now() { date +%s.%N; }
+median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
+peak_kb() { awk -F: '/Maximum resident set size/ {gsub(/ /, "", $2); print $2}' "$1"; }
+load() { cut -d' ' -f1-3 /proc/loadavg; }
+label() { [ "$nbins" -eq 1 ] && echo "review-tui" || echo "bin$1"; }
+echo "load average at start: $(load) ($(nproc) cores)"
+for b in $(seq 0 $((nbins - 1))); do
+  [ "$nbins" -eq 1 ] || echo "bin$b = ${bins[$b]}"
+done
+
+# Warms the mirror of data dir $2 with binary $1: a review of an older commit of the repository.
+warm_mirror() {
+  local oldest=$3
+  "$1" "$repo#$oldest~20..$oldest~19" --headless --deterministic-only --force --format json \
+    --data-dir "$2" > /dev/null 2>&1 || true
+}
+
+if [ "$mode" = small ]; then
+  repo=$(cd "${1:?usage: $0 --small-prs REPO [N]}" && pwd)
+  n=${2:-10}
+  runs=${RUNS:-3}
   picked=()
   while IFS='|' read -r sha parents subject; do
     [ "$(wc -w <<< "$parents")" -eq 1 ] || continue
@@ -33,49 +75,98 @@ if [ "${1:-}" = "--small-prs" ]; then
     [ ${#picked[@]} -ge "$n" ] && break
   done < <(git -C "$repo" log --first-parent --format='%H|%P|%s' HEAD)
   [ ${#picked[@]} -gt 0 ] || { echo "no squash-merged PR of 2-10 files in $repo" >&2; exit 4; }
-  data="$scratch/data"
-  # The mirror is there before the first measured review, as for anyone who reviewed this
-  # repository before: warm it with a review of an older commit.
   oldest=${picked[-1]}
-  "$bin" "$repo#$oldest~20..$oldest~19" --headless --deterministic-only --force --format json \
-    --data-dir "$data" > /dev/null 2>&1 || true
-  git_times=(); tui_times=()
-  printf '%-10s %7s %7s %6s\n' pr git tui ratio
-  for sha in "${picked[@]}"; do
-    wt="$scratch/wt-$sha"
-    t0=$(now)
-    git -C "$repo" diff "$sha^1..$sha" > /dev/null
-    git -C "$repo" worktree add --quiet --detach "$wt" "$sha"
-    t1=$(now)
-    git -C "$repo" worktree remove --force "$wt"
-    "$bin" "$repo#$sha^1..$sha" --headless --deterministic-only --force --format json \
-      --data-dir "$data" > /dev/null 2> "$scratch/stderr" || [ $? -le 7 ]
-    t2=$(now)
-    g=$(echo "$t1 - $t0" | bc); t=$(echo "$t2 - $t1" | bc)
-    git_times+=("$g"); tui_times+=("$t")
-    printf '%-10s %7.3f %7.3f %5.1fx\n' "${sha:0:10}" "$g" "$t" "$(echo "$t / $g" | bc -l)"
+  # times/<pr>-git and times/<pr>-<bin>: one line per repetition.
+  mkdir -p "$scratch/times"
+  for run in $(seq "$runs"); do
+    for b in $(seq 0 $((nbins - 1))); do
+      data="$scratch/data-$run-$b"
+      # The mirror is there before the first measured review, as for anyone who reviewed this
+      # repository before.
+      warm_mirror "${bins[$b]}" "$data" "$oldest"
+    done
+    for sha in "${picked[@]}"; do
+      wt="$scratch/wt-$sha"
+      t0=$(now)
+      git -C "$repo" diff "$sha^1..$sha" > /dev/null
+      git -C "$repo" worktree add --quiet --detach "$wt" "$sha"
+      t1=$(now)
+      git -C "$repo" worktree remove --force "$wt"
+      echo "$t1 - $t0" | bc >> "$scratch/times/$sha-git"
+      for b in $(seq 0 $((nbins - 1))); do
+        t1=$(now)
+        "${bins[$b]}" "$repo#$sha^1..$sha" --headless --deterministic-only --force --format json \
+          --data-dir "$scratch/data-$run-$b" > /dev/null 2> "$scratch/stderr" || [ $? -le 7 ]
+        t2=$(now)
+        echo "$t2 - $t1" | bc >> "$scratch/times/$sha-$b"
+      done
+    done
   done
-  g=$(printf '%s\n' "${git_times[@]}" | median)
-  t=$(printf '%s\n' "${tui_times[@]}" | median)
-  printf 'median   git %.3f s, review-tui %.3f s: %.1fx git (%d PRs)\n' "$g" "$t" \
-    "$(echo "$t / $g" | bc -l)" ${#picked[@]}
+  printf '%-10s %5s %7s' pr files git
+  for b in $(seq 0 $((nbins - 1))); do printf ' %14s' "$(label "$b")"; done
+  echo
+  git_medians=()
+  declare -A tui_medians
+  for sha in "${picked[@]}"; do
+    g=$(median < "$scratch/times/$sha-git")
+    git_medians+=("$g")
+    printf '%-10s %5d %7.3f' "${sha:0:10}" "$(git -C "$repo" diff --name-only "$sha^1" "$sha" | wc -l)" "$g"
+    for b in $(seq 0 $((nbins - 1))); do
+      t=$(median < "$scratch/times/$sha-$b")
+      tui_medians[$b]+="$t "
+      printf ' %7.3f %5.1fx' "$t" "$(echo "$t / $g" | bc -l)"
+    done
+    echo
+  done
+  g=$(printf '%s\n' "${git_medians[@]}" | median)
+  for b in $(seq 0 $((nbins - 1))); do
+    t=$(printf '%s\n' ${tui_medians[$b]} | median)
+    printf 'median   git %.3f s, %s %.3f s: %.1fx git (%d PRs, %d runs each)\n' "$g" \
+      "$(label "$b")" "$t" "$(echo "$t / $g" | bc -l)" ${#picked[@]} "$runs"
+  done
+  echo "load average at end: $(load)"
   exit 0
 fi
 
-repo=${1:?usage: $0 REPO BASE HEAD}
+repo=$(cd "${1:?usage: $0 REPO BASE HEAD}" && pwd)
 base=${2:?usage: $0 REPO BASE HEAD}
 head=${3:?usage: $0 REPO BASE HEAD}
-bin=${REVIEW_TUI_BIN:-$(dirname "$0")/../target/release/review-tui}
-runs=5
-[ -x "$bin" ] || { echo "no binary at $bin: run cargo build --release (or set REVIEW_TUI_BIN)" >&2; exit 4; }
-[ -x /usr/bin/time ] || { echo "/usr/bin/time is needed for peak RSS: apt-get install time" >&2; exit 4; }
-repo=$(cd "$repo" && pwd)
-scratch=$(mktemp -d)
-trap 'rm -rf "$scratch"; git -C "$repo" worktree prune' EXIT
 
-now() { date +%s.%N; }
-median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
-peak_kb() { awk -F: '/Maximum resident set size/ {gsub(/ /, "", $2); print $2}' "$1"; }
+if [ "$mode" = frame ]; then
+  command -v tmux > /dev/null || { echo "tmux is needed for --first-frame" >&2; exit 4; }
+  runs=${RUNS:-5}
+  socket="review-tui-bench-$$"
+  tm() { tmux -L "$socket" -f /dev/null "$@"; }
+  trap 'tm kill-server 2> /dev/null || true; cleanup' EXIT
+  oldest=$(git -C "$repo" rev-parse "$base")
+  declare -A frames
+  for run in $(seq "$runs"); do
+    for b in $(seq 0 $((nbins - 1))); do
+      data="$scratch/frame-$run-$b"
+      warm_mirror "${bins[$b]}" "$data" "$oldest"
+      tm kill-server 2> /dev/null || true
+      t0=$(now)
+      tm new-session -d -x 200 -y 50 -e LANG=C.UTF-8 \
+        "${bins[$b]} '$repo#$base..$head' --deterministic-only --force --data-dir '$data'; sleep 60"
+      until tm capture-pane -p 2> /dev/null | grep -q 'requested'; do
+        sleep 0.005
+        [ "$(echo "$(now) - $t0 > 60" | bc)" -eq 0 ] || { echo "no header within 60 s" >&2; exit 4; }
+      done
+      t1=$(now)
+      tm kill-server 2> /dev/null || true
+      frames[$b]+="$(echo "$t1 - $t0" | bc) "
+    done
+  done
+  printf 'first cockpit frame, %s..%s, cold space, warm mirror (median of %d)\n' "$base" "$head" "$runs"
+  for b in $(seq 0 $((nbins - 1))); do
+    printf '%-10s %.3f s   (%s)\n' "$(label "$b")" "$(printf '%s\n' ${frames[$b]} | median)" "${frames[$b]}"
+  done
+  echo "load average at end: $(load)"
+  exit 0
+fi
+
+runs=${RUNS:-5}
+[ -x /usr/bin/time ] || { echo "/usr/bin/time is needed for peak RSS: apt-get install time" >&2; exit 4; }
 
 git_run() {
   local wt="$scratch/wt-$1"
@@ -88,29 +179,40 @@ git_run() {
   echo "$t1 - $t0" | bc
 }
 
-tui_run() { # $1: data dir, $2: rss file
+tui_run() { # $1: binary, $2: data dir, $3: rss file
   local t0 t1
   t0=$(now)
-  /usr/bin/time -v -o "$2" "$bin" "$repo#$base..$head" --headless --deterministic-only --force \
-    --format json --data-dir "$1" > /dev/null 2> "$2.stderr" || [ $? -le 7 ]
+  /usr/bin/time -v -o "$3" "$1" "$repo#$base..$head" --headless --deterministic-only --force \
+    --format json --data-dir "$2" > /dev/null 2> "$3.stderr" || [ $? -le 7 ]
   t1=$(now)
   echo "$t1 - $t0" | bc
 }
 
-git_times=(); cold_times=(); warm_times=(); cold_rss=0; warm_rss=0
-for i in $(seq $runs); do
+git_times=()
+declare -A cold_times warm_times cold_rss warm_rss
+for i in $(seq "$runs"); do
   git_times+=("$(git_run "$i")")
-  cold_times+=("$(tui_run "$scratch/cold-$i" "$scratch/rss-cold-$i")")
-  cold_rss=$(( $(peak_kb "$scratch/rss-cold-$i") > cold_rss ? $(peak_kb "$scratch/rss-cold-$i") : cold_rss ))
-  warm_times+=("$(tui_run "$scratch/cold-$i" "$scratch/rss-warm-$i")")
-  warm_rss=$(( $(peak_kb "$scratch/rss-warm-$i") > warm_rss ? $(peak_kb "$scratch/rss-warm-$i") : warm_rss ))
+  for b in $(seq 0 $((nbins - 1))); do
+    d="$scratch/cold-$i-$b"
+    cold_times[$b]+="$(tui_run "${bins[$b]}" "$d" "$scratch/rss-cold-$i-$b") "
+    warm_times[$b]+="$(tui_run "${bins[$b]}" "$d" "$scratch/rss-warm-$i-$b") "
+    c=$(peak_kb "$scratch/rss-cold-$i-$b"); w=$(peak_kb "$scratch/rss-warm-$i-$b")
+    [ "$c" -le "${cold_rss[$b]:-0}" ] || cold_rss[$b]=$c
+    [ "$w" -le "${warm_rss[$b]:-0}" ] || warm_rss[$b]=$w
+    rm -rf "$d"
+  done
 done
 
 g=$(printf '%s\n' "${git_times[@]}" | median)
-c=$(printf '%s\n' "${cold_times[@]}" | median)
-w=$(printf '%s\n' "${warm_times[@]}" | median)
 changed=$(git -C "$repo" diff --shortstat "$base...$head")
 printf 'range    %s..%s (%s)\n' "$base" "$head" "${changed# }"
 printf 'git      %.3f s  (diff + worktree add, median of %d)\n' "$g" "$runs"
-printf 'cold     %.3f s  %.1fx git  peak RSS %d MB\n' "$c" "$(echo "$c / $g" | bc -l)" $((cold_rss / 1024))
-printf 'warm     %.3f s  %.1fx git  peak RSS %d MB\n' "$w" "$(echo "$w / $g" | bc -l)" $((warm_rss / 1024))
+for b in $(seq 0 $((nbins - 1))); do
+  c=$(printf '%s\n' ${cold_times[$b]} | median)
+  w=$(printf '%s\n' ${warm_times[$b]} | median)
+  printf '%-10s cold %.3f s  %.1fx git  peak RSS %d MB   (%s)\n' "$(label "$b")" "$c" \
+    "$(echo "$c / $g" | bc -l)" $((cold_rss[$b] / 1024)) "${cold_times[$b]}"
+  printf '%-10s warm %.3f s  %.1fx git  peak RSS %d MB\n' "$(label "$b")" "$w" \
+    "$(echo "$w / $g" | bc -l)" $((warm_rss[$b] / 1024))
+done
+echo "load average at end: $(load)"

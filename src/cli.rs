@@ -150,6 +150,23 @@ pub enum Command {
         #[arg(long, value_enum, default_value_t = VerdictFormat::Text)]
         format: VerdictFormat,
     },
+    /// Remove what the data directory's caches no longer need: the symbol indexes and cohort
+    /// reports of heads a space moved past, diffs no space shows, mirror refs of deleted
+    /// spaces, tag stores of other versions, and the worktree and caches of a space not opened
+    /// within the age bound. Decisions (state.json) are never removed; a space in use is
+    /// skipped.
+    Gc {
+        /// List what would be removed and how many bytes; remove nothing.
+        #[arg(long)]
+        dry_run: bool,
+        /// A space not opened for this long loses its worktree and caches (a duration: "30d",
+        /// "12h"). Default: [cache] max_age in the config, else 30 days.
+        #[arg(long, value_name = "DURATION")]
+        max_age: Option<String>,
+        /// The data directory to collect (default: the user's data directory).
+        #[arg(long, env = "REVIEW_TUI_DATA_DIR", value_name = "DIR")]
+        data_dir: Option<std::path::PathBuf>,
+    },
     /// Where the configuration file is, and what is in effect.
     Config {
         #[command(subcommand)]

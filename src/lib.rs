@@ -11,6 +11,7 @@ pub mod demo;
 pub mod diff;
 pub mod error_text;
 pub mod exit;
+pub mod gc;
 pub mod pr;
 pub mod printable;
 pub mod publish;

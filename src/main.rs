@@ -119,6 +119,11 @@ fn run(cli: Cli, matches: &clap::ArgMatches) -> anyhow::Result<Exit> {
     match &cli.command {
         Some(Command::Evaluate { file, format }) => return evaluate_command(file, *format),
         Some(Command::Config { action }) => return config_command(*action),
+        Some(Command::Gc {
+            dry_run,
+            max_age,
+            data_dir,
+        }) => return gc_command(*dry_run, max_age.as_deref(), data_dir.as_deref()),
         None => {}
     }
     // Every flag is checked before anything is fetched, written or spent.
@@ -296,6 +301,84 @@ fn config_command(action: ConfigAction) -> anyhow::Result<Exit> {
         }
     }
     Ok(Exit::Ship)
+}
+
+/// `review-tui gc`: what the caches no longer need goes (or, with `--dry-run`, is listed).
+fn gc_command(
+    dry_run: bool,
+    max_age: Option<&str>,
+    data_dir: Option<&std::path::Path>,
+) -> anyhow::Result<Exit> {
+    use review_tui::gc::{self, GcOptions, human_bytes};
+    let user = review_tui::config::load_user()?;
+    let (text, origin) = match (max_age, user.cache_max_age.as_deref()) {
+        (Some(text), _) => (Some(text), "--max-age"),
+        (None, Some(text)) => (Some(text), "[cache] max_age"),
+        (None, None) => (None, ""),
+    };
+    let max_age = match text {
+        Some(text) => humantime::parse_duration(text.trim()).map_err(|_| {
+            anyhow::anyhow!("{origin} {text:?} is not a duration (\"30d\", \"12h\")")
+        })?,
+        None => gc::DEFAULT_MAX_AGE,
+    };
+    let root = review_tui::space::data_root(data_dir)?;
+    let options = GcOptions {
+        max_age,
+        dry_run,
+        now: std::time::SystemTime::now(),
+    };
+    let report = gc::gc(&root, &options)?;
+    let verb = if dry_run { "would remove" } else { "removed" };
+    let mut out = String::new();
+    for removal in &report.removals {
+        let size = match removal.kind {
+            gc::Kind::MirrorRef | gc::Kind::WorktreeRegistration => String::new(),
+            _ => human_bytes(removal.bytes),
+        };
+        out.push_str(&format!(
+            "{verb} {size:>9}  {}  ({})\n",
+            review_tui::printable::line(&gc::describe(&removal.target)),
+            removal.why
+        ));
+    }
+    for skipped in &report.skipped {
+        out.push_str(&format!(
+            "skipped: {}\n",
+            review_tui::printable::line(skipped)
+        ));
+    }
+    for failed in &report.failed {
+        out.push_str(&format!(
+            "not removed: {}\n",
+            review_tui::printable::line(failed)
+        ));
+    }
+    out.push_str(&format!(
+        "{}: {} in {} item(s) under {}{}\n",
+        if dry_run { "would free" } else { "freed" },
+        human_bytes(report.removed_bytes()),
+        report.removals.len(),
+        root.display(),
+        if dry_run {
+            " (dry run: nothing was removed)"
+        } else {
+            ""
+        }
+    ));
+    let kept: Vec<String> = (report.kept.iter())
+        .map(|(what, bytes)| format!("{what} {}", human_bytes(*bytes)))
+        .collect();
+    out.push_str(&format!("kept: {}\n", kept.join(", ")));
+    write_stdout(&out)?;
+    if report.failed.is_empty() {
+        Ok(Exit::Ship)
+    } else {
+        anyhow::bail!(
+            "{} item(s) could not be removed (listed above); everything else was",
+            report.failed.len()
+        )
+    }
 }
 
 // ---- Signals: Ctrl-C, SIGTERM and SIGHUP stop a headless run with exit 2 ----

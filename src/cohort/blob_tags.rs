@@ -247,6 +247,24 @@ pub(super) fn store_dir(git_dir: &Path) -> PathBuf {
     git_dir.join(STORE_DIR)
 }
 
+/// For `review-tui gc`: the directory this program's tags live in inside the mirror at
+/// `git_dir` (bounded by compaction, kept), and the directories of other versions, which no
+/// build of this program reads again.
+pub fn versions_in(git_dir: &Path) -> (PathBuf, Vec<PathBuf>) {
+    let root = store_dir(git_dir);
+    let ours = root.join(version());
+    let others = std::fs::read_dir(&root)
+        .map(|entries| {
+            entries
+                .flatten()
+                .map(|e| e.path())
+                .filter(|p| *p != ours && p.is_dir())
+                .collect()
+        })
+        .unwrap_or_default();
+    (ours, others)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

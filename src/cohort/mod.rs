@@ -37,6 +37,7 @@ use crate::diff::Diff;
 use crate::review::axes::Axis;
 
 pub use crate::diff::is_test_path;
+pub use blob_tags::versions_in as tag_store_versions;
 pub use early_index::EarlyIndex;
 pub use error::CohortError;
 pub use grammar::Grammar;

@@ -60,6 +60,9 @@ pub struct Config {
     /// `{line}` marking where they go (`code -g {file}:{line}`); `None`: `$VISUAL +LINE FILE`.
     /// User file only, like the fix command: a repository must not choose what runs.
     pub editor_open_at: Option<String>,
+    /// `[cache] max_age`: how long an unopened space keeps its worktree and caches when
+    /// `review-tui gc` runs (a duration, checked there). User file only.
+    pub cache_max_age: Option<String>,
     /// Where each value came from, for `--show-config` style output and error messages.
     pub sources: Vec<String>,
     // Model reviewers (user file only; see `models`).
@@ -88,6 +91,7 @@ impl Default for Config {
             instructions: String::new(),
             fix_command: None,
             editor_open_at: None,
+            cache_max_age: None,
             sources: vec!["built-in defaults".into()],
             models: ModelsLayer::default(),
             prompts: PromptsLayer::new(),
@@ -114,6 +118,8 @@ pub struct Layer {
     pub review: Option<ReviewLayer>,
     #[serde(default)]
     pub fix: Option<FixLayer>,
+    #[serde(default)]
+    pub cache: Option<CacheLayer>,
     #[serde(default)]
     pub editor: Option<EditorLayer>,
     // Model reviewers (user file only; see `models`).
@@ -176,6 +182,13 @@ impl GithubLayer {
         self.backoff = over.backoff.or(self.backoff.take());
         self.max_wait = over.max_wait.or(self.max_wait.take());
     }
+}
+
+/// `[cache]`: how long an unopened review space keeps its worktree and caches (`review-tui gc`).
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CacheLayer {
+    pub max_age: Option<String>,
 }
 
 /// `[fix]`: the command the approval gate hands fix prompts to.
@@ -329,6 +342,11 @@ impl Config {
         {
             let open_at = open_at.trim().to_string();
             self.editor_open_at = (!open_at.is_empty()).then_some(open_at);
+        }
+        if let Some(max_age) = layer.cache.and_then(|c| c.max_age)
+            && !origin.starts_with(REPO_FILE)
+        {
+            self.cache_max_age = Some(max_age.trim().to_string());
         }
         if let Some(models) = layer.models {
             self.models.merge(models);

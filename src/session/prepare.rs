@@ -363,8 +363,7 @@ pub(crate) fn diff_in_mirror(
     // the first one saved instead of diffing again. A missing or unparsable file is a miss.
     // It is the code under review, so it is kept with the code, in the mirror, not in the
     // space beside the redacted state and reports.
-    let name = crate::space::fsutil::name_part;
-    let cached = cache_dir.join(format!("diff-{}-{}.patch", name(base_sha), name(head_sha)));
+    let cached = cache_dir.join(diff_cache_name(base_sha, head_sha));
     if let Ok(text) = std::fs::read_to_string(&cached)
         && let Ok(diff) = crate::diff::parse(&text)
     {
@@ -379,6 +378,12 @@ pub(crate) fn diff_in_mirror(
     let _ = std::fs::create_dir_all(cache_dir)
         .and_then(|()| crate::space::write_atomically(&cached, text.as_bytes()));
     Ok(diff)
+}
+
+/// The file [`diff_in_mirror`] keeps the diff of `base_sha`..`head_sha` in.
+pub(crate) fn diff_cache_name(base_sha: &str, head_sha: &str) -> String {
+    let name = crate::space::fsutil::name_part;
+    format!("diff-{}-{}.patch", name(base_sha), name(head_sha))
 }
 
 /// Whether git may send the token to `remote`: only when it is on the PR's host or the API's

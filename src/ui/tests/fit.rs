@@ -5,6 +5,7 @@ use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 
 use super::fixtures::*;
+use crate::review::node::{Kind, Priority, Source};
 use crate::ui::action::Action;
 use crate::ui::keymap::Keymap;
 use crate::ui::state::{AppState, Overlay, Pane};
@@ -303,4 +304,64 @@ fn the_offline_banner_is_whole_above_the_stored_verdict_at_80_columns() {
     state.offline = None;
     let online = screen(&mut state, 80, 24);
     assert!(!text(&online).contains("offline"), "{}", text(&online));
+}
+
+#[test]
+fn two_disagreements_on_one_finding_differ_on_screen_at_80_columns() {
+    // One finding over lines 8–9 that two others disagree with, one on each line, with the
+    // same title: the only difference is where the other side is, and it must show.
+    let mut state = finished();
+    apply(
+        &mut state,
+        [
+            added(node(NodeSpec {
+                id: "wide",
+                reviewer: "qa",
+                priority: Priority::P1,
+                kind: Kind::Bug,
+                anchor: Some(("src/store/session.rs", 8, 9)),
+                title: "Session save discards and unwraps I/O errors",
+                ..NodeSpec::default()
+            })),
+            added(node(NodeSpec {
+                id: "on-8",
+                reviewer: "rules",
+                source: Source::Deterministic,
+                priority: Priority::P2,
+                kind: Kind::Suggestion,
+                anchor: Some(("src/store/session.rs", 8, 8)),
+                title: "`unwrap()` outside tests can panic",
+                ..NodeSpec::default()
+            })),
+            added(node(NodeSpec {
+                id: "on-9",
+                reviewer: "rules",
+                source: Source::Deterministic,
+                priority: Priority::P2,
+                kind: Kind::Suggestion,
+                anchor: Some(("src/store/session.rs", 9, 9)),
+                title: "`unwrap()` outside tests can panic",
+                ..NodeSpec::default()
+            })),
+        ],
+    );
+    let pairs: Vec<_> = state
+        .disagreements
+        .iter()
+        .filter(|d| d.a == "wide" || d.b == "wide")
+        .collect();
+    assert_eq!(pairs.len(), 2, "{:?}", state.disagreements);
+    let lines = screen(&mut state, 80, 24);
+    let top = lines
+        .iter()
+        .position(|l| l.contains("Disagreements ("))
+        .expect("the disagreements pane");
+    let rows: Vec<&str> = lines[top + 1..]
+        .iter()
+        .take_while(|l| !l.contains('└'))
+        .map(|l| l.split('│').nth(1).unwrap_or(""))
+        .filter(|row| row.contains(" rules"))
+        .collect();
+    assert_eq!(rows.len(), 2, "{}", text(&lines));
+    assert_ne!(rows[0], rows[1], "{}", text(&lines));
 }

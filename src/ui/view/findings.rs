@@ -8,6 +8,8 @@ use ratatui::widgets::{Block, Paragraph};
 
 use super::{ViewContext, pad, percent, truncate};
 use crate::review::node::{Kind, Status};
+use crate::ui::action::Action;
+use crate::ui::keymap::Context;
 use crate::ui::rows::{self, Row};
 use crate::ui::state::{AppState, Pane, RowKey};
 
@@ -45,9 +47,14 @@ pub fn draw(
         let text = if let Some(loading) = &state.loading {
             format!("{} {loading}", super::spinner(state.tick))
         } else if let Some(problem) = rows::Filter::parse(&state.filter).problems.first() {
-            format!("{problem} (esc clears the filter)")
+            let esc = cx.keymap.key(Context::Main, &Action::Close);
+            format!("{problem} ({esc} clears the filter)")
         } else if !state.filter.is_empty() {
-            format!("nothing matches `{}` (esc clears the filter)", state.filter)
+            let esc = cx.keymap.key(Context::Main, &Action::Close);
+            format!(
+                "nothing matches `{}` ({esc} clears the filter)",
+                state.filter
+            )
         } else if state.board.reviewers.values().any(|r| {
             matches!(
                 r.phase,
