@@ -1133,7 +1133,7 @@ fn reconcile_selection(state: &mut AppState) {
                 .and_then(|key| rows::position(&visible, key))
         }
     };
-    let height = state.layout.findings.height.saturating_sub(2) as usize;
+    let height = crate::ui::view::findings::list_height(state.layout.findings);
     // A taller terminal (after a resize) shows rows from the top again rather than keeping
     // the small screen's offset with empty lines below the last row.
     state.findings_offset = state

@@ -365,3 +365,52 @@ fn two_disagreements_on_one_finding_differ_on_screen_at_80_columns() {
     assert_eq!(rows.len(), 2, "{}", text(&lines));
     assert_ne!(rows[0], rows[1], "{}", text(&lines));
 }
+
+#[test]
+fn the_list_names_its_columns_and_marks_on_its_first_line() {
+    for (width, height, names) in [
+        (80, 24, &["P", "kind", "title", "(+N)", "status"][..]),
+        (
+            200,
+            60,
+            &[
+                "P",
+                "kind",
+                "title",
+                "▸ (+N)",
+                "found, ✓confirmed",
+                "%",
+                "status",
+            ][..],
+        ),
+    ] {
+        let mut state = finished();
+        let lines = screen(&mut state, width, height);
+        let top = lines
+            .iter()
+            .position(|l| l.contains("┌ Findings ("))
+            .expect("the findings pane");
+        let header = &lines[top + 1];
+        for name in names {
+            assert!(header.contains(name), "{name} at {width}: {header}");
+        }
+        // Each name sits over its column: the status over the rows' statuses.
+        let column = |line: &str, word: &str| line.find(word).map(|b| line[..b].chars().count());
+        let row = lines
+            .iter()
+            .find(|l| l.contains("Consider a test for"))
+            .expect("a finding row");
+        assert_eq!(
+            column(header, "status"),
+            column(row, "open"),
+            "{header}\n{row}"
+        );
+        assert_eq!(
+            column(header, "kind"),
+            column(row, "sugg"),
+            "{header}\n{row}"
+        );
+        // The duplicate count stays whole when the title is cut.
+        assert!(text(&lines).contains("(+1)"), "{}", text(&lines));
+    }
+}

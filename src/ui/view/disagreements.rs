@@ -20,7 +20,11 @@ pub fn draw(
     let focused = state.focus == Pane::Disagreements && state.overlays.is_empty();
     let block = Block::bordered()
         .title(Span::styled(
-            format!(" Disagreements ({}) ", disagreements.len()),
+            // The marks' meaning where they are read, as long as the pane is wide enough.
+            format!(
+                " Disagreements ({}) · ≠ priority ≈ kind ⇄ disputed ",
+                disagreements.len()
+            ),
             theme.disagreement,
         ))
         .border_style(theme.border_for(focused));
