@@ -78,6 +78,8 @@ pub enum Action {
     PublishCancel,
     /// Show the patch the gate wrote.
     ViewPatch,
+    /// Show (or hide) the event log: what ran, failed, waited and was posted.
+    EventLog,
     // Text input, routed to the top text box.
     Text(Input),
     Submit,
@@ -158,7 +160,7 @@ pub enum Action {
 
 impl Action {
     /// The commands a key can be bound to, by name.
-    pub const BINDABLE: [Action; 45] = [
+    pub const BINDABLE: [Action; 46] = [
         Action::MoveDown,
         Action::MoveUp,
         Action::PageDown,
@@ -204,6 +206,7 @@ impl Action {
         Action::ViewPatch,
         Action::OpenInEditor,
         Action::ZoomDetail,
+        Action::EventLog,
     ];
 
     /// The snake_case name of a bindable command; `None` for actions that carry data.
@@ -254,6 +257,7 @@ impl Action {
             Action::ViewPatch => "view_patch",
             Action::OpenInEditor => "open_in_editor",
             Action::ZoomDetail => "zoom_detail",
+            Action::EventLog => "event_log",
             _ => return None,
         })
     }

@@ -252,6 +252,10 @@ pub enum Overlay {
     Patch {
         scroll: u16,
     },
+    /// The event log (`AppState::log`); `u16::MAX` follows its end as lines arrive.
+    Log {
+        scroll: u16,
+    },
 }
 
 /// Where the diff view is: which files, the cursor row and the first row shown. Rows are
@@ -391,6 +395,8 @@ pub struct AppState {
     /// The person's keymap, so a message that names a key names the one they bound (the
     /// loop sets it from the view context; the defaults until then).
     pub keymap: Arc<crate::ui::keymap::Keymap>,
+    /// What ran, failed, waited and was posted this session (`l` shows it).
+    pub log: crate::ui::log::EventLog,
 }
 
 impl AppState {
@@ -441,6 +447,7 @@ impl AppState {
             worktree: None,
             zoomed: false,
             keymap: Arc::new(crate::ui::keymap::Keymap::default()),
+            log: crate::ui::log::EventLog::default(),
         }
     }
 

@@ -59,6 +59,13 @@ pub enum Effect {
 }
 
 pub fn update(state: &mut AppState, action: Action) -> Vec<Effect> {
+    crate::ui::log::record(state, &action);
+    let effects = transition(state, action);
+    crate::ui::log::record_effects(state, &effects);
+    effects
+}
+
+fn transition(state: &mut AppState, action: Action) -> Vec<Effect> {
     // Moving inside the diff view, which covers the list, changes nothing the list shows; at
     // 10k findings rebuilding it twice costs more than the frame the key asks for.
     if matches!(state.top_overlay(), Some(Overlay::Diff(_))) && moves_only(&action) {
@@ -490,6 +497,14 @@ fn dispatch(state: &mut AppState, action: Action) -> Vec<Effect> {
             state.patch = Some(patch);
             let key = state.key(Context::Main, &Action::ViewPatch);
             info(state, format!("{summary} · {key} shows it"));
+        }
+        Action::EventLog => {
+            if matches!(state.top_overlay(), Some(Overlay::Log { .. })) {
+                state.overlays.pop();
+            } else {
+                // Opens at its newest line, and follows new ones until scrolled.
+                state.overlays.push(Overlay::Log { scroll: u16::MAX });
+            }
         }
         Action::ViewPatch => {
             if state.patch.is_some() {
@@ -1047,10 +1062,14 @@ fn scroll_at(state: &mut AppState, column: u16, row: u16, delta: i16) {
         Some(
             Overlay::Help { scroll }
             | Overlay::Patch { scroll }
+            | Overlay::Log { scroll }
             | Overlay::Preview { scroll, .. }
             | Overlay::Gate { scroll, .. },
         ) => {
-            *scroll = scroll.saturating_add_signed(delta).min(overlay_max);
+            *scroll = (*scroll)
+                .min(overlay_max)
+                .saturating_add_signed(delta)
+                .min(overlay_max);
             return;
         }
         Some(Overlay::Diff(view)) => {
@@ -1202,9 +1221,17 @@ fn containing_fold(state: &AppState, visible: &[Row], key: &RowKey) -> Option<Ro
 /// the diff view takes movement, file and finding jumps, and enter. `None`: not handled here.
 fn in_overlay(state: &mut AppState, action: &Action) -> Option<Vec<Effect>> {
     let max = state.layout.overlay_scroll_max;
+    if *action == Action::Bottom
+        && let Some(Overlay::Log { scroll }) = state.overlays.last_mut()
+    {
+        // The log's end, wherever it is by the next frame: it follows new lines.
+        *scroll = u16::MAX;
+        return Some(Vec::new());
+    }
     match state.overlays.last_mut()? {
         Overlay::Help { scroll }
         | Overlay::Patch { scroll }
+        | Overlay::Log { scroll }
         | Overlay::Preview { scroll, .. }
         | Overlay::Gate { scroll, .. } => {
             let delta: i16 = match action {
@@ -1216,7 +1243,8 @@ fn in_overlay(state: &mut AppState, action: &Action) -> Option<Vec<Effect>> {
                 Action::Bottom => i16::MAX,
                 _ => return None,
             };
-            *scroll = scroll.saturating_add_signed(delta).min(max);
+            // From where it is drawn: a scroll past the end (following the end) is at `max`.
+            *scroll = (*scroll).min(max).saturating_add_signed(delta).min(max);
             Some(Vec::new())
         }
         Overlay::Diff(_) => diff_action(state, action),

@@ -235,6 +235,20 @@ fn triage_undo_editor_gate_and_publish_at_80x24() {
     tmux.wait_for("the preview", |s| s.contains("enter publish exactly this"));
     tmux.keys(&["Enter"]);
     tmux.wait_for("the publication", |s| s.contains("published"));
+
+    // The event log: what ran, what the person decided and took back, what was posted.
+    tmux.keys(&["l"]);
+    tmux.wait_for("the event log with the publication", |s| {
+        s.contains("Event log (")
+            && s.contains("you withdrew your confirmation")
+            && s.contains("published:")
+    });
+    tmux.keys(&["Home"]);
+    tmux.wait_for("the log's first lines", |s| {
+        s.contains("run started") && s.contains("secret scan done")
+    });
+    tmux.keys(&["Escape"]);
+    tmux.wait_for("the log to close", |s| !s.contains("Event log ("));
     tmux.keys(&["q"]);
     assert_eq!(tmux.exit_code(&exit_file), 6, "Block exits 6");
 
