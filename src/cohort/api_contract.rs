@@ -97,16 +97,23 @@ pub fn api_contract(
             .as_deref()
             .or(base_source.as_deref())
             .unwrap_or("");
-        let file_scope = scope(&file.path, grammar, any_source, &read_either);
-        if let Scope::NotApi(_) = file_scope {
+        let head_scope = scope(&file.path, grammar, any_source, &read_either);
+        // What was exported at the base is decided at the base: a name the head's entry
+        // points or `pub use`s no longer reach was removed.
+        let read_base_first = |path: &str| read_base(path).or_else(|| read_head(path));
+        let base_any = base_source.as_deref().unwrap_or(any_source);
+        let base_scope = scope(&file.path, grammar, base_any, &read_base_first);
+        if matches!(head_scope, Scope::NotApi(_)) && matches!(base_scope, Scope::NotApi(_)) {
             continue;
         }
-        let exported = |name: &str| file_scope.exports(name);
-        let read = |source: Option<&String>| match source {
-            Some(text) => extract(grammar, text.as_bytes(), &exported),
+        let read = |source: Option<&String>, side: &Scope| match source {
+            Some(text) => extract(grammar, text.as_bytes(), &|name: &str| side.exports(name)),
             None => Ok(Surface::default()),
         };
-        match (read(base_source.as_ref()), read(head_source.as_ref())) {
+        match (
+            read(base_source.as_ref(), &base_scope),
+            read(head_source.as_ref(), &head_scope),
+        ) {
             (Ok(base), Ok(head)) => {
                 parsed += 1;
                 surfaces.push(FileSurfaces {

@@ -509,4 +509,20 @@ fn typescript_exports_the_entry_points_do_not_reach_are_internal() {
         &api_after(&base, &[("source/types/request.ts", head)]),
         &["KyRequest"],
     );
+    // ky #632: the entry point re-exported `KyRequest` at the base; the head re-exports
+    // another name instead and the type is gone: removed, judged by the base's entry point.
+    let axis = api_after(
+        &base,
+        &[
+            (
+                "source/index.ts",
+                "export type {Renamed} from './types/request.js';\n",
+            ),
+            (
+                "source/types/request.ts",
+                "export type RequestInitRegistry = {a: true};\n\nexport type Renamed = Request;\n",
+            ),
+        ],
+    );
+    assert_fails(&axis, &["KyRequest"]);
 }
