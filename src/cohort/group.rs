@@ -170,7 +170,7 @@ fn components<'a>(
             continue;
         }
         let size = component.len();
-        for part in rejoin_tests(split(&component, &edges, bound), semantic, &edges) {
+        for part in rejoin_tests(split(&component, &edges, bound), semantic, &edges, bound) {
             let flag = (part.len() < size).then_some(size);
             out.push((part, flag));
         }
@@ -274,11 +274,13 @@ fn edges(
 
 /// A split cuts the weakest links, and a test's are often weak (it uses a little of many
 /// files): a part left holding only tests goes back to the part it is most strongly linked to,
-/// so tests are read with their code and not as a cohort of their own.
+/// so tests are read with their code and not as a cohort of their own — unless that part
+/// would grow over the size bound the split kept it under.
 fn rejoin_tests(
     mut parts: Vec<Vec<usize>>,
     semantic: &[Member],
     edges: &BTreeMap<(usize, usize), f64>,
+    bound: usize,
 ) -> Vec<Vec<usize>> {
     let only_tests = |part: &Vec<usize>| part.iter().all(|&m| is_test_path(semantic[m].path));
     let mut at = 0;
@@ -302,7 +304,7 @@ fn rejoin_tests(
         let best = parts
             .iter()
             .enumerate()
-            .filter(|(i, part)| *i != at && !only_tests(part))
+            .filter(|(i, part)| *i != at && !only_tests(part) && part.len() + tests.len() <= bound)
             .map(|(i, part)| (i, strength(part)))
             .filter(|(_, w)| *w > 0.0)
             .max_by(|a, b| a.1.total_cmp(&b.1).then(b.0.cmp(&a.0)));
@@ -632,7 +634,16 @@ mod tests {
             vec![vec![0, 1], vec![2], vec![3], vec![4]],
             &semantic,
             &edges,
+            4,
         );
         assert_eq!(parts, vec![vec![0, 1, 3], vec![2], vec![4]]);
+        // Over the bound the {0, 1} part is not grown: the next strongest link takes the test.
+        let parts = rejoin_tests(
+            vec![vec![0, 1], vec![2], vec![3], vec![4]],
+            &semantic,
+            &edges,
+            2,
+        );
+        assert_eq!(parts, vec![vec![0, 1], vec![2, 3], vec![4]]);
     }
 }

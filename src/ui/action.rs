@@ -80,6 +80,8 @@ pub enum Action {
     ViewPatch,
     /// Show (or hide) the event log: what ran, failed, waited and was posted.
     EventLog,
+    /// Start (or drop) a range of rows at the selection: triage keys act on all of it.
+    SelectRange,
     // Text input, routed to the top text box.
     Text(Input),
     Submit,
@@ -160,7 +162,7 @@ pub enum Action {
 
 impl Action {
     /// The commands a key can be bound to, by name.
-    pub const BINDABLE: [Action; 46] = [
+    pub const BINDABLE: [Action; 47] = [
         Action::MoveDown,
         Action::MoveUp,
         Action::PageDown,
@@ -207,6 +209,7 @@ impl Action {
         Action::OpenInEditor,
         Action::ZoomDetail,
         Action::EventLog,
+        Action::SelectRange,
     ];
 
     /// The snake_case name of a bindable command; `None` for actions that carry data.
@@ -258,6 +261,7 @@ impl Action {
             Action::OpenInEditor => "open_in_editor",
             Action::ZoomDetail => "zoom_detail",
             Action::EventLog => "event_log",
+            Action::SelectRange => "select_range",
             _ => return None,
         })
     }

@@ -291,6 +291,13 @@ impl Default for Keymap {
             ),
             (
                 Main,
+                A::SelectRange,
+                &["V"],
+                "range: from here to where you move; confirm, dismiss and resolve act on all of it (esc drops it); on a cohort row they act on the cohort",
+                NONE,
+            ),
+            (
+                Main,
                 A::Undo,
                 &["u"],
                 "undo the last triage change (recorded as a change, like any other)",
@@ -772,6 +779,7 @@ pub(crate) fn short(action: &Action) -> &'static str {
         Action::ViewPatch => "view patch",
         Action::ZoomDetail => "zoom",
         Action::EventLog => "log",
+        Action::SelectRange => "range",
         Action::Close => "back",
         other => other.name().unwrap_or(""),
     }

@@ -372,6 +372,10 @@ pub struct AppState {
     pub expanded: BTreeSet<String>,
     /// Findings chosen for the gate's fix and ignore.
     pub marked: BTreeSet<String>,
+    /// `V`: where a range of rows starts; it ends at the selection. Confirm, dismiss and
+    /// resolve then act on every finding in it (a cohort or below-threshold row in it brings
+    /// its findings along).
+    pub range: Option<RowKey>,
     pub filter: String,
     pub overlays: Vec<Overlay>,
     pub message: Option<Message>,
@@ -432,6 +436,7 @@ impl AppState {
             below_open: BTreeSet::new(),
             expanded: BTreeSet::new(),
             marked: BTreeSet::new(),
+            range: None,
             filter: String::new(),
             overlays: Vec::new(),
             message: None,
