@@ -8,13 +8,38 @@ when no lint with a Major requirement fires. Each pair becomes a git repository 
 crate as the base commit and the new one as the head; `publish = false` is dropped from the
 manifests (the corpus marks its fixtures unpublished, review-tui would rightly skip them).
 
-usage: semver-corpus.py CARGO_SEMVER_CHECKS_CHECKOUT REVIEW_TUI_BINARY OUTDIR
+A pair whose old and new trees are identical (fixtures for other parts of the tool) has nothing
+to review and is counted apart. A few pairs are labelled compatible only because the corpus
+has no lint for what changed; DISPUTED lists them with the break, per the Rust reference, and
+they are counted apart too (neither caught nor false), so the figures say what they mean.
+
+usage: semver-corpus.py CARGO_SEMVER_CHECKS_CHECKOUT REVIEW_TUI_BINARY OUTDIR [--only CRATE ...]
        (the checkout needs test_crates/, test_outputs/query_execution/ and src/lints/)
 Prints the counts and every major pair that did not fail and every compatible pair that did.
 """
 import json, os, re, shutil, subprocess, sys, tempfile
 
 corpus, binary, out = sys.argv[1], sys.argv[2], sys.argv[3]
+only = [sys.argv[i + 1] for i, a in enumerate(sys.argv) if a == "--only"]
+
+# Pairs no Major lint fires on that still break code using the old version. Each reason names
+# the break; the pair is reported under "disputed" whatever review-tui says about it.
+DISPUTED = {
+    "trait_requires_more_generic_type_params":
+        "`DefaultBecomesRequired<A, B = i64>` -> `<A, B>`, `GenericAdded<T>` -> `<T, U>`: "
+        "`dyn GenericAdded<u8>` and `impl DefaultBecomesRequired<u8>` no longer compile (the "
+        "corpus's snapshot for the lint of this name lists type_requires_more_generic_type_params)",
+    "trait_requires_more_const_generic_params":
+        "`NotGeneric` -> `NotGeneric<const COUNT: usize>`: `impl NotGeneric for X` no longer "
+        "compiles (the snapshot for the lint of this name lists another crate)",
+    "features_no_default":
+        "`function_depending_on_B`, behind the non-default feature `B`, is removed: users who "
+        "enable `B` lose it (the snapshots run with default features only)",
+    "enum_non_exhaustive_tuple_variant_field_added":
+        "a field inserted before the last of a #[non_exhaustive] tuple variant: "
+        "`TupleVariantWithFieldAdded(i32, u8)` -> `(i32, i64, u8)`, so the pattern "
+        "`V(_, b, ..)` now binds an i64 where it bound a u8",
+}
 os.makedirs(out, exist_ok=True)
 
 required = {}
@@ -40,7 +65,9 @@ def copy(src, dst):
         if entry != ".git":
             p = os.path.join(dst, entry)
             shutil.rmtree(p) if os.path.isdir(p) else os.remove(p)
-    shutil.copytree(src, dst, dirs_exist_ok=True)
+    # Not copy2: old/ and new/ files often have the same size and modification time, and git
+    # would take a changed file for unchanged by its stat data (an empty "new" commit).
+    shutil.copytree(src, dst, dirs_exist_ok=True, copy_function=shutil.copyfile)
     for root, _, files in os.walk(dst):
         if ".git" in root:
             continue
@@ -56,9 +83,14 @@ for crate in sorted(os.listdir(crates)):
     old, new = os.path.join(crates, crate, "old"), os.path.join(crates, crate, "new")
     if not (os.path.isdir(old) and os.path.isdir(new)):
         continue
+    if only and crate not in only:
+        continue
+    if subprocess.run(["diff", "-rq", old, new], capture_output=True).returncode == 0:
+        rows.append({"crate": crate, "label": "identical", "major_lints": [], "verdict": "-", "detail": ""})
+        continue
     lints = fires.get(crate, set())
     major = sorted(l for l in lints if required.get(l) == "Major")
-    label = "major" if major else "compatible"
+    label = "major" if major else "disputed" if crate in DISPUTED else "compatible"
     with tempfile.TemporaryDirectory() as tmp:
         repo = os.path.join(tmp, "repo")
         os.makedirs(repo)
@@ -84,8 +116,11 @@ compatible = [r for r in rows if r["label"] == "compatible"]
 caught = [r for r in majors if r["verdict"] == "fail"]
 false = [r for r in compatible if r["verdict"] == "fail"]
 held = [r for r in compatible if r["verdict"] in ("partial", "unavailable", "error")]
+disputed = [r for r in rows if r["label"] == "disputed"]
+identical = [r for r in rows if r["label"] == "identical"]
 print(f"major pairs: {len(caught)}/{len(majors)} fail ({100 * len(caught) // max(1, len(majors))} %)")
 print(f"compatible pairs: {len(false)}/{len(compatible)} fail, {len(held)} partial/unavailable/error")
+print(f"identical old/new (nothing to review): {len(identical)}; disputed labels: {len(disputed)}")
 print("\nmajor pairs not failing:")
 for r in majors:
     if r["verdict"] != "fail":
@@ -93,3 +128,6 @@ for r in majors:
 print("\ncompatible pairs failing or held:")
 for r in false + held:
     print(f"  {r['crate']}: {r['verdict']} {r['detail'][:300]}")
+print("\ndisputed (labelled compatible, but a break; counted apart):")
+for r in disputed:
+    print(f"  {r['crate']}: {r['verdict']}; why it breaks: {DISPUTED[r['crate']]}")

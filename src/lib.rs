@@ -20,3 +20,4 @@ pub mod review;
 pub mod session;
 pub mod space;
 pub mod ui;
+pub mod waiting;

@@ -261,23 +261,20 @@ fn is_http_url(text: &str) -> bool {
     text.trim().starts_with("http://") || text.trim().starts_with("https://")
 }
 
-/// A file the run will write: its directory must exist, and it must not be a directory.
+/// A file the run will write: checked the way it will be written, before any work, so a
+/// review is never recorded and then lost for want of a place to put its report.
 fn check_output_path(path: &std::path::Path) -> anyhow::Result<()> {
-    if path.is_dir() {
-        anyhow::bail!("{} is a directory: name a file", path.display());
-    }
-    let parent = match path.parent() {
-        Some(parent) if !parent.as_os_str().is_empty() => parent,
-        _ => std::path::Path::new("."),
-    };
-    if !parent.is_dir() {
-        anyhow::bail!(
-            "cannot write {}: the directory {} does not exist",
-            path.display(),
-            parent.display()
-        );
-    }
-    Ok(())
+    review_tui::space::check_output(path).map_err(|e| {
+        let parent = path.parent().filter(|p| !p.as_os_str().is_empty());
+        match parent {
+            Some(dir) if !dir.is_dir() => anyhow::anyhow!(
+                "cannot write {}: the directory {} does not exist",
+                path.display(),
+                dir.display()
+            ),
+            _ => anyhow::anyhow!("cannot write {}: {e}", path.display()),
+        }
+    })
 }
 
 fn check_readable(path: &std::path::Path, flag: &str) -> anyhow::Result<()> {
@@ -465,7 +462,12 @@ fn prepare_options(cli: &Cli, user: &Config) -> anyhow::Result<PrepareOptions> {
     Ok(PrepareOptions {
         data_dir: cli.data_dir.clone(),
         api_url: cli.api_url.clone(),
-        github: GithubSettings::from_layer(&user.github)?.with_env(),
+        github: GithubSettings {
+            // A slow or retried GitHub call is said on stderr while it lasts. The cockpit
+            // takes these away once it owns the screen.
+            notices: Some(review_tui::pr::github::Notices::new(say)),
+            ..GithubSettings::from_layer(&user.github)?.with_env()
+        },
         ..PrepareOptions::default()
     })
 }
@@ -738,7 +740,9 @@ fn cockpit_command(cli: &Cli, pr: &str, runtime: &tokio::runtime::Runtime) -> an
     let user = review_tui::config::load_user()?;
     let options = prepare_options(cli, &user)?;
     say("preparing the review space…");
-    let prepared = runtime.block_on(prepare(reference, &options))?;
+    let mut prepared = runtime.block_on(prepare(reference, &options))?;
+    // From here the cockpit owns the terminal: a line on stderr would tear its screen.
+    prepared.github.notices = None;
     if let Some(offline) = &prepared.offline {
         say(format!(
             "{} (GitHub could not be reached: {})",
@@ -935,12 +939,8 @@ fn write_report(cli: &Cli, report: &str) -> anyhow::Result<()> {
     match &cli.output {
         Some(path) => {
             // Written whole or not at all: a reader never sees half a report.
-            let temp = path.with_extension("review-tui.tmp");
-            std::fs::write(&temp, report)
-                .with_context(|| format!("could not write the report to {}", path.display()))?;
-            std::fs::rename(&temp, path)
-                .with_context(|| format!("could not write the report to {}", path.display()))?;
-            Ok(())
+            review_tui::space::write_output(path, report.as_bytes())
+                .with_context(|| format!("could not write the report to {}", path.display()))
         }
         None => write_stdout(report),
     }

@@ -135,6 +135,9 @@ pub fn api_contract(
                 Grammar::JavaScript | Grammar::TypeScript | Grammar::Tsx
             ),
             alias: &alias,
+            inherits: &|base: &str, member: &str| {
+                base_has(base, member, file, index, &read_head, 0)
+            },
         };
         let changes: Vec<ApiChange> = compare(&file.base, &file.head, &types)
             .into_iter()
@@ -304,6 +307,51 @@ fn alias_target(
         .borrow_mut()
         .insert(name.to_string(), target.clone());
     target
+}
+
+/// Whether the class `base` (a name as written in a class's bases, `module.Name` or `Name`)
+/// that an unchanged file of the same language defines has `member`, itself or through its
+/// own bases; `None` when no file here defines it (a class of another package).
+fn base_has(
+    base: &str,
+    member: &str,
+    file: &FileSurfaces,
+    index: &SymbolIndex,
+    read_head: &dyn Fn(&str) -> Option<String>,
+    depth: usize,
+) -> Option<bool> {
+    let name = base.rsplit('.').next().unwrap_or(base);
+    if depth > 4 {
+        return None;
+    }
+    for path in index.defined_in(name) {
+        let Some(grammar) = Grammar::for_path(path).filter(|g| same_family(*g, file.grammar))
+        else {
+            continue;
+        };
+        let Some(source) = read_head(path) else {
+            continue;
+        };
+        let Ok(surface) = extract(grammar, source.as_bytes(), &|_| true) else {
+            continue;
+        };
+        if !surface.items.contains_key(name) {
+            continue;
+        }
+        if surface.items.contains_key(&format!("{name}.{member}")) {
+            return Some(true);
+        }
+        let mut unknown = false;
+        for grand in surface.bases.get(name).into_iter().flatten() {
+            match base_has(grand, member, file, index, read_head, depth + 1) {
+                Some(true) => return Some(true),
+                Some(false) => {}
+                None => unknown |= grand != "object",
+            }
+        }
+        return if unknown { None } else { Some(false) };
+    }
+    None
 }
 
 /// One type system: JavaScript, TypeScript and TSX files import each other's types.

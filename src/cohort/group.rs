@@ -92,7 +92,8 @@ pub fn cohorts(files: &[ChangedFile], index: &SymbolIndex, moved: &BTreeSet<&str
         .flat_map(|m| m.touched.iter().copied())
         .map(|name| (name, index.defined_in(name).len()))
         .collect();
-    let mut cohorts: Vec<Cohort> = components(&semantic, &definitions)
+    let exercised = exercised_links(&semantic, index);
+    let mut cohorts: Vec<Cohort> = components(&semantic, &definitions, &exercised)
         .into_iter()
         .map(|(members, split)| semantic_cohort(&members, index, &changed, split))
         .collect();
@@ -137,8 +138,25 @@ const MIN_SPLIT: usize = 8;
 fn components<'a>(
     semantic: &[Member<'a>],
     definitions: &BTreeMap<&str, usize>,
+    exercised: &[(usize, usize)],
 ) -> Vec<(Vec<Member<'a>>, Option<usize>)> {
-    let edges = edges(semantic, definitions);
+    let mut edges = edges(semantic, definitions);
+    // A test linked to no changed code by name or use may still exercise it one step away.
+    let linked: BTreeSet<usize> = edges
+        .keys()
+        .filter(|(a, b)| is_test_path(semantic[*a].path) != is_test_path(semantic[*b].path))
+        .flat_map(|&(a, b)| [a, b])
+        .collect();
+    let mut reached: BTreeMap<usize, usize> = BTreeMap::new();
+    for &(test, _) in exercised {
+        *reached.entry(test).or_default() += 1;
+    }
+    for &(test, code) in exercised {
+        // Exercising many changed files one step away says nothing about which one it tests.
+        if !linked.contains(&test) && reached[&test] <= 2 {
+            *edges.entry((test.min(code), test.max(code))).or_default() += 0.25;
+        }
+    }
     let n = semantic.len();
     let mut sets = UnionFind::new(n);
     for &(a, b) in edges.keys() {
@@ -152,7 +170,7 @@ fn components<'a>(
             continue;
         }
         let size = component.len();
-        for part in split(&component, &edges, bound) {
+        for part in rejoin_tests(split(&component, &edges, bound), semantic, &edges) {
             let flag = (part.len() < size).then_some(size);
             out.push((part, flag));
         }
@@ -252,6 +270,94 @@ fn edges(
         }
     }
     edges
+}
+
+/// A split cuts the weakest links, and a test's are often weak (it uses a little of many
+/// files): a part left holding only tests goes back to the part it is most strongly linked to,
+/// so tests are read with their code and not as a cohort of their own.
+fn rejoin_tests(
+    mut parts: Vec<Vec<usize>>,
+    semantic: &[Member],
+    edges: &BTreeMap<(usize, usize), f64>,
+) -> Vec<Vec<usize>> {
+    let only_tests = |part: &Vec<usize>| part.iter().all(|&m| is_test_path(semantic[m].path));
+    let mut at = 0;
+    while at < parts.len() {
+        if !only_tests(&parts[at]) {
+            at += 1;
+            continue;
+        }
+        let tests: BTreeSet<usize> = parts[at].iter().copied().collect();
+        let strength = |part: &Vec<usize>| -> f64 {
+            let members: BTreeSet<usize> = part.iter().copied().collect();
+            edges
+                .iter()
+                .filter(|((a, b), _)| {
+                    (tests.contains(a) && members.contains(b))
+                        || (tests.contains(b) && members.contains(a))
+                })
+                .map(|(_, w)| *w)
+                .sum()
+        };
+        let best = parts
+            .iter()
+            .enumerate()
+            .filter(|(i, part)| *i != at && !only_tests(part))
+            .map(|(i, part)| (i, strength(part)))
+            .filter(|(_, w)| *w > 0.0)
+            .max_by(|a, b| a.1.total_cmp(&b.1).then(b.0.cmp(&a.0)));
+        match best {
+            Some((target, _)) => {
+                let moved = parts.remove(at);
+                let target = if target > at { target - 1 } else { target };
+                parts[target].extend(moved);
+                parts[target].sort_unstable();
+            }
+            None => at += 1,
+        }
+    }
+    parts
+}
+
+/// Tests that exercise a changed code file one step away: the test uses a name defined in a
+/// file (outside the change) that uses what the code file's change defines. `test_queryparams.py`
+/// calls `QueryParams`, whose module calls the changed `primitive_value_to_str`.
+fn exercised_links(semantic: &[Member], index: &SymbolIndex) -> Vec<(usize, usize)> {
+    let tests: Vec<usize> = (0..semantic.len())
+        .filter(|&i| is_test_path(semantic[i].path))
+        .collect();
+    if tests.is_empty() {
+        return Vec::new();
+    }
+    let mut links = Vec::new();
+    for (c, code) in semantic.iter().enumerate() {
+        if is_test_path(code.path) {
+            continue;
+        }
+        // The files that use what this file's change defines.
+        let users: BTreeSet<&str> = code
+            .touched
+            .iter()
+            .filter(|name| code.symbols.defines.contains(**name))
+            .flat_map(|name| index.referenced_in(name))
+            .filter(|path| !is_test_path(path))
+            .collect();
+        if users.is_empty() || users.len() > 50 {
+            continue;
+        }
+        for &t in &tests {
+            let uses_a_user = semantic[t].symbols.references.iter().any(|name| {
+                !is_common(name) && {
+                    let defined = index.defined_in(name);
+                    defined.len() <= 3 && defined.iter().any(|path| users.contains(path))
+                }
+            });
+            if uses_a_user {
+                links.push((t, c));
+            }
+        }
+    }
+    links
 }
 
 /// Splits `component` into parts of at most `bound` files by dropping its weakest links: the
@@ -492,5 +598,41 @@ mod tests {
         let mut parts = split(&component, &edges, 4);
         parts.sort();
         assert_eq!(parts, vec![vec![0, 1, 2], vec![3, 4, 5], vec![6, 7]]);
+    }
+
+    #[test]
+    fn a_part_of_tests_alone_goes_back_to_the_code_it_links_to_most() {
+        let symbols = FileSymbols {
+            defines: BTreeSet::new(),
+            references: BTreeSet::new(),
+            touched: BTreeSet::new(),
+            head: None,
+            base: None,
+            base_unknown: false,
+            base_source: None,
+        };
+        let member = |path| Member {
+            path,
+            symbols: &symbols,
+            touched: BTreeSet::new(),
+        };
+        let semantic = vec![
+            member("src/a.rs"),
+            member("src/b.rs"),
+            member("src/c.rs"),
+            member("tests/a.rs"),
+            member("tests/loose.rs"),
+        ];
+        // The split left the test alone; its links are weak but lead to the {0, 1} part.
+        let mut edges = BTreeMap::new();
+        edges.insert((0, 3), 0.1);
+        edges.insert((1, 3), 0.1);
+        edges.insert((2, 3), 0.15);
+        let parts = rejoin_tests(
+            vec![vec![0, 1], vec![2], vec![3], vec![4]],
+            &semantic,
+            &edges,
+        );
+        assert_eq!(parts, vec![vec![0, 1, 3], vec![2], vec![4]]);
     }
 }

@@ -2,7 +2,7 @@
 //! same summary a PR would get) and `review.json` (the same content as data), and the space's
 //! publish record makes a second publish of the same round refuse, naming the first.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use serde_json::json;
 
@@ -156,13 +156,10 @@ pub(super) fn publish(
     })
 }
 
-/// Whole or not at all: a temp file renamed over the target.
-fn write_atomically(path: &PathBuf, text: &str) -> Result<(), PublishError> {
-    let temp = path.with_extension("tmp");
-    let fail = |source| PublishError::Write {
+/// Whole or not at all, fsynced: the space's atomic writer.
+fn write_atomically(path: &Path, text: &str) -> Result<(), PublishError> {
+    crate::space::write_atomically(path, text.as_bytes()).map_err(|source| PublishError::Write {
         path: path.display().to_string(),
         source,
-    };
-    std::fs::write(&temp, text).map_err(fail)?;
-    std::fs::rename(&temp, path).map_err(fail)
+    })
 }

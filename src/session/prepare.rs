@@ -44,6 +44,8 @@ pub struct GithubSettings {
     pub login: Option<String>,
     /// Who an installation token acts as when `GET /user` refuses it (inside GitHub Actions).
     pub installation_login: Option<String>,
+    /// Where slow and retried calls are said while they last (see `GithubNotice`).
+    pub notices: Option<crate::pr::github::Notices>,
 }
 
 impl Default for GithubSettings {
@@ -55,6 +57,7 @@ impl Default for GithubSettings {
             apis: ApiHosts::default(),
             login: None,
             installation_login: None,
+            notices: None,
         }
     }
 }
@@ -117,6 +120,7 @@ impl GithubSettings {
         config.timeout = self.timeout;
         config.login = self.login.clone();
         config.installation_login = self.installation_login.clone();
+        config.notices = self.notices.clone();
         config
     }
 }

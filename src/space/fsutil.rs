@@ -36,7 +36,7 @@ pub(crate) fn create_unique_dir(parent: &Path, prefix: &str) -> io::Result<PathB
 /// the rename itself is durable. The temp file is named `.<file name>.tmp-*`; see
 /// [`remove_temp_files`].
 pub(crate) fn atomic_write(path: &Path, bytes: &[u8]) -> io::Result<()> {
-    let dir = path.parent().unwrap_or(Path::new("."));
+    let dir = dir_of(path);
     let prefix = temp_prefix(path);
     let (temp, mut file) = loop {
         let temp = dir.join(unique_name(&prefix));
@@ -60,10 +60,49 @@ pub(crate) fn atomic_write(path: &Path, bytes: &[u8]) -> io::Result<()> {
     sync_dir(dir)
 }
 
+/// Writes a file the person named on the command line (`-o FILE`). A regular file (or a new
+/// one) is replaced atomically; anything else that exists there (`/dev/null`, `/dev/stdout`, a
+/// FIFO) is written into, as a shell redirection would: renaming over a device node would
+/// replace the device itself.
+pub(crate) fn write_output(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    match std::fs::metadata(path) {
+        Ok(meta) if !meta.is_file() && !meta.is_dir() => {
+            let mut file = OpenOptions::new().write(true).truncate(true).open(path)?;
+            file.write_all(bytes)?;
+            file.flush()
+        }
+        _ => atomic_write(path, bytes),
+    }
+}
+
+/// Whether [`write_output`] can write `path`, found out before any work by doing what it will
+/// do without changing anything: a special file is opened for writing; otherwise a temp file
+/// is created beside the target and removed again (a directory that exists but refuses new
+/// files, like `/proc`, fails here rather than after the review).
+pub(crate) fn check_output(path: &Path) -> io::Result<()> {
+    match std::fs::metadata(path) {
+        Ok(meta) if meta.is_dir() => Err(io::Error::new(
+            io::ErrorKind::IsADirectory,
+            "it is a directory: name a file",
+        )),
+        Ok(meta) if !meta.is_file() => OpenOptions::new().write(true).open(path).map(drop),
+        _ => {
+            let dir = dir_of(path);
+            let probe = dir.join(unique_name(&temp_prefix(path)));
+            OpenOptions::new()
+                .write(true)
+                .create_new(true)
+                .open(&probe)
+                .map(drop)?;
+            std::fs::remove_file(&probe)
+        }
+    }
+}
+
 /// Removes the temp files a crashed [`atomic_write`] of `path` left behind. Only safe while
 /// holding the lock that serialises writers of `path`. Returns how many were removed.
 pub(crate) fn remove_temp_files(path: &Path) -> io::Result<usize> {
-    let dir = path.parent().unwrap_or(Path::new("."));
+    let dir = dir_of(path);
     let prefix = temp_prefix(path);
     let mut removed = 0;
     for entry in std::fs::read_dir(dir)? {
@@ -74,6 +113,15 @@ pub(crate) fn remove_temp_files(path: &Path) -> io::Result<usize> {
         }
     }
     Ok(removed)
+}
+
+/// The directory `path` is in: `.` for a bare file name, whose parent is the empty path (which
+/// cannot be opened to sync).
+fn dir_of(path: &Path) -> &Path {
+    match path.parent() {
+        Some(parent) if !parent.as_os_str().is_empty() => parent,
+        _ => Path::new("."),
+    }
 }
 
 fn temp_prefix(path: &Path) -> String {
@@ -124,6 +172,42 @@ pub(crate) fn now_rfc3339() -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_output_is_checked_without_leaving_anything_and_written_whole() {
+        let dir = tempfile::tempdir().unwrap();
+        let target = dir.path().join("report.json");
+        check_output(&target).unwrap();
+        assert!(names(dir.path()).is_empty(), "the probe is removed");
+        write_output(&target, b"one").unwrap();
+        write_output(&target, b"two").unwrap();
+        assert_eq!(std::fs::read(&target).unwrap(), b"two");
+        assert_eq!(names(dir.path()), vec!["report.json"]);
+
+        assert!(check_output(dir.path()).is_err(), "a directory");
+        assert!(check_output(&dir.path().join("missing/r.json")).is_err());
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_device_is_written_into_never_replaced() {
+        let null = Path::new("/dev/null");
+        check_output(null).unwrap();
+        write_output(null, b"report").unwrap();
+        use std::os::unix::fs::FileTypeExt;
+        let meta = std::fs::metadata(null).unwrap();
+        assert!(
+            meta.file_type().is_char_device(),
+            "/dev/null is still a device"
+        );
+    }
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn a_file_in_a_directory_that_refuses_new_files_fails_the_check() {
+        // /proc/version exists and reads as a regular file, but /proc takes no new files.
+        assert!(check_output(Path::new("/proc/version")).is_err());
+    }
 
     fn names(dir: &Path) -> Vec<String> {
         let mut names: Vec<String> = std::fs::read_dir(dir)

@@ -38,3 +38,14 @@ pub use worktree::WorktreeChange;
 pub fn write_atomically(path: &std::path::Path, bytes: &[u8]) -> std::io::Result<()> {
     fsutil::atomic_write(path, bytes)
 }
+
+/// Writes a file named on the command line: atomically when it is a file, into it when it is a
+/// device or a FIFO (see `fsutil::write_output`).
+pub fn write_output(path: &std::path::Path, bytes: &[u8]) -> std::io::Result<()> {
+    fsutil::write_output(path, bytes)
+}
+
+/// Whether [`write_output`] can write `path`: checked before any work, changing nothing.
+pub fn check_output(path: &std::path::Path) -> std::io::Result<()> {
+    fsutil::check_output(path)
+}

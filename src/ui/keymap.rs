@@ -609,6 +609,28 @@ impl Keymap {
             .join("/")
     }
 
+    /// The key a message or a hint names for `action` in `context`: its first binding, as the
+    /// person's keymap has it (a remapped key is named as remapped), or the command's name
+    /// when nothing is bound to it. Texts that tell a person which key to press come from
+    /// here, never from a literal.
+    pub fn key(&self, context: Context, action: &Action) -> String {
+        self.bindings
+            .iter()
+            .filter(|b| b.context == context && &b.action == action)
+            .find_map(|b| b.keys.first())
+            .map(Key::to_string)
+            .unwrap_or_else(|| format!("`{}` (unbound)", action.name().unwrap_or("?")))
+    }
+
+    /// The keys that scroll an overlay in `context`, as its title names them: `j/k`.
+    pub fn scroll_keys(&self, context: Context) -> String {
+        format!(
+            "{}/{}",
+            self.key(context, &Action::MoveDown),
+            self.key(context, &Action::MoveUp)
+        )
+    }
+
     /// Short hints for the status line of a pane: (keys, description, whether it must stay
     /// when the line is short: help and quit, the way to everything else and the way out).
     pub fn hints(&self, pane: Pane) -> Vec<(String, &'static str, bool)> {

@@ -117,6 +117,8 @@ pub async fn run_with_inbox<B: Backend>(
     rx: InboxReceiver,
     engine: &mut impl Engine,
 ) -> io::Result<RunOutcome> {
+    // Messages name the keys the person bound, the same ones the hints and help show.
+    state.keymap = Arc::new(cx.keymap.clone());
     let stop = Arc::new(AtomicBool::new(false));
     let handoff = Handoff::default();
     let reader = {

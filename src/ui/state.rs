@@ -388,6 +388,9 @@ pub struct AppState {
     pub worktree: Option<std::path::PathBuf>,
     /// The detail pane fills the screen below the header (`z`).
     pub zoomed: bool,
+    /// The person's keymap, so a message that names a key names the one they bound (the
+    /// loop sets it from the view context; the defaults until then).
+    pub keymap: Arc<crate::ui::keymap::Keymap>,
 }
 
 impl AppState {
@@ -437,6 +440,7 @@ impl AppState {
             patch: None,
             worktree: None,
             zoomed: false,
+            keymap: Arc::new(crate::ui::keymap::Keymap::default()),
         }
     }
 
@@ -498,6 +502,15 @@ impl AppState {
             kind,
             until_tick: self.tick + MESSAGE_TICKS,
         });
+    }
+
+    /// The key for `action` in `context`, as the person's keymap binds it (for messages).
+    pub fn key(
+        &self,
+        context: crate::ui::keymap::Context,
+        action: &crate::ui::action::Action,
+    ) -> String {
+        self.keymap.key(context, action)
     }
 
     pub fn top_overlay(&self) -> Option<&Overlay> {

@@ -14,6 +14,7 @@ use crate::review::{Level, Role};
 use crate::space::state::Ladder;
 use crate::ui::action::Action;
 use crate::ui::diffview::{self, DiffDoc, DiffRow};
+use crate::ui::keymap::Context;
 use crate::ui::rows::{self, Row, Unfold};
 use crate::ui::state::{
     AppState, DiffView, InputPurpose, MessageKind, Overlay, Pane, RowKey, TerminalJob,
@@ -150,9 +151,10 @@ fn dispatch(state: &mut AppState, action: Action) -> Vec<Effect> {
             return with_selected(state, "dismiss", |state, id| {
                 if let Some(node) = state.node(&id).filter(|n| !n.status.is_active()) {
                     let text = format!(
-                        "{} is already {}: o reopens it",
+                        "{} is already {}: {} reopens it",
                         triage::label(state, &id),
-                        node.status
+                        node.status,
+                        state.key(Context::Main, &Action::Reopen)
                     );
                     message(state, MessageKind::Warn, text);
                     return Vec::new();
@@ -256,7 +258,10 @@ fn dispatch(state: &mut AppState, action: Action) -> Vec<Effect> {
         Action::UnknownKey(key) => message(
             state,
             MessageKind::Warn,
-            format!("{key} does nothing here · ? lists the keys"),
+            format!(
+                "{key} does nothing here · {} lists the keys",
+                state.key(Context::Main, &Action::Help)
+            ),
         ),
         Action::EditComment => {
             return with_selected(state, "edit", |state, id| {
@@ -483,17 +488,19 @@ fn dispatch(state: &mut AppState, action: Action) -> Vec<Effect> {
         Action::Notice(text) => info(state, text),
         Action::PatchWritten { patch, summary } => {
             state.patch = Some(patch);
-            info(state, format!("{summary} · v shows it"));
+            let key = state.key(Context::Main, &Action::ViewPatch);
+            info(state, format!("{summary} · {key} shows it"));
         }
         Action::ViewPatch => {
             if state.patch.is_some() {
                 state.overlays.push(Overlay::Patch { scroll: 0 });
             } else {
-                message(
-                    state,
-                    MessageKind::Warn,
-                    "no patch yet: the gate's fix (g, then f) writes one".to_string(),
+                let text = format!(
+                    "no patch yet: the gate's fix ({}, then {}) writes one",
+                    state.key(Context::Main, &Action::OpenGate),
+                    state.key(Context::Gate, &Action::GateFix)
                 );
+                message(state, MessageKind::Warn, text);
             }
         }
     }
@@ -1126,7 +1133,7 @@ fn reconcile_selection(state: &mut AppState) {
                 .and_then(|key| rows::position(&visible, key))
         }
     };
-    let height = state.layout.findings.height.saturating_sub(2) as usize;
+    let height = crate::ui::view::findings::list_height(state.layout.findings);
     // A taller terminal (after a resize) shows rows from the top again rather than keeping
     // the small screen's offset with empty lines below the last row.
     state.findings_offset = state
@@ -1334,7 +1341,7 @@ fn open_in_editor(state: &mut AppState, path: &str, line: u32) {
 /// What a key in the diff view comes to, decided while the document borrows the state.
 enum DiffMove {
     To(usize, Place),
-    Note(&'static str),
+    Note(String),
     Select(String),
     Open(String, u32),
     Close,
@@ -1357,25 +1364,28 @@ fn diff_action(state: &mut AppState, action: &Action) -> Option<Vec<Effect>> {
             Action::Bottom => DiffMove::To(last, Place::Keep),
             Action::NextFile => match doc.file_starts().find(|&s| s > cursor) {
                 Some(row) => DiffMove::To(row, Place::Top),
-                None => DiffMove::Note("last file"),
+                None => DiffMove::Note("last file".to_string()),
             },
             Action::PrevFile => match doc.file_starts().filter(|&s| s < cursor).last() {
                 Some(row) => DiffMove::To(row, Place::Top),
-                None => DiffMove::Note("first file"),
+                None => DiffMove::Note("first file".to_string()),
             },
             Action::NextFinding => match marks().into_iter().find(|&r| r > cursor) {
                 Some(row) => DiffMove::To(row, Place::Context),
-                None => DiffMove::Note("no marked line below"),
+                None => DiffMove::Note("no marked line below".to_string()),
             },
             Action::PrevFinding => match marks().into_iter().rfind(|&r| r < cursor) {
                 Some(row) => DiffMove::To(row, Place::Context),
-                None => DiffMove::Note("no marked line above"),
+                None => DiffMove::Note("no marked line above".to_string()),
             },
             Action::Expand => {
                 let by_path = diffview::findings_by_path(state);
                 match diffview::findings_at(&doc, &by_path, cursor).first() {
                     Some(node) => DiffMove::Select(node.id.clone()),
-                    None => DiffMove::Note("no finding on this line: n jumps to the next mark"),
+                    None => DiffMove::Note(format!(
+                        "no finding on this line: {} jumps to the next mark",
+                        state.key(Context::Diff, &Action::NextFinding)
+                    )),
                 }
             }
             Action::OpenDiff => DiffMove::Close,
@@ -1392,7 +1402,7 @@ fn diff_action(state: &mut AppState, action: &Action) -> Option<Vec<Effect>> {
                 Some(DiffRow::File { path, .. } | DiffRow::Note { path, .. }) => {
                     DiffMove::Open(path.to_string(), 1)
                 }
-                None => DiffMove::Note("nothing here to open"),
+                None => DiffMove::Note("nothing here to open".to_string()),
             },
             _ => return None,
         }
@@ -1403,7 +1413,7 @@ fn diff_action(state: &mut AppState, action: &Action) -> Option<Vec<Effect>> {
             place(state, &mut view, how);
             set_diff_view(state, view);
         }
-        DiffMove::Note(text) => info(state, text.to_string()),
+        DiffMove::Note(text) => info(state, text),
         DiffMove::Open(path, line) => open_in_editor(state, &path, line),
         DiffMove::Select(id) => {
             state.overlays.pop();

@@ -242,12 +242,38 @@ fn every_bad_flag_is_refused_before_any_work() {
         ),
         (vec![&range[..], "--sarif", "/nonexistent.sarif"], "--sarif"),
         (vec![&range[..], "--api-url", "ftp://x"], "--api-url"),
+        // It exists and reads as a file, but its directory takes no new file: the report
+        // would be lost after the round was recorded.
+        (
+            vec![&range[..], "-o", "/proc/version"],
+            "cannot write /proc/version",
+        ),
     ] {
         let (code, err) = refused(&args, None);
         assert_eq!(code, 4, "{args:?}: {err}");
         assert!(err.contains(expected), "{args:?}: {err}");
         assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
     }
+}
+
+/// `-o /dev/null` discards the report as a shell redirection would; renaming a finished report
+/// over it (as root) would replace the device itself.
+#[cfg(unix)]
+#[test]
+fn a_report_sent_to_dev_null_leaves_the_device_a_device() {
+    use std::os::unix::fs::FileTypeExt;
+    let repo = pr_repository();
+    let dir = tempfile::tempdir().unwrap();
+    let out = command(&dir.path().join("data"), &dir.path().join("none.toml"))
+        .arg(format!("{}#main..feature", repo.path().display()))
+        .args(["--headless", "--deterministic-only", "-o", "/dev/null"])
+        .output()
+        .unwrap();
+    let err = text(&out.stderr);
+    assert!(matches!(out.status.code(), Some(0 | 5 | 6)), "{err}");
+    assert!(!err.contains("could not write"), "{err}");
+    let meta = std::fs::metadata("/dev/null").unwrap();
+    assert!(meta.file_type().is_char_device());
 }
 
 #[test]

@@ -55,8 +55,9 @@ impl Run {
                 !l.trim().is_empty()
                     && !l.starts_with("review-tui: estimate:")
                     && !l.starts_with("review-tui: nothing was published")
-                    // Progress while a turn waits, not what happened.
+                    // Progress while a call waits or is tried again, not what happened.
                     && !l.starts_with("review-tui: waiting for ")
+                    && !l.contains("; trying again in ")
             })
             .collect()
     }
@@ -347,6 +348,22 @@ fn github_faults_while_reading_the_pr_never_ship_and_say_what_to_do() {
                 run.assert_not_ship(case.name);
                 assert_eq!(run.stdout, "", "{}: no report without a PR", case.name);
                 run.assert_one_message(case.name, needles);
+                // Every retry was said while it happened, naming the call and the attempt.
+                let retries: Vec<&str> = (run.stderr.lines())
+                    .filter(|l| l.contains("; trying again in "))
+                    .collect();
+                assert_eq!(
+                    retries.len(),
+                    expected_calls - 1,
+                    "{}: {}",
+                    case.name,
+                    run.stderr
+                );
+                for (n, line) in retries.iter().enumerate() {
+                    assert!(line.contains(PULL), "{}: {line}", case.name);
+                    let attempt = format!("(attempt {} of 3)", n + 2);
+                    assert!(line.ends_with(&attempt), "{}: {line}", case.name);
+                }
                 assert!(
                     run.stderr.contains("on 127.0.0.1:"),
                     "{}: the host is named: {}",
@@ -357,6 +374,55 @@ fn github_faults_while_reading_the_pr_never_ship_and_say_what_to_do() {
             }
         }
     }
+}
+
+/// A GitHub that takes seconds to answer is said while it lasts: the call, the host and the
+/// time waited, a line at each quarter of the request timeout, and then the review goes on.
+#[test]
+fn a_slow_github_is_reported_while_waiting_and_the_review_goes_on() {
+    let server = github_server();
+    server.script(
+        PULL,
+        [Fault::Late {
+            after: Duration::from_millis(2600),
+        }],
+    );
+    let dir = tempfile::tempdir().unwrap();
+    // Notices every second (a quarter of 4 s): at least two before the answer comes.
+    let mut command = command(
+        dir.path(),
+        "[github]\nrequest_timeout = \"4s\"\nmax_attempts = 3\nbackoff = \"10ms\"\n",
+    );
+    command
+        .args(["acme/widgets#7", "--api-url", server.url()])
+        .args(["--headless", "--deterministic-only", "--format", "json"])
+        .env("GH_TOKEN", GH_TOKEN);
+    let run = bounded(command, dir.path(), "late");
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(run.decision(), "ship", "{}", run.stdout);
+    run.assert_never_shows("late", GH_TOKEN);
+    let waiting: Vec<&str> = (run.stderr.lines())
+        .filter(|l| l.starts_with("review-tui: waiting for GitHub ("))
+        .collect();
+    assert!(
+        waiting.len() >= 2,
+        "no progress while waiting:\n{}",
+        run.stderr
+    );
+    let mut last = 0;
+    for line in &waiting {
+        assert!(
+            line.contains(PULL) && line.contains(" on 127.0.0.1:"),
+            "{line}"
+        );
+        let secs: u64 = (line.strip_suffix(" s, no answer yet"))
+            .and_then(|l| l.rsplit(": ").next())
+            .and_then(|n| n.parse().ok())
+            .unwrap_or_else(|| panic!("no seconds waited in {line}"));
+        assert!(secs >= 1 && secs >= last, "{line}");
+        last = secs;
+    }
+    assert_eq!(server.requests_to(PULL).len(), 1, "waited, never re-sent");
 }
 
 /// The publisher calls GitHub with the same `[github]` settings: a review POST whose answer
@@ -620,6 +686,22 @@ fn model_faults_during_an_ai_review_never_ship_and_say_what_to_do() {
                 assert_eq!(run.decision(), "inconclusive", "{}", case.name);
                 run.assert_not_ship(case.name);
                 run.assert_one_message(case.name, needles);
+                // Every retry was said while it happened, naming the call and the attempt.
+                let retries: Vec<&str> = (run.stderr.lines())
+                    .filter(|l| l.contains("; trying again in "))
+                    .collect();
+                assert_eq!(
+                    retries.len(),
+                    expected_calls - 1,
+                    "{}: {}",
+                    case.name,
+                    run.stderr
+                );
+                for (n, line) in retries.iter().enumerate() {
+                    assert!(line.contains(PULL), "{}: {line}", case.name);
+                    let attempt = format!("(attempt {} of 3)", n + 2);
+                    assert!(line.ends_with(&attempt), "{}: {line}", case.name);
+                }
                 assert!(
                     run.stderr.contains("on 127.0.0.1:"),
                     "{}: the host is named: {}",

@@ -706,7 +706,7 @@ impl Turn<'_> {
             return Ok(chat.await);
         };
         tokio::pin!(chat);
-        let every = crate::agents::provider::notice_interval(timeout);
+        let every = crate::waiting::notice_interval(timeout);
         let started = tokio::time::Instant::now();
         let mut ticks = tokio::time::interval_at(started + every, every);
         loop {

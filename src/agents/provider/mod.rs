@@ -50,15 +50,6 @@ pub trait Provider: Send + Sync {
     ) -> BoxFuture<'a, Result<ChatResponse, ProviderError>>;
 }
 
-/// How often a turn still waiting for its server is reported: a quarter of the request
-/// timeout, at least 1 s (a short timeout still gets a notice before it fires) and at most 30 s.
-pub fn notice_interval(timeout: std::time::Duration) -> std::time::Duration {
-    (timeout / 4).clamp(
-        std::time::Duration::from_secs(1),
-        std::time::Duration::from_secs(30),
-    )
-}
-
 /// What a provider can be asked for; the loop picks its mode from this.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Capabilities {

@@ -28,6 +28,10 @@ pub struct Types<'a> {
     /// The target of a transparent alias by its name (`Completion` → `string`), looked up in
     /// the changed files and the rest of the package.
     pub alias: &'a dyn Fn(&str) -> Option<String>,
+    /// Whether the class named `base` (as written in a class's bases) has the member `name`,
+    /// looked up in the rest of the repository: `None` when it is not found there (another
+    /// package's class).
+    pub inherits: &'a dyn Fn(&str, &str) -> Option<bool>,
 }
 
 impl Types<'_> {
@@ -37,6 +41,7 @@ impl Types<'_> {
         Types {
             structural: false,
             alias: &|_| None,
+            inherits: &|_, _| None,
         }
     }
 
@@ -210,7 +215,45 @@ pub fn compare(base: &Surface, head: &Surface, types: &Types) -> Vec<ApiChange> 
                             (Some(a), Some(b)) if positional(a, b, types).is_none()
                         )
                 });
+                let inherited = old
+                    .parent
+                    .as_ref()
+                    .filter(|p| head.items.contains_key(*p) && head.bases.contains_key(*p))
+                    .map(|p| inherited(head, p, &key[p.len() + 1..], types, 0));
+                match inherited {
+                    Some(Inherited::Yes(from)) => {
+                        changes.push(change(
+                            key,
+                            Severity::Compatible,
+                            format!("no longer overridden; still inherited from `{from}`"),
+                            Some(old),
+                            None,
+                        ));
+                        continue;
+                    }
+                    Some(Inherited::Unknown(from)) => {
+                        changes.push(change(
+                            key,
+                            Severity::Undecided,
+                            format!(
+                                "removed here; may still be inherited from `{from}`, a class \
+                                 outside this repository"
+                            ),
+                            Some(old),
+                            None,
+                        ));
+                        continue;
+                    }
+                    _ => {}
+                }
                 match replaced {
+                    _ if head.hidden.contains(key) => changes.push(change(
+                        key,
+                        Severity::Compatible,
+                        "now hidden from the documentation (still there for callers)".into(),
+                        Some(old),
+                        None,
+                    )),
                     Some((_, new)) => changes.push(change(
                         key,
                         Severity::Compatible,
@@ -258,6 +301,10 @@ pub fn compare(base: &Surface, head: &Surface, types: &Types) -> Vec<ApiChange> 
         }
         let parent = new.parent.as_ref().and_then(|p| base.items.get(p));
         let (severity, why) = match parent {
+            // It was there, hidden: implementations and users already had it.
+            _ if base.hidden.contains(key) => {
+                (Severity::Compatible, "no longer hidden".to_string())
+            }
             Some(_) if new.required => (
                 Severity::Incompatible,
                 format!(
@@ -278,6 +325,48 @@ pub fn compare(base: &Surface, head: &Surface, types: &Types) -> Vec<ApiChange> 
         changes.push(change(key, severity, why, None, Some(new)));
     }
     changes
+}
+
+/// Whether a class still has a member it no longer defines, through its bases.
+enum Inherited {
+    /// From this base.
+    Yes(String),
+    /// Not from any base this repository defines; maybe from this one, defined elsewhere.
+    Unknown(String),
+    No,
+}
+
+fn inherited(
+    surface: &Surface,
+    class: &str,
+    member: &str,
+    types: &Types,
+    depth: usize,
+) -> Inherited {
+    let mut unknown = None;
+    for base in surface.bases.get(class).into_iter().flatten() {
+        if base == "object" || depth > 8 {
+            continue;
+        }
+        if surface.items.contains_key(base.as_str()) {
+            if surface.items.contains_key(&format!("{base}.{member}")) {
+                return Inherited::Yes(base.clone());
+            }
+            match inherited(surface, base, member, types, depth + 1) {
+                Inherited::No => {}
+                found => return found,
+            }
+            continue;
+        }
+        match (types.inherits)(base, member) {
+            Some(true) => return Inherited::Yes(base.clone()),
+            Some(false) => {}
+            None => {
+                unknown.get_or_insert_with(|| base.clone());
+            }
+        }
+    }
+    unknown.map_or(Inherited::No, Inherited::Unknown)
 }
 
 impl Item {
@@ -372,6 +461,10 @@ fn item_change(old: &Item, new: &Item, types: &Types) -> Option<(Severity, Strin
     }
     if old.ret != new.ret {
         let change = match (&old.ret, &new.ret) {
+            // `impl Future` → `impl Future<Output=()>`: callers learn more, lose nothing. The
+            // other way the output becomes opaque, which matters only to callers that name it.
+            (Some(a), Some(b)) if opaque_refined(a, b) => TypeChange::Same,
+            (Some(a), Some(b)) if opaque_refined(b, a) => TypeChange::Undecided,
             (Some(a), Some(b)) => type_change(a, b, types),
             // An annotation dropped or added: the type is inferred from the body.
             _ if types.structural => TypeChange::Undecided,
@@ -385,8 +478,9 @@ fn item_change(old: &Item, new: &Item, types: &Types) -> Option<(Severity, Strin
                 undecided.get_or_insert_with(|| "return type written differently".into());
             }
             TypeChange::Undecided => {
-                undecided
-                    .get_or_insert_with(|| "return type refers to another package's type".into());
+                undecided.get_or_insert_with(|| {
+                    "return type refers to another package's type or an opaque one".into()
+                });
             }
             TypeChange::Widened | TypeChange::Different => {
                 return Some((Incompatible, "return type changed".into()));
@@ -394,8 +488,8 @@ fn item_change(old: &Item, new: &Item, types: &Types) -> Option<(Severity, Strin
         }
     }
     if old.generics != new.generics {
-        if widened(&old.generics, &new.generics) {
-            compatible = Some("bounds widened");
+        if let Some(why) = generics_relaxed(old, new) {
+            compatible = Some(why);
         } else if types.structural {
             undecided.get_or_insert_with(|| "type parameters written differently".into());
         } else {
@@ -433,6 +527,85 @@ fn item_change(old: &Item, new: &Item, types: &Types) -> Option<(Severity, Strin
     compatible.map(|why| (Compatible, why.to_string()))
 }
 
+/// Type parameters as the extractors write them: `<T, U=i64> where Self: Base, T: Clone`.
+fn split_generics(text: &str) -> (Vec<String>, Vec<String>) {
+    let (params, predicates) = match text.split_once(" where ") {
+        Some((p, w)) => (p, w),
+        None if text.starts_with("where ") => ("", &text[6..]),
+        None => (text, ""),
+    };
+    let list = |t: &str| -> Vec<String> {
+        super::rust::top_level_split(t, ',')
+            .into_iter()
+            .map(|p| p.trim().to_string())
+            .filter(|p| !p.is_empty())
+            .collect()
+    };
+    let inner = params
+        .trim()
+        .strip_prefix('<')
+        .and_then(|p| p.strip_suffix('>'));
+    match inner {
+        Some(inner) => (list(inner), list(predicates)),
+        // Not the `<…>` form (a language that writes something else): compared as text.
+        None if !params.trim().is_empty() => (vec![params.trim().to_string()], list(predicates)),
+        None => (Vec::new(), list(predicates)),
+    }
+}
+
+/// Whether every use of `old` still fits `new`'s type parameters: the same parameters in the
+/// same order, with defaults only added and new ones only at the end with a default, and
+/// bounds only removed (a trait's supertraits stay: callers rely on them).
+fn generics_relaxed(old: &Item, new: &Item) -> Option<&'static str> {
+    let (old_params, old_bounds) = split_generics(&old.generics);
+    let (new_params, new_bounds) = split_generics(&new.generics);
+    if new_params.len() < old_params.len() {
+        return None;
+    }
+    let name = |p: &str| p.split('=').next().unwrap_or(p).trim().to_string();
+    for (before, after) in old_params.iter().zip(&new_params) {
+        let kept = before == after || (!before.contains('=') && name(after) == *before);
+        if !kept {
+            return None;
+        }
+    }
+    if new_params[old_params.len()..]
+        .iter()
+        .any(|p| !p.contains('='))
+    {
+        return None;
+    }
+    // Every bound now required was required before, or is a wider one (`I: Iterator` →
+    // `I: IntoIterator`).
+    let covered = |b: &String| old_bounds.iter().any(|a| a == b || widened(a, b));
+    if !new_bounds.iter().all(covered) {
+        return None;
+    }
+    let supertrait_removed = old.kind == "trait"
+        && old_bounds
+            .iter()
+            .any(|b| b.starts_with("Self:") && !new_bounds.contains(b));
+    if supertrait_removed {
+        return None;
+    }
+    Some(if new_params.len() > old_params.len() {
+        "a type parameter with a default added"
+    } else if new_params != old_params {
+        "a default added"
+    } else {
+        "bounds widened"
+    })
+}
+
+/// `impl Trait` (nothing said about its associated types) → `impl Trait<…>`.
+fn opaque_refined(vague: &str, precise: &str) -> bool {
+    vague.starts_with("impl ")
+        && !vague.contains('<')
+        && precise
+            .strip_prefix(vague)
+            .is_some_and(|rest| rest.starts_with('<'))
+}
+
 /// The same parameters once aliases are resolved (`[]string` and `[]Completion` where
 /// `type Completion = string`).
 fn same_params(old: &[Param], new: &[Param], types: &Types) -> bool {
@@ -453,6 +626,9 @@ fn same_params(old: &[Param], new: &[Param], types: &Types) -> bool {
 fn shape_change(old: &Item, new: &Item, types: &Types) -> Option<(Severity, &'static str)> {
     use Severity::*;
     if !TYPED.contains(&old.kind) {
+        if matches!(old.kind, "fn" | "method") {
+            return Some(modifiers_change(old, new));
+        }
         if widened(&old.shape, &new.shape) {
             return Some((Compatible, "type widened"));
         }
@@ -495,6 +671,34 @@ fn shape_change(old: &Item, new: &Item, types: &Types) -> Option<(Severity, &'st
         )),
         TypeChange::Widened => Some((Compatible, "type widened")),
         TypeChange::Same => None,
+    }
+}
+
+/// A function's modifiers: dropping `unsafe` from a function callers only call, or adding
+/// `const`, keeps every call working; any other change (`unsafe` added, `async`, `static`,
+/// an ABI) may not. A trait's method is also implemented, so there `unsafe` must stay.
+fn modifiers_change(old: &Item, new: &Item) -> (Severity, &'static str) {
+    let words =
+        |shape: &str| -> Vec<String> { shape.split_whitespace().map(str::to_string).collect() };
+    let (before, after) = (words(&old.shape), words(&new.shape));
+    let removed: Vec<&String> = before.iter().filter(|w| !after.contains(w)).collect();
+    let added: Vec<&String> = after.iter().filter(|w| !before.contains(w)).collect();
+    let only_called = old.parent.is_none();
+    let harmless_removal = removed.iter().all(|w| *w == "unsafe" && only_called);
+    let harmless_addition = added.iter().all(|w| *w == "const");
+    if harmless_removal && harmless_addition {
+        (
+            Severity::Compatible,
+            if removed.is_empty() {
+                "now const"
+            } else {
+                "no longer unsafe"
+            },
+        )
+    } else if added.iter().any(|w| *w == "unsafe") {
+        (Severity::Incompatible, "now unsafe")
+    } else {
+        (Severity::Incompatible, describe_shape(old.kind))
     }
 }
 
@@ -701,7 +905,7 @@ pub fn widened(old: &str, new: &str) -> bool {
             .collect()
     };
     let (before, after) = (members(old), members(new));
-    after.len() > before.len() && before.iter().all(|m| after.contains(m))
+    !before.is_empty() && after.len() > before.len() && before.iter().all(|m| after.contains(m))
 }
 
 #[cfg(test)]

@@ -9,6 +9,7 @@
 
 pub mod callers;
 pub mod compare;
+mod entry_points;
 mod go;
 mod java;
 mod python;
@@ -111,6 +112,13 @@ pub struct Surface {
     /// Go, TypeScript and Rust): a type written through one is the same type, so comparisons
     /// resolve them first (see [`compare::Types`]).
     pub aliases: BTreeMap<String, String>,
+    /// Items that exist but are hidden from the documented surface (Rust `#[doc(hidden)]`):
+    /// one that becomes hidden is still there for its callers, and one that is no longer
+    /// hidden is not new.
+    pub hidden: BTreeSet<String>,
+    /// The base classes of each class, by the class's key, as written (`click.Group`): a
+    /// method a class no longer overrides may still be inherited from one of them.
+    pub bases: BTreeMap<String, Vec<String>>,
 }
 
 impl Surface {

@@ -206,6 +206,19 @@ fn definition_items(
             let mut item = Item::new("class", &key, src.canonical_without(node, &skip));
             item.parent = parent.map(str::to_string);
             out.add(key.clone(), item);
+            let bases: Vec<String> = node
+                .child_by_field_name("superclasses")
+                .map(named)
+                .unwrap_or_default()
+                .into_iter()
+                .filter(|b| matches!(b.kind(), "identifier" | "attribute" | "subscript"))
+                .map(|b| {
+                    let text = src.canonical(b);
+                    // `Generic[T]` is `Generic`.
+                    text.split('[').next().unwrap_or(&text).to_string()
+                })
+                .collect();
+            out.bases.insert(key.clone(), bases);
             let Some(body) = node.child_by_field_name("body") else {
                 return;
             };

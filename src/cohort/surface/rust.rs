@@ -27,42 +27,78 @@ fn with_attributes<'t>(container: Node<'t>, src: Src) -> Vec<(Node<'t>, Vec<Stri
     result
 }
 
-/// Whether the attributes take an item out of the stable surface.
+/// Whether the attributes take an item out of the stable surface: `#[doc(hidden)]` (see
+/// [`doc_hidden`]) or a `cfg` no stable build of a user selects.
 fn hidden(attributes: &[String]) -> bool {
-    attributes.iter().any(|a| {
-        let a = a.replace(' ', "");
-        if a.contains("doc(hidden)") {
-            return true;
+    doc_hidden(attributes)
+        || attributes.iter().any(|a| {
+            let a = a.replace(' ', "");
+            a.strip_prefix("#[cfg(")
+                .and_then(|p| p.strip_suffix(")]"))
+                .is_some_and(|predicate| !stable(predicate))
+        })
+}
+
+/// `#[doc(hidden)]`: outside the documented surface, yet still there for code that uses it,
+/// so hiding an item does not break callers and unhiding one adds nothing new to implement.
+fn doc_hidden(attributes: &[String]) -> bool {
+    attributes
+        .iter()
+        .any(|a| a.replace(' ', "").contains("doc(hidden)"))
+}
+
+/// Whether a `cfg` predicate holds in some build a user chooses with stable tools: a target
+/// (`unix`, `target_os = "…"`) or a Cargo feature. Test builds and flags only `RUSTFLAGS` can
+/// set (`--cfg tokio_unstable`, `--cfg custom`) are opt-ins outside the stable surface.
+/// `not(…)` selects the stable variant of an opt-in, so it holds.
+fn stable(predicate: &str) -> bool {
+    let predicate = predicate.trim();
+    for (combinator, all) in [("all(", true), ("any(", false)] {
+        if let Some(inner) = predicate
+            .strip_prefix(combinator)
+            .and_then(|p| p.strip_suffix(')'))
+        {
+            let mut parts = top_level_split(inner, ',')
+                .into_iter()
+                .filter(|p| !p.trim().is_empty());
+            return if all {
+                parts.all(stable)
+            } else {
+                parts.any(stable)
+            };
         }
-        let Some(predicate) = a.strip_prefix("#[cfg(") else {
-            return false;
-        };
-        // `not(...)` parts select the stable variant; only what the rest requires counts.
-        let mut required = predicate.to_string();
-        while let Some(start) = required.find("not(") {
-            let mut depth = 0;
-            let mut end = required.len();
-            for (i, c) in required[start + 3..].char_indices() {
-                match c {
-                    '(' => depth += 1,
-                    ')' => {
-                        depth -= 1;
-                        if depth == 0 {
-                            end = start + 3 + i + 1;
-                            break;
-                        }
-                    }
-                    _ => {}
-                }
+    }
+    if predicate.starts_with("not(") {
+        return true;
+    }
+    const TARGET_FLAGS: &[&str] = &["unix", "windows", "debug_assertions", "proc_macro", "doc"];
+    const KEYS: &[&str] = &["feature", "panic", "overflow_checks"];
+    match predicate.split_once('=') {
+        Some((key, _)) => KEYS.contains(&key) || key.starts_with("target_"),
+        None => TARGET_FLAGS.contains(&predicate),
+    }
+}
+
+/// `text` split at `separator` outside brackets and strings (`->` and `=>` close nothing).
+pub(super) fn top_level_split(text: &str, separator: char) -> Vec<&str> {
+    let mut parts = Vec::new();
+    let (mut depth, mut start, mut quoted, mut previous) = (0i32, 0, false, ' ');
+    for (i, c) in text.char_indices() {
+        match c {
+            '"' => quoted = !quoted,
+            '(' | '<' | '[' | '{' if !quoted => depth += 1,
+            '>' if !quoted && matches!(previous, '-' | '=') => {}
+            ')' | '>' | ']' | '}' if !quoted => depth -= 1,
+            c if c == separator && depth == 0 && !quoted => {
+                parts.push(&text[start..i]);
+                start = i + c.len_utf8();
             }
-            required.replace_range(start..end, "");
+            _ => {}
         }
-        required
-            .split(|c: char| !(c.is_alphanumeric() || c == '_'))
-            .any(|flag| {
-                flag == "test" || flag == "loom" || flag == "fuzzing" || flag.contains("unstable")
-            })
-    })
+        previous = c;
+    }
+    parts.push(&text[start..]);
+    parts
 }
 
 fn is_pub(node: Node, src: Src) -> bool {
@@ -79,17 +115,67 @@ fn ty(src: Src, node: Option<Node>) -> Option<String> {
     node.map(|n| strip_lifetimes(&src.canonical(n)))
 }
 
+/// Type parameters, then every bound as one `Left: Bound` predicate, sorted: a bound written
+/// inline (`<T: Clone>`), as a supertrait (`trait A: B`) or in a `where` clause is the same
+/// contract. The form is `<T, U=i64, const N: usize> where Self: B, T: Clone` (see
+/// [`super::compare`] for how two of them compare). Lifetime parameters count, unnamed.
 fn generics(node: Node, src: Src) -> String {
-    let mut parts = Vec::new();
-    for field in ["type_parameters", "bounds"] {
-        if let Some(n) = node.child_by_field_name(field) {
-            parts.push(src.canonical(n));
+    let mut params = Vec::new();
+    let mut predicates = BTreeSet::new();
+    let mut bound = |left: &str, bounds: Option<Node>| {
+        if let Some(bounds) = bounds {
+            for atom in named(bounds) {
+                if !atom.kind().contains("comment") {
+                    predicates.insert(format!("{left}: {}", src.canonical(atom)));
+                }
+            }
+        }
+    };
+    if let Some(list) = node.child_by_field_name("type_parameters") {
+        for param in named(list) {
+            match param.kind() {
+                "type_parameter" => {
+                    let name = src.field(param, "name").unwrap_or("?");
+                    bound(name, param.child_by_field_name("bounds"));
+                    params.push(match param.child_by_field_name("default_type") {
+                        Some(default) => format!("{name}={}", src.canonical(default)),
+                        None => name.to_string(),
+                    });
+                }
+                "const_parameter" => {
+                    let name = src.field(param, "name").unwrap_or("?");
+                    let ty = src.canonical_field(param, "type");
+                    params.push(match param.child_by_field_name("value") {
+                        Some(value) => format!("const {name}: {ty}={}", src.canonical(value)),
+                        None => format!("const {name}: {ty}"),
+                    });
+                }
+                "lifetime_parameter" => params.push("'_".to_string()),
+                k if k.contains("comment") || k == "attribute_item" => {}
+                _ => params.push(src.canonical(param)),
+            }
         }
     }
-    if let Some(w) = named(node).into_iter().find(|c| c.kind() == "where_clause") {
-        parts.push(src.canonical(w));
+    bound("Self", node.child_by_field_name("bounds"));
+    if let Some(clause) = named(node).into_iter().find(|c| c.kind() == "where_clause") {
+        for predicate in named(clause) {
+            if predicate.kind() == "where_predicate" {
+                let left = src.canonical_field(predicate, "left");
+                bound(&left, predicate.child_by_field_name("bounds"));
+            }
+        }
     }
-    strip_lifetimes(&parts.join(" "))
+    let mut text = String::new();
+    if !params.is_empty() {
+        text = format!("<{}>", params.join(", "));
+    }
+    if !predicates.is_empty() {
+        let list: Vec<String> = predicates.into_iter().collect();
+        text = format!("{text} where {}", list.join(", "))
+            .trim()
+            .to_string();
+    }
+    strip_lifetimes(&text)
 }
 
 fn items(
@@ -115,13 +201,23 @@ fn items(
     for (node, attributes) in &children {
         let node = *node;
         if hidden(attributes) {
+            if doc_hidden(attributes)
+                && is_pub(node, src)
+                && let Some(name) = src.field(node, "name")
+            {
+                out.hidden.insert(format!("{prefix}{name}"));
+            }
             continue;
         }
         if node.kind() == "use_declaration" {
             if is_pub(node, src)
                 && let Some(argument) = node.child_by_field_name("argument")
             {
-                use_names(argument, src, &mut out.reexports);
+                let mut names = BTreeSet::new();
+                use_names(argument, src, &mut names);
+                // Inside `pub mod nested`, `pub use` makes `nested::foo`.
+                out.reexports
+                    .extend(names.into_iter().map(|name| format!("{prefix}{name}")));
             }
             continue;
         }
@@ -238,11 +334,19 @@ fn function(node: Node, src: Src, kind: &'static str, key: &str, parent: Option<
     item.params = Some(params);
     item.ret = ty(src, node.child_by_field_name("return_type"));
     item.generics = generics(node, src);
-    item.shape = named(node)
+    let modifiers = named(node)
         .into_iter()
         .find(|c| c.kind() == "function_modifiers")
         .map(|m| src.canonical(m))
         .unwrap_or_default();
+    let mut words: Vec<&str> = modifiers.split_whitespace().collect();
+    // `async fn f() -> T` is `fn f() -> impl Future<Output = T>` to a caller.
+    if let Some(at) = words.iter().position(|w| *w == "async") {
+        words.remove(at);
+        let output = item.ret.take().unwrap_or_else(|| "()".into());
+        item.ret = Some(format!("impl Future<Output={output}>"));
+    }
+    item.shape = words.join(" ");
     item.parent = parent.map(str::to_string);
     item
 }
@@ -261,11 +365,15 @@ fn structure(node: Node, src: Src, key: &str, attributes: &[String], out: &mut S
                     all_public = false;
                     continue;
                 }
+                let name = src.field(field, "name").unwrap_or("?");
+                // A hidden field is still a public one users may write in a struct literal;
+                // one behind an opt-in `cfg` is not there in their builds.
                 if hidden(&attrs) {
-                    all_public = false;
+                    if doc_hidden(&attrs) {
+                        out.hidden.insert(format!("{key}::{name}"));
+                    }
                     continue;
                 }
-                let name = src.field(field, "name").unwrap_or("?");
                 fields.push((
                     name.to_string(),
                     ty(src, field.child_by_field_name("type")),
@@ -329,19 +437,83 @@ fn enumeration(node: Node, src: Src, key: &str, attributes: &[String], out: &mut
     out.add(key.to_string(), item);
     let Some(body) = body else { return };
     for (variant, attrs) in with_attributes(body, src) {
-        if variant.kind() != "enum_variant" || hidden(&attrs) {
+        if variant.kind() != "enum_variant" {
             continue;
         }
         let Some(name) = src.field(variant, "name") else {
             continue;
         };
-        let skip: Vec<Node> = variant.child_by_field_name("value").into_iter().collect();
         let vkey = format!("{key}::{name}");
-        let mut v = Item::new("variant", &vkey, src.canonical_without(variant, &skip));
-        v.shape = strip_lifetimes(&src.canonical_field(variant, "body"));
+        if hidden(&attrs) {
+            if doc_hidden(&attrs) {
+                out.hidden.insert(vkey);
+            }
+            continue;
+        }
+        // The variant's fields are members of their own, so a field added to a
+        // `#[non_exhaustive]` variant (users neither build it nor match it without `..`) is
+        // told apart from one added to a variant users build.
+        let fields = variant
+            .child_by_field_name("body")
+            .map(|b| variant_fields(b, src))
+            .unwrap_or_default();
+        let (open, close, shape) = match variant.child_by_field_name("body").map(|b| b.kind()) {
+            Some("field_declaration_list") => ("{", "}", "struct variant"),
+            Some(_) => ("(", ")", "tuple variant"),
+            None => ("", "", "unit variant"),
+        };
+        let list: Vec<String> = fields
+            .iter()
+            .map(|(n, t)| {
+                if open == "(" {
+                    t.clone()
+                } else {
+                    format!("{n}: {t}")
+                }
+            })
+            .collect();
+        let form = if open.is_empty() {
+            name.to_string()
+        } else {
+            format!("{name}{open}{}{close}", list.join(", "))
+        };
+        let mut v = Item::new("variant", &vkey, form);
+        v.shape = shape.to_string();
         v.parent = Some(key.to_string());
-        out.add(vkey, v);
+        v.closed = !open.is_empty() && !non_exhaustive(&attrs);
+        out.add(vkey.clone(), v);
+        for (field_name, field_type) in fields {
+            let fkey = format!("{vkey}::{field_name}");
+            let mut field = Item::new("field", &fkey, format!("{field_name}: {field_type}"));
+            field.shape = field_type;
+            field.parent = Some(vkey.clone());
+            out.add(fkey, field);
+        }
     }
+}
+
+/// The fields of a struct or tuple variant, name (or position) and type, attributes and
+/// comments left out.
+fn variant_fields(body: Node, src: Src) -> Vec<(String, String)> {
+    let mut fields = Vec::new();
+    for child in named(body) {
+        match child.kind() {
+            "field_declaration" => fields.push((
+                src.field(child, "name").unwrap_or("?").to_string(),
+                ty(src, child.child_by_field_name("type")).unwrap_or_default(),
+            )),
+            "attribute_item" | "visibility_modifier" => {}
+            k if k.contains("comment") => {}
+            _ if body.kind() != "field_declaration_list" => {
+                fields.push((
+                    fields.len().to_string(),
+                    strip_lifetimes(&src.canonical(child)),
+                ));
+            }
+            _ => {}
+        }
+    }
+    fields
 }
 
 fn trait_items(node: Node, src: Src, key: &str, out: &mut Surface) {
@@ -355,13 +527,16 @@ fn trait_items(node: Node, src: Src, key: &str, out: &mut Surface) {
     out.add(key.to_string(), item);
     let Some(body) = body else { return };
     for (member, attrs) in with_attributes(body, src) {
-        if hidden(&attrs) {
-            continue;
-        }
         let Some(name) = src.field(member, "name") else {
             continue;
         };
         let mkey = format!("{key}::{name}");
+        if hidden(&attrs) {
+            if doc_hidden(&attrs) {
+                out.hidden.insert(mkey);
+            }
+            continue;
+        }
         let mut m = match member.kind() {
             "function_signature_item" => {
                 let mut m = function(member, src, "method", &mkey, Some(key));
@@ -417,13 +592,19 @@ fn inherent(
         return;
     };
     for (member, attrs) in with_attributes(body, src) {
-        if member.kind() != "function_item" || !is_pub(member, src) || hidden(&attrs) {
+        if member.kind() != "function_item" || !is_pub(member, src) {
             continue;
         }
         let Some(method) = src.field(member, "name") else {
             continue;
         };
         let key = format!("{type_key}::{method}");
+        if hidden(&attrs) {
+            if doc_hidden(&attrs) {
+                out.hidden.insert(key);
+            }
+            continue;
+        }
         let mut item = function(member, src, "method", &key, None);
         if !impl_generics.is_empty() {
             item.generics = format!("{impl_generics} {}", item.generics)

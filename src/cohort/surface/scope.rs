@@ -130,7 +130,7 @@ pub fn scope(path: &str, grammar: Grammar, source: &str, read: Read) -> Scope {
             if dirs.iter().any(|d| *d == "internal" || *d == "__mocks__") {
                 return Scope::NotApi("an internal module");
             }
-            Scope::Exported
+            super::entry_points::script_scope(path, read).unwrap_or(Scope::Exported)
         }
     }
 }

@@ -21,6 +21,7 @@ fn changes(grammar: Grammar, base: &str, head: &str) -> Vec<ApiChange> {
             Grammar::JavaScript | Grammar::TypeScript | Grammar::Tsx
         ),
         alias: &alias,
+        inherits: &|_, _| None,
     };
     compare(&base, &head, &types)
 }
@@ -160,4 +161,142 @@ fn rust_changed_primitive_and_aliased_types() {
     let found = changes(Grammar::Rust, base, head);
     assert_eq!(severity(&found, "read"), Some(Severity::Incompatible));
     assert_eq!(severity(&found, "name"), None, "{found:#?}");
+}
+
+// cargo-semver-checks test crates: each a compatible pair this axis once failed, with the
+// break of the same shape that must still fail beside it.
+
+// counterexample_for_ignoring_doc_hidden_items, pub_api_sealed_trait_became_unsealed,
+// struct_field_marked_deprecated: a `#[doc(hidden)]` item is still there for its users.
+#[test]
+fn rust_hiding_or_unhiding_an_item_is_not_a_removal_or_an_addition() {
+    let base = "pub enum Example {\n    Regular,\n    #[doc(hidden)]\n    Sneaky,\n}\n\npub trait Sealed {\n    #[doc(hidden)]\n    type Hidden;\n}\n\npub struct S {\n    pub a: i32,\n    pub b: i32,\n}\n";
+    let head = "pub enum Example {\n    Regular,\n    Sneaky,\n}\n\npub trait Sealed {\n    type Hidden;\n}\n\npub struct S {\n    #[doc(hidden)]\n    pub a: i32,\n    pub b: i32,\n}\n";
+    let found = changes(Grammar::Rust, base, head);
+    no_break(&found);
+    assert_eq!(
+        severity(&found, "Example::Sneaky"),
+        Some(Severity::Compatible)
+    );
+    assert_eq!(severity(&found, "S::a"), Some(Severity::Compatible));
+    // A variant that was not there at all still breaks exhaustive matches, and a member
+    // implementations must now provide still breaks them.
+    let base = "pub enum Example {\n    Regular,\n}\n\npub trait Sealed {}\n";
+    let found = changes(Grammar::Rust, base, head);
+    assert_eq!(
+        severity(&found, "Example::Sneaky"),
+        Some(Severity::Incompatible)
+    );
+    assert_eq!(
+        severity(&found, "Sealed::Hidden"),
+        Some(Severity::Incompatible)
+    );
+}
+
+// cfg_conditional_compilation: `--cfg custom` is an opt-in only RUSTFLAGS sets.
+#[test]
+fn rust_items_behind_opt_in_cfg_flags_are_not_the_stable_surface() {
+    let base = "#[cfg(custom)]\npub struct Example;\n\n#[cfg(any(unix, custom))]\npub fn either() {}\n\n#[cfg(feature = \"b\")]\npub fn behind_b() {}\n\npub enum Data {\n    Int(u8),\n}\n";
+    let head = "pub enum Data {\n    Int(u8),\n    #[cfg(all(unix, custom))]\n    Bool(bool),\n}\n";
+    let found = changes(Grammar::Rust, base, head);
+    assert_eq!(severity(&found, "Example"), None, "{found:#?}");
+    assert_eq!(severity(&found, "Data::Bool"), None, "{found:#?}");
+    // A Cargo feature or a target is a build users choose: what it had is API.
+    assert_eq!(severity(&found, "behind_b"), Some(Severity::Incompatible));
+    assert_eq!(severity(&found, "either"), Some(Severity::Incompatible));
+}
+
+// infinite_importable_paths: `nested::foo` is now `pub use`d into `nested` from elsewhere.
+#[test]
+fn rust_a_pub_use_inside_a_module_keeps_the_path() {
+    let base = "pub mod nested {\n    pub fn foo() {}\n}\n";
+    let head = "mod other {\n    pub fn foo() {}\n}\n\npub mod nested {\n    pub use crate::other::foo;\n}\n";
+    let found = changes(Grammar::Rust, base, head);
+    no_break(&found);
+    // Re-exported at the root only, `nested::foo` is gone.
+    let head = "mod other {\n    pub fn foo() {}\n}\n\npub use other::foo;\n\npub mod nested {}\n";
+    let found = changes(Grammar::Rust, base, head);
+    assert_eq!(
+        severity(&found, "nested::foo"),
+        Some(Severity::Incompatible)
+    );
+}
+
+// async_impl_future_equivalence, trait_supertrait_where_self_equivalence: one contract
+// written two ways.
+#[test]
+fn rust_equivalent_spellings_are_the_same_contract() {
+    let base = "pub async fn a() -> u8 {\n    1\n}\n\npub fn b() -> impl Future {\n    async {}\n}\n\npub trait ColonToWhere: Base<Assoc = u8> {}\n\npub fn f<T: Clone + Send>(t: T) {}\n";
+    let head = "pub fn a() -> impl Future<Output = u8> {\n    async { 1 }\n}\n\npub async fn b() {}\n\npub trait ColonToWhere\nwhere\n    Self: Base<Assoc = u8>,\n{\n}\n\npub fn f<T>(t: T)\nwhere\n    T: Send + Clone,\n{\n}\n";
+    assert_eq!(changes(Grammar::Rust, base, head), vec![]);
+    // A supertrait added or removed, a bound added, an output changed: breaks.
+    let head = "pub fn a() -> impl Future<Output = u16> {\n    async { 1 }\n}\n\npub async fn b() {}\n\npub trait ColonToWhere {}\n\npub fn f<T: Clone + Send + Sync>(t: T) {}\n";
+    let found = changes(Grammar::Rust, base, head);
+    for key in ["a", "ColonToWhere", "f"] {
+        assert_eq!(
+            severity(&found, key),
+            Some(Severity::Incompatible),
+            "{key}: {found:#?}"
+        );
+    }
+}
+
+// trait_requires_more_generic_type_params (its compatible half), function_no_longer_unsafe.
+#[test]
+fn rust_defaulted_parameters_and_dropped_unsafe_are_compatible() {
+    let base = "pub trait T<A> {}\n\npub struct S<A, B = i64>(A, B);\n\npub unsafe fn add(x: i64) -> i64 {\n    x\n}\n\npub trait Tr {\n    unsafe fn m(&self);\n}\n\npub fn safe() {}\n";
+    let head = "pub trait T<A, U = &'static str> {}\n\npub struct S<A, B = i64, const N: usize = 4>(A, B);\n\npub fn add(x: i64) -> i64 {\n    x\n}\n\npub trait Tr {\n    fn m(&self);\n}\n\npub unsafe fn safe() {}\n";
+    let found = changes(Grammar::Rust, base, head);
+    assert_eq!(severity(&found, "T"), Some(Severity::Compatible));
+    assert_eq!(severity(&found, "S"), Some(Severity::Compatible));
+    assert_eq!(severity(&found, "add"), Some(Severity::Compatible));
+    // An implementation's `unsafe fn m` no longer matches the trait; a safe function that
+    // became unsafe breaks every call.
+    assert_eq!(severity(&found, "Tr::m"), Some(Severity::Incompatible));
+    assert_eq!(severity(&found, "safe"), Some(Severity::Incompatible));
+    let head = "pub trait T<A, U> {}\n\npub struct S<A, B>(A, B);\n";
+    let found = changes(Grammar::Rust, base, head);
+    assert_eq!(severity(&found, "T"), Some(Severity::Incompatible));
+    assert_eq!(severity(&found, "S"), Some(Severity::Incompatible));
+}
+
+// enum_non_exhaustive_struct_variant_field_added, enum_*_variant_field_marked_deprecated.
+#[test]
+fn rust_variant_fields_compare_one_by_one() {
+    let base = "pub enum E {\n    #[non_exhaustive]\n    Open { x: i64 },\n    Closed { x: i64 },\n    Tuple(i32, u8),\n}\n";
+    let head = "pub enum E {\n    #[non_exhaustive]\n    Open { x: i64, y: usize },\n    Closed {\n        #[deprecated]\n        x: i64,\n    },\n    Tuple(#[deprecated] i32, #[deprecated = \"no\"] u8),\n}\n";
+    let found = changes(Grammar::Rust, base, head);
+    no_break(&found);
+    assert_eq!(severity(&found, "E::Open::y"), Some(Severity::Compatible));
+    // Users build `Closed { x }` and match `Tuple(a, b)`: a field added or changed breaks.
+    let head = "pub enum E {\n    #[non_exhaustive]\n    Open { x: u8 },\n    Closed { x: i64, y: usize },\n    Tuple(i32, u8, u8),\n}\n";
+    let found = changes(Grammar::Rust, base, head);
+    for key in ["E::Open::x", "E::Closed::y", "E::Tuple::2"] {
+        assert_eq!(
+            severity(&found, key),
+            Some(Severity::Incompatible),
+            "{key}: {found:#?}"
+        );
+    }
+}
+
+// flask #4642: `FlaskGroup.main` removed, yet `FlaskGroup` still has `main` from click's
+// `Group`, a class of another package.
+#[test]
+fn python_a_removed_override_may_still_be_inherited() {
+    let base = "class AppGroup(click.Group):\n    def command(self):\n        pass\n\n\nclass FlaskGroup(AppGroup):\n    def main(self, *args, **kwargs):\n        pass\n\n    def command(self):\n        pass\n\n\nclass Plain:\n    def run(self):\n        pass\n\n\nclass Child(Plain):\n    def run(self):\n        pass\n";
+    let head = "class AppGroup(click.Group):\n    def command(self):\n        pass\n\n\nclass FlaskGroup(AppGroup):\n    pass\n\n\nclass Plain:\n    pass\n\n\nclass Child(Plain):\n    pass\n";
+    let found = changes(Grammar::Python, base, head);
+    assert_eq!(
+        severity(&found, "FlaskGroup.main"),
+        Some(Severity::Undecided),
+        "{found:#?}"
+    );
+    assert_eq!(
+        severity(&found, "FlaskGroup.command"),
+        Some(Severity::Compatible)
+    );
+    // Nothing left to inherit it from: removed.
+    assert_eq!(severity(&found, "Plain.run"), Some(Severity::Incompatible));
+    assert_eq!(severity(&found, "Child.run"), Some(Severity::Incompatible));
 }

@@ -124,3 +124,43 @@ fn the_label_is_the_most_touched_symbol_and_says_why() {
         Some("`parse` is touched in 3 of 3 files")
     );
 }
+
+#[test]
+fn a_test_that_exercises_changed_code_one_step_away_joins_it() {
+    // httpx: `test_queryparams.py` calls `QueryParams`, whose module calls the changed
+    // `primitive_value_to_str`; the test's file name names no changed file.
+    let repo = Repo::new(&[
+        (
+            "pkg/_utils.py",
+            "def primitive_value_to_str(v):\n    return str(v)\n",
+        ),
+        (
+            "pkg/_urls.py",
+            "from pkg._utils import primitive_value_to_str\n\nclass QueryParams:\n    def __init__(self, v):\n        self.v = primitive_value_to_str(v)\n",
+        ),
+        ("pkg/other.py", "def unrelated():\n    return 1\n"),
+        (
+            "tests/models/test_queryparams.py",
+            "from pkg._urls import QueryParams\n\ndef test_params():\n    assert QueryParams(1).v == '1'\n",
+        ),
+    ]);
+    repo.write(
+        "pkg/_utils.py",
+        "def primitive_value_to_str(v):\n    if v is None:\n        return ''\n    return str(v)\n",
+    );
+    repo.write("pkg/other.py", "def unrelated():\n    return 2\n");
+    repo.write(
+        "tests/models/test_queryparams.py",
+        "from pkg._urls import QueryParams\n\ndef test_params():\n    assert QueryParams(1).v == '1'\n\ndef test_none():\n    assert QueryParams(None).v == ''\n",
+    );
+    repo.commit("change");
+    let report = repo.build();
+    assert_eq!(
+        report.cohort_of("pkg/_utils.py").unwrap().files,
+        vec!["pkg/_utils.py", "tests/models/test_queryparams.py"]
+    );
+    assert_eq!(
+        report.cohort_of("pkg/other.py").unwrap().files,
+        vec!["pkg/other.py"]
+    );
+}

@@ -11,6 +11,7 @@ use serde::de::DeserializeOwned;
 
 use super::error::{Call, GithubError};
 use super::link;
+use super::notice::{GithubNotice, Notices};
 use super::retry::{RateHints, RetryPolicy, is_retryable, now_epoch};
 use super::wire::ErrorBody;
 use crate::pr::token::Token;
@@ -38,6 +39,8 @@ pub struct GithubConfig {
     /// Who an installation token acts as when `GET /user` refuses it ("Resource not accessible
     /// by integration"): `github-actions[bot]` inside GitHub Actions, unknown elsewhere.
     pub installation_login: Option<String>,
+    /// Where "still waiting" and "trying again" notices go; none are made without it.
+    pub notices: Option<Notices>,
 }
 
 impl GithubConfig {
@@ -49,6 +52,7 @@ impl GithubConfig {
             timeout: Duration::from_secs(60),
             login: None,
             installation_login: None,
+            notices: None,
         }
     }
 }
@@ -82,6 +86,7 @@ pub struct GithubClient {
     timeout: Duration,
     login: Option<String>,
     installation_login: Option<String>,
+    notices: Option<Notices>,
 }
 
 impl fmt::Debug for GithubClient {
@@ -128,6 +133,7 @@ impl GithubClient {
             timeout: config.timeout,
             login: config.login.filter(|l| !l.trim().is_empty()),
             installation_login: config.installation_login,
+            notices: config.notices,
         })
     }
 
@@ -294,11 +300,19 @@ impl GithubClient {
             let backoff = self
                 .retry
                 .delay(attempt, &RateHints::default(), now_epoch());
-            let response = match request.send().await {
+            let response = match self.noting(&call, false, request.send()).await {
                 Ok(response) => response,
                 Err(e) => {
                     let retryable = idempotent || e.is_connect();
                     if retryable && attempt < max_attempts {
+                        let cause = if e.is_timeout() {
+                            "no answer in time"
+                        } else if e.is_connect() {
+                            "the connection failed"
+                        } else {
+                            "the request failed on the way"
+                        };
+                        self.retrying(&call, cause, backoff, attempt, max_attempts);
                         tokio::time::sleep(backoff).await;
                         continue;
                     }
@@ -308,7 +322,7 @@ impl GithubClient {
             let status = response.status();
             if status.is_success() {
                 let headers = response.headers().clone();
-                let failure = match response.bytes().await {
+                let failure = match self.noting(&call, true, response.bytes()).await {
                     Ok(body) => match cut_short(accept, &headers, &body) {
                         None => {
                             return Ok(Answer {
@@ -325,6 +339,13 @@ impl GithubClient {
                     Err(e) => self.transport_error(call.clone(), attempt, e, true),
                 };
                 if idempotent && attempt < max_attempts {
+                    self.retrying(
+                        &call,
+                        "the answer broke off",
+                        backoff,
+                        attempt,
+                        max_attempts,
+                    );
                     tokio::time::sleep(backoff).await;
                     continue;
                 }
@@ -345,7 +366,14 @@ impl GithubClient {
             let resets_too_late = hints.retry_after_secs.is_none()
                 && exhausted.is_some_and(|(_, wait)| wait > self.retry.max_wait);
             if may_retry && attempt < max_attempts && !resets_too_late {
-                tokio::time::sleep(self.retry.delay(attempt, &hints, now)).await;
+                let wait = self.retry.delay(attempt, &hints, now);
+                let cause = if hints.retry_after_secs.is_some() || exhausted.is_some() {
+                    format!("rate limited ({})", status.as_u16())
+                } else {
+                    format!("answered {}", status.as_u16())
+                };
+                self.retrying(&call, &cause, wait, attempt, max_attempts);
+                tokio::time::sleep(wait).await;
                 continue;
             }
             let (message, errors) = self.error_message(response).await;
@@ -374,6 +402,41 @@ impl GithubClient {
                     errors,
                     attempts: attempt,
                 },
+            });
+        }
+    }
+
+    /// `work` (a request or the reading of its answer), with a notice at each interval while
+    /// it has not finished.
+    async fn noting<F: std::future::Future>(
+        &self,
+        call: &Call,
+        arriving: bool,
+        work: F,
+    ) -> F::Output {
+        let Some(notices) = &self.notices else {
+            return work.await;
+        };
+        let every = crate::waiting::notice_interval(self.timeout);
+        crate::waiting::noting(work, every, |waited_secs| {
+            notices.say(GithubNotice::Waiting {
+                call: call.clone(),
+                waited_secs,
+                arriving,
+            })
+        })
+        .await
+    }
+
+    /// Says that `call` failed (`cause`) and is tried again after `wait`.
+    fn retrying(&self, call: &Call, cause: &str, wait: Duration, attempt: u32, max: u32) {
+        if let Some(notices) = &self.notices {
+            notices.say(GithubNotice::Retrying {
+                call: call.clone(),
+                cause: cause.to_owned(),
+                wait_secs: wait.as_secs_f64().round() as u64,
+                next_attempt: attempt + 1,
+                max_attempts: max,
             });
         }
     }

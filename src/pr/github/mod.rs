@@ -4,6 +4,7 @@ mod client;
 mod error;
 mod hosts;
 mod link;
+mod notice;
 mod refusal;
 mod retry;
 mod wire;
@@ -12,6 +13,7 @@ pub use client::{Accept, DEFAULT_API_URL, GithubClient, GithubConfig};
 pub use error::{Call, GithubError};
 pub use hosts::{ApiHosts, GITHUB_HOST};
 pub use link::next_page;
+pub use notice::{GithubNotice, Notices};
 pub use refusal::{Refusal, classify as classify_refusal};
 pub use retry::{RateHints, RetryPolicy, is_retryable, now_epoch, utc_time};
 

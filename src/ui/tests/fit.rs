@@ -5,6 +5,7 @@ use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 
 use super::fixtures::*;
+use crate::review::node::{Kind, Priority, Source};
 use crate::ui::action::Action;
 use crate::ui::keymap::Keymap;
 use crate::ui::state::{AppState, Overlay, Pane};
@@ -303,4 +304,113 @@ fn the_offline_banner_is_whole_above_the_stored_verdict_at_80_columns() {
     state.offline = None;
     let online = screen(&mut state, 80, 24);
     assert!(!text(&online).contains("offline"), "{}", text(&online));
+}
+
+#[test]
+fn two_disagreements_on_one_finding_differ_on_screen_at_80_columns() {
+    // One finding over lines 8–9 that two others disagree with, one on each line, with the
+    // same title: the only difference is where the other side is, and it must show.
+    let mut state = finished();
+    apply(
+        &mut state,
+        [
+            added(node(NodeSpec {
+                id: "wide",
+                reviewer: "qa",
+                priority: Priority::P1,
+                kind: Kind::Bug,
+                anchor: Some(("src/store/session.rs", 8, 9)),
+                title: "Session save discards and unwraps I/O errors",
+                ..NodeSpec::default()
+            })),
+            added(node(NodeSpec {
+                id: "on-8",
+                reviewer: "rules",
+                source: Source::Deterministic,
+                priority: Priority::P2,
+                kind: Kind::Suggestion,
+                anchor: Some(("src/store/session.rs", 8, 8)),
+                title: "`unwrap()` outside tests can panic",
+                ..NodeSpec::default()
+            })),
+            added(node(NodeSpec {
+                id: "on-9",
+                reviewer: "rules",
+                source: Source::Deterministic,
+                priority: Priority::P2,
+                kind: Kind::Suggestion,
+                anchor: Some(("src/store/session.rs", 9, 9)),
+                title: "`unwrap()` outside tests can panic",
+                ..NodeSpec::default()
+            })),
+        ],
+    );
+    let pairs: Vec<_> = state
+        .disagreements
+        .iter()
+        .filter(|d| d.a == "wide" || d.b == "wide")
+        .collect();
+    assert_eq!(pairs.len(), 2, "{:?}", state.disagreements);
+    let lines = screen(&mut state, 80, 24);
+    let top = lines
+        .iter()
+        .position(|l| l.contains("Disagreements ("))
+        .expect("the disagreements pane");
+    let rows: Vec<&str> = lines[top + 1..]
+        .iter()
+        .take_while(|l| !l.contains('└'))
+        .map(|l| l.split('│').nth(1).unwrap_or(""))
+        .filter(|row| row.contains(" rules"))
+        .collect();
+    assert_eq!(rows.len(), 2, "{}", text(&lines));
+    assert_ne!(rows[0], rows[1], "{}", text(&lines));
+}
+
+#[test]
+fn the_list_names_its_columns_and_marks_on_its_first_line() {
+    for (width, height, names) in [
+        (80, 24, &["P", "kind", "title", "(+N)", "status"][..]),
+        (
+            200,
+            60,
+            &[
+                "P",
+                "kind",
+                "title",
+                "▸ (+N)",
+                "found, ✓confirmed",
+                "%",
+                "status",
+            ][..],
+        ),
+    ] {
+        let mut state = finished();
+        let lines = screen(&mut state, width, height);
+        let top = lines
+            .iter()
+            .position(|l| l.contains("┌ Findings ("))
+            .expect("the findings pane");
+        let header = &lines[top + 1];
+        for name in names {
+            assert!(header.contains(name), "{name} at {width}: {header}");
+        }
+        // Each name sits over its column: the status over the rows' statuses.
+        let column = |line: &str, word: &str| line.find(word).map(|b| line[..b].chars().count());
+        let row = lines
+            .iter()
+            .find(|l| l.contains("Consider a test for"))
+            .expect("a finding row");
+        assert_eq!(
+            column(header, "status"),
+            column(row, "open"),
+            "{header}\n{row}"
+        );
+        assert_eq!(
+            column(header, "kind"),
+            column(row, "sugg"),
+            "{header}\n{row}"
+        );
+        // The duplicate count stays whole when the title is cut.
+        assert!(text(&lines).contains("(+1)"), "{}", text(&lines));
+    }
 }

@@ -224,3 +224,51 @@ fn mouse_and_resize_become_actions() {
         })
     );
 }
+
+#[test]
+fn messages_name_the_keys_the_person_bound_not_the_defaults() {
+    let mut state = finished();
+    state.keymap = std::sync::Arc::new(
+        Keymap::with_overrides("view_patch = \"alt-v\"\nopen_gate = \"ctrl-g\"\nreopen = \"R\"")
+            .unwrap(),
+    );
+    apply(&mut state, [Action::ViewPatch]);
+    let text = state.message.take().unwrap().text;
+    assert!(text.contains("(ctrl-g, then f)"), "{text}");
+    apply(
+        &mut state,
+        [Action::PatchWritten {
+            patch: crate::ui::state::PatchData {
+                path: "/tmp/fix.patch".into(),
+                text: String::new(),
+            },
+            summary: "patch written".into(),
+        }],
+    );
+    let text = state.message.take().unwrap().text;
+    assert!(text.ends_with("· alt-v shows it"), "{text}");
+    assert!(!text.contains(" v shows"), "{text}");
+    // A finding already dismissed: the key that reopens it is the remapped one.
+    select(&mut state, "n2");
+    apply(&mut state, [Action::Dismiss]);
+    apply(
+        &mut state,
+        "noise".chars().map(|c| {
+            Action::Text(ratatui_textarea::Input {
+                key: ratatui_textarea::Key::Char(c),
+                ..Default::default()
+            })
+        }),
+    );
+    apply(&mut state, [Action::Submit]);
+    select(&mut state, "n2");
+    apply(&mut state, [Action::Dismiss]);
+    let text = state.message.take().unwrap().text;
+    assert!(text.ends_with(": R reopens it"), "{text}");
+    // Unbound: the command's name, so the person can bind it.
+    let keymap = Keymap::with_overrides("view_patch = []").unwrap();
+    assert_eq!(
+        keymap.key(Context::Main, &Action::ViewPatch),
+        "`view_patch` (unbound)"
+    );
+}

@@ -13,6 +13,8 @@ use super::{ViewContext, percent, shown};
 use crate::diff::Side;
 use crate::review::consolidate::join_names;
 use crate::review::node::{Actor, ReviewNode};
+use crate::ui::action::Action;
+use crate::ui::keymap::Context;
 use crate::ui::rows::OTHER_COHORT;
 use crate::ui::state::{AppState, Pane, RowKey};
 
@@ -339,7 +341,11 @@ fn cohort_lines<'a>(
     lines.extend(super::cohort::diagram(cohort, columns, cx));
     lines.push(Line::raw(""));
     lines.push(Line::from(Span::styled(
-        "enter folds or unfolds the cohort · d shows its diff",
+        format!(
+            "{} folds or unfolds the cohort · {} shows its diff",
+            cx.keymap.key(Context::Main, &Action::Expand),
+            cx.keymap.key(Context::Main, &Action::OpenDiff)
+        ),
         theme.muted,
     )));
     lines
@@ -359,7 +365,11 @@ fn below_lines<'a>(state: &AppState, cx: &ViewContext) -> Vec<Line<'a>> {
             theme.text,
         )),
         Line::from(Span::styled(
-            "These findings are recorded the same, only listed apart. enter unfolds them; L changes the level.",
+            format!(
+                "These findings are recorded the same, only listed apart. {} unfolds them; {} changes the level.",
+                cx.keymap.key(Context::Main, &Action::Expand),
+                cx.keymap.key(Context::Main, &Action::CycleLevel)
+            ),
             theme.muted,
         )),
     ]

@@ -20,7 +20,11 @@ pub fn draw(
     let focused = state.focus == Pane::Disagreements && state.overlays.is_empty();
     let block = Block::bordered()
         .title(Span::styled(
-            format!(" Disagreements ({}) ", disagreements.len()),
+            // The marks' meaning where they are read, as long as the pane is wide enough.
+            format!(
+                " Disagreements ({}) · ≠ priority ≈ kind ⇄ disputed ",
+                disagreements.len()
+            ),
             theme.disagreement,
         ))
         .border_style(theme.border_for(focused));
@@ -39,16 +43,24 @@ pub fn draw(
         let (Some(a), Some(b)) = (state.node(&d.a), state.node(&d.b)) else {
             continue;
         };
+        // Where each side is: two rows that pair one finding with two others on the same
+        // file differ by where the other one is, so that comes before any title.
         let line = a
             .anchor
             .as_ref()
             .map(|x| {
                 tail(
-                    &format!("{}:{}", short_path(&x.path), x.start_line),
+                    &format!("{}:{}", short_path(&x.path), lines_of(x)),
                     place_width,
                 )
             })
             .unwrap_or_default();
+        let other_place = match (&a.anchor, &b.anchor) {
+            (Some(x), Some(y)) if x.path == y.path && lines_of(x) == lines_of(y) => String::new(),
+            (Some(x), Some(y)) if x.path == y.path => format!(" :{}", lines_of(y)),
+            (_, Some(y)) => format!(" {}:{}", short_path(&y.path), lines_of(y)),
+            (_, None) => String::new(),
+        };
         // Who says what first (short, so two rows differ where they differ), then the title.
         let side = |n: &crate::review::ReviewNode| {
             format!(
@@ -65,7 +77,7 @@ pub fn draw(
         };
         let selected =
             focused && state.selected_disagreement.as_ref() == Some(&(d.a.clone(), d.b.clone()));
-        let (left, right) = (side(a), side(b));
+        let (left, right) = (side(a), format!("{}{other_place}", side(b)));
         let used = place_width + 1 + width(&left) + 3 + width(&right) + 2;
         let title = if a.text.title == b.text.title {
             a.text.title.clone()
@@ -92,6 +104,15 @@ pub fn draw(
         lines.push(Line::from(spans));
     }
     frame.render_widget(Paragraph::new(lines).block(block), area);
+}
+
+/// `8` or `8-9`: the lines an anchor covers.
+fn lines_of(anchor: &crate::review::node::Anchor) -> String {
+    if anchor.end_line > anchor.start_line {
+        format!("{}-{}", anchor.start_line, anchor.end_line)
+    } else {
+        anchor.start_line.to_string()
+    }
 }
 
 /// The last two components of a path: `ui/view.rs`.

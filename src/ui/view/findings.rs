@@ -8,6 +8,8 @@ use ratatui::widgets::{Block, Paragraph};
 
 use super::{ViewContext, pad, percent, truncate};
 use crate::review::node::{Kind, Status};
+use crate::ui::action::Action;
+use crate::ui::keymap::Context;
 use crate::ui::rows::{self, Row};
 use crate::ui::state::{AppState, Pane, RowKey};
 
@@ -45,9 +47,14 @@ pub fn draw(
         let text = if let Some(loading) = &state.loading {
             format!("{} {loading}", super::spinner(state.tick))
         } else if let Some(problem) = rows::Filter::parse(&state.filter).problems.first() {
-            format!("{problem} (esc clears the filter)")
+            let esc = cx.keymap.key(Context::Main, &Action::Close);
+            format!("{problem} ({esc} clears the filter)")
         } else if !state.filter.is_empty() {
-            format!("nothing matches `{}` (esc clears the filter)", state.filter)
+            let esc = cx.keymap.key(Context::Main, &Action::Close);
+            format!(
+                "nothing matches `{}` ({esc} clears the filter)",
+                state.filter
+            )
         } else if state.board.reviewers.values().any(|r| {
             matches!(
                 r.phase,
@@ -63,6 +70,19 @@ pub fn draw(
         return Vec::new();
     }
 
+    // The column header: what each column and mark is, on the list's first line.
+    let header = header_rows(inner.height);
+    if header > 0 {
+        frame.render_widget(
+            Paragraph::new(header_line(inner.width as usize, cx)),
+            Rect { height: 1, ..inner },
+        );
+    }
+    let inner = Rect {
+        y: inner.y + header,
+        height: inner.height - header,
+        ..inner
+    };
     let height = inner.height as usize;
     let selected = state
         .selected
@@ -104,6 +124,57 @@ pub fn draw(
     }
     frame.render_widget(Paragraph::new(lines), inner);
     drawn
+}
+
+/// Whether the list has room for its column header: above a few rows it always does.
+pub(crate) fn header_rows(inner_height: u16) -> u16 {
+    u16::from(inner_height >= 4)
+}
+
+/// How many findings rows the list shows in a pane of `area` (borders and header off).
+pub(crate) fn list_height(area: Rect) -> usize {
+    let inner = area.height.saturating_sub(2);
+    (inner - header_rows(inner)) as usize
+}
+
+/// The column header, laid out like a top-level finding row, so each name sits over its
+/// column; the marks a row can carry are named where they appear (`▸ +N`: duplicates folded
+/// under the title, `✓`: who confirmed).
+fn header_line(columns: usize, cx: &ViewContext) -> Line<'static> {
+    let theme = &cx.theme;
+    let fixed = 1 + 4 + 2 + 3 + 6;
+    let shown = Columns::fit(columns.saturating_sub(fixed));
+    let title_room = columns.saturating_sub(fixed + shown.width());
+    let title = if title_room >= 28 {
+        "title  ▸ (+N) duplicates folded"
+    } else if title_room >= 14 {
+        "title  (+N) dups"
+    } else {
+        "title"
+    };
+    let mut spans = vec![
+        Span::raw(" "),
+        Span::raw("    "),
+        Span::raw("  "),
+        Span::raw("P  "),
+        Span::raw(pad("kind", 6)),
+        Span::raw(pad(&truncate(title, title_room), title_room)),
+    ];
+    if shown.who {
+        spans.push(Span::raw(" "));
+        spans.push(Span::raw(pad("found, ✓confirmed", WHO)));
+    }
+    if shown.confidence {
+        spans.push(Span::raw("   %"));
+    }
+    if shown.status {
+        spans.push(Span::raw(" "));
+        spans.push(Span::raw(pad("status", STATUS)));
+    }
+    let style = theme
+        .muted
+        .add_modifier(ratatui::style::Modifier::UNDERLINED);
+    Line::from(spans).style(style)
 }
 
 fn row_spans<'a>(row: &Row, state: &AppState, cx: &ViewContext, columns: usize) -> Vec<Span<'a>> {
@@ -191,7 +262,14 @@ fn row_spans<'a>(row: &Row, state: &AppState, cx: &ViewContext, columns: usize) 
             let fixed = 1 + super::width(&indent) + 2 + 3 + 6;
             let shown = Columns::fit(columns.saturating_sub(fixed));
             let title_room = columns.saturating_sub(fixed + shown.width());
-            let title = truncate(&format!("{}{dup}", node.text.title), title_room);
+            // The duplicate count is never what a short title loses.
+            let title = format!(
+                "{}{dup}",
+                truncate(
+                    &node.text.title,
+                    title_room.saturating_sub(super::width(&dup))
+                )
+            );
             let text_style = if node.status.is_active() {
                 theme.text
             } else {

@@ -85,7 +85,13 @@ fn help(frame: &mut Frame, area: Rect, scroll: u16, cx: &ViewContext) -> u16 {
     super::scrolled(
         frame,
         rect,
-        boxed(" Keys · j/k scroll · any other key closes ".to_string(), cx),
+        boxed(
+            format!(
+                " Keys · {} scroll · any other key closes ",
+                cx.keymap.scroll_keys(Context::Help)
+            ),
+            cx,
+        ),
         Paragraph::new(lines).wrap(Wrap { trim: false }),
         scroll,
         cx,
@@ -96,43 +102,58 @@ fn help(frame: &mut Frame, area: Rect, scroll: u16, cx: &ViewContext) -> u16 {
 fn legend(cx: &ViewContext) -> Vec<Line<'static>> {
     let theme = &cx.theme;
     let mut lines = vec![Line::from(Span::styled("What the marks mean", theme.title))];
-    for (mark, meaning) in [
-        ("▶ ▷", "the selected row (▷: its pane is not focused)"),
+    let key = |action: &Action| cx.keymap.key(Context::Main, action);
+    let marks: [(&str, String); 11] = [
+        (
+            "▶ ▷",
+            "the selected row (▷: its pane is not focused)".to_string(),
+        ),
         (
             "▾ ▸",
-            "unfolded / folded: a cohort, \"below threshold (N)\", a problem's duplicates",
+            "unfolded / folded: a cohort, \"below threshold (N)\", a problem's duplicates"
+                .to_string(),
         ),
         (
             "▸ (+2)",
-            "2 more reports of the same problem folded under it (enter unfolds)",
+            format!(
+                "2 more reports of the same problem folded under it ({} unfolds)",
+                key(&Action::Expand)
+            ),
         ),
-        ("↳", "a duplicate of the finding above"),
-        ("●", "marked (space) for the gate's fix and ignore"),
+        ("↳", "a duplicate of the finding above".to_string()),
+        (
+            "●",
+            format!(
+                "marked ({}) for the gate's fix and ignore",
+                key(&Action::ToggleMark)
+            ),
+        ),
         (
             "P0…P3",
-            "priority, P0 most urgent; then the kind: bug, sugg, rec, quest, ticket",
+            "priority, P0 most urgent; then the kind: bug, sugg, rec, quest, ticket".to_string(),
         ),
         (
             "qa ✓you",
-            "who found it, ✓ who confirmed it; then confidence (%) and status",
+            "who found it, ✓ who confirmed it; then confidence (%) and status".to_string(),
         ),
         (
             "ready",
-            "consensus ready: confirmed by a peer; open, resolved, dismissed",
+            "consensus ready: confirmed by a peer; open, resolved, dismissed".to_string(),
         ),
         (
             "≠ ≈ ⇄",
-            "disagreements: priority / bug or suggestion / confirmed and disputed",
+            "disagreements: priority / bug or suggestion / confirmed and disputed".to_string(),
         ),
         (
             "· ✓ ✗",
-            "reviewers: queued, done, failed (a spinner: reading); 3+1✗: 1 dropped",
+            "reviewers: queued, done, failed (a spinner: reading); 3+1✗: 1 dropped".to_string(),
         ),
         (
             "◆0…◆3 +",
-            "diff gutter: a finding's priority on its line; + several share it",
+            "diff gutter: a finding's priority on its line; + several share it".to_string(),
         ),
-    ] {
+    ];
+    for (mark, meaning) in marks {
         lines.push(Line::from(vec![
             Span::styled(format!("  {}", pad(mark, 14)), theme.key_hint),
             Span::styled(meaning, theme.text),
@@ -179,8 +200,9 @@ fn gate(
             if !details && verdict.reasons.len() > 1 {
                 lines.push(Line::from(Span::styled(
                     format!(
-                        "… {} more: d shows them",
-                        super::findings::plural(verdict.reasons.len() - 1, "reason")
+                        "… {} more: {} shows them",
+                        super::findings::plural(verdict.reasons.len() - 1, "reason"),
+                        cx.keymap.key(Context::Gate, &Action::GateDetails)
                     ),
                     theme.muted,
                 )));
@@ -278,7 +300,10 @@ fn gate(
     let scrolls = shown < body_height;
     let block = boxed(
         if scrolls {
-            " Approval gate · j/k scroll ".to_string()
+            format!(
+                " Approval gate · {} scroll ",
+                cx.keymap.scroll_keys(Context::Gate)
+            )
         } else {
             " Approval gate — nothing is posted without you ".to_string()
         },
@@ -326,7 +351,10 @@ fn patch(frame: &mut Frame, area: Rect, state: &AppState, scroll: u16, cx: &View
     );
     frame.render_widget(Clear, rect);
     let block = boxed(
-        " Patch · j/k scroll · any other key closes ".to_string(),
+        format!(
+            " Patch · {} scroll · any other key closes ",
+            cx.keymap.scroll_keys(Context::Patch)
+        ),
         cx,
     );
     let inner = block.inner(rect);

@@ -34,6 +34,8 @@ pub enum Fault {
     /// The status line, the headers and half of the real body arrive, then the connection is
     /// closed with the body unfinished.
     ResetMidBody,
+    /// The real answer, whole, but only after `after`: a server that is slow to start answering.
+    Late { after: Duration },
     /// The real answer, one byte every `interval`: a server (or proxy) that trickles.
     SlowDrip { interval: Duration },
     /// The first half of the real answer, cleanly: a Content-Length that matches and a closed
@@ -128,6 +130,10 @@ pub async fn respond(
             let bytes = buffer(body).await;
             let half = bytes.slice(..bytes.len() / 2);
             Response::from_parts(parts, Body::from(half))
+        }
+        Fault::Late { after } => {
+            tokio::time::sleep(*after).await;
+            real.await
         }
         Fault::SlowDrip { interval } => {
             let (parts, body) = real.await.into_parts();

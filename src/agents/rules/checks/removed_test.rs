@@ -105,7 +105,19 @@ fn find_removed(file: &FileDiff) -> Vec<Removed> {
                 continue;
             };
             let (text, number, removed) = old[def_at];
-            if removed && let Some(line) = number {
+            // The body right after the removed definition is kept: the test was renamed in
+            // place (httpx's `test_url_invalid` became `test_url_invalid_hostname` with new
+            // tests between), its body now under the new name.
+            let body_kept = old[def_at + 1..]
+                .iter()
+                .find(|(t, _, _)| !t.trim().is_empty())
+                .is_some_and(|(t, _, body_removed)| {
+                    !body_removed && indentation(t) > indentation(text)
+                });
+            if removed
+                && !body_kept
+                && let Some(line) = number
+            {
                 // The body: the lines indented deeper than the definition, context or removed
                 // (a renamed test keeps its body as context).
                 let indent = indentation(text);

@@ -1,0 +1,395 @@
+//! JavaScript and TypeScript: a module is a package's API only when its users can import it,
+//! that is when the package's entry points (`package.json` `exports`, `main`, `module`,
+//! `types`, else an `index` file) export it or re-export names from it, directly or through
+//! other modules. An `export` in a module only the package itself imports is internal.
+//!
+//! Entry points name built files (`./distribution/index.js`); the source they are built from
+//! is found by the same stem under the usual source directories. When the entry points cannot
+//! be found, or a subpath pattern (`"./*"`) opens every module, every export counts.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use super::scope::{Read, Scope};
+use crate::cohort::paths::parent_dir;
+
+/// Modules followed from the entry points before giving up (every export then counts).
+const MODULES: usize = 400;
+
+const SOURCE_EXTENSIONS: &[&str] = &["ts", "tsx", "mts", "cts", "js", "jsx", "mjs", "cjs"];
+
+/// What a module makes reachable: everything (an entry point, `export *`) or some names.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Reach {
+    All,
+    Names(BTreeSet<String>),
+}
+
+/// The scope of the script file `path`, or `None` when the package's entry points are not
+/// known (then the language's own rule, `export`, decides alone).
+pub fn script_scope(path: &str, read: Read) -> Option<Scope> {
+    let (root, manifest) = package_of(path, read)?;
+    let compact: String = manifest.chars().filter(|c| !c.is_whitespace()).collect();
+    if compact.contains("\"private\":true") {
+        return Some(Scope::NotApi("a private package (not published)"));
+    }
+    let entries = entry_files(&root, &manifest, read)?;
+    let mut reached: BTreeMap<String, Reach> = BTreeMap::new();
+    let mut queue: Vec<String> = Vec::new();
+    for entry in entries {
+        reached.insert(entry.clone(), Reach::All);
+        queue.push(entry);
+    }
+    while let Some(module) = queue.pop() {
+        if reached.len() > MODULES {
+            return None;
+        }
+        let Some(text) = read(&module) else {
+            continue;
+        };
+        let exposed = reached.get(&module).cloned().unwrap_or(Reach::All);
+        for (target, reach) in reexports(&module, &text, &exposed, read) {
+            let before = reached.get(&target).cloned();
+            let merged = match (&before, reach) {
+                (Some(Reach::All), _) | (_, Reach::All) => Reach::All,
+                (Some(Reach::Names(old)), Reach::Names(new)) => {
+                    Reach::Names(old.union(&new).cloned().collect())
+                }
+                (None, Reach::Names(new)) => Reach::Names(new),
+            };
+            if before.as_ref() != Some(&merged) {
+                reached.insert(target.clone(), merged);
+                queue.push(target);
+            }
+        }
+    }
+    Some(match reached.remove(path) {
+        Some(Reach::All) => Scope::Exported,
+        Some(Reach::Names(names)) => Scope::Only(names),
+        None => Scope::NotApi("a module the package's entry points do not export"),
+    })
+}
+
+/// The nearest `package.json` above `path`: its directory and text.
+fn package_of(path: &str, read: Read) -> Option<(String, String)> {
+    let mut dir = parent_dir(path).to_string();
+    loop {
+        let manifest = join(&dir, "package.json");
+        if let Some(text) = read(&manifest) {
+            return Some((dir, text));
+        }
+        if dir.is_empty() {
+            return None;
+        }
+        dir = parent_dir(&dir).to_string();
+    }
+}
+
+fn join(dir: &str, file: &str) -> String {
+    let file = file.trim_start_matches("./");
+    if dir.is_empty() {
+        file.to_string()
+    } else {
+        format!("{dir}/{file}")
+    }
+}
+
+/// The source files of the package's entry points; `None` when there are none to be found or
+/// a pattern makes every module an entry point.
+fn entry_files(root: &str, manifest: &str, read: Read) -> Option<Vec<String>> {
+    let json: serde_json::Value = serde_json::from_str(manifest).ok()?;
+    let mut targets = Vec::new();
+    if let Some(exports) = json.get("exports") {
+        collect_targets(exports, &mut targets);
+    }
+    for field in ["main", "module", "types", "typings", "browser"] {
+        if let Some(serde_json::Value::String(target)) = json.get(field) {
+            targets.push(target.clone());
+        }
+    }
+    if targets.iter().any(|t| t.contains('*')) {
+        return None;
+    }
+    if targets.is_empty() {
+        targets.push("index.js".to_string());
+    }
+    let mut files: Vec<String> = targets
+        .iter()
+        .filter_map(|t| source_of(root, t, read))
+        .collect();
+    files.sort();
+    files.dedup();
+    if files.is_empty() { None } else { Some(files) }
+}
+
+/// Every string in an `exports` value (subpaths and conditions nest).
+fn collect_targets(value: &serde_json::Value, out: &mut Vec<String>) {
+    match value {
+        serde_json::Value::String(s) => out.push(s.clone()),
+        serde_json::Value::Array(items) => items.iter().for_each(|v| collect_targets(v, out)),
+        serde_json::Value::Object(map) => map.values().for_each(|v| collect_targets(v, out)),
+        _ => {}
+    }
+}
+
+/// The source file an entry point target is built from: itself when it is in the repository,
+/// else the same path under a source directory in place of the build directory
+/// (`distribution/index.d.ts` → `source/index.ts`).
+fn source_of(root: &str, target: &str, read: Read) -> Option<String> {
+    let target = target.trim_start_matches("./");
+    let stem = strip_script_extension(target);
+    let mut candidates = vec![target.to_string()];
+    let (first, rest) = stem.split_once('/').unwrap_or(("", stem));
+    for dir in ["src", "source", "lib", ""] {
+        let base = if first.is_empty() {
+            join(dir, stem)
+        } else {
+            join(dir, rest)
+        };
+        candidates.extend(SOURCE_EXTENSIONS.iter().map(|e| format!("{base}.{e}")));
+    }
+    candidates
+        .into_iter()
+        .map(|c| join(root, &c))
+        .find(|c| read(c).is_some())
+}
+
+fn strip_script_extension(path: &str) -> &str {
+    for suffix in [".d.ts", ".d.mts", ".d.cts"] {
+        if let Some(stem) = path.strip_suffix(suffix) {
+            return stem;
+        }
+    }
+    match path.rsplit_once('.') {
+        Some((stem, ext)) if SOURCE_EXTENSIONS.contains(&ext) => stem,
+        _ => path,
+    }
+}
+
+/// The modules `module` re-exports from, with what each is made to expose, considering only
+/// what `module` itself exposes (`exposed`).
+fn reexports(module: &str, text: &str, exposed: &Reach, read: Read) -> Vec<(String, Reach)> {
+    let statement = regex::Regex::new(
+        r#"(?s)export\s+(type\s+)?(\*(\s+as\s+[\w$]+)?|\{([^}]*)\})\s*from\s*['"]([^'"]+)['"]"#,
+    )
+    .expect("a valid pattern");
+    let import =
+        regex::Regex::new(r#"(?s)import\s+(type\s+)?\{([^}]*)\}\s*from\s*['"]([^'"]+)['"]"#)
+            .expect("a valid pattern");
+    let local =
+        regex::Regex::new(r"(?s)export\s+(type\s+)?\{([^}]*)\}\s*;").expect("a valid pattern");
+    let wanted = |name: &str| match exposed {
+        Reach::All => true,
+        Reach::Names(names) => names.contains(name),
+    };
+    let mut out = Vec::new();
+    for capture in statement.captures_iter(text) {
+        let Some(target) = resolve(module, &capture[5], read) else {
+            continue;
+        };
+        if capture[2].starts_with('*') {
+            // `export * as ns`: the namespace is one name, everything in it reachable.
+            let namespace = capture.get(3).map(|m| {
+                m.as_str()
+                    .split_whitespace()
+                    .last()
+                    .unwrap_or("")
+                    .to_string()
+            });
+            let reachable = match namespace {
+                Some(ns) => wanted(&ns),
+                None => true,
+            };
+            if reachable {
+                let reach = match (namespace_free(&capture[2]), exposed) {
+                    (true, Reach::Names(names)) => Reach::Names(names.clone()),
+                    _ => Reach::All,
+                };
+                out.push((target, reach));
+            }
+            continue;
+        }
+        let names = specifiers(&capture[4])
+            .into_iter()
+            .filter(|(_, exported)| wanted(exported))
+            .map(|(original, _)| original)
+            .collect::<BTreeSet<_>>();
+        if !names.is_empty() {
+            out.push((target, Reach::Names(names)));
+        }
+    }
+    // `import {X} from './m'; export {X};`
+    let mut imported: BTreeMap<String, (String, String)> = BTreeMap::new();
+    for capture in import.captures_iter(text) {
+        for (original, local_name) in specifiers(&capture[2]) {
+            imported.insert(local_name, (capture[3].to_string(), original));
+        }
+    }
+    for capture in local.captures_iter(text) {
+        for (local_name, exported) in specifiers(&capture[2]) {
+            if !wanted(&exported) {
+                continue;
+            }
+            if let Some((from, original)) = imported.get(&local_name)
+                && let Some(target) = resolve(module, from, read)
+            {
+                out.push((target, Reach::Names(BTreeSet::from([original.clone()]))));
+            }
+        }
+    }
+    out
+}
+
+/// `export *` without `as`: it passes on the names its module exposes.
+fn namespace_free(star: &str) -> bool {
+    !star.contains(" as ")
+}
+
+/// `A, type B, C as D` → (original, exported) pairs.
+fn specifiers(list: &str) -> Vec<(String, String)> {
+    list.split(',')
+        .filter_map(|part| {
+            let part = part.trim().trim_start_matches("type ").trim();
+            if part.is_empty() {
+                return None;
+            }
+            let (original, exported) = match part.split_once(" as ") {
+                Some((a, b)) => (a.trim(), b.trim()),
+                None => (part, part),
+            };
+            Some((original.to_string(), exported.to_string()))
+        })
+        .collect()
+}
+
+/// A relative module specifier resolved to a file of the repository (`./core/Ky.js` is
+/// `core/Ky.ts` in TypeScript sources; a directory means its `index`).
+fn resolve(from: &str, specifier: &str, read: Read) -> Option<String> {
+    if !specifier.starts_with('.') {
+        return None;
+    }
+    let mut parts: Vec<&str> = parent_dir(from)
+        .split('/')
+        .filter(|p| !p.is_empty())
+        .collect();
+    for segment in specifier.split('/') {
+        match segment {
+            "." | "" => {}
+            ".." => {
+                parts.pop()?;
+            }
+            s => parts.push(s),
+        }
+    }
+    let path = parts.join("/");
+    let stem = strip_script_extension(&path);
+    let mut candidates = vec![path.clone()];
+    candidates.extend(SOURCE_EXTENSIONS.iter().map(|e| format!("{stem}.{e}")));
+    candidates.extend(
+        SOURCE_EXTENSIONS
+            .iter()
+            .map(|e| format!("{path}/index.{e}")),
+    );
+    candidates.into_iter().find(|c| read(c).is_some())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn repo(files: &[(&str, &str)]) -> impl Fn(&str) -> Option<String> {
+        let files: BTreeMap<String, String> = files
+            .iter()
+            .map(|(p, t)| (p.to_string(), t.to_string()))
+            .collect();
+        move |path: &str| files.get(path).cloned()
+    }
+
+    // ky #757: `RequestInitRegistry`, exported by `types/request.ts`, which the entry point
+    // reaches only for `KyRequest`.
+    #[test]
+    fn only_what_the_entry_points_reexport_is_public() {
+        let read = repo(&[
+            (
+                "package.json",
+                r#"{"exports": {"types": "./distribution/index.d.ts", "default": "./distribution/index.js"}, "main": "./distribution/index.js"}"#,
+            ),
+            (
+                "source/index.ts",
+                "import {Ky} from './core/Ky.js';\nexport type {KyRequest} from './types/request.js';\nexport * from './errors/index.js';\nexport {Options as KyOptions} from './types/options.js';\nimport {helper} from './utils/helper.js';\nexport {helper};\n",
+            ),
+            ("source/core/Ky.ts", "export class Ky {}\n"),
+            (
+                "source/types/request.ts",
+                "export type RequestInitRegistry = {};\nexport type KyRequest = Request;\n",
+            ),
+            (
+                "source/types/options.ts",
+                "export type Options = {};\nexport type Internal = {};\n",
+            ),
+            (
+                "source/errors/index.ts",
+                "export * from './HTTPError.js';\n",
+            ),
+            ("source/errors/HTTPError.ts", "export class HTTPError {}\n"),
+            (
+                "source/utils/helper.ts",
+                "export const helper = 1;\nexport const other = 2;\n",
+            ),
+        ]);
+        assert_eq!(
+            script_scope("source/index.ts", &read),
+            Some(Scope::Exported)
+        );
+        assert_eq!(
+            script_scope("source/types/request.ts", &read),
+            Some(Scope::Only(BTreeSet::from(["KyRequest".to_string()])))
+        );
+        assert_eq!(
+            script_scope("source/types/options.ts", &read),
+            Some(Scope::Only(BTreeSet::from(["Options".to_string()])))
+        );
+        assert_eq!(
+            script_scope("source/utils/helper.ts", &read),
+            Some(Scope::Only(BTreeSet::from(["helper".to_string()])))
+        );
+        assert_eq!(
+            script_scope("source/errors/HTTPError.ts", &read),
+            Some(Scope::Exported)
+        );
+        assert!(matches!(
+            script_scope("source/core/Ky.ts", &read),
+            Some(Scope::NotApi(_))
+        ));
+    }
+
+    #[test]
+    fn without_known_entry_points_every_export_counts() {
+        let read = repo(&[
+            ("package.json", r#"{"exports": {"./*": "./dist/*.js"}}"#),
+            ("src/a.ts", "export const a = 1;\n"),
+        ]);
+        assert_eq!(script_scope("src/a.ts", &read), None);
+        let read = repo(&[
+            ("package.json", r#"{"main": "./dist/nowhere.js"}"#),
+            ("src/a.ts", "export const a = 1;\n"),
+        ]);
+        assert_eq!(script_scope("src/a.ts", &read), None);
+        let read = repo(&[("src/a.ts", "export const a = 1;\n")]);
+        assert_eq!(script_scope("src/a.ts", &read), None);
+    }
+
+    #[test]
+    fn a_private_package_has_no_api() {
+        let read = repo(&[
+            (
+                "package.json",
+                "{\"private\": true, \"main\": \"index.js\"}",
+            ),
+            ("index.js", "export const a = 1;\n"),
+        ]);
+        assert!(matches!(
+            script_scope("index.js", &read),
+            Some(Scope::NotApi(_))
+        ));
+    }
+}

@@ -1,0 +1,121 @@
+//! What the GitHub client says while a call is slow or waits to be tried again, so a hanging
+//! API server or a rate limit is seen while it lasts, not after minutes of silence.
+//!
+//! Notices name the call (method, path and host: never a query or a token), like the errors.
+
+use std::fmt;
+use std::sync::Arc;
+
+use super::error::Call;
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum GithubNotice {
+    /// No answer yet (or, `arriving`, an answer whose body is still coming), `waited_secs`
+    /// into the wait.
+    Waiting {
+        call: Call,
+        waited_secs: u64,
+        arriving: bool,
+    },
+    /// The call failed and is tried again after `wait_secs`.
+    Retrying {
+        call: Call,
+        /// What went wrong: "answered 502", "rate limited (429)", "the connection failed".
+        cause: String,
+        wait_secs: u64,
+        /// The attempt about to be made, and the most there will be.
+        next_attempt: u32,
+        max_attempts: u32,
+    },
+}
+
+impl fmt::Display for GithubNotice {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            GithubNotice::Waiting {
+                call,
+                waited_secs,
+                arriving,
+            } => {
+                let state = if *arriving {
+                    "the answer is still arriving"
+                } else {
+                    "no answer yet"
+                };
+                write!(f, "waiting for GitHub ({call}): {waited_secs} s, {state}")
+            }
+            GithubNotice::Retrying {
+                call,
+                cause,
+                wait_secs,
+                next_attempt,
+                max_attempts,
+            } => write!(
+                f,
+                "GitHub ({call}): {cause}; trying again in {wait_secs} s \
+                 (attempt {next_attempt} of {max_attempts})"
+            ),
+        }
+    }
+}
+
+/// Where notices go: stderr for a headless run, nowhere once a full-screen cockpit owns the
+/// terminal.
+#[derive(Clone)]
+pub struct Notices(Arc<dyn Fn(GithubNotice) + Send + Sync>);
+
+impl Notices {
+    pub fn new(say: impl Fn(GithubNotice) + Send + Sync + 'static) -> Notices {
+        Notices(Arc::new(say))
+    }
+
+    pub fn say(&self, notice: GithubNotice) {
+        (self.0)(notice)
+    }
+}
+
+/// The same sink, not the same behaviour: closures cannot be compared.
+impl PartialEq for Notices {
+    fn eq(&self, other: &Notices) -> bool {
+        Arc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+impl Eq for Notices {}
+
+impl fmt::Debug for Notices {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("Notices")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn notices_name_the_call_and_never_more() {
+        let call = Call::new("GET", "/repos/o/r/pulls/7", "127.0.0.1:8080");
+        let waiting = GithubNotice::Waiting {
+            call: call.clone(),
+            waited_secs: 15,
+            arriving: false,
+        };
+        assert_eq!(
+            waiting.to_string(),
+            "waiting for GitHub (GET /repos/o/r/pulls/7 on 127.0.0.1:8080): 15 s, no answer yet"
+        );
+        let retrying = GithubNotice::Retrying {
+            call,
+            cause: "answered 502".into(),
+            wait_secs: 2,
+            next_attempt: 2,
+            max_attempts: 4,
+        };
+        assert_eq!(
+            retrying.to_string(),
+            "GitHub (GET /repos/o/r/pulls/7 on 127.0.0.1:8080): answered 502; trying again in \
+             2 s (attempt 2 of 4)"
+        );
+    }
+}
