@@ -20,3 +20,17 @@ impl Exit {
         self as i32
     }
 }
+
+/// A verdict's exit code: mapped here, at the binary's edge, so the review model knows nothing
+/// of processes.
+impl From<crate::review::Decision> for Exit {
+    fn from(decision: crate::review::Decision) -> Exit {
+        use crate::review::Decision;
+        match decision {
+            Decision::Ship => Exit::Ship,
+            Decision::Hold => Exit::Hold,
+            Decision::Inconclusive => Exit::Inconclusive,
+            Decision::Block => Exit::Block,
+        }
+    }
+}

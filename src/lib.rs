@@ -4,6 +4,7 @@
 //! syntect; `tests/architecture.rs` enforces it so the same pipeline runs headless in CI.
 
 pub mod agents;
+pub mod base64;
 pub mod cli;
 pub mod cohort;
 pub mod config;

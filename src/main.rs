@@ -621,7 +621,7 @@ fn headless_command(
     if publish_failed {
         return Ok(Exit::Error);
     }
-    Ok(result.verdict.decision.exit())
+    Ok(Exit::from(result.verdict.decision))
 }
 
 /// A headless run on a space opened offline: the stored round's report, marked as such on
@@ -676,7 +676,7 @@ fn offline_headless(
         return Ok(Exit::Error);
     }
     say("nothing was published: this is the stored round, and publishing needs the network");
-    Ok(result.verdict.decision.exit())
+    Ok(Exit::from(result.verdict.decision))
 }
 
 fn review_options(
@@ -814,7 +814,7 @@ fn cockpit_command(cli: &Cli, pr: &str, runtime: &tokio::runtime::Runtime) -> an
     let (outcome, decision) = runtime.block_on(ui::app::run_cockpit(session, run_review, &cx))?;
     match outcome {
         ui::RunOutcome::Aborted => Ok(Exit::Aborted),
-        _ => Ok(decision.map_or(Exit::Inconclusive, |d| d.exit())),
+        _ => Ok(decision.map_or(Exit::Inconclusive, Exit::from)),
     }
 }
 
@@ -966,7 +966,7 @@ fn evaluate_command(file: &str, format: VerdictFormat) -> anyhow::Result<Exit> {
             write_stdout(&(serde_json::to_string_pretty(&verdict_text::json(&verdict))? + "\n"))?
         }
     }
-    Ok(verdict.decision.exit())
+    Ok(Exit::from(verdict.decision))
 }
 
 fn display_name(file: &str) -> &str {

@@ -66,7 +66,8 @@ mod tests {
         )
         .await;
         assert_eq!(out, 7);
-        assert_eq!(ticks.load(Ordering::SeqCst), 3);
+        // At least three: on a loaded machine one more tick may come before the work sees it.
+        assert!(ticks.load(Ordering::SeqCst) >= 3);
 
         let mut quick = Vec::new();
         noting(async {}, Duration::from_secs(1), |secs| quick.push(secs)).await;

@@ -70,3 +70,190 @@ fn the_check_recognises_every_form_of_use() {
     assert!(terminal_uses("// ratatui::Frame is only named in a comment").is_empty());
     assert!(terminal_uses("let ratatuix = 1;").is_empty());
 }
+
+// ---- Layers: each module uses only the layers below it (or its own), with no cycles ----
+
+/// The crate's top-level modules, lowest layer first. A module may use its own layer and the
+/// ones before it: the pure review model at the bottom, the UI and the binary's edge on top.
+const LAYERS: &[(&str, &[&str])] = &[
+    (
+        "foundation",
+        &["base64", "error_text", "printable", "waiting"],
+    ),
+    ("the review model", &["review"]),
+    (
+        "diff, PR sources, the review space",
+        &["config", "demo", "diff", "pr", "space"],
+    ),
+    ("symbol index and cohorts", &["cohort"]),
+    ("reviewers", &["agents"]),
+    ("the session", &["session"]),
+    ("report and publish", &["gc", "publish", "report"]),
+    (
+        "the edges: arguments, exit codes, the cockpit",
+        &["cli", "exit", "ui"],
+    ),
+];
+
+/// Uses that break the order today, each with why it is still there. The test fails when one
+/// goes away, so this list can only shrink.
+const KNOWN: &[(&str, &str, &str)] = &[(
+    "session",
+    "publish",
+    "the session runs the Preview and Publish commands itself; it needs the publisher as a \
+     port the binary injects before this can go",
+)];
+
+fn layer_of(module: &str) -> Option<usize> {
+    LAYERS.iter().position(|(_, mods)| mods.contains(&module))
+}
+
+/// Source without comments and without test code: a `#[cfg(test)] mod x;` line, and a
+/// top-level `#[cfg(test)] mod x { … }` with everything after it (test modules come last).
+fn production_code(source: &str) -> String {
+    let lines: Vec<&str> = source.lines().collect();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < lines.len() {
+        if lines[i].trim() == "#[cfg(test)]" {
+            let mut j = i + 1;
+            while j < lines.len()
+                && (lines[j].trim().is_empty() || lines[j].trim().starts_with("#["))
+            {
+                j += 1;
+            }
+            let next = lines.get(j).copied().unwrap_or("");
+            let declares_mod = next.trim_start().starts_with("mod ")
+                || next.trim_start().starts_with("pub mod ")
+                || next.trim_start().starts_with("pub(crate) mod ");
+            if declares_mod && next.trim_end().ends_with(';') {
+                i = j + 1;
+                continue;
+            }
+            if declares_mod && !next.starts_with(' ') {
+                break;
+            }
+        }
+        out.push(lines[i].split("//").next().unwrap_or(""));
+        i += 1;
+    }
+    out.join("\n")
+}
+
+/// The top-level modules `code` names through `crate::`.
+fn crate_uses(code: &str) -> Vec<String> {
+    code.match_indices("crate::")
+        .filter(|(at, _)| {
+            // `review_tui::` ends in `crate::`'s letters only when preceded by an identifier.
+            !code[..*at]
+                .chars()
+                .next_back()
+                .is_some_and(|c| c.is_alphanumeric() || c == '_')
+        })
+        .map(|(at, _)| {
+            code[at + "crate::".len()..]
+                .chars()
+                .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+                .collect()
+        })
+        .collect()
+}
+
+fn is_test_file(relative: &Path) -> bool {
+    let name = relative.file_name().unwrap().to_string_lossy();
+    relative.components().any(|c| c.as_os_str() == "tests")
+        || name == "tests.rs"
+        || name.ends_with("_tests.rs")
+        || name.ends_with("_props.rs")
+}
+
+/// (user, used) pairs of top-level modules in production code, with one place each.
+fn module_uses() -> std::collections::BTreeMap<(String, String), String> {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    rust_files(&src, &mut files);
+    let mut uses = std::collections::BTreeMap::new();
+    for file in files {
+        let relative = file.strip_prefix(&src).unwrap().to_path_buf();
+        let top = relative
+            .components()
+            .next()
+            .unwrap()
+            .as_os_str()
+            .to_string_lossy()
+            .trim_end_matches(".rs")
+            .to_string();
+        if top == "main" || top == "lib" || is_test_file(&relative) {
+            continue;
+        }
+        let code = production_code(&fs::read_to_string(&file).unwrap());
+        for used in crate_uses(&code) {
+            if used != top {
+                uses.entry((top.clone(), used))
+                    .or_insert_with(|| format!("src/{}", relative.display()));
+            }
+        }
+    }
+    uses
+}
+
+#[test]
+fn every_module_is_in_a_layer_and_uses_only_the_layers_below() {
+    let uses = module_uses();
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut unplaced = Vec::new();
+    for entry in fs::read_dir(&src).unwrap() {
+        let name = entry.unwrap().file_name().to_string_lossy().to_string();
+        let module = name.trim_end_matches(".rs");
+        if !matches!(module, "main" | "lib") && layer_of(module).is_none() {
+            unplaced.push(module.to_string());
+        }
+    }
+    assert!(unplaced.is_empty(), "modules in no layer: {unplaced:?}");
+
+    let mut offenders = Vec::new();
+    let mut same_layer = std::collections::BTreeSet::new();
+    for ((user, used), place) in &uses {
+        let (Some(from), Some(to)) = (layer_of(user), layer_of(used)) else {
+            continue;
+        };
+        let known = KNOWN.iter().any(|(a, b, _)| a == user && b == used);
+        if to > from && !known {
+            offenders.push(format!(
+                "{place}: `{user}` ({}) uses `{used}` ({}), a layer above it",
+                LAYERS[from].0, LAYERS[to].0
+            ));
+        }
+        if to == from {
+            same_layer.insert((user.clone(), used.clone()));
+        }
+    }
+    for (a, b) in &same_layer {
+        if a < b && same_layer.contains(&(b.clone(), a.clone())) {
+            offenders.push(format!("`{a}` and `{b}` use each other (a cycle)"));
+        }
+    }
+    assert!(offenders.is_empty(), "{}", offenders.join("\n"));
+    for (user, used, why) in KNOWN {
+        assert!(
+            uses.contains_key(&(user.to_string(), used.to_string())),
+            "`{user}` no longer uses `{used}`: remove it from KNOWN ({why})"
+        );
+    }
+}
+
+#[test]
+fn the_layer_check_reads_uses_and_skips_comments_and_tests() {
+    let code = production_code(
+        "use crate::review::node::ReviewNode;\n\
+         // crate::ui::in_a_comment\n\
+         let x = review_tui::crate_like();\n\
+         let y = crate::diff::Side::Left; // crate::publish too\n\
+         #[cfg(test)]\n\
+         mod helper;\n\
+         fn f() { crate::space::open(); }\n\
+         #[cfg(test)]\n\
+         mod tests {\n    use crate::ui::App;\n}\n",
+    );
+    assert_eq!(crate_uses(&code), vec!["review", "diff", "space"]);
+}

@@ -6,7 +6,8 @@ pub mod budget;
 pub mod context;
 pub mod deterministic;
 pub mod dispatch;
-pub mod events;
+/// Reviewer events belong to the review model (the board applies them); kept reachable here.
+pub use crate::review::events;
 pub mod injection;
 pub mod passes;
 pub mod provider;

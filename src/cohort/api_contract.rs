@@ -97,16 +97,23 @@ pub fn api_contract(
             .as_deref()
             .or(base_source.as_deref())
             .unwrap_or("");
-        let file_scope = scope(&file.path, grammar, any_source, &read_either);
-        if let Scope::NotApi(_) = file_scope {
+        let head_scope = scope(&file.path, grammar, any_source, &read_either);
+        // What was exported at the base is decided at the base: a name the head's entry
+        // points or `pub use`s no longer reach was removed.
+        let read_base_first = |path: &str| read_base(path).or_else(|| read_head(path));
+        let base_any = base_source.as_deref().unwrap_or(any_source);
+        let base_scope = scope(&file.path, grammar, base_any, &read_base_first);
+        if matches!(head_scope, Scope::NotApi(_)) && matches!(base_scope, Scope::NotApi(_)) {
             continue;
         }
-        let exported = |name: &str| file_scope.exports(name);
-        let read = |source: Option<&String>| match source {
-            Some(text) => extract(grammar, text.as_bytes(), &exported),
+        let read = |source: Option<&String>, side: &Scope| match source {
+            Some(text) => extract(grammar, text.as_bytes(), &|name: &str| side.exports(name)),
             None => Ok(Surface::default()),
         };
-        match (read(base_source.as_ref()), read(head_source.as_ref())) {
+        match (
+            read(base_source.as_ref(), &base_scope),
+            read(head_source.as_ref(), &head_scope),
+        ) {
             (Ok(base), Ok(head)) => {
                 parsed += 1;
                 surfaces.push(FileSurfaces {
@@ -127,14 +134,33 @@ pub fn api_contract(
     let mut notable = Vec::new();
     let mut added = 0;
     let looked_up = RefCell::new(BTreeMap::new());
+    let looked_up_defined = RefCell::new(BTreeMap::new());
     for file in &surfaces {
-        let alias = |name: &str| alias_target(name, file, &surfaces, index, &read_head, &looked_up);
+        let aliases = |s: &Surface, n: &str| s.aliases.get(n).cloned();
+        let defined = |s: &Surface, n: &str| s.underlying.get(n).cloned();
+        let alias = |name: &str| {
+            alias_target(
+                name, file, &surfaces, index, &read_head, &looked_up, &aliases,
+            )
+        };
+        let underlying = |name: &str| {
+            alias_target(
+                name,
+                file,
+                &surfaces,
+                index,
+                &read_head,
+                &looked_up_defined,
+                &defined,
+            )
+        };
         let types = Types {
             structural: matches!(
                 file.grammar,
                 Grammar::JavaScript | Grammar::TypeScript | Grammar::Tsx
             ),
             alias: &alias,
+            underlying: &underlying,
             inherits: &|base: &str, member: &str| {
                 base_has(base, member, file, index, &read_head, 0)
             },
@@ -266,9 +292,10 @@ pub fn api_contract(
     }
 }
 
-/// The target of the transparent alias `name` as the package sees it at the head: declared in
-/// a changed file of the same language, or else in an unchanged file of the same package
-/// (Go: the same directory) that the index says defines it. Looked-up files are remembered.
+/// The target of the transparent alias `name` (or, with another `table`, the underlying type
+/// of the defined type `name`) as the package sees it at the head: declared in a changed file
+/// of the same language, or else in an unchanged file of the same package (Go: the same
+/// directory) that the index says defines it. Looked-up files are remembered.
 fn alias_target(
     name: &str,
     file: &FileSurfaces,
@@ -276,12 +303,13 @@ fn alias_target(
     index: &SymbolIndex,
     read_head: &dyn Fn(&str) -> Option<String>,
     looked_up: &RefCell<BTreeMap<String, Option<String>>>,
+    table: &dyn Fn(&Surface, &str) -> Option<String>,
 ) -> Option<String> {
     let same_language = |f: &&FileSurfaces| same_family(f.grammar, file.grammar);
     let declared = |head: bool| {
         all.iter().filter(same_language).find_map(|f| {
             let surface = if head { &f.head } else { &f.base };
-            surface.aliases.get(name).cloned()
+            table(surface, name)
         })
     };
     if let Some(target) = declared(true).or_else(|| declared(false)) {
@@ -301,7 +329,7 @@ fn alias_target(
             let grammar = Grammar::for_path(path)?;
             let source = read_head(path)?;
             let surface = extract(grammar, source.as_bytes(), &|_| true).ok()?;
-            surface.aliases.get(name).cloned()
+            table(&surface, name)
         });
     looked_up
         .borrow_mut()

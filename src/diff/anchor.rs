@@ -2,8 +2,8 @@
 //! side the line exists on. Context lines exist on both sides, added lines only on the RIGHT,
 //! removed lines only on the LEFT, which is exactly the hunk's old or new line range.
 
+use super::Side;
 use super::model::{Diff, FileDiff, Hunk, LineKind};
-use super::side::Side;
 
 impl Diff {
     /// The file a review comment would name with `path` (the new path; the old one for a

@@ -13,9 +13,10 @@ mod language;
 mod model;
 mod names;
 mod parse;
-mod side;
 mod testcode;
 
+/// Sides are part of the review model (every anchor has one); the diff shares the type.
+pub use crate::review::side::Side;
 pub use code_lines::{CodeLexer, LineFacts, MAX_CODE_LINE_BYTES, code_mask, minified_line};
 pub use error::{DiffError, Problem};
 pub use language::Language;
@@ -23,5 +24,4 @@ pub use model::{
     Diff, FileDiff, FileMode, FileStatus, Hunk, Line, LineEnding, LineKind, SubmoduleChange,
 };
 pub use parse::{parse, parse_bytes};
-pub use side::Side;
 pub use testcode::{TestTracker, is_test_path, test_lines};

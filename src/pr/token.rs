@@ -33,14 +33,13 @@ impl Token {
     pub(crate) fn basic_auth_header(&self) -> String {
         format!(
             "Authorization: Basic {}",
-            crate::space::token::base64(format!("x-access-token:{}", self.expose()).as_bytes())
+            crate::base64::encode(format!("x-access-token:{}", self.expose()).as_bytes())
         )
     }
 
     /// `text` with every form of the token that could appear in it replaced.
     pub fn scrub(&self, text: &str) -> String {
-        let basic =
-            crate::space::token::base64(format!("x-access-token:{}", self.expose()).as_bytes());
+        let basic = crate::base64::encode(format!("x-access-token:{}", self.expose()).as_bytes());
         let mut out = text.to_string();
         // Longest first, so the encoded header is not left half-replaced by the raw token.
         for secret in [basic.as_str(), self.expose()] {

@@ -2,23 +2,12 @@
 //! comment says (the finding, a one-click suggestion only from exact replacement lines, a footer
 //! naming who found it, and the hidden fingerprint marker).
 
-use serde::Serialize;
-
 use super::markers;
 use super::select::Item;
 use crate::diff::{Diff, Side};
 use crate::pr::forge::NewReviewComment;
 use crate::report::escape;
-
-/// A finding that should have been an inline comment but is not on the current diff.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct MovedFinding {
-    pub fingerprint: String,
-    /// `path:line` as the reviewer anchored it.
-    pub location: String,
-    pub title: String,
-    pub reason: String,
-}
+pub use crate::report::fields::{MovedFinding, evidence_text, fence_for, push_field};
 
 /// Where a comment goes on the diff.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -155,40 +144,6 @@ fn generated_text(item: &Item) -> String {
         out.push_str(&fields);
     }
     out
-}
-
-/// Evidence from each report, named by its source when there are several.
-pub fn evidence_text(item: &Item) -> String {
-    match item.evidence.as_slice() {
-        [] => String::new(),
-        [(_, only)] => only.trim().to_string(),
-        many => many
-            .iter()
-            .map(|(who, text)| format!("{who}: {}", text.trim()))
-            .collect::<Vec<_>>()
-            .join("\n"),
-    }
-}
-
-/// `- **Label:** text`, continuation lines indented so they stay in the list item.
-pub fn push_field(out: &mut String, label: &str, text: &str) {
-    let text = text.trim();
-    if text.is_empty() {
-        return;
-    }
-    let text = escape::prose(text).replace('\n', "\n  ");
-    out.push_str(&format!("- **{label}:** {text}\n"));
-}
-
-/// A code fence longer than any backtick run in the lines, so replacement code that itself
-/// contains a fence cannot end the suggestion early.
-pub fn fence_for(lines: &[String]) -> String {
-    let longest = lines
-        .iter()
-        .map(|line| line.split(|c| c != '`').map(str::len).max().unwrap_or(0))
-        .max()
-        .unwrap_or(0);
-    "`".repeat((longest + 1).max(3))
 }
 
 #[cfg(test)]

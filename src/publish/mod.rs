@@ -21,7 +21,8 @@ pub mod limits;
 mod local;
 pub mod markers;
 mod rerun;
-pub mod select;
+/// What a round publishes: chosen in `report`, where the Markdown summary needs it too.
+pub use crate::report::select;
 
 use std::path::PathBuf;
 

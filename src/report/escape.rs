@@ -7,7 +7,7 @@
 //! Three shapes: [`prose`] for text (inline code spans in it are kept, everything else is
 //! escaped), [`inline`] for one line of it, [`code`] for a literal (a path, a rule id) as a code
 //! span. Code blocks get a fence longer than any backtick run in them
-//! (`crate::publish::comment::fence_for`).
+//! (`crate::report::fields::fence_for`).
 
 /// A zero-width space: breaks a mention, an autolink or an issue reference without changing
 /// what the reader sees.

@@ -3,9 +3,9 @@
 //! the observations, the walkthrough, then the details folded away. No praise: it is not
 //! information the reader needs. `--format markdown` prints the same body.
 
+use super::fields::{MovedFinding, evidence_text, push_field};
+use super::select::{Item, Selected, is_blocking};
 use crate::pr::forge::CheckRun;
-use crate::publish::comment::{MovedFinding, evidence_text, push_field};
-use crate::publish::select::{Item, Selected, is_blocking};
 use crate::report::escape::{code, inline, prose};
 use crate::report::review::facts_line;
 use crate::review::node::{ReviewNode, Severity};
@@ -246,7 +246,7 @@ fn details(result: &RoundSnapshot, selected: &Selected, extras: &SummaryExtras<'
             };
             // A code block shows anything literally; markers are only read from a body's
             // last lines, so a marker-shaped line in here is inert.
-            let fence = crate::publish::comment::fence_for(&lines);
+            let fence = super::fields::fence_for(&lines);
             out.push_str(&format!(
                 "- {} {}\n\n{fence}\n{}\n{fence}\n",
                 code(&item.node.location()),

@@ -2,9 +2,11 @@
 
 pub mod escape;
 pub mod evaluate;
+pub mod fields;
 pub mod headless;
 pub mod markdown;
 pub mod review;
+pub mod select;
 pub mod verdict_text;
 
 #[cfg(test)]

@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use crate::agents::events::{EventKind, ReviewEvent, RunId};
+use super::events::{EventKind, ReviewEvent, RunId};
 use crate::review::node::{Actor, ReviewNode};
 use crate::review::status::{self, Change, StatusError};
 use crate::review::verdict::{Outcome, ReviewerRun};
@@ -177,7 +177,7 @@ impl Board {
                 Applied::Changed
             }
             EventKind::Waiting { host, waited_secs } => {
-                state.note = crate::agents::events::waiting_note(&host, waited_secs);
+                state.note = super::events::waiting_note(&host, waited_secs);
                 Applied::Changed
             }
             EventKind::Done { summary } => {

@@ -153,7 +153,10 @@ pub fn settle(nodes: &mut [ReviewNode], earlier: &EarlierNames) {
 
 /// Where in its file a finding sits, for ordering identical ones (LEFT lines before RIGHT).
 fn place(anchor: &super::node::Anchor) -> (bool, u32) {
-    (anchor.side == crate::diff::Side::Right, anchor.start_line)
+    (
+        anchor.side == crate::review::side::Side::Right,
+        anchor.start_line,
+    )
 }
 
 /// Whitespace changes (re-indentation, trailing spaces, blank lines) do not change the problem.

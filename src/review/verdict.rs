@@ -37,16 +37,6 @@ impl Decision {
             Decision::Block => "Block",
         }
     }
-
-    pub fn exit(self) -> crate::exit::Exit {
-        use crate::exit::Exit;
-        match self {
-            Decision::Ship => Exit::Ship,
-            Decision::Hold => Exit::Hold,
-            Decision::Inconclusive => Exit::Inconclusive,
-            Decision::Block => Exit::Block,
-        }
-    }
 }
 
 impl fmt::Display for Decision {

@@ -78,6 +78,10 @@ pub enum Action {
     PublishCancel,
     /// Show the patch the gate wrote.
     ViewPatch,
+    /// Show (or hide) the event log: what ran, failed, waited and was posted.
+    EventLog,
+    /// Start (or drop) a range of rows at the selection: triage keys act on all of it.
+    SelectRange,
     // Text input, routed to the top text box.
     Text(Input),
     Submit,
@@ -158,7 +162,7 @@ pub enum Action {
 
 impl Action {
     /// The commands a key can be bound to, by name.
-    pub const BINDABLE: [Action; 45] = [
+    pub const BINDABLE: [Action; 47] = [
         Action::MoveDown,
         Action::MoveUp,
         Action::PageDown,
@@ -204,6 +208,8 @@ impl Action {
         Action::ViewPatch,
         Action::OpenInEditor,
         Action::ZoomDetail,
+        Action::EventLog,
+        Action::SelectRange,
     ];
 
     /// The snake_case name of a bindable command; `None` for actions that carry data.
@@ -254,6 +260,8 @@ impl Action {
             Action::ViewPatch => "view_patch",
             Action::OpenInEditor => "open_in_editor",
             Action::ZoomDetail => "zoom_detail",
+            Action::EventLog => "event_log",
+            Action::SelectRange => "select_range",
             _ => return None,
         })
     }

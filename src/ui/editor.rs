@@ -128,10 +128,7 @@ impl Drop for TempFile {
 /// The OSC 52 sequence that asks the terminal to put `text` on the clipboard (tmux passes it
 /// on with `set-clipboard on`; terminals without it ignore it).
 pub fn osc52(text: &str) -> String {
-    format!(
-        "\x1b]52;c;{}\x07",
-        crate::space::token::base64(text.as_bytes())
-    )
+    format!("\x1b]52;c;{}\x07", crate::base64::encode(text.as_bytes()))
 }
 
 #[cfg(test)]

@@ -146,6 +146,8 @@ pub enum Context {
     Diff,
     /// The patch viewer: bound keys scroll; any other key closes it.
     Patch,
+    /// The event log: bound keys scroll; any other key closes it.
+    Log,
 }
 
 impl Context {
@@ -157,6 +159,7 @@ impl Context {
             Context::Help => "Help",
             Context::Diff => "Diff view",
             Context::Patch => "Patch viewer",
+            Context::Log => "Event log",
         }
     }
 }
@@ -288,6 +291,13 @@ impl Default for Keymap {
             ),
             (
                 Main,
+                A::SelectRange,
+                &["V"],
+                "range: from here to where you move; confirm, dismiss and resolve act on all of it (esc drops it); on a cohort row they act on the cohort",
+                NONE,
+            ),
+            (
+                Main,
                 A::Undo,
                 &["u"],
                 "undo the last triage change (recorded as a change, like any other)",
@@ -372,6 +382,13 @@ impl Default for Keymap {
                 A::ViewPatch,
                 &["v"],
                 "view the patch the gate's fix wrote",
+                NONE,
+            ),
+            (
+                Main,
+                A::EventLog,
+                &["l"],
+                "event log: what ran, failed, waited and was posted",
                 NONE,
             ),
             (Main, A::Help, &["?"], "help: every key", ALL),
@@ -500,6 +517,18 @@ impl Default for Keymap {
             (Patch, A::PageUp, &["pgup"], "page up", NONE),
             (Patch, A::Top, &["home", "g"], "top", NONE),
             (Patch, A::Bottom, &["end", "G"], "end", NONE),
+            (Log, A::MoveDown, &["j", "down"], "scroll down", NONE),
+            (Log, A::MoveUp, &["k", "up"], "scroll up", NONE),
+            (Log, A::PageDown, &["pgdn", "space"], "page down", NONE),
+            (Log, A::PageUp, &["pgup"], "page up", NONE),
+            (Log, A::Top, &["home", "g"], "oldest line", NONE),
+            (
+                Log,
+                A::Bottom,
+                &["end", "G"],
+                "newest line (and follow new ones)",
+                NONE,
+            ),
             (Help, A::MoveDown, &["j", "down"], "scroll down", NONE),
             (Help, A::MoveUp, &["k", "up"], "scroll up", NONE),
             (Help, A::PageDown, &["pgdn", "space"], "page down", NONE),
@@ -692,6 +721,9 @@ impl Keymap {
             Some(Overlay::Patch { .. }) => {
                 Some(self.lookup(Context::Patch, key).unwrap_or(Action::Close))
             }
+            Some(Overlay::Log { .. }) => {
+                Some(self.lookup(Context::Log, key).unwrap_or(Action::Close))
+            }
             Some(Overlay::Error { .. }) => Some(Action::Close),
             Some(Overlay::Input(input)) => {
                 let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
@@ -746,6 +778,8 @@ pub(crate) fn short(action: &Action) -> &'static str {
         Action::GateAbort => "leave",
         Action::ViewPatch => "view patch",
         Action::ZoomDetail => "zoom",
+        Action::EventLog => "log",
+        Action::SelectRange => "range",
         Action::Close => "back",
         other => other.name().unwrap_or(""),
     }

@@ -12,6 +12,7 @@ pub mod diffview;
 pub mod editor;
 pub mod highlight;
 pub mod keymap;
+pub mod log;
 pub mod rows;
 pub mod run;
 pub mod state;

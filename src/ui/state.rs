@@ -252,6 +252,10 @@ pub enum Overlay {
     Patch {
         scroll: u16,
     },
+    /// The event log (`AppState::log`); `u16::MAX` follows its end as lines arrive.
+    Log {
+        scroll: u16,
+    },
 }
 
 /// Where the diff view is: which files, the cursor row and the first row shown. Rows are
@@ -368,6 +372,10 @@ pub struct AppState {
     pub expanded: BTreeSet<String>,
     /// Findings chosen for the gate's fix and ignore.
     pub marked: BTreeSet<String>,
+    /// `V`: where a range of rows starts; it ends at the selection. Confirm, dismiss and
+    /// resolve then act on every finding in it (a cohort or below-threshold row in it brings
+    /// its findings along).
+    pub range: Option<RowKey>,
     pub filter: String,
     pub overlays: Vec<Overlay>,
     pub message: Option<Message>,
@@ -391,6 +399,8 @@ pub struct AppState {
     /// The person's keymap, so a message that names a key names the one they bound (the
     /// loop sets it from the view context; the defaults until then).
     pub keymap: Arc<crate::ui::keymap::Keymap>,
+    /// What ran, failed, waited and was posted this session (`l` shows it).
+    pub log: crate::ui::log::EventLog,
 }
 
 impl AppState {
@@ -426,6 +436,7 @@ impl AppState {
             below_open: BTreeSet::new(),
             expanded: BTreeSet::new(),
             marked: BTreeSet::new(),
+            range: None,
             filter: String::new(),
             overlays: Vec::new(),
             message: None,
@@ -441,6 +452,7 @@ impl AppState {
             worktree: None,
             zoomed: false,
             keymap: Arc::new(crate::ui::keymap::Keymap::default()),
+            log: crate::ui::log::EventLog::default(),
         }
     }
 

@@ -9,12 +9,19 @@ use crate::review::status::{self, Change};
 use crate::ui::state::{AppState, MessageKind, RowKey};
 use crate::ui::update::{Effect, refresh, refresh_verdict};
 
-/// One change the person made, and the change that takes it back.
+/// One change to one finding, and the change that takes it back.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Undoable {
+pub struct Step {
     pub node_id: String,
     pub done: Change,
     pub undo: Change,
+}
+
+/// What one key did: one finding's change, or a range's or a cohort's (`u` takes the whole
+/// of it back at once, as it was made at once).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Undoable {
+    pub steps: Vec<Step>,
 }
 
 /// Where a change comes from: a new decision clears what could be redone.
@@ -36,15 +43,78 @@ pub fn label(state: &AppState, id: &str) -> String {
 /// Changes a node's status as the person, through the status service, and remembers how to
 /// take it back.
 pub fn change(state: &mut AppState, id: &str, change: Change) -> Vec<Effect> {
-    apply(state, id, change, Origin::New)
+    change_all(state, &[id.to_string()], change)
 }
 
-fn apply(state: &mut AppState, id: &str, change: Change, origin: Origin) -> Vec<Effect> {
+/// Changes every node of `ids` the same way, as one step of the undo history. Findings the
+/// change does not apply to (already in that status, or refused) are left as they are and
+/// counted in the one message that says what happened.
+pub fn change_all(state: &mut AppState, ids: &[String], change: Change) -> Vec<Effect> {
+    let (steps, effects) = apply_all(state, ids, &change, Origin::New);
+    if !steps.is_empty() {
+        state.undo.push(Undoable { steps });
+        state.redo.clear();
+    }
+    effects
+}
+
+/// Applies `change` to each of `ids`; a single finding keeps its own message, several get one
+/// summary.
+fn apply_all(
+    state: &mut AppState,
+    ids: &[String],
+    change: &Change,
+    origin: Origin,
+) -> (Vec<Step>, Vec<Effect>) {
+    let mut steps = Vec::new();
+    let mut effects = Vec::new();
+    for id in ids {
+        let (step, effect) = apply(state, id, change.clone(), origin);
+        steps.extend(step);
+        effects.extend(effect);
+    }
+    if ids.len() > 1 {
+        let prefix = match origin {
+            Origin::New => "",
+            Origin::Undo => "undone: ",
+            Origin::Redo => "redone: ",
+        };
+        let unchanged = ids.len() - effects.len();
+        let mut text = format!(
+            "{prefix}{} {}",
+            verb(change),
+            crate::ui::view::findings::plural(effects.len(), "finding")
+        );
+        if unchanged > 0 {
+            text.push_str(&format!(" ({unchanged} unchanged: already so, or refused)"));
+        }
+        state.say(MessageKind::Info, text);
+    }
+    (steps, effects)
+}
+
+fn verb(change: &Change) -> &'static str {
+    match change {
+        Change::Confirm { .. } => "confirmed",
+        Change::Dispute { .. } => "disputed",
+        Change::Resolve { .. } => "resolved",
+        Change::Dismiss { .. } => "dismissed",
+        Change::Reopen => "reopened",
+        Change::Withdraw => "withdrew the confirmation of",
+    }
+}
+
+fn apply(
+    state: &mut AppState,
+    id: &str,
+    change: Change,
+    origin: Origin,
+) -> (Option<Step>, Option<Effect>) {
     let actor = Actor::Person(state.person.clone());
     let at = state.now.clone();
     let name = label(state, id);
     let Some(node) = state.node_mut(id) else {
-        return Vec::new();
+        return (None, None);
     };
     let before = node.clone();
     match status::apply(node, change.clone(), &actor, &at) {
@@ -55,7 +125,7 @@ fn apply(state: &mut AppState, id: &str, change: Change, origin: Origin) -> Vec<
                     MessageKind::Info,
                     format!("{name}: already {}, nothing changed", node.status),
                 );
-                return Vec::new();
+                return (None, None);
             }
             let text = match &applied.transition {
                 Some(t) => format!("{name}: {} → {}", t.from, t.to),
@@ -67,21 +137,11 @@ fn apply(state: &mut AppState, id: &str, change: Change, origin: Origin) -> Vec<
                 Origin::Redo => "redone: ",
             };
             state.say(MessageKind::Info, format!("{prefix}{text}"));
-            if let Some(undo) = inverse(&before, &change) {
-                let entry = Undoable {
-                    node_id: id.to_string(),
-                    done: change.clone(),
-                    undo,
-                };
-                match origin {
-                    Origin::New => {
-                        state.undo.push(entry);
-                        state.redo.clear();
-                    }
-                    Origin::Redo => state.undo.push(entry),
-                    Origin::Undo => {}
-                }
-            }
+            let step = inverse(&before, &change).map(|undo| Step {
+                node_id: id.to_string(),
+                done: change.clone(),
+                undo,
+            });
             // Consolidation and disagreements read a status only as active or not, and the
             // status service changes nothing else they read: a confirmation leaves them as
             // they are, and recomputing them would cost a keypress tens of milliseconds.
@@ -90,16 +150,17 @@ fn apply(state: &mut AppState, id: &str, change: Change, origin: Origin) -> Vec<
             } else {
                 refresh(state);
             }
-            vec![Effect::PersistStatus {
+            let effect = Effect::PersistStatus {
                 node_id: id.to_string(),
                 change,
                 node,
                 suppression: applied.suppression,
-            }]
+            };
+            (step, Some(effect))
         }
         Err(err) => {
             state.say(MessageKind::Error, err.to_string());
-            Vec::new()
+            (None, None)
         }
     }
 }
@@ -128,19 +189,38 @@ fn inverse(before: &ReviewNode, change: &Change) -> Option<Change> {
     })
 }
 
-/// `u`: takes back the last change, selecting its finding.
+/// `u`: takes back the last change (every finding of it, last first), selecting its finding.
 pub fn undo(state: &mut AppState) -> Vec<Effect> {
     let Some(entry) = state.undo.pop() else {
         state.say(MessageKind::Warn, "nothing to undo".to_string());
         return Vec::new();
     };
-    let effects = apply(state, &entry.node_id, entry.undo.clone(), Origin::Undo);
-    show(state, &entry.node_id);
+    let mut effects = Vec::new();
+    let mut undone = Vec::new();
+    for step in entry.steps.iter().rev() {
+        let (done, effect) = apply(state, &step.node_id, step.undo.clone(), Origin::Undo);
+        if done.is_some() || effect.is_some() {
+            undone.push(step.clone());
+        }
+        effects.extend(effect);
+    }
+    if entry.steps.len() > 1 {
+        let text = format!(
+            "undone: {} of the {} changes made at once",
+            effects.len(),
+            entry.steps.len()
+        );
+        state.say(MessageKind::Info, text);
+    }
+    if let Some(first) = entry.steps.first() {
+        show(state, &first.node_id);
+    }
     if effects.is_empty() {
-        // The finding changed since (a reviewer, a new round): the entry no longer applies.
+        // The findings changed since (a reviewer, a new round): the entry no longer applies.
         return effects;
     }
-    state.redo.push(entry);
+    undone.reverse();
+    state.redo.push(Undoable { steps: undone });
     effects
 }
 
@@ -150,8 +230,23 @@ pub fn redo(state: &mut AppState) -> Vec<Effect> {
         state.say(MessageKind::Warn, "nothing to redo".to_string());
         return Vec::new();
     };
-    let effects = apply(state, &entry.node_id, entry.done.clone(), Origin::Redo);
-    show(state, &entry.node_id);
+    let mut effects = Vec::new();
+    let mut steps = Vec::new();
+    for step in &entry.steps {
+        let (done, effect) = apply(state, &step.node_id, step.done.clone(), Origin::Redo);
+        steps.extend(done);
+        effects.extend(effect);
+    }
+    if entry.steps.len() > 1 {
+        let text = format!("redone: {} changes at once", effects.len());
+        state.say(MessageKind::Info, text);
+    }
+    if !steps.is_empty() {
+        state.undo.push(Undoable { steps });
+    }
+    if let Some(first) = entry.steps.first() {
+        show(state, &first.node_id);
+    }
     effects
 }
 

@@ -59,6 +59,13 @@ pub enum Effect {
 }
 
 pub fn update(state: &mut AppState, action: Action) -> Vec<Effect> {
+    crate::ui::log::record(state, &action);
+    let effects = transition(state, action);
+    crate::ui::log::record_effects(state, &effects);
+    effects
+}
+
+fn transition(state: &mut AppState, action: Action) -> Vec<Effect> {
     // Moving inside the diff view, which covers the list, changes nothing the list shows; at
     // 10k findings rebuilding it twice costs more than the frame the key asks for.
     if matches!(state.top_overlay(), Some(Overlay::Diff(_))) && moves_only(&action) {
@@ -105,6 +112,23 @@ fn dispatch(state: &mut AppState, action: Action) -> Vec<Effect> {
         Action::Expand => expand(state),
         Action::NextFinding => jump_finding(state, true),
         Action::PrevFinding => jump_finding(state, false),
+        Action::Confirm | Action::Resolve | Action::Dismiss
+            if state.focus == Pane::Findings && group_targets(state).is_some() =>
+        {
+            return act_on_group(state, &action);
+        }
+        Action::SelectRange => {
+            if state.range.take().is_none() {
+                state.range = state.selected.clone();
+                if state.range.is_some() {
+                    info(
+                        state,
+                        "range: move to extend it; confirm, dismiss or resolve act on all of it"
+                            .to_string(),
+                    );
+                }
+            }
+        }
         Action::Confirm => {
             return with_selected(state, "confirm", |state, id| {
                 let effects = triage::change(
@@ -305,7 +329,9 @@ fn dispatch(state: &mut AppState, action: Action) -> Vec<Effect> {
         }
         Action::Close => {
             if state.overlays.pop().is_none() {
-                if state.zoomed {
+                if state.range.is_some() {
+                    state.range = None;
+                } else if state.zoomed {
                     state.zoomed = false;
                 } else if !state.filter.is_empty() {
                     state.filter.clear();
@@ -491,6 +517,14 @@ fn dispatch(state: &mut AppState, action: Action) -> Vec<Effect> {
             let key = state.key(Context::Main, &Action::ViewPatch);
             info(state, format!("{summary} · {key} shows it"));
         }
+        Action::EventLog => {
+            if matches!(state.top_overlay(), Some(Overlay::Log { .. })) {
+                state.overlays.pop();
+            } else {
+                // Opens at its newest line, and follows new ones until scrolled.
+                state.overlays.push(Overlay::Log { scroll: u16::MAX });
+            }
+        }
         Action::ViewPatch => {
             if state.patch.is_some() {
                 state.overlays.push(Overlay::Patch { scroll: 0 });
@@ -579,20 +613,12 @@ fn submit(state: &mut AppState) -> Vec<Effect> {
                 return Vec::new();
             }
             state.overlays.pop();
-            let mut effects = Vec::new();
+            // One reason, one step of the undo history, however many findings.
+            let effects = triage::change_all(state, &node_ids, Change::Dismiss { reason });
             for id in &node_ids {
-                effects.extend(triage::change(
-                    state,
-                    id,
-                    Change::Dismiss {
-                        reason: reason.clone(),
-                    },
-                ));
                 state.marked.remove(id);
             }
-            if node_ids.len() > 1 && effects.len() == node_ids.len() {
-                info(state, format!("dismissed {} findings", node_ids.len()));
-            }
+            state.range = None;
             if let [id] = node_ids.as_slice()
                 && state.overlays.is_empty()
             {
@@ -612,6 +638,106 @@ fn submit(state: &mut AppState) -> Vec<Effect> {
                 message(state, MessageKind::Warn, text);
             }
             Vec::new()
+        }
+    }
+}
+
+/// The findings a triage key acts on when it is not the one selected finding: the rows of a
+/// range (`V`), or the cohort (or below-threshold group) whose row is selected. What the
+/// filter hides is never included: what is acted on is what is listed. Duplicates under a
+/// folded problem stay with their problem, as everywhere else.
+pub(crate) fn group_targets(state: &AppState) -> Option<Vec<String>> {
+    let visible = rows::rows(state);
+    let keys: Vec<RowKey> = match (&state.range, &state.selected) {
+        (Some(anchor), Some(at)) => {
+            let a = rows::position(&visible, anchor)?;
+            let b = rows::position(&visible, at)?;
+            visible[a.min(b)..=a.max(b)].iter().map(Row::key).collect()
+        }
+        (None, Some(key @ (RowKey::Cohort(_) | RowKey::Below(_)))) => vec![key.clone()],
+        _ => return None,
+    };
+    let all = rows::build(state, Unfold::All);
+    let mut ids: Vec<String> = Vec::new();
+    for key in &keys {
+        match key {
+            RowKey::Node(id) => ids.push(id.clone()),
+            RowKey::Cohort(cohort) | RowKey::Below(cohort) => {
+                let below_only = matches!(key, RowKey::Below(_));
+                let Some(start) = all
+                    .iter()
+                    .position(|r| matches!(r, Row::Cohort { key, .. } if key == cohort))
+                else {
+                    continue;
+                };
+                for row in all[start + 1..].iter() {
+                    match row {
+                        Row::Cohort { .. } => break,
+                        Row::Node {
+                            id,
+                            duplicate: false,
+                            below,
+                            ..
+                        } if !below_only || *below => ids.push(id.clone()),
+                        _ => {}
+                    }
+                }
+            }
+        }
+    }
+    let mut seen = std::collections::BTreeSet::new();
+    ids.retain(|id| seen.insert(id.clone()));
+    Some(ids)
+}
+
+/// Confirm, resolve or dismiss on a range or a cohort: one change to each finding it applies
+/// to, one step of the undo history; a dismissal asks for its one reason first.
+fn act_on_group(state: &mut AppState, action: &Action) -> Vec<Effect> {
+    let ids = group_targets(state).unwrap_or_default();
+    let me = Actor::Person(state.person.clone());
+    let candidates: Vec<String> = ids
+        .into_iter()
+        .filter(|id| {
+            state.node(id).is_some_and(|n| match action {
+                // Only what the change moves: a dismissed finding is not confirmed, a
+                // finding already confirmed by the person is not confirmed twice.
+                Action::Confirm => {
+                    n.status.is_active()
+                        && n.origin.reviewer != state.person
+                        && !n.confirmations.iter().any(|s| s.by == me)
+                }
+                _ => n.status.is_active(),
+            })
+        })
+        .collect();
+    if candidates.is_empty() {
+        message(
+            state,
+            MessageKind::Warn,
+            "nothing in the range or cohort that this changes".to_string(),
+        );
+        return Vec::new();
+    }
+    match action {
+        Action::Dismiss => {
+            state.overlays.push(Overlay::input(
+                InputPurpose::Dismiss {
+                    node_ids: candidates,
+                },
+                "",
+            ));
+            Vec::new()
+        }
+        Action::Confirm => {
+            state.range = None;
+            let change = Change::Confirm {
+                note: String::new(),
+            };
+            triage::change_all(state, &candidates, change)
+        }
+        _ => {
+            state.range = None;
+            triage::change_all(state, &candidates, Change::Resolve { note: None })
         }
     }
 }
@@ -1047,10 +1173,14 @@ fn scroll_at(state: &mut AppState, column: u16, row: u16, delta: i16) {
         Some(
             Overlay::Help { scroll }
             | Overlay::Patch { scroll }
+            | Overlay::Log { scroll }
             | Overlay::Preview { scroll, .. }
             | Overlay::Gate { scroll, .. },
         ) => {
-            *scroll = scroll.saturating_add_signed(delta).min(overlay_max);
+            *scroll = (*scroll)
+                .min(overlay_max)
+                .saturating_add_signed(delta)
+                .min(overlay_max);
             return;
         }
         Some(Overlay::Diff(view)) => {
@@ -1202,9 +1332,17 @@ fn containing_fold(state: &AppState, visible: &[Row], key: &RowKey) -> Option<Ro
 /// the diff view takes movement, file and finding jumps, and enter. `None`: not handled here.
 fn in_overlay(state: &mut AppState, action: &Action) -> Option<Vec<Effect>> {
     let max = state.layout.overlay_scroll_max;
+    if *action == Action::Bottom
+        && let Some(Overlay::Log { scroll }) = state.overlays.last_mut()
+    {
+        // The log's end, wherever it is by the next frame: it follows new lines.
+        *scroll = u16::MAX;
+        return Some(Vec::new());
+    }
     match state.overlays.last_mut()? {
         Overlay::Help { scroll }
         | Overlay::Patch { scroll }
+        | Overlay::Log { scroll }
         | Overlay::Preview { scroll, .. }
         | Overlay::Gate { scroll, .. } => {
             let delta: i16 = match action {
@@ -1216,7 +1354,8 @@ fn in_overlay(state: &mut AppState, action: &Action) -> Option<Vec<Effect>> {
                 Action::Bottom => i16::MAX,
                 _ => return None,
             };
-            *scroll = scroll.saturating_add_signed(delta).min(max);
+            // From where it is drawn: a scroll past the end (following the end) is at `max`.
+            *scroll = (*scroll).min(max).saturating_add_signed(delta).min(max);
             Some(Vec::new())
         }
         Overlay::Diff(_) => diff_action(state, action),

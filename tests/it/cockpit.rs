@@ -235,6 +235,20 @@ fn triage_undo_editor_gate_and_publish_at_80x24() {
     tmux.wait_for("the preview", |s| s.contains("enter publish exactly this"));
     tmux.keys(&["Enter"]);
     tmux.wait_for("the publication", |s| s.contains("published"));
+
+    // The event log: what ran, what the person decided and took back, what was posted.
+    tmux.keys(&["l"]);
+    tmux.wait_for("the event log with the publication", |s| {
+        s.contains("Event log (")
+            && s.contains("you withdrew your confirmation")
+            && s.contains("published:")
+    });
+    tmux.keys(&["Home"]);
+    tmux.wait_for("the log's first lines", |s| {
+        s.contains("run started") && s.contains("secret scan done")
+    });
+    tmux.keys(&["Escape"]);
+    tmux.wait_for("the log to close", |s| !s.contains("Event log ("));
     tmux.keys(&["q"]);
     assert_eq!(tmux.exit_code(&exit_file), 6, "Block exits 6");
 
@@ -412,4 +426,71 @@ fn o_opens_the_findings_file_at_its_line_in_the_editor_at_80x24() {
     tmux.wait_for("the diff view to close", |s| !s.contains("Diff ·"));
     tmux.keys(&["q"]);
     tmux.exit_code(&exit_file);
+}
+
+#[test]
+fn a_cohort_is_dismissed_with_one_reason_and_undone_in_one_step_at_80x24() {
+    let data = tempfile::tempdir().unwrap();
+    let exit_file = data.path().join("exit");
+    let binary = env!("CARGO_BIN_EXE_review-tui");
+    let command = format!(
+        "{binary} --demo --deterministic-only; echo $? > {}; sleep 30",
+        exit_file.display()
+    );
+    let tmux = Tmux::start(
+        "cohort",
+        &command,
+        80,
+        24,
+        &[
+            ("REVIEW_TUI_DATA_DIR", data.path()),
+            ("REVIEW_TUI_PERSON", Path::new("tester")),
+        ],
+    );
+    tmux.wait_for("the verdict", |s| s.contains("BLOCK"));
+    // The two secrets, alone in the list; their cohort's row is the first.
+    tmux.keys(&["/"]);
+    tmux.text("p0");
+    tmux.keys(&["Enter"]);
+    tmux.wait_for("the filter", |s| s.contains("filter: p0"));
+    tmux.keys(&["Home"]);
+    tmux.keys(&["x"]);
+    tmux.wait_for("one reason for both", |s| {
+        s.contains("Dismiss 2 findings — why?")
+    });
+    tmux.text("test keys, rotated");
+    tmux.keys(&["Enter"]);
+    tmux.wait_for("both dismissed", |s| {
+        s.contains("dismissed 2 findings") && s.matches("dismissed").count() >= 3
+    });
+    tmux.keys(&["u"]);
+    tmux.wait_for("both open again in one undo", |s| {
+        s.contains("undone: 2 of the 2 changes") && !s.contains("dismissed ")
+    });
+    // A range from the first secret: V, one row down, confirm: both, then one undo.
+    tmux.keys(&["Home", "j"]);
+    tmux.keys(&["V"]);
+    tmux.wait_for("the range", |s| s.contains("· range"));
+    tmux.keys(&["j", "c"]);
+    tmux.wait_for("both confirmed", |s| s.contains("confirmed 2 findings"));
+    tmux.keys(&["u"]);
+    tmux.wait_for("both back", |s| s.contains("undone: 2 of the 2 changes"));
+    tmux.keys(&["q"]);
+    assert_eq!(tmux.exit_code(&exit_file), 6, "Block exits 6");
+
+    // On disk: each finding was dismissed with the one reason, then reopened.
+    let state = find_state(data.path()).expect("a state.json");
+    let state: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(state).unwrap()).unwrap();
+    let with_reason = state["nodes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|n| {
+            n["history"]
+                .as_array()
+                .is_some_and(|h| h.iter().any(|t| t["reason"] == "test keys, rotated"))
+        })
+        .count();
+    assert_eq!(with_reason, 2);
 }

@@ -686,22 +686,6 @@ fn model_faults_during_an_ai_review_never_ship_and_say_what_to_do() {
                 assert_eq!(run.decision(), "inconclusive", "{}", case.name);
                 run.assert_not_ship(case.name);
                 run.assert_one_message(case.name, needles);
-                // Every retry was said while it happened, naming the call and the attempt.
-                let retries: Vec<&str> = (run.stderr.lines())
-                    .filter(|l| l.contains("; trying again in "))
-                    .collect();
-                assert_eq!(
-                    retries.len(),
-                    expected_calls - 1,
-                    "{}: {}",
-                    case.name,
-                    run.stderr
-                );
-                for (n, line) in retries.iter().enumerate() {
-                    assert!(line.contains(PULL), "{}: {line}", case.name);
-                    let attempt = format!("(attempt {} of 3)", n + 2);
-                    assert!(line.ends_with(&attempt), "{}: {line}", case.name);
-                }
                 assert!(
                     run.stderr.contains("on 127.0.0.1:"),
                     "{}: the host is named: {}",

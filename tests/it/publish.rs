@@ -1,7 +1,7 @@
 //! Publishing a reviewed round: the real binary (and the library, where a step must happen
 //! between two calls) against the fake GitHub on 127.0.0.1, which records reviews, comments and
 //! replies, answers GitHub's real 422s and checks every request body against the description.
-//! The feature branch plants an `unwrap()` (a P2 observation) and a fake AWS key (a P0 secret),
+//! The feature branch plants an `unwrap()` (a P3 advisory observation) and a fake AWS key (a P0 secret),
 //! which the deterministic reviewers find.
 
 use std::path::Path;
@@ -168,7 +168,7 @@ fn a_round_is_one_review_with_inline_comments_and_the_summary_and_never_twice() 
         "### Fix before merge",
         "found by secret scan",
         "### Observations",
-        "`src/lib.rs:6` `unwrap()` outside tests can panic · P2",
+        "`src/lib.rs:6` `unwrap()` outside tests can panic · P3 · rust/unwrap-outside-tests",
         "<details>",
         "- build: success (",
         SUMMARY,
@@ -651,7 +651,7 @@ fn collapsed_severities_fold_into_one_line_but_blocking_findings_never_do() {
     assert_eq!(out.status.code(), Some(6), "{}", text(&out.stderr));
     let posted = server.bodies_to(REVIEWS);
     let body = posted[0]["body"].as_str().unwrap();
-    // The P2 unwrap() (medium) is one line in the details, not an inline comment; the P0
+    // The P3 unwrap() (medium) is one line in the details, not an inline comment; the P0
     // secret (critical) blocks, so it is never folded.
     assert!(
         body.contains(

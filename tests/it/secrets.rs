@@ -435,24 +435,9 @@ fn no_planted_secret_reaches_the_model_and_findings_show_them_redacted() {
     }
 }
 
-/// Standard base64 with padding, as an `Authorization: Basic` header carries `user:password`.
+/// `user:password` as an `Authorization: Basic` header carries it.
 fn base64(text: &str) -> String {
-    let bytes = text.as_bytes();
-    let mut out = String::new();
-    for chunk in bytes.chunks(3) {
-        let n = chunk
-            .iter()
-            .enumerate()
-            .fold(0u32, |n, (i, b)| n | u32::from(*b) << (16 - 8 * i));
-        for i in 0..4 {
-            if i <= chunk.len() {
-                out.push(BASE64.as_bytes()[(n >> (18 - 6 * i) & 63) as usize] as char);
-            } else {
-                out.push('=');
-            }
-        }
-    }
-    out
+    review_tui::base64::encode(text.as_bytes())
 }
 
 /// Basic-auth credentials (`curl -u user:password`, an `Authorization: Basic` header) and an

@@ -28,6 +28,8 @@ pub struct Types<'a> {
     /// The target of a transparent alias by its name (`Completion` → `string`), looked up in
     /// the changed files and the rest of the package.
     pub alias: &'a dyn Fn(&str) -> Option<String>,
+    /// The type literal a defined type stands for (`CompletionFunc` → `func(…) (…)`).
+    pub underlying: &'a dyn Fn(&str) -> Option<String>,
     /// Whether the class named `base` (as written in a class's bases) has the member `name`,
     /// looked up in the rest of the repository: `None` when it is not found there (another
     /// package's class).
@@ -41,6 +43,7 @@ impl Types<'_> {
         Types {
             structural: false,
             alias: &|_| None,
+            underlying: &|_| None,
             inherits: &|_, _| None,
         }
     }
@@ -111,6 +114,13 @@ fn type_change(old: &str, new: &str, types: &Types) -> TypeChange {
     }
     if widened(&old, &new) {
         return TypeChange::Widened;
+    }
+    // A type literal now a named type over the same literal, or back (Go's
+    // `func(…)` → `CompletionFunc`): values are assignable both ways, save from another
+    // named type over the same literal, which the syntax here cannot see.
+    let literal_of = |name: &str| (types.underlying)(name.trim()).map(|t| types.resolve(&t));
+    if literal_of(&old).is_some_and(|u| u == new) || literal_of(&new).is_some_and(|u| u == old) {
+        return TypeChange::Undecided;
     }
     if types.structural {
         return match (primitive(&old), primitive(&new)) {

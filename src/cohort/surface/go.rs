@@ -260,6 +260,22 @@ fn type_spec(spec: Node, src: Src, name: &str, out: &mut Surface) {
             if alias && generics.is_empty() {
                 out.aliases.insert(name.to_string(), target.clone());
             }
+            let literal = ty.is_some_and(|t| {
+                matches!(
+                    t.kind(),
+                    "function_type"
+                        | "struct_type"
+                        | "slice_type"
+                        | "array_type"
+                        | "map_type"
+                        | "channel_type"
+                        | "pointer_type"
+                        | "interface_type"
+                )
+            });
+            if !alias && literal && generics.is_empty() {
+                out.underlying.insert(name.to_string(), target.clone());
+            }
             item.generics = generics;
             item.shape = target;
             out.add(name.to_string(), item);

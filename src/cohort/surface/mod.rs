@@ -116,6 +116,9 @@ pub struct Surface {
     /// one that becomes hidden is still there for its callers, and one that is no longer
     /// hidden is not new.
     pub hidden: BTreeSet<String>,
+    /// Defined types over a type literal, name → literal (Go `type CompletionFunc func(…)`): a
+    /// value of the literal type is assignable to the named one and back.
+    pub underlying: BTreeMap<String, String>,
     /// The base classes of each class, by the class's key, as written (`click.Group`): a
     /// method a class no longer overrides may still be inherited from one of them.
     pub bases: BTreeMap<String, Vec<String>>,

@@ -14,13 +14,17 @@ fn changes(grammar: Grammar, base: &str, head: &str) -> Vec<ApiChange> {
     let head = extract(grammar, head.as_bytes(), &everything).unwrap();
     let mut aliases: BTreeMap<String, String> = base.aliases.clone();
     aliases.extend(head.aliases.clone());
+    let mut underlying: BTreeMap<String, String> = base.underlying.clone();
+    underlying.extend(head.underlying.clone());
     let alias = move |name: &str| aliases.get(name).cloned();
+    let underlying = move |name: &str| underlying.get(name).cloned();
     let types = Types {
         structural: matches!(
             grammar,
             Grammar::JavaScript | Grammar::TypeScript | Grammar::Tsx
         ),
         alias: &alias,
+        underlying: &underlying,
         inherits: &|_, _| None,
     };
     compare(&base, &head, &types)
@@ -299,4 +303,25 @@ fn python_a_removed_override_may_still_be_inherited() {
     // Nothing left to inherit it from: removed.
     assert_eq!(severity(&found, "Plain.run"), Some(Severity::Incompatible));
     assert_eq!(severity(&found, "Child.run"), Some(Severity::Incompatible));
+}
+
+// cobra v1.8.1..v1.9.0: `ValidArgsFunction func(…)` → `CompletionFunc`, a defined type over
+// the same literal: assignable both ways (from another named type it would not be).
+#[test]
+fn go_a_type_literal_now_a_named_type_over_it_warns() {
+    let base = "package cobra\n\ntype Command struct {\n\tValidArgsFunction func(cmd *Command, args []string, toComplete string) ([]string, ShellCompDirective)\n}\n\nfunc (c *Command) RegisterFlagCompletionFunc(flagName string, f func(cmd *Command, args []string, toComplete string) ([]string, ShellCompDirective)) error {\n\treturn nil\n}\n\nfunc Names(n []string) {}\n";
+    let head = "package cobra\n\ntype Completion = string\n\ntype CompletionFunc func(cmd *Command, args []string, toComplete string) ([]Completion, ShellCompDirective)\n\ntype Command struct {\n\tValidArgsFunction CompletionFunc\n}\n\nfunc (c *Command) RegisterFlagCompletionFunc(flagName string, f CompletionFunc) error {\n\treturn nil\n}\n\ntype Strings []string\n\nfunc Names(n []Strings) {}\n";
+    let found = changes(Grammar::Go, base, head);
+    assert_eq!(
+        severity(&found, "Command.ValidArgsFunction"),
+        Some(Severity::Undecided),
+        "{found:#?}"
+    );
+    assert_eq!(
+        severity(&found, "Command.RegisterFlagCompletionFunc"),
+        Some(Severity::Undecided),
+        "{found:#?}"
+    );
+    // Only the whole type: `[]string` → `[]Strings` is a slice of another element type.
+    assert_eq!(severity(&found, "Names"), Some(Severity::Incompatible));
 }

@@ -453,3 +453,76 @@ fn undecidable_type_changes_warn_without_gating() {
     );
     assert_fails(&broken, &["`parse` parameter 1 type changed"]);
 }
+
+// flask #4642 with the base class in the repository: the method the subclass no longer
+// overrides is found in the other file, so nothing is removed; a method no base has is.
+#[test]
+fn python_a_method_still_inherited_from_a_base_in_another_file_is_not_removed() {
+    let base = [
+        (
+            "pyproject.toml",
+            "[project]\nname = \"web\"\nversion = \"2.1.0\"\n",
+        ),
+        (
+            "web/scaffold.py",
+            "class Scaffold:\n    def route(self, rule):\n        pass\n",
+        ),
+        (
+            "web/app.py",
+            "from .scaffold import Scaffold\n\n\nclass App(Scaffold):\n    def route(self, rule):\n        pass\n\n    def run(self):\n        pass\n",
+        ),
+    ];
+    let head = "from .scaffold import Scaffold\n\n\nclass App(Scaffold):\n    pass\n";
+    let axis = api_after(&base, &[("web/app.py", head)]);
+    assert_fails(&axis, &["App.run"]);
+    assert!(
+        !axis.detail.contains("App.route` removed"),
+        "{}",
+        axis.detail
+    );
+    let head = "from .scaffold import Scaffold\n\n\nclass App(Scaffold):\n    def run(self):\n        pass\n";
+    assert_clears(&api_after(&base, &[("web/app.py", head)]));
+}
+
+// ky #757: `RequestInitRegistry` is exported by its module, which the package's entry point
+// re-exports only `KyRequest` from.
+#[test]
+fn typescript_exports_the_entry_points_do_not_reach_are_internal() {
+    let base = [
+        (
+            "package.json",
+            "{\"name\": \"ky\", \"version\": \"1.2.0\", \"exports\": {\"types\": \"./distribution/index.d.ts\", \"default\": \"./distribution/index.js\"}}",
+        ),
+        (
+            "source/index.ts",
+            "export type {KyRequest} from './types/request.js';\n",
+        ),
+        (
+            "source/types/request.ts",
+            "export type RequestInitRegistry = {a: true};\n\nexport type KyRequest = Request;\n",
+        ),
+    ];
+    let head = "export type KyRequest = Request;\n";
+    assert_clears(&api_after(&base, &[("source/types/request.ts", head)]));
+    let head = "export type RequestInitRegistry = {a: true};\n";
+    assert_fails(
+        &api_after(&base, &[("source/types/request.ts", head)]),
+        &["KyRequest"],
+    );
+    // ky #632: the entry point re-exported `KyRequest` at the base; the head re-exports
+    // another name instead and the type is gone: removed, judged by the base's entry point.
+    let axis = api_after(
+        &base,
+        &[
+            (
+                "source/index.ts",
+                "export type {Renamed} from './types/request.js';\n",
+            ),
+            (
+                "source/types/request.ts",
+                "export type RequestInitRegistry = {a: true};\n\nexport type Renamed = Request;\n",
+            ),
+        ],
+    );
+    assert_fails(&axis, &["KyRequest"]);
+}

@@ -50,6 +50,6 @@ fn a_reviewer_does_not_disagree_with_itself_nor_closed_nodes_count() {
 fn different_sides_are_different_numberings() {
     let a = node("a", "engineer", Priority::P0, 0.9);
     let mut b = node("b", "qa", Priority::P3, 0.9);
-    b.anchor.as_mut().unwrap().side = crate::diff::Side::Left;
+    b.anchor.as_mut().unwrap().side = crate::review::side::Side::Left;
     assert!(disagreements(&[a, b]).is_empty());
 }

@@ -9,8 +9,8 @@ mod status_service;
 mod verdict_props;
 mod verdict_table;
 
-use crate::diff::Side;
 use crate::review::node::*;
+use crate::review::side::Side;
 
 /// A valid model finding by `reviewer`, anchored at `path:line`.
 pub fn node(id: &str, reviewer: &str, priority: Priority, confidence: f64) -> ReviewNode {

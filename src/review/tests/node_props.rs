@@ -5,8 +5,8 @@
 use proptest::prelude::*;
 use serde_json::{Value, json};
 
-use crate::diff::Side;
 use crate::review::node::*;
+use crate::review::side::Side;
 use crate::review::validate::{Invalid, MAX_TITLE_CHARS};
 
 /// Any JSON value, small: scalars of every kind, nested arrays and objects whose keys are often

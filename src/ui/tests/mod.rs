@@ -5,6 +5,7 @@ mod diff;
 mod fit;
 mod fixtures;
 mod keys;
+mod log;
 mod loop_;
 mod snapshots;
 mod updates;

@@ -262,3 +262,38 @@ fn preview_data() -> PreviewData {
         target: "github review on acme/payments#42".into(),
     }
 }
+
+#[test]
+fn the_event_log_at_80x24() {
+    // The fixture's run (reviewers started, found, confirmed, one failed), then a wait, a
+    // dropped finding, an engine error and a publish: the log ends at the newest line.
+    let mut state = finished();
+    apply(
+        &mut state,
+        [
+            event(
+                "qa",
+                crate::agents::events::EventKind::Waiting {
+                    host: "127.0.0.1:11434".into(),
+                    waited_secs: 30,
+                },
+            ),
+            event(
+                "qa",
+                crate::agents::events::EventKind::Dropped {
+                    reason: "anchor outside the diff".into(),
+                },
+            ),
+            Action::EngineError {
+                title: "Publish failed".into(),
+                message: "github answered 502 twice; nothing was posted".into(),
+            },
+            Action::Close,
+            Action::Published {
+                target: "https://github.com/acme/payments/pull/42#pullrequestreview-1".into(),
+            },
+            Action::EventLog,
+        ],
+    );
+    insta::assert_snapshot!(render_at(&mut state, 80, 24).backend());
+}

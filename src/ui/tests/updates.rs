@@ -949,3 +949,86 @@ fn esc_on_a_changed_comment_asks_before_throwing_it_away() {
     apply(&mut state, [Action::EditComment, Action::Cancel]);
     assert!(state.overlays.is_empty());
 }
+
+fn type_text(state: &mut crate::ui::AppState, text: &str) {
+    apply(
+        state,
+        text.chars().map(|c| {
+            Action::Text(ratatui_textarea::Input {
+                key: ratatui_textarea::Key::Char(c),
+                ..Default::default()
+            })
+        }),
+    );
+}
+
+#[test]
+fn a_range_is_confirmed_at_once_and_undone_as_one_step() {
+    let mut state = finished();
+    select(&mut state, "n3");
+    // n3 (with its duplicate folded), n1, n2: three rows of the first cohort.
+    apply(
+        &mut state,
+        [Action::SelectRange, Action::MoveDown, Action::MoveDown],
+    );
+    assert_eq!(
+        crate::ui::update::group_targets(&state),
+        Some(vec!["n3".to_string(), "n1".to_string(), "n2".to_string()])
+    );
+    let undo_before = state.undo.len();
+    let effects = apply(&mut state, [Action::Confirm]);
+    assert_eq!(effects.len(), 3, "{effects:?}");
+    for id in ["n3", "n1", "n2"] {
+        assert_eq!(
+            state.node(id).unwrap().status,
+            Status::ConsensusReady,
+            "{id}"
+        );
+    }
+    assert_eq!(state.undo.len(), undo_before + 1, "one step");
+    assert!(state.range.is_none(), "the range is done with");
+    let effects = apply(&mut state, [Action::Undo]);
+    assert_eq!(effects.len(), 3, "{effects:?}");
+    for id in ["n3", "n1", "n2"] {
+        assert_eq!(state.node(id).unwrap().status, Status::Open, "{id}");
+    }
+    assert!(state.message.as_ref().unwrap().text.contains("3 of the 3"));
+    // And redone as one step too.
+    assert_eq!(apply(&mut state, [Action::Redo]).len(), 3);
+    assert_eq!(state.node("n2").unwrap().status, Status::ConsensusReady);
+}
+
+#[test]
+fn a_cohort_row_dismisses_its_findings_with_one_reason_and_esc_drops_a_range() {
+    let mut state = finished();
+    state.selected = Some(RowKey::Cohort(state.cohorts.first().unwrap().key.clone()));
+    apply(&mut state, [Action::Dismiss]);
+    assert!(matches!(
+        state.top_overlay(),
+        Some(Overlay::Input(input)) if matches!(&input.purpose, InputPurpose::Dismiss { node_ids } if node_ids.len() == 3)
+    ));
+    type_text(&mut state, "generated code");
+    apply(&mut state, [Action::Submit]);
+    for id in ["n3", "n1", "n2"] {
+        let node = state.node(id).unwrap();
+        assert_eq!(node.status, Status::Dismissed, "{id}");
+        assert_eq!(
+            node.history.last().unwrap().reason.as_deref(),
+            Some("generated code")
+        );
+    }
+    // The duplicate folded under n3 is its problem's, not dismissed on its own.
+    assert_eq!(state.node("n4").unwrap().status, Status::Open);
+    apply(&mut state, [Action::Undo]);
+    for id in ["n3", "n1", "n2"] {
+        assert_eq!(state.node(id).unwrap().status, Status::Open, "{id}");
+    }
+    // A range started and dropped: the next key acts on the one finding again.
+    select(&mut state, "n1");
+    apply(
+        &mut state,
+        [Action::SelectRange, Action::MoveDown, Action::Close],
+    );
+    assert!(state.range.is_none());
+    assert_eq!(apply(&mut state, [Action::Confirm]).len(), 1);
+}

@@ -37,6 +37,9 @@ pub fn draw(
     if !state.marked.is_empty() {
         title.push_str(&format!("· {} marked ", state.marked.len()));
     }
+    if state.range.is_some() {
+        title.push_str("· range ");
+    }
     let block = Block::bordered()
         .title(Span::styled(title, theme.title))
         .border_style(theme.border_for(focused));
@@ -103,9 +106,19 @@ pub fn draw(
     let columns = inner.width as usize;
     let mut drawn = Vec::new();
     let mut lines = Vec::new();
+    // The rows of a range (`V`), from where it started to the selection.
+    let range = state
+        .range
+        .as_ref()
+        .and_then(|key| rows::position(&rows, key))
+        .zip(selected)
+        .map(|(a, b)| a.min(b)..=a.max(b));
     for (i, row) in rows.iter().enumerate().skip(offset).take(height) {
         let is_selected = Some(i) == selected;
         let mut spans = row_spans(row, state, cx, columns);
+        if range.as_ref().is_some_and(|r| r.contains(&i)) {
+            spans[0] = Span::styled("┃", theme.marked);
+        }
         if is_selected {
             let marker = if focused { "▶" } else { "▷" };
             spans[0] = Span::styled(marker, spans[0].style);

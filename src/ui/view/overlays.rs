@@ -32,6 +32,7 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &AppState, cx: &ViewContext) -
             Overlay::Error { title, message } => error(frame, area, title, message, cx),
             Overlay::Diff(view) => diff_lines = super::diff::draw(frame, area, state, view, cx),
             Overlay::Patch { scroll } => scroll_max = patch(frame, area, state, *scroll, cx),
+            Overlay::Log { scroll } => scroll_max = event_log(frame, area, state, *scroll, cx),
         }
     }
     (diff_lines, scroll_max)
@@ -53,6 +54,7 @@ fn help(frame: &mut Frame, area: Rect, scroll: u16, cx: &ViewContext) -> u16 {
         Context::Gate,
         Context::Preview,
         Context::Patch,
+        Context::Log,
     ] {
         if !lines.is_empty() {
             lines.push(Line::raw(""));
@@ -390,6 +392,66 @@ fn patch(frame: &mut Frame, area: Rect, state: &AppState, scroll: u16, cx: &View
         frame,
         content,
         Block::default().padding(Padding::right(1)),
+        Paragraph::new(lines).wrap(Wrap { trim: false }),
+        scroll,
+        cx,
+    )
+}
+
+/// The event log, oldest first, opening at its newest line: time, then what happened. Each
+/// line is escaped (reviewer names, titles and server replies are untrusted) and wraps.
+fn event_log(
+    frame: &mut Frame,
+    area: Rect,
+    state: &AppState,
+    scroll: u16,
+    cx: &ViewContext,
+) -> u16 {
+    use crate::ui::log::Level;
+    let theme = &cx.theme;
+    let rect = centered(
+        area,
+        area.width.saturating_sub(4).clamp(40, 140),
+        area.height.saturating_sub(2),
+    );
+    frame.render_widget(Clear, rect);
+    let mut lines = Vec::new();
+    if state.log.dropped > 0 {
+        lines.push(Line::from(Span::styled(
+            format!("… {} older lines forgotten", state.log.dropped),
+            theme.muted,
+        )));
+    }
+    if state.log.is_empty() {
+        lines.push(Line::from(Span::styled(
+            "nothing has happened yet in this session",
+            theme.muted,
+        )));
+    }
+    for entry in state.log.entries() {
+        let (mark, style) = match entry.level {
+            Level::Info => ("  ", theme.text),
+            Level::Warn => ("! ", theme.message_warn),
+            Level::Error => ("✗ ", theme.message_error),
+        };
+        lines.push(Line::from(vec![
+            Span::styled(format!("{:<9}", entry.at), theme.muted),
+            Span::styled(mark, style),
+            Span::styled(super::shown(&entry.text), style),
+        ]));
+    }
+    super::scrolled(
+        frame,
+        rect,
+        boxed(
+            format!(
+                " Event log ({}) · {} scroll · {} newest · any other key closes ",
+                state.log.len(),
+                cx.keymap.scroll_keys(Context::Log),
+                cx.keymap.key(Context::Log, &Action::Bottom)
+            ),
+            cx,
+        ),
         Paragraph::new(lines).wrap(Wrap { trim: false }),
         scroll,
         cx,

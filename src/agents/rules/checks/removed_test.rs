@@ -46,8 +46,27 @@ static PYTHON_DEF: LazyLock<Regex> =
 static GO_FUNC: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"^\s*func\s+(?P<name>Test\w*)\s*\(\s*\w+\s+\*testing\.T\s*\)").expect("valid")
 });
+/// The title in any of the three quotes, holding the other two (`'throws when `input` …'`).
 static JS_CALL: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r#"^\s*(it|test)\s*\(\s*(?P<q>["'`])(?P<name>[^"'`]+)["'`]"#).expect("valid")
+    Regex::new(
+        r#"^\s*(it|test)\s*\(\s*(?:"(?P<name>[^"]+)"|'(?P<single>[^']+)'|`(?P<tick>[^`]+)`)"#,
+    )
+    .expect("valid")
+});
+
+/// The test's name in a definition's captures (a JS title's group depends on its quotes).
+fn captured_name<'t>(c: &regex::Captures<'t>) -> Option<&'t str> {
+    ["name", "single", "tick"]
+        .iter()
+        .find_map(|group| c.name(group))
+        .map(|m| m.as_str())
+}
+
+/// A message an assertion expects: a string or regex literal of a few words. When one of a
+/// removed test's reappears in an added test line, the test moved (to another framework, or
+/// merged into another test).
+static MESSAGE_LITERAL: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r#""(?P<d>[^"\\]{12,})"|'(?P<s>[^'\\]{12,})'|/(?P<r>[^/\\]{12,})/"#).expect("valid")
 });
 
 /// How much of a removed test's body must reappear among added lines for it to count as moved.
@@ -59,6 +78,8 @@ struct Removed {
     line: u32,
     code: String,
     body: Vec<String>,
+    /// The messages its assertions expect (see [`MESSAGE_LITERAL`]).
+    literals: Vec<String>,
 }
 
 pub(super) fn removed_tests(
@@ -77,6 +98,7 @@ pub(super) fn removed_tests(
         .into_iter()
         .filter(|test| !added.defines(file.language, &test.name))
         .filter(|test| !added.holds_body(&test.body))
+        .filter(|test| !added.expects_again(&test.literals))
         .filter(|test| !gone.covered_by(test))
         .filter(|test| !worktree.is_some_and(|root| defined_at_head(root, file, &test.name, cache)))
         .map(|test| Hit {
@@ -105,15 +127,15 @@ fn find_removed(file: &FileDiff) -> Vec<Removed> {
                 continue;
             };
             let (text, number, removed) = old[def_at];
-            // The body right after the removed definition is kept: the test was renamed in
-            // place (httpx's `test_url_invalid` became `test_url_invalid_hostname` with new
-            // tests between), its body now under the new name.
+            // Part of the body is kept: the test was renamed or rewritten in place (httpx's
+            // `test_url_invalid` became `test_url_invalid_hostname` with new tests between;
+            // flask's `test_redirect_keep_session` became `test_redirect_session`), the kept
+            // lines now under the new name.
             let body_kept = old[def_at + 1..]
                 .iter()
-                .find(|(t, _, _)| !t.trim().is_empty())
-                .is_some_and(|(t, _, body_removed)| {
-                    !body_removed && indentation(t) > indentation(text)
-                });
+                .take_while(|(t, _, _)| t.trim().is_empty() || indentation(t) > indentation(text))
+                .take_while(|(t, _, _)| !starts_test(file.language, t))
+                .any(|(t, _, body_removed)| !body_removed && normalize_code(&[t]).len() > 3);
             if removed
                 && !body_kept
                 && let Some(line) = number
@@ -130,8 +152,17 @@ fn find_removed(file: &FileDiff) -> Vec<Removed> {
                     .filter(|t| t.len() > 3)
                     .take(40)
                     .collect();
+                let literals = old[def_at + 1..]
+                    .iter()
+                    .take_while(|(t, _, _)| t.trim().is_empty() || indentation(t) > indent)
+                    .flat_map(|(t, _, _)| MESSAGE_LITERAL.captures_iter(t))
+                    .filter_map(|c| ["d", "s", "r"].iter().find_map(|g| c.name(g)))
+                    .map(|m| m.as_str().to_string())
+                    .filter(|l| l.trim().contains(' '))
+                    .collect();
                 found.push(Removed {
                     name,
+                    literals,
                     line,
                     code: text.to_string(),
                     body,
@@ -161,7 +192,10 @@ fn test_at(
     at: usize,
 ) -> Option<(String, usize)> {
     let text = lines[at].0;
-    let named = |re: &Regex, text: &str| re.captures(text).map(|c| c["name"].to_string());
+    let named = |re: &Regex, text: &str| {
+        re.captures(text)
+            .and_then(|c| captured_name(&c).map(str::to_string))
+    };
     match language {
         Language::Rust => {
             if !RUST_ATTRIBUTE.is_match(text) {
@@ -194,6 +228,8 @@ fn test_at(
 struct AddedCode {
     lines: Vec<String>,
     normalized: BTreeSet<String>,
+    /// The added lines of test files, joined.
+    added_tests: String,
 }
 
 impl AddedCode {
@@ -207,7 +243,28 @@ impl AddedCode {
             .map(|l| l.text.clone())
             .collect();
         let normalized = lines.iter().map(|l| normalize_code(&[l])).collect();
-        AddedCode { lines, normalized }
+        let added_tests = diff
+            .files
+            .iter()
+            .filter(|f| is_test_path(&f.path))
+            .flat_map(|f| f.hunks.iter())
+            .flat_map(|h| h.lines.iter())
+            .filter(|l| l.kind == LineKind::Added)
+            .map(|l| l.text.as_str())
+            .collect::<Vec<_>>()
+            .join("\n");
+        AddedCode {
+            lines,
+            normalized,
+            added_tests,
+        }
+    }
+
+    /// A message the removed test expected is expected again by an added test line.
+    fn expects_again(&self, literals: &[String]) -> bool {
+        literals
+            .iter()
+            .any(|l| self.added_tests.contains(l.as_str()))
     }
 
     /// A test of this name on the new side of the diff (added or context lines).
@@ -389,7 +446,10 @@ impl RemovedFeatures {
 
 /// Whether `line` defines the test `name` (or, for JS, calls `it`/`test` with that title).
 fn names_test(language: Language, line: &str, name: &str) -> bool {
-    let defined = |re: &Regex| re.captures(line).is_some_and(|c| &c["name"] == name);
+    let defined = |re: &Regex| {
+        re.captures(line)
+            .is_some_and(|c| captured_name(&c) == Some(name))
+    };
     match language {
         Language::Rust => defined(&RUST_FN),
         Language::Java => defined(&JVM_METHOD),

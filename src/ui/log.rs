@@ -1,0 +1,208 @@
+//! The event log: what ran, what failed, what waited and what was posted, one line each, from
+//! the same actions the cockpit already receives (the engine's events and replies). The log
+//! only reads them: it never asks the engine or the space for anything, and it forgets the
+//! oldest lines past a bound so a long run cannot grow it without end.
+
+use std::collections::VecDeque;
+
+use crate::agents::events::EventKind;
+use crate::ui::action::Action;
+use crate::ui::state::AppState;
+
+/// How many lines the log keeps (the oldest go first).
+pub const KEEP: usize = 2000;
+
+/// How a line is shown: what failed stands out from what ran.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Level {
+    Info,
+    Warn,
+    Error,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Entry {
+    /// `HH:MM:SS` of the loop's clock when it arrived (empty before the clock is set).
+    pub at: String,
+    pub level: Level,
+    /// Untrusted parts (reviewer names, titles, reasons) are kept as they came: the view
+    /// escapes them when it draws.
+    pub text: String,
+}
+
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct EventLog {
+    entries: VecDeque<Entry>,
+    /// Lines forgotten past `KEEP`, said at the top of the log.
+    pub dropped: usize,
+}
+
+impl EventLog {
+    pub fn push(&mut self, at: &str, level: Level, text: String) {
+        if self.entries.len() == KEEP {
+            self.entries.pop_front();
+            self.dropped += 1;
+        }
+        // RFC 3339: the time of day is characters 11..19.
+        let at = at.get(11..19).unwrap_or("").to_string();
+        self.entries.push_back(Entry { at, level, text });
+    }
+
+    pub fn entries(&self) -> impl Iterator<Item = &Entry> {
+        self.entries.iter()
+    }
+
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+}
+
+/// Records what `action` tells about the run, before `update` applies it (a finding's title
+/// is looked up on the board as it is then). Keys, ticks and the board's bulk refreshes say
+/// nothing worth a line.
+pub fn record(state: &mut AppState, action: &Action) {
+    let Some((level, text)) = describe(state, action) else {
+        return;
+    };
+    let at = state.now.clone();
+    state.log.push(&at, level, text);
+}
+
+fn describe(state: &AppState, action: &Action) -> Option<(Level, String)> {
+    use Level::*;
+    let title = |id: &str| whole_title(state, id);
+    Some(match action {
+        Action::RunStarted {
+            round, reviewers, ..
+        } => {
+            let names: Vec<String> = reviewers
+                .iter()
+                .map(|(name, required)| {
+                    if *required {
+                        format!("{name} (required)")
+                    } else {
+                        name.clone()
+                    }
+                })
+                .collect();
+            (
+                Info,
+                format!("round {round}: run started with {}", names.join(", ")),
+            )
+        }
+        Action::Engine(event) => {
+            let who = &event.reviewer;
+            match &event.kind {
+                EventKind::Started { .. } => (Info, format!("{who} started")),
+                EventKind::NodeAdded { node } => (
+                    Info,
+                    format!(
+                        "{who} found {} {}: “{}”",
+                        node.priority,
+                        crate::ui::view::findings::kind_label(node.kind),
+                        node.text.title
+                    ),
+                ),
+                EventKind::Stance {
+                    node_id, confirm, ..
+                } => {
+                    let verb = if *confirm { "confirmed" } else { "disputed" };
+                    (Info, format!("{who} {verb} {}", title(node_id)))
+                }
+                EventKind::Dropped { reason } => (
+                    Warn,
+                    format!("{who} sent a finding that was dropped: {reason}"),
+                ),
+                // Token counts move every turn: the reviewers pane shows them.
+                EventKind::Progress { .. } => return None,
+                EventKind::Waiting { host, waited_secs } => (
+                    Warn,
+                    format!("{who} waiting for {host}: {waited_secs} s, no answer yet"),
+                ),
+                EventKind::Done { summary } => (Info, format!("{who} done: {summary}")),
+                EventKind::Failed { outcome, reason } => {
+                    let how = match outcome {
+                        crate::review::verdict::Outcome::InvalidOutput => "gave invalid output",
+                        _ => "failed",
+                    };
+                    (Error, format!("{who} {how}: {reason}"))
+                }
+                EventKind::Refuted { node_id, quote } => (
+                    Info,
+                    format!("{who} refuted {} (dismissed): {quote}", title(node_id)),
+                ),
+                EventKind::Contested { node_id, note } => {
+                    (Warn, format!("{who} contested {}: {note}", title(node_id)))
+                }
+                EventKind::Scored { node_id, score, .. } => {
+                    (Info, format!("{who} scored {} {score}", title(node_id)))
+                }
+                EventKind::Traced { node_id, cause } => {
+                    (Info, format!("{who} traced {} to {cause}", title(node_id)))
+                }
+            }
+        }
+        Action::Phase(Some(phase)) => (Info, format!("pass: {phase}")),
+        Action::Ladder(ladder) if *ladder != state.ladder => (
+            Info,
+            format!("review is {}", ladder.as_str().replace('_', " ")),
+        ),
+        Action::Verdict(verdict) => (
+            Info,
+            format!(
+                "verdict {} (confidence {})",
+                verdict.decision.label().to_uppercase(),
+                crate::review::verdict::percent(verdict.confidence)
+            ),
+        ),
+        Action::Published { target } => (Info, format!("published: {target}")),
+        Action::EngineError { title, message } => (Error, format!("{title}: {message}")),
+        Action::Notice(text) => (Info, text.clone()),
+        Action::PatchWritten { patch, .. } => (Info, format!("patch written: {}", patch.path)),
+        Action::EditorClosed { text: Err(why), .. } => (Error, format!("editor: {why}")),
+        _ => return None,
+    })
+}
+
+/// Records the person's own decisions, from the effects `update` returned: what they
+/// confirmed, dismissed (with why), resolved or reopened, and what they asked to publish.
+pub fn record_effects(state: &mut AppState, effects: &[crate::ui::update::Effect]) {
+    use crate::review::status::Change;
+    use crate::ui::update::Effect;
+    for effect in effects {
+        let text = match effect {
+            Effect::PersistStatus {
+                node_id, change, ..
+            } => {
+                let name = whole_title(state, node_id);
+                match change {
+                    Change::Confirm { .. } => format!("you confirmed {name}"),
+                    Change::Dispute { .. } => format!("you disputed {name}"),
+                    Change::Resolve { .. } => format!("you resolved {name}"),
+                    Change::Dismiss { reason } => format!("you dismissed {name}: {reason}"),
+                    Change::Reopen => format!("you reopened {name}"),
+                    Change::Withdraw => format!("you withdrew your confirmation of {name}"),
+                }
+            }
+            Effect::WritePatch { node_ids } => {
+                format!("fix asked for {} finding(s)", node_ids.len())
+            }
+            Effect::Publish => "publishing…".to_string(),
+            _ => continue,
+        };
+        let at = state.now.clone();
+        state.log.push(&at, Level::Info, text);
+    }
+}
+
+/// A finding's whole title: the log wraps, so nothing is cut.
+fn whole_title(state: &AppState, id: &str) -> String {
+    match state.node(id) {
+        Some(node) => format!("“{}”", node.text.title),
+        None => id.to_string(),
+    }
+}
