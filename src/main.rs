@@ -705,7 +705,7 @@ fn review_options(
             .chain(prepared.opened.corruption.iter().map(|c| c.to_string()))
             .collect(),
         // Not `..ReviewOptions::default()`: that builds a whole second rule catalog.
-        gitleaks: Some(review_tui::agents::secrets::GITLEAKS.to_string()),
+        gitleaks: Some(review_tui::reviewers::deterministic::secrets::GITLEAKS.to_string()),
         tap: None,
     };
     Ok(options)
@@ -726,7 +726,7 @@ fn warm_up() {
         .name("warm-up".into())
         .spawn(|| {
             let _ = builtin_catalog();
-            let _ = review_tui::agents::secrets::default_scanner();
+            let _ = review_tui::reviewers::deterministic::secrets::default_scanner();
         });
 }
 
