@@ -108,6 +108,24 @@ fn type_change(old: &str, new: &str, types: &Types) -> TypeChange {
     if old == new {
         return TypeChange::Same;
     }
+    // A tuple of results (Go's `(T, bool)`, a Rust tuple) is values assigned one by one:
+    // each compares on its own, and the tuple changed as much as its most changed value.
+    if let (Some(a), Some(b)) = (tuple_values(old), tuple_values(new))
+        && a.len() == b.len()
+        && a.len() > 1
+    {
+        return a
+            .iter()
+            .zip(&b)
+            .map(|(x, y)| type_change(x, y, types))
+            .max_by_key(|change| match change {
+                TypeChange::Same => 0,
+                TypeChange::Widened => 1,
+                TypeChange::Undecided => 2,
+                TypeChange::Different => 3,
+            })
+            .unwrap_or(TypeChange::Same);
+    }
     let (old, new) = (types.resolve(old), types.resolve(new));
     if old == new {
         return TypeChange::Same;
@@ -140,6 +158,29 @@ fn type_change(old: &str, new: &str, types: &Types) -> TypeChange {
 }
 
 /// Names written with a package or module path (`flag.Value`, `io::Error`).
+/// The values of a tuple type `(A, B)`, trimmed; `None` when `text` is not one parenthesised
+/// list (a TypeScript function type `(a) => b` starts with `(` but is not).
+fn tuple_values(text: &str) -> Option<Vec<&str>> {
+    let inner = text.strip_prefix('(')?.strip_suffix(')')?;
+    let mut depth = 0i32;
+    for c in inner.chars() {
+        match c {
+            '(' => depth += 1,
+            ')' => depth -= 1,
+            _ => {}
+        }
+        if depth < 0 {
+            return None;
+        }
+    }
+    Some(
+        super::rust::top_level_split(inner, ',')
+            .into_iter()
+            .map(str::trim)
+            .collect(),
+    )
+}
+
 fn qualified_names(text: &str) -> Vec<String> {
     let mut names = Vec::new();
     let mut current = String::new();
