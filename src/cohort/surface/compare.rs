@@ -30,10 +30,10 @@ pub struct Types<'a> {
     pub alias: &'a dyn Fn(&str) -> Option<String>,
     /// The type literal a defined type stands for (`CompletionFunc` → `func(…) (…)`).
     pub underlying: &'a dyn Fn(&str) -> Option<String>,
-    /// Whether the class named `base` (as written in a class's bases) has the member `name`,
-    /// looked up in the rest of the repository: `None` when it is not found there (another
-    /// package's class).
-    pub inherits: &'a dyn Fn(&str, &str) -> Option<bool>,
+    /// The member `name` of the class named `base` (as written in a class's bases), itself or
+    /// inherited, looked up in the rest of the repository: `Some(None)` when that class has
+    /// no such member, `None` when the class is not found there (another package's class).
+    pub inherits: &'a dyn Fn(&str, &str) -> Option<Option<Item>>,
 }
 
 impl Types<'_> {
@@ -272,7 +272,29 @@ pub fn compare(base: &Surface, head: &Surface, types: &Types) -> Vec<ApiChange> 
                     .filter(|p| head.items.contains_key(*p) && head.bases.contains_key(*p))
                     .map(|p| inherited(head, p, &key[p.len() + 1..], types, 0));
                 match inherited {
-                    Some(Inherited::Yes(from)) => {
+                    // The inherited member returns another type than the override did
+                    // (Java's covariant `Child copy()` over `Base copy()`): callers that
+                    // used the narrower result no longer compile.
+                    Some(Inherited::Yes(from, ret))
+                        if ret != old.ret
+                            && matches!(
+                                (&old.ret, &ret),
+                                (Some(a), Some(b)) if type_change(a, b, types) != TypeChange::Same
+                            ) =>
+                    {
+                        let why = format!(
+                            "no longer overridden; the one inherited from `{from}` returns `{}`",
+                            ret.unwrap_or_default()
+                        );
+                        let severity = if types.structural {
+                            Severity::Undecided
+                        } else {
+                            Severity::Incompatible
+                        };
+                        changes.push(change(key, severity, why, Some(old), None));
+                        continue;
+                    }
+                    Some(Inherited::Yes(from, _)) => {
                         changes.push(change(
                             key,
                             Severity::Compatible,
@@ -380,8 +402,8 @@ pub fn compare(base: &Surface, head: &Surface, types: &Types) -> Vec<ApiChange> 
 
 /// Whether a class still has a member it no longer defines, through its bases.
 enum Inherited {
-    /// From this base.
-    Yes(String),
+    /// From this base, with this return type.
+    Yes(String, Option<String>),
     /// Not from any base this repository defines; maybe from this one, defined elsewhere.
     Unknown(String),
     No,
@@ -400,8 +422,8 @@ fn inherited(
             continue;
         }
         if surface.items.contains_key(base.as_str()) {
-            if surface.items.contains_key(&format!("{base}.{member}")) {
-                return Inherited::Yes(base.clone());
+            if let Some(item) = surface.items.get(&format!("{base}.{member}")) {
+                return Inherited::Yes(base.clone(), item.ret.clone());
             }
             match inherited(surface, base, member, types, depth + 1) {
                 Inherited::No => {}
@@ -410,8 +432,8 @@ fn inherited(
             continue;
         }
         match (types.inherits)(base, member) {
-            Some(true) => return Inherited::Yes(base.clone()),
-            Some(false) => {}
+            Some(Some(item)) => return Inherited::Yes(base.clone(), item.ret),
+            Some(None) => {}
             None => {
                 unknown.get_or_insert_with(|| base.clone());
             }

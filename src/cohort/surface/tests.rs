@@ -368,3 +368,42 @@ fn parameter_names_inside_function_types_bind_no_caller() {
         "{found:#?}"
     );
 }
+
+// A removed override in Java and TypeScript: the member is still there for callers when a
+// base the class extends or implements has it; with a narrower (covariant) return type gone,
+// Java callers that used it break.
+#[test]
+fn java_and_typescript_removed_overrides_are_still_inherited() {
+    let base = "public class Base {\n    public String name() { return \"\"; }\n    public Base copy() { return this; }\n}\n\npublic class Child extends Base implements Runnable {\n    @Override\n    public String name() { return \"child\"; }\n    @Override\n    public Child copy() { return this; }\n    public void run() {}\n}\n\npublic class Plain {\n    public void go() {}\n}\n";
+    let head = "public class Base {\n    public String name() { return \"\"; }\n    public Base copy() { return this; }\n}\n\npublic class Child extends Base implements Runnable {\n}\n\npublic class Plain {\n}\n";
+    let found = changes(Grammar::Java, base, head);
+    assert_eq!(
+        severity(&found, "Child.name()"),
+        Some(Severity::Compatible),
+        "{found:#?}"
+    );
+    assert_eq!(
+        severity(&found, "Child.copy()"),
+        Some(Severity::Incompatible),
+        "{found:#?}"
+    );
+    // `Runnable` is not in this file: `run` may come from it, which is not decidable here.
+    assert_eq!(severity(&found, "Child.run()"), Some(Severity::Undecided));
+    assert_eq!(severity(&found, "Plain.go()"), Some(Severity::Incompatible));
+
+    let base = "export class Base<T> {\n  get(key: string): T | undefined { return undefined; }\n}\n\nexport interface Named {\n  name: string;\n}\n\nexport interface Tagged extends Named {\n  name: string;\n  tag: string;\n}\n\nexport class Store extends Base<number> {\n  get(key: string): number | undefined { return 1; }\n  clear(): void {}\n}\n";
+    let head = "export class Base<T> {\n  get(key: string): T | undefined { return undefined; }\n}\n\nexport interface Named {\n  name: string;\n}\n\nexport interface Tagged extends Named {\n  tag: string;\n}\n\nexport class Store extends Base<number> {\n}\n";
+    let found = changes(Grammar::TypeScript, base, head);
+    assert_eq!(
+        severity(&found, "Tagged.name"),
+        Some(Severity::Compatible),
+        "{found:#?}"
+    );
+    // Inherited with the base's `T | undefined` written where the override had `number`:
+    // the same type once `T` is bound, which a structural comparison cannot see.
+    assert_ne!(severity(&found, "Store.get"), Some(Severity::Incompatible));
+    assert_eq!(
+        severity(&found, "Store.clear"),
+        Some(Severity::Incompatible)
+    );
+}
