@@ -344,7 +344,8 @@ fn go_result_tuple_values_and_function_type_parameter_names() {
     // A value of the tuple whose type changed is still a break.
     assert_eq!(severity(&found, "Pair"), Some(Severity::Incompatible));
     // A parameter type inside a function type is the contract.
-    let typed = "package cobra\n\nfunc Hook(g func(x int, y string) int) error {\n\treturn nil\n}\n";
+    let typed =
+        "package cobra\n\nfunc Hook(g func(x int, y string) int) error {\n\treturn nil\n}\n";
     let found = changes(Grammar::Go, head, typed);
     assert_eq!(severity(&found, "Hook"), Some(Severity::Incompatible));
 }
