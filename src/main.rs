@@ -140,6 +140,7 @@ fn run(cli: Cli, matches: &clap::ArgMatches) -> anyhow::Result<Exit> {
             ),
         }
     };
+    warm_up();
     let runtime = tokio::runtime::Runtime::new().context("starting the async runtime")?;
     let outcome = if cli.headless {
         let signals = Signals::install(&runtime)?;
@@ -697,15 +698,36 @@ fn review_options(
             config.gitleaks_config.as_ref(),
         ),
         force: cli.force,
-        catalog: Catalog::builtin().with_overrides(config),
+        catalog: builtin_catalog().with_overrides(config),
         models,
         // A damaged state.json is said in the report's coverage too, not only on stderr.
         notes: (config.notes.iter().cloned())
             .chain(prepared.opened.corruption.iter().map(|c| c.to_string()))
             .collect(),
-        ..ReviewOptions::default()
+        // Not `..ReviewOptions::default()`: that builds a whole second rule catalog.
+        gitleaks: Some(review_tui::agents::secrets::GITLEAKS.to_string()),
+        tap: None,
     };
     Ok(options)
+}
+
+/// The built-in rule catalog, compiled once per process.
+fn builtin_catalog() -> Catalog {
+    static BUILTIN: std::sync::OnceLock<Catalog> = std::sync::OnceLock::new();
+    BUILTIN.get_or_init(Catalog::builtin).clone()
+}
+
+/// Compiling the rule catalog and the default secret scan (hundreds of regular expressions) is
+/// a large part of a small PR's review, and none of it needs the PR. It starts on its own
+/// thread at once, beside the fetch and the checkout (mostly git and the kernel); whoever
+/// needs either first waits for the one build, never starts another.
+fn warm_up() {
+    let _ = std::thread::Builder::new()
+        .name("warm-up".into())
+        .spawn(|| {
+            let _ = builtin_catalog();
+            let _ = review_tui::agents::secrets::default_scanner();
+        });
 }
 
 fn cockpit_command(cli: &Cli, pr: &str, runtime: &tokio::runtime::Runtime) -> anyhow::Result<Exit> {

@@ -3,6 +3,7 @@
 
 use std::collections::HashMap;
 use std::path::Path;
+use std::sync::{Arc, OnceLock};
 
 use regex::RegexSet;
 
@@ -208,26 +209,37 @@ pub(crate) struct Index {
 
 #[derive(Debug, Clone)]
 pub(crate) struct Prefilter {
-    /// `None` when the set could not be built (too big): every rule is then tried.
-    set: Option<RegexSet>,
+    /// Compiled on first use, once for every language sharing it: a review compiles the sets
+    /// of the languages its diff holds, not all of them (compiling every set was a large part
+    /// of a small PR's review). `None` inside when the set could not be built (too big):
+    /// every rule is then tried.
+    set: Arc<OnceLock<Option<RegexSet>>>,
+    patterns: Arc<Vec<String>>,
     rules: Vec<usize>,
 }
 
 impl Prefilter {
     fn build(rules: &[Rule], members: Vec<usize>) -> Prefilter {
-        let patterns = members.iter().filter_map(|&i| match &rules[i].logic {
-            Logic::Line(line) => Some(line.pattern.as_str()),
-            Logic::File(_) => None,
-        });
+        let patterns = members
+            .iter()
+            .filter_map(|&i| match &rules[i].logic {
+                Logic::Line(line) => Some(line.pattern.as_str().to_string()),
+                Logic::File(_) => None,
+            })
+            .collect();
         Prefilter {
-            set: RegexSet::new(patterns).ok(),
+            set: Arc::new(OnceLock::new()),
+            patterns: Arc::new(patterns),
             rules: members,
         }
     }
 
     /// Indices (into the catalog) of the rules whose pattern matches `text`.
     pub fn candidates(&self, text: &str) -> Vec<usize> {
-        match &self.set {
+        let set = self
+            .set
+            .get_or_init(|| RegexSet::new(self.patterns.iter()).ok());
+        match set {
             Some(set) if self.rules.len() > 1 => {
                 set.matches(text).iter().map(|i| self.rules[i]).collect()
             }
