@@ -686,7 +686,7 @@ async fn cancelling_stops_a_waiting_reviewer() {
 
 #[tokio::test]
 async fn stopping_one_reviewer_leaves_the_others_running() {
-    use review_tui::agents::dispatch::{Assignment, dispatch};
+    use review_tui::reviewers::model::dispatch::{Assignment, dispatch};
     let server = OpenAiServer::start();
     server.reply_always(Reply::Hang);
     let assignment = |name: &str| Assignment {

@@ -3,7 +3,7 @@
 
 use super::fit::screen;
 use super::fixtures::*;
-use crate::agents::events::EventKind;
+use crate::review::events::EventKind;
 use crate::ui::action::Action;
 use crate::ui::log::Level;
 use crate::ui::state::Pane;

@@ -704,7 +704,9 @@ impl Turn<'_> {
     async fn chat_saying_waits(
         &self,
         request: &ChatRequest,
-        mut retried: tokio::sync::mpsc::UnboundedReceiver<crate::reviewers::model::provider::RetryNote>,
+        mut retried: tokio::sync::mpsc::UnboundedReceiver<
+            crate::reviewers::model::provider::RetryNote,
+        >,
     ) -> Step<Result<ChatResponse, crate::reviewers::model::provider::ProviderError>> {
         let provider = &self.agent.provider;
         let chat = provider.chat(request);
