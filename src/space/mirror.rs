@@ -191,13 +191,33 @@ impl Mirror {
                 message: e.to_string(),
             }
         })?;
+        // A refspec by SHA whose commit the mirror already holds is only a ref to write.
+        // git2's fetch would still list every ref of the source and peel each one (on a
+        // repository with thousands of tags, most of a small PR's first review) to learn
+        // nothing. The commit's whole history is there with it: objects enter the mirror only
+        // by linking a complete object store (see `linked_objects`) or by a fetch, which
+        // writes whole packs.
+        let mut rest = Vec::new();
+        for refspec in refspecs {
+            match present_by_sha(&self.repo, refspec) {
+                Some((oid, target)) => {
+                    self.repo
+                        .reference(target, oid, true, "review-tui: fetch (commit present)")
+                        .map_err(failed)?;
+                }
+                None => rest.push(refspec.as_str()),
+            }
+        }
+        if rest.is_empty() {
+            return Ok(());
+        }
         let mut remote = self.repo.remote_anonymous(url_for_git2).map_err(failed)?;
         let mut options = FetchOptions::new();
         options
             .download_tags(AutotagOption::None)
             .update_fetchhead(false);
         remote
-            .fetch(refspecs, Some(&mut options), None)
+            .fetch(&rest, Some(&mut options), None)
             .map_err(failed)
     }
 
@@ -258,6 +278,17 @@ impl Mirror {
 
 /// A path that exists, or a `file://` URL: fetched in process. `host:path` (scp-like ssh) and
 /// every `scheme://` other than file go to the `git` binary.
+/// `+<sha>:<ref>` (or without the `+`) naming a commit `repo` holds: the commit and the ref.
+fn present_by_sha<'a>(repo: &Repository, refspec: &'a str) -> Option<(Oid, &'a str)> {
+    let (source, target) = refspec.trim_start_matches('+').split_once(':')?;
+    if source.len() != 40 || !source.bytes().all(|b| b.is_ascii_hexdigit()) {
+        return None;
+    }
+    let oid = Oid::from_str(source).ok()?;
+    repo.find_commit(oid).ok()?;
+    target.starts_with("refs/").then_some((oid, target))
+}
+
 fn is_local(url: &str) -> bool {
     if url.starts_with("file://") {
         return true;
@@ -385,6 +416,61 @@ mod tests {
             )
             .unwrap();
         assert!(mirror.resolve("refs/review-tui/y/head").is_some());
+    }
+
+    #[test]
+    fn a_commit_the_mirror_holds_is_fetched_by_writing_its_ref_only() {
+        let t = TestRepo::new();
+        let first = t.sha("HEAD");
+        let second = t.commit("a.txt", "a\n", "second");
+        let (mirror, _) = Mirror::open_or_init(&t.scratch().join("m.git")).unwrap();
+        let url = t.path().display().to_string();
+        mirror
+            .fetch(&url, &[format!("+{second}:refs/review-tui/x/head")], None)
+            .unwrap();
+        // The source is gone: a fetch that went to it would fail. Both commits are in the
+        // mirror already (the second's history holds the first), so both refs are written.
+        let gone = t.scratch().join("no-such-repository").display().to_string();
+        mirror
+            .fetch(
+                &gone,
+                &[
+                    format!("+{first}:refs/review-tui/y/base"),
+                    format!("{second}:refs/review-tui/y/head"),
+                ],
+                None,
+            )
+            .unwrap();
+        assert_eq!(
+            mirror
+                .resolve("refs/review-tui/y/base")
+                .unwrap()
+                .to_string(),
+            first
+        );
+        assert_eq!(
+            mirror
+                .resolve("refs/review-tui/y/head")
+                .unwrap()
+                .to_string(),
+            second
+        );
+        // A commit it lacks, or a ref by name, still goes to the source.
+        let missing = "0123456789012345678901234567890123456789";
+        assert!(
+            mirror
+                .fetch(&gone, &[format!("+{missing}:refs/review-tui/z/head")], None)
+                .is_err()
+        );
+        assert!(
+            mirror
+                .fetch(
+                    &gone,
+                    &["+refs/heads/main:refs/review-tui/z/head".to_string()],
+                    None
+                )
+                .is_err()
+        );
     }
 
     #[test]
