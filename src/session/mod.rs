@@ -14,6 +14,6 @@ pub mod snapshot;
 pub use snapshot::RoundSnapshot;
 mod service;
 pub use service::{
-    Command, EventOf, Fix, Opening, Session, SessionError, SessionEvent, SessionSetup, person_name,
-    serve,
+    Command, EventOf, Fix, Opening, RunStops, Session, SessionError, SessionEvent, SessionSetup,
+    person_name, serve,
 };
