@@ -23,7 +23,7 @@ use super::surface::callers::{Home, uses};
 use super::surface::compare::{ApiChange, Severity, Types, compare};
 use super::surface::scope::{Scope, not_api_path, scope};
 use super::surface::version::{Bump, bump};
-use super::surface::{Surface, extract};
+use super::surface::{Item, Surface, extract};
 
 /// How many items the detail lists before saying how many more there are.
 const LISTED: usize = 12;
@@ -337,9 +337,10 @@ fn alias_target(
     target
 }
 
-/// Whether the class `base` (a name as written in a class's bases, `module.Name` or `Name`)
-/// that an unchanged file of the same language defines has `member`, itself or through its
-/// own bases; `None` when no file here defines it (a class of another package).
+/// The member `member` of the class `base` (a name as written in a class's bases,
+/// `module.Name` or `Name`) that an unchanged file of the same language defines, itself or
+/// through its own bases: `Some(None)` when that class has no such member, `None` when no
+/// file here defines it (a class of another package).
 fn base_has(
     base: &str,
     member: &str,
@@ -347,8 +348,10 @@ fn base_has(
     index: &SymbolIndex,
     read_head: &dyn Fn(&str) -> Option<String>,
     depth: usize,
-) -> Option<bool> {
-    let name = base.rsplit('.').next().unwrap_or(base);
+) -> Option<Option<Item>> {
+    // `Base<T>` and `pkg.Base` are the class `Base`.
+    let written = base.split('<').next().unwrap_or(base);
+    let name = written.rsplit('.').next().unwrap_or(written);
     if depth > 4 {
         return None;
     }
@@ -366,18 +369,18 @@ fn base_has(
         if !surface.items.contains_key(name) {
             continue;
         }
-        if surface.items.contains_key(&format!("{name}.{member}")) {
-            return Some(true);
+        if let Some(item) = surface.items.get(&format!("{name}.{member}")) {
+            return Some(Some(item.clone()));
         }
         let mut unknown = false;
         for grand in surface.bases.get(name).into_iter().flatten() {
             match base_has(grand, member, file, index, read_head, depth + 1) {
-                Some(true) => return Some(true),
-                Some(false) => {}
+                Some(Some(item)) => return Some(Some(item)),
+                Some(None) => {}
                 None => unknown |= grand != "object",
             }
         }
-        return if unknown { None } else { Some(false) };
+        return if unknown { None } else { Some(None) };
     }
     None
 }

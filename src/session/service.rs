@@ -10,13 +10,13 @@ use std::sync::Arc;
 use thiserror::Error;
 use tokio::sync::{mpsc, watch};
 
-use crate::agents::events::RunId;
 use crate::cohort::CohortReport;
 use crate::diff::Diff;
 use crate::pr::forge::PullRequest;
 use crate::pr::token::Token;
 use crate::publish::{self, Preview, PublishError, PublishInput, PublishOptions, Published};
 use crate::review::board::ReviewerState;
+use crate::review::events::RunId;
 use crate::review::level::Level;
 use crate::review::node::Actor;
 use crate::review::status::{self, Change, StatusError};
@@ -96,7 +96,7 @@ pub enum SessionEvent {
         reviewers: Vec<ReviewerState>,
     },
     /// A reviewer's or a pass's event, in the order the board applied it.
-    Board(crate::agents::events::ReviewEvent),
+    Board(crate::review::events::ReviewEvent),
     /// The pre-run estimate of what the model reviewers will read.
     Estimate(String),
     /// The pass the run is in after the reviewers; `None` when the passes are over.

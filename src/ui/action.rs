@@ -8,8 +8,8 @@ use std::sync::Arc;
 
 use ratatui_textarea::Input;
 
-use crate::agents::events::{ReviewEvent, RunId};
 use crate::review::axes::Axis;
+use crate::review::events::{ReviewEvent, RunId};
 use crate::review::verdict::Verdict;
 use crate::space::state::Ladder;
 use crate::ui::state::{CohortView, PreviewData};

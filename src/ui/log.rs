@@ -5,7 +5,7 @@
 
 use std::collections::VecDeque;
 
-use crate::agents::events::EventKind;
+use crate::review::events::EventKind;
 use crate::ui::action::Action;
 use crate::ui::state::AppState;
 

@@ -4,10 +4,10 @@
 
 use ratatui::layout::Position;
 
-use crate::agents::events::EventKind;
 use crate::review::board::Applied as BoardApplied;
 use crate::review::derived;
 use crate::review::disagreement::disagreements;
+use crate::review::events::EventKind;
 use crate::review::node::{Actor, ReviewNode};
 use crate::review::status::{Change, SuppressionHint};
 use crate::review::{Level, Role};
@@ -761,7 +761,7 @@ fn save_comment(state: &mut AppState, node_id: String, text: String) -> Vec<Effe
     vec![Effect::SaveComment { node_id, text }]
 }
 
-fn apply_event(state: &mut AppState, event: crate::agents::events::ReviewEvent) -> Vec<Effect> {
+fn apply_event(state: &mut AppState, event: crate::review::events::ReviewEvent) -> Vec<Effect> {
     let stance_node = match &event.kind {
         EventKind::Stance { node_id, .. } => Some(node_id.clone()),
         _ => None,

@@ -5,19 +5,19 @@ use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;
 
-use review_tui::agents::agent::{
+use review_tui::review::events::{EventKind, ReviewEvent, RunId};
+use review_tui::review::node::Source;
+use review_tui::review::schema::node_draft_schema;
+use review_tui::review::verdict::Outcome;
+use review_tui::reviewers::model::agent::{
     Agent, Bounds, ContextPart, NoRedaction, Redactor, ReviewerSpec, RunReport,
 };
-use review_tui::agents::events::{EventKind, ReviewEvent, RunId};
-use review_tui::agents::provider::{
+use review_tui::reviewers::model::provider::{
     AnthropicConfig, AnthropicProvider, ApiKey, Cassette, CommandConfig, CommandProvider,
     OpenAiConfig, OpenAiProvider, Profile, Provider, Recorder, Replay, RetryPolicy,
     StructuredOutput,
 };
-use review_tui::agents::toolbox::{NoTools, ToolBox, ToolResult, ToolSpec};
-use review_tui::review::node::Source;
-use review_tui::review::schema::node_draft_schema;
-use review_tui::review::verdict::Outcome;
+use review_tui::reviewers::model::toolbox::{NoTools, ToolBox, ToolResult, ToolSpec};
 use serde_json::{Value, json};
 use tokio::sync::{mpsc, watch};
 

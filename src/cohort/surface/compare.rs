@@ -30,10 +30,10 @@ pub struct Types<'a> {
     pub alias: &'a dyn Fn(&str) -> Option<String>,
     /// The type literal a defined type stands for (`CompletionFunc` → `func(…) (…)`).
     pub underlying: &'a dyn Fn(&str) -> Option<String>,
-    /// Whether the class named `base` (as written in a class's bases) has the member `name`,
-    /// looked up in the rest of the repository: `None` when it is not found there (another
-    /// package's class).
-    pub inherits: &'a dyn Fn(&str, &str) -> Option<bool>,
+    /// The member `name` of the class named `base` (as written in a class's bases), itself or
+    /// inherited, looked up in the rest of the repository: `Some(None)` when that class has
+    /// no such member, `None` when the class is not found there (another package's class).
+    pub inherits: &'a dyn Fn(&str, &str) -> Option<Option<Item>>,
 }
 
 impl Types<'_> {
@@ -108,6 +108,24 @@ fn type_change(old: &str, new: &str, types: &Types) -> TypeChange {
     if old == new {
         return TypeChange::Same;
     }
+    // A tuple of results (Go's `(T, bool)`, a Rust tuple) is values assigned one by one:
+    // each compares on its own, and the tuple changed as much as its most changed value.
+    if let (Some(a), Some(b)) = (tuple_values(old), tuple_values(new))
+        && a.len() == b.len()
+        && a.len() > 1
+    {
+        return a
+            .iter()
+            .zip(&b)
+            .map(|(x, y)| type_change(x, y, types))
+            .max_by_key(|change| match change {
+                TypeChange::Same => 0,
+                TypeChange::Widened => 1,
+                TypeChange::Undecided => 2,
+                TypeChange::Different => 3,
+            })
+            .unwrap_or(TypeChange::Same);
+    }
     let (old, new) = (types.resolve(old), types.resolve(new));
     if old == new {
         return TypeChange::Same;
@@ -140,6 +158,29 @@ fn type_change(old: &str, new: &str, types: &Types) -> TypeChange {
 }
 
 /// Names written with a package or module path (`flag.Value`, `io::Error`).
+/// The values of a tuple type `(A, B)`, trimmed; `None` when `text` is not one parenthesised
+/// list (a TypeScript function type `(a) => b` starts with `(` but is not).
+fn tuple_values(text: &str) -> Option<Vec<&str>> {
+    let inner = text.strip_prefix('(')?.strip_suffix(')')?;
+    let mut depth = 0i32;
+    for c in inner.chars() {
+        match c {
+            '(' => depth += 1,
+            ')' => depth -= 1,
+            _ => {}
+        }
+        if depth < 0 {
+            return None;
+        }
+    }
+    Some(
+        super::rust::top_level_split(inner, ',')
+            .into_iter()
+            .map(str::trim)
+            .collect(),
+    )
+}
+
 fn qualified_names(text: &str) -> Vec<String> {
     let mut names = Vec::new();
     let mut current = String::new();
@@ -231,7 +272,29 @@ pub fn compare(base: &Surface, head: &Surface, types: &Types) -> Vec<ApiChange> 
                     .filter(|p| head.items.contains_key(*p) && head.bases.contains_key(*p))
                     .map(|p| inherited(head, p, &key[p.len() + 1..], types, 0));
                 match inherited {
-                    Some(Inherited::Yes(from)) => {
+                    // The inherited member returns another type than the override did
+                    // (Java's covariant `Child copy()` over `Base copy()`): callers that
+                    // used the narrower result no longer compile.
+                    Some(Inherited::Yes(from, ret))
+                        if ret != old.ret
+                            && matches!(
+                                (&old.ret, &ret),
+                                (Some(a), Some(b)) if type_change(a, b, types) != TypeChange::Same
+                            ) =>
+                    {
+                        let why = format!(
+                            "no longer overridden; the one inherited from `{from}` returns `{}`",
+                            ret.unwrap_or_default()
+                        );
+                        let severity = if types.structural {
+                            Severity::Undecided
+                        } else {
+                            Severity::Incompatible
+                        };
+                        changes.push(change(key, severity, why, Some(old), None));
+                        continue;
+                    }
+                    Some(Inherited::Yes(from, _)) => {
                         changes.push(change(
                             key,
                             Severity::Compatible,
@@ -339,8 +402,8 @@ pub fn compare(base: &Surface, head: &Surface, types: &Types) -> Vec<ApiChange> 
 
 /// Whether a class still has a member it no longer defines, through its bases.
 enum Inherited {
-    /// From this base.
-    Yes(String),
+    /// From this base, with this return type.
+    Yes(String, Option<String>),
     /// Not from any base this repository defines; maybe from this one, defined elsewhere.
     Unknown(String),
     No,
@@ -359,8 +422,8 @@ fn inherited(
             continue;
         }
         if surface.items.contains_key(base.as_str()) {
-            if surface.items.contains_key(&format!("{base}.{member}")) {
-                return Inherited::Yes(base.clone());
+            if let Some(item) = surface.items.get(&format!("{base}.{member}")) {
+                return Inherited::Yes(base.clone(), item.ret.clone());
             }
             match inherited(surface, base, member, types, depth + 1) {
                 Inherited::No => {}
@@ -369,8 +432,8 @@ fn inherited(
             continue;
         }
         match (types.inherits)(base, member) {
-            Some(true) => return Inherited::Yes(base.clone()),
-            Some(false) => {}
+            Some(Some(item)) => return Inherited::Yes(base.clone(), item.ret),
+            Some(None) => {}
             None => {
                 unknown.get_or_insert_with(|| base.clone());
             }

@@ -151,7 +151,11 @@ fn callable(node: Node, src: Src, kind: &'static str, key: &str, parent: Option<
                 .into_iter()
                 .filter_map(|p| p.ty)
                 .collect();
-            format!("({})", types.join(", "))
+            // `(err error)` and `error` are one result.
+            match types.as_slice() {
+                [one] => one.clone(),
+                _ => format!("({})", types.join(", ")),
+            }
         } else {
             src.canonical(r)
         }

@@ -125,6 +125,7 @@ fn type_items(node: Node, src: Src, key: &str, out: &mut Surface) {
         item.params = Some(parameters(node.child_by_field_name("parameters"), src));
     }
     out.add(key.to_string(), item);
+    out.bases.insert(key.to_string(), bases(node, src));
     let Some(body) = body else { return };
     let interface = kind == "interface" || kind == "annotation";
     let mut members = named(body);
@@ -220,4 +221,27 @@ fn type_items(node: Node, src: Src, key: &str, out: &mut Surface) {
             _ => {}
         }
     }
+}
+
+/// The class a type extends and the interfaces it implements or extends, as written without
+/// type arguments (`AbstractList<E>` is `AbstractList`): a member it no longer declares may
+/// still be inherited from one of them.
+fn bases(node: Node, src: Src) -> Vec<String> {
+    let mut out = Vec::new();
+    for clause in named(node) {
+        let types = match clause.kind() {
+            "superclass" => named(clause),
+            "super_interfaces" | "extends_interfaces" => named(clause)
+                .into_iter()
+                .filter(|c| c.kind() == "type_list")
+                .flat_map(named)
+                .collect(),
+            _ => continue,
+        };
+        for ty in types {
+            let text = src.canonical(ty);
+            out.push(text.split('<').next().unwrap_or(&text).to_string());
+        }
+    }
+    out
 }

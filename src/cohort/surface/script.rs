@@ -248,6 +248,7 @@ fn declare(node: Node, src: Src, key: &str, out: &mut Surface) {
             let mut item = Item::new("class", key, src.canonical_without(node, &skip));
             item.generics = src.canonical_field(node, "type_parameters");
             out.add(key.to_string(), item);
+            out.bases.insert(key.to_string(), bases(node, src));
             if let Some(body) = body {
                 members(body, src, key, out);
             }
@@ -258,6 +259,7 @@ fn declare(node: Node, src: Src, key: &str, out: &mut Surface) {
             let mut item = Item::new("interface", key, src.canonical_without(node, &skip));
             item.generics = src.canonical_field(node, "type_parameters");
             out.add(key.to_string(), item);
+            out.bases.insert(key.to_string(), bases(node, src));
             if let Some(body) = body {
                 members(body, src, key, out);
             }
@@ -368,4 +370,40 @@ fn members(body: Node, src: Src, parent: &str, out: &mut Surface) {
         item.parent = Some(parent.to_string());
         out.add(key, item);
     }
+}
+
+/// What a class extends and implements, or an interface extends, as written without type
+/// arguments (`Base<T>` is `Base`): a member it no longer declares may still be inherited.
+fn bases(node: Node, src: Src) -> Vec<String> {
+    let mut types = Vec::new();
+    for clause in named(node) {
+        match clause.kind() {
+            "class_heritage" => {
+                for part in named(clause) {
+                    match part.kind() {
+                        "extends_clause" => {
+                            let mut cursor = part.walk();
+                            types.extend(part.children_by_field_name("value", &mut cursor));
+                        }
+                        "implements_clause" => types.extend(named(part)),
+                        // JavaScript: `extends` and the expression directly.
+                        _ if !part.kind().contains("comment") => types.push(part),
+                        _ => {}
+                    }
+                }
+            }
+            "extends_type_clause" => {
+                let mut cursor = clause.walk();
+                types.extend(clause.children_by_field_name("type", &mut cursor));
+            }
+            _ => {}
+        }
+    }
+    types
+        .into_iter()
+        .map(|t| {
+            let text = src.canonical(t);
+            text.split('<').next().unwrap_or(&text).to_string()
+        })
+        .collect()
 }

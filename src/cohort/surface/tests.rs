@@ -325,3 +325,86 @@ fn go_a_type_literal_now_a_named_type_over_it_warns() {
     // Only the whole type: `[]string` → `[]Strings` is a slice of another element type.
     assert_eq!(severity(&found, "Names"), Some(Severity::Incompatible));
 }
+
+// cobra v1.8.1..v1.9.0: `GetFlagCompletionFunc` returned `(func(*Command, []string, string)
+// (…), bool)` and returns `(CompletionFunc, bool)`, where `CompletionFunc` is a defined type
+// over the same literal with its parameters named. Each value of a result tuple is assigned
+// on its own, and names written inside a function type bind no caller.
+#[test]
+fn go_result_tuple_values_and_function_type_parameter_names() {
+    let base = "package cobra\n\nfunc (c *Command) GetFlagCompletionFunc(flagName string) (func(*Command, []string, string) ([]string, ShellCompDirective), bool) {\n\treturn nil, false\n}\n\nfunc Hook(f func(a, b int) (n int)) (err error) {\n\treturn nil\n}\n\nfunc Pair() (int, string) {\n\treturn 0, \"\"\n}\n";
+    let head = "package cobra\n\ntype Completion = string\n\ntype CompletionFunc func(cmd *Command, args []string, toComplete string) ([]Completion, ShellCompDirective)\n\nfunc (c *Command) GetFlagCompletionFunc(flagName string) (CompletionFunc, bool) {\n\treturn nil, false\n}\n\nfunc Hook(g func(x int, y int) int) error {\n\treturn nil\n}\n\nfunc Pair() (int, int) {\n\treturn 0, 0\n}\n";
+    let found = changes(Grammar::Go, base, head);
+    assert_eq!(
+        severity(&found, "Command.GetFlagCompletionFunc"),
+        Some(Severity::Undecided),
+        "{found:#?}"
+    );
+    assert_eq!(severity(&found, "Hook"), None, "{found:#?}");
+    // A value of the tuple whose type changed is still a break.
+    assert_eq!(severity(&found, "Pair"), Some(Severity::Incompatible));
+    // A parameter type inside a function type is the contract.
+    let typed =
+        "package cobra\n\nfunc Hook(g func(x int, y string) int) error {\n\treturn nil\n}\n";
+    let found = changes(Grammar::Go, head, typed);
+    assert_eq!(severity(&found, "Hook"), Some(Severity::Incompatible));
+}
+
+// The same class in the other languages with function types: TypeScript `(a: T) => U` and
+// object-type signatures, Rust `fn(x: u8)`.
+#[test]
+fn parameter_names_inside_function_types_bind_no_caller() {
+    let base = "export type Hook = (request: Request, options?: Options, ...rest: string[]) => void;\nexport type Api = { get(url: string): Promise<Response>; new (init: Init): Api };\n";
+    let head = "export type Hook = (req: Request, opts?: Options, ...more: string[]) => void;\nexport type Api = { get(input: string): Promise<Response>; new (options: Init): Api };\n";
+    assert_eq!(changes(Grammar::TypeScript, base, head), vec![]);
+    let rust_base = "pub struct Hooks {\n    pub on_close: fn(code: u16, reason: &str) -> bool,\n}\npub fn run(f: fn(count: usize)) {}\n";
+    let rust_head = "pub struct Hooks {\n    pub on_close: fn(status: u16, why: &str) -> bool,\n}\npub fn run(f: fn(usize)) {}\n";
+    assert_eq!(changes(Grammar::Rust, rust_base, rust_head), vec![]);
+    // The types written there still are the contract.
+    let rust_changed = "pub struct Hooks {\n    pub on_close: fn(status: u32, why: &str) -> bool,\n}\npub fn run(f: fn(usize)) {}\n";
+    let found = changes(Grammar::Rust, rust_base, rust_changed);
+    assert_eq!(
+        severity(&found, "Hooks::on_close"),
+        Some(Severity::Incompatible),
+        "{found:#?}"
+    );
+}
+
+// A removed override in Java and TypeScript: the member is still there for callers when a
+// base the class extends or implements has it; with a narrower (covariant) return type gone,
+// Java callers that used it break.
+#[test]
+fn java_and_typescript_removed_overrides_are_still_inherited() {
+    let base = "public class Base {\n    public String name() { return \"\"; }\n    public Base copy() { return this; }\n}\n\npublic class Child extends Base implements Runnable {\n    @Override\n    public String name() { return \"child\"; }\n    @Override\n    public Child copy() { return this; }\n    public void run() {}\n}\n\npublic class Plain {\n    public void go() {}\n}\n";
+    let head = "public class Base {\n    public String name() { return \"\"; }\n    public Base copy() { return this; }\n}\n\npublic class Child extends Base implements Runnable {\n}\n\npublic class Plain {\n}\n";
+    let found = changes(Grammar::Java, base, head);
+    assert_eq!(
+        severity(&found, "Child.name()"),
+        Some(Severity::Compatible),
+        "{found:#?}"
+    );
+    assert_eq!(
+        severity(&found, "Child.copy()"),
+        Some(Severity::Incompatible),
+        "{found:#?}"
+    );
+    // `Runnable` is not in this file: `run` may come from it, which is not decidable here.
+    assert_eq!(severity(&found, "Child.run()"), Some(Severity::Undecided));
+    assert_eq!(severity(&found, "Plain.go()"), Some(Severity::Incompatible));
+
+    let base = "export class Base<T> {\n  get(key: string): T | undefined { return undefined; }\n}\n\nexport interface Named {\n  name: string;\n}\n\nexport interface Tagged extends Named {\n  name: string;\n  tag: string;\n}\n\nexport class Store extends Base<number> {\n  get(key: string): number | undefined { return 1; }\n  clear(): void {}\n}\n";
+    let head = "export class Base<T> {\n  get(key: string): T | undefined { return undefined; }\n}\n\nexport interface Named {\n  name: string;\n}\n\nexport interface Tagged extends Named {\n  tag: string;\n}\n\nexport class Store extends Base<number> {\n}\n";
+    let found = changes(Grammar::TypeScript, base, head);
+    assert_eq!(
+        severity(&found, "Tagged.name"),
+        Some(Severity::Compatible),
+        "{found:#?}"
+    );
+    // Inherited with the base's `T | undefined` written where the override had `number`:
+    // the same type once `T` is bound, which a structural comparison cannot see.
+    assert_ne!(severity(&found, "Store.get"), Some(Severity::Incompatible));
+    assert_eq!(
+        severity(&found, "Store.clear"),
+        Some(Severity::Incompatible)
+    );
+}

@@ -68,9 +68,115 @@ fn leaves<'a>(node: Node, src: Src<'a>, out: &mut Vec<&'a str>) {
         }
         return;
     }
+    if FUNCTION_TYPES.contains(&node.kind()) {
+        function_type(node, src, out);
+        return;
+    }
     let mut cursor = node.walk();
     for child in node.children(&mut cursor) {
         leaves(child, src, out);
+    }
+}
+
+/// Syntax of a function *type* (Go `func(cmd *Command) error`, TypeScript `(a: string) => T`
+/// and the signatures of an object type, Rust `fn(x: u8)`): a value of it is called through
+/// the type, so the parameter names written there bind no caller and two types that differ
+/// only in them are the same type.
+const FUNCTION_TYPES: &[&str] = &[
+    "function_type",
+    "constructor_type",
+    "call_signature",
+    "construct_signature",
+    "method_signature",
+];
+
+/// The tokens of a function type with every parameter name left out.
+fn function_type<'a>(node: Node, src: Src<'a>, out: &mut Vec<&'a str>) {
+    let mut cursor = node.walk();
+    let mut more = cursor.goto_first_child();
+    while more {
+        let child = cursor.node();
+        match (child.kind(), cursor.field_name()) {
+            // Go: `(n int)` and `int` are one result.
+            ("parameter_list", Some("result")) if parameter_count(child) == 1 => {
+                for p in named(child) {
+                    parameter(p, src, out);
+                }
+            }
+            ("parameter_list" | "parameters" | "formal_parameters", _) => {
+                for token in all(child) {
+                    if token.is_named() {
+                        parameter(token, src, out);
+                    } else {
+                        leaves(token, src, out);
+                    }
+                }
+            }
+            _ => leaves(child, src, out),
+        }
+        more = cursor.goto_next_sibling();
+    }
+}
+
+/// How many values a Go parameter list declares (`a, b int` is two).
+fn parameter_count(list: Node) -> usize {
+    named(list)
+        .iter()
+        .filter(|p| p.kind().ends_with("parameter_declaration"))
+        .map(|p| {
+            let mut cursor = p.walk();
+            p.children_by_field_name("name", &mut cursor).count().max(1)
+        })
+        .sum()
+}
+
+/// One parameter of a function type, its name left out: Go writes the type once per name
+/// (`a, b int` is `int, int`), TypeScript keeps `...` and `?`, Rust keeps the type.
+fn parameter<'a>(p: Node, src: Src<'a>, out: &mut Vec<&'a str>) {
+    match p.kind() {
+        "parameter_declaration" | "variadic_parameter_declaration" => {
+            let mut cursor = p.walk();
+            let names = p.children_by_field_name("name", &mut cursor).count().max(1);
+            for i in 0..names {
+                if i > 0 {
+                    out.push(",");
+                }
+                if p.kind() == "variadic_parameter_declaration" {
+                    out.push("...");
+                }
+                if let Some(ty) = p.child_by_field_name("type") {
+                    leaves(ty, src, out);
+                }
+            }
+        }
+        "required_parameter" | "optional_parameter" => {
+            let pattern = p.child_by_field_name("pattern");
+            if pattern.is_some_and(|n| n.kind() == "rest_pattern") {
+                out.push("...");
+            }
+            // `this: Window` is not a parameter a caller passes but the receiver's type.
+            if pattern.is_some_and(|n| src.raw(n) == "this") {
+                out.push("this:");
+            }
+            if p.kind() == "optional_parameter" {
+                out.push("?");
+            }
+            match p.child_by_field_name("type") {
+                Some(annotation) => {
+                    for token in all(annotation) {
+                        if token.kind() != ":" {
+                            leaves(token, src, out);
+                        }
+                    }
+                }
+                None => out.push("any"),
+            }
+        }
+        "parameter" => match p.child_by_field_name("type") {
+            Some(ty) => leaves(ty, src, out),
+            None => leaves(p, src, out),
+        },
+        _ => leaves(p, src, out),
     }
 }
 

@@ -526,3 +526,33 @@ fn typescript_exports_the_entry_points_do_not_reach_are_internal() {
     );
     assert_fails(&axis, &["KyRequest"]);
 }
+
+// A Java override removed while the superclass, in another file of the repository, still
+// declares the method: not removed. A method no base declares is.
+#[test]
+fn java_a_method_still_inherited_from_a_superclass_in_another_file_is_not_removed() {
+    let base = [
+        (
+            "pom.xml",
+            "<project><groupId>g</groupId><artifactId>a</artifactId><version>2.1.0</version></project>\n",
+        ),
+        (
+            "src/main/java/com/acme/Base.java",
+            "package com.acme;\n\npublic abstract class Base {\n    public String describe() { return \"base\"; }\n}\n",
+        ),
+        (
+            "src/main/java/com/acme/Widget.java",
+            "package com.acme;\n\npublic class Widget extends Base {\n    @Override\n    public String describe() { return \"widget\"; }\n\n    public int size() { return 1; }\n}\n",
+        ),
+    ];
+    let head = "package com.acme;\n\npublic class Widget extends Base {\n    public int size() { return 1; }\n}\n";
+    assert_clears(&api_after(
+        &base,
+        &[("src/main/java/com/acme/Widget.java", head)],
+    ));
+    let head = "package com.acme;\n\npublic class Widget extends Base {\n    @Override\n    public String describe() { return \"widget\"; }\n}\n";
+    assert_fails(
+        &api_after(&base, &[("src/main/java/com/acme/Widget.java", head)]),
+        &["Widget.size"],
+    );
+}
