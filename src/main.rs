@@ -36,14 +36,15 @@ fn main() -> ExitCode {
                 return exit(Exit::Aborted);
             }
             say(describe(&err));
-            use review_tui::pr::{forge::ForgeError, local::LocalError};
-            let nothing = matches!(
-                err.downcast_ref::<PrepareError>(),
-                Some(
-                    PrepareError::NothingToReview(_)
-                        | PrepareError::Forge(ForgeError::Local(LocalError::OnBaseBranch { .. }))
-                )
-            );
+            use review_tui::pr::local::LocalError;
+            let nothing = match err.downcast_ref::<PrepareError>() {
+                Some(PrepareError::NothingToReview(_)) => true,
+                Some(PrepareError::Forge(forge)) => matches!(
+                    forge.downcast_ref::<LocalError>(),
+                    Some(LocalError::OnBaseBranch { .. })
+                ),
+                _ => false,
+            };
             exit(if nothing {
                 Exit::NothingToReview
             } else {

@@ -5,8 +5,6 @@ use std::fmt;
 use std::future::Future;
 use std::pin::Pin;
 
-use crate::pr::github::GithubError;
-
 /// A boxed future, so that `Forge` stays object safe (`Box<dyn Forge>` picked at runtime from the
 /// PR reference) and `Send` (forge calls run in tokio tasks). `async fn` in traits would give
 /// neither `dyn` nor a `Send` bound we can name, and one allocation per network call is nothing.
@@ -126,20 +124,71 @@ pub struct CheckRun {
     pub html_url: Option<String>,
 }
 
-/// Errors from any forge. Each backend keeps its own error type; this only routes them.
-#[derive(Debug, thiserror::Error)]
-pub enum ForgeError {
-    #[error(transparent)]
-    Github(#[from] GithubError),
-    #[error(transparent)]
-    Local(#[from] crate::pr::local::LocalError),
+/// What kind of failure a forge reported, for callers that decide by it (give up, wait,
+/// "nothing was posted") without knowing which forge it was.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ForgeErrorKind {
+    /// The credentials are missing, wrong or not allowed to do this.
+    Auth,
+    /// What was asked for does not exist (or is hidden from these credentials).
+    NotFound,
+    /// The forge asks to wait before calling again.
+    RateLimited,
+    /// The forge answered and refused the request, with this status (a 4xx).
+    Rejected { status: u16 },
+    /// The forge could not be reached: no connection, or no answer in time.
+    Unreachable,
+    /// Anything else: a broken answer, a server error after the retries, a local repository's
+    /// problem.
+    Other,
+}
+
+/// An error from any forge: its kind, and the backend's own error (which says what happened
+/// in the forge's terms). Each backend converts its errors (`From`), so this port names none
+/// of them; a backend that needs its own details back (the GitHub publisher reading GitHub's
+/// refusal reasons) asks with [`ForgeError::downcast_ref`].
+#[derive(Debug)]
+pub struct ForgeError {
+    kind: ForgeErrorKind,
+    error: Box<dyn std::error::Error + Send + Sync + 'static>,
 }
 
 impl ForgeError {
-    /// The forge could not be reached (see [`GithubError::is_unreachable`]); a local
-    /// repository always can.
+    pub fn new(
+        kind: ForgeErrorKind,
+        error: impl std::error::Error + Send + Sync + 'static,
+    ) -> ForgeError {
+        ForgeError {
+            kind,
+            error: Box::new(error),
+        }
+    }
+
+    pub fn kind(&self) -> ForgeErrorKind {
+        self.kind
+    }
+
+    /// The forge could not be reached; a local repository always can.
     pub fn is_unreachable(&self) -> bool {
-        matches!(self, ForgeError::Github(e) if e.is_unreachable())
+        self.kind == ForgeErrorKind::Unreachable
+    }
+
+    /// The backend's own error, when it is an `E`.
+    pub fn downcast_ref<E: std::error::Error + 'static>(&self) -> Option<&E> {
+        self.error.downcast_ref()
+    }
+}
+
+/// Says what the backend's error says: this is only its envelope (as `#[error(transparent)]`).
+impl fmt::Display for ForgeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.error.fmt(f)
+    }
+}
+
+impl std::error::Error for ForgeError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        self.error.source()
     }
 }
 

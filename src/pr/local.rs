@@ -11,6 +11,13 @@ use super::forge::{
     PrHistory, PrState, PullRequest, is_bot,
 };
 
+/// A local repository is always reachable and has no accounts: its errors are of no other kind.
+impl From<LocalError> for super::forge::ForgeError {
+    fn from(error: LocalError) -> Self {
+        super::forge::ForgeError::new(super::forge::ForgeErrorKind::Other, error)
+    }
+}
+
 #[derive(Debug, Error)]
 pub enum LocalError {
     #[error("no git repository at {path}: pass the path of a repository (or a folder inside one)")]

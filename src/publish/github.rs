@@ -16,7 +16,7 @@ use super::{
     Published, REFUSAL, ResolvedReply, Target, intended_event, now, outgoing,
 };
 use crate::pr::forge::{
-    Forge, ForgeError, NewReview, PostedReview, PrHistory, PullRequest, ReviewEvent,
+    Forge, ForgeError, ForgeErrorKind, NewReview, PostedReview, PrHistory, PullRequest, ReviewEvent,
 };
 use crate::pr::github::{GithubError, Refusal};
 use crate::report::markdown::{self, CiStatus, SummaryExtras};
@@ -392,7 +392,7 @@ async fn current_diff(
 ) -> Result<(crate::diff::Diff, Option<String>), PublishError> {
     let refused = match forge.diff().await {
         Ok(text) => return Ok((crate::diff::parse(&text)?, None)),
-        Err(ForgeError::Github(e @ GithubError::Status { status: 406, .. })) => e,
+        Err(e) if e.kind() == ForgeErrorKind::Rejected { status: 406 } => e,
         Err(e) => {
             return Err(PublishError::forge(
                 "reading the pull request's current diff",
@@ -403,9 +403,9 @@ async fn current_diff(
         "listing the pull request's files (GitHub refused its diff as too large)",
     ))?;
     let (diff, without_patch) = super::files_diff::diff_from_files(&files)?;
-    let reason = match &refused {
-        GithubError::Status { message, .. } => message.clone(),
-        other => other.to_string(),
+    let reason = match refused.downcast_ref::<GithubError>() {
+        Some(GithubError::Status { message, .. }) => message.clone(),
+        _ => refused.to_string(),
     };
     let mut notice = format!(
         "GitHub does not show this pull request's diff whole ({}), so inline comments were placed on its list of files",
@@ -806,10 +806,7 @@ async fn submit(
 }
 
 fn github_error(error: &ForgeError) -> Option<&GithubError> {
-    match error {
-        ForgeError::Github(e) => Some(e),
-        _ => None,
-    }
+    error.downcast_ref()
 }
 
 /// GitHub's reasons for a refusal, as one line: its `errors`, or its message.
@@ -829,17 +826,14 @@ fn failed_post(
     refusal: Option<Refusal>,
     doing: &'static str,
 ) -> PublishError {
+    // The forge answered and refused: the review was not created. (A broken or missing answer
+    // says nothing about whether it was.)
     let definite = matches!(
-        &error,
-        ForgeError::Github(GithubError::Status { status, .. }) if (400..500).contains(status)
-    ) || matches!(
-        &error,
-        ForgeError::Github(
-            GithubError::NotFound { .. }
-                | GithubError::Unauthorized { .. }
-                | GithubError::AuthenticationRequired { .. }
-                | GithubError::RateLimited { .. }
-        )
+        error.kind(),
+        ForgeErrorKind::Rejected { .. }
+            | ForgeErrorKind::NotFound
+            | ForgeErrorKind::Auth
+            | ForgeErrorKind::RateLimited
     );
     let advice = match refusal {
         Some(Refusal::PendingReview) => {
@@ -909,9 +903,11 @@ async fn dismiss_superseded(
             .await
         {
             Ok(_) => done.push((dismissal.review_id, dismissal.event)),
-            Err(ForgeError::Github(e))
-                if e.refusal().is_some()
-                    && refusal_text(&e).to_ascii_lowercase().contains("dismissed") =>
+            Err(e)
+                if github_error(&e).is_some_and(|e| {
+                    e.refusal().is_some()
+                        && refusal_text(e).to_ascii_lowercase().contains("dismissed")
+                }) =>
             {
                 done.push((dismissal.review_id, dismissal.event));
             }

@@ -231,3 +231,24 @@ impl GithubError {
         }
     }
 }
+
+/// GitHub's errors as the forge port sees them: by kind, with the error itself kept for what
+/// it says (and for the GitHub publisher, which reads GitHub's refusal reasons back).
+impl From<GithubError> for crate::pr::forge::ForgeError {
+    fn from(error: GithubError) -> Self {
+        use crate::pr::forge::ForgeErrorKind as Kind;
+        let kind = match &error {
+            GithubError::Unauthorized { .. }
+            | GithubError::AuthenticationRequired { .. }
+            | GithubError::InstallationLogin { .. } => Kind::Auth,
+            GithubError::NotFound { .. } => Kind::NotFound,
+            GithubError::RateLimited { .. } => Kind::RateLimited,
+            GithubError::Status { status, .. } if (400..500).contains(status) => {
+                Kind::Rejected { status: *status }
+            }
+            GithubError::Transport { .. } | GithubError::Timeout { .. } => Kind::Unreachable,
+            _ => Kind::Other,
+        };
+        crate::pr::forge::ForgeError::new(kind, error)
+    }
+}
