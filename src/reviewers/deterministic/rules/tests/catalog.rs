@@ -176,7 +176,14 @@ fn overrides_disable_by_id_namespace_or_category_and_reprioritise() {
             .iter()
             .all(|r| r.meta.category.as_str() != "tests")
     );
-    assert!(catalog.get("rust/unwrap-outside-tests").is_some());
+    assert!(catalog.get("rust/panic-outside-tests").is_some());
+    // Shipped switched off (measured below 70 %), and not enabled here.
+    assert!(catalog.get("rust/expect-outside-tests").is_none());
+    assert!(
+        catalog
+            .disabled()
+            .contains(&"rust/expect-outside-tests".to_string())
+    );
     assert!(
         catalog
             .disabled()
@@ -247,4 +254,55 @@ fn every_builtin_rule_has_a_unique_namespaced_id_and_known_category() {
         );
         assert!(rule.origin.starts_with("builtin:"), "{}", rule.id);
     }
+}
+
+#[test]
+fn a_rule_shipped_off_runs_only_when_the_configuration_enables_it() {
+    let off = BUILTIN.clone().with_overrides(&Config::default());
+    let id = "rust/expect-outside-tests";
+    assert!(off.get(id).is_none(), "{id} ran without being enabled");
+    assert!(off.disabled().contains(&id.to_string()), "{id}");
+    assert!(off.get("rust/panic-outside-tests").is_some());
+    let config = Config {
+        enabled_rules: vec!["rust/expect-outside-tests".into(), "nothing/x".into()],
+        ..Config::default()
+    };
+    let on = BUILTIN.clone().with_overrides(&config);
+    assert!(on.get("rust/expect-outside-tests").is_some());
+    assert_eq!(on.notes(), ["enabled_rules: `nothing/x` names no rule"]);
+    // A namespace enables every rule of it that ships off; `disable` still wins.
+    let config = Config {
+        enabled_rules: vec!["rust/*".into()],
+        ..Config::default()
+    };
+    assert!(
+        BUILTIN
+            .clone()
+            .with_overrides(&config)
+            .get("rust/expect-outside-tests")
+            .is_some()
+    );
+    let config = Config {
+        enabled_rules: vec!["rust/*".into()],
+        disabled_rules: vec!["rust/expect-outside-tests".into()],
+        ..Config::default()
+    };
+    assert!(
+        BUILTIN
+            .clone()
+            .with_overrides(&config)
+            .get("rust/expect-outside-tests")
+            .is_none()
+    );
+}
+
+#[test]
+fn disabling_a_rule_that_ships_off_is_no_configuration_mistake() {
+    let config = Config {
+        disabled_rules: vec!["rust/expect-outside-tests".into()],
+        ..Config::default()
+    };
+    let catalog = BUILTIN.clone().with_overrides(&config);
+    assert!(catalog.get("rust/expect-outside-tests").is_none());
+    assert!(catalog.notes().is_empty(), "{:?}", catalog.notes());
 }
