@@ -358,6 +358,7 @@ pub async fn review(
             setup.concurrency,
             sender.clone(),
             cancel.clone(),
+            setup.stop_reviewers.clone(),
         ))),
         _ => None,
     };

@@ -82,6 +82,10 @@ pub enum Action {
     EventLog,
     /// Start (or drop) a range of rows at the selection: triage keys act on all of it.
     SelectRange,
+    /// Stop the selected model reviewer of the running round; the others go on.
+    StopReviewer,
+    /// Stop the whole running round (asked twice): every reviewer and pass.
+    StopRun,
     // Text input, routed to the top text box.
     Text(Input),
     Submit,
@@ -140,6 +144,8 @@ pub enum Action {
     /// The pull request's diff (files, hunks, lines with LEFT/RIGHT numbers) for the diff view.
     Diff(Arc<crate::diff::Diff>),
     Loading(Option<String>),
+    /// The pull request as its forge answered, before its space is ready.
+    Pr(crate::ui::state::PrHeader),
     /// The pass the run is in (`None`: the run is over).
     Phase(Option<String>),
     PublishPreview(PreviewData),
@@ -162,7 +168,7 @@ pub enum Action {
 
 impl Action {
     /// The commands a key can be bound to, by name.
-    pub const BINDABLE: [Action; 47] = [
+    pub const BINDABLE: [Action; 49] = [
         Action::MoveDown,
         Action::MoveUp,
         Action::PageDown,
@@ -210,6 +216,8 @@ impl Action {
         Action::ZoomDetail,
         Action::EventLog,
         Action::SelectRange,
+        Action::StopReviewer,
+        Action::StopRun,
     ];
 
     /// The snake_case name of a bindable command; `None` for actions that carry data.
@@ -262,6 +270,8 @@ impl Action {
             Action::ZoomDetail => "zoom_detail",
             Action::EventLog => "event_log",
             Action::SelectRange => "select_range",
+            Action::StopReviewer => "stop_reviewer",
+            Action::StopRun => "stop_run",
             _ => return None,
         })
     }

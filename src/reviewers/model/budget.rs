@@ -279,6 +279,7 @@ mod tests {
             tools: Vec::new(),
             output: None,
             max_output_tokens: 100,
+            retries: Default::default(),
         };
         let mut response = ChatResponse {
             text: Some("x".repeat(400)),

@@ -8,6 +8,7 @@
 //! them (what one part used, the next cannot), the tool-call bound applies per conversation. The board sees one reviewer: one `Started`, the nodes
 //! of every part (ids of later parts carry the part number), one `Done` or the first `Failed`.
 
+use std::collections::BTreeSet;
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -42,19 +43,24 @@ pub struct Finished {
 }
 
 /// Runs every assignment, at most `concurrency` conversations at once; returns when all ended.
+/// `cancel` stops them all; a name in `stop_one` stops that reviewer alone.
 pub async fn dispatch(
     assignments: Vec<Assignment>,
     run: RunId,
     concurrency: usize,
     events: mpsc::Sender<ReviewEvent>,
     cancel: watch::Receiver<bool>,
+    stop_one: Option<watch::Receiver<BTreeSet<String>>>,
 ) -> Vec<Finished> {
     let slots = Arc::new(Semaphore::new(concurrency.max(1)));
     let mut tasks = tokio::task::JoinSet::new();
     for (index, assignment) in assignments.into_iter().enumerate() {
         let slots = slots.clone();
         let events = events.clone();
-        let mut cancel = cancel.clone();
+        let mut cancel = match &stop_one {
+            Some(one) => either(cancel.clone(), one.clone(), assignment.name.clone()),
+            None => cancel.clone(),
+        };
         tasks.spawn(async move {
             // A cancelled reviewer does not wait for a slot: it starts and stops at once.
             let _slot = tokio::select! {
@@ -77,6 +83,33 @@ pub async fn dispatch(
     }
     finished.sort_by_key(|(index, _)| *index);
     finished.into_iter().map(|(_, f)| f).collect()
+}
+
+/// A cancellation that turns true when `all` does or when `one` names `name`: one reviewer
+/// stopped by the person, the others going on.
+fn either(
+    mut all: watch::Receiver<bool>,
+    mut one: watch::Receiver<BTreeSet<String>>,
+    name: String,
+) -> watch::Receiver<bool> {
+    let (tx, rx) = watch::channel(false);
+    tokio::spawn(async move {
+        // A sender gone means nobody can stop through it any more: stop watching it.
+        let (mut all_open, mut one_open) = (true, true);
+        loop {
+            if *all.borrow_and_update() || one.borrow_and_update().contains(&name) {
+                let _ = tx.send(true);
+                return;
+            }
+            tokio::select! {
+                changed = all.changed(), if all_open => all_open = changed.is_ok(),
+                changed = one.changed(), if one_open => one_open = changed.is_ok(),
+                // The reviewer ended: nobody listens.
+                _ = tx.closed() => return,
+            }
+        }
+    });
+    rx
 }
 
 /// Resolves when `cancel` turns true; never if its sender is gone.
@@ -226,7 +259,8 @@ impl Relay {
                     }
                     EventKind::Stance { .. }
                     | EventKind::Dropped { .. }
-                    | EventKind::Waiting { .. } => true,
+                    | EventKind::Waiting { .. }
+                    | EventKind::Retrying { .. } => true,
                     // Only the session's passes speak as a pass, never a reviewer.
                     EventKind::Refuted { .. }
                     | EventKind::Scored { .. }

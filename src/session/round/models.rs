@@ -44,6 +44,8 @@ pub struct ModelSetup {
     pub root_cause_calls: usize,
     /// Turning true stops every reviewer and pass (the cockpit's abort).
     pub cancel: Option<watch::Receiver<bool>>,
+    /// The model reviewers the person stopped one by one (the others go on).
+    pub stop_reviewers: Option<watch::Receiver<std::collections::BTreeSet<String>>>,
 }
 
 impl ModelSetup {
@@ -58,6 +60,7 @@ impl ModelSetup {
             score_calls: 50,
             root_cause_calls: 5,
             cancel: None,
+            stop_reviewers: None,
         }
     }
 }

@@ -67,9 +67,9 @@ pub fn redact_event(event: &mut ReviewEvent, scanner: &SecretScanner) {
         EventKind::Started { .. } | EventKind::Waiting { .. } => {}
         EventKind::NodeAdded { node } => redact_node(node, scanner),
         EventKind::Stance { note, .. } => redact_in_place(note, scanner),
-        EventKind::Dropped { reason } | EventKind::Failed { reason, .. } => {
-            redact_in_place(reason, scanner)
-        }
+        EventKind::Dropped { reason }
+        | EventKind::Failed { reason, .. }
+        | EventKind::Retrying { reason, .. } => redact_in_place(reason, scanner),
         EventKind::Progress { note, .. } => redact_in_place(note, scanner),
         EventKind::Done { summary } => redact_in_place(summary, scanner),
         EventKind::Refuted { quote, .. } => redact_in_place(quote, scanner),

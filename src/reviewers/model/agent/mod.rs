@@ -658,6 +658,7 @@ impl Turn<'_> {
         structured: bool,
         turn: u32,
     ) -> Step<ChatResponse> {
+        let (retries, retried) = crate::reviewers::model::provider::RetryNotes::channel();
         let request = ChatRequest {
             reviewer: self.spec.name.clone(),
             system: system.to_owned(),
@@ -665,9 +666,10 @@ impl Turn<'_> {
             tools: tools.to_vec(),
             output: structured.then(findings_output),
             max_output_tokens: self.spec.bounds.max_output_tokens,
+            retries,
         };
         let response = self
-            .chat_saying_waits(&request)
+            .chat_saying_waits(&request, retried)
             .await?
             .map_err(|e| End::Failed(Outcome::Failed, e.to_string()))?;
         // Estimated from bytes when the server does not say: the max_tokens bound holds
@@ -697,10 +699,14 @@ impl Turn<'_> {
     }
 
     /// One turn; while the server has not answered, a `Waiting` event at each notice interval
-    /// (a quarter of the request timeout, 1–30 s), so a hanging server is seen as one.
+    /// (a quarter of the request timeout, 1–30 s), so a hanging server is seen as one, and a
+    /// `Retrying` event for each attempt the provider tries again (`retried`: its notes).
     async fn chat_saying_waits(
         &self,
         request: &ChatRequest,
+        mut retried: tokio::sync::mpsc::UnboundedReceiver<
+            crate::reviewers::model::provider::RetryNote,
+        >,
     ) -> Step<Result<ChatResponse, crate::reviewers::model::provider::ProviderError>> {
         let provider = &self.agent.provider;
         let chat = provider.chat(request);
@@ -717,6 +723,16 @@ impl Turn<'_> {
                 _ = ticks.tick() => {
                     let waited_secs = started.elapsed().as_secs();
                     self.emit(EventKind::Waiting { host: host.clone(), waited_secs }).await?;
+                }
+                Some(note) = retried.recv() => {
+                    self.emit(EventKind::Retrying {
+                        attempt: note.attempt,
+                        of: note.of,
+                        wait_secs: note.wait.as_secs_f64().ceil() as u64,
+                        reason: note.reason,
+                        rate_limited: note.rate_limited,
+                    })
+                    .await?;
                 }
             }
         }

@@ -96,6 +96,7 @@ async fn ask(kit: &Kit, question: &Question<'_>) -> Result<(Value, Usage), Strin
             tools: tools.clone(),
             output: enforced.then(|| question.schema.clone()),
             max_output_tokens: kit.bounds.max_output_tokens,
+            retries: Default::default(),
         };
         let response = question
             .provider

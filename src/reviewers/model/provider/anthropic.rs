@@ -213,7 +213,7 @@ impl Provider for AnthropicProvider {
     ) -> BoxFuture<'a, Result<ChatResponse, ProviderError>> {
         Box::pin(async move {
             let body = self.request_body(request);
-            let answer = self.endpoint.post_json(&body).await?;
+            let answer = self.endpoint.post_json(&body, &request.retries).await?;
             self.parse_response(answer)
         })
     }

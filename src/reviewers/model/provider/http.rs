@@ -9,6 +9,7 @@ use reqwest::{StatusCode, Url};
 use serde_json::Value;
 
 use super::error::{Call, ProviderError};
+use super::retry_note::{RetryNote, RetryNotes};
 use crate::pr::token::Token;
 
 /// Server error messages are a line; anything longer is an HTML page from a proxy.
@@ -191,12 +192,26 @@ impl Endpoint {
 
     /// POSTs `body` and returns the parsed JSON answer, retrying what the policy allows: an
     /// answer that breaks off or arrives cut short is as transient as one that never came.
-    pub(crate) async fn post_json(&self, body: &Value) -> Result<Value, ProviderError> {
+    /// Each retry is said on `notes` before its wait.
+    pub(crate) async fn post_json(
+        &self,
+        body: &Value,
+        notes: &RetryNotes,
+    ) -> Result<Value, ProviderError> {
         let max_attempts = self.retry.max_attempts.max(1);
         let mut attempt = 0;
         loop {
             attempt += 1;
             let backoff = self.retry.delay(attempt, None);
+            let retrying = |wait: Duration, reason: String, rate_limited: bool| {
+                notes.say(RetryNote {
+                    attempt,
+                    of: max_attempts,
+                    wait,
+                    reason,
+                    rate_limited,
+                });
+            };
             let sent = self
                 .http
                 .post(self.url.clone())
@@ -209,6 +224,7 @@ impl Endpoint {
                 Ok(response) => response,
                 Err(e) => {
                     if attempt < max_attempts {
+                        retrying(backoff, self.why_transport(&e), false);
                         tokio::time::sleep(backoff).await;
                         continue;
                     }
@@ -218,15 +234,19 @@ impl Endpoint {
             let status = response.status();
             if status.is_success() {
                 let content_type = content_type(response.headers());
-                let failure = match response.bytes().await {
+                let (failure, why) = match response.bytes().await {
                     Ok(bytes) => match self.read_answer(status, &content_type, &bytes, attempt) {
                         Ok(value) => return Ok(value),
                         Err(Retry::No(error)) => return Err(error),
-                        Err(Retry::Yes(error)) => error,
+                        Err(Retry::Yes(error)) => (error, "the answer was cut short".to_owned()),
                     },
-                    Err(e) => self.transport_error(e, attempt, true),
+                    Err(e) => (
+                        self.transport_error(e, attempt, true),
+                        "the answer broke off".to_owned(),
+                    ),
                 };
                 if attempt < max_attempts {
+                    retrying(backoff, why, false);
                     tokio::time::sleep(backoff).await;
                     continue;
                 }
@@ -245,7 +265,15 @@ impl Endpoint {
             let retryable = is_retryable(status) || exhausted.is_some();
             let too_long = retryable && asked.is_some_and(|(_, wait)| wait > self.retry.max_wait);
             if retryable && attempt < max_attempts && !too_long {
-                tokio::time::sleep(self.retry.delay(attempt, asked.map(|(_, wait)| wait))).await;
+                let wait = self.retry.delay(attempt, asked.map(|(_, wait)| wait));
+                let rate_limited = status.as_u16() == 429 || asked.is_some();
+                let why = if rate_limited {
+                    format!("rate limited (HTTP {})", status.as_u16())
+                } else {
+                    format!("HTTP {}", status.as_u16())
+                };
+                retrying(wait, why, rate_limited);
+                tokio::time::sleep(wait).await;
                 continue;
             }
             let message = self.error_message(response).await;
@@ -334,6 +362,17 @@ impl Endpoint {
 
     /// A request that failed on the wire: before any answer (`reading` false) or while the
     /// answer's body was arriving.
+    /// A failed send in a retry note's words: what happened, never the error's own text.
+    fn why_transport(&self, error: &reqwest::Error) -> String {
+        if error.is_timeout() {
+            format!("no answer within {} s", self.timeout.as_secs())
+        } else if error.is_connect() {
+            "could not connect".to_owned()
+        } else {
+            "the connection failed".to_owned()
+        }
+    }
+
     fn transport_error(
         &self,
         error: reqwest::Error,

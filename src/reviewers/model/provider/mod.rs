@@ -16,6 +16,7 @@ mod error;
 mod http;
 mod openai;
 mod replay;
+mod retry_note;
 
 #[cfg(test)]
 mod props;
@@ -26,6 +27,7 @@ pub use error::{Call, ProviderError};
 pub use http::{ApiKey, RetryPolicy};
 pub use openai::{OpenAiConfig, OpenAiProvider, Profile};
 pub use replay::{Cassette, CassetteStep, Recorder, Replay, StepOutcome};
+pub use retry_note::{RetryNote, RetryNotes};
 
 /// A boxed future, so providers can sit behind `dyn Provider` (async trait methods cannot).
 pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
@@ -139,6 +141,9 @@ pub struct ChatRequest {
     pub output: Option<OutputSchema>,
     /// The most the model may write in this turn.
     pub max_output_tokens: u32,
+    /// Where the provider says it is retrying (not sent, not recorded).
+    #[serde(skip)]
+    pub retries: RetryNotes,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

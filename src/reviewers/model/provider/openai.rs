@@ -351,7 +351,7 @@ impl Provider for OpenAiProvider {
     ) -> BoxFuture<'a, Result<ChatResponse, ProviderError>> {
         Box::pin(async move {
             let body = self.request_body(request);
-            let answer = self.endpoint.post_json(&body).await?;
+            let answer = self.endpoint.post_json(&body, &request.retries).await?;
             self.parse_response(answer)
         })
     }
