@@ -176,14 +176,7 @@ fn overrides_disable_by_id_namespace_or_category_and_reprioritise() {
             .iter()
             .all(|r| r.meta.category.as_str() != "tests")
     );
-    assert!(catalog.get("rust/panic-outside-tests").is_some());
-    // Shipped switched off (measured below 70 %), and not enabled here.
-    assert!(catalog.get("rust/expect-outside-tests").is_none());
-    assert!(
-        catalog
-            .disabled()
-            .contains(&"rust/expect-outside-tests".to_string())
-    );
+    assert!(catalog.get("rust/unwrap-outside-tests").is_some());
     assert!(
         catalog
             .disabled()
@@ -256,53 +249,80 @@ fn every_builtin_rule_has_a_unique_namespaced_id_and_known_category() {
     }
 }
 
-#[test]
-fn a_rule_shipped_off_runs_only_when_the_configuration_enables_it() {
-    let off = BUILTIN.clone().with_overrides(&Config::default());
-    let id = "rust/expect-outside-tests";
-    assert!(off.get(id).is_none(), "{id} ran without being enabled");
-    assert!(off.disabled().contains(&id.to_string()), "{id}");
-    assert!(off.get("rust/panic-outside-tests").is_some());
-    let config = Config {
-        enabled_rules: vec!["rust/expect-outside-tests".into(), "nothing/x".into()],
-        ..Config::default()
-    };
-    let on = BUILTIN.clone().with_overrides(&config);
-    assert!(on.get("rust/expect-outside-tests").is_some());
-    assert_eq!(on.notes(), ["enabled_rules: `nothing/x` names no rule"]);
-    // A namespace enables every rule of it that ships off; `disable` still wins.
-    let config = Config {
-        enabled_rules: vec!["rust/*".into()],
-        ..Config::default()
-    };
-    assert!(
-        BUILTIN
-            .clone()
-            .with_overrides(&config)
-            .get("rust/expect-outside-tests")
-            .is_some()
-    );
-    let config = Config {
-        enabled_rules: vec!["rust/*".into()],
-        disabled_rules: vec!["rust/expect-outside-tests".into()],
-        ..Config::default()
-    };
-    assert!(
-        BUILTIN
-            .clone()
-            .with_overrides(&config)
-            .get("rust/expect-outside-tests")
-            .is_none()
-    );
-}
+/// Two rules of a user's file, one shipped switched off (`enabled = false`).
+const SHIPPED_OFF: &str = r#"
+[[rule]]
+id = "team/noisy"
+title = "Noisy question"
+pattern = 'noisy'
+enabled = false
+kind = "question"
+priority = "P3"
+category = "maintainability"
+severity = "low"
+effort = "trivial"
+impact = "Often wrong."
+verification = "Look."
+[rule.examples]
+positive = ["noisy()"]
+negative = ["quiet()"]
+
+[[rule]]
+id = "team/quiet"
+title = "Quiet question"
+pattern = 'quiet'
+kind = "question"
+priority = "P3"
+category = "maintainability"
+severity = "low"
+effort = "trivial"
+impact = "Rarely wrong."
+verification = "Look."
+[rule.examples]
+positive = ["quiet()"]
+negative = ["noisy()"]
+"#;
 
 #[test]
-fn disabling_a_rule_that_ships_off_is_no_configuration_mistake() {
+fn a_rule_shipped_off_runs_only_when_the_configuration_enables_it() {
+    let mut catalog = Catalog::empty();
+    catalog.extend_from_toml(SHIPPED_OFF, "team.toml").unwrap();
+    let off = catalog.clone().with_overrides(&Config::default());
+    assert!(off.get("team/noisy").is_none(), "ran without being enabled");
+    assert_eq!(off.disabled(), ["team/noisy"]);
+    assert!(off.get("team/quiet").is_some());
     let config = Config {
-        disabled_rules: vec!["rust/expect-outside-tests".into()],
+        enabled_rules: vec!["team/noisy".into(), "nothing/x".into()],
         ..Config::default()
     };
-    let catalog = BUILTIN.clone().with_overrides(&config);
-    assert!(catalog.get("rust/expect-outside-tests").is_none());
-    assert!(catalog.notes().is_empty(), "{:?}", catalog.notes());
+    let on = catalog.clone().with_overrides(&config);
+    assert!(on.get("team/noisy").is_some());
+    assert_eq!(on.notes(), ["enabled_rules: `nothing/x` names no rule"]);
+    // A namespace enables every rule of it that ships off; `disable` still wins, and disabling
+    // a rule that ships off is no configuration mistake.
+    let config = Config {
+        enabled_rules: vec!["team/*".into()],
+        ..Config::default()
+    };
+    let namespace = catalog.clone().with_overrides(&config);
+    assert!(namespace.get("team/noisy").is_some());
+    let config = Config {
+        enabled_rules: vec!["team/*".into()],
+        disabled_rules: vec!["team/noisy".into()],
+        ..Config::default()
+    };
+    assert!(
+        catalog
+            .clone()
+            .with_overrides(&config)
+            .get("team/noisy")
+            .is_none()
+    );
+    let config = Config {
+        disabled_rules: vec!["team/noisy".into()],
+        ..Config::default()
+    };
+    let disabled = catalog.with_overrides(&config);
+    assert!(disabled.get("team/noisy").is_none());
+    assert!(disabled.notes().is_empty(), "{:?}", disabled.notes());
 }
