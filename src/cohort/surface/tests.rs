@@ -408,3 +408,27 @@ fn java_and_typescript_removed_overrides_are_still_inherited() {
         Some(Severity::Incompatible)
     );
 }
+
+// C#, Kotlin, C and the rest are read from the tags: a removed or changed public definition
+// is reported by its qualified name, never as a break; private ones are not the surface.
+#[test]
+fn languages_read_from_tags_warn_and_never_break() {
+    let base = "namespace Kv {\n  public class Store {\n    public string Get(string key) { return null; }\n    public void Clear() {}\n    private void Reset() {}\n  }\n}\n";
+    let head = "namespace Kv {\n  public class Store {\n    public string Get(string key, string fallback) { return fallback; }\n    private void Reset(bool all) {}\n  }\n}\n";
+    let found = changes(Grammar::CSharp, base, head);
+    no_break(&found);
+    assert_eq!(
+        severity(&found, "Kv.Store.Clear"),
+        Some(Severity::Undecided),
+        "{found:#?}"
+    );
+    assert_eq!(severity(&found, "Kv.Store.Get"), Some(Severity::Undecided));
+    assert!(found.iter().all(|c| !c.key.contains("Reset")), "{found:#?}");
+    let found = changes(
+        Grammar::C,
+        "int store_get(const char *key);\nint store_put(const char *key, int v) { return v; }\n",
+        "int store_put(const char *key, int v) { return v; }\n",
+    );
+    no_break(&found);
+    assert_eq!(severity(&found, "store_put"), None, "{found:#?}");
+}
