@@ -717,6 +717,17 @@ fn same_params(old: &[Param], new: &[Param], types: &Types) -> bool {
 fn shape_change(old: &Item, new: &Item, types: &Types) -> Option<(Severity, &'static str)> {
     use Severity::*;
     if !TYPED.contains(&old.kind) {
+        // TypeScript overload signatures are one item whose shape holds each signature's
+        // digest (see `Surface::add`): one written differently (zod v4.4.0's mapped type
+        // `{[k in keyof S]: …}` → `{-readonly[k in keyof S]: …}`) is a type written
+        // differently in a structural language, not a changed modifier.
+        let overloaded = |item: &Item| item.shape.contains(" | ");
+        if matches!(old.kind, "fn" | "method")
+            && types.structural
+            && (overloaded(old) || overloaded(new))
+        {
+            return Some((Undecided, "overload signatures written differently"));
+        }
         if matches!(old.kind, "fn" | "method") {
             return Some(modifiers_change(old, new));
         }

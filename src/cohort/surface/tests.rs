@@ -432,3 +432,17 @@ fn languages_read_from_tags_warn_and_never_break() {
     no_break(&found);
     assert_eq!(severity(&found, "store_put"), None, "{found:#?}");
 }
+
+// zod v4.3.6..v4.4.0: an overloaded method whose first signature's mapped type gained
+// `-readonly`: a type written differently, not a changed declaration.
+#[test]
+fn typescript_overloads_written_differently_are_undecided() {
+    let base = "export class ZodObject<Shape> {\n  partial(): ZodObject<{ [k in keyof Shape]: ZodOptional<Shape[k]> }>;\n  partial<M extends Mask<keyof Shape>>(mask: M): ZodObject<Shape>;\n  partial(mask?: any): any {\n    return this;\n  }\n}\n";
+    let head = base.replace("{ [k in keyof", "{ -readonly [k in keyof");
+    let found = changes(Grammar::TypeScript, base, &head);
+    assert_eq!(
+        severity(&found, "ZodObject.partial"),
+        Some(Severity::Undecided),
+        "{found:#?}"
+    );
+}
