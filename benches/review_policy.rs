@@ -5,13 +5,13 @@
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use std::hint::black_box;
 
-use review_tui::agents::scan_input::ScanFile;
-use review_tui::agents::secrets::default_scanner;
 use review_tui::diff::Side;
 use review_tui::review::consolidate::consolidate;
 use review_tui::review::disagreement::disagreements;
 use review_tui::review::node::*;
 use review_tui::review::verdict::{VerdictFinding, VerdictInput, decide};
+use review_tui::reviewers::deterministic::scan_input::ScanFile;
+use review_tui::reviewers::deterministic::secrets::default_scanner;
 
 const NODES: usize = 10_000;
 const REVIEWERS: [&str; 5] = ["engineer", "qa", "architect", "rules", "secret scan"];

@@ -2,7 +2,7 @@
 //! mostly Rust with some Python, TypeScript and YAML. The diff is parsed once, outside the loop.
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use review_tui::agents::rules::{Catalog, ScanOptions};
+use review_tui::reviewers::deterministic::rules::{Catalog, ScanOptions};
 use std::hint::black_box;
 
 const FILES: usize = 475;

@@ -9,9 +9,9 @@ use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use std::hint::black_box;
 
-use review_tui::agents::events::{EventKind, ReviewEvent, RunId};
 use review_tui::diff::Side;
 use review_tui::review::axes::{Axis, AxisVerdict};
+use review_tui::review::events::{EventKind, ReviewEvent, RunId};
 use review_tui::review::node::*;
 use review_tui::space::state::Ladder;
 use review_tui::ui::rows::{self, Row};

@@ -3,7 +3,6 @@
 //! Only `ui` (and the binary's `main.rs`) may touch ratatui, crossterm, ratatui-textarea or
 //! syntect; `tests/architecture.rs` enforces it so the same pipeline runs headless in CI.
 
-pub mod agents;
 pub mod base64;
 pub mod cli;
 pub mod cohort;
@@ -18,6 +17,7 @@ pub mod printable;
 pub mod publish;
 pub mod report;
 pub mod review;
+pub mod reviewers;
 pub mod session;
 pub mod space;
 pub mod ui;

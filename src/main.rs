@@ -5,16 +5,16 @@ use std::process::ExitCode;
 
 use anyhow::Context;
 
-use review_tui::agents::rules::Catalog;
-use review_tui::agents::sarif::to_sarif;
-use review_tui::agents::secrets::redact_builtin;
 use review_tui::cli::{Cli, Command, ConfigAction, ReportFormat, VerdictFormat};
 use review_tui::config::Config;
 use review_tui::exit::Exit;
 use review_tui::pr::reference;
 use review_tui::publish::{PublishError, PublishOptions, Rerun, Selection};
+use review_tui::report::sarif::to_sarif;
 use review_tui::report::{evaluate, headless, review, verdict_text};
 use review_tui::review::decide;
+use review_tui::reviewers::deterministic::rules::Catalog;
+use review_tui::reviewers::deterministic::secrets::redact_builtin;
 use review_tui::session::prepare::{GithubSettings, PrepareError, PrepareOptions, prepare};
 use review_tui::session::round::{self, ModelSetup, ReviewOptions};
 use review_tui::session::{PublishSetup, Session, SessionSetup};
@@ -162,8 +162,8 @@ fn run(cli: Cli, matches: &clap::ArgMatches) -> anyhow::Result<Exit> {
 /// a typo found after a ten-minute review costs the review.
 fn check_flags(cli: &Cli, matches: &clap::ArgMatches) -> anyhow::Result<()> {
     use clap::parser::ValueSource;
-    use review_tui::agents::budget::{Budget, Limit};
-    use review_tui::agents::rules::Catalog;
+    use review_tui::reviewers::deterministic::rules::Catalog;
+    use review_tui::reviewers::model::budget::{Budget, Limit};
     // A value set in the environment is named as the variable: the person never typed a flag.
     let named = |id: &str, flag: &'static str, var: &'static str| {
         if matches.value_source(id) == Some(ValueSource::EnvVariable) {
@@ -246,7 +246,7 @@ fn check_flags(cli: &Cli, matches: &clap::ArgMatches) -> anyhow::Result<()> {
             user.models.price_input_per_mtok,
             user.models.price_output_per_mtok,
         ) {
-            (Some(input), Some(output)) => Some(review_tui::agents::agent::Pricing {
+            (Some(input), Some(output)) => Some(review_tui::reviewers::model::agent::Pricing {
                 input_usd_per_mtok: input,
                 output_usd_per_mtok: output,
             }),
@@ -537,11 +537,11 @@ fn headless_command(
     // server that keeps a reviewer waiting is said while it lasts, not after minutes of silence.
     let (tap, mut taps) = tokio::sync::mpsc::unbounded_channel();
     let estimates = std::thread::spawn(move || {
-        use review_tui::agents::events::EventKind;
+        use review_tui::review::events::EventKind;
         while let Some(event) = taps.blocking_recv() {
             match event {
                 round::Tap::Estimate(estimate) => say(estimate),
-                round::Tap::Event(review_tui::agents::events::ReviewEvent {
+                round::Tap::Event(review_tui::review::events::ReviewEvent {
                     reviewer,
                     kind: EventKind::Waiting { host, waited_secs },
                     ..
@@ -694,7 +694,7 @@ fn review_options(
         level,
         deterministic_only: cli.deterministic_only,
         sarif_files: cli.sarif.clone(),
-        secret_config: review_tui::agents::secrets::UserConfig::chosen(
+        secret_config: review_tui::reviewers::deterministic::secrets::UserConfig::chosen(
             config.gitleaks_config.as_ref(),
         ),
         force: cli.force,
@@ -705,7 +705,7 @@ fn review_options(
             .chain(prepared.opened.corruption.iter().map(|c| c.to_string()))
             .collect(),
         // Not `..ReviewOptions::default()`: that builds a whole second rule catalog.
-        gitleaks: Some(review_tui::agents::secrets::GITLEAKS.to_string()),
+        gitleaks: Some(review_tui::reviewers::deterministic::secrets::GITLEAKS.to_string()),
         tap: None,
     };
     Ok(options)
@@ -726,7 +726,7 @@ fn warm_up() {
         .name("warm-up".into())
         .spawn(|| {
             let _ = builtin_catalog();
-            let _ = review_tui::agents::secrets::default_scanner();
+            let _ = review_tui::reviewers::deterministic::secrets::default_scanner();
         });
 }
 
@@ -899,8 +899,8 @@ fn sarif(nodes: &[review_tui::review::ReviewNode]) -> String {
 
 /// A JSON report with every string redacted where it stands (the document stays valid).
 fn redacted_json(mut value: serde_json::Value) -> serde_json::Value {
-    let secrets = review_tui::agents::secrets::default_scanner();
-    review_tui::agents::secrets::redact_json(&mut value, secrets);
+    let secrets = review_tui::reviewers::deterministic::secrets::default_scanner();
+    review_tui::reviewers::deterministic::secrets::redact_json(&mut value, secrets);
     value
 }
 
@@ -981,10 +981,12 @@ fn model_setup(
     prepared: &review_tui::session::prepare::Prepared,
     level: review_tui::review::level::Level,
 ) -> anyhow::Result<Option<ModelSetup>> {
-    use review_tui::agents::agent::{Bounds, Pricing};
-    use review_tui::agents::budget::{Budget, Limit};
-    use review_tui::agents::provider::RetryPolicy;
-    use review_tui::agents::roster::{self, ModelFlags, PROVIDER_ENV_VARS, ProviderSettings};
+    use review_tui::reviewers::model::agent::{Bounds, Pricing};
+    use review_tui::reviewers::model::budget::{Budget, Limit};
+    use review_tui::reviewers::model::provider::RetryPolicy;
+    use review_tui::reviewers::model::roster::{
+        self, ModelFlags, PROVIDER_ENV_VARS, ProviderSettings,
+    };
     use std::sync::Arc;
     use std::time::Duration;
 

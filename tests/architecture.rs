@@ -86,7 +86,7 @@ const LAYERS: &[(&str, &[&str])] = &[
         &["config", "demo", "diff", "pr", "space"],
     ),
     ("symbol index and cohorts", &["cohort"]),
-    ("reviewers", &["agents"]),
+    ("reviewers", &["reviewers"]),
     ("the session", &["session"]),
     ("report and publish", &["gc", "publish", "report"]),
     (

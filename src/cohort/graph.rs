@@ -37,6 +37,12 @@ impl UnionFind {
         self.size[a] += self.size[b];
     }
 
+    /// How many members the set holding `x` has.
+    pub fn size_of(&mut self, x: usize) -> usize {
+        let root = self.find(x);
+        self.size[root]
+    }
+
     /// The members of each set, each sorted, sets ordered by their smallest member.
     pub fn components(&mut self) -> Vec<Vec<usize>> {
         let mut by_root: BTreeMap<usize, Vec<usize>> = BTreeMap::new();

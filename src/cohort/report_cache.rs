@@ -19,7 +19,7 @@ use super::{CohortError, CohortInput, CohortReport, EarlyIndex, build_with};
 use crate::space::fsutil::name_part;
 
 /// Bumped whenever what the report holds or how it is computed changes.
-const FORMAT: u32 = 1;
+const FORMAT: u32 = 2;
 
 #[derive(Serialize, Deserialize)]
 struct Cached {

@@ -4,9 +4,9 @@
 
 use serde_json::{Value, json};
 
-use crate::agents::secrets::redact_builtin;
 use crate::diff::{Diff, FileStatus};
 use crate::printable::Lines;
+use crate::reviewers::deterministic::secrets::redact_builtin;
 use crate::session::prepare::Prepared;
 
 fn short(sha: &str) -> &str {

@@ -6,6 +6,7 @@ pub mod fields;
 pub mod headless;
 pub mod markdown;
 pub mod review;
+pub mod sarif;
 pub mod select;
 pub mod verdict_text;
 

@@ -32,6 +32,23 @@ pub struct ReviewerState {
     /// The last progress note, the summary when done, or why it failed or was skipped.
     pub note: String,
     pub outcome: Option<Outcome>,
+    /// Attempts a provider tried again (failures, rate limits) while this reviewer worked.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub retries: u32,
+    /// What holds the reviewer's turn up right now, until its next answer (live only).
+    #[serde(skip)]
+    pub stalled: Option<Stall>,
+}
+
+/// Why a reading reviewer has not moved: its server is slow, or it is trying again.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Stall {
+    Waiting,
+    Retrying { rate_limited: bool },
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
 }
 
 impl ReviewerState {
@@ -46,6 +63,8 @@ impl ReviewerState {
             cost_usd: 0.0,
             note: String::new(),
             outcome: None,
+            retries: 0,
+            stalled: None,
         }
     }
 }
@@ -112,6 +131,10 @@ impl Board {
             .reviewers
             .entry(reviewer.clone())
             .or_insert_with(|| ReviewerState::queued(&reviewer, false));
+        // Anything else the reviewer says means its turn moved on.
+        if !matches!(kind, EventKind::Waiting { .. } | EventKind::Retrying { .. }) {
+            state.stalled = None;
+        }
         match kind {
             EventKind::Started { required } => {
                 state.required = required;
@@ -177,7 +200,21 @@ impl Board {
                 Applied::Changed
             }
             EventKind::Waiting { host, waited_secs } => {
+                // A retry's wait is still the retry.
+                state.stalled.get_or_insert(Stall::Waiting);
                 state.note = super::events::waiting_note(&host, waited_secs);
+                Applied::Changed
+            }
+            EventKind::Retrying {
+                attempt,
+                of,
+                wait_secs,
+                reason,
+                rate_limited,
+            } => {
+                state.retries += 1;
+                state.stalled = Some(Stall::Retrying { rate_limited });
+                state.note = super::events::retry_note(attempt, of, wait_secs, &reason);
                 Applied::Changed
             }
             EventKind::Done { summary } => {

@@ -52,6 +52,17 @@ pub enum EventKind {
         host: String,
         waited_secs: u64,
     },
+    /// A turn's attempt failed and is tried again after `wait_secs` (`rate_limited`: the
+    /// server asked for the wait): said before the wait, so a retrying reviewer is not silence.
+    Retrying {
+        attempt: u32,
+        of: u32,
+        wait_secs: u64,
+        /// In review-tui's words (`HTTP 503`), never the server's text.
+        reason: String,
+        #[serde(default)]
+        rate_limited: bool,
+    },
     Done {
         summary: String,
     },
@@ -100,4 +111,10 @@ impl ReviewEvent {
 /// turn waits (silent, or still arriving: the wait cannot tell them apart, the timeout can).
 pub fn waiting_note(host: &str, waited_secs: u64) -> String {
     format!("waiting for {host}: {waited_secs} s, no complete answer yet")
+}
+
+/// "rate limited (HTTP 429): attempt 1 of 4, again in 20 s": the reviewer's note while a turn
+/// waits to try again.
+pub fn retry_note(attempt: u32, of: u32, wait_secs: u64, reason: &str) -> String {
+    format!("{reason}: attempt {attempt} of {of}, again in {wait_secs} s")
 }

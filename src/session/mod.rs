@@ -12,6 +12,6 @@ pub mod snapshot;
 pub use snapshot::RoundSnapshot;
 mod service;
 pub use service::{
-    Command, Fix, Opening, PublishSetup, Session, SessionError, SessionEvent, SessionSetup,
-    person_name, serve,
+    Command, Fix, Opening, PublishSetup, RunStops, Session, SessionError, SessionEvent,
+    SessionSetup, person_name, serve,
 };

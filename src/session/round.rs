@@ -9,20 +9,20 @@ use std::sync::Arc;
 use thiserror::Error;
 use tokio::sync::{mpsc, watch};
 
-use crate::agents::deterministic::{self, DeterministicInput};
-use crate::agents::dispatch;
-use crate::agents::events::{EventKind, ReviewEvent, RunId};
-use crate::agents::passes;
-use crate::agents::secrets::{self, SECRET_SCAN, SecretScanner, SecretSetup};
 use crate::cohort::{self, CohortInput, CohortReport};
 use crate::review::board::{Applied, Board};
 use crate::review::carry::{carry_comments, carry_over};
 use crate::review::coverage::Coverage;
 use crate::review::derived;
+use crate::review::events::{EventKind, ReviewEvent, RunId};
 use crate::review::level::Level;
 use crate::review::level::Role;
 use crate::review::status::apply_suppression_hints;
 use crate::review::verdict::Outcome;
+use crate::reviewers::deterministic::secrets::{self, SECRET_SCAN, SecretScanner, SecretSetup};
+use crate::reviewers::deterministic::{self, DeterministicInput};
+use crate::reviewers::model::dispatch;
+use crate::reviewers::model::passes;
 use crate::session::prepare::Prepared;
 use crate::session::snapshot::{self, RoundSnapshot};
 use crate::space::{Ladder, Round, SpaceError, StateError, StoreError};
@@ -39,11 +39,11 @@ pub struct ReviewOptions {
     /// Try the gitleaks binary (found on PATH) beside the built-in secret scan.
     pub gitleaks: Option<String>,
     /// The gitleaks configuration the person chose for the secret scan, if any.
-    pub secret_config: Option<crate::agents::secrets::UserConfig>,
+    pub secret_config: Option<crate::reviewers::deterministic::secrets::UserConfig>,
     /// Review again even if this head already has a completed round (starts a new round).
     pub force: bool,
     /// The rule catalog with the configuration's overrides applied.
-    pub catalog: crate::agents::rules::Catalog,
+    pub catalog: crate::reviewers::deterministic::rules::Catalog,
     /// The model reviewers; `None` when no provider is configured (they are then skipped and
     /// the verdict is Inconclusive unless the run is deterministic-only).
     pub models: Option<ModelSetup>,
@@ -62,7 +62,7 @@ pub enum Tap {
         round: u32,
         reviewers: Vec<crate::review::board::ReviewerState>,
     },
-    Event(crate::agents::events::ReviewEvent),
+    Event(crate::review::events::ReviewEvent),
     /// The pre-run estimate of what the model reviewers will read, before dispatch.
     Estimate(String),
     /// The pass the run entered after the reviewers; `None` once the passes are over.
@@ -132,10 +132,10 @@ impl Default for ReviewOptions {
             level: Level::Balanced,
             deterministic_only: false,
             sarif_files: Vec::new(),
-            gitleaks: Some(crate::agents::secrets::GITLEAKS.to_string()),
-            secret_config: crate::agents::secrets::UserConfig::from_env(),
+            gitleaks: Some(crate::reviewers::deterministic::secrets::GITLEAKS.to_string()),
+            secret_config: crate::reviewers::deterministic::secrets::UserConfig::from_env(),
             force: false,
-            catalog: crate::agents::rules::Catalog::builtin(),
+            catalog: crate::reviewers::deterministic::rules::Catalog::builtin(),
             tap: None,
             models: None,
             notes: Vec::new(),
@@ -220,7 +220,7 @@ pub async fn review(
     // The values of the secrets in this change join the redaction: whatever quotes one back (a
     // model's prose, a tool's message) loses it, with or without the context a rule needs.
     let redactor = {
-        let files = crate::agents::deterministic::scan_files(&prepared.diff);
+        let files = crate::reviewers::deterministic::scan_files(&prepared.diff);
         let known = secret_setup.redactor.known_values(&files);
         Arc::new((*secret_setup.redactor).clone().with_known(known))
     };
@@ -241,7 +241,7 @@ pub async fn review(
 
     let mut board = Board::default();
     board.start_run(run);
-    board.queue(crate::agents::rules::REVIEWER, true);
+    board.queue(crate::reviewers::deterministic::rules::REVIEWER, true);
     board.queue(SECRET_SCAN, true);
     let models = options
         .models
@@ -263,7 +263,7 @@ pub async fn review(
                 } else {
                     format!(
                         "no model provider configured (set {})",
-                        crate::agents::roster::PROVIDER_ENV_VARS
+                        crate::reviewers::model::roster::PROVIDER_ENV_VARS
                     )
                 };
                 board.skip(role.as_str(), true, &why);
@@ -341,7 +341,7 @@ pub async fn review(
         catalog: options.catalog.clone(),
         gitleaks: options.gitleaks.clone(),
         now: started.clone(),
-        pr_text: crate::agents::injection::pr_texts(
+        pr_text: crate::reviewers::deterministic::injection::pr_texts(
             &prepared.pr.title,
             &prepared.pr.body,
             prepared.space.mirror(),
@@ -357,6 +357,7 @@ pub async fn review(
             setup.concurrency,
             sender.clone(),
             cancel.clone(),
+            setup.stop_reviewers.clone(),
         ))),
         _ => None,
     };

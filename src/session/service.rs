@@ -4,19 +4,20 @@
 //! goes through here, and every report, publish and view reads the [`RoundSnapshot`] it
 //! builds from what was written.
 
+use std::collections::BTreeSet;
 use std::path::PathBuf;
 use std::sync::Arc;
 
 use thiserror::Error;
 use tokio::sync::{mpsc, watch};
 
-use crate::agents::events::RunId;
 use crate::cohort::CohortReport;
 use crate::diff::Diff;
 use crate::pr::forge::PullRequest;
 use crate::pr::token::Token;
 use crate::publish::{self, Preview, PublishError, PublishInput, PublishOptions, Published};
 use crate::review::board::ReviewerState;
+use crate::review::events::RunId;
 use crate::review::level::Level;
 use crate::review::node::Actor;
 use crate::review::status::{self, Change, StatusError};
@@ -81,6 +82,8 @@ pub enum Command {
     WritePatch { node_ids: Vec<String> },
     /// Stop the running round's model reviewers and passes.
     Cancel,
+    /// Stop one model reviewer of the running round; the others go on.
+    StopReviewer(String),
     /// The cohorts of the round on screen (a reopened space): answered with
     /// [`SessionEvent::Cohorts`].
     Cohorts,
@@ -96,7 +99,7 @@ pub enum SessionEvent {
         reviewers: Vec<ReviewerState>,
     },
     /// A reviewer's or a pass's event, in the order the board applied it.
-    Board(crate::agents::events::ReviewEvent),
+    Board(crate::review::events::ReviewEvent),
     /// The pre-run estimate of what the model reviewers will read.
     Estimate(String),
     /// The pass the run is in after the reviewers; `None` when the passes are over.
@@ -119,6 +122,14 @@ pub enum SessionEvent {
         title: String,
         message: String,
     },
+}
+
+/// How a running round is stopped: all of it (its reviewers and passes), or single model
+/// reviewers by name.
+#[derive(Debug, Clone)]
+pub struct RunStops {
+    pub all: watch::Receiver<bool>,
+    pub reviewers: watch::Receiver<BTreeSet<String>>,
 }
 
 /// What a client shows before anything runs: the PR, the space's record and the diff.
@@ -203,16 +214,18 @@ impl Session {
         snapshot
     }
 
-    /// Runs a round; `tap` sees it live. Cancelled through `cancel`.
+    /// Runs a round; `tap` sees it live. Stopped, whole or one reviewer at a time, through
+    /// `stops`.
     pub async fn run_round(
         &mut self,
         tap: Option<mpsc::UnboundedSender<Tap>>,
-        cancel: Option<watch::Receiver<bool>>,
+        stops: Option<RunStops>,
     ) -> Result<RoundSnapshot, PipelineError> {
         let mut options = self.setup.review.clone();
         options.tap = tap;
-        if let (Some(models), Some(cancel)) = (options.models.as_mut(), cancel) {
-            models.cancel = Some(cancel);
+        if let (Some(models), Some(stops)) = (options.models.as_mut(), stops) {
+            models.cancel = Some(stops.all);
+            models.stop_reviewers = Some(stops.reviewers);
         }
         self.preview = None;
         let snapshot = round::review(&mut self.prepared, &options).await?;
@@ -429,6 +442,7 @@ pub async fn serve(
         match command {
             Command::RunRound => {
                 let (stop, cancel) = watch::channel(false);
+                let (stop_one, stopped_ones) = watch::channel(BTreeSet::new());
                 let (tap, taps) = mpsc::unbounded_channel();
                 let relay = tokio::spawn(relay(taps, events.clone()));
                 let mut waiting = Vec::new();
@@ -436,7 +450,11 @@ pub async fn serve(
                 // meanwhile is journaled against (the round has the space until it ends).
                 let before = session.state().clone();
                 let result = {
-                    let run = session.run_round(Some(tap), Some(cancel));
+                    let stops = RunStops {
+                        all: cancel,
+                        reviewers: stopped_ones,
+                    };
+                    let run = session.run_round(Some(tap), Some(stops));
                     tokio::pin!(run);
                     loop {
                         tokio::select! {
@@ -444,6 +462,11 @@ pub async fn serve(
                             Some(command) = commands.recv() => match command {
                                 Command::Cancel => {
                                     let _ = stop.send(true);
+                                }
+                                Command::StopReviewer(name) => {
+                                    stop_one.send_modify(|names| {
+                                        names.insert(name);
+                                    });
                                 }
                                 Command::Apply { .. }
                                 | Command::EditComment { .. }
@@ -616,6 +639,6 @@ async fn handle(
                 send(SessionEvent::Cohorts(Box::new(cohorts)));
             }
         }
-        Command::RunRound | Command::Cancel => {}
+        Command::RunRound | Command::Cancel | Command::StopReviewer(_) => {}
     }
 }

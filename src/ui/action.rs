@@ -8,8 +8,8 @@ use std::sync::Arc;
 
 use ratatui_textarea::Input;
 
-use crate::agents::events::{ReviewEvent, RunId};
 use crate::review::axes::Axis;
+use crate::review::events::{ReviewEvent, RunId};
 use crate::review::verdict::Verdict;
 use crate::space::state::Ladder;
 use crate::ui::state::{CohortView, PreviewData};
@@ -82,6 +82,10 @@ pub enum Action {
     EventLog,
     /// Start (or drop) a range of rows at the selection: triage keys act on all of it.
     SelectRange,
+    /// Stop the selected model reviewer of the running round; the others go on.
+    StopReviewer,
+    /// Stop the whole running round (asked twice): every reviewer and pass.
+    StopRun,
     // Text input, routed to the top text box.
     Text(Input),
     Submit,
@@ -162,7 +166,7 @@ pub enum Action {
 
 impl Action {
     /// The commands a key can be bound to, by name.
-    pub const BINDABLE: [Action; 47] = [
+    pub const BINDABLE: [Action; 49] = [
         Action::MoveDown,
         Action::MoveUp,
         Action::PageDown,
@@ -210,6 +214,8 @@ impl Action {
         Action::ZoomDetail,
         Action::EventLog,
         Action::SelectRange,
+        Action::StopReviewer,
+        Action::StopRun,
     ];
 
     /// The snake_case name of a bindable command; `None` for actions that carry data.
@@ -262,6 +268,8 @@ impl Action {
             Action::ZoomDetail => "zoom_detail",
             Action::EventLog => "event_log",
             Action::SelectRange => "select_range",
+            Action::StopReviewer => "stop_reviewer",
+            Action::StopRun => "stop_run",
             _ => return None,
         })
     }

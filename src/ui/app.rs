@@ -53,7 +53,8 @@ impl Engine for Bridge {
             Effect::WritePatch { node_ids } => Command::WritePatch { node_ids },
             Effect::PreviewPublish => Command::Preview,
             Effect::Publish => Command::Publish,
-            Effect::Quit => Command::Cancel,
+            Effect::Quit | Effect::StopRun => Command::Cancel,
+            Effect::StopReviewer(name) => Command::StopReviewer(name),
         };
         let _ = self.commands.send(command);
     }

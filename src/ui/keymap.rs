@@ -391,6 +391,20 @@ impl Default for Keymap {
                 "event log: what ran, failed, waited and was posted",
                 NONE,
             ),
+            (
+                Main,
+                A::StopReviewer,
+                &["S"],
+                "stop the selected model reviewer while the review runs (the others go on)",
+                &[Pane::Reviewers],
+            ),
+            (
+                Main,
+                A::StopRun,
+                &["X"],
+                "stop the whole running review (press twice): reviewers and passes end, what they found stays",
+                NONE,
+            ),
             (Main, A::Help, &["?"], "help: every key", ALL),
             (
                 Main,
@@ -780,6 +794,8 @@ pub(crate) fn short(action: &Action) -> &'static str {
         Action::ZoomDetail => "zoom",
         Action::EventLog => "log",
         Action::SelectRange => "range",
+        Action::StopReviewer => "stop reviewer",
+        Action::StopRun => "stop run",
         Action::Close => "back",
         other => other.name().unwrap_or(""),
     }

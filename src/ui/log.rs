@@ -5,7 +5,7 @@
 
 use std::collections::VecDeque;
 
-use crate::agents::events::EventKind;
+use crate::review::events::EventKind;
 use crate::ui::action::Action;
 use crate::ui::state::AppState;
 
@@ -123,6 +123,19 @@ fn describe(state: &AppState, action: &Action) -> Option<(Level, String)> {
                     Warn,
                     format!("{who} waiting for {host}: {waited_secs} s, no answer yet"),
                 ),
+                EventKind::Retrying {
+                    attempt,
+                    of,
+                    wait_secs,
+                    reason,
+                    ..
+                } => (
+                    Warn,
+                    format!(
+                        "{who} retrying: {}",
+                        crate::review::events::retry_note(*attempt, *of, *wait_secs, reason)
+                    ),
+                ),
                 EventKind::Done { summary } => (Info, format!("{who} done: {summary}")),
                 EventKind::Failed { outcome, reason } => {
                     let how = match outcome {
@@ -192,6 +205,8 @@ pub fn record_effects(state: &mut AppState, effects: &[crate::ui::update::Effect
                 format!("fix asked for {} finding(s)", node_ids.len())
             }
             Effect::Publish => "publishing…".to_string(),
+            Effect::StopRun => "you stopped the review".to_string(),
+            Effect::StopReviewer(name) => format!("you stopped {name}"),
             _ => continue,
         };
         let at = state.now.clone();

@@ -15,8 +15,8 @@ use ratatui::crossterm::event::{self, Event};
 use tokio::sync::mpsc;
 use tokio::time::{Instant, MissedTickBehavior};
 
-use crate::agents::events::ReviewEvent;
 use crate::review::board::ReviewerPhase;
+use crate::review::events::ReviewEvent;
 use crate::ui::action::Action;
 use crate::ui::state::{AppState, TerminalJob};
 use crate::ui::update::{Effect, update};

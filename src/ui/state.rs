@@ -401,6 +401,8 @@ pub struct AppState {
     pub keymap: Arc<crate::ui::keymap::Keymap>,
     /// What ran, failed, waited and was posted this session (`l` shows it).
     pub log: crate::ui::log::EventLog,
+    /// The whole run's stop was pressed once: the next press stops it.
+    pub stop_armed: bool,
 }
 
 impl AppState {
@@ -453,6 +455,7 @@ impl AppState {
             zoomed: false,
             keymap: Arc::new(crate::ui::keymap::Keymap::default()),
             log: crate::ui::log::EventLog::default(),
+            stop_armed: false,
         }
     }
 

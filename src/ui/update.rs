@@ -4,10 +4,10 @@
 
 use ratatui::layout::Position;
 
-use crate::agents::events::EventKind;
 use crate::review::board::Applied as BoardApplied;
 use crate::review::derived;
 use crate::review::disagreement::disagreements;
+use crate::review::events::EventKind;
 use crate::review::node::{Actor, ReviewNode};
 use crate::review::status::{Change, SuppressionHint};
 use crate::review::{Level, Role};
@@ -55,11 +55,19 @@ pub enum Effect {
     PreviewPublish,
     /// The person confirmed the preview: publish; reply with `Published` or `EngineError`.
     Publish,
+    /// Stop the running round: every reviewer and pass.
+    StopRun,
+    /// Stop one model reviewer of the running round.
+    StopReviewer(String),
     Quit,
 }
 
 pub fn update(state: &mut AppState, action: Action) -> Vec<Effect> {
     crate::ui::log::record(state, &action);
+    // The second press of the whole run's stop must come next: any other key disarms it.
+    if action.name().is_some() && action != Action::StopRun {
+        state.stop_armed = false;
+    }
     let effects = transition(state, action);
     crate::ui::log::record_effects(state, &effects);
     effects
@@ -190,6 +198,8 @@ fn dispatch(state: &mut AppState, action: Action) -> Vec<Effect> {
                 Vec::new()
             });
         }
+        Action::StopReviewer => return stop_reviewer(state),
+        Action::StopRun => return stop_run(state),
         Action::Undo => return triage::undo(state),
         Action::Redo => return triage::redo(state),
         Action::EditInEditor => {
@@ -574,6 +584,58 @@ pub(crate) fn refresh_verdict(state: &mut AppState) {
     state.verdict = Some(derived::verdict(&state.board.nodes, context));
 }
 
+/// Stops the reviewer selected in the reviewers pane: only a model reviewer that has not
+/// ended (the deterministic ones take moments and cost nothing).
+fn stop_reviewer(state: &mut AppState) -> Vec<Effect> {
+    use crate::review::board::ReviewerPhase;
+    if !state.review_running() {
+        message(state, MessageKind::Warn, "no review is running".to_string());
+        return Vec::new();
+    }
+    let selected = (state.focus == Pane::Reviewers)
+        .then(|| state.selected_reviewer.clone())
+        .flatten();
+    let Some(name) = selected else {
+        let text = format!(
+            "select a reviewer in the reviewers pane ({}) to stop it",
+            state.key(Context::Main, &Action::FocusReviewers)
+        );
+        message(state, MessageKind::Warn, text);
+        return Vec::new();
+    };
+    let phase = state.board.reviewers.get(&name).map(|r| r.phase);
+    let text = if !Role::ALL.iter().any(|role| role.as_str() == name) {
+        format!("{name} is not a model reviewer: it ends on its own in moments")
+    } else if !matches!(phase, Some(ReviewerPhase::Queued | ReviewerPhase::Reading)) {
+        format!("{name} has already ended")
+    } else {
+        info(state, format!("stopping {name}: the others go on"));
+        return vec![Effect::StopReviewer(name)];
+    };
+    message(state, MessageKind::Warn, text);
+    Vec::new()
+}
+
+/// Stops the whole round on the second press in a row; the first says what it will do.
+fn stop_run(state: &mut AppState) -> Vec<Effect> {
+    if !state.review_running() {
+        message(state, MessageKind::Warn, "no review is running".to_string());
+        return Vec::new();
+    }
+    if !state.stop_armed {
+        state.stop_armed = true;
+        let text = format!(
+            "{} again stops every reviewer and pass; what they found stays",
+            state.key(Context::Main, &Action::StopRun)
+        );
+        message(state, MessageKind::Warn, text);
+        return Vec::new();
+    }
+    state.stop_armed = false;
+    info(state, "stopping the review…".to_string());
+    vec![Effect::StopRun]
+}
+
 fn info(state: &mut AppState, text: String) {
     message(state, MessageKind::Info, text);
 }
@@ -760,7 +822,7 @@ fn save_comment(state: &mut AppState, node_id: String, text: String) -> Vec<Effe
     vec![Effect::SaveComment { node_id, text }]
 }
 
-fn apply_event(state: &mut AppState, event: crate::agents::events::ReviewEvent) -> Vec<Effect> {
+fn apply_event(state: &mut AppState, event: crate::review::events::ReviewEvent) -> Vec<Effect> {
     let stance_node = match &event.kind {
         EventKind::Stance { node_id, .. } => Some(node_id.clone()),
         _ => None,

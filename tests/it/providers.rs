@@ -5,19 +5,19 @@ use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;
 
-use review_tui::agents::agent::{
+use review_tui::review::events::{EventKind, ReviewEvent, RunId};
+use review_tui::review::node::Source;
+use review_tui::review::schema::node_draft_schema;
+use review_tui::review::verdict::Outcome;
+use review_tui::reviewers::model::agent::{
     Agent, Bounds, ContextPart, NoRedaction, Redactor, ReviewerSpec, RunReport,
 };
-use review_tui::agents::events::{EventKind, ReviewEvent, RunId};
-use review_tui::agents::provider::{
+use review_tui::reviewers::model::provider::{
     AnthropicConfig, AnthropicProvider, ApiKey, Cassette, CommandConfig, CommandProvider,
     OpenAiConfig, OpenAiProvider, Profile, Provider, Recorder, Replay, RetryPolicy,
     StructuredOutput,
 };
-use review_tui::agents::toolbox::{NoTools, ToolBox, ToolResult, ToolSpec};
-use review_tui::review::node::Source;
-use review_tui::review::schema::node_draft_schema;
-use review_tui::review::verdict::Outcome;
+use review_tui::reviewers::model::toolbox::{NoTools, ToolBox, ToolResult, ToolSpec};
 use serde_json::{Value, json};
 use tokio::sync::{mpsc, watch};
 
@@ -168,6 +168,7 @@ fn kinds(events: &[ReviewEvent]) -> Vec<&'static str> {
             EventKind::Dropped { .. } => "dropped",
             EventKind::Progress { .. } => "progress",
             EventKind::Waiting { .. } => "waiting",
+            EventKind::Retrying { .. } => "retrying",
             EventKind::Done { .. } => "done",
             EventKind::Failed { .. } => "failed",
             EventKind::Refuted { .. } => "refuted",
@@ -560,9 +561,31 @@ async fn a_429_is_retried_when_retry_after_says() {
         max_wait: Duration::from_secs(600),
     };
     let provider = Arc::new(OpenAiProvider::new(config).unwrap());
-    let (report, _) = run(&agent(provider, NoTools), spec()).await;
+    let (report, events) = run(&agent(provider, NoTools), spec()).await;
     assert_eq!(report.outcome, Outcome::Ok, "{}", report.note);
     assert_eq!(server.requests().len(), 2);
+    // The wait is said before it is sat out: a rate limit is not silence.
+    assert_eq!(
+        retries(&events),
+        vec![(1, 3, 1, "rate limited (HTTP 429)".to_string(), true)]
+    );
+}
+
+/// (attempt, of, wait_secs, reason, rate_limited) of every `Retrying` event.
+fn retries(events: &[ReviewEvent]) -> Vec<(u32, u32, u64, String, bool)> {
+    events
+        .iter()
+        .filter_map(|e| match &e.kind {
+            EventKind::Retrying {
+                attempt,
+                of,
+                wait_secs,
+                reason,
+                rate_limited,
+            } => Some((*attempt, *of, *wait_secs, reason.clone(), *rate_limited)),
+            _ => None,
+        })
+        .collect()
 }
 
 #[tokio::test]
@@ -579,6 +602,18 @@ async fn a_500_forever_fails_naming_the_provider_and_the_call() {
     assert!(reason.contains("500 after 3 attempt(s)"), "{reason}");
     assert_eq!(server.requests().len(), 3);
     assert_eq!(report.outcome, Outcome::Failed);
+    // Two retries announced, none after the last attempt.
+    let said: Vec<(u32, u32, String, bool)> = retries(&events)
+        .into_iter()
+        .map(|(attempt, of, _, reason, limited)| (attempt, of, reason, limited))
+        .collect();
+    assert_eq!(
+        said,
+        vec![
+            (1, 3, "HTTP 500".to_string(), false),
+            (2, 3, "HTTP 500".to_string(), false)
+        ]
+    );
 }
 
 #[tokio::test]
@@ -647,6 +682,68 @@ async fn cancelling_stops_a_waiting_reviewer() {
     let (report, events) = tokio::join!(running, drive);
     assert_eq!(report.note, "cancelled");
     assert_eq!(kinds(&events), ["started", "failed"]);
+}
+
+#[tokio::test]
+async fn stopping_one_reviewer_leaves_the_others_running() {
+    use review_tui::reviewers::model::dispatch::{Assignment, dispatch};
+    let server = OpenAiServer::start();
+    server.reply_always(Reply::Hang);
+    let assignment = |name: &str| Assignment {
+        name: name.into(),
+        required: true,
+        agent: agent(openai(&server), NoTools),
+        brief: "You review.".into(),
+        conversations: vec![context()],
+        bounds: spec().bounds,
+        pricing: None,
+    };
+    let (events, mut received) = mpsc::channel(4);
+    let (cancel, cancelled) = watch::channel(false);
+    let (stop_one, stopped) = watch::channel(std::collections::BTreeSet::new());
+    let running = dispatch(
+        vec![assignment("engineer"), assignment("qa")],
+        RUN,
+        2,
+        events,
+        cancelled,
+        Some(stopped),
+    );
+    let drive = async {
+        let mut order = Vec::new();
+        let mut started = 0;
+        while let Some(event) = received.recv().await {
+            match &event.kind {
+                // Both are waiting on the server: stop qa alone.
+                EventKind::Started { .. } => {
+                    started += 1;
+                    if started == 2 {
+                        stop_one.send_modify(|names| {
+                            names.insert("qa".to_string());
+                        });
+                    }
+                }
+                // qa has ended and engineer still waits: now stop the rest.
+                EventKind::Failed { reason, .. } => {
+                    order.push((event.reviewer.clone(), reason.clone()));
+                    if event.reviewer == "qa" {
+                        cancel.send(true).unwrap();
+                    }
+                }
+                _ => {}
+            }
+        }
+        order
+    };
+    let (finished, order) = tokio::join!(running, drive);
+    assert_eq!(
+        order,
+        vec![
+            ("qa".to_string(), "cancelled".to_string()),
+            ("engineer".to_string(), "cancelled".to_string())
+        ]
+    );
+    assert_eq!(finished.len(), 2);
 }
 
 #[tokio::test]

@@ -53,7 +53,7 @@ struct Planted {
     hidden: Vec<String>,
 }
 
-/// One true positive per format of the built-in rules (`src/agents/secrets/builtin.rs`), named
+/// One true positive per format of the built-in rules (`src/reviewers/deterministic/secrets/builtin.rs`), named
 /// by the rule of the default set that reports it (gitleaks' where it has one), all distinct
 /// for each `seed`, so a leak names the place it came from.
 fn every_rule(seed: u64) -> Vec<Planted> {

@@ -13,8 +13,8 @@
 
 use std::collections::BTreeMap;
 
-use review_tui::agents::scan_input::ScanFile;
-use review_tui::agents::secrets::default_scanner;
+use review_tui::reviewers::deterministic::scan_input::ScanFile;
+use review_tui::reviewers::deterministic::secrets::default_scanner;
 
 /// What the default scan must reach. The figures measured are printed by the test and stated in
 /// the README ("Secret scan: measured").

@@ -164,3 +164,107 @@ fn a_test_that_exercises_changed_code_one_step_away_joins_it() {
         vec!["pkg/other.py"]
     );
 }
+
+/// A Python repository of `n` modules `m{i}.py`, each defining its own function, and `core.py`.
+fn modules(n: usize) -> Vec<(String, String)> {
+    let mut files = vec![(
+        "core.py".to_string(),
+        "def ready():\n    return 1\n\ndef hub():\n    return 2\n".to_string(),
+    )];
+    for i in 0..n {
+        files.push((format!("m{i}.py"), format!("def f{i}():\n    return 0\n")));
+    }
+    files
+}
+
+fn repo_of(files: &[(String, String)]) -> Repo {
+    let borrowed: Vec<(&str, &str)> = files
+        .iter()
+        .map(|(p, t)| (p.as_str(), t.as_str()))
+        .collect();
+    Repo::new(&borrowed)
+}
+
+#[test]
+fn files_that_touch_no_symbol_are_read_as_one_pass() {
+    let repo = repo_of(&modules(4));
+    // Three files only get a comment; one changes code of its own.
+    for i in 0..3 {
+        repo.write(
+            &format!("m{i}.py"),
+            &format!("# Returns nothing useful.\ndef f{i}():\n    return 0\n"),
+        );
+    }
+    repo.write("m3.py", "def f3():\n    return 3\n");
+    repo.commit("docs and one change");
+    let report = repo.build();
+    let quiet = report.cohort_of("m0.py").unwrap();
+    assert_eq!(quiet.files, vec!["m0.py", "m1.py", "m2.py"]);
+    assert_eq!(quiet.label, "no symbol touched");
+    assert!(quiet.symbols.is_empty() && !quiet.fallback);
+    assert_eq!(report.cohort_of("m3.py").unwrap().files, vec!["m3.py"]);
+    assert_eq!(report.cohorts.len(), 2, "{:#?}", report.cohorts);
+}
+
+#[test]
+fn a_large_component_splits_into_bounded_parts_keeping_a_repeated_edit_whole() {
+    // 40 modules. m0..m11 make the same edit (a call of `ready`); m12..m39 form pairs, each
+    // pair sharing two helpers of its own and chained to the pair before by a call, m12 also
+    // calls `ready`; every module calls the changed `hub` too. The whole change is one
+    // component of 41 files, over the bound of half of it, and must be split. A cut at the
+    // weakest links shed the twelve `ready` files one by one.
+    let repo = repo_of(&modules(40));
+    repo.write(
+        "core.py",
+        "def ready():\n    return 1\n\ndef hub():\n    return 3\n",
+    );
+    for i in 0..40 {
+        let body = if i < 12 {
+            format!("def f{i}():\n    hub()\n    return ready()\n")
+        } else if i % 2 == 0 {
+            let chain = match i {
+                12 => "    ready()\n".to_string(),
+                _ => format!("    pair{}()\n", i - 2),
+            };
+            format!(
+                "def pair{i}():\n    return 1\n\ndef twin{i}():\n    return 2\n\ndef f{i}():\n    hub()\n{chain}    return pair{i}()\n"
+            )
+        } else {
+            let partner = i - 1;
+            format!("def f{i}():\n    hub()\n    return pair{partner}() + twin{partner}()\n")
+        };
+        repo.write(&format!("m{i}.py"), &body);
+    }
+    repo.commit("one edit repeated, and pairs");
+    let report = repo.build();
+    let same = report.cohort_of("m0.py").unwrap();
+    for i in 1..12 {
+        let path = format!("m{i}.py");
+        assert!(
+            same.files.contains(&path),
+            "{path} apart from m0.py: {same:#?}"
+        );
+    }
+    assert_eq!(same.label, "ready", "{same:#?}");
+    assert!(
+        same.insight
+            .as_deref()
+            .unwrap()
+            .contains("split from 41 files"),
+        "{same:#?}"
+    );
+    for i in (12..40).step_by(2) {
+        let cohort = report.cohort_of(&format!("m{i}.py")).unwrap();
+        assert!(
+            cohort.files.contains(&format!("m{}.py", i + 1)),
+            "m{i}.py apart from its pair: {cohort:#?}"
+        );
+    }
+    let largest = report.cohorts.iter().map(|c| c.files.len()).max().unwrap();
+    assert!(largest <= 20, "a part over half of 41 files: {largest}");
+    assert!(
+        report.cohorts.iter().all(|c| c.files.len() > 1),
+        "a file shed as a cohort of its own: {:#?}",
+        report.cohorts
+    );
+}

@@ -6,22 +6,24 @@ use std::sync::Arc;
 
 use tokio::sync::{mpsc, watch};
 
-use crate::agents::agent::{Agent, Bounds, ContextPart, Pricing, Redactor};
-use crate::agents::context::{Context, read_guidance};
-use crate::agents::dispatch::Assignment;
-use crate::agents::events::{ReviewEvent, RunId};
-use crate::agents::passes::{self, Kit, peer::Peer};
-use crate::agents::roster::{Roster, header};
-use crate::agents::sandbox_tools::SandboxTools;
-use crate::agents::secrets::{SecretScanner, redact_text, redact_text_keeping_lines};
-use crate::agents::toolbox::ToolBox;
-use crate::agents::tools::Sandbox;
 use crate::cohort::{CohortReport, SymbolIndex};
 use crate::diff::{Diff, Side};
 use crate::review::board::Board;
+use crate::review::events::{ReviewEvent, RunId};
 use crate::review::fingerprint::stamp;
 use crate::review::node::{ReviewNode, Source};
 use crate::review::verdict::Outcome;
+use crate::reviewers::deterministic::secrets::{
+    SecretScanner, redact_text, redact_text_keeping_lines,
+};
+use crate::reviewers::model::agent::{Agent, Bounds, ContextPart, Pricing, Redactor};
+use crate::reviewers::model::context::{Context, read_guidance};
+use crate::reviewers::model::dispatch::Assignment;
+use crate::reviewers::model::passes::{self, Kit, peer::Peer};
+use crate::reviewers::model::roster::{Roster, header};
+use crate::reviewers::model::sandbox_tools::SandboxTools;
+use crate::reviewers::model::toolbox::ToolBox;
+use crate::reviewers::model::tools::Sandbox;
 use crate::session::prepare::Prepared;
 
 /// How the model reviewers of a review run.
@@ -42,6 +44,8 @@ pub struct ModelSetup {
     pub root_cause_calls: usize,
     /// Turning true stops every reviewer and pass (the cockpit's abort).
     pub cancel: Option<watch::Receiver<bool>>,
+    /// The model reviewers the person stopped one by one (the others go on).
+    pub stop_reviewers: Option<watch::Receiver<std::collections::BTreeSet<String>>>,
 }
 
 impl ModelSetup {
@@ -56,6 +60,7 @@ impl ModelSetup {
             score_calls: 50,
             root_cause_calls: 5,
             cancel: None,
+            stop_reviewers: None,
         }
     }
 }
@@ -336,7 +341,7 @@ pub async fn peer_round(
 pub fn scorer_for(
     roster: &Roster,
     reviewer: &str,
-) -> Option<Arc<dyn crate::agents::provider::Provider>> {
+) -> Option<Arc<dyn crate::reviewers::model::provider::Provider>> {
     roster
         .members
         .iter()

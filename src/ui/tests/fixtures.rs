@@ -3,9 +3,9 @@
 
 use std::sync::Arc;
 
-use crate::agents::events::{EventKind, ReviewEvent, RunId};
 use crate::diff::Side;
 use crate::review::axes::{Axis, AxisVerdict};
+use crate::review::events::{EventKind, ReviewEvent, RunId};
 use crate::review::node::*;
 use crate::review::verdict::Outcome;
 use crate::space::state::Ladder;

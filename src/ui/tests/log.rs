@@ -3,7 +3,7 @@
 
 use super::fit::screen;
 use super::fixtures::*;
-use crate::agents::events::EventKind;
+use crate::review::events::EventKind;
 use crate::review::verdict::Outcome;
 use crate::ui::action::Action;
 use crate::ui::log::{KEEP, Level};

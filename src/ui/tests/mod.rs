@@ -7,5 +7,6 @@ mod fixtures;
 mod keys;
 mod log;
 mod loop_;
+mod run_control;
 mod snapshots;
 mod updates;

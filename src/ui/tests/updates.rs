@@ -4,8 +4,8 @@ use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ratatui_textarea::Input;
 
 use super::fixtures::*;
-use crate::agents::events::{EventKind, ReviewEvent, RunId};
 use crate::review::Level;
+use crate::review::events::{EventKind, ReviewEvent, RunId};
 use crate::review::node::{Actor, Priority, Status};
 use crate::review::status::Change;
 use crate::space::state::Ladder;

@@ -105,7 +105,7 @@ fn legend(cx: &ViewContext) -> Vec<Line<'static>> {
     let theme = &cx.theme;
     let mut lines = vec![Line::from(Span::styled("What the marks mean", theme.title))];
     let key = |action: &Action| cx.keymap.key(Context::Main, action);
-    let marks: [(&str, String); 11] = [
+    let marks: [(&str, String); 12] = [
         (
             "▶ ▷",
             "the selected row (▷: its pane is not focused)".to_string(),
@@ -149,6 +149,13 @@ fn legend(cx: &ViewContext) -> Vec<Line<'static>> {
         (
             "· ✓ ✗",
             "reviewers: queued, done, failed (a spinner: reading); 3+1✗: 1 dropped".to_string(),
+        ),
+        (
+            "retry limit",
+            format!(
+                "a reviewer held up: retrying after a failure, or a rate limit; waiting: a slow server ({}: why)",
+                key(&Action::EventLog)
+            ),
         ),
         (
             "◆0…◆3 +",

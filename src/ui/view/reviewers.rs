@@ -7,7 +7,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Paragraph};
 
 use super::{ViewContext, pad, spinner, truncate};
-use crate::review::board::ReviewerPhase;
+use crate::review::board::{ReviewerPhase, Stall};
 use crate::ui::state::{AppState, Pane};
 use crate::ui::update::reviewer_order;
 
@@ -49,9 +49,18 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &AppState, cx: &ViewContext) {
         let r = &state.board.reviewers[name];
         let (symbol, phase, style) = match r.phase {
             ReviewerPhase::Queued => ("·", "queued".to_string(), theme.reviewer_queued),
+            // What holds a turn up is the phase a person needs to see, even at 80 columns
+            // where the note is cut: `retry 2` (or `limit 2` for a rate limit), `waiting`.
             ReviewerPhase::Reading => (
                 spinner(state.tick),
-                "reading".to_string(),
+                match r.stalled {
+                    Some(Stall::Retrying {
+                        rate_limited: false,
+                    }) => format!("retry {}", r.retries),
+                    Some(Stall::Retrying { rate_limited: true }) => format!("limit {}", r.retries),
+                    Some(Stall::Waiting) => "waiting".to_string(),
+                    None => "reading".to_string(),
+                },
                 theme.reviewer_reading,
             ),
             ReviewerPhase::Done => ("✓", "done".to_string(), theme.reviewer_done),

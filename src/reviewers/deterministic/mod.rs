@@ -1,0 +1,305 @@
+//! The zero-token reviewers: the rule catalog, the secret scan (and gitleaks when installed) and
+//! SARIF imports from any linter. They always run, spend nothing, and stream through the same
+//! events as the model reviewers.
+
+pub mod injection;
+pub mod rules;
+pub mod sarif;
+pub mod scan_input;
+pub mod secrets;
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use tokio::sync::mpsc::Sender;
+
+use crate::diff::{Diff, LineKind, Side};
+use crate::review::events::{EventKind, ReviewEvent, RunId};
+use crate::review::node::ReviewNode;
+use crate::review::verdict::Outcome;
+use injection::PrText;
+use rules::{Catalog, ScanOptions};
+use sarif::ImportOptions;
+use scan_input::ScanFile;
+use secrets::{SECRET_SCAN, SecretScanner};
+
+/// What the deterministic reviewers read.
+pub struct DeterministicInput {
+    pub diff: Diff,
+    /// The worktree at the head, for SARIF URIs and file rules.
+    pub worktree: PathBuf,
+    pub sarif_files: Vec<PathBuf>,
+    pub secret_scanner: SecretScanner,
+    pub catalog: Catalog,
+    /// The gitleaks program to try (`gitleaks` on PATH by default); `None` skips it.
+    pub gitleaks: Option<String>,
+    pub now: String,
+    /// The PR's own text (title, description, commit messages), for the injection scan.
+    pub pr_text: Vec<PrText>,
+}
+
+/// The adapter from the diff model to what scanners read: added lines (RIGHT) and removed lines
+/// (LEFT) with their numbers.
+pub fn scan_files(diff: &Diff) -> Vec<ScanFile<'_>> {
+    diff.files
+        .iter()
+        .filter(|file| !file.binary)
+        .map(|file| {
+            let lines = file.hunks.iter().flat_map(|hunk| {
+                hunk.lines.iter().filter_map(|line| match line.kind {
+                    LineKind::Added => Some((Side::Right, line.new_line?, line.text.as_str())),
+                    LineKind::Removed => Some((Side::Left, line.old_line?, line.text.as_str())),
+                    LineKind::Context => None,
+                })
+            });
+            ScanFile::new(&file.path, lines)
+        })
+        .collect()
+}
+
+async fn send(events: &Sender<ReviewEvent>, run: RunId, reviewer: &str, kind: EventKind) {
+    // A closed channel means the run was cancelled; there is nobody left to tell.
+    let _ = events.send(ReviewEvent::new(run, reviewer, kind)).await;
+}
+
+async fn report_nodes(
+    events: &Sender<ReviewEvent>,
+    run: RunId,
+    reviewer: &str,
+    nodes: Vec<ReviewNode>,
+    summary: String,
+) {
+    send(events, run, reviewer, EventKind::Started { required: true }).await;
+    for node in nodes {
+        match node.validate() {
+            Ok(()) => {
+                send(
+                    events,
+                    run,
+                    reviewer,
+                    EventKind::NodeAdded {
+                        node: Box::new(node),
+                    },
+                )
+                .await
+            }
+            Err(problems) => {
+                let reasons: Vec<String> = problems.iter().map(|p| p.to_string()).collect();
+                send(
+                    events,
+                    run,
+                    reviewer,
+                    EventKind::Dropped {
+                        reason: format!("{}: {}", node.id, reasons.join("; ")),
+                    },
+                )
+                .await
+            }
+        }
+    }
+    send(events, run, reviewer, EventKind::Done { summary }).await;
+}
+
+/// One SARIF file read: its nodes and summary, or why it was refused.
+type SarifOutcome = Result<(Vec<ReviewNode>, String), String>;
+
+/// Runs every deterministic reviewer over `input`, streaming their events.
+pub async fn run(input: DeterministicInput, run: RunId, events: Sender<ReviewEvent>) {
+    let files = scan_files(&input.diff);
+
+    let options = ScanOptions {
+        repo_files: repo_files(&input.worktree),
+        worktree: Some(input.worktree.clone()),
+        ..ScanOptions::default()
+    };
+    let scanned = input.catalog.scan(&input.diff, &options);
+    let coverage = &scanned.coverage;
+    let mut summary = format!(
+        "{} rules over {} files ({} lines): {} found",
+        coverage.rules_run,
+        coverage.files_scanned,
+        coverage.lines_scanned,
+        scanned.nodes.len()
+    );
+    for skipped in &coverage.skipped {
+        let security = if skipped.security_rules_read {
+            " (the security rules read it)"
+        } else {
+            ""
+        };
+        summary.push_str(&format!(
+            "; skipped {}: {}{security}",
+            skipped.path, skipped.reason
+        ));
+    }
+    for capped in &coverage.capped {
+        summary.push_str(&format!(
+            "; {} in {}: kept {} of {}",
+            capped.rule, capped.path, capped.kept, capped.found
+        ));
+    }
+    for note in &coverage.notes {
+        summary.push_str("; ");
+        summary.push_str(note);
+    }
+    report_nodes(&events, run, rules::REVIEWER, scanned.nodes, summary).await;
+
+    let scanner = input
+        .secret_scanner
+        .clone()
+        .with_key_files(key_files(&input.diff, &input.worktree));
+    let hits = scanner.scan(&files);
+    let count = hits.len();
+    let nodes = secrets::to_nodes(&hits, SECRET_SCAN);
+    report_nodes(
+        &events,
+        run,
+        SECRET_SCAN,
+        nodes,
+        format!(
+            "{} secret rules over {} files: {count} found",
+            input.secret_scanner.rules().len(),
+            files.len()
+        ),
+    )
+    .await;
+
+    let injected = injection::scan(&input.diff, &input.pr_text);
+    report_nodes(
+        &events,
+        run,
+        injection::REVIEWER,
+        injected.nodes,
+        injected.summary,
+    )
+    .await;
+
+    if let Some(program) = &input.gitleaks {
+        let result = secrets::run_gitleaks(
+            program,
+            &files,
+            None,
+            &input.secret_scanner,
+            Duration::from_secs(60),
+        )
+        .await;
+        let installed = !result
+            .notes
+            .iter()
+            .any(|note| note.contains("not installed"));
+        if installed {
+            let summary = if result.notes.is_empty() {
+                format!("{} found", result.nodes.len())
+            } else {
+                result.notes.join("; ")
+            };
+            report_nodes(&events, run, secrets::GITLEAKS, result.nodes, summary).await;
+        }
+    }
+
+    // Imports are read first, with no await in between: the `is_changed` closure borrows the
+    // diff and need not be `Send`.
+    let imports: Vec<(String, SarifOutcome)> = {
+        let changed = |path: &str, line: u32| input.diff.anchor_in_diff(path, Side::Right, line);
+        let root = input.worktree.display().to_string();
+        input
+            .sarif_files
+            .iter()
+            .map(|path| {
+                let options = ImportOptions {
+                    repo_root: Some(&root),
+                    is_changed: &changed,
+                    now: &input.now,
+                };
+                let fallback = format!("sarif:{}", file_stem(path));
+                match sarif::import_sarif_file(path, &options) {
+                    Ok(import) => {
+                        let reviewer = import
+                            .nodes
+                            .first()
+                            .map(|n| n.origin.reviewer.clone())
+                            .unwrap_or(fallback);
+                        let mut summary = format!(
+                            "{} results from {}: {} imported, {} skipped",
+                            import.results,
+                            path.display(),
+                            import.nodes.len(),
+                            import.skipped.len()
+                        );
+                        for note in &import.notes {
+                            summary.push_str("; ");
+                            summary.push_str(note);
+                        }
+                        (reviewer, Ok((import.nodes, summary)))
+                    }
+                    Err(err) => (fallback, Err(err.to_string())),
+                }
+            })
+            .collect()
+    };
+    for (reviewer, import) in imports {
+        match import {
+            Ok((nodes, summary)) => report_nodes(&events, run, &reviewer, nodes, summary).await,
+            Err(reason) => {
+                send(
+                    &events,
+                    run,
+                    &reviewer,
+                    EventKind::Started { required: true },
+                )
+                .await;
+                send(
+                    &events,
+                    run,
+                    &reviewer,
+                    EventKind::Failed {
+                        outcome: Outcome::InvalidOutput,
+                        reason,
+                    },
+                )
+                .await;
+            }
+        }
+    }
+}
+
+/// Changed files whose head holds a private key (a `BEGIN … PRIVATE KEY` line): a change inside
+/// one shows body lines without their header, which are key material all the same.
+fn key_files(diff: &Diff, worktree: &std::path::Path) -> Vec<String> {
+    /// Key files are small; a large file is not read whole for this.
+    const MAX_BYTES: u64 = 1 << 20;
+    let holds_key = |text: &str| {
+        text.lines()
+            .any(|l| l.contains("-----BEGIN") && l.contains("PRIVATE KEY"))
+    };
+    diff.files
+        .iter()
+        .filter(|file| !file.binary)
+        .filter(|file| {
+            let path = worktree.join(&file.path);
+            std::fs::symlink_metadata(&path).is_ok_and(|m| m.is_file() && m.len() <= MAX_BYTES)
+                && std::fs::read(&path)
+                    .is_ok_and(|bytes| holds_key(&String::from_utf8_lossy(&bytes)))
+        })
+        .map(|file| file.path.clone())
+        .collect()
+}
+
+/// The files of the head worktree (relative paths), so rules such as "manifest changed without
+/// its lock file" can tell whether the repository commits a lock file at all.
+fn repo_files(worktree: &std::path::Path) -> Option<std::collections::BTreeSet<String>> {
+    let repo = git2::Repository::open(worktree).ok()?;
+    let index = repo.index().ok()?;
+    Some(
+        index
+            .iter()
+            .filter_map(|entry| String::from_utf8(entry.path).ok())
+            .collect(),
+    )
+}
+
+fn file_stem(path: &std::path::Path) -> String {
+    path.file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "sarif".into())
+}

@@ -1,0 +1,426 @@
+//! Loads a gitleaks configuration (`.gitleaks.toml`): rules, rule allowlists (`[[rules.allowlists]]`
+//! and the older `[rules.allowlist]`), global allowlists (`[allowlist]`, `[[allowlists]]` with
+//! `targetRules`), and `[extend] useDefault`.
+//!
+//! Every rule is either loaded or reported with the reason it was not; nothing is skipped
+//! silently. A rule whose allowlist has a bad regex is kept without that regex (and reported):
+//! a false positive is visible and dismissable, a dropped rule is a secret nobody sees.
+//!
+//! The default set is gitleaks' own default configuration (bundled, MIT) plus our built-in
+//! rules. As in gitleaks, a configuration with `[extend] useDefault = true` extends that
+//! default (its rules are added, a rule with a default's id replaces it, `disabledRules` removes
+//! defaults) and one without it replaces gitleaks' rules. The built-ins gitleaks has no rule
+//! for stay in both cases (`disabledRules` can remove them by name): key blocks without their
+//! END line, key bodies without their header, passwords in env files, generic assignments. `[extend] path`/`url` are not
+//! followed: the loader reads text, not files, and says so in the notes.
+
+use std::sync::OnceLock;
+
+use serde::Deserialize;
+use thiserror::Error;
+
+use super::builtin;
+use super::re2;
+use super::rule::{Allowlist, Condition, RegexTarget, SecretGroup, SecretRule};
+use super::scanner::SecretScanner;
+
+#[derive(Debug, Error)]
+pub enum ConfigError {
+    #[error("the gitleaks configuration is not valid TOML: {0}")]
+    Toml(String),
+}
+
+/// A rule (or allowlist) that could not be loaded as written, and why.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RuleProblem {
+    /// The rule's gitleaks id, `rules[N]` when it has none, or `allowlist` for global ones.
+    pub rule: String,
+    pub reason: String,
+    /// True when the rule itself is missing from the scanner; false when only part of it
+    /// (an allowlist regex) was dropped.
+    pub rule_dropped: bool,
+}
+
+#[derive(Debug)]
+pub struct LoadedConfig {
+    pub scanner: SecretScanner,
+    pub problems: Vec<RuleProblem>,
+    pub notes: Vec<String>,
+}
+
+impl LoadedConfig {
+    /// Ids of the rules that are not in the scanner.
+    pub fn dropped_rules(&self) -> Vec<&str> {
+        self.problems
+            .iter()
+            .filter(|p| p.rule_dropped)
+            .map(|p| p.rule.as_str())
+            .collect()
+    }
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+struct RawExtend {
+    use_default: bool,
+    path: Option<String>,
+    url: Option<String>,
+    disabled_rules: Vec<String>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+struct RawRule {
+    id: Option<String>,
+    description: String,
+    regex: Option<String>,
+    secret_group: Option<i64>,
+    entropy: Option<f64>,
+    keywords: Vec<String>,
+    path: Option<String>,
+    tags: Vec<String>,
+    allowlist: Option<RawAllowlist>,
+    allowlists: Vec<RawAllowlist>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+struct RawAllowlist {
+    description: String,
+    condition: Option<String>,
+    regex_target: Option<String>,
+    regexes: Vec<String>,
+    paths: Vec<String>,
+    stopwords: Vec<String>,
+    commits: Vec<String>,
+    target_rules: Vec<String>,
+}
+
+/// Confidence given to rules from a configuration, which carries none: high for the specific
+/// formats that make up almost all of gitleaks' rules, the generic level for `generic*` rules.
+const CONFIG_RULE_CONFIDENCE: f64 = 0.9;
+
+/// gitleaks' default configuration, bundled (`assets/secrets/`, with its MIT licence).
+pub const GITLEAKS_DEFAULT_TOML: &str = include_str!(concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/assets/secrets/gitleaks.toml"
+));
+
+/// One configuration's own rules and global allowlists, before it is laid over the defaults.
+struct Parsed {
+    extend: RawExtend,
+    rules: Vec<SecretRule>,
+    global: Vec<Allowlist>,
+    problems: Vec<RuleProblem>,
+    notes: Vec<String>,
+}
+
+/// The bundled default's rules and allowlists, parsed once.
+fn bundled() -> &'static (Vec<SecretRule>, Vec<Allowlist>) {
+    static BUNDLED: OnceLock<(Vec<SecretRule>, Vec<Allowlist>)> = OnceLock::new();
+    BUNDLED.get_or_init(|| {
+        let parsed = parse(GITLEAKS_DEFAULT_TOML).expect("the bundled gitleaks config is TOML");
+        debug_assert!(parsed.problems.is_empty(), "{:?}", parsed.problems);
+        (parsed.rules, parsed.global)
+    })
+}
+
+/// The default scan: gitleaks' default rules and global allowlist plus the built-ins. Built
+/// once per process; cloning it is cheap (compiled regexes are shared).
+pub fn default_scanner() -> &'static SecretScanner {
+    static DEFAULT: OnceLock<SecretScanner> = OnceLock::new();
+    DEFAULT.get_or_init(|| {
+        let (rules, global) = bundled();
+        SecretScanner::new(compose(rules, Vec::new(), &[]), global.clone())
+    })
+}
+
+/// Loads `text` as gitleaks does: laid over the default set with `[extend] useDefault`,
+/// replacing gitleaks' default rules without it; the built-ins stay either way.
+pub fn load_gitleaks_config(text: &str) -> Result<LoadedConfig, ConfigError> {
+    let parsed = parse(text)?;
+    let disabled = &parsed.extend.disabled_rules;
+    let mut global = Vec::new();
+    let default = if parsed.extend.use_default {
+        let (default_rules, default_global) = bundled();
+        global.extend(default_global.iter().cloned());
+        default_rules.as_slice()
+    } else {
+        &[]
+    };
+    let rules = compose(default, parsed.rules, disabled);
+    global.extend(parsed.global);
+    Ok(LoadedConfig {
+        scanner: SecretScanner::new(rules, global),
+        problems: parsed.problems,
+        notes: parsed.notes,
+    })
+}
+
+/// The rules a scan runs: gitleaks' `default` rules (none when a configuration replaces them),
+/// a configuration's `own` rules, then the built-ins gitleaks has no rule for, less `disabled`.
+/// An own rule replaces a default's or a built-in's of the same id; a built-in replaces a
+/// default's (`private-key`: the built-in also finds a block whose END line the diff does not
+/// show). Built-ins come last so that where two rules of equal confidence find one secret,
+/// gitleaks' names it.
+fn compose(default: &[SecretRule], own: Vec<SecretRule>, disabled: &[String]) -> Vec<SecretRule> {
+    let builtins = builtin::beside_gitleaks();
+    let taken = |id: &str, by: &[SecretRule]| by.iter().any(|r| r.source_id == id);
+    let mut rules: Vec<SecretRule> = default
+        .iter()
+        .filter(|r| !taken(&r.source_id, &own) && !taken(&r.source_id, &builtins))
+        .cloned()
+        .map(|mut r| {
+            builtin::describe_like_builtin(&mut r);
+            r
+        })
+        .collect();
+    let builtins: Vec<SecretRule> = builtins
+        .into_iter()
+        .filter(|b| !taken(&b.source_id, &own))
+        .collect();
+    rules.extend(own);
+    rules.extend(builtins);
+    rules.retain(|r| !disabled.contains(&r.source_id));
+    share_generic_filters(&mut rules);
+    rules
+}
+
+/// With gitleaks' `generic-api-key` present, our generic assignment rule is its complement: it
+/// takes gitleaks' filters (stopwords, the allowlisted key names) and reports only values
+/// gitleaks' rule cannot hold (`Zq8!vR2#…`, with characters outside `[\w.=-]`), so the two
+/// never report the same thing twice and ours adds no false positive gitleaks' filters remove.
+fn share_generic_filters(rules: &mut [SecretRule]) {
+    let Some(filters) = rules
+        .iter()
+        .find(|r| r.source_id == "generic-api-key")
+        .map(|r| r.allowlists.clone())
+    else {
+        return;
+    };
+    let gitleaks_values = re2::compile(r"^[\w.=/+:-]+$").expect("a plain class compiles");
+    for rule in rules
+        .iter_mut()
+        .filter(|r| r.source_id == builtin::GENERIC_ASSIGNMENT)
+    {
+        rule.allowlists.extend(filters.iter().cloned());
+        rule.allowlists.push(Allowlist {
+            description: "values gitleaks' generic-api-key judges".into(),
+            regexes: vec![gitleaks_values.clone()],
+            ..Allowlist::default()
+        });
+    }
+}
+
+fn parse(text: &str) -> Result<Parsed, ConfigError> {
+    let table: toml::Table = text
+        .parse()
+        .map_err(|e: toml::de::Error| ConfigError::Toml(e.message().to_string()))?;
+    let mut problems = Vec::new();
+    let mut notes = Vec::new();
+
+    let extend = match table.get("extend") {
+        None => RawExtend::default(),
+        Some(value) => RawExtend::deserialize(value.clone()).unwrap_or_else(|e| {
+            notes.push(format!("[extend] ignored: {}", e.message()));
+            RawExtend::default()
+        }),
+    };
+    if let Some(path) = extend.path.as_deref().or(extend.url.as_deref()) {
+        notes.push(format!(
+            "[extend] {path} is not followed: only useDefault extends the built-in rules"
+        ));
+    }
+
+    let mut rules: Vec<SecretRule> = Vec::new();
+
+    let raw_rules = match table.get("rules") {
+        None => Vec::new(),
+        Some(toml::Value::Array(items)) => items.clone(),
+        Some(_) => {
+            problems.push(RuleProblem {
+                rule: "rules".into(),
+                reason: "`rules` must be an array of tables ([[rules]])".into(),
+                rule_dropped: true,
+            });
+            Vec::new()
+        }
+    };
+    for (index, value) in raw_rules.into_iter().enumerate() {
+        let name = value
+            .get("id")
+            .and_then(|v| v.as_str())
+            .map(str::to_string)
+            .unwrap_or_else(|| format!("rules[{index}]"));
+        let raw = match RawRule::deserialize(value) {
+            Ok(raw) => raw,
+            Err(e) => {
+                problems.push(RuleProblem {
+                    rule: name,
+                    reason: e.message().to_string(),
+                    rule_dropped: true,
+                });
+                continue;
+            }
+        };
+        match build_rule(raw, &name, &mut problems) {
+            Ok(rule) => {
+                rules.retain(|r| r.source_id != rule.source_id);
+                rules.push(rule);
+            }
+            Err(reason) => problems.push(RuleProblem {
+                rule: name,
+                reason,
+                rule_dropped: true,
+            }),
+        }
+    }
+
+    let mut global = Vec::new();
+    let mut raw_globals = Vec::new();
+    if let Some(value) = table.get("allowlist") {
+        raw_globals.push(("allowlist".to_string(), value.clone()));
+    }
+    if let Some(toml::Value::Array(items)) = table.get("allowlists") {
+        for (i, value) in items.iter().enumerate() {
+            raw_globals.push((format!("allowlists[{i}]"), value.clone()));
+        }
+    }
+    for (name, value) in raw_globals {
+        match RawAllowlist::deserialize(value) {
+            Ok(raw) => global.push(build_allowlist(raw, &name, &mut problems)),
+            Err(e) => problems.push(RuleProblem {
+                rule: name,
+                reason: e.message().to_string(),
+                rule_dropped: false,
+            }),
+        }
+    }
+
+    Ok(Parsed {
+        extend,
+        rules,
+        global,
+        problems,
+        notes,
+    })
+}
+
+fn build_rule(
+    raw: RawRule,
+    name: &str,
+    problems: &mut Vec<RuleProblem>,
+) -> Result<SecretRule, String> {
+    let id = raw.id.filter(|id| !id.trim().is_empty()).ok_or("no id")?;
+    let regex = match raw.regex.as_deref().filter(|r| !r.is_empty()) {
+        Some(pattern) => Some(re2::compile(pattern).map_err(|e| format!("regex: {e}"))?),
+        None => None,
+    };
+    let path = match raw.path.as_deref().filter(|p| !p.is_empty()) {
+        Some(pattern) => Some(re2::compile(pattern).map_err(|e| format!("path: {e}"))?),
+        None => None,
+    };
+    if regex.is_none() && path.is_none() {
+        return Err("neither a regex nor a path".into());
+    }
+    let secret_group = match raw.secret_group {
+        None | Some(0) => SecretGroup::FirstNonEmpty,
+        Some(n) if n < 0 => return Err(format!("secretGroup {n} is negative")),
+        Some(n) => {
+            let n = n as usize;
+            let groups = regex.as_ref().map_or(0, |r| r.captures_len() - 1);
+            if n > groups {
+                return Err(format!(
+                    "secretGroup {n} but the regex has {groups} capture groups"
+                ));
+            }
+            SecretGroup::Index(n)
+        }
+    };
+    let mut allowlists = Vec::new();
+    for raw_list in raw.allowlist.into_iter().chain(raw.allowlists) {
+        allowlists.push(build_allowlist(raw_list, name, problems));
+    }
+    let confidence = if id.starts_with("generic") {
+        builtin::GENERIC
+    } else {
+        CONFIG_RULE_CONFIDENCE
+    };
+    Ok(SecretRule {
+        id: format!("secret/{}", sanitize(&id)),
+        label: id.clone(),
+        description: raw.description,
+        regex,
+        secret_group,
+        entropy: raw.entropy.filter(|e| *e != 0.0),
+        keywords: raw.keywords.iter().map(|k| k.to_lowercase()).collect(),
+        path,
+        tags: raw.tags,
+        allowlists,
+        confidence,
+        refuse_placeholders: false,
+        source_id: id,
+    })
+}
+
+fn build_allowlist(raw: RawAllowlist, owner: &str, problems: &mut Vec<RuleProblem>) -> Allowlist {
+    let mut compile_all = |patterns: &[String], what: &str| {
+        patterns
+            .iter()
+            .filter_map(|p| match re2::compile(p) {
+                Ok(re) => Some(re),
+                Err(e) => {
+                    problems.push(RuleProblem {
+                        rule: owner.to_string(),
+                        reason: format!("allowlist {what} `{p}` dropped: {e}"),
+                        rule_dropped: false,
+                    });
+                    None
+                }
+            })
+            .collect::<Vec<_>>()
+    };
+    let regexes = compile_all(&raw.regexes, "regex");
+    let paths = compile_all(&raw.paths, "path");
+    let condition = match raw.condition.as_deref().map(str::to_ascii_uppercase) {
+        Some(c) if c == "AND" || c == "&&" => Condition::And,
+        _ => Condition::Or,
+    };
+    let regex_target = match raw.regex_target.as_deref() {
+        Some("match") => RegexTarget::Match,
+        Some("line") => RegexTarget::Line,
+        _ => RegexTarget::Secret,
+    };
+    Allowlist {
+        description: raw.description,
+        condition,
+        regex_target,
+        regexes,
+        paths,
+        stopwords: raw.stopwords.iter().map(|s| s.to_lowercase()).collect(),
+        has_commits: !raw.commits.is_empty(),
+        target_rules: raw.target_rules,
+    }
+}
+
+/// A gitleaks id in our rule-id charset: lowercase letters, digits, `-`, `_`, `.`.
+pub(crate) fn sanitize(id: &str) -> String {
+    let mapped: String = id
+        .trim()
+        .to_lowercase()
+        .chars()
+        .map(|c| {
+            if c.is_ascii_lowercase() || c.is_ascii_digit() || matches!(c, '-' | '_' | '.') {
+                c
+            } else {
+                '-'
+            }
+        })
+        .collect();
+    let trimmed = mapped.trim_matches('-');
+    if trimmed.is_empty() {
+        "unnamed".to_string()
+    } else {
+        trimmed.to_string()
+    }
+}

@@ -1,0 +1,495 @@
+//! The scanner: every rule compiled once, a one-pass keyword prefilter, and matching over runs
+//! of consecutive changed lines so multi-line secrets (private keys) are seen whole.
+
+use aho_corasick::{AhoCorasick, AhoCorasickBuilder, MatchKind};
+
+use std::collections::BTreeSet;
+
+use regex::Regex;
+
+use super::builtin::{self, is_placeholder};
+use super::ignore::IgnoreEntry;
+use super::redact::{merge_spans, redact_secret, splice};
+use super::rule::{Allowlist, Candidate, SecretRule};
+use crate::diff::Side;
+use crate::diff::is_test_path;
+use crate::reviewers::deterministic::scan_input::{ScanFile, ScanLine};
+
+/// One secret found in the changed lines. It holds no raw secret: only its redaction and the
+/// anchored lines with every recognized secret redacted.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SecretHit {
+    /// `secret/<name>`.
+    pub rule: String,
+    /// The rule's name in its source (the gitleaks id), what `.gitleaksignore` names.
+    pub source_id: String,
+    pub label: String,
+    pub description: String,
+    pub path: String,
+    pub side: Side,
+    pub start_line: u32,
+    pub end_line: u32,
+    /// `redact_secret` of the secret.
+    pub redacted: String,
+    /// The full anchored line(s), secrets redacted; long lines are cut around the secret.
+    pub evidence: String,
+    pub confidence: f64,
+}
+
+/// A match before it is turned into a hit: byte spans into the scanned text.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct RawMatch {
+    pub rule: usize,
+    pub secret: (usize, usize),
+}
+
+/// Why a text is scanned. A finding can be silenced (`gitleaks:allow`, `.gitleaksignore`, a
+/// path allowlist); a redaction cannot: a line marked "not a secret" is still redacted if a
+/// rule recognizes one, because over-redacting costs a few characters and a wrong mark costs a
+/// credential.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Purpose {
+    Report,
+    Redact,
+}
+
+/// The marker that silences a finding on its line, as in gitleaks.
+pub const GITLEAKS_ALLOW: &str = "gitleaks:allow";
+
+#[derive(Clone)]
+pub struct SecretScanner {
+    rules: Vec<SecretRule>,
+    global: Vec<Allowlist>,
+    /// Every distinct keyword, matched ASCII-case-insensitively in one pass over the text (an
+    /// Aho-Corasick automaton, as in gitleaks): a rule's regex runs only where one of its
+    /// keywords occurs.
+    keywords: AhoCorasick,
+    /// For each keyword, the rules it unlocks.
+    keyword_rules: Vec<Vec<usize>>,
+    /// Rules with a regex and no keyword: they always run.
+    unconditional: Vec<usize>,
+    /// `.gitleaksignore` entries: findings they name are not reported.
+    ignored: Vec<IgnoreEntry>,
+    /// Files known to hold a private key: any base64 line changed in them is key material.
+    key_files: BTreeSet<String>,
+    /// [`builtin::KEY_BODY_LINES`] compiled, with the index of the rule it reports under.
+    key_body: Option<(usize, Regex)>,
+    /// The literal values of the secrets found in the change under review: redacted wherever
+    /// they appear again, in any shape. A model that read `ADMIN_PASSWORD=hunter2…` and writes
+    /// "the password hunter2… is committed" has lost the context every rule needs.
+    known: Option<AhoCorasick>,
+}
+
+/// A secret value (or one line of a multi-line one) shorter than this is not redacted by value:
+/// short strings occur by chance in ordinary text, and rules still catch them in context.
+const MIN_KNOWN_LEN: usize = 8;
+
+impl std::fmt::Debug for SecretScanner {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SecretScanner")
+            .field("rules", &self.rules.len())
+            .field("global_allowlists", &self.global.len())
+            .finish()
+    }
+}
+
+/// Evidence keeps this many characters on each side of a secret: enough context to recognize
+/// the line, not a whole minified bundle.
+const CONTEXT_CHARS: usize = 160;
+
+impl SecretScanner {
+    /// The built-in rules only.
+    pub fn builtin() -> SecretScanner {
+        SecretScanner::new(builtin::rules(), Vec::new())
+    }
+
+    pub fn new(rules: Vec<SecretRule>, global: Vec<Allowlist>) -> SecretScanner {
+        let mut distinct: Vec<String> = Vec::new();
+        let mut keyword_rules: Vec<Vec<usize>> = Vec::new();
+        let mut unconditional = Vec::new();
+        for (index, rule) in rules.iter().enumerate() {
+            if rule.regex.is_none() {
+                continue;
+            }
+            if rule.keywords.is_empty() {
+                unconditional.push(index);
+            }
+            for keyword in &rule.keywords {
+                match distinct.iter().position(|k| k == keyword) {
+                    Some(at) => keyword_rules[at].push(index),
+                    None => {
+                        distinct.push(keyword.clone());
+                        keyword_rules.push(vec![index]);
+                    }
+                }
+            }
+        }
+        let keywords = AhoCorasickBuilder::new()
+            .ascii_case_insensitive(true)
+            .match_kind(MatchKind::Standard)
+            .build(&distinct)
+            .expect("a few hundred short literals always build");
+        let key_body = rules
+            .iter()
+            .position(|r| r.source_id == builtin::KEY_BODY_RULE)
+            .map(|index| {
+                let regex = super::re2::compile(builtin::KEY_BODY_LINES)
+                    .expect("the key-body pattern compiles");
+                (index, regex)
+            });
+        SecretScanner {
+            rules,
+            global,
+            keywords,
+            keyword_rules,
+            unconditional,
+            ignored: Vec::new(),
+            key_files: BTreeSet::new(),
+            key_body,
+            known: None,
+        }
+    }
+
+    /// The same scanner, also redacting these literal values wherever they occur (see
+    /// [`SecretScanner::known_values`]); multi-line values are taken line by line, and the
+    /// password of a `user:password` on its own.
+    pub fn with_known(mut self, values: impl IntoIterator<Item = String>) -> SecretScanner {
+        let mut pieces: Vec<String> = values
+            .into_iter()
+            .flat_map(|value| {
+                // A `user:password` credential is quoted back as the password alone too.
+                value
+                    .lines()
+                    .flat_map(|line| {
+                        let line = line.trim();
+                        let after_colon = line.rsplit_once(':').map(|(_, pass)| pass);
+                        [Some(line), after_colon]
+                    })
+                    .flatten()
+                    .map(str::to_string)
+                    .collect::<Vec<_>>()
+            })
+            .filter(|piece| piece.chars().count() >= MIN_KNOWN_LEN)
+            .collect();
+        pieces.sort_unstable();
+        pieces.dedup();
+        self.known = (!pieces.is_empty()).then(|| {
+            AhoCorasickBuilder::new()
+                .match_kind(MatchKind::LeftmostLongest)
+                .build(&pieces)
+                .expect("literal secrets always build")
+        });
+        self
+    }
+
+    /// The raw values of every secret this scanner recognizes on the changed lines of `files`
+    /// (both sides, redaction's reading: allowlist marks do not spare a value). They stay in
+    /// memory, for [`SecretScanner::with_known`]; nothing stores or shows them.
+    pub fn known_values(&self, files: &[ScanFile<'_>]) -> Vec<String> {
+        let mut values = Vec::new();
+        for file in files {
+            for side in [Side::Right, Side::Left] {
+                for run in file.runs(side) {
+                    let text = run.iter().map(|l| l.text).collect::<Vec<_>>().join("\n");
+                    for (start, end) in self.secret_spans(&text, Some(file.path)) {
+                        values.push(text[start..end].to_string());
+                    }
+                }
+            }
+        }
+        values
+    }
+
+    /// The same scanner, not reporting what `.gitleaksignore` names.
+    pub fn with_ignored(mut self, ignored: Vec<IgnoreEntry>) -> SecretScanner {
+        self.ignored = ignored;
+        self
+    }
+
+    /// The same scanner, treating base64 lines changed in these files as key material (their
+    /// head or base holds a private key, whatever their name).
+    pub fn with_key_files(mut self, paths: impl IntoIterator<Item = String>) -> SecretScanner {
+        self.key_files = paths.into_iter().collect();
+        self
+    }
+
+    pub fn rules(&self) -> &[SecretRule] {
+        &self.rules
+    }
+
+    pub fn global_allowlists(&self) -> &[Allowlist] {
+        &self.global
+    }
+
+    /// Secrets on the added lines.
+    pub fn scan(&self, files: &[ScanFile<'_>]) -> Vec<SecretHit> {
+        self.scan_side(files, Side::Right)
+    }
+
+    /// Secrets on the lines of one side (removed lines are `Side::Left`).
+    pub fn scan_side(&self, files: &[ScanFile<'_>], side: Side) -> Vec<SecretHit> {
+        let mut hits = Vec::new();
+        for file in files {
+            let runs = file.runs(side);
+            if let Some(first) = runs.first().and_then(|run| run.first()) {
+                hits.extend(self.path_only_hits(first));
+            }
+            for run in runs {
+                hits.extend(self.scan_run(&run));
+            }
+        }
+        hits.retain(|hit| !self.ignored.iter().any(|entry| entry.silences(hit)));
+        hits
+    }
+
+    /// Rules with a path and no regex flag the file itself (a `.p12` keystore being added).
+    fn path_only_hits(&self, first: &ScanLine<'_>) -> Vec<SecretHit> {
+        self.rules
+            .iter()
+            .filter(|rule| rule.regex.is_none())
+            .filter(|rule| rule.path.as_ref().is_some_and(|p| p.is_match(first.path)))
+            .filter(|rule| {
+                let candidate = Candidate {
+                    path: Some(first.path),
+                    secret: "",
+                    matched: "",
+                    line: "",
+                };
+                !self.allowed(rule, &candidate)
+            })
+            .map(|rule| SecretHit {
+                rule: rule.id.clone(),
+                source_id: rule.source_id.clone(),
+                label: rule.label.clone(),
+                description: rule.description.clone(),
+                path: first.path.to_string(),
+                side: first.side,
+                start_line: first.line,
+                end_line: first.line,
+                redacted: String::new(),
+                evidence: format!("file {} added", first.path),
+                confidence: rule.confidence,
+            })
+            .collect()
+    }
+
+    fn scan_run(&self, run: &[ScanLine<'_>]) -> Vec<SecretHit> {
+        let Some(first) = run.first() else {
+            return Vec::new();
+        };
+        let text = run.iter().map(|l| l.text).collect::<Vec<_>>().join("\n");
+        let mut raws = self.matches_in(&text, Some(first.path), Purpose::Report);
+        if self.key_files.contains(first.path)
+            && let Some((rule, regex)) = &self.key_body
+        {
+            raws.extend(
+                regex
+                    .find_iter(&text)
+                    .filter(|m| m.as_str().trim().len() >= 16)
+                    .map(|m| {
+                        let trimmed = m.as_str().trim_end();
+                        RawMatch {
+                            rule: *rule,
+                            secret: (m.start(), m.start() + trimmed.len()),
+                        }
+                    }),
+            );
+        }
+        if raws.is_empty() {
+            return Vec::new();
+        }
+        let merged = merge_spans(raws.iter().map(|r| r.secret).collect());
+        // One hit per secret: when several rules match it, the most confident (then the
+        // earliest rule) speaks for it. Consolidation would fold them anyway; this keeps the
+        // list free of noise it would have to explain.
+        let mut best: Vec<Option<RawMatch>> = vec![None; merged.len()];
+        for raw in &raws {
+            let slot = merged
+                .iter()
+                .position(|&(s, e)| s <= raw.secret.0 && raw.secret.1 <= e)
+                .expect("every span is inside its merge");
+            let better = match best[slot] {
+                None => true,
+                Some(current) => {
+                    let (a, b) = (&self.rules[raw.rule], &self.rules[current.rule]);
+                    a.confidence > b.confidence
+                        || (a.confidence == b.confidence && raw.rule < current.rule)
+                }
+            };
+            if better {
+                best[slot] = Some(*raw);
+            }
+        }
+        let line_of = |offset: usize| {
+            let newlines = text[..offset].bytes().filter(|&b| b == b'\n').count();
+            first.line + newlines as u32
+        };
+        best.iter()
+            .zip(&merged)
+            .filter_map(|(raw, &span)| raw.map(|raw| (raw, span)))
+            .map(|(raw, span)| {
+                let rule = &self.rules[raw.rule];
+                SecretHit {
+                    rule: rule.id.clone(),
+                    source_id: rule.source_id.clone(),
+                    label: rule.label.clone(),
+                    description: rule.description.clone(),
+                    path: first.path.to_string(),
+                    side: first.side,
+                    start_line: line_of(span.0),
+                    end_line: line_of(span.1 - 1),
+                    redacted: redact_secret(&text[span.0..span.1]),
+                    evidence: evidence(&text, span, &merged),
+                    confidence: rule.confidence,
+                }
+            })
+            .collect()
+    }
+
+    /// Byte spans of every reported secret in `text`, sorted and merged.
+    pub(crate) fn secret_spans(&self, text: &str, path: Option<&str>) -> Vec<(usize, usize)> {
+        let mut spans: Vec<(usize, usize)> = self
+            .matches_in(text, path, Purpose::Redact)
+            .into_iter()
+            .map(|r| r.secret)
+            .collect();
+        if let Some(known) = &self.known {
+            spans.extend(known.find_iter(text).map(|m| (m.start(), m.end())));
+        }
+        merge_spans(spans)
+    }
+
+    /// Every rule match in `text` that survives entropy, placeholders and allowlists. With no
+    /// path (free text) path-scoped rules run anyway and path allowlists never apply.
+    pub(crate) fn matches_in(
+        &self,
+        text: &str,
+        path: Option<&str>,
+        purpose: Purpose,
+    ) -> Vec<RawMatch> {
+        let mut seen = vec![false; self.keyword_rules.len()];
+        let mut candidates: Vec<usize> = self.unconditional.clone();
+        for hit in self.keywords.find_overlapping_iter(text) {
+            let keyword = hit.pattern().as_usize();
+            if !std::mem::replace(&mut seen[keyword], true) {
+                candidates.extend(&self.keyword_rules[keyword]);
+            }
+        }
+        candidates.sort_unstable();
+        candidates.dedup();
+
+        let mut found = Vec::new();
+        for index in candidates {
+            let rule = &self.rules[index];
+            if let (Some(path), Some(scope)) = (path, &rule.path)
+                && !scope.is_match(path)
+            {
+                continue;
+            }
+            let Some(regex) = &rule.regex else { continue };
+            for caps in regex.captures_iter(text) {
+                let whole = caps.get(0).expect("group 0 always matches");
+                let Some((start, end)) = rule.secret_span(&caps) else {
+                    continue;
+                };
+                let secret = &text[start..end];
+                // Test code and fixtures are full of made-up credentials and test vectors: there
+                // only a provider's exact format counts, never a generic `password = "…"`.
+                if !rule.passes_entropy(secret)
+                    || (rule.refuse_placeholders
+                        && (is_placeholder(secret) || path.is_some_and(is_test_path)))
+                {
+                    continue;
+                }
+                let line = full_lines(text, whole.start(), whole.end());
+                if purpose == Purpose::Report && line.contains(GITLEAKS_ALLOW) {
+                    continue;
+                }
+                let candidate = Candidate {
+                    path,
+                    secret,
+                    matched: whole.as_str(),
+                    line,
+                };
+                if !self.allowed(rule, &candidate) {
+                    found.push(RawMatch {
+                        rule: index,
+                        secret: (start, end),
+                    });
+                }
+            }
+        }
+        found
+    }
+
+    fn allowed(&self, rule: &SecretRule, candidate: &Candidate<'_>) -> bool {
+        rule.allowlists.iter().any(|a| a.allows(candidate))
+            || self
+                .global
+                .iter()
+                .filter(|a| a.applies_to(&rule.source_id))
+                .any(|a| a.allows(candidate))
+    }
+}
+
+/// The whole lines that contain `start..end`.
+fn full_lines(text: &str, start: usize, end: usize) -> &str {
+    let from = text[..start].rfind('\n').map_or(0, |i| i + 1);
+    let to = text[end..].find('\n').map_or(text.len(), |i| end + i);
+    &text[from..to]
+}
+
+/// The anchored lines of `secret` with every secret in them redacted. Long lines keep
+/// `CONTEXT_CHARS` on each side of the secret.
+pub(crate) fn evidence(text: &str, secret: (usize, usize), all: &[(usize, usize)]) -> String {
+    let lines = full_lines(text, secret.0, secret.1);
+    let from = lines.as_ptr() as usize - text.as_ptr() as usize;
+    let (mut from, mut to) = (from, from + lines.len());
+    // Another secret may straddle the region's edge (a key block starting on this line):
+    // widen the region to hold it whole, or its middle would be shown as if it were a start.
+    loop {
+        let (old_from, old_to) = (from, to);
+        for &(s, e) in all {
+            if s < to && from < e {
+                let widened = full_lines(text, s.min(from), e.max(to));
+                from = widened.as_ptr() as usize - text.as_ptr() as usize;
+                to = from + widened.len();
+            }
+        }
+        if (from, to) == (old_from, old_to) {
+            break;
+        }
+    }
+    let shift = |spans: &[(usize, usize)], lo: usize, hi: usize| -> Vec<(usize, usize)> {
+        spans
+            .iter()
+            .filter(|&&(s, e)| lo <= s && e <= hi)
+            .map(|&(s, e)| (s - lo, e - lo))
+            .collect()
+    };
+    let before = splice(&text[from..secret.0], &shift(all, from, secret.0));
+    let after = splice(&text[secret.1..to], &shift(all, secret.1, to));
+    let before = keep_last_chars(&before, CONTEXT_CHARS);
+    let after = keep_first_chars(&after, CONTEXT_CHARS);
+    format!(
+        "{before}{}{after}",
+        redact_secret(&text[secret.0..secret.1])
+    )
+    .trim()
+    .to_string()
+}
+
+fn keep_last_chars(s: &str, n: usize) -> String {
+    let count = s.chars().count();
+    if count <= n {
+        return s.to_string();
+    }
+    format!("…{}", s.chars().skip(count - n).collect::<String>())
+}
+
+fn keep_first_chars(s: &str, n: usize) -> String {
+    if s.chars().count() <= n {
+        return s.to_string();
+    }
+    format!("{}…", s.chars().take(n).collect::<String>())
+}

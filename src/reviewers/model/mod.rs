@@ -1,0 +1,15 @@
+//! The model reviewers: the roster (who runs, with which brief), the providers they talk to
+//! (HTTP, command, replay), the agent loop and its read-only sandboxed tools, the context they are
+//! given, the token budget, the dispatcher that runs them in parallel, and the passes after them
+//! (peer round, verification, scoring, root cause, lead).
+
+pub mod agent;
+pub mod budget;
+pub mod context;
+pub mod dispatch;
+pub mod passes;
+pub mod provider;
+pub mod roster;
+pub mod sandbox_tools;
+pub mod toolbox;
+pub mod tools;
