@@ -291,7 +291,9 @@ pub(super) fn is_public(grammar: Grammar, name: &str, node: Node, source: &[u8])
                     .and_then(|p| p.parent())
                     .is_some_and(|p| p.kind() == "interface_declaration");
             }
-            modifiers.iter().any(|m| matches!(*m, "public" | "protected"))
+            modifiers
+                .iter()
+                .any(|m| matches!(*m, "public" | "protected"))
         }
         Grammar::Kotlin => !children(node)
             .into_iter()
@@ -316,7 +318,8 @@ pub(super) fn is_public(grammar: Grammar, name: &str, node: Node, source: &[u8])
             }
             let mut sibling = node.prev_named_sibling();
             while let Some(current) = sibling {
-                if current.kind() == "identifier" && matches!(text(current), "private" | "protected")
+                if current.kind() == "identifier"
+                    && matches!(text(current), "private" | "protected")
                 {
                     return false;
                 }

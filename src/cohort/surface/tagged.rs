@@ -11,7 +11,14 @@ use crate::cohort::grammar::Grammar;
 use crate::cohort::tags::{Definition, Tagger};
 
 /// Tag kinds that contain other definitions (`class Foo` around `def bar`).
-const CONTAINERS: &[&str] = &["class", "module", "interface", "struct", "namespace", "object"];
+const CONTAINERS: &[&str] = &[
+    "class",
+    "module",
+    "interface",
+    "struct",
+    "namespace",
+    "object",
+];
 
 pub fn extract(
     grammar: Grammar,
@@ -43,7 +50,8 @@ pub fn extract(
         key.push_str(&definition.name);
         let mut item = Item::new(kind(&definition.kind), &key, definition.signature.clone());
         item.shape = definition.signature.clone();
-        item.parent = (!containers.is_empty()).then(|| key[..key.len() - definition.name.len() - 1].to_string());
+        item.parent = (!containers.is_empty())
+            .then(|| key[..key.len() - definition.name.len() - 1].to_string());
         out.add(key, item);
     }
     Ok(())

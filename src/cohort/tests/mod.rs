@@ -512,9 +512,17 @@ end
     let report = repo.build();
     let api = axis(&report, API_CONTRACT);
     assert_eq!(api.verdict, AxisVerdict::Warn, "{}", api.detail);
-    assert!(api.detail.contains("Store.clear` removed"), "{}", api.detail);
+    assert!(
+        api.detail.contains("Store.clear` removed"),
+        "{}",
+        api.detail
+    );
     assert!(api.detail.contains("Store.fetch"), "{}", api.detail);
-    assert!(api.detail.contains("Ruby read from the symbol index"), "{}", api.detail);
+    assert!(
+        api.detail.contains("Ruby read from the symbol index"),
+        "{}",
+        api.detail
+    );
     // A private method is not the surface.
     assert!(!api.detail.contains("reset_internal"), "{}", api.detail);
     // The two files use each other: one cohort, not a fallback by path.
