@@ -403,6 +403,9 @@ pub struct AppState {
     pub log: crate::ui::log::EventLog,
     /// The whole run's stop was pressed once: the next press stops it.
     pub stop_armed: bool,
+    /// The selection nobody chose (the list's first finding): while it is still selected and
+    /// no key was pressed, it follows the list's top as findings stream in.
+    pub auto_selected: Option<RowKey>,
 }
 
 impl AppState {
@@ -456,6 +459,7 @@ impl AppState {
             keymap: Arc::new(crate::ui::keymap::Keymap::default()),
             log: crate::ui::log::EventLog::default(),
             stop_armed: false,
+            auto_selected: None,
         }
     }
 
