@@ -500,18 +500,12 @@ impl AppState {
         }
     }
 
-    /// Whether the review is still being computed: reviewers queued or reading, or the run
+    /// Whether the review is still being computed: a round requested and about to start (its
+    /// findings on screen are the last round's), reviewers queued or reading, or the run
     /// between them (peer round, verification, scoring). The verdict on the board is then
     /// only what is known so far, never a decision.
     pub fn review_running(&self) -> bool {
-        use crate::review::board::ReviewerPhase;
         self.ladder < Ladder::AwaitingApproval
-            && (self.ladder == Ladder::InProgress
-                || self
-                    .board
-                    .reviewers
-                    .values()
-                    .any(|r| matches!(r.phase, ReviewerPhase::Queued | ReviewerPhase::Reading)))
     }
 
     /// A transient message in the status line.
