@@ -732,35 +732,63 @@ fn warm_up() {
 
 fn cockpit_command(cli: &Cli, pr: &str, runtime: &tokio::runtime::Runtime) -> anyhow::Result<Exit> {
     use review_tui::pr::eligibility::Ineligible;
-    use review_tui::ui::{self, Keymap, Theme, ViewContext};
+    use review_tui::ui::{self, PrHeader};
 
     ui::app::check_terminal().map_err(anyhow::Error::msg)?;
     let reference = reference::parse(pr, cli.base.as_deref(), cli.head.as_deref())?;
     warn_uncommitted(&reference);
     let user = review_tui::config::load_user()?;
-    let options = prepare_options(cli, &user)?;
-    say("preparing the review space…");
-    let mut prepared = runtime.block_on(prepare(reference, &options))?;
-    // From here the cockpit owns the terminal: a line on stderr would tear its screen.
+    let mut options = prepare_options(cli, &user)?;
+    // The cockpit opens first: the PR and its files are on screen while the space is prepared
+    // (the forge's answer, the fetch, the checkout), the rest streams in after.
+    let early = view_context(cli, &user)?;
+    let mut screen = ui::app::Screen::open(
+        PrHeader {
+            repo: match &reference {
+                reference::PrRef::Github { owner, repo, .. } => format!("{owner}/{repo}"),
+                reference::PrRef::Local { path, .. } => path.display().to_string(),
+            },
+            number: match &reference {
+                reference::PrRef::Github { number, .. } => number.to_string(),
+                reference::PrRef::Local { .. } => String::new(),
+            },
+            ..PrHeader::default()
+        },
+        "reading the PR…",
+    )?;
+    let (progress, notices) = screen.progress();
+    options.progress = Some(progress);
+    options.github.notices = Some(notices);
+    let prepared = runtime.block_on(screen.show_while(&early, prepare(reference, &options)))?;
+    let mut prepared = match prepared {
+        Ok(prepared) => prepared?,
+        // The person left before the space was ready: nothing was decided.
+        Err(_) => return Ok(Exit::Aborted),
+    };
     prepared.github.notices = None;
     if let Some(offline) = &prepared.offline {
-        say(format!(
+        let banner = format!(
             "{} (GitHub could not be reached: {})",
             offline.banner(),
             offline.reason
-        ));
-        if cli.force {
-            say(offline.needs_network("reviewing it again (--force)"));
-        }
+        );
+        let force = cli
+            .force
+            .then(|| offline.needs_network("reviewing it again (--force)"));
+        screen.lend(|| {
+            say(banner);
+            force.into_iter().for_each(say);
+        })?;
     }
-    // Said before the cockpit takes the screen, and asked about: the person's earlier
-    // decisions may be gone, and they must know before deciding anything again.
+    // Asked on the terminal, outside the cockpit: the person's earlier decisions may be gone,
+    // and they must know before deciding anything again.
     if let Some(corruption) = &prepared.opened.corruption
-        && !ask(&format!("warning: {corruption}. Open the review anyway?"))?
+        && !screen.lend(|| ask(&format!("warning: {corruption}. Open the review anyway?")))??
     {
         return Ok(Exit::Aborted);
     }
     if prepared.is_empty() {
+        drop(screen);
         say("nothing to review: the range has no changes");
         return Ok(Exit::NothingToReview);
     }
@@ -779,10 +807,12 @@ fn cockpit_command(cli: &Cli, pr: &str, runtime: &tokio::runtime::Runtime) -> an
         .collect();
     if !other.is_empty()
         && !cli.force
-        && !ask(&format!(
-            "Not eligible: {}. Review anyway?",
-            other.join("; ")
-        ))?
+        && !screen.lend(|| {
+            ask(&format!(
+                "Not eligible: {}. Review anyway?",
+                other.join("; ")
+            ))
+        })??
     {
         return Ok(Exit::NotEligible);
     }
@@ -800,6 +830,19 @@ fn cockpit_command(cli: &Cli, pr: &str, runtime: &tokio::runtime::Runtime) -> an
     let run_review = (!resumes || interrupted || cli.force) && prepared_offline.is_none();
     review.force = true;
     let session = Session::new(prepared, session_setup(cli, &config, review));
+    let mut cx = view_context(cli, &config)?;
+    cx.editor_open_at = config.editor_open_at.clone();
+    let (outcome, decision) =
+        runtime.block_on(ui::app::run_cockpit(session, run_review, &cx, screen))?;
+    match outcome {
+        ui::RunOutcome::Aborted => Ok(Exit::Aborted),
+        _ => Ok(decision.map_or(Exit::Inconclusive, Exit::from)),
+    }
+}
+
+/// The cockpit's theme (`--theme`, or the configuration's) and the person's keymap.
+fn view_context(cli: &Cli, config: &Config) -> anyhow::Result<review_tui::ui::ViewContext> {
+    use review_tui::ui::{Keymap, Theme, ViewContext};
     let theme_name = cli.theme.clone().unwrap_or_else(|| config.theme.clone());
     let theme = Theme::load(&theme_name)?.for_terminal(|name| std::env::var(name).ok());
     let keymap = match review_tui::config::user_config_path()
@@ -809,13 +852,7 @@ fn cockpit_command(cli: &Cli, pr: &str, runtime: &tokio::runtime::Runtime) -> an
         Some(path) => Keymap::load(&path)?,
         None => Keymap::default(),
     };
-    let mut cx = ViewContext::new(theme, keymap);
-    cx.editor_open_at = config.editor_open_at.clone();
-    let (outcome, decision) = runtime.block_on(ui::app::run_cockpit(session, run_review, &cx))?;
-    match outcome {
-        ui::RunOutcome::Aborted => Ok(Exit::Aborted),
-        _ => Ok(decision.map_or(Exit::Inconclusive, Exit::from)),
-    }
+    Ok(ViewContext::new(theme, keymap))
 }
 
 /// What the session of this run needs: how to review, how to publish, the fix command. The

@@ -3,6 +3,7 @@
 //! report and the cockpit both start here, so the same PR always lands in the same space.
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::time::Duration;
 
 use thiserror::Error;
@@ -31,6 +32,43 @@ pub struct PrepareOptions {
     pub anonymous: bool,
     /// Timeouts and retries for the GitHub API (`[github]` in the user's config).
     pub github: GithubSettings,
+    /// Told what is known as soon as it is (the PR, the diff, the step under way), so a
+    /// client can show the PR before the space is ready.
+    pub progress: Option<Progress>,
+}
+
+/// What [`prepare`] knows before it is done, in the order it learns it.
+#[derive(Debug, Clone)]
+pub enum PrepareEvent {
+    /// The PR as its forge answered; `repo` is `OWNER/REPO`, or the local range's key.
+    Pr { repo: String, pr: Box<PullRequest> },
+    /// The reviewed diff, computed from the mirror while the worktree is still being placed.
+    Diff(Arc<Diff>),
+    /// What is under way now (`checking out the worktree`).
+    Step(&'static str),
+}
+
+/// Where [`PrepareEvent`]s go. Called on whatever thread learns the fact: it must only pass
+/// it on (a channel send), never do work.
+#[derive(Clone)]
+pub struct Progress(Arc<dyn Fn(PrepareEvent) + Send + Sync>);
+
+impl Progress {
+    pub fn new(tell: impl Fn(PrepareEvent) + Send + Sync + 'static) -> Progress {
+        Progress(Arc::new(tell))
+    }
+
+    fn tell(progress: &Option<Progress>, event: PrepareEvent) {
+        if let Some(progress) = progress {
+            (progress.0)(event);
+        }
+    }
+}
+
+impl std::fmt::Debug for Progress {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Progress")
+    }
 }
 
 /// How the GitHub API is called: the client's defaults unless `[github]` says otherwise.
@@ -234,17 +272,13 @@ pub async fn prepare(reference: PrRef, options: &PrepareOptions) -> Result<Prepa
                 }
                 Err(error) => return Err(error.into()),
             };
-            // The seed's rule: a history that cannot be read is a warning, not a stop.
-            let history = match Forge::history(&forge).await {
-                Ok(history) => (history, None),
-                Err(e) => (
-                    PrHistory::default(),
-                    Some(format!(
-                        "the PR's reviews and comments could not be read ({e}); the model \
-                         reviewers did not see the discussion"
-                    )),
-                ),
-            };
+            Progress::tell(
+                &options.progress,
+                PrepareEvent::Pr {
+                    repo: format!("{owner}/{repo}"),
+                    pr: Box::new(pr.clone()),
+                },
+            );
             let key = SpaceKey::github(host, owner, repo, *number)
                 .map_err(|e| PrepareError::Other(e.to_string()))?;
             let source = Source {
@@ -258,8 +292,42 @@ pub async fn prepare(reference: PrRef, options: &PrepareOptions) -> Result<Prepa
                 title: pr.title.clone(),
                 url: pr.html_url.clone(),
             };
-            let mut prepared =
-                finish(reference.clone(), "github", pr, history, root, key, source).await?;
+            // The discussion is read while the space is opened: neither needs the other.
+            // The seed's rule: a history that cannot be read is a warning, not a stop.
+            let history = async {
+                match Forge::history(&forge).await {
+                    Ok(history) => (history, None),
+                    Err(e) => (
+                        PrHistory::default(),
+                        Some(format!(
+                            "the PR's reviews and comments could not be read ({e}); the model \
+                             reviewers did not see the discussion"
+                        )),
+                    ),
+                }
+            };
+            let opened = async {
+                let opened = finish(
+                    reference.clone(),
+                    "github",
+                    pr,
+                    root,
+                    key,
+                    source,
+                    &options.progress,
+                )
+                .await;
+                // Said last: shown only while the discussion is still on its way.
+                Progress::tell(
+                    &options.progress,
+                    PrepareEvent::Step("reading the PR's reviews and comments"),
+                );
+                opened
+            };
+            let ((history, history_note), prepared) = tokio::join!(history, opened);
+            let mut prepared = prepared?;
+            prepared.history = history;
+            prepared.history_note = history_note;
             prepared.github = options.github.clone();
             Ok(prepared)
         }
@@ -279,6 +347,13 @@ pub async fn prepare(reference: PrRef, options: &PrepareOptions) -> Result<Prepa
                 .map_err(|e| PrepareError::Other(e.to_string()))?;
             let forge = LocalForge::new(range);
             let pr = forge.pull_request().await?;
+            Progress::tell(
+                &options.progress,
+                PrepareEvent::Pr {
+                    repo: key.to_string(),
+                    pr: Box::new(pr.clone()),
+                },
+            );
             let source = Source {
                 title: pr.title.clone(),
                 url: String::new(),
@@ -288,10 +363,10 @@ pub async fn prepare(reference: PrRef, options: &PrepareOptions) -> Result<Prepa
                 reference.clone(),
                 "local",
                 pr,
-                (PrHistory::default(), None),
                 root,
                 key,
                 source,
+                &options.progress,
             )
             .await
         }
@@ -302,13 +377,19 @@ async fn finish(
     reference: PrRef,
     forge_name: &'static str,
     pr: PullRequest,
-    (history, history_note): (PrHistory, Option<String>),
     root: PathBuf,
     key: SpaceKey,
     source: Source,
+    progress: &Option<Progress>,
 ) -> Result<Prepared, PrepareError> {
+    let progress = progress.clone();
     let (space, opened, diff, early_index) = blocking(move || -> Result<_, PrepareError> {
         let mut early_index = None;
+        let mut listing = None;
+        Progress::tell(
+            &progress,
+            PrepareEvent::Step("fetching the PR into the mirror"),
+        );
         let (space, opened) = Space::open_with(&root, key, &source, &mut |fetched| {
             let cache = crate::cohort::cache_dir_in(fetched.space_dir);
             early_index = crate::cohort::EarlyIndex::start(
@@ -317,13 +398,21 @@ async fn finish(
                 fetched.head,
                 fetched.base,
             );
+            // The diff needs only the two commits: listed beside the checkout, and shown
+            // before it is done.
+            listing = list_changes(fetched.mirror, fetched.base, fetched.head, &progress);
+            Progress::tell(&progress, PrepareEvent::Step("checking out the worktree"));
         })?;
-        let diff = diff_in_mirror(
-            space.mirror(),
-            &space.mirror().join(DIFF_CACHE),
-            &space.state().base_sha,
-            &space.state().head_sha,
-        )?;
+        let listed = listing.and_then(|job| job.join().ok());
+        let diff = match listed {
+            Some(diff) => diff?,
+            None => diff_in_mirror(
+                space.mirror(),
+                &space.mirror().join(DIFF_CACHE),
+                &space.state().base_sha,
+                &space.state().head_sha,
+            )?,
+        };
         Ok((space, opened, diff, early_index))
     })
     .await??;
@@ -344,12 +433,39 @@ async fn finish(
         opened,
         diff,
         eligibility,
-        history,
-        history_note,
+        history: PrHistory::default(),
+        history_note: None,
         early_index,
         github: GithubSettings::default(),
         offline: None,
     })
+}
+
+/// Computes the diff of `base`..`head` on a thread of its own and tells `progress` as soon
+/// as it is known. `None` when no thread could be started (the caller computes it then).
+fn list_changes(
+    mirror: &Path,
+    base: git2::Oid,
+    head: git2::Oid,
+    progress: &Option<Progress>,
+) -> Option<std::thread::JoinHandle<Result<Diff, PrepareError>>> {
+    let mirror = mirror.to_path_buf();
+    let progress = progress.clone();
+    std::thread::Builder::new()
+        .name("list-changes".into())
+        .spawn(move || {
+            let diff = diff_in_mirror(
+                &mirror,
+                &mirror.join(DIFF_CACHE),
+                &base.to_string(),
+                &head.to_string(),
+            )?;
+            if progress.is_some() {
+                Progress::tell(&progress, PrepareEvent::Diff(Arc::new(diff.clone())));
+            }
+            Ok(diff)
+        })
+        .ok()
 }
 
 /// Where, inside the mirror, [`diff_in_mirror`] keeps the diffs it computed.

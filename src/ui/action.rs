@@ -144,6 +144,8 @@ pub enum Action {
     /// The pull request's diff (files, hunks, lines with LEFT/RIGHT numbers) for the diff view.
     Diff(Arc<crate::diff::Diff>),
     Loading(Option<String>),
+    /// The pull request as its forge answered, before its space is ready.
+    Pr(crate::ui::state::PrHeader),
     /// The pass the run is in (`None`: the run is over).
     Phase(Option<String>),
     PublishPreview(PreviewData),

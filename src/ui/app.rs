@@ -10,6 +10,7 @@ use std::sync::Arc;
 use tokio::sync::mpsc;
 
 use crate::diff::LineKind;
+use crate::session::prepare::{PrepareEvent, Progress};
 use crate::session::{Command, RoundSnapshot, Session, SessionEvent};
 use crate::space::Ladder;
 use crate::ui::action::Action;
@@ -32,6 +33,97 @@ pub fn check_terminal() -> Result<(), String> {
     Err(format!(
         "the cockpit needs a terminal: {not_terminal}. Use --headless to print a report instead"
     ))
+}
+
+/// The cockpit's screen from its first frame on: the terminal, what it shows and its inbox.
+/// It is opened before the review space is ready, so the PR and its files are on screen while
+/// the space is prepared; dropping it gives the terminal back.
+pub struct Screen {
+    terminal: crate::ui::terminal::Tui,
+    state: AppState,
+    inbox: Inbox,
+    rx: crate::ui::run::InboxReceiver,
+}
+
+/// Before the session exists there is nothing to send a key's effect to: leaving is all a
+/// key can do, and the loop handles that itself.
+struct Waiting;
+
+impl Engine for Waiting {
+    fn handle(&mut self, _effect: Effect, _inbox: &Inbox) {}
+}
+
+impl Screen {
+    /// Takes the terminal and shows `header`, loading `what`.
+    pub fn open(header: PrHeader, what: &str) -> std::io::Result<Screen> {
+        let terminal = crate::ui::terminal::enter()?;
+        let mut state = AppState::new(header, &crate::session::person_name());
+        state.loading = Some(what.to_string());
+        let (inbox, rx) = Inbox::channel();
+        Ok(Screen {
+            terminal,
+            state,
+            inbox,
+            rx,
+        })
+    }
+
+    /// Where the preparation reports to: the PR, its diff and each step as actions, and
+    /// GitHub's notices (a slow call, a retry) as notices, never on stderr under the screen.
+    pub fn progress(&self) -> (Progress, crate::pr::github::Notices) {
+        let inbox = self.inbox.clone();
+        let progress = Progress::new(move |event| {
+            inbox.send(match event {
+                PrepareEvent::Pr { repo, pr } => {
+                    let mut header = PrHeader::from_pull_request(&repo, &pr);
+                    if pr.number == 0 {
+                        header.number = String::new();
+                    }
+                    Action::Pr(header)
+                }
+                PrepareEvent::Diff(diff) => Action::Diff(diff),
+                PrepareEvent::Step(step) => Action::Loading(Some(format!("{step}…"))),
+            });
+        });
+        let inbox = self.inbox.clone();
+        let notices = crate::pr::github::Notices::new(move |notice| {
+            inbox.send(Action::Notice(notice.to_string()));
+        });
+        (progress, notices)
+    }
+
+    /// Shows the screen, live, while `work` runs; `Err` when the person left first.
+    pub async fn show_while<T>(
+        &mut self,
+        cx: &ViewContext,
+        work: impl std::future::Future<Output = T>,
+    ) -> anyhow::Result<Result<T, RunOutcome>> {
+        Ok(crate::ui::run::run_until(
+            &mut self.terminal,
+            &mut self.state,
+            cx,
+            &self.inbox,
+            &mut self.rx,
+            &mut Waiting,
+            work,
+        )
+        .await?)
+    }
+
+    /// Gives the terminal back for `job` (a question on the terminal), then takes it again.
+    pub fn lend<R>(&mut self, job: impl FnOnce() -> R) -> std::io::Result<R> {
+        crate::ui::terminal::restore()?;
+        let result = job();
+        crate::ui::terminal::resume()?;
+        self.terminal.clear()?;
+        Ok(result)
+    }
+}
+
+impl Drop for Screen {
+    fn drop(&mut self) {
+        let _ = crate::ui::terminal::restore();
+    }
 }
 
 /// The cockpit's side of the session: every effect of a key becomes a command.
@@ -277,14 +369,16 @@ fn load_code(worktree: &Path, paths: Vec<String>, inbox: Inbox) {
     });
 }
 
-/// Runs the cockpit over `session`; returns how the loop ended and the decision on screen.
-/// With `run_review`, a new round is reviewed live; without, the space's last round is shown
-/// as recorded (reopening resumes).
+/// Runs the cockpit over `session` on `screen`; returns how the loop ended and the decision
+/// on screen. With `run_review`, a new round is reviewed live; without, the space's last
+/// round is shown as recorded (reopening resumes).
 pub async fn run_cockpit(
     session: Session,
     run_review: bool,
     cx: &ViewContext,
+    screen: Screen,
 ) -> anyhow::Result<(RunOutcome, Option<crate::review::verdict::Decision>)> {
+    let mut screen = screen;
     let person = crate::session::person_name();
     let opening = session.opening();
     let mut header = PrHeader::from_pull_request(&opening.repo, &opening.pr);
@@ -304,6 +398,8 @@ pub async fn run_cockpit(
         state.board.reviewers = snapshot.board.reviewers.clone();
         crate::ui::update::refresh(&mut state);
     }
+    // From here the screen shows the space.
+    screen.state = state;
 
     let changed: Vec<String> = opening
         .diff
@@ -312,7 +408,7 @@ pub async fn run_cockpit(
         .filter(|f| !f.binary)
         .map(|f| f.path.clone())
         .collect();
-    let (inbox, receiver) = Inbox::channel();
+    let inbox = screen.inbox.clone();
     let (commands, command_rx) = mpsc::unbounded_channel();
     let (events_tx, events) = mpsc::unbounded_channel();
     tokio::spawn(crate::session::serve(session, command_rx, events_tx));
@@ -328,7 +424,7 @@ pub async fn run_cockpit(
     load_code(&opening.worktree, changed, inbox.clone());
     inbox.send(Action::Diff(opening.diff.clone()));
     let first = if run_review {
-        state.loading = None;
+        screen.state.loading = None;
         Command::RunRound
     } else {
         // Cohorts come from the space's cache on reopen; the findings are already on screen.
@@ -336,22 +432,27 @@ pub async fn run_cockpit(
     };
     let _ = commands.send(first);
 
-    let (_events_tx, events_rx) = mpsc::channel(1);
-    let mut terminal = crate::ui::terminal::enter()?;
-    let outcome = crate::ui::run::run_with_inbox(
-        &mut terminal,
-        &mut state,
+    let Screen {
+        terminal,
+        state,
+        rx,
+        ..
+    } = &mut screen;
+    let ended = crate::ui::run::run_until(
+        terminal,
+        state,
         cx,
-        events_rx,
-        inbox,
-        receiver,
+        &inbox,
+        rx,
         &mut bridge,
+        std::future::pending::<()>(),
     )
     .await;
     crate::ui::terminal::restore()?;
+    let outcome = ended?.err().unwrap_or(RunOutcome::Closed);
     // The decision the cockpit shows when the person leaves: recomputed by code from the
     // findings as they stand after triage.
-    Ok((outcome?, state.verdict.as_ref().map(|v| v.decision)))
+    Ok((outcome, screen.state.verdict.as_ref().map(|v| v.decision)))
 }
 
 #[cfg(test)]

@@ -114,9 +114,37 @@ pub async fn run_with_inbox<B: Backend>(
     cx: &ViewContext,
     events: mpsc::Receiver<ReviewEvent>,
     inbox: Inbox,
-    rx: InboxReceiver,
+    mut rx: InboxReceiver,
     engine: &mut impl Engine,
 ) -> io::Result<RunOutcome> {
+    let forwarder = inbox.forward(events);
+    let ended = run_until(
+        terminal,
+        state,
+        cx,
+        &inbox,
+        &mut rx,
+        engine,
+        std::future::pending::<()>(),
+    )
+    .await;
+    forwarder.abort();
+    Ok(ended?.err().unwrap_or(RunOutcome::Closed))
+}
+
+/// The loop on the real terminal while `work` runs beside it: the screen is live (keys,
+/// ticks, whatever the inbox brings) from the first frame, and the loop ends when the work
+/// does, with its result (`Ok`), or when the person leaves first (`Err`, the work dropped).
+/// The terminal stays the cockpit's; `rx` can be run again.
+pub async fn run_until<B: Backend, T>(
+    terminal: &mut Terminal<B>,
+    state: &mut AppState,
+    cx: &ViewContext,
+    inbox: &Inbox,
+    rx: &mut InboxReceiver,
+    engine: &mut impl Engine,
+    work: impl std::future::Future<Output = T>,
+) -> io::Result<Result<T, RunOutcome>> {
     // Messages name the keys the person bound, the same ones the hints and help show.
     state.keymap = Arc::new(cx.keymap.clone());
     let stop = Arc::new(AtomicBool::new(false));
@@ -129,13 +157,29 @@ pub async fn run_with_inbox<B: Backend>(
             .name("terminal-input".into())
             .spawn(move || read_terminal(&inbox, &stop, &handoff))?
     };
-    let forwarder = inbox.forward(events);
-    let outcome = run_loop(terminal, state, cx, rx, inbox, engine, Some(&handoff)).await;
+    let mut result = None;
+    let ended = {
+        let work = std::pin::pin!(async { result = Some(work.await) });
+        run_loop(
+            terminal,
+            state,
+            cx,
+            rx,
+            inbox.clone(),
+            engine,
+            Some(&handoff),
+            work,
+        )
+        .await
+    };
     stop.store(true, Ordering::Relaxed);
-    forwarder.abort();
     // The reader polls with a timeout and sees `stop` within ~50 ms.
     let _ = tokio::task::spawn_blocking(move || reader.join()).await;
-    outcome
+    Ok(match (ended?, result) {
+        (Some(outcome), _) => Err(outcome),
+        (None, Some(result)) => Ok(result),
+        (None, None) => Err(RunOutcome::Closed),
+    })
 }
 
 /// Lends the real terminal to a child program (the person's editor): the input reader stops
@@ -202,18 +246,24 @@ pub async fn run_inbox<B: Backend>(
     inbox: Inbox,
     engine: &mut impl Engine,
 ) -> io::Result<RunOutcome> {
-    run_loop(terminal, state, cx, rx, inbox, engine, None).await
+    let mut rx = rx;
+    let never = std::pin::pin!(std::future::pending::<()>());
+    let ended = run_loop(terminal, state, cx, &mut rx, inbox, engine, None, never).await;
+    Ok(ended?.unwrap_or(RunOutcome::Closed))
 }
 
+/// `None` when `work` finished first.
+#[allow(clippy::too_many_arguments)]
 async fn run_loop<B: Backend>(
     terminal: &mut Terminal<B>,
     state: &mut AppState,
     cx: &ViewContext,
-    mut rx: InboxReceiver,
+    rx: &mut InboxReceiver,
     inbox: Inbox,
     engine: &mut impl Engine,
     handoff: Option<&Handoff>,
-) -> io::Result<RunOutcome> {
+    mut work: std::pin::Pin<&mut impl std::future::Future<Output = ()>>,
+) -> io::Result<Option<RunOutcome>> {
     let mut ticker = tokio::time::interval(TICK);
     ticker.set_missed_tick_behavior(MissedTickBehavior::Skip);
     let mut batch = Vec::with_capacity(BATCH);
@@ -227,13 +277,13 @@ async fn run_loop<B: Backend>(
             last_draw = Some(Instant::now());
         }
         if let Some(outcome) = outcome {
-            return Ok(outcome);
+            return Ok(Some(outcome));
         }
         let next_frame = last_draw.map_or_else(Instant::now, |at| at + FRAME);
         tokio::select! {
             received = rx.recv_many(&mut batch, BATCH) => {
                 if received == 0 {
-                    return Ok(RunOutcome::Closed);
+                    return Ok(Some(RunOutcome::Closed));
                 }
                 state.now = now();
                 for msg in batch.drain(..) {
@@ -279,6 +329,11 @@ async fn run_loop<B: Backend>(
                 dirty |= reading || state.loading.is_some() || (message && state.message.is_none());
             }
             _ = tokio::time::sleep_until(next_frame), if dirty => {}
+            () = work.as_mut() => {
+                // What the work sent last is shown before the loop hands over.
+                draw(terminal, state, cx)?;
+                return Ok(None);
+            }
         }
     }
 }

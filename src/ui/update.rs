@@ -500,6 +500,7 @@ fn dispatch(state: &mut AppState, action: Action) -> Vec<Effect> {
             }
         }
         Action::Loading(loading) => state.loading = loading,
+        Action::Pr(header) => state.pr = header,
         Action::Phase(phase) => state.phase = phase,
         Action::PublishPreview(data) => {
             if let Some(top @ Overlay::PreviewPending) = state.overlays.last_mut() {

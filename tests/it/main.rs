@@ -10,6 +10,7 @@ mod demo;
 mod diff;
 mod edges;
 mod faults;
+mod first_frame;
 mod gc;
 mod github;
 mod headless;

@@ -13,6 +13,53 @@ use crate::ui::keymap::Context;
 use crate::ui::rows::{self, Row};
 use crate::ui::state::{AppState, Pane, RowKey};
 
+/// The diff's files, one a line with their added and removed line counts, as many as fit
+/// below the loading line.
+fn changed_files(diff: &crate::diff::Diff, area: Rect, cx: &ViewContext) -> Vec<Line<'static>> {
+    let theme = &cx.theme;
+    let room = (area.height as usize).saturating_sub(2);
+    let mut lines = vec![
+        Line::raw(""),
+        Line::from(Span::styled(
+            format!("{} changed files", diff.files.len()),
+            theme.title,
+        )),
+    ];
+    let shown = if diff.files.len() > room {
+        room.saturating_sub(1)
+    } else {
+        room
+    };
+    for file in diff.files.iter().take(shown) {
+        let count = |kind: crate::diff::LineKind| {
+            file.hunks
+                .iter()
+                .flat_map(|h| &h.lines)
+                .filter(|l| l.kind == kind)
+                .count()
+        };
+        let (added, removed) = (
+            count(crate::diff::LineKind::Added),
+            count(crate::diff::LineKind::Removed),
+        );
+        let path = truncate(
+            &super::shown(&file.path),
+            (area.width as usize).saturating_sub(16),
+        );
+        lines.push(Line::from(vec![
+            Span::styled(format!("  {path}"), theme.text),
+            Span::styled(format!("  +{added} −{removed}"), theme.muted),
+        ]));
+    }
+    if shown < diff.files.len() {
+        lines.push(Line::from(Span::styled(
+            format!("  … {} more", diff.files.len() - shown),
+            theme.muted,
+        )));
+    }
+    lines
+}
+
 /// Draws the list; returns (screen row, key) for each row drawn.
 pub fn draw(
     frame: &mut Frame,
@@ -48,7 +95,14 @@ pub fn draw(
 
     if rows.is_empty() {
         let text = if let Some(loading) = &state.loading {
-            format!("{} {loading}", super::spinner(state.tick))
+            let spinner = format!("{} {loading}", super::spinner(state.tick));
+            // While the space is prepared, the changed files are what there is to read.
+            let mut lines = vec![Line::from(Span::styled(spinner, theme.muted))];
+            if let Some(diff) = &state.diff {
+                lines.extend(changed_files(diff, inner, cx));
+            }
+            frame.render_widget(Paragraph::new(lines), inner);
+            return Vec::new();
         } else if let Some(problem) = rows::Filter::parse(&state.filter).problems.first() {
             let esc = cx.keymap.key(Context::Main, &Action::Close);
             format!("{problem} ({esc} clears the filter)")

@@ -45,6 +45,47 @@ pub enum Fault {
     Html,
     /// 200 `application/json` whose body is the server's error shape.
     ErrorIn200,
+    /// The real answer, once the test opens the [`Gate`]: a call that stays unanswered for
+    /// exactly as long as the test needs, with no clock involved.
+    Held(Held),
+}
+
+/// Opens the requests its [`Gate::hold`] faults hold. Dropping it opens them too, so a
+/// failing test never leaves its server waiting on a request at shutdown.
+#[derive(Debug)]
+pub struct Gate(tokio::sync::watch::Sender<bool>);
+
+/// The waiting side of a [`Gate`].
+#[derive(Debug, Clone)]
+pub struct Held(tokio::sync::watch::Receiver<bool>);
+
+impl PartialEq for Held {
+    fn eq(&self, other: &Held) -> bool {
+        self.0.same_channel(&other.0)
+    }
+}
+
+impl Eq for Held {}
+
+impl Gate {
+    pub fn new() -> Gate {
+        Gate(tokio::sync::watch::Sender::new(false))
+    }
+
+    /// A fault answering only once this gate is open.
+    pub fn hold(&self) -> Fault {
+        Fault::Held(Held(self.0.subscribe()))
+    }
+
+    pub fn open(&self) {
+        self.0.send_replace(true);
+    }
+}
+
+impl Drop for Gate {
+    fn drop(&mut self) {
+        self.open();
+    }
 }
 
 /// Whose error body a fault carries.
@@ -130,6 +171,11 @@ pub async fn respond(
             let bytes = buffer(body).await;
             let half = bytes.slice(..bytes.len() / 2);
             Response::from_parts(parts, Body::from(half))
+        }
+        Fault::Held(Held(open)) => {
+            // A gate dropped without opening lets the answer through as well.
+            let _ = open.clone().wait_for(|open| *open).await;
+            real.await
         }
         Fault::Late { after } => {
             tokio::time::sleep(*after).await;
