@@ -23,7 +23,7 @@ use super::surface::callers::{Home, uses};
 use super::surface::compare::{ApiChange, Severity, Types, compare};
 use super::surface::scope::{Scope, not_api_path, scope};
 use super::surface::version::{Bump, bump};
-use super::surface::{Item, Surface, extract};
+use super::surface::{Item, Surface, by_tags_only, extract};
 
 /// How many items the detail lists before saying how many more there are.
 const LISTED: usize = 12;
@@ -284,6 +284,20 @@ pub fn api_contract(
             "nothing exported removed or changed incompatibly".to_string(),
         )
     };
+    // Say where "nothing incompatible" rests on names and signature text only.
+    let by_tags: BTreeSet<&str> = surfaces
+        .iter()
+        .filter_map(|f| by_tags_only(f.grammar))
+        .collect();
+    let detail = if by_tags.is_empty() || !verdict.clears_gate() {
+        detail
+    } else {
+        format!(
+            "{detail} ({} read from the symbol index: public definitions compared by name and \
+             signature text, whose changes warn and never fail)",
+            by_tags.into_iter().collect::<Vec<_>>().join(", ")
+        )
+    };
     Axis {
         name: API_CONTRACT.to_string(),
         verdict,
@@ -495,7 +509,7 @@ fn listed(items: &[String]) -> String {
 fn may_carry_api(language: &crate::diff::Language, path: &str) -> bool {
     use crate::diff::Language::*;
     match language {
-        C | Cpp | Ruby => true,
+        C | Cpp | Ruby | CSharp | Php | Kotlin => true,
         Rust | Python | JavaScript | TypeScript | Go | Java => true,
         Markdown | Toml | Yaml | Json | Dockerfile | Shell => false,
         Other => {

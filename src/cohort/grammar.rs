@@ -1,4 +1,4 @@
-//! The six grammars with a symbol index, and the tag queries run over them.
+//! The twelve grammars with a symbol index, and the tag queries run over them.
 //!
 //! Each grammar crate ships a `tags.scm` query (definitions with `@definition.*`, uses with
 //! `@reference.*`). The stock queries only see calls, so a type used in a signature or a
@@ -24,10 +24,16 @@ pub enum Grammar {
     Tsx,
     Go,
     Java,
+    C,
+    Cpp,
+    CSharp,
+    Ruby,
+    Php,
+    Kotlin,
 }
 
 impl Grammar {
-    pub const ALL: [Grammar; 7] = [
+    pub const ALL: [Grammar; 13] = [
         Grammar::Rust,
         Grammar::Python,
         Grammar::JavaScript,
@@ -35,6 +41,12 @@ impl Grammar {
         Grammar::Tsx,
         Grammar::Go,
         Grammar::Java,
+        Grammar::C,
+        Grammar::Cpp,
+        Grammar::CSharp,
+        Grammar::Ruby,
+        Grammar::Php,
+        Grammar::Kotlin,
     ];
 
     /// The grammar for a file the diff model classified as `language`; `None` for languages
@@ -48,6 +60,12 @@ impl Grammar {
             Language::TypeScript => Grammar::TypeScript,
             Language::Go => Grammar::Go,
             Language::Java => Grammar::Java,
+            Language::C => Grammar::C,
+            Language::Cpp => Grammar::Cpp,
+            Language::CSharp => Grammar::CSharp,
+            Language::Ruby => Grammar::Ruby,
+            Language::Php => Grammar::Php,
+            Language::Kotlin => Grammar::Kotlin,
             _ => return None,
         })
     }
@@ -66,6 +84,13 @@ impl Grammar {
             Grammar::Tsx => tree_sitter_typescript::LANGUAGE_TSX.into(),
             Grammar::Go => tree_sitter_go::LANGUAGE.into(),
             Grammar::Java => tree_sitter_java::LANGUAGE.into(),
+            Grammar::C => tree_sitter_c::LANGUAGE.into(),
+            Grammar::Cpp => tree_sitter_cpp::LANGUAGE.into(),
+            Grammar::CSharp => tree_sitter_c_sharp::LANGUAGE.into(),
+            Grammar::Ruby => tree_sitter_ruby::LANGUAGE.into(),
+            // `.php` files open in HTML mode (`<?php` … `?>`): the grammar with the text.
+            Grammar::Php => tree_sitter_php::LANGUAGE_PHP.into(),
+            Grammar::Kotlin => tree_sitter_kotlin_ng::LANGUAGE.into(),
         }
     }
 
@@ -84,6 +109,13 @@ impl Grammar {
             ],
             Grammar::Go => &[tree_sitter_go::TAGS_QUERY],
             Grammar::Java => &[tree_sitter_java::TAGS_QUERY, JAVA_EXTRA],
+            Grammar::C => &[tree_sitter_c::TAGS_QUERY, C_EXTRA],
+            Grammar::Cpp => &[tree_sitter_cpp::TAGS_QUERY, C_EXTRA],
+            Grammar::CSharp => &[tree_sitter_c_sharp::TAGS_QUERY],
+            Grammar::Ruby => &[tree_sitter_ruby::TAGS_QUERY],
+            Grammar::Php => &[tree_sitter_php::TAGS_QUERY],
+            // The crate ships no tags query: ours is the whole of it.
+            Grammar::Kotlin => &[KOTLIN_TAGS],
         };
         parts.join("\n")
     }
@@ -91,7 +123,8 @@ impl Grammar {
     /// The compiled tag query. Panics only if our own query text does not compile against the
     /// grammar, which `every_query_compiles` rules out.
     pub fn query(self) -> &'static Query {
-        static QUERIES: [OnceLock<Query>; 7] = [const { OnceLock::new() }; 7];
+        static QUERIES: [OnceLock<Query>; Grammar::ALL.len()] =
+            [const { OnceLock::new() }; Grammar::ALL.len()];
         QUERIES[self as usize].get_or_init(|| {
             Query::new(&self.language(), &self.query_source())
                 .unwrap_or_else(|e| panic!("the {self:?} tag query does not compile: {e}"))
@@ -148,6 +181,27 @@ const JAVA_EXTRA: &str = r#"
 ((method_invocation object: (identifier) @name) @reference.type (#match? @name "^[A-Z]"))
 "#;
 
+/// Calls and the types named in declarations (`struct config *c`, `Config c`): the stock C and
+/// C++ queries see only definitions.
+const C_EXTRA: &str = r#"
+(call_expression function: (identifier) @name) @reference.call
+(call_expression function: (field_expression field: (field_identifier) @name)) @reference.call
+(type_identifier) @name @reference.type
+"#;
+
+/// Kotlin: classes, objects, functions, properties and type aliases; calls and named types.
+const KOTLIN_TAGS: &str = r#"
+(class_declaration name: (identifier) @name) @definition.class
+(object_declaration name: (identifier) @name) @definition.class
+(function_declaration name: (identifier) @name) @definition.function
+(property_declaration (variable_declaration (identifier) @name)) @definition.constant
+(type_alias type: (identifier) @name) @definition.type
+(call_expression . (identifier) @name) @reference.call
+(call_expression . (navigation_expression (identifier) @name .)) @reference.call
+(user_type (identifier) @name) @reference.type
+(import (qualified_identifier (identifier) @name .)) @reference.import
+"#;
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -165,12 +219,16 @@ mod tests {
     }
 
     #[test]
-    fn only_the_six_languages_have_a_grammar() {
+    fn only_the_twelve_languages_have_a_grammar() {
         assert_eq!(Grammar::for_path("a/b.tsx"), Some(Grammar::Tsx));
         assert_eq!(Grammar::for_path("a/b.ts"), Some(Grammar::TypeScript));
         assert_eq!(Grammar::for_path("a/b.mjs"), Some(Grammar::JavaScript));
         assert_eq!(Grammar::for_path("README.md"), None);
-        assert_eq!(Grammar::for_path("lib/x.c"), None);
-        assert_eq!(Grammar::for_path("x.rb"), None);
+        assert_eq!(Grammar::for_path("lib/x.c"), Some(Grammar::C));
+        assert_eq!(Grammar::for_path("x.rb"), Some(Grammar::Ruby));
+        assert_eq!(Grammar::for_path("src/A.cs"), Some(Grammar::CSharp));
+        assert_eq!(Grammar::for_path("app/B.kt"), Some(Grammar::Kotlin));
+        assert_eq!(Grammar::for_path("src/C.php"), Some(Grammar::Php));
+        assert_eq!(Grammar::for_path("x.swift"), None);
     }
 }

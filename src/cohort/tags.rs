@@ -162,6 +162,11 @@ fn in_configuration(grammar: Grammar, node: Node, source: &[u8]) -> bool {
     false
 }
 
+fn children(node: Node) -> Vec<Node> {
+    let mut cursor = node.walk();
+    node.children(&mut cursor).collect()
+}
+
 fn row(node: Node) -> u32 {
     u32::try_from(node.start_position().row).map_or(u32::MAX, |r| r.saturating_add(1))
 }
@@ -203,8 +208,13 @@ fn definition(grammar: Grammar, kind: &str, name: &str, node: Node, source: &[u8
 }
 
 /// The public-API rule of each language: Rust `pub` (not `pub(crate)`), Python top-level names
-/// without a leading underscore, Go capitalised names, Java `public`, JS/TS `export`.
-fn is_public(grammar: Grammar, name: &str, node: Node, source: &[u8]) -> bool {
+/// without a leading underscore, Go capitalised names, Java `public`, JS/TS `export`; C and C++
+/// everything without `static` outside an anonymous namespace, C# `public` or `protected` (an
+/// interface's members without a modifier), Kotlin and PHP everything not `private`,
+/// `internal` or `protected`-only by keyword, Ruby methods not under a bare `private` or
+/// `protected` in their class body.
+pub(super) fn is_public(grammar: Grammar, name: &str, node: Node, source: &[u8]) -> bool {
+    let text = |n: Node| n.utf8_text(source).unwrap_or("");
     match grammar {
         Grammar::Rust => {
             let mut cursor = node.walk();
@@ -238,6 +248,87 @@ fn is_public(grammar: Grammar, name: &str, node: Node, source: &[u8]) -> bool {
                 ancestor = current.parent();
             }
             false
+        }
+        Grammar::C | Grammar::Cpp => {
+            // The tag is on the declarator; `static` is on the declaration around it.
+            let mut declaration = node;
+            while !matches!(
+                declaration.kind(),
+                "function_definition" | "declaration" | "field_declaration" | "type_definition"
+            ) {
+                match declaration.parent() {
+                    Some(parent) if parent.kind() != "translation_unit" => declaration = parent,
+                    _ => break,
+                }
+            }
+            let is_static = children(declaration)
+                .iter()
+                .any(|c| c.kind() == "storage_class_specifier" && text(*c) == "static");
+            let mut ancestor = node.parent();
+            while let Some(current) = ancestor {
+                if current.kind() == "namespace_definition"
+                    && current.child_by_field_name("name").is_none()
+                {
+                    return false;
+                }
+                ancestor = current.parent();
+            }
+            !is_static
+        }
+        Grammar::CSharp => {
+            if node.kind().contains("namespace_declaration") {
+                return true;
+            }
+            let modifiers: Vec<&str> = children(node)
+                .into_iter()
+                .filter(|c| c.kind() == "modifier")
+                .map(text)
+                .collect();
+            if modifiers.is_empty() {
+                // Interface members are public without a modifier.
+                return node
+                    .parent()
+                    .and_then(|p| p.parent())
+                    .is_some_and(|p| p.kind() == "interface_declaration");
+            }
+            modifiers
+                .iter()
+                .any(|m| matches!(*m, "public" | "protected"))
+        }
+        Grammar::Kotlin => !children(node)
+            .into_iter()
+            .filter(|c| c.kind() == "modifiers")
+            .flat_map(children)
+            .any(|m| {
+                m.kind() == "visibility_modifier" && matches!(text(m), "private" | "internal")
+            }),
+        Grammar::Php => !children(node)
+            .into_iter()
+            .any(|c| c.kind() == "visibility_modifier" && text(c) == "private"),
+        Grammar::Ruby => {
+            // `private def helper` or a bare `private` earlier in the same body.
+            if node
+                .parent()
+                .and_then(|p| p.parent())
+                .filter(|p| p.kind() == "call")
+                .and_then(|p| p.child_by_field_name("method"))
+                .is_some_and(|m| text(m) == "private")
+            {
+                return false;
+            }
+            let mut sibling = node.prev_named_sibling();
+            while let Some(current) = sibling {
+                if current.kind() == "identifier"
+                    && matches!(text(current), "private" | "protected")
+                {
+                    return false;
+                }
+                if current.kind() == "identifier" && text(current) == "public" {
+                    return true;
+                }
+                sibling = current.prev_named_sibling();
+            }
+            !name.starts_with('_')
         }
     }
 }
@@ -334,6 +425,68 @@ mod tests {
             vec![("Box", true), ("size", true), ("hide", false)]
         );
         assert!(refs(&java).contains(&"Util"));
+    }
+
+    #[test]
+    fn the_six_added_languages_definitions_references_and_visibility() {
+        let c = tags(
+            Grammar::C,
+            "#include \"store.h\"\n\nstatic int helper(struct store *s) { return 0; }\n\nint store_get(struct store *s, const char *key) {\n    return lookup(s, key);\n}\n",
+        );
+        assert_eq!(defs(&c), vec![("helper", false), ("store_get", true)]);
+        assert!(refs(&c).contains(&"lookup"), "{:?}", refs(&c));
+        assert!(refs(&c).contains(&"store"), "{:?}", refs(&c));
+        let cpp = tags(
+            Grammar::Cpp,
+            "namespace {\nint hidden() { return 1; }\n}\nnamespace kv {\nint open_store(Config c) { return hidden(); }\n}\n",
+        );
+        assert_eq!(defs(&cpp), vec![("hidden", false), ("open_store", true)]);
+        assert!(refs(&cpp).contains(&"Config"), "{:?}", refs(&cpp));
+        let cs = tags(
+            Grammar::CSharp,
+            "namespace Kv {\n  public class Store : IStore {\n    public string Get(string key) { return Lookup(key); }\n    private void Reset() {}\n  }\n  public interface IStore {\n    string Get(string key);\n  }\n}\n",
+        );
+        let cs_defs = defs(&cs);
+        assert!(cs_defs.contains(&("Store", true)), "{cs_defs:?}");
+        assert!(cs_defs.contains(&("Reset", false)), "{cs_defs:?}");
+        assert_eq!(
+            cs_defs.iter().filter(|d| **d == ("Get", true)).count(),
+            2,
+            "{cs_defs:?}"
+        );
+        assert!(refs(&cs).contains(&"IStore"), "{:?}", refs(&cs));
+        let rb = tags(
+            Grammar::Ruby,
+            "class Store\n  def fetch(key)\n    lookup(key)\n  end\n\n  private\n\n  def lookup(key)\n  end\nend\n",
+        );
+        assert_eq!(
+            defs(&rb),
+            vec![("Store", true), ("fetch", true), ("lookup", false)]
+        );
+        assert!(refs(&rb).contains(&"lookup"), "{:?}", refs(&rb));
+        let php = tags(
+            Grammar::Php,
+            "<?php\nclass Store {\n    public function fetch($key) { return $this->lookup($key); }\n    private function lookup($key) {}\n}\nfunction make_store() { return new Store(); }\n",
+        );
+        let php_defs = defs(&php);
+        assert!(php_defs.contains(&("fetch", true)), "{php_defs:?}");
+        assert!(php_defs.contains(&("lookup", false)), "{php_defs:?}");
+        assert!(php_defs.contains(&("make_store", true)), "{php_defs:?}");
+        let kt = tags(
+            Grammar::Kotlin,
+            "package kv\n\nclass Store(private val cfg: Config) {\n    fun fetch(key: String): String? = lookup(key)\n    private fun lookup(key: String): String? = null\n    internal fun reset() {}\n}\n",
+        );
+        assert_eq!(
+            defs(&kt),
+            vec![
+                ("Store", true),
+                ("fetch", true),
+                ("lookup", false),
+                ("reset", false)
+            ]
+        );
+        assert!(refs(&kt).contains(&"Config"), "{:?}", refs(&kt));
+        assert!(refs(&kt).contains(&"lookup"), "{:?}", refs(&kt));
     }
 
     #[test]

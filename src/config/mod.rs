@@ -46,6 +46,8 @@ pub struct Config {
     pub collapse: Vec<Severity>,
     /// Rule ids switched off.
     pub disabled_rules: Vec<String>,
+    /// Rules that ship switched off, switched on (`[rules] enable`).
+    pub enabled_rules: Vec<String>,
     /// Rule id → priority overrides.
     pub rule_priorities: BTreeMap<String, Priority>,
     /// `[rules] skip`: globs of vendored/generated paths (see [`RulesLayer::skip`]).
@@ -86,6 +88,7 @@ impl Default for Config {
             approve_on_ship: true,
             collapse: Vec::new(),
             disabled_rules: Vec::new(),
+            enabled_rules: Vec::new(),
             rule_priorities: BTreeMap::new(),
             skip_paths: Vec::new(),
             instructions: String::new(),
@@ -324,6 +327,9 @@ pub struct PresentationLayer {
 pub struct RulesLayer {
     #[serde(default)]
     pub disable: Vec<String>,
+    /// Rules that ship switched off (`enabled = false`: measured too imprecise) to switch on.
+    #[serde(default)]
+    pub enable: Vec<String>,
     #[serde(default)]
     pub priority: BTreeMap<String, Priority>,
     /// Path globs of vendored or generated code the rules other than security rules do not
@@ -442,6 +448,11 @@ impl Config {
             for id in rules.disable {
                 if !self.disabled_rules.contains(&id) {
                     self.disabled_rules.push(id);
+                }
+            }
+            for id in rules.enable {
+                if !self.enabled_rules.contains(&id) {
+                    self.enabled_rules.push(id);
                 }
             }
             self.rule_priorities.extend(rules.priority);

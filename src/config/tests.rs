@@ -22,6 +22,7 @@ disable = ["debug/console-log"]
 level = "light"
 [rules]
 disable = ["rust/todo"]
+enable = ["rust/expect-outside-tests"]
 priority = { "rust/unwrap" = "P1" }
 [review]
 instructions = "Errors must carry context."
@@ -38,6 +39,7 @@ instructions = "Errors must carry context."
         config.disabled_rules,
         vec!["debug/console-log", "rust/todo"]
     );
+    assert_eq!(config.enabled_rules, vec!["rust/expect-outside-tests"]);
     assert_eq!(config.rule_priorities["rust/unwrap"], Priority::P1);
     assert_eq!(config.instructions, "Errors must carry context.");
     assert_eq!(

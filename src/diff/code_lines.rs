@@ -47,7 +47,12 @@ impl Family {
                 rust: false,
                 backtick: true,
             },
-            Language::Java | Language::C | Language::Cpp => Family::CLike {
+            Language::Java
+            | Language::C
+            | Language::Cpp
+            | Language::CSharp
+            | Language::Kotlin
+            | Language::Php => Family::CLike {
                 rust: false,
                 backtick: false,
             },

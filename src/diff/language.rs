@@ -24,12 +24,15 @@ pub enum Language {
     C,
     Cpp,
     Ruby,
+    CSharp,
+    Php,
+    Kotlin,
     Other,
 }
 
 impl Language {
     /// Every variant, for tables and exhaustive tests.
-    pub const ALL: [Language; 16] = [
+    pub const ALL: [Language; 19] = [
         Language::Rust,
         Language::Python,
         Language::JavaScript,
@@ -45,6 +48,9 @@ impl Language {
         Language::C,
         Language::Cpp,
         Language::Ruby,
+        Language::CSharp,
+        Language::Php,
+        Language::Kotlin,
         Language::Other,
     ];
 
@@ -66,6 +72,9 @@ impl Language {
             Language::C => "c",
             Language::Cpp => "cpp",
             Language::Ruby => "ruby",
+            Language::CSharp => "csharp",
+            Language::Php => "php",
+            Language::Kotlin => "kotlin",
             Language::Other => "other",
         }
     }
@@ -155,6 +164,9 @@ fn by_extension(extension: &str) -> Language {
             Language::Cpp
         }
         "rb" | "rake" | "gemspec" | "ru" => Language::Ruby,
+        "cs" => Language::CSharp,
+        "php" => Language::Php,
+        "kt" | "kts" => Language::Kotlin,
         _ => Language::Other,
     }
 }

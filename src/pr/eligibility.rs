@@ -137,7 +137,8 @@ fn comment_prefixes(language: &str) -> Option<&'static [&'static str]> {
     const C_LIKE: &[&str] = &["//", "/*", "*", "*/"];
     const HASH: &[&str] = &["#"];
     match language {
-        "rust" | "javascript" | "typescript" | "go" | "java" | "c" | "cpp" => Some(C_LIKE),
+        "rust" | "javascript" | "typescript" | "go" | "java" | "c" | "cpp" | "csharp"
+        | "kotlin" => Some(C_LIKE),
         "python" | "shell" | "yaml" | "toml" | "ruby" | "dockerfile" => Some(HASH),
         _ => None,
     }

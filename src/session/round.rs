@@ -135,7 +135,8 @@ impl Default for ReviewOptions {
             gitleaks: Some(crate::reviewers::deterministic::secrets::GITLEAKS.to_string()),
             secret_config: crate::reviewers::deterministic::secrets::UserConfig::from_env(),
             force: false,
-            catalog: crate::reviewers::deterministic::rules::Catalog::builtin(),
+            catalog: crate::reviewers::deterministic::rules::Catalog::builtin()
+                .with_overrides(&crate::config::Config::default()),
             tap: None,
             models: None,
             notes: Vec::new(),

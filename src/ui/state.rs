@@ -403,6 +403,9 @@ pub struct AppState {
     pub log: crate::ui::log::EventLog,
     /// The whole run's stop was pressed once: the next press stops it.
     pub stop_armed: bool,
+    /// The selection nobody chose (the list's first finding): while it is still selected and
+    /// no key was pressed, it follows the list's top as findings stream in.
+    pub auto_selected: Option<RowKey>,
 }
 
 impl AppState {
@@ -456,6 +459,7 @@ impl AppState {
             keymap: Arc::new(crate::ui::keymap::Keymap::default()),
             log: crate::ui::log::EventLog::default(),
             stop_armed: false,
+            auto_selected: None,
         }
     }
 
@@ -496,18 +500,12 @@ impl AppState {
         }
     }
 
-    /// Whether the review is still being computed: reviewers queued or reading, or the run
+    /// Whether the review is still being computed: a round requested and about to start (its
+    /// findings on screen are the last round's), reviewers queued or reading, or the run
     /// between them (peer round, verification, scoring). The verdict on the board is then
     /// only what is known so far, never a decision.
     pub fn review_running(&self) -> bool {
-        use crate::review::board::ReviewerPhase;
         self.ladder < Ladder::AwaitingApproval
-            && (self.ladder == Ladder::InProgress
-                || self
-                    .board
-                    .reviewers
-                    .values()
-                    .any(|r| matches!(r.phase, ReviewerPhase::Queued | ReviewerPhase::Reading)))
     }
 
     /// A transient message in the status line.

@@ -68,6 +68,10 @@ pub fn update(state: &mut AppState, action: Action) -> Vec<Effect> {
     if action.name().is_some() && action != Action::StopRun {
         state.stop_armed = false;
     }
+    // A key or the mouse: whatever is selected now is the person's choice.
+    if action.name().is_some() || matches!(action, Action::Click { .. }) {
+        state.auto_selected = None;
+    }
     let effects = transition(state, action);
     crate::ui::log::record_effects(state, &effects);
     effects
@@ -1305,21 +1309,40 @@ fn reconcile_selection(state: &mut AppState) {
         .selected
         .as_ref()
         .and_then(|key| rows::position(&visible, key));
+    // Until the person moves, the list starts at its first finding, however the findings
+    // streamed in: the same review opens on the same row.
+    let untouched = state.auto_selected.is_some() && state.auto_selected == state.selected;
     let index = match in_view {
-        Some(i) => Some(i),
-        None => {
+        Some(i) if !untouched => Some(i),
+        _ if untouched => {
+            let first = visible
+                .iter()
+                .position(|r| matches!(r, Row::Node { .. }))
+                .or((!visible.is_empty()).then_some(0));
+            state.selected = first.map(|i| visible[i].key());
+            state.auto_selected = state.selected.clone();
+            first
+        }
+        _ => {
             let fallback = state
                 .selected
                 .clone()
-                .and_then(|key| containing_fold(state, &visible, &key))
-                .or_else(|| {
-                    visible
-                        .iter()
-                        .find(|r| matches!(r, Row::Node { .. }))
-                        .or(visible.first())
-                        .map(Row::key)
-                });
-            state.selected = fallback;
+                .and_then(|key| containing_fold(state, &visible, &key));
+            let first = || {
+                visible
+                    .iter()
+                    .find(|r| matches!(r, Row::Node { .. }))
+                    .or(visible.first())
+                    .map(Row::key)
+            };
+            match fallback {
+                Some(fold) => state.selected = Some(fold),
+                None => {
+                    state.selected = first();
+                    // Nobody chose it: it follows the list's top until someone does.
+                    state.auto_selected = state.selected.clone();
+                }
+            }
             state
                 .selected
                 .as_ref()

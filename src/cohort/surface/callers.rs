@@ -106,6 +106,14 @@ pub fn uses(home: &Home, key: &str, caller_path: &str, caller: &str) -> bool {
                     caller,
                 )
         }
+        // Their changes only warn (read from tags, see `tagged`): never a break whose callers
+        // would be looked up.
+        Grammar::C
+        | Grammar::Cpp
+        | Grammar::CSharp
+        | Grammar::Ruby
+        | Grammar::Php
+        | Grammar::Kotlin => false,
         Grammar::Java => {
             if same_dir {
                 return true;

@@ -5,7 +5,9 @@
 //! versions of a file compare structurally ([`compare`]).
 //!
 //! One extractor per language ([`rust`], [`python`], [`script`] for JavaScript and TypeScript,
-//! [`go`], [`java`]); which files and modules are exported at all is [`scope`]'s question.
+//! [`go`], [`java`]); C, C++, C#, Ruby, PHP and Kotlin have the symbol index's public
+//! definitions only ([`tagged`]), whose changes warn and never fail. Which files and modules
+//! are exported at all is [`scope`]'s question.
 
 pub mod callers;
 pub mod compare;
@@ -16,6 +18,7 @@ mod python;
 mod rust;
 pub mod scope;
 mod script;
+mod tagged;
 #[cfg(test)]
 mod tests;
 mod text;
@@ -122,6 +125,9 @@ pub struct Surface {
     /// The base classes of each class, by the class's key, as written (`click.Group`): a
     /// method a class no longer overrides may still be inherited from one of them.
     pub bases: BTreeMap<String, Vec<String>>,
+    /// Read from the symbol index's tags (names and signature text), not by a surface rule of
+    /// the language: a change to it is reported, never a proven break (see [`tagged`]).
+    pub by_tags: bool,
 }
 
 impl Surface {
@@ -162,6 +168,11 @@ pub fn extract(
     source: &[u8],
     exported: &dyn Fn(&str) -> bool,
 ) -> Result<Surface, Unreadable> {
+    if by_tags_only(grammar).is_some() {
+        let mut surface = Surface::default();
+        tagged::extract(grammar, source, exported, &mut surface)?;
+        return Ok(surface);
+    }
     let mut parser = Parser::new();
     parser
         .set_language(&grammar.language())
@@ -187,6 +198,33 @@ pub fn extract(
         }
         Grammar::Go => go::extract(root, src, exported, &mut surface),
         Grammar::Java => java::extract(root, src, exported, &mut surface),
+        Grammar::C
+        | Grammar::Cpp
+        | Grammar::CSharp
+        | Grammar::Ruby
+        | Grammar::Php
+        // Read from the tags above.
+        | Grammar::Kotlin => {}
     }
     Ok(surface)
+}
+
+/// The name of a language whose surface is read from the symbol index's tags only, for the
+/// report; `None` for the languages with a surface rule.
+pub fn by_tags_only(grammar: Grammar) -> Option<&'static str> {
+    Some(match grammar {
+        Grammar::C => "C",
+        Grammar::Cpp => "C++",
+        Grammar::CSharp => "C#",
+        Grammar::Ruby => "Ruby",
+        Grammar::Php => "PHP",
+        Grammar::Kotlin => "Kotlin",
+        Grammar::Rust
+        | Grammar::Python
+        | Grammar::JavaScript
+        | Grammar::TypeScript
+        | Grammar::Tsx
+        | Grammar::Go
+        | Grammar::Java => return None,
+    })
 }

@@ -132,6 +132,14 @@ pub fn scope(path: &str, grammar: Grammar, source: &str, read: Read) -> Scope {
             }
             super::entry_points::script_scope(path, read).unwrap_or(Scope::Exported)
         }
+        // Read from the tags, whose changes only warn: every file outside test, example and
+        // fixture code counts.
+        Grammar::C
+        | Grammar::Cpp
+        | Grammar::CSharp
+        | Grammar::Ruby
+        | Grammar::Php
+        | Grammar::Kotlin => Scope::Exported,
     }
 }
 

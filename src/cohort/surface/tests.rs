@@ -408,3 +408,41 @@ fn java_and_typescript_removed_overrides_are_still_inherited() {
         Some(Severity::Incompatible)
     );
 }
+
+// C#, Kotlin, C and the rest are read from the tags: a removed or changed public definition
+// is reported by its qualified name, never as a break; private ones are not the surface.
+#[test]
+fn languages_read_from_tags_warn_and_never_break() {
+    let base = "namespace Kv {\n  public class Store {\n    public string Get(string key) { return null; }\n    public void Clear() {}\n    private void Reset() {}\n  }\n}\n";
+    let head = "namespace Kv {\n  public class Store {\n    public string Get(string key, string fallback) { return fallback; }\n    private void Reset(bool all) {}\n  }\n}\n";
+    let found = changes(Grammar::CSharp, base, head);
+    no_break(&found);
+    assert_eq!(
+        severity(&found, "Kv.Store.Clear"),
+        Some(Severity::Undecided),
+        "{found:#?}"
+    );
+    assert_eq!(severity(&found, "Kv.Store.Get"), Some(Severity::Undecided));
+    assert!(found.iter().all(|c| !c.key.contains("Reset")), "{found:#?}");
+    let found = changes(
+        Grammar::C,
+        "int store_get(const char *key);\nint store_put(const char *key, int v) { return v; }\n",
+        "int store_put(const char *key, int v) { return v; }\n",
+    );
+    no_break(&found);
+    assert_eq!(severity(&found, "store_put"), None, "{found:#?}");
+}
+
+// zod v4.3.6..v4.4.0: an overloaded method whose first signature's mapped type gained
+// `-readonly`: a type written differently, not a changed declaration.
+#[test]
+fn typescript_overloads_written_differently_are_undecided() {
+    let base = "export class ZodObject<Shape> {\n  partial(): ZodObject<{ [k in keyof Shape]: ZodOptional<Shape[k]> }>;\n  partial<M extends Mask<keyof Shape>>(mask: M): ZodObject<Shape>;\n  partial(mask?: any): any {\n    return this;\n  }\n}\n";
+    let head = base.replace("{ [k in keyof", "{ -readonly [k in keyof");
+    let found = changes(Grammar::TypeScript, base, &head);
+    assert_eq!(
+        severity(&found, "ZodObject.partial"),
+        Some(Severity::Undecided),
+        "{found:#?}"
+    );
+}

@@ -435,12 +435,105 @@ fn a_docs_and_config_pull_request_passes_the_api_gate() {
 #[test]
 fn source_without_an_index_is_never_a_pass() {
     let repo = rust_repo();
-    repo.write("native/shim.c", "int shim(void) { return 1; }\n");
-    repo.commit("c only");
+    repo.write("native/Shim.swift", "public func shim() -> Int { 1 }\n");
+    repo.commit("swift only");
     let report = repo.build();
     let api = axis(&report, API_CONTRACT);
     assert_eq!(api.verdict, AxisVerdict::Unavailable);
-    assert!(api.detail.contains("native/shim.c"), "{}", api.detail);
+    assert!(api.detail.contains("native/Shim.swift"), "{}", api.detail);
+}
+
+// C, C++, C#, Ruby, PHP and Kotlin have an index: their files join cohorts by what they use,
+// and apiContract compares their public definitions by name and signature text, warning on
+// a change and never failing or holding on it.
+#[test]
+fn indexed_languages_without_a_surface_rule_warn_and_join_cohorts() {
+    let repo = Repo::new(&[
+        (
+            "lib/store.rb",
+            "class Store
+  def fetch(key)
+    @data[key]
+  end
+
+  def clear
+    @data = {}
+  end
+
+  private
+
+  def reset_internal
+  end
+end
+",
+        ),
+        (
+            "lib/cache.rb",
+            "class Cache
+  def initialize
+    @store = Store.new
+  end
+
+  def get(key)
+    @store.fetch(key)
+  end
+end
+",
+        ),
+    ]);
+    repo.write(
+        "lib/store.rb",
+        "class Store
+  def fetch(key, default = nil)
+    @data.fetch(key, default)
+  end
+
+  private
+
+  def reset_internal(all)
+  end
+end
+",
+    );
+    repo.write(
+        "lib/cache.rb",
+        "class Cache
+  def initialize
+    @store = Store.new
+  end
+
+  def get(key)
+    @store.fetch(key, nil)
+  end
+end
+",
+    );
+    repo.commit("ruby");
+    let report = repo.build();
+    let api = axis(&report, API_CONTRACT);
+    assert_eq!(api.verdict, AxisVerdict::Warn, "{}", api.detail);
+    assert!(
+        api.detail.contains("Store.clear` removed"),
+        "{}",
+        api.detail
+    );
+    assert!(api.detail.contains("Store.fetch"), "{}", api.detail);
+    assert!(
+        api.detail.contains("Ruby read from the symbol index"),
+        "{}",
+        api.detail
+    );
+    // A private method is not the surface.
+    assert!(!api.detail.contains("reset_internal"), "{}", api.detail);
+    // The two files use each other: one cohort, not a fallback by path.
+    assert!(
+        report
+            .cohorts
+            .iter()
+            .any(|c| !c.fallback && c.files.len() == 2),
+        "{:#?}",
+        report.cohorts
+    );
 }
 
 #[test]

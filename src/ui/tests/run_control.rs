@@ -170,3 +170,23 @@ fn the_whole_run_stops_on_the_second_press_in_a_row_and_only_while_it_runs() {
     assert_eq!(apply(&mut done, [Action::StopRun, Action::StopRun]), vec![]);
     assert_eq!(message(&done), "no review is running");
 }
+
+/// A new round requested over the last round's findings (`--force`, a reopened interrupted
+/// round): until it has run, the header says so, never the last round's decision.
+#[test]
+fn a_requested_round_is_running_before_its_reviewers_start() {
+    let mut state = finished();
+    let before = screen(&mut state, 80, 24).join("\n");
+    assert!(!before.contains("RUNNING"), "{before}");
+    apply(
+        &mut state,
+        [Action::Ladder(crate::space::state::Ladder::Requested)],
+    );
+    assert!(state.review_running());
+    let lines = screen(&mut state, 80, 24);
+    assert!(lines[2].contains("RUNNING"), "{lines:#?}");
+    assert!(
+        !lines[2].contains("BLOCK") && !lines[2].contains("HOLD"),
+        "{lines:#?}"
+    );
+}

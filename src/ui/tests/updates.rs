@@ -1032,3 +1032,44 @@ fn a_cohort_row_dismisses_its_findings_with_one_reason_and_esc_drops_a_range() {
     assert!(state.range.is_none());
     assert_eq!(apply(&mut state, [Action::Confirm]).len(), 1);
 }
+
+/// The list starts at its first finding whatever order the findings streamed in, and once the
+/// person moves, a finding arriving above does not take the selection away.
+#[test]
+fn the_first_selection_follows_the_top_until_the_person_moves() {
+    let p0 = || {
+        added(node(NodeSpec {
+            id: "top",
+            priority: Priority::P0,
+            title: "the most urgent",
+            ..NodeSpec::default()
+        }))
+    };
+    let p2 = || {
+        added(node(NodeSpec {
+            id: "low",
+            priority: Priority::P2,
+            title: "a smaller one",
+            ..NodeSpec::default()
+        }))
+    };
+    let run = || Action::RunStarted {
+        run: RUN,
+        round: 1,
+        reviewers: vec![("engineer".into(), true)],
+    };
+    let mut a = crate::ui::AppState::new(header(), "alice");
+    apply(&mut a, [run(), p2(), p0()]);
+    let mut b = crate::ui::AppState::new(header(), "alice");
+    apply(&mut b, [run(), p0(), p2()]);
+    assert_eq!(a.selected, Some(RowKey::Node("top".into())));
+    assert_eq!(b.selected, a.selected);
+
+    // Chosen by the person: it stays where they put it.
+    let mut c = crate::ui::AppState::new(header(), "alice");
+    apply(&mut c, [run(), p2()]);
+    apply(&mut c, [Action::MoveDown]);
+    assert_eq!(c.selected, Some(RowKey::Node("low".into())));
+    apply(&mut c, [p0()]);
+    assert_eq!(c.selected, Some(RowKey::Node("low".into())));
+}

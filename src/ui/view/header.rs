@@ -101,7 +101,8 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &AppState, cx: &ViewContext) {
                 Span::styled(format!(" · {}", truncate(&known, room)), theme.text),
             ])
         }
-        None if state.review_running() => Line::from(vec![
+        // Preparing says what it is doing; the round starts after it.
+        None if state.loading.is_none() && state.review_running() => Line::from(vec![
             Span::styled(" RUNNING ", theme.ladder_current),
             Span::styled(format!(" · {}", so_far(state)), theme.text),
         ]),

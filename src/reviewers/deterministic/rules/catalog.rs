@@ -144,10 +144,17 @@ impl Catalog {
         self.extend_from_toml(&text, &origin)
     }
 
-    /// Applies the configuration: `disabled_rules` and `rule_priorities` entries name a rule id
-    /// or end in `/*`, which selects a namespace (`rust/*`) or a triage category
-    /// (`maintainability/*`). Entries that select nothing are kept as notes for the coverage.
+    /// Applies the configuration: `disabled_rules`, `enabled_rules` and `rule_priorities`
+    /// entries name a rule id or end in `/*`, which selects a namespace (`rust/*`) or a triage
+    /// category (`maintainability/*`). A rule that ships switched off stays off unless
+    /// `enabled_rules` selects it. Entries that select nothing are kept as notes for the coverage.
     pub fn with_overrides(mut self, config: &Config) -> Catalog {
+        for selector in &config.enabled_rules {
+            if !self.rules.iter().any(|rule| selects(selector, rule)) {
+                self.notes
+                    .push(format!("enabled_rules: `{selector}` names no rule"));
+            }
+        }
         for selector in &config.disabled_rules {
             let before = self.rules.len();
             let (off, on): (Vec<Rule>, Vec<Rule>) = std::mem::take(&mut self.rules)
@@ -160,6 +167,18 @@ impl Catalog {
                     .push(format!("disabled_rules: `{selector}` names no rule"));
             }
         }
+        // After `disabled_rules`, so disabling a rule that ships off is not "names no rule".
+        let (off, on): (Vec<Rule>, Vec<Rule>) = std::mem::take(&mut self.rules)
+            .into_iter()
+            .partition(|rule| {
+                !rule.enabled_by_default
+                    && !config
+                        .enabled_rules
+                        .iter()
+                        .any(|selector| selects(selector, rule))
+            });
+        self.rules = on;
+        self.disabled.extend(off.into_iter().map(|rule| rule.id));
         for pattern in &config.skip_paths {
             match Glob::new(pattern) {
                 Ok(glob) => self.skip.push(glob),

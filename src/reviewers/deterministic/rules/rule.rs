@@ -35,6 +35,8 @@ pub struct Rule {
     pub origin: String,
     /// RIGHT rules read added lines; LEFT rules read removed lines.
     pub side: Side,
+    /// Off unless the configuration enables it (`enabled = false` in its file).
+    pub enabled_by_default: bool,
     pub meta: RuleMeta,
     pub(crate) target: Target,
     pub(crate) logic: Logic,
@@ -278,6 +280,7 @@ impl Rule {
 
         Ok(Rule {
             side: spec.side.unwrap_or(Side::Right),
+            enabled_by_default: spec.enabled,
             examples: compile_examples(spec.examples),
             meta: RuleMeta {
                 title,

@@ -66,9 +66,17 @@ pub(crate) struct RuleSpec {
     /// is off by default or P3 advisory until improved).
     #[allow(dead_code)]
     pub precision: Option<String>,
+    /// `enabled = false`: off unless the configuration's `[rules] enable` names it (a rule
+    /// measured below 70 % that a P3 advisory would still make noise with).
+    #[serde(default = "enabled_by_default")]
+    pub enabled: bool,
     pub max_lines: Option<usize>,
     pub max_bytes: Option<usize>,
     pub examples: Option<ExamplesSpec>,
+}
+
+fn enabled_by_default() -> bool {
+    true
 }
 
 /// `forbid = "x"` and `forbid = ["x", "y"]` both read naturally; accept both.

@@ -165,9 +165,13 @@ pub(super) fn manifest_without_lock(
     }]
 }
 
-/// The first added or removed line that declares a dependency, tracking TOML/JSON sections
-/// within each hunk as far as the hunk shows them.
+/// The first added or removed line that declares a dependency the other side of the diff
+/// does not declare too, tracking TOML/JSON sections within each hunk as far as the hunk shows
+/// them. A dependency moved within the manifest with the same name and version requirement
+/// (axum #3784 moved `tokio = { version = "1.44", … }` from `[dependencies]` into two
+/// `[target.'cfg(…)'.dependencies]` tables) resolves to what the lock already holds.
 fn first_dependency_change(file: &FileDiff, ecosystem: Ecosystem) -> Option<(Side, u32, &str)> {
+    let mut changes: Vec<(Side, u32, &str)> = Vec::new();
     for hunk in &file.hunks {
         let mut section = Section::Unknown;
         for line in &hunk.lines {
@@ -180,11 +184,52 @@ fn first_dependency_change(file: &FileDiff, ecosystem: Ecosystem) -> Option<(Sid
             if let Some((side, n)) = number
                 && declares_dependency(ecosystem, section, &line.text)
             {
-                return Some((side, n, &line.text));
+                changes.push((side, n, &line.text));
             }
         }
     }
-    None
+    let on = |side: Side| -> Vec<String> {
+        changes
+            .iter()
+            .filter(|c| c.0 == side)
+            .map(|c| requirement(c.2))
+            .collect()
+    };
+    let (added, removed) = (on(Side::Right), on(Side::Left));
+    changes.into_iter().find(|&(side, _, text)| {
+        let other = if side == Side::Right {
+            &removed
+        } else {
+            &added
+        };
+        !other.contains(&requirement(text))
+    })
+}
+
+static TOML_VALUE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r#"\b(package|version|path|git|branch|tag|rev|workspace|registry)\s*=\s*("[^"]*"|true|false)"#)
+        .expect("valid regex")
+});
+
+/// What a dependency line asks the resolver for: for a TOML table the name and the keys that
+/// choose a version or source (`package`, `version`, `path`, `git`, …), not `features` or
+/// `optional`; otherwise the line without spaces and a trailing comma.
+fn requirement(text: &str) -> String {
+    if let Some(c) = TOML_DEPENDENCY.captures(text)
+        && text.contains('{')
+    {
+        let mut keys: Vec<String> = TOML_VALUE
+            .captures_iter(text)
+            .map(|k| format!("{}={}", &k[1], &k[2]))
+            .collect();
+        keys.sort();
+        return format!("{} {}", &c[1], keys.join(" "));
+    }
+    text.chars()
+        .filter(|c| !c.is_whitespace())
+        .collect::<String>()
+        .trim_end_matches(',')
+        .to_string()
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

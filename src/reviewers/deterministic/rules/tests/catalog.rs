@@ -248,3 +248,81 @@ fn every_builtin_rule_has_a_unique_namespaced_id_and_known_category() {
         assert!(rule.origin.starts_with("builtin:"), "{}", rule.id);
     }
 }
+
+/// Two rules of a user's file, one shipped switched off (`enabled = false`).
+const SHIPPED_OFF: &str = r#"
+[[rule]]
+id = "team/noisy"
+title = "Noisy question"
+pattern = 'noisy'
+enabled = false
+kind = "question"
+priority = "P3"
+category = "maintainability"
+severity = "low"
+effort = "trivial"
+impact = "Often wrong."
+verification = "Look."
+[rule.examples]
+positive = ["noisy()"]
+negative = ["quiet()"]
+
+[[rule]]
+id = "team/quiet"
+title = "Quiet question"
+pattern = 'quiet'
+kind = "question"
+priority = "P3"
+category = "maintainability"
+severity = "low"
+effort = "trivial"
+impact = "Rarely wrong."
+verification = "Look."
+[rule.examples]
+positive = ["quiet()"]
+negative = ["noisy()"]
+"#;
+
+#[test]
+fn a_rule_shipped_off_runs_only_when_the_configuration_enables_it() {
+    let mut catalog = Catalog::empty();
+    catalog.extend_from_toml(SHIPPED_OFF, "team.toml").unwrap();
+    let off = catalog.clone().with_overrides(&Config::default());
+    assert!(off.get("team/noisy").is_none(), "ran without being enabled");
+    assert_eq!(off.disabled(), ["team/noisy"]);
+    assert!(off.get("team/quiet").is_some());
+    let config = Config {
+        enabled_rules: vec!["team/noisy".into(), "nothing/x".into()],
+        ..Config::default()
+    };
+    let on = catalog.clone().with_overrides(&config);
+    assert!(on.get("team/noisy").is_some());
+    assert_eq!(on.notes(), ["enabled_rules: `nothing/x` names no rule"]);
+    // A namespace enables every rule of it that ships off; `disable` still wins, and disabling
+    // a rule that ships off is no configuration mistake.
+    let config = Config {
+        enabled_rules: vec!["team/*".into()],
+        ..Config::default()
+    };
+    let namespace = catalog.clone().with_overrides(&config);
+    assert!(namespace.get("team/noisy").is_some());
+    let config = Config {
+        enabled_rules: vec!["team/*".into()],
+        disabled_rules: vec!["team/noisy".into()],
+        ..Config::default()
+    };
+    assert!(
+        catalog
+            .clone()
+            .with_overrides(&config)
+            .get("team/noisy")
+            .is_none()
+    );
+    let config = Config {
+        disabled_rules: vec!["team/noisy".into()],
+        ..Config::default()
+    };
+    let disabled = catalog.with_overrides(&config);
+    assert!(disabled.get("team/noisy").is_none());
+    assert!(disabled.notes().is_empty(), "{:?}", disabled.notes());
+}

@@ -67,6 +67,42 @@ fn a_manifest_without_its_lock_is_flagged_only_when_the_repository_has_a_lock() 
 }
 
 #[test]
+fn a_dependency_moved_within_the_manifest_needs_no_lock_change() {
+    // axum #3784: `tokio` moved from `[dependencies]` into target tables, same version.
+    let moved = "\
+diff --git a/axum/Cargo.toml b/axum/Cargo.toml
+--- a/axum/Cargo.toml
++++ b/axum/Cargo.toml
+@@ -102,4 +101,10 @@ __private_docs = [
+ __private = [\"tokio\", \"http1\", \"dep:reqwest\"]
+ 
++[target.'cfg(not(target_arch = \"wasm32\"))'.dependencies]
++tokio = { package = \"tokio\", version = \"1.44\", features = [\"time\", \"net\"], optional = true }
++
++[target.'cfg(target_arch = \"wasm32\")'.dependencies]
++tokio = { package = \"tokio\", version = \"1.44\", features = [\"time\"], optional = true }
++
+ [dependencies]
+ axum-core = { path = \"../axum-core\", version = \"0.5.6\" }
+@@ -130,3 +135,2 @@ serde = { version = \"1.0.211\", optional = true }
+ sha1 = { version = \"0.10\", optional = true }
+-tokio = { package = \"tokio\", version = \"1.44\", features = [\"time\"], optional = true }
+ tokio-tungstenite = { version = \"0.29.0\", optional = true }
+";
+    let lock = ["axum/Cargo.toml", "Cargo.lock"];
+    assert_eq!(rules(&scan_with_repo(moved, &lock)), Vec::<&str>::new());
+    // The same move with a new version requirement is a change the lock must follow.
+    let bumped = moved.replace(
+        "+tokio = { package = \"tokio\", version = \"1.44\", features = [\"time\"]",
+        "+tokio = { package = \"tokio\", version = \"1.47\", features = [\"time\"]",
+    );
+    let found = scan_with_repo(&bumped, &lock);
+    assert_eq!(rules(&found), vec!["deps/manifest-without-lockfile"]);
+    let anchor = found.nodes[0].anchor.as_ref().unwrap();
+    assert_eq!((anchor.side, anchor.start_line), (Side::Right, 107));
+}
+
+#[test]
 fn a_manifest_change_outside_dependencies_needs_no_lock_change() {
     let text = "\
 diff --git a/package.json b/package.json
