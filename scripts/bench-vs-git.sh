@@ -15,8 +15,9 @@
 #   the median of its repetitions.
 #        scripts/bench-vs-git.sh --first-frame REPO BASE HEAD
 #   Time from starting the cockpit (in a tmux pane, 200x50) on a cold space to the first screen
-#   showing the header's round ladder, read by polling `tmux capture-pane` every 5 ms; the
-#   median of RUNS (default 5). The mirror is warmed first (as for the small PRs).
+#   showing FRAME_TEXT (default: the first 30 characters of HEAD's subject, the PR's title in
+#   the header; `changed files` waits for the file list), read by polling `tmux capture-pane`
+#   every 5 ms; the median of RUNS (default 5). The mirror is warmed first (as for the small PRs).
 #
 # REVIEW_TUI_BIN names the binary; several, separated by spaces (e.g. "before/review-tui
 # after/review-tui"), are measured side by side: each repetition runs every binary in turn, so
@@ -139,6 +140,7 @@ if [ "$mode" = frame ]; then
   tm() { tmux -L "$socket" -f /dev/null "$@"; }
   trap 'tm kill-server 2> /dev/null || true; cleanup' EXIT
   oldest=$(git -C "$repo" rev-parse "$base")
+  want=${FRAME_TEXT:-$(git -C "$repo" log -1 --format=%s "$head" | cut -c1-30)}
   declare -A frames
   for run in $(seq "$runs"); do
     for b in $(seq 0 $((nbins - 1))); do
@@ -148,16 +150,16 @@ if [ "$mode" = frame ]; then
       t0=$(now)
       tm new-session -d -x 200 -y 50 -e LANG=C.UTF-8 \
         "${bins[$b]} '$repo#$base..$head' --deterministic-only --force --data-dir '$data'; sleep 60"
-      until tm capture-pane -p 2> /dev/null | grep -q 'requested'; do
+      until tm capture-pane -p 2> /dev/null | grep -qF -- "$want"; do
         sleep 0.005
-        [ "$(echo "$(now) - $t0 > 60" | bc)" -eq 0 ] || { echo "no header within 60 s" >&2; exit 4; }
+        [ "$(echo "$(now) - $t0 > 60" | bc)" -eq 0 ] || { echo "no '$want' within 60 s" >&2; exit 4; }
       done
       t1=$(now)
       tm kill-server 2> /dev/null || true
       frames[$b]+="$(echo "$t1 - $t0" | bc) "
     done
   done
-  printf 'first cockpit frame, %s..%s, cold space, warm mirror (median of %d)\n' "$base" "$head" "$runs"
+  printf "first cockpit frame showing '%s', %s..%s, cold space, warm mirror (median of %d)\n" "$want" "$base" "$head" "$runs"
   for b in $(seq 0 $((nbins - 1))); do
     printf '%-10s %.3f s   (%s)\n' "$(label "$b")" "$(printf '%s\n' ${frames[$b]} | median)" "${frames[$b]}"
   done

@@ -9,7 +9,7 @@ use review_tui::cli::{Cli, Command, ConfigAction, ReportFormat, VerdictFormat};
 use review_tui::config::Config;
 use review_tui::exit::Exit;
 use review_tui::pr::reference;
-use review_tui::publish::{PublishError, PublishOptions, Rerun, Selection};
+use review_tui::publish::{PublishError, PublishOptions, Publishing, Rerun, Selection};
 use review_tui::report::sarif::to_sarif;
 use review_tui::report::{evaluate, headless, review, verdict_text};
 use review_tui::review::decide;
@@ -17,7 +17,7 @@ use review_tui::reviewers::deterministic::rules::Catalog;
 use review_tui::reviewers::deterministic::secrets::redact_builtin;
 use review_tui::session::prepare::{GithubSettings, PrepareError, PrepareOptions, prepare};
 use review_tui::session::round::{self, ModelSetup, ReviewOptions};
-use review_tui::session::{PublishSetup, Session, SessionSetup};
+use review_tui::session::{Session, SessionSetup};
 
 fn main() -> ExitCode {
     let (cli, matches) = match parse_args() {
@@ -532,7 +532,7 @@ fn headless_command(
         force: review.force || rerun == Rerun::NewRound,
         ..review
     };
-    let mut session = Session::new(prepared, session_setup(cli, &config, review));
+    let mut session = new_session(prepared, cli, &config, review);
     // The pre-run estimate goes to stderr before the model reviewers are dispatched, and a
     // server that keeps a reviewer waiting is said while it lasts, not after minutes of silence.
     let (tap, mut taps) = tokio::sync::mpsc::unbounded_channel();
@@ -649,7 +649,7 @@ fn offline_headless(
         level: cli.level.unwrap_or(config.level),
         ..ReviewOptions::default()
     };
-    let mut session = Session::new(prepared, session_setup(cli, &config, review));
+    let mut session = new_session(prepared, cli, &config, review);
     // The cohorts from the space's cache: the facts line's gate reads them.
     signals.run(runtime, session.cohorts())?;
     let result = session.snapshot();
@@ -829,7 +829,7 @@ fn cockpit_command(cli: &Cli, pr: &str, runtime: &tokio::runtime::Runtime) -> an
     // Offline, the stored round is shown as it is: a new one needs GitHub.
     let run_review = (!resumes || interrupted || cli.force) && prepared_offline.is_none();
     review.force = true;
-    let session = Session::new(prepared, session_setup(cli, &config, review));
+    let session = new_session(prepared, cli, &config, review);
     let mut cx = view_context(cli, &config)?;
     cx.editor_open_at = config.editor_open_at.clone();
     let (outcome, decision) =
@@ -855,9 +855,15 @@ fn view_context(cli: &Cli, config: &Config) -> anyhow::Result<review_tui::ui::Vi
     Ok(ViewContext::new(theme, keymap))
 }
 
-/// What the session of this run needs: how to review, how to publish, the fix command. The
-/// fix command is the user's `[fix] command`; `REVIEW_TUI_FIX_COMMAND` overrides it.
-fn session_setup(cli: &Cli, config: &Config, review: ReviewOptions) -> SessionSetup {
+/// The session of this run: how to review, the fix command, and the publisher it is given
+/// (the PR's forge or the local space). The fix command is the user's `[fix] command`;
+/// `REVIEW_TUI_FIX_COMMAND` overrides it.
+fn new_session(
+    prepared: review_tui::session::prepare::Prepared,
+    cli: &Cli,
+    config: &Config,
+    review: ReviewOptions,
+) -> Session<Publishing> {
     let selection = if cli.consensus_only {
         Selection::ConsensusOnly
     } else {
@@ -867,16 +873,17 @@ fn session_setup(cli: &Cli, config: &Config, review: ReviewOptions) -> SessionSe
         .ok()
         .filter(|c| !c.trim().is_empty())
         .or_else(|| config.fix_command.clone());
-    SessionSetup {
+    let setup = SessionSetup {
         review,
-        publish: PublishSetup {
-            options: PublishOptions::from_config(config, selection),
-            api_url: cli.api_url.clone(),
-            token: None,
-        },
         fix_command,
         person: review_tui::session::person_name(),
-    }
+    };
+    let publisher = Publishing::new(
+        PublishOptions::from_config(config, selection),
+        cli.api_url.clone(),
+        None,
+    );
+    Session::new(prepared, setup, publisher)
 }
 
 /// A review reads commits: changes only in the work tree (a modified file with a password, an

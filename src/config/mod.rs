@@ -132,6 +132,108 @@ pub struct Layer {
     pub secrets: Option<SecretsLayer>,
 }
 
+/// The part of a layer a repository's `.review-tui.toml` may set: how deep to review, how the
+/// round reads and is published, the rules and the instructions. Nothing here runs a command,
+/// chooses where a key goes or reads a file on the reviewer's machine.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct SharedLayer {
+    pub level: Option<Level>,
+    pub theme: Option<String>,
+    pub publish: Option<PublishLayer>,
+    pub presentation: Option<PresentationLayer>,
+    pub rules: Option<RulesLayer>,
+    pub review: Option<ReviewLayer>,
+}
+
+/// The part only the person's own file may set: the commands it runs (fix, editor), the cache
+/// it keeps, the model endpoints its keys go to, the prompt and gitleaks files it reads, and how
+/// GitHub is called.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct PersonalLayer {
+    pub fix: Option<FixLayer>,
+    pub cache: Option<CacheLayer>,
+    pub editor: Option<EditorLayer>,
+    pub models: Option<ModelsLayer>,
+    pub prompts: Option<PromptsLayer>,
+    pub github: Option<GithubLayer>,
+    pub secrets: Option<SecretsLayer>,
+}
+
+impl PersonalLayer {
+    /// The sections present, as written in the file.
+    fn sections(&self) -> Vec<&'static str> {
+        [
+            (self.fix.is_some(), "[fix]"),
+            (self.cache.is_some(), "[cache]"),
+            (self.editor.is_some(), "[editor]"),
+            (self.models.is_some(), "[models]"),
+            (self.prompts.is_some(), "[prompts]"),
+            (self.github.is_some(), "[github]"),
+            (self.secrets.is_some(), "[secrets]"),
+        ]
+        .into_iter()
+        .filter_map(|(present, name)| present.then_some(name))
+        .collect()
+    }
+}
+
+/// A repository's layer, read at the PR's base: its shared part only. What it tried to set
+/// beyond that is named (to say it was ignored), never kept: the type cannot carry it.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct RepoLayer {
+    pub shared: SharedLayer,
+    pub ignored: Vec<&'static str>,
+}
+
+impl Layer {
+    /// The layer's two parts: what any file may set and what only the person's own may.
+    pub fn split(self) -> (SharedLayer, PersonalLayer) {
+        let Layer {
+            level,
+            theme,
+            publish,
+            presentation,
+            rules,
+            review,
+            fix,
+            cache,
+            editor,
+            models,
+            prompts,
+            github,
+            secrets,
+        } = self;
+        (
+            SharedLayer {
+                level,
+                theme,
+                publish,
+                presentation,
+                rules,
+                review,
+            },
+            PersonalLayer {
+                fix,
+                cache,
+                editor,
+                models,
+                prompts,
+                github,
+                secrets,
+            },
+        )
+    }
+
+    /// This layer as a repository's: the personal sections dropped and named.
+    pub fn into_repo(self) -> RepoLayer {
+        let (shared, personal) = self.split();
+        RepoLayer {
+            shared,
+            ignored: personal.sections(),
+        }
+    }
+}
+
 /// `[secrets]`: which gitleaks configuration the secret scan uses.
 #[derive(Debug, Clone, Default, PartialEq, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -300,8 +402,30 @@ fn line_of(text: &str, span: Option<std::ops::Range<usize>>) -> String {
 }
 
 impl Config {
-    /// Lays `layer` over this configuration.
+    /// Lays the person's own `layer` (every section) over this configuration.
     pub fn apply(&mut self, layer: Layer, origin: &str) {
+        let (shared, personal) = layer.split();
+        self.apply_shared(shared);
+        self.apply_personal(personal, origin);
+        self.sources.push(origin.to_string());
+    }
+
+    /// Lays a repository's layer over this configuration: its shared part, and a note naming
+    /// each personal section it tried to set.
+    pub fn apply_repo(&mut self, layer: RepoLayer, origin: &str) {
+        if !layer.ignored.is_empty() {
+            self.notes.push(format!(
+                "{origin} sets {}; ignored: only the user's config file may choose models, \
+                 prompt files, how GitHub is called, which file configures the secret scan, \
+                 which commands run (fix, editor) and the cache",
+                layer.ignored.join(", ")
+            ));
+        }
+        self.apply_shared(layer.shared);
+        self.sources.push(origin.to_string());
+    }
+
+    fn apply_shared(&mut self, layer: SharedLayer) {
         if let Some(level) = layer.level {
             self.level = level;
         }
@@ -330,22 +454,18 @@ impl Config {
         if let Some(instructions) = layer.review.and_then(|r| r.instructions) {
             self.instructions = instructions;
         }
-        // The repository's layer may not name a command to run: only the person's config.
-        if let Some(command) = layer.fix.and_then(|f| f.command)
-            && !origin.starts_with(REPO_FILE)
-        {
+    }
+
+    fn apply_personal(&mut self, layer: PersonalLayer, origin: &str) {
+        if let Some(command) = layer.fix.and_then(|f| f.command) {
             let command = command.trim().to_string();
             self.fix_command = (!command.is_empty()).then_some(command);
         }
-        if let Some(open_at) = layer.editor.and_then(|e| e.open_at)
-            && !origin.starts_with(REPO_FILE)
-        {
+        if let Some(open_at) = layer.editor.and_then(|e| e.open_at) {
             let open_at = open_at.trim().to_string();
             self.editor_open_at = (!open_at.is_empty()).then_some(open_at);
         }
-        if let Some(max_age) = layer.cache.and_then(|c| c.max_age)
-            && !origin.starts_with(REPO_FILE)
-        {
+        if let Some(max_age) = layer.cache.and_then(|c| c.max_age) {
             self.cache_max_age = Some(max_age.trim().to_string());
         }
         if let Some(models) = layer.models {
@@ -357,9 +477,7 @@ impl Config {
         if let Some(github) = layer.github {
             self.github.merge(github);
         }
-        if let Some(path) = layer.secrets.and_then(|s| s.gitleaks_config)
-            && !origin.starts_with(REPO_FILE)
-        {
+        if let Some(path) = layer.secrets.and_then(|s| s.gitleaks_config) {
             let path = path.trim();
             self.gitleaks_config = (!path.is_empty()).then(|| {
                 (
@@ -368,7 +486,6 @@ impl Config {
                 )
             });
         }
-        self.sources.push(origin.to_string());
     }
 }
 
@@ -398,7 +515,7 @@ pub fn read_layer(path: &Path) -> Result<Option<Layer>, ConfigError> {
 pub fn repo_layer_at(
     repo: &git2::Repository,
     commit_sha: &str,
-) -> Result<Option<Layer>, ConfigError> {
+) -> Result<Option<RepoLayer>, ConfigError> {
     let origin = format!("{REPO_FILE} at the base revision {}", short(commit_sha));
     let invalid = |reason: String| ConfigError::Invalid {
         origin: origin.clone(),
@@ -417,7 +534,7 @@ pub fn repo_layer_at(
         .map_err(|e| invalid(e.message().to_string()))?;
     let text = std::str::from_utf8(blob.content())
         .map_err(|_| invalid("is not UTF-8 text".to_string()))?;
-    Layer::parse(text, &origin).map(Some)
+    Layer::parse(text, &origin).map(|layer| Some(layer.into_repo()))
 }
 
 /// `~/x` as the home directory's `x`; any other path as written.
@@ -464,26 +581,8 @@ impl Config {
         repo: &git2::Repository,
         base_sha: &str,
     ) -> Result<(), ConfigError> {
-        let config = self;
-        if let Some(mut layer) = repo_layer_at(repo, base_sha)? {
-            // A repository must not choose its reviewer's model endpoint (where the API key goes)
-            // nor make it read files from the reviewer's machine.
-            for (present, section) in [
-                (layer.models.take().is_some(), "[models]"),
-                (layer.prompts.take().is_some(), "[prompts]"),
-                (layer.github.take().is_some(), "[github]"),
-                (layer.secrets.take().is_some(), "[secrets]"),
-                (layer.editor.take().is_some(), "[editor]"),
-            ] {
-                if present {
-                    config.notes.push(format!(
-                        "{REPO_FILE} at the base revision sets {section}; ignored: only the user's \
-                     config file may choose models, prompt files, how GitHub is called, which \
-                     file configures the secret scan and how your editor is run"
-                    ));
-                }
-            }
-            config.apply(layer, &format!("{REPO_FILE} at the base revision"));
+        if let Some(layer) = repo_layer_at(repo, base_sha)? {
+            self.apply_repo(layer, &format!("{REPO_FILE} at the base revision"));
         }
         Ok(())
     }
@@ -508,8 +607,19 @@ mod fix_command_tests {
             REPO_FILE,
         )
         .unwrap();
-        config.apply(repo, &format!("{REPO_FILE} at the base revision"));
+        config.apply_repo(
+            repo.into_repo(),
+            &format!("{REPO_FILE} at the base revision"),
+        );
         assert_eq!(config.fix_command.as_deref(), Some("claude -p"));
+        assert!(
+            config
+                .notes
+                .iter()
+                .any(|n| n.contains("[fix], [editor]; ignored")),
+            "{:?}",
+            config.notes
+        );
         assert_eq!(
             config.editor_open_at.as_deref(),
             Some("code -g {file}:{line}")

@@ -29,7 +29,7 @@ instructions = "Errors must carry context."
         "repo",
     )
     .unwrap();
-    config.apply(repo, "repo");
+    config.apply_repo(repo.into_repo(), "repo");
     assert_eq!(config.level, Level::Light);
     assert_eq!(config.theme, "light");
     assert!(config.approve_on_ship);
@@ -112,10 +112,10 @@ fn the_repository_layer_is_read_from_the_base_not_the_head() {
 
     let repo = git2::Repository::open(root).unwrap();
     let at_base = repo_layer_at(&repo, &base).unwrap().unwrap();
-    assert!(at_base.rules.unwrap().disable.is_empty());
+    assert!(at_base.shared.rules.unwrap().disable.is_empty());
     let at_head = repo_layer_at(&repo, &head).unwrap().unwrap();
     assert_eq!(
-        at_head.rules.unwrap().disable,
+        at_head.shared.rules.unwrap().disable,
         vec!["secret/aws-access-key"]
     );
 

@@ -20,6 +20,7 @@ mod github;
 pub mod limits;
 mod local;
 pub mod markers;
+mod publishing;
 mod rerun;
 /// What a round publishes: chosen in `report`, where the Markdown summary needs it too.
 pub use crate::report::select;
@@ -30,6 +31,7 @@ use serde::Serialize;
 
 pub use comment::MovedFinding;
 pub use error::PublishError;
+pub use publishing::Publishing;
 pub use rerun::{Rerun, rerun};
 pub use select::{Item, Selected, Selection};
 

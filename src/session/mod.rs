@@ -7,11 +7,13 @@ pub mod fix;
 mod journal;
 pub mod offline;
 pub mod prepare;
+pub mod publisher;
+pub use publisher::Publisher;
 pub mod round;
 pub mod snapshot;
 pub use snapshot::RoundSnapshot;
 mod service;
 pub use service::{
-    Command, Fix, Opening, PublishSetup, RunStops, Session, SessionError, SessionEvent,
-    SessionSetup, person_name, serve,
+    Command, EventOf, Fix, Opening, RunStops, Session, SessionError, SessionEvent, SessionSetup,
+    person_name, serve,
 };

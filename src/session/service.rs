@@ -14,8 +14,6 @@ use tokio::sync::{mpsc, watch};
 use crate::cohort::CohortReport;
 use crate::diff::Diff;
 use crate::pr::forge::PullRequest;
-use crate::pr::token::Token;
-use crate::publish::{self, Preview, PublishError, PublishInput, PublishOptions, Published};
 use crate::review::board::ReviewerState;
 use crate::review::events::RunId;
 use crate::review::level::Level;
@@ -24,26 +22,16 @@ use crate::review::status::{self, Change, StatusError};
 use crate::session::fix;
 use crate::session::journal;
 use crate::session::prepare::Prepared;
+use crate::session::publisher::Publisher;
 use crate::session::round::{self, PipelineError, ReviewOptions, Tap};
 use crate::session::snapshot::RoundSnapshot;
 use crate::space::journal::{Journal, JournalEntry};
 use crate::space::{SpaceState, StoreError};
 
-/// How the session publishes: the configuration's options and where the forge is.
-#[derive(Debug, Clone, Default)]
-pub struct PublishSetup {
-    pub options: PublishOptions,
-    /// `--api-url`, when given.
-    pub api_url: Option<String>,
-    /// A token to publish with (tests); `None` discovers one like preparing did.
-    pub token: Option<Token>,
-}
-
 /// Everything a session needs besides the prepared space.
 #[derive(Debug, Clone)]
 pub struct SessionSetup {
     pub review: ReviewOptions,
-    pub publish: PublishSetup,
     /// `[fix] command`: where the gate hands findings that carry only a fix prompt.
     pub fix_command: Option<String>,
     /// What the person at the keyboard is called in the space's records.
@@ -89,9 +77,10 @@ pub enum Command {
     Cohorts,
 }
 
-/// What a session tells its client.
+/// What a session tells its client. `Pv` and `Pd` are its publisher's preview and record of
+/// what was posted ([`Publisher::Preview`], [`Publisher::Published`]).
 #[derive(Debug, Clone)]
-pub enum SessionEvent {
+pub enum SessionEvent<Pv, Pd> {
     /// A round started: its reviewers, queued.
     RoundStarted {
         run: RunId,
@@ -108,9 +97,9 @@ pub enum SessionEvent {
     RoundDone(Box<RoundSnapshot>),
     /// The cohorts of the round (built by the run, or read from the space's cache).
     Cohorts(Box<CohortReport>),
-    Preview(Box<Preview>),
+    Preview(Box<Pv>),
     Published {
-        published: Box<Published>,
+        published: Box<Pd>,
         snapshot: Box<RoundSnapshot>,
     },
     /// Something worth a line on the screen (the round still running, a fix command's work).
@@ -150,24 +139,25 @@ pub struct Opening {
     pub offline: Option<String>,
 }
 
-pub struct Session {
+/// The events a session publishing through `P` sends.
+pub type EventOf<P> = SessionEvent<<P as Publisher>::Preview, <P as Publisher>::Published>;
+
+pub struct Session<P: Publisher> {
     prepared: Prepared,
     setup: SessionSetup,
+    publisher: P,
     /// What the person is looking at in the gate: publishing posts exactly this or nothing.
-    preview: Option<Preview>,
-    /// The forge client the preview read, kept for the publish: the same client, so what it
-    /// learned (the publishing login) is asked once.
-    destination: Option<publish::Destination>,
+    preview: Option<P::Preview>,
     cohorts: Option<CohortReport>,
 }
 
-impl Session {
-    pub fn new(prepared: Prepared, setup: SessionSetup) -> Session {
+impl<P: Publisher> Session<P> {
+    pub fn new(prepared: Prepared, setup: SessionSetup, publisher: P) -> Session<P> {
         Session {
             prepared,
             setup,
+            publisher,
             preview: None,
-            destination: None,
             cohorts: None,
         }
     }
@@ -307,58 +297,27 @@ impl Session {
 
     /// What publishing the current round would post, read fresh from the destination. Kept:
     /// [`Session::publish`] posts exactly this or nothing.
-    pub async fn preview(&mut self) -> Result<Preview, PublishError> {
+    pub async fn preview(&mut self) -> Result<P::Preview, P::Error> {
         self.preview = None;
         let snapshot = self.snapshot();
-        let destination = self.destination()?;
-        let input = self.input(&snapshot);
-        let preview = publish::preview(&destination, self.prepared.space.state(), &input).await;
-        self.destination = Some(destination);
-        let preview = preview?;
+        let preview = self.publisher.preview(&self.prepared, &snapshot).await?;
         self.preview = Some(preview.clone());
         Ok(preview)
     }
 
     /// Publishes the last preview. The ladder reaches `completed`.
-    pub async fn publish(&mut self) -> Result<Published, PublishError> {
-        let confirmed = self.preview.take().ok_or(PublishError::NotPreviewed)?;
+    pub async fn publish(&mut self) -> Result<P::Published, P::Error> {
+        let confirmed = self.preview.take();
         let snapshot = self.snapshot();
-        let destination = self.destination()?;
-        let options = self.setup.publish.options.clone();
-        let input = PublishInput {
-            result: &snapshot,
-            head_sha: &snapshot.head_sha,
-            diff: &self.prepared.diff,
-            options: &options,
-        };
-        publish::publish(&destination, &mut self.prepared.space, &input, &confirmed).await
-    }
-
-    fn input<'a>(&'a self, snapshot: &'a RoundSnapshot) -> PublishInput<'a> {
-        PublishInput {
-            result: snapshot,
-            head_sha: &snapshot.head_sha,
-            diff: &self.prepared.diff,
-            options: &self.setup.publish.options,
-        }
-    }
-
-    /// The destination the last preview used, else a new one.
-    fn destination(&mut self) -> Result<publish::Destination, PublishError> {
-        if let Some(destination) = self.destination.take() {
-            return Ok(destination);
-        }
-        publish::destination(
-            &self.prepared,
-            self.setup.publish.api_url.clone(),
-            self.setup.publish.token.clone(),
-        )
+        self.publisher
+            .publish(&mut self.prepared, &snapshot, confirmed)
+            .await
     }
 
     /// The summary `--format markdown` prints without publishing.
     pub fn offline_body(&self) -> String {
         let snapshot = self.snapshot();
-        let body = publish::offline_body(&self.input(&snapshot));
+        let body = self.publisher.offline_body(&self.prepared, &snapshot);
         match &self.prepared.offline {
             // Before the summary's own alert: this is the stored round, not a fresh review.
             Some(offline) => format!(
@@ -407,12 +366,12 @@ fn now() -> String {
 
 /// Serves `commands` until the client hangs up, telling it what happened on `events`.
 /// While a round runs, triage decisions wait and are applied to its result, in order.
-pub async fn serve(
-    mut session: Session,
+pub async fn serve<P: Publisher>(
+    mut session: Session<P>,
     mut commands: mpsc::UnboundedReceiver<Command>,
-    events: mpsc::UnboundedSender<SessionEvent>,
+    events: mpsc::UnboundedSender<EventOf<P>>,
 ) {
-    let send = |event: SessionEvent| {
+    let send = |event: EventOf<P>| {
         let _ = events.send(event);
     };
     // Decisions journaled by an earlier process that died before they reached state.json:
@@ -533,10 +492,10 @@ pub async fn serve(
 }
 
 /// Applies journaled decisions, in the order they were made, to the round as it stands.
-async fn replay_journal(
-    session: &mut Session,
+async fn replay_journal<P: Publisher>(
+    session: &mut Session<P>,
     entries: Vec<JournalEntry>,
-    events: &mpsc::UnboundedSender<SessionEvent>,
+    events: &mpsc::UnboundedSender<EventOf<P>>,
 ) {
     for entry in entries {
         if let Some(command) = journal::command_of(entry, session.state()) {
@@ -546,9 +505,9 @@ async fn replay_journal(
 }
 
 /// The run's live view, passed on as session events.
-async fn relay(
+async fn relay<Pv, Pd>(
     mut taps: mpsc::UnboundedReceiver<Tap>,
-    events: mpsc::UnboundedSender<SessionEvent>,
+    events: mpsc::UnboundedSender<SessionEvent<Pv, Pd>>,
 ) {
     while let Some(tap) = taps.recv().await {
         let event = match tap {
@@ -571,12 +530,12 @@ async fn relay(
     }
 }
 
-async fn handle(
-    session: &mut Session,
+async fn handle<P: Publisher>(
+    session: &mut Session<P>,
     command: Command,
-    events: &mpsc::UnboundedSender<SessionEvent>,
+    events: &mpsc::UnboundedSender<EventOf<P>>,
 ) {
-    let send = |event: SessionEvent| {
+    let send = |event: EventOf<P>| {
         let _ = events.send(event);
     };
     let failed = |title: &str, message: String| SessionEvent::Failed {

@@ -10,8 +10,9 @@ use std::sync::Arc;
 use tokio::sync::mpsc;
 
 use crate::diff::LineKind;
+use crate::publish::Publishing;
 use crate::session::prepare::{PrepareEvent, Progress};
-use crate::session::{Command, RoundSnapshot, Session, SessionEvent};
+use crate::session::{Command, EventOf, RoundSnapshot, Session, SessionEvent};
 use crate::space::Ladder;
 use crate::ui::action::Action;
 use crate::ui::run::{Engine, Inbox, RunOutcome};
@@ -154,7 +155,7 @@ impl Engine for Bridge {
 
 /// What the session says, as the cockpit's actions.
 async fn relay(
-    mut events: mpsc::UnboundedReceiver<SessionEvent>,
+    mut events: mpsc::UnboundedReceiver<EventOf<Publishing>>,
     inbox: Inbox,
     diff: Arc<crate::diff::Diff>,
     worktree: std::path::PathBuf,
@@ -373,7 +374,7 @@ fn load_code(worktree: &Path, paths: Vec<String>, inbox: Inbox) {
 /// on screen. With `run_review`, a new round is reviewed live; without, the space's last
 /// round is shown as recorded (reopening resumes).
 pub async fn run_cockpit(
-    session: Session,
+    session: Session<Publishing>,
     run_review: bool,
     cx: &ViewContext,
     screen: Screen,

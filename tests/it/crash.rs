@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 
 use crate::cli::review_tui;
 use crate::support::git_repo::pr_repository;
-use crate::support::tmux::{PATIENCE, Tmux};
+use crate::support::tmux::{PATIENCE, Tmux, wait_until};
 
 fn corrupt_files(dir: &Path) -> Vec<String> {
     let mut found = Vec::new();
@@ -239,21 +239,6 @@ fn selected_status(screen: &str) -> Option<&str> {
     let line = screen.lines().find(|l| l.contains("│▶"))?;
     let row = line.split_once("│▶")?.1;
     row.split('│').next()?.split_whitespace().last()
-}
-
-/// Polls `ready` until it gives a value; panics naming `what` after the tmux patience.
-fn wait_until<T>(what: &str, mut ready: impl FnMut() -> Option<T>) -> T {
-    let started = Instant::now();
-    loop {
-        if let Some(value) = ready() {
-            return value;
-        }
-        assert!(
-            started.elapsed() < PATIENCE,
-            "waited {PATIENCE:?} for {what}"
-        );
-        std::thread::sleep(Duration::from_millis(2));
-    }
 }
 
 fn launch(tmux: &Tmux, force: bool) {

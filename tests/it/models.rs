@@ -828,3 +828,82 @@ fn a_slow_answer_past_the_timeout_is_told_to_raise_it() {
     );
     assert!(!failed.contains("not answering"), "{failed}");
 }
+
+/// Every pass after the reviewers is on the cockpit's screen while it runs: the verifier's
+/// answer is held until the screen has said "verification", so the pass is seen running, not
+/// guessed from timing; once it is let go the round ends and the line goes away.
+#[test]
+fn the_cockpit_shows_each_pass_while_it_runs() {
+    use crate::support::faults::Gate;
+    use crate::support::tmux::Tmux;
+
+    let repo = repository(false);
+    let server = OpenAiServer::start();
+    let bug = finding(
+        "last() indexes one past the end",
+        "src/cache.rs",
+        11,
+        "P1",
+        "correctness",
+    );
+    server.route(
+        &marker("engineer", "review"),
+        [Reply::tool_calls(&[
+            ("add_review_node", bug),
+            ("finish", json!({"summary": "one bug"})),
+        ])],
+    );
+    for role in ["qa", "architect"] {
+        server.route(&marker(role, "review"), [finish("nothing")]);
+    }
+    let gate = Gate::new();
+    server.route(
+        "Role: verifier.",
+        [Reply::fault(
+            gate.hold(),
+            Reply::text(r#"{"reasoning": "x", "verdict": "unsure", "quote": "", "reason": "?"}"#),
+        )],
+    );
+    pass_defaults(&server);
+
+    let dir = tempfile::tempdir().unwrap();
+    let config = config(dir.path(), "");
+    let data = dir.path().join("data");
+    let exit = dir.path().join("exit");
+    let command = format!(
+        "{} '{}' --force --model-url {} --model scripted-model; echo $? > {}; sleep 30",
+        env!("CARGO_BIN_EXE_review-tui"),
+        reference(&repo),
+        server.base_url(),
+        exit.display()
+    );
+    let tmux = Tmux::start(
+        "passes",
+        &command,
+        120,
+        40,
+        &[
+            ("REVIEW_TUI_DATA_DIR", &data),
+            ("REVIEW_TUI_CONFIG", &config),
+            ("REVIEW_TUI_PERSON", Path::new("tester")),
+        ],
+    );
+    let running = tmux.wait_for("the verification pass on screen", |s| {
+        s.contains("verification…")
+    });
+    // The reviewers are done by then; the pass is what the run is waiting for.
+    assert!(running.contains("engineer"), "{running}");
+    gate.open();
+    let done = tmux.wait_for("the round to end", |s| {
+        !s.contains("verification…") && !s.contains("lead pass…") && s.contains("HOLD")
+    });
+    assert!(done.contains("last() indexes one past the end"), "{done}");
+    let verifier_calls = server
+        .requests()
+        .iter()
+        .filter(|r| r.body.to_string().contains("Role: verifier."))
+        .count();
+    assert!(verifier_calls >= 1, "the verifier was asked");
+    tmux.keys(&["q"]);
+    assert_ne!(tmux.exit_code(&exit), 0);
+}

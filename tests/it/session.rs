@@ -9,7 +9,7 @@ use std::process::{Command, Output};
 use serde_json::Value;
 
 use crate::cockpit::find_state;
-use crate::support::tmux::Tmux;
+use crate::support::tmux::{Tmux, wait_until};
 
 /// `review-tui --demo --headless ARGS` on the data dir, offline: no provider but the cassette.
 fn headless(data: &Path, args: &[&str]) -> Output {
@@ -141,12 +141,16 @@ fn the_comment_edited_in_the_cockpit_is_the_one_published() {
     tmux.text(" Rotate it in the vault before merging.");
     tmux.keys(&["C-s"]);
     tmux.wait_for("the saved comment", |s| s.contains("comment saved"));
-    let edited: Vec<(String, String)> = state(data.path())["comments"]
-        .as_object()
-        .expect("the edit is in state.json")
-        .iter()
-        .map(|(id, text)| (id.clone(), text.as_str().unwrap().to_string()))
-        .collect();
+    // The screen says so as the session is told; the session writes state.json right after.
+    let edited: Vec<(String, String)> = wait_until("the edit in state.json", || {
+        let comments = state(data.path())["comments"].as_object()?.clone();
+        (!comments.is_empty()).then(|| {
+            comments
+                .iter()
+                .map(|(id, text)| (id.clone(), text.as_str().unwrap().to_string()))
+                .collect()
+        })
+    });
     assert_eq!(edited.len(), 1, "{edited:?}");
     assert!(
         edited[0]

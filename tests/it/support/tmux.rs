@@ -143,3 +143,18 @@ impl Drop for Tmux {
             .output();
     }
 }
+
+/// Polls `ready` until it gives a value; panics naming `what` after the tmux patience.
+pub fn wait_until<T>(what: &str, mut ready: impl FnMut() -> Option<T>) -> T {
+    let started = Instant::now();
+    loop {
+        if let Some(value) = ready() {
+            return value;
+        }
+        assert!(
+            started.elapsed() < PATIENCE,
+            "waited {PATIENCE:?} for {what}"
+        );
+        std::thread::sleep(Duration::from_millis(2));
+    }
+}

@@ -79,7 +79,9 @@ pub fn read_guidance(repo: &Repository, base: &str) -> Result<Guidance, ContextE
     }
 
     let layer = repo_layer_at(repo, &guidance.revision)?;
-    if let Some(instructions) = layer.and_then(|l| l.review).and_then(|r| r.instructions)
+    if let Some(instructions) = layer
+        .and_then(|l| l.shared.review)
+        .and_then(|r| r.instructions)
         && !instructions.trim().is_empty()
     {
         guidance.add(format!("{REPO_FILE} [review] instructions"), &instructions);
