@@ -722,7 +722,7 @@ fn shape_change(old: &Item, new: &Item, types: &Types) -> Option<(Severity, &'st
         // `{[k in keyof S]: …}` → `{-readonly[k in keyof S]: …}`) is a type written
         // differently in a structural language, not a changed modifier.
         let overloaded = |item: &Item| item.shape.contains(" | ");
-        if matches!(old.kind, "fn" | "method")
+        if matches!(old.kind, "fn" | "function" | "method")
             && types.structural
             && (overloaded(old) || overloaded(new))
         {

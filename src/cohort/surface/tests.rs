@@ -445,4 +445,13 @@ fn typescript_overloads_written_differently_are_undecided() {
         Some(Severity::Undecided),
         "{found:#?}"
     );
+    // zod/mini: the same on overloaded exported functions.
+    let base = "export function partial<T>(schema: T): Obj<{ [k in keyof T]: Opt<T[k]> }>;\nexport function partial<T, M>(schema: T, mask: M): Obj<T>;\nexport function partial(schema: any, mask?: any): any {\n  return schema;\n}\n";
+    let head = base.replace("{ [k in keyof", "{ -readonly [k in keyof");
+    let found = changes(Grammar::TypeScript, base, &head);
+    assert_eq!(
+        severity(&found, "partial"),
+        Some(Severity::Undecided),
+        "{found:#?}"
+    );
 }
