@@ -172,6 +172,28 @@ pub(crate) fn finish(summary: &str) -> Reply {
     Reply::tool_calls(&[("finish", json!({"summary": summary}))])
 }
 
+/// The engineer reports one bug (`last()` indexes one past the end, src/cache.rs:11, at
+/// `priority`); every other reviewer finishes with nothing.
+pub(crate) fn one_engineer_bug(server: &OpenAiServer, priority: &str) {
+    let bug = finding(
+        "last() indexes one past the end",
+        "src/cache.rs",
+        11,
+        priority,
+        "correctness",
+    );
+    server.route(
+        &marker("engineer", "review"),
+        [Reply::tool_calls(&[
+            ("add_review_node", bug),
+            ("finish", json!({"summary": "one bug"})),
+        ])],
+    );
+    for role in ["qa", "architect", "security", "performance"] {
+        server.route(&marker(role, "review"), [finish("nothing")]);
+    }
+}
+
 /// Answers for every pass nobody scripted: peers finish, verification is unsure, the lead
 /// writes one line. Registered last, so specific routes win.
 pub(crate) fn pass_defaults(server: &OpenAiServer) {
@@ -656,23 +678,7 @@ fn a_spent_budget_stops_the_remaining_reviewers() {
 fn thorough_reviews_are_rescored_by_the_scoring_model_and_traced_to_a_root_cause() {
     let repo = repository(false);
     let server = OpenAiServer::start();
-    let bug = finding(
-        "last() indexes one past the end",
-        "src/cache.rs",
-        11,
-        "P1",
-        "correctness",
-    );
-    server.route(
-        &marker("engineer", "review"),
-        [Reply::tool_calls(&[
-            ("add_review_node", bug),
-            ("finish", json!({"summary": "one bug"})),
-        ])],
-    );
-    for role in ["qa", "architect", "security", "performance"] {
-        server.route(&marker(role, "review"), [finish("nothing")]);
-    }
+    one_engineer_bug(&server, "P1");
     server.route(
         &marker("scorer", "score engineer-1"),
         [Reply::text(
@@ -839,23 +845,7 @@ fn the_cockpit_shows_each_pass_while_it_runs() {
 
     let repo = repository(false);
     let server = OpenAiServer::start();
-    let bug = finding(
-        "last() indexes one past the end",
-        "src/cache.rs",
-        11,
-        "P1",
-        "correctness",
-    );
-    server.route(
-        &marker("engineer", "review"),
-        [Reply::tool_calls(&[
-            ("add_review_node", bug),
-            ("finish", json!({"summary": "one bug"})),
-        ])],
-    );
-    for role in ["qa", "architect"] {
-        server.route(&marker(role, "review"), [finish("nothing")]);
-    }
+    one_engineer_bug(&server, "P1");
     let gate = Gate::new();
     server.route(
         "Role: verifier.",

@@ -9,7 +9,7 @@ use std::path::Path;
 use serde_json::{Value, json};
 
 use crate::cli::review_tui;
-use crate::models::{finding, marker, pass_defaults, repository, review, review_in};
+use crate::models::{marker, one_engineer_bug, pass_defaults, repository, review, review_in};
 use crate::support::git_repo::pr_repository;
 use crate::support::github_server::{GithubServer, PullSpec};
 use crate::support::json_schema::Schema;
@@ -183,23 +183,7 @@ fn the_demo_and_a_deterministic_review_match_the_schema() {
 fn a_model_review_with_findings_matches_the_schema() {
     let repo = repository(false);
     let server = OpenAiServer::start();
-    let bug = finding(
-        "last() indexes one past the end",
-        "src/cache.rs",
-        11,
-        "P0",
-        "correctness",
-    );
-    server.route(
-        &marker("engineer", "review"),
-        [Reply::tool_calls(&[
-            ("add_review_node", bug),
-            ("finish", json!({"summary": "one bug"})),
-        ])],
-    );
-    for role in ["qa", "architect", "security", "performance"] {
-        server.route(&marker(role, "review"), [crate::models::finish("nothing")]);
-    }
+    one_engineer_bug(&server, "P0");
     server.route(
         &marker("qa", "peer round"),
         [Reply::tool_calls(&[
