@@ -20,8 +20,13 @@ use crate::ui::state::{AppState, CohortView, PatchData, PrHeader, PreviewData};
 use crate::ui::update::Effect;
 use crate::ui::view::ViewContext;
 
+/// The cockpit was started without a terminal on one end (or both): which one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[error("the cockpit needs a terminal: {0}. Use --headless to print a report instead")]
+pub struct NoTerminal(&'static str);
+
 /// The cockpit needs a terminal on both ends.
-pub fn check_terminal() -> Result<(), String> {
+pub fn check_terminal() -> Result<(), NoTerminal> {
     let not_terminal = match (
         std::io::stdin().is_terminal(),
         std::io::stdout().is_terminal(),
@@ -31,9 +36,7 @@ pub fn check_terminal() -> Result<(), String> {
         (true, false) => "standard output is not one",
         (false, false) => "neither standard input nor standard output is one",
     };
-    Err(format!(
-        "the cockpit needs a terminal: {not_terminal}. Use --headless to print a report instead"
-    ))
+    Err(NoTerminal(not_terminal))
 }
 
 /// The cockpit's screen from its first frame on: the terminal, what it shows and its inbox.

@@ -365,9 +365,9 @@ fn terminal_job<B: Backend>(
                 Ok(()) => {
                     Action::Notice(format!("back from the editor ({}:{line})", file.display()))
                 }
-                Err(message) => Action::EngineError {
+                Err(error) => Action::EngineError {
                     title: "The editor did not open".into(),
-                    message,
+                    message: error.to_string(),
                 },
             });
         }

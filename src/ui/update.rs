@@ -242,7 +242,7 @@ fn dispatch(state: &mut AppState, action: Action) -> Vec<Effect> {
                 message(state, MessageKind::Warn, text);
             }
             Ok(text) => return save_comment(state, node_id, text),
-            Err(why) => message(state, MessageKind::Error, why),
+            Err(why) => message(state, MessageKind::Error, why.to_string()),
         },
         Action::Yank => {
             return with_selected(state, "copy", |state, id| {
