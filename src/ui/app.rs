@@ -101,8 +101,8 @@ impl Screen {
         &mut self,
         cx: &ViewContext,
         work: impl std::future::Future<Output = T>,
-    ) -> anyhow::Result<Result<T, RunOutcome>> {
-        Ok(crate::ui::run::run_until(
+    ) -> std::io::Result<Result<T, RunOutcome>> {
+        crate::ui::run::run_until(
             &mut self.terminal,
             &mut self.state,
             cx,
@@ -111,7 +111,7 @@ impl Screen {
             &mut Waiting,
             work,
         )
-        .await?)
+        .await
     }
 
     /// Gives the terminal back for `job` (a question on the terminal), then takes it again.
@@ -381,7 +381,7 @@ pub async fn run_cockpit(
     run_review: bool,
     cx: &ViewContext,
     screen: Screen,
-) -> anyhow::Result<(RunOutcome, Option<crate::review::verdict::Decision>)> {
+) -> std::io::Result<(RunOutcome, Option<crate::review::verdict::Decision>)> {
     let mut screen = screen;
     let person = crate::session::person_name();
     let opening = session.opening();

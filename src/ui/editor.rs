@@ -55,8 +55,8 @@ pub fn edit_with(editor: &str, text: &str) -> Result<String, EditorError> {
             status: status.to_string(),
         });
     }
-    let mut edited = std::fs::read_to_string(file.path())
-        .map_err(|e| EditorError::ReadBack(e.to_string()))?;
+    let mut edited =
+        std::fs::read_to_string(file.path()).map_err(|e| EditorError::ReadBack(e.to_string()))?;
     // Editors end a file with a newline the comment did not have.
     while edited.ends_with('\n') {
         edited.pop();
