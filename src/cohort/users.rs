@@ -18,8 +18,25 @@ use crate::diff::is_test_path;
 /// Directory names that say where code sits, not which module it is: naming one in an import
 /// resolves nothing (every Rust file is under `src/`, every JVM class under `java/`).
 const ROOT_DIRS: &[&str] = &[
-    "src", "lib", "source", "sources", "main", "java", "kotlin", "scala", "pkg", "internal",
-    "tests", "test", "testing", "__tests__", "spec", "benches", "examples", "packages", "app",
+    "src",
+    "lib",
+    "source",
+    "sources",
+    "main",
+    "java",
+    "kotlin",
+    "scala",
+    "pkg",
+    "internal",
+    "tests",
+    "test",
+    "testing",
+    "__tests__",
+    "spec",
+    "benches",
+    "examples",
+    "packages",
+    "app",
 ];
 
 /// Resolves references to definitions, reading each user's text once.
@@ -103,9 +120,12 @@ impl<'a> Users<'a> {
             }
             // Languages whose namespaces do not follow files: a name the index knows in one
             // file only resolves to it.
-            _ => definitions == 1 || self.text(user).is_some_and(|(imports, _)| {
-                has_word(imports, stem(definer)) || has_word(imports, last_dir(definer))
-            }),
+            _ => {
+                definitions == 1
+                    || self.text(user).is_some_and(|(imports, _)| {
+                        has_word(imports, stem(definer)) || has_word(imports, last_dir(definer))
+                    })
+            }
         }
     }
 
@@ -158,8 +178,18 @@ fn import_lines(text: &str) -> String {
     for line in text.lines() {
         let trimmed = line.trim_start();
         let starts = [
-            "use ", "pub use ", "pub(crate) use ", "mod ", "pub mod ", "import ", "from ",
-            "export ", "#include", "using ", "require", "extern crate ",
+            "use ",
+            "pub use ",
+            "pub(crate) use ",
+            "mod ",
+            "pub mod ",
+            "import ",
+            "from ",
+            "export ",
+            "#include",
+            "using ",
+            "require",
+            "extern crate ",
         ]
         .iter()
         .any(|p| trimmed.starts_with(p))
@@ -170,7 +200,11 @@ fn import_lines(text: &str) -> String {
             out.push('\n');
             let ended = trimmed.ends_with(';')
                 || (!trimmed.ends_with('{') && !trimmed.ends_with('(') && !trimmed.ends_with(','));
-            open = if starts { !ended } else { !ended && !trimmed.is_empty() };
+            open = if starts {
+                !ended
+            } else {
+                !ended && !trimmed.is_empty()
+            };
             if open && trimmed.contains('}') && trimmed.ends_with(';') {
                 open = false;
             }
@@ -257,14 +291,26 @@ mod tests {
             module_segments("tokio-util/src/lib.rs", "rust"),
             vec!["tokio_util"]
         );
-        assert_eq!(module_segments("tests/support/mod.rs", "rust"), vec!["support"]);
+        assert_eq!(
+            module_segments("tests/support/mod.rs", "rust"),
+            vec!["support"]
+        );
         assert_eq!(
             module_segments("httpx/_models.py", "python"),
             vec!["httpx", "_models"]
         );
-        assert_eq!(module_segments("src/click/__init__.py", "python"), vec!["click"]);
-        assert_eq!(module_segments("source/types/hooks.ts", "js"), vec!["hooks"]);
-        assert_eq!(module_segments("lib/adapters/index.js", "js"), vec!["adapters"]);
+        assert_eq!(
+            module_segments("src/click/__init__.py", "python"),
+            vec!["click"]
+        );
+        assert_eq!(
+            module_segments("source/types/hooks.ts", "js"),
+            vec!["hooks"]
+        );
+        assert_eq!(
+            module_segments("lib/adapters/index.js", "js"),
+            vec!["adapters"]
+        );
     }
 
     #[test]
@@ -280,7 +326,10 @@ mod tests {
     #[test]
     fn words_are_whole() {
         assert!(has_word("from httpx._models import Request", "_models"));
-        assert!(!has_word("from httpx._models_old import Request", "_models"));
+        assert!(!has_word(
+            "from httpx._models_old import Request",
+            "_models"
+        ));
         assert!(has_word("import x from './hooks.js'", "hooks"));
         assert!(!has_word("useHooks", "Hooks"));
     }

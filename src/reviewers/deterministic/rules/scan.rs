@@ -375,7 +375,9 @@ impl<'a> Scan<'a> {
             && here
                 .next
                 .is_none_or(|next| self.moved.is_moved(here.side, &next.text));
-        !moved && !(logic.moved_ok && here.next.is_none() && restated(logic, here, found.as_str()))
+        let restated =
+            logic.moved_ok && here.next.is_none() && restated(logic, here, found.as_str());
+        !moved && !restated
     }
 }
 
