@@ -345,7 +345,7 @@ fn build_rule(
     }
     let secret_group = match raw.secret_group {
         None | Some(0) => SecretGroup::FirstNonEmpty,
-        Some(n) if n < 0 => return Err(RuleError::NegativeGroup(n.into())),
+        Some(n) if n < 0 => return Err(RuleError::NegativeGroup(n)),
         Some(n) => {
             let n = n as usize;
             let groups = regex.as_ref().map_or(0, |r| r.captures_len() - 1);
