@@ -6,6 +6,7 @@
 pub mod base64;
 pub mod cli;
 pub mod cohort;
+pub mod commit_id;
 pub mod config;
 pub mod demo;
 pub mod diff;

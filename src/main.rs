@@ -14,7 +14,7 @@ use review_tui::report::sarif::to_sarif;
 use review_tui::report::{evaluate, headless, review, verdict_text};
 use review_tui::review::decide;
 use review_tui::reviewers::deterministic::rules::Catalog;
-use review_tui::reviewers::deterministic::secrets::redact_builtin;
+use review_tui::reviewers::redact::outbound;
 use review_tui::session::prepare::{GithubSettings, PrepareError, PrepareOptions, prepare};
 use review_tui::session::round::{self, ModelSetup, ReviewOptions};
 use review_tui::session::{Session, SessionSetup};
@@ -91,10 +91,11 @@ fn describe(err: &anyhow::Error) -> String {
 }
 
 /// One message on stderr, on one line, its untrusted parts (file names, PR text, a server's
-/// answer) escaped: a terminal must not obey what a PR author wrote.
+/// answer) escaped: a terminal must not obey what a PR author wrote. Redacted first: an error
+/// can quote a server's answer or a file, and stderr ends up in CI logs.
 fn say(message: impl std::fmt::Display) {
     use std::io::Write;
-    let line = review_tui::printable::line(&message.to_string()).into_owned();
+    let line = review_tui::printable::line(&outbound(&message.to_string())).into_owned();
     // A closed or full stderr has nowhere to report to; it must not panic the run.
     let _ = writeln!(std::io::stderr(), "review-tui: {line}");
 }
@@ -603,12 +604,12 @@ fn headless_command(
     // its way out (PR text, notes, anything a renderer adds), each JSON string where it stands.
     let prepared = session.prepared();
     let report = match cli.format {
-        ReportFormat::Markdown => redact_builtin(
+        ReportFormat::Markdown => outbound(
             &posted_body
                 .map(|body| strip_markers(&body))
                 .unwrap_or_else(|| session.offline_body()),
         ),
-        ReportFormat::Text => redact_builtin(&review::text(prepared, &result, cli.force)),
+        ReportFormat::Text => outbound(&review::text(prepared, &result, cli.force)),
         ReportFormat::Json => {
             let json = redacted_json(review::json(prepared, &result, cli.force));
             serde_json::to_string_pretty(&json)? + "\n"
@@ -656,8 +657,8 @@ fn offline_headless(
     let result = session.snapshot();
     let prepared = session.prepared();
     let report = match cli.format {
-        ReportFormat::Markdown => redact_builtin(&session.offline_body()),
-        ReportFormat::Text => redact_builtin(&review::text(prepared, &result, cli.force)),
+        ReportFormat::Markdown => outbound(&session.offline_body()),
+        ReportFormat::Text => outbound(&review::text(prepared, &result, cli.force)),
         ReportFormat::Json => {
             let json = redacted_json(review::json(prepared, &result, cli.force));
             serde_json::to_string_pretty(&json)? + "\n"
@@ -944,8 +945,7 @@ fn sarif(nodes: &[review_tui::review::ReviewNode]) -> String {
 
 /// A JSON report with every string redacted where it stands (the document stays valid).
 fn redacted_json(mut value: serde_json::Value) -> serde_json::Value {
-    let secrets = review_tui::reviewers::deterministic::secrets::default_scanner();
-    review_tui::reviewers::deterministic::secrets::redact_json(&mut value, secrets);
+    review_tui::reviewers::redact::outbound_json(&mut value);
     value
 }
 

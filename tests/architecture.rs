@@ -78,7 +78,7 @@ fn the_check_recognises_every_form_of_use() {
 const LAYERS: &[(&str, &[&str])] = &[
     (
         "foundation",
-        &["base64", "error_text", "printable", "waiting"],
+        &["base64", "commit_id", "error_text", "printable", "waiting"],
     ),
     ("the review model", &["review"]),
     (

@@ -5,6 +5,8 @@ use std::fmt;
 use std::future::Future;
 use std::pin::Pin;
 
+use crate::commit_id::CommitId;
+
 /// A boxed future, so that `Forge` stays object safe (`Box<dyn Forge>` picked at runtime from the
 /// PR reference) and `Send` (forge calls run in tokio tasks). `async fn` in traits would give
 /// neither `dyn` nor a `Send` bound we can name, and one allocation per network call is nothing.
@@ -83,7 +85,7 @@ impl fmt::Display for ReviewEvent {
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 pub struct NewReview {
     /// The head the review is about: GitHub places the comments on this commit's diff.
-    pub commit_id: String,
+    pub commit_id: CommitId,
     pub event: ReviewEvent,
     pub body: String,
     pub comments: Vec<NewReviewComment>,
@@ -231,7 +233,7 @@ impl fmt::Display for PrState {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct BranchTip {
     pub ref_name: String,
-    pub sha: String,
+    pub sha: CommitId,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]

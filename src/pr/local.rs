@@ -5,6 +5,7 @@ use std::path::{Path, PathBuf};
 
 use git2::{BranchType, Oid, Repository};
 use thiserror::Error;
+use crate::commit_id::CommitId;
 
 use super::forge::{
     BranchTip, ChangedFile, CheckRun, FileStatus, Forge, ForgeFuture, NewReview, PostedReview,
@@ -76,10 +77,10 @@ pub struct LocalRange {
     /// one range (`SHA^1..SHA`, `short^..short`, a detached HEAD) are one space.
     pub base_key: String,
     pub head_key: String,
-    pub base_sha: String,
-    pub head_sha: String,
+    pub base_sha: CommitId,
+    pub head_sha: CommitId,
     /// The diff is taken from here, as GitHub does for a PR.
-    pub merge_base_sha: String,
+    pub merge_base_sha: CommitId,
 }
 
 pub fn resolve(
@@ -135,9 +136,9 @@ pub fn resolve(
         head_key: key_name(&repo, &head_name, head_oid),
         base_name,
         head_name,
-        base_sha: base_oid.to_string(),
-        head_sha: head_oid.to_string(),
-        merge_base_sha: merge_base.to_string(),
+        base_sha: CommitId::from(base_oid),
+        head_sha: CommitId::from(head_oid),
+        merge_base_sha: CommitId::from(merge_base),
     })
 }
 

@@ -7,6 +7,10 @@ use crate::space::{StateError, StoreError};
 
 #[derive(Debug, Error)]
 pub enum PublishError {
+    /// The round's record names no commit to post on (a damaged or hand-edited state.json).
+    #[error("the round to publish has no head commit: {0}; review again (re-run)")]
+    NoHeadCommit(#[from] crate::commit_id::CommitIdError),
+
     #[error(
         "the pull request's head moved from {reviewed} to {current} since this round was reviewed: nothing was published; review again (re-run) and publish the new round"
     )]

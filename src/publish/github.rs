@@ -125,7 +125,7 @@ pub(super) async fn plan(
     if pr.head.sha != head {
         return Err(PublishError::HeadMoved {
             reviewed: head,
-            current: pr.head.sha,
+            current: pr.head.sha.to_string(),
         });
     }
     let login = forge
@@ -595,9 +595,11 @@ pub(super) async fn publish(
     if current.head.sha != fresh.head_sha {
         return Err(PublishError::HeadMoved {
             reviewed: fresh.head_sha.clone(),
-            current: current.head.sha,
+            current: current.head.sha.to_string(),
         });
     }
+    // Parsed where it leaves for the forge: the commit GitHub places the review on.
+    let commit = crate::commit_id::CommitId::parse(&fresh.head_sha)?;
 
     let target = fresh.target.to_string();
     space.update(|state| {
@@ -627,7 +629,7 @@ pub(super) async fn publish(
     match &fresh.action {
         Action::CreateReview => {
             let review = NewReview {
-                commit_id: fresh.head_sha.clone(),
+                commit_id: commit.clone(),
                 event: fresh.event,
                 body: fresh.body.clone(),
                 comments,
@@ -645,7 +647,7 @@ pub(super) async fn publish(
             match (round_review, &fresh.round_bodies) {
                 (Some(one_line), Some(bodies)) => {
                     let review = NewReview {
-                        commit_id: fresh.head_sha.clone(),
+                        commit_id: commit.clone(),
                         event: fresh.event,
                         body: one_line.clone(),
                         comments,
@@ -790,11 +792,11 @@ async fn submit(
                     return Err(failed_post(space, error, kind, doing));
                 }
                 let current = match forge.pull_request().await {
-                    Ok(pr) => pr.head.sha,
+                    Ok(pr) => pr.head.sha.to_string(),
                     Err(_) => "a head that could not be read".into(),
                 };
                 return Err(PublishError::HeadMovedWhilePosting {
-                    reviewed: review.commit_id.clone(),
+                    reviewed: review.commit_id.to_string(),
                     current,
                     github: reason,
                 });

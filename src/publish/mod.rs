@@ -413,7 +413,7 @@ pub(crate) fn outgoing(text: &str) -> String {
 /// The last line of defence: every posted text goes through the secret redaction, even though
 /// secret findings' evidence is redacted already.
 pub(crate) fn redact(text: &str) -> String {
-    crate::reviewers::deterministic::secrets::redact_builtin(text)
+    crate::reviewers::redact::outbound(text)
 }
 
 fn now() -> String {

@@ -6,7 +6,7 @@ use serde_json::{Value, json};
 
 use crate::diff::{Diff, FileStatus};
 use crate::printable::Lines;
-use crate::reviewers::deterministic::secrets::redact_builtin;
+use crate::reviewers::redact::outbound;
 use crate::session::prepare::Prepared;
 
 fn short(sha: &str) -> &str {
@@ -57,7 +57,7 @@ pub fn json(prepared: &Prepared, forced: bool) -> Value {
             "reference": prepared.reference.to_string(),
             "number": (pr.number > 0).then_some(pr.number),
             // The PR's own text can hold a secret; a report lands in CI logs.
-            "title": redact_builtin(&pr.title),
+            "title": outbound(&pr.title),
             "author": online.then_some(&pr.author),
             "author_is_bot": online.then_some(pr.author_is_bot),
             "state": online.then(|| pr.state.to_string()),
@@ -133,13 +133,13 @@ pub fn lines(prepared: &Prepared, forced: bool) -> Lines {
         out.line(format!(
             "PR      {} \"{}\" (offline: not read from GitHub)",
             prepared.reference,
-            redact_builtin(&pr.title),
+            outbound(&pr.title),
         ));
     } else {
         out.line(format!(
             "PR      {} \"{}\" by {} ({}{draft})",
             prepared.reference,
-            redact_builtin(&pr.title),
+            outbound(&pr.title),
             pr.author,
             pr.state
         ));

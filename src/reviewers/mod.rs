@@ -5,3 +5,4 @@
 
 pub mod deterministic;
 pub mod model;
+pub mod redact;

@@ -75,6 +75,14 @@ pub enum OfflineError {
         reason: String,
         why: &'static str,
     },
+    #[error(
+        "the review space of {pr} records a head or base that is not a commit ({source}): \
+         connect to the network and run `review-tui {pr}` again to refresh it"
+    )]
+    BadRecord {
+        pr: String,
+        source: crate::commit_id::CommitIdError,
+    },
 }
 
 /// The space of `reference` as stored, when reading the PR from GitHub failed with `error`
@@ -110,6 +118,15 @@ pub(crate) async fn reopen(
             "its last round did not complete (it is run again once GitHub can be reached)",
         ));
     };
+    let tip = |sha: &str| {
+        crate::commit_id::CommitId::parse(sha).map_err(|source| {
+            PrepareError::Offline(OfflineError::BadRecord {
+                pr: pr_name.clone(),
+                source,
+            })
+        })
+    };
+    let (base_tip, head_tip) = (tip(&state.base_sha)?, tip(&state.head_sha)?);
     let offline = Offline {
         pr: pr_name,
         round: round.number,
@@ -147,11 +164,11 @@ pub(crate) async fn reopen(
         draft: false,
         base: BranchTip {
             ref_name: short(&state.base_sha),
-            sha: state.base_sha.clone(),
+            sha: base_tip,
         },
         head: BranchTip {
             ref_name: short(&state.head_sha),
-            sha: state.head_sha.clone(),
+            sha: head_tip,
         },
         clone_url: String::new(),
         html_url: state.pr.url.clone(),

@@ -23,6 +23,7 @@ use crate::reviewers::deterministic::secrets::{self, SECRET_SCAN, SecretScanner,
 use crate::reviewers::deterministic::{self, DeterministicInput};
 use crate::reviewers::model::dispatch;
 use crate::reviewers::model::passes;
+use crate::reviewers::redact;
 use crate::session::prepare::Prepared;
 use crate::session::snapshot::{self, RoundSnapshot};
 use crate::space::{Ladder, Round, SpaceError, StateError, StoreError};
@@ -105,7 +106,7 @@ struct Live<'a> {
 impl Live<'_> {
     /// The one writer: every event is redacted, shown and applied here, in order.
     fn apply(&mut self, mut event: ReviewEvent) -> Applied {
-        secrets::redact_event(&mut event, self.redactor);
+        redact::redact_event(&mut event, self.redactor);
         self.show(Tap::Event(event.clone()));
         self.board.apply(event, &now())
     }
@@ -510,9 +511,9 @@ fn redact_round(
     walkthrough: &mut String,
     scanner: &SecretScanner,
 ) {
-    let redact = |text: &mut String| *text = secrets::redact_text(text, scanner).0;
+    let redact = |text: &mut String| *text = redact::redact_text(text, scanner).0;
     for node in nodes {
-        secrets::redact_node(node, scanner);
+        redact::redact_node(node, scanner);
     }
     coverage.notes.iter_mut().for_each(redact);
     for (_, reason) in &mut coverage.dropped {

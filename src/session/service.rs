@@ -372,7 +372,7 @@ pub async fn serve<P: Publisher>(
     events: mpsc::UnboundedSender<EventOf<P>>,
 ) {
     let send = |event: EventOf<P>| {
-        let _ = events.send(event);
+        let _ = events.send(redacted(event));
     };
     // Decisions journaled by an earlier process that died before they reached state.json:
     // onto a completed round they go now; a round the kill interrupted is run again by the
@@ -530,13 +530,27 @@ async fn relay<Pv, Pd>(
     }
 }
 
+/// What the session says in words (a failure's message can quote a server's answer or a
+/// command's output; a notice, a fix command's) passes the one redaction point before any
+/// client shows or logs it. Everything else it sends is built from the redacted board.
+fn redacted<Pv, Pd>(event: SessionEvent<Pv, Pd>) -> SessionEvent<Pv, Pd> {
+    match event {
+        SessionEvent::Failed { title, message } => SessionEvent::Failed {
+            title,
+            message: crate::reviewers::redact::outbound(&message),
+        },
+        SessionEvent::Notice(text) => SessionEvent::Notice(crate::reviewers::redact::outbound(&text)),
+        other => other,
+    }
+}
+
 async fn handle<P: Publisher>(
     session: &mut Session<P>,
     command: Command,
     events: &mpsc::UnboundedSender<EventOf<P>>,
 ) {
     let send = |event: EventOf<P>| {
-        let _ = events.send(event);
+        let _ = events.send(redacted(event));
     };
     let failed = |title: &str, message: String| SessionEvent::Failed {
         title: title.into(),
@@ -583,13 +597,13 @@ async fn handle<P: Publisher>(
                         tokio::task::spawn_blocking(move || jobs.run(&command, fix::FIX_TIMEOUT))
                             .await
                             .unwrap_or_else(|e| Err(fix::FixError::Task(e.to_string())));
-                    let _ = events.send(match ran {
+                    let _ = events.send(redacted(match ran {
                         Ok(written) => SessionEvent::Notice(written),
                         Err(error) => SessionEvent::Failed {
                             title: "The fix command did not answer".into(),
                             message: error.to_string(),
                         },
-                    });
+                    }));
                 });
             }
         },

@@ -29,6 +29,18 @@ pub fn git(dir: &Path, args: &[&str]) -> String {
     String::from_utf8(out.stdout).unwrap().trim().to_string()
 }
 
+/// `git init` on `main` in `dir`.
+pub fn init(dir: &Path) {
+    git(dir, &["init", "-q", "-b", "main"]);
+}
+
+/// Commits everything in the work tree of `dir`; returns the new commit's SHA.
+pub fn commit_all(dir: &Path, message: &str) -> String {
+    git(dir, &["add", "-A"]);
+    git(dir, &["commit", "-q", "--allow-empty", "-m", message]);
+    git(dir, &["rev-parse", "HEAD"])
+}
+
 /// A non-bare repository on `main` with one commit, inside a temp dir that also has room for
 /// data roots, bare remotes and symlinks.
 pub struct TestRepo {

@@ -206,6 +206,81 @@ fn a_round_is_one_review_with_inline_comments_and_the_summary_and_never_twice() 
     assert_nothing_leaked(&server, &[&out, &again]);
 }
 
+/// A token-shaped secret in the PR's own text (its title and description) and GitHub quoting one
+/// back in a refusal: through the one redaction point, none of it is posted to GitHub, printed
+/// on stdout or stderr, or written to the space.
+#[test]
+fn secrets_in_the_pr_text_and_in_githubs_answers_are_never_posted_printed_or_stored() {
+    let pat = "ghp_Zq7vLmW2pXk9RtY4uN8bC3dF6gH1jK5sA0eQ";
+    let server = start("octocat");
+    server.update_pull(|pull| {
+        pull.title = format!("Parse a port (deploy token {pat})");
+        pull.body = Some(format!("Deploy with GH_TOKEN={pat} once merged."));
+    });
+    let data = tempfile::tempdir().unwrap();
+    let out = run(&server, data.path(), &["--publish", "--format", "text"]);
+    let err = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(6), "{err}");
+    assert_eq!(server.bodies_to(REVIEWS).len(), 1, "{err}");
+    // The PR's title is in the report, redacted where it stands.
+    assert!(text(&out.stdout).contains("deploy token ghp_…"), "{}", text(&out.stdout));
+
+    // A fresh space, and GitHub refuses the review quoting the token it was (supposedly) sent.
+    server.fail_always(
+        REVIEWS,
+        Fault::Says {
+            status: 422,
+            message: format!("Validation Failed: body contains {pat}"),
+        },
+    );
+    let refused_dir = tempfile::tempdir().unwrap();
+    let refused = run(&server, refused_dir.path(), &["--publish", "--format", "json"]);
+    let refused_err = text(&refused.stderr);
+    assert!(refused_err.contains("Validation Failed"), "{refused_err}");
+
+    assert_nothing_leaked(&server, &[&out, &refused]);
+    let mut written = Vec::new();
+    for dir in [data.path(), refused_dir.path()] {
+        collect_files(dir, &mut written);
+    }
+    assert!(written.iter().any(|p| p.ends_with("state.json")));
+    for (place, text) in server
+        .requests()
+        .into_iter()
+        .filter(|r| r.method != "GET")
+        .map(|r| {
+            let bodies = server.bodies_to(&r.call());
+            (r.call(), serde_json::to_string(&bodies).unwrap())
+        })
+        .chain([
+            ("stdout".to_string(), text(&out.stdout)),
+            ("stderr".to_string(), err.clone()),
+            ("refused stdout".to_string(), text(&refused.stdout)),
+            ("refused stderr".to_string(), refused_err.clone()),
+        ])
+        .chain(written.iter().map(|path| {
+            let bytes = std::fs::read(path).unwrap_or_default();
+            (path.display().to_string(), String::from_utf8_lossy(&bytes).into_owned())
+        }))
+    {
+        assert!(!text.contains(&pat[4..]), "{place} holds the token:\n{text}");
+    }
+}
+
+/// Every regular file under `dir`, outside git's compressed objects.
+fn collect_files(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
+    for entry in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            if entry.file_name() != "objects" {
+                collect_files(&path, out);
+            }
+        } else {
+            out.push(path);
+        }
+    }
+}
+
 #[test]
 fn the_persons_edited_comment_is_posted_in_place_of_the_generated_one_and_follows_its_finding() {
     let server = start("octocat");

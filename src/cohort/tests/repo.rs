@@ -18,7 +18,7 @@ impl Repo {
         let dir = tempfile::tempdir().unwrap();
         std::fs::create_dir(dir.path().join("repo")).unwrap();
         let repo = Repo { dir };
-        git(&repo.path(), &["init", "-q", "-b", "main"]);
+        crate::space::test_repo::init(&repo.path());
         for (path, content) in files {
             repo.write(path, content);
         }
@@ -47,12 +47,7 @@ impl Repo {
     }
 
     pub fn commit(&self, message: &str) -> String {
-        git(&self.path(), &["add", "-A"]);
-        git(
-            &self.path(),
-            &["commit", "-q", "--allow-empty", "-m", message],
-        );
-        git(&self.path(), &["rev-parse", "HEAD"])
+        crate::space::test_repo::commit_all(&self.path(), message)
     }
 
     /// Builds the cohorts of `main...HEAD` (commit first), with the base read from the

@@ -46,7 +46,8 @@ pub struct Pull {
 struct Branch {
     #[serde(rename = "ref")]
     ref_name: String,
-    sha: String,
+    /// Checked as it is read: an answer whose tip is not a full commit id is not a PR.
+    sha: crate::commit_id::CommitId,
     repo: Option<Repo>,
 }
 

@@ -13,9 +13,8 @@ use crate::review::events::{ReviewEvent, RunId};
 use crate::review::fingerprint::stamp;
 use crate::review::node::{ReviewNode, Source};
 use crate::review::verdict::Outcome;
-use crate::reviewers::deterministic::secrets::{
-    SecretScanner, redact_text, redact_text_keeping_lines,
-};
+use crate::reviewers::deterministic::secrets::SecretScanner;
+use crate::reviewers::redact;
 use crate::reviewers::model::agent::{Agent, Bounds, ContextPart, Pricing, Redactor};
 use crate::reviewers::model::context::{Context, read_guidance};
 use crate::reviewers::model::dispatch::Assignment;
@@ -79,7 +78,7 @@ pub struct ModelRun {
 /// Every text bound for a provider goes through the round's secret redaction first: every
 /// detector, and the values of the secrets the change holds.
 pub fn redactor(scanner: Arc<SecretScanner>) -> Arc<dyn Redactor> {
-    Arc::new(move |text: &str| redact_text(text, &scanner).0)
+    scanner
 }
 
 /// Why no model reviewer can run this round (each is failed with this text).
@@ -127,7 +126,7 @@ pub async fn prepare(
     // again on its way out.
     let scanner = secrets.clone();
     sandbox = sandbox.with_redactor(Arc::new(move |text: &str| {
-        redact_text_keeping_lines(text, &scanner).0
+        redact::redact_text_keeping_lines(text, &scanner).0
     }));
     let root = sandbox.root().to_path_buf();
     let tools: Arc<dyn ToolBox> = Arc::new(SandboxTools::new(sandbox));

@@ -22,6 +22,9 @@ use serde_json::{Value, json};
 pub enum Fault {
     /// That status with the server's error body (500, 502, 404, 422...).
     Status(u16),
+    /// That status with this message in the server's error body: a server that quotes what it
+    /// was sent back in its refusal (GitHub's 422s name the offending value).
+    Says { status: u16, message: String },
     /// 429 with `Retry-After`.
     TooManyRequests { retry_after_secs: u64 },
     /// 403 "secondary rate limit" with `Retry-After`, as GitHub sends it.
@@ -128,6 +131,10 @@ pub async fn respond(
         Fault::Status(code) => {
             let status = StatusCode::from_u16(*code).expect("a valid status code");
             dialect.error(status, status.canonical_reason().unwrap_or("Error"))
+        }
+        Fault::Says { status, message } => {
+            let status = StatusCode::from_u16(*status).expect("a valid status code");
+            dialect.error(status, message)
         }
         Fault::TooManyRequests { retry_after_secs } => {
             let mut response = dialect.error(StatusCode::TOO_MANY_REQUESTS, "Too Many Requests");

@@ -18,7 +18,7 @@ use std::time::Duration;
 use serde::Deserialize;
 
 use super::gitleaks_config::sanitize;
-use super::redact::{merge_spans, redact_secret, redact_text};
+use super::mask::{merge_spans, redact_secret};
 use super::scanner::{SecretHit, SecretScanner, evidence};
 use crate::diff::Side;
 use crate::review::ReviewNode;
@@ -154,12 +154,9 @@ fn to_hit(
         // The secret is not in the lines we have: show nothing of the line but what
         // redaction leaves of gitleaks' own match.
         None => {
-            redact_text(
-                &raw.matched
-                    .replace(&raw.secret, &redact_secret(&raw.secret)),
-                scanner,
-            )
-            .0
+            scanner
+                .redact(&raw.matched.replace(&raw.secret, &redact_secret(&raw.secret)))
+                .0
         }
     };
     let label = raw.rule_id.clone();
@@ -290,7 +287,7 @@ pub async fn run_gitleaks(
         // gitleaks may echo input in its errors: redact before the note is shown anywhere.
         let stderr = String::from_utf8_lossy(&output.stderr);
         let first = stderr.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
-        let (first, _) = redact_text(first, scanner);
+        let (first, _) = scanner.redact(first);
         run.notes.push(format!(
             "gitleaks failed ({}): {first}: its scan was skipped",
             output.status

@@ -9,7 +9,7 @@ use regex::Regex;
 
 use super::builtin::{self, is_placeholder};
 use super::ignore::IgnoreEntry;
-use super::redact::{merge_spans, redact_secret, splice};
+use super::mask::{merge_spans, redact_secret, splice};
 use super::rule::{Allowlist, Candidate, SecretRule};
 use crate::diff::Side;
 use crate::diff::is_test_path;
@@ -344,6 +344,33 @@ impl SecretScanner {
                 }
             })
             .collect()
+    }
+
+    /// `text` with every secret these rules (and the known values) recognise replaced by its
+    /// redaction, and how many were replaced. Callers go through `crate::reviewers::redact`.
+    pub fn redact(&self, text: &str) -> (String, usize) {
+        let spans = self.secret_spans(text, None);
+        (splice(text, &spans), spans.len())
+    }
+
+    /// [`SecretScanner::redact`] that keeps the line count: a secret spanning lines (a key
+    /// block) becomes its redaction on its first line and leaves the others empty, so line
+    /// numbers computed on the original text still point at the same lines.
+    pub fn redact_keeping_lines(&self, text: &str) -> (String, usize) {
+        let spans = self.secret_spans(text, None);
+        let mut out = String::with_capacity(text.len());
+        let mut at = 0;
+        for &(start, end) in &spans {
+            out.push_str(&text[at..start]);
+            let secret = &text[start..end];
+            out.push_str(&redact_secret(secret));
+            for _ in secret.matches('\n') {
+                out.push('\n');
+            }
+            at = end;
+        }
+        out.push_str(&text[at..]);
+        (out, spans.len())
     }
 
     /// Byte spans of every reported secret in `text`, sorted and merged.

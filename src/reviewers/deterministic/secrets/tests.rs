@@ -8,6 +8,7 @@ use crate::review::consolidate::consolidate;
 use crate::review::fingerprint::fingerprint;
 use crate::review::{Category, Priority, Scope, Source};
 use crate::reviewers::deterministic::scan_input::ScanFile;
+use crate::reviewers::redact::{redact_json, redact_node, redact_text};
 
 const GITLEAKS_TOML: &str = include_str!(concat!(
     env!("CARGO_MANIFEST_DIR"),

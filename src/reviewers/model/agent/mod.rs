@@ -18,7 +18,6 @@
 mod findings;
 mod ground;
 mod prompt;
-mod redact;
 mod refusal;
 
 #[cfg(test)]
@@ -49,7 +48,7 @@ pub use prompt::{
     ContextPart, OUTPUT_TOOLS, UNTRUSTED_TAG, context_message, findings_output, findings_schema,
     output_tools, system_prompt,
 };
-pub use redact::{NoRedaction, Redactor};
+pub use crate::reviewers::redact::{NoRedaction, Redactor};
 pub use refusal::{CallAnswer, Refusal};
 
 /// A tool answer longer than this is cut: one huge file should not eat the token budget.

@@ -128,7 +128,7 @@ fn cap(text: &str, max: usize) -> (&str, bool) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::reviewers::model::context::test_git::{commit_all, git, init};
+    use crate::space::test_repo::{commit_all, git, init};
 
     #[test]
     fn guidance_comes_from_the_base_revision_not_the_head() {

@@ -12,8 +12,6 @@ pub mod split;
 pub mod untrusted;
 
 #[cfg(test)]
-pub(crate) mod test_git;
-#[cfg(test)]
 mod tests;
 
 use std::collections::BTreeMap;

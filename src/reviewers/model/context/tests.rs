@@ -3,7 +3,7 @@
 
 use git2::Repository;
 
-use super::test_git::{commit_all, git, init};
+use crate::space::test_repo::{commit_all, git, init};
 use super::*;
 use crate::diff::git::merge_base_diff_text;
 use crate::diff::parse;

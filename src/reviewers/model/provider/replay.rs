@@ -58,12 +58,11 @@ impl Cassette {
         Ok(cassette)
     }
 
-    /// Written whole to a temporary file and renamed, so a reader never sees half a cassette.
+    /// Written through the space's atomic writer, so a reader (or a crash) never sees half a
+    /// cassette.
     pub fn save(&self, path: &Path) -> std::io::Result<()> {
         let text = serde_json::to_string_pretty(self).map_err(std::io::Error::other)?;
-        let temp = path.with_extension("tmp-recording");
-        std::fs::write(&temp, text)?;
-        std::fs::rename(&temp, path)
+        crate::space::write_atomically(path, text.as_bytes())
     }
 }
 

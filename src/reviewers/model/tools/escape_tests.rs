@@ -4,7 +4,7 @@
 use std::process::Command;
 
 use super::*;
-use crate::reviewers::model::context::test_git::git;
+use crate::space::test_repo::git;
 
 const OUTSIDE: &str = "OUTSIDE_SECRET_TOKEN";
 const GIT_SECRET: &str = "GIT_CONFIG_SECRET";

@@ -404,7 +404,7 @@ fn a_missing_worktree_is_a_setup_error() {
 fn redacting(tree: &Tree) -> Sandbox {
     let scanner = Arc::new(crate::reviewers::deterministic::secrets::SecretScanner::builtin());
     tree.sandbox().with_redactor(Arc::new(move |text: &str| {
-        crate::reviewers::deterministic::secrets::redact_text_keeping_lines(text, &scanner).0
+        crate::reviewers::redact::redact_text_keeping_lines(text, &scanner).0
     }))
 }
 

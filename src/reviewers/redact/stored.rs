@@ -6,8 +6,8 @@
 
 use serde_json::Value;
 
-use super::redact::redact_text;
-use super::scanner::SecretScanner;
+use super::redact_text;
+use crate::reviewers::deterministic::secrets::SecretScanner;
 use crate::review::events::{EventKind, ReviewEvent};
 use crate::review::node::ReviewNode;
 

@@ -1,8 +1,6 @@
-//! Redaction: the only form in which a secret ever leaves the scanner. Evidence, reports,
-//! comments, prompts and logs all carry `redact_secret`'s output, never the secret.
-
-use super::gitleaks_config::default_scanner;
-use super::scanner::SecretScanner;
+//! How a secret is shown: the only form in which a secret ever leaves the scanner. Evidence,
+//! reports, comments, prompts and logs all carry `redact_secret`'s output, never the secret.
+//! Where text is redacted is `crate::reviewers::redact`, the one redaction point.
 
 /// Shorter secrets show nothing: four characters of an eight-character password is half of it.
 const MIN_LEN_TO_SHOW_PREFIX: usize = 8;
@@ -17,41 +15,6 @@ pub fn redact_secret(secret: &str) -> String {
     }
     let prefix: String = secret.chars().take(SHOWN_PREFIX).collect();
     format!("{prefix}…")
-}
-
-/// Replaces every secret the scanner recognizes in `text` by its redaction; returns the text
-/// and how many secrets were replaced. Path-scoped rules are applied regardless of path (free
-/// text belongs to no file, and over-redacting a prompt costs less than leaking into it).
-pub fn redact_text(text: &str, scanner: &SecretScanner) -> (String, usize) {
-    let spans = scanner.secret_spans(text, None);
-    (splice(text, &spans), spans.len())
-}
-
-/// [`redact_text`] with the default set (the built-ins and gitleaks' default rules): for texts
-/// that leave the machine or land in a file (a posted review, a report) outside a round's
-/// configured scan. The name is older than the default set; it redacts with every default rule.
-pub fn redact_builtin(text: &str) -> String {
-    redact_text(text, default_scanner()).0
-}
-
-/// [`redact_text`] that keeps the line count: a secret spanning lines (a key block) becomes its
-/// redaction on its first line and leaves the others empty, so line numbers computed on the
-/// original text still point at the same lines.
-pub fn redact_text_keeping_lines(text: &str, scanner: &SecretScanner) -> (String, usize) {
-    let spans = scanner.secret_spans(text, None);
-    let mut out = String::with_capacity(text.len());
-    let mut at = 0;
-    for &(start, end) in &spans {
-        out.push_str(&text[at..start]);
-        let secret = &text[start..end];
-        out.push_str(&redact_secret(secret));
-        for _ in secret.matches('\n') {
-            out.push('\n');
-        }
-        at = end;
-    }
-    out.push_str(&text[at..]);
-    (out, spans.len())
 }
 
 /// Replaces the given byte spans (sorted, non-overlapping) with their redaction.
@@ -82,6 +45,7 @@ pub(crate) fn merge_spans(mut spans: Vec<(usize, usize)>) -> Vec<(usize, usize)>
 
 #[cfg(test)]
 mod tests {
+    use super::super::scanner::SecretScanner;
     use super::*;
 
     #[test]
@@ -103,11 +67,11 @@ mod tests {
             "before\n-----BEGIN RSA PRIVATE KEY-----\n{body}\n{body}\n-----END RSA PRIVATE KEY-----\nafter"
         );
         let scanner = SecretScanner::builtin();
-        let (kept, count) = redact_text_keeping_lines(&text, &scanner);
+        let (kept, count) = scanner.redact_keeping_lines(&text);
         assert_eq!(count, 1);
         assert_eq!(kept, "before\n----…\n\n\n\nafter");
         assert_eq!(kept.lines().count(), text.lines().count());
-        assert_eq!(redact_text(&text, &scanner).0, "before\n----…\nafter");
+        assert_eq!(scanner.redact(&text).0, "before\n----…\nafter");
     }
 
     #[test]
