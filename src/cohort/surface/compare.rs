@@ -902,7 +902,20 @@ fn by_name(old: &[Param], new: &[Param]) -> Option<String> {
         .collect();
     for (i, before) in old_positional.iter().enumerate() {
         match positional_at(new, i) {
-            Some(after) if after.kind == Variadic => {}
+            // Folded into `*args`: positional calls still bind, calls by name only where a
+            // keyword of that name or `**kwargs` takes them.
+            Some(after) if after.kind == Variadic => {
+                let by_name_kept = takes_any_keyword
+                    || new
+                        .iter()
+                        .any(|p| p.kind == KeywordOnly && name(p) == name(before));
+                if before.kind == PositionalOrKeyword && !by_name_kept {
+                    return Some(format!(
+                        "`{}` can no longer be passed by name",
+                        name(before)
+                    ));
+                }
+            }
             Some(after) if before.optional && !after.optional => {
                 return Some(format!("`{}` is now required", name(before)));
             }

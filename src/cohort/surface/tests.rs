@@ -85,6 +85,35 @@ fn python_removals_and_required_parameters_still_break() {
     assert_eq!(severity(&found, "dump"), Some(Severity::Incompatible));
 }
 
+// griffe's breaking-change cases: a parameter folded into `*args` still takes positional
+// calls, but a call by name binds only where `**kwargs` or a keyword of that name takes it.
+#[test]
+fn python_a_parameter_folded_into_args_breaks_calls_by_name() {
+    for (base, head, breaks) in [
+        ("def a(x):\n    pass\n", "def a(*x):\n    pass\n", true),
+        ("def a(*, x):\n    pass\n", "def a(*x):\n    pass\n", true),
+        ("def a(x, /):\n    pass\n", "def a(*x):\n    pass\n", false),
+        (
+            "def a(x):\n    pass\n",
+            "def a(*x, **y):\n    pass\n",
+            false,
+        ),
+        (
+            "def a(x):\n    pass\n",
+            "def a(*args, x=None):\n    pass\n",
+            false,
+        ),
+    ] {
+        let found = changes(Grammar::Python, base, head);
+        let severity = severity(&found, "a");
+        assert_eq!(
+            severity == Some(Severity::Incompatible),
+            breaks,
+            "{base} -> {head}: {found:#?}"
+        );
+    }
+}
+
 // ky #834, #774, #720; zod #5929: types written differently in a structural language.
 #[test]
 fn typescript_type_text_changes_are_undecided_not_breaks() {
