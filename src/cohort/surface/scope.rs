@@ -49,7 +49,8 @@ fn tooling_dir(dir: &str) -> bool {
         || dir.ends_with("-benches")
 }
 
-/// A project's folders beside its source: examples, benches, docs, scripts. (`doc/` is not
+/// A project's folders beside its source: examples, benches, docs, scripts, the built
+/// `dist/` (its API is the sources it is built from). (`doc/` is not
 /// one: Go packages are named so, e.g. `github.com/spf13/cobra/doc`.)
 fn project_dir(dir: &str) -> bool {
     matches!(
@@ -70,6 +71,7 @@ fn project_dir(dir: &str) -> bool {
             | "ci"
             | ".github"
             | "xtask"
+            | "dist"
     )
 }
 
@@ -96,10 +98,15 @@ pub fn not_api_path(path: &str) -> bool {
         }
         below_source_root |= source_root(&dir);
     }
-    matches!(
-        file,
-        "conftest.py" | "setup.py" | "noxfile.py" | "build.rs" | "fuzz.rs"
-    )
+    // A minified bundle is built from the sources that carry its API.
+    let minified = [".min.js", ".min.mjs", ".min.cjs"]
+        .iter()
+        .any(|suffix| file.ends_with(suffix));
+    minified
+        || matches!(
+            file,
+            "conftest.py" | "setup.py" | "noxfile.py" | "build.rs" | "fuzz.rs"
+        )
 }
 
 pub fn scope(path: &str, grammar: Grammar, source: &str, read: Read) -> Scope {
@@ -352,6 +359,8 @@ mod tests {
             "docs/src/snippet.rs",
             "examples/src/main/java/com/acme/Demo.java",
             "src/main/java/com/acme/testdata/Data.java",
+            "dist/axios.js",
+            "lib/vendor/jquery.min.js",
         ] {
             assert!(not_api_path(path), "{path}");
         }
