@@ -786,13 +786,19 @@ fn modifiers_change(old: &Item, new: &Item) -> (Severity, &'static str) {
     let removed: Vec<&String> = before.iter().filter(|w| !after.contains(w)).collect();
     let added: Vec<&String> = after.iter().filter(|w| !before.contains(w)).collect();
     let only_called = old.parent.is_none();
-    let harmless_removal = removed.iter().all(|w| *w == "unsafe" && only_called);
+    // A Go method whose receiver is no longer a pointer is in the method set of both `T` and
+    // `*T`: every call and interface it satisfied still holds.
+    let harmless_removal = removed
+        .iter()
+        .all(|w| (*w == "unsafe" && only_called) || *w == GO_POINTER_RECEIVER);
     let harmless_addition = added.iter().all(|w| *w == "const");
     if harmless_removal && harmless_addition {
         (
             Severity::Compatible,
             if removed.is_empty() {
                 "now const"
+            } else if removed.iter().any(|w| *w == GO_POINTER_RECEIVER) {
+                "value receiver (in the method set of both T and *T)"
             } else {
                 "no longer unsafe"
             },
@@ -803,6 +809,9 @@ fn modifiers_change(old: &Item, new: &Item) -> (Severity, &'static str) {
         (Severity::Incompatible, describe_shape(old.kind))
     }
 }
+
+/// The `shape` of a Go method with a pointer receiver.
+pub(super) const GO_POINTER_RECEIVER: &str = "pointer-receiver";
 
 fn describe_shape(kind: &str) -> &'static str {
     match kind {
@@ -855,9 +864,12 @@ pub(super) fn positional(
                 && (b.trim_start_matches("...") == a
                     || b.trim_end_matches("...") == a
                     || b.trim_end_matches("[]") == a);
+            // Go's empty interface takes every argument an old call passed (gin v1.11.0's
+            // `Get(key string)` → `Get(key any)`); a result or a field typed so would not be.
+            let takes_anything = matches!(b.as_str(), "any" | "interface{}");
             match type_change(a, b, types) {
                 TypeChange::Same | TypeChange::Widened => {}
-                _ if spread => {}
+                _ if spread || takes_anything => {}
                 TypeChange::Undecided => {
                     undecided.get_or_insert_with(|| format!("parameter {} type changed", i + 1));
                 }

@@ -484,3 +484,34 @@ fn typescript_overloads_written_differently_are_undecided() {
         "{found:#?}"
     );
 }
+
+// gin #4232 and v1.11.0: a method's receiver no longer a pointer, and a key parameter that
+// now takes `any`; an exported field whose map type changed still breaks its readers.
+#[test]
+fn go_value_receivers_and_parameters_taking_any_are_compatible() {
+    let base = "package gin\n\ntype Context struct {\n\tmu sync.RWMutex\n\n\t// Keys is a key/value pair.\n\tKeys map[string]any\n}\n\nfunc (c *Context) Get(key string) (value any, exists bool) {\n\treturn nil, false\n}\n\nfunc (msg *Error) Unwrap() error {\n\treturn nil\n}\n\nfunc (msg Error) Code() int {\n\treturn 0\n}\n\nfunc (c *Context) Value(key string) string {\n\treturn \"\"\n}\n";
+    let head = base
+        .replace("Keys map[string]any", "Keys map[any]any")
+        .replace("Get(key string)", "Get(key any)")
+        .replace("(msg *Error) Unwrap", "(msg Error) Unwrap")
+        .replace("(msg Error) Code", "(msg *Error) Code")
+        .replace("Value(key string) string", "Value(key string) any");
+    let found = changes(Grammar::Go, base, &head);
+    assert_eq!(
+        severity(&found, "Context.Get"),
+        Some(Severity::Compatible),
+        "{found:#?}"
+    );
+    assert_eq!(
+        severity(&found, "Error.Unwrap"),
+        Some(Severity::Compatible),
+        "{found:#?}"
+    );
+    for key in ["Context.Keys", "Error.Code", "Context.Value"] {
+        assert_eq!(
+            severity(&found, key),
+            Some(Severity::Incompatible),
+            "{key}: {found:#?}"
+        );
+    }
+}
