@@ -85,6 +85,23 @@ fn python_removals_and_required_parameters_still_break() {
     assert_eq!(severity(&found, "dump"), Some(Severity::Incompatible));
 }
 
+// click 8.4.1..8.4.2 (a patch release): a class defined apart for type checkers, under
+// `if t.TYPE_CHECKING:`, and type variables renamed.
+#[test]
+fn python_type_checking_branches_and_type_variables_are_not_the_runtime_api() {
+    let base = "import typing as t\n\nParamTypeValue = t.TypeVar(\"ParamTypeValue\")\n\n\nclass ChoiceInfoDict(ParamTypeInfoDict):\n    choices: cabc.Sequence[t.Any]\n\n\ndef choose(value):\n    pass\n";
+    let head = "import typing as t\n\n_ValueT_co = t.TypeVar(\"_ValueT_co\", covariant=True)\n\nif t.TYPE_CHECKING:\n\n    class ChoiceInfoDict(ParamTypeInfoDict, t.Generic[_ValueT_co]):\n        choices: tuple[_ValueT_co, ...]\n\n    def only_for_checkers(): ...\nelse:\n\n    class ChoiceInfoDict(ParamTypeInfoDict):\n        choices: tuple[t.Any, ...]\n\n\ndef choose(value):\n    pass\n";
+    assert_eq!(changes(Grammar::Python, base, head), vec![]);
+    // The runtime class removed from the `else` branch is removed.
+    let removed = head.replace("else:\n\n    class ChoiceInfoDict(ParamTypeInfoDict):\n        choices: tuple[t.Any, ...]\n", "");
+    let found = changes(Grammar::Python, base, &removed);
+    assert_eq!(
+        severity(&found, "ChoiceInfoDict"),
+        Some(Severity::Incompatible),
+        "{found:#?}"
+    );
+}
+
 // griffe's breaking-change cases: a parameter folded into `*args` still takes positional
 // calls, but a call by name binds only where `**kwargs` or a keyword of that name takes it.
 #[test]
