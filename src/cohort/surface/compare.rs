@@ -506,6 +506,15 @@ fn item_change(old: &Item, new: &Item, types: &Types) -> Option<(Severity, Strin
         if new.kind == "type" || new.kind == "reexport" {
             return Some((Compatible, format!("now a {} alias", new.kind)));
         }
+        if new.kind == super::script::EXPRESSION || old.kind == super::script::EXPRESSION {
+            return Some((
+                Undecided,
+                format!(
+                    "a {} is now a {} (what it evaluates to is not in the syntax)",
+                    old.kind, new.kind
+                ),
+            ));
+        }
         // `app.logger` reads the same from an attribute and a property; only assigning to it
         // may differ, and the syntax does not say whether a setter exists elsewhere.
         if READ_ALIKE.contains(&old.kind) && READ_ALIKE.contains(&new.kind) {
@@ -730,6 +739,12 @@ fn shape_change(old: &Item, new: &Item, types: &Types) -> Option<(Severity, &'st
         }
         if matches!(old.kind, "fn" | "method") {
             return Some(modifiers_change(old, new));
+        }
+        // A call, construct or index signature of a TypeScript type (axios's
+        // `CustomParamsSerializer`: `params: object` → `Record<string, any>`, a `this`
+        // parameter declared): types there are structural.
+        if types.structural && old.kind == "signature" {
+            return Some((Undecided, "signature written differently"));
         }
         if widened(&old.shape, &new.shape) {
             return Some((Compatible, "type widened"));

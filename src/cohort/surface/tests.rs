@@ -131,6 +131,30 @@ fn python_a_parameter_folded_into_args_breaks_calls_by_name() {
     }
 }
 
+// axios #6371: a default export now computed by an expression; axios #5108 and #4742: a call
+// signature whose parameter type is written differently, a `this` parameter declared.
+#[test]
+fn typescript_default_expressions_and_call_signatures_are_undecided() {
+    let base = "export default async (config) => {\n  return fetch(config);\n};\n\nexport interface CustomParamsSerializer {\n  (params: object, options?: ParamsSerializerOptions): string;\n}\n\nexport interface SerializerVisitor {\n  (value: any, key: string | number): boolean;\n}\n";
+    let head = "export default isFetchSupported && (async (config) => {\n  return fetch(config);\n});\n\nexport interface CustomParamsSerializer {\n  (params: Record<string, any>, options?: ParamsSerializerOptions): string;\n}\n\nexport interface SerializerVisitor {\n  (this: GenericFormData, value: any, key: string | number): boolean;\n}\n";
+    let found = changes(Grammar::TypeScript, base, head);
+    no_break(&found);
+    for key in [
+        "default",
+        "CustomParamsSerializer.()",
+        "SerializerVisitor.()",
+    ] {
+        assert_eq!(
+            severity(&found, key),
+            Some(Severity::Undecided),
+            "{key}: {found:#?}"
+        );
+    }
+    // A default export that is gone is still removed.
+    let gone = changes(Grammar::TypeScript, base, "export const other = 1;\n");
+    assert_eq!(severity(&gone, "default"), Some(Severity::Incompatible));
+}
+
 // ky #834, #774, #720; zod #5929: types written differently in a structural language.
 #[test]
 fn typescript_type_text_changes_are_undecided_not_breaks() {
