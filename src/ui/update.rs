@@ -12,7 +12,7 @@ use crate::review::node::{Actor, ReviewNode};
 use crate::review::status::{Change, SuppressionHint};
 use crate::review::{Level, Role};
 use crate::space::state::Ladder;
-use crate::ui::action::Action;
+use crate::ui::action::{Action, Command, Report};
 use crate::ui::diffview::{self, DiffDoc, DiffRow};
 use crate::ui::keymap::Context;
 use crate::ui::rows::{self, Row, Unfold};
@@ -65,11 +65,12 @@ pub enum Effect {
 pub fn update(state: &mut AppState, action: Action) -> Vec<Effect> {
     crate::ui::log::record(state, &action);
     // The second press of the whole run's stop must come next: any other key disarms it.
-    if action.name().is_some() && action != Action::StopRun {
+    let command = matches!(action, Action::Command(_));
+    if command && action != Action::Command(Command::StopRun) {
         state.stop_armed = false;
     }
     // A key or the mouse: whatever is selected now is the person's choice.
-    if action.name().is_some() || matches!(action, Action::Click { .. }) {
+    if command || matches!(action, Action::Click { .. }) {
         state.auto_selected = None;
     }
     let effects = transition(state, action);
@@ -95,16 +96,16 @@ fn transition(state: &mut AppState, action: Action) -> Vec<Effect> {
 fn moves_only(action: &Action) -> bool {
     matches!(
         action,
-        Action::MoveDown
-            | Action::MoveUp
-            | Action::PageDown
-            | Action::PageUp
-            | Action::Top
-            | Action::Bottom
-            | Action::NextFile
-            | Action::PrevFile
-            | Action::NextFinding
-            | Action::PrevFinding
+        Action::Command(Command::MoveDown)
+            | Action::Command(Command::MoveUp)
+            | Action::Command(Command::PageDown)
+            | Action::Command(Command::PageUp)
+            | Action::Command(Command::Top)
+            | Action::Command(Command::Bottom)
+            | Action::Command(Command::NextFile)
+            | Action::Command(Command::PrevFile)
+            | Action::Command(Command::NextFinding)
+            | Action::Command(Command::PrevFinding)
     )
 }
 
@@ -113,23 +114,25 @@ fn dispatch(state: &mut AppState, action: Action) -> Vec<Effect> {
         return effects;
     }
     match action {
-        Action::MoveDown => move_in_pane(state, 1),
-        Action::MoveUp => move_in_pane(state, -1),
-        Action::PageDown => move_in_pane(state, page(state) as isize),
-        Action::PageUp => move_in_pane(state, -(page(state) as isize)),
-        Action::Top => move_in_pane(state, isize::MIN / 2),
-        Action::Bottom => move_in_pane(state, isize::MAX / 2),
-        Action::NextPane => cycle_pane(state, 1),
-        Action::PrevPane => cycle_pane(state, -1),
-        Action::Expand => expand(state),
-        Action::NextFinding => jump_finding(state, true),
-        Action::PrevFinding => jump_finding(state, false),
-        Action::Confirm | Action::Resolve | Action::Dismiss
+        Action::Command(Command::MoveDown) => move_in_pane(state, 1),
+        Action::Command(Command::MoveUp) => move_in_pane(state, -1),
+        Action::Command(Command::PageDown) => move_in_pane(state, page(state) as isize),
+        Action::Command(Command::PageUp) => move_in_pane(state, -(page(state) as isize)),
+        Action::Command(Command::Top) => move_in_pane(state, isize::MIN / 2),
+        Action::Command(Command::Bottom) => move_in_pane(state, isize::MAX / 2),
+        Action::Command(Command::NextPane) => cycle_pane(state, 1),
+        Action::Command(Command::PrevPane) => cycle_pane(state, -1),
+        Action::Command(Command::Expand) => expand(state),
+        Action::Command(Command::NextFinding) => jump_finding(state, true),
+        Action::Command(Command::PrevFinding) => jump_finding(state, false),
+        Action::Command(Command::Confirm)
+        | Action::Command(Command::Resolve)
+        | Action::Command(Command::Dismiss)
             if state.focus == Pane::Findings && group_targets(state).is_some() =>
         {
             return act_on_group(state, &action);
         }
-        Action::SelectRange => {
+        Action::Command(Command::SelectRange) => {
             if state.range.take().is_none() {
                 state.range = state.selected.clone();
                 if state.range.is_some() {
@@ -141,7 +144,7 @@ fn dispatch(state: &mut AppState, action: Action) -> Vec<Effect> {
                 }
             }
         }
-        Action::Confirm => {
+        Action::Command(Command::Confirm) => {
             return with_selected(state, "confirm", |state, id| {
                 let effects = triage::change(
                     state,
@@ -154,14 +157,14 @@ fn dispatch(state: &mut AppState, action: Action) -> Vec<Effect> {
                 effects
             });
         }
-        Action::Resolve => {
+        Action::Command(Command::Resolve) => {
             return with_selected(state, "resolve", |state, id| {
                 let effects = triage::change(state, &id, Change::Resolve { note: None });
                 move_on(state, &id, &effects);
                 effects
             });
         }
-        Action::Reopen => {
+        Action::Command(Command::Reopen) => {
             return with_selected(state, "reopen", |state, id| {
                 let Some(node) = state.node(&id) else {
                     return Vec::new();
@@ -183,14 +186,14 @@ fn dispatch(state: &mut AppState, action: Action) -> Vec<Effect> {
                 }
             });
         }
-        Action::Dismiss => {
+        Action::Command(Command::Dismiss) => {
             return with_selected(state, "dismiss", |state, id| {
                 if let Some(node) = state.node(&id).filter(|n| !n.status.is_active()) {
                     let text = format!(
                         "{} is already {}: {} reopens it",
                         triage::label(state, &id),
                         node.status,
-                        state.key(Context::Main, &Action::Reopen)
+                        state.key(Context::Main, Command::Reopen)
                     );
                     message(state, MessageKind::Warn, text);
                     return Vec::new();
@@ -202,11 +205,11 @@ fn dispatch(state: &mut AppState, action: Action) -> Vec<Effect> {
                 Vec::new()
             });
         }
-        Action::StopReviewer => return stop_reviewer(state),
-        Action::StopRun => return stop_run(state),
-        Action::Undo => return triage::undo(state),
-        Action::Redo => return triage::redo(state),
-        Action::EditInEditor => {
+        Action::Command(Command::StopReviewer) => return stop_reviewer(state),
+        Action::Command(Command::StopRun) => return stop_run(state),
+        Action::Command(Command::Undo) => return triage::undo(state),
+        Action::Command(Command::Redo) => return triage::redo(state),
+        Action::Command(Command::EditInEditor) => {
             // From the comment editor: what is typed so far goes to the editor.
             let typed = match state.top_overlay() {
                 Some(Overlay::Input(input)) => match &input.purpose {
@@ -244,7 +247,7 @@ fn dispatch(state: &mut AppState, action: Action) -> Vec<Effect> {
             Ok(text) => return save_comment(state, node_id, text),
             Err(why) => message(state, MessageKind::Error, why),
         },
-        Action::Yank => {
+        Action::Command(Command::Yank) => {
             return with_selected(state, "copy", |state, id| {
                 let Some(node) = state.node(&id) else {
                     return Vec::new();
@@ -258,7 +261,7 @@ fn dispatch(state: &mut AppState, action: Action) -> Vec<Effect> {
                 Vec::new()
             });
         }
-        Action::OpenInEditor => {
+        Action::Command(Command::OpenInEditor) => {
             return with_selected(state, "open in the editor", |state, id| {
                 let at = state
                     .node(&id)
@@ -275,7 +278,7 @@ fn dispatch(state: &mut AppState, action: Action) -> Vec<Effect> {
                 Vec::new()
             });
         }
-        Action::ZoomDetail => {
+        Action::Command(Command::ZoomDetail) => {
             state.zoomed = !state.zoomed;
             state.focus = if state.zoomed {
                 Pane::Detail
@@ -283,10 +286,10 @@ fn dispatch(state: &mut AppState, action: Action) -> Vec<Effect> {
                 Pane::Findings
             };
         }
-        Action::FocusFindings => focus(state, Pane::Findings),
-        Action::FocusDetail => focus(state, Pane::Detail),
-        Action::FocusReviewers => focus(state, Pane::Reviewers),
-        Action::FocusDisagreements => {
+        Action::Command(Command::FocusFindings) => focus(state, Pane::Findings),
+        Action::Command(Command::FocusDetail) => focus(state, Pane::Detail),
+        Action::Command(Command::FocusReviewers) => focus(state, Pane::Reviewers),
+        Action::Command(Command::FocusDisagreements) => {
             if state.disagreements.is_empty() {
                 info(state, "no disagreements".to_string());
             } else {
@@ -298,10 +301,10 @@ fn dispatch(state: &mut AppState, action: Action) -> Vec<Effect> {
             MessageKind::Warn,
             format!(
                 "{key} does nothing here · {} lists the keys",
-                state.key(Context::Main, &Action::Help)
+                state.key(Context::Main, Command::Help)
             ),
         ),
-        Action::EditComment => {
+        Action::Command(Command::EditComment) => {
             return with_selected(state, "edit", |state, id| {
                 let text = state
                     .node(&id)
@@ -314,34 +317,34 @@ fn dispatch(state: &mut AppState, action: Action) -> Vec<Effect> {
                 Vec::new()
             });
         }
-        Action::ToggleMark => {
+        Action::Command(Command::ToggleMark) => {
             if let Some(RowKey::Node(id)) = state.selected.clone()
                 && !state.marked.remove(&id)
             {
                 state.marked.insert(id);
             }
         }
-        Action::Filter => {
+        Action::Command(Command::Filter) => {
             let previous = state.filter.clone();
             state.overlays.push(Overlay::input(
                 InputPurpose::Filter { previous },
                 &state.filter,
             ));
         }
-        Action::ClearFilter => state.filter.clear(),
-        Action::CycleLevel => return cycle_level(state),
-        Action::OpenGate => open_gate(state),
-        Action::OpenDiff => open_diff(state),
+        Action::Command(Command::ClearFilter) => state.filter.clear(),
+        Action::Command(Command::CycleLevel) => return cycle_level(state),
+        Action::Command(Command::OpenGate) => open_gate(state),
+        Action::Command(Command::OpenDiff) => open_diff(state),
         // Outside the diff view there are no files to jump between.
-        Action::NextFile | Action::PrevFile => {}
-        Action::Help => {
+        Action::Command(Command::NextFile) | Action::Command(Command::PrevFile) => {}
+        Action::Command(Command::Help) => {
             if matches!(state.top_overlay(), Some(Overlay::Help { .. })) {
                 state.overlays.pop();
             } else {
                 state.overlays.push(Overlay::Help { scroll: 0 });
             }
         }
-        Action::Close => {
+        Action::Command(Command::Close) => {
             if state.overlays.pop().is_none() {
                 if state.range.is_some() {
                     state.range = None;
@@ -354,13 +357,13 @@ fn dispatch(state: &mut AppState, action: Action) -> Vec<Effect> {
                 }
             }
         }
-        Action::Quit => {
+        Action::Command(Command::Quit) => {
             state.quit = true;
             return vec![Effect::Quit];
         }
-        Action::GateFix => return gate_fix(state),
-        Action::GateIgnore => gate_ignore(state),
-        Action::GatePublish => {
+        Action::Command(Command::GateFix) => return gate_fix(state),
+        Action::Command(Command::GateIgnore) => gate_ignore(state),
+        Action::Command(Command::GatePublish) => {
             if let Some(target) = &state.published {
                 let text = format!("round {} was published: {target}", state.round);
                 message(state, MessageKind::Warn, text);
@@ -371,26 +374,26 @@ fn dispatch(state: &mut AppState, action: Action) -> Vec<Effect> {
                 return vec![Effect::PreviewPublish];
             }
         }
-        Action::GateDetails => {
+        Action::Command(Command::GateDetails) => {
             if let Some(Overlay::Gate { details, .. }) = state.overlays.last_mut() {
                 *details = !*details;
             }
         }
         // Its label says "leave without publishing": the gate closes, the cockpit stays.
-        Action::GateAbort => {
+        Action::Command(Command::GateAbort) => {
             if matches!(state.top_overlay(), Some(Overlay::Gate { .. })) {
                 state.overlays.pop();
                 info(state, "left the gate: nothing was published".to_string());
             }
         }
-        Action::PublishConfirm => {
+        Action::Command(Command::PublishConfirm) => {
             if matches!(state.top_overlay(), Some(Overlay::Preview { .. })) {
                 state.overlays.clear();
                 info(state, "publishing…".to_string());
                 return vec![Effect::Publish];
             }
         }
-        Action::PublishCancel => {
+        Action::Command(Command::PublishCancel) => {
             if matches!(
                 state.top_overlay(),
                 Some(Overlay::Preview { .. } | Overlay::PreviewPending)
@@ -446,12 +449,12 @@ fn dispatch(state: &mut AppState, action: Action) -> Vec<Effect> {
                 state.message = None;
             }
         }
-        Action::Engine(event) => return apply_event(state, event),
-        Action::RunStarted {
+        Action::Engine(Report::Event(event)) => return apply_event(state, event),
+        Action::Engine(Report::RunStarted {
             run,
             round,
             reviewers,
-        } => {
+        }) => {
             state.board.start_run(run);
             for (name, required) in reviewers {
                 state.board.queue(&name, required);
@@ -459,7 +462,7 @@ fn dispatch(state: &mut AppState, action: Action) -> Vec<Effect> {
             state.round = round;
             refresh(state);
         }
-        Action::Ladder(ladder) => {
+        Action::Engine(Report::Ladder(ladder)) => {
             state.ladder = ladder;
             if ladder != Ladder::AwaitingApproval {
                 if ladder < Ladder::AwaitingApproval {
@@ -474,40 +477,40 @@ fn dispatch(state: &mut AppState, action: Action) -> Vec<Effect> {
                 });
             }
         }
-        Action::Axes(axes) => {
+        Action::Engine(Report::Axes(axes)) => {
             state.axes = axes;
             refresh(state);
         }
-        Action::Reviewers(reviewers) => {
+        Action::Engine(Report::Reviewers(reviewers)) => {
             state.board.reviewers = reviewers.into_iter().map(|r| (r.name.clone(), r)).collect();
             refresh(state);
         }
-        Action::Comments(comments) => state.comments = comments,
-        Action::Findings(nodes) => {
+        Action::Engine(Report::Comments(comments)) => state.comments = comments,
+        Action::Engine(Report::Findings(nodes)) => {
             state.board.nodes = nodes;
             refresh(state);
         }
-        Action::Verdict(verdict) => state.verdict = Some(verdict),
-        Action::Cohorts(cohorts) => state.cohorts = cohorts,
-        Action::Code { path, lines } => {
+        Action::Engine(Report::Verdict(verdict)) => state.verdict = Some(verdict),
+        Action::Engine(Report::Cohorts(cohorts)) => state.cohorts = cohorts,
+        Action::Engine(Report::Code { path, lines }) => {
             state.code.insert(path, lines);
         }
-        Action::Diff(diff) => {
+        Action::Engine(Report::Diff(diff)) => {
             state.diff = Some(diff);
             if let Some(mut view) = diff_view(state) {
                 place(state, &mut view, Place::Keep);
                 set_diff_view(state, view);
             }
         }
-        Action::Loading(loading) => state.loading = loading,
-        Action::Pr(header) => state.pr = header,
-        Action::Phase(phase) => state.phase = phase,
-        Action::PublishPreview(data) => {
+        Action::Engine(Report::Loading(loading)) => state.loading = loading,
+        Action::Engine(Report::Pr(header)) => state.pr = header,
+        Action::Engine(Report::Phase(phase)) => state.phase = phase,
+        Action::Engine(Report::PublishPreview(data)) => {
             if let Some(top @ Overlay::PreviewPending) = state.overlays.last_mut() {
                 *top = Overlay::Preview { data, scroll: 0 };
             }
         }
-        Action::Published { target } => {
+        Action::Engine(Report::Published { target }) => {
             state.overlays.retain(|o| {
                 !matches!(
                     o,
@@ -517,7 +520,7 @@ fn dispatch(state: &mut AppState, action: Action) -> Vec<Effect> {
             info(state, format!("published: {target}"));
             state.published = Some(target);
         }
-        Action::EngineError { title, message } => {
+        Action::Engine(Report::EngineError { title, message }) => {
             if matches!(state.top_overlay(), Some(Overlay::PreviewPending)) {
                 state.overlays.pop();
             }
@@ -526,13 +529,13 @@ fn dispatch(state: &mut AppState, action: Action) -> Vec<Effect> {
             state.message = None;
             state.overlays.push(Overlay::Error { title, message });
         }
-        Action::Notice(text) => info(state, text),
-        Action::PatchWritten { patch, summary } => {
+        Action::Engine(Report::Notice(text)) => info(state, text),
+        Action::Engine(Report::PatchWritten { patch, summary }) => {
             state.patch = Some(patch);
-            let key = state.key(Context::Main, &Action::ViewPatch);
+            let key = state.key(Context::Main, Command::ViewPatch);
             info(state, format!("{summary} · {key} shows it"));
         }
-        Action::EventLog => {
+        Action::Command(Command::EventLog) => {
             if matches!(state.top_overlay(), Some(Overlay::Log { .. })) {
                 state.overlays.pop();
             } else {
@@ -540,14 +543,14 @@ fn dispatch(state: &mut AppState, action: Action) -> Vec<Effect> {
                 state.overlays.push(Overlay::Log { scroll: u16::MAX });
             }
         }
-        Action::ViewPatch => {
+        Action::Command(Command::ViewPatch) => {
             if state.patch.is_some() {
                 state.overlays.push(Overlay::Patch { scroll: 0 });
             } else {
                 let text = format!(
                     "no patch yet: the gate's fix ({}, then {}) writes one",
-                    state.key(Context::Main, &Action::OpenGate),
-                    state.key(Context::Gate, &Action::GateFix)
+                    state.key(Context::Main, Command::OpenGate),
+                    state.key(Context::Gate, Command::GateFix)
                 );
                 message(state, MessageKind::Warn, text);
             }
@@ -603,7 +606,7 @@ fn stop_reviewer(state: &mut AppState) -> Vec<Effect> {
     let Some(name) = selected else {
         let text = format!(
             "select a reviewer in the reviewers pane ({}) to stop it",
-            state.key(Context::Main, &Action::FocusReviewers)
+            state.key(Context::Main, Command::FocusReviewers)
         );
         message(state, MessageKind::Warn, text);
         return Vec::new();
@@ -631,7 +634,7 @@ fn stop_run(state: &mut AppState) -> Vec<Effect> {
         state.stop_armed = true;
         let text = format!(
             "{} again stops every reviewer and pass; what they found stays",
-            state.key(Context::Main, &Action::StopRun)
+            state.key(Context::Main, Command::StopRun)
         );
         message(state, MessageKind::Warn, text);
         return Vec::new();
@@ -768,7 +771,7 @@ fn act_on_group(state: &mut AppState, action: &Action) -> Vec<Effect> {
             state.node(id).is_some_and(|n| match action {
                 // Only what the change moves: a dismissed finding is not confirmed, a
                 // finding already confirmed by the person is not confirmed twice.
-                Action::Confirm => {
+                Action::Command(Command::Confirm) => {
                     n.status.is_active()
                         && n.origin.reviewer != state.person
                         && !n.confirmations.iter().any(|s| s.by == me)
@@ -786,7 +789,7 @@ fn act_on_group(state: &mut AppState, action: &Action) -> Vec<Effect> {
         return Vec::new();
     }
     match action {
-        Action::Dismiss => {
+        Action::Command(Command::Dismiss) => {
             state.overlays.push(Overlay::input(
                 InputPurpose::Dismiss {
                     node_ids: candidates,
@@ -795,7 +798,7 @@ fn act_on_group(state: &mut AppState, action: &Action) -> Vec<Effect> {
             ));
             Vec::new()
         }
-        Action::Confirm => {
+        Action::Command(Command::Confirm) => {
             state.range = None;
             let change = Change::Confirm {
                 note: String::new(),
@@ -1418,7 +1421,7 @@ fn containing_fold(state: &AppState, visible: &[Row], key: &RowKey) -> Option<Ro
 /// the diff view takes movement, file and finding jumps, and enter. `None`: not handled here.
 fn in_overlay(state: &mut AppState, action: &Action) -> Option<Vec<Effect>> {
     let max = state.layout.overlay_scroll_max;
-    if *action == Action::Bottom
+    if *action == Action::Command(Command::Bottom)
         && let Some(Overlay::Log { scroll }) = state.overlays.last_mut()
     {
         // The log's end, wherever it is by the next frame: it follows new lines.
@@ -1432,12 +1435,12 @@ fn in_overlay(state: &mut AppState, action: &Action) -> Option<Vec<Effect>> {
         | Overlay::Preview { scroll, .. }
         | Overlay::Gate { scroll, .. } => {
             let delta: i16 = match action {
-                Action::MoveDown => 1,
-                Action::MoveUp => -1,
-                Action::PageDown => 10,
-                Action::PageUp => -10,
-                Action::Top => i16::MIN,
-                Action::Bottom => i16::MAX,
+                Action::Command(Command::MoveDown) => 1,
+                Action::Command(Command::MoveUp) => -1,
+                Action::Command(Command::PageDown) => 10,
+                Action::Command(Command::PageUp) => -10,
+                Action::Command(Command::Top) => i16::MIN,
+                Action::Command(Command::Bottom) => i16::MAX,
                 _ => return None,
             };
             // From where it is drawn: a scroll past the end (following the end) is at `max`.
@@ -1581,42 +1584,50 @@ fn diff_action(state: &mut AppState, action: &Action) -> Option<Vec<Effect>> {
         let page = diff_height(state).saturating_sub(1).max(1);
         let marks = || -> Vec<usize> { doc.marks(state).iter().map(|(row, _)| *row).collect() };
         match action {
-            Action::MoveDown => DiffMove::To(cursor + 1, Place::Keep),
-            Action::MoveUp => DiffMove::To(cursor.saturating_sub(1), Place::Keep),
-            Action::PageDown => DiffMove::To(cursor + page, Place::Keep),
-            Action::PageUp => DiffMove::To(cursor.saturating_sub(page), Place::Keep),
-            Action::Top => DiffMove::To(0, Place::Keep),
-            Action::Bottom => DiffMove::To(last, Place::Keep),
-            Action::NextFile => match doc.file_starts().find(|&s| s > cursor) {
+            Action::Command(Command::MoveDown) => DiffMove::To(cursor + 1, Place::Keep),
+            Action::Command(Command::MoveUp) => DiffMove::To(cursor.saturating_sub(1), Place::Keep),
+            Action::Command(Command::PageDown) => DiffMove::To(cursor + page, Place::Keep),
+            Action::Command(Command::PageUp) => {
+                DiffMove::To(cursor.saturating_sub(page), Place::Keep)
+            }
+            Action::Command(Command::Top) => DiffMove::To(0, Place::Keep),
+            Action::Command(Command::Bottom) => DiffMove::To(last, Place::Keep),
+            Action::Command(Command::NextFile) => match doc.file_starts().find(|&s| s > cursor) {
                 Some(row) => DiffMove::To(row, Place::Top),
                 None => DiffMove::Note("last file".to_string()),
             },
-            Action::PrevFile => match doc.file_starts().filter(|&s| s < cursor).last() {
-                Some(row) => DiffMove::To(row, Place::Top),
-                None => DiffMove::Note("first file".to_string()),
-            },
-            Action::NextFinding => match marks().into_iter().find(|&r| r > cursor) {
-                Some(row) => DiffMove::To(row, Place::Context),
-                None => DiffMove::Note("no marked line below".to_string()),
-            },
-            Action::PrevFinding => match marks().into_iter().rfind(|&r| r < cursor) {
-                Some(row) => DiffMove::To(row, Place::Context),
-                None => DiffMove::Note("no marked line above".to_string()),
-            },
-            Action::Expand => {
+            Action::Command(Command::PrevFile) => {
+                match doc.file_starts().filter(|&s| s < cursor).last() {
+                    Some(row) => DiffMove::To(row, Place::Top),
+                    None => DiffMove::Note("first file".to_string()),
+                }
+            }
+            Action::Command(Command::NextFinding) => {
+                match marks().into_iter().find(|&r| r > cursor) {
+                    Some(row) => DiffMove::To(row, Place::Context),
+                    None => DiffMove::Note("no marked line below".to_string()),
+                }
+            }
+            Action::Command(Command::PrevFinding) => {
+                match marks().into_iter().rfind(|&r| r < cursor) {
+                    Some(row) => DiffMove::To(row, Place::Context),
+                    None => DiffMove::Note("no marked line above".to_string()),
+                }
+            }
+            Action::Command(Command::Expand) => {
                 let by_path = diffview::findings_by_path(state);
                 match diffview::findings_at(&doc, &by_path, cursor).first() {
                     Some(node) => DiffMove::Select(node.id.clone()),
                     None => DiffMove::Note(format!(
                         "no finding on this line: {} jumps to the next mark",
-                        state.key(Context::Diff, &Action::NextFinding)
+                        state.key(Context::Diff, Command::NextFinding)
                     )),
                 }
             }
-            Action::OpenDiff => DiffMove::Close,
+            Action::Command(Command::OpenDiff) => DiffMove::Close,
             // The head's line; a removed line has none, and its base line is close to where
             // it was.
-            Action::OpenInEditor => match doc.row(cursor) {
+            Action::Command(Command::OpenInEditor) => match doc.row(cursor) {
                 Some(DiffRow::Line { path, line }) => DiffMove::Open(
                     path.to_string(),
                     line.new_line.or(line.old_line).unwrap_or(1),

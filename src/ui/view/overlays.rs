@@ -8,7 +8,7 @@ use ratatui::widgets::{Block, Clear, Padding, Paragraph, Wrap};
 
 use super::{ViewContext, centered, pad, percent};
 use crate::review::Priority;
-use crate::ui::action::Action;
+use crate::ui::command::Command;
 use crate::ui::keymap::{Context, short};
 use crate::ui::state::{AppState, InputOverlay, InputPurpose, Overlay, PreviewData};
 
@@ -73,7 +73,7 @@ fn help(frame: &mut Frame, area: Rect, scroll: u16, cx: &ViewContext) -> u16 {
             };
             lines.push(Line::from(vec![
                 Span::styled(format!("  {}", pad(&keys, 14)), theme.key_hint),
-                Span::styled(pad(binding.action.name().unwrap_or(""), 16), theme.muted),
+                Span::styled(pad(binding.command.name(), 16), theme.muted),
                 Span::styled(binding.desc, theme.text),
             ]));
         }
@@ -104,7 +104,7 @@ fn help(frame: &mut Frame, area: Rect, scroll: u16, cx: &ViewContext) -> u16 {
 fn legend(cx: &ViewContext) -> Vec<Line<'static>> {
     let theme = &cx.theme;
     let mut lines = vec![Line::from(Span::styled("What the marks mean", theme.title))];
-    let key = |action: &Action| cx.keymap.key(Context::Main, action);
+    let key = |command: Command| cx.keymap.key(Context::Main, command);
     let marks: [(&str, String); 12] = [
         (
             "▶ ▷",
@@ -119,7 +119,7 @@ fn legend(cx: &ViewContext) -> Vec<Line<'static>> {
             "▸ (+2)",
             format!(
                 "2 more reports of the same problem folded under it ({} unfolds)",
-                key(&Action::Expand)
+                key(Command::Expand)
             ),
         ),
         ("↳", "a duplicate of the finding above".to_string()),
@@ -127,7 +127,7 @@ fn legend(cx: &ViewContext) -> Vec<Line<'static>> {
             "●",
             format!(
                 "marked ({}) for the gate's fix and ignore",
-                key(&Action::ToggleMark)
+                key(Command::ToggleMark)
             ),
         ),
         (
@@ -154,7 +154,7 @@ fn legend(cx: &ViewContext) -> Vec<Line<'static>> {
             "retry limit",
             format!(
                 "a reviewer held up: retrying after a failure, or a rate limit; waiting: a slow server ({}: why)",
-                key(&Action::EventLog)
+                key(Command::EventLog)
             ),
         ),
         (
@@ -211,7 +211,7 @@ fn gate(
                     format!(
                         "… {} more: {} shows them",
                         super::findings::plural(verdict.reasons.len() - 1, "reason"),
-                        cx.keymap.key(Context::Gate, &Action::GateDetails)
+                        cx.keymap.key(Context::Gate, Command::GateDetails)
                     ),
                     theme.muted,
                 )));
@@ -269,9 +269,9 @@ fn gate(
         .bindings
         .iter()
         .filter(|b| b.context == Context::Gate && !b.keys.is_empty())
-        .filter(|b| !is_scroll(&b.action))
+        .filter(|b| !is_scroll(b.command))
         // A round is published once: the gate stops offering it.
-        .filter(|b| !(state.published.is_some() && b.action == Action::GatePublish))
+        .filter(|b| !(state.published.is_some() && b.command == Command::GatePublish))
         .map(|b| {
             let keys = b
                 .keys
@@ -279,7 +279,7 @@ fn gate(
                 .map(|k| k.to_string())
                 .collect::<Vec<_>>()
                 .join("/");
-            (keys, b.desc, short(&b.action))
+            (keys, b.desc, short(b.command))
         })
         .collect();
     let room = area.height.saturating_sub(2);
@@ -337,10 +337,10 @@ fn gate(
 }
 
 /// Movement keys: listed in help, not among an overlay's actions.
-fn is_scroll(action: &crate::ui::action::Action) -> bool {
-    use crate::ui::action::Action as A;
+fn is_scroll(command: Command) -> bool {
+    use Command as A;
     matches!(
-        action,
+        command,
         A::MoveDown | A::MoveUp | A::PageDown | A::PageUp | A::Top | A::Bottom
     )
 }
@@ -455,7 +455,7 @@ fn event_log(
                 " Event log ({}) · {} scroll · {} newest · any other key closes ",
                 state.log.len(),
                 cx.keymap.scroll_keys(Context::Log),
-                cx.keymap.key(Context::Log, &Action::Bottom)
+                cx.keymap.key(Context::Log, Command::Bottom)
             ),
             cx,
         ),
