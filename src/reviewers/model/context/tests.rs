@@ -22,11 +22,11 @@ fn pr(title: &str, body: &str) -> PullRequest {
         draft: false,
         base: BranchTip {
             ref_name: "main".into(),
-            sha: "a".repeat(40),
+            sha: crate::commit_id::CommitId::parse(&"a".repeat(40)).unwrap(),
         },
         head: BranchTip {
             ref_name: "feature".into(),
-            sha: "b".repeat(40),
+            sha: crate::commit_id::CommitId::parse(&"b".repeat(40)).unwrap(),
         },
         clone_url: "https://example.com/o/r.git".into(),
         html_url: "https://example.com/o/r/pull/7".into(),
