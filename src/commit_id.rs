@@ -15,9 +15,7 @@ pub struct CommitId(String);
 
 /// Why a text is not a full commit id; names the text (cut) and what is expected.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
-#[error(
-    "{shown:?} is not a commit id: expected 40 (SHA-1) or 64 (SHA-256) hexadecimal digits"
-)]
+#[error("{shown:?} is not a commit id: expected 40 (SHA-1) or 64 (SHA-256) hexadecimal digits")]
 pub struct CommitIdError {
     shown: String,
 }
@@ -102,6 +100,18 @@ impl PartialEq<String> for CommitId {
     }
 }
 
+impl PartialEq<CommitId> for String {
+    fn eq(&self, other: &CommitId) -> bool {
+        *self == other.0
+    }
+}
+
+impl PartialEq<CommitId> for str {
+    fn eq(&self, other: &CommitId) -> bool {
+        self == other.0
+    }
+}
+
 impl fmt::Display for CommitId {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.0)
@@ -115,14 +125,30 @@ mod tests {
     #[test]
     fn full_ids_of_either_hash_are_accepted_and_lowercased() {
         let sha1 = "3F2A9C1D".repeat(5);
-        assert_eq!(CommitId::parse(&sha1).unwrap().as_str(), sha1.to_lowercase());
-        assert_eq!(CommitId::parse(&"ab".repeat(32)).unwrap().as_str().len(), 64);
-        assert_eq!(CommitId::parse(&"ab".repeat(20)).unwrap().short(7), "abababa");
+        assert_eq!(
+            CommitId::parse(&sha1).unwrap().as_str(),
+            sha1.to_lowercase()
+        );
+        assert_eq!(
+            CommitId::parse(&"ab".repeat(32)).unwrap().as_str().len(),
+            64
+        );
+        assert_eq!(
+            CommitId::parse(&"ab".repeat(20)).unwrap().short(7),
+            "abababa"
+        );
     }
 
     #[test]
     fn abbreviations_names_and_junk_are_refused_naming_what_was_given() {
-        for bad in ["", "3f2a9c1", "main", &"g".repeat(40), &"a".repeat(41), "HEAD~1"] {
+        for bad in [
+            "",
+            "3f2a9c1",
+            "main",
+            &"g".repeat(40),
+            &"a".repeat(41),
+            "HEAD~1",
+        ] {
             let error = CommitId::parse(bad).unwrap_err().to_string();
             assert!(error.contains("not a commit id"), "{bad}: {error}");
         }

@@ -3,9 +3,9 @@
 
 use std::path::{Path, PathBuf};
 
+use crate::commit_id::CommitId;
 use git2::{BranchType, Oid, Repository};
 use thiserror::Error;
-use crate::commit_id::CommitId;
 
 use super::forge::{
     BranchTip, ChangedFile, CheckRun, FileStatus, Forge, ForgeFuture, NewReview, PostedReview,

@@ -284,8 +284,8 @@ pub async fn prepare(reference: PrRef, options: &PrepareOptions) -> Result<Prepa
             let source = Source {
                 remote: Some(pr.clone_url.clone()),
                 base_branch: Some(pr.base.ref_name.clone()),
-                head_sha: Some(pr.head.sha.clone()),
-                base_sha: Some(pr.base.sha.clone()),
+                head_sha: Some(pr.head.sha.to_string()),
+                base_sha: Some(pr.base.sha.to_string()),
                 // The clone URL is the API's answer: the token goes with it only to the PR's
                 // own host or the API's, never to a third host the answer names.
                 token: token.filter(|_| remote_may_get_token(&pr.clone_url, host, &api_url)),

@@ -19,7 +19,7 @@ use crate::review::level::Level;
 use crate::review::level::Role;
 use crate::review::status::apply_suppression_hints;
 use crate::review::verdict::Outcome;
-use crate::reviewers::deterministic::secrets::{self, SECRET_SCAN, SecretScanner, SecretSetup};
+use crate::reviewers::deterministic::secrets::{SECRET_SCAN, SecretScanner, SecretSetup};
 use crate::reviewers::deterministic::{self, DeterministicInput};
 use crate::reviewers::model::dispatch;
 use crate::reviewers::model::passes;

@@ -539,7 +539,9 @@ fn redacted<Pv, Pd>(event: SessionEvent<Pv, Pd>) -> SessionEvent<Pv, Pd> {
             title,
             message: crate::reviewers::redact::outbound(&message),
         },
-        SessionEvent::Notice(text) => SessionEvent::Notice(crate::reviewers::redact::outbound(&text)),
+        SessionEvent::Notice(text) => {
+            SessionEvent::Notice(crate::reviewers::redact::outbound(&text))
+        }
         other => other,
     }
 }

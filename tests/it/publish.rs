@@ -223,7 +223,11 @@ fn secrets_in_the_pr_text_and_in_githubs_answers_are_never_posted_printed_or_sto
     assert_eq!(out.status.code(), Some(6), "{err}");
     assert_eq!(server.bodies_to(REVIEWS).len(), 1, "{err}");
     // The PR's title is in the report, redacted where it stands.
-    assert!(text(&out.stdout).contains("deploy token ghp_…"), "{}", text(&out.stdout));
+    assert!(
+        text(&out.stdout).contains("deploy token ghp_…"),
+        "{}",
+        text(&out.stdout)
+    );
 
     // A fresh space, and GitHub refuses the review quoting the token it was (supposedly) sent.
     server.fail_always(
@@ -234,7 +238,11 @@ fn secrets_in_the_pr_text_and_in_githubs_answers_are_never_posted_printed_or_sto
         },
     );
     let refused_dir = tempfile::tempdir().unwrap();
-    let refused = run(&server, refused_dir.path(), &["--publish", "--format", "json"]);
+    let refused = run(
+        &server,
+        refused_dir.path(),
+        &["--publish", "--format", "json"],
+    );
     let refused_err = text(&refused.stderr);
     assert!(refused_err.contains("Validation Failed"), "{refused_err}");
 
@@ -260,10 +268,16 @@ fn secrets_in_the_pr_text_and_in_githubs_answers_are_never_posted_printed_or_sto
         ])
         .chain(written.iter().map(|path| {
             let bytes = std::fs::read(path).unwrap_or_default();
-            (path.display().to_string(), String::from_utf8_lossy(&bytes).into_owned())
+            (
+                path.display().to_string(),
+                String::from_utf8_lossy(&bytes).into_owned(),
+            )
         }))
     {
-        assert!(!text.contains(&pat[4..]), "{place} holds the token:\n{text}");
+        assert!(
+            !text.contains(&pat[4..]),
+            "{place} holds the token:\n{text}"
+        );
     }
 }
 
@@ -396,7 +410,7 @@ fn the_fake_answers_bad_reviews_with_githubs_real_422s() {
         body: "x".into(),
     };
     let review = |event, comments| NewReview {
-        commit_id: head.clone(),
+        commit_id: review_tui::commit_id::CommitId::parse(&head).unwrap(),
         event,
         body: "b".into(),
         comments,

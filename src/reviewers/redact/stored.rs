@@ -7,9 +7,9 @@
 use serde_json::Value;
 
 use super::redact_text;
-use crate::reviewers::deterministic::secrets::SecretScanner;
 use crate::review::events::{EventKind, ReviewEvent};
 use crate::review::node::ReviewNode;
+use crate::reviewers::deterministic::secrets::SecretScanner;
 
 fn redact_in_place(text: &mut String, scanner: &SecretScanner) {
     let (redacted, count) = redact_text(text, scanner);

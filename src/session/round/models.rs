@@ -14,7 +14,6 @@ use crate::review::fingerprint::stamp;
 use crate::review::node::{ReviewNode, Source};
 use crate::review::verdict::Outcome;
 use crate::reviewers::deterministic::secrets::SecretScanner;
-use crate::reviewers::redact;
 use crate::reviewers::model::agent::{Agent, Bounds, ContextPart, Pricing, Redactor};
 use crate::reviewers::model::context::{Context, read_guidance};
 use crate::reviewers::model::dispatch::Assignment;
@@ -23,6 +22,7 @@ use crate::reviewers::model::roster::{Roster, header};
 use crate::reviewers::model::sandbox_tools::SandboxTools;
 use crate::reviewers::model::toolbox::ToolBox;
 use crate::reviewers::model::tools::Sandbox;
+use crate::reviewers::redact;
 use crate::session::prepare::Prepared;
 
 /// How the model reviewers of a review run.

@@ -155,7 +155,10 @@ fn to_hit(
         // redaction leaves of gitleaks' own match.
         None => {
             scanner
-                .redact(&raw.matched.replace(&raw.secret, &redact_secret(&raw.secret)))
+                .redact(
+                    &raw.matched
+                        .replace(&raw.secret, &redact_secret(&raw.secret)),
+                )
                 .0
         }
     };

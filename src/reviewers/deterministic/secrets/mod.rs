@@ -7,9 +7,9 @@ mod entropy;
 mod gitleaks_cli;
 mod gitleaks_config;
 mod ignore;
+mod mask;
 mod node;
 mod re2;
-mod mask;
 mod rule;
 mod scanner;
 mod setup;
@@ -25,8 +25,8 @@ pub use gitleaks_config::{
     load_gitleaks_config,
 };
 pub use ignore::{GITLEAKSIGNORE, IgnoreEntry, parse_gitleaksignore};
-pub use node::{SECRET_SCAN, to_nodes};
 pub use mask::redact_secret;
+pub use node::{SECRET_SCAN, to_nodes};
 pub use rule::{Allowlist, Condition, RegexTarget, SecretGroup, SecretRule};
 pub use scanner::{GITLEAKS_ALLOW, SecretHit, SecretScanner};
 pub use setup::{

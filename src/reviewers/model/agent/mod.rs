@@ -43,12 +43,12 @@ use crate::reviewers::model::provider::{
 };
 use crate::reviewers::model::toolbox::{ToolBox, ToolError};
 
+pub use crate::reviewers::redact::{NoRedaction, Redactor};
 pub use findings::{Findings, FindingsError, extract as extract_findings};
 pub use prompt::{
     ContextPart, OUTPUT_TOOLS, UNTRUSTED_TAG, context_message, findings_output, findings_schema,
     output_tools, system_prompt,
 };
-pub use crate::reviewers::redact::{NoRedaction, Redactor};
 pub use refusal::{CallAnswer, Refusal};
 
 /// A tool answer longer than this is cut: one huge file should not eat the token budget.

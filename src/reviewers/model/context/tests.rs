@@ -3,11 +3,11 @@
 
 use git2::Repository;
 
-use crate::space::test_repo::{commit_all, git, init};
 use super::*;
 use crate::diff::git::merge_base_diff_text;
 use crate::diff::parse;
 use crate::pr::forge::{BranchTip, IssueComment, PrState, Review, ReviewComment, Side};
+use crate::space::test_repo::{commit_all, git, init};
 
 const PLANTED: &str = "ghp_PLANTEDsecretVALUE0123456789abcdefXYZ";
 
