@@ -229,8 +229,13 @@ fn secrets_in_the_pr_text_and_in_githubs_answers_are_never_posted_printed_or_sto
         text(&out.stdout)
     );
 
-    // A fresh space, and GitHub refuses the review quoting the token it was (supposedly) sent.
-    server.fail_always(
+    // Another PR with the same text, whose review GitHub refuses, quoting the token back.
+    let refusing = start("octocat");
+    refusing.update_pull(|pull| {
+        pull.title = format!("Parse a port (deploy token {pat})");
+        pull.body = Some(format!("Deploy with GH_TOKEN={pat} once merged."));
+    });
+    refusing.fail_always(
         REVIEWS,
         Fault::Says {
             status: 422,
@@ -239,14 +244,15 @@ fn secrets_in_the_pr_text_and_in_githubs_answers_are_never_posted_printed_or_sto
     );
     let refused_dir = tempfile::tempdir().unwrap();
     let refused = run(
-        &server,
+        &refusing,
         refused_dir.path(),
         &["--publish", "--format", "json"],
     );
     let refused_err = text(&refused.stderr);
     assert!(refused_err.contains("Validation Failed"), "{refused_err}");
 
-    assert_nothing_leaked(&server, &[&out, &refused]);
+    assert_nothing_leaked(&server, &[&out]);
+    assert_nothing_leaked(&refusing, &[&refused]);
     let mut written = Vec::new();
     for dir in [data.path(), refused_dir.path()] {
         collect_files(dir, &mut written);
