@@ -289,7 +289,7 @@ pub async fn prepare(reference: PrRef, options: &PrepareOptions) -> Result<Prepa
                 // The clone URL is the API's answer: the token goes with it only to the PR's
                 // own host or the API's, never to a third host the answer names.
                 token: token.filter(|_| remote_may_get_token(&pr.clone_url, host, &api_url)),
-                title: pr.title.clone(),
+                title: crate::reviewers::redact::outbound(&pr.title),
                 url: pr.html_url.clone(),
             };
             // The discussion is read while the space is opened: neither needs the other.
@@ -355,7 +355,7 @@ pub async fn prepare(reference: PrRef, options: &PrepareOptions) -> Result<Prepa
                 },
             );
             let source = Source {
-                title: pr.title.clone(),
+                title: crate::reviewers::redact::outbound(&pr.title),
                 url: String::new(),
                 ..Source::default()
             };
