@@ -676,12 +676,18 @@ impl Keymap {
 
     /// Short hints for the status line of a pane: (keys, description, whether it must stay
     /// when the line is short: help and quit, the way to everything else and the way out).
-    pub fn hints(&self, pane: Pane) -> Vec<(String, &'static str, bool)> {
+    /// Commands that cannot run now (`available` says no) are left out: the line is short.
+    pub fn hints(
+        &self,
+        pane: Pane,
+        available: impl Fn(Command) -> bool,
+    ) -> Vec<(String, &'static str, bool)> {
         self.bindings
             .iter()
             .filter(|b| {
                 b.context == Context::Main && b.hint_in.contains(&pane) && !b.keys.is_empty()
             })
+            .filter(|b| available(b.command))
             .map(|b| {
                 let essential = matches!(b.command, Command::Help | Command::Quit);
                 (b.keys[0].to_string(), short(b.command), essential)
