@@ -20,8 +20,12 @@ const SIZE_LIMIT: usize = 64 << 20;
 
 /// Translates and compiles one RE2 pattern.
 pub fn compile(pattern: &str) -> Result<Regex, String> {
-    let translated = translate(pattern)?;
-    RegexBuilder::new(&translated)
+    compile_translated(&translate(pattern)?)
+}
+
+/// Compiles a pattern [`translate`] made.
+pub fn compile_translated(translated: &str) -> Result<Regex, String> {
+    RegexBuilder::new(translated)
         .size_limit(SIZE_LIMIT)
         .build()
         .map_err(|e| one_line(&e.to_string()))
