@@ -460,7 +460,11 @@ mod lazy_tests {
         let parsed = parse(GITLEAKS_DEFAULT_TOML, Compile::OnFirstUse).unwrap();
         assert!(parsed.problems.is_empty(), "{:?}", parsed.problems);
         // Only the rule whose secretGroup had to be checked against its groups.
-        assert!(compiled(&parsed.rules).len() <= 1, "{:?}", compiled(&parsed.rules));
+        assert!(
+            compiled(&parsed.rules).len() <= 1,
+            "{:?}",
+            compiled(&parsed.rules)
+        );
         let rules = compose(&parsed.rules, Vec::new(), &[]);
         let scanner = SecretScanner::new(rules, parsed.global);
         let before = compiled(scanner.rules()).len();
@@ -470,7 +474,12 @@ mod lazy_tests {
         let _ = scanner.secret_spans(&text, Some("src/lib.rs"));
         let after = compiled(scanner.rules());
         assert!(after.len() > before, "a rule with the keyword ran");
-        assert!(after.len() < 40, "{} of {} compiled", after.len(), scanner.rules().len());
+        assert!(
+            after.len() < 40,
+            "{} of {} compiled",
+            after.len(),
+            scanner.rules().len()
+        );
         // Clones share what was compiled.
         let again = scanner.clone();
         assert_eq!(compiled(again.rules()), after);
@@ -498,7 +507,10 @@ mod lazy_tests {
         )
         .unwrap();
         assert!(
-            loaded.problems.iter().any(|p| p.rule == "broken" && p.rule_dropped),
+            loaded
+                .problems
+                .iter()
+                .any(|p| p.rule == "broken" && p.rule_dropped),
             "{:?}",
             loaded.problems
         );

@@ -123,8 +123,9 @@ impl RuleRegex {
     /// The compiled regex. Clones share it: a rule compiled by one scan is compiled for all.
     pub fn regex(&self) -> &Regex {
         self.compiled.get_or_init(|| {
-            super::re2::compile_translated(&self.pattern)
-                .unwrap_or_else(|e| panic!("bundled secret pattern {} is invalid: {e}", self.pattern))
+            super::re2::compile_translated(&self.pattern).unwrap_or_else(|e| {
+                panic!("bundled secret pattern {} is invalid: {e}", self.pattern)
+            })
         })
     }
 
