@@ -17,7 +17,7 @@ use review_tui::space::state::Ladder;
 use review_tui::ui::rows::{self, Row};
 use review_tui::ui::state::{CohortView, Overlay, RowKey};
 use review_tui::ui::view::{self, ViewContext};
-use review_tui::ui::{Action, AppState, Keymap, PrHeader, Theme, update};
+use review_tui::ui::{Action, AppState, Command, Keymap, PrHeader, Report, Theme, update};
 
 const NODES: usize = 10_000;
 const MODULES: usize = 300;
@@ -202,7 +202,7 @@ fn big_code() -> Vec<String> {
 }
 
 fn event(reviewer: &str, kind: EventKind) -> Action {
-    Action::Engine(ReviewEvent::new(RUN, reviewer, kind))
+    Action::Engine(Report::Event(ReviewEvent::new(RUN, reviewer, kind)))
 }
 
 /// A finished round awaiting approval, with 10k findings loaded as from a reopened space.
@@ -220,13 +220,13 @@ fn cockpit() -> AppState {
     );
     state.now = "2026-11-29T10:00:00Z".into();
     let mut actions = vec![
-        Action::Cohorts(cohorts()),
-        Action::Ladder(Ladder::InProgress),
-        Action::RunStarted {
+        Action::Engine(Report::Cohorts(cohorts())),
+        Action::Engine(Report::Ladder(Ladder::InProgress)),
+        Action::Engine(Report::RunStarted {
             run: RUN,
             round: 1,
             reviewers: REVIEWERS.iter().map(|r| (r.to_string(), true)).collect(),
-        },
+        }),
     ];
     for reviewer in REVIEWERS {
         actions.push(event(reviewer, EventKind::Started { required: true }));
@@ -238,21 +238,21 @@ fn cockpit() -> AppState {
         ));
     }
     actions.extend([
-        Action::Findings(nodes()),
-        Action::Axes(vec![Axis {
+        Action::Engine(Report::Findings(nodes())),
+        Action::Engine(Report::Axes(vec![Axis {
             name: "correctness".into(),
             verdict: AxisVerdict::Fail,
             gated: false,
             detail: String::new(),
-        }]),
-        Action::Code {
+        }])),
+        Action::Engine(Report::Code {
             path: BIG.into(),
             lines: Arc::new(big_code()),
-        },
-        Action::Diff(Arc::new(
+        }),
+        Action::Engine(Report::Diff(Arc::new(
             review_tui::diff::parse(&big_diff()).expect("the generated diff parses"),
-        )),
-        Action::Ladder(Ladder::AwaitingApproval),
+        ))),
+        Action::Engine(Report::Ladder(Ladder::AwaitingApproval)),
     ]);
     for action in actions {
         update(&mut state, action);
@@ -330,7 +330,7 @@ fn diff_frame(c: &mut Criterion) {
         .map(|n| n.id.clone())
         .unwrap();
     state.selected = Some(RowKey::Node(id));
-    update(&mut state, Action::OpenDiff);
+    update(&mut state, Action::Command(Command::OpenDiff));
     frame(&mut terminal, &mut state, &cx);
     assert!(state.layout.diff.height > 40, "the diff view is open");
     let mut group = c.benchmark_group("ui_frame");
@@ -342,9 +342,9 @@ fn diff_frame(c: &mut Criterion) {
     group.bench_function("diff_page_down_and_frame", |b| {
         b.iter(|| {
             let before = diff_cursor(&state);
-            update(&mut state, Action::PageDown);
+            update(&mut state, Action::Command(Command::PageDown));
             if diff_cursor(&state) == before {
-                update(&mut state, Action::Top);
+                update(&mut state, Action::Command(Command::Top));
             }
             frame(&mut terminal, black_box(&mut state), &cx)
         })
@@ -359,9 +359,9 @@ fn diff_frame(c: &mut Criterion) {
                 view::prefetch_next_page(&state, &cx);
                 let started = std::time::Instant::now();
                 let before = diff_cursor(&state);
-                update(&mut state, Action::PageDown);
+                update(&mut state, Action::Command(Command::PageDown));
                 if diff_cursor(&state) == before {
-                    update(&mut state, Action::Top);
+                    update(&mut state, Action::Command(Command::Top));
                 }
                 frame(&mut terminal, black_box(&mut state), &cx);
                 spent += started.elapsed();
@@ -385,8 +385,8 @@ fn keypress(c: &mut Criterion) {
     let state = cockpit_mid_list(&mut terminal, &cx);
     let mut group = c.benchmark_group("ui_keypress_10k");
     for (name, action) in [
-        ("confirm", Action::Confirm),
-        ("move_down", Action::MoveDown),
+        ("confirm", Action::Command(Command::Confirm)),
+        ("move_down", Action::Command(Command::MoveDown)),
     ] {
         group.bench_function(name, |b| {
             b.iter_batched(

@@ -12,6 +12,7 @@ use super::index::SymbolIndex;
 use super::pairing::code_of;
 use super::paths::{common_dir, parent_dir};
 use super::stoplist::is_common;
+use super::users::Users;
 use crate::diff::is_test_path;
 
 /// Why a cohort was grouped by directory instead of by symbols.
@@ -42,7 +43,12 @@ pub struct Cohort {
 
 /// Forms, orders and ranks the cohorts of `files`. `moved` lists the files renamed or moved
 /// with few edits: they form one cohort of their own, however many there are.
-pub fn cohorts(files: &[ChangedFile], index: &SymbolIndex, moved: &BTreeSet<&str>) -> Vec<Cohort> {
+pub fn cohorts(
+    files: &[ChangedFile],
+    index: &SymbolIndex,
+    moved: &BTreeSet<&str>,
+    users: &mut Users,
+) -> Vec<Cohort> {
     let changed: BTreeSet<&str> = files.iter().map(|f| f.path.as_str()).collect();
     let mut semantic: Vec<Member> = Vec::new();
     let mut by_dir: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
@@ -102,13 +108,13 @@ pub fn cohorts(files: &[ChangedFile], index: &SymbolIndex, moved: &BTreeSet<&str
         .partition(|(members, _)| matches!(members.as_slice(), [only] if only.touched.is_empty()));
     let mut cohorts: Vec<Cohort> = linked
         .into_iter()
-        .map(|(members, split)| semantic_cohort(&members, index, &changed, &touchers, split))
+        .map(|(members, split)| semantic_cohort(&members, users, &changed, &touchers, split))
         .collect();
     match untouched.len() {
         0 => {}
         1 => {
             cohorts.extend(untouched.into_iter().map(|(members, split)| {
-                semantic_cohort(&members, index, &changed, &touchers, split)
+                semantic_cohort(&members, users, &changed, &touchers, split)
             }))
         }
         _ => cohorts.push(untouched_cohort(
@@ -478,7 +484,7 @@ fn split(
 
 fn semantic_cohort(
     members: &[Member],
-    index: &SymbolIndex,
+    users: &mut Users,
     changed: &BTreeSet<&str>,
     touchers: &BTreeMap<&str, usize>,
     split_from: Option<usize>,
@@ -518,17 +524,18 @@ fn semantic_cohort(
     let mut files = reading_order(&code, &before);
     files.extend(reading_order(&tests, &before));
 
-    // Blast radius: files outside the change that use what the cohort's change defines. A
-    // name the change only calls (`Runtime::new` in a test) is not what changed.
-    let mut referencing: BTreeSet<&str> = BTreeSet::new();
+    // Blast radius: files outside the change whose uses resolve to what the cohort's change
+    // defines (see `users`). A name the change only calls (`Runtime::new` in a test) is not
+    // what changed.
+    let mut referencing: BTreeSet<String> = BTreeSet::new();
     for name in &symbols {
-        if members.iter().any(|m| m.symbols.defines.contains(*name)) {
-            referencing.extend(
-                index
-                    .referenced_in(name)
-                    .into_iter()
-                    .filter(|path| !changed.contains(path)),
-            );
+        let definers: Vec<&str> = members
+            .iter()
+            .filter(|m| m.symbols.defines.contains(*name))
+            .map(|m| m.path)
+            .collect();
+        if !definers.is_empty() {
+            referencing.extend(users.of(name, &definers, changed));
         }
     }
 

@@ -25,6 +25,7 @@ mod stoplist;
 mod surface;
 mod tags;
 mod test_gap;
+mod users;
 
 #[cfg(test)]
 mod tests;
@@ -130,7 +131,8 @@ pub fn build_with(
         .filter(|f| is_moved(f))
         .map(|f| f.path.as_str())
         .collect();
-    let cohorts = group::cohorts(&files, &index, &moved);
+    let mut users = users::Users::new(input.worktree, &index);
+    let cohorts = group::cohorts(&files, &index, &moved, &mut users);
     let axes = vec![
         api_contract::api_contract(&files, &index, input.worktree, input.base),
         test_gap::test_gap(&cohorts, &files),

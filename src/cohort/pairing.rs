@@ -2,6 +2,7 @@
 //! language: `foo_test.go` ↔ `foo.go`, `test_x.py` ↔ `x.py`, `FooTest.java` ↔ `Foo.java`,
 //! `x.test.ts` ↔ `x.ts`, `foo_tests.rs` or `tests/foo.rs` ↔ `foo.rs`, `x/tests.rs` ↔ `x.rs`.
 
+use super::paths::language_family;
 use crate::diff::is_test_path;
 
 /// The file stem (before the first dot) and the directory of `path`.
@@ -61,19 +62,10 @@ pub fn tested_stem(test: &str) -> Option<String> {
 /// directory named by its first ones. `None` when no name matches.
 pub fn code_of<'a>(test: &str, code: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
     let stem = tested_stem(test)?;
-    let family = |path: &str| {
-        let extension = path.rsplit_once('.').map_or("", |(_, e)| e);
-        match extension {
-            "ts" | "tsx" | "js" | "jsx" | "mjs" | "cjs" | "mts" | "cts" => "js",
-            "java" | "kt" | "kts" | "scala" => "jvm",
-            other => other,
-        }
-        .to_string()
-    };
     let (test_dir, _) = split(test);
     let candidates: Vec<&str> = code
         .into_iter()
-        .filter(|path| !is_test_path(path) && family(path) == family(test))
+        .filter(|path| !is_test_path(path) && language_family(path) == language_family(test))
         .collect();
     let nearest = |matching: &dyn Fn(&str) -> bool| {
         candidates

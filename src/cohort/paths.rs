@@ -5,6 +5,21 @@ pub fn parent_dir(path: &str) -> &str {
     path.rsplit_once('/').map_or("", |(dir, _)| dir)
 }
 
+/// The language family of `path` by its extension: files of one family can use each other's
+/// definitions (TypeScript imports JavaScript, Kotlin calls Java, C++ includes C headers).
+pub fn language_family(path: &str) -> &str {
+    let file = path.rsplit('/').next().unwrap_or(path);
+    let extension = file.rsplit_once('.').map_or("", |(_, e)| e);
+    match extension {
+        "ts" | "tsx" | "js" | "jsx" | "mjs" | "cjs" | "mts" | "cts" => "js",
+        "java" | "kt" | "kts" | "scala" => "jvm",
+        "rs" => "rust",
+        "py" | "pyi" => "python",
+        "c" | "h" | "cc" | "cpp" | "cxx" | "hpp" | "hh" | "hxx" => "c",
+        other => other,
+    }
+}
+
 /// The longest directory prefix shared by `paths`, `""` when they share none.
 pub fn common_dir<'a>(paths: impl IntoIterator<Item = &'a str>) -> String {
     let mut common: Option<Vec<&str>> = None;

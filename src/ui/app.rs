@@ -14,7 +14,7 @@ use crate::publish::Publishing;
 use crate::session::prepare::{PrepareEvent, Progress};
 use crate::session::{Command, EventOf, RoundSnapshot, Session, SessionEvent};
 use crate::space::Ladder;
-use crate::ui::action::Action;
+use crate::ui::action::{Action, Report};
 use crate::ui::run::{Engine, Inbox, RunOutcome};
 use crate::ui::state::{AppState, CohortView, PatchData, PrHeader, PreviewData};
 use crate::ui::update::Effect;
@@ -80,15 +80,17 @@ impl Screen {
                     if pr.number == 0 {
                         header.number = String::new();
                     }
-                    Action::Pr(header)
+                    Action::Engine(Report::Pr(header))
                 }
-                PrepareEvent::Diff(diff) => Action::Diff(diff),
-                PrepareEvent::Step(step) => Action::Loading(Some(format!("{step}…"))),
+                PrepareEvent::Diff(diff) => Action::Engine(Report::Diff(diff)),
+                PrepareEvent::Step(step) => {
+                    Action::Engine(Report::Loading(Some(format!("{step}…"))))
+                }
             });
         });
         let inbox = self.inbox.clone();
         let notices = crate::pr::github::Notices::new(move |notice| {
-            inbox.send(Action::Notice(notice.to_string()));
+            inbox.send(Action::Engine(Report::Notice(notice.to_string())));
         });
         (progress, notices)
     }
@@ -167,53 +169,59 @@ async fn relay(
                 round,
                 reviewers,
             } => vec![
-                Action::RunStarted {
+                Action::Engine(Report::RunStarted {
                     run,
                     round,
                     reviewers: Vec::new(),
-                },
-                Action::Ladder(Ladder::InProgress),
-                Action::Reviewers(reviewers),
+                }),
+                Action::Engine(Report::Ladder(Ladder::InProgress)),
+                Action::Engine(Report::Reviewers(reviewers)),
             ],
-            SessionEvent::Board(event) => vec![Action::Engine(event)],
-            SessionEvent::Estimate(estimate) => vec![Action::Notice(estimate)],
-            SessionEvent::Phase(phase) => vec![Action::Phase(phase.map(|p| p.to_string()))],
+            SessionEvent::Board(event) => vec![Action::Engine(Report::Event(event))],
+            SessionEvent::Estimate(estimate) => vec![Action::Engine(Report::Notice(estimate))],
+            SessionEvent::Phase(phase) => {
+                vec![Action::Engine(Report::Phase(phase.map(|p| p.to_string())))]
+            }
             SessionEvent::RoundDone(snapshot) => round_actions(&snapshot),
             SessionEvent::Cohorts(report) => {
                 // Reading the changed files for the diagram's links: off the loop.
                 let (inbox, diff, worktree) = (inbox.clone(), diff.clone(), worktree.clone());
                 tokio::task::spawn_blocking(move || {
-                    inbox.send(Action::Cohorts(cohort_views(&report, &diff, &worktree)));
+                    inbox.send(Action::Engine(Report::Cohorts(cohort_views(
+                        &report, &diff, &worktree,
+                    ))));
                 });
                 Vec::new()
             }
-            SessionEvent::Preview(preview) => vec![Action::PublishPreview(PreviewData {
-                event: preview_event(&preview),
-                inline_comments: preview.inline_comments.len(),
-                moved_to_body: preview
-                    .moved_to_body
-                    .iter()
-                    .map(|m| format!("{} {} ({})", m.location, m.title, m.reason))
-                    .collect(),
-                body: preview.body.clone(),
-                target: preview.target.to_string(),
-            })],
+            SessionEvent::Preview(preview) => {
+                vec![Action::Engine(Report::PublishPreview(PreviewData {
+                    event: preview_event(&preview),
+                    inline_comments: preview.inline_comments.len(),
+                    moved_to_body: preview
+                        .moved_to_body
+                        .iter()
+                        .map(|m| format!("{} {} ({})", m.location, m.title, m.reason))
+                        .collect(),
+                    body: preview.body.clone(),
+                    target: preview.target.to_string(),
+                }))]
+            }
             SessionEvent::Published {
                 published,
                 snapshot,
             } => vec![
-                Action::Published {
+                Action::Engine(Report::Published {
                     target: published.target.clone(),
-                },
-                Action::Ladder(snapshot.ladder),
+                }),
+                Action::Engine(Report::Ladder(snapshot.ladder)),
             ],
-            SessionEvent::Notice(text) => vec![Action::Notice(text)],
-            SessionEvent::PatchWritten(written) => vec![Action::PatchWritten {
+            SessionEvent::Notice(text) => vec![Action::Engine(Report::Notice(text))],
+            SessionEvent::PatchWritten(written) => vec![Action::Engine(Report::PatchWritten {
                 patch: patch_data(&written),
                 summary: written.summary.clone(),
-            }],
+            })],
             SessionEvent::Failed { title, message } => {
-                vec![Action::EngineError { title, message }]
+                vec![Action::Engine(Report::EngineError { title, message })]
             }
         };
         for action in actions {
@@ -228,11 +236,11 @@ async fn relay(
 /// decisions, duplicates folded), the comments moved onto them, the axes and the ladder.
 fn round_actions(snapshot: &RoundSnapshot) -> Vec<Action> {
     vec![
-        Action::Phase(None),
-        Action::Findings(snapshot.board.nodes.clone()),
-        Action::Comments(snapshot.comments.clone()),
-        Action::Axes(snapshot.axes.clone()),
-        Action::Ladder(snapshot.ladder),
+        Action::Engine(Report::Phase(None)),
+        Action::Engine(Report::Findings(snapshot.board.nodes.clone())),
+        Action::Engine(Report::Comments(snapshot.comments.clone())),
+        Action::Engine(Report::Axes(snapshot.axes.clone())),
+        Action::Engine(Report::Ladder(snapshot.ladder)),
     ]
 }
 
@@ -361,10 +369,10 @@ fn load_code(worktree: &Path, paths: Vec<String>, inbox: Inbox) {
             }
             if let Ok(text) = std::fs::read_to_string(worktree.join(&path)) {
                 let lines: Vec<String> = text.lines().map(str::to_string).collect();
-                inbox.send(Action::Code {
+                inbox.send(Action::Engine(Report::Code {
                     path,
                     lines: Arc::new(lines),
-                });
+                }));
             }
         }
     });
@@ -423,7 +431,7 @@ pub async fn run_cockpit(
         commands: commands.clone(),
     };
     load_code(&opening.worktree, changed, inbox.clone());
-    inbox.send(Action::Diff(opening.diff.clone()));
+    inbox.send(Action::Engine(Report::Diff(opening.diff.clone())));
     let first = if run_review {
         screen.state.loading = None;
         Command::RunRound

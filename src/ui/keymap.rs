@@ -1,5 +1,5 @@
-//! Keys to actions. Every binding names its action (the snake_case name from `Action::name`)
-//! and carries a description: the help overlay and the status line hints are generated from
+//! Keys to commands. Every binding names its command (the snake_case name from
+//! `Command::name`) and carries a description: the help overlay and the status line hints are generated from
 //! this table, so they cannot drift from what the keys do. A user keymap file overrides single
 //! bindings by action name:
 //!
@@ -16,7 +16,7 @@ use ratatui::crossterm::event::{
 };
 use ratatui_textarea::Input;
 
-use crate::ui::action::Action;
+use crate::ui::action::{Action, Command};
 use crate::ui::state::{AppState, Overlay, Pane};
 
 /// One key with its modifiers, normalised (a shifted letter is the upper-case letter).
@@ -167,7 +167,7 @@ impl Context {
 #[derive(Debug, Clone, PartialEq)]
 pub struct Binding {
     pub context: Context,
-    pub action: Action,
+    pub command: Command,
     pub keys: Vec<Key>,
     pub desc: &'static str,
     /// Panes whose status line hints show this binding.
@@ -204,10 +204,10 @@ const NODE: &[Pane] = &[Pane::Findings, Pane::Detail];
 const LIST: &[Pane] = &[Pane::Findings, Pane::Reviewers, Pane::Disagreements];
 const NONE: &[Pane] = &[];
 
-/// (context, action, keys, description, panes that hint it).
+/// (context, command, keys, description, panes that hint it).
 type DefaultBinding = (
     Context,
-    Action,
+    Command,
     &'static [&'static str],
     &'static str,
     &'static [Pane],
@@ -215,7 +215,7 @@ type DefaultBinding = (
 
 impl Default for Keymap {
     fn default() -> Keymap {
-        use Action as A;
+        use Command as A;
         use Context::*;
         let table: Vec<DefaultBinding> = vec![
             (
@@ -553,9 +553,9 @@ impl Default for Keymap {
         Keymap {
             bindings: table
                 .into_iter()
-                .map(|(context, action, keys, desc, hint_in)| Binding {
+                .map(|(context, command, keys, desc, hint_in)| Binding {
                     context,
-                    action,
+                    command,
                     keys: keys
                         .iter()
                         .map(|k| Key::parse(k).expect("default keys parse"))
@@ -576,8 +576,8 @@ impl Keymap {
             .map_err(|e: toml::de::Error| KeymapError::Toml(e.to_string()))?;
         let mut keymap = Keymap::default();
         for (name, value) in table {
-            let action =
-                Action::from_name(&name).ok_or_else(|| KeymapError::UnknownAction(name.clone()))?;
+            let command = Command::from_name(&name)
+                .ok_or_else(|| KeymapError::UnknownAction(name.clone()))?;
             let texts: Vec<String> = match value {
                 toml::Value::String(key) => vec![key],
                 toml::Value::Array(keys) => keys
@@ -606,14 +606,14 @@ impl Keymap {
                     reason,
                 })?;
             let mut found = false;
-            for binding in keymap.bindings.iter_mut().filter(|b| b.action == action) {
+            for binding in keymap.bindings.iter_mut().filter(|b| b.command == command) {
                 binding.keys = keys.clone();
                 found = true;
             }
             if !found {
                 keymap.bindings.push(Binding {
                     context: Context::Main,
-                    action,
+                    command,
                     keys,
                     desc: "user binding",
                     hint_in: NONE,
@@ -635,18 +635,18 @@ impl Keymap {
         }
     }
 
-    pub fn lookup(&self, context: Context, key: Key) -> Option<Action> {
+    pub fn lookup(&self, context: Context, key: Key) -> Option<Command> {
         self.bindings
             .iter()
             .find(|b| b.context == context && b.keys.contains(&key))
-            .map(|b| b.action.clone())
+            .map(|b| b.command)
     }
 
-    /// The keys of `action` in `context`, as shown to the person: `j/↓`.
-    pub fn keys_for(&self, context: Context, action: &Action) -> String {
+    /// The keys of `command` in `context`, as shown to the person: `j/↓`.
+    pub fn keys_for(&self, context: Context, command: Command) -> String {
         self.bindings
             .iter()
-            .filter(|b| b.context == context && &b.action == action)
+            .filter(|b| b.context == context && b.command == command)
             .flat_map(|b| b.keys.iter().map(Key::to_string))
             .collect::<Vec<_>>()
             .join("/")
@@ -656,35 +656,41 @@ impl Keymap {
     /// person's keymap has it (a remapped key is named as remapped), or the command's name
     /// when nothing is bound to it. Texts that tell a person which key to press come from
     /// here, never from a literal.
-    pub fn key(&self, context: Context, action: &Action) -> String {
+    pub fn key(&self, context: Context, command: Command) -> String {
         self.bindings
             .iter()
-            .filter(|b| b.context == context && &b.action == action)
+            .filter(|b| b.context == context && b.command == command)
             .find_map(|b| b.keys.first())
             .map(Key::to_string)
-            .unwrap_or_else(|| format!("`{}` (unbound)", action.name().unwrap_or("?")))
+            .unwrap_or_else(|| format!("`{}` (unbound)", command.name()))
     }
 
     /// The keys that scroll an overlay in `context`, as its title names them: `j/k`.
     pub fn scroll_keys(&self, context: Context) -> String {
         format!(
             "{}/{}",
-            self.key(context, &Action::MoveDown),
-            self.key(context, &Action::MoveUp)
+            self.key(context, Command::MoveDown),
+            self.key(context, Command::MoveUp)
         )
     }
 
     /// Short hints for the status line of a pane: (keys, description, whether it must stay
     /// when the line is short: help and quit, the way to everything else and the way out).
-    pub fn hints(&self, pane: Pane) -> Vec<(String, &'static str, bool)> {
+    /// Commands that cannot run now (`available` says no) are left out: the line is short.
+    pub fn hints(
+        &self,
+        pane: Pane,
+        available: impl Fn(Command) -> bool,
+    ) -> Vec<(String, &'static str, bool)> {
         self.bindings
             .iter()
             .filter(|b| {
                 b.context == Context::Main && b.hint_in.contains(&pane) && !b.keys.is_empty()
             })
+            .filter(|b| available(b.command))
             .map(|b| {
-                let essential = matches!(b.action, Action::Help | Action::Quit);
-                (b.keys[0].to_string(), short(&b.action), essential)
+                let essential = matches!(b.command, Command::Help | Command::Quit);
+                (b.keys[0].to_string(), short(b.command), essential)
             })
             .collect()
     }
@@ -718,27 +724,27 @@ impl Keymap {
 
     pub fn translate_key(&self, state: &AppState, event: &KeyEvent) -> Option<Action> {
         let key = Key::from_event(event);
+        let command = |context| self.lookup(context, key).map(Action::Command);
         match state.top_overlay() {
-            None => self.lookup(Context::Main, key).or_else(|| unknown(key)),
-            Some(Overlay::Gate { .. }) => self.lookup(Context::Gate, key).or_else(|| unknown(key)),
-            Some(Overlay::Diff(_)) => self.lookup(Context::Diff, key).or_else(|| unknown(key)),
+            None => command(Context::Main).or_else(|| unknown(key)),
+            Some(Overlay::Gate { .. }) => command(Context::Gate).or_else(|| unknown(key)),
+            Some(Overlay::Diff(_)) => command(Context::Diff).or_else(|| unknown(key)),
             Some(Overlay::PreviewPending) => {
-                (key.code == KeyCode::Esc).then_some(Action::PublishCancel)
+                (key.code == KeyCode::Esc).then_some(Action::Command(Command::PublishCancel))
             }
-            Some(Overlay::Preview { .. }) => Some(
-                self.lookup(Context::Preview, key)
-                    .unwrap_or(Action::PublishCancel),
-            ),
+            Some(Overlay::Preview { .. }) => {
+                Some(command(Context::Preview).unwrap_or(Action::Command(Command::PublishCancel)))
+            }
             Some(Overlay::Help { .. }) => {
-                Some(self.lookup(Context::Help, key).unwrap_or(Action::Close))
+                Some(command(Context::Help).unwrap_or(Action::Command(Command::Close)))
             }
             Some(Overlay::Patch { .. }) => {
-                Some(self.lookup(Context::Patch, key).unwrap_or(Action::Close))
+                Some(command(Context::Patch).unwrap_or(Action::Command(Command::Close)))
             }
             Some(Overlay::Log { .. }) => {
-                Some(self.lookup(Context::Log, key).unwrap_or(Action::Close))
+                Some(command(Context::Log).unwrap_or(Action::Command(Command::Close)))
             }
-            Some(Overlay::Error { .. }) => Some(Action::Close),
+            Some(Overlay::Error { .. }) => Some(Action::Command(Command::Close)),
             Some(Overlay::Input(input)) => {
                 let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
                 match key.code {
@@ -746,7 +752,7 @@ impl Keymap {
                     KeyCode::Enter if !input.purpose.multiline() => Some(Action::Submit),
                     KeyCode::Char('s') if ctrl => Some(Action::Submit),
                     KeyCode::Char('e') if ctrl && input.purpose.multiline() => {
-                        Some(Action::EditInEditor)
+                        Some(Action::Command(Command::EditInEditor))
                     }
                     KeyCode::Char('c') if ctrl => Some(Action::Cancel),
                     _ => Some(Action::Text(Input::from(*event))),
@@ -770,33 +776,33 @@ fn unknown(key: Key) -> Option<Action> {
 }
 
 /// The few words a status line hint (or a narrow overlay's key line) uses.
-pub(crate) fn short(action: &Action) -> &'static str {
-    match action {
-        Action::MoveDown => "move",
-        Action::Expand => "open",
-        Action::NextFinding => "next open",
-        Action::Undo => "undo",
-        Action::Confirm => "confirm",
-        Action::Dismiss => "dismiss",
-        Action::Resolve => "resolve",
-        Action::EditComment => "edit comment",
-        Action::Filter => "filter",
-        Action::OpenGate => "gate",
-        Action::OpenDiff => "diff",
-        Action::Help => "help",
-        Action::Quit => "quit",
-        Action::GateFix => "fix",
-        Action::GateIgnore => "ignore",
-        Action::GatePublish => "publish",
-        Action::GateDetails => "details",
-        Action::GateAbort => "leave",
-        Action::ViewPatch => "view patch",
-        Action::ZoomDetail => "zoom",
-        Action::EventLog => "log",
-        Action::SelectRange => "range",
-        Action::StopReviewer => "stop reviewer",
-        Action::StopRun => "stop run",
-        Action::Close => "back",
-        other => other.name().unwrap_or(""),
+pub(crate) fn short(command: Command) -> &'static str {
+    match command {
+        Command::MoveDown => "move",
+        Command::Expand => "open",
+        Command::NextFinding => "next open",
+        Command::Undo => "undo",
+        Command::Confirm => "confirm",
+        Command::Dismiss => "dismiss",
+        Command::Resolve => "resolve",
+        Command::EditComment => "edit comment",
+        Command::Filter => "filter",
+        Command::OpenGate => "gate",
+        Command::OpenDiff => "diff",
+        Command::Help => "help",
+        Command::Quit => "quit",
+        Command::GateFix => "fix",
+        Command::GateIgnore => "ignore",
+        Command::GatePublish => "publish",
+        Command::GateDetails => "details",
+        Command::GateAbort => "leave",
+        Command::ViewPatch => "view patch",
+        Command::ZoomDetail => "zoom",
+        Command::EventLog => "log",
+        Command::SelectRange => "range",
+        Command::StopReviewer => "stop reviewer",
+        Command::StopRun => "stop run",
+        Command::Close => "back",
+        other => other.name(),
     }
 }

@@ -6,7 +6,7 @@
 use std::collections::VecDeque;
 
 use crate::review::events::EventKind;
-use crate::ui::action::Action;
+use crate::ui::action::{Action, Report};
 use crate::ui::state::AppState;
 
 /// How many lines the log keeps (the oldest go first).
@@ -76,9 +76,9 @@ fn describe(state: &AppState, action: &Action) -> Option<(Level, String)> {
     use Level::*;
     let title = |id: &str| whole_title(state, id);
     Some(match action {
-        Action::RunStarted {
+        Action::Engine(Report::RunStarted {
             round, reviewers, ..
-        } => {
+        }) => {
             let names: Vec<String> = reviewers
                 .iter()
                 .map(|(name, required)| {
@@ -94,7 +94,7 @@ fn describe(state: &AppState, action: &Action) -> Option<(Level, String)> {
                 format!("round {round}: run started with {}", names.join(", ")),
             )
         }
-        Action::Engine(event) => {
+        Action::Engine(Report::Event(event)) => {
             let who = &event.reviewer;
             match &event.kind {
                 EventKind::Started { .. } => (Info, format!("{who} started")),
@@ -159,12 +159,12 @@ fn describe(state: &AppState, action: &Action) -> Option<(Level, String)> {
                 }
             }
         }
-        Action::Phase(Some(phase)) => (Info, format!("pass: {phase}")),
-        Action::Ladder(ladder) if *ladder != state.ladder => (
+        Action::Engine(Report::Phase(Some(phase))) => (Info, format!("pass: {phase}")),
+        Action::Engine(Report::Ladder(ladder)) if *ladder != state.ladder => (
             Info,
             format!("review is {}", ladder.as_str().replace('_', " ")),
         ),
-        Action::Verdict(verdict) => (
+        Action::Engine(Report::Verdict(verdict)) => (
             Info,
             format!(
                 "verdict {} (confidence {})",
@@ -172,10 +172,14 @@ fn describe(state: &AppState, action: &Action) -> Option<(Level, String)> {
                 crate::review::verdict::percent(verdict.confidence)
             ),
         ),
-        Action::Published { target } => (Info, format!("published: {target}")),
-        Action::EngineError { title, message } => (Error, format!("{title}: {message}")),
-        Action::Notice(text) => (Info, text.clone()),
-        Action::PatchWritten { patch, .. } => (Info, format!("patch written: {}", patch.path)),
+        Action::Engine(Report::Published { target }) => (Info, format!("published: {target}")),
+        Action::Engine(Report::EngineError { title, message }) => {
+            (Error, format!("{title}: {message}"))
+        }
+        Action::Engine(Report::Notice(text)) => (Info, text.clone()),
+        Action::Engine(Report::PatchWritten { patch, .. }) => {
+            (Info, format!("patch written: {}", patch.path))
+        }
         Action::EditorClosed { text: Err(why), .. } => (Error, format!("editor: {why}")),
         _ => return None,
     })

@@ -8,6 +8,7 @@
 
 pub mod action;
 pub mod app;
+pub mod command;
 pub mod diffview;
 pub mod editor;
 pub mod highlight;
@@ -25,7 +26,8 @@ pub mod view;
 #[cfg(test)]
 mod tests;
 
-pub use action::Action;
+pub use action::{Action, Report};
+pub use command::Command;
 pub use keymap::Keymap;
 pub use run::{Engine, Inbox, RunOutcome, run};
 pub use state::{AppState, CohortView, PrHeader, PreviewData};

@@ -17,7 +17,7 @@ use tokio::time::{Instant, MissedTickBehavior};
 
 use crate::review::board::ReviewerPhase;
 use crate::review::events::ReviewEvent;
-use crate::ui::action::Action;
+use crate::ui::action::{Action, Report};
 use crate::ui::state::{AppState, TerminalJob};
 use crate::ui::update::{Effect, update};
 use crate::ui::view::{self, ViewContext};
@@ -65,7 +65,7 @@ impl Inbox {
         let inbox = self.clone();
         tokio::spawn(async move {
             while let Some(event) = events.recv().await {
-                if !inbox.send(Action::Engine(event)) {
+                if !inbox.send(Action::Engine(Report::Event(event))) {
                     break;
                 }
             }
@@ -362,13 +362,14 @@ fn terminal_job<B: Backend>(
             let Some(handoff) = handoff else { return };
             let ran = tokio::task::block_in_place(|| handoff.lend(terminal, run));
             inbox.send(match ran {
-                Ok(()) => {
-                    Action::Notice(format!("back from the editor ({}:{line})", file.display()))
-                }
-                Err(message) => Action::EngineError {
+                Ok(()) => Action::Engine(Report::Notice(format!(
+                    "back from the editor ({}:{line})",
+                    file.display()
+                ))),
+                Err(message) => Action::Engine(Report::EngineError {
                     title: "The editor did not open".into(),
                     message,
-                },
+                }),
             });
         }
         TerminalJob::Clipboard(text) => {

@@ -517,13 +517,13 @@ impl AppState {
         });
     }
 
-    /// The key for `action` in `context`, as the person's keymap binds it (for messages).
+    /// The key for `command` in `context`, as the person's keymap binds it (for messages).
     pub fn key(
         &self,
         context: crate::ui::keymap::Context,
-        action: &crate::ui::action::Action,
+        command: crate::ui::command::Command,
     ) -> String {
-        self.keymap.key(context, action)
+        self.keymap.key(context, command)
     }
 
     pub fn top_overlay(&self) -> Option<&Overlay> {

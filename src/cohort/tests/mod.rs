@@ -1,6 +1,7 @@
 //! End-to-end cohort builds on real git repositories in temp dirs.
 
 mod api;
+mod blast;
 mod repo;
 mod shape;
 
@@ -45,7 +46,9 @@ pub fn unused_helper(x: u32) -> u32 {
 }
 ";
 
-const MENU: &str = "pub fn menu() -> String {
+const MENU: &str = "use crate::render::render_page;
+
+pub fn menu() -> String {
     render_page(\"menu\")
 }
 ";
@@ -273,7 +276,7 @@ fn a_deleted_file_is_read_from_the_base_and_joins_its_former_callers() {
         ),
         (
             "src/summary.rs",
-            "pub fn summary(xs: &[u32]) -> u32 {\n    legacy_total(xs) / 2\n}\n",
+            "use crate::legacy::legacy_total;\n\npub fn summary(xs: &[u32]) -> u32 {\n    legacy_total(xs) / 2\n}\n",
         ),
     ]);
     repo.remove("src/legacy.rs");

@@ -11,7 +11,7 @@ use ratatui::layout::Rect;
 
 use super::fixtures::*;
 use crate::diff::LineKind;
-use crate::ui::action::Action;
+use crate::ui::action::{Action, Command, Report};
 use crate::ui::diffview::{DiffDoc, DiffRow};
 use crate::ui::keymap::Keymap;
 use crate::ui::state::{AppState, CohortView, DiffView, Overlay, Pane, RowKey};
@@ -90,24 +90,27 @@ fn the_diff_lists_the_cohorts_files_in_reading_order_not_diff_order() {
 fn d_opens_the_selected_findings_cohort_at_its_mark_and_closes_again() {
     let mut state = finished();
     select(&mut state, "n1");
-    assert_eq!(update(&mut state, Action::OpenDiff), vec![]);
+    assert_eq!(
+        update(&mut state, Action::Command(Command::OpenDiff)),
+        vec![]
+    );
     let view = view_of(&state);
     assert_eq!(view.cohort.as_deref(), Some("c-auth"));
     // n1 is anchored at RIGHT 10-12: the cursor lands on new line 10.
     assert_eq!(at_cursor(&state), "src/auth/refresh.rs + -/10");
-    update(&mut state, Action::OpenDiff);
+    update(&mut state, Action::Command(Command::OpenDiff));
     assert!(state.overlays.is_empty());
-    update(&mut state, Action::OpenDiff);
-    update(&mut state, Action::Close);
+    update(&mut state, Action::Command(Command::OpenDiff));
+    update(&mut state, Action::Command(Command::Close));
     assert!(state.overlays.is_empty());
     // A cohort header opens its own files; an unanchored finding, every file.
     state.selected = Some(RowKey::Cohort("p-docs".into()));
-    update(&mut state, Action::OpenDiff);
+    update(&mut state, Action::Command(Command::OpenDiff));
     assert_eq!(view_of(&state).cohort.as_deref(), Some("p-docs"));
     assert_eq!(at_cursor(&state), "file docs/auth.md");
-    update(&mut state, Action::Close);
+    update(&mut state, Action::Command(Command::Close));
     select(&mut state, "n6");
-    update(&mut state, Action::OpenDiff);
+    update(&mut state, Action::Command(Command::OpenDiff));
     assert_eq!(view_of(&state).cohort, None);
     assert_eq!(at_cursor(&state), "file tests/auth.rs");
 }
@@ -116,7 +119,7 @@ fn d_opens_the_selected_findings_cohort_at_its_mark_and_closes_again() {
 fn without_the_diff_the_view_does_not_open_and_says_why() {
     let mut state = finished();
     state.diff = None;
-    update(&mut state, Action::OpenDiff);
+    update(&mut state, Action::Command(Command::OpenDiff));
     assert!(state.overlays.is_empty());
     assert!(state.message.unwrap().text.contains("not loaded"));
 }
@@ -126,30 +129,30 @@ fn moving_paging_and_the_viewport_follows_the_cursor() {
     let mut state = finished();
     state.selected = Some(RowKey::Cohort("c-auth".into()));
     state.layout.diff = Rect::new(0, 0, 100, 5);
-    update(&mut state, Action::OpenDiff);
+    update(&mut state, Action::Command(Command::OpenDiff));
     assert_eq!(at_cursor(&state), "file src/auth/refresh.rs");
-    update(&mut state, Action::MoveDown);
+    update(&mut state, Action::Command(Command::MoveDown));
     assert_eq!(at_cursor(&state), "hunk src/auth/refresh.rs");
-    update(&mut state, Action::MoveDown);
+    update(&mut state, Action::Command(Command::MoveDown));
     assert_eq!(at_cursor(&state), "src/auth/refresh.rs   7/7");
-    update(&mut state, Action::MoveDown);
+    update(&mut state, Action::Command(Command::MoveDown));
     assert_eq!(at_cursor(&state), "src/auth/refresh.rs - 8/-");
-    update(&mut state, Action::MoveUp);
+    update(&mut state, Action::Command(Command::MoveUp));
     assert_eq!(view_of(&state).cursor, 2);
     assert_eq!(view_of(&state).offset, 0);
     // A page is the height less one line of overlap; the viewport keeps the cursor on screen.
-    update(&mut state, Action::PageDown);
+    update(&mut state, Action::Command(Command::PageDown));
     let view = view_of(&state);
     assert_eq!(view.cursor, 6);
     assert_eq!(view.offset, 2);
-    update(&mut state, Action::Bottom);
+    update(&mut state, Action::Command(Command::Bottom));
     let view = view_of(&state);
     assert_eq!(view.cursor, 25);
     assert_eq!(view.offset, 21);
     assert_eq!(at_cursor(&state), "tests/auth.rs + -/3");
-    update(&mut state, Action::MoveDown);
+    update(&mut state, Action::Command(Command::MoveDown));
     assert_eq!(view_of(&state).cursor, 25, "clamped at the last line");
-    update(&mut state, Action::Top);
+    update(&mut state, Action::Command(Command::Top));
     assert_eq!(
         view_of(&state),
         DiffView {
@@ -167,20 +170,20 @@ fn brackets_jump_between_files_with_the_header_on_top() {
     let mut state = finished();
     state.selected = Some(RowKey::Cohort("c-auth".into()));
     state.layout.diff = Rect::new(0, 0, 100, 5);
-    update(&mut state, Action::OpenDiff);
-    update(&mut state, Action::NextFile);
+    update(&mut state, Action::Command(Command::OpenDiff));
+    update(&mut state, Action::Command(Command::NextFile));
     assert_eq!(at_cursor(&state), "file src/auth/client.rs");
     assert_eq!(view_of(&state).offset, view_of(&state).cursor);
-    update(&mut state, Action::NextFile);
+    update(&mut state, Action::Command(Command::NextFile));
     assert_eq!(at_cursor(&state), "file tests/auth.rs");
-    update(&mut state, Action::NextFile);
+    update(&mut state, Action::Command(Command::NextFile));
     assert_eq!(at_cursor(&state), "file tests/auth.rs");
     assert_eq!(state.message.as_ref().unwrap().text, "last file");
-    update(&mut state, Action::MoveDown);
-    update(&mut state, Action::PrevFile);
+    update(&mut state, Action::Command(Command::MoveDown));
+    update(&mut state, Action::Command(Command::PrevFile));
     assert_eq!(at_cursor(&state), "file tests/auth.rs");
-    update(&mut state, Action::PrevFile);
-    update(&mut state, Action::PrevFile);
+    update(&mut state, Action::Command(Command::PrevFile));
+    update(&mut state, Action::Command(Command::PrevFile));
     assert_eq!(at_cursor(&state), "file src/auth/refresh.rs");
 }
 
@@ -188,10 +191,10 @@ fn brackets_jump_between_files_with_the_header_on_top() {
 fn n_and_shift_n_walk_the_marked_lines_on_both_sides() {
     let mut state = with_left_finding();
     state.selected = Some(RowKey::Cohort("c-auth".into()));
-    update(&mut state, Action::OpenDiff);
+    update(&mut state, Action::Command(Command::OpenDiff));
     let mut walked = Vec::new();
     for _ in 0..5 {
-        update(&mut state, Action::NextFinding);
+        update(&mut state, Action::Command(Command::NextFinding));
         walked.push(at_cursor(&state));
     }
     assert_eq!(
@@ -206,7 +209,7 @@ fn n_and_shift_n_walk_the_marked_lines_on_both_sides() {
         ]
     );
     assert_eq!(state.message.as_ref().unwrap().text, "no marked line below");
-    update(&mut state, Action::PrevFinding);
+    update(&mut state, Action::Command(Command::PrevFinding));
     assert_eq!(at_cursor(&state), "src/auth/client.rs - 4/-");
     // n4 duplicates n3 on the same line: one mark, not two.
     let view = view_of(&state);
@@ -224,26 +227,26 @@ fn enter_on_a_marked_line_selects_its_finding_in_the_list() {
     let mut state = with_left_finding();
     state.selected = Some(RowKey::Cohort("c-auth".into()));
     state.collapsed.insert("c-auth".into());
-    update(&mut state, Action::OpenDiff);
+    update(&mut state, Action::Command(Command::OpenDiff));
     // On a file header: nothing to select, the view stays.
-    update(&mut state, Action::Expand);
+    update(&mut state, Action::Command(Command::Expand));
     assert!(matches!(state.top_overlay(), Some(Overlay::Diff(_))));
     assert!(state.message.as_ref().unwrap().text.contains("no finding"));
-    update(&mut state, Action::NextFinding);
-    update(&mut state, Action::NextFinding);
-    update(&mut state, Action::NextFinding);
+    update(&mut state, Action::Command(Command::NextFinding));
+    update(&mut state, Action::Command(Command::NextFinding));
+    update(&mut state, Action::Command(Command::NextFinding));
     assert_eq!(at_cursor(&state), "src/auth/client.rs - 4/-");
-    update(&mut state, Action::Expand);
+    update(&mut state, Action::Command(Command::Expand));
     assert!(state.overlays.is_empty());
     assert_eq!(state.selected, Some(RowKey::Node("n7".into())));
     assert_eq!(state.focus, Pane::Findings);
     assert!(!state.collapsed.contains("c-auth"), "unfolded to show it");
     // On a line two findings share, the most urgent one wins.
-    update(&mut state, Action::OpenDiff);
+    update(&mut state, Action::Command(Command::OpenDiff));
     assert_eq!(at_cursor(&state), "src/auth/client.rs - 4/-");
-    update(&mut state, Action::PrevFinding);
+    update(&mut state, Action::Command(Command::PrevFinding));
     assert_eq!(at_cursor(&state), "src/auth/refresh.rs + -/11");
-    update(&mut state, Action::Expand);
+    update(&mut state, Action::Command(Command::Expand));
     assert_eq!(state.selected, Some(RowKey::Node("n1".into())));
 }
 
@@ -254,20 +257,20 @@ fn keys_in_the_diff_view() {
     let key = |c: KeyCode| Event::Key(KeyEvent::new(c, KeyModifiers::NONE));
     assert_eq!(
         keymap.translate(&state, &key(KeyCode::Char('d'))),
-        Some(Action::OpenDiff)
+        Some(Action::Command(Command::OpenDiff))
     );
-    update(&mut state, Action::OpenDiff);
+    update(&mut state, Action::Command(Command::OpenDiff));
     for (code, action) in [
-        (KeyCode::Char(']'), Action::NextFile),
-        (KeyCode::Char('['), Action::PrevFile),
-        (KeyCode::Char('n'), Action::NextFinding),
-        (KeyCode::Char('N'), Action::PrevFinding),
-        (KeyCode::Char('j'), Action::MoveDown),
-        (KeyCode::PageDown, Action::PageDown),
-        (KeyCode::Enter, Action::Expand),
-        (KeyCode::Esc, Action::Close),
-        (KeyCode::Char('d'), Action::Close),
-        (KeyCode::Char('q'), Action::Quit),
+        (KeyCode::Char(']'), Action::Command(Command::NextFile)),
+        (KeyCode::Char('['), Action::Command(Command::PrevFile)),
+        (KeyCode::Char('n'), Action::Command(Command::NextFinding)),
+        (KeyCode::Char('N'), Action::Command(Command::PrevFinding)),
+        (KeyCode::Char('j'), Action::Command(Command::MoveDown)),
+        (KeyCode::PageDown, Action::Command(Command::PageDown)),
+        (KeyCode::Enter, Action::Command(Command::Expand)),
+        (KeyCode::Esc, Action::Command(Command::Close)),
+        (KeyCode::Char('d'), Action::Command(Command::Close)),
+        (KeyCode::Char('q'), Action::Command(Command::Quit)),
     ] {
         assert_eq!(
             keymap.translate(&state, &key(code)),
@@ -299,7 +302,7 @@ fn render(state: &mut AppState, width: u16, height: u16) -> Terminal<TestBackend
 fn snapshot_the_diff_view_with_marks_on_both_sides() {
     let mut state = with_left_finding();
     select(&mut state, "n7");
-    apply(&mut state, [Action::OpenDiff]);
+    apply(&mut state, [Action::Command(Command::OpenDiff)]);
     insta::assert_snapshot!(render(&mut state, 120, 40).backend());
 }
 
@@ -307,7 +310,13 @@ fn snapshot_the_diff_view_with_marks_on_both_sides() {
 fn snapshot_the_diff_view_of_a_fallback_cohort() {
     let mut state = finished();
     state.selected = Some(RowKey::Cohort("p-docs".into()));
-    apply(&mut state, [Action::OpenDiff, Action::NextFinding]);
+    apply(
+        &mut state,
+        [
+            Action::Command(Command::OpenDiff),
+            Action::Command(Command::NextFinding),
+        ],
+    );
     insta::assert_snapshot!(render(&mut state, 120, 30).backend());
 }
 
@@ -346,23 +355,23 @@ fn big_file_open() -> AppState {
     apply(
         &mut state,
         [
-            Action::Cohorts(vec![CohortView {
+            Action::Engine(Report::Cohorts(vec![CohortView {
                 key: "big".into(),
                 label: "big".into(),
                 files: vec!["src/big.rs".into()],
                 ..CohortView::default()
-            }]),
-            Action::Diff(Arc::new(diff)),
-            Action::RunStarted {
+            }])),
+            Action::Engine(Report::Diff(Arc::new(diff))),
+            Action::Engine(Report::RunStarted {
                 run: RUN,
                 round: 1,
                 reviewers: vec![("engineer".into(), true)],
-            },
+            }),
             added(finding),
         ],
     );
     select(&mut state, "big");
-    apply(&mut state, [Action::OpenDiff]);
+    apply(&mut state, [Action::Command(Command::OpenDiff)]);
     state
 }
 
@@ -391,7 +400,7 @@ fn a_ten_thousand_line_file_draws_only_the_window_on_screen() {
     assert_eq!(view.cursor, 7_001);
     assert!(view.offset <= view.cursor && view.cursor < view.offset + height);
     // Paging to the end and drawing again shows the last line.
-    update(&mut state, Action::Bottom);
+    update(&mut state, Action::Command(Command::Bottom));
     let terminal = render(&mut state, 200, 60);
     let last = format!("{:?}", terminal.backend());
     assert!(last.contains("let line_10000 = 10000;"));
@@ -422,7 +431,7 @@ fn an_idle_moment_highlights_the_next_page_so_paging_down_finds_it_ready() {
     view::prefetch_next_page(&state, &cx);
     assert_eq!(cx.highlighter.cached_lines(), warmed);
 
-    update(&mut state, Action::PageDown);
+    update(&mut state, Action::Command(Command::PageDown));
     draw(&mut state);
     let fresh = cx.highlighter.cached_lines() - warmed;
     assert!(

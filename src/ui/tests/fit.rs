@@ -6,7 +6,7 @@ use ratatui::backend::TestBackend;
 
 use super::fixtures::*;
 use crate::review::node::{Kind, Priority, Source};
-use crate::ui::action::Action;
+use crate::ui::action::{Action, Command, Report};
 use crate::ui::keymap::Keymap;
 use crate::ui::state::{AppState, Overlay, Pane};
 use crate::ui::theme::Theme;
@@ -56,9 +56,9 @@ fn a_running_review_says_running_with_what_is_known_never_a_provisional_verdict(
     // Once the review awaits approval, the decision is shown.
     apply(
         &mut state,
-        [Action::Ladder(
+        [Action::Engine(Report::Ladder(
             crate::space::state::Ladder::AwaitingApproval,
-        )],
+        ))],
     );
     let lines = screen(&mut state, 120, 40);
     assert!(!lines[2].contains("RUNNING"), "{}", lines[2]);
@@ -69,7 +69,7 @@ fn at_80x24_the_list_keeps_titles_whole_statuses_and_help_and_quit() {
     let mut state = finished();
     let reason = "a test fixture";
     select(&mut state, "n2");
-    apply(&mut state, [Action::Dismiss]);
+    apply(&mut state, [Action::Command(Command::Dismiss)]);
     apply(&mut state, typed(reason));
     apply(&mut state, [Action::Submit]);
     state.message = None;
@@ -106,9 +106,11 @@ fn the_gate_shows_every_action_at_80x24_and_40x12_even_with_details() {
         apply(
             &mut state,
             [
-                Action::Ladder(crate::space::state::Ladder::AwaitingApproval),
-                Action::OpenGate,
-                Action::GateDetails,
+                Action::Engine(Report::Ladder(
+                    crate::space::state::Ladder::AwaitingApproval,
+                )),
+                Action::Command(Command::OpenGate),
+                Action::Command(Command::GateDetails),
             ],
         );
         let all = text(&screen(&mut state, width, height));
@@ -127,17 +129,25 @@ fn the_gate_scrolls_its_verdict_and_stops_at_the_last_line() {
     apply(
         &mut state,
         [
-            Action::Ladder(crate::space::state::Ladder::AwaitingApproval),
-            Action::OpenGate,
-            Action::GateDetails,
+            Action::Engine(Report::Ladder(
+                crate::space::state::Ladder::AwaitingApproval,
+            )),
+            Action::Command(Command::OpenGate),
+            Action::Command(Command::GateDetails),
         ],
     );
     screen(&mut state, 40, 12);
     let max = state.layout.overlay_scroll_max;
     assert!(max > 0, "the details do not fit at 40x12");
-    apply(&mut state, [Action::Bottom]);
+    apply(&mut state, [Action::Command(Command::Bottom)]);
     assert!(matches!(state.top_overlay(), Some(Overlay::Gate { scroll, .. }) if *scroll == max));
-    apply(&mut state, [Action::MoveDown, Action::MoveDown]);
+    apply(
+        &mut state,
+        [
+            Action::Command(Command::MoveDown),
+            Action::Command(Command::MoveDown),
+        ],
+    );
     assert!(matches!(state.top_overlay(), Some(Overlay::Gate { scroll, .. }) if *scroll == max));
     // The last line of the body is on screen.
     let all = text(&screen(&mut state, 40, 12));
@@ -152,11 +162,11 @@ fn the_detail_pane_end_shows_its_last_lines_not_empty_space() {
     screen(&mut state, 80, 24);
     let max = state.layout.detail_scroll_max;
     assert!(max > 0);
-    update(&mut state, Action::Bottom);
+    update(&mut state, Action::Command(Command::Bottom));
     assert_eq!(state.detail_scroll, max);
     let (column, row) = (state.layout.detail.x + 2, state.layout.detail.y + 2);
     for _ in 0..5 {
-        update(&mut state, Action::MoveDown);
+        update(&mut state, Action::Command(Command::MoveDown));
         update(&mut state, Action::ScrollDown { column, row });
     }
     assert_eq!(state.detail_scroll, max);
@@ -174,12 +184,12 @@ fn the_detail_pane_end_shows_its_last_lines_not_empty_space() {
 #[test]
 fn help_and_the_publish_preview_stop_scrolling_at_their_end() {
     let mut state = finished();
-    apply(&mut state, [Action::Help]);
+    apply(&mut state, [Action::Command(Command::Help)]);
     screen(&mut state, 80, 24);
     let max = state.layout.overlay_scroll_max;
     assert!(max > 0);
     for _ in 0..(max as usize + 20) {
-        update(&mut state, Action::MoveDown);
+        update(&mut state, Action::Command(Command::MoveDown));
     }
     assert!(matches!(state.top_overlay(), Some(Overlay::Help { scroll }) if *scroll == max));
     let all = text(&screen(&mut state, 80, 24));
@@ -189,22 +199,24 @@ fn help_and_the_publish_preview_stop_scrolling_at_their_end() {
     apply(
         &mut state,
         [
-            Action::Ladder(crate::space::state::Ladder::AwaitingApproval),
-            Action::OpenGate,
-            Action::GatePublish,
-            Action::PublishPreview(crate::ui::state::PreviewData {
+            Action::Engine(Report::Ladder(
+                crate::space::state::Ladder::AwaitingApproval,
+            )),
+            Action::Command(Command::OpenGate),
+            Action::Command(Command::GatePublish),
+            Action::Engine(Report::PublishPreview(crate::ui::state::PreviewData {
                 event: "COMMENT".into(),
                 body: (1..=60).map(|i| format!("line {i}\n")).collect(),
                 target: "review.md".into(),
                 ..Default::default()
-            }),
+            })),
         ],
     );
     screen(&mut state, 80, 24);
     let max = state.layout.overlay_scroll_max;
     assert!(max > 0);
-    update(&mut state, Action::Bottom);
-    update(&mut state, Action::PageDown);
+    update(&mut state, Action::Command(Command::Bottom));
+    update(&mut state, Action::Command(Command::PageDown));
     assert!(matches!(state.top_overlay(), Some(Overlay::Preview { scroll, .. }) if *scroll == max));
     let all = text(&screen(&mut state, 80, 24));
     assert!(all.contains("line 60"), "{all}");
@@ -216,7 +228,7 @@ fn the_filter_is_typed_below_the_list_it_filters() {
     let mut state = finished();
     let before = screen(&mut state, 80, 24);
     let findings = state.layout.findings;
-    apply(&mut state, [Action::Filter]);
+    apply(&mut state, [Action::Command(Command::Filter)]);
     let during = screen(&mut state, 80, 24);
     // The list's first rows are where they were; the box is in the status line.
     for y in findings.y..findings.y + 3 {
@@ -254,11 +266,11 @@ fn a_resize_back_from_40x12_shows_the_rows_again() {
 #[test]
 fn the_diff_view_opens_at_40x12_with_the_cursor_line_on_screen() {
     let mut state = finished();
-    apply(&mut state, [Action::Diff(diff())]);
+    apply(&mut state, [Action::Engine(Report::Diff(diff()))]);
     select(&mut state, "n2");
     // No frame yet with the diff open: its height is a guess until the first one.
     screen(&mut state, 40, 12);
-    apply(&mut state, [Action::OpenDiff]);
+    apply(&mut state, [Action::Command(Command::OpenDiff)]);
     let Some(Overlay::Diff(view)) = state.top_overlay().cloned() else {
         panic!("no diff view");
     };

@@ -9,7 +9,7 @@ use crate::review::events::{EventKind, ReviewEvent, RunId};
 use crate::review::node::*;
 use crate::review::verdict::Outcome;
 use crate::space::state::Ladder;
-use crate::ui::action::Action;
+use crate::ui::action::{Action, Report};
 use crate::ui::state::{AppState, CohortView, PrHeader, RowKey};
 use crate::ui::update::{Effect, update};
 
@@ -84,7 +84,7 @@ pub fn node(spec: NodeSpec) -> ReviewNode {
 }
 
 pub fn event(reviewer: &str, kind: EventKind) -> Action {
-    Action::Engine(ReviewEvent::new(RUN, reviewer, kind))
+    Action::Engine(Report::Event(ReviewEvent::new(RUN, reviewer, kind)))
 }
 
 pub fn added(node: ReviewNode) -> Action {
@@ -198,9 +198,9 @@ pub fn streaming() -> AppState {
     apply(
         &mut state,
         [
-            Action::Cohorts(cohorts()),
-            Action::Ladder(Ladder::InProgress),
-            Action::RunStarted {
+            Action::Engine(Report::Cohorts(cohorts())),
+            Action::Engine(Report::Ladder(Ladder::InProgress)),
+            Action::Engine(Report::RunStarted {
                 run: RUN,
                 round: 2,
                 reviewers: vec![
@@ -210,7 +210,7 @@ pub fn streaming() -> AppState {
                     ("rules".into(), false),
                     ("secret scan".into(), false),
                 ],
-            },
+            }),
             event("engineer", EventKind::Started { required: true }),
             event("qa", EventKind::Started { required: true }),
             added(node(NodeSpec {
@@ -350,7 +350,7 @@ pub fn finished() -> AppState {
                     summary: "1 secret".into(),
                 },
             ),
-            Action::Axes(vec![
+            Action::Engine(Report::Axes(vec![
                 Axis {
                     name: "correctness".into(),
                     verdict: AxisVerdict::Fail,
@@ -369,13 +369,13 @@ pub fn finished() -> AppState {
                     gated: true,
                     detail: String::new(),
                 },
-            ]),
-            Action::Code {
+            ])),
+            Action::Engine(Report::Code {
                 path: "src/auth/refresh.rs".into(),
                 lines: Arc::new(CODE.iter().map(|l| l.to_string()).collect()),
-            },
-            Action::Diff(diff()),
-            Action::Ladder(Ladder::AwaitingApproval),
+            }),
+            Action::Engine(Report::Diff(diff())),
+            Action::Engine(Report::Ladder(Ladder::AwaitingApproval)),
         ],
     );
     state.selected = Some(RowKey::Node("n1".into()));

@@ -3,7 +3,7 @@
 use ratatui::crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
 
 use super::fixtures::*;
-use crate::ui::action::Action;
+use crate::ui::action::{Action, Command, Report};
 use crate::ui::keymap::{Context, Key, Keymap};
 use crate::ui::state::{InputPurpose, Overlay};
 
@@ -16,24 +16,24 @@ fn defaults_bind_the_documented_keys() {
     let keymap = Keymap::default();
     let state = finished();
     for (code, action) in [
-        (KeyCode::Char('j'), Action::MoveDown),
-        (KeyCode::Down, Action::MoveDown),
-        (KeyCode::Char('k'), Action::MoveUp),
-        (KeyCode::Tab, Action::NextPane),
-        (KeyCode::BackTab, Action::PrevPane),
-        (KeyCode::Enter, Action::Expand),
-        (KeyCode::Char('c'), Action::Confirm),
-        (KeyCode::Char('x'), Action::Dismiss),
-        (KeyCode::Char('r'), Action::Resolve),
-        (KeyCode::Char('o'), Action::Reopen),
-        (KeyCode::Char('e'), Action::EditComment),
-        (KeyCode::Char('/'), Action::Filter),
-        (KeyCode::Char('n'), Action::NextFinding),
-        (KeyCode::Char('N'), Action::PrevFinding),
-        (KeyCode::Char('L'), Action::CycleLevel),
-        (KeyCode::Char('g'), Action::OpenGate),
-        (KeyCode::Char('?'), Action::Help),
-        (KeyCode::Char('q'), Action::Quit),
+        (KeyCode::Char('j'), Action::Command(Command::MoveDown)),
+        (KeyCode::Down, Action::Command(Command::MoveDown)),
+        (KeyCode::Char('k'), Action::Command(Command::MoveUp)),
+        (KeyCode::Tab, Action::Command(Command::NextPane)),
+        (KeyCode::BackTab, Action::Command(Command::PrevPane)),
+        (KeyCode::Enter, Action::Command(Command::Expand)),
+        (KeyCode::Char('c'), Action::Command(Command::Confirm)),
+        (KeyCode::Char('x'), Action::Command(Command::Dismiss)),
+        (KeyCode::Char('r'), Action::Command(Command::Resolve)),
+        (KeyCode::Char('o'), Action::Command(Command::Reopen)),
+        (KeyCode::Char('e'), Action::Command(Command::EditComment)),
+        (KeyCode::Char('/'), Action::Command(Command::Filter)),
+        (KeyCode::Char('n'), Action::Command(Command::NextFinding)),
+        (KeyCode::Char('N'), Action::Command(Command::PrevFinding)),
+        (KeyCode::Char('L'), Action::Command(Command::CycleLevel)),
+        (KeyCode::Char('g'), Action::Command(Command::OpenGate)),
+        (KeyCode::Char('?'), Action::Command(Command::Help)),
+        (KeyCode::Char('q'), Action::Command(Command::Quit)),
     ] {
         assert_eq!(
             keymap.translate(&state, &key(code)),
@@ -45,15 +45,14 @@ fn defaults_bind_the_documented_keys() {
     let shifted = Event::Key(KeyEvent::new(KeyCode::Char('N'), KeyModifiers::SHIFT));
     assert_eq!(
         keymap.translate(&state, &shifted),
-        Some(Action::PrevFinding)
+        Some(Action::Command(Command::PrevFinding))
     );
 }
 
 #[test]
-fn every_binding_has_a_description_and_a_named_action() {
+fn every_binding_has_a_description() {
     for binding in Keymap::default().bindings {
-        assert!(!binding.desc.is_empty());
-        assert!(binding.action.name().is_some(), "{:?}", binding.action);
+        assert!(!binding.desc.is_empty(), "{}", binding.command.name());
     }
 }
 
@@ -64,22 +63,25 @@ fn a_user_file_overrides_single_bindings_by_action_name() {
     let state = finished();
     assert_eq!(
         keymap.translate(&state, &key(KeyCode::Char('C'))),
-        Some(Action::Confirm)
+        Some(Action::Command(Command::Confirm))
     );
     assert_eq!(
         keymap.translate(&state, &key(KeyCode::Char('c'))),
         Some(Action::UnknownKey("c".into()))
     );
     let ctrl_n = Event::Key(KeyEvent::new(KeyCode::Char('n'), KeyModifiers::CONTROL));
-    assert_eq!(keymap.translate(&state, &ctrl_n), Some(Action::MoveDown));
+    assert_eq!(
+        keymap.translate(&state, &ctrl_n),
+        Some(Action::Command(Command::MoveDown))
+    );
     assert_eq!(keymap.translate(&state, &key(KeyCode::Down)), None);
     // Everything else keeps its default.
     assert_eq!(
         keymap.translate(&state, &key(KeyCode::Char('x'))),
-        Some(Action::Dismiss)
+        Some(Action::Command(Command::Dismiss))
     );
     assert_eq!(
-        keymap.keys_for(Context::Main, &Action::MoveDown),
+        keymap.keys_for(Context::Main, Command::MoveDown),
         "j/ctrl-n"
     );
 
@@ -128,7 +130,7 @@ fn overlays_take_the_keys() {
     });
     assert_eq!(
         keymap.translate(&state, &key(KeyCode::Char('p'))),
-        Some(Action::GatePublish)
+        Some(Action::Command(Command::GatePublish))
     );
     assert_eq!(
         keymap.translate(&state, &key(KeyCode::Char('c'))),
@@ -142,15 +144,15 @@ fn overlays_take_the_keys() {
     });
     assert_eq!(
         keymap.translate(&state, &key(KeyCode::Enter)),
-        Some(Action::PublishConfirm)
+        Some(Action::Command(Command::PublishConfirm))
     );
     assert_eq!(
         keymap.translate(&state, &key(KeyCode::Char('j'))),
-        Some(Action::MoveDown)
+        Some(Action::Command(Command::MoveDown))
     );
     assert_eq!(
         keymap.translate(&state, &key(KeyCode::Char('y'))),
-        Some(Action::PublishCancel)
+        Some(Action::Command(Command::PublishCancel))
     );
 
     state.overlays.push(Overlay::input(
@@ -191,7 +193,7 @@ fn overlays_take_the_keys() {
     });
     assert_eq!(
         keymap.translate(&state, &key(KeyCode::Char('z'))),
-        Some(Action::Close)
+        Some(Action::Command(Command::Close))
     );
 }
 
@@ -232,25 +234,25 @@ fn messages_name_the_keys_the_person_bound_not_the_defaults() {
         Keymap::with_overrides("view_patch = \"alt-v\"\nopen_gate = \"ctrl-g\"\nreopen = \"R\"")
             .unwrap(),
     );
-    apply(&mut state, [Action::ViewPatch]);
+    apply(&mut state, [Action::Command(Command::ViewPatch)]);
     let text = state.message.take().unwrap().text;
     assert!(text.contains("(ctrl-g, then f)"), "{text}");
     apply(
         &mut state,
-        [Action::PatchWritten {
+        [Action::Engine(Report::PatchWritten {
             patch: crate::ui::state::PatchData {
                 path: "/tmp/fix.patch".into(),
                 text: String::new(),
             },
             summary: "patch written".into(),
-        }],
+        })],
     );
     let text = state.message.take().unwrap().text;
     assert!(text.ends_with("· alt-v shows it"), "{text}");
     assert!(!text.contains(" v shows"), "{text}");
     // A finding already dismissed: the key that reopens it is the remapped one.
     select(&mut state, "n2");
-    apply(&mut state, [Action::Dismiss]);
+    apply(&mut state, [Action::Command(Command::Dismiss)]);
     apply(
         &mut state,
         "noise".chars().map(|c| {
@@ -262,13 +264,13 @@ fn messages_name_the_keys_the_person_bound_not_the_defaults() {
     );
     apply(&mut state, [Action::Submit]);
     select(&mut state, "n2");
-    apply(&mut state, [Action::Dismiss]);
+    apply(&mut state, [Action::Command(Command::Dismiss)]);
     let text = state.message.take().unwrap().text;
     assert!(text.ends_with(": R reopens it"), "{text}");
     // Unbound: the command's name, so the person can bind it.
     let keymap = Keymap::with_overrides("view_patch = []").unwrap();
     assert_eq!(
-        keymap.key(Context::Main, &Action::ViewPatch),
+        keymap.key(Context::Main, Command::ViewPatch),
         "`view_patch` (unbound)"
     );
 }

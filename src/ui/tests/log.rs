@@ -5,7 +5,7 @@ use super::fit::screen;
 use super::fixtures::*;
 use crate::review::events::EventKind;
 use crate::review::verdict::Outcome;
-use crate::ui::action::Action;
+use crate::ui::action::{Action, Command, Report};
 use crate::ui::log::{KEEP, Level};
 use crate::ui::state::Overlay;
 
@@ -41,7 +41,7 @@ fn the_log_says_what_ran_failed_waited_and_was_posted_and_what_the_person_decide
     );
 
     select(&mut state, "n2");
-    apply(&mut state, [Action::Dismiss]);
+    apply(&mut state, [Action::Command(Command::Dismiss)]);
     apply(
         &mut state,
         "flaky".chars().map(|c| {
@@ -69,9 +69,9 @@ fn the_log_says_what_ran_failed_waited_and_was_posted_and_what_the_person_decide
                     reason: "no JSON".into(),
                 },
             ),
-            Action::Published {
+            Action::Engine(Report::Published {
                 target: "the report in /tmp/out".into(),
-            },
+            }),
         ],
     );
     let log = texts(&state);
@@ -98,7 +98,10 @@ fn the_log_keeps_the_newest_lines_and_counts_what_it_forgot() {
     let mut state = finished();
     let before = state.log.len();
     for i in 0..KEEP {
-        apply(&mut state, [Action::Notice(format!("notice {i}"))]);
+        apply(
+            &mut state,
+            [Action::Engine(Report::Notice(format!("notice {i}")))],
+        );
     }
     assert_eq!(state.log.len(), KEEP);
     assert_eq!(state.log.dropped, before);
@@ -125,9 +128,12 @@ fn the_log_opens_at_its_newest_line_scrolls_up_from_there_and_escapes_what_it_sh
         )],
     );
     for i in 0..40 {
-        apply(&mut state, [Action::Notice(format!("notice {i}"))]);
+        apply(
+            &mut state,
+            [Action::Engine(Report::Notice(format!("notice {i}")))],
+        );
     }
-    apply(&mut state, [Action::EventLog]);
+    apply(&mut state, [Action::Command(Command::EventLog)]);
     let lines = screen(&mut state, 80, 24);
     let all = lines.join("\n");
     assert!(all.contains("notice 39"), "{all}");
@@ -135,9 +141,9 @@ fn the_log_opens_at_its_newest_line_scrolls_up_from_there_and_escapes_what_it_sh
     let max = state.layout.overlay_scroll_max;
     assert!(max > 0);
     // One line up from the end is one line, not a press spent on the overshoot.
-    apply(&mut state, [Action::MoveUp]);
+    apply(&mut state, [Action::Command(Command::MoveUp)]);
     assert!(matches!(state.top_overlay(), Some(Overlay::Log { scroll }) if *scroll == max - 1));
-    apply(&mut state, [Action::Top]);
+    apply(&mut state, [Action::Command(Command::Top)]);
     let all = screen(&mut state, 80, 24).join("\n");
     assert!(all.contains("run started"), "{all}");
     assert!(
@@ -147,10 +153,13 @@ fn the_log_opens_at_its_newest_line_scrolls_up_from_there_and_escapes_what_it_sh
     // The end again, following what arrives.
     apply(
         &mut state,
-        [Action::Bottom, Action::Notice("the newest".into())],
+        [
+            Action::Command(Command::Bottom),
+            Action::Engine(Report::Notice("the newest".into())),
+        ],
     );
     let all = screen(&mut state, 80, 24).join("\n");
     assert!(all.contains("the newest"), "{all}");
-    apply(&mut state, [Action::EventLog]);
+    apply(&mut state, [Action::Command(Command::EventLog)]);
     assert!(state.overlays.is_empty());
 }

@@ -7,7 +7,7 @@ use ratatui::backend::TestBackend;
 use ratatui::crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
 
 use super::fixtures::*;
-use crate::ui::action::Action;
+use crate::ui::action::{Action, Report};
 use crate::ui::keymap::Keymap;
 use crate::ui::run::{Engine, Inbox, RunOutcome, run_inbox};
 use crate::ui::state::{PreviewData, RowKey};
@@ -23,10 +23,10 @@ struct Recorder {
 impl Engine for Recorder {
     fn handle(&mut self, effect: Effect, inbox: &Inbox) {
         if effect == Effect::PreviewPublish {
-            inbox.send(Action::PublishPreview(PreviewData {
+            inbox.send(Action::Engine(Report::PublishPreview(PreviewData {
                 event: "REQUEST_CHANGES".into(),
                 ..PreviewData::default()
-            }));
+            })));
             // The person reads the preview, confirms it, then quits.
             inbox.send_terminal(Event::Key(KeyEvent::new(
                 KeyCode::Enter,
@@ -87,7 +87,7 @@ async fn reviewer_events_are_forwarded_into_the_inbox_and_applied() {
     let (inbox, rx) = Inbox::channel();
     let (events_tx, events_rx) = tokio::sync::mpsc::channel(4);
     let forwarder = inbox.forward(events_rx);
-    let Action::Engine(event) = added(node(NodeSpec {
+    let Action::Engine(Report::Event(event)) = added(node(NodeSpec {
         id: "late",
         reviewer: "qa",
         title: "found while streaming",

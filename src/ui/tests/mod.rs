@@ -1,6 +1,7 @@
 //! Cockpit tests: `update` fed with actions and engine events (state checked, no sleeps), the
 //! keymap, the loop on a `TestBackend`, and insta snapshots of every screen state.
 
+mod components;
 mod diff;
 mod fit;
 mod fixtures;

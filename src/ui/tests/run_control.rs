@@ -4,7 +4,7 @@
 use super::fit::screen;
 use super::fixtures::*;
 use crate::review::events::EventKind;
-use crate::ui::action::Action;
+use crate::ui::action::{Action, Command, Report};
 use crate::ui::log::Level;
 use crate::ui::state::Pane;
 use crate::ui::update::Effect;
@@ -125,40 +125,67 @@ fn a_slow_server_alone_says_waiting() {
 fn one_model_reviewer_is_stopped_from_the_reviewers_pane() {
     let mut state = streaming();
     // From another pane the key says where to go.
-    assert_eq!(apply(&mut state, [Action::StopReviewer]), vec![]);
+    assert_eq!(
+        apply(&mut state, [Action::Command(Command::StopReviewer)]),
+        vec![]
+    );
     assert!(
         message(&state).contains("reviewers pane (3)"),
         "{}",
         message(&state)
     );
 
-    apply(&mut state, [Action::FocusReviewers]);
+    apply(&mut state, [Action::Command(Command::FocusReviewers)]);
     assert_eq!(state.focus, Pane::Reviewers);
     assert_eq!(state.selected_reviewer.as_deref(), Some("engineer"));
     // engineer is done: nothing to stop.
-    assert_eq!(apply(&mut state, [Action::StopReviewer]), vec![]);
+    assert_eq!(
+        apply(&mut state, [Action::Command(Command::StopReviewer)]),
+        vec![]
+    );
     assert!(message(&state).contains("engineer has already ended"));
     // qa is reading.
-    let effects = apply(&mut state, [Action::MoveDown, Action::StopReviewer]);
+    let effects = apply(
+        &mut state,
+        [
+            Action::Command(Command::MoveDown),
+            Action::Command(Command::StopReviewer),
+        ],
+    );
     assert_eq!(effects, vec![Effect::StopReviewer("qa".into())]);
     assert!(state.log.entries().any(|e| e.text == "you stopped qa"));
     // The rule catalog is no model reviewer.
     state.selected_reviewer = Some("rules".into());
-    assert_eq!(apply(&mut state, [Action::StopReviewer]), vec![]);
+    assert_eq!(
+        apply(&mut state, [Action::Command(Command::StopReviewer)]),
+        vec![]
+    );
     assert!(message(&state).contains("not a model reviewer"));
 }
 
 #[test]
 fn the_whole_run_stops_on_the_second_press_in_a_row_and_only_while_it_runs() {
     let mut state = streaming();
-    assert_eq!(apply(&mut state, [Action::StopRun]), vec![]);
+    assert_eq!(
+        apply(&mut state, [Action::Command(Command::StopRun)]),
+        vec![]
+    );
     assert!(message(&state).starts_with("X again stops every reviewer and pass"));
     // Another key in between disarms it.
     assert_eq!(
-        apply(&mut state, [Action::MoveDown, Action::StopRun]),
+        apply(
+            &mut state,
+            [
+                Action::Command(Command::MoveDown),
+                Action::Command(Command::StopRun)
+            ]
+        ),
         vec![]
     );
-    assert_eq!(apply(&mut state, [Action::StopRun]), vec![Effect::StopRun]);
+    assert_eq!(
+        apply(&mut state, [Action::Command(Command::StopRun)]),
+        vec![Effect::StopRun]
+    );
     assert!(
         state
             .log
@@ -167,7 +194,16 @@ fn the_whole_run_stops_on_the_second_press_in_a_row_and_only_while_it_runs() {
     );
 
     let mut done = finished();
-    assert_eq!(apply(&mut done, [Action::StopRun, Action::StopRun]), vec![]);
+    assert_eq!(
+        apply(
+            &mut done,
+            [
+                Action::Command(Command::StopRun),
+                Action::Command(Command::StopRun)
+            ]
+        ),
+        vec![]
+    );
     assert_eq!(message(&done), "no review is running");
 }
 
@@ -180,7 +216,9 @@ fn a_requested_round_is_running_before_its_reviewers_start() {
     assert!(!before.contains("RUNNING"), "{before}");
     apply(
         &mut state,
-        [Action::Ladder(crate::space::state::Ladder::Requested)],
+        [Action::Engine(Report::Ladder(
+            crate::space::state::Ladder::Requested,
+        ))],
     );
     assert!(state.review_running());
     let lines = screen(&mut state, 80, 24);

@@ -5,7 +5,7 @@ use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 
 use super::fixtures::*;
-use crate::ui::action::Action;
+use crate::ui::action::{Action, Command, Report};
 use crate::ui::keymap::Keymap;
 use crate::ui::state::{AppState, Pane, PatchData, PreviewData, RowKey};
 use crate::ui::theme::Theme;
@@ -68,7 +68,7 @@ fn duplicates_unfolded_with_the_cohort_detail() {
 #[test]
 fn the_approval_gate() {
     let mut state = finished();
-    apply(&mut state, [Action::OpenGate]);
+    apply(&mut state, [Action::Command(Command::OpenGate)]);
     insta::assert_snapshot!(render(&mut state).backend());
 }
 
@@ -78,9 +78,9 @@ fn the_publish_preview() {
     apply(
         &mut state,
         [
-            Action::OpenGate,
-            Action::GatePublish,
-            Action::PublishPreview(PreviewData {
+            Action::Command(Command::OpenGate),
+            Action::Command(Command::GatePublish),
+            Action::Engine(Report::PublishPreview(PreviewData {
                 event: "REQUEST_CHANGES".into(),
                 inline_comments: 2,
                 moved_to_body: vec![
@@ -89,7 +89,7 @@ fn the_publish_preview() {
                 ],
                 body: "> [!CAUTION]\n> **Block**: 1 P0 finding at confidence ≥ 0.70\n\nFacts: gate apiContract pass · 4 files reviewed\n\n## Fix before merge\n\n1. `src/auth/refresh.rs:10-12` Expired token is reused — found by engineer\n   Impact: requests fail with 401 for up to an hour.\n\n## Observations\n\n- Retry loop has no jitter (engineer, confirmed by qa)\n".into(),
                 target: "github review on acme/payments#42".into(),
-            }),
+            })),
         ],
     );
     insta::assert_snapshot!(render(&mut state).backend());
@@ -98,7 +98,7 @@ fn the_publish_preview() {
 #[test]
 fn the_help_overlay() {
     let mut state = finished();
-    apply(&mut state, [Action::Help]);
+    apply(&mut state, [Action::Command(Command::Help)]);
     insta::assert_snapshot!(render(&mut state).backend());
 }
 
@@ -107,10 +107,10 @@ fn an_engine_error() {
     let mut state = finished();
     apply(
         &mut state,
-        [Action::EngineError {
+        [Action::Engine(Report::EngineError {
             title: "Publishing failed".into(),
             message: "GitHub rejected the review: 422 Unprocessable Entity (line 40 is not part of the diff).\nNothing was posted; the round is still unpublished.".into(),
-        }],
+        })],
     );
     insta::assert_snapshot!(render(&mut state).backend());
 }
@@ -118,7 +118,10 @@ fn an_engine_error() {
 #[test]
 fn the_dismiss_box_with_its_required_reason() {
     let mut state = finished();
-    apply(&mut state, [Action::Dismiss, Action::Submit]);
+    apply(
+        &mut state,
+        [Action::Command(Command::Dismiss), Action::Submit],
+    );
     insta::assert_snapshot!(render(&mut state).backend());
 }
 
@@ -126,7 +129,7 @@ fn the_dismiss_box_with_its_required_reason() {
 fn a_filter_and_a_message() {
     let mut state = finished();
     state.filter = "@qa".into();
-    apply(&mut state, [Action::Confirm]);
+    apply(&mut state, [Action::Command(Command::Confirm)]);
     insta::assert_snapshot!(render(&mut state).backend());
 }
 
@@ -176,7 +179,13 @@ fn sized_main_screen() {
 fn sized_gate_with_details() {
     at_every_size("gate_details", || {
         let mut state = finished();
-        apply(&mut state, [Action::OpenGate, Action::GateDetails]);
+        apply(
+            &mut state,
+            [
+                Action::Command(Command::OpenGate),
+                Action::Command(Command::GateDetails),
+            ],
+        );
         state
     });
 }
@@ -185,7 +194,7 @@ fn sized_gate_with_details() {
 fn sized_help() {
     at_every_size("help", || {
         let mut state = finished();
-        apply(&mut state, [Action::Help]);
+        apply(&mut state, [Action::Command(Command::Help)]);
         state
     });
 }
@@ -195,7 +204,7 @@ fn sized_comment_editor() {
     at_every_size("editor", || {
         let mut state = finished();
         state.node_mut("n1").unwrap().text.body = "The cache is consulted before the expiry check, so a token that expired a second ago is handed out for up to an hour; every request in that window fails with 401 and is retried with the same token.".into();
-        apply(&mut state, [Action::EditComment]);
+        apply(&mut state, [Action::Command(Command::EditComment)]);
         state
     });
 }
@@ -207,9 +216,9 @@ fn sized_publish_preview() {
         apply(
             &mut state,
             [
-                Action::OpenGate,
-                Action::GatePublish,
-                Action::PublishPreview(preview_data()),
+                Action::Command(Command::OpenGate),
+                Action::Command(Command::GatePublish),
+                Action::Engine(Report::PublishPreview(preview_data())),
             ],
         );
         state
@@ -229,15 +238,15 @@ fn the_patch_viewer_at_80x24() {
     apply(
         &mut state,
         [
-            Action::PatchWritten {
+            Action::Engine(Report::PatchWritten {
                 patch: PatchData {
                     path: "/data/spaces/github/acme/payments/pr-42/fixes/round-1.patch".into(),
                     text,
                 },
                 summary: "patch for 1 finding(s) written".into(),
-            },
-            Action::OpenGate,
-            Action::ViewPatch,
+            }),
+            Action::Command(Command::OpenGate),
+            Action::Command(Command::ViewPatch),
         ],
     );
     insta::assert_snapshot!(render_at(&mut state, 80, 24).backend());
@@ -246,7 +255,7 @@ fn the_patch_viewer_at_80x24() {
 #[test]
 fn the_detail_zoomed_at_80x24() {
     let mut state = finished();
-    apply(&mut state, [Action::ZoomDetail]);
+    apply(&mut state, [Action::Command(Command::ZoomDetail)]);
     insta::assert_snapshot!(render_at(&mut state, 80, 24).backend());
 }
 
@@ -284,15 +293,15 @@ fn the_event_log_at_80x24() {
                     reason: "anchor outside the diff".into(),
                 },
             ),
-            Action::EngineError {
+            Action::Engine(Report::EngineError {
                 title: "Publish failed".into(),
                 message: "github answered 502 twice; nothing was posted".into(),
-            },
-            Action::Close,
-            Action::Published {
+            }),
+            Action::Command(Command::Close),
+            Action::Engine(Report::Published {
                 target: "https://github.com/acme/payments/pull/42#pullrequestreview-1".into(),
-            },
-            Action::EventLog,
+            }),
+            Action::Command(Command::EventLog),
         ],
     );
     insta::assert_snapshot!(render_at(&mut state, 80, 24).backend());

@@ -9,7 +9,7 @@ use crate::review::events::{EventKind, ReviewEvent, RunId};
 use crate::review::node::{Actor, Priority, Status};
 use crate::review::status::Change;
 use crate::space::state::Ladder;
-use crate::ui::action::Action;
+use crate::ui::action::{Action, Command, Report};
 use crate::ui::rows::{self, Row, Unfold};
 use crate::ui::state::{InputPurpose, Overlay, Pane, PatchData, PreviewData, RowKey};
 use crate::ui::update::{Effect, update};
@@ -66,7 +66,7 @@ fn selection_stays_on_the_same_node_when_new_nodes_stream_in_above_it() {
     assert_eq!(state.selected, Some(RowKey::Node("n6".into())));
     assert!(after > before, "n6 moved down from {before} to {after}");
     // Moving is relative to where n6 is now: the new P0 right above it.
-    assert_eq!(update(&mut state, Action::MoveUp), vec![]);
+    assert_eq!(update(&mut state, Action::Command(Command::MoveUp)), vec![]);
     assert_eq!(state.selected, Some(RowKey::Node("n9".into())));
 }
 
@@ -77,11 +77,11 @@ fn the_first_finding_is_selected_when_nothing_is() {
     apply(
         &mut state,
         [
-            Action::RunStarted {
+            Action::Engine(Report::RunStarted {
                 run: RUN,
                 round: 1,
                 reviewers: vec![("engineer".into(), true)],
-            },
+            }),
             added(node(NodeSpec {
                 id: "a",
                 ..NodeSpec::default()
@@ -96,7 +96,7 @@ fn confirm_as_the_person_moves_open_to_consensus_ready_and_asks_to_persist() {
     let mut state = finished();
     select(&mut state, "n1");
     assert_eq!(state.node("n1").unwrap().status, Status::Open);
-    let effects = update(&mut state, Action::Confirm);
+    let effects = update(&mut state, Action::Command(Command::Confirm));
     let node = state.node("n1").unwrap();
     assert_eq!(node.status, Status::ConsensusReady);
     assert_eq!(node.confirmations[0].by, Actor::Person("alice".into()));
@@ -130,7 +130,7 @@ fn a_refused_change_is_a_message_and_no_effect() {
     let mut state = finished();
     select(&mut state, "n1");
     // Reopening an open finding (that the person did not confirm) has nothing to take back.
-    assert_eq!(update(&mut state, Action::Reopen), vec![]);
+    assert_eq!(update(&mut state, Action::Command(Command::Reopen)), vec![]);
     assert!(
         state
             .message
@@ -145,7 +145,10 @@ fn a_refused_change_is_a_message_and_no_effect() {
 fn dismiss_requires_a_reason() {
     let mut state = finished();
     select(&mut state, "n1");
-    assert_eq!(update(&mut state, Action::Dismiss), vec![]);
+    assert_eq!(
+        update(&mut state, Action::Command(Command::Dismiss)),
+        vec![]
+    );
     assert!(matches!(
         state.top_overlay(),
         Some(Overlay::Input(input)) if input.purpose == InputPurpose::Dismiss { node_ids: vec!["n1".into()] }
@@ -184,7 +187,7 @@ fn dismiss_requires_a_reason() {
 fn cancelling_a_dismissal_changes_nothing() {
     let mut state = finished();
     select(&mut state, "n1");
-    apply(&mut state, [Action::Dismiss]);
+    apply(&mut state, [Action::Command(Command::Dismiss)]);
     apply(&mut state, typed("nah"));
     assert_eq!(update(&mut state, Action::Cancel), vec![]);
     assert!(state.overlays.is_empty());
@@ -197,12 +200,12 @@ fn resolve_and_reopen_round_trip_through_the_status_service() {
     select(&mut state, "n6");
     // n6 was confirmed by qa: consensus ready.
     assert_eq!(state.node("n6").unwrap().status, Status::ConsensusReady);
-    apply(&mut state, [Action::Resolve]);
+    apply(&mut state, [Action::Command(Command::Resolve)]);
     assert_eq!(state.node("n6").unwrap().status, Status::Resolved);
     // The cursor went on to the next open finding; back to n6.
     assert_ne!(state.selected, Some(RowKey::Node("n6".into())));
     select(&mut state, "n6");
-    let effects = update(&mut state, Action::Reopen);
+    let effects = update(&mut state, Action::Command(Command::Reopen));
     assert_eq!(state.node("n6").unwrap().status, Status::ConsensusReady);
     assert!(matches!(
         effects.as_slice(),
@@ -234,11 +237,11 @@ fn a_level_change_moves_findings_between_main_and_below_threshold_without_deleti
     assert_eq!(state.level, Level::Balanced);
     assert_eq!(below(&state), vec!["n5"]);
 
-    let effects = update(&mut state, Action::CycleLevel);
+    let effects = update(&mut state, Action::Command(Command::CycleLevel));
     assert_eq!(effects, vec![Effect::SetLevel(Level::Thorough)]);
     assert!(below(&state).is_empty());
 
-    update(&mut state, Action::CycleLevel);
+    update(&mut state, Action::Command(Command::CycleLevel));
     assert_eq!(state.level, Level::Light);
     let mut light = below(&state);
     light.sort();
@@ -257,9 +260,15 @@ fn a_level_change_moves_findings_between_main_and_below_threshold_without_deleti
 fn a_selected_finding_folded_below_threshold_selects_its_fold() {
     let mut state = finished();
     select(&mut state, "n2");
-    apply(&mut state, [Action::CycleLevel, Action::CycleLevel]); // → light
+    apply(
+        &mut state,
+        [
+            Action::Command(Command::CycleLevel),
+            Action::Command(Command::CycleLevel),
+        ],
+    ); // → light
     assert_eq!(state.selected, Some(RowKey::Below("c-auth".into())));
-    apply(&mut state, [Action::Expand]);
+    apply(&mut state, [Action::Command(Command::Expand)]);
     assert!(
         rows::rows(&state)
             .iter()
@@ -271,7 +280,10 @@ fn a_selected_finding_folded_below_threshold_selects_its_fold() {
 fn the_gate_opens_only_when_awaiting_approval() {
     let mut state = streaming();
     assert_eq!(state.ladder, Ladder::InProgress);
-    assert_eq!(update(&mut state, Action::OpenGate), vec![]);
+    assert_eq!(
+        update(&mut state, Action::Command(Command::OpenGate)),
+        vec![]
+    );
     assert!(state.overlays.is_empty());
     assert!(
         state
@@ -283,7 +295,7 @@ fn the_gate_opens_only_when_awaiting_approval() {
     );
 
     let mut state = finished();
-    update(&mut state, Action::OpenGate);
+    update(&mut state, Action::Command(Command::OpenGate));
     assert!(matches!(
         state.top_overlay(),
         Some(Overlay::Gate {
@@ -292,16 +304,19 @@ fn the_gate_opens_only_when_awaiting_approval() {
         })
     ));
     // The ladder moving on closes it.
-    update(&mut state, Action::Ladder(Ladder::Completed));
+    update(
+        &mut state,
+        Action::Engine(Report::Ladder(Ladder::Completed)),
+    );
     assert!(state.overlays.is_empty());
 }
 
 #[test]
 fn publishing_goes_through_the_preview_and_a_confirmation() {
     let mut state = finished();
-    apply(&mut state, [Action::OpenGate]);
+    apply(&mut state, [Action::Command(Command::OpenGate)]);
     assert_eq!(
-        update(&mut state, Action::GatePublish),
+        update(&mut state, Action::Command(Command::GatePublish)),
         vec![Effect::PreviewPublish]
     );
     assert!(matches!(state.top_overlay(), Some(Overlay::PreviewPending)));
@@ -312,16 +327,22 @@ fn publishing_goes_through_the_preview_and_a_confirmation() {
         body: "> [!CAUTION]\n> Block".into(),
         target: "github review on acme/payments#42".into(),
     };
-    update(&mut state, Action::PublishPreview(preview.clone()));
+    update(
+        &mut state,
+        Action::Engine(Report::PublishPreview(preview.clone())),
+    );
     assert!(matches!(state.top_overlay(), Some(Overlay::Preview { data, .. }) if *data == preview));
     // Cancel: back at the gate, nothing published.
-    assert_eq!(update(&mut state, Action::PublishCancel), vec![]);
+    assert_eq!(
+        update(&mut state, Action::Command(Command::PublishCancel)),
+        vec![]
+    );
     assert!(matches!(state.top_overlay(), Some(Overlay::Gate { .. })));
     // Again, and confirm.
-    update(&mut state, Action::GatePublish);
-    update(&mut state, Action::PublishPreview(preview));
+    update(&mut state, Action::Command(Command::GatePublish));
+    update(&mut state, Action::Engine(Report::PublishPreview(preview)));
     assert_eq!(
-        update(&mut state, Action::PublishConfirm),
+        update(&mut state, Action::Command(Command::PublishConfirm)),
         vec![Effect::Publish]
     );
     assert!(state.overlays.is_empty());
@@ -332,18 +353,25 @@ fn a_late_preview_after_cancelling_is_ignored() {
     let mut state = finished();
     apply(
         &mut state,
-        [Action::OpenGate, Action::GatePublish, Action::PublishCancel],
+        [
+            Action::Command(Command::OpenGate),
+            Action::Command(Command::GatePublish),
+            Action::Command(Command::PublishCancel),
+        ],
     );
-    update(&mut state, Action::PublishPreview(PreviewData::default()));
+    update(
+        &mut state,
+        Action::Engine(Report::PublishPreview(PreviewData::default())),
+    );
     assert!(matches!(state.top_overlay(), Some(Overlay::Gate { .. })));
 }
 
 #[test]
 fn gate_fix_sends_the_findings_with_replacement_lines() {
     let mut state = finished();
-    apply(&mut state, [Action::OpenGate]);
+    apply(&mut state, [Action::Command(Command::OpenGate)]);
     assert_eq!(
-        update(&mut state, Action::GateFix),
+        update(&mut state, Action::Command(Command::GateFix)),
         vec![Effect::WritePatch {
             node_ids: vec!["n1".into()]
         }]
@@ -353,16 +381,22 @@ fn gate_fix_sends_the_findings_with_replacement_lines() {
 #[test]
 fn a_refused_fix_is_one_message_the_error_and_no_status_line_says_otherwise() {
     let mut state = finished();
-    apply(&mut state, [Action::OpenGate, Action::GateFix]);
+    apply(
+        &mut state,
+        [
+            Action::Command(Command::OpenGate),
+            Action::Command(Command::GateFix),
+        ],
+    );
     let asked = state.message.as_ref().unwrap().text.clone();
     assert!(asked.contains("nothing is marked"), "{asked}");
     assert!(!asked.contains("sent"), "{asked}");
     apply(
         &mut state,
-        [Action::EngineError {
+        [Action::Engine(Report::EngineError {
             title: "No patch written".into(),
             message: "none of the 1 finding(s) asked for carries exact replacement lines".into(),
-        }],
+        })],
     );
     assert!(state.message.is_none(), "{:?}", state.message);
     assert!(matches!(state.top_overlay(), Some(Overlay::Error { .. })));
@@ -371,14 +405,26 @@ fn a_refused_fix_is_one_message_the_error_and_no_status_line_says_otherwise() {
 #[test]
 fn z_zooms_the_detail_and_z_esc_or_another_pane_go_back() {
     let mut state = finished();
-    apply(&mut state, [Action::ZoomDetail]);
+    apply(&mut state, [Action::Command(Command::ZoomDetail)]);
     assert!(state.zoomed);
     assert_eq!(state.focus, Pane::Detail);
-    apply(&mut state, [Action::ZoomDetail]);
+    apply(&mut state, [Action::Command(Command::ZoomDetail)]);
     assert!(!state.zoomed);
-    apply(&mut state, [Action::ZoomDetail, Action::Close]);
+    apply(
+        &mut state,
+        [
+            Action::Command(Command::ZoomDetail),
+            Action::Command(Command::Close),
+        ],
+    );
     assert!(!state.zoomed, "esc goes back");
-    apply(&mut state, [Action::ZoomDetail, Action::FocusReviewers]);
+    apply(
+        &mut state,
+        [
+            Action::Command(Command::ZoomDetail),
+            Action::Command(Command::FocusReviewers),
+        ],
+    );
     assert!(!state.zoomed, "another pane must be on screen");
     assert_eq!(state.focus, Pane::Reviewers);
 }
@@ -386,7 +432,7 @@ fn z_zooms_the_detail_and_z_esc_or_another_pane_go_back() {
 #[test]
 fn a_written_patch_is_announced_and_shown_by_v_scrolling_to_its_end() {
     let mut state = finished();
-    apply(&mut state, [Action::ViewPatch]);
+    apply(&mut state, [Action::Command(Command::ViewPatch)]);
     assert!(state.overlays.is_empty(), "no patch yet: nothing to show");
     assert!(
         state
@@ -398,31 +444,43 @@ fn a_written_patch_is_announced_and_shown_by_v_scrolling_to_its_end() {
     );
     apply(
         &mut state,
-        [Action::PatchWritten {
+        [Action::Engine(Report::PatchWritten {
             patch: PatchData {
                 path: "/space/fixes/round-1.patch".into(),
                 text: "diff --git a/x b/x\n".into(),
             },
             summary: "patch for 1 finding(s) written to /space/fixes/round-1.patch".into(),
-        }],
+        })],
     );
     let said = &state.message.as_ref().unwrap().text;
     assert!(
         said.contains("round-1.patch") && said.contains("v shows it"),
         "{said}"
     );
-    apply(&mut state, [Action::OpenGate, Action::ViewPatch]);
+    apply(
+        &mut state,
+        [
+            Action::Command(Command::OpenGate),
+            Action::Command(Command::ViewPatch),
+        ],
+    );
     assert!(matches!(
         state.top_overlay(),
         Some(Overlay::Patch { scroll: 0 })
     ));
     state.layout.overlay_scroll_max = 3;
-    apply(&mut state, [Action::Bottom, Action::MoveDown]);
+    apply(
+        &mut state,
+        [
+            Action::Command(Command::Bottom),
+            Action::Command(Command::MoveDown),
+        ],
+    );
     assert!(matches!(
         state.top_overlay(),
         Some(Overlay::Patch { scroll: 3 })
     ));
-    apply(&mut state, [Action::Close]);
+    apply(&mut state, [Action::Command(Command::Close)]);
     assert!(matches!(state.top_overlay(), Some(Overlay::Gate { .. })));
 }
 
@@ -430,12 +488,12 @@ fn a_written_patch_is_announced_and_shown_by_v_scrolling_to_its_end() {
 fn gate_ignore_dismisses_the_marked_findings_with_one_reason() {
     let mut state = finished();
     select(&mut state, "n2");
-    apply(&mut state, [Action::ToggleMark]);
+    apply(&mut state, [Action::Command(Command::ToggleMark)]);
     select(&mut state, "n5");
-    apply(&mut state, [Action::OpenGate]);
+    apply(&mut state, [Action::Command(Command::OpenGate)]);
     // n5 is folded below threshold; mark it via the state directly.
     state.marked.insert("n5".into());
-    apply(&mut state, [Action::GateIgnore]);
+    apply(&mut state, [Action::Command(Command::GateIgnore)]);
     apply(&mut state, typed("out of scope for this PR"));
     let effects = update(&mut state, Action::Submit);
     assert_eq!(effects.len(), 2);
@@ -448,8 +506,11 @@ fn gate_ignore_dismisses_the_marked_findings_with_one_reason() {
 #[test]
 fn gate_abort_leaves_the_gate_not_the_cockpit() {
     let mut state = finished();
-    apply(&mut state, [Action::OpenGate]);
-    assert_eq!(update(&mut state, Action::GateAbort), vec![]);
+    apply(&mut state, [Action::Command(Command::OpenGate)]);
+    assert_eq!(
+        update(&mut state, Action::Command(Command::GateAbort)),
+        vec![]
+    );
     assert!(!state.quit);
     assert!(state.overlays.is_empty());
     let message = state.message.as_ref().unwrap();
@@ -464,7 +525,7 @@ fn the_filter_narrows_by_reviewer_priority_and_words_and_esc_restores() {
     let mut state = finished();
     let visible = |state: &crate::ui::state::AppState| node_ids(&rows::build(state, Unfold::All));
 
-    apply(&mut state, [Action::Filter]);
+    apply(&mut state, [Action::Command(Command::Filter)]);
     apply(&mut state, typed("@qa"));
     // Live: qa found n2 and confirmed n6.
     assert_eq!(state.filter, "@qa");
@@ -474,13 +535,13 @@ fn the_filter_narrows_by_reviewer_priority_and_words_and_esc_restores() {
     apply(&mut state, [Action::Submit]);
     assert!(state.overlays.is_empty());
 
-    apply(&mut state, [Action::Filter]);
+    apply(&mut state, [Action::Command(Command::Filter)]);
     apply(&mut state, typed(" p0"));
     assert!(visible(&state).is_empty(), "qa found no P0");
     apply(&mut state, [Action::Cancel]);
     assert_eq!(state.filter, "@qa", "esc restores the filter");
 
-    apply(&mut state, [Action::Close]);
+    apply(&mut state, [Action::Command(Command::Close)]);
     assert_eq!(state.filter, "");
     state.filter = "p0".into();
     let mut ids = visible(&state);
@@ -510,7 +571,7 @@ fn duplicates_fold_under_their_problem_and_unfold_on_enter() {
     assert_eq!(secret.1, vec!["rules", "secret scan"]);
     assert!(!node_ids(&rows_now).contains(&"n4".to_string()));
     select(&mut state, "n3");
-    apply(&mut state, [Action::Expand]);
+    apply(&mut state, [Action::Command(Command::Expand)]);
     assert!(node_ids(&rows::rows(&state)).contains(&"n4".to_string()));
 }
 
@@ -518,16 +579,16 @@ fn duplicates_fold_under_their_problem_and_unfold_on_enter() {
 fn next_finding_unfolds_a_collapsed_cohort() {
     let mut state = finished();
     state.selected = Some(RowKey::Cohort("c-auth".into()));
-    apply(&mut state, [Action::Expand]);
+    apply(&mut state, [Action::Command(Command::Expand)]);
     assert!(state.collapsed.contains("c-auth"));
-    apply(&mut state, [Action::NextFinding]);
+    apply(&mut state, [Action::Command(Command::NextFinding)]);
     assert!(!state.collapsed.contains("c-auth"));
     assert!(matches!(state.selected, Some(RowKey::Node(_))));
     // N walks back to the first open finding, then wraps around to the last and says so.
     let first = state.selected.clone();
     let mut wrapped = false;
     for _ in 0..10 {
-        apply(&mut state, [Action::PrevFinding]);
+        apply(&mut state, [Action::Command(Command::PrevFinding)]);
         if state
             .message
             .as_ref()
@@ -544,7 +605,7 @@ fn next_finding_unfolds_a_collapsed_cohort() {
 #[test]
 fn engine_events_from_another_run_are_dropped_and_stances_are_persisted() {
     let mut state = finished();
-    let stale = Action::Engine(ReviewEvent::new(
+    let stale = Action::Engine(Report::Event(ReviewEvent::new(
         RunId(6),
         "qa",
         EventKind::NodeAdded {
@@ -553,7 +614,7 @@ fn engine_events_from_another_run_are_dropped_and_stances_are_persisted() {
                 ..NodeSpec::default()
             })),
         },
-    ));
+    )));
     assert_eq!(update(&mut state, stale), vec![]);
     assert!(state.node("old").is_none());
     let effects = update(
@@ -579,18 +640,18 @@ fn the_verdict_is_recomputed_from_the_board() {
     // Architect (required) failed: never Ship; the P0 blocks.
     assert_eq!(verdict.decision, crate::review::Decision::Block);
     select(&mut state, "n1");
-    apply(&mut state, [Action::Dismiss]);
+    apply(&mut state, [Action::Command(Command::Dismiss)]);
     apply(&mut state, typed("fixed in the next push"));
     apply(&mut state, [Action::Submit]);
     select(&mut state, "n3");
-    apply(&mut state, [Action::Resolve]);
+    apply(&mut state, [Action::Command(Command::Resolve)]);
     // The scanner's copy of the secret stands alone once the primary is resolved.
     assert_eq!(
         state.verdict.as_ref().unwrap().decision,
         crate::review::Decision::Block
     );
     select(&mut state, "n4");
-    apply(&mut state, [Action::Resolve]);
+    apply(&mut state, [Action::Command(Command::Resolve)]);
     let after = state.verdict.clone().unwrap();
     assert_eq!(after.counts.dismissed, 1);
     assert_eq!((after.counts.p0, after.counts.resolved), (0, 2));
@@ -601,7 +662,7 @@ fn the_verdict_is_recomputed_from_the_board() {
 fn editing_the_comment_saves_it_and_an_empty_text_restores_the_generated_one() {
     let mut state = finished();
     select(&mut state, "n1");
-    apply(&mut state, [Action::EditComment]);
+    apply(&mut state, [Action::Command(Command::EditComment)]);
     // The editor opens at the top of the text, not scrolled to its end.
     apply(&mut state, typed("Please check expiry first. "));
     let effects = update(&mut state, Action::Submit);
@@ -624,7 +685,7 @@ fn tab_cycles_the_panes_including_disagreements_when_there_are_some() {
     let mut state = finished();
     let mut seen = vec![state.focus];
     for _ in 0..4 {
-        apply(&mut state, [Action::NextPane]);
+        apply(&mut state, [Action::Command(Command::NextPane)]);
         seen.push(state.focus);
     }
     assert_eq!(
@@ -638,7 +699,7 @@ fn tab_cycles_the_panes_including_disagreements_when_there_are_some() {
         ]
     );
     let mut state = streaming();
-    apply(&mut state, [Action::PrevPane]);
+    apply(&mut state, [Action::Command(Command::PrevPane)]);
     assert_eq!(state.focus, Pane::Reviewers);
 }
 
@@ -647,32 +708,44 @@ fn enter_on_a_disagreement_jumps_to_one_side_then_the_other() {
     let mut state = finished();
     select(&mut state, "n6");
     state.focus = Pane::Disagreements;
-    apply(&mut state, [Action::MoveDown, Action::Expand]);
+    apply(
+        &mut state,
+        [
+            Action::Command(Command::MoveDown),
+            Action::Command(Command::Expand),
+        ],
+    );
     assert_eq!(state.selected, Some(RowKey::Node("n1".into())));
-    apply(&mut state, [Action::Expand]);
+    apply(&mut state, [Action::Command(Command::Expand)]);
     assert_eq!(state.selected, Some(RowKey::Node("n2".into())));
 }
 
 #[test]
 fn engine_errors_replace_a_pending_preview_with_an_error_overlay() {
     let mut state = finished();
-    apply(&mut state, [Action::OpenGate, Action::GatePublish]);
+    apply(
+        &mut state,
+        [
+            Action::Command(Command::OpenGate),
+            Action::Command(Command::GatePublish),
+        ],
+    );
     update(
         &mut state,
-        Action::EngineError {
+        Action::Engine(Report::EngineError {
             title: "Preview failed".into(),
             message: "the PR head moved".into(),
-        },
+        }),
     );
     assert!(matches!(state.top_overlay(), Some(Overlay::Error { .. })));
-    apply(&mut state, [Action::Close]);
+    apply(&mut state, [Action::Command(Command::Close)]);
     assert!(matches!(state.top_overlay(), Some(Overlay::Gate { .. })));
 }
 
 #[test]
 fn messages_expire_after_ticks() {
     let mut state = streaming();
-    apply(&mut state, [Action::OpenGate]);
+    apply(&mut state, [Action::Command(Command::OpenGate)]);
     assert!(state.message.is_some());
     apply(
         &mut state,
@@ -698,14 +771,14 @@ fn navigation_reads_the_derived_board_and_only_a_board_change_recomputes_it() {
     apply(
         &mut state,
         [
-            Action::MoveDown,
-            Action::MoveUp,
-            Action::PageDown,
-            Action::NextFinding,
-            Action::PrevFinding,
-            Action::Expand,
-            Action::Top,
-            Action::NextPane,
+            Action::Command(Command::MoveDown),
+            Action::Command(Command::MoveUp),
+            Action::Command(Command::PageDown),
+            Action::Command(Command::NextFinding),
+            Action::Command(Command::PrevFinding),
+            Action::Command(Command::Expand),
+            Action::Command(Command::Top),
+            Action::Command(Command::NextPane),
             Action::Tick,
         ],
     );
@@ -714,7 +787,7 @@ fn navigation_reads_the_derived_board_and_only_a_board_change_recomputes_it() {
 
     select(&mut state, "n2");
     state.focus = Pane::Findings;
-    apply(&mut state, [Action::Resolve]);
+    apply(&mut state, [Action::Command(Command::Resolve)]);
     assert_eq!(
         state.problems,
         crate::review::consolidate::consolidate(&state.board.nodes)
@@ -729,14 +802,14 @@ fn navigation_reads_the_derived_board_and_only_a_board_change_recomputes_it() {
 fn after_each_triage_change_the_derived_board_is_what_a_fresh_computation_gives() {
     let mut state = finished();
     let steps: [(&str, Vec<Action>); 5] = [
-        ("n2", vec![Action::Confirm]),
-        ("n3", vec![Action::Resolve]),
-        ("n3", vec![Action::Reopen]),
-        ("n6", vec![Action::Confirm]),
+        ("n2", vec![Action::Command(Command::Confirm)]),
+        ("n3", vec![Action::Command(Command::Resolve)]),
+        ("n3", vec![Action::Command(Command::Reopen)]),
+        ("n6", vec![Action::Command(Command::Confirm)]),
         (
             "n1",
             [
-                vec![Action::Dismiss],
+                vec![Action::Command(Command::Dismiss)],
                 typed("not a bug"),
                 vec![Action::Submit],
             ]
@@ -785,23 +858,23 @@ fn an_unbound_key_says_so_and_changes_nothing() {
 #[test]
 fn number_keys_focus_panes_and_list_panes_arrive_with_a_selection() {
     let mut state = finished();
-    apply(&mut state, [Action::FocusReviewers]);
+    apply(&mut state, [Action::Command(Command::FocusReviewers)]);
     assert_eq!(state.focus, Pane::Reviewers);
     assert_eq!(state.selected_reviewer.as_deref(), Some("engineer"));
-    apply(&mut state, [Action::FocusDisagreements]);
+    apply(&mut state, [Action::Command(Command::FocusDisagreements)]);
     assert_eq!(state.focus, Pane::Disagreements);
     assert!(state.selected_disagreement.is_some());
     // The first enter already acts: it jumps to one side of the disagreement.
     let (a, b) = state.selected_disagreement.clone().unwrap();
-    apply(&mut state, [Action::Expand]);
+    apply(&mut state, [Action::Command(Command::Expand)]);
     assert!(
         state.selected == Some(RowKey::Node(a.clone())) || state.selected == Some(RowKey::Node(b)),
         "{:?}",
         state.selected
     );
-    apply(&mut state, [Action::FocusDetail]);
+    apply(&mut state, [Action::Command(Command::FocusDetail)]);
     assert_eq!(state.focus, Pane::Detail);
-    apply(&mut state, [Action::FocusFindings]);
+    apply(&mut state, [Action::Command(Command::FocusFindings)]);
     assert_eq!(state.focus, Pane::Findings);
 }
 
@@ -810,8 +883,8 @@ fn the_editor_is_asked_for_and_its_text_saved_when_it_closes() {
     use crate::ui::state::TerminalJob;
     let mut state = finished();
     select(&mut state, "n1");
-    apply(&mut state, [Action::EditComment]);
-    apply(&mut state, [Action::EditInEditor]);
+    apply(&mut state, [Action::Command(Command::EditComment)]);
+    apply(&mut state, [Action::Command(Command::EditInEditor)]);
     // The comment box gives way to the person's editor, with the text as it stood.
     assert!(state.overlays.is_empty());
     let Some(TerminalJob::Editor { node_id, text }) = state.terminal_jobs.pop() else {
@@ -850,7 +923,7 @@ fn yank_copies_the_place_of_the_finding() {
     use crate::ui::state::TerminalJob;
     let mut state = finished();
     select(&mut state, "n1");
-    apply(&mut state, [Action::Yank]);
+    apply(&mut state, [Action::Command(Command::Yank)]);
     assert_eq!(
         state.terminal_jobs,
         vec![TerminalJob::Clipboard("src/auth/refresh.rs:10".into())]
@@ -861,11 +934,11 @@ fn yank_copies_the_place_of_the_finding() {
 fn undo_takes_back_a_dismissal_and_redo_makes_it_again() {
     let mut state = finished();
     select(&mut state, "n2");
-    apply(&mut state, [Action::Dismiss]);
+    apply(&mut state, [Action::Command(Command::Dismiss)]);
     apply(&mut state, typed("not for this PR"));
     apply(&mut state, [Action::Submit]);
     assert_eq!(state.node("n2").unwrap().status, Status::Dismissed);
-    let effects = update(&mut state, Action::Undo);
+    let effects = update(&mut state, Action::Command(Command::Undo));
     assert_eq!(state.node("n2").unwrap().status, Status::Open);
     assert!(matches!(
         effects.as_slice(),
@@ -875,7 +948,7 @@ fn undo_takes_back_a_dismissal_and_redo_makes_it_again() {
         }]
     ));
     assert_eq!(state.selected, Some(RowKey::Node("n2".into())));
-    let effects = update(&mut state, Action::Redo);
+    let effects = update(&mut state, Action::Command(Command::Redo));
     assert_eq!(state.node("n2").unwrap().status, Status::Dismissed);
     assert!(matches!(
         effects.as_slice(),
@@ -888,20 +961,20 @@ fn undo_takes_back_a_dismissal_and_redo_makes_it_again() {
     assert_eq!(state.node("n2").unwrap().history.len(), 3);
     // Undo a confirmation: it is withdrawn, the finding is open again.
     select(&mut state, "n1");
-    apply(&mut state, [Action::Confirm]);
+    apply(&mut state, [Action::Command(Command::Confirm)]);
     assert_eq!(state.node("n1").unwrap().status, Status::ConsensusReady);
-    apply(&mut state, [Action::Undo]);
+    apply(&mut state, [Action::Command(Command::Undo)]);
     assert_eq!(state.node("n1").unwrap().status, Status::Open);
     assert!(state.node("n1").unwrap().confirmations.is_empty());
     // Nothing left to undo for n1 beyond that; the stack goes on to n2's redo.
-    assert_eq!(update(&mut state, Action::Undo).len(), 1);
+    assert_eq!(update(&mut state, Action::Command(Command::Undo)).len(), 1);
     assert_eq!(state.node("n2").unwrap().status, Status::Open);
 }
 
 #[test]
 fn a_bad_filter_term_says_what_is_wrong() {
     let mut state = finished();
-    apply(&mut state, [Action::Filter]);
+    apply(&mut state, [Action::Command(Command::Filter)]);
     apply(&mut state, typed("is:bogus"));
     apply(&mut state, [Action::Submit]);
     let text = &state.message.as_ref().unwrap().text;
@@ -923,11 +996,11 @@ fn a_bad_filter_term_says_what_is_wrong() {
 fn x_on_a_dismissed_finding_does_not_ask_for_a_reason() {
     let mut state = finished();
     select(&mut state, "n2");
-    apply(&mut state, [Action::Dismiss]);
+    apply(&mut state, [Action::Command(Command::Dismiss)]);
     apply(&mut state, typed("dup"));
     apply(&mut state, [Action::Submit]);
     select(&mut state, "n2");
-    apply(&mut state, [Action::Dismiss]);
+    apply(&mut state, [Action::Command(Command::Dismiss)]);
     assert!(state.overlays.is_empty());
     let text = &state.message.as_ref().unwrap().text;
     assert!(text.contains("already dismissed: o reopens it"), "{text}");
@@ -938,7 +1011,7 @@ fn x_on_a_dismissed_finding_does_not_ask_for_a_reason() {
 fn esc_on_a_changed_comment_asks_before_throwing_it_away() {
     let mut state = finished();
     select(&mut state, "n1");
-    apply(&mut state, [Action::EditComment]);
+    apply(&mut state, [Action::Command(Command::EditComment)]);
     apply(&mut state, typed("more "));
     apply(&mut state, [Action::Cancel]);
     assert!(matches!(state.top_overlay(), Some(Overlay::Input(_))));
@@ -946,7 +1019,10 @@ fn esc_on_a_changed_comment_asks_before_throwing_it_away() {
     assert!(state.overlays.is_empty());
     assert!(!state.comments.contains_key("n1"));
     // Unchanged, one esc closes it.
-    apply(&mut state, [Action::EditComment, Action::Cancel]);
+    apply(
+        &mut state,
+        [Action::Command(Command::EditComment), Action::Cancel],
+    );
     assert!(state.overlays.is_empty());
 }
 
@@ -969,14 +1045,18 @@ fn a_range_is_confirmed_at_once_and_undone_as_one_step() {
     // n3 (with its duplicate folded), n1, n2: three rows of the first cohort.
     apply(
         &mut state,
-        [Action::SelectRange, Action::MoveDown, Action::MoveDown],
+        [
+            Action::Command(Command::SelectRange),
+            Action::Command(Command::MoveDown),
+            Action::Command(Command::MoveDown),
+        ],
     );
     assert_eq!(
         crate::ui::update::group_targets(&state),
         Some(vec!["n3".to_string(), "n1".to_string(), "n2".to_string()])
     );
     let undo_before = state.undo.len();
-    let effects = apply(&mut state, [Action::Confirm]);
+    let effects = apply(&mut state, [Action::Command(Command::Confirm)]);
     assert_eq!(effects.len(), 3, "{effects:?}");
     for id in ["n3", "n1", "n2"] {
         assert_eq!(
@@ -987,14 +1067,14 @@ fn a_range_is_confirmed_at_once_and_undone_as_one_step() {
     }
     assert_eq!(state.undo.len(), undo_before + 1, "one step");
     assert!(state.range.is_none(), "the range is done with");
-    let effects = apply(&mut state, [Action::Undo]);
+    let effects = apply(&mut state, [Action::Command(Command::Undo)]);
     assert_eq!(effects.len(), 3, "{effects:?}");
     for id in ["n3", "n1", "n2"] {
         assert_eq!(state.node(id).unwrap().status, Status::Open, "{id}");
     }
     assert!(state.message.as_ref().unwrap().text.contains("3 of the 3"));
     // And redone as one step too.
-    assert_eq!(apply(&mut state, [Action::Redo]).len(), 3);
+    assert_eq!(apply(&mut state, [Action::Command(Command::Redo)]).len(), 3);
     assert_eq!(state.node("n2").unwrap().status, Status::ConsensusReady);
 }
 
@@ -1002,7 +1082,7 @@ fn a_range_is_confirmed_at_once_and_undone_as_one_step() {
 fn a_cohort_row_dismisses_its_findings_with_one_reason_and_esc_drops_a_range() {
     let mut state = finished();
     state.selected = Some(RowKey::Cohort(state.cohorts.first().unwrap().key.clone()));
-    apply(&mut state, [Action::Dismiss]);
+    apply(&mut state, [Action::Command(Command::Dismiss)]);
     assert!(matches!(
         state.top_overlay(),
         Some(Overlay::Input(input)) if matches!(&input.purpose, InputPurpose::Dismiss { node_ids } if node_ids.len() == 3)
@@ -1019,7 +1099,7 @@ fn a_cohort_row_dismisses_its_findings_with_one_reason_and_esc_drops_a_range() {
     }
     // The duplicate folded under n3 is its problem's, not dismissed on its own.
     assert_eq!(state.node("n4").unwrap().status, Status::Open);
-    apply(&mut state, [Action::Undo]);
+    apply(&mut state, [Action::Command(Command::Undo)]);
     for id in ["n3", "n1", "n2"] {
         assert_eq!(state.node(id).unwrap().status, Status::Open, "{id}");
     }
@@ -1027,10 +1107,17 @@ fn a_cohort_row_dismisses_its_findings_with_one_reason_and_esc_drops_a_range() {
     select(&mut state, "n1");
     apply(
         &mut state,
-        [Action::SelectRange, Action::MoveDown, Action::Close],
+        [
+            Action::Command(Command::SelectRange),
+            Action::Command(Command::MoveDown),
+            Action::Command(Command::Close),
+        ],
     );
     assert!(state.range.is_none());
-    assert_eq!(apply(&mut state, [Action::Confirm]).len(), 1);
+    assert_eq!(
+        apply(&mut state, [Action::Command(Command::Confirm)]).len(),
+        1
+    );
 }
 
 /// The list starts at its first finding whatever order the findings streamed in, and once the
@@ -1053,10 +1140,12 @@ fn the_first_selection_follows_the_top_until_the_person_moves() {
             ..NodeSpec::default()
         }))
     };
-    let run = || Action::RunStarted {
-        run: RUN,
-        round: 1,
-        reviewers: vec![("engineer".into(), true)],
+    let run = || {
+        Action::Engine(Report::RunStarted {
+            run: RUN,
+            round: 1,
+            reviewers: vec![("engineer".into(), true)],
+        })
     };
     let mut a = crate::ui::AppState::new(header(), "alice");
     apply(&mut a, [run(), p2(), p0()]);
@@ -1068,7 +1157,7 @@ fn the_first_selection_follows_the_top_until_the_person_moves() {
     // Chosen by the person: it stays where they put it.
     let mut c = crate::ui::AppState::new(header(), "alice");
     apply(&mut c, [run(), p2()]);
-    apply(&mut c, [Action::MoveDown]);
+    apply(&mut c, [Action::Command(Command::MoveDown)]);
     assert_eq!(c.selected, Some(RowKey::Node("low".into())));
     apply(&mut c, [p0()]);
     assert_eq!(c.selected, Some(RowKey::Node("low".into())));

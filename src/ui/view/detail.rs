@@ -13,7 +13,7 @@ use super::{ViewContext, percent, shown};
 use crate::diff::Side;
 use crate::review::consolidate::join_names;
 use crate::review::node::{Actor, ReviewNode};
-use crate::ui::action::Action;
+use crate::ui::command::Command;
 use crate::ui::keymap::Context;
 use crate::ui::rows::OTHER_COHORT;
 use crate::ui::state::{AppState, Pane, RowKey};
@@ -343,8 +343,8 @@ fn cohort_lines<'a>(
     lines.push(Line::from(Span::styled(
         format!(
             "{} folds or unfolds the cohort · {} shows its diff",
-            cx.keymap.key(Context::Main, &Action::Expand),
-            cx.keymap.key(Context::Main, &Action::OpenDiff)
+            cx.keymap.key(Context::Main, Command::Expand),
+            cx.keymap.key(Context::Main, Command::OpenDiff)
         ),
         theme.muted,
     )));
@@ -367,8 +367,8 @@ fn below_lines<'a>(state: &AppState, cx: &ViewContext) -> Vec<Line<'a>> {
         Line::from(Span::styled(
             format!(
                 "These findings are recorded the same, only listed apart. {} unfolds them; {} changes the level.",
-                cx.keymap.key(Context::Main, &Action::Expand),
-                cx.keymap.key(Context::Main, &Action::CycleLevel)
+                cx.keymap.key(Context::Main, Command::Expand),
+                cx.keymap.key(Context::Main, Command::CycleLevel)
             ),
             theme.muted,
         )),

@@ -231,7 +231,7 @@ fn footer_line(
             let hint = format!(
                 " · {} selects it",
                 cx.keymap
-                    .keys_for(Context::Diff, &crate::ui::Action::Expand)
+                    .keys_for(Context::Diff, crate::ui::Command::Expand)
             );
             let used = width(&position) + 4 + node.id.len() + 1 + width(&more) + width(&hint);
             Line::from(vec![
@@ -252,23 +252,23 @@ fn footer_line(
         None => {
             let mut spans = vec![Span::styled(position, theme.muted)];
             for (action, what) in [
-                (crate::ui::Action::NextFinding, "marks"),
-                (crate::ui::Action::NextFile, "files"),
-                (crate::ui::Action::Expand, "select"),
-                (crate::ui::Action::Close, "close"),
+                (crate::ui::Command::NextFinding, "marks"),
+                (crate::ui::Command::NextFile, "files"),
+                (crate::ui::Command::Expand, "select"),
+                (crate::ui::Command::Close, "close"),
             ] {
-                let mut keys = cx.keymap.keys_for(Context::Diff, &action);
-                if action == crate::ui::Action::NextFinding {
+                let mut keys = cx.keymap.keys_for(Context::Diff, action);
+                if action == crate::ui::Command::NextFinding {
                     keys = format!(
                         "{keys}/{}",
                         cx.keymap
-                            .keys_for(Context::Diff, &crate::ui::Action::PrevFinding)
+                            .keys_for(Context::Diff, crate::ui::Command::PrevFinding)
                     );
-                } else if action == crate::ui::Action::NextFile {
+                } else if action == crate::ui::Command::NextFile {
                     keys = format!(
                         "{keys}/{}",
                         cx.keymap
-                            .keys_for(Context::Diff, &crate::ui::Action::PrevFile)
+                            .keys_for(Context::Diff, crate::ui::Command::PrevFile)
                     );
                 }
                 spans.push(Span::styled(format!(" {keys}"), theme.key_hint));

@@ -8,7 +8,7 @@ use ratatui::widgets::{Block, Paragraph};
 
 use super::{ViewContext, pad, percent, truncate};
 use crate::review::node::{Kind, Status};
-use crate::ui::action::Action;
+use crate::ui::command::Command;
 use crate::ui::keymap::Context;
 use crate::ui::rows::{self, Row};
 use crate::ui::state::{AppState, Pane, RowKey};
@@ -104,10 +104,10 @@ pub fn draw(
             frame.render_widget(Paragraph::new(lines), inner);
             return Vec::new();
         } else if let Some(problem) = rows::Filter::parse(&state.filter).problems.first() {
-            let esc = cx.keymap.key(Context::Main, &Action::Close);
+            let esc = cx.keymap.key(Context::Main, Command::Close);
             format!("{problem} ({esc} clears the filter)")
         } else if !state.filter.is_empty() {
-            let esc = cx.keymap.key(Context::Main, &Action::Close);
+            let esc = cx.keymap.key(Context::Main, Command::Close);
             format!(
                 "nothing matches `{}` ({esc} clears the filter)",
                 state.filter

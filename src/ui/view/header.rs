@@ -39,38 +39,15 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &AppState, cx: &ViewContext) {
         ));
     }
 
-    let mut ladder = vec![Span::styled(
-        if state.round == 0 {
-            "no round yet  ".to_string()
-        } else {
-            format!("round {}  ", state.round)
-        },
-        theme.text,
-    )];
-    for (i, (step, label)) in LADDER.iter().enumerate() {
-        if i > 0 {
-            ladder.push(Span::styled(" → ", theme.muted));
-        }
-        let style = if *step == state.ladder {
-            theme.ladder_current
-        } else if *step < state.ladder {
-            theme.ladder_done
-        } else {
-            theme.ladder_todo
-        };
-        let text = if *step == state.ladder {
-            format!(" {label} ")
-        } else if *step < state.ladder {
-            format!("{label} ✓")
-        } else {
-            label.to_string()
-        };
-        ladder.push(Span::styled(text, style));
+    // The level is part of the line, never cut: when the whole ladder does not fit, its done
+    // steps shrink to their ✓.
+    let level = Span::styled(format!("   level {}", state.level), theme.muted);
+    let mut ladder = ladder_spans(state, cx, false);
+    let used: usize = ladder.iter().map(|s| s.width()).sum::<usize>() + level.width();
+    if used > columns {
+        ladder = ladder_spans(state, cx, true);
     }
-    ladder.push(Span::styled(
-        format!("   level {}", state.level),
-        theme.muted,
-    ));
+    ladder.push(level);
     // Offline, the round line is the banner, first and whole (it names the round and when it
     // was reviewed), so the stored verdict below it is never read as a fresh review; the
     // ladder follows only when all of it fits.
@@ -218,4 +195,41 @@ fn so_far(state: &AppState) -> String {
         ));
     }
     parts.join(" · ")
+}
+
+/// `round N  requested ✓ → in progress ✓ →  awaiting approval  → completed`; `compact`: the
+/// done steps as `✓` alone.
+fn ladder_spans(state: &AppState, cx: &ViewContext, compact: bool) -> Vec<Span<'static>> {
+    let theme = &cx.theme;
+    let mut ladder = vec![Span::styled(
+        if state.round == 0 {
+            "no round yet  ".to_string()
+        } else {
+            format!("round {}  ", state.round)
+        },
+        theme.text,
+    )];
+    for (i, (step, label)) in LADDER.iter().enumerate() {
+        if i > 0 {
+            ladder.push(Span::styled(" → ", theme.muted));
+        }
+        let style = if *step == state.ladder {
+            theme.ladder_current
+        } else if *step < state.ladder {
+            theme.ladder_done
+        } else {
+            theme.ladder_todo
+        };
+        let text = if *step == state.ladder {
+            format!(" {label} ")
+        } else if *step < state.ladder && compact {
+            "✓".to_string()
+        } else if *step < state.ladder {
+            format!("{label} ✓")
+        } else {
+            label.to_string()
+        };
+        ladder.push(Span::styled(text, style));
+    }
+    ladder
 }

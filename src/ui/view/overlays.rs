@@ -8,9 +8,10 @@ use ratatui::widgets::{Block, Clear, Padding, Paragraph, Wrap};
 
 use super::{ViewContext, centered, pad, percent};
 use crate::review::Priority;
-use crate::ui::action::Action;
+use crate::ui::command::Command;
 use crate::ui::keymap::{Context, short};
 use crate::ui::state::{AppState, InputOverlay, InputPurpose, Overlay, PreviewData};
+use crate::ui::update::for_context;
 
 /// Draws the stack; returns where the diff view's lines landed (zero when it is not open)
 /// and how far the top overlay can scroll.
@@ -20,7 +21,7 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &AppState, cx: &ViewContext) -
     for overlay in &state.overlays {
         scroll_max = 0;
         match overlay {
-            Overlay::Help { scroll } => scroll_max = help(frame, area, *scroll, cx),
+            Overlay::Help { scroll } => scroll_max = help(frame, area, state, *scroll, cx),
             Overlay::Gate { details, scroll } => {
                 scroll_max = gate(frame, area, state, *details, *scroll, cx)
             }
@@ -44,7 +45,9 @@ fn boxed<'a>(title: String, cx: &ViewContext) -> Block<'a> {
         .border_style(cx.theme.border_focused)
 }
 
-fn help(frame: &mut Frame, area: Rect, scroll: u16, cx: &ViewContext) -> u16 {
+/// Every key, by where it applies. A command that cannot run now (nothing selected, no review
+/// running, no patch yet) is greyed: it is there, and says why when pressed.
+fn help(frame: &mut Frame, area: Rect, state: &AppState, scroll: u16, cx: &ViewContext) -> u16 {
     let theme = &cx.theme;
     let rect = centered(area, 112, area.height.saturating_sub(2));
     let mut lines = legend(cx);
@@ -60,7 +63,14 @@ fn help(frame: &mut Frame, area: Rect, scroll: u16, cx: &ViewContext) -> u16 {
             lines.push(Line::raw(""));
         }
         lines.push(Line::from(Span::styled(context.title(), theme.title)));
+        let component = for_context(context);
         for binding in cx.keymap.bindings.iter().filter(|b| b.context == context) {
+            let now = component.available(state, binding.command);
+            let (key_style, text_style) = if now {
+                (theme.key_hint, theme.text)
+            } else {
+                (theme.muted, theme.muted)
+            };
             let keys = if binding.keys.is_empty() {
                 "(unbound)".to_string()
             } else {
@@ -72,13 +82,17 @@ fn help(frame: &mut Frame, area: Rect, scroll: u16, cx: &ViewContext) -> u16 {
                     .join(" ")
             };
             lines.push(Line::from(vec![
-                Span::styled(format!("  {}", pad(&keys, 14)), theme.key_hint),
-                Span::styled(pad(binding.action.name().unwrap_or(""), 16), theme.muted),
-                Span::styled(binding.desc, theme.text),
+                Span::styled(format!("  {}", pad(&keys, 14)), key_style),
+                Span::styled(pad(binding.command.name(), 16), theme.muted),
+                Span::styled(binding.desc, text_style),
             ]));
         }
     }
     lines.push(Line::raw(""));
+    lines.push(Line::from(Span::styled(
+        "Greyed keys cannot run now (no finding selected, no review running…); pressing one says why.",
+        theme.muted,
+    )));
     lines.push(Line::from(Span::styled(
         "Text boxes: enter submits (ctrl-s in the comment editor), esc cancels. Mouse: wheel scrolls, click selects.",
         theme.muted,
@@ -104,7 +118,7 @@ fn help(frame: &mut Frame, area: Rect, scroll: u16, cx: &ViewContext) -> u16 {
 fn legend(cx: &ViewContext) -> Vec<Line<'static>> {
     let theme = &cx.theme;
     let mut lines = vec![Line::from(Span::styled("What the marks mean", theme.title))];
-    let key = |action: &Action| cx.keymap.key(Context::Main, action);
+    let key = |command: Command| cx.keymap.key(Context::Main, command);
     let marks: [(&str, String); 12] = [
         (
             "▶ ▷",
@@ -119,7 +133,7 @@ fn legend(cx: &ViewContext) -> Vec<Line<'static>> {
             "▸ (+2)",
             format!(
                 "2 more reports of the same problem folded under it ({} unfolds)",
-                key(&Action::Expand)
+                key(Command::Expand)
             ),
         ),
         ("↳", "a duplicate of the finding above".to_string()),
@@ -127,7 +141,7 @@ fn legend(cx: &ViewContext) -> Vec<Line<'static>> {
             "●",
             format!(
                 "marked ({}) for the gate's fix and ignore",
-                key(&Action::ToggleMark)
+                key(Command::ToggleMark)
             ),
         ),
         (
@@ -154,7 +168,7 @@ fn legend(cx: &ViewContext) -> Vec<Line<'static>> {
             "retry limit",
             format!(
                 "a reviewer held up: retrying after a failure, or a rate limit; waiting: a slow server ({}: why)",
-                key(&Action::EventLog)
+                key(Command::EventLog)
             ),
         ),
         (
@@ -211,7 +225,7 @@ fn gate(
                     format!(
                         "… {} more: {} shows them",
                         super::findings::plural(verdict.reasons.len() - 1, "reason"),
-                        cx.keymap.key(Context::Gate, &Action::GateDetails)
+                        cx.keymap.key(Context::Gate, Command::GateDetails)
                     ),
                     theme.muted,
                 )));
@@ -264,14 +278,16 @@ fn gate(
     let inner_width = width.saturating_sub(2);
     let body = Paragraph::new(lines).wrap(Wrap { trim: false });
     let body_height = body.line_count(inner_width.saturating_sub(1)) as u16;
-    let keys: Vec<(String, &str, &str)> = cx
+    // What cannot run now (no fix to write, nothing to ignore) is greyed, never hidden.
+    let gate = for_context(Context::Gate);
+    let keys: Vec<(String, &str, &str, bool)> = cx
         .keymap
         .bindings
         .iter()
         .filter(|b| b.context == Context::Gate && !b.keys.is_empty())
-        .filter(|b| !is_scroll(&b.action))
+        .filter(|b| !is_scroll(b.command))
         // A round is published once: the gate stops offering it.
-        .filter(|b| !(state.published.is_some() && b.action == Action::GatePublish))
+        .filter(|b| !(state.published.is_some() && b.command == Command::GatePublish))
         .map(|b| {
             let keys = b
                 .keys
@@ -279,7 +295,12 @@ fn gate(
                 .map(|k| k.to_string())
                 .collect::<Vec<_>>()
                 .join("/");
-            (keys, b.desc, short(&b.action))
+            (
+                keys,
+                b.desc,
+                short(b.command),
+                gate.available(state, b.command),
+            )
         })
         .collect();
     let room = area.height.saturating_sub(2);
@@ -287,18 +308,28 @@ fn gate(
     let long = inner_width >= 60 && room >= keys.len() as u16 + 5;
     let footer = if long {
         let mut footer: Vec<Line> = vec![Line::raw("")];
-        for (keys, desc, _) in &keys {
+        for (keys, desc, _, now) in &keys {
+            let (key_style, text_style) = if *now {
+                (theme.key_hint, theme.text)
+            } else {
+                (theme.muted, theme.muted)
+            };
             footer.push(Line::from(vec![
-                Span::styled(format!("  {}", pad(keys, 6)), theme.key_hint),
-                Span::styled(super::truncate(desc, inner_width as usize - 8), theme.text),
+                Span::styled(format!("  {}", pad(keys, 6)), key_style),
+                Span::styled(super::truncate(desc, inner_width as usize - 8), text_style),
             ]));
         }
         Paragraph::new(footer)
     } else {
         let mut spans = Vec::new();
-        for (keys, _, short) in &keys {
-            spans.push(Span::styled(keys.clone(), theme.key_hint));
-            spans.push(Span::styled(format!(" {short}  "), theme.text));
+        for (keys, _, short, now) in &keys {
+            let (key_style, text_style) = if *now {
+                (theme.key_hint, theme.text)
+            } else {
+                (theme.muted, theme.muted)
+            };
+            spans.push(Span::styled(keys.clone(), key_style));
+            spans.push(Span::styled(format!(" {short}  "), text_style));
         }
         Paragraph::new(Line::from(spans)).wrap(Wrap { trim: true })
     };
@@ -337,10 +368,10 @@ fn gate(
 }
 
 /// Movement keys: listed in help, not among an overlay's actions.
-fn is_scroll(action: &crate::ui::action::Action) -> bool {
-    use crate::ui::action::Action as A;
+fn is_scroll(command: Command) -> bool {
+    use Command as A;
     matches!(
-        action,
+        command,
         A::MoveDown | A::MoveUp | A::PageDown | A::PageUp | A::Top | A::Bottom
     )
 }
@@ -455,7 +486,7 @@ fn event_log(
                 " Event log ({}) · {} scroll · {} newest · any other key closes ",
                 state.log.len(),
                 cx.keymap.scroll_keys(Context::Log),
-                cx.keymap.key(Context::Log, &Action::Bottom)
+                cx.keymap.key(Context::Log, Command::Bottom)
             ),
             cx,
         ),

@@ -1,5 +1,6 @@
-//! The status line: the transient message when there is one, otherwise the keys of the
-//! focused pane (from the keymap, so they are always the real ones).
+//! The status line: the keys of the focused pane that can run now (from the keymap and the
+//! panes' `available`, so they are always the real ones), or a transient message; help and
+//! quit stay at its end either way, however narrow the terminal.
 
 use ratatui::Frame;
 use ratatui::layout::Rect;
@@ -7,50 +8,51 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
 use super::ViewContext;
+use crate::ui::keymap::Context;
 use crate::ui::state::{AppState, MessageKind};
+use crate::ui::update::for_context;
 
 pub fn draw(frame: &mut Frame, area: Rect, state: &AppState, cx: &ViewContext) {
     let theme = &cx.theme;
-    let line = match &state.message {
+    let panes = for_context(Context::Main);
+    let hints = cx
+        .keymap
+        .hints(state.focus, |command| panes.available(state, command));
+    let cost = |key: &str, what: &str| super::width(key) + super::width(what) + 3;
+    let (essentials, others): (Vec<_>, Vec<_>) = hints.iter().partition(|h| h.2);
+    let essentials_width: usize = essentials.iter().map(|(k, w, _)| cost(k, w)).sum();
+    let room = (area.width as usize).saturating_sub(essentials_width);
+    let mut spans = Vec::new();
+    match &state.message {
         Some(message) => {
             let style = match message.kind {
                 MessageKind::Info => theme.message_info,
                 MessageKind::Warn => theme.message_warn,
                 MessageKind::Error => theme.message_error,
             };
-            Line::from(Span::styled(format!(" {}", message.text), style))
+            // The message first, cut to leave help and quit their place at the end.
+            let text = super::pad(&format!(" {}", message.text), room);
+            spans.push(Span::styled(text, style));
         }
         None => {
             let title = format!(" {} ", state.focus.title());
-            let hints = cx.keymap.hints(state.focus);
-            let cost = |key: &str, what: &str| super::width(key) + super::width(what) + 3;
-            // Help and quit always stay; the others fit in what is left, in table order.
-            let essentials: usize = hints
-                .iter()
-                .filter(|h| h.2)
-                .map(|(k, w, _)| cost(k, w))
-                .sum();
-            let mut room = (area.width as usize)
-                .saturating_sub(super::width(&title))
-                .saturating_sub(essentials);
-            let mut spans = vec![Span::styled(title, theme.title)];
-            let mut shown = Vec::new();
-            for (key, what, essential) in &hints {
-                if !essential {
-                    if cost(key, what) > room {
-                        room = 0;
-                        continue;
-                    }
-                    room -= cost(key, what);
+            let mut room = room.saturating_sub(super::width(&title));
+            spans.push(Span::styled(title, theme.title));
+            // The others fit in what is left, in table order.
+            for (key, what, _) in others {
+                if cost(key, what) > room {
+                    room = 0;
+                    continue;
                 }
-                shown.push((key, what));
-            }
-            for (key, what) in shown {
+                room -= cost(key, what);
                 spans.push(Span::styled(key.clone(), theme.key_hint));
                 spans.push(Span::styled(format!(" {what}  "), theme.muted));
             }
-            Line::from(spans)
         }
-    };
-    frame.render_widget(Paragraph::new(line), area);
+    }
+    for (key, what, _) in essentials {
+        spans.push(Span::styled(key.clone(), theme.key_hint));
+        spans.push(Span::styled(format!(" {what}  "), theme.muted));
+    }
+    frame.render_widget(Paragraph::new(Line::from(spans)), area);
 }

@@ -375,8 +375,42 @@ impl<'a> Scan<'a> {
             && here
                 .next
                 .is_none_or(|next| self.moved.is_moved(here.side, &next.text));
-        !moved
+        let restated =
+            logic.moved_ok && here.next.is_none() && restated(logic, here, found.as_str());
+        !moved && !restated
     }
+}
+
+/// Whether the hunk's other side already held what the rule matched on this line: code
+/// refactored in place (httpx 0.28.1 renamed `ssl_context` to `ctx` in its `verify is False`
+/// branch, so `ctx.check_hostname = False` is an old line with a new variable, not a new
+/// decision). Counted, so a hunk that adds a second such line still reports it: this line is
+/// restated when no more lines above it on its side carry the same match than the other side
+/// carries in all.
+fn restated(logic: &LineLogic, here: &LineAt, matched: &str) -> bool {
+    let wanted = normalize_code(&[matched]);
+    let other = match here.side {
+        Side::Right => LineKind::Removed,
+        Side::Left => LineKind::Added,
+    };
+    let same_match = |line: &Line| {
+        logic
+            .pattern
+            .find(&line.text)
+            .is_some_and(|m| normalize_code(&[m.as_str()]) == wanted)
+            && !logic.forbid.iter().any(|re| re.is_match(&line.text))
+    };
+    let before = here.hunk.lines[..here.at]
+        .iter()
+        .filter(|line| line.kind == here.line.kind && same_match(line))
+        .count();
+    let held = here
+        .hunk
+        .lines
+        .iter()
+        .filter(|line| line.kind == other && same_match(line))
+        .count();
+    before < held
 }
 
 struct LineAt<'a> {

@@ -136,6 +136,32 @@ fn a_block_moved_within_a_file_is_not_new_code() {
 }
 
 #[test]
+fn code_refactored_in_place_is_not_new_code() {
+    // httpx 0.28.0..0.28.1: the `verify is False` branch renamed its variable; the same
+    // `check_hostname = False` was there before.
+    let renamed = "diff --git a/httpx/_config.py b/httpx/_config.py\n--- a/httpx/_config.py\n+++ b/httpx/_config.py\n\
+         @@ -40,6 +40,5 @@\n     elif verify is False:\n-        ssl_context = ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)\n-        ssl_context.check_hostname = False\n-        ssl_context.verify_mode = ssl.CERT_NONE\n-        return ssl_context\n+        ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)\n+        ctx.check_hostname = False\n+        ctx.verify_mode = ssl.CERT_NONE\n     elif isinstance(verify, str):\n";
+    assert_eq!(hits(&scan(renamed)), vec![]);
+    // A second such line in the same hunk is new; so is one where a comment said it before.
+    let added = renamed.replace("+40,5", "+40,6").replace(
+        "+        ctx.verify_mode = ssl.CERT_NONE\n",
+        "+        ctx.verify_mode = ssl.CERT_NONE\n+        other.check_hostname = False\n",
+    );
+    assert_eq!(
+        hits(&scan(&added)),
+        vec![("python/tls-verification-disabled".to_string(), 44)]
+    );
+    let was_comment = renamed.replace(
+        "-        ssl_context.check_hostname = False\n",
+        "-        # ssl_context.check_hostname = False\n",
+    );
+    assert_eq!(
+        hits(&scan(&was_comment)),
+        vec![("python/tls-verification-disabled".to_string(), 42)]
+    );
+}
+
+#[test]
 fn a_removed_test_names_the_test_not_its_annotation() {
     let result = scan(
         "diff --git a/src/test/java/a/BoxTest.java b/src/test/java/a/BoxTest.java\n--- a/src/test/java/a/BoxTest.java\n+++ b/src/test/java/a/BoxTest.java\n\

@@ -1,0 +1,128 @@
+//! The commands a person can give the cockpit: what a key is bound to. One list, the enum
+//! below: the names a keymap file uses (`confirm`, `next_finding`) are derived from it, the
+//! keymap binds them, help lists them and `KEYMAP.md` is checked against them
+//! (`ui::tests::keys`). What the engine reports is not a command (`action::Report`).
+
+/// A bindable command. It carries no data: a key means the same wherever it is pressed, and
+/// what it acts on (the selection, the top overlay) is read from the state.
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    strum::IntoStaticStr,
+    strum::EnumString,
+    strum::VariantArray,
+)]
+#[strum(serialize_all = "snake_case")]
+pub enum Command {
+    // Movement and panes.
+    MoveDown,
+    MoveUp,
+    PageDown,
+    PageUp,
+    Top,
+    Bottom,
+    NextPane,
+    PrevPane,
+    /// Enter: fold or unfold a cohort, a below-threshold group or a problem's duplicates; on a
+    /// finding, focus its detail; on a disagreement, jump to its findings.
+    Expand,
+    NextFinding,
+    PrevFinding,
+    // Triage, as the person.
+    Confirm,
+    Dismiss,
+    Resolve,
+    Reopen,
+    EditComment,
+    ToggleMark,
+    /// Take back the last triage change (a status change through the status service).
+    Undo,
+    /// Make the last undone change again.
+    Redo,
+    /// Write the selected finding's comment in the person's `$VISUAL`/`$EDITOR`.
+    EditInEditor,
+    /// Copy `path:line` of the selected finding to the clipboard (OSC 52).
+    Yank,
+    /// Open the file at the finding's line (in the diff view: the cursor's) in the editor.
+    OpenInEditor,
+    /// The detail pane fills the screen, or goes back to its place.
+    ZoomDetail,
+    /// Number keys: focus a pane directly.
+    FocusFindings,
+    FocusDetail,
+    FocusReviewers,
+    FocusDisagreements,
+    // Views.
+    Filter,
+    ClearFilter,
+    CycleLevel,
+    OpenGate,
+    /// Open (or close) the diff of the selected cohort's files.
+    OpenDiff,
+    /// In the diff view: the next or previous file header.
+    NextFile,
+    PrevFile,
+    Help,
+    /// Esc: close the top overlay, or clear the filter.
+    Close,
+    Quit,
+    // The approval gate.
+    GateFix,
+    GateIgnore,
+    GatePublish,
+    GateDetails,
+    GateAbort,
+    PublishConfirm,
+    PublishCancel,
+    /// Show the patch the gate wrote.
+    ViewPatch,
+    /// Show (or hide) the event log: what ran, failed, waited and was posted.
+    EventLog,
+    /// Start (or drop) a range of rows at the selection: triage keys act on all of it.
+    SelectRange,
+    /// Stop the selected model reviewer of the running round; the others go on.
+    StopReviewer,
+    /// Stop the whole running round (asked twice): every reviewer and pass.
+    StopRun,
+}
+
+impl Command {
+    /// Every command, in declaration order.
+    pub const ALL: &'static [Command] = <Command as strum::VariantArray>::VARIANTS;
+
+    /// The snake_case name a keymap file and `KEYMAP.md` use: `next_finding`.
+    pub fn name(self) -> &'static str {
+        self.into()
+    }
+
+    pub fn from_name(name: &str) -> Option<Command> {
+        name.parse().ok()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_command_has_a_unique_snake_case_name_that_round_trips() {
+        let mut names = std::collections::BTreeSet::new();
+        for &command in Command::ALL {
+            let name = command.name();
+            assert!(names.insert(name), "{name} twice");
+            assert_eq!(Command::from_name(name), Some(command));
+            assert!(name.chars().all(|c| c.is_ascii_lowercase() || c == '_'));
+        }
+        assert_eq!(Command::from_name("move_down"), Some(Command::MoveDown));
+        assert_eq!(
+            Command::from_name("edit_in_editor"),
+            Some(Command::EditInEditor)
+        );
+        assert_eq!(Command::from_name("tick"), None);
+        assert_eq!(Command::from_name("MoveDown"), None);
+    }
+}

@@ -1,0 +1,159 @@
+//! What the engine reports: the run's events, the board as recorded, the ladder, the
+//! answers to effects. And the one refresh of what derives from the board.
+
+use crate::review::board::Applied as BoardApplied;
+use crate::review::derived;
+use crate::review::disagreement::disagreements;
+use crate::review::events::EventKind;
+use crate::space::state::Ladder;
+use crate::ui::action::{Command, Report};
+use crate::ui::keymap::Context;
+use crate::ui::state::{AppState, Overlay};
+
+use super::diff::{Place, diff_view, place, set_diff_view};
+use super::{Effect, info};
+
+pub(super) fn apply(state: &mut AppState, report: Report) -> Vec<Effect> {
+    match report {
+        Report::Event(event) => return apply_event(state, event),
+        Report::RunStarted {
+            run,
+            round,
+            reviewers,
+        } => {
+            state.board.start_run(run);
+            for (name, required) in reviewers {
+                state.board.queue(&name, required);
+            }
+            state.round = round;
+            refresh(state);
+        }
+        Report::Ladder(ladder) => {
+            state.ladder = ladder;
+            if ladder != Ladder::AwaitingApproval {
+                if ladder < Ladder::AwaitingApproval {
+                    // A new round: whatever was published was the previous one.
+                    state.published = None;
+                }
+                state.overlays.retain(|o| {
+                    !matches!(
+                        o,
+                        Overlay::Gate { .. } | Overlay::PreviewPending | Overlay::Preview { .. }
+                    )
+                });
+            }
+        }
+        Report::Axes(axes) => {
+            state.axes = axes;
+            refresh(state);
+        }
+        Report::Reviewers(reviewers) => {
+            state.board.reviewers = reviewers.into_iter().map(|r| (r.name.clone(), r)).collect();
+            refresh(state);
+        }
+        Report::Comments(comments) => state.comments = comments,
+        Report::Findings(nodes) => {
+            state.board.nodes = nodes;
+            refresh(state);
+        }
+        Report::Verdict(verdict) => state.verdict = Some(verdict),
+        Report::Cohorts(cohorts) => state.cohorts = cohorts,
+        Report::Code { path, lines } => {
+            state.code.insert(path, lines);
+        }
+        Report::Diff(diff) => {
+            state.diff = Some(diff);
+            if let Some(mut view) = diff_view(state) {
+                place(state, &mut view, Place::Keep);
+                set_diff_view(state, view);
+            }
+        }
+        Report::Loading(loading) => state.loading = loading,
+        Report::Pr(header) => state.pr = header,
+        Report::Phase(phase) => state.phase = phase,
+        Report::PublishPreview(data) => {
+            if let Some(top @ Overlay::PreviewPending) = state.overlays.last_mut() {
+                *top = Overlay::Preview { data, scroll: 0 };
+            }
+        }
+        Report::Published { target } => {
+            state.overlays.retain(|o| {
+                !matches!(
+                    o,
+                    Overlay::Gate { .. } | Overlay::PreviewPending | Overlay::Preview { .. }
+                )
+            });
+            info(state, format!("published: {target}"));
+            state.published = Some(target);
+        }
+        Report::EngineError { title, message } => {
+            if matches!(state.top_overlay(), Some(Overlay::PreviewPending)) {
+                state.overlays.pop();
+            }
+            // The error is the outcome: a status line saying what was asked for (`fix: …`)
+            // would contradict it beside it.
+            state.message = None;
+            state.overlays.push(Overlay::Error { title, message });
+        }
+        Report::Notice(text) => info(state, text),
+        Report::PatchWritten { patch, summary } => {
+            state.patch = Some(patch);
+            let key = state.key(Context::Main, Command::ViewPatch);
+            info(state, format!("{summary} · {key} shows it"));
+        }
+    }
+    Vec::new()
+}
+
+/// Recomputes what derives from the findings: the problems and their consolidation marks, the
+/// disagreements, the node index and the verdict. Called after every change to the board, and
+/// only then. The verdict is `review::decide` over the same board, so what the header shows is
+/// exactly what the code decides.
+pub fn refresh(state: &mut AppState) {
+    // The same derivations the session's snapshot makes, from `review::derived`.
+    state.problems = derived::problems(&mut state.board.nodes);
+    state.disagreements = disagreements(&state.board.nodes);
+    state.node_index = state
+        .board
+        .nodes
+        .iter()
+        .enumerate()
+        .map(|(i, n)| (n.id.clone(), i))
+        .collect();
+    refresh_verdict(state);
+}
+
+/// The verdict alone, for a change that leaves the problems and disagreements as they are.
+pub(crate) fn refresh_verdict(state: &mut AppState) {
+    if state.board.nodes.is_empty() && state.board.reviewers.is_empty() {
+        state.verdict = None;
+        return;
+    }
+    let context = derived::Context {
+        axes: state.axes.clone(),
+        reviewers: state.board.reviewer_runs(),
+        deterministic_only: state.deterministic_only,
+        model_verdict: None,
+    };
+    state.verdict = Some(derived::verdict(&state.board.nodes, context));
+}
+
+fn apply_event(state: &mut AppState, event: crate::review::events::ReviewEvent) -> Vec<Effect> {
+    let stance_node = match &event.kind {
+        EventKind::Stance { node_id, .. } => Some(node_id.clone()),
+        _ => None,
+    };
+    let at = state.now.clone();
+    let applied = state.board.apply(event, &at);
+    let changed = match applied {
+        BoardApplied::Stale => return Vec::new(),
+        BoardApplied::NodeAdded(id) => Some(id),
+        BoardApplied::Changed => stance_node,
+        BoardApplied::Refused(_) => None,
+    };
+    refresh(state);
+    changed
+        .and_then(|id| state.node(&id).cloned())
+        .map(|node| vec![Effect::PersistNode(Box::new(node))])
+        .unwrap_or_default()
+}

@@ -1,0 +1,240 @@
+//! The approval gate and the publish preview: fix, ignore, publish, and nothing posted
+//! without the person.
+
+use crate::review::node::ReviewNode;
+use crate::space::state::Ladder;
+use crate::ui::command::Command;
+use crate::ui::keymap::Context;
+use crate::ui::state::{AppState, InputPurpose, MessageKind, Overlay};
+
+use super::component::Component;
+use super::panes::scroll_overlay;
+use super::{Effect, info, message};
+
+/// The approval gate: its keys stay on screen; what is above them scrolls.
+pub(super) struct Gate;
+
+impl Component for Gate {
+    fn context(&self) -> Context {
+        Context::Gate
+    }
+
+    fn available(&self, state: &AppState, command: Command) -> bool {
+        match command {
+            Command::GateFix => chosen(state).iter().any(|n| has_fix(n)),
+            Command::GateIgnore => !ignore_targets(state).is_empty(),
+            // A round is published once.
+            Command::GatePublish => state.published.is_none(),
+            Command::ViewPatch => state.patch.is_some(),
+            _ => true,
+        }
+    }
+
+    fn update(&self, state: &mut AppState, command: Command) -> Option<Vec<Effect>> {
+        if let Some(effects) = scroll_overlay(state, command) {
+            return Some(effects);
+        }
+        match command {
+            Command::GateFix
+            | Command::GateIgnore
+            | Command::GatePublish
+            | Command::GateDetails
+            | Command::GateAbort => Some(gate_command(state, command)),
+            _ => None,
+        }
+    }
+}
+
+fn gate_command(state: &mut AppState, command: Command) -> Vec<Effect> {
+    match command {
+        Command::GateFix => return gate_fix(state),
+        Command::GateIgnore => gate_ignore(state),
+        Command::GatePublish => {
+            if let Some(target) = &state.published {
+                let text = format!("round {} was published: {target}", state.round);
+                message(state, MessageKind::Warn, text);
+                return Vec::new();
+            }
+            if matches!(state.top_overlay(), Some(Overlay::Gate { .. })) {
+                state.overlays.push(Overlay::PreviewPending);
+                return vec![Effect::PreviewPublish];
+            }
+        }
+        Command::GateDetails => {
+            if let Some(Overlay::Gate { details, .. }) = state.overlays.last_mut() {
+                *details = !*details;
+            }
+        }
+        // Its label says "leave without publishing": the gate closes, the cockpit stays.
+        Command::GateAbort => {
+            if matches!(state.top_overlay(), Some(Overlay::Gate { .. })) {
+                state.overlays.pop();
+                info(state, "left the gate: nothing was published".to_string());
+            }
+        }
+        _ => {}
+    }
+    Vec::new()
+}
+
+/// The publish preview, and the wait for it: enter publishes exactly what is shown.
+pub(super) struct Preview;
+
+impl Component for Preview {
+    fn context(&self) -> Context {
+        Context::Preview
+    }
+
+    fn available(&self, state: &AppState, command: Command) -> bool {
+        command != Command::PublishConfirm
+            || matches!(state.top_overlay(), Some(Overlay::Preview { .. }))
+    }
+
+    fn update(&self, state: &mut AppState, command: Command) -> Option<Vec<Effect>> {
+        if let Some(effects) = scroll_overlay(state, command) {
+            return Some(effects);
+        }
+        match command {
+            Command::PublishConfirm | Command::PublishCancel => {
+                Some(preview_command(state, command))
+            }
+            _ => None,
+        }
+    }
+}
+
+fn preview_command(state: &mut AppState, command: Command) -> Vec<Effect> {
+    match command {
+        Command::PublishConfirm => {
+            if matches!(state.top_overlay(), Some(Overlay::Preview { .. })) {
+                state.overlays.clear();
+                info(state, "publishing…".to_string());
+                return vec![Effect::Publish];
+            }
+        }
+        Command::PublishCancel => {
+            if matches!(
+                state.top_overlay(),
+                Some(Overlay::Preview { .. } | Overlay::PreviewPending)
+            ) {
+                state.overlays.pop();
+                info(state, "publish cancelled: nothing was posted".to_string());
+            }
+        }
+        _ => {}
+    }
+    Vec::new()
+}
+
+pub(super) fn open_gate(state: &mut AppState) {
+    // A published round's gate stays readable: it says where the round went.
+    let published = state.ladder == Ladder::Completed && state.published.is_some();
+    if state.ladder != Ladder::AwaitingApproval && !published {
+        message(
+            state,
+            MessageKind::Warn,
+            format!(
+                "the approval gate opens when the review is awaiting approval (it is {})",
+                state.ladder
+            ),
+        );
+        return;
+    }
+    if !matches!(state.top_overlay(), Some(Overlay::Gate { .. })) {
+        state.overlays.push(Overlay::Gate {
+            details: false,
+            scroll: 0,
+        });
+    }
+}
+
+/// The counted findings: active, in scope, not a duplicate (what the verdict reads).
+fn counted(node: &ReviewNode) -> bool {
+    node.status.is_active() && node.in_scope() && node.duplicate_of.is_none()
+}
+
+fn has_fix(node: &ReviewNode) -> bool {
+    node.fix.as_ref().is_some_and(|f| {
+        f.replacement.is_some() || f.prompt.as_deref().is_some_and(|p| !p.trim().is_empty())
+    })
+}
+
+/// The findings the fix works on: the marked ones, or (nothing marked) every counted one.
+fn chosen(state: &AppState) -> Vec<&ReviewNode> {
+    if state.marked.is_empty() {
+        state.board.nodes.iter().filter(|n| counted(n)).collect()
+    } else {
+        state
+            .board
+            .nodes
+            .iter()
+            .filter(|n| state.marked.contains(&n.id))
+            .collect()
+    }
+}
+
+/// The findings ignore dismisses: the marked active ones, or the selected one when active.
+fn ignore_targets(state: &AppState) -> Vec<String> {
+    let mut node_ids: Vec<String> = state
+        .board
+        .nodes
+        .iter()
+        .filter(|n| state.marked.contains(&n.id) && n.status.is_active())
+        .map(|n| n.id.clone())
+        .collect();
+    if node_ids.is_empty()
+        && let Some(node) = state.selected_node()
+        && node.status.is_active()
+    {
+        node_ids.push(node.id.clone());
+    }
+    node_ids
+}
+
+fn gate_fix(state: &mut AppState) -> Vec<Effect> {
+    let chosen = chosen(state);
+    // Which findings, said the same way in every message about them.
+    let which = if state.marked.is_empty() {
+        format!(
+            "{} (nothing is marked: every counted finding)",
+            crate::ui::view::findings::plural(chosen.len(), "finding")
+        )
+    } else {
+        format!("the {} marked", chosen.len())
+    };
+    let node_ids: Vec<String> = chosen
+        .iter()
+        .filter(|n| has_fix(n))
+        .map(|n| n.id.clone())
+        .collect();
+    if node_ids.is_empty() {
+        message(
+            state,
+            MessageKind::Warn,
+            format!("no fix: none of {which} has replacement lines or a fix prompt"),
+        );
+        return Vec::new();
+    }
+    // Only what was asked: the session's answer (a patch written, or why not) is the outcome,
+    // and replaces this line.
+    info(
+        state,
+        format!("fix: working on {} of {which}…", node_ids.len()),
+    );
+    vec![Effect::WritePatch { node_ids }]
+}
+
+fn gate_ignore(state: &mut AppState) {
+    let node_ids = ignore_targets(state);
+    if node_ids.is_empty() {
+        message(
+            state,
+            MessageKind::Warn,
+            "select a finding, or mark several with space, to ignore".to_string(),
+        );
+        return;
+    }
+    state
+        .overlays
+        .push(Overlay::input(InputPurpose::Dismiss { node_ids }, ""));
+}

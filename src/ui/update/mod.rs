@@ -1,0 +1,191 @@
+//! `update(state, action) -> effects`: the cockpit's only state transition. Pure: no IO, no
+//! clock (the loop stamps `state.now`), no terminal. What needs the world — persisting a status,
+//! writing a patch, publishing — comes back as an `Effect` for the engine to carry out.
+//!
+//! A command goes to the component on top (`component::top`: an overlay, or the panes), which
+//! handles it or hands it on to the panes below; each component also says which of its
+//! commands can run now (`Component::available`), which the hint bar and help show. Text typed
+//! into a box goes to `input`, the mouse to `panes`, the engine's reports to `engine`.
+
+mod component;
+mod diff;
+mod engine;
+mod gate;
+mod input;
+mod panes;
+mod selection;
+mod triage_keys;
+
+use crate::review::Level;
+use crate::review::node::ReviewNode;
+use crate::review::status::{Change, SuppressionHint};
+use crate::ui::action::{Action, Command};
+use crate::ui::keymap::Context;
+use crate::ui::state::{AppState, MessageKind, Overlay, RowKey};
+
+pub use component::{CommandInfo, Component, for_context, top};
+pub use engine::refresh;
+pub(crate) use engine::refresh_verdict;
+pub use panes::reviewer_order;
+pub(crate) use selection::reveal;
+#[cfg(test)]
+pub(crate) use triage_keys::group_targets;
+
+/// A request to the engine. The state already shows the outcome where it can (a status change
+/// is applied to the board through the status service first); the engine makes it durable or
+/// does the IO, and reports back with an `Action`.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Effect {
+    /// The person changed a node's status through `review::status::apply`. `node` is the node
+    /// after the change: upsert it into the space state and save; keep `suppression` (a
+    /// dismissal's hint for later rounds) when present.
+    PersistStatus {
+        node_id: String,
+        change: Change,
+        node: Box<ReviewNode>,
+        suppression: Option<SuppressionHint>,
+    },
+    /// A reviewer's event added or changed a node (a new finding, a peer's stance): upsert it.
+    PersistNode(Box<ReviewNode>),
+    /// The person rewrote the comment that would be posted for a node (`None`: back to the
+    /// generated text).
+    SaveComment {
+        node_id: String,
+        text: Option<String>,
+    },
+    /// The person changed the level: only where findings are shown moved; remember the choice.
+    SetLevel(Level),
+    /// Gate "fix": apply these findings' exact replacement lines as a patch file (or hand their
+    /// fix prompts to the configured fix command); reply with `Notice` or `EngineError`.
+    WritePatch {
+        node_ids: Vec<String>,
+    },
+    /// Gate "publish": compute what would be posted; reply with `Action::PublishPreview`.
+    PreviewPublish,
+    /// The person confirmed the preview: publish; reply with `Published` or `EngineError`.
+    Publish,
+    /// Stop the running round: every reviewer and pass.
+    StopRun,
+    /// Stop one model reviewer of the running round.
+    StopReviewer(String),
+    Quit,
+}
+
+pub fn update(state: &mut AppState, action: Action) -> Vec<Effect> {
+    crate::ui::log::record(state, &action);
+    // The second press of the whole run's stop must come next: any other key disarms it.
+    let command = matches!(action, Action::Command(_));
+    if command && action != Action::Command(Command::StopRun) {
+        state.stop_armed = false;
+    }
+    // A key or the mouse: whatever is selected now is the person's choice.
+    if command || matches!(action, Action::Click { .. }) {
+        state.auto_selected = None;
+    }
+    let effects = transition(state, action);
+    crate::ui::log::record_effects(state, &effects);
+    effects
+}
+
+fn transition(state: &mut AppState, action: Action) -> Vec<Effect> {
+    // Moving inside the diff view, which covers the list, changes nothing the list shows; at
+    // 10k findings rebuilding it twice costs more than the frame the key asks for.
+    if matches!(state.top_overlay(), Some(Overlay::Diff(_))) && moves_only(&action) {
+        return dispatch(state, action);
+    }
+    // Act on what is on screen: a selection hidden since (by a fold, the filter, the level) has
+    // already moved to what hides it.
+    selection::reconcile_selection(state);
+    let effects = dispatch(state, action);
+    selection::reconcile_selection(state);
+    effects
+}
+
+/// Keys that only move a cursor.
+fn moves_only(action: &Action) -> bool {
+    matches!(
+        action,
+        Action::Command(Command::MoveDown)
+            | Action::Command(Command::MoveUp)
+            | Action::Command(Command::PageDown)
+            | Action::Command(Command::PageUp)
+            | Action::Command(Command::Top)
+            | Action::Command(Command::Bottom)
+            | Action::Command(Command::NextFile)
+            | Action::Command(Command::PrevFile)
+            | Action::Command(Command::NextFinding)
+            | Action::Command(Command::PrevFinding)
+    )
+}
+
+fn dispatch(state: &mut AppState, action: Action) -> Vec<Effect> {
+    match action {
+        Action::Command(command) => component::run(state, command),
+        Action::UnknownKey(key) => {
+            message(
+                state,
+                MessageKind::Warn,
+                format!(
+                    "{key} does nothing here · {} lists the keys",
+                    state.key(Context::Main, Command::Help)
+                ),
+            );
+            Vec::new()
+        }
+        action @ (Action::Text(_)
+        | Action::Submit
+        | Action::Cancel
+        | Action::EditorClosed { .. }) => input::typed(state, action),
+        Action::ScrollDown { column, row } => {
+            panes::scroll_at(state, column, row, 3);
+            Vec::new()
+        }
+        Action::ScrollUp { column, row } => {
+            panes::scroll_at(state, column, row, -3);
+            Vec::new()
+        }
+        Action::Click { column, row } => {
+            panes::click(state, column, row);
+            Vec::new()
+        }
+        Action::Resize { .. } => Vec::new(),
+        Action::Tick => {
+            state.tick += 1;
+            if state
+                .message
+                .as_ref()
+                .is_some_and(|m| m.until_tick <= state.tick)
+            {
+                state.message = None;
+            }
+            Vec::new()
+        }
+        Action::Engine(report) => engine::apply(state, report),
+    }
+}
+
+pub(super) fn info(state: &mut AppState, text: String) {
+    message(state, MessageKind::Info, text);
+}
+
+pub(super) fn message(state: &mut AppState, kind: MessageKind, text: String) {
+    state.say(kind, text);
+}
+
+pub(super) fn with_selected(
+    state: &mut AppState,
+    verb: &str,
+    f: impl FnOnce(&mut AppState, String) -> Vec<Effect>,
+) -> Vec<Effect> {
+    match state.selected.clone() {
+        Some(RowKey::Node(id)) if state.node(&id).is_some() => f(state, id),
+        _ => {
+            message(
+                state,
+                MessageKind::Warn,
+                format!("select a finding to {verb}"),
+            );
+            Vec::new()
+        }
+    }
+}

@@ -1,0 +1,247 @@
+//! Where the selection is: kept on a visible row as the list changes, moved to the next open
+//! finding, and unfolding what hides a finding it is sent to.
+
+use crate::ui::rows::{self, Row, Unfold};
+use crate::ui::state::{AppState, MessageKind, Pane, RowKey};
+
+use super::{Effect, info, message};
+
+/// Keeps the selection on a visible row: a node hidden by a fold selects the fold that hides
+/// it; a node gone (filtered out) selects the first finding. Also keeps it in the viewport.
+pub(super) fn reconcile_selection(state: &mut AppState) {
+    let visible = rows::rows(state);
+    let in_view = state
+        .selected
+        .as_ref()
+        .and_then(|key| rows::position(&visible, key));
+    // Until the person moves, the list starts at its first finding, however the findings
+    // streamed in: the same review opens on the same row.
+    let untouched = state.auto_selected.is_some() && state.auto_selected == state.selected;
+    let index = match in_view {
+        Some(i) if !untouched => Some(i),
+        _ if untouched => {
+            let first = visible
+                .iter()
+                .position(|r| matches!(r, Row::Node { .. }))
+                .or((!visible.is_empty()).then_some(0));
+            state.selected = first.map(|i| visible[i].key());
+            state.auto_selected = state.selected.clone();
+            first
+        }
+        _ => {
+            let fallback = state
+                .selected
+                .clone()
+                .and_then(|key| containing_fold(state, &visible, &key));
+            let first = || {
+                visible
+                    .iter()
+                    .find(|r| matches!(r, Row::Node { .. }))
+                    .or(visible.first())
+                    .map(Row::key)
+            };
+            match fallback {
+                Some(fold) => state.selected = Some(fold),
+                None => {
+                    state.selected = first();
+                    // Nobody chose it: it follows the list's top until someone does.
+                    state.auto_selected = state.selected.clone();
+                }
+            }
+            state
+                .selected
+                .as_ref()
+                .and_then(|key| rows::position(&visible, key))
+        }
+    };
+    let height = crate::ui::view::findings::list_height(state.layout.findings);
+    // A taller terminal (after a resize) shows rows from the top again rather than keeping
+    // the small screen's offset with empty lines below the last row.
+    state.findings_offset = state
+        .findings_offset
+        .min(visible.len().saturating_sub(height));
+    if let Some(i) = index
+        && height > 0
+    {
+        if i < state.findings_offset {
+            state.findings_offset = i;
+        } else if i >= state.findings_offset + height {
+            state.findings_offset = i + 1 - height;
+        }
+    }
+    if state.selected_disagreement.is_some() {
+        let all = &state.disagreements;
+        let still = all.iter().any(|d| {
+            Some((&d.a, &d.b)) == state.selected_disagreement.as_ref().map(|(a, b)| (a, b))
+        });
+        if !still {
+            state.selected_disagreement = all.first().map(|d| (d.a.clone(), d.b.clone()));
+        }
+    }
+}
+
+/// The visible fold (collapsed cohort, folded below-threshold group, folded problem) that
+/// hides `key`, if it is hidden by one.
+fn containing_fold(state: &AppState, visible: &[Row], key: &RowKey) -> Option<RowKey> {
+    let RowKey::Node(id) = key else {
+        return None;
+    };
+    let all = rows::build(state, Unfold::All);
+    let at = rows::position(&all, key)?;
+    for row in all[..at].iter().rev() {
+        let candidate = match row {
+            Row::Node {
+                id: primary,
+                duplicate: false,
+                ..
+            } if matches!(
+                &all[at],
+                Row::Node {
+                    duplicate: true,
+                    ..
+                }
+            ) && primary != id =>
+            {
+                Some(row.key())
+            }
+            Row::Below { .. } if matches!(&all[at], Row::Node { below: true, .. }) => {
+                Some(row.key())
+            }
+            Row::Cohort { .. } => Some(row.key()),
+            _ => None,
+        };
+        if let Some(candidate) = candidate
+            && rows::position(visible, &candidate).is_some()
+        {
+            return Some(candidate);
+        }
+    }
+    None
+}
+
+/// Unfolds whatever hides node `id`: its cohort, its below-threshold group, its problem.
+pub(crate) fn reveal(state: &mut AppState, id: &str) {
+    let all = rows::build(state, Unfold::All);
+    let Some(at) = all
+        .iter()
+        .position(|row| matches!(row, Row::Node { id: row_id, .. } if row_id == id))
+    else {
+        return;
+    };
+    for row in all[..=at].iter().rev() {
+        match row {
+            Row::Node {
+                id: primary,
+                duplicate: false,
+                ..
+            } if primary != id
+                && matches!(
+                    &all[at],
+                    Row::Node {
+                        duplicate: true,
+                        ..
+                    }
+                ) =>
+            {
+                state.expanded.insert(primary.clone());
+            }
+            Row::Node { below: true, .. } if row == &all[at] => {}
+            Row::Below { cohort, .. } => {
+                if matches!(&all[at], Row::Node { below: true, .. }) {
+                    state.below_open.insert(cohort.clone());
+                }
+            }
+            Row::Cohort { key, .. } => {
+                state.collapsed.remove(key);
+                return;
+            }
+            _ => {}
+        }
+    }
+}
+
+/// `n`/`N`: the next or previous *open* finding in the main lists (duplicates and
+/// below-threshold findings are skipped), wrapping around the list and unfolding a collapsed
+/// cohort to show it.
+pub(super) fn jump_finding(state: &mut AppState, forward: bool) {
+    let all = rows::build(state, Unfold::All);
+    let current = state
+        .selected
+        .as_ref()
+        .and_then(|key| rows::position(&all, key));
+    match next_open(state, &all, current, forward) {
+        Some((id, wrapped)) => {
+            reveal(state, &id);
+            state.selected = Some(RowKey::Node(id));
+            state.detail_scroll = 0;
+            if wrapped {
+                let text = if forward {
+                    "wrapped to the first open finding"
+                } else {
+                    "wrapped to the last open finding"
+                };
+                info(state, text.to_string());
+            }
+        }
+        None => message(state, MessageKind::Warn, "no open findings".to_string()),
+    }
+}
+
+/// The open finding after (or before) row `current` of the fully unfolded `all`, and whether
+/// the search wrapped around the end.
+fn next_open(
+    state: &AppState,
+    all: &[Row],
+    current: Option<usize>,
+    forward: bool,
+) -> Option<(String, bool)> {
+    let open: Vec<(usize, &String)> = all
+        .iter()
+        .enumerate()
+        .filter_map(|(i, row)| match row {
+            Row::Node {
+                id,
+                duplicate: false,
+                below: false,
+                ..
+            } if state
+                .node(id)
+                .is_some_and(|n| n.status == crate::review::node::Status::Open) =>
+            {
+                Some((i, id))
+            }
+            _ => None,
+        })
+        .collect();
+    let found = match (current, forward) {
+        (None, true) => open.first().map(|f| (f, false)),
+        (None, false) => open.last().map(|f| (f, false)),
+        (Some(at), true) => open
+            .iter()
+            .find(|(i, _)| *i > at)
+            .map(|f| (f, false))
+            .or_else(|| open.first().filter(|(i, _)| *i != at).map(|f| (f, true))),
+        (Some(at), false) => open
+            .iter()
+            .rev()
+            .find(|(i, _)| *i < at)
+            .map(|f| (f, false))
+            .or_else(|| open.last().filter(|(i, _)| *i != at).map(|f| (f, true))),
+    };
+    found.map(|((_, id), wrapped)| ((*id).clone(), wrapped))
+}
+
+/// After a triage key on the list worked, the cursor goes on to the next open finding, the
+/// way a reviewer works down a list (it stays when none is left).
+pub(super) fn move_on(state: &mut AppState, id: &str, effects: &[Effect]) {
+    if effects.is_empty() || state.focus != Pane::Findings {
+        return;
+    }
+    let all = rows::build(state, Unfold::All);
+    let at = rows::position(&all, &RowKey::Node(id.to_string()));
+    if let Some((next, _)) = next_open(state, &all, at, true) {
+        reveal(state, &next);
+        state.selected = Some(RowKey::Node(next));
+        state.detail_scroll = 0;
+    }
+}
