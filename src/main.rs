@@ -739,7 +739,7 @@ fn cockpit_command(cli: &Cli, pr: &str, runtime: &tokio::runtime::Runtime) -> an
     use review_tui::pr::eligibility::Ineligible;
     use review_tui::ui::{self, PrHeader};
 
-    ui::app::check_terminal().map_err(anyhow::Error::msg)?;
+    ui::app::check_terminal()?;
     let reference = reference::parse(pr, cli.base.as_deref(), cli.head.as_deref())?;
     warn_uncommitted(&reference);
     let user = review_tui::config::load_user()?;

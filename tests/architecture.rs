@@ -252,3 +252,78 @@ fn the_layer_check_reads_uses_and_skips_comments_and_tests() {
     );
     assert_eq!(crate_uses(&code), vec!["review", "diff", "space"]);
 }
+
+// ---- Errors: typed in the library, `anyhow` only at the binary's edge ----
+
+/// `Result<…, String>` in `code`: an error that says nothing about what failed. Library errors
+/// are `thiserror` types named for what failed; a text meant for a model is a typed value too.
+fn string_errors(code: &str) -> Vec<String> {
+    let flat: String = code.split_whitespace().collect::<Vec<_>>().join(" ");
+    let mut found = Vec::new();
+    for (at, _) in flat.match_indices("Result<") {
+        // The error type is the last argument at depth one of this `Result<…>`.
+        let mut depth = 0usize;
+        let mut last_comma = None;
+        for (i, c) in flat[at + "Result".len()..].char_indices() {
+            match c {
+                '<' | '(' | '[' => depth += 1,
+                '>' | ')' | ']' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        let args = &flat[at + "Result<".len()..at + "Result".len() + i];
+                        let error = last_comma.map(|c: usize| args[c + 1..].trim());
+                        if matches!(error, Some("String" | "std::string::String")) {
+                            found.push(format!("Result<{args}>"));
+                        }
+                        break;
+                    }
+                }
+                ',' if depth == 1 => last_comma = Some(i - 1),
+                _ => {}
+            }
+        }
+    }
+    found
+}
+
+#[test]
+fn library_errors_are_typed_and_anyhow_stays_in_main() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    rust_files(&src, &mut files);
+    let mut offenders = Vec::new();
+    for file in files {
+        let relative = file.strip_prefix(&src).unwrap().to_path_buf();
+        if is_test_file(&relative) {
+            continue;
+        }
+        let code = production_code(&fs::read_to_string(&file).unwrap());
+        for found in string_errors(&code) {
+            offenders.push(format!("src/{}: {found}", relative.display()));
+        }
+        if relative != Path::new("main.rs") && code.contains("anyhow") {
+            offenders.push(format!("src/{}: uses anyhow", relative.display()));
+        }
+    }
+    assert!(
+        offenders.is_empty(),
+        "untyped errors (use a thiserror type named for what failed):\n{}",
+        offenders.join("\n")
+    );
+}
+
+#[test]
+fn the_error_check_finds_string_errors_in_every_spelling() {
+    assert_eq!(
+        string_errors("fn f() -> Result<Vec<u8>, String> {"),
+        vec!["Result<Vec<u8>, String>"]
+    );
+    assert_eq!(string_errors("type R = Result<(), \n   String>;").len(), 1);
+    assert_eq!(
+        string_errors("fn g() -> Result<HashMap<String, String>, std::string::String>").len(),
+        1
+    );
+    assert!(string_errors("fn h() -> Result<String, ToolError>").is_empty());
+    assert!(string_errors("fn i() -> Result<BTreeMap<Role, String>, RosterError>").is_empty());
+    assert!(string_errors("fn j() -> io::Result<String>").is_empty());
+}

@@ -160,7 +160,9 @@ pub fn read_changed(
                 .and_then(|head| symbols(file, head, base, grammar, tagger, &added, &removed))
             {
                 Ok(symbols) => Reading::Symbols(Box::new(symbols)),
-                Err(why) => Reading::Unparsed { why },
+                Err(why) => Reading::Unparsed {
+                    why: why.to_string(),
+                },
             }
         }
     };
@@ -193,6 +195,22 @@ fn not_worth_parsing(file: &FileDiff, worktree: &Path) -> Option<String> {
     })
 }
 
+/// Why a changed file's symbols could not be read (its reading says so, in these words).
+#[derive(Debug, thiserror::Error)]
+enum Unparsed {
+    #[error("{path} unreadable in the worktree: {source}")]
+    Unreadable {
+        path: String,
+        source: std::io::Error,
+    },
+    #[error("{path} does not parse as {grammar:?}")]
+    HeadSyntax { path: String, grammar: Grammar },
+    #[error("the base of {path} does not parse")]
+    BaseSyntax { path: String },
+    #[error("{0}")]
+    NoBase(String),
+}
+
 /// The head version's tags: none for a deleted file, `parsed` when the index build already
 /// has them, else a parse of the worktree's copy.
 fn head_tags(
@@ -201,19 +219,25 @@ fn head_tags(
     parsed: Option<FileTags>,
     grammar: Grammar,
     tagger: &mut Tagger,
-) -> Result<Option<FileTags>, String> {
+) -> Result<Option<FileTags>, Unparsed> {
     if file.status == FileStatus::Deleted {
         return Ok(None);
     }
     if let Some(tags) = parsed {
         return Ok(Some(tags));
     }
-    let source = std::fs::read(worktree.join(&file.path))
-        .map_err(|e| format!("{} unreadable in the worktree: {e}", file.path))?;
+    let source =
+        std::fs::read(worktree.join(&file.path)).map_err(|source| Unparsed::Unreadable {
+            path: file.path.clone(),
+            source,
+        })?;
     tagger
         .tags(grammar, &source)
         .map(Some)
-        .map_err(|_| format!("{} does not parse as {grammar:?}", file.path))
+        .map_err(|_| Unparsed::HeadSyntax {
+            path: file.path.clone(),
+            grammar,
+        })
 }
 
 fn symbols(
@@ -224,7 +248,7 @@ fn symbols(
     tagger: &mut Tagger,
     added: &BTreeSet<u32>,
     removed: &BTreeSet<u32>,
-) -> Result<FileSymbols, String> {
+) -> Result<FileSymbols, Unparsed> {
     let mut base_source = None;
     let base = match base {
         BaseText::None => None,
@@ -235,9 +259,13 @@ fn symbols(
             }
             // The head parsed: a broken base only costs the removed side's symbols.
             Err(_) if head.is_some() => None,
-            Err(_) => return Err(format!("the base of {} does not parse", file.path)),
+            Err(_) => {
+                return Err(Unparsed::BaseSyntax {
+                    path: file.path.clone(),
+                });
+            }
         },
-        BaseText::Missing(why) if head.is_none() => return Err(why),
+        BaseText::Missing(why) if head.is_none() => return Err(Unparsed::NoBase(why)),
         BaseText::Missing(_) => None,
     };
 

@@ -60,7 +60,7 @@ pub fn is_test_path(path: &str) -> bool {
     if file == "conftest.py" || file.ends_with(".snap") || file.ends_with(".snapshot") {
         return true;
     }
-    let Some((_, extension)) = file.rsplit_once('.') else {
+    let Some((whole_stem, extension)) = file.rsplit_once('.') else {
         return false;
     };
     if !CODE_EXTENSIONS.contains(&extension) {
@@ -70,6 +70,10 @@ pub fn is_test_path(path: &str) -> bool {
     let mut dotted = file.split('.');
     let stem = dotted.next().unwrap_or(file);
     if dotted.any(|part| matches!(part, "test" | "spec" | "tests" | "test-d")) {
+        return true;
+    }
+    // The go tool reads `context_1.18_test.go` as a test by its whole name, dots and all.
+    if whole_stem.ends_with("_test") {
         return true;
     }
     let lower = stem.to_ascii_lowercase();
@@ -209,6 +213,7 @@ mod tests {
             "src/diff/parse_tests.rs",
             "src/diff/parse_test.rs",
             "pkg/parse_test.go",
+            "context_1.18_test.go",
             "pkg/testdata/input.go",
             "app/test_models.py",
             "app/models_test.py",

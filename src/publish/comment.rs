@@ -23,9 +23,9 @@ pub struct Placement {
 /// Places an anchored, in-scope finding on `diff` by GitHub's rules (the line exists on that
 /// side of a hunk; both ends of a range in the same hunk). A range that no longer fits whole
 /// falls back to its last line when that line is still in the diff.
-pub fn place(item: &Item, diff: &Diff) -> Result<Placement, String> {
+pub fn place(item: &Item, diff: &Diff) -> Result<Placement, Unplaced> {
     let Some(anchor) = &item.node.anchor else {
-        return Err("no line anchor".into());
+        return Err(Unplaced::NoAnchor);
     };
     let (start, end) = (
         anchor.start_line.min(anchor.end_line),
@@ -49,15 +49,27 @@ pub fn place(item: &Item, diff: &Diff) -> Result<Placement, String> {
     }
     // Markdown: shown as is in the summary, so the path is a code span.
     let path = escape::code(&anchor.path);
-    let why = if diff.file(&anchor.path).is_none() {
-        format!("{path} is no longer in the pull request's diff")
+    Err(if diff.file(&anchor.path).is_none() {
+        Unplaced::FileGone { path }
     } else {
-        format!(
-            "line {end} ({}) is no longer part of the diff of {path}",
-            anchor.side
-        )
-    };
-    Err(why)
+        Unplaced::LineGone {
+            line: end,
+            side: anchor.side,
+            path,
+        }
+    })
+}
+
+/// Why a finding cannot be an inline comment; the summary lists it with this text (Markdown:
+/// the path is already a code span).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum Unplaced {
+    #[error("no line anchor")]
+    NoAnchor,
+    #[error("{path} is no longer in the pull request's diff")]
+    FileGone { path: String },
+    #[error("line {line} ({side}) is no longer part of the diff of {path}")]
+    LineGone { line: u32, side: Side, path: String },
 }
 
 /// The review comment for `item` at `placement`.

@@ -201,7 +201,7 @@ pub(super) async fn plan(
                 fingerprint: item.fingerprint().to_string(),
                 location: item.node.location(),
                 title: item.node.text.title.clone(),
-                reason,
+                reason: reason.to_string(),
             }),
         }
     }

@@ -41,7 +41,7 @@ pub(super) fn plan(dir: &Path, input: &PublishInput<'_>) -> Preview {
                 fingerprint: item.fingerprint().to_string(),
                 location: item.node.location(),
                 title: item.node.text.title.clone(),
-                reason,
+                reason: reason.to_string(),
             }),
         }
     }

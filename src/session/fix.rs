@@ -8,6 +8,9 @@
 //! the run is reported as an error. review-tui itself changes no code.
 
 use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+use thiserror::Error;
 
 use crate::diff::Side;
 use crate::review::node::ReviewNode;
@@ -22,9 +25,79 @@ pub struct WrittenPatch {
     pub summary: String,
 }
 
+/// Why the gate wrote no patch, or the fix command gave no answer; the cockpit shows the text.
+#[derive(Debug, Error)]
+pub enum FixError {
+    #[error(
+        "none of the {chosen} finding(s) asked for carries exact replacement lines{}",
+        if *.prompts_only > 0 {
+            format!(
+                " ({} have a fix prompt: set `[fix] command` in your config.toml to hand them to \
+                 a fix command)",
+                .prompts_only
+            )
+        } else {
+            String::new()
+        }
+    )]
+    NoReplacements { chosen: usize, prompts_only: usize },
+    #[error("none of the chosen findings has a fix prompt")]
+    NoPrompts,
+    #[error("reading {path} in the worktree: {source}")]
+    Read {
+        path: String,
+        source: std::io::Error,
+    },
+    #[error("making the patch for {path}: {source}")]
+    Patch { path: String, source: git2::Error },
+    #[error("creating {}: {source}", .path.display())]
+    CreateDir {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("writing {}: {source}", .path.display())]
+    Write {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error(
+        "the fix command changed files in the review worktree {} — review-tui changes no code \
+         itself; look at `git status` there. Answers kept: {kept}",
+        .worktree.display()
+    )]
+    ChangedWorktree { worktree: PathBuf, kept: String },
+    /// Every run failed; each `id: why`.
+    #[error("the fix command failed: {}", .0.join("; "))]
+    CommandFailed(Vec<String>),
+    #[error("the fix command's task failed: {0}")]
+    Task(String),
+}
+
+/// Why one run of the fix command gave no answer (listed as `id: why`).
+#[derive(Debug, Error)]
+enum RunError {
+    #[error("starting `{command}`: {source}")]
+    Start {
+        command: String,
+        source: std::io::Error,
+    },
+    #[error("timed out after {} s", .0.as_secs_f32())]
+    TimedOut(std::time::Duration),
+    #[error("waiting for `{command}`: {source}")]
+    Wait {
+        command: String,
+        source: std::io::Error,
+    },
+    #[error("exited with {status}: {tail}")]
+    Exited {
+        status: std::process::ExitStatus,
+        tail: String,
+    },
+}
+
 /// Writes the patch for `node_ids` (every blocking finding when empty), or says why no patch
 /// was written.
-pub fn write_patch(prepared: &Prepared, node_ids: &[String]) -> Result<WrittenPatch, String> {
+pub fn write_patch(prepared: &Prepared, node_ids: &[String]) -> Result<WrittenPatch, FixError> {
     let state = prepared.space.state();
     let chosen: Vec<&ReviewNode> = if node_ids.is_empty() {
         state
@@ -52,17 +125,10 @@ pub fn write_patch(prepared: &Prepared, node_ids: &[String]) -> Result<WrittenPa
         }
     }
     if by_file.is_empty() {
-        return Err(format!(
-            "none of the {} finding(s) asked for carries exact replacement lines{}",
-            chosen.len(),
-            if prompts_only > 0 {
-                format!(
-                    " ({prompts_only} have a fix prompt: set `[fix] command` in your config.toml to hand them to a fix command)"
-                )
-            } else {
-                String::new()
-            }
-        ));
+        return Err(FixError::NoReplacements {
+            chosen: chosen.len(),
+            prompts_only,
+        });
     }
     let mut patch = String::new();
     let mut fixed = 0;
@@ -71,8 +137,10 @@ pub fn write_patch(prepared: &Prepared, node_ids: &[String]) -> Result<WrittenPa
             continue;
         }
         let file = prepared.space.worktree().join(path);
-        let old = std::fs::read_to_string(&file)
-            .map_err(|e| format!("reading {path} in the worktree: {e}"))?;
+        let old = std::fs::read_to_string(&file).map_err(|source| FixError::Read {
+            path: path.to_string(),
+            source,
+        })?;
         let mut lines: Vec<String> = old.lines().map(str::to_string).collect();
         // Bottom up, so earlier line numbers stay valid; overlapping fixes keep the first.
         fixes.sort_by_key(|(node, _)| {
@@ -101,7 +169,10 @@ pub fn write_patch(prepared: &Prepared, node_ids: &[String]) -> Result<WrittenPa
             None,
         )
         .and_then(|mut p| p.to_buf())
-        .map_err(|e| format!("making the patch for {path}: {e}"))?;
+        .map_err(|source| FixError::Patch {
+            path: path.to_string(),
+            source,
+        })?;
         patch.push_str(&format!(
             "diff --git a/{path} b/{path}\n{}",
             String::from_utf8_lossy(&text)
@@ -114,10 +185,17 @@ pub fn write_patch(prepared: &Prepared, node_ids: &[String]) -> Result<WrittenPa
         .join("fixes")
         .join(format!("round-{round}.patch"));
     if let Some(dir) = target.parent() {
-        std::fs::create_dir_all(dir).map_err(|e| format!("creating {}: {e}", dir.display()))?;
+        std::fs::create_dir_all(dir).map_err(|source| FixError::CreateDir {
+            path: dir.to_path_buf(),
+            source,
+        })?;
     }
-    crate::space::write_atomically(&target, patch.as_bytes())
-        .map_err(|e| format!("writing {}: {e}", target.display()))?;
+    crate::space::write_atomically(&target, patch.as_bytes()).map_err(|source| {
+        FixError::Write {
+            path: target.clone(),
+            source,
+        }
+    })?;
     Ok(WrittenPatch {
         summary: format!(
             "patch for {fixed} finding(s) written to {} — apply it with `git apply`",
@@ -183,7 +261,7 @@ pub struct FixJobs {
 
 impl FixJobs {
     /// The prompts of the chosen findings that have one.
-    pub fn collect(prepared: &Prepared, node_ids: &[String]) -> Result<FixJobs, String> {
+    pub fn collect(prepared: &Prepared, node_ids: &[String]) -> Result<FixJobs, FixError> {
         let worktree = prepared.space.worktree().to_path_buf();
         let jobs: Vec<(String, String)> = prepared
             .space
@@ -194,7 +272,7 @@ impl FixJobs {
             .filter_map(|n| prompt(n).map(|p| (n.id.clone(), fix_prompt(n, p, &worktree))))
             .collect();
         if jobs.is_empty() {
-            return Err("none of the chosen findings has a fix prompt".into());
+            return Err(FixError::NoPrompts);
         }
         Ok(FixJobs {
             worktree,
@@ -204,9 +282,11 @@ impl FixJobs {
     }
 
     /// Runs `command` (through `sh -c`) once per finding; says where the answers are.
-    pub fn run(&self, command: &str, timeout: std::time::Duration) -> Result<String, String> {
-        std::fs::create_dir_all(&self.dir)
-            .map_err(|e| format!("creating {}: {e}", self.dir.display()))?;
+    pub fn run(&self, command: &str, timeout: std::time::Duration) -> Result<String, FixError> {
+        std::fs::create_dir_all(&self.dir).map_err(|source| FixError::CreateDir {
+            path: self.dir.clone(),
+            source,
+        })?;
         let before = worktree_status(&self.worktree);
         let mut written = Vec::new();
         let mut failed = Vec::new();
@@ -214,27 +294,29 @@ impl FixJobs {
             match run_one(command, prompt, id, &self.worktree, &self.dir, timeout) {
                 Ok(output) => {
                     let target = self.dir.join(format!("{}.md", file_name(id)));
-                    crate::space::write_atomically(&target, &output)
-                        .map_err(|e| format!("writing {}: {e}", target.display()))?;
+                    crate::space::write_atomically(&target, &output).map_err(|source| {
+                        FixError::Write {
+                            path: target.clone(),
+                            source,
+                        }
+                    })?;
                     written.push(target.display().to_string());
                 }
                 Err(why) => failed.push(format!("{id}: {why}")),
             }
         }
         if before.is_some() && worktree_status(&self.worktree) != before {
-            return Err(format!(
-                "the fix command changed files in the review worktree {} — review-tui changes \
-                 no code itself; look at `git status` there. Answers kept: {}",
-                self.worktree.display(),
-                if written.is_empty() {
+            return Err(FixError::ChangedWorktree {
+                worktree: self.worktree.clone(),
+                kept: if written.is_empty() {
                     "none".to_string()
                 } else {
                     written.join(", ")
-                }
-            ));
+                },
+            });
         }
         if written.is_empty() {
-            return Err(format!("the fix command failed: {}", failed.join("; ")));
+            return Err(FixError::CommandFailed(failed));
         }
         let mut message = format!(
             "fix command answers for {} finding(s): {} — review-tui changed no code",
@@ -258,7 +340,7 @@ pub fn run_fix_command(
     prepared: &Prepared,
     node_ids: &[String],
     command: &str,
-) -> Result<String, String> {
+) -> Result<String, FixError> {
     FixJobs::collect(prepared, node_ids)?.run(command, FIX_TIMEOUT)
 }
 
@@ -305,7 +387,7 @@ fn run_one(
     worktree: &std::path::Path,
     dir: &std::path::Path,
     timeout: std::time::Duration,
-) -> Result<Vec<u8>, String> {
+) -> Result<Vec<u8>, RunError> {
     use std::io::{Read, Write};
     use std::process::{Command, Stdio};
     let mut child = Command::new("sh")
@@ -318,7 +400,10 @@ fn run_one(
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
-        .map_err(|e| format!("starting `{command}`: {e}"))?;
+        .map_err(|source| RunError::Start {
+            command: command.to_string(),
+            source,
+        })?;
     let mut stdin = child.stdin.take().expect("piped");
     let input = prompt.to_string();
     let writer = std::thread::spawn(move || {
@@ -344,10 +429,15 @@ fn run_one(
             Ok(None) if std::time::Instant::now() >= deadline => {
                 let _ = child.kill();
                 let _ = child.wait();
-                return Err(format!("timed out after {} s", timeout.as_secs_f32()));
+                return Err(RunError::TimedOut(timeout));
             }
             Ok(None) => std::thread::sleep(std::time::Duration::from_millis(20)),
-            Err(e) => return Err(format!("waiting for `{command}`: {e}")),
+            Err(source) => {
+                return Err(RunError::Wait {
+                    command: command.to_string(),
+                    source,
+                });
+            }
         }
     };
     let _ = writer.join();
@@ -357,7 +447,10 @@ fn run_one(
         let err = String::from_utf8_lossy(&err);
         let tail: Vec<&str> = err.lines().rev().take(5).collect();
         let tail: Vec<&str> = tail.into_iter().rev().collect();
-        return Err(format!("exited with {status}: {}", tail.join(" / ")));
+        return Err(RunError::Exited {
+            status,
+            tail: tail.join(" / "),
+        });
     }
     Ok(out)
 }
@@ -518,12 +611,15 @@ mod tests {
         );
 
         // A failing command and a hanging one are errors, named.
-        let err = run_fix_command(&prepared, &ids, "echo broken >&2; exit 3").unwrap_err();
+        let err = run_fix_command(&prepared, &ids, "echo broken >&2; exit 3")
+            .unwrap_err()
+            .to_string();
         assert!(err.contains("n/1") && err.contains("broken"), "{err}");
         let jobs = FixJobs::collect(&prepared, &ids).unwrap();
         let err = jobs
             .run("sleep 5", std::time::Duration::from_millis(200))
-            .unwrap_err();
+            .unwrap_err()
+            .to_string();
         assert!(err.contains("timed out"), "{err}");
 
         // A command that writes into the worktree is reported, never taken silently.
@@ -532,7 +628,8 @@ mod tests {
             &ids,
             "cat >/dev/null; touch \"$REVIEW_TUI_WORKTREE/sneaky\"",
         )
-        .unwrap_err();
+        .unwrap_err()
+        .to_string();
         assert!(
             err.contains("changed files in the review worktree"),
             "{err}"

@@ -312,7 +312,7 @@ pub async fn review(
                                 member.role.as_str(),
                                 EventKind::Failed {
                                     outcome: Outcome::Failed,
-                                    reason: reason.clone(),
+                                    reason: reason.to_string(),
                                 },
                             ),
                             &now(),
@@ -700,11 +700,23 @@ fn model_verdict(board: &Board) -> Option<String> {
 
 /// Cohorts run on a blocking thread (tree-sitter and git2); failure degrades to a note and an
 /// unavailable apiContract, never to a green gate.
-async fn build_cohorts(prepared: &mut Prepared) -> Result<CohortReport, String> {
+async fn build_cohorts(prepared: &mut Prepared) -> Result<CohortReport, CohortsUnavailable> {
     let job = CohortJob::of(prepared);
     tokio::task::spawn_blocking(move || job.run())
         .await
-        .map_err(|e| e.to_string())?
+        .map_err(|e| CohortsUnavailable::Task(e.to_string()))?
+}
+
+/// Why a round has no cohorts (a coverage note and an unavailable apiContract say it).
+#[derive(Debug, Error)]
+pub enum CohortsUnavailable {
+    /// The mirror cannot be opened, or the base and head do not name commits in it.
+    #[error("{}", .0.message())]
+    Git(#[from] git2::Error),
+    #[error(transparent)]
+    Build(#[from] cohort::CohortError),
+    #[error("{0}")]
+    Task(String),
 }
 
 /// Everything a cohort build needs from a prepared space, owned so it can move to a blocking
@@ -734,14 +746,11 @@ impl CohortJob {
     }
 
     /// Blocks: parses with tree-sitter and reads git objects.
-    pub fn run(self) -> Result<CohortReport, String> {
-        let repo =
-            git2::Repository::open_bare(&self.mirror).map_err(|e| e.message().to_string())?;
-        let oid = |sha: &str| git2::Oid::from_str(sha).map_err(|e| e.message().to_string());
-        let base_oid = repo
-            .merge_base(oid(&self.base)?, oid(&self.head)?)
-            .map_err(|e| e.message().to_string())?;
-        cohort::build_cached(
+    pub fn run(self) -> Result<CohortReport, CohortsUnavailable> {
+        let repo = git2::Repository::open_bare(&self.mirror)?;
+        let oid = |sha: &str| git2::Oid::from_str(sha);
+        let base_oid = repo.merge_base(oid(&self.base)?, oid(&self.head)?)?;
+        Ok(cohort::build_cached(
             CohortInput {
                 diff: &self.diff,
                 worktree: &self.worktree,
@@ -750,7 +759,6 @@ impl CohortJob {
                 head_sha: &self.head,
             },
             self.early_index,
-        )
-        .map_err(|e| e.to_string())
+        )?)
     }
 }

@@ -349,7 +349,7 @@ impl<P: Publisher> Session<P> {
 
 /// The gate's fix, as [`Session::fix`] decided it.
 pub enum Fix {
-    Done(Result<fix::WrittenPatch, String>),
+    Done(Result<fix::WrittenPatch, fix::FixError>),
     Command { command: String, jobs: fix::FixJobs },
 }
 
@@ -571,7 +571,7 @@ async fn handle<P: Publisher>(
         },
         Command::WritePatch { node_ids } => match session.fix(&node_ids) {
             Fix::Done(Ok(written)) => send(SessionEvent::PatchWritten(Box::new(written))),
-            Fix::Done(Err(message)) => send(failed("No patch written", message)),
+            Fix::Done(Err(error)) => send(failed("No patch written", error.to_string())),
             Fix::Command { command, jobs } => {
                 send(SessionEvent::Notice(format!(
                     "running the fix command `{command}`… (review-tui changes no code)"
@@ -582,12 +582,12 @@ async fn handle<P: Publisher>(
                     let ran =
                         tokio::task::spawn_blocking(move || jobs.run(&command, fix::FIX_TIMEOUT))
                             .await
-                            .unwrap_or_else(|e| Err(format!("the fix command's task failed: {e}")));
+                            .unwrap_or_else(|e| Err(fix::FixError::Task(e.to_string())));
                     let _ = events.send(match ran {
                         Ok(written) => SessionEvent::Notice(written),
-                        Err(message) => SessionEvent::Failed {
+                        Err(error) => SessionEvent::Failed {
                             title: "The fix command did not answer".into(),
-                            message,
+                            message: error.to_string(),
                         },
                     });
                 });

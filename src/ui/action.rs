@@ -26,7 +26,7 @@ pub enum Action {
     /// The person's editor closed: the text it left, or why it could not run.
     EditorClosed {
         node_id: String,
-        text: Result<String, String>,
+        text: Result<String, crate::ui::editor::EditorError>,
     },
     // Mouse and terminal.
     ScrollDown {

@@ -20,8 +20,13 @@ use crate::ui::state::{AppState, CohortView, PatchData, PrHeader, PreviewData};
 use crate::ui::update::Effect;
 use crate::ui::view::ViewContext;
 
+/// The cockpit was started without a terminal on one end (or both): which one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[error("the cockpit needs a terminal: {0}. Use --headless to print a report instead")]
+pub struct NoTerminal(&'static str);
+
 /// The cockpit needs a terminal on both ends.
-pub fn check_terminal() -> Result<(), String> {
+pub fn check_terminal() -> Result<(), NoTerminal> {
     let not_terminal = match (
         std::io::stdin().is_terminal(),
         std::io::stdout().is_terminal(),
@@ -31,9 +36,7 @@ pub fn check_terminal() -> Result<(), String> {
         (true, false) => "standard output is not one",
         (false, false) => "neither standard input nor standard output is one",
     };
-    Err(format!(
-        "the cockpit needs a terminal: {not_terminal}. Use --headless to print a report instead"
-    ))
+    Err(NoTerminal(not_terminal))
 }
 
 /// The cockpit's screen from its first frame on: the terminal, what it shows and its inbox.
@@ -100,8 +103,8 @@ impl Screen {
         &mut self,
         cx: &ViewContext,
         work: impl std::future::Future<Output = T>,
-    ) -> anyhow::Result<Result<T, RunOutcome>> {
-        Ok(crate::ui::run::run_until(
+    ) -> std::io::Result<Result<T, RunOutcome>> {
+        crate::ui::run::run_until(
             &mut self.terminal,
             &mut self.state,
             cx,
@@ -110,7 +113,7 @@ impl Screen {
             &mut Waiting,
             work,
         )
-        .await?)
+        .await
     }
 
     /// Gives the terminal back for `job` (a question on the terminal), then takes it again.
@@ -386,7 +389,7 @@ pub async fn run_cockpit(
     run_review: bool,
     cx: &ViewContext,
     screen: Screen,
-) -> anyhow::Result<(RunOutcome, Option<crate::review::verdict::Decision>)> {
+) -> std::io::Result<(RunOutcome, Option<crate::review::verdict::Decision>)> {
     let mut screen = screen;
     let person = crate::session::person_name();
     let opening = session.opening();

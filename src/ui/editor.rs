@@ -15,16 +15,31 @@ pub fn command() -> String {
         .unwrap_or_else(|| "vi".to_string())
 }
 
+/// Why the editor gave nothing back; the cockpit shows the text. Clonable (it travels in an
+/// `Action`), so the underlying error is kept as its message.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum EditorError {
+    #[error("could not write the comment for the editor: {0}")]
+    WriteComment(String),
+    #[error("could not start the editor `{editor}`: {reason}")]
+    Start { editor: String, reason: String },
+    #[error("the editor `{editor}` ended with {status}: the comment is unchanged")]
+    CommentUnchanged { editor: String, status: String },
+    #[error("could not read back what the editor wrote: {0}")]
+    ReadBack(String),
+    #[error("the editor ended with {0}")]
+    Failed(String),
+}
+
 /// Runs the person's editor on `text`; blocks until it exits. The caller hands it the
 /// terminal.
-pub fn edit(text: &str) -> Result<String, String> {
+pub fn edit(text: &str) -> Result<String, EditorError> {
     edit_with(&command(), text)
 }
 
 /// Runs `editor` (a shell command line) on `text`.
-pub fn edit_with(editor: &str, text: &str) -> Result<String, String> {
-    let file = TempFile::create(text)
-        .map_err(|e| format!("could not write the comment for the editor: {e}"))?;
+pub fn edit_with(editor: &str, text: &str) -> Result<String, EditorError> {
+    let file = TempFile::create(text).map_err(|e| EditorError::WriteComment(e.to_string()))?;
     // Through the shell so `$EDITOR` may carry arguments; the path is passed as `$1`, never
     // spliced into the command line.
     let status = Command::new("sh")
@@ -33,14 +48,15 @@ pub fn edit_with(editor: &str, text: &str) -> Result<String, String> {
         .arg("review-tui-editor")
         .arg(file.path())
         .status()
-        .map_err(|e| format!("could not start the editor `{editor}`: {e}"))?;
+        .map_err(|e| start_error(editor, &e))?;
     if !status.success() {
-        return Err(format!(
-            "the editor `{editor}` ended with {status}: the comment is unchanged"
-        ));
+        return Err(EditorError::CommentUnchanged {
+            editor: editor.to_string(),
+            status: status.to_string(),
+        });
     }
-    let mut edited = std::fs::read_to_string(file.path())
-        .map_err(|e| format!("could not read back what the editor wrote: {e}"))?;
+    let mut edited =
+        std::fs::read_to_string(file.path()).map_err(|e| EditorError::ReadBack(e.to_string()))?;
     // Editors end a file with a newline the comment did not have.
     while edited.ends_with('\n') {
         edited.pop();
@@ -53,7 +69,7 @@ pub fn edit_with(editor: &str, text: &str) -> Result<String, String> {
 /// with `{file}` and `{line}` where they go (`code -g {file}:{line}`, `hx {file}:{line}`);
 /// without it the editor gets `+LINE FILE`, the form vi, vim, nvim, nano, emacs and micro
 /// understand.
-pub fn open_at(open_at: Option<&str>, file: &Path, line: u32) -> Result<(), String> {
+pub fn open_at(open_at: Option<&str>, file: &Path, line: u32) -> Result<(), EditorError> {
     open_at_with(&command(), open_at, file, line)
 }
 
@@ -63,7 +79,7 @@ pub fn open_at_with(
     open_at: Option<&str>,
     file: &Path,
     line: u32,
-) -> Result<(), String> {
+) -> Result<(), EditorError> {
     // The path (the PR chose it) and the line go in as `$1` and `$2`, never spliced into the
     // command line the shell reads.
     let script = match open_at {
@@ -79,11 +95,18 @@ pub fn open_at_with(
         .arg(file)
         .arg(line.max(1).to_string())
         .status()
-        .map_err(|e| format!("could not start the editor `{editor}`: {e}"))?;
+        .map_err(|e| start_error(editor, &e))?;
     if !status.success() {
-        return Err(format!("the editor ended with {status}"));
+        return Err(EditorError::Failed(status.to_string()));
     }
     Ok(())
+}
+
+fn start_error(editor: &str, error: &std::io::Error) -> EditorError {
+    EditorError::Start {
+        editor: editor.to_string(),
+        reason: error.to_string(),
+    }
 }
 
 /// A file only the person can read (the comment may quote code), removed when dropped.
@@ -152,6 +175,7 @@ mod tests {
         assert!(
             edit_with("false", "kept")
                 .unwrap_err()
+                .to_string()
                 .contains("unchanged")
         );
     }

@@ -38,7 +38,7 @@ impl Key {
 
     /// `j`, `G`, `?`, `enter`, `esc`, `tab`, `shift-tab`, `space`, `up`, `pgdn`, `f1`,
     /// `ctrl-c`, `alt-x`.
-    pub fn parse(text: &str) -> Result<Key, String> {
+    pub fn parse(text: &str) -> Result<Key, UnknownKey> {
         let mut modifiers = KeyModifiers::NONE;
         let mut rest = text;
         loop {
@@ -86,7 +86,7 @@ impl Key {
                         };
                         KeyCode::Char(c)
                     }
-                    _ => return Err(format!("unknown key `{text}`")),
+                    _ => return Err(UnknownKey(text.to_string())),
                 }
             }
         };
@@ -193,6 +193,11 @@ pub enum KeymapError {
     #[error("`{action}`: {reason}")]
     BadKey { action: String, reason: String },
 }
+
+/// A key name the keymap does not know (`ctrl-q`, `pgdn` and `f1` are known; see `Key::parse`).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("unknown key `{0}`")]
+pub struct UnknownKey(String);
 
 const ALL: &[Pane] = &[
     Pane::Findings,
@@ -600,10 +605,10 @@ impl Keymap {
             let keys = texts
                 .iter()
                 .map(|t| Key::parse(t))
-                .collect::<Result<Vec<Key>, String>>()
-                .map_err(|reason| KeymapError::BadKey {
+                .collect::<Result<Vec<Key>, UnknownKey>>()
+                .map_err(|unknown| KeymapError::BadKey {
                     action: name.clone(),
-                    reason,
+                    reason: unknown.to_string(),
                 })?;
             let mut found = false;
             for binding in keymap.bindings.iter_mut().filter(|b| b.command == command) {

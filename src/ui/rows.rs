@@ -127,7 +127,7 @@ pub fn build(state: &AppState, unfold: Unfold) -> Vec<Row> {
         below: Vec::new(),
     };
 
-    for problem in &state.problems {
+    for problem in state.problems() {
         let Some(primary) = state.node(&problem.primary) else {
             continue;
         };
@@ -161,7 +161,7 @@ pub fn build(state: &AppState, unfold: Unfold) -> Vec<Row> {
 
     // Room for every problem and its group's two header rows up front: growing a vector of
     // 10k rows copies it over and over.
-    let mut rows = Vec::with_capacity(state.problems.len() + 2 * groups.len());
+    let mut rows = Vec::with_capacity(state.problems().len() + 2 * groups.len());
     for mut group in groups {
         let total = group.main.len() + group.below.len();
         if total == 0 {
@@ -262,7 +262,7 @@ pub fn position(rows: &[Row], key: &RowKey) -> Option<usize> {
 /// How many problems the level puts in the main list and below threshold (ignoring the filter).
 pub fn placement_counts(state: &AppState) -> (usize, usize) {
     let mut counts = (0, 0);
-    for problem in &state.problems {
+    for problem in state.problems() {
         if let Some(node) = state.node(&problem.primary) {
             match state.level.placement(node) {
                 Placement::Main => counts.0 += 1,

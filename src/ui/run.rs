@@ -366,9 +366,9 @@ fn terminal_job<B: Backend>(
                     "back from the editor ({}:{line})",
                     file.display()
                 ))),
-                Err(message) => Action::Engine(Report::EngineError {
+                Err(error) => Action::Engine(Report::EngineError {
                     title: "The editor did not open".into(),
-                    message,
+                    message: error.to_string(),
                 }),
             });
         }

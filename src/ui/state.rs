@@ -313,6 +313,17 @@ pub struct ScreenLayout {
     pub overlay_scroll_max: u16,
 }
 
+/// The board's derived views, recomputed together by `AppState::refresh`.
+#[derive(Debug, Clone, Default)]
+struct Derived {
+    problems: Vec<Problem>,
+    disagreements: Vec<Disagreement>,
+    /// Where each node sits in `board.nodes`: the findings list looks nodes up by id thousands
+    /// of times per frame. `node` checks the entry and falls back to a scan, so a stale index
+    /// is only slower, never wrong.
+    node_index: HashMap<String, usize>,
+}
+
 #[derive(Debug, Clone)]
 pub struct AppState {
     // The engine snapshot.
@@ -325,15 +336,9 @@ pub struct AppState {
     /// Passed to the verdict: the person asked for a run without model reviewers.
     pub deterministic_only: bool,
     pub board: Board,
-    /// The board consolidated into problems, recomputed by `update::refresh` with the verdict:
-    /// consolidating 10k findings takes tens of milliseconds, too long for every frame or key.
-    pub problems: Vec<Problem>,
-    /// The board's disagreements, recomputed with `problems` for the same reason.
-    pub disagreements: Vec<Disagreement>,
-    /// Where each node sits in `board.nodes`, rebuilt with `problems`: the findings list looks
-    /// nodes up by id thousands of times per frame. `node` checks the entry and falls back to
-    /// a scan, so a stale index is only slower, never wrong.
-    pub node_index: HashMap<String, usize>,
+    /// What derives from the board (problems, disagreements, the node index): private, only
+    /// `refresh` writes it.
+    derived: Derived,
     pub cohorts: Vec<CohortView>,
     pub level: Level,
     /// Head-side file contents by path, filled by the engine from the worktree. The view reads
@@ -419,9 +424,7 @@ impl AppState {
             axes: Vec::new(),
             deterministic_only: false,
             board: Board::default(),
-            problems: Vec::new(),
-            disagreements: Vec::new(),
-            node_index: HashMap::new(),
+            derived: Derived::default(),
             cohorts: Vec::new(),
             level: Level::default(),
             code: HashMap::new(),
@@ -470,8 +473,43 @@ impl AppState {
         state.round = space.current_round().map_or(0, |r| r.number);
         state.board.nodes = space.nodes.clone();
         state.published = space.published().map(|p| p.target.clone());
-        crate::ui::update::refresh(&mut state);
+        state.refresh();
         state
+    }
+
+    /// Recomputes what derives from the findings — the problems and their consolidation
+    /// marks, the disagreements, the node index — and the verdict. Called after every change
+    /// to the board, and only then: consolidating 10k findings takes tens of milliseconds,
+    /// too long for every frame or key. The verdict is `review::decide` over the same board,
+    /// so what the header shows is exactly what the code decides.
+    pub fn refresh(&mut self) {
+        // The same derivations the session's snapshot makes, from `review::derived`.
+        self.derived.problems = crate::review::derived::problems(&mut self.board.nodes);
+        self.derived.disagreements = crate::review::disagreement::disagreements(&self.board.nodes);
+        self.derived.node_index = self
+            .board
+            .nodes
+            .iter()
+            .enumerate()
+            .map(|(i, n)| (n.id.clone(), i))
+            .collect();
+        crate::ui::update::refresh_verdict(self);
+    }
+
+    /// The board consolidated into problems (as of the last `refresh`).
+    pub fn problems(&self) -> &[Problem] {
+        &self.derived.problems
+    }
+
+    /// The board's disagreements (as of the last `refresh`).
+    pub fn disagreements(&self) -> &[Disagreement] {
+        &self.derived.disagreements
+    }
+
+    /// The derived caches, for a test that plants markers no refresh would keep.
+    #[cfg(test)]
+    pub(crate) fn derived_mut(&mut self) -> (&mut Vec<Problem>, &mut Vec<Disagreement>) {
+        (&mut self.derived.problems, &mut self.derived.disagreements)
     }
 
     pub fn node(&self, id: &str) -> Option<&ReviewNode> {
@@ -486,7 +524,7 @@ impl AppState {
 
     fn node_position(&self, id: &str) -> Option<usize> {
         let nodes = &self.board.nodes;
-        match self.node_index.get(id) {
+        match self.derived.node_index.get(id) {
             Some(&i) if nodes.get(i).is_some_and(|n| n.id == id) => Some(i),
             _ => nodes.iter().position(|n| n.id == id),
         }

@@ -109,6 +109,11 @@ pub enum ThemeError {
     Invalid { name: String, reason: String },
 }
 
+/// A colour name or value a theme file gives that the terminal palette does not know.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("unknown colour `{0}`")]
+pub struct UnknownColour(String);
+
 /// The nearest colour of the xterm 256-colour palette (its 6×6×6 cube or its grey ramp).
 pub fn to_256(color: Color) -> Color {
     let Color::Rgb(r, g, b) = color else {
@@ -318,10 +323,10 @@ impl Theme {
 }
 
 impl StyleSpec {
-    fn style(&self) -> Result<Style, String> {
-        let color = |text: &Option<String>| -> Result<Option<Color>, String> {
+    fn style(&self) -> Result<Style, UnknownColour> {
+        let color = |text: &Option<String>| -> Result<Option<Color>, UnknownColour> {
             text.as_deref()
-                .map(|t| Color::from_str(t).map_err(|_| format!("unknown colour `{t}`")))
+                .map(|t| Color::from_str(t).map_err(|_| UnknownColour(t.to_string())))
                 .transpose()
         };
         let mut style = Style::default();

@@ -17,7 +17,7 @@ use review_tui::reviewers::model::provider::{
     OpenAiConfig, OpenAiProvider, Profile, Provider, Recorder, Replay, RetryPolicy,
     StructuredOutput,
 };
-use review_tui::reviewers::model::toolbox::{NoTools, ToolBox, ToolResult, ToolSpec};
+use review_tui::reviewers::model::toolbox::{NoTools, ToolBox, ToolError, ToolResult, ToolSpec};
 use serde_json::{Value, json};
 use tokio::sync::{mpsc, watch};
 
@@ -61,11 +61,17 @@ impl ToolBox for DirTools {
 
     fn call(&self, name: &str, args: &Value) -> ToolResult {
         assert_eq!(name, "read_file");
-        let path = args["path"].as_str().ok_or("path must be a string")?;
+        let path = args["path"].as_str().ok_or(ToolError::BadArguments {
+            tool: "read_file",
+            reason: "path must be a string".into(),
+        })?;
         if path.starts_with('/') || path.split('/').any(|p| p == "..") {
-            return Err(format!("{path} is outside the worktree"));
+            return Err(ToolError::Escapes(path.into()));
         }
-        std::fs::read_to_string(self.dir.path().join(path)).map_err(|e| format!("{path}: {e}"))
+        std::fs::read_to_string(self.dir.path().join(path)).map_err(|e| ToolError::Io {
+            path: path.into(),
+            reason: e.to_string(),
+        })
     }
 }
 

@@ -506,6 +506,15 @@ fn item_change(old: &Item, new: &Item, types: &Types) -> Option<(Severity, Strin
         if new.kind == "type" || new.kind == "reexport" {
             return Some((Compatible, format!("now a {} alias", new.kind)));
         }
+        if new.kind == super::script::EXPRESSION || old.kind == super::script::EXPRESSION {
+            return Some((
+                Undecided,
+                format!(
+                    "a {} is now a {} (what it evaluates to is not in the syntax)",
+                    old.kind, new.kind
+                ),
+            ));
+        }
         // `app.logger` reads the same from an attribute and a property; only assigning to it
         // may differ, and the syntax does not say whether a setter exists elsewhere.
         if READ_ALIKE.contains(&old.kind) && READ_ALIKE.contains(&new.kind) {
@@ -731,6 +740,12 @@ fn shape_change(old: &Item, new: &Item, types: &Types) -> Option<(Severity, &'st
         if matches!(old.kind, "fn" | "method") {
             return Some(modifiers_change(old, new));
         }
+        // A call, construct or index signature of a TypeScript type (axios's
+        // `CustomParamsSerializer`: `params: object` → `Record<string, any>`, a `this`
+        // parameter declared): types there are structural.
+        if types.structural && old.kind == "signature" {
+            return Some((Undecided, "signature written differently"));
+        }
         if widened(&old.shape, &new.shape) {
             return Some((Compatible, "type widened"));
         }
@@ -786,13 +801,19 @@ fn modifiers_change(old: &Item, new: &Item) -> (Severity, &'static str) {
     let removed: Vec<&String> = before.iter().filter(|w| !after.contains(w)).collect();
     let added: Vec<&String> = after.iter().filter(|w| !before.contains(w)).collect();
     let only_called = old.parent.is_none();
-    let harmless_removal = removed.iter().all(|w| *w == "unsafe" && only_called);
+    // A Go method whose receiver is no longer a pointer is in the method set of both `T` and
+    // `*T`: every call and interface it satisfied still holds.
+    let harmless_removal = removed
+        .iter()
+        .all(|w| (*w == "unsafe" && only_called) || *w == GO_POINTER_RECEIVER);
     let harmless_addition = added.iter().all(|w| *w == "const");
     if harmless_removal && harmless_addition {
         (
             Severity::Compatible,
             if removed.is_empty() {
                 "now const"
+            } else if removed.iter().any(|w| *w == GO_POINTER_RECEIVER) {
+                "value receiver (in the method set of both T and *T)"
             } else {
                 "no longer unsafe"
             },
@@ -803,6 +824,9 @@ fn modifiers_change(old: &Item, new: &Item) -> (Severity, &'static str) {
         (Severity::Incompatible, describe_shape(old.kind))
     }
 }
+
+/// The `shape` of a Go method with a pointer receiver.
+pub(super) const GO_POINTER_RECEIVER: &str = "pointer-receiver";
 
 fn describe_shape(kind: &str) -> &'static str {
     match kind {
@@ -855,9 +879,12 @@ pub(super) fn positional(
                 && (b.trim_start_matches("...") == a
                     || b.trim_end_matches("...") == a
                     || b.trim_end_matches("[]") == a);
+            // Go's empty interface takes every argument an old call passed (gin v1.11.0's
+            // `Get(key string)` → `Get(key any)`); a result or a field typed so would not be.
+            let takes_anything = matches!(b.as_str(), "any" | "interface{}");
             match type_change(a, b, types) {
                 TypeChange::Same | TypeChange::Widened => {}
-                _ if spread => {}
+                _ if spread || takes_anything => {}
                 TypeChange::Undecided => {
                     undecided.get_or_insert_with(|| format!("parameter {} type changed", i + 1));
                 }
@@ -902,7 +929,20 @@ fn by_name(old: &[Param], new: &[Param]) -> Option<String> {
         .collect();
     for (i, before) in old_positional.iter().enumerate() {
         match positional_at(new, i) {
-            Some(after) if after.kind == Variadic => {}
+            // Folded into `*args`: positional calls still bind, calls by name only where a
+            // keyword of that name or `**kwargs` takes them.
+            Some(after) if after.kind == Variadic => {
+                let by_name_kept = takes_any_keyword
+                    || new
+                        .iter()
+                        .any(|p| p.kind == KeywordOnly && name(p) == name(before));
+                if before.kind == PositionalOrKeyword && !by_name_kept {
+                    return Some(format!(
+                        "`{}` can no longer be passed by name",
+                        name(before)
+                    ));
+                }
+            }
             Some(after) if before.optional && !after.optional => {
                 return Some(format!("`{}` is now required", name(before)));
             }

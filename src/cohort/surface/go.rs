@@ -51,7 +51,7 @@ pub fn extract(root: Node, src: Src, exported: &dyn Fn(&str) -> bool, out: &mut 
                 let key = format!("{type_name}.{name}");
                 let mut item = callable(node, src, "method", &key, None);
                 item.shape = if pointer {
-                    "pointer receiver".into()
+                    super::compare::GO_POINTER_RECEIVER.into()
                 } else {
                     String::new()
                 };

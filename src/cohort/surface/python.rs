@@ -17,7 +17,7 @@ pub fn extract(root: Node, src: Src, exported: &dyn Fn(&str) -> bool, out: &mut 
         None => !name.starts_with('_'),
     };
     let mut top = Vec::new();
-    flatten(root, &mut top);
+    flatten(root, src, &mut top);
     for node in top {
         match node.kind() {
             "import_from_statement" | "import_statement" => {
@@ -25,6 +25,9 @@ pub fn extract(root: Node, src: Src, exported: &dyn Fn(&str) -> bool, out: &mut 
                     out.reexports.insert(name);
                 }
             }
+            // `T = TypeVar("T")` names a variable of signatures, not a value callers use
+            // (click 8.4.2 renamed `ParamTypeValue` to `_ValueT_co`).
+            "expression_statement" if type_variable(node, src) => {}
             "expression_statement" => {
                 for name in assigned(node, src) {
                     if public(&name) && exported(&name) && name != "__all__" {
@@ -48,15 +51,45 @@ pub fn extract(root: Node, src: Src, exported: &dyn Fn(&str) -> bool, out: &mut 
 }
 
 /// Module-level statements, looking inside `if`/`try`/`with` blocks (conditional imports and
-/// definitions are still module-level names).
-fn flatten<'t>(node: Node<'t>, out: &mut Vec<Node<'t>>) {
+/// definitions are still module-level names). What only type checkers see, under
+/// `if TYPE_CHECKING:`, is not there when the module runs: the `else` branch is.
+fn flatten<'t>(node: Node<'t>, src: Src, out: &mut Vec<Node<'t>>) {
     for child in named(node) {
+        if child.kind() == "if_statement" && type_checking_only(child, src) {
+            let mut cursor = child.walk();
+            for alternative in child.children_by_field_name("alternative", &mut cursor) {
+                flatten(alternative, src, out);
+            }
+            continue;
+        }
         match child.kind() {
             "if_statement" | "try_statement" | "with_statement" | "else_clause" | "elif_clause"
-            | "except_clause" | "finally_clause" | "block" => flatten(child, out),
+            | "except_clause" | "finally_clause" | "block" => flatten(child, src, out),
             _ => out.push(child),
         }
     }
+}
+
+/// `if TYPE_CHECKING:`, `if t.TYPE_CHECKING:`, `if typing.TYPE_CHECKING:`.
+fn type_checking_only(statement: Node, src: Src) -> bool {
+    src.field(statement, "condition")
+        .is_some_and(|c| c.rsplit('.').next() == Some("TYPE_CHECKING"))
+}
+
+/// Whether a statement binds a type variable: `T = TypeVar("T")`, `P = t.ParamSpec("P")`.
+fn type_variable(statement: Node, src: Src) -> bool {
+    named(statement).into_iter().any(|a| {
+        a.kind() == "assignment"
+            && a.child_by_field_name("right").is_some_and(|right| {
+                right.kind() == "call"
+                    && src.field(right, "function").is_some_and(|f| {
+                        matches!(
+                            f.rsplit('.').next(),
+                            Some("TypeVar" | "ParamSpec" | "TypeVarTuple")
+                        )
+                    })
+            })
+    })
 }
 
 /// The names of `__all__ = [...]` (and `+=`), when the module declares it.

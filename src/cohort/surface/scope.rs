@@ -33,34 +33,12 @@ impl Scope {
     }
 }
 
-/// Directories that hold code no user of the package calls. (`doc/` is not one: Go packages
-/// are named so, e.g. `github.com/spf13/cobra/doc`.)
-fn not_api_dir(dir: &str) -> bool {
-    let dir = dir.to_ascii_lowercase();
+/// Directories a tool ignores wherever they are (Go's `testdata`), or that hold test or fixture
+/// code by their name at any depth.
+fn tooling_dir(dir: &str) -> bool {
     matches!(
-        dir.as_str(),
-        "examples"
-            | "example"
-            | "benches"
-            | "bench"
-            | "benchmarks"
-            | "benchmark"
-            | "fixtures"
-            | "fixture"
-            | "testdata"
-            | "test_data"
-            | "test-data"
-            | "testing_utils"
-            | "docs"
-            | "samples"
-            | "sample"
-            | "demo"
-            | "demos"
-            | "scripts"
-            | "e2e"
-            | "ci"
-            | ".github"
-            | "xtask"
+        dir,
+        "fixtures" | "fixture" | "testdata" | "test_data" | "test-data" | "testing_utils"
     ) || dir.starts_with("tests-")
         || dir.starts_with("tests_")
         || dir.starts_with("test-")
@@ -71,14 +49,60 @@ fn not_api_dir(dir: &str) -> bool {
         || dir.ends_with("-benches")
 }
 
-/// Paths whose code is not anyone's API, whatever the language.
+/// A project's folders beside its source: examples, benches, docs, scripts, the built
+/// `dist/` (its API is the sources it is built from). (`doc/` is not
+/// one: Go packages are named so, e.g. `github.com/spf13/cobra/doc`.)
+fn project_dir(dir: &str) -> bool {
+    matches!(
+        dir,
+        "examples"
+            | "example"
+            | "benches"
+            | "bench"
+            | "benchmarks"
+            | "benchmark"
+            | "docs"
+            | "samples"
+            | "sample"
+            | "demo"
+            | "demos"
+            | "scripts"
+            | "e2e"
+            | "ci"
+            | ".github"
+            | "xtask"
+            | "dist"
+    )
+}
+
+/// Source roots: below one, folders are the language's packages and modules (Java's
+/// `src/main/java/com/example`, Rust's `src/bench/`), which its own rules make public or not.
+fn source_root(dir: &str) -> bool {
+    matches!(dir, "src" | "lib" | "java" | "kotlin" | "scala")
+}
+
+/// Paths whose code is not anyone's API, whatever the language. The first folder that says what
+/// its code is decides: a project folder (`examples/`, `crates/x/benches/`) before any source
+/// root, not a package that happens to share its name (`src/main/java/com/example/`).
 pub fn not_api_path(path: &str) -> bool {
     if is_test_path(path) {
         return true;
     }
     let mut parts: Vec<&str> = path.split('/').collect();
     let file = parts.pop().unwrap_or(path);
-    parts.iter().any(|d| not_api_dir(d))
+    let mut below_source_root = false;
+    for dir in parts {
+        let dir = dir.to_ascii_lowercase();
+        if tooling_dir(&dir) || (!below_source_root && project_dir(&dir)) {
+            return true;
+        }
+        below_source_root |= source_root(&dir);
+    }
+    // A minified bundle is built from the sources that carry its API.
+    let minified = [".min.js", ".min.mjs", ".min.cjs"]
+        .iter()
+        .any(|suffix| file.ends_with(suffix));
+    minified
         || matches!(
             file,
             "conftest.py" | "setup.py" | "noxfile.py" | "build.rs" | "fuzz.rs"
@@ -331,10 +355,25 @@ mod tests {
             "pkg/testdata/x.go",
             "tests/fixtures/a.py",
             "build.rs",
+            "crates/net/examples/echo.rs",
+            "docs/src/snippet.rs",
+            "examples/src/main/java/com/acme/Demo.java",
+            "src/main/java/com/acme/testdata/Data.java",
+            "dist/axios.js",
+            "lib/vendor/jquery.min.js",
         ] {
             assert!(not_api_path(path), "{path}");
         }
-        for path in ["src/lib.rs", "pkg/parse.go", "flask/app.py"] {
+        // Below a source root a folder is a package or module, whatever its name.
+        for path in [
+            "src/lib.rs",
+            "pkg/parse.go",
+            "flask/app.py",
+            "src/main/java/com/example/Client.java",
+            "gson/src/main/java/com/example/demo/Api.java",
+            "src/bench/mod.rs",
+            "lib/samples/index.js",
+        ] {
             assert!(!not_api_path(path), "{path}");
         }
     }

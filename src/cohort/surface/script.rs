@@ -311,9 +311,23 @@ fn declare(node: Node, src: Src, key: &str, out: &mut Surface) {
             item.shape = String::new();
             out.add(key.to_string(), item);
         }
+        // `export default isSupported && (async (config) => {…})` (axios #6371): a value
+        // computed when the module loads, still exported.
+        _ if key == "default" && node.is_named() => {
+            let text = src.canonical(node);
+            let short: String = text.chars().take(60).collect();
+            let form = format!(
+                "export default {short}{}",
+                if short.len() < text.len() { "…" } else { "" }
+            );
+            out.add(key.to_string(), Item::new(EXPRESSION, key, form));
+        }
         _ => {}
     }
 }
+
+/// The kind of a default export computed by an expression.
+pub(super) const EXPRESSION: &str = "expression";
 
 /// Public members of a class body, interface body or object type.
 fn members(body: Node, src: Src, parent: &str, out: &mut Surface) {

@@ -85,6 +85,76 @@ fn python_removals_and_required_parameters_still_break() {
     assert_eq!(severity(&found, "dump"), Some(Severity::Incompatible));
 }
 
+// click 8.4.1..8.4.2 (a patch release): a class defined apart for type checkers, under
+// `if t.TYPE_CHECKING:`, and type variables renamed.
+#[test]
+fn python_type_checking_branches_and_type_variables_are_not_the_runtime_api() {
+    let base = "import typing as t\n\nParamTypeValue = t.TypeVar(\"ParamTypeValue\")\n\n\nclass ChoiceInfoDict(ParamTypeInfoDict):\n    choices: cabc.Sequence[t.Any]\n\n\ndef choose(value):\n    pass\n";
+    let head = "import typing as t\n\n_ValueT_co = t.TypeVar(\"_ValueT_co\", covariant=True)\n\nif t.TYPE_CHECKING:\n\n    class ChoiceInfoDict(ParamTypeInfoDict, t.Generic[_ValueT_co]):\n        choices: tuple[_ValueT_co, ...]\n\n    def only_for_checkers(): ...\nelse:\n\n    class ChoiceInfoDict(ParamTypeInfoDict):\n        choices: tuple[t.Any, ...]\n\n\ndef choose(value):\n    pass\n";
+    assert_eq!(changes(Grammar::Python, base, head), vec![]);
+    // The runtime class removed from the `else` branch is removed.
+    let removed = head.replace("else:\n\n    class ChoiceInfoDict(ParamTypeInfoDict):\n        choices: tuple[t.Any, ...]\n", "");
+    let found = changes(Grammar::Python, base, &removed);
+    assert_eq!(
+        severity(&found, "ChoiceInfoDict"),
+        Some(Severity::Incompatible),
+        "{found:#?}"
+    );
+}
+
+// griffe's breaking-change cases: a parameter folded into `*args` still takes positional
+// calls, but a call by name binds only where `**kwargs` or a keyword of that name takes it.
+#[test]
+fn python_a_parameter_folded_into_args_breaks_calls_by_name() {
+    for (base, head, breaks) in [
+        ("def a(x):\n    pass\n", "def a(*x):\n    pass\n", true),
+        ("def a(*, x):\n    pass\n", "def a(*x):\n    pass\n", true),
+        ("def a(x, /):\n    pass\n", "def a(*x):\n    pass\n", false),
+        (
+            "def a(x):\n    pass\n",
+            "def a(*x, **y):\n    pass\n",
+            false,
+        ),
+        (
+            "def a(x):\n    pass\n",
+            "def a(*args, x=None):\n    pass\n",
+            false,
+        ),
+    ] {
+        let found = changes(Grammar::Python, base, head);
+        let severity = severity(&found, "a");
+        assert_eq!(
+            severity == Some(Severity::Incompatible),
+            breaks,
+            "{base} -> {head}: {found:#?}"
+        );
+    }
+}
+
+// axios #6371: a default export now computed by an expression; axios #5108 and #4742: a call
+// signature whose parameter type is written differently, a `this` parameter declared.
+#[test]
+fn typescript_default_expressions_and_call_signatures_are_undecided() {
+    let base = "export default async (config) => {\n  return fetch(config);\n};\n\nexport interface CustomParamsSerializer {\n  (params: object, options?: ParamsSerializerOptions): string;\n}\n\nexport interface SerializerVisitor {\n  (value: any, key: string | number): boolean;\n}\n";
+    let head = "export default isFetchSupported && (async (config) => {\n  return fetch(config);\n});\n\nexport interface CustomParamsSerializer {\n  (params: Record<string, any>, options?: ParamsSerializerOptions): string;\n}\n\nexport interface SerializerVisitor {\n  (this: GenericFormData, value: any, key: string | number): boolean;\n}\n";
+    let found = changes(Grammar::TypeScript, base, head);
+    no_break(&found);
+    for key in [
+        "default",
+        "CustomParamsSerializer.()",
+        "SerializerVisitor.()",
+    ] {
+        assert_eq!(
+            severity(&found, key),
+            Some(Severity::Undecided),
+            "{key}: {found:#?}"
+        );
+    }
+    // A default export that is gone is still removed.
+    let gone = changes(Grammar::TypeScript, base, "export const other = 1;\n");
+    assert_eq!(severity(&gone, "default"), Some(Severity::Incompatible));
+}
+
 // ky #834, #774, #720; zod #5929: types written differently in a structural language.
 #[test]
 fn typescript_type_text_changes_are_undecided_not_breaks() {
@@ -454,4 +524,35 @@ fn typescript_overloads_written_differently_are_undecided() {
         Some(Severity::Undecided),
         "{found:#?}"
     );
+}
+
+// gin #4232 and v1.11.0: a method's receiver no longer a pointer, and a key parameter that
+// now takes `any`; an exported field whose map type changed still breaks its readers.
+#[test]
+fn go_value_receivers_and_parameters_taking_any_are_compatible() {
+    let base = "package gin\n\ntype Context struct {\n\tmu sync.RWMutex\n\n\t// Keys is a key/value pair.\n\tKeys map[string]any\n}\n\nfunc (c *Context) Get(key string) (value any, exists bool) {\n\treturn nil, false\n}\n\nfunc (msg *Error) Unwrap() error {\n\treturn nil\n}\n\nfunc (msg Error) Code() int {\n\treturn 0\n}\n\nfunc (c *Context) Value(key string) string {\n\treturn \"\"\n}\n";
+    let head = base
+        .replace("Keys map[string]any", "Keys map[any]any")
+        .replace("Get(key string)", "Get(key any)")
+        .replace("(msg *Error) Unwrap", "(msg Error) Unwrap")
+        .replace("(msg Error) Code", "(msg *Error) Code")
+        .replace("Value(key string) string", "Value(key string) any");
+    let found = changes(Grammar::Go, base, &head);
+    assert_eq!(
+        severity(&found, "Context.Get"),
+        Some(Severity::Compatible),
+        "{found:#?}"
+    );
+    assert_eq!(
+        severity(&found, "Error.Unwrap"),
+        Some(Severity::Compatible),
+        "{found:#?}"
+    );
+    for key in ["Context.Keys", "Error.Code", "Context.Value"] {
+        assert_eq!(
+            severity(&found, key),
+            Some(Severity::Incompatible),
+            "{key}: {found:#?}"
+        );
+    }
 }

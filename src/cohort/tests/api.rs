@@ -415,11 +415,40 @@ fn java_annotations_and_unexported_packages_are_not_breaks() {
     );
 }
 
+// A package named `com.example` is a package like any other; an `examples/` folder beside the
+// sources is not anyone's API.
+#[test]
+fn java_a_package_named_example_is_api_and_an_examples_folder_is_not() {
+    let client = "package com.example.api;\n\npublic class Client {\n  public String getName(int id) { return \"\"; }\n}\n";
+    let path = "src/main/java/com/example/api/Client.java";
+    let changed = api_after(
+        &[(path, client)],
+        &[(path, &client.replace("getName(int id)", "getName(long id)"))],
+    );
+    assert_fails(&changed, &["`Client.getName(int)` signature changed"]);
+
+    let demo = "examples/src/main/java/com/acme/Demo.java";
+    let axis = api_after(
+        &[
+            (path, client),
+            (demo, &client.replace("com.example.api", "com.acme")),
+        ],
+        &[(demo, "package com.acme;\n\npublic class Other {}\n")],
+    );
+    assert_clears(&axis);
+}
+
 #[test]
 fn files_that_carry_no_api_never_make_it_partial() {
+    // axios's release commits rebuild `dist/`: bundles and minified files built from the
+    // sources, too long a line to parse.
+    let bundle = format!("var a=function(){{{}}};\n", "x=1;".repeat(2000));
     let axis = api_after(
         &[("src/lib.rs", "pub fn f() {}\n")],
         &[
+            ("dist/esm/axios.min.js", &bundle),
+            ("lib/axios.min.js", &bundle),
+            ("dist/node/axios.cjs", &bundle),
             ("Makefile", "all:\n\tcargo build\n"),
             ("testdata/out.golden", "golden\n"),
             ("tests/ui/err.stderr", "error\n"),

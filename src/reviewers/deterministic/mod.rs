@@ -101,7 +101,7 @@ async fn report_nodes(
 }
 
 /// One SARIF file read: its nodes and summary, or why it was refused.
-type SarifOutcome = Result<(Vec<ReviewNode>, String), String>;
+type SarifOutcome = Result<(Vec<ReviewNode>, String), sarif::SarifError>;
 
 /// Runs every deterministic reviewer over `input`, streaming their events.
 pub async fn run(input: DeterministicInput, run: RunId, events: Sender<ReviewEvent>) {
@@ -232,7 +232,7 @@ pub async fn run(input: DeterministicInput, run: RunId, events: Sender<ReviewEve
                         }
                         (reviewer, Ok((import.nodes, summary)))
                     }
-                    Err(err) => (fallback, Err(err.to_string())),
+                    Err(err) => (fallback, Err(err)),
                 }
             })
             .collect()
@@ -254,7 +254,7 @@ pub async fn run(input: DeterministicInput, run: RunId, events: Sender<ReviewEve
                     &reviewer,
                     EventKind::Failed {
                         outcome: Outcome::InvalidOutput,
-                        reason,
+                        reason: reason.to_string(),
                     },
                 )
                 .await;

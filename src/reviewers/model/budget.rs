@@ -42,6 +42,9 @@ pub enum BudgetError {
          price_input_per_mtok and price_output_per_mtok, or give the budget in tokens"
     )]
     NoPrices(String),
+    /// The limit is reached: no further model calls are made this review.
+    #[error("the review's budget of {limit} is spent ({spent}); no further model calls are made")]
+    Spent { limit: String, spent: String },
 }
 
 impl Limit {
@@ -128,8 +131,8 @@ impl Budget {
         })
     }
 
-    /// `Err(reason)` once the budget is spent.
-    pub fn check(&self) -> Result<(), String> {
+    /// `Err(BudgetError::Spent)` once the budget is spent.
+    pub fn check(&self) -> Result<(), BudgetError> {
         let spent = self.spent();
         let over = match self.limit {
             None => false,
@@ -137,11 +140,10 @@ impl Budget {
             Some(Limit::Usd(usd)) => self.cost_usd().is_some_and(|cost| cost >= usd),
         };
         if over {
-            Err(format!(
-                "the review's budget of {} is spent ({}); no further model calls are made",
-                self.limit.map(|l| l.to_string()).unwrap_or_default(),
-                self.spent_text()
-            ))
+            Err(BudgetError::Spent {
+                limit: self.limit.map(|l| l.to_string()).unwrap_or_default(),
+                spent: self.spent_text(),
+            })
         } else {
             Ok(())
         }
@@ -223,7 +225,7 @@ impl Provider for Metered {
         Box::pin(async move {
             self.budget
                 .check()
-                .map_err(|reason| ProviderError::config("budget", reason))?;
+                .map_err(|spent| ProviderError::config("budget", spent.to_string()))?;
             let mut response = self.inner.chat(request).await?;
             response.usage = counted(request, &response);
             self.budget.add(response.usage);
@@ -265,7 +267,7 @@ mod tests {
             input_tokens: 80,
             output_tokens: 30,
         });
-        let reason = budget.check().unwrap_err();
+        let reason = budget.check().unwrap_err().to_string();
         assert!(reason.contains("budget of 100 tokens"), "{reason}");
         assert!(reason.contains("110 tokens used"), "{reason}");
     }

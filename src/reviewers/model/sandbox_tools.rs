@@ -7,7 +7,7 @@ use serde_json::Value;
 
 use crate::cohort::SymbolIndex;
 use crate::reviewers::model::provider::ToolSpec;
-use crate::reviewers::model::toolbox::{FileText, ToolBox, ToolResult};
+use crate::reviewers::model::toolbox::{FileText, ToolBox, ToolError, ToolResult};
 use crate::reviewers::model::tools::{Sandbox, SymbolLookup};
 
 /// A [`Sandbox`] as the agent loop sees it. Refusals (a path outside the worktree, a symlink
@@ -37,17 +37,15 @@ impl ToolBox for SandboxTools {
     }
 
     fn call(&self, name: &str, args: &Value) -> ToolResult {
-        self.sandbox
-            .call(name, &args.to_string())
-            .map_err(|e| e.to_string())
+        self.sandbox.call(name, &args.to_string())
     }
 
     fn diff(&self) -> Option<Arc<crate::diff::Diff>> {
         self.sandbox.diff()
     }
 
-    fn read_text(&self, path: &str) -> Result<FileText, String> {
-        self.sandbox.read_text(path).map_err(|e| e.to_string())
+    fn read_text(&self, path: &str) -> Result<FileText, ToolError> {
+        self.sandbox.read_text(path)
     }
 }
 
@@ -83,7 +81,8 @@ mod tests {
         assert!(read.contains("1 | fn a() {}"), "{read}");
         let escape = tools
             .call("read_file", &json!({"path": "../../etc/passwd"}))
-            .unwrap_err();
+            .unwrap_err()
+            .to_string();
         assert!(escape.contains("escapes the worktree"), "{escape}");
     }
 }

@@ -6,12 +6,12 @@ use std::sync::Arc;
 
 use crate::diff::Diff;
 pub use crate::reviewers::model::provider::ToolSpec;
-pub use crate::reviewers::model::tools::FileText;
+pub use crate::reviewers::model::tools::{FileText, ToolError};
 use serde_json::Value;
 
-/// `Ok(text)` is the tool's answer; `Err(message)` is shown to the model as a failed call so it
-/// can correct itself (a path outside the worktree, a file that does not exist).
-pub type ToolResult = Result<String, String>;
+/// `Ok(text)` is the tool's answer; `Err(error)` is shown to the model (its `Display` text) as a
+/// failed call so it can correct itself (a path outside the worktree, a file that does not exist).
+pub type ToolResult = Result<String, ToolError>;
 
 /// Tools are synchronous (file reads, searches): the loop runs each call on a blocking thread.
 pub trait ToolBox: Send + Sync {
@@ -26,8 +26,8 @@ pub trait ToolBox: Send + Sync {
 
     /// A whole worktree file, confined, capped and redacted exactly as `read_file` reads it:
     /// what the verifier quotes and what anchors are checked against.
-    fn read_text(&self, path: &str) -> Result<FileText, String> {
-        Err(format!("{path}: this toolbox reads no files"))
+    fn read_text(&self, path: &str) -> Result<FileText, ToolError> {
+        Err(ToolError::NoFiles(path.to_owned()))
     }
 }
 
@@ -41,6 +41,6 @@ impl ToolBox for NoTools {
     }
 
     fn call(&self, name: &str, _args: &Value) -> ToolResult {
-        Err(format!("there is no tool named {name}"))
+        Err(ToolError::NoSuchTool(name.to_owned()))
     }
 }

@@ -82,6 +82,27 @@ pub fn redactor(scanner: Arc<SecretScanner>) -> Arc<dyn Redactor> {
     Arc::new(move |text: &str| redact_text(text, &scanner).0)
 }
 
+/// Why no model reviewer can run this round (each is failed with this text).
+#[derive(Debug, thiserror::Error)]
+pub enum ModelsUnavailable {
+    /// The worktree cannot be opened for the read-only tools.
+    #[error(transparent)]
+    Worktree(#[from] crate::reviewers::model::tools::ToolError),
+    #[error("the reviewers' context could not be built: {0}")]
+    Context(#[source] crate::reviewers::model::context::ContextError),
+    #[error("{0}")]
+    Task(String),
+}
+
+/// Why the base revision's guidance files were not read (a note; the round goes on).
+#[derive(Debug, thiserror::Error)]
+enum GuidanceUnread {
+    #[error("{}", .0.message())]
+    Mirror(git2::Error),
+    #[error(transparent)]
+    Read(#[from] crate::reviewers::model::context::ContextError),
+}
+
 /// Tools, redactor, context and one assignment per member. `Err` fails every model reviewer
 /// with the reason (the context could not be built, the worktree cannot be opened).
 pub async fn prepare(
@@ -90,7 +111,7 @@ pub async fn prepare(
     cohorts: Option<&CohortReport>,
     secrets: Arc<SecretScanner>,
     cancel: watch::Receiver<bool>,
-) -> Result<ModelRun, String> {
+) -> Result<ModelRun, ModelsUnavailable> {
     let mut notes = Vec::new();
     let worktree = prepared.space.worktree().to_path_buf();
     let index = if cohorts.is_some() {
@@ -98,9 +119,7 @@ pub async fn prepare(
     } else {
         None
     };
-    let mut sandbox = Sandbox::new(&worktree)
-        .map_err(|e| e.to_string())?
-        .with_diff(Arc::new(prepared.diff.clone()));
+    let mut sandbox = Sandbox::new(&worktree)?.with_diff(Arc::new(prepared.diff.clone()));
     if let Some(index) = index {
         sandbox = sandbox.with_symbols(Arc::new(index));
     }
@@ -116,12 +135,12 @@ pub async fn prepare(
 
     let mirror = prepared.space.mirror().to_path_buf();
     let base = prepared.space.state().base_sha.clone();
-    let guidance = tokio::task::spawn_blocking(move || {
-        let repo = git2::Repository::open_bare(&mirror).map_err(|e| e.message().to_string())?;
-        read_guidance(&repo, &base).map_err(|e| e.to_string())
+    let guidance = tokio::task::spawn_blocking(move || -> Result<_, GuidanceUnread> {
+        let repo = git2::Repository::open_bare(&mirror).map_err(GuidanceUnread::Mirror)?;
+        Ok(read_guidance(&repo, &base)?)
     })
     .await
-    .map_err(|e| e.to_string())?;
+    .map_err(|e| ModelsUnavailable::Task(e.to_string()))?;
     let mut builder =
         Context::builder(&prepared.diff).pull_request(&prepared.pr, &prepared.history);
     match guidance {
@@ -135,7 +154,7 @@ pub async fn prepare(
     }
     let context = builder
         .build(setup.context_tokens)
-        .map_err(|e| format!("the reviewers' context could not be built: {e}"))?;
+        .map_err(ModelsUnavailable::Context)?;
     notes.extend(context.notes().iter().cloned());
     let parts = context.render(&|text| redactor.redact(text));
     let count = parts.len();

@@ -358,11 +358,11 @@ fn two_disagreements_on_one_finding_differ_on_screen_at_80_columns() {
         ],
     );
     let pairs: Vec<_> = state
-        .disagreements
+        .disagreements()
         .iter()
         .filter(|d| d.a == "wide" || d.b == "wide")
         .collect();
-    assert_eq!(pairs.len(), 2, "{:?}", state.disagreements);
+    assert_eq!(pairs.len(), 2, "{:?}", state.disagreements());
     let lines = screen(&mut state, 80, 24);
     let top = lines
         .iter()

@@ -757,16 +757,17 @@ fn messages_expire_after_ticks() {
 #[test]
 fn navigation_reads_the_derived_board_and_only_a_board_change_recomputes_it() {
     let mut state = finished();
-    assert!(!state.disagreements.is_empty());
+    assert!(!state.disagreements().is_empty());
     // Markers no recomputation would keep: a problem of an unknown node (no row shows it) and
     // no disagreements.
-    state.problems.push(crate::review::consolidate::Problem {
+    let (problems, disagreements) = state.derived_mut();
+    problems.push(crate::review::consolidate::Problem {
         primary: "marker".into(),
         members: vec!["marker".into()],
         found_by: Vec::new(),
         evidence: Vec::new(),
     });
-    state.disagreements.clear();
+    disagreements.clear();
     select(&mut state, "n1");
     apply(
         &mut state,
@@ -782,18 +783,18 @@ fn navigation_reads_the_derived_board_and_only_a_board_change_recomputes_it() {
             Action::Tick,
         ],
     );
-    assert_eq!(state.problems.last().unwrap().primary, "marker");
-    assert!(state.disagreements.is_empty());
+    assert_eq!(state.problems().last().unwrap().primary, "marker");
+    assert!(state.disagreements().is_empty());
 
     select(&mut state, "n2");
     state.focus = Pane::Findings;
     apply(&mut state, [Action::Command(Command::Resolve)]);
     assert_eq!(
-        state.problems,
+        state.problems(),
         crate::review::consolidate::consolidate(&state.board.nodes)
     );
     assert_eq!(
-        state.disagreements,
+        state.disagreements(),
         crate::review::disagreement::disagreements(&state.board.nodes)
     );
 }
@@ -823,12 +824,12 @@ fn after_each_triage_change_the_derived_board_is_what_a_fresh_computation_gives(
         assert!(!effects.is_empty(), "{id}: the change was applied");
         let nodes = &state.board.nodes;
         assert_eq!(
-            state.problems,
+            state.problems(),
             crate::review::consolidate::consolidate(nodes),
             "{id}"
         );
         assert_eq!(
-            state.disagreements,
+            state.disagreements(),
             crate::review::disagreement::disagreements(nodes),
             "{id}"
         );

@@ -3,7 +3,6 @@
 
 use crate::review::board::Applied as BoardApplied;
 use crate::review::derived;
-use crate::review::disagreement::disagreements;
 use crate::review::events::EventKind;
 use crate::space::state::Ladder;
 use crate::ui::action::{Command, Report};
@@ -105,22 +104,9 @@ pub(super) fn apply(state: &mut AppState, report: Report) -> Vec<Effect> {
     Vec::new()
 }
 
-/// Recomputes what derives from the findings: the problems and their consolidation marks, the
-/// disagreements, the node index and the verdict. Called after every change to the board, and
-/// only then. The verdict is `review::decide` over the same board, so what the header shows is
-/// exactly what the code decides.
+/// Recomputes what derives from the board and the verdict (`AppState::refresh`).
 pub fn refresh(state: &mut AppState) {
-    // The same derivations the session's snapshot makes, from `review::derived`.
-    state.problems = derived::problems(&mut state.board.nodes);
-    state.disagreements = disagreements(&state.board.nodes);
-    state.node_index = state
-        .board
-        .nodes
-        .iter()
-        .enumerate()
-        .map(|(i, n)| (n.id.clone(), i))
-        .collect();
-    refresh_verdict(state);
+    state.refresh();
 }
 
 /// The verdict alone, for a change that leaves the problems and disagreements as they are.

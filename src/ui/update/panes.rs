@@ -45,7 +45,7 @@ impl Component for Panes {
             C::OpenInEditor => state.worktree.is_some() && node.is_some_and(|n| n.anchor.is_some()),
             C::Undo => !state.undo.is_empty(),
             C::Redo => !state.redo.is_empty(),
-            C::FocusDisagreements => !state.disagreements.is_empty(),
+            C::FocusDisagreements => !state.disagreements().is_empty(),
             C::ClearFilter => !state.filter.is_empty(),
             C::OpenGate => {
                 state.ladder == Ladder::AwaitingApproval
@@ -252,7 +252,7 @@ fn main_command(state: &mut AppState, command: Command) -> Vec<Effect> {
         Command::FocusDetail => focus(state, Pane::Detail),
         Command::FocusReviewers => focus(state, Pane::Reviewers),
         Command::FocusDisagreements => {
-            if state.disagreements.is_empty() {
+            if state.disagreements().is_empty() {
                 info(state, "no disagreements".to_string());
             } else {
                 focus(state, Pane::Disagreements);
@@ -423,7 +423,7 @@ pub(super) fn move_in_pane(state: &mut AppState, delta: isize) {
         }
         Pane::Disagreements => {
             let pairs: Vec<(String, String)> = state
-                .disagreements
+                .disagreements()
                 .iter()
                 .map(|d| (d.a.clone(), d.b.clone()))
                 .collect();
@@ -471,7 +471,7 @@ pub fn reviewer_order(state: &AppState) -> Vec<&str> {
 
 pub(super) fn cycle_pane(state: &mut AppState, delta: isize) {
     let mut panes = vec![Pane::Findings, Pane::Detail, Pane::Reviewers];
-    if !state.disagreements.is_empty() {
+    if !state.disagreements().is_empty() {
         panes.push(Pane::Disagreements);
     }
     let i = panes.iter().position(|p| *p == state.focus).unwrap_or(0) as isize;
@@ -490,7 +490,7 @@ pub(super) fn focus(state: &mut AppState, pane: Pane) {
         }
         Pane::Disagreements if state.selected_disagreement.is_none() => {
             state.selected_disagreement = state
-                .disagreements
+                .disagreements()
                 .first()
                 .map(|d| (d.a.clone(), d.b.clone()));
         }

@@ -70,7 +70,7 @@ pub(super) fn reconcile_selection(state: &mut AppState) {
         }
     }
     if state.selected_disagreement.is_some() {
-        let all = &state.disagreements;
+        let all = &state.disagreements();
         let still = all.iter().any(|d| {
             Some((&d.a, &d.b)) == state.selected_disagreement.as_ref().map(|(a, b)| (a, b))
         });

@@ -71,7 +71,7 @@ pub fn draw(frame: &mut Frame, state: &AppState, cx: &ViewContext) -> ScreenLayo
         Constraint::Percentage(100 - list_share),
     ])
     .areas(body);
-    let disagreements = &state.disagreements;
+    let disagreements = &state.disagreements();
     let findings_area = if disagreements.is_empty() {
         left
     } else {

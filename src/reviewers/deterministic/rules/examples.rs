@@ -63,12 +63,12 @@ impl Catalog {
         problems
     }
 
-    fn fires_on(&self, rule: &Rule, example: &Example) -> Result<bool, String> {
+    fn fires_on(&self, rule: &Rule, example: &Example) -> Result<bool, diff::DiffError> {
         let (text, repo_files) = match example {
             Example::Snippet { path, text } => (snippet_diff(path, text, rule.side), None),
             Example::Diff { text, repo_files } => (text.clone(), repo_files.clone()),
         };
-        let parsed = diff::parse(&text).map_err(|e| e.to_string())?;
+        let parsed = diff::parse(&text)?;
         let options = ScanOptions {
             repo_files: repo_files.map(|files| files.into_iter().collect::<BTreeSet<_>>()),
             ..ScanOptions::default()

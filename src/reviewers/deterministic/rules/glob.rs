@@ -5,6 +5,21 @@
 
 use std::fmt;
 
+use thiserror::Error;
+
+/// Why a glob is refused; the text names the glob and what to write instead.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum GlobError {
+    #[error("an empty glob matches nothing")]
+    Empty,
+    #[error(
+        "`{pattern}` uses `{used}`; only `*`, `**` and `?` are supported (list several globs instead)"
+    )]
+    Unsupported { pattern: String, used: char },
+    #[error("`{pattern}`: `**` must be a whole path segment, not part of `{segment}`")]
+    PartialDoubleStar { pattern: String, segment: String },
+}
+
 /// A compiled glob. A pattern without `/` matches the file name anywhere in the tree
 /// (`*.min.js`); a pattern with `/` matches the whole repository-relative path (`tests/**`).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -15,15 +30,16 @@ pub struct Glob {
 }
 
 impl Glob {
-    pub fn new(pattern: &str) -> Result<Glob, String> {
+    pub fn new(pattern: &str) -> Result<Glob, GlobError> {
         let trimmed = pattern.trim().trim_start_matches("./");
         if trimmed.is_empty() {
-            return Err("an empty glob matches nothing".into());
+            return Err(GlobError::Empty);
         }
         if let Some(c) = trimmed.chars().find(|c| matches!(c, '[' | ']' | '{' | '}')) {
-            return Err(format!(
-                "`{pattern}` uses `{c}`; only `*`, `**` and `?` are supported (list several globs instead)"
-            ));
+            return Err(GlobError::Unsupported {
+                pattern: pattern.to_string(),
+                used: c,
+            });
         }
         let trimmed = trimmed.trim_start_matches('/');
         let segments: Vec<String> = trimmed.split('/').map(str::to_string).collect();
@@ -31,9 +47,10 @@ impl Glob {
             .iter()
             .find(|s| s.contains("**") && s.as_str() != "**")
         {
-            return Err(format!(
-                "`{pattern}`: `**` must be a whole path segment, not part of `{bad}`"
-            ));
+            return Err(GlobError::PartialDoubleStar {
+                pattern: pattern.to_string(),
+                segment: bad.clone(),
+            });
         }
         Ok(Glob {
             pattern: pattern.to_string(),
@@ -152,11 +169,17 @@ mod tests {
 
     #[test]
     fn unsupported_syntax_is_refused_with_a_reason() {
-        assert!(Glob::new("*.{js,ts}").unwrap_err().contains("`{`"));
+        assert!(
+            Glob::new("*.{js,ts}")
+                .unwrap_err()
+                .to_string()
+                .contains("`{`")
+        );
         assert!(Glob::new("[ab].rs").is_err());
         assert!(
             Glob::new("src/a**/b")
                 .unwrap_err()
+                .to_string()
                 .contains("whole path segment")
         );
         assert!(Glob::new("  ").is_err());

@@ -200,7 +200,7 @@ impl Rule {
         let globs = |field: &str, patterns: &[String]| {
             patterns
                 .iter()
-                .map(|p| Glob::new(p).map_err(|reason| err(field, reason)))
+                .map(|p| Glob::new(p).map_err(|reason| err(field, reason.to_string())))
                 .collect::<Result<Vec<_>, _>>()
         };
         let target = Target {

@@ -522,13 +522,30 @@ fn apply_suppressions(node: &mut ReviewNode, result: &SarifResult, tool: &str, n
     node.status = Status::Dismissed;
 }
 
+/// Why a result's location names no file of the repository (it is imported without one).
+#[derive(Debug, Error)]
+enum PlaceError {
+    #[error("the location has no uri")]
+    NoUri,
+    #[error("`{0}` is not a file in the repository")]
+    NotAFile(String),
+    #[error("`{0}` is absolute and no repository root was given")]
+    AbsoluteWithoutRoot(String),
+    #[error("`{0}` is outside the repository")]
+    Outside(String),
+    #[error("`{0}` does not name a file in the repository")]
+    NoFile(String),
+    #[error("uriBaseId `{0}` refers to itself")]
+    BaseLoop(String),
+}
+
 /// Resolves an artifact location to a repository-relative path, or says why it cannot be.
 fn resolve_path(
     artifact: &ArtifactLocation,
     bases: &BTreeMap<String, ArtifactLocation>,
     repo_root: Option<&str>,
-) -> Result<String, String> {
-    let uri = artifact.uri.as_deref().ok_or("the location has no uri")?;
+) -> Result<String, PlaceError> {
+    let uri = artifact.uri.as_deref().ok_or(PlaceError::NoUri)?;
     let full = match &artifact.uri_base_id {
         Some(base) if !has_scheme(uri) => format!("{}{uri}", resolve_base(base, bases, 0)?),
         _ => uri.to_string(),
@@ -536,7 +553,7 @@ fn resolve_path(
     let decoded = percent_decode(&full);
     let relative = if has_scheme(&decoded) {
         let Some(rest) = decoded.strip_prefix("file://") else {
-            return Err(format!("`{decoded}` is not a file in the repository"));
+            return Err(PlaceError::NotAFile(decoded));
         };
         // file:///C:/x and file:///home/x: the path starts after the (empty) host.
         let absolute = rest
@@ -545,16 +562,16 @@ fn resolve_path(
         let root = repo_root
             .map(|r| r.replace('\\', "/"))
             .map(|r| r.trim_end_matches('/').to_string())
-            .ok_or_else(|| format!("`{decoded}` is absolute and no repository root was given"))?;
+            .ok_or_else(|| PlaceError::AbsoluteWithoutRoot(decoded.clone()))?;
         absolute
             .strip_prefix(&root)
             .and_then(|r| r.strip_prefix('/'))
-            .ok_or_else(|| format!("`{decoded}` is outside the repository"))?
+            .ok_or_else(|| PlaceError::Outside(decoded.clone()))?
             .to_string()
     } else {
         decoded
     };
-    normalize(&relative).ok_or_else(|| format!("`{full}` does not name a file in the repository"))
+    normalize(&relative).ok_or(PlaceError::NoFile(full))
 }
 
 /// A base id's prefix: an undefined base, or one with no uri (like REPOROOT in the spec's
@@ -563,9 +580,9 @@ fn resolve_base(
     id: &str,
     bases: &BTreeMap<String, ArtifactLocation>,
     depth: usize,
-) -> Result<String, String> {
+) -> Result<String, PlaceError> {
     if depth > 8 {
-        return Err(format!("uriBaseId `{id}` refers to itself"));
+        return Err(PlaceError::BaseLoop(id.to_owned()));
     }
     let Some(base) = bases.get(id) else {
         return Ok(String::new());

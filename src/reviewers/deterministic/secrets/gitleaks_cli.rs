@@ -67,17 +67,21 @@ pub struct GitleaksRun {
     pub notes: Vec<String>,
 }
 
-fn parse_raw(json: &str) -> Result<Vec<RawFinding>, String> {
+/// A gitleaks report that cannot be read (a note; the scan is skipped, nothing else fails).
+#[derive(Debug, thiserror::Error)]
+#[error("the gitleaks report is not a JSON list of findings: {0}")]
+pub struct ReportError(#[source] serde_json::Error);
+
+fn parse_raw(json: &str) -> Result<Vec<RawFinding>, ReportError> {
     // An empty report file means no findings in some versions.
     if json.trim().is_empty() {
         return Ok(Vec::new());
     }
-    serde_json::from_str::<Vec<RawFinding>>(json)
-        .map_err(|e| format!("the gitleaks report is not a JSON list of findings: {e}"))
+    serde_json::from_str::<Vec<RawFinding>>(json).map_err(ReportError)
 }
 
 /// Parses a gitleaks JSON report; secrets come out redacted.
-pub fn parse_report(json: &str) -> Result<Vec<GitleaksFinding>, String> {
+pub fn parse_report(json: &str) -> Result<Vec<GitleaksFinding>, ReportError> {
     Ok(parse_raw(json)?
         .into_iter()
         .map(|raw| GitleaksFinding {
@@ -101,7 +105,7 @@ pub fn report_to_nodes(
     root: &str,
     files: &[ScanFile<'_>],
     scanner: &SecretScanner,
-) -> Result<Vec<ReviewNode>, String> {
+) -> Result<Vec<ReviewNode>, ReportError> {
     let hits: Vec<SecretHit> = parse_raw(json)?
         .into_iter()
         .map(|raw| to_hit(raw, root, files, scanner))

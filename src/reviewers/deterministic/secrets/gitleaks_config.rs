@@ -281,7 +281,7 @@ fn parse(text: &str, compile: Compile) -> Result<Parsed, ConfigError> {
             }
             Err(reason) => problems.push(RuleProblem {
                 rule: name,
-                reason,
+                reason: reason.to_string(),
                 rule_dropped: true,
             }),
         }
@@ -317,40 +317,58 @@ fn parse(text: &str, compile: Compile) -> Result<Parsed, ConfigError> {
     })
 }
 
+/// Why one `[[rules]]` entry is dropped (the load report names the rule and this).
+#[derive(Debug, Error)]
+enum RuleError {
+    #[error("no id")]
+    NoId,
+    #[error("regex: {0}")]
+    Regex(re2::Re2Error),
+    #[error("path: {0}")]
+    Path(re2::Re2Error),
+    #[error("neither a regex nor a path")]
+    NothingToMatch,
+    #[error("secretGroup {0} is negative")]
+    NegativeGroup(i64),
+    #[error("secretGroup {group} but the regex has {groups} capture groups")]
+    NoSuchGroup { group: usize, groups: usize },
+}
+
 fn build_rule(
     raw: RawRule,
     name: &str,
     compile: Compile,
     problems: &mut Vec<RuleProblem>,
-) -> Result<SecretRule, String> {
-    let id = raw.id.filter(|id| !id.trim().is_empty()).ok_or("no id")?;
+) -> Result<SecretRule, RuleError> {
+    let id = raw
+        .id
+        .filter(|id| !id.trim().is_empty())
+        .ok_or(RuleError::NoId)?;
     let regex = match raw.regex.as_deref().filter(|r| !r.is_empty()) {
         Some(pattern) if compile == Compile::OnFirstUse => Some(RuleRegex::deferred(
-            re2::translate(pattern).map_err(|e| format!("regex: {e}"))?,
+            re2::translate(pattern).map_err(RuleError::Regex)?,
         )),
         Some(pattern) => Some(RuleRegex::compiled(
-            re2::compile(pattern).map_err(|e| format!("regex: {e}"))?,
+            re2::compile(pattern).map_err(RuleError::Regex)?,
         )),
         None => None,
     };
     let path = match raw.path.as_deref().filter(|p| !p.is_empty()) {
-        Some(pattern) => Some(re2::compile(pattern).map_err(|e| format!("path: {e}"))?),
+        Some(pattern) => Some(re2::compile(pattern).map_err(RuleError::Path)?),
         None => None,
     };
     if regex.is_none() && path.is_none() {
-        return Err("neither a regex nor a path".into());
+        return Err(RuleError::NothingToMatch);
     }
     let secret_group = match raw.secret_group {
         None | Some(0) => SecretGroup::FirstNonEmpty,
-        Some(n) if n < 0 => return Err(format!("secretGroup {n} is negative")),
+        Some(n) if n < 0 => return Err(RuleError::NegativeGroup(n)),
         Some(n) => {
             let n = n as usize;
             // Counting groups compiles a deferred regex (one bundled rule sets secretGroup).
             let groups = regex.as_ref().map_or(0, |r| r.regex().captures_len() - 1);
             if n > groups {
-                return Err(format!(
-                    "secretGroup {n} but the regex has {groups} capture groups"
-                ));
+                return Err(RuleError::NoSuchGroup { group: n, groups });
             }
             SecretGroup::Index(n)
         }

@@ -18,7 +18,8 @@ mod stored;
 pub use builtin::is_placeholder;
 pub use entropy::shannon;
 pub use gitleaks_cli::{
-    GITLEAKS, GitleaksFinding, GitleaksRun, parse_report, report_to_nodes, run_gitleaks,
+    GITLEAKS, GitleaksFinding, GitleaksRun, ReportError, parse_report, report_to_nodes,
+    run_gitleaks,
 };
 pub use gitleaks_config::{
     ConfigError, GITLEAKS_DEFAULT_TOML, LoadedConfig, RuleProblem, default_scanner,

@@ -13,22 +13,37 @@
 //! Everything else (`(?i)` anywhere, `(?s:.)`, `\z`, `\x60`, `\pL`) means the same in both.
 
 use regex::{Regex, RegexBuilder};
+use thiserror::Error;
+
+/// Why an RE2 pattern (a gitleaks rule's) cannot be used here.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum Re2Error {
+    #[error("trailing backslash")]
+    TrailingBackslash,
+    #[error(r"`\C` (any byte) has no equivalent")]
+    AnyByte,
+    #[error("unclosed character class")]
+    UnclosedClass,
+    /// The translation does not compile (or is over the size limit): the regex crate's last line.
+    #[error("{0}")]
+    Compile(String),
+}
 
 /// Compiled program size budget. The default (10 MiB) is enough for the ASCII-translated
 /// gitleaks rules; the margin is for user configurations with large bounded repetitions.
 const SIZE_LIMIT: usize = 64 << 20;
 
 /// Translates and compiles one RE2 pattern.
-pub fn compile(pattern: &str) -> Result<Regex, String> {
+pub fn compile(pattern: &str) -> Result<Regex, Re2Error> {
     compile_translated(&translate(pattern)?)
 }
 
 /// Compiles a pattern [`translate`] made.
-pub fn compile_translated(translated: &str) -> Result<Regex, String> {
+pub fn compile_translated(translated: &str) -> Result<Regex, Re2Error> {
     RegexBuilder::new(translated)
         .size_limit(SIZE_LIMIT)
         .build()
-        .map_err(|e| one_line(&e.to_string()))
+        .map_err(|e| Re2Error::Compile(one_line(&e.to_string())))
 }
 
 /// The `regex` crate's error messages draw the pattern over several lines; a load report wants
@@ -46,7 +61,7 @@ const WORD: &str = "0-9A-Za-z_";
 const DIGIT: &str = "0-9";
 const SPACE: &str = r"\t\n\f\r ";
 
-pub fn translate(pattern: &str) -> Result<String, String> {
+pub fn translate(pattern: &str) -> Result<String, Re2Error> {
     let chars: Vec<char> = pattern.chars().collect();
     let mut out = String::with_capacity(pattern.len() + 16);
     let mut i = 0;
@@ -58,7 +73,7 @@ pub fn translate(pattern: &str) -> Result<String, String> {
             None => match c {
                 '\\' => {
                     let Some(&next) = chars.get(i + 1) else {
-                        return Err("trailing backslash".into());
+                        return Err(Re2Error::TrailingBackslash);
                     };
                     i += 2;
                     match next {
@@ -70,7 +85,7 @@ pub fn translate(pattern: &str) -> Result<String, String> {
                         'S' => out.push_str(&format!("[^{SPACE}]")),
                         'b' => out.push_str(r"(?-u:\b)"),
                         'B' => out.push_str(r"(?-u:\B)"),
-                        'C' => return Err(r"`\C` (any byte) has no equivalent".into()),
+                        'C' => return Err(Re2Error::AnyByte),
                         'Q' => i = quote(&chars, i, &mut out),
                         other => {
                             out.push('\\');
@@ -131,7 +146,7 @@ pub fn translate(pattern: &str) -> Result<String, String> {
                     '-' if out.ends_with('-') && !out.ends_with(r"\-") => out.push_str(r"\-"),
                     '\\' => {
                         let Some(&next) = chars.get(i + 1) else {
-                            return Err("trailing backslash".into());
+                            return Err(Re2Error::TrailingBackslash);
                         };
                         i += 2;
                         match next {
@@ -157,7 +172,7 @@ pub fn translate(pattern: &str) -> Result<String, String> {
         i += 1;
     }
     if class.is_some() {
-        return Err("unclosed character class".into());
+        return Err(Re2Error::UnclosedClass);
     }
     Ok(out)
 }
@@ -241,8 +256,13 @@ mod tests {
 
     #[test]
     fn untranslatable_patterns_say_why() {
-        assert!(compile(r"\C").unwrap_err().contains("any byte"));
+        assert!(compile(r"\C").unwrap_err().to_string().contains("any byte"));
         assert!(compile(r"(?=x)").is_err());
-        assert!(compile(r"[abc").unwrap_err().contains("unclosed"));
+        assert!(
+            compile(r"[abc")
+                .unwrap_err()
+                .to_string()
+                .contains("unclosed")
+        );
     }
 }

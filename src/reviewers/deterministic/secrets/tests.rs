@@ -669,6 +669,7 @@ fn gitleaks_reports_parse_with_secrets_redacted() {
     assert!(
         parse_report("{\"not\": \"a list\"}")
             .unwrap_err()
+            .to_string()
             .contains("not a JSON list")
     );
 }

@@ -6,6 +6,7 @@
 //! finding is then parsed as a `NodeDraft` and validated by the caller.
 
 use serde_json::Value;
+use thiserror::Error;
 
 /// Prose around JSON can hold many brackets; past this many starts that are not JSON the answer
 /// is refused rather than read in quadratic time.
@@ -18,19 +19,51 @@ pub struct Findings {
     pub summary: Option<String>,
 }
 
+/// Why an answer holds no findings document; the text is what the model and the person read.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum FindingsError {
+    #[error("the answer is empty")]
+    Empty,
+    #[error(
+        "more than {MAX_FAILED_STARTS} brackets that start no JSON: the findings document \
+         cannot be told apart"
+    )]
+    TooManyBrackets,
+    #[error("no JSON findings in the answer (it starts: {start:?})")]
+    NoJson { start: String },
+    #[error(
+        "the answer holds {0} candidate findings documents; exactly one is read, so the answer \
+         is ambiguous: answer with a single JSON object"
+    )]
+    Ambiguous(usize),
+    /// `findings` holds something else (`null` is not an empty list: the schema asks for an
+    /// array, and a model that wrote null said nothing about what it found).
+    #[error("`findings` is {0}, not an array")]
+    FindingsNotAnArray(&'static str),
+    #[error("in `result`: {0}")]
+    InResult(Box<FindingsError>),
+    #[error(
+        "a JSON object without `findings`: expected an array of findings or \
+         {{\"findings\": [...]}}"
+    )]
+    NoFindingsKey,
+    #[error("expected an array of findings or {{\"findings\": [...]}}, got {0}")]
+    NotFindings(&'static str),
+}
+
 /// Accepts an array of findings, `{"findings": [...], "summary": ...}`, a single finding
 /// object, or a CLI wrapper `{"result": "<text>"}` holding any of those. A whole answer that is
 /// already valid JSON is read as one document, even when its strings contain code fences;
 /// otherwise every JSON value in the text is looked at, and exactly one of them must be a
 /// findings document.
-pub fn extract(text: &str) -> Result<Findings, String> {
+pub fn extract(text: &str) -> Result<Findings, FindingsError> {
     extract_at(text, 0)
 }
 
-fn extract_at(text: &str, depth: u8) -> Result<Findings, String> {
+fn extract_at(text: &str, depth: u8) -> Result<Findings, FindingsError> {
     let trimmed = text.trim();
     if trimmed.is_empty() {
-        return Err("the answer is empty".into());
+        return Err(FindingsError::Empty);
     }
     if let Ok(value) = serde_json::from_str::<Value>(trimmed) {
         return interpret(value, depth);
@@ -53,10 +86,7 @@ fn extract_at(text: &str, depth: u8) -> Result<Findings, String> {
             _ => {
                 failed += 1;
                 if failed > MAX_FAILED_STARTS {
-                    return Err(format!(
-                        "more than {MAX_FAILED_STARTS} brackets that start no JSON: the findings \
-                         document cannot be told apart"
-                    ));
+                    return Err(FindingsError::TooManyBrackets);
                 }
                 at = start + 1;
             }
@@ -65,15 +95,10 @@ fn extract_at(text: &str, depth: u8) -> Result<Findings, String> {
     match candidates.len() {
         0 => {
             let start: String = trimmed.chars().take(80).collect();
-            Err(format!(
-                "no JSON findings in the answer (it starts: {start:?})"
-            ))
+            Err(FindingsError::NoJson { start })
         }
         1 => interpret(candidates.pop().expect("one candidate"), depth),
-        n => Err(format!(
-            "the answer holds {n} candidate findings documents; exactly one is read, so the \
-             answer is ambiguous: answer with a single JSON object"
-        )),
+        n => Err(FindingsError::Ambiguous(n)),
     }
 }
 
@@ -92,7 +117,7 @@ fn is_candidate(value: &Value) -> bool {
     }
 }
 
-fn interpret(value: Value, depth: u8) -> Result<Findings, String> {
+fn interpret(value: Value, depth: u8) -> Result<Findings, FindingsError> {
     match value {
         Value::Array(items) => Ok(Findings {
             items,
@@ -108,7 +133,7 @@ fn interpret(value: Value, depth: u8) -> Result<Findings, String> {
                     Value::Array(items) => Ok(Findings { items, summary }),
                     // `null` is not an empty list: the schema asks for an array, and a model
                     // that wrote null said nothing about what it found.
-                    other => Err(format!("`findings` is {}, not an array", kind_of(&other))),
+                    other => Err(FindingsError::FindingsNotAnArray(kind_of(&other))),
                 };
             }
             if map.contains_key("kind") && map.contains_key("text") {
@@ -121,18 +146,11 @@ fn interpret(value: Value, depth: u8) -> Result<Findings, String> {
             if depth == 0
                 && let Some(Value::String(inner)) = map.get("result")
             {
-                return extract_at(inner, 1).map_err(|e| format!("in `result`: {e}"));
+                return extract_at(inner, 1).map_err(|e| FindingsError::InResult(Box::new(e)));
             }
-            Err(
-                "a JSON object without `findings`: expected an array of findings or \
-                 {\"findings\": [...]}"
-                    .into(),
-            )
+            Err(FindingsError::NoFindingsKey)
         }
-        other => Err(format!(
-            "expected an array of findings or {{\"findings\": [...]}}, got {}",
-            kind_of(&other)
-        )),
+        other => Err(FindingsError::NotFindings(kind_of(&other))),
     }
 }
 
@@ -189,25 +207,27 @@ mod tests {
 
     #[test]
     fn failures_say_why() {
-        assert!(extract("").unwrap_err().contains("empty"));
+        assert!(extract("").unwrap_err().to_string().contains("empty"));
         assert!(
             extract("{not json")
                 .unwrap_err()
+                .to_string()
                 .contains("no JSON findings")
         );
         assert!(
             extract("{\"verdict\": \"APPROVE\"}")
                 .unwrap_err()
+                .to_string()
                 .contains("findings")
         );
-        assert!(extract("42").unwrap_err().contains("a number"));
+        assert!(extract("42").unwrap_err().to_string().contains("a number"));
         assert!(extract("{}").is_err());
-        assert!(extract("null").unwrap_err().contains("null"));
+        assert!(extract("null").unwrap_err().to_string().contains("null"));
     }
 
     #[test]
     fn findings_null_is_not_an_empty_list() {
-        let refused = extract("{\"findings\": null}").unwrap_err();
+        let refused = extract("{\"findings\": null}").unwrap_err().to_string();
         assert!(refused.contains("null, not an array"), "{refused}");
     }
 
@@ -220,7 +240,7 @@ mod tests {
             format!("{{\"findings\": null}} {p0}"),
             format!("{p0}\n{p0}"),
         ] {
-            let refused = extract(&text).unwrap_err();
+            let refused = extract(&text).unwrap_err().to_string();
             assert!(refused.contains("ambiguous"), "{text}: {refused}");
         }
     }

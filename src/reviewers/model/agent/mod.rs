@@ -19,6 +19,7 @@ mod findings;
 mod ground;
 mod prompt;
 mod redact;
+mod refusal;
 
 #[cfg(test)]
 mod props;
@@ -41,14 +42,15 @@ use crate::reviewers::model::provider::{
     ChatRequest, ChatResponse, FinishReason, Message, Provider, StructuredOutput, ToolCall,
     ToolSpec, Usage,
 };
-use crate::reviewers::model::toolbox::ToolBox;
+use crate::reviewers::model::toolbox::{ToolBox, ToolError};
 
-pub use findings::{Findings, extract as extract_findings};
+pub use findings::{Findings, FindingsError, extract as extract_findings};
 pub use prompt::{
     ContextPart, OUTPUT_TOOLS, UNTRUSTED_TAG, context_message, findings_output, findings_schema,
     output_tools, system_prompt,
 };
 pub use redact::{NoRedaction, Redactor};
+pub use refusal::{CallAnswer, Refusal};
 
 /// A tool answer longer than this is cut: one huge file should not eat the token budget.
 const MAX_TOOL_RESULT_CHARS: usize = 60_000;
@@ -463,8 +465,9 @@ impl Turn<'_> {
                                 Ok("finished".to_owned())
                             }
                             Err(why) => {
-                                refused_finish = Some(why.clone());
-                                Err(format!("not finished: {why}"))
+                                let told = Refusal::new(format!("not finished: {why}"));
+                                refused_finish = Some(why);
+                                Err(told)
                             }
                         }
                     }
@@ -473,7 +476,7 @@ impl Turn<'_> {
                 };
                 answers[index] = Some(match answer {
                     Ok(text) => (text, false),
-                    Err(text) => (text, true),
+                    Err(refusal) => (refusal.to_string(), true),
                 });
             }
             for (call, answer) in response.tool_calls.iter().zip(answers) {
@@ -549,21 +552,16 @@ impl Turn<'_> {
     /// A `finish` call: `Ok(summary)` when the review may end, `Err(why)` (told to the model)
     /// when it may not. Findings placed in its arguments are submitted like `add_review_node`
     /// calls, never ignored.
-    async fn finish(
-        &mut self,
-        call: &ToolCall,
-        malformed: &[String],
-    ) -> Step<Result<String, String>> {
+    async fn finish(&mut self, call: &ToolCall, malformed: &[String]) -> Step<CallAnswer> {
         let Value::Object(args) = &call.arguments else {
-            return Ok(Err(
-                "its arguments are not a JSON object; call finish with {\"summary\": \"...\"}"
-                    .into(),
-            ));
+            return Ok(Err(Refusal::new(
+                "its arguments are not a JSON object; call finish with {\"summary\": \"...\"}",
+            )));
         };
         let summary = match args.get("summary") {
             None | Some(Value::Null) => String::new(),
             Some(Value::String(summary)) => summary.clone(),
-            Some(_) => return Ok(Err("`summary` must be a string".into())),
+            Some(_) => return Ok(Err(Refusal::new("`summary` must be a string"))),
         };
         for (key, value) in args {
             match (key.as_str(), value) {
@@ -576,29 +574,29 @@ impl Turn<'_> {
                 // A verdict or a note is the model's opinion: not read, not refused.
                 (_, Value::Null | Value::Bool(_) | Value::Number(_) | Value::String(_)) => {}
                 (key, _) => {
-                    return Ok(Err(format!(
+                    return Ok(Err(Refusal::new(format!(
                         "finish takes only `summary`, and `{}` holds data that would be lost; \
                          report each finding with add_review_node",
                         clip(key, 40)
-                    )));
+                    ))));
                 }
             }
         }
         // Refused only after its findings were submitted: a broken call beside it must not
         // make a finding in its arguments vanish unrecorded and unrefused.
         if !malformed.is_empty() {
-            return Ok(Err(format!(
+            return Ok(Err(Refusal::new(format!(
                 "the same answer had tool calls that could not be read ({}); send them again",
                 malformed.join("; ")
-            )));
+            ))));
         }
         if !self.tally.rejected.is_empty() {
-            return Ok(Err(format!(
+            return Ok(Err(Refusal::new(format!(
                 "{} finding(s) you submitted were refused and not resubmitted: {}. Fix the \
                  fields named and call add_review_node again, then finish",
                 self.tally.rejected.len(),
                 self.rejected_list()
-            )));
+            ))));
         }
         Ok(Ok(summary))
     }
@@ -740,7 +738,7 @@ impl Turn<'_> {
 
     /// Runs one tool call other than `finish`. The inner result is what the model sees: `Ok`
     /// an answer, `Err` a failure to correct.
-    async fn dispatch(&mut self, call: &ToolCall) -> Step<Result<String, String>> {
+    async fn dispatch(&mut self, call: &ToolCall) -> Step<CallAnswer> {
         match call.name.as_str() {
             prompt::ADD_REVIEW_NODE => self.submit(call.arguments.clone()).await,
             prompt::CONFIRM_NODE => self.stance(&call.arguments, true).await,
@@ -749,9 +747,11 @@ impl Turn<'_> {
         }
     }
 
-    async fn use_tool(&self, call: &ToolCall) -> Result<String, String> {
+    async fn use_tool(&self, call: &ToolCall) -> CallAnswer {
         if let Value::String(_) = call.arguments {
-            return Err("the arguments are not valid JSON; send a JSON object".into());
+            return Err(Refusal::new(
+                "the arguments are not valid JSON; send a JSON object",
+            ));
         }
         let known = self
             .agent
@@ -760,17 +760,18 @@ impl Turn<'_> {
             .iter()
             .any(|spec| spec.name == call.name);
         if !known {
-            return Err(format!("there is no tool named {}", call.name));
+            return Err(ToolError::NoSuchTool(call.name.clone()).into());
         }
         let tools = self.agent.tools.clone();
         let (name, args) = (call.name.clone(), call.arguments.clone());
         tokio::task::spawn_blocking(move || tools.call(&name, &args))
             .await
-            .unwrap_or_else(|_| Err(format!("the {} tool crashed", call.name)))
+            .unwrap_or_else(|_| Err(ToolError::Crashed(call.name.clone())))
+            .map_err(Refusal::from)
     }
 
     /// One candidate finding: parsed, validated, grounded in the diff, then added or dropped.
-    async fn submit(&mut self, payload: Value) -> Step<Result<String, String>> {
+    async fn submit(&mut self, payload: Value) -> Step<CallAnswer> {
         self.tally.attempts += 1;
         let attempt = self.tally.attempts;
         let checked = check_finding(&payload).and_then(|mut draft| {
@@ -799,14 +800,14 @@ impl Turn<'_> {
                 self.tally.dropped += 1;
                 self.tally
                     .rejected
-                    .push(Rejected::of(&payload, problem.clone()));
+                    .push(Rejected::of(&payload, problem.to_string()));
                 self.emit(EventKind::Dropped {
                     reason: format!("finding {attempt} rejected: {problem}"),
                 })
                 .await?;
-                Ok(Err(format!(
+                Ok(Err(Refusal::new(format!(
                     "not recorded: {problem}. Fix these fields and call add_review_node again."
-                )))
+                ))))
             }
         }
     }
@@ -836,7 +837,7 @@ impl Turn<'_> {
         }
     }
 
-    async fn stance(&mut self, args: &Value, confirm: bool) -> Step<Result<String, String>> {
+    async fn stance(&mut self, args: &Value, confirm: bool) -> Step<CallAnswer> {
         #[derive(Deserialize)]
         struct StanceArgs {
             id: String,
@@ -844,13 +845,15 @@ impl Turn<'_> {
             note: String,
         }
         let Ok(stance) = serde_json::from_value::<StanceArgs>(args.clone()) else {
-            return Ok(Err("expected {\"id\": \"...\", \"note\": \"...\"}".into()));
+            return Ok(Err(Refusal::new(
+                "expected {\"id\": \"...\", \"note\": \"...\"}",
+            )));
         };
         if self.tally.own_ids.contains(&stance.id) {
-            return Ok(Err(format!(
+            return Ok(Err(Refusal::new(format!(
                 "{} is your own finding; only peers confirm or dispute it",
                 stance.id
-            )));
+            ))));
         }
         self.emit(EventKind::Stance {
             node_id: stance.id.clone(),
@@ -911,14 +914,14 @@ impl Turn<'_> {
 
 /// One candidate finding from a model, as a tool call's arguments or an item of a JSON answer:
 /// the draft, or why it is refused (naming the title when there is one, and each bad field).
-pub fn check_finding(payload: &Value) -> Result<NodeDraft, String> {
+pub fn check_finding(payload: &Value) -> Result<NodeDraft, Refusal> {
     if let Value::String(_) = payload {
-        return Err("the arguments are not valid JSON".to_owned());
+        return Err(Refusal::new("the arguments are not valid JSON"));
     }
     NodeDraft::from_payload(payload, true).map_err(|problems| refusal(payload, &problems))
 }
 
-fn refusal(payload: &Value, problems: &[Invalid]) -> String {
+fn refusal(payload: &Value, problems: &[Invalid]) -> Refusal {
     let title = payload
         .pointer("/text/title")
         .and_then(Value::as_str)
@@ -929,11 +932,11 @@ fn refusal(payload: &Value, problems: &[Invalid]) -> String {
         .map(ToString::to_string)
         .collect::<Vec<_>>()
         .join("; ");
-    if title.is_empty() {
+    Refusal::new(if title.is_empty() {
         format!("not a valid finding: {problems}")
     } else {
         format!("`{}`: {problems}", clip(title, 80))
-    }
+    })
 }
 
 /// A `finish_reason` that says the answer failed rather than ended (`error`, `aborted`): what

@@ -6,15 +6,15 @@
 use proptest::prelude::*;
 use serde_json::{Value, json};
 
-use super::{check_finding, extract_findings};
+use super::{FindingsError, Refusal, check_finding, extract_findings};
 use crate::review::node::NodeDraft;
 use crate::review::tests::node_props::valid_draft;
 
 /// One candidate finding: accepted, or refused with a reason.
-type Checked = Result<NodeDraft, String>;
+type Checked = Result<NodeDraft, Refusal>;
 
 /// The parser as the agent loop runs it: the answer's candidates, each checked.
-fn parse_answer(text: &str) -> Result<(Vec<Checked>, Option<String>), String> {
+fn parse_answer(text: &str) -> Result<(Vec<Checked>, Option<String>), FindingsError> {
     let found = extract_findings(text)?;
     let checked = found.items.iter().map(check_finding).collect();
     Ok((checked, found.summary))
@@ -24,12 +24,12 @@ fn parse_answer(text: &str) -> Result<(Vec<Checked>, Option<String>), String> {
 /// accepts is a finding that validates.
 fn holds_invariants(text: &str) -> Result<(), TestCaseError> {
     match parse_answer(text) {
-        Err(reason) => prop_assert!(!reason.trim().is_empty()),
+        Err(reason) => prop_assert!(!reason.to_string().trim().is_empty()),
         Ok((checked, _)) => {
             for item in checked {
                 match item {
                     Ok(draft) => prop_assert_eq!(draft.validate(true), Ok(())),
-                    Err(reason) => prop_assert!(!reason.trim().is_empty()),
+                    Err(reason) => prop_assert!(!reason.to_string().trim().is_empty()),
                 }
             }
         }
@@ -115,7 +115,7 @@ proptest! {
         let text = String::from_utf8_lossy(&bytes);
         let refused = extract_findings(&text);
         prop_assert!(refused.is_err(), "{:?} accepted: {:?}", text, refused);
-        prop_assert!(!refused.unwrap_err().trim().is_empty());
+        prop_assert!(!refused.unwrap_err().to_string().trim().is_empty());
     }
 
     #[test]
@@ -145,7 +145,7 @@ proptest! {
         prop_assert_eq!(checked.len(), 1);
         match &checked[0] {
             Ok(accepted) => prop_assert_eq!(accepted.validate(true), Ok(())),
-            Err(reason) => prop_assert!(!reason.is_empty()),
+            Err(reason) => prop_assert!(!reason.as_str().is_empty()),
         }
     }
 

@@ -12,7 +12,7 @@ use crate::review::node::ReviewNode;
 use crate::reviewers::model::provider::{OutputSchema, Provider};
 use crate::reviewers::model::roster::header;
 
-use super::{Kit, Question, converse};
+use super::{Kit, PassError, Question, converse};
 
 pub const LEAD: &str = "lead";
 
@@ -45,7 +45,7 @@ pub async fn run(
     cohorts: &[Cohort],
     changed: &[String],
     nodes: &[ReviewNode],
-) -> Result<String, String> {
+) -> Result<String, PassError> {
     let mut per_file: BTreeMap<&str, usize> = BTreeMap::new();
     for node in nodes.iter().filter(|n| n.status.is_active()) {
         if let Some(anchor) = &node.anchor {
@@ -94,7 +94,7 @@ pub async fn run(
         .trim()
         .to_string();
     if text.is_empty() {
-        Err("the lead gave no walkthrough".into())
+        Err(PassError::NoWalkthrough)
     } else {
         Ok(text)
     }

@@ -15,18 +15,21 @@ pub mod verify;
 
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, LazyLock};
+use std::time::Duration;
 
 use regex::Regex;
 use serde_json::Value;
+use thiserror::Error;
 use tokio::sync::watch;
 
 use crate::review::node::ReviewNode;
 use crate::reviewers::model::agent::{Bounds, Redactor};
 use crate::reviewers::model::dispatch::cancelled;
 use crate::reviewers::model::provider::{
-    ChatRequest, FinishReason, Message, OutputSchema, Provider, StructuredOutput, Usage,
+    ChatRequest, FinishReason, Message, OutputSchema, Provider, ProviderError, StructuredOutput,
+    Usage,
 };
-use crate::reviewers::model::toolbox::ToolBox;
+use crate::reviewers::model::toolbox::{ToolBox, ToolError};
 
 /// What every pass needs: the read-only tools, the redactor, the worktree, the limits.
 #[derive(Clone)]
@@ -53,21 +56,40 @@ pub struct Question<'a> {
     pub provider: &'a Arc<dyn Provider>,
 }
 
+/// Why a pass's question got no usable answer. A pass that fails changes nothing: the text
+/// becomes a coverage note (`verification of X failed (<this>); kept`).
+#[derive(Debug, Error)]
+pub enum PassError {
+    #[error("cancelled")]
+    Cancelled,
+    #[error("timed out after {}", humantime::format_duration(*.0))]
+    TimedOut(Duration),
+    #[error(transparent)]
+    Provider(#[from] ProviderError),
+    #[error("used {used} tokens, over the max_tokens bound of {bound}")]
+    OverTokens { used: u64, bound: u64 },
+    #[error("stopped at {0} tool calls (the max_tool_calls bound)")]
+    OverToolCalls(u32),
+    #[error("the answer was cut at the output limit")]
+    Cut,
+    #[error("the answer is not a JSON object: {0}")]
+    NotAnObject(String),
+    #[error("the lead gave no walkthrough")]
+    NoWalkthrough,
+}
+
 /// The JSON answer and what it cost, or why there is none.
-pub async fn converse(kit: &Kit, question: Question<'_>) -> Result<(Value, Usage), String> {
+pub async fn converse(kit: &Kit, question: Question<'_>) -> Result<(Value, Usage), PassError> {
     let mut cancel = kit.cancel.clone();
     let work = tokio::time::timeout(kit.bounds.timeout, ask(kit, &question));
     tokio::select! {
         biased;
-        _ = cancelled(&mut cancel) => Err("cancelled".into()),
-        answer = work => answer.unwrap_or_else(|_| Err(format!(
-            "timed out after {}",
-            humantime::format_duration(kit.bounds.timeout)
-        ))),
+        _ = cancelled(&mut cancel) => Err(PassError::Cancelled),
+        answer = work => answer.unwrap_or(Err(PassError::TimedOut(kit.bounds.timeout))),
     }
 }
 
-async fn ask(kit: &Kit, question: &Question<'_>) -> Result<(Value, Usage), String> {
+async fn ask(kit: &Kit, question: &Question<'_>) -> Result<(Value, Usage), PassError> {
     let capabilities = question.provider.capabilities();
     let with_tools = question.tools && capabilities.tools;
     let enforced = !with_tools && capabilities.structured == StructuredOutput::JsonSchema;
@@ -98,29 +120,24 @@ async fn ask(kit: &Kit, question: &Question<'_>) -> Result<(Value, Usage), Strin
             max_output_tokens: kit.bounds.max_output_tokens,
             retries: Default::default(),
         };
-        let response = question
-            .provider
-            .chat(&request)
-            .await
-            .map_err(|e| e.to_string())?;
+        let response = question.provider.chat(&request).await?;
         usage.add(crate::reviewers::model::budget::counted(
             &request, &response,
         ));
         if usage.total() > kit.bounds.max_tokens {
-            return Err(format!(
-                "used {} tokens, over the max_tokens bound of {}",
-                usage.total(),
-                kit.bounds.max_tokens
-            ));
+            return Err(PassError::OverTokens {
+                used: usage.total(),
+                bound: kit.bounds.max_tokens,
+            });
         }
         if response.tool_calls.is_empty() {
             if response.finish == FinishReason::Length {
-                return Err("the answer was cut at the output limit".into());
+                return Err(PassError::Cut);
             }
             let text = response.text.unwrap_or_default();
             return json_object(&text)
                 .map(|value| (value, usage))
-                .ok_or_else(|| format!("the answer is not a JSON object: {}", clip(&text, 120)));
+                .ok_or_else(|| PassError::NotAnObject(clip(&text, 120)));
         }
         messages.push(Message::Assistant {
             text: response.text.clone(),
@@ -129,24 +146,21 @@ async fn ask(kit: &Kit, question: &Question<'_>) -> Result<(Value, Usage), Strin
         for call in &response.tool_calls {
             calls += 1;
             if calls > kit.bounds.max_tool_calls {
-                return Err(format!(
-                    "stopped at {} tool calls (the max_tool_calls bound)",
-                    kit.bounds.max_tool_calls
-                ));
+                return Err(PassError::OverToolCalls(kit.bounds.max_tool_calls));
             }
             let known = tools.iter().any(|t| t.name == call.name);
             let result = if !known {
-                Err(format!("there is no tool named {}", call.name))
+                Err(ToolError::NoSuchTool(call.name.clone()))
             } else {
                 let toolbox = kit.tools.clone();
                 let (name, args) = (call.name.clone(), call.arguments.clone());
                 tokio::task::spawn_blocking(move || toolbox.call(&name, &args))
                     .await
-                    .unwrap_or_else(|_| Err("the tool crashed".into()))
+                    .unwrap_or_else(|_| Err(ToolError::Crashed(call.name.clone())))
             };
             let (content, is_error) = match result {
                 Ok(text) => (text, false),
-                Err(text) => (text, true),
+                Err(error) => (error.to_string(), true),
             };
             messages.push(Message::Tool {
                 call_id: call.id.clone(),

@@ -139,7 +139,7 @@ impl Endpoint {
     pub(crate) fn new(config: EndpointConfig<'_>) -> Result<Endpoint, ProviderError> {
         let provider = config.provider;
         let url = endpoint_url(config.base_url, config.path)
-            .map_err(|reason| ProviderError::config(provider, reason))?;
+            .map_err(|reason| ProviderError::config(provider, reason.to_string()))?;
         let mut headers = HeaderMap::new();
         for (name, value) in config.headers {
             headers.insert(HeaderName::from_static(name), value);
@@ -500,22 +500,34 @@ fn whole_seconds(wait: Duration) -> u64 {
     wait.as_secs() + u64::from(wait.subsec_nanos() > 0)
 }
 
+/// What is wrong with a configured base URL; the provider's config error carries the text.
+#[derive(Debug, thiserror::Error)]
+enum BaseUrlError {
+    #[error("invalid base URL {0:?}: {1}")]
+    Invalid(String, String),
+    #[error("base URL {0:?}: only http and https are supported")]
+    Scheme(String),
+    #[error("the base URL must not carry credentials; use the API key variable")]
+    Credentials,
+    #[error("base URL {0:?} cannot have a path")]
+    NoPath(String),
+}
+
 /// `base` + `path`, keeping any prefix the base has (`http://host/v1` + `chat/completions`).
-fn endpoint_url(base: &str, path: &str) -> Result<Url, String> {
+fn endpoint_url(base: &str, path: &str) -> Result<Url, BaseUrlError> {
     let raw = base.trim();
-    let mut url = Url::parse(raw).map_err(|e| format!("invalid base URL {raw:?}: {e}"))?;
+    let mut url =
+        Url::parse(raw).map_err(|e| BaseUrlError::Invalid(raw.to_owned(), e.to_string()))?;
     if !matches!(url.scheme(), "http" | "https") {
-        return Err(format!(
-            "base URL {raw:?}: only http and https are supported"
-        ));
+        return Err(BaseUrlError::Scheme(raw.to_owned()));
     }
     if !url.username().is_empty() || url.password().is_some() {
-        return Err("the base URL must not carry credentials; use the API key variable".into());
+        return Err(BaseUrlError::Credentials);
     }
     url.set_query(None);
     url.set_fragment(None);
     url.path_segments_mut()
-        .map_err(|_| format!("base URL {raw:?} cannot have a path"))?
+        .map_err(|_| BaseUrlError::NoPath(raw.to_owned()))?
         .pop_if_empty()
         .extend(path.split('/'));
     Ok(url)

@@ -141,7 +141,7 @@ proptest! {
             prop_assert_eq!(arguments_text(&arguments), raw.clone());
             // Unparseable arguments never become a finding, and the model is told why.
             let refused = check_finding(&arguments).unwrap_err();
-            prop_assert!(refused.contains("not valid JSON"), "{}", refused);
+            prop_assert!(refused.as_str().contains("not valid JSON"), "{}", refused);
         }
     }
 

@@ -8,6 +8,15 @@ use thiserror::Error;
 pub enum ToolError {
     #[error("unknown tool {0:?}; the tools are: {1}")]
     UnknownTool(String, String),
+    /// A name the reviewer was never offered (the loop checks before it calls the toolbox).
+    #[error("there is no tool named {0}")]
+    NoSuchTool(String),
+    /// A toolbox without a reader (a reviewer that works from the context alone).
+    #[error("{0}: this toolbox reads no files")]
+    NoFiles(String),
+    /// The tool's thread panicked: the model is told, the review goes on.
+    #[error("the {0} tool crashed")]
+    Crashed(String),
     #[error("{tool}: bad arguments: {reason}")]
     BadArguments { tool: &'static str, reason: String },
     #[error("path escapes the worktree: {0}")]
