@@ -55,7 +55,7 @@ pub(super) fn typed(state: &mut AppState, action: Action) -> Vec<Effect> {
                 message(state, MessageKind::Warn, text);
             }
             Ok(text) => return save_comment(state, node_id, text),
-            Err(why) => message(state, MessageKind::Error, why),
+            Err(why) => message(state, MessageKind::Error, why.to_string()),
         },
         _ => {}
     }

@@ -28,7 +28,7 @@ pub use gitleaks_config::{
 pub use ignore::{GITLEAKSIGNORE, IgnoreEntry, parse_gitleaksignore};
 pub use node::{SECRET_SCAN, to_nodes};
 pub use redact::{redact_builtin, redact_secret, redact_text, redact_text_keeping_lines};
-pub use rule::{Allowlist, Condition, RegexTarget, SecretGroup, SecretRule};
+pub use rule::{Allowlist, Condition, RegexTarget, RuleRegex, SecretGroup, SecretRule};
 pub use scanner::{GITLEAKS_ALLOW, SecretHit, SecretScanner};
 pub use setup::{
     GITLEAKS_CONFIG_ENV, GITLEAKS_CONFIG_TOML_ENV, GITLEAKS_TOML, SecretSetup, SetupError,
