@@ -19,6 +19,9 @@
 #   the header; `changed files` waits for the file list), read by polling `tmux capture-pane`
 #   every 5 ms; the median of RUNS (default 5). The mirror is warmed first (as for the small PRs).
 #
+# REPORTS=DIR keeps each binary's JSON report (the small PRs' first repetition, the range's
+# first cold run) as DIR/<pr or range>-bin<N>.json, to check that two builds agree.
+#
 # REVIEW_TUI_BIN names the binary; several, separated by spaces (e.g. "before/review-tui
 # after/review-tui"), are measured side by side: each repetition runs every binary in turn, so
 # a busy machine slows them alike. The load average is printed before and after.
@@ -26,6 +29,7 @@
 # tmpfs, stable from run to run; on a disk, file creation after many runs makes git's own time
 # (and so every ratio) drift.
 set -euo pipefail
+[ -z "${REPORTS:-}" ] || mkdir -p "$REPORTS"
 
 mode=range
 case "${1:-}" in
@@ -97,8 +101,9 @@ if [ "$mode" = small ]; then
       for b in $(seq 0 $((nbins - 1))); do
         t1=$(now)
         "${bins[$b]}" "$repo#$sha^1..$sha" --headless --deterministic-only --force --format json \
-          --data-dir "$scratch/data-$run-$b" > /dev/null 2> "$scratch/stderr" || [ $? -le 7 ]
+          --data-dir "$scratch/data-$run-$b" > "$scratch/report.json" 2> "$scratch/stderr" || [ $? -le 7 ]
         t2=$(now)
+        [ -z "${REPORTS:-}" ] || [ "$run" -ne 1 ] || cp "$scratch/report.json" "$REPORTS/${sha:0:10}-bin$b.json"
         echo "$t2 - $t1" | bc >> "$scratch/times/$sha-$b"
       done
     done
@@ -185,7 +190,7 @@ tui_run() { # $1: binary, $2: data dir, $3: rss file
   local t0 t1
   t0=$(now)
   /usr/bin/time -v -o "$3" "$1" "$repo#$base..$head" --headless --deterministic-only --force \
-    --format json --data-dir "$2" > /dev/null 2> "$3.stderr" || [ $? -le 7 ]
+    --format json --data-dir "$2" > "$3.json" 2> "$3.stderr" || [ $? -le 7 ]
   t1=$(now)
   echo "$t1 - $t0" | bc
 }
@@ -198,6 +203,7 @@ for i in $(seq "$runs"); do
     d="$scratch/cold-$i-$b"
     cold_times[$b]+="$(tui_run "${bins[$b]}" "$d" "$scratch/rss-cold-$i-$b") "
     warm_times[$b]+="$(tui_run "${bins[$b]}" "$d" "$scratch/rss-warm-$i-$b") "
+    [ -z "${REPORTS:-}" ] || [ "$i" -ne 1 ] || cp "$scratch/rss-cold-$i-$b.json" "$REPORTS/range-bin$b.json"
     c=$(peak_kb "$scratch/rss-cold-$i-$b"); w=$(peak_kb "$scratch/rss-warm-$i-$b")
     [ "$c" -le "${cold_rss[$b]:-0}" ] || cold_rss[$b]=$c
     [ "$w" -le "${warm_rss[$b]:-0}" ] || warm_rss[$b]=$w

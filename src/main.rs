@@ -143,6 +143,10 @@ fn run(cli: Cli, matches: &clap::ArgMatches) -> anyhow::Result<Exit> {
         }
     };
     warm_up();
+    // The mirror's objects were checked as they entered it (git's index-pack on a fetch, or
+    // the user's own repository linked in). By default libgit2 hashes every object again on
+    // each read, a large part of a checkout's CPU; git does not either.
+    git2::opts::strict_hash_verification(false);
     let runtime = tokio::runtime::Runtime::new().context("starting the async runtime")?;
     let outcome = if cli.headless {
         let signals = Signals::install(&runtime)?;

@@ -120,6 +120,9 @@ impl SymbolIndex {
             .and_then(|c| c.tree())
             .map_err(failed)?;
         let odb = repo.odb().map_err(failed)?;
+        // Only blobs never seen are parsed (and the changed files, whose full tags the
+        // cohort build takes); the rest come from the mirror's store of tags by blob.
+        let mut store = BlobTags::open(git_dir);
         let mut files = Vec::new();
         tree.walk(git2::TreeWalkMode::PreOrder, |dir, entry| {
             let Ok(name) = entry.name() else {
@@ -132,10 +135,15 @@ impl SymbolIndex {
                 // Mode 0o120000 is a symbolic link: its blob is a path, not code.
                 Some(git2::ObjectType::Blob) if entry.filemode() != 0o120000 => {
                     let path = format!("{dir}{name}");
-                    let small = odb
-                        .read_header(entry.id())
-                        .is_ok_and(|(size, _)| size as u64 <= MAX_FILE_BYTES);
-                    if let Some(grammar) = Grammar::for_path(&path).filter(|_| small) {
+                    // A blob in the store was small enough when it was parsed, and its size
+                    // is a function of its id: only blobs never seen are measured.
+                    let small = |grammar: &Grammar| {
+                        store.get(*grammar, entry.id()).is_some()
+                            || odb
+                                .read_header(entry.id())
+                                .is_ok_and(|(size, _)| size as u64 <= MAX_FILE_BYTES)
+                    };
+                    if let Some(grammar) = Grammar::for_path(&path).filter(small) {
                         files.push(((path, entry.id()), grammar));
                     }
                     git2::TreeWalkResult::Ok
@@ -145,9 +153,6 @@ impl SymbolIndex {
         })
         .map_err(failed)?;
         files.sort();
-        // Only blobs never seen are parsed (and the changed files, whose full tags the
-        // cohort build takes); the rest come from the mirror's store of tags by blob.
-        let mut store = BlobTags::open(git_dir);
         let mut per_file: Vec<Option<IndexTags>> = vec![None; files.len()];
         let mut misses = Vec::new();
         for (at, ((path, id), grammar)) in files.iter().enumerate() {

@@ -40,19 +40,40 @@ pub fn tested_stem(test: &str) -> Option<String> {
             return Some(code.to_string());
         }
     }
-    // Rust: `x/tests.rs` tests the module `x`; `tests/foo.rs` the item `foo`.
-    if extension == "rs" {
-        if matches!(stem, "tests" | "test") {
-            return dir
-                .rsplit('/')
-                .next()
-                .filter(|d| !d.is_empty())
-                .map(str::to_string);
-        }
-        return Some(stem.to_string());
+    // Rust: `x/tests.rs` tests the module `x`.
+    if extension == "rs" && matches!(stem, "tests" | "test") {
+        return dir
+            .rsplit('/')
+            .next()
+            .filter(|d| !d.is_empty())
+            .map(str::to_string);
     }
-    None
+    // A file in a test directory without a marker is named after what it tests, in every
+    // language: `tests/foo.rs` the item `foo`, ky's `test/hooks.ts` `source/types/hooks.ts` —
+    // unless its name is a module's or a helper's (`index`, `helpers`, `conftest`).
+    (is_test_path(test) && !GENERIC_STEMS.contains(&stem)).then(|| stem.to_string())
 }
+
+/// File stems that name a module's entry or a test helper, not the code a test is about.
+const GENERIC_STEMS: &[&str] = &[
+    "index",
+    "mod",
+    "__init__",
+    "lib",
+    "main",
+    "helpers",
+    "helper",
+    "utils",
+    "util",
+    "common",
+    "support",
+    "setup",
+    "fixtures",
+    "conftest",
+    "testutil",
+    "testutils",
+    "test_utils",
+];
 
 /// The code file among `code` that `test` is named after: same stem and extension family,
 /// the nearest by directory. A Python module's leading underscore is private-module spelling
@@ -130,6 +151,9 @@ mod tests {
             "tokio/src/net/lookup_host.rs",
             "tokio/src/other.rs",
             "tokio-stream/src/stream_ext/fuse.rs",
+            "source/types/hooks.ts",
+            "source/index.ts",
+            "src/support.rs",
         ];
         let cases = [
             ("pkg/parse_test.go", Some("pkg/parse.go")),
@@ -145,6 +169,9 @@ mod tests {
             ("tests/store.rs", Some("src/store.rs")),
             ("src/store_tests.rs", Some("src/store.rs")),
             ("tests/unrelated.rs", None),
+            ("test/hooks.ts", Some("source/types/hooks.ts")),
+            ("test/helpers/index.ts", None),
+            ("tests/support/mod.rs", None),
             ("tests/test_auth.py", Some("httpx/_auth.py")),
             (
                 "tokio/tests/io_chain.rs",

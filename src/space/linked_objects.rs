@@ -1,5 +1,5 @@
 //! A local repository's objects hard-linked into the mirror, the way `git clone --local` does,
-//! instead of fetched.
+//! instead of fetched; copied when the mirror is on another filesystem.
 //!
 //! git2's local fetch builds a delta-compressed pack of everything the mirror lacks, and on a
 //! first review that is the repository's whole history: seconds of CPU on a large repository,
@@ -17,9 +17,11 @@ use std::path::{Path, PathBuf};
 
 const MARKER: &str = "review-tui-linking";
 
-/// Links every object of the repository at `source` into the bare repository at `mirror`.
-/// `Ok(false)` when that cannot be done (another filesystem, a source that borrows objects
-/// through alternates or is shallow, not a repository at all): the caller fetches instead.
+/// Links every object of the repository at `source` into the bare repository at `mirror`
+/// (copies them where the two are on different filesystems: a fetch would repack the whole
+/// history, minutes of CPU on a large repository, to write the same objects).
+/// `Ok(false)` when that cannot be done (a source that borrows objects through alternates or
+/// is shallow, not a repository at all, a copy that fails): the caller fetches instead.
 /// An error only when an earlier link was interrupted and cannot be completed now.
 pub fn link_objects(mirror: &Path, source: &Path) -> io::Result<bool> {
     let marker = mirror.join(MARKER);
@@ -34,7 +36,7 @@ pub fn link_objects(mirror: &Path, source: &Path) -> io::Result<bool> {
     };
     std::fs::write(&marker, b"")?;
     let mut made = Vec::new();
-    match link_all(&objects, &mirror.join("objects"), &mut made) {
+    match link_all(&objects, &mirror.join("objects"), &mut made, link) {
         Ok(()) => {
             std::fs::remove_file(&marker)?;
             Ok(true)
@@ -74,7 +76,7 @@ fn source_objects(source: &Path) -> Option<PathBuf> {
 
 /// Packs first, each one's index after its data so no reader sees an index without its pack,
 /// then loose objects. Names already in the mirror are skipped: same name, same content.
-fn link_all(from: &Path, to: &Path, made: &mut Vec<PathBuf>) -> io::Result<()> {
+fn link_all(from: &Path, to: &Path, made: &mut Vec<PathBuf>, link: Place) -> io::Result<()> {
     let pack_dir = from.join("pack");
     if pack_dir.is_dir() {
         let mut names: Vec<String> = std::fs::read_dir(&pack_dir)?
@@ -118,6 +120,9 @@ fn link_all(from: &Path, to: &Path, made: &mut Vec<PathBuf>) -> io::Result<()> {
     Ok(())
 }
 
+/// How one object file gets into the mirror: [`link`], or [`copy`] in the tests.
+type Place = fn(&Path, &Path, &mut Vec<PathBuf>) -> io::Result<()>;
+
 fn link(source: &Path, target: &Path, made: &mut Vec<PathBuf>) -> io::Result<()> {
     if target.exists() {
         return Ok(());
@@ -128,8 +133,32 @@ fn link(source: &Path, target: &Path, made: &mut Vec<PathBuf>) -> io::Result<()>
             Ok(())
         }
         Err(e) if e.kind() == io::ErrorKind::AlreadyExists => Ok(()),
+        Err(e) if e.kind() == io::ErrorKind::CrossesDevices => copy(source, target, made),
         Err(e) => Err(e),
     }
+}
+
+/// Copies `source` to `target` through a temporary name, synced before the rename: a file
+/// under an object's name is always the whole object, even after a crash (the next run skips
+/// names that exist).
+fn copy(source: &Path, target: &Path, made: &mut Vec<PathBuf>) -> io::Result<()> {
+    if target.exists() {
+        return Ok(());
+    }
+    let name = target
+        .file_name()
+        .and_then(|n| n.to_str())
+        .unwrap_or("object");
+    let temp = target.with_file_name(format!(".{name}.tmp-{}", std::process::id()));
+    let copied = std::fs::copy(source, &temp)
+        .and_then(|_| std::fs::File::open(&temp)?.sync_all())
+        .and_then(|()| std::fs::rename(&temp, target));
+    if let Err(e) = copied {
+        let _ = std::fs::remove_file(&temp);
+        return Err(e);
+    }
+    made.push(target.to_path_buf());
+    Ok(())
 }
 
 #[cfg(test)]
@@ -179,6 +208,57 @@ mod tests {
         let mirror = bare(dir.path());
         assert!(link_objects(&mirror, &source.path()).unwrap());
         assert!(has(&mirror, &head));
+    }
+
+    #[test]
+    fn objects_copied_from_another_filesystem_make_a_whole_mirror() {
+        // Hard links fail across filesystems; the copy they fall back to is forced here.
+        let source = TestRepo::new();
+        source.commit("a.rs", "fn a() {}\n", "one");
+        crate::space::test_repo::git(&source.path(), &["gc", "-q"]);
+        let head = source.commit("b.rs", "fn b() {}\n", "two (loose)");
+        let dir = tempfile::tempdir().unwrap();
+        let mirror = bare(dir.path());
+        let objects = source_objects(&source.path()).unwrap();
+        let mut made = Vec::new();
+        link_all(&objects, &mirror.join("objects"), &mut made, copy).unwrap();
+        assert!(has(&mirror, &head));
+        let repo = git2::Repository::open_bare(&mirror).unwrap();
+        let commit = repo
+            .find_commit(git2::Oid::from_str(&head).unwrap())
+            .unwrap();
+        let tree = commit.tree().unwrap();
+        for (path, text) in [("a.rs", "fn a() {}\n"), ("b.rs", "fn b() {}\n")] {
+            let blob = tree.get_path(Path::new(path)).unwrap().id();
+            assert_eq!(repo.find_blob(blob).unwrap().content(), text.as_bytes());
+        }
+        // Copies, not links; and no temporary file is left behind.
+        let pack = made
+            .iter()
+            .find(|p| p.extension().is_some_and(|e| e == "pack"));
+        let pack = pack.expect("the pack was copied");
+        #[cfg(unix)]
+        {
+            let meta = std::fs::metadata(pack).unwrap();
+            assert_eq!(std::os::unix::fs::MetadataExt::nlink(&meta), 1);
+        }
+        let leftovers = walk_names(&mirror.join("objects"));
+        assert!(
+            !leftovers.iter().any(|n| n.contains(".tmp-")),
+            "{leftovers:?}"
+        );
+    }
+
+    fn walk_names(dir: &Path) -> Vec<String> {
+        let mut out = Vec::new();
+        for entry in std::fs::read_dir(dir).unwrap().flatten() {
+            if entry.file_type().unwrap().is_dir() {
+                out.extend(walk_names(&entry.path()));
+            } else {
+                out.push(entry.file_name().to_string_lossy().into_owned());
+            }
+        }
+        out
     }
 
     #[test]

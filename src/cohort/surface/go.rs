@@ -108,6 +108,16 @@ pub fn extract(root: Node, src: Src, exported: &dyn Fn(&str) -> bool, out: &mut 
             _ => {}
         }
     }
+    // `any` is Go's alias of `interface{}` (gin v1.11.0 rewrote one as the other): one type
+    // however it is written.
+    let same = |text: &str| text.replace("interface{}", "any");
+    for item in out.items.values_mut() {
+        for param in item.params.iter_mut().flatten() {
+            param.ty = param.ty.as_deref().map(same);
+        }
+        item.ret = item.ret.as_deref().map(same);
+        item.shape = same(&item.shape);
+    }
 }
 
 /// Parameter types in order, each name of `a, b int` counting once.

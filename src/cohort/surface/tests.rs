@@ -556,3 +556,18 @@ fn go_value_receivers_and_parameters_taking_any_are_compatible() {
         );
     }
 }
+
+// gin v1.11.0: `interface{}` rewritten as `any`, its alias.
+#[test]
+fn go_any_is_the_empty_interface() {
+    let base = "package gin\n\nvar DebugPrintFunc func(format string, values ...interface{})\n\nfunc Format(v any) []any {\n\treturn nil\n}\n";
+    let head = "package gin\n\nvar DebugPrintFunc func(format string, values ...any)\n\nfunc Format(v interface{}) []interface{} {\n\treturn nil\n}\n";
+    assert_eq!(changes(Grammar::Go, base, head), vec![]);
+    let changed = head.replace("values ...any", "values ...string");
+    let found = changes(Grammar::Go, base, &changed);
+    assert_eq!(
+        severity(&found, "DebugPrintFunc"),
+        Some(Severity::Incompatible),
+        "{found:#?}"
+    );
+}

@@ -3,7 +3,7 @@
 //! placeholder list, with lower confidence so alone it holds a merge rather than blocking it.
 
 use super::re2;
-use super::rule::{Allowlist, RegexTarget, SecretGroup, SecretRule};
+use super::rule::{Allowlist, RegexTarget, RuleRegex, SecretGroup, SecretRule};
 
 struct Builtin {
     name: &'static str,
@@ -316,10 +316,9 @@ fn compile<'a>(builtins: impl Iterator<Item = &'a Builtin>) -> Vec<SecretRule> {
             source_id: b.name.to_string(),
             label: b.label.to_string(),
             description: b.description.to_string(),
-            regex: Some(
-                re2::compile(b.regex)
-                    .unwrap_or_else(|e| panic!("built-in secret rule {} is invalid: {e}", b.name)),
-            ),
+            regex: Some(RuleRegex::deferred(re2::translate(b.regex).unwrap_or_else(
+                |e| panic!("built-in secret rule {} is invalid: {e}", b.name),
+            ))),
             secret_group: SecretGroup::FirstNonEmpty,
             entropy: b.entropy,
             keywords: b.keywords.iter().map(|k| k.to_string()).collect(),

@@ -21,7 +21,7 @@ use thiserror::Error;
 
 use super::builtin;
 use super::re2;
-use super::rule::{Allowlist, Condition, RegexTarget, SecretGroup, SecretRule};
+use super::rule::{Allowlist, Condition, RegexTarget, RuleRegex, SecretGroup, SecretRule};
 use super::scanner::SecretScanner;
 
 #[derive(Debug, Error)]
@@ -119,7 +119,8 @@ struct Parsed {
 fn bundled() -> &'static (Vec<SecretRule>, Vec<Allowlist>) {
     static BUNDLED: OnceLock<(Vec<SecretRule>, Vec<Allowlist>)> = OnceLock::new();
     BUNDLED.get_or_init(|| {
-        let parsed = parse(GITLEAKS_DEFAULT_TOML).expect("the bundled gitleaks config is TOML");
+        let parsed = parse(GITLEAKS_DEFAULT_TOML, Compile::OnFirstUse)
+            .expect("the bundled gitleaks config is TOML");
         debug_assert!(parsed.problems.is_empty(), "{:?}", parsed.problems);
         (parsed.rules, parsed.global)
     })
@@ -138,7 +139,7 @@ pub fn default_scanner() -> &'static SecretScanner {
 /// Loads `text` as gitleaks does: laid over the default set with `[extend] useDefault`,
 /// replacing gitleaks' default rules without it; the built-ins stay either way.
 pub fn load_gitleaks_config(text: &str) -> Result<LoadedConfig, ConfigError> {
-    let parsed = parse(text)?;
+    let parsed = parse(text, Compile::Now)?;
     let disabled = &parsed.extend.disabled_rules;
     let mut global = Vec::new();
     let default = if parsed.extend.use_default {
@@ -212,7 +213,17 @@ fn share_generic_filters(rules: &mut [SecretRule]) {
     }
 }
 
-fn parse(text: &str) -> Result<Parsed, ConfigError> {
+/// When a rule's regex is compiled.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Compile {
+    /// When loaded: a configuration's pattern that does not compile is a problem to report.
+    Now,
+    /// When a scan first needs it: the bundled configuration, every pattern of which a test
+    /// compiles. Its syntax is still translated (and so checked) at load.
+    OnFirstUse,
+}
+
+fn parse(text: &str, compile: Compile) -> Result<Parsed, ConfigError> {
     let table: toml::Table = text
         .parse()
         .map_err(|e: toml::de::Error| ConfigError::Toml(e.message().to_string()))?;
@@ -263,7 +274,7 @@ fn parse(text: &str) -> Result<Parsed, ConfigError> {
                 continue;
             }
         };
-        match build_rule(raw, &name, &mut problems) {
+        match build_rule(raw, &name, compile, &mut problems) {
             Ok(rule) => {
                 rules.retain(|r| r.source_id != rule.source_id);
                 rules.push(rule);
@@ -326,6 +337,7 @@ enum RuleError {
 fn build_rule(
     raw: RawRule,
     name: &str,
+    compile: Compile,
     problems: &mut Vec<RuleProblem>,
 ) -> Result<SecretRule, RuleError> {
     let id = raw
@@ -333,7 +345,12 @@ fn build_rule(
         .filter(|id| !id.trim().is_empty())
         .ok_or(RuleError::NoId)?;
     let regex = match raw.regex.as_deref().filter(|r| !r.is_empty()) {
-        Some(pattern) => Some(re2::compile(pattern).map_err(RuleError::Regex)?),
+        Some(pattern) if compile == Compile::OnFirstUse => Some(RuleRegex::deferred(
+            re2::translate(pattern).map_err(RuleError::Regex)?,
+        )),
+        Some(pattern) => Some(RuleRegex::compiled(
+            re2::compile(pattern).map_err(RuleError::Regex)?,
+        )),
         None => None,
     };
     let path = match raw.path.as_deref().filter(|p| !p.is_empty()) {
@@ -348,7 +365,8 @@ fn build_rule(
         Some(n) if n < 0 => return Err(RuleError::NegativeGroup(n)),
         Some(n) => {
             let n = n as usize;
-            let groups = regex.as_ref().map_or(0, |r| r.captures_len() - 1);
+            // Counting groups compiles a deferred regex (one bundled rule sets secretGroup).
+            let groups = regex.as_ref().map_or(0, |r| r.regex().captures_len() - 1);
             if n > groups {
                 return Err(RuleError::NoSuchGroup { group: n, groups });
             }
@@ -440,5 +458,79 @@ pub(crate) fn sanitize(id: &str) -> String {
         "unnamed".to_string()
     } else {
         trimmed.to_string()
+    }
+}
+
+#[cfg(test)]
+mod lazy_tests {
+    use super::*;
+
+    fn compiled(rules: &[SecretRule]) -> Vec<&str> {
+        rules
+            .iter()
+            .filter(|r| r.regex.as_ref().is_some_and(|x| x.is_compiled()))
+            .map(|r| r.source_id.as_str())
+            .collect()
+    }
+
+    #[test]
+    fn bundled_patterns_are_compiled_when_a_scan_first_needs_them() {
+        let parsed = parse(GITLEAKS_DEFAULT_TOML, Compile::OnFirstUse).unwrap();
+        assert!(parsed.problems.is_empty(), "{:?}", parsed.problems);
+        // Only the rule whose secretGroup had to be checked against its groups.
+        assert!(
+            compiled(&parsed.rules).len() <= 1,
+            "{:?}",
+            compiled(&parsed.rules)
+        );
+        let rules = compose(&parsed.rules, Vec::new(), &[]);
+        let scanner = SecretScanner::new(rules, parsed.global);
+        let before = compiled(scanner.rules()).len();
+
+        // Text holding one rule's keyword compiles a few rules, not the catalogue.
+        let text = format!("let token = \"ghp_{}\";", "a1B2c3D4".repeat(5));
+        let _ = scanner.secret_spans(&text, Some("src/lib.rs"));
+        let after = compiled(scanner.rules());
+        assert!(after.len() > before, "a rule with the keyword ran");
+        assert!(
+            after.len() < 40,
+            "{} of {} compiled",
+            after.len(),
+            scanner.rules().len()
+        );
+        // Clones share what was compiled.
+        let again = scanner.clone();
+        assert_eq!(compiled(again.rules()), after);
+    }
+
+    #[test]
+    fn every_bundled_and_built_in_pattern_compiles() {
+        let parsed = parse(GITLEAKS_DEFAULT_TOML, Compile::OnFirstUse).unwrap();
+        let rules = compose(&parsed.rules, Vec::new(), &[]);
+        for rule in rules.iter().chain(&builtin::rules()) {
+            if let Some(regex) = &rule.regex {
+                assert!(
+                    re2::compile_translated(regex.as_str()).is_ok(),
+                    "{}",
+                    rule.source_id
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn a_configured_pattern_that_does_not_compile_is_reported_at_load() {
+        let loaded = load_gitleaks_config(
+            "[[rules]]\nid = \"broken\"\nregex = \"a{99999999}\"\nkeywords = [\"a\"]\n",
+        )
+        .unwrap();
+        assert!(
+            loaded
+                .problems
+                .iter()
+                .any(|p| p.rule == "broken" && p.rule_dropped),
+            "{:?}",
+            loaded.problems
+        );
     }
 }

@@ -27,7 +27,7 @@ pub use gitleaks_config::{
 pub use ignore::{GITLEAKSIGNORE, IgnoreEntry, parse_gitleaksignore};
 pub use mask::redact_secret;
 pub use node::{SECRET_SCAN, to_nodes};
-pub use rule::{Allowlist, Condition, RegexTarget, SecretGroup, SecretRule};
+pub use rule::{Allowlist, Condition, RegexTarget, RuleRegex, SecretGroup, SecretRule};
 pub use scanner::{GITLEAKS_ALLOW, SecretHit, SecretScanner};
 pub use setup::{
     GITLEAKS_CONFIG_ENV, GITLEAKS_CONFIG_TOML_ENV, GITLEAKS_TOML, SecretSetup, SetupError,

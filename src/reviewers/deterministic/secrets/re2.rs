@@ -35,8 +35,12 @@ const SIZE_LIMIT: usize = 64 << 20;
 
 /// Translates and compiles one RE2 pattern.
 pub fn compile(pattern: &str) -> Result<Regex, Re2Error> {
-    let translated = translate(pattern)?;
-    RegexBuilder::new(&translated)
+    compile_translated(&translate(pattern)?)
+}
+
+/// Compiles a pattern [`translate`] made.
+pub fn compile_translated(translated: &str) -> Result<Regex, Re2Error> {
+    RegexBuilder::new(translated)
         .size_limit(SIZE_LIMIT)
         .build()
         .map_err(|e| Re2Error::Compile(one_line(&e.to_string())))

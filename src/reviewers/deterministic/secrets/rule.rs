@@ -2,6 +2,8 @@
 //! rule's regex finds a candidate, a capture group picks the secret out of the match, then an
 //! entropy floor and the allowlists decide whether it is reported.
 
+use std::sync::{Arc, OnceLock};
+
 use regex::Regex;
 
 use super::entropy::shannon;
@@ -89,6 +91,55 @@ impl Allowlist {
     }
 }
 
+/// A rule's regex. Compiling gitleaks' few hundred default patterns is most of a small PR's
+/// secret scan, and a rule's regex only runs where one of its keywords occurs, so the bundled
+/// rules (which a test compiles, every one) are compiled the first time a scan needs them.
+/// A configuration's own patterns are compiled when it is loaded, so a bad one is reported
+/// then, with the rule's name.
+#[derive(Debug, Clone)]
+pub struct RuleRegex {
+    /// The pattern in the `regex` crate's dialect (see `re2::translate`).
+    pattern: Arc<str>,
+    compiled: Arc<OnceLock<Regex>>,
+}
+
+impl RuleRegex {
+    /// A pattern compiled already.
+    pub fn compiled(regex: Regex) -> RuleRegex {
+        RuleRegex {
+            pattern: regex.as_str().into(),
+            compiled: Arc::new(OnceLock::from(regex)),
+        }
+    }
+
+    /// A translated pattern known to compile (a bundled one), compiled on first use.
+    pub(super) fn deferred(translated: String) -> RuleRegex {
+        RuleRegex {
+            pattern: translated.into(),
+            compiled: Arc::new(OnceLock::new()),
+        }
+    }
+
+    /// The compiled regex. Clones share it: a rule compiled by one scan is compiled for all.
+    pub fn regex(&self) -> &Regex {
+        self.compiled.get_or_init(|| {
+            super::re2::compile_translated(&self.pattern).unwrap_or_else(|e| {
+                panic!("bundled secret pattern {} is invalid: {e}", self.pattern)
+            })
+        })
+    }
+
+    #[cfg(test)]
+    pub(super) fn is_compiled(&self) -> bool {
+        self.compiled.get().is_some()
+    }
+
+    /// The translated pattern: what identifies the rule's regex without compiling it.
+    pub fn as_str(&self) -> &str {
+        &self.pattern
+    }
+}
+
 /// Which capture group holds the secret.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum SecretGroup {
@@ -106,7 +157,7 @@ pub struct SecretRule {
     /// Short human name for titles.
     pub label: String,
     pub description: String,
-    pub regex: Option<Regex>,
+    pub regex: Option<RuleRegex>,
     pub secret_group: SecretGroup,
     /// Findings whose secret has this entropy or less are dropped.
     pub entropy: Option<f64>,

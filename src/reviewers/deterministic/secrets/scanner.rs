@@ -414,7 +414,7 @@ impl SecretScanner {
                 continue;
             }
             let Some(regex) = &rule.regex else { continue };
-            for caps in regex.captures_iter(text) {
+            for caps in regex.regex().captures_iter(text) {
                 let whole = caps.get(0).expect("group 0 always matches");
                 let Some((start, end)) = rule.secret_span(&caps) else {
                     continue;

@@ -193,3 +193,49 @@ fn a_removed_test_that_still_exists_elsewhere_at_the_head_is_not_a_loss() {
     assert_eq!(found.len(), 1, "{:?}", hits(&result));
     assert!(found[0].text.evidence.contains("`test_logout`"));
 }
+
+#[test]
+fn a_test_renamed_split_moved_or_reformatted_is_not_a_removed_test() {
+    let removed = |file: &str, hunk: &str| {
+        format!("diff --git a/{file} b/{file}\n--- a/{file}\n+++ b/{file}\n{hunk}")
+    };
+    let old = "-def test_parses_dates():\n-    value = parse('2024-01-02')\n-    assert value.year == 2024\n-    assert value.day == 2\n";
+    // Renamed in place: the body stays.
+    let renamed = removed(
+        "tests/test_dates.py",
+        &format!(
+            "@@ -1,5 +1,5 @@\n import pytest\n{old}+def test_parses_iso_dates():\n+    value = parse('2024-01-02')\n+    assert value.year == 2024\n+    assert value.day == 2\n"
+        ),
+    );
+    assert_eq!(hits(&scan(&renamed)), vec![]);
+    // Moved to another file of the change, reformatted on the way.
+    let moved = format!(
+        "{}{}",
+        removed(
+            "tests/test_dates.py",
+            &format!("@@ -1,5 +1,1 @@\n import pytest\n{old}")
+        ),
+        removed(
+            "tests/test_parse.py",
+            "@@ -1,1 +1,3 @@\n import pytest\n+def test_parses_dates():\n+    assert parse('2024-01-02').year == 2024\n"
+        )
+    );
+    assert_eq!(hits(&scan(&moved)), vec![]);
+    // Split in two: the assertions reappear across the new tests.
+    let split = removed(
+        "tests/test_dates.py",
+        &format!(
+            "@@ -1,5 +1,7 @@\n import pytest\n{old}+def test_year():\n+    value = parse('2024-01-02')\n+    assert value.year == 2024\n+def test_day():\n+    value = parse('2024-01-02')\n+    assert value.day == 2\n"
+        ),
+    );
+    assert_eq!(hits(&scan(&split)), vec![]);
+    // Gone with nothing in its place: a loss.
+    let lost = removed(
+        "tests/test_dates.py",
+        &format!("@@ -1,5 +1,1 @@\n import pytest\n{old}"),
+    );
+    assert_eq!(
+        hits(&scan(&lost)),
+        vec![("any/removed-test".to_string(), 2)]
+    );
+}
