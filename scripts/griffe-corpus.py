@@ -16,7 +16,9 @@ each with what review-tui said.
 usage: griffe-corpus.py GRIFFE_CHECKOUT REVIEW_TUI_BINARY OUTDIR
        (the checkout needs packages/griffelib/tests/test_diff.py)
 """
-import ast, json, os, subprocess, sys, tempfile, textwrap
+import ast, json, os, sys, tempfile, textwrap
+
+from api_pair import api_axis, git
 
 checkout, binary, out = sys.argv[1], sys.argv[2], sys.argv[3]
 os.makedirs(out, exist_ok=True)
@@ -36,11 +38,6 @@ for node in ast.walk(tree):
         texts = [ast.literal_eval(a.value) for a in node.body if isinstance(a, ast.Assign)]
         pairs.append((textwrap.dedent(texts[0]), textwrap.dedent(texts[1]), []))
 
-def git(cwd, *args):
-    subprocess.run(["git", "-C", cwd, *args], check=True, capture_output=True,
-                   env={**os.environ, "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@t",
-                        "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@t"})
-
 rows = []
 for i, (old, new, kinds) in enumerate(pairs):
     label = ("compatible" if not kinds else
@@ -56,15 +53,7 @@ for i, (old, new, kinds) in enumerate(pairs):
         git(repo, "add", "-A"); git(repo, "commit", "-q", "-m", "old")
         open(os.path.join(repo, "pkg/mod.py"), "w").write(new + "\n")
         git(repo, "add", "-A"); git(repo, "commit", "-q", "--allow-empty", "-m", "new")
-        p = subprocess.run([binary, f"{repo}#HEAD~1..HEAD", "--headless", "--deterministic-only",
-                            "--format", "json", "--force", "--data-dir", os.path.join(tmp, "data")],
-                           capture_output=True, text=True, timeout=300)
-    try:
-        report = json.loads(p.stdout)
-        axis = next(a for a in report["verdict"]["axes"] if a["name"] == "apiContract")
-        verdict, detail = axis["verdict"], axis.get("detail", "")
-    except (ValueError, KeyError, StopIteration):
-        verdict, detail = "error", p.stderr.strip()[-300:]
+        verdict, detail = api_axis(binary, repo, os.path.join(tmp, "data"))
     rows.append({"case": i, "old": old, "new": new, "kinds": kinds, "label": label,
                  "verdict": verdict, "detail": detail})
 json.dump(rows, open(os.path.join(out, "griffe-corpus.json"), "w"), indent=1)

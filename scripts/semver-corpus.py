@@ -19,6 +19,8 @@ Prints the counts and every major pair that did not fail and every compatible pa
 """
 import json, os, re, shutil, subprocess, sys, tempfile
 
+from api_pair import api_axis, git
+
 corpus, binary, out = sys.argv[1], sys.argv[2], sys.argv[3]
 only = [sys.argv[i + 1] for i, a in enumerate(sys.argv) if a == "--only"]
 
@@ -54,11 +56,6 @@ for name in os.listdir(snaps):
     lint = name[:-5]
     for crate in re.findall(r'"\./test_crates/([^/"]+)/"', open(os.path.join(snaps, name)).read()):
         fires.setdefault(crate, set()).add(lint)
-
-def git(cwd, *args):
-    subprocess.run(["git", "-C", cwd, *args], check=True, capture_output=True,
-                   env={**os.environ, "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@t",
-                        "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@t"})
 
 def copy(src, dst):
     for entry in os.listdir(dst):
@@ -99,15 +96,7 @@ for crate in sorted(os.listdir(crates)):
         git(repo, "add", "-A"); git(repo, "commit", "-q", "--allow-empty", "-m", "old")
         copy(new, repo)
         git(repo, "add", "-A"); git(repo, "commit", "-q", "--allow-empty", "-m", "new")
-        p = subprocess.run([binary, f"{repo}#HEAD~1..HEAD", "--headless", "--deterministic-only",
-                            "--format", "json", "--force", "--data-dir", os.path.join(tmp, "data")],
-                           capture_output=True, text=True, timeout=300)
-    try:
-        report = json.loads(p.stdout)
-        axis = next(a for a in report["verdict"]["axes"] if a["name"] == "apiContract")
-        verdict, detail = axis["verdict"], axis.get("detail", "")
-    except (ValueError, KeyError, StopIteration):
-        verdict, detail = "error", p.stderr.strip()[-300:]
+        verdict, detail = api_axis(binary, repo, os.path.join(tmp, "data"))
     rows.append({"crate": crate, "label": label, "major_lints": major, "verdict": verdict, "detail": detail})
 json.dump(rows, open(os.path.join(out, "semver-corpus.json"), "w"), indent=1)
 
