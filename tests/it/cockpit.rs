@@ -227,8 +227,12 @@ fn triage_undo_editor_gate_and_publish_at_80x24() {
 
     // The gate, with every action on screen, then publish.
     tmux.keys(&["g"]);
-    let gate = tmux.wait_for("the gate", |s| s.contains("Approval gate"));
-    for action in ["fix", "ignore", "publish", "details", "leave", "esc"] {
+    // Waits for the whole overlay: a capture can land while the terminal is still drawing it.
+    let actions = ["fix", "ignore", "publish", "details", "leave", "esc"];
+    let gate = tmux.wait_for("the gate with every action", |s| {
+        s.contains("Approval gate") && actions.iter().all(|action| s.contains(action))
+    });
+    for action in actions {
         assert!(gate.contains(action), "{action}:\n{gate}");
     }
     tmux.keys(&["p"]);
