@@ -1,5 +1,7 @@
 //! Whether the package holding a file bumped its version for a break between base and head:
 //! the major version (or the minor one below 1.0, Cargo's rule), or a Go module path's `/vN`.
+//! A version still in development towards a breaking release (`3.0.0.dev0`, `0.14.dev`,
+//! `2.0.0-rc.1`) allows a break too: the change ships in that release, not in the one before.
 
 use crate::cohort::grammar::Grammar;
 use crate::cohort::paths::parent_dir;
@@ -48,15 +50,35 @@ pub fn bump(path: &str, grammar: Grammar, head: Read, base: Read) -> Bump {
                 format!("{root}/{name}")
             };
             let Some(new) = head(&manifest) else { continue };
-            let version = |text: &str, read: Read| version_of(name, text, &root, read);
+            // Where the version is written: the manifest, or the package it reads it from.
+            let version = |text: &str, read: Read| {
+                version_of(name, text, &root, read)
+                    .map(|v| (manifest.clone(), v))
+                    .or_else(|| python_package_version(grammar, path, &root, read))
+            };
             let after = version(&new, head);
-            let before = base(&manifest).and_then(|old| version(&old, base));
-            // A manifest without a version of its own (a workspace root, a dynamic version)
-            // does not decide: keep looking above.
-            let Some(after) = after else { continue };
+            let before = base(&manifest)
+                .and_then(|old| version(&old, base))
+                .map(|(_, v)| v);
+            // A manifest without a version of its own (a workspace root, a dynamic version
+            // nobody wrote down) does not decide: keep looking above.
+            let Some((manifest, after)) = after else {
+                continue;
+            };
             let described = format!("{manifest} {}", after);
             return match before {
                 Some(before) if breaking(name, &before, &after) => {
+                    Bump::Breaking(format!("{manifest}: {before} → {after}"))
+                }
+                _ if *name != "go.mod" && towards_a_break(&after) => Bump::Breaking(format!(
+                    "{manifest}: {after} is a development version of a release that may break"
+                )),
+                // The release itself (`3.0.0.dev0` → `3.0.0`) ships what was developed for it.
+                Some(before)
+                    if *name != "go.mod"
+                        && towards_a_break(&before)
+                        && numbers(&before) == numbers(&after) =>
+                {
                     Bump::Breaking(format!("{manifest}: {before} → {after}"))
                 }
                 _ => Bump::Compatible(Some(described)),
@@ -130,6 +152,78 @@ fn version_of(manifest: &str, text: &str, root: &str, read: Read) -> Option<Stri
     }
 }
 
+/// A Python package whose manifest reads its version at build time (`version=version` read
+/// from `__init__.py`, `attr: pkg.__version__`, `dynamic = ["version"]`): the `__version__`
+/// written in the outermost package above `path` (below the manifest's folder), or in its
+/// `__about__.py` / `_version.py` / `version.py`.
+fn python_package_version(
+    grammar: Grammar,
+    path: &str,
+    root: &str,
+    read: Read,
+) -> Option<(String, String)> {
+    if grammar != Grammar::Python {
+        return None;
+    }
+    let assignment =
+        regex::Regex::new(r#"(?m)^__version__\s*(?::\s*str\s*)?=\s*["']([0-9][^"']*)["']"#).ok()?;
+    let below = path
+        .strip_prefix(root)
+        .map(|p| p.trim_start_matches('/'))
+        .unwrap_or(path);
+    let dirs: Vec<&str> = parent_dir(below)
+        .split('/')
+        .filter(|d| !d.is_empty())
+        .collect();
+    let join = |depth: usize, file: &str| {
+        let mut parts: Vec<&str> = Vec::new();
+        if !root.is_empty() {
+            parts.push(root);
+        }
+        parts.extend(&dirs[..depth]);
+        parts.push(file);
+        parts.join("/")
+    };
+    // The outermost package: the first folder on the way down that has an `__init__.py`
+    // (a `src/` layout's `src` has none).
+    let package = (1..=dirs.len()).find(|&depth| read(&join(depth, "__init__.py")).is_some())?;
+    ["__init__.py", "__about__.py", "_version.py", "version.py"]
+        .iter()
+        .find_map(|file| {
+            let at = join(package, file);
+            let text = read(&at)?;
+            assignment.captures(&text).map(|c| (at, c[1].to_string()))
+        })
+}
+
+/// Whether `version` is a development or pre-release version (`.dev0`, `-dev`, `rc1`,
+/// `-alpha.2`, `b3`) of a release that may break: `X.0.0` above 1.0, or below 1.0 a new minor
+/// (`0.14.0`) or any `0.0.z` (Cargo's rule, the one `breaking` applies).
+fn towards_a_break(version: &str) -> bool {
+    let version = version.trim_start_matches('v');
+    let release_len = version
+        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .unwrap_or(version.len());
+    let (release, rest) = version.split_at(release_len);
+    let pre = rest.trim_start_matches(['.', '-', '_']).to_ascii_lowercase();
+    let marked = ["dev", "a", "alpha", "b", "beta", "rc", "c", "pre", "preview"]
+        .iter()
+        .any(|m| {
+            pre.strip_prefix(m)
+                .is_some_and(|after| after.is_empty() || !after.starts_with(char::is_alphabetic))
+        });
+    if !marked {
+        return false;
+    }
+    let n = numbers(release.trim_end_matches('.'));
+    let at = |i: usize| n.get(i).copied().unwrap_or(0);
+    match (at(0), at(1), at(2)) {
+        (0, 0, _) => true,
+        (0, _, patch) => patch == 0,
+        (_, minor, patch) => minor == 0 && patch == 0,
+    }
+}
+
 fn numbers(version: &str) -> Vec<u64> {
     version
         .trim_start_matches('v')
@@ -190,5 +284,95 @@ mod tests {
             "github.com/a/b/v2",
             "github.com/a/b/v2"
         ));
+    }
+
+    #[test]
+    fn a_development_version_of_a_breaking_release_allows_a_break() {
+        for towards in [
+            "3.0.0.dev0",
+            "3.0.dev",
+            "2.0.0-rc.1",
+            "2.0.0rc1",
+            "1.0.0-alpha",
+            "0.14.dev",
+            "0.12-dev",
+            "0.3.0b2",
+            "0.0.4-pre",
+        ] {
+            assert!(towards_a_break(towards), "{towards}");
+        }
+        for not in [
+            "2.2.0.dev0",
+            "8.2.0.dev",
+            "0.14.1.dev0",
+            "3.0.0",
+            "0.14.0",
+            "1.4.0-rc.1",
+            "2.0.0.post1",
+            "2.0.0+local",
+        ] {
+            assert!(!towards_a_break(not), "{not}");
+        }
+        let release = |before: &'static str, after: &'static str| {
+            let base = format!("[package]\nname = \"c\"\nversion = \"{before}\"\n");
+            let head = format!("[package]\nname = \"c\"\nversion = \"{after}\"\n");
+            let base = files(&[("Cargo.toml", &base)]);
+            let head = files(&[("Cargo.toml", &head)]);
+            bump("src/lib.rs", Grammar::Rust, &head, &base)
+        };
+        assert!(matches!(release("3.0.0-rc.2", "3.0.0"), Bump::Breaking(_)));
+        assert!(matches!(release("2.4.0", "3.0.0-alpha.1"), Bump::Breaking(_)));
+        assert!(matches!(release("2.4.0-rc.1", "2.4.0"), Bump::Compatible(_)));
+    }
+
+    fn files(entries: &[(&str, &str)]) -> impl Fn(&str) -> Option<String> + use<> {
+        let entries: Vec<(String, String)> = entries
+            .iter()
+            .map(|(p, t)| (p.to_string(), t.to_string()))
+            .collect();
+        move |path: &str| {
+            entries
+                .iter()
+                .find(|(p, _)| p == path)
+                .map(|(_, t)| t.clone())
+        }
+    }
+
+    #[test]
+    fn a_python_version_read_at_build_time_is_found_in_the_package() {
+        // werkzeug's setup.py reads `__version__` from the package with a regex.
+        let setup = "with open('werkzeug/__init__.py') as f:\n    version = re.search(r'x', f.read()).group(1)\nsetup(name='Werkzeug', version=version)\n";
+        let dev = files(&[
+            ("setup.py", setup),
+            ("werkzeug/__init__.py", "__version__ = '0.14.dev'\n"),
+            ("werkzeug/datastructures.py", ""),
+        ]);
+        let released = files(&[
+            ("setup.py", setup),
+            ("werkzeug/__init__.py", "__version__ = '0.13.1'\n"),
+        ]);
+        assert!(matches!(
+            bump("werkzeug/datastructures.py", Grammar::Python, &dev, &dev),
+            Bump::Breaking(v) if v.contains("0.14.dev")
+        ));
+        assert_eq!(
+            bump("werkzeug/datastructures.py", Grammar::Python, &released, &released),
+            Bump::Compatible(Some("werkzeug/__init__.py 0.13.1".to_string()))
+        );
+        // A src layout with the version in `__about__.py` (hatch), and a minor in development.
+        let about = files(&[
+            ("pyproject.toml", "[project]\nname = \"p\"\ndynamic = [\"version\"]\n"),
+            ("src/p/__init__.py", "from .__about__ import __version__\n"),
+            ("src/p/__about__.py", "__version__: str = \"2.3.0.dev0\"\n"),
+        ]);
+        assert_eq!(
+            bump("src/p/sub/mod.py", Grammar::Python, &about, &about),
+            Bump::Compatible(Some("src/p/__about__.py 2.3.0.dev0".to_string()))
+        );
+        // Not Python: no package walk.
+        assert_eq!(
+            bump("src/p/mod.rs", Grammar::Rust, &about, &about),
+            Bump::Compatible(None)
+        );
     }
 }
