@@ -64,6 +64,8 @@ pub fn api_contract(
     let mut unreadable = Vec::new();
     let mut unindexed = Vec::new();
     let mut surfaces = Vec::new();
+    // Files whose package the head's manifest withdrew from publishing (see `Scope::Unpublished`).
+    let mut withdrawn: Vec<String> = Vec::new();
     for file in files {
         if not_api_path(&file.path) {
             continue;
@@ -103,7 +105,11 @@ pub fn api_contract(
         let read_base_first = |path: &str| read_base(path).or_else(|| read_head(path));
         let base_any = base_source.as_deref().unwrap_or(any_source);
         let base_scope = scope(&file.path, grammar, base_any, &read_base_first);
-        if matches!(head_scope, Scope::NotApi(_)) && matches!(base_scope, Scope::NotApi(_)) {
+        if !head_scope.is_api() && !base_scope.is_api() {
+            continue;
+        }
+        if let (Scope::Unpublished(why), true) = (&head_scope, base_scope.is_api()) {
+            withdrawn.push(format!("{} ({why})", file.path));
             continue;
         }
         let read = |source: Option<&String>, side: &Scope| match source {
@@ -231,12 +237,12 @@ pub fn api_contract(
                 listed(&failing)
             ),
         )
-    } else if parsed == 0 && unreadable.is_empty() && unindexed.is_empty() {
+    } else if parsed == 0 && unreadable.is_empty() && unindexed.is_empty() && withdrawn.is_empty() {
         (
             AxisVerdict::Pass,
             "no file that carries a public API changed".to_string(),
         )
-    } else if parsed == 0 && unreadable.is_empty() {
+    } else if parsed == 0 && unreadable.is_empty() && !unindexed.is_empty() {
         (
             AxisVerdict::Unavailable,
             format!(
@@ -253,8 +259,14 @@ pub fn api_contract(
                 unchecked.join(", ")
             ),
         )
-    } else if !deliberate.is_empty() || !undecided.is_empty() {
+    } else if !deliberate.is_empty() || !undecided.is_empty() || !withdrawn.is_empty() {
         let mut parts = Vec::new();
+        if !withdrawn.is_empty() {
+            parts.push(format!(
+                "no longer published, so its API is not compared (not gating): {}",
+                listed(&withdrawn)
+            ));
+        }
         if !deliberate.is_empty() {
             parts.push(format!(
                 "breaking changes with a version bump that allows them: {}",

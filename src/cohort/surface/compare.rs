@@ -803,9 +803,13 @@ fn modifiers_change(old: &Item, new: &Item) -> (Severity, &'static str) {
     let only_called = old.parent.is_none();
     // A Go method whose receiver is no longer a pointer is in the method set of both `T` and
     // `*T`: every call and interface it satisfied still holds.
-    let harmless_removal = removed
-        .iter()
-        .all(|w| (*w == "unsafe" && only_called) || *w == GO_POINTER_RECEIVER);
+    // Dropping `abstract` (a method now has a body, a class can be instantiated) or `final` /
+    // `sealed` (now open to subclasses and overrides) keeps every call and override working.
+    let harmless_removal = removed.iter().all(|w| {
+        (*w == "unsafe" && only_called)
+            || *w == GO_POINTER_RECEIVER
+            || matches!(w.as_str(), "abstract" | "final" | "sealed")
+    });
     let harmless_addition = added.iter().all(|w| *w == "const");
     if harmless_removal && harmless_addition {
         (
@@ -814,8 +818,10 @@ fn modifiers_change(old: &Item, new: &Item) -> (Severity, &'static str) {
                 "now const"
             } else if removed.iter().any(|w| *w == GO_POINTER_RECEIVER) {
                 "value receiver (in the method set of both T and *T)"
-            } else {
+            } else if removed.iter().any(|w| *w == "unsafe") {
                 "no longer unsafe"
+            } else {
+                "no longer abstract, final or sealed"
             },
         )
     } else if added.iter().any(|w| *w == "unsafe") {

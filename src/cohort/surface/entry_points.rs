@@ -30,7 +30,7 @@ pub fn script_scope(path: &str, read: Read) -> Option<Scope> {
     let (root, manifest) = package_of(path, read)?;
     let compact: String = manifest.chars().filter(|c| !c.is_whitespace()).collect();
     if compact.contains("\"private\":true") {
-        return Some(Scope::NotApi("a private package (not published)"));
+        return Some(Scope::Unpublished("\"private\": true in its package.json"));
     }
     let entries = entry_files(&root, &manifest, read)?;
     let mut reached: BTreeMap<String, Reach> = BTreeMap::new();
@@ -133,9 +133,10 @@ fn collect_targets(value: &serde_json::Value, out: &mut Vec<String>) {
 
 /// The source file an entry point target is built from: itself when it is in the repository,
 /// else the same path under a source directory in place of the build directory
-/// (`distribution/index.d.ts` → `source/index.ts`).
+/// (`distribution/index.d.ts` → `source/index.ts`). A target naming a folder is that folder's
+/// `index` (got's `"main": "dist/source"` is `source/index.ts`).
 fn source_of(root: &str, target: &str, read: Read) -> Option<String> {
-    let target = target.trim_start_matches("./");
+    let target = target.trim_start_matches("./").trim_end_matches('/');
     let stem = strip_script_extension(target);
     let mut candidates = vec![target.to_string()];
     let (first, rest) = stem.split_once('/').unwrap_or(("", stem));
@@ -146,6 +147,11 @@ fn source_of(root: &str, target: &str, read: Read) -> Option<String> {
             join(dir, rest)
         };
         candidates.extend(SOURCE_EXTENSIONS.iter().map(|e| format!("{base}.{e}")));
+        candidates.extend(
+            SOURCE_EXTENSIONS
+                .iter()
+                .map(|e| format!("{base}/index.{e}")),
+        );
     }
     candidates
         .into_iter()
@@ -362,6 +368,39 @@ mod tests {
         ));
     }
 
+    // got #1298: `"main": "dist/source"` names a folder built from `source/`; `parseBody`,
+    // exported by a module the entry point never re-exports, is not public.
+    #[test]
+    fn an_entry_point_naming_a_folder_is_its_index() {
+        let read = repo(&[
+            (
+                "package.json",
+                r#"{"main": "dist/source", "types": "dist/source"}"#,
+            ),
+            (
+                "source/index.ts",
+                "export default got;\nexport * from './as-promise';\n",
+            ),
+            (
+                "source/as-promise/index.ts",
+                "export * from './types';\nexport {PromisableRequest};\n",
+            ),
+            ("source/as-promise/types.ts", "export type Got = {};\n"),
+            (
+                "source/as-promise/core.ts",
+                "export const parseBody = (response: Response): unknown => response;\n",
+            ),
+        ]);
+        assert_eq!(
+            script_scope("source/as-promise/types.ts", &read),
+            Some(Scope::Exported)
+        );
+        assert!(matches!(
+            script_scope("source/as-promise/core.ts", &read),
+            Some(Scope::NotApi(_))
+        ));
+    }
+
     #[test]
     fn without_known_entry_points_every_export_counts() {
         let read = repo(&[
@@ -389,7 +428,7 @@ mod tests {
         ]);
         assert!(matches!(
             script_scope("index.js", &read),
-            Some(Scope::NotApi(_))
+            Some(Scope::Unpublished(_))
         ));
     }
 }

@@ -111,7 +111,28 @@ fn type_items(node: Node, src: Src, key: &str, out: &mut Surface) {
         _ => "class",
     };
     let body = node.child_by_field_name("body");
-    let mods = modifiers(node, src);
+    let mut mods = modifiers(node, src);
+    // A class whose constructors are all private or package-private cannot be extended or
+    // instantiated by its users: `abstract`, `final` and `sealed` say nothing to them
+    // (javapoet's `ClassName`, abstract with a private constructor, then final).
+    let constructors: Vec<Node> = body
+        .map(|b| {
+            named(b)
+                .into_iter()
+                .filter(|m| m.kind() == "constructor_declaration")
+                .collect()
+        })
+        .unwrap_or_default();
+    let closed = kind == "class"
+        && !constructors.is_empty()
+        && constructors.iter().all(|c| {
+            !modifiers(*c, src)
+                .iter()
+                .any(|m| m == "public" || m == "protected")
+        });
+    if closed {
+        mods.retain(|m| !matches!(m.as_str(), "abstract" | "final" | "sealed" | "non-sealed"));
+    }
     let mut item = Item::new(
         kind,
         key,

@@ -17,6 +17,10 @@ pub type Read<'a> = &'a dyn Fn(&str) -> Option<String>;
 pub enum Scope {
     /// Not part of any published API, and why.
     NotApi(&'static str),
+    /// In a package its manifest says is never published (`publish = false`, `"private":
+    /// true`), and why: nothing in it is a contract. A package that becomes so at the head
+    /// was withdrawn as a whole, which is a packaging decision, not a removal of each item.
+    Unpublished(&'static str),
     /// Every name the language's own rule makes public.
     Exported,
     /// Only these names (re-exported from a private module).
@@ -24,9 +28,14 @@ pub enum Scope {
 }
 
 impl Scope {
+    /// Whether any name of the file can be part of a published API.
+    pub fn is_api(&self) -> bool {
+        !matches!(self, Scope::NotApi(_) | Scope::Unpublished(_))
+    }
+
     pub fn exports(&self, name: &str) -> bool {
         match self {
-            Scope::NotApi(_) => false,
+            Scope::NotApi(_) | Scope::Unpublished(_) => false,
             Scope::Exported => true,
             Scope::Only(names) => names.contains(name),
         }
@@ -228,7 +237,7 @@ fn rust_scope(path: &str, read: Read) -> Scope {
         return Scope::NotApi("a proc-macro crate (its items are not callable from outside)");
     }
     if compact.contains("publish=false") {
-        return Scope::NotApi("an unpublished crate");
+        return Scope::Unpublished("publish = false in its Cargo.toml");
     }
     let Some(inner) = relative.strip_prefix("src/") else {
         return Scope::NotApi("outside the crate's src/");

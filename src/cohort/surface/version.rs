@@ -197,7 +197,7 @@ fn python_package_version(
 }
 
 /// Whether `version` is a development or pre-release version (`.dev0`, `-dev`, `rc1`,
-/// `-alpha.2`, `b3`) of a release that may break: `X.0.0` above 1.0, or below 1.0 a new minor
+/// `-alpha.2`, `b3`, `-SNAPSHOT`) of a release that may break: `X.0.0` above 1.0, or below 1.0 a new minor
 /// (`0.14.0`) or any `0.0.z` (Cargo's rule, the one `breaking` applies).
 fn towards_a_break(version: &str) -> bool {
     let version = version.trim_start_matches('v');
@@ -205,13 +205,18 @@ fn towards_a_break(version: &str) -> bool {
         .find(|c: char| !(c.is_ascii_digit() || c == '.'))
         .unwrap_or(version.len());
     let (release, rest) = version.split_at(release_len);
-    let pre = rest.trim_start_matches(['.', '-', '_']).to_ascii_lowercase();
-    let marked = ["dev", "a", "alpha", "b", "beta", "rc", "c", "pre", "preview"]
-        .iter()
-        .any(|m| {
-            pre.strip_prefix(m)
-                .is_some_and(|after| after.is_empty() || !after.starts_with(char::is_alphabetic))
-        });
+    let pre = rest
+        .trim_start_matches(['.', '-', '_'])
+        .to_ascii_lowercase();
+    // Python's `.devN`/`aN`/`bN`/`rcN`, SemVer's `-alpha.1`, Maven's `-SNAPSHOT`.
+    let marked = [
+        "dev", "a", "alpha", "b", "beta", "rc", "c", "pre", "preview", "snapshot",
+    ]
+    .iter()
+    .any(|m| {
+        pre.strip_prefix(m)
+            .is_some_and(|after| after.is_empty() || !after.starts_with(char::is_alphabetic))
+    });
     if !marked {
         return false;
     }
@@ -298,6 +303,7 @@ mod tests {
             "0.12-dev",
             "0.3.0b2",
             "0.0.4-pre",
+            "1.0.0-SNAPSHOT",
         ] {
             assert!(towards_a_break(towards), "{towards}");
         }
@@ -310,6 +316,7 @@ mod tests {
             "1.4.0-rc.1",
             "2.0.0.post1",
             "2.0.0+local",
+            "1.11.0-SNAPSHOT",
         ] {
             assert!(!towards_a_break(not), "{not}");
         }
@@ -321,8 +328,14 @@ mod tests {
             bump("src/lib.rs", Grammar::Rust, &head, &base)
         };
         assert!(matches!(release("3.0.0-rc.2", "3.0.0"), Bump::Breaking(_)));
-        assert!(matches!(release("2.4.0", "3.0.0-alpha.1"), Bump::Breaking(_)));
-        assert!(matches!(release("2.4.0-rc.1", "2.4.0"), Bump::Compatible(_)));
+        assert!(matches!(
+            release("2.4.0", "3.0.0-alpha.1"),
+            Bump::Breaking(_)
+        ));
+        assert!(matches!(
+            release("2.4.0-rc.1", "2.4.0"),
+            Bump::Compatible(_)
+        ));
     }
 
     fn files(entries: &[(&str, &str)]) -> impl Fn(&str) -> Option<String> + use<> {
@@ -356,12 +369,20 @@ mod tests {
             Bump::Breaking(v) if v.contains("0.14.dev")
         ));
         assert_eq!(
-            bump("werkzeug/datastructures.py", Grammar::Python, &released, &released),
+            bump(
+                "werkzeug/datastructures.py",
+                Grammar::Python,
+                &released,
+                &released
+            ),
             Bump::Compatible(Some("werkzeug/__init__.py 0.13.1".to_string()))
         );
         // A src layout with the version in `__about__.py` (hatch), and a minor in development.
         let about = files(&[
-            ("pyproject.toml", "[project]\nname = \"p\"\ndynamic = [\"version\"]\n"),
+            (
+                "pyproject.toml",
+                "[project]\nname = \"p\"\ndynamic = [\"version\"]\n",
+            ),
             ("src/p/__init__.py", "from .__about__ import __version__\n"),
             ("src/p/__about__.py", "__version__: str = \"2.3.0.dev0\"\n"),
         ]);

@@ -415,6 +415,30 @@ fn java_annotations_and_unexported_packages_are_not_breaks() {
     );
 }
 
+// javapoet #643: `ClassName` was abstract with only a private constructor and became final,
+// its abstract methods concrete. No user could extend it, and a method that gains a body keeps
+// every call and override working. A class users can extend still fails when it becomes final.
+#[test]
+fn java_abstract_to_final_matters_only_for_a_class_users_can_extend() {
+    let path = "src/main/java/com/acme/api/Name.java";
+    let closed = "package com.acme.api;\n\npublic abstract class Name {\n  private Name(String s) {}\n  public abstract String simple();\n  public static Name get(String s) { return null; }\n}\n";
+    let closed_final = "package com.acme.api;\n\npublic final class Name {\n  private Name(String s) {}\n  public String simple() { return \"\"; }\n  public static Name get(String s) { return null; }\n}\n";
+    let axis = api_after(&[(path, closed)], &[(path, closed_final)]);
+    assert_clears(&axis);
+    assert!(
+        !axis.detail.contains("declaration changed"),
+        "{}",
+        axis.detail
+    );
+
+    let open = closed.replace("private Name(", "protected Name(");
+    let open_final = closed_final.replace("private Name(", "protected Name(");
+    assert_fails(
+        &api_after(&[(path, &open)], &[(path, &open_final)]),
+        &["`Name` declaration changed", "final class"],
+    );
+}
+
 // A package named `com.example` is a package like any other; an `examples/` folder beside the
 // sources is not anyone's API.
 #[test]
@@ -584,4 +608,106 @@ fn java_a_method_still_inherited_from_a_superclass_in_another_file_is_not_remove
         &api_after(&base, &[("src/main/java/com/acme/Widget.java", head)]),
         &["Widget.size"],
     );
+}
+
+/// serde_json's merged PR #185: the branch that made the 0.9 breaks set `publish = false`
+/// first. A package withdrawn from publishing at the head is a packaging decision: every item
+/// was not removed one by one, so it warns with the reason and does not gate. A break in a
+/// package that stays published still fails.
+#[test]
+fn a_package_withdrawn_from_publishing_warns_and_does_not_gate() {
+    let head = BUILDER.replace(
+        "pub fn spawn(name: &str, threads: usize)",
+        "pub fn spawn(name: &str, threads: usize, stack: usize)",
+    );
+    let unpublished = CARGO.replace("edition", "publish = false # breaking for 2.0\nedition");
+    let axis = api_after(
+        &rust_base(),
+        &[("src/runtime.rs", &head), ("Cargo.toml", &unpublished)],
+    );
+    assert_eq!(axis.verdict, AxisVerdict::Warn, "{}", axis.detail);
+    assert!(
+        axis.detail.contains("no longer published")
+            && axis.detail.contains("src/runtime.rs (publish = false"),
+        "{}",
+        axis.detail
+    );
+    assert_fails(
+        &api_after(&rust_base(), &[("src/runtime.rs", &head)]),
+        &["`spawn` a required parameter added"],
+    );
+
+    // The same for a JavaScript package that becomes `"private": true`.
+    let package = |private: &str| {
+        format!("{{\"name\": \"p\", \"version\": \"1.2.0\",{private} \"main\": \"index.js\"}}")
+    };
+    let base = [
+        ("package.json", package("")),
+        (
+            "index.js",
+            "export function get(url, options) {\n  return url;\n}\n".to_string(),
+        ),
+    ];
+    let base: Vec<(&str, &str)> = base.iter().map(|(p, t)| (*p, t.as_str())).collect();
+    let removed = "export function fetchIt(url) {\n  return url;\n}\n";
+    let axis = api_after(
+        &base,
+        &[
+            ("index.js", removed),
+            ("package.json", &package(" \"private\": true,")),
+        ],
+    );
+    assert_eq!(axis.verdict, AxisVerdict::Warn, "{}", axis.detail);
+    assert!(axis.detail.contains("\"private\": true"), "{}", axis.detail);
+    assert_fails(
+        &api_after(&base, &[("index.js", removed)]),
+        &["`get` removed"],
+    );
+}
+
+/// werkzeug's merged PRs #1164 and #1017 were made on `0.14.dev` and `0.12-dev`, the version
+/// `setup.py` reads from the package's `__version__`: the change ships in a 0.x minor release,
+/// which may break. The same change on a released version, or on a minor in development above
+/// 1.0, still fails.
+#[test]
+fn a_break_on_a_development_version_of_a_breaking_release_warns() {
+    let setup = "import re\nwith open('pkg/__init__.py') as f:\n    version = re.search(r\"__version__ = '(.*?)'\", f.read()).group(1)\nsetup(name='pkg', version=version)\n";
+    let module = "class Headers:\n    def setdefault(self, key, value):\n        return value\n";
+    let renamed = module
+        .replace("value)", "default)")
+        .replace("return value", "return default");
+    let with_version = |version: &str| {
+        vec![
+            ("setup.py".to_string(), setup.to_string()),
+            (
+                "pkg/__init__.py".to_string(),
+                format!("__version__ = '{version}'\n"),
+            ),
+            ("pkg/datastructures.py".to_string(), module.to_string()),
+        ]
+    };
+    for (version, breaks) in [("0.14.dev", false), ("0.13.1", true), ("2.3.0.dev0", true)] {
+        let base = with_version(version);
+        let base: Vec<(&str, &str)> = base.iter().map(|(p, t)| (p.as_str(), t.as_str())).collect();
+        let axis = api_after(&base, &[("pkg/datastructures.py", &renamed)]);
+        if breaks {
+            assert_fails(
+                &axis,
+                &["`Headers.setdefault` `value` renamed to `default`"],
+            );
+        } else {
+            assert_eq!(
+                axis.verdict,
+                AxisVerdict::Warn,
+                "{version}: {}",
+                axis.detail
+            );
+            assert!(
+                axis.detail
+                    .contains("pkg/__init__.py: 0.14.dev is a development version"),
+                "{}",
+                axis.detail
+            );
+        }
+    }
 }
