@@ -783,11 +783,11 @@ fn cockpit_command(cli: &Cli, pr: &str, runtime: &tokio::runtime::Runtime) -> an
     let mut screen = ui::app::Screen::open(
         PrHeader {
             repo: match &reference {
-                reference::PrRef::Github { owner, repo, .. } => format!("{owner}/{repo}"),
+                reference::PrRef::Hosted(pr) => format!("{}/{}", pr.owner, pr.repo),
                 reference::PrRef::Local { path, .. } => path.display().to_string(),
             },
             number: match &reference {
-                reference::PrRef::Github { number, .. } => number.to_string(),
+                reference::PrRef::Hosted(pr) => pr.number.to_string(),
                 reference::PrRef::Local { .. } => String::new(),
             },
             ..PrHeader::default()

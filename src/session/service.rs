@@ -180,7 +180,7 @@ impl<P: Publisher> Session<P> {
 
     pub fn opening(&self) -> Opening {
         let repo = match &self.prepared.reference {
-            crate::pr::reference::PrRef::Github { owner, repo, .. } => format!("{owner}/{repo}"),
+            crate::pr::reference::PrRef::Hosted(pr) => format!("{}/{}", pr.owner, pr.repo),
             crate::pr::reference::PrRef::Local { .. } => self.state().pr.key.to_string(),
         };
         Opening {
