@@ -222,11 +222,10 @@ fn triage_undo_editor_gate_and_publish_at_80x24() {
     tmux.keys(&["Enter"]);
     tmux.wait_for("the filter", |s| s.contains("filter: p0"));
     tmux.keys(&["c"]);
-    tmux.wait_for("the confirmation", |s| s.contains(" ready"));
+    // At 80 columns a row's status is one glyph at the list's edge (`✓` ready).
+    tmux.wait_for("the confirmation", |s| s.contains(" ✓│"));
     tmux.keys(&["u"]);
-    tmux.wait_for("the undo", |s| {
-        s.contains("undone:") && !s.contains(" ready")
-    });
+    tmux.wait_for("the undo", |s| s.contains("undone:") && !s.contains(" ✓│"));
 
     // The comment, written in the person's editor.
     tmux.keys(&["E"]);
@@ -471,12 +470,13 @@ fn a_cohort_is_dismissed_with_one_reason_and_undone_in_one_step_at_80x24() {
     });
     tmux.text("test keys, rotated");
     tmux.keys(&["Enter"]);
+    // At 80 columns a row's status is one glyph at the list's edge (`✗` dismissed).
     tmux.wait_for("both dismissed", |s| {
-        s.contains("dismissed 2 findings") && s.matches("dismissed").count() >= 3
+        s.contains("dismissed 2 findings") && s.matches(" ✗│").count() >= 2
     });
     tmux.keys(&["u"]);
     tmux.wait_for("both open again in one undo", |s| {
-        s.contains("undone: 2 of the 2 changes") && !s.contains("dismissed ")
+        s.contains("undone: 2 of the 2 changes") && !s.contains(" ✗│")
     });
     // A range from the first secret: V, one row down, confirm: both, then one undo.
     tmux.keys(&["Home", "j"]);
