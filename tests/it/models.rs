@@ -1039,3 +1039,87 @@ fn the_cockpit_shows_a_pass_waiting_out_a_rate_limit_and_logs_it() {
     tmux.keys(&["q"]);
     assert_ne!(tmux.exit_code(&exit), 0);
 }
+
+/// Stopping from the cockpit, through the binary: `S` in the reviewers pane stops the selected
+/// model reviewer (its server never answers: the stop, not a timeout, ends it) while the others
+/// go on reading; `X` twice stops the rest of the run, and the round ends Inconclusive with
+/// every required reviewer failed `cancelled`.
+#[test]
+fn one_reviewer_then_the_whole_run_are_stopped_from_the_cockpit() {
+    use crate::support::faults::Gate;
+    use crate::support::tmux::Tmux;
+
+    let repo = repository(false);
+    let server = OpenAiServer::start();
+    let held = Gate::new();
+    for role in ["engineer", "qa", "architect"] {
+        server.route(
+            &marker(role, "review"),
+            [Reply::fault(held.hold(), finish("too late"))],
+        );
+    }
+    pass_defaults(&server);
+
+    let dir = tempfile::tempdir().unwrap();
+    let config = config(dir.path(), "");
+    let data = dir.path().join("data");
+    let exit = dir.path().join("exit");
+    let command = format!(
+        "{} '{}' --force --model-url {} --model scripted-model; echo $? > {}; sleep 30",
+        env!("CARGO_BIN_EXE_review-tui"),
+        reference(&repo),
+        server.base_url(),
+        exit.display()
+    );
+    let tmux = Tmux::start(
+        "stops",
+        &command,
+        200,
+        50,
+        &[
+            ("REVIEW_TUI_DATA_DIR", &data),
+            ("REVIEW_TUI_CONFIG", &config),
+            ("REVIEW_TUI_PERSON", Path::new("tester")),
+        ],
+    );
+    let row = |screen: &str, name: &str| {
+        screen
+            .lines()
+            .find_map(|l| {
+                // The reviewers pane's row: `│⠋ qa          reading …`.
+                let at = l.find(&format!(" {name} "))?;
+                let start = l[..at].rfind('│')?;
+                Some(l[start..].to_string())
+            })
+            .unwrap_or_default()
+    };
+    // Reading, or waiting on the server that holds every answer.
+    let going = |row: String| row.contains("reading") || row.contains("waiting");
+    tmux.wait_for("three model reviewers reading", |s| {
+        ["engineer", "qa", "architect"]
+            .iter()
+            .all(|name| going(row(s, name)))
+    });
+    // The reviewers pane arrives with its first row (engineer) selected.
+    tmux.keys(&["3"]);
+    tmux.keys(&["S"]);
+    let one = tmux.wait_for("the engineer stopped", |s| {
+        row(s, "engineer").contains("failed") && row(s, "engineer").contains("cancelled")
+    });
+    assert!(going(row(&one, "qa")), "{one}");
+    assert!(going(row(&one, "architect")), "{one}");
+    assert!(one.contains("RUNNING"), "{one}");
+
+    tmux.keys(&["X"]);
+    tmux.wait_for("the second press asked for", |s| s.contains("X again"));
+    tmux.keys(&["X"]);
+    let stopped = tmux.wait_for("the run stopped", |s| {
+        !s.contains("RUNNING") && s.contains("INCONCLUSIVE")
+    });
+    for name in ["qa", "architect"] {
+        assert!(row(&stopped, name).contains("failed"), "{stopped}");
+    }
+    tmux.keys(&["q"]);
+    assert_eq!(tmux.exit_code(&exit), 7, "Inconclusive exits 7");
+    held.open();
+}
