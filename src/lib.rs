@@ -13,6 +13,7 @@ pub mod diff;
 pub mod error_text;
 pub mod exit;
 pub mod gc;
+pub mod path_component;
 pub mod pr;
 pub mod printable;
 pub mod publish;

@@ -544,6 +544,8 @@ fn headless_command(
     let (tap, mut taps) = tokio::sync::mpsc::unbounded_channel();
     let estimates = std::thread::spawn(move || {
         use review_tui::review::events::EventKind;
+        use review_tui::reviewers::model::passes::PassNote;
+        use review_tui::reviewers::model::provider::Heard;
         while let Some(event) = taps.blocking_recv() {
             match event {
                 round::Tap::Estimate(estimate) => say(estimate),
@@ -554,6 +556,36 @@ fn headless_command(
                 }) => say(format!(
                     "waiting for {host} (reviewer {reviewer}): {waited_secs} s, no complete answer yet"
                 )),
+                round::Tap::Event(review_tui::review::events::ReviewEvent {
+                    reviewer,
+                    kind:
+                        EventKind::Retrying {
+                            attempt,
+                            of,
+                            wait_secs,
+                            reason,
+                            ..
+                        },
+                    ..
+                }) => say(format!(
+                    "reviewer {reviewer}: {}",
+                    review_tui::review::events::retry_note(attempt, of, wait_secs, &reason)
+                )),
+                // The passes after the reviewers are held up the same ways.
+                round::Tap::Pass(phase, PassNote::Heard(Heard::Retrying(note))) => say(format!(
+                    "{phase}: {}",
+                    review_tui::review::events::retry_note(
+                        note.attempt,
+                        note.of,
+                        note.wait.as_secs_f64().ceil() as u64,
+                        &note.reason
+                    )
+                )),
+                round::Tap::Pass(phase, PassNote::Heard(Heard::Waiting { host, waited_secs })) => {
+                    say(format!(
+                        "waiting for {host} ({phase}): {waited_secs} s, no complete answer yet"
+                    ))
+                }
                 _ => {}
             }
         }
@@ -751,11 +783,11 @@ fn cockpit_command(cli: &Cli, pr: &str, runtime: &tokio::runtime::Runtime) -> an
     let mut screen = ui::app::Screen::open(
         PrHeader {
             repo: match &reference {
-                reference::PrRef::Github { owner, repo, .. } => format!("{owner}/{repo}"),
+                reference::PrRef::Hosted(pr) => format!("{}/{}", pr.owner, pr.repo),
                 reference::PrRef::Local { path, .. } => path.display().to_string(),
             },
             number: match &reference {
-                reference::PrRef::Github { number, .. } => number.to_string(),
+                reference::PrRef::Hosted(pr) => pr.number.to_string(),
                 reference::PrRef::Local { .. } => String::new(),
             },
             ..PrHeader::default()

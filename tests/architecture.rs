@@ -78,7 +78,14 @@ fn the_check_recognises_every_form_of_use() {
 const LAYERS: &[(&str, &[&str])] = &[
     (
         "foundation",
-        &["base64", "commit_id", "error_text", "printable", "waiting"],
+        &[
+            "base64",
+            "commit_id",
+            "error_text",
+            "path_component",
+            "printable",
+            "waiting",
+        ],
     ),
     ("the review model", &["review"]),
     (
@@ -326,4 +333,80 @@ fn the_error_check_finds_string_errors_in_every_spelling() {
     assert!(string_errors("fn h() -> Result<String, ToolError>").is_empty());
     assert!(string_errors("fn i() -> Result<BTreeMap<Role, String>, RosterError>").is_empty());
     assert!(string_errors("fn j() -> io::Result<String>").is_empty());
+}
+
+// ---- The forge is a port: the space layer knows no forge's conventions ----
+
+/// Files compiled only for tests: declared `#[cfg(test)] mod x;` by their parent, and
+/// everything under such a module's folder.
+fn test_only_files(src: &Path) -> std::collections::BTreeSet<PathBuf> {
+    let mut files = Vec::new();
+    rust_files(src, &mut files);
+    let mut test_only = std::collections::BTreeSet::new();
+    for file in &files {
+        let lines: Vec<String> = fs::read_to_string(file)
+            .unwrap()
+            .lines()
+            .map(|l| l.trim().to_string())
+            .collect();
+        let name = file.file_name().unwrap().to_string_lossy();
+        // A `foo.rs` declares its children in `foo/`; `mod.rs` and `lib.rs` beside themselves.
+        let dir = if name == "mod.rs" || name == "lib.rs" || name == "main.rs" {
+            file.parent().unwrap().to_path_buf()
+        } else {
+            file.with_extension("")
+        };
+        for (i, line) in lines.iter().enumerate() {
+            if line != "#[cfg(test)]" {
+                continue;
+            }
+            let Some(decl) = lines[i + 1..]
+                .iter()
+                .find(|l| !l.is_empty() && !l.starts_with("#["))
+            else {
+                continue;
+            };
+            let decl = decl
+                .trim_start_matches("pub(crate) ")
+                .trim_start_matches("pub(super) ")
+                .trim_start_matches("pub ");
+            if let Some(module) = decl.strip_prefix("mod ").and_then(|d| d.strip_suffix(';')) {
+                test_only.insert(dir.join(format!("{module}.rs")));
+                let folder = dir.join(module);
+                if folder.is_dir() {
+                    let mut inside = Vec::new();
+                    rust_files(&folder, &mut inside);
+                    test_only.extend(inside);
+                }
+            }
+        }
+    }
+    test_only
+}
+
+#[test]
+fn the_space_layer_names_no_forge() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let test_only = test_only_files(&src);
+    assert!(test_only.contains(&src.join("space/test_repo.rs")));
+    let mut files = Vec::new();
+    rust_files(&src.join("space"), &mut files);
+    let mut offenders = Vec::new();
+    for file in files {
+        let relative = file.strip_prefix(&src).unwrap();
+        if is_test_file(relative) || test_only.contains(&file) {
+            continue;
+        }
+        let code = production_code(&fs::read_to_string(&file).unwrap()).to_lowercase();
+        for name in ["github", "refs/pull", "gitlab", "merge-requests"] {
+            if code.contains(name) {
+                offenders.push(format!("src/{}: names `{name}`", relative.display()));
+            }
+        }
+    }
+    assert!(
+        offenders.is_empty(),
+        "the space layer must ask the forge (`pr::hosted::ForgeKind`), not know it:\n{}",
+        offenders.join("\n")
+    );
 }

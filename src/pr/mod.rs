@@ -3,6 +3,9 @@
 pub mod eligibility;
 pub mod forge;
 pub mod github;
+pub mod hosted;
 pub mod local;
+pub mod ref_error;
 pub mod reference;
+pub mod registry;
 pub mod token;

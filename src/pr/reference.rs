@@ -1,21 +1,20 @@
-//! Pull request references as a user types them. Parsing is pure: whether a local path is a
-//! repository, or a ref exists, is checked by the forge that opens it.
+//! Pull request references as a user types them. Each registered forge (`pr::registry`) is
+//! offered the text first; what none of them claims is a local repository path. Parsing is
+//! pure: whether a local path is a repository, or a ref exists, is checked by the forge that
+//! opens it.
 
 use std::fmt;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
-use thiserror::Error;
+use super::hosted::{ForgeKind, HostedPr};
+pub use super::ref_error::RefError;
+use super::registry::FORGES;
 
 /// What the user pointed at.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum PrRef {
-    Github {
-        /// `github.com`, or a GitHub Enterprise host.
-        host: String,
-        owner: String,
-        repo: String,
-        number: u64,
-    },
+    /// A PR on a registered forge, in that forge's one spelling.
+    Hosted(HostedPr),
     /// A branch range in a local repository. `None` means "work it out": the current branch
     /// for the head, its upstream (else `main`/`master`) for the base.
     Local {
@@ -25,38 +24,20 @@ pub enum PrRef {
     },
 }
 
-pub const ACCEPTED_FORMS: &str = "https://github.com/OWNER/REPO/pull/N, OWNER/REPO#N, a local repository PATH, PATH#BASE..HEAD, or PATH --base BASE --head HEAD";
+const LOCAL_FORMS: &str =
+    "a local repository PATH, PATH#BASE..HEAD, or PATH --base BASE --head HEAD";
 
-#[derive(Debug, Clone, PartialEq, Eq, Error)]
-pub enum RefError {
-    #[error("`{given}` is not a pull request reference: use {ACCEPTED_FORMS}")]
-    Unrecognized { given: String },
-    #[error("`{given}`: {reason}")]
-    Invalid { given: String, reason: String },
-    #[error("--base and --head are for a local repository PATH, not for `{given}`")]
-    RangeFlagsOnRemote { given: String },
-    #[error(
-        "`{given}` already names a range: drop --base/--head, or give PATH alone with \
-         --base BASE --head HEAD"
-    )]
-    RangeTwice { given: String },
+/// Every form `forges` and a local repository accept, for the error that lists them.
+pub fn accepted_forms(forges: &[&dyn ForgeKind]) -> String {
+    let mut forms: Vec<&str> = forges.iter().map(|f| f.reference_forms()).collect();
+    forms.push(LOCAL_FORMS);
+    forms.join(", ")
 }
 
 impl fmt::Display for PrRef {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            PrRef::Github {
-                host,
-                owner,
-                repo,
-                number,
-            } => {
-                if host == "github.com" {
-                    write!(f, "{owner}/{repo}#{number}")
-                } else {
-                    write!(f, "{host}/{owner}/{repo}#{number}")
-                }
-            }
+            PrRef::Hosted(pr) => pr.fmt(f),
             PrRef::Local { path, base, head } => {
                 write!(f, "{}", path.display())?;
                 match (base, head) {
@@ -73,26 +54,48 @@ impl fmt::Display for PrRef {
     }
 }
 
-/// Parses a reference. `base`/`head` are the `--base`/`--head` flags, which only go with a
-/// local path written without a range: both at once would say the range twice, and one of
-/// them would have to be ignored.
+/// Parses a reference against the registered forges. `base`/`head` are the `--base`/`--head`
+/// flags, which only go with a local path written without a range: both at once would say the
+/// range twice, and one of them would have to be ignored.
 pub fn parse(text: &str, base: Option<&str>, head: Option<&str>) -> Result<PrRef, RefError> {
+    parse_with(FORGES, text, base, head)
+}
+
+/// [`parse`] against `forges`, in order: the first that claims the text takes it.
+pub fn parse_with(
+    forges: &[&dyn ForgeKind],
+    text: &str,
+    base: Option<&str>,
+    head: Option<&str>,
+) -> Result<PrRef, RefError> {
     let given = text.trim();
     let unrecognized = || RefError::Unrecognized {
         given: given.to_string(),
+        forms: accepted_forms(forges),
     };
     if given.is_empty() {
         return Err(unrecognized());
     }
-    let parsed = if let Some(rest) = given
-        .strip_prefix("https://")
-        .or_else(|| given.strip_prefix("http://"))
-    {
-        parse_url(given, rest)?
-    } else if let Some(github) = parse_short(given)? {
-        github
-    } else {
-        parse_local(given)?
+    let mut hosted = None;
+    for forge in forges {
+        if let Some(pr) = forge.parse_reference(given)? {
+            hosted = Some(pr);
+            break;
+        }
+    }
+    let parsed = match hosted {
+        Some(pr) => PrRef::Hosted(pr),
+        // A URL no forge claims is not a path either.
+        None if given.starts_with("https://") || given.starts_with("http://") => {
+            return Err(unrecognized());
+        }
+        None => parse_local(given).map_err(|e| match e {
+            RefError::Unrecognized { given, .. } => RefError::Unrecognized {
+                given,
+                forms: accepted_forms(forges),
+            },
+            other => other,
+        })?,
     };
     match parsed {
         PrRef::Local {
@@ -115,87 +118,11 @@ pub fn parse(text: &str, base: Option<&str>, head: Option<&str>) -> Result<PrRef
             base: base.map(str::to_string).or(range_base),
             head: head.map(str::to_string).or(range_head),
         }),
-        github if base.is_none() && head.is_none() => Ok(github),
+        hosted if base.is_none() && head.is_none() => Ok(hosted),
         _ => Err(RefError::RangeFlagsOnRemote {
             given: given.to_string(),
         }),
     }
-}
-
-/// `https://HOST/OWNER/REPO/pull/N[/files|/commits…][?query][#fragment]`
-fn parse_url(given: &str, rest: &str) -> Result<PrRef, RefError> {
-    let rest = rest.split(['?', '#']).next().unwrap_or("");
-    let parts: Vec<&str> = rest.split('/').collect();
-    let unrecognized = || RefError::Unrecognized {
-        given: given.to_string(),
-    };
-    if parts.len() < 5 || parts[3] != "pull" {
-        return Err(unrecognized());
-    }
-    let host = parts[0].to_ascii_lowercase();
-    let host = host.strip_prefix("www.").unwrap_or(&host).to_string();
-    if host.is_empty() {
-        return Err(unrecognized());
-    }
-    if !is_host(&host) {
-        // `github.com@evil.example` is evil.example with a user name: say so rather than guess.
-        return Err(RefError::Invalid {
-            given: given.to_string(),
-            reason: format!("{host:?} is not a host name (letters, digits, dots, dashes, a :port)"),
-        });
-    }
-    let number = parse_number(given, parts[4])?;
-    let (owner, repo) = (parts[1], parts[2].trim_end_matches(".git"));
-    check_name(given, "owner", owner)?;
-    check_name(given, "repository", repo)?;
-    Ok(PrRef::Github {
-        host,
-        owner: owner.to_string(),
-        repo: repo.to_string(),
-        number,
-    })
-}
-
-/// `HOST` or `HOST:PORT`, nothing else a URL's authority may hold (user names, brackets).
-fn is_host(host: &str) -> bool {
-    let (name, port) = match host.rsplit_once(':') {
-        Some((name, port)) => (name, Some(port)),
-        None => (host, None),
-    };
-    !name.is_empty()
-        && name
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || c == '.' || c == '-')
-        && port.is_none_or(|p| !p.is_empty() && p.parse::<u16>().is_ok())
-}
-
-/// `OWNER/REPO#N`. Returns `None` when the text does not have that shape, so it can still be a
-/// local path.
-fn parse_short(given: &str) -> Result<Option<PrRef>, RefError> {
-    let Some((slug, number)) = given.rsplit_once('#') else {
-        return Ok(None);
-    };
-    let Some((owner, repo)) = slug.split_once('/') else {
-        return Ok(None);
-    };
-    let plausible = !owner.is_empty()
-        && !repo.is_empty()
-        && !repo.contains('/')
-        && !owner.starts_with('.')
-        && !number.contains("..")
-        && !number.is_empty();
-    if !plausible || Path::new(slug).is_dir() && !number.chars().all(|c| c.is_ascii_digit()) {
-        return Ok(None);
-    }
-    let number = parse_number(given, number)?;
-    check_name(given, "owner", owner)?;
-    check_name(given, "repository", repo)?;
-    Ok(Some(PrRef::Github {
-        host: "github.com".into(),
-        owner: owner.to_string(),
-        repo: repo.to_string(),
-        number,
-    }))
 }
 
 /// `PATH` or `PATH#BASE..HEAD` (three dots are accepted too: the diff is always taken from the
@@ -206,6 +133,7 @@ fn parse_local(given: &str) -> Result<PrRef, RefError> {
         Some(_) => {
             return Err(RefError::Unrecognized {
                 given: given.to_string(),
+                forms: String::new(),
             });
         }
         None => (given, None),
@@ -229,6 +157,7 @@ fn parse_local(given: &str) -> Result<PrRef, RefError> {
     if path.is_empty() {
         return Err(RefError::Unrecognized {
             given: given.to_string(),
+            forms: String::new(),
         });
     }
     Ok(PrRef::Local {
@@ -238,46 +167,19 @@ fn parse_local(given: &str) -> Result<PrRef, RefError> {
     })
 }
 
-fn parse_number(given: &str, text: &str) -> Result<u64, RefError> {
-    match text.parse::<u64>() {
-        Ok(n) if n > 0 => Ok(n),
-        _ => Err(RefError::Invalid {
-            given: given.to_string(),
-            reason: format!("`{text}` is not a pull request number"),
-        }),
-    }
-}
-
-/// GitHub owner and repository names: letters, digits, `-`, `_`, `.`; nothing that could walk a
-/// path or an URL.
-fn check_name(given: &str, what: &str, name: &str) -> Result<(), RefError> {
-    let ok = !name.is_empty()
-        && name != "."
-        && name != ".."
-        && name
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'));
-    if ok {
-        Ok(())
-    } else {
-        Err(RefError::Invalid {
-            given: given.to_string(),
-            reason: format!("`{name}` is not a valid {what} name"),
-        })
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     fn github(owner: &str, repo: &str, number: u64) -> PrRef {
-        PrRef::Github {
+        PrRef::Hosted(HostedPr {
+            forge: "github".into(),
+            site: "github".into(),
             host: "github.com".into(),
             owner: owner.into(),
             repo: repo.into(),
             number,
-        }
+        })
     }
 
     #[test]
@@ -304,12 +206,14 @@ mod tests {
     fn enterprise_hosts_are_kept() {
         assert_eq!(
             parse("https://ghe.corp.example/team/app/pull/7", None, None),
-            Ok(PrRef::Github {
+            Ok(PrRef::Hosted(HostedPr {
+                forge: "github".into(),
+                site: "github-ghe.corp.example".into(),
                 host: "ghe.corp.example".into(),
                 owner: "team".into(),
                 repo: "app".into(),
                 number: 7
-            })
+            }))
         );
     }
 

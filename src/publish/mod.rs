@@ -113,13 +113,15 @@ pub fn destination(
         return Err(PublishError::Offline(offline.needs_network("publishing")));
     }
     match &prepared.reference {
-        PrRef::Github {
-            host,
-            owner,
-            repo,
-            number,
-        } => {
+        PrRef::Hosted(hosted) => {
             use crate::pr::github::{GithubClient, GithubForge};
+            let crate::pr::hosted::HostedPr {
+                host,
+                owner,
+                repo,
+                number,
+                ..
+            } = hosted;
             // The same host rule as `prepare`: an unconfigured host gets no request and no token.
             let api = (prepared.github.apis.api_for(host, api_url.as_deref()))
                 .map_err(|e| PublishError::forge("choosing the GitHub API")(e.into()))?;

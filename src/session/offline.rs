@@ -149,7 +149,7 @@ pub(crate) async fn reopen(
     .await??;
     let short = |sha: &str| sha[..sha.len().min(10)].to_string();
     let number = match &reference {
-        PrRef::Github { number, .. } => *number,
+        PrRef::Hosted(pr) => pr.number,
         PrRef::Local { .. } => 0,
     };
     // Only what the space recorded: GitHub was not asked, so the author, the state and the

@@ -15,6 +15,7 @@ use crate::pr::forge::{Forge, ForgeError, PrHistory, PullRequest};
 use crate::pr::github::{
     ApiHosts, GithubClient, GithubConfig, GithubError, GithubForge, RetryPolicy,
 };
+use crate::pr::hosted::ForgeKind;
 use crate::pr::local::{LocalError, LocalForge};
 use crate::pr::reference::{PrRef, RefError};
 use crate::pr::token::{self, Token};
@@ -237,12 +238,19 @@ pub async fn prepare(reference: PrRef, options: &PrepareOptions) -> Result<Prepa
     let root = crate::space::data_root(options.data_dir.as_deref())
         .map_err(|e| PrepareError::Other(e.to_string()))?;
     match &reference {
-        PrRef::Github {
-            host,
-            owner,
-            repo,
-            number,
-        } => {
+        PrRef::Hosted(hosted) => {
+            // Connecting is the one GitHub-only step left here: its client, token and
+            // settings. Naming the PR, its refs and its space are the forge's (`ForgeKind`).
+            let Some(forge_kind) = crate::pr::registry::find(&hosted.forge)
+                .filter(|kind| kind.id() == crate::pr::github::GITHUB.id())
+            else {
+                return Err(PrepareError::Other(format!(
+                    "{hosted}: this build cannot connect to forge `{}`",
+                    hosted.forge
+                )));
+            };
+            let (host, owner, repo, number) =
+                (&hosted.host, &hosted.owner, &hosted.repo, &hosted.number);
             // Refused before a token is even looked for: an unconfigured host gets nothing.
             let api_url = options
                 .github
@@ -259,7 +267,7 @@ pub async fn prepare(reference: PrRef, options: &PrepareOptions) -> Result<Prepa
                 Ok(pr) => pr,
                 // Unreachable, not refused: a 401/403/404 still fails with its own message.
                 Err(error) if error.is_unreachable() => {
-                    let key = SpaceKey::github(host, owner, repo, *number)
+                    let key = SpaceKey::hosted(hosted.clone())
                         .map_err(|e| PrepareError::Other(e.to_string()))?;
                     return crate::session::offline::reopen(
                         reference.clone(),
@@ -279,11 +287,11 @@ pub async fn prepare(reference: PrRef, options: &PrepareOptions) -> Result<Prepa
                     pr: Box::new(pr.clone()),
                 },
             );
-            let key = SpaceKey::github(host, owner, repo, *number)
-                .map_err(|e| PrepareError::Other(e.to_string()))?;
+            let key =
+                SpaceKey::hosted(hosted.clone()).map_err(|e| PrepareError::Other(e.to_string()))?;
             let source = Source {
                 remote: Some(pr.clone_url.clone()),
-                base_branch: Some(pr.base.ref_name.clone()),
+                refs: Some(forge_kind.fetch_refs(hosted, &pr.base.ref_name)),
                 head_sha: Some(pr.head.sha.to_string()),
                 base_sha: Some(pr.base.sha.to_string()),
                 // The clone URL is the API's answer: the token goes with it only to the PR's

@@ -22,7 +22,7 @@ use crate::review::verdict::Outcome;
 use crate::reviewers::deterministic::secrets::{SECRET_SCAN, SecretScanner, SecretSetup};
 use crate::reviewers::deterministic::{self, DeterministicInput};
 use crate::reviewers::model::dispatch;
-use crate::reviewers::model::passes;
+use crate::reviewers::model::passes::{self, PassNote};
 use crate::reviewers::redact;
 use crate::session::prepare::Prepared;
 use crate::session::snapshot::{self, RoundSnapshot};
@@ -68,6 +68,8 @@ pub enum Tap {
     Estimate(String),
     /// The pass the run entered after the reviewers; `None` once the passes are over.
     Phase(Option<Phase>),
+    /// What the running pass says: its progress, a retry, a wait for a slow server.
+    Pass(Phase, PassNote),
 }
 
 /// The passes after the reviewers, in the order they run.
@@ -118,6 +120,28 @@ impl Live<'_> {
 
     fn phase(&self, phase: Option<Phase>) {
         self.show(Tap::Phase(phase));
+    }
+
+    /// Runs `pass` (built on `kit`, a kit saying its notes to `notes`) as `phase`, showing
+    /// what it says while it runs.
+    async fn noting<F: std::future::Future>(
+        &self,
+        phase: Phase,
+        mut notes: mpsc::UnboundedReceiver<PassNote>,
+        pass: F,
+    ) -> F::Output {
+        self.phase(Some(phase));
+        tokio::pin!(pass);
+        let out = loop {
+            tokio::select! {
+                out = &mut pass => break out,
+                Some(note) = notes.recv() => self.show(Tap::Pass(phase, note)),
+            }
+        };
+        while let Ok(note) = notes.try_recv() {
+            self.show(Tap::Pass(phase, note));
+        }
+        out
     }
 
     fn show(&self, tap: Tap) {
@@ -588,9 +612,14 @@ async fn passes_in_order(
     };
 
     if !stopped(&cancel) {
-        live.phase(Some(Phase::Verification));
-        let verification =
-            passes::verify::run(kit, &lead, &live.board.nodes, setup.verify_calls).await;
+        let (kit, notes) = kit.noting();
+        let verification = live
+            .noting(
+                Phase::Verification,
+                notes,
+                passes::verify::run(&kit, &lead, &live.board.nodes, setup.verify_calls),
+            )
+            .await;
         for refutation in &verification.refuted {
             let refuted = EventKind::Refuted {
                 node_id: refutation.node_id.clone(),
@@ -622,10 +651,15 @@ async fn passes_in_order(
     }
 
     if !stopped(&cancel) {
-        live.phase(Some(Phase::Scoring));
         let scorer = |reviewer: &str| models::scorer_for(&setup.roster, reviewer);
-        let (scored, notes) =
-            passes::score::run(kit, &live.board.nodes, &scorer, setup.score_calls).await;
+        let (kit, notes) = kit.noting();
+        let (scored, notes) = live
+            .noting(
+                Phase::Scoring,
+                notes,
+                passes::score::run(&kit, &live.board.nodes, &scorer, setup.score_calls),
+            )
+            .await;
         for score in scored {
             let scored = EventKind::Scored {
                 node_id: score.node_id,
@@ -643,15 +677,20 @@ async fn passes_in_order(
             .member(Role::Engineer)
             .or_else(|| setup.roster.members.first());
         if let Some(engineer) = engineer {
-            live.phase(Some(Phase::RootCause));
-            let (traced, notes) = passes::root_cause::run(
-                kit,
-                &engineer.provider,
-                &engineer.brief,
-                &live.board.nodes,
-                setup.root_cause_calls,
-            )
-            .await;
+            let (kit, notes) = kit.noting();
+            let (traced, notes) = live
+                .noting(
+                    Phase::RootCause,
+                    notes,
+                    passes::root_cause::run(
+                        &kit,
+                        &engineer.provider,
+                        &engineer.brief,
+                        &live.board.nodes,
+                        setup.root_cause_calls,
+                    ),
+                )
+                .await;
             for (node_id, cause) in traced {
                 live.pass(ROOT_CAUSE, EventKind::Traced { node_id, cause });
             }
@@ -662,19 +701,22 @@ async fn passes_in_order(
     if stopped(&cancel) {
         return String::new();
     }
-    live.phase(Some(Phase::Lead));
     let changed: Vec<String> = prepared.diff.files.iter().map(|f| f.path.clone()).collect();
     let cohort_list = cohorts.map(|c| c.cohorts.as_slice()).unwrap_or(&[]);
-    match passes::lead::run(
-        kit,
-        &lead,
-        &prepared.pr.title,
-        cohort_list,
-        &changed,
-        &live.board.nodes,
-    )
-    .await
-    {
+    let (kit, notes) = kit.noting();
+    let walkthrough = live.noting(
+        Phase::Lead,
+        notes,
+        passes::lead::run(
+            &kit,
+            &lead,
+            &prepared.pr.title,
+            cohort_list,
+            &changed,
+            &live.board.nodes,
+        ),
+    );
+    match walkthrough.await {
         Ok(text) => text,
         Err(reason) => {
             coverage

@@ -93,6 +93,8 @@ pub enum SessionEvent<Pv, Pd> {
     Estimate(String),
     /// The pass the run is in after the reviewers; `None` when the passes are over.
     Phase(Option<round::Phase>),
+    /// What the running pass says: its progress, a retry, a wait for a slow server.
+    Pass(round::Phase, crate::reviewers::model::passes::PassNote),
     /// The round as recorded, with every decision made meanwhile.
     RoundDone(Box<RoundSnapshot>),
     /// The cohorts of the round (built by the run, or read from the space's cache).
@@ -178,7 +180,7 @@ impl<P: Publisher> Session<P> {
 
     pub fn opening(&self) -> Opening {
         let repo = match &self.prepared.reference {
-            crate::pr::reference::PrRef::Github { owner, repo, .. } => format!("{owner}/{repo}"),
+            crate::pr::reference::PrRef::Hosted(pr) => format!("{}/{}", pr.owner, pr.repo),
             crate::pr::reference::PrRef::Local { .. } => self.state().pr.key.to_string(),
         };
         Opening {
@@ -523,6 +525,7 @@ async fn relay<Pv, Pd>(
             Tap::Event(event) => SessionEvent::Board(event),
             Tap::Estimate(estimate) => SessionEvent::Estimate(estimate),
             Tap::Phase(phase) => SessionEvent::Phase(phase),
+            Tap::Pass(phase, note) => SessionEvent::Pass(phase, note),
         };
         if events.send(event).is_err() {
             break;

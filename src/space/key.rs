@@ -7,17 +7,20 @@ use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use thiserror::Error;
 
+use crate::pr::hosted::HostedPr;
+
 /// One PR, as the space layer sees it. Two keys that compare equal always map to the same
-/// directory; the constructors normalise spellings so that equal PRs give equal keys.
+/// directory; the constructors normalise spellings so that equal PRs give equal keys (a hosted
+/// PR arrives in its forge's one spelling).
+///
+/// In `state.json` a key is `{"forge": ID, "host", "owner", "repo", "number", "site"}` for a
+/// hosted PR and `{"forge": "local", "repo", "base", "head"}` for a local range: the shape the
+/// GitHub-only keys had, plus the site, so spaces written before forges were a port reopen.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(tag = "forge", rename_all = "snake_case")]
+#[serde(try_from = "wire::Key", into = "wire::Key")]
 pub enum SpaceKey {
-    Github {
-        host: String,
-        owner: String,
-        repo: String,
-        number: u64,
-    },
+    /// A PR on a registered forge.
+    Hosted(HostedPr),
     Local {
         /// The repository's canonical root (symlinks resolved, no trailing slash).
         repo: PathBuf,
@@ -38,25 +41,26 @@ pub enum KeyError {
     NotARepository { path: PathBuf },
     #[error("{what} is empty")]
     Empty { what: &'static str },
+    #[error(
+        "the space belongs to a pull request on forge `{forge}`, which this build does not know"
+    )]
+    UnknownForge { forge: String },
 }
 
 impl SpaceKey {
-    /// A GitHub PR. Host, owner and repository are case-insensitive on GitHub, so they are
-    /// lowercased here: `Foo/Bar#1` and `foo/bar#1` are one space.
-    pub fn github(host: &str, owner: &str, repo: &str, number: u64) -> Result<SpaceKey, KeyError> {
-        let host = non_empty(host, "host")?.to_ascii_lowercase();
-        let owner = non_empty(owner, "owner")?.to_ascii_lowercase();
-        let repo = non_empty(repo, "repository name")?;
-        let repo = repo
-            .strip_suffix(".git")
-            .unwrap_or(repo)
-            .to_ascii_lowercase();
-        Ok(SpaceKey::Github {
-            host,
-            owner,
-            repo,
-            number,
-        })
+    /// A PR on a forge, as the forge spelled it. Empty parts are refused: they would name the
+    /// directory above.
+    pub fn hosted(pr: HostedPr) -> Result<SpaceKey, KeyError> {
+        for (text, what) in [
+            (&pr.forge, "forge"),
+            (&pr.site, "site"),
+            (&pr.host, "host"),
+            (&pr.owner, "owner"),
+            (&pr.repo, "repository name"),
+        ] {
+            non_empty(text, what)?;
+        }
+        Ok(SpaceKey::Hosted(pr))
     }
 
     /// A local base..head review. `path` may be any spelling of any directory inside the
@@ -87,7 +91,7 @@ impl SpaceKey {
     /// and as a worktree name.
     pub fn id(&self) -> String {
         match self {
-            SpaceKey::Github { number, .. } => format!("pr-{number}"),
+            SpaceKey::Hosted(pr) => format!("pr-{}", pr.number),
             SpaceKey::Local { .. } => format!("local-{}", self.short_hash()),
         }
     }
@@ -95,8 +99,16 @@ impl SpaceKey {
     /// Where this space's refs live inside the shared mirror.
     pub fn ref_prefix(&self) -> String {
         match self {
-            SpaceKey::Github { number, .. } => format!("refs/review-tui/pr/{number}"),
+            SpaceKey::Hosted(pr) => format!("refs/review-tui/pr/{}", pr.number),
             SpaceKey::Local { .. } => format!("refs/review-tui/local/{}", self.short_hash()),
+        }
+    }
+
+    /// How the space names its PR: `#12` on a forge, `main..feature` locally.
+    pub fn display_number(&self) -> String {
+        match self {
+            SpaceKey::Hosted(pr) => format!("#{}", pr.number),
+            SpaceKey::Local { base, head, .. } => format!("{base}..{head}"),
         }
     }
 
@@ -104,16 +116,11 @@ impl SpaceKey {
     /// collide (`feature/x` and `feature-x`) still get different directories.
     pub(crate) fn short_hash(&self) -> String {
         match self {
-            SpaceKey::Github {
-                host,
-                owner,
-                repo,
-                number,
-            } => short_hash(&[
-                host.as_bytes(),
-                owner.as_bytes(),
-                repo.as_bytes(),
-                number.to_string().as_bytes(),
+            SpaceKey::Hosted(pr) => short_hash(&[
+                pr.host.as_bytes(),
+                pr.owner.as_bytes(),
+                pr.repo.as_bytes(),
+                pr.number.to_string().as_bytes(),
             ]),
             SpaceKey::Local { repo, base, head } => {
                 short_hash(&[&path_bytes(repo), base.as_bytes(), head.as_bytes()])
@@ -125,20 +132,101 @@ impl SpaceKey {
 impl fmt::Display for SpaceKey {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            SpaceKey::Github {
-                host,
-                owner,
-                repo,
-                number,
-            } if host == "github.com" => write!(f, "{owner}/{repo}#{number}"),
-            SpaceKey::Github {
-                host,
-                owner,
-                repo,
-                number,
-            } => write!(f, "{host}/{owner}/{repo}#{number}"),
+            SpaceKey::Hosted(pr) => pr.fmt(f),
             SpaceKey::Local { repo, base, head } => {
                 write!(f, "{}#{base}..{head}", repo.display())
+            }
+        }
+    }
+}
+
+/// The key as `state.json` holds it.
+mod wire {
+    use super::*;
+
+    /// Only `"local"`: the tag of a local range's key.
+    #[derive(Serialize, Deserialize)]
+    pub enum LocalTag {
+        #[serde(rename = "local")]
+        Local,
+    }
+
+    #[derive(Serialize, Deserialize)]
+    #[serde(untagged)]
+    pub enum Key {
+        Local {
+            forge: LocalTag,
+            repo: PathBuf,
+            base: String,
+            head: String,
+        },
+        Hosted {
+            forge: String,
+            host: String,
+            owner: String,
+            repo: String,
+            number: u64,
+            /// Absent in spaces written before forges were a port (GitHub only): the
+            /// registered forge names it again, as it did then.
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            site: Option<String>,
+        },
+    }
+
+    impl TryFrom<Key> for SpaceKey {
+        type Error = KeyError;
+
+        fn try_from(key: Key) -> Result<SpaceKey, KeyError> {
+            match key {
+                Key::Local {
+                    repo, base, head, ..
+                } => Ok(SpaceKey::Local { repo, base, head }),
+                Key::Hosted {
+                    forge,
+                    host,
+                    owner,
+                    repo,
+                    number,
+                    site,
+                } => {
+                    let site = match site {
+                        Some(site) => site,
+                        None => crate::pr::registry::find(&forge)
+                            .ok_or_else(|| KeyError::UnknownForge {
+                                forge: forge.clone(),
+                            })?
+                            .site(&host),
+                    };
+                    SpaceKey::hosted(HostedPr {
+                        forge,
+                        site,
+                        host,
+                        owner,
+                        repo,
+                        number,
+                    })
+                }
+            }
+        }
+    }
+
+    impl From<SpaceKey> for Key {
+        fn from(key: SpaceKey) -> Key {
+            match key {
+                SpaceKey::Hosted(pr) => Key::Hosted {
+                    forge: pr.forge,
+                    host: pr.host,
+                    owner: pr.owner,
+                    repo: pr.repo,
+                    number: pr.number,
+                    site: Some(pr.site),
+                },
+                SpaceKey::Local { repo, base, head } => Key::Local {
+                    forge: LocalTag::Local,
+                    repo,
+                    base,
+                    head,
+                },
             }
         }
     }
@@ -181,85 +269,91 @@ pub(crate) fn path_bytes(path: &Path) -> Vec<u8> {
     }
 }
 
-/// Turns user-controlled text into one safe path component: only `[A-Za-z0-9._-]` survive, runs
-/// of anything else become one `-`, a leading dot is replaced (so never `.`, `..` or a hidden
-/// file), and the length is capped. The result is never empty.
-pub fn sanitize_component(text: &str) -> String {
-    const MAX: usize = 48;
-    let mut out = String::with_capacity(text.len().min(MAX));
-    for c in text.chars() {
-        let keep = c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-');
-        if keep {
-            out.push(c);
-        } else if !out.ends_with('-') {
-            out.push('-');
-        }
-        if out.len() >= MAX {
-            break;
-        }
-    }
-    let trimmed = out.trim_matches('-');
-    let mut out = if trimmed.starts_with('.') {
-        format!("_{}", trimmed.trim_start_matches('.'))
-    } else {
-        trimmed.to_string()
-    };
-    if out.is_empty() {
-        out.push('_');
-    }
-    out
-}
-
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
-    use proptest::prelude::*;
+    use crate::pr::github::GITHUB;
+    use crate::pr::hosted::ForgeKind;
+
+    /// The key of `owner/repo#number` on github.com, as GitHub's reference parser spells it.
+    pub(crate) fn github_key(owner: &str, repo: &str, number: u64) -> SpaceKey {
+        let pr = GITHUB
+            .parse_reference(&format!("{owner}/{repo}#{number}"))
+            .unwrap()
+            .unwrap();
+        SpaceKey::hosted(pr).unwrap()
+    }
 
     #[test]
-    fn github_spellings_are_one_key() {
-        let a = SpaceKey::github("GitHub.com", "Foo", "Bar.git", 7).unwrap();
-        let b = SpaceKey::github("github.com", "foo", "bar", 7).unwrap();
-        assert_eq!(a, b);
-        assert_eq!(a.to_string(), "foo/bar#7");
-        assert_eq!(a.id(), "pr-7");
-        assert_eq!(a.ref_prefix(), "refs/review-tui/pr/7");
+    fn a_hosted_key_is_named_by_its_number() {
+        let key = github_key("Foo", "Bar.git", 7);
+        assert_eq!(key, github_key("foo", "bar", 7));
+        assert_eq!(key.to_string(), "foo/bar#7");
+        assert_eq!(key.id(), "pr-7");
+        assert_eq!(key.ref_prefix(), "refs/review-tui/pr/7");
+        assert_eq!(key.display_number(), "#7");
     }
 
     #[test]
     fn empty_parts_are_refused() {
+        let SpaceKey::Hosted(mut pr) = github_key("o", "x", 1) else {
+            unreachable!()
+        };
+        pr.owner = " ".into();
         assert!(matches!(
-            SpaceKey::github("github.com", " ", "x", 1),
+            SpaceKey::hosted(pr),
             Err(KeyError::Empty { what: "owner" })
         ));
     }
 
+    /// Keys as the GitHub-only releases wrote them (no `site`) read back as the same key, and
+    /// a new key is written with every field the old ones had, so an older binary reads it too.
     #[test]
-    fn sanitize_never_escapes() {
-        assert_eq!(sanitize_component(".."), "_");
-        assert_eq!(sanitize_component("."), "_");
-        assert_eq!(sanitize_component("../../etc"), "_-..-etc");
-        assert_eq!(sanitize_component("feature/x"), "feature-x");
-        assert_eq!(sanitize_component(""), "_");
-        assert_eq!(sanitize_component("v1.2.3"), "v1.2.3");
-        assert_eq!(sanitize_component(".hidden"), "_hidden");
+    fn keys_written_before_forges_were_a_port_read_back_the_same() {
+        let old = r#"{"forge":"github","host":"github.com","owner":"o","repo":"r","number":3}"#;
+        let key: SpaceKey = serde_json::from_str(old).unwrap();
+        assert_eq!(key, github_key("o", "r", 3));
+        let ghe = r#"{"forge":"github","host":"ghe.corp","owner":"o","repo":"r","number":1}"#;
+        let SpaceKey::Hosted(pr) = serde_json::from_str::<SpaceKey>(ghe).unwrap() else {
+            panic!("not hosted");
+        };
+        assert_eq!(pr.site, "github-ghe.corp");
+
+        let written: serde_json::Value = serde_json::to_value(&key).unwrap();
+        let old: serde_json::Value = serde_json::from_str(old).unwrap();
+        for (field, value) in old.as_object().unwrap() {
+            assert_eq!(&written[field], value, "{field}");
+        }
+        assert_eq!(written["site"], "github");
+
+        let local = r#"{"forge":"local","repo":"/r","base":"main","head":"x"}"#;
+        let key: SpaceKey = serde_json::from_str(local).unwrap();
+        assert_eq!(
+            key,
+            SpaceKey::Local {
+                repo: "/r".into(),
+                base: "main".into(),
+                head: "x".into()
+            }
+        );
+        assert_eq!(
+            serde_json::to_value(&key).unwrap(),
+            serde_json::from_str::<serde_json::Value>(local).unwrap()
+        );
+    }
+
+    #[test]
+    fn a_key_of_a_forge_this_build_does_not_know_is_refused_unless_it_names_its_site() {
+        let unknown = r#"{"forge":"lab","host":"lab.example","owner":"o","repo":"r","number":1}"#;
+        let err = serde_json::from_str::<SpaceKey>(unknown).unwrap_err();
+        assert!(err.to_string().contains("forge `lab`"), "{err}");
+        let named = r#"{"forge":"lab","host":"lab.example","owner":"o","repo":"r","number":1,"site":"lab"}"#;
+        let key: SpaceKey = serde_json::from_str(named).unwrap();
+        assert_eq!(key.to_string(), "o/r#1");
     }
 
     #[test]
     fn hash_separates_parts() {
         assert_ne!(short_hash(&[b"ab", b"c"]), short_hash(&[b"a", b"bc"]));
-    }
-
-    proptest! {
-        #[test]
-        fn sanitized_is_one_plain_component(text in "\\PC{0,80}") {
-            let s = sanitize_component(&text);
-            prop_assert!(!s.is_empty());
-            prop_assert!(!s.contains('/') && !s.contains('\\'));
-            prop_assert!(!s.starts_with('.'));
-            prop_assert!(s.len() <= 50);
-            let mut parts = Path::new(&s).components();
-            prop_assert!(matches!(parts.next(), Some(std::path::Component::Normal(_))));
-            prop_assert!(parts.next().is_none());
-        }
     }
 }

@@ -2,18 +2,20 @@
 //! the same key always resolves to the same directory.
 //!
 //! ```text
-//! <root>/spaces/github/<owner>/<repo>/pr-<n>/            one space per PR
+//! <root>/spaces/<site>/<owner>/<repo>/pr-<n>/            one space per PR
 //! <root>/spaces/local/<repo-dir>-<hash>/<base>..<head>-<hash>/
-//! <root>/mirrors/github/<owner>/<repo>.git               one bare mirror per repository
+//! <root>/mirrors/<site>/<owner>/<repo>.git               one bare mirror per repository
 //! <root>/mirrors/local/<repo-dir>-<hash>.git
 //! ```
-//! A GitHub Enterprise host gets `github-<host>` in place of `github`.
+//! The site is the forge's name for the installation (`pr::hosted::ForgeKind::site`): `github`
+//! for github.com, `github-<host>` for a GitHub Enterprise host.
 
 use std::path::{Path, PathBuf};
 
 use thiserror::Error;
 
-use super::key::{SpaceKey, path_bytes, sanitize_component, short_hash};
+use super::key::{SpaceKey, path_bytes, short_hash};
+use crate::path_component::sanitize_component;
 
 #[derive(Debug, Error)]
 pub enum LayoutError {
@@ -44,16 +46,11 @@ pub fn data_root(explicit: Option<&Path>) -> Result<PathBuf, LayoutError> {
 pub fn space_dir(root: &Path, key: &SpaceKey) -> PathBuf {
     let spaces = root.join("spaces");
     match key {
-        SpaceKey::Github {
-            host,
-            owner,
-            repo,
-            number,
-        } => spaces
-            .join(forge_dir(host))
-            .join(sanitize_component(owner))
-            .join(sanitize_component(repo))
-            .join(format!("pr-{number}")),
+        SpaceKey::Hosted(pr) => spaces
+            .join(site_dir(&pr.site))
+            .join(sanitize_component(&pr.owner))
+            .join(sanitize_component(&pr.repo))
+            .join(format!("pr-{}", pr.number)),
         SpaceKey::Local { repo, base, head } => spaces
             .join("local")
             .join(local_repo_name(repo))
@@ -70,23 +67,30 @@ pub fn space_dir(root: &Path, key: &SpaceKey) -> PathBuf {
 pub fn mirror_dir(root: &Path, key: &SpaceKey) -> PathBuf {
     let mirrors = root.join("mirrors");
     match key {
-        SpaceKey::Github {
-            host, owner, repo, ..
-        } => mirrors
-            .join(forge_dir(host))
-            .join(sanitize_component(owner))
-            .join(format!("{}.git", sanitize_component(repo))),
+        SpaceKey::Hosted(pr) => mirrors
+            .join(site_dir(&pr.site))
+            .join(sanitize_component(&pr.owner))
+            .join(format!("{}.git", sanitize_component(&pr.repo))),
         SpaceKey::Local { repo, .. } => mirrors
             .join("local")
             .join(format!("{}.git", local_repo_name(repo))),
     }
 }
 
-fn forge_dir(host: &str) -> String {
-    if host == "github.com" {
-        "github".to_string()
+/// The site as the forge named it when it is already one plain component (the forge built it
+/// from sanitized parts, and its length is its own business: shortening it would move existing
+/// spaces); sanitized otherwise, so no forge's name can walk out of the root.
+fn site_dir(site: &str) -> String {
+    let plain = !site.is_empty()
+        && !site.starts_with('.')
+        && site
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-'));
+    if plain && site != "local" {
+        site.to_string()
     } else {
-        format!("github-{}", sanitize_component(host))
+        // `local` would share the local ranges' folder.
+        format!("_{}", sanitize_component(site))
     }
 }
 
@@ -107,12 +111,13 @@ fn local_repo_name(repo: &Path) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::space::key::tests::github_key;
     use crate::space::test_repo::{TestRepo, git};
 
     #[test]
     fn github_layout() {
         let root = Path::new("/data");
-        let key = SpaceKey::github("github.com", "Owner", "Repo", 42).unwrap();
+        let key = github_key("Owner", "Repo", 42);
         assert_eq!(
             space_dir(root, &key),
             Path::new("/data/spaces/github/owner/repo/pr-42")
@@ -121,7 +126,15 @@ mod tests {
             mirror_dir(root, &key),
             Path::new("/data/mirrors/github/owner/repo.git")
         );
-        let ghe = SpaceKey::github("ghe.example.com", "o", "r", 1).unwrap();
+        let ghe = SpaceKey::hosted(
+            crate::pr::reference::parse("https://ghe.example.com/o/r/pull/1", None, None)
+                .map(|r| match r {
+                    crate::pr::reference::PrRef::Hosted(pr) => pr,
+                    other => panic!("{other}"),
+                })
+                .unwrap(),
+        )
+        .unwrap();
         assert_eq!(
             space_dir(root, &ghe),
             Path::new("/data/spaces/github-ghe.example.com/o/r/pr-1")
@@ -131,9 +144,9 @@ mod tests {
     #[test]
     fn same_key_same_dir_and_prs_share_a_mirror() {
         let root = Path::new("/data");
-        let a = SpaceKey::github("github.com", "o", "r", 1).unwrap();
-        let b = SpaceKey::github("GITHUB.COM", "O", "r.git", 1).unwrap();
-        let c = SpaceKey::github("github.com", "o", "r", 2).unwrap();
+        let a = github_key("o", "r", 1);
+        let b = github_key("O", "r.git", 1);
+        let c = github_key("o", "r", 2);
         assert_eq!(space_dir(root, &a), space_dir(root, &b));
         assert_ne!(space_dir(root, &a), space_dir(root, &c));
         assert_eq!(mirror_dir(root, &a), mirror_dir(root, &c));
@@ -142,9 +155,29 @@ mod tests {
     #[test]
     fn hostile_names_stay_under_the_root() {
         let root = Path::new("/data");
-        let key = SpaceKey::github("../..", "..", "../../etc/passwd", 1).unwrap();
-        for path in [space_dir(root, &key), mirror_dir(root, &key)] {
+        // Names no forge's parser lets through, and sites no forge would choose.
+        let hostile = |site: &str| {
+            SpaceKey::hosted(crate::pr::hosted::HostedPr {
+                forge: "x".into(),
+                site: site.into(),
+                host: "../..".into(),
+                owner: "..".into(),
+                repo: "../../etc/passwd".into(),
+                number: 1,
+            })
+            .unwrap()
+        };
+        let keys = ["..", "../up", "local", ".hidden", "a/b"].map(hostile);
+        let paths = keys
+            .iter()
+            .flat_map(|key| [space_dir(root, key), mirror_dir(root, key)]);
+        for path in paths {
             assert!(path.starts_with(root));
+            assert!(
+                !path.starts_with("/data/spaces/local") && !path.starts_with("/data/mirrors/local"),
+                "{path:?}"
+            );
+            assert!(path.components().count() <= 7, "{path:?}");
             assert!(
                 path.components()
                     .all(|c| !matches!(c, std::path::Component::ParentDir)),

@@ -20,6 +20,8 @@ pub mod token;
 pub mod worktree;
 
 #[cfg(test)]
+mod forge_port_tests;
+#[cfg(test)]
 pub(crate) mod test_repo;
 
 pub use key::{KeyError, SpaceKey};

@@ -16,6 +16,7 @@ use super::state::{PrIdentity, SpaceState, StateError};
 use super::store::{self, Corruption, Loaded, StoreError};
 use super::token::Token;
 use super::worktree::{self, WorktreeChange, WorktreeError};
+use crate::pr::hosted::FetchRefs;
 
 #[derive(Debug, Error)]
 pub enum SpaceError {
@@ -50,20 +51,24 @@ pub enum SpaceError {
         sha: String,
         url: String,
     },
-    #[error("a GitHub space needs the PR's base branch (Source::base_branch)")]
-    NoBaseBranch,
+    #[error(
+        "the space of a forge's PR needs where to fetch it from and which refs \
+         (Source::remote and Source::refs, from the forge)"
+    )]
+    NoFetchSource,
 }
 
 /// Where the PR comes from and what the forge said about it. For a local key only `title`
 /// and `url` matter (the key names the repository, base and head).
 #[derive(Debug, Clone, Default)]
 pub struct Source {
-    /// Fetch from here instead of `https://<host>/<owner>/<repo>.git`. A local path or
-    /// `file://` URL is fetched in process (tests use a bare repo with `refs/pull/N/head`).
+    /// A forge's PR: the repository to fetch from (the forge's clone URL). A local path or
+    /// `file://` URL is fetched in process (tests use a bare repository).
     pub remote: Option<String>,
-    /// GitHub: the PR's base branch name (`base.ref`).
-    pub base_branch: Option<String>,
-    /// GitHub: the head and base SHAs the API reported. When given, they are what the space
+    /// A forge's PR: the refs holding its head and base, as the forge names them
+    /// (`ForgeKind::fetch_refs`); the space knows no forge's conventions.
+    pub refs: Option<FetchRefs>,
+    /// A forge's PR: the head and base SHAs it reported. When given, they are what the space
     /// checks out and records, even if the branch moved on between the API call and the fetch
     /// (the diff the forge served is for these SHAs).
     pub head_sha: Option<String>,
@@ -142,10 +147,11 @@ impl Space {
         // Bad local input fails before anything is created on disk.
         let local = match &key {
             SpaceKey::Local { repo, base, head } => Some(resolve_local(repo, base, head)?),
-            SpaceKey::Github { .. } => None,
+            SpaceKey::Hosted(_) => None,
         };
-        if matches!(key, SpaceKey::Github { .. }) && source.base_branch.is_none() {
-            return Err(SpaceError::NoBaseBranch);
+        if matches!(key, SpaceKey::Hosted(_)) && (source.refs.is_none() || source.remote.is_none())
+        {
+            return Err(SpaceError::NoFetchSource);
         }
 
         let dir = space_dir(root, &key);
@@ -198,7 +204,7 @@ impl Space {
             mirror.clear_stale_locks()?;
             let fetched = match local {
                 Some((head, base)) => fetch_local(&mirror, &key, head, base)?,
-                None => fetch_github(&mirror, &key, source)?,
+                None => fetch_hosted(&mirror, &key, source)?,
             };
             on_fetched(CommitsFetched {
                 space_dir: dir,
@@ -216,7 +222,7 @@ impl Space {
             SpaceState::new(PrIdentity {
                 key: key.clone(),
                 title: String::new(),
-                number: display_number(&key),
+                number: key.display_number(),
                 url: String::new(),
             })
         });
@@ -357,13 +363,6 @@ impl Space {
     }
 }
 
-fn display_number(key: &SpaceKey) -> String {
-    match key {
-        SpaceKey::Github { number, .. } => format!("#{number}"),
-        SpaceKey::Local { base, head, .. } => format!("{base}..{head}"),
-    }
-}
-
 /// The head and base commits the user named in their local repository.
 fn resolve_local(repo_path: &Path, base: &str, head: &str) -> Result<(Oid, Oid), SpaceError> {
     let unknown = |name: &str| SpaceError::UnknownRef {
@@ -419,33 +418,15 @@ fn fetch_local(
     })
 }
 
-/// GitHub spaces fetch `refs/pull/N/head` and the base branch into the space's refs, then make
-/// sure the SHAs the API reported are present (fetching them by id when a push or a rewound
-/// base made them unreachable from the refs).
-fn fetch_github(mirror: &Mirror, key: &SpaceKey, source: &Source) -> Result<Fetched, SpaceError> {
-    let SpaceKey::Github {
-        host,
-        owner,
-        repo,
-        number,
-    } = key
-    else {
-        unreachable!("fetch_github is only called for GitHub keys");
+/// A forge's PR: the refs its forge named (the PR head, the base branch) are fetched into the
+/// space's refs, then the SHAs the forge reported are made sure of (fetched by id when a push
+/// or a rewound base made them unreachable from the refs).
+fn fetch_hosted(mirror: &Mirror, key: &SpaceKey, source: &Source) -> Result<Fetched, SpaceError> {
+    let (Some(url), Some(refs)) = (source.remote.clone(), source.refs.as_ref()) else {
+        return Err(SpaceError::NoFetchSource);
     };
-    let url = source
-        .remote
-        .clone()
-        .unwrap_or_else(|| format!("https://{host}/{owner}/{repo}.git"));
-    let base_branch = source
-        .base_branch
-        .as_deref()
-        .ok_or(SpaceError::NoBaseBranch)?;
-    let base_branch = base_branch
-        .strip_prefix("refs/heads/")
-        .unwrap_or(base_branch);
     let prefix = key.ref_prefix();
-    let head_ref = format!("refs/pull/{number}/head");
-    let base_ref = format!("refs/heads/{base_branch}");
+    let (head_ref, base_ref) = (refs.head.clone(), refs.base.clone());
     let token = source.token.as_ref();
     mirror.fetch(
         &url,
@@ -505,8 +486,11 @@ fn fetch_github(mirror: &Mirror, key: &SpaceKey, source: &Source) -> Result<Fetc
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::pr::github::GITHUB;
+    use crate::pr::hosted::ForgeKind;
     use crate::review::Actor;
     use crate::review::status::SuppressionHint;
+    use crate::space::key::tests::github_key;
     use crate::space::state::Ladder;
     use crate::space::test_repo::{TestRepo, git};
 
@@ -529,13 +513,21 @@ mod tests {
         }
 
         fn key(&self) -> SpaceKey {
-            SpaceKey::github("github.com", "owner", "repo", 1).unwrap()
+            github_key("owner", "repo", 1)
         }
 
         fn source(&self) -> Source {
+            self.source_of(&self.key())
+        }
+
+        /// What prepare hands over for `key`: the remote and the refs GitHub names.
+        fn source_of(&self, key: &SpaceKey) -> Source {
+            let SpaceKey::Hosted(pr) = key else {
+                panic!("not a forge's key: {key}")
+            };
             Source {
                 remote: Some(self.remote.display().to_string()),
-                base_branch: Some("main".into()),
+                refs: Some(GITHUB.fetch_refs(pr, "main")),
                 title: "Add one".into(),
                 url: "https://github.com/owner/repo/pull/1".into(),
                 ..Source::default()
@@ -626,7 +618,7 @@ mod tests {
         assert!(Space::open_stored(&pr.root, pr.key()).is_err());
         drop(space);
         // Another PR's key has no state of its own here.
-        let other = SpaceKey::github("github.com", "owner", "repo", 2).unwrap();
+        let other = github_key("owner", "repo", 2);
         assert!(Space::open_stored(&pr.root, other).unwrap().is_none());
     }
 
@@ -702,8 +694,9 @@ mod tests {
             &["update-ref", "refs/pull/2/head", "refs/heads/main"],
         );
         let (one, first) = pr.open();
-        let key_two = SpaceKey::github("github.com", "owner", "repo", 2).unwrap();
-        let (two, second) = Space::open(&pr.root, key_two, &pr.source()).unwrap();
+        let key_two = github_key("owner", "repo", 2);
+        let (two, second) =
+            Space::open(&pr.root, key_two.clone(), &pr.source_of(&key_two)).unwrap();
         assert!(first.mirror_created);
         assert!(!second.mirror_created);
         assert_eq!(one.mirror(), two.mirror());
@@ -818,7 +811,7 @@ mod tests {
         let dir = space.path().to_path_buf();
         drop(space);
         let other = SpaceState::new(PrIdentity {
-            key: SpaceKey::github("github.com", "someone", "else", 9).unwrap(),
+            key: github_key("someone", "else", 9),
             title: String::new(),
             number: "#9".into(),
             url: String::new(),
@@ -881,13 +874,21 @@ mod tests {
     }
 
     #[test]
-    fn github_without_a_base_branch_is_refused() {
+    fn a_forges_pr_without_its_refs_or_remote_is_refused() {
         let pr = Pr::new();
-        let source = Source {
-            base_branch: None,
-            ..pr.source()
-        };
-        let err = Space::open(&pr.root, pr.key(), &source).unwrap_err();
-        assert!(matches!(err, SpaceError::NoBaseBranch), "{err}");
+        for source in [
+            Source {
+                refs: None,
+                ..pr.source()
+            },
+            Source {
+                remote: None,
+                ..pr.source()
+            },
+        ] {
+            let err = Space::open(&pr.root, pr.key(), &source).unwrap_err();
+            assert!(matches!(err, SpaceError::NoFetchSource), "{err}");
+        }
+        assert!(!pr.root.exists());
     }
 }

@@ -417,7 +417,7 @@ mod tests {
 
     fn state() -> SpaceState {
         SpaceState::new(PrIdentity {
-            key: SpaceKey::github("github.com", "o", "r", 3).unwrap(),
+            key: crate::space::key::tests::github_key("o", "r", 3),
             title: "Fix it".into(),
             number: "#3".into(),
             url: "https://github.com/o/r/pull/3".into(),

@@ -129,12 +129,11 @@ pub fn clean(space: &Path) -> Result<usize, StoreError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::space::key::SpaceKey;
     use crate::space::state::PrIdentity;
 
     fn state() -> SpaceState {
         SpaceState::new(PrIdentity {
-            key: SpaceKey::github("github.com", "o", "r", 1).unwrap(),
+            key: crate::space::key::tests::github_key("o", "r", 1),
             title: String::new(),
             number: "#1".into(),
             url: String::new(),

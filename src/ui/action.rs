@@ -99,6 +99,11 @@ pub enum Report {
     Pr(crate::ui::state::PrHeader),
     /// The pass the run is in (`None`: the run is over).
     Phase(Option<String>),
+    /// What the running pass (named) says: its progress, a retry, a wait for its server.
+    Pass {
+        phase: String,
+        note: crate::reviewers::model::passes::PassNote,
+    },
     PublishPreview(PreviewData),
     Published {
         target: String,

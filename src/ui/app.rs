@@ -185,6 +185,10 @@ async fn relay(
             SessionEvent::Phase(phase) => {
                 vec![Action::Engine(Report::Phase(phase.map(|p| p.to_string())))]
             }
+            SessionEvent::Pass(phase, note) => vec![Action::Engine(Report::Pass {
+                phase: phase.to_string(),
+                note,
+            })],
             SessionEvent::RoundDone(snapshot) => round_actions(&snapshot),
             SessionEvent::Cohorts(report) => {
                 // Reading the changed files for the diagram's links: off the loop.

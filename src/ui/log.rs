@@ -160,6 +160,30 @@ fn describe(state: &AppState, action: &Action) -> Option<(Level, String)> {
             }
         }
         Action::Engine(Report::Phase(Some(phase))) => (Info, format!("pass: {phase}")),
+        Action::Engine(Report::Pass { phase, note }) => {
+            use crate::reviewers::model::passes::PassNote;
+            use crate::reviewers::model::provider::Heard;
+            match note {
+                // Counts move with every answer: the header and the reviewers pane show them.
+                PassNote::Progress { .. } => return None,
+                PassNote::Heard(Heard::Retrying(retry)) => (
+                    Warn,
+                    format!(
+                        "{phase} retrying: {}",
+                        crate::review::events::retry_note(
+                            retry.attempt,
+                            retry.of,
+                            retry.wait.as_secs_f64().ceil() as u64,
+                            &retry.reason
+                        )
+                    ),
+                ),
+                PassNote::Heard(Heard::Waiting { host, waited_secs }) => (
+                    Warn,
+                    format!("{phase} waiting for {host}: {waited_secs} s, no answer yet"),
+                ),
+            }
+        }
         Action::Engine(Report::Ladder(ladder)) if *ladder != state.ladder => (
             Info,
             format!("review is {}", ladder.as_str().replace('_', " ")),

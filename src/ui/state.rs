@@ -358,6 +358,8 @@ pub struct AppState {
     /// The pass the run is in after the reviewers (`verification`, `lead pass`…), while it
     /// runs: the reviewers are all done then, and the screen would otherwise look stuck.
     pub phase: Option<String>,
+    /// How far the running pass is, and what holds it up (reset when the phase changes).
+    pub pass: PassProgress,
     /// Where this round was published (the review's URL, or the report's paths), once it was.
     pub published: Option<String>,
     /// The session's offline banner: the round on screen is the stored one, not refreshed.
@@ -434,6 +436,7 @@ impl AppState {
             now: String::new(),
             loading: None,
             phase: None,
+            pass: PassProgress::default(),
             published: None,
             offline: None,
             focus: Pane::Findings,
@@ -583,5 +586,114 @@ pub fn generated_comment(node: &ReviewNode) -> String {
         node.text.title.clone()
     } else {
         format!("{}\n\n{}", node.text.title, node.text.body)
+    }
+}
+
+/// What the running pass has said: `done` of `of` questions answered, the retries it made,
+/// and what holds it up right now (until its next answer).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct PassProgress {
+    pub done: usize,
+    pub of: usize,
+    pub retries: u32,
+    pub held: Option<PassHeld>,
+}
+
+/// Why a running pass has not moved: a retry (`limit` when the server asked for the wait), or
+/// a slow server.
+#[derive(Debug, Clone, PartialEq)]
+pub enum PassHeld {
+    Retrying {
+        rate_limited: bool,
+        /// `rate limited (HTTP 429): attempt 1 of 4, again in 20 s`
+        note: String,
+    },
+    Waiting {
+        /// `waiting for 127.0.0.1:9: 30 s, no complete answer yet`
+        note: String,
+    },
+}
+
+impl PassProgress {
+    /// Takes one note of the running pass.
+    pub fn hear(&mut self, note: &crate::reviewers::model::passes::PassNote) {
+        use crate::reviewers::model::passes::PassNote;
+        use crate::reviewers::model::provider::Heard;
+        match note {
+            PassNote::Progress { done, of } => {
+                // An answer came: whatever held the pass up has passed.
+                if *done > self.done {
+                    self.held = None;
+                }
+                self.done = *done;
+                self.of = *of;
+            }
+            PassNote::Heard(Heard::Retrying(retry)) => {
+                self.retries += 1;
+                self.held = Some(PassHeld::Retrying {
+                    rate_limited: retry.rate_limited,
+                    note: crate::review::events::retry_note(
+                        retry.attempt,
+                        retry.of,
+                        retry.wait.as_secs_f64().ceil() as u64,
+                        &retry.reason,
+                    ),
+                });
+            }
+            PassNote::Heard(Heard::Waiting { host, waited_secs }) => {
+                // A retry's wait is still the retry.
+                if !matches!(self.held, Some(PassHeld::Retrying { .. })) {
+                    self.held = Some(PassHeld::Waiting {
+                        note: crate::review::events::waiting_note(host, *waited_secs),
+                    });
+                }
+            }
+        }
+    }
+
+    /// `2/5`, `2/5 limit 1`, `retry 2`, `waiting`: the short form, for a pane's title.
+    pub fn short(&self) -> String {
+        let count = (self.of > 0).then(|| format!("{}/{}", self.done, self.of));
+        let held = match &self.held {
+            Some(PassHeld::Retrying {
+                rate_limited: true, ..
+            }) => Some(format!("limit {}", self.retries)),
+            Some(PassHeld::Retrying { .. }) => Some(format!("retry {}", self.retries)),
+            Some(PassHeld::Waiting { .. }) => Some("waiting".to_string()),
+            None => None,
+        };
+        [count, held]
+            .into_iter()
+            .flatten()
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+
+    /// `2 of 5 answered · limit 1: rate limited (HTTP 429): attempt 1 of 4, again in 20 s`:
+    /// the long form, for the header's line.
+    pub fn long(&self) -> String {
+        let mut parts = Vec::new();
+        if self.of > 0 {
+            parts.push(format!("{} of {} answered", self.done, self.of));
+        }
+        match &self.held {
+            Some(PassHeld::Retrying { rate_limited, note }) => parts.push(format!(
+                "{} {}: {note}",
+                if *rate_limited { "limit" } else { "retry" },
+                self.retries
+            )),
+            Some(PassHeld::Waiting { note }) => parts.push(note.clone()),
+            None if self.retries > 0 => parts.push(format!(
+                "{} {}",
+                self.retries,
+                if self.retries == 1 {
+                    "retry"
+                } else {
+                    "retries"
+                }
+            )),
+            None => {}
+        }
+        parts.join(" · ")
     }
 }

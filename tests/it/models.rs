@@ -784,7 +784,8 @@ fn a_server_that_never_answers_is_reported_while_waiting_and_not_told_to_wait_lo
     assert!(!waiting.is_empty(), "no progress while waiting:\n{stderr}");
     for line in &waiting {
         assert!(
-            line.starts_with(&format!("review-tui: waiting for {host} (reviewer ")),
+            // A reviewer's turn or a pass's (the lead pass waits on the same server).
+            line.starts_with(&format!("review-tui: waiting for {host} (")),
             "{line}"
         );
         // The host only: never the path, a query or a key.
@@ -879,13 +880,13 @@ fn the_cockpit_shows_each_pass_while_it_runs() {
         ],
     );
     let running = tmux.wait_for("the verification pass on screen", |s| {
-        s.contains("verification…")
+        s.contains("reviewers done · verification")
     });
     // The reviewers are done by then; the pass is what the run is waiting for.
     assert!(running.contains("engineer"), "{running}");
     gate.open();
     let done = tmux.wait_for("the round to end", |s| {
-        !s.contains("verification…") && !s.contains("lead pass…") && s.contains("HOLD")
+        !s.contains("RUNNING") && s.contains("HOLD")
     });
     assert!(done.contains("last() indexes one past the end"), "{done}");
     let verifier_calls = server
@@ -894,6 +895,147 @@ fn the_cockpit_shows_each_pass_while_it_runs() {
         .filter(|r| r.body.to_string().contains("Role: verifier."))
         .count();
     assert!(verifier_calls >= 1, "the verifier was asked");
+    tmux.keys(&["q"]);
+    assert_ne!(tmux.exit_code(&exit), 0);
+}
+
+/// Every pass after the reviewers says its retries as they happen: a 429 with `Retry-After`
+/// during verification, server errors during scoring, root cause and the lead pass. Headless
+/// says each on stderr, naming the pass; each pass still gets its answer on the next attempt.
+#[test]
+fn each_pass_says_its_retries_and_still_gets_its_answer() {
+    let repo = repository(false);
+    let server = OpenAiServer::start();
+    one_engineer_bug(&server, "P1");
+    server.route(
+        "Role: verifier.",
+        [
+            Reply::too_many_requests(0),
+            Reply::text(
+                r#"{"reasoning": "x", "verdict": "upheld", "quote": "", "reason": "real"}"#,
+            ),
+        ],
+    );
+    server.route(
+        &marker("scorer", "score engineer-1"),
+        [
+            Reply::status(503),
+            Reply::text(r#"{"reasoning": "real", "score": 40}"#),
+        ],
+    );
+    server.route(
+        "Task: root cause",
+        [
+            Reply::status(502),
+            Reply::text(r#"{"reasoning": "x", "origin": "src/cache.rs:11", "root_cause": "len() is used as an index."}"#),
+        ],
+    );
+    server.route(
+        "Role: lead.",
+        [
+            Reply::status(500),
+            Reply::text(r#"{"reasoning": "x", "walkthrough": "Read src/cache.rs first."}"#),
+        ],
+    );
+    pass_defaults(&server);
+    let run = review(
+        &repo,
+        Some(&server),
+        "",
+        &["--level", "thorough", "--scoring-model", "cheap-model"],
+    );
+    for said in [
+        "verification: rate limited (HTTP 429): attempt 1 of 3",
+        "confidence scoring: HTTP 503: attempt 1 of 3",
+        "root cause: HTTP 502: attempt 1 of 3",
+        "lead pass: HTTP 500: attempt 1 of 3",
+    ] {
+        assert!(
+            run.stderr.contains(said),
+            "{said:?} not on stderr:\n{}",
+            run.stderr
+        );
+    }
+    // The retried answers arrived and were used.
+    let bug = run.report["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["id"] == "engineer-1")
+        .unwrap_or_else(|| panic!("{}\n{}", run.report, run.stderr));
+    assert_eq!(bug["scoring"]["score"], 40, "{bug}");
+    assert!(
+        bug["root_cause"].as_str().unwrap().contains("len()"),
+        "{bug}"
+    );
+    assert_eq!(requests_for(&server, "Role: verifier.").len(), 2);
+    assert_eq!(requests_for(&server, "Role: lead.").len(), 2);
+}
+
+/// The cockpit shows a pass held up by a rate limit while it lasts (the header's running line
+/// and the reviewers pane's title say `limit 1` with the pass's name), and the event log keeps
+/// the retry after the round ends. The retried request is held until the screen said it.
+#[test]
+fn the_cockpit_shows_a_pass_waiting_out_a_rate_limit_and_logs_it() {
+    use crate::support::faults::Gate;
+    use crate::support::tmux::Tmux;
+
+    let repo = repository(false);
+    let server = OpenAiServer::start();
+    one_engineer_bug(&server, "P1");
+    let gate = Gate::new();
+    server.route(
+        "Role: verifier.",
+        [
+            Reply::too_many_requests(0),
+            Reply::fault(
+                gate.hold(),
+                Reply::text(
+                    r#"{"reasoning": "x", "verdict": "unsure", "quote": "", "reason": "?"}"#,
+                ),
+            ),
+        ],
+    );
+    pass_defaults(&server);
+
+    let dir = tempfile::tempdir().unwrap();
+    let config = config(dir.path(), "");
+    let data = dir.path().join("data");
+    let exit = dir.path().join("exit");
+    let command = format!(
+        "{} '{}' --force --model-url {} --model scripted-model; echo $? > {}; sleep 30",
+        env!("CARGO_BIN_EXE_review-tui"),
+        reference(&repo),
+        server.base_url(),
+        exit.display()
+    );
+    let tmux = Tmux::start(
+        "pass-retry",
+        &command,
+        120,
+        40,
+        &[
+            ("REVIEW_TUI_DATA_DIR", &data),
+            ("REVIEW_TUI_CONFIG", &config),
+            ("REVIEW_TUI_PERSON", Path::new("tester")),
+        ],
+    );
+    let held = tmux.wait_for("the verification pass held by a rate limit", |s| {
+        s.contains("verification 0 of 1 answered · limit 1: rate limited (HTTP 429)")
+    });
+    assert!(held.contains("verification 0/1 limit 1"), "{held}");
+    gate.open();
+    tmux.wait_for("the round to end", |s| {
+        s.contains("HOLD") && !s.contains("RUNNING")
+    });
+    tmux.keys(&["l"]);
+    let log = tmux.wait_for("the event log", |s| s.contains("Event log"));
+    assert!(
+        log.contains("verification retrying: rate limited (HTTP 429): attempt 1 of 3"),
+        "{log}"
+    );
+    tmux.keys(&["Escape"]);
+    tmux.wait_for("the log to close", |s| !s.contains("Event log"));
     tmux.keys(&["q"]);
     assert_ne!(tmux.exit_code(&exit), 0);
 }

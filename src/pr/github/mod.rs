@@ -5,6 +5,7 @@ mod error;
 mod hosts;
 mod link;
 mod notice;
+mod reference;
 mod refusal;
 mod retry;
 mod wire;
@@ -14,6 +15,7 @@ pub use error::{Call, GithubError};
 pub use hosts::{ApiHosts, GITHUB_HOST};
 pub use link::next_page;
 pub use notice::{GithubNotice, Notices};
+pub use reference::{GITHUB, Github};
 pub use refusal::{Refusal, classify as classify_refusal};
 pub use retry::{RateHints, RetryPolicy, is_retryable, now_epoch, utc_time};
 

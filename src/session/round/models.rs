@@ -213,6 +213,7 @@ pub async fn prepare(
             max_tool_calls: setup.bounds.max_tool_calls.min(20),
             ..setup.bounds.clone()
         },
+        notes: Default::default(),
     };
     Ok(ModelRun {
         assignments,

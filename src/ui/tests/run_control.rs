@@ -228,3 +228,80 @@ fn a_requested_round_is_running_before_its_reviewers_start() {
         "{lines:#?}"
     );
 }
+
+/// A pass after the reviewers (all done by then) says how far it is and what holds it up: the
+/// header's running line and the reviewers pane's title, at 80 columns too; the event log
+/// keeps each retry; an answer clears the hold, and a new pass starts its count afresh.
+#[test]
+fn a_pass_shows_its_progress_and_a_rate_limit_and_logs_the_retry() {
+    use crate::reviewers::model::passes::PassNote;
+    use crate::reviewers::model::provider::{Heard, RetryNote};
+
+    let mut state = streaming();
+    for name in ["engineer", "qa", "architect", "rules", "secret scan"] {
+        apply(
+            &mut state,
+            [event(
+                name,
+                EventKind::Done {
+                    summary: "done".into(),
+                },
+            )],
+        );
+    }
+    let pass = |note: PassNote| {
+        Action::Engine(Report::Pass {
+            phase: "verification".into(),
+            note,
+        })
+    };
+    apply(
+        &mut state,
+        [
+            Action::Engine(Report::Phase(Some("verification".into()))),
+            pass(PassNote::Progress { done: 0, of: 3 }),
+            pass(PassNote::Heard(Heard::Retrying(RetryNote {
+                attempt: 1,
+                of: 4,
+                wait: std::time::Duration::from_secs(20),
+                reason: "rate limited (HTTP 429)".into(),
+                rate_limited: true,
+            }))),
+        ],
+    );
+    let lines = screen(&mut state, 80, 24);
+    assert!(
+        lines[2].contains("verification 0 of 3 answered · limit 1"),
+        "{lines:#?}"
+    );
+    let lines = screen(&mut state, 200, 60);
+    assert!(
+        lines[2].contains("limit 1: rate limited (HTTP 429): attempt 1 of 4, again in 20 s"),
+        "{lines:#?}"
+    );
+    assert!(
+        lines.iter().any(|l| l.contains("verification 0/3 limit 1")),
+        "{lines:#?}"
+    );
+    assert!(state.log.entries().any(|e| e.level == Level::Warn
+        && e.text
+            == "verification retrying: rate limited (HTTP 429): attempt 1 of 4, again in 20 s"));
+
+    apply(&mut state, [pass(PassNote::Progress { done: 1, of: 3 })]);
+    let lines = screen(&mut state, 200, 60);
+    assert!(
+        lines[2].contains("verification 1 of 3 answered · 1 retry"),
+        "{lines:#?}"
+    );
+    apply(
+        &mut state,
+        [Action::Engine(Report::Phase(Some(
+            "confidence scoring".into(),
+        )))],
+    );
+    let lines = screen(&mut state, 200, 60);
+    assert!(
+        lines[2].contains("reviewers done · confidence scoring") && !lines[2].contains("retry"),
+        "{lines:#?}"
+    );
+}

@@ -69,7 +69,18 @@ pub(super) fn apply(state: &mut AppState, report: Report) -> Vec<Effect> {
         }
         Report::Loading(loading) => state.loading = loading,
         Report::Pr(header) => state.pr = header,
-        Report::Phase(phase) => state.phase = phase,
+        Report::Phase(phase) => {
+            if phase != state.phase {
+                state.pass = Default::default();
+            }
+            state.phase = phase;
+        }
+        Report::Pass { phase, note } => {
+            // A late note of a pass already over changes nothing on screen.
+            if state.phase.as_deref() == Some(phase.as_str()) {
+                state.pass.hear(&note);
+            }
+        }
         Report::PublishPreview(data) => {
             if let Some(top @ Overlay::PreviewPending) = state.overlays.last_mut() {
                 *top = Overlay::Preview { data, scroll: 0 };

@@ -165,7 +165,18 @@ fn so_far(state: &AppState) -> String {
     if reviewers.is_empty() {
         parts.push("starting the reviewers".to_string());
     } else if finished == reviewers.len() {
-        parts.push("reviewers done, finishing the round".to_string());
+        match state.phase.as_deref() {
+            // The pass the round waits on, how far it is, and what holds it up.
+            Some(phase) => {
+                let progress = state.pass.long();
+                parts.push(if progress.is_empty() {
+                    format!("reviewers done · {phase}")
+                } else {
+                    format!("reviewers done · {phase} {progress}")
+                });
+            }
+            None => parts.push("reviewers done, finishing the round".to_string()),
+        }
     } else {
         parts.push(format!("{finished} of {} reviewers done", reviewers.len()));
     }

@@ -21,17 +21,25 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &AppState, cx: &ViewContext) {
         .fold((0u64, 0f64), |(t, c), r| {
             (t + r.tokens_used, c + r.cost_usd)
         });
-    // The pass after the reviewers, while it runs: in the title, which is always drawn.
+    // The pass after the reviewers, while it runs: in the title, which is always drawn, before
+    // the tokens (a narrow pane cuts the title's end).
     let phase = state
         .phase
         .as_deref()
-        .map(|phase| format!("· {} {phase}… ", spinner(state.tick)))
+        .map(|phase| {
+            let progress = state.pass.short();
+            if progress.is_empty() {
+                format!(" · {} {phase}…", spinner(state.tick))
+            } else {
+                format!(" · {} {phase} {progress}", spinner(state.tick))
+            }
+        })
         .unwrap_or_default();
     // A cost only when a price made one: `$0.00` would claim the review was free.
     let title = if cost > 0.0 {
-        format!(" Reviewers · {} tok · ${cost:.2} {phase}", compact(tokens))
+        format!(" Reviewers{phase} · {} tok · ${cost:.2} ", compact(tokens))
     } else {
-        format!(" Reviewers · {} tok {phase}", compact(tokens))
+        format!(" Reviewers{phase} · {} tok ", compact(tokens))
     };
     let block = Block::bordered()
         .title(Span::styled(title, theme.title))

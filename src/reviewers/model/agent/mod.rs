@@ -701,38 +701,30 @@ impl Turn<'_> {
     async fn chat_saying_waits(
         &self,
         request: &ChatRequest,
-        mut retried: tokio::sync::mpsc::UnboundedReceiver<
-            crate::reviewers::model::provider::RetryNote,
-        >,
+        retried: tokio::sync::mpsc::UnboundedReceiver<crate::reviewers::model::provider::RetryNote>,
     ) -> Step<Result<ChatResponse, crate::reviewers::model::provider::ProviderError>> {
-        let provider = &self.agent.provider;
-        let chat = provider.chat(request);
-        let Some((host, timeout)) = provider.waits_on() else {
-            return Ok(chat.await);
-        };
-        tokio::pin!(chat);
-        let every = crate::waiting::notice_interval(timeout);
-        let started = tokio::time::Instant::now();
-        let mut ticks = tokio::time::interval_at(started + every, every);
-        loop {
-            tokio::select! {
-                answer = &mut chat => return Ok(answer),
-                _ = ticks.tick() => {
-                    let waited_secs = started.elapsed().as_secs();
-                    self.emit(EventKind::Waiting { host: host.clone(), waited_secs }).await?;
-                }
-                Some(note) = retried.recv() => {
-                    self.emit(EventKind::Retrying {
+        use crate::reviewers::model::provider::{Heard, chat_heard};
+        let this = self;
+        chat_heard(
+            this.agent.provider.as_ref(),
+            request,
+            retried,
+            move |heard| {
+                this.emit(match heard {
+                    Heard::Waiting { host, waited_secs } => {
+                        EventKind::Waiting { host, waited_secs }
+                    }
+                    Heard::Retrying(note) => EventKind::Retrying {
                         attempt: note.attempt,
                         of: note.of,
                         wait_secs: note.wait.as_secs_f64().ceil() as u64,
                         reason: note.reason,
                         rate_limited: note.rate_limited,
-                    })
-                    .await?;
-                }
-            }
-        }
+                    },
+                })
+            },
+        )
+        .await
     }
 
     /// Runs one tool call other than `finish`. The inner result is what the model sees: `Ok`

@@ -76,7 +76,8 @@ pub async fn run(
             per_file.get(path.as_str()).unwrap_or(&0)
         ));
     }
-    let (value, _) = converse(
+    kit.notes.progress(0, 1);
+    let answer = converse(
         kit,
         Question {
             key: LEAD.into(),
@@ -87,7 +88,9 @@ pub async fn run(
             provider,
         },
     )
-    .await?;
+    .await;
+    kit.notes.progress(1, 1);
+    let (value, _) = answer?;
     let text = value["walkthrough"]
         .as_str()
         .unwrap_or("")

@@ -8,6 +8,7 @@
 //! changes the verdict: its failure is a coverage note and every finding stays as it was.
 
 pub mod lead;
+mod notes;
 pub mod peer;
 pub mod root_cause;
 pub mod score;
@@ -26,10 +27,12 @@ use crate::review::node::ReviewNode;
 use crate::reviewers::model::agent::{Bounds, Redactor};
 use crate::reviewers::model::dispatch::cancelled;
 use crate::reviewers::model::provider::{
-    ChatRequest, FinishReason, Message, OutputSchema, Provider, ProviderError, StructuredOutput,
-    Usage,
+    ChatRequest, FinishReason, Message, OutputSchema, Provider, ProviderError, RetryNotes,
+    StructuredOutput, Usage, chat_heard,
 };
 use crate::reviewers::model::toolbox::{ToolBox, ToolError};
+
+pub use notes::{PassNote, PassNotes};
 
 /// What every pass needs: the read-only tools, the redactor, the worktree, the limits.
 #[derive(Clone)]
@@ -42,6 +45,22 @@ pub struct Kit {
     pub cancel: watch::Receiver<bool>,
     /// Per conversation of a pass.
     pub bounds: Bounds,
+    /// Progress, retries and waits, for whoever watches the pass.
+    pub notes: PassNotes,
+}
+
+impl Kit {
+    /// This kit saying its notes on a channel of its own, and the channel's listening end.
+    pub fn noting(&self) -> (Kit, tokio::sync::mpsc::UnboundedReceiver<PassNote>) {
+        let (notes, heard) = PassNotes::channel();
+        (
+            Kit {
+                notes,
+                ..self.clone()
+            },
+            heard,
+        )
+    }
 }
 
 /// One question to a model: a system text, a user text and the JSON shape of the answer.
@@ -111,6 +130,7 @@ async fn ask(kit: &Kit, question: &Question<'_>) -> Result<(Value, Usage), PassE
     let mut usage = Usage::default();
     let mut calls = 0u32;
     loop {
+        let (retries, retried) = RetryNotes::channel();
         let request = ChatRequest {
             reviewer: question.key.clone(),
             system: system.clone(),
@@ -118,9 +138,14 @@ async fn ask(kit: &Kit, question: &Question<'_>) -> Result<(Value, Usage), PassE
             tools: tools.clone(),
             output: enforced.then(|| question.schema.clone()),
             max_output_tokens: kit.bounds.max_output_tokens,
-            retries: Default::default(),
+            retries,
         };
-        let response = question.provider.chat(&request).await?;
+        let heard = chat_heard(question.provider.as_ref(), &request, retried, |heard| {
+            kit.notes.say(PassNote::Heard(heard));
+            std::future::ready(Ok::<(), std::convert::Infallible>(()))
+        });
+        let Ok(response) = heard.await;
+        let response = response?;
         usage.add(crate::reviewers::model::budget::counted(
             &request, &response,
         ));

@@ -86,8 +86,13 @@ pub async fn run(
             (node.id, answer)
         });
     }
+    let asked = tasks.len();
+    kit.notes.progress(0, asked);
     let mut traced = Vec::new();
+    let mut done = 0;
     while let Some(Ok((id, answer))) = tasks.join_next().await {
+        done += 1;
+        kit.notes.progress(done, asked);
         match answer {
             Ok((value, _)) => {
                 let cause = value["root_cause"].as_str().unwrap_or("").trim();

@@ -101,8 +101,13 @@ pub async fn run(
             (node.id, answer)
         });
     }
+    let asked = tasks.len();
+    kit.notes.progress(0, asked);
     let mut scored = Vec::new();
+    let mut done = 0;
     while let Some(Ok((id, answer))) = tasks.join_next().await {
+        done += 1;
+        kit.notes.progress(done, asked);
         match answer {
             Ok((value, _)) => match value["score"].as_f64() {
                 Some(score) => scored.push(Scored {

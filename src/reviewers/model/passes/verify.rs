@@ -219,9 +219,12 @@ pub async fn run(
             (index, node, anchor, quotable, answer)
         });
     }
+    let asked = tasks.len();
+    kit.notes.progress(0, asked);
     let mut answers = Vec::new();
     while let Some(Ok(done)) = tasks.join_next().await {
         answers.push(done);
+        kit.notes.progress(answers.len(), asked);
     }
     answers.sort_by_key(|(index, ..)| *index);
     for (_, node, anchor, quotable, answer) in answers {

@@ -1,0 +1,224 @@
+//! How GitHub pull requests are named: the references people type (`https://HOST/OWNER/REPO/
+//! pull/N`, `OWNER/REPO#N`), their one spelling, GitHub's directory under the data root, and
+//! `refs/pull/N/head`.
+
+use std::path::Path;
+
+use crate::pr::hosted::{FetchRefs, ForgeKind, HostedPr};
+use crate::pr::ref_error::RefError;
+
+use super::hosts::GITHUB_HOST;
+use crate::path_component::sanitize_component;
+
+/// GitHub (and GitHub Enterprise Server) as a registered forge.
+#[derive(Debug, Clone, Copy)]
+pub struct Github;
+
+pub static GITHUB: Github = Github;
+
+impl ForgeKind for Github {
+    fn id(&self) -> &'static str {
+        "github"
+    }
+
+    fn reference_forms(&self) -> &'static str {
+        "https://github.com/OWNER/REPO/pull/N, OWNER/REPO#N"
+    }
+
+    fn parse_reference(&self, text: &str) -> Result<Option<HostedPr>, RefError> {
+        let given = text.trim();
+        if let Some(rest) = given
+            .strip_prefix("https://")
+            .or_else(|| given.strip_prefix("http://"))
+        {
+            parse_url(given, rest)
+        } else {
+            parse_short(given)
+        }
+    }
+
+    /// `github` for github.com, `github-<host>` for an Enterprise host: the layout spaces have
+    /// had since the first release.
+    fn site(&self, host: &str) -> String {
+        if host == GITHUB_HOST {
+            self.id().to_string()
+        } else {
+            format!("{}-{}", self.id(), sanitize_component(host))
+        }
+    }
+
+    /// `refs/pull/N/head` is on the base repository, so a fork's PR (even one whose fork was
+    /// deleted) is fetched from the same place as the base branch.
+    fn fetch_refs(&self, pr: &HostedPr, base_branch: &str) -> FetchRefs {
+        let base_branch = base_branch
+            .strip_prefix("refs/heads/")
+            .unwrap_or(base_branch);
+        FetchRefs {
+            head: format!("refs/pull/{}/head", pr.number),
+            base: format!("refs/heads/{base_branch}"),
+        }
+    }
+}
+
+/// GitHub's one spelling: host, owner and repository are case-insensitive there, so
+/// `Foo/Bar#1` and `foo/bar#1` are one PR (and one space).
+fn hosted(host: &str, owner: &str, repo: &str, number: u64) -> HostedPr {
+    let host = host.to_ascii_lowercase();
+    let repo = repo.strip_suffix(".git").unwrap_or(repo);
+    HostedPr {
+        forge: GITHUB.id().to_string(),
+        site: GITHUB.site(&host),
+        host,
+        owner: owner.to_ascii_lowercase(),
+        repo: repo.to_ascii_lowercase(),
+        number,
+    }
+}
+
+/// `https://HOST/OWNER/REPO/pull/N[/files|/commits…][?query][#fragment]`; `None` for any other
+/// URL (another forge's, or not a PR).
+fn parse_url(given: &str, rest: &str) -> Result<Option<HostedPr>, RefError> {
+    let rest = rest.split(['?', '#']).next().unwrap_or("");
+    let parts: Vec<&str> = rest.split('/').collect();
+    if parts.len() < 5 || parts[3] != "pull" {
+        return Ok(None);
+    }
+    let host = parts[0].to_ascii_lowercase();
+    let host = host.strip_prefix("www.").unwrap_or(&host).to_string();
+    if host.is_empty() {
+        return Ok(None);
+    }
+    if !is_host(&host) {
+        // `github.com@evil.example` is evil.example with a user name: say so rather than guess.
+        return Err(RefError::Invalid {
+            given: given.to_string(),
+            reason: format!("{host:?} is not a host name (letters, digits, dots, dashes, a :port)"),
+        });
+    }
+    let number = parse_number(given, parts[4])?;
+    let (owner, repo) = (parts[1], parts[2].trim_end_matches(".git"));
+    check_name(given, "owner", owner)?;
+    check_name(given, "repository", repo)?;
+    Ok(Some(hosted(&host, owner, repo, number)))
+}
+
+/// `HOST` or `HOST:PORT`, nothing else a URL's authority may hold (user names, brackets).
+fn is_host(host: &str) -> bool {
+    let (name, port) = match host.rsplit_once(':') {
+        Some((name, port)) => (name, Some(port)),
+        None => (host, None),
+    };
+    !name.is_empty()
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '.' || c == '-')
+        && port.is_none_or(|p| !p.is_empty() && p.parse::<u16>().is_ok())
+}
+
+/// `OWNER/REPO#N`. `None` when the text does not have that shape, so it can still be a local
+/// path.
+fn parse_short(given: &str) -> Result<Option<HostedPr>, RefError> {
+    let Some((slug, number)) = given.rsplit_once('#') else {
+        return Ok(None);
+    };
+    let Some((owner, repo)) = slug.split_once('/') else {
+        return Ok(None);
+    };
+    let plausible = !owner.is_empty()
+        && !repo.is_empty()
+        && !repo.contains('/')
+        && !owner.starts_with('.')
+        && !number.contains("..")
+        && !number.is_empty();
+    if !plausible || Path::new(slug).is_dir() && !number.chars().all(|c| c.is_ascii_digit()) {
+        return Ok(None);
+    }
+    let number = parse_number(given, number)?;
+    check_name(given, "owner", owner)?;
+    check_name(given, "repository", repo)?;
+    Ok(Some(hosted(GITHUB_HOST, owner, repo, number)))
+}
+
+fn parse_number(given: &str, text: &str) -> Result<u64, RefError> {
+    match text.parse::<u64>() {
+        Ok(n) if n > 0 => Ok(n),
+        _ => Err(RefError::Invalid {
+            given: given.to_string(),
+            reason: format!("`{text}` is not a pull request number"),
+        }),
+    }
+}
+
+/// GitHub owner and repository names: letters, digits, `-`, `_`, `.`; nothing that could walk a
+/// path or an URL.
+fn check_name(given: &str, what: &str, name: &str) -> Result<(), RefError> {
+    let ok = !name.is_empty()
+        && name != "."
+        && name != ".."
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'));
+    if ok {
+        Ok(())
+    } else {
+        Err(RefError::Invalid {
+            given: given.to_string(),
+            reason: format!("`{name}` is not a valid {what} name"),
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(text: &str) -> Result<Option<HostedPr>, RefError> {
+        GITHUB.parse_reference(text)
+    }
+
+    #[test]
+    fn spellings_of_one_pr_are_one_value() {
+        let a = parse("https://GitHub.com/Foo/Bar.git/pull/7")
+            .unwrap()
+            .unwrap();
+        let b = parse("foo/bar#7").unwrap().unwrap();
+        assert_eq!(a, b);
+        assert_eq!(a.to_string(), "foo/bar#7");
+        assert_eq!(a.site, "github");
+    }
+
+    #[test]
+    fn an_enterprise_host_has_its_own_site() {
+        let pr = parse("https://GHE.example.com/o/r/pull/1")
+            .unwrap()
+            .unwrap();
+        assert_eq!(pr.host, "ghe.example.com");
+        assert_eq!(pr.site, "github-ghe.example.com");
+        assert_eq!(pr.to_string(), "ghe.example.com/o/r#1");
+    }
+
+    #[test]
+    fn other_shapes_are_left_to_other_forges() {
+        for text in [
+            "https://gitlab.com/group/project/-/merge_requests/3",
+            "https://github.com/rust-lang/rust/issues/5",
+            "../repo#main..topic",
+            "/tmp/r",
+        ] {
+            assert_eq!(parse(text), Ok(None), "{text}");
+        }
+    }
+
+    #[test]
+    fn the_head_is_fetched_from_the_pull_ref() {
+        let pr = parse("o/r#12").unwrap().unwrap();
+        assert_eq!(
+            GITHUB.fetch_refs(&pr, "refs/heads/main"),
+            FetchRefs {
+                head: "refs/pull/12/head".into(),
+                base: "refs/heads/main".into()
+            }
+        );
+        assert_eq!(GITHUB.fetch_refs(&pr, "dev").base, "refs/heads/dev");
+    }
+}

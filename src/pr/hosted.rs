@@ -1,0 +1,76 @@
+//! The forge as the rest of the engine sees it before any network call: how a person writes a
+//! reference to one of its pull requests, the one spelling of that PR (which names its review
+//! space), and which git refs hold the PR's commits. Each forge implements [`ForgeKind`] in its
+//! own folder and has one line in `pr::registry`; nothing outside that folder knows its
+//! conventions (`refs/pull/N/head`, `OWNER/REPO#N`, case-insensitive names).
+
+use std::fmt;
+
+use super::ref_error::RefError;
+
+/// One pull request on a hosted forge, spelled one way: two references to the same PR give
+/// equal values (the forge normalises them when it parses), so they open one space.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct HostedPr {
+    /// The forge's id (`github`), as registered.
+    pub forge: String,
+    /// The installation's directory name under the data root's `spaces/` and `mirrors/`,
+    /// decided by the forge ([`ForgeKind::site`]): its id for its public host, the id and the
+    /// host for a self-hosted one.
+    pub site: String,
+    /// The host the PR lives on (`github.com`, an Enterprise host).
+    pub host: String,
+    pub owner: String,
+    pub repo: String,
+    pub number: u64,
+}
+
+impl HostedPr {
+    /// Whether the PR is on its forge's public host, so that `owner/repo#N` says enough.
+    pub fn on_public_host(&self) -> bool {
+        self.site == self.forge
+    }
+}
+
+impl fmt::Display for HostedPr {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let HostedPr {
+            host,
+            owner,
+            repo,
+            number,
+            ..
+        } = self;
+        if self.on_public_host() {
+            write!(f, "{owner}/{repo}#{number}")
+        } else {
+            write!(f, "{host}/{owner}/{repo}#{number}")
+        }
+    }
+}
+
+/// The refs to fetch for a PR: where the forge keeps its head (GitHub: `refs/pull/N/head`,
+/// which also holds a fork's commits) and the base branch.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FetchRefs {
+    pub head: String,
+    pub base: String,
+}
+
+/// What a forge tells the engine about its own conventions. One value per forge, listed in
+/// `pr::registry::FORGES`; the per-PR calls (metadata, diff, publishing) are [`super::forge::Forge`].
+pub trait ForgeKind: Sync {
+    /// The forge's id, stored in every space key of its PRs (`state.json`): never change it.
+    fn id(&self) -> &'static str;
+    /// How a reference to one of its PRs is written, for the error that lists what is accepted.
+    fn reference_forms(&self) -> &'static str;
+    /// The PR `text` names, in its one spelling. `Ok(None)` when the text is not in this
+    /// forge's shape (another forge, or a local path, may take it); an error when it is in
+    /// its shape but wrong (a number that is not one, a name that could walk a path).
+    fn parse_reference(&self, text: &str) -> Result<Option<HostedPr>, RefError>;
+    /// The directory name of an installation on `host` (see [`HostedPr::site`]). Part of the
+    /// on-disk layout: spaces written before must keep resolving to the same name.
+    fn site(&self, host: &str) -> String;
+    /// The refs that hold `pr`'s commits, whose base branch is `base_branch`.
+    fn fetch_refs(&self, pr: &HostedPr, base_branch: &str) -> FetchRefs;
+}
