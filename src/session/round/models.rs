@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use tokio::sync::{mpsc, watch};
 
-use crate::cohort::{CohortReport, SymbolIndex};
+use crate::cohort::{CohortReport, OnDemandIndex};
 use crate::diff::{Diff, Side};
 use crate::review::board::Board;
 use crate::review::events::{ReviewEvent, RunId};
@@ -113,11 +113,7 @@ pub async fn prepare(
 ) -> Result<ModelRun, ModelsUnavailable> {
     let mut notes = Vec::new();
     let worktree = prepared.space.worktree().to_path_buf();
-    let index = if cohorts.is_some() {
-        load_index(prepared).await
-    } else {
-        None
-    };
+    let index = cohorts.is_some().then(|| load_index(prepared));
     let mut sandbox = Sandbox::new(&worktree)?.with_diff(Arc::new(prepared.diff.clone()));
     if let Some(index) = index {
         sandbox = sandbox.with_symbols(Arc::new(index));
@@ -228,20 +224,14 @@ pub async fn prepare(
     })
 }
 
-/// The symbol index for `find_symbol`, from the cache the cohort build just wrote.
-async fn load_index(prepared: &Prepared) -> Option<SymbolIndex> {
-    let worktree = prepared.space.worktree().to_path_buf();
-    let cache = crate::cohort::cache_dir_in(prepared.space.path());
-    let head = prepared.space.state().head_sha.clone();
-    tokio::task::spawn_blocking(move || {
-        let mut notes = Vec::new();
-        SymbolIndex::load_or_build(&worktree, &head, Some(&cache), &mut notes)
-            .ok()
-            .map(|(index, _)| index)
-    })
-    .await
-    .ok()
-    .flatten()
+/// The symbol index for `find_symbol`: built the first time a reviewer calls it, from the
+/// mirror's store of tags by blob.
+fn load_index(prepared: &Prepared) -> OnDemandIndex {
+    OnDemandIndex::new(
+        prepared.space.mirror().to_path_buf(),
+        prepared.space.worktree().to_path_buf(),
+        prepared.space.state().head_sha.clone(),
+    )
 }
 
 /// Model findings get the same fingerprint as every other finding: rule, path, and the anchored
