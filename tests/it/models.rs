@@ -55,7 +55,7 @@ fn reference(repo: &GitRepo) -> String {
 }
 
 /// Fast retries so error paths take milliseconds, and any extra `[models]` lines.
-fn config(dir: &Path, extra: &str) -> std::path::PathBuf {
+pub(crate) fn config(dir: &Path, extra: &str) -> std::path::PathBuf {
     let path = dir.join("config.toml");
     std::fs::write(
         &path,
