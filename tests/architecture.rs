@@ -559,7 +559,7 @@ fn module_graph(modules: &[Module]) -> Vec<(Vec<String>, Vec<String>)> {
     }
     let resolve = |path: Vec<String>| -> Option<Vec<String>> {
         let mut cut = path.len();
-        while cut > 0 && !known.contains(&path[..cut].to_vec()) {
+        while cut > 0 && !known.contains(&path[..cut]) {
             cut -= 1;
         }
         if cut == 0 {
