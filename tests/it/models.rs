@@ -984,6 +984,8 @@ fn the_cockpit_shows_a_pass_waiting_out_a_rate_limit_and_logs_it() {
     let server = OpenAiServer::start();
     one_engineer_bug(&server, "P1");
     let gate = Gate::new();
+    // The peer round's first answer is a server error: the phase line says the retry.
+    server.route("Task: peer round.", [Reply::status(503)]);
     server.route(
         "Role: verifier.",
         [
@@ -1032,6 +1034,10 @@ fn the_cockpit_shows_a_pass_waiting_out_a_rate_limit_and_logs_it() {
     let log = tmux.wait_for("the event log", |s| s.contains("Event log"));
     assert!(
         log.contains("verification retrying: rate limited (HTTP 429): attempt 1 of 3"),
+        "{log}"
+    );
+    assert!(
+        log.contains("peer round retrying: HTTP 503: attempt 1 of 3"),
         "{log}"
     );
     tmux.keys(&["Escape"]);
