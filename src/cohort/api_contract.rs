@@ -17,7 +17,7 @@ use crate::review::axes::{API_CONTRACT, Axis, AxisVerdict};
 
 use super::changes::{ChangedFile, Reading, blob_at};
 use super::grammar::Grammar;
-use super::index::SymbolIndex;
+use super::lazy_index::LazyIndex;
 use super::paths::parent_dir;
 use super::surface::callers::{Home, uses};
 use super::surface::compare::{ApiChange, Severity, Types, compare};
@@ -40,7 +40,7 @@ struct FileSurfaces<'a> {
 /// Compares the exported surface of each changed file at `base` and in the `worktree` (head).
 pub fn api_contract(
     files: &[ChangedFile],
-    index: &SymbolIndex,
+    index: &LazyIndex,
     worktree: &Path,
     base: Option<(&git2::Repository, git2::Oid)>,
 ) -> Axis {
@@ -326,7 +326,7 @@ fn alias_target(
     name: &str,
     file: &FileSurfaces,
     all: &[FileSurfaces],
-    index: &SymbolIndex,
+    index: &LazyIndex,
     read_head: &dyn Fn(&str) -> Option<String>,
     looked_up: &RefCell<BTreeMap<String, Option<String>>>,
     table: &dyn Fn(&Surface, &str) -> Option<String>,
@@ -371,7 +371,7 @@ fn base_has(
     base: &str,
     member: &str,
     file: &FileSurfaces,
-    index: &SymbolIndex,
+    index: &LazyIndex,
     read_head: &dyn Fn(&str) -> Option<String>,
     depth: usize,
 ) -> Option<Option<Item>> {
@@ -427,7 +427,7 @@ fn moved(
     change: ApiChange,
     file: &FileSurfaces,
     all: &[FileSurfaces],
-    index: &SymbolIndex,
+    index: &LazyIndex,
 ) -> ApiChange {
     if change.severity != Severity::Incompatible || change.head.is_some() || change.why != "removed"
     {
@@ -460,7 +460,7 @@ fn moved(
 fn stale_callers(
     home: &Home,
     key: &str,
-    index: &SymbolIndex,
+    index: &LazyIndex,
     changed: &BTreeSet<&str>,
     read: &dyn Fn(&str) -> Option<String>,
 ) -> Vec<String> {

@@ -1,20 +1,22 @@
-//! The symbol index built from the mirror while the worktree is still being checked out.
+//! The symbol index opened from the mirror while the worktree is still being checked out.
 //!
-//! On a first review the checkout (file creation, mostly kernel time) and the index (parsing
-//! every file of the head, CPU time) were back to back. Both only need the head commit, which
-//! the mirror holds once the fetch is done, so the index starts then, on its own thread, and
-//! the cohort build picks it up.
+//! On a first review the checkout (file creation, mostly kernel time) and the index (walking
+//! the head's tree, reading the store of tags by blob, parsing the changed files) were back to
+//! back. Both only need the head commit, which the mirror holds once the fetch is done, so the
+//! index starts then, on its own thread, and the cohort build picks it up.
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::thread::JoinHandle;
 
-use super::index::{HeadTags, SymbolIndex, cache_file_name};
+use super::index::HeadTags;
+use super::lazy_index::LazyIndex;
+use super::report_files::has_report_of;
 
 /// An index build running in the background.
 pub struct EarlyIndex {
     head_sha: String,
-    job: JoinHandle<Option<(SymbolIndex, HeadTags)>>,
+    job: JoinHandle<Option<(LazyIndex, HeadTags)>>,
 }
 
 impl std::fmt::Debug for EarlyIndex {
@@ -28,7 +30,8 @@ impl std::fmt::Debug for EarlyIndex {
 impl EarlyIndex {
     /// Starts indexing `head` from the bare repository at `git_dir`, keeping the tags of the
     /// files changed since the merge base with `base`. `None` when the space's cache in
-    /// `cache_dir` already holds this head's index: then there is nothing to gain.
+    /// `cache_dir` already holds a cohort report of this head: then the index is likely not
+    /// needed at all.
     pub fn start(
         git_dir: &Path,
         cache_dir: &Path,
@@ -36,7 +39,7 @@ impl EarlyIndex {
         base: git2::Oid,
     ) -> Option<EarlyIndex> {
         let head_sha = head.to_string();
-        if cache_dir.join(cache_file_name(&head_sha)).exists() {
+        if has_report_of(cache_dir, &head_sha) {
             return None;
         }
         let git_dir: PathBuf = git_dir.to_path_buf();
@@ -45,7 +48,7 @@ impl EarlyIndex {
             .spawn(move || {
                 let changed = changed_paths(&git_dir, head, base).unwrap_or_default();
                 let keep: BTreeSet<&str> = changed.iter().map(String::as_str).collect();
-                SymbolIndex::build_from_tree(&git_dir, head, &keep).ok()
+                LazyIndex::from_tree(&git_dir, head, &keep).ok()
             })
             .ok()?;
         Some(EarlyIndex { head_sha, job })
@@ -53,7 +56,7 @@ impl EarlyIndex {
 
     /// The finished index when it is of `head_sha` and was built; `None` sends the caller to
     /// its own build (a failed early build is not an error, only a lost head start).
-    pub(super) fn finish(self, head_sha: &str) -> Option<(SymbolIndex, HeadTags)> {
+    pub(super) fn finish(self, head_sha: &str) -> Option<(LazyIndex, HeadTags)> {
         let built = self.job.join().ok().flatten()?;
         (self.head_sha == head_sha).then_some(built)
     }

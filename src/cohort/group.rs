@@ -8,7 +8,7 @@ use sha2::{Digest, Sha256};
 
 use super::changes::{ChangedFile, FileSymbols, Reading};
 use super::graph::{UnionFind, reading_order};
-use super::index::SymbolIndex;
+use super::lazy_index::LazyIndex;
 use super::pairing::code_of;
 use super::paths::{common_dir, parent_dir};
 use super::stoplist::is_common;
@@ -45,7 +45,7 @@ pub struct Cohort {
 /// with few edits: they form one cohort of their own, however many there are.
 pub fn cohorts(
     files: &[ChangedFile],
-    index: &SymbolIndex,
+    index: &LazyIndex,
     moved: &BTreeSet<&str>,
     users: &mut Users,
 ) -> Vec<Cohort> {
@@ -369,7 +369,7 @@ fn rejoin_tests(
 /// Tests that exercise a changed code file one step away: the test uses a name defined in a
 /// file (outside the change) that uses what the code file's change defines. `test_queryparams.py`
 /// calls `QueryParams`, whose module calls the changed `primitive_value_to_str`.
-fn exercised_links(semantic: &[Member], index: &SymbolIndex) -> Vec<(usize, usize)> {
+fn exercised_links(semantic: &[Member], index: &LazyIndex) -> Vec<(usize, usize)> {
     let tests: Vec<usize> = (0..semantic.len())
         .filter(|&i| is_test_path(semantic[i].path))
         .collect();

@@ -1,24 +1,22 @@
-//! The repository's symbol index: for each name, the files that define it and the files that
-//! reference it, over the head worktree.
+//! The repository's full symbol index: for each name, the files that define it and the files
+//! that reference it, over the head worktree.
 //!
-//! Built once per head SHA and cached as `symbols-<sha>.json` in the space's cache directory,
-//! so a second review of the same head (or the `find_symbol` tool) reads it instead of parsing
-//! the repository again.
+//! The cohort build does not need all of it: it asks about the names a change touches, and
+//! [`super::lazy_index`] reads only the files that can answer. The full index is built when a
+//! model reviewer first calls `find_symbol` ([`OnDemandIndex`]), from the mirror's store of
+//! tags by blob, so only blobs never seen are parsed.
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::io;
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
 use super::blob_tags::{self, BlobTags, IndexTags};
-use super::cache_file::{read_json, write_json};
 use super::error::CohortError;
 use super::grammar::Grammar;
 use super::tags::Tagger;
-use crate::space::fsutil::name_part;
 
-/// Bumped whenever the queries or the file format change, so an old cache is rebuilt.
+/// The serialized index's format.
 const FORMAT: u32 = 1;
 
 /// Files larger than this are generated or vendored data, not code anyone reviews by symbol.
@@ -26,6 +24,9 @@ const MAX_FILE_BYTES: u64 = 1024 * 1024;
 
 /// Directories that hold build output, dependencies or git's own data.
 const SKIPPED_DIRS: &[&str] = &[".git", "target", "node_modules", "vendor"];
+
+/// An indexable file of a tree: its path and blob, and the grammar it is read with.
+pub(super) type TreeFile = ((String, git2::Oid), Grammar);
 
 /// Tags of head files parsed while building the index, by path, with the grammar they were
 /// parsed as.
@@ -56,15 +57,20 @@ pub struct SymbolIndex {
     symbols: BTreeMap<String, SymbolEntry>,
 }
 
-/// How the index was obtained, for the report and the tests.
+/// What the cohort build's index read, for the report and the tests: the head's indexable
+/// files, and how many of them it had to read to answer the names it was asked about.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct IndexStats {
+    /// Files of the head in an indexed language: what the index speaks for.
     pub files_indexed: usize,
+    /// Files whose tags came from the mirror's store of tags by blob.
+    pub from_store: usize,
+    /// Files parsed by this build (the changed files' head versions among them).
+    pub parsed: usize,
+    /// Files read that did not parse.
     pub files_unparsed: usize,
-    pub symbols: usize,
+    /// Whether the whole cohort report came from the space's cache (nothing was read).
     pub from_cache: bool,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub cache_path: Option<String>,
 }
 
 impl SymbolIndex {
@@ -104,55 +110,17 @@ impl SymbolIndex {
     /// [`SymbolIndex::build`] from the head commit's tree in the bare repository at `git_dir`
     /// rather than from a worktree: the same files and the same index (symbolic links,
     /// submodules, skipped directories and large files are left out alike), available before
-    /// the worktree is checked out.
+    /// the worktree is checked out. Only blobs never seen are parsed (and the files in `keep`,
+    /// whose full tags are handed back); the rest come from the mirror's store of tags by
+    /// blob, and what was parsed is added to it.
     pub(super) fn build_from_tree(
         git_dir: &Path,
         head: git2::Oid,
         keep: &BTreeSet<&str>,
     ) -> Result<(SymbolIndex, HeadTags), CohortError> {
-        let failed = |e: git2::Error| CohortError::Tree {
-            sha: head.to_string(),
-            message: e.message().to_string(),
-        };
-        let repo = git2::Repository::open_bare(git_dir).map_err(failed)?;
-        let tree = repo
-            .find_commit(head)
-            .and_then(|c| c.tree())
-            .map_err(failed)?;
-        let odb = repo.odb().map_err(failed)?;
-        // Only blobs never seen are parsed (and the changed files, whose full tags the
-        // cohort build takes); the rest come from the mirror's store of tags by blob.
+        let (repo, tree) = head_tree(git_dir, head)?;
         let mut store = BlobTags::open(git_dir);
-        let mut files = Vec::new();
-        tree.walk(git2::TreeWalkMode::PreOrder, |dir, entry| {
-            let Ok(name) = entry.name() else {
-                return git2::TreeWalkResult::Skip;
-            };
-            match entry.kind() {
-                Some(git2::ObjectType::Tree) if SKIPPED_DIRS.contains(&name) => {
-                    git2::TreeWalkResult::Skip
-                }
-                // Mode 0o120000 is a symbolic link: its blob is a path, not code.
-                Some(git2::ObjectType::Blob) if entry.filemode() != 0o120000 => {
-                    let path = format!("{dir}{name}");
-                    // A blob in the store was small enough when it was parsed, and its size
-                    // is a function of its id: only blobs never seen are measured.
-                    let small = |grammar: &Grammar| {
-                        store.get(*grammar, entry.id()).is_some()
-                            || odb
-                                .read_header(entry.id())
-                                .is_ok_and(|(size, _)| size as u64 <= MAX_FILE_BYTES)
-                    };
-                    if let Some(grammar) = Grammar::for_path(&path).filter(small) {
-                        files.push(((path, entry.id()), grammar));
-                    }
-                    git2::TreeWalkResult::Ok
-                }
-                _ => git2::TreeWalkResult::Ok,
-            }
-        })
-        .map_err(failed)?;
-        files.sort();
+        let files = tree_files(&repo, tree, &store).map_err(tree_failed(head))?;
         let mut per_file: Vec<Option<IndexTags>> = vec![None; files.len()];
         let mut misses = Vec::new();
         for (at, ((path, id), grammar)) in files.iter().enumerate() {
@@ -161,16 +129,8 @@ impl SymbolIndex {
                 _ => misses.push(at),
             }
         }
-        let to_parse: Vec<((String, git2::Oid), Grammar)> =
-            misses.iter().map(|&at| files[at].clone()).collect();
-        // A repository handle is not shared between threads: each parsing thread opens its own.
-        let parsed = parse_all(&to_parse, || {
-            let repo = git2::Repository::open_bare(git_dir).ok();
-            move |((_, id), _): &((String, git2::Oid), Grammar)| {
-                let blob = repo.as_ref()?.find_blob(*id).ok()?;
-                Some(blob.content().to_vec())
-            }
-        });
+        let to_parse: Vec<TreeFile> = misses.iter().map(|&at| files[at].clone()).collect();
+        let parsed = parse_blobs(git_dir, &to_parse);
         let mut kept = HeadTags::new();
         for (at, tags) in misses.into_iter().zip(parsed) {
             let ((path, id), grammar) = &files[at];
@@ -192,65 +152,6 @@ impl SymbolIndex {
             .into_iter()
             .map(|((path, _), grammar)| (path, grammar));
         Ok(assemble(&head.to_string(), files, per_file, kept))
-    }
-
-    /// The cached index for `head_sha` in `cache_dir` when there is a valid one; otherwise a
-    /// fresh build, written to the cache atomically (temp file + rename). A cache that cannot
-    /// be read or written is not an error: the index is rebuilt and a note says why.
-    pub fn load_or_build(
-        worktree: &Path,
-        head_sha: &str,
-        cache_dir: Option<&Path>,
-        notes: &mut Vec<String>,
-    ) -> Result<(SymbolIndex, IndexStats), CohortError> {
-        let (index, stats, _) = SymbolIndex::load_or_build_keeping(
-            worktree,
-            head_sha,
-            cache_dir,
-            notes,
-            &BTreeSet::new(),
-        )?;
-        Ok((index, stats))
-    }
-
-    /// [`SymbolIndex::load_or_build`], with the tags of the files in `keep` when the index was
-    /// built here rather than read from the cache (empty then: the caller parses them).
-    pub(super) fn load_or_build_keeping(
-        worktree: &Path,
-        head_sha: &str,
-        cache_dir: Option<&Path>,
-        notes: &mut Vec<String>,
-        keep: &BTreeSet<&str>,
-    ) -> Result<(SymbolIndex, IndexStats, HeadTags), CohortError> {
-        let cache_path = cache_dir.map(|dir| dir.join(cache_file_name(head_sha)));
-        if let Some(path) = &cache_path {
-            match read_cache(path, head_sha) {
-                Ok(Some(index)) => {
-                    let stats = index.stats(true, Some(path));
-                    return Ok((index, stats, HeadTags::new()));
-                }
-                Ok(None) => {}
-                Err(e) => notes.push(format!(
-                    "symbol cache {} unreadable ({e}); rebuilt",
-                    path.display()
-                )),
-            }
-        }
-        let (index, kept) = SymbolIndex::build_keeping(worktree, head_sha, keep)?;
-        let stats = index.adopt(cache_dir, notes);
-        Ok((index, stats, kept))
-    }
-
-    /// Writes a freshly built index to the cache in `cache_dir` (a failure is a note) and
-    /// reports how it was obtained.
-    pub(super) fn adopt(&self, cache_dir: Option<&Path>, notes: &mut Vec<String>) -> IndexStats {
-        let cache_path = cache_dir.map(|dir| dir.join(cache_file_name(&self.head_sha)));
-        if let Some(path) = &cache_path
-            && let Err(e) = write_json(path, self)
-        {
-            notes.push(format!("symbol cache {} not written: {e}", path.display()));
-        }
-        self.stats(false, cache_path.as_deref())
     }
 
     /// Files that define `name`, sorted.
@@ -276,31 +177,16 @@ impl SymbolIndex {
         &self.head_sha
     }
 
+    /// Every name the index knows.
+    #[cfg(test)]
+    pub(super) fn names(&self) -> impl Iterator<Item = &str> {
+        self.symbols.keys().map(String::as_str)
+    }
+
     /// Whether `path` was parsed into the index.
     pub fn covers(&self, path: &str) -> bool {
         self.files.contains_key(path)
     }
-
-    fn stats(&self, from_cache: bool, cache_path: Option<&Path>) -> IndexStats {
-        IndexStats {
-            files_indexed: self.files.len(),
-            files_unparsed: self.unparsed.len(),
-            symbols: self.symbols.len(),
-            from_cache,
-            cache_path: cache_path.map(|p| p.display().to_string()),
-        }
-    }
-}
-
-/// `symbols-<sha>.json`.
-pub fn cache_file_name(head_sha: &str) -> String {
-    format!("symbols-{}.json", name_part(head_sha))
-}
-
-fn read_cache(path: &Path, head_sha: &str) -> io::Result<Option<SymbolIndex>> {
-    let index: Option<SymbolIndex> = read_json(path)?;
-    // An index of another format or head is stale, not damaged: rebuild it quietly.
-    Ok(index.filter(|index| index.format == FORMAT && index.head_sha == head_sha))
 }
 
 /// The index of `files` (sorted) from their tags (`None`: the file did not parse); `kept` are
@@ -348,9 +234,84 @@ fn assemble(
     (index, kept)
 }
 
+/// The repository at `git_dir` and the id of `head`'s tree in it.
+pub(super) fn head_tree(
+    git_dir: &Path,
+    head: git2::Oid,
+) -> Result<(git2::Repository, git2::Oid), CohortError> {
+    let failed = tree_failed(head);
+    let repo = git2::Repository::open_bare(git_dir).map_err(&failed)?;
+    let tree = repo.find_commit(head).map_err(&failed)?.tree_id();
+    Ok((repo, tree))
+}
+
+pub(super) fn tree_failed(head: git2::Oid) -> impl Fn(git2::Error) -> CohortError {
+    move |e: git2::Error| CohortError::Tree {
+        sha: head.to_string(),
+        message: e.message().to_string(),
+    }
+}
+
+/// The indexable files of the tree `tree` — `((path, blob), grammar)`, sorted — as the
+/// worktree walk finds them: skipped directories, symbolic links and files over
+/// [`MAX_FILE_BYTES`] are left out. A blob in `store` was small enough when it was parsed, and
+/// its size is a function of its id: only blobs never seen are measured.
+pub(super) fn tree_files(
+    repo: &git2::Repository,
+    tree: git2::Oid,
+    store: &BlobTags,
+) -> Result<Vec<TreeFile>, git2::Error> {
+    let tree = repo.find_tree(tree)?;
+    let odb = repo.odb()?;
+    let mut files = Vec::new();
+    tree.walk(git2::TreeWalkMode::PreOrder, |dir, entry| {
+        let Ok(name) = entry.name() else {
+            return git2::TreeWalkResult::Skip;
+        };
+        match entry.kind() {
+            Some(git2::ObjectType::Tree) if SKIPPED_DIRS.contains(&name) => {
+                git2::TreeWalkResult::Skip
+            }
+            // Mode 0o120000 is a symbolic link: its blob is a path, not code.
+            Some(git2::ObjectType::Blob) if entry.filemode() != 0o120000 => {
+                let path = format!("{dir}{name}");
+                let small = |grammar: &Grammar| {
+                    store.get(*grammar, entry.id()).is_some()
+                        || odb
+                            .read_header(entry.id())
+                            .is_ok_and(|(size, _)| size as u64 <= MAX_FILE_BYTES)
+                };
+                if let Some(grammar) = Grammar::for_path(&path).filter(small) {
+                    files.push(((path, entry.id()), grammar));
+                }
+                git2::TreeWalkResult::Ok
+            }
+            _ => git2::TreeWalkResult::Ok,
+        }
+    })?;
+    files.sort();
+    Ok(files)
+}
+
+/// Parses the blobs of `files` from the repository at `git_dir`, on every core.
+fn parse_blobs(git_dir: &Path, files: &[TreeFile]) -> Vec<Option<super::tags::FileTags>> {
+    // A repository handle is not shared between threads: each parsing thread opens its own.
+    parse_all(files, || {
+        let repo = git2::Repository::open_bare(git_dir).ok();
+        move |((_, id), _): &((String, git2::Oid), Grammar)| {
+            let blob = repo.as_ref()?.find_blob(*id).ok()?;
+            Some(blob.content().to_vec())
+        }
+    })
+}
+
 /// Collects `(relative path, grammar)` for every indexable file under `dir`. Symbolic links are
 /// not followed: the index must not read outside the worktree.
-fn walk(root: &Path, dir: &Path, out: &mut Vec<(String, Grammar)>) -> Result<(), CohortError> {
+pub(super) fn walk(
+    root: &Path,
+    dir: &Path,
+    out: &mut Vec<(String, Grammar)>,
+) -> Result<(), CohortError> {
     let entries = std::fs::read_dir(dir).map_err(|source| CohortError::Worktree {
         path: dir.to_path_buf(),
         source,
@@ -392,7 +353,7 @@ fn relative_path(root: &Path, path: &Path) -> Option<String> {
 
 /// Parses `files` on every core; `None` for a file that could not be read or parsed. Each
 /// thread makes its own reader with `reader`.
-fn parse_all<F, R>(
+pub(super) fn parse_all<F, R>(
     files: &[(F, Grammar)],
     reader: impl Fn() -> R + Sync,
 ) -> Vec<Option<super::tags::FileTags>>
@@ -432,7 +393,7 @@ where
     })
 }
 
-/// Where [`SymbolIndex::load_or_build`] keeps its files inside a review space.
+/// Where the cohort build keeps its finished reports inside a review space.
 pub fn cache_dir_in(space_dir: &Path) -> PathBuf {
     space_dir.join("cache")
 }

@@ -3,8 +3,8 @@
 //! [`build`] parses each changed file with tree-sitter tag queries ([`grammar`], [`tags`]),
 //! finds the symbols its changed lines touch ([`changes`]), joins files that define and use
 //! the same touched symbols into connected components ([`group`]), and measures each cohort's
-//! blast radius against a symbol index of the whole head worktree ([`index`], cached per head
-//! SHA). Files of languages without a grammar, or that do not parse, are grouped by directory
+//! blast radius against the head's symbol index, read only as far as the names it asks about
+//! need ([`lazy_index`]; the full [`index`] is built only for `find_symbol`). Files of languages without a grammar, or that do not parse, are grouped by directory
 //! and say so. The same pass computes the deterministic `apiContract` axis and the advisory
 //! `testGap` axis.
 
@@ -18,9 +18,12 @@ pub mod grammar;
 mod graph;
 mod group;
 pub mod index;
+mod lazy_index;
+mod on_demand;
 mod pairing;
 mod paths;
 mod report_cache;
+mod report_files;
 mod stoplist;
 mod surface;
 mod tags;
@@ -30,6 +33,7 @@ mod users;
 #[cfg(test)]
 mod tests;
 
+use std::collections::BTreeSet;
 use std::path::Path;
 
 use serde::{Deserialize, Serialize};
@@ -44,6 +48,8 @@ pub use error::CohortError;
 pub use grammar::Grammar;
 pub use group::{Cohort, GROUPED_BY_PATH};
 pub use index::{IndexStats, Location, SymbolEntry, SymbolIndex, cache_dir_in};
+pub use lazy_index::LazyIndex;
+pub use on_demand::OnDemandIndex;
 pub use report_cache::build_cached;
 pub use stoplist::is_common;
 
@@ -92,20 +98,11 @@ pub fn build_with(
     early: Option<EarlyIndex>,
 ) -> Result<CohortReport, CohortError> {
     let mut notes = Vec::new();
-    let changed = input.diff.files.iter().map(|f| f.path.as_str()).collect();
+    let changed: BTreeSet<&str> = input.diff.files.iter().map(|f| f.path.as_str()).collect();
     let early = early.and_then(|early| early.finish(input.head_sha));
-    let (index, index_stats, mut head_tags) = match early {
-        Some((index, head_tags)) => {
-            let stats = index.adopt(input.cache_dir, &mut notes);
-            (index, stats, head_tags)
-        }
-        None => SymbolIndex::load_or_build_keeping(
-            input.worktree,
-            input.head_sha,
-            input.cache_dir,
-            &mut notes,
-            &changed,
-        )?,
+    let (index, mut head_tags) = match early {
+        Some(built) => built,
+        None => open_index(&input, &changed)?,
     };
     let files = changes::read_all(
         &input.diff.files,
@@ -124,25 +121,63 @@ pub fn build_with(
             _ => {}
         }
     }
-    let moved: std::collections::BTreeSet<&str> = input
+    let moved: BTreeSet<&str> = input
         .diff
         .files
         .iter()
         .filter(|f| is_moved(f))
         .map(|f| f.path.as_str())
         .collect();
+    // The names grouping asks about, read in one scan of the files not read yet.
+    index.prefetch(asked_names(&files));
     let mut users = users::Users::new(input.worktree, &index);
     let cohorts = group::cohorts(&files, &index, &moved, &mut users);
     let axes = vec![
         api_contract::api_contract(&files, &index, input.worktree, input.base),
         test_gap::test_gap(&cohorts, &files),
     ];
+    drop(users);
+    let index_stats = index.finish();
     Ok(CohortReport {
         cohorts,
         axes,
         index_stats,
         notes,
     })
+}
+
+/// The index of the head: from the head commit in the repository holding the base (the
+/// mirror, whose store of tags by blob it reads and adds to), else from the worktree.
+fn open_index(
+    input: &CohortInput<'_>,
+    changed: &BTreeSet<&str>,
+) -> Result<(LazyIndex, index::HeadTags), CohortError> {
+    let in_repository = input.base.and_then(|(repo, _)| {
+        let head = git2::Oid::from_str(input.head_sha).ok()?;
+        repo.find_commit(head).ok()?;
+        LazyIndex::from_tree(repo.path(), head, changed).ok()
+    });
+    match in_repository {
+        Some(built) => Ok(built),
+        None => LazyIndex::from_worktree(input.worktree, changed),
+    }
+}
+
+/// The names the grouping asks the index about: the touched ones, and those a changed test
+/// uses (to find the code it exercises). Common names are never asked.
+fn asked_names(files: &[changes::ChangedFile]) -> BTreeSet<&str> {
+    let mut names = BTreeSet::new();
+    for file in files {
+        let changes::Reading::Symbols(symbols) = &file.reading else {
+            continue;
+        };
+        names.extend(symbols.touched.iter().map(String::as_str));
+        if is_test_path(&file.path) {
+            names.extend(symbols.references.iter().map(String::as_str));
+        }
+    }
+    names.retain(|name| !is_common(name));
+    names
 }
 
 /// Changed lines a renamed file may carry and still be read as a move (an import path, a

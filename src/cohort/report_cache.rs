@@ -1,4 +1,4 @@
-//! The finished cohort report of one head and base, kept beside the symbol index.
+//! The finished cohort report of one head and base, kept in the space's cache.
 //!
 //! A later round at the same head (a re-run, `--force`, the cockpit reopening a space) would
 //! otherwise parse every changed file twice more, at head and at base, to reach the same
@@ -12,22 +12,23 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
+use crate::commit_id::CommitId;
 use crate::diff::Diff;
 
 use super::cache_file::{read_json, write_json};
+use super::report_files::report_file_name;
 use super::{CohortError, CohortInput, CohortReport, EarlyIndex, build_with};
-use crate::space::fsutil::name_part;
 
 /// Bumped whenever what the report holds or how it is computed changes.
-const FORMAT: u32 = 2;
+const FORMAT: u32 = 3;
 
 #[derive(Serialize, Deserialize)]
 struct Cached {
     format: u32,
     /// A new build of the program may group differently: its reports are not reused.
     version: String,
-    head_sha: String,
-    base: String,
+    head_sha: CommitId,
+    base: CommitId,
     diff: String,
     report: CohortReport,
 }
@@ -40,12 +41,15 @@ pub fn build_cached(
     input: CohortInput<'_>,
     early: Option<EarlyIndex>,
 ) -> Result<CohortReport, CohortError> {
-    let (Some((_, base)), Some(dir)) = (input.base, input.cache_dir) else {
+    // A head that is not a commit id (a caller's revision name) keys nothing either.
+    let (Some((_, base)), Some(dir), Ok(head_sha)) =
+        (input.base, input.cache_dir, CommitId::parse(input.head_sha))
+    else {
         return build_with(input, early);
     };
     let key = Key {
-        head_sha: input.head_sha.to_string(),
-        base: base.to_string(),
+        head_sha,
+        base: CommitId::from(base),
         diff: diff_fingerprint(input.diff),
     };
     let path = dir.join(file_name(&key));
@@ -71,9 +75,10 @@ pub fn build_cached(
     Ok(report)
 }
 
-/// A space reviews one PR, and a push moves it to a new head for good: the index and the
-/// reports of earlier heads (megabytes each on a large repository) would only pile up. A
-/// file that cannot be removed stays; it is only space.
+/// A space reviews one PR, and a push moves it to a new head for good: the reports of earlier
+/// heads (and the symbol indexes earlier versions wrote, megabytes each on a large repository)
+/// would only pile up. A file that cannot be removed stays; it is only
+/// space.
 fn forget_other_heads(dir: &Path, head_sha: &str) {
     let Ok(entries) = std::fs::read_dir(dir) else {
         return;
@@ -81,26 +86,24 @@ fn forget_other_heads(dir: &Path, head_sha: &str) {
     for entry in entries.flatten() {
         let name = entry.file_name();
         let Some(name) = name.to_str() else { continue };
-        let ours = name.starts_with("symbols-") || name.starts_with("cohorts-");
-        if ours && name.ends_with(".json") && !name.contains(head_sha) {
+        // Symbol indexes are no longer written here: any left by an earlier version goes.
+        let index = name.starts_with("symbols-");
+        let other_head = name.starts_with("cohorts-") && !name.contains(head_sha);
+        if (index || other_head) && name.ends_with(".json") {
             let _ = std::fs::remove_file(entry.path());
         }
     }
 }
 
 struct Key {
-    head_sha: String,
-    base: String,
+    head_sha: CommitId,
+    base: CommitId,
     diff: String,
 }
 
 /// `cohorts-<head>-<base>.json`.
 fn file_name(key: &Key) -> String {
-    format!(
-        "cohorts-{}-{}.json",
-        name_part(&key.head_sha),
-        name_part(&key.base)
-    )
+    report_file_name(&key.head_sha, &key.base)
 }
 
 /// What of the diff decides the grouping: which files changed, how, and which lines. The

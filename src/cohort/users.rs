@@ -11,7 +11,7 @@
 use std::collections::{BTreeSet, HashMap};
 use std::path::Path;
 
-use super::index::SymbolIndex;
+use super::lazy_index::LazyIndex;
 use super::paths::{language_family, parent_dir};
 use crate::diff::is_test_path;
 
@@ -42,14 +42,14 @@ const ROOT_DIRS: &[&str] = &[
 /// Resolves references to definitions, reading each user's text once.
 pub struct Users<'a> {
     worktree: &'a Path,
-    index: &'a SymbolIndex,
+    index: &'a LazyIndex,
     /// By path: the file's import lines, and its whole text (`None`: unreadable).
     texts: HashMap<String, Option<(String, String)>>,
     go_module: Option<Option<String>>,
 }
 
 impl<'a> Users<'a> {
-    pub fn new(worktree: &'a Path, index: &'a SymbolIndex) -> Users<'a> {
+    pub fn new(worktree: &'a Path, index: &'a LazyIndex) -> Users<'a> {
         Users {
             worktree,
             index,

@@ -8,6 +8,7 @@ mod shape;
 use crate::cohort::{CohortReport, GROUPED_BY_PATH, SymbolIndex};
 use crate::review::axes::{API_CONTRACT, Axis, AxisVerdict, TEST_GAP};
 use repo::Repo;
+use repo::git;
 
 const PARSE: &str = "pub struct Config {
     pub name: String,
@@ -183,53 +184,127 @@ fn the_key_survives_a_push_that_moves_lines_and_adds_unrelated_changes() {
 }
 
 #[test]
-fn the_index_is_cached_per_head_and_read_back() {
+fn the_index_reads_only_the_files_that_can_answer_and_keeps_their_tags_by_blob() {
     let repo = rust_repo();
+    // A file no asked name occurs in: never read.
+    repo.write(
+        "src/lonely.rs",
+        "pub fn solitary_thing() -> u8 {\n    3\n}\n",
+    );
+    repo.commit("lonely");
+    git(&repo.path(), &["branch", "-f", "main"]);
     change_parse_and_more(&repo);
     let first = repo.build();
-    assert!(!first.index_stats.from_cache);
-    let head = repo::git(&repo.path(), &["rev-parse", "HEAD"]);
-    let cache_file = repo.cache_dir().join(format!("symbols-{head}.json"));
-    assert!(cache_file.is_file());
+    let stats = &first.index_stats;
     assert_eq!(
-        first.index_stats.cache_path.as_deref(),
-        Some(cache_file.to_str().unwrap())
+        stats.files_indexed, 7,
+        "the markdown file is not indexed: {stats:?}"
     );
-
-    let second = repo.build();
-    assert!(second.index_stats.from_cache);
-    assert_eq!(
-        second.index_stats.files_indexed,
-        first.index_stats.files_indexed
-    );
-    assert_eq!(second.cohorts, first.cohorts);
-
-    // No leftover temp files beside the cache.
-    let names: Vec<String> = std::fs::read_dir(repo.cache_dir())
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .collect();
-    assert_eq!(names, vec![format!("symbols-{head}.json")]);
-
-    // A damaged cache is rebuilt, with a note.
-    std::fs::write(&cache_file, "{ not json").unwrap();
-    let third = repo.build();
-    assert!(!third.index_stats.from_cache);
+    assert_eq!(stats.from_store, 0, "a cold store: {stats:?}");
     assert!(
-        third.notes.iter().any(|n| n.contains("unreadable")),
-        "{:?}",
-        third.notes
+        stats.parsed < stats.files_indexed,
+        "the lonely file is never parsed: {stats:?}"
     );
-    assert_eq!(third.cohorts, first.cohorts);
+    // The tag store holds what was parsed, and nothing of the file never read.
+    let lonely = git(&repo.path(), &["rev-parse", "HEAD:src/lonely.rs"]);
+    let app = git(&repo.path(), &["rev-parse", "HEAD:src/app.rs"]);
+    let store = stored_blobs(&repo);
+    assert!(store.contains(&app), "{store:?}");
+    assert!(!store.contains(&lonely), "{store:?}");
+    // No symbol index is written to the space's cache.
+    let written: Vec<String> = std::fs::read_dir(repo.cache_dir())
+        .map(|entries| {
+            entries
+                .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+                .collect()
+        })
+        .unwrap_or_default();
+    assert!(
+        !written.iter().any(|n| n.starts_with("symbols-")),
+        "{written:?}"
+    );
+
+    // The same head again: what was parsed comes from the store; only the changed files'
+    // head versions (four Rust files) are parsed for their full tags.
+    let second = repo.build();
+    assert!(
+        second.index_stats.from_store > 0,
+        "{:?}",
+        second.index_stats
+    );
+    assert_eq!(second.index_stats.parsed, 4, "{:?}", second.index_stats);
+    assert_eq!(second.cohorts, first.cohorts);
+    assert_eq!(second.axes, first.axes);
+}
+
+/// Every blob id in the repository's store of tags.
+fn stored_blobs(repo: &Repo) -> String {
+    let mut all = String::new();
+    for version in std::fs::read_dir(repo.path().join(".git/review-tui-tags")).unwrap() {
+        for segment in std::fs::read_dir(version.unwrap().path()).unwrap() {
+            all.push_str(&std::fs::read_to_string(segment.unwrap().path()).unwrap());
+        }
+    }
+    all
+}
+
+/// Asserts that the lazy index answers every name of the full one (and names it does not
+/// know) exactly as the full one does.
+fn assert_same_answers(lazy: &crate::cohort::LazyIndex, full: &SymbolIndex) {
+    let names: Vec<String> = full.names().map(str::to_string).collect();
+    assert!(names.len() > 5, "{names:?}");
+    for name in names.iter().map(String::as_str).chain(["nothing_here", ""]) {
+        assert_eq!(lazy.defined_in(name), full.defined_in(name), "{name}");
+        assert_eq!(lazy.referenced_in(name), full.referenced_in(name), "{name}");
+    }
+}
+
+#[test]
+fn the_lazy_index_answers_as_the_full_index_does() {
+    let repo = rust_repo();
+    repo.write("vendor/dep.rs", "pub fn vendored_thing() { parse(); }\n");
+    repo.write(
+        "big.rs",
+        &format!("fn parse() {{}}\n{}", "// filler\n".repeat(110_000)),
+    );
+    repo.write("broken.rs", "fn parse( {{{{ ]]]\n");
+    repo.write(
+        "web/app.js",
+        "import { parse } from './p';\nexport function run() { return parse(); }\n",
+    );
+    std::os::unix::fs::symlink("src/app.rs", repo.path().join("link.rs")).unwrap();
+    let head = repo.commit("more");
+    let full = SymbolIndex::build(&repo.path(), &head).unwrap();
+    let keep = std::collections::BTreeSet::from(["src/app.rs"]);
+
+    let (lazy, kept) = crate::cohort::LazyIndex::from_worktree(&repo.path(), &keep).unwrap();
+    assert!(kept.contains_key("src/app.rs"));
+    // Names asked one at a time, then with a prefetch first.
+    assert_same_answers(&lazy, &full);
+    let (lazy, _) = crate::cohort::LazyIndex::from_worktree(&repo.path(), &keep).unwrap();
+    lazy.prefetch(["parse", "Config"]);
+    assert_same_answers(&lazy, &full);
+
+    let git_dir = repo.path().join(".git");
+    let oid = git2::Oid::from_str(&head).unwrap();
+    let (lazy, _) = crate::cohort::LazyIndex::from_tree(&git_dir, oid, &keep).unwrap();
+    assert_same_answers(&lazy, &full);
+    lazy.finish();
+    // Again with the store holding what the first one read.
+    let (lazy, _) = crate::cohort::LazyIndex::from_tree(&git_dir, oid, &keep).unwrap();
+    assert!(lazy.stats().from_store > 0);
+    assert_same_answers(&lazy, &full);
 }
 
 #[test]
 fn the_index_answers_lookups() {
     let repo = rust_repo();
-    let mut notes = Vec::new();
-    let (index, stats) = SymbolIndex::load_or_build(&repo.path(), "abc", None, &mut notes).unwrap();
-    assert_eq!(stats.files_indexed, 6, "the markdown file is not indexed");
-    assert!(notes.is_empty());
+    let index = SymbolIndex::build(&repo.path(), "abc").unwrap();
+    assert!(index.covers("src/app.rs") && index.covers("tests/parse_test.rs"));
+    assert!(
+        !index.covers("docs/guide.md"),
+        "the markdown file is not indexed"
+    );
     assert_eq!(
         index.defined_in("parse").into_iter().collect::<Vec<_>>(),
         vec!["src/config/parse.rs"]
@@ -254,9 +329,16 @@ fn ignored_directories_and_large_files_are_not_indexed() {
         ("vendor/v.go", "package v\nfunc Vendored() {}\n"),
         ("src/big.rs", &big),
     ]);
-    let mut notes = Vec::new();
-    let (index, stats) = SymbolIndex::load_or_build(&repo.path(), "x", None, &mut notes).unwrap();
-    assert_eq!(stats.files_indexed, 1);
+    let index = SymbolIndex::build(&repo.path(), "x").unwrap();
+    assert!(index.covers("src/lib.rs"));
+    for path in [
+        "target/debug/gen.rs",
+        "node_modules/x/index.js",
+        "vendor/v.go",
+        "src/big.rs",
+    ] {
+        assert!(!index.covers(path), "{path}");
+    }
     assert!(index.lookup("kept").is_some());
     for name in ["built", "dep", "Vendored", "huge"] {
         assert!(index.lookup(name).is_none(), "{name}");
@@ -638,14 +720,12 @@ fn a_second_build_of_the_same_head_and_base_reads_the_finished_report() {
         names
     };
     let written = names();
-    assert_eq!(written.len(), 2, "the index and the report: {written:?}");
+    assert_eq!(written.len(), 1, "the report alone: {written:?}");
     let report_file = repo
         .cache_dir()
         .join(written.iter().find(|n| n.starts_with("cohorts-")).unwrap());
 
-    // Nothing is parsed again: with the index gone, only the cached report can answer.
-    let index_file = written.iter().find(|n| n.starts_with("symbols-")).unwrap();
-    std::fs::remove_file(repo.cache_dir().join(index_file)).unwrap();
+    // Nothing is parsed again: the cached report answers.
     let second = repo.build_with(|input| crate::cohort::build_cached(input, None).unwrap());
     assert!(second.index_stats.from_cache);
     assert_eq!(second.cohorts, first.cohorts);
@@ -686,21 +766,7 @@ fn a_second_build_of_the_same_head_and_base_reads_the_finished_report() {
 }
 
 #[test]
-fn head_tags_reused_from_the_index_build_give_the_same_cohorts_as_a_fresh_parse() {
-    let repo = rust_repo();
-    change_parse_and_more(&repo);
-    // First build: the index is built here, and hands over the changed files' tags.
-    let reused = repo.build();
-    assert!(!reused.index_stats.from_cache);
-    // Second: the index comes from its cache, so every changed file is parsed again.
-    let parsed = repo.build();
-    assert!(parsed.index_stats.from_cache);
-    assert_eq!(reused.cohorts, parsed.cohorts);
-    assert_eq!(reused.axes, parsed.axes);
-}
-
-#[test]
-fn the_index_read_from_the_head_commit_equals_the_one_read_from_the_worktree() {
+fn the_index_opened_early_from_the_head_commit_gives_the_report_of_one_read_from_the_worktree() {
     let repo = rust_repo();
     change_parse_and_more(&repo);
     // What the worktree walk leaves out must be left out of the tree walk too.
@@ -708,8 +774,8 @@ fn the_index_read_from_the_head_commit_equals_the_one_read_from_the_worktree() {
     repo.write("big.rs", &"// filler\n".repeat(110_000));
     std::os::unix::fs::symlink("src/app.rs", repo.path().join("link.rs")).unwrap();
     repo.commit("more");
-    let head = repo::git(&repo.path(), &["rev-parse", "HEAD"]);
-    let main = repo::git(&repo.path(), &["rev-parse", "main"]);
+    let head = git(&repo.path(), &["rev-parse", "HEAD"]);
+    let main = git(&repo.path(), &["rev-parse", "main"]);
     let head_oid = git2::Oid::from_str(&head).unwrap();
 
     let from_worktree = SymbolIndex::build(&repo.path(), &head).unwrap();
@@ -717,35 +783,38 @@ fn the_index_read_from_the_head_commit_equals_the_one_read_from_the_worktree() {
     assert!(!from_worktree.covers("vendor/dep.rs"));
     assert!(!from_worktree.covers("big.rs"));
     assert!(!from_worktree.covers("link.rs"));
-
-    let early = crate::cohort::EarlyIndex::start(
+    let (from_tree, _) = SymbolIndex::build_from_tree(
         &repo.path().join(".git"),
-        &repo.cache_dir(),
         head_oid,
-        git2::Oid::from_str(&main).unwrap(),
-    )
-    .expect("no cached index yet: the early build starts");
-    let report = repo.build_with(|input| crate::cohort::build_with(input, Some(early)).unwrap());
-    assert!(!report.index_stats.from_cache);
-    let cached: serde_json::Value = serde_json::from_slice(
-        &std::fs::read(repo.cache_dir().join(format!("symbols-{head}.json"))).unwrap(),
+        &std::collections::BTreeSet::new(),
     )
     .unwrap();
-    assert_eq!(cached, serde_json::to_value(&from_worktree).unwrap());
-    // The same cohorts as a build that reads everything from the worktree.
-    std::fs::remove_dir_all(repo.cache_dir()).unwrap();
-    assert_eq!(repo.build().cohorts, report.cohorts);
+    assert_eq!(from_tree, from_worktree);
 
-    // With the index cached there is nothing to start early.
-    assert!(
+    let early = || {
         crate::cohort::EarlyIndex::start(
             &repo.path().join(".git"),
             &repo.cache_dir(),
             head_oid,
             git2::Oid::from_str(&main).unwrap(),
         )
-        .is_none()
+    };
+    let started = early().expect("no cached report yet: the early index starts");
+    let report = repo.build_with(|input| crate::cohort::build_with(input, Some(started)).unwrap());
+    // The same report as a build whose index reads the worktree alone, and as one that opens
+    // the index itself.
+    let (alone, _) =
+        crate::cohort::LazyIndex::from_worktree(&repo.path(), &Default::default()).unwrap();
+    assert_eq!(
+        alone.stats().files_indexed,
+        report.index_stats.files_indexed
     );
+    assert_eq!(repo.build().cohorts, report.cohorts);
+    assert_eq!(repo.build().axes, report.axes);
+
+    // With this head's report cached there is nothing to start early.
+    repo.build_with(|input| crate::cohort::build_cached(input, None).unwrap());
+    assert!(early().is_none());
 }
 
 #[test]
@@ -757,12 +826,18 @@ fn a_new_head_forgets_the_caches_of_earlier_heads() {
     repo.write("src/extra.rs", "pub fn extra_thing() -> u8 {\n    7\n}\n");
     repo.commit("push 2");
     let new_head = repo::git(&repo.path(), &["rev-parse", "HEAD"]);
+    // A symbol index an earlier version wrote, even of this head, goes too.
+    std::fs::write(
+        repo.cache_dir().join(format!("symbols-{new_head}.json")),
+        "{}",
+    )
+    .unwrap();
     repo.build_with(|input| crate::cohort::build_cached(input, None).unwrap());
     let names: Vec<String> = std::fs::read_dir(repo.cache_dir())
         .unwrap()
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
         .collect();
-    assert_eq!(names.len(), 2, "{names:?}");
+    assert_eq!(names.len(), 1, "{names:?}");
     assert!(names.iter().all(|n| n.contains(&new_head)), "{names:?}");
     assert!(!names.iter().any(|n| n.contains(&old_head)), "{names:?}");
 }

@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use serde_json::Value;
 
-use crate::cohort::SymbolIndex;
+use crate::cohort::{OnDemandIndex, SymbolIndex};
 use crate::reviewers::model::provider::ToolSpec;
 use crate::reviewers::model::toolbox::{FileText, ToolBox, ToolError, ToolResult};
 use crate::reviewers::model::tools::{Sandbox, SymbolLookup};
@@ -49,6 +49,22 @@ impl ToolBox for SandboxTools {
     }
 }
 
+/// The full index, built on the first look-up; a head that could not be indexed answers
+/// nothing.
+impl SymbolLookup for OnDemandIndex {
+    fn defined_in(&self, name: &str) -> Vec<String> {
+        self.get()
+            .map(|index| SymbolLookup::defined_in(index, name))
+            .unwrap_or_default()
+    }
+
+    fn referenced_in(&self, name: &str) -> Vec<String> {
+        self.get()
+            .map(|index| SymbolLookup::referenced_in(index, name))
+            .unwrap_or_default()
+    }
+}
+
 impl SymbolLookup for SymbolIndex {
     fn defined_in(&self, name: &str) -> Vec<String> {
         SymbolIndex::defined_in(self, name)
@@ -84,5 +100,51 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(escape.contains("escapes the worktree"), "{escape}");
+    }
+
+    #[test]
+    fn the_full_index_is_built_on_the_first_find_symbol_and_only_then() {
+        let repo = crate::space::test_repo::TestRepo::new();
+        repo.commit("src/store.rs", "pub fn open_store() -> u8 { 1 }\n", "store");
+        let head = repo.commit(
+            "src/app.rs",
+            "use crate::store::open_store;\npub fn run() -> u8 { open_store() }\n",
+            "app",
+        );
+        let index = Arc::new(OnDemandIndex::new(
+            repo.path().join(".git"),
+            repo.path(),
+            head,
+        ));
+        let store = repo.path().join(".git/review-tui-tags");
+        let tools = SandboxTools::new(
+            Sandbox::new(&repo.path())
+                .unwrap()
+                .with_symbols(index.clone()),
+        );
+        tools
+            .call("read_file", &json!({"path": "src/app.rs"}))
+            .unwrap();
+        tools.call("list_files", &json!({})).unwrap();
+        assert_eq!(index.builds(), 0, "no find_symbol yet: nothing built");
+        assert!(!store.exists(), "nothing parsed yet");
+
+        let found = tools
+            .call("find_symbol", &json!({"name": "open_store"}))
+            .unwrap();
+        assert!(
+            found.contains("defined in (1 files):\n  src/store.rs"),
+            "{found}"
+        );
+        assert!(
+            found.contains("referenced in (1 files):\n  src/app.rs"),
+            "{found}"
+        );
+        assert_eq!(index.builds(), 1);
+        // Built from the mirror: what it parsed is kept by blob for the next head.
+        assert!(store.is_dir());
+        let again = tools.call("find_symbol", &json!({"name": "run"})).unwrap();
+        assert!(again.contains("src/app.rs"), "{again}");
+        assert_eq!(index.builds(), 1, "built once, then kept");
     }
 }

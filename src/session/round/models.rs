@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use tokio::sync::{mpsc, watch};
 
-use crate::cohort::{CohortReport, SymbolIndex};
+use crate::cohort::{CohortReport, OnDemandIndex};
 use crate::diff::{Diff, Side};
 use crate::review::board::Board;
 use crate::review::events::{ReviewEvent, RunId};
@@ -113,11 +113,7 @@ pub async fn prepare(
 ) -> Result<ModelRun, ModelsUnavailable> {
     let mut notes = Vec::new();
     let worktree = prepared.space.worktree().to_path_buf();
-    let index = if cohorts.is_some() {
-        load_index(prepared).await
-    } else {
-        None
-    };
+    let index = cohorts.is_some().then(|| load_index(prepared));
     let mut sandbox = Sandbox::new(&worktree)?.with_diff(Arc::new(prepared.diff.clone()));
     if let Some(index) = index {
         sandbox = sandbox.with_symbols(Arc::new(index));
@@ -228,20 +224,14 @@ pub async fn prepare(
     })
 }
 
-/// The symbol index for `find_symbol`, from the cache the cohort build just wrote.
-async fn load_index(prepared: &Prepared) -> Option<SymbolIndex> {
-    let worktree = prepared.space.worktree().to_path_buf();
-    let cache = crate::cohort::cache_dir_in(prepared.space.path());
-    let head = prepared.space.state().head_sha.clone();
-    tokio::task::spawn_blocking(move || {
-        let mut notes = Vec::new();
-        SymbolIndex::load_or_build(&worktree, &head, Some(&cache), &mut notes)
-            .ok()
-            .map(|(index, _)| index)
-    })
-    .await
-    .ok()
-    .flatten()
+/// The symbol index for `find_symbol`: built the first time a reviewer calls it, from the
+/// mirror's store of tags by blob.
+fn load_index(prepared: &Prepared) -> OnDemandIndex {
+    OnDemandIndex::new(
+        prepared.space.mirror().to_path_buf(),
+        prepared.space.worktree().to_path_buf(),
+        prepared.space.state().head_sha.to_string(),
+    )
 }
 
 /// Model findings get the same fingerprint as every other finding: rule, path, and the anchored
@@ -344,6 +334,13 @@ pub async fn peer_round(
         // The live view sees each stance as the board takes it.
         if let Some(tap) = tap {
             let _ = tap.send(super::Tap::Event(event.clone()));
+            // A peer held up by its server holds the round up: the phase line says so too.
+            if let Some(heard) = heard_of(&event.kind) {
+                let _ = tap.send(super::Tap::Pass(
+                    super::Phase::PeerRound,
+                    passes::PassNote::Heard(heard),
+                ));
+            }
         }
         board.apply(event, &now());
     }
@@ -354,6 +351,34 @@ pub async fn peer_round(
     }
     task.await
         .unwrap_or_else(|e| vec![format!("peer round failed: {e}")])
+}
+
+/// A peer's retry or wait, as a pass's note.
+fn heard_of(
+    kind: &crate::review::events::EventKind,
+) -> Option<crate::reviewers::model::provider::Heard> {
+    use crate::review::events::EventKind;
+    use crate::reviewers::model::provider::{Heard, RetryNote};
+    match kind {
+        EventKind::Retrying {
+            attempt,
+            of,
+            wait_secs,
+            reason,
+            rate_limited,
+        } => Some(Heard::Retrying(RetryNote {
+            attempt: *attempt,
+            of: *of,
+            wait: std::time::Duration::from_secs(*wait_secs),
+            reason: reason.clone(),
+            rate_limited: *rate_limited,
+        })),
+        EventKind::Waiting { host, waited_secs } => Some(Heard::Waiting {
+            host: host.clone(),
+            waited_secs: *waited_secs,
+        }),
+        _ => None,
+    }
 }
 
 /// Where a member's scoring model is, by reviewer name.

@@ -75,12 +75,34 @@ fn at_80x24_the_list_keeps_titles_whole_statuses_and_help_and_quit() {
     state.message = None;
     let lines = screen(&mut state, 80, 24);
     let all = text(&lines);
-    // Titles, not the reviewers' names, get the room.
-    assert!(all.contains("Expired token is reused"), "{all}");
-    assert!(all.contains("Consider a test for"), "{all}");
-    // A status is shown whole or not at all.
-    assert!(all.contains("dismissed"), "{all}");
+    // Titles get the room: the reviewers' names, the confidence and the status's word give
+    // way first (34 columns of a 52-column list, where the status's word left 26).
+    assert!(all.contains("Expired token is reused: refresh("), "{all}");
+    assert!(all.contains("Consider a test for the expired-c"), "{all}");
+    // The status stays, as one glyph (`?` names them), never a cut word.
+    let dismissed = lines
+        .iter()
+        .find(|l| l.contains("Consider a test for"))
+        .expect("the dismissed row");
+    assert!(dismissed.contains(" ✗"), "{dismissed}");
     assert!(!all.contains("dismisse "), "{all}");
+    // The list's rows (its pane is the left 54 columns): each keeps a status glyph.
+    let list: Vec<String> = lines.iter().map(|l| l.chars().take(54).collect()).collect();
+    let rows: Vec<&String> = list
+        .iter()
+        .filter(|l| {
+            [" P0 ", " P1 ", " P2 ", " P3 "]
+                .iter()
+                .any(|p| l.contains(p))
+        })
+        .collect();
+    assert!(rows.len() >= 3, "{all}");
+    for row in rows {
+        assert!(
+            row.contains(" ○") || row.contains(" ✓") || row.contains(" ✗"),
+            "a row without its status: {row}"
+        );
+    }
     let hints = lines.last().unwrap();
     assert!(hints.contains("? help"), "{hints}");
     assert!(hints.contains("q quit"), "{hints}");
@@ -381,7 +403,7 @@ fn two_disagreements_on_one_finding_differ_on_screen_at_80_columns() {
 #[test]
 fn the_list_names_its_columns_and_marks_on_its_first_line() {
     for (width, height, names) in [
-        (80, 24, &["P", "kind", "title", "(+N)", "status"][..]),
+        (80, 24, &["P", "kind", "title", "(+N)", "○"][..]),
         (
             200,
             60,
@@ -412,11 +434,12 @@ fn the_list_names_its_columns_and_marks_on_its_first_line() {
             .iter()
             .find(|l| l.contains("Consider a test for"))
             .expect("a finding row");
-        assert_eq!(
-            column(header, "status"),
-            column(row, "open"),
-            "{header}\n{row}"
-        );
+        let (status, open) = if width < 100 {
+            ("○", "○")
+        } else {
+            ("status", "open")
+        };
+        assert_eq!(column(header, status), column(row, open), "{header}\n{row}");
         assert_eq!(
             column(header, "kind"),
             column(row, "sugg"),
@@ -425,4 +448,29 @@ fn the_list_names_its_columns_and_marks_on_its_first_line() {
         // The duplicate count stays whole when the title is cut.
         assert!(text(&lines).contains("(+1)"), "{}", text(&lines));
     }
+}
+
+/// The hint bar offers the keys of what takes them: with the gate open its own (`f fix`,
+/// `esc back`), never the panes' (`c confirm`, `q quit`), which do nothing under it.
+#[test]
+fn the_hint_bar_offers_the_open_overlays_keys_not_the_panes() {
+    let mut state = finished();
+    apply(&mut state, [Action::Command(Command::OpenGate)]);
+    state.message = None;
+    let lines = screen(&mut state, 80, 24);
+    let hints = lines.last().unwrap();
+    assert!(hints.starts_with(" Gate "), "{hints}");
+    for key in ["f fix", "p publish", "esc back"] {
+        assert!(hints.contains(key), "{key}: {hints}");
+    }
+    for key in ["c confirm", "q quit", "enter open"] {
+        assert!(!hints.contains(key), "{key}: {hints}");
+    }
+    apply(&mut state, [Action::Command(Command::Close)]);
+    let lines = screen(&mut state, 80, 24);
+    let hints = lines.last().unwrap();
+    assert!(
+        hints.contains("c confirm") && hints.contains("q quit"),
+        "{hints}"
+    );
 }

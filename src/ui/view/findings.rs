@@ -234,9 +234,14 @@ fn header_line(columns: usize, cx: &ViewContext) -> Line<'static> {
     if shown.confidence {
         spans.push(Span::raw("   %"));
     }
-    if shown.status {
-        spans.push(Span::raw(" "));
-        spans.push(Span::raw(pad("status", STATUS)));
+    match shown.status {
+        StatusColumn::Word => {
+            spans.push(Span::raw(" "));
+            spans.push(Span::raw(pad("status", STATUS)));
+        }
+        // One glyph a row (`?` has the legend): the header names it by the open one.
+        StatusColumn::Glyph => spans.push(Span::raw(" ○")),
+        StatusColumn::Hidden => {}
     }
     let style = theme
         .muted
@@ -360,27 +365,54 @@ fn row_spans<'a>(row: &Row, state: &AppState, cx: &ViewContext, columns: usize) 
                     theme.text,
                 ));
             }
-            if shown.status {
-                spans.push(Span::raw(" "));
-                spans.push(Span::styled(pad(status, STATUS), theme.status(node.status)));
+            match shown.status {
+                StatusColumn::Word => {
+                    spans.push(Span::raw(" "));
+                    spans.push(Span::styled(pad(status, STATUS), theme.status(node.status)));
+                }
+                StatusColumn::Glyph => spans.push(Span::styled(
+                    format!(" {}", status_glyph(node.status)),
+                    theme.status(node.status),
+                )),
+                StatusColumn::Hidden => {}
             }
             spans
         }
     }
 }
 
-/// The title keeps at least this many columns; the columns after it give way first.
-const MIN_TITLE: usize = 24;
+/// The title keeps at least this many columns (most titles fit whole): the columns after it
+/// give way first.
+const MIN_TITLE: usize = 40;
 const WHO: usize = 18;
 /// Wide enough for the longest status (`dismissed`): statuses are never cut.
 const STATUS: usize = 9;
 
+/// How a row's status is shown: the word, one glyph when the title needs the room (`?`'s
+/// legend names them), or not at all in a list too narrow for even that.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum StatusColumn {
+    Word,
+    Glyph,
+    Hidden,
+}
+
+/// `○` open, `✓` ready (a peer confirmed), `✔` resolved, `✗` dismissed.
+pub(crate) fn status_glyph(status: Status) -> &'static str {
+    match status {
+        Status::Open => "○",
+        Status::ConsensusReady => "✓",
+        Status::Resolved => "✔",
+        Status::Dismissed => "✗",
+    }
+}
+
 /// Which of the columns after the title fit: reviewers give way first, then the confidence,
-/// then the status.
+/// then the status's word (to a glyph), then the glyph.
 struct Columns {
     who: bool,
     confidence: bool,
-    status: bool,
+    status: StatusColumn,
 }
 
 impl Columns {
@@ -388,17 +420,21 @@ impl Columns {
         let mut columns = Columns {
             who: true,
             confidence: true,
-            status: true,
+            status: StatusColumn::Word,
         };
         for give_way in [
             |c: &mut Columns| c.who = false,
             |c: &mut Columns| c.confidence = false,
-            |c: &mut Columns| c.status = false,
+            |c: &mut Columns| c.status = StatusColumn::Glyph,
         ] {
             if room >= columns.width() + MIN_TITLE {
                 break;
             }
             give_way(&mut columns);
+        }
+        // Below even a glyph's room the title keeps what there is.
+        if room < columns.width() + 8 {
+            columns.status = StatusColumn::Hidden;
         }
         columns
     }
@@ -406,7 +442,11 @@ impl Columns {
     fn width(&self) -> usize {
         usize::from(self.who) * (1 + WHO)
             + usize::from(self.confidence) * 4
-            + usize::from(self.status) * (1 + STATUS)
+            + match self.status {
+                StatusColumn::Word => 1 + STATUS,
+                StatusColumn::Glyph => 2,
+                StatusColumn::Hidden => 0,
+            }
     }
 }
 

@@ -119,7 +119,7 @@ fn legend(cx: &ViewContext) -> Vec<Line<'static>> {
     let theme = &cx.theme;
     let mut lines = vec![Line::from(Span::styled("What the marks mean", theme.title))];
     let key = |command: Command| cx.keymap.key(Context::Main, command);
-    let marks: [(&str, String); 12] = [
+    let marks: [(&str, String); 13] = [
         (
             "▶ ▷",
             "the selected row (▷: its pane is not focused)".to_string(),
@@ -155,6 +155,10 @@ fn legend(cx: &ViewContext) -> Vec<Line<'static>> {
         (
             "ready",
             "consensus ready: confirmed by a peer; open, resolved, dismissed".to_string(),
+        ),
+        (
+            "○ ✓ ✔ ✗",
+            "the status where the list is narrow: open, ready, resolved, dismissed".to_string(),
         ),
         (
             "≠ ≈ ⇄",

@@ -1,0 +1,357 @@
+//! The symbol index the cohort build asks: only about the names a change needs.
+//!
+//! Grouping, blast radius and the apiContract axis ask which files define or reference a
+//! handful of names (the touched symbols, the names a changed test uses, what an API change's
+//! callers resolve to). Building the whole index for that parsed every file of the head and
+//! wrote it out, on the critical path of every first review. But a file can only define or
+//! reference a name its text contains (a tag's name is the text of a node of the file): so
+//! for a name not asked before, this index scans the text of the files it has not read yet and
+//! parses only those that contain it. Every other file's tags come from the mirror's store of
+//! tags by blob, or are never read. The answer for every name asked is exactly the full
+//! index's ([`super::SymbolIndex`], which `find_symbol` builds when it is first called).
+
+use std::cell::RefCell;
+use std::collections::{BTreeSet, HashMap, HashSet};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use super::blob_tags::{self, BlobTags, IndexTags};
+use super::error::CohortError;
+use super::grammar::Grammar;
+use super::index::{
+    HeadTags, IndexStats, TreeFile, head_tree, parse_all, tree_failed, tree_files, walk,
+};
+use super::tags::FileTags;
+
+/// The head's indexable files, read only as far as the names asked need.
+pub struct LazyIndex {
+    /// Every indexable file of the head, sorted: the same files the full index covers.
+    paths: Vec<String>,
+    grammars: Vec<Grammar>,
+    state: RefCell<State>,
+}
+
+impl std::fmt::Debug for LazyIndex {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("LazyIndex")
+            .field("files", &self.paths.len())
+            .finish_non_exhaustive()
+    }
+}
+
+/// Where file text comes from.
+enum Source {
+    /// The head commit in a repository (the mirror): files are blobs, and what is parsed is
+    /// added to the repository's store of tags by blob.
+    Tree {
+        repo: git2::Repository,
+        blobs: Vec<git2::Oid>,
+        store: BlobTags,
+    },
+    /// A worktree alone.
+    Worktree(PathBuf),
+}
+
+/// Which files define a name and which reference it, by position in `paths`.
+type Answer = Arc<(Vec<usize>, Vec<usize>)>;
+
+struct State {
+    source: Source,
+    /// Per file: `Some` once read (`Some(None)`: it did not parse).
+    tags: Vec<Option<Option<IndexTags>>>,
+    /// Files not read yet.
+    unread: BTreeSet<usize>,
+    /// The text of the unread files, loaded by the first scan.
+    texts: Option<HashMap<usize, Vec<u8>>>,
+    /// Names every file containing which has been read: their answers are final.
+    resolved: HashSet<String>,
+    answers: HashMap<String, Answer>,
+    stats: IndexStats,
+}
+
+impl LazyIndex {
+    /// The index of `head` in the repository at `git_dir`, with the files in `keep` (the
+    /// changed ones) parsed now and their full tags handed back for the cohort build.
+    pub(super) fn from_tree(
+        git_dir: &Path,
+        head: git2::Oid,
+        keep: &BTreeSet<&str>,
+    ) -> Result<(LazyIndex, HeadTags), CohortError> {
+        let (repo, tree) = head_tree(git_dir, head)?;
+        let store = BlobTags::open(git_dir);
+        let files = tree_files(&repo, tree, &store).map_err(tree_failed(head))?;
+        let mut tags = vec![None; files.len()];
+        let mut unread = BTreeSet::new();
+        let mut to_parse = Vec::new();
+        let mut from_store = 0;
+        for (at, ((path, id), grammar)) in files.iter().enumerate() {
+            if keep.contains(path.as_str()) {
+                to_parse.push(at);
+            } else if let Some(known) = store.get(*grammar, *id) {
+                tags[at] = Some(known.cloned());
+                from_store += 1;
+            } else {
+                unread.insert(at);
+            }
+        }
+        let parse: Vec<TreeFile> = to_parse.iter().map(|&at| files[at].clone()).collect();
+        let parsed = parse_all(&parse, || {
+            let repo = git2::Repository::open_bare(git_dir).ok();
+            move |((_, id), _): &((String, git2::Oid), Grammar)| {
+                Some(repo.as_ref()?.find_blob(*id).ok()?.content().to_vec())
+            }
+        });
+        let (paths, grammars, blobs) = split(files);
+        let mut index = LazyIndex::new(
+            paths,
+            grammars,
+            Source::Tree { repo, blobs, store },
+            tags,
+            unread,
+        );
+        index.state.get_mut().stats.from_store = from_store;
+        let kept = index.adopt(&to_parse, parsed, keep);
+        Ok((index, kept))
+    }
+
+    /// The index of the files checked out in `worktree`, read from it (no repository, no
+    /// store of tags).
+    pub(super) fn from_worktree(
+        worktree: &Path,
+        keep: &BTreeSet<&str>,
+    ) -> Result<(LazyIndex, HeadTags), CohortError> {
+        let mut files = Vec::new();
+        walk(worktree, worktree, &mut files)?;
+        files.sort();
+        let to_parse: Vec<usize> = (0..files.len())
+            .filter(|&at| keep.contains(files[at].0.as_str()))
+            .collect();
+        let parse: Vec<(String, Grammar)> = to_parse.iter().map(|&at| files[at].clone()).collect();
+        let parsed = parse_all(&parse, || {
+            |(path, _): &(String, Grammar)| std::fs::read(worktree.join(path)).ok()
+        });
+        let unread = (0..files.len())
+            .filter(|at| !to_parse.contains(at))
+            .collect();
+        let tags = vec![None; files.len()];
+        let (paths, grammars): (Vec<String>, Vec<Grammar>) = files.into_iter().unzip();
+        let mut index = LazyIndex::new(
+            paths,
+            grammars,
+            Source::Worktree(worktree.to_path_buf()),
+            tags,
+            unread,
+        );
+        let kept = index.adopt(&to_parse, parsed, keep);
+        Ok((index, kept))
+    }
+
+    fn new(
+        paths: Vec<String>,
+        grammars: Vec<Grammar>,
+        source: Source,
+        tags: Vec<Option<Option<IndexTags>>>,
+        unread: BTreeSet<usize>,
+    ) -> LazyIndex {
+        let stats = IndexStats {
+            files_indexed: paths.len(),
+            ..IndexStats::default()
+        };
+        LazyIndex {
+            paths,
+            grammars,
+            state: RefCell::new(State {
+                source,
+                tags,
+                unread,
+                texts: None,
+                resolved: HashSet::new(),
+                answers: HashMap::new(),
+                stats,
+            }),
+        }
+    }
+
+    /// Records the files at `at`, parsed into `parsed`, handing back the full tags of those
+    /// in `keep`.
+    fn adopt(
+        &mut self,
+        at: &[usize],
+        parsed: Vec<Option<FileTags>>,
+        keep: &BTreeSet<&str>,
+    ) -> HeadTags {
+        let mut kept = HeadTags::new();
+        let state = self.state.get_mut();
+        for (&at, tags) in at.iter().zip(parsed) {
+            let path = &self.paths[at];
+            let grammar = self.grammars[at];
+            let index_tags = tags.as_ref().map(IndexTags::of);
+            state.record(at, grammar, index_tags);
+            if let Some(tags) = tags
+                && keep.contains(path.as_str())
+            {
+                kept.insert(path.clone(), (grammar, tags));
+            }
+        }
+        kept
+    }
+
+    /// Files that define `name`, sorted.
+    pub fn defined_in(&self, name: &str) -> BTreeSet<&str> {
+        let answer = self.answer(name);
+        answer.0.iter().map(|&at| self.paths[at].as_str()).collect()
+    }
+
+    /// Files that reference `name`, sorted.
+    pub fn referenced_in(&self, name: &str) -> BTreeSet<&str> {
+        let answer = self.answer(name);
+        answer.1.iter().map(|&at| self.paths[at].as_str()).collect()
+    }
+
+    /// Reads, in one scan, every file that contains one of `names`: the cohort build asks
+    /// about these one by one, and one scan for all is cheaper than one scan each.
+    pub fn prefetch<'n>(&self, names: impl IntoIterator<Item = &'n str>) {
+        let mut state = self.state.borrow_mut();
+        let wanted: BTreeSet<&str> = names
+            .into_iter()
+            .filter(|name| !state.resolved.contains(*name))
+            .collect();
+        state.resolve(&wanted, &self.paths, &self.grammars);
+    }
+
+    fn answer(&self, name: &str) -> Answer {
+        let mut state = self.state.borrow_mut();
+        if let Some(answer) = state.answers.get(name) {
+            return answer.clone();
+        }
+        if !state.resolved.contains(name) {
+            state.resolve(&BTreeSet::from([name]), &self.paths, &self.grammars);
+        }
+        let mut defines = Vec::new();
+        let mut references = Vec::new();
+        for (at, tags) in state.tags.iter().enumerate() {
+            let Some(Some(tags)) = tags else { continue };
+            if tags.defs.iter().any(|(def, _, _)| def == name) {
+                defines.push(at);
+            }
+            if tags.refs.binary_search_by(|r| r.as_str().cmp(name)).is_ok() {
+                references.push(at);
+            }
+        }
+        let answer = Arc::new((defines, references));
+        state.answers.insert(name.to_string(), answer.clone());
+        answer
+    }
+
+    /// What was read so far.
+    pub fn stats(&self) -> IndexStats {
+        self.state.borrow().stats.clone()
+    }
+
+    /// Adds what was parsed to the mirror's store of tags (only a speed-up: a store that
+    /// cannot be written costs the next head a parse) and says what was read.
+    pub(super) fn finish(self) -> IndexStats {
+        let state = self.state.into_inner();
+        if let Source::Tree { store, .. } = state.source {
+            let _ = store.save(blob_tags::max_entries(self.paths.len()));
+        }
+        state.stats
+    }
+}
+
+impl State {
+    /// Parses every unread file whose text contains one of `names`; then their answers are
+    /// final.
+    fn resolve(&mut self, names: &BTreeSet<&str>, paths: &[String], grammars: &[Grammar]) {
+        if names.is_empty() {
+            return;
+        }
+        if !self.unread.is_empty() {
+            self.load_texts(paths);
+            let texts = self.texts.as_ref().expect("loaded above");
+            // Tags never have an empty name: an empty pattern would match every file.
+            let patterns: Vec<&str> = names.iter().copied().filter(|n| !n.is_empty()).collect();
+            let candidates: Vec<(usize, Grammar)> = match aho_corasick::AhoCorasick::new(&patterns)
+            {
+                Ok(scan) if !patterns.is_empty() => self
+                    .unread
+                    .iter()
+                    .filter(|at| texts.get(at).is_some_and(|text| scan.is_match(text)))
+                    .map(|&at| (at, grammars[at]))
+                    .collect(),
+                Ok(_) => Vec::new(),
+                // Too many patterns for the automaton: read everything, still exact.
+                Err(_) => self.unread.iter().map(|&at| (at, grammars[at])).collect(),
+            };
+            let parsed = parse_all(&candidates, || {
+                |(at, _): &(usize, Grammar)| texts.get(at).cloned()
+            });
+            for ((at, grammar), tags) in candidates.into_iter().zip(parsed) {
+                self.record(at, grammar, tags.as_ref().map(IndexTags::of));
+            }
+        }
+        self.resolved
+            .extend(names.iter().map(|name| (*name).to_string()));
+    }
+
+    /// Reads the text of every unread file once. A file that cannot be read is recorded as
+    /// not parsing, as the full index records it.
+    fn load_texts(&mut self, paths: &[String]) {
+        if self.texts.is_some() {
+            return;
+        }
+        let mut texts = HashMap::new();
+        let mut unreadable = Vec::new();
+        for &at in &self.unread {
+            let text = match &self.source {
+                Source::Tree { repo, blobs, .. } => repo
+                    .find_blob(blobs[at])
+                    .ok()
+                    .map(|blob| blob.content().to_vec()),
+                Source::Worktree(root) => std::fs::read(root.join(&paths[at])).ok(),
+            };
+            match text {
+                Some(text) => {
+                    texts.insert(at, text);
+                }
+                None => unreadable.push(at),
+            }
+        }
+        for at in unreadable {
+            self.unread.remove(&at);
+            self.tags[at] = Some(None);
+            self.stats.files_unparsed += 1;
+        }
+        self.texts = Some(texts);
+    }
+
+    /// Records file `at` as read now, with its tags (`None`: it did not parse).
+    fn record(&mut self, at: usize, grammar: Grammar, tags: Option<IndexTags>) {
+        self.unread.remove(&at);
+        if let Some(texts) = &mut self.texts {
+            texts.remove(&at);
+        }
+        self.stats.parsed += 1;
+        if tags.is_none() {
+            self.stats.files_unparsed += 1;
+        }
+        // A blob that did not parse is not recorded: it is tried again next time.
+        if let (Source::Tree { blobs, store, .. }, Some(tags)) = (&mut self.source, &tags) {
+            store.insert(grammar, blobs[at], Some(tags.clone()));
+        }
+        self.tags[at] = Some(tags);
+    }
+}
+
+/// Paths, grammars and blob ids of `files`, in order.
+fn split(files: Vec<TreeFile>) -> (Vec<String>, Vec<Grammar>, Vec<git2::Oid>) {
+    let mut paths = Vec::with_capacity(files.len());
+    let mut grammars = Vec::with_capacity(files.len());
+    let mut blobs = Vec::with_capacity(files.len());
+    for ((path, blob), grammar) in files {
+        paths.push(path);
+        grammars.push(grammar);
+        blobs.push(blob);
+    }
+    (paths, grammars, blobs)
+}
