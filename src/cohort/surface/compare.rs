@@ -274,6 +274,27 @@ fn compare_items(base: &Surface, head: &Surface, types: &Types) -> Vec<ApiChange
                 {
                     continue;
                 }
+                // A TypeScript type now written as a computed alias (`type Options =
+                // Merge<A, B>`, `A & B`): its members are whatever the operands give, which
+                // the syntax cannot list (got #946).
+                if let Some(alias) = old
+                    .parent
+                    .as_ref()
+                    .and_then(|p| head.items.get(p))
+                    .filter(|p| types.structural && p.kind == "type" && p.shape != "{}")
+                {
+                    changes.push(change(
+                        key,
+                        Severity::Undecided,
+                        format!(
+                            "its type is now `{}`, whose members the syntax cannot list",
+                            alias.shape
+                        ),
+                        Some(old),
+                        None,
+                    ));
+                    continue;
+                }
                 // An overload replaced by one every old call still fits (a varargs added).
                 let replaced = head.items.iter().find(|(k, new)| {
                     new.family == old.family

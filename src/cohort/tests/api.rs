@@ -348,6 +348,28 @@ fn typescript_comments_wrapping_bodies_and_widening_are_not_breaks() {
     assert_fails(&broken, &["`start` a required parameter added"]);
 }
 
+// got #946: `interface Options {body?: …}` became `type Options = Merge<A, B>`; the members
+// come from the operands, so their removal is undecided, not a break. A member removed from a
+// type still written out member by member fails.
+#[test]
+fn typescript_members_of_a_type_now_computed_are_undecided() {
+    let base = "export interface Options {\n  body?: string;\n  retry?: number;\n}\n";
+    let head = "interface GotOptions {\n  body?: string;\n  retry?: number;\n}\nexport type Options = Merge<GotOptions, URLOptions>;\n";
+    let axis = api_after(&[("src/index.ts", base)], &[("src/index.ts", head)]);
+    assert_clears(&axis);
+    assert!(
+        axis.detail
+            .contains("`Options.body` its type is now `Merge<GotOptions, URLOptions>`"),
+        "{}",
+        axis.detail
+    );
+    let removed = api_after(
+        &[("src/index.ts", base)],
+        &[("src/index.ts", &base.replace("  body?: string;\n", ""))],
+    );
+    assert_fails(&removed, &["`Options.body` removed"]);
+}
+
 #[test]
 fn go_unexported_fields_internal_packages_and_variadics_are_not_breaks() {
     let base = "package cfg\n\ntype Config struct {\n\tName string\n}\n\nfunc Load(path string) (*Config, error) {\n\treturn nil, nil\n}\n";
