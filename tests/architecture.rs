@@ -421,7 +421,6 @@ const KNOWN_CYCLES: &[(&str, &str)] = &[
     ("report", "markdown, review"),
     ("reviewers", "deterministic, model, redact"),
     ("reviewers::deterministic::secrets", "ignore, scanner"),
-    ("reviewers::model", "agent, budget"),
     ("session", "journal, service"),
     ("session", "offline, prepare"),
     (
