@@ -58,6 +58,8 @@ impl Run {
                     // Progress while a call waits or is tried again, not what happened.
                     && !l.starts_with("review-tui: waiting for ")
                     && !l.contains("; trying again in ")
+                    // A reviewer's or pass's retry: `…: attempt 1 of 3, again in 1 s`.
+                    && !(l.contains(": attempt ") && l.contains(", again in "))
             })
             .collect()
     }
