@@ -79,6 +79,7 @@ fn the_pr_and_its_files_show_before_the_space_is_ready() {
 #[test]
 fn a_local_checkout_with_uncommitted_files_is_still_warned_about_in_the_cockpit() {
     let repo = git_repo::pr_repository();
+    repo.git(&["checkout", "--quiet", "feature"]);
     repo.write("notes.txt", "not committed\n");
     let dir = tempfile::tempdir().unwrap();
     let config = dir.path().join("config.toml");
