@@ -410,3 +410,362 @@ fn the_space_layer_names_no_forge() {
         offenders.join("\n")
     );
 }
+
+// ---- No cycles between the submodules of one folder ----
+
+/// Cycles between siblings that were there when this check was written, each named so it
+/// cannot grow unseen: a new cycle fails, and so does an entry whose cycle is gone (remove it).
+/// This list is a record of debt to untangle (#15), not a permission: it only shrinks.
+const KNOWN_CYCLES: &[(&str, &str)] = &[
+    ("cohort", "early_index, report_cache"),
+    ("cohort::surface", "entry_points, scope"),
+    ("report", "markdown, review"),
+    ("reviewers", "deterministic, model, redact"),
+    ("reviewers::deterministic::secrets", "ignore, scanner"),
+    ("reviewers::model", "agent, budget"),
+    ("session", "journal, service"),
+    ("session", "offline, prepare"),
+    (
+        "ui",
+        "action, diffview, keymap, log, rows, state, triage, update, view",
+    ),
+    ("ui::update", "component, diff, gate, panes"),
+];
+
+/// A production module: its path (`["session", "round"]`) and its code.
+struct Module {
+    path: Vec<String>,
+    code: String,
+}
+
+fn production_modules() -> Vec<Module> {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let test_only = test_only_files(&src);
+    let mut files = Vec::new();
+    rust_files(&src, &mut files);
+    let mut modules = Vec::new();
+    for file in files {
+        let relative = file.strip_prefix(&src).unwrap();
+        if is_test_file(relative) || test_only.contains(&file) {
+            continue;
+        }
+        let mut path: Vec<String> = relative
+            .with_extension("")
+            .components()
+            .map(|c| c.as_os_str().to_string_lossy().into_owned())
+            .collect();
+        if path.last().is_some_and(|last| last == "mod") {
+            path.pop();
+        }
+        if path == ["lib"] || path == ["main"] {
+            continue;
+        }
+        let code = production_code(&fs::read_to_string(&file).unwrap());
+        modules.push(Module { path, code });
+    }
+    modules
+}
+
+/// The paths `code` names after `prefix` (`crate::`, `super::`, `self::`), groups expanded:
+/// `crate::a::{b, c::d}` is `a::b` and `a::c::d`.
+fn prefixed_paths(code: &str, prefix: &str) -> Vec<Vec<String>> {
+    let mut out = Vec::new();
+    for (at, _) in code.match_indices(prefix) {
+        let before = code[..at].chars().next_back();
+        if before.is_some_and(|c| c.is_alphanumeric() || c == '_' || c == ':') {
+            continue;
+        }
+        // `super::super::x` is read once, from its first `super::`.
+        let rest = &code[at + prefix.len()..];
+        let mut found = Vec::new();
+        parse_tree(rest, Vec::new(), &mut found);
+        out.extend(found);
+    }
+    out
+}
+
+/// Parses one use tree at the start of `text` (segments, `{…}` groups), appending each path.
+/// Returns how much of `text` it read.
+fn parse_tree(text: &str, mut base: Vec<String>, out: &mut Vec<Vec<String>>) -> usize {
+    let mut i = 0;
+    let bytes = text.as_bytes();
+    loop {
+        while i < bytes.len() && bytes[i].is_ascii_whitespace() {
+            i += 1;
+        }
+        if i < bytes.len() && bytes[i] == b'{' {
+            i += 1;
+            loop {
+                while i < bytes.len() && (bytes[i].is_ascii_whitespace() || bytes[i] == b',') {
+                    i += 1;
+                }
+                if i >= bytes.len() || bytes[i] == b'}' {
+                    break;
+                }
+                let read = parse_tree(&text[i..], base.clone(), out);
+                i += read.max(1);
+                // Skip `as name` and anything else up to the next item.
+                while i < bytes.len() && bytes[i] != b',' && bytes[i] != b'}' {
+                    i += 1;
+                }
+            }
+            return i + 1;
+        }
+        let start = i;
+        while i < bytes.len() && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'_') {
+            i += 1;
+        }
+        if i > start {
+            base.push(text[start..i].to_string());
+        }
+        if text[i..].starts_with("::") {
+            i += 2;
+            continue;
+        }
+        out.push(base);
+        return i;
+    }
+}
+
+/// Each module's uses of other modules, as module paths (an item's path is cut to the module
+/// that defines or re-exports it; a name a parent re-exports from its child is the child's).
+fn module_graph(modules: &[Module]) -> Vec<(Vec<String>, Vec<String>)> {
+    use std::collections::{BTreeMap, BTreeSet};
+    let known: BTreeSet<Vec<String>> = modules.iter().map(|m| m.path.clone()).collect();
+    // `pub use child::{A, B}` in a parent: A and B are the child's.
+    let mut reexports: BTreeMap<(Vec<String>, String), String> = BTreeMap::new();
+    for module in modules {
+        let flat: String = module.code.split_whitespace().collect::<Vec<_>>().join(" ");
+        for statement in flat.split(';') {
+            let statement = statement.trim();
+            let Some(tree) = ["pub use ", "pub(crate) use ", "pub(super) use "]
+                .iter()
+                .find_map(|p| statement.strip_prefix(p))
+            else {
+                continue;
+            };
+            let tree = tree.strip_prefix("self::").unwrap_or(tree);
+            let mut paths = Vec::new();
+            parse_tree(tree, Vec::new(), &mut paths);
+            for path in paths {
+                let mut child = module.path.clone();
+                child.push(path[0].clone());
+                if path.len() >= 2 && known.contains(&child) {
+                    let name = path.last().unwrap().clone();
+                    reexports.insert((module.path.clone(), name), path[0].clone());
+                }
+            }
+        }
+    }
+    let resolve = |path: Vec<String>| -> Option<Vec<String>> {
+        let mut cut = path.len();
+        while cut > 0 && !known.contains(&path[..cut]) {
+            cut -= 1;
+        }
+        if cut == 0 {
+            return None;
+        }
+        let mut module = path[..cut].to_vec();
+        if let Some(child) = path
+            .get(cut)
+            .and_then(|name| reexports.get(&(module.clone(), name.clone())))
+        {
+            module.push(child.clone());
+        }
+        Some(module)
+    };
+    let mut edges = Vec::new();
+    for module in modules {
+        let mut used = Vec::new();
+        used.extend(prefixed_paths(&module.code, "crate::"));
+        for path in prefixed_paths(&module.code, "self::") {
+            used.push(module.path.iter().cloned().chain(path).collect());
+        }
+        for mut path in prefixed_paths(&module.code, "super::") {
+            let mut base = module.path.clone();
+            base.pop();
+            while path.first().is_some_and(|s| s == "super") {
+                path.remove(0);
+                base.pop();
+            }
+            used.push(base.into_iter().chain(path).collect());
+        }
+        // A child named bare (`token::Token`) from its parent, outside re-exports.
+        for line in module.code.lines() {
+            let line = line.trim();
+            if line.starts_with("pub use ")
+                || line.starts_with("pub(crate) use ")
+                || line.starts_with("use ")
+                || line.contains("mod ")
+            {
+                continue;
+            }
+            for child in known
+                .iter()
+                .filter(|k| k.len() == module.path.len() + 1 && k.starts_with(&module.path))
+            {
+                let name = format!("{}::", child.last().unwrap());
+                let named = line.match_indices(&name).any(|(at, _)| {
+                    !line[..at]
+                        .chars()
+                        .next_back()
+                        .is_some_and(|c| c.is_alphanumeric() || c == '_' || c == ':')
+                });
+                if named {
+                    used.push(child.clone());
+                }
+            }
+        }
+        for path in used {
+            if let Some(target) = resolve(path)
+                && target != module.path
+            {
+                edges.push((module.path.clone(), target));
+            }
+        }
+    }
+    edges
+}
+
+/// Per folder, the edges between its children (`<self>` is the folder's own `mod.rs` code).
+fn sibling_edges(
+    edges: &[(Vec<String>, Vec<String>)],
+) -> std::collections::BTreeMap<Vec<String>, std::collections::BTreeSet<(String, String)>> {
+    let mut by_folder: std::collections::BTreeMap<_, std::collections::BTreeSet<_>> =
+        Default::default();
+    for (user, used) in edges {
+        let common = user.iter().zip(used).take_while(|(a, b)| a == b).count();
+        // The crate root's children are the layers, checked above.
+        if common == 0 {
+            continue;
+        }
+        let folder = user[..common].to_vec();
+        let side = |path: &Vec<String>| {
+            path.get(common)
+                .cloned()
+                .unwrap_or_else(|| "<self>".to_string())
+        };
+        let (from, to) = (side(user), side(used));
+        if from != to {
+            by_folder.entry(folder).or_default().insert((from, to));
+        }
+    }
+    by_folder
+}
+
+/// The cycles among `edges`: each strongly connected set of more than one node, sorted.
+fn cycles(edges: &std::collections::BTreeSet<(String, String)>) -> Vec<Vec<String>> {
+    use std::collections::{BTreeMap, BTreeSet};
+    let mut next: BTreeMap<&str, BTreeSet<&str>> = BTreeMap::new();
+    for (a, b) in edges {
+        next.entry(a.as_str()).or_default().insert(b.as_str());
+    }
+    let reach = |from: &str| {
+        let mut seen = BTreeSet::new();
+        let mut stack = vec![from];
+        while let Some(node) = stack.pop() {
+            for &n in next.get(node).into_iter().flatten() {
+                if seen.insert(n) {
+                    stack.push(n);
+                }
+            }
+        }
+        seen
+    };
+    let nodes: BTreeSet<&str> = edges
+        .iter()
+        .flat_map(|(a, b)| [a.as_str(), b.as_str()])
+        .collect();
+    let reaches: BTreeMap<&str, BTreeSet<&str>> = nodes.iter().map(|&n| (n, reach(n))).collect();
+    let mut found: BTreeSet<Vec<String>> = BTreeSet::new();
+    for &node in &nodes {
+        let set: Vec<String> = nodes
+            .iter()
+            .filter(|&&other| {
+                other == node || (reaches[node].contains(other) && reaches[other].contains(node))
+            })
+            .map(|s| s.to_string())
+            .collect();
+        if set.len() > 1 {
+            found.insert(set);
+        }
+    }
+    found.into_iter().collect()
+}
+
+/// Submodules of one folder that use each other, directly or round a loop: the shared piece
+/// belongs in a module both use. A folder's own `mod.rs` is not one of its parts here: that it
+/// defines what its children share (a trait, a context type) and dispatches to them is the
+/// folder's shape, and a child naming the parent's re-export is resolved to the sibling it
+/// re-exports.
+#[test]
+fn no_cycles_between_the_submodules_of_a_folder() {
+    let edges = module_graph(&production_modules());
+    let mut found = std::collections::BTreeMap::new();
+    for (folder, edges) in sibling_edges(&edges) {
+        let siblings: std::collections::BTreeSet<(String, String)> = edges
+            .into_iter()
+            .filter(|(a, b)| a != "<self>" && b != "<self>")
+            .collect();
+        for cycle in cycles(&siblings) {
+            let uses: Vec<String> = siblings
+                .iter()
+                .filter(|(a, b)| cycle.contains(a) && cycle.contains(b))
+                .map(|(a, b)| format!("{a} → {b}"))
+                .collect();
+            found.insert((folder.join("::"), cycle.join(", ")), uses.join(", "));
+        }
+    }
+    let mut offenders = Vec::new();
+    for ((folder, cycle), uses) in &found {
+        if !KNOWN_CYCLES.contains(&(folder.as_str(), cycle.as_str())) {
+            offenders.push(format!("in `{folder}`: {cycle} use each other ({uses})"));
+        }
+    }
+    for (folder, cycle) in KNOWN_CYCLES {
+        if !found.contains_key(&(folder.to_string(), cycle.to_string())) {
+            offenders.push(format!(
+                "in `{folder}`: {cycle} no longer form a cycle: remove it from KNOWN_CYCLES"
+            ));
+        }
+    }
+    assert!(
+        offenders.is_empty(),
+        "submodules in a cycle (move what they share into a module both use):\n{}",
+        offenders.join("\n")
+    );
+}
+
+#[test]
+fn the_submodule_check_resolves_paths_groups_and_reexports() {
+    let module = |path: &str, code: &str| Module {
+        path: path.split('/').map(str::to_string).collect(),
+        code: code.to_string(),
+    };
+    let modules = [
+        module("a", "pub use b::Thing;\nfn f() { c::go(); }"),
+        module(
+            "a/b",
+            "use super::c::{go, More as M};\nuse crate::a::d::{self};",
+        ),
+        module("a/c", "use super::Thing;\nfn g() { crate::a::d::h(); }"),
+        module("a/d", "fn h() {}"),
+    ];
+    let edges = module_graph(&modules);
+    let folders = sibling_edges(&edges);
+    let a = &folders[&vec!["a".to_string()]];
+    // `super::Thing` is b's (re-exported by a), `c::go` from a's own code is `<self> → c`.
+    for edge in [
+        ("b", "c"),
+        ("b", "d"),
+        ("c", "b"),
+        ("c", "d"),
+        ("<self>", "c"),
+    ] {
+        assert!(
+            a.contains(&(edge.0.to_string(), edge.1.to_string())),
+            "{edge:?} missing from {a:?}"
+        );
+    }
+    assert_eq!(cycles(a), vec![vec!["b".to_string(), "c".to_string()]]);
+}

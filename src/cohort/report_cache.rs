@@ -12,6 +12,7 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
+use crate::commit_id::CommitId;
 use crate::diff::Diff;
 
 use super::cache_file::{read_json, write_json};
@@ -26,8 +27,8 @@ struct Cached {
     format: u32,
     /// A new build of the program may group differently: its reports are not reused.
     version: String,
-    head_sha: String,
-    base: String,
+    head_sha: CommitId,
+    base: CommitId,
     diff: String,
     report: CohortReport,
 }
@@ -40,12 +41,15 @@ pub fn build_cached(
     input: CohortInput<'_>,
     early: Option<EarlyIndex>,
 ) -> Result<CohortReport, CohortError> {
-    let (Some((_, base)), Some(dir)) = (input.base, input.cache_dir) else {
+    // A head that is not a commit id (a caller's revision name) keys nothing either.
+    let (Some((_, base)), Some(dir), Ok(head_sha)) =
+        (input.base, input.cache_dir, CommitId::parse(input.head_sha))
+    else {
         return build_with(input, early);
     };
     let key = Key {
-        head_sha: input.head_sha.to_string(),
-        base: base.to_string(),
+        head_sha,
+        base: CommitId::from(base),
         diff: diff_fingerprint(input.diff),
     };
     let path = dir.join(file_name(&key));
@@ -105,8 +109,8 @@ fn forget_other_heads(dir: &Path, head_sha: &str) {
 }
 
 struct Key {
-    head_sha: String,
-    base: String,
+    head_sha: CommitId,
+    base: CommitId,
     diff: String,
 }
 

@@ -15,26 +15,8 @@ use std::collections::{BTreeSet, HashMap};
 use sha2::{Digest, Sha256};
 
 use super::node::ReviewNode;
-
-/// 16 hex digits (64 bits): short enough for a hidden marker, long enough never to collide
-/// within one repository's findings.
-pub fn fingerprint(rule: &str, path: &str, code: &[&str]) -> String {
-    digest(rule, path, &normalize_code(code))
-}
-
-fn digest(rule: &str, path: &str, normalized: &str) -> String {
-    let mut hasher = Sha256::new();
-    hasher.update(rule.as_bytes());
-    hasher.update([0]);
-    hasher.update(path.as_bytes());
-    hasher.update([0]);
-    hasher.update(normalized.as_bytes());
-    hex(&hasher.finalize())
-}
-
-fn hex(digest: &[u8]) -> String {
-    digest[..8].iter().map(|b| format!("{b:02x}")).collect()
-}
+use super::print::hex;
+pub use super::print::{Print, fingerprint, normalize_code};
 
 /// The print of the `n`-th (1-based) identical finding in a file. The first is the plain
 /// print: fingerprints published before occurrences were counted stay valid for it.
@@ -49,31 +31,6 @@ pub fn with_occurrence(print: &str, n: usize) -> String {
     hasher.update([0]);
     hasher.update(n.to_string().as_bytes());
     hex(&hasher.finalize())
-}
-
-/// What a fingerprint is made of, kept on the node (in memory only: the code is the PR's
-/// text and may be anything) so [`settle`] can make it again under another path.
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
-pub struct Print {
-    pub rule: String,
-    pub path: String,
-    /// The anchored code, normalized.
-    pub code: String,
-}
-
-impl Print {
-    pub fn new(rule: &str, path: &str, code: &[&str]) -> Print {
-        Print {
-            rule: rule.to_string(),
-            path: path.to_string(),
-            code: normalize_code(code),
-        }
-    }
-
-    /// The plain print (no occurrence) under `path`.
-    pub fn under(&self, path: &str) -> String {
-        digest(&self.rule, path, &self.code)
-    }
 }
 
 /// Gives `node` its fingerprint from `rule`, `path` and `code`, keeping what it was made of
@@ -157,27 +114,6 @@ fn place(anchor: &super::node::Anchor) -> (bool, u32) {
         anchor.side == crate::review::side::Side::Right,
         anchor.start_line,
     )
-}
-
-/// Whitespace changes (re-indentation, trailing spaces, blank lines) do not change the problem.
-pub fn normalize_code(code: &[&str]) -> String {
-    let mut out = String::new();
-    for line in code {
-        let mut words = line.split_whitespace().peekable();
-        if words.peek().is_none() {
-            continue;
-        }
-        if !out.is_empty() {
-            out.push('\n');
-        }
-        for (i, word) in words.enumerate() {
-            if i > 0 {
-                out.push(' ');
-            }
-            out.push_str(word);
-        }
-    }
-    out
 }
 
 #[cfg(test)]

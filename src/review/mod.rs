@@ -12,6 +12,7 @@ pub mod events;
 pub mod fingerprint;
 pub mod level;
 pub mod node;
+pub mod print;
 pub mod rounds;
 pub mod schema;
 pub mod side;

@@ -486,7 +486,7 @@ pub struct ReviewNode {
     /// What the fingerprint is made of, until the round settles it. Never stored: it holds
     /// the anchored code.
     #[serde(skip)]
-    pub print: Option<super::fingerprint::Print>,
+    pub print: Option<super::print::Print>,
     #[serde(default)]
     pub confirmations: Vec<Stance>,
     #[serde(default)]

@@ -26,7 +26,7 @@ use crate::reviewers::model::passes::{self, PassNote};
 use crate::reviewers::redact;
 use crate::session::prepare::Prepared;
 use crate::session::snapshot::{self, RoundSnapshot};
-use crate::space::{Ladder, Round, SpaceError, StateError, StoreError};
+use crate::space::{Ladder, SpaceError, StateError, StoreError};
 
 mod models;
 pub use models::{Estimate, ModelSetup, fingerprint_model_nodes, redactor};
@@ -487,17 +487,8 @@ pub async fn review(
     let decision = verdict.decision.as_str();
     // The round's record: everything the snapshot, and so every report, publish and view,
     // is built from.
-    let record = Round {
-        reviewers: board.reviewer_runs(),
-        axes,
-        deterministic_only: options.deterministic_only,
-        walkthrough,
-        coverage,
-        level: Some(options.level),
-        model_verdict,
-        reviewer_states: board.reviewers.values().cloned().collect(),
-        ..Round::default()
-    };
+    let reviewers = board.reviewer_runs();
+    let reviewer_states: Vec<_> = board.reviewers.values().cloned().collect();
     let nodes = std::mem::take(&mut board.nodes);
     prepared
         .space
@@ -506,14 +497,14 @@ pub async fn review(
             state.nodes = nodes;
             state.complete_round(fingerprints, decision, &finished)?;
             if let Some(round) = state.rounds.last_mut() {
-                round.reviewers = record.reviewers;
-                round.axes = record.axes;
-                round.deterministic_only = record.deterministic_only;
-                round.walkthrough = record.walkthrough;
-                round.coverage = record.coverage;
-                round.level = record.level;
-                round.model_verdict = record.model_verdict;
-                round.reviewer_states = record.reviewer_states;
+                round.reviewers = reviewers;
+                round.axes = axes;
+                round.deterministic_only = options.deterministic_only;
+                round.walkthrough = walkthrough;
+                round.coverage = coverage;
+                round.level = Some(options.level);
+                round.model_verdict = model_verdict;
+                round.reviewer_states = reviewer_states;
             }
             state.advance(Ladder::AwaitingApproval)?;
             Ok(())
@@ -770,8 +761,8 @@ pub struct CohortJob {
     worktree: std::path::PathBuf,
     mirror: std::path::PathBuf,
     cache: std::path::PathBuf,
-    head: String,
-    base: String,
+    head: crate::commit_id::CommitId,
+    base: crate::commit_id::CommitId,
     early_index: Option<cohort::EarlyIndex>,
 }
 

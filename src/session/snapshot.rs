@@ -23,7 +23,7 @@ use crate::space::{Ladder, PublishRecord, Round, SpaceState};
 pub struct RoundSnapshot {
     pub round: u32,
     /// The head SHA the round reviewed.
-    pub head_sha: String,
+    pub head_sha: crate::commit_id::CommitId,
     /// The reviewers as the run left them, and the findings with every decision since.
     pub board: Board,
     pub problems: Vec<Problem>,

@@ -16,6 +16,7 @@ use super::state::{PrIdentity, SpaceState, StateError};
 use super::store::{self, Corruption, Loaded, StoreError};
 use super::token::Token;
 use super::worktree::{self, WorktreeChange, WorktreeError};
+use crate::commit_id::CommitId;
 use crate::pr::hosted::FetchRefs;
 
 #[derive(Debug, Error)]
@@ -217,14 +218,19 @@ impl Space {
         };
 
         let now = now_rfc3339();
-        let head = fetched.head.to_string();
+        let head = CommitId::from(fetched.head);
+        let base = CommitId::from(fetched.base);
         let mut state = loaded.unwrap_or_else(|| {
-            SpaceState::new(PrIdentity {
-                key: key.clone(),
-                title: String::new(),
-                number: key.display_number(),
-                url: String::new(),
-            })
+            SpaceState::new(
+                PrIdentity {
+                    key: key.clone(),
+                    title: String::new(),
+                    number: key.display_number(),
+                    url: String::new(),
+                },
+                head.clone(),
+                base.clone(),
+            )
         });
         if !source.title.is_empty() {
             state.pr.title.clone_from(&source.title);
@@ -232,12 +238,11 @@ impl Space {
         if !source.url.is_empty() {
             state.pr.url.clone_from(&source.url);
         }
-        let previous_head =
-            (!state.head_sha.is_empty() && state.head_sha != head).then(|| state.head_sha.clone());
+        let previous_head = (state.head_sha != head).then(|| state.head_sha.to_string());
         let new_round = (state.rounds.is_empty() || previous_head.is_some())
             .then(|| state.start_round(&head, &now));
         state.head_sha = head;
-        state.base_sha = fetched.base.to_string();
+        state.base_sha = base;
         store::save(dir, &state)?;
 
         let report = OpenReport {
@@ -282,9 +287,18 @@ impl Space {
             // A damaged file was moved aside by `load`, as on any open.
             _ => return Ok(None),
         };
+        if corruption.is_some() {
+            // What was recovered is the state from now on, as on any open: saved before
+            // anything below can decline, so the next open finds the person's decisions.
+            store::save(&dir, &state)?;
+        }
         let mirror_path = mirror_dir(root, &key);
         let head = Oid::from_str(&state.head_sha).ok();
-        let (Some(head), true) = (head, mirror_path.exists()) else {
+        // A base equal to the head is a range of nothing: a recovered state whose base was
+        // unreadable (see `SpaceState::salvage`); only an open that fetches knows it again.
+        let (Some(head), true, false) =
+            (head, mirror_path.exists(), state.base_sha == state.head_sha)
+        else {
             return Ok(None);
         };
         let (mirror, _) = Mirror::open_or_init(&mirror_path)?;
@@ -297,10 +311,6 @@ impl Space {
             }
             worktree::ensure(&mirror, &key.id(), &worktree_path, head)?
         };
-        if corruption.is_some() {
-            // What was recovered is the state from now on, as on any open.
-            store::save(&dir, &state)?;
-        }
         let report = OpenReport {
             mirror_created: false,
             worktree: change,
@@ -809,13 +819,21 @@ mod tests {
         let pr = Pr::new();
         let (space, _) = pr.open();
         let dir = space.path().to_path_buf();
+        let (head, base) = (
+            space.state().head_sha.clone(),
+            space.state().base_sha.clone(),
+        );
         drop(space);
-        let other = SpaceState::new(PrIdentity {
-            key: github_key("someone", "else", 9),
-            title: String::new(),
-            number: "#9".into(),
-            url: String::new(),
-        });
+        let other = SpaceState::new(
+            PrIdentity {
+                key: github_key("someone", "else", 9),
+                title: String::new(),
+                number: "#9".into(),
+                url: String::new(),
+            },
+            head,
+            base,
+        );
         store::save(&dir, &other).unwrap();
         let (space, report) = pr.open();
         assert!(report.corruption.unwrap().reason.contains("someone/else#9"));

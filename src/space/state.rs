@@ -10,6 +10,7 @@ use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
 use super::key::SpaceKey;
+use crate::commit_id::CommitId;
 use crate::review::ReviewNode;
 use crate::review::rounds::{RoundDelta, delta};
 use crate::review::status::SuppressionHint;
@@ -22,10 +23,10 @@ pub struct SpaceState {
     #[serde(default)]
     pub schema_version: u32,
     pub pr: PrIdentity,
-    #[serde(default)]
-    pub head_sha: String,
-    #[serde(default)]
-    pub base_sha: String,
+    /// The head under review and its base, as the last open fetched them. A plain string in
+    /// the file; one that is not a full commit id makes the file damaged (see `salvage`).
+    pub head_sha: CommitId,
+    pub base_sha: CommitId,
     /// Private so that the only way back down the ladder is starting a round.
     #[serde(default)]
     ladder: Ladder,
@@ -86,10 +87,10 @@ impl fmt::Display for Ladder {
 }
 
 /// One run of the reviewers over one head SHA.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Round {
     pub number: u32,
-    pub head_sha: String,
+    pub head_sha: CommitId,
     pub started_at: String,
     #[serde(default)]
     pub completed_at: Option<String>,
@@ -171,13 +172,13 @@ pub enum StateError {
 }
 
 impl SpaceState {
-    /// A fresh state: no round yet (the space starts round 1 once it knows the head).
-    pub fn new(pr: PrIdentity) -> SpaceState {
+    /// A fresh state at `head` over `base`: no round yet (the space starts round 1).
+    pub fn new(pr: PrIdentity, head: CommitId, base: CommitId) -> SpaceState {
         SpaceState {
             schema_version: SCHEMA_VERSION,
             pr,
-            head_sha: String::new(),
-            base_sha: String::new(),
+            head_sha: head,
+            base_sha: base,
             ladder: Ladder::Requested,
             rounds: Vec::new(),
             nodes: Vec::new(),
@@ -194,15 +195,18 @@ impl SpaceState {
     /// What can be read from a state file that is JSON but not a whole state (a field of the
     /// wrong shape, one damaged finding): every part that still parses, each finding and
     /// round on its own, so one bad entry does not cost the person's other decisions. `None`
-    /// when not even the PR's identity can be read. The text says what was kept.
+    /// when not even the PR's identity and its head can be read: the head is the recorded one,
+    /// else the last readable round's (a round starts whenever the head moves). An unreadable
+    /// base is set to the head, a range of nothing that no reader takes for a review: the next
+    /// open fetches the base again, an offline reopen declines. The text says what was kept.
     pub fn salvage(bytes: &[u8]) -> Option<(SpaceState, String)> {
         let value: serde_json::Value = serde_json::from_slice(bytes).ok()?;
         let object = value.as_object()?;
         let pr: PrIdentity = serde_json::from_value(object.get("pr")?.clone()).ok()?;
-        let mut state = SpaceState::new(pr);
-        let text = |key: &str| object.get(key).and_then(|v| v.as_str()).map(str::to_string);
-        state.head_sha = text("head_sha").unwrap_or_default();
-        state.base_sha = text("base_sha").unwrap_or_default();
+        let commit = |key: &str| {
+            let text = object.get(key)?.as_str()?;
+            CommitId::parse(text).ok()
+        };
         fn each<T: serde::de::DeserializeOwned>(
             object: &serde_json::Map<String, serde_json::Value>,
             key: &str,
@@ -218,19 +222,26 @@ impl SpaceState {
         }
         let (nodes, all_nodes) = each::<ReviewNode>(object, "nodes");
         let (rounds, all_rounds) = each::<Round>(object, "rounds");
+        let head = commit("head_sha").or_else(|| rounds.last().map(|r| r.head_sha.clone()))?;
+        let base = commit("base_sha");
+        let base_lost = base.is_none();
+        let mut state = SpaceState::new(pr, head.clone(), base.unwrap_or(head));
         let (publishes, all_publishes) = each::<PublishRecord>(object, "publishes");
         let (hints, _) = each::<SuppressionHint>(object, "suppression_hints");
         let decided = nodes
             .iter()
             .filter(|n| n.status != crate::review::Status::Open)
             .count();
-        let summary = format!(
+        let mut summary = format!(
             "recovered {} of {all_nodes} findings ({decided} with a decision), {} of \
              {all_rounds} rounds, {} of {all_publishes} publish records",
             nodes.len(),
             rounds.len(),
             publishes.len()
         );
+        if base_lost {
+            summary.push_str("; the base commit was unreadable and is fetched again");
+        }
         state.nodes = nodes;
         state.rounds = rounds;
         state.publishes = publishes;
@@ -260,11 +271,11 @@ impl SpaceState {
     /// Starts the next round over `head_sha` and puts the ladder back at `requested`. Nodes and
     /// suppression hints are kept: the pipeline replaces the nodes when it runs the round, and
     /// the hints are exactly what later rounds need. Returns the round number.
-    pub fn start_round(&mut self, head_sha: &str, at: &str) -> u32 {
+    pub fn start_round(&mut self, head_sha: &CommitId, at: &str) -> u32 {
         let number = self.rounds.last().map_or(1, |r| r.number + 1);
         self.rounds.push(Round {
             number,
-            head_sha: head_sha.to_string(),
+            head_sha: head_sha.clone(),
             started_at: at.to_string(),
             completed_at: None,
             fingerprints: Vec::new(),
@@ -415,19 +426,28 @@ impl SpaceState {
 mod tests {
     use super::*;
 
+    /// A commit id of one repeated hex digit.
+    fn id(digit: char) -> CommitId {
+        CommitId::parse(&digit.to_string().repeat(40)).unwrap()
+    }
+
     fn state() -> SpaceState {
-        SpaceState::new(PrIdentity {
-            key: crate::space::key::tests::github_key("o", "r", 3),
-            title: "Fix it".into(),
-            number: "#3".into(),
-            url: "https://github.com/o/r/pull/3".into(),
-        })
+        SpaceState::new(
+            PrIdentity {
+                key: crate::space::key::tests::github_key("o", "r", 3),
+                title: "Fix it".into(),
+                number: "#3".into(),
+                url: "https://github.com/o/r/pull/3".into(),
+            },
+            id('a'),
+            id('0'),
+        )
     }
 
     #[test]
     fn ladder_climbs_and_only_a_new_round_brings_it_down() {
         let mut s = state();
-        s.start_round("aaa", "t0");
+        s.start_round(&id('a'), "t0");
         s.advance(Ladder::InProgress).unwrap();
         s.advance(Ladder::AwaitingApproval).unwrap();
         s.advance(Ladder::AwaitingApproval).unwrap();
@@ -438,18 +458,18 @@ mod tests {
                 to: Ladder::InProgress
             })
         );
-        assert_eq!(s.start_round("bbb", "t1"), 2);
+        assert_eq!(s.start_round(&id('b'), "t1"), 2);
         assert_eq!(s.ladder(), Ladder::Requested);
     }
 
     #[test]
     fn delta_is_against_the_last_completed_round() {
         let mut s = state();
-        s.start_round("a", "t0");
+        s.start_round(&id('a'), "t0");
         s.complete_round(vec!["f1".into(), "f2".into()], "hold", "t1")
             .unwrap();
-        s.start_round("b", "t2");
-        s.start_round("c", "t3");
+        s.start_round(&id('b'), "t2");
+        s.start_round(&id('c'), "t3");
         s.complete_round(vec!["f2".into(), "f3".into()], "ship", "t4")
             .unwrap();
         let d = s.round_delta();
@@ -466,7 +486,7 @@ mod tests {
     fn a_round_is_published_at_most_once() {
         let mut s = state();
         assert_eq!(s.begin_publish("x", "t"), Err(StateError::NoRound));
-        s.start_round("a", "t0");
+        s.start_round(&id('a'), "t0");
         assert_eq!(s.begin_publish("github review", "t1"), Ok(1));
         // A crash here leaves "publishing": doubt, so a second attempt is refused.
         assert!(matches!(
@@ -486,14 +506,14 @@ mod tests {
         );
         assert_eq!(s.publishes[0].review_id.as_deref(), Some("123"));
         assert!(s.begin_publish("github review", "t4").is_err());
-        s.start_round("b", "t5");
+        s.start_round(&id('b'), "t5");
         assert_eq!(s.begin_publish("github review", "t6"), Ok(2));
     }
 
     #[test]
     fn a_stuck_publish_is_settled_by_what_the_forge_shows() {
         let mut s = state();
-        s.start_round("a", "t0");
+        s.start_round(&id('a'), "t0");
         s.begin_publish("github review", "t1").unwrap();
         // Not on the forge: the stuck record goes, and the round may be published again.
         s.settle_publish(1, None, "t2").unwrap();
@@ -513,7 +533,10 @@ mod tests {
 
     #[test]
     fn an_older_file_with_few_fields_loads() {
-        let text = r#"{"pr":{"key":{"forge":"github","host":"github.com","owner":"o","repo":"r","number":3}}}"#;
+        // The oldest files: the PR and the commits, nothing else (every file ever written has
+        // both commits: a state is first saved once the fetch knows them).
+        let text = r#"{"pr":{"key":{"forge":"github","host":"github.com","owner":"o","repo":"r","number":3}},
+            "head_sha":"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa","base_sha":"0000000000000000000000000000000000000000"}"#;
         let s: SpaceState = serde_json::from_str(text).unwrap();
         assert_eq!(s.ladder(), Ladder::Requested);
         assert_eq!(s.schema_version, 0);
@@ -523,7 +546,7 @@ mod tests {
     #[test]
     fn round_trips_through_json() {
         let mut s = state();
-        s.start_round("a", "t0");
+        s.start_round(&id('a'), "t0");
         s.advance(Ladder::AwaitingApproval).unwrap();
         let text = serde_json::to_string_pretty(&s).unwrap();
         assert!(text.contains("\"ladder\": \"awaiting_approval\""));

@@ -75,7 +75,7 @@ pub fn load(space: &Path) -> Result<Loaded, StoreError> {
     let reason = match std::fs::read(&path) {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Loaded::Missing),
         Err(e) => format!("unreadable: {e}"),
-        Ok(bytes) => match serde_json::from_slice::<SpaceState>(&bytes) {
+        Ok(bytes) => match read_state(&bytes) {
             Ok(state) if state.schema_version > SCHEMA_VERSION => {
                 return Err(StoreError::NewerSchema {
                     path,
@@ -85,7 +85,7 @@ pub fn load(space: &Path) -> Result<Loaded, StoreError> {
             }
             Ok(state) => return Ok(Loaded::Found(Box::new(state))),
             Err(e) => {
-                let reason = format!("not a valid state: {e}");
+                let reason = format!("not a valid state: {}", damage(e));
                 if let Some((state, summary)) = SpaceState::salvage(&bytes) {
                     let mut kept = preserve(&path, reason)?;
                     kept.recovered = Some(summary);
@@ -96,6 +96,23 @@ pub fn load(space: &Path) -> Result<Loaded, StoreError> {
         },
     };
     Ok(Loaded::Corrupt(preserve(&path, reason)?))
+}
+
+/// Parses a state, keeping where a parse failed.
+fn read_state(bytes: &[u8]) -> Result<SpaceState, serde_path_to_error::Error<serde_json::Error>> {
+    serde_path_to_error::deserialize(&mut serde_json::Deserializer::from_slice(bytes))
+}
+
+/// What is wrong, with the field it is wrong in (`rounds[2].head_sha: "x" is not a commit id
+/// ...`), so the report of a damaged file says where it was damaged.
+fn damage(error: serde_path_to_error::Error<serde_json::Error>) -> String {
+    let field = error.path().to_string();
+    let inner = error.into_inner();
+    if field.is_empty() || field == "." {
+        inner.to_string()
+    } else {
+        format!("field `{field}`: {inner}")
+    }
 }
 
 /// Moves the state file aside with `reason`; for callers that find a readable file that is
@@ -129,15 +146,25 @@ pub fn clean(space: &Path) -> Result<usize, StoreError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::commit_id::CommitId;
+    use crate::review::Status;
     use crate::space::state::PrIdentity;
 
+    fn id(digit: char) -> CommitId {
+        CommitId::parse(&digit.to_string().repeat(40)).unwrap()
+    }
+
     fn state() -> SpaceState {
-        SpaceState::new(PrIdentity {
-            key: crate::space::key::tests::github_key("o", "r", 1),
-            title: String::new(),
-            number: "#1".into(),
-            url: String::new(),
-        })
+        SpaceState::new(
+            PrIdentity {
+                key: crate::space::key::tests::github_key("o", "r", 1),
+                title: String::new(),
+                number: "#1".into(),
+                url: String::new(),
+            },
+            id('a'),
+            id('b'),
+        )
     }
 
     fn entries(dir: &Path) -> Vec<String> {
@@ -154,7 +181,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         assert!(matches!(load(dir.path()).unwrap(), Loaded::Missing));
         let mut s = state();
-        s.start_round("abc", "t0");
+        s.start_round(&id('a'), "t0");
         save(dir.path(), &s).unwrap();
         save(dir.path(), &s).unwrap();
         assert_eq!(entries(dir.path()), vec!["state.json"]);
@@ -202,5 +229,80 @@ mod tests {
         let err = load(dir.path()).unwrap_err();
         assert!(matches!(err, StoreError::NewerSchema { .. }), "{err}");
         assert_eq!(entries(dir.path()), vec!["state.json"]);
+    }
+
+    /// A `state.json` the release before commit ids were typed (main 5133831) wrote, of the
+    /// demo after a person resolved one finding and dismissed another.
+    const WRITTEN_BY_5133831: &str =
+        include_str!("../../tests/fixtures/space/state-written-by-5133831.json");
+
+    #[test]
+    fn a_state_an_older_release_wrote_loads_with_its_decisions_and_writes_back_the_same() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(state_path(dir.path()), WRITTEN_BY_5133831).unwrap();
+        let Loaded::Found(state) = load(dir.path()).unwrap() else {
+            panic!("the older release's state was not read as it is");
+        };
+        let statuses: Vec<Status> = state.nodes.iter().map(|n| n.status).collect();
+        assert!(statuses.contains(&Status::Resolved), "{statuses:?}");
+        assert!(statuses.contains(&Status::Dismissed), "{statuses:?}");
+        assert_eq!(state.rounds[0].head_sha, state.head_sha);
+        // The commit ids are written back as the plain strings they were.
+        save(dir.path(), &state).unwrap();
+        let old: serde_json::Value = serde_json::from_str(WRITTEN_BY_5133831).unwrap();
+        let new: serde_json::Value =
+            serde_json::from_slice(&std::fs::read(state_path(dir.path())).unwrap()).unwrap();
+        for field in ["head_sha", "base_sha"] {
+            assert_eq!(new[field], old[field], "{field}");
+        }
+        assert_eq!(new["rounds"][0]["head_sha"], old["rounds"][0]["head_sha"]);
+        assert_eq!(new["nodes"], old["nodes"]);
+    }
+
+    /// A commit id that is not one (hand-edited, a bad sync) makes the file damaged: it is kept
+    /// aside, the report names the file and the field, and everything else is read back.
+    #[test]
+    fn a_tampered_commit_id_is_refused_naming_the_field_and_the_decisions_are_kept() {
+        let good: serde_json::Value = serde_json::from_str(WRITTEN_BY_5133831).unwrap();
+        let decided = |state: &SpaceState| {
+            state
+                .nodes
+                .iter()
+                .filter(|n| n.status != Status::Open)
+                .count()
+        };
+        for (field, tamper) in [
+            (
+                "head_sha",
+                (|v: &mut serde_json::Value| v["head_sha"] = "HEAD~1".into()) as fn(&mut _),
+            ),
+            ("rounds[0].head_sha", |v| {
+                v["rounds"][0]["head_sha"] = "40b5bc1".into()
+            }),
+            ("base_sha", |v| v["base_sha"] = "main; rm -rf /".into()),
+        ] {
+            let mut bad = good.clone();
+            tamper(&mut bad);
+            let dir = tempfile::tempdir().unwrap();
+            let text = serde_json::to_string_pretty(&bad).unwrap();
+            std::fs::write(state_path(dir.path()), &text).unwrap();
+            let Loaded::Recovered(state, corruption) = load(dir.path()).unwrap() else {
+                panic!("{field}: the tampered state was not read back");
+            };
+            assert_eq!(decided(&state), 2, "{field}: decisions lost");
+            assert_eq!(state.head_sha, good["head_sha"].as_str().unwrap());
+            if field == "base_sha" {
+                // No range to show until an open fetches the base again.
+                assert_eq!(state.base_sha, state.head_sha);
+            }
+            let said = corruption.to_string();
+            assert!(said.contains("state.json"), "{said}");
+            assert!(said.contains(&format!("field `{field}`")), "{said}");
+            assert!(said.contains("is not a commit id"), "{said}");
+            assert_eq!(
+                std::fs::read_to_string(&corruption.preserved_at).unwrap(),
+                text
+            );
+        }
     }
 }

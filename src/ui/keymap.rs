@@ -700,6 +700,31 @@ impl Keymap {
             .collect()
     }
 
+    /// The keys an overlay's `context` offers now, for the hint bar, one per command in table
+    /// order: (first key, short name, essential). An overlay's own keys, never the panes': the
+    /// panes' keys do nothing while it is open. Its way back (`close`) is essential.
+    pub fn overlay_hints(
+        &self,
+        context: Context,
+        available: impl Fn(Command) -> bool,
+    ) -> Vec<(String, &'static str, bool)> {
+        let mut seen = Vec::new();
+        self.bindings
+            .iter()
+            .filter(|b| b.context == context && !b.keys.is_empty())
+            .filter(|b| available(b.command))
+            .filter(|b| {
+                let first = !seen.contains(&b.command);
+                seen.push(b.command);
+                first
+            })
+            .map(|b| {
+                let essential = matches!(b.command, Command::Help | Command::Quit | Command::Close);
+                (b.keys[0].to_string(), short(b.command), essential)
+            })
+            .collect()
+    }
+
     /// What a terminal event means in the current state.
     pub fn translate(&self, state: &AppState, event: &Event) -> Option<Action> {
         match event {
@@ -784,6 +809,13 @@ fn unknown(key: Key) -> Option<Action> {
 pub(crate) fn short(command: Command) -> &'static str {
     match command {
         Command::MoveDown => "move",
+        Command::MoveUp => "up",
+        Command::PageDown => "page",
+        Command::PageUp => "page up",
+        Command::Top => "top",
+        Command::Bottom => "bottom",
+        Command::PublishConfirm => "publish",
+        Command::PublishCancel => "cancel",
         Command::Expand => "open",
         Command::NextFinding => "next open",
         Command::Undo => "undo",

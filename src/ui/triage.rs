@@ -159,7 +159,8 @@ fn apply(
             (step, Some(effect))
         }
         Err(err) => {
-            state.say(MessageKind::Error, err.to_string());
+            // A person knows a finding by its title, never by its id (`engineer-2`).
+            state.say(MessageKind::Error, err.to_string().replace(id, &name));
             (None, None)
         }
     }

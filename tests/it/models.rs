@@ -55,7 +55,7 @@ fn reference(repo: &GitRepo) -> String {
 }
 
 /// Fast retries so error paths take milliseconds, and any extra `[models]` lines.
-fn config(dir: &Path, extra: &str) -> std::path::PathBuf {
+pub(crate) fn config(dir: &Path, extra: &str) -> std::path::PathBuf {
     let path = dir.join("config.toml");
     std::fs::write(
         &path,
@@ -984,6 +984,8 @@ fn the_cockpit_shows_a_pass_waiting_out_a_rate_limit_and_logs_it() {
     let server = OpenAiServer::start();
     one_engineer_bug(&server, "P1");
     let gate = Gate::new();
+    // The peer round's first answer is a server error: the phase line says the retry.
+    server.route("Task: peer round.", [Reply::status(503)]);
     server.route(
         "Role: verifier.",
         [
@@ -1034,8 +1036,96 @@ fn the_cockpit_shows_a_pass_waiting_out_a_rate_limit_and_logs_it() {
         log.contains("verification retrying: rate limited (HTTP 429): attempt 1 of 3"),
         "{log}"
     );
+    assert!(
+        log.contains("peer round retrying: HTTP 503: attempt 1 of 3"),
+        "{log}"
+    );
     tmux.keys(&["Escape"]);
     tmux.wait_for("the log to close", |s| !s.contains("Event log"));
     tmux.keys(&["q"]);
     assert_ne!(tmux.exit_code(&exit), 0);
+}
+
+/// Stopping from the cockpit, through the binary: `S` in the reviewers pane stops the selected
+/// model reviewer (its server never answers: the stop, not a timeout, ends it) while the others
+/// go on reading; `X` twice stops the rest of the run, and the round ends Inconclusive with
+/// every required reviewer failed `cancelled`.
+#[test]
+fn one_reviewer_then_the_whole_run_are_stopped_from_the_cockpit() {
+    use crate::support::faults::Gate;
+    use crate::support::tmux::Tmux;
+
+    let repo = repository(false);
+    let server = OpenAiServer::start();
+    let held = Gate::new();
+    for role in ["engineer", "qa", "architect"] {
+        server.route(
+            &marker(role, "review"),
+            [Reply::fault(held.hold(), finish("too late"))],
+        );
+    }
+    pass_defaults(&server);
+
+    let dir = tempfile::tempdir().unwrap();
+    let config = config(dir.path(), "");
+    let data = dir.path().join("data");
+    let exit = dir.path().join("exit");
+    let command = format!(
+        "{} '{}' --force --model-url {} --model scripted-model; echo $? > {}; sleep 30",
+        env!("CARGO_BIN_EXE_review-tui"),
+        reference(&repo),
+        server.base_url(),
+        exit.display()
+    );
+    let tmux = Tmux::start(
+        "stops",
+        &command,
+        200,
+        50,
+        &[
+            ("REVIEW_TUI_DATA_DIR", &data),
+            ("REVIEW_TUI_CONFIG", &config),
+            ("REVIEW_TUI_PERSON", Path::new("tester")),
+        ],
+    );
+    let row = |screen: &str, name: &str| {
+        screen
+            .lines()
+            .find_map(|l| {
+                // The reviewers pane's row: `│⠋ qa          reading …`.
+                let at = l.find(&format!(" {name} "))?;
+                let start = l[..at].rfind('│')?;
+                Some(l[start..].to_string())
+            })
+            .unwrap_or_default()
+    };
+    // Reading, or waiting on the server that holds every answer.
+    let going = |row: String| row.contains("reading") || row.contains("waiting");
+    tmux.wait_for("three model reviewers reading", |s| {
+        ["engineer", "qa", "architect"]
+            .iter()
+            .all(|name| going(row(s, name)))
+    });
+    // The reviewers pane arrives with its first row (engineer) selected.
+    tmux.keys(&["3"]);
+    tmux.keys(&["S"]);
+    let one = tmux.wait_for("the engineer stopped", |s| {
+        row(s, "engineer").contains("failed") && row(s, "engineer").contains("cancelled")
+    });
+    assert!(going(row(&one, "qa")), "{one}");
+    assert!(going(row(&one, "architect")), "{one}");
+    assert!(one.contains("RUNNING"), "{one}");
+
+    tmux.keys(&["X"]);
+    tmux.wait_for("the second press asked for", |s| s.contains("X again"));
+    tmux.keys(&["X"]);
+    let stopped = tmux.wait_for("the run stopped", |s| {
+        !s.contains("RUNNING") && s.contains("INCONCLUSIVE")
+    });
+    for name in ["qa", "architect"] {
+        assert!(row(&stopped, name).contains("failed"), "{stopped}");
+    }
+    tmux.keys(&["q"]);
+    assert_eq!(tmux.exit_code(&exit), 7, "Inconclusive exits 7");
+    held.open();
 }

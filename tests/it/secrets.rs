@@ -729,3 +729,93 @@ fn the_gitleaks_configuration_the_person_chose_replaces_the_repositorys() {
         run.stderr
     );
 }
+
+/// What a forge serves about a PR — its title, its description, the discussion on it — is
+/// untrusted text written by anyone: a token pasted there reaches the model reviewers only
+/// through the one redaction point. A GitHub PR (the GitHub test server) whose title, body,
+/// a review and a conversation comment hold a token-shaped secret, reviewed with model
+/// reviewers (the model test server): the model sees each text, redacted, never the secret.
+#[test]
+fn secrets_in_a_github_prs_text_and_discussion_never_reach_the_model() {
+    use crate::support::github_server::{
+        GithubServer, IssueCommentSpec, PullSpec, ReviewSpec, UserSpec, minute_stamp,
+    };
+    let pat = format!("ghp_{}", fake(ALNUM, 36, 801));
+    let aws = format!("AKIA{}", fake(UPPER32, 16, 802));
+    let repo = crate::publish::planted_repo();
+    let mut pull = PullSpec::from_repo(&repo, "acme", "widgets", 7);
+    pull.title = format!("Parse a port (deploy token {pat})");
+    pull.body = Some(format!(
+        "Deploy with GH_TOKEN={pat} once merged.\naws_access_key_id = {aws}\n"
+    ));
+    pull.reviews = vec![ReviewSpec {
+        id: 1,
+        author: UserSpec::user("hubot"),
+        body: format!("Works for me with token {pat}"),
+        state: "COMMENTED".into(),
+        commit_id: pull.head_sha.clone(),
+    }];
+    pull.issue_comments = vec![IssueCommentSpec {
+        id: 2,
+        author: UserSpec::user("octocat"),
+        body: format!("CI needs AWS_ACCESS_KEY_ID={aws} in its secrets"),
+        created_at: minute_stamp(1),
+    }];
+    let github = GithubServer::start(repo, pull);
+    let token = "ghp_readercanary42";
+    github.accept_token(token, "review-bot");
+
+    let models = OpenAiServer::start();
+    models.route(&marker("engineer", "review"), [finish("read the PR")]);
+    pass_defaults(&models);
+    let dir = tempfile::tempdir().unwrap();
+    let out = crate::cli::review_tui()
+        .args(["acme/widgets#7", "--headless", "--format", "json"])
+        .args(["--level", "light", "--api-url", github.url()])
+        .args([
+            "--model-url",
+            &models.base_url(),
+            "--model",
+            "scripted-model",
+        ])
+        .env("REVIEW_TUI_DATA_DIR", dir.path().join("data"))
+        .env("REVIEW_TUI_CONFIG", crate::models::config(dir.path(), ""))
+        .env("GH_TOKEN", token)
+        .env_remove("GITHUB_TOKEN")
+        .env_remove("GITHUB_API_URL")
+        .env_remove("OPENAI_API_KEY")
+        .env_remove("OPENAI_BASE_URL")
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap_or(Value::Null);
+    assert_eq!(reviewer(&report, "engineer")["outcome"], "ok", "{stderr}");
+
+    // The texts reached the model, each with its secret cut to the redaction marker.
+    let conversation = requests_for(&models, &marker("engineer", "review"));
+    assert!(!conversation.is_empty(), "{stderr}");
+    let first = &conversation[0].raw;
+    for (what, shown) in [
+        ("the title", "Parse a port (deploy token ghp_…"),
+        ("the description", "Deploy with GH_TOKEN="),
+        ("the review", "Works for me with token ghp_…"),
+        ("the conversation comment", "CI needs AWS_ACCESS_KEY_ID="),
+    ] {
+        assert!(
+            first.contains(shown),
+            "{what} is not in the context: {first}"
+        );
+    }
+    // Nothing the model server received holds either secret, whichever request it was.
+    let requests = models.requests();
+    assert!(requests.len() >= conversation.len());
+    for request in &requests {
+        for secret in [&pat[4..], &aws[4..], &pat[8..20], &aws[6..16]] {
+            assert!(
+                !request.raw.contains(secret),
+                "a secret of the PR's text reached the model:\n{}",
+                request.raw
+            );
+        }
+    }
+}

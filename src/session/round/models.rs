@@ -230,7 +230,7 @@ fn load_index(prepared: &Prepared) -> OnDemandIndex {
     OnDemandIndex::new(
         prepared.space.mirror().to_path_buf(),
         prepared.space.worktree().to_path_buf(),
-        prepared.space.state().head_sha.clone(),
+        prepared.space.state().head_sha.to_string(),
     )
 }
 
@@ -334,6 +334,13 @@ pub async fn peer_round(
         // The live view sees each stance as the board takes it.
         if let Some(tap) = tap {
             let _ = tap.send(super::Tap::Event(event.clone()));
+            // A peer held up by its server holds the round up: the phase line says so too.
+            if let Some(heard) = heard_of(&event.kind) {
+                let _ = tap.send(super::Tap::Pass(
+                    super::Phase::PeerRound,
+                    passes::PassNote::Heard(heard),
+                ));
+            }
         }
         board.apply(event, &now());
     }
@@ -344,6 +351,34 @@ pub async fn peer_round(
     }
     task.await
         .unwrap_or_else(|e| vec![format!("peer round failed: {e}")])
+}
+
+/// A peer's retry or wait, as a pass's note.
+fn heard_of(
+    kind: &crate::review::events::EventKind,
+) -> Option<crate::reviewers::model::provider::Heard> {
+    use crate::review::events::EventKind;
+    use crate::reviewers::model::provider::{Heard, RetryNote};
+    match kind {
+        EventKind::Retrying {
+            attempt,
+            of,
+            wait_secs,
+            reason,
+            rate_limited,
+        } => Some(Heard::Retrying(RetryNote {
+            attempt: *attempt,
+            of: *of,
+            wait: std::time::Duration::from_secs(*wait_secs),
+            reason: reason.clone(),
+            rate_limited: *rate_limited,
+        })),
+        EventKind::Waiting { host, waited_secs } => Some(Heard::Waiting {
+            host: host.clone(),
+            waited_secs: *waited_secs,
+        }),
+        _ => None,
+    }
 }
 
 /// Where a member's scoring model is, by reviewer name.

@@ -393,7 +393,7 @@ fn a_ten_thousand_line_file_draws_only_the_window_on_screen() {
     assert!(shown("let line_6996 = 6996;"), "context above the cursor");
     assert!(!shown("let line_1 = 1;"));
     assert!(!shown("let line_9000 = 9000;"));
-    assert!(shown("◆ P0 big line 7000 is wrong"));
+    assert!(shown("◆ P0 line 7000 is wrong"));
     let height = state.layout.diff.height as usize;
     assert!(height > 40, "{height}");
     let view = view_of(&state);
@@ -438,4 +438,27 @@ fn an_idle_moment_highlights_the_next_page_so_paging_down_finds_it_ready() {
         fresh <= 2,
         "{fresh} lines of the new page were highlighted while drawing"
     );
+}
+
+/// Defect 14 (and 12): at 40 columns the diff view's footer names the finding on the cursor's
+/// line by its title, not its id; the hint gives way to the title.
+#[test]
+fn the_diff_footer_names_the_finding_by_its_title_at_40_columns() {
+    let mut state = finished();
+    select(&mut state, "n1");
+    apply(&mut state, [Action::Command(Command::OpenDiff)]);
+    let terminal = render(&mut state, 40, 12);
+    let lines: Vec<String> = terminal
+        .backend()
+        .buffer()
+        .content()
+        .chunks(40)
+        .map(|row| row.iter().map(|c| c.symbol()).collect())
+        .collect();
+    let footer = lines
+        .iter()
+        .find(|l| l.contains('◆') && l.contains("P0"))
+        .unwrap_or_else(|| panic!("no footer with the mark:\n{}", lines.join("\n")));
+    assert!(footer.contains("Expired token"), "{footer}");
+    assert!(!footer.contains("n1 "), "{footer}");
 }

@@ -449,3 +449,28 @@ fn the_list_names_its_columns_and_marks_on_its_first_line() {
         assert!(text(&lines).contains("(+1)"), "{}", text(&lines));
     }
 }
+
+/// The hint bar offers the keys of what takes them: with the gate open its own (`f fix`,
+/// `esc back`), never the panes' (`c confirm`, `q quit`), which do nothing under it.
+#[test]
+fn the_hint_bar_offers_the_open_overlays_keys_not_the_panes() {
+    let mut state = finished();
+    apply(&mut state, [Action::Command(Command::OpenGate)]);
+    state.message = None;
+    let lines = screen(&mut state, 80, 24);
+    let hints = lines.last().unwrap();
+    assert!(hints.starts_with(" Gate "), "{hints}");
+    for key in ["f fix", "p publish", "esc back"] {
+        assert!(hints.contains(key), "{key}: {hints}");
+    }
+    for key in ["c confirm", "q quit", "enter open"] {
+        assert!(!hints.contains(key), "{key}: {hints}");
+    }
+    apply(&mut state, [Action::Command(Command::Close)]);
+    let lines = screen(&mut state, 80, 24);
+    let hints = lines.last().unwrap();
+    assert!(
+        hints.contains("c confirm") && hints.contains("q quit"),
+        "{hints}"
+    );
+}

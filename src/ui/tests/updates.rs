@@ -1163,3 +1163,23 @@ fn the_first_selection_follows_the_top_until_the_person_moves() {
     apply(&mut c, [p0()]);
     assert_eq!(c.selected, Some(RowKey::Node("low".into())));
 }
+
+/// Defect 14: a refused change names the finding by its title, never by its id.
+#[test]
+fn a_refused_change_names_the_finding_by_its_title() {
+    let mut state = finished();
+    select(&mut state, "n2");
+    apply(&mut state, [Action::Command(Command::Dismiss)]);
+    apply(&mut state, typed("a test fixture"));
+    apply(&mut state, [Action::Submit]);
+    select(&mut state, "n2");
+    apply(&mut state, [Action::Command(Command::Confirm)]);
+    let said = state
+        .message
+        .as_ref()
+        .map(|m| m.text.clone())
+        .unwrap_or_default();
+    assert!(said.contains("“Consider a test for"), "{said}");
+    assert!(said.contains("cannot confirm"), "{said}");
+    assert!(!said.contains("n2"), "{said}");
+}

@@ -233,14 +233,21 @@ fn footer_line(
                 cx.keymap
                     .keys_for(Context::Diff, crate::ui::Command::Expand)
             );
-            let used = width(&position) + 4 + node.id.len() + 1 + width(&more) + width(&hint);
+            // The title names the finding; its id (`secret-scan-7ae2…`) would eat a narrow
+            // footer and means nothing to a person. The hint gives way to the title.
+            let bare = width(&position) + 4 + width(&more);
+            let hint = if columns >= bare + width(&hint) + 24 {
+                hint
+            } else {
+                String::new()
+            };
+            let used = bare + width(&hint);
             Line::from(vec![
                 Span::styled(position, theme.muted),
                 Span::styled(
                     format!("◆ {} ", node.priority),
                     theme.priority(node.priority),
                 ),
-                Span::styled(format!("{} ", node.id), theme.muted),
                 Span::styled(
                     truncate(&node.text.title, columns.saturating_sub(used)),
                     theme.text,

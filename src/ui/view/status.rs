@@ -1,6 +1,7 @@
-//! The status line: the keys of the focused pane that can run now (from the keymap and the
-//! panes' `available`, so they are always the real ones), or a transient message; help and
-//! quit stay at its end either way, however narrow the terminal.
+//! The status line: the keys that can run now — an open overlay's own, else the focused
+//! pane's (from the keymap and the component's `available`, so they are always the real ones),
+//! or a transient message; the essentials (help and quit, or an overlay's way back) stay at
+//! its end either way, however narrow the terminal.
 
 use ratatui::Frame;
 use ratatui::layout::Rect;
@@ -14,10 +15,23 @@ use crate::ui::update::for_context;
 
 pub fn draw(frame: &mut Frame, area: Rect, state: &AppState, cx: &ViewContext) {
     let theme = &cx.theme;
-    let panes = for_context(Context::Main);
-    let hints = cx
-        .keymap
-        .hints(state.focus, |command| panes.available(state, command));
+    // The keys of what takes them: an open overlay's own, else the focused pane's.
+    let top = crate::ui::update::top(state);
+    let (label, hints) = match top.context() {
+        Context::Main => {
+            let panes = for_context(Context::Main);
+            (
+                state.focus.title(),
+                cx.keymap
+                    .hints(state.focus, |command| panes.available(state, command)),
+            )
+        }
+        context => (
+            overlay_title(context),
+            cx.keymap
+                .overlay_hints(context, |command| top.available(state, command)),
+        ),
+    };
     let cost = |key: &str, what: &str| super::width(key) + super::width(what) + 3;
     let (essentials, others): (Vec<_>, Vec<_>) = hints.iter().partition(|h| h.2);
     let essentials_width: usize = essentials.iter().map(|(k, w, _)| cost(k, w)).sum();
@@ -35,7 +49,7 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &AppState, cx: &ViewContext) {
             spans.push(Span::styled(text, style));
         }
         None => {
-            let title = format!(" {} ", state.focus.title());
+            let title = format!(" {label} ");
             let mut room = room.saturating_sub(super::width(&title));
             spans.push(Span::styled(title, theme.title));
             // The others fit in what is left, in table order.
@@ -55,4 +69,17 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &AppState, cx: &ViewContext) {
         spans.push(Span::styled(format!(" {what}  "), theme.muted));
     }
     frame.render_widget(Paragraph::new(Line::from(spans)), area);
+}
+
+/// The hint bar's name for an overlay's keys.
+fn overlay_title(context: Context) -> &'static str {
+    match context {
+        Context::Main => "Findings",
+        Context::Gate => "Gate",
+        Context::Preview => "Preview",
+        Context::Help => "Help",
+        Context::Diff => "Diff",
+        Context::Patch => "Patch",
+        Context::Log => "Log",
+    }
 }
