@@ -11,7 +11,7 @@ use std::thread::JoinHandle;
 
 use super::index::HeadTags;
 use super::lazy_index::LazyIndex;
-use super::report_cache::has_report_of;
+use super::report_files::has_report_of;
 
 /// An index build running in the background.
 pub struct EarlyIndex {

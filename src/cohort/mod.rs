@@ -23,6 +23,7 @@ mod on_demand;
 mod pairing;
 mod paths;
 mod report_cache;
+mod report_files;
 mod stoplist;
 mod surface;
 mod tags;

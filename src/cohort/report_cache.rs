@@ -16,8 +16,8 @@ use crate::commit_id::CommitId;
 use crate::diff::Diff;
 
 use super::cache_file::{read_json, write_json};
+use super::report_files::report_file_name;
 use super::{CohortError, CohortInput, CohortReport, EarlyIndex, build_with};
-use crate::space::fsutil::name_part;
 
 /// Bumped whenever what the report holds or how it is computed changes.
 const FORMAT: u32 = 3;
@@ -75,19 +75,6 @@ pub fn build_cached(
     Ok(report)
 }
 
-/// Whether `dir` holds a finished report of `head_sha` (against any base).
-pub(super) fn has_report_of(dir: &Path, head_sha: &str) -> bool {
-    let prefix = format!("cohorts-{}-", name_part(head_sha));
-    std::fs::read_dir(dir).is_ok_and(|entries| {
-        entries.flatten().any(|entry| {
-            entry
-                .file_name()
-                .to_str()
-                .is_some_and(|name| name.starts_with(&prefix) && name.ends_with(".json"))
-        })
-    })
-}
-
 /// A space reviews one PR, and a push moves it to a new head for good: the reports of earlier
 /// heads (and the symbol indexes earlier versions wrote, megabytes each on a large repository)
 /// would only pile up. A file that cannot be removed stays; it is only
@@ -116,11 +103,7 @@ struct Key {
 
 /// `cohorts-<head>-<base>.json`.
 fn file_name(key: &Key) -> String {
-    format!(
-        "cohorts-{}-{}.json",
-        name_part(&key.head_sha),
-        name_part(&key.base)
-    )
+    report_file_name(&key.head_sha, &key.base)
 }
 
 /// What of the diff decides the grouping: which files changed, how, and which lines. The

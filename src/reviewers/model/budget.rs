@@ -8,12 +8,18 @@ use std::sync::{Arc, Mutex};
 
 use thiserror::Error;
 
-use crate::reviewers::model::agent::Pricing;
 use crate::reviewers::model::context::split::BYTES_PER_TOKEN;
 use crate::reviewers::model::provider::{
     BoxFuture, Capabilities, ChatRequest, ChatResponse, Provider, ProviderError, Usage,
     arguments_text,
 };
+
+/// Prices per million tokens, for the cost shown next to each reviewer. Unknown → no cost.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Pricing {
+    pub input_usd_per_mtok: f64,
+    pub output_usd_per_mtok: f64,
+}
 
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Limit {

@@ -43,6 +43,8 @@ use crate::reviewers::model::provider::{
 };
 use crate::reviewers::model::toolbox::{ToolBox, ToolError};
 
+/// Prices live with the budget that spends them; callers name them beside the agent.
+pub use crate::reviewers::model::budget::Pricing;
 pub use crate::reviewers::redact::{NoRedaction, Redactor};
 pub use findings::{Findings, FindingsError, extract as extract_findings};
 pub use prompt::{
@@ -81,13 +83,6 @@ impl Default for Bounds {
             timeout: Duration::from_secs(600),
         }
     }
-}
-
-/// Prices per million tokens, for the cost shown next to each reviewer. Unknown → no cost.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Pricing {
-    pub input_usd_per_mtok: f64,
-    pub output_usd_per_mtok: f64,
 }
 
 /// One reviewer to run.
