@@ -774,7 +774,18 @@ fn cockpit_command(cli: &Cli, pr: &str, runtime: &tokio::runtime::Runtime) -> an
 
     ui::app::check_terminal()?;
     let reference = reference::parse(pr, cli.base.as_deref(), cli.head.as_deref())?;
-    warn_uncommitted(&reference);
+    // Counting uncommitted files reads the status of every file of the checkout (a large
+    // repository's took longer than the rest of the first frame): counted beside it, said once
+    // the space is prepared.
+    let uncommitted = {
+        let reference = reference.clone();
+        std::thread::Builder::new()
+            .name("uncommitted".into())
+            .spawn(move || uncommitted_warning(&reference))
+    }
+    // Without a thread, it is counted and said now.
+    .map_err(|_| warn_uncommitted(&reference))
+    .ok();
     let user = review_tui::config::load_user()?;
     let mut options = prepare_options(cli, &user)?;
     // The cockpit opens first: the PR and its files are on screen while the space is prepared
@@ -798,6 +809,10 @@ fn cockpit_command(cli: &Cli, pr: &str, runtime: &tokio::runtime::Runtime) -> an
     options.progress = Some(progress);
     options.github.notices = Some(notices);
     let prepared = runtime.block_on(screen.show_while(&early, prepare(reference, &options)))?;
+    // Said on the terminal, as before the cockpit opened, whatever the preparation's outcome.
+    if let Some(warning) = uncommitted.and_then(|job| job.join().ok()).flatten() {
+        screen.lend(|| say(warning))?;
+    }
     let mut prepared = match prepared {
         Ok(prepared) => prepared?,
         // The person left before the space was ready: nothing was decided.
@@ -927,16 +942,24 @@ fn new_session(
 /// A review reads commits: changes only in the work tree (a modified file with a password, an
 /// untracked file) are not part of it, and the person is told first.
 fn warn_uncommitted(reference: &reference::PrRef) {
-    if let reference::PrRef::Local { path, head, .. } = reference
-        && let Some(count) = review_tui::pr::local::uncommitted(path, head.as_deref())
-        && count > 0
-    {
-        let files = if count == 1 { "file is" } else { "files are" };
-        say(format!(
+    if let Some(warning) = uncommitted_warning(reference) {
+        say(warning);
+    }
+}
+
+/// What to tell the person when the local repository's checkout has uncommitted files.
+fn uncommitted_warning(reference: &reference::PrRef) -> Option<String> {
+    let reference::PrRef::Local { path, head, .. } = reference else {
+        return None;
+    };
+    let count = review_tui::pr::local::uncommitted(path, head.as_deref())?;
+    let files = if count == 1 { "file is" } else { "files are" };
+    (count > 0).then(|| {
+        format!(
             "{count} uncommitted {files} not part of this review (it reads commits only): \
              commit them to include them"
-        ));
-    }
+        )
+    })
 }
 
 /// A yes/no question on the terminal, before the cockpit takes it over.

@@ -420,7 +420,6 @@ const KNOWN_CYCLES: &[(&str, &str)] = &[
     ("cohort::surface", "entry_points, scope"),
     ("report", "markdown, review"),
     ("reviewers", "deterministic, model, redact"),
-    ("reviewers::deterministic::secrets", "ignore, scanner"),
     ("session", "journal, service"),
     ("session", "offline, prepare"),
     (

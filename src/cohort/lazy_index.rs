@@ -4,9 +4,9 @@
 //! handful of names (the touched symbols, the names a changed test uses, what an API change's
 //! callers resolve to). Building the whole index for that parsed every file of the head and
 //! wrote it out, on the critical path of every first review. But a file can only define or
-//! reference a name its text contains (a tag's name is the text of a node of the file): so
-//! for a name not asked before, this index scans the text of the files it has not read yet and
-//! parses only those that contain it. Every other file's tags come from the mirror's store of
+//! reference a name its text holds as a whole word (a tag's name is the text of an identifier
+//! node of the file, see [`mentions`]): so for a name not asked before, this index scans the
+//! text of the files it has not read yet and parses only those that hold it. Every other file's tags come from the mirror's store of
 //! tags by blob, or are never read. The answer for every name asked is exactly the full
 //! index's ([`super::SymbolIndex`], which `find_symbol` builds when it is first called).
 
@@ -276,7 +276,11 @@ impl State {
                 Ok(scan) if !patterns.is_empty() => self
                     .unread
                     .iter()
-                    .filter(|at| texts.get(at).is_some_and(|text| scan.is_match(text)))
+                    .filter(|at| {
+                        texts
+                            .get(at)
+                            .is_some_and(|text| mentions(&scan, &patterns, text))
+                    })
                     .map(|&at| (at, grammars[at]))
                     .collect(),
                 Ok(_) => Vec::new(),
@@ -343,6 +347,23 @@ impl State {
     }
 }
 
+/// Whether `text` holds one of `patterns` (the automaton `scan`) as a whole word. A tag's
+/// name is the text of an identifier node, and every grammar's lexer takes the longest run of
+/// `[A-Za-z0-9_]` as one token: a name never starts or ends next to another such byte. So
+/// `shared` inside `is_shared` or `shared_state` cannot be it, and a file that mentions a name
+/// only that way need not be parsed. Matches overlap: an occurrence inside a longer word must
+/// not hide a whole one after it.
+fn mentions(scan: &aho_corasick::AhoCorasick, patterns: &[&str], text: &[u8]) -> bool {
+    let word = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
+    scan.find_overlapping_iter(text).any(|found| {
+        let name = patterns[found.pattern().as_usize()].as_bytes();
+        let open_start = !word(name[0]) || found.start() == 0 || !word(text[found.start() - 1]);
+        let open_end =
+            !word(name[name.len() - 1]) || found.end() == text.len() || !word(text[found.end()]);
+        open_start && open_end
+    })
+}
+
 /// Paths, grammars and blob ids of `files`, in order.
 fn split(files: Vec<TreeFile>) -> (Vec<String>, Vec<Grammar>, Vec<git2::Oid>) {
     let mut paths = Vec::with_capacity(files.len());
@@ -354,4 +375,56 @@ fn split(files: Vec<TreeFile>) -> (Vec<String>, Vec<Grammar>, Vec<git2::Oid>) {
         blobs.push(blob);
     }
     (paths, grammars, blobs)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_files_holding_the_name_as_a_word_are_parsed() {
+        let dir = tempfile::tempdir().unwrap();
+        let write = |path: &str, text: &str| {
+            let full = dir.path().join(path);
+            std::fs::create_dir_all(full.parent().unwrap()).unwrap();
+            std::fs::write(full, text).unwrap();
+        };
+        write("src/def.rs", "pub fn shared() -> u8 { 1 }\n");
+        // The name only inside longer words: never parsed.
+        write(
+            "src/other.rs",
+            "// shared_state and is_shared\nfn is_shared() -> bool { unshared() }\n",
+        );
+        // Inside a longer word first, then whole: found (matches overlap).
+        write(
+            "src/user.rs",
+            "fn run() -> u8 { let is_shared = 0; shared() + is_shared }\n",
+        );
+        write("src/none.rs", "fn elsewhere() {}\n");
+        let (index, _) = LazyIndex::from_worktree(dir.path(), &BTreeSet::new()).unwrap();
+        assert_eq!(index.stats().files_indexed, 4);
+        assert_eq!(
+            index.defined_in("shared").into_iter().collect::<Vec<_>>(),
+            ["src/def.rs"]
+        );
+        assert_eq!(
+            index
+                .referenced_in("shared")
+                .into_iter()
+                .collect::<Vec<_>>(),
+            ["src/user.rs"]
+        );
+        assert_eq!(index.stats().parsed, 2, "{:?}", index.stats());
+        // A name asked again reads nothing more; another name reads its own files.
+        index.defined_in("shared");
+        assert_eq!(index.stats().parsed, 2);
+        assert_eq!(
+            index
+                .defined_in("is_shared")
+                .into_iter()
+                .collect::<Vec<_>>(),
+            ["src/other.rs"]
+        );
+        assert_eq!(index.stats().parsed, 3, "{:?}", index.stats());
+    }
 }

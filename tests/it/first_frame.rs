@@ -72,3 +72,51 @@ fn the_pr_and_its_files_show_before_the_space_is_ready() {
     let code = tmux.exit_code(&exit_file);
     assert!((0..=7).contains(&code), "exit {code}");
 }
+
+/// Counting a local checkout's uncommitted files reads every file's status, so the cockpit
+/// counts them beside its first frame; the warning is still said on the terminal (stderr),
+/// as a headless run says it.
+#[test]
+fn a_local_checkout_with_uncommitted_files_is_still_warned_about_in_the_cockpit() {
+    let repo = git_repo::pr_repository();
+    repo.git(&["checkout", "--quiet", "feature"]);
+    repo.write("notes.txt", "not committed\n");
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("config.toml");
+    std::fs::write(&config, "").unwrap();
+    let exit_file = dir.path().join("exit");
+    let stderr = dir.path().join("stderr");
+    let data = dir.path().join("data");
+    let binary = env!("CARGO_BIN_EXE_review-tui");
+    let command = format!(
+        "{binary} {} --deterministic-only 2> {}; echo $? > {}; sleep 30",
+        repo.path().display(),
+        stderr.display(),
+        exit_file.display()
+    );
+    let tmux = Tmux::start(
+        "uncommitted",
+        &command,
+        100,
+        30,
+        &[
+            ("REVIEW_TUI_DATA_DIR", &data),
+            ("REVIEW_TUI_CONFIG", &config),
+            ("REVIEW_TUI_PERSON", Path::new("tester")),
+        ],
+    );
+    tmux.wait_for("the PR and its files", |s| {
+        s.contains("feature: checked add") && s.contains("src/parse.rs")
+    });
+    tmux.wait_for("the cohorts", |s| s.contains("Reading order"));
+    tmux.keys(&["q"]);
+    let code = tmux.exit_code(&exit_file);
+    assert!((0..=7).contains(&code), "exit {code}");
+    let said = std::fs::read_to_string(&stderr).unwrap();
+    assert_eq!(
+        said.matches("1 uncommitted file is not part of this review")
+            .count(),
+        1,
+        "{said}"
+    );
+}

@@ -7,7 +7,7 @@
 //! names one place (file, rule, line) someone decided about. A file name may itself hold `:`;
 //! the rule id and line are taken from the right.
 
-use super::scanner::SecretHit;
+use super::hit::SecretHit;
 
 /// The file's name at the repository root.
 pub const GITLEAKSIGNORE: &str = ".gitleaksignore";

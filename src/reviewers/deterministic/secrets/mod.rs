@@ -6,6 +6,7 @@ mod builtin;
 mod entropy;
 mod gitleaks_cli;
 mod gitleaks_config;
+mod hit;
 mod ignore;
 mod mask;
 mod node;

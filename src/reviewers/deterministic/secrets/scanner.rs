@@ -8,33 +8,13 @@ use std::collections::BTreeSet;
 use regex::Regex;
 
 use super::builtin::{self, is_placeholder};
+pub use super::hit::SecretHit;
 use super::ignore::IgnoreEntry;
 use super::mask::{merge_spans, redact_secret, splice};
 use super::rule::{Allowlist, Candidate, SecretRule};
 use crate::diff::Side;
 use crate::diff::is_test_path;
 use crate::reviewers::deterministic::scan_input::{ScanFile, ScanLine};
-
-/// One secret found in the changed lines. It holds no raw secret: only its redaction and the
-/// anchored lines with every recognized secret redacted.
-#[derive(Debug, Clone, PartialEq)]
-pub struct SecretHit {
-    /// `secret/<name>`.
-    pub rule: String,
-    /// The rule's name in its source (the gitleaks id), what `.gitleaksignore` names.
-    pub source_id: String,
-    pub label: String,
-    pub description: String,
-    pub path: String,
-    pub side: Side,
-    pub start_line: u32,
-    pub end_line: u32,
-    /// `redact_secret` of the secret.
-    pub redacted: String,
-    /// The full anchored line(s), secrets redacted; long lines are cut around the secret.
-    pub evidence: String,
-    pub confidence: f64,
-}
 
 /// A match before it is turned into a hit: byte spans into the scanned text.
 #[derive(Debug, Clone, Copy)]
