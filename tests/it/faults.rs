@@ -49,6 +49,8 @@ impl Run {
     /// The stderr lines that are not the pre-run estimate or the reminder that nothing was
     /// published.
     fn messages(&self) -> Vec<&str> {
+        // A reviewer's or pass's retry: `…: attempt 1 of 3, again in 1 s`.
+        let retrying = |l: &str| l.contains(": attempt ") && l.contains(", again in ");
         self.stderr
             .lines()
             .filter(|l| {
@@ -58,8 +60,7 @@ impl Run {
                     // Progress while a call waits or is tried again, not what happened.
                     && !l.starts_with("review-tui: waiting for ")
                     && !l.contains("; trying again in ")
-                    // A reviewer's or pass's retry: `…: attempt 1 of 3, again in 1 s`.
-                    && !(l.contains(": attempt ") && l.contains(", again in "))
+                    && !retrying(l)
             })
             .collect()
     }
