@@ -572,15 +572,9 @@ fn headless_command(
                     review_tui::review::events::retry_note(attempt, of, wait_secs, &reason)
                 )),
                 // The passes after the reviewers are held up the same ways.
-                round::Tap::Pass(phase, PassNote::Heard(Heard::Retrying(note))) => say(format!(
-                    "{phase}: {}",
-                    review_tui::review::events::retry_note(
-                        note.attempt,
-                        note.of,
-                        note.wait.as_secs_f64().ceil() as u64,
-                        &note.reason
-                    )
-                )),
+                round::Tap::Pass(phase, PassNote::Heard(Heard::Retrying(note))) => {
+                    say(format!("{phase}: {}", note.said()))
+                }
                 round::Tap::Pass(phase, PassNote::Heard(Heard::Waiting { host, waited_secs })) => {
                     say(format!(
                         "waiting for {host} ({phase}): {waited_secs} s, no complete answer yet"

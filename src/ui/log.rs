@@ -166,18 +166,9 @@ fn describe(state: &AppState, action: &Action) -> Option<(Level, String)> {
             match note {
                 // Counts move with every answer: the header and the reviewers pane show them.
                 PassNote::Progress { .. } => return None,
-                PassNote::Heard(Heard::Retrying(retry)) => (
-                    Warn,
-                    format!(
-                        "{phase} retrying: {}",
-                        crate::review::events::retry_note(
-                            retry.attempt,
-                            retry.of,
-                            retry.wait.as_secs_f64().ceil() as u64,
-                            &retry.reason
-                        )
-                    ),
-                ),
+                PassNote::Heard(Heard::Retrying(retry)) => {
+                    (Warn, format!("{phase} retrying: {}", retry.said()))
+                }
                 PassNote::Heard(Heard::Waiting { host, waited_secs }) => (
                     Warn,
                     format!("{phase} waiting for {host}: {waited_secs} s, no answer yet"),

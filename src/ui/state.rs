@@ -632,12 +632,7 @@ impl PassProgress {
                 self.retries += 1;
                 self.held = Some(PassHeld::Retrying {
                     rate_limited: retry.rate_limited,
-                    note: crate::review::events::retry_note(
-                        retry.attempt,
-                        retry.of,
-                        retry.wait.as_secs_f64().ceil() as u64,
-                        &retry.reason,
-                    ),
+                    note: retry.said(),
                 });
             }
             PassNote::Heard(Heard::Waiting { host, waited_secs }) => {

@@ -712,7 +712,7 @@ impl Turn<'_> {
                     Heard::Retrying(note) => EventKind::Retrying {
                         attempt: note.attempt,
                         of: note.of,
-                        wait_secs: note.wait.as_secs_f64().ceil() as u64,
+                        wait_secs: note.wait_secs(),
                         reason: note.reason,
                         rate_limited: note.rate_limited,
                     },

@@ -21,6 +21,18 @@ pub struct RetryNote {
     pub rate_limited: bool,
 }
 
+impl RetryNote {
+    /// The wait in whole seconds, rounded up: what every note and event shows.
+    pub fn wait_secs(&self) -> u64 {
+        self.wait.as_secs_f64().ceil() as u64
+    }
+
+    /// `rate limited (HTTP 429): attempt 1 of 4, again in 20 s`, the one wording of a retry.
+    pub fn said(&self) -> String {
+        crate::review::events::retry_note(self.attempt, self.of, self.wait_secs(), &self.reason)
+    }
+}
+
 /// Where a provider sends its retry notes for one turn. Not part of what is asked: two
 /// requests that differ only here are the same request (cassettes, comparisons).
 #[derive(Clone, Default)]
