@@ -417,8 +417,6 @@ fn the_space_layer_names_no_forge() {
 /// cannot grow unseen: a new cycle fails, and so does an entry whose cycle is gone (remove it).
 /// This list is a record of debt to untangle (#15), not a permission: it only shrinks.
 const KNOWN_CYCLES: &[(&str, &str)] = &[
-    ("session", "journal, service"),
-    ("session", "offline, prepare"),
     (
         "ui",
         "action, diffview, keymap, log, rows, state, triage, update, view",
