@@ -421,7 +421,6 @@ const KNOWN_CYCLES: &[(&str, &str)] = &[
         "ui",
         "action, diffview, keymap, log, rows, state, triage, update, view",
     ),
-    ("ui::update", "component, diff, gate, panes"),
 ];
 
 /// A production module: its path (`["session", "round"]`) and its code.

@@ -8,7 +8,7 @@ use crate::ui::keymap::Context;
 use crate::ui::state::{AppState, InputPurpose, MessageKind, Overlay};
 
 use super::component::Component;
-use super::panes::scroll_overlay;
+use super::scroll::scroll_overlay;
 use super::{Effect, info, message};
 
 /// The approval gate: its keys stay on screen; what is above them scrolls.

@@ -2,17 +2,19 @@
 //! clock (the loop stamps `state.now`), no terminal. What needs the world — persisting a status,
 //! writing a patch, publishing — comes back as an `Effect` for the engine to carry out.
 //!
-//! A command goes to the component on top (`component::top`: an overlay, or the panes), which
+//! A command goes to the component on top (`dispatch::top`: an overlay, or the panes), which
 //! handles it or hands it on to the panes below; each component also says which of its
 //! commands can run now (`Component::available`), which the hint bar and help show. Text typed
 //! into a box goes to `input`, the mouse to `panes`, the engine's reports to `engine`.
 
 mod component;
 mod diff;
+mod dispatch;
 mod engine;
 mod gate;
 mod input;
 mod panes;
+mod scroll;
 mod selection;
 mod triage_keys;
 
@@ -23,7 +25,8 @@ use crate::ui::action::{Action, Command};
 use crate::ui::keymap::Context;
 use crate::ui::state::{AppState, MessageKind, Overlay, RowKey};
 
-pub use component::{CommandInfo, Component, for_context, top};
+pub use component::{CommandInfo, Component};
+pub use dispatch::{for_context, top};
 pub use engine::refresh;
 pub(crate) use engine::refresh_verdict;
 pub use panes::reviewer_order;
@@ -120,7 +123,7 @@ fn moves_only(action: &Action) -> bool {
 
 fn dispatch(state: &mut AppState, action: Action) -> Vec<Effect> {
     match action {
-        Action::Command(command) => component::run(state, command),
+        Action::Command(command) => dispatch::run(state, command),
         Action::UnknownKey(key) => {
             message(
                 state,
