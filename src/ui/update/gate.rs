@@ -197,7 +197,7 @@ fn gate_fix(state: &mut AppState) -> Vec<Effect> {
     let which = if state.marked.is_empty() {
         format!(
             "{} (nothing is marked: every counted finding)",
-            crate::ui::view::findings::plural(chosen.len(), "finding")
+            crate::ui::text::plural(chosen.len(), "finding")
         )
     } else {
         format!("the {} marked", chosen.len())

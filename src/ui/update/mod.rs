@@ -14,8 +14,10 @@ mod engine;
 mod gate;
 mod input;
 mod panes;
+mod record;
 mod scroll;
 mod selection;
+mod triage;
 mod triage_keys;
 
 use crate::review::Level;
@@ -28,9 +30,7 @@ use crate::ui::state::{AppState, MessageKind, Overlay, RowKey};
 pub use component::{CommandInfo, Component};
 pub use dispatch::{for_context, top};
 pub use engine::refresh;
-pub(crate) use engine::refresh_verdict;
 pub use panes::reviewer_order;
-pub(crate) use selection::reveal;
 #[cfg(test)]
 pub(crate) use triage_keys::group_targets;
 
@@ -75,7 +75,7 @@ pub enum Effect {
 }
 
 pub fn update(state: &mut AppState, action: Action) -> Vec<Effect> {
-    crate::ui::log::record(state, &action);
+    record::record(state, &action);
     // The second press of the whole run's stop must come next: any other key disarms it.
     let command = matches!(action, Action::Command(_));
     if command && action != Action::Command(Command::StopRun) {
@@ -86,7 +86,7 @@ pub fn update(state: &mut AppState, action: Action) -> Vec<Effect> {
         state.auto_selected = None;
     }
     let effects = transition(state, action);
-    crate::ui::log::record_effects(state, &effects);
+    record::record_effects(state, &effects);
     effects
 }
 

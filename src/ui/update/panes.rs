@@ -11,12 +11,12 @@ use crate::ui::command::Command;
 use crate::ui::keymap::Context;
 use crate::ui::rows::{self, Row};
 use crate::ui::state::{AppState, InputPurpose, MessageKind, Overlay, Pane, RowKey, TerminalJob};
-use crate::ui::triage;
 
 use super::component::Component;
 use super::diff::{Place, diff_view, open_diff, open_in_editor, place, set_diff_view};
 use super::gate::open_gate;
 use super::selection::{jump_finding, move_on, reveal};
+use super::triage;
 use super::triage_keys::{act_on_group, group_targets, stop_reviewer, stop_run};
 use super::{Effect, info, message, with_selected};
 
@@ -149,11 +149,8 @@ fn main_command(state: &mut AppState, command: Command) -> Vec<Effect> {
                     // Open again from consensus-ready: take the person's confirmation back.
                     triage::change(state, &id, Change::Withdraw)
                 } else {
-                    let text = format!(
-                        "{} is {}: nothing to reopen",
-                        triage::label(state, &id),
-                        node.status
-                    );
+                    let text =
+                        format!("{} is {}: nothing to reopen", state.label(&id), node.status);
                     message(state, MessageKind::Warn, text);
                     Vec::new()
                 }
@@ -164,7 +161,7 @@ fn main_command(state: &mut AppState, command: Command) -> Vec<Effect> {
                 if let Some(node) = state.node(&id).filter(|n| !n.status.is_active()) {
                     let text = format!(
                         "{} is already {}: {} reopens it",
-                        triage::label(state, &id),
+                        state.label(&id),
                         node.status,
                         state.key(Context::Main, Command::Reopen)
                     );
