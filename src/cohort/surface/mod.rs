@@ -9,6 +9,7 @@
 //! definitions only ([`tagged`]), whose changes warn and never fail. Which files and modules
 //! are exported at all is [`scope`]'s question.
 
+pub mod api_scope;
 pub mod callers;
 pub mod compare;
 mod entry_points;
