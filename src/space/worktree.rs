@@ -207,7 +207,10 @@ fn checkout_detached(repo: &Repository, head: Oid) -> Result<(), git2::Error> {
     let mut checkout = CheckoutBuilder::new();
     // No filters: the files are the commit's bytes, as the diff shows them (no CRLF or `ident`
     // rewriting), and no per-file attribute look-up (most of libgit2's extra CPU over git's).
-    checkout.force().remove_untracked(true).disable_filters(true);
+    checkout
+        .force()
+        .remove_untracked(true)
+        .disable_filters(true);
     repo.checkout_tree(commit.as_object(), Some(&mut checkout))?;
     repo.set_head_detached(head)
 }
@@ -304,7 +307,10 @@ mod tests {
         // git itself knows the registration by the space's name, at this path.
         let listed = git(mirror.path(), &["worktree", "list", "--porcelain"]);
         let canonical = path.canonicalize().unwrap();
-        assert!(listed.contains(&format!("worktree {}", canonical.display())), "{listed}");
+        assert!(
+            listed.contains(&format!("worktree {}", canonical.display())),
+            "{listed}"
+        );
         assert!(mirror.path().join("worktrees/pr-7/gitdir").exists());
 
         // What a crash inside the checkout leaves: HEAD still on the pin ref, a file missing.
@@ -329,14 +335,21 @@ mod tests {
     #[test]
     fn files_are_the_commits_bytes_whatever_the_attributes_say() {
         let t = TestRepo::new();
-        t.commit(".gitattributes", "*.txt text eol=crlf\n*.rs ident\n", "attrs");
+        t.commit(
+            ".gitattributes",
+            "*.txt text eol=crlf\n*.rs ident\n",
+            "attrs",
+        );
         t.commit("notes.txt", "one\ntwo\n", "notes");
         let head = t.commit("src/lib.rs", "// $Id$\nfn a() {}\n", "lib");
         let mirror = mirror_of(&t);
         let path = t.scratch().join("worktree");
         ensure(&mirror, "pr-1", &path, Oid::from_str(&head).unwrap()).unwrap();
         // No CRLF conversion, no `ident` expansion: the bytes the diff and the index read.
-        assert_eq!(std::fs::read(path.join("notes.txt")).unwrap(), b"one\ntwo\n");
+        assert_eq!(
+            std::fs::read(path.join("notes.txt")).unwrap(),
+            b"one\ntwo\n"
+        );
         assert_eq!(
             std::fs::read_to_string(path.join("src/lib.rs")).unwrap(),
             "// $Id$\nfn a() {}\n"
