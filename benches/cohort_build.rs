@@ -109,12 +109,14 @@ fn cohort_build(c: &mut Criterion) {
     let cache = dir.path().join("cache");
     let diff = review_tui::diff::parse(&generate(&worktree)).unwrap();
     assert_eq!(diff.files.len(), CHANGED);
+    let head_sha: review_tui::commit_id::CommitId =
+        "0123456789abcdef0123456789abcdef01234567".parse().unwrap();
     let input = |cache_dir| CohortInput {
         diff: &diff,
         worktree: &worktree,
         base: None,
         cache_dir,
-        head_sha: "0123456789abcdef0123456789abcdef01234567",
+        head_sha: &head_sha,
     };
 
     let report = build(input(Some(&cache))).unwrap();

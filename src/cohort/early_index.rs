@@ -12,10 +12,11 @@ use std::thread::JoinHandle;
 use super::index::HeadTags;
 use super::lazy_index::LazyIndex;
 use super::report_files::has_report_of;
+use crate::commit_id::CommitId;
 
 /// An index build running in the background.
 pub struct EarlyIndex {
-    head_sha: String,
+    head_sha: CommitId,
     job: JoinHandle<Option<(LazyIndex, HeadTags)>>,
 }
 
@@ -38,7 +39,7 @@ impl EarlyIndex {
         head: git2::Oid,
         base: git2::Oid,
     ) -> Option<EarlyIndex> {
-        let head_sha = head.to_string();
+        let head_sha = CommitId::from(head);
         if has_report_of(cache_dir, &head_sha) {
             return None;
         }
@@ -56,9 +57,9 @@ impl EarlyIndex {
 
     /// The finished index when it is of `head_sha` and was built; `None` sends the caller to
     /// its own build (a failed early build is not an error, only a lost head start).
-    pub(super) fn finish(self, head_sha: &str) -> Option<(LazyIndex, HeadTags)> {
+    pub(super) fn finish(self, head_sha: &CommitId) -> Option<(LazyIndex, HeadTags)> {
         let built = self.job.join().ok().flatten()?;
-        (self.head_sha == head_sha).then_some(built)
+        (self.head_sha == *head_sha).then_some(built)
     }
 }
 

@@ -15,6 +15,7 @@ use super::blob_tags::{self, BlobTags, IndexTags};
 use super::error::CohortError;
 use super::grammar::Grammar;
 use super::tags::Tagger;
+use crate::commit_id::CommitId;
 
 /// The serialized index's format.
 const FORMAT: u32 = 1;
@@ -49,7 +50,7 @@ pub struct SymbolEntry {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SymbolIndex {
     format: u32,
-    head_sha: String,
+    head_sha: CommitId,
     /// Every file parsed, with its grammar: what the index can speak for.
     files: BTreeMap<String, Grammar>,
     /// Files of an indexed language whose parse failed (see `tags::ParseFailure`).
@@ -75,7 +76,7 @@ pub struct IndexStats {
 
 impl SymbolIndex {
     /// Walks `worktree` and parses every file of an indexed language, on every core.
-    pub fn build(worktree: &Path, head_sha: &str) -> Result<SymbolIndex, CohortError> {
+    pub fn build(worktree: &Path, head_sha: &CommitId) -> Result<SymbolIndex, CohortError> {
         Ok(SymbolIndex::build_keeping(worktree, head_sha, &BTreeSet::new())?.0)
     }
 
@@ -83,7 +84,7 @@ impl SymbolIndex {
     /// changed ones), so the cohort build does not parse them a second time.
     fn build_keeping(
         worktree: &Path,
-        head_sha: &str,
+        head_sha: &CommitId,
         keep: &BTreeSet<&str>,
     ) -> Result<(SymbolIndex, HeadTags), CohortError> {
         let mut files = Vec::new();
@@ -151,7 +152,7 @@ impl SymbolIndex {
         let files = files
             .into_iter()
             .map(|((path, _), grammar)| (path, grammar));
-        Ok(assemble(&head.to_string(), files, per_file, kept))
+        Ok(assemble(&CommitId::from(head), files, per_file, kept))
     }
 
     /// Files that define `name`, sorted.
@@ -173,7 +174,7 @@ impl SymbolIndex {
         self.symbols.get(name)
     }
 
-    pub fn head_sha(&self) -> &str {
+    pub fn head_sha(&self) -> &CommitId {
         &self.head_sha
     }
 
@@ -192,14 +193,14 @@ impl SymbolIndex {
 /// The index of `files` (sorted) from their tags (`None`: the file did not parse); `kept` are
 /// the changed files' full tags, handed back beside it.
 fn assemble(
-    head_sha: &str,
+    head_sha: &CommitId,
     files: impl Iterator<Item = (String, Grammar)>,
     per_file: Vec<Option<IndexTags>>,
     kept: HeadTags,
 ) -> (SymbolIndex, HeadTags) {
     let mut index = SymbolIndex {
         format: FORMAT,
-        head_sha: head_sha.to_string(),
+        head_sha: head_sha.clone(),
         files: BTreeMap::new(),
         unparsed: BTreeSet::new(),
         symbols: BTreeMap::new(),
@@ -451,7 +452,7 @@ mod tests {
         assert!(kept.contains_key("src/new.rs"));
 
         // And the index is exactly the one a cold build of the worktree makes.
-        let cold = SymbolIndex::build(&repo.path(), &head).unwrap();
+        let cold = SymbolIndex::build(&repo.path(), &head.parse().unwrap()).unwrap();
         assert_eq!(index, cold);
         assert_eq!(
             index.defined_in("g2").into_iter().collect::<Vec<_>>(),

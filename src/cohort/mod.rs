@@ -38,6 +38,7 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
+use crate::commit_id::CommitId;
 use crate::diff::Diff;
 use crate::review::axes::Axis;
 
@@ -64,7 +65,7 @@ pub struct CohortInput<'a> {
     pub base: Option<(&'a git2::Repository, git2::Oid)>,
     /// Where the symbol index is cached (see [`cache_dir_in`]); `None` builds without a cache.
     pub cache_dir: Option<&'a Path>,
-    pub head_sha: &'a str,
+    pub head_sha: &'a CommitId,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]

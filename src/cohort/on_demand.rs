@@ -9,13 +9,14 @@ use std::sync::OnceLock;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use super::index::SymbolIndex;
+use crate::commit_id::CommitId;
 
 /// A head's full index, built on first use and then kept.
 #[derive(Debug)]
 pub struct OnDemandIndex {
     mirror: PathBuf,
     worktree: PathBuf,
-    head_sha: String,
+    head_sha: CommitId,
     index: OnceLock<Option<SymbolIndex>>,
     builds: AtomicUsize,
 }
@@ -23,7 +24,7 @@ pub struct OnDemandIndex {
 impl OnDemandIndex {
     /// The index of `head_sha`, read from the mirror at `mirror` (its tag store and its
     /// blobs), else from `worktree`, the head's checkout.
-    pub fn new(mirror: PathBuf, worktree: PathBuf, head_sha: String) -> OnDemandIndex {
+    pub fn new(mirror: PathBuf, worktree: PathBuf, head_sha: CommitId) -> OnDemandIndex {
         OnDemandIndex {
             mirror,
             worktree,

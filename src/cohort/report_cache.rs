@@ -41,14 +41,11 @@ pub fn build_cached(
     input: CohortInput<'_>,
     early: Option<EarlyIndex>,
 ) -> Result<CohortReport, CohortError> {
-    // A head that is not a commit id (a caller's revision name) keys nothing either.
-    let (Some((_, base)), Some(dir), Ok(head_sha)) =
-        (input.base, input.cache_dir, CommitId::parse(input.head_sha))
-    else {
+    let (Some((_, base)), Some(dir)) = (input.base, input.cache_dir) else {
         return build_with(input, early);
     };
     let key = Key {
-        head_sha,
+        head_sha: input.head_sha.clone(),
         base: CommitId::from(base),
         diff: diff_fingerprint(input.diff),
     };

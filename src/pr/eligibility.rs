@@ -1,6 +1,7 @@
 //! Eligibility: reasons not to spend a review on a PR (seed 004, phase 1). Each reason names
 //! itself; headless exits 1 unless `--force`, the cockpit asks. Pure: facts in, reasons out.
 
+use crate::commit_id::CommitId;
 use std::fmt;
 
 use serde::Serialize;
@@ -15,7 +16,7 @@ pub struct PrFacts {
     pub draft: bool,
     pub author: String,
     pub author_is_bot: bool,
-    pub head_sha: String,
+    pub head_sha: CommitId,
     /// A completed round in the review space already reviewed this exact head.
     pub reviewed_head: bool,
 }
@@ -41,7 +42,7 @@ pub enum Ineligible {
     BotAuthor { login: String },
     OnlyWhitespace,
     OnlyComments,
-    AlreadyReviewed { head_sha: String },
+    AlreadyReviewed { head_sha: CommitId },
 }
 
 impl fmt::Display for Ineligible {
@@ -154,7 +155,7 @@ mod tests {
             draft: false,
             author: "ana".into(),
             author_is_bot: false,
-            head_sha: "0123456789abcdef0123".into(),
+            head_sha: "0123456789abcdef0123".repeat(2).parse().unwrap(),
             reviewed_head: false,
         }
     }

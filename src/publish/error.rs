@@ -1,5 +1,6 @@
 //! What can stop a publish, phrased so the person knows what happened and what to do.
 
+use crate::commit_id::CommitId;
 use thiserror::Error;
 
 use crate::pr::forge::ForgeError;
@@ -7,14 +8,13 @@ use crate::space::{StateError, StoreError};
 
 #[derive(Debug, Error)]
 pub enum PublishError {
-    /// The round's record names no commit to post on (a damaged or hand-edited state.json).
-    #[error("the round to publish has no head commit: {0}; review again (re-run)")]
-    NoHeadCommit(#[from] crate::commit_id::CommitIdError),
-
     #[error(
         "the pull request's head moved from {reviewed} to {current} since this round was reviewed: nothing was published; review again (re-run) and publish the new round"
     )]
-    HeadMoved { reviewed: String, current: String },
+    HeadMoved {
+        reviewed: CommitId,
+        current: CommitId,
+    },
 
     #[error(
         "the pull request's head moved from {reviewed} to {current} while publishing, and GitHub refused the review on the old head ({github}): nothing was published; review again (re-run) and publish the new round"

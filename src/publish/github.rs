@@ -115,7 +115,7 @@ pub(super) async fn plan(
 ) -> Result<Preview, PublishError> {
     let result = input.result;
     let round = result.round;
-    let head = input.head_sha.to_string();
+    let head = input.head_sha.clone();
 
     // Never wrong: a review is only posted on the head it reviewed.
     let pr = forge
@@ -125,7 +125,7 @@ pub(super) async fn plan(
     if pr.head.sha != head {
         return Err(PublishError::HeadMoved {
             reviewed: head,
-            current: pr.head.sha.to_string(),
+            current: pr.head.sha.clone(),
         });
     }
     let login = forge
@@ -595,11 +595,11 @@ pub(super) async fn publish(
     if current.head.sha != fresh.head_sha {
         return Err(PublishError::HeadMoved {
             reviewed: fresh.head_sha.clone(),
-            current: current.head.sha.to_string(),
+            current: current.head.sha.clone(),
         });
     }
-    // Parsed where it leaves for the forge: the commit GitHub places the review on.
-    let commit = crate::commit_id::CommitId::parse(&fresh.head_sha)?;
+    // The commit GitHub places the review on.
+    let commit = fresh.head_sha.clone();
 
     let target = fresh.target.to_string();
     space.update(|state| {

@@ -80,7 +80,7 @@ pub(super) fn plan(dir: &Path, input: &PublishInput<'_>) -> Preview {
             json: dir.join(JSON_FILE),
         },
         round: result.round,
-        head_sha: input.head_sha.to_string(),
+        head_sha: input.head_sha.clone(),
         decision: result.verdict.decision,
         event,
         intended_event: event,

@@ -35,6 +35,7 @@ pub use publishing::Publishing;
 pub use rerun::{Rerun, rerun};
 pub use select::{Item, Selected, Selection};
 
+use crate::commit_id::CommitId;
 use crate::config::Config;
 use crate::diff::Diff;
 use crate::pr::connect::{TokenChoice, UnknownForge};
@@ -77,8 +78,8 @@ impl Default for PublishOptions {
 #[derive(Debug, Clone, Copy)]
 pub struct PublishInput<'a> {
     pub result: &'a RoundSnapshot,
-    /// The head SHA the round reviewed (the review's `commit_id`).
-    pub head_sha: &'a str,
+    /// The head the round reviewed (the review's `commit_id`).
+    pub head_sha: &'a CommitId,
     /// The reviewed diff: anchors of a local report, and the offline body.
     pub diff: &'a Diff,
     pub options: &'a PublishOptions,
@@ -214,7 +215,7 @@ pub enum Action {
 pub struct Preview {
     pub target: Target,
     pub round: u32,
-    pub head_sha: String,
+    pub head_sha: CommitId,
     pub decision: Decision,
     /// The event sent.
     pub event: ReviewEvent,

@@ -274,7 +274,7 @@ fn the_lazy_index_answers_as_the_full_index_does() {
     );
     std::os::unix::fs::symlink("src/app.rs", repo.path().join("link.rs")).unwrap();
     let head = repo.commit("more");
-    let full = SymbolIndex::build(&repo.path(), &head).unwrap();
+    let full = SymbolIndex::build(&repo.path(), &head.parse().unwrap()).unwrap();
     let keep = std::collections::BTreeSet::from(["src/app.rs"]);
 
     let (lazy, kept) = crate::cohort::LazyIndex::from_worktree(&repo.path(), &keep).unwrap();
@@ -299,7 +299,7 @@ fn the_lazy_index_answers_as_the_full_index_does() {
 #[test]
 fn the_index_answers_lookups() {
     let repo = rust_repo();
-    let index = SymbolIndex::build(&repo.path(), "abc").unwrap();
+    let index = SymbolIndex::build(&repo.path(), &"ab".repeat(20).parse().unwrap()).unwrap();
     assert!(index.covers("src/app.rs") && index.covers("tests/parse_test.rs"));
     assert!(
         !index.covers("docs/guide.md"),
@@ -329,7 +329,7 @@ fn ignored_directories_and_large_files_are_not_indexed() {
         ("vendor/v.go", "package v\nfunc Vendored() {}\n"),
         ("src/big.rs", &big),
     ]);
-    let index = SymbolIndex::build(&repo.path(), "x").unwrap();
+    let index = SymbolIndex::build(&repo.path(), &"ab".repeat(20).parse().unwrap()).unwrap();
     assert!(index.covers("src/lib.rs"));
     for path in [
         "target/debug/gen.rs",
@@ -778,7 +778,7 @@ fn the_index_opened_early_from_the_head_commit_gives_the_report_of_one_read_from
     let main = git(&repo.path(), &["rev-parse", "main"]);
     let head_oid = git2::Oid::from_str(&head).unwrap();
 
-    let from_worktree = SymbolIndex::build(&repo.path(), &head).unwrap();
+    let from_worktree = SymbolIndex::build(&repo.path(), &head.parse().unwrap()).unwrap();
     assert!(from_worktree.covers("src/app.rs"));
     assert!(!from_worktree.covers("vendor/dep.rs"));
     assert!(!from_worktree.covers("big.rs"));

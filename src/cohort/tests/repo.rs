@@ -71,7 +71,7 @@ impl Repo {
             worktree: &self.path(),
             base: Some((&repo, base)),
             cache_dir: Some(&cache),
-            head_sha: &head,
+            head_sha: &head.parse().unwrap(),
         })
     }
 }

@@ -114,7 +114,7 @@ mod tests {
         let index = Arc::new(OnDemandIndex::new(
             repo.path().join(".git"),
             repo.path(),
-            head,
+            head.parse().unwrap(),
         ));
         let store = repo.path().join(".git/review-tui-tags");
         let tools = SandboxTools::new(

@@ -311,7 +311,7 @@ async fn finish(
         draft: pr.draft,
         author: pr.author.clone(),
         author_is_bot: pr.author_is_bot,
-        head_sha: space.state().head_sha.to_string(),
+        head_sha: space.state().head_sha.clone(),
         reviewed_head: already_reviewed(&space),
     };
     let eligibility = eligibility::check(&facts, &file_lines(&diff));

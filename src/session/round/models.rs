@@ -230,7 +230,7 @@ fn load_index(prepared: &Prepared) -> OnDemandIndex {
     OnDemandIndex::new(
         prepared.space.mirror().to_path_buf(),
         prepared.space.worktree().to_path_buf(),
-        prepared.space.state().head_sha.to_string(),
+        prepared.space.state().head_sha.clone(),
     )
 }
 
