@@ -6,6 +6,7 @@ use std::path::Path;
 
 use crate::diff::{FileDiff, FileStatus, Language, LineKind, minified_line};
 
+use super::api_sources::{EarlySurfaces, Scopes, Sources, read_early, wanted};
 use super::grammar::Grammar;
 use super::index::HeadTags;
 use super::tags::{FileTags, Tagger};
@@ -42,6 +43,9 @@ pub struct FileSymbols {
     pub base_unknown: bool,
     /// The base version's text, for the apiContract axis's structural comparison.
     pub base_source: Option<Vec<u8>>,
+    /// The file's API surfaces, read from the trees parsed here when the apiContract axis
+    /// will compare them (see [`super::api_sources`]).
+    pub early: Option<EarlySurfaces>,
 }
 
 /// The base version of one changed file, read before parsing (git2 is not shared across the
@@ -67,7 +71,7 @@ pub fn base_text(
     }
     let old_path = file.old_path.as_deref().unwrap_or(&file.path);
     if let Some((repo, commit)) = base {
-        return match blob_at(repo, commit, old_path) {
+        return match super::api_sources::blob_at(repo, commit, old_path) {
             Ok(bytes) => BaseText::Text(bytes),
             // The diff still holds every changed line; the blob is only the better source.
             Err(e) => reverse_applied(file, worktree).map_or_else(
@@ -80,17 +84,6 @@ pub fn base_text(
         Some(text) => BaseText::Text(text),
         None => BaseText::Missing(format!("no base version of {old_path}")),
     }
-}
-
-pub(super) fn blob_at(
-    repo: &git2::Repository,
-    commit: git2::Oid,
-    path: &str,
-) -> Result<Vec<u8>, git2::Error> {
-    let tree = repo.find_commit(commit)?.tree()?;
-    let entry = tree.get_path(Path::new(path))?;
-    let blob = entry.to_object(repo)?.peel_to_blob()?;
-    Ok(blob.content().to_vec())
 }
 
 fn reverse_applied(file: &FileDiff, worktree: &Path) -> Option<Vec<u8>> {
@@ -137,6 +130,7 @@ pub fn read_changed(
     worktree: &Path,
     base: BaseText,
     parsed: Option<ParsedHead>,
+    surfaces: Option<Scopes>,
     tagger: &mut Tagger,
 ) -> ChangedFile {
     let mut added = BTreeSet::new();
@@ -156,9 +150,14 @@ pub fn read_changed(
         Some(grammar) => {
             // Tags from another grammar (a path the index reads differently) are not reused.
             let parsed = parsed.filter(|(g, _)| *g == grammar).map(|(_, tags)| tags);
-            match head_tags(file, worktree, parsed, grammar, tagger)
-                .and_then(|head| symbols(file, head, base, grammar, tagger, &added, &removed))
-            {
+            match head_tags(file, worktree, parsed, grammar, tagger).and_then(|head| {
+                let sides = Sides {
+                    head,
+                    base,
+                    surfaces,
+                };
+                symbols(file, worktree, sides, grammar, tagger, &added, &removed)
+            }) {
                 Ok(symbols) => Reading::Symbols(Box::new(symbols)),
                 Err(why) => Reading::Unparsed {
                     why: why.to_string(),
@@ -240,21 +239,36 @@ fn head_tags(
         })
 }
 
-fn symbols(
-    file: &FileDiff,
+/// What [`symbols`] reads of one changed file: its head tags, its base text, and the scopes
+/// to read its surfaces with (when the apiContract axis compares them).
+struct Sides {
     head: Option<FileTags>,
     base: BaseText,
+    surfaces: Option<Scopes>,
+}
+
+fn symbols(
+    file: &FileDiff,
+    worktree: &Path,
+    sides: Sides,
     grammar: Grammar,
     tagger: &mut Tagger,
     added: &BTreeSet<u32>,
     removed: &BTreeSet<u32>,
 ) -> Result<FileSymbols, Unparsed> {
+    let Sides {
+        head,
+        base,
+        surfaces,
+    } = sides;
     let mut base_source = None;
+    let mut base_tree = None;
     let base = match base {
         BaseText::None => None,
-        BaseText::Text(source) => match tagger.tags(grammar, &source) {
-            Ok(tags) => {
+        BaseText::Text(source) => match tagger.tags_and_tree(grammar, &source) {
+            Ok((tags, tree)) => {
                 base_source = Some(source);
+                base_tree = Some(tree);
                 Some(tags)
             }
             // The head parsed: a broken base only costs the removed side's symbols.
@@ -268,6 +282,21 @@ fn symbols(
         BaseText::Missing(why) if head.is_none() => return Err(Unparsed::NoBase(why)),
         BaseText::Missing(_) => None,
     };
+    let early = surfaces.map(|scopes| {
+        let head_text = head
+            .as_ref()
+            .and_then(|_| std::fs::read(worktree.join(&file.path)).ok());
+        let base_side = base_tree.as_ref().zip(base_source.as_deref());
+        read_early(
+            scopes,
+            grammar,
+            file,
+            base_side,
+            head_text.as_deref(),
+            tagger,
+        )
+    });
+    drop(base_tree);
 
     let mut symbols = FileSymbols {
         defines: BTreeSet::new(),
@@ -277,6 +306,7 @@ fn symbols(
         base: None,
         base_unknown: file.status != FileStatus::Added && base.is_none(),
         base_source,
+        early,
     };
     for (tags, changed) in [(&head, added), (&base, removed)] {
         let Some(tags) = tags else { continue };
@@ -326,26 +356,29 @@ pub fn read_all(
     worktree: &Path,
     base: Option<(&git2::Repository, git2::Oid)>,
     head_tags: &mut HeadTags,
+    sources: &Sources<'_>,
 ) -> Vec<ChangedFile> {
-    let bases: Vec<BaseText> = files
-        .iter()
-        .map(|file| match Grammar::for_file(&file.path, file.language) {
-            Some(_) if !file.binary && not_worth_parsing(file, worktree).is_none() => {
-                base_text(file, worktree, base)
+    let mut work: Vec<(&FileDiff, BaseText, Option<ParsedHead>, Option<Scopes>)> =
+        Vec::with_capacity(files.len());
+    for file in files {
+        let (old, surfaces) = match Grammar::for_file(&file.path, file.language) {
+            Some(grammar) if !file.binary && not_worth_parsing(file, worktree).is_none() => {
+                let old = base_text(file, worktree, base);
+                let text = match &old {
+                    BaseText::Text(text) => Some(text.as_slice()),
+                    _ => None,
+                };
+                let surfaces = wanted(file, grammar, sources, text);
+                (old, surfaces)
             }
-            _ => BaseText::None,
-        })
-        .collect();
-    let work: Vec<(&FileDiff, BaseText, Option<ParsedHead>)> = files
-        .iter()
-        .zip(bases)
-        .map(|(file, base)| (file, base, head_tags.remove(&file.path)))
-        .collect();
+            _ => (BaseText::None, None),
+        };
+        work.push((file, old, head_tags.remove(&file.path), surfaces));
+    }
     let workers = std::thread::available_parallelism()
         .map_or(1, usize::from)
         .min(work.len().max(1));
     let chunk = work.len().div_ceil(workers).max(1);
-    let mut work = work;
     let mut parts = Vec::new();
     while work.len() > chunk {
         let rest = work.split_off(chunk);
@@ -359,8 +392,8 @@ pub fn read_all(
                 scope.spawn(move || {
                     let mut tagger = Tagger::default();
                     part.into_iter()
-                        .map(|(file, base, parsed)| {
-                            read_changed(file, worktree, base, parsed, &mut tagger)
+                        .map(|(file, base, parsed, surfaces)| {
+                            read_changed(file, worktree, base, parsed, surfaces, &mut tagger)
                         })
                         .collect::<Vec<_>>()
                 })

@@ -714,6 +714,7 @@ mod tests {
             base: None,
             base_unknown: false,
             base_source: None,
+            early: None,
         };
         let member = |path| Member {
             path,

@@ -9,6 +9,7 @@
 //! `testGap` axis.
 
 mod api_contract;
+mod api_sources;
 mod blob_tags;
 mod cache_file;
 mod changes;
@@ -22,6 +23,7 @@ mod lazy_index;
 mod on_demand;
 mod pairing;
 mod paths;
+mod reparse;
 mod report_cache;
 mod report_files;
 mod stoplist;
@@ -104,11 +106,13 @@ pub fn build_with(
         Some(built) => built,
         None => open_index(&input, &changed)?,
     };
+    let sources = api_sources::Sources::new(input.worktree, input.base);
     let files = changes::read_all(
         &input.diff.files,
         input.worktree,
         input.base,
         &mut head_tags,
+        &sources,
     );
     for file in &files {
         match &file.reading {
@@ -133,7 +137,7 @@ pub fn build_with(
     let mut users = users::Users::new(input.worktree, &index);
     let cohorts = group::cohorts(&files, &index, &moved, &mut users);
     let axes = vec![
-        api_contract::api_contract(&files, &index, input.worktree, input.base),
+        api_contract::api_contract(&files, &index, &sources),
         test_gap::test_gap(&cohorts, &files),
     ];
     drop(users);
