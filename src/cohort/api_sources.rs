@@ -19,7 +19,7 @@ use tree_sitter::Tree;
 use crate::diff::FileDiff;
 
 use super::grammar::Grammar;
-use super::reparse::head_tree;
+use super::reparse;
 use super::surface::scope::{Scope, scope};
 use super::surface::{Surface, Unreadable, by_tags_only, extract_tree};
 use super::tags::Tagger;
@@ -167,13 +167,15 @@ pub fn wanted(
     scopes.compared().then_some(scopes)
 }
 
-/// Reads the surfaces for `scopes` from the base's tree and the head's (reparsed from it).
-/// A side whose text is not UTF-8 is left to the axis, which reads it lossily.
+/// Reads the surfaces for `scopes` from the base's tree and the head's: `head_tree` when the
+/// head was parsed already, else reparsed from the base's. A side whose text is not UTF-8 is
+/// left to the axis, which reads it lossily.
 pub fn read_early(
     scopes: Scopes,
     grammar: Grammar,
     file: &FileDiff,
     base: Option<(&Tree, &[u8])>,
+    head_tree: Option<&Tree>,
     head: Option<&[u8]>,
     tagger: &mut Tagger,
 ) -> EarlySurfaces {
@@ -182,9 +184,15 @@ pub fn read_early(
         .map(|(tree, text)| extract_tree(grammar, tree, text, &|n| scopes.base.exports(n)));
     let head_surface = head
         .filter(|text| std::str::from_utf8(text).is_ok())
-        .map(|text| match head_tree(tagger, grammar, file, base, text) {
-            Some(tree) => extract_tree(grammar, &tree, text, &|n| scopes.head.exports(n)),
-            None => Err(Unreadable),
+        .map(|text| {
+            let exported = |n: &str| scopes.head.exports(n);
+            match head_tree {
+                Some(tree) => extract_tree(grammar, tree, text, &exported),
+                None => match reparse::head_tree(tagger, grammar, file, base, text) {
+                    Some(tree) => extract_tree(grammar, &tree, text, &exported),
+                    None => Err(Unreadable),
+                },
+            }
         });
     EarlySurfaces {
         scopes,

@@ -4,11 +4,14 @@
 use std::collections::BTreeSet;
 use std::path::Path;
 
+use tree_sitter::Tree;
+
 use crate::diff::{FileDiff, FileStatus, Language, LineKind, minified_line};
 
 use super::api_sources::{EarlySurfaces, Scopes, Sources, read_early, wanted};
 use super::grammar::Grammar;
 use super::index::HeadTags;
+use super::reparse::head_tree;
 use super::tags::{FileTags, Tagger};
 
 /// One changed file after parsing.
@@ -46,6 +49,9 @@ pub struct FileSymbols {
     /// The file's API surfaces, read from the trees parsed here when the apiContract axis
     /// will compare them (see [`super::api_sources`]).
     pub early: Option<EarlySurfaces>,
+    /// The git id of the head text parsed here (`None` when the index build parsed it, or
+    /// the file was deleted): the symbol index takes these tags for the head's blob.
+    pub head_blob: Option<git2::Oid>,
 }
 
 /// The base version of one changed file, read before parsing (git2 is not shared across the
@@ -150,14 +156,12 @@ pub fn read_changed(
         Some(grammar) => {
             // Tags from another grammar (a path the index reads differently) are not reused.
             let parsed = parsed.filter(|(g, _)| *g == grammar).map(|(_, tags)| tags);
-            match head_tags(file, worktree, parsed, grammar, tagger).and_then(|head| {
-                let sides = Sides {
-                    head,
-                    base,
-                    surfaces,
-                };
-                symbols(file, worktree, sides, grammar, tagger, &added, &removed)
-            }) {
+            let sides = Sides {
+                parsed,
+                base,
+                surfaces,
+            };
+            match symbols(file, worktree, sides, grammar, tagger, &added, &removed) {
                 Ok(symbols) => Reading::Symbols(Box::new(symbols)),
                 Err(why) => Reading::Unparsed {
                     why: why.to_string(),
@@ -210,39 +214,52 @@ enum Unparsed {
     NoBase(String),
 }
 
-/// The head version's tags: none for a deleted file, `parsed` when the index build already
-/// has them, else a parse of the worktree's copy.
-fn head_tags(
-    file: &FileDiff,
-    worktree: &Path,
-    parsed: Option<FileTags>,
-    grammar: Grammar,
-    tagger: &mut Tagger,
-) -> Result<Option<FileTags>, Unparsed> {
-    if file.status == FileStatus::Deleted {
-        return Ok(None);
-    }
-    if let Some(tags) = parsed {
-        return Ok(Some(tags));
-    }
-    let source =
-        std::fs::read(worktree.join(&file.path)).map_err(|source| Unparsed::Unreadable {
-            path: file.path.clone(),
-            source,
-        })?;
-    tagger
-        .tags(grammar, &source)
-        .map(Some)
-        .map_err(|_| Unparsed::HeadSyntax {
-            path: file.path.clone(),
-            grammar,
-        })
+/// The head version read here: its tags, the tree they came from, and its text.
+struct HeadRead {
+    tags: FileTags,
+    tree: Tree,
+    text: Vec<u8>,
 }
 
-/// What [`symbols`] reads of one changed file: its head tags, its base text, and the scopes
-/// to read its surfaces with (when the apiContract axis compares them).
+/// The worktree's copy of the head version, parsed by reparsing `base`'s tree (the base
+/// version's tree and text) where the diff changed it.
+fn read_head(
+    file: &FileDiff,
+    worktree: &Path,
+    base: Option<(&Tree, &[u8])>,
+    grammar: Grammar,
+    tagger: &mut Tagger,
+) -> Result<HeadRead, Unparsed> {
+    let text = std::fs::read(worktree.join(&file.path)).map_err(|source| Unparsed::Unreadable {
+        path: file.path.clone(),
+        source,
+    })?;
+    let syntax = || Unparsed::HeadSyntax {
+        path: file.path.clone(),
+        grammar,
+    };
+    let tree = head_tree(tagger, grammar, file, base, &text).ok_or_else(syntax)?;
+    let tags = tagger
+        .tags_of(grammar, &tree, &text)
+        .map_err(|_| syntax())?;
+    Ok(HeadRead { tags, tree, text })
+}
+
+/// The base version as parsed.
+enum BaseRead {
+    /// Added files have no base.
+    None,
+    Parsed(FileTags, Tree, Vec<u8>),
+    /// Read but did not parse.
+    Broken,
+    Missing(String),
+}
+
+/// What [`symbols`] reads of one changed file: its head tags when the index build parsed
+/// them, its base text, and the scopes to read its surfaces with (when the apiContract axis
+/// compares them).
 struct Sides {
-    head: Option<FileTags>,
+    parsed: Option<FileTags>,
     base: BaseText,
     surfaces: Option<Scopes>,
 }
@@ -257,46 +274,70 @@ fn symbols(
     removed: &BTreeSet<u32>,
 ) -> Result<FileSymbols, Unparsed> {
     let Sides {
-        head,
+        parsed,
         base,
         surfaces,
     } = sides;
-    let mut base_source = None;
-    let mut base_tree = None;
+    // The base first: the head's tree is reparsed from the base's.
     let base = match base {
-        BaseText::None => None,
+        BaseText::None => BaseRead::None,
         BaseText::Text(source) => match tagger.tags_and_tree(grammar, &source) {
-            Ok((tags, tree)) => {
-                base_source = Some(source);
-                base_tree = Some(tree);
-                Some(tags)
-            }
-            // The head parsed: a broken base only costs the removed side's symbols.
-            Err(_) if head.is_some() => None,
-            Err(_) => {
-                return Err(Unparsed::BaseSyntax {
-                    path: file.path.clone(),
-                });
-            }
+            Ok((tags, tree)) => BaseRead::Parsed(tags, tree, source),
+            Err(_) => BaseRead::Broken,
         },
-        BaseText::Missing(why) if head.is_none() => return Err(Unparsed::NoBase(why)),
-        BaseText::Missing(_) => None,
+        BaseText::Missing(why) => BaseRead::Missing(why),
     };
+    let base_side = match &base {
+        BaseRead::Parsed(_, tree, source) => Some((tree, source.as_slice())),
+        _ => None,
+    };
+    let (head, head_read) = match (file.status, parsed) {
+        (FileStatus::Deleted, _) => (None, None),
+        (_, Some(tags)) => (Some(tags), None),
+        (_, None) => {
+            let read = read_head(file, worktree, base_side, grammar, tagger)?;
+            (Some(read.tags.clone()), Some(read))
+        }
+    };
+    let head_blob = head_read
+        .as_ref()
+        .and_then(|read| git2::Oid::hash_object(git2::ObjectType::Blob, &read.text).ok());
     let early = surfaces.map(|scopes| {
-        let head_text = head
-            .as_ref()
-            .and_then(|_| std::fs::read(worktree.join(&file.path)).ok());
-        let base_side = base_tree.as_ref().zip(base_source.as_deref());
+        let head_text = match &head_read {
+            Some(read) => Some(read.text.clone()),
+            None => head
+                .as_ref()
+                .and_then(|_| std::fs::read(worktree.join(&file.path)).ok()),
+        };
+        let head_side = head_read.as_ref().map(|read| &read.tree);
         read_early(
             scopes,
             grammar,
             file,
             base_side,
+            head_side,
             head_text.as_deref(),
             tagger,
         )
     });
-    drop(base_tree);
+    drop(head_read);
+    let mut base_source = None;
+    let base = match base {
+        BaseRead::None => None,
+        BaseRead::Parsed(tags, _, source) => {
+            base_source = Some(source);
+            Some(tags)
+        }
+        // The head parsed: a broken base only costs the removed side's symbols.
+        BaseRead::Broken if head.is_some() => None,
+        BaseRead::Broken => {
+            return Err(Unparsed::BaseSyntax {
+                path: file.path.clone(),
+            });
+        }
+        BaseRead::Missing(why) if head.is_none() => return Err(Unparsed::NoBase(why)),
+        BaseRead::Missing(_) => None,
+    };
 
     let mut symbols = FileSymbols {
         defines: BTreeSet::new(),
@@ -307,6 +348,7 @@ fn symbols(
         base_unknown: file.status != FileStatus::Added && base.is_none(),
         base_source,
         early,
+        head_blob,
     };
     for (tags, changed) in [(&head, added), (&base, removed)] {
         let Some(tags) = tags else { continue };

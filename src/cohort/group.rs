@@ -715,6 +715,7 @@ mod tests {
             base_unknown: false,
             base_source: None,
             early: None,
+            head_blob: None,
         };
         let member = |path| Member {
             path,

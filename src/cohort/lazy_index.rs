@@ -227,6 +227,28 @@ impl LazyIndex {
         kept
     }
 
+    /// Takes the tags of the head file at `path`, parsed from a text whose git id is `blob`
+    /// by the cohort build (a changed file), unless the file was read already; counts it as
+    /// parsed either way. Only for the
+    /// very blob the index has at `path` (a worktree's text may differ from the commit's) and
+    /// the grammar it reads the path with: then they are the tags a parse here would give.
+    pub(super) fn learn(&self, path: &str, grammar: Grammar, blob: git2::Oid, tags: &FileTags) {
+        let Ok(at) = self.paths.binary_search_by(|p| p.as_str().cmp(path)) else {
+            return;
+        };
+        let mut state = self.state.borrow_mut();
+        let same_text = match &state.source {
+            Source::Tree { blobs, .. } => blobs[at] == blob,
+            Source::Worktree(_) => true,
+        };
+        if self.grammars[at] == grammar && same_text && state.unread.contains(&at) {
+            state.record(at, grammar, Some(IndexTags::of(tags)));
+        } else {
+            // Parsed by this build all the same (the stats say what a build parsed).
+            state.stats.parsed += 1;
+        }
+    }
+
     /// Files that define `name`, sorted.
     pub fn defined_in(&self, name: &str) -> BTreeSet<&str> {
         let answer = self.answer(name);

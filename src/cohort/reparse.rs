@@ -174,6 +174,12 @@ mod tests {
             )
             .unwrap();
             assert_eq!(tree.root_node().to_sexp(), fresh, "{diff}");
+            // Positions too: the tags' rows are the fresh parse's.
+            assert_eq!(
+                tagger.tags_of(Grammar::Rust, &tree, head.as_bytes()),
+                tagger.tags(Grammar::Rust, head.as_bytes()),
+                "{diff}"
+            );
         }
         let file = &crate::diff::parse(diff_text).unwrap().files[0];
         assert_eq!(

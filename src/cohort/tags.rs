@@ -90,7 +90,8 @@ impl Tagger {
         self.parser.parse(source, old)
     }
 
-    fn tags_of(
+    /// The tags of `tree`, the syntax tree of `source` in `grammar`.
+    pub fn tags_of(
         &mut self,
         grammar: Grammar,
         tree: &Tree,
