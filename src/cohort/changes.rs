@@ -417,35 +417,13 @@ pub fn read_all(
         };
         work.push((file, old, head_tags.remove(&file.path), surfaces));
     }
-    let workers = std::thread::available_parallelism()
-        .map_or(1, usize::from)
-        .min(work.len().max(1));
-    let chunk = work.len().div_ceil(workers).max(1);
-    let mut parts = Vec::new();
-    while work.len() > chunk {
-        let rest = work.split_off(chunk);
-        parts.push(std::mem::replace(&mut work, rest));
-    }
-    parts.push(work);
-    std::thread::scope(|scope| {
-        let handles: Vec<_> = parts
-            .into_iter()
-            .map(|part| {
-                scope.spawn(move || {
-                    let mut tagger = Tagger::default();
-                    part.into_iter()
-                        .map(|(file, base, parsed, surfaces)| {
-                            read_changed(file, worktree, base, parsed, surfaces, &mut tagger)
-                        })
-                        .collect::<Vec<_>>()
-                })
-            })
-            .collect();
-        handles
-            .into_iter()
-            .flat_map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
-            .collect()
-    })
+    super::cores::map_on_cores(
+        work,
+        Tagger::default,
+        |tagger, (file, base, parsed, surfaces)| {
+            read_changed(file, worktree, base, parsed, surfaces, tagger)
+        },
+    )
 }
 
 #[cfg(test)]

@@ -13,6 +13,7 @@ mod api_sources;
 mod blob_tags;
 mod cache_file;
 mod changes;
+mod cores;
 mod early_index;
 mod error;
 pub mod grammar;
