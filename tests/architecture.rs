@@ -413,22 +413,6 @@ fn the_space_layer_names_no_forge() {
 
 // ---- No cycles between the submodules of one folder ----
 
-/// Cycles between siblings that were there when this check was written, each named so it
-/// cannot grow unseen: a new cycle fails, and so does an entry whose cycle is gone (remove it).
-/// This list is a record of debt to untangle (#15), not a permission: it only shrinks.
-const KNOWN_CYCLES: &[(&str, &str)] = &[
-    ("cohort::surface", "entry_points, scope"),
-    ("report", "markdown, review"),
-    ("reviewers", "deterministic, model, redact"),
-    ("session", "journal, service"),
-    ("session", "offline, prepare"),
-    (
-        "ui",
-        "action, diffview, keymap, log, rows, state, triage, update, view",
-    ),
-    ("ui::update", "component, diff, gate, panes"),
-];
-
 /// A production module: its path (`["session", "round"]`) and its code.
 struct Module {
     path: Vec<String>,
@@ -713,19 +697,10 @@ fn no_cycles_between_the_submodules_of_a_folder() {
             found.insert((folder.join("::"), cycle.join(", ")), uses.join(", "));
         }
     }
-    let mut offenders = Vec::new();
-    for ((folder, cycle), uses) in &found {
-        if !KNOWN_CYCLES.contains(&(folder.as_str(), cycle.as_str())) {
-            offenders.push(format!("in `{folder}`: {cycle} use each other ({uses})"));
-        }
-    }
-    for (folder, cycle) in KNOWN_CYCLES {
-        if !found.contains_key(&(folder.to_string(), cycle.to_string())) {
-            offenders.push(format!(
-                "in `{folder}`: {cycle} no longer form a cycle: remove it from KNOWN_CYCLES"
-            ));
-        }
-    }
+    let offenders: Vec<String> = found
+        .iter()
+        .map(|((folder, cycle), uses)| format!("in `{folder}`: {cycle} use each other ({uses})"))
+        .collect();
     assert!(
         offenders.is_empty(),
         "submodules in a cycle (move what they share into a module both use):\n{}",
@@ -765,4 +740,30 @@ fn the_submodule_check_resolves_paths_groups_and_reexports() {
         );
     }
     assert_eq!(cycles(a), vec![vec!["b".to_string(), "c".to_string()]]);
+}
+
+/// The cockpit's Elm shape, held: the state is plain data over the few cockpit modules below it
+/// (commands, the keymap, the event log, panes, text), `update` changes it and never draws,
+/// and the view reads it (and asks the components which commands can run now, for the hints).
+#[test]
+fn the_cockpit_state_is_below_update_and_update_below_the_view() {
+    let edges = module_graph(&production_modules());
+    let ui = |path: &Vec<String>| (path.len() >= 2 && path[0] == "ui").then(|| path[1].clone());
+    let mut offenders = Vec::new();
+    for (user, used) in &edges {
+        let (Some(from), Some(to)) = (ui(user), ui(used)) else {
+            continue;
+        };
+        let allowed = match from.as_str() {
+            "state" => ["command", "keymap", "log", "pane", "text"].contains(&to.as_str()),
+            "keymap" => ["command", "pane"].contains(&to.as_str()),
+            "command" | "log" | "pane" | "text" => false,
+            "update" => !["view", "app", "run", "translate"].contains(&to.as_str()),
+            _ => true,
+        };
+        if !allowed && from != to {
+            offenders.push(format!("`{}` uses `{}`", user.join("::"), used.join("::")));
+        }
+    }
+    assert!(offenders.is_empty(), "{}", offenders.join("\n"));
 }

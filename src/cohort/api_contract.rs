@@ -19,9 +19,10 @@ use super::changes::{ChangedFile, Reading};
 use super::grammar::Grammar;
 use super::lazy_index::LazyIndex;
 use super::paths::parent_dir;
+use super::surface::api_scope::Scope;
 use super::surface::callers::{Home, uses};
 use super::surface::compare::{ApiChange, Severity, Types, compare};
-use super::surface::scope::{Scope, not_api_path};
+use super::surface::scope::not_api_path;
 use super::surface::version::{Bump, bump};
 use super::surface::{Item, Surface, by_tags_only, extract};
 

@@ -20,7 +20,8 @@ use crate::diff::FileDiff;
 
 use super::grammar::Grammar;
 use super::reparse;
-use super::surface::scope::{Scope, scope};
+use super::surface::api_scope::Scope;
+use super::surface::scope::scope;
 use super::surface::{Surface, Unreadable, by_tags_only, extract_tree};
 use super::tags::Tagger;
 

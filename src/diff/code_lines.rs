@@ -96,6 +96,20 @@ pub struct CodeLexer {
     state: State,
 }
 
+/// Where the lexer stood when a line began: enough to read that line again on its own (see
+/// [`CodeLexer::string_spans`]), without keeping every line's spans.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LineStart(State);
+
+impl Default for LineStart {
+    fn default() -> Self {
+        LineStart(State::Code)
+    }
+}
+
+/// Byte ranges of a line inside string literals: their contents, without the quotes.
+pub type StringSpans = Vec<std::ops::Range<usize>>;
+
 impl CodeLexer {
     pub fn new(language: Language) -> CodeLexer {
         CodeLexer {
@@ -122,9 +136,40 @@ impl CodeLexer {
         )
     }
 
+    /// Where the lexer stands now, before the next line.
+    pub fn start(&self) -> LineStart {
+        LineStart(self.state)
+    }
+
+    /// The contents of the string literals on `text`, a line that began at `start`: what a
+    /// rule about code (a macro call, a `console.log`) must not read as code, since a string
+    /// only quotes it (a build script's probe source, a test fixture, a code template).
+    pub fn string_spans(language: Language, start: LineStart, text: &str) -> StringSpans {
+        let mut lexer = CodeLexer {
+            family: Family::of(language),
+            state: start.0,
+        };
+        let mut spans = Vec::new();
+        lexer.read(text, Some(&mut spans));
+        spans
+    }
+
     /// Reads one line (without its newline).
     pub fn line(&mut self, text: &str) -> LineFacts {
+        self.read(text, None)
+    }
+
+    fn read(&mut self, text: &str, mut spans: Option<&mut StringSpans>) -> LineFacts {
         let mut facts = LineFacts::default();
+        // Where the string the lexer is in began on this line.
+        let mut open = matches!(self.state, State::Str { .. }).then_some(0);
+        let mut span = |from: usize, to: usize| {
+            if let Some(spans) = spans.as_deref_mut()
+                && from < to
+            {
+                spans.push(from..to);
+            }
+        };
         let bytes = text.as_bytes();
         let mut i = 0;
         // A Python docstring: a triple-quoted string that opens the statement.
@@ -151,29 +196,26 @@ impl CodeLexer {
                     if !docstring && !b.is_ascii_whitespace() {
                         facts.has_code = true;
                     }
-                    match close {
-                        Close::Double | Close::Triple(_) if b == b'\\' => i += 2,
-                        Close::Double if b == b'"' => {
-                            self.state = State::Code;
-                            i += 1;
+                    let closes = match close {
+                        Close::Double | Close::Triple(_) if b == b'\\' => {
+                            i += 2;
+                            continue;
                         }
-                        Close::Backtick if b == b'`' => {
+                        Close::Double => (b == b'"').then_some(1),
+                        Close::Backtick => (b == b'`').then_some(1),
+                        Close::Raw(hashes) => (b == b'"'
+                            && bytes.len() >= i + 1 + hashes
+                            && bytes[i + 1..i + 1 + hashes].iter().all(|&h| h == b'#'))
+                        .then_some(1 + hashes),
+                        Close::Triple(quote) => bytes[i..].starts_with(&[quote; 3]).then_some(3),
+                    };
+                    match closes {
+                        Some(delimiter) => {
+                            span(open.take().unwrap_or(0), i);
                             self.state = State::Code;
-                            i += 1;
+                            i += delimiter;
                         }
-                        Close::Raw(hashes)
-                            if b == b'"'
-                                && bytes.len() >= i + 1 + hashes
-                                && bytes[i + 1..i + 1 + hashes].iter().all(|&h| h == b'#') =>
-                        {
-                            self.state = State::Code;
-                            i += 1 + hashes;
-                        }
-                        Close::Triple(quote) if bytes[i..].starts_with(&[quote; 3]) => {
-                            self.state = State::Code;
-                            i += 3;
-                        }
-                        _ => i += 1,
+                        None => i += 1,
                     }
                 }
                 State::Code => {
@@ -199,6 +241,7 @@ impl CodeLexer {
                             docstring,
                         };
                         i += prefix + 3;
+                        open = Some(i);
                         continue;
                     }
                     if let Some((hashes, after)) = self.raw_string_at(bytes, i) {
@@ -208,6 +251,7 @@ impl CodeLexer {
                             docstring: false,
                         };
                         i = after;
+                        open = Some(i);
                         continue;
                     }
                     facts.has_code = true;
@@ -218,6 +262,7 @@ impl CodeLexer {
                                 docstring: false,
                             };
                             i += 1;
+                            open = Some(i);
                         }
                         b'`' if matches!(self.family, Family::CLike { backtick: true, .. }) => {
                             self.state = State::Str {
@@ -225,9 +270,20 @@ impl CodeLexer {
                                 docstring: false,
                             };
                             i += 1;
+                            open = Some(i);
                         }
-                        b'"' => i = skip_one_line_string(bytes, i, b'"'),
-                        b'\'' => i = self.single_quote(bytes, i),
+                        b'"' => {
+                            let end = skip_one_line_string(bytes, i, b'"');
+                            span(i + 1, closed_at(bytes, end, b'"'));
+                            i = end;
+                        }
+                        b'\'' => {
+                            let end = self.single_quote(bytes, i);
+                            if self.quotes_strings() {
+                                span(i + 1, closed_at(bytes, end, b'\''));
+                            }
+                            i = end;
+                        }
                         b'{' => {
                             facts.brace_delta += 1;
                             facts.first_open.get_or_insert(i);
@@ -246,7 +302,24 @@ impl CodeLexer {
                 }
             }
         }
+        if let Some(from) = open
+            && matches!(self.state, State::Str { .. })
+        {
+            span(from, bytes.len());
+        }
         facts
+    }
+
+    /// Whether `'` opens a string (JavaScript, Python, shell) rather than a character literal
+    /// or a lifetime.
+    fn quotes_strings(&self) -> bool {
+        !matches!(
+            self.family,
+            Family::CLike {
+                backtick: false,
+                ..
+            } | Family::Plain
+        )
     }
 
     fn c_like(&self) -> bool {
@@ -326,6 +399,16 @@ fn skip_one_line_string(bytes: &[u8], open: usize, quote: u8) -> usize {
     bytes.len()
 }
 
+/// Where the contents of a one-line string that `skip_one_line_string` ended at `end` stop:
+/// before its closing quote, or at the end of the line when it never closed.
+fn closed_at(bytes: &[u8], end: usize, quote: u8) -> usize {
+    if end > 0 && bytes.get(end - 1) == Some(&quote) && end <= bytes.len() {
+        end - 1
+    } else {
+        end.min(bytes.len())
+    }
+}
+
 /// A Python triple quote at `i`, after an optional string prefix (`r`, `b`, `f`, `u`, …):
 /// the quote byte and the prefix length.
 fn triple_quote_at(bytes: &[u8], i: usize) -> Option<(u8, usize)> {
@@ -363,6 +446,17 @@ pub fn minified_line(file: &FileDiff) -> Option<usize> {
 pub fn code_mask(text: &str, language: Language) -> Vec<bool> {
     let mut lexer = CodeLexer::new(language);
     text.lines().map(|line| lexer.line(line).has_code).collect()
+}
+
+/// For each line of `text`, whether it holds code and where the lexer stood when it began.
+pub fn code_lines(text: &str, language: Language) -> Vec<(bool, LineStart)> {
+    let mut lexer = CodeLexer::new(language);
+    text.lines()
+        .map(|line| {
+            let start = lexer.start();
+            (lexer.line(line).has_code, start)
+        })
+        .collect()
 }
 
 #[cfg(test)]
@@ -414,6 +508,54 @@ mod tests {
         assert_eq!(lexer.line("line } \" }").brace_delta, -1);
         assert_eq!(lexer.line("/// doc { todo!() }").brace_delta, 0);
         assert!(!lexer.line("   // todo!()").has_code);
+    }
+
+    /// The string contents of each line of `text`, as text.
+    fn strings(language: Language, text: &str) -> Vec<Vec<String>> {
+        code_lines(text, language)
+            .into_iter()
+            .zip(text.lines())
+            .map(|((_, start), line)| {
+                CodeLexer::string_spans(language, start, line)
+                    .into_iter()
+                    .map(|span| line[span].to_string())
+                    .collect()
+            })
+            .collect()
+    }
+
+    #[test]
+    fn string_contents_are_found_across_lines_and_on_one() {
+        // anyhow's build.rs: a probe compiled only to test the toolchain.
+        let rust = "const PROBE: &str = r#\"\n    fn f() { unimplemented!() }\n\"#; todo!(\"x\");\nlet c = '\"'; s(\"a\\\"b\", 'q')";
+        assert_eq!(
+            strings(Language::Rust, rust),
+            vec![
+                Vec::<String>::new(),
+                vec!["    fn f() { unimplemented!() }".to_string()],
+                vec!["x".to_string()],
+                vec!["a\\\"b".to_string()],
+            ]
+        );
+        let js = "const t = `\nconsole.log(1)\n`; log('a', \"b\")";
+        assert_eq!(
+            strings(Language::JavaScript, js),
+            vec![
+                vec![],
+                vec!["console.log(1)".to_string()],
+                vec!["a".to_string(), "b".to_string()]
+            ]
+        );
+        let python = "CODE = '''\nprint(x)\n'''\nprint('it''s')";
+        assert_eq!(
+            strings(Language::Python, python),
+            vec![
+                vec![],
+                vec!["print(x)".to_string()],
+                vec![],
+                vec!["it".to_string(), "s".to_string()]
+            ]
+        );
     }
 
     #[test]

@@ -17,7 +17,10 @@ mod testcode;
 
 /// Sides are part of the review model (every anchor has one); the diff shares the type.
 pub use crate::review::side::Side;
-pub use code_lines::{CodeLexer, LineFacts, MAX_CODE_LINE_BYTES, code_mask, minified_line};
+pub use code_lines::{
+    CodeLexer, LineFacts, LineStart, MAX_CODE_LINE_BYTES, StringSpans, code_lines, code_mask,
+    minified_line,
+};
 pub use error::{DiffError, Problem};
 pub use language::Language;
 pub use model::{

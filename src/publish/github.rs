@@ -303,7 +303,7 @@ pub(super) async fn plan(
                 let one_line = format!(
                     "review-tui round {round} on {}: {} — the summary is [here]({}).",
                     short(&head),
-                    crate::report::escape::inline(&markdown::headline(result).1),
+                    crate::report::escape::inline(&crate::report::headline::headline(result).1),
                     review_url(&pr, summary),
                 );
                 round_bodies = Some(round_review_bodies(
@@ -356,7 +356,7 @@ pub(super) async fn plan(
             message: format!(
                 "Superseded by review-tui round {round} on {}: {}",
                 short(&head),
-                crate::report::escape::inline(&markdown::headline(result).1)
+                crate::report::escape::inline(&crate::report::headline::headline(result).1)
             ),
         })
         .collect();

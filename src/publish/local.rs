@@ -124,7 +124,7 @@ pub(super) fn publish(
         "head_sha": fresh.head_sha,
         "decision": fresh.decision.as_str(),
         "event": fresh.event,
-        "facts": crate::report::review::facts_line(input.result),
+        "facts": crate::report::headline::facts_line(input.result),
         // The findings as data too, so `review-tui evaluate review.json` recomputes the verdict.
         "verdict": crate::report::review::verdict_json(input.result),
         "findings": crate::report::review::findings_json(input.result),

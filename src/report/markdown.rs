@@ -4,12 +4,11 @@
 //! information the reader needs. `--format markdown` prints the same body.
 
 use super::fields::{MovedFinding, evidence_text, push_field};
-use super::select::{Item, Selected, is_blocking};
+use super::select::{Item, Selected};
 use crate::pr::forge::CheckRun;
 use crate::report::escape::{code, inline, prose};
-use crate::report::review::facts_line;
+use crate::report::headline::{facts_line, headline};
 use crate::review::node::{ReviewNode, Severity};
-use crate::review::verdict::Decision;
 use crate::session::snapshot::RoundSnapshot;
 
 /// The head's CI as the forge reports it. A model's claim about CI is never shown as a fact.
@@ -33,74 +32,6 @@ pub struct SummaryExtras<'a> {
     /// Earlier rounds' findings this round did not find again.
     pub not_refound: &'a [String],
     pub collapse: &'a [Severity],
-}
-
-/// The alert kind and the decision sentence: the first thing every report says. Counts are of
-/// problems, not of the sources that reported them, and read the whole run (the published
-/// selection never changes the decision).
-pub fn headline(result: &RoundSnapshot) -> (&'static str, String) {
-    let problems: Vec<&ReviewNode> = result
-        .board
-        .nodes
-        .iter()
-        .filter(|n| n.status.is_active() && n.duplicate_of.is_none())
-        .collect();
-    let blocking = problems.iter().filter(|n| is_blocking(n)).count();
-    let observations = problems.len() - blocking;
-    let problems_phrase = |n: usize| {
-        if n == 1 {
-            "1 problem".to_string()
-        } else {
-            format!("{n} problems")
-        }
-    };
-    match result.verdict.decision {
-        Decision::Block if blocking == 0 => (
-            "CAUTION",
-            format!(
-                "Blocked: {}",
-                first_reason(result).unwrap_or("a gated check failed")
-            ),
-        ),
-        Decision::Block => (
-            "CAUTION",
-            format!("Blocked: {} must be fixed", problems_phrase(blocking)),
-        ),
-        Decision::Hold if blocking == 0 => (
-            "WARNING",
-            format!(
-                "Hold: {}",
-                first_reason(result).unwrap_or("the gate is not clear")
-            ),
-        ),
-        Decision::Hold => (
-            "WARNING",
-            format!(
-                "Hold: {} to address before merge",
-                problems_phrase(blocking)
-            ),
-        ),
-        Decision::Inconclusive => (
-            "IMPORTANT",
-            "Inconclusive: this review does not approve the change".to_string(),
-        ),
-        Decision::Ship if observations == 0 => ("NOTE", "Approved".to_string()),
-        Decision::Ship => (
-            "NOTE",
-            format!(
-                "Approved with {observations} observation{}",
-                if observations == 1 { "" } else { "s" }
-            ),
-        ),
-    }
-}
-
-fn first_reason(result: &RoundSnapshot) -> Option<&str> {
-    result
-        .verdict
-        .reasons
-        .first()
-        .map(|r| r.split_once(": ").map_or(r.as_str(), |(_, rest)| rest))
 }
 
 /// The summary body, without the hidden markers (the publisher adds them).

@@ -4,6 +4,7 @@ pub mod escape;
 pub mod evaluate;
 pub mod fields;
 pub mod headless;
+pub mod headline;
 pub mod markdown;
 pub mod review;
 pub mod sarif;

@@ -5,45 +5,13 @@ use serde_json::{Value, json};
 
 use crate::printable::Lines;
 use crate::report::headless;
+use crate::report::headline::{facts_line, headline};
 use crate::report::verdict_text::round3;
-use crate::review::AxisVerdict;
 use crate::review::consolidate::join_names;
 use crate::review::level::Placement;
 use crate::review::node::ReviewNode;
-use crate::review::verdict::percent;
 use crate::session::prepare::Prepared;
 use crate::session::snapshot::RoundSnapshot;
-
-/// "BLOCK · confidence 95 · gate failed · 4 files reviewed · deterministic-only": the first
-/// line of every report and of the posted summary. "gate failed" only when a gated axis did
-/// not pass: a Hold for findings is not a failed gate.
-pub fn facts_line(result: &RoundSnapshot) -> String {
-    let verdict = &result.verdict;
-    let gated = result
-        .cohorts
-        .as_ref()
-        .map(|c| c.axes.iter().filter(|a| a.gated).collect::<Vec<_>>())
-        .unwrap_or_default();
-    let failed = gated
-        .iter()
-        .any(|a| !matches!(a.verdict, AxisVerdict::Pass | AxisVerdict::Warn));
-    let gate = if failed { "gate failed" } else { "gate passed" };
-    let reviewed = result.coverage.files_reviewed.len();
-    let mut parts = vec![
-        verdict.decision.label().to_uppercase(),
-        format!("confidence {}", percent(verdict.confidence)),
-        gate.to_string(),
-        format!("{reviewed} {} reviewed", plural(reviewed, "file", "files")),
-    ];
-    if !result.coverage.files_skipped.is_empty() {
-        parts.push(format!("{} skipped", result.coverage.files_skipped.len()));
-    }
-    parts.push(format!("level {}", result.level));
-    if result.deterministic_only {
-        parts.push("deterministic-only".into());
-    }
-    parts.join(" · ")
-}
 
 fn plural<'a>(n: usize, one: &'a str, many: &'a str) -> &'a str {
     if n == 1 { one } else { many }
@@ -203,7 +171,7 @@ pub fn json(prepared: &Prepared, result: &RoundSnapshot, forced: bool) -> Value 
 
 pub fn text(prepared: &Prepared, result: &RoundSnapshot, forced: bool) -> String {
     // The same decision and facts line the posted summary opens with.
-    let (_, decision) = crate::report::markdown::headline(result);
+    let (_, decision) = headline(result);
     let mut out = Lines::new();
     // Above the decision: a stored round must never be read as a fresh review.
     if let Some(offline) = &prepared.offline {

@@ -3,7 +3,7 @@
 
 use crate::review::level::Level;
 use crate::review::status::Change;
-use crate::session::Command;
+use crate::session::command::Command;
 use crate::space::SpaceState;
 use crate::space::journal::{Decision, JournalEntry};
 

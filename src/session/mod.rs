@@ -3,9 +3,10 @@
 //! read, and the gate's fix. The headless flow and the cockpit are two clients of this layer;
 //! neither decides anything on its own.
 
+mod command;
+pub use command::Command;
 pub mod fix;
 mod journal;
-pub mod offline;
 pub mod prepare;
 pub mod publisher;
 pub use publisher::Publisher;
@@ -14,6 +15,6 @@ pub mod snapshot;
 pub use snapshot::RoundSnapshot;
 mod service;
 pub use service::{
-    Command, EventOf, Fix, Opening, RunStops, Session, SessionError, SessionEvent, SessionSetup,
+    EventOf, Fix, Opening, RunStops, Session, SessionError, SessionEvent, SessionSetup,
     person_name, serve,
 };

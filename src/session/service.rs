@@ -19,6 +19,7 @@ use crate::review::events::RunId;
 use crate::review::level::Level;
 use crate::review::node::Actor;
 use crate::review::status::{self, Change, StatusError};
+use crate::session::command::Command;
 use crate::session::fix;
 use crate::session::journal;
 use crate::session::prepare::Prepared;
@@ -46,35 +47,6 @@ pub enum SessionError {
     Status(#[from] StatusError),
     #[error("could not save: {0}")]
     Store(#[from] StoreError),
-}
-
-/// What a client asks of a session.
-#[derive(Debug, Clone)]
-pub enum Command {
-    /// Review the head (again): a new round, shown live.
-    RunRound,
-    /// A person's triage decision on a finding, through the status service.
-    Apply { node_id: String, change: Change },
-    /// The person's text for a finding's comment (`None`: back to the generated text).
-    EditComment {
-        node_id: String,
-        text: Option<String>,
-    },
-    /// The level the person reads the round at.
-    SetLevel(Level),
-    /// Work out what publishing would post; answered with [`SessionEvent::Preview`].
-    Preview,
-    /// Publish exactly the last preview.
-    Publish,
-    /// The gate's fix for these findings (every blocking one when empty).
-    WritePatch { node_ids: Vec<String> },
-    /// Stop the running round's model reviewers and passes.
-    Cancel,
-    /// Stop one model reviewer of the running round; the others go on.
-    StopReviewer(String),
-    /// The cohorts of the round on screen (a reopened space): answered with
-    /// [`SessionEvent::Cohorts`].
-    Cohorts,
 }
 
 /// What a session tells its client. `Pv` and `Pd` are its publisher's preview and record of

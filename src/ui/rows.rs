@@ -8,6 +8,8 @@ use crate::review::Priority;
 use crate::review::consolidate::Problem;
 use crate::review::level::Placement;
 use crate::review::node::{Actor, ReviewNode, Status};
+use ratatui::layout::Rect;
+
 use crate::ui::state::{AppState, RowKey};
 
 /// The group findings fall into when no cohort lists their file.
@@ -377,4 +379,15 @@ impl Filter {
         .to_lowercase();
         self.words.iter().all(|w| haystack.contains(w.as_str()))
     }
+}
+
+/// Whether the list has room for its column header: above a few rows it always does.
+pub(crate) fn header_rows(inner_height: u16) -> u16 {
+    u16::from(inner_height >= 4)
+}
+
+/// How many findings rows the list shows in a pane of `area` (borders and header off).
+pub(crate) fn list_height(area: Rect) -> usize {
+    let inner = area.height.saturating_sub(2);
+    (inner - header_rows(inner)) as usize
 }

@@ -16,8 +16,10 @@ use crate::review::board::Board;
 use crate::review::consolidate::Problem;
 use crate::review::disagreement::Disagreement;
 use crate::review::node::ReviewNode;
+use crate::review::status::Change;
 use crate::review::verdict::Verdict;
 use crate::space::state::{Ladder, SpaceState};
+pub use crate::ui::pane::Pane;
 
 /// What the header says about the pull request.
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -94,25 +96,20 @@ impl CohortView {
     }
 }
 
-/// The panes that take focus, in tab order.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
-pub enum Pane {
-    #[default]
-    Findings,
-    Detail,
-    Reviewers,
-    Disagreements,
+/// The undo history's entries (`update::triage` makes and takes them back).
+/// One change to one finding, and the change that takes it back.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Step {
+    pub node_id: String,
+    pub done: Change,
+    pub undo: Change,
 }
 
-impl Pane {
-    pub fn title(self) -> &'static str {
-        match self {
-            Pane::Findings => "Findings",
-            Pane::Detail => "Detail",
-            Pane::Reviewers => "Reviewers",
-            Pane::Disagreements => "Disagreements",
-        }
-    }
+/// What one key did: one finding's change, or a range's or a cohort's (`u` takes the whole
+/// of it back at once, as it was made at once).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Undoable {
+    pub steps: Vec<Step>,
 }
 
 /// A selectable row of the findings list, by stable identity.
@@ -395,8 +392,8 @@ pub struct AppState {
     /// write to the clipboard); `update` queues it, the loop drains it after each action.
     pub terminal_jobs: Vec<TerminalJob>,
     /// The person's changes this session, last on top, and the ones undone since.
-    pub undo: Vec<crate::ui::triage::Undoable>,
-    pub redo: Vec<crate::ui::triage::Undoable>,
+    pub undo: Vec<Undoable>,
+    pub redo: Vec<Undoable>,
     /// The last patch the gate wrote (this session, or found in the space on reopen).
     pub patch: Option<PatchData>,
     /// The reviewed checkout: where `O` opens a finding's file.
@@ -496,7 +493,30 @@ impl AppState {
             .enumerate()
             .map(|(i, n)| (n.id.clone(), i))
             .collect();
-        crate::ui::update::refresh_verdict(self);
+        self.refresh_verdict();
+    }
+
+    /// The verdict alone, for a change that leaves the problems and disagreements as they are.
+    pub fn refresh_verdict(&mut self) {
+        if self.board.nodes.is_empty() && self.board.reviewers.is_empty() {
+            self.verdict = None;
+            return;
+        }
+        let context = crate::review::derived::Context {
+            axes: self.axes.clone(),
+            reviewers: self.board.reviewer_runs(),
+            deterministic_only: self.deterministic_only,
+            model_verdict: None,
+        };
+        self.verdict = Some(crate::review::derived::verdict(&self.board.nodes, context));
+    }
+
+    /// A finding's title for messages, cut to a readable length (ids are for machines).
+    pub fn label(&self, id: &str) -> String {
+        match self.node(id) {
+            Some(node) => format!("“{}”", crate::ui::text::truncate(&node.text.title, 40)),
+            None => id.to_string(),
+        }
     }
 
     /// The board consolidated into problems (as of the last `refresh`).

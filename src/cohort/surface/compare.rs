@@ -359,6 +359,22 @@ fn compare_items(base: &Surface, head: &Surface, types: &Types) -> Vec<ApiChange
                     _ => {}
                 }
                 match replaced {
+                    // starlette #2815: `max_part_size = 1MB` on the class became an `__init__`
+                    // parameter stored as `self.max_part_size`.
+                    _ if head.instance_attributes.contains(key)
+                        && READ_ALIKE.contains(&old.kind) =>
+                    {
+                        changes.push(change(
+                            key,
+                            Severity::Undecided,
+                            "now assigned on each instance instead of the class: read from an \
+                             instance the same; read or set on the class (or overridden in a \
+                             subclass body) it no longer reaches instances"
+                                .into(),
+                            Some(old),
+                            None,
+                        ))
+                    }
                     _ if head.hidden.contains(key) => changes.push(change(
                         key,
                         Severity::Compatible,
@@ -506,6 +522,22 @@ fn change(
 /// Kinds of data a caller reads as `x.name` whatever form they take.
 const READ_ALIKE: &[&str] = &["attribute", "property", "variable", "field", "var"];
 
+/// Kinds of a free function, called as `name(…)`.
+const CALLABLE: &[&str] = &["fn", "func", "function", "def"];
+
+/// Kinds that bind a name to a value, which may be a function.
+const BINDING: &[&str] = &["var", "variable", "const", "static", "attribute"];
+
+/// Whether a written type is a function type (`func(*Command) error`, `fn(u8) -> u8`,
+/// `(a: A) => B`, `Callable[[A], B]`).
+fn function_type(ty: &str) -> bool {
+    let ty = ty.trim_start_matches(['&', '*', ' ']);
+    ty.starts_with("func")
+        || ty.starts_with("fn")
+        || ty.contains("=>")
+        || ty.starts_with("Callable")
+}
+
 /// Kinds whose `shape` is the type of the value (with markers `?` and ` static` in scripts).
 const TYPED: &[&str] = &[
     "field",
@@ -532,6 +564,23 @@ fn item_change(old: &Item, new: &Item, types: &Types) -> Option<(Severity, Strin
                 Undecided,
                 format!(
                     "a {} is now a {} (what it evaluates to is not in the syntax)",
+                    old.kind, new.kind
+                ),
+            ));
+        }
+        // A function now a variable holding one (urfave/cli #2150: `func ShowAppHelp(…)` became
+        // `var ShowAppHelp = showAppHelp`, so callers may swap it): every call still compiles
+        // if the value is a function of the same signature, which an untyped binding does not
+        // say. A binding typed as something other than a function is a break.
+        if CALLABLE.contains(&old.kind)
+            && BINDING.contains(&new.kind)
+            && (new.shape.is_empty() || function_type(&new.shape))
+        {
+            return Some((
+                Undecided,
+                format!(
+                    "a {} is now a {} (still callable if it holds a function of the same \
+                     signature, which the syntax does not say)",
                     old.kind, new.kind
                 ),
             ));

@@ -9,6 +9,7 @@
 //! definitions only ([`tagged`]), whose changes warn and never fail. Which files and modules
 //! are exported at all is [`scope`]'s question.
 
+pub mod api_scope;
 pub mod callers;
 pub mod compare;
 mod entry_points;
@@ -119,6 +120,10 @@ pub struct Surface {
     /// one that becomes hidden is still there for its callers, and one that is no longer
     /// hidden is not new.
     pub hidden: BTreeSet<String>,
+    /// Members a method assigns on the instance (Python `self.limit = limit`), keyed like a
+    /// member (`Parser.limit`): not declared on the class, yet every instance has them, so a
+    /// class attribute that moved into `__init__` is still read the same from an instance.
+    pub instance_attributes: BTreeSet<String>,
     /// Defined types over a type literal, name → literal (Go `type CompletionFunc func(…)`): a
     /// value of the literal type is assignable to the named one and back.
     pub underlying: BTreeMap<String, String>,

@@ -152,6 +152,63 @@ fn assigned(statement: Node, src: Src) -> Vec<String> {
         .collect()
 }
 
+/// The names a class's methods assign on their receiver (`self.limit = …`, `self.a, self.b =
+/// …`), anywhere in their bodies; nested classes and functions have receivers of their own.
+fn instance_assignments(body: Node, src: Src) -> BTreeSet<String> {
+    let mut names = BTreeSet::new();
+    for member in named(body) {
+        let (definition, _) = undecorate(member, src);
+        if definition.kind() != "function_definition" {
+            continue;
+        }
+        let receiver = definition
+            .child_by_field_name("parameters")
+            .and_then(|list| named(list).into_iter().next())
+            .filter(|first| first.kind() == "identifier")
+            .map(|first| src.raw(first).to_string());
+        let (Some(receiver), Some(code)) = (receiver, definition.child_by_field_name("body"))
+        else {
+            continue;
+        };
+        collect_receiver_assignments(code, &receiver, src, &mut names);
+    }
+    names
+}
+
+fn collect_receiver_assignments(
+    node: Node,
+    receiver: &str,
+    src: Src,
+    names: &mut BTreeSet<String>,
+) {
+    for child in named(node) {
+        match child.kind() {
+            "function_definition" | "class_definition" | "lambda" => continue,
+            "assignment" | "augmented_assignment" => {
+                if let Some(left) = child.child_by_field_name("left") {
+                    let targets = if left.kind() == "attribute" {
+                        vec![left]
+                    } else {
+                        named(left)
+                    };
+                    for target in targets {
+                        if target.kind() == "attribute"
+                            && target
+                                .child_by_field_name("object")
+                                .is_some_and(|o| o.kind() == "identifier" && src.raw(o) == receiver)
+                            && let Some(attribute) = target.child_by_field_name("attribute")
+                        {
+                            names.insert(src.raw(attribute).to_string());
+                        }
+                    }
+                }
+            }
+            _ => {}
+        }
+        collect_receiver_assignments(child, receiver, src, names);
+    }
+}
+
 fn undecorate<'t>(node: Node<'t>, src: Src) -> (Node<'t>, Vec<String>) {
     if node.kind() != "decorated_definition" {
         return (node, Vec::new());
@@ -255,6 +312,11 @@ fn definition_items(
             let Some(body) = node.child_by_field_name("body") else {
                 return;
             };
+            for attribute in instance_assignments(body, src) {
+                if !attribute.starts_with('_') {
+                    out.instance_attributes.insert(format!("{key}.{attribute}"));
+                }
+            }
             for member in named(body) {
                 if member.kind() == "expression_statement" {
                     for attribute in assigned(member, src) {
@@ -321,6 +383,11 @@ fn parameters(list: Node, src: Src, receiver: bool) -> Vec<Param> {
                 src.raw(inner).trim_start_matches('*'),
             ),
             "identifier" if keyword_only => (ParamKind::KeywordOnly, src.raw(inner)),
+            // `__name` (not `__name__`) is positional-only by convention (PEP 484), and in a
+            // method the compiler mangles it, so no caller can pass it by that name.
+            "identifier" if src.raw(inner).starts_with("__") && !src.raw(inner).ends_with("__") => {
+                (ParamKind::Positional, src.raw(inner))
+            }
             "identifier" => (ParamKind::PositionalOrKeyword, src.raw(inner)),
             _ => (ParamKind::PositionalOrKeyword, src.raw(inner)),
         };

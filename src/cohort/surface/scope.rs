@@ -10,37 +10,7 @@ use crate::cohort::grammar::Grammar;
 use crate::cohort::paths::parent_dir;
 use crate::diff::is_test_path;
 
-/// Reads a repository file by its path (the head version, else the base one).
-pub type Read<'a> = &'a dyn Fn(&str) -> Option<String>;
-
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Scope {
-    /// Not part of any published API, and why.
-    NotApi(&'static str),
-    /// In a package its manifest says is never published (`publish = false`, `"private":
-    /// true`), and why: nothing in it is a contract. A package that becomes so at the head
-    /// was withdrawn as a whole, which is a packaging decision, not a removal of each item.
-    Unpublished(&'static str),
-    /// Every name the language's own rule makes public.
-    Exported,
-    /// Only these names (re-exported from a private module).
-    Only(BTreeSet<String>),
-}
-
-impl Scope {
-    /// Whether any name of the file can be part of a published API.
-    pub fn is_api(&self) -> bool {
-        !matches!(self, Scope::NotApi(_) | Scope::Unpublished(_))
-    }
-
-    pub fn exports(&self, name: &str) -> bool {
-        match self {
-            Scope::NotApi(_) | Scope::Unpublished(_) => false,
-            Scope::Exported => true,
-            Scope::Only(names) => names.contains(name),
-        }
-    }
-}
+use super::api_scope::{Read, Scope};
 
 /// Directories a tool ignores wherever they are (Go's `testdata`), or that hold test or fixture
 /// code by their name at any depth.

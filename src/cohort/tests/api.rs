@@ -398,6 +398,67 @@ fn go_unexported_fields_internal_packages_and_variadics_are_not_breaks() {
 }
 
 #[test]
+fn a_function_now_a_variable_holding_one_is_not_a_proven_break() {
+    // urfave/cli #2150: exported functions became variables so callers can swap them.
+    let base = "package cli\n\nfunc ShowAppHelp(cmd *Command) error {\n\treturn nil\n}\n\ntype Command struct{}\n";
+    let head = "package cli\n\nvar ShowAppHelp = showAppHelp\n\nfunc showAppHelp(cmd *Command) error {\n\treturn nil\n}\n\ntype Command struct{}\n";
+    let go_mod = ("go.mod", "module example.com/cli/v3\n\ngo 1.22\n");
+    let axis = api_after(&[("cli/help.go", base), go_mod], &[("cli/help.go", head)]);
+    assert_clears(&axis);
+    assert!(
+        axis.detail.contains("`ShowAppHelp` a func is now a var"),
+        "{}",
+        axis.detail
+    );
+    // A variable typed as something other than a function cannot be called.
+    let number = head.replace("var ShowAppHelp = showAppHelp", "var ShowAppHelp int = 3");
+    let axis = api_after(
+        &[("cli/help.go", base), go_mod],
+        &[("cli/help.go", &number)],
+    );
+    assert_fails(&axis, &["`ShowAppHelp` a func is now a var"]);
+}
+
+#[test]
+fn python_double_underscore_parameters_and_class_attributes_moved_onto_instances() {
+    // starlette #2178: `__name` was positional-only by convention (PEP 484) and mangled in a
+    // method; spelling it `name, /` changes nothing for a caller.
+    let base =
+        "class Router:\n    def url_path_for(self, __name: str, **path_params):\n        pass\n";
+    let head =
+        "class Router:\n    def url_path_for(self, name: str, /, **path_params):\n        pass\n";
+    let axis = api_after(&[("pkg/routing.py", base)], &[("pkg/routing.py", head)]);
+    assert_clears(&axis);
+    // A `__name` made an ordinary parameter is not a break either; a keyword one that became
+    // `__name` still is.
+    let keyword =
+        "class Router:\n    def url_path_for(self, name: str, **path_params):\n        pass\n";
+    let axis = api_after(&[("pkg/routing.py", keyword)], &[("pkg/routing.py", base)]);
+    assert_fails(&axis, &["`Router.url_path_for`"]);
+
+    // starlette #2815: a class attribute became an `__init__` parameter stored on `self`.
+    let base = "class MultiPartParser:\n    max_file_size = 1024\n    max_part_size = 1024\n\n    def __init__(self, headers):\n        self.headers = headers\n";
+    let head = "class MultiPartParser:\n    max_file_size = 1024\n\n    def __init__(self, headers, *, max_part_size: int = 1024):\n        self.headers = headers\n        self.max_part_size = max_part_size\n";
+    let axis = api_after(
+        &[("pkg/formparsers.py", base)],
+        &[("pkg/formparsers.py", head)],
+    );
+    assert_clears(&axis);
+    assert!(
+        axis.detail.contains("now assigned on each instance"),
+        "{}",
+        axis.detail
+    );
+    // Gone from the class and from every method: removed.
+    let gone = head.replace("        self.max_part_size = max_part_size\n", "");
+    let axis = api_after(
+        &[("pkg/formparsers.py", base)],
+        &[("pkg/formparsers.py", &gone)],
+    );
+    assert_fails(&axis, &["`MultiPartParser.max_part_size` removed"]);
+}
+
+#[test]
 fn java_annotations_and_unexported_packages_are_not_breaks() {
     let base = "package com.acme.api;\n\npublic class Client {\n  public String getName(int id) { return \"\"; }\n  private void hide() {}\n}\n";
     let head = "package com.acme.api;\n\n@Deprecated\npublic class Client {\n  @SuppressWarnings(\"unchecked\")\n  public String getName(final @Nullable int id) { return \"x\"; }\n  private void hide(int a) {}\n}\n";

@@ -22,7 +22,7 @@ use crate::review::node::{
     Anchor, Category, Effort, Kind, NodeDraft, NodeText, Origin, Priority, ReviewNode, Scope,
     Severity, Source, Triage,
 };
-use crate::reviewers::model::context::hidden::is_invisible;
+use crate::reviewers::hidden::is_invisible;
 
 /// The reviewer's name, as the board and the report show it.
 pub const REVIEWER: &str = "injection scan";

@@ -2,7 +2,6 @@
 //! answers to effects. And the one refresh of what derives from the board.
 
 use crate::review::board::Applied as BoardApplied;
-use crate::review::derived;
 use crate::review::events::EventKind;
 use crate::space::state::Ladder;
 use crate::ui::action::{Command, Report};
@@ -118,21 +117,6 @@ pub(super) fn apply(state: &mut AppState, report: Report) -> Vec<Effect> {
 /// Recomputes what derives from the board and the verdict (`AppState::refresh`).
 pub fn refresh(state: &mut AppState) {
     state.refresh();
-}
-
-/// The verdict alone, for a change that leaves the problems and disagreements as they are.
-pub(crate) fn refresh_verdict(state: &mut AppState) {
-    if state.board.nodes.is_empty() && state.board.reviewers.is_empty() {
-        state.verdict = None;
-        return;
-    }
-    let context = derived::Context {
-        axes: state.axes.clone(),
-        reviewers: state.board.reviewer_runs(),
-        deterministic_only: state.deterministic_only,
-        model_verdict: None,
-    };
-    state.verdict = Some(derived::verdict(&state.board.nodes, context));
 }
 
 fn apply_event(state: &mut AppState, event: crate::review::events::ReviewEvent) -> Vec<Effect> {

@@ -8,7 +8,7 @@ use crate::ui::keymap::Context;
 use crate::ui::state::{AppState, InputPurpose, MessageKind, Overlay};
 
 use super::component::Component;
-use super::panes::scroll_overlay;
+use super::scroll::scroll_overlay;
 use super::{Effect, info, message};
 
 /// The approval gate: its keys stay on screen; what is above them scrolls.
@@ -197,7 +197,7 @@ fn gate_fix(state: &mut AppState) -> Vec<Effect> {
     let which = if state.marked.is_empty() {
         format!(
             "{} (nothing is marked: every counted finding)",
-            crate::ui::view::findings::plural(chosen.len(), "finding")
+            crate::ui::text::plural(chosen.len(), "finding")
         )
     } else {
         format!("the {} marked", chosen.len())

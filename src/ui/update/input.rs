@@ -5,9 +5,9 @@ use crate::review::status::Change;
 use crate::ui::action::Action;
 use crate::ui::rows;
 use crate::ui::state::{AppState, InputPurpose, MessageKind, Overlay, generated_comment};
-use crate::ui::triage;
 
 use super::selection::move_on;
+use super::triage;
 use super::{Effect, info, message};
 
 /// Typing, submitting or cancelling the top text box; the editor's text coming back.
@@ -50,7 +50,7 @@ pub(super) fn typed(state: &mut AppState, action: Action) -> Vec<Effect> {
             Ok(text) if text.trim().is_empty() => {
                 let text = format!(
                     "the editor left {} empty: the comment is unchanged",
-                    triage::label(state, &node_id)
+                    state.label(&node_id)
                 );
                 message(state, MessageKind::Warn, text);
             }
@@ -117,7 +117,7 @@ pub(super) fn save_comment(state: &mut AppState, node_id: String, text: String) 
             state.comments.remove(&node_id);
         }
     }
-    let name = triage::label(state, &node_id);
+    let name = state.label(&node_id);
     info(state, format!("{name}: comment saved"));
     vec![Effect::SaveComment { node_id, text }]
 }

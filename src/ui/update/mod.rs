@@ -2,18 +2,22 @@
 //! clock (the loop stamps `state.now`), no terminal. What needs the world — persisting a status,
 //! writing a patch, publishing — comes back as an `Effect` for the engine to carry out.
 //!
-//! A command goes to the component on top (`component::top`: an overlay, or the panes), which
+//! A command goes to the component on top (`dispatch::top`: an overlay, or the panes), which
 //! handles it or hands it on to the panes below; each component also says which of its
 //! commands can run now (`Component::available`), which the hint bar and help show. Text typed
 //! into a box goes to `input`, the mouse to `panes`, the engine's reports to `engine`.
 
 mod component;
 mod diff;
+mod dispatch;
 mod engine;
 mod gate;
 mod input;
 mod panes;
+mod record;
+mod scroll;
 mod selection;
+mod triage;
 mod triage_keys;
 
 use crate::review::Level;
@@ -23,11 +27,10 @@ use crate::ui::action::{Action, Command};
 use crate::ui::keymap::Context;
 use crate::ui::state::{AppState, MessageKind, Overlay, RowKey};
 
-pub use component::{CommandInfo, Component, for_context, top};
+pub use component::{CommandInfo, Component};
+pub use dispatch::{for_context, top};
 pub use engine::refresh;
-pub(crate) use engine::refresh_verdict;
 pub use panes::reviewer_order;
-pub(crate) use selection::reveal;
 #[cfg(test)]
 pub(crate) use triage_keys::group_targets;
 
@@ -72,7 +75,7 @@ pub enum Effect {
 }
 
 pub fn update(state: &mut AppState, action: Action) -> Vec<Effect> {
-    crate::ui::log::record(state, &action);
+    record::record(state, &action);
     // The second press of the whole run's stop must come next: any other key disarms it.
     let command = matches!(action, Action::Command(_));
     if command && action != Action::Command(Command::StopRun) {
@@ -83,7 +86,7 @@ pub fn update(state: &mut AppState, action: Action) -> Vec<Effect> {
         state.auto_selected = None;
     }
     let effects = transition(state, action);
-    crate::ui::log::record_effects(state, &effects);
+    record::record_effects(state, &effects);
     effects
 }
 
@@ -120,7 +123,7 @@ fn moves_only(action: &Action) -> bool {
 
 fn dispatch(state: &mut AppState, action: Action) -> Vec<Effect> {
     match action {
-        Action::Command(command) => component::run(state, command),
+        Action::Command(command) => dispatch::run(state, command),
         Action::UnknownKey(key) => {
             message(
                 state,

@@ -1,5 +1,5 @@
 //! The panes (findings, detail, reviewers, disagreements): the commands of the main screen,
-//! movement and focus, and the mouse. Also the plain scrolling overlays (help, patch, log).
+//! movement and focus, and the mouse.
 
 use ratatui::layout::Position;
 
@@ -11,12 +11,12 @@ use crate::ui::command::Command;
 use crate::ui::keymap::Context;
 use crate::ui::rows::{self, Row};
 use crate::ui::state::{AppState, InputPurpose, MessageKind, Overlay, Pane, RowKey, TerminalJob};
-use crate::ui::triage;
 
 use super::component::Component;
 use super::diff::{Place, diff_view, open_diff, open_in_editor, place, set_diff_view};
 use super::gate::open_gate;
 use super::selection::{jump_finding, move_on, reveal};
+use super::triage;
 use super::triage_keys::{act_on_group, group_targets, stop_reviewer, stop_run};
 use super::{Effect, info, message, with_selected};
 
@@ -149,11 +149,8 @@ fn main_command(state: &mut AppState, command: Command) -> Vec<Effect> {
                     // Open again from consensus-ready: take the person's confirmation back.
                     triage::change(state, &id, Change::Withdraw)
                 } else {
-                    let text = format!(
-                        "{} is {}: nothing to reopen",
-                        triage::label(state, &id),
-                        node.status
-                    );
+                    let text =
+                        format!("{} is {}: nothing to reopen", state.label(&id), node.status);
                     message(state, MessageKind::Warn, text);
                     Vec::new()
                 }
@@ -164,7 +161,7 @@ fn main_command(state: &mut AppState, command: Command) -> Vec<Effect> {
                 if let Some(node) = state.node(&id).filter(|n| !n.status.is_active()) {
                     let text = format!(
                         "{} is already {}: {} reopens it",
-                        triage::label(state, &id),
+                        state.label(&id),
                         node.status,
                         state.key(Context::Main, Command::Reopen)
                     );
@@ -345,58 +342,6 @@ fn main_command(state: &mut AppState, command: Command) -> Vec<Effect> {
         | Command::PublishCancel => {}
     }
     Vec::new()
-}
-
-/// An overlay that only scrolls (help, the patch, the event log): movement scrolls it, the
-/// rest goes to the panes (any other key closes it: `Keymap::translate_key`).
-pub(super) struct Scroller(pub Context);
-
-impl Component for Scroller {
-    fn context(&self) -> Context {
-        self.0
-    }
-
-    fn available(&self, _: &AppState, _: Command) -> bool {
-        true
-    }
-
-    fn update(&self, state: &mut AppState, command: Command) -> Option<Vec<Effect>> {
-        scroll_overlay(state, command)
-    }
-}
-
-/// Movement in an overlay that scrolls (help, patch, log, preview, gate); `None` for any other
-/// command.
-pub(super) fn scroll_overlay(state: &mut AppState, command: Command) -> Option<Vec<Effect>> {
-    let max = state.layout.overlay_scroll_max;
-    if command == Command::Bottom
-        && let Some(Overlay::Log { scroll }) = state.overlays.last_mut()
-    {
-        // The log's end, wherever it is by the next frame: it follows new lines.
-        *scroll = u16::MAX;
-        return Some(Vec::new());
-    }
-    match state.overlays.last_mut()? {
-        Overlay::Help { scroll }
-        | Overlay::Patch { scroll }
-        | Overlay::Log { scroll }
-        | Overlay::Preview { scroll, .. }
-        | Overlay::Gate { scroll, .. } => {
-            let delta: i16 = match command {
-                Command::MoveDown => 1,
-                Command::MoveUp => -1,
-                Command::PageDown => 10,
-                Command::PageUp => -10,
-                Command::Top => i16::MIN,
-                Command::Bottom => i16::MAX,
-                _ => return None,
-            };
-            // From where it is drawn: a scroll past the end (following the end) is at `max`.
-            *scroll = (*scroll).min(max).saturating_add_signed(delta).min(max);
-            Some(Vec::new())
-        }
-        _ => None,
-    }
 }
 
 pub(super) fn page(state: &AppState) -> usize {

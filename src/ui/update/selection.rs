@@ -54,7 +54,7 @@ pub(super) fn reconcile_selection(state: &mut AppState) {
                 .and_then(|key| rows::position(&visible, key))
         }
     };
-    let height = crate::ui::view::findings::list_height(state.layout.findings);
+    let height = crate::ui::rows::list_height(state.layout.findings);
     // A taller terminal (after a resize) shows rows from the top again rather than keeping
     // the small screen's offset with empty lines below the last row.
     state.findings_offset = state

@@ -1,6 +1,7 @@
 //! The triage commands that need more than one finding's status change: a range or a cohort
 //! at once, and stopping the running review.
 
+use super::triage;
 use crate::review::Role;
 use crate::review::node::Actor;
 use crate::review::status::Change;
@@ -8,7 +9,6 @@ use crate::ui::command::Command;
 use crate::ui::keymap::Context;
 use crate::ui::rows::{self, Row, Unfold};
 use crate::ui::state::{AppState, InputPurpose, MessageKind, Overlay, Pane, RowKey};
-use crate::ui::triage;
 
 use super::{Effect, info, message};
 

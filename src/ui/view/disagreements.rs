@@ -66,7 +66,7 @@ pub fn draw(
             format!(
                 "{} {} {}",
                 n.priority,
-                super::findings::kind_label(n.kind),
+                crate::ui::text::kind_label(n.kind),
                 n.origin.reviewer
             )
         };

@@ -6,12 +6,14 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Paragraph};
 
-use super::{ViewContext, pad, percent, truncate};
-use crate::review::node::{Kind, Status};
+use super::{ViewContext, pad, percent, plural, truncate};
+use crate::review::node::Status;
 use crate::ui::command::Command;
 use crate::ui::keymap::Context;
+use crate::ui::rows::header_rows;
 use crate::ui::rows::{self, Row};
 use crate::ui::state::{AppState, Pane, RowKey};
+use crate::ui::text::kind_label;
 
 /// The diff's files, one a line with their added and removed line counts, as many as fit
 /// below the loading line.
@@ -191,17 +193,6 @@ pub fn draw(
     }
     frame.render_widget(Paragraph::new(lines), inner);
     drawn
-}
-
-/// Whether the list has room for its column header: above a few rows it always does.
-pub(crate) fn header_rows(inner_height: u16) -> u16 {
-    u16::from(inner_height >= 4)
-}
-
-/// How many findings rows the list shows in a pane of `area` (borders and header off).
-pub(crate) fn list_height(area: Rect) -> usize {
-    let inner = area.height.saturating_sub(2);
-    (inner - header_rows(inner)) as usize
 }
 
 /// The column header, laid out like a top-level finding row, so each name sits over its
@@ -447,23 +438,5 @@ impl Columns {
                 StatusColumn::Glyph => 2,
                 StatusColumn::Hidden => 0,
             }
-    }
-}
-
-pub(crate) fn kind_label(kind: Kind) -> &'static str {
-    match kind {
-        Kind::Bug => "bug",
-        Kind::Suggestion => "sugg",
-        Kind::Recommendation => "rec",
-        Kind::Question => "quest",
-        Kind::Ticket => "ticket",
-    }
-}
-
-pub(crate) fn plural(n: usize, word: &str) -> String {
-    if n == 1 {
-        format!("1 {word}")
-    } else {
-        format!("{n} {word}s")
     }
 }

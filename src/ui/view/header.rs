@@ -201,7 +201,7 @@ fn so_far(state: &AppState) -> String {
             .collect();
         parts.push(format!(
             "{} so far: {}",
-            super::findings::plural(active.len(), "finding"),
+            super::plural(active.len(), "finding"),
             by_priority.join(" · ")
         ));
     }

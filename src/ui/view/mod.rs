@@ -14,10 +14,10 @@ mod status;
 
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
-use ratatui::text::Span;
 use ratatui::widgets::{Block, Paragraph, Scrollbar, ScrollbarOrientation, ScrollbarState};
 
 use crate::ui::highlight::Highlighter;
+pub(crate) use crate::ui::text::{pad, plural, shown, truncate, width};
 
 use crate::ui::keymap::Keymap;
 use crate::ui::state::{AppState, ScreenLayout};
@@ -133,48 +133,6 @@ pub(crate) fn scrolled(
         frame.render_stateful_widget(bar, column, &mut position);
     }
     max
-}
-
-/// The display width of a string.
-pub(crate) fn width(text: &str) -> usize {
-    Span::raw(text).width()
-}
-
-/// Untrusted text (a path, a title, a reviewer's note) as it may be drawn: control and
-/// direction characters shown escaped (`crate::printable`), so it keeps its one line.
-pub(crate) fn shown(text: &str) -> String {
-    crate::printable::line(text).into_owned()
-}
-
-/// `text` cut to `max` columns, with `…` when cut. Escaped first: everything cut to fit is
-/// drawn, and most of it comes from the PR or a reviewer.
-pub(crate) fn truncate(text: &str, max: usize) -> String {
-    let text = &*crate::printable::line(text);
-    if width(text) <= max {
-        return text.to_string();
-    }
-    if max == 0 {
-        return String::new();
-    }
-    let mut out = String::new();
-    let mut used = 0;
-    for c in text.chars() {
-        let w = width(c.encode_utf8(&mut [0; 4]));
-        if used + w > max - 1 {
-            break;
-        }
-        out.push(c);
-        used += w;
-    }
-    out.push('…');
-    out
-}
-
-/// `text` padded (or cut) to exactly `columns`.
-pub(crate) fn pad(text: &str, columns: usize) -> String {
-    let cut = truncate(text, columns);
-    let fill = columns.saturating_sub(width(&cut));
-    format!("{cut}{}", " ".repeat(fill))
 }
 
 /// A rectangle of `width`×`height` centred in `area` (clamped to it).

@@ -228,7 +228,7 @@ fn gate(
                 lines.push(Line::from(Span::styled(
                     format!(
                         "… {} more: {} shows them",
-                        super::findings::plural(verdict.reasons.len() - 1, "reason"),
+                        super::plural(verdict.reasons.len() - 1, "reason"),
                         cx.keymap.key(Context::Gate, Command::GateDetails)
                     ),
                     theme.muted,
@@ -596,10 +596,7 @@ fn text_box(
     let (title, hint, height) = match &input.purpose {
         InputPurpose::Dismiss { node_ids } => (
             if node_ids.len() == 1 {
-                format!(
-                    " Dismiss {} — why? (required) ",
-                    crate::ui::triage::label(state, &node_ids[0])
-                )
+                format!(" Dismiss {} — why? (required) ", state.label(&node_ids[0]))
             } else {
                 format!(" Dismiss {} findings — why? (required) ", node_ids.len())
             },
@@ -607,10 +604,7 @@ fn text_box(
             7,
         ),
         InputPurpose::EditComment { node_id } => (
-            format!(
-                " Comment to post for {} ",
-                crate::ui::triage::label(state, node_id)
-            ),
+            format!(" Comment to post for {} ", state.label(node_id)),
             "ctrl-s save · ctrl-e $EDITOR · esc cancel · empty restores the generated text",
             area.height.saturating_sub(4).clamp(8, 24),
         ),

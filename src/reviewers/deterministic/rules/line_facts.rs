@@ -4,16 +4,19 @@
 
 use std::path::Path;
 
-use crate::diff::{CodeLexer, FileDiff, Hunk, Line, LineKind, TestTracker, code_mask, test_lines};
+use crate::diff::{
+    CodeLexer, FileDiff, Hunk, Line, LineKind, LineStart, TestTracker, code_lines, test_lines,
+};
 
 /// Head files larger than this are read hunk by hunk: knowing a comment's extent is not worth
 /// reading a huge (likely generated) file.
 const MAX_HEAD_BYTES: u64 = 2 * 1024 * 1024;
 
-/// Per line of the head file: is it test code, does it hold code.
+/// Per line of the head file: is it test code, does it hold code, where did the lexer stand
+/// when it began.
 struct Head {
     test: Vec<bool>,
-    code: Vec<bool>,
+    code: Vec<(bool, LineStart)>,
 }
 
 /// One file's line facts, read in diff order.
@@ -30,6 +33,9 @@ pub(super) struct LineFacts {
 pub(super) struct Facts {
     pub in_test: bool,
     pub has_code: bool,
+    /// Where the lexer stood when the line began (inside a string that opened above, or in
+    /// code): what [`CodeLexer::string_spans`] needs to say which parts are string contents.
+    pub start: LineStart,
 }
 
 impl LineFacts {
@@ -51,35 +57,43 @@ impl LineFacts {
 
     /// Reads the next line of the hunk (every line, context too, in order).
     pub fn next(&mut self, line: &Line) -> Facts {
-        let (in_test, has_code) = match line.kind {
+        let (in_test, has_code, start) = match line.kind {
             LineKind::Context => {
                 self.tests.observe(&line.text);
+                let start = self.new_side.start();
                 let code = self.new_side.line(&line.text).has_code;
                 self.old_side.line(&line.text);
-                (false, code)
+                (false, code, start)
             }
             LineKind::Added => {
                 let test = self.tests.observe(&line.text);
+                let start = self.new_side.start();
                 let code = self.new_side.line(&line.text).has_code;
-                (test, code)
+                (test, code, start)
             }
             LineKind::Removed => {
+                let start = self.old_side.start();
                 let code = self.old_side.line(&line.text).has_code;
-                (self.tests.by_path(), code)
+                (self.tests.by_path(), code, start)
             }
         };
         // The head file knows better for the new side.
         if line.kind == LineKind::Added
             && let (Some(head), Some(n)) = (&self.head, line.new_line)
-            && let (Some(&test), Some(&code)) =
+            && let (Some(&test), Some(&(code, start))) =
                 (head.test.get(n as usize - 1), head.code.get(n as usize - 1))
         {
             return Facts {
                 in_test: test,
                 has_code: code,
+                start,
             };
         }
-        Facts { in_test, has_code }
+        Facts {
+            in_test,
+            has_code,
+            start,
+        }
     }
 }
 
@@ -110,6 +124,6 @@ fn read_head(file: &FileDiff, root: &Path) -> Option<Head> {
     }
     Some(Head {
         test: test_lines(&file.path, file.language, &text),
-        code: code_mask(&text, file.language),
+        code: code_lines(&text, file.language),
     })
 }

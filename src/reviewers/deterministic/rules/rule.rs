@@ -118,6 +118,9 @@ pub(crate) struct LineLogic {
     /// Read lines that hold only comments or docstrings (JSDoc `@example` blocks, Python
     /// docstrings, Rust doc comments); off for every rule about code.
     pub comments: bool,
+    /// Fire on a match that starts inside a string literal; off for a rule about a code
+    /// construct, which a string only quotes.
+    pub strings: bool,
 }
 
 #[derive(Debug, Clone, Default)]
@@ -235,6 +238,7 @@ impl Rule {
                     skip_tests: spec.skip_tests,
                     moved_ok: spec.moved_ok.unwrap_or(true),
                     comments: spec.comments,
+                    strings: spec.strings,
                 })
             }
             (None, Some(name)) => {
@@ -245,6 +249,7 @@ impl Rule {
                     ("join_next", spec.join_next),
                     ("moved_ok", spec.moved_ok.is_some()),
                     ("comments", spec.comments),
+                    ("strings", !spec.strings),
                     ("side", spec.side.is_some()),
                     ("forbid", !spec.forbid.into_vec().is_empty()),
                 ];

@@ -12,7 +12,7 @@ use super::finding::{Location, node};
 use super::line_facts::LineFacts;
 use super::rule::{LineLogic, Logic};
 use super::spec::ContextScope;
-use crate::diff::{Diff, FileDiff, Hunk, Language, Line, LineKind, Side};
+use crate::diff::{CodeLexer, Diff, FileDiff, Hunk, Language, Line, LineKind, LineStart, Side};
 use crate::review::fingerprint::normalize_code;
 use crate::review::node::{Category, ReviewNode};
 
@@ -294,6 +294,7 @@ impl<'a> Scan<'a> {
                         line,
                         next,
                         side,
+                        start: here_facts.start,
                     };
                     if !self.fires(logic, &here, &file_text, &hunk_text) {
                         continue;
@@ -337,7 +338,16 @@ impl<'a> Scan<'a> {
             None => line,
         };
         // A joined rule must match starting on this line, or the next line would report it too.
-        let Some(found) = logic.pattern.find(text) else {
+        let found = if logic.strings {
+            logic.pattern.find(text)
+        } else {
+            let quoted = CodeLexer::string_spans(here.file.language, here.start, line);
+            logic
+                .pattern
+                .find_iter(text)
+                .find(|m| !quoted.iter().any(|span| span.contains(&m.start())))
+        };
+        let Some(found) = found else {
             return false;
         };
         if here.next.is_some() && found.start() >= line.len() {
@@ -422,6 +432,8 @@ struct LineAt<'a> {
     line: &'a Line,
     next: Option<&'a Line>,
     side: Side,
+    /// Where the lexer stood when the line began (see [`CodeLexer::string_spans`]).
+    start: LineStart,
 }
 
 /// The line and the lines of its side directly above it in the hunk, up to a blank line: the

@@ -50,6 +50,12 @@ pub(crate) struct RuleSpec {
     /// line that holds no code is not read.
     #[serde(default)]
     pub comments: bool,
+    /// `strings = false`: a rule about a code construct (`todo!()`, `console.log(`) does not
+    /// fire where the match starts inside a string literal, which only quotes the code (a
+    /// build probe, a test fixture, a template). On by default: what a string holds (a URL, a
+    /// query, a command) is what many rules are about.
+    #[serde(default = "enabled_by_default")]
+    pub strings: bool,
     pub side: Option<Side>,
     pub kind: Kind,
     pub priority: Priority,

@@ -9,7 +9,7 @@ use git2::{ObjectType, Repository};
 use crate::config::{REPO_FILE, repo_layer_at};
 
 use super::ContextError;
-use super::hidden::strip_hidden;
+use crate::reviewers::hidden::strip_hidden;
 
 /// Files read at the root of the base tree.
 pub const ROOT_FILES: [&str; 2] = ["CLAUDE.md", "AGENTS.md"];

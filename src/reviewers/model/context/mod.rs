@@ -7,7 +7,6 @@
 
 pub mod diff_text;
 pub mod guidance;
-pub mod hidden;
 pub mod split;
 pub mod untrusted;
 

@@ -8,7 +8,7 @@ use regex::Regex;
 
 use crate::pr::forge::{PrHistory, PullRequest};
 
-use super::hidden::{is_invisible, strip_hidden};
+use crate::reviewers::hidden::{is_invisible, strip_hidden};
 
 /// What the model is told, on the system side, about every block this module writes.
 pub const UNTRUSTED_DATA_RULE: &str = "\

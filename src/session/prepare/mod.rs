@@ -1,6 +1,11 @@
 //! Preparing a review: resolve the reference, read the PR from its forge, open its review space
 //! (mirror, worktree at the head, state), compute the diff and check eligibility. The headless
-//! report and the cockpit both start here, so the same PR always lands in the same space.
+//! report and the cockpit both start here, so the same PR always lands in the same space. When
+//! the forge cannot be reached, [`offline`] reopens the space's stored round instead.
+
+mod offline;
+
+pub use offline::{Offline, OfflineError};
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -179,7 +184,7 @@ pub enum PrepareError {
     NothingToReview(String),
     /// GitHub could not be reached and there is no stored round to show instead.
     #[error(transparent)]
-    Offline(#[from] crate::session::offline::OfflineError),
+    Offline(#[from] offline::OfflineError),
     #[error("{0}")]
     Other(String),
 }
@@ -218,7 +223,7 @@ pub struct Prepared {
     pub github: GithubSettings,
     /// Set when GitHub could not be reached and the space's stored round was opened instead:
     /// no round runs and nothing is published from it.
-    pub offline: Option<crate::session::offline::Offline>,
+    pub offline: Option<offline::Offline>,
 }
 
 impl Prepared {
@@ -269,7 +274,7 @@ pub async fn prepare(reference: PrRef, options: &PrepareOptions) -> Result<Prepa
                 Err(error) if error.is_unreachable() => {
                     let key = SpaceKey::hosted(hosted.clone())
                         .map_err(|e| PrepareError::Other(e.to_string()))?;
-                    return crate::session::offline::reopen(
+                    return offline::reopen(
                         reference.clone(),
                         root,
                         key,

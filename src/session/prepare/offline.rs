@@ -8,9 +8,9 @@ use std::path::PathBuf;
 
 use thiserror::Error;
 
+use super::{GithubSettings, PrepareError, Prepared, blocking, diff_in_mirror};
 use crate::pr::forge::{BranchTip, ForgeError, PrHistory, PrState, PullRequest};
 use crate::pr::reference::PrRef;
-use crate::session::prepare::{GithubSettings, PrepareError, Prepared, blocking, diff_in_mirror};
 use crate::space::{Space, SpaceKey};
 
 /// What an offline reopen showed: the stored round, with when it was reviewed.
@@ -141,7 +141,7 @@ pub(crate) async fn reopen(
     let diff = blocking(move || {
         diff_in_mirror(
             &mirror,
-            &mirror.join(crate::session::prepare::DIFF_CACHE),
+            &mirror.join(super::DIFF_CACHE),
             &base_sha,
             &head_sha,
         )

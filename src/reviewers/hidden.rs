@@ -1,6 +1,7 @@
 //! Text a person reading the PR on the forge does not see, removed before a model reads it:
 //! HTML comments (`<!-- … -->`, hidden by Markdown renderers) and invisible or direction-changing
-//! Unicode. Such text is where an injected instruction hides from the human reviewer.
+//! Unicode. Such text is where an injected instruction hides from the human reviewer. Both the
+//! prompt-injection scan (`deterministic`) and the context a model reads (`model`) ask it.
 
 use std::collections::BTreeSet;
 use std::sync::LazyLock;

@@ -6,23 +6,11 @@
 
 use crate::review::node::{Actor, ReviewNode, Status};
 use crate::review::status::{self, Change};
-use crate::ui::state::{AppState, MessageKind, RowKey};
-use crate::ui::update::{Effect, refresh, refresh_verdict};
+use crate::ui::state::{AppState, MessageKind, RowKey, Step, Undoable};
 
-/// One change to one finding, and the change that takes it back.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Step {
-    pub node_id: String,
-    pub done: Change,
-    pub undo: Change,
-}
-
-/// What one key did: one finding's change, or a range's or a cohort's (`u` takes the whole
-/// of it back at once, as it was made at once).
-#[derive(Debug, Clone, PartialEq)]
-pub struct Undoable {
-    pub steps: Vec<Step>,
-}
+use super::Effect;
+use super::engine::refresh;
+use super::selection::reveal;
 
 /// Where a change comes from: a new decision clears what could be redone.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -30,14 +18,6 @@ enum Origin {
     New,
     Undo,
     Redo,
-}
-
-/// A finding's title for messages, cut to a readable length (ids are for machines).
-pub fn label(state: &AppState, id: &str) -> String {
-    match state.node(id) {
-        Some(node) => format!("“{}”", crate::ui::view::truncate(&node.text.title, 40)),
-        None => id.to_string(),
-    }
 }
 
 /// Changes a node's status as the person, through the status service, and remembers how to
@@ -83,7 +63,7 @@ fn apply_all(
         let mut text = format!(
             "{prefix}{} {}",
             verb(change),
-            crate::ui::view::findings::plural(effects.len(), "finding")
+            crate::ui::text::plural(effects.len(), "finding")
         );
         if unchanged > 0 {
             text.push_str(&format!(" ({unchanged} unchanged: already so, or refused)"));
@@ -112,7 +92,7 @@ fn apply(
 ) -> (Option<Step>, Option<Effect>) {
     let actor = Actor::Person(state.person.clone());
     let at = state.now.clone();
-    let name = label(state, id);
+    let name = state.label(id);
     let Some(node) = state.node_mut(id) else {
         return (None, None);
     };
@@ -146,7 +126,7 @@ fn apply(
             // status service changes nothing else they read: a confirmation leaves them as
             // they are, and recomputing them would cost a keypress tens of milliseconds.
             if node.status.is_active() == before.status.is_active() {
-                refresh_verdict(state);
+                state.refresh_verdict();
             } else {
                 refresh(state);
             }
@@ -252,7 +232,7 @@ pub fn redo(state: &mut AppState) -> Vec<Effect> {
 }
 
 fn show(state: &mut AppState, id: &str) {
-    crate::ui::update::reveal(state, id);
+    reveal(state, id);
     state.selected = Some(RowKey::Node(id.to_string()));
     state.detail_scroll = 0;
 }

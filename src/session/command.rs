@@ -1,0 +1,34 @@
+//! What a client asks of a session: the one vocabulary the cockpit, the headless flow and the
+//! decision journal (which replays a person's decisions as commands) share.
+
+use crate::review::level::Level;
+use crate::review::status::Change;
+
+/// What a client asks of a session.
+#[derive(Debug, Clone)]
+pub enum Command {
+    /// Review the head (again): a new round, shown live.
+    RunRound,
+    /// A person's triage decision on a finding, through the status service.
+    Apply { node_id: String, change: Change },
+    /// The person's text for a finding's comment (`None`: back to the generated text).
+    EditComment {
+        node_id: String,
+        text: Option<String>,
+    },
+    /// The level the person reads the round at.
+    SetLevel(Level),
+    /// Work out what publishing would post; answered with `SessionEvent::Preview`.
+    Preview,
+    /// Publish exactly the last preview.
+    Publish,
+    /// The gate's fix for these findings (every blocking one when empty).
+    WritePatch { node_ids: Vec<String> },
+    /// Stop the running round's model reviewers and passes.
+    Cancel,
+    /// Stop one model reviewer of the running round; the others go on.
+    StopReviewer(String),
+    /// The cohorts of the round on screen (a reopened space): answered with
+    /// `SessionEvent::Cohorts`.
+    Cohorts,
+}
