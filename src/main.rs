@@ -8,6 +8,7 @@ use anyhow::Context;
 use review_tui::cli::{Cli, Command, ConfigAction, ReportFormat, VerdictFormat};
 use review_tui::config::Config;
 use review_tui::exit::Exit;
+use review_tui::pr::connect::Notices;
 use review_tui::pr::reference;
 use review_tui::publish::{PublishError, PublishOptions, Publishing, Rerun, Selection};
 use review_tui::report::sarif::to_sarif;
@@ -15,7 +16,7 @@ use review_tui::report::{evaluate, headless, review, verdict_text};
 use review_tui::review::decide;
 use review_tui::reviewers::deterministic::rules::Catalog;
 use review_tui::reviewers::redact::outbound;
-use review_tui::session::prepare::{GithubSettings, PrepareError, PrepareOptions, prepare};
+use review_tui::session::prepare::{PrepareError, PrepareOptions, prepare};
 use review_tui::session::round::{self, ModelSetup, ReviewOptions};
 use review_tui::session::{Session, SessionSetup};
 
@@ -468,18 +469,17 @@ impl Signals {
     }
 }
 
-/// Where the space lives and how GitHub is called (`[github]` in the user's config: the
-/// repository's layer is only known once the PR has been read).
+/// Where the space lives and how the forges are reached (each forge's section of the user's
+/// config, e.g. `[github]`: the repository's layer is only known once the PR has been read).
 fn prepare_options(cli: &Cli, user: &Config) -> anyhow::Result<PrepareOptions> {
+    let mut connection = review_tui::pr::registry::connection(user)?;
+    connection.api_url = cli.api_url.clone();
+    // A slow or retried forge call is said on stderr while it lasts. The cockpit takes these
+    // away once it owns the screen.
+    connection.notices = Some(Notices::new(|notice: String| say(notice)));
     Ok(PrepareOptions {
         data_dir: cli.data_dir.clone(),
-        api_url: cli.api_url.clone(),
-        github: GithubSettings {
-            // A slow or retried GitHub call is said on stderr while it lasts. The cockpit
-            // takes these away once it owns the screen.
-            notices: Some(review_tui::pr::github::Notices::new(say)),
-            ..GithubSettings::from_layer(&user.github)?.with_env()
-        },
+        connection,
         ..PrepareOptions::default()
     })
 }
@@ -807,7 +807,7 @@ fn cockpit_command(cli: &Cli, pr: &str, runtime: &tokio::runtime::Runtime) -> an
     )?;
     let (progress, notices) = screen.progress();
     options.progress = Some(progress);
-    options.github.notices = Some(notices);
+    options.connection.notices = Some(notices);
     // Prepared on the runtime's workers, not inside the screen's loop: what it does between
     // two awaits (redacting the PR's title compiles the secret rules on first use) would hold
     // every frame, the first one with the PR's title too.
@@ -826,7 +826,7 @@ fn cockpit_command(cli: &Cli, pr: &str, runtime: &tokio::runtime::Runtime) -> an
             return Ok(Exit::Aborted);
         }
     };
-    prepared.github.notices = None;
+    prepared.connection.notices = None;
     if let Some(offline) = &prepared.offline {
         let banner = format!(
             "{} (GitHub could not be reached: {})",
