@@ -8,6 +8,7 @@ use anyhow::Context;
 use review_tui::cli::{Cli, Command, ConfigAction, ReportFormat, VerdictFormat};
 use review_tui::config::Config;
 use review_tui::exit::Exit;
+use review_tui::pr::connect::Notices;
 use review_tui::pr::reference;
 use review_tui::publish::{PublishError, PublishOptions, Publishing, Rerun, Selection};
 use review_tui::report::sarif::to_sarif;
@@ -15,7 +16,7 @@ use review_tui::report::{evaluate, headless, review, verdict_text};
 use review_tui::review::decide;
 use review_tui::reviewers::deterministic::rules::Catalog;
 use review_tui::reviewers::redact::outbound;
-use review_tui::session::prepare::{GithubSettings, PrepareError, PrepareOptions, prepare};
+use review_tui::session::prepare::{PrepareError, PrepareOptions, prepare};
 use review_tui::session::round::{self, ModelSetup, ReviewOptions};
 use review_tui::session::{Session, SessionSetup};
 
@@ -128,7 +129,9 @@ fn run(cli: Cli, matches: &clap::ArgMatches) -> anyhow::Result<Exit> {
         }) => return gc_command(*dry_run, max_age.as_deref(), data_dir.as_deref()),
         None => {}
     }
-    // Every flag is checked before anything is fetched, written or spent.
+    // Every flag is checked before anything is fetched, written or spent; the warm-up only
+    // compiles (nothing is written), so it may start first.
+    warm_up();
     check_flags(&cli, matches)?;
     let pr = if cli.demo {
         let root = review_tui::space::data_root(cli.data_dir.as_deref())?;
@@ -142,7 +145,6 @@ fn run(cli: Cli, matches: &clap::ArgMatches) -> anyhow::Result<Exit> {
             ),
         }
     };
-    warm_up();
     // The mirror's objects were checked as they entered it (git's index-pack on a fetch, or
     // the user's own repository linked in). By default libgit2 hashes every object again on
     // each read, a large part of a checkout's CPU; git does not either.
@@ -168,7 +170,6 @@ fn run(cli: Cli, matches: &clap::ArgMatches) -> anyhow::Result<Exit> {
 /// a typo found after a ten-minute review costs the review.
 fn check_flags(cli: &Cli, matches: &clap::ArgMatches) -> anyhow::Result<()> {
     use clap::parser::ValueSource;
-    use review_tui::reviewers::deterministic::rules::Catalog;
     use review_tui::reviewers::model::budget::{Budget, Limit};
     // A value set in the environment is named as the variable: the person never typed a flag.
     let named = |id: &str, flag: &'static str, var: &'static str| {
@@ -235,7 +236,13 @@ fn check_flags(cli: &Cli, matches: &clap::ArgMatches) -> anyhow::Result<()> {
     }
     // The user's config file: its errors name the key and line, and it names known rules.
     let user = review_tui::config::load_user()?;
-    let unknown = Catalog::builtin().with_overrides(&user).notes().to_vec();
+    // Only a config that tunes rules can name one that does not exist; the catalog is then
+    // the warm-up's (one compile per process), never compiled here again.
+    let unknown = if user.tunes_rules() {
+        builtin_catalog().with_overrides(&user).notes().to_vec()
+    } else {
+        Vec::new()
+    };
     if !unknown.is_empty() {
         anyhow::bail!(
             "{}: {} (rule ids are listed in assets/rules/*.toml; a `namespace/*` or \
@@ -462,18 +469,17 @@ impl Signals {
     }
 }
 
-/// Where the space lives and how GitHub is called (`[github]` in the user's config: the
-/// repository's layer is only known once the PR has been read).
+/// Where the space lives and how the forges are reached (each forge's section of the user's
+/// config, e.g. `[github]`: the repository's layer is only known once the PR has been read).
 fn prepare_options(cli: &Cli, user: &Config) -> anyhow::Result<PrepareOptions> {
+    let mut connection = review_tui::pr::registry::connection(user)?;
+    connection.api_url = cli.api_url.clone();
+    // A slow or retried forge call is said on stderr while it lasts. The cockpit takes these
+    // away once it owns the screen.
+    connection.notices = Some(Notices::new(|notice: String| say(notice)));
     Ok(PrepareOptions {
         data_dir: cli.data_dir.clone(),
-        api_url: cli.api_url.clone(),
-        github: GithubSettings {
-            // A slow or retried GitHub call is said on stderr while it lasts. The cockpit
-            // takes these away once it owns the screen.
-            notices: Some(review_tui::pr::github::Notices::new(say)),
-            ..GithubSettings::from_layer(&user.github)?.with_env()
-        },
+        connection,
         ..PrepareOptions::default()
     })
 }
@@ -801,18 +807,26 @@ fn cockpit_command(cli: &Cli, pr: &str, runtime: &tokio::runtime::Runtime) -> an
     )?;
     let (progress, notices) = screen.progress();
     options.progress = Some(progress);
-    options.github.notices = Some(notices);
-    let prepared = runtime.block_on(screen.show_while(&early, prepare(reference, &options)))?;
+    options.connection.notices = Some(notices);
+    // Prepared on the runtime's workers, not inside the screen's loop: what it does between
+    // two awaits (redacting the PR's title compiles the secret rules on first use) would hold
+    // every frame, the first one with the PR's title too.
+    let preparing = runtime.spawn(async move { prepare(reference, &options).await });
+    let stop_preparing = preparing.abort_handle();
+    let prepared = runtime.block_on(screen.show_while(&early, preparing))?;
     // Said on the terminal, as before the cockpit opened, whatever the preparation's outcome.
     if let Some(warning) = uncommitted.and_then(|job| job.join().ok()).flatten() {
         screen.lend(|| say(warning))?;
     }
     let mut prepared = match prepared {
-        Ok(prepared) => prepared?,
+        Ok(prepared) => prepared.context("preparing the review")??,
         // The person left before the space was ready: nothing was decided.
-        Err(_) => return Ok(Exit::Aborted),
+        Err(_) => {
+            stop_preparing.abort();
+            return Ok(Exit::Aborted);
+        }
     };
-    prepared.github.notices = None;
+    prepared.connection.notices = None;
     if let Some(offline) = &prepared.offline {
         let banner = format!(
             "{} (GitHub could not be reached: {})",

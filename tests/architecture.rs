@@ -767,3 +767,45 @@ fn the_cockpit_state_is_below_update_and_update_below_the_view() {
     }
     assert!(offenders.is_empty(), "{}", offenders.join("\n"));
 }
+
+/// Connecting to a forge is the forge's own (`ForgeKind::connect` and its settings, through
+/// `pr::registry`): preparing, publishing and the cockpit build no client, look for no token
+/// and read no forge's settings themselves, so a second forge is its folder and one registry
+/// line. The session names no forge at all.
+#[test]
+fn preparing_and_publishing_connect_through_the_registry() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let test_only = test_only_files(&src);
+    let mut offenders = Vec::new();
+    for folder in ["session", "publish", "ui", "report"] {
+        let mut files = Vec::new();
+        rust_files(&src.join(folder), &mut files);
+        for file in files {
+            let relative = file.strip_prefix(&src).unwrap();
+            if is_test_file(relative) || test_only.contains(&file) {
+                continue;
+            }
+            let code = production_code(&fs::read_to_string(&file).unwrap());
+            let mut names = vec![
+                "GithubClient",
+                "GithubForge",
+                "GithubSettings",
+                "GithubConfig",
+                "token::discover",
+            ];
+            if folder == "session" {
+                names.push("pr::github");
+            }
+            for name in names {
+                if code.contains(name) {
+                    offenders.push(format!("src/{}: names `{name}`", relative.display()));
+                }
+            }
+        }
+    }
+    assert!(
+        offenders.is_empty(),
+        "connect through `pr::registry` and `ForgeKind::connect`:\n{}",
+        offenders.join("\n")
+    );
+}

@@ -20,9 +20,11 @@ pub(super) fn read_json<T: DeserializeOwned>(path: &Path) -> io::Result<Option<T
         .map_err(io::Error::other)
 }
 
-/// Writes `value` to `path` atomically, making the directory first.
+/// Writes `value` to `path` atomically, making the directory first. Not flushed to disk: a
+/// copy a power loss tears does not parse, and every reader of these files takes that as a
+/// miss (the tag store skips the segment, a cohort report is built again).
 pub(super) fn write_json<T: Serialize>(path: &Path, value: &T) -> io::Result<()> {
     std::fs::create_dir_all(path.parent().unwrap_or(Path::new(".")))?;
     let bytes = serde_json::to_vec(value).map_err(io::Error::other)?;
-    crate::space::write_atomically(path, &bytes)
+    crate::space::replace_cache_file(path, &bytes)
 }

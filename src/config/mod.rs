@@ -408,6 +408,16 @@ fn line_of(text: &str, span: Option<std::ops::Range<usize>>) -> String {
 }
 
 impl Config {
+    /// Whether any `[rules]` setting names rules or paths: only then can laying this
+    /// configuration over the rule catalog find a selector that names nothing, so only then
+    /// is the catalog worth compiling to check it.
+    pub fn tunes_rules(&self) -> bool {
+        !(self.enabled_rules.is_empty()
+            && self.disabled_rules.is_empty()
+            && self.rule_priorities.is_empty()
+            && self.skip_paths.is_empty())
+    }
+
     /// Lays the person's own `layer` (every section) over this configuration.
     pub fn apply(&mut self, layer: Layer, origin: &str) {
         let (shared, personal) = layer.split();

@@ -1,12 +1,17 @@
 //! The forge as the rest of the engine sees it before any network call: how a person writes a
 //! reference to one of its pull requests, the one spelling of that PR (which names its review
-//! space), and which git refs hold the PR's commits. Each forge implements [`ForgeKind`] in its
-//! own folder and has one line in `pr::registry`; nothing outside that folder knows its
-//! conventions (`refs/pull/N/head`, `OWNER/REPO#N`, case-insensitive names).
+//! space), which git refs hold the PR's commits, and how to connect to it (its settings, its
+//! token, its client). Each forge implements [`ForgeKind`] in its own folder and has one line
+//! in `pr::registry`; nothing outside that folder knows its conventions (`refs/pull/N/head`,
+//! `OWNER/REPO#N`, case-insensitive names, `GH_TOKEN`, `[github]`).
 
 use std::fmt;
+use std::sync::Arc;
 
+use super::connect::{Connected, Connection, ForgeSettings, SettingError};
+use super::forge::ForgeError;
 use super::ref_error::RefError;
+use crate::config::Config;
 
 /// One pull request on a hosted forge, spelled one way: two references to the same PR give
 /// equal values (the forge normalises them when it parses), so they open one space.
@@ -73,4 +78,10 @@ pub trait ForgeKind: Sync {
     fn site(&self, host: &str) -> String;
     /// The refs that hold `pr`'s commits, whose base branch is `base_branch`.
     fn fetch_refs(&self, pr: &HostedPr, base_branch: &str) -> FetchRefs;
+    /// Its settings: its own section of the configuration, then the environment; its defaults
+    /// where neither says anything. Read once per run (`pr::registry::connection`).
+    fn settings(&self, config: &Config) -> Result<Arc<dyn ForgeSettings>, SettingError>;
+    /// Its client for `pr`, made the way `connection` says (the API address, whose token,
+    /// its settings), and which remotes git may send that token to. No call is made yet.
+    fn connect(&self, pr: &HostedPr, connection: &Connection) -> Result<Connected, ForgeError>;
 }

@@ -1,5 +1,6 @@
 //! Pull request references and the forges that serve them (GitHub REST, local git).
 
+pub mod connect;
 pub mod eligibility;
 pub mod forge;
 pub mod github;

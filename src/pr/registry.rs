@@ -1,14 +1,26 @@
 //! The forges this build knows, in the order references are offered to them. A new forge is
 //! one folder beside `github/` implementing [`ForgeKind`] and one line here.
 
+use super::connect::{Connection, SettingError};
 use super::github;
 use super::hosted::ForgeKind;
+use crate::config::Config;
 
 pub static FORGES: &[&dyn ForgeKind] = &[&github::GITHUB];
 
 /// The registered forge with this id.
 pub fn find(id: &str) -> Option<&'static dyn ForgeKind> {
     FORGES.iter().copied().find(|forge| forge.id() == id)
+}
+
+/// How this run reaches every registered forge: each one's settings, read from `config` (and
+/// the environment) once, before any PR is read.
+pub fn connection(config: &Config) -> Result<Connection, SettingError> {
+    FORGES
+        .iter()
+        .try_fold(Connection::default(), |connection, forge| {
+            Ok(connection.with_settings(forge.id(), forge.settings(config)?))
+        })
 }
 
 #[cfg(test)]
@@ -25,5 +37,26 @@ mod tests {
         assert!(!ids.contains(&"local"));
         assert!(find("github").is_some());
         assert!(find("nope").is_none());
+    }
+
+    #[test]
+    fn every_forge_reads_its_settings_once_into_the_connection() {
+        let connection = connection(&Config::default()).unwrap();
+        let github = connection.settings_of::<github::GithubSettings>("github");
+        assert_eq!(github, Some(&github::GithubSettings::default().with_env()));
+        // Another forge's type is never handed out for it.
+        assert!(connection.settings_of::<String>("github").is_none());
+
+        let mut config = Config::default();
+        config.github.max_wait = Some("later".into());
+        let err = connection_error(&config);
+        assert_eq!(
+            err,
+            "[github] max_wait \"later\" is not a duration (\"30s\", \"2m\")"
+        );
+    }
+
+    fn connection_error(config: &Config) -> String {
+        connection(config).unwrap_err().to_string()
     }
 }

@@ -37,7 +37,8 @@ pub use select::{Item, Selected, Selection};
 
 use crate::config::Config;
 use crate::diff::Diff;
-use crate::pr::forge::{Forge, NewReviewComment, ReviewEvent};
+use crate::pr::connect::{TokenChoice, UnknownForge};
+use crate::pr::forge::{Forge, ForgeError, ForgeErrorKind, NewReviewComment, ReviewEvent};
 use crate::pr::reference::PrRef;
 use crate::report::markdown::{self, CiStatus, SummaryExtras};
 use crate::review::node::Severity;
@@ -100,7 +101,7 @@ impl std::fmt::Debug for Destination {
     }
 }
 
-/// The destination of a prepared review: its GitHub PR (token discovered like `prepare`
+/// The destination of a prepared review: its PR on its forge (token discovered like `prepare`
 /// does, unless one is given) or its local space.
 pub fn destination(
     prepared: &Prepared,
@@ -114,23 +115,24 @@ pub fn destination(
     }
     match &prepared.reference {
         PrRef::Hosted(hosted) => {
-            use crate::pr::github::{GithubClient, GithubForge};
-            let crate::pr::hosted::HostedPr {
-                host,
-                owner,
-                repo,
-                number,
-                ..
-            } = hosted;
-            // The same host rule as `prepare`: an unconfigured host gets no request and no token.
-            let api = (prepared.github.apis.api_for(host, api_url.as_deref()))
-                .map_err(|e| PublishError::forge("choosing the GitHub API")(e.into()))?;
-            let token = token.or_else(|| crate::pr::token::discover().map(|(t, _)| t));
-            let client = GithubClient::new(prepared.github.config(api, token))
-                .map_err(|e| PublishError::forge("setting up the GitHub client")(e.into()))?;
-            let forge = GithubForge::new(client, owner, repo, *number)
-                .map_err(|e| PublishError::forge("naming the pull request")(e.into()))?;
-            Ok(Destination::Forge(Box::new(forge)))
+            let forge = crate::pr::registry::find(&hosted.forge).ok_or_else(|| {
+                PublishError::forge("connecting to the forge")(ForgeError::new(
+                    ForgeErrorKind::Other,
+                    UnknownForge(hosted.forge.clone()),
+                ))
+            })?;
+            // Connected as preparing was (the same host rule: an unconfigured host gets no
+            // request and no token), except that publishing always looks for a token.
+            let mut connection = prepared.connection.clone();
+            connection.api_url = api_url;
+            connection.token = match token {
+                Some(token) => TokenChoice::Given(token),
+                None => TokenChoice::Discover,
+            };
+            let connected = forge
+                .connect(hosted, &connection)
+                .map_err(PublishError::forge("connecting to the forge"))?;
+            Ok(Destination::Forge(connected.forge))
         }
         PrRef::Local { .. } => Ok(Destination::Local {
             dir: prepared.space.path().to_path_buf(),

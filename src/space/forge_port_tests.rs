@@ -3,12 +3,18 @@
 //! its PR with no forge-specific code in `space/`. A real second forge would be this `Lab` in
 //! its own folder plus one line in `pr::registry::FORGES`.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
+use crate::config::Config;
+use crate::pr::connect::{Connected, Connection, ForgeSettings, SettingError, TokenChoice};
+use crate::pr::forge::{ForgeError, ForgeErrorKind};
 use crate::pr::github::GITHUB;
 use crate::pr::hosted::{FetchRefs, ForgeKind, HostedPr};
+use crate::pr::local::{LocalForge, resolve};
 use crate::pr::ref_error::RefError;
 use crate::pr::reference::{self, PrRef};
+use crate::pr::token::Token;
 use crate::space::test_repo::{TestRepo, git};
 use crate::space::{Source, Space, SpaceKey, mirror_dir, space_dir};
 
@@ -63,6 +69,43 @@ impl ForgeKind for Lab {
             base: format!("refs/heads/{base_branch}"),
         }
     }
+
+    fn settings(&self, _: &Config) -> Result<Arc<dyn ForgeSettings>, SettingError> {
+        Ok(Arc::new(LabSettings::default()))
+    }
+
+    /// The Lab's "API" is a repository on disk (its settings say where): the merge request is
+    /// read from its `refs/merge-requests/N/head` by the local forge.
+    fn connect(&self, pr: &HostedPr, connection: &Connection) -> Result<Connected, ForgeError> {
+        let settings = connection
+            .settings_of::<LabSettings>(self.id())
+            .filter(|s| s.server.is_some())
+            .ok_or_else(|| {
+                ForgeError::new(
+                    ForgeErrorKind::Unreachable,
+                    crate::pr::connect::UnknownForge("lab (no server configured)".into()),
+                )
+            })?;
+        let server = settings.server.clone().unwrap();
+        let head = format!("refs/merge-requests/{}/head", pr.number);
+        let range = resolve(&server, Some("main"), Some(&head))?;
+        let token = match &connection.token {
+            TokenChoice::Given(token) => Some(token.clone()),
+            TokenChoice::Discover | TokenChoice::Anonymous => None,
+        };
+        let host = format!("https://{}/", pr.host);
+        Ok(Connected::new(
+            Box::new(LocalForge::new(range)),
+            token,
+            move |remote| remote.starts_with(&host),
+        ))
+    }
+}
+
+/// What the Lab's section of a configuration would say: where its server is.
+#[derive(Debug, Default)]
+struct LabSettings {
+    server: Option<PathBuf>,
 }
 
 /// The registry a build with the second forge would have.
@@ -156,4 +199,59 @@ fn the_refs_are_the_forges_a_github_style_fetch_of_the_same_remote_finds_no_head
     let err = Space::open(&root, SpaceKey::hosted(pr).unwrap(), &source).unwrap_err();
     assert!(err.to_string().contains("refs/pull/3/head"), "{err}");
     assert!(!root.join("spaces/lab/team/app/pr-3").exists());
+}
+
+/// Connecting is the forge's too: a Lab merge request is connected to and read through the
+/// same calls `prepare` and `publish` make, with the settings the registry gathered, and the
+/// token goes to git only for the Lab's own host.
+#[tokio::test]
+async fn a_forge_defined_outside_the_session_connects_with_its_own_settings() {
+    let t = TestRepo::new();
+    let (head, remote) = lab_remote(&t);
+    let PrRef::Hosted(pr) = reference::parse_with(FORGES, REFERENCE, None, None).unwrap() else {
+        panic!("not a forge's PR");
+    };
+    let lab = crate::pr::registry::find(&pr.forge);
+    assert!(lab.is_none(), "this build does not register the Lab");
+
+    // What `pr::registry::connection` does, over the registry a build with the Lab would have.
+    let config = Config::default();
+    let gathered = FORGES
+        .iter()
+        .try_fold(Connection::default(), |connection, forge| {
+            Ok::<_, SettingError>(connection.with_settings(forge.id(), forge.settings(&config)?))
+        });
+    let gathered = gathered.unwrap();
+    assert!(
+        gathered
+            .settings_of::<crate::pr::github::GithubSettings>("github")
+            .is_some()
+    );
+    // Its configuration says nothing yet: connecting says the Lab cannot be reached.
+    let err = LAB.connect(&pr, &gathered).unwrap_err();
+    assert!(err.is_unreachable(), "{err}");
+
+    let mut connection = gathered.with_settings(
+        "lab",
+        Arc::new(LabSettings {
+            server: Some(remote.clone()),
+        }),
+    );
+    connection.token = TokenChoice::Given(Token::new("lab-token").unwrap());
+    let connected = LAB.connect(&pr, &connection).unwrap();
+    let read = connected.forge.pull_request().await.unwrap();
+    assert_eq!(read.head.sha.to_string(), head);
+    assert_eq!(read.base.sha.to_string(), t.sha("main"));
+    assert!(
+        connected
+            .fetch_token("https://lab.example/team/app.git")
+            .is_some()
+    );
+    assert!(
+        connected
+            .fetch_token("https://evil.example/team/app.git")
+            .is_none()
+    );
+    // A GitHub settings value is never taken for the Lab's.
+    assert!(connection.settings_of::<LabSettings>("github").is_none());
 }

@@ -36,6 +36,25 @@ pub(crate) fn create_unique_dir(parent: &Path, prefix: &str) -> io::Result<PathB
 /// the rename itself is durable. The temp file is named `.<file name>.tmp-*`; see
 /// [`remove_temp_files`].
 pub(crate) fn atomic_write(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    replace(path, bytes, Durable::Yes)
+}
+
+/// [`atomic_write`] for a cache whose damaged file reads as a miss (a JSON document cut
+/// short or holding zeroed blocks does not parse): a reader now sees the old file or the new
+/// one, but nothing is flushed to disk, so a power loss may leave either, or a torn file.
+/// Each fsync cost a small PR's review tens of milliseconds on a busy disk, for a file whose
+/// loss only costs the next review a parse.
+pub(crate) fn replace_cache_file(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    replace(path, bytes, Durable::No)
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Durable {
+    Yes,
+    No,
+}
+
+fn replace(path: &Path, bytes: &[u8], durable: Durable) -> io::Result<()> {
     let dir = dir_of(path);
     let prefix = temp_prefix(path);
     let (temp, mut file) = loop {
@@ -48,7 +67,10 @@ pub(crate) fn atomic_write(path: &Path, bytes: &[u8]) -> io::Result<()> {
     };
     let written = file
         .write_all(bytes)
-        .and_then(|()| file.sync_all())
+        .and_then(|()| match durable {
+            Durable::Yes => file.sync_all(),
+            Durable::No => Ok(()),
+        })
         .and_then(|()| {
             drop(file);
             std::fs::rename(&temp, path)
@@ -57,7 +79,10 @@ pub(crate) fn atomic_write(path: &Path, bytes: &[u8]) -> io::Result<()> {
         let _ = std::fs::remove_file(&temp);
         return Err(e);
     }
-    sync_dir(dir)
+    match durable {
+        Durable::Yes => sync_dir(dir),
+        Durable::No => Ok(()),
+    }
 }
 
 /// Writes a file the person named on the command line (`-o FILE`). A regular file (or a new

@@ -41,6 +41,12 @@ pub fn write_atomically(path: &std::path::Path, bytes: &[u8]) -> std::io::Result
     fsutil::atomic_write(path, bytes)
 }
 
+/// Replaces a cache file whose torn copy reads as a miss, without flushing it to disk (see
+/// `fsutil::replace_cache_file`).
+pub fn replace_cache_file(path: &std::path::Path, bytes: &[u8]) -> std::io::Result<()> {
+    fsutil::replace_cache_file(path, bytes)
+}
+
 /// Writes a file named on the command line: atomically when it is a file, into it when it is a
 /// device or a FIFO (see `fsutil::write_output`).
 pub fn write_output(path: &std::path::Path, bytes: &[u8]) -> std::io::Result<()> {

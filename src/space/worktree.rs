@@ -1,17 +1,16 @@
 //! The space's worktree: a detached checkout of the head SHA that every reviewer reads.
 //!
-//! It is made with git2 rather than `git worktree add`, so local spaces need no `git` binary.
-//! libgit2 only adds a worktree *on a branch*, so creation takes three steps: point a
-//! throwaway branch at the head, add the worktree on it, detach the worktree's HEAD and delete
-//! the branch. A crash between steps leaves at worst a stale branch or an invalid worktree,
-//! both repaired by the next `ensure`. The commit stays reachable from the mirror through
+//! It is made without `git worktree add`, so local spaces need no `git` binary: the worktree is
+//! registered in the mirror by hand (see [`register`]), its HEAD naming the pin ref, then the
+//! head is checked out with libgit2 and HEAD detached. A crash between steps leaves at worst
+//! an attached or invalid worktree, both repaired by the next `ensure`. The commit stays reachable from the mirror through
 //! `refs/review-tui/worktree/<name>`, so a `git gc` in the mirror never loses what a reviewer
 //! is reading even after the PR ref moves on.
 
 use std::path::{Path, PathBuf};
 
 use git2::build::CheckoutBuilder;
-use git2::{Oid, Repository, WorktreeAddOptions, WorktreePruneOptions};
+use git2::{Oid, Repository, WorktreePruneOptions};
 use thiserror::Error;
 
 use super::mirror::Mirror;
@@ -150,8 +149,8 @@ fn create(mirror: &Mirror, name: &str, path: &Path, head: Oid) -> Result<(), Wor
             ))
             .map_err(git("prune the stale worktree"))?;
     }
-    // A process killed inside `git worktree add` can leave an admin directory that libgit2
-    // neither opens nor prunes; it is in our namespace, so clear it by hand.
+    // A process killed while registering can leave an admin directory that libgit2 neither
+    // opens nor prunes; it is in our namespace, so clear it by hand.
     let admin = repo.path().join("worktrees").join(name);
     if admin.exists() {
         std::fs::remove_dir_all(&admin).map_err(|source| WorktreeError::Io {
@@ -160,27 +159,45 @@ fn create(mirror: &Mirror, name: &str, path: &Path, head: Oid) -> Result<(), Wor
         })?;
     }
 
-    let commit = repo
-        .find_commit(head)
+    repo.find_commit(head)
         .map_err(git("find the head commit"))?;
-    let branch_name = format!("review-tui/worktree/{name}");
-    let branch = repo
-        .branch(&branch_name, &commit, true)
-        .map_err(git("make the temporary branch"))?;
-    let mut options = WorktreeAddOptions::new();
-    options.reference(Some(branch.get()));
-    let worktree = repo
-        .worktree(name, path, Some(&options))
-        .map_err(git("add the worktree"))?;
-    let checkout = Repository::open_from_worktree(&worktree).map_err(git("open the worktree"))?;
-    checkout
-        .set_head_detached(head)
-        .map_err(git("detach HEAD"))?;
-    drop(branch);
-    repo.find_branch(&branch_name, git2::BranchType::Local)
-        .and_then(|mut b| b.delete())
-        .map_err(git("delete the temporary branch"))?;
-    Ok(())
+    register(repo, name, path, &admin).map_err(|source| WorktreeError::Io {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    let checkout = Repository::open(path).map_err(git("open the worktree"))?;
+    checkout_detached(&checkout, head).map_err(git("check out the head"))
+}
+
+/// Registers `path` as the mirror's worktree `name` the way git lays one out
+/// (gitrepository-layout, `worktrees/<id>`), with nothing checked out yet. Done by hand
+/// because libgit2's `git_worktree_add` checks out through its own options (its per-file
+/// attribute and filter look-ups were a large part of a small PR's CPU) and only on a branch,
+/// and `git worktree add` names the registration after the directory (every space's is
+/// `worktree`), not after the space. HEAD names the pin ref rather than the commit: a
+/// worktree whose HEAD is not detached is checked out again by the next `ensure`, so a
+/// checkout cut short (a crash, a full disk) is repaired, never trusted.
+fn register(repo: &Repository, name: &str, path: &Path, admin: &Path) -> std::io::Result<()> {
+    std::fs::create_dir_all(admin)?;
+    std::fs::create_dir_all(path)?;
+    let (path, admin) = (path.canonicalize()?, admin.canonicalize()?);
+    let line = |prefix: &str, path: &Path| {
+        let mut bytes = prefix.as_bytes().to_vec();
+        bytes.extend_from_slice(path.as_os_str().as_encoded_bytes());
+        bytes.push(b'\n');
+        bytes
+    };
+    std::fs::write(admin.join("commondir"), b"../..\n")?;
+    std::fs::write(admin.join("gitdir"), line("", &path.join(".git")))?;
+    std::fs::write(
+        admin.join("HEAD"),
+        format!("ref: refs/review-tui/worktree/{name}\n"),
+    )?;
+    std::fs::write(path.join(".git"), line("gitdir: ", &admin))?;
+    // The registration is complete only once libgit2 reads it back as this mirror's.
+    repo.find_worktree(name)
+        .and_then(|worktree| worktree.validate())
+        .map_err(std::io::Error::other)
 }
 
 /// Forces the tree of `head` into the worktree, then detaches HEAD there. Force is right: the
@@ -188,7 +205,12 @@ fn create(mirror: &Mirror, name: &str, path: &Path, head: Oid) -> Result<(), Wor
 fn checkout_detached(repo: &Repository, head: Oid) -> Result<(), git2::Error> {
     let commit = repo.find_commit(head)?;
     let mut checkout = CheckoutBuilder::new();
-    checkout.force().remove_untracked(true);
+    // No filters: the files are the commit's bytes, as the diff shows them (no CRLF or `ident`
+    // rewriting), and no per-file attribute look-up (most of libgit2's extra CPU over git's).
+    checkout
+        .force()
+        .remove_untracked(true)
+        .disable_filters(true);
     repo.checkout_tree(commit.as_object(), Some(&mut checkout))?;
     repo.set_head_detached(head)
 }
@@ -270,6 +292,68 @@ mod tests {
         assert!(!path.join("stray.txt").exists());
         assert_eq!(git(&path, &["rev-parse", "HEAD"]), new);
         assert_eq!(git(&path, &["status", "--porcelain"]), "");
+    }
+
+    #[test]
+    fn a_checkout_cut_short_is_checked_out_again_and_git_lists_the_worktree() {
+        let t = TestRepo::new();
+        t.commit("a/one.rs", "fn one() {}\n", "one");
+        let head = t.commit("b/two.rs", "fn two() {}\n", "two");
+        let mirror = mirror_of(&t);
+        let path = t.scratch().join("space/worktree");
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        let oid = Oid::from_str(&head).unwrap();
+        ensure(&mirror, "pr-7", &path, oid).unwrap();
+        // git itself knows the registration by the space's name, at this path.
+        let listed = git(mirror.path(), &["worktree", "list", "--porcelain"]);
+        let canonical = path.canonicalize().unwrap();
+        assert!(
+            listed.contains(&format!("worktree {}", canonical.display())),
+            "{listed}"
+        );
+        assert!(mirror.path().join("worktrees/pr-7/gitdir").exists());
+
+        // What a crash inside the checkout leaves: HEAD still on the pin ref, a file missing.
+        std::fs::write(
+            mirror.path().join("worktrees/pr-7/HEAD"),
+            "ref: refs/review-tui/worktree/pr-7\n",
+        )
+        .unwrap();
+        std::fs::remove_file(path.join("b/two.rs")).unwrap();
+        assert_eq!(
+            ensure(&mirror, "pr-7", &path, oid).unwrap(),
+            WorktreeChange::Unchanged
+        );
+        assert_eq!(
+            std::fs::read_to_string(path.join("b/two.rs")).unwrap(),
+            "fn two() {}\n"
+        );
+        assert_eq!(git(&path, &["rev-parse", "--abbrev-ref", "HEAD"]), "HEAD");
+        assert_eq!(git(&path, &["status", "--porcelain"]), "");
+    }
+
+    #[test]
+    fn files_are_the_commits_bytes_whatever_the_attributes_say() {
+        let t = TestRepo::new();
+        t.commit(
+            ".gitattributes",
+            "*.txt text eol=crlf\n*.rs ident\n",
+            "attrs",
+        );
+        t.commit("notes.txt", "one\ntwo\n", "notes");
+        let head = t.commit("src/lib.rs", "// $Id$\nfn a() {}\n", "lib");
+        let mirror = mirror_of(&t);
+        let path = t.scratch().join("worktree");
+        ensure(&mirror, "pr-1", &path, Oid::from_str(&head).unwrap()).unwrap();
+        // No CRLF conversion, no `ident` expansion: the bytes the diff and the index read.
+        assert_eq!(
+            std::fs::read(path.join("notes.txt")).unwrap(),
+            b"one\ntwo\n"
+        );
+        assert_eq!(
+            std::fs::read_to_string(path.join("src/lib.rs")).unwrap(),
+            "// $Id$\nfn a() {}\n"
+        );
     }
 
     #[test]

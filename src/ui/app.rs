@@ -73,8 +73,8 @@ impl Screen {
     }
 
     /// Where the preparation reports to: the PR, its diff and each step as actions, and
-    /// GitHub's notices (a slow call, a retry) as notices, never on stderr under the screen.
-    pub fn progress(&self) -> (Progress, crate::pr::github::Notices) {
+    /// the forge's notices (a slow call, a retry) as notices, never on stderr under the screen.
+    pub fn progress(&self) -> (Progress, crate::pr::connect::Notices) {
         let inbox = self.inbox.clone();
         let progress = Progress::new(move |event| {
             inbox.send(match event {
@@ -92,8 +92,8 @@ impl Screen {
             });
         });
         let inbox = self.inbox.clone();
-        let notices = crate::pr::github::Notices::new(move |notice| {
-            inbox.send(Action::Engine(Report::Notice(notice.to_string())));
+        let notices = crate::pr::connect::Notices::new(move |notice| {
+            inbox.send(Action::Engine(Report::Notice(notice)));
         });
         (progress, notices)
     }

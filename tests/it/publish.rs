@@ -862,11 +862,14 @@ mod in_process {
         let server = start("octocat");
         let data = tempfile::tempdir().unwrap();
         let runtime = tokio::runtime::Runtime::new().unwrap();
+        let mut connection = review_tui::pr::connect::Connection::default();
+        connection.api_url = Some(server.url().to_string());
+        connection.token = review_tui::pr::connect::TokenChoice::Given(
+            review_tui::pr::token::Token::new(TOKEN).unwrap(),
+        );
         let options = PrepareOptions {
             data_dir: Some(data.path().to_path_buf()),
-            api_url: Some(server.url().to_string()),
-            token: review_tui::pr::token::Token::new(TOKEN),
-            anonymous: false,
+            connection,
             ..PrepareOptions::default()
         };
         let (prepared, result) = reviewed(&runtime, "acme/widgets#7", &options);

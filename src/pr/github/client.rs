@@ -11,9 +11,10 @@ use serde::de::DeserializeOwned;
 
 use super::error::{Call, GithubError};
 use super::link;
-use super::notice::{GithubNotice, Notices};
+use super::notice::GithubNotice;
 use super::retry::{RateHints, RetryPolicy, is_retryable, now_epoch};
 use super::wire::ErrorBody;
+use crate::pr::connect::Notices;
 use crate::pr::token::Token;
 
 pub const DEFAULT_API_URL: &str = "https://api.github.com";

@@ -8,16 +8,18 @@ mod notice;
 mod reference;
 mod refusal;
 mod retry;
+mod settings;
 mod wire;
 
 pub use client::{Accept, DEFAULT_API_URL, GithubClient, GithubConfig};
 pub use error::{Call, GithubError};
 pub use hosts::{ApiHosts, GITHUB_HOST};
 pub use link::next_page;
-pub use notice::{GithubNotice, Notices};
+pub use notice::GithubNotice;
 pub use reference::{GITHUB, Github};
 pub use refusal::{Refusal, classify as classify_refusal};
 pub use retry::{RateHints, RetryPolicy, is_retryable, now_epoch, utc_time};
+pub use settings::GithubSettings;
 
 use reqwest::Method;
 

@@ -4,7 +4,6 @@
 //! Notices name the call (method, path and host: never a query or a token), like the errors.
 
 use std::fmt;
-use std::sync::Arc;
 
 use super::error::Call;
 
@@ -56,36 +55,6 @@ impl fmt::Display for GithubNotice {
                  (attempt {next_attempt} of {max_attempts})"
             ),
         }
-    }
-}
-
-/// Where notices go: stderr for a headless run, nowhere once a full-screen cockpit owns the
-/// terminal.
-#[derive(Clone)]
-pub struct Notices(Arc<dyn Fn(GithubNotice) + Send + Sync>);
-
-impl Notices {
-    pub fn new(say: impl Fn(GithubNotice) + Send + Sync + 'static) -> Notices {
-        Notices(Arc::new(say))
-    }
-
-    pub fn say(&self, notice: GithubNotice) {
-        (self.0)(notice)
-    }
-}
-
-/// The same sink, not the same behaviour: closures cannot be compared.
-impl PartialEq for Notices {
-    fn eq(&self, other: &Notices) -> bool {
-        Arc::ptr_eq(&self.0, &other.0)
-    }
-}
-
-impl Eq for Notices {}
-
-impl fmt::Debug for Notices {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("Notices")
     }
 }
 

@@ -4,6 +4,11 @@
 
 use std::path::Path;
 
+use std::sync::Arc;
+
+use crate::config::Config;
+use crate::pr::connect::{Connected, Connection, ForgeSettings, SettingError};
+use crate::pr::forge::ForgeError;
 use crate::pr::hosted::{FetchRefs, ForgeKind, HostedPr};
 use crate::pr::ref_error::RefError;
 
@@ -57,6 +62,14 @@ impl ForgeKind for Github {
             head: format!("refs/pull/{}/head", pr.number),
             base: format!("refs/heads/{base_branch}"),
         }
+    }
+
+    fn settings(&self, config: &Config) -> Result<Arc<dyn ForgeSettings>, SettingError> {
+        super::settings::settings(config)
+    }
+
+    fn connect(&self, pr: &HostedPr, connection: &Connection) -> Result<Connected, ForgeError> {
+        super::settings::connect(pr, connection)
     }
 }
 

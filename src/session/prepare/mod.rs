@@ -9,35 +9,24 @@ pub use offline::{Offline, OfflineError};
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::time::Duration;
 
 use thiserror::Error;
 
-use crate::config::GithubLayer;
 use crate::diff::{Diff, DiffError, LineKind};
+use crate::pr::connect::Connection;
 use crate::pr::eligibility::{self, FileLines, Ineligible, PrFacts};
 use crate::pr::forge::{Forge, ForgeError, PrHistory, PullRequest};
-use crate::pr::github::{
-    ApiHosts, GithubClient, GithubConfig, GithubError, GithubForge, RetryPolicy,
-};
-use crate::pr::hosted::ForgeKind;
 use crate::pr::local::{LocalError, LocalForge};
 use crate::pr::reference::{PrRef, RefError};
-use crate::pr::token::{self, Token};
 use crate::space::{OpenReport, Source, Space, SpaceError, SpaceKey};
 
 #[derive(Debug, Clone, Default)]
 pub struct PrepareOptions {
     /// `--data-dir` / `REVIEW_TUI_DATA_DIR`.
     pub data_dir: Option<PathBuf>,
-    /// `--api-url` / `GITHUB_API_URL`.
-    pub api_url: Option<String>,
-    /// Use this token instead of discovering one (tests; `None` discovers).
-    pub token: Option<Token>,
-    /// Do not look for a token at all.
-    pub anonymous: bool,
-    /// Timeouts and retries for the GitHub API (`[github]` in the user's config).
-    pub github: GithubSettings,
+    /// How the forges are reached: the API address given for this run, whose token, each
+    /// forge's settings (`pr::registry::connection`), where slow calls are said.
+    pub connection: Connection,
     /// Told what is known as soon as it is (the PR, the diff, the step under way), so a
     /// client can show the PR before the space is ready.
     pub progress: Option<Progress>,
@@ -77,98 +66,6 @@ impl std::fmt::Debug for Progress {
     }
 }
 
-/// How the GitHub API is called: the client's defaults unless `[github]` says otherwise.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct GithubSettings {
-    pub retry: RetryPolicy,
-    pub timeout: Duration,
-    /// The APIs configured per host: with github.com's, the only places a token is sent.
-    pub apis: ApiHosts,
-    /// Who the token acts as, when named (`[github] login`, `REVIEW_TUI_GITHUB_LOGIN`).
-    pub login: Option<String>,
-    /// Who an installation token acts as when `GET /user` refuses it (inside GitHub Actions).
-    pub installation_login: Option<String>,
-    /// Where slow and retried calls are said while they last (see `GithubNotice`).
-    pub notices: Option<crate::pr::github::Notices>,
-}
-
-impl Default for GithubSettings {
-    fn default() -> Self {
-        let defaults = GithubConfig::new(crate::pr::github::DEFAULT_API_URL, None);
-        GithubSettings {
-            retry: defaults.retry,
-            timeout: defaults.timeout,
-            apis: ApiHosts::default(),
-            login: None,
-            installation_login: None,
-            notices: None,
-        }
-    }
-}
-
-impl GithubSettings {
-    /// `[github]` over the defaults; a value that is not a duration is an error naming it.
-    pub fn from_layer(layer: &GithubLayer) -> Result<GithubSettings, PrepareError> {
-        let mut settings = GithubSettings::default();
-        let duration =
-            |value: &Option<String>, what: &str| -> Result<Option<Duration>, PrepareError> {
-                value
-                    .as_deref()
-                    .map(|text| {
-                        humantime::parse_duration(text.trim()).map_err(|_| {
-                            PrepareError::Other(format!(
-                                "[github] {what} {text:?} is not a duration (\"30s\", \"2m\")"
-                            ))
-                        })
-                    })
-                    .transpose()
-            };
-        if let Some(timeout) = duration(&layer.request_timeout, "request_timeout")? {
-            settings.timeout = timeout;
-        }
-        if let Some(backoff) = duration(&layer.backoff, "backoff")? {
-            settings.retry.base_backoff = backoff;
-        }
-        if let Some(max_wait) = duration(&layer.max_wait, "max_wait")? {
-            settings.retry.max_wait = max_wait;
-        }
-        if let Some(attempts) = layer.max_attempts {
-            settings.retry.max_attempts = attempts.max(1);
-        }
-        settings.apis = ApiHosts {
-            default: layer.api_url.clone(),
-            per_host: (layer.hosts.iter())
-                .map(|(host, entry)| (host.clone(), entry.api_url.clone()))
-                .collect(),
-        };
-        settings.login = layer.login.clone().filter(|l| !l.trim().is_empty());
-        Ok(settings)
-    }
-
-    /// The identity hints the environment gives: `REVIEW_TUI_GITHUB_LOGIN` over `[github]
-    /// login`, and GitHub Actions' own token login inside Actions.
-    pub fn with_env(mut self) -> GithubSettings {
-        if let Ok(login) = std::env::var("REVIEW_TUI_GITHUB_LOGIN")
-            && !login.trim().is_empty()
-        {
-            self.login = Some(login.trim().to_owned());
-        }
-        self.installation_login = crate::pr::github::installation_login_from_env();
-        self
-    }
-
-    /// A client configuration for `api_url` with these timeouts and retries.
-    pub fn config(&self, api_url: String, token: Option<Token>) -> GithubConfig {
-        let mut config = GithubConfig::new(api_url, token);
-        config.retry = self.retry.clone();
-        config.timeout = self.timeout;
-        config.login = self.login.clone();
-        config.installation_login = self.installation_login.clone();
-        config.notices = self.notices.clone();
-        config
-    }
-}
-
 #[derive(Debug, Error)]
 pub enum PrepareError {
     #[error(transparent)]
@@ -187,12 +84,6 @@ pub enum PrepareError {
     Offline(#[from] offline::OfflineError),
     #[error("{0}")]
     Other(String),
-}
-
-impl From<GithubError> for PrepareError {
-    fn from(e: GithubError) -> Self {
-        PrepareError::Forge(e.into())
-    }
 }
 
 impl From<LocalError> for PrepareError {
@@ -219,8 +110,8 @@ pub struct Prepared {
     /// The head's symbol index, started while the worktree was checked out; taken by the
     /// first cohort build.
     pub early_index: Option<crate::cohort::EarlyIndex>,
-    /// How GitHub was called, so that publishing calls it the same way.
-    pub github: GithubSettings,
+    /// How the forge was reached, so that publishing connects the same way.
+    pub connection: Connection,
     /// Set when GitHub could not be reached and the space's stored round was opened instead:
     /// no round runs and nothing is published from it.
     pub offline: Option<offline::Offline>,
@@ -244,31 +135,16 @@ pub async fn prepare(reference: PrRef, options: &PrepareOptions) -> Result<Prepa
         .map_err(|e| PrepareError::Other(e.to_string()))?;
     match &reference {
         PrRef::Hosted(hosted) => {
-            // Connecting is the one GitHub-only step left here: its client, token and
-            // settings. Naming the PR, its refs and its space are the forge's (`ForgeKind`).
-            let Some(forge_kind) = crate::pr::registry::find(&hosted.forge)
-                .filter(|kind| kind.id() == crate::pr::github::GITHUB.id())
-            else {
+            let Some(forge_kind) = crate::pr::registry::find(&hosted.forge) else {
                 return Err(PrepareError::Other(format!(
                     "{hosted}: this build cannot connect to forge `{}`",
                     hosted.forge
                 )));
             };
-            let (host, owner, repo, number) =
-                (&hosted.host, &hosted.owner, &hosted.repo, &hosted.number);
-            // Refused before a token is even looked for: an unconfigured host gets nothing.
-            let api_url = options
-                .github
-                .apis
-                .api_for(host, options.api_url.as_deref())?;
-            let token = match (&options.token, options.anonymous) {
-                (Some(token), _) => Some(token.clone()),
-                (None, true) => None,
-                (None, false) => token::discover().map(|(token, _)| token),
-            };
-            let client = GithubClient::new(options.github.config(api_url.clone(), token.clone()))?;
-            let forge = GithubForge::new(client, owner, repo, *number)?;
-            let pr = match Forge::pull_request(&forge).await {
+            let (owner, repo) = (&hosted.owner, &hosted.repo);
+            let connected = forge_kind.connect(hosted, &options.connection)?;
+            let forge = &connected.forge;
+            let pr = match forge.pull_request().await {
                 Ok(pr) => pr,
                 // Unreachable, not refused: a 401/403/404 still fails with its own message.
                 Err(error) if error.is_unreachable() => {
@@ -276,10 +152,11 @@ pub async fn prepare(reference: PrRef, options: &PrepareOptions) -> Result<Prepa
                         .map_err(|e| PrepareError::Other(e.to_string()))?;
                     return offline::reopen(
                         reference.clone(),
+                        forge_kind.id(),
                         root,
                         key,
                         error,
-                        options.github.clone(),
+                        options.connection.clone(),
                     )
                     .await;
                 }
@@ -299,16 +176,16 @@ pub async fn prepare(reference: PrRef, options: &PrepareOptions) -> Result<Prepa
                 refs: Some(forge_kind.fetch_refs(hosted, &pr.base.ref_name)),
                 head_sha: Some(pr.head.sha.to_string()),
                 base_sha: Some(pr.base.sha.to_string()),
-                // The clone URL is the API's answer: the token goes with it only to the PR's
-                // own host or the API's, never to a third host the answer names.
-                token: token.filter(|_| remote_may_get_token(&pr.clone_url, host, &api_url)),
+                // The clone URL is the forge's answer: the token goes with it only to a host
+                // the forge vouches for, never to a third host the answer names.
+                token: connected.fetch_token(&pr.clone_url),
                 title: crate::reviewers::redact::outbound(&pr.title),
                 url: pr.html_url.clone(),
             };
             // The discussion is read while the space is opened: neither needs the other.
             // The seed's rule: a history that cannot be read is a warning, not a stop.
             let history = async {
-                match Forge::history(&forge).await {
+                match forge.history().await {
                     Ok(history) => (history, None),
                     Err(e) => (
                         PrHistory::default(),
@@ -322,7 +199,7 @@ pub async fn prepare(reference: PrRef, options: &PrepareOptions) -> Result<Prepa
             let opened = async {
                 let opened = finish(
                     reference.clone(),
-                    "github",
+                    forge_kind.id(),
                     pr,
                     root,
                     key,
@@ -341,7 +218,7 @@ pub async fn prepare(reference: PrRef, options: &PrepareOptions) -> Result<Prepa
             let mut prepared = prepared?;
             prepared.history = history;
             prepared.history_note = history_note;
-            prepared.github = options.github.clone();
+            prepared.connection = options.connection.clone();
             Ok(prepared)
         }
         PrRef::Local { path, base, head } => {
@@ -449,7 +326,7 @@ async fn finish(
         history: PrHistory::default(),
         history_note: None,
         early_index,
-        github: GithubSettings::default(),
+        connection: Connection::default(),
         offline: None,
     })
 }
@@ -519,29 +396,6 @@ pub(crate) fn diff_cache_name(base_sha: &str, head_sha: &str) -> String {
     format!("diff-{}-{}.patch", name(base_sha), name(head_sha))
 }
 
-/// Whether git may send the token to `remote`: only when it is on the PR's host or the API's
-/// (github.com's clone URLs for api.github.com). A local path needs none and gets none.
-fn remote_may_get_token(remote: &str, pr_host: &str, api_url: &str) -> bool {
-    let host_of = |url: &str| {
-        reqwest::Url::parse(url).ok().and_then(|u| {
-            let host = u.host_str()?.to_ascii_lowercase();
-            Some(match u.port() {
-                Some(port) => format!("{host}:{port}"),
-                None => host,
-            })
-        })
-    };
-    let Some(remote) = host_of(remote) else {
-        return false;
-    };
-    let api = host_of(api_url);
-    let api = match api.as_deref() {
-        Some("api.github.com") => Some(crate::pr::github::GITHUB_HOST.to_string()),
-        _ => api,
-    };
-    remote == pr_host.to_ascii_lowercase() || Some(remote) == api
-}
-
 /// A completed round at the current head means this exact code was already reviewed.
 fn already_reviewed(space: &Space) -> bool {
     let state = space.state();
@@ -590,71 +444,6 @@ pub(crate) async fn blocking<T: Send + 'static>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::config::{Config, Layer};
-
-    #[test]
-    fn github_settings_come_from_the_users_github_section() {
-        let mut config = Config::default();
-        let layer = Layer::parse(
-            "[github]\nrequest_timeout = \"5s\"\nmax_attempts = 2\nbackoff = \"50ms\"\nmax_wait = \"3s\"\n",
-            "config.toml",
-        )
-        .unwrap();
-        config.apply(layer, "config.toml");
-        let settings = GithubSettings::from_layer(&config.github).unwrap();
-        assert_eq!(settings.timeout, Duration::from_secs(5));
-        assert_eq!(
-            settings.retry,
-            RetryPolicy {
-                max_attempts: 2,
-                base_backoff: Duration::from_millis(50),
-                max_wait: Duration::from_secs(3),
-            }
-        );
-        // Unset fields keep the client's defaults.
-        let defaults = GithubSettings::from_layer(&GithubLayer::default()).unwrap();
-        assert_eq!(defaults, GithubSettings::default());
-        assert_eq!(defaults.timeout, Duration::from_secs(60));
-
-        let bad = GithubLayer {
-            request_timeout: Some("soon".into()),
-            ..GithubLayer::default()
-        };
-        let err = GithubSettings::from_layer(&bad).unwrap_err().to_string();
-        assert!(err.contains("[github] request_timeout \"soon\""), "{err}");
-        assert!(Layer::parse("[github]\ntimeout = \"5s\"\n", "config.toml").is_err());
-    }
-
-    #[test]
-    fn the_clone_url_gets_the_token_only_on_the_prs_or_the_apis_host() {
-        let dotcom = crate::pr::github::DEFAULT_API_URL;
-        assert!(remote_may_get_token(
-            "https://github.com/o/r.git",
-            "github.com",
-            dotcom
-        ));
-        assert!(!remote_may_get_token(
-            "https://evil.example/o/r.git",
-            "github.com",
-            dotcom
-        ));
-        assert!(remote_may_get_token(
-            "https://ghe.corp/o/r.git",
-            "ghe.corp",
-            "https://ghe.corp/api/v3"
-        ));
-        assert!(remote_may_get_token(
-            "http://127.0.0.1:9/o/r.git",
-            "github.com",
-            "http://127.0.0.1:9"
-        ));
-        assert!(!remote_may_get_token(
-            "http://127.0.0.1:10/o/r.git",
-            "github.com",
-            "http://127.0.0.1:9"
-        ));
-        assert!(!remote_may_get_token("/tmp/repo", "github.com", dotcom));
-    }
 
     #[test]
     fn a_second_diff_of_the_same_commits_is_read_from_the_cache() {

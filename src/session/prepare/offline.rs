@@ -8,7 +8,8 @@ use std::path::PathBuf;
 
 use thiserror::Error;
 
-use super::{GithubSettings, PrepareError, Prepared, blocking, diff_in_mirror};
+use super::{PrepareError, Prepared, blocking, diff_in_mirror};
+use crate::pr::connect::Connection;
 use crate::pr::forge::{BranchTip, ForgeError, PrHistory, PrState, PullRequest};
 use crate::pr::reference::PrRef;
 use crate::space::{Space, SpaceKey};
@@ -89,10 +90,11 @@ pub enum OfflineError {
 /// because GitHub could not be reached. Errors when there is no completed round to show.
 pub(crate) async fn reopen(
     reference: PrRef,
+    forge_name: &'static str,
     root: PathBuf,
     key: SpaceKey,
     error: ForgeError,
-    github: GithubSettings,
+    connection: Connection,
 ) -> Result<Prepared, PrepareError> {
     let pr_name = reference.to_string();
     let reason = error.to_string();
@@ -175,7 +177,7 @@ pub(crate) async fn reopen(
     };
     Ok(Prepared {
         reference,
-        forge_name: "github",
+        forge_name,
         pr,
         space,
         opened,
@@ -184,7 +186,7 @@ pub(crate) async fn reopen(
         history: PrHistory::default(),
         history_note: None,
         early_index: None,
-        github,
+        connection,
         offline: Some(offline),
     })
 }

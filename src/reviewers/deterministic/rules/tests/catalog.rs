@@ -326,3 +326,37 @@ fn a_rule_shipped_off_runs_only_when_the_configuration_enables_it() {
     assert!(disabled.get("team/noisy").is_none());
     assert!(disabled.notes().is_empty(), "{:?}", disabled.notes());
 }
+
+#[test]
+fn only_a_config_that_tunes_rules_can_leave_a_note_on_the_catalog() {
+    // The flag check compiles the catalog only when `tunes_rules` says so: every setting that
+    // can name nothing must make it true, and a config without one leaves no note.
+    let untuned = Config::default();
+    assert!(!untuned.tunes_rules());
+    assert!(BUILTIN.clone().with_overrides(&untuned).notes().is_empty());
+    let nothing = || vec!["nothing/x".to_string()];
+    for config in [
+        Config {
+            enabled_rules: nothing(),
+            ..Config::default()
+        },
+        Config {
+            disabled_rules: nothing(),
+            ..Config::default()
+        },
+        Config {
+            rule_priorities: [("nothing/x".to_string(), Priority::P1)].into(),
+            ..Config::default()
+        },
+        Config {
+            skip_paths: vec!["[".to_string()],
+            ..Config::default()
+        },
+    ] {
+        assert!(config.tunes_rules(), "{config:?}");
+        assert!(
+            !BUILTIN.clone().with_overrides(&config).notes().is_empty(),
+            "{config:?}"
+        );
+    }
+}
