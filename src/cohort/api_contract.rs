@@ -11,18 +11,18 @@
 
 use std::cell::RefCell;
 use std::collections::{BTreeMap, BTreeSet};
-use std::path::Path;
 
 use crate::review::axes::{API_CONTRACT, Axis, AxisVerdict};
 
-use super::changes::{ChangedFile, Reading, blob_at};
+use super::api_sources::{Scopes, Sources};
+use super::changes::{ChangedFile, Reading};
 use super::grammar::Grammar;
 use super::lazy_index::LazyIndex;
 use super::paths::parent_dir;
 use super::surface::api_scope::Scope;
 use super::surface::callers::{Home, uses};
 use super::surface::compare::{ApiChange, Severity, Types, compare};
-use super::surface::scope::{not_api_path, scope};
+use super::surface::scope::not_api_path;
 use super::surface::version::{Bump, bump};
 use super::surface::{Item, Surface, by_tags_only, extract};
 
@@ -38,28 +38,11 @@ struct FileSurfaces<'a> {
     head: Surface,
 }
 
-/// Compares the exported surface of each changed file at `base` and in the `worktree` (head).
-pub fn api_contract(
-    files: &[ChangedFile],
-    index: &LazyIndex,
-    worktree: &Path,
-    base: Option<(&git2::Repository, git2::Oid)>,
-) -> Axis {
-    let read_head = |path: &str| -> Option<String> {
-        std::fs::read(worktree.join(path))
-            .ok()
-            .map(|bytes| String::from_utf8_lossy(&bytes).into_owned())
-    };
-    let read_base = |path: &str| -> Option<String> {
-        match base {
-            Some((repo, commit)) => blob_at(repo, commit, path)
-                .ok()
-                .map(|bytes| String::from_utf8_lossy(&bytes).into_owned()),
-            // Without the base commit, the head's manifest is all there is: no bump seen.
-            None => read_head(path),
-        }
-    };
-    let read_either = |path: &str| read_head(path).or_else(|| read_base(path));
+/// Compares the exported surface of each changed file at the base and at the head, reading
+/// other files through `sources`.
+pub fn api_contract(files: &[ChangedFile], index: &LazyIndex, sources: &Sources<'_>) -> Axis {
+    let read_head = |path: &str| sources.head(path);
+    let read_base = |path: &str| sources.base(path);
 
     let mut parsed = 0;
     let mut unreadable = Vec::new();
@@ -96,30 +79,49 @@ pub fn api_contract(
             unreadable.push(file.path.as_str());
             continue;
         }
-        let any_source = head_source
-            .as_deref()
-            .or(base_source.as_deref())
-            .unwrap_or("");
-        let head_scope = scope(&file.path, grammar, any_source, &read_either);
-        // What was exported at the base is decided at the base: a name the head's entry
-        // points or `pub use`s no longer reach was removed.
-        let read_base_first = |path: &str| read_base(path).or_else(|| read_head(path));
-        let base_any = base_source.as_deref().unwrap_or(any_source);
-        let base_scope = scope(&file.path, grammar, base_any, &read_base_first);
+        let scopes = Scopes::of(
+            &file.path,
+            grammar,
+            head_source.as_deref(),
+            base_source.as_deref(),
+            sources,
+        );
+        let (base_scope, head_scope) = (&scopes.base, &scopes.head);
         if !head_scope.is_api() && !base_scope.is_api() {
             continue;
         }
-        if let (Scope::Unpublished(why), true) = (&head_scope, base_scope.is_api()) {
+        if let (Scope::Unpublished(why), true) = (head_scope, base_scope.is_api()) {
             withdrawn.push(format!("{} ({why})", file.path));
             continue;
         }
-        let read = |source: Option<&String>, side: &Scope| match source {
-            Some(text) => extract(grammar, text.as_bytes(), &|name: &str| side.exports(name)),
-            None => Ok(Surface::default()),
-        };
+        // Read while the file was parsed, when with these very scopes (the sources are the
+        // same: `base_source`, and the head file read as text, which the early read needs
+        // to be UTF-8).
+        let early = symbols
+            .early
+            .as_ref()
+            .filter(|early| early.scopes == scopes);
+        let read =
+            |source: Option<&String>, side: &Scope, early: Option<&Result<Surface, _>>| match (
+                source, early,
+            ) {
+                (None, _) => Ok(Surface::default()),
+                (Some(_), Some(early)) => early.clone(),
+                (Some(text), None) => {
+                    extract(grammar, text.as_bytes(), &|name: &str| side.exports(name))
+                }
+            };
         match (
-            read(base_source.as_ref(), &base_scope),
-            read(head_source.as_ref(), &head_scope),
+            read(
+                base_source.as_ref(),
+                base_scope,
+                early.and_then(|e| e.base.as_ref()),
+            ),
+            read(
+                head_source.as_ref(),
+                head_scope,
+                early.and_then(|e| e.head.as_ref()),
+            ),
         ) {
             (Ok(base), Ok(head)) => {
                 parsed += 1;

@@ -4,10 +4,14 @@
 use std::collections::BTreeSet;
 use std::path::Path;
 
+use tree_sitter::Tree;
+
 use crate::diff::{FileDiff, FileStatus, Language, LineKind, minified_line};
 
+use super::api_sources::{EarlySurfaces, Scopes, Sources, read_early, wanted};
 use super::grammar::Grammar;
 use super::index::HeadTags;
+use super::reparse::head_tree;
 use super::tags::{FileTags, Tagger};
 
 /// One changed file after parsing.
@@ -42,6 +46,12 @@ pub struct FileSymbols {
     pub base_unknown: bool,
     /// The base version's text, for the apiContract axis's structural comparison.
     pub base_source: Option<Vec<u8>>,
+    /// The file's API surfaces, read from the trees parsed here when the apiContract axis
+    /// will compare them (see [`super::api_sources`]).
+    pub early: Option<EarlySurfaces>,
+    /// The git id of the head text parsed here (`None` when the index build parsed it, or
+    /// the file was deleted): the symbol index takes these tags for the head's blob.
+    pub head_blob: Option<git2::Oid>,
 }
 
 /// The base version of one changed file, read before parsing (git2 is not shared across the
@@ -67,7 +77,7 @@ pub fn base_text(
     }
     let old_path = file.old_path.as_deref().unwrap_or(&file.path);
     if let Some((repo, commit)) = base {
-        return match blob_at(repo, commit, old_path) {
+        return match super::api_sources::blob_at(repo, commit, old_path) {
             Ok(bytes) => BaseText::Text(bytes),
             // The diff still holds every changed line; the blob is only the better source.
             Err(e) => reverse_applied(file, worktree).map_or_else(
@@ -80,17 +90,6 @@ pub fn base_text(
         Some(text) => BaseText::Text(text),
         None => BaseText::Missing(format!("no base version of {old_path}")),
     }
-}
-
-pub(super) fn blob_at(
-    repo: &git2::Repository,
-    commit: git2::Oid,
-    path: &str,
-) -> Result<Vec<u8>, git2::Error> {
-    let tree = repo.find_commit(commit)?.tree()?;
-    let entry = tree.get_path(Path::new(path))?;
-    let blob = entry.to_object(repo)?.peel_to_blob()?;
-    Ok(blob.content().to_vec())
 }
 
 fn reverse_applied(file: &FileDiff, worktree: &Path) -> Option<Vec<u8>> {
@@ -137,6 +136,7 @@ pub fn read_changed(
     worktree: &Path,
     base: BaseText,
     parsed: Option<ParsedHead>,
+    surfaces: Option<Scopes>,
     tagger: &mut Tagger,
 ) -> ChangedFile {
     let mut added = BTreeSet::new();
@@ -156,9 +156,12 @@ pub fn read_changed(
         Some(grammar) => {
             // Tags from another grammar (a path the index reads differently) are not reused.
             let parsed = parsed.filter(|(g, _)| *g == grammar).map(|(_, tags)| tags);
-            match head_tags(file, worktree, parsed, grammar, tagger)
-                .and_then(|head| symbols(file, head, base, grammar, tagger, &added, &removed))
-            {
+            let sides = Sides {
+                parsed,
+                base,
+                surfaces,
+            };
+            match symbols(file, worktree, sides, grammar, tagger, &added, &removed) {
                 Ok(symbols) => Reading::Symbols(Box::new(symbols)),
                 Err(why) => Reading::Unparsed {
                     why: why.to_string(),
@@ -211,62 +214,129 @@ enum Unparsed {
     NoBase(String),
 }
 
-/// The head version's tags: none for a deleted file, `parsed` when the index build already
-/// has them, else a parse of the worktree's copy.
-fn head_tags(
+/// The head version read here: its tags, the tree they came from, and its text.
+struct HeadRead {
+    tags: FileTags,
+    tree: Tree,
+    text: Vec<u8>,
+}
+
+/// The worktree's copy of the head version, parsed by reparsing `base`'s tree (the base
+/// version's tree and text) where the diff changed it.
+fn read_head(
     file: &FileDiff,
     worktree: &Path,
-    parsed: Option<FileTags>,
+    base: Option<(&Tree, &[u8])>,
     grammar: Grammar,
     tagger: &mut Tagger,
-) -> Result<Option<FileTags>, Unparsed> {
-    if file.status == FileStatus::Deleted {
-        return Ok(None);
-    }
-    if let Some(tags) = parsed {
-        return Ok(Some(tags));
-    }
-    let source =
-        std::fs::read(worktree.join(&file.path)).map_err(|source| Unparsed::Unreadable {
-            path: file.path.clone(),
-            source,
-        })?;
-    tagger
-        .tags(grammar, &source)
-        .map(Some)
-        .map_err(|_| Unparsed::HeadSyntax {
-            path: file.path.clone(),
-            grammar,
-        })
+) -> Result<HeadRead, Unparsed> {
+    let text = std::fs::read(worktree.join(&file.path)).map_err(|source| Unparsed::Unreadable {
+        path: file.path.clone(),
+        source,
+    })?;
+    let syntax = || Unparsed::HeadSyntax {
+        path: file.path.clone(),
+        grammar,
+    };
+    let tree = head_tree(tagger, grammar, file, base, &text).ok_or_else(syntax)?;
+    let tags = tagger
+        .tags_of(grammar, &tree, &text)
+        .map_err(|_| syntax())?;
+    Ok(HeadRead { tags, tree, text })
+}
+
+/// The base version as parsed.
+enum BaseRead {
+    /// Added files have no base.
+    None,
+    Parsed(FileTags, Tree, Vec<u8>),
+    /// Read but did not parse.
+    Broken,
+    Missing(String),
+}
+
+/// What [`symbols`] reads of one changed file: its head tags when the index build parsed
+/// them, its base text, and the scopes to read its surfaces with (when the apiContract axis
+/// compares them).
+struct Sides {
+    parsed: Option<FileTags>,
+    base: BaseText,
+    surfaces: Option<Scopes>,
 }
 
 fn symbols(
     file: &FileDiff,
-    head: Option<FileTags>,
-    base: BaseText,
+    worktree: &Path,
+    sides: Sides,
     grammar: Grammar,
     tagger: &mut Tagger,
     added: &BTreeSet<u32>,
     removed: &BTreeSet<u32>,
 ) -> Result<FileSymbols, Unparsed> {
+    let Sides {
+        parsed,
+        base,
+        surfaces,
+    } = sides;
+    // The base first: the head's tree is reparsed from the base's.
+    let base = match base {
+        BaseText::None => BaseRead::None,
+        BaseText::Text(source) => match tagger.tags_and_tree(grammar, &source) {
+            Ok((tags, tree)) => BaseRead::Parsed(tags, tree, source),
+            Err(_) => BaseRead::Broken,
+        },
+        BaseText::Missing(why) => BaseRead::Missing(why),
+    };
+    let base_side = match &base {
+        BaseRead::Parsed(_, tree, source) => Some((tree, source.as_slice())),
+        _ => None,
+    };
+    let (head, head_read) = match (file.status, parsed) {
+        (FileStatus::Deleted, _) => (None, None),
+        (_, Some(tags)) => (Some(tags), None),
+        (_, None) => {
+            let read = read_head(file, worktree, base_side, grammar, tagger)?;
+            (Some(read.tags.clone()), Some(read))
+        }
+    };
+    let head_blob = head_read
+        .as_ref()
+        .and_then(|read| git2::Oid::hash_object(git2::ObjectType::Blob, &read.text).ok());
+    let early = surfaces.map(|scopes| {
+        let head_text = match &head_read {
+            Some(read) => Some(read.text.clone()),
+            None => head
+                .as_ref()
+                .and_then(|_| std::fs::read(worktree.join(&file.path)).ok()),
+        };
+        let head_side = head_read.as_ref().map(|read| &read.tree);
+        read_early(
+            scopes,
+            grammar,
+            file,
+            base_side,
+            head_side,
+            head_text.as_deref(),
+            tagger,
+        )
+    });
+    drop(head_read);
     let mut base_source = None;
     let base = match base {
-        BaseText::None => None,
-        BaseText::Text(source) => match tagger.tags(grammar, &source) {
-            Ok(tags) => {
-                base_source = Some(source);
-                Some(tags)
-            }
-            // The head parsed: a broken base only costs the removed side's symbols.
-            Err(_) if head.is_some() => None,
-            Err(_) => {
-                return Err(Unparsed::BaseSyntax {
-                    path: file.path.clone(),
-                });
-            }
-        },
-        BaseText::Missing(why) if head.is_none() => return Err(Unparsed::NoBase(why)),
-        BaseText::Missing(_) => None,
+        BaseRead::None => None,
+        BaseRead::Parsed(tags, _, source) => {
+            base_source = Some(source);
+            Some(tags)
+        }
+        // The head parsed: a broken base only costs the removed side's symbols.
+        BaseRead::Broken if head.is_some() => None,
+        BaseRead::Broken => {
+            return Err(Unparsed::BaseSyntax {
+                path: file.path.clone(),
+            });
+        }
+        BaseRead::Missing(why) if head.is_none() => return Err(Unparsed::NoBase(why)),
+        BaseRead::Missing(_) => None,
     };
 
     let mut symbols = FileSymbols {
@@ -277,6 +347,8 @@ fn symbols(
         base: None,
         base_unknown: file.status != FileStatus::Added && base.is_none(),
         base_source,
+        early,
+        head_blob,
     };
     for (tags, changed) in [(&head, added), (&base, removed)] {
         let Some(tags) = tags else { continue };
@@ -326,51 +398,32 @@ pub fn read_all(
     worktree: &Path,
     base: Option<(&git2::Repository, git2::Oid)>,
     head_tags: &mut HeadTags,
+    sources: &Sources<'_>,
 ) -> Vec<ChangedFile> {
-    let bases: Vec<BaseText> = files
-        .iter()
-        .map(|file| match Grammar::for_file(&file.path, file.language) {
-            Some(_) if !file.binary && not_worth_parsing(file, worktree).is_none() => {
-                base_text(file, worktree, base)
+    let mut work: Vec<(&FileDiff, BaseText, Option<ParsedHead>, Option<Scopes>)> =
+        Vec::with_capacity(files.len());
+    for file in files {
+        let (old, surfaces) = match Grammar::for_file(&file.path, file.language) {
+            Some(grammar) if !file.binary && not_worth_parsing(file, worktree).is_none() => {
+                let old = base_text(file, worktree, base);
+                let text = match &old {
+                    BaseText::Text(text) => Some(text.as_slice()),
+                    _ => None,
+                };
+                let surfaces = wanted(file, grammar, sources, text);
+                (old, surfaces)
             }
-            _ => BaseText::None,
-        })
-        .collect();
-    let work: Vec<(&FileDiff, BaseText, Option<ParsedHead>)> = files
-        .iter()
-        .zip(bases)
-        .map(|(file, base)| (file, base, head_tags.remove(&file.path)))
-        .collect();
-    let workers = std::thread::available_parallelism()
-        .map_or(1, usize::from)
-        .min(work.len().max(1));
-    let chunk = work.len().div_ceil(workers).max(1);
-    let mut work = work;
-    let mut parts = Vec::new();
-    while work.len() > chunk {
-        let rest = work.split_off(chunk);
-        parts.push(std::mem::replace(&mut work, rest));
+            _ => (BaseText::None, None),
+        };
+        work.push((file, old, head_tags.remove(&file.path), surfaces));
     }
-    parts.push(work);
-    std::thread::scope(|scope| {
-        let handles: Vec<_> = parts
-            .into_iter()
-            .map(|part| {
-                scope.spawn(move || {
-                    let mut tagger = Tagger::default();
-                    part.into_iter()
-                        .map(|(file, base, parsed)| {
-                            read_changed(file, worktree, base, parsed, &mut tagger)
-                        })
-                        .collect::<Vec<_>>()
-                })
-            })
-            .collect();
-        handles
-            .into_iter()
-            .flat_map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
-            .collect()
-    })
+    super::cores::map_on_cores(
+        work,
+        Tagger::default,
+        |tagger, (file, base, parsed, surfaces)| {
+            read_changed(file, worktree, base, parsed, surfaces, tagger)
+        },
+    )
 }
 
 #[cfg(test)]

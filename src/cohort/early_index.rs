@@ -1,8 +1,7 @@
 //! The symbol index opened from the mirror while the worktree is still being checked out.
 //!
 //! On a first review the checkout (file creation, mostly kernel time) and the index (walking
-//! the head's tree, reading the store of tags by blob, parsing the changed files) were back to
-//! back. Both only need the head commit, which the mirror holds once the fetch is done, so the
+//! the head's tree, reading the store of tags by blob) were back to back. Both only need the head commit, which the mirror holds once the fetch is done, so the
 //! index starts then, on its own thread, and the cohort build picks it up.
 
 use std::collections::BTreeSet;
@@ -28,16 +27,10 @@ impl std::fmt::Debug for EarlyIndex {
 }
 
 impl EarlyIndex {
-    /// Starts indexing `head` from the bare repository at `git_dir`, keeping the tags of the
-    /// files changed since the merge base with `base`. `None` when the space's cache in
+    /// Starts indexing `head` from the bare repository at `git_dir`. `None` when the space's cache in
     /// `cache_dir` already holds a cohort report of this head: then the index is likely not
     /// needed at all.
-    pub fn start(
-        git_dir: &Path,
-        cache_dir: &Path,
-        head: git2::Oid,
-        base: git2::Oid,
-    ) -> Option<EarlyIndex> {
+    pub fn start(git_dir: &Path, cache_dir: &Path, head: git2::Oid) -> Option<EarlyIndex> {
         let head_sha = head.to_string();
         if has_report_of(cache_dir, &head_sha) {
             return None;
@@ -46,9 +39,9 @@ impl EarlyIndex {
         let job = std::thread::Builder::new()
             .name("early-index".into())
             .spawn(move || {
-                let changed = changed_paths(&git_dir, head, base).unwrap_or_default();
-                let keep: BTreeSet<&str> = changed.iter().map(String::as_str).collect();
-                LazyIndex::from_tree(&git_dir, head, &keep).ok()
+                // The changed files are parsed by the cohort build, reparsing their base's
+                // tree, and handed to the index then (see `LazyIndex::learn`).
+                LazyIndex::from_tree(&git_dir, head, &BTreeSet::new()).ok()
             })
             .ok()?;
         Some(EarlyIndex { head_sha, job })
@@ -60,22 +53,4 @@ impl EarlyIndex {
         let built = self.job.join().ok().flatten()?;
         (self.head_sha == head_sha).then_some(built)
     }
-}
-
-/// Paths on the head side that differ from the merge base: the files whose tags the cohort
-/// build will ask for.
-fn changed_paths(
-    git_dir: &Path,
-    head: git2::Oid,
-    base: git2::Oid,
-) -> Result<Vec<String>, git2::Error> {
-    let repo = git2::Repository::open_bare(git_dir)?;
-    let merge_base = repo.merge_base(base, head)?;
-    let old = repo.find_commit(merge_base)?.tree()?;
-    let new = repo.find_commit(head)?.tree()?;
-    let diff = repo.diff_tree_to_tree(Some(&old), Some(&new), None)?;
-    Ok(diff
-        .deltas()
-        .filter_map(|delta| delta.new_file().path()?.to_str().map(str::to_string))
-        .collect())
 }

@@ -361,36 +361,14 @@ where
     F: Sync,
     R: FnMut(&(F, Grammar)) -> Option<Vec<u8>>,
 {
-    let workers = std::thread::available_parallelism()
-        .map_or(1, usize::from)
-        .min(files.len().max(1));
-    let chunk = files.len().div_ceil(workers).max(1);
-    let reader = &reader;
-    std::thread::scope(|scope| {
-        let handles: Vec<_> = files
-            .chunks(chunk)
-            .map(|part| {
-                scope.spawn(move || {
-                    let mut tagger = Tagger::default();
-                    let mut read = reader();
-                    part.iter()
-                        .map(|file| {
-                            let source = read(file)?;
-                            tagger.tags(file.1, &source).ok()
-                        })
-                        .collect::<Vec<_>>()
-                })
-            })
-            .collect();
-        handles
-            .into_iter()
-            .flat_map(|handle| {
-                handle
-                    .join()
-                    .unwrap_or_else(|e| std::panic::resume_unwind(e))
-            })
-            .collect()
-    })
+    super::cores::map_on_cores(
+        files.iter().collect(),
+        || (Tagger::default(), reader()),
+        |(tagger, read), file| {
+            let source = read(file)?;
+            tagger.tags(file.1, &source).ok()
+        },
+    )
 }
 
 /// Where the cohort build keeps its finished reports inside a review space.

@@ -66,7 +66,37 @@ struct State {
     /// Names every file containing which has been read: their answers are final.
     resolved: HashSet<String>,
     answers: HashMap<String, Answer>,
+    /// The files read so far by name, built on the first answer and kept up as files are
+    /// read: an answer is a look-up, not a pass over every file's tags (the cohort build of
+    /// a large range asks about thousands of names).
+    by_name: Option<ByName>,
     stats: IndexStats,
+}
+
+/// Which read files define and reference each name, by position.
+#[derive(Default)]
+struct ByName {
+    defines: HashMap<String, Vec<usize>>,
+    references: HashMap<String, Vec<usize>>,
+}
+
+impl ByName {
+    /// Adds file `at`, read after every file already in.
+    fn add(&mut self, at: usize, tags: &IndexTags) {
+        let push = |map: &mut HashMap<String, Vec<usize>>, name: &str| {
+            let files = map.entry(name.to_string()).or_default();
+            // A file defining a name twice counts once.
+            if files.last() != Some(&at) {
+                files.push(at);
+            }
+        };
+        for (name, _, _) in &tags.defs {
+            push(&mut self.defines, name);
+        }
+        for name in &tags.refs {
+            push(&mut self.references, name);
+        }
+    }
 }
 
 impl LazyIndex {
@@ -167,6 +197,7 @@ impl LazyIndex {
                 texts: None,
                 resolved: HashSet::new(),
                 answers: HashMap::new(),
+                by_name: None,
                 stats,
             }),
         }
@@ -194,6 +225,28 @@ impl LazyIndex {
             }
         }
         kept
+    }
+
+    /// Takes the tags of the head file at `path`, parsed from a text whose git id is `blob`
+    /// by the cohort build (a changed file), unless the file was read already; counts it as
+    /// parsed either way. Only for the
+    /// very blob the index has at `path` (a worktree's text may differ from the commit's) and
+    /// the grammar it reads the path with: then they are the tags a parse here would give.
+    pub(super) fn learn(&self, path: &str, grammar: Grammar, blob: git2::Oid, tags: &FileTags) {
+        let Ok(at) = self.paths.binary_search_by(|p| p.as_str().cmp(path)) else {
+            return;
+        };
+        let mut state = self.state.borrow_mut();
+        let same_text = match &state.source {
+            Source::Tree { blobs, .. } => blobs[at] == blob,
+            Source::Worktree(_) => true,
+        };
+        if self.grammars[at] == grammar && same_text && state.unread.contains(&at) {
+            state.record(at, grammar, Some(IndexTags::of(tags)));
+        } else {
+            // Parsed by this build all the same (the stats say what a build parsed).
+            state.stats.parsed += 1;
+        }
     }
 
     /// Files that define `name`, sorted.
@@ -227,17 +280,9 @@ impl LazyIndex {
         if !state.resolved.contains(name) {
             state.resolve(&BTreeSet::from([name]), &self.paths, &self.grammars);
         }
-        let mut defines = Vec::new();
-        let mut references = Vec::new();
-        for (at, tags) in state.tags.iter().enumerate() {
-            let Some(Some(tags)) = tags else { continue };
-            if tags.defs.iter().any(|(def, _, _)| def == name) {
-                defines.push(at);
-            }
-            if tags.refs.binary_search_by(|r| r.as_str().cmp(name)).is_ok() {
-                references.push(at);
-            }
-        }
+        let by_name = state.by_name();
+        let files = |map: &HashMap<String, Vec<usize>>| map.get(name).cloned().unwrap_or_default();
+        let (defines, references) = (files(&by_name.defines), files(&by_name.references));
         let answer = Arc::new((defines, references));
         state.answers.insert(name.to_string(), answer.clone());
         answer
@@ -260,6 +305,20 @@ impl LazyIndex {
 }
 
 impl State {
+    /// The read files by name (see [`State::by_name`]), built now if not yet.
+    fn by_name(&mut self) -> &ByName {
+        let tags = &self.tags;
+        self.by_name.get_or_insert_with(|| {
+            let mut by_name = ByName::default();
+            for (at, tags) in tags.iter().enumerate() {
+                if let Some(Some(tags)) = tags {
+                    by_name.add(at, tags);
+                }
+            }
+            by_name
+        })
+    }
+
     /// Parses every unread file whose text contains one of `names`; then their answers are
     /// final.
     fn resolve(&mut self, names: &BTreeSet<&str>, paths: &[String], grammars: &[Grammar]) {
@@ -342,6 +401,9 @@ impl State {
         // A blob that did not parse is not recorded: it is tried again next time.
         if let (Source::Tree { blobs, store, .. }, Some(tags)) = (&mut self.source, &tags) {
             store.insert(grammar, blobs[at], Some(tags.clone()));
+        }
+        if let (Some(by_name), Some(tags)) = (&mut self.by_name, &tags) {
+            by_name.add(at, tags);
         }
         self.tags[at] = Some(tags);
     }

@@ -9,9 +9,11 @@
 //! `testGap` axis.
 
 mod api_contract;
+mod api_sources;
 mod blob_tags;
 mod cache_file;
 mod changes;
+mod cores;
 mod early_index;
 mod error;
 pub mod grammar;
@@ -22,6 +24,7 @@ mod lazy_index;
 mod on_demand;
 mod pairing;
 mod paths;
+mod reparse;
 mod report_cache;
 mod report_files;
 mod stoplist;
@@ -98,17 +101,18 @@ pub fn build_with(
     early: Option<EarlyIndex>,
 ) -> Result<CohortReport, CohortError> {
     let mut notes = Vec::new();
-    let changed: BTreeSet<&str> = input.diff.files.iter().map(|f| f.path.as_str()).collect();
     let early = early.and_then(|early| early.finish(input.head_sha));
     let (index, mut head_tags) = match early {
         Some(built) => built,
-        None => open_index(&input, &changed)?,
+        None => open_index(&input)?,
     };
+    let sources = api_sources::Sources::new(input.worktree, input.base);
     let files = changes::read_all(
         &input.diff.files,
         input.worktree,
         input.base,
         &mut head_tags,
+        &sources,
     );
     for file in &files {
         match &file.reading {
@@ -128,12 +132,21 @@ pub fn build_with(
         .filter(|f| is_moved(f))
         .map(|f| f.path.as_str())
         .collect();
+    // The changed files' heads were parsed above: the index need not parse them again.
+    for file in &files {
+        if let changes::Reading::Symbols(symbols) = &file.reading
+            && let (Some(tags), Some(blob)) = (&symbols.head, symbols.head_blob)
+            && let Some(grammar) = Grammar::for_file(&file.path, file.language)
+        {
+            index.learn(&file.path, grammar, blob, tags);
+        }
+    }
     // The names grouping asks about, read in one scan of the files not read yet.
     index.prefetch(asked_names(&files));
     let mut users = users::Users::new(input.worktree, &index);
     let cohorts = group::cohorts(&files, &index, &moved, &mut users);
     let axes = vec![
-        api_contract::api_contract(&files, &index, input.worktree, input.base),
+        api_contract::api_contract(&files, &index, &sources),
         test_gap::test_gap(&cohorts, &files),
     ];
     drop(users);
@@ -148,18 +161,17 @@ pub fn build_with(
 
 /// The index of the head: from the head commit in the repository holding the base (the
 /// mirror, whose store of tags by blob it reads and adds to), else from the worktree.
-fn open_index(
-    input: &CohortInput<'_>,
-    changed: &BTreeSet<&str>,
-) -> Result<(LazyIndex, index::HeadTags), CohortError> {
+fn open_index(input: &CohortInput<'_>) -> Result<(LazyIndex, index::HeadTags), CohortError> {
+    // The changed files are parsed by the cohort build and handed to the index then.
+    let changed = BTreeSet::new();
     let in_repository = input.base.and_then(|(repo, _)| {
         let head = git2::Oid::from_str(input.head_sha).ok()?;
         repo.find_commit(head).ok()?;
-        LazyIndex::from_tree(repo.path(), head, changed).ok()
+        LazyIndex::from_tree(repo.path(), head, &changed).ok()
     });
     match in_repository {
         Some(built) => Ok(built),
-        None => LazyIndex::from_worktree(input.worktree, changed),
+        None => LazyIndex::from_worktree(input.worktree, &changed),
     }
 }
 

@@ -2,7 +2,7 @@
 
 use std::collections::HashSet;
 
-use tree_sitter::{Node, Parser, QueryCursor, StreamingIterator};
+use tree_sitter::{Node, Parser, QueryCursor, StreamingIterator, Tree};
 
 use super::grammar::Grammar;
 
@@ -63,16 +63,40 @@ impl Default for Tagger {
 
 impl Tagger {
     pub fn tags(&mut self, grammar: Grammar, source: &[u8]) -> Result<FileTags, ParseFailure> {
+        self.tags_and_tree(grammar, source).map(|(tags, _)| tags)
+    }
+
+    /// [`Tagger::tags`], and the syntax tree they were read from (the apiContract axis reads
+    /// the file's surface from the same tree instead of parsing it again).
+    pub fn tags_and_tree(
+        &mut self,
+        grammar: Grammar,
+        source: &[u8],
+    ) -> Result<(FileTags, Tree), ParseFailure> {
+        let tree = self
+            .parse(grammar, source, None)
+            .ok_or(ParseFailure::Unparsable)?;
+        let tags = self.tags_of(grammar, &tree, source)?;
+        Ok((tags, tree))
+    }
+
+    /// The syntax tree of `source`. With `old`, the tree of an earlier version already edited
+    /// to `source`'s offsets ([`Tree::edit`]), tree-sitter reparses only what changed.
+    pub fn parse(&mut self, grammar: Grammar, source: &[u8], old: Option<&Tree>) -> Option<Tree> {
         if self.grammar != Some(grammar) {
-            self.parser
-                .set_language(&grammar.language())
-                .map_err(|_| ParseFailure::Unparsable)?;
+            self.parser.set_language(&grammar.language()).ok()?;
             self.grammar = Some(grammar);
         }
-        let tree = self
-            .parser
-            .parse(source, None)
-            .ok_or(ParseFailure::Unparsable)?;
+        self.parser.parse(source, old)
+    }
+
+    /// The tags of `tree`, the syntax tree of `source` in `grammar`.
+    pub fn tags_of(
+        &mut self,
+        grammar: Grammar,
+        tree: &Tree,
+        source: &[u8],
+    ) -> Result<FileTags, ParseFailure> {
         let query = grammar.query();
         let names = query.capture_names();
         let Some(name_index) = query.capture_index_for_name("name") else {

@@ -27,7 +27,7 @@ pub mod version;
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use tree_sitter::Parser;
+use tree_sitter::{Parser, Tree};
 
 use super::grammar::Grammar;
 
@@ -183,6 +183,17 @@ pub fn extract(
         .set_language(&grammar.language())
         .map_err(|_| Unreadable)?;
     let tree = parser.parse(source, None).ok_or(Unreadable)?;
+    extract_tree(grammar, &tree, source, exported)
+}
+
+/// [`extract`] from `tree`, `source`'s syntax tree in `grammar`, for a language with a surface
+/// rule (`by_tags_only(grammar)` is `None`; the others are read from tags, not from a tree).
+pub fn extract_tree(
+    grammar: Grammar,
+    tree: &Tree,
+    source: &[u8],
+    exported: &dyn Fn(&str) -> bool,
+) -> Result<Surface, Unreadable> {
     let root = tree.root_node();
     // Tree-sitter recovers from almost anything; a file that is mostly errors is unreadable.
     if root.has_error() && root.named_child_count() > 0 {

@@ -285,11 +285,27 @@ fn rust_scope(path: &str, read: Read) -> Scope {
 /// (`Some(false)`), or not at all (`None`: declared by a macro or a `#[path]` we do not
 /// follow). The text is scanned, not parsed, so declarations inside macro calls count.
 fn declared_public(text: &str, name: &str) -> Option<bool> {
-    let pattern = regex::Regex::new(&format!(
-        r"(?m)(pub(\s*\([^)]*\))?\s+)?mod\s+{}\s*[;{{]",
-        regex::escape(name)
-    ))
-    .ok()?;
+    thread_local! {
+        // One pattern per module name: a range's files ask about the same few modules.
+        static PATTERNS: std::cell::RefCell<std::collections::HashMap<String, Option<regex::Regex>>> =
+            Default::default();
+    }
+    let pattern = PATTERNS.with_borrow_mut(|patterns| {
+        // Bounded for a long-lived process reviewing many repositories.
+        if patterns.len() > 4096 {
+            patterns.clear();
+        }
+        patterns
+            .entry(name.to_string())
+            .or_insert_with(|| {
+                regex::Regex::new(&format!(
+                    r"(?m)(pub(\s*\([^)]*\))?\s+)?mod\s+{}\s*[;{{]",
+                    regex::escape(name)
+                ))
+                .ok()
+            })
+            .clone()
+    })?;
     let mut found = None;
     for capture in pattern.captures_iter(text) {
         let public = capture.get(1).is_some() && capture.get(2).is_none();

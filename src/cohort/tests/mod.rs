@@ -775,7 +775,6 @@ fn the_index_opened_early_from_the_head_commit_gives_the_report_of_one_read_from
     std::os::unix::fs::symlink("src/app.rs", repo.path().join("link.rs")).unwrap();
     repo.commit("more");
     let head = git(&repo.path(), &["rev-parse", "HEAD"]);
-    let main = git(&repo.path(), &["rev-parse", "main"]);
     let head_oid = git2::Oid::from_str(&head).unwrap();
 
     let from_worktree = SymbolIndex::build(&repo.path(), &head).unwrap();
@@ -791,14 +790,8 @@ fn the_index_opened_early_from_the_head_commit_gives_the_report_of_one_read_from
     .unwrap();
     assert_eq!(from_tree, from_worktree);
 
-    let early = || {
-        crate::cohort::EarlyIndex::start(
-            &repo.path().join(".git"),
-            &repo.cache_dir(),
-            head_oid,
-            git2::Oid::from_str(&main).unwrap(),
-        )
-    };
+    let early =
+        || crate::cohort::EarlyIndex::start(&repo.path().join(".git"), &repo.cache_dir(), head_oid);
     let started = early().expect("no cached report yet: the early index starts");
     let report = repo.build_with(|input| crate::cohort::build_with(input, Some(started)).unwrap());
     // The same report as a build whose index reads the worktree alone, and as one that opens

@@ -82,6 +82,7 @@ impl Catalog {
             repo_files: options.repo_files.as_ref(),
             worktree: options.worktree.as_deref(),
             head_tests: Default::default(),
+            whole_diff: Default::default(),
         };
         for file in &diff.files {
             scan.file(file, &context);

@@ -111,6 +111,7 @@ impl Check {
                 context.diff,
                 context.worktree,
                 &context.head_tests,
+                &context.whole_diff,
             ),
             // Not a per-file question: `Catalog::scan` answers it once every file is read.
             Check::UnreadCode => Vec::new(),
@@ -126,6 +127,8 @@ pub(crate) struct CheckContext<'a> {
     pub worktree: Option<&'a std::path::Path>,
     /// The tests defined at the head, by language, read on first use during one scan.
     pub head_tests: HeadTests,
+    /// The whole diff as the removed-test check reads it, read on first use during one scan.
+    pub whole_diff: removed_test::WholeDiff,
 }
 
 pub(crate) type HeadTests =

@@ -82,18 +82,36 @@ struct Removed {
     literals: Vec<String>,
 }
 
+/// What every file's question reads of the whole diff (its new side, the features it
+/// removed), read once per scan: a range removing tests in hundreds of files read its 145k
+/// lines once per such file.
+#[derive(Default)]
+pub(crate) struct WholeDiff(std::cell::OnceCell<(AddedCode, RemovedFeatures)>);
+
+impl WholeDiff {
+    fn of(&self, diff: &Diff) -> (&AddedCode, &RemovedFeatures) {
+        let (added, gone) = self.0.get_or_init(|| {
+            let added = AddedCode::of(diff);
+            let gone = RemovedFeatures::of(diff, &added);
+            (added, gone)
+        });
+        (added, gone)
+    }
+}
+
+/// `whole` must have been read from `diff` (one per scan of one diff).
 pub(super) fn removed_tests(
     file: &FileDiff,
     diff: &Diff,
     worktree: Option<&Path>,
     cache: &HeadTests,
+    whole: &WholeDiff,
 ) -> Vec<Hit> {
     let removed = find_removed(file);
     if removed.is_empty() {
         return Vec::new();
     }
-    let added = AddedCode::of(diff);
-    let gone = RemovedFeatures::of(diff, &added);
+    let (added, gone) = whole.of(diff);
     removed
         .into_iter()
         .filter(|test| !added.defines(file.language, &test.name))

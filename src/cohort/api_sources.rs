@@ -1,0 +1,203 @@
+//! What the apiContract axis reads: the files behind its scopes (each read once), the scopes
+//! of a changed file at both sides, and its surfaces read early, from the trees the cohort
+//! build parses anyway.
+//!
+//! Every changed file's scope reads the same manifests and module files (`Cargo.toml`,
+//! `lib.rs`, the `mod.rs` above it) at both sides; and a surface read on its own parsed the
+//! file twice more. So the cohort build decides each file's scopes before it parses (on its
+//! thread: a git2 repository is not shared), and the parsing threads read the surfaces from
+//! the base's tree and the head's tree reparsed from it ([`super::reparse`]). The axis still
+//! decides everything itself and uses an early surface only when its own scopes and sources
+//! are those the surface was read with.
+
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::path::Path;
+
+use tree_sitter::Tree;
+
+use crate::diff::FileDiff;
+
+use super::grammar::Grammar;
+use super::reparse;
+use super::surface::api_scope::Scope;
+use super::surface::scope::scope;
+use super::surface::{Surface, Unreadable, by_tags_only, extract_tree};
+use super::tags::Tagger;
+
+/// The blob at `path` in `commit`.
+pub(super) fn blob_at(
+    repo: &git2::Repository,
+    commit: git2::Oid,
+    path: &str,
+) -> Result<Vec<u8>, git2::Error> {
+    let tree = repo.find_commit(commit)?.tree()?;
+    let entry = tree.get_path(Path::new(path))?;
+    let blob = entry.to_object(repo)?.peel_to_blob()?;
+    Ok(blob.content().to_vec())
+}
+
+/// Files read by path, each once.
+#[derive(Default)]
+struct Memo(RefCell<HashMap<String, Option<String>>>);
+
+impl Memo {
+    fn get(&self, path: &str, read: impl FnOnce() -> Option<String>) -> Option<String> {
+        if let Some(known) = self.0.borrow().get(path) {
+            return known.clone();
+        }
+        let text = read();
+        self.0.borrow_mut().insert(path.to_string(), text.clone());
+        text
+    }
+}
+
+/// The repository's files as the axis reads them: the head's from the worktree, the base's
+/// from the base commit, as text.
+pub struct Sources<'a> {
+    worktree: &'a Path,
+    base: Option<(&'a git2::Repository, git2::Oid)>,
+    head_files: Memo,
+    base_files: Memo,
+}
+
+impl<'a> Sources<'a> {
+    pub fn new(worktree: &'a Path, base: Option<(&'a git2::Repository, git2::Oid)>) -> Self {
+        Sources {
+            worktree,
+            base,
+            head_files: Memo::default(),
+            base_files: Memo::default(),
+        }
+    }
+
+    pub fn head(&self, path: &str) -> Option<String> {
+        self.head_files.get(path, || {
+            std::fs::read(self.worktree.join(path))
+                .ok()
+                .map(|bytes| String::from_utf8_lossy(&bytes).into_owned())
+        })
+    }
+
+    pub fn base(&self, path: &str) -> Option<String> {
+        match self.base {
+            Some((repo, commit)) => self.base_files.get(path, || {
+                blob_at(repo, commit, path)
+                    .ok()
+                    .map(|bytes| String::from_utf8_lossy(&bytes).into_owned())
+            }),
+            // Without the base commit, the head's manifest is all there is: no bump seen.
+            None => self.head(path),
+        }
+    }
+}
+
+/// What is exported of one changed file at each side.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Scopes {
+    pub base: Scope,
+    pub head: Scope,
+}
+
+impl Scopes {
+    /// The scopes of the file at `path`, whose head text is `head_source` (`None`: deleted)
+    /// and base text `base_source` (`None`: added, or unread).
+    pub fn of(
+        path: &str,
+        grammar: Grammar,
+        head_source: Option<&str>,
+        base_source: Option<&str>,
+        sources: &Sources<'_>,
+    ) -> Scopes {
+        let read_either = |path: &str| sources.head(path).or_else(|| sources.base(path));
+        let any_source = head_source.or(base_source).unwrap_or("");
+        let head = scope(path, grammar, any_source, &read_either);
+        // What was exported at the base is decided at the base: a name the head's entry
+        // points or `pub use`s no longer reach was removed.
+        let read_base_first = |path: &str| sources.base(path).or_else(|| sources.head(path));
+        let base = scope(
+            path,
+            grammar,
+            base_source.unwrap_or(any_source),
+            &read_base_first,
+        );
+        Scopes { base, head }
+    }
+
+    /// Whether the axis compares the file's surfaces: something of it may be exported at one
+    /// side, and its package was not withdrawn from publishing at the head.
+    pub fn compared(&self) -> bool {
+        (self.head.is_api() || self.base.is_api())
+            && !(matches!(self.head, Scope::Unpublished(_)) && self.base.is_api())
+    }
+}
+
+/// A changed file's surfaces, read while the file was parsed, and what they were read with.
+#[derive(Debug, Clone)]
+pub struct EarlySurfaces {
+    pub scopes: Scopes,
+    /// Read from the base text the file's reading keeps (`base_source`), when it parsed.
+    pub base: Option<Result<Surface, Unreadable>>,
+    /// Read from the head file in the worktree, when it is UTF-8 (the axis reads it as text).
+    pub head: Option<Result<Surface, Unreadable>>,
+}
+
+/// Whether the parsing threads should read `file`'s surfaces early, with these scopes: a
+/// language with a surface rule (the others are read from tags) that the axis compares.
+pub fn wanted(
+    file: &FileDiff,
+    grammar: Grammar,
+    sources: &Sources<'_>,
+    base: Option<&[u8]>,
+) -> Option<Scopes> {
+    if by_tags_only(grammar).is_some() || super::surface::scope::not_api_path(&file.path) {
+        return None;
+    }
+    let head = match file.status {
+        crate::diff::FileStatus::Deleted => None,
+        _ => Some(sources.head(&file.path)?),
+    };
+    let base = base.map(String::from_utf8_lossy);
+    let scopes = Scopes::of(
+        &file.path,
+        grammar,
+        head.as_deref(),
+        base.as_deref(),
+        sources,
+    );
+    scopes.compared().then_some(scopes)
+}
+
+/// Reads the surfaces for `scopes` from the base's tree and the head's: `head_tree` when the
+/// head was parsed already, else reparsed from the base's. A side whose text is not UTF-8 is
+/// left to the axis, which reads it lossily.
+pub fn read_early(
+    scopes: Scopes,
+    grammar: Grammar,
+    file: &FileDiff,
+    base: Option<(&Tree, &[u8])>,
+    head_tree: Option<&Tree>,
+    head: Option<&[u8]>,
+    tagger: &mut Tagger,
+) -> EarlySurfaces {
+    let base_surface = base
+        .filter(|(_, text)| std::str::from_utf8(text).is_ok())
+        .map(|(tree, text)| extract_tree(grammar, tree, text, &|n| scopes.base.exports(n)));
+    let head_surface = head
+        .filter(|text| std::str::from_utf8(text).is_ok())
+        .map(|text| {
+            let exported = |n: &str| scopes.head.exports(n);
+            match head_tree {
+                Some(tree) => extract_tree(grammar, tree, text, &exported),
+                None => match reparse::head_tree(tagger, grammar, file, base, text) {
+                    Some(tree) => extract_tree(grammar, &tree, text, &exported),
+                    None => Err(Unreadable),
+                },
+            }
+        });
+    EarlySurfaces {
+        scopes,
+        base: base_surface,
+        head: head_surface,
+    }
+}

@@ -1,0 +1,206 @@
+//! The head version's syntax tree from the base version's, reparsed only where the diff
+//! changed the file.
+//!
+//! The apiContract axis reads a changed file's surface at both sides. The base side is parsed
+//! for its tags anyway; tree-sitter reparses an edited tree reusing every subtree outside the
+//! edits, so the head side costs about the size of the change, not of the file.
+
+use tree_sitter::{InputEdit, Point, Tree};
+
+use crate::diff::FileDiff;
+
+use super::grammar::Grammar;
+use super::tags::Tagger;
+
+/// The tree of `head`: `base_tree` (the tree of `base`) edited and reparsed, or a fresh parse
+/// when there is no base tree. A reparse whose tree holds an error is done again from scratch,
+/// so that error recovery is always tree-sitter's fresh one.
+pub fn head_tree(
+    tagger: &mut Tagger,
+    grammar: Grammar,
+    file: &FileDiff,
+    base: Option<(&Tree, &[u8])>,
+    head: &[u8],
+) -> Option<Tree> {
+    let Some((base_tree, base)) = base else {
+        return tagger.parse(grammar, head, None);
+    };
+    let mut old = base_tree.clone();
+    for edit in edits(file, base, head).iter().rev() {
+        old.edit(edit);
+    }
+    match tagger.parse(grammar, head, Some(&old)) {
+        Some(tree) if !tree.root_node().has_error() => Some(tree),
+        _ => tagger.parse(grammar, head, None),
+    }
+}
+
+/// What changed from `base` to `head`, ascending, in `base`'s offsets: the diff's hunks when
+/// every line between them is the same at both sides (the hunks are of this very pair of
+/// texts), else one edit from the first differing byte to the last.
+fn edits(file: &FileDiff, base: &[u8], head: &[u8]) -> Vec<InputEdit> {
+    hunk_edits(file, base, head).unwrap_or_else(|| whole_edit(base, head).into_iter().collect())
+}
+
+fn hunk_edits(file: &FileDiff, base: &[u8], head: &[u8]) -> Option<Vec<InputEdit>> {
+    let base_lines = line_starts(base);
+    let head_lines = line_starts(head);
+    // The byte offset where 0-based line `line` starts (the end of the text past the last).
+    let at = |starts: &[usize], text: &[u8], line: usize| -> usize {
+        starts.get(line).copied().unwrap_or(text.len())
+    };
+    let mut edits = Vec::with_capacity(file.hunks.len());
+    let (mut base_done, mut head_done) = (0usize, 0usize);
+    for hunk in &file.hunks {
+        // A hunk with no lines on a side starts *after* line `start` there.
+        let first = |start: u32, count: u32| {
+            if count == 0 {
+                start as usize
+            } else {
+                (start as usize).saturating_sub(1)
+            }
+        };
+        let base_first = first(hunk.old_start, hunk.old_count);
+        let head_first = first(hunk.new_start, hunk.new_count);
+        let base_start = at(&base_lines, base, base_first);
+        let base_end = at(&base_lines, base, base_first + hunk.old_count as usize);
+        let head_start = at(&head_lines, head, head_first);
+        let head_end = at(&head_lines, head, head_first + hunk.new_count as usize);
+        if base_start < base_done
+            || head_start < head_done
+            || base_end < base_start
+            || head_end < head_start
+            || base[base_done..base_start] != head[head_done..head_start]
+        {
+            return None;
+        }
+        let start_position = point(base, base_start);
+        edits.push(InputEdit {
+            start_byte: base_start,
+            old_end_byte: base_end,
+            new_end_byte: base_start + (head_end - head_start),
+            start_position,
+            old_end_position: advance(start_position, &base[base_start..base_end]),
+            new_end_position: advance(start_position, &head[head_start..head_end]),
+        });
+        (base_done, head_done) = (base_end, head_end);
+    }
+    (base[base_done..] == head[head_done..]).then_some(edits)
+}
+
+/// One edit over everything between the common prefix and the common suffix; `None` when the
+/// texts are the same.
+fn whole_edit(base: &[u8], head: &[u8]) -> Option<InputEdit> {
+    let prefix = base.iter().zip(head).take_while(|(a, b)| a == b).count();
+    if prefix == base.len() && prefix == head.len() {
+        return None;
+    }
+    let room = base.len().min(head.len()) - prefix;
+    let suffix = (base.iter().rev().zip(head.iter().rev()))
+        .take(room)
+        .take_while(|(a, b)| a == b)
+        .count();
+    let start_position = point(base, prefix);
+    let (old_end, new_end) = (base.len() - suffix, head.len() - suffix);
+    Some(InputEdit {
+        start_byte: prefix,
+        old_end_byte: old_end,
+        new_end_byte: new_end,
+        start_position,
+        old_end_position: advance(start_position, &base[prefix..old_end]),
+        new_end_position: advance(start_position, &head[prefix..new_end]),
+    })
+}
+
+/// Where each line starts, past the first.
+fn line_starts(text: &[u8]) -> Vec<usize> {
+    std::iter::once(0)
+        .chain(
+            text.iter()
+                .enumerate()
+                .filter(|(_, b)| **b == b'\n')
+                .map(|(at, _)| at + 1),
+        )
+        .collect()
+}
+
+/// The row and byte column of `offset` in `text`.
+fn point(text: &[u8], offset: usize) -> Point {
+    advance(Point { row: 0, column: 0 }, &text[..offset])
+}
+
+/// The point after `text`, written from `from`.
+fn advance(from: Point, text: &[u8]) -> Point {
+    match text.iter().rposition(|b| *b == b'\n') {
+        None => Point {
+            row: from.row,
+            column: from.column + text.len(),
+        },
+        Some(last) => Point {
+            row: from.row + text.iter().filter(|b| **b == b'\n').count(),
+            column: text.len() - last - 1,
+        },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The reparsed tree is the fresh parse's, node for node, whatever the hunks say: those of
+    /// this very pair, of another base (a range whose base is not the merge base), or none.
+    #[test]
+    fn the_reparsed_tree_is_the_fresh_one() {
+        let base = "pub struct A {\n    pub x: u8,\n}\n\nfn keep() {}\n\npub fn f(a: u8) -> u8 {\n    a\n}\n\npub fn gone() {}\n";
+        let head = "pub struct A {\n    pub x: u8,\n    pub y: u16,\n}\n\nfn keep() {}\n\npub fn f(a: u8, b: u8) -> u8 {\n    a + b\n}\n";
+        let diff_text = "diff --git a/a.rs b/a.rs\n--- a/a.rs\n+++ b/a.rs\n@@ -2,2 +2,3 @@\n     pub x: u8,\n+    pub y: u16,\n }\n@@ -7,5 +8,3 @@\n-pub fn f(a: u8) -> u8 {\n-    a\n+pub fn f(a: u8, b: u8) -> u8 {\n+    a + b\n }\n-\n-pub fn gone() {}\n";
+        let unrelated =
+            "diff --git a/a.rs b/a.rs\n--- a/a.rs\n+++ b/a.rs\n@@ -1,1 +1,1 @@\n-x\n+y\n";
+        let mut tagger = Tagger::default();
+        let fresh = tagger
+            .parse(Grammar::Rust, head.as_bytes(), None)
+            .unwrap()
+            .root_node()
+            .to_sexp();
+        let base_tree = tagger.parse(Grammar::Rust, base.as_bytes(), None).unwrap();
+        for diff in [diff_text, unrelated] {
+            let file = &crate::diff::parse(diff).unwrap().files[0];
+            let tree = head_tree(
+                &mut tagger,
+                Grammar::Rust,
+                file,
+                Some((&base_tree, base.as_bytes())),
+                head.as_bytes(),
+            )
+            .unwrap();
+            assert_eq!(tree.root_node().to_sexp(), fresh, "{diff}");
+            // Positions too: the tags' rows are the fresh parse's.
+            assert_eq!(
+                tagger.tags_of(Grammar::Rust, &tree, head.as_bytes()),
+                tagger.tags(Grammar::Rust, head.as_bytes()),
+                "{diff}"
+            );
+        }
+        let file = &crate::diff::parse(diff_text).unwrap().files[0];
+        assert_eq!(
+            hunk_edits(file, base.as_bytes(), head.as_bytes()).map(|e| e.len()),
+            Some(2),
+            "the hunks of this pair are used"
+        );
+        let other = &crate::diff::parse(unrelated).unwrap().files[0];
+        assert!(hunk_edits(other, base.as_bytes(), head.as_bytes()).is_none());
+    }
+
+    #[test]
+    fn points_count_rows_and_byte_columns() {
+        assert_eq!(point(b"ab\ncd", 4), Point { row: 1, column: 1 });
+        assert_eq!(
+            advance(Point { row: 2, column: 3 }, b"xy"),
+            Point { row: 2, column: 5 }
+        );
+        assert_eq!(
+            advance(Point { row: 2, column: 3 }, b"x\nyz"),
+            Point { row: 3, column: 2 }
+        );
+    }
+}
