@@ -154,7 +154,23 @@ fn type_change(old: &str, new: &str, types: &Types) -> TypeChange {
     if differing > 0 && without(&old, &a) == without(&new, &b) {
         return TypeChange::Undecided;
     }
+    // The same name written with its path or through a `use` (log #662:
+    // `std::borrow::Cow<'v, str>` → `Cow<'v, str>`): which item it names is not in the syntax.
+    if differing > 0 && last_segments(&old, &a) == last_segments(&new, &b) {
+        return TypeChange::Undecided;
+    }
     TypeChange::Different
+}
+
+/// `text` with each of the qualified `names` written as its last segment (`io::Error` →
+/// `Error`).
+fn last_segments(text: &str, names: &[String]) -> String {
+    let mut out = text.to_string();
+    for name in names {
+        let last = name.rsplit([':', '.']).next().unwrap_or(name);
+        out = out.replace(name.as_str(), last);
+    }
+    out
 }
 
 /// Names written with a package or module path (`flag.Value`, `io::Error`).
@@ -807,7 +823,12 @@ fn shape_change(old: &Item, new: &Item, types: &Types) -> Option<(Severity, &'st
         {
             return Some((Undecided, "overload signatures written differently"));
         }
-        if matches!(old.kind, "fn" | "method") {
+        // A class's shape is its contract modifiers too: jackson-core #1423 made
+        // `final class JsonReadContext` open to subclasses, which breaks nobody.
+        if matches!(
+            old.kind,
+            "fn" | "method" | "class" | "interface" | "enum" | "record"
+        ) {
             return Some(modifiers_change(old, new));
         }
         // A call, construct or index signature of a TypeScript type (axios's

@@ -227,6 +227,23 @@ fn items(
             }
             continue;
         }
+        // A private inline module's inherent impls still add methods to the types they name
+        // (log #662 moved `Value::to_cow_str` into `mod std_support { impl Value { … } }`);
+        // the type is one from here (`use super::*`), so its key keeps this prefix.
+        if node.kind() == "mod_item"
+            && !is_pub(node, src)
+            && let Some(body) = node.child_by_field_name("body")
+        {
+            for (member, member_attributes) in with_attributes(body, src) {
+                if member.kind() == "impl_item"
+                    && member.child_by_field_name("trait").is_none()
+                    && !hidden(&member_attributes)
+                {
+                    inherent(member, src, exported, out, prefix, &private_types);
+                }
+            }
+            continue;
+        }
         let Some(name) = src.field(node, "name") else {
             continue;
         };

@@ -239,6 +239,11 @@ fn rust_scope(path: &str, read: Read) -> Scope {
     let mut private_from: Option<usize> = None;
     for (i, segment) in segments.iter().enumerate() {
         let parent = ancestors.last().cloned().unwrap_or_default();
+        // `#[doc(hidden)] pub mod __private_api;` (log #664): public only for the crate's own
+        // macros, outside the documented API, as cargo-semver-checks reads it too.
+        if declared_doc_hidden(&parent, segment) {
+            return Scope::NotApi("inside a `#[doc(hidden)]` module (not the documented API)");
+        }
         match declared_public(&parent, segment) {
             Some(false) if private_from.is_none() => private_from = Some(i),
             _ => {}
@@ -312,6 +317,28 @@ fn declared_public(text: &str, name: &str) -> Option<bool> {
     found
 }
 
+/// Whether `text` declares `mod name` with `#[doc(hidden)]` among the attributes (and
+/// comments) directly above it.
+fn declared_doc_hidden(text: &str, name: &str) -> bool {
+    let Ok(pattern) = regex::Regex::new(&format!(
+        r"(?m)^[ \t]*(pub(\s*\([^)]*\))?\s+)?mod\s+{}\s*[;{{]",
+        regex::escape(name)
+    )) else {
+        return false;
+    };
+    pattern.find_iter(text).any(|found| {
+        text[..found.start()]
+            .lines()
+            .rev()
+            .map(str::trim)
+            .take_while(|line| line.starts_with("#[") || line.starts_with("//"))
+            .any(|line| {
+                let compact: String = line.chars().filter(|c| !c.is_whitespace()).collect();
+                compact.contains("doc(hidden)")
+            })
+    })
+}
+
 /// The text of every `pub use ...;` statement (not `pub(crate) use`).
 fn pub_uses(text: &str) -> Vec<&str> {
     let mut out = Vec::new();
@@ -328,6 +355,26 @@ fn pub_uses(text: &str) -> Vec<&str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_doc_hidden_module_is_not_api() {
+        let lib = "// not public API\n#[doc(hidden)]\npub mod __private_api;\n\n#[doc = \"x\"]\npub mod kv;\n";
+        assert!(declared_doc_hidden(lib, "__private_api"));
+        assert!(!declared_doc_hidden(lib, "kv"));
+        let files = |path: &str| match path {
+            "Cargo.toml" => Some("[package]\nname = \"log\"\nversion = \"0.4.22\"\n".to_string()),
+            "src/lib.rs" => Some(lib.to_string()),
+            _ => None,
+        };
+        assert!(matches!(
+            rust_scope("src/__private_api.rs", &files),
+            Scope::NotApi(_)
+        ));
+        assert!(matches!(
+            rust_scope("src/kv/value.rs", &files),
+            Scope::Exported
+        ));
+    }
 
     #[test]
     fn rust_module_declarations() {

@@ -102,6 +102,33 @@ fn rust_private_fields_bodies_docs_attributes_and_const_values_are_not_the_contr
 }
 
 #[test]
+fn rust_a_method_moved_into_a_private_modules_impl_is_not_removed() {
+    // log #662: `impl Value { pub fn to_cow_str }` moved into `mod std_support { … }`.
+    let head = BUILDER.replace(
+        "    fn private_thing(&self) {}\n}\n",
+        "    fn private_thing(&self) {}\n}\n\nmod support {\n    use super::*;\n\n    impl Builder {\n        pub fn extend<I: Iterator<Item = u8>>(&mut self, items: I) -> usize {\n            items.count()\n        }\n    }\n}\n",
+    ).replace(
+        "    pub fn extend<I: Iterator<Item = u8>>(&mut self, items: I) -> usize {\n        items.count()\n    }\n\n",
+        "",
+    );
+    assert!(head.contains("mod support") && head.matches("pub fn extend").count() == 1);
+    let axis = api_after(&rust_base(), &[("src/runtime.rs", &head)]);
+    assert_eq!(axis.verdict, AxisVerdict::Pass, "{}", axis.detail);
+    // The return type written through a `use` rather than its path is not a proven break.
+    let used = head.replace(
+        ") -> usize {\n            items",
+        ") -> std::primitive::usize {\n            items",
+    );
+    assert_clears(&api_after(&rust_base(), &[("src/runtime.rs", &used)]));
+    // Gone from both: removed.
+    let gone = head.replace("pub fn extend", "fn extend");
+    assert_fails(
+        &api_after(&rust_base(), &[("src/runtime.rs", &gone)]),
+        &["`Builder::extend` removed"],
+    );
+}
+
+#[test]
 fn rust_widening_is_compatible() {
     let head = BUILDER.replace("I: Iterator<Item = u8>", "I: IntoIterator<Item = u8>");
     let axis = api_after(&rust_base(), &[("src/runtime.rs", &head)]);
@@ -519,6 +546,22 @@ fn java_abstract_to_final_matters_only_for_a_class_users_can_extend() {
     assert_fails(
         &api_after(&[(path, &open)], &[(path, &open_final)]),
         &["`Name` declaration changed", "final class"],
+    );
+    // jackson-core #1423: a final class opened to subclasses breaks nobody.
+    let reopened = api_after(
+        &[(path, &open_final)],
+        &[(
+            path,
+            &open_final.replace("public final class", "public class"),
+        )],
+    );
+    assert_clears(&reopened);
+    assert!(
+        reopened
+            .detail
+            .contains("no longer abstract, final or sealed"),
+        "{}",
+        reopened.detail
     );
 }
 

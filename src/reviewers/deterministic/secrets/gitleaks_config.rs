@@ -377,7 +377,8 @@ fn build_rule(
     for raw_list in raw.allowlist.into_iter().chain(raw.allowlists) {
         allowlists.push(build_allowlist(raw_list, name, problems));
     }
-    let confidence = if id.starts_with("generic") {
+    let generic = id.starts_with("generic");
+    let confidence = if generic {
         builtin::GENERIC
     } else {
         CONFIG_RULE_CONFIDENCE
@@ -394,7 +395,10 @@ fn build_rule(
         tags: raw.tags,
         allowlists,
         confidence,
-        refuse_placeholders: false,
+        // A generic rule reads like the built-in generic one: placeholders are not secrets, and
+        // in test code only a provider's exact format counts (uvicorn #1816's test sends RFC
+        // 6455's sample `sec-websocket-key`, which generic-api-key held as a P0).
+        refuse_placeholders: generic,
         source_id: id,
     })
 }

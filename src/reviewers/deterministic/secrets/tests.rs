@@ -987,6 +987,22 @@ fn in_test_code_and_fixtures_only_a_providers_exact_format_is_a_secret() {
 }
 
 #[test]
+fn gitleaks_generic_rules_also_read_only_a_providers_format_in_test_code() {
+    // uvicorn #1816: RFC 6455's sample nonce in a websocket test was a P0 generic-api-key.
+    let scanner = default_scanner();
+    let line = "            \"sec-websocket-key\": \"dGhlIHNhbXBsZSBub25jZQ==\",";
+    assert_eq!(
+        rule_at(scanner, "tests/protocols/test_websocket.py", line),
+        None
+    );
+    // Outside tests the same line is still read by gitleaks' rule.
+    assert_eq!(
+        rule_at(scanner, "uvicorn/protocols/websocket.py", line).as_deref(),
+        Some("secret/generic-api-key")
+    );
+}
+
+#[test]
 fn the_values_of_the_secrets_in_a_change_are_redacted_wherever_they_are_quoted() {
     let scanner = default_scanner();
     let lines = [
