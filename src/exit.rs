@@ -23,9 +23,9 @@ impl Exit {
 
 /// A verdict's exit code: mapped here, at the binary's edge, so the review model knows nothing
 /// of processes.
-impl From<crate::review::Decision> for Exit {
-    fn from(decision: crate::review::Decision) -> Exit {
-        use crate::review::Decision;
+impl From<review_tui::review::Decision> for Exit {
+    fn from(decision: review_tui::review::Decision) -> Exit {
+        use review_tui::review::Decision;
         match decision {
             Decision::Ship => Exit::Ship,
             Decision::Hold => Exit::Hold,

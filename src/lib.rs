@@ -11,7 +11,6 @@ pub mod config;
 pub mod demo;
 pub mod diff;
 pub mod error_text;
-pub mod exit;
 pub mod gc;
 pub mod path_component;
 pub mod pr;

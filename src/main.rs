@@ -1,5 +1,9 @@
 //! The binary edge: parse the command line, run the engine, map outcomes to exit codes.
 
+mod exit;
+
+use exit::Exit;
+
 use std::io::Read;
 use std::process::ExitCode;
 
@@ -7,7 +11,6 @@ use anyhow::Context;
 
 use review_tui::cli::{Cli, Command, ConfigAction, ReportFormat, VerdictFormat};
 use review_tui::config::Config;
-use review_tui::exit::Exit;
 use review_tui::pr::connect::Notices;
 use review_tui::pr::reference;
 use review_tui::publish::{PublishError, PublishOptions, Publishing, Rerun, Selection};

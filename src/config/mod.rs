@@ -573,16 +573,6 @@ fn short(sha: &str) -> &str {
 #[cfg(test)]
 mod tests;
 
-/// The effective configuration for a review: defaults, then the user's file, then the
-/// repository's file as it is at `base_sha` in `repo` (the space's mirror).
-pub fn load(repo: Option<(&git2::Repository, &str)>) -> Result<Config, ConfigError> {
-    let mut config = load_user()?;
-    if let Some((repo, base_sha)) = repo {
-        config.apply_repository(repo, base_sha)?;
-    }
-    Ok(config)
-}
-
 /// The defaults with the user's file laid over them: what is known before the PR is read.
 pub fn load_user() -> Result<Config, ConfigError> {
     let mut config = Config::default();

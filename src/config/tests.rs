@@ -143,7 +143,8 @@ fn the_repository_layer_cannot_choose_models_or_prompt_files() {
     let tree = repo.find_tree(tree.write().unwrap()).unwrap();
     let sig = git2::Signature::now("t", "t@example.com").unwrap();
     let commit = repo.commit(None, &sig, &sig, "base", &tree, &[]).unwrap();
-    let config = load(Some((&repo, &commit.to_string()))).unwrap();
+    let mut config = load_user().unwrap();
+    config.apply_repository(&repo, &commit.to_string()).unwrap();
     // Whatever the user's own file says, the repository's values never arrive.
     assert_ne!(
         config.models.url.as_deref(),
