@@ -1058,6 +1058,17 @@ fn by_name(old: &[Param], new: &[Param]) -> Option<String> {
                     && name(&after) != name(before)
                     && !takes_any_keyword =>
             {
+                // Still there further on (uvicorn #2033 put `ws_max_queue` before
+                // `ws_ping_interval`): a call by name still binds, a call by position shifts.
+                if new.iter().any(|p| name(p) == name(before)) {
+                    return Some(format!(
+                        "`{}` inserted before `{}` (a caller passing `{}` by position now sets `{}`)",
+                        name(&after),
+                        name(before),
+                        name(before),
+                        name(&after)
+                    ));
+                }
                 return Some(format!(
                     "`{}` renamed to `{}` (callers pass it by name)",
                     name(before),

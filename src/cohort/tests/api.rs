@@ -325,6 +325,20 @@ fn python_keyword_parameters_bind_by_name() {
         &[("pkg/net.py", "def fetch(url, deadline=10):\n    pass\n")],
     );
     assert_fails(&renamed, &["`fetch` `timeout` renamed to `deadline`"]);
+    // uvicorn #2033: a parameter inserted before another moves it for positional callers.
+    let inserted = api_after(
+        &[("pkg/net.py", base)],
+        &[(
+            "pkg/net.py",
+            "def fetch(url, retries=3, timeout=10):\n    pass\n",
+        )],
+    );
+    assert_fails(
+        &inserted,
+        &[
+            "`retries` inserted before `timeout` (a caller passing `timeout` by position now sets `retries`)",
+        ],
+    );
     let required = api_after(
         &[("pkg/net.py", base)],
         &[(
