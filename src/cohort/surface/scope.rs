@@ -281,16 +281,14 @@ fn rust_scope(path: &str, read: Read) -> Scope {
     Scope::Only(names)
 }
 
-/// Whether `text` declares `mod name` as `pub` (`Some(true)`), restricted or private
-/// (`Some(false)`), or not at all (`None`: declared by a macro or a `#[path]` we do not
-/// follow). The text is scanned, not parsed, so declarations inside macro calls count.
-fn declared_public(text: &str, name: &str) -> Option<bool> {
+/// The pattern of a `mod name` declaration (with its visibility), compiled once per name: a
+/// range's files ask about the same few modules.
+fn mod_declaration(name: &str) -> Option<regex::Regex> {
     thread_local! {
-        // One pattern per module name: a range's files ask about the same few modules.
         static PATTERNS: std::cell::RefCell<std::collections::HashMap<String, Option<regex::Regex>>> =
             Default::default();
     }
-    let pattern = PATTERNS.with_borrow_mut(|patterns| {
+    PATTERNS.with_borrow_mut(|patterns| {
         // Bounded for a long-lived process reviewing many repositories.
         if patterns.len() > 4096 {
             patterns.clear();
@@ -305,7 +303,14 @@ fn declared_public(text: &str, name: &str) -> Option<bool> {
                 .ok()
             })
             .clone()
-    })?;
+    })
+}
+
+/// Whether `text` declares `mod name` as `pub` (`Some(true)`), restricted or private
+/// (`Some(false)`), or not at all (`None`: declared by a macro or a `#[path]` we do not
+/// follow). The text is scanned, not parsed, so declarations inside macro calls count.
+fn declared_public(text: &str, name: &str) -> Option<bool> {
+    let pattern = mod_declaration(name)?;
     let mut found = None;
     for capture in pattern.captures_iter(text) {
         let public = capture.get(1).is_some() && capture.get(2).is_none();
@@ -318,16 +323,14 @@ fn declared_public(text: &str, name: &str) -> Option<bool> {
 }
 
 /// Whether `text` declares `mod name` with `#[doc(hidden)]` among the attributes (and
-/// comments) directly above it.
+/// comments) directly above it, or before it on its line.
 fn declared_doc_hidden(text: &str, name: &str) -> bool {
-    let Ok(pattern) = regex::Regex::new(&format!(
-        r"(?m)^[ \t]*(pub(\s*\([^)]*\))?\s+)?mod\s+{}\s*[;{{]",
-        regex::escape(name)
-    )) else {
+    let Some(pattern) = mod_declaration(name) else {
         return false;
     };
     pattern.find_iter(text).any(|found| {
         text[..found.start()]
+            .trim_end_matches([' ', '\t'])
             .lines()
             .rev()
             .map(str::trim)
@@ -361,6 +364,11 @@ mod tests {
         let lib = "// not public API\n#[doc(hidden)]\npub mod __private_api;\n\n#[doc = \"x\"]\npub mod kv;\n";
         assert!(declared_doc_hidden(lib, "__private_api"));
         assert!(!declared_doc_hidden(lib, "kv"));
+        assert!(declared_doc_hidden(
+            "    #[doc(hidden)] pub mod macros;",
+            "macros"
+        ));
+        assert!(!declared_doc_hidden("cfg_rt! {\n    pub mod rt;\n}", "rt"));
         let files = |path: &str| match path {
             "Cargo.toml" => Some("[package]\nname = \"log\"\nversion = \"0.4.22\"\n".to_string()),
             "src/lib.rs" => Some(lib.to_string()),
