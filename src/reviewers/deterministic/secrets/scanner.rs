@@ -401,10 +401,12 @@ impl SecretScanner {
                 };
                 let secret = &text[start..end];
                 // Test code and fixtures are full of made-up credentials and test vectors: there
-                // only a provider's exact format counts, never a generic `password = "…"`.
+                // only a provider's exact format is reported, never a generic `password = "…"`.
+                // Redaction still takes such a value out of what leaves: a real secret pasted
+                // into a test is a leak even when it is not a finding.
+                let test_code = purpose == Purpose::Report && path.is_some_and(is_test_path);
                 if !rule.passes_entropy(secret)
-                    || (rule.refuse_placeholders
-                        && (is_placeholder(secret) || path.is_some_and(is_test_path)))
+                    || (rule.refuse_placeholders && (is_placeholder(secret) || test_code))
                 {
                     continue;
                 }

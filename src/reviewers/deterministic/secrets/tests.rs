@@ -1000,6 +1000,24 @@ fn gitleaks_generic_rules_also_read_only_a_providers_format_in_test_code() {
         rule_at(scanner, "uvicorn/protocols/websocket.py", line).as_deref(),
         Some("secret/generic-api-key")
     );
+    // Not a finding in a test, yet still taken out of whatever quotes it: a real key pasted
+    // into a test leaks all the same.
+    let lines = ["api_key = \"Zq7vLmW2pXk9Hn4Rt8Yq2Lm6Bc3D\""];
+    let files = [ScanFile::added("tests/test_client.py", 1, &lines)];
+    assert!(scanner.scan(&files).is_empty());
+    let known = scanner.known_values(&files);
+    assert!(
+        known
+            .iter()
+            .any(|v| v.contains("Zq7vLmW2pXk9Hn4Rt8Yq2Lm6Bc3D")),
+        "{known:?}"
+    );
+    let quoting = scanner.clone().with_known(known);
+    let (redacted, n) = quoting.redact("the model says: Zq7vLmW2pXk9Hn4Rt8Yq2Lm6Bc3D");
+    assert!(
+        n > 0 && !redacted.contains("Zq7vLmW2pXk9Hn4Rt8Yq2Lm6Bc3D"),
+        "{redacted}"
+    );
 }
 
 #[test]
