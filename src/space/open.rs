@@ -410,7 +410,7 @@ fn fetch_local(
     }
     // Nothing moved: no fetch at all, the mirror already has both commits.
     if !wanted.is_empty() {
-        mirror.fetch(&url, &wanted, None)?;
+        mirror.fetch_with_tags(&url, &wanted, None)?;
     }
     for (sha, what) in [(head, "head"), (base, "base")] {
         if !mirror.has_commit(&sha.to_string()) {
@@ -438,7 +438,7 @@ fn fetch_hosted(mirror: &Mirror, key: &SpaceKey, source: &Source) -> Result<Fetc
     let prefix = key.ref_prefix();
     let (head_ref, base_ref) = (refs.head.clone(), refs.base.clone());
     let token = source.token.as_ref();
-    mirror.fetch(
+    mirror.fetch_with_tags(
         &url,
         &[
             format!("+{head_ref}:{prefix}/head"),
