@@ -2,6 +2,7 @@
 
 mod api;
 mod blast;
+mod releases;
 mod repo;
 mod shape;
 
