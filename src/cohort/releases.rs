@@ -9,10 +9,10 @@
 //! lines of release than [`MOST_LINES`].
 
 use std::cell::{OnceCell, RefCell};
-use std::collections::{HashMap, HashSet};
+use std::collections::{BinaryHeap, HashMap, HashSet};
 use std::rc::Rc;
 
-use git2::{ObjectType, Oid, Repository, Sort, TreeWalkMode, TreeWalkResult};
+use git2::{ObjectType, Oid, Repository, TreeWalkMode, TreeWalkResult};
 
 use crate::space::version_tags::{TAGS, split_version_tag};
 
@@ -157,25 +157,7 @@ impl<'a> Releases<'a> {
         if by_commit.is_empty() {
             return None;
         }
-        // Newest first, hiding what each release found already reaches: the next tagged
-        // commit met is on another line. A clock skew can only add a line, never lose one.
-        let mut lines: Vec<Oid> = Vec::new();
-        loop {
-            let mut walk = repo.revwalk().ok()?;
-            walk.set_sorting(Sort::TIME).ok()?;
-            walk.push(base).ok()?;
-            for line in &lines {
-                walk.hide(*line).ok()?;
-            }
-            match walk
-                .map_while(Result::ok)
-                .find(|oid| by_commit.contains_key(oid))
-            {
-                Some(commit) if lines.len() < MOST_LINES => lines.push(commit),
-                Some(_) => return None,
-                None => break,
-            }
-        }
+        let lines = lines_of_release(repo, base, &|oid| by_commit.contains_key(&oid))?;
         let mut tagged: Vec<(&Tag, Oid)> = lines
             .iter()
             .flat_map(|commit| by_commit[commit].iter().map(move |tag| (*tag, *commit)))
@@ -295,6 +277,56 @@ impl<'a> Releases<'a> {
         self.words.borrow_mut().insert(key, words.clone());
         words
     }
+}
+
+/// The tagged commits (`tagged`) that are the newest on each line of history behind `base`:
+/// those no other tagged commit found descends from. Commits are read newest first, as git
+/// describe does, each once; a commit that a release found reaches is covered, and the walk
+/// ends when only covered commits are left to read. A clock skew can only add a line, never
+/// lose one. `None` when the history cannot be read or has more than [`MOST_LINES`] lines.
+fn lines_of_release(
+    repo: &Repository,
+    base: Oid,
+    tagged: &dyn Fn(Oid) -> bool,
+) -> Option<Vec<Oid>> {
+    let time = |oid: Oid| repo.find_commit(oid).ok().map(|c| c.time().seconds());
+    let mut queue: BinaryHeap<(i64, Oid)> = BinaryHeap::new();
+    let mut queued: HashSet<Oid> = HashSet::new();
+    let mut covered: HashSet<Oid> = HashSet::new();
+    // Queued commits not covered: while there is none, nothing left can start a line.
+    let mut open = 1usize;
+    queue.push((time(base)?, base));
+    queued.insert(base);
+    let mut lines = Vec::new();
+    while open > 0 {
+        let (_, oid) = queue.pop()?;
+        let mut is_covered = covered.contains(&oid);
+        if !is_covered {
+            open -= 1;
+            if tagged(oid) {
+                if lines.len() == MOST_LINES {
+                    return None;
+                }
+                lines.push(oid);
+                covered.insert(oid);
+                is_covered = true;
+            }
+        }
+        let commit = repo.find_commit(oid).ok()?;
+        for parent in commit.parent_ids() {
+            let newly_covered = is_covered && covered.insert(parent);
+            if queued.insert(parent) {
+                queue.push((time(parent)?, parent));
+                if !is_covered {
+                    open += 1;
+                }
+            } else if newly_covered && queue.iter().any(|(_, q)| *q == parent) {
+                // Queued as open, covered now.
+                open -= 1;
+            }
+        }
+    }
+    Some(lines)
 }
 
 fn is_word_char(c: char) -> bool {

@@ -263,3 +263,32 @@ fn a_release_made_on_another_branch_after_the_last_one_counts_too() {
         }
     }
 }
+
+#[test]
+fn every_line_of_release_behind_the_base_counts() {
+    // tokio merges its LTS branches back: v1.5.1, released from a branch with `make_mut`, is
+    // behind the base as much as v1.6.0 is, and is not behind v1.6.0. Its users have
+    // `make_mut`, whatever the newer release lacks.
+    let repo = Repo::new(&crate_at(BYTES));
+    git(&repo.path(), &["checkout", "-q", "main"]);
+    git(&repo.path(), &["tag", "v1.5.0"]);
+    git(&repo.path(), &["checkout", "-q", "-b", "v1.5.x"]);
+    repo.write("src/bytes.rs", WITH_MAKE_MUT);
+    repo.commit("backport make_mut");
+    git(&repo.path(), &["tag", "v1.5.1"]);
+    git(&repo.path(), &["checkout", "-q", "main"]);
+    repo.write("README.md", "1.6\n");
+    repo.commit("release 1.6");
+    git(&repo.path(), &["tag", "v1.6.0"]);
+    git(&repo.path(), &["merge", "-q", "--no-edit", "v1.5.x"]);
+    git(&repo.path(), &["checkout", "-q", "-B", "pr"]);
+    repo.write("src/bytes.rs", BYTES);
+    repo.commit("change");
+    let axis = axis(&repo);
+    assert_eq!(axis.verdict, AxisVerdict::Fail, "{}", axis.detail);
+    assert!(
+        axis.detail.contains("`Bytes::make_mut` removed"),
+        "{}",
+        axis.detail
+    );
+}
