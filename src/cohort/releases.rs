@@ -329,6 +329,28 @@ fn lines_of_release(
     Some(lines)
 }
 
+/// A digest of the version tags of `repo` (names and targets): what the releases read from
+/// them depend on.
+pub fn tags_fingerprint(repo: &Repository) -> String {
+    use sha2::{Digest, Sha256};
+    let mut tags: Vec<(String, Oid)> = repo
+        .references_glob(&format!("{TAGS}*"))
+        .map(|refs| {
+            refs.flatten()
+                .filter_map(|r| Some((r.name().ok()?.to_string(), r.target()?)))
+                .filter(|(name, _)| split_version_tag(&name[TAGS.len()..]).is_some())
+                .collect()
+        })
+        .unwrap_or_default();
+    tags.sort();
+    let mut hash = Sha256::new();
+    for (name, target) in &tags {
+        hash.update(name.as_bytes());
+        hash.update(target.as_bytes());
+    }
+    hash.finalize().iter().map(|b| format!("{b:02x}")).collect()
+}
+
 fn is_word_char(c: char) -> bool {
     c.is_alphanumeric() || c == '_' || c == '$'
 }
