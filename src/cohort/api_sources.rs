@@ -73,7 +73,7 @@ impl<'a> Sources<'a> {
 
     pub fn head(&self, path: &str) -> Option<String> {
         self.head_files.get(path, || {
-            std::fs::read(self.worktree.join(path))
+            crate::space::worktree_file::read(self.worktree, path)
                 .ok()
                 .map(|bytes| String::from_utf8_lossy(&bytes).into_owned())
         })

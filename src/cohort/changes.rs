@@ -7,6 +7,7 @@ use std::path::Path;
 use tree_sitter::Tree;
 
 use crate::diff::{FileDiff, FileStatus, Language, LineKind, minified_line};
+use crate::space::worktree_file;
 
 use super::api_sources::{EarlySurfaces, Scopes, Sources, read_early, wanted};
 use super::grammar::Grammar;
@@ -98,7 +99,7 @@ fn reverse_applied(file: &FileDiff, worktree: &Path) -> Option<Vec<u8>> {
     let head = if file.status == FileStatus::Deleted {
         String::new()
     } else {
-        String::from_utf8_lossy(&std::fs::read(worktree.join(&file.path)).ok()?).into_owned()
+        String::from_utf8_lossy(&worktree_file::read(worktree, &file.path).ok()?).into_owned()
     };
     let head_lines: Vec<&str> = head.split_inclusive('\n').collect();
     let mut old = String::with_capacity(head.len());
@@ -192,7 +193,7 @@ fn not_worth_parsing(file: &FileDiff, worktree: &Path) -> Option<String> {
             file.path
         ));
     }
-    let size = std::fs::metadata(worktree.join(&file.path)).map_or(0, |m| m.len());
+    let size = worktree_file::size(worktree, &file.path).unwrap_or(0);
     (size > MAX_PARSE_BYTES).then(|| {
         format!(
             "{} is {size} bytes, over the {MAX_PARSE_BYTES}-byte parse limit: not parsed",
@@ -233,10 +234,11 @@ fn read_head(
     grammar: Grammar,
     tagger: &mut Tagger,
 ) -> Result<HeadRead, Unparsed> {
-    let text = std::fs::read(worktree.join(&file.path)).map_err(|source| Unparsed::Unreadable {
-        path: file.path.clone(),
-        source,
-    })?;
+    let text =
+        worktree_file::read(worktree, &file.path).map_err(|source| Unparsed::Unreadable {
+            path: file.path.clone(),
+            source,
+        })?;
     let syntax = || Unparsed::HeadSyntax {
         path: file.path.clone(),
         grammar,
@@ -310,7 +312,7 @@ fn symbols(
             Some(read) => Some(read.text.clone()),
             None => head
                 .as_ref()
-                .and_then(|_| std::fs::read(worktree.join(&file.path)).ok()),
+                .and_then(|_| worktree_file::read(worktree, &file.path).ok()),
         };
         let head_side = head_read.as_ref().map(|read| &read.tree);
         read_early(

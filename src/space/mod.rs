@@ -19,6 +19,7 @@ pub mod store;
 pub mod token;
 pub mod version_tags;
 pub mod worktree;
+pub mod worktree_file;
 
 #[cfg(test)]
 mod forge_port_tests;

@@ -904,3 +904,21 @@ fn rust_a_file_renamed_between_private_modules_is_not_api_at_either_side() {
     let axis = report.axes.iter().find(|a| a.name == API_CONTRACT).unwrap();
     assert_fails(axis, &["helper"]);
 }
+
+// A PR can commit a symbolic link named like source code. Reading the worktree through it would
+// parse a file of the reviewer's machine into symbols, surfaces and the report.
+#[test]
+fn a_symbolic_link_out_of_the_worktree_is_not_read() {
+    let outside = tempfile::tempdir().unwrap();
+    let secret = outside.path().join("credentials.rs");
+    std::fs::write(&secret, "pub fn leaked_from_outside(token: &str) {}\n").unwrap();
+    let repo = Repo::new(&rust_base());
+    std::fs::remove_file(repo.path().join("src/runtime.rs")).unwrap();
+    std::os::unix::fs::symlink(&secret, repo.path().join("src/runtime.rs")).unwrap();
+    repo.commit("runtime is a link");
+    let report = repo.build();
+    let text = serde_json::to_string(&report).unwrap();
+    assert!(!text.contains("leaked_from_outside"), "{text}");
+    // The link itself is what changed: the file reads as unreadable, not as the outside file.
+    assert!(text.contains("src/runtime.rs"), "{text}");
+}

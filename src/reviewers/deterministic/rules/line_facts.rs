@@ -4,6 +4,8 @@
 
 use std::path::Path;
 
+use crate::space::worktree_file;
+
 use crate::diff::{
     CodeLexer, FileDiff, Hunk, Line, LineKind, LineStart, TestTracker, code_lines, test_lines,
 };
@@ -103,11 +105,10 @@ fn read_head(file: &FileDiff, root: &Path) -> Option<Head> {
     if file.binary || file.hunks.iter().all(|h| h.new_count == 0) {
         return None;
     }
-    let path = root.join(&file.path);
-    if std::fs::symlink_metadata(&path).ok()?.len() > MAX_HEAD_BYTES {
+    if worktree_file::size(root, &file.path).ok()? > MAX_HEAD_BYTES {
         return None;
     }
-    let text = String::from_utf8(std::fs::read(&path).ok()?).ok()?;
+    let text = String::from_utf8(worktree_file::read(root, &file.path).ok()?).ok()?;
     let lines: Vec<&str> = text.lines().collect();
     let matches = file
         .hunks

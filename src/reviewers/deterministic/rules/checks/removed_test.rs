@@ -21,6 +21,7 @@ use regex::Regex;
 use super::{HeadTests, Hit};
 use crate::diff::{Diff, FileDiff, Language, LineKind, Side, TestTracker, is_test_path};
 use crate::review::fingerprint::normalize_code;
+use crate::space::worktree_file;
 
 /// Rust test attributes; the test's name is on the next `fn` line.
 static RUST_ATTRIBUTE: LazyLock<Regex> = LazyLock::new(|| {
@@ -486,7 +487,8 @@ const MAX_HEAD_BYTES: u64 = 256 * 1024 * 1024;
 /// or in any test file (or, for Rust, any file) of the same language. The names of a
 /// language's tests are read once per scan.
 fn defined_at_head(root: &Path, file: &FileDiff, name: &str, cache: &HeadTests) -> bool {
-    if let Ok(text) = std::fs::read_to_string(root.join(&file.path))
+    if let Ok(text) = worktree_file::read(root, &file.path)
+        && let Ok(text) = String::from_utf8(text)
         && text
             .lines()
             .any(|l| l.contains(name) && names_test(file.language, l, name))
