@@ -297,7 +297,28 @@ pub async fn review(
         }
     }
 
-    // Cohorts first: they are deterministic, and their symbol index serves `find_symbol`.
+    // The deterministic reviewers (rule scan, secret scan) need no cohorts: they start now
+    // and scan beside the cohort build, on the core its one-threaded steps leave idle. Their
+    // events wait in the channel until the board is live.
+    let (sender, mut receiver) = mpsc::channel(256);
+    let input = DeterministicInput {
+        diff: prepared.diff.clone(),
+        worktree: prepared.space.worktree().to_path_buf(),
+        sarif_files: options.sarif_files.clone(),
+        secret_scanner: secret_setup.scanner.clone(),
+        catalog: options.catalog.clone(),
+        gitleaks: options.gitleaks.clone(),
+        now: started.clone(),
+        pr_text: crate::reviewers::deterministic::injection::pr_texts(
+            &prepared.pr.title,
+            &prepared.pr.body,
+            prepared.space.mirror(),
+            &prepared.space.state().base_sha,
+            &prepared.space.state().head_sha,
+        ),
+    };
+    let reviewers = tokio::spawn(deterministic::run(input, run, sender.clone()));
+    // Cohorts before the model reviewers: their symbol index serves `find_symbol`.
     let cohorts = build_cohorts(prepared).await;
     let (stop, never_stopped) = watch::channel(false);
     let cancel = models
@@ -358,24 +379,6 @@ pub async fn review(
         });
     }
 
-    let (sender, mut receiver) = mpsc::channel(256);
-    let input = DeterministicInput {
-        diff: prepared.diff.clone(),
-        worktree: prepared.space.worktree().to_path_buf(),
-        sarif_files: options.sarif_files.clone(),
-        secret_scanner: secret_setup.scanner.clone(),
-        catalog: options.catalog.clone(),
-        gitleaks: options.gitleaks.clone(),
-        now: started.clone(),
-        pr_text: crate::reviewers::deterministic::injection::pr_texts(
-            &prepared.pr.title,
-            &prepared.pr.body,
-            prepared.space.mirror(),
-            &prepared.space.state().base_sha,
-            &prepared.space.state().head_sha,
-        ),
-    };
-    let reviewers = tokio::spawn(deterministic::run(input, run, sender.clone()));
     let dispatched = match (&model_run, models) {
         (Some(model_run), Some(setup)) => Some(tokio::spawn(dispatch::dispatch(
             model_run.assignments.clone(),
