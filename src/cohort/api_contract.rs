@@ -81,6 +81,7 @@ pub fn api_contract(files: &[ChangedFile], index: &LazyIndex, sources: &Sources<
         }
         let scopes = Scopes::of(
             &file.path,
+            file.old_path.as_deref().unwrap_or(&file.path),
             grammar,
             head_source.as_deref(),
             base_source.as_deref(),

@@ -101,9 +101,11 @@ pub struct Scopes {
 
 impl Scopes {
     /// The scopes of the file at `path`, whose head text is `head_source` (`None`: deleted)
-    /// and base text `base_source` (`None`: added, or unread).
+    /// and base text `base_source` (`None`: added, or unread), at `base_path` in the base (the
+    /// path it was renamed from, else `path`).
     pub fn of(
         path: &str,
+        base_path: &str,
         grammar: Grammar,
         head_source: Option<&str>,
         base_source: Option<&str>,
@@ -112,11 +114,12 @@ impl Scopes {
         let read_either = |path: &str| sources.head(path).or_else(|| sources.base(path));
         let any_source = head_source.or(base_source).unwrap_or("");
         let head = scope(path, grammar, any_source, &read_either);
-        // What was exported at the base is decided at the base: a name the head's entry
-        // points or `pub use`s no longer reach was removed.
+        // What was exported at the base is decided at the base, where the file was: a name
+        // the head's entry points or `pub use`s no longer reach was removed, and a file
+        // renamed from a private module (regex #173: `inst.rs` → `prog.rs`) was private.
         let read_base_first = |path: &str| sources.base(path).or_else(|| sources.head(path));
         let base = scope(
-            path,
+            base_path,
             grammar,
             base_source.unwrap_or(any_source),
             &read_base_first,
@@ -160,6 +163,7 @@ pub fn wanted(
     let base = base.map(String::from_utf8_lossy);
     let scopes = Scopes::of(
         &file.path,
+        file.old_path.as_deref().unwrap_or(&file.path),
         grammar,
         head.as_deref(),
         base.as_deref(),

@@ -18,6 +18,8 @@ use super::tags::{FileTags, Tagger};
 #[derive(Debug, Clone)]
 pub struct ChangedFile {
     pub path: String,
+    /// The path in the base when the file was renamed.
+    pub old_path: Option<String>,
     pub language: Language,
     pub reading: Reading,
 }
@@ -171,6 +173,7 @@ pub fn read_changed(
     };
     ChangedFile {
         path: file.path.clone(),
+        old_path: file.old_path.clone(),
         language: file.language,
         reading,
     }

@@ -28,6 +28,20 @@ pub enum WorktreeError {
         path: PathBuf,
         source: std::io::Error,
     },
+    /// The repository holds the head commit but not every file's contents: a partial clone
+    /// (`git clone --filter=blob:none`, whose blobs git fetches on demand and libgit2 cannot),
+    /// or objects lost.
+    #[error(
+        "the repository lacks the contents of {total} file(s) of the head {head} ({files}): \
+         it is a partial clone or has lost objects; make them present in the repository you \
+         review (in a partial clone, `git checkout {head}` there downloads them) and run again"
+    )]
+    MissingObjects {
+        head: Oid,
+        /// The first few paths, comma-separated.
+        files: String,
+        total: usize,
+    },
     #[error("worktree {path} is at {found}, expected the head {expected}")]
     NotAtHead {
         path: PathBuf,
@@ -78,7 +92,8 @@ pub fn ensure(
             if current == Some(head) && repo.head_detached().unwrap_or(false) {
                 WorktreeChange::Unchanged
             } else {
-                checkout_detached(&repo, head).map_err(git("check out the head"))?;
+                checkout_detached(&repo, head)
+                    .map_err(|source| checkout_failed(&repo, path, head, source))?;
                 match current {
                     Some(from) if from != head => WorktreeChange::Moved { from },
                     // Same commit but HEAD was attached or unreadable: repaired, not moved.
@@ -166,7 +181,60 @@ fn create(mirror: &Mirror, name: &str, path: &Path, head: Oid) -> Result<(), Wor
         source,
     })?;
     let checkout = Repository::open(path).map_err(git("open the worktree"))?;
-    checkout_detached(&checkout, head).map_err(git("check out the head"))
+    checkout_detached(&checkout, head)
+        .map_err(|source| checkout_failed(&checkout, path, head, source))
+}
+
+/// Why a checkout of `head` failed: the files whose contents the repository lacks when an
+/// object was not found (libgit2 names only the blob's id), else the error as it came.
+fn checkout_failed(
+    repo: &Repository,
+    path: &Path,
+    head: Oid,
+    source: git2::Error,
+) -> WorktreeError {
+    let other = |source| WorktreeError::Git {
+        path: path.to_path_buf(),
+        what: "check out the head",
+        source,
+    };
+    if source.code() != git2::ErrorCode::NotFound {
+        return other(source);
+    }
+    let missing = repo
+        .find_commit(head)
+        .and_then(|commit| commit.tree())
+        .and_then(|tree| {
+            let odb = repo.odb()?;
+            let mut missing = Vec::new();
+            tree.walk(git2::TreeWalkMode::PreOrder, |dir, entry| {
+                if entry.kind() == Some(git2::ObjectType::Blob) && !odb.exists(entry.id()) {
+                    missing.push(format!("{dir}{}", entry.name().unwrap_or("?")));
+                }
+                git2::TreeWalkResult::Ok
+            })?;
+            Ok(missing)
+        });
+    match missing {
+        Ok(missing) if !missing.is_empty() => {
+            const SHOWN: usize = 3;
+            let mut files = missing
+                .iter()
+                .take(SHOWN)
+                .cloned()
+                .collect::<Vec<_>>()
+                .join(", ");
+            if missing.len() > SHOWN {
+                files.push_str(", …");
+            }
+            WorktreeError::MissingObjects {
+                head,
+                files,
+                total: missing.len(),
+            }
+        }
+        _ => other(source),
+    }
 }
 
 /// Registers `path` as the mirror's worktree `name` the way git lays one out
@@ -266,6 +334,45 @@ mod tests {
             ensure(&mirror, "pr-1", &path, oid).unwrap(),
             WorktreeChange::Unchanged
         );
+    }
+
+    #[test]
+    fn a_head_whose_file_contents_are_missing_names_the_files_and_the_remedy() {
+        // What a partial clone (`git clone --filter=blob:none`) looks like to libgit2: the
+        // commit and trees are there, a blob is not.
+        let t = TestRepo::new();
+        t.commit("README.md", "readme\n", "docs");
+        let head = t.commit("bench/data/huge.txt", "four megabytes\n", "data");
+        let mirror = mirror_of(&t);
+        let blob = git(
+            mirror.path(),
+            &["rev-parse", &format!("{head}:bench/data/huge.txt")],
+        );
+        let loose = mirror
+            .path()
+            .join("objects")
+            .join(&blob[..2])
+            .join(&blob[2..]);
+        assert!(
+            loose.exists(),
+            "the test needs the blob loose in the mirror"
+        );
+        std::fs::remove_file(&loose).unwrap();
+        let path = t.scratch().join("space/worktree");
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+
+        let err = ensure(&mirror, "pr-1", &path, Oid::from_str(&head).unwrap()).unwrap_err();
+        let message = err.to_string();
+        assert!(
+            matches!(err, WorktreeError::MissingObjects { total: 1, .. }),
+            "{message}"
+        );
+        assert!(message.contains("bench/data/huge.txt"), "{message}");
+        assert!(
+            message.contains(&format!("git checkout {head}")),
+            "{message}"
+        );
+        assert!(!message.contains("README.md"), "{message}");
     }
 
     #[test]

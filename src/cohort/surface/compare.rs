@@ -8,6 +8,8 @@
 //! alias of the old one, or a data member read the same way in another form (an attribute now
 //! a property) is [`Severity::Undecided`]: reported, never gating.
 
+use std::collections::BTreeSet;
+
 use super::{Item, Param, ParamKind, Surface};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -456,6 +458,16 @@ fn compare_items(base: &Surface, head: &Surface, types: &Types) -> Vec<ApiChange
                     new.family_parent()
                 ),
             ),
+            // A `#[doc(hidden)] __Nonexhaustive` variant is how enums were left open before
+            // `#[non_exhaustive]` (regex-syntax's `ErrorKind`, std's `io::ErrorKind` once): a
+            // match must have a `_` arm unless it names the hidden variant.
+            Some(_) if new.kind == "variant" && has_hidden_member(&base.hidden, new) => (
+                Severity::Compatible,
+                format!(
+                    "added; `{}` has a hidden variant, so matches on it already need a `_` arm",
+                    new.family_parent()
+                ),
+            ),
             Some(parent) if parent.closed && matches!(new.kind, "field" | "variant") => (
                 Severity::Incompatible,
                 format!(
@@ -469,6 +481,18 @@ fn compare_items(base: &Surface, head: &Surface, types: &Types) -> Vec<ApiChange
         changes.push(change(key, severity, why, None, Some(new)));
     }
     changes
+}
+
+/// Whether `member`'s parent has a member of its own hidden from the documentation.
+fn has_hidden_member(hidden: &BTreeSet<String>, member: &Item) -> bool {
+    let Some(parent) = member.parent.as_deref() else {
+        return false;
+    };
+    hidden.iter().any(|key| {
+        key.strip_prefix(parent)
+            .and_then(|rest| rest.strip_prefix("::"))
+            .is_some_and(|name| !name.contains("::"))
+    })
 }
 
 /// Whether a class still has a member it no longer defines, through its bases.
@@ -674,7 +698,22 @@ fn item_change(old: &Item, new: &Item, types: &Types) -> Option<(Severity, Strin
         }
     }
     if old.generics != new.generics {
-        if let Some(why) = generics_relaxed(old, new) {
+        if java_bounds_widened(&old.generics, &new.generics) {
+            // Every caller's type argument still fits, and the erasure is the same; only a
+            // method overriding this one in a subclass, written with the old bound, no longer
+            // overrides it (a name clash), which static and final methods cannot have.
+            let overridable = old.kind == "method"
+                && !old.shape.split(' ').any(|m| m == "static" || m == "final");
+            if overridable {
+                undecided.get_or_insert_with(|| {
+                    "type parameter bounds widened (callers compile; a subclass overriding it \
+                     with the old bound no longer overrides)"
+                        .into()
+                });
+            } else {
+                compatible = Some("type parameter bounds widened");
+            }
+        } else if let Some(why) = generics_relaxed(old, new) {
             compatible = Some(why);
         } else if types.structural {
             undecided.get_or_insert_with(|| "type parameters written differently".into());
@@ -783,6 +822,71 @@ fn generics_relaxed(old: &Item, new: &Item) -> Option<&'static str> {
     })
 }
 
+/// Java type parameters whose bounds only widened, the same parameters in the same order:
+/// a bound dropped (`T extends Number` → `T`), one of an intersection dropped
+/// (`T extends A & B` → `T extends A`), or a type argument of a bound made a wildcard over
+/// itself (`T extends Comparable<T>` → `T extends Comparable<? super T>`, commons-lang's
+/// `Range.between`).
+fn java_bounds_widened(old: &str, new: &str) -> bool {
+    let (old_params, old_rest) = split_generics(old);
+    let (new_params, new_rest) = split_generics(new);
+    if old_params.len() != new_params.len() || old_rest != new_rest {
+        return false;
+    }
+    let bound = |p: &str| -> Option<(String, Vec<String>)> {
+        let (name, bounds) = match p.split_once(" extends ") {
+            Some((n, b)) => (n, b.split('&').map(|b| b.trim().to_string()).collect()),
+            None => (p, Vec::new()),
+        };
+        let name = name.trim();
+        (!name.is_empty() && name.chars().all(|c| c.is_alphanumeric() || c == '_'))
+            .then(|| (name.to_string(), bounds))
+    };
+    let mut widened_any = false;
+    for (before, after) in old_params.iter().zip(&new_params) {
+        if before == after {
+            continue;
+        }
+        let (Some((name_a, bounds_a)), Some((name_b, bounds_b))) = (bound(before), bound(after))
+        else {
+            return false;
+        };
+        let covered = |b: &String| bounds_a.iter().any(|a| a == b || wildcard_over(a, b));
+        if name_a != name_b || !bounds_b.iter().all(covered) {
+            return false;
+        }
+        widened_any = true;
+    }
+    widened_any
+}
+
+/// Whether `wide` is `narrow` with some of its type arguments turned into wildcards bounded by
+/// themselves (`Comparable<T>` → `Comparable<? super T>`, `List<T>` → `List<? extends T>`):
+/// every type the narrow one matched, the wide one matches.
+fn wildcard_over(narrow: &str, wide: &str) -> bool {
+    let (a, b) = (narrow.as_bytes(), wide.as_bytes());
+    let (mut i, mut j) = (0, 0);
+    let mut inserted = false;
+    while j < b.len() {
+        let at_argument = j > 0 && matches!(b[j - 1], b'<' | b',' | b' ');
+        let wildcard = ["? super ", "? extends ", "?super ", "?extends "]
+            .into_iter()
+            .find(|w| b[j..].starts_with(w.as_bytes()) && !a[i..].starts_with(w.as_bytes()));
+        match wildcard {
+            Some(w) if at_argument => {
+                j += w.len();
+                inserted = true;
+            }
+            _ if i < a.len() && a[i] == b[j] => {
+                i += 1;
+                j += 1;
+            }
+            _ => return false,
+        }
+    }
+    inserted && i == a.len()
+}
+
 /// `impl Trait` (nothing said about its associated types) → `impl Trait<…>`.
 fn opaque_refined(vague: &str, precise: &str) -> bool {
     vague.starts_with("impl ")
@@ -811,6 +915,18 @@ fn same_params(old: &[Param], new: &[Param], types: &Types) -> bool {
 /// everything else, the modifiers that change the contract.
 fn shape_change(old: &Item, new: &Item, types: &Types) -> Option<(Severity, &'static str)> {
     use Severity::*;
+    // Go `type CompareType int` → `type CompareType = compareResult` (testify #1566): the
+    // name now stands for another type of this package, which may be defined just as the
+    // old one was (then every use still compiles); its definition is not in the surface.
+    let go_alias = |item: &Item| item.form.contains(" = ");
+    let local_name = |t: &str| !t.is_empty() && t.chars().all(|c| c.is_alphanumeric() || c == '_');
+    if old.kind == "type" && !go_alias(old) && go_alias(new) && local_name(&new.shape) {
+        return Some((
+            Undecided,
+            "now an alias of another type of the package (compatible if that one is \
+                 defined as this one was, with the same methods)",
+        ));
+    }
     if !TYPED.contains(&old.kind) {
         // TypeScript overload signatures are one item whose shape holds each signature's
         // digest (see `Surface::add`): one written differently (zod v4.4.0's mapped type

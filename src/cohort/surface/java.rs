@@ -189,19 +189,20 @@ fn type_items(node: Node, src: Src, key: &str, out: &mut Surface) {
                 } else {
                     name
                 };
-                let form = format!(
-                    "{}{}{display}({})",
-                    contract_modifiers(&mods)
-                        .chars()
-                        .chain(if contract_modifiers(&mods).is_empty() {
-                            None
-                        } else {
-                            Some(' ')
-                        })
-                        .collect::<String>(),
-                    ret.as_ref().map(|r| format!("{r} ")).unwrap_or_default(),
-                    types.join(", ")
-                );
+                let generics = src.canonical_field(member, "type_parameters");
+                // The type parameters are part of what a reader compares: a bound changed
+                // inside them is otherwise the same text on both sides.
+                let form = [
+                    contract_modifiers(&mods),
+                    generics.clone(),
+                    ret.clone().unwrap_or_default(),
+                    format!("{display}({})", types.join(", ")),
+                ]
+                .iter()
+                .filter(|part| !part.is_empty())
+                .cloned()
+                .collect::<Vec<_>>()
+                .join(" ");
                 let mut m = Item::new(
                     if constructor { "constructor" } else { "method" },
                     &family,
@@ -209,7 +210,7 @@ fn type_items(node: Node, src: Src, key: &str, out: &mut Surface) {
                 );
                 m.params = Some(params);
                 m.ret = ret;
-                m.generics = src.canonical_field(member, "type_parameters");
+                m.generics = generics;
                 m.shape = contract_modifiers(&mods);
                 let has_body = member.child_by_field_name("body").is_some();
                 m.required = (interface && !has_body && !mods.iter().any(|x| x == "static"))

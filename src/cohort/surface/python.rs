@@ -18,6 +18,13 @@ pub fn extract(root: Node, src: Src, exported: &dyn Fn(&str) -> bool, out: &mut 
     };
     let mut top = Vec::new();
     flatten(root, src, &mut top);
+    // `try: import rich / except ImportError: rich = None` (typer): the fallback assignment is
+    // the import's binding, a module the file uses, not a value it offers.
+    let import_bound: BTreeSet<String> = top
+        .iter()
+        .filter(|n| matches!(n.kind(), "import_from_statement" | "import_statement"))
+        .flat_map(|n| imported(*n, src))
+        .collect();
     for node in top {
         match node.kind() {
             "import_from_statement" | "import_statement" => {
@@ -30,7 +37,11 @@ pub fn extract(root: Node, src: Src, exported: &dyn Fn(&str) -> bool, out: &mut 
             "expression_statement" if type_variable(node, src) => {}
             "expression_statement" => {
                 for name in assigned(node, src) {
-                    if public(&name) && exported(&name) && name != "__all__" {
+                    if public(&name)
+                        && exported(&name)
+                        && name != "__all__"
+                        && !import_bound.contains(&name)
+                    {
                         let item = Item::new("variable", &name, name.clone());
                         out.add(name.clone(), item);
                     }

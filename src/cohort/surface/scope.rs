@@ -51,7 +51,23 @@ fn project_dir(dir: &str) -> bool {
             | ".github"
             | "xtask"
             | "dist"
-    )
+    ) || [
+        "docs",
+        "examples",
+        "example",
+        "samples",
+        "tutorial",
+        "tutorials",
+        "benchmarks",
+        "demo",
+    ]
+    .iter()
+    // `docs_src/` (typer, FastAPI: the tutorials' code), `examples-src/`: the same folders
+    // with a qualifier. Only as a prefix: `pytest_benchmark/` is a package.
+    .any(|word| {
+        dir.strip_prefix(word)
+            .is_some_and(|rest| rest.starts_with('_') || rest.starts_with('-'))
+    })
 }
 
 /// Source roots: below one, folders are the language's packages and modules (Java's
@@ -328,31 +344,86 @@ fn declared_doc_hidden(text: &str, name: &str) -> bool {
     let Some(pattern) = mod_declaration(name) else {
         return false;
     };
-    pattern.find_iter(text).any(|found| {
-        text[..found.start()]
-            .trim_end_matches([' ', '\t'])
-            .lines()
-            .rev()
-            .map(str::trim)
-            .take_while(|line| line.starts_with("#[") || line.starts_with("//"))
-            .any(|line| {
-                let compact: String = line.chars().filter(|c| !c.is_whitespace()).collect();
-                compact.contains("doc(hidden)")
-            })
-    })
+    pattern
+        .find_iter(text)
+        .any(|found| attributes_above_hide(text, found.start()))
 }
 
-/// The text of every `pub use ...;` statement (not `pub(crate) use`).
+/// The text of every `pub use ...;` statement (not `pub(crate) use`), but those inside an
+/// inline `#[doc(hidden)]` module: regex 0.1 re-exported its private engine through
+/// `#[doc(hidden)] pub mod internal { pub use program::{Program, Inst}; }`, which makes those
+/// names reachable only outside the documented API, as `#[doc(hidden)] pub mod x;` does.
 fn pub_uses(text: &str) -> Vec<&str> {
+    let hidden = hidden_inline_modules(text);
     let mut out = Vec::new();
-    let mut rest = text;
-    while let Some(at) = rest.find("pub use ") {
-        let after = &rest[at..];
+    let mut offset = 0;
+    while let Some(at) = text[offset..].find("pub use ") {
+        let start = offset + at;
+        let after = &text[start..];
         let end = after.find(';').unwrap_or(after.len());
-        out.push(&after[..end]);
-        rest = &after[end..];
+        if !hidden.iter().any(|block| block.contains(&start)) {
+            out.push(&after[..end]);
+        }
+        offset = start + end;
     }
     out
+}
+
+/// The byte ranges of the bodies of inline modules declared `#[doc(hidden)]`
+/// (`#[doc(hidden)] pub mod internal { … }`). Braces are counted outside `//` comments;
+/// a string holding an unbalanced brace can only shorten or lengthen the range it is in.
+fn hidden_inline_modules(text: &str) -> Vec<std::ops::Range<usize>> {
+    static INLINE_MOD: std::sync::LazyLock<Option<regex::Regex>> = std::sync::LazyLock::new(|| {
+        regex::Regex::new(r"(?m)(pub(\s*\([^)]*\))?\s+)?mod\s+[A-Za-z_][A-Za-z0-9_]*\s*\{").ok()
+    });
+    let Some(pattern) = INLINE_MOD.as_ref() else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for found in pattern.find_iter(text) {
+        if !attributes_above_hide(text, found.start()) {
+            continue;
+        }
+        let body = found.end();
+        let mut depth = 1usize;
+        let mut end = text.len();
+        let mut in_comment = false;
+        let bytes = text.as_bytes();
+        let mut i = body;
+        while i < bytes.len() {
+            match bytes[i] {
+                b'\n' => in_comment = false,
+                b'/' if !in_comment && bytes.get(i + 1) == Some(&b'/') => in_comment = true,
+                b'{' if !in_comment => depth += 1,
+                b'}' if !in_comment => {
+                    depth -= 1;
+                    if depth == 0 {
+                        end = i;
+                        break;
+                    }
+                }
+                _ => {}
+            }
+            i += 1;
+        }
+        out.push(body..end);
+    }
+    out
+}
+
+/// Whether the attributes (and comments) directly above `at`, or before it on its line, hold
+/// `#[doc(hidden)]`.
+fn attributes_above_hide(text: &str, at: usize) -> bool {
+    text[..at]
+        .trim_end_matches([' ', '\t'])
+        .lines()
+        .rev()
+        .map(str::trim)
+        .take_while(|line| line.starts_with("#[") || line.starts_with("//"))
+        .any(|line| {
+            let compact: String = line.chars().filter(|c| !c.is_whitespace()).collect();
+            compact.contains("doc(hidden)")
+        })
 }
 
 #[cfg(test)]
@@ -385,6 +456,45 @@ mod tests {
     }
 
     #[test]
+    fn a_re_export_inside_a_doc_hidden_inline_module_exports_nothing() {
+        // regex 0.1.x (#114, #148, #173): the engine's types were reachable only through
+        // `regex::internal`, a hidden module for the `regex!` macro.
+        let lib = "mod compile;\nmod program;\npub use re::Regex;\n\n\
+            /// For the `regex!` macro { only.\n#[doc(hidden)]\npub mod internal {\n\
+            \x20   // { an unbalanced brace in a comment\n\
+            \x20   pub use program::{Program, CharRanges};\n\
+            \x20   pub mod nested { pub use compile::Compiler; }\n\
+            }\n\npub use compile::Options;\n";
+        let files = |path: &str| match path {
+            "Cargo.toml" => Some("[package]\nname = \"regex\"\nversion = \"0.1.46\"\n".to_string()),
+            "src/lib.rs" => Some(lib.to_string()),
+            _ => None,
+        };
+        match rust_scope("src/program.rs", &files) {
+            Scope::Only(names) => assert!(names.is_empty(), "{names:?}"),
+            other => panic!("{other:?}"),
+        }
+        // A re-export after the hidden block still counts, and one inside it does not.
+        match rust_scope("src/compile.rs", &files) {
+            Scope::Only(names) => {
+                assert_eq!(names.into_iter().collect::<Vec<_>>(), ["Options"])
+            }
+            other => panic!("{other:?}"),
+        }
+        // The same re-export in a documented module exports the names.
+        let shown = lib.replace("#[doc(hidden)]\n", "");
+        let files = |path: &str| match path {
+            "Cargo.toml" => Some("[package]\nname = \"regex\"\nversion = \"0.1.46\"\n".to_string()),
+            "src/lib.rs" => Some(shown.clone()),
+            _ => None,
+        };
+        match rust_scope("src/program.rs", &files) {
+            Scope::Only(names) => assert!(names.contains("CharRanges"), "{names:?}"),
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
     fn rust_module_declarations() {
         assert_eq!(declared_public("pub mod net;\nmod io;", "net"), Some(true));
         assert_eq!(declared_public("pub mod net;\nmod io;", "io"), Some(false));
@@ -407,6 +517,8 @@ mod tests {
             "build.rs",
             "crates/net/examples/echo.rs",
             "docs/src/snippet.rs",
+            "docs_src/exceptions/tutorial002_py39.py",
+            "examples-src/app.ts",
             "examples/src/main/java/com/acme/Demo.java",
             "src/main/java/com/acme/testdata/Data.java",
             "dist/axios.js",
@@ -423,6 +535,8 @@ mod tests {
             "gson/src/main/java/com/example/demo/Api.java",
             "src/bench/mod.rs",
             "lib/samples/index.js",
+            "pytest_benchmark/fixture.py",
+            "src/docs_src/page.py",
         ] {
             assert!(!not_api_path(path), "{path}");
         }

@@ -267,6 +267,34 @@ fn rust_hiding_or_unhiding_an_item_is_not_a_removal_or_an_addition() {
     );
 }
 
+// regex #196 (regex-syntax 0.3): `ErrorKind` ends in `#[doc(hidden)] __Nonexhaustive`, the
+// idiom before `#[non_exhaustive]`; a variant added to it broke no one.
+#[test]
+fn rust_a_variant_added_beside_a_hidden_variant_is_compatible() {
+    let base =
+        "pub enum ErrorKind {\n    EmptyClass,\n    #[doc(hidden)]\n    __Nonexhaustive,\n}\n";
+    let head = "pub enum ErrorKind {\n    EmptyClass,\n    InvalidUtf8,\n    #[doc(hidden)]\n    __Nonexhaustive,\n}\n";
+    let found = changes(Grammar::Rust, base, head);
+    no_break(&found);
+    assert_eq!(
+        severity(&found, "ErrorKind::InvalidUtf8"),
+        Some(Severity::Compatible)
+    );
+    // Without the hidden variant the addition still breaks exhaustive matches, and a hidden
+    // variant of another enum changes nothing.
+    let strip = |s: &str| s.replace("    #[doc(hidden)]\n    __Nonexhaustive,\n", "");
+    let other = "pub enum Other {\n    A,\n    #[doc(hidden)]\n    __Hidden,\n}\n";
+    let found = changes(
+        Grammar::Rust,
+        &format!("{}{other}", strip(base)),
+        &format!("{}{other}", strip(head)),
+    );
+    assert_eq!(
+        severity(&found, "ErrorKind::InvalidUtf8"),
+        Some(Severity::Incompatible)
+    );
+}
+
 // cfg_conditional_compilation: `--cfg custom` is an opt-in only RUSTFLAGS sets.
 #[test]
 fn rust_items_behind_opt_in_cfg_flags_are_not_the_stable_surface() {
@@ -570,4 +598,120 @@ fn go_any_is_the_empty_interface() {
         Some(Severity::Incompatible),
         "{found:#?}"
     );
+}
+
+// commons-lang (merge 2e3ea61): `Range.between` and `Range.is` took `T extends Comparable<T>`
+// and now `T extends Comparable<? super T>`: every caller's argument still fits.
+#[test]
+fn java_type_parameter_bounds_widened_by_a_wildcard_are_compatible() {
+    let class = |bound: &str| {
+        format!(
+            "package org.acme;\npublic final class Range<T> {{\n    \
+             public static <T extends {bound}> Range<T> between(final T a, final T b) {{ return null; }}\n    \
+             public <T extends {bound}> void fit(final T a) {{}}\n    \
+             public static <T extends Number & {bound}> T max(T a) {{ return a; }}\n}}\n"
+        )
+    };
+    let found = changes(
+        Grammar::Java,
+        &class("Comparable<T>"),
+        &class("Comparable<? super T>"),
+    );
+    no_break(&found);
+    let between = found
+        .iter()
+        .find(|c| c.key.starts_with("Range.between"))
+        .unwrap();
+    assert_eq!(between.severity, Severity::Compatible, "{found:#?}");
+    // The form shows the bound that changed.
+    assert!(
+        format!("{between:?}").contains("Comparable<?super T>"),
+        "{between:?}"
+    );
+    // An instance method a subclass may override with the old bound: undecided.
+    let fit = found
+        .iter()
+        .find(|c| c.key.starts_with("Range.fit"))
+        .unwrap();
+    assert_eq!(fit.severity, Severity::Undecided, "{found:#?}");
+    // Narrowed (the other way), or the wildcard bounded by another type: still a break.
+    for (base, head) in [
+        ("Comparable<? super T>", "Comparable<T>"),
+        ("Comparable<T>", "Comparable<? super Integer>"),
+        ("Comparable<T>", "Comparable<T> & java.io.Serializable"),
+    ] {
+        let found = changes(Grammar::Java, &class(base), &class(head));
+        let between = found
+            .iter()
+            .find(|c| c.key.starts_with("Range.between"))
+            .unwrap();
+        assert_eq!(
+            between.severity,
+            Severity::Incompatible,
+            "{base} → {head}: {found:#?}"
+        );
+    }
+}
+
+// tracing #3165 (clippy's `needless_lifetimes`): `-> Option<SpanRef<'_, Self>>` written
+// `-> Option<SpanRef<'a, Self>>` in `fn span(&'a self, …)` is the same lifetime.
+#[test]
+fn rust_a_lifetime_named_or_elided_is_the_same_signature() {
+    let base = "pub trait LookupSpan<'a> {\n    fn span(&'a self, id: &Id) -> Option<SpanRef<'_, Self>>\n    where\n        Self: Sized,\n    {\n        None\n    }\n}\n";
+    let head = base.replace("SpanRef<'_, Self>", "SpanRef<'a, Self>");
+    let found = changes(Grammar::Rust, base, &head);
+    assert!(
+        found.iter().all(|c| c.severity == Severity::Compatible),
+        "{found:#?}"
+    );
+    // A named lifetime becoming `'static` is still a change.
+    let head = base.replace("SpanRef<'_, Self>", "SpanRef<'static, Self>");
+    let found = changes(Grammar::Rust, base, &head);
+    assert_eq!(
+        severity(&found, "LookupSpan::span"),
+        Some(Severity::Incompatible),
+        "{found:#?}"
+    );
+}
+
+// typer #1069 and #1297: `try: import rich / except ImportError: rich = None` made lazy; the
+// fallback `rich = None` is the import's binding, not a module variable callers use.
+#[test]
+fn python_a_fallback_for_a_failed_import_is_not_a_variable() {
+    let base = "try:\n    import rich\n    has_rich = True\nexcept ImportError:  # pragma: no cover\n    rich = None  # type: ignore\n    has_rich = False\n\nVERSION = 1\n";
+    let head = "VERSION = 1\n";
+    let found = changes(Grammar::Python, base, head);
+    assert_eq!(severity(&found, "rich"), None, "{found:#?}");
+    // A module variable of its own, removed, still breaks.
+    assert_eq!(
+        severity(&found, "has_rich"),
+        Some(Severity::Incompatible),
+        "{found:#?}"
+    );
+}
+
+// testify #1566: `type CompareType int` → `type CompareType = compareResult` with
+// `type compareResult int`: undecided from the surface, which holds no unexported type.
+#[test]
+fn go_a_defined_type_made_an_alias_of_a_package_type_is_undecided() {
+    let base = "package assert\n\ntype CompareType int\n";
+    let head = "package assert\n\ntype CompareType = compareResult\n\ntype compareResult int\n";
+    let found = changes(Grammar::Go, base, head);
+    assert_eq!(
+        severity(&found, "CompareType"),
+        Some(Severity::Undecided),
+        "{found:#?}"
+    );
+    // Another package's type, or a different defined type: still a break.
+    for head in [
+        "package assert\n\ntype CompareType = other.Result\n",
+        "package assert\n\ntype CompareType string\n",
+    ] {
+        let found = changes(Grammar::Go, base, head);
+        assert_eq!(
+            severity(&found, "CompareType"),
+            Some(Severity::Incompatible),
+            "{head}: {found:#?}"
+        );
+    }
 }

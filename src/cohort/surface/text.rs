@@ -195,8 +195,12 @@ pub fn join(tokens: &[&str]) -> String {
                 continue;
             }
         }
-        let joins =
-            out.chars().last().is_some_and(wordy) && token.chars().next().is_some_and(wordy);
+        // A Rust lifetime is two tokens, `'` and its name: `&'a self`, never `&' a self`
+        // (which `strip_lifetimes` would not recognise).
+        let lifetime_tick = i > 0 && tokens[i - 1] == "'";
+        let joins = !lifetime_tick
+            && out.chars().last().is_some_and(wordy)
+            && token.chars().next().is_some_and(wordy);
         let after_colon = out.ends_with(':') && !out.ends_with("::") && !token.starts_with(':');
         if joins
             || after_colon
@@ -278,6 +282,13 @@ mod tests {
         assert_eq!(join(&["fn", "f", "(", ")", "->", "u8"]), "fn f() -> u8");
         assert_eq!(join(&["name", ":", "&", "str"]), "name: &str");
         assert_eq!(join(&["a", "::", "B"]), "a::B");
+        assert_eq!(join(&["&", "'", "a", "self"]), "&'a self");
+        assert_eq!(
+            strip_lifetimes(&join(&[
+                "Option", "<", "SpanRef", "<", "'", "_", ",", "Self", ">", ">"
+            ])),
+            "Option<SpanRef<Self>>"
+        );
         assert_eq!(strip_lifetimes("&'a str"), "&str");
         assert_eq!(strip_lifetimes("Foo<'a, T>"), "Foo<T>");
         assert_eq!(strip_lifetimes("Foo<'a>"), "Foo");

@@ -851,3 +851,56 @@ fn a_break_on_a_development_version_of_a_breaking_release_warns() {
         }
     }
 }
+
+// regex #173 (0.1.52): `src/inst.rs` renamed `src/prog.rs`, both private modules whose types
+// were re-exported only through `#[doc(hidden)] pub mod internal`. The base side's scope is
+// decided at the base path (`mod inst;`), not at the head's, which the base never declared.
+#[test]
+fn rust_a_file_renamed_between_private_modules_is_not_api_at_either_side() {
+    let lib = |module: &str| {
+        format!(
+            "pub use re::Regex;\nmod re;\nmod {module};\n\n/// For the `regex!` macro.\n\
+             #[doc(hidden)]\npub mod internal {{\n    pub use {module}::{{Inst, EmptyLook}};\n}}\n"
+        )
+    };
+    let inst = "pub enum Inst {\n    Match,\n    Char(char),\n}\n\npub enum EmptyLook {\n    StartLine,\n    EndLine,\n}\n\npub fn helper() {}\n";
+    let base_lib = lib("inst");
+    let base = [
+        ("Cargo.toml", CARGO),
+        ("src/lib.rs", base_lib.as_str()),
+        ("src/re.rs", "pub struct Regex;\n"),
+        ("src/inst.rs", inst),
+    ];
+    let repo = Repo::new(&base);
+    repo.remove("src/inst.rs");
+    // Mostly the same text, so git pairs the two files as a rename.
+    let prog = inst
+        .replace("    Match,\n", "    Match(usize),\n")
+        .replace("pub fn helper() {}\n", "");
+    repo.write("src/prog.rs", &prog);
+    repo.write("src/lib.rs", &lib("prog"));
+    repo.commit("rename inst to prog");
+    let report = repo.build();
+    let axis = report.axes.iter().find(|a| a.name == API_CONTRACT).unwrap();
+    assert_clears(axis);
+    // The same rename with the module public at the base still compares the file: the
+    // removed `helper` is a break.
+    let public = |module: &str| {
+        lib(module).replace(&format!("mod {module};"), &format!("pub mod {module};"))
+    };
+    let base_lib = public("inst");
+    let base = [
+        ("Cargo.toml", CARGO),
+        ("src/lib.rs", base_lib.as_str()),
+        ("src/re.rs", "pub struct Regex;\n"),
+        ("src/inst.rs", inst),
+    ];
+    let repo = Repo::new(&base);
+    repo.remove("src/inst.rs");
+    repo.write("src/prog.rs", &prog);
+    repo.write("src/lib.rs", &public("prog"));
+    repo.commit("rename inst to prog");
+    let report = repo.build();
+    let axis = report.axes.iter().find(|a| a.name == API_CONTRACT).unwrap();
+    assert_fails(axis, &["helper"]);
+}
