@@ -97,7 +97,8 @@ impl Tagger {
         tree: &Tree,
         source: &[u8],
     ) -> Result<FileTags, ParseFailure> {
-        self.tags_in(grammar, tree, source, &[0..usize::MAX])
+        let whole = std::iter::once(0..usize::MAX);
+        self.tags_in(grammar, tree, source, whole)
     }
 
     /// The tags of the matches of `tree` that reach into `ranges` (byte ranges, ascending and
@@ -115,7 +116,7 @@ impl Tagger {
         if tree.root_node().has_error() {
             return self.tags_of(grammar, tree, source);
         }
-        self.tags_in(grammar, tree, source, ranges)
+        self.tags_in(grammar, tree, source, ranges.iter().cloned())
     }
 
     fn tags_in(
@@ -123,7 +124,7 @@ impl Tagger {
         grammar: Grammar,
         tree: &Tree,
         source: &[u8],
-        ranges: &[std::ops::Range<usize>],
+        ranges: impl Iterator<Item = std::ops::Range<usize>>,
     ) -> Result<FileTags, ParseFailure> {
         let query = grammar.query();
         let names = query.capture_names();
@@ -138,7 +139,7 @@ impl Tagger {
         // name's place.
         let mut reference_nodes = HashSet::new();
         for range in ranges {
-            self.cursor.set_byte_range(range.clone());
+            self.cursor.set_byte_range(range);
             let mut matches = self.cursor.matches(query, tree.root_node(), source);
             while let Some(found) = matches.next() {
                 let name_node = found
