@@ -19,11 +19,12 @@ use super::changes::{ChangedFile, Reading};
 use super::grammar::Grammar;
 use super::lazy_index::LazyIndex;
 use super::paths::parent_dir;
+use super::releases::Releases;
 use super::surface::api_scope::Scope;
 use super::surface::callers::{Home, uses};
 use super::surface::compare::{ApiChange, Severity, Types, compare};
 use super::surface::scope::not_api_path;
-use super::surface::version::{Bump, bump};
+use super::surface::version::{Bump, bump, package_of};
 use super::surface::{Item, Surface, by_tags_only, extract};
 
 /// How many items the detail lists before saying how many more there are.
@@ -142,6 +143,11 @@ pub fn api_contract(files: &[ChangedFile], index: &LazyIndex, sources: &Sources<
     let mut deliberate = Vec::new();
     let mut undecided = Vec::new();
     let mut notable = Vec::new();
+    // Removed or changed, but no release reachable from the base had them: nobody depends on
+    // them yet (an item added after the last release and taken back before the next).
+    let mut unreleased = Vec::new();
+    let releases = Releases::new(sources.base_commit());
+    let last_tag = |package: &_| releases.last(package).map(|r| r.version.clone());
     let mut added = 0;
     let looked_up = RefCell::new(BTreeMap::new());
     let looked_up_defined = RefCell::new(BTreeMap::new());
@@ -202,7 +208,7 @@ pub fn api_contract(files: &[ChangedFile], index: &LazyIndex, sources: &Sources<
         if incompatible.is_empty() {
             continue;
         }
-        match bump(file.path, file.grammar, &read_head, &read_base) {
+        match bump(file.path, file.grammar, &read_head, &read_base, &last_tag) {
             Bump::Breaking(version) => {
                 let source = read_head(file.path)
                     .or_else(|| read_base(file.path))
@@ -228,7 +234,33 @@ pub fn api_contract(files: &[ChangedFile], index: &LazyIndex, sources: &Sources<
                 }
             }
             Bump::Compatible(_) => {
-                failing.extend(incompatible.iter().map(|c| describe(file.path, c)));
+                let read_either = |path: &str| read_head(path).or_else(|| read_base(path));
+                let release = package_of(file.path, file.grammar, &read_either)
+                    .and_then(|package| releases.last(&package));
+                for change in incompatible {
+                    // A member added to an interface or a closed type breaks the users of
+                    // that type: it is the type that had to be released.
+                    let subject = match &change.base {
+                        Some(_) => Some(change.key.clone()),
+                        None => file
+                            .head
+                            .items
+                            .get(&change.key)
+                            .and_then(|item| item.parent.clone()),
+                    };
+                    match (&release, subject) {
+                        (Some(release), Some(subject))
+                            if !releases.could_be_in(release, file.path, &subject) =>
+                        {
+                            unreleased.push(format!(
+                                "{} (not in {})",
+                                describe(file.path, change),
+                                release.names()
+                            ));
+                        }
+                        _ => failing.push(describe(file.path, change)),
+                    }
+                }
             }
         }
     }
@@ -263,7 +295,11 @@ pub fn api_contract(files: &[ChangedFile], index: &LazyIndex, sources: &Sources<
                 unchecked.join(", ")
             ),
         )
-    } else if !deliberate.is_empty() || !undecided.is_empty() || !withdrawn.is_empty() {
+    } else if !deliberate.is_empty()
+        || !undecided.is_empty()
+        || !withdrawn.is_empty()
+        || !unreleased.is_empty()
+    {
         let mut parts = Vec::new();
         if !withdrawn.is_empty() {
             parts.push(format!(
@@ -275,6 +311,13 @@ pub fn api_contract(files: &[ChangedFile], index: &LazyIndex, sources: &Sources<
             parts.push(format!(
                 "breaking changes with a version bump that allows them: {}",
                 listed(&deliberate)
+            ));
+        }
+        if !unreleased.is_empty() {
+            parts.push(format!(
+                "removed or changed before any release shipped them, so no user depends on \
+                 them (not gating): {}",
+                listed(&unreleased)
             ));
         }
         if !undecided.is_empty() {

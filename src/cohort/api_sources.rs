@@ -79,6 +79,11 @@ impl<'a> Sources<'a> {
         })
     }
 
+    /// The repository holding the base, and the base commit, when known.
+    pub fn base_commit(&self) -> Option<(&'a git2::Repository, git2::Oid)> {
+        self.base
+    }
+
     pub fn base(&self, path: &str) -> Option<String> {
         match self.base {
             Some((repo, commit)) => self.base_files.get(path, || {

@@ -24,6 +24,7 @@ mod lazy_index;
 mod on_demand;
 mod pairing;
 mod paths;
+mod releases;
 mod reparse;
 mod report_cache;
 mod report_files;

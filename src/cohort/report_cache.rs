@@ -16,11 +16,12 @@ use crate::commit_id::CommitId;
 use crate::diff::Diff;
 
 use super::cache_file::{read_json, write_json};
+use super::releases;
 use super::report_files::report_file_name;
 use super::{CohortError, CohortInput, CohortReport, EarlyIndex, build_with};
 
 /// Bumped whenever what the report holds or how it is computed changes.
-const FORMAT: u32 = 3;
+const FORMAT: u32 = 4;
 
 #[derive(Serialize, Deserialize)]
 struct Cached {
@@ -30,6 +31,10 @@ struct Cached {
     head_sha: CommitId,
     base: CommitId,
     diff: String,
+    /// The version tags the report was computed with (see [`releases::tags_fingerprint`]):
+    /// a release tagged since may have shipped what the report called unreleased.
+    #[serde(default)]
+    releases: String,
     report: CohortReport,
 }
 
@@ -41,13 +46,14 @@ pub fn build_cached(
     input: CohortInput<'_>,
     early: Option<EarlyIndex>,
 ) -> Result<CohortReport, CohortError> {
-    let (Some((_, base)), Some(dir)) = (input.base, input.cache_dir) else {
+    let (Some((repo, base)), Some(dir)) = (input.base, input.cache_dir) else {
         return build_with(input, early);
     };
     let key = Key {
         head_sha: input.head_sha.clone(),
         base: CommitId::from(base),
         diff: diff_fingerprint(input.diff),
+        releases: releases::tags_fingerprint(repo),
     };
     let path = dir.join(file_name(&key));
     let mut read_note = None;
@@ -96,6 +102,7 @@ struct Key {
     head_sha: CommitId,
     base: CommitId,
     diff: String,
+    releases: String,
 }
 
 /// `cohorts-<head>-<base>.json`.
@@ -150,6 +157,7 @@ fn read(path: &Path, key: &Key) -> io::Result<Option<CohortReport>> {
             && cached.head_sha == key.head_sha
             && cached.base == key.base
             && cached.diff == key.diff
+            && cached.releases == key.releases
     };
     Ok(cached.filter(fresh).map(|cached| {
         let mut report = cached.report;
@@ -165,6 +173,7 @@ fn write(path: &Path, key: &Key, report: &CohortReport) -> io::Result<()> {
         head_sha: key.head_sha.clone(),
         base: key.base.clone(),
         diff: key.diff.clone(),
+        releases: key.releases.clone(),
         report: report.clone(),
     };
     write_json(path, &cached)

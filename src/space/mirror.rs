@@ -162,6 +162,30 @@ impl Mirror {
         }
     }
 
+    /// [`Mirror::fetch`], and the source's version tags with it (see [`version_tags`]):
+    /// copied from a local repository (only names that are versions, only objects the mirror
+    /// holds, gone ones dropped), fetched with the refs from any other URL, where git's
+    /// refspecs cannot choose by name (the reader keeps only the version names).
+    ///
+    /// [`version_tags`]: super::version_tags
+    pub fn fetch_with_tags(
+        &self,
+        url: &str,
+        refspecs: &[String],
+        token: Option<&Token>,
+    ) -> Result<(), FetchError> {
+        if is_local(url) {
+            self.fetch_in_process(url, refspecs)?;
+            let source = url.strip_prefix("file://").unwrap_or(url);
+            super::version_tags::copy_local(&self.repo, Path::new(source));
+            Ok(())
+        } else {
+            let mut with_tags = refspecs.to_vec();
+            with_tags.push(format!("+{0}*:{0}*", super::version_tags::TAGS));
+            self.fetch_with_git(url, &with_tags, token)
+        }
+    }
+
     /// The commit a ref points at, when the ref exists.
     pub fn resolve(&self, refname: &str) -> Option<Oid> {
         self.repo
@@ -316,7 +340,7 @@ fn redact_url_credentials_in(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::space::test_repo::TestRepo;
+    use crate::space::test_repo::{TestRepo, git};
     use std::io::{Read, Write};
     use std::net::TcpListener;
 
@@ -371,6 +395,51 @@ mod tests {
         let t = TestRepo::new();
         let err = Mirror::open_or_init(&t.path()).err().unwrap();
         assert!(matches!(err, MirrorError::NotBare { .. }), "{err}");
+    }
+
+    #[test]
+    fn a_fetch_with_tags_keeps_the_version_tags_of_the_source_and_only_those() {
+        let t = TestRepo::new();
+        let first = t.sha("HEAD");
+        git(&t.path(), &["tag", "-a", "-m", "release", "v1.0.0"]);
+        git(&t.path(), &["tag", "latest"]);
+        let second = t.commit("a.txt", "a\n", "second");
+        git(&t.path(), &["tag", "lib-util-2.0.0-rc.1"]);
+        let blob = git(&t.path(), &["hash-object", "-w", "a.txt"]);
+        git(&t.path(), &["tag", "v9.0.0", &blob]);
+        let (mirror, _) = Mirror::open_or_init(&t.scratch().join("m.git")).unwrap();
+        let url = t.path().display().to_string();
+        let fetch = || {
+            mirror
+                .fetch_with_tags(&url, &[format!("+{second}:refs/review-tui/x/head")], None)
+                .unwrap()
+        };
+        fetch();
+        let tags = || git(mirror.path(), &["tag", "--list"]);
+        // A tag that names no commit (a blob) is no release; `latest` is no version.
+        assert_eq!(tags(), "lib-util-2.0.0-rc.1\nv1.0.0");
+        assert_eq!(
+            mirror.resolve("refs/tags/v1.0.0").unwrap().to_string(),
+            first
+        );
+        // A tag the source deleted, or moved, is deleted or moved in the mirror.
+        git(&t.path(), &["tag", "-d", "lib-util-2.0.0-rc.1"]);
+        git(
+            &t.path(),
+            &["tag", "-f", "-a", "-m", "moved", "v1.0.0", &second],
+        );
+        fetch();
+        assert_eq!(tags(), "v1.0.0");
+        assert_eq!(
+            mirror.resolve("refs/tags/v1.0.0").unwrap().to_string(),
+            second
+        );
+        // A plain fetch learns no tags.
+        let (plain, _) = Mirror::open_or_init(&t.scratch().join("p.git")).unwrap();
+        plain
+            .fetch(&url, &[format!("+{second}:refs/review-tui/x/head")], None)
+            .unwrap();
+        assert_eq!(git(plain.path(), &["tag", "--list"]), "");
     }
 
     #[test]

@@ -17,6 +17,7 @@ pub mod open;
 pub mod state;
 pub mod store;
 pub mod token;
+pub mod version_tags;
 pub mod worktree;
 
 #[cfg(test)]

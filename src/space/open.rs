@@ -410,7 +410,7 @@ fn fetch_local(
     }
     // Nothing moved: no fetch at all, the mirror already has both commits.
     if !wanted.is_empty() {
-        mirror.fetch(&url, &wanted, None)?;
+        mirror.fetch_with_tags(&url, &wanted, None)?;
     }
     for (sha, what) in [(head, "head"), (base, "base")] {
         if !mirror.has_commit(&sha.to_string()) {
@@ -438,7 +438,7 @@ fn fetch_hosted(mirror: &Mirror, key: &SpaceKey, source: &Source) -> Result<Fetc
     let prefix = key.ref_prefix();
     let (head_ref, base_ref) = (refs.head.clone(), refs.base.clone());
     let token = source.token.as_ref();
-    mirror.fetch(
+    mirror.fetch_with_tags(
         &url,
         &[
             format!("+{head_ref}:{prefix}/head"),
@@ -554,6 +554,33 @@ mod tests {
             self.t.github_like_remote(1, &head);
             head
         }
+    }
+
+    #[test]
+    fn the_mirror_learns_the_version_tags_of_a_forges_repository_and_of_a_local_one() {
+        let t = TestRepo::new();
+        git(&t.path(), &["tag", "-a", "-m", "release", "v1.0.0"]);
+        git(&t.path(), &["tag", "docs-preview"]);
+        git(&t.path(), &["checkout", "-q", "-b", "feature"]);
+        let head = t.commit("src/lib.rs", "pub fn one() {}\n", "feature");
+        let remote = t.github_like_remote(1, &head);
+        let pr = Pr {
+            root: t.scratch().join("data"),
+            t,
+            remote,
+        };
+        let (space, _) = pr.open();
+        assert_eq!(git(space.mirror(), &["tag", "--list"]), "v1.0.0");
+        drop(space);
+
+        git(&pr.t.path(), &["tag", "lib-2.0.0-rc.1", "feature"]);
+        let key = SpaceKey::local(&pr.t.path(), "main", "feature").unwrap();
+        let root = pr.t.scratch().join("local-data");
+        let (space, _) = Space::open(&root, key, &Source::default()).unwrap();
+        assert_eq!(
+            git(space.mirror(), &["tag", "--list"]),
+            "lib-2.0.0-rc.1\nv1.0.0"
+        );
     }
 
     #[test]

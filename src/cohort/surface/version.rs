@@ -31,9 +31,25 @@ const MANIFESTS: &[(&str, &[Grammar])] = &[
     ("build.gradle.kts", &[Grammar::Java]),
 ];
 
+/// The package holding a file, as the tags of its releases may name it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Package {
+    /// The folder of its manifest, `""` at the repository's root.
+    pub root: String,
+    /// What its tags may carry before the version (`tokio-util-0.7.0`, `sub/v1.2.0`): the
+    /// manifest's name (a scoped npm name's last part too, a Maven parent's artifactId, a Go
+    /// module path's last element), and its folder.
+    pub names: Vec<String>,
+}
+
+/// The version of the package's last release reachable from the base, as its tag writes it
+/// (`v3.0.0-beta1`), when its tags say.
+pub type LastTag<'a> = &'a dyn Fn(&Package) -> Option<String>;
+
 /// The version bump of the package holding `path`. `head` and `base` read a repository file
-/// at the two commits.
-pub fn bump(path: &str, grammar: Grammar, head: Read, base: Read) -> Bump {
+/// at the two commits; `last_tag` gives a package's last tagged version, where a version
+/// lives only in tags (Go, a Python version written by the build from tags).
+pub fn bump(path: &str, grammar: Grammar, head: Read, base: Read, last_tag: LastTag) -> Bump {
     let dirs: Vec<&str> = parent_dir(path)
         .split('/')
         .filter(|d| !d.is_empty())
@@ -66,6 +82,19 @@ pub fn bump(path: &str, grammar: Grammar, head: Read, base: Read) -> Bump {
                 continue;
             };
             let described = format!("{manifest} {}", after);
+            // A Go module's version is its tags: the last one reachable from the base, when it
+            // is a pre-release of a breaking release (`v3.0.0-beta1`), is that release in
+            // development, like `3.0.0.dev0` written in another manifest.
+            if *name == "go.mod"
+                && !before.as_ref().is_some_and(|b| breaking(name, b, &after))
+                && let Some(tag) = last_tag(&package_named(name, &new, &root))
+                && towards_a_break(&tag)
+            {
+                return Bump::Breaking(format!(
+                    "{manifest}: its last tag {tag} is a development version of a release that \
+                     may break"
+                ));
+            }
             return match before {
                 Some(before) if breaking(name, &before, &after) => {
                     Bump::Breaking(format!("{manifest}: {before} → {after}"))
@@ -85,7 +114,142 @@ pub fn bump(path: &str, grammar: Grammar, head: Read, base: Read) -> Bump {
             };
         }
     }
+    // No manifest writes a version: the package's tags are where it lives.
+    if let Some(package) = package_of(path, grammar, head)
+        && let Some(tag) = last_tag(&package)
+    {
+        return if towards_a_break(&tag) {
+            Bump::Breaking(format!(
+                "{}: its last tag {tag} is a development version of a release that may break",
+                if package.root.is_empty() {
+                    "the repository"
+                } else {
+                    &package.root
+                }
+            ))
+        } else {
+            Bump::Compatible(Some(format!("last tag {tag}")))
+        };
+    }
     Bump::Compatible(None)
+}
+
+/// The package holding `path`: the nearest manifest of its language above it that names one
+/// (a workspace's root manifest does not). `read` reads a file at the head.
+pub fn package_of(path: &str, grammar: Grammar, read: Read) -> Option<Package> {
+    let dirs: Vec<&str> = parent_dir(path)
+        .split('/')
+        .filter(|d| !d.is_empty())
+        .collect();
+    for depth in (0..=dirs.len()).rev() {
+        let root = dirs[..depth].join("/");
+        for (name, grammars) in MANIFESTS {
+            if !grammars.contains(&grammar) {
+                continue;
+            }
+            let manifest = if root.is_empty() {
+                name.to_string()
+            } else {
+                format!("{root}/{name}")
+            };
+            let Some(text) = read(&manifest) else {
+                continue;
+            };
+            let (package, named) = named_package(name, &text, &root);
+            if named {
+                return Some(package);
+            }
+        }
+    }
+    None
+}
+
+/// The package whose manifest `manifest` (a file name) in the folder `root` reads `text`.
+fn package_named(manifest: &str, text: &str, root: &str) -> Package {
+    named_package(manifest, text, root).0
+}
+
+/// [`package_named`], and whether the manifest named it.
+fn named_package(manifest: &str, text: &str, root: &str) -> (Package, bool) {
+    let mut names: Vec<String> = Vec::new();
+    let toml_name = |text: &str, path: &[&str]| -> Option<String> {
+        let value: toml::Table = toml::from_str(text).ok()?;
+        let mut at: &toml::Value = value.get(path[0])?;
+        for key in &path[1..] {
+            at = at.get(key)?;
+        }
+        at.as_str().map(str::to_string)
+    };
+    match manifest {
+        "Cargo.toml" => names.extend(toml_name(text, &["package", "name"])),
+        "package.json" => {
+            let value: Option<serde_json::Value> = serde_json::from_str(text).ok();
+            if let Some(name) = value.as_ref().and_then(|v| v.get("name")?.as_str()) {
+                names.push(name.to_string());
+                if let Some((_, last)) = name.rsplit_once('/') {
+                    names.push(last.to_string());
+                }
+            }
+        }
+        "pyproject.toml" => names.extend(
+            toml_name(text, &["project", "name"])
+                .or_else(|| toml_name(text, &["tool", "poetry", "name"])),
+        ),
+        "go.mod" => {
+            if let Some(module) = text
+                .lines()
+                .find_map(|l| l.trim().strip_prefix("module "))
+                .map(|m| m.trim().trim_matches('"'))
+            {
+                names.push(module.to_string());
+                let mut parts = module.rsplit('/');
+                let last = parts.next().unwrap_or(module);
+                let is_major = last
+                    .strip_prefix('v')
+                    .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()));
+                names.extend(if is_major { parts.next() } else { Some(last) }.map(str::to_string));
+            }
+        }
+        "pom.xml" => {
+            // The project's own artifactId, and its parent's: a multi-module build is
+            // released, and tagged, as the parent.
+            let artifact = |text: &str| {
+                let start = text.find("<artifactId>")? + "<artifactId>".len();
+                let end = text[start..].find("</artifactId>")? + start;
+                Some(text[start..end].trim().to_string())
+            };
+            match (text.find("<parent>"), text.find("</parent>")) {
+                (Some(a), Some(b)) if a < b => {
+                    names.extend(artifact(&format!("{}{}", &text[..a], &text[b..])));
+                    names.extend(artifact(&text[a..b]));
+                }
+                _ => names.extend(artifact(text)),
+            }
+        }
+        _ => {
+            // setup.py, setup.cfg: `name = "pkg"` / `name="pkg"`.
+            if let Ok(pattern) =
+                regex::Regex::new(r#"(?m)^\s*name\s*[=:]\s*["']?([A-Za-z0-9_.\-]+)"#)
+            {
+                names.extend(pattern.captures(text).map(|c| c[1].to_string()));
+            }
+        }
+    }
+    names.retain(|n| !n.is_empty());
+    let named = !names.is_empty();
+    if !root.is_empty() {
+        names.push(root.to_string());
+        names.push(root.rsplit('/').next().unwrap_or(root).to_string());
+    }
+    let mut seen = std::collections::BTreeSet::new();
+    names.retain(|n| seen.insert(n.clone()));
+    (
+        Package {
+            root: root.to_string(),
+            names,
+        },
+        named,
+    )
 }
 
 fn version_of(manifest: &str, text: &str, root: &str, read: Read) -> Option<String> {
@@ -325,7 +489,7 @@ mod tests {
             let head = format!("[package]\nname = \"c\"\nversion = \"{after}\"\n");
             let base = files(&[("Cargo.toml", &base)]);
             let head = files(&[("Cargo.toml", &head)]);
-            bump("src/lib.rs", Grammar::Rust, &head, &base)
+            bump("src/lib.rs", Grammar::Rust, &head, &base, &|_| None)
         };
         assert!(matches!(release("3.0.0-rc.2", "3.0.0"), Bump::Breaking(_)));
         assert!(matches!(
@@ -365,7 +529,7 @@ mod tests {
             ("werkzeug/__init__.py", "__version__ = '0.13.1'\n"),
         ]);
         assert!(matches!(
-            bump("werkzeug/datastructures.py", Grammar::Python, &dev, &dev),
+            bump("werkzeug/datastructures.py", Grammar::Python, &dev, &dev, &|_| None),
             Bump::Breaking(v) if v.contains("0.14.dev")
         ));
         assert_eq!(
@@ -373,7 +537,8 @@ mod tests {
                 "werkzeug/datastructures.py",
                 Grammar::Python,
                 &released,
-                &released
+                &released,
+                &|_| None
             ),
             Bump::Compatible(Some("werkzeug/__init__.py 0.13.1".to_string()))
         );
@@ -387,12 +552,14 @@ mod tests {
             ("src/p/__about__.py", "__version__: str = \"2.3.0.dev0\"\n"),
         ]);
         assert_eq!(
-            bump("src/p/sub/mod.py", Grammar::Python, &about, &about),
+            bump("src/p/sub/mod.py", Grammar::Python, &about, &about, &|_| {
+                None
+            }),
             Bump::Compatible(Some("src/p/__about__.py 2.3.0.dev0".to_string()))
         );
         // Not Python: no package walk.
         assert_eq!(
-            bump("src/p/mod.rs", Grammar::Rust, &about, &about),
+            bump("src/p/mod.rs", Grammar::Rust, &about, &about, &|_| None),
             Bump::Compatible(None)
         );
     }

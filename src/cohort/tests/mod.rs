@@ -2,6 +2,7 @@
 
 mod api;
 mod blast;
+mod releases;
 mod repo;
 mod shape;
 
@@ -740,6 +741,16 @@ fn a_second_build_of_the_same_head_and_base_reads_the_finished_report() {
                 .into_owned()
         ]
     );
+
+    // A version tag made since may say an item was released: the report is built again
+    // (an other tag changes nothing).
+    git(&repo.path(), &["tag", "nightly", "main"]);
+    let tagged = repo.build_with(|input| crate::cohort::build_cached(input, None).unwrap());
+    assert!(tagged.index_stats.from_cache);
+    git(&repo.path(), &["tag", "v1.0.0", "main"]);
+    let tagged = repo.build_with(|input| crate::cohort::build_cached(input, None).unwrap());
+    assert!(!tagged.index_stats.from_cache);
+    assert_eq!(tagged.axes, first.axes);
 
     // A damaged report is rebuilt, with a note, to the same answer.
     std::fs::write(&report_file, "{ not json").unwrap();

@@ -63,7 +63,7 @@ impl Catalog {
         problems
     }
 
-    fn fires_on(&self, rule: &Rule, example: &Example) -> Result<bool, diff::DiffError> {
+    pub(super) fn fires_on(&self, rule: &Rule, example: &Example) -> Result<bool, diff::DiffError> {
         let (text, repo_files) = match example {
             Example::Snippet { path, text } => (snippet_diff(path, text, rule.side), None),
             Example::Diff { text, repo_files } => (text.clone(), repo_files.clone()),

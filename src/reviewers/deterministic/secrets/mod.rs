@@ -8,6 +8,7 @@ mod gitleaks_cli;
 mod gitleaks_config;
 mod hit;
 mod ignore;
+mod jwt;
 mod mask;
 mod node;
 mod re2;

@@ -10,6 +10,7 @@ use regex::Regex;
 use super::builtin::{self, is_placeholder};
 pub use super::hit::SecretHit;
 use super::ignore::IgnoreEntry;
+use super::jwt;
 use super::mask::{merge_spans, redact_secret, splice};
 use super::rule::{Allowlist, Candidate, SecretRule};
 use crate::diff::Side;
@@ -407,6 +408,7 @@ impl SecretScanner {
                 let test_code = purpose == Purpose::Report && path.is_some_and(is_test_path);
                 if !rule.passes_entropy(secret)
                     || (rule.refuse_placeholders && (is_placeholder(secret) || test_code))
+                    || (test_code && rule.source_id == "jwt" && !jwt::issued_by_someone(secret))
                 {
                     continue;
                 }

@@ -1043,3 +1043,45 @@ fn the_values_of_the_secrets_in_a_change_are_redacted_wherever_they_are_quoted()
     // Short values are not redacted by value: they would take ordinary words and numbers.
     assert!(redacted.contains("PIN 1234"), "{redacted}");
 }
+
+#[test]
+fn a_sample_jwt_in_test_code_is_not_a_finding_but_is_still_redacted() {
+    // go-playground/validator #783: a JWT validator's test table.
+    let scanner = default_scanner();
+    let sample =
+        "eyJhbGciOiJIUzI1NiJ9.eyJuYW1lIjoiZ29waGVyIn0.O_bROM_szPq9qBql-XDHMranHwP48ODdoLICWzqBr_U";
+    let line = format!("\t\t{{\"{sample}\", true}},");
+    assert_eq!(rule_at(scanner, "validator_test.go", &line), None);
+    // Outside test code the same token is a finding.
+    assert_eq!(
+        rule_at(scanner, "validator.go", &line).as_deref(),
+        Some("secret/jwt")
+    );
+    // A token that names its issuer is a finding in test code too.
+    let claims = crate::base64::encode(br#"{"iss":"https://auth.acme.io/","sub":"svc-deploy"}"#);
+    let claims = claims
+        .trim_end_matches('=')
+        .replace('+', "-")
+        .replace('/', "_");
+    let issued =
+        format!("eyJhbGciOiJIUzI1NiJ9.{claims}.O_bROM_szPq9qBql-XDHMranHwP48ODdoLICWzqBr_U");
+    assert_eq!(
+        rule_at(
+            scanner,
+            "validator_test.go",
+            &format!("\ttoken := \"{issued}\"")
+        )
+        .as_deref(),
+        Some("secret/jwt")
+    );
+    // Not a finding, yet taken out of whatever quotes it.
+    let lines = [line.as_str()];
+    let files = [ScanFile::added("validator_test.go", 1, &lines)];
+    assert!(scanner.scan(&files).is_empty());
+    let quoting = scanner.clone().with_known(scanner.known_values(&files));
+    let (redacted, n) = quoting.redact(&format!("the model says: {sample}"));
+    assert!(
+        n > 0 && !redacted.contains("O_bROM_szPq9qBql"),
+        "{redacted}"
+    );
+}

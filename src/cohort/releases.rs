@@ -1,0 +1,390 @@
+//! The releases a review's base descends from, read from the version tags the mirror keeps
+//! (see `space::version_tags`): a package's last release reachable from the base, and
+//! whether an item could have been in it.
+//!
+//! Tags are outside input. Only tags reachable from the base count (one made on another
+//! branch, or on a commit the base never saw, says nothing about what users of this line
+//! have), and every doubt answers "released", which leaves the axis as it was without tags:
+//! no tag of the package, a history that cannot be walked, a tree that cannot be read, more
+//! lines of release than [`MOST_LINES`].
+
+use std::cell::{OnceCell, RefCell};
+use std::collections::{BinaryHeap, HashMap, HashSet};
+use std::rc::Rc;
+
+use git2::{ObjectType, Oid, Repository, TreeWalkMode, TreeWalkResult};
+
+use crate::space::version_tags::{TAGS, split_version_tag};
+
+use super::paths::language_family;
+use super::surface::version::Package;
+
+/// Tag prefixes that name no package: the repository's own releases (`release-1.2.0`).
+const GENERIC: &[&str] = &["", "release", "releases", "rel", "version", "ver"];
+/// More lines of release than this reachable from one base (merged release branches, each
+/// with its newest tag): too tangled to say what was released; every item counts as released.
+const MOST_LINES: usize = 8;
+/// More releases of other lines than this to read (see [`Releases::last`]): every item counts
+/// as released.
+const MOST_PARALLEL: usize = 64;
+/// A release tree with more source of one language than this is not read: every item of it
+/// counts as released.
+const MOST_BYTES: usize = 256 << 20;
+
+struct Tag {
+    name: String,
+    /// The prefix before the version, normalised (see [`normalise`]).
+    prefix: String,
+    version: String,
+    target: Oid,
+}
+
+/// A package's last release reachable from the base: the newest tagged commit on each line of
+/// history that leads to the base (usually one; a release branch merged back adds its own).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Release {
+    /// Tag name and commit of each.
+    pub tags: Vec<(String, Oid)>,
+    /// Releases of the package on other lines with a higher version (see
+    /// [`Releases::last`]), tag name and commit.
+    pub parallel: Vec<(String, Oid)>,
+    /// The highest version among `tags`, as its tag writes it (`v3.0.0-beta1`).
+    pub version: String,
+    /// False when there were too many releases on other lines to read: every item counts
+    /// as released.
+    pub complete: bool,
+}
+
+impl Release {
+    /// `v1.6.0`, or `v1.6.0, 1.5.2` for several lines, and the other lines' releases read.
+    pub fn names(&self) -> String {
+        let names = |tags: &[(String, Oid)]| {
+            tags.iter()
+                .map(|(name, _)| name.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        let mut text = format!("{}, the last release", names(&self.tags));
+        if !self.parallel.is_empty() {
+            text.push_str(&format!(
+                ", nor in {} (released on another branch)",
+                names(&self.parallel)
+            ));
+        }
+        text
+    }
+}
+
+/// The words of one release's source files of one language.
+type Words = Rc<HashSet<String>>;
+
+/// What the version tags of the repository holding the base say, each answer read once.
+pub struct Releases<'a> {
+    repo: Option<(&'a Repository, Oid)>,
+    tags: OnceCell<Vec<Tag>>,
+    last: RefCell<HashMap<Vec<String>, Option<Rc<Release>>>>,
+    words: RefCell<HashMap<(Oid, String), Option<Words>>>,
+}
+
+impl<'a> Releases<'a> {
+    /// `repo`: the repository holding the base, and the base commit; `None` knows no release.
+    pub fn new(repo: Option<(&'a Repository, Oid)>) -> Self {
+        Releases {
+            repo,
+            tags: OnceCell::new(),
+            last: RefCell::default(),
+            words: RefCell::default(),
+        }
+    }
+
+    fn tags(&self) -> &[Tag] {
+        self.tags.get_or_init(|| {
+            let Some((repo, _)) = self.repo else {
+                return Vec::new();
+            };
+            let Ok(refs) = repo.references_glob(&format!("{TAGS}*")) else {
+                return Vec::new();
+            };
+            refs.flatten()
+                .filter_map(|reference| {
+                    let name = reference.name().ok()?.strip_prefix(TAGS)?.to_string();
+                    let (prefix, version) = split_version_tag(&name)?;
+                    Some(Tag {
+                        prefix: normalise(prefix),
+                        version: version.to_string(),
+                        target: reference.target()?,
+                        name,
+                    })
+                })
+                .collect()
+        })
+    }
+
+    /// The last release of `package` reachable from the base. Its tags are those whose
+    /// prefix names it (`tokio-util-0.7.0` for `tokio-util`, `sub/v1.0.0` for the Go module in
+    /// `sub`); tags without one (`v1.2.3`, `1.2.3`) count for the package at the
+    /// repository's root, or for any package when no tag names another.
+    pub fn last(&self, package: &Package) -> Option<Rc<Release>> {
+        let key = package.names.clone();
+        if let Some(known) = self.last.borrow().get(&key) {
+            return known.clone();
+        }
+        let found = self.find_last(package).map(Rc::new);
+        self.last.borrow_mut().insert(key, found.clone());
+        found
+    }
+
+    fn find_last(&self, package: &Package) -> Option<Release> {
+        let (repo, base) = self.repo?;
+        let names: HashSet<String> = package.names.iter().map(|n| normalise(n)).collect();
+        let tags = self.tags();
+        let generic = |t: &Tag| GENERIC.contains(&t.prefix.as_str());
+        let bare_count =
+            package.root.is_empty() || tags.iter().all(|t| generic(t) || names.contains(&t.prefix));
+        let mut by_commit: HashMap<Oid, Vec<&Tag>> = HashMap::new();
+        for tag in tags {
+            if !(names.contains(&tag.prefix) || (bare_count && generic(tag))) {
+                continue;
+            }
+            let Ok(commit) = repo
+                .find_object(tag.target, None)
+                .and_then(|o| o.peel_to_commit())
+            else {
+                continue;
+            };
+            by_commit.entry(commit.id()).or_default().push(tag);
+        }
+        if by_commit.is_empty() {
+            return None;
+        }
+        let lines = lines_of_release(repo, base, &|oid| by_commit.contains_key(&oid))?;
+        let mut tagged: Vec<(&Tag, Oid)> = lines
+            .iter()
+            .flat_map(|commit| by_commit[commit].iter().map(move |tag| (*tag, *commit)))
+            .collect();
+        tagged.sort_by(|a, b| a.0.name.cmp(&b.0.name));
+        let version = tagged
+            .iter()
+            .max_by(|a, b| order(&a.0.version).cmp(&order(&b.0.version)))?
+            .0
+            .version
+            .clone();
+        // Releases of another line (a release branch's backport: `1.6.1` made beside the
+        // base's history, not before it or after it) with a higher version may have shipped
+        // an item the last release on this line lacks: they are read too. Later releases of
+        // this line (tags on commits that descend from the base) cannot have.
+        let mut parallel: Vec<(String, Oid)> = Vec::new();
+        let mut complete = true;
+        for (commit, tags) in &by_commit {
+            if lines.contains(commit) {
+                continue;
+            }
+            let newer: Vec<&&Tag> = tags
+                .iter()
+                .filter(|t| order(&t.version) > order(&version))
+                .collect();
+            if newer.is_empty() {
+                continue;
+            }
+            if parallel.len() >= MOST_PARALLEL {
+                complete = false;
+                break;
+            }
+            match repo.merge_base(*commit, base) {
+                Ok(common) if common == base => {}
+                _ => parallel.extend(newer.iter().map(|t| (t.name.clone(), *commit))),
+            }
+        }
+        parallel.sort();
+        Some(Release {
+            tags: tagged
+                .into_iter()
+                .map(|(tag, commit)| (tag.name.clone(), commit))
+                .collect(),
+            parallel,
+            version,
+            complete,
+        })
+    }
+
+    /// Whether the item keyed `key` of the file at `path` could have been in `release`: no
+    /// release of it lacks every name the key is made of. A name absent from all the
+    /// release's source of the file's language (tests and all) means the item was not there
+    /// to be used; anything unread answers yes.
+    pub fn could_be_in(&self, release: &Release, path: &str, key: &str) -> bool {
+        let names: Vec<&str> = key
+            .split(|c: char| !is_word_char(c))
+            .filter(|w| !w.is_empty() && !w.chars().all(|c| c.is_ascii_digit()))
+            .collect();
+        if names.is_empty() {
+            return true;
+        }
+        if !release.complete {
+            return true;
+        }
+        let family = language_family(path).to_string();
+        release
+            .tags
+            .iter()
+            .chain(&release.parallel)
+            .any(|(_, commit)| match self.words_at(*commit, &family) {
+                Some(words) => names.iter().all(|n| words.contains(*n)),
+                None => true,
+            })
+    }
+
+    /// Every word of the source files of `family` in `commit`'s tree.
+    fn words_at(&self, commit: Oid, family: &str) -> Option<Words> {
+        let key = (commit, family.to_string());
+        if let Some(known) = self.words.borrow().get(&key) {
+            return known.clone();
+        }
+        let read = || -> Option<HashSet<String>> {
+            let (repo, _) = self.repo?;
+            let tree = repo.find_commit(commit).ok()?.tree().ok()?;
+            let mut words = HashSet::new();
+            let mut bytes = 0usize;
+            let mut failed = false;
+            tree.walk(TreeWalkMode::PreOrder, |dir, entry| {
+                if entry.kind() != Some(ObjectType::Blob) {
+                    return TreeWalkResult::Ok;
+                }
+                let path = format!("{dir}{}", entry.name().unwrap_or(""));
+                if language_family(&path) != family {
+                    return TreeWalkResult::Ok;
+                }
+                let Ok(blob) = repo.find_blob(entry.id()) else {
+                    failed = true;
+                    return TreeWalkResult::Abort;
+                };
+                bytes += blob.size();
+                if bytes > MOST_BYTES {
+                    failed = true;
+                    return TreeWalkResult::Abort;
+                }
+                let text = String::from_utf8_lossy(blob.content());
+                for word in text.split(|c: char| !is_word_char(c)) {
+                    if !word.is_empty() && !words.contains(word) {
+                        words.insert(word.to_string());
+                    }
+                }
+                TreeWalkResult::Ok
+            })
+            .ok()?;
+            (!failed).then_some(words)
+        };
+        let words = read().map(Rc::new);
+        self.words.borrow_mut().insert(key, words.clone());
+        words
+    }
+}
+
+/// The tagged commits (`tagged`) that are the newest on each line of history behind `base`:
+/// those no other tagged commit found descends from. Commits are read newest first, as git
+/// describe does, each once; a commit that a release found reaches is covered, and the walk
+/// ends when only covered commits are left to read. A clock skew can only add a line, never
+/// lose one. `None` when the history cannot be read or has more than [`MOST_LINES`] lines.
+fn lines_of_release(
+    repo: &Repository,
+    base: Oid,
+    tagged: &dyn Fn(Oid) -> bool,
+) -> Option<Vec<Oid>> {
+    let time = |oid: Oid| repo.find_commit(oid).ok().map(|c| c.time().seconds());
+    let mut queue: BinaryHeap<(i64, Oid)> = BinaryHeap::new();
+    let mut queued: HashSet<Oid> = HashSet::new();
+    let mut covered: HashSet<Oid> = HashSet::new();
+    // Queued commits not covered: while there is none, nothing left can start a line.
+    let mut open = 1usize;
+    queue.push((time(base)?, base));
+    queued.insert(base);
+    let mut lines = Vec::new();
+    while open > 0 {
+        let (_, oid) = queue.pop()?;
+        let mut is_covered = covered.contains(&oid);
+        if !is_covered {
+            open -= 1;
+            if tagged(oid) {
+                if lines.len() == MOST_LINES {
+                    return None;
+                }
+                lines.push(oid);
+                covered.insert(oid);
+                is_covered = true;
+            }
+        }
+        let commit = repo.find_commit(oid).ok()?;
+        for parent in commit.parent_ids() {
+            let newly_covered = is_covered && covered.insert(parent);
+            if queued.insert(parent) {
+                queue.push((time(parent)?, parent));
+                if !is_covered {
+                    open += 1;
+                }
+            } else if newly_covered && queue.iter().any(|(_, q)| *q == parent) {
+                // Queued as open, covered now.
+                open -= 1;
+            }
+        }
+    }
+    Some(lines)
+}
+
+/// A digest of the version tags of `repo` (names and targets): what the releases read from
+/// them depend on.
+pub fn tags_fingerprint(repo: &Repository) -> String {
+    use sha2::{Digest, Sha256};
+    let mut tags: Vec<(String, Oid)> = repo
+        .references_glob(&format!("{TAGS}*"))
+        .map(|refs| {
+            refs.flatten()
+                .filter_map(|r| Some((r.name().ok()?.to_string(), r.target()?)))
+                .filter(|(name, _)| split_version_tag(&name[TAGS.len()..]).is_some())
+                .collect()
+        })
+        .unwrap_or_default();
+    tags.sort();
+    let mut hash = Sha256::new();
+    for (name, target) in &tags {
+        hash.update(name.as_bytes());
+        hash.update(target.as_bytes());
+    }
+    hash.finalize().iter().map(|b| format!("{b:02x}")).collect()
+}
+
+fn is_word_char(c: char) -> bool {
+    c.is_alphanumeric() || c == '_' || c == '$'
+}
+
+/// Package names and tag prefixes compared alike: `Tokio_Util`, `tokio.util`, `tokio-util`.
+fn normalise(name: &str) -> String {
+    name.to_ascii_lowercase().replace(['_', '.'], "-")
+}
+
+/// Versions in order: the numbers, then a release above its pre-releases (`1.0.0-rc.1` <
+/// `1.0.0`).
+fn order(version: &str) -> (Vec<u64>, bool) {
+    let version = version.trim_start_matches(['v', 'V']);
+    let end = version
+        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .unwrap_or(version.len());
+    let (release, rest) = version.split_at(end);
+    let numbers = release
+        .split('.')
+        .filter(|n| !n.is_empty())
+        .map(|n| n.parse().unwrap_or(0))
+        .collect();
+    (numbers, rest.is_empty() || rest.starts_with('+'))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn versions_order_by_numbers_then_release_above_pre_release() {
+        assert!(order("v1.10.0") > order("v1.9.3"));
+        assert!(order("1.0.0") > order("1.0.0-rc.1"));
+        assert!(order("v3.0.0-beta1.01") > order("v2.27.6"));
+        assert!(order("2.0.0+build") > order("2.0.0rc1"));
+    }
+}

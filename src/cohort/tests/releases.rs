@@ -1,0 +1,294 @@
+//! apiContract and the releases the base descends from, on real git repositories with tags:
+//! what no release shipped cannot break anyone (bytes #710: `Bytes::make_mut`, added after
+//! 1.6.0 and taken back before any release), a Go module's pre-release lives in its tags
+//! (urfave/cli #2043 on `v3.0.0-beta1`), and a tag that proves nothing changes nothing.
+
+use super::repo::{Repo, git};
+use crate::review::axes::{API_CONTRACT, Axis, AxisVerdict};
+
+/// A history on `main`: `released` committed (and tagged with each of `tags`), then `since`
+/// committed; the PR branches there and commits `changes`. Returns the axis and the
+/// repository, for more branches and tags.
+fn after_release(
+    released: &[(&str, &str)],
+    tags: &[&str],
+    since: &[(&str, &str)],
+    changes: &[(&str, &str)],
+) -> Axis {
+    let repo = Repo::new(released);
+    git(&repo.path(), &["checkout", "-q", "main"]);
+    for tag in tags {
+        git(&repo.path(), &["tag", "-a", "-m", tag, tag]);
+    }
+    for (path, content) in since {
+        repo.write(path, content);
+    }
+    repo.commit("since the release");
+    git(&repo.path(), &["checkout", "-q", "-B", "pr"]);
+    for (path, content) in changes {
+        repo.write(path, content);
+    }
+    repo.commit("change");
+    axis(&repo)
+}
+
+fn axis(repo: &Repo) -> Axis {
+    repo.build()
+        .axes
+        .into_iter()
+        .find(|a| a.name == API_CONTRACT)
+        .unwrap()
+}
+
+const CARGO: &str = "[package]\nname = \"bytes\"\nversion = \"1.6.0\"\nedition = \"2021\"\n";
+const LIB: &str = "mod bytes;\npub use crate::bytes::Bytes;\n";
+const BYTES: &str = "pub struct Bytes {\n    len: usize,\n}\n\nimpl Bytes {\n    pub fn len(&self) -> usize {\n        self.len\n    }\n}\n";
+/// `make_mut` added after the release (#695).
+const WITH_MAKE_MUT: &str = "pub struct Bytes {\n    len: usize,\n}\n\nimpl Bytes {\n    pub fn len(&self) -> usize {\n        self.len\n    }\n\n    pub fn make_mut(self) -> Vec<u8> {\n        Vec::new()\n    }\n}\n";
+
+fn crate_at(bytes: &'static str) -> Vec<(&'static str, &'static str)> {
+    vec![
+        ("Cargo.toml", CARGO),
+        ("src/lib.rs", LIB),
+        ("src/bytes.rs", bytes),
+    ]
+}
+
+#[test]
+fn an_item_added_after_the_last_release_and_removed_before_the_next_is_not_a_break() {
+    let axis = after_release(
+        &crate_at(BYTES),
+        &["v1.6.0"],
+        &[("src/bytes.rs", WITH_MAKE_MUT)],
+        &[("src/bytes.rs", BYTES)],
+    );
+    assert_eq!(axis.verdict, AxisVerdict::Warn, "{}", axis.detail);
+    for part in [
+        "before any release shipped them",
+        "`Bytes::make_mut` removed",
+        "not in v1.6.0, the last release",
+    ] {
+        assert!(
+            axis.detail.contains(part),
+            "{part:?} not in {}",
+            axis.detail
+        );
+    }
+}
+
+#[test]
+fn an_item_the_last_release_had_still_fails() {
+    // `len` was in v1.6.0: removing it breaks its users, tags or not.
+    let without_len = WITH_MAKE_MUT.replace(
+        "    pub fn len(&self) -> usize {\n        self.len\n    }\n\n",
+        "",
+    );
+    let axis = after_release(
+        &crate_at(BYTES),
+        &["v1.6.0"],
+        &[("src/bytes.rs", WITH_MAKE_MUT)],
+        &[("src/bytes.rs", &without_len)],
+    );
+    assert_eq!(axis.verdict, AxisVerdict::Fail, "{}", axis.detail);
+    assert!(
+        axis.detail.contains("`Bytes::len` removed"),
+        "{}",
+        axis.detail
+    );
+    assert!(!axis.detail.contains("make_mut"), "{}", axis.detail);
+}
+
+#[test]
+fn without_a_version_tag_a_removal_fails_as_before() {
+    // No tag, a tag whose name is no version, and a version tag naming a blob: no release is
+    // known, so nothing can be called unreleased.
+    for tags in [&[][..], &["latest"][..]] {
+        let axis = after_release(
+            &crate_at(BYTES),
+            tags,
+            &[("src/bytes.rs", WITH_MAKE_MUT)],
+            &[("src/bytes.rs", BYTES)],
+        );
+        assert_eq!(axis.verdict, AxisVerdict::Fail, "{tags:?}: {}", axis.detail);
+    }
+    let repo = Repo::new(&crate_at(WITH_MAKE_MUT));
+    let blob = git(&repo.path(), &["hash-object", "-w", "Cargo.toml"]);
+    git(&repo.path(), &["tag", "v1.6.0", &blob]);
+    repo.write("src/bytes.rs", BYTES);
+    repo.commit("change");
+    let axis = axis(&repo);
+    assert_eq!(axis.verdict, AxisVerdict::Fail, "{}", axis.detail);
+}
+
+#[test]
+fn only_a_release_the_base_descends_from_counts() {
+    // v1.6.0 has `make_mut`. A later tag made on a branch the base never saw (where it was
+    // never added) says nothing about what v1.6.0's users have: the removal still fails.
+    let repo = Repo::new(&crate_at(BYTES));
+    git(&repo.path(), &["checkout", "-q", "main"]);
+    repo.write("src/bytes.rs", WITH_MAKE_MUT);
+    repo.commit("add make_mut");
+    git(&repo.path(), &["tag", "v1.6.0"]);
+    git(
+        &repo.path(),
+        &["checkout", "-q", "-b", "elsewhere", "main~1"],
+    );
+    repo.write("README.md", "elsewhere\n");
+    repo.commit("on another branch");
+    git(&repo.path(), &["tag", "v1.7.0"]);
+    git(&repo.path(), &["checkout", "-q", "-B", "pr", "main"]);
+    repo.write("src/bytes.rs", BYTES);
+    repo.commit("change");
+    let axis = axis(&repo);
+    assert_eq!(axis.verdict, AxisVerdict::Fail, "{}", axis.detail);
+    assert!(
+        axis.detail.contains("`Bytes::make_mut` removed"),
+        "{}",
+        axis.detail
+    );
+}
+
+#[test]
+fn a_monorepo_package_reads_the_tags_named_after_it() {
+    // tokio's tags: `tokio-1.40.0`, `tokio-util-0.7.0`. The crate in `bytes/` was released
+    // as `bytes-1.6.0`; the later `bytes-util-2.0.0` (another crate, tagged after `make_mut`
+    // was added) is not its release.
+    let cargo = CARGO.replace("1.6.0", "1.6.1");
+    let util_cargo = "[package]\nname = \"bytes-util\"\nversion = \"2.0.0\"\n";
+    let files = |bytes: &'static str| {
+        vec![
+            (
+                "Cargo.toml",
+                "[workspace]\nmembers = [\"bytes\", \"bytes-util\"]\n",
+            ),
+            ("bytes/Cargo.toml", cargo.as_str()),
+            ("bytes/src/lib.rs", LIB),
+            ("bytes/src/bytes.rs", bytes),
+            ("bytes-util/Cargo.toml", util_cargo),
+            ("bytes-util/src/lib.rs", "pub fn util() {}\n"),
+        ]
+    };
+    let repo = Repo::new(&files(BYTES));
+    git(&repo.path(), &["checkout", "-q", "main"]);
+    git(&repo.path(), &["tag", "bytes-1.6.0"]);
+    repo.write("bytes/src/bytes.rs", WITH_MAKE_MUT);
+    repo.commit("add make_mut");
+    git(&repo.path(), &["tag", "bytes-util-2.0.0"]);
+    // A bare tag belongs to the package at the repository's root, which is none here.
+    git(&repo.path(), &["tag", "v9.0.0"]);
+    git(&repo.path(), &["checkout", "-q", "-B", "pr"]);
+    repo.write("bytes/src/bytes.rs", BYTES);
+    repo.commit("change");
+    let axis = axis(&repo);
+    assert_eq!(axis.verdict, AxisVerdict::Warn, "{}", axis.detail);
+    assert!(
+        axis.detail.contains("not in bytes-1.6.0, the last release"),
+        "{}",
+        axis.detail
+    );
+}
+
+const GO_MOD: &str = "module example.com/cli/v3\n\ngo 1.22\n";
+const ROUTES: &str = "package cli\n\ntype Routes interface {\n\tRoutes() []string\n}\n";
+const ROUTES_FIND: &str =
+    "package cli\n\ntype Routes interface {\n\tRoutes() []string\n\tFind(path string) string\n}\n";
+
+#[test]
+fn a_go_modules_version_is_its_last_tag_and_a_pre_release_allows_a_break() {
+    // urfave/cli #2043 added an interface method on `v3.0.0-beta1`; chi #872 did so on
+    // v5.0.8, a release: that one still fails.
+    let files = [("go.mod", GO_MOD), ("routes.go", ROUTES)];
+    let beta = after_release(
+        &files,
+        &["v3.0.0-beta1"],
+        &[],
+        &[("routes.go", ROUTES_FIND)],
+    );
+    assert_eq!(beta.verdict, AxisVerdict::Warn, "{}", beta.detail);
+    assert!(
+        beta.detail
+            .contains("go.mod: its last tag v3.0.0-beta1 is a development version"),
+        "{}",
+        beta.detail
+    );
+    for tags in [&["v3.1.0"][..], &[][..], &["v3.0.0-beta1", "v3.0.0"][..]] {
+        let released = after_release(&files, tags, &[], &[("routes.go", ROUTES_FIND)]);
+        assert_eq!(
+            released.verdict,
+            AxisVerdict::Fail,
+            "{tags:?}: {}",
+            released.detail
+        );
+    }
+}
+
+#[test]
+fn a_release_made_on_another_branch_after_the_last_one_counts_too() {
+    // bytes' v1.6.1 was made on a release branch beside main's history. Had it shipped
+    // `make_mut` by a backport, its users would have it: the removal fails. Without it, the
+    // removal is still not a break, and the detail says v1.6.1 was read.
+    for backported in [true, false] {
+        let repo = Repo::new(&crate_at(BYTES));
+        git(&repo.path(), &["checkout", "-q", "main"]);
+        git(&repo.path(), &["tag", "v1.6.0"]);
+        git(&repo.path(), &["checkout", "-q", "-b", "v1.6.x"]);
+        if backported {
+            repo.write("src/bytes.rs", WITH_MAKE_MUT);
+        } else {
+            repo.write("README.md", "a fix\n");
+        }
+        repo.commit("backport");
+        git(&repo.path(), &["tag", "v1.6.1"]);
+        git(&repo.path(), &["checkout", "-q", "main"]);
+        repo.write("src/bytes.rs", WITH_MAKE_MUT);
+        repo.commit("add make_mut");
+        git(&repo.path(), &["checkout", "-q", "-B", "pr"]);
+        repo.write("src/bytes.rs", BYTES);
+        repo.commit("change");
+        // A later release of this line (after the base) cannot have shipped what the PR
+        // removes before it: it is not read.
+        git(&repo.path(), &["tag", "v1.7.0"]);
+        let axis = axis(&repo);
+        if backported {
+            assert_eq!(axis.verdict, AxisVerdict::Fail, "{}", axis.detail);
+        } else {
+            assert_eq!(axis.verdict, AxisVerdict::Warn, "{}", axis.detail);
+            assert!(
+                axis.detail.contains(
+                    "not in v1.6.0, the last release, nor in v1.6.1 (released on another branch)"
+                ),
+                "{}",
+                axis.detail
+            );
+        }
+    }
+}
+
+#[test]
+fn every_line_of_release_behind_the_base_counts() {
+    // tokio merges its LTS branches back: v1.5.1, released from a branch with `make_mut`, is
+    // behind the base as much as v1.6.0 is, and is not behind v1.6.0. Its users have
+    // `make_mut`, whatever the newer release lacks.
+    let repo = Repo::new(&crate_at(BYTES));
+    git(&repo.path(), &["checkout", "-q", "main"]);
+    git(&repo.path(), &["tag", "v1.5.0"]);
+    git(&repo.path(), &["checkout", "-q", "-b", "v1.5.x"]);
+    repo.write("src/bytes.rs", WITH_MAKE_MUT);
+    repo.commit("backport make_mut");
+    git(&repo.path(), &["tag", "v1.5.1"]);
+    git(&repo.path(), &["checkout", "-q", "main"]);
+    repo.write("README.md", "1.6\n");
+    repo.commit("release 1.6");
+    git(&repo.path(), &["tag", "v1.6.0"]);
+    git(&repo.path(), &["merge", "-q", "--no-edit", "v1.5.x"]);
+    git(&repo.path(), &["checkout", "-q", "-B", "pr"]);
+    repo.write("src/bytes.rs", BYTES);
+    repo.commit("change");
+    let axis = axis(&repo);
+    assert_eq!(axis.verdict, AxisVerdict::Fail, "{}", axis.detail);
+    assert!(
+        axis.detail.contains("`Bytes::make_mut` removed"),
+        "{}",
+        axis.detail
+    );
+}
