@@ -20,7 +20,8 @@
 #   every 5 ms; the median of RUNS (default 5). The mirror is warmed first (as for the small PRs).
 #
 # REPORTS=DIR keeps each binary's JSON report (the small PRs' first repetition, the range's
-# first cold run) as DIR/<pr or range>-bin<N>.json, to check that two builds agree.
+# first cold run) as DIR/<pr>-bin<N>.json or DIR/<repo>-<base>..<head>-bin<N>.json, to check
+# that two builds agree (scripts/same-reports.py DIR).
 #
 # REVIEW_TUI_BIN names the binary; several, separated by spaces (e.g. "before/review-tui
 # after/review-tui"), are measured side by side: each repetition runs every binary in turn, so
@@ -51,6 +52,9 @@ cleanup() {
 trap cleanup EXIT
 
 now() { date +%s.%N; }
+# Seconds from $1 to $2, and $1 / $2, always with a leading digit (bc prints `.896`).
+elapsed() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f\n", b - a }'; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f\n", a / b }'; }
 median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 peak_kb() { awk -F: '/Maximum resident set size/ {gsub(/ /, "", $2); print $2}' "$1"; }
 load() { cut -d' ' -f1-3 /proc/loadavg; }
@@ -97,14 +101,14 @@ if [ "$mode" = small ]; then
       git -C "$repo" worktree add --quiet --detach "$wt" "$sha"
       t1=$(now)
       git -C "$repo" worktree remove --force "$wt"
-      echo "$t1 - $t0" | bc >> "$scratch/times/$sha-git"
+      elapsed "$t0" "$t1" >> "$scratch/times/$sha-git"
       for b in $(seq 0 $((nbins - 1))); do
         t1=$(now)
         "${bins[$b]}" "$repo#$sha^1..$sha" --headless --deterministic-only --force --format json \
           --data-dir "$scratch/data-$run-$b" > "$scratch/report.json" 2> "$scratch/stderr" || [ $? -le 7 ]
         t2=$(now)
         [ -z "${REPORTS:-}" ] || [ "$run" -ne 1 ] || cp "$scratch/report.json" "$REPORTS/${sha:0:10}-bin$b.json"
-        echo "$t2 - $t1" | bc >> "$scratch/times/$sha-$b"
+        elapsed "$t1" "$t2" >> "$scratch/times/$sha-$b"
       done
     done
   done
@@ -120,15 +124,15 @@ if [ "$mode" = small ]; then
     for b in $(seq 0 $((nbins - 1))); do
       t=$(median < "$scratch/times/$sha-$b")
       tui_medians[$b]+="$t "
-      printf ' %7.3f %5.1fx' "$t" "$(echo "$t / $g" | bc -l)"
+      printf ' %7.3f %5sx' "$t" "$(ratio "$t" "$g")"
     done
     echo
   done
   g=$(printf '%s\n' "${git_medians[@]}" | median)
   for b in $(seq 0 $((nbins - 1))); do
     t=$(printf '%s\n' ${tui_medians[$b]} | median)
-    printf 'median   git %.3f s, %s %.3f s: %.1fx git (%d PRs, %d runs each)\n' "$g" \
-      "$(label "$b")" "$t" "$(echo "$t / $g" | bc -l)" ${#picked[@]} "$runs"
+    printf 'median   git %.3f s, %s %.3f s: %sx git (%d PRs, %d runs each)\n' "$g" \
+      "$(label "$b")" "$t" "$(ratio "$t" "$g")" ${#picked[@]} "$runs"
   done
   echo "load average at end: $(load)"
   exit 0
@@ -137,6 +141,10 @@ fi
 repo=$(cd "${1:?usage: $0 REPO BASE HEAD}" && pwd)
 base=${2:?usage: $0 REPO BASE HEAD}
 head=${3:?usage: $0 REPO BASE HEAD}
+# A report's file is named by its repository and range, so the reports of several ranges can
+# share REPORTS: `tokio-tokio-1.30.0..tokio-1.40.0-bin0.json` (`/` and other odd characters of
+# a ref name become `_`).
+range_name=$(printf '%s-%s..%s' "$(basename "$repo")" "$base" "$head" | tr -c 'A-Za-z0-9._~^-' '_')
 
 if [ "$mode" = frame ]; then
   command -v tmux > /dev/null || { echo "tmux is needed for --first-frame" >&2; exit 4; }
@@ -157,11 +165,11 @@ if [ "$mode" = frame ]; then
         "${bins[$b]} '$repo#$base..$head' --deterministic-only --force --data-dir '$data'; sleep 60"
       until tm capture-pane -p 2> /dev/null | grep -qF -- "$want"; do
         sleep 0.005
-        [ "$(echo "$(now) - $t0 > 60" | bc)" -eq 0 ] || { echo "no '$want' within 60 s" >&2; exit 4; }
+        awk -v a="$t0" -v b="$(now)" 'BEGIN { exit !(b - a > 60) }' && { echo "no '$want' within 60 s" >&2; exit 4; }
       done
       t1=$(now)
       tm kill-server 2> /dev/null || true
-      frames[$b]+="$(echo "$t1 - $t0" | bc) "
+      frames[$b]+="$(elapsed "$t0" "$t1") "
     done
   done
   printf "first cockpit frame showing '%s', %s..%s, cold space, warm mirror (median of %d)\n" "$want" "$base" "$head" "$runs"
@@ -183,7 +191,7 @@ git_run() {
   git -C "$repo" worktree add --quiet --detach "$wt" "$head"
   t1=$(now)
   git -C "$repo" worktree remove --force "$wt"
-  echo "$t1 - $t0" | bc
+  elapsed "$t0" "$t1"
 }
 
 tui_run() { # $1: binary, $2: data dir, $3: rss file
@@ -192,7 +200,7 @@ tui_run() { # $1: binary, $2: data dir, $3: rss file
   /usr/bin/time -v -o "$3" "$1" "$repo#$base..$head" --headless --deterministic-only --force \
     --format json --data-dir "$2" > "$3.json" 2> "$3.stderr" || [ $? -le 7 ]
   t1=$(now)
-  echo "$t1 - $t0" | bc
+  elapsed "$t0" "$t1"
 }
 
 git_times=()
@@ -203,7 +211,7 @@ for i in $(seq "$runs"); do
     d="$scratch/cold-$i-$b"
     cold_times[$b]+="$(tui_run "${bins[$b]}" "$d" "$scratch/rss-cold-$i-$b") "
     warm_times[$b]+="$(tui_run "${bins[$b]}" "$d" "$scratch/rss-warm-$i-$b") "
-    [ -z "${REPORTS:-}" ] || [ "$i" -ne 1 ] || cp "$scratch/rss-cold-$i-$b.json" "$REPORTS/range-bin$b.json"
+    [ -z "${REPORTS:-}" ] || [ "$i" -ne 1 ] || cp "$scratch/rss-cold-$i-$b.json" "$REPORTS/$range_name-bin$b.json"
     c=$(peak_kb "$scratch/rss-cold-$i-$b"); w=$(peak_kb "$scratch/rss-warm-$i-$b")
     [ "$c" -le "${cold_rss[$b]:-0}" ] || cold_rss[$b]=$c
     [ "$w" -le "${warm_rss[$b]:-0}" ] || warm_rss[$b]=$w
@@ -218,9 +226,9 @@ printf 'git      %.3f s  (diff + worktree add, median of %d)\n' "$g" "$runs"
 for b in $(seq 0 $((nbins - 1))); do
   c=$(printf '%s\n' ${cold_times[$b]} | median)
   w=$(printf '%s\n' ${warm_times[$b]} | median)
-  printf '%-10s cold %.3f s  %.1fx git  peak RSS %d MB   (%s)\n' "$(label "$b")" "$c" \
-    "$(echo "$c / $g" | bc -l)" $((cold_rss[$b] / 1024)) "${cold_times[$b]}"
-  printf '%-10s warm %.3f s  %.1fx git  peak RSS %d MB\n' "$(label "$b")" "$w" \
-    "$(echo "$w / $g" | bc -l)" $((warm_rss[$b] / 1024))
+  printf '%-10s cold %.3f s  %sx git  peak RSS %d MB   (%s)\n' "$(label "$b")" "$c" \
+    "$(ratio "$c" "$g")" $((cold_rss[$b] / 1024)) "${cold_times[$b]}"
+  printf '%-10s warm %.3f s  %sx git  peak RSS %d MB\n' "$(label "$b")" "$w" \
+    "$(ratio "$w" "$g")" $((warm_rss[$b] / 1024))
 done
 echo "load average at end: $(load)"

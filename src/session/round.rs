@@ -232,6 +232,11 @@ pub async fn review(
     }
     let started = now();
     let force = options.force;
+    // Cohorts are deterministic, and their symbol index serves `find_symbol`. They start
+    // first, on a thread of their own, and run beside the secret setup, the round's start and
+    // the zero-token reviewers (none of which they need); the models wait for them. They only
+    // write caches, so a round that stops before using them leaves nothing half done.
+    let cohorts = start_cohorts(prepared);
     // Which secret rules run and what every text is redacted with; read before the round
     // starts, so a configuration the person chose and cannot be used leaves the space as it was.
     let secret_setup = {
@@ -297,9 +302,8 @@ pub async fn review(
         }
     }
 
-    // The deterministic reviewers (rule scan, secret scan) need no cohorts: they start now
-    // and scan beside the cohort build, on the core its one-threaded steps leave idle. Their
-    // events wait in the channel until the board is live.
+    // The zero-token reviewers start beside the cohort build: their events wait in the
+    // channel until the board takes them, after the plan is shown, as before.
     let (sender, mut receiver) = mpsc::channel(256);
     let input = DeterministicInput {
         diff: prepared.diff.clone(),
@@ -318,8 +322,7 @@ pub async fn review(
         ),
     };
     let reviewers = tokio::spawn(deterministic::run(input, run, sender.clone()));
-    // Cohorts before the model reviewers: their symbol index serves `find_symbol`.
-    let cohorts = build_cohorts(prepared).await;
+    let cohorts = finish_cohorts(cohorts).await;
     let (stop, never_stopped) = watch::channel(false);
     let cancel = models
         .and_then(|m| m.cancel.clone())
@@ -735,12 +738,20 @@ fn model_verdict(board: &Board) -> Option<String> {
     })
 }
 
-/// Cohorts run on a blocking thread (tree-sitter and git2); failure degrades to a note and an
-/// unavailable apiContract, never to a green gate.
-async fn build_cohorts(prepared: &mut Prepared) -> Result<CohortReport, CohortsUnavailable> {
+/// Cohorts run on a blocking thread (tree-sitter and git2), started by [`start_cohorts`] and
+/// awaited by [`finish_cohorts`]; failure degrades to a note and an unavailable apiContract,
+/// never to a green gate.
+fn start_cohorts(
+    prepared: &mut Prepared,
+) -> tokio::task::JoinHandle<Result<CohortReport, CohortsUnavailable>> {
     let job = CohortJob::of(prepared);
     tokio::task::spawn_blocking(move || job.run())
-        .await
+}
+
+async fn finish_cohorts(
+    job: tokio::task::JoinHandle<Result<CohortReport, CohortsUnavailable>>,
+) -> Result<CohortReport, CohortsUnavailable> {
+    job.await
         .map_err(|e| CohortsUnavailable::Task(e.to_string()))?
 }
 

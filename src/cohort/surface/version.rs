@@ -161,7 +161,25 @@ pub fn package_of(path: &str, grammar: Grammar, read: Read) -> Option<Package> {
             }
         }
     }
-    None
+    // Go before modules (GOPATH; echo v2 and testify v1 in 2016-17): no `go.mod` anywhere, and
+    // the repository's own tags are its versions, as `go get` read them.
+    (grammar == Grammar::Go && !any_manifest_above(&dirs, "go.mod", read)).then(|| Package {
+        root: String::new(),
+        names: Vec::new(),
+    })
+}
+
+/// Whether a folder on the way from the repository's root to `dirs` holds `manifest`.
+fn any_manifest_above(dirs: &[&str], manifest: &str, read: Read) -> bool {
+    (0..=dirs.len()).any(|depth| {
+        let root = dirs[..depth].join("/");
+        let path = if root.is_empty() {
+            manifest.to_string()
+        } else {
+            format!("{root}/{manifest}")
+        };
+        read(&path).is_some()
+    })
 }
 
 /// The package whose manifest `manifest` (a file name) in the folder `root` reads `text`.

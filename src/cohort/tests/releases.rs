@@ -223,6 +223,57 @@ fn a_go_modules_version_is_its_last_tag_and_a_pre_release_allows_a_break() {
 }
 
 #[test]
+fn a_go_package_outside_any_module_is_versioned_by_the_repositorys_tags() {
+    // echo 2016 (before Go modules): `Context.Cookie` changed on `v2.0.0-beta.2`, a
+    // pre-release of v2; testify 2017: goconvey-style helpers added after v1.1.4 and reverted
+    // before v1.2.0. Neither repository had a `go.mod`.
+    let files = [("routes.go", ROUTES)];
+    let beta = after_release(
+        &files,
+        &["v2.0.0-beta.2"],
+        &[],
+        &[("routes.go", ROUTES_FIND)],
+    );
+    assert_eq!(beta.verdict, AxisVerdict::Warn, "{}", beta.detail);
+    assert!(
+        beta.detail
+            .contains("its last tag v2.0.0-beta.2 is a development version"),
+        "{}",
+        beta.detail
+    );
+    let unreleased = after_release(
+        &[("mock.go", "package mock\n\nfunc Called() {}\n")],
+        &["v1.1.4"],
+        &[(
+            "mock.go",
+            "package mock\n\nfunc Called() {}\n\nfunc MethodWasCalled() {}\n",
+        )],
+        &[("mock.go", "package mock\n\nfunc Called() {}\n")],
+    );
+    assert_eq!(
+        unreleased.verdict,
+        AxisVerdict::Warn,
+        "{}",
+        unreleased.detail
+    );
+    assert!(
+        unreleased.detail.contains("not in v1.1.4"),
+        "{}",
+        unreleased.detail
+    );
+    // A release tag, or no tag at all: the break fails as before.
+    for tags in [&["v1.1.4"][..], &[][..]] {
+        let released = after_release(&files, tags, &[], &[("routes.go", ROUTES_FIND)]);
+        assert_eq!(
+            released.verdict,
+            AxisVerdict::Fail,
+            "{tags:?}: {}",
+            released.detail
+        );
+    }
+}
+
+#[test]
 fn a_release_made_on_another_branch_after_the_last_one_counts_too() {
     // bytes' v1.6.1 was made on a release branch beside main's history. Had it shipped
     // `make_mut` by a backport, its users would have it: the removal fails. Without it, the

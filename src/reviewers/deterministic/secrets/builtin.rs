@@ -323,8 +323,10 @@ fn compile<'a>(builtins: impl Iterator<Item = &'a Builtin>) -> Vec<SecretRule> {
             entropy: b.entropy,
             keywords: b.keywords.iter().map(|k| k.to_string()).collect(),
             path: b.path.map(|p| {
-                re2::compile(p)
-                    .unwrap_or_else(|e| panic!("built-in path of {} is invalid: {e}", b.name))
+                RuleRegex::deferred(
+                    re2::translate(p)
+                        .unwrap_or_else(|e| panic!("built-in path of {} is invalid: {e}", b.name)),
+                )
             }),
             tags: Vec::new(),
             allowlists: if b.allow.is_empty() {
@@ -337,9 +339,9 @@ fn compile<'a>(builtins: impl Iterator<Item = &'a Builtin>) -> Vec<SecretRule> {
                         .allow
                         .iter()
                         .map(|p| {
-                            re2::compile(p).unwrap_or_else(|e| {
+                            RuleRegex::deferred(re2::translate(p).unwrap_or_else(|e| {
                                 panic!("built-in allowlist of {} is invalid: {e}", b.name)
-                            })
+                            }))
                         })
                         .collect(),
                     ..Allowlist::default()

@@ -199,7 +199,8 @@ fn share_generic_filters(rules: &mut [SecretRule]) {
     else {
         return;
     };
-    let gitleaks_values = re2::compile(r"^[\w.=/+:-]+$").expect("a plain class compiles");
+    let gitleaks_values =
+        RuleRegex::deferred(re2::translate(r"^[\w.=/+:-]+$").expect("a plain class translates"));
     for rule in rules
         .iter_mut()
         .filter(|r| r.source_id == builtin::GENERIC_ASSIGNMENT)
@@ -213,7 +214,7 @@ fn share_generic_filters(rules: &mut [SecretRule]) {
     }
 }
 
-/// When a rule's regex is compiled.
+/// When a rule's patterns (its regex, path and allowlists') are compiled.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Compile {
     /// When loaded: a configuration's pattern that does not compile is a problem to report.
@@ -299,7 +300,7 @@ fn parse(text: &str, compile: Compile) -> Result<Parsed, ConfigError> {
     }
     for (name, value) in raw_globals {
         match RawAllowlist::deserialize(value) {
-            Ok(raw) => global.push(build_allowlist(raw, &name, &mut problems)),
+            Ok(raw) => global.push(build_allowlist(raw, &name, compile, &mut problems)),
             Err(e) => problems.push(RuleProblem {
                 rule: name,
                 reason: e.message().to_string(),
@@ -345,16 +346,11 @@ fn build_rule(
         .filter(|id| !id.trim().is_empty())
         .ok_or(RuleError::NoId)?;
     let regex = match raw.regex.as_deref().filter(|r| !r.is_empty()) {
-        Some(pattern) if compile == Compile::OnFirstUse => Some(RuleRegex::deferred(
-            re2::translate(pattern).map_err(RuleError::Regex)?,
-        )),
-        Some(pattern) => Some(RuleRegex::compiled(
-            re2::compile(pattern).map_err(RuleError::Regex)?,
-        )),
+        Some(pattern) => Some(lazy_or_now(pattern, compile).map_err(RuleError::Regex)?),
         None => None,
     };
     let path = match raw.path.as_deref().filter(|p| !p.is_empty()) {
-        Some(pattern) => Some(re2::compile(pattern).map_err(RuleError::Path)?),
+        Some(pattern) => Some(lazy_or_now(pattern, compile).map_err(RuleError::Path)?),
         None => None,
     };
     if regex.is_none() && path.is_none() {
@@ -375,7 +371,7 @@ fn build_rule(
     };
     let mut allowlists = Vec::new();
     for raw_list in raw.allowlist.into_iter().chain(raw.allowlists) {
-        allowlists.push(build_allowlist(raw_list, name, problems));
+        allowlists.push(build_allowlist(raw_list, name, compile, problems));
     }
     let generic = id.starts_with("generic");
     let confidence = if generic {
@@ -403,11 +399,25 @@ fn build_rule(
     })
 }
 
-fn build_allowlist(raw: RawAllowlist, owner: &str, problems: &mut Vec<RuleProblem>) -> Allowlist {
+/// `pattern` compiled now, or translated now (so its syntax is checked at load) and compiled
+/// when first used.
+fn lazy_or_now(pattern: &str, compile: Compile) -> Result<RuleRegex, re2::Re2Error> {
+    match compile {
+        Compile::Now => re2::compile(pattern).map(RuleRegex::compiled),
+        Compile::OnFirstUse => re2::translate(pattern).map(RuleRegex::deferred),
+    }
+}
+
+fn build_allowlist(
+    raw: RawAllowlist,
+    owner: &str,
+    compile: Compile,
+    problems: &mut Vec<RuleProblem>,
+) -> Allowlist {
     let mut compile_all = |patterns: &[String], what: &str| {
         patterns
             .iter()
-            .filter_map(|p| match re2::compile(p) {
+            .filter_map(|p| match lazy_or_now(p, compile) {
                 Ok(re) => Some(re),
                 Err(e) => {
                     problems.push(RuleProblem {
@@ -509,17 +519,96 @@ mod lazy_tests {
 
     #[test]
     fn every_bundled_and_built_in_pattern_compiles() {
+        // They are compiled when a scan first needs them, where a bad one could only panic:
+        // every one of them (rules' regexes and paths, allowlists') is compiled here.
         let parsed = parse(GITLEAKS_DEFAULT_TOML, Compile::OnFirstUse).unwrap();
         let rules = compose(&parsed.rules, Vec::new(), &[]);
-        for rule in rules.iter().chain(&builtin::rules()) {
-            if let Some(regex) = &rule.regex {
+        let allowlists = |lists: &[Allowlist]| -> Vec<RuleRegex> {
+            lists
+                .iter()
+                .flat_map(|a| a.regexes.iter().chain(&a.paths))
+                .cloned()
+                .collect()
+        };
+        let mut checked = 0;
+        for (owner, patterns) in rules
+            .iter()
+            .chain(&builtin::rules())
+            .map(|rule| {
+                let own = rule.regex.iter().chain(&rule.path).cloned();
+                (
+                    &rule.source_id,
+                    own.chain(allowlists(&rule.allowlists)).collect(),
+                )
+            })
+            .chain([(&"global".to_string(), allowlists(&parsed.global))])
+            .collect::<Vec<(&String, Vec<RuleRegex>)>>()
+        {
+            for pattern in patterns {
                 assert!(
-                    re2::compile_translated(regex.as_str()).is_ok(),
-                    "{}",
-                    rule.source_id
+                    re2::compile_translated(pattern.as_str()).is_ok(),
+                    "{owner}: {}",
+                    pattern.as_str()
                 );
+                checked += 1;
             }
         }
+        // Rules' regexes, and the global allowlist's paths and regexes are among them.
+        assert!(checked > rules.len() + 30, "{checked}");
+    }
+
+    #[test]
+    fn compile_for_compiles_what_a_redaction_of_the_text_would() {
+        let parsed = parse(GITLEAKS_DEFAULT_TOML, Compile::OnFirstUse).unwrap();
+        let scanner = SecretScanner::new(compose(&parsed.rules, Vec::new(), &[]), parsed.global);
+        let generic = |s: &SecretScanner| compiled(s.rules()).contains(&"generic-api-key");
+        assert!(!generic(&scanner));
+        scanner.compile_for("the code has no such word");
+        assert!(!generic(&scanner));
+        scanner.compile_for("secret scan");
+        assert!(generic(&scanner), "{:?}", compiled(scanner.rules()));
+        // What it compiled is what the redaction then finds compiled: nothing more is.
+        let before = compiled(scanner.rules()).len();
+        let _ = scanner.secret_spans("secret scan", None);
+        assert_eq!(compiled(scanner.rules()).len(), before);
+    }
+
+    #[test]
+    fn bundled_allowlists_and_paths_are_compiled_when_first_needed() {
+        let parsed = parse(GITLEAKS_DEFAULT_TOML, Compile::OnFirstUse).unwrap();
+        let lazy = |p: &RuleRegex| !p.is_compiled();
+        assert!(!parsed.global.is_empty());
+        for list in parsed
+            .global
+            .iter()
+            .chain(parsed.rules.iter().flat_map(|r| &r.allowlists))
+        {
+            assert!(
+                list.regexes.iter().chain(&list.paths).all(lazy),
+                "{}",
+                list.description
+            );
+        }
+        assert!(
+            parsed
+                .rules
+                .iter()
+                .filter_map(|r| r.path.as_ref())
+                .all(lazy)
+        );
+        // A configuration's own patterns are compiled at load, so a bad one is reported then.
+        let loaded = load_gitleaks_config(
+            "[[rules]]\nid = \"own\"\nregex = \"x\"\npath = \"y\"\n[[rules.allowlists]]\nregexes = [\"z\"]\n",
+        )
+        .unwrap();
+        let own = loaded
+            .scanner
+            .rules()
+            .iter()
+            .find(|r| r.source_id == "own")
+            .unwrap();
+        assert!(own.path.as_ref().is_some_and(RuleRegex::is_compiled));
+        assert!(own.allowlists[0].regexes.iter().all(RuleRegex::is_compiled));
     }
 
     #[test]

@@ -228,7 +228,11 @@ impl SecretScanner {
         self.rules
             .iter()
             .filter(|rule| rule.regex.is_none())
-            .filter(|rule| rule.path.as_ref().is_some_and(|p| p.is_match(first.path)))
+            .filter(|rule| {
+                rule.path
+                    .as_ref()
+                    .is_some_and(|p| p.regex().is_match(first.path))
+            })
             .filter(|rule| {
                 let candidate = Candidate {
                     path: Some(first.path),
@@ -367,6 +371,13 @@ impl SecretScanner {
         merge_spans(spans)
     }
 
+    /// Compiles now what a redaction of `text` will compile (the rules its keywords unlock),
+    /// for a thread that has the time before `text` is written: the words every report holds
+    /// unlock gitleaks' generic rules, the largest patterns.
+    pub fn compile_for(&self, text: &str) {
+        let _ = self.matches_in(text, None, Purpose::Redact);
+    }
+
     /// Every rule match in `text` that survives entropy, placeholders and allowlists. With no
     /// path (free text) path-scoped rules run anyway and path allowlists never apply.
     pub(crate) fn matches_in(
@@ -390,7 +401,7 @@ impl SecretScanner {
         for index in candidates {
             let rule = &self.rules[index];
             if let (Some(path), Some(scope)) = (path, &rule.path)
-                && !scope.is_match(path)
+                && !scope.regex().is_match(path)
             {
                 continue;
             }
