@@ -5,6 +5,8 @@
 //! for its tags anyway; tree-sitter reparses an edited tree reusing every subtree outside the
 //! edits, so the head side costs about the size of the change, not of the file.
 
+use std::ops::Range;
+
 use tree_sitter::{InputEdit, Point, Tree};
 
 use crate::diff::FileDiff;
@@ -22,17 +24,92 @@ pub fn head_tree(
     base: Option<(&Tree, &[u8])>,
     head: &[u8],
 ) -> Option<Tree> {
+    head_tree_and_changes(tagger, grammar, file, base, head).map(|(tree, _)| tree)
+}
+
+/// [`head_tree`], and where the base's syntax may differ from the head's: the byte ranges of
+/// the base, whole lines, sorted and apart, outside which every character has the same
+/// ancestor nodes at both sides (`None` without a base tree). They cover the text the diff
+/// changed and what tree-sitter found structurally changed around it
+/// ([`Tree::changed_ranges`]: a `/*` added above unchanged lines turns them into a comment).
+pub fn head_tree_and_changes(
+    tagger: &mut Tagger,
+    grammar: Grammar,
+    file: &FileDiff,
+    base: Option<(&Tree, &[u8])>,
+    head: &[u8],
+) -> Option<(Tree, Option<Vec<Range<usize>>>)> {
     let Some((base_tree, base)) = base else {
-        return tagger.parse(grammar, head, None);
+        return tagger.parse(grammar, head, None).map(|tree| (tree, None));
     };
+    let edits = edits(file, base, head);
     let mut old = base_tree.clone();
-    for edit in edits(file, base, head).iter().rev() {
+    for edit in edits.iter().rev() {
         old.edit(edit);
     }
-    match tagger.parse(grammar, head, Some(&old)) {
-        Some(tree) if !tree.root_node().has_error() => Some(tree),
-        _ => tagger.parse(grammar, head, None),
+    let tree = match tagger.parse(grammar, head, Some(&old)) {
+        Some(tree) if !tree.root_node().has_error() => tree,
+        _ => tagger.parse(grammar, head, None)?,
+    };
+    let mut changed: Vec<Range<usize>> = edits
+        .iter()
+        .map(|edit| edit.start_byte..edit.old_end_byte)
+        .collect();
+    changed.extend(old.changed_ranges(&tree).map(|range| {
+        base_offset(&edits, range.start_byte, false)..base_offset(&edits, range.end_byte, true)
+    }));
+    Some((tree, Some(whole_lines(changed, base))))
+}
+
+/// The base offset of head offset `at`, through `edits` (ascending, in base offsets, applied
+/// from the last). An offset inside an edit's new text maps to the edit's start, or to the end
+/// of the text it replaced when `end`.
+fn base_offset(edits: &[InputEdit], at: usize, end: bool) -> usize {
+    // Head offset minus base offset before the edit at hand.
+    let mut shift: isize = 0;
+    for edit in edits {
+        let new_start = edit.start_byte.saturating_add_signed(shift);
+        let new_end = edit.new_end_byte.saturating_add_signed(shift);
+        if at < new_start {
+            break;
+        }
+        if at <= new_end {
+            return if end {
+                edit.old_end_byte
+            } else {
+                edit.start_byte
+            };
+        }
+        shift += edit.new_end_byte as isize - edit.old_end_byte as isize;
     }
+    at.saturating_add_signed(-shift)
+}
+
+/// `ranges` grown to whole lines of `text` (an empty range takes its line), sorted, and
+/// merged where they touch.
+fn whole_lines(mut ranges: Vec<Range<usize>>, text: &[u8]) -> Vec<Range<usize>> {
+    for range in &mut ranges {
+        let start = range.start.min(text.len());
+        let end = range.end.clamp(start, text.len());
+        let line_start = text[..start]
+            .iter()
+            .rposition(|b| *b == b'\n')
+            .map_or(0, |at| at + 1);
+        let line_end = text[end..]
+            .iter()
+            .position(|b| *b == b'\n')
+            .map_or(text.len(), |at| end + at + 1);
+        *range = line_start..line_end;
+    }
+    ranges.sort_by_key(|range| range.start);
+    let mut merged: Vec<Range<usize>> = Vec::with_capacity(ranges.len());
+    for range in ranges {
+        match merged.last_mut() {
+            Some(last) if range.start <= last.end => last.end = last.end.max(range.end),
+            _ => merged.push(range),
+        }
+    }
+    merged
 }
 
 /// What changed from `base` to `head`, ascending, in `base`'s offsets: the diff's hunks when

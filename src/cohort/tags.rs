@@ -97,6 +97,35 @@ impl Tagger {
         tree: &Tree,
         source: &[u8],
     ) -> Result<FileTags, ParseFailure> {
+        let whole = std::iter::once(0..usize::MAX);
+        self.tags_in(grammar, tree, source, whole)
+    }
+
+    /// The tags of the matches of `tree` that reach into `ranges` (byte ranges, ascending and
+    /// apart), each once: every definition whose node reaches into them, and every reference
+    /// whose match does. The base side of a changed file only needs these (see
+    /// [`super::changes`]). A tree with errors is read whole: whether it failed depends on
+    /// all of it.
+    pub fn tags_within(
+        &mut self,
+        grammar: Grammar,
+        tree: &Tree,
+        source: &[u8],
+        ranges: &[std::ops::Range<usize>],
+    ) -> Result<FileTags, ParseFailure> {
+        if tree.root_node().has_error() {
+            return self.tags_of(grammar, tree, source);
+        }
+        self.tags_in(grammar, tree, source, ranges.iter().cloned())
+    }
+
+    fn tags_in(
+        &mut self,
+        grammar: Grammar,
+        tree: &Tree,
+        source: &[u8],
+        ranges: impl Iterator<Item = std::ops::Range<usize>>,
+    ) -> Result<FileTags, ParseFailure> {
         let query = grammar.query();
         let names = query.capture_names();
         let Some(name_index) = query.capture_index_for_name("name") else {
@@ -106,44 +135,57 @@ impl Tagger {
         let mut tags = FileTags::default();
         let mut definition_names = HashSet::new();
         let mut pending_references = Vec::new();
-        let mut matches = self.cursor.matches(query, tree.root_node(), source);
-        while let Some(found) = matches.next() {
-            let name_node = found
-                .captures
-                .iter()
-                .find(|c| c.index == name_index)
-                .map(|c| c.node);
-            let tag = found.captures.iter().find_map(|c| {
-                let capture = names[c.index as usize];
-                capture
-                    .strip_prefix("definition.")
-                    .map(|kind| (true, kind, c.node))
-                    .or_else(|| {
-                        capture
-                            .strip_prefix("reference.")
-                            .map(|kind| (false, kind, c.node))
-                    })
-            });
-            // Go's query also captures package and import names without a tag: not symbols.
-            let (Some(name_node), Some((is_definition, kind, node))) = (name_node, tag) else {
-                continue;
-            };
-            let Ok(name) = name_node.utf8_text(source) else {
-                continue;
-            };
-            if name.is_empty() {
-                continue;
-            }
-            if is_definition {
-                // Rust methods match both the method and the function pattern.
-                if definition_names.insert(name_node.byte_range()) {
-                    tags.definitions
-                        .push(definition(grammar, kind, name, node, source));
+        // A match reaching into two ranges is found twice: a reference is kept once by its
+        // name's place.
+        let mut reference_nodes = HashSet::new();
+        for range in ranges {
+            self.cursor.set_byte_range(range);
+            let mut matches = self.cursor.matches(query, tree.root_node(), source);
+            while let Some(found) = matches.next() {
+                let name_node = found
+                    .captures
+                    .iter()
+                    .find(|c| c.index == name_index)
+                    .map(|c| c.node);
+                let tag = found.captures.iter().find_map(|c| {
+                    let capture = names[c.index as usize];
+                    capture
+                        .strip_prefix("definition.")
+                        .map(|kind| (true, kind, c.node))
+                        .or_else(|| {
+                            capture
+                                .strip_prefix("reference.")
+                                .map(|kind| (false, kind, c.node))
+                        })
+                });
+                // Go's query also captures package and import names without a tag: not symbols.
+                let (Some(name_node), Some((is_definition, kind, node))) = (name_node, tag) else {
+                    continue;
+                };
+                let Ok(name) = name_node.utf8_text(source) else {
+                    continue;
+                };
+                if name.is_empty() {
+                    continue;
                 }
-            } else if !in_configuration(grammar, name_node, source) {
-                pending_references.push((name_node.byte_range(), name.to_string(), row(name_node)));
+                if is_definition {
+                    // Rust methods match both the method and the function pattern.
+                    if definition_names.insert(name_node.byte_range()) {
+                        tags.definitions
+                            .push(definition(grammar, kind, name, node, source));
+                    }
+                } else if reference_nodes.insert((name_node.id(), name_node.start_byte()))
+                    && !in_configuration(grammar, name_node, source)
+                {
+                    pending_references.push((
+                        name_node.byte_range(),
+                        name.to_string(),
+                        row(name_node),
+                    ));
+                }
             }
         }
+        self.cursor.set_byte_range(0..usize::MAX);
 
         // A definition's own name is not a use of it (the broad type-identifier patterns see
         // every declared type name too).
