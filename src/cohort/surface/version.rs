@@ -50,69 +50,54 @@ pub type LastTag<'a> = &'a dyn Fn(&Package) -> Option<String>;
 /// at the two commits; `last_tag` gives a package's last tagged version, where a version
 /// lives only in tags (Go, a Python version written by the build from tags).
 pub fn bump(path: &str, grammar: Grammar, head: Read, base: Read, last_tag: LastTag) -> Bump {
-    let dirs: Vec<&str> = parent_dir(path)
-        .split('/')
-        .filter(|d| !d.is_empty())
-        .collect();
-    for depth in (0..=dirs.len()).rev() {
-        let root = dirs[..depth].join("/");
-        for (name, grammars) in MANIFESTS {
-            if !grammars.contains(&grammar) {
-                continue;
-            }
-            let manifest = if root.is_empty() {
-                name.to_string()
-            } else {
-                format!("{root}/{name}")
-            };
-            let Some(new) = head(&manifest) else { continue };
-            // Where the version is written: the manifest, or the package it reads it from.
-            let version = |text: &str, read: Read| {
-                version_of(name, text, &root, read)
-                    .map(|v| (manifest.clone(), v))
-                    .or_else(|| python_package_version(grammar, path, &root, read))
-            };
-            let after = version(&new, head);
-            let before = base(&manifest)
-                .and_then(|old| version(&old, base))
-                .map(|(_, v)| v);
-            // A manifest without a version of its own (a workspace root, a dynamic version
-            // nobody wrote down) does not decide: keep looking above.
-            let Some((manifest, after)) = after else {
-                continue;
-            };
-            let described = format!("{manifest} {}", after);
-            // A Go module's version is its tags: the last one reachable from the base, when it
-            // is a pre-release of a breaking release (`v3.0.0-beta1`), is that release in
-            // development, like `3.0.0.dev0` written in another manifest.
-            if *name == "go.mod"
-                && !before.as_ref().is_some_and(|b| breaking(name, b, &after))
-                && let Some(tag) = last_tag(&package_named(name, &new, &root))
-                && towards_a_break(&tag)
-            {
-                return Bump::Breaking(format!(
-                    "{manifest}: its last tag {tag} is a development version of a release that \
+    for (root, name, manifest) in manifests_above(path, grammar) {
+        let Some(new) = head(&manifest) else { continue };
+        // Where the version is written: the manifest, or the package it reads it from.
+        let version = |text: &str, read: Read| {
+            version_of(name, text, &root, read)
+                .map(|v| (manifest.clone(), v))
+                .or_else(|| python_package_version(grammar, path, &root, read))
+        };
+        let after = version(&new, head);
+        let before = base(&manifest)
+            .and_then(|old| version(&old, base))
+            .map(|(_, v)| v);
+        // A manifest without a version of its own (a workspace root, a dynamic version
+        // nobody wrote down) does not decide: keep looking above.
+        let Some((manifest, after)) = after else {
+            continue;
+        };
+        let described = format!("{manifest} {}", after);
+        // A Go module's version is its tags: the last one reachable from the base, when it
+        // is a pre-release of a breaking release (`v3.0.0-beta1`), is that release in
+        // development, like `3.0.0.dev0` written in another manifest.
+        if name == "go.mod"
+            && !before.as_ref().is_some_and(|b| breaking(name, b, &after))
+            && let Some(tag) = last_tag(&package_named(name, &new, &root))
+            && towards_a_break(&tag)
+        {
+            return Bump::Breaking(format!(
+                "{manifest}: its last tag {tag} is a development version of a release that \
                      may break"
-                ));
-            }
-            return match before {
-                Some(before) if breaking(name, &before, &after) => {
-                    Bump::Breaking(format!("{manifest}: {before} → {after}"))
-                }
-                _ if *name != "go.mod" && towards_a_break(&after) => Bump::Breaking(format!(
-                    "{manifest}: {after} is a development version of a release that may break"
-                )),
-                // The release itself (`3.0.0.dev0` → `3.0.0`) ships what was developed for it.
-                Some(before)
-                    if *name != "go.mod"
-                        && towards_a_break(&before)
-                        && numbers(&before) == numbers(&after) =>
-                {
-                    Bump::Breaking(format!("{manifest}: {before} → {after}"))
-                }
-                _ => Bump::Compatible(Some(described)),
-            };
+            ));
         }
+        return match before {
+            Some(before) if breaking(name, &before, &after) => {
+                Bump::Breaking(format!("{manifest}: {before} → {after}"))
+            }
+            _ if name != "go.mod" && towards_a_break(&after) => Bump::Breaking(format!(
+                "{manifest}: {after} is a development version of a release that may break"
+            )),
+            // The release itself (`3.0.0.dev0` → `3.0.0`) ships what was developed for it.
+            Some(before)
+                if name != "go.mod"
+                    && towards_a_break(&before)
+                    && numbers(&before) == numbers(&after) =>
+            {
+                Bump::Breaking(format!("{manifest}: {before} → {after}"))
+            }
+            _ => Bump::Compatible(Some(described)),
+        };
     }
     // No manifest writes a version: the package's tags are where it lives.
     if let Some(package) = package_of(path, grammar, head)
@@ -134,51 +119,55 @@ pub fn bump(path: &str, grammar: Grammar, head: Read, base: Read, last_tag: Last
     Bump::Compatible(None)
 }
 
-/// The package holding `path`: the nearest manifest of its language above it that names one
-/// (a workspace's root manifest does not). `read` reads a file at the head.
-pub fn package_of(path: &str, grammar: Grammar, read: Read) -> Option<Package> {
+/// The manifests of `grammar`'s packages that may hold `path`, nearest folder first: each
+/// as its folder (`""` at the root), its file name and its path.
+fn manifests_above(
+    path: &str,
+    grammar: Grammar,
+) -> impl Iterator<Item = (String, &'static str, String)> {
     let dirs: Vec<&str> = parent_dir(path)
         .split('/')
         .filter(|d| !d.is_empty())
         .collect();
-    for depth in (0..=dirs.len()).rev() {
-        let root = dirs[..depth].join("/");
-        for (name, grammars) in MANIFESTS {
-            if !grammars.contains(&grammar) {
-                continue;
-            }
-            let manifest = if root.is_empty() {
-                name.to_string()
-            } else {
-                format!("{root}/{name}")
-            };
-            let Some(text) = read(&manifest) else {
-                continue;
-            };
-            let (package, named) = named_package(name, &text, &root);
-            if named {
-                return Some(package);
-            }
-        }
-    }
-    // Go before modules (GOPATH; echo v2 and testify v1 in 2016-17): no `go.mod` anywhere, and
-    // the repository's own tags are its versions, as `go get` read them.
-    (grammar == Grammar::Go && !any_manifest_above(&dirs, "go.mod", read)).then(|| Package {
-        root: String::new(),
-        names: Vec::new(),
+    let roots: Vec<String> = (0..=dirs.len())
+        .rev()
+        .map(|depth| dirs[..depth].join("/"))
+        .collect();
+    roots.into_iter().flat_map(move |root| {
+        MANIFESTS
+            .iter()
+            .filter(move |(_, grammars)| grammars.contains(&grammar))
+            .map(move |(name, _)| {
+                let manifest = if root.is_empty() {
+                    name.to_string()
+                } else {
+                    format!("{root}/{name}")
+                };
+                (root.clone(), *name, manifest)
+            })
     })
 }
 
-/// Whether a folder on the way from the repository's root to `dirs` holds `manifest`.
-fn any_manifest_above(dirs: &[&str], manifest: &str, read: Read) -> bool {
-    (0..=dirs.len()).any(|depth| {
-        let root = dirs[..depth].join("/");
-        let path = if root.is_empty() {
-            manifest.to_string()
-        } else {
-            format!("{root}/{manifest}")
+/// The package holding `path`: the nearest manifest of its language above it that names one
+/// (a workspace's root manifest does not). `read` reads a file at the head.
+pub fn package_of(path: &str, grammar: Grammar, read: Read) -> Option<Package> {
+    let mut any_manifest = false;
+    for (root, name, manifest) in manifests_above(path, grammar) {
+        let Some(text) = read(&manifest) else {
+            continue;
         };
-        read(&path).is_some()
+        any_manifest = true;
+        let (package, named) = named_package(name, &text, &root);
+        if named {
+            return Some(package);
+        }
+    }
+    // Go before modules (GOPATH; echo v2 and testify v1 in 2016-17): no `go.mod` above the
+    // file (the loop read every one), and the repository's own tags are its versions, as
+    // `go get` read them.
+    (grammar == Grammar::Go && !any_manifest).then(|| Package {
+        root: String::new(),
+        names: Vec::new(),
     })
 }
 
