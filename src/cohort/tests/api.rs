@@ -864,45 +864,36 @@ fn rust_a_file_renamed_between_private_modules_is_not_api_at_either_side() {
         )
     };
     let inst = "pub enum Inst {\n    Match,\n    Char(char),\n}\n\npub enum EmptyLook {\n    StartLine,\n    EndLine,\n}\n\npub fn helper() {}\n";
-    let base_lib = lib("inst");
-    let base = [
-        ("Cargo.toml", CARGO),
-        ("src/lib.rs", base_lib.as_str()),
-        ("src/re.rs", "pub struct Regex;\n"),
-        ("src/inst.rs", inst),
-    ];
-    let repo = Repo::new(&base);
-    repo.remove("src/inst.rs");
     // Mostly the same text, so git pairs the two files as a rename.
     let prog = inst
         .replace("    Match,\n", "    Match(usize),\n")
         .replace("pub fn helper() {}\n", "");
-    repo.write("src/prog.rs", &prog);
-    repo.write("src/lib.rs", &lib("prog"));
-    repo.commit("rename inst to prog");
-    let report = repo.build();
-    let axis = report.axes.iter().find(|a| a.name == API_CONTRACT).unwrap();
-    assert_clears(axis);
+    // The axis after renaming `inst.rs` to `prog.rs`, with `lib` declaring the module.
+    let renamed = |lib: &dyn Fn(&str) -> String| {
+        let base_lib = lib("inst");
+        let repo = Repo::new(&[
+            ("Cargo.toml", CARGO),
+            ("src/lib.rs", base_lib.as_str()),
+            ("src/re.rs", "pub struct Regex;\n"),
+            ("src/inst.rs", inst),
+        ]);
+        repo.remove("src/inst.rs");
+        repo.write("src/prog.rs", &prog);
+        repo.write("src/lib.rs", &lib("prog"));
+        repo.commit("rename inst to prog");
+        repo.build()
+            .axes
+            .into_iter()
+            .find(|a| a.name == API_CONTRACT)
+            .unwrap()
+    };
+    assert_clears(&renamed(&lib));
     // The same rename with the module public at the base still compares the file: the
     // removed `helper` is a break.
     let public = |module: &str| {
         lib(module).replace(&format!("mod {module};"), &format!("pub mod {module};"))
     };
-    let base_lib = public("inst");
-    let base = [
-        ("Cargo.toml", CARGO),
-        ("src/lib.rs", base_lib.as_str()),
-        ("src/re.rs", "pub struct Regex;\n"),
-        ("src/inst.rs", inst),
-    ];
-    let repo = Repo::new(&base);
-    repo.remove("src/inst.rs");
-    repo.write("src/prog.rs", &prog);
-    repo.write("src/lib.rs", &public("prog"));
-    repo.commit("rename inst to prog");
-    let report = repo.build();
-    let axis = report.axes.iter().find(|a| a.name == API_CONTRACT).unwrap();
-    assert_fails(axis, &["helper"]);
+    assert_fails(&renamed(&public), &["helper"]);
 }
 
 // A PR can commit a symbolic link named like source code. Reading the worktree through it would
