@@ -48,10 +48,11 @@ fn doc_hidden(attributes: &[String]) -> bool {
 }
 
 /// Whether a `cfg` predicate holds in some build a user chooses with stable tools: a target
-/// (`unix`, `target_os = "…"`) or a Cargo feature. Test builds and flags only `RUSTFLAGS` can
-/// set (`--cfg tokio_unstable`, `--cfg custom`) are opt-ins outside the stable surface.
-/// `not(…)` selects the stable variant of an opt-in, so it holds.
-fn stable(predicate: &str) -> bool {
+/// (`unix`, `target_os = "…"`) or a Cargo feature. Test builds, flags only `RUSTFLAGS` can
+/// set (`--cfg tokio_unstable`, `--cfg custom`) and features named as unstable opt-ins (see
+/// [`unstable_feature`]) are outside the stable surface. `not(…)` selects the stable variant
+/// of an opt-in, so it holds. Spaces are not significant.
+pub(super) fn stable(predicate: &str) -> bool {
     let predicate = predicate.trim();
     for (combinator, all) in [("all(", true), ("any(", false)] {
         if let Some(inner) = predicate
@@ -74,9 +75,23 @@ fn stable(predicate: &str) -> bool {
     const TARGET_FLAGS: &[&str] = &["unix", "windows", "debug_assertions", "proc_macro", "doc"];
     const KEYS: &[&str] = &["feature", "panic", "overflow_checks"];
     match predicate.split_once('=') {
-        Some((key, _)) => KEYS.contains(&key) || key.starts_with("target_"),
+        Some((key, value)) if key.trim() == "feature" => !unstable_feature(value),
+        Some((key, _)) => KEYS.contains(&key.trim()) || key.trim().starts_with("target_"),
         None => TARGET_FLAGS.contains(&predicate),
     }
+}
+
+/// A Cargo feature whose name says it is an opt-in outside the crate's semver promise
+/// (clap_complete's `unstable-dynamic`, `nightly`, `__private`): the names cargo-semver-checks
+/// leaves out of its default feature set, as Cargo has no other way to mark one. `no_std`,
+/// which it also leaves out, is a real build users choose, so it stays. `value` is the quoted
+/// name as written.
+fn unstable_feature(value: &str) -> bool {
+    let name = value.trim().trim_matches('"');
+    matches!(name, "unstable" | "nightly" | "bench")
+        || ["_", "unstable-", "unstable_"]
+            .iter()
+            .any(|prefix| name.starts_with(prefix))
 }
 
 /// `text` split at `separator` outside brackets and strings (`->` and `=>` close nothing).

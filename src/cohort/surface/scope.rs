@@ -251,32 +251,89 @@ fn rust_scope(path: &str, read: Read) -> Scope {
     if segments == ["lib"] {
         return Scope::Exported;
     }
+    // Walk down from the crate root, one module at a time: a plain `mod b;` in the file
+    // that holds `a` is `a/b.rs` or `a/b/mod.rs`, while `#[path = "…"]` loads any file as
+    // any module (serde: `#[path = "private/mod.rs"] pub mod __private;`).
+    let mut modules: Vec<String> = Vec::new();
     let mut ancestors = vec![lib_text];
+    let mut parent_path = lib;
+    let mut dir = at("src");
+    let mut rest: Vec<&str> = segments;
     let mut private_from: Option<usize> = None;
-    for (i, segment) in segments.iter().enumerate() {
+    while !rest.is_empty() {
         let parent = ancestors.last().cloned().unwrap_or_default();
+        let loaded = path_modules(&parent, parent_dir(&parent_path))
+            .into_iter()
+            .find_map(|(name, target)| {
+                if target == path {
+                    return Some((name, None));
+                }
+                let below = target.strip_suffix("/mod.rs")?;
+                path.strip_prefix(below)?
+                    .starts_with('/')
+                    .then(|| (name, Some(below.to_string())))
+            });
+        let segment = match &loaded {
+            Some((name, _)) => name.clone(),
+            None => rest[0].to_string(),
+        };
         // `#[doc(hidden)] pub mod __private_api;` (log #664): public only for the crate's own
         // macros, outside the documented API, as cargo-semver-checks reads it too.
-        if declared_doc_hidden(&parent, segment) {
+        if declared_doc_hidden(&parent, &segment) {
             return Scope::NotApi("inside a `#[doc(hidden)]` module (not the documented API)");
         }
-        match declared_public(&parent, segment) {
-            Some(false) if private_from.is_none() => private_from = Some(i),
+        if declared_opt_in(&parent, &segment) {
+            return Scope::NotApi(
+                "inside a module behind an opt-in unstable feature or `cfg` (outside the \
+                 crate's semver promise)",
+            );
+        }
+        match declared_public(&parent, &segment) {
+            Some(false) if private_from.is_none() => private_from = Some(modules.len()),
             _ => {}
         }
-        if i + 1 < segments.len() {
-            let dir = segments[..=i].join("/");
-            let text = read(&at(&format!("src/{dir}.rs")))
-                .or_else(|| read(&at(&format!("src/{dir}/mod.rs"))))
-                .unwrap_or_default();
-            ancestors.push(text);
+        modules.push(segment);
+        match loaded {
+            // The file itself.
+            Some((_, None)) => break,
+            Some((_, Some(below))) => {
+                let inside = &path[below.len() + 1..];
+                let stem = inside.strip_suffix(".rs").unwrap_or(inside);
+                rest = stem.split('/').collect();
+                if rest.last() == Some(&"mod") {
+                    rest.pop();
+                }
+                parent_path = format!("{below}/mod.rs");
+                if !rest.is_empty() {
+                    ancestors.push(read(&parent_path).unwrap_or_default());
+                }
+                dir = below;
+            }
+            None => {
+                let module_dir = format!("{dir}/{}", rest[0]);
+                rest.remove(0);
+                if !rest.is_empty() {
+                    let file = format!("{module_dir}.rs");
+                    let (found, text) = match read(&file) {
+                        Some(text) => (file, text),
+                        None => {
+                            let file = format!("{module_dir}/mod.rs");
+                            let text = read(&file).unwrap_or_default();
+                            (file, text)
+                        }
+                    };
+                    parent_path = found;
+                    ancestors.push(text);
+                }
+                dir = module_dir;
+            }
         }
     }
     let Some(first_private) = private_from else {
         return Scope::Exported;
     };
     // Behind a private module: exported only through `pub use` of that module's names.
-    let hidden = segments[first_private];
+    let hidden = modules[first_private].as_str();
     let mut names = BTreeSet::new();
     for text in &ancestors {
         for statement in pub_uses(text) {
@@ -295,6 +352,57 @@ fn rust_scope(path: &str, read: Read) -> Scope {
         return Scope::Exported;
     }
     Scope::Only(names)
+}
+
+/// The modules `text` (the file in `dir`) loads with `#[path = "…"]`, each name with the file's
+/// path: relative to the declaring file's directory, as Rust resolves it outside inline
+/// modules.
+fn path_modules(text: &str, dir: &str) -> Vec<(String, String)> {
+    static DECLARATION: std::sync::LazyLock<Option<regex::Regex>> =
+        std::sync::LazyLock::new(|| {
+            regex::Regex::new(r"(?m)(pub(\s*\([^)]*\))?\s+)?mod\s+([A-Za-z_][A-Za-z0-9_]*)\s*;")
+                .ok()
+        });
+    let Some(pattern) = DECLARATION.as_ref() else {
+        return Vec::new();
+    };
+    if !text.contains("#[path") && !text.contains("# [path") {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    for declaration in pattern.captures_iter(text) {
+        let (Some(whole), Some(name)) = (declaration.get(0), declaration.get(3)) else {
+            continue;
+        };
+        let written = attributes_above(text, whole.start())
+            .into_iter()
+            .find_map(|line| {
+                Some(
+                    line.strip_prefix("#[path=\"")?
+                        .strip_suffix("\"]")?
+                        .to_string(),
+                )
+            });
+        if let Some(written) = written {
+            out.push((name.as_str().to_string(), joined(dir, &written)));
+        }
+    }
+    out
+}
+
+/// `relative` resolved against the directory `dir` (`.` and `..` folded).
+fn joined(dir: &str, relative: &str) -> String {
+    let mut parts: Vec<&str> = dir.split('/').filter(|p| !p.is_empty()).collect();
+    for part in relative.split(['/', '\\']) {
+        match part {
+            "" | "." => {}
+            ".." => {
+                parts.pop();
+            }
+            _ => parts.push(part),
+        }
+    }
+    parts.join("/")
 }
 
 /// The pattern of a `mod name` declaration (with its visibility), compiled once per name: a
@@ -414,15 +522,40 @@ fn hidden_inline_modules(text: &str) -> Vec<std::ops::Range<usize>> {
 /// Whether the attributes (and comments) directly above `at`, or before it on its line, hold
 /// `#[doc(hidden)]`.
 fn attributes_above_hide(text: &str, at: usize) -> bool {
+    attributes_above(text, at)
+        .iter()
+        .any(|line| line.contains("doc(hidden)"))
+}
+
+/// The attribute and comment lines directly above `at`, or before it on its line, without
+/// whitespace, nearest first.
+fn attributes_above(text: &str, at: usize) -> Vec<String> {
     text[..at]
         .trim_end_matches([' ', '\t'])
         .lines()
         .rev()
         .map(str::trim)
         .take_while(|line| line.starts_with("#[") || line.starts_with("//"))
-        .any(|line| {
-            let compact: String = line.chars().filter(|c| !c.is_whitespace()).collect();
-            compact.contains("doc(hidden)")
+        .map(|line| line.chars().filter(|c| !c.is_whitespace()).collect())
+        .collect()
+}
+
+/// Whether every declaration of `mod name` in `text` is behind a `cfg` no stable build of a
+/// user selects (clap_complete's `#[cfg(feature = "unstable-dynamic")] pub mod engine;`): the
+/// whole module is an opt-in outside the crate's semver promise, as its items would be one by
+/// one (see `rust::stable`).
+fn declared_opt_in(text: &str, name: &str) -> bool {
+    let Some(pattern) = mod_declaration(name) else {
+        return false;
+    };
+    let mut declarations = pattern.find_iter(text).peekable();
+    declarations.peek().is_some()
+        && declarations.all(|found| {
+            attributes_above(text, found.start()).iter().any(|line| {
+                line.strip_prefix("#[cfg(")
+                    .and_then(|p| p.strip_suffix(")]"))
+                    .is_some_and(|predicate| !super::rust::stable(predicate))
+            })
         })
 }
 
@@ -453,6 +586,86 @@ mod tests {
             rust_scope("src/kv/value.rs", &files),
             Scope::Exported
         ));
+    }
+
+    #[test]
+    fn a_module_loaded_by_a_path_attribute_is_judged_by_its_declaration() {
+        // serde (#2495): `src/private/` is the hidden `__private`, and `src/de/seed.rs` the
+        // private `seed`, not `de::seed`.
+        let lib = "pub mod de;\n\n// Not public API.\n#[doc(hidden)]\n#[path = \"private/mod.rs\"]\n\
+            pub mod __private;\n\n#[path = \"de/seed.rs\"]\nmod seed;\npub use seed::Seed;\n\n\
+            #[path = \"./platform/unix.rs\"]\npub mod sys;\n";
+        let files = |path: &str| match path {
+            "Cargo.toml" => {
+                Some("[package]\nname = \"serde\"\nversion = \"1.0.160\"\n".to_string())
+            }
+            "src/lib.rs" => Some(lib.to_string()),
+            "src/de/mod.rs" => Some("pub mod value;\n".to_string()),
+            "src/private/mod.rs" => Some("pub mod size_hint;\n".to_string()),
+            _ => None,
+        };
+        for path in ["src/private/size_hint.rs", "src/private/mod.rs"] {
+            assert!(
+                matches!(rust_scope(path, &files), Scope::NotApi(_)),
+                "{path}"
+            );
+        }
+        match rust_scope("src/de/seed.rs", &files) {
+            Scope::Only(names) => assert_eq!(names.into_iter().collect::<Vec<_>>(), ["Seed"]),
+            other => panic!("{other:?}"),
+        }
+        for path in ["src/platform/unix.rs", "src/de/value.rs"] {
+            assert!(
+                matches!(rust_scope(path, &files), Scope::Exported),
+                "{path}"
+            );
+        }
+        // Without the attributes, the same files are the public modules their folders name.
+        let plain = "pub mod de;\npub mod private;\n";
+        let files = |path: &str| match path {
+            "Cargo.toml" => {
+                Some("[package]\nname = \"serde\"\nversion = \"1.0.160\"\n".to_string())
+            }
+            "src/lib.rs" => Some(plain.to_string()),
+            "src/private/mod.rs" => Some("pub mod size_hint;\n".to_string()),
+            _ => None,
+        };
+        assert!(matches!(
+            rust_scope("src/private/size_hint.rs", &files),
+            Scope::Exported
+        ));
+    }
+
+    #[test]
+    fn a_module_behind_an_unstable_feature_is_not_api() {
+        // clap_complete 4.5 (#5621, #5695): the dynamic completion engine.
+        let lib = "pub mod aot;\n#[cfg(feature = \"unstable-dynamic\")]\npub mod engine;\n\
+            #[cfg(feature = \"unstable-command\")] pub mod command;\n\
+            #[cfg(feature = \"std\")]\npub mod io;\n\
+            #[cfg(feature = \"nightly\")]\npub mod sys;\n#[cfg(not(feature = \"nightly\"))]\npub mod sys;\n";
+        let files = |path: &str| match path {
+            "Cargo.toml" => Some("[package]\nname = \"c\"\nversion = \"4.5.0\"\n".to_string()),
+            "src/lib.rs" => Some(lib.to_string()),
+            "src/engine/mod.rs" => Some("mod candidate;\npub use candidate::*;\n".to_string()),
+            _ => None,
+        };
+        for path in [
+            "src/engine/candidate.rs",
+            "src/engine/mod.rs",
+            "src/command.rs",
+        ] {
+            assert!(
+                matches!(rust_scope(path, &files), Scope::NotApi(_)),
+                "{path}"
+            );
+        }
+        // A real feature, and a module one of whose declarations is the stable build.
+        for path in ["src/io.rs", "src/sys/unix.rs", "src/aot.rs"] {
+            assert!(
+                matches!(rust_scope(path, &files), Scope::Exported),
+                "{path}"
+            );
+        }
     }
 
     #[test]

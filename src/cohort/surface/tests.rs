@@ -308,6 +308,31 @@ fn rust_items_behind_opt_in_cfg_flags_are_not_the_stable_surface() {
     assert_eq!(severity(&found, "either"), Some(Severity::Incompatible));
 }
 
+// clap_complete: `CompletionCandidate` behind `#[cfg(feature = "unstable-dynamic")]`. Features
+// named as unstable opt-ins (cargo-semver-checks leaves them out too) are not the stable
+// surface; `not(…)` of one and any other feature are.
+#[test]
+fn rust_items_behind_unstable_named_features_are_not_the_stable_surface() {
+    let base = "#[cfg(feature = \"unstable-dynamic\")]\npub fn dynamic() {}\n\n\
+        #[cfg(all(feature = \"std\", feature = \"nightly\"))]\npub fn nightly() {}\n\n\
+        #[cfg(feature = \"__private\")]\npub fn private() {}\n\n\
+        #[cfg(not(feature = \"unstable\"))]\npub fn stable_variant() {}\n\n\
+        #[cfg(feature = \"unstable_dynamic_docs_extra\")]\npub fn snake() {}\n\n\
+        #[cfg(feature = \"stable-unstable\")]\npub fn named_so() {}\n\n\
+        #[cfg(feature = \"no_std\")]\npub fn core_only() {}\n";
+    let found = changes(Grammar::Rust, base, "");
+    for opt_in in ["dynamic", "nightly", "private", "snake"] {
+        assert_eq!(severity(&found, opt_in), None, "{opt_in}: {found:#?}");
+    }
+    for stable in ["stable_variant", "named_so", "core_only"] {
+        assert_eq!(
+            severity(&found, stable),
+            Some(Severity::Incompatible),
+            "{stable}"
+        );
+    }
+}
+
 // infinite_importable_paths: `nested::foo` is now `pub use`d into `nested` from elsewhere.
 #[test]
 fn rust_a_pub_use_inside_a_module_keeps_the_path() {
