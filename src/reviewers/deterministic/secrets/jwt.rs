@@ -6,9 +6,19 @@
 //! Firebase, Supabase keys all do). Outside test code every token is reported, and redaction
 //! takes every token out of what leaves, sample or not.
 
-/// Whether the token's payload names an issuer or an audience, or cannot be read (then it is
-/// not known to be a sample and stays a finding).
+/// Whether the token's payload names an issuer or an audience and has not expired, or cannot
+/// be read (then it is not known to be a sample and stays a finding). A token whose `exp` is
+/// past opens nothing, whoever issued it (golang-jwt #279: an example's expected output,
+/// `{"iss":"test","exp":1516239022}`, January 2018).
 pub fn issued_by_someone(token: &str) -> bool {
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    issued_and_live_at(token, now)
+}
+
+/// [`issued_by_someone`] at the time `now` (seconds since the Unix epoch).
+fn issued_and_live_at(token: &str, now: u64) -> bool {
     let Some(payload) = token.split('.').nth(1) else {
         return true;
     };
@@ -17,7 +27,11 @@ pub fn issued_by_someone(token: &str) -> bool {
     };
     match serde_json::from_slice::<serde_json::Value>(&json) {
         Ok(serde_json::Value::Object(claims)) => {
-            claims.contains_key("iss") || claims.contains_key("aud")
+            let expired = claims
+                .get("exp")
+                .and_then(serde_json::Value::as_f64)
+                .is_some_and(|exp| exp < now as f64);
+            !expired && (claims.contains_key("iss") || claims.contains_key("aud"))
         }
         _ => true,
     }
@@ -25,7 +39,7 @@ pub fn issued_by_someone(token: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::issued_by_someone;
+    use super::{issued_and_live_at, issued_by_someone};
 
     #[test]
     fn samples_name_no_issuer_or_audience() {
@@ -49,5 +63,15 @@ mod tests {
         )));
         assert!(issued_by_someone("eyJhbGciOiJIUzI1NiJ9.ey!!notbase64.sig"));
         assert!(issued_by_someone("eyJhbGciOiJIUzI1NiJ9"));
+    }
+
+    #[test]
+    fn an_expired_token_is_a_sample_whoever_issued_it() {
+        // golang-jwt #279's example output: `{"foo":"bar","iss":"test","exp":1516239022}`.
+        let expired = "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJmb28iOiJiYXIiLCJpc3MiOiJ0ZXN0IiwiZXhwIjoxNTE2MjM5MDIyfQ.xVuY2FZ_MRXMIEgVQ7J-TFtaucVFRXUzHm9LmV41goM";
+        assert!(!issued_and_live_at(expired, 1_516_239_023));
+        // The same token before it expired was live.
+        assert!(issued_and_live_at(expired, 1_516_239_021));
+        assert!(!issued_by_someone(expired));
     }
 }
