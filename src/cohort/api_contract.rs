@@ -34,6 +34,8 @@ const FORM_CHARS: usize = 140;
 
 struct FileSurfaces<'a> {
     path: &'a str,
+    /// Where the file was at the base (its path unless renamed): the base's items lived there.
+    base_path: &'a str,
     grammar: Grammar,
     base: Surface,
     head: Surface,
@@ -129,6 +131,7 @@ pub fn api_contract(files: &[ChangedFile], index: &LazyIndex, sources: &Sources<
                 parsed += 1;
                 surfaces.push(FileSurfaces {
                     path: &file.path,
+                    base_path: file.old_path.as_deref().unwrap_or(&file.path),
                     grammar,
                     base,
                     head,
@@ -148,6 +151,14 @@ pub fn api_contract(files: &[ChangedFile], index: &LazyIndex, sources: &Sources<
     let mut unreleased = Vec::new();
     let releases = Releases::new(sources.base_commit());
     let last_tag = |package: &_| releases.last(package).map(|r| r.version.clone());
+    // Only tags that are surely the package's: a bare `v1.2.0` at the root is the root
+    // package's; in a folder it may be another package's of the repository.
+    let released = |package: &super::surface::version::Package| {
+        releases
+            .last(package)
+            .filter(|r| r.named || package.root.is_empty())
+            .map(|r| r.version.clone())
+    };
     let mut added = 0;
     let looked_up = RefCell::new(BTreeMap::new());
     let looked_up_defined = RefCell::new(BTreeMap::new());
@@ -208,7 +219,14 @@ pub fn api_contract(files: &[ChangedFile], index: &LazyIndex, sources: &Sources<
         if incompatible.is_empty() {
             continue;
         }
-        match bump(file.path, file.grammar, &read_head, &read_base, &last_tag) {
+        match bump(
+            file.path,
+            file.grammar,
+            &read_head,
+            &read_base,
+            &last_tag,
+            &released,
+        ) {
             Bump::Breaking(version) => {
                 let source = read_head(file.path)
                     .or_else(|| read_base(file.path))
@@ -248,9 +266,10 @@ pub fn api_contract(files: &[ChangedFile], index: &LazyIndex, sources: &Sources<
                             .get(&change.key)
                             .and_then(|item| item.parent.clone()),
                     };
+                    // The subject was in the base, where the file was then.
                     match (&release, subject) {
                         (Some(release), Some(subject))
-                            if !releases.could_be_in(release, file.path, &subject) =>
+                            if !releases.could_be_in(release, file.base_path, &subject) =>
                         {
                             unreleased.push(format!(
                                 "{} (not in {})",

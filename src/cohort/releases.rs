@@ -16,7 +16,7 @@ use git2::{ObjectType, Oid, Repository, TreeWalkMode, TreeWalkResult};
 
 use crate::space::version_tags::{TAGS, split_version_tag};
 
-use super::paths::language_family;
+use super::paths::{language_family, parent_dir};
 use super::surface::version::Package;
 
 /// Tag prefixes that name no package: the repository's own releases (`release-1.2.0`).
@@ -53,6 +53,9 @@ pub struct Release {
     /// False when there were too many releases on other lines to read: every item counts
     /// as released.
     pub complete: bool,
+    /// Every one of `tags` names the package (`tower-0.3.1`), none is a bare version tag
+    /// (`v0.3.1`) that may be another package's of the repository.
+    pub named: bool,
 }
 
 impl Release {
@@ -78,12 +81,15 @@ impl Release {
 /// The words of one release's source files of one language.
 type Words = Rc<HashSet<String>>;
 
+/// A release commit, a language family and, for Go, the package directory read alone.
+type WordsKey = (Oid, String, Option<String>);
+
 /// What the version tags of the repository holding the base say, each answer read once.
 pub struct Releases<'a> {
     repo: Option<(&'a Repository, Oid)>,
     tags: OnceCell<Vec<Tag>>,
     last: RefCell<HashMap<Vec<String>, Option<Rc<Release>>>>,
-    words: RefCell<HashMap<(Oid, String), Option<Words>>>,
+    words: RefCell<HashMap<WordsKey, Option<Words>>>,
 }
 
 impl<'a> Releases<'a> {
@@ -196,7 +202,9 @@ impl<'a> Releases<'a> {
             }
         }
         parallel.sort();
+        let named = tagged.iter().all(|(tag, _)| names.contains(&tag.prefix));
         Some(Release {
+            named,
             tags: tagged
                 .into_iter()
                 .map(|(tag, commit)| (tag.name.clone(), commit))
@@ -210,7 +218,10 @@ impl<'a> Releases<'a> {
     /// Whether the item keyed `key` of the file at `path` could have been in `release`: no
     /// release of it lacks every name the key is made of. A name absent from all the
     /// release's source of the file's language (tests and all) means the item was not there
-    /// to be used; anything unread answers yes.
+    /// to be used; anything unread answers yes. A Go package is its directory, so a Go item
+    /// is looked for among the files of its directory only (logrus #943: `terminal.IsTerminal`
+    /// was in v1.4.0 as another module's function, called from the root package, while this
+    /// repository's `terminal/` package was made after it).
     pub fn could_be_in(&self, release: &Release, path: &str, key: &str) -> bool {
         let names: Vec<&str> = key
             .split(|c: char| !is_word_char(c))
@@ -223,29 +234,49 @@ impl<'a> Releases<'a> {
             return true;
         }
         let family = language_family(path).to_string();
+        let package = (family == "go").then(|| parent_dir(path));
         release
             .tags
             .iter()
             .chain(&release.parallel)
-            .any(|(_, commit)| match self.words_at(*commit, &family) {
-                Some(words) => names.iter().all(|n| words.contains(*n)),
-                None => true,
-            })
+            .any(
+                |(_, commit)| match self.words_at(*commit, &family, package) {
+                    Some(words) => names.iter().all(|n| words.contains(*n)),
+                    None => true,
+                },
+            )
     }
 
-    /// Every word of the source files of `family` in `commit`'s tree.
-    fn words_at(&self, commit: Oid, family: &str) -> Option<Words> {
-        let key = (commit, family.to_string());
+    /// Every word of the source files of `family` in `commit`'s tree, or only of those
+    /// directly in the directory `package` (none when it is not there).
+    fn words_at(&self, commit: Oid, family: &str, package: Option<&str>) -> Option<Words> {
+        let key = (commit, family.to_string(), package.map(str::to_string));
         if let Some(known) = self.words.borrow().get(&key) {
             return known.clone();
         }
         let read = || -> Option<HashSet<String>> {
             let (repo, _) = self.repo?;
-            let tree = repo.find_commit(commit).ok()?.tree().ok()?;
+            let mut tree = repo.find_commit(commit).ok()?.tree().ok()?;
+            if let Some(dir) = package.filter(|d| !d.is_empty()) {
+                match tree.get_path(std::path::Path::new(dir)) {
+                    Ok(entry) if entry.kind() == Some(ObjectType::Tree) => {
+                        tree = repo.find_tree(entry.id()).ok()?;
+                    }
+                    Ok(_) => return Some(HashSet::new()),
+                    Err(e) if e.code() == git2::ErrorCode::NotFound => {
+                        return Some(HashSet::new());
+                    }
+                    Err(_) => return None,
+                }
+            }
             let mut words = HashSet::new();
             let mut bytes = 0usize;
             let mut failed = false;
             tree.walk(TreeWalkMode::PreOrder, |dir, entry| {
+                // The package's own files only, not its sub-packages.
+                if package.is_some() && entry.kind() == Some(ObjectType::Tree) {
+                    return TreeWalkResult::Skip;
+                }
                 if entry.kind() != Some(ObjectType::Blob) {
                     return TreeWalkResult::Ok;
                 }

@@ -48,8 +48,18 @@ pub type LastTag<'a> = &'a dyn Fn(&Package) -> Option<String>;
 
 /// The version bump of the package holding `path`. `head` and `base` read a repository file
 /// at the two commits; `last_tag` gives a package's last tagged version, where a version
-/// lives only in tags (Go, a Python version written by the build from tags).
-pub fn bump(path: &str, grammar: Grammar, head: Read, base: Read, last_tag: LastTag) -> Bump {
+/// lives only in tags (Go, a Python version written by the build from tags); `released`
+/// gives it only from tags that surely are that package's (they name it, or it is the
+/// repository's root package): a manifest already a breaking step above that release is
+/// developing the breaking release.
+pub fn bump(
+    path: &str,
+    grammar: Grammar,
+    head: Read,
+    base: Read,
+    last_tag: LastTag,
+    released: LastTag,
+) -> Bump {
     for (root, name, manifest) in manifests_above(path, grammar) {
         let Some(new) = head(&manifest) else { continue };
         // Where the version is written: the manifest, or the package it reads it from.
@@ -81,12 +91,24 @@ pub fn bump(path: &str, grammar: Grammar, head: Read, base: Read, last_tag: Last
                      may break"
             ));
         }
+        let above_release = (name != "go.mod")
+            .then(|| released(&package_named(name, &new, &root)))
+            .flatten()
+            .filter(|tag| breaking(name, tag, &after));
         return match before {
             Some(before) if breaking(name, &before, &after) => {
                 Bump::Breaking(format!("{manifest}: {before} → {after}"))
             }
             _ if name != "go.mod" && towards_a_break(&after) => Bump::Breaking(format!(
                 "{manifest}: {after} is a development version of a release that may break"
+            )),
+            // Bumped for a break after the last release and before this change (tower's
+            // `0.4.0` on master while `tower-0.3.1` was the last release, #499): every
+            // change until that version ships is part of the breaking release.
+            _ if above_release.is_some() => Bump::Breaking(format!(
+                "{manifest}: {after}, a breaking step above the last release {}, is still in \
+                 development",
+                above_release.unwrap_or_default()
             )),
             // The release itself (`3.0.0.dev0` → `3.0.0`) ships what was developed for it.
             Some(before)
@@ -225,6 +247,7 @@ fn named_package(manifest: &str, text: &str, root: &str) -> (Package, bool) {
                 let end = text[start..].find("</artifactId>")? + start;
                 Some(text[start..end].trim().to_string())
             };
+            let first = names.len();
             match (text.find("<parent>"), text.find("</parent>")) {
                 (Some(a), Some(b)) if a < b => {
                     names.extend(artifact(&format!("{}{}", &text[..a], &text[b..])));
@@ -232,6 +255,17 @@ fn named_package(manifest: &str, text: &str, root: &str) -> (Package, bool) {
                 }
                 _ => names.extend(artifact(text)),
             }
+            // An artifactId carrying its major version (`commons-collections4`, released as
+            // `commons-collections-4.4`): tags name the project without it.
+            let unversioned: Vec<String> = names[first..]
+                .iter()
+                .filter_map(|name| {
+                    let stem = name.trim_end_matches(|c: char| c.is_ascii_digit());
+                    (stem.len() < name.len() && stem.ends_with(|c: char| c.is_ascii_alphabetic()))
+                        .then(|| stem.to_string())
+                })
+                .collect();
+            names.extend(unversioned);
         }
         _ => {
             // setup.py, setup.cfg: `name = "pkg"` / `name="pkg"`.
@@ -304,15 +338,10 @@ fn version_of(manifest: &str, text: &str, root: &str, read: Read) -> Option<Stri
             .lines()
             .find_map(|l| l.trim().strip_prefix("module "))
             .map(|m| m.trim().to_string()),
+        // The project's own version, or else its parent's, which a module without one
+        // inherits (guice's `core/pom.xml`); never a dependency's or a plugin's.
         "pom.xml" => {
-            // The project's own version, not its parent's.
-            let without_parent = match (text.find("<parent>"), text.find("</parent>")) {
-                (Some(a), Some(b)) if a < b => format!("{}{}", &text[..a], &text[b..]),
-                _ => text.to_string(),
-            };
-            let start = without_parent.find("<version>")? + "<version>".len();
-            let end = without_parent[start..].find("</version>")? + start;
-            Some(without_parent[start..end].trim().to_string())
+            pom_version(text, &["project"]).or_else(|| pom_version(text, &["project", "parent"]))
         }
         _ => {
             // setup.py, setup.cfg, build.gradle: `version = "1.2.3"` / `version="1.2.3"`.
@@ -321,6 +350,40 @@ fn version_of(manifest: &str, text: &str, root: &str, read: Read) -> Option<Stri
             pattern.captures(text).map(|c| c[1].to_string())
         }
     }
+}
+
+/// The text of the first `<version>` element directly inside the elements `path` (from the
+/// root) of a Maven POM. Comments, declarations and self-closed elements are skipped; the
+/// scan is of tags, not a full XML parse.
+fn pom_version(text: &str, path: &[&str]) -> Option<String> {
+    let mut open: Vec<&str> = Vec::new();
+    let mut rest = text;
+    while let Some(at) = rest.find('<') {
+        rest = &rest[at..];
+        if let Some(comment) = rest.strip_prefix("<!--") {
+            rest = comment.split_once("-->").map_or("", |(_, after)| after);
+            continue;
+        }
+        let end = rest.find('>')?;
+        let tag = &rest[1..end];
+        rest = &rest[end + 1..];
+        if tag.starts_with('?') || tag.starts_with('!') || tag.ends_with('/') {
+            continue;
+        }
+        if let Some(closed) = tag.strip_prefix('/') {
+            if open.last() == Some(&closed.trim()) {
+                open.pop();
+            }
+            continue;
+        }
+        let name = tag.split_whitespace().next().unwrap_or("");
+        if name == "version" && open == path {
+            let value = &rest[..rest.find("</version>")?];
+            return Some(value.trim().to_string()).filter(|v| !v.is_empty());
+        }
+        open.push(name);
+    }
+    None
 }
 
 /// A Python package whose manifest reads its version at build time (`version=version` read
@@ -496,7 +559,14 @@ mod tests {
             let head = format!("[package]\nname = \"c\"\nversion = \"{after}\"\n");
             let base = files(&[("Cargo.toml", &base)]);
             let head = files(&[("Cargo.toml", &head)]);
-            bump("src/lib.rs", Grammar::Rust, &head, &base, &|_| None)
+            bump(
+                "src/lib.rs",
+                Grammar::Rust,
+                &head,
+                &base,
+                &|_| None,
+                &|_| None,
+            )
         };
         assert!(matches!(release("3.0.0-rc.2", "3.0.0"), Bump::Breaking(_)));
         assert!(matches!(
@@ -523,6 +593,35 @@ mod tests {
     }
 
     #[test]
+    fn a_maven_module_without_a_version_has_its_parents() {
+        // guice 2014 (#902): `core/pom.xml` inherits 4.0-SNAPSHOT from its parent, and its
+        // first `<version>` outside `<parent>` is a dependency's.
+        let core = "<?xml version=\"1.0\"?>\n<project xmlns=\"http://maven.apache.org/POM/4.0.0\">\n\
+            \x20 <!-- <version>9.9</version> -->\n  <parent>\n    <groupId>com.google.inject</groupId>\n\
+            \x20   <artifactId>guice-parent</artifactId>\n    <version>4.0-SNAPSHOT</version>\n  </parent>\n\
+            \x20 <artifactId>guice</artifactId>\n  <dependencies>\n    <dependency>\n\
+            \x20     <artifactId>spring-beans</artifactId>\n      <version>3.0.5.RELEASE</version>\n\
+            \x20   </dependency>\n  </dependencies>\n</project>\n";
+        assert_eq!(
+            version_of("pom.xml", core, "core", &|_| None).as_deref(),
+            Some("4.0-SNAPSHOT")
+        );
+        let own = core.replace(
+            "<artifactId>guice</artifactId>",
+            "<artifactId>guice</artifactId>\n  <version>4.1.0</version>",
+        );
+        assert_eq!(
+            version_of("pom.xml", &own, "core", &|_| None).as_deref(),
+            Some("4.1.0")
+        );
+        let head = files(&[("core/pom.xml", core)]);
+        assert!(matches!(
+            bump("core/src/com/google/inject/Binder.java", Grammar::Java, &head, &head, &|_| None, &|_| None),
+            Bump::Breaking(v) if v.contains("4.0-SNAPSHOT")
+        ));
+    }
+
+    #[test]
     fn a_python_version_read_at_build_time_is_found_in_the_package() {
         // werkzeug's setup.py reads `__version__` from the package with a regex.
         let setup = "with open('werkzeug/__init__.py') as f:\n    version = re.search(r'x', f.read()).group(1)\nsetup(name='Werkzeug', version=version)\n";
@@ -536,7 +635,14 @@ mod tests {
             ("werkzeug/__init__.py", "__version__ = '0.13.1'\n"),
         ]);
         assert!(matches!(
-            bump("werkzeug/datastructures.py", Grammar::Python, &dev, &dev, &|_| None),
+            bump(
+                "werkzeug/datastructures.py",
+                Grammar::Python,
+                &dev,
+                &dev,
+                &|_| None,
+                &|_| None
+            ),
             Bump::Breaking(v) if v.contains("0.14.dev")
         ));
         assert_eq!(
@@ -545,6 +651,7 @@ mod tests {
                 Grammar::Python,
                 &released,
                 &released,
+                &|_| None,
                 &|_| None
             ),
             Bump::Compatible(Some("werkzeug/__init__.py 0.13.1".to_string()))
@@ -559,14 +666,26 @@ mod tests {
             ("src/p/__about__.py", "__version__: str = \"2.3.0.dev0\"\n"),
         ]);
         assert_eq!(
-            bump("src/p/sub/mod.py", Grammar::Python, &about, &about, &|_| {
-                None
-            }),
+            bump(
+                "src/p/sub/mod.py",
+                Grammar::Python,
+                &about,
+                &about,
+                &|_| None,
+                &|_| None
+            ),
             Bump::Compatible(Some("src/p/__about__.py 2.3.0.dev0".to_string()))
         );
         // Not Python: no package walk.
         assert_eq!(
-            bump("src/p/mod.rs", Grammar::Rust, &about, &about, &|_| None),
+            bump(
+                "src/p/mod.rs",
+                Grammar::Rust,
+                &about,
+                &about,
+                &|_| None,
+                &|_| None
+            ),
             Bump::Compatible(None)
         );
     }

@@ -343,3 +343,103 @@ fn every_line_of_release_behind_the_base_counts() {
         axis.detail
     );
 }
+
+#[test]
+fn a_go_item_counts_as_released_only_if_its_package_directory_had_it() {
+    // logrus #943: `terminal.IsTerminal` of golang.org/x/crypto was called from the root
+    // package in v1.4.0; the repository's own `terminal/` package with an `IsTerminal` was
+    // made after it, and the PR moved its file back to the root, unexported.
+    const ROOT: &str = "package logrus\n\nimport \"golang.org/x/crypto/ssh/terminal\"\n\n\
+        func checkIfTerminal(fd int) bool {\n\treturn terminal.IsTerminal(fd)\n}\n";
+    const OWN: &str = "package terminal\n\nimport \"golang.org/x/sys/unix\"\n\n\
+        const ioctlReadTermios = unix.TCGETS\n\nfunc IsTerminal(fd int) bool {\n\
+        \t_, err := unix.IoctlGetTermios(fd, ioctlReadTermios)\n\treturn err == nil\n}\n";
+    let moved_back = OWN
+        .replace("package terminal", "package logrus")
+        .replace("IsTerminal", "isTerminal");
+    let run = |released_own: bool| {
+        let mut released = vec![
+            ("go.mod", "module github.com/sirupsen/logrus\n"),
+            ("terminal_check.go", ROOT),
+        ];
+        if released_own {
+            released.push(("terminal/terminal_check_unix.go", OWN));
+        }
+        let repo = Repo::new(&released);
+        git(&repo.path(), &["checkout", "-q", "main"]);
+        git(&repo.path(), &["tag", "-a", "-m", "v1.4.0", "v1.4.0"]);
+        repo.write("terminal/terminal_check_unix.go", OWN);
+        repo.write("doc.go", "package logrus\n");
+        repo.commit("Move terminal package");
+        git(&repo.path(), &["checkout", "-q", "-B", "pr"]);
+        repo.remove("terminal/terminal_check_unix.go");
+        repo.write("terminal_check_unix.go", &moved_back);
+        repo.commit("unexport IsTerminal");
+        axis(&repo)
+    };
+    let unreleased = run(false);
+    assert_eq!(
+        unreleased.verdict,
+        AxisVerdict::Warn,
+        "{}",
+        unreleased.detail
+    );
+    assert!(
+        unreleased.detail.contains("`IsTerminal` removed")
+            && unreleased.detail.contains("not in v1.4.0"),
+        "{}",
+        unreleased.detail
+    );
+    // Had v1.4.0 shipped the package, its users call `terminal.IsTerminal`: a break.
+    let released = run(true);
+    assert_eq!(released.verdict, AxisVerdict::Fail, "{}", released.detail);
+}
+
+#[test]
+fn a_manifest_already_a_breaking_step_above_the_last_release_allows_a_break() {
+    // tower #499 and #508 removed combinators on master while `tower/Cargo.toml` said 0.4.0
+    // and `tower-0.3.1` was the last release: both shipped in the breaking 0.4.0.
+    let manifest =
+        |version: &str| format!("[package]\nname = \"tower\"\nversion = \"{version}\"\n");
+    let lib = "pub fn with() {}\npub fn map() {}\n";
+    let run = |tag: &str, developing: &str| {
+        let released = manifest("0.3.1");
+        let repo = Repo::new(&[
+            ("tower/Cargo.toml", released.as_str()),
+            ("tower/src/lib.rs", lib),
+        ]);
+        git(&repo.path(), &["checkout", "-q", "main"]);
+        git(&repo.path(), &["tag", "-a", "-m", tag, tag]);
+        repo.write("tower/Cargo.toml", &manifest(developing));
+        repo.commit("prepare the next release");
+        git(&repo.path(), &["checkout", "-q", "-B", "pr"]);
+        repo.write("tower/src/lib.rs", "pub fn map() {}\n");
+        repo.commit("remove with");
+        axis(&repo)
+    };
+    let developing = run("tower-0.3.1", "0.4.0");
+    assert_eq!(
+        developing.verdict,
+        AxisVerdict::Warn,
+        "{}",
+        developing.detail
+    );
+    assert!(
+        developing
+            .detail
+            .contains("a breaking step above the last release 0.3.1"),
+        "{}",
+        developing.detail
+    );
+    // A compatible step above the release, or a bare tag that may be another package's (the
+    // crate is in a folder): the removal fails.
+    for (tag, version) in [("tower-0.3.1", "0.3.2"), ("v0.3.1", "0.4.0")] {
+        let axis = run(tag, version);
+        assert_eq!(
+            axis.verdict,
+            AxisVerdict::Fail,
+            "{tag} {version}: {}",
+            axis.detail
+        );
+    }
+}
