@@ -186,6 +186,7 @@ pub fn api_contract(files: &[ChangedFile], index: &LazyIndex, sources: &Sources<
                 file.grammar,
                 Grammar::JavaScript | Grammar::TypeScript | Grammar::Tsx
             ),
+            erased: file.grammar == Grammar::Java,
             alias: &alias,
             underlying: &underlying,
             inherits: &|base: &str, member: &str| {
@@ -511,7 +512,7 @@ fn moved(
             .defined_in(name)
             .into_iter()
             .any(|path| path != file.path && !not_api_path(path));
-    if elsewhere || indexed {
+    if elsewhere || indexed || moved_to_module_file(key, file, all) {
         return ApiChange {
             severity: Severity::Compatible,
             why: "moved to another file".into(),
@@ -519,6 +520,42 @@ fn moved(
         };
     }
     change
+}
+
+/// Whether `key` (`serde::ts_seconds::serialize`) was in an inline Rust module (`pub mod
+/// serde { … }`) that now has a file of its own, which still defines the rest of the key
+/// (chrono #661 moved `datetime::serde` to `datetime/serde.rs`): the module path is the same.
+fn moved_to_module_file(key: &str, file: &FileSurfaces, all: &[FileSurfaces]) -> bool {
+    if file.grammar != Grammar::Rust {
+        return false;
+    }
+    let Some((module, rest)) = key.split_once("::") else {
+        return false;
+    };
+    // Where the files of this file's child modules are: beside `lib.rs` or `mod.rs`, in a
+    // folder named after any other file.
+    let name = file.path.rsplit('/').next().unwrap_or(file.path);
+    let children = if matches!(name, "lib.rs" | "main.rs" | "mod.rs") {
+        parent_dir(file.path).to_string()
+    } else {
+        file.path
+            .strip_suffix(".rs")
+            .unwrap_or(file.path)
+            .to_string()
+    };
+    let at = |tail: &str| {
+        if children.is_empty() {
+            tail.to_string()
+        } else {
+            format!("{children}/{tail}")
+        }
+    };
+    let candidates = [at(&format!("{module}.rs")), at(&format!("{module}/mod.rs"))];
+    all.iter().any(|f| {
+        candidates.iter().any(|c| c == f.path)
+            && (f.head.items.contains_key(rest)
+                || (!rest.contains("::") && f.head.reexports.contains(rest)))
+    })
 }
 
 /// Unchanged files that use `key` of `home`, resolved through their imports (see

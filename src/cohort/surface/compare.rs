@@ -27,6 +27,10 @@ pub struct Types<'a> {
     /// Types are compatible by structure (TypeScript, JavaScript): two texts that differ may
     /// accept the same values, so only a change between different primitives is proven.
     pub structural: bool,
+    /// Generics are erased at run time and `?` and `Object` take any type (Java): a method
+    /// generified with the same erasure (`Object get()` → `<T> T get()`) is the same method to
+    /// compiled callers and still fits every old call.
+    pub erased: bool,
     /// The target of a transparent alias by its name (`Completion` → `string`), looked up in
     /// the changed files and the rest of the package.
     pub alias: &'a dyn Fn(&str) -> Option<String>,
@@ -44,6 +48,7 @@ impl Types<'_> {
     pub fn nominal() -> Types<'static> {
         Types {
             structural: false,
+            erased: false,
             alias: &|_| None,
             underlying: &|_| None,
             inherits: &|_, _| None,
@@ -313,15 +318,62 @@ fn compare_items(base: &Surface, head: &Surface, types: &Types) -> Vec<ApiChange
                     ));
                     continue;
                 }
+                // A type now an alias of another (tower #567: `pub struct ReadyAnd` became
+                // `pub type ReadyAnd<…> = Ready<…>`): its members are the target's, reached
+                // through the alias. A target defined elsewhere is not listed here.
+                if let Some((owner, member)) =
+                    key.rsplit_once("::").or_else(|| key.rsplit_once('.'))
+                    && let Some(alias) = head.items.get(owner).filter(|p| {
+                        !types.structural
+                            && p.kind == "type"
+                            && p.form.contains('=')
+                            && base.items.get(owner).is_some_and(|b| b.kind != "type")
+                    })
+                {
+                    let written = alias.shape.split(['<', '[']).next().unwrap_or("").trim();
+                    let target = written.rsplit(['.', ':']).next().unwrap_or(written);
+                    let reached = [format!("{target}::{member}"), format!("{target}.{member}")]
+                        .iter()
+                        .any(|k| head.items.contains_key(k));
+                    if reached {
+                        changes.push(change(
+                            key,
+                            Severity::Compatible,
+                            format!("still reached through `{owner}`, now an alias of `{target}`"),
+                            Some(old),
+                            None,
+                        ));
+                        continue;
+                    }
+                    // A target defined here lists its members: without this one, it is gone.
+                    if !head.items.contains_key(target) {
+                        changes.push(change(
+                            key,
+                            Severity::Undecided,
+                            format!(
+                                "`{owner}` is now an alias of `{}`, whose members are not listed \
+                                 here",
+                                alias.shape
+                            ),
+                            Some(old),
+                            None,
+                        ));
+                        continue;
+                    }
+                }
                 // An overload replaced by one every old call still fits (a varargs added).
+                // Its type parameters renamed (a Java key spells them) is the same overload.
                 let replaced = head.items.iter().find(|(k, new)| {
+                    let renamed = with_base_type_parameter_names(old, new);
+                    let new = renamed.as_ref().unwrap_or(new);
                     new.family == old.family
                         && !base.items.contains_key(*k)
-                        && new.ret == old.ret
-                        && matches!(
-                            (&old.params, &new.params),
-                            (Some(a), Some(b)) if positional(a, b, types).is_none()
-                        )
+                        && ((types.erased && new.shape == old.shape && generified(old, new))
+                            || new.ret == old.ret
+                                && matches!(
+                                    (&old.params, &new.params),
+                                    (Some(a), Some(b)) if positional(a, b, types).is_none()
+                                ))
                 });
                 let inherited = old
                     .parent
@@ -400,13 +452,25 @@ fn compare_items(base: &Surface, head: &Surface, types: &Types) -> Vec<ApiChange
                         Some(old),
                         None,
                     )),
-                    Some((_, new)) => changes.push(change(
-                        key,
-                        Severity::Compatible,
-                        "widened".into(),
-                        Some(old),
-                        Some(new),
-                    )),
+                    Some((_, new)) => {
+                        let same = with_base_type_parameter_names(old, new).is_some_and(|r| {
+                            r.params == old.params && r.ret == old.ret && r.generics == old.generics
+                        });
+                        let why = if same {
+                            "type parameters renamed"
+                        } else if types.erased && generified(old, new) {
+                            "generified with the same erasure (every old call still compiles)"
+                        } else {
+                            "widened"
+                        };
+                        changes.push(change(
+                            key,
+                            Severity::Compatible,
+                            why.into(),
+                            Some(old),
+                            Some(new),
+                        ))
+                    }
                     None if head.reexports.contains(&old.family) => changes.push(change(
                         key,
                         Severity::Compatible,
@@ -450,6 +514,24 @@ fn compare_items(base: &Surface, head: &Surface, types: &Types) -> Vec<ApiChange
             // It was there, hidden: implementations and users already had it.
             _ if base.hidden.contains(key) => {
                 (Severity::Compatible, "no longer hidden".to_string())
+            }
+            // Sealed before and after: every implementation is the package's own.
+            Some(parent)
+                if new.required
+                    && parent.sealed
+                    && new
+                        .parent
+                        .as_ref()
+                        .and_then(|p| head.items.get(p))
+                        .is_some_and(|p| p.sealed) =>
+            {
+                (
+                    Severity::Compatible,
+                    format!(
+                        "added to `{}`, which only its own package can implement (sealed)",
+                        new.family_parent()
+                    ),
+                )
             }
             Some(_) if new.required => (
                 Severity::Incompatible,
@@ -641,6 +723,24 @@ fn item_change(old: &Item, new: &Item, types: &Types) -> Option<(Severity, Strin
             format!("a {} is now a {}", old.kind, new.kind),
         ));
     }
+    // `fn f<B>(x: B)` → `fn f<K>(x: K)` is the same function: type parameters bind by
+    // position (rayon #932), so the head is read with the base's names.
+    let renamed = with_base_type_parameter_names(old, new);
+    let new = renamed.as_ref().unwrap_or(new);
+    if approximated(old, new) {
+        return Some((
+            Undecided,
+            "a type is now a type parameter constrained by it (`S ~[]E`): every old call still \
+             compiles; a function value instantiated with the old type arguments no longer does"
+                .into(),
+        ));
+    }
+    if types.erased && old.shape == new.shape && generified(old, new) {
+        return Some((
+            Compatible,
+            "generified with the same erasure (every old call still compiles)".into(),
+        ));
+    }
     let mut compatible = None;
     let mut undecided: Option<String> = None;
     if old.params != new.params {
@@ -675,6 +775,14 @@ fn item_change(old: &Item, new: &Item, types: &Types) -> Option<(Severity, Strin
             // other way the output becomes opaque, which matters only to callers that name it.
             (Some(a), Some(b)) if opaque_refined(a, b) => TypeChange::Same,
             (Some(a), Some(b)) if opaque_refined(b, a) => TypeChange::Undecided,
+            (Some(a), Some(b)) if unnameable_indirection(a, b) => {
+                undecided.get_or_insert_with(|| {
+                    "the result is now a value instead of a pointer, or back, of an unexported \
+                     type callers cannot name: calls on it compile if its methods still do"
+                        .into()
+                });
+                TypeChange::Same
+            }
             (Some(a), Some(b)) => type_change(a, b, types),
             // An annotation dropped or added: the type is inferred from the body.
             _ if types.structural => TypeChange::Undecided,
@@ -737,6 +845,12 @@ fn item_change(old: &Item, new: &Item, types: &Types) -> Option<(Severity, Strin
         }
         compatible = Some("now has a default");
     }
+    if !old.sealed && new.sealed {
+        return Some((
+            Incompatible,
+            "now sealed: implementations outside its package no longer compile".into(),
+        ));
+    }
     if old.closed && !new.closed {
         return Some((
             Incompatible,
@@ -750,6 +864,191 @@ fn item_change(old: &Item, new: &Item, types: &Types) -> Option<(Severity, Strin
         ));
     }
     compatible.map(|why| (Compatible, why.to_string()))
+}
+
+/// `new` with its type parameters renamed to `old`'s, position by position, when both declare
+/// as many and some names differ: the names are the item's own, so callers (and a turbofish
+/// or explicit type argument, which is positional) never see them. Every place a type is
+/// written in the item is renamed; `None` when nothing is to rename.
+fn with_base_type_parameter_names(old: &Item, new: &Item) -> Option<Item> {
+    let names = |generics: &str| -> Vec<Option<String>> {
+        type_parameter_list(generics)
+            .iter()
+            .map(|p| {
+                let p = p.trim();
+                let p = p.strip_prefix("const ").unwrap_or(p);
+                let name: String = p
+                    .chars()
+                    .take_while(|c| c.is_alphanumeric() || *c == '_' || *c == '$')
+                    .collect();
+                (!name.is_empty()).then_some(name)
+            })
+            .collect()
+    };
+    let (before, after) = (names(&old.generics), names(&new.generics));
+    if before.len() != after.len() || before == after {
+        return None;
+    }
+    let mut renames = std::collections::BTreeMap::new();
+    for (a, b) in before.iter().zip(&after) {
+        match (a, b) {
+            (Some(a), Some(b)) if a != b => {
+                renames.insert(b.clone(), a.clone());
+            }
+            (Some(_), Some(_)) => {}
+            // A lifetime or something unnamed on one side only: not a rename.
+            (a, b) if a.is_none() && b.is_none() => {}
+            _ => return None,
+        }
+    }
+    if renames.is_empty() {
+        return None;
+    }
+    let rename = |text: &str| map_words(text, |word| renames.get(word).cloned());
+    let mut item = new.clone();
+    item.generics = rename(&item.generics);
+    item.ret = item.ret.as_deref().map(rename);
+    item.shape = rename(&item.shape);
+    for param in item.params.iter_mut().flatten() {
+        param.ty = param.ty.as_deref().map(rename);
+    }
+    Some(item)
+}
+
+/// Whether `new` is `old` generified with the same erasure, in a language that erases generics
+/// (Java, commons-cli's `Object getParsedOptionValue(Option)` → `<T> T …` and
+/// `createValue(String, Class<?>)` → `<T> T createValue(String, Class<T>)`): `old` had no
+/// type parameters, and each type of `new` is the old one with the new type parameters
+/// written where it had their bound (a whole parameter or result: `Object` for an unbounded
+/// one) or `?` (a type argument). The compiled signature is the same, and every old call
+/// still compiles: each new type parameter is inferred from at most one argument, so no two
+/// arguments are now tied to one type.
+fn generified(old: &Item, new: &Item) -> bool {
+    if !old.generics.trim().is_empty() || new.generics.trim().is_empty() {
+        return false;
+    }
+    let mut fresh = std::collections::BTreeMap::new();
+    for parameter in type_parameter_list(&new.generics) {
+        let (name, bound) = match parameter.split_once(" extends ") {
+            Some((name, bounds)) => (name.trim(), bounds.split('&').next().unwrap_or("").trim()),
+            None => (parameter.trim(), "Object"),
+        };
+        // An intersection or a generic bound erases to something the text does not say.
+        if bound.is_empty()
+            || bound.contains('<')
+            || !name
+                .chars()
+                .all(|c| c.is_alphanumeric() || c == '_' || c == '$')
+        {
+            return false;
+        }
+        fresh.insert(name.to_string(), bound.to_string());
+    }
+    let erase = |ty: &str| -> String {
+        let ty = ty.trim();
+        let core = ty.trim_end_matches("...").trim_end_matches("[]");
+        match fresh.get(core) {
+            Some(bound) => format!("{bound}{}", &ty[core.len()..]),
+            None => map_words(ty, |word| fresh.contains_key(word).then(|| "?".to_string())),
+        }
+    };
+    let mentions = |ty: &str| -> BTreeSet<String> {
+        ty.split(|c: char| !(c.is_alphanumeric() || c == '_' || c == '$'))
+            .filter(|word| fresh.contains_key(*word))
+            .map(str::to_string)
+            .collect()
+    };
+    let (Some(before), Some(after)) = (&old.params, &new.params) else {
+        return false;
+    };
+    if before.len() != after.len() {
+        return false;
+    }
+    let mut tied: std::collections::BTreeMap<String, usize> = Default::default();
+    let mut changed = false;
+    for (a, b) in before.iter().zip(after) {
+        if a.kind != b.kind {
+            return false;
+        }
+        match (&a.ty, &b.ty) {
+            (x, y) if x == y => {}
+            (Some(x), Some(y)) if erase(y) == *x => {
+                changed = true;
+                for name in mentions(y) {
+                    *tied.entry(name).or_default() += 1;
+                }
+            }
+            _ => return false,
+        }
+    }
+    if tied.values().any(|count| *count > 1) {
+        return false;
+    }
+    match (&old.ret, &new.ret) {
+        (x, y) if x == y => {}
+        (Some(x), Some(y)) if erase(y) == *x => changed = true,
+        _ => return false,
+    }
+    changed
+}
+
+/// Whether `new` is `old` with some types replaced by type parameters added after the old
+/// ones and constrained by exactly those types' approximation (Go: `Filter[V any](collection
+/// []V, …) []V` → `Filter[V any, Slice ~[]V](collection Slice, …) Slice`, lo #365; the
+/// standard `slices` package's `S ~[]E`). Every argument of the old type still fits and is
+/// returned as itself.
+fn approximated(old: &Item, new: &Item) -> bool {
+    let (before, after) = (old.generics.trim(), new.generics.trim());
+    if !after.starts_with('[') || !(before.is_empty() || before.starts_with('[')) {
+        return false;
+    }
+    let (old_list, new_list) = (type_parameter_list(before), type_parameter_list(after));
+    if new_list.len() <= old_list.len() || new_list[..old_list.len()] != old_list[..] {
+        return false;
+    }
+    let mut replaced = std::collections::BTreeMap::new();
+    for parameter in &new_list[old_list.len()..] {
+        // `Slice ~[]V` (the canonical text may drop the space).
+        let parameter = parameter.trim();
+        let name: String = parameter
+            .chars()
+            .take_while(|c| c.is_alphanumeric() || *c == '_')
+            .collect();
+        let Some(approximated) = parameter[name.len()..].trim().strip_prefix('~') else {
+            return false;
+        };
+        if name.is_empty() {
+            return false;
+        }
+        if approximated.contains('|') {
+            return false;
+        }
+        replaced.insert(name, approximated.trim().to_string());
+    }
+    let restore = |text: &str| map_words(text, |word| replaced.get(word).cloned());
+    let params = new.params.as_ref().map(|list| {
+        list.iter()
+            .map(|p| Param {
+                ty: p.ty.as_deref().map(restore),
+                ..p.clone()
+            })
+            .collect::<Vec<_>>()
+    });
+    params == old.params && new.ret.as_deref().map(restore) == old.ret && new.shape == old.shape
+}
+
+/// The declared type parameters of `generics` as written, in order: `<T, U=i64> where …`
+/// (Rust, Java, TypeScript) or Go's `[K comparable, V any]`.
+fn type_parameter_list(generics: &str) -> Vec<String> {
+    let text = generics.trim();
+    if let Some(inner) = text.strip_prefix('[').and_then(|t| t.strip_suffix(']')) {
+        return super::rust::top_level_split(inner, ',')
+            .into_iter()
+            .map(|p| p.trim().to_string())
+            .filter(|p| !p.is_empty())
+            .collect();
+    }
+    split_generics(text).0
 }
 
 /// Type parameters as the extractors write them: `<T, U=i64> where Self: Base, T: Clone`.
@@ -885,6 +1184,47 @@ fn wildcard_over(narrow: &str, wide: &str) -> bool {
         }
     }
     inserted && i == a.len()
+}
+
+/// Go: `*t` ↔ `t` for an unexported type `t` (lo #839: `If` returned `*ifElse[T]`, now
+/// `ifElse[T]`). Callers cannot name the type, so they can only call its methods or pass it
+/// on; whether they still compile depends on its method set, not on this signature.
+fn unnameable_indirection(old: &str, new: &str) -> bool {
+    const PREDECLARED: &[&str] = &[
+        "bool",
+        "byte",
+        "complex64",
+        "complex128",
+        "error",
+        "float32",
+        "float64",
+        "int",
+        "int8",
+        "int16",
+        "int32",
+        "int64",
+        "rune",
+        "string",
+        "uint",
+        "uint8",
+        "uint16",
+        "uint32",
+        "uint64",
+        "uintptr",
+        "any",
+        "comparable",
+    ];
+    let (old, new) = (old.trim(), new.trim());
+    let value = match (old.strip_prefix('*'), new.strip_prefix('*')) {
+        (Some(pointee), None) if pointee == new => new,
+        (None, Some(pointee)) if pointee == old => old,
+        _ => return false,
+    };
+    let name = value.split('[').next().unwrap_or(value);
+    name.starts_with(|c: char| c.is_ascii_lowercase())
+        && name.chars().all(|c| c.is_alphanumeric() || c == '_')
+        && !PREDECLARED.contains(&name)
+        && !matches!(name, "const" | "mut")
 }
 
 /// `impl Trait` (nothing said about its associated types) → `impl Trait<…>`.

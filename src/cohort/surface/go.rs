@@ -233,6 +233,12 @@ fn type_spec(spec: Node, src: Src, name: &str, out: &mut Surface) {
                 format!("type {name}{generics} interface"),
             );
             item.generics = generics;
+            // An unexported method: no other package can implement it (save by embedding
+            // the interface, which keeps implementing it whatever it gains).
+            item.sealed = named(ty.unwrap_or(spec)).into_iter().any(|member| {
+                member.kind() == "method_elem"
+                    && src.field(member, "name").is_some_and(|m| !exported_name(m))
+            });
             out.add(name.to_string(), item);
             for member in named(ty.unwrap_or(spec)) {
                 match member.kind() {

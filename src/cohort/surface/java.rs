@@ -142,6 +142,8 @@ fn type_items(node: Node, src: Src, key: &str, out: &mut Surface) {
     );
     item.generics = src.canonical_field(node, "type_parameters");
     item.shape = contract_modifiers(&mods);
+    // Only the subtypes it permits, released with it, implement a `sealed` type.
+    item.sealed = mods.iter().any(|m| m == "sealed");
     if kind == "record" {
         item.params = Some(parameters(node.child_by_field_name("parameters"), src));
     }

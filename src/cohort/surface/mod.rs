@@ -80,6 +80,10 @@ pub struct Item {
     /// Adding a member breaks users: an exhaustive Rust enum (matches), a struct whose fields
     /// are all public (struct literals), a Java interface (implementations).
     pub closed: bool,
+    /// Only its own package can implement it (a Rust trait with a supertrait users cannot
+    /// name, a Go interface with an unexported method, a Java `sealed` type): a member every
+    /// implementation must now provide breaks none outside.
+    pub sealed: bool,
     /// The parent item's key for members.
     pub parent: Option<String>,
     /// Overloaded languages (Java) key each overload by its parameter types; the family is the
@@ -99,6 +103,7 @@ impl Item {
             shape: String::new(),
             required: false,
             closed: false,
+            sealed: false,
             parent: None,
             family: family.to_string(),
             form,

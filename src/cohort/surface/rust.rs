@@ -135,8 +135,37 @@ fn ty(src: Src, node: Option<Node>) -> Option<String> {
 /// contract. The form is `<T, U=i64, const N: usize> where Self: B, T: Clone` (see
 /// [`super::compare`] for how two of them compare). Lifetime parameters count, unnamed.
 fn generics(node: Node, src: Src) -> String {
+    generics_of(&[node], src)
+}
+
+/// [`generics`] of several nodes as one: an inherent method's own and its `impl` block's
+/// (`impl<K, V> Map<K, V> where K: Ord { fn get<Q>(…) }` is `<K, V, Q> where K: Ord`), so
+/// bounds moved between the two, or relaxed on the block, compare as one list.
+fn generics_of(nodes: &[Node], src: Src) -> String {
     let mut params = Vec::new();
     let mut predicates = BTreeSet::new();
+    for node in nodes {
+        collect_generics(*node, src, &mut params, &mut predicates);
+    }
+    let mut text = String::new();
+    if !params.is_empty() {
+        text = format!("<{}>", params.join(", "));
+    }
+    if !predicates.is_empty() {
+        let list: Vec<String> = predicates.into_iter().collect();
+        text = format!("{text} where {}", list.join(", "))
+            .trim()
+            .to_string();
+    }
+    strip_lifetimes(&text)
+}
+
+fn collect_generics(
+    node: Node,
+    src: Src,
+    params: &mut Vec<String>,
+    predicates: &mut BTreeSet<String>,
+) {
     let mut bound = |left: &str, bounds: Option<Node>| {
         if let Some(bounds) = bounds {
             for atom in named(bounds) {
@@ -180,17 +209,6 @@ fn generics(node: Node, src: Src) -> String {
             }
         }
     }
-    let mut text = String::new();
-    if !params.is_empty() {
-        text = format!("<{}>", params.join(", "));
-    }
-    if !predicates.is_empty() {
-        let list: Vec<String> = predicates.into_iter().collect();
-        text = format!("{text} where {}", list.join(", "))
-            .trim()
-            .to_string();
-    }
-    strip_lifetimes(&text)
 }
 
 fn items(
@@ -211,6 +229,12 @@ fn items(
             )
         })
         .filter(|(n, a)| !is_pub(*n, src) || hidden(a))
+        .filter_map(|(n, _)| src.field(*n, "name"))
+        .collect();
+    // Modules declared here without `pub`: a trait one of them holds cannot be named outside.
+    let private_modules: BTreeSet<&str> = children
+        .iter()
+        .filter(|(n, _)| n.kind() == "mod_item" && !is_pub(*n, src))
         .filter_map(|(n, _)| src.field(*n, "name"))
         .collect();
     for (node, attributes) in &children {
@@ -270,7 +294,7 @@ fn items(
             "function_item" => out.add(key.clone(), function(node, src, "fn", &key, None)),
             "struct_item" | "union_item" => structure(node, src, &key, attributes, out),
             "enum_item" => enumeration(node, src, &key, attributes, out),
-            "trait_item" => trait_items(node, src, &key, out),
+            "trait_item" => trait_items(node, src, &key, &private_modules, out),
             "type_item" => {
                 let mut item = Item::new("type", &key, src.canonical(node));
                 item.generics = generics(node, src);
@@ -548,7 +572,13 @@ fn variant_fields(body: Node, src: Src) -> Vec<(String, String)> {
     fields
 }
 
-fn trait_items(node: Node, src: Src, key: &str, out: &mut Surface) {
+fn trait_items(
+    node: Node,
+    src: Src,
+    key: &str,
+    private_modules: &BTreeSet<&str>,
+    out: &mut Surface,
+) {
     let body = node.child_by_field_name("body");
     let mut item = Item::new(
         "trait",
@@ -556,6 +586,9 @@ fn trait_items(node: Node, src: Src, key: &str, out: &mut Surface) {
         src.canonical_without(node, &body.into_iter().collect::<Vec<_>>()),
     );
     item.generics = generics(node, src);
+    item.sealed = supertraits(node, src)
+        .iter()
+        .any(|bound| sealing(bound, private_modules));
     out.add(key.to_string(), item);
     let Some(body) = body else { return };
     for (member, attrs) in with_attributes(body, src) {
@@ -596,6 +629,54 @@ fn trait_items(node: Node, src: Src, key: &str, out: &mut Surface) {
     }
 }
 
+/// The traits a trait requires of `Self`: written after `:` or in `where Self: …`.
+fn supertraits(node: Node, src: Src) -> Vec<String> {
+    let mut out: Vec<String> = node
+        .child_by_field_name("bounds")
+        .map(named)
+        .unwrap_or_default()
+        .into_iter()
+        .filter(|atom| !atom.kind().contains("comment"))
+        .map(|atom| src.canonical(atom))
+        .collect();
+    if let Some(clause) = named(node).into_iter().find(|c| c.kind() == "where_clause") {
+        for predicate in named(clause) {
+            if predicate.kind() == "where_predicate"
+                && src.canonical_field(predicate, "left") == "Self"
+                && let Some(bounds) = predicate.child_by_field_name("bounds")
+            {
+                out.extend(named(bounds).into_iter().map(|atom| src.canonical(atom)));
+            }
+        }
+    }
+    out
+}
+
+/// Whether a supertrait seals the trait: users cannot name it, so they cannot implement it
+/// nor, then, the trait (the sealed-trait pattern: `pub trait MutableKeys: private::Sealed`
+/// with `mod private { pub trait Sealed {} }`, indexmap #335). A path through a module this
+/// file declares private, or one that names itself so (`sealed::Sealed`, `__private::Sealed`,
+/// `Sealed`), which is how the pattern is written when the module is elsewhere.
+fn sealing(bound: &str, private_modules: &BTreeSet<&str>) -> bool {
+    let mut path = bound.trim().trim_start_matches("::");
+    while let Some(rest) = ["crate::", "self::", "super::", "$crate::"]
+        .iter()
+        .find_map(|prefix| path.strip_prefix(prefix))
+    {
+        path = rest;
+    }
+    let path = path.split('<').next().unwrap_or(path).trim();
+    let segments: Vec<&str> = path.split("::").map(str::trim).collect();
+    let Some((last, modules)) = segments.split_last() else {
+        return false;
+    };
+    (!modules.is_empty() && private_modules.contains(modules[0]))
+        || *last == "Sealed"
+        || modules
+            .iter()
+            .any(|m| m.eq_ignore_ascii_case("sealed") || *m == "private" || m.starts_with("__"))
+}
+
 fn inherent(
     node: Node,
     src: Src,
@@ -619,7 +700,6 @@ fn inherent(
         return;
     }
     let type_key = format!("{prefix}{name}");
-    let impl_generics = generics(node, src);
     let Some(body) = node.child_by_field_name("body") else {
         return;
     };
@@ -638,11 +718,7 @@ fn inherent(
             continue;
         }
         let mut item = function(member, src, "method", &key, None);
-        if !impl_generics.is_empty() {
-            item.generics = format!("{impl_generics} {}", item.generics)
-                .trim()
-                .to_string();
-        }
+        item.generics = generics_of(&[node, member], src);
         out.add(key, item);
     }
 }

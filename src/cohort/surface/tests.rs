@@ -23,6 +23,7 @@ fn changes(grammar: Grammar, base: &str, head: &str) -> Vec<ApiChange> {
             grammar,
             Grammar::JavaScript | Grammar::TypeScript | Grammar::Tsx
         ),
+        erased: grammar == Grammar::Java,
         alias: &alias,
         underlying: &underlying,
         inherits: &|_, _| None,
@@ -346,6 +347,258 @@ fn rust_a_pub_use_inside_a_module_keeps_the_path() {
     assert_eq!(
         severity(&found, "nested::foo"),
         Some(Severity::Incompatible)
+    );
+}
+
+// rayon #932: `par_sort_by_key<B, F>` became `<K, F>`. A type parameter's name is the item's
+// own; type arguments bind by position, so only a reordering breaks.
+#[test]
+fn renamed_type_parameters_are_the_same_contract() {
+    let base = "pub trait ParallelSliceMut<T: Send> {\n    fn par_sort_by_key<B, F>(&mut self, f: F)\n    where\n        B: Ord,\n        F: Fn(&T) -> B + Sync,\n    {\n    }\n}\n\npub fn pair<A, B>(a: A, b: B) -> (A, B) { (a, b) }\n";
+    let head = "pub trait ParallelSliceMut<T: Send> {\n    fn par_sort_by_key<K, F>(&mut self, f: F)\n    where\n        K: Ord,\n        F: Fn(&T) -> K + Sync,\n    {\n    }\n}\n\npub fn pair<X, Y>(a: X, b: Y) -> (X, Y) { (a, b) }\n";
+    no_break(&changes(Grammar::Rust, base, head));
+    // The parameters swapped: `pair::<u8, String>` now means the other thing.
+    let swapped = "pub fn pair<B, A>(a: A, b: B) -> (A, B) { (a, b) }\n";
+    let found = changes(Grammar::Rust, base, swapped);
+    assert_eq!(severity(&found, "pair"), Some(Severity::Incompatible));
+    // A bound tightened under a new name is still a tightened bound.
+    let tightened = base
+        .replace("B: Ord,", "B: Ord + Copy,")
+        .replace("<B, F>", "<K, F>")
+        .replace("-> B +", "-> K +")
+        .replace("B: Ord", "K: Ord");
+    let found = changes(Grammar::Rust, base, &tightened);
+    assert_eq!(
+        severity(&found, "ParallelSliceMut::par_sort_by_key"),
+        Some(Severity::Incompatible),
+        "{found:#?}"
+    );
+    // Go's square brackets and Java's angle brackets alike.
+    let found = changes(
+        Grammar::Go,
+        "package lo\n\nfunc Keys[K comparable, V any](in map[K]V) []K { return nil }\n",
+        "package lo\n\nfunc Keys[Key comparable, Value any](in map[Key]Value) []Key { return nil }\n",
+    );
+    no_break(&found);
+    let found = changes(
+        Grammar::Java,
+        "public class Lists {\n  public static <E> List<E> copy(List<E> in) { return in; }\n}\n",
+        "public class Lists {\n  public static <T> List<T> copy(List<T> in) { return in; }\n}\n",
+    );
+    assert!(
+        found.iter().all(|c| c.severity != Severity::Incompatible),
+        "{found:#?}"
+    );
+}
+
+// indexmap #335: `MutableKeys::iter_mut2` added to a trait sealed by `private::Sealed`, which
+// users cannot name, so no implementation outside the crate exists to break.
+#[test]
+fn a_member_added_to_a_sealed_trait_or_interface_breaks_no_implementation() {
+    let base = "pub trait MutableKeys: private::Sealed {\n    fn get_full_mut2(&mut self);\n}\n\n\
+        pub trait Open {\n    fn a(&self);\n}\n\n\
+        pub trait ByName where Self: sealed::Sealed {\n    fn a(&self);\n}\n\n\
+        mod private {\n    pub trait Sealed {}\n}\n";
+    let head = base
+        .replace(
+            "fn get_full_mut2(&mut self);\n",
+            "fn get_full_mut2(&mut self);\n    fn iter_mut2(&mut self);\n",
+        )
+        .replace("fn a(&self);\n}", "fn a(&self);\n    fn b(&self);\n}");
+    let found = changes(Grammar::Rust, base, &head);
+    for sealed in ["MutableKeys::iter_mut2", "ByName::b"] {
+        assert_eq!(
+            severity(&found, sealed),
+            Some(Severity::Compatible),
+            "{sealed}"
+        );
+    }
+    assert_eq!(
+        severity(&found, "Open::b"),
+        Some(Severity::Incompatible),
+        "{found:#?}"
+    );
+    // Sealing a trait users implement breaks them.
+    let sealed_now = "pub trait Open: private::Sealed {\n    fn a(&self);\n}\n\nmod private {\n    pub trait Sealed {}\n}\n";
+    let found = changes(
+        Grammar::Rust,
+        "pub trait Open {\n    fn a(&self);\n}\n",
+        sealed_now,
+    );
+    assert_eq!(severity(&found, "Open"), Some(Severity::Incompatible));
+    // Go: an interface with an unexported method; Java: a `sealed` interface.
+    let go = "package zap\n\ntype Encoder interface {\n\tEncode() error\n\tsealed()\n}\n\ntype Open interface {\n\tEncode() error\n}\n";
+    let found = changes(
+        Grammar::Go,
+        go,
+        &go.replace("Encode() error\n", "Encode() error\n\tFlush() error\n"),
+    );
+    assert_eq!(
+        severity(&found, "Encoder.Flush"),
+        Some(Severity::Compatible)
+    );
+    assert_eq!(severity(&found, "Open.Flush"), Some(Severity::Incompatible));
+    let found = changes(
+        Grammar::Go,
+        "package zap\n\ntype Open interface {\n\tEncode() error\n}\n",
+        "package zap\n\ntype Open interface {\n\tEncode() error\n\tsealed()\n}\n",
+    );
+    assert_eq!(severity(&found, "Open"), Some(Severity::Incompatible));
+    let java = "public sealed interface Shape permits Circle {\n  double area();\n}\n";
+    let found = changes(
+        Grammar::Java,
+        java,
+        &java.replace("double area();", "double area();\n  double perimeter();"),
+    );
+    assert_eq!(
+        severity(&found, "Shape.perimeter()"),
+        Some(Severity::Compatible),
+        "{found:#?}"
+    );
+}
+
+// indexmap #296: methods moved to an `impl` block with fewer bounds (`K: Hash + Eq` and
+// `S: BuildHasher` only where needed). The block's bounds are the method's.
+#[test]
+fn rust_bounds_relaxed_on_an_impl_block_are_compatible() {
+    let base = "pub struct IndexMap<K, V, S> { k: K, v: V, s: S }\n\n\
+        impl<K, V, S> IndexMap<K, V, S>\nwhere\n    K: Hash + Eq,\n    S: BuildHasher,\n{\n\
+        \x20   pub fn retain<F>(&mut self, keep: F)\n    where\n        F: FnMut(&K, &mut V) -> bool,\n    {\n    }\n\n\
+        \x20   pub fn sort_keys(&mut self)\n    where\n        K: Ord,\n    {\n    }\n}\n";
+    let head = base.replace("where\n    K: Hash + Eq,\n    S: BuildHasher,\n{", "{");
+    let found = changes(Grammar::Rust, base, &head);
+    no_break(&found);
+    assert_eq!(
+        severity(&found, "IndexMap::retain"),
+        Some(Severity::Compatible),
+        "{found:#?}"
+    );
+    // A bound the block now adds is required of every caller.
+    let found = changes(Grammar::Rust, &head, base);
+    assert_eq!(
+        severity(&found, "IndexMap::sort_keys"),
+        Some(Severity::Incompatible),
+        "{found:#?}"
+    );
+}
+
+// commons-cli 1.7: `Object getParsedOptionValue(Option)` → `<T> T getParsedOptionValue(Option)`
+// and `Object createValue(String, Class<?>)` → `<T> T createValue(String, Class<T>)`. The
+// erasure is the same and every old call still compiles.
+#[test]
+fn java_methods_generified_with_the_same_erasure_are_compatible() {
+    let base = "public class CommandLine {\n\
+        \x20 public Object getParsedOptionValue(Option option) { return null; }\n\
+        \x20 public static Object createValue(String str, Class<?> clazz) { return null; }\n\
+        \x20 public static Object pair(Class<?> a, Class<?> b) { return null; }\n\
+        \x20 public static Number number(String s) { return null; }\n\
+        \x20 public static Object named(String s) { return null; }\n}\n";
+    let head = "public class CommandLine {\n\
+        \x20 public <T> T getParsedOptionValue(Option option) { return null; }\n\
+        \x20 public static <T> T createValue(String str, Class<T> clazz) { return null; }\n\
+        \x20 public static <T> T pair(Class<T> a, Class<T> b) { return null; }\n\
+        \x20 public static <N extends Number> N number(String s) { return null; }\n\
+        \x20 public static <T extends CharSequence> T named(String s) { return null; }\n}\n";
+    let found = changes(Grammar::Java, base, head);
+    for same in [
+        "CommandLine.getParsedOptionValue(Option)",
+        "CommandLine.createValue(String,Class<?>)",
+        "CommandLine.number(String)",
+    ] {
+        assert_eq!(
+            severity(&found, same),
+            Some(Severity::Compatible),
+            "{same}: {found:#?}"
+        );
+    }
+    // Two arguments now tied to one type, and a result whose erasure changed.
+    for broken in [
+        "CommandLine.pair(Class<?>,Class<?>)",
+        "CommandLine.named(String)",
+    ] {
+        assert_eq!(
+            severity(&found, broken),
+            Some(Severity::Incompatible),
+            "{broken}: {found:#?}"
+        );
+    }
+    // Not in a language whose generics are not erased: `Object` is a type like any other.
+    let found = changes(
+        Grammar::Rust,
+        "pub fn get() -> Object { todo!() }\n",
+        "pub fn get<T>() -> T { todo!() }\n",
+    );
+    assert_eq!(severity(&found, "get"), Some(Severity::Incompatible));
+}
+
+// samber/lo #365 (`Filter[V any, Slice ~[]V](collection Slice, …) Slice`) and #839 (`If`
+// returns `ifElse[T]`, an unexported type, instead of `*ifElse[T]`): reported, not proven
+// breaks.
+#[test]
+fn go_types_widened_to_an_approximating_parameter_or_unnameable_are_undecided() {
+    let base = "package lo\n\nfunc Filter[V any](collection []V, predicate func(item V, index int) bool) []V { return nil }\n\n\
+        func If[T any](condition bool, result T) *ifElse[T] { return nil }\n\n\
+        func Count(n int) *int { return nil }\n\n\
+        func Keep[V any](collection []V) []V { return nil }\n";
+    let head = "package lo\n\nfunc Filter[V any, Slice ~[]V](collection Slice, predicate func(item V, index int) bool) Slice { return nil }\n\n\
+        func If[T any](condition bool, result T) ifElse[T] { return ifElse[T]{} }\n\n\
+        func Count(n int) int { return 0 }\n\n\
+        func Keep[V any, Slice []V](collection Slice) Slice { return nil }\n";
+    let found = changes(Grammar::Go, base, head);
+    for undecided in ["Filter", "If"] {
+        assert_eq!(
+            severity(&found, undecided),
+            Some(Severity::Undecided),
+            "{undecided}: {found:#?}"
+        );
+    }
+    // A predeclared type, and a constraint that is not an approximation (only `[]V` itself,
+    // not a named slice type of it): still breaks.
+    for broken in ["Count", "Keep"] {
+        assert_eq!(
+            severity(&found, broken),
+            Some(Severity::Incompatible),
+            "{broken}: {found:#?}"
+        );
+    }
+}
+
+// tower #567: `ReadyAnd` renamed `Ready`, the old name kept as `pub type ReadyAnd<…> =
+// Ready<…>`, through which `ReadyAnd::new` still resolves.
+#[test]
+fn members_reached_through_a_type_now_an_alias_are_not_removed() {
+    let base = "pub struct ReadyAnd<'a, T, Request>(Inner<&'a mut T, Request>);\n\n\
+        impl<'a, T, Request> ReadyAnd<'a, T, Request> {\n    pub fn new(service: &'a mut T) -> Self { todo!() }\n    pub fn gone(&self) {}\n}\n";
+    let head = "pub struct Ready<'a, T, Request>(Inner<&'a mut T, Request>);\n\n\
+        pub type ReadyAnd<'a, T, Request> = Ready<'a, T, Request>;\n\n\
+        impl<'a, T, Request> Ready<'a, T, Request> {\n    pub fn new(service: &'a mut T) -> Self { todo!() }\n}\n";
+    let found = changes(Grammar::Rust, base, head);
+    assert_eq!(
+        severity(&found, "ReadyAnd::new"),
+        Some(Severity::Compatible),
+        "{found:#?}"
+    );
+    // What the target does not have is gone.
+    assert_eq!(
+        severity(&found, "ReadyAnd::gone"),
+        Some(Severity::Incompatible),
+        "{found:#?}"
+    );
+    // Go: a defined type (no `=`) has none of its underlying type's methods.
+    let go_base = "package p\n\ntype Old struct{}\n\nfunc (o Old) Run() {}\n";
+    let go_alias = "package p\n\ntype New struct{}\n\nfunc (n New) Run() {}\n\ntype Old = New\n";
+    let go_defined = "package p\n\ntype New struct{}\n\nfunc (n New) Run() {}\n\ntype Old New\n";
+    let found = changes(Grammar::Go, go_base, go_alias);
+    assert_eq!(
+        severity(&found, "Old.Run"),
+        Some(Severity::Compatible),
+        "{found:#?}"
+    );
+    let found = changes(Grammar::Go, go_base, go_defined);
+    assert_eq!(
+        severity(&found, "Old.Run"),
+        Some(Severity::Incompatible),
+        "{found:#?}"
     );
 }
 
