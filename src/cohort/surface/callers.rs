@@ -31,13 +31,17 @@ pub fn uses(home: &Home, key: &str, caller_path: &str, caller: &str) -> bool {
     let Some(top) = segments.next() else {
         return false;
     };
+    // A name in a comment or a string is not a use (tower #499: `with` in "fail with a
+    // Closed" and in doc prose is no call of `ServiceExt::with`). Imports are read from the
+    // whole text below: Go and JavaScript write them as strings.
+    let code = code_only(caller, home.grammar);
     // A member is used through its type; its own name must appear too.
     if let Some(member) = segments.next_back()
-        && !matches(&word(member), caller)
+        && !matches(&word(member), &code)
     {
         return false;
     }
-    if !matches(&word(top), caller) {
+    if !matches(&word(top), &code) {
         return false;
     }
     let same_dir = parent_dir(caller_path) == parent_dir(home.path);
@@ -137,6 +141,113 @@ pub fn uses(home: &Home, key: &str, caller_path: &str, caller: &str) -> bool {
     }
 }
 
+/// `text` with its comments and string literals blanked (each character a space, lines kept),
+/// as `grammar`'s language writes them: `//` and `/* */` (Rust's nest), `#` in Python;
+/// `"…"`, and `'…'` where it is a string (Python, JavaScript), `` `…` `` in Go and JavaScript,
+/// triple quotes in Python and Java. A scan, not a parse: a Rust raw string `r#"…"#` ends at
+/// its first `"`, which can only blank less.
+fn code_only(text: &str, grammar: Grammar) -> String {
+    let python = grammar == Grammar::Python;
+    let hash_comments = python;
+    let slash_comments = !python;
+    let single_quoted = matches!(
+        grammar,
+        Grammar::Python | Grammar::JavaScript | Grammar::TypeScript | Grammar::Tsx
+    );
+    let backquoted = matches!(
+        grammar,
+        Grammar::Go | Grammar::JavaScript | Grammar::TypeScript | Grammar::Tsx
+    );
+    let chars: Vec<char> = text.chars().collect();
+    let mut out = String::with_capacity(text.len());
+    let blank = |c: char, out: &mut String| out.push(if c == '\n' { '\n' } else { ' ' });
+    let mut i = 0;
+    while i < chars.len() {
+        let c = chars[i];
+        let next = chars.get(i + 1).copied();
+        let starts = |at: usize, s: &str| {
+            s.chars()
+                .enumerate()
+                .all(|(k, x)| chars.get(at + k) == Some(&x))
+        };
+        if (slash_comments && c == '/' && next == Some('/')) || (hash_comments && c == '#') {
+            while i < chars.len() && chars[i] != '\n' {
+                blank(chars[i], &mut out);
+                i += 1;
+            }
+            continue;
+        }
+        if slash_comments && c == '/' && next == Some('*') {
+            let mut depth = 0usize;
+            while i < chars.len() {
+                if chars[i] == '/' && chars.get(i + 1) == Some(&'*') {
+                    depth += 1;
+                    out.push_str("  ");
+                    i += 2;
+                } else if chars[i] == '*' && chars.get(i + 1) == Some(&'/') {
+                    depth = depth.saturating_sub(1);
+                    out.push_str("  ");
+                    i += 2;
+                    if depth == 0 || grammar != Grammar::Rust {
+                        break;
+                    }
+                } else {
+                    blank(chars[i], &mut out);
+                    i += 1;
+                }
+            }
+            continue;
+        }
+        let triple = (python || grammar == Grammar::Java)
+            && (starts(i, "\"\"\"") || (python && starts(i, "'''")));
+        if triple {
+            let close: String = chars[i..i + 3].iter().collect();
+            out.push_str("   ");
+            i += 3;
+            while i < chars.len() && !starts(i, &close) {
+                blank(chars[i], &mut out);
+                i += 1;
+            }
+            if i < chars.len() {
+                out.push_str("   ");
+                i += 3;
+            }
+            continue;
+        }
+        // A character literal holding a quote (`'"'`, `'\"'`) opens no string.
+        if !single_quoted && c == '\'' && (starts(i, "'\"'") || starts(i, "'\\\"'")) {
+            let length = if next == Some('"') { 3 } else { 4 };
+            out.extend(&chars[i..i + length]);
+            i += length;
+            continue;
+        }
+        let quote = c == '"' || (single_quoted && c == '\'') || (backquoted && c == '`');
+        if quote {
+            out.push(' ');
+            i += 1;
+            while i < chars.len() && chars[i] != c {
+                if chars[i] == '\\' && c != '`' {
+                    blank(chars[i], &mut out);
+                    i += 1;
+                    if i == chars.len() {
+                        break;
+                    }
+                }
+                blank(chars[i], &mut out);
+                i += 1;
+            }
+            if i < chars.len() {
+                out.push(' ');
+                i += 1;
+            }
+            continue;
+        }
+        out.push(c);
+        i += 1;
+    }
+    out
+}
+
 /// Whether the relative import `spec`, written in `dir`, names the file at `target`.
 fn resolves(dir: &str, spec: &str, target: &str) -> bool {
     if !spec.starts_with('.') {
@@ -171,6 +282,60 @@ fn resolves(dir: &str, spec: &str, target: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_name_in_a_comment_or_a_string_is_not_a_use() {
+        // tower #499 removed `ServiceExt::with`; these files import `ServiceExt` and write
+        // "with" only in prose.
+        let home = Home {
+            path: "tower/src/util/mod.rs",
+            grammar: Grammar::Rust,
+            source: "",
+        };
+        let prose = "use crate::util::ServiceExt;\nconst Q: char = '\"';\n/// Wrap the future with a `FutureService`.\n\
+            /* called with /* nested */ care */\nfn f() { assert!(x, \"should fail with a Closed\"); }\n";
+        assert!(!uses(
+            &home,
+            "ServiceExt::with",
+            "tower/src/util/future_service.rs",
+            prose
+        ));
+        let call = format!("{prose}fn g(s: S) {{ s.with(|r| r); }}\n");
+        assert!(uses(
+            &home,
+            "ServiceExt::with",
+            "tower/src/util/future_service.rs",
+            &call
+        ));
+        // Go imports are strings, and still resolve.
+        let home = Home {
+            path: "pkg/cfg/cfg.go",
+            grammar: Grammar::Go,
+            source: "package cfg\n",
+        };
+        let text = "import \"example.com/m/pkg/cfg\"\n// cfg.Load is gone\nvar s = `cfg.Load`\n";
+        assert!(!uses(&home, "Load", "cmd/main.go", text));
+        assert!(uses(
+            &home,
+            "Load",
+            "cmd/main.go",
+            &format!("{text}func main() {{ cfg.Load(\"x\") }}\n")
+        ));
+        // Python: `#` comments and docstrings.
+        let home = Home {
+            path: "flask/app.py",
+            grammar: Grammar::Python,
+            source: "",
+        };
+        let text = "from .app import Flask\n\"\"\"Flask.run was here\"\"\"\n# Flask.run\n";
+        assert!(!uses(&home, "Flask.run", "flask/cli.py", text));
+        assert!(uses(
+            &home,
+            "Flask.run",
+            "flask/cli.py",
+            &format!("{text}Flask.run(app)\n")
+        ));
+    }
 
     #[test]
     fn resolution_by_import_not_by_name() {

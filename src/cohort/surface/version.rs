@@ -614,6 +614,21 @@ mod tests {
             version_of("pom.xml", &own, "core", &|_| None).as_deref(),
             Some("4.1.0")
         );
+        // commons-collections4 is tagged `commons-collections-4.4`; guice has no digits.
+        let collections = "<project>\n  <parent>\n    <artifactId>commons-parent</artifactId>\n\
+            \x20   <version>53</version>\n  </parent>\n  <artifactId>commons-collections4</artifactId>\n\
+            \x20 <version>4.5-SNAPSHOT</version>\n</project>\n";
+        let names = package_named("pom.xml", collections, "").names;
+        assert!(
+            names.iter().any(|n| n == "commons-collections"),
+            "{names:?}"
+        );
+        assert!(
+            names.iter().any(|n| n == "commons-collections4"),
+            "{names:?}"
+        );
+        let names = package_named("pom.xml", core, "core").names;
+        assert!(!names.iter().any(|n| n == "guic"), "{names:?}");
         let head = files(&[("core/pom.xml", core)]);
         assert!(matches!(
             bump("core/src/com/google/inject/Binder.java", Grammar::Java, &head, &head, &|_| None, &|_| None),
