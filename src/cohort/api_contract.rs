@@ -21,7 +21,7 @@ use super::lazy_index::LazyIndex;
 use super::paths::parent_dir;
 use super::releases::Releases;
 use super::surface::api_scope::Scope;
-use super::surface::callers::{Home, uses};
+use super::surface::callers::{Home, implements_without, uses};
 use super::surface::compare::{ApiChange, Severity, Types, compare};
 use super::surface::scope::not_api_path;
 use super::surface::version::{Bump, bump, package_of};
@@ -240,7 +240,16 @@ pub fn api_contract(files: &[ChangedFile], index: &LazyIndex, sources: &Sources<
                 for change in incompatible {
                     // A deliberate break still fails when code in this repository that uses
                     // the item was left as it was.
-                    let stale = stale_callers(&home, &change.key, index, &changed, &read_head);
+                    let added_to = match &change.base {
+                        Some(_) => None,
+                        None => file
+                            .head
+                            .items
+                            .get(&change.key)
+                            .and_then(|item| item.parent.as_deref()),
+                    };
+                    let stale =
+                        stale_callers(&home, &change.key, added_to, index, &changed, &read_head);
                     if stale.is_empty() {
                         deliberate.push(format!("{} ({version})", describe(file.path, change)));
                     } else {
@@ -559,10 +568,13 @@ fn moved_to_module_file(key: &str, file: &FileSurfaces, all: &[FileSurfaces]) ->
 }
 
 /// Unchanged files that use `key` of `home`, resolved through their imports (see
-/// [`uses`]); the index narrows them to the files that mention its name at all.
+/// [`uses`]); the index narrows them to the files that mention its name at all. For a member
+/// added to `added_to` (a type implementations must now complete), the files that implement
+/// that type without it (see [`implements_without`]): adding breaks no caller.
 fn stale_callers(
     home: &Home,
     key: &str,
+    added_to: Option<&str>,
     index: &LazyIndex,
     changed: &BTreeSet<&str>,
     read: &dyn Fn(&str) -> Option<String>,
@@ -570,12 +582,21 @@ fn stale_callers(
     /// Enough to show; reading more files would only make a longer list.
     const SHOWN: usize = 5;
     let top = key.split(['(', ':', '.']).next().unwrap_or(key);
+    let bare = key.split('(').next().unwrap_or(key);
+    let member = bare.rsplit([':', '.']).next().unwrap_or(bare);
+    let stale_here = |path: &str, text: &str| match added_to {
+        Some(parent) => {
+            let name = parent.rsplit([':', '.']).next().unwrap_or(parent);
+            uses(home, parent, path, text) && implements_without(home, name, member, text)
+        }
+        None => uses(home, key, path, text),
+    };
     let mut stale = Vec::new();
     for path in index.referenced_in(top) {
         if path == home.path || changed.contains(path) {
             continue;
         }
-        if read(path).is_some_and(|text| uses(home, key, path, &text)) {
+        if read(path).is_some_and(|text| stale_here(path, &text)) {
             stale.push(path.to_string());
             if stale.len() == SHOWN {
                 break;

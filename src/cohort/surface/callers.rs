@@ -141,6 +141,28 @@ pub fn uses(home: &Home, key: &str, caller_path: &str, caller: &str) -> bool {
     }
 }
 
+/// Whether `caller` implements `parent` (a type of `home`) and defines nothing named `member`:
+/// an implementation left without the member just added to `parent`. Calls of `parent`'s
+/// other members cannot be broken by an addition (guice #902 added `Binder.getProvider(
+/// Dependency)`; `AbstractModule` calls `binder().getProvider(…)`, it implements nothing).
+/// Go implements interfaces without saying so: never answered yes.
+pub fn implements_without(home: &Home, parent: &str, member: &str, caller: &str) -> bool {
+    let code = code_only(caller, home.grammar);
+    let name = regex::escape(parent);
+    let pattern = match home.grammar {
+        Grammar::Java => format!(
+            r"\b(?:implements|extends)\s[^{{;]*\b{name}\b|\bnew\s+{name}\s*(?:<[^>]*>)?\s*\(\s*\)\s*\{{"
+        ),
+        Grammar::Rust => format!(r"\bimpl\b[^{{;]*\b{name}\b[^{{;]*\bfor\b"),
+        Grammar::Python => format!(r"(?m)^\s*class\s+\w+\s*\([^)]*\b{name}\b"),
+        Grammar::JavaScript | Grammar::TypeScript | Grammar::Tsx => {
+            format!(r"\b(?:implements|extends)\s[^{{]*\b{name}\b")
+        }
+        _ => return false,
+    };
+    matches(&pattern, &code) && !matches(&word(member), &code)
+}
+
 /// `text` with its comments and string literals blanked (each character a space, lines kept),
 /// as `grammar`'s language writes them: `//` and `/* */` (Rust's nest), `#` in Python;
 /// `"…"`, and `'…'` where it is a string (Python, JavaScript), `` `…` `` in Go and JavaScript,
@@ -282,6 +304,59 @@ fn resolves(dir: &str, spec: &str, target: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_added_member_is_missing_only_from_implementations() {
+        // guice #902 added `Binder.getProvider(Dependency)`: `AbstractModule` calls the binder,
+        // implementations are what it leaves incomplete.
+        let home = Home {
+            path: "core/src/com/google/inject/Binder.java",
+            grammar: Grammar::Java,
+            source: "package com.google.inject;\n",
+        };
+        let caller = "class AbstractModule { void f() { binder().getProvider(k); } }";
+        assert!(!implements_without(&home, "Binder", "getProvider", caller));
+        let implementation = "// implements Binder\nclass Recording implements Module, Binder {\n  void bind() {}\n}\n";
+        assert!(implements_without(
+            &home,
+            "Binder",
+            "getProvider",
+            implementation
+        ));
+        assert!(implements_without(
+            &home,
+            "Binder",
+            "getProvider",
+            "Binder b = new Binder() {\n  void bind() {}\n};"
+        ));
+        let complete = implementation.replace(
+            "void bind() {}",
+            "void bind() {}\n  Provider getProvider(Key k) { return null; }",
+        );
+        assert!(!implements_without(
+            &home,
+            "Binder",
+            "getProvider",
+            &complete
+        ));
+        let rust = Home {
+            path: "src/map/mutable.rs",
+            grammar: Grammar::Rust,
+            source: "",
+        };
+        assert!(implements_without(
+            &rust,
+            "MutableKeys",
+            "iter_mut2",
+            "impl<K, V> MutableKeys for Map<K, V> {\n    fn get_full_mut2(&mut self) {}\n}\n"
+        ));
+        assert!(!implements_without(
+            &rust,
+            "MutableKeys",
+            "iter_mut2",
+            "fn f(m: &mut impl MutableKeys) { m.get_full_mut2(); }\n"
+        ));
+    }
 
     #[test]
     fn a_name_in_a_comment_or_a_string_is_not_a_use() {

@@ -318,7 +318,10 @@ fn rust_scope(path: &str, read: Read) -> Scope {
                         Some(text) => (file, text),
                         None => {
                             let file = format!("{module_dir}/mod.rs");
-                            let text = read(&file).unwrap_or_default();
+                            // Neither file: the module is inline (`pub mod naive { mod
+                            // time; … }` in chrono's lib.rs), so its children are declared
+                            // in the text that holds it.
+                            let text = read(&file).unwrap_or(parent);
                             (file, text)
                         }
                     };
@@ -469,7 +472,17 @@ fn pub_uses(text: &str) -> Vec<&str> {
         let start = offset + at;
         let after = &text[start..];
         let end = after.find(';').unwrap_or(after.len());
-        if !hidden.iter().any(|block| block.contains(&start)) {
+        // A re-export that is itself hidden or behind an opt-in `cfg` (chrono's
+        // `#[cfg(feature = "__internal_bench")] #[doc(hidden)] pub use
+        // self::internals::YearFlags as __BenchYearFlags;`) exports nothing stable.
+        let withheld = attributes_above(text, start).iter().any(|line| {
+            line.contains("doc(hidden)")
+                || line
+                    .strip_prefix("#[cfg(")
+                    .and_then(|p| p.strip_suffix(")]"))
+                    .is_some_and(|predicate| !super::rust::stable(predicate))
+        });
+        if !withheld && !hidden.iter().any(|block| block.contains(&start)) {
             out.push(&after[..end]);
         }
         offset = start + end;
@@ -634,6 +647,31 @@ mod tests {
             rust_scope("src/private/size_hint.rs", &files),
             Scope::Exported
         ));
+    }
+
+    #[test]
+    fn an_inline_modules_children_and_withheld_re_exports() {
+        // chrono before #661: `pub mod naive { mod internals; mod time; … }` inline in lib.rs,
+        // `src/naive/time.rs` private but for `NaiveTime`, and `YearFlags` re-exported only
+        // hidden behind the `__internal_bench` feature.
+        let lib = "pub mod naive {\n    mod internals;\n    mod time;\n    pub use self::time::NaiveTime;\n\n\
+            \x20   #[cfg(feature = \"__internal_bench\")]\n    #[doc(hidden)]\n\
+            \x20   pub use self::internals::YearFlags as __BenchYearFlags;\n}\n";
+        let files = |path: &str| match path {
+            "Cargo.toml" => {
+                Some("[package]\nname = \"chrono\"\nversion = \"0.4.19\"\n".to_string())
+            }
+            "src/lib.rs" => Some(lib.to_string()),
+            _ => None,
+        };
+        match rust_scope("src/naive/time.rs", &files) {
+            Scope::Only(names) => assert_eq!(names.into_iter().collect::<Vec<_>>(), ["NaiveTime"]),
+            other => panic!("{other:?}"),
+        }
+        match rust_scope("src/naive/internals.rs", &files) {
+            Scope::Only(names) => assert!(names.is_empty(), "{names:?}"),
+            other => panic!("{other:?}"),
+        }
     }
 
     #[test]
