@@ -464,13 +464,20 @@ fn mod_declarations(text: &str, candidate: Candidate<'_>) -> Option<Vec<ModDecla
 /// `#[doc(hidden)] pub mod internal { pub use program::{Program, Inst}; }`, which makes those
 /// names reachable only outside the documented API, as `#[doc(hidden)] pub mod x;` does.
 fn pub_uses(text: &str) -> Vec<&str> {
-    let hidden = hidden_inline_modules(text);
+    // Read once per changed file behind a private module and per module file above it: the
+    // searches are memchr's, and the hidden modules are looked for only in a text with a
+    // `pub use`.
+    let mut hidden = None;
     let mut out = Vec::new();
     let mut offset = 0;
-    while let Some(at) = text[offset..].find("pub use ") {
-        let start = offset + at;
+    for start in memchr::memmem::find_iter(text.as_bytes(), b"pub use ") {
+        // Inside the statement before (up to its `;`): not a statement of its own.
+        if start < offset {
+            continue;
+        }
         let after = &text[start..];
-        let end = after.find(';').unwrap_or(after.len());
+        let end = memchr::memchr(b';', after.as_bytes()).unwrap_or(after.len());
+        let hidden = hidden.get_or_insert_with(|| hidden_inline_modules(text));
         if !hidden.iter().any(|block| block.contains(&start)) {
             out.push(&after[..end]);
         }
