@@ -16,7 +16,10 @@ use git2::{Oid, Repository};
 /// Answers kept past this many are forgotten (a long-lived cockpit reviews many ranges).
 const MOST: usize = 256;
 
-static KNOWN: LazyLock<Mutex<HashMap<(PathBuf, Oid, Oid), Oid>>> = LazyLock::new(Mutex::default);
+/// A repository's git directory and the two commits asked about.
+type Question = (PathBuf, Oid, Oid);
+
+static KNOWN: LazyLock<Mutex<HashMap<Question, Oid>>> = LazyLock::new(Mutex::default);
 
 /// [`Repository::merge_base`] of `a` and `b`, from this process's earlier answer for the same
 /// repository when there is one.
