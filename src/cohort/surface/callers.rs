@@ -150,9 +150,25 @@ pub fn implements_without(home: &Home, parent: &str, member: &str, caller: &str)
     let code = code_only(caller, home.grammar);
     let name = regex::escape(parent);
     let pattern = match home.grammar {
-        Grammar::Java => format!(
-            r"\b(?:implements|extends)\s[^{{;]*\b{name}\b|\bnew\s+{name}\s*(?:<[^>]*>)?\s*\(\s*\)\s*\{{"
-        ),
+        // A concrete class's header naming it (`class Recording implements Module, Binder {`)
+        // or an anonymous class; an interface extending it or an abstract class need not
+        // define the member, and a parameter `TypeLiteral<? extends T> t, Binder b` is no header.
+        Grammar::Java => {
+            let Ok(header) = Regex::new(&format!(
+                r"\b(?:class|enum|record)\s+[\w$]+[^{{;()=]*\b{name}\b[^{{;()=]*\{{"
+            )) else {
+                return false;
+            };
+            let concrete = header.find_iter(&code).any(|found| {
+                !code[..found.start()]
+                    .trim_end()
+                    .rsplit(|c: char| c.is_whitespace())
+                    .take(3)
+                    .any(|w| w == "abstract")
+            });
+            let anonymous = format!(r"\bnew\s+{name}\s*(?:<[^>]*>)?\s*\(\s*\)\s*\{{");
+            return (concrete || matches(&anonymous, &code)) && !matches(&word(member), &code);
+        }
         Grammar::Rust => format!(r"\bimpl\b[^{{;]*\b{name}\b[^{{;]*\bfor\b"),
         Grammar::Python => format!(r"(?m)^\s*class\s+\w+\s*\([^)]*\b{name}\b"),
         Grammar::JavaScript | Grammar::TypeScript | Grammar::Tsx => {
@@ -329,6 +345,17 @@ mod tests {
             "getProvider",
             "Binder b = new Binder() {\n  void bind() {}\n};"
         ));
+        // An interface extending it, an abstract class, a parameter's wildcard bound.
+        for not_an_implementation in [
+            "public interface PrivateBinder extends Binder {\n  void expose();\n}\n",
+            "abstract class Base implements Binder {\n  void bind() {}\n}\n",
+            "class Utils {\n  static void f(TypeLiteral<? extends T> t, Binder binder) {}\n}\n",
+        ] {
+            assert!(
+                !implements_without(&home, "Binder", "getProvider", not_an_implementation),
+                "{not_an_implementation}"
+            );
+        }
         let complete = implementation.replace(
             "void bind() {}",
             "void bind() {}\n  Provider getProvider(Key k) { return null; }",
