@@ -341,7 +341,14 @@ fn rust_scope(path: &str, read: Read) -> Scope {
     let mut names = BTreeSet::new();
     for text in &ancestors {
         for statement in pub_uses(text) {
-            let Some(at) = statement.find(&format!("{hidden}::")) else {
+            // The module's own path segment: `time::` is not the tail of `datetime::`
+            // (chrono #661: `pub use super::datetime::serde::*;` exported nothing of `time`).
+            let Some((at, _)) = statement
+                .match_indices(&format!("{hidden}::"))
+                .find(|(at, _)| {
+                    !statement[..*at].ends_with(|c: char| c.is_alphanumeric() || c == '_')
+                })
+            else {
                 continue;
             };
             let rest = &statement[at + hidden.len() + 2..];
@@ -907,6 +914,19 @@ mod tests {
             _ => None,
         };
         match rust_scope("src/naive/time.rs", &files) {
+            Scope::Only(names) => assert_eq!(names.into_iter().collect::<Vec<_>>(), ["NaiveTime"]),
+            other => panic!("{other:?}"),
+        }
+        // `datetime::` ends in `time::` but re-exports nothing of `time`.
+        let with_datetime = lib.replace(
+            "    pub use self::time::NaiveTime;\n",
+            "    pub use self::time::NaiveTime;\n    pub mod serde { pub use super::datetime::serde::*; }\n",
+        );
+        let files_datetime = |path: &str| match path {
+            "src/lib.rs" => Some(with_datetime.clone()),
+            other => files(other),
+        };
+        match rust_scope("src/naive/time.rs", &files_datetime) {
             Scope::Only(names) => assert_eq!(names.into_iter().collect::<Vec<_>>(), ["NaiveTime"]),
             other => panic!("{other:?}"),
         }
