@@ -810,7 +810,8 @@ impl CohortJob {
     pub fn run(self) -> Result<CohortReport, CohortsUnavailable> {
         let repo = git2::Repository::open_bare(&self.mirror)?;
         let oid = |sha: &str| git2::Oid::from_str(sha);
-        let base_oid = repo.merge_base(oid(&self.base)?, oid(&self.head)?)?;
+        let base_oid =
+            crate::diff::merge_base::merge_base(&repo, oid(&self.base)?, oid(&self.head)?)?;
         let report = cohort::build_cached(
             CohortInput {
                 diff: &self.diff,
