@@ -61,6 +61,7 @@ pub fn api_contract(files: &[ChangedFile], index: &LazyIndex, sources: &Sources<
                 unreadable.push(file.path.as_str());
                 continue;
             }
+            Reading::Link => continue,
             Reading::NoGrammar => {
                 if may_carry_api(&file.language, &file.path) {
                     unindexed.push(file.path.as_str());
