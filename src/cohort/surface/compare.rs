@@ -590,6 +590,11 @@ const TYPED: &[&str] = &[
     "type",
 ];
 
+/// How the item `old` changed into `new` (one key, read from two versions of a file).
+pub fn item_severity(old: &Item, new: &Item, types: &Types) -> Option<Severity> {
+    item_change(old, new, types).map(|(severity, _)| severity)
+}
+
 /// How one item changed, `None` when its contract is the same.
 fn item_change(old: &Item, new: &Item, types: &Types) -> Option<(Severity, String)> {
     use Severity::*;
