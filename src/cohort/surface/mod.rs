@@ -152,6 +152,10 @@ impl Surface {
         // Two items under one key (a Rust method in two `impl` blocks under different `cfg`s,
         // TypeScript overload signatures) are one item whose form holds both.
         match self.items.get_mut(&key) {
+            // TypeScript declaration merging: a namespace adds members to the function or
+            // class of its name, which is the item.
+            Some(_) if item.kind == script::NAMESPACE => {}
+            Some(existing) if existing.kind == script::NAMESPACE => *existing = item,
             Some(existing) if existing != &item => {
                 if existing.kind != item.kind {
                     let alternatives = self.alternatives.entry(key.clone()).or_default();

@@ -856,6 +856,25 @@ fn python_a_parameter_renamed_in_place_with_its_old_name_kept_is_compatible() {
     );
 }
 
+// hono 4.13.3 removed `TrieRouter`'s `constructor() {}`: a class that extends nothing has
+// that constructor anyway. One that took parameters, or one beside an `extends`, is not so.
+#[test]
+fn typescript_an_empty_constructor_is_the_implicit_one() {
+    let base = "export class TrieRouter {\n  name = 'TrieRouter'\n  constructor() {\n    this.node = new Node()\n  }\n}\n\nexport class Node {\n  constructor(method?: string) {}\n}\n";
+    let head = "export class TrieRouter {\n  name = 'TrieRouter'\n}\n\nexport class Node {}\n";
+    let found = changes(Grammar::TypeScript, base, head);
+    assert_eq!(
+        severity(&found, "TrieRouter.constructor"),
+        None,
+        "{found:#?}"
+    );
+    assert_eq!(
+        severity(&found, "Node.constructor"),
+        Some(Severity::Incompatible),
+        "{found:#?}"
+    );
+}
+
 // structlog 25.5: `rich_traceback = RichTracebackFormatter()` became, when Rich is missing, a
 // `def rich_traceback(*args, **kw)` that raises, and the same instance otherwise.
 #[test]
@@ -899,4 +918,49 @@ fn python_an_alias_now_for_type_checkers_only_is_undecided() {
         Some(Severity::Incompatible),
         "{found:#?}"
     );
+}
+
+// pino #1871: `declare namespace pino {…}` merged with `declare function pino(…)`, exported as
+// `export { pino as default, pino }`. The namespace's text is not the function's signature: a
+// type parameter given a default is not a changed declaration.
+#[test]
+fn typescript_a_namespace_merged_into_a_function_is_the_function() {
+    let base = "declare namespace pino {\n    interface BaseLogger { level: string }\n    var version: string;\n}\n\ndeclare function pino<CustomLevels extends string = never>(options?: LoggerOptions<CustomLevels>): Logger<CustomLevels>;\n\nexport { pino as default, pino };\n";
+    let head = base.replace(
+        "declare namespace pino {\n    interface BaseLogger { level: string }",
+        "declare namespace pino {\n    interface BaseLogger { level: string; msgPrefix?: string }",
+    );
+    let found = changes(Grammar::TypeScript, base, &head);
+    no_break(&found);
+    assert_eq!(severity(&found, "default"), None, "{found:#?}");
+    // The function removed, the namespace left: removed.
+    let no_function = "declare namespace pino {\n    var version: string;\n}\n\nexport { pino as default, pino };\n";
+    let found = changes(Grammar::TypeScript, base, no_function);
+    assert_eq!(
+        severity(&found, "pino"),
+        Some(Severity::Incompatible),
+        "{found:#?}"
+    );
+}
+
+// lru-cache 11.3.3: `export const [metrics, tracing]: LRUCacheDC = …` is two exports, not one
+// named `[metrics, tracing]`; its type annotation changing removed nothing.
+#[test]
+fn typescript_a_destructuring_export_binds_each_name() {
+    let base = "export const [metrics, tracing]: LRUCacheDC = [dc('metrics'), dc('tracing')]\nexport const { a, b: renamed, c = 1 } = obj\n";
+    let head = "export const [metrics, tracing]: [Channel, Tracing] = [dc('metrics'), dc('tracing')]\nexport const { a, b: renamed, c = 1 } = obj\n";
+    assert_eq!(changes(Grammar::TypeScript, base, head), vec![]);
+    let found = changes(
+        Grammar::TypeScript,
+        base,
+        "export const [metrics]: LRUCacheDC = [dc('metrics')]\nexport const { a, c = 1 } = obj\n",
+    );
+    for key in ["tracing", "renamed"] {
+        assert_eq!(
+            severity(&found, key),
+            Some(Severity::Incompatible),
+            "{key}: {found:#?}"
+        );
+    }
+    assert_eq!(severity(&found, "metrics"), None, "{found:#?}");
 }
