@@ -61,6 +61,7 @@ pub fn cohorts(
         match &file.reading {
             Reading::Symbols(symbols) => semantic.push(Member {
                 path: &file.path,
+                test: is_test_path(&file.path),
                 symbols,
                 touched: BTreeSet::new(),
             }),
@@ -144,6 +145,8 @@ pub fn cohorts(
 #[derive(Clone)]
 struct Member<'a> {
     path: &'a str,
+    /// `is_test_path(path)`, asked once: grouping asks it per link and per pair.
+    test: bool,
     symbols: &'a FileSymbols,
     touched: BTreeSet<&'a str>,
 }
@@ -176,7 +179,7 @@ fn components<'a>(
     // A test linked to no changed code by name or use may still exercise it one step away.
     let linked: BTreeSet<usize> = edges
         .keys()
-        .filter(|(a, b)| is_test_path(semantic[*a].path) != is_test_path(semantic[*b].path))
+        .filter(|(a, b)| semantic[*a].test != semantic[*b].test)
         .flat_map(|&(a, b)| [a, b])
         .collect();
     let mut reached: BTreeMap<usize, usize> = BTreeMap::new();
@@ -280,13 +283,18 @@ fn edges(
         }
     }
     // A test joins the code it is named after, and the code whose definitions it uses.
-    let paths: Vec<&str> = semantic.iter().map(|m| m.path).collect();
+    let code_files: BTreeMap<&str, usize> = semantic
+        .iter()
+        .enumerate()
+        .filter(|(_, m)| !m.test)
+        .map(|(i, m)| (m.path, i))
+        .collect();
     for (t, test) in semantic.iter().enumerate() {
-        if !is_test_path(test.path) {
+        if !test.test {
             continue;
         }
-        if let Some(code) = code_of(test.path, paths.iter().copied())
-            && let Some(c) = paths.iter().position(|p| *p == code)
+        if let Some(code) = code_of(test.path, code_files.keys().copied())
+            && let Some(&c) = code_files.get(code)
         {
             link(t, c, 2.0);
         }
@@ -297,7 +305,7 @@ fn edges(
             let code: Vec<usize> = files
                 .iter()
                 .copied()
-                .filter(|&c| c != t && !is_test_path(semantic[c].path))
+                .filter(|&c| c != t && !semantic[c].test)
                 .collect();
             if code.is_empty() || code.len() > hub_limit {
                 continue;
@@ -320,7 +328,7 @@ fn rejoin_tests(
     edges: &BTreeMap<(usize, usize), f64>,
     bound: usize,
 ) -> Vec<Vec<usize>> {
-    let only_tests = |part: &Vec<usize>| part.iter().all(|&m| is_test_path(semantic[m].path));
+    let only_tests = |part: &Vec<usize>| part.iter().all(|&m| semantic[m].test);
     // Each member's links, so a part's pull on a test costs the test's links, not every link.
     let mut links: BTreeMap<usize, Vec<(usize, f64)>> = BTreeMap::new();
     for (&(a, b), &w) in edges {
@@ -370,9 +378,7 @@ fn rejoin_tests(
 /// file (outside the change) that uses what the code file's change defines. `test_queryparams.py`
 /// calls `QueryParams`, whose module calls the changed `primitive_value_to_str`.
 fn exercised_links(semantic: &[Member], index: &LazyIndex) -> Vec<(usize, usize)> {
-    let tests: Vec<usize> = (0..semantic.len())
-        .filter(|&i| is_test_path(semantic[i].path))
-        .collect();
+    let tests: Vec<usize> = (0..semantic.len()).filter(|&i| semantic[i].test).collect();
     if tests.is_empty() {
         return Vec::new();
     }
@@ -382,7 +388,7 @@ fn exercised_links(semantic: &[Member], index: &LazyIndex) -> Vec<(usize, usize)
     let mut uses_defined_in: Vec<Option<BTreeSet<&str>>> = vec![None; tests.len()];
     let mut links = Vec::new();
     for (c, code) in semantic.iter().enumerate() {
-        if is_test_path(code.path) {
+        if code.test {
             continue;
         }
         // The files that use what this file's change defines.
@@ -728,6 +734,7 @@ mod tests {
         };
         let member = |path| Member {
             path,
+            test: is_test_path(path),
             symbols: &symbols,
             touched: BTreeSet::new(),
         };

@@ -173,27 +173,35 @@ impl<'a> Releases<'a> {
         // base's history, not before it or after it) with a higher version may have shipped
         // an item the last release on this line lacks: they are read too. Later releases of
         // this line (tags on commits that descend from the base) cannot have.
-        let mut parallel: Vec<(String, Oid)> = Vec::new();
-        let mut complete = true;
-        for (commit, tags) in &by_commit {
-            if lines.contains(commit) {
-                continue;
-            }
-            let newer: Vec<&&Tag> = tags
+        let newer: Vec<(Oid, Vec<&Tag>)> = by_commit
+            .iter()
+            .filter(|(commit, _)| !lines.contains(commit))
+            .map(|(commit, tags)| {
+                let newer: Vec<&Tag> = tags
+                    .iter()
+                    .copied()
+                    .filter(|t| order(&t.version) > order(&version))
+                    .collect();
+                (*commit, newer)
+            })
+            .filter(|(_, newer)| !newer.is_empty())
+            .collect();
+        let candidates: Vec<Oid> = newer.iter().map(|(commit, _)| *commit).collect();
+        // One walk for all of them, not a merge base each (tokio's range from 1.0.0 has a
+        // hundred later tags, each a walk of thousands of commits). A history that cannot be
+        // walked, or too many other lines to read, counts every item as released.
+        let later = descendants(repo, base, &candidates);
+        let mut parallel: Vec<(String, Oid)> = match &later {
+            Some(later) => newer
                 .iter()
-                .filter(|t| order(&t.version) > order(&version))
-                .collect();
-            if newer.is_empty() {
-                continue;
-            }
-            if parallel.len() >= MOST_PARALLEL {
-                complete = false;
-                break;
-            }
-            match repo.merge_base(*commit, base) {
-                Ok(common) if common == base => {}
-                _ => parallel.extend(newer.iter().map(|t| (t.name.clone(), *commit))),
-            }
+                .filter(|(commit, _)| !later.contains(commit))
+                .flat_map(|(commit, tags)| tags.iter().map(|t| (t.name.clone(), *commit)))
+                .collect(),
+            None => Vec::new(),
+        };
+        let complete = later.is_some() && parallel.len() <= MOST_PARALLEL;
+        if !complete {
+            parallel.clear();
         }
         parallel.sort();
         Some(Release {
@@ -349,6 +357,44 @@ fn lines_of_release(
     Some(lines)
 }
 
+/// Which of `candidates` are `base` or descend from it (what `merge_base(candidate, base) ==
+/// base` says, one walk each), decided in one
+/// walk of the commits reachable from the candidates and not from the base, parents before
+/// children: a commit descends from the base when one of its parents is the base or descends
+/// from it. A commit the walk yields though the base reaches it (libgit2's walk stops marking
+/// at a clock skew) has no parent that descends, so it never counts. `None` when the history
+/// cannot be read.
+fn descendants(repo: &Repository, base: Oid, candidates: &[Oid]) -> Option<HashSet<Oid>> {
+    if candidates.is_empty() {
+        return Some(HashSet::new());
+    }
+    let mut walk = repo.revwalk().ok()?;
+    walk.set_sorting(git2::Sort::TOPOLOGICAL | git2::Sort::REVERSE)
+        .ok()?;
+    for candidate in candidates {
+        walk.push(*candidate).ok()?;
+    }
+    walk.hide(base).ok()?;
+    let mut later: HashSet<Oid> = HashSet::new();
+    for oid in walk {
+        let oid = oid.ok()?;
+        let commit = repo.find_commit(oid).ok()?;
+        if commit
+            .parent_ids()
+            .any(|parent| parent == base || later.contains(&parent))
+        {
+            later.insert(oid);
+        }
+    }
+    Some(
+        candidates
+            .iter()
+            .copied()
+            .filter(|c| *c == base || later.contains(c))
+            .collect(),
+    )
+}
+
 /// A digest of the version tags of `repo` (names and targets): what the releases read from
 /// them depend on.
 pub fn tags_fingerprint(repo: &Repository) -> String {
@@ -406,5 +452,114 @@ mod tests {
         assert!(order("1.0.0") > order("1.0.0-rc.1"));
         assert!(order("v3.0.0-beta1.01") > order("v2.27.6"));
         assert!(order("2.0.0+build") > order("2.0.0rc1"));
+    }
+
+    /// A repository whose commits are made with explicit times (a clock skew is a commit
+    /// older than its parent), on an empty tree.
+    struct History {
+        _dir: tempfile::TempDir,
+        repo: Repository,
+    }
+
+    impl History {
+        fn new() -> History {
+            let dir = tempfile::tempdir().unwrap();
+            let repo = Repository::init_bare(dir.path()).unwrap();
+            History { _dir: dir, repo }
+        }
+
+        fn commit(&self, time: i64, parents: &[Oid]) -> Oid {
+            let tree = self.repo.treebuilder(None).unwrap().write().unwrap();
+            let tree = self.repo.find_tree(tree).unwrap();
+            let sig =
+                git2::Signature::new("T", "t@example.com", &git2::Time::new(time, 0)).unwrap();
+            let parents: Vec<git2::Commit> = parents
+                .iter()
+                .map(|p| self.repo.find_commit(*p).unwrap())
+                .collect();
+            let parents: Vec<&git2::Commit> = parents.iter().collect();
+            self.repo
+                .commit(None, &sig, &sig, &format!("at {time}"), &tree, &parents)
+                .unwrap()
+        }
+    }
+
+    #[test]
+    fn one_walk_says_what_a_merge_base_per_commit_says() {
+        let h = History::new();
+        let root = h.commit(100, &[]);
+        let a1 = h.commit(200, &[root]);
+        // An ancestor of the base dated in the future (a skewed clock), merged into it.
+        let future = h.commit(9_000_000, &[root]);
+        let base = h.commit(300, &[a1, future]);
+        let m1 = h.commit(400, &[base]);
+        let m2 = h.commit(450, &[m1]);
+        // A release branch from before the base, with a backport tag on it.
+        let backport = h.commit(350, &[a1]);
+        let backport2 = h.commit(360, &[backport]);
+        // A side branch from the base whose first commit is dated before the base.
+        let skewed = h.commit(50, &[base]);
+        let side = h.commit(500, &[skewed]);
+        // Merges: the base reached through a second parent only, and not at all.
+        let through_second = h.commit(600, &[backport2, side]);
+        let base_into_branch = h.commit(610, &[backport2, base]);
+        let unrelated_merge = h.commit(620, &[backport2, a1]);
+        let merge_on_main = h.commit(700, &[m2, backport2]);
+        // A commit the base never saw: no common ancestor at all.
+        let orphan = h.commit(800, &[]);
+        let orphan_child = h.commit(810, &[orphan]);
+        let all = [
+            root,
+            a1,
+            future,
+            base,
+            m1,
+            m2,
+            backport,
+            backport2,
+            skewed,
+            side,
+            through_second,
+            base_into_branch,
+            unrelated_merge,
+            merge_on_main,
+            orphan,
+            orphan_child,
+        ];
+        let oracle: HashSet<Oid> = all
+            .iter()
+            .copied()
+            .filter(|c| h.repo.merge_base(*c, base).ok() == Some(base))
+            .collect();
+        let expected: HashSet<Oid> = [
+            base,
+            m1,
+            m2,
+            skewed,
+            side,
+            through_second,
+            base_into_branch,
+            merge_on_main,
+        ]
+        .into();
+        assert_eq!(oracle, expected, "the test's own history");
+        assert_eq!(descendants(&h.repo, base, &all), Some(expected.clone()));
+        // Asked one at a time, each answer is the same as asked together.
+        for commit in all {
+            assert_eq!(
+                descendants(&h.repo, base, &[commit]),
+                Some(expected.iter().copied().filter(|c| *c == commit).collect()),
+                "{commit}"
+            );
+        }
+        assert_eq!(descendants(&h.repo, base, &[]), Some(HashSet::new()));
+    }
+
+    #[test]
+    fn a_history_that_cannot_be_walked_decides_nothing() {
+        let h = History::new();
+        let base = h.commit(100, &[]);
+        let missing = Oid::from_str("0123456789012345678901234567890123456789").unwrap();
+        assert_eq!(descendants(&h.repo, base, &[missing]), None);
     }
 }

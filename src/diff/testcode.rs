@@ -51,10 +51,14 @@ const CODE_EXTENSIONS: &[&str] = &[
 /// `conftest.py`, `*.test.ts`, `*.spec.js`, `*_spec.rb`, `*Test.java`, `*Tests.kt`, `*IT.java`,
 /// Rust's `tests.rs` and `*_tests.rs` modules; `*.snap` snapshots.
 pub fn is_test_path(path: &str) -> bool {
-    let path = path.replace('\\', "/");
-    let mut parts: Vec<&str> = path.split('/').collect();
-    let file = parts.pop().unwrap_or_default();
-    if parts.iter().any(|dir| TEST_DIRS.contains(dir)) {
+    // Called per file and per pair of files by the cohort grouping: no allocation. A
+    // backslash separates directories as a slash does.
+    let separator = |c: char| c == '/' || c == '\\';
+    let (dirs, file) = match path.rfind(separator) {
+        Some(at) => (Some(&path[..at]), &path[at + 1..]),
+        None => (None, path),
+    };
+    if dirs.is_some_and(|dirs| dirs.split(separator).any(|dir| TEST_DIRS.contains(&dir))) {
         return true;
     }
     if file == "conftest.py" || file.ends_with(".snap") || file.ends_with(".snapshot") {
@@ -76,13 +80,20 @@ pub fn is_test_path(path: &str) -> bool {
     if whole_stem.ends_with("_test") {
         return true;
     }
-    let lower = stem.to_ascii_lowercase();
-    lower == "test"
-        || lower == "tests"
-        || lower.starts_with("test_")
-        || lower.ends_with("_test")
-        || lower.ends_with("_tests")
-        || lower.ends_with("_spec")
+    let bytes = stem.as_bytes();
+    let starts = |prefix: &str| {
+        bytes.len() >= prefix.len() && bytes[..prefix.len()].eq_ignore_ascii_case(prefix.as_bytes())
+    };
+    let ends = |suffix: &str| {
+        bytes.len() >= suffix.len()
+            && bytes[bytes.len() - suffix.len()..].eq_ignore_ascii_case(suffix.as_bytes())
+    };
+    stem.eq_ignore_ascii_case("test")
+        || stem.eq_ignore_ascii_case("tests")
+        || starts("test_")
+        || ends("_test")
+        || ends("_tests")
+        || ends("_spec")
         || stem.ends_with("Test")
         || stem.ends_with("Tests")
         || stem.ends_with("TestCase")
@@ -202,6 +213,153 @@ pub fn test_lines(path: &str, language: Language, text: &str) -> Vec<bool> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `is_test_path` as it was written before it stopped allocating: the answers must not
+    /// change.
+    fn allocating_is_test_path(path: &str) -> bool {
+        let path = path.replace('\\', "/");
+        let mut parts: Vec<&str> = path.split('/').collect();
+        let file = parts.pop().unwrap_or_default();
+        if parts.iter().any(|dir| TEST_DIRS.contains(dir)) {
+            return true;
+        }
+        if file == "conftest.py" || file.ends_with(".snap") || file.ends_with(".snapshot") {
+            return true;
+        }
+        let Some((whole_stem, extension)) = file.rsplit_once('.') else {
+            return false;
+        };
+        if !CODE_EXTENSIONS.contains(&extension) {
+            return false;
+        }
+        let mut dotted = file.split('.');
+        let stem = dotted.next().unwrap_or(file);
+        if dotted.any(|part| matches!(part, "test" | "spec" | "tests" | "test-d")) {
+            return true;
+        }
+        if whole_stem.ends_with("_test") {
+            return true;
+        }
+        let lower = stem.to_ascii_lowercase();
+        lower == "test"
+            || lower == "tests"
+            || lower.starts_with("test_")
+            || lower.ends_with("_test")
+            || lower.ends_with("_tests")
+            || lower.ends_with("_spec")
+            || stem.ends_with("Test")
+            || stem.ends_with("Tests")
+            || stem.ends_with("TestCase")
+            || (extension == "java" && stem.ends_with("IT"))
+    }
+
+    #[test]
+    fn test_paths_answer_as_the_allocating_version_did() {
+        let dirs = [
+            "",
+            "/",
+            "src/",
+            "tests/",
+            "src/tests/",
+            "Tests/",
+            "testing/",
+            "a\\test\\",
+            "a\\b/",
+            "e2e/x/",
+            "latest/",
+            "test/",
+            "__snapshots__/",
+            "src\\",
+            "/tests/",
+            "ü/",
+            "tests",
+            "x//",
+        ];
+        let stems = [
+            "",
+            "test",
+            "TEST",
+            "Tests",
+            "tests",
+            "test_x",
+            "TEST_x",
+            "Test_",
+            "x_test",
+            "x_TEST",
+            "x_tests",
+            "x_Tests",
+            "x_spec",
+            "X_SPEC",
+            "FooTest",
+            "Footest",
+            "FooTests",
+            "FooTestCase",
+            "FooIT",
+            "fooit",
+            "contest",
+            "attest",
+            "latest",
+            "_test",
+            "test_",
+            "ü_test",
+            "tést",
+            "conftest",
+            "context_1.18_test",
+            "app.test",
+            "app.spec",
+            "app.test-d",
+            "app.tests",
+            "a.b",
+            "mod",
+            "x.snap",
+        ];
+        let extensions = [
+            "",
+            ".rs",
+            ".go",
+            ".py",
+            ".ts",
+            ".java",
+            ".kt",
+            ".md",
+            ".json",
+            ".snap",
+            ".snapshot",
+            ".RS",
+            ".rs.bak",
+            ".",
+        ];
+        let mut tests = 0;
+        let mut checked = 0;
+        for dir in dirs {
+            for stem in stems {
+                for extension in extensions {
+                    let path = format!("{dir}{stem}{extension}");
+                    let answer = is_test_path(&path);
+                    assert_eq!(answer, allocating_is_test_path(&path), "{path:?}");
+                    tests += usize::from(answer);
+                    checked += 1;
+                }
+            }
+        }
+        for path in [
+            "conftest.py",
+            "a/conftest.py",
+            "a\\conftest.py",
+            "conftest.pyi",
+        ] {
+            assert_eq!(
+                is_test_path(path),
+                allocating_is_test_path(path),
+                "{path:?}"
+            );
+        }
+        // Both answers occur often: the comparison is not of two constant functions.
+        assert!(
+            tests > checked / 4 && tests < checked * 3 / 4,
+            "{tests} of {checked}"
+        );
+    }
 
     #[test]
     fn test_paths_of_every_language() {

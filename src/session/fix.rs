@@ -173,10 +173,8 @@ pub fn write_patch(prepared: &Prepared, node_ids: &[String]) -> Result<WrittenPa
             path: path.to_string(),
             source,
         })?;
-        patch.push_str(&format!(
-            "diff --git a/{path} b/{path}\n{}",
-            String::from_utf8_lossy(&text)
-        ));
+        // libgit2 writes the file's `diff --git` header itself.
+        patch.push_str(&String::from_utf8_lossy(&text));
     }
     let round = state.current_round().map_or(0, |r| r.number);
     let target = prepared
@@ -532,6 +530,11 @@ mod tests {
         assert!(
             text.contains("+            response = self.transport.get(url, &self.token.value);"),
             "{text}"
+        );
+        assert_eq!(
+            text.matches("diff --git").count(),
+            1,
+            "one header a file:\n{text}"
         );
         let check = std::process::Command::new("git")
             .args(["apply", "--check"])

@@ -188,22 +188,32 @@ impl From<StoreError> for PipelineError {
     }
 }
 
-/// The earlier names of the PR's files: git's renames commit by commit, and at least the
-/// renames of the reviewed diff (all a shallow or rewritten history leaves).
-async fn earlier_names(prepared: &Prepared) -> crate::review::fingerprint::EarlierNames {
+/// git's renames commit by commit between the base and the head (see
+/// [`crate::diff::git::earlier_names`]), read on a blocking thread: they depend only on the
+/// two commits, so the round starts them beside the cohort build and takes them when every
+/// finding is in ([`earlier_names`]).
+fn start_earlier_names(
+    prepared: &Prepared,
+) -> tokio::task::JoinHandle<Option<crate::review::fingerprint::EarlierNames>> {
     let mirror = prepared.space.mirror().to_path_buf();
     let (base, head) = {
         let state = prepared.space.state();
         (state.base_sha.clone(), state.head_sha.clone())
     };
-    let mut names = tokio::task::spawn_blocking(move || {
+    tokio::task::spawn_blocking(move || {
         let repo = git2::Repository::open(&mirror).ok()?;
         crate::diff::git::earlier_names(&repo, &base, &head).ok()
     })
-    .await
-    .ok()
-    .flatten()
-    .unwrap_or_default();
+}
+
+/// The earlier names of the PR's files: git's renames commit by commit (`history`, from
+/// [`start_earlier_names`]), and at least the renames of the reviewed diff (all a shallow or
+/// rewritten history leaves).
+async fn earlier_names(
+    prepared: &Prepared,
+    history: tokio::task::JoinHandle<Option<crate::review::fingerprint::EarlierNames>>,
+) -> crate::review::fingerprint::EarlierNames {
+    let mut names = history.await.ok().flatten().unwrap_or_default();
     for file in &prepared.diff.files {
         if let (crate::diff::FileStatus::Renamed, Some(old)) = (file.status, &file.old_path) {
             names
@@ -269,6 +279,9 @@ pub async fn review(
         Ok(state.current_round().map_or(1, |r| r.number))
     })?;
     let run = RunId(round as u64);
+    // Needed only once every finding is in, but read now, beside the cohort build and the
+    // reviewers: awaited at the end, it was the last second of a large range on one core.
+    let history = start_earlier_names(prepared);
 
     let mut board = Board::default();
     board.start_run(run);
@@ -440,7 +453,7 @@ pub async fn review(
 
     // Every finding is in: identical lines of a file get told apart by their occurrence, and
     // a renamed file's findings keep the identity they had under its first name.
-    let names = earlier_names(prepared).await;
+    let names = earlier_names(prepared, history).await;
     crate::review::fingerprint::settle(&mut board.nodes, &names);
     // Earlier decisions follow their fingerprints into this round.
     let previous = prepared.space.state().nodes.clone();
