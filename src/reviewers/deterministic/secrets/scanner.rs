@@ -499,14 +499,14 @@ impl SecretScanner {
                 // value out of what leaves: a real secret pasted into a test is a leak even when
                 // it is not a finding.
                 let test_code = purpose == Purpose::Report && path.is_some_and(holds_samples);
-                // In code, an unquoted name after a colon is a type or a value's name, not a
-                // literal (pyjwt's `key: Ed25519PrivateKey | Ed448PrivateKey` and
-                // `AllowedPrivateKeys: TypeAlias = …`, type annotations). In a comment it may be
-                // a pasted value.
+                // In code, an unquoted name after a colon or a comma is a type or a value's
+                // name, not a literal (pyjwt's `key: Ed25519PrivateKey | Ed448PrivateKey`,
+                // `AllowedPrivateKeys: TypeAlias = …` and `Union[RSAPrivateKey,
+                // EllipticCurvePrivateKey, …]`). In a comment it may be a pasted value.
                 let before = text[..start].trim_end();
                 let name_in_code = purpose == Purpose::Report
                     && path.is_some_and(quotes_its_literals)
-                    && before.ends_with(':')
+                    && before.ends_with([':', ','])
                     && !before.ends_with("::")
                     && is_identifier(secret)
                     && !is_comment(full_lines(text, whole.start(), whole.end()));

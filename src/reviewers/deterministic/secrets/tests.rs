@@ -1123,6 +1123,9 @@ fn an_unquoted_name_in_code_is_not_a_generic_secret() {
     assert_eq!(rule_at(scanner, "jwt/algorithms.py", annotation), None);
     let alias = "    AllowedPrivateKeys: TypeAlias = Union[";
     assert_eq!(rule_at(scanner, "jwt/algorithms.py", alias), None);
+    let union =
+        "        RSAPrivateKey, EllipticCurvePrivateKey, Ed25519PrivateKey, Ed448PrivateKey";
+    assert_eq!(rule_at(scanner, "jwt/algorithms.py", union), None);
     // In a comment the same text may be a pasted value.
     let comment = "# key: Ed25519PrivateKeyZq7vLmW2pXk9";
     assert!(rule_at(scanner, "jwt/algorithms.py", comment).is_some());
