@@ -10,10 +10,9 @@
 //! tags by blob, or are never read. The answer for every name asked is exactly the full
 //! index's ([`super::SymbolIndex`], which `find_symbol` builds when it is first called).
 
-use std::cell::RefCell;
 use std::collections::{BTreeSet, HashMap, HashSet};
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 use super::blob_tags::{self, BlobTags, IndexTags};
 use super::error::CohortError;
@@ -28,7 +27,9 @@ pub struct LazyIndex {
     /// Every indexable file of the head, sorted: the same files the full index covers.
     paths: Vec<String>,
     grammars: Vec<Grammar>,
-    state: RefCell<State>,
+    /// Behind a lock: the cohort grouping and the apiContract axis ask on two threads (an
+    /// answer does not depend on which asked first, see [`LazyIndex::defined_in`]).
+    state: Mutex<State>,
 }
 
 impl std::fmt::Debug for LazyIndex {
@@ -139,7 +140,7 @@ impl LazyIndex {
             tags,
             unread,
         );
-        index.state.get_mut().stats.from_store = from_store;
+        index.state_mut().stats.from_store = from_store;
         let kept = index.adopt(&to_parse, parsed, keep);
         Ok((index, kept))
     }
@@ -190,7 +191,7 @@ impl LazyIndex {
         LazyIndex {
             paths,
             grammars,
-            state: RefCell::new(State {
+            state: Mutex::new(State {
                 source,
                 tags,
                 unread,
@@ -212,7 +213,7 @@ impl LazyIndex {
         keep: &BTreeSet<&str>,
     ) -> HeadTags {
         let mut kept = HeadTags::new();
-        let state = self.state.get_mut();
+        let state = self.state.get_mut().unwrap_or_else(PoisonError::into_inner);
         for (&at, tags) in at.iter().zip(parsed) {
             let path = &self.paths[at];
             let grammar = self.grammars[at];
@@ -236,7 +237,7 @@ impl LazyIndex {
         let Ok(at) = self.paths.binary_search_by(|p| p.as_str().cmp(path)) else {
             return;
         };
-        let mut state = self.state.borrow_mut();
+        let mut state = self.state();
         let same_text = match &state.source {
             Source::Tree { blobs, .. } => blobs[at] == blob,
             Source::Worktree(_) => true,
@@ -249,7 +250,18 @@ impl LazyIndex {
         }
     }
 
-    /// Files that define `name`, sorted.
+    /// The state, for one question. A panic while it was held reaches the build through the
+    /// asking thread's join and ends it; the lock is not what reports it.
+    fn state(&self) -> MutexGuard<'_, State> {
+        self.state.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    fn state_mut(&mut self) -> &mut State {
+        self.state.get_mut().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Files that define `name`, sorted. Exact whatever was asked before: a name is answered
+    /// once every file whose text holds it has been read.
     pub fn defined_in(&self, name: &str) -> BTreeSet<&str> {
         let answer = self.answer(name);
         answer.0.iter().map(|&at| self.paths[at].as_str()).collect()
@@ -264,7 +276,7 @@ impl LazyIndex {
     /// Reads, in one scan, every file that contains one of `names`: the cohort build asks
     /// about these one by one, and one scan for all is cheaper than one scan each.
     pub fn prefetch<'n>(&self, names: impl IntoIterator<Item = &'n str>) {
-        let mut state = self.state.borrow_mut();
+        let mut state = self.state();
         let wanted: BTreeSet<&str> = names
             .into_iter()
             .filter(|name| !state.resolved.contains(*name))
@@ -273,7 +285,7 @@ impl LazyIndex {
     }
 
     fn answer(&self, name: &str) -> Answer {
-        let mut state = self.state.borrow_mut();
+        let mut state = self.state();
         if let Some(answer) = state.answers.get(name) {
             return answer.clone();
         }
@@ -290,13 +302,16 @@ impl LazyIndex {
 
     /// What was read so far.
     pub fn stats(&self) -> IndexStats {
-        self.state.borrow().stats.clone()
+        self.state().stats.clone()
     }
 
     /// Adds what was parsed to the mirror's store of tags (only a speed-up: a store that
     /// cannot be written costs the next head a parse) and says what was read.
     pub(super) fn finish(self) -> IndexStats {
-        let state = self.state.into_inner();
+        let state = self
+            .state
+            .into_inner()
+            .unwrap_or_else(PoisonError::into_inner);
         if let Source::Tree { store, .. } = state.source {
             let _ = store.save(blob_tags::max_entries(self.paths.len()));
         }
@@ -488,5 +503,59 @@ mod tests {
             ["src/other.rs"]
         );
         assert_eq!(index.stats().parsed, 3, "{:?}", index.stats());
+    }
+
+    #[test]
+    fn two_threads_asking_at_once_get_the_answers_one_thread_gets() {
+        // The cohort grouping and the apiContract axis ask the same index on two threads:
+        // whichever reads a file first, every answer and the files read are the same.
+        let dir = tempfile::tempdir().unwrap();
+        for i in 0..40 {
+            let text = format!(
+                "pub fn f{i}() -> u8 {{ f{}() + shared() }}\npub struct T{i};\n",
+                (i + 1) % 40
+            );
+            std::fs::create_dir_all(dir.path().join("src")).unwrap();
+            std::fs::write(dir.path().join(format!("src/m{i}.rs")), text).unwrap();
+        }
+        std::fs::write(
+            dir.path().join("src/shared.rs"),
+            "pub fn shared() -> u8 { 0 }\n",
+        )
+        .unwrap();
+        let names: Vec<String> = (0..40)
+            .flat_map(|i| [format!("f{i}"), format!("T{i}")])
+            .chain(["shared".to_string(), "absent".to_string()])
+            .collect();
+        let ask = |index: &LazyIndex, names: &[String]| -> Vec<(Vec<String>, Vec<String>)> {
+            names
+                .iter()
+                .map(|name| {
+                    let owned = |set: BTreeSet<&str>| set.into_iter().map(String::from).collect();
+                    (
+                        owned(index.defined_in(name)),
+                        owned(index.referenced_in(name)),
+                    )
+                })
+                .collect()
+        };
+        let (alone, _) = LazyIndex::from_worktree(dir.path(), &BTreeSet::new()).unwrap();
+        let expected = ask(&alone, &names);
+        assert_eq!(expected[0].0, ["src/m0.rs"]);
+        assert_eq!(expected[0].1, ["src/m39.rs"]);
+        assert_eq!(expected[80].1.len(), 40, "{:?}", expected[80]);
+
+        let (shared, _) = LazyIndex::from_worktree(dir.path(), &BTreeSet::new()).unwrap();
+        let reversed: Vec<String> = names.iter().rev().cloned().collect();
+        let (forward, backward) = std::thread::scope(|scope| {
+            let other = scope.spawn(|| ask(&shared, &reversed));
+            let forward = ask(&shared, &names);
+            (forward, other.join().unwrap())
+        });
+        assert_eq!(forward, expected);
+        let mut backward = backward;
+        backward.reverse();
+        assert_eq!(backward, expected);
+        assert_eq!(shared.stats().parsed, alone.stats().parsed);
     }
 }

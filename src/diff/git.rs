@@ -18,8 +18,7 @@ pub fn merge_base_diff_text(
 ) -> Result<String, DiffError> {
     let base_commit = resolve(repo, base)?;
     let head_commit = resolve(repo, head)?;
-    let merge_base = repo
-        .merge_base(base_commit.id(), head_commit.id())
+    let merge_base = super::merge_base::merge_base(repo, base_commit.id(), head_commit.id())
         .map_err(|e| DiffError::git(format!("finding the merge base of {base} and {head}"), e))?;
     let old_tree = repo
         .find_commit(merge_base)

@@ -10,6 +10,7 @@ mod code_lines;
 mod error;
 pub mod git;
 mod language;
+pub mod merge_base;
 mod model;
 mod names;
 mod parse;

@@ -810,8 +810,9 @@ impl CohortJob {
     pub fn run(self) -> Result<CohortReport, CohortsUnavailable> {
         let repo = git2::Repository::open_bare(&self.mirror)?;
         let oid = |sha: &str| git2::Oid::from_str(sha);
-        let base_oid = repo.merge_base(oid(&self.base)?, oid(&self.head)?)?;
-        Ok(cohort::build_cached(
+        let base_oid =
+            crate::diff::merge_base::merge_base(&repo, oid(&self.base)?, oid(&self.head)?)?;
+        let report = cohort::build_cached(
             CohortInput {
                 diff: &self.diff,
                 worktree: &self.worktree,
@@ -820,6 +821,11 @@ impl CohortJob {
                 head_sha: &self.head,
             },
             self.early_index,
-        )?)
+        );
+        // The job's copy of the diff and the repository's caches are freed aside: the round
+        // waits for the report, not for them.
+        let diff = self.diff;
+        let _ = std::thread::Builder::new().spawn(move || drop((diff, repo)));
+        Ok(report?)
     }
 }

@@ -14,6 +14,7 @@ mod linked_objects;
 pub mod lock;
 pub mod mirror;
 pub mod open;
+mod packed_refs;
 pub mod state;
 pub mod store;
 pub mod token;

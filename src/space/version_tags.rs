@@ -12,6 +12,8 @@ use std::path::Path;
 
 use git2::{Oid, Repository};
 
+use super::packed_refs::{self, Target};
+
 /// Where the mirror keeps them, as git does.
 pub const TAGS: &str = "refs/tags/";
 
@@ -75,6 +77,13 @@ fn is_version(text: &str) -> bool {
 /// tag whose name is a version and whose object, peeled to a commit, the mirror holds; tags
 /// the source no longer has are dropped. Returns how many the mirror has then. Never fails
 /// the fetch it follows: a source that cannot be read leaves the mirror's tags as they were.
+///
+/// They are written as one `packed-refs` file (see [`packed_refs`]): a file per tag cost a
+/// repository with hundreds of releases most of a cold review's first 0.2 s. When that file
+/// cannot be written (another writer holds its lock, it holds a line that is no ref) each tag
+/// is written as its own ref, as before.
+///
+/// [`packed_refs`]: super::packed_refs
 pub fn copy_local(mirror: &Repository, source: &Path) -> usize {
     let Ok(source) = Repository::open(source) else {
         return 0;
@@ -91,6 +100,8 @@ pub fn copy_local(mirror: &Repository, source: &Path) -> usize {
         }
     }
     let mut wanted: BTreeMap<String, Oid> = BTreeMap::new();
+    // What the tags checked here peel to, for the packed file.
+    let mut peeled: BTreeMap<String, Option<Oid>> = BTreeMap::new();
     for reference in refs.flatten() {
         if wanted.len() >= MOST {
             break;
@@ -107,22 +118,52 @@ pub fn copy_local(mirror: &Repository, source: &Path) -> usize {
         // The mirror must hold what the ref names, down to the commit: a ref to a missing
         // object would make the mirror look corrupt to git. A tag it has already was checked
         // when it was written.
-        let held = have.get(name) == Some(&target)
-            || mirror
+        if have.get(name) != Some(&target) {
+            let Ok(commit) = mirror
                 .find_object(target, None)
                 .and_then(|o| o.peel_to_commit())
-                .is_ok();
-        if held {
-            wanted.insert(name.to_string(), target);
+            else {
+                continue;
+            };
+            peeled.insert(
+                name.to_string(),
+                (commit.id() != target).then(|| commit.id()),
+            );
         }
+        wanted.insert(name.to_string(), target);
     }
+    if wanted == have {
+        return wanted.len();
+    }
+    let packed: BTreeMap<String, Target> = wanted
+        .iter()
+        .map(|(name, &id)| {
+            let peeled = match peeled.get(name) {
+                Some(known) => *known,
+                None => packed_refs::peeled(mirror, id),
+            };
+            (name.clone(), Target { id, peeled })
+        })
+        .collect();
+    if packed_refs::write_tags(mirror, &packed).is_ok() {
+        return wanted.len();
+    }
+    write_loose(mirror, &have, &wanted)
+}
+
+/// [`copy_local`]'s tags written one ref at a time, through libgit2.
+fn write_loose(
+    mirror: &Repository,
+    have: &BTreeMap<String, Oid>,
+    wanted: &BTreeMap<String, Oid>,
+) -> usize {
     for (name, _) in have.iter().filter(|(n, _)| !wanted.contains_key(*n)) {
         if let Ok(mut gone) = mirror.find_reference(name) {
             let _ = gone.delete();
         }
     }
     let mut count = 0;
-    for (name, target) in &wanted {
+    for (name, target) in wanted {
         if have.get(name) == Some(target)
             || mirror
                 .reference(name, *target, true, "review-tui: version tag")
@@ -137,6 +178,95 @@ pub fn copy_local(mirror: &Repository, source: &Path) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::space::test_repo::{TestRepo, git};
+
+    /// The files under `dir`, recursively.
+    fn files_under(dir: &Path) -> Vec<std::path::PathBuf> {
+        let mut out = Vec::new();
+        for entry in std::fs::read_dir(dir).unwrap().flatten() {
+            if entry.file_type().unwrap().is_dir() {
+                out.extend(files_under(&entry.path()));
+            } else {
+                out.push(entry.path());
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn tags_are_copied_into_one_packed_file_or_a_ref_each_when_it_is_locked() {
+        let t = TestRepo::new();
+        let first = t.sha("HEAD");
+        git(&t.path(), &["tag", "-a", "-m", "release", "v1.0.0"]);
+        git(&t.path(), &["tag", "sub/v0.2.0"]);
+        git(&t.path(), &["tag", "nightly"]);
+        let second = t.commit("a.txt", "a\n", "second");
+        git(&t.path(), &["tag", "v1.1.0"]);
+        let annotated = t.sha("v1.0.0");
+        git(t.scratch(), &["clone", "-q", "--bare", "repo", "m.git"]);
+        let path = t.scratch().join("m.git");
+        git(
+            &path,
+            &["tag", "-d", "v1.0.0", "sub/v0.2.0", "nightly", "v1.1.0"],
+        );
+        let mirror = Repository::open_bare(&path).unwrap();
+
+        assert_eq!(copy_local(&mirror, &t.path()), 3);
+        assert_eq!(
+            git(&path, &["show-ref", "-d", "--tags"]),
+            format!(
+                "{first} refs/tags/sub/v0.2.0\n\
+                 {annotated} refs/tags/v1.0.0\n\
+                 {first} refs/tags/v1.0.0^{{}}\n\
+                 {second} refs/tags/v1.1.0"
+            )
+        );
+        assert_eq!(
+            files_under(&path.join("refs/tags")),
+            Vec::<std::path::PathBuf>::new()
+        );
+        // Nothing changed: nothing is written.
+        let stamp = std::fs::metadata(path.join("packed-refs"))
+            .unwrap()
+            .modified()
+            .unwrap();
+        assert_eq!(copy_local(&mirror, &t.path()), 3);
+        let again = std::fs::metadata(path.join("packed-refs"))
+            .unwrap()
+            .modified()
+            .unwrap();
+        assert_eq!(stamp, again);
+
+        // Another writer holds the packed file: the tags still follow the source, one ref each
+        // (a packed tag can only be deleted by rewriting the file: it waits for the next copy).
+        git(&t.path(), &["tag", "-f", "v1.0.0", &second]);
+        git(&t.path(), &["tag", "v1.2.0", &first]);
+        std::fs::write(path.join("packed-refs.lock"), "").unwrap();
+        assert_eq!(copy_local(&mirror, &t.path()), 4);
+        assert_eq!(
+            git(&path, &["show-ref", "--tags"]),
+            format!(
+                "{first} refs/tags/sub/v0.2.0\n{second} refs/tags/v1.0.0\n\
+                 {second} refs/tags/v1.1.0\n{first} refs/tags/v1.2.0"
+            )
+        );
+        assert_eq!(files_under(&path.join("refs/tags")).len(), 2);
+        assert!(path.join("packed-refs.lock").exists());
+        // Once it is released, the next copy packs them again, and drops a deleted one.
+        std::fs::remove_file(path.join("packed-refs.lock")).unwrap();
+        git(&t.path(), &["tag", "-d", "sub/v0.2.0"]);
+        assert_eq!(copy_local(&mirror, &t.path()), 3);
+        assert_eq!(
+            files_under(&path.join("refs/tags")),
+            Vec::<std::path::PathBuf>::new()
+        );
+        assert_eq!(
+            git(&path, &["show-ref", "--tags"]),
+            format!(
+                "{second} refs/tags/v1.0.0\n{second} refs/tags/v1.1.0\n{first} refs/tags/v1.2.0"
+            )
+        );
+    }
 
     #[test]
     fn version_tags_and_their_prefixes() {

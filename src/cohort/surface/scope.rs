@@ -266,12 +266,13 @@ fn rust_scope(path: &str, read: Read) -> Scope {
     let mut private_from: Option<usize> = None;
     for (i, segment) in segments.iter().enumerate() {
         let parent = ancestors.last().cloned().unwrap_or_default();
+        let declared = Declared::read(&parent, segment);
         // `#[doc(hidden)] pub mod __private_api;` (log #664): public only for the crate's own
         // macros, outside the documented API, as cargo-semver-checks reads it too.
-        if declared_doc_hidden(&parent, segment) {
+        if declared.doc_hidden {
             return Scope::NotApi("inside a `#[doc(hidden)]` module (not the documented API)");
         }
-        match declared_public(&parent, segment) {
+        match declared.public {
             Some(false) if private_from.is_none() => private_from = Some(i),
             _ => {}
         }
@@ -308,56 +309,165 @@ fn rust_scope(path: &str, read: Read) -> Scope {
     Scope::Only(names)
 }
 
-/// The pattern of a `mod name` declaration (with its visibility), compiled once per name: a
-/// range's files ask about the same few modules.
-fn mod_declaration(name: &str) -> Option<regex::Regex> {
-    thread_local! {
-        static PATTERNS: std::cell::RefCell<std::collections::HashMap<String, Option<regex::Regex>>> =
-            Default::default();
-    }
-    PATTERNS.with_borrow_mut(|patterns| {
-        // Bounded for a long-lived process reviewing many repositories.
-        if patterns.len() > 4096 {
-            patterns.clear();
-        }
-        patterns
-            .entry(name.to_string())
-            .or_insert_with(|| {
-                regex::Regex::new(&format!(
-                    r"(?m)(pub(\s*\([^)]*\))?\s+)?mod\s+{}\s*[;{{]",
-                    regex::escape(name)
-                ))
-                .ok()
-            })
-            .clone()
-    })
+/// How a module file declares one of its modules, read from its text: what the scope rule
+/// needs of `mod name` declarations.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Declared {
+    /// `pub` (`Some(true)`), restricted or private (`Some(false)`), or not declared at all
+    /// (`None`: declared by a macro or a `#[path]` we do not follow). The text is scanned, not
+    /// parsed, so declarations inside macro calls (`cfg_net! { pub mod net; }`) count, and so
+    /// do those in comments and strings.
+    public: Option<bool>,
+    /// Declared with `#[doc(hidden)]` among the attributes (and comments) directly above it,
+    /// or before it on its line.
+    doc_hidden: bool,
 }
 
-/// Whether `text` declares `mod name` as `pub` (`Some(true)`), restricted or private
-/// (`Some(false)`), or not at all (`None`: declared by a macro or a `#[path]` we do not
-/// follow). The text is scanned, not parsed, so declarations inside macro calls count.
-fn declared_public(text: &str, name: &str) -> Option<bool> {
-    let pattern = mod_declaration(name)?;
-    let mut found = None;
-    for capture in pattern.captures_iter(text) {
-        let public = capture.get(1).is_some() && capture.get(2).is_none();
-        if public {
-            return Some(true);
+impl Declared {
+    /// One pass over `text` for the declarations of `name`: [`mod_declarations`], or, where
+    /// that scanner cannot answer alone, the pattern it stands for.
+    fn read(text: &str, name: &str) -> Declared {
+        let Some(found) = mod_declarations(text, Candidate::Named(name)) else {
+            return Declared::by_pattern(text, name);
+        };
+        Declared {
+            public: found
+                .iter()
+                .fold(None, |public, d| Some(public.unwrap_or(false) || d.public)),
+            doc_hidden: found.iter().any(|d| attributes_above_hide(text, d.start)),
         }
-        found = Some(false);
     }
-    found
+
+    /// The same answer read with the regular expression [`mod_declarations`] scans for:
+    /// `(pub(\s*\([^)]*\))?\s+)?mod\s+NAME\s*[;{]`, leftmost first.
+    fn by_pattern(text: &str, name: &str) -> Declared {
+        let Ok(pattern) = regex::Regex::new(&format!(
+            r"(pub(\s*\([^)]*\))?\s+)?mod\s+{}\s*[;{{]",
+            regex::escape(name)
+        )) else {
+            return Declared {
+                public: None,
+                doc_hidden: false,
+            };
+        };
+        let mut declared = Declared {
+            public: None,
+            doc_hidden: false,
+        };
+        for capture in pattern.captures_iter(text) {
+            let public = capture.get(1).is_some() && capture.get(2).is_none();
+            declared.public = Some(declared.public.unwrap_or(false) || public);
+            let start = capture.get(0).map_or(0, |m| m.start());
+            declared.doc_hidden |= attributes_above_hide(text, start);
+        }
+        declared
+    }
 }
 
-/// Whether `text` declares `mod name` with `#[doc(hidden)]` among the attributes (and
-/// comments) directly above it, or before it on its line.
-fn declared_doc_hidden(text: &str, name: &str) -> bool {
-    let Some(pattern) = mod_declaration(name) else {
-        return false;
-    };
-    pattern
-        .find_iter(text)
-        .any(|found| attributes_above_hide(text, found.start()))
+/// Which `mod` declarations [`mod_declarations`] looks for.
+#[derive(Clone, Copy)]
+enum Candidate<'n> {
+    /// `mod name;` or `mod name {`.
+    Named(&'n str),
+    /// `mod any_name {`: an inline module.
+    Inline,
+}
+
+/// One `mod` declaration found in a text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct ModDeclaration {
+    /// Where it starts, its visibility included (`pub(crate) mod x;` from the `p`).
+    start: usize,
+    /// Just after its `;` or `{`.
+    end: usize,
+    /// Plain `pub`, not restricted.
+    public: bool,
+}
+
+/// The `mod` declarations of `text` that the regular expression
+/// `(pub(\s*\([^)]*\))?\s+)?mod\s+NAME\s*[;{]` (or, for [`Candidate::Inline`],
+/// `... mod\s+[A-Za-z_][A-Za-z0-9_]*\s*\{`) finds, leftmost first, found by one scan for
+/// `mod` instead: a regex per module name cost a compilation and a cold search per changed
+/// file and side. `None` when the scanner cannot promise the same answer (a name that is not
+/// an ASCII identifier; a `pub(...)` whose parentheses hold `mod`, which the expression may
+/// read across): the caller asks the expression itself.
+///
+/// Why one scan gives the same matches: from a match's start the expression reaches only the
+/// `mod` just after `pub\s+` or after `pub\s*(...)\s+` (the parentheses end at the first
+/// `)`), so each match is one `mod` declaration and the visibility just before it, its start
+/// the leftmost `pub` that reaches it; and as no `mod` lies inside another's visibility (the
+/// case refused above), the matches never overlap and come in the order of their `mod`s.
+fn mod_declarations(text: &str, candidate: Candidate<'_>) -> Option<Vec<ModDeclaration>> {
+    if let Candidate::Named(name) = candidate
+        && (name.is_empty() || !name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_'))
+    {
+        return None;
+    }
+    let mut out = Vec::new();
+    for at in memchr::memmem::find_iter(text.as_bytes(), b"mod") {
+        // `\s+` then the name; `\s` and `str::trim_*` are both Unicode's White_Space.
+        let after = &text[at + 3..];
+        let spaced = after.trim_start();
+        if spaced.len() == after.len() {
+            continue;
+        }
+        let rest = match candidate {
+            Candidate::Named(name) => spaced.strip_prefix(name),
+            Candidate::Inline => {
+                let ident = spaced
+                    .bytes()
+                    .take_while(|b| b.is_ascii_alphanumeric() || *b == b'_')
+                    .count();
+                let starts_well = spaced
+                    .bytes()
+                    .next()
+                    .is_some_and(|b| b.is_ascii_alphabetic() || b == b'_');
+                (ident > 0 && starts_well).then(|| &spaced[ident..])
+            }
+        };
+        let Some(rest) = rest else { continue };
+        let rest = rest.trim_start();
+        let opens = match candidate {
+            Candidate::Named(_) => rest.starts_with([';', '{']),
+            Candidate::Inline => rest.starts_with('{'),
+        };
+        if !opens {
+            continue;
+        }
+        let end = text.len() - rest.len() + 1;
+        // The visibility: `\s+` between it and `mod`, then `pub` or `pub\s*(...)`.
+        let before = &text[..at];
+        let trimmed = before.trim_end();
+        let mut found = ModDeclaration {
+            start: at,
+            end,
+            public: false,
+        };
+        if trimmed.len() < before.len() {
+            if let Some(head) = trimmed.strip_suffix("pub") {
+                found.start = head.len();
+                found.public = true;
+            } else if let Some(inner) = trimmed.strip_suffix(')') {
+                // `[^)]*`: back to the previous `)`; the leftmost `(` there after `pub\s*`.
+                let floor = inner.rfind(')').map_or(0, |i| i + 1);
+                let opening = inner[floor..].match_indices('(').find_map(|(i, _)| {
+                    let open = floor + i;
+                    inner[..open]
+                        .trim_end()
+                        .strip_suffix("pub")
+                        .map(|head| (head.len(), open))
+                });
+                if let Some((start, open)) = opening {
+                    if inner[open..].contains("mod") {
+                        return None;
+                    }
+                    found.start = start;
+                }
+            }
+        }
+        out.push(found);
+    }
+    Some(out)
 }
 
 /// The text of every `pub use ...;` statement (not `pub(crate) use`), but those inside an
@@ -365,13 +475,20 @@ fn declared_doc_hidden(text: &str, name: &str) -> bool {
 /// `#[doc(hidden)] pub mod internal { pub use program::{Program, Inst}; }`, which makes those
 /// names reachable only outside the documented API, as `#[doc(hidden)] pub mod x;` does.
 fn pub_uses(text: &str) -> Vec<&str> {
-    let hidden = hidden_inline_modules(text);
+    // Read once per changed file behind a private module and per module file above it: the
+    // searches are memchr's, and the hidden modules are looked for only in a text with a
+    // `pub use`.
+    let mut hidden = None;
     let mut out = Vec::new();
     let mut offset = 0;
-    while let Some(at) = text[offset..].find("pub use ") {
-        let start = offset + at;
+    for start in memchr::memmem::find_iter(text.as_bytes(), b"pub use ") {
+        // Inside the statement before (up to its `;`): not a statement of its own.
+        if start < offset {
+            continue;
+        }
         let after = &text[start..];
-        let end = after.find(';').unwrap_or(after.len());
+        let end = memchr::memchr(b';', after.as_bytes()).unwrap_or(after.len());
+        let hidden = hidden.get_or_insert_with(|| hidden_inline_modules(text));
         if !hidden.iter().any(|block| block.contains(&start)) {
             out.push(&after[..end]);
         }
@@ -384,18 +501,14 @@ fn pub_uses(text: &str) -> Vec<&str> {
 /// (`#[doc(hidden)] pub mod internal { … }`). Braces are counted outside `//` comments;
 /// a string holding an unbalanced brace can only shorten or lengthen the range it is in.
 fn hidden_inline_modules(text: &str) -> Vec<std::ops::Range<usize>> {
-    static INLINE_MOD: std::sync::LazyLock<Option<regex::Regex>> = std::sync::LazyLock::new(|| {
-        regex::Regex::new(r"(?m)(pub(\s*\([^)]*\))?\s+)?mod\s+[A-Za-z_][A-Za-z0-9_]*\s*\{").ok()
-    });
-    let Some(pattern) = INLINE_MOD.as_ref() else {
-        return Vec::new();
-    };
+    let modules = mod_declarations(text, Candidate::Inline)
+        .unwrap_or_else(|| inline_modules_by_pattern(text));
     let mut out = Vec::new();
-    for found in pattern.find_iter(text) {
-        if !attributes_above_hide(text, found.start()) {
+    for found in modules {
+        if !attributes_above_hide(text, found.start) {
             continue;
         }
-        let body = found.end();
+        let body = found.end;
         let mut depth = 1usize;
         let mut end = text.len();
         let mut in_comment = false;
@@ -422,6 +535,28 @@ fn hidden_inline_modules(text: &str) -> Vec<std::ops::Range<usize>> {
     out
 }
 
+/// The inline modules of `text` read with the regular expression [`mod_declarations`] scans
+/// for, where it cannot.
+fn inline_modules_by_pattern(text: &str) -> Vec<ModDeclaration> {
+    static INLINE_MOD: std::sync::LazyLock<Option<regex::Regex>> = std::sync::LazyLock::new(|| {
+        regex::Regex::new(r"(pub(\s*\([^)]*\))?\s+)?mod\s+[A-Za-z_][A-Za-z0-9_]*\s*\{").ok()
+    });
+    let Some(pattern) = INLINE_MOD.as_ref() else {
+        return Vec::new();
+    };
+    pattern
+        .captures_iter(text)
+        .filter_map(|capture| {
+            let whole = capture.get(0)?;
+            Some(ModDeclaration {
+                start: whole.start(),
+                end: whole.end(),
+                public: capture.get(1).is_some() && capture.get(2).is_none(),
+            })
+        })
+        .collect()
+}
+
 /// Whether the attributes (and comments) directly above `at`, or before it on its line, hold
 /// `#[doc(hidden)]`.
 fn attributes_above_hide(text: &str, at: usize) -> bool {
@@ -440,6 +575,119 @@ fn attributes_above_hide(text: &str, at: usize) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn declared_public(text: &str, name: &str) -> Option<bool> {
+        Declared::read(text, name).public
+    }
+
+    fn declared_doc_hidden(text: &str, name: &str) -> bool {
+        Declared::read(text, name).doc_hidden
+    }
+
+    /// Texts where a scan could go wrong: macros declaring modules, restricted visibility
+    /// (with spaces, across lines, `pub(in ...)` naming a module), `#[doc(hidden)]` above with
+    /// comments, `mod a;` in a `cfg` block, `mod` in strings and comments, names inside other
+    /// names, Unicode spaces, and parentheses a `pub(` never closes.
+    const TRICKY: &[&str] = &[
+        "pub mod net;\nmod io;\npub(crate) mod rt;\npub(super) mod a;\npub(in crate::x) mod b;",
+        "cfg_net! {\n    pub mod net;\n}\ncfg_rt! { pub(crate) mod rt { } }\n",
+        "#[cfg(feature = \"net\")]\n#[cfg_attr(docsrs, doc(cfg(feature = \"net\")))]\npub mod net;",
+        "// not public API\n#[doc(hidden)]\npub mod __private_api;\n\n#[doc = \"x\"]\npub mod kv;\n",
+        "#[doc(hidden)] // for macros\n/// docs\n#[cfg(x)]\npub mod macros;\n    #[doc(hidden)] pub mod io;",
+        "#[doc( hidden )]\n// mod net;\npub mod net;\n#[doc(hidden)]\nfn f() {}\npub mod io;",
+        "#[cfg(unix)]\nmod a;\n#[cfg(not(unix))]\npub mod a;\n",
+        "let s = \"pub mod net;\";\n/* mod io; */ // pub(crate) mod rt;\n",
+        "mod networking;\npub mod net_util;\nmod xnet;\nxmod net;\nnotpub mod io;\npubmod rt;",
+        "pub\n  mod net ;\npub  (  crate  )\n\tmod io\n{\n}\npub(\ncrate\n)mod rt;",
+        "pub\u{2003}mod net;\npub(crate)\u{a0}mod io;\nmod\u{2028}rt;",
+        "pub(in crate::module) mod net;\npub(in crate::model) mod io;",
+        "pub( pub mod net; ) mod net;\npub(pub(crate) mod io;",
+        "pub(a (b) mod net;\npub((crate) mod io;\npub ( ( mod rt;",
+        "pub mod r#type;\nmod net\n;\nmod io\n{}\nmod rt",
+        "#[doc(hidden)]\npub mod internal {\n    pub use program::{Program, Inst};\n    mod nested { }\n}\n\
+         #[doc(hidden)] pub(crate) mod again{ } mod after {}",
+        "pub(crate)mod net;pub mod io;mod rt{}pub (self) mod a{}",
+    ];
+
+    const NAMES: &[&str] = &[
+        "net",
+        "io",
+        "rt",
+        "a",
+        "b",
+        "macros",
+        "__private_api",
+        "kv",
+        "internal",
+        "nested",
+        "again",
+        "after",
+        "type",
+        "r#type",
+        "networking",
+        "net_util",
+        "x",
+        "ü",
+    ];
+
+    #[test]
+    fn one_scan_reads_module_declarations_as_the_pattern_per_name_did() {
+        for text in TRICKY {
+            for name in NAMES {
+                assert_eq!(
+                    Declared::read(text, name),
+                    Declared::by_pattern(text, name),
+                    "{name:?} in {text:?}"
+                );
+            }
+            if let Some(scanned) = mod_declarations(text, Candidate::Inline) {
+                assert_eq!(scanned, inline_modules_by_pattern(text), "{text:?}");
+            }
+        }
+        // The scanner stands aside where the pattern may read across a `pub(`.
+        assert_eq!(
+            mod_declarations("pub( pub mod net; ) mod net;", Candidate::Named("net")),
+            None
+        );
+        assert_eq!(
+            declared_public("pub( pub mod net; ) mod net;", "net"),
+            Some(false)
+        );
+        assert_eq!(
+            declared_public("pub(crate) mod a; pub mod a;", "a"),
+            Some(true)
+        );
+        assert_eq!(
+            declared_public("pub(in crate::module) mod a;", "a"),
+            Some(false)
+        );
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn one_scan_agrees_with_the_pattern_on_any_mix_of_module_syntax(
+            words in proptest::collection::vec(
+                proptest::sample::select(vec![
+                    "pub", "mod", "net", "io", "(", ")", "crate", "in", "::", ";", "{", "}",
+                    " ", " ", "\n", "\t", "#[doc(hidden)]", "//", "\"", "x", "_",
+                    "\u{a0}", "#[cfg(x)]", "use",
+                ]),
+                0..40,
+            )
+        ) {
+            let text: String = words.concat();
+            for name in ["net", "io", "x", "crate"] {
+                proptest::prop_assert_eq!(
+                    Declared::read(&text, name),
+                    Declared::by_pattern(&text, name),
+                    "{:?} in {:?}", name, text
+                );
+            }
+            let scanned = mod_declarations(&text, Candidate::Inline)
+                .unwrap_or_else(|| inline_modules_by_pattern(&text));
+            proptest::prop_assert_eq!(scanned, inline_modules_by_pattern(&text), "{:?}", text);
+        }
+    }
 
     #[test]
     fn a_doc_hidden_module_is_not_api() {

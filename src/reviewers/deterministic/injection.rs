@@ -382,7 +382,7 @@ pub fn commit_messages(
     let base = git2::Oid::from_str(base)?;
     let mut walk = repo.revwalk()?;
     walk.push(head)?;
-    if let Ok(merge_base) = repo.merge_base(base, head) {
+    if let Ok(merge_base) = crate::diff::merge_base::merge_base(repo, base, head) {
         walk.hide(merge_base)?;
     }
     let mut texts = Vec::new();
