@@ -19,10 +19,10 @@ use super::changes::{ChangedFile, Reading};
 use super::grammar::Grammar;
 use super::lazy_index::LazyIndex;
 use super::paths::parent_dir;
-use super::releases::Releases;
+use super::releases::{Release, Releases};
 use super::surface::api_scope::Scope;
 use super::surface::callers::{Home, implements_without, uses};
-use super::surface::compare::{ApiChange, Severity, Types, compare};
+use super::surface::compare::{ApiChange, Severity, Types, compare, item_severity};
 use super::surface::scope::not_api_path;
 use super::surface::version::{Bump, bump, package_of};
 use super::surface::{Item, Surface, by_tags_only, extract};
@@ -63,6 +63,7 @@ pub fn api_contract(files: &[ChangedFile], index: &LazyIndex, sources: &Sources<
                 unreadable.push(file.path.as_str());
                 continue;
             }
+            Reading::Link => continue,
             Reading::NoGrammar => {
                 if may_carry_api(&file.language, &file.path) {
                     unindexed.push(file.path.as_str());
@@ -286,6 +287,20 @@ pub fn api_contract(files: &[ChangedFile], index: &LazyIndex, sources: &Sources<
                                 describe(file.path, change),
                                 release.names()
                             ));
+                        }
+                        // more-itertools #875 made `sample`'s `strict` keyword-only: a
+                        // parameter added after v10.3.0, whose `sample` the head still takes
+                        // every call of. What broke was never released.
+                        (Some(release), _) => {
+                            match released_form(&releases, release, file, change, &types) {
+                                Some(form) => unreleased.push(format!(
+                                    "{} (not in {}, whose `{}` the head still accepts)",
+                                    describe(file.path, change),
+                                    release.names(),
+                                    cut(&form)
+                                )),
+                                None => failing.push(describe(file.path, change)),
+                            }
                         }
                         _ => failing.push(describe(file.path, change)),
                     }
@@ -565,6 +580,30 @@ fn moved_to_module_file(key: &str, file: &FileSurfaces, all: &[FileSurfaces]) ->
             && (f.head.items.contains_key(rest)
                 || (!rest.contains("::") && f.head.reexports.contains(rest)))
     })
+}
+
+/// The form `change`'s item had in the file in every read of `release`, when each of them
+/// is one the head's item still accepts: the change breaks only what came after the
+/// release. `None` when a release lacks the file or the item, or the head breaks it too.
+fn released_form(
+    releases: &Releases,
+    release: &Release,
+    file: &FileSurfaces,
+    change: &ApiChange,
+    types: &Types,
+) -> Option<String> {
+    let head = file.head.items.get(&change.key)?;
+    change.base.as_ref()?;
+    let mut form = None;
+    for source in releases.sources(release, file.path)? {
+        let surface = extract(file.grammar, source.as_bytes(), &|_| true).ok()?;
+        let released = surface.items.get(&change.key)?;
+        if item_severity(released, head, types) == Some(Severity::Incompatible) {
+            return None;
+        }
+        form.get_or_insert_with(|| released.form.clone());
+    }
+    form
 }
 
 /// Unchanged files that use `key` of `home`, resolved through their imports (see

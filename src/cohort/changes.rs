@@ -6,7 +6,7 @@ use std::path::Path;
 
 use tree_sitter::Tree;
 
-use crate::diff::{FileDiff, FileStatus, Language, LineKind, minified_line};
+use crate::diff::{FileDiff, FileMode, FileStatus, Language, LineKind, minified_line};
 use crate::space::worktree_file;
 
 use super::api_sources::{EarlySurfaces, Scopes, Sources, read_early, wanted};
@@ -31,6 +31,9 @@ pub enum Reading {
     Symbols(Box<FileSymbols>),
     /// No grammar for the language (docs, config, C, ...): grouped by path.
     NoGrammar,
+    /// A symbolic link on either side: its content is a path, not code (uuid's `.local/uuid/
+    /// v1.js` → `../../dist/v1.js`); what it points at is read where it lives. Grouped by path.
+    Link,
     /// A grammar exists but the file (or its base version) could not be read or parsed.
     Unparsed { why: String },
 }
@@ -154,6 +157,14 @@ pub fn read_changed(
     let grammar = Grammar::for_file(&file.path, file.language);
     let reading = match grammar {
         _ if file.binary || file.submodule.is_some() => Reading::NoGrammar,
+        // A regular file made a link (or back) changed what is at the path: read as before.
+        _ if [file.old_mode, file.new_mode]
+            .iter()
+            .all(|mode| matches!(mode, None | Some(FileMode::Symlink)))
+            && file.is_symlink() =>
+        {
+            Reading::Link
+        }
         None => Reading::NoGrammar,
         Some(_) if let Some(why) = not_worth_parsing(file, worktree) => Reading::Unparsed { why },
         Some(grammar) => {

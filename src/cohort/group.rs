@@ -65,7 +65,7 @@ pub fn cohorts(
                 symbols,
                 touched: BTreeSet::new(),
             }),
-            Reading::NoGrammar | Reading::Unparsed { .. } => by_dir
+            Reading::NoGrammar | Reading::Link | Reading::Unparsed { .. } => by_dir
                 .entry(parent_dir(&file.path))
                 .or_default()
                 .push(&file.path),

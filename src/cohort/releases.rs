@@ -255,6 +255,26 @@ impl<'a> Releases<'a> {
             )
     }
 
+    /// The text of the file at `path` in each of `release`'s commits (its tags' and the
+    /// other lines' releases), or `None` when one of them lacks it or cannot be read.
+    pub fn sources(&self, release: &Release, path: &str) -> Option<Vec<String>> {
+        let (repo, _) = self.repo?;
+        if !release.complete {
+            return None;
+        }
+        release
+            .tags
+            .iter()
+            .chain(&release.parallel)
+            .map(|(_, commit)| {
+                let tree = repo.find_commit(*commit).ok()?.tree().ok()?;
+                let entry = tree.get_path(std::path::Path::new(path)).ok()?;
+                let blob = repo.find_blob(entry.id()).ok()?;
+                Some(String::from_utf8_lossy(blob.content()).into_owned())
+            })
+            .collect()
+    }
+
     /// Every word of the source files of `family` in `commit`'s tree, or only of those
     /// directly in the directory `package` (none when it is not there).
     fn words_at(&self, commit: Oid, family: &str, package: Option<&str>) -> Option<Words> {

@@ -196,12 +196,35 @@ impl Tagger {
             }
             tags.references.push(Reference { name, row });
         }
-        if tree.root_node().has_error() && tags.definitions.is_empty() && tags.references.is_empty()
-        {
+        if tags.definitions.is_empty() && tags.references.is_empty() && mostly_errors(tree) {
             return Err(ParseFailure::Unparsable);
         }
         Ok(tags)
     }
+}
+
+/// Whether most of a tree is error: most of the root's statements, or most of its bytes. A
+/// file that defines and uses nothing (an index of `export * from "./x.js"` lines) is not
+/// unreadable for one statement the grammar does not know (date-fns's `export type * from
+/// "./types.js"`, TypeScript 5.0).
+fn mostly_errors(tree: &Tree) -> bool {
+    let root = tree.root_node();
+    if !root.has_error() {
+        return false;
+    }
+    if root.is_error() || root.named_child_count() == 0 {
+        return true;
+    }
+    let mut cursor = root.walk();
+    let (mut errors, mut children, mut error_bytes) = (0usize, 0usize, 0usize);
+    for child in root.named_children(&mut cursor) {
+        children += 1;
+        if child.is_error() || child.is_missing() {
+            errors += 1;
+            error_bytes += child.byte_range().len();
+        }
+    }
+    errors * 2 > children || error_bytes * 2 > root.byte_range().len()
 }
 
 /// Whether a Rust name sits in an attribute (`#[cfg(all(unix, feature = "x"))]`) or a
@@ -553,6 +576,27 @@ mod tests {
         );
         assert!(refs(&kt).contains(&"Config"), "{:?}", refs(&kt));
         assert!(refs(&kt).contains(&"lookup"), "{:?}", refs(&kt));
+    }
+
+    // date-fns 3.3.1..3.4.0: an index of re-exports (no definitions, no references) with one
+    // statement of a syntax newer than the grammar.
+    #[test]
+    fn an_index_of_reexports_with_one_unknown_statement_is_not_a_parse_failure() {
+        let mut tagger = Tagger::default();
+        let index = "export * from \"./add/index.js\";\nexport * from \"./addDays/index.js\";\nexport * from \"./addHours/index.js\";\nexport type * from \"./types.js\";\n";
+        let tree = tagger
+            .parse(Grammar::TypeScript, index.as_bytes(), None)
+            .unwrap();
+        assert!(
+            tree.root_node().has_error(),
+            "the grammar learned `export type *`"
+        );
+        assert!(tagger.tags(Grammar::TypeScript, index.as_bytes()).is_ok());
+        // Mostly errors and nothing found: still a failure.
+        assert_eq!(
+            tagger.tags(Grammar::TypeScript, b"@@@ %%% }}} ((( ### !!!"),
+            Err(ParseFailure::Unparsable)
+        );
     }
 
     #[test]

@@ -284,8 +284,28 @@ fn compare_items(base: &Surface, head: &Surface, types: &Types) -> Vec<ApiChange
     for (key, old) in &base.items {
         match head.items.get(key) {
             Some(new) => {
-                if let Some((severity, why)) = item_change(old, new, types) {
-                    changes.push(change(key, severity, why, Some(old), Some(new)));
+                // Bound in kinds that differ, in alternative branches: a use of the base's
+                // item still works where one of them takes it.
+                let alternative = head.alternatives.get(key).is_some_and(|all| {
+                    all.iter().any(|alt| {
+                        item_change(old, alt, types)
+                            .is_none_or(|(severity, _)| severity == Severity::Compatible)
+                    })
+                });
+                match item_change(old, new, types) {
+                    Some((severity, _)) if severity != Severity::Compatible && alternative => {
+                        changes.push(change(
+                            key,
+                            Severity::Compatible,
+                            "now defined in other forms as well, one of them as before".into(),
+                            Some(old),
+                            Some(new),
+                        ))
+                    }
+                    Some((severity, why)) => {
+                        changes.push(change(key, severity, why, Some(old), Some(new)))
+                    }
+                    None => {}
                 }
             }
             None => {
@@ -413,6 +433,18 @@ fn compare_items(base: &Surface, head: &Surface, types: &Types) -> Vec<ApiChange
                         ));
                         continue;
                     }
+                    // anyio #1053 removed `BlockingPortal.__new__(cls)`: `object`'s own
+                    // still creates the instance, and takes every call the removed one took.
+                    Some(Inherited::No) if inherited_from_object(old) => {
+                        changes.push(change(
+                            key,
+                            Severity::Compatible,
+                            "no longer overridden; still inherited from `object`".into(),
+                            Some(old),
+                            None,
+                        ));
+                        continue;
+                    }
                     Some(Inherited::Unknown(from)) => {
                         changes.push(change(
                             key,
@@ -445,6 +477,28 @@ fn compare_items(base: &Surface, head: &Surface, types: &Types) -> Vec<ApiChange
                             None,
                         ))
                     }
+                    // click #3695 renamed `LazyFile` to `_LazyFile` and kept the old name
+                    // answered, with a deprecation warning, by the module's `__getattr__`.
+                    // A module variable (a type alias such as `Encoder = Callable[…]`, which
+                    // code names in annotations); a class or function is used at run time.
+                    _ if old.kind == "variable" && head.typing_only.contains(key) => {
+                        changes.push(change(
+                            key,
+                            Severity::Undecided,
+                            "now defined for type checkers only (under `if TYPE_CHECKING:`): \
+                             annotations still name it, code that imports it at run time breaks"
+                                .into(),
+                            Some(old),
+                            None,
+                        ))
+                    }
+                    _ if head.served.contains(key) => changes.push(change(
+                        key,
+                        Severity::Compatible,
+                        "still served under its name by the module's `__getattr__`".into(),
+                        Some(old),
+                        None,
+                    )),
                     _ if head.hidden.contains(key) => changes.push(change(
                         key,
                         Severity::Compatible,
@@ -577,6 +631,41 @@ fn has_hidden_member(hidden: &BTreeSet<String>, member: &Item) -> bool {
     })
 }
 
+/// Whether a Python method no longer overridden still takes every call through the one
+/// `object` defines: an operator or protocol method `object` has (`__eq__`, `__repr__`,
+/// `__hash__`…), which the interpreter calls with the same arguments, or a `__new__` or
+/// `__init__` that took nothing beyond the receiver.
+fn inherited_from_object(old: &Item) -> bool {
+    const OBJECT: &[&str] = &[
+        "__eq__",
+        "__ne__",
+        "__lt__",
+        "__le__",
+        "__gt__",
+        "__ge__",
+        "__hash__",
+        "__repr__",
+        "__str__",
+        "__format__",
+        "__reduce__",
+        "__reduce_ex__",
+        "__getstate__",
+        "__setattr__",
+        "__delattr__",
+        "__getattribute__",
+        "__dir__",
+        "__sizeof__",
+    ];
+    let python = old.kind == "method"
+        && (old.form.starts_with("def ") || old.form.starts_with("async def "));
+    let name = old.family.rsplit('.').next().unwrap_or(&old.family);
+    let bare = old
+        .params
+        .as_ref()
+        .is_some_and(|params| params.iter().all(|p| p.kind == ParamKind::Receiver));
+    python && (OBJECT.contains(&name) || (matches!(name, "__new__" | "__init__") && bare))
+}
+
 /// Whether a class still has a member it no longer defines, through its bases.
 enum Inherited {
     /// From this base, with this return type.
@@ -671,6 +760,11 @@ const TYPED: &[&str] = &[
     "attribute",
     "type",
 ];
+
+/// How the item `old` changed into `new` (one key, read from two versions of a file).
+pub fn item_severity(old: &Item, new: &Item, types: &Types) -> Option<Severity> {
+    item_change(old, new, types).map(|(severity, _)| severity)
+}
 
 /// How one item changed, `None` when its contract is the same.
 fn item_change(old: &Item, new: &Item, types: &Types) -> Option<(Severity, String)> {
@@ -1514,6 +1608,26 @@ fn by_name(old: &[Param], new: &[Param]) -> Option<String> {
                     && name(&after) != name(before)
                     && !takes_any_keyword =>
             {
+                // Renamed in place, the old name still taken further on as an alias
+                // (structlog 25.5's `pad_event` → `pad_event_to`, `pad_event=None` at the
+                // end): every later parameter kept its place, so a call by position binds
+                // the same parameter under its new name, and a call by name still binds.
+                let later_in_place = old_positional.len() > i + 1
+                    && old_positional[i + 1..].iter().enumerate().all(|(j, old)| {
+                        positional_at(new, i + 1 + j).is_some_and(|p| name(&p) == name(old))
+                    });
+                let alias_after = new
+                    .iter()
+                    .filter(|p| matches!(p.kind, Positional | PositionalOrKeyword | Receiver))
+                    .position(|p| name(p) == name(before))
+                    .is_none_or(|at| at >= old_positional.len());
+                let alias = new.iter().find(|p| name(p) == name(before));
+                if later_in_place
+                    && alias_after
+                    && alias.is_some_and(|p| p.optional && p.kind != Positional)
+                {
+                    continue;
+                }
                 // Still there further on (uvicorn #2033 put `ws_max_queue` before
                 // `ws_ping_interval`): a call by name still binds, a call by position shifts.
                 if new.iter().any(|p| name(p) == name(before)) {

@@ -32,7 +32,25 @@ pub fn script_scope(path: &str, read: Read) -> Option<Scope> {
     if compact.contains("\"private\":true") {
         return Some(Scope::Unpublished("\"private\": true in its package.json"));
     }
-    let entries = entry_files(&root, &manifest, read)?;
+    let Entries {
+        files: entries,
+        patterns,
+    } = entry_files(&root, &manifest, read)?;
+    // A subpath pattern (`"./utils/*": "./dist/utils/*.js"`, hono) makes every module under
+    // its folder an entry point. They cannot be listed here, so what only they re-export is
+    // not followed: a module outside every pattern is public when the named entry points
+    // reach it.
+    if patterns.iter().any(|prefix| {
+        path.starts_with(prefix.as_str())
+            && path
+                .rsplit_once('.')
+                .is_some_and(|(_, extension)| SOURCE_EXTENSIONS.contains(&extension))
+    }) {
+        return Some(Scope::Exported);
+    }
+    if entries.is_empty() {
+        return None;
+    }
     let mut reached: BTreeMap<String, Reach> = BTreeMap::new();
     let mut queue: Vec<String> = Vec::new();
     for entry in entries {
@@ -93,9 +111,16 @@ fn join(dir: &str, file: &str) -> String {
     }
 }
 
-/// The source files of the package's entry points; `None` when there are none to be found or
-/// a pattern makes every module an entry point.
-fn entry_files(root: &str, manifest: &str, read: Read) -> Option<Vec<String>> {
+/// A package's entry points: source files, and the folders a subpath pattern opens (each
+/// as a path prefix ending in `/`, under every source directory it may be built from).
+struct Entries {
+    files: Vec<String>,
+    patterns: Vec<String>,
+}
+
+/// The source files of the package's entry points and the folders its subpath patterns open;
+/// `None` when there are none to be found or a pattern makes every module an entry point.
+fn entry_files(root: &str, manifest: &str, read: Read) -> Option<Entries> {
     let json: serde_json::Value = serde_json::from_str(manifest).ok()?;
     let mut targets = Vec::new();
     if let Some(exports) = json.get("exports") {
@@ -106,10 +131,12 @@ fn entry_files(root: &str, manifest: &str, read: Read) -> Option<Vec<String>> {
             targets.push(target.clone());
         }
     }
-    if targets.iter().any(|t| t.contains('*')) {
-        return None;
+    let mut patterns = Vec::new();
+    for target in targets.iter().filter(|t| t.contains('*')) {
+        patterns.extend(pattern_folders(root, target)?);
     }
-    if targets.is_empty() {
+    targets.retain(|t| !t.contains('*'));
+    if targets.is_empty() && patterns.is_empty() {
         targets.push("index.js".to_string());
     }
     let mut files: Vec<String> = targets
@@ -118,7 +145,34 @@ fn entry_files(root: &str, manifest: &str, read: Read) -> Option<Vec<String>> {
         .collect();
     files.sort();
     files.dedup();
-    if files.is_empty() { None } else { Some(files) }
+    patterns.sort();
+    patterns.dedup();
+    if files.is_empty() && patterns.is_empty() {
+        None
+    } else {
+        Some(Entries { files, patterns })
+    }
+}
+
+/// The folders a subpath pattern's target opens (`./dist/utils/*.js` → `dist/utils/`,
+/// `src/utils/`, `source/utils/`, `lib/utils/`, `utils/`); `None` when it opens the whole
+/// package (`./*.js`, `./dist/*.js`) or the `*` is not in its last part.
+fn pattern_folders(root: &str, target: &str) -> Option<Vec<String>> {
+    let target = target.trim_start_matches("./");
+    let stem = strip_script_extension(target);
+    let folder = stem.strip_suffix('*')?;
+    if folder.contains('*') || !folder.ends_with('/') {
+        return None;
+    }
+    let (_, rest) = folder.split_once('/')?;
+    if rest.is_empty() {
+        return None;
+    }
+    let mut folders = vec![join(root, folder)];
+    for dir in ["src", "source", "lib", ""] {
+        folders.push(join(root, &join(dir, rest)));
+    }
+    Some(folders)
 }
 
 /// Every string in an `exports` value (subpaths and conditions nest).
@@ -415,6 +469,69 @@ mod tests {
         assert_eq!(script_scope("src/a.ts", &read), None);
         let read = repo(&[("src/a.ts", "export const a = 1;\n")]);
         assert_eq!(script_scope("src/a.ts", &read), None);
+    }
+
+    // hono 4.13: `"./utils/*"` opens `src/utils/`; `TrieRouter`'s `node.ts` is reached by no
+    // entry point (`router/trie-router/index.ts` re-exports only `TrieRouter`).
+    #[test]
+    fn a_subpath_pattern_opens_its_folder_only() {
+        let read = repo(&[
+            (
+                "package.json",
+                r#"{"exports": {".": {"types": "./dist/types/index.d.ts", "import": "./dist/index.js"}, "./router/trie-router": {"import": "./dist/router/trie-router/index.js"}, "./utils/*": {"types": "./dist/types/utils/*.d.ts", "import": "./dist/utils/*.js"}}}"#,
+            ),
+            (
+                "src/index.ts",
+                "export { Hono } from './hono';
+",
+            ),
+            (
+                "src/hono.ts",
+                "export class Hono {}
+",
+            ),
+            (
+                "src/router/trie-router/index.ts",
+                "export { TrieRouter } from './router';
+",
+            ),
+            (
+                "src/router/trie-router/router.ts",
+                "import { Node } from './node';
+export class TrieRouter {}
+",
+            ),
+            (
+                "src/router/trie-router/node.ts",
+                "export class Node {}
+",
+            ),
+            (
+                "src/utils/url.ts",
+                "export const getPath = () => '';
+",
+            ),
+            (
+                "src/utils/deep/x.ts",
+                "export const x = 1;
+",
+            ),
+        ]);
+        for exported in ["src/utils/url.ts", "src/utils/deep/x.ts", "src/index.ts"] {
+            assert_eq!(
+                script_scope(exported, &read),
+                Some(Scope::Exported),
+                "{exported}"
+            );
+        }
+        assert!(matches!(
+            script_scope("src/router/trie-router/node.ts", &read),
+            Some(Scope::NotApi(_))
+        ));
+        assert_eq!(
+            script_scope("src/router/trie-router/router.ts", &read),
+            Some(Scope::Only(BTreeSet::from(["TrieRouter".to_string()])))
+        );
     }
 
     #[test]

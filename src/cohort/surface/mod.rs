@@ -135,6 +135,18 @@ pub struct Surface {
     /// The base classes of each class, by the class's key, as written (`click.Group`): a
     /// method a class no longer overrides may still be inherited from one of them.
     pub bases: BTreeMap<String, Vec<String>>,
+    /// Module-level names a Python module's `__getattr__` (PEP 562) still answers with a value
+    /// (`if name in {"LazyFile", …}: warn(…); return …`): a definition renamed, moved or
+    /// deprecated this way is still importable and readable under its old name.
+    pub served: BTreeSet<String>,
+    /// Items bound under one key in kinds that differ, each as read (structlog's
+    /// `rich_traceback`: a `def` raising when Rich is missing, else a formatter instance):
+    /// definitions in alternative branches, of which the environment picks one.
+    pub alternatives: BTreeMap<String, Vec<Item>>,
+    /// Module-level names a Python module defines only for type checkers (under `if
+    /// TYPE_CHECKING:`): there for annotations, gone at run time (tomlkit's `Encoder`, a
+    /// `Callable` alias made a `Protocol` class for type checkers).
+    pub typing_only: BTreeSet<String>,
     /// Read from the symbol index's tags (names and signature text), not by a surface rule of
     /// the language: a change to it is reported, never a proven break (see [`tagged`]).
     pub by_tags: bool,
@@ -145,7 +157,18 @@ impl Surface {
         // Two items under one key (a Rust method in two `impl` blocks under different `cfg`s,
         // TypeScript overload signatures) are one item whose form holds both.
         match self.items.get_mut(&key) {
+            // TypeScript declaration merging: a namespace adds members to the function or
+            // class of its name, which is the item.
+            Some(_) if item.kind == script::NAMESPACE => {}
+            Some(existing) if existing.kind == script::NAMESPACE => *existing = item,
             Some(existing) if existing != &item => {
+                if existing.kind != item.kind {
+                    let alternatives = self.alternatives.entry(key.clone()).or_default();
+                    if alternatives.is_empty() {
+                        alternatives.push(existing.clone());
+                    }
+                    alternatives.push(item.clone());
+                }
                 if !existing.form.contains(&item.form) {
                     existing.form = format!("{} | {}", existing.form, item.form);
                     existing.shape = format!("{} | {}", existing.shape, item_digest(&item));

@@ -17,7 +17,17 @@ pub fn extract(root: Node, src: Src, exported: &dyn Fn(&str) -> bool, out: &mut 
         None => !name.starts_with('_'),
     };
     let mut top = Vec::new();
-    flatten(root, src, &mut top);
+    let mut checkers_only = Vec::new();
+    flatten(root, src, &mut top, &mut checkers_only);
+    for node in checkers_only {
+        let (definition, _) = undecorate(node, src);
+        match definition.kind() {
+            "expression_statement" => out.typing_only.extend(assigned(definition, src)),
+            _ => out
+                .typing_only
+                .extend(src.field(definition, "name").map(str::to_string)),
+        }
+    }
     // `try: import rich / except ImportError: rich = None` (typer): the fallback assignment is
     // the import's binding, a module the file uses, not a value it offers.
     let import_bound: BTreeSet<String> = top
@@ -25,6 +35,7 @@ pub fn extract(root: Node, src: Src, exported: &dyn Fn(&str) -> bool, out: &mut 
         .filter(|n| matches!(n.kind(), "import_from_statement" | "import_statement"))
         .flat_map(|n| imported(*n, src))
         .collect();
+    out.served = served(&top, src);
     for node in top {
         match node.kind() {
             "import_from_statement" | "import_statement" => {
@@ -64,21 +75,118 @@ pub fn extract(root: Node, src: Src, exported: &dyn Fn(&str) -> bool, out: &mut 
 /// Module-level statements, looking inside `if`/`try`/`with` blocks (conditional imports and
 /// definitions are still module-level names). What only type checkers see, under
 /// `if TYPE_CHECKING:`, is not there when the module runs: the `else` branch is.
-fn flatten<'t>(node: Node<'t>, src: Src, out: &mut Vec<Node<'t>>) {
+fn flatten<'t>(node: Node<'t>, src: Src, out: &mut Vec<Node<'t>>, checkers: &mut Vec<Node<'t>>) {
     for child in named(node) {
         if child.kind() == "if_statement" && type_checking_only(child, src) {
+            if let Some(consequence) = child.child_by_field_name("consequence") {
+                let mut ignored = Vec::new();
+                flatten(consequence, src, checkers, &mut ignored);
+            }
             let mut cursor = child.walk();
             for alternative in child.children_by_field_name("alternative", &mut cursor) {
-                flatten(alternative, src, out);
+                flatten(alternative, src, out, checkers);
             }
             continue;
         }
         match child.kind() {
             "if_statement" | "try_statement" | "with_statement" | "else_clause" | "elif_clause"
-            | "except_clause" | "finally_clause" | "block" => flatten(child, src, out),
+            | "except_clause" | "finally_clause" | "block" => flatten(child, src, out, checkers),
             _ => out.push(child),
         }
     }
+}
+
+/// The names a module-level `__getattr__` (PEP 562) answers with a value: the strings an
+/// `if`/`elif` condition in it tests (`name == "LazyFile"`, `name in {"LazyFile", …}`, or a
+/// module-level collection it names, `name in _DEPRECATED`) when that branch returns. A branch
+/// that only raises (`if name in _REMOVED: raise AttributeError(…)`) serves nothing.
+fn served(top: &[Node], src: Src) -> BTreeSet<String> {
+    let mut names = BTreeSet::new();
+    let hook = top.iter().find(|n| {
+        n.kind() == "function_definition" && src.field(**n, "name") == Some("__getattr__")
+    });
+    let Some(body) = hook.and_then(|h| h.child_by_field_name("body")) else {
+        return names;
+    };
+    // Module-level collections a condition may name.
+    let collection = |identifier: &str| {
+        top.iter()
+            .filter(|n| n.kind() == "expression_statement")
+            .flat_map(|n| named(*n))
+            .filter(|a| a.kind() == "assignment" && src.field(*a, "left") == Some(identifier))
+            .filter_map(|a| a.child_by_field_name("right"))
+            .find(|right| matches!(right.kind(), "set" | "list" | "tuple" | "dictionary"))
+    };
+    let mut branches = Vec::new();
+    collect_branches(body, &mut branches);
+    for (condition, consequence) in branches {
+        if !returns(consequence) {
+            continue;
+        }
+        let mut stack = vec![condition];
+        while let Some(node) = stack.pop() {
+            match node.kind() {
+                "string" => names.extend(string_value(node, src)),
+                "identifier" => {
+                    if let Some(values) = collection(src.raw(node)) {
+                        // A dictionary's keys are the names asked for; its values are what
+                        // they map to.
+                        if values.kind() == "dictionary" {
+                            stack.extend(
+                                named(values)
+                                    .into_iter()
+                                    .filter_map(|pair| pair.child_by_field_name("key")),
+                            );
+                        } else {
+                            stack.extend(named(values));
+                        }
+                    }
+                }
+                _ => stack.extend(named(node)),
+            }
+        }
+    }
+    names
+}
+
+/// The `(condition, consequence)` of each `if` and `elif` in a function body, nested blocks
+/// included, nested functions and classes not.
+fn collect_branches<'t>(node: Node<'t>, out: &mut Vec<(Node<'t>, Node<'t>)>) {
+    for child in named(node) {
+        match child.kind() {
+            "function_definition" | "class_definition" | "decorated_definition" | "lambda" => {
+                continue;
+            }
+            "if_statement" | "elif_clause" => {
+                if let (Some(condition), Some(consequence)) = (
+                    child.child_by_field_name("condition"),
+                    child.child_by_field_name("consequence"),
+                ) {
+                    out.push((condition, consequence));
+                }
+            }
+            _ => {}
+        }
+        collect_branches(child, out);
+    }
+}
+
+/// Whether a block returns a value somewhere (outside nested functions).
+fn returns(block: Node) -> bool {
+    named(block).into_iter().any(|child| match child.kind() {
+        "function_definition" | "class_definition" | "decorated_definition" | "lambda" => false,
+        "return_statement" => child.named_child_count() > 0,
+        _ => returns(child),
+    })
+}
+
+/// The text of a plain string literal (`"LazyFile"`, `'LazyFile'`); f-strings and
+/// concatenations name no one name.
+fn string_value(node: Node, src: Src) -> Option<String> {
+    let raw = src.raw(node);
+    let quote = raw.chars().next().filter(|c| *c == '"' || *c == '\'')?;
+    let text = raw.trim_matches(quote);
+    (!text.is_empty() && !text.contains(quote)).then(|| text.to_string())
 }
 
 /// `if TYPE_CHECKING:`, `if t.TYPE_CHECKING:`, `if typing.TYPE_CHECKING:`.
@@ -280,10 +388,21 @@ fn definition_items(
             }
             let receiver = parent.is_some() && !decorated("staticmethod");
             let kind = if parent.is_some() { "method" } else { "def" };
-            let params = node
-                .child_by_field_name("parameters")
-                .map(|p| parameters(p, src, receiver))
-                .unwrap_or_default();
+            let mut params = without_private(
+                node.child_by_field_name("parameters")
+                    .map(|p| parameters(p, src, receiver))
+                    .unwrap_or_default(),
+            );
+            // The interpreter calls a protocol method (`__exit__`, `__eq__`, `__getitem__`)
+            // with positional arguments: its parameter names bind no caller (click 8.1.x
+            // wrote `__exit__(self, exc_type, exc_value, tb)` as `__exit__(self, *_)`).
+            if parent.is_some() && protocol_method(name) {
+                for param in &mut params {
+                    if param.kind == ParamKind::PositionalOrKeyword {
+                        param.kind = ParamKind::Positional;
+                    }
+                }
+            }
             let is_async = src.raw(node).trim_start().starts_with("async");
             let form = format!(
                 "{}def {name}{}",
@@ -353,6 +472,135 @@ fn definition_items(
         }
         _ => {}
     }
+}
+
+/// The parameters without the private ones callers never pass: optional, named with one
+/// leading underscore like a private name (rich 14.3's `cell_len(text, _cell_len=…)` became
+/// `cell_len(text, unicode_version="auto")`), keyword-only or after every public positional
+/// one (a caller passing a later one by position would pass the private one too). A
+/// required one is passed by every caller, and `__name` is positional-only by convention.
+fn without_private(params: Vec<Param>) -> Vec<Param> {
+    let private = |p: &Param| {
+        p.optional
+            && p.name
+                .as_deref()
+                .is_some_and(|n| n.starts_with('_') && !n.starts_with("__"))
+    };
+    let positional = |p: &Param| {
+        matches!(
+            p.kind,
+            ParamKind::Positional | ParamKind::PositionalOrKeyword
+        )
+    };
+    let keep: Vec<bool> = params
+        .iter()
+        .enumerate()
+        .map(|(i, p)| {
+            let dropped = private(p)
+                && match p.kind {
+                    ParamKind::KeywordOnly => true,
+                    ParamKind::Positional | ParamKind::PositionalOrKeyword => params[i + 1..]
+                        .iter()
+                        .all(|later| !positional(later) || private(later)),
+                    _ => false,
+                };
+            !dropped
+        })
+        .collect();
+    params
+        .into_iter()
+        .zip(keep)
+        .filter_map(|(p, keep)| keep.then_some(p))
+        .collect()
+}
+
+/// A special method the interpreter invokes with positional arguments for an operation
+/// (`with`, `==`, `x[i]`, `x + y`, `copy.deepcopy`, `pickle`...). Not the ones that pass a
+/// caller's own arguments on, by name too: `__init__`, `__new__`, `__call__`,
+/// `__init_subclass__`, `__replace__` (`copy.replace(obj, **changes)`), `__prepare__`.
+fn protocol_method(name: &str) -> bool {
+    const NAMED: &[&str] = &[
+        "enter",
+        "exit",
+        "aenter",
+        "aexit",
+        "getattr",
+        "getattribute",
+        "setattr",
+        "delattr",
+        "get",
+        "set",
+        "delete",
+        "set_name",
+        "getitem",
+        "setitem",
+        "delitem",
+        "missing",
+        "contains",
+        "len",
+        "length_hint",
+        "iter",
+        "next",
+        "reversed",
+        "aiter",
+        "anext",
+        "await",
+        "eq",
+        "ne",
+        "lt",
+        "le",
+        "gt",
+        "ge",
+        "hash",
+        "bool",
+        "repr",
+        "str",
+        "bytes",
+        "format",
+        "neg",
+        "pos",
+        "abs",
+        "invert",
+        "complex",
+        "int",
+        "float",
+        "index",
+        "round",
+        "trunc",
+        "floor",
+        "ceil",
+        "reduce",
+        "reduce_ex",
+        "getstate",
+        "setstate",
+        "getnewargs",
+        "getnewargs_ex",
+        "copy",
+        "deepcopy",
+        "instancecheck",
+        "subclasscheck",
+        "class_getitem",
+        "dir",
+        "sizeof",
+        "fspath",
+        "buffer",
+        "release_buffer",
+        "del",
+    ];
+    /// Binary operators, each also reflected (`__radd__`) and in place (`__iadd__`).
+    const OPERATORS: &[&str] = &[
+        "add", "sub", "mul", "matmul", "truediv", "floordiv", "mod", "divmod", "pow", "lshift",
+        "rshift", "and", "xor", "or",
+    ];
+    let Some(inner) = name.strip_prefix("__").and_then(|n| n.strip_suffix("__")) else {
+        return false;
+    };
+    NAMED.contains(&inner)
+        || OPERATORS.contains(&inner)
+        || inner
+            .strip_prefix('r')
+            .or_else(|| inner.strip_prefix('i'))
+            .is_some_and(|op| OPERATORS.contains(&op))
 }
 
 fn parameters(list: Node, src: Src, receiver: bool) -> Vec<Param> {

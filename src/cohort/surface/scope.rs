@@ -85,6 +85,14 @@ pub fn not_api_path(path: &str) -> bool {
     }
     let mut parts: Vec<&str> = path.split('/').collect();
     let file = parts.pop().unwrap_or(path);
+    // The repository's own `tools/` (rich's `tools/make_terminal_widths.py`): the maintainers'
+    // scripts. Only at the top: deeper, `tools` is as often a package (`langchain/tools/`).
+    if parts
+        .first()
+        .is_some_and(|top| top.eq_ignore_ascii_case("tools"))
+    {
+        return true;
+    }
     let mut below_source_root = false;
     for dir in parts {
         let dir = dir.to_ascii_lowercase();
@@ -101,6 +109,9 @@ pub fn not_api_path(path: &str) -> bool {
         || matches!(
             file,
             "conftest.py" | "setup.py" | "noxfile.py" | "build.rs" | "fuzz.rs"
+            // What `python -m package` runs: a command line, not names to import (pyjwt #501
+            // removed its CLI's `build_argparser`).
+            | "__main__.py"
         )
 }
 
@@ -1036,6 +1047,8 @@ mod tests {
             "src/main/java/com/acme/testdata/Data.java",
             "dist/axios.js",
             "lib/vendor/jquery.min.js",
+            "tools/make_terminal_widths.py",
+            "jwt/__main__.py",
         ] {
             assert!(not_api_path(path), "{path}");
         }
@@ -1050,6 +1063,8 @@ mod tests {
             "lib/samples/index.js",
             "pytest_benchmark/fixture.py",
             "src/docs_src/page.py",
+            "langchain/tools/base.py",
+            "src/tools/mod.rs",
         ] {
             assert!(!not_api_path(path), "{path}");
         }

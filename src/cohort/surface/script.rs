@@ -102,9 +102,24 @@ pub fn extract(root: Node, src: Src, exported: &dyn Fn(&str) -> bool, out: &mut 
                 .into_iter()
                 .filter(|d| d.kind() == "variable_declarator")
             {
-                let Some(name) = src.field(declarator, "name") else {
+                let Some(name_node) = declarator.child_by_field_name("name") else {
                     continue;
                 };
+                // `export const [metrics, tracing] = …` (lru-cache) binds each name it holds;
+                // what each one's type is, the pattern does not say.
+                if name_node.kind() != "identifier" {
+                    for name in pattern_names(name_node, src) {
+                        for key in names_of(&name) {
+                            if exported(&key) {
+                                let mut item = Item::new("const", &key, format!("const {key}"));
+                                item.shape = String::new();
+                                out.add(key.clone(), item);
+                            }
+                        }
+                    }
+                    continue;
+                }
+                let name = src.raw(name_node);
                 for key in names_of(name) {
                     if exported(&key) {
                         variable(declarator, src, &key, out);
@@ -122,6 +137,27 @@ pub fn extract(root: Node, src: Src, exported: &dyn Fn(&str) -> bool, out: &mut 
             }
         }
     }
+}
+
+/// The names a destructuring pattern binds (`[a, b]`, `{a, b: c, ...rest}`, nested, with
+/// defaults): not the keys it reads (`b` in `b: c`).
+fn pattern_names(pattern: Node, src: Src) -> Vec<String> {
+    let mut names = Vec::new();
+    let mut stack = vec![pattern];
+    while let Some(node) = stack.pop() {
+        match node.kind() {
+            "identifier" | "shorthand_property_identifier_pattern" => {
+                names.push(src.raw(node).to_string())
+            }
+            "pair_pattern" => stack.extend(node.child_by_field_name("value")),
+            "assignment_pattern" | "object_assignment_pattern" => {
+                stack.extend(node.child_by_field_name("left"))
+            }
+            _ => stack.extend(named(node)),
+        }
+    }
+    names.reverse();
+    names
 }
 
 fn type_text(src: Src, annotation: Option<Node>) -> Option<String> {
@@ -306,6 +342,15 @@ fn declare(node: Node, src: Src, key: &str, out: &mut Surface) {
                 }
             }
         }
+        // `declare namespace pino { … }` beside `declare function pino(…)` (pino.d.ts):
+        // declaration merging adds the namespace's members to the function or class, which
+        // stays the item (see `Surface::add`). Its members are not read.
+        "internal_module" | "module" => {
+            out.add(
+                key.to_string(),
+                Item::new(NAMESPACE, key, format!("namespace {key}")),
+            );
+        }
         "identifier" => {
             let mut item = Item::new("const", key, format!("export default {}", src.raw(node)));
             item.shape = String::new();
@@ -329,6 +374,9 @@ fn declare(node: Node, src: Src, key: &str, out: &mut Surface) {
 /// The kind of a default export computed by an expression.
 pub(super) const EXPRESSION: &str = "expression";
 
+/// The kind of a TypeScript namespace, which merges into a function or class of its name.
+pub(super) const NAMESPACE: &str = "namespace";
+
 /// Public members of a class body, interface body or object type.
 fn members(body: Node, src: Src, parent: &str, out: &mut Surface) {
     let mut seen_methods = BTreeSet::new();
@@ -346,6 +394,17 @@ fn members(body: Node, src: Src, parent: &str, out: &mut Surface) {
             },
         };
         if private || name.starts_with('#') {
+            continue;
+        }
+        // `constructor() {}` in a class that extends nothing is the constructor every such
+        // class has: one removed or added changes no call (hono 4.13.3's `TrieRouter`).
+        if member.kind() == "method_definition"
+            && name == "constructor"
+            && !body.parent().is_some_and(|class| extends_a_class(class))
+            && member
+                .child_by_field_name("parameters")
+                .is_some_and(|p| p.named_child_count() == 0)
+        {
             continue;
         }
         let key = format!("{parent}.{name}");
@@ -384,6 +443,16 @@ fn members(body: Node, src: Src, parent: &str, out: &mut Surface) {
         item.parent = Some(parent.to_string());
         out.add(key, item);
     }
+}
+
+/// Whether a class declaration has an `extends` clause (TypeScript's `extends_clause`, or
+/// JavaScript's heritage expression); `implements` alone is not one.
+fn extends_a_class(class: Node) -> bool {
+    named(class)
+        .into_iter()
+        .filter(|c| c.kind() == "class_heritage")
+        .flat_map(named)
+        .any(|part| part.kind() != "implements_clause" && !part.kind().contains("comment"))
 }
 
 /// What a class extends and implements, or an interface extends, as written without type

@@ -993,3 +993,252 @@ fn go_a_defined_type_made_an_alias_of_a_package_type_is_undecided() {
         );
     }
 }
+
+// click #3695 and #2592: `LazyFile` renamed `_LazyFile` and `split_opt` `_split_opt`, the old
+// names still answered, with a deprecation warning, by the module's `__getattr__` (PEP 562).
+#[test]
+fn python_names_a_module_getattr_still_serves_are_not_removed() {
+    let base = "class LazyFile:\n    def close(self):\n        pass\n\n\ndef split_opt(opt):\n    pass\n\n\ndef safecall(func):\n    pass\n\n\ndef gone():\n    pass\n";
+    let head = "class _LazyFile:\n    def close(self):\n        pass\n\n\ndef _split_opt(opt):\n    pass\n\n\ndef _safecall(func):\n    pass\n\n\n_RENAMED = {\"safecall\": \"_safecall\"}\n\n\ndef __getattr__(name: str) -> object:\n    import warnings\n\n    if name in {\n        \"LazyFile\",\n        \"split_opt\",\n    }:\n        warnings.warn(f\"'{name}' is deprecated\", DeprecationWarning, stacklevel=2)\n        return globals()[f\"_{name}\"]\n    elif name in _RENAMED:\n        return globals()[_RENAMED[name]]\n    if name == \"gone\":\n        raise AttributeError(\"'gone' was removed in 9.0\")\n\n    raise AttributeError(name)\n";
+    let found = changes(Grammar::Python, base, head);
+    for key in ["LazyFile", "split_opt", "safecall"] {
+        assert_eq!(
+            severity(&found, key),
+            Some(Severity::Compatible),
+            "{key}: {found:#?}"
+        );
+    }
+    // A branch that only raises serves nothing: `gone` is removed.
+    assert_eq!(
+        severity(&found, "gone"),
+        Some(Severity::Incompatible),
+        "{found:#?}"
+    );
+    // Without the hook, the renames are removals.
+    let no_hook = head.split("_RENAMED").next().unwrap();
+    let found = changes(Grammar::Python, base, no_hook);
+    for key in ["LazyFile", "split_opt", "safecall"] {
+        assert_eq!(
+            severity(&found, key),
+            Some(Severity::Incompatible),
+            "{key}: {found:#?}"
+        );
+    }
+}
+
+// click "Merge branch '8.1.x'": `__exit__(self, exc_type, exc_value, tb)` → `__exit__(self,
+// *_)`. The interpreter passes a protocol method's arguments by position; a constructor's and
+// `__call__`'s are the caller's own, by name too.
+#[test]
+fn python_protocol_method_parameter_names_bind_no_caller() {
+    let base = "class Context:\n    def __exit__(self, exc_type, exc_value, tb):\n        pass\n\n    def __eq__(self, other):\n        pass\n\n    def __init__(self, command, parent=None):\n        pass\n\n    def __call__(self, value):\n        pass\n";
+    let head = "class Context:\n    def __exit__(self, *_):\n        pass\n\n    def __eq__(self, value):\n        pass\n\n    def __init__(self, cmd, parent=None):\n        pass\n\n    def __call__(self, *values):\n        pass\n";
+    let found = changes(Grammar::Python, base, head);
+    for key in ["Context.__exit__", "Context.__eq__"] {
+        assert!(
+            matches!(severity(&found, key), None | Some(Severity::Compatible)),
+            "{key}: {found:#?}"
+        );
+    }
+    assert_eq!(
+        severity(&found, "Context.__init__"),
+        Some(Severity::Incompatible),
+        "{found:#?}"
+    );
+    assert_eq!(
+        severity(&found, "Context.__call__"),
+        Some(Severity::Incompatible),
+        "{found:#?}"
+    );
+    // Fewer arguments than the interpreter passes still break the protocol.
+    let fewer = head.replace("def __exit__(self, *_)", "def __exit__(self, exc_type)");
+    let found = changes(Grammar::Python, base, &fewer);
+    assert_eq!(
+        severity(&found, "Context.__exit__"),
+        Some(Severity::Incompatible),
+        "{found:#?}"
+    );
+}
+
+// anyio #1053 removed `BlockingPortal.__new__(cls)`: `object.__new__` still creates the
+// instance. An `__init__` that took arguments is not replaced by `object`'s, which takes none.
+#[test]
+fn python_a_special_method_object_defines_is_still_inherited() {
+    let base = "class BlockingPortal:\n    def __new__(cls):\n        return make()\n\n    def __repr__(self):\n        return 'x'\n\n    def __init__(self, size):\n        pass\n";
+    let head = "class BlockingPortal:\n    pass\n";
+    let found = changes(Grammar::Python, base, head);
+    for key in ["BlockingPortal.__new__", "BlockingPortal.__repr__"] {
+        assert_eq!(
+            severity(&found, key),
+            Some(Severity::Compatible),
+            "{key}: {found:#?}"
+        );
+    }
+    assert_eq!(
+        severity(&found, "BlockingPortal.__init__"),
+        Some(Severity::Incompatible),
+        "{found:#?}"
+    );
+}
+
+// rich 14.3: `cell_len(text, _cell_len=cached_cell_len)` → `cell_len(text,
+// unicode_version="auto")`. An optional parameter named like a private name is not one callers
+// pass; a required one, or one a public positional parameter follows, is.
+#[test]
+fn python_private_optional_parameters_are_not_the_contract() {
+    let base = "def cell_len(text, _cell_len=None):\n    pass\n\n\ndef f(a, *, _cache=None):\n    pass\n\n\ndef g(a, _b=None, c=None):\n    pass\n\n\ndef h(a, _b):\n    pass\n";
+    let head = "def cell_len(text, unicode_version=\"auto\"):\n    pass\n\n\ndef f(a):\n    pass\n\n\ndef g(a, c=None):\n    pass\n\n\ndef h(a):\n    pass\n";
+    let found = changes(Grammar::Python, base, head);
+    assert_eq!(
+        severity(&found, "cell_len"),
+        Some(Severity::Compatible),
+        "{found:#?}"
+    );
+    assert_eq!(severity(&found, "f"), None, "{found:#?}");
+    for key in ["g", "h"] {
+        assert_eq!(
+            severity(&found, key),
+            Some(Severity::Incompatible),
+            "{key}: {found:#?}"
+        );
+    }
+}
+
+// structlog 25.5: `ConsoleRenderer(pad_event=30, colors=…)` → `(pad_event_to=30, colors=…,
+// pad_event=None)`: renamed in place, the old name kept at the end as a deprecated alias. A
+// parameter inserted before others (uvicorn #2033) still breaks positional callers.
+#[test]
+fn python_a_parameter_renamed_in_place_with_its_old_name_kept_is_compatible() {
+    let base = "class ConsoleRenderer:\n    def __init__(self, pad_event=30, colors=True, force_colors=False):\n        pass\n";
+    let head = "class ConsoleRenderer:\n    def __init__(self, pad_event_to=30, colors=True, force_colors=False, pad_event=None):\n        pass\n";
+    let found = changes(Grammar::Python, base, head);
+    assert_eq!(
+        severity(&found, "ConsoleRenderer.__init__"),
+        Some(Severity::Compatible),
+        "{found:#?}"
+    );
+    let inserted = "class ConsoleRenderer:\n    def __init__(self, width=80, pad_event=30, colors=True, force_colors=False):\n        pass\n";
+    let found = changes(Grammar::Python, base, inserted);
+    assert_eq!(
+        severity(&found, "ConsoleRenderer.__init__"),
+        Some(Severity::Incompatible),
+        "{found:#?}"
+    );
+    // Renamed without the old name: callers passing it by name break.
+    let renamed = "class ConsoleRenderer:\n    def __init__(self, pad_event_to=30, colors=True, force_colors=False):\n        pass\n";
+    let found = changes(Grammar::Python, base, renamed);
+    assert_eq!(
+        severity(&found, "ConsoleRenderer.__init__"),
+        Some(Severity::Incompatible),
+        "{found:#?}"
+    );
+}
+
+// hono 4.13.3 removed `TrieRouter`'s `constructor() {}`: a class that extends nothing has
+// that constructor anyway. One that took parameters, or one beside an `extends`, is not so.
+#[test]
+fn typescript_an_empty_constructor_is_the_implicit_one() {
+    let base = "export class TrieRouter {\n  name = 'TrieRouter'\n  constructor() {\n    this.node = new Node()\n  }\n}\n\nexport class Node {\n  constructor(method?: string) {}\n}\n";
+    let head = "export class TrieRouter {\n  name = 'TrieRouter'\n}\n\nexport class Node {}\n";
+    let found = changes(Grammar::TypeScript, base, head);
+    assert_eq!(
+        severity(&found, "TrieRouter.constructor"),
+        None,
+        "{found:#?}"
+    );
+    assert_eq!(
+        severity(&found, "Node.constructor"),
+        Some(Severity::Incompatible),
+        "{found:#?}"
+    );
+}
+
+// structlog 25.5: `rich_traceback = RichTracebackFormatter()` became, when Rich is missing, a
+// `def rich_traceback(*args, **kw)` that raises, and the same instance otherwise.
+#[test]
+fn python_a_name_defined_in_other_forms_in_alternative_branches_keeps_the_old_one() {
+    let base = "rich_traceback = RichTracebackFormatter()\n";
+    let head = "if rich is None:\n\n    def rich_traceback(*args, **kw):\n        raise ModuleNotFoundError('rich')\n\nelse:\n    rich_traceback = RichTracebackFormatter()\n";
+    let found = changes(Grammar::Python, base, head);
+    assert!(
+        matches!(
+            severity(&found, "rich_traceback"),
+            None | Some(Severity::Compatible)
+        ),
+        "{found:#?}"
+    );
+    // Only the `def`: the variable is gone.
+    let only_def = "def rich_traceback(*args, **kw):\n    raise ModuleNotFoundError('rich')\n";
+    let found = changes(Grammar::Python, base, only_def);
+    assert_eq!(
+        severity(&found, "rich_traceback"),
+        Some(Severity::Incompatible),
+        "{found:#?}"
+    );
+}
+
+// tomlkit #436: `Encoder = Callable[[Any], "Item"]` became a `Protocol` class under `if
+// TYPE_CHECKING:`. Annotations still name it; a run-time import would not find it.
+#[test]
+fn python_an_alias_now_for_type_checkers_only_is_undecided() {
+    let base = "Encoder = Callable[[Any], \"Item\"]\n\n\nclass Item:\n    pass\n";
+    let head = "if TYPE_CHECKING:\n\n    class Encoder(Protocol):\n        def __call__(self, value, /, _parent=None): ...\n\n\nclass Item:\n    pass\n";
+    let found = changes(Grammar::Python, base, head);
+    assert_eq!(
+        severity(&found, "Encoder"),
+        Some(Severity::Undecided),
+        "{found:#?}"
+    );
+    // Gone from both: removed.
+    let found = changes(Grammar::Python, base, "class Item:\n    pass\n");
+    assert_eq!(
+        severity(&found, "Encoder"),
+        Some(Severity::Incompatible),
+        "{found:#?}"
+    );
+}
+
+// pino #1871: `declare namespace pino {…}` merged with `declare function pino(…)`, exported as
+// `export { pino as default, pino }`. The namespace's text is not the function's signature: a
+// type parameter given a default is not a changed declaration.
+#[test]
+fn typescript_a_namespace_merged_into_a_function_is_the_function() {
+    let base = "declare namespace pino {\n    interface BaseLogger { level: string }\n    var version: string;\n}\n\ndeclare function pino<CustomLevels extends string = never>(options?: LoggerOptions<CustomLevels>): Logger<CustomLevels>;\n\nexport { pino as default, pino };\n";
+    let head = base.replace(
+        "declare namespace pino {\n    interface BaseLogger { level: string }",
+        "declare namespace pino {\n    interface BaseLogger { level: string; msgPrefix?: string }",
+    );
+    let found = changes(Grammar::TypeScript, base, &head);
+    no_break(&found);
+    assert_eq!(severity(&found, "default"), None, "{found:#?}");
+    // The function removed, the namespace left: removed.
+    let no_function = "declare namespace pino {\n    var version: string;\n}\n\nexport { pino as default, pino };\n";
+    let found = changes(Grammar::TypeScript, base, no_function);
+    assert_eq!(
+        severity(&found, "pino"),
+        Some(Severity::Incompatible),
+        "{found:#?}"
+    );
+}
+
+// lru-cache 11.3.3: `export const [metrics, tracing]: LRUCacheDC = …` is two exports, not one
+// named `[metrics, tracing]`; its type annotation changing removed nothing.
+#[test]
+fn typescript_a_destructuring_export_binds_each_name() {
+    let base = "export const [metrics, tracing]: LRUCacheDC = [dc('metrics'), dc('tracing')]\nexport const { a, b: renamed, c = 1 } = obj\n";
+    let head = "export const [metrics, tracing]: [Channel, Tracing] = [dc('metrics'), dc('tracing')]\nexport const { a, b: renamed, c = 1 } = obj\n";
+    assert_eq!(changes(Grammar::TypeScript, base, head), vec![]);
+    let found = changes(
+        Grammar::TypeScript,
+        base,
+        "export const [metrics]: LRUCacheDC = [dc('metrics')]\nexport const { a, c = 1 } = obj\n",
+    );
+    for key in ["tracing", "renamed"] {
+        assert_eq!(
+            severity(&found, key),
+            Some(Severity::Incompatible),
+            "{key}: {found:#?}"
+        );
+    }
+    assert_eq!(severity(&found, "metrics"), None, "{found:#?}");
+}

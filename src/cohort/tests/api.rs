@@ -913,3 +913,32 @@ fn a_symbolic_link_out_of_the_worktree_is_not_read() {
     // The link itself is what changed: the file reads as unreadable, not as the outside file.
     assert!(text.contains("src/runtime.rs"), "{text}");
 }
+
+// uuid #754: `.local/uuid/v6.js`, a committed link to `../../dist/v6.js`, held the axis as
+// unreadable. A link's content is a path; what it points at is read where it lives. A source
+// file made a link still is not read through it.
+#[test]
+fn a_symbolic_link_added_carries_no_api_of_its_own() {
+    let repo = Repo::new(&[
+        ("package.json", "{\"main\": \"dist/index.js\"}\n"),
+        (
+            "src/index.ts",
+            "export function v4(): string {\n  return ''\n}\n",
+        ),
+    ]);
+    std::fs::create_dir_all(repo.path().join(".local/uuid")).unwrap();
+    std::os::unix::fs::symlink("../../dist/v6.js", repo.path().join(".local/uuid/v6.js")).unwrap();
+    repo.write(
+        "src/index.ts",
+        "export function v4(): string {\n  return ''\n}\n\nexport function v6(): string {\n  return ''\n}\n",
+    );
+    repo.commit("v6");
+    let axis = repo
+        .build()
+        .axes
+        .into_iter()
+        .find(|a| a.name == API_CONTRACT)
+        .unwrap();
+    assert_clears(&axis);
+    assert!(!axis.detail.contains(".local"), "{}", axis.detail);
+}

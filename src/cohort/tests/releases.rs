@@ -443,3 +443,50 @@ fn a_manifest_already_a_breaking_step_above_the_last_release_allows_a_break() {
         );
     }
 }
+
+// more-itertools #875: `strict` was added to `sample` after v10.3.0 and made keyword-only
+// before v10.4.0. Against the base it moved; against the release, only a keyword-only
+// parameter was added, so what broke was never released.
+#[test]
+fn a_change_the_released_form_still_accepts_is_not_a_break() {
+    const PYPROJECT: &str = "[project]\nname = \"more-itertools\"\nversion = \"10.3.0\"\n";
+    let released = "def sample(iterable, k, weights=None):\n    pass\n";
+    let since = "def sample(iterable, k, weights=None, strict=False):\n    pass\n";
+    let keyword =
+        "def sample(iterable, k, weights=None, *, counts=None, strict=False):\n    pass\n";
+    let package = |more: &'static str| {
+        vec![
+            ("pyproject.toml", PYPROJECT),
+            ("more_itertools/__init__.py", "from .more import *\n"),
+            ("more_itertools/more.py", more),
+        ]
+    };
+    let axis = after_release(
+        &package(released),
+        &["v10.3.0"],
+        &[("more_itertools/more.py", since)],
+        &[("more_itertools/more.py", keyword)],
+    );
+    assert_eq!(axis.verdict, AxisVerdict::Warn, "{}", axis.detail);
+    for part in [
+        "before any release shipped them",
+        "`sample`",
+        "not in v10.3.0, the last release, whose `def sample(iterable, k, weights=None)` the head \
+         still accepts",
+    ] {
+        assert!(
+            axis.detail.contains(part),
+            "{part:?} not in {}",
+            axis.detail
+        );
+    }
+    // A change that breaks the released form too still fails: `weights` made keyword-only.
+    let breaks = "def sample(iterable, k, *, weights=None, strict=False):\n    pass\n";
+    let axis = after_release(
+        &package(released),
+        &["v10.3.0"],
+        &[("more_itertools/more.py", since)],
+        &[("more_itertools/more.py", breaks)],
+    );
+    assert_eq!(axis.verdict, AxisVerdict::Fail, "{}", axis.detail);
+}

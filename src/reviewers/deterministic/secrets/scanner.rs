@@ -15,6 +15,86 @@ use super::mask::{merge_spans, redact_secret, splice};
 use super::rule::{Allowlist, Candidate, SecretRule};
 use crate::diff::Side;
 use crate::diff::is_test_path;
+
+/// Source files of a language whose literals are quoted: there an unquoted word is a name.
+/// (Not shell, YAML, env or config files, where `TOKEN=abc123` is the value itself.)
+fn quotes_its_literals(path: &str) -> bool {
+    path.rsplit_once('.').is_some_and(|(_, extension)| {
+        matches!(
+            extension,
+            "py" | "pyi"
+                | "js"
+                | "jsx"
+                | "mjs"
+                | "cjs"
+                | "ts"
+                | "tsx"
+                | "mts"
+                | "cts"
+                | "go"
+                | "rs"
+                | "java"
+                | "kt"
+                | "kts"
+                | "scala"
+                | "cs"
+                | "swift"
+                | "rb"
+                | "php"
+                | "c"
+                | "cc"
+                | "cpp"
+                | "h"
+                | "hpp"
+                | "dart"
+        )
+    })
+}
+
+/// A line that is a comment in the common languages (`#`, `//`, `/*`, ` * `).
+fn is_comment(line: &str) -> bool {
+    let line = line.trim_start();
+    ["#", "//", "/*", "*", "--"]
+        .iter()
+        .any(|m| line.starts_with(m))
+}
+
+/// A name as code writes one: `Ed25519PrivateKey`, `settings.api_key`.
+fn is_identifier(value: &str) -> bool {
+    value
+        .chars()
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        && value
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '.')
+}
+
+/// Tests, fixtures and documentation: where credentials are made up to show or exercise
+/// something. Documentation is prose and markup (`.md`, `.rst`, `.adoc`) and what lives in a
+/// `docs/` folder (`docs_src/`, FastAPI's and typer's tutorial code, too).
+fn holds_samples(path: &str) -> bool {
+    if is_test_path(path) {
+        return true;
+    }
+    let path = path.replace('\\', "/");
+    let mut parts: Vec<&str> = path.split('/').collect();
+    let file = parts.pop().unwrap_or_default().to_ascii_lowercase();
+    let docs_dir = |dir: &&str| {
+        let dir = dir.to_ascii_lowercase();
+        dir == "docs"
+            || dir
+                .strip_prefix("docs")
+                .is_some_and(|rest| rest.starts_with('_') || rest.starts_with('-'))
+    };
+    parts.iter().any(docs_dir)
+        || file.rsplit_once('.').is_some_and(|(_, extension)| {
+            matches!(
+                extension,
+                "md" | "markdown" | "mdx" | "rst" | "adoc" | "asciidoc"
+            )
+        })
+}
 use crate::reviewers::deterministic::scan_input::{ScanFile, ScanLine};
 
 /// A match before it is turned into a hit: byte spans into the scanned text.
@@ -412,13 +492,27 @@ impl SecretScanner {
                     continue;
                 };
                 let secret = &text[start..end];
-                // Test code and fixtures are full of made-up credentials and test vectors: there
-                // only a provider's exact format is reported, never a generic `password = "…"`.
-                // Redaction still takes such a value out of what leaves: a real secret pasted
-                // into a test is a leak even when it is not a finding.
-                let test_code = purpose == Purpose::Report && path.is_some_and(is_test_path);
+                // Test code and fixtures are full of made-up credentials and test vectors, and
+                // documentation of sample ones (FastAPI's tutorials show jwt.io's token, loguru's
+                // README `WEBHOOK_TOKEN = "abc123def456"`): there only a provider's exact format
+                // is reported, never a generic `password = "…"`. Redaction still takes such a
+                // value out of what leaves: a real secret pasted into a test is a leak even when
+                // it is not a finding.
+                let test_code = purpose == Purpose::Report && path.is_some_and(holds_samples);
+                // In code, an unquoted name after a colon or a comma is a type or a value's
+                // name, not a literal (pyjwt's `key: Ed25519PrivateKey | Ed448PrivateKey`,
+                // `AllowedPrivateKeys: TypeAlias = …` and `Union[RSAPrivateKey,
+                // EllipticCurvePrivateKey, …]`). In a comment it may be a pasted value.
+                let before = text[..start].trim_end();
+                let name_in_code = purpose == Purpose::Report
+                    && path.is_some_and(quotes_its_literals)
+                    && before.ends_with([':', ','])
+                    && !before.ends_with("::")
+                    && is_identifier(secret)
+                    && !is_comment(full_lines(text, whole.start(), whole.end()));
                 if !rule.passes_entropy(secret)
-                    || (rule.refuse_placeholders && (is_placeholder(secret) || test_code))
+                    || (rule.refuse_placeholders
+                        && (is_placeholder(secret) || test_code || name_in_code))
                     || (test_code && rule.source_id == "jwt" && !jwt::issued_by_someone(secret))
                 {
                     continue;

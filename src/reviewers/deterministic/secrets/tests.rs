@@ -1085,3 +1085,53 @@ fn a_sample_jwt_in_test_code_is_not_a_finding_but_is_still_redacted() {
         "{redacted}"
     );
 }
+
+#[test]
+fn documentation_samples_read_like_test_code() {
+    // FastAPI's tutorials (docs/de/docs/tutorial/security/oauth2-jwt.md) show jwt.io's token;
+    // loguru's README assigns `WEBHOOK_TOKEN = "abc123def456"` in an example.
+    let scanner = default_scanner();
+    let jwt = "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IkpvaG4gRG9lIiwiaWF0IjoxNTE2MjM5MDIyfQ.SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c";
+    let assignment = "WEBHOOK_TOKEN = \"Zq7vLmW2pXk9Hn4Rt8Yq2Lm6Bc3D\"";
+    for path in [
+        "docs/de/docs/tutorial/security/oauth2-jwt.md",
+        "README.md",
+        "docs/usage.rst",
+        "docs_src/security/tutorial004.py",
+    ] {
+        assert_eq!(rule_at(scanner, path, jwt), None, "{path}");
+        assert_eq!(rule_at(scanner, path, assignment), None, "{path}");
+    }
+    // In code they are findings, and in documentation a provider's exact format still is.
+    assert_eq!(
+        rule_at(scanner, "app/security.py", jwt).as_deref(),
+        Some("secret/jwt")
+    );
+    assert!(rule_at(scanner, "app/notify.py", assignment).is_some());
+    let github = format!("token: {}", samples().github_pat);
+    assert_eq!(
+        rule_at(scanner, "README.md", &github).as_deref(),
+        Some("secret/github-pat")
+    );
+}
+
+#[test]
+fn an_unquoted_name_in_code_is_not_a_generic_secret() {
+    // pyjwt #873: a type annotation read by gitleaks' generic-api-key as `key: <value>`.
+    let scanner = default_scanner();
+    let annotation = "            self, msg: str | bytes, key: Ed25519PrivateKey | Ed448PrivateKey";
+    assert_eq!(rule_at(scanner, "jwt/algorithms.py", annotation), None);
+    let alias = "    AllowedPrivateKeys: TypeAlias = Union[";
+    assert_eq!(rule_at(scanner, "jwt/algorithms.py", alias), None);
+    let union =
+        "        RSAPrivateKey, EllipticCurvePrivateKey, Ed25519PrivateKey, Ed448PrivateKey";
+    assert_eq!(rule_at(scanner, "jwt/algorithms.py", union), None);
+    // In a comment the same text may be a pasted value.
+    let comment = "# key: Ed25519PrivateKeyZq7vLmW2pXk9";
+    assert!(rule_at(scanner, "jwt/algorithms.py", comment).is_some());
+    // Quoted, the same word is a literal; in a config file, unquoted is the value itself.
+    let quoted = "    api_key = \"Ed25519PrivateKeyZq7vLmW2\"";
+    assert!(rule_at(scanner, "app/settings.py", quoted).is_some());
+    let config = "API_KEY=Ed25519PrivateKeyZq7vLmW2pXk9";
+    assert!(rule_at(scanner, "deploy/.env", config).is_some());
+}
