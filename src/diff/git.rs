@@ -84,8 +84,7 @@ pub fn earlier_names(
 ) -> Result<std::collections::HashMap<String, Vec<String>>, DiffError> {
     let base_commit = resolve(repo, base)?;
     let head_commit = resolve(repo, head)?;
-    let merge_base = repo
-        .merge_base(base_commit.id(), head_commit.id())
+    let merge_base = super::merge_base::merge_base(repo, base_commit.id(), head_commit.id())
         .map_err(|e| DiffError::git(format!("finding the merge base of {base} and {head}"), e))?;
     let mut walk = repo
         .revwalk()
