@@ -141,6 +141,46 @@ pub fn uses(home: &Home, key: &str, caller_path: &str, caller: &str) -> bool {
     }
 }
 
+/// Whether `caller` names `top` outside its import and re-export statements: where an item
+/// still exists but its signature changed, a file that only imports or re-exports it is not
+/// broken (rand #1292: `Dirichlet` gained `const N`; `rand_distr/src/lib.rs` only has `pub use
+/// self::dirichlet::Dirichlet;`). A removed or renamed item breaks those statements too, so
+/// the caller asks this only of items still there.
+pub fn names_beyond_imports(grammar: Grammar, top: &str, caller: &str) -> bool {
+    static IMPORTS: std::sync::LazyLock<[Option<Regex>; 4]> = std::sync::LazyLock::new(|| {
+        [
+            // Rust: `use …;`, `pub use …;`, `pub(crate) use …;`.
+            Regex::new(r"(?s)\buse\s[^;]*;").ok(),
+            // Python: `import a, b` and `from m import (x, y)` or `from m import x, y`.
+            Regex::new(r"(?m)^[ \t]*(?:from\s+[\w.]+\s+)?import\s+(?:\([^)]*\)|[^\n]*)").ok(),
+            // JavaScript, TypeScript: `import … from '…'`, `export … from '…'` (the module
+            // string is blanked), `export { a, b };`.
+            Regex::new(concat!(
+                r"\b(?:import|export)\s+(?:type\s+)?",
+                r"(?:\*(?:\s*as\s+[\w$]+)?|\{[^}]*\}|[\w$]+(?:\s*,\s*(?:\{[^}]*\}|\*\s*as\s+[\w$]+))?)",
+                r"\s*from\b|\bexport\s+(?:type\s+)?\{[^}]*\}",
+            ))
+                .ok(),
+            // Java: `import a.b.C;`, `import static a.b.C.m;`.
+            Regex::new(r"(?m)^[ \t]*import\s[^;]*;").ok(),
+        ]
+    });
+    let code = code_only(caller, grammar);
+    let imports = match grammar {
+        Grammar::Rust => &IMPORTS[0],
+        Grammar::Python => &IMPORTS[1],
+        Grammar::JavaScript | Grammar::TypeScript | Grammar::Tsx => &IMPORTS[2],
+        Grammar::Java => &IMPORTS[3],
+        // Go writes its imports as strings (blanked) and uses every item as `package.Name`.
+        _ => &None,
+    };
+    let rest = match imports {
+        Some(imports) => imports.replace_all(&code, " "),
+        None => std::borrow::Cow::Borrowed(code.as_str()),
+    };
+    matches(&word(top), &rest)
+}
+
 /// Whether `caller` implements `parent` (a type of `home`) and defines nothing named `member`:
 /// an implementation left without the member just added to `parent`. Calls of `parent`'s
 /// other members cannot be broken by an addition (guice #902 added `Binder.getProvider(
@@ -319,6 +359,104 @@ fn resolves(dir: &str, spec: &str, target: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
+
+    use super::names_beyond_imports;
+    use crate::cohort::grammar::Grammar;
+
+    #[test]
+    fn imports_and_reexports_are_not_uses_beyond_them() {
+        let cases: &[(Grammar, &str, bool)] = &[
+            (
+                Grammar::Rust,
+                "pub use self::dirichlet::Dirichlet;\n",
+                false,
+            ),
+            (
+                Grammar::Rust,
+                "pub(crate) use a::{b, Dirichlet as D};\n",
+                false,
+            ),
+            (
+                Grammar::Rust,
+                "use a::Dirichlet;\nfn f() -> Dirichlet<f64> { todo!() }\n",
+                true,
+            ),
+            (
+                Grammar::Rust,
+                "// use this\nlet d = Dirichlet::new(a);\n",
+                true,
+            ),
+            (
+                Grammar::Rust,
+                "use a::Dirichlet; // Dirichlet is unused\n",
+                false,
+            ),
+            (
+                Grammar::Python,
+                "from .dirichlet import (\n    Dirichlet,\n    Beta,\n)\n",
+                false,
+            ),
+            (
+                Grammar::Python,
+                "from .dirichlet import Dirichlet\n__all__ = [\"Dirichlet\"]\n",
+                false,
+            ),
+            (
+                Grammar::Python,
+                "import dirichlet\nx = dirichlet.Dirichlet(1)\n",
+                true,
+            ),
+            (
+                Grammar::JavaScript,
+                "export { Dirichlet } from './dirichlet.js';\n",
+                false,
+            ),
+            (
+                Grammar::TypeScript,
+                "import { Dirichlet } from './d';\nexport { Dirichlet };\n",
+                false,
+            ),
+            (
+                Grammar::TypeScript,
+                "export type { Dirichlet } from './d';\n",
+                false,
+            ),
+            (
+                Grammar::TypeScript,
+                "import { Dirichlet } from './d';\nnew Dirichlet(1);\n",
+                true,
+            ),
+            (
+                Grammar::JavaScript,
+                "import D, { Dirichlet } from './d';\nexport * as all from './d';\n",
+                false,
+            ),
+            // `from` inside code after an `export` is no module clause.
+            (
+                Grammar::JavaScript,
+                "export function f(y) { return Dirichlet.from(y) }\n",
+                true,
+            ),
+            (Grammar::Java, "import a.b.Dirichlet;\nclass X {}\n", false),
+            (
+                Grammar::Java,
+                "import a.b.Dirichlet;\nclass X { Dirichlet d; }\n",
+                true,
+            ),
+            (
+                Grammar::Go,
+                "import \"a/dirichlet\"\nvar d = dirichlet.Dirichlet{}\n",
+                true,
+            ),
+        ];
+        for (grammar, text, expected) in cases {
+            assert_eq!(
+                names_beyond_imports(*grammar, "Dirichlet", text),
+                *expected,
+                "{grammar:?} {text:?}"
+            );
+        }
+    }
     use super::*;
 
     #[test]
