@@ -239,7 +239,7 @@ pub fn read_changed(
 }
 
 /// Head files larger than this are not parsed (the index skips them alike).
-pub(super) const MAX_PARSE_BYTES: u64 = 1024 * 1024;
+const MAX_PARSE_BYTES: u64 = 1024 * 1024;
 
 /// Why a file of an indexed language is not parsed: a minified line or a huge file costs
 /// seconds and hundreds of MB in tree-sitter and is no code anyone reviews by symbol. Checked

@@ -27,7 +27,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 use git2::{Oid, Repository};
 use tree_sitter::Tree;
 
-use super::changes::MAX_PARSE_BYTES;
+use super::index::MAX_FILE_BYTES;
 use super::grammar::Grammar;
 use super::tags::Tagger;
 use crate::diff::MAX_CODE_LINE_BYTES;
@@ -213,7 +213,7 @@ fn plan(git_dir: &Path, base: Oid, head: Oid, stop: &AtomicBool) -> Option<Plan>
 fn worth_parsing(repo: &Repository, id: Oid) -> Option<Vec<u8>> {
     let blob = repo.find_blob(id).ok()?;
     let text = blob.content();
-    let small = text.len() as u64 <= MAX_PARSE_BYTES;
+    let small = text.len() as u64 <= MAX_FILE_BYTES;
     let short_lines = text
         .split(|&b| b == b'\n')
         .all(|line| line.len() <= MAX_CODE_LINE_BYTES);
