@@ -27,8 +27,8 @@ use std::sync::{Arc, Mutex, OnceLock};
 use git2::{Oid, Repository};
 use tree_sitter::Tree;
 
-use super::index::MAX_FILE_BYTES;
 use super::grammar::Grammar;
+use super::index::MAX_FILE_BYTES;
 use super::tags::Tagger;
 use crate::diff::MAX_CODE_LINE_BYTES;
 
@@ -36,6 +36,12 @@ use crate::diff::MAX_CODE_LINE_BYTES;
 /// range would otherwise pile up before the cohort build takes them (tree-sitter's trees are
 /// about ten times their text). Blobs past it are parsed by the cohort build as before.
 const MOST_BYTES: usize = 32 * 1024 * 1024;
+
+/// Trees parsed here and not yet taken, counted by their text's bytes, are held up to this
+/// many: past it this thread waits for the cohort build to take some. A tree is about twenty
+/// times its text (tokio-1.0.0..1.40.0's 2.5 MB of base versions held at once raised the peak
+/// memory by 60 MB), and the workers take them only as they reach each file.
+const MOST_HELD: usize = 1024 * 1024;
 
 /// A blob's state: nobody has claimed it, a worker or this thread is parsing it, its tree is
 /// ready (or the parse failed: then the slot is empty and the worker parses itself).
@@ -57,7 +63,6 @@ struct Plan {
     at: HashMap<Oid, usize>,
 }
 
-#[derive(Default)]
 struct Shared {
     /// Set once the blobs are read; until then every question is a miss.
     plan: OnceLock<Plan>,
@@ -65,6 +70,10 @@ struct Shared {
     stop: AtomicBool,
     /// Trees handed over, for the tests that check the hand-over happens.
     taken: AtomicUsize,
+    /// The text bytes of the trees parsed and not yet taken, and how many may be
+    /// ([`MOST_HELD`]).
+    held: AtomicUsize,
+    most_held: usize,
 }
 
 /// The background parse of a range's base blobs; stops when dropped.
@@ -72,6 +81,18 @@ pub struct EarlyBases {
     shared: Arc<Shared>,
     #[cfg_attr(not(test), allow(dead_code))]
     job: Option<std::thread::JoinHandle<()>>,
+}
+
+impl Shared {
+    fn new(most_held: usize) -> Shared {
+        Shared {
+            plan: OnceLock::new(),
+            stop: AtomicBool::new(false),
+            taken: AtomicUsize::new(0),
+            held: AtomicUsize::new(0),
+            most_held,
+        }
+    }
 }
 
 impl std::fmt::Debug for EarlyBases {
@@ -83,6 +104,7 @@ impl std::fmt::Debug for EarlyBases {
 impl Drop for EarlyBases {
     fn drop(&mut self) {
         self.shared.stop.store(true, Ordering::Relaxed);
+        self.wake();
     }
 }
 
@@ -91,7 +113,11 @@ impl EarlyBases {
     /// `base` and `head` of the code files that differ between it and `head`. `None` when no
     /// thread could be started.
     pub fn start(git_dir: &Path, base: Oid, head: Oid) -> Option<EarlyBases> {
-        let shared = Arc::new(Shared::default());
+        EarlyBases::holding(git_dir, base, head, MOST_HELD)
+    }
+
+    fn holding(git_dir: &Path, base: Oid, head: Oid, most_held: usize) -> Option<EarlyBases> {
+        let shared = Arc::new(Shared::new(most_held));
         let git_dir: PathBuf = git_dir.to_path_buf();
         let working = Arc::clone(&shared);
         let job = std::thread::Builder::new()
@@ -99,7 +125,7 @@ impl EarlyBases {
             .spawn(move || {
                 if let Some(plan) = plan(&git_dir, base, head, &working.stop) {
                     let plan = working.plan.get_or_init(|| plan);
-                    parse_from_the_end(plan, &working.stop);
+                    parse_from_the_end(plan, &working);
                 }
             })
             .ok()?;
@@ -131,11 +157,22 @@ impl EarlyBases {
                 let tree = slot.tree.lock().unwrap_or_else(|e| e.into_inner()).take();
                 if tree.is_some() {
                     self.shared.taken.fetch_add(1, Ordering::Relaxed);
+                    self.shared
+                        .held
+                        .fetch_sub(slot.text.len(), Ordering::AcqRel);
+                    self.wake();
                 }
                 tree
             }
             // Free (now the caller's), or being parsed here: the caller parses it.
             _ => None,
+        }
+    }
+
+    /// Wakes this thread when it waits for room (see [`MOST_HELD`]) or should stop.
+    fn wake(&self) {
+        if let Some(job) = &self.job {
+            job.thread().unpark();
         }
     }
 
@@ -145,7 +182,8 @@ impl EarlyBases {
         self.shared.taken.load(Ordering::Relaxed)
     }
 
-    /// Waits until every blob is parsed: tests hand over a complete set this way.
+    /// Waits until every blob is parsed (when their texts fit in [`MOST_HELD`]): tests hand
+    /// over a complete set this way.
     #[cfg(test)]
     pub(super) fn wait(&mut self) {
         if let Some(job) = self.job.take() {
@@ -222,10 +260,16 @@ fn worth_parsing(repo: &Repository, id: Oid) -> Option<Vec<u8>> {
 
 /// Parses the plan's blobs from the last: the cohort build's workers take them from the
 /// first, so the two meet once.
-fn parse_from_the_end(plan: &Plan, stop: &AtomicBool) {
+fn parse_from_the_end(plan: &Plan, shared: &Shared) {
     let mut tagger = Tagger::default();
     for slot in plan.slots.iter().rev() {
-        if stop.load(Ordering::Relaxed) {
+        // Woken when a tree is taken or on stop; the timeout only guards a missed wake-up.
+        while shared.held.load(Ordering::Acquire) > shared.most_held
+            && !shared.stop.load(Ordering::Relaxed)
+        {
+            std::thread::park_timeout(std::time::Duration::from_millis(20));
+        }
+        if shared.stop.load(Ordering::Relaxed) {
             return;
         }
         if slot
@@ -236,6 +280,9 @@ fn parse_from_the_end(plan: &Plan, stop: &AtomicBool) {
             continue;
         }
         let tree = tagger.parse(slot.grammar, &slot.text, None);
+        if tree.is_some() {
+            shared.held.fetch_add(slot.text.len(), Ordering::AcqRel);
+        }
         *slot.tree.lock().unwrap_or_else(|e| e.into_inner()) = tree;
         slot.state.store(PARSED, Ordering::Release);
     }
@@ -329,14 +376,72 @@ mod tests {
             .get_path(Path::new("src/a.rs"))
             .unwrap()
             .id();
-        let shared = Arc::new(Shared::default());
+        let shared = Arc::new(Shared::new(MOST_HELD));
         let _ = shared.plan.set(plan);
         let early = EarlyBases { shared, job: None };
         // The worker asks first: the blob is its own to parse, and this thread skips it.
         assert!(early.take(id, Grammar::Rust).is_none());
         let plan = early.shared.plan.get().unwrap();
-        parse_from_the_end(plan, &AtomicBool::new(false));
+        parse_from_the_end(plan, &early.shared);
         assert!(plan.slots[0].tree.lock().unwrap().is_none());
         assert!(early.take(id, Grammar::Rust).is_none());
+    }
+
+    #[test]
+    fn past_the_memory_bound_this_thread_waits_for_the_cohort_build_to_take_trees() {
+        let t = TestRepo::new();
+        for name in ["a", "b", "c", "d"] {
+            write(
+                &t,
+                &format!("src/{name}.rs"),
+                &format!("fn {name}() {{}}\n"),
+            );
+        }
+        let base = commit_all(&t.path(), "base");
+        for name in ["a", "b", "c", "d"] {
+            write(
+                &t,
+                &format!("src/{name}.rs"),
+                &format!("fn {name}() {{ x() }}\n"),
+            );
+        }
+        let head = commit_all(&t.path(), "head");
+        let oid = |sha: &str| Oid::from_str(sha).unwrap();
+        // One tree at a time: past a single byte held, the next parse waits for a take.
+        let early = EarlyBases::holding(&t.path().join(".git"), oid(&base), oid(&head), 1).unwrap();
+        let parsed = |plan: &Plan| {
+            plan.slots
+                .iter()
+                .filter(|slot| slot.state.load(Ordering::Acquire) == PARSED)
+                .filter(|slot| slot.tree.lock().unwrap().is_some())
+                .count()
+        };
+        let mut taken = 0;
+        while taken < 4 {
+            let Some(plan) = early.shared.plan.get() else {
+                std::thread::yield_now();
+                continue;
+            };
+            let held = parsed(plan);
+            assert!(held <= 1, "{held} trees held past the bound");
+            if held == 0 {
+                std::thread::yield_now();
+                continue;
+            }
+            // Taken from the end, as this thread parses: each take lets the next parse start.
+            let (id, _) = plan
+                .at
+                .iter()
+                .find(|(_, at)| {
+                    let slot = &plan.slots[**at];
+                    slot.state.load(Ordering::Acquire) == PARSED
+                        && slot.tree.lock().unwrap().is_some()
+                })
+                .unwrap();
+            assert!(early.take(*id, Grammar::Rust).is_some());
+            taken += 1;
+        }
+        assert_eq!(early.taken(), 4);
+        assert_eq!(early.shared.held.load(Ordering::Acquire), 0);
     }
 }
