@@ -260,6 +260,8 @@ impl<'a> Scan<'a> {
         let file_text = SideTexts::default();
         // The line's index among all the lines of the file's hunks, for its facts.
         let mut index = 0;
+        // A line and the next, for the rules that read them joined.
+        let mut pair = String::new();
         for hunk in &file.hunks {
             let hunk_text = SideTexts::default();
             for (at, line) in hunk.lines.iter().enumerate() {
@@ -287,13 +289,19 @@ impl<'a> Scan<'a> {
                     } else {
                         None
                     };
-                    let text: Cow<str> = match next {
-                        Some(next) => Cow::Owned(format!("{}\n{}", line.text, next.text)),
-                        None => Cow::Borrowed(&line.text),
+                    let text = match next {
+                        Some(next) => {
+                            pair.clear();
+                            pair.push_str(&line.text);
+                            pair.push('\n');
+                            pair.push_str(&next.text);
+                            pair.as_str()
+                        }
+                        None => line.text.as_str(),
                     };
                     // A joined rule has had no prefilter: without a match it cannot fire, and
                     // its line's facts need not be read.
-                    if logic.join_next && !logic.pattern.is_match(&text) {
+                    if logic.join_next && !logic.pattern.is_match(text) {
                         continue;
                     }
                     let here_facts = facts.at(line_index);
@@ -311,7 +319,7 @@ impl<'a> Scan<'a> {
                         side,
                         start: here_facts.start,
                     };
-                    if !self.fires(logic, &here, &text, &file_text, &hunk_text) {
+                    if !self.fires(logic, &here, text, &file_text, &hunk_text) {
                         continue;
                     }
                     if !counts.admit(i, cap) {
