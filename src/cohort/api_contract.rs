@@ -21,7 +21,7 @@ use super::lazy_index::LazyIndex;
 use super::paths::parent_dir;
 use super::releases::{Release, Releases};
 use super::surface::api_scope::Scope;
-use super::surface::callers::{Home, implements_without, uses};
+use super::surface::callers::{Home, implements_without, names_beyond_imports, uses};
 use super::surface::compare::{ApiChange, Severity, Types, compare, item_severity};
 use super::surface::scope::not_api_path;
 use super::surface::version::{Bump, bump, package_of};
@@ -249,8 +249,15 @@ pub fn api_contract(files: &[ChangedFile], index: &LazyIndex, sources: &Sources<
                             .get(&change.key)
                             .and_then(|item| item.parent.as_deref()),
                     };
-                    let stale =
-                        stale_callers(&home, &change.key, added_to, index, &changed, &read_head);
+                    let stale = stale_callers(
+                        &home,
+                        &change.key,
+                        added_to,
+                        change.head.is_some(),
+                        index,
+                        &changed,
+                        &read_head,
+                    );
                     if stale.is_empty() {
                         deliberate.push(format!("{} ({version})", describe(file.path, change)));
                     } else {
@@ -609,11 +616,14 @@ fn released_form(
 /// Unchanged files that use `key` of `home`, resolved through their imports (see
 /// [`uses`]); the index narrows them to the files that mention its name at all. For a member
 /// added to `added_to` (a type implementations must now complete), the files that implement
-/// that type without it (see [`implements_without`]): adding breaks no caller.
+/// that type without it (see [`implements_without`]): adding breaks no caller. For an item
+/// `still_there` (changed, not removed), only files that name it beyond their imports and
+/// re-exports (see [`names_beyond_imports`]).
 fn stale_callers(
     home: &Home,
     key: &str,
     added_to: Option<&str>,
+    still_there: bool,
     index: &LazyIndex,
     changed: &BTreeSet<&str>,
     read: &dyn Fn(&str) -> Option<String>,
@@ -627,6 +637,10 @@ fn stale_callers(
         Some(parent) => {
             let name = parent.rsplit([':', '.']).next().unwrap_or(parent);
             uses(home, parent, path, text) && implements_without(home, name, member, text)
+        }
+        // A changed item still exists: importing or re-exporting it breaks nothing.
+        None if still_there => {
+            uses(home, key, path, text) && names_beyond_imports(home.grammar, top, text)
         }
         None => uses(home, key, path, text),
     };

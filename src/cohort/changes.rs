@@ -542,7 +542,22 @@ mod tests {
     #[test]
     fn the_base_read_where_it_changed_gives_the_whole_bases_names() {
         let rust_base = "use crate::a::{one, two};\n\npub struct Shape {\n    pub width: u32,\n}\n\npub fn keep() -> u32 {\n    one(1)\n}\n\npub fn gone(s: Shape) -> u32 {\n    two(s.width)\n}\n\nfn quiet() {\n    helper(2);\n    check!(probe (3));\n}\n\nfn tail() -> u32 {\n    last(4)\n}\n";
+        // Over 2 KiB and rewritten in large part: parsed afresh, the whole base read.
+        let functions = |name: &str, count: usize| -> String {
+            (0..count)
+                .map(|i| {
+                    format!("pub fn {name}_{i}(v: Shape) -> u32 {{\n    helper_{i}(v)\n}}\n\n")
+                })
+                .collect()
+        };
+        let big_base = functions("old", 60);
+        let big_head = format!(
+            "{}{}",
+            functions("new", 30),
+            &big_base[big_base.len() / 2..]
+        );
         let cases: &[(Grammar, &str, &str, &str)] = &[
+            (Grammar::Rust, "src/big.rs", &big_base, &big_head),
             // A function removed, a call changed, a field added.
             (
                 Grammar::Rust,

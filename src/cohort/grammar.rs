@@ -136,7 +136,9 @@ impl Grammar {
 /// path (`diff::parse(..)`), names brought in by `use`, types named in signatures and
 /// `Type::method` paths (capitalised, so `module::f` is not read as a type). Macro arguments
 /// are unparsed token trees, and tests live in `assert!`s: a name directly followed by a
-/// parenthesised group there is read as a call.
+/// parenthesised group there is read as a call. `@configuration` captures no symbol: the
+/// attributes and macro invocations a reference must lie in to be a configuration predicate
+/// (see `tags::in_configuration`), so that the others skip the check.
 const RUST_EXTRA: &str = r#"
 ((token_tree (identifier) @name . (token_tree)) @reference.call)
 (const_item name: (identifier) @name) @definition.constant
@@ -149,6 +151,9 @@ const RUST_EXTRA: &str = r#"
 (use_as_clause path: (scoped_identifier name: (identifier) @name)) @reference.use
 ((scoped_identifier path: (identifier) @name) @reference.type (#match? @name "^[A-Z]"))
 (type_identifier) @name @reference.type
+(attribute_item) @configuration
+(inner_attribute_item) @configuration
+(macro_invocation) @configuration
 "#;
 
 const PYTHON_EXTRA: &str = r#"

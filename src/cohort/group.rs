@@ -9,7 +9,7 @@ use sha2::{Digest, Sha256};
 use super::changes::{ChangedFile, FileSymbols, Reading};
 use super::graph::{UnionFind, reading_order};
 use super::lazy_index::LazyIndex;
-use super::pairing::code_of;
+use super::pairing::CodeFiles;
 use super::paths::{common_dir, parent_dir};
 use super::stoplist::is_common;
 use super::users::Users;
@@ -289,11 +289,12 @@ fn edges(
         .filter(|(_, m)| !m.test)
         .map(|(i, m)| (m.path, i))
         .collect();
+    let named = CodeFiles::new(code_files.keys().copied());
     for (t, test) in semantic.iter().enumerate() {
         if !test.test {
             continue;
         }
-        if let Some(code) = code_of(test.path, code_files.keys().copied())
+        if let Some(code) = named.tested_by(test.path)
             && let Some(&c) = code_files.get(code)
         {
             link(t, c, 2.0);
@@ -509,17 +510,22 @@ fn semantic_cohort(
         .flat_map(|m| m.touched.iter().copied())
         .collect();
 
+    // The members defining each of the cohort's symbols that any member defines.
+    let definers: Vec<(&str, Vec<&str>)> = symbols
+        .iter()
+        .filter_map(|name| {
+            let paths: Vec<&str> = members
+                .iter()
+                .filter(|m| m.symbols.defines.contains(*name))
+                .map(|m| m.path)
+                .collect();
+            (!paths.is_empty()).then_some((*name, paths))
+        })
+        .collect();
+
     // Definitions before uses, counting only the cohort's own symbols.
     let mut before: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
-    for name in &symbols {
-        let definers: Vec<&str> = members
-            .iter()
-            .filter(|m| m.symbols.defines.contains(*name))
-            .map(|m| m.path)
-            .collect();
-        if definers.is_empty() {
-            continue;
-        }
+    for (name, definers) in &definers {
         for user in members {
             if user.symbols.references.contains(*name) {
                 let entry = before.entry(user.path.to_string()).or_default();
@@ -543,15 +549,8 @@ fn semantic_cohort(
     // defines (see `users`). A name the change only calls (`Runtime::new` in a test) is not
     // what changed.
     let mut referencing: BTreeSet<String> = BTreeSet::new();
-    for name in &symbols {
-        let definers: Vec<&str> = members
-            .iter()
-            .filter(|m| m.symbols.defines.contains(*name))
-            .map(|m| m.path)
-            .collect();
-        if !definers.is_empty() {
-            referencing.extend(users.of(name, &definers, changed));
-        }
+    for (name, definers) in &definers {
+        referencing.extend(users.of(name, definers, changed));
     }
 
     // The label: the symbol most particular to the cohort — touched in most of its files and

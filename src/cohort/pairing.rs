@@ -2,6 +2,8 @@
 //! language: `foo_test.go` ↔ `foo.go`, `test_x.py` ↔ `x.py`, `FooTest.java` ↔ `Foo.java`,
 //! `x.test.ts` ↔ `x.ts`, `foo_tests.rs` or `tests/foo.rs` ↔ `foo.rs`, `x/tests.rs` ↔ `x.rs`.
 
+use std::collections::BTreeMap;
+
 use super::paths::language_family;
 use crate::diff::is_test_path;
 
@@ -81,13 +83,48 @@ const GENERIC_STEMS: &[&str] = &[
 /// (`io_chain.rs` tests `io/util/chain.rs`, `net_lookup_host.rs` tests `net/lookup_host.rs`,
 /// `stream_fuse.rs` tests `stream_ext/fuse.rs`) finds the file by its last words under a
 /// directory named by its first ones. `None` when no name matches.
+#[cfg(test)]
 pub fn code_of<'a>(test: &str, code: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
     let stem = tested_stem(test)?;
-    let (test_dir, _) = split(test);
     let candidates: Vec<&str> = code
         .into_iter()
         .filter(|path| !is_test_path(path) && language_family(path) == language_family(test))
         .collect();
+    named_after(test, &stem, &candidates)
+}
+
+/// The code files a change's tests may be named after, sorted out once for all its tests:
+/// those that are not tests themselves, by language family.
+pub struct CodeFiles<'a> {
+    by_family: BTreeMap<&'a str, Vec<&'a str>>,
+}
+
+impl<'a> CodeFiles<'a> {
+    pub fn new(code: impl IntoIterator<Item = &'a str>) -> Self {
+        let mut by_family: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
+        for path in code {
+            if !is_test_path(path) {
+                by_family
+                    .entry(language_family(path))
+                    .or_default()
+                    .push(path);
+            }
+        }
+        CodeFiles { by_family }
+    }
+
+    /// What `code_of(test, code)` answers: the code file `test` is named after.
+    pub fn tested_by(&self, test: &str) -> Option<&'a str> {
+        let stem = tested_stem(test)?;
+        let candidates = self.by_family.get(language_family(test))?;
+        named_after(test, &stem, candidates)
+    }
+}
+
+/// The nearest of `candidates` (code files of `test`'s language family) named after `stem`,
+/// `test`'s tested stem.
+fn named_after<'a>(test: &str, stem: &str, candidates: &[&'a str]) -> Option<&'a str> {
+    let (test_dir, _) = split(test);
     let nearest = |matching: &dyn Fn(&str) -> bool| {
         candidates
             .iter()
@@ -110,7 +147,7 @@ pub fn code_of<'a>(test: &str, code: impl IntoIterator<Item = &'a str>) -> Optio
             || (matches!(code_stem, "mod" | "__init__" | "index")
                 && dir.rsplit('/').next() == Some(stem))
     };
-    if let Some(found) = nearest(&|path| named(path, &stem)) {
+    if let Some(found) = nearest(&|path| named(path, stem)) {
         return Some(found);
     }
     let words: Vec<&str> = stem.split('_').filter(|w| !w.is_empty()).collect();
@@ -188,8 +225,25 @@ mod tests {
             ("tokio/tests/io_other.rs", None),
             ("pkg/nothing_test.go", None),
         ];
+        let sorted = CodeFiles::new(code);
         for (test, expected) in cases {
             assert_eq!(code_of(test, code), expected, "{test}");
+            assert_eq!(sorted.tested_by(test), expected, "{test}");
+        }
+        // Sorted once, the answer is the one of filtering the candidates per test: every path
+        // asked about against every other.
+        let everything: Vec<&str> = code
+            .iter()
+            .chain(cases.iter().map(|c| &c.0))
+            .copied()
+            .collect();
+        let sorted = CodeFiles::new(everything.iter().copied());
+        for test in &everything {
+            assert_eq!(
+                sorted.tested_by(test),
+                code_of(test, everything.iter().copied()),
+                "{test}"
+            );
         }
     }
 }

@@ -29,7 +29,8 @@ pub fn head_tree(
 
 /// [`head_tree`], and where the base's syntax may differ from the head's: the byte ranges of
 /// the base, whole lines, sorted and apart, outside which every character has the same
-/// ancestor nodes at both sides (`None` without a base tree). They cover the text the diff
+/// ancestor nodes at both sides (`None` without a base tree, or when the head was parsed
+/// afresh because the edits replace much of the base: see [`fresh_is_cheaper`]). They cover the text the diff
 /// changed and what tree-sitter found structurally changed around it
 /// ([`Tree::changed_ranges`]: a `/*` added above unchanged lines turns them into a comment).
 pub fn head_tree_and_changes(
@@ -43,6 +44,9 @@ pub fn head_tree_and_changes(
         return tagger.parse(grammar, head, None).map(|tree| (tree, None));
     };
     let edits = edits(file, base, head);
+    if fresh_is_cheaper(&edits, base.len()) {
+        return tagger.parse(grammar, head, None).map(|tree| (tree, None));
+    }
     let mut old = base_tree.clone();
     for edit in edits.iter().rev() {
         old.edit(edit);
@@ -59,6 +63,27 @@ pub fn head_tree_and_changes(
         base_offset(&edits, range.start_byte, false)..base_offset(&edits, range.end_byte, true)
     }));
     Some((tree, Some(whole_lines(changed, base))))
+}
+
+/// Below this size a base is always reparsed: either way costs little.
+const FRESH_MIN_BASE_BYTES: usize = 2048;
+
+/// Whether parsing the head from scratch (and reading the whole base's tags) costs less than
+/// reparsing it from the base's tree (and reading the base's tags only where it changed):
+/// when the edits replace a fifth of the base or more. Tree-sitter's reparse walks the old
+/// tree to find reusable subtrees, and the changed ranges are read from both trees; on a
+/// heavily rewritten file that costs more than it saves. Measured over the changed `.rs`
+/// files of tokio-1.0.0..1.40.0 (361 files, most rewritten): reparse, changed ranges and the
+/// ranged base query 0.97 s, fresh parse and whole base query 0.79 s, this rule 0.75 s; on
+/// 1.30.0..1.40.0 (398 files, mostly small changes) 0.75 s, 1.07 s and 0.73 s. The answer is
+/// the same either way: the fresh tree is the reparsed one, node for node, and the whole
+/// base holds every name its changed regions do.
+fn fresh_is_cheaper(edits: &[InputEdit], base_len: usize) -> bool {
+    let replaced: usize = edits
+        .iter()
+        .map(|edit| edit.old_end_byte.saturating_sub(edit.start_byte))
+        .sum();
+    base_len >= FRESH_MIN_BASE_BYTES && replaced * 5 >= base_len
 }
 
 /// The base offset of head offset `at`, through `edits` (ascending, in base offsets, applied
@@ -266,6 +291,54 @@ mod tests {
         );
         let other = &crate::diff::parse(unrelated).unwrap().files[0];
         assert!(hunk_edits(other, base.as_bytes(), head.as_bytes()).is_none());
+    }
+
+    /// A base rewritten in large part is not reparsed: the head is parsed afresh and no changed
+    /// regions are given (the whole base is read); a base changed in a few lines is reparsed.
+    #[test]
+    fn a_heavily_rewritten_file_is_parsed_afresh() {
+        let functions = |name: &str, count: usize| -> String {
+            (0..count)
+                .map(|i| {
+                    format!(
+                        "pub fn {name}_{i}(value: u32) -> u32 {{\n    helper_{i}(value)\n}}\n\n"
+                    )
+                })
+                .collect()
+        };
+        let base = functions("old", 60);
+        assert!(base.len() >= FRESH_MIN_BASE_BYTES);
+        let rewritten = format!("{}{}", functions("new", 30), &base[base.len() / 2..]);
+        let lightly = base.replacen("helper_7(value)", "helper_7(value + 1)", 1);
+        let mut tagger = Tagger::default();
+        let base_tree = tagger.parse(Grammar::Rust, base.as_bytes(), None).unwrap();
+        for (head, afresh) in [(&rewritten, true), (&lightly, false)] {
+            let patch = git2::Patch::from_buffers(
+                base.as_bytes(),
+                Some(std::path::Path::new("a.rs")),
+                head.as_bytes(),
+                Some(std::path::Path::new("a.rs")),
+                None,
+            )
+            .and_then(|mut p| p.to_buf())
+            .unwrap();
+            let diff = crate::diff::parse(&String::from_utf8_lossy(&patch)).unwrap();
+            let (tree, changes) = head_tree_and_changes(
+                &mut tagger,
+                Grammar::Rust,
+                &diff.files[0],
+                Some((&base_tree, base.as_bytes())),
+                head.as_bytes(),
+            )
+            .unwrap();
+            assert_eq!(changes.is_none(), afresh, "{head}");
+            let fresh = tagger.parse(Grammar::Rust, head.as_bytes(), None).unwrap();
+            assert_eq!(tree.root_node().to_sexp(), fresh.root_node().to_sexp());
+            assert_eq!(
+                tagger.tags_of(Grammar::Rust, &tree, head.as_bytes()),
+                tagger.tags(Grammar::Rust, head.as_bytes())
+            );
+        }
     }
 
     #[test]

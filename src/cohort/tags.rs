@@ -126,11 +126,26 @@ impl Tagger {
         source: &[u8],
         ranges: impl Iterator<Item = std::ops::Range<usize>>,
     ) -> Result<FileTags, ParseFailure> {
+        self.tags_checked(grammar, tree, source, ranges, Precheck::Spans)
+    }
+
+    /// [`Tagger::tags_in`], with the configuration check asked of every reference
+    /// ([`Precheck::None`]) or only of those inside a configuration span.
+    fn tags_checked(
+        &mut self,
+        grammar: Grammar,
+        tree: &Tree,
+        source: &[u8],
+        ranges: impl Iterator<Item = std::ops::Range<usize>>,
+        precheck: Precheck,
+    ) -> Result<FileTags, ParseFailure> {
         let query = grammar.query();
         let names = query.capture_names();
         let Some(name_index) = query.capture_index_for_name("name") else {
             return Err(ParseFailure::Unparsable);
         };
+        let configuration_index = query.capture_index_for_name("configuration");
+        let mut configuration = Spans::default();
 
         let mut tags = FileTags::default();
         let mut definition_names = HashSet::new();
@@ -142,6 +157,16 @@ impl Tagger {
             self.cursor.set_byte_range(range);
             let mut matches = self.cursor.matches(query, tree.root_node(), source);
             while let Some(found) = matches.next() {
+                if let Some(span) = found
+                    .captures
+                    .iter()
+                    .find(|c| Some(c.index) == configuration_index)
+                {
+                    if is_configuration(span.node, source) {
+                        configuration.push(span.node.byte_range());
+                    }
+                    continue;
+                }
                 let name_node = found
                     .captures
                     .iter()
@@ -174,23 +199,29 @@ impl Tagger {
                         tags.definitions
                             .push(definition(grammar, kind, name, node, source));
                     }
-                } else if reference_nodes.insert((name_node.id(), name_node.start_byte()))
-                    && !in_configuration(grammar, name_node, source)
-                {
-                    pending_references.push((
-                        name_node.byte_range(),
-                        name.to_string(),
-                        row(name_node),
-                    ));
+                } else if reference_nodes.insert((name_node.id(), name_node.start_byte())) {
+                    pending_references.push((name_node, name.to_string(), row(name_node)));
                 }
             }
         }
         self.cursor.set_byte_range(0..usize::MAX);
+        let configuration = configuration.done();
 
         // A definition's own name is not a use of it (the broad type-identifier patterns see
         // every declared type name too).
         let mut seen = HashSet::new();
-        for (range, name, row) in pending_references {
+        for (node, name, row) in pending_references {
+            // Only a name inside an attribute or a `cfg!` can be a configuration predicate
+            // (each of its ancestors holds it): the others skip the walk up the tree, which
+            // descends from the root once per step in tree-sitter.
+            let maybe = match precheck {
+                Precheck::Spans => configuration.contain(node.byte_range()),
+                Precheck::None => true,
+            };
+            if maybe && in_configuration(grammar, node, source) {
+                continue;
+            }
+            let range = node.byte_range();
             if definition_names.contains(&range) || !seen.insert((name.clone(), row)) {
                 continue;
             }
@@ -227,6 +258,63 @@ fn mostly_errors(tree: &Tree) -> bool {
     errors * 2 > children || error_bytes * 2 > root.byte_range().len()
 }
 
+/// Which references [`in_configuration`] is asked about.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Precheck {
+    /// Those inside a configuration span.
+    Spans,
+    /// Every one (the oracle of the pre-check's test).
+    #[cfg_attr(not(test), allow(dead_code))]
+    None,
+}
+
+/// Whether a `@configuration` capture can hold configuration predicates: every attribute, and
+/// the invocations of `cfg!` (as [`in_configuration`] tells them).
+fn is_configuration(node: Node, source: &[u8]) -> bool {
+    node.kind() != "macro_invocation" || is_cfg_macro(node, source)
+}
+
+fn is_cfg_macro(invocation: Node, source: &[u8]) -> bool {
+    invocation
+        .child_by_field_name("macro")
+        .and_then(|m| m.utf8_text(source).ok())
+        .is_some_and(|m| m == "cfg" || m.ends_with("::cfg"))
+}
+
+/// Byte spans, asked whether one of them contains a range.
+#[derive(Default)]
+struct Spans {
+    spans: Vec<std::ops::Range<usize>>,
+    /// After [`Spans::done`]: the largest end among the spans up to each (sorted by start).
+    reach: Vec<usize>,
+}
+
+impl Spans {
+    fn push(&mut self, span: std::ops::Range<usize>) {
+        self.spans.push(span);
+    }
+
+    fn done(mut self) -> Self {
+        self.spans.sort_unstable_by_key(|span| span.start);
+        let mut reach = 0;
+        self.reach = self
+            .spans
+            .iter()
+            .map(|span| {
+                reach = reach.max(span.end);
+                reach
+            })
+            .collect();
+        self
+    }
+
+    /// Whether a span contains `range`: one starting at or before it reaches its end.
+    fn contain(&self, range: std::ops::Range<usize>) -> bool {
+        let starting_before = self.spans.partition_point(|span| span.start <= range.start);
+        starting_before > 0 && self.reach[starting_before - 1] >= range.end
+    }
+}
+
 /// Whether a Rust name sits in an attribute (`#[cfg(all(unix, feature = "x"))]`) or a
 /// `cfg!(…)`: configuration predicates, not uses. Read as calls, `all` and `any` joined most of
 /// tokio into one cohort (115 of 260 files on 1.52..1.53), every file with a `cfg` attribute.
@@ -238,12 +326,7 @@ fn in_configuration(grammar: Grammar, node: Node, source: &[u8]) -> bool {
     while let Some(parent) = at {
         match parent.kind() {
             "attribute_item" | "inner_attribute_item" => return true,
-            "macro_invocation" => {
-                return parent
-                    .child_by_field_name("macro")
-                    .and_then(|m| m.utf8_text(source).ok())
-                    .is_some_and(|m| m == "cfg" || m.ends_with("::cfg"));
-            }
+            "macro_invocation" => return is_cfg_macro(parent, source),
             "token_tree" | "attribute" => at = parent.parent(),
             _ => return false,
         }
@@ -474,6 +557,98 @@ mod tests {
              fn open() {\n    if cfg!(all(windows, not(miri))) { spawn(task) }\n    assert!(ready(x));\n}\n",
         );
         assert_eq!(refs(&t), vec!["assert", "ready", "spawn"]);
+    }
+
+    /// The configuration check asked only of references inside an attribute or a `cfg!` gives
+    /// the tags of asking it of every reference: over tricky cases (nested `cfg_attr`, a path
+    /// to `cfg!`, a macro inside an attribute, attributes on expressions and fields) and every
+    /// Rust file of this repository, whole and read in ranges.
+    #[test]
+    fn the_configuration_precheck_changes_no_tag() {
+        let tricky = "#![cfg_attr(docsrs, feature(doc_cfg))]\n\
+             #[cfg_attr(all(unix, feature = \"x\"), derive(Debug), cfg(any(test, not(loom))))]\n\
+             struct S { #[cfg(feature = \"y\")] field: Option<u8> }\n\
+             #[doc = concat!(\"a\", stringify!(b(c)))]\n\
+             fn f() {\n    if std::cfg!(all(windows, not(miri))) { spawn(task) }\n\
+             \x20   if core :: cfg!(any(x(y))) {}\n\
+             \x20   let v = #[cfg(unix)] call(one);\n\
+             \x20   assert!(ready(cfg!(z(w))));\n    cfg!(q(r));\n    not_cfg!(all(u(v)));\n}\n";
+        let mut sources = vec![(
+            std::path::PathBuf::from("tricky.rs"),
+            tricky.as_bytes().to_vec(),
+        )];
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        let mut dirs = vec![root.join("src"), root.join("tests"), root.join("benches")];
+        while let Some(dir) = dirs.pop() {
+            let Ok(entries) = std::fs::read_dir(&dir) else {
+                continue;
+            };
+            for entry in entries.flatten() {
+                let path = entry.path();
+                if path.is_dir() {
+                    dirs.push(path);
+                } else if path.extension().is_some_and(|e| e == "rs") {
+                    let text = std::fs::read(&path).unwrap();
+                    sources.push((path, text));
+                }
+            }
+        }
+        assert!(sources.len() > 100, "{} files", sources.len());
+        let mut tagger = Tagger::default();
+        let mut dropped = 0;
+        for (path, source) in &sources {
+            let tree = tagger.parse(Grammar::Rust, source, None).unwrap();
+            let whole = || std::iter::once(0..usize::MAX);
+            // Ranges of 500 bytes, every other one: matches cut by a range's edge.
+            let pieces = || (0..source.len()).step_by(1000).map(|at| at..at + 500);
+            for (checked, oracle) in [
+                (
+                    tagger.tags_checked(Grammar::Rust, &tree, source, whole(), Precheck::Spans),
+                    tagger.tags_checked(Grammar::Rust, &tree, source, whole(), Precheck::None),
+                ),
+                (
+                    tagger.tags_checked(Grammar::Rust, &tree, source, pieces(), Precheck::Spans),
+                    tagger.tags_checked(Grammar::Rust, &tree, source, pieces(), Precheck::None),
+                ),
+            ] {
+                assert_eq!(checked, oracle, "{}", path.display());
+            }
+            let with_cfg = tagger.tags(Grammar::Rust, source).unwrap().references.len();
+            dropped += usize::from(with_cfg < oracle_count(&mut tagger, &tree, source));
+        }
+        // The check did drop references: the comparison is not between two empty answers.
+        assert!(dropped > 10, "{dropped}");
+        let t = tags(Grammar::Rust, tricky);
+        let found = refs(&t);
+        for predicate in [
+            "unix", "windows", "miri", "loom", "test", "feature", "q", "r",
+        ] {
+            assert!(!found.contains(&predicate), "{predicate}: {found:?}");
+        }
+        for call in ["spawn", "ready", "z", "u", "not_cfg"] {
+            assert!(found.contains(&call), "{call}: {found:?}");
+        }
+    }
+
+    /// The references of `tree` with no configuration check at all.
+    fn oracle_count(tagger: &mut Tagger, tree: &Tree, source: &[u8]) -> usize {
+        let query = Grammar::Rust.query();
+        let name = query.capture_index_for_name("name").unwrap();
+        let names = query.capture_names();
+        let mut seen = HashSet::new();
+        let mut matches = tagger.cursor.matches(query, tree.root_node(), source);
+        while let Some(found) = matches.next() {
+            let is_reference = found
+                .captures
+                .iter()
+                .any(|c| names[c.index as usize].starts_with("reference."));
+            if let Some(c) = found.captures.iter().find(|c| c.index == name)
+                && is_reference
+            {
+                seen.insert((c.node.utf8_text(source).unwrap_or(""), row(c.node)));
+            }
+        }
+        seen.len()
     }
 
     #[test]

@@ -54,13 +54,7 @@ pub fn uses(home: &Home, key: &str, caller_path: &str, caller: &str) -> bool {
     };
     let top_word = word(top);
     match home.grammar {
-        Grammar::Rust => {
-            // Through a `use` that names it, or a path that ends in it.
-            let used = Regex::new(r"(?s)\buse\s[^;]*;")
-                .map(|r| r.find_iter(caller).any(|m| matches(&top_word, m.as_str())))
-                .unwrap_or(false);
-            used || matches(&format!(r"::\s*{}\b", regex::escape(top)), caller)
-        }
+        Grammar::Rust => rust_path_to(home.path, top, caller_path, &code),
         Grammar::Python => {
             let from = format!(
                 r"(?m)^\s*from\s+[\w.]*\b{}\s+import\s[^\n]*{top_word}",
@@ -139,6 +133,189 @@ pub fn uses(home: &Home, key: &str, caller_path: &str, caller: &str) -> bool {
                 ) || caller.contains(&format!("{package}.{top}")))
         }
     }
+}
+
+/// Whether Rust `code` (comments and strings blanked) of the file at `caller_path` reaches
+/// `top` of the file at `home` through a `use` whose path ends in it, or a path written in the
+/// code (`filter::Error::inner`). A path reaches it only if each module it names could lead to
+/// `home`: a folder or the stem of `home`'s path (after `crate`, `self` and `super` are
+/// resolved from the caller's own path). tower #508: `use crate::mock::{error::Error}` and
+/// `S::Error` do not name `filter/error.rs`'s `Error`. A re-export under a module of another
+/// name is missed, the cheaper mistake: the break is then reported as deliberate, not failed.
+fn rust_path_to(home: &str, top: &str, caller_path: &str, code: &str) -> bool {
+    static USE: std::sync::LazyLock<Option<Regex>> =
+        std::sync::LazyLock::new(|| Regex::new(r"(?s)\buse\s([^;]*);").ok());
+    let Some(use_statement) = USE.as_ref() else {
+        return false;
+    };
+    let allowed = path_components(home);
+    let reaches = |prefix: &[&str]| rust_prefix_reaches(prefix, &allowed, caller_path);
+    let imported = use_statement.captures_iter(code).any(|c| {
+        rust_use_paths(&c[1])
+            .iter()
+            .any(|path| path.last() == Some(&top) && reaches(&path[..path.len() - 1]))
+    });
+    if imported {
+        return true;
+    }
+    let rest = use_statement.replace_all(code, " ");
+    let Ok(inline) = Regex::new(&format!(
+        r"((?:\b[A-Za-z_]\w*\s*::\s*)+){}\b",
+        regex::escape(top)
+    )) else {
+        return false;
+    };
+    inline.captures_iter(&rest).any(|c| {
+        let prefix: Vec<&str> = c[1]
+            .split("::")
+            .map(str::trim)
+            .filter(|s| !s.is_empty())
+            .collect();
+        reaches(&prefix)
+    })
+}
+
+/// Whether a Rust path `prefix` (the segments before the item) could lead to an item of the
+/// file whose path components are `allowed`: every module it names is one of them, and so is
+/// every folder of the caller's own module that `self` or `super` start from.
+fn rust_prefix_reaches(prefix: &[&str], allowed: &[String], caller_path: &str) -> bool {
+    let on_path = |s: &str| allowed.iter().any(|a| a == s);
+    let mut segments = prefix.iter().copied().peekable();
+    let from_caller = match segments.peek() {
+        Some(&("crate" | "$crate")) => {
+            segments.next();
+            None
+        }
+        Some(&("self" | "super")) => {
+            let mut module = path_components(caller_path);
+            if matches!(
+                module.last().map(String::as_str),
+                Some("mod" | "lib" | "main")
+            ) {
+                module.pop();
+            }
+            if segments.next_if_eq(&"self").is_none() {
+                while segments.next_if_eq(&"super").is_some() {
+                    module.pop();
+                }
+            }
+            Some(module)
+        }
+        _ => None,
+    };
+    from_caller.is_none_or(|module| module.iter().all(|s| on_path(s))) && segments.all(on_path)
+}
+
+/// A file's path as Rust module names: its folders and stem, `-` read as `_`.
+fn path_components(path: &str) -> Vec<String> {
+    path.trim_end_matches(".rs")
+        .split('/')
+        .map(|s| s.replace('-', "_"))
+        .collect()
+}
+
+/// The full paths a Rust `use` tree brings in (`a::{b, c::{d as e, *}}` → `a::b`, `a::c::d`,
+/// `a::c::*`), each as its segments; `as` renames are dropped, `self` is its module.
+fn rust_use_paths(tree: &str) -> Vec<Vec<&str>> {
+    fn walk<'t>(
+        tokens: &[&'t str],
+        at: &mut usize,
+        prefix: &mut Vec<&'t str>,
+        out: &mut Vec<Vec<&'t str>>,
+    ) {
+        let depth = prefix.len();
+        while *at < tokens.len() {
+            match tokens[*at] {
+                "::" => *at += 1,
+                "{" => {
+                    *at += 1;
+                    loop {
+                        walk(tokens, at, prefix, out);
+                        match tokens.get(*at) {
+                            Some(&",") => *at += 1,
+                            Some(&"}") => {
+                                *at += 1;
+                                break;
+                            }
+                            _ => break,
+                        }
+                    }
+                    prefix.truncate(depth);
+                    return;
+                }
+                "," | "}" => break,
+                "as" => *at += 2,
+                "self" if !prefix.is_empty() => {
+                    out.push(prefix.clone());
+                    *at += 1;
+                }
+                segment => {
+                    prefix.push(segment);
+                    *at += 1;
+                    if !matches!(tokens.get(*at), Some(&"::")) {
+                        out.push(prefix.clone());
+                    }
+                }
+            }
+        }
+        prefix.truncate(depth);
+    }
+    static TOKEN: std::sync::LazyLock<Option<Regex>> =
+        std::sync::LazyLock::new(|| Regex::new(r"::|[{},*]|\$?[A-Za-z_]\w*").ok());
+    let Some(token) = TOKEN.as_ref() else {
+        return Vec::new();
+    };
+    let tokens: Vec<&str> = token.find_iter(tree).map(|m| m.as_str()).collect();
+    let mut out = Vec::new();
+    let mut at = 0;
+    while at < tokens.len() {
+        let before = at;
+        walk(&tokens, &mut at, &mut Vec::new(), &mut out);
+        if at == before {
+            at += 1;
+        }
+    }
+    out
+}
+
+/// Whether `caller` names `top` outside its import and re-export statements: where an item
+/// still exists but its signature changed, a file that only imports or re-exports it is not
+/// broken (rand #1292: `Dirichlet` gained `const N`; `rand_distr/src/lib.rs` only has `pub use
+/// self::dirichlet::Dirichlet;`). A removed or renamed item breaks those statements too, so
+/// the caller asks this only of items still there.
+pub fn names_beyond_imports(grammar: Grammar, top: &str, caller: &str) -> bool {
+    static IMPORTS: std::sync::LazyLock<[Option<Regex>; 4]> = std::sync::LazyLock::new(|| {
+        [
+            // Rust: `use …;`, `pub use …;`, `pub(crate) use …;`.
+            Regex::new(r"(?s)\buse\s[^;]*;").ok(),
+            // Python: `import a, b` and `from m import (x, y)` or `from m import x, y`.
+            Regex::new(r"(?m)^[ \t]*(?:from\s+[\w.]+\s+)?import\s+(?:\([^)]*\)|[^\n]*)").ok(),
+            // JavaScript, TypeScript: `import … from '…'`, `export … from '…'` (the module
+            // string is blanked), `export { a, b };`.
+            Regex::new(concat!(
+                r"\b(?:import|export)\s+(?:type\s+)?",
+                r"(?:\*(?:\s*as\s+[\w$]+)?|\{[^}]*\}|[\w$]+(?:\s*,\s*(?:\{[^}]*\}|\*\s*as\s+[\w$]+))?)",
+                r"\s*from\b|\bexport\s+(?:type\s+)?\{[^}]*\}",
+            ))
+                .ok(),
+            // Java: `import a.b.C;`, `import static a.b.C.m;`.
+            Regex::new(r"(?m)^[ \t]*import\s[^;]*;").ok(),
+        ]
+    });
+    let code = code_only(caller, grammar);
+    let imports = match grammar {
+        Grammar::Rust => &IMPORTS[0],
+        Grammar::Python => &IMPORTS[1],
+        Grammar::JavaScript | Grammar::TypeScript | Grammar::Tsx => &IMPORTS[2],
+        Grammar::Java => &IMPORTS[3],
+        // Go writes its imports as strings (blanked) and uses every item as `package.Name`.
+        _ => &None,
+    };
+    let rest = match imports {
+        Some(imports) => imports.replace_all(&code, " "),
+        None => std::borrow::Cow::Borrowed(code.as_str()),
+    };
+    matches(&word(top), &rest)
 }
 
 /// Whether `caller` implements `parent` (a type of `home`) and defines nothing named `member`:
@@ -319,6 +496,195 @@ fn resolves(dir: &str, spec: &str, target: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
+
+    use super::{rust_path_to, rust_use_paths};
+
+    #[test]
+    fn rust_use_trees_expand_to_their_paths() {
+        assert_eq!(
+            rust_use_paths("a::{b, c::{d as e, *}, self}"),
+            vec![
+                vec!["a", "b"],
+                vec!["a", "c", "d"],
+                vec!["a", "c", "*"],
+                vec!["a"]
+            ]
+        );
+        assert_eq!(
+            rust_use_paths("crate::mock::{error::Error, future::ResponseFuture}"),
+            vec![
+                vec!["crate", "mock", "error", "Error"],
+                vec!["crate", "mock", "future", "ResponseFuture"]
+            ]
+        );
+        assert_eq!(rust_use_paths("::std::io"), vec![vec!["std", "io"]]);
+    }
+
+    /// tower #508: `filter/error.rs`'s `Error` is not the `Error` of another module, nor an
+    /// associated type `S::Error`.
+    #[test]
+    fn rust_paths_reach_only_the_module_they_name() {
+        let home = "tower/src/filter/error.rs";
+        let cases: &[(&str, &str, bool)] = &[
+            (
+                "tower-test/src/mock/mod.rs",
+                "use crate::mock::{error::Error, future::ResponseFuture};\ntype E = Error;\n",
+                false,
+            ),
+            (
+                "tower/src/buffer/worker.rs",
+                "type Error = S::Error;\n",
+                false,
+            ),
+            (
+                "tower/src/buffer/service.rs",
+                "use super::error::Error;\n",
+                false,
+            ),
+            ("tower/src/x.rs", "use std::{fmt, error::Error};\n", false),
+            (
+                "tower/src/x.rs",
+                "fn f(e: &dyn std::error::Error) {}\n",
+                false,
+            ),
+            (
+                "tower/src/filter/layer.rs",
+                "use super::error::Error;\n",
+                true,
+            ),
+            (
+                "tower/src/filter/mod.rs",
+                "pub use self::error::Error;\n",
+                true,
+            ),
+            ("tower/src/lib.rs", "use crate::filter::Error;\n", true),
+            (
+                "tower/tests/filter.rs",
+                "use tower::filter::error::Error;\n",
+                true,
+            ),
+            (
+                "tower/src/x.rs",
+                "let e = crate::filter::Error::inner(x);\n",
+                true,
+            ),
+            (
+                "tower/src/filter/predicate.rs",
+                "use super::{error::Error, Predicate};\n",
+                true,
+            ),
+            (
+                "tower/src/filter/future.rs",
+                "use super::super::filter::Error;\n",
+                true,
+            ),
+        ];
+        for (caller_path, code, expected) in cases {
+            assert_eq!(
+                rust_path_to(home, "Error", caller_path, code),
+                *expected,
+                "{caller_path}: {code:?}"
+            );
+        }
+    }
+
+    use super::names_beyond_imports;
+    use crate::cohort::grammar::Grammar;
+
+    #[test]
+    fn imports_and_reexports_are_not_uses_beyond_them() {
+        let cases: &[(Grammar, &str, bool)] = &[
+            (
+                Grammar::Rust,
+                "pub use self::dirichlet::Dirichlet;\n",
+                false,
+            ),
+            (
+                Grammar::Rust,
+                "pub(crate) use a::{b, Dirichlet as D};\n",
+                false,
+            ),
+            (
+                Grammar::Rust,
+                "use a::Dirichlet;\nfn f() -> Dirichlet<f64> { todo!() }\n",
+                true,
+            ),
+            (
+                Grammar::Rust,
+                "// use this\nlet d = Dirichlet::new(a);\n",
+                true,
+            ),
+            (
+                Grammar::Rust,
+                "use a::Dirichlet; // Dirichlet is unused\n",
+                false,
+            ),
+            (
+                Grammar::Python,
+                "from .dirichlet import (\n    Dirichlet,\n    Beta,\n)\n",
+                false,
+            ),
+            (
+                Grammar::Python,
+                "from .dirichlet import Dirichlet\n__all__ = [\"Dirichlet\"]\n",
+                false,
+            ),
+            (
+                Grammar::Python,
+                "import dirichlet\nx = dirichlet.Dirichlet(1)\n",
+                true,
+            ),
+            (
+                Grammar::JavaScript,
+                "export { Dirichlet } from './dirichlet.js';\n",
+                false,
+            ),
+            (
+                Grammar::TypeScript,
+                "import { Dirichlet } from './d';\nexport { Dirichlet };\n",
+                false,
+            ),
+            (
+                Grammar::TypeScript,
+                "export type { Dirichlet } from './d';\n",
+                false,
+            ),
+            (
+                Grammar::TypeScript,
+                "import { Dirichlet } from './d';\nnew Dirichlet(1);\n",
+                true,
+            ),
+            (
+                Grammar::JavaScript,
+                "import D, { Dirichlet } from './d';\nexport * as all from './d';\n",
+                false,
+            ),
+            // `from` inside code after an `export` is no module clause.
+            (
+                Grammar::JavaScript,
+                "export function f(y) { return Dirichlet.from(y) }\n",
+                true,
+            ),
+            (Grammar::Java, "import a.b.Dirichlet;\nclass X {}\n", false),
+            (
+                Grammar::Java,
+                "import a.b.Dirichlet;\nclass X { Dirichlet d; }\n",
+                true,
+            ),
+            (
+                Grammar::Go,
+                "import \"a/dirichlet\"\nvar d = dirichlet.Dirichlet{}\n",
+                true,
+            ),
+        ];
+        for (grammar, text, expected) in cases {
+            assert_eq!(
+                names_beyond_imports(*grammar, "Dirichlet", text),
+                *expected,
+                "{grammar:?} {text:?}"
+            );
+        }
+    }
     use super::*;
 
     #[test]

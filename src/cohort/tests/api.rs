@@ -135,6 +135,54 @@ fn rust_widening_is_compatible() {
     assert_clears(&axis);
 }
 
+/// rand #1292: a deliberate change of an item that still exists does not break a file that
+/// only re-exports (or imports) it; its removal does.
+#[test]
+fn a_reexport_is_no_stale_caller_of_a_changed_item_but_of_a_removed_one() {
+    let base = [
+        ("Cargo.toml", CARGO),
+        (
+            "src/lib.rs",
+            "pub mod runtime;\npub mod app;\n/// The entry point.\npub use runtime::spawn;\n",
+        ),
+        ("src/runtime.rs", BUILDER),
+        // Imports it and names it only in a comment: spawn is not called here.
+        (
+            "src/app.rs",
+            "#[allow(unused_imports)]\nuse crate::runtime::{spawn, Builder};\n\n// spawn(\"a\", 1)\npub fn go() -> Option<Builder> {\n    None\n}\n",
+        ),
+    ];
+    let bumped = ("Cargo.toml", CARGO.replace("1.4.0", "2.0.0"));
+    let changed = BUILDER.replace(
+        "pub fn spawn(name: &str, threads: usize)",
+        "pub fn spawn(name: &str, threads: usize, stack: usize)",
+    );
+    let axis = api_after(
+        &base,
+        &[("src/runtime.rs", &changed), (bumped.0, &bumped.1)],
+    );
+    assert_eq!(axis.verdict, AxisVerdict::Warn, "{}", axis.detail);
+    assert!(
+        !axis.detail.contains("callers not updated"),
+        "{}",
+        axis.detail
+    );
+
+    let start = BUILDER.find("pub fn spawn").expect("spawn in BUILDER");
+    let removed = BUILDER[..start].to_string();
+    let axis = api_after(
+        &base,
+        &[("src/runtime.rs", &removed), (bumped.0, &bumped.1)],
+    );
+    assert_fails(
+        &axis,
+        &[
+            "`spawn` removed",
+            "callers not updated: src/app.rs, src/lib.rs",
+        ],
+    );
+}
+
 #[test]
 fn rust_breaks_fail_without_a_bump_and_warn_with_one() {
     let head = BUILDER
