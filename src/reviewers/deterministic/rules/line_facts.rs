@@ -148,8 +148,11 @@ mod tests {
 
     /// The facts as they were read before they were read lazily: line by line in diff order,
     /// both sides' lexers on every line, the head's facts for its whole file by two passes.
+    /// The head file's test lines and code lines.
+    type HeadLines = (Vec<bool>, Vec<(bool, LineStart)>);
+
     struct Oracle {
-        head: Option<(Vec<bool>, Vec<(bool, LineStart)>)>,
+        head: Option<HeadLines>,
         tests: TestTracker,
         new_side: CodeLexer,
         old_side: CodeLexer,
