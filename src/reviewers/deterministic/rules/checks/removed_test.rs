@@ -330,11 +330,14 @@ impl<'d> AddedCode<'d> {
             return false;
         }
         let normalized = self.normalized.get_or_init(|| {
-            self.lines
-                .iter()
-                .map(|l| normalize_line(l))
-                .filter(|l| l.len() > BODY_LINE_MIN)
-                .collect()
+            let mut set = HashSet::with_capacity(self.lines.len());
+            set.extend(
+                self.lines
+                    .iter()
+                    .map(|l| normalize_line(l))
+                    .filter(|l| l.len() > BODY_LINE_MIN),
+            );
+            set
         });
         let kept = body
             .iter()
