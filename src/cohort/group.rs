@@ -1,7 +1,7 @@
 //! Changed files joined into cohorts: semantic ones from shared symbols, path ones for files
 //! the index cannot speak for.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
@@ -233,8 +233,10 @@ fn edges(
     semantic: &[Member],
     definitions: &BTreeMap<&str, usize>,
 ) -> BTreeMap<(usize, usize), f64> {
-    let mut definers: BTreeMap<&str, Vec<usize>> = BTreeMap::new();
-    let mut referrers: BTreeMap<&str, Vec<usize>> = BTreeMap::new();
+    // Looked up only: hashed. The touchers are walked in order, and the order in which a
+    // link's weights are added is kept (floating-point sums depend on it).
+    let mut definers: HashMap<&str, Vec<usize>> = HashMap::new();
+    let mut referrers: HashMap<&str, Vec<usize>> = HashMap::new();
     let mut touchers: BTreeMap<&str, Vec<usize>> = BTreeMap::new();
     for (i, member) in semantic.iter().enumerate() {
         for name in &member.touched {
@@ -251,7 +253,7 @@ fn edges(
     }
     // A name most changed files involve says little about which of them belong together.
     let hub_limit = (semantic.len() / 2).max(4);
-    let mut edges: BTreeMap<(usize, usize), f64> = BTreeMap::new();
+    let mut edges: HashMap<(usize, usize), f64> = HashMap::new();
     let mut link = |a: usize, b: usize, weight: f64| {
         if a != b {
             *edges.entry((a.min(b), a.max(b))).or_default() += weight;
@@ -316,7 +318,7 @@ fn edges(
             }
         }
     }
-    edges
+    edges.into_iter().collect()
 }
 
 /// A split cuts the weakest links, and a test's are often weak (it uses a little of many
