@@ -559,13 +559,18 @@ fn semantic_cohort(
     // in few of the change's others (count² / count in the whole change), preferring one the
     // cohort defines, ties by name. Plain "most touched" named a part of a large change after
     // the library's central type (`spawn`, touched in 46 of its 214 files and in more outside).
-    let touched_in = |name: &str| members.iter().filter(|m| m.touched.contains(name)).count();
-    let most_touched = symbols
+    let mut touched_in: BTreeMap<&str, usize> = BTreeMap::new();
+    for name in members.iter().flat_map(|m| m.touched.iter()) {
+        *touched_in.entry(name).or_default() += 1;
+    }
+    let most_touched = touched_in
         .iter()
-        .map(|name| {
-            let count = touched_in(name);
+        .map(|(name, &count)| {
             let everywhere = touchers.get(name).copied().unwrap_or(count).max(count);
-            let defined = members.iter().any(|m| m.symbols.defines.contains(*name));
+            // `definers` is sorted by name, as `symbols` is.
+            let defined = definers
+                .binary_search_by(|(defined, _)| defined.cmp(name))
+                .is_ok();
             // Compared as count² · everywhere' < count'² · everywhere, exactly, in integers.
             (count, everywhere, defined, *name)
         })
