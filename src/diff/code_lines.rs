@@ -297,6 +297,16 @@ impl CodeLexer {
                             facts.first_semicolon.get_or_insert(i);
                             i += 1;
                         }
+                        // The rest of a word at once: nothing opens inside one (a raw string's
+                        // or a docstring's prefix only where a token starts).
+                        b if b.is_ascii_alphanumeric() || b == b'_' => {
+                            i += 1;
+                            while i < bytes.len()
+                                && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'_')
+                            {
+                                i += 1;
+                            }
+                        }
                         _ => i += 1,
                     }
                 }
@@ -462,6 +472,190 @@ pub fn code_lines(text: &str, language: Language) -> Vec<(bool, LineStart)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The lexer as it read every byte of a word one by one: the oracle of the one that
+    /// skips words whole.
+    impl CodeLexer {
+        fn oracle_read(&mut self, text: &str, mut spans: Option<&mut StringSpans>) -> LineFacts {
+            let mut facts = LineFacts::default();
+            // Where the string the lexer is in began on this line.
+            let mut open = matches!(self.state, State::Str { .. }).then_some(0);
+            let mut span = |from: usize, to: usize| {
+                if let Some(spans) = spans.as_deref_mut()
+                    && from < to
+                {
+                    spans.push(from..to);
+                }
+            };
+            let bytes = text.as_bytes();
+            let mut i = 0;
+            // A Python docstring: a triple-quoted string that opens the statement.
+            let starts_statement = |at: usize| bytes[..at].iter().all(|b| b.is_ascii_whitespace());
+            while i < bytes.len() {
+                let b = bytes[i];
+                match self.state {
+                    State::Block(depth) => {
+                        if bytes[i..].starts_with(b"*/") {
+                            self.state = if depth > 1 {
+                                State::Block(depth - 1)
+                            } else {
+                                State::Code
+                            };
+                            i += 2;
+                        } else if self.nests() && bytes[i..].starts_with(b"/*") {
+                            self.state = State::Block(depth + 1);
+                            i += 2;
+                        } else {
+                            i += 1;
+                        }
+                    }
+                    State::Str { close, docstring } => {
+                        if !docstring && !b.is_ascii_whitespace() {
+                            facts.has_code = true;
+                        }
+                        let closes = match close {
+                            Close::Double | Close::Triple(_) if b == b'\\' => {
+                                i += 2;
+                                continue;
+                            }
+                            Close::Double => (b == b'"').then_some(1),
+                            Close::Backtick => (b == b'`').then_some(1),
+                            Close::Raw(hashes) => (b == b'"'
+                                && bytes.len() >= i + 1 + hashes
+                                && bytes[i + 1..i + 1 + hashes].iter().all(|&h| h == b'#'))
+                            .then_some(1 + hashes),
+                            Close::Triple(quote) => {
+                                bytes[i..].starts_with(&[quote; 3]).then_some(3)
+                            }
+                        };
+                        match closes {
+                            Some(delimiter) => {
+                                span(open.take().unwrap_or(0), i);
+                                self.state = State::Code;
+                                i += delimiter;
+                            }
+                            None => i += 1,
+                        }
+                    }
+                    State::Code => {
+                        if b.is_ascii_whitespace() {
+                            i += 1;
+                            continue;
+                        }
+                        if self.line_comment_at(bytes, i) {
+                            break;
+                        }
+                        if self.c_like() && bytes[i..].starts_with(b"/*") {
+                            self.state = State::Block(1);
+                            i += 2;
+                            continue;
+                        }
+                        if self.family == Family::Python
+                            && let Some((quote, prefix)) = triple_quote_at(bytes, i)
+                        {
+                            let docstring = starts_statement(i);
+                            facts.has_code |= !docstring;
+                            self.state = State::Str {
+                                close: Close::Triple(quote),
+                                docstring,
+                            };
+                            i += prefix + 3;
+                            open = Some(i);
+                            continue;
+                        }
+                        if let Some((hashes, after)) = self.raw_string_at(bytes, i) {
+                            facts.has_code = true;
+                            self.state = State::Str {
+                                close: Close::Raw(hashes),
+                                docstring: false,
+                            };
+                            i = after;
+                            open = Some(i);
+                            continue;
+                        }
+                        facts.has_code = true;
+                        match b {
+                            b'"' if matches!(self.family, Family::CLike { rust: true, .. }) => {
+                                self.state = State::Str {
+                                    close: Close::Double,
+                                    docstring: false,
+                                };
+                                i += 1;
+                                open = Some(i);
+                            }
+                            b'`' if matches!(self.family, Family::CLike { backtick: true, .. }) => {
+                                self.state = State::Str {
+                                    close: Close::Backtick,
+                                    docstring: false,
+                                };
+                                i += 1;
+                                open = Some(i);
+                            }
+                            b'"' => {
+                                let end = skip_one_line_string(bytes, i, b'"');
+                                span(i + 1, closed_at(bytes, end, b'"'));
+                                i = end;
+                            }
+                            b'\'' => {
+                                let end = self.single_quote(bytes, i);
+                                if self.quotes_strings() {
+                                    span(i + 1, closed_at(bytes, end, b'\''));
+                                }
+                                i = end;
+                            }
+                            b'{' => {
+                                facts.brace_delta += 1;
+                                facts.first_open.get_or_insert(i);
+                                i += 1;
+                            }
+                            b'}' => {
+                                facts.brace_delta -= 1;
+                                i += 1;
+                            }
+                            b';' => {
+                                facts.first_semicolon.get_or_insert(i);
+                                i += 1;
+                            }
+                            _ => i += 1,
+                        }
+                    }
+                }
+            }
+            if let Some(from) = open
+                && matches!(self.state, State::Str { .. })
+            {
+                span(from, bytes.len());
+            }
+            facts
+        }
+    }
+
+    proptest::proptest! {
+        /// Facts, spans and the state carried to the next line are the byte-by-byte
+        /// lexer's, in every language family, from every state a line can start in.
+        #[test]
+        fn skipping_words_reads_as_the_byte_by_byte_lexer(
+            lines in proptest::collection::vec(
+                r##"(r#"|br"|r"|"#|rb'''|f"""|u'''|"""|'''|"|'|`|/\*|\*/|//|#|\{|\}|;|\\|[a-z_0-9]{1,4}|é| |\t){0,16}"##,
+                1..6,
+            ),
+            language in proptest::sample::select(vec![
+                Language::Rust, Language::Python, Language::Go, Language::JavaScript,
+                Language::Java, Language::Shell, Language::Markdown,
+            ]),
+        ) {
+            let mut fast = CodeLexer::new(language);
+            let mut oracle = CodeLexer::new(language);
+            for line in &lines {
+                let (mut fast_spans, mut oracle_spans) = (Vec::new(), Vec::new());
+                let facts = fast.read(line, Some(&mut fast_spans));
+                let expected = oracle.oracle_read(line, Some(&mut oracle_spans));
+                proptest::prop_assert_eq!(facts, expected, "{:?}", line);
+                proptest::prop_assert_eq!(fast_spans, oracle_spans, "{:?}", line);
+                proptest::prop_assert_eq!(fast.state, oracle.state, "{:?}", line);
+            }
+        }
+    }
 
     fn mask(language: Language, text: &str) -> Vec<bool> {
         code_mask(text, language)

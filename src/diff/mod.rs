@@ -28,4 +28,4 @@ pub use model::{
     Diff, FileDiff, FileMode, FileStatus, Hunk, Line, LineEnding, LineKind, SubmoduleChange,
 };
 pub use parse::{parse, parse_bytes};
-pub use testcode::{TestTracker, is_test_path, test_lines};
+pub use testcode::{FileLine, TestTracker, file_lines, is_test_path, test_lines};

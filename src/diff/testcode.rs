@@ -13,7 +13,7 @@ use std::sync::LazyLock;
 use regex::Regex;
 
 use super::Language;
-use super::code_lines::CodeLexer;
+use super::code_lines::{CodeLexer, LineFacts, LineStart};
 
 /// Directories whose files are tests or test data, wherever they sit in the tree.
 const TEST_DIRS: &[&str] = &[
@@ -177,6 +177,20 @@ impl TestTracker {
             return self.by_path;
         }
         let facts = self.lexer.line(text);
+        self.advance(text, facts)
+    }
+
+    /// [`observe`](Self::observe) for a line the caller's lexer has just read: one of the
+    /// same language, fed the same lines since the tracker was made, so in the state the
+    /// tracker's own lexer would be in.
+    fn observe_lexed(&mut self, text: &str, facts: LineFacts) -> bool {
+        if !self.rust {
+            return self.by_path;
+        }
+        self.advance(text, facts)
+    }
+
+    fn advance(&mut self, text: &str, facts: LineFacts) -> bool {
         let before = self.depth;
         self.depth += facts.brace_delta;
         if self.region == Region::Outside && facts.has_code && starts_test_item(text) {
@@ -208,6 +222,34 @@ impl TestTracker {
 pub fn test_lines(path: &str, language: Language, text: &str) -> Vec<bool> {
     let mut tracker = TestTracker::new(path, language);
     text.lines().map(|line| tracker.observe(line)).collect()
+}
+
+/// What one line of a whole file is: test code or not ([`test_lines`]), whether it holds
+/// code, and where the lexer stood when it began ([`code_lines`](super::code_lines)).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FileLine {
+    pub test: bool,
+    pub code: bool,
+    pub start: LineStart,
+}
+
+/// [`test_lines`] and [`code_lines`](super::code_lines) of the first `limit` lines of a
+/// whole file, read by one lexer (a Rust file was lexed twice, once for each).
+pub fn file_lines(path: &str, language: Language, text: &str, limit: usize) -> Vec<FileLine> {
+    let mut tracker = TestTracker::new(path, language);
+    let mut lexer = CodeLexer::new(language);
+    text.lines()
+        .take(limit)
+        .map(|line| {
+            let start = lexer.start();
+            let facts = lexer.line(line);
+            FileLine {
+                test: tracker.observe_lexed(line, facts),
+                code: facts.has_code,
+                start,
+            }
+        })
+        .collect()
 }
 
 #[cfg(test)]
@@ -477,5 +519,30 @@ fn last() {}
             test_lines("pkg/a.go", Language::Go, "// #[test]\nfunc A() {}\n"),
             vec![false, false]
         );
+    }
+
+    proptest::proptest! {
+        /// One lexer for both answers gives each line what the two passes gave it, on any
+        /// prefix of the file.
+        #[test]
+        fn file_lines_are_test_lines_and_code_lines_of_one_pass(
+            text in "(#\\[cfg\\(test\\)\\]|#\\[test\\]|mod tests |fn |\"|'|`|r#\"|\"#|/\\*|\\*/|//|#|\\{|\\}|;|\"\"\"|x|a_test|\\\\|\n| ){0,60}",
+            language in proptest::sample::select(vec![
+                Language::Rust, Language::Python, Language::Go, Language::JavaScript,
+                Language::Java, Language::Shell, Language::Markdown,
+            ]),
+            path in proptest::sample::select(vec!["src/lib.rs", "tests/a.rs", "a_test.go"]),
+            limit in 0usize..80,
+        ) {
+            let tests = test_lines(path, language, &text);
+            let code = super::super::code_lines(&text, language);
+            let expected: Vec<FileLine> = tests
+                .iter()
+                .zip(&code)
+                .take(limit)
+                .map(|(&test, &(code, start))| FileLine { test, code, start })
+                .collect();
+            proptest::prop_assert_eq!(file_lines(path, language, &text, limit), expected);
+        }
     }
 }

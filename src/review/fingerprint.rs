@@ -16,7 +16,7 @@ use sha2::{Digest, Sha256};
 
 use super::node::ReviewNode;
 use super::print::hex;
-pub use super::print::{Print, fingerprint, normalize_code};
+pub use super::print::{Print, fingerprint, normalize_code, normalize_line};
 
 /// The print of the `n`-th (1-based) identical finding in a file. The first is the plain
 /// print: fingerprints published before occurrences were counted stay valid for it.

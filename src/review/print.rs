@@ -2,6 +2,8 @@
 //! anchored code. Its own module because a finding carries its [`Print`] and the fingerprint
 //! module settles findings: both use this, neither the other.
 
+use std::borrow::Cow;
+
 use sha2::{Digest, Sha256};
 
 /// 16 hex digits (64 bits): short enough for a hidden marker, long enough never to collide
@@ -68,4 +70,53 @@ pub fn normalize_code(code: &[&str]) -> String {
         }
     }
     out
+}
+
+/// One line normalized as [`normalize_code`] normalizes it, borrowed when it already is
+/// (trimmed, one space between words), as most lines of code are: a scan normalizing every
+/// line of a 100k-line diff allocated each one.
+pub fn normalize_line(line: &str) -> Cow<'_, str> {
+    let trimmed = line.trim();
+    let mut after_space = false;
+    for &byte in trimmed.as_bytes() {
+        match byte {
+            b' ' if after_space => return Cow::Owned(normalize_code(&[line])),
+            b' ' => after_space = true,
+            // The other whitespace `split_whitespace` splits on; beyond ASCII, any of it.
+            b'\t' | b'\n' | 0x0B | 0x0C | b'\r' | 0x80.. => {
+                return Cow::Owned(normalize_code(&[line]));
+            }
+            _ => after_space = false,
+        }
+    }
+    Cow::Borrowed(trimmed)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        /// The borrowed fast path answers as the allocating normalization does, whitespace of
+        /// any kind included.
+        #[test]
+        fn normalize_line_is_normalize_code_of_one_line(
+            line in "[a-z(){};\"' \t\r\x0B\x0C\u{85}\u{A0}\u{3000}é]{0,24}"
+        ) {
+            let (fast, allocating) = (normalize_line(&line), normalize_code(&[&line]));
+            prop_assert_eq!(fast.as_ref(), allocating.as_str());
+        }
+    }
+
+    #[test]
+    fn normalize_line_borrows_a_line_already_normal() {
+        assert!(matches!(
+            normalize_line("  let x = 1;  "),
+            Cow::Borrowed("let x = 1;")
+        ));
+        assert_eq!(normalize_line("let  x\t= 1;"), "let x = 1;");
+        assert_eq!(normalize_line("a\u{A0}b"), "a b");
+        assert_eq!(normalize_line(" \t "), "");
+    }
 }

@@ -12,9 +12,11 @@
 //! needs them. Text is matched with invisible characters taken out, so `ig\u{200B}nore` still
 //! matches; direction-changing and tag characters are findings of their own (Trojan Source).
 
+use std::borrow::Cow;
+use std::cell::OnceCell;
 use std::sync::LazyLock;
 
-use regex::Regex;
+use regex::{Regex, RegexSet};
 
 use crate::diff::{Diff, LineKind, Side};
 use crate::review::fingerprint::stamp;
@@ -136,6 +138,12 @@ static PATTERNS: LazyLock<Vec<Pattern>> = LazyLock::new(|| {
     ]
 });
 
+/// Every pattern at once: the text (an added line, nearly always matching none) is read once,
+/// and only the patterns it matches are read again for where.
+static ANY_PATTERN: LazyLock<RegexSet> = LazyLock::new(|| {
+    RegexSet::new(PATTERNS.iter().map(|p| p.regex.as_str())).expect("the patterns as one set")
+});
+
 /// Words that name an AI reviewer, for the patterns that need one nearby.
 static AI: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
@@ -173,7 +181,13 @@ fn hit(text: &str, prose: bool, test_data: bool) -> Option<Hit> {
 /// Everything one unit of text does.
 fn hits(text: &str, prose: bool, test_data: bool) -> Vec<Hit> {
     let mut found = Vec::new();
-    let steering: Vec<char> = text.chars().filter(|c| is_steering(*c)).collect();
+    // Every invisible and steering character is beyond ASCII.
+    let ascii = text.is_ascii();
+    let steering: Vec<char> = if ascii {
+        Vec::new()
+    } else {
+        text.chars().filter(|c| is_steering(*c)).collect()
+    };
     if !steering.is_empty() && !test_data {
         let mut points: Vec<String> = steering
             .iter()
@@ -188,12 +202,23 @@ fn hits(text: &str, prose: bool, test_data: bool) -> Vec<Hit> {
             quote: shown(text),
         });
     }
-    let visible: String = text.chars().filter(|c| !is_invisible(*c)).collect();
-    let near_ai = AI.is_match(&visible);
-    for pattern in PATTERNS.iter() {
+    let visible: Cow<str> = if ascii {
+        Cow::Borrowed(text)
+    } else {
+        Cow::Owned(text.chars().filter(|c| !is_invisible(*c)).collect())
+    };
+    let matched = ANY_PATTERN.matches(&visible);
+    if !matched.matched_any() {
+        return found;
+    }
+    let near_ai = OnceCell::new();
+    for (i, pattern) in PATTERNS.iter().enumerate() {
+        if !matched.matched(i) {
+            continue;
+        }
         let applies = match pattern.strength {
             Strength::Alone => true,
-            Strength::NearAi => near_ai,
+            Strength::NearAi => *near_ai.get_or_init(|| AI.is_match(&visible)),
             Strength::ProseOnly => prose,
         };
         if !applies {
@@ -400,6 +425,74 @@ pub fn commit_messages(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+
+    /// Every hit as it was found before the patterns were read as one set: each pattern on
+    /// its own, the invisible characters taken out of every text.
+    fn one_by_one(text: &str, prose: bool, test_data: bool) -> Vec<(String, String)> {
+        let mut found: Vec<(String, String)> = Vec::new();
+        let steering: Vec<char> = text.chars().filter(|c| is_steering(*c)).collect();
+        if !steering.is_empty() && !test_data {
+            let mut points: Vec<String> = steering
+                .iter()
+                .map(|c| format!("U+{:04X}", u32::from(*c)))
+                .collect();
+            points.dedup();
+            found.push((
+                format!(
+                    "holds invisible characters that change what is shown ({})",
+                    points.join(", ")
+                ),
+                shown(text),
+            ));
+        }
+        let visible: String = text.chars().filter(|c| !is_invisible(*c)).collect();
+        let near_ai = AI.is_match(&visible);
+        for pattern in PATTERNS.iter() {
+            let applies = match pattern.strength {
+                Strength::Alone => true,
+                Strength::NearAi => near_ai,
+                Strength::ProseOnly => prose,
+            };
+            if !applies {
+                continue;
+            }
+            if let Some(m) = pattern.regex.find(&visible) {
+                if found.iter().any(|(what, _)| what == pattern.what) {
+                    continue;
+                }
+                found.push((
+                    pattern.what.to_owned(),
+                    around(&visible, m.start(), m.end()),
+                ));
+            }
+        }
+        found
+    }
+
+    proptest! {
+        /// The set finds what the patterns one by one found, with the quotes they quoted.
+        #[test]
+        fn the_pattern_set_finds_what_each_pattern_found(
+            words in prop::collection::vec(prop::sample::select(vec![
+                "ignore", "all", "previous", "instructions", "you", "are", "now", "an", "ai",
+                "assistant", "claude", "reviewer", "approve", "answer", "with", "report", "no",
+                "findings", "do not", "flag", "this", "<|im_start|>", "[INST]", "</untrusted>",
+                "<system>", "system prompt:", "from now on", "pretend to be", "act as",
+                "unrestricted", "model", "new instructions:", "\u{200B}", "\u{202E}",
+                "\u{E0041}", "é", "\n", "#", "x",
+            ]), 0..14),
+            prose: bool,
+            test_data: bool,
+        ) {
+            let text = words.join(" ");
+            let found: Vec<(String, String)> = hits(&text, prose, test_data)
+                .into_iter()
+                .map(|h| (h.what, h.quote))
+                .collect();
+            prop_assert_eq!(found, one_by_one(&text, prose, test_data));
+        }
+    }
 
     fn found(text: &str, prose: bool) -> Vec<String> {
         hits(text, prose, false)

@@ -1,6 +1,7 @@
 //! Running the catalog over a diff: file rules on every file, line rules on the added (RIGHT)
 //! and, for LEFT rules, removed lines of the files worth reading.
 
+use std::borrow::Cow;
 use std::cell::OnceCell;
 use std::collections::{BTreeSet, HashMap, HashSet};
 use std::path::PathBuf;
@@ -13,7 +14,7 @@ use super::line_facts::LineFacts;
 use super::rule::{LineLogic, Logic};
 use super::spec::ContextScope;
 use crate::diff::{CodeLexer, Diff, FileDiff, Hunk, Language, Line, LineKind, LineStart, Side};
-use crate::review::fingerprint::normalize_code;
+use crate::review::fingerprint::{normalize_code, normalize_line};
 use crate::review::node::{Category, ReviewNode};
 
 #[derive(Debug, Clone, PartialEq)]
@@ -255,13 +256,17 @@ impl<'a> Scan<'a> {
             return;
         }
         let cap = self.cap(file);
-        let mut facts = LineFacts::new(file, self.options.worktree.as_deref());
+        let facts = LineFacts::new(file, self.options.worktree.as_deref());
         let file_text = SideTexts::default();
+        // The line's index among all the lines of the file's hunks, for its facts.
+        let mut index = 0;
+        // A line and the next, for the rules that read them joined.
+        let mut pair = String::new();
         for hunk in &file.hunks {
-            facts.enter_hunk(hunk);
             let hunk_text = SideTexts::default();
             for (at, line) in hunk.lines.iter().enumerate() {
-                let here_facts = facts.next(line);
+                let line_index = index;
+                index += 1;
                 let (side, number, prefilter) = match line.kind {
                     LineKind::Context => continue,
                     LineKind::Added => (Side::Right, line.new_line, right),
@@ -276,10 +281,7 @@ impl<'a> Scan<'a> {
                     let Logic::Line(logic) = &rule.logic else {
                         continue;
                     };
-                    if !applies[i]
-                        || (logic.skip_tests && here_facts.in_test)
-                        || (!logic.comments && !here_facts.has_code)
-                    {
+                    if !applies[i] {
                         continue;
                     }
                     let next = if logic.join_next {
@@ -287,6 +289,27 @@ impl<'a> Scan<'a> {
                     } else {
                         None
                     };
+                    let text = match next {
+                        Some(next) => {
+                            pair.clear();
+                            pair.push_str(&line.text);
+                            pair.push('\n');
+                            pair.push_str(&next.text);
+                            pair.as_str()
+                        }
+                        None => line.text.as_str(),
+                    };
+                    // A joined rule has had no prefilter: without a match it cannot fire, and
+                    // its line's facts need not be read.
+                    if logic.join_next && !logic.pattern.is_match(text) {
+                        continue;
+                    }
+                    let here_facts = facts.at(line_index);
+                    if (logic.skip_tests && here_facts.in_test)
+                        || (!logic.comments && !here_facts.has_code)
+                    {
+                        continue;
+                    }
                     let here = LineAt {
                         file,
                         hunk,
@@ -296,7 +319,7 @@ impl<'a> Scan<'a> {
                         side,
                         start: here_facts.start,
                     };
-                    if !self.fires(logic, &here, &file_text, &hunk_text) {
+                    if !self.fires(logic, &here, text, &file_text, &hunk_text) {
                         continue;
                     }
                     if !counts.admit(i, cap) {
@@ -320,23 +343,17 @@ impl<'a> Scan<'a> {
         }
     }
 
-    /// The rule's conditions beyond the prefilter, cheapest first.
+    /// The rule's conditions beyond the prefilter, cheapest first. `text` is the line, and
+    /// the next one after a newline when the rule joins them.
     fn fires(
         &self,
         logic: &LineLogic,
         here: &LineAt<'a>,
+        text: &str,
         file_text: &SideTexts,
         hunk_text: &SideTexts,
     ) -> bool {
         let line = here.line.text.as_str();
-        let joined;
-        let text = match here.next {
-            Some(next) => {
-                joined = format!("{line}\n{}", next.text);
-                joined.as_str()
-            }
-            None => line,
-        };
         // A joined rule must match starting on this line, or the next line would report it too.
         let found = if logic.strings {
             logic.pattern.find(text)
@@ -528,8 +545,8 @@ impl Counts {
 /// reappears as an added line somewhere was moved, not deleted.
 struct MovedLines<'a> {
     diff: &'a Diff,
-    added: OnceCell<HashSet<String>>,
-    removed: OnceCell<HashSet<String>>,
+    added: OnceCell<HashSet<Cow<'a, str>>>,
+    removed: OnceCell<HashSet<Cow<'a, str>>>,
 }
 
 impl<'a> MovedLines<'a> {
@@ -554,10 +571,10 @@ impl<'a> MovedLines<'a> {
                 .flat_map(|f| f.hunks.iter())
                 .flat_map(|h| h.lines.iter())
                 .filter(|l| l.kind == kind)
-                .map(|l| normalize_code(&[&l.text]))
+                .map(|l| normalize_line(&l.text))
                 .collect()
         });
-        set.contains(&normalize_code(&[text]))
+        set.contains(normalize_line(text).as_ref())
     }
 }
 

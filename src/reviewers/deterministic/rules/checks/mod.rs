@@ -92,7 +92,7 @@ impl Check {
         matches!(self, Check::ManifestWithoutLockfile)
     }
 
-    pub(crate) fn run(&self, file: &FileDiff, context: &CheckContext<'_>) -> Vec<Hit> {
+    pub(crate) fn run<'a>(&self, file: &FileDiff, context: &CheckContext<'a>) -> Vec<Hit> {
         match self {
             Check::LargeFileAdded {
                 max_lines,
@@ -128,7 +128,7 @@ pub(crate) struct CheckContext<'a> {
     /// The tests defined at the head, by language, read on first use during one scan.
     pub head_tests: HeadTests,
     /// The whole diff as the removed-test check reads it, read on first use during one scan.
-    pub whole_diff: removed_test::WholeDiff,
+    pub whole_diff: removed_test::WholeDiff<'a>,
 }
 
 pub(crate) type HeadTests =

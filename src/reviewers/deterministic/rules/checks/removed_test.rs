@@ -12,15 +12,18 @@
 //! tests): when the test names something the change removed from non-test code, or deprecated
 //! there, and did not define again, the test went with its feature.
 
-use std::collections::BTreeSet;
+use std::borrow::Cow;
+use std::cell::OnceCell;
+use std::collections::{BTreeSet, HashMap, HashSet};
 use std::path::Path;
+use std::rc::Rc;
 use std::sync::LazyLock;
 
 use regex::Regex;
 
 use super::{HeadTests, Hit};
 use crate::diff::{Diff, FileDiff, Language, LineKind, Side, TestTracker, is_test_path};
-use crate::review::fingerprint::normalize_code;
+use crate::review::fingerprint::{normalize_code, normalize_line};
 use crate::space::worktree_file;
 
 /// Rust test attributes; the test's name is on the next `fn` line.
@@ -87,10 +90,10 @@ struct Removed {
 /// removed), read once per scan: a range removing tests in hundreds of files read its 145k
 /// lines once per such file.
 #[derive(Default)]
-pub(crate) struct WholeDiff(std::cell::OnceCell<(AddedCode, RemovedFeatures)>);
+pub(crate) struct WholeDiff<'d>(std::cell::OnceCell<(AddedCode<'d>, RemovedFeatures)>);
 
-impl WholeDiff {
-    fn of(&self, diff: &Diff) -> (&AddedCode, &RemovedFeatures) {
+impl<'d> WholeDiff<'d> {
+    fn of(&self, diff: &'d Diff) -> (&AddedCode<'d>, &RemovedFeatures) {
         let (added, gone) = self.0.get_or_init(|| {
             let added = AddedCode::of(diff);
             let gone = RemovedFeatures::of(diff, &added);
@@ -101,25 +104,33 @@ impl WholeDiff {
 }
 
 /// `whole` must have been read from `diff` (one per scan of one diff).
-pub(super) fn removed_tests(
+pub(super) fn removed_tests<'d>(
     file: &FileDiff,
-    diff: &Diff,
+    diff: &'d Diff,
     worktree: Option<&Path>,
     cache: &HeadTests,
-    whole: &WholeDiff,
+    whole: &WholeDiff<'d>,
 ) -> Vec<Hit> {
     let removed = find_removed(file);
     if removed.is_empty() {
         return Vec::new();
     }
     let (added, gone) = whole.of(diff);
+    // The tests the file's head version defines, read once for all its removed tests.
+    let head_file = std::cell::OnceCell::new();
     removed
         .into_iter()
         .filter(|test| !added.defines(file.language, &test.name))
         .filter(|test| !added.holds_body(&test.body))
         .filter(|test| !added.expects_again(&test.literals))
         .filter(|test| !gone.covered_by(test))
-        .filter(|test| !worktree.is_some_and(|root| defined_at_head(root, file, &test.name, cache)))
+        .filter(|test| {
+            !worktree.is_some_and(|root| {
+                let in_file: &HashSet<String> =
+                    head_file.get_or_init(|| head_file_tests(root, file));
+                in_file.contains(&test.name) || defined_in_language(root, file, &test.name, cache)
+            })
+        })
         .map(|test| Hit {
             line: Some((Side::Left, test.line)),
             code: test.code,
@@ -243,54 +254,68 @@ fn test_at(
     }
 }
 
-/// The added side of the whole diff, for "is it still there?".
-struct AddedCode {
-    lines: Vec<String>,
-    normalized: BTreeSet<String>,
+/// The new side of the whole diff (added and context lines), for "is it still there?". What
+/// a question needs is read from it on the first such question: a scan asks hundreds of
+/// them about a 100k-line side.
+struct AddedCode<'d> {
+    lines: Vec<&'d str>,
+    /// The tests the lines define, by the language whose definitions were read.
+    tests: std::cell::RefCell<HashMap<Language, Rc<HashSet<&'d str>>>>,
+    /// Every line, normalized (see [`normalize_line`]).
+    normalized: OnceCell<HashSet<Cow<'d, str>>>,
     /// The added lines of test files, joined.
-    added_tests: String,
+    added_tests: OnceCell<String>,
+    diff: &'d Diff,
 }
 
-impl AddedCode {
-    fn of(diff: &Diff) -> AddedCode {
-        let lines: Vec<String> = diff
+impl<'d> AddedCode<'d> {
+    fn of(diff: &'d Diff) -> AddedCode<'d> {
+        let lines = diff
             .files
             .iter()
             .flat_map(|f| f.hunks.iter())
             .flat_map(|h| h.lines.iter())
             .filter(|l| l.kind != LineKind::Removed)
-            .map(|l| l.text.clone())
-            .collect();
-        let normalized = lines.iter().map(|l| normalize_code(&[l])).collect();
-        let added_tests = diff
-            .files
-            .iter()
-            .filter(|f| is_test_path(&f.path))
-            .flat_map(|f| f.hunks.iter())
-            .flat_map(|h| h.lines.iter())
-            .filter(|l| l.kind == LineKind::Added)
             .map(|l| l.text.as_str())
-            .collect::<Vec<_>>()
-            .join("\n");
+            .collect();
         AddedCode {
             lines,
-            normalized,
-            added_tests,
+            tests: Default::default(),
+            normalized: OnceCell::new(),
+            added_tests: OnceCell::new(),
+            diff,
         }
     }
 
     /// A message the removed test expected is expected again by an added test line.
     fn expects_again(&self, literals: &[String]) -> bool {
-        literals
-            .iter()
-            .any(|l| self.added_tests.contains(l.as_str()))
+        if literals.is_empty() {
+            return false;
+        }
+        let added_tests = self.added_tests.get_or_init(|| {
+            self.diff
+                .files
+                .iter()
+                .filter(|f| is_test_path(&f.path))
+                .flat_map(|f| f.hunks.iter())
+                .flat_map(|h| h.lines.iter())
+                .filter(|l| l.kind == LineKind::Added)
+                .map(|l| l.text.as_str())
+                .collect::<Vec<_>>()
+                .join("\n")
+        });
+        literals.iter().any(|l| added_tests.contains(l.as_str()))
     }
 
     /// A test of this name on the new side of the diff (added or context lines).
     fn defines(&self, language: Language, name: &str) -> bool {
-        self.lines
-            .iter()
-            .any(|line| line.contains(name) && names_test(language, line, name))
+        let tests = Rc::clone(
+            self.tests
+                .borrow_mut()
+                .entry(language)
+                .or_insert_with(|| Rc::new(defined_tests(language, &self.lines))),
+        );
+        tests.contains(name)
     }
 
     /// Most of the old body is on the new side (added or kept as context): the test moved or
@@ -299,9 +324,27 @@ impl AddedCode {
         if body.len() < 2 {
             return false;
         }
-        let kept = body.iter().filter(|l| self.normalized.contains(*l)).count();
+        let normalized = self
+            .normalized
+            .get_or_init(|| self.lines.iter().map(|l| normalize_line(l)).collect());
+        let kept = body
+            .iter()
+            .filter(|l| normalized.contains(l.as_str()))
+            .count();
         kept as f64 >= MOVED_BODY_SHARE * body.len() as f64
     }
+}
+
+/// The names of the tests `lines` define in `language`: a line defines the test `name` when
+/// [`names_test`] says so, which is when its definition's captured name is `name`.
+fn defined_tests<'t>(language: Language, lines: &[&'t str]) -> HashSet<&'t str> {
+    let Some(definition) = test_definition(language) else {
+        return HashSet::new();
+    };
+    lines
+        .iter()
+        .filter_map(|line| definition.captures(line).and_then(|c| captured_name(&c)))
+        .collect()
 }
 
 /// A definition on one line, in any of the languages: `def x`, `fn x`, `func (r T) X`,
@@ -392,7 +435,7 @@ struct RemovedFeatures {
 }
 
 impl RemovedFeatures {
-    fn of(diff: &Diff, added: &AddedCode) -> RemovedFeatures {
+    fn of(diff: &Diff, added: &AddedCode<'_>) -> RemovedFeatures {
         let defined = |line: &str| -> Option<String> {
             let c = DEFINITION.captures(line)?;
             ["def", "method", "attr", "key"]
@@ -400,8 +443,8 @@ impl RemovedFeatures {
                 .find_map(|group| c.name(group))
                 .map(|m| m.as_str().to_string())
         };
-        let still_defined: BTreeSet<String> =
-            added.lines.iter().filter_map(|l| defined(l)).collect();
+        // Read on the first removed definition: most diffs remove none outside tests.
+        let still_defined: OnceCell<BTreeSet<String>> = OnceCell::new();
         let mut names = BTreeSet::new();
         for file in diff.files.iter().filter(|f| !is_test_path(&f.path)) {
             // The old side's test code (a Rust `mod tests`) is the tests, not their feature.
@@ -415,7 +458,11 @@ impl RemovedFeatures {
                     match line.kind {
                         LineKind::Removed if !old_test_code => {
                             if let Some(name) = defined(text)
-                                && !still_defined.contains(&name)
+                                && !still_defined
+                                    .get_or_init(|| {
+                                        added.lines.iter().filter_map(|l| defined(l)).collect()
+                                    })
+                                    .contains(&name)
                             {
                                 names.insert(name);
                             }
@@ -463,19 +510,15 @@ impl RemovedFeatures {
     }
 }
 
-/// Whether `line` defines the test `name` (or, for JS, calls `it`/`test` with that title).
-fn names_test(language: Language, line: &str, name: &str) -> bool {
-    let defined = |re: &Regex| {
-        re.captures(line)
-            .is_some_and(|c| captured_name(&c) == Some(name))
-    };
+/// The definition that names a test on its line in `language`, when the language has one.
+fn test_definition(language: Language) -> Option<&'static Regex> {
     match language {
-        Language::Rust => defined(&RUST_FN),
-        Language::Java => defined(&JVM_METHOD),
-        Language::Python => defined(&PYTHON_DEF),
-        Language::Go => defined(&GO_FUNC),
-        Language::JavaScript | Language::TypeScript => defined(&JS_CALL),
-        _ => false,
+        Language::Rust => Some(&RUST_FN),
+        Language::Java => Some(&JVM_METHOD),
+        Language::Python => Some(&PYTHON_DEF),
+        Language::Go => Some(&GO_FUNC),
+        Language::JavaScript | Language::TypeScript => Some(&JS_CALL),
+        _ => None,
     }
 }
 
@@ -483,18 +526,24 @@ fn names_test(language: Language, line: &str, name: &str) -> bool {
 const MAX_HEAD_FILES: usize = 20_000;
 const MAX_HEAD_BYTES: u64 = 256 * 1024 * 1024;
 
-/// Whether a test named `name` is defined in the worktree: in the same file's head version,
-/// or in any test file (or, for Rust, any file) of the same language. The names of a
-/// language's tests are read once per scan.
-fn defined_at_head(root: &Path, file: &FileDiff, name: &str, cache: &HeadTests) -> bool {
-    if let Ok(text) = worktree_file::read(root, &file.path)
-        && let Ok(text) = String::from_utf8(text)
-        && text
-            .lines()
-            .any(|l| l.contains(name) && names_test(file.language, l, name))
-    {
-        return true;
-    }
+/// The tests the head version of `file` defines (none when it cannot be read as text).
+fn head_file_tests(root: &Path, file: &FileDiff) -> HashSet<String> {
+    let Ok(text) = worktree_file::read(root, &file.path) else {
+        return HashSet::new();
+    };
+    let Ok(text) = String::from_utf8(text) else {
+        return HashSet::new();
+    };
+    let lines: Vec<&str> = text.lines().collect();
+    defined_tests(file.language, &lines)
+        .into_iter()
+        .map(str::to_string)
+        .collect()
+}
+
+/// Whether a test named `name` is defined in any test file (or, for Rust, any file) of the
+/// language of `file` at the head. The names of a language's tests are read once per scan.
+fn defined_in_language(root: &Path, file: &FileDiff, name: &str, cache: &HeadTests) -> bool {
     cache
         .borrow_mut()
         .entry(file.language)
@@ -549,4 +598,79 @@ fn head_test_names(root: &Path, language: Language) -> BTreeSet<String> {
         }
     }
     names
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// Whether `line` defines the test `name`, one line at a time: how the check answered
+    /// before it read each language's definitions once.
+    fn names_test(language: Language, line: &str, name: &str) -> bool {
+        test_definition(language).is_some_and(|re| {
+            re.captures(line)
+                .is_some_and(|c| captured_name(&c) == Some(name))
+        })
+    }
+
+    const LANGUAGES: [Language; 7] = [
+        Language::Rust,
+        Language::Java,
+        Language::Python,
+        Language::Go,
+        Language::JavaScript,
+        Language::TypeScript,
+        Language::Yaml,
+    ];
+
+    /// Lines that define, call, mention or nearly define tests in every language, from a few
+    /// names, so the names a question asks about are often there in some form.
+    fn line() -> impl Strategy<Value = String> {
+        let name = prop::sample::select(vec![
+            "test_a", "test_ab", "TestA", "TestAb", "a", "it works", "test", "works",
+        ]);
+        let form = prop::sample::select(vec![
+            "fn {}() {{",
+            "    pub async fn {}(x: u8) {{",
+            "    let {} = fn_call();",
+            "    // fn {}()",
+            "  @Test void {}() {{",
+            "    public void {}() throws Exception {{",
+            "    {}(x);",
+            "    def {}(self):",
+            "async def {}():",
+            "func {}(t *testing.T) {{",
+            "func {}(b *testing.B) {{",
+            "  it('{}', () => {{",
+            "  test(\"{}\", async () => {{",
+            "  it(`{}`, function () {{",
+            "  describe('{}', () => {{",
+            "{}",
+        ]);
+        (form, name).prop_map(|(form, name)| form.replace("{}", name))
+    }
+
+    proptest! {
+        /// The names read once per language answer every question as the scan over every
+        /// line did.
+        #[test]
+        fn defines_answers_as_the_line_by_line_scan(
+            lines in prop::collection::vec(line(), 0..12),
+            question in prop::sample::select(vec![
+                "test_a", "test_ab", "TestA", "TestAb", "a", "it works", "test", "works", "",
+                "test_", "fn",
+            ]),
+        ) {
+            let diff = Diff::default();
+            let mut added = AddedCode::of(&diff);
+            added.lines = lines.iter().map(String::as_str).collect();
+            for language in LANGUAGES {
+                let scanned = lines
+                    .iter()
+                    .any(|line| line.contains(question) && names_test(language, line, question));
+                prop_assert_eq!(added.defines(language, question), scanned, "{:?}", language);
+            }
+        }
+    }
 }
