@@ -10,6 +10,7 @@ use crate::diff::{FileDiff, FileMode, FileStatus, Language, LineKind, minified_l
 use crate::space::worktree_file;
 
 use super::api_sources::{EarlySurfaces, Scopes, Sources, read_early, wanted};
+use super::early_bases::EarlyBases;
 use super::grammar::Grammar;
 use super::index::HeadTags;
 use super::reparse::head_tree_and_changes;
@@ -66,6 +67,9 @@ pub enum BaseText {
     /// Added files have no base.
     None,
     Text(Vec<u8>),
+    /// The text and its syntax tree, parsed from scratch ahead of the cohort build (see
+    /// [`super::early_bases`]): what parsing `Text` would give.
+    Parsed(Vec<u8>, Tree),
     /// Neither the base commit nor the diff could give the old content.
     Missing(String),
 }
@@ -73,28 +77,71 @@ pub enum BaseText {
 /// Reads the base version of `file`: the blob in `base` when a base commit is given, else the
 /// head file with the diff applied in reverse (a unified diff holds every changed line, so
 /// this is the old file exactly; for a deleted file it is all the removed lines).
+/// With the blob's id when it came from `base`, and its text from `early` when that read it.
 pub fn base_text(
     file: &FileDiff,
     worktree: &Path,
     base: Option<(&git2::Repository, git2::Oid)>,
-) -> BaseText {
+    early: Option<&EarlyBases>,
+) -> (BaseText, Option<git2::Oid>) {
     if file.status == FileStatus::Added {
-        return BaseText::None;
+        return (BaseText::None, None);
     }
     let old_path = file.old_path.as_deref().unwrap_or(&file.path);
     if let Some((repo, commit)) = base {
-        return match super::api_sources::blob_at(repo, commit, old_path) {
-            Ok(bytes) => BaseText::Text(bytes),
+        let blob = base_blob(repo, commit, old_path, early);
+        let id = blob.as_ref().ok().map(|(id, _)| *id);
+        let text = match blob {
+            Ok((_, bytes)) => BaseText::Text(bytes),
             // The diff still holds every changed line; the blob is only the better source.
             Err(e) => reverse_applied(file, worktree).map_or_else(
                 || BaseText::Missing(format!("base blob of {old_path}: {e}")),
                 BaseText::Text,
             ),
         };
+        return (text, id);
     }
-    match reverse_applied(file, worktree) {
+    let text = match reverse_applied(file, worktree) {
         Some(text) => BaseText::Text(text),
         None => BaseText::Missing(format!("no base version of {old_path}")),
+    };
+    (text, None)
+}
+
+/// The id and text of the blob at `path` in `commit`; the text from `early` when it has it.
+fn base_blob(
+    repo: &git2::Repository,
+    commit: git2::Oid,
+    path: &str,
+    early: Option<&EarlyBases>,
+) -> Result<(git2::Oid, Vec<u8>), git2::Error> {
+    let entry = repo
+        .find_commit(commit)?
+        .tree()?
+        .get_path(Path::new(path))?;
+    let id = entry.id();
+    if let Some(text) = early.and_then(|early| early.text(id)) {
+        return Ok((id, text));
+    }
+    let blob = entry.to_object(repo)?.peel_to_blob()?;
+    Ok((id, blob.content().to_vec()))
+}
+
+/// `base` as parsed ahead by `early`, when it parsed the blob `id` with `grammar`.
+fn parsed_ahead(
+    base: BaseText,
+    id: Option<git2::Oid>,
+    grammar: Option<Grammar>,
+    early: Option<&EarlyBases>,
+) -> BaseText {
+    match (base, id, grammar, early) {
+        (BaseText::Text(text), Some(id), Some(grammar), Some(early)) => {
+            match early.take(id, grammar) {
+                Some(tree) => BaseText::Parsed(text, tree),
+                None => BaseText::Text(text),
+            }
+        }
+        (base, ..) => base,
     }
 }
 
@@ -282,6 +329,25 @@ enum BaseRead {
     Missing(String),
 }
 
+/// The base version from its parse.
+fn base_read(
+    tree: Option<Tree>,
+    source: Vec<u8>,
+    grammar: Grammar,
+    tagger: &mut Tagger,
+) -> BaseRead {
+    match tree {
+        None => BaseRead::Broken,
+        Some(tree) if tree.root_node().has_error() => {
+            match tagger.tags_of(grammar, &tree, &source) {
+                Ok(tags) => BaseRead::Parsed(Some(tags), tree, source),
+                Err(_) => BaseRead::Broken,
+            }
+        }
+        Some(tree) => BaseRead::Parsed(None, tree, source),
+    }
+}
+
 /// What [`symbols`] reads of one changed file: its head tags when the index build parsed
 /// them, its base text, and the scopes to read its surfaces with (when the apiContract axis
 /// compares them).
@@ -308,16 +374,11 @@ fn symbols(
     // The base first: the head's tree is reparsed from the base's.
     let base = match base {
         BaseText::None => BaseRead::None,
-        BaseText::Text(source) => match tagger.parse(grammar, &source, None) {
-            None => BaseRead::Broken,
-            Some(tree) if tree.root_node().has_error() => {
-                match tagger.tags_of(grammar, &tree, &source) {
-                    Ok(tags) => BaseRead::Parsed(Some(tags), tree, source),
-                    Err(_) => BaseRead::Broken,
-                }
-            }
-            Some(tree) => BaseRead::Parsed(None, tree, source),
-        },
+        BaseText::Text(source) => {
+            let tree = tagger.parse(grammar, &source, None);
+            base_read(tree, source, grammar, tagger)
+        }
+        BaseText::Parsed(source, tree) => base_read(Some(tree), source, grammar, tagger),
         BaseText::Missing(why) => BaseRead::Missing(why),
     };
     let base_side = match &base {
@@ -437,36 +498,50 @@ fn touched(tags: &FileTags, rows: &BTreeSet<u32>, out: &mut BTreeSet<String>) {
     );
 }
 
+/// One changed file's work for [`read_all`]'s threads: its base text and blob id, its head
+/// tags when the index build parsed them, its surface scopes.
+type Work<'a> = (
+    &'a FileDiff,
+    BaseText,
+    Option<git2::Oid>,
+    Option<ParsedHead>,
+    Option<Scopes>,
+);
+
 /// Reads and parses every changed file on every core. Base blobs are read first, on this
-/// thread, because a git2 repository cannot be shared between threads.
+/// thread, because a git2 repository cannot be shared between threads. A base `early`
+/// parsed already is taken from it when a thread comes to its file (it parses on while
+/// these threads work, from the other end of the list).
 pub fn read_all(
     files: &[FileDiff],
     worktree: &Path,
     base: Option<(&git2::Repository, git2::Oid)>,
     head_tags: &mut HeadTags,
     sources: &Sources<'_>,
+    early: Option<&EarlyBases>,
 ) -> Vec<ChangedFile> {
-    let mut work: Vec<(&FileDiff, BaseText, Option<ParsedHead>, Option<Scopes>)> =
-        Vec::with_capacity(files.len());
+    let mut work: Vec<Work<'_>> = Vec::with_capacity(files.len());
     for file in files {
-        let (old, surfaces) = match Grammar::for_file(&file.path, file.language) {
+        let (old, id, surfaces) = match Grammar::for_file(&file.path, file.language) {
             Some(grammar) if !file.binary && not_worth_parsing(file, worktree).is_none() => {
-                let old = base_text(file, worktree, base);
+                let (old, id) = base_text(file, worktree, base, early);
                 let text = match &old {
                     BaseText::Text(text) => Some(text.as_slice()),
                     _ => None,
                 };
                 let surfaces = wanted(file, grammar, sources, text);
-                (old, surfaces)
+                (old, id, surfaces)
             }
-            _ => (BaseText::None, None),
+            _ => (BaseText::None, None, None),
         };
-        work.push((file, old, head_tags.remove(&file.path), surfaces));
+        work.push((file, old, id, head_tags.remove(&file.path), surfaces));
     }
     super::cores::map_on_cores(
         work,
         Tagger::default,
-        |tagger, (file, base, parsed, surfaces)| {
+        |tagger, (file, base, id, parsed, surfaces)| {
+            let grammar = Grammar::for_file(&file.path, file.language);
+            let base = parsed_ahead(base, id, grammar, early);
             read_changed(file, worktree, base, parsed, surfaces, tagger)
         },
     )

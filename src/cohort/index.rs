@@ -21,7 +21,7 @@ use crate::commit_id::CommitId;
 const FORMAT: u32 = 1;
 
 /// Files larger than this are generated or vendored data, not code anyone reviews by symbol.
-const MAX_FILE_BYTES: u64 = 1024 * 1024;
+pub(super) const MAX_FILE_BYTES: u64 = 1024 * 1024;
 
 /// Directories that hold build output, dependencies or git's own data.
 const SKIPPED_DIRS: &[&str] = &[".git", "target", "node_modules", "vendor"];

@@ -14,6 +14,7 @@ mod blob_tags;
 mod cache_file;
 mod changes;
 mod cores;
+mod early_bases;
 mod early_index;
 mod error;
 pub mod grammar;
@@ -103,7 +104,10 @@ pub fn build_with(
     early: Option<EarlyIndex>,
 ) -> Result<CohortReport, CohortError> {
     let mut notes = Vec::new();
-    let early = early.and_then(|early| early.finish(input.head_sha));
+    let (early, bases) = match early {
+        Some(early) => early.finish(input.head_sha),
+        None => (None, None),
+    };
     let (index, mut head_tags) = match early {
         Some(built) => built,
         None => open_index(&input)?,
@@ -115,7 +119,10 @@ pub fn build_with(
         input.base,
         &mut head_tags,
         &sources,
+        bases.as_ref(),
     );
+    // Stops the early parse (every blob is claimed by now) and frees what it did not hand over.
+    drop(bases);
     for file in &files {
         match &file.reading {
             changes::Reading::Unparsed { why } => notes.push(format!("{why}; grouped by path")),

@@ -122,13 +122,14 @@ pub fn resolve(
         })?,
     };
     let base_oid = commit_of(&repo, &base_name, "base", &repo_name)?;
-    let merge_base = repo
-        .merge_base(base_oid, head_oid)
-        .map_err(|_| LocalError::NoMergeBase {
-            base: base_name.clone(),
-            head: head_name.clone(),
-            repo: repo_name.clone(),
-            shallow: repo.is_shallow(),
+    let merge_base =
+        crate::diff::merge_base::merge_base(&repo, base_oid, head_oid).map_err(|_| {
+            LocalError::NoMergeBase {
+                base: base_name.clone(),
+                head: head_name.clone(),
+                repo: repo_name.clone(),
+                shallow: repo.is_shallow(),
+            }
         })?;
     Ok(LocalRange {
         repo: root,

@@ -801,9 +801,18 @@ fn the_index_opened_early_from_the_head_commit_gives_the_report_of_one_read_from
     .unwrap();
     assert_eq!(from_tree, from_worktree);
 
-    let early =
-        || crate::cohort::EarlyIndex::start(&repo.path().join(".git"), &repo.cache_dir(), head_oid);
-    let started = early().expect("no cached report yet: the early index starts");
+    let main = git2::Oid::from_str(&git(&repo.path(), &["rev-parse", "main"])).unwrap();
+    let early = || {
+        crate::cohort::EarlyIndex::start(
+            &repo.path().join(".git"),
+            &repo.cache_dir(),
+            main,
+            head_oid,
+        )
+    };
+    let mut started = early().expect("no cached report yet: the early index starts");
+    // Every base version parsed ahead, so that each one the build reads is handed over.
+    started.wait_for_bases();
     let report = repo.build_with(|input| crate::cohort::build_with(input, Some(started)).unwrap());
     // The same report as a build whose index reads the worktree alone, and as one that opens
     // the index itself.
@@ -872,4 +881,72 @@ fn a_minified_file_is_not_parsed_and_says_so() {
         report.cohort_of("src/render.rs").unwrap().symbols,
         vec!["render_page"]
     );
+}
+
+/// The base versions parsed ahead of the cohort build (keyed by blob id) read exactly as the
+/// build's own parses: the same symbols, tags, surfaces and notes for every changed file —
+/// modified, renamed (git finds the rename; the early parse saw a deleted path) and deleted,
+/// in two languages, one base that does not parse cleanly — and each of those bases is taken.
+#[test]
+fn bases_parsed_ahead_read_as_the_builds_own_parses() {
+    let repo = Repo::new(&[
+        ("src/config/parse.rs", PARSE),
+        ("src/app.rs", APP),
+        ("src/cli.rs", CLI),
+        ("src/render.rs", RENDER),
+        ("tests/parse_test.rs", PARSE_TEST),
+        ("src/broken.rs", "pub fn half(x: u8 -> u8 {\n    x\n}\n"),
+        ("pkg/tool.py", "def tool(x):\n    return helper(x)\n"),
+        ("src/gone.rs", "pub fn gone() -> u8 {\n    3\n}\n"),
+    ]);
+    change_parse_and_more(&repo);
+    repo.write(
+        "src/cli.rs",
+        &CLI.replace("report_name(&config.name)", "report_name(arg)"),
+    );
+    repo.write("src/broken.rs", "pub fn half(x: u8) -> u8 {\n    x\n}\n");
+    repo.write("pkg/tool.py", "def tool(x):\n    return helper(x, 2)\n");
+    let moved = std::fs::read_to_string(repo.path().join("src/app.rs")).unwrap();
+    repo.remove("src/app.rs");
+    repo.write("src/application.rs", &moved);
+    repo.remove("src/gone.rs");
+    repo.commit("more");
+    let head = git(&repo.path(), &["rev-parse", "HEAD"]);
+    let main = git(&repo.path(), &["rev-parse", "main"]);
+    let oid = |sha: &str| git2::Oid::from_str(sha).unwrap();
+
+    let read = |early: Option<&crate::cohort::early_bases::EarlyBases>| {
+        repo.build_with(|input| {
+            let sources = crate::cohort::api_sources::Sources::new(input.worktree, input.base);
+            let files = crate::cohort::changes::read_all(
+                &input.diff.files,
+                input.worktree,
+                input.base,
+                &mut Default::default(),
+                &sources,
+                early,
+            );
+            assert!(
+                input
+                    .diff
+                    .files
+                    .iter()
+                    .any(|f| f.old_path.as_deref() == Some("src/app.rs")),
+                "git finds the rename"
+            );
+            format!("{files:#?}")
+        })
+    };
+    let own = read(None);
+    let mut early = crate::cohort::early_bases::EarlyBases::start(
+        &repo.path().join(".git"),
+        oid(&main),
+        oid(&head),
+    )
+    .unwrap();
+    early.wait();
+    assert_eq!(read(Some(&early)), own);
+    // parse.rs, app.rs (now application.rs), cli.rs, render.rs, broken.rs, tool.py, gone.rs,
+    // and the test file.
+    assert_eq!(early.taken(), 8);
 }

@@ -282,7 +282,12 @@ async fn finish(
         );
         let (space, opened) = Space::open_with(&root, key, &source, &mut |fetched| {
             let cache = crate::cohort::cache_dir_in(fetched.space_dir);
-            early_index = crate::cohort::EarlyIndex::start(fetched.mirror, &cache, fetched.head);
+            early_index = crate::cohort::EarlyIndex::start(
+                fetched.mirror,
+                &cache,
+                fetched.base,
+                fetched.head,
+            );
             // The diff needs only the two commits: listed beside the checkout, and shown
             // before it is done.
             listing = list_changes(fetched.mirror, fetched.base, fetched.head, &progress);
