@@ -626,11 +626,8 @@ mod tests {
                 .collect()
         };
         let big_base = functions("old", 60);
-        let big_head = format!(
-            "{}{}",
-            functions("new", 30),
-            &big_base[big_base.len() / 2..]
-        );
+        let kept: String = big_base.split_inclusive("\n\n").skip(45).collect();
+        let big_head = format!("{}{kept}", functions("new", 45));
         let cases: &[(Grammar, &str, &str, &str)] = &[
             (Grammar::Rust, "src/big.rs", &big_base, &big_head),
             // A function removed, a call changed, a field added.

@@ -1,7 +1,7 @@
 //! Changed files joined into cohorts: semantic ones from shared symbols, path ones for files
 //! the index cannot speak for.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
@@ -233,8 +233,10 @@ fn edges(
     semantic: &[Member],
     definitions: &BTreeMap<&str, usize>,
 ) -> BTreeMap<(usize, usize), f64> {
-    let mut definers: BTreeMap<&str, Vec<usize>> = BTreeMap::new();
-    let mut referrers: BTreeMap<&str, Vec<usize>> = BTreeMap::new();
+    // Looked up only: hashed. The touchers are walked in order, and the order in which a
+    // link's weights are added is kept (floating-point sums depend on it).
+    let mut definers: HashMap<&str, Vec<usize>> = HashMap::new();
+    let mut referrers: HashMap<&str, Vec<usize>> = HashMap::new();
     let mut touchers: BTreeMap<&str, Vec<usize>> = BTreeMap::new();
     for (i, member) in semantic.iter().enumerate() {
         for name in &member.touched {
@@ -251,7 +253,7 @@ fn edges(
     }
     // A name most changed files involve says little about which of them belong together.
     let hub_limit = (semantic.len() / 2).max(4);
-    let mut edges: BTreeMap<(usize, usize), f64> = BTreeMap::new();
+    let mut edges: HashMap<(usize, usize), f64> = HashMap::new();
     let mut link = |a: usize, b: usize, weight: f64| {
         if a != b {
             *edges.entry((a.min(b), a.max(b))).or_default() += weight;
@@ -316,7 +318,7 @@ fn edges(
             }
         }
     }
-    edges
+    edges.into_iter().collect()
 }
 
 /// A split cuts the weakest links, and a test's are often weak (it uses a little of many
@@ -557,13 +559,18 @@ fn semantic_cohort(
     // in few of the change's others (count² / count in the whole change), preferring one the
     // cohort defines, ties by name. Plain "most touched" named a part of a large change after
     // the library's central type (`spawn`, touched in 46 of its 214 files and in more outside).
-    let touched_in = |name: &str| members.iter().filter(|m| m.touched.contains(name)).count();
-    let most_touched = symbols
+    let mut touched_in: BTreeMap<&str, usize> = BTreeMap::new();
+    for name in members.iter().flat_map(|m| m.touched.iter()) {
+        *touched_in.entry(name).or_default() += 1;
+    }
+    let most_touched = touched_in
         .iter()
-        .map(|name| {
-            let count = touched_in(name);
+        .map(|(name, &count)| {
             let everywhere = touchers.get(name).copied().unwrap_or(count).max(count);
-            let defined = members.iter().any(|m| m.symbols.defines.contains(*name));
+            // `definers` is sorted by name, as `symbols` is.
+            let defined = definers
+                .binary_search_by(|(defined, _)| defined.cmp(name))
+                .is_ok();
             // Compared as count² · everywhere' < count'² · everywhere, exactly, in integers.
             (count, everywhere, defined, *name)
         })

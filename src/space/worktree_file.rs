@@ -11,6 +11,19 @@ pub fn read(worktree: &Path, path: &str) -> io::Result<Vec<u8>> {
     std::fs::read(inside(worktree, path)?)
 }
 
+/// The file's bytes under the same rule as [`read`], or `None` when it holds more than
+/// `max_bytes`: one walk of the path for both questions (asked of every changed file).
+pub fn read_at_most(worktree: &Path, path: &str, max_bytes: u64) -> io::Result<Option<Vec<u8>>> {
+    let mut file = std::fs::File::open(inside(worktree, path)?)?;
+    let size = file.metadata()?.len();
+    if size > max_bytes {
+        return Ok(None);
+    }
+    let mut bytes = Vec::with_capacity(usize::try_from(size).unwrap_or(0));
+    std::io::Read::read_to_end(&mut file, &mut bytes)?;
+    Ok(Some(bytes))
+}
+
 /// The file's size, under the same rule as [`read`].
 pub fn size(worktree: &Path, path: &str) -> io::Result<u64> {
     Ok(std::fs::metadata(inside(worktree, path)?)?.len())
@@ -98,5 +111,16 @@ mod tests {
             b"pub fn a() {}\n"
         );
         assert_eq!(size(&worktree, "src/real.rs").unwrap(), 14);
+        assert_eq!(
+            read_at_most(&worktree, "src/alias.rs", 14)
+                .unwrap()
+                .unwrap(),
+            b"pub fn a() {}\n"
+        );
+        assert_eq!(read_at_most(&worktree, "src/alias.rs", 13).unwrap(), None);
+        for path in ["src/lib.rs", "up/credentials", "../credentials"] {
+            let err = read_at_most(&worktree, path, u64::MAX).unwrap_err();
+            assert_eq!(err.kind(), io::ErrorKind::PermissionDenied, "{path}");
+        }
     }
 }

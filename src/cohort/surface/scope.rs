@@ -620,7 +620,8 @@ fn pub_uses(text: &str) -> Vec<&str> {
         // A re-export that is itself hidden or behind an opt-in `cfg` (chrono's
         // `#[cfg(feature = "__internal_bench")] #[doc(hidden)] pub use
         // self::internals::YearFlags as __BenchYearFlags;`) exports nothing stable.
-        let withheld = attributes_above_hide(text, start) || opt_in_above(text, start);
+        let above = attributes_above(text, start);
+        let withheld = hides(&above) || opts_in(&above);
         if !withheld && !hidden.iter().any(|block| block.contains(&start)) {
             out.push(&after[..end]);
         }
@@ -692,14 +693,23 @@ fn inline_modules_by_pattern(text: &str) -> Vec<ModDeclaration> {
 /// Whether the attributes (and comments) directly above `at`, or before it on its line, hold
 /// `#[doc(hidden)]`.
 fn attributes_above_hide(text: &str, at: usize) -> bool {
-    attributes_above(text, at)
-        .iter()
-        .any(|line| line.contains("doc(hidden)"))
+    hides(&attributes_above(text, at))
 }
 
 /// Whether the attributes directly above `at` hold a `cfg` no stable build of a user selects.
 fn opt_in_above(text: &str, at: usize) -> bool {
-    attributes_above(text, at).iter().any(|line| {
+    opts_in(&attributes_above(text, at))
+}
+
+/// Whether attribute lines (as [`attributes_above`] gives them) hold `#[doc(hidden)]`.
+fn hides(attributes: &[String]) -> bool {
+    attributes.iter().any(|line| line.contains("doc(hidden)"))
+}
+
+/// Whether attribute lines (as [`attributes_above`] gives them) hold a `cfg` no stable build
+/// of a user selects.
+fn opts_in(attributes: &[String]) -> bool {
+    attributes.iter().any(|line| {
         line.strip_prefix("#[cfg(")
             .and_then(|p| p.strip_suffix(")]"))
             .is_some_and(|predicate| !super::rust::stable(predicate))

@@ -101,17 +101,26 @@ fn segments_match(pattern: &[String], path: &[&str]) -> bool {
 }
 
 /// `*` and `?` inside one segment, by the classic two-pointer walk with one backtrack point:
-/// linear for the patterns rule files use, and never recursive.
+/// linear for the patterns rule files use, and never recursive. Every rule asks it about every
+/// changed file: ASCII names are walked as bytes, others by characters.
 fn segment_matches(pattern: &str, text: &str) -> bool {
+    if pattern.is_ascii() && text.is_ascii() {
+        return wildcard(pattern.as_bytes(), text.as_bytes(), b'?', b'*');
+    }
     let p: Vec<char> = pattern.chars().collect();
     let t: Vec<char> = text.chars().collect();
+    wildcard(&p, &t, '?', '*')
+}
+
+/// The walk over units `T` (bytes or characters), `any` and `star` being `?` and `*`.
+fn wildcard<T: Copy + PartialEq>(p: &[T], t: &[T], any: T, star_unit: T) -> bool {
     let (mut pi, mut ti) = (0, 0);
     let mut star: Option<(usize, usize)> = None;
     while ti < t.len() {
-        if pi < p.len() && (p[pi] == '?' || p[pi] == t[ti]) {
+        if pi < p.len() && (p[pi] == any || p[pi] == t[ti]) {
             pi += 1;
             ti += 1;
-        } else if pi < p.len() && p[pi] == '*' {
+        } else if pi < p.len() && p[pi] == star_unit {
             star = Some((pi, ti));
             pi += 1;
         } else if let Some((star_pi, star_ti)) = star {
@@ -122,12 +131,48 @@ fn segment_matches(pattern: &str, text: &str) -> bool {
             return false;
         }
     }
-    p[pi..].iter().all(|&c| c == '*')
+    p[pi..].iter().all(|&c| c == star_unit)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+
+    /// The walk by characters, as every segment was matched before ASCII ones were walked as
+    /// bytes.
+    fn by_chars(pattern: &str, text: &str) -> bool {
+        let p: Vec<char> = pattern.chars().collect();
+        let t: Vec<char> = text.chars().collect();
+        let (mut pi, mut ti) = (0, 0);
+        let mut star: Option<(usize, usize)> = None;
+        while ti < t.len() {
+            if pi < p.len() && (p[pi] == '?' || p[pi] == t[ti]) {
+                pi += 1;
+                ti += 1;
+            } else if pi < p.len() && p[pi] == '*' {
+                star = Some((pi, ti));
+                pi += 1;
+            } else if let Some((star_pi, star_ti)) = star {
+                pi = star_pi + 1;
+                ti = star_ti + 1;
+                star = Some((star_pi, star_ti + 1));
+            } else {
+                return false;
+            }
+        }
+        p[pi..].iter().all(|&c| c == '*')
+    }
+
+    proptest! {
+        #[test]
+        fn segments_match_as_the_walk_by_characters_did(
+            pattern in "[ab.*?é]{0,8}",
+            text in "[ab.é?*]{0,10}",
+        ) {
+            prop_assert_eq!(segment_matches(&pattern, &text), by_chars(&pattern, &text));
+        }
+    }
 
     fn matches(pattern: &str, path: &str) -> bool {
         Glob::new(pattern).unwrap().matches(path)

@@ -115,29 +115,27 @@ fn read_head(file: &FileDiff, root: &Path) -> Option<Vec<FileLine>> {
     if file.binary || file.hunks.iter().all(|h| h.new_count == 0) {
         return None;
     }
-    if worktree_file::size(root, &file.path).ok()? > MAX_HEAD_BYTES {
-        return None;
-    }
-    let text = String::from_utf8(worktree_file::read(root, &file.path).ok()?).ok()?;
-    let lines: Vec<&str> = text.lines().collect();
+    let bytes = worktree_file::read_at_most(root, &file.path, MAX_HEAD_BYTES).ok()??;
+    let text = String::from_utf8(bytes).ok()?;
     let added = || {
         file.hunks
             .iter()
             .flat_map(|h| h.lines.iter())
             .filter(|l| l.kind == LineKind::Added)
     };
+    // Lines below the last added one are never asked about, and a line's facts depend only
+    // on the lines above it.
+    let last = added().filter_map(|l| l.new_line).max().unwrap_or(0);
+    let lines: Vec<&str> = text.lines().take(last as usize).collect();
     let matches = added().all(|l| {
         l.new_line
-            .and_then(|n| lines.get(n as usize - 1))
+            .and_then(|n| lines.get((n as usize).checked_sub(1)?))
             .is_some_and(|head| *head == l.text)
     });
     if !matches {
         return None;
     }
-    // Lines below the last added one are never asked about, and a line's facts depend only
-    // on the lines above it.
-    let last = added().filter_map(|l| l.new_line).max().unwrap_or(0);
-    Some(file_lines(&file.path, file.language, &text, last as usize))
+    Some(file_lines(&file.path, file.language, &lines))
 }
 
 #[cfg(test)]

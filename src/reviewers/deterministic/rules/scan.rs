@@ -565,14 +565,18 @@ impl<'a> MovedLines<'a> {
             Side::Right => (&self.removed, LineKind::Removed),
         };
         let set = cell.get_or_init(|| {
-            self.diff
-                .files
-                .iter()
-                .flat_map(|f| f.hunks.iter())
-                .flat_map(|h| h.lines.iter())
-                .filter(|l| l.kind == kind)
-                .map(|l| normalize_line(&l.text))
-                .collect()
+            let lines = || {
+                self.diff
+                    .files
+                    .iter()
+                    .flat_map(|f| f.hunks.iter())
+                    .flat_map(|h| h.lines.iter())
+                    .filter(|l| l.kind == kind)
+            };
+            // Sized once: grown insert by insert, a 100k-line side rehashed it many times.
+            let mut set = HashSet::with_capacity(lines().count());
+            set.extend(lines().map(|l| normalize_line(&l.text)));
+            set
         });
         set.contains(normalize_line(text).as_ref())
     }

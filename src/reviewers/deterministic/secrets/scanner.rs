@@ -1,7 +1,7 @@
 //! The scanner: every rule compiled once, a one-pass keyword prefilter, and matching over runs
 //! of consecutive changed lines so multi-line secrets (private keys) are seen whole.
 
-use aho_corasick::{AhoCorasick, AhoCorasickBuilder, MatchKind};
+use aho_corasick::{AhoCorasick, AhoCorasickBuilder, AhoCorasickKind, MatchKind};
 
 use std::collections::BTreeSet;
 
@@ -141,6 +141,17 @@ pub struct SecretScanner {
     known: Option<AhoCorasick>,
 }
 
+/// The keywords' automaton. A DFA: with gitleaks' ~250 keywords the automatic choice is an
+/// NFA, and the one pass over every added line took half the scan; the kinds find the same.
+fn keyword_automaton(keywords: &[String], kind: AhoCorasickKind) -> AhoCorasick {
+    AhoCorasickBuilder::new()
+        .ascii_case_insensitive(true)
+        .match_kind(MatchKind::Standard)
+        .kind(Some(kind))
+        .build(keywords)
+        .expect("a few hundred short literals always build")
+}
+
 /// A secret value (or one line of a multi-line one) shorter than this is not redacted by value:
 /// short strings occur by chance in ordinary text, and rules still catch them in context.
 const MIN_KNOWN_LEN: usize = 8;
@@ -185,11 +196,7 @@ impl SecretScanner {
                 }
             }
         }
-        let keywords = AhoCorasickBuilder::new()
-            .ascii_case_insensitive(true)
-            .match_kind(MatchKind::Standard)
-            .build(&distinct)
-            .expect("a few hundred short literals always build");
+        let keywords = keyword_automaton(&distinct, AhoCorasickKind::DFA);
         let key_body = rules
             .iter()
             .position(|r| r.source_id == builtin::KEY_BODY_RULE)
@@ -608,4 +615,51 @@ fn keep_first_chars(s: &str, n: usize) -> String {
         return s.to_string();
     }
     format!("{}…", s.chars().take(n).collect::<String>())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// Every keyword of gitleaks' rules and the built-in ones.
+    fn keywords() -> Vec<String> {
+        let scanner = super::super::default_scanner();
+        let mut all: Vec<String> = scanner
+            .rules()
+            .iter()
+            .flat_map(|rule| rule.keywords.iter().cloned())
+            .collect();
+        all.sort();
+        all.dedup();
+        all
+    }
+
+    /// Both kinds of the keywords' automaton, built once.
+    static AUTOMATA: std::sync::LazyLock<(AhoCorasick, AhoCorasick)> =
+        std::sync::LazyLock::new(|| {
+            let keywords = keywords();
+            assert!(keywords.len() > 100, "gitleaks' keywords are there");
+            (
+                keyword_automaton(&keywords, AhoCorasickKind::DFA),
+                keyword_automaton(&keywords, AhoCorasickKind::ContiguousNFA),
+            )
+        });
+
+    proptest! {
+        /// The DFA finds every keyword the automatically chosen automaton (an NFA) found.
+        #[test]
+        fn the_keyword_dfa_finds_what_the_nfa_found(
+            text in "(api|key|token|secret|passw|ord|AKIA|ghp_|xox|sk_|live|-----BEGIN|PRIVATE|Bearer|[a-zA-Z0-9_=:\"' ]{1,3}){0,24}"
+        ) {
+            let (dfa, nfa) = &*AUTOMATA;
+            prop_assert_eq!(dfa.kind(), AhoCorasickKind::DFA);
+            let found = |ac: &AhoCorasick| -> Vec<(usize, usize, usize)> {
+                ac.find_overlapping_iter(&text)
+                    .map(|m| (m.pattern().as_usize(), m.start(), m.end()))
+                    .collect()
+            };
+            prop_assert_eq!(found(dfa), found(nfa));
+        }
+    }
 }

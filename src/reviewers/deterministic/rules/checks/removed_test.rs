@@ -73,6 +73,9 @@ static MESSAGE_LITERAL: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r#""(?P<d>[^"\\]{12,})"|'(?P<s>[^'\\]{12,})'|/(?P<r>[^/\\]{12,})/"#).expect("valid")
 });
 
+/// A body's lines are longer than this once normalized: `}` or `});` says nothing of a test.
+const BODY_LINE_MIN: usize = 3;
+
 /// How much of a removed test's body must reappear among added lines for it to count as moved.
 const MOVED_BODY_SHARE: f64 = 0.6;
 
@@ -165,7 +168,9 @@ fn find_removed(file: &FileDiff) -> Vec<Removed> {
                 .iter()
                 .take_while(|(t, _, _)| t.trim().is_empty() || indentation(t) > indentation(text))
                 .take_while(|(t, _, _)| !starts_test(file.language, t))
-                .any(|(t, _, body_removed)| !body_removed && normalize_code(&[t]).len() > 3);
+                .any(|(t, _, body_removed)| {
+                    !body_removed && normalize_code(&[t]).len() > BODY_LINE_MIN
+                });
             if removed
                 && !body_kept
                 && let Some(line) = number
@@ -179,7 +184,7 @@ fn find_removed(file: &FileDiff) -> Vec<Removed> {
                     .take_while(|t| t.trim().is_empty() || indentation(t) > indent)
                     .take_while(|t| !starts_test(file.language, t))
                     .map(|t| normalize_code(&[t]))
-                    .filter(|t| t.len() > 3)
+                    .filter(|t| t.len() > BODY_LINE_MIN)
                     .take(40)
                     .collect();
                 let literals = old[def_at + 1..]
@@ -261,7 +266,7 @@ struct AddedCode<'d> {
     lines: Vec<&'d str>,
     /// The tests the lines define, by the language whose definitions were read.
     tests: std::cell::RefCell<HashMap<Language, Rc<HashSet<&'d str>>>>,
-    /// Every line, normalized (see [`normalize_line`]).
+    /// Every line, normalized (see [`normalize_line`]), that could be a body's line.
     normalized: OnceCell<HashSet<Cow<'d, str>>>,
     /// The added lines of test files, joined.
     added_tests: OnceCell<String>,
@@ -324,9 +329,16 @@ impl<'d> AddedCode<'d> {
         if body.len() < 2 {
             return false;
         }
-        let normalized = self
-            .normalized
-            .get_or_init(|| self.lines.iter().map(|l| normalize_line(l)).collect());
+        let normalized = self.normalized.get_or_init(|| {
+            let mut set = HashSet::with_capacity(self.lines.len());
+            set.extend(
+                self.lines
+                    .iter()
+                    .map(|l| normalize_line(l))
+                    .filter(|l| l.len() > BODY_LINE_MIN),
+            );
+            set
+        });
         let kept = body
             .iter()
             .filter(|l| normalized.contains(l.as_str()))
