@@ -62,6 +62,9 @@ pub enum Tap {
         run: RunId,
         round: u32,
         reviewers: Vec<crate::review::board::ReviewerState>,
+        /// Whether the run was asked for without model reviewers: a live view's verdict must
+        /// read the run's skipped reviewers as the recorded verdict does.
+        deterministic_only: bool,
     },
     Event(crate::review::events::ReviewEvent),
     /// The pre-run estimate of what the model reviewers will read, before dispatch.
@@ -392,6 +395,7 @@ pub async fn review(
             run,
             round,
             reviewers: board.reviewers.values().cloned().collect(),
+            deterministic_only: options.deterministic_only,
         });
     }
 

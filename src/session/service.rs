@@ -58,6 +58,8 @@ pub enum SessionEvent<Pv, Pd> {
         run: RunId,
         round: u32,
         reviewers: Vec<ReviewerState>,
+        /// The round runs no model reviewer, as asked: their skips do not make it inconclusive.
+        deterministic_only: bool,
     },
     /// A reviewer's or a pass's event, in the order the board applied it.
     Board(crate::review::events::ReviewEvent),
@@ -489,10 +491,12 @@ async fn relay<Pv, Pd>(
                 run,
                 round,
                 reviewers,
+                deterministic_only,
             } => SessionEvent::RoundStarted {
                 run,
                 round,
                 reviewers,
+                deterministic_only,
             },
             Tap::Event(event) => SessionEvent::Board(event),
             Tap::Estimate(estimate) => SessionEvent::Estimate(estimate),

@@ -73,6 +73,10 @@ pub enum Report {
         run: RunId,
         round: u32,
         reviewers: Vec<(String, bool)>,
+        /// The run was asked for without model reviewers: the cockpit's verdict reads their
+        /// skips as the session's does (not Inconclusive), or the screen and the exit code
+        /// would disagree with the report of the same round.
+        deterministic_only: bool,
     },
     /// The reviewers as the run planned them (queued, and skipped with why): replaces the
     /// board's reviewer list.

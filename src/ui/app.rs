@@ -171,11 +171,13 @@ async fn relay(
                 run,
                 round,
                 reviewers,
+                deterministic_only,
             } => vec![
                 Action::Engine(Report::RunStarted {
                     run,
                     round,
                     reviewers: Vec::new(),
+                    deterministic_only,
                 }),
                 Action::Engine(Report::Ladder(Ladder::InProgress)),
                 Action::Engine(Report::Reviewers(reviewers)),

@@ -505,3 +505,65 @@ fn a_cohort_is_dismissed_with_one_reason_and_undone_in_one_step_at_80x24() {
         .count();
     assert_eq!(with_reason, 2);
 }
+
+/// `--deterministic-only` skips the model reviewers because the person asked: the cockpit's
+/// verdict and exit code must be the headless report's for the same change (Ship on a clean
+/// one), not "Inconclusive: required reviewers … skipped".
+#[test]
+fn a_deterministic_only_cockpit_round_gives_the_headless_verdict() {
+    let repo = crate::support::git_repo::GitRepo::init();
+    repo.write(
+        "src/lib.rs",
+        "pub fn add(a: i32, b: i32) -> i32 {\n    a + b\n}\n",
+    );
+    repo.write(
+        "tests/add.rs",
+        "#[test]\nfn adds() {\n    assert_eq!(demo::add(1, 2), 3);\n}\n",
+    );
+    let base = repo.commit_all("add");
+    repo.write("README.md", "# demo\n\nAdds two numbers.\n");
+    let head = repo.commit_all("a readme");
+    let range = format!("{}#{base}..{head}", repo.path().display());
+    let binary = env!("CARGO_BIN_EXE_review-tui");
+
+    let data = tempfile::tempdir().unwrap();
+    let headless = std::process::Command::new(binary)
+        .args([
+            range.as_str(),
+            "--headless",
+            "--deterministic-only",
+            "--format",
+            "json",
+        ])
+        .env("REVIEW_TUI_DATA_DIR", data.path())
+        .output()
+        .unwrap();
+    let report: serde_json::Value = serde_json::from_slice(&headless.stdout).unwrap();
+    assert_eq!(report["verdict"]["decision"], "ship", "{report}");
+    assert_eq!(headless.status.code(), Some(0));
+
+    let data = tempfile::tempdir().unwrap();
+    let exit_file = data.path().join("exit");
+    let command = format!(
+        "{binary} '{range}' --deterministic-only; echo $? > {}; sleep 30",
+        exit_file.display()
+    );
+    let tmux = Tmux::start(
+        "deterministic-only",
+        &command,
+        80,
+        24,
+        &[
+            ("REVIEW_TUI_DATA_DIR", data.path()),
+            ("REVIEW_TUI_PERSON", Path::new("tester")),
+        ],
+    );
+    let screen = tmux.wait_for("the round's verdict", |s| {
+        // The ladder past "in progress": the round is recorded.
+        s.contains("✓ → ✓ →") && (s.contains("SHIP") || s.contains("INCONCLUSIVE"))
+    });
+    assert!(screen.contains("SHIP"), "{screen}");
+    assert!(!screen.contains("Inconclusive"), "{screen}");
+    tmux.keys(&["q"]);
+    assert_eq!(tmux.exit_code(&exit_file), 0, "Ship exits 0");
+}

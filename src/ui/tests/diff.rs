@@ -366,6 +366,7 @@ fn big_file_open() -> AppState {
                 run: RUN,
                 round: 1,
                 reviewers: vec![("engineer".into(), true)],
+                deterministic_only: false,
             }),
             added(finding),
         ],

@@ -210,6 +210,7 @@ pub fn streaming() -> AppState {
                     ("rules".into(), false),
                     ("secret scan".into(), false),
                 ],
+                deterministic_only: false,
             }),
             event("engineer", EventKind::Started { required: true }),
             event("qa", EventKind::Started { required: true }),

@@ -81,6 +81,7 @@ fn the_first_finding_is_selected_when_nothing_is() {
                 run: RUN,
                 round: 1,
                 reviewers: vec![("engineer".into(), true)],
+                deterministic_only: false,
             }),
             added(node(NodeSpec {
                 id: "a",
@@ -89,6 +90,53 @@ fn the_first_finding_is_selected_when_nothing_is() {
         ],
     );
     assert_eq!(state.selected, Some(RowKey::Node("a".into())));
+}
+
+/// The session's verdict and the cockpit's read the same run: a run asked for without model
+/// reviewers skips them, and that is no reason to call the change inconclusive (the headless
+/// report of the same run says Ship). A run that merely lacks them is.
+#[test]
+fn a_deterministic_only_run_is_not_inconclusive_for_the_reviewers_it_skipped() {
+    let run_with = |deterministic_only: bool| {
+        let mut state = loading();
+        let mut skipped = crate::review::board::Board::default();
+        skipped.skip(
+            "engineer",
+            true,
+            "deterministic-only run: no model reviewer asked for",
+        );
+        apply(
+            &mut state,
+            [
+                Action::Engine(Report::RunStarted {
+                    run: RUN,
+                    round: 1,
+                    reviewers: Vec::new(),
+                    deterministic_only,
+                }),
+                Action::Engine(Report::Reviewers(skipped.reviewers.into_values().collect())),
+                Action::Engine(Report::Findings(Vec::new())),
+            ],
+        );
+        state
+            .verdict
+            .expect("a verdict once the reviewers are known")
+    };
+    let asked = run_with(true);
+    assert_eq!(asked.decision, crate::review::Decision::Ship, "{asked:?}");
+    assert!(
+        asked
+            .reasons
+            .iter()
+            .any(|r| r.contains("deterministic-only")),
+        "{asked:?}"
+    );
+    let lacking = run_with(false);
+    assert_eq!(
+        lacking.decision,
+        crate::review::Decision::Inconclusive,
+        "{lacking:?}"
+    );
 }
 
 #[test]
@@ -1146,6 +1194,7 @@ fn the_first_selection_follows_the_top_until_the_person_moves() {
             run: RUN,
             round: 1,
             reviewers: vec![("engineer".into(), true)],
+            deterministic_only: false,
         })
     };
     let mut a = crate::ui::AppState::new(header(), "alice");

@@ -18,7 +18,9 @@ pub(super) fn apply(state: &mut AppState, report: Report) -> Vec<Effect> {
             run,
             round,
             reviewers,
+            deterministic_only,
         } => {
+            state.deterministic_only = deterministic_only;
             state.board.start_run(run);
             for (name, required) in reviewers {
                 state.board.queue(&name, required);
