@@ -373,6 +373,11 @@ pub fn decide(input: &VerdictInput) -> Verdict {
         Decision::Hold | Decision::Block => aggregate_confidence(&contributing),
     };
 
+    // Most important first: the reasons that decided come before the milder ones (a gated
+    // axis's Block before a finding's Hold, found first), then the audit notes. Every view that
+    // shows one reason (the cockpit's header, the posted headline) shows the deciding one.
+    reasons.sort_by_key(|reason| std::cmp::Reverse(reason_decision(reason)));
+
     Verdict {
         decision,
         confidence,
@@ -380,6 +385,22 @@ pub fn decide(input: &VerdictInput) -> Verdict {
         model_verdict: input.model_verdict.clone(),
         counts,
     }
+}
+
+/// The decision a reason argues for (`"Block: …"`), or none for an audit note.
+fn reason_decision(reason: &str) -> Option<Decision> {
+    [
+        Decision::Block,
+        Decision::Inconclusive,
+        Decision::Hold,
+        Decision::Ship,
+    ]
+    .into_iter()
+    .find(|d| {
+        reason
+            .strip_prefix(d.label())
+            .is_some_and(|rest| rest.starts_with(':'))
+    })
 }
 
 fn is_blocking(finding: &VerdictFinding) -> bool {

@@ -131,6 +131,16 @@ proptest! {
     }
 
     #[test]
+    fn the_first_reason_argues_for_the_decision(input in any_input()) {
+        let verdict = decide(&input);
+        let first = verdict.reasons.first().expect("every verdict gives a reason");
+        prop_assert!(
+            first.starts_with(&format!("{}:", verdict.decision.label())),
+            "{:?}: {:?}", verdict.decision, verdict.reasons
+        );
+    }
+
+    #[test]
     fn a_failing_gated_axis_always_blocks(mut input in any_input()) {
         input.axes.push(Axis { name: "apiContract".into(), verdict: AxisVerdict::Fail, gated: true, detail: String::new() });
         prop_assert_eq!(decide(&input).decision, Decision::Block);

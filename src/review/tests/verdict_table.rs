@@ -234,6 +234,39 @@ fn reasons_say_why_and_deterministic_runs_say_so() {
     );
 }
 
+/// The first reason is the one that decided: a view with room for one reason (the cockpit's
+/// header, the posted headline) must not explain a Block by a Hold or a failed reviewer.
+#[test]
+fn the_deciding_reason_comes_first_then_milder_ones_then_notes() {
+    let verdict = decide(&VerdictInput {
+        findings: vec![with(finding(Priority::P1, 0.9), |f| {
+            f.title = "todo!() in the change".into()
+        })],
+        reviewers: vec![run("architect", Outcome::Failed)],
+        axes: vec![axis("apiContract", AxisVerdict::Fail, true)],
+        deterministic_only: true,
+        ..VerdictInput::default()
+    });
+    assert_eq!(verdict.decision, Decision::Block);
+    let prefixes: Vec<&str> = verdict
+        .reasons
+        .iter()
+        .map(|r| r.split_once(':').map_or("note", |(p, _)| p))
+        .collect();
+    assert_eq!(
+        prefixes,
+        [
+            "Block",
+            "Inconclusive",
+            "Hold",
+            "deterministic-only run, asked for explicitly"
+        ],
+        "{:?}",
+        verdict.reasons
+    );
+    assert!(verdict.reasons[0].contains("apiContract"));
+}
+
 #[test]
 fn consensus_without_a_peer_is_flagged() {
     let verdict = decide(&VerdictInput {
