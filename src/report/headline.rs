@@ -28,7 +28,10 @@ pub fn headline(result: &RoundSnapshot) -> (&'static str, String) {
         }
     };
     match result.verdict.decision {
-        Decision::Block if blocking == 0 => (
+        // Blocked by a gate (or a failed reviewer beside it), not by a blocking finding: the
+        // deciding reason says why; "N problems must be fixed" would promise that fixing the
+        // findings clears it.
+        Decision::Block if result.verdict.counts.blocking == 0 => (
             "CAUTION",
             format!(
                 "Blocked: {}",

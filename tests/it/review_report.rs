@@ -234,3 +234,64 @@ fn the_model_estimate_is_shown_before_the_reviewers_run() {
         report["coverage"]
     );
 }
+
+/// A change blocked by its gate (an exported function removed in a 1.x crate) that also holds
+/// a P1 finding: every report says the gate blocked it, first. "1 problem must be fixed"
+/// would promise that fixing the finding clears the Block, and it does not.
+#[test]
+fn a_gated_block_is_explained_by_its_gate_not_by_a_finding_found_first() {
+    let repo = GitRepo::init();
+    repo.write(
+        "Cargo.toml",
+        "[package]\nname = \"widgets\"\nversion = \"1.2.0\"\nedition = \"2021\"\n",
+    );
+    repo.write(
+        "src/lib.rs",
+        "pub fn keep() -> u32 {\n    1\n}\n\npub fn gone() -> u32 {\n    2\n}\n",
+    );
+    let base = repo.commit_all("widgets 1.2.0");
+    repo.write(
+        "src/lib.rs",
+        "pub fn keep() -> u32 {\n    1\n}\n\npub fn later() -> u32 {\n    todo!()\n}\n",
+    );
+    let head = repo.commit_all("drop gone, stub later");
+    let range = format!("{}#{base}..{head}", repo.path().display());
+
+    let data = tempfile::tempdir().unwrap();
+    let json = run(
+        data.path(),
+        &[
+            &range,
+            "--headless",
+            "--deterministic-only",
+            "--format",
+            "json",
+        ],
+    );
+    let report: Value = serde_json::from_slice(&json.stdout).unwrap();
+    assert_eq!(report["verdict"]["decision"], "block", "{report}");
+    let reasons: Vec<&str> = report["verdict"]["reasons"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r.as_str().unwrap())
+        .collect();
+    assert!(
+        reasons[0].starts_with("Block: gated axis apiContract failed"),
+        "{reasons:?}"
+    );
+    assert!(
+        reasons
+            .iter()
+            .any(|r| r.starts_with("Hold: 1 P0/P1 finding")),
+        "{reasons:?}"
+    );
+
+    let data = tempfile::tempdir().unwrap();
+    let text = run(data.path(), &[&range, "--headless", "--deterministic-only"]);
+    let text = String::from_utf8_lossy(&text.stdout);
+    assert!(
+        text.starts_with("Blocked: gated axis apiContract failed"),
+        "{text}"
+    );
+}
