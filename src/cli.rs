@@ -152,8 +152,8 @@ pub enum Command {
     },
     /// Remove what the data directory's caches no longer need: the symbol indexes and cohort
     /// reports of heads a space moved past, diffs no space shows, mirror refs of deleted
-    /// spaces, tag stores of other versions, and the worktree and caches of a space not opened
-    /// within the age bound. Decisions (state.json) are never removed; a space in use is
+    /// spaces, tag stores of other versions, the oldest entries of a tag store over the size
+    /// bound, and the worktree and caches of a space not opened within the age bound. Decisions (state.json) are never removed; a space in use is
     /// skipped.
     Gc {
         /// List what would be removed and how many bytes; remove nothing.
@@ -163,6 +163,11 @@ pub enum Command {
         /// "12h"). Default: [cache] max_age in the config, else 30 days.
         #[arg(long, value_name = "DURATION")]
         max_age: Option<String>,
+        /// A mirror's symbol tag store larger than this keeps only its newest entries that fit
+        /// (a size: "40MB", "512KB", "1GB"; 0 empties it). Default: [cache] max_tag_store in
+        /// the config, else no size bound (the store compacts itself past 8 segments).
+        #[arg(long, value_name = "SIZE")]
+        max_tag_store: Option<String>,
         /// The data directory to collect (default: the user's data directory).
         #[arg(long, env = "REVIEW_TUI_DATA_DIR", value_name = "DIR")]
         data_dir: Option<std::path::PathBuf>,

@@ -3,8 +3,8 @@
 //! What may go is only what a later open makes again: the symbol indexes and cohort reports of
 //! heads a space has moved past, the diffs of ranges no space shows any more, the mirrors' refs
 //! and worktree registrations of spaces that were deleted, tag stores of other program
-//! versions, and — for a space left alone longer than the age bound — its worktree checkout
-//! and caches. A space's `state.json` (decisions, rounds, publish records) and journal are never
+//! versions, the oldest entries of a tag store over the size bound (`[cache] max_tag_store`), and
+//! — for a space left alone longer than the age bound — its worktree checkout and caches. A space's `state.json` (decisions, rounds, publish records) and journal are never
 //! touched, and neither are git's objects (`git gc` in a mirror reclaims what dropped refs held).
 //!
 //! Safe beside reviews: every mirror's lock is taken first and held to the end (a review
@@ -43,6 +43,9 @@ pub enum GcError {
 pub struct GcOptions {
     /// A space whose state was last written longer ago than this loses its worktree and caches.
     pub max_age: Duration,
+    /// A mirror's tag store whose segments together exceed this many bytes keeps only its
+    /// newest entries that fit; `None`: only its own bound applies (compaction past 8 segments).
+    pub max_tag_store: Option<u64>,
     /// List what would go, remove nothing.
     pub dry_run: bool,
     pub now: SystemTime,
@@ -84,6 +87,12 @@ pub enum Target {
     Registration {
         mirror: PathBuf,
         name: String,
+    },
+    /// The oldest entries of the tag store `store` in `mirror`, over `max_bytes`.
+    OldestTags {
+        mirror: PathBuf,
+        store: PathBuf,
+        max_bytes: u64,
     },
 }
 
@@ -151,6 +160,7 @@ pub fn gc(root: &Path, options: &GcOptions) -> Result<GcReport, GcError> {
         plan_mirror(
             root,
             mirror,
+            options,
             &spaces,
             all_known,
             &removed_worktrees,
@@ -257,6 +267,7 @@ fn plan_space(
 fn plan_mirror(
     root: &Path,
     mirror: &Path,
+    options: &GcOptions,
     spaces: &[SeenSpace],
     all_known: bool,
     removed_worktrees: &BTreeSet<PathBuf>,
@@ -354,12 +365,53 @@ fn plan_mirror(
             why: "tags of another version of review-tui".into(),
         });
     }
+    if let Some(max_bytes) = options.max_tag_store {
+        plan_tag_trim(mirror, max_bytes, report);
+    }
+}
+
+/// This version's tag store, when its segments exceed `max_bytes`: its oldest entries go (the
+/// plan is a dry trim; [`apply`] trims for real under the same mirror lock).
+fn plan_tag_trim(mirror: &Path, max_bytes: u64, report: &mut GcReport) {
+    match crate::cohort::trim_tag_store(mirror, max_bytes, true) {
+        Ok(None) => {}
+        Ok(Some(trim)) => report.removals.push(Removal {
+            kind: Kind::TagStore,
+            bytes: trim.before.saturating_sub(trim.after),
+            target: Target::OldestTags {
+                mirror: mirror.to_path_buf(),
+                store: trim.dir,
+                max_bytes,
+            },
+            why: format!(
+                "{} of {} entries: its {} segment(s), {}, exceed the tag store bound of {}; \
+                 the newest {} stay, in one segment of {}",
+                trim.entries - trim.kept,
+                trim.entries,
+                trim.segments,
+                human_bytes(trim.before),
+                human_bytes(max_bytes),
+                trim.kept,
+                human_bytes(trim.after)
+            ),
+        }),
+        Err(e) => report.skipped.push(format!(
+            "{}: the tag store could not be read ({e}): left as it is",
+            crate::cohort::tag_store_versions(mirror).0.display()
+        )),
+    }
 }
 
 fn apply(report: &mut GcReport) {
     let mut failed = Vec::new();
-    report.removals.retain(|removal| {
+    report.removals.retain_mut(|removal| {
         let result = match &removal.target {
+            // Trimmed again now (the store may have grown since the plan): what was freed.
+            Target::OldestTags {
+                mirror, max_bytes, ..
+            } => crate::cohort::trim_tag_store(mirror, *max_bytes, false).map(|trim| {
+                removal.bytes = trim.map_or(0, |t| t.before.saturating_sub(t.after));
+            }),
             Target::Path(path) if removal.kind == Kind::Worktree => remove_worktree(path),
             Target::Path(path) if path.is_dir() => std::fs::remove_dir_all(path),
             Target::Path(path) => std::fs::remove_file(path),
@@ -432,6 +484,12 @@ fn measure(
             .map(|(m, _)| crate::cohort::tag_store_versions(m).0),
     );
     let objects = total(&mut mirrors.iter().map(|(m, _)| m.join("objects")));
+    // Other versions' stores are not in `tags`; a dry run subtracts only the planned trims.
+    let trimmed: u64 = removals
+        .iter()
+        .filter(|r| matches!(r.target, Target::OldestTags { .. }))
+        .map(|r| r.bytes)
+        .sum();
     // After a real run the sizes are measured as they are; a dry run subtracts the plan.
     let pick = |measured: u64, kind: Kind| {
         if dry_run {
@@ -444,7 +502,14 @@ fn measure(
         (Kind::Worktree.label(), pick(worktrees, Kind::Worktree)),
         (Kind::SpaceCache.label(), pick(caches, Kind::SpaceCache)),
         (Kind::DiffCache.label(), pick(diffs, Kind::DiffCache)),
-        (Kind::TagStore.label(), tags),
+        (
+            Kind::TagStore.label(),
+            if dry_run {
+                tags.saturating_sub(trimmed)
+            } else {
+                tags
+            },
+        ),
         ("mirrors' git objects", objects),
     ]
 }
@@ -456,6 +521,7 @@ pub fn describe(target: &Target) -> String {
         Target::Registration { mirror, name } => {
             format!("worktree {name} registered in {}", mirror.display())
         }
+        Target::OldestTags { store, .. } => format!("the oldest entries of {}", store.display()),
     }
 }
 
@@ -525,6 +591,39 @@ pub fn size_of(path: &Path) -> u64 {
         .unwrap_or(0)
 }
 
+/// A size as people write it, the inverse of [`human_bytes`]: `40MB`, `512KB`, `1GB`, `1.5 GB`,
+/// `2048` (bytes). `kB`/`MB`/`GB`/`TB` (any case, `B` optional) are powers of 1000, as gc prints
+/// sizes; `KiB`/`MiB`/`GiB`/`TiB` powers of 1024. `None` for anything else.
+pub fn parse_size(text: &str) -> Option<u64> {
+    let text = text.trim();
+    let split = text
+        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .unwrap_or(text.len());
+    let (number, unit) = text.split_at(split);
+    let unit: u64 = match unit.trim().to_ascii_lowercase().as_str() {
+        "" | "b" => 1,
+        "k" | "kb" => 1_000,
+        "m" | "mb" => 1_000_000,
+        "g" | "gb" => 1_000_000_000,
+        "t" | "tb" => 1_000_000_000_000,
+        "ki" | "kib" => 1 << 10,
+        "mi" | "mib" => 1 << 20,
+        "gi" | "gib" => 1 << 30,
+        "ti" | "tib" => 1 << 40,
+        _ => return None,
+    };
+    if let Ok(whole) = number.parse::<u64>() {
+        return whole.checked_mul(unit);
+    }
+    // A fraction (`1.5GB`): digits on both sides of one point.
+    let (int, frac) = number.split_once('.')?;
+    if int.is_empty() || frac.is_empty() || !frac.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    let bytes = number.parse::<f64>().ok()? * unit as f64;
+    (bytes.is_finite() && bytes < u64::MAX as f64).then(|| bytes.round() as u64)
+}
+
 /// `12.3 MB`, `640 kB`, `12 B`.
 pub fn human_bytes(bytes: u64) -> String {
     const UNITS: [&str; 4] = ["kB", "MB", "GB", "TB"];
@@ -552,10 +651,39 @@ mod tests {
     }
 
     #[test]
+    fn sizes_are_read_as_people_write_them() {
+        assert_eq!(parse_size("40MB"), Some(40_000_000));
+        assert_eq!(parse_size("512KB"), Some(512_000));
+        assert_eq!(parse_size("512kB"), Some(512_000));
+        assert_eq!(parse_size("1GB"), Some(1_000_000_000));
+        assert_eq!(parse_size(" 1.5 gb "), Some(1_500_000_000));
+        assert_eq!(parse_size("64MiB"), Some(64 << 20));
+        assert_eq!(parse_size("2048"), Some(2048));
+        assert_eq!(parse_size("0"), Some(0));
+        for bad in [
+            "",
+            "MB",
+            "lots",
+            "-1MB",
+            "1.MB",
+            ".5MB",
+            "1.2.3MB",
+            "40 MBs",
+            "1e3",
+            "99999999999TB",
+        ] {
+            assert_eq!(parse_size(bad), None, "{bad:?}");
+        }
+        // What gc prints reads back.
+        assert_eq!(parse_size(&human_bytes(40_000_000)), Some(40_000_000));
+    }
+
+    #[test]
     fn an_empty_or_missing_data_directory_has_nothing_to_collect() {
         let dir = tempfile::tempdir().unwrap();
         let options = GcOptions {
             max_age: DEFAULT_MAX_AGE,
+            max_tag_store: Some(0),
             dry_run: false,
             now: SystemTime::now(),
         };

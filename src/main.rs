@@ -128,8 +128,16 @@ fn run(cli: Cli, matches: &clap::ArgMatches) -> anyhow::Result<Exit> {
         Some(Command::Gc {
             dry_run,
             max_age,
+            max_tag_store,
             data_dir,
-        }) => return gc_command(*dry_run, max_age.as_deref(), data_dir.as_deref()),
+        }) => {
+            return gc_command(
+                *dry_run,
+                max_age.as_deref(),
+                max_tag_store.as_deref(),
+                data_dir.as_deref(),
+            );
+        }
         None => {}
     }
     // Every flag is checked before anything is fetched, written or spent; the warm-up only
@@ -321,6 +329,7 @@ fn config_command(action: ConfigAction) -> anyhow::Result<Exit> {
 fn gc_command(
     dry_run: bool,
     max_age: Option<&str>,
+    max_tag_store: Option<&str>,
     data_dir: Option<&std::path::Path>,
 ) -> anyhow::Result<Exit> {
     use review_tui::gc::{self, GcOptions, human_bytes};
@@ -336,9 +345,21 @@ fn gc_command(
         })?,
         None => gc::DEFAULT_MAX_AGE,
     };
+    let (text, origin) = match (max_tag_store, user.cache_max_tag_store.as_deref()) {
+        (Some(text), _) => (Some(text), "--max-tag-store"),
+        (None, Some(text)) => (Some(text), "[cache] max_tag_store"),
+        (None, None) => (None, ""),
+    };
+    let max_tag_store = match text {
+        Some(text) => Some(gc::parse_size(text).ok_or_else(|| {
+            anyhow::anyhow!("{origin} {text:?} is not a size (\"40MB\", \"512KB\", \"1GB\")")
+        })?),
+        None => None,
+    };
     let root = review_tui::space::data_root(data_dir)?;
     let options = GcOptions {
         max_age,
+        max_tag_store,
         dry_run,
         now: std::time::SystemTime::now(),
     };

@@ -8,7 +8,8 @@
 //! Crash safety: a build appends one segment file, written whole or not at all (temp file +
 //! rename); a segment that cannot be read is a miss, never an error. Bounded: past
 //! [`MAX_SEGMENTS`] segments they are compacted into one, keeping the newest entries up to
-//! [`max_entries`]; other versions' directories are removed. Versioned: the directory name
+//! [`max_entries`]; other versions' directories are removed; `review-tui gc` trims a store whose
+//! segments exceed a size bound to its newest entries ([`trim_to_bytes`]). Versioned: the directory name
 //! carries a hash of the tagging code, the grammars' queries and the program's version, so a
 //! change to any of them starts afresh instead of reading tags computed another way.
 
@@ -93,15 +94,15 @@ impl BlobTags {
             dir: Some(dir.clone()),
             ..BlobTags::default()
         };
-        let Ok(entries) = std::fs::read_dir(&dir) else {
+        let Ok(segments) = segments_in(&dir) else {
             return store;
         };
-        let mut segments: Vec<PathBuf> = entries
-            .filter_map(|e| e.ok().map(|e| e.path()))
-            .filter(|p| is_segment(p))
-            .collect();
-        // Names start with the time of writing: sorted, later segments win.
-        segments.sort();
+        store.load(segments);
+        store
+    }
+
+    /// Reads `segments` (oldest first) into the store; an unreadable one is skipped.
+    fn load(&mut self, segments: Vec<PathBuf>) {
         for path in segments {
             // A segment another process is compacting away, or one damaged on disk, is a
             // miss: its blobs are parsed again.
@@ -111,14 +112,13 @@ impl BlobTags {
             for entry in entries {
                 if let Ok(oid) = git2::Oid::from_str(&entry.blob) {
                     let key = (entry.grammar, oid);
-                    if store.known.insert(key, entry.tags).is_none() {
-                        store.order.push(key);
+                    if self.known.insert(key, entry.tags).is_none() {
+                        self.order.push(key);
                     }
                 }
             }
-            store.segments.push(path);
+            self.segments.push(path);
         }
-        store
     }
 
     /// The tags of `blob` as `grammar` reads it: `Some(None)` for a blob known not to parse,
@@ -184,6 +184,119 @@ impl BlobTags {
             let _ = std::fs::remove_file(old);
         }
         Ok(())
+    }
+}
+
+/// The segments in `dir`, oldest first: names start with the time of writing, so sorted, later
+/// segments win.
+fn segments_in(dir: &Path) -> std::io::Result<Vec<PathBuf>> {
+    let mut segments: Vec<PathBuf> = std::fs::read_dir(dir)?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| is_segment(p))
+        .collect();
+    segments.sort();
+    Ok(segments)
+}
+
+/// What [`trim_to_bytes`] did to a store over its size bound (or, in a dry run, would do).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Trimmed {
+    /// This version's directory of the store.
+    pub dir: PathBuf,
+    /// Bytes of its segments before (unreadable ones included).
+    pub before: u64,
+    /// Bytes of the one segment that replaces them (0 when nothing fits).
+    pub after: u64,
+    /// Entries the readable segments held (each blob once).
+    pub entries: usize,
+    /// How many of them, the newest, are kept.
+    pub kept: usize,
+    /// Segment files replaced, unreadable ones included.
+    pub segments: usize,
+}
+
+/// For `review-tui gc`: when the segments of this version's store in the mirror at `git_dir`
+/// together exceed `max_bytes`, replaces them with one segment of the newest entries whose
+/// serialized size fits (in write order, as [`BlobTags::save`]'s compaction keeps them); `None`
+/// when the store is within the bound or absent. Same protocol as a compaction: the new segment
+/// is written whole (temp file + rename), then the segments it replaces are removed, so a
+/// reader in between reads every entry at worst twice. A segment that cannot be read holds no
+/// entry anyone reads: it is replaced too. With `dry_run` nothing is written or removed; the
+/// sizes are exact. The caller holds the mirror's lock.
+pub fn trim_to_bytes(
+    git_dir: &Path,
+    max_bytes: u64,
+    dry_run: bool,
+) -> std::io::Result<Option<Trimmed>> {
+    let dir = store_dir(git_dir).join(version());
+    let listed = match segments_in(&dir) {
+        Ok(listed) => listed,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(e),
+    };
+    let before: u64 = listed
+        .iter()
+        .filter_map(|p| std::fs::metadata(p).ok())
+        .map(|m| m.len())
+        .sum();
+    if before <= max_bytes {
+        return Ok(None);
+    }
+    let mut store = BlobTags::default();
+    store.load(listed.clone());
+    // The newest first, while they fit: `[`, `]` and a comma between two entries, exactly as
+    // `write_json` serializes the list.
+    let mut size = 2u64;
+    let mut kept: Vec<Entry> = Vec::new();
+    for key in store.order.iter().rev() {
+        let Some(tags) = store.known.get(key) else {
+            continue;
+        };
+        let entry = Entry {
+            grammar: key.0,
+            blob: key.1.to_string(),
+            tags: tags.clone(),
+        };
+        let len = serde_json::to_vec(&entry)
+            .map_err(std::io::Error::other)?
+            .len() as u64;
+        let grown = size + len + u64::from(!kept.is_empty());
+        if grown > max_bytes {
+            break;
+        }
+        size = grown;
+        kept.push(entry);
+    }
+    kept.reverse();
+    let trimmed = Trimmed {
+        dir: dir.clone(),
+        before,
+        after: if kept.is_empty() { 0 } else { size },
+        entries: store.order.len(),
+        kept: kept.len(),
+        segments: listed.len(),
+    };
+    if dry_run {
+        return Ok(Some(trimmed));
+    }
+    if !kept.is_empty() {
+        write_json(&dir.join(segment_name()), &kept)?;
+    }
+    let mut failed = None;
+    for old in &listed {
+        match std::fs::remove_file(old) {
+            Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+                failed.get_or_insert(std::io::Error::new(
+                    e.kind(),
+                    format!("removing {}: {e}", old.display()),
+                ));
+            }
+            _ => {}
+        }
+    }
+    match failed {
+        Some(e) => Err(e),
+        None => Ok(Some(trimmed)),
     }
 }
 
@@ -366,5 +479,137 @@ mod tests {
         store.insert(Grammar::Rust, oid(1), None);
         store.save(1).unwrap();
         assert!(!stale.exists());
+    }
+
+    /// A store of `segments` segments of `per` entries each, blob ids 0, 1, 2… in write order.
+    fn store_of(git_dir: &Path, segments: u32, per: u32) -> Vec<git2::Oid> {
+        let mut written = Vec::new();
+        for _ in 0..segments {
+            let mut store = BlobTags::open(git_dir);
+            for _ in 0..per {
+                let mut bytes = [7u8; 20];
+                bytes[..4].copy_from_slice(&(written.len() as u32).to_be_bytes());
+                let blob = git2::Oid::from_bytes(&bytes).unwrap();
+                store.insert(
+                    Grammar::Rust,
+                    blob,
+                    Some(tags(&format!("f{}", written.len()))),
+                );
+                written.push(blob);
+            }
+            store.save(usize::MAX).unwrap();
+        }
+        written
+    }
+
+    fn segment_bytes(git_dir: &Path) -> (usize, u64) {
+        let segments = segments_in(&store_dir(git_dir).join(version())).unwrap();
+        let bytes = segments
+            .iter()
+            .map(|p| std::fs::metadata(p).unwrap().len())
+            .sum();
+        (segments.len(), bytes)
+    }
+
+    #[test]
+    fn a_store_over_its_size_bound_keeps_its_newest_entries_in_one_segment() {
+        let dir = tempfile::tempdir().unwrap();
+        let written = store_of(dir.path(), 5, 40);
+        let (count, before) = segment_bytes(dir.path());
+        assert_eq!(count, 5);
+        let bound = before / 3;
+
+        let trimmed = trim_to_bytes(dir.path(), bound, false).unwrap().unwrap();
+        let (count, after) = segment_bytes(dir.path());
+        assert_eq!(count, 1, "one segment replaces the five");
+        assert!(after <= bound, "{after} > {bound}");
+        assert_eq!(
+            trimmed.after, after,
+            "the size reported is the size written"
+        );
+        assert_eq!(trimmed.before, before);
+        assert_eq!((trimmed.entries, trimmed.segments), (200, 5));
+        assert!(trimmed.kept > 0 && trimmed.kept < 200, "{trimmed:?}");
+
+        // The newest entries are the ones kept, and the next build reads them; the oldest are
+        // misses (parsed again).
+        let store = BlobTags::open(dir.path());
+        let (evicted, kept) = written.split_at(200 - trimmed.kept);
+        for (n, blob) in kept.iter().enumerate() {
+            let n = n + evicted.len();
+            assert_eq!(
+                store.get(Grammar::Rust, *blob),
+                Some(Some(&tags(&format!("f{n}")))),
+                "{n}"
+            );
+        }
+        for blob in evicted {
+            assert!(store.get(Grammar::Rust, *blob).is_none());
+        }
+        // Within the bound now: nothing more to do.
+        assert_eq!(trim_to_bytes(dir.path(), bound, false).unwrap(), None);
+    }
+
+    #[test]
+    fn a_dry_trim_changes_nothing_and_says_what_a_real_one_does() {
+        let dir = tempfile::tempdir().unwrap();
+        store_of(dir.path(), 3, 30);
+        let versioned = store_dir(dir.path()).join(version());
+        let listing = || {
+            segments_in(&versioned)
+                .unwrap()
+                .into_iter()
+                .map(|p| (p.clone(), std::fs::read(p).unwrap()))
+                .collect::<Vec<_>>()
+        };
+        let files = listing();
+        let (_, before) = segment_bytes(dir.path());
+        let dry = trim_to_bytes(dir.path(), before / 2, true)
+            .unwrap()
+            .unwrap();
+        assert_eq!(listing(), files, "a dry run writes and removes nothing");
+        let real = trim_to_bytes(dir.path(), before / 2, false)
+            .unwrap()
+            .unwrap();
+        assert_eq!(dry, real);
+    }
+
+    #[test]
+    fn a_torn_segment_does_not_stop_a_trim_and_goes_with_the_rest() {
+        let dir = tempfile::tempdir().unwrap();
+        let written = store_of(dir.path(), 2, 20);
+        let versioned = store_dir(dir.path()).join(version());
+        std::fs::write(versioned.join("seg-000-torn.json"), vec![b'['; 4000]).unwrap();
+        let (_, before) = segment_bytes(dir.path());
+        let trimmed = trim_to_bytes(dir.path(), before - 4000, false)
+            .unwrap()
+            .unwrap();
+        assert_eq!(trimmed.segments, 3);
+        assert_eq!(
+            trimmed.kept, 40,
+            "without the torn segment every entry fits"
+        );
+        assert!(!versioned.join("seg-000-torn.json").exists());
+        let store = BlobTags::open(dir.path());
+        assert!(
+            written
+                .iter()
+                .all(|b| store.get(Grammar::Rust, *b).is_some())
+        );
+    }
+
+    #[test]
+    fn a_bound_too_small_for_one_entry_empties_the_store_and_an_absent_one_is_nothing() {
+        let dir = tempfile::tempdir().unwrap();
+        assert_eq!(trim_to_bytes(dir.path(), 0, false).unwrap(), None);
+        let written = store_of(dir.path(), 1, 3);
+        let trimmed = trim_to_bytes(dir.path(), 10, false).unwrap().unwrap();
+        assert_eq!((trimmed.kept, trimmed.after), (0, 0));
+        assert_eq!(segment_bytes(dir.path()), (0, 0));
+        assert!(
+            BlobTags::open(dir.path())
+                .get(Grammar::Rust, written[2])
+                .is_none()
+        );
     }
 }

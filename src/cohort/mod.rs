@@ -49,6 +49,7 @@ use crate::review::axes::Axis;
 
 pub use crate::diff::is_test_path;
 pub use blob_tags::versions_in as tag_store_versions;
+pub use blob_tags::{Trimmed as TrimmedTagStore, trim_to_bytes as trim_tag_store};
 pub use early_index::EarlyIndex;
 pub use error::CohortError;
 pub use grammar::Grammar;

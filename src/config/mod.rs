@@ -65,6 +65,9 @@ pub struct Config {
     /// `[cache] max_age`: how long an unopened space keeps its worktree and caches when
     /// `review-tui gc` runs (a duration, checked there). User file only.
     pub cache_max_age: Option<String>,
+    /// `[cache] max_tag_store`: the size a mirror's symbol tag store is trimmed to when
+    /// `review-tui gc` runs (a size, checked there; unset: no size bound). User file only.
+    pub cache_max_tag_store: Option<String>,
     /// Where each value came from, for `--show-config` style output and error messages.
     pub sources: Vec<String>,
     // Model reviewers (user file only; see `models`).
@@ -95,6 +98,7 @@ impl Default for Config {
             fix_command: None,
             editor_open_at: None,
             cache_max_age: None,
+            cache_max_tag_store: None,
             sources: vec!["built-in defaults".into()],
             models: ModelsLayer::default(),
             prompts: PromptsLayer::new(),
@@ -289,11 +293,13 @@ impl GithubLayer {
     }
 }
 
-/// `[cache]`: how long an unopened review space keeps its worktree and caches (`review-tui gc`).
+/// `[cache]`: what `review-tui gc` keeps: how long an unopened review space keeps its worktree
+/// and caches, and how large a mirror's symbol tag store may grow.
 #[derive(Debug, Clone, Default, PartialEq, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct CacheLayer {
     pub max_age: Option<String>,
+    pub max_tag_store: Option<String>,
 }
 
 /// `[fix]`: the command the approval gate hands fix prompts to.
@@ -486,8 +492,13 @@ impl Config {
             let open_at = open_at.trim().to_string();
             self.editor_open_at = (!open_at.is_empty()).then_some(open_at);
         }
-        if let Some(max_age) = layer.cache.and_then(|c| c.max_age) {
-            self.cache_max_age = Some(max_age.trim().to_string());
+        if let Some(cache) = layer.cache {
+            if let Some(max_age) = cache.max_age {
+                self.cache_max_age = Some(max_age.trim().to_string());
+            }
+            if let Some(max_tag_store) = cache.max_tag_store {
+                self.cache_max_tag_store = Some(max_tag_store.trim().to_string());
+            }
         }
         if let Some(models) = layer.models {
             self.models.merge(models);

@@ -270,3 +270,121 @@ fn a_max_age_that_is_not_a_duration_is_one_clear_error() {
         "{err}"
     );
 }
+
+/// This version's tag store directory in `mirror` (the only one there) and its segments,
+/// oldest first, with their bytes.
+fn tag_segments(mirror: &Path) -> (PathBuf, Vec<(String, Vec<u8>)>) {
+    let root = mirror.join("review-tui-tags");
+    let versions = files(&root);
+    assert_eq!(versions.len(), 1, "{versions:?}");
+    let store = root.join(&versions[0]);
+    let segments = files(&store)
+        .into_iter()
+        .filter(|n| n.starts_with("seg-"))
+        .map(|n| (n.clone(), std::fs::read(store.join(&n)).unwrap()))
+        .collect();
+    (store, segments)
+}
+
+/// The blob ids a segment holds, in its order.
+fn blobs_in(segment: &[u8]) -> Vec<String> {
+    let entries: Vec<serde_json::Value> = serde_json::from_slice(segment).unwrap();
+    entries
+        .iter()
+        .map(|e| e["blob"].as_str().unwrap().to_string())
+        .collect()
+}
+
+#[test]
+fn a_tag_store_over_its_size_bound_keeps_its_newest_entries() {
+    let repo = pr_repository();
+    repo.git(&["checkout", "--quiet", "-b", "other", "main"]);
+    repo.write("src/other.rs", "pub fn other() -> u32 { 1 }\n");
+    repo.commit_all("other: a helper");
+    let data = tempfile::tempdir().unwrap();
+    let data = data.path();
+    let feature_code = review(data, &repo, "main..feature");
+    review(data, &repo, "main..other");
+    let mirror = mirror(data);
+    let (store, before) = tag_segments(&mirror);
+    // The feature's review wrote the first segment, the other's the newest (its one new blob).
+    assert_eq!(before.len(), 2, "{store:?}");
+    let feature_blobs = blobs_in(&before[0].1);
+    let other_blob = repo.rev_parse("other:src/other.rs");
+    assert_eq!(blobs_in(&before[1].1), vec![other_blob.clone()]);
+    let newest = before[1].1.len();
+    // Room for the newest entry and less than any other beside it.
+    let bound = (newest + 10).to_string();
+
+    // A dry run names the store and what would go, and changes nothing.
+    let (code, out, err) = gc(data, &["--dry-run", "--max-tag-store", &bound]);
+    assert_eq!(code, 0, "{err}\n{out}");
+    let listed = format!("the oldest entries of {}", store.display());
+    assert!(out.contains(&listed), "{out}");
+    assert!(
+        out.contains(&format!(
+            "{} of {} entries",
+            feature_blobs.len(),
+            feature_blobs.len() + 1
+        )),
+        "{out}"
+    );
+    assert!(
+        out.contains(&format!("symbol tag stores {newest} B")),
+        "{out}"
+    );
+    assert!(out.contains("dry run: nothing was removed"), "{out}");
+    assert_eq!(tag_segments(&mirror).1, before);
+
+    // The config's bound, for real: one segment within it, of the newest entry.
+    let config = data.join("no-config.toml");
+    std::fs::write(&config, "[cache]\nmax_tag_store = \"0.2kB\"\n").unwrap();
+    let (code, out, err) = gc(data, &[]);
+    assert_eq!(code, 0, "{err}\n{out}");
+    assert!(out.contains(&listed) && out.contains("removed"), "{out}");
+    let (_, after) = tag_segments(&mirror);
+    assert_eq!(after.len(), 1, "{out}");
+    assert!(after[0].1.len() <= 200, "{}", after[0].1.len());
+    assert_eq!(blobs_in(&after[0].1), vec![other_blob.clone()]);
+    assert!(
+        out.contains(&format!("symbol tag stores {} B", after[0].1.len())),
+        "{out}"
+    );
+    // Within the bound now: nothing more to trim.
+    let (code, out, _) = gc(data, &["--dry-run"]);
+    assert_eq!(code, 0);
+    assert!(!out.contains(&listed), "{out}");
+
+    // The evicted blobs are parsed again by the next build, with the same verdict (the
+    // space's cached report is removed first, or the review would build nothing).
+    std::fs::remove_dir_all(space(data, "feature").join("cache")).unwrap();
+    assert_eq!(review(data, &repo, "main..feature"), feature_code);
+    let (_, again) = tag_segments(&mirror);
+    let stored: Vec<String> = again.iter().flat_map(|(_, s)| blobs_in(s)).collect();
+    for blob in &feature_blobs {
+        assert!(stored.contains(blob), "{blob} not parsed again: {stored:?}");
+    }
+
+    // The flag overrides the config, even a config value gc could not use.
+    std::fs::write(&config, "[cache]\nmax_tag_store = \"lots\"\n").unwrap();
+    let (code, out, err) = gc(data, &["--max-tag-store", "1GB"]);
+    assert_eq!(code, 0, "{err}\n{out}");
+    let (code, out, err) = gc(data, &[]);
+    assert_eq!(code, 4, "{out}");
+    assert!(
+        err.contains("[cache] max_tag_store \"lots\" is not a size (\"40MB\", \"512KB\", \"1GB\")"),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_max_tag_store_that_is_not_a_size_is_one_clear_error() {
+    let data = tempfile::tempdir().unwrap();
+    let (code, out, err) = gc(data.path(), &["--max-tag-store", "40 megs"]);
+    assert_eq!(code, 4, "{out}");
+    assert!(
+        err.contains("--max-tag-store \"40 megs\" is not a size (\"40MB\", \"512KB\", \"1GB\")"),
+        "{err}"
+    );
+    assert!(out.is_empty(), "{out}");
+}
