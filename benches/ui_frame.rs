@@ -226,6 +226,7 @@ fn cockpit() -> AppState {
             run: RUN,
             round: 1,
             reviewers: REVIEWERS.iter().map(|r| (r.to_string(), true)).collect(),
+            deterministic_only: false,
         }),
     ];
     for reviewer in REVIEWERS {

@@ -9,14 +9,14 @@ use std::sync::Arc;
 
 use tokio::sync::mpsc;
 
-use crate::diff::LineKind;
 use crate::publish::Publishing;
 use crate::session::prepare::{PrepareEvent, Progress};
 use crate::session::{Command, EventOf, RoundSnapshot, Session, SessionEvent};
 use crate::space::Ladder;
 use crate::ui::action::{Action, Report};
+use crate::ui::cohort_links;
 use crate::ui::run::{Engine, Inbox, RunOutcome};
-use crate::ui::state::{AppState, CohortView, PatchData, PrHeader, PreviewData};
+use crate::ui::state::{AppState, PatchData, PrHeader, PreviewData};
 use crate::ui::update::Effect;
 use crate::ui::view::ViewContext;
 
@@ -196,7 +196,7 @@ async fn relay(
                 // Reading the changed files for the diagram's links: off the loop.
                 let (inbox, diff, worktree) = (inbox.clone(), diff.clone(), worktree.clone());
                 tokio::task::spawn_blocking(move || {
-                    inbox.send(Action::Engine(Report::Cohorts(cohort_views(
+                    inbox.send(Action::Engine(Report::Cohorts(cohort_links::cohort_views(
                         &report, &diff, &worktree,
                     ))));
                 });
@@ -268,103 +268,6 @@ fn preview_event(preview: &crate::publish::Preview) -> String {
     } else {
         format!("{} (intended: {})", preview.event, preview.intended_event)
     }
-}
-
-/// The cohorts as the cockpit shows them, with the links of the diagram: two files are linked
-/// by a symbol when both mention it (head version, or removed lines for what the head no
-/// longer has). Reads the changed files: call it off the loop.
-fn cohort_views(
-    report: &crate::cohort::CohortReport,
-    diff: &crate::diff::Diff,
-    worktree: &Path,
-) -> Vec<CohortView> {
-    report
-        .cohorts
-        .iter()
-        .map(|c| {
-            let (symbols, edges) = if c.fallback {
-                (Vec::new(), Vec::new())
-            } else {
-                (
-                    c.symbols.clone(),
-                    cohort_edges(&c.files, &c.symbols, diff, worktree),
-                )
-            };
-            CohortView {
-                key: c.key.clone(),
-                label: c.label.clone(),
-                files: c.files.clone(),
-                fallback: c.fallback,
-                blast_radius: c.blast_radius as u32,
-                symbols,
-                edges,
-            }
-        })
-        .collect()
-}
-
-/// (file, file, symbol) for consecutive files, in reading order, that mention the symbol.
-fn cohort_edges(
-    files: &[String],
-    symbols: &[String],
-    diff: &crate::diff::Diff,
-    worktree: &Path,
-) -> Vec<(String, String, String)> {
-    /// Head files larger than this are read from the diff's lines only.
-    const MAX_READ: u64 = 2 << 20;
-    let texts: Vec<String> = files
-        .iter()
-        .map(|path| {
-            let mut text = String::new();
-            let inside = !path.split('/').any(|part| part == "..");
-            let file = worktree.join(path);
-            if inside
-                && std::fs::metadata(&file).is_ok_and(|m| m.is_file() && m.len() <= MAX_READ)
-                && let Ok(head) = std::fs::read_to_string(&file)
-            {
-                text = head;
-            }
-            for hunk in diff
-                .files
-                .iter()
-                .filter(|f| &f.path == path)
-                .flat_map(|f| &f.hunks)
-            {
-                for line in hunk.lines.iter().filter(|l| l.kind == LineKind::Removed) {
-                    text.push('\n');
-                    text.push_str(&line.text);
-                }
-            }
-            text
-        })
-        .collect();
-    let mut edges = Vec::new();
-    for symbol in symbols {
-        let at: Vec<usize> = (0..files.len())
-            .filter(|&i| mentions(&texts[i], symbol))
-            .collect();
-        for pair in at.windows(2) {
-            edges.push((
-                files[pair[0]].clone(),
-                files[pair[1]].clone(),
-                symbol.clone(),
-            ));
-        }
-    }
-    edges
-}
-
-/// Whether `text` has `symbol` as a whole identifier.
-fn mentions(text: &str, symbol: &str) -> bool {
-    if symbol.is_empty() {
-        return false;
-    }
-    let ident = |c: char| c.is_alphanumeric() || c == '_';
-    text.match_indices(symbol).any(|(at, _)| {
-        let before = text[..at].chars().next_back();
-        let after = text[at + symbol.len()..].chars().next();
-        !before.is_some_and(ident) && !after.is_some_and(ident)
-    })
 }
 
 /// Reads the changed files' head versions for the detail pane, off the loop.
@@ -471,38 +374,4 @@ pub async fn run_cockpit(
     // The decision the cockpit shows when the person leaves: recomputed by code from the
     // findings as they stand after triage.
     Ok((outcome, screen.state.verdict.as_ref().map(|v| v.decision)))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn symbols_link_the_files_that_mention_them_as_whole_identifiers() {
-        assert!(mentions("let t = Token::new();", "Token"));
-        assert!(!mentions("let t = TokenStore::new();", "Token"));
-        assert!(!mentions("my_refresh()", "refresh"));
-        assert!(mentions("refresh()", "refresh"));
-        let dir = tempfile::tempdir().unwrap();
-        std::fs::create_dir_all(dir.path().join("src")).unwrap();
-        std::fs::write(dir.path().join("src/a.rs"), "pub struct Token;\n").unwrap();
-        std::fs::write(dir.path().join("src/b.rs"), "fn f(t: Token) {}\n").unwrap();
-        // c.rs no longer uses Token at the head, but its removed line did.
-        std::fs::write(dir.path().join("src/c.rs"), "fn g() {}\n").unwrap();
-        let diff = crate::diff::parse(
-            "diff --git a/src/c.rs b/src/c.rs\n--- a/src/c.rs\n+++ b/src/c.rs\n@@ -1 +1 @@\n-fn g(t: Token) {}\n+fn g() {}\n",
-        )
-        .unwrap();
-        let files: Vec<String> = ["src/a.rs", "src/b.rs", "src/c.rs"]
-            .map(String::from)
-            .to_vec();
-        let edges = cohort_edges(&files, &["Token".into(), "g".into()], &diff, dir.path());
-        assert_eq!(
-            edges,
-            vec![
-                ("src/a.rs".into(), "src/b.rs".into(), "Token".into()),
-                ("src/b.rs".into(), "src/c.rs".into(), "Token".into()),
-            ]
-        );
-    }
 }

@@ -13,6 +13,7 @@
 
 pub mod action;
 pub mod app;
+mod cohort_links;
 pub mod command;
 pub mod diffview;
 pub mod editor;
