@@ -14,10 +14,11 @@
 #   The sweep is repeated RUNS times (default 3), each on a fresh data dir; each PR counts with
 #   the median of its repetitions.
 #        scripts/bench-vs-git.sh --first-frame REPO BASE HEAD
-#   Time from starting the cockpit (in a tmux pane, 200x50) on a cold space to the first screen
-#   showing FRAME_TEXT (default: the first 30 characters of HEAD's subject, the PR's title in
-#   the header; `changed files` waits for the file list), read by polling `tmux capture-pane`
-#   every 5 ms; the median of RUNS (default 5). The mirror is warmed first (as for the small PRs).
+#   Time from starting the cockpit (in a tmux pane of FRAME_SIZE, default 200x50) on a cold
+#   space to the first screen showing FRAME_TEXT (default: the first 30 characters of HEAD's
+#   subject, the PR's title in the header; `changed files` waits for the file list, `findings`
+#   for the list after the verdict), read by polling `tmux capture-pane` every 5 ms; the median
+#   of RUNS (default 5). The mirror is warmed first (as for the small PRs).
 #
 # REPORTS=DIR keeps each binary's JSON report (the small PRs' first repetition, the range's
 # first cold run) as DIR/<pr>-bin<N>.json or DIR/<repo>-<base>..<head>-bin<N>.json, to check
@@ -154,6 +155,8 @@ if [ "$mode" = frame ]; then
   trap 'tm kill-server 2> /dev/null || true; cleanup' EXIT
   oldest=$(git -C "$repo" rev-parse "$base")
   want=${FRAME_TEXT:-$(git -C "$repo" log -1 --format=%s "$head" | cut -c1-30)}
+  size=${FRAME_SIZE:-200x50}
+  [[ "$size" =~ ^[0-9]+x[0-9]+$ ]] || { echo "FRAME_SIZE is COLSxROWS, e.g. 80x24, not '$size'" >&2; exit 4; }
   declare -A frames
   for run in $(seq "$runs"); do
     for b in $(seq 0 $((nbins - 1))); do
@@ -161,7 +164,7 @@ if [ "$mode" = frame ]; then
       warm_mirror "${bins[$b]}" "$data" "$oldest"
       tm kill-server 2> /dev/null || true
       t0=$(now)
-      tm new-session -d -x 200 -y 50 -e LANG=C.UTF-8 \
+      tm new-session -d -x "${size%x*}" -y "${size#*x}" -e LANG=C.UTF-8 \
         "${bins[$b]} '$repo#$base..$head' --deterministic-only --force --data-dir '$data'; sleep 60"
       until tm capture-pane -p 2> /dev/null | grep -qF -- "$want"; do
         sleep 0.005
@@ -172,7 +175,7 @@ if [ "$mode" = frame ]; then
       frames[$b]+="$(elapsed "$t0" "$t1") "
     done
   done
-  printf "first cockpit frame showing '%s', %s..%s, cold space, warm mirror (median of %d)\n" "$want" "$base" "$head" "$runs"
+  printf "first cockpit frame (%s) showing '%s', %s..%s, cold space, warm mirror (median of %d)\n" "$size" "$want" "$base" "$head" "$runs"
   for b in $(seq 0 $((nbins - 1))); do
     printf '%-10s %.3f s   (%s)\n' "$(label "$b")" "$(printf '%s\n' ${frames[$b]} | median)" "${frames[$b]}"
   done

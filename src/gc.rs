@@ -3,9 +3,10 @@
 //! What may go is only what a later open makes again: the symbol indexes and cohort reports of
 //! heads a space has moved past, the diffs of ranges no space shows any more, the mirrors' refs
 //! and worktree registrations of spaces that were deleted, tag stores of other program
-//! versions, the oldest entries of a tag store over the size bound (`[cache] max_tag_store`), and
-//! — for a space left alone longer than the age bound — its worktree checkout and caches. A space's `state.json` (decisions, rounds, publish records) and journal are never
-//! touched, and neither are git's objects (`git gc` in a mirror reclaims what dropped refs held).
+//! versions, the oldest entries of a tag store over the size bound (`[cache] max_tag_store`),
+//! and — for a space left alone longer than the age bound — its worktree checkout and caches. A
+//! space's `state.json` (decisions, rounds, publish records) and journal are never touched, and
+//! neither are git's objects (`git gc` in a mirror reclaims what dropped refs held).
 //!
 //! Safe beside reviews: every mirror's lock is taken first and held to the end (a review
 //! fetching into it waits), then every space's lock is tried; a space in use is skipped and
