@@ -153,6 +153,7 @@ fn find_removed(file: &FileDiff) -> Vec<Removed> {
             .filter(|l| l.kind != LineKind::Added)
             .map(|l| (l.text.as_str(), l.old_line, l.kind == LineKind::Removed))
             .collect();
+        let blocks = ChangeBlocks::of(file.language, hunk);
         let mut at = 0;
         while at < old.len() {
             let Some((name, def_at)) = test_at(file.language, &old, at) else {
@@ -160,6 +161,13 @@ fn find_removed(file: &FileDiff) -> Vec<Removed> {
                 continue;
             };
             let (text, number, removed) = old[def_at];
+            // Replaced where it stood by a test of the same subject: rewritten in place (jinja
+            // 3.1.5's `test_xmlattr_key_with_spaces` became the parametrized
+            // `test_xmlattr_key_invalid` between the same context lines).
+            if removed && blocks.replaced(def_at, &name) {
+                at = def_at + 1;
+                continue;
+            }
             // Part of the body is kept: the test was renamed or rewritten in place (httpx's
             // `test_url_invalid` became `test_url_invalid_hostname` with new tests between;
             // flask's `test_redirect_keep_session` became `test_redirect_session`), the kept
@@ -207,6 +215,97 @@ fn find_removed(file: &FileDiff) -> Vec<Removed> {
         }
     }
     found
+}
+
+/// A hunk's runs of changed lines between context lines, and the tests each run's added lines
+/// define.
+struct ChangeBlocks {
+    /// For each line of the old side (context and removed), the run it is in (removed lines
+    /// only).
+    block_of_old: Vec<Option<usize>>,
+    added_tests: Vec<Vec<String>>,
+}
+
+impl ChangeBlocks {
+    fn of(language: Language, hunk: &crate::diff::Hunk) -> Self {
+        let mut block_of_old = Vec::new();
+        let mut added: Vec<Vec<&str>> = Vec::new();
+        let mut open = false;
+        for line in &hunk.lines {
+            match line.kind {
+                LineKind::Context => {
+                    open = false;
+                    block_of_old.push(None);
+                }
+                kind => {
+                    if !open {
+                        added.push(Vec::new());
+                        open = true;
+                    }
+                    let block = added.len() - 1;
+                    if kind == LineKind::Added {
+                        added[block].push(line.text.as_str());
+                    } else {
+                        block_of_old.push(Some(block));
+                    }
+                }
+            }
+        }
+        let added_tests = added
+            .iter()
+            .map(|lines| {
+                let lines: Vec<(&str, Option<u32>, bool)> =
+                    lines.iter().map(|t| (*t, None, true)).collect();
+                (0..lines.len())
+                    .filter_map(|at| test_at(language, &lines, at).map(|(name, _)| name))
+                    .collect()
+            })
+            .collect();
+        ChangeBlocks {
+            block_of_old,
+            added_tests,
+        }
+    }
+
+    /// The removed test `name`, defined at old-side line `def_at`, is in a run of changes that
+    /// adds a test whose name opens with the same subject word.
+    fn replaced(&self, def_at: usize, name: &str) -> bool {
+        let Some(Some(block)) = self.block_of_old.get(def_at) else {
+            return false;
+        };
+        let Some(subject) = subject_words(name).into_iter().next() else {
+            return false;
+        };
+        self.added_tests[*block]
+            .iter()
+            .any(|added| added != name && subject_words(added).first() == Some(&subject))
+    }
+}
+
+/// The words of a test's name that say what it tests: split at `_`, spaces, punctuation and
+/// camelCase humps, lowercased, without "test", "it", "should" and words of one or two letters.
+fn subject_words(name: &str) -> Vec<String> {
+    const FILLER: [&str; 4] = ["test", "tests", "should", "it"];
+    let mut words = Vec::new();
+    let mut word = String::new();
+    let mut previous_lower = false;
+    for c in name.chars() {
+        let boundary = !c.is_alphanumeric() || (c.is_uppercase() && previous_lower);
+        if boundary && !word.is_empty() {
+            words.push(std::mem::take(&mut word));
+        }
+        if c.is_alphanumeric() {
+            word.extend(c.to_lowercase());
+        }
+        previous_lower = c.is_lowercase() || c.is_ascii_digit();
+    }
+    if !word.is_empty() {
+        words.push(word);
+    }
+    words
+        .into_iter()
+        .filter(|w| w.chars().count() > 2 && !FILLER.contains(&w.as_str()))
+        .collect()
 }
 
 fn indentation(text: &str) -> usize {
@@ -684,5 +783,20 @@ mod tests {
                 prop_assert_eq!(added.defines(language, question), scanned, "{:?}", language);
             }
         }
+    }
+
+    #[test]
+    fn a_test_name_says_its_subject_in_words() {
+        assert_eq!(
+            subject_words("test_xmlattr_key_with_spaces"),
+            ["xmlattr", "key", "with", "spaces"]
+        );
+        assert_eq!(subject_words("opensWhenAsked"), ["opens", "when", "asked"]);
+        assert_eq!(subject_words("TestParseURL"), ["parse", "url"]);
+        assert_eq!(
+            subject_words("it should reject an empty name"),
+            ["reject", "empty", "name"]
+        );
+        assert!(subject_words("test_a").is_empty());
     }
 }
