@@ -111,7 +111,7 @@ pub(super) fn lock_without_manifest(file: &FileDiff, diff: &Diff) -> Vec<Hit> {
     let explained = diff.files.iter().any(|other| {
         ecosystem.manifests().contains(&file_name(&other.path)) && is_within(&other.path, dir)
     });
-    if explained {
+    if explained || follows_a_manifest_elsewhere(file, diff, ecosystem) {
         return Vec::new();
     }
     vec![Hit {
@@ -165,12 +165,92 @@ pub(super) fn manifest_without_lock(
     }]
 }
 
+/// The lock changed with a dependency that a manifest of its ecosystem elsewhere in the change
+/// changed too: a module it uses by a local path (bubbletea #354 bumped `cancelreader` in the
+/// root `go.mod`; `tutorials/go.sum` followed, its `go.mod` replacing the root module with
+/// `../`). A lock changed with no manifest anywhere still asks its question.
+fn follows_a_manifest_elsewhere(lock: &FileDiff, diff: &Diff, ecosystem: Ecosystem) -> bool {
+    let names: BTreeSet<String> = diff
+        .files
+        .iter()
+        .filter(|other| ecosystem.manifests().contains(&file_name(&other.path)))
+        .flat_map(|manifest| dependency_changes(manifest, ecosystem))
+        .filter_map(|(_, _, text)| dependency_name(ecosystem, text))
+        .collect();
+    if names.is_empty() {
+        return false;
+    }
+    lock.hunks
+        .iter()
+        .flat_map(|h| &h.lines)
+        .filter(|l| l.kind != LineKind::Context)
+        .any(|l| names.iter().any(|name| mentions_package(&l.text, name)))
+}
+
+/// `text` names the package `name` whole (`cancelreader` is not `cancelreader-x`); a version
+/// may follow an `@` (`left-pad@^1.3.0:` in a yarn.lock).
+fn mentions_package(text: &str, name: &str) -> bool {
+    let part = |c: char| c.is_alphanumeric() || matches!(c, '_' | '-' | '.' | '/');
+    text.match_indices(name).any(|(at, _)| {
+        !text[..at].ends_with(|c: char| part(c) || c == '@')
+            && !text[at + name.len()..].starts_with(part)
+    })
+}
+
+static QUOTED_NAME: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r#"["']([@A-Za-z0-9][\w./@-]*?)["'\[\s=<>~!@]"#).expect("valid regex")
+});
+
+/// The package a dependency line names, as its lock file writes it.
+fn dependency_name(ecosystem: Ecosystem, text: &str) -> Option<String> {
+    match ecosystem {
+        Ecosystem::Go => text
+            .split_whitespace()
+            .find(|word| !matches!(*word, "require" | "replace" | "("))
+            .map(str::to_string),
+        Ecosystem::Cargo | Ecosystem::Pipenv | Ecosystem::Python => {
+            // `alias = { package = "real", … }` locks `real`.
+            if let Some(real) = TOML_VALUE.captures_iter(text).find(|k| &k[1] == "package") {
+                return Some(real[2].trim_matches('"').to_string());
+            }
+            TOML_DEPENDENCY
+                .captures(text)
+                .map(|c| c[1].to_string())
+                .or_else(|| QUOTED_NAME.captures(text).map(|c| c[1].to_string()))
+        }
+        Ecosystem::Npm => JSON_DEPENDENCY.captures(text).map(|c| c[1].to_string()),
+        Ecosystem::Ruby => QUOTED_NAME.captures(text).map(|c| c[1].to_string()),
+    }
+}
+
 /// The first added or removed line that declares a dependency the other side of the diff
-/// does not declare too, tracking TOML/JSON sections within each hunk as far as the hunk shows
-/// them. A dependency moved within the manifest with the same name and version requirement
-/// (axum #3784 moved `tokio = { version = "1.44", … }` from `[dependencies]` into two
-/// `[target.'cfg(…)'.dependencies]` tables) resolves to what the lock already holds.
+/// does not declare too. A dependency moved within the manifest with the same name and version
+/// requirement (axum #3784 moved `tokio = { version = "1.44", … }` from `[dependencies]` into
+/// two `[target.'cfg(…)'.dependencies]` tables; bubbletea #963 moved `termenv v0.15.2` to the
+/// `// indirect` block) resolves to what the lock already holds.
 fn first_dependency_change(file: &FileDiff, ecosystem: Ecosystem) -> Option<(Side, u32, &str)> {
+    let changes = dependency_changes(file, ecosystem);
+    let on = |side: Side| -> Vec<String> {
+        changes
+            .iter()
+            .filter(|c| c.0 == side)
+            .map(|c| requirement(ecosystem, c.2))
+            .collect()
+    };
+    let (added, removed) = (on(Side::Right), on(Side::Left));
+    changes.into_iter().find(|&(side, _, text)| {
+        let other = if side == Side::Right {
+            &removed
+        } else {
+            &added
+        };
+        !other.contains(&requirement(ecosystem, text))
+    })
+}
+
+/// Every added or removed line that declares a dependency, tracking TOML/JSON sections within
+/// each hunk as far as the hunk shows them.
+fn dependency_changes(file: &FileDiff, ecosystem: Ecosystem) -> Vec<(Side, u32, &str)> {
     let mut changes: Vec<(Side, u32, &str)> = Vec::new();
     for hunk in &file.hunks {
         let mut section = Section::Unknown;
@@ -188,22 +268,7 @@ fn first_dependency_change(file: &FileDiff, ecosystem: Ecosystem) -> Option<(Sid
             }
         }
     }
-    let on = |side: Side| -> Vec<String> {
-        changes
-            .iter()
-            .filter(|c| c.0 == side)
-            .map(|c| requirement(c.2))
-            .collect()
-    };
-    let (added, removed) = (on(Side::Right), on(Side::Left));
-    changes.into_iter().find(|&(side, _, text)| {
-        let other = if side == Side::Right {
-            &removed
-        } else {
-            &added
-        };
-        !other.contains(&requirement(text))
-    })
+    changes
 }
 
 static TOML_VALUE: LazyLock<Regex> = LazyLock::new(|| {
@@ -213,8 +278,17 @@ static TOML_VALUE: LazyLock<Regex> = LazyLock::new(|| {
 
 /// What a dependency line asks the resolver for: for a TOML table the name and the keys that
 /// choose a version or source (`package`, `version`, `path`, `git`, …), not `features` or
-/// `optional`; otherwise the line without spaces and a trailing comma.
-fn requirement(text: &str) -> String {
+/// `optional`; for Go the module and its version (not `require`, nor a `// indirect`
+/// comment); otherwise the line without spaces and a trailing comma.
+fn requirement(ecosystem: Ecosystem, text: &str) -> String {
+    if ecosystem == Ecosystem::Go {
+        let code = text.split("//").next().unwrap_or(text);
+        let words: Vec<&str> = code
+            .split_whitespace()
+            .filter(|w| *w != "require")
+            .collect();
+        return words.join(" ");
+    }
     if let Some(c) = TOML_DEPENDENCY.captures(text)
         && text.contains('{')
     {

@@ -147,6 +147,49 @@ diff --git a/go.sum b/go.sum
 }
 
 #[test]
+fn a_lock_that_follows_a_dependency_changed_elsewhere_is_explained() {
+    // bubbletea #354: the root go.mod bumps cancelreader; tutorials/go.sum follows (its
+    // go.mod replaces the root module with `../`).
+    let root_mod = "diff --git a/go.mod b/go.mod\n--- a/go.mod\n+++ b/go.mod\n@@ -5,3 +5,3 @@ require (\n \tgithub.com/mattn/go-isatty v0.0.14\n-\tgithub.com/muesli/cancelreader v0.2.1\n+\tgithub.com/muesli/cancelreader v0.2.2\n \tgithub.com/muesli/reflow v0.3.0\n";
+    let tutorial_sum = "diff --git a/tutorials/go.sum b/tutorials/go.sum\n--- a/tutorials/go.sum\n+++ b/tutorials/go.sum\n@@ -9,2 +9,2 @@\n-github.com/muesli/cancelreader v0.2.1 h1:Xzd=\n+github.com/muesli/cancelreader v0.2.2 h1:3I4=\n";
+    assert_eq!(
+        rules(&scan(&format!("{root_mod}{tutorial_sum}"))),
+        Vec::<&str>::new()
+    );
+    // A lock whose change names none of the dependencies a manifest changed still asks.
+    let other_sum = tutorial_sum.replace("muesli/cancelreader", "muesli/cancelreader-x");
+    assert_eq!(
+        rules(&scan(&format!("{root_mod}{other_sum}"))),
+        vec!["deps/lockfile-without-manifest"]
+    );
+    // npm: a package's lock follows a workspace sibling's bump of the same dependency.
+    let sibling_manifest = "diff --git a/packages/ui/package.json b/packages/ui/package.json\n--- a/packages/ui/package.json\n+++ b/packages/ui/package.json\n@@ -5,2 +5,2 @@\n   \"dependencies\": {\n-    \"left-pad\": \"^1.2.0\",\n+    \"left-pad\": \"^1.3.0\",\n";
+    let app_lock = "diff --git a/app/yarn.lock b/app/yarn.lock\n--- a/app/yarn.lock\n+++ b/app/yarn.lock\n@@ -1,2 +1,2 @@\n-left-pad@^1.2.0:\n+left-pad@^1.3.0:\n";
+    assert_eq!(
+        rules(&scan(&format!("{sibling_manifest}{app_lock}"))),
+        Vec::<&str>::new()
+    );
+}
+
+#[test]
+fn a_go_requirement_marked_indirect_is_the_same_requirement() {
+    // bubbletea #963: `termenv v0.15.2` moved from the direct `require` block to the
+    // `// indirect` one; go.sum already holds it.
+    let moved = "diff --git a/examples/go.mod b/examples/go.mod\n--- a/examples/go.mod\n+++ b/examples/go.mod\n@@ -13,3 +13,2 @@ require (\n \tgithub.com/muesli/reflow v0.3.0\n-\tgithub.com/muesli/termenv v0.15.2\n )\n@@ -32,2 +31,3 @@ require (\n \tgithub.com/muesli/cancelreader v0.2.2 // indirect\n+\tgithub.com/muesli/termenv v0.15.2 // indirect\n \tgithub.com/olekukonko/tablewriter v0.0.5 // indirect\n";
+    let files = ["examples/go.mod", "examples/go.sum"];
+    assert_eq!(rules(&scan_with_repo(moved, &files)), Vec::<&str>::new());
+    // Moved and bumped: the lock must follow.
+    let bumped = moved.replace(
+        "+\tgithub.com/muesli/termenv v0.15.2",
+        "+\tgithub.com/muesli/termenv v0.16.0",
+    );
+    assert_eq!(
+        rules(&scan_with_repo(&bumped, &files)),
+        vec!["deps/manifest-without-lockfile"]
+    );
+}
+
+#[test]
 fn pull_request_target_added_to_a_workflow_that_already_checks_out_the_head() {
     let text = "\
 diff --git a/.github/workflows/ci.yml b/.github/workflows/ci.yml
