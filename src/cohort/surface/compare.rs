@@ -1194,8 +1194,13 @@ fn generics_relaxed(old: &Item, new: &Item) -> Option<&'static str> {
         return None;
     }
     // Every bound now required was required before, or is a wider one (`I: Iterator` →
-    // `I: IntoIterator`).
-    let covered = |b: &String| old_bounds.iter().any(|a| a == b || widened(a, b));
+    // `I: IntoIterator`), or is a supertrait a sealed trait gains: it has no implementation
+    // outside its crate to break, and its users may only call more.
+    let sealed_trait = old.kind == "trait" && old.sealed;
+    let covered = |b: &String| {
+        old_bounds.iter().any(|a| a == b || widened(a, b))
+            || (sealed_trait && b.starts_with("Self:"))
+    };
     if !new_bounds.iter().all(covered) {
         return None;
     }

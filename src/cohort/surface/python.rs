@@ -413,7 +413,10 @@ fn definition_items(
             );
             let mut item = Item::new(kind, &key, form);
             item.params = Some(params);
-            item.shape = if is_async {
+            // An `async def` that yields is an async generator function: a call returns the
+            // async iterator at once, as a plain `def` returning one does (jinja 3.1.5's
+            // `auto_aiter`); only a coroutine must be awaited.
+            item.shape = if is_async && !yields(node) {
                 "async".into()
             } else {
                 String::new()
@@ -663,4 +666,27 @@ fn parameters(list: Node, src: Src, receiver: bool) -> Vec<Param> {
         });
     }
     params
+}
+
+/// Whether the function `node` yields: a `yield` in its own body, not in a function, class or
+/// lambda defined inside it.
+fn yields(node: Node) -> bool {
+    let Some(body) = node.child_by_field_name("body") else {
+        return false;
+    };
+    let mut stack = vec![body];
+    while let Some(at) = stack.pop() {
+        if at.kind() == "yield" {
+            return true;
+        }
+        if matches!(
+            at.kind(),
+            "function_definition" | "class_definition" | "lambda"
+        ) {
+            continue;
+        }
+        let mut cursor = at.walk();
+        stack.extend(at.children(&mut cursor));
+    }
+    false
 }

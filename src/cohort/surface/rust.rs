@@ -147,6 +147,26 @@ fn generics_of(nodes: &[Node], src: Src) -> String {
     for node in nodes {
         collect_generics(*node, src, &mut params, &mut predicates);
     }
+    render_generics(&params, predicates)
+}
+
+/// A trait's [`generics`] without the supertraits that seal it: users can neither name nor
+/// use a sealing trait, so it is no part of what they rely on (indexmap 2.12.0 turned
+/// `RawEntryApiV1<K, V, S>: private::Sealed` into `: Sealed`, a private trait at the top of
+/// the file). Whether the trait is sealed at all is compared on its own.
+fn trait_generics(node: Node, src: Src, private_modules: &BTreeSet<&str>) -> String {
+    let mut params = Vec::new();
+    let mut predicates = BTreeSet::new();
+    collect_generics(node, src, &mut params, &mut predicates);
+    predicates.retain(|predicate| {
+        !predicate
+            .strip_prefix("Self: ")
+            .is_some_and(|bound| sealing(bound, private_modules))
+    });
+    render_generics(&params, predicates)
+}
+
+fn render_generics(params: &[String], predicates: BTreeSet<String>) -> String {
     let mut text = String::new();
     if !params.is_empty() {
         text = format!("<{}>", params.join(", "));
@@ -231,10 +251,11 @@ fn items(
         .filter(|(n, a)| !is_pub(*n, src) || hidden(a))
         .filter_map(|(n, _)| src.field(*n, "name"))
         .collect();
-    // Modules declared here without `pub`: a trait one of them holds cannot be named outside.
+    // Modules and traits declared here without `pub`: a trait one of those modules holds, or
+    // one of those traits, cannot be named outside.
     let private_modules: BTreeSet<&str> = children
         .iter()
-        .filter(|(n, _)| n.kind() == "mod_item" && !is_pub(*n, src))
+        .filter(|(n, _)| matches!(n.kind(), "mod_item" | "trait_item") && !is_pub(*n, src))
         .filter_map(|(n, _)| src.field(*n, "name"))
         .collect();
     for (node, attributes) in &children {
@@ -585,7 +606,7 @@ fn trait_items(
         key,
         src.canonical_without(node, &body.into_iter().collect::<Vec<_>>()),
     );
-    item.generics = generics(node, src);
+    item.generics = trait_generics(node, src, private_modules);
     item.sealed = supertraits(node, src)
         .iter()
         .any(|bound| sealing(bound, private_modules));
@@ -655,8 +676,9 @@ fn supertraits(node: Node, src: Src) -> Vec<String> {
 /// Whether a supertrait seals the trait: users cannot name it, so they cannot implement it
 /// nor, then, the trait (the sealed-trait pattern: `pub trait MutableKeys: private::Sealed`
 /// with `mod private { pub trait Sealed {} }`, indexmap #335). A path through a module this
-/// file declares private, or one that names itself so (`sealed::Sealed`, `__private::Sealed`,
-/// `Sealed`), which is how the pattern is written when the module is elsewhere.
+/// file declares private, a trait it declares private (`trait Sealed {}`, indexmap 2.12.0), or
+/// one that names itself so (`sealed::Sealed`, `__private::Sealed`, `Sealed`), which is how the
+/// pattern is written when the module is elsewhere.
 fn sealing(bound: &str, private_modules: &BTreeSet<&str>) -> bool {
     let mut path = bound.trim().trim_start_matches("::");
     while let Some(rest) = ["crate::", "self::", "super::", "$crate::"]
@@ -670,7 +692,7 @@ fn sealing(bound: &str, private_modules: &BTreeSet<&str>) -> bool {
     let Some((last, modules)) = segments.split_last() else {
         return false;
     };
-    (!modules.is_empty() && private_modules.contains(modules[0]))
+    private_modules.contains(modules.first().unwrap_or(last))
         || *last == "Sealed"
         || modules
             .iter()

@@ -147,6 +147,11 @@ pub fn scope(path: &str, grammar: Grammar, source: &str, read: Read) -> Scope {
             if private {
                 return Scope::NotApi("a private module");
             }
+            if module_docstring(source).is_some_and(declares_no_promise) {
+                return Scope::NotApi(
+                    "its docstring says it is provisional or outside the stable API",
+                );
+            }
             Scope::Exported
         }
         Grammar::Java => {
@@ -171,6 +176,49 @@ pub fn scope(path: &str, grammar: Grammar, source: &str, read: Read) -> Scope {
         | Grammar::Php
         | Grammar::Kotlin => Scope::Exported,
     }
+}
+
+/// A Python module's docstring: the string literal that opens it, after comments and blank
+/// lines (the shebang and encoding lines are comments).
+fn module_docstring(source: &str) -> Option<&str> {
+    let mut rest = source.trim_start_matches('\u{feff}');
+    loop {
+        rest = rest.trim_start();
+        if rest.starts_with('#') {
+            rest = rest.split_once('\n').map_or("", |(_, after)| after);
+        } else {
+            break;
+        }
+    }
+    let body = rest.trim_start_matches(['r', 'R', 'u', 'U']);
+    let quote = ["\"\"\"", "\'\'\'", "\"", "\'"]
+        .into_iter()
+        .find(|q| body.starts_with(q))?;
+    let inner = &body[quote.len()..];
+    inner.find(quote).map(|end| &inner[..end])
+}
+
+/// Whether a module's own documentation withdraws it from the compatibility promise:
+/// marshmallow's `types.py` ("This module is provisional. Types may be modified, added, and
+/// removed between minor releases."), "not part of the public API", "experimental: these
+/// functions may change without notice". Read at each side, so a module that says so only at the head still had
+/// its base promise.
+fn declares_no_promise(doc: &str) -> bool {
+    static NO_PROMISE: std::sync::LazyLock<Option<regex::Regex>> = std::sync::LazyLock::new(|| {
+        regex::Regex::new(
+                r"(?ix)
+                \b(this|the)\s+(module|package|api|interface)\b[^.]{0,40}?\b(is|are)\s+(considered\s+)?
+                    (provisional|experimental|unstable|internal|private)\b
+                | \bnot\s+(a\s+)?part\s+of\s+(the\s+|our\s+|its\s+)?(public|stable|supported)\s+api\b
+                | \b(module|package|apis?|interfaces?|functions?|classes|types|names|signatures|features?)\b
+                    [^.]{0,30}?\b(may|can|might|will|could)\s+(change|be\s+changed|be\s+modified|be\s+removed|break)\b
+                    [^.]{0,60}?\b(without\s+(notice|warning|deprecation)|between\s+(minor\s+|patch\s+)?
+                    (releases|versions)|in\s+any\s+release|at\s+any\s+time)\b",
+            )
+            .ok()
+    });
+    let text: String = doc.split_whitespace().collect::<Vec<_>>().join(" ");
+    NO_PROMISE.as_ref().is_some_and(|re| re.is_match(&text))
 }
 
 /// A Java package is exported unless a `module-info.java` above it leaves it out (or exports it
@@ -347,33 +395,82 @@ fn rust_scope(path: &str, read: Read) -> Scope {
     let Some(first_private) = private_from else {
         return Scope::Exported;
     };
-    // Behind a private module: exported only through `pub use` of that module's names.
+    // Behind a private module: exported only through `pub use` of that module's names, by an
+    // ancestor (`pub use self::core::Entry;`) or by a public module anywhere in the crate
+    // naming it from the root (indexmap 2.13.0: `mod inner;` in lib.rs, `pub use
+    // crate::inner::{OccupiedEntry, VacantEntry};` in the public `map.rs`).
     let hidden = modules[first_private].as_str();
+    let absolute = format!("crate::{}", modules[..=first_private].join("::"));
     let mut names = BTreeSet::new();
     for text in &ancestors {
         for statement in pub_uses(text) {
-            // The module's own path segment: `time::` is not the tail of `datetime::`
-            // (chrono #661: `pub use super::datetime::serde::*;` exported nothing of `time`).
-            let Some((at, _)) = statement
-                .match_indices(&format!("{hidden}::"))
-                .find(|(at, _)| {
-                    !statement[..*at].ends_with(|c: char| c.is_alphanumeric() || c == '_')
-                })
-            else {
-                continue;
-            };
-            let rest = &statement[at + hidden.len() + 2..];
-            for word in rest.split(|c: char| !(c.is_alphanumeric() || c == '_' || c == '*')) {
-                if !word.is_empty() && !matches!(word, "self" | "super" | "crate" | "as") {
-                    names.insert(word.to_string());
-                }
-            }
+            re_exported(statement, hidden, &mut names);
+        }
+    }
+    for text in public_module_texts(&at("src"), &ancestors[0], read) {
+        for statement in pub_uses(&text) {
+            re_exported(statement, &absolute, &mut names);
         }
     }
     if names.contains("*") {
         return Scope::Exported;
     }
     Scope::Only(names)
+}
+
+/// Adds to `names` what `statement` (a `pub use`) re-exports from the module at `path`
+/// (`inner`, or `crate::inner` from the root).
+fn re_exported(statement: &str, path: &str, names: &mut BTreeSet<String>) {
+    // The module's own path segment: `time::` is not the tail of `datetime::` (chrono #661:
+    // `pub use super::datetime::serde::*;` exported nothing of `time`).
+    let Some((at, _)) = statement
+        .match_indices(&format!("{path}::"))
+        .find(|(at, _)| !statement[..*at].ends_with(|c: char| c.is_alphanumeric() || c == '_'))
+    else {
+        return;
+    };
+    let rest = &statement[at + path.len() + 2..];
+    for word in rest.split(|c: char| !(c.is_alphanumeric() || c == '_' || c == '*')) {
+        if !word.is_empty() && !matches!(word, "self" | "super" | "crate" | "as") {
+            names.insert(word.to_string());
+        }
+    }
+}
+
+/// The texts of the crate's public modules declared in files (`pub mod map;` in `lib.rs`, and
+/// theirs), three levels down and at most 64 files: where a crate re-exports what it keeps in
+/// a private module.
+fn public_module_texts(src: &str, lib_text: &str, read: Read) -> Vec<String> {
+    const MAX_FILES: usize = 64;
+    const MAX_DEPTH: usize = 3;
+    static PUB_MOD: std::sync::LazyLock<Option<regex::Regex>> = std::sync::LazyLock::new(|| {
+        regex::Regex::new(r"(?m)^[ \t]*pub[ \t]+mod[ \t]+([A-Za-z_][A-Za-z0-9_]*)[ \t]*;").ok()
+    });
+    let Some(pub_mod) = PUB_MOD.as_ref() else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    // (the declaring text, the directory its modules' files are in, its depth)
+    let mut queue = vec![(lib_text.to_string(), src.to_string(), 0)];
+    while let Some((text, dir, depth)) = queue.pop() {
+        if depth >= MAX_DEPTH {
+            continue;
+        }
+        for capture in pub_mod.captures_iter(&text) {
+            if out.len() >= MAX_FILES {
+                return out;
+            }
+            let name = &capture[1];
+            let module_dir = format!("{dir}/{name}");
+            let found =
+                read(&format!("{module_dir}.rs")).or_else(|| read(&format!("{module_dir}/mod.rs")));
+            if let Some(child) = found {
+                out.push(child.clone());
+                queue.push((child, module_dir, depth + 1));
+            }
+        }
+    }
+    out
 }
 
 /// The modules `text` (the file in `dir`) loads with `#[path = "…"]`, each name with the file's
@@ -954,6 +1051,81 @@ mod tests {
         match rust_scope("src/naive/internals.rs", &files) {
             Scope::Only(names) => assert!(names.is_empty(), "{names:?}"),
             other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn a_private_module_re_exported_by_a_public_module_from_the_root() {
+        // indexmap 2.13.0: `mod inner;` at the root, `src/inner/entry.rs` defines the entries,
+        // and the public `map` module re-exports them from the root.
+        let files = |path: &str| {
+            match path {
+            "Cargo.toml" => Some("[package]\nname = \"indexmap\"\n".to_string()),
+            "src/lib.rs" => Some("mod inner;\nmod util;\npub mod map;\npub mod set;\n".to_string()),
+            "src/inner.rs" => Some("mod entry;\npub use entry::{OccupiedEntry, VacantEntry};\n".to_string()),
+            "src/map.rs" => Some(
+                "mod iter;\npub use crate::inner::{OccupiedEntry, VacantEntry};\npub use crate::util::third;\n"
+                    .to_string(),
+            ),
+            "src/set/mod.rs" => Some("pub mod iter;\n".to_string()),
+            "src/set/iter.rs" => Some("pub use crate::util::first as set_first;\n".to_string()),
+            _ => None,
+        }
+        };
+        let only = |path: &str| match rust_scope(path, &files) {
+            Scope::Only(names) => names.into_iter().collect::<Vec<_>>(),
+            other => panic!("{other:?}"),
+        };
+        assert_eq!(only("src/inner/entry.rs"), ["OccupiedEntry", "VacantEntry"]);
+        // Found two levels down (`set/mod.rs`, then `set/iter.rs`), the name as it is written.
+        assert_eq!(only("src/util.rs"), ["first", "set_first", "third"]);
+        // A private module nobody re-exports exports nothing.
+        let none = |path: &str| match path {
+            "src/map.rs" => Some("mod iter;\n".to_string()),
+            "src/set/iter.rs" => None,
+            other => files(other),
+        };
+        match rust_scope("src/inner/entry.rs", &none) {
+            Scope::Only(names) => assert!(names.is_empty(), "{names:?}"),
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn a_python_module_whose_docstring_withdraws_its_promise_is_not_api() {
+        let read = |_: &str| None;
+        let marshmallow = "\"\"\"Type aliases.\n\n.. warning::\n\n    This module is provisional. Types may be modified, added, and removed between minor releases.\n\"\"\"\n\nimport typing\n\nTag = typing.Union[str, typing.Tuple[str, bool]]\n";
+        assert!(
+            !scope(
+                "src/marshmallow/types.py",
+                Grammar::Python,
+                marshmallow,
+                &read
+            )
+            .is_api()
+        );
+        for withdrawn in [
+            "#!/usr/bin/env python\n# -*- coding: utf-8 -*-\nr'''Helpers. Not part of the public API.'''\n",
+            "\"\"\"Experimental: these functions may change without notice.\"\"\"\n",
+            "'The interface is considered unstable.'\n",
+        ] {
+            assert!(
+                !scope("pkg/helpers.py", Grammar::Python, withdrawn, &read).is_api(),
+                "{withdrawn}"
+            );
+        }
+        // Documentation that merely mentions such words, or words after the docstring.
+        for promised in [
+            "\"\"\"Support for the experimental HTTP/3 protocol.\"\"\"\n",
+            "\"\"\"Stable helpers.\"\"\"\n# This module is provisional.\n",
+            "import os\n\"\"\"This module is provisional.\"\"\"\n",
+            "\"\"\"Values that may change between calls are cached without notice.\"\"\"\n",
+        ] {
+            assert_eq!(
+                scope("pkg/helpers.py", Grammar::Python, promised, &read),
+                Scope::Exported,
+                "{promised}"
+            );
         }
     }
 

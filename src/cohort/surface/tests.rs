@@ -50,6 +50,25 @@ fn python_comment_inside_a_signature_is_not_a_parameter() {
     assert_eq!(changes(Grammar::Python, base, head), vec![]);
 }
 
+// jinja 3.1.5: `async def auto_aiter(…) -> AsyncIterator[V]` that yields became a plain `def`
+// returning an async iterator. Callers `async for` over the call either way; a coroutine
+// (`async def` without `yield`) is awaited, and a plain `def` cannot be.
+#[test]
+fn python_an_async_generator_is_called_as_a_def_returning_an_async_iterator() {
+    let base = "async def auto_aiter(iterable: \"t.Iterable[V]\") -> \"t.AsyncIterator[V]\":\n    for item in iterable:\n        yield item\n\n\
+        async def auto_await(value):\n    def inner():\n        yield value\n    return await value\n";
+    let head = "def auto_aiter(iterable: \"t.Iterable[V]\") -> \"t.AsyncIterator[V]\":\n    return _IteratorToAsyncIterator(iter(iterable))\n\n\
+        def auto_await(value):\n    return value\n";
+    let found = changes(Grammar::Python, base, head);
+    assert_eq!(severity(&found, "auto_aiter"), None, "{found:#?}");
+    // `auto_await` only yields in a function of its own: a coroutine, now a plain function.
+    assert_eq!(
+        severity(&found, "auto_await"),
+        Some(Severity::Incompatible),
+        "{found:#?}"
+    );
+}
+
 // flask #4998: `@locked_cached_property` → `@cached_property`; #4722: a class attribute now a
 // property with a deprecation warning.
 #[test]
@@ -453,6 +472,40 @@ fn a_member_added_to_a_sealed_trait_or_interface_breaks_no_implementation() {
     assert_eq!(
         severity(&found, "Shape.perimeter()"),
         Some(Severity::Compatible),
+        "{found:#?}"
+    );
+}
+
+// indexmap 2.12.0: `RawEntryApiV1<K, V, S>: private::Sealed` became `: Sealed`, a private
+// trait of the same file. The trait is sealed before and after; what seals it is no part of
+// what users rely on. A private trait named otherwise seals as well; a public one does not.
+#[test]
+fn the_trait_that_seals_a_trait_can_change_without_breaking_anyone() {
+    let base = "pub trait RawEntryApiV1<K, V, S>: private::Sealed {\n    fn raw_entry_v1(&self);\n}\n\n\
+        mod private {\n    pub trait Sealed {}\n}\n";
+    let head = "pub trait RawEntryApiV1<K, V, S>: Sealed {\n    fn raw_entry_v1(&self);\n}\n\n\
+        trait Sealed {}\n";
+    let found = changes(Grammar::Rust, base, head);
+    no_break(&found);
+    let private = head.replace("Sealed", "Internal");
+    no_break(&changes(Grammar::Rust, base, &private));
+    // Sealed by a private trait, then by nothing users cannot name: implementable now.
+    let found = changes(
+        Grammar::Rust,
+        &private,
+        "pub trait RawEntryApiV1<K, V, S>: Internal {\n    fn raw_entry_v1(&self);\n}\n\n\
+        pub trait Internal {}\n",
+    );
+    no_break(&found);
+    // A bound users rely on (they may call `Clone` on any implementor) still counts.
+    let found = changes(
+        Grammar::Rust,
+        "pub trait Entry: Clone + private::Sealed {}\n\nmod private {\n    pub trait Sealed {}\n}\n",
+        "pub trait Entry: private::Sealed {}\n\nmod private {\n    pub trait Sealed {}\n}\n",
+    );
+    assert_eq!(
+        severity(&found, "Entry"),
+        Some(Severity::Incompatible),
         "{found:#?}"
     );
 }
