@@ -741,6 +741,36 @@ fn inherent(
         }
         let mut item = function(member, src, "method", &key, None);
         item.generics = generics_of(&[node, member], src);
+        // `Self` in an inherent impl is the type itself: chrono 0.4.43 wrote
+        // `signed_duration_since(self, rhs: NaiveDate)` as `(self, rhs: Self)`. The type is
+        // written `Self` on both sides, so an impl whose parameter was renamed (`impl<T>
+        // Wrap<T>` → `impl<U> Wrap<U>`) still reads alike.
+        let itself = src.canonical_field(node, "type");
+        for param in item.params.iter_mut().flatten() {
+            if let Some(ty) = &param.ty {
+                param.ty = Some(as_self(ty, &itself));
+            }
+        }
+        item.ret = item.ret.map(|ret| as_self(&ret, &itself));
         out.add(key, item);
     }
+}
+
+/// `ty` with each whole `itself` (the impl's type as written, `Wrap<T>`) written `Self`.
+fn as_self(ty: &str, itself: &str) -> String {
+    if itself.is_empty() {
+        return ty.to_string();
+    }
+    let ident = |c: char| c.is_alphanumeric() || c == '_' || c == ':';
+    let mut out = String::with_capacity(ty.len());
+    let mut rest = ty;
+    while let Some(at) = rest.find(itself) {
+        let (before, after) = (&rest[..at], &rest[at + itself.len()..]);
+        out.push_str(before);
+        let whole = !out.ends_with(ident) && !after.starts_with(|c: char| ident(c) || c == '<');
+        out.push_str(if whole { "Self" } else { itself });
+        rest = after;
+    }
+    out.push_str(rest);
+    out
 }

@@ -510,6 +510,31 @@ fn the_trait_that_seals_a_trait_can_change_without_breaking_anyone() {
     );
 }
 
+// chrono 0.4.43: `signed_duration_since(self, rhs: NaiveDate)` became `(self, rhs: Self)` in
+// `impl NaiveDate`: the same type. In a trait, `Self` is every implementor, not one type.
+#[test]
+fn rust_self_in_an_inherent_impl_is_the_type_itself() {
+    let base = "pub struct NaiveDate;\n\nimpl NaiveDate {\n    pub const fn signed_duration_since(self, rhs: NaiveDate) -> TimeDelta { todo!() }\n    pub fn pair(self) -> (NaiveDate, Option<NaiveDate>) { todo!() }\n    pub fn other(self, rhs: NaiveDate) -> MySelf { todo!() }\n}\n\npub struct Wrap<T>(T);\n\nimpl<T> Wrap<T> {\n    pub fn new(inner: T) -> Wrap<T> { todo!() }\n}\n";
+    let head = base
+        .replace("rhs: NaiveDate) -> TimeDelta", "rhs: Self) -> TimeDelta")
+        .replace("(NaiveDate, Option<NaiveDate>)", "(Self, Option<Self>)")
+        .replace("-> Wrap<T>", "-> Self");
+    no_break(&changes(Grammar::Rust, base, &head));
+    // The impl's parameter renamed, the method's type written either way.
+    let renamed = head
+        .replace("impl<T> Wrap<T>", "impl<U> Wrap<U>")
+        .replace("inner: T", "inner: U");
+    no_break(&changes(Grammar::Rust, base, &renamed));
+    // A different type is still a change, and `MySelf` is not `Self`.
+    let changed = base.replace("rhs: NaiveDate) -> MySelf", "rhs: Self) -> Self");
+    let found = changes(Grammar::Rust, base, &changed);
+    assert_eq!(
+        severity(&found, "NaiveDate::other"),
+        Some(Severity::Incompatible),
+        "{found:#?}"
+    );
+}
+
 // indexmap #296: methods moved to an `impl` block with fewer bounds (`K: Hash + Eq` and
 // `S: BuildHasher` only where needed). The block's bounds are the method's.
 #[test]
