@@ -134,10 +134,10 @@ fn type_change(old: &str, new: &str, types: &Types) -> TypeChange {
             .unwrap_or(TypeChange::Same);
     }
     let (old, new) = (types.resolve(old), types.resolve(new));
-    if old == new {
+    if old == new || std_aliases_spelled(&old) == std_aliases_spelled(&new) {
         return TypeChange::Same;
     }
-    if widened(&old, &new) {
+    if widened(&old, &new) || unsized_allowed(&old, &new) {
         return TypeChange::Widened;
     }
     // A type literal now a named type over the same literal, or back (Go's
@@ -1198,8 +1198,12 @@ fn generics_relaxed(old: &Item, new: &Item) -> Option<&'static str> {
     // outside its crate to break, and its users may only call more.
     let sealed_trait = old.kind == "trait" && old.sealed;
     let covered = |b: &String| {
-        old_bounds.iter().any(|a| a == b || widened(a, b))
+        old_bounds
+            .iter()
+            .any(|a| a == b || widened(a, b) || as_into(a) == *b)
             || (sealed_trait && b.starts_with("Self:"))
+            // `T: ?Sized` only lets more types in.
+            || b.split_once(':').is_some_and(|(_, bound)| bound.trim() == "?Sized")
     };
     if !new_bounds.iter().all(covered) {
         return None;
@@ -1696,6 +1700,97 @@ fn by_name(old: &[Param], new: &[Param]) -> Option<String> {
         }
     }
     None
+}
+
+/// A bound written with `From`/`TryFrom` as the `Into`/`TryInto` it implies: every `U:
+/// TryFrom<T>` makes `T: TryInto<U>` hold (the standard library's blanket impl), with the same
+/// `Error` (http 1.2.0: `where HeaderName: TryFrom<K>, <HeaderName as TryFrom<K>>::Error:
+/// Into<crate::Error>` became `where K: TryInto<HeaderName>, <K as TryInto<HeaderName>>::Error:
+/// …`). Only the old side is rewritten: the other way narrows.
+fn as_into(predicate: &str) -> String {
+    static BOUND: std::sync::LazyLock<Option<regex::Regex>> = std::sync::LazyLock::new(|| {
+        regex::Regex::new(r"^([^<:][^:]*?):\s*(?:[\w:]*::)?(Try)?From<(.+)>$").ok()
+    });
+    static PROJECTION: std::sync::LazyLock<Option<regex::Regex>> = std::sync::LazyLock::new(|| {
+        regex::Regex::new(r"^<\s*(.+?)\s+as\s+(?:[\w:]*::)?(Try)?From<(.+?)>\s*>(::.*)$").ok()
+    });
+    let predicate = predicate.trim();
+    if let Some(c) = PROJECTION.as_ref().and_then(|re| re.captures(predicate)) {
+        let try_ = c.get(2).map_or("", |m| m.as_str());
+        return format!("<{} as {try_}Into<{}>>{}", &c[3], &c[1], &c[4]);
+    }
+    if let Some(c) = BOUND.as_ref().and_then(|re| re.captures(predicate)) {
+        let try_ = c.get(2).map_or("", |m| m.as_str());
+        return format!("{}: {try_}Into<{}>", &c[3], c[1].trim());
+    }
+    predicate.to_string()
+}
+
+/// `text` with the standard library's result aliases written out, without spaces:
+/// `io::Result<T>` is `Result<T, io::Error>` and `fmt::Result` is `Result<(), fmt::Error>`
+/// (tokio 1.49.0 wrote `Poll<Result<(), io::Error>>` as `Poll<io::Result<()>>`).
+fn std_aliases_spelled(text: &str) -> String {
+    let mut text: String = text.chars().filter(|c| !c.is_whitespace()).collect();
+    text = text.replace("std::io::Result<", "io::Result<");
+    text = text.replace("std::fmt::Result", "fmt::Result");
+    let qualified =
+        |before: &str| before.ends_with(|c: char| c.is_alphanumeric() || c == '_' || c == ':');
+    while let Some(at) = text
+        .find("io::Result<")
+        .filter(|at| !qualified(&text[..*at]))
+    {
+        let open = at + "io::Result".len();
+        let mut depth = 0usize;
+        let mut close = None;
+        for (i, c) in text[open..].char_indices() {
+            match c {
+                '<' => depth += 1,
+                '>' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        close = Some(open + i);
+                        break;
+                    }
+                }
+                _ => {}
+            }
+        }
+        let Some(close) = close else { break };
+        let inner = text[open + 1..close].to_string();
+        text.replace_range(at..=close, &format!("Result<{inner},io::Error>"));
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text.as_str();
+    while let Some(at) = rest.find("fmt::Result") {
+        let after = &rest[at + "fmt::Result".len()..];
+        out.push_str(&rest[..at]);
+        if qualified(&out)
+            || after.starts_with(|c: char| c.is_alphanumeric() || c == '_' || c == '<')
+        {
+            out.push_str("fmt::Result");
+        } else {
+            out.push_str("Result<(),fmt::Error>");
+        }
+        rest = after;
+    }
+    out.push_str(rest);
+    out
+}
+
+/// The new type is the old one that now also takes unsized values (chrono 0.4.42: `w: &mut
+/// impl Write` → `w: &mut (impl Write + ?Sized)`).
+fn unsized_allowed(old: &str, new: &str) -> bool {
+    if !new.contains("?Sized") || old.contains("?Sized") {
+        return false;
+    }
+    let bare = |t: &str| -> String {
+        t.replace("+?Sized", "")
+            .replace("?Sized+", "")
+            .chars()
+            .filter(|c| !c.is_whitespace() && *c != '(' && *c != ')')
+            .collect()
+    };
+    bare(old) == bare(new)
 }
 
 /// Whether `new` accepts everything `old` did, by the widenings we can recognise from the

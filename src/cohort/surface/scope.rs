@@ -698,7 +698,8 @@ fn mod_declarations(text: &str, candidate: Candidate<'_>) -> Option<Vec<ModDecla
 /// The text of every `pub use ...;` statement (not `pub(crate) use`), but those inside an
 /// inline `#[doc(hidden)]` module: regex 0.1 re-exported its private engine through
 /// `#[doc(hidden)] pub mod internal { pub use program::{Program, Inst}; }`, which makes those
-/// names reachable only outside the documented API, as `#[doc(hidden)] pub mod x;` does.
+/// names reachable only outside the documented API, as `#[doc(hidden)] pub mod x;` does; nor
+/// those inside an unstable macro block (tokio's `cfg_unstable! { … }`).
 fn pub_uses(text: &str) -> Vec<&str> {
     // Read once per changed file behind a private module and per module file above it: the
     // searches are memchr's, and the hidden modules are looked for only in a text with a
@@ -728,8 +729,9 @@ fn pub_uses(text: &str) -> Vec<&str> {
 }
 
 /// The byte ranges of the bodies of inline modules declared `#[doc(hidden)]`
-/// (`#[doc(hidden)] pub mod internal { … }`). Braces are counted outside `//` comments;
-/// a string holding an unbalanced brace can only shorten or lengthen the range it is in.
+/// (`#[doc(hidden)] pub mod internal { … }`), and of unstable macro blocks
+/// ([`unstable_macro_blocks`]). A string holding an unbalanced brace can only shorten or
+/// lengthen the range it is in.
 fn hidden_inline_modules(text: &str) -> Vec<std::ops::Range<usize>> {
     let modules = mod_declarations(text, Candidate::Inline)
         .unwrap_or_else(|| inline_modules_by_pattern(text));
@@ -738,31 +740,51 @@ fn hidden_inline_modules(text: &str) -> Vec<std::ops::Range<usize>> {
         if !attributes_above_hide(text, found.start) {
             continue;
         }
-        let body = found.end;
-        let mut depth = 1usize;
-        let mut end = text.len();
-        let mut in_comment = false;
-        let bytes = text.as_bytes();
-        let mut i = body;
-        while i < bytes.len() {
-            match bytes[i] {
-                b'\n' => in_comment = false,
-                b'/' if !in_comment && bytes.get(i + 1) == Some(&b'/') => in_comment = true,
-                b'{' if !in_comment => depth += 1,
-                b'}' if !in_comment => {
-                    depth -= 1;
-                    if depth == 0 {
-                        end = i;
-                        break;
-                    }
-                }
-                _ => {}
-            }
-            i += 1;
-        }
-        out.push(body..end);
+        out.push(found.end..block_end(text, found.end));
     }
+    out.extend(unstable_macro_blocks(text));
     out
+}
+
+/// Where the block whose body starts at `body` (just after its `{`) closes. Braces are
+/// counted outside `//` comments.
+fn block_end(text: &str, body: usize) -> usize {
+    let mut depth = 1usize;
+    let mut in_comment = false;
+    let bytes = text.as_bytes();
+    let mut i = body;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'\n' => in_comment = false,
+            b'/' if !in_comment && bytes.get(i + 1) == Some(&b'/') => in_comment = true,
+            b'{' if !in_comment => depth += 1,
+            b'}' if !in_comment => {
+                depth -= 1;
+                if depth == 0 {
+                    return i;
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    text.len()
+}
+
+/// The bodies of macro calls named as unstable opt-ins (tokio's `cfg_unstable! { pub use
+/// task_hooks::TaskMeta; }`, which puts each item behind `cfg(tokio_unstable)`): what they
+/// re-export is outside the stable API, as under `#[cfg(tokio_unstable)]` itself.
+fn unstable_macro_blocks(text: &str) -> Vec<std::ops::Range<usize>> {
+    static CALL: std::sync::LazyLock<Option<regex::Regex>> =
+        std::sync::LazyLock::new(|| regex::Regex::new(r"\b([A-Za-z_][A-Za-z0-9_]*)!\s*\{").ok());
+    let Some(call) = CALL.as_ref() else {
+        return Vec::new();
+    };
+    call.captures_iter(text)
+        .filter(|c| c[1].to_ascii_lowercase().contains("unstable"))
+        .filter_map(|c| c.get(0))
+        .map(|m| m.end()..block_end(text, m.end()))
+        .collect()
 }
 
 /// The inline modules of `text` read with the regular expression [`mod_declarations`] scans
@@ -1126,6 +1148,24 @@ mod tests {
                 Scope::Exported,
                 "{promised}"
             );
+        }
+    }
+
+    #[test]
+    fn a_re_export_inside_an_unstable_macro_block_is_not_stable_api() {
+        // tokio 1.46: `mod task_hooks;` re-exported only inside `cfg_unstable! { … }`.
+        let runtime = "mod task_hooks;\npub(crate) use task_hooks::TaskHooks;\ncfg_unstable! {\n    pub use task_hooks::TaskMeta;\n}\n#[cfg(not(tokio_unstable))]\npub(crate) use task_hooks::TaskMeta;\ncfg_rt! {\n    pub use task_hooks::TaskCallback;\n}\n";
+        let files = |path: &str| match path {
+            "Cargo.toml" => Some("[package]\nname = \"tokio\"\n".to_string()),
+            "src/lib.rs" => Some("pub mod runtime;\n".to_string()),
+            "src/runtime/mod.rs" => Some(runtime.to_string()),
+            _ => None,
+        };
+        match rust_scope("src/runtime/task_hooks.rs", &files) {
+            Scope::Only(names) => {
+                assert_eq!(names.into_iter().collect::<Vec<_>>(), ["TaskCallback"])
+            }
+            other => panic!("{other:?}"),
         }
     }
 

@@ -535,6 +535,47 @@ fn rust_self_in_an_inherent_impl_is_the_type_itself() {
     );
 }
 
+// Written differently, the same or a wider contract: http 1.2.0's `TryFrom` bounds as the
+// `TryInto` they imply, tokio 1.49.0's `io::Result<()>` for `Result<(), io::Error>`, chrono
+// 0.4.42's `&mut (impl Write + ?Sized)` for `&mut impl Write`.
+#[test]
+fn rust_bounds_and_types_spelled_through_the_standard_library_alike() {
+    let base = "pub struct Builder;\n\nimpl Builder {\n    pub fn header<K, V>(self, key: K, value: V) -> Builder\n    where\n        HeaderName: TryFrom<K>,\n        <HeaderName as TryFrom<K>>::Error: Into<crate::Error>,\n    {\n        todo!()\n    }\n    pub fn write_to(&self, w: &mut impl Write) -> fmt::Result { todo!() }\n    pub fn sink<W: Write>(&self, w: W) {}\n}\n\npub trait AsyncWrite {\n    fn poll_flush(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Result<(), io::Error>>;\n    fn poll_write(self: Pin<&mut Self>, buf: &[u8]) -> Poll<std::io::Result<usize>>;\n}\n";
+    let head = base
+        .replace("HeaderName: TryFrom<K>,", "K: TryInto<HeaderName>,")
+        .replace(
+            "<HeaderName as TryFrom<K>>::Error",
+            "<K as TryInto<HeaderName>>::Error",
+        )
+        .replace(
+            "w: &mut impl Write) -> fmt::Result",
+            "w: &mut (impl Write + ?Sized)) -> Result<(), fmt::Error>",
+        )
+        .replace("pub fn sink<W: Write>", "pub fn sink<W: Write + ?Sized>")
+        .replace("Poll<Result<(), io::Error>>", "Poll<io::Result<()>>")
+        .replace(
+            "Poll<std::io::Result<usize>>",
+            "Poll<Result<usize, io::Error>>",
+        );
+    no_break(&changes(Grammar::Rust, base, &head));
+    // The other way narrows: a type implementing only `TryInto` no longer fits.
+    let found = changes(Grammar::Rust, &head, base);
+    assert_eq!(
+        severity(&found, "Builder::header"),
+        Some(Severity::Incompatible),
+        "{found:#?}"
+    );
+    // Another error type is another result.
+    let other = base.replace("Poll<Result<(), io::Error>>", "Poll<io::Result<u8>>");
+    assert_eq!(
+        severity(
+            &changes(Grammar::Rust, base, &other),
+            "AsyncWrite::poll_flush"
+        ),
+        Some(Severity::Incompatible)
+    );
+}
+
 // indexmap #296: methods moved to an `impl` block with fewer bounds (`K: Hash + Eq` and
 // `S: BuildHasher` only where needed). The block's bounds are the method's.
 #[test]
