@@ -405,8 +405,36 @@ impl<'a> Scan<'a> {
                 .is_none_or(|next| self.moved.is_moved(here.side, &next.text));
         let restated =
             logic.moved_ok && here.next.is_none() && restated(logic, here, found.as_str());
-        !moved && !restated
+        let rewrapped = logic.moved_ok && rewrapped(here);
+        !moved && !restated && !rewrapped
     }
+}
+
+/// Whether the run of changed lines holding this line only re-wraps code: its removed and its
+/// added lines hold the same text once whitespace is left out (rustfmt splitting `unsafe {
+/// self.entries.set_len(0); }` over three lines, http #645). Nothing a rule reads was written.
+fn rewrapped(here: &LineAt) -> bool {
+    let lines = &here.hunk.lines;
+    let changed = |i: &usize| lines[*i].kind != LineKind::Context;
+    let start = (0..here.at)
+        .rev()
+        .take_while(changed)
+        .last()
+        .unwrap_or(here.at);
+    let end = (here.at..lines.len())
+        .take_while(changed)
+        .last()
+        .unwrap_or(here.at);
+    let joined = |kind: LineKind| -> String {
+        lines[start..=end]
+            .iter()
+            .filter(|l| l.kind == kind)
+            .flat_map(|l| l.text.chars())
+            .filter(|c| !c.is_whitespace())
+            .collect()
+    };
+    let (removed, added) = (joined(LineKind::Removed), joined(LineKind::Added));
+    !removed.is_empty() && removed == added
 }
 
 /// Whether the hunk's other side already held what the rule matched on this line: code

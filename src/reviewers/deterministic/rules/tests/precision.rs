@@ -136,6 +136,23 @@ fn a_block_moved_within_a_file_is_not_new_code() {
 }
 
 #[test]
+fn code_only_rewrapped_is_not_new_code() {
+    // http #645: rustfmt split `unsafe { self.entries.set_len(0); }` over three lines.
+    let rewrapped = "diff --git a/src/map.rs b/src/map.rs\n--- a/src/map.rs\n+++ b/src/map.rs\n\
+         @@ -1,3 +1,5 @@\n fn clear(&mut self) {\n-    unsafe { self.entries.set_len(0); }\n+    unsafe {\n+        self.entries.set_len(0);\n+    }\n }\n";
+    assert_eq!(hits(&scan(rewrapped)), vec![]);
+    // Re-wrapped and changed: what is new is new.
+    let changed = rewrapped.replace(
+        "+        self.entries.set_len(0);\n",
+        "+        self.entries.set_len(1);\n",
+    );
+    assert_eq!(
+        hits(&scan(&changed)),
+        vec![("rust/unsafe-without-safety-comment".to_string(), 2)]
+    );
+}
+
+#[test]
 fn code_refactored_in_place_is_not_new_code() {
     // httpx 0.28.0..0.28.1: the `verify is False` branch renamed its variable; the same
     // `check_hostname = False` was there before.
