@@ -114,13 +114,22 @@ static TEST_FUNCTION: LazyLock<Regex> = LazyLock::new(|| {
         .expect("valid regex")
 });
 
-/// Whether `line` starts a Rust test item (its attribute, or a `mod tests` header).
+/// `test_parse! {`, `tests! {`, `bench_tests! {`: a macro call at the start of a line, named as
+/// a test, whose braces hold the tests it expands to (http's `src/uri.rs` writes its parser
+/// tests as `test_parse! { … }` blocks outside any `mod tests`).
+static TEST_MACRO_CALL: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"^\s*(\w+::)*(tests?|tests?_\w+|\w+_tests?)!\s*\{").expect("valid regex")
+});
+
+/// Whether `line` starts a Rust test item (its attribute, a `mod tests` header, or a test
+/// macro's block).
 fn starts_test_item(line: &str) -> bool {
     // Every marker contains "test"; most lines do not, and skip the regexes.
     line.contains("test")
         && ((CFG_TEST.is_match(line) && !line.contains("not(test"))
             || TEST_FUNCTION.is_match(line)
-            || TEST_MODULE.is_match(line))
+            || TEST_MODULE.is_match(line)
+            || TEST_MACRO_CALL.is_match(line))
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -162,7 +171,8 @@ impl TestTracker {
     pub fn enter_hunk(&mut self, section: Option<&str>) {
         self.lexer.reset();
         self.depth = 0;
-        let in_test_module = section.is_some_and(|s| TEST_MODULE.is_match(s));
+        let in_test_module =
+            section.is_some_and(|s| TEST_MODULE.is_match(s) || TEST_MACRO_CALL.is_match(s));
         self.region = match self.region {
             // A test item that was still open: its end was not seen, so the rest of the file.
             Region::Inside { .. } => Region::Inside { floor: i32::MIN },
@@ -483,6 +493,29 @@ fn last() {}
             test_line_numbers(text),
             vec![2, 3, 4, 5, 6, 7, 8, 9, 11, 12, 16, 17]
         );
+    }
+
+    #[test]
+    fn a_test_macros_block_is_test_code() {
+        // http's src/uri.rs: parser tests written as `test_parse! { … }` blocks.
+        let text = "\
+fn real() { x.unwrap(); }
+test_parse! {
+    test_uri_parse_authority,
+    \"http://127.0.0.1:61761/chunks\",
+    [],
+    authority_part = Some(&\"127.0.0.1:61761\".parse().unwrap()),
+}
+fn after() { y.unwrap(); }
+latest! {
+    z.unwrap();
+}
+";
+        assert_eq!(test_line_numbers(text), vec![2, 3, 4, 5, 6, 7]);
+        // A hunk inside such a block, named by git's section line.
+        let mut tracker = TestTracker::new("src/uri.rs", Language::Rust);
+        tracker.enter_hunk(Some("test_parse! {"));
+        assert!(tracker.observe("    authority_part = Some(&\"localhost\".parse().unwrap()),"));
     }
 
     #[test]
