@@ -94,19 +94,77 @@ impl DemoRepo {
     }
 }
 
-/// Builds (or rebuilds, if it already exists with the same commits) the demo repository in
-/// `dir`. Commits use fixed authors and dates, so the SHAs — and so the review space — are the
-/// same on every machine.
+/// The file, written last into a finished demo repository, that names what it was built from.
+const BUILT: &str = ".review-tui-demo";
+
+/// What the bundled demo is made of: a demo repository built from anything else is rebuilt.
+fn fingerprint() -> String {
+    use std::hash::{Hash, Hasher};
+    let mut hasher = std::collections::hash_map::DefaultHasher::new();
+    (MANIFEST, BASE, PR).hash(&mut hasher);
+    format!("{} {:016x}\n", env!("CARGO_PKG_VERSION"), hasher.finish())
+}
+
+/// Builds the demo repository in `dir`, or keeps the one there when it was finished from the
+/// same bundle. Commits use fixed authors and dates, so the SHAs — and so the review space —
+/// are the same on every machine. A build happens in a sibling directory renamed into place
+/// when finished: a process killed while building (git's `HEAD.lock` and `refs/*.lock` left
+/// behind made every later `--demo` fail) leaves only a leftover the next build clears.
 pub fn build(dir: &Path) -> Result<DemoRepo, DemoError> {
     let manifest = manifest()?;
+    let io = |path: &Path| {
+        let path = path.display().to_string();
+        move |source| DemoError::Io { path, source }
+    };
+    let expected = fingerprint();
+    let finished =
+        |dir: &Path| std::fs::read_to_string(dir.join(BUILT)).is_ok_and(|built| built == expected);
+    if !finished(dir) {
+        let parent = dir.parent().unwrap_or(Path::new("."));
+        let name = dir
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_else(|| "demo".into());
+        std::fs::create_dir_all(parent).map_err(io(parent))?;
+        // Leftovers of builds killed midway, this process's own included.
+        let leftover = format!(".{name}.building-");
+        if let Ok(entries) = std::fs::read_dir(parent) {
+            for entry in entries.flatten() {
+                if entry.file_name().to_string_lossy().starts_with(&leftover) {
+                    let _ = std::fs::remove_dir_all(entry.path());
+                }
+            }
+        }
+        let staging = parent.join(format!("{leftover}{}", std::process::id()));
+        write_repo(&staging, &manifest)?;
+        std::fs::write(staging.join(BUILT), &expected).map_err(io(&staging))?;
+        if dir.exists() {
+            std::fs::remove_dir_all(dir).map_err(io(dir))?;
+        }
+        if let Err(source) = std::fs::rename(&staging, dir) {
+            // Another demo finished first: its build is as good as ours.
+            let _ = std::fs::remove_dir_all(&staging);
+            if !finished(dir) {
+                return Err(DemoError::Io {
+                    path: dir.display().to_string(),
+                    source,
+                });
+            }
+        }
+    }
+    Ok(DemoRepo {
+        path: dir.canonicalize().map_err(io(dir))?,
+        manifest,
+    })
+}
+
+/// Writes the demo repository into the new directory `dir`.
+fn write_repo(dir: &Path, manifest: &Manifest) -> Result<(), DemoError> {
     std::fs::create_dir_all(dir).map_err(|source| DemoError::Io {
         path: dir.display().to_string(),
         source,
     })?;
-    let repo = match Repository::open(dir) {
-        Ok(repo) => repo,
-        Err(_) => Repository::init(dir)?,
-    };
+    let repo = Repository::init(dir)?;
     let (name, email) = manifest
         .author
         .split_once('@')
@@ -142,13 +200,7 @@ pub fn build(dir: &Path) -> Result<DemoRepo, DemoError> {
     )?;
     repo.set_head(&format!("refs/heads/{}", manifest.head_branch))?;
     repo.checkout_head(Some(git2::build::CheckoutBuilder::new().force()))?;
-    Ok(DemoRepo {
-        path: dir.canonicalize().map_err(|source| DemoError::Io {
-            path: dir.display().to_string(),
-            source,
-        })?,
-        manifest,
-    })
+    Ok(())
 }
 
 fn commit_tree(
@@ -229,5 +281,38 @@ mod tests {
                 "src/session.rs"
             ]
         );
+    }
+
+    #[test]
+    fn a_demo_build_killed_midway_leaves_nothing_that_stops_the_next() {
+        let root = tempfile::tempdir().unwrap();
+        let dir = root.path().join("acme-client");
+        // What a kill during the old in-place build left: a repository with git's locks and
+        // no finished marker, and a staging directory of a killed build.
+        let half = Repository::init(&dir).unwrap();
+        std::fs::write(half.path().join("HEAD.lock"), "").unwrap();
+        std::fs::create_dir_all(half.path().join("refs/heads")).unwrap();
+        std::fs::write(half.path().join("refs/heads/main.lock"), "").unwrap();
+        let leftover = root.path().join(".acme-client.building-4242");
+        std::fs::create_dir_all(leftover.join(".git")).unwrap();
+        let demo = build(&dir).unwrap();
+        let repo = Repository::open(&demo.path).unwrap();
+        assert!(repo.revparse_single(&demo.manifest.head_branch).is_ok());
+        assert!(!repo.path().join("HEAD.lock").exists());
+        assert!(!leftover.exists());
+        // A finished one is kept as it is.
+        let marker = dir.join(BUILT);
+        let written = std::fs::metadata(&marker).unwrap().modified().unwrap();
+        std::fs::write(dir.join("untouched"), "x").unwrap();
+        build(&dir).unwrap();
+        assert!(dir.join("untouched").exists());
+        assert_eq!(
+            std::fs::metadata(&marker).unwrap().modified().unwrap(),
+            written
+        );
+        // One from another bundle is rebuilt.
+        std::fs::write(&marker, "0.0.0 0\n").unwrap();
+        build(&dir).unwrap();
+        assert!(!dir.join("untouched").exists());
     }
 }
