@@ -94,8 +94,11 @@ impl DemoRepo {
     }
 }
 
-/// The file, written last into a finished demo repository, that names what it was built from.
-const BUILT: &str = ".review-tui-demo";
+/// The file, written last into a finished demo repository's git directory (not its working
+/// tree, where it would be an uncommitted file), that names what it was built from.
+fn built_marker(dir: &Path) -> PathBuf {
+    dir.join(".git").join("review-tui-demo")
+}
 
 /// What the bundled demo is made of: a demo repository built from anything else is rebuilt.
 fn fingerprint() -> String {
@@ -117,8 +120,9 @@ pub fn build(dir: &Path) -> Result<DemoRepo, DemoError> {
         move |source| DemoError::Io { path, source }
     };
     let expected = fingerprint();
-    let finished =
-        |dir: &Path| std::fs::read_to_string(dir.join(BUILT)).is_ok_and(|built| built == expected);
+    let finished = |dir: &Path| {
+        std::fs::read_to_string(built_marker(dir)).is_ok_and(|built| built == expected)
+    };
     if !finished(dir) {
         let parent = dir.parent().unwrap_or(Path::new("."));
         let name = dir
@@ -137,7 +141,7 @@ pub fn build(dir: &Path) -> Result<DemoRepo, DemoError> {
         }
         let staging = parent.join(format!("{leftover}{}", std::process::id()));
         write_repo(&staging, &manifest)?;
-        std::fs::write(staging.join(BUILT), &expected).map_err(io(&staging))?;
+        std::fs::write(built_marker(&staging), &expected).map_err(io(&staging))?;
         if dir.exists() {
             std::fs::remove_dir_all(dir).map_err(io(dir))?;
         }
@@ -301,7 +305,7 @@ mod tests {
         assert!(!repo.path().join("HEAD.lock").exists());
         assert!(!leftover.exists());
         // A finished one is kept as it is.
-        let marker = dir.join(BUILT);
+        let marker = built_marker(&dir);
         let written = std::fs::metadata(&marker).unwrap().modified().unwrap();
         std::fs::write(dir.join("untouched"), "x").unwrap();
         build(&dir).unwrap();
