@@ -407,9 +407,13 @@ fn rust_scope(path: &str, read: Read) -> Scope {
             re_exported(statement, hidden, &mut names);
         }
     }
-    for text in public_module_texts(&at("src"), &ancestors[0], read) {
-        for statement in pub_uses(&text) {
-            re_exported(statement, &absolute, &mut names);
+    // Read only when no ancestor re-exports anything of the module: up to 64 files for each
+    // changed file behind a private module slowed a 749-file tokio range by 7 %.
+    if names.is_empty() {
+        for text in public_module_texts(&at("src"), &ancestors[0], read) {
+            for statement in pub_uses(&text) {
+                re_exported(statement, &absolute, &mut names);
+            }
         }
     }
     if names.contains("*") {
@@ -775,16 +779,32 @@ fn block_end(text: &str, body: usize) -> usize {
 /// task_hooks::TaskMeta; }`, which puts each item behind `cfg(tokio_unstable)`): what they
 /// re-export is outside the stable API, as under `#[cfg(tokio_unstable)]` itself.
 fn unstable_macro_blocks(text: &str) -> Vec<std::ops::Range<usize>> {
-    static CALL: std::sync::LazyLock<Option<regex::Regex>> =
-        std::sync::LazyLock::new(|| regex::Regex::new(r"\b([A-Za-z_][A-Za-z0-9_]*)!\s*\{").ok());
-    let Some(call) = CALL.as_ref() else {
-        return Vec::new();
-    };
-    call.captures_iter(text)
-        .filter(|c| c[1].to_ascii_lowercase().contains("unstable"))
-        .filter_map(|c| c.get(0))
-        .map(|m| m.end()..block_end(text, m.end()))
-        .collect()
+    // Read once per changed file behind a private module and per module file above it: found
+    // from each "nstable" (memchr's search), not by a regular expression over the whole text.
+    let ident = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
+    let bytes = text.as_bytes();
+    let mut out: Vec<std::ops::Range<usize>> = Vec::new();
+    for at in memchr::memmem::find_iter(bytes, b"nstable") {
+        let mut start = at;
+        while start > 0 && ident(bytes[start - 1]) {
+            start -= 1;
+        }
+        let mut end = at + "nstable".len();
+        while end < bytes.len() && ident(bytes[end]) {
+            end += 1;
+        }
+        let name = &text[start..end];
+        let called = text[end..].strip_prefix('!').map(str::trim_start);
+        let Some(body) = called.filter(|rest| rest.starts_with('{')) else {
+            continue;
+        };
+        if !name.to_ascii_lowercase().contains("unstable") || out.iter().any(|r| r.contains(&at)) {
+            continue;
+        }
+        let open = text.len() - body.len() + 1;
+        out.push(open..block_end(text, open));
+    }
+    out
 }
 
 /// The inline modules of `text` read with the regular expression [`mod_declarations`] scans
