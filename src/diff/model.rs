@@ -149,6 +149,22 @@ impl Hunk {
         })
     }
 
+    /// The runs of changed lines between context lines, as ranges of indexes into `lines`:
+    /// where a change replaced what stood there (a test rewritten in place, code re-wrapped).
+    pub fn change_runs(&self) -> Vec<std::ops::Range<usize>> {
+        let mut runs: Vec<std::ops::Range<usize>> = Vec::new();
+        for (at, line) in self.lines.iter().enumerate() {
+            if line.kind == LineKind::Context {
+                continue;
+            }
+            match runs.last_mut() {
+                Some(run) if run.end == at => run.end = at + 1,
+                _ => runs.push(at..at + 1),
+            }
+        }
+        runs
+    }
+
     /// The inclusive LEFT line range the hunk covers, `None` when it has no old lines.
     pub fn old_range(&self) -> Option<(u32, u32)> {
         inclusive_range(self.old_start, self.old_count)

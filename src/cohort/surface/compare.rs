@@ -1795,7 +1795,8 @@ fn unsized_allowed(old: &str, new: &str) -> bool {
 
 /// Whether `new` accepts everything `old` did, by the widenings we can recognise from the
 /// text alone: a union that gained members, `Iterator` → `IntoIterator`, `T` → `impl Into<T>`
-/// or `impl AsRef<T>`, and `?Sized`/bound removals are not attempted.
+/// or `impl AsRef<T>` (`?Sized` added is [`unsized_allowed`]; bound removals are not
+/// attempted).
 pub fn widened(old: &str, new: &str) -> bool {
     if old == new {
         return true;

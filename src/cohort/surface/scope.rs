@@ -201,8 +201,8 @@ fn module_docstring(source: &str) -> Option<&str> {
 /// Whether a module's own documentation withdraws it from the compatibility promise:
 /// marshmallow's `types.py` ("This module is provisional. Types may be modified, added, and
 /// removed between minor releases."), "not part of the public API", "experimental: these
-/// functions may change without notice". Read at each side, so a module that says so only at the head still had
-/// its base promise.
+/// functions may change without notice". Read at each side, so a module that says so only at
+/// the head still had its base promise.
 fn declares_no_promise(doc: &str) -> bool {
     static NO_PROMISE: std::sync::LazyLock<Option<regex::Regex>> = std::sync::LazyLock::new(|| {
         regex::Regex::new(

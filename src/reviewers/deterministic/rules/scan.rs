@@ -264,6 +264,7 @@ impl<'a> Scan<'a> {
         let mut pair = String::new();
         for hunk in &file.hunks {
             let hunk_text = SideTexts::default();
+            let rewrapped = OnceCell::new();
             for (at, line) in hunk.lines.iter().enumerate() {
                 let line_index = index;
                 index += 1;
@@ -308,6 +309,10 @@ impl<'a> Scan<'a> {
                     if (logic.skip_tests && here_facts.in_test)
                         || (!logic.comments && !here_facts.has_code)
                     {
+                        continue;
+                    }
+                    // Moved-ok rules say nothing of code a run of changes only re-wrapped.
+                    if logic.moved_ok && rewrapped.get_or_init(|| rewrapped_lines(hunk))[at] {
                         continue;
                     }
                     let here = LineAt {
@@ -405,36 +410,31 @@ impl<'a> Scan<'a> {
                 .is_none_or(|next| self.moved.is_moved(here.side, &next.text));
         let restated =
             logic.moved_ok && here.next.is_none() && restated(logic, here, found.as_str());
-        let rewrapped = logic.moved_ok && rewrapped(here);
-        !moved && !restated && !rewrapped
+        !moved && !restated
     }
 }
 
-/// Whether the run of changed lines holding this line only re-wraps code: its removed and its
-/// added lines hold the same text once whitespace is left out (rustfmt splitting `unsafe {
-/// self.entries.set_len(0); }` over three lines, http #645). Nothing a rule reads was written.
-fn rewrapped(here: &LineAt) -> bool {
-    let lines = &here.hunk.lines;
-    let changed = |i: &usize| lines[*i].kind != LineKind::Context;
-    let start = (0..here.at)
-        .rev()
-        .take_while(changed)
-        .last()
-        .unwrap_or(here.at);
-    let end = (here.at..lines.len())
-        .take_while(changed)
-        .last()
-        .unwrap_or(here.at);
-    let joined = |kind: LineKind| -> String {
-        lines[start..=end]
-            .iter()
-            .filter(|l| l.kind == kind)
-            .flat_map(|l| l.text.chars())
-            .filter(|c| !c.is_whitespace())
-            .collect()
-    };
-    let (removed, added) = (joined(LineKind::Removed), joined(LineKind::Added));
-    !removed.is_empty() && removed == added
+/// For each line of `hunk`, whether the run of changed lines holding it only re-wraps code:
+/// its removed and its added lines hold the same text once whitespace is left out (rustfmt
+/// splitting `unsafe { self.entries.set_len(0); }` over three lines, http #645). Nothing a rule
+/// reads was written there. Read once per hunk, on its first candidate line.
+fn rewrapped_lines(hunk: &Hunk) -> Vec<bool> {
+    let mut rewrapped = vec![false; hunk.lines.len()];
+    for run in hunk.change_runs() {
+        let joined = |kind: LineKind| -> String {
+            hunk.lines[run.clone()]
+                .iter()
+                .filter(|l| l.kind == kind)
+                .flat_map(|l| l.text.chars())
+                .filter(|c| !c.is_whitespace())
+                .collect()
+        };
+        let (removed, added) = (joined(LineKind::Removed), joined(LineKind::Added));
+        if !removed.is_empty() && removed == added {
+            rewrapped[run].fill(true);
+        }
+    }
+    rewrapped
 }
 
 /// Whether the hunk's other side already held what the rule matched on this line: code

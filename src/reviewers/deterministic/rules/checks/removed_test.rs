@@ -228,34 +228,26 @@ struct ChangeBlocks {
 
 impl ChangeBlocks {
     fn of(language: Language, hunk: &crate::diff::Hunk) -> Self {
-        let mut block_of_old = Vec::new();
-        let mut added: Vec<Vec<&str>> = Vec::new();
-        let mut open = false;
-        for line in &hunk.lines {
-            match line.kind {
-                LineKind::Context => {
-                    open = false;
-                    block_of_old.push(None);
-                }
-                kind => {
-                    if !open {
-                        added.push(Vec::new());
-                        open = true;
-                    }
-                    let block = added.len() - 1;
-                    if kind == LineKind::Added {
-                        added[block].push(line.text.as_str());
-                    } else {
-                        block_of_old.push(Some(block));
-                    }
-                }
-            }
+        let runs = hunk.change_runs();
+        let mut run_of = vec![None; hunk.lines.len()];
+        for (run, range) in runs.iter().enumerate() {
+            run_of[range.clone()].fill(Some(run));
         }
-        let added_tests = added
+        let block_of_old = hunk
+            .lines
             .iter()
-            .map(|lines| {
-                let lines: Vec<(&str, Option<u32>, bool)> =
-                    lines.iter().map(|t| (*t, None, true)).collect();
+            .zip(run_of)
+            .filter(|(line, _)| line.kind != LineKind::Added)
+            .map(|(_, run)| run)
+            .collect();
+        let added_tests = runs
+            .into_iter()
+            .map(|range| {
+                let lines: Vec<(&str, Option<u32>, bool)> = hunk.lines[range]
+                    .iter()
+                    .filter(|l| l.kind == LineKind::Added)
+                    .map(|l| (l.text.as_str(), None, true))
+                    .collect();
                 (0..lines.len())
                     .filter_map(|at| test_at(language, &lines, at).map(|(name, _)| name))
                     .collect()
