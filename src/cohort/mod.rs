@@ -59,6 +59,7 @@ pub use lazy_index::LazyIndex;
 pub use on_demand::OnDemandIndex;
 pub use report_cache::build_cached;
 pub use stoplist::is_common;
+pub use users::has_word;
 
 /// What a cohort build reads.
 #[derive(Clone, Copy)]

@@ -265,7 +265,7 @@ fn last_dir(path: &str) -> &str {
 }
 
 /// Whether `word` occurs in `text` with no identifier character on either side.
-fn has_word(text: &str, word: &str) -> bool {
+pub fn has_word(text: &str, word: &str) -> bool {
     if word.is_empty() {
         return false;
     }

@@ -9,7 +9,7 @@
 use std::collections::{HashMap, HashSet};
 use std::path::Path;
 
-use crate::cohort::CohortReport;
+use crate::cohort::{CohortReport, has_word};
 use crate::diff::{Diff, LineKind};
 use crate::ui::state::CohortView;
 
@@ -125,25 +125,13 @@ impl<'a> Texts<'a> {
             .filter(|word| !word.is_empty())
             .filter_map(|word| self.wanted.get(word).copied())
             .collect();
-        found.extend(self.odd.iter().copied().filter(|s| mentions(&text, s)));
+        found.extend(self.odd.iter().copied().filter(|s| has_word(&text, s)));
         found
     }
 }
 
 fn is_ident(c: char) -> bool {
     c.is_alphanumeric() || c == '_'
-}
-
-/// Whether `text` has `symbol` with no identifier character on either side.
-fn mentions(text: &str, symbol: &str) -> bool {
-    if symbol.is_empty() {
-        return false;
-    }
-    text.match_indices(symbol).any(|(at, _)| {
-        let before = text[..at].chars().next_back();
-        let after = text[at + symbol.len()..].chars().next();
-        !before.is_some_and(is_ident) && !after.is_some_and(is_ident)
-    })
 }
 
 #[cfg(test)]
@@ -186,8 +174,8 @@ mod tests {
 
     #[test]
     fn symbols_link_the_files_that_mention_them_as_whole_identifiers() {
-        assert!(mentions("let t = a::Token::new();", "a::Token"));
-        assert!(!mentions("let t = a::TokenStore::new();", "a::Token"));
+        assert!(has_word("let t = a::Token::new();", "a::Token"));
+        assert!(!has_word("let t = a::TokenStore::new();", "a::Token"));
         let dir = tempfile::tempdir().unwrap();
         std::fs::create_dir_all(dir.path().join("src")).unwrap();
         std::fs::write(dir.path().join("src/a.rs"), "pub struct Token;\n").unwrap();
@@ -266,7 +254,7 @@ mod tests {
             for symbol in &symbols {
                 proptest::prop_assert_eq!(
                     found.contains(symbol.as_str()),
-                    mentions(&text, symbol),
+                    has_word(&text, symbol),
                     "symbol {:?} in {:?}", symbol, text
                 );
             }
