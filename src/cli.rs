@@ -29,7 +29,7 @@ pub struct Cli {
     #[arg(long)]
     pub headless: bool,
 
-    /// Report format for --headless.
+    /// Report format for --headless (prompt: the findings as one prompt for a coding agent).
     #[arg(long, value_enum, default_value_t = ReportFormat::Text)]
     pub format: ReportFormat,
 
@@ -40,6 +40,21 @@ pub struct Cli {
     /// Head branch or revision of a local repository (with PATH; not with PATH#BASE..HEAD).
     #[arg(long, value_name = "HEAD")]
     pub head: Option<String>,
+
+    /// Review the checked-out branch with its uncommitted work: staged, unstaged and untracked
+    /// files git does not ignore, against the branch's base (with PATH; no HEAD). Nothing in
+    /// the checkout is changed; the review space is the branch's "worktree" space.
+    #[arg(long, short = 'w', conflicts_with = "staged")]
+    pub worktree: bool,
+
+    /// Review the checked-out branch with its staged changes only (the index), like --worktree.
+    #[arg(long)]
+    pub staged: bool,
+
+    /// Cockpit: review again whenever the uncommitted work changes (implies --worktree unless
+    /// --staged is given).
+    #[arg(long, conflicts_with = "headless")]
+    pub watch: bool,
 
     /// Review even if the PR is not eligible (closed, draft, bot author, trivial, already
     /// reviewed at this head).
@@ -196,6 +211,9 @@ pub enum ReportFormat {
     Sarif,
     /// The summary a GitHub review would carry (with --publish: exactly the posted body).
     Markdown,
+    /// One prompt for the coding agent that wrote the change: every counted finding kept
+    /// (open or confirmed), most important first, with its code, evidence and fix.
+    Prompt,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

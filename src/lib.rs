@@ -11,6 +11,7 @@ pub mod config;
 pub mod demo;
 pub mod diff;
 pub mod error_text;
+pub mod fence;
 pub mod gc;
 pub mod path_component;
 pub mod pr;

@@ -177,6 +177,28 @@ fn run(cli: Cli, matches: &clap::ArgMatches) -> anyhow::Result<Exit> {
 
 // ---- Flags: every one checked before any work ----
 
+/// The reference as typed, with the uncommitted work `--worktree`, `--staged` or `--watch`
+/// asks for.
+fn reference_of(cli: &Cli, pr: &str) -> anyhow::Result<reference::PrRef> {
+    let parsed = reference::parse(pr, cli.base.as_deref(), cli.head.as_deref())?;
+    Ok(match uncommitted_asked(cli) {
+        Some(which) => parsed.with_uncommitted(which)?,
+        None => parsed,
+    })
+}
+
+/// `--staged`, `--worktree`, or `--watch` (which watches the working tree).
+fn uncommitted_asked(cli: &Cli) -> Option<review_tui::pr::uncommitted::Uncommitted> {
+    use review_tui::pr::uncommitted::Uncommitted;
+    if cli.staged {
+        Some(Uncommitted::Staged)
+    } else if cli.worktree || cli.watch {
+        Some(Uncommitted::WorkingTree)
+    } else {
+        None
+    }
+}
+
 /// Checks every flag (and the user's config file) before anything is fetched, written or spent:
 /// a typo found after a ten-minute review costs the review.
 fn check_flags(cli: &Cli, matches: &clap::ArgMatches) -> anyhow::Result<()> {
@@ -221,9 +243,11 @@ fn check_flags(cli: &Cli, matches: &clap::ArgMatches) -> anyhow::Result<()> {
         }
     }
     if let Some(pr) = &cli.pr {
-        reference::parse(pr, cli.base.as_deref(), cli.head.as_deref())?;
+        reference_of(cli, pr)?;
     } else if cli.base.is_some() || cli.head.is_some() {
         anyhow::bail!("--base and --head go with a local repository PATH");
+    } else if let Some(flag) = uncommitted_asked(cli).map(|which| which.flag()) {
+        anyhow::bail!("{flag} goes with a local repository PATH (`review-tui . {flag}`)");
     }
     if let Some(theme) = &cli.theme {
         review_tui::ui::Theme::load(theme)?;
@@ -527,7 +551,7 @@ fn headless_command(
     runtime: &tokio::runtime::Runtime,
     signals: &Signals,
 ) -> anyhow::Result<Exit> {
-    let reference = reference::parse(pr, cli.base.as_deref(), cli.head.as_deref())?;
+    let reference = reference_of(cli, pr)?;
     warn_uncommitted(&reference);
     let user = review_tui::config::load_user()?;
     let options = prepare_options(cli, &user)?;
@@ -675,6 +699,7 @@ fn headless_command(
             serde_json::to_string_pretty(&json)? + "\n"
         }
         ReportFormat::Sarif => sarif(&result.board.nodes),
+        ReportFormat::Prompt => session.prompt(),
     };
     write_report(cli, &report)?;
     let code = if head_moved {
@@ -737,6 +762,7 @@ fn offline_headless(
             serde_json::to_string_pretty(&json)? + "\n"
         }
         ReportFormat::Sarif => sarif(&result.board.nodes),
+        ReportFormat::Prompt => session.prompt(),
     };
     write_report(cli, &report)?;
     let refused = if cli.publish {
@@ -817,7 +843,7 @@ fn cockpit_command(cli: &Cli, pr: &str, runtime: &tokio::runtime::Runtime) -> an
     use review_tui::ui::{self, PrHeader};
 
     ui::app::check_terminal()?;
-    let reference = reference::parse(pr, cli.base.as_deref(), cli.head.as_deref())?;
+    let reference = reference_of(cli, pr)?;
     // Counting uncommitted files reads the status of every file of the checkout (a large
     // repository's took longer than the rest of the first frame): counted beside it, said once
     // the space is prepared.
@@ -937,8 +963,9 @@ fn cockpit_command(cli: &Cli, pr: &str, runtime: &tokio::runtime::Runtime) -> an
     let session = new_session(prepared, cli, &config, review);
     let mut cx = view_context(cli, &config)?;
     cx.editor_open_at = config.editor_open_at.clone();
-    let (outcome, decision) =
-        runtime.block_on(ui::app::run_cockpit(session, run_review, &cx, screen))?;
+    let (outcome, decision) = runtime.block_on(ui::app::run_cockpit(
+        session, run_review, cli.watch, &cx, screen,
+    ))?;
     match outcome {
         ui::RunOutcome::Aborted => Ok(Exit::Aborted),
         _ => Ok(decision.map_or(Exit::Inconclusive, Exit::from)),
@@ -1001,7 +1028,13 @@ fn warn_uncommitted(reference: &reference::PrRef) {
 
 /// What to tell the person when the local repository's checkout has uncommitted files.
 fn uncommitted_warning(reference: &reference::PrRef) -> Option<String> {
-    let reference::PrRef::Local { path, head, .. } = reference else {
+    let reference::PrRef::Local {
+        path,
+        head,
+        uncommitted: None,
+        ..
+    } = reference
+    else {
         return None;
     };
     let count = review_tui::pr::local::uncommitted(path, head.as_deref())?;
@@ -1009,7 +1042,7 @@ fn uncommitted_warning(reference: &reference::PrRef) -> Option<String> {
     (count > 0).then(|| {
         format!(
             "{count} uncommitted {files} not part of this review (it reads commits only): \
-             commit them to include them"
+             add --worktree (-w) to review them with the branch, or --staged for the staged ones"
         )
     })
 }
@@ -1044,7 +1077,8 @@ fn prepare_report(cli: &Cli, prepared: &review_tui::session::prepare::Prepared) 
         }
         ReportFormat::Sarif => sarif(&[]),
         ReportFormat::Text => headless::text(prepared, cli.force),
-        ReportFormat::Markdown => String::new(),
+        // No round, no findings: nothing to hand back (the caller says why on stderr).
+        ReportFormat::Markdown | ReportFormat::Prompt => String::new(),
     }
 }
 

@@ -82,6 +82,7 @@ const LAYERS: &[(&str, &[&str])] = &[
             "base64",
             "commit_id",
             "error_text",
+            "fence",
             "path_component",
             "printable",
             "waiting",

@@ -11,6 +11,7 @@ use super::forge::{
     BranchTip, ChangedFile, CheckRun, FileStatus, Forge, ForgeFuture, NewReview, PostedReview,
     PrHistory, PrState, PullRequest, is_bot,
 };
+use super::uncommitted::Uncommitted;
 
 /// A local repository is always reachable and has no accounts: its errors are of no other kind.
 impl From<LocalError> for super::forge::ForgeError {
@@ -56,6 +57,8 @@ pub enum LocalError {
     },
     #[error(transparent)]
     Diff(#[from] crate::diff::DiffError),
+    #[error(transparent)]
+    Uncommitted(#[from] super::uncommitted::UncommittedError),
     #[error("git: {0}")]
     Git(#[from] git2::Error),
     #[error(
@@ -88,6 +91,36 @@ pub fn resolve(
     base: Option<&str>,
     head: Option<&str>,
 ) -> Result<LocalRange, LocalError> {
+    resolve_in(path, base, head, false)
+}
+
+/// The range of a review of uncommitted work: the checked-out branch's base (as [`resolve`]
+/// works it out, or `base`) to a commit holding `which` work on top of `HEAD`
+/// ([`super::uncommitted::snapshot`]), keyed by the branch and the kind of work
+/// (`feature (worktree)`). On a branch with nothing to compare it with (the base branch
+/// itself, no upstream) the base is `HEAD`: the review is of the uncommitted work alone.
+/// Paths under `exclude` stay out of the snapshot.
+pub fn resolve_uncommitted(
+    path: &Path,
+    base: Option<&str>,
+    which: Uncommitted,
+    exclude: &[PathBuf],
+) -> Result<LocalRange, LocalError> {
+    let mut range = resolve_in(path, base, None, true)?;
+    let repo = Repository::open(&range.repo)?;
+    let snapshot = super::uncommitted::snapshot(&repo, which, &range.head_name, exclude)?;
+    range.head_name = format!("{} ({})", range.head_name, which.label());
+    range.head_key = format!("{} ({})", range.head_key, which.label());
+    range.head_sha = CommitId::from(snapshot);
+    Ok(range)
+}
+
+fn resolve_in(
+    path: &Path,
+    base: Option<&str>,
+    head: Option<&str>,
+    base_may_be_head: bool,
+) -> Result<LocalRange, LocalError> {
     let shown = path.display().to_string();
     let repo = Repository::discover(path).map_err(|_| LocalError::NotARepository {
         path: shown.clone(),
@@ -108,6 +141,9 @@ pub fn resolve(
     let head_oid = commit_of(&repo, &head_name, "head", &repo_name)?;
     let base_name = match base {
         Some(name) => name.to_string(),
+        None if base_may_be_head => {
+            default_base(&repo, &head_name).unwrap_or_else(|| head_name.clone())
+        }
         None => default_base(&repo, &head_name).ok_or_else(|| {
             if ["main", "master"].contains(&head_name.as_str()) {
                 LocalError::OnBaseBranch {

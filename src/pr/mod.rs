@@ -10,3 +10,4 @@ pub mod ref_error;
 pub mod reference;
 pub mod registry;
 pub mod token;
+pub mod uncommitted;

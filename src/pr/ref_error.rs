@@ -18,4 +18,14 @@ pub enum RefError {
          --base BASE --head HEAD"
     )]
     RangeTwice { given: String },
+    #[error(
+        "{flag} reviews the checked-out branch with its uncommitted work: drop the head from \
+         `{given}` (a base is fine: PATH --base BASE {flag})"
+    )]
+    HeadWithUncommitted { given: String, flag: &'static str },
+    #[error(
+        "{flag} reviews the uncommitted work of a local repository, and `{given}` is a pull \
+         request on a forge: pass the PATH of its checkout"
+    )]
+    UncommittedOnRemote { given: String, flag: &'static str },
 }

@@ -9,6 +9,7 @@ use std::path::PathBuf;
 use super::hosted::{ForgeKind, HostedPr};
 pub use super::ref_error::RefError;
 use super::registry::FORGES;
+use super::uncommitted::Uncommitted;
 
 /// What the user pointed at.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -21,6 +22,9 @@ pub enum PrRef {
         path: PathBuf,
         base: Option<String>,
         head: Option<String>,
+        /// `--worktree` / `--staged`: the head is the checked-out commit plus this uncommitted
+        /// work (`pr::uncommitted`).
+        uncommitted: Option<Uncommitted>,
     },
 }
 
@@ -38,16 +42,25 @@ impl fmt::Display for PrRef {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             PrRef::Hosted(pr) => pr.fmt(f),
-            PrRef::Local { path, base, head } => {
+            PrRef::Local {
+                path,
+                base,
+                head,
+                uncommitted,
+            } => {
                 write!(f, "{}", path.display())?;
                 match (base, head) {
-                    (None, None) => Ok(()),
+                    (None, None) => {}
                     (base, head) => write!(
                         f,
                         "#{}..{}",
                         base.as_deref().unwrap_or("(base)"),
                         head.as_deref().unwrap_or("HEAD")
-                    ),
+                    )?,
+                }
+                match uncommitted {
+                    Some(which) => write!(f, " {}", which.flag()),
+                    None => Ok(()),
                 }
             }
         }
@@ -113,10 +126,12 @@ pub fn parse_with(
             path,
             base: range_base,
             head: range_head,
+            uncommitted,
         } => Ok(PrRef::Local {
             path,
             base: base.map(str::to_string).or(range_base),
             head: head.map(str::to_string).or(range_head),
+            uncommitted,
         }),
         hosted if base.is_none() && head.is_none() => Ok(hosted),
         _ => Err(RefError::RangeFlagsOnRemote {
@@ -164,7 +179,37 @@ fn parse_local(given: &str) -> Result<PrRef, RefError> {
         path: PathBuf::from(path),
         base,
         head,
+        uncommitted: None,
     })
+}
+
+impl PrRef {
+    /// The same reference, reviewing `which` uncommitted work on top of the checked-out
+    /// commit. Only a local repository has a working tree, and its head is the checkout: a
+    /// head named besides would be a second head.
+    pub fn with_uncommitted(self, which: Uncommitted) -> Result<PrRef, RefError> {
+        match self {
+            PrRef::Local {
+                path,
+                base,
+                head: None,
+                ..
+            } => Ok(PrRef::Local {
+                path,
+                base,
+                head: None,
+                uncommitted: Some(which),
+            }),
+            PrRef::Local { path, .. } => Err(RefError::HeadWithUncommitted {
+                given: path.display().to_string(),
+                flag: which.flag(),
+            }),
+            hosted => Err(RefError::UncommittedOnRemote {
+                given: hosted.to_string(),
+                flag: which.flag(),
+            }),
+        }
+    }
 }
 
 #[cfg(test)]
@@ -232,7 +277,8 @@ mod tests {
             Ok(PrRef::Local {
                 path: ".".into(),
                 base: None,
-                head: None
+                head: None,
+                uncommitted: None
             })
         );
         assert_eq!(
@@ -240,7 +286,8 @@ mod tests {
             Ok(PrRef::Local {
                 path: "../repo".into(),
                 base: Some("main".into()),
-                head: Some("feature/x".into())
+                head: Some("feature/x".into()),
+                uncommitted: None
             })
         );
         assert_eq!(
@@ -248,7 +295,8 @@ mod tests {
             Ok(PrRef::Local {
                 path: "/tmp/r".into(),
                 base: Some("v1.0".into()),
-                head: Some("HEAD".into())
+                head: Some("HEAD".into()),
+                uncommitted: None
             })
         );
         assert_eq!(
@@ -256,7 +304,8 @@ mod tests {
             Ok(PrRef::Local {
                 path: "/tmp/r".into(),
                 base: Some("main".into()),
-                head: Some("topic".into())
+                head: Some("topic".into()),
+                uncommitted: None
             })
         );
     }

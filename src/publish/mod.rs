@@ -153,9 +153,14 @@ impl std::fmt::Display for Target {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             Target::Github { pr, url } => write!(f, "GitHub review on {pr} ({url})"),
-            Target::Local { markdown, json } => {
-                write!(f, "{} and {}", markdown.display(), json.display())
-            }
+            // Said where it is read (the gate, stderr): a local range, uncommitted work
+            // above all, has no forge, and nothing left the machine.
+            Target::Local { markdown, json } => write!(
+                f,
+                "{} and {} (a local report: nothing is posted to a forge)",
+                markdown.display(),
+                json.display()
+            ),
         }
     }
 }

@@ -39,13 +39,4 @@ pub fn push_field(out: &mut String, label: &str, text: &str) {
     out.push_str(&format!("- **{label}:** {text}\n"));
 }
 
-/// A code fence longer than any backtick run in the lines, so replacement code that itself
-/// contains a fence cannot end the suggestion early.
-pub fn fence_for(lines: &[String]) -> String {
-    let longest = lines
-        .iter()
-        .map(|line| line.split(|c| c != '`').map(str::len).max().unwrap_or(0))
-        .max()
-        .unwrap_or(0);
-    "`".repeat((longest + 1).max(3))
-}
+pub use crate::fence::fence_for;

@@ -31,4 +31,11 @@ pub enum Command {
     /// The cohorts of the round on screen (a reopened space): answered with
     /// `SessionEvent::Cohorts`.
     Cohorts,
+    /// The kept findings as one prompt for the coding agent that wrote the change
+    /// (`session::prompt`): written into the space, answered with `SessionEvent::HandedBack`,
+    /// and piped to the fix command when one is configured.
+    HandBack,
+    /// A review of uncommitted work: snapshot the work again and, when it changed, review it
+    /// in a new round (after the running one, if any).
+    Refresh,
 }

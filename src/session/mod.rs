@@ -8,10 +8,12 @@ pub use command::Command;
 pub mod fix;
 mod journal;
 pub mod prepare;
+pub mod prompt;
 pub mod publisher;
 pub use publisher::Publisher;
 pub mod round;
 pub mod snapshot;
+pub mod watch;
 pub use snapshot::RoundSnapshot;
 mod service;
 pub use service::{

@@ -23,6 +23,7 @@ use crate::session::command::Command;
 use crate::session::fix;
 use crate::session::journal;
 use crate::session::prepare::Prepared;
+use crate::session::prompt;
 use crate::session::publisher::Publisher;
 use crate::session::round::{self, PipelineError, ReviewOptions, Tap};
 use crate::session::snapshot::RoundSnapshot;
@@ -82,6 +83,19 @@ pub enum SessionEvent<Pv, Pd> {
     Notice(String),
     /// The gate wrote a patch: the cockpit announces it and can show it.
     PatchWritten(Box<fix::WrittenPatch>),
+    /// The prompt for the coding agent (redacted), written to `path`, with how many findings
+    /// it holds.
+    HandedBack {
+        text: String,
+        path: PathBuf,
+        findings: usize,
+    },
+    /// The uncommitted work under review changed: the space moved to its new snapshot, whose
+    /// PR and diff these are; a new round follows.
+    Moved {
+        pr: Box<PullRequest>,
+        diff: Arc<Diff>,
+    },
     /// Something the session could not do.
     Failed {
         title: String,
@@ -323,6 +337,90 @@ impl<P: Publisher> Session<P> {
     }
 }
 
+impl<P: Publisher> Session<P> {
+    /// What the review is of, as a prompt names it: `main..feature (worktree)`, `OWNER/REPO#12`.
+    pub fn change_name(&self) -> String {
+        match &self.prepared.reference {
+            crate::pr::reference::PrRef::Hosted(pr) => pr.to_string(),
+            crate::pr::reference::PrRef::Local { .. } => self.state().pr.key.display_number(),
+        }
+    }
+
+    /// What `--watch` looks at: the checkout of a review of uncommitted work; `None` for a
+    /// review of commits (nothing there to watch) or a space opened offline.
+    pub fn watcher(&self) -> Option<crate::session::watch::Watcher> {
+        match &self.prepared.reference {
+            crate::pr::reference::PrRef::Local {
+                path,
+                uncommitted: Some(_),
+                ..
+            } if self.prepared.offline.is_none() => Some(crate::session::watch::Watcher {
+                checkout: path.clone(),
+                exclude: vec![self.prepared.data_root.clone()],
+            }),
+            _ => None,
+        }
+    }
+
+    /// The kept findings of the current round as one prompt for a coding agent, redacted.
+    pub fn prompt(&self) -> String {
+        let snapshot = self.snapshot();
+        prompt::prompt(&prompt::PromptInput {
+            change: &self.change_name(),
+            snapshot: &snapshot,
+            diff: &self.prepared.diff,
+            worktree: self.prepared.space.worktree(),
+        })
+    }
+
+    /// The prompt, written into the space (`prompt.md`) for the person and their agent; the
+    /// fix command's work when one is configured.
+    pub fn hand_back(&self) -> Result<HandedBack, fix::FixError> {
+        let text = self.prompt();
+        let path = self.prepared.space.path().join(prompt::PROMPT_FILE);
+        crate::space::write_atomically(&path, text.as_bytes()).map_err(|source| {
+            fix::FixError::Write {
+                path: path.clone(),
+                source,
+            }
+        })?;
+        let findings = prompt::kept(&self.snapshot()).len();
+        let command = self.setup.fix_command.clone().map(|command| {
+            let jobs = fix::FixJobs {
+                worktree: self.prepared.space.worktree().to_path_buf(),
+                dir: self.prepared.space.path().join("fixes"),
+                jobs: vec![("prompt".to_string(), text.clone())],
+            };
+            (command, jobs)
+        });
+        Ok(HandedBack {
+            text,
+            path,
+            findings,
+            command,
+        })
+    }
+
+    /// A review of uncommitted work, snapshotted again: `true` when the work changed and the
+    /// space moved to it (a new round waits to be run there).
+    pub async fn refresh(&mut self) -> Result<bool, crate::session::prepare::PrepareError> {
+        let moved = crate::session::prepare::refresh(&mut self.prepared).await?;
+        if moved {
+            self.preview = None;
+            self.cohorts = None;
+        }
+        Ok(moved)
+    }
+}
+
+/// The prompt the gate handed back, where it was written, and the fix command's run of it.
+pub struct HandedBack {
+    pub text: String,
+    pub path: PathBuf,
+    pub findings: usize,
+    pub command: Option<(String, fix::FixJobs)>,
+}
+
 /// The gate's fix, as [`Session::fix`] decided it.
 pub enum Fix {
     Done(Result<fix::WrittenPatch, fix::FixError>),
@@ -373,9 +471,34 @@ pub async fn serve<P: Publisher>(
         let _ = decisions.clear();
         send(SessionEvent::RoundDone(Box::new(session.snapshot())));
     }
-    while let Some(command) = commands.recv().await {
+    // A command the loop gives itself: the round after a refresh, the refresh a running
+    // round held back.
+    let mut next: Option<Command> = None;
+    loop {
+        let command = match next.take() {
+            Some(command) => command,
+            None => match commands.recv().await {
+                Some(command) => command,
+                None => break,
+            },
+        };
         match command {
+            Command::Refresh => match session.refresh().await {
+                Ok(true) => {
+                    send(SessionEvent::Moved {
+                        pr: Box::new(session.prepared().pr.clone()),
+                        diff: Arc::new(session.prepared().diff.clone()),
+                    });
+                    next = Some(Command::RunRound);
+                }
+                Ok(false) => {}
+                Err(err) => send(SessionEvent::Failed {
+                    title: "Could not snapshot the uncommitted work".into(),
+                    message: err.to_string(),
+                }),
+            },
             Command::RunRound => {
+                let mut refresh_after = false;
                 let (stop, cancel) = watch::channel(false);
                 let (stop_one, stopped_ones) = watch::channel(BTreeSet::new());
                 let (tap, taps) = mpsc::unbounded_channel();
@@ -424,7 +547,13 @@ pub async fn serve<P: Publisher>(
                                     }
                                 }
                                 Command::RunRound | Command::Cohorts => {}
-                                Command::Preview | Command::Publish | Command::WritePatch { .. } => {
+                                // The running round finishes first; the work is looked at
+                                // again after it.
+                                Command::Refresh => refresh_after = true,
+                                Command::Preview
+                                | Command::Publish
+                                | Command::WritePatch { .. }
+                                | Command::HandBack => {
                                     send(SessionEvent::Notice(
                                         "the review is still running: try again when it is done"
                                             .into(),
@@ -460,6 +589,9 @@ pub async fn serve<P: Publisher>(
                             message: err.to_string(),
                         })
                     }
+                }
+                if refresh_after {
+                    next = Some(Command::Refresh);
                 }
             }
             command => handle(&mut session, command, &events).await,
@@ -593,6 +725,36 @@ async fn handle<P: Publisher>(
                 send(SessionEvent::Cohorts(Box::new(cohorts)));
             }
         }
-        Command::RunRound | Command::Cancel | Command::StopReviewer(_) => {}
+        Command::HandBack => match session.hand_back() {
+            Ok(handed) => {
+                send(SessionEvent::HandedBack {
+                    text: handed.text,
+                    path: handed.path,
+                    findings: handed.findings,
+                });
+                if let Some((command, jobs)) = handed.command {
+                    send(SessionEvent::Notice(format!(
+                        "piping the prompt to the fix command `{command}`…"
+                    )));
+                    let events = events.clone();
+                    tokio::spawn(async move {
+                        let ran = tokio::task::spawn_blocking(move || {
+                            jobs.run(&command, fix::FIX_TIMEOUT)
+                        })
+                        .await
+                        .unwrap_or_else(|e| Err(fix::FixError::Task(e.to_string())));
+                        let _ = events.send(redacted(match ran {
+                            Ok(written) => SessionEvent::Notice(written),
+                            Err(error) => SessionEvent::Failed {
+                                title: "The fix command did not answer".into(),
+                                message: error.to_string(),
+                            },
+                        }));
+                    });
+                }
+            }
+            Err(err) => send(failed("No prompt written", err.to_string())),
+        },
+        Command::RunRound | Command::Refresh | Command::Cancel | Command::StopReviewer(_) => {}
     }
 }

@@ -59,8 +59,9 @@ pub enum SpaceError {
     NoFetchSource,
 }
 
-/// Where the PR comes from and what the forge said about it. For a local key only `title`
-/// and `url` matter (the key names the repository, base and head).
+/// Where the PR comes from and what the forge said about it. For a local key only `title`,
+/// `url` and the SHAs matter (the key names the repository, base and head; the SHAs, when
+/// given, are the commits those names were resolved to).
 #[derive(Debug, Clone, Default)]
 pub struct Source {
     /// A forge's PR: the repository to fetch from (the forge's clone URL). A local path or
@@ -147,7 +148,12 @@ impl Space {
     ) -> Result<(Space, OpenReport), SpaceError> {
         // Bad local input fails before anything is created on disk.
         let local = match &key {
-            SpaceKey::Local { repo, base, head } => Some(resolve_local(repo, base, head)?),
+            SpaceKey::Local { repo, base, head } => {
+                Some(match (&source.head_sha, &source.base_sha) {
+                    (Some(head_sha), Some(base_sha)) => resolved_local(repo, head_sha, base_sha)?,
+                    _ => resolve_local(repo, base, head)?,
+                })
+            }
             SpaceKey::Hosted(_) => None,
         };
         if matches!(key, SpaceKey::Hosted(_)) && (source.refs.is_none() || source.remote.is_none())
@@ -331,6 +337,29 @@ impl Space {
         Ok(Some((space, report)))
     }
 
+    /// A local space's commits moved while it is open (the uncommitted work under review was
+    /// snapshotted again): the mirror takes them from the repository, the worktree moves to
+    /// the head, and a new round starts at it, as a push to a PR does on the next open. The
+    /// round started, or `None` when neither commit moved.
+    pub fn advance(&mut self, head: Oid, base: Oid) -> Result<Option<u32>, SpaceError> {
+        let (mirror, _) = Mirror::open_or_init(&self.mirror)?;
+        {
+            let _mirror_lock = LockFile::acquire(&self.mirror.join("review-tui.lock"))?;
+            mirror.clear_stale_locks()?;
+            fetch_local(&mirror, &self.key, head, base)?;
+            worktree::ensure(&mirror, &self.key.id(), &self.worktree, head)?;
+        }
+        let (head, base) = (CommitId::from(head), CommitId::from(base));
+        let now = now_rfc3339();
+        self.update(|state| -> Result<Option<u32>, SpaceError> {
+            let moved = state.head_sha != head;
+            let round = moved.then(|| state.start_round(&head, &now));
+            state.head_sha = head;
+            state.base_sha = base;
+            Ok(round)
+        })
+    }
+
     pub fn key(&self) -> &SpaceKey {
         &self.key
     }
@@ -387,6 +416,18 @@ fn resolve_local(repo_path: &Path, base: &str, head: &str) -> Result<(Oid, Oid),
             .map_err(|_| unknown(name))
     };
     Ok((commit(head)?, commit(base)?))
+}
+
+/// The head and base commits the caller already resolved in the local repository (a snapshot
+/// of uncommitted work has no name to resolve again).
+fn resolved_local(repo: &Path, head: &str, base: &str) -> Result<(Oid, Oid), SpaceError> {
+    let oid = |sha: &str| {
+        Oid::from_str(sha).map_err(|_| SpaceError::UnknownRef {
+            repo: repo.to_path_buf(),
+            name: sha.to_string(),
+        })
+    };
+    Ok((oid(head)?, oid(base)?))
 }
 
 /// Local spaces fetch the resolved SHAs themselves: whatever the user named (a branch, a tag,

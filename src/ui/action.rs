@@ -124,4 +124,10 @@ pub enum Report {
         patch: crate::ui::state::PatchData,
         summary: String,
     },
+    /// The prompt for the coding agent: copied to the clipboard, and where it was written.
+    HandedBack {
+        text: String,
+        path: String,
+        findings: usize,
+    },
 }

@@ -150,6 +150,7 @@ impl Engine for Bridge {
             Effect::SetLevel(level) => Command::SetLevel(level),
             Effect::WritePatch { node_ids } => Command::WritePatch { node_ids },
             Effect::PreviewPublish => Command::Preview,
+            Effect::HandBack => Command::HandBack,
             Effect::Publish => Command::Publish,
             Effect::Quit | Effect::StopRun => Command::Cancel,
             Effect::StopReviewer(name) => Command::StopReviewer(name),
@@ -162,8 +163,9 @@ impl Engine for Bridge {
 async fn relay(
     mut events: mpsc::UnboundedReceiver<EventOf<Publishing>>,
     inbox: Inbox,
-    diff: Arc<crate::diff::Diff>,
+    mut diff: Arc<crate::diff::Diff>,
     worktree: std::path::PathBuf,
+    repo: String,
 ) {
     while let Some(event) = events.recv().await {
         let actions = match event {
@@ -232,6 +234,30 @@ async fn relay(
             SessionEvent::Failed { title, message } => {
                 vec![Action::Engine(Report::EngineError { title, message })]
             }
+            SessionEvent::HandedBack {
+                text,
+                path,
+                findings,
+            } => vec![Action::Engine(Report::HandedBack {
+                text,
+                path: path.display().to_string(),
+                findings,
+            })],
+            // The work under review changed: its snapshot's files replace the last one's.
+            SessionEvent::Moved { pr, diff: moved } => {
+                diff = moved;
+                let changed = (diff.files.iter())
+                    .filter(|f| !f.binary)
+                    .map(|f| f.path.clone())
+                    .collect();
+                load_code(&worktree, changed, inbox.clone());
+                let mut header = PrHeader::from_pull_request(&repo, &pr);
+                header.number = String::new();
+                vec![
+                    Action::Engine(Report::Pr(header)),
+                    Action::Engine(Report::Diff(diff.clone())),
+                ]
+            }
         };
         for action in actions {
             if !inbox.send(action) {
@@ -296,6 +322,7 @@ fn load_code(worktree: &Path, paths: Vec<String>, inbox: Inbox) {
 pub async fn run_cockpit(
     session: Session<Publishing>,
     run_review: bool,
+    watch: bool,
     cx: &ViewContext,
     screen: Screen,
 ) -> std::io::Result<(RunOutcome, Option<crate::review::verdict::Decision>)> {
@@ -331,6 +358,14 @@ pub async fn run_cockpit(
         .collect();
     let inbox = screen.inbox.clone();
     let (commands, command_rx) = mpsc::unbounded_channel();
+    // `--watch`: each settled change to the work under review asks the session for a new
+    // round (after the running one); the watcher stops when the session is gone.
+    let watcher = watch.then(|| session.watcher()).flatten();
+    screen.state.watching = watcher.is_some();
+    if let Some(watcher) = watcher {
+        let commands = commands.clone();
+        watcher.start(move || commands.send(Command::Refresh).is_ok())?;
+    }
     let (events_tx, events) = mpsc::unbounded_channel();
     tokio::spawn(crate::session::serve(session, command_rx, events_tx));
     tokio::spawn(relay(
@@ -338,6 +373,7 @@ pub async fn run_cockpit(
         inbox.clone(),
         opening.diff.clone(),
         opening.worktree.clone(),
+        opening.repo.clone(),
     ));
     let mut bridge = Bridge {
         commands: commands.clone(),

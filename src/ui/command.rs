@@ -76,6 +76,9 @@ pub enum Command {
     GatePublish,
     GateDetails,
     GateAbort,
+    /// Hand the kept findings back to the coding agent: one prompt, copied to the clipboard
+    /// (OSC 52), written into the space, piped to the fix command when one is set.
+    HandBack,
     PublishConfirm,
     PublishCancel,
     /// Show the patch the gate wrote.

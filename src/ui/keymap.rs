@@ -459,6 +459,13 @@ impl Default for Keymap {
             ),
             (
                 Gate,
+                A::HandBack,
+                &["h"],
+                "hand back: the kept findings as one prompt for the coding agent",
+                NONE,
+            ),
+            (
+                Gate,
                 A::ViewPatch,
                 &["v"],
                 "view the patch the fix wrote",
@@ -751,6 +758,7 @@ pub(crate) fn short(command: Command) -> &'static str {
         Command::GatePublish => "publish",
         Command::GateDetails => "details",
         Command::GateAbort => "leave",
+        Command::HandBack => "hand back",
         Command::ViewPatch => "view patch",
         Command::ZoomDetail => "zoom",
         Command::EventLog => "log",

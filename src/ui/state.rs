@@ -361,6 +361,8 @@ pub struct AppState {
     pub published: Option<String>,
     /// The session's offline banner: the round on screen is the stored one, not refreshed.
     pub offline: Option<String>,
+    /// `--watch`: a change to the uncommitted work under review starts a new round.
+    pub watching: bool,
 
     // UI state.
     pub focus: Pane,
@@ -436,6 +438,7 @@ impl AppState {
             pass: PassProgress::default(),
             published: None,
             offline: None,
+            watching: false,
             focus: Pane::Findings,
             selected: None,
             selected_reviewer: None,

@@ -115,6 +115,9 @@ pub struct Prepared {
     /// Set when GitHub could not be reached and the space's stored round was opened instead:
     /// no round runs and nothing is published from it.
     pub offline: Option<offline::Offline>,
+    /// The data directory the space is in: a snapshot of uncommitted work leaves it out when
+    /// it lies inside the work tree.
+    pub data_root: PathBuf,
 }
 
 impl Prepared {
@@ -221,10 +224,22 @@ pub async fn prepare(reference: PrRef, options: &PrepareOptions) -> Result<Prepa
             prepared.connection = options.connection.clone();
             Ok(prepared)
         }
-        PrRef::Local { path, base, head } => {
-            let (path, base, head) = (path.clone(), base.clone(), head.clone());
-            let range = blocking(move || {
-                crate::pr::local::resolve(&path, base.as_deref(), head.as_deref())
+        PrRef::Local {
+            path,
+            base,
+            head,
+            uncommitted,
+        } => {
+            let (path, base, head, uncommitted) =
+                (path.clone(), base.clone(), head.clone(), *uncommitted);
+            // The data directory may lie inside the work tree: its files are the review's
+            // own, never part of the work under review.
+            let exclude = vec![root.clone()];
+            let range = blocking(move || match uncommitted {
+                Some(which) => {
+                    crate::pr::local::resolve_uncommitted(&path, base.as_deref(), which, &exclude)
+                }
+                None => crate::pr::local::resolve(&path, base.as_deref(), head.as_deref()),
             })
             .await??;
             if range.merge_base_sha == range.head_sha {
@@ -244,9 +259,13 @@ pub async fn prepare(reference: PrRef, options: &PrepareOptions) -> Result<Prepa
                     pr: Box::new(pr.clone()),
                 },
             );
+            // The commits as resolved: a branch that moves meanwhile, or a snapshot of
+            // uncommitted work (no name leads to it), is reviewed at what was resolved.
             let source = Source {
                 title: crate::reviewers::redact::outbound(&pr.title),
                 url: String::new(),
+                head_sha: Some(forge.range().head_sha.to_string()),
+                base_sha: Some(forge.range().base_sha.to_string()),
                 ..Source::default()
             };
             finish(
@@ -273,6 +292,7 @@ async fn finish(
     progress: &Option<Progress>,
 ) -> Result<Prepared, PrepareError> {
     let progress = progress.clone();
+    let data_root = root.clone();
     let (space, opened, diff, early_index) = blocking(move || -> Result<_, PrepareError> {
         let mut early_index = None;
         let mut listing = None;
@@ -328,7 +348,63 @@ async fn finish(
         early_index,
         connection: Connection::default(),
         offline: None,
+        data_root,
     })
+}
+
+/// A review of uncommitted work, snapshotted again ([`crate::pr::uncommitted`]): when the
+/// work changed, the space moves to the new snapshot (a new round starts there) and the PR
+/// and the diff are read again. `false` when nothing changed, or the review is of commits
+/// (nothing to snapshot).
+pub async fn refresh(prepared: &mut Prepared) -> Result<bool, PrepareError> {
+    let PrRef::Local {
+        path,
+        base,
+        uncommitted: Some(which),
+        ..
+    } = &prepared.reference
+    else {
+        return Ok(false);
+    };
+    if prepared.offline.is_some() {
+        return Ok(false);
+    }
+    let (path, base, which) = (path.clone(), base.clone(), *which);
+    let exclude = vec![prepared.data_root.clone()];
+    let range = blocking(move || {
+        crate::pr::local::resolve_uncommitted(&path, base.as_deref(), which, &exclude)
+    })
+    .await??;
+    if range.head_sha == prepared.space.state().head_sha
+        && range.base_sha == prepared.space.state().base_sha
+    {
+        return Ok(false);
+    }
+    let forge = LocalForge::new(range.clone());
+    let pr = forge.pull_request().await?;
+    let (head, base) = (
+        git2::Oid::from_str(&range.head_sha).map_err(|e| PrepareError::Other(e.to_string()))?,
+        git2::Oid::from_str(&range.base_sha).map_err(|e| PrepareError::Other(e.to_string()))?,
+    );
+    // Git and file work on the session's own space: off the async workers where there are
+    // several (the space is the session's, not movable to a thread of its own).
+    let space = &mut prepared.space;
+    let moved = match tokio::runtime::Handle::current().runtime_flavor() {
+        tokio::runtime::RuntimeFlavor::MultiThread => {
+            tokio::task::block_in_place(|| space.advance(head, base))
+        }
+        _ => space.advance(head, base),
+    };
+    moved?;
+    let mirror = prepared.space.mirror().to_path_buf();
+    let (base_sha, head_sha) = (range.base_sha.to_string(), range.head_sha.to_string());
+    let diff =
+        blocking(move || diff_in_mirror(&mirror, &mirror.join(DIFF_CACHE), &base_sha, &head_sha))
+            .await??;
+    prepared.pr = pr;
+    prepared.diff = diff;
+    prepared.early_index = None;
+    Ok(true)
 }
 
 /// Computes the diff of `base`..`head` on a thread of its own and tells `progress` as soon

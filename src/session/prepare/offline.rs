@@ -105,6 +105,7 @@ pub(crate) async fn reopen(
             why,
         })
     };
+    let data_root = root.clone();
     let opened = blocking(move || Space::open_stored(&root, key)).await??;
     let Some((space, opened)) = opened else {
         return Err(no_round("this machine has no review of it yet"));
@@ -188,6 +189,7 @@ pub(crate) async fn reopen(
         early_index: None,
         connection,
         offline: Some(offline),
+        data_root,
     })
 }
 

@@ -107,6 +107,22 @@ pub(super) fn apply(state: &mut AppState, report: Report) -> Vec<Effect> {
             state.overlays.push(Overlay::Error { title, message });
         }
         Report::Notice(text) => info(state, text),
+        Report::HandedBack {
+            text,
+            path,
+            findings,
+        } => {
+            state
+                .terminal_jobs
+                .push(crate::ui::state::TerminalJob::Clipboard(text));
+            info(
+                state,
+                format!(
+                    "prompt for the agent ({findings} finding(s)) copied to the clipboard and \
+                     written to {path}"
+                ),
+            );
+        }
         Report::PatchWritten { patch, summary } => {
             state.patch = Some(patch);
             let key = state.key(Context::Main, Command::ViewPatch);

@@ -39,7 +39,8 @@ impl Component for Gate {
             | Command::GateIgnore
             | Command::GatePublish
             | Command::GateDetails
-            | Command::GateAbort => Some(gate_command(state, command)),
+            | Command::GateAbort
+            | Command::HandBack => Some(gate_command(state, command)),
             _ => None,
         }
     }
@@ -59,6 +60,10 @@ fn gate_command(state: &mut AppState, command: Command) -> Vec<Effect> {
                 state.overlays.push(Overlay::PreviewPending);
                 return vec![Effect::PreviewPublish];
             }
+        }
+        Command::HandBack => {
+            info(state, "writing the prompt for the agent…".to_string());
+            return vec![Effect::HandBack];
         }
         Command::GateDetails => {
             if let Some(Overlay::Gate { details, .. }) = state.overlays.last_mut() {

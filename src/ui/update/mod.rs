@@ -65,6 +65,8 @@ pub enum Effect {
     },
     /// Gate "publish": compute what would be posted; reply with `Action::PublishPreview`.
     PreviewPublish,
+    /// Gate "hand back": the kept findings as one prompt; reply with `Report::HandedBack`.
+    HandBack,
     /// The person confirmed the preview: publish; reply with `Published` or `EngineError`.
     Publish,
     /// Stop the running round: every reviewer and pass.

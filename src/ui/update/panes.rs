@@ -338,6 +338,7 @@ fn main_command(state: &mut AppState, command: Command) -> Vec<Effect> {
         | Command::GatePublish
         | Command::GateDetails
         | Command::GateAbort
+        | Command::HandBack
         | Command::PublishConfirm
         | Command::PublishCancel => {}
     }

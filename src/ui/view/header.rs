@@ -242,5 +242,8 @@ fn ladder_spans(state: &AppState, cx: &ViewContext, compact: bool) -> Vec<Span<'
         };
         ladder.push(Span::styled(text, style));
     }
+    if state.watching {
+        ladder.push(Span::styled("  · watching", theme.muted));
+    }
     ladder
 }
