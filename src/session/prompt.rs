@@ -87,7 +87,7 @@ fn finding(out: &mut String, number: usize, node: &ReviewNode, input: &PromptInp
         ""
     };
     out.push_str(&format!(
-        "\n## {number}. [{}] {} — {}{confirmed}\n\n",
+        "\n## {number}. [{}] {} — {}{confirmed}\n",
         node.priority.as_str(),
         one_line(&node.text.title),
         node.location(),
@@ -95,10 +95,11 @@ fn finding(out: &mut String, number: usize, node: &ReviewNode, input: &PromptInp
     let edited = input.snapshot.comment(&node.id);
     match edited {
         Some(comment) => {
-            out.push_str("The reviewer's comment, as the person wrote it:\n\n");
+            out.push_str("\nThe reviewer's comment, as the person wrote it:\n\n");
             out.push_str(&quoted(comment));
         }
         None if !node.text.body.trim().is_empty() => {
+            out.push('\n');
             out.push_str(&quoted(&node.text.body));
         }
         None => {}
@@ -225,4 +226,167 @@ fn indent(text: &str) -> String {
 
 fn one_line(text: &str) -> String {
     text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::commit_id::CommitId;
+    use crate::review::node::{Anchor, Fix, Priority, Scope, Stance};
+    use crate::review::tests::node;
+    use crate::space::{PrIdentity, SpaceKey, SpaceState};
+
+    const GOLDEN: &str = include_str!("../../tests/fixtures/prompt/golden.md");
+    const PLANTED: &str = "ghp_PLANTEDsecretVALUE0123456789abcdefXYZ";
+
+    fn state(nodes: Vec<ReviewNode>) -> SpaceState {
+        let sha = |c: char| CommitId::parse(&c.to_string().repeat(40)).unwrap();
+        let key = SpaceKey::Local {
+            repo: "/repo".into(),
+            base: "main".into(),
+            head: "feature (worktree)".into(),
+        };
+        let mut state = SpaceState::new(
+            PrIdentity {
+                key,
+                title: String::new(),
+                number: String::new(),
+                url: String::new(),
+            },
+            sha('b'),
+            sha('a'),
+        );
+        state.nodes = nodes;
+        state
+    }
+
+    fn at(mut node: ReviewNode, path: &str, start: u32, end: u32) -> ReviewNode {
+        node.anchor = Some(Anchor {
+            path: path.into(),
+            side: Side::Right,
+            start_line: start,
+            end_line: end,
+        });
+        node
+    }
+
+    fn prompt_of(state: &SpaceState, worktree: &Path) -> String {
+        let snapshot = RoundSnapshot::of(
+            state,
+            crate::review::level::Level::Balanced,
+            &Diff::default(),
+        );
+        prompt(&PromptInput {
+            change: "main..feature (worktree)",
+            snapshot: &snapshot,
+            diff: &Diff::default(),
+            worktree,
+        })
+    }
+
+    /// The prompt's whole text for findings of every kind the person can leave: kept ones
+    /// (open, confirmed, with an edited comment, with replacement lines, with a fix prompt)
+    /// in priority order, and none of those not counted (dismissed, resolved, out of scope,
+    /// a duplicate). Set `REVIEW_TUI_BLESS=1` to write the golden file again.
+    #[test]
+    fn the_prompt_holds_the_kept_findings_in_priority_order() {
+        let worktree = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(worktree.path().join("src")).unwrap();
+        std::fs::write(
+            worktree.path().join("src/retry.rs"),
+            (1..=14)
+                .map(|n| format!("line {n} of the retry loop\n"))
+                .collect::<String>(),
+        )
+        .unwrap();
+        let mut low = at(node("n1", "qa", Priority::P2, 0.7), "src/retry.rs", 3, 4);
+        low.text.title = "Backoff is not capped".into();
+        low.text.body = "The delay doubles forever.".into();
+        low.fix = Some(Fix {
+            replacement: Some(vec!["let delay = delay.min(MAX);".into(), "```".into()]),
+            ..Fix::default()
+        });
+        let mut top = at(
+            node("n2", "engineer", Priority::P0, 0.9),
+            "src/retry.rs",
+            10,
+            11,
+        );
+        top.text.title = "Token reused after expiry".into();
+        top.status = Status::ConsensusReady;
+        top.fingerprint = "fp-token".into();
+        top.confirmations.push(Stance {
+            by: crate::review::node::Actor::Reviewer("qa".into()),
+            note: String::new(),
+            at: "2024-05-01T12:00:00Z".into(),
+        });
+        let mut prompted = at(
+            node("n3", "architect", Priority::P1, 0.8),
+            "src/api.rs",
+            7,
+            7,
+        );
+        prompted.text.title = "Error type leaks the client".into();
+        prompted.fix = Some(Fix {
+            prompt: Some("Wrap the client error in our own type.".into()),
+            ..Fix::default()
+        });
+        let mut dismissed = node("n4", "qa", Priority::P0, 0.9);
+        dismissed.status = Status::Dismissed;
+        let mut resolved = node("n5", "qa", Priority::P0, 0.9);
+        resolved.status = Status::Resolved;
+        let mut outside = node("n6", "qa", Priority::P0, 0.9);
+        outside.scope = Scope::OutOfScope;
+        // The same problem as n2, less sure: consolidation folds it under n2.
+        let mut duplicate = at(node("n7", "qa", Priority::P0, 0.85), "src/retry.rs", 10, 11);
+        duplicate.text.evidence = "the refresh never runs".into();
+        duplicate.fingerprint = "fp-token".into();
+        let mut state = state(vec![
+            low, top, prompted, dismissed, resolved, outside, duplicate,
+        ]);
+        state.comments.insert(
+            "n1".into(),
+            "Cap the backoff at MAX: we saw 10-minute waits.".into(),
+        );
+        let text = prompt_of(&state, worktree.path());
+        if std::env::var_os("REVIEW_TUI_BLESS").is_some() {
+            let path = concat!(
+                env!("CARGO_MANIFEST_DIR"),
+                "/tests/fixtures/prompt/golden.md"
+            );
+            std::fs::write(path, &text).unwrap();
+        }
+        assert_eq!(text, GOLDEN, "the prompt changed:\n{text}");
+    }
+
+    #[test]
+    fn a_secret_in_a_findings_evidence_or_code_is_redacted() {
+        let worktree = tempfile::tempdir().unwrap();
+        std::fs::write(
+            worktree.path().join("config.rs"),
+            format!("const TOKEN: &str = \"{PLANTED}\";\n"),
+        )
+        .unwrap();
+        let mut leak = at(
+            node("n1", "secret scan", Priority::P0, 1.0),
+            "config.rs",
+            1,
+            1,
+        );
+        leak.text.evidence = format!("the token {PLANTED} is committed");
+        leak.text.body = format!("Found {PLANTED}.");
+        let text = prompt_of(&state(vec![leak]), worktree.path());
+        assert!(!text.contains(PLANTED), "{text}");
+        assert!(text.contains("config.rs:1"), "{text}");
+        assert!(text.contains("The code:"), "{text}");
+    }
+
+    #[test]
+    fn nothing_kept_says_there_is_nothing_to_do() {
+        let mut gone = node("n1", "qa", Priority::P0, 0.9);
+        gone.status = Status::Dismissed;
+        let text = prompt_of(&state(vec![gone]), Path::new("/nonexistent"));
+        assert!(text.contains("0 finding(s) to fix"), "{text}");
+        assert!(text.contains("nothing to do"), "{text}");
+    }
 }
