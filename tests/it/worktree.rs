@@ -327,6 +327,26 @@ fn watch_reviews_again_when_the_work_changes_and_the_finding_resolves() {
         s.contains("round 2") && s.contains("todo!()") && !s.contains("`dbg!` left in")
     });
     assert!(screen.contains("watching"), "{screen}");
+    // The gate hands the kept finding back: one prompt, copied and written into the space.
+    tmux.keys(&["g"]);
+    tmux.wait_for("the gate", |s| s.contains("Approval gate"));
+    tmux.keys(&["h"]);
+    tmux.wait_for("the prompt handed back", |s| {
+        s.contains("copied to the clipboard")
+    });
+    let mut written = BTreeMap::new();
+    walk(&data.path().join("spaces"), data.path(), &mut written);
+    let prompt = (written.iter())
+        .find(|(path, _)| path.ends_with("/prompt.md"))
+        .map(|(_, bytes)| String::from_utf8_lossy(bytes).into_owned())
+        .unwrap_or_else(|| panic!("no prompt.md in {:?}", written.keys()));
+    assert!(prompt.contains("src/lib.rs:6"), "{prompt}");
+    assert!(
+        !prompt.contains("dbg!"),
+        "the resolved finding is not handed back: {prompt}"
+    );
+    tmux.keys(&["Escape"]);
+    tmux.wait_for("the gate to close", |s| !s.contains("Approval gate"));
     tmux.keys(&["q"]);
     assert_eq!(tmux.exit_code(&exit), 5, "the todo!() holds");
 }
