@@ -352,7 +352,8 @@ impl Space {
         let (head, base) = (CommitId::from(head), CommitId::from(base));
         let now = now_rfc3339();
         self.update(|state| -> Result<Option<u32>, SpaceError> {
-            let moved = state.head_sha != head;
+            // A new base (the upstream moved) is a new range to review, as a new head is.
+            let moved = state.head_sha != head || state.base_sha != base;
             let round = moved.then(|| state.start_round(&head, &now));
             state.head_sha = head;
             state.base_sha = base;
