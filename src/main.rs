@@ -246,7 +246,15 @@ fn check_flags(cli: &Cli, matches: &clap::ArgMatches) -> anyhow::Result<()> {
         reference_of(cli, pr)?;
     } else if cli.base.is_some() || cli.head.is_some() {
         anyhow::bail!("--base and --head go with a local repository PATH");
-    } else if let Some(flag) = uncommitted_asked(cli).map(|which| which.flag()) {
+    } else if uncommitted_asked(cli).is_some() {
+        let flag = [
+            (cli.worktree, "--worktree"),
+            (cli.staged, "--staged"),
+            (cli.watch, "--watch"),
+        ]
+        .into_iter()
+        .find_map(|(given, flag)| given.then_some(flag))
+        .unwrap_or("--worktree");
         anyhow::bail!("{flag} goes with a local repository PATH (`review-tui . {flag}`)");
     }
     if let Some(theme) = &cli.theme {
