@@ -270,13 +270,24 @@ async fn relay(
 /// A finished round as the cockpit shows it: the findings as recorded (fingerprints, carried
 /// decisions, duplicates folded), the comments moved onto them, the axes and the ladder.
 fn round_actions(snapshot: &RoundSnapshot) -> Vec<Action> {
-    vec![
+    let mut actions = vec![
         Action::Engine(Report::Phase(None)),
         Action::Engine(Report::Findings(snapshot.board.nodes.clone())),
         Action::Engine(Report::Comments(snapshot.comments.clone())),
         Action::Engine(Report::Axes(snapshot.axes.clone())),
         Action::Engine(Report::Ladder(snapshot.ladder)),
-    ]
+    ];
+    // What a later round changed is said once: a fixed finding leaves the list silently.
+    let delta = &snapshot.delta;
+    if snapshot.round > 1 && (!delta.not_refound.is_empty() || !delta.new.is_empty()) {
+        actions.push(Action::Engine(Report::Notice(format!(
+            "round {}: {} finding(s) of the last round not found again (fixed), {} new",
+            snapshot.round,
+            delta.not_refound.len(),
+            delta.new.len()
+        ))));
+    }
+    actions
 }
 
 /// A written patch as the viewer shows it.

@@ -323,8 +323,11 @@ fn watch_reviews_again_when_the_work_changes_and_the_finding_resolves() {
         "src/lib.rs",
         "pub fn a() -> i32 {\n    1\n}\n\npub fn t() {\n    todo!()\n}\n",
     );
-    let screen = tmux.wait_for("round 2 without the dbg! finding", |s| {
-        s.contains("round 2") && s.contains("todo!()") && !s.contains("`dbg!` left in")
+    let screen = tmux.wait_for("round 2 without the dbg! finding, said", |s| {
+        s.contains("round 2")
+            && s.contains("todo!()")
+            && !s.contains("`dbg!` left in")
+            && s.contains("1 finding(s) of the last round not found again (fixed), 1 new")
     });
     assert!(screen.contains("watching"), "{screen}");
     // The gate hands the kept finding back: one prompt, copied and written into the space.
