@@ -308,10 +308,7 @@ pub async fn review(
                 let why = if options.deterministic_only {
                     "deterministic-only run: no model reviewer asked for".to_string()
                 } else {
-                    format!(
-                        "no model provider configured (set {})",
-                        crate::reviewers::model::roster::PROVIDER_ENV_VARS
-                    )
+                    super::no_model::SKIPPED.to_string()
                 };
                 board.skip(role.as_str(), true, &why);
             }

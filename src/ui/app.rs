@@ -308,6 +308,7 @@ pub async fn run_cockpit(
     }
     let mut state = AppState::from_space(header, &opening.state, &person);
     state.offline = opening.offline.clone();
+    state.no_model = run_review && opening.no_model;
     let snapshot = &opening.snapshot;
     state.level = snapshot.level;
     state.deterministic_only = snapshot.deterministic_only;

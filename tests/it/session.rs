@@ -91,6 +91,9 @@ fn publish_from_the_gate(tmux: &Tmux) {
 
 #[test]
 fn a_cockpit_publish_after_a_reopen_posts_what_a_headless_publish_posts() {
+    crate::require_tmux!(
+        "session::a_cockpit_publish_after_a_reopen_posts_what_a_headless_publish_posts"
+    );
     // Headless, published at once.
     let headless_data = tempfile::tempdir().unwrap();
     let out = headless(headless_data.path(), &["--publish"]);
@@ -125,6 +128,7 @@ fn a_cockpit_publish_after_a_reopen_posts_what_a_headless_publish_posts() {
 
 #[test]
 fn the_comment_edited_in_the_cockpit_is_the_one_published() {
+    crate::require_tmux!("session::the_comment_edited_in_the_cockpit_is_the_one_published");
     let data = tempfile::tempdir().unwrap();
     let out = headless(data.path(), &[]);
     assert_eq!(out.status.code(), Some(6));
