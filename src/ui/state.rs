@@ -56,7 +56,7 @@ impl PrHeader {
     }
 }
 
-/// One cohort as the cockpit shows it; the lead fills these from the cohort module.
+/// One cohort as the cockpit shows it, made from the session's cohort report.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct CohortView {
     /// Stable across pushes (derived from the cohort's symbols).
