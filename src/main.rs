@@ -630,6 +630,9 @@ fn headless_command(
              (--publish posts it, --force reviews it again)",
         );
         drop(tap);
+        // The round's cohorts and axes as the review that recorded it reported them (from the
+        // space's cache, built again if it is gone): the same report, not a thinner one.
+        signals.run(runtime, session.cohorts())?;
         Ok(session.snapshot())
     } else {
         signals.run(runtime, session.run_round(Some(tap), None))?
