@@ -105,6 +105,7 @@ fn a_review_without_a_model_says_why_and_does_not_use_up_the_head() {
     assert!(matches!(with_model.status.code(), Some(0 | 5 | 6)), "{err}");
     let reviewed = report(&with_model);
     assert_eq!(reviewed["space"]["round"], 4, "{err}");
+    assert_eq!(reviewed["space"]["new_round"], true);
     let engineer = reviewed["reviewers"]
         .as_array()
         .unwrap()
@@ -124,7 +125,9 @@ fn a_review_without_a_model_says_why_and_does_not_use_up_the_head() {
     let err = stderr(&reported);
     assert_eq!(reported.status.code(), with_model.status.code(), "{err}");
     assert!(err.contains("reporting its recorded round"), "{err}");
-    assert_eq!(report(&reported)["space"]["round"], 4);
+    let reported = report(&reported);
+    assert_eq!(reported["space"]["round"], 4);
+    assert_eq!(reported["space"]["new_round"], false);
 }
 
 #[test]
