@@ -56,7 +56,7 @@ impl PrHeader {
     }
 }
 
-/// One cohort as the cockpit shows it; the lead fills these from the cohort module.
+/// One cohort as the cockpit shows it, made from the session's cohort report.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct CohortView {
     /// Stable across pushes (derived from the cohort's symbols).
@@ -363,6 +363,9 @@ pub struct AppState {
     pub offline: Option<String>,
     /// `--watch`: a change to the uncommitted work under review starts a new round.
     pub watching: bool,
+    /// No model will review this round: the header says so and how to go on
+    /// (`session::no_model`).
+    pub no_model: bool,
 
     // UI state.
     pub focus: Pane,
@@ -439,6 +442,7 @@ impl AppState {
             published: None,
             offline: None,
             watching: false,
+            no_model: false,
             focus: Pane::Findings,
             selected: None,
             selected_reviewer: None,
