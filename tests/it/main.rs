@@ -32,5 +32,5 @@ mod secrets;
 mod secrets_corpus;
 mod session;
 mod support;
-mod worktree;
 mod workflow_lint;
+mod worktree;

@@ -202,9 +202,12 @@ fn reviewing_again_after_an_edit_drops_the_fixed_finding_and_adds_the_new_one() 
     let fixed = lib(&first);
     assert_eq!(fixed.len(), 1, "{fixed:?}");
 
-    // The same work again is the same snapshot: no new round.
+    // The same work again is the same snapshot: no new round, the recorded one is reported.
     let again = run(data.path(), repo.path(), &["--worktree"]);
-    assert_eq!(again.status.code(), Some(1), "already reviewed");
+    let said = String::from_utf8_lossy(&again.stderr);
+    assert!(said.contains("already reviewed"), "{said}");
+    let again = json(data.path(), repo.path(), &["--worktree"]);
+    assert_eq!(again["round"]["number"], 1, "{}", again["round"]);
 
     repo.write(
         "src/lib.rs",
