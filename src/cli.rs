@@ -50,9 +50,10 @@ pub struct Cli {
     #[arg(long, env = "REVIEW_TUI_DATA_DIR", value_name = "DIR")]
     pub data_dir: Option<std::path::PathBuf>,
 
-    /// GitHub API base URL (GitHub Enterprise: https://HOST/api/v3). The token is sent only to
-    /// api.github.com or to an API configured here or in the config file's [github] section.
-    #[arg(long, env = "GITHUB_API_URL", value_name = "URL")]
+    /// The API base URL of the PR's forge for this run (GitHub Enterprise: https://HOST/api/v3,
+    /// GitLab: https://HOST/api/v4). A token is sent only to a forge's public API or to an API
+    /// configured here or in the forge's section of the config file.
+    #[arg(long, value_name = "URL")]
     pub api_url: Option<String>,
 
     /// How far the review goes: light (engineer), balanced (engineer, qa, architect) or

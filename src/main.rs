@@ -202,9 +202,8 @@ fn check_flags(cli: &Cli, matches: &clap::ArgMatches) -> anyhow::Result<()> {
         }
     }
     if let Some(url) = cli.api_url.as_deref().filter(|u| !u.trim().is_empty()) {
-        let config = review_tui::pr::github::GithubConfig::new(url, None);
-        review_tui::pr::github::GithubClient::new(config)
-            .with_context(|| named("api_url", "--api-url", "GITHUB_API_URL"))?;
+        review_tui::pr::connect::parse_api_url(url)
+            .with_context(|| format!("--api-url {url:?} is not an API address"))?;
     }
     if !cli.headless {
         for (given, flag) in [
