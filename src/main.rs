@@ -713,8 +713,9 @@ fn offline_headless(
         anyhow::bail!("the space was not opened offline");
     };
     say(format!(
-        "{} (GitHub could not be reached: {})",
+        "{} ({} could not be reached: {})",
         offline.banner(),
+        offline.forge,
         offline.reason
     ));
     let config = review_config(user, &prepared)?;
@@ -872,8 +873,9 @@ fn cockpit_command(cli: &Cli, pr: &str, runtime: &tokio::runtime::Runtime) -> an
     prepared.connection.notices = None;
     if let Some(offline) = &prepared.offline {
         let banner = format!(
-            "{} (GitHub could not be reached: {})",
+            "{} ({} could not be reached: {})",
             offline.banner(),
+            offline.forge,
             offline.reason
         );
         let force = cli

@@ -29,6 +29,10 @@ impl ForgeKind for Lab {
         "lab"
     }
 
+    fn name(&self) -> &'static str {
+        "Lab"
+    }
+
     fn reference_forms(&self) -> &'static str {
         "https://lab.example/GROUP/PROJECT/-/merge_requests/N"
     }

@@ -13,6 +13,7 @@ mod faults;
 mod first_frame;
 mod gc;
 mod github;
+mod gitlab;
 mod headless;
 mod models;
 mod offline;

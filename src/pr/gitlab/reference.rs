@@ -25,6 +25,10 @@ impl ForgeKind for Gitlab {
         "gitlab"
     }
 
+    fn name(&self) -> &'static str {
+        "GitLab"
+    }
+
     fn reference_forms(&self) -> &'static str {
         "https://gitlab.com/GROUP/PROJECT/-/merge_requests/N, GROUP/PROJECT!N"
     }
