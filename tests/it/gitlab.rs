@@ -388,5 +388,29 @@ fn a_host_no_one_named_is_refused_and_gets_no_token() {
     let named = run(&server, dir.path(), &[]);
     assert_eq!(named.status.code(), Some(6), "{}", text(&named.stderr));
     assert!(!server.seen().is_empty());
+    // Its space is GitLab's, under the host's site, and holds the head fetched from
+    // `refs/merge-requests/7/head`.
+    let site = format!("gitlab-{}", server.host().replace(':', "-"));
+    let spaces = dir.path().join("data/spaces").join(&site);
+    let state = find_state(&spaces).expect("a space under the host's site");
+    let state: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(state).unwrap()).unwrap();
+    assert_eq!(state["pr"]["key"]["forge"], "gitlab", "{state}");
+    assert_eq!(state["pr"]["key"]["owner"], "acme/tools", "{state}");
+    assert_eq!(state["head_sha"], server.mr().head.as_str(), "{state}");
     assert_clean(&server, &[&out, &named]);
+}
+
+fn find_state(dir: &Path) -> Option<std::path::PathBuf> {
+    for entry in std::fs::read_dir(dir).ok()?.flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            if let Some(found) = find_state(&path) {
+                return Some(found);
+            }
+        } else if path.file_name().is_some_and(|n| n == "state.json") {
+            return Some(path);
+        }
+    }
+    None
 }

@@ -19,8 +19,8 @@ use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex, OnceLock};
 
 use crate::pr::forge::{
-    ChangedFile, CheckRun, FileStatus, Forge, ForgeError, ForgeFuture, IssueComment, NewReview,
-    PostedReview, PrHistory, PullRequest, Review, ReviewComment,
+    ChangedFile, CheckRun, FileStatus, Forge, ForgeFuture, IssueComment, NewReview, PostedReview,
+    PrHistory, PullRequest, Review, ReviewComment,
 };
 use crate::pr::hosted::HostedPr;
 use crate::pr::http::RestClient;
@@ -411,7 +411,7 @@ impl Forge for GitlabForge {
     }
 
     fn create_review<'a>(&'a self, review: &'a NewReview) -> ForgeFuture<'a, PostedReview> {
-        Box::pin(async move { self.submit_review(review).await.map_err(ForgeError::from) })
+        Box::pin(async move { self.submit_review(review).await })
     }
 
     fn update_review<'a>(&'a self, review_id: u64, body: &'a str) -> ForgeFuture<'a, PostedReview> {

@@ -126,7 +126,9 @@ fn parse_short(given: &str) -> Result<Option<HostedPr>, RefError> {
         return Ok(None);
     };
     let parts: Vec<&str> = path.split('/').collect();
-    if parts.len() < 2 || parts.iter().any(|p| p.is_empty()) || number.is_empty() {
+    // `dir/name!x` may be a local path: only digits after `!` make it a merge request.
+    let digits = !number.is_empty() && number.chars().all(|c| c.is_ascii_digit());
+    if parts.len() < 2 || parts.iter().any(|p| p.is_empty()) || !digits {
         return Ok(None);
     }
     for name in &parts {
@@ -227,6 +229,7 @@ mod tests {
             "https://gitlab.com/g/p/-/issues/3",
             "/tmp/r",
             "just!text",
+            "some/dir!name",
         ] {
             assert_eq!(parse(text), Ok(None), "{text}");
         }

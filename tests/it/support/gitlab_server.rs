@@ -455,7 +455,7 @@ fn note_json(note: &NoteRec) -> Value {
 }
 
 /// Who the request's token authenticates as: `Ok(None)` without a token, `Err` for a bad one.
-fn who(shared: &Shared, seen: &Seen) -> Result<Option<String>, Response> {
+fn who(shared: &Shared, seen: &Seen) -> Result<Option<String>, Box<Response>> {
     let token = seen.private_token.clone().or_else(|| {
         seen.authorization
             .as_deref()
@@ -468,12 +468,12 @@ fn who(shared: &Shared, seen: &Seen) -> Result<Option<String>, Response> {
             .get(&token)
             .cloned()
             .map(Some)
-            .ok_or_else(|| error(StatusCode::UNAUTHORIZED, "401 Unauthorized")),
+            .ok_or_else(|| Box::new(error(StatusCode::UNAUTHORIZED, "401 Unauthorized"))),
     }
 }
 
-fn required(shared: &Shared, seen: &Seen) -> Result<String, Response> {
-    who(shared, seen)?.ok_or_else(|| error(StatusCode::UNAUTHORIZED, "401 Unauthorized"))
+fn required(shared: &Shared, seen: &Seen) -> Result<String, Box<Response>> {
+    who(shared, seen)?.ok_or_else(|| Box::new(error(StatusCode::UNAUTHORIZED, "401 Unauthorized")))
 }
 
 fn violation(shared: &Shared, seen: &Seen, what: &str) {
@@ -568,12 +568,13 @@ fn percent_decode(path: &str) -> String {
     let mut out = Vec::with_capacity(bytes.len());
     let mut i = 0;
     while i < bytes.len() {
-        if bytes[i] == b'%' && i + 2 < bytes.len() {
-            if let Ok(b) = u8::from_str_radix(&path[i + 1..i + 3], 16) {
-                out.push(b);
-                i += 3;
-                continue;
-            }
+        if bytes[i] == b'%'
+            && i + 2 < bytes.len()
+            && let Ok(b) = u8::from_str_radix(&path[i + 1..i + 3], 16)
+        {
+            out.push(b);
+            i += 3;
+            continue;
         }
         out.push(bytes[i]);
         i += 1;
@@ -597,14 +598,14 @@ async fn get_user(State(shared): State<Arc<Shared>>, request: Request) -> Respon
             "id": 9, "username": username, "name": username, "state": "active", "bot": false
         }))
         .into_response(),
-        Err(response) => response,
+        Err(response) => *response,
     }
 }
 
 async fn get_project(State(shared): State<Arc<Shared>>, request: Request) -> Response {
     let (shared, seen) = ctx(shared, &request);
     if let Err(response) = who(&shared, &seen) {
-        return response;
+        return *response;
     }
     axum::Json(json!({
         "id": 5, "path_with_namespace": PROJECT,
@@ -614,11 +615,11 @@ async fn get_project(State(shared): State<Arc<Shared>>, request: Request) -> Res
     .into_response()
 }
 
-fn check_iid(iid: &str) -> Result<(), Response> {
+fn check_iid(iid: &str) -> Result<(), Box<Response>> {
     if iid == IID.to_string() {
         Ok(())
     } else {
-        Err(error(StatusCode::NOT_FOUND, "404 Not found"))
+        Err(Box::new(error(StatusCode::NOT_FOUND, "404 Not found")))
     }
 }
 
@@ -629,7 +630,7 @@ async fn get_mr(
 ) -> Response {
     let (shared, seen) = ctx(shared, &request);
     if let Err(response) = who(&shared, &seen).and_then(|_| check_iid(&iid)) {
-        return response;
+        return *response;
     }
     let mr = lock(&shared.mr).clone();
     let version = &mr.versions[0];
@@ -680,7 +681,7 @@ async fn get_diffs(
 ) -> Response {
     let (shared, seen) = ctx(shared, &request);
     if let Err(response) = who(&shared, &seen) {
-        return response;
+        return *response;
     }
     paginate(lock(&shared.files).clone(), &page)
 }
@@ -688,7 +689,7 @@ async fn get_diffs(
 async fn get_versions(State(shared): State<Arc<Shared>>, request: Request) -> Response {
     let (shared, seen) = ctx(shared, &request);
     if let Err(response) = who(&shared, &seen) {
-        return response;
+        return *response;
     }
     let mr = lock(&shared.mr).clone();
     let count = mr.versions.len();
@@ -714,7 +715,7 @@ async fn get_discussions(
 ) -> Response {
     let (shared, seen) = ctx(shared, &request);
     if let Err(response) = who(&shared, &seen) {
-        return response;
+        return *response;
     }
     let mr = lock(&shared.mr).clone();
     let items = mr
@@ -744,7 +745,7 @@ async fn get_notes(
 ) -> Response {
     let (shared, seen) = ctx(shared, &request);
     if let Err(response) = who(&shared, &seen) {
-        return response;
+        return *response;
     }
     let query = seen.query.clone().unwrap_or_default();
     let mut notes: Vec<Value> = lock(&shared.mr).notes.iter().map(note_json).collect();
@@ -766,7 +767,7 @@ async fn edit_note(
     let (shared, seen) = ctx(shared, &request);
     let username = match required(&shared, &seen) {
         Ok(u) => u,
-        Err(r) => return r,
+        Err(r) => return *r,
     };
     let Some(body) = seen.body["body"].as_str() else {
         violation(&shared, &seen, "`body` is required");
@@ -790,7 +791,7 @@ async fn resolve(
 ) -> Response {
     let (shared, seen) = ctx(shared, &request);
     if let Err(r) = required(&shared, &seen) {
-        return r;
+        return *r;
     }
     let resolved = seen
         .query
@@ -818,7 +819,7 @@ async fn reply(
     let (shared, seen) = ctx(shared, &request);
     let username = match required(&shared, &seen) {
         Ok(u) => u,
-        Err(r) => return r,
+        Err(r) => return *r,
     };
     let Some(body) = seen.body["body"].as_str().map(str::to_string) else {
         violation(&shared, &seen, "`body` is required");
@@ -850,7 +851,7 @@ async fn reply(
 async fn get_approvals(State(shared): State<Arc<Shared>>, request: Request) -> Response {
     let (shared, seen) = ctx(shared, &request);
     if let Err(r) = required(&shared, &seen) {
-        return r;
+        return *r;
     }
     approvals_json(&shared)
 }
@@ -874,7 +875,7 @@ async fn approve(State(shared): State<Arc<Shared>>, request: Request) -> Respons
     let (shared, seen) = ctx(shared, &request);
     let username = match required(&shared, &seen) {
         Ok(u) => u,
-        Err(r) => return r,
+        Err(r) => return *r,
     };
     if lock(&shared.may_not_approve).contains(&username) {
         return error(StatusCode::UNAUTHORIZED, "401 Unauthorized");
@@ -902,7 +903,7 @@ async fn unapprove(State(shared): State<Arc<Shared>>, request: Request) -> Respo
     let (shared, seen) = ctx(shared, &request);
     let username = match required(&shared, &seen) {
         Ok(u) => u,
-        Err(r) => return r,
+        Err(r) => return *r,
     };
     let mut mr = lock(&shared.mr);
     let before = mr.approved_by.len();
@@ -917,7 +918,7 @@ async fn get_drafts(State(shared): State<Arc<Shared>>, request: Request) -> Resp
     let (shared, seen) = ctx(shared, &request);
     let username = match required(&shared, &seen) {
         Ok(u) => u,
-        Err(r) => return r,
+        Err(r) => return *r,
     };
     let drafts: Vec<Value> = lock(&shared.mr)
         .drafts
@@ -952,7 +953,7 @@ async fn create_draft(State(shared): State<Arc<Shared>>, request: Request) -> Re
     let (shared, seen) = ctx(shared, &request);
     let username = match required(&shared, &seen) {
         Ok(u) => u,
-        Err(r) => return r,
+        Err(r) => return *r,
     };
     let Some(note) = seen.body["note"].as_str().map(str::to_string) else {
         violation(&shared, &seen, "`note` is required");
@@ -1016,7 +1017,7 @@ async fn delete_draft(
     let (shared, seen) = ctx(shared, &request);
     let username = match required(&shared, &seen) {
         Ok(u) => u,
-        Err(r) => return r,
+        Err(r) => return *r,
     };
     let mut mr = lock(&shared.mr);
     let before = mr.drafts.len();
@@ -1034,7 +1035,7 @@ async fn bulk_publish(State(shared): State<Arc<Shared>>, request: Request) -> Re
     let (shared, seen) = ctx(shared, &request);
     let username = match required(&shared, &seen) {
         Ok(u) => u,
-        Err(r) => return r,
+        Err(r) => return *r,
     };
     let mine: Vec<DraftRec> = {
         let mut mr = lock(&shared.mr);
