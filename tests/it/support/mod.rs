@@ -14,4 +14,5 @@ pub mod gitlab_server;
 pub mod json_schema;
 pub mod openai_server;
 pub mod openapi;
+pub mod svg;
 pub mod tmux;
