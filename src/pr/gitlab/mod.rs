@@ -12,8 +12,8 @@ mod settings;
 mod wire;
 
 pub use error::GitlabError;
-pub use reference::{GITLAB, GITLAB_HOST, Gitlab};
-pub use settings::GitlabSettings;
+pub use reference::{GITLAB, Gitlab};
+pub use settings::{GITLAB_HOST, GitlabSettings};
 
 use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex, OnceLock};

@@ -11,8 +11,7 @@ use crate::pr::forge::ForgeError;
 use crate::pr::hosted::{FetchRefs, ForgeKind, HostedPr};
 use crate::pr::ref_error::RefError;
 
-/// The host `GROUP/PROJECT!N` names, and the one known without configuration.
-pub const GITLAB_HOST: &str = "gitlab.com";
+use super::settings::GITLAB_HOST;
 
 /// GitLab (gitlab.com and self-managed hosts) as a registered forge.
 #[derive(Debug, Clone, Copy)]

@@ -8,7 +8,6 @@ use reqwest::header::{AUTHORIZATION, HeaderName};
 
 use super::GitlabForge;
 use super::error::GitlabError;
-use super::reference::GITLAB_HOST;
 use crate::config::Config;
 use crate::pr::connect::{Connected, Connection, ForgeSettings, SettingError, TokenChoice};
 use crate::pr::forge::ForgeError;
@@ -16,6 +15,9 @@ use crate::pr::hosted::HostedPr;
 use crate::pr::http::{RestClient, RestConfig};
 use crate::pr::self_hosted::{HostedSettings, remote_may_get_token};
 use crate::pr::token::{Token, tool_output};
+
+/// The host `GROUP/PROJECT!N` names, and the one known without configuration.
+pub const GITLAB_HOST: &str = "gitlab.com";
 
 /// Where a GitLab token is found, for the errors that say one is missing.
 pub const TOKEN_HINT: &str =
