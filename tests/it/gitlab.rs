@@ -414,3 +414,36 @@ fn find_state(dir: &Path) -> Option<std::path::PathBuf> {
     }
     None
 }
+
+#[test]
+fn a_head_moved_under_the_approval_is_exit_8_and_nothing_is_posted() {
+    // No key: Ship, so the publish approves.
+    let repo = crate::support::git_repo::GitRepo::init();
+    repo.write("src/lib.rs", BASE_LIB);
+    repo.commit_all("initial import");
+    repo.git(&["checkout", "--quiet", "-b", "feature"]);
+    repo.write("src/lib.rs", &feature_lib(false, false));
+    repo.commit_all("feature: parse a port");
+    let server = GitlabServer::start(repo, "octocat");
+    server.accept_token(TOKEN, LOGIN);
+    let reviewed = server.mr().head;
+    // A force-push lands after the publisher's last read, right before its approval.
+    server.push_before(&GitlabServer::call("POST", "/approve"), |repo| {
+        repo.git(&["checkout", "--quiet", "feature"]);
+        repo.write("src/lib.rs", &feature_lib(false, true));
+        repo.commit_all("feature: moved")
+    });
+    let dir = tempfile::tempdir().unwrap();
+    let out = run(&server, dir.path(), &["--publish"]);
+    let err = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(8), "{err}");
+    assert!(err.contains(&reviewed), "{err}");
+    assert!(
+        err.contains("GitLab refused the review on the old head"),
+        "{err}"
+    );
+    assert!(server.mr().approved_by.is_empty());
+    assert!(server.mr().notes.is_empty());
+    assert!(server.mr().drafts.is_empty());
+    assert_clean(&server, &[&out]);
+}

@@ -125,7 +125,13 @@ struct Shared {
     /// process is killed in the middle of publishing.
     stalled: Mutex<Option<String>>,
     released: tokio::sync::watch::Sender<bool>,
+    /// Pushes due when a request to a call arrives, before it is handled: the head moving
+    /// between two of the client's requests.
+    pushes_before: Mutex<HashMap<String, Push>>,
 }
+
+/// A push: commits on the repository and returns the new head.
+type Push = Box<dyn FnOnce(&GitRepo) -> String + Send>;
 
 pub struct GitlabServer {
     url: String,
@@ -178,6 +184,7 @@ impl GitlabServer {
             next_id: Mutex::new(1000),
             stalled: Mutex::default(),
             released: tokio::sync::watch::Sender::new(false),
+            pushes_before: Mutex::default(),
         });
         let (shutdown, stopped) = oneshot::channel::<()>();
         let app = router(shared.clone());
@@ -306,28 +313,42 @@ impl GitlabServer {
     /// A push to the merge request's branch: `change` commits (on `feature`) and returns the
     /// new head; the merge request ref, the diffs and a new version follow.
     pub fn push(&self, change: impl FnOnce(&GitRepo) -> String) -> String {
-        let repo = &self.shared.repo;
-        let head = change(repo);
-        repo.git(&[
-            "update-ref",
-            &format!("refs/merge-requests/{IID}/head"),
-            &head,
-        ]);
-        let start = repo.rev_parse("main");
-        let base = repo.git(&["merge-base", "main", &head]).trim().to_string();
-        *lock(&self.shared.files) = file_diffs(repo, &base, &head);
-        let mut mr = lock(&self.shared.mr);
-        mr.head = head.clone();
-        mr.versions.insert(
-            0,
-            Version {
-                head: head.clone(),
-                base,
-                start,
-            },
-        );
-        head
+        push_on(&self.shared, change)
     }
+
+    /// When the next request to `call` arrives, `change` is pushed first (as
+    /// [`GitlabServer::push`] does), then the request is handled against the moved head.
+    pub fn push_before(
+        &self,
+        call: &str,
+        change: impl FnOnce(&GitRepo) -> String + Send + 'static,
+    ) {
+        lock(&self.shared.pushes_before).insert(call.into(), Box::new(change));
+    }
+}
+
+fn push_on(shared: &Shared, change: impl FnOnce(&GitRepo) -> String) -> String {
+    let repo = &shared.repo;
+    let head = change(repo);
+    repo.git(&[
+        "update-ref",
+        &format!("refs/merge-requests/{IID}/head"),
+        &head,
+    ]);
+    let start = repo.rev_parse("main");
+    let base = repo.git(&["merge-base", "main", &head]).trim().to_string();
+    *lock(&shared.files) = file_diffs(repo, &base, &head);
+    let mut mr = lock(&shared.mr);
+    mr.head = head.clone();
+    mr.versions.insert(
+        0,
+        Version {
+            head: head.clone(),
+            base,
+            start,
+        },
+    );
+    head
 }
 
 impl Drop for GitlabServer {
@@ -545,6 +566,10 @@ async fn front_door(State(shared): State<Arc<Shared>>, request: Request, next: N
         && !path.starts_with(&format!("/api/v4/projects/{PROJECT}"))
     {
         return error(StatusCode::NOT_FOUND, "404 Project Not Found");
+    }
+    let due = lock(&shared.pushes_before).remove(&seen.call());
+    if let Some(change) = due {
+        push_on(&shared, change);
     }
     let stalled = lock(&shared.stalled).as_deref() == Some(seen.call().as_str());
     if stalled {
