@@ -9,7 +9,7 @@ use clap::{Parser, Subcommand, ValueEnum};
     version,
     about = "A terminal cockpit for reviewing pull requests: AI reviewers and deterministic checks find, a person decides what is posted.",
     args_conflicts_with_subcommands = true,
-    after_help = "Configuration: $XDG_CONFIG_HOME/review-tui/config.toml (~/.config/review-tui/config.toml on Linux; REVIEW_TUI_CONFIG names another file); `review-tui config path` prints where it is looked for, `review-tui config show` what is in effect and where each value comes from. A repository's .review-tui.toml is read from the PR's base branch.\n\nModels (without one every review is Inconclusive unless --deterministic-only): OPENAI_API_KEY (OpenAI, model gpt-4.1-mini unless --model), ANTHROPIC_API_KEY (Anthropic, claude-sonnet-4-5 unless --model), OLLAMA_HOST or OPENAI_BASE_URL with --model NAME (Ollama, any OpenAI-compatible server). When several are set: --provider, else OPENAI_BASE_URL/OPENAI_API_KEY, then ANTHROPIC_API_KEY/ANTHROPIC_BASE_URL, then OLLAMA_HOST.\n\nGitHub: the token is GH_TOKEN, else GITHUB_TOKEN, else `gh auth token` (public repositories need none); GITHUB_API_URL or --api-url for GitHub Enterprise.\n\nExit codes: 0 Ship · 1 not eligible · 2 aborted (by the user, Ctrl-C, SIGTERM or SIGHUP) · 3 nothing to review · 4 error · 5 Hold · 6 Block · 7 Inconclusive · 8 the PR's head moved before publishing: nothing was published"
+    after_help = "Configuration: $XDG_CONFIG_HOME/review-tui/config.toml (~/.config/review-tui/config.toml on Linux; REVIEW_TUI_CONFIG names another file); `review-tui config path` prints where it is looked for, `review-tui config show` what is in effect and where each value comes from. A repository's .review-tui.toml is read from the PR's base branch.\n\nModels (without one every review is Inconclusive unless --deterministic-only): OPENAI_API_KEY (OpenAI, model gpt-4.1-mini unless --model), ANTHROPIC_API_KEY (Anthropic, claude-sonnet-4-5 unless --model), OLLAMA_HOST or OPENAI_BASE_URL with --model NAME (Ollama, any OpenAI-compatible server). When several are set: --provider, else OPENAI_BASE_URL/OPENAI_API_KEY, then ANTHROPIC_API_KEY/ANTHROPIC_BASE_URL, then OLLAMA_HOST.\n\nGitHub: the token is GH_TOKEN, else GITHUB_TOKEN, else `gh auth token` (public repositories need none); GITHUB_API_URL or --api-url for GitHub Enterprise.\n\nGitLab: the token is a host's token_env, else GITLAB_TOKEN, else glab's stored token; self-managed hosts are named under [gitlab] hosts in the config file.\n\nExit codes: 0 Ship · 1 not eligible · 2 aborted (by the user, Ctrl-C, SIGTERM or SIGHUP) · 3 nothing to review · 4 error · 5 Hold · 6 Block · 7 Inconclusive · 8 the PR's head moved before publishing: nothing was published"
 )]
 pub struct Cli {
     #[command(subcommand)]
@@ -65,9 +65,10 @@ pub struct Cli {
     #[arg(long, env = "REVIEW_TUI_DATA_DIR", value_name = "DIR")]
     pub data_dir: Option<std::path::PathBuf>,
 
-    /// GitHub API base URL (GitHub Enterprise: https://HOST/api/v3). The token is sent only to
-    /// api.github.com or to an API configured here or in the config file's [github] section.
-    #[arg(long, env = "GITHUB_API_URL", value_name = "URL")]
+    /// The API base URL of the PR's forge for this run (GitHub Enterprise: https://HOST/api/v3,
+    /// GitLab: https://HOST/api/v4). A token is sent only to a forge's public API or to an API
+    /// configured here or in the forge's section of the config file.
+    #[arg(long, value_name = "URL")]
     pub api_url: Option<String>,
 
     /// How far the review goes: light (engineer), balanced (engineer, qa, architect) or

@@ -224,9 +224,8 @@ fn check_flags(cli: &Cli, matches: &clap::ArgMatches) -> anyhow::Result<()> {
         }
     }
     if let Some(url) = cli.api_url.as_deref().filter(|u| !u.trim().is_empty()) {
-        let config = review_tui::pr::github::GithubConfig::new(url, None);
-        review_tui::pr::github::GithubClient::new(config)
-            .with_context(|| named("api_url", "--api-url", "GITHUB_API_URL"))?;
+        review_tui::pr::connect::parse_api_url(url)
+            .with_context(|| format!("--api-url {url:?} is not an API address"))?;
     }
     if !cli.headless {
         for (given, flag) in [
@@ -761,8 +760,9 @@ fn offline_headless(
         anyhow::bail!("the space was not opened offline");
     };
     say(format!(
-        "{} (GitHub could not be reached: {})",
+        "{} ({} could not be reached: {})",
         offline.banner(),
+        offline.forge,
         offline.reason
     ));
     let config = review_config(user, &prepared)?;
@@ -922,8 +922,9 @@ fn cockpit_command(cli: &Cli, pr: &str, runtime: &tokio::runtime::Runtime) -> an
     prepared.connection.notices = None;
     if let Some(offline) = &prepared.offline {
         let banner = format!(
-            "{} (GitHub could not be reached: {})",
+            "{} ({} could not be reached: {})",
             offline.banner(),
+            offline.forge,
             offline.reason
         );
         let force = cli

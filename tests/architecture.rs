@@ -842,3 +842,56 @@ fn preparing_and_publishing_connect_through_the_registry() {
         offenders.join("\n")
     );
 }
+
+/// Every forge is its folder (`src/pr/github`, `src/pr/gitlab`, `src/pr/gitea`) and one line in
+/// `pr::registry`: no other production code names a forge's module, error type, settings or
+/// environment variables, so the publisher, the session and the binary stay forge-neutral and
+/// a forge's refusals reach them only as the port's neutral kinds.
+#[test]
+fn no_forge_is_named_outside_its_folder() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let test_only = test_only_files(&src);
+    let forges = ["github", "gitlab", "gitea"];
+    let names = [
+        "pr::github",
+        "pr::gitlab",
+        "pr::gitea",
+        "GithubError",
+        "GitlabError",
+        "GiteaError",
+        "GITHUB_",
+        "GH_TOKEN",
+        "GITLAB_",
+        "GITEA_",
+        "FORGEJO_",
+        "CI_JOB_TOKEN",
+    ];
+    let mut files = Vec::new();
+    rust_files(&src, &mut files);
+    let mut offenders = Vec::new();
+    for file in files {
+        let relative = file.strip_prefix(&src).unwrap();
+        let in_forge = forges
+            .iter()
+            .any(|forge| relative.starts_with(Path::new("pr").join(forge)));
+        // The one list of forges, the configuration's sections (one per forge), and the
+        // `--help` text, which tells people every forge's token variables.
+        let allowed = relative == Path::new("pr/registry.rs")
+            || relative.starts_with("config")
+            || relative == Path::new("cli.rs");
+        if in_forge || allowed || is_test_file(relative) || test_only.contains(&file) {
+            continue;
+        }
+        let code = production_code(&fs::read_to_string(&file).unwrap());
+        for name in names {
+            if code.contains(name) {
+                offenders.push(format!("src/{}: names `{name}`", relative.display()));
+            }
+        }
+    }
+    assert!(
+        offenders.is_empty(),
+        "a forge's names belong in its folder (`src/pr/<forge>`) and `pr::registry`:\n{}",
+        offenders.join("\n")
+    );
+}

@@ -75,6 +75,10 @@ pub struct Config {
     pub prompts: PromptsLayer,
     /// How GitHub is called (user file only): timeouts and retries.
     pub github: GithubLayer,
+    /// Which GitLab hosts are known and how they are called (user file only).
+    pub gitlab: HostedForgeLayer,
+    /// Which Gitea and Forgejo hosts are known and how they are called (user file only).
+    pub gitea: HostedForgeLayer,
     /// A gitleaks configuration file the person chose for the secret scan (`[secrets]
     /// gitleaks_config`, user file only; gitleaks' own `GITLEAKS_CONFIG` still wins), with the
     /// file that named it.
@@ -103,6 +107,8 @@ impl Default for Config {
             models: ModelsLayer::default(),
             prompts: PromptsLayer::new(),
             github: GithubLayer::default(),
+            gitlab: HostedForgeLayer::default(),
+            gitea: HostedForgeLayer::default(),
             gitleaks_config: None,
             notes: Vec::new(),
         }
@@ -136,6 +142,10 @@ pub struct Layer {
     pub prompts: Option<PromptsLayer>,
     #[serde(default)]
     pub github: Option<GithubLayer>,
+    #[serde(default)]
+    pub gitlab: Option<HostedForgeLayer>,
+    #[serde(default)]
+    pub gitea: Option<HostedForgeLayer>,
     pub secrets: Option<SecretsLayer>,
 }
 
@@ -163,6 +173,8 @@ pub struct PersonalLayer {
     pub models: Option<ModelsLayer>,
     pub prompts: Option<PromptsLayer>,
     pub github: Option<GithubLayer>,
+    pub gitlab: Option<HostedForgeLayer>,
+    pub gitea: Option<HostedForgeLayer>,
     pub secrets: Option<SecretsLayer>,
 }
 
@@ -176,6 +188,8 @@ impl PersonalLayer {
             (self.models.is_some(), "[models]"),
             (self.prompts.is_some(), "[prompts]"),
             (self.github.is_some(), "[github]"),
+            (self.gitlab.is_some(), "[gitlab]"),
+            (self.gitea.is_some(), "[gitea]"),
             (self.secrets.is_some(), "[secrets]"),
         ]
         .into_iter()
@@ -208,6 +222,8 @@ impl Layer {
             models,
             prompts,
             github,
+            gitlab,
+            gitea,
             secrets,
         } = self;
         (
@@ -226,6 +242,8 @@ impl Layer {
                 models,
                 prompts,
                 github,
+                gitlab,
+                gitea,
                 secrets,
             },
         )
@@ -286,6 +304,55 @@ impl GithubLayer {
         self.api_url = over.api_url.or(self.api_url.take());
         self.hosts.extend(over.hosts);
         self.login = over.login.or(self.login.take());
+        self.request_timeout = over.request_timeout.or(self.request_timeout.take());
+        self.max_attempts = over.max_attempts.or(self.max_attempts.take());
+        self.backoff = over.backoff.or(self.backoff.take());
+        self.max_wait = over.max_wait.or(self.max_wait.take());
+    }
+}
+
+/// `[gitlab]`, `[gitea]`: a forge reached by host. Its public host (gitlab.com, codeberg.org)
+/// is known without this; `hosts` names the others whose pull requests may be read, and so the
+/// only ones a token is sent to. Durations are humantime (`"30s"`, `"2m"`).
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct HostedForgeLayer {
+    /// `hosts = ["git.corp.example"]`: self-managed hosts, API at the forge's usual path.
+    #[serde(default)]
+    pub hosts: Vec<String>,
+    /// `[gitlab.host."git.corp.example"]`: one host's API address and where its token is.
+    #[serde(default)]
+    pub host: BTreeMap<String, ForgeHostLayer>,
+    /// Per request, reading the whole answer included (default 60s).
+    pub request_timeout: Option<String>,
+    /// Tries per call, the first included (default 4).
+    pub max_attempts: Option<u32>,
+    /// The first wait between tries (default 1s); it doubles each time.
+    pub backoff: Option<String>,
+    /// The longest single wait, whatever the forge asks (default 60s).
+    pub max_wait: Option<String>,
+}
+
+/// One `[gitlab.host."HOST"]` / `[gitea.host."HOST"]` entry: naming a host here makes it known
+/// as well.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ForgeHostLayer {
+    /// The API's address, when not the forge's usual one on that host.
+    pub api_url: Option<String>,
+    /// The environment variable holding this host's token (never the token itself: the file
+    /// may be shared or backed up).
+    pub token_env: Option<String>,
+}
+
+impl HostedForgeLayer {
+    fn merge(&mut self, over: HostedForgeLayer) {
+        for host in over.hosts {
+            if !self.hosts.contains(&host) {
+                self.hosts.push(host);
+            }
+        }
+        self.host.extend(over.host);
         self.request_timeout = over.request_timeout.or(self.request_timeout.take());
         self.max_attempts = over.max_attempts.or(self.max_attempts.take());
         self.backoff = over.backoff.or(self.backoff.take());
@@ -394,6 +461,18 @@ impl Layer {
             (
                 "github.max_attempts",
                 github.and_then(|g| g.max_attempts.map(u64::from)),
+            ),
+            (
+                "gitlab.max_attempts",
+                self.gitlab
+                    .as_ref()
+                    .and_then(|g| g.max_attempts.map(u64::from)),
+            ),
+            (
+                "gitea.max_attempts",
+                self.gitea
+                    .as_ref()
+                    .and_then(|g| g.max_attempts.map(u64::from)),
             ),
         ] {
             if value == Some(0) {
@@ -508,6 +587,12 @@ impl Config {
         }
         if let Some(github) = layer.github {
             self.github.merge(github);
+        }
+        if let Some(gitlab) = layer.gitlab {
+            self.gitlab.merge(gitlab);
+        }
+        if let Some(gitea) = layer.gitea {
+            self.gitea.merge(gitea);
         }
         if let Some(path) = layer.secrets.and_then(|s| s.gitleaks_config) {
             let path = path.trim();

@@ -72,12 +72,43 @@ impl Connection {
 /// A setting a forge could not read, named as the person wrote it.
 #[derive(Debug, Error)]
 pub enum SettingError {
+    #[error("{setting} {url:?} is not an API address: {reason}")]
+    NotAnApiUrl {
+        /// The variable or the configuration key, as the person wrote it.
+        setting: String,
+        url: String,
+        reason: String,
+    },
     #[error("[{section}] {key} {value:?} is not a duration (\"30s\", \"2m\")")]
     NotADuration {
         section: &'static str,
         key: &'static str,
         value: String,
     },
+}
+
+/// Why a text is not an API address a token may be sent to.
+#[derive(Debug, Error, Clone, PartialEq, Eq)]
+#[error("{0}")]
+pub struct InvalidApiUrl(pub String);
+
+/// An API base address (`--api-url`, a forge's configured API): http(s), no credentials (they
+/// belong in the token), no query or fragment. Checked before any work, whichever forge.
+pub fn parse_api_url(raw: &str) -> Result<reqwest::Url, InvalidApiUrl> {
+    let invalid = |reason: &str| InvalidApiUrl(reason.to_owned());
+    let url = reqwest::Url::parse(raw.trim()).map_err(|e| invalid(&e.to_string()))?;
+    if !matches!(url.scheme(), "http" | "https") {
+        return Err(invalid("only http and https are supported"));
+    }
+    if !url.username().is_empty() || url.password().is_some() {
+        return Err(invalid(
+            "credentials belong in the forge's token, not in the URL",
+        ));
+    }
+    if url.query().is_some() || url.fragment().is_some() {
+        return Err(invalid("the API URL takes no query or fragment"));
+    }
+    Ok(url)
 }
 
 /// A PR of a forge this build does not register (a space written by another build).

@@ -19,6 +19,14 @@ pub type ForgeFuture<'a, T> = Pin<Box<dyn Future<Output = Result<T, ForgeError>>
 /// check runs) are mutating or publish-only; only `crate::publish` calls them, after a person's
 /// confirmation. A forge that cannot publish (a local range) answers them with an error.
 pub trait Forge: Send + Sync {
+    /// The forge's name as people know it (`GitHub`, `GitLab`), for what is said about it.
+    fn name(&self) -> &'static str;
+    /// The pull request as people on this forge write it (`o/r#7`, `group/project!7`).
+    fn label(&self) -> String;
+    /// Where one of its reviews (as [`Review::id`] names it) is shown.
+    fn review_url(&self, pr: &PullRequest, review_id: u64) -> String;
+    /// Where a token for this forge is found, for the error that says one is missing.
+    fn token_hint(&self) -> &'static str;
     /// Title, author, state, base and head.
     fn pull_request(&self) -> ForgeFuture<'_, PullRequest>;
     /// Every changed file, across all pages.
@@ -29,7 +37,8 @@ pub trait Forge: Send + Sync {
     fn history(&self) -> ForgeFuture<'_, PrHistory>;
     /// The login the forge sees us as; `None` when working anonymously.
     fn authenticated_user(&self) -> ForgeFuture<'_, Option<String>>;
-    /// Submits one review (event, body, inline comments) in one call: all or nothing.
+    /// Submits one review (event, body, inline comments) as one event on the forge: all or
+    /// nothing. A refusal says what it was about in [`ForgeError::refusal`].
     fn create_review<'a>(&'a self, review: &'a NewReview) -> ForgeFuture<'a, PostedReview>;
     /// Replaces the body of an earlier review.
     fn update_review<'a>(&'a self, review_id: u64, body: &'a str) -> ForgeFuture<'a, PostedReview>;
@@ -45,7 +54,7 @@ pub trait Forge: Send + Sync {
     fn check_runs<'a>(&'a self, sha: &'a str) -> ForgeFuture<'a, Vec<CheckRun>>;
 }
 
-/// GitHub's review events, spelled as the API wants them.
+/// The review events, spelled as GitHub's API wants them; each forge maps them to its own.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "SCREAMING_SNAKE_CASE")]
 pub enum ReviewEvent {
@@ -89,6 +98,11 @@ pub struct NewReview {
     pub event: ReviewEvent,
     pub body: String,
     pub comments: Vec<NewReviewComment>,
+    /// Unsubmitted (`PENDING`) reviews of the publishing account that an earlier, interrupted
+    /// publish of ours left (a forge that stages inline comments before publishing them):
+    /// the forge removes them before staging this review, so nothing is posted twice.
+    #[serde(skip)]
+    pub replace_pending: Vec<u64>,
 }
 
 /// One inline comment of a new review. `start_line`/`start_side` only for a true range: GitHub
@@ -145,14 +159,46 @@ pub enum ForgeErrorKind {
     Other,
 }
 
+/// What a forge refused about a review, in one set of kinds every forge maps its own answers
+/// into, so the publisher decides by the kind (resend, downgrade, stop) without knowing which
+/// forge said it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Refusal {
+    /// An inline comment's place (line, range, path) is not on the forge's diff.
+    Anchor,
+    /// The event (approve, request changes) is not allowed to these credentials; the review
+    /// can be resent as a comment. [`ForgeError::advice`] may say how to allow it.
+    EventNotPermitted,
+    /// The event is not allowed on one's own pull request.
+    OwnPullRequest,
+    /// The account holds an unsubmitted review of its own that the forge will not stack with
+    /// another.
+    PendingReview,
+    /// A body longer than the forge takes.
+    BodyTooLong,
+    /// The commit the review names is no longer the pull request's head (a force-push).
+    HeadMoved,
+    /// What was asked is already so (a review already dismissed, an approval already gone).
+    AlreadyDone,
+    /// The diff is too large for the forge to show whole.
+    DiffTooLarge,
+    /// Anything else: reported with the forge's words, nothing resent.
+    Other,
+}
+
 /// An error from any forge: its kind, and the backend's own error (which says what happened
 /// in the forge's terms). Each backend converts its errors (`From`), so this port names none
-/// of them; a backend that needs its own details back (the GitHub publisher reading GitHub's
-/// refusal reasons) asks with [`ForgeError::downcast_ref`].
+/// of them; what a refusal was about travels as a neutral [`Refusal`] with the forge's words.
 #[derive(Debug)]
 pub struct ForgeError {
     kind: ForgeErrorKind,
     error: Box<dyn std::error::Error + Send + Sync + 'static>,
+    /// What a refusal was about, when the forge refused a request it understood.
+    refusal: Option<Refusal>,
+    /// The forge's own words for a refusal, one line (its `errors`, or its message).
+    reason: Option<String>,
+    /// How to allow what was refused, in the forge's terms, when there is a way.
+    advice: Option<String>,
 }
 
 impl ForgeError {
@@ -163,7 +209,38 @@ impl ForgeError {
         ForgeError {
             kind,
             error: Box::new(error),
+            refusal: None,
+            reason: None,
+            advice: None,
         }
+    }
+
+    /// The same error, saying what the forge refused and in which words.
+    pub fn refused(mut self, refusal: Refusal, reason: impl Into<String>) -> ForgeError {
+        self.refusal = Some(refusal);
+        self.reason = Some(reason.into());
+        self
+    }
+
+    /// The same error, saying how to allow what was refused.
+    pub fn advising(mut self, advice: impl Into<String>) -> ForgeError {
+        self.advice = Some(advice.into());
+        self
+    }
+
+    /// What the forge refused, when it refused a request it understood.
+    pub fn refusal(&self) -> Option<Refusal> {
+        self.refusal
+    }
+
+    /// The forge's words for the refusal, else the error's own text.
+    pub fn reason(&self) -> String {
+        self.reason.clone().unwrap_or_else(|| self.to_string())
+    }
+
+    /// How to allow what was refused, when the forge knows a way.
+    pub fn advice(&self) -> Option<&str> {
+        self.advice.as_deref()
     }
 
     pub fn kind(&self) -> ForgeErrorKind {

@@ -67,6 +67,8 @@ pub struct FetchRefs {
 pub trait ForgeKind: Sync {
     /// The forge's id, stored in every space key of its PRs (`state.json`): never change it.
     fn id(&self) -> &'static str;
+    /// Its name as people know it (`GitHub`), for what is said about it.
+    fn name(&self) -> &'static str;
     /// How a reference to one of its PRs is written, for the error that lists what is accepted.
     fn reference_forms(&self) -> &'static str;
     /// The PR `text` names, in its one spelling. `Ok(None)` when the text is not in this

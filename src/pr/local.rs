@@ -324,6 +324,22 @@ impl LocalForge {
 }
 
 impl Forge for LocalForge {
+    fn name(&self) -> &'static str {
+        "local git"
+    }
+
+    fn label(&self) -> String {
+        format!("{}..{}", self.range.base_name, self.range.head_name)
+    }
+
+    fn review_url(&self, _: &PullRequest, _: u64) -> String {
+        String::new()
+    }
+
+    fn token_hint(&self) -> &'static str {
+        "no token: a local range is never posted"
+    }
+
     fn pull_request(&self) -> ForgeFuture<'_, PullRequest> {
         Box::pin(async move { Ok(self.read_pull_request()?) })
     }

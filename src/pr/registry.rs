@@ -3,10 +3,11 @@
 
 use super::connect::{Connection, SettingError};
 use super::github;
+use super::gitlab;
 use super::hosted::ForgeKind;
 use crate::config::Config;
 
-pub static FORGES: &[&dyn ForgeKind] = &[&github::GITHUB];
+pub static FORGES: &[&dyn ForgeKind] = &[&github::GITHUB, &gitlab::GITLAB];
 
 /// The registered forge with this id.
 pub fn find(id: &str) -> Option<&'static dyn ForgeKind> {

@@ -1,4 +1,5 @@
-//! The GitHub token: where it comes from, and a type that refuses to print it.
+//! A forge's token: a type that refuses to print it, and how a forge's own command-line tool
+//! is asked for its stored one. Where each forge looks first is the forge's own (`pr/<forge>`).
 
 use std::ffi::OsStr;
 use std::fmt;
@@ -63,54 +64,14 @@ impl fmt::Display for Token {
     }
 }
 
-/// Where a token was found, so the UI can say "using the token from GH_TOKEN" without showing it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum TokenSource {
-    GhTokenEnv,
-    GithubTokenEnv,
-    GhCli,
-}
-
-impl fmt::Display for TokenSource {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            TokenSource::GhTokenEnv => "GH_TOKEN",
-            TokenSource::GithubTokenEnv => "GITHUB_TOKEN",
-            TokenSource::GhCli => "`gh auth token`",
-        })
-    }
-}
-
-/// Finds a token the way `gh` itself does: `GH_TOKEN`, then `GITHUB_TOKEN`, then `gh auth token`
-/// when a `gh` binary is on `PATH`. `None` is fine: public repositories are readable anonymously.
-pub fn discover() -> Option<(Token, TokenSource)> {
-    discover_with(
-        |name| std::env::var(name).ok(),
-        || gh_auth_token(std::env::var_os("PATH").as_deref()),
-    )
-}
-
-/// `discover` with the environment and the `gh` call passed in, so the precedence is testable
-/// without mutating the process environment.
-pub fn discover_with(
-    env: impl Fn(&str) -> Option<String>,
-    gh: impl FnOnce() -> Option<String>,
-) -> Option<(Token, TokenSource)> {
-    if let Some(token) = env("GH_TOKEN").and_then(Token::new) {
-        return Some((token, TokenSource::GhTokenEnv));
-    }
-    if let Some(token) = env("GITHUB_TOKEN").and_then(Token::new) {
-        return Some((token, TokenSource::GithubTokenEnv));
-    }
-    gh().and_then(Token::new).map(|t| (t, TokenSource::GhCli))
-}
-
-/// Runs `gh auth token` if `gh` is on the given `PATH`. Any failure (not logged in, not
-/// installed, odd output) means "no token": anonymous access is still worth trying.
-pub fn gh_auth_token(path_var: Option<&OsStr>) -> Option<String> {
-    let gh = find_on_path(path_var?, "gh")?;
-    let output = Command::new(gh)
-        .args(["auth", "token"])
+/// What `program ARGS…` prints, when `program` is on the given `PATH` and succeeds: how a
+/// forge's own command-line tool hands over its stored token (`gh auth token`). Any failure
+/// (not logged in, not installed, odd output) means "no token": anonymous access is still
+/// worth trying.
+pub fn tool_output(path_var: Option<&OsStr>, program: &str, args: &[&str]) -> Option<String> {
+    let tool = find_on_path(path_var?, program)?;
+    let output = Command::new(tool)
+        .args(args)
         .stdin(Stdio::null())
         .stderr(Stdio::null())
         .output()
@@ -144,15 +105,6 @@ fn is_executable(path: &Path) -> bool {
 mod tests {
     use super::*;
 
-    fn env_of(pairs: &'static [(&'static str, &'static str)]) -> impl Fn(&str) -> Option<String> {
-        move |name| {
-            pairs
-                .iter()
-                .find(|(k, _)| *k == name)
-                .map(|(_, v)| (*v).to_owned())
-        }
-    }
-
     #[test]
     fn token_never_prints_itself() {
         let token = Token::new("ghp_secretvalue123").unwrap();
@@ -169,38 +121,9 @@ mod tests {
         assert_eq!(Token::new("abc\n").unwrap().expose(), "abc");
     }
 
-    #[test]
-    fn gh_token_wins_over_github_token_and_gh() {
-        let found = discover_with(
-            env_of(&[("GH_TOKEN", "one"), ("GITHUB_TOKEN", "two")]),
-            || Some("three".into()),
-        );
-        let (token, source) = found.unwrap();
-        assert_eq!((token.expose(), source), ("one", TokenSource::GhTokenEnv));
-    }
-
-    #[test]
-    fn empty_gh_token_falls_through_to_github_token() {
-        let found = discover_with(env_of(&[("GH_TOKEN", ""), ("GITHUB_TOKEN", "two")]), || {
-            None
-        });
-        let (token, source) = found.unwrap();
-        assert_eq!(
-            (token.expose(), source),
-            ("two", TokenSource::GithubTokenEnv)
-        );
-    }
-
-    #[test]
-    fn gh_cli_is_the_last_resort() {
-        let (token, source) = discover_with(env_of(&[]), || Some("three\n".into())).unwrap();
-        assert_eq!((token.expose(), source), ("three", TokenSource::GhCli));
-        assert!(discover_with(env_of(&[]), || None).is_none());
-    }
-
     #[cfg(unix)]
     #[test]
-    fn gh_auth_token_runs_the_gh_on_path() {
+    fn a_tools_token_is_what_the_tool_on_path_prints() {
         use std::os::unix::fs::PermissionsExt;
         let dir = tempfile::tempdir().unwrap();
         let gh = dir.path().join("gh");
@@ -210,9 +133,10 @@ mod tests {
         )
         .unwrap();
         std::fs::set_permissions(&gh, std::fs::Permissions::from_mode(0o755)).unwrap();
-        let token = gh_auth_token(Some(dir.path().as_os_str())).unwrap();
+        let token = tool_output(Some(dir.path().as_os_str()), "gh", &["auth", "token"]).unwrap();
         assert_eq!(token.trim(), "gho_fromcli");
+        assert!(tool_output(Some(dir.path().as_os_str()), "gh", &["other"]).is_none());
         let empty = tempfile::tempdir().unwrap();
-        assert!(gh_auth_token(Some(empty.path().as_os_str())).is_none());
+        assert!(tool_output(Some(empty.path().as_os_str()), "gh", &["auth", "token"]).is_none());
     }
 }

@@ -17,27 +17,34 @@ pub enum PublishError {
     },
 
     #[error(
-        "the pull request's head moved from {reviewed} to {current} while publishing, and GitHub refused the review on the old head ({github}): nothing was published; review again (re-run) and publish the new round"
+        "the pull request's head moved from {reviewed} to {current} while publishing, and {forge} refused the review on the old head ({said}): nothing was published; review again (re-run) and publish the new round"
     )]
     HeadMovedWhilePosting {
+        forge: &'static str,
         reviewed: String,
         current: String,
-        /// GitHub's words.
-        github: String,
+        /// The forge's words.
+        said: String,
     },
 
     #[error("round {round} was already published: {target}; a round is published at most once")]
     AlreadyPublished { round: u32, target: String },
 
-    #[error(
-        "publishing to GitHub needs a token (GH_TOKEN, GITHUB_TOKEN or `gh auth login`): nothing was published"
-    )]
-    NoLogin,
+    #[error("publishing to {forge} needs a token ({hint}): nothing was published")]
+    NoLogin {
+        forge: &'static str,
+        /// Where the forge's token is found.
+        hint: &'static str,
+    },
 
     #[error(
-        "{login} holds an unsubmitted (pending) review on this pull request (review {review_id}), and GitHub takes one pending review per account: nothing was published; submit or delete it on the pull request, then publish again"
+        "{login} holds an unsubmitted (pending) review on this pull request (review {review_id}), and {forge} takes one pending review per account: nothing was published; submit or delete it on the pull request, then publish again"
     )]
-    PendingReview { login: String, review_id: u64 },
+    PendingReview {
+        forge: &'static str,
+        login: String,
+        review_id: u64,
+    },
 
     #[error(
         "what would be published changed since the preview ({what}): nothing was published; look at the new preview and confirm again"

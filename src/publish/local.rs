@@ -95,6 +95,7 @@ pub(super) fn plan(dir: &Path, input: &PublishInput<'_>) -> Preview {
         action: Action::WriteFiles,
         dismissals: Vec::new(),
         settle: Vec::new(),
+        replace_pending: Vec::new(),
     }
 }
 
@@ -142,6 +143,7 @@ pub(super) fn publish(
             .map_err(PublishError::from)
     })?;
     Ok(Published {
+        forge: "local",
         round: fresh.round,
         target,
         review_id: None,

@@ -1,4 +1,4 @@
-//! The publisher: turns an approved round into a GitHub review or a local report.
+//! The publisher: turns an approved round into a review on its forge or a local report.
 //!
 //! Two calls, the same from the cockpit and from `--headless --publish`:
 //! [`preview`] reads the forge (the PR again, the login, the current diff, the history, CI) and
@@ -16,12 +16,12 @@
 pub mod comment;
 mod error;
 mod files_diff;
-mod github;
 pub mod limits;
 mod local;
 pub mod markers;
 mod publishing;
 mod rerun;
+mod review;
 /// What a round publishes: chosen in `report`, where the Markdown summary needs it too.
 pub use crate::report::select;
 
@@ -145,14 +145,22 @@ pub fn destination(
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum Target {
-    Github { pr: String, url: String },
-    Local { markdown: PathBuf, json: PathBuf },
+    /// A review on a forge (`forge` is its name: GitHub, GitLab).
+    Forge {
+        forge: &'static str,
+        pr: String,
+        url: String,
+    },
+    Local {
+        markdown: PathBuf,
+        json: PathBuf,
+    },
 }
 
 impl std::fmt::Display for Target {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            Target::Github { pr, url } => write!(f, "GitHub review on {pr} ({url})"),
+            Target::Forge { forge, pr, url } => write!(f, "{forge} review on {pr} ({url})"),
             // Said where it is read (the gate, stderr): a local range, uncommitted work
             // above all, has no forge, and nothing left the machine.
             Target::Local { markdown, json } => write!(
@@ -248,11 +256,17 @@ pub struct Preview {
     /// Earlier rounds left at "publishing" by a crash, and what the forge shows of them.
     #[serde(skip)]
     pub(crate) settle: Vec<(u32, Option<(String, u64)>)>,
+    /// Unsubmitted reviews of ours an interrupted publish left: replaced when posting.
+    #[serde(skip)]
+    pub(crate) replace_pending: Vec<u64>,
 }
 
 /// The result of a publish.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Published {
+    /// The forge's name (GitHub, GitLab), for what is said about its refusals.
+    #[serde(skip)]
+    pub forge: &'static str,
     pub round: u32,
     /// The review's URL, or the report's paths.
     pub target: String,
@@ -286,7 +300,8 @@ impl std::fmt::Display for Published {
         if let Some(message) = &self.resent_without_inline {
             write!(
                 f,
-                "; GitHub refused the inline comments ({message}), so every finding was put in the body"
+                "; {} refused the inline comments ({message}), so every finding was put in the body",
+                self.forge
             )?;
         }
         for (id, event) in &self.dismissed {
@@ -295,7 +310,8 @@ impl std::fmt::Display for Published {
         if let Some((intended, message)) = &self.downgraded {
             write!(
                 f,
-                "; GitHub refused {intended} ({message}), so the review is a COMMENT stating the intended {intended}"
+                "; {} refused {intended} ({message}), so the review is a COMMENT stating the intended {intended}",
+                self.forge
             )?;
         }
         Ok(())
@@ -362,7 +378,7 @@ pub async fn preview(
     input: &PublishInput<'_>,
 ) -> Result<Preview, PublishError> {
     match destination {
-        Destination::Forge(forge) => github::plan(forge.as_ref(), state, input).await,
+        Destination::Forge(forge) => review::plan(forge.as_ref(), state, input).await,
         Destination::Local { dir } => Ok(local::plan(dir, input)),
     }
 }
@@ -377,7 +393,7 @@ pub async fn publish(
 ) -> Result<Published, PublishError> {
     check_round(space.state(), input)?;
     match destination {
-        Destination::Forge(forge) => github::publish(forge.as_ref(), space, input, confirmed).await,
+        Destination::Forge(forge) => review::publish(forge.as_ref(), space, input, confirmed).await,
         Destination::Local { dir } => local::publish(dir, space, input, confirmed),
     }
 }

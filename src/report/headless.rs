@@ -129,11 +129,12 @@ pub fn lines(prepared: &Prepared, forced: bool) -> Lines {
     let state = prepared.space.state();
     let mut out = Lines::new();
     let draft = if pr.draft { ", draft" } else { "" };
-    if prepared.offline.is_some() {
+    if let Some(offline) = &prepared.offline {
         out.line(format!(
-            "PR      {} \"{}\" (offline: not read from GitHub)",
+            "PR      {} \"{}\" (offline: not read from {})",
             prepared.reference,
             outbound(&pr.title),
+            offline.forge,
         ));
     } else {
         out.line(format!(

@@ -176,8 +176,9 @@ pub fn text(prepared: &Prepared, result: &RoundSnapshot, forced: bool) -> String
     // Above the decision: a stored round must never be read as a fresh review.
     if let Some(offline) = &prepared.offline {
         out.line(format!(
-            "OFFLINE {} (GitHub could not be reached)",
-            offline.banner()
+            "OFFLINE {} ({} could not be reached)",
+            offline.banner(),
+            offline.forge
         ));
     }
     out.line(decision);

@@ -315,8 +315,9 @@ impl<P: Publisher> Session<P> {
         match &self.prepared.offline {
             // Before the summary's own alert: this is the stored round, not a fresh review.
             Some(offline) => format!(
-                "> [!CAUTION]\n> {} (GitHub could not be reached)\n\n{body}",
-                offline.banner()
+                "> [!CAUTION]\n> {} ({} could not be reached)\n\n{body}",
+                offline.banner(),
+                offline.forge
             ),
             None => body,
         }

@@ -23,8 +23,6 @@ pub mod worktree;
 pub mod worktree_file;
 
 #[cfg(test)]
-mod forge_port_tests;
-#[cfg(test)]
 pub(crate) mod test_repo;
 
 pub use key::{KeyError, SpaceKey};

@@ -14,6 +14,7 @@ mod first_frame;
 mod first_run;
 mod gc;
 mod github;
+mod gitlab;
 mod headless;
 mod models;
 mod offline;

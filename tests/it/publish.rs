@@ -420,6 +420,7 @@ fn the_fake_answers_bad_reviews_with_githubs_real_422s() {
         event,
         body: "b".into(),
         comments,
+        replace_pending: Vec::new(),
     };
     let runtime = tokio::runtime::Runtime::new().unwrap();
     let cases = [

@@ -544,21 +544,10 @@ impl GithubClient {
 }
 
 fn parse_api_url(raw: &str) -> Result<Url, GithubError> {
-    let invalid = |reason: &str| GithubError::InvalidApiUrl {
+    crate::pr::connect::parse_api_url(raw).map_err(|e| GithubError::InvalidApiUrl {
         url: raw.to_owned(),
-        reason: reason.to_owned(),
-    };
-    let url = Url::parse(raw.trim()).map_err(|e| invalid(&e.to_string()))?;
-    if !matches!(url.scheme(), "http" | "https") {
-        return Err(invalid("only http and https are supported"));
-    }
-    if !url.username().is_empty() || url.password().is_some() {
-        return Err(invalid("credentials belong in GH_TOKEN, not in the URL"));
-    }
-    if url.query().is_some() || url.fragment().is_some() {
-        return Err(invalid("the API URL takes no query or fragment"));
-    }
-    Ok(url)
+        reason: e.0,
+    })
 }
 
 /// A successful answer, read whole.

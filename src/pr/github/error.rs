@@ -249,6 +249,64 @@ impl From<GithubError> for crate::pr::forge::ForgeError {
             GithubError::Transport { .. } | GithubError::Timeout { .. } => Kind::Unreachable,
             _ => Kind::Other,
         };
-        crate::pr::forge::ForgeError::new(kind, error)
+        let refusal = error.neutral_refusal();
+        let forge_error = crate::pr::forge::ForgeError::new(kind, error);
+        match refusal {
+            Some((refusal, reason, advice)) => {
+                let refused = forge_error.refused(refusal, reason);
+                match advice {
+                    Some(advice) => refused.advising(advice),
+                    None => refused,
+                }
+            }
+            None => forge_error,
+        }
+    }
+}
+
+impl GithubError {
+    /// What GitHub refused, as the publisher's neutral kinds: a 422 by its `errors`, a 406 on
+    /// the diff (too large to show whole). With GitHub's words and, where there is one, how to
+    /// allow it.
+    fn neutral_refusal(&self) -> Option<(crate::pr::forge::Refusal, String, Option<String>)> {
+        use super::Refusal;
+        use crate::pr::forge::Refusal as Neutral;
+        if let GithubError::Status {
+            status: 406,
+            message,
+            ..
+        } = self
+        {
+            return Some((Neutral::DiffTooLarge, message.clone(), None));
+        }
+        let refusal = self.refusal()?;
+        let reason = match self {
+            GithubError::Status {
+                message, errors, ..
+            } if errors.is_empty() => message.clone(),
+            GithubError::Status { errors, .. } => errors.join("; "),
+            other => other.to_string(),
+        };
+        let mut advice = None;
+        let neutral = match refusal {
+            Refusal::Anchor => Neutral::Anchor,
+            Refusal::ActionsMayNotApprove => {
+                advice = Some(
+                    "the repository does not let GitHub Actions approve; Settings → Actions → General → \"Allow GitHub Actions to create and approve pull requests\" allows it"
+                        .to_string(),
+                );
+                Neutral::EventNotPermitted
+            }
+            Refusal::OwnPullRequest => Neutral::OwnPullRequest,
+            Refusal::PendingReview => Neutral::PendingReview,
+            Refusal::BodyTooLong => Neutral::BodyTooLong,
+            Refusal::CommitNotInPullRequest => Neutral::HeadMoved,
+            // A second dismissal of one review: already done.
+            Refusal::Other if reason.to_ascii_lowercase().contains("dismissed") => {
+                Neutral::AlreadyDone
+            }
+            Refusal::Other => Neutral::Other,
+        };
+        Some((neutral, reason, advice))
     }
 }

@@ -3,23 +3,24 @@
 mod client;
 mod error;
 mod hosts;
-mod link;
 mod notice;
 mod reference;
 mod refusal;
-mod retry;
 mod settings;
+mod token;
 mod wire;
 
+pub use crate::pr::http::next_page;
+pub use crate::pr::http::{RateHints, RetryPolicy, is_retryable, now_epoch, utc_time};
+use crate::pr::http::{link, retry};
 pub use client::{Accept, DEFAULT_API_URL, GithubClient, GithubConfig};
 pub use error::{Call, GithubError};
 pub use hosts::{ApiHosts, GITHUB_HOST};
-pub use link::next_page;
 pub use notice::GithubNotice;
 pub use reference::{GITHUB, Github};
 pub use refusal::{Refusal, classify as classify_refusal};
-pub use retry::{RateHints, RetryPolicy, is_retryable, now_epoch, utc_time};
 pub use settings::GithubSettings;
+pub use token::{TokenSource, discover as discover_token};
 
 use reqwest::Method;
 
@@ -303,6 +304,22 @@ impl GithubForge {
 }
 
 impl Forge for GithubForge {
+    fn name(&self) -> &'static str {
+        "GitHub"
+    }
+
+    fn label(&self) -> String {
+        format!("{}/{}#{}", self.owner, self.repo, self.number)
+    }
+
+    fn review_url(&self, pr: &PullRequest, review_id: u64) -> String {
+        format!("{}#pullrequestreview-{review_id}", pr.html_url)
+    }
+
+    fn token_hint(&self) -> &'static str {
+        "GH_TOKEN, GITHUB_TOKEN or `gh auth login`"
+    }
+
     fn pull_request(&self) -> ForgeFuture<'_, PullRequest> {
         Box::pin(async move { Ok(GithubForge::pull_request(self).await?) })
     }

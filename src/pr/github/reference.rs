@@ -26,6 +26,10 @@ impl ForgeKind for Github {
         "github"
     }
 
+    fn name(&self) -> &'static str {
+        "GitHub"
+    }
+
     fn reference_forms(&self) -> &'static str {
         "https://github.com/OWNER/REPO/pull/N, OWNER/REPO#N"
     }

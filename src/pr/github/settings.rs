@@ -11,7 +11,7 @@ use crate::pr::connect::{
 };
 use crate::pr::forge::ForgeError;
 use crate::pr::hosted::HostedPr;
-use crate::pr::token::{self, Token};
+use crate::pr::token::Token;
 
 use super::GithubForge;
 use super::client::{DEFAULT_API_URL, GithubClient, GithubConfig};
@@ -29,6 +29,9 @@ pub struct GithubSettings {
     pub login: Option<String>,
     /// Who an installation token acts as when `GET /user` refuses it (inside GitHub Actions).
     pub installation_login: Option<String>,
+    /// `GITHUB_API_URL`: the API every GitHub PR of this run is read through, under
+    /// `--api-url` and over the configuration (as Actions sets it for its own server).
+    pub env_api_url: Option<String>,
 }
 
 impl Default for GithubSettings {
@@ -40,6 +43,7 @@ impl Default for GithubSettings {
             apis: ApiHosts::default(),
             login: None,
             installation_login: None,
+            env_api_url: None,
         }
     }
 }
@@ -84,9 +88,13 @@ impl GithubSettings {
         Ok(settings)
     }
 
-    /// The identity hints the environment gives: `REVIEW_TUI_GITHUB_LOGIN` over `[github]
-    /// login`, and GitHub Actions' own token login inside Actions.
+    /// What the environment says: `REVIEW_TUI_GITHUB_LOGIN` over `[github] login`, GitHub
+    /// Actions' own token login inside Actions, and `GITHUB_API_URL`. An empty variable is
+    /// unset; an address that is not one is refused in [`GithubSettings::checked_env`].
     pub fn with_env(mut self) -> GithubSettings {
+        self.env_api_url = std::env::var("GITHUB_API_URL")
+            .ok()
+            .filter(|url| !url.trim().is_empty());
         if let Ok(login) = std::env::var("REVIEW_TUI_GITHUB_LOGIN")
             && !login.trim().is_empty()
         {
@@ -113,11 +121,18 @@ impl GithubSettings {
     }
 }
 
-/// `[github]` and the environment, as the registry asks each forge.
+/// `[github]` and the environment, as the registry asks each forge: an API address that is
+/// not one is refused here, before any work.
 pub(super) fn settings(config: &Config) -> Result<Arc<dyn ForgeSettings>, SettingError> {
-    Ok(Arc::new(
-        GithubSettings::from_layer(&config.github)?.with_env(),
-    ))
+    let settings = GithubSettings::from_layer(&config.github)?.with_env();
+    if let Some(url) = &settings.env_api_url {
+        crate::pr::connect::parse_api_url(url).map_err(|e| SettingError::NotAnApiUrl {
+            setting: "GITHUB_API_URL".into(),
+            url: url.clone(),
+            reason: e.0,
+        })?;
+    }
+    Ok(Arc::new(settings))
 }
 
 /// A client for `pr`: through the API its host is configured with (an unconfigured host gets
@@ -128,13 +143,15 @@ pub(super) fn connect(pr: &HostedPr, connection: &Connection) -> Result<Connecte
         .settings_of::<GithubSettings>(&pr.forge)
         .unwrap_or(&defaults);
     // Refused before a token is even looked for.
-    let api_url = settings
-        .apis
-        .api_for(&pr.host, connection.api_url.as_deref())?;
+    let explicit = connection
+        .api_url
+        .as_deref()
+        .or(settings.env_api_url.as_deref());
+    let api_url = settings.apis.api_for(&pr.host, explicit)?;
     let token = match &connection.token {
         TokenChoice::Given(token) => Some(token.clone()),
         TokenChoice::Anonymous => None,
-        TokenChoice::Discover => token::discover().map(|(token, _)| token),
+        TokenChoice::Discover => super::token::discover().map(|(token, _)| token),
     };
     let client = GithubClient::new(settings.config(
         api_url.clone(),

@@ -23,8 +23,10 @@ pub struct Offline {
     pub round: u32,
     /// When that round completed, as recorded (RFC 3339).
     pub as_of: String,
-    /// Why GitHub could not be reached.
+    /// Why the forge could not be reached.
     pub reason: String,
+    /// The forge's name (`GitHub`, `GitLab`).
+    pub forge: &'static str,
 }
 
 impl Offline {
@@ -41,13 +43,15 @@ impl Offline {
     /// Why `what` (publishing, a new round) cannot be done from this session, in one line.
     pub fn needs_network(&self, what: &str) -> String {
         format!(
-            "{what} needs the network: GitHub could not be reached when {} was opened, so this \
+            "{what} needs the network: {} could not be reached when {} was opened, so this \
              is its stored round {} as of {}, not refreshed; nothing was sent and every \
-             decision is kept — run `review-tui {}` again when GitHub can be reached",
+             decision is kept — run `review-tui {}` again when {} can be reached",
+            self.forge,
             self.pr,
             self.round,
             shown_time(&self.as_of),
-            self.pr
+            self.pr,
+            self.forge
         )
     }
 }
@@ -68,10 +72,11 @@ fn shown_time(recorded: &str) -> String {
 #[derive(Debug, Error)]
 pub enum OfflineError {
     #[error(
-        "could not reach GitHub for {pr} ({reason}), and {why}, so there is nothing to show \
+        "could not reach {forge} for {pr} ({reason}), and {why}, so there is nothing to show \
          offline: connect to the network and run `review-tui {pr}` again"
     )]
     NoRound {
+        forge: &'static str,
         pr: String,
         reason: String,
         why: &'static str,
@@ -98,8 +103,10 @@ pub(crate) async fn reopen(
 ) -> Result<Prepared, PrepareError> {
     let pr_name = reference.to_string();
     let reason = error.to_string();
+    let forge = crate::pr::registry::find(forge_name).map_or("the forge", |f| f.name());
     let no_round = |why| {
         PrepareError::Offline(OfflineError::NoRound {
+            forge,
             pr: pr_name.clone(),
             reason: reason.clone(),
             why,
@@ -118,7 +125,7 @@ pub(crate) async fn reopen(
         .filter(|r| r.completed && r.head_sha == state.head_sha)
     else {
         return Err(no_round(
-            "its last round did not complete (it is run again once GitHub can be reached)",
+            "its last round did not complete (it is run again once the forge can be reached)",
         ));
     };
     let tip = |sha: &str| {
@@ -135,6 +142,7 @@ pub(crate) async fn reopen(
         round: round.number,
         as_of: round.completed_at.clone().unwrap_or_default(),
         reason,
+        forge,
     };
     let (mirror, base_sha, head_sha) = (
         space.mirror().to_path_buf(),
@@ -204,6 +212,7 @@ mod tests {
             round: 3,
             as_of: "2026-12-01T17:21:05Z".into(),
             reason: "connection refused".into(),
+            forge: "GitHub",
         };
         assert_eq!(
             offline.banner(),

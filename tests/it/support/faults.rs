@@ -100,6 +100,8 @@ pub enum Dialect {
     OpenAi,
     /// `{"type": "error", "error": {"type": "...", "message": "..."}}`
     Anthropic,
+    /// `{"message": "..."}`, as GitLab and Gitea answer.
+    Message,
 }
 
 impl Dialect {
@@ -112,6 +114,7 @@ impl Dialect {
             Dialect::Anthropic => json!({"type": "error", "error": {
                 "type": "api_error", "message": message
             }}),
+            Dialect::Message => json!({ "message": message }),
         }
     }
 

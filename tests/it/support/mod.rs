@@ -10,6 +10,7 @@ pub mod git_repo;
 pub mod github_json;
 pub mod github_publish;
 pub mod github_server;
+pub mod gitlab_server;
 pub mod json_schema;
 pub mod openai_server;
 pub mod openapi;

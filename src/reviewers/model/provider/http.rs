@@ -255,7 +255,7 @@ impl Endpoint {
             // A wait the server asks for (`Retry-After`, or a used-up quota's reset) that is
             // longer than the longest wait is not sat out in capped slices, attempt after
             // attempt: the call fails at once, saying when to run again.
-            let now = crate::pr::github::now_epoch();
+            let now = crate::pr::http::now_epoch();
             let exhausted = matches!(status.as_u16(), 403 | 429)
                 .then(|| exhausted_until(response.headers(), now))
                 .flatten();
@@ -283,7 +283,7 @@ impl Endpoint {
                     call: self.call.clone(),
                     status: status.as_u16(),
                     message,
-                    resets_at: crate::pr::github::utc_time(reset_epoch),
+                    resets_at: crate::pr::http::utc_time(reset_epoch),
                     resets_in,
                 });
             }

@@ -1,5 +1,7 @@
-//! Publishing to a forge that takes reviews (GitHub): plan from what the forge shows now, then
-//! post in the order that keeps every step checkable on a re-run.
+//! Publishing to a forge that takes reviews (GitHub, GitLab, Gitea), through the forge port:
+//! plan from what the forge shows now, then post in the order that keeps every step checkable
+//! on a re-run. Every forge's refusals arrive here as the port's neutral kinds
+//! ([`Refusal`]); nothing here knows which forge it talks to.
 //!
 //! Order: the one non-idempotent call that matters (submitting the review, which carries this
 //! round's marker) goes first, so a crash before it leaves nothing posted and a crash after it
@@ -16,9 +18,8 @@ use super::{
     Published, REFUSAL, ResolvedReply, Target, intended_event, now, outgoing,
 };
 use crate::pr::forge::{
-    Forge, ForgeError, ForgeErrorKind, NewReview, PostedReview, PrHistory, PullRequest, ReviewEvent,
+    Forge, ForgeError, ForgeErrorKind, NewReview, PostedReview, PrHistory, Refusal, ReviewEvent,
 };
-use crate::pr::github::{GithubError, Refusal};
 use crate::report::markdown::{self, CiStatus, SummaryExtras};
 use crate::review::verdict::Decision;
 use crate::space::{PublishState, Space, SpaceState};
@@ -39,6 +40,9 @@ struct Own {
     resolved: HashSet<u64>,
     /// Our reviews that still stand (APPROVED, CHANGES_REQUESTED): (id, event).
     standing: Vec<(u64, ReviewEvent)>,
+    /// Unsubmitted reviews of ours an interrupted publish left (a forge that stages inline
+    /// comments as drafts): replaced, never stacked.
+    pending: Vec<u64>,
 }
 
 impl Own {
@@ -47,6 +51,10 @@ impl Own {
         let mut own = Own::default();
         for review in history.reviews.iter().filter(|r| mine(&r.author)) {
             if !markers::is_ours(&review.body) {
+                continue;
+            }
+            if review.state == "PENDING" {
+                own.pending.push(review.id);
                 continue;
             }
             if own.summary.is_none() && markers::has(&review.body, markers::SUMMARY) {
@@ -100,10 +108,6 @@ impl Own {
     }
 }
 
-fn review_url(pr: &PullRequest, id: u64) -> String {
-    format!("{}#pullrequestreview-{id}", pr.html_url)
-}
-
 fn short(sha: &str) -> &str {
     &sha[..sha.len().min(10)]
 }
@@ -132,7 +136,10 @@ pub(super) async fn plan(
         .authenticated_user()
         .await
         .map_err(PublishError::forge("reading the authenticated user"))?
-        .ok_or(PublishError::NoLogin)?;
+        .ok_or(PublishError::NoLogin {
+            forge: forge.name(),
+            hint: forge.token_hint(),
+        })?;
     let (diff, diff_notice) = current_diff(forge).await?;
     let history = forge.history().await.map_err(PublishError::forge(
         "reading the pull request's reviews and comments",
@@ -142,18 +149,22 @@ pub(super) async fn plan(
         Err(e) => CiStatus::NotVerified(format!("the check runs could not be read ({e})")),
     };
     let own = Own::read(&history, &login);
-    // GitHub takes one pending (unsubmitted) review per account and pull request, and shows
-    // it only to its author: found here, it would refuse our review.
-    if let Some(pending) = history
-        .reviews
-        .iter()
-        .find(|r| r.state == "PENDING" && r.author.eq_ignore_ascii_case(&login))
-    {
+    // A forge takes one pending (unsubmitted) review per account and pull request, and shows
+    // it only to its author: found here, it would refuse our review (or, where pending comments
+    // are published together, go out with it). Ours, left by an interrupted publish, are
+    // replaced instead.
+    if let Some(pending) = history.reviews.iter().find(|r| {
+        r.state == "PENDING"
+            && r.author.eq_ignore_ascii_case(&login)
+            && !own.pending.contains(&r.id)
+    }) {
         return Err(PublishError::PendingReview {
+            forge: forge.name(),
             login,
             review_id: pending.id,
         });
     }
+    let review_url = |id: u64| forge.review_url(&pr, id);
 
     let decision = result.verdict.decision;
     let intended = intended_event(decision, input.options.approve_on_ship);
@@ -166,7 +177,8 @@ pub(super) async fn plan(
     let mut notices: Vec<String> = diff_notice.into_iter().collect();
     if event != intended {
         notices.push(format!(
-            "Intended decision: **{intended}**. GitHub does not let an account approve or request changes on its own pull request ({} opened it), so this review is posted as a comment.",
+            "Intended decision: **{intended}**. {} does not let an account approve or request changes on its own pull request ({} opened it), so this review is posted as a comment.",
+            forge.name(),
             crate::report::escape::inline(&login)
         ));
     }
@@ -269,7 +281,8 @@ pub(super) async fn plan(
         ))
     };
     let refused_notice = format!(
-        "GitHub refused the inline comments ({REFUSAL}), so every finding is in this body instead."
+        "{} refused the inline comments ({REFUSAL}), so every finding is in this body instead.",
+        forge.name()
     );
     let comment_notice = downgrade_notice(intended);
     let with = |extra: &[&String]| {
@@ -288,12 +301,12 @@ pub(super) async fn plan(
     };
     let body = bodies.plain.clone();
 
-    let target_pr = format!("{}#{}", pr_slug(&pr), pr.number);
+    let target_pr = forge.label();
     let mut round_bodies = None;
     let action = match (own.posted_round(round, &head), own.summary) {
         (Some(id), summary) => Action::AlreadyPosted {
             review_id: id,
-            url: review_url(&pr, id),
+            url: review_url(id),
             summary_review_id: summary.filter(|s| *s != id),
         },
         (None, None) => Action::CreateReview,
@@ -304,9 +317,10 @@ pub(super) async fn plan(
                     "review-tui round {round} on {}: {} — the summary is [here]({}).",
                     short(&head),
                     crate::report::escape::inline(&crate::report::headline::headline(result).1),
-                    review_url(&pr, summary),
+                    review_url(summary),
                 );
                 round_bodies = Some(round_review_bodies(
+                    forge.name(),
                     &one_line,
                     &markers::round(round, &head),
                     intended,
@@ -314,7 +328,7 @@ pub(super) async fn plan(
             }
             Action::EditSummary {
                 summary_review_id: summary,
-                summary_url: review_url(&pr, summary),
+                summary_url: review_url(summary),
                 round_review: round_bodies.as_ref().map(|b| b.plain.clone()),
             }
         }
@@ -339,12 +353,12 @@ pub(super) async fn plan(
                 .unwrap_or("");
             let found = own
                 .posted_round(p.round, round_head)
-                .map(|id| (review_url(&pr, id), id));
+                .map(|id| (review_url(id), id));
             (p.round, found)
         })
         .collect();
 
-    // Our earlier APPROVE or REQUEST_CHANGES stands on GitHub until dismissed: when this round
+    // Our earlier APPROVE or REQUEST_CHANGES stands on the forge until dismissed: when this round
     // stands for something else, it goes, naming the round that replaced it.
     let dismissals = own
         .standing
@@ -362,7 +376,8 @@ pub(super) async fn plan(
         .collect();
 
     Ok(Preview {
-        target: Target::Github {
+        target: Target::Forge {
+            forge: forge.name(),
             pr: target_pr,
             url: target_url,
         },
@@ -382,17 +397,18 @@ pub(super) async fn plan(
         action,
         dismissals,
         settle,
+        replace_pending: own.pending,
     })
 }
 
-/// GitHub's current diff of the PR, which anchors are checked against, and a notice when it
+/// The forge's current diff of the PR, which anchors are checked against, and a notice when it
 /// came from the files API: past 300 files or 20,000 lines the diff media type answers 406.
 async fn current_diff(
     forge: &dyn Forge,
 ) -> Result<(crate::diff::Diff, Option<String>), PublishError> {
     let refused = match forge.diff().await {
         Ok(text) => return Ok((crate::diff::parse(&text)?, None)),
-        Err(e) if e.kind() == ForgeErrorKind::Rejected { status: 406 } => e,
+        Err(e) if e.refusal() == Some(Refusal::DiffTooLarge) => e,
         Err(e) => {
             return Err(PublishError::forge(
                 "reading the pull request's current diff",
@@ -400,15 +416,13 @@ async fn current_diff(
         }
     };
     let files = forge.changed_files().await.map_err(PublishError::forge(
-        "listing the pull request's files (GitHub refused its diff as too large)",
+        "listing the pull request's files (the forge refused its diff as too large)",
     ))?;
     let (diff, without_patch) = super::files_diff::diff_from_files(&files)?;
-    let reason = match refused.downcast_ref::<GithubError>() {
-        Some(GithubError::Status { message, .. }) => message.clone(),
-        _ => refused.to_string(),
-    };
+    let reason = refused.reason();
     let mut notice = format!(
-        "GitHub does not show this pull request's diff whole ({}), so inline comments were placed on its list of files",
+        "{} does not show this pull request's diff whole ({}), so inline comments were placed on its list of files",
+        forge.name(),
         crate::report::escape::prose(&reason)
     );
     if without_patch > 0 {
@@ -426,7 +440,7 @@ async fn current_diff(
     Ok((diff, Some(notice)))
 }
 
-/// The line a COMMENT carries when GitHub refused the event the decision maps to.
+/// The line a COMMENT carries when the forge refused the event the decision maps to.
 fn downgrade_notice(intended: ReviewEvent) -> String {
     format!(
         "Intended decision: **{intended}**. {DOWNGRADE}, so this review is posted as a comment."
@@ -435,9 +449,10 @@ fn downgrade_notice(intended: ReviewEvent) -> String {
 
 /// The one-line review a later round posts, in the forms a refusal can call for; its marker
 /// stays last, where markers are read.
-fn round_review_bodies(one_line: &str, marker: &str, intended: ReviewEvent) -> Bodies {
-    let refused =
-        format!("GitHub refused the inline comments ({REFUSAL}); every finding is in the summary.");
+fn round_review_bodies(forge: &str, one_line: &str, marker: &str, intended: ReviewEvent) -> Bodies {
+    let refused = format!(
+        "{forge} refused the inline comments ({REFUSAL}); every finding is in the summary."
+    );
     let comment = downgrade_notice(intended);
     let form = |extra: &[&str]| {
         let mut text = one_line.to_string();
@@ -452,16 +467,6 @@ fn round_review_bodies(one_line: &str, marker: &str, intended: ReviewEvent) -> B
         without_inline: form(&[&refused]),
         as_comment: form(&[&comment]),
         as_comment_without_inline: form(&[&comment, &refused]),
-    }
-}
-
-fn pr_slug(pr: &PullRequest) -> String {
-    // `https://github.com/o/r/pull/7` → `o/r`.
-    let path = pr.html_url.split("/pull/").next().unwrap_or(&pr.html_url);
-    let parts: Vec<&str> = path.rsplitn(3, '/').collect();
-    match parts.as_slice() {
-        [repo, owner, ..] => format!("{owner}/{repo}"),
-        _ => path.to_string(),
     }
 }
 
@@ -588,7 +593,7 @@ pub(super) async fn publish(
     }
 
     // The head, once more, right before anything is posted: the reads above take a while, and
-    // a review belongs to the head it reviewed. (`commit_id` makes GitHub check it as well.)
+    // a review belongs to the head it reviewed. (`commit_id` makes the forge check it as well.)
     let current = forge.pull_request().await.map_err(PublishError::forge(
         "reading the pull request's head before posting",
     ))?;
@@ -598,7 +603,7 @@ pub(super) async fn publish(
             current: current.head.sha.clone(),
         });
     }
-    // The commit GitHub places the review on.
+    // The commit the forge places the review on.
     let commit = fresh.head_sha.clone();
 
     let target = fresh.target.to_string();
@@ -614,6 +619,7 @@ pub(super) async fn publish(
         .map(|c| c.comment.clone())
         .collect();
     let mut outcome = Published {
+        forge: forge.name(),
         round,
         target: String::new(),
         review_id: None,
@@ -633,6 +639,7 @@ pub(super) async fn publish(
                 event: fresh.event,
                 body: fresh.body.clone(),
                 comments,
+                replace_pending: fresh.replace_pending.clone(),
             };
             let submitted =
                 submit(forge, space, review, &fresh.bodies, "submitting the review").await?;
@@ -651,6 +658,7 @@ pub(super) async fn publish(
                         event: fresh.event,
                         body: one_line.clone(),
                         comments,
+                        replace_pending: fresh.replace_pending.clone(),
                     };
                     let submitted = submit(
                         forge,
@@ -705,12 +713,12 @@ pub(super) async fn publish(
     Ok(outcome)
 }
 
-/// A review that GitHub took, and what it refused on the way.
+/// A review that the forge took, and what it refused on the way.
 struct Submitted {
     posted: PostedReview,
-    /// GitHub's reason for refusing the inline comments (they went into the body).
+    /// The forge's reason for refusing the inline comments (they went into the body).
     refused: Option<String>,
-    /// The event GitHub refused and its reason (posted as a COMMENT instead).
+    /// The event the forge refused and its reason (posted as a COMMENT instead).
     downgraded: Option<(ReviewEvent, String)>,
     /// What the COMMENT said about the refused event.
     comment_note: Option<String>,
@@ -731,12 +739,12 @@ impl Published {
     }
 }
 
-/// Submits a review and acts on GitHub's 422 by what it refused (its `errors`, not its
-/// status): inline anchors → resent once with every finding in the body; an event the token may
-/// not use (Actions approving, one's own PR) → resent once as a COMMENT stating the intended
-/// decision. Anything else is reported, not resent. A definite refusal removes the
-/// "publishing" record (nothing was created); anything in doubt keeps it, so a re-run looks
-/// for the marker before posting.
+/// Submits a review and acts on the forge's refusal by what it refused (the port's neutral
+/// kinds, never a status alone): inline anchors → resent once with every finding in the body;
+/// an event the token may not use (Actions approving, one's own PR) → resent once as a COMMENT
+/// stating the intended decision. Anything else is reported, not resent. A definite refusal
+/// removes the "publishing" record (nothing was created); anything in doubt keeps it, so a
+/// re-run looks for the marker before posting.
 async fn submit(
     forge: &dyn Forge,
     space: &mut Space,
@@ -761,71 +769,54 @@ async fn submit(
             }
             Err(error) => error,
         };
-        let kind = github_error(&error).and_then(GithubError::refusal);
-        let reason = github_error(&error).map(refusal_text).unwrap_or_default();
+        let kind = error.refusal();
+        let reason = error.reason();
         match kind {
             Some(Refusal::Anchor) if !review.comments.is_empty() && refused.is_none() => {
                 refused = Some(reason);
                 review.comments.clear();
                 doing = "resending the review with every finding in the body";
             }
-            Some(Refusal::ActionsMayNotApprove | Refusal::OwnPullRequest)
+            Some(Refusal::EventNotPermitted | Refusal::OwnPullRequest)
                 if review.event != ReviewEvent::Comment && downgraded.is_none() =>
             {
-                let why = if kind == Some(Refusal::ActionsMayNotApprove) {
-                    format!(
-                        "GitHub refused it (\"{reason}\"): the repository does not let GitHub Actions approve; Settings → Actions → General → \"Allow GitHub Actions to create and approve pull requests\" allows it"
-                    )
-                } else {
-                    format!("GitHub refused it (\"{reason}\")")
+                let why = match error.advice() {
+                    Some(advice) => format!("{} refused it (\"{reason}\"): {advice}", forge.name()),
+                    None => format!("{} refused it (\"{reason}\")", forge.name()),
                 };
                 downgraded = Some((review.event, reason));
                 comment_note = Some(why);
                 review.event = ReviewEvent::Comment;
                 doing = "resending the review as a comment";
             }
-            // Our `commit_id` is no longer in the pull request: the head was force-pushed
+            // Our `commit_id` is no longer the pull request's: the head was force-pushed
             // after our last read. Nothing was created; the new head is another round.
-            Some(Refusal::CommitNotInPullRequest) => {
+            Some(Refusal::HeadMoved) => {
                 if clear_publishing(space).is_err() {
                     // Reported the general way, which says the space could not record it.
-                    return Err(failed_post(space, error, kind, doing));
+                    return Err(failed_post(space, forge, error, doing));
                 }
                 let current = match forge.pull_request().await {
                     Ok(pr) => pr.head.sha.to_string(),
                     Err(_) => "a head that could not be read".into(),
                 };
                 return Err(PublishError::HeadMovedWhilePosting {
+                    forge: forge.name(),
                     reviewed: review.commit_id.to_string(),
                     current,
-                    github: reason,
+                    said: reason,
                 });
             }
-            _ => return Err(failed_post(space, error, kind, doing)),
+            _ => return Err(failed_post(space, forge, error, doing)),
         }
         review.body = bodies.pick(refused.as_deref(), comment_note.as_deref());
     }
 }
 
-fn github_error(error: &ForgeError) -> Option<&GithubError> {
-    error.downcast_ref()
-}
-
-/// GitHub's reasons for a refusal, as one line: its `errors`, or its message.
-fn refusal_text(error: &GithubError) -> String {
-    match error {
-        GithubError::Status {
-            message, errors, ..
-        } if errors.is_empty() => message.clone(),
-        GithubError::Status { errors, .. } => errors.join("; "),
-        other => other.to_string(),
-    }
-}
-
 fn failed_post(
     space: &mut Space,
+    forge: &dyn Forge,
     error: ForgeError,
-    refusal: Option<Refusal>,
     doing: &'static str,
 ) -> PublishError {
     // The forge answered and refused: the review was not created. (A broken or missing answer
@@ -837,18 +828,19 @@ fn failed_post(
             | ForgeErrorKind::Auth
             | ForgeErrorKind::RateLimited
     );
-    let advice = match refusal {
-        Some(Refusal::PendingReview) => {
-            " (GitHub takes one pending review per account and pull request, and this account holds an unsubmitted one: submit or delete it on the pull request, then publish again)"
+    let name = forge.name();
+    let advice = match error.refusal() {
+        Some(Refusal::PendingReview) => format!(
+            " ({name} takes one pending review per account and pull request, and this account holds an unsubmitted one: submit or delete it on the pull request, then publish again)"
+        ),
+        Some(Refusal::BodyTooLong) => format!(
+            " (a body over {name}'s limit; this is a bug in review-tui's size limits, please report it)"
+        ),
+        Some(Refusal::HeadMoved) => {
+            " (the reviewed head is no longer part of the pull request, after a force-push: review the new head)".to_string()
         }
-        Some(Refusal::BodyTooLong) => {
-            " (a body over GitHub's 65,536 characters; this is a bug in review-tui's size limits, please report it)"
-        }
-        Some(Refusal::CommitNotInPullRequest) => {
-            " (the reviewed head is no longer part of the pull request, after a force-push: review the new head)"
-        }
-        Some(Refusal::Anchor) => " (resent once already with every finding in the body)",
-        _ => "",
+        Some(Refusal::Anchor) => " (resent once already with every finding in the body)".to_string(),
+        _ => String::new(),
     };
     let after = if definite {
         match clear_publishing(space) {
@@ -867,8 +859,8 @@ fn failed_post(
     }
 }
 
-/// GitHub definitely created nothing: the round's "publishing" record goes, so publishing it
-/// again is allowed without a marker check.
+/// The forge definitely created nothing: the round's "publishing" record goes, so publishing
+/// it again is allowed without a marker check.
 fn clear_publishing(space: &mut Space) -> Result<(), PublishError> {
     let round = space.state().current_round().map_or(0, |r| r.number);
     space.update(|state| {
@@ -891,7 +883,7 @@ fn after_post(error: ForgeError, doing: &'static str, review: Option<u64>) -> Pu
     }
 }
 
-/// Dismisses our earlier standing reviews this round supersedes; returns them. One GitHub
+/// Dismisses our earlier standing reviews this round supersedes; returns them. One the forge
 /// already shows as dismissed (a re-run) counts as done.
 async fn dismiss_superseded(
     forge: &dyn Forge,
@@ -905,12 +897,7 @@ async fn dismiss_superseded(
             .await
         {
             Ok(_) => done.push((dismissal.review_id, dismissal.event)),
-            Err(e)
-                if github_error(&e).is_some_and(|e| {
-                    e.refusal().is_some()
-                        && refusal_text(e).to_ascii_lowercase().contains("dismissed")
-                }) =>
-            {
+            Err(e) if e.refusal() == Some(Refusal::AlreadyDone) => {
                 done.push((dismissal.review_id, dismissal.event));
             }
             Err(error) => {

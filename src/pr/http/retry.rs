@@ -1,4 +1,4 @@
-//! When to try a GitHub call again, and how long to wait first.
+//! When to try a forge's call again, and how long to wait first.
 //!
 //! Pure functions over the status and headers, so the policy is tested without a clock.
 
@@ -47,8 +47,9 @@ impl RateHints {
         };
         RateHints {
             retry_after_secs: number("retry-after"),
-            remaining: number("x-ratelimit-remaining"),
-            reset_epoch: number("x-ratelimit-reset"),
+            // GitHub's `x-ratelimit-*`; GitLab's and Gitea's `RateLimit-*`.
+            remaining: number("x-ratelimit-remaining").or_else(|| number("ratelimit-remaining")),
+            reset_epoch: number("x-ratelimit-reset").or_else(|| number("ratelimit-reset")),
         }
     }
 

@@ -1,0 +1,11 @@
+//! What every forge's HTTP client shares: when to try a call again and how long to wait
+//! (`Retry-After` and the rate-limit headers of GitHub, GitLab and Gitea), and the `Link`
+//! header's next page.
+
+pub mod client;
+pub mod link;
+pub mod retry;
+
+pub use client::{Answer, Call, HttpError, RestClient, RestConfig};
+pub use link::next_page;
+pub use retry::{RateHints, RetryPolicy, is_retryable, now_epoch, utc_time};

@@ -1,0 +1,271 @@
+//! A forge reached by host (GitLab, Gitea/Forgejo): its public host is known without any
+//! configuration; any other host only once the person named it in their own config file
+//! (`[gitlab] hosts = ["git.corp.example"]`). A PR URL is typed or pasted, often from a message
+//! someone else wrote, so its host is untrusted: a host no one named gets no request and no
+//! token, and the error says what to write to allow it.
+
+use std::collections::BTreeMap;
+use std::time::Duration;
+
+use thiserror::Error;
+
+use super::connect::{SettingError, parse_api_url};
+use super::http::RetryPolicy;
+use crate::config::{ForgeHostLayer, HostedForgeLayer};
+
+/// One forge's hosts and how its API is called, from its section of the user's config.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HostedSettings {
+    /// The section's name (`gitlab`), as the errors name it.
+    pub section: &'static str,
+    /// The forge's name (`GitLab`).
+    pub forge: &'static str,
+    /// The host known without configuration (`gitlab.com`).
+    pub public_host: &'static str,
+    /// Where the API lives on a host when its entry does not say (`/api/v4`).
+    pub api_path: &'static str,
+    /// Every known host besides the public one, lower case.
+    pub hosts: Vec<String>,
+    /// Each host's own entry, by lower-case host.
+    pub per_host: BTreeMap<String, ForgeHostLayer>,
+    pub retry: RetryPolicy,
+    pub timeout: Duration,
+}
+
+impl HostedSettings {
+    /// The defaults: only the public host known, 60 s per call, 4 tries.
+    pub fn new(
+        section: &'static str,
+        forge: &'static str,
+        public_host: &'static str,
+        api_path: &'static str,
+    ) -> HostedSettings {
+        HostedSettings {
+            section,
+            forge,
+            public_host,
+            api_path,
+            hosts: Vec::new(),
+            per_host: BTreeMap::new(),
+            retry: RetryPolicy::default(),
+            timeout: Duration::from_secs(60),
+        }
+    }
+
+    /// The section over the defaults; a duration or an API address that is not one is an
+    /// error naming it.
+    pub fn with_layer(mut self, layer: &HostedForgeLayer) -> Result<HostedSettings, SettingError> {
+        let section = self.section;
+        let duration = |value: &Option<String>,
+                        key: &'static str|
+         -> Result<Option<Duration>, SettingError> {
+            value
+                .as_deref()
+                .map(|text| {
+                    humantime::parse_duration(text.trim()).map_err(|_| SettingError::NotADuration {
+                        section,
+                        key,
+                        value: text.to_string(),
+                    })
+                })
+                .transpose()
+        };
+        if let Some(timeout) = duration(&layer.request_timeout, "request_timeout")? {
+            self.timeout = timeout;
+        }
+        if let Some(backoff) = duration(&layer.backoff, "backoff")? {
+            self.retry.base_backoff = backoff;
+        }
+        if let Some(max_wait) = duration(&layer.max_wait, "max_wait")? {
+            self.retry.max_wait = max_wait;
+        }
+        if let Some(attempts) = layer.max_attempts {
+            self.retry.max_attempts = attempts.max(1);
+        }
+        for host in &layer.hosts {
+            let host = host.trim().to_ascii_lowercase();
+            if !host.is_empty() && !self.hosts.contains(&host) {
+                self.hosts.push(host);
+            }
+        }
+        for (host, entry) in &layer.host {
+            if let Some(url) = &entry.api_url {
+                parse_api_url(url).map_err(|e| SettingError::NotAnApiUrl {
+                    setting: format!("[{section}.host.{host:?}] api_url"),
+                    url: url.clone(),
+                    reason: e.0,
+                })?;
+            }
+            let host = host.trim().to_ascii_lowercase();
+            if !self.hosts.contains(&host) {
+                self.hosts.push(host.clone());
+            }
+            self.per_host.insert(host, entry.clone());
+        }
+        Ok(self)
+    }
+
+    /// Whether the person (or the forge itself) named `host`.
+    pub fn is_known(&self, host: &str) -> bool {
+        let host = host.trim().to_ascii_lowercase();
+        host == self.public_host || self.hosts.contains(&host)
+    }
+
+    /// The API base for a PR on `host`: `explicit` (`--api-url`, named for this run) wins, then
+    /// the host's entry, then `https://HOST` and the forge's API path for a known host. An
+    /// unknown host is an error saying how to allow it.
+    pub fn api_for(&self, host: &str, explicit: Option<&str>) -> Result<String, UnknownHost> {
+        if let Some(url) = explicit.map(str::trim).filter(|u| !u.is_empty()) {
+            return Ok(url.to_string());
+        }
+        let host = host.trim().to_ascii_lowercase();
+        if !self.is_known(&host) {
+            return Err(UnknownHost {
+                forge: self.forge,
+                section: self.section,
+                public_host: self.public_host,
+                host,
+            });
+        }
+        Ok(self
+            .per_host
+            .get(&host)
+            .and_then(|entry| entry.api_url.clone())
+            .unwrap_or_else(|| format!("https://{host}{}", self.api_path)))
+    }
+
+    /// The variable the host's entry names for its token, when it names one.
+    pub fn token_env(&self, host: &str) -> Option<&str> {
+        self.per_host
+            .get(&host.trim().to_ascii_lowercase())
+            .and_then(|entry| entry.token_env.as_deref())
+            .filter(|name| !name.trim().is_empty())
+    }
+}
+
+/// A PR URL naming a host no one configured for this forge: nothing is sent there.
+#[derive(Debug, Clone, Error, PartialEq, Eq)]
+#[error(
+    "{host} is not {public_host} and is not a {forge} host named in your config, so nothing was sent there (a token goes only to {public_host} or to a host you named); if {host} is a {forge} server you trust, add it to your config file: [{section}] hosts = [\"{host}\"]"
+)]
+pub struct UnknownHost {
+    pub forge: &'static str,
+    pub section: &'static str,
+    pub public_host: &'static str,
+    pub host: String,
+}
+
+/// Whether git may send the token to `remote`: only on the PR's host or the API's. A local
+/// path needs none and gets none.
+pub fn remote_may_get_token(remote: &str, pr_host: &str, api_url: &str) -> bool {
+    let host_of = |url: &str| {
+        reqwest::Url::parse(url).ok().and_then(|u| {
+            let host = u.host_str()?.to_ascii_lowercase();
+            Some(match u.port() {
+                Some(port) => format!("{host}:{port}"),
+                None => host,
+            })
+        })
+    };
+    let Some(remote) = host_of(remote) else {
+        return false;
+    };
+    remote == pr_host.to_ascii_lowercase() || Some(remote) == host_of(api_url)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn gitlab() -> HostedSettings {
+        HostedSettings::new("gitlab", "GitLab", "gitlab.com", "/api/v4")
+    }
+
+    #[test]
+    fn only_the_public_host_and_the_named_ones_are_known() {
+        let settings = gitlab()
+            .with_layer(&HostedForgeLayer {
+                hosts: vec!["Git.Corp.example".into()],
+                ..HostedForgeLayer::default()
+            })
+            .unwrap();
+        assert_eq!(
+            settings.api_for("gitlab.com", None).unwrap(),
+            "https://gitlab.com/api/v4"
+        );
+        assert_eq!(
+            settings.api_for("git.corp.example", None).unwrap(),
+            "https://git.corp.example/api/v4"
+        );
+        let err = settings.api_for("evil.example", None).unwrap_err();
+        let text = err.to_string();
+        assert!(
+            text.contains("[gitlab] hosts = [\"evil.example\"]"),
+            "{text}"
+        );
+        assert!(text.contains("nothing was sent"), "{text}");
+        // The flag names the API for this run.
+        assert_eq!(
+            settings
+                .api_for("evil.example", Some("http://127.0.0.1:9/api/v4"))
+                .unwrap(),
+            "http://127.0.0.1:9/api/v4"
+        );
+    }
+
+    #[test]
+    fn a_hosts_entry_makes_it_known_with_its_api_and_token_variable() {
+        let mut layer = HostedForgeLayer::default();
+        layer.host.insert(
+            "code.example".into(),
+            ForgeHostLayer {
+                api_url: Some("https://code.example/gitlab/api/v4".into()),
+                token_env: Some("CODE_TOKEN".into()),
+            },
+        );
+        let settings = gitlab().with_layer(&layer).unwrap();
+        assert_eq!(
+            settings.api_for("code.example", None).unwrap(),
+            "https://code.example/gitlab/api/v4"
+        );
+        assert_eq!(settings.token_env("CODE.example"), Some("CODE_TOKEN"));
+        assert_eq!(settings.token_env("gitlab.com"), None);
+
+        layer.host.get_mut("code.example").unwrap().api_url = Some("ftp://x".into());
+        let err = gitlab().with_layer(&layer).unwrap_err().to_string();
+        assert!(
+            err.starts_with("[gitlab.host.\"code.example\"] api_url \"ftp://x\""),
+            "{err}"
+        );
+        let bad = HostedForgeLayer {
+            max_wait: Some("later".into()),
+            ..HostedForgeLayer::default()
+        };
+        let err = gitlab().with_layer(&bad).unwrap_err().to_string();
+        assert_eq!(
+            err,
+            "[gitlab] max_wait \"later\" is not a duration (\"30s\", \"2m\")"
+        );
+    }
+
+    #[test]
+    fn git_gets_the_token_only_on_the_prs_or_the_apis_host() {
+        let api = "https://git.corp/api/v4";
+        assert!(remote_may_get_token(
+            "https://git.corp/g/p.git",
+            "git.corp",
+            api
+        ));
+        assert!(!remote_may_get_token(
+            "https://evil.example/g/p.git",
+            "git.corp",
+            api
+        ));
+        assert!(!remote_may_get_token("/tmp/repo", "git.corp", api));
+        assert!(remote_may_get_token(
+            "http://127.0.0.1:9/g/p.git",
+            "gitlab.com",
+            "http://127.0.0.1:9/api/v4"
+        ));
+    }
+}
