@@ -9,24 +9,29 @@
 
 use std::collections::{BTreeMap, HashMap};
 
-use super::node::{Actor, ReviewNode, Stance, Status};
+use super::node::{Actor, Origin, ReviewNode, Stance, Status};
 
-/// Returns `fresh` with the person's triage of `previous` nodes carried over by fingerprint:
+/// Returns `fresh` with the person's triage of `previous` nodes carried over by fingerprint and
+/// reviewer:
 /// the status of the person's last status change, the person's confirmations and disputes, and
 /// the person's transitions. A fresh node whose fingerprint no person decided on is returned as
 /// found. Nodes without a fingerprint carry nothing (there is nothing stable to match them by).
 pub fn carry_over(previous: &[ReviewNode], fresh: Vec<ReviewNode>) -> Vec<ReviewNode> {
     // Under any of its prints: a finding of a renamed file is still the problem decided on.
-    let mut decided: HashMap<&str, &ReviewNode> = HashMap::new();
+    // And only onto what the same reviewer found again: a print another reviewer's finding
+    // shares (a model's twin of a rule's finding, a collision) carries no decision onto it.
+    let mut decided: HashMap<(&str, &Origin), &ReviewNode> = HashMap::new();
     for n in previous.iter().filter(|n| decided_by_person(n)) {
         for print in n.prints() {
-            decided.entry(print).or_insert(n);
+            decided.entry((print, &n.origin)).or_insert(n);
         }
     }
     fresh
         .into_iter()
         .map(|mut node| {
-            let old = node.prints().find_map(|p| decided.get(p).copied());
+            let old = node
+                .prints()
+                .find_map(|p| decided.get(&(p, &node.origin)).copied());
             if let Some(old) = old {
                 let people = |stances: &[Stance]| -> Vec<Stance> {
                     stances

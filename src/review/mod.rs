@@ -3,6 +3,7 @@
 
 pub mod axes;
 pub mod board;
+pub mod cap;
 pub mod carry;
 pub mod consolidate;
 pub mod coverage;

@@ -395,12 +395,27 @@ impl Actor {
     }
 
     /// True when this actor produced the node: its confirmation would be a self-confirmation.
+    /// A reviewer is its agent: security is the architect under another brief, performance the
+    /// engineer, so neither confirms (or disputes) the other's finding as a peer.
     pub fn is_author_of(&self, origin: &Origin) -> bool {
         match self {
-            Actor::Reviewer(name) => origin.source != Source::Person && *name == origin.reviewer,
+            Actor::Reviewer(name) => {
+                origin.source != Source::Person && same_agent(name, &origin.reviewer)
+            }
             Actor::Person(name) => origin.source == Source::Person && *name == origin.reviewer,
         }
     }
+}
+
+/// Whether two reviewer names are one agent (a role and the role whose agent carries it).
+pub fn same_agent(a: &str, b: &str) -> bool {
+    use std::str::FromStr;
+    let agent = |name: &str| {
+        crate::review::level::Role::from_str(name)
+            .map(|role| role.agent().as_str().to_owned())
+            .unwrap_or_else(|_| name.to_owned())
+    };
+    a == b || agent(a) == agent(b)
 }
 
 impl fmt::Display for Actor {
@@ -569,6 +584,12 @@ impl ReviewNode {
         self.rule
             .as_deref()
             .is_some_and(|rule| rule.starts_with("secret/") || rule.starts_with("secrets/"))
+    }
+
+    /// What the verdict holds a merge on when it is in scope: a P0 or P1, or a finding of no
+    /// known cause (which fails closed). Only a person closes such a finding.
+    pub fn holds_merge(&self) -> bool {
+        self.priority <= Priority::P1 || !self.triage.category.is_known()
     }
 
     /// True when someone other than the node's author confirmed it.

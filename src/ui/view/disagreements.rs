@@ -74,6 +74,7 @@ pub fn draw(
             DisagreementKind::Priority { .. } => "≠",
             DisagreementKind::BugOrSuggestion => "≈",
             DisagreementKind::ConfirmedAndDisputed { .. } => "⇄",
+            DisagreementKind::Disputed { .. } => "✗",
         };
         let selected =
             focused && state.selected_disagreement.as_ref() == Some(&(d.a.clone(), d.b.clone()));
