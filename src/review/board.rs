@@ -560,7 +560,13 @@ mod tests {
         // Of a P2, a dismissal through the status service, by the verifier.
         let nit = node("engineer-2", "engineer", Priority::P2, 0.9);
         board.apply(
-            event(1, "engineer", EventKind::NodeAdded { node: Box::new(nit) }),
+            event(
+                1,
+                "engineer",
+                EventKind::NodeAdded {
+                    node: Box::new(nit),
+                },
+            ),
             AT,
         );
         board.apply(event(1, "verifier", refuted("engineer-2")), AT);
@@ -568,7 +574,16 @@ mod tests {
         // A second finding under a recorded id is refused, never a replacement.
         let again = node("engineer-1", "engineer", Priority::P3, 0.1);
         assert!(matches!(
-            board.apply(event(1, "engineer", EventKind::NodeAdded { node: Box::new(again) }), AT),
+            board.apply(
+                event(
+                    1,
+                    "engineer",
+                    EventKind::NodeAdded {
+                        node: Box::new(again)
+                    }
+                ),
+                AT
+            ),
             Applied::Refused(_)
         ));
         assert_eq!(board.nodes[0].priority, Priority::P1);

@@ -60,7 +60,11 @@ pub fn cap_node(node: &mut ReviewNode) {
             }
         }
     }
-    for stance in node.confirmations.iter_mut().chain(node.disputes.iter_mut()) {
+    for stance in node
+        .confirmations
+        .iter_mut()
+        .chain(node.disputes.iter_mut())
+    {
         cap(&mut stance.note);
     }
     if let Some(cause) = &mut node.root_cause {

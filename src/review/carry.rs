@@ -140,7 +140,8 @@ mod tests {
     #[test]
     fn automated_decisions_are_recomputed_not_carried() {
         let model = Actor::Reviewer("verifier".into());
-        let mut refuted = node("r1-a", "engineer", Priority::P0, 0.9);
+        // A P2: a P0 or P1 is never dismissed by a verifier at all.
+        let mut refuted = node("r1-a", "engineer", Priority::P2, 0.9);
         refuted.fingerprint = "fp-a".into();
         apply(
             &mut refuted,
@@ -158,7 +159,7 @@ mod tests {
             "t0",
         )
         .unwrap();
-        let mut again = node("r2-a", "engineer", Priority::P0, 0.9);
+        let mut again = node("r2-a", "engineer", Priority::P2, 0.9);
         again.fingerprint = "fp-a".into();
         let carried = carry_over(&[refuted.clone()], vec![again.clone()]);
         assert_eq!(carried[0].status, Status::Open);

@@ -120,7 +120,7 @@ pub fn apply(
         }
         // Nor a blocking one, whoever found it: a verifier's refutation is a model's word
         // against a model's word, a disagreement for the person (see `Board`), never a verdict.
-        if node.holds_merge() {
+        if node.holds_merge() && node.status.is_active() {
             return Err(StatusError::BlockingPersonOnly {
                 node: node.id.clone(),
                 actor: by.to_string(),

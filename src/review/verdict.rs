@@ -414,7 +414,9 @@ fn representatives<'a>(weighing: &[&'a VerdictFinding]) -> Vec<&'a VerdictFindin
     let mut groups: Vec<&'a VerdictFinding> = Vec::new();
     let mut by_primary: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
     for &finding in weighing.iter().filter(|f| f.duplicate_of.is_none()) {
-        by_primary.entry(finding.id.as_str()).or_insert(groups.len());
+        by_primary
+            .entry(finding.id.as_str())
+            .or_insert(groups.len());
         groups.push(finding);
     }
     for &finding in weighing {

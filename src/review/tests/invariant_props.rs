@@ -10,7 +10,7 @@ use std::collections::BTreeSet;
 
 use proptest::prelude::*;
 
-use super::{T0, node};
+use super::{T0, from_source, node};
 use crate::review::board::Board;
 use crate::review::derived::{self, Context};
 use crate::review::events::{EventKind, ReviewEvent, RunId};
@@ -336,4 +336,111 @@ proptest! {
     ) {
         play(&steps)?;
     }
+}
+
+/// The derived verdict of `nodes` with every reviewer finished.
+fn decided(mut nodes: Vec<ReviewNode>) -> (Decision, Vec<ReviewNode>) {
+    let derived = derived::derive(&mut nodes, Context::default());
+    (derived.verdict.decision, nodes)
+}
+
+#[test]
+fn an_out_of_scope_twin_never_stands_for_an_in_scope_finding() {
+    // An honest SARIF result from before the change, more confident, on the reviewer's spot.
+    let mut sarif = from_source(
+        node("sarif-1", "sarif:clippy", Priority::P0, 1.0),
+        "sarif:clippy",
+        Source::Scanner,
+    );
+    sarif.scope = Scope::OutOfScope;
+    let reviewer = node("engineer-1", "engineer", Priority::P0, 0.9);
+    let (decision, nodes) = decided(vec![sarif, reviewer]);
+    assert_eq!(decision, Decision::Block);
+    assert_eq!(nodes[0].duplicate_of.as_deref(), Some("engineer-1"));
+
+    // A model's out-of-scope twin of a rule's finding: the same anchor, rule and print.
+    let mut rule = from_source(
+        node("rules-1", "rules", Priority::P1, 1.0),
+        "rules",
+        Source::Deterministic,
+    );
+    rule.rule = Some("security/sql-injection".into());
+    rule.fingerprint = "fp".into();
+    let mut twin = node("qa-1", "qa", Priority::P0, 1.0);
+    twin.rule = rule.rule.clone();
+    twin.fingerprint = "fp".into();
+    twin.scope = Scope::OutOfScope;
+    let (decision, nodes) = decided(vec![twin, rule]);
+    assert_eq!(decision, Decision::Hold);
+    assert_eq!(nodes[0].duplicate_of.as_deref(), Some("rules-1"));
+
+    // A more severe out-of-scope copy, by title with no anchor, of the injection scan's finding.
+    let mut injection = from_source(
+        node("inj-1", "injection scan", Priority::P1, 1.0),
+        "injection scan",
+        Source::Deterministic,
+    );
+    injection.anchor = None;
+    injection.fingerprint = "fp-i".into();
+    let mut copy = node("engineer-2", "engineer", Priority::P0, 1.0);
+    copy.anchor = None;
+    copy.fingerprint = "fp-i".into();
+    copy.scope = Scope::OutOfScope;
+    let (decision, _) = decided(vec![copy, injection]);
+    assert_eq!(decision, Decision::Hold);
+}
+
+#[test]
+fn a_persons_decision_carries_only_onto_what_the_same_reviewer_found_again() {
+    let mut dismissed = node("r1", "engineer", Priority::P0, 0.9);
+    dismissed.fingerprint = "fp".into();
+    status::apply(
+        &mut dismissed,
+        Change::Dismiss {
+            reason: "not real".into(),
+        },
+        &Actor::Person("ana".into()),
+        T0,
+    )
+    .unwrap();
+    let mut again = node("r2", "engineer", Priority::P0, 0.9);
+    again.fingerprint = "fp".into();
+    let mut scanner = from_source(
+        node("r2-s", "secret scan", Priority::P0, 1.0),
+        "secret scan",
+        Source::Scanner,
+    );
+    scanner.fingerprint = "fp".into();
+    let carried = crate::review::carry::carry_over(&[dismissed], vec![again, scanner]);
+    assert_eq!(carried[0].status, Status::Dismissed);
+    assert_eq!(
+        carried[1].status,
+        Status::Open,
+        "a collision carries nothing"
+    );
+}
+
+#[test]
+fn security_is_the_architects_agent_not_its_peer() {
+    let mut found = node("architect-1", "architect", Priority::P1, 0.9);
+    let security = Actor::Reviewer("security".into());
+    assert!(
+        status::apply(
+            &mut found,
+            Change::Confirm { note: "yes".into() },
+            &security,
+            T0
+        )
+        .is_err()
+    );
+    assert!(!found.has_peer_confirmation());
+    assert_eq!(found.status, Status::Open);
+    status::apply(
+        &mut found,
+        Change::Confirm { note: "yes".into() },
+        &Actor::Reviewer("qa".into()),
+        T0,
+    )
+    .unwrap();
+    assert!(found.has_peer_confirmation());
 }

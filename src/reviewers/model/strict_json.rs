@@ -162,7 +162,10 @@ mod tests {
                 "{text}: {refused}"
             );
         }
-        assert_eq!(parse(r#"{"priority": "P0"}"#).unwrap(), json!({"priority": "P0"}));
+        assert_eq!(
+            parse(r#"{"priority": "P0"}"#).unwrap(),
+            json!({"priority": "P0"})
+        );
         assert!(
             parse(r#"{"a": {"b": 1}, "b": 2}"#).is_ok(),
             "the same key in two objects is two keys"
@@ -172,7 +175,10 @@ mod tests {
     #[test]
     fn what_json_does_not_allow_stays_invalid() {
         for text in [r#"{"confidence": NaN}"#, r#"{"a": 1,}"#, "[1, 2,]"] {
-            assert!(matches!(parse(text), Err(StrictError::Invalid(_))), "{text}");
+            assert!(
+                matches!(parse(text), Err(StrictError::Invalid(_))),
+                "{text}"
+            );
         }
     }
 

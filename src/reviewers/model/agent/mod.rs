@@ -46,8 +46,8 @@ use crate::reviewers::model::toolbox::{ToolBox, ToolError};
 /// Prices live with the budget that spends them; callers name them beside the agent.
 pub use crate::reviewers::model::budget::Pricing;
 pub use crate::reviewers::redact::{NoRedaction, Redactor};
-pub use findings::{Findings, FindingsError, extract as extract_findings};
 use findings::kind_of;
+pub use findings::{Findings, FindingsError, extract as extract_findings};
 pub use prompt::{
     ContextPart, OUTPUT_TOOLS, UNTRUSTED_TAG, context_message, findings_output, findings_schema,
     output_tools, system_prompt,

@@ -205,7 +205,8 @@ pub(crate) fn parse_arguments(raw: &str) -> Value {
     if raw.trim().is_empty() {
         return Value::Object(Default::default());
     }
-    crate::reviewers::model::strict_json::parse(raw).unwrap_or_else(|_| Value::String(raw.to_owned()))
+    crate::reviewers::model::strict_json::parse(raw)
+        .unwrap_or_else(|_| Value::String(raw.to_owned()))
 }
 
 /// The inverse of [`parse_arguments`]: a raw string goes back exactly as the model wrote it.
