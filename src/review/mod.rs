@@ -14,6 +14,7 @@ pub mod fingerprint;
 pub mod level;
 pub mod node;
 pub mod print;
+pub mod role;
 pub mod rounds;
 pub mod schema;
 pub mod side;

@@ -3,6 +3,7 @@
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
+use crate::review::role::same_agent;
 use crate::review::side::Side;
 
 /// What a finding is.
@@ -405,17 +406,6 @@ impl Actor {
             Actor::Person(name) => origin.source == Source::Person && *name == origin.reviewer,
         }
     }
-}
-
-/// Whether two reviewer names are one agent (a role and the role whose agent carries it).
-pub fn same_agent(a: &str, b: &str) -> bool {
-    use std::str::FromStr;
-    let agent = |name: &str| {
-        crate::review::level::Role::from_str(name)
-            .map(|role| role.agent().as_str().to_owned())
-            .unwrap_or_else(|_| name.to_owned())
-    };
-    a == b || agent(a) == agent(b)
 }
 
 impl fmt::Display for Actor {

@@ -8,7 +8,8 @@
 use tokio::sync::mpsc;
 
 use crate::review::events::{ReviewEvent, RunId};
-use crate::review::node::{ReviewNode, Source, same_agent};
+use crate::review::node::{ReviewNode, Source};
+use crate::review::role::same_agent;
 use crate::review::verdict::Outcome;
 use crate::reviewers::model::agent::{Agent, Bounds, ContextPart, Pricing, ReviewerSpec};
 use crate::reviewers::model::dispatch::Relay;
