@@ -1,4 +1,4 @@
-//! The verdict's invariant through the real binary (README, "How the verdict is decided"): a
+//! The verdict's invariant through the real binary (docs/verdict.md, "How the verdict is decided"): a
 //! finding the code validated as in scope and blocking counts until a person closes it. Each
 //! case is a way a scripted model (or an honest tool beside it) once took such a finding out of
 //! the verdict: folding it under an out-of-scope twin, refuting it, sending it in JSON that

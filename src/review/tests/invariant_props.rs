@@ -1,4 +1,4 @@
-//! The verdict's invariant as a property (README, "How the verdict is decided"): a finding the
+//! The verdict's invariant as a property (docs/verdict.md, "How the verdict is decided"): a finding the
 //! code validated as in scope and blocking counts until a person closes it. For any sequence of
 //! reviewer events — findings of every source with colliding anchors, titles, rules and
 //! fingerprints, any scope label, stances, the passes' refutations and rescores, dropped and
