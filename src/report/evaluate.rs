@@ -206,7 +206,10 @@ fn native_finding(
         status,
         peer_confirmed: status == Status::ConsensusReady,
         // Our report lists a duplicate beside its primary (`duplicate_of`): counted once.
-        duplicate: matches!(fields.get("duplicate_of"), Some(Value::String(_))),
+        duplicate_of: fields
+            .get("duplicate_of")
+            .and_then(Value::as_str)
+            .map(str::to_owned),
     })
 }
 
@@ -240,7 +243,7 @@ fn agent_finding(
         in_scope,
         status: Status::Open,
         peer_confirmed: false,
-        duplicate: false,
+        duplicate_of: None,
     })
 }
 

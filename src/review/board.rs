@@ -141,21 +141,26 @@ impl Board {
                 state.phase = ReviewerPhase::Reading;
                 Applied::Changed
             }
-            EventKind::NodeAdded { node } => {
-                state.findings += 1;
+            EventKind::NodeAdded { mut node } => {
                 let id = node.id.clone();
-                if let Some(existing) = self.nodes.iter_mut().find(|n| n.id == id) {
-                    *existing = *node;
-                } else {
-                    self.nodes.push(*node);
+                // A finding is never replaced: a second one under the same id would take the
+                // first out of the verdict without anybody deciding so.
+                if self.nodes.iter().any(|n| n.id == id) {
+                    let reason = format!("a finding {id} is already recorded; not replaced");
+                    self.notes.push((reviewer, reason.clone()));
+                    return Applied::Refused(reason);
                 }
+                state.findings += 1;
+                super::cap::cap_node(&mut node);
+                self.nodes.push(*node);
                 Applied::NodeAdded(id)
             }
             EventKind::Stance {
                 node_id,
                 confirm,
-                note,
+                mut note,
             } => {
+                super::cap::cap(&mut note);
                 let change = if confirm {
                     Change::Confirm { note }
                 } else {
@@ -237,8 +242,9 @@ impl Board {
         }
     }
 
-    /// A pass's result on one finding. A refutation goes through the status service like any
-    /// dismissal (so it is refused where a dismissal would be); a rescore only lowers.
+    /// A pass's result on one finding. A refutation of a finding that holds a merge is a
+    /// dispute; of any other, a dismissal through the status service (refused where a
+    /// dismissal would be); a rescore only lowers.
     fn apply_pass(&mut self, pass: String, kind: EventKind, at: &str) -> Applied {
         let node_id = match &kind {
             EventKind::Refuted { node_id, .. }
@@ -251,9 +257,20 @@ impl Board {
             return Applied::Refused(format!("no finding {node_id} for the {pass} pass"));
         };
         match kind {
-            EventKind::Refuted { quote, .. } => {
-                let change = Change::Dismiss {
-                    reason: format!("refuted by verification: {quote}"),
+            EventKind::Refuted { mut quote, .. } => {
+                super::cap::cap(&mut quote);
+                // A blocking finding is refuted into a dispute: the verifier's word against the
+                // reviewer's, shown above the list for a person, the finding still counted.
+                let change = if node.holds_merge() {
+                    Change::Dispute {
+                        note: format!(
+                            "refuted by verification, quoting: {quote}; a person decides"
+                        ),
+                    }
+                } else {
+                    Change::Dismiss {
+                        reason: format!("refuted by verification: {quote}"),
+                    }
                 };
                 match status::apply(node, change, &Actor::Reviewer(pass), at) {
                     Ok(_) => Applied::Changed,
@@ -262,7 +279,8 @@ impl Board {
                     }
                 }
             }
-            EventKind::Contested { note, .. } => {
+            EventKind::Contested { mut note, .. } => {
+                super::cap::cap(&mut note);
                 let change = Change::Dispute { note };
                 match status::apply(node, change, &Actor::Reviewer(pass), at) {
                     Ok(_) => Applied::Changed,
@@ -272,8 +290,11 @@ impl Board {
                 }
             }
             EventKind::Scored {
-                score, reasoning, ..
+                score,
+                mut reasoning,
+                ..
             } => {
+                super::cap::cap(&mut reasoning);
                 let original = node
                     .scoring
                     .as_ref()
@@ -286,7 +307,8 @@ impl Board {
                 });
                 Applied::Changed
             }
-            EventKind::Traced { cause, .. } => {
+            EventKind::Traced { mut cause, .. } => {
+                super::cap::cap(&mut cause);
                 node.root_cause = Some(cause);
                 Applied::Changed
             }
@@ -524,16 +546,47 @@ mod tests {
             board.nodes[0].root_cause.as_deref(),
             Some("the token is cached")
         );
-        // A refutation is a dismissal through the status service, by the verifier.
-        let refuted = EventKind::Refuted {
-            node_id: "engineer-1".into(),
+        // A refutation of a P1 is the verifier's dispute: it stays open, for a person.
+        let refuted = |id: &str| EventKind::Refuted {
+            node_id: id.into(),
             quote: "if token.expired()".into(),
         };
         assert_eq!(
-            board.apply(event(1, "verifier", refuted), AT),
+            board.apply(event(1, "verifier", refuted("engineer-1")), AT),
             Applied::Changed
         );
-        assert_eq!(board.nodes[0].status, Status::Dismissed);
+        assert_eq!(board.nodes[0].status, Status::Open);
+        assert!(board.nodes[0].disputes[0].note.contains("a person decides"));
+        // Of a P2, a dismissal through the status service, by the verifier.
+        let nit = node("engineer-2", "engineer", Priority::P2, 0.9);
+        board.apply(
+            event(
+                1,
+                "engineer",
+                EventKind::NodeAdded {
+                    node: Box::new(nit),
+                },
+            ),
+            AT,
+        );
+        board.apply(event(1, "verifier", refuted("engineer-2")), AT);
+        assert_eq!(board.nodes[1].status, Status::Dismissed);
+        // A second finding under a recorded id is refused, never a replacement.
+        let again = node("engineer-1", "engineer", Priority::P3, 0.1);
+        assert!(matches!(
+            board.apply(
+                event(
+                    1,
+                    "engineer",
+                    EventKind::NodeAdded {
+                        node: Box::new(again)
+                    }
+                ),
+                AT
+            ),
+            Applied::Refused(_)
+        ));
+        assert_eq!(board.nodes[0].priority, Priority::P1);
         // An unknown finding is refused; a stale run changes nothing; no pass got a row.
         let unknown = EventKind::Refuted {
             node_id: "nope".into(),

@@ -9,24 +9,29 @@
 
 use std::collections::{BTreeMap, HashMap};
 
-use super::node::{Actor, ReviewNode, Stance, Status};
+use super::node::{Actor, Origin, ReviewNode, Stance, Status};
 
-/// Returns `fresh` with the person's triage of `previous` nodes carried over by fingerprint:
+/// Returns `fresh` with the person's triage of `previous` nodes carried over by fingerprint and
+/// reviewer:
 /// the status of the person's last status change, the person's confirmations and disputes, and
 /// the person's transitions. A fresh node whose fingerprint no person decided on is returned as
 /// found. Nodes without a fingerprint carry nothing (there is nothing stable to match them by).
 pub fn carry_over(previous: &[ReviewNode], fresh: Vec<ReviewNode>) -> Vec<ReviewNode> {
     // Under any of its prints: a finding of a renamed file is still the problem decided on.
-    let mut decided: HashMap<&str, &ReviewNode> = HashMap::new();
+    // And only onto what the same reviewer found again: a print another reviewer's finding
+    // shares (a model's twin of a rule's finding, a collision) carries no decision onto it.
+    let mut decided: HashMap<(&str, &Origin), &ReviewNode> = HashMap::new();
     for n in previous.iter().filter(|n| decided_by_person(n)) {
         for print in n.prints() {
-            decided.entry(print).or_insert(n);
+            decided.entry((print, &n.origin)).or_insert(n);
         }
     }
     fresh
         .into_iter()
         .map(|mut node| {
-            let old = node.prints().find_map(|p| decided.get(p).copied());
+            let old = node
+                .prints()
+                .find_map(|p| decided.get(&(p, &node.origin)).copied());
             if let Some(old) = old {
                 let people = |stances: &[Stance]| -> Vec<Stance> {
                     stances
@@ -135,7 +140,8 @@ mod tests {
     #[test]
     fn automated_decisions_are_recomputed_not_carried() {
         let model = Actor::Reviewer("verifier".into());
-        let mut refuted = node("r1-a", "engineer", Priority::P0, 0.9);
+        // A P2: a P0 or P1 is never dismissed by a verifier at all.
+        let mut refuted = node("r1-a", "engineer", Priority::P2, 0.9);
         refuted.fingerprint = "fp-a".into();
         apply(
             &mut refuted,
@@ -153,7 +159,7 @@ mod tests {
             "t0",
         )
         .unwrap();
-        let mut again = node("r2-a", "engineer", Priority::P0, 0.9);
+        let mut again = node("r2-a", "engineer", Priority::P2, 0.9);
         again.fingerprint = "fp-a".into();
         let carried = carry_over(&[refuted.clone()], vec![again.clone()]);
         assert_eq!(carried[0].status, Status::Open);

@@ -1,7 +1,8 @@
 //! Consolidation: several reviewers pointing at the same defect is the system working; listing it
 //! three times is the system leaking its architecture into the reader's inbox. Duplicates are
 //! folded into one problem that keeps the highest severity and every source's evidence. Duplicate
-//! nodes are demoted (`duplicate_of`), never deleted.
+//! nodes are demoted (`duplicate_of`), never deleted, and folding is presentation only: the
+//! verdict weighs every in-scope member of a problem, whichever member stands for it.
 
 use std::collections::HashMap;
 
@@ -10,7 +11,7 @@ use super::node::{ReviewNode, Source};
 /// One problem and the nodes that reported it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Problem {
-    /// The node that stands for the problem: the most severe, then the most confident.
+    /// The node that stands for the problem (see [`primary_order`]).
     pub primary: String,
     /// Every node of the problem, primary first.
     pub members: Vec<String>,
@@ -70,6 +71,19 @@ pub fn duplicate_reason(a: &ReviewNode, b: &ReviewNode) -> Option<&'static str> 
     None
 }
 
+/// Which member stands for a problem, first first: an in-scope member before any out-of-scope
+/// one, then the most severe, then a rule's, a scanner's or a person's before a model's, then the
+/// most confident. A model's label can put its own finding out of scope, never in front of an
+/// in-scope one; and it takes a rule's or a scanner's place only by claiming a stricter
+/// priority. Presentation only: the verdict weighs every in-scope member (see
+/// `verdict::decide`), so no choice of primary hides one.
+pub fn primary_order(a: &ReviewNode, b: &ReviewNode) -> std::cmp::Ordering {
+    let model = |n: &ReviewNode| n.origin.source == Source::Model;
+    (!a.in_scope(), a.priority, model(a))
+        .cmp(&(!b.in_scope(), b.priority, model(b)))
+        .then(b.confidence.total_cmp(&a.confidence))
+}
+
 /// Groups the active nodes into problems. Closed (resolved, dismissed) nodes each stand alone:
 /// a person's decision on one node is not silently extended to another.
 pub fn consolidate(nodes: &[ReviewNode]) -> Vec<Problem> {
@@ -124,13 +138,7 @@ pub fn consolidate(nodes: &[ReviewNode]) -> Vec<Problem> {
     groups
         .into_iter()
         .map(|mut group| {
-            group.sort_by(|&x, &y| {
-                let (a, b) = (&nodes[x], &nodes[y]);
-                a.priority
-                    .cmp(&b.priority)
-                    .then(b.confidence.total_cmp(&a.confidence))
-                    .then(x.cmp(&y))
-            });
+            group.sort_by(|&x, &y| primary_order(&nodes[x], &nodes[y]).then(x.cmp(&y)));
             let mut found_by: Vec<String> = Vec::new();
             let mut evidence = Vec::new();
             for &i in &group {

@@ -3,7 +3,7 @@
 
 use serde::Serialize;
 
-use super::node::{Kind, ReviewNode};
+use super::node::{Actor, Kind, ReviewNode};
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
@@ -21,6 +21,10 @@ pub enum DisagreementKind {
         confirmed_by: String,
         disputed_by: String,
     },
+    /// A finding that holds the merge (P0, P1, unknown category) that a reviewer other than its
+    /// author — the verifier refuting it, a peer — disputed and no peer confirmed: it stays
+    /// counted until a person decides.
+    Disputed { disputed_by: String },
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -33,16 +37,29 @@ pub struct Disagreement {
 
 /// Pairs of active nodes by different reviewers on overlapping lines of the same file and side
 /// that disagree on priority (≥ 2 levels) or on bug vs suggestion; then active nodes that a peer
-/// confirmed and another reviewer disputed.
+/// confirmed and another reviewer disputed, and active blocking ones a reviewer disputed.
 pub fn disagreements(nodes: &[ReviewNode]) -> Vec<Disagreement> {
     let mut found = pairs(nodes);
     for node in nodes.iter().filter(|n| n.status.is_active()) {
         let peer = |s: &&super::node::Stance| !s.by.is_author_of(&node.origin);
-        let (Some(confirmed), Some(disputed)) = (
+        let reviewer = |s: &&super::node::Stance| peer(s) && matches!(s.by, Actor::Reviewer(_));
+        let kind = match (
             node.confirmations.iter().find(peer),
             node.disputes.iter().find(peer),
-        ) else {
-            continue;
+        ) {
+            (Some(confirmed), Some(disputed)) => DisagreementKind::ConfirmedAndDisputed {
+                confirmed_by: confirmed.by.to_string(),
+                disputed_by: disputed.by.to_string(),
+            },
+            (None, Some(_)) if node.holds_merge() => {
+                let Some(disputed) = node.disputes.iter().find(reviewer) else {
+                    continue;
+                };
+                DisagreementKind::Disputed {
+                    disputed_by: disputed.by.to_string(),
+                }
+            }
+            _ => continue,
         };
         found.push(Disagreement {
             a: node.id.clone(),
@@ -52,10 +69,7 @@ pub fn disagreements(nodes: &[ReviewNode]) -> Vec<Disagreement> {
                 .as_ref()
                 .map(|a| a.path.clone())
                 .unwrap_or_default(),
-            kind: DisagreementKind::ConfirmedAndDisputed {
-                confirmed_by: confirmed.by.to_string(),
-                disputed_by: disputed.by.to_string(),
-            },
+            kind,
         });
     }
     found

@@ -7,6 +7,7 @@ use std::fmt;
 use std::str::FromStr;
 
 use super::node::{Priority, ReviewNode};
+pub use super::role::Role;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -62,6 +63,18 @@ impl Level {
     }
 }
 
+impl Role {
+    /// The gate that decides whether this role runs at a level. The selection never looks at
+    /// the diff's language or domain.
+    pub fn run_when(self, level: Level) -> bool {
+        match self {
+            Role::Engineer => true,
+            Role::Qa | Role::Architect => level != Level::Light,
+            Role::Security | Role::Performance => level == Level::Thorough,
+        }
+    }
+}
+
 impl fmt::Display for Level {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.as_str())
@@ -100,77 +113,5 @@ impl Threshold {
         } else {
             Placement::BelowThreshold
         }
-    }
-}
-
-/// A model reviewer role. Security and performance are briefs given to the architect and the
-/// engineer, not agents of their own.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Role {
-    Engineer,
-    Qa,
-    Architect,
-    Security,
-    Performance,
-}
-
-impl Role {
-    pub const ALL: [Role; 5] = [
-        Role::Engineer,
-        Role::Qa,
-        Role::Architect,
-        Role::Security,
-        Role::Performance,
-    ];
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Role::Engineer => "engineer",
-            Role::Qa => "qa",
-            Role::Architect => "architect",
-            Role::Security => "security",
-            Role::Performance => "performance",
-        }
-    }
-
-    /// The gate that decides whether this role runs at a level. The selection never looks at
-    /// the diff's language or domain.
-    pub fn run_when(self, level: Level) -> bool {
-        match self {
-            Role::Engineer => true,
-            Role::Qa | Role::Architect => level != Level::Light,
-            Role::Security | Role::Performance => level == Level::Thorough,
-        }
-    }
-
-    /// The agent that carries this role: a speciality is a brief, not a new agent.
-    pub fn agent(self) -> Role {
-        match self {
-            Role::Security => Role::Architect,
-            Role::Performance => Role::Engineer,
-            other => other,
-        }
-    }
-}
-
-impl fmt::Display for Role {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-impl FromStr for Role {
-    type Err = String;
-
-    fn from_str(text: &str) -> Result<Self, Self::Err> {
-        Role::ALL
-            .into_iter()
-            .find(|role| role.as_str() == text.trim().to_ascii_lowercase())
-            .ok_or_else(|| {
-                format!(
-                    "unknown role `{text}`: use engineer, qa, architect, security or performance"
-                )
-            })
     }
 }

@@ -3,6 +3,7 @@
 
 pub mod axes;
 pub mod board;
+pub mod cap;
 pub mod carry;
 pub mod consolidate;
 pub mod coverage;
@@ -13,6 +14,7 @@ pub mod fingerprint;
 pub mod level;
 pub mod node;
 pub mod print;
+pub mod role;
 pub mod rounds;
 pub mod schema;
 pub mod side;

@@ -3,6 +3,7 @@
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
+use crate::review::role::same_agent;
 use crate::review::side::Side;
 
 /// What a finding is.
@@ -395,9 +396,13 @@ impl Actor {
     }
 
     /// True when this actor produced the node: its confirmation would be a self-confirmation.
+    /// A reviewer is its agent: security is the architect under another brief, performance the
+    /// engineer, so neither confirms (or disputes) the other's finding as a peer.
     pub fn is_author_of(&self, origin: &Origin) -> bool {
         match self {
-            Actor::Reviewer(name) => origin.source != Source::Person && *name == origin.reviewer,
+            Actor::Reviewer(name) => {
+                origin.source != Source::Person && same_agent(name, &origin.reviewer)
+            }
             Actor::Person(name) => origin.source == Source::Person && *name == origin.reviewer,
         }
     }
@@ -569,6 +574,12 @@ impl ReviewNode {
         self.rule
             .as_deref()
             .is_some_and(|rule| rule.starts_with("secret/") || rule.starts_with("secrets/"))
+    }
+
+    /// What the verdict holds a merge on when it is in scope: a P0 or P1, or a finding of no
+    /// known cause (which fails closed). Only a person closes such a finding.
+    pub fn holds_merge(&self) -> bool {
+        self.priority <= Priority::P1 || !self.triage.category.is_known()
     }
 
     /// True when someone other than the node's author confirmed it.

@@ -46,6 +46,15 @@ pub enum StatusError {
         actor: String,
         action: &'static str,
     },
+    #[error(
+        "{actor} cannot {action} {node}: a P0, a P1 or a finding of unknown category is closed \
+         only by a person"
+    )]
+    BlockingPersonOnly {
+        node: String,
+        actor: String,
+        action: &'static str,
+    },
     #[error("dismissing {node} needs a reason")]
     MissingReason { node: String },
     #[error("{actor} has not confirmed {node}: there is no confirmation to take back")]
@@ -101,14 +110,23 @@ pub fn apply(
         Change::Resolve { .. } => Some("resolve"),
         _ => None,
     };
-    if let (Some(action), Actor::Reviewer(_)) = (closing, by)
-        && matches!(node.origin.source, Source::Deterministic | Source::Scanner)
-    {
-        return Err(StatusError::PersonOnly {
-            node: node.id.clone(),
-            actor: by.to_string(),
-            action,
-        });
+    if let (Some(action), Actor::Reviewer(_)) = (closing, by) {
+        if matches!(node.origin.source, Source::Deterministic | Source::Scanner) {
+            return Err(StatusError::PersonOnly {
+                node: node.id.clone(),
+                actor: by.to_string(),
+                action,
+            });
+        }
+        // Nor a blocking one, whoever found it: a verifier's refutation is a model's word
+        // against a model's word, a disagreement for the person (see `Board`), never a verdict.
+        if node.holds_merge() && node.status.is_active() {
+            return Err(StatusError::BlockingPersonOnly {
+                node: node.id.clone(),
+                actor: by.to_string(),
+                action,
+            });
+        }
     }
     let (to, reason, suppression) = match change {
         Change::Confirm { note } => {

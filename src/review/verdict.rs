@@ -70,8 +70,23 @@ pub struct VerdictFinding {
     pub status: Status,
     /// Someone other than its author confirmed it.
     pub peer_confirmed: bool,
-    /// Demoted by consolidation: its problem is counted once, through its primary.
-    pub duplicate: bool,
+    /// Folded by consolidation under this primary: the same problem. Presentation only: the
+    /// decision reads every in-scope finding whatever its problem; the problem only keeps one
+    /// problem from being listed and counted as several.
+    pub duplicate_of: Option<String>,
+}
+
+impl VerdictFinding {
+    /// How strongly it argues against shipping: 2 blocks, 1 holds, 0 neither.
+    fn weight(&self) -> u8 {
+        if is_blocking(self) {
+            2
+        } else if self.priority <= Priority::P1 || !self.category.is_known() {
+            1
+        } else {
+            0
+        }
+    }
 }
 
 impl From<&ReviewNode> for VerdictFinding {
@@ -91,7 +106,7 @@ impl From<&ReviewNode> for VerdictFinding {
             in_scope: node.in_scope(),
             status: node.status,
             peer_confirmed: node.has_peer_confirmation(),
-            duplicate: node.duplicate_of.is_some(),
+            duplicate_of: node.duplicate_of.clone(),
         }
     }
 }
@@ -153,7 +168,8 @@ pub struct VerdictInput {
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 pub struct Counts {
     pub total: usize,
-    /// Open or consensus-ready, in scope, not a duplicate: what the decision reads.
+    /// Problems with an open or consensus-ready in-scope finding: what the decision reads
+    /// (every in-scope finding of a problem weighs; the problem is counted once).
     pub counted: usize,
     pub p0: usize,
     pub p1: usize,
@@ -186,22 +202,24 @@ pub fn decide(input: &VerdictInput) -> Verdict {
         total: input.findings.len(),
         ..Counts::default()
     };
-    let mut counted: Vec<&VerdictFinding> = Vec::new();
+    // Every open in-scope finding weighs, whatever consolidation folded it under: folding is
+    // presentation, and a primary out of scope or closed never takes its members with it.
+    let mut weighing: Vec<&VerdictFinding> = Vec::new();
     for finding in &input.findings {
         match finding.status {
             Status::Resolved => counts.resolved += 1,
             Status::Dismissed => counts.dismissed += 1,
             Status::Open | Status::ConsensusReady => {
-                if !finding.in_scope {
-                    counts.out_of_scope += 1;
-                } else if finding.duplicate {
-                    counts.duplicates += 1;
+                if finding.in_scope {
+                    weighing.push(finding);
                 } else {
-                    counted.push(finding);
+                    counts.out_of_scope += 1;
                 }
             }
         }
     }
+    let counted = representatives(&weighing);
+    counts.duplicates = weighing.len() - counted.len();
     counts.counted = counted.len();
     for finding in &counted {
         match finding.priority {
@@ -385,6 +403,43 @@ pub fn decide(input: &VerdictInput) -> Verdict {
         model_verdict: input.model_verdict.clone(),
         counts,
     }
+}
+
+/// One finding per problem among `weighing` (open, in scope): its weightiest member, then the
+/// most severe, then the most confident, then the first. The decision over these is the
+/// decision over every member, since each problem is represented by its weightiest. A member
+/// joins its primary's problem (or, its primary not weighing, its fellow members'); a finding
+/// folded under nothing is a problem of its own.
+fn representatives<'a>(weighing: &[&'a VerdictFinding]) -> Vec<&'a VerdictFinding> {
+    let mut groups: Vec<&'a VerdictFinding> = Vec::new();
+    let mut by_primary: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
+    for &finding in weighing.iter().filter(|f| f.duplicate_of.is_none()) {
+        by_primary
+            .entry(finding.id.as_str())
+            .or_insert(groups.len());
+        groups.push(finding);
+    }
+    for &finding in weighing {
+        let Some(primary) = finding.duplicate_of.as_deref() else {
+            continue;
+        };
+        match by_primary.get(primary) {
+            None => {
+                by_primary.insert(primary, groups.len());
+                groups.push(finding);
+            }
+            Some(&at) => {
+                let held = groups[at];
+                let stricter = (std::cmp::Reverse(finding.weight()), finding.priority)
+                    .cmp(&(std::cmp::Reverse(held.weight()), held.priority))
+                    .then(held.confidence.total_cmp(&finding.confidence));
+                if stricter == std::cmp::Ordering::Less {
+                    groups[at] = finding;
+                }
+            }
+        }
+    }
+    groups
 }
 
 /// The decision a reason argues for (`"Block: …"`), or none for an audit note.

@@ -645,8 +645,8 @@ async fn passes_in_order(
                 coverage.notes.push(reason);
             }
         }
-        // A peer confirmed these at P0/P1: the refutation is the verifier's dispute, a
-        // disagreement for a person, and the finding stays.
+        // These hold the merge: the refutation is the verifier's dispute, a disagreement for a
+        // person, and the finding stays counted.
         for contested in &verification.contested {
             let disputed = EventKind::Contested {
                 node_id: contested.node_id.clone(),

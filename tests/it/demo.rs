@@ -293,7 +293,8 @@ fn script(server: &OpenAiServer) {
         )],
     );
 
-    // Verification: the false positive is refuted by the line that contradicts it.
+    // Verification: the false positive is refuted by the line that contradicts it (a P1: the
+    // refutation is a dispute for the person).
     let upheld = |reason: &str| {
         answer(
             json!({"reasoning": "Read the cited lines.", "verdict": "upheld", "quote": "", "reason": reason}),
@@ -443,14 +444,25 @@ fn the_demo_runs_offline_on_its_cassette() {
         .expect("the AWS key is found");
     assert_eq!(secret["priority"], "P0");
     assert!(secret["confidence"].as_f64().unwrap() >= 0.95 - 1e-9);
-    // The verifier removed the false positive, quoting the line that refutes it.
-    let refuted = &report["coverage"]["refuted"][0];
-    assert_eq!(refuted["quote"], "let token = issuer.issue()?;");
-    let dismissed = findings
-        .iter()
-        .find(|f| f["id"] == refuted["node_id"])
-        .unwrap();
-    assert_eq!(dismissed["status"], "dismissed");
+    // The verifier refutes the P1 false positive, quoting the line that contradicts it: a
+    // verifier is not a person, so the finding stays open, disputed, for the person.
+    let disputed = findings.iter().find(|f| f["id"] == "engineer-2").unwrap();
+    assert_eq!(disputed["status"], "open");
+    assert!(
+        disputed["disputes"]
+            .to_string()
+            .contains("let token = issuer.issue()?;"),
+        "{disputed}"
+    );
+    assert!(
+        report["disagreements"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|d| d["a"] == "engineer-2" && d["kind"]["type"] == "disputed"),
+        "{}",
+        report["disagreements"]
+    );
     assert!(!report["walkthrough"].as_str().unwrap().is_empty());
     // Offline: the keys in the demo never left through the cassette.
     let cassette = std::fs::read_to_string(CASSETTE_PATH).unwrap();

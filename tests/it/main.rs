@@ -33,5 +33,6 @@ mod secrets;
 mod secrets_corpus;
 mod session;
 mod support;
+mod verdict_invariant;
 mod workflow_lint;
 mod worktree;

@@ -413,12 +413,13 @@ fn a_refutation_must_quote_the_findings_own_lines() {
         run.report
     );
 
-    // A quote of the anchored line itself removes an unconfirmed finding, listed with it.
+    // A quote of the anchored line itself removes an unconfirmed finding below P1, listed
+    // with it (a P0 or P1 is only ever disputed: verdict_invariant.rs).
     let server = OpenAiServer::start();
     server.route(
         ENGINEER,
         [
-            Reply::tool_calls(&[("add_review_node", p0())]),
+            Reply::tool_calls(&[("add_review_node", p2())]),
             finish("one bug"),
         ],
     );
@@ -430,6 +431,14 @@ fn a_refutation_must_quote_the_findings_own_lines() {
         run.report["coverage"]["refuted"][0]["node_id"],
         "engineer-1"
     );
+    assert_eq!(run.report["findings"][0]["status"], "dismissed");
+}
+
+/// The fixture's off-by-one, reported as a P2.
+fn p2() -> Value {
+    let mut p2 = p0();
+    p2["priority"] = json!("P2");
+    p2
 }
 
 #[test]
@@ -486,9 +495,9 @@ fn a_verifiers_dismissal_is_recomputed_in_the_next_round() {
     server.route(
         ENGINEER,
         [
-            Reply::tool_calls(&[("add_review_node", p0())]),
+            Reply::tool_calls(&[("add_review_node", p2())]),
             finish("one bug"),
-            Reply::tool_calls(&[("add_review_node", p0())]),
+            Reply::tool_calls(&[("add_review_node", p2())]),
             finish("one bug"),
         ],
     );
@@ -496,9 +505,14 @@ fn a_verifiers_dismissal_is_recomputed_in_the_next_round() {
     pass_defaults(&server);
     let first = review_in(dir.path(), &repo, Some(&server), "", &["--level", "light"]);
     assert_eq!(first.code, 0, "{}\n{}", first.report, first.stderr);
+    assert_eq!(first.report["findings"][0]["status"], "dismissed");
     // Round 2: the verifier is unsure this time; the dismissal from round 1 does not carry.
     let second = review_in(dir.path(), &repo, Some(&server), "", &["--level", "light"]);
-    assert_eq!(second.code, 6, "{}\n{}", second.report, second.stderr);
+    assert_eq!(
+        second.report["findings"][0]["status"], "open",
+        "{}",
+        second.report
+    );
     assert_eq!(second.report["round"]["number"], 2);
 }
 

@@ -2,6 +2,7 @@
 
 mod consolidation;
 mod disagreements;
+mod invariant_props;
 mod levels;
 pub mod node_props;
 mod nodes;

@@ -33,9 +33,9 @@ prop_compose! {
         in_scope in any::<bool>(),
         status in status(),
         peer_confirmed in any::<bool>(),
-        duplicate in prop::bool::weighted(0.1),
+        duplicate in prop::bool::weighted(0.1).prop_map(|d| d.then(|| "f".to_string())),
     ) -> VerdictFinding {
-        VerdictFinding { priority, confidence, category, in_scope, status, peer_confirmed, duplicate, ..finding(Priority::P3, 0.0) }
+        VerdictFinding { priority, confidence, category, in_scope, status, peer_confirmed, duplicate_of: duplicate, ..finding(Priority::P3, 0.0) }
     }
 }
 

@@ -14,7 +14,7 @@ pub fn finding(priority: Priority, confidence: f64) -> VerdictFinding {
         in_scope: true,
         status: Status::Open,
         peer_confirmed: false,
-        duplicate: false,
+        duplicate_of: None,
     }
 }
 
@@ -289,7 +289,9 @@ fn counts_split_the_findings() {
         findings: vec![
             finding(Priority::P0, 0.9),
             finding(Priority::P1, 0.5),
-            with(finding(Priority::P1, 0.5), |f| f.duplicate = true),
+            with(finding(Priority::P1, 0.5), |f| {
+                f.duplicate_of = Some("f".into())
+            }),
             with(finding(Priority::P2, 0.5), |f| f.in_scope = false),
             with(finding(Priority::P3, 0.5), |f| f.status = Status::Resolved),
             with(finding(Priority::P3, 0.5), |f| f.status = Status::Dismissed),

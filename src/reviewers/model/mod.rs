@@ -11,5 +11,6 @@ pub mod passes;
 pub mod provider;
 pub mod roster;
 pub mod sandbox_tools;
+pub mod strict_json;
 pub mod toolbox;
 pub mod tools;

@@ -73,7 +73,10 @@ pub fn draw(
         let why = match d.kind {
             DisagreementKind::Priority { .. } => "≠",
             DisagreementKind::BugOrSuggestion => "≈",
-            DisagreementKind::ConfirmedAndDisputed { .. } => "⇄",
+            // Both are a dispute the person settles (`✗` is the list's dismissed mark).
+            DisagreementKind::ConfirmedAndDisputed { .. } | DisagreementKind::Disputed { .. } => {
+                "⇄"
+            }
         };
         let selected =
             focused && state.selected_disagreement.as_ref() == Some(&(d.a.clone(), d.b.clone()));

@@ -40,6 +40,8 @@ pub enum FindingsError {
     /// array, and a model that wrote null said nothing about what it found).
     #[error("`findings` is {0}, not an array")]
     FindingsNotAnArray(&'static str),
+    #[error("the answer repeats a key ({0}): which value is meant cannot be told")]
+    RepeatedKey(String),
     #[error("in `result`: {0}")]
     InResult(Box<FindingsError>),
     #[error(
@@ -66,6 +68,7 @@ fn extract_at(text: &str, depth: u8) -> Result<Findings, FindingsError> {
         return Err(FindingsError::Empty);
     }
     if let Ok(value) = serde_json::from_str::<Value>(trimmed) {
+        refuse_repeated_keys(trimmed)?;
         return interpret(value, depth);
     }
     let mut candidates = Vec::new();
@@ -78,7 +81,9 @@ fn extract_at(text: &str, depth: u8) -> Result<Findings, FindingsError> {
             Some(Ok(value)) => {
                 // Whatever is inside a value that parsed is part of it, never a candidate of
                 // its own.
-                at = start + values.byte_offset().max(1);
+                let end = start + values.byte_offset().max(1);
+                refuse_repeated_keys(&trimmed[start..end])?;
+                at = end;
                 if is_candidate(&value) {
                     candidates.push(value);
                 }
@@ -99,6 +104,15 @@ fn extract_at(text: &str, depth: u8) -> Result<Findings, FindingsError> {
         }
         1 => interpret(candidates.pop().expect("one candidate"), depth),
         n => Err(FindingsError::Ambiguous(n)),
+    }
+}
+
+/// A document that repeats a key is two documents to two readers: refused, never read as
+/// whichever value came last (a `findings` list followed by `"findings": null`).
+fn refuse_repeated_keys(text: &str) -> Result<(), FindingsError> {
+    match crate::reviewers::model::strict_json::duplicate_in(text.as_bytes()) {
+        Some(key) => Err(FindingsError::RepeatedKey(key)),
+        None => Ok(()),
     }
 }
 
@@ -154,7 +168,8 @@ fn interpret(value: Value, depth: u8) -> Result<Findings, FindingsError> {
     }
 }
 
-fn kind_of(value: &Value) -> &'static str {
+/// "null", "a string", …: what a value is, in a sentence.
+pub(super) fn kind_of(value: &Value) -> &'static str {
     match value {
         Value::Null => "null",
         Value::Bool(_) => "a boolean",
@@ -223,6 +238,17 @@ mod tests {
         assert!(extract("42").unwrap_err().to_string().contains("a number"));
         assert!(extract("{}").is_err());
         assert!(extract("null").unwrap_err().to_string().contains("null"));
+    }
+
+    #[test]
+    fn a_repeated_key_refuses_the_answer() {
+        for text in [
+            r#"{"findings": [{"kind": "bug", "text": {"title": "t"}}], "findings": null}"#,
+            r#"Here: [{"kind": "bug", "priority": "P0", "priority": "P3", "text": {}}]"#,
+        ] {
+            let refused = extract(text).unwrap_err().to_string();
+            assert!(refused.contains("repeats a key"), "{text}: {refused}");
+        }
     }
 
     #[test]

@@ -46,6 +46,7 @@ use crate::reviewers::model::toolbox::{ToolBox, ToolError};
 /// Prices live with the budget that spends them; callers name them beside the agent.
 pub use crate::reviewers::model::budget::Pricing;
 pub use crate::reviewers::redact::{NoRedaction, Redactor};
+use findings::kind_of;
 pub use findings::{Findings, FindingsError, extract as extract_findings};
 pub use prompt::{
     ContextPart, OUTPUT_TOOLS, UNTRUSTED_TAG, context_message, findings_output, findings_schema,
@@ -275,24 +276,52 @@ struct Tally {
     rejected: Vec<Rejected>,
 }
 
-/// A refused finding the model still owes a valid resubmission of. A later valid finding with
-/// the same title settles it; an untitled one is settled by the same anchor, and one that named
-/// neither by any later valid finding that settles nothing else.
+/// A refused finding the model still owes a valid resubmission of: a later valid finding with
+/// the same identity — the title it gave and the anchor it gave (unless the anchor is what was
+/// refused) — settles it. One whose identity cannot be read (arguments that are not JSON and
+/// cannot be mended, a `findings` that could not be read) is settled by nothing: the review
+/// cannot end valid, since the refused finding may be the blocking one.
 #[derive(Debug, Clone)]
 struct Rejected {
     title: Option<String>,
     anchor: Option<(String, u64)>,
+    /// The refusal named the anchor: the resubmission may point elsewhere.
+    anchor_refused: bool,
     problem: String,
 }
 
 impl Rejected {
     fn of(payload: &Value, problem: String) -> Rejected {
-        let (title, anchor) = identity(payload);
+        let mended = match payload {
+            Value::String(raw) => crate::reviewers::model::strict_json::mend(raw),
+            _ => None,
+        };
+        let (title, anchor) = identity(mended.as_ref().unwrap_or(payload));
         Rejected {
             title,
             anchor,
+            anchor_refused: problem.contains("anchor"),
             problem,
         }
+    }
+
+    /// A finding whose identity is unknown.
+    fn unknown(problem: String) -> Rejected {
+        Rejected {
+            title: None,
+            anchor: None,
+            anchor_refused: false,
+            problem,
+        }
+    }
+
+    fn settled_by(&self, title: &Option<String>, anchor: &Option<(String, u64)>) -> bool {
+        if self.title.is_none() && self.anchor.is_none() {
+            return false;
+        }
+        let same_title = self.title.is_none() || self.title == *title;
+        let same_anchor = self.anchor.is_none() || self.anchor_refused || self.anchor == *anchor;
+        same_title && same_anchor
     }
 }
 
@@ -548,9 +577,19 @@ impl Turn<'_> {
     /// calls, never ignored.
     async fn finish(&mut self, call: &ToolCall, malformed: &[String]) -> Step<CallAnswer> {
         let Value::Object(args) = &call.arguments else {
-            return Ok(Err(Refusal::new(
-                "its arguments are not a JSON object; call finish with {\"summary\": \"...\"}",
-            )));
+            // Findings in arguments that could not be read are owed, not forgotten.
+            if let Value::String(raw) = &call.arguments {
+                let mended = crate::reviewers::model::strict_json::mend(raw);
+                match mended.as_ref().and_then(|v| v.get("findings")) {
+                    Some(findings) if !findings.is_null() => self.owe(findings),
+                    _ if raw.contains("findings") => self.owe(&Value::Null),
+                    _ => {}
+                }
+            }
+            return Ok(Err(Refusal::new(format!(
+                "its arguments are not a JSON object ({}); call finish with {{\"summary\": \"...\"}}",
+                arguments_problem(&call.arguments)
+            ))));
         };
         let summary = match args.get("summary") {
             None | Some(Value::Null) => String::new(),
@@ -564,6 +603,18 @@ impl Turn<'_> {
                     for item in items {
                         let _ = self.submit(item.clone()).await?;
                     }
+                }
+                // A list written as a string, one finding as an object, null: not a list of
+                // findings. Whatever it holds is owed, and this finish refused.
+                ("findings", other) => {
+                    if !other.is_null() {
+                        self.owe(other);
+                    }
+                    return Ok(Err(Refusal::new(format!(
+                        "`findings` must be an array of findings, not {}; report each finding \
+                         with add_review_node",
+                        kind_of(other)
+                    ))));
                 }
                 // A verdict or a note is the model's opinion: not read, not refused.
                 (_, Value::Null | Value::Bool(_) | Value::Number(_) | Value::String(_)) => {}
@@ -593,6 +644,39 @@ impl Turn<'_> {
             ))));
         }
         Ok(Ok(summary))
+    }
+
+    /// Findings the model sent where none can be read (`findings` as a string, an object, an
+    /// unreadable `finish`): each one it can be told by is owed; when none can be told, one
+    /// finding of unknown identity is, which nothing settles.
+    fn owe(&mut self, findings: &Value) {
+        let mended;
+        let items: Vec<&Value> = match findings {
+            Value::String(text) => {
+                mended = crate::reviewers::model::strict_json::mend(text);
+                match &mended {
+                    Some(Value::Array(items)) => items.iter().collect(),
+                    Some(one @ Value::Object(_)) => vec![one],
+                    _ => Vec::new(),
+                }
+            }
+            Value::Array(items) => items.iter().collect(),
+            Value::Object(_) => vec![findings],
+            _ => Vec::new(),
+        };
+        let problem = "`findings` in finish could not be read as a list of findings".to_owned();
+        let before = self.tally.rejected.len();
+        for item in items {
+            self.tally.attempts += 1;
+            let owed = Rejected::of(item, problem.clone());
+            if owed.title.is_some() || owed.anchor.is_some() {
+                self.tally.rejected.push(owed);
+            }
+        }
+        if self.tally.rejected.len() == before {
+            self.tally.attempts += 1;
+            self.tally.rejected.push(Rejected::unknown(problem));
+        }
     }
 
     fn rejected_list(&self) -> String {
@@ -798,27 +882,12 @@ impl Turn<'_> {
         }
     }
 
-    /// A valid finding settles the refusal it resubmits: the oldest with its title; for a
-    /// refused finding without a title, the oldest with its anchor, else the oldest that named
-    /// neither. Never another titled finding: a valid nit on the same line must not settle a
-    /// refused P0.
+    /// A valid finding settles the oldest refusal with its identity (see [`Rejected`]). Never
+    /// another finding: a valid nit on another line must not settle a refused P0.
     fn settle(&mut self, payload: &Value) {
         let (title, anchor) = identity(payload);
         let rejected = &mut self.tally.rejected;
-        let titled = rejected
-            .iter()
-            .position(|r| r.title.is_some() && r.title == title);
-        let untitled = || {
-            rejected
-                .iter()
-                .position(|r| r.title.is_none() && r.anchor.is_some() && r.anchor == anchor)
-        };
-        let anonymous = || {
-            rejected
-                .iter()
-                .position(|r| r.title.is_none() && r.anchor.is_none())
-        };
-        if let Some(index) = titled.or_else(untitled).or_else(anonymous) {
+        if let Some(index) = rejected.iter().position(|r| r.settled_by(&title, &anchor)) {
             rejected.remove(index);
         }
     }
@@ -902,7 +971,10 @@ impl Turn<'_> {
 /// the draft, or why it is refused (naming the title when there is one, and each bad field).
 pub fn check_finding(payload: &Value) -> Result<NodeDraft, Refusal> {
     if let Value::String(_) = payload {
-        return Err(Refusal::new("the arguments are not valid JSON"));
+        return Err(Refusal::new(format!(
+            "the arguments are not valid JSON: {}",
+            arguments_problem(payload)
+        )));
     }
     NodeDraft::from_payload(payload, true).map_err(|problems| refusal(payload, &problems))
 }
@@ -923,6 +995,17 @@ fn refusal(payload: &Value, problems: &[Invalid]) -> Refusal {
     } else {
         format!("`{}`: {problems}", clip(title, 80))
     })
+}
+
+/// Why a call's arguments were kept as raw text: not JSON, or JSON that repeats a key.
+fn arguments_problem(arguments: &Value) -> String {
+    match arguments {
+        Value::String(raw) => match crate::reviewers::model::strict_json::parse(raw) {
+            Err(problem) => clip(&problem.to_string(), 200),
+            Ok(_) => "a string, not an object".to_owned(),
+        },
+        other => kind_of(other).to_owned(),
+    }
 }
 
 /// A `finish_reason` that says the answer failed rather than ended (`error`, `aborted`): what

@@ -91,11 +91,13 @@ pub async fn run(
     .await;
     kit.notes.progress(1, 1);
     let (value, _) = answer?;
-    let text = value["walkthrough"]
+    let mut text = value["walkthrough"]
         .as_str()
         .unwrap_or("")
         .trim()
         .to_string();
+    // A model-written field like any other: capped, the cut marked.
+    crate::review::cap::cap(&mut text);
     if text.is_empty() {
         Err(PassError::NoWalkthrough)
     } else {

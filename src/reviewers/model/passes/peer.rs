@@ -9,6 +9,7 @@ use tokio::sync::mpsc;
 
 use crate::review::events::{ReviewEvent, RunId};
 use crate::review::node::{ReviewNode, Source};
+use crate::review::role::same_agent;
 use crate::review::verdict::Outcome;
 use crate::reviewers::model::agent::{Agent, Bounds, ContextPart, Pricing, ReviewerSpec};
 use crate::reviewers::model::dispatch::Relay;
@@ -36,13 +37,14 @@ pub struct Peer {
     pub tokens_so_far: u64,
 }
 
-/// The findings `name` is asked about: every other reviewer's active, in-scope finding, model
-/// and deterministic alike, most severe first, at most [`MAX_SHOWN`].
+/// The findings `name` is asked about: every other agent's active, in-scope finding, model and
+/// deterministic alike, most severe first, at most [`MAX_SHOWN`] (security is not shown the
+/// architect's findings: it is the same agent).
 pub fn shown_to<'a>(name: &str, nodes: &'a [ReviewNode]) -> Vec<&'a ReviewNode> {
     let mut shown: Vec<&ReviewNode> = nodes
         .iter()
         .filter(|n| n.status.is_active() && n.in_scope() && n.duplicate_of.is_none())
-        .filter(|n| !(n.origin.reviewer == name && n.origin.source == Source::Model))
+        .filter(|n| !(same_agent(&n.origin.reviewer, name) && n.origin.source == Source::Model))
         .collect();
     shown.sort_by(|a, b| {
         (a.priority, &a.id)

@@ -1,9 +1,10 @@
 //! Verification: each model finding is checked against the real code by an adversarial model,
 //! blocking ones first, within a call cap. Only a refutation backed by a quote that lies within
 //! the finding's anchored lines (a few lines around them, whitespace normalised) removes a
-//! finding: a quote of any other line, however real, says nothing about this one. A finding a
-//! peer confirmed at P0 or P1 is never removed by a refutation: the verifier's dispute is
-//! recorded beside the confirmation, a disagreement for the person, and the finding stays open.
+//! finding: a quote of any other line, however real, says nothing about this one. A finding
+//! that holds the merge (P0, P1, unknown category) is never removed by a refutation: a verifier
+//! is not a person. The refutation is recorded as the verifier's dispute, a disagreement for
+//! the person, and the finding stays open and counted.
 //! Any other answer, and any failure, keeps the finding. The round applies the results through
 //! the board and the status service ("refuted by verification: <quote>", by `verifier`).
 //!
@@ -16,7 +17,7 @@ use serde::Serialize;
 use serde_json::json;
 
 use crate::diff::{Diff, Side};
-use crate::review::node::{Anchor, Priority, ReviewNode, Source};
+use crate::review::node::{Anchor, ReviewNode, Source};
 use crate::reviewers::model::provider::{OutputSchema, Provider};
 use crate::reviewers::model::roster::header;
 
@@ -49,7 +50,8 @@ pub use crate::review::coverage::Refutation;
 pub struct Verification {
     /// Removed: refuted with a quote from the anchored lines.
     pub refuted: Vec<Refutation>,
-    /// Refuted, but a peer confirmed them at P0/P1: kept, disputed, for a person to decide.
+    /// Refuted, but they hold the merge (P0, P1, unknown category): kept, disputed, for a
+    /// person to decide.
     pub contested: Vec<Refutation>,
     /// How many findings were checked and kept.
     pub upheld: usize,
@@ -138,15 +140,12 @@ pub fn anchored_lines(anchor: &Anchor, file: &str, diff: Option<&Diff>) -> Vec<(
     }
 }
 
-/// Peers agreed it is blocking-class: a model's refutation cannot overrule that on its own.
-fn confirmed_serious(node: &ReviewNode) -> bool {
-    node.priority <= Priority::P1 && node.has_peer_confirmation()
-}
-
-/// The verifier's dispute of a finding a peer confirmed: the refutation, said to the person.
+/// The verifier's dispute of a finding that holds the merge: the refutation, said to the
+/// person, who alone closes such a finding.
 pub fn dispute_note(refutation: &Refutation) -> String {
     format!(
-        "refuted by verification ({}), quoting: {}; a peer confirmed it, so a person decides",
+        "refuted by verification ({}), quoting: {}; a P0, a P1 or a finding of unknown category \
+         is closed only by a person, who decides",
         refutation.reason, refutation.quote
     )
 }
@@ -257,10 +256,10 @@ pub async fn run(
                     quote,
                     reason: text("reason"),
                 };
-                if confirmed_serious(&node) {
+                if node.holds_merge() {
                     result.notes.push(format!(
-                        "verification refuted {} but a peer confirmed it at {}: kept open and \
-                         disputed, for a person to decide",
+                        "verification refuted {} ({}): kept open and disputed, for a person to \
+                         decide",
                         node.id, node.priority
                     ));
                     result.contested.push(refutation);

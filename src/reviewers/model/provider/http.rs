@@ -317,6 +317,13 @@ impl Endpoint {
     ) -> Result<Value, Retry> {
         let error = match serde_json::from_slice::<Value>(bytes) {
             Ok(value) => {
+                // A repeated key (in a tool call's input, say) means two readers of one answer
+                // read two answers: refused whole, never read as whichever came last.
+                if let Some(key) = crate::reviewers::model::strict_json::duplicate_in(bytes) {
+                    return Err(Retry::No(self.decode(format!(
+                        "the answer repeats a key ({key}); which value is meant cannot be told"
+                    ))));
+                }
                 return match error_in_success(&value) {
                     Some(message) => Err(Retry::No(ProviderError::ErrorInSuccess {
                         provider: self.provider.clone(),

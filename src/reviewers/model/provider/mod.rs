@@ -197,12 +197,16 @@ pub struct ChatResponse {
 }
 
 /// Tool-call arguments arrive as a JSON string on the OpenAI wire; a string that does not
-/// parse is kept verbatim (see [`ToolCall`]).
+/// parse strictly (a repeated key included, see [`strict_json`]) is kept verbatim (see
+/// [`ToolCall`]): the call is then refused as a whole.
+///
+/// [`strict_json`]: crate::reviewers::model::strict_json
 pub(crate) fn parse_arguments(raw: &str) -> Value {
     if raw.trim().is_empty() {
         return Value::Object(Default::default());
     }
-    serde_json::from_str(raw).unwrap_or_else(|_| Value::String(raw.to_owned()))
+    crate::reviewers::model::strict_json::parse(raw)
+        .unwrap_or_else(|_| Value::String(raw.to_owned()))
 }
 
 /// The inverse of [`parse_arguments`]: a raw string goes back exactly as the model wrote it.
