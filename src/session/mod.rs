@@ -4,12 +4,13 @@
 //! neither decides anything on its own.
 
 mod command;
-pub use command::Command;
+pub use command::{Ask, Command};
 pub mod fix;
 mod journal;
 pub mod prepare;
 pub mod publisher;
 pub use publisher::Publisher;
+pub mod room;
 pub mod round;
 pub mod snapshot;
 pub use snapshot::RoundSnapshot;

@@ -37,6 +37,13 @@ impl Journal {
         }
     }
 
+    /// A journal of another kind of entry in the space at `space`, in the file `name`.
+    pub fn of_space_named(space: &Path, name: &str) -> Journal {
+        Journal {
+            path: space.join(name),
+        }
+    }
+
     pub fn path(&self) -> &Path {
         &self.path
     }
@@ -143,6 +150,20 @@ pub enum Decision {
     /// The level the round is read at.
     Level {
         level: String,
+    },
+    /// The person's own finding, new or edited (the draft as `review::person` reads it).
+    PutFinding {
+        draft: crate::review::person::PersonDraft,
+    },
+    /// The person deleted their own finding.
+    DeleteFinding,
+    /// The person gave the finding another priority and kind.
+    Reclassify {
+        priority: crate::review::node::Priority,
+        /// Not `kind`: that names the decision.
+        #[serde(rename = "finding_kind")]
+        kind: crate::review::node::Kind,
+        reason: String,
     },
 }
 

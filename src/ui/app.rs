@@ -232,6 +232,8 @@ async fn relay(
             SessionEvent::Failed { title, message } => {
                 vec![Action::Engine(Report::EngineError { title, message })]
             }
+            // The review room's threads are not shown by the cockpit yet.
+            SessionEvent::Thread(_) => Vec::new(),
         };
         for action in actions {
             if !inbox.send(action) {
