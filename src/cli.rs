@@ -176,10 +176,14 @@ pub enum Command {
     /// the answer. The space must exist (review the PR first); the question and its answer are
     /// kept in it. Exit 0 when answered, 4 on an error, 7 when no model provider is configured.
     Ask {
-        /// The pull request, as for a review.
-        pr: String,
+        /// The pull request, as for a review (with `--demo`, leave it out: the question comes
+        /// first).
+        pr: Option<String>,
         /// The question.
-        question: String,
+        question: Option<String>,
+        /// Ask on the bundled demo, answered offline from its recorded answers.
+        #[arg(long)]
+        demo: bool,
         /// The finding the question is about (its id, as the report lists it).
         #[arg(long, value_name = "ID")]
         finding: Option<String>,

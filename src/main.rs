@@ -522,6 +522,7 @@ fn ask_command(cli: &Cli) -> anyhow::Result<Exit> {
     let Some(Command::Ask {
         pr,
         question,
+        demo,
         finding,
         role,
         format,
@@ -539,6 +540,14 @@ fn ask_command(cli: &Cli) -> anyhow::Result<Exit> {
     else {
         anyhow::bail!("not an ask command");
     };
+    // On the demo the question is the only argument.
+    let (pr, question) = match (demo, pr, question) {
+        (true, Some(question), None) => (None, question.clone()),
+        (false, Some(pr), Some(question)) => (Some(pr.clone()), question.clone()),
+        _ => anyhow::bail!(
+            "usage: review-tui ask PR \"QUESTION\" (or review-tui ask --demo \"QUESTION\")"
+        ),
+    };
     if question.trim().is_empty() {
         anyhow::bail!("the question is empty: pass the question as the second argument");
     }
@@ -552,6 +561,15 @@ fn ask_command(cli: &Cli) -> anyhow::Result<Exit> {
     flags.provider_command = provider_command.clone();
     flags.replay = replay.clone();
     flags.budget = budget.clone();
+    flags.demo = *demo;
+    let pr = match pr {
+        Some(pr) => pr,
+        None => {
+            let root = review_tui::space::data_root(data_dir.as_deref())?;
+            review_tui::demo::build(&root.join("demo").join("acme-client"))?.reference()
+        }
+    };
+    let pr = &pr;
     let reference = reference::parse(pr, base.as_deref(), head.as_deref())?;
     let user = review_tui::config::load_user()?;
     let options = prepare_options(&flags, &user)?;
@@ -560,9 +578,12 @@ fn ask_command(cli: &Cli) -> anyhow::Result<Exit> {
     let signals = Signals::install(&runtime)?;
     let prepared = signals.run(&runtime, prepare(reference, &options))??;
     if prepared.space.state().rounds.is_empty() {
-        anyhow::bail!(
-            "{pr} has not been reviewed yet: run `review-tui {pr} --headless` first, then ask"
-        );
+        let review = if *demo {
+            "review-tui --demo --headless".to_string()
+        } else {
+            format!("review-tui {pr} --headless")
+        };
+        anyhow::bail!("{pr} has not been reviewed yet: run `{review}` first, then ask");
     }
     let config = review_config(user, &prepared)?;
     let review = review_options(&flags, &prepared, &config)?;
@@ -582,7 +603,7 @@ fn ask_command(cli: &Cli) -> anyhow::Result<Exit> {
         thread: None,
         finding: finding.clone(),
         role: *role,
-        question: question.clone(),
+        question,
     }));
     let mut printed = 0;
     let text = *format == VerdictFormat::Text;
@@ -620,13 +641,12 @@ fn ask_command(cli: &Cli) -> anyhow::Result<Exit> {
         if let Some(line) = review_tui::session::room::proposal_line(&thread) {
             write_stdout(&outbound(&format!("\n{line} (accept it in the cockpit)\n")))?;
         }
-        say(format!(
-            "{} answered {} ({} tokens; {})",
-            thread.reviewer,
-            thread.id,
-            thread.tokens,
-            thread.state.label()
-        ));
+        if thread.state == ThreadState::Answered {
+            say(format!(
+                "{} answered ({} tokens; kept in the review space as {})",
+                thread.reviewer, thread.tokens, thread.id
+            ));
+        }
     } else {
         let json = redacted_json(serde_json::to_value(&*thread)?);
         write_stdout(&(serde_json::to_string_pretty(&json)? + "\n"))?;
@@ -634,7 +654,12 @@ fn ask_command(cli: &Cli) -> anyhow::Result<Exit> {
     match thread.state {
         ThreadState::Answered => Ok(Exit::Ship),
         state => {
-            say(format!("no complete answer: {}", state.label()));
+            say(format!(
+                "no complete answer from the {}: {} (the question is kept as {}; ask again)",
+                thread.reviewer,
+                state.label(),
+                thread.id
+            ));
             Ok(Exit::Error)
         }
     }
@@ -1413,7 +1438,7 @@ fn model_setup(
     if cli.deterministic_only {
         return Ok(None);
     }
-    let Some((roster, bounds, pricing)) = roster_of(cli, config, prepared, level, None, true)?
+    let Some((roster, bounds, pricing)) = roster_of(cli, config, prepared, level, None, false)?
     else {
         if cli.require_model {
             anyhow::bail!(
@@ -1452,7 +1477,7 @@ fn roster_of(
     prepared: &review_tui::session::prepare::Prepared,
     level: review_tui::review::level::Level,
     budget: Option<std::sync::Arc<review_tui::reviewers::model::budget::Budget>>,
-    record: bool,
+    room: bool,
 ) -> anyhow::Result<
     Option<(
         review_tui::reviewers::model::roster::Roster,
@@ -1509,8 +1534,12 @@ fn roster_of(
     let cassette = if cli.demo && !asked_for_a_provider {
         // The demo runs offline on its bundled cassette unless another provider is asked for.
         Some(
-            serde_json::from_str(review_tui::demo::CASSETTE)
-                .context("the bundled demo cassette")?,
+            serde_json::from_str(if room {
+                review_tui::demo::ANSWERS
+            } else {
+                review_tui::demo::CASSETTE
+            })
+            .context("the bundled demo cassette")?,
         )
     } else {
         None
@@ -1521,7 +1550,8 @@ fn roster_of(
         model: cli.model.clone(),
         provider_command: cli.provider_command.clone(),
         replay: cli.replay.clone(),
-        record: cli.record.clone().filter(|_| record),
+        // The review's cassette is written by its roster alone.
+        record: cli.record.clone().filter(|_| !room),
         scoring_model: cli.scoring_model.clone(),
         cassette,
     };
@@ -1551,7 +1581,7 @@ fn roster_of(
 
 /// The review room's reviewers: every role (a question may go to any), metered against the
 /// review's budget when it has one, so the cost meter and the hard cap count the answers.
-/// `None` without a provider, or when the run asked for no model.
+/// `None` without a provider. On the demo they answer from its recorded answers.
 fn room_setup(
     cli: &Cli,
     config: &Config,
@@ -1560,9 +1590,8 @@ fn room_setup(
 ) -> anyhow::Result<Option<review_tui::session::room::RoomSetup>> {
     let budget = review.models.as_ref().map(|m| m.roster.budget.clone());
     let level = review_tui::review::level::Level::Thorough;
-    // Not recorded: --record's cassette is the review's, written by its roster alone.
     Ok(
-        roster_of(cli, config, prepared, level, budget, false)?.map(|(roster, bounds, _)| {
+        roster_of(cli, config, prepared, level, budget, true)?.map(|(roster, bounds, _)| {
             review_tui::session::room::RoomSetup {
                 roster,
                 bounds,

@@ -321,11 +321,13 @@ impl<P: Publisher> Session<P> {
         // On disk before a token is spent: a kill from here on leaves the question, answering.
         self.record_thread(thread.clone())?;
         let job = AskJob {
-            thread: id.clone(),
+            thread: id,
             kit,
             provider: member.provider.clone(),
             input: AskInput {
-                key: id,
+                // By what is asked about, not by the thread's number: a recording of answers
+                // (the demo's) finds the answer to a question on this finding.
+                key: format!("ask:{}", thread.finding.as_deref().unwrap_or("change")),
                 role: role.as_str().to_string(),
                 brief: member.brief.clone(),
                 finding,

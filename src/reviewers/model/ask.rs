@@ -37,7 +37,7 @@ const MAX_DIFF_CHARS: usize = 40_000;
 /// One question, as the session hands it over (every text still unredacted: redacted here on
 /// its way out).
 pub struct AskInput {
-    /// Names the conversation in cassettes and logs (the thread's id).
+    /// Names the conversation in cassettes and logs (`ask:<finding id>`, `ask:change`).
     pub key: String,
     /// The answering role's name and brief.
     pub role: String,
