@@ -49,7 +49,7 @@ const MANIFEST: &str = include_str!("../assets/demo/manifest.toml");
 pub const CASSETTE: &str = include_str!("../assets/demo/cassette.json");
 
 /// The review room's recorded answers on the demo PR: to the first question on engineer-1 and
-/// on qa-2 (whose answer proposes a lower priority), and to the first question about the whole
+/// on qa-2 (whose answer proposes to withdraw it), and to the first question about the whole
 /// change. Written by hand in the cassette format, keyed by what is asked about.
 pub const ANSWERS: &str = include_str!("../assets/demo/answers.json");
 

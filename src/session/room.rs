@@ -296,9 +296,17 @@ impl<P: Publisher> Session<P> {
                 .map(crate::reviewers::model::context::diff_text::file_text)
                 .collect::<String>(),
         };
+        // The client's id when it names no thread yet (it may show the question under it
+        // before the answer starts), else the next free one: an asked question never
+        // replaces another.
+        let threads = &self.state().threads;
         let id = match ask.thread {
-            Some(id) if id.starts_with(thread::ID_PREFIX) => id,
-            _ => thread::next_id(&self.state().threads),
+            Some(id)
+                if id.starts_with(thread::ID_PREFIX) && !threads.iter().any(|t| t.id == id) =>
+            {
+                id
+            }
+            _ => thread::next_id(threads),
         };
         let thread = Thread {
             id: id.clone(),

@@ -494,3 +494,171 @@ fn a_kill_while_an_answer_streams_leaves_the_question_and_a_reopen_marks_it_inte
     assert_eq!(reopened["threads"][1]["id"], "ask-2");
     assert_eq!(reopened["threads"][1]["state"]["state"], "answered");
 }
+
+/// The demo reviewed headless, then its cockpit in tmux at `width`×`height`: ask about a
+/// finding and about the whole change (the demo's recorded answers), accept a reviewer's
+/// withdrawal and undo it, add a P1 of one's own on a range of the diff, publish locally.
+fn walk_the_room_in_the_cockpit(width: u16, height: u16) {
+    use crate::support::tmux::{Tmux, wait_until};
+    let data = tempfile::tempdir().unwrap();
+    let data = data.path();
+    let mut headless = review_tui();
+    headless
+        .args(["--demo", "--headless"])
+        .env("REVIEW_TUI_DATA_DIR", data)
+        .env("REVIEW_TUI_CONFIG", data.join("no-config.toml"));
+    for var in [
+        "OPENAI_API_KEY",
+        "OPENAI_BASE_URL",
+        "ANTHROPIC_API_KEY",
+        "OLLAMA_HOST",
+    ] {
+        headless.env_remove(var);
+    }
+    assert_eq!(headless.output().unwrap().status.code(), Some(6));
+    let exit = data.join("exit");
+    let binary = env!("CARGO_BIN_EXE_review-tui");
+    let tmux = Tmux::start(
+        &format!("room-{width}"),
+        &format!("{binary} --demo; echo $? > {}; sleep 30", exit.display()),
+        width,
+        height,
+        &[
+            ("REVIEW_TUI_DATA_DIR", data),
+            ("REVIEW_TUI_CONFIG", &data.join("no-config.toml")),
+            ("REVIEW_TUI_PERSON", Path::new("tester")),
+        ],
+    );
+    let state = || -> Value {
+        let path = find_state(data).expect("state.json");
+        serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+    };
+    let select = |filter: &str| {
+        tmux.keys(&["/"]);
+        tmux.text(filter);
+        tmux.keys(&["Enter"]);
+        tmux.wait_for("the filter", |s| s.contains(&format!("filter: {filter}")));
+    };
+    tmux.wait_for("the resumed review", |s| s.contains("BLOCK"));
+
+    // A question on the engineer's finding: the recorded answer streams into the detail.
+    select("expired bearer");
+    tmux.keys(&["a"]);
+    tmux.wait_for("the question box", |s| s.contains("Ask about"));
+    tmux.text("Why does the refresh not help?");
+    tmux.keys(&["C-s"]);
+    tmux.wait_for("the answer", |s| {
+        s.contains("engineer answered") && s.contains("answered")
+    });
+    let thread = wait_until("the thread in state.json", || {
+        let state = state();
+        let thread = state["threads"].as_array()?.first()?.clone();
+        (thread["state"]["state"] == "answered").then_some(thread)
+    });
+    assert_eq!(thread["finding"], "engineer-1", "{thread}");
+    assert!(
+        thread["answer"]
+            .as_str()
+            .unwrap()
+            .contains("the refresh never helps"),
+        "{thread}"
+    );
+
+    // QA proposes to withdraw its finding: nothing changes until it is accepted; undo works.
+    tmux.keys(&["Escape"]);
+    select("No test covers");
+    tmux.keys(&["a"]);
+    tmux.wait_for("the question box", |s| s.contains("Ask about"));
+    tmux.text("Is this gap real?");
+    tmux.keys(&["C-s"]);
+    tmux.wait_for("the proposal", |s| s.contains("qa proposes to withdraw"));
+    assert_eq!(node(&state(), "qa-2")["status"], "open");
+    tmux.keys(&["Y"]);
+    tmux.wait_for("the acceptance", |s| s.contains("accepted"));
+    wait_until("qa-2 dismissed in state.json", || {
+        (node(&state(), "qa-2")["status"] == "dismissed").then_some(())
+    });
+    let reason = node(&state(), "qa-2")["history"]
+        .as_array()
+        .unwrap()
+        .last()
+        .unwrap()["reason"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(reason.contains("qa proposes to withdraw"), "{reason}");
+    tmux.keys(&["u"]);
+    wait_until("qa-2 reopened in state.json", || {
+        (node(&state(), "qa-2")["status"] == "open").then_some(())
+    });
+
+    // A question about the whole change.
+    tmux.keys(&["Escape"]);
+    tmux.keys(&["A"]);
+    tmux.wait_for("the question box", |s| s.contains("whole change"));
+    tmux.text("Where should I start reading?");
+    tmux.keys(&["C-s"]);
+    wait_until("the general thread", || {
+        let state = state();
+        state["threads"]
+            .as_array()?
+            .iter()
+            .find(|t| t.get("finding").is_none() && t["state"]["state"] == "answered")
+            .map(|_| ())
+    });
+
+    // A P1 of one's own on two lines of the diff.
+    select("expired bearer");
+    tmux.keys(&["d"]);
+    tmux.wait_for("the diff view", |s| {
+        s.contains("close the diff view") || s.contains("◆")
+    });
+    // The cursor opens on the finding's line: a range from it to the next line.
+    tmux.keys(&["V", "j", "C"]);
+    tmux.wait_for("the comment box", |s| s.contains("Your comment at"));
+    tmux.text("P1 bug: the retry keeps the old token");
+    tmux.keys(&["C-s"]);
+    tmux.wait_for("the comment added", |s| s.contains("your P1 bug added"));
+    let mine = wait_until("the person's finding in state.json", || {
+        let state = state();
+        state["nodes"]
+            .as_array()?
+            .iter()
+            .find(|n| n["origin"]["source"] == "person")
+            .cloned()
+    });
+    assert_eq!(mine["priority"], "P1");
+    assert_eq!(mine["origin"]["reviewer"], "tester");
+    assert_eq!(mine["text"]["title"], "the retry keeps the old token");
+    tmux.keys(&["Escape"]);
+
+    // Published locally: the person's finding is in it, the threads are not.
+    tmux.keys(&["g"]);
+    tmux.wait_for("the gate", |s| s.contains("Approval gate"));
+    tmux.keys(&["p"]);
+    tmux.wait_for("the preview", |s| s.contains("REQUEST_CHANGES"));
+    tmux.keys(&["Enter"]);
+    tmux.wait_for("the publish", |s| s.contains("published:"));
+    tmux.keys(&["q"]);
+    assert_eq!(tmux.exit_code(&exit), 6);
+    let space = find_state(data).unwrap().parent().unwrap().to_path_buf();
+    let posted = std::fs::read_to_string(space.join("review.md")).unwrap();
+    assert!(posted.contains("the retry keeps the old token"), "{posted}");
+    for thread_text in [
+        "Where should I start reading?",
+        "the refresh never helps",
+        "Is this gap real?",
+    ] {
+        assert!(!posted.contains(thread_text), "{posted}");
+    }
+}
+
+#[test]
+fn the_room_in_the_cockpit_at_120x40() {
+    walk_the_room_in_the_cockpit(120, 40);
+}
+
+#[test]
+fn the_room_in_the_cockpit_at_80x24() {
+    walk_the_room_in_the_cockpit(80, 24);
+}

@@ -23,6 +23,10 @@ impl Component for DiffOverlay {
     }
 
     fn update(&self, state: &mut AppState, command: Command) -> Option<Vec<Effect>> {
+        // The person's comment on the cursor's line or a range (`ui::update::room`).
+        if let Some(effects) = super::room::diff_command(state, command) {
+            return Some(effects);
+        }
         diff_action(state, command)
     }
 }

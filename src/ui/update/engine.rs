@@ -107,6 +107,7 @@ pub(super) fn apply(state: &mut AppState, report: Report) -> Vec<Effect> {
             state.overlays.push(Overlay::Error { title, message });
         }
         Report::Notice(text) => info(state, text),
+        Report::Thread(thread) => super::room::thread_report(state, *thread),
         Report::PatchWritten { patch, summary } => {
             state.patch = Some(patch);
             let key = state.key(Context::Main, Command::ViewPatch);
