@@ -485,3 +485,96 @@ pub fn proposal_line(thread: &Thread) -> Option<String> {
     let proposal: &Proposal = thread.proposal.as_ref()?;
     Some(format!("{} {}", thread.reviewer, proposal.describe()))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::review::node::{Anchor, Kind, Priority};
+    use crate::review::side::Side;
+
+    fn thread() -> Thread {
+        Thread {
+            id: "ask-1".into(),
+            round: 1,
+            finding: Some("engineer-1".into()),
+            fingerprint: "fp".into(),
+            asked_by: "ana".into(),
+            reviewer: "engineer".into(),
+            question: "why?".into(),
+            asked_at: "t0".into(),
+            answer: String::new(),
+            answered_at: None,
+            tokens: 0,
+            state: ThreadState::Answering,
+            proposal: None,
+        }
+    }
+
+    #[test]
+    fn an_answer_grows_piece_by_piece_and_its_end_is_recorded() {
+        let mut t = thread();
+        apply_update(
+            &mut t,
+            ThreadEvent::Said(AskEvent::Text("First.".into())),
+            "t1",
+        );
+        apply_update(&mut t, ThreadEvent::Said(AskEvent::Tokens(40)), "t1");
+        apply_update(
+            &mut t,
+            ThreadEvent::Said(AskEvent::Text(" Second. ".into())),
+            "t1",
+        );
+        assert_eq!(t.answer, "First.\n\nSecond.");
+        assert!(t.state.is_open());
+        let spent = Usage {
+            input_tokens: 50,
+            output_tokens: 10,
+        };
+        apply_update(
+            &mut t,
+            ThreadEvent::Ended(Err((AskError::OverToolCalls(3), spent))),
+            "t2",
+        );
+        assert_eq!(
+            t.state,
+            ThreadState::Failed("stopped at 3 tool calls (the max_tool_calls bound)".into())
+        );
+        assert_eq!(t.tokens, 60);
+        assert_eq!(t.answered_at.as_deref(), Some("t2"));
+        let mut cancelled = thread();
+        apply_update(
+            &mut cancelled,
+            ThreadEvent::Ended(Err((AskError::Cancelled, spent))),
+            "t3",
+        );
+        assert_eq!(cancelled.state, ThreadState::Cancelled);
+    }
+
+    #[test]
+    fn a_reclassification_remembers_what_it_replaced() {
+        let draft = PersonDraft::new(
+            Anchor {
+                path: "a.rs".into(),
+                side: Side::Right,
+                start_line: 1,
+                end_line: 1,
+            },
+            "x",
+        );
+        let mut node = person::finding("engineer-1", "ana", &draft);
+        node.priority = Priority::P1;
+        node.kind = Kind::Bug;
+        let by = Actor::Person("ana".into());
+        reclassify(
+            &mut node,
+            Priority::P3,
+            Kind::Suggestion,
+            "style only",
+            by,
+            "t",
+        );
+        assert_eq!((node.priority, node.kind), (Priority::P3, Kind::Suggestion));
+        assert_eq!(before_reclassify(&node), Some((Priority::P1, Kind::Bug)));
+        assert_eq!(node.history.last().unwrap().from, node.status);
+    }
+}

@@ -205,6 +205,29 @@ mod tests {
                 },
             ),
             entry("rules-1", Decision::Reopen),
+            entry(
+                "person-1",
+                Decision::PutFinding {
+                    draft: crate::review::person::PersonDraft::new(
+                        crate::review::node::Anchor {
+                            path: "src/a.rs".into(),
+                            side: crate::review::side::Side::Left,
+                            start_line: 3,
+                            end_line: 4,
+                        },
+                        "off by one",
+                    ),
+                },
+            ),
+            entry(
+                "engineer-2",
+                Decision::Reclassify {
+                    priority: crate::review::node::Priority::P3,
+                    kind: crate::review::node::Kind::Suggestion,
+                    reason: "engineer proposes to make it P3: style".into(),
+                },
+            ),
+            entry("person-1", Decision::DeleteFinding),
         ];
         for e in &written {
             journal.append(e).unwrap();

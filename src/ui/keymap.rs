@@ -412,7 +412,7 @@ impl Default for Keymap {
                 A::Ask,
                 &["a"],
                 "ask the finding's reviewer a question (the answer streams into the detail)",
-                NODE,
+                &[Pane::Detail],
             ),
             (
                 Main,
@@ -433,14 +433,14 @@ impl Default for Keymap {
                 A::AcceptProposal,
                 &["Y"],
                 "accept the reviewer's proposal (withdraw, or another priority or kind): your decision, with its reason",
-                NODE,
+                &[Pane::Detail],
             ),
             (
                 Main,
                 A::AddComment,
                 &["C"],
                 "your own finding on this finding's lines (first line `P1 bug: title` sets priority and kind; default P2 suggestion)",
-                NODE,
+                NONE,
             ),
             (
                 Main,
@@ -814,6 +814,12 @@ pub(crate) fn short(command: Command) -> &'static str {
         Command::StopReviewer => "stop reviewer",
         Command::StopRun => "stop run",
         Command::Close => "back",
+        Command::Ask => "ask",
+        Command::AskChange => "ask about the change",
+        Command::CancelAnswer => "stop answer",
+        Command::AcceptProposal => "accept proposal",
+        Command::AddComment => "comment",
+        Command::DeleteComment => "delete",
         other => other.name(),
     }
 }

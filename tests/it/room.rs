@@ -537,7 +537,9 @@ fn walk_the_room_in_the_cockpit(width: u16, height: u16) {
         tmux.keys(&["/"]);
         tmux.text(filter);
         tmux.keys(&["Enter"]);
-        tmux.wait_for("the filter", |s| s.contains(&format!("filter: {filter}")));
+        // The list's title shows the filter's start (a narrow terminal cuts it).
+        let shown = format!("filter: {}", &filter[..6]);
+        tmux.wait_for("the filter", |s| s.contains(&shown));
     };
     tmux.wait_for("the resumed review", |s| s.contains("BLOCK"));
 
@@ -565,7 +567,7 @@ fn walk_the_room_in_the_cockpit(width: u16, height: u16) {
     );
 
     // QA proposes to withdraw its finding: nothing changes until it is accepted; undo works.
-    tmux.keys(&["Escape"]);
+    // (No esc before a key: a terminal reads esc and the next key as alt and that key.)
     select("No test covers");
     tmux.keys(&["a"]);
     tmux.wait_for("the question box", |s| s.contains("Ask about"));
@@ -593,7 +595,6 @@ fn walk_the_room_in_the_cockpit(width: u16, height: u16) {
     });
 
     // A question about the whole change.
-    tmux.keys(&["Escape"]);
     tmux.keys(&["A"]);
     tmux.wait_for("the question box", |s| s.contains("whole change"));
     tmux.text("Where should I start reading?");
@@ -610,9 +611,7 @@ fn walk_the_room_in_the_cockpit(width: u16, height: u16) {
     // A P1 of one's own on two lines of the diff.
     select("expired bearer");
     tmux.keys(&["d"]);
-    tmux.wait_for("the diff view", |s| {
-        s.contains("close the diff view") || s.contains("◆")
-    });
+    tmux.wait_for("the diff view", |s| s.contains(" Diff · "));
     // The cursor opens on the finding's line: a range from it to the next line.
     tmux.keys(&["V", "j", "C"]);
     tmux.wait_for("the comment box", |s| s.contains("Your comment at"));
@@ -630,7 +629,8 @@ fn walk_the_room_in_the_cockpit(width: u16, height: u16) {
     assert_eq!(mine["priority"], "P1");
     assert_eq!(mine["origin"]["reviewer"], "tester");
     assert_eq!(mine["text"]["title"], "the retry keeps the old token");
-    tmux.keys(&["Escape"]);
+    tmux.keys(&["d"]);
+    tmux.wait_for("the diff view closed", |s| s.contains("Findings ("));
 
     // Published locally: the person's finding is in it, the threads are not.
     tmux.keys(&["g"]);
