@@ -638,7 +638,7 @@ fn ask_command(cli: &Cli) -> anyhow::Result<Exit> {
         if printed > 0 {
             write_stdout("\n")?;
         }
-        if let Some(line) = review_tui::session::room::proposal_line(&thread) {
+        if let Some(line) = review_tui::session::ask::proposal_line(&thread) {
             write_stdout(&outbound(&format!("\n{line} (accept it in the cockpit)\n")))?;
         }
         if thread.state == ThreadState::Answered {
@@ -1587,12 +1587,12 @@ fn room_setup(
     config: &Config,
     prepared: &review_tui::session::prepare::Prepared,
     review: &ReviewOptions,
-) -> anyhow::Result<Option<review_tui::session::room::RoomSetup>> {
+) -> anyhow::Result<Option<review_tui::session::ask::RoomSetup>> {
     let budget = review.models.as_ref().map(|m| m.roster.budget.clone());
     let level = review_tui::review::level::Level::Thorough;
     Ok(
         roster_of(cli, config, prepared, level, budget, true)?.map(|(roster, bounds, _)| {
-            review_tui::session::room::RoomSetup {
+            review_tui::session::ask::RoomSetup {
                 roster,
                 bounds,
                 secret_config: review.secret_config.clone(),

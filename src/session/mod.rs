@@ -3,6 +3,7 @@
 //! read, and the gate's fix. The headless flow and the cockpit are two clients of this layer;
 //! neither decides anything on its own.
 
+pub mod ask;
 mod command;
 pub use command::{Ask, Command};
 pub mod fix;

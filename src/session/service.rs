@@ -38,7 +38,7 @@ pub struct SessionSetup {
     /// What the person at the keyboard is called in the space's records.
     pub person: String,
     /// The review room's reviewers; `None` when no model provider is configured.
-    pub room: Option<crate::session::room::RoomSetup>,
+    pub room: Option<crate::session::ask::RoomSetup>,
 }
 
 #[derive(Debug, Error)]
@@ -466,7 +466,7 @@ pub async fn serve<P: Publisher>(
                             // owns state.json until it ends.
                             Some(update) = room.updates.recv() => {
                                 if let Some(thread) = room.apply(update) {
-                                    let journal = crate::session::room::thread_journal(&space_dir);
+                                    let journal = crate::session::ask::thread_journal(&space_dir);
                                     if let Err(err) = journal.append(&thread) {
                                         send(SessionEvent::Failed {
                                             title: "Could not save".into(),
@@ -579,8 +579,8 @@ pub async fn serve<P: Publisher>(
 
 /// The answers being received: each thread as it stands, and how to stop it.
 struct Room {
-    updates: mpsc::UnboundedReceiver<crate::session::room::ThreadUpdate>,
-    sender: mpsc::UnboundedSender<crate::session::room::ThreadUpdate>,
+    updates: mpsc::UnboundedReceiver<crate::session::ask::ThreadUpdate>,
+    sender: mpsc::UnboundedSender<crate::session::ask::ThreadUpdate>,
     running:
         std::collections::HashMap<String, (crate::review::thread::Thread, watch::Sender<bool>)>,
 }
@@ -597,7 +597,7 @@ impl Default for Room {
 }
 
 impl Room {
-    fn start(&mut self, thread: crate::review::thread::Thread, job: crate::session::room::AskJob) {
+    fn start(&mut self, thread: crate::review::thread::Thread, job: crate::session::ask::AskJob) {
         let (stop, stopped) = watch::channel(false);
         self.running.insert(thread.id.clone(), (thread, stop));
         tokio::spawn(job.run(self.sender.clone(), stopped));
@@ -612,11 +612,11 @@ impl Room {
     /// The thread `update` is about, updated; `None` for a thread no longer running.
     fn apply(
         &mut self,
-        update: crate::session::room::ThreadUpdate,
+        update: crate::session::ask::ThreadUpdate,
     ) -> Option<crate::review::thread::Thread> {
-        let ended = matches!(update.event, crate::session::room::ThreadEvent::Ended(_));
+        let ended = matches!(update.event, crate::session::ask::ThreadEvent::Ended(_));
         let (thread, _) = self.running.get_mut(&update.thread)?;
-        crate::session::room::apply_update(thread, update.event, &now());
+        crate::session::ask::apply_update(thread, update.event, &now());
         let thread = thread.clone();
         if ended {
             self.running.remove(&update.thread);

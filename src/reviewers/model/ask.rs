@@ -166,32 +166,50 @@ pub fn propose_spec() -> ToolSpec {
     }
 }
 
-/// Reads a `propose_change` call against the finding asked about. `Err` is told to the model.
-pub fn read_proposal(arguments: &Value, finding: Option<&ReviewNode>) -> Result<Proposal, String> {
-    let Some(node) = finding else {
-        return Err(
-            "this question is about the whole change: there is no finding to change".into(),
-        );
-    };
-    let object = arguments
-        .as_object()
-        .ok_or("the arguments must be a JSON object")?;
+/// Why a `propose_change` call was refused: told to the model, which may call it again.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum Refused {
+    #[error("this question is about the whole change: there is no finding to change")]
+    WholeChange,
+    #[error("the arguments must be a JSON object")]
+    NotAnObject,
+    #[error("finding_id is missing")]
+    NoId,
+    #[error(
+        "finding_id {0:?} is not the finding asked about ({1}): only that one can be changed here"
+    )]
+    OtherFinding(String, String),
+    #[error("a reason is required")]
+    NoReason,
+    #[error("priority {0:?} is not P0-P3")]
+    Priority(String),
+    #[error("kind {0:?} is not one of the kinds")]
+    Kind(String),
+    #[error("reclassify needs a priority or a kind other than the finding's")]
+    NothingChanges,
+    #[error("action {0:?} is not withdraw or reclassify")]
+    Action(String),
+    #[error("a change was already proposed in this answer: one per question")]
+    Again,
+}
+
+/// Reads a `propose_change` call against the finding asked about.
+pub fn read_proposal(arguments: &Value, finding: Option<&ReviewNode>) -> Result<Proposal, Refused> {
+    let node = finding.ok_or(Refused::WholeChange)?;
+    let object = arguments.as_object().ok_or(Refused::NotAnObject)?;
     let text = |key: &str| object.get(key).and_then(Value::as_str).map(str::trim);
-    let id = text("finding_id").ok_or("finding_id is missing")?;
+    let id = text("finding_id").ok_or(Refused::NoId)?;
     if id != node.id {
-        return Err(format!(
-            "finding_id {id:?} is not the finding asked about ({}): only that one can be changed here",
-            node.id
-        ));
+        return Err(Refused::OtherFinding(id.to_string(), node.id.clone()));
     }
     let reason = text("reason")
         .filter(|r| !r.is_empty())
-        .ok_or("a reason is required")?;
+        .ok_or(Refused::NoReason)?;
     let change = match text("action") {
         Some("withdraw") => ProposedChange::Withdraw,
         Some("reclassify") => {
             let priority = match text("priority") {
-                Some(p) => Some(Priority::parse(p).ok_or(format!("priority {p:?} is not P0-P3"))?),
+                Some(p) => Some(Priority::parse(p).ok_or_else(|| Refused::Priority(p.into()))?),
                 None => None,
             };
             let kind = match text("kind") {
@@ -199,20 +217,18 @@ pub fn read_proposal(arguments: &Value, finding: Option<&ReviewNode>) -> Result<
                     Kind::ALL
                         .into_iter()
                         .find(|kind| kind.as_str() == k)
-                        .ok_or(format!("kind {k:?} is not one of the kinds"))?,
+                        .ok_or_else(|| Refused::Kind(k.into()))?,
                 ),
                 None => None,
             };
             let priority = priority.filter(|p| *p != node.priority);
             let kind = kind.filter(|k| *k != node.kind);
             if priority.is_none() && kind.is_none() {
-                return Err(
-                    "reclassify needs a priority or a kind other than the finding's".into(),
-                );
+                return Err(Refused::NothingChanges);
             }
             ProposedChange::Reclassify { priority, kind }
         }
-        other => return Err(format!("action {other:?} is not withdraw or reclassify")),
+        other => return Err(Refused::Action(other.unwrap_or("").to_string())),
     };
     Ok(Proposal {
         change,
@@ -307,17 +323,14 @@ async fn converse(
             }
             let (content, is_error) = if call.name == PROPOSE_CHANGE && with_tools {
                 match read_proposal(&call.arguments, input.finding.as_ref()) {
-                    Ok(_) if proposed => (
-                        "a change was already proposed in this answer: one per question".into(),
-                        true,
-                    ),
+                    Ok(_) if proposed => (Refused::Again.to_string(), true),
                     Ok(mut proposal) => {
                         proposed = true;
                         proposal.reason = kit.redactor.redact(&proposal.reason);
                         let _ = events.send(AskEvent::Proposal(proposal));
                         ("recorded as a proposal: the person decides".into(), false)
                     }
-                    Err(refused) => (refused, true),
+                    Err(refused) => (refused.to_string(), true),
                 }
             } else {
                 let known = tools.iter().any(|t| t.name == call.name);

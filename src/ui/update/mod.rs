@@ -9,6 +9,7 @@
 
 mod component;
 mod diff;
+mod diff_comment;
 mod dispatch;
 mod engine;
 mod gate;

@@ -1,17 +1,14 @@
 //! The review room in the cockpit: asking a reviewer about the selected finding or the whole
 //! change, the answers as they stream in, accepting a reviewer's proposal, and the person's own
-//! findings (from a finding's lines, or the diff view's cursor line or range).
+//! findings from a finding's lines (the diff view's are `diff_comment`'s).
 
-use crate::diff::Side;
-use crate::review::node::Anchor;
-use crate::review::person::{self, PersonDraft};
+use crate::review::person;
 use crate::review::status::Change;
 use crate::review::thread::{self, ProposedChange, Thread};
 use crate::ui::command::Command;
-use crate::ui::diffview::{DiffDoc, DiffRow};
-use crate::ui::state::{AppState, InputPurpose, MessageKind, Overlay, RowKey};
+use crate::ui::state::{AppState, InputPurpose, MessageKind, RowKey};
 
-use super::diff::diff_view;
+use super::diff_comment::{open, start_comment};
 use super::{Effect, info, message, triage, with_selected};
 
 /// The room's commands on the main screen: whether they can act now.
@@ -76,87 +73,12 @@ pub(super) fn command(state: &mut AppState, command: Command) -> Option<Vec<Effe
             let label = state.label(&id);
             state.board.nodes.retain(|n| n.id != id);
             state.selected = None;
-            super::engine::refresh(state);
+            state.refresh();
             info(state, format!("{label} deleted"));
             vec![Effect::DeleteFinding(id)]
         }),
         _ => return None,
     })
-}
-
-/// The diff view's room commands: a range for a comment, and the comment itself.
-pub(super) fn diff_command(state: &mut AppState, command: Command) -> Option<Vec<Effect>> {
-    let view = diff_view(state)?;
-    match command {
-        Command::SelectRange => {
-            state.diff_range = match state.diff_range {
-                Some(_) => None,
-                None => Some(view.cursor),
-            };
-            if state.diff_range.is_some() {
-                info(state, "range: move to extend it, then comment on it".into());
-            }
-            Some(Vec::new())
-        }
-        Command::AddComment => {
-            let from = state.diff_range.take().unwrap_or(view.cursor);
-            match anchor_between(state, view.cohort.as_deref(), from, view.cursor) {
-                Ok(anchor) => start_comment(state, anchor),
-                Err(why) => message(state, MessageKind::Warn, why),
-            }
-            Some(Vec::new())
-        }
-        _ => None,
-    }
-}
-
-/// The lines from row `from` to row `to` of the diff view, on the side of the cursor's line.
-fn anchor_between(
-    state: &AppState,
-    cohort: Option<&str>,
-    from: usize,
-    to: usize,
-) -> Result<Anchor, String> {
-    let doc = DiffDoc::new(state, cohort);
-    let Some(DiffRow::Line { path, line }) = doc.row(to) else {
-        return Err("put the cursor on a line of the diff to comment on it".into());
-    };
-    let side = if line.new_line.is_some() {
-        Side::Right
-    } else {
-        Side::Left
-    };
-    let number = |l: &crate::diff::Line| match side {
-        Side::Right => l.new_line,
-        Side::Left => l.old_line,
-    };
-    let numbers: Vec<u32> = (from.min(to)..=from.max(to))
-        .filter_map(|row| match doc.row(row) {
-            Some(DiffRow::Line { path: p, line }) if p == path => number(line),
-            _ => None,
-        })
-        .collect();
-    let (Some(start), Some(end)) = (numbers.iter().min(), numbers.iter().max()) else {
-        return Err("no line of this file in the range".into());
-    };
-    Ok(Anchor {
-        path: path.to_string(),
-        side,
-        start_line: *start,
-        end_line: *end,
-    })
-}
-
-fn open(state: &mut AppState, purpose: InputPurpose, text: &str) {
-    state.overlays.push(Overlay::input(purpose, text));
-}
-
-/// Opens the comment box for a new finding of the person's at `anchor` (a P2 suggestion
-/// until the person's text says otherwise: `P1 bug: …` on its first line sets both).
-fn start_comment(state: &mut AppState, anchor: Anchor) {
-    let node_id = person::next_id(&state.board.nodes);
-    let draft = PersonDraft::new(anchor, "");
-    open(state, InputPurpose::Comment { node_id, draft }, "");
 }
 
 /// The text box's text, submitted.
@@ -199,7 +121,7 @@ pub(super) fn submit(state: &mut AppState, purpose: InputPurpose, text: String) 
                 crate::ui::text::kind_label(draft.kind)
             );
             state.board.nodes.push(node);
-            super::engine::refresh(state);
+            state.refresh();
             state.selected = Some(RowKey::Node(node_id.clone()));
             info(state, format!("your {label} added at {}", draft.anchor));
             vec![Effect::PutFinding { node_id, draft }]
@@ -240,22 +162,6 @@ fn weigh(
         return (None, None, text.to_string());
     }
     (priority, kind, rest.trim_start().to_string())
-}
-
-/// A thread as the session says it now.
-pub(super) fn thread_report(state: &mut AppState, thread: Thread) {
-    let done = !thread.state.is_open();
-    let text = done.then(|| {
-        let mut text = format!("{} {}", thread.reviewer, thread.state.label());
-        if let Some(line) = crate::session::room::proposal_line(&thread) {
-            text = line;
-        }
-        text
-    });
-    thread::upsert(&mut state.threads, thread);
-    if let Some(text) = text {
-        info(state, text);
-    }
 }
 
 /// The answer still coming about the selected finding, else about the whole change.
@@ -316,7 +222,7 @@ fn accept(state: &mut AppState, id: String) -> Vec<Effect> {
                 node.priority = priority.unwrap_or(node.priority);
                 node.kind = kind.unwrap_or(node.kind);
             }
-            super::engine::refresh(state);
+            state.refresh();
         }
     }
     if let Some(t) = state.threads.iter_mut().find(|t| t.id == thread.id)
