@@ -625,7 +625,9 @@ fn walk_the_room_in_the_cockpit(width: u16, height: u16) {
     tmux.text("P1 bug: the retry keeps the old token");
     tmux.keys(&["C-s"]);
     // The diff view marks it at once (its footer names the finding under the cursor).
-    tmux.wait_for("the comment added", |s| s.contains("the retry keeps the old token"));
+    tmux.wait_for("the comment added", |s| {
+        s.contains("the retry keeps the old token")
+    });
     let mine = wait_until("the person's finding in state.json", || {
         let state = state();
         state["nodes"]
