@@ -188,6 +188,106 @@ pub enum Command {
         #[arg(long, env = "REVIEW_TUI_DATA_DIR", value_name = "DIR")]
         data_dir: Option<std::path::PathBuf>,
     },
+    /// Ask a reviewer a question about a finding (--finding) or the whole change, and print
+    /// the answer. The space must exist (review the PR first); the question and its answer are
+    /// kept in it. Exit 0 when answered, 4 on an error, 7 when no model provider is configured.
+    Ask {
+        /// The pull request, as for a review (with `--demo`, leave it out: the question comes
+        /// first).
+        pr: Option<String>,
+        /// The question.
+        question: Option<String>,
+        /// Ask on the bundled demo, answered offline from its recorded answers.
+        #[arg(long)]
+        demo: bool,
+        /// The finding the question is about (its id, as the report lists it).
+        #[arg(long, value_name = "ID")]
+        finding: Option<String>,
+        /// Who answers: engineer, qa, architect, security or performance. Default: the model
+        /// reviewer that raised the finding, else the engineer.
+        #[arg(long, value_name = "ROLE")]
+        role: Option<crate::review::level::Role>,
+        /// How to print the answer.
+        #[arg(long, value_enum, default_value_t = VerdictFormat::Text)]
+        format: VerdictFormat,
+        /// Base revision of a local repository (with PATH).
+        #[arg(long, value_name = "BASE")]
+        base: Option<String>,
+        /// Head revision of a local repository (with PATH).
+        #[arg(long, value_name = "HEAD")]
+        head: Option<String>,
+        /// Where review spaces live (default: the user's data directory).
+        #[arg(long, env = "REVIEW_TUI_DATA_DIR", value_name = "DIR")]
+        data_dir: Option<std::path::PathBuf>,
+        /// GitHub API base URL, as for a review.
+        #[arg(long, env = "GITHUB_API_URL", value_name = "URL")]
+        api_url: Option<String>,
+        /// The model endpoint, as for a review.
+        #[arg(long, value_name = "URL")]
+        model_url: Option<String>,
+        /// The model, as for a review.
+        #[arg(long, value_name = "MODEL")]
+        model: Option<String>,
+        /// The provider, as for a review.
+        #[arg(long, value_name = "PROVIDER")]
+        provider: Option<String>,
+        /// The CLI agent of the command provider, as for a review.
+        #[arg(long, value_name = "CMD")]
+        provider_command: Option<String>,
+        /// Replay a cassette instead of calling a model.
+        #[arg(long, value_name = "FILE")]
+        replay: Option<std::path::PathBuf>,
+        /// A hard stop for the answer: tokens (20k) or dollars (needs [models] prices).
+        #[arg(long, value_name = "USD-or-tokens")]
+        budget: Option<String>,
+    },
+    /// Add your own finding to the reviewed round, on a line or range of the diff (published
+    /// with the round, counted in its verdict like any other), or edit or delete one you added.
+    Comment {
+        /// The pull request, as for a review.
+        pr: String,
+        /// The comment: the first line is its title. Not needed with --delete.
+        text: Option<String>,
+        /// Where: PATH:LINE or PATH:START-END, in the head's numbering (--side left: the
+        /// base's).
+        #[arg(
+            long,
+            value_name = "PATH:LINE[-END]",
+            required_unless_present = "delete"
+        )]
+        at: Option<String>,
+        /// The side the lines are on: right (the head, default) or left (removed lines).
+        #[arg(long, value_name = "SIDE", default_value = "right")]
+        side: String,
+        /// P0 (blocks), P1, P2 (default) or P3.
+        #[arg(long, value_name = "P", default_value = "P2")]
+        priority: String,
+        /// bug, suggestion (default), recommendation, question or ticket.
+        #[arg(long, value_name = "KIND", default_value = "suggestion")]
+        kind: String,
+        /// The exact lines that should replace the anchored ones (repeatable; a one-click
+        /// suggestion on GitHub).
+        #[arg(long, value_name = "LINE")]
+        replace: Vec<String>,
+        /// Edit your finding ID (person-N) instead of adding one.
+        #[arg(long, value_name = "ID", conflicts_with = "delete")]
+        edit: Option<String>,
+        /// Delete your finding ID (person-N).
+        #[arg(long, value_name = "ID")]
+        delete: Option<String>,
+        /// Base revision of a local repository (with PATH).
+        #[arg(long, value_name = "BASE")]
+        base: Option<String>,
+        /// Head revision of a local repository (with PATH).
+        #[arg(long, value_name = "HEAD")]
+        head: Option<String>,
+        /// Where review spaces live (default: the user's data directory).
+        #[arg(long, env = "REVIEW_TUI_DATA_DIR", value_name = "DIR")]
+        data_dir: Option<std::path::PathBuf>,
+        /// GitHub API base URL, as for a review.
+        #[arg(long, env = "GITHUB_API_URL", value_name = "URL")]
+        api_url: Option<String>,
+    },
     /// Where the configuration file is, and what is in effect.
     Config {
         #[command(subcommand)]

@@ -48,6 +48,11 @@ const MANIFEST: &str = include_str!("../assets/demo/manifest.toml");
 /// with `REVIEW_TUI_UPDATE_CASSETTE=1 cargo test --test it demo::`.
 pub const CASSETTE: &str = include_str!("../assets/demo/cassette.json");
 
+/// The review room's recorded answers on the demo PR: to the first question on engineer-1 and
+/// on qa-2 (whose answer proposes to withdraw it), and to the first question about the whole
+/// change. Written by hand in the cassette format, keyed by what is asked about.
+pub const ANSWERS: &str = include_str!("../assets/demo/answers.json");
+
 #[derive(Debug, Error)]
 pub enum DemoError {
     #[error("building the demo repository in {path}: {source}")]

@@ -125,6 +125,8 @@ fn run(cli: Cli, matches: &clap::ArgMatches) -> anyhow::Result<Exit> {
     match &cli.command {
         Some(Command::Evaluate { file, format }) => return evaluate_command(file, *format),
         Some(Command::Config { action }) => return config_command(*action),
+        Some(Command::Ask { .. }) => return ask_command(&cli),
+        Some(Command::Comment { .. }) => return comment_command(&cli),
         Some(Command::Gc {
             dry_run,
             max_age,
@@ -539,6 +541,292 @@ fn prepare_options(cli: &Cli, user: &Config) -> anyhow::Result<PrepareOptions> {
     })
 }
 
+// ---- `review-tui ask`: a question to a reviewer, through the session ----
+
+/// Asks a reviewer through the session (the same command the cockpit sends) and prints the
+/// answer as it comes: 0 answered, 4 an error, 7 no model provider to answer.
+fn ask_command(cli: &Cli) -> anyhow::Result<Exit> {
+    use review_tui::review::thread::ThreadState;
+    use review_tui::reviewers::model::roster::PROVIDER_ENV_VARS;
+    use review_tui::session::{Ask, Command as SessionCommand, SessionEvent};
+
+    let Some(Command::Ask {
+        pr,
+        question,
+        demo,
+        finding,
+        role,
+        format,
+        base,
+        head,
+        data_dir,
+        api_url,
+        model_url,
+        model,
+        provider,
+        provider_command,
+        replay,
+        budget,
+    }) = &cli.command
+    else {
+        anyhow::bail!("not an ask command");
+    };
+    // On the demo the question is the only argument.
+    let (pr, question) = match (demo, pr, question) {
+        (true, Some(question), None) => (None, question.clone()),
+        (false, Some(pr), Some(question)) => (Some(pr.clone()), question.clone()),
+        _ => anyhow::bail!(
+            "usage: review-tui ask PR \"QUESTION\" (or review-tui ask --demo \"QUESTION\")"
+        ),
+    };
+    if question.trim().is_empty() {
+        anyhow::bail!("the question is empty: pass the question as the second argument");
+    }
+    // The review's own flags, as a review of this PR would read them.
+    let mut flags = <Cli as clap::Parser>::try_parse_from(["review-tui"])?;
+    flags.data_dir = data_dir.clone();
+    flags.api_url = api_url.clone();
+    flags.model_url = model_url.clone();
+    flags.model = model.clone();
+    flags.provider = provider.clone();
+    flags.provider_command = provider_command.clone();
+    flags.replay = replay.clone();
+    flags.budget = budget.clone();
+    flags.demo = *demo;
+    let pr = match pr {
+        Some(pr) => pr,
+        None => {
+            let root = review_tui::space::data_root(data_dir.as_deref())?;
+            review_tui::demo::build(&root.join("demo").join("acme-client"))?.reference()
+        }
+    };
+    let pr = &pr;
+    let reference = reference::parse(pr, base.as_deref(), head.as_deref())?;
+    let user = review_tui::config::load_user()?;
+    let options = prepare_options(&flags, &user)?;
+    git2::opts::strict_hash_verification(false);
+    let runtime = tokio::runtime::Runtime::new().context("starting the async runtime")?;
+    let signals = Signals::install(&runtime)?;
+    let prepared = signals.run(&runtime, prepare(reference, &options))??;
+    if prepared.space.state().rounds.is_empty() {
+        let review = if *demo {
+            "review-tui --demo --headless".to_string()
+        } else {
+            format!("review-tui {pr} --headless")
+        };
+        anyhow::bail!("{pr} has not been reviewed yet: run `{review}` first, then ask");
+    }
+    let config = review_config(user, &prepared)?;
+    let review = review_options(&flags, &prepared, &config)?;
+    let session = new_session(prepared, &flags, &config, review, true)?;
+    if !session.can_ask() {
+        say(format!(
+            "no model provider is configured to answer: set {PROVIDER_ENV_VARS}, or pass \
+             --model-url URL --model MODEL (docs/models.md)"
+        ));
+        // Nothing could answer: the same code as a review no model could finish.
+        return Ok(Exit::Inconclusive);
+    }
+    let (commands, inbox) = tokio::sync::mpsc::unbounded_channel();
+    let (events, mut heard) = tokio::sync::mpsc::unbounded_channel();
+    let serving = runtime.spawn(review_tui::session::serve(session, inbox, events));
+    let _ = commands.send(SessionCommand::Ask(Ask {
+        thread: None,
+        finding: finding.clone(),
+        role: *role,
+        question,
+    }));
+    let mut printed = 0;
+    let text = *format == VerdictFormat::Text;
+    let listen = async {
+        while let Some(event) = heard.recv().await {
+            match event {
+                SessionEvent::Thread(thread) => {
+                    if text && thread.answer.len() > printed {
+                        let piece = &thread.answer[printed..];
+                        printed = thread.answer.len();
+                        write_stdout(&outbound(piece))?;
+                    }
+                    if !thread.state.is_open() {
+                        return Ok(Some(thread));
+                    }
+                }
+                SessionEvent::Failed { title, message } => {
+                    anyhow::bail!("{}: {message}", title.to_lowercase())
+                }
+                _ => {}
+            }
+        }
+        Ok(None)
+    };
+    let ended = signals.run(&runtime, listen)??;
+    drop(commands);
+    let _ = runtime.block_on(serving);
+    let Some(thread) = ended else {
+        anyhow::bail!("the session ended before the answer did");
+    };
+    if text {
+        if printed > 0 {
+            write_stdout("\n")?;
+        }
+        if let Some(line) = review_tui::session::ask::proposal_line(&thread) {
+            write_stdout(&outbound(&format!("\n{line} (accept it in the cockpit)\n")))?;
+        }
+        if thread.state == ThreadState::Answered {
+            say(format!(
+                "{} answered ({} tokens; kept in the review space as {})",
+                thread.reviewer, thread.tokens, thread.id
+            ));
+        }
+    } else {
+        let json = redacted_json(serde_json::to_value(&*thread)?);
+        write_stdout(&(serde_json::to_string_pretty(&json)? + "\n"))?;
+    }
+    match thread.state {
+        ThreadState::Answered => Ok(Exit::Ship),
+        state => {
+            say(format!(
+                "no complete answer from the {}: {} (the question is kept as {}; ask again)",
+                thread.reviewer,
+                state.label(),
+                thread.id
+            ));
+            Ok(Exit::Error)
+        }
+    }
+}
+
+/// `PATH:LINE` or `PATH:START-END` on `side`, as the person's finding is anchored.
+fn parse_anchor(at: &str, side: &str) -> anyhow::Result<review_tui::review::node::Anchor> {
+    use review_tui::review::side::Side;
+    let bad =
+        || anyhow::anyhow!("--at {at:?}: expected PATH:LINE or PATH:START-END (src/lib.rs:12-14)");
+    let (path, lines) = at.rsplit_once(':').ok_or_else(bad)?;
+    let (start, end) = lines.split_once('-').unwrap_or((lines, lines));
+    let start: u32 = start.trim().parse().map_err(|_| bad())?;
+    let end: u32 = end.trim().parse().map_err(|_| bad())?;
+    let side = match side.trim().to_ascii_lowercase().as_str() {
+        "right" => Side::Right,
+        "left" => Side::Left,
+        other => anyhow::bail!("--side {other:?}: use right (the head) or left (the base)"),
+    };
+    Ok(review_tui::review::node::Anchor {
+        path: path.trim().to_string(),
+        side,
+        start_line: start,
+        end_line: end,
+    })
+}
+
+/// Adds, edits or deletes the person's own finding through the session (the command the
+/// cockpit sends), then prints the verdict it makes: the exit code is the verdict's.
+fn comment_command(cli: &Cli) -> anyhow::Result<Exit> {
+    use review_tui::review::node::{Kind, Priority};
+    use review_tui::review::person::{self, PersonDraft};
+    use review_tui::session::Command as SessionCommand;
+
+    let Some(Command::Comment {
+        pr,
+        text,
+        at,
+        side,
+        priority,
+        kind,
+        replace,
+        edit,
+        delete,
+        base,
+        head,
+        data_dir,
+        api_url,
+    }) = &cli.command
+    else {
+        anyhow::bail!("not a comment command");
+    };
+    let command = match delete {
+        Some(id) => SessionCommand::DeleteFinding {
+            node_id: id.clone(),
+        },
+        None => {
+            let at = at
+                .as_deref()
+                .ok_or_else(|| anyhow::anyhow!("--at is required"))?;
+            let text = text
+                .as_deref()
+                .filter(|t| !t.trim().is_empty())
+                .ok_or_else(|| anyhow::anyhow!("the comment is empty: pass its text"))?;
+            let priority = Priority::parse(priority)
+                .ok_or_else(|| anyhow::anyhow!("--priority {priority:?}: use P0, P1, P2 or P3"))?;
+            let kind = Kind::ALL
+                .into_iter()
+                .find(|k| k.as_str() == kind.trim().to_ascii_lowercase())
+                .ok_or_else(|| {
+                    anyhow::anyhow!(
+                        "--kind {kind:?}: use bug, suggestion, recommendation, question or ticket"
+                    )
+                })?;
+            let draft = PersonDraft {
+                anchor: parse_anchor(at, side)?,
+                kind,
+                priority,
+                text: text.to_string(),
+                replacement: (!replace.is_empty()).then(|| replace.clone()),
+            };
+            SessionCommand::PutFinding {
+                node_id: edit.clone().unwrap_or_default(),
+                draft,
+            }
+        }
+    };
+    let mut flags = <Cli as clap::Parser>::try_parse_from(["review-tui"])?;
+    flags.data_dir = data_dir.clone();
+    flags.api_url = api_url.clone();
+    let reference = reference::parse(pr, base.as_deref(), head.as_deref())?;
+    let user = review_tui::config::load_user()?;
+    let options = prepare_options(&flags, &user)?;
+    git2::opts::strict_hash_verification(false);
+    let runtime = tokio::runtime::Runtime::new().context("starting the async runtime")?;
+    let signals = Signals::install(&runtime)?;
+    let prepared = signals.run(&runtime, prepare(reference, &options))??;
+    if prepared.space.state().rounds.is_empty() {
+        anyhow::bail!(
+            "{pr} has not been reviewed yet: run `review-tui {pr} --headless` first, then comment"
+        );
+    }
+    let command = match command {
+        SessionCommand::PutFinding { node_id, draft } if node_id.is_empty() => {
+            SessionCommand::PutFinding {
+                node_id: person::next_id(&prepared.space.state().nodes),
+                draft,
+            }
+        }
+        other => other,
+    };
+    let id = match &command {
+        SessionCommand::PutFinding { node_id, .. } | SessionCommand::DeleteFinding { node_id } => {
+            node_id.clone()
+        }
+        _ => String::new(),
+    };
+    let config = review_config(user, &prepared)?;
+    let review = ReviewOptions {
+        level: prepared.chosen_level().unwrap_or(config.level),
+        ..ReviewOptions::default()
+    };
+    let mut session = new_session(prepared, &flags, &config, review, false)?;
+    match command {
+        SessionCommand::PutFinding { node_id, draft } => session.put_finding(&node_id, draft)?,
+        SessionCommand::DeleteFinding { node_id } => session.delete_finding(&node_id)?,
+        _ => {}
+    }
+    // What the round decides now, as every report reads it.
+    let snapshot = session.snapshot();
+    let done = if delete.is_some() { "deleted" } else { "saved" };
+    say(format!("{id} {done}"));
+    write_stdout(&review_tui::report::verdict_text::text(&snapshot.verdict))?;
+    Ok(Exit::from(snapshot.verdict.decision))
+}
+
 /// The configuration of this review, loaded once: the user's file (already read, it chose how
 /// GitHub was called) with the repository's file at the PR's base laid over it.
 fn review_config(
@@ -603,7 +891,7 @@ fn headless_command(
     if reviews && review.models.is_none() && !review.deterministic_only {
         say(review_tui::session::no_model::LONG);
     }
-    let mut session = new_session(prepared, cli, &config, review);
+    let mut session = new_session(prepared, cli, &config, review, false)?;
     // The pre-run estimate goes to stderr before the model reviewers are dispatched, and a
     // server that keeps a reviewer waiting is said while it lasts, not after minutes of silence.
     let (tap, mut taps) = tokio::sync::mpsc::unbounded_channel();
@@ -771,7 +1059,7 @@ fn offline_headless(
         level: cli.level.unwrap_or(config.level),
         ..ReviewOptions::default()
     };
-    let mut session = new_session(prepared, cli, &config, review);
+    let mut session = new_session(prepared, cli, &config, review, false)?;
     // The cohorts from the space's cache: the facts line's gate reads them.
     signals.run(runtime, session.cohorts())?;
     let result = session.snapshot();
@@ -991,7 +1279,7 @@ fn cockpit_command(cli: &Cli, pr: &str, runtime: &tokio::runtime::Runtime) -> an
     // Offline, the stored round is shown as it is: a new one needs GitHub.
     let run_review = (!resumes || interrupted || cli.force) && prepared_offline.is_none();
     review.force = true;
-    let session = new_session(prepared, cli, &config, review);
+    let session = new_session(prepared, cli, &config, review, true)?;
     let mut cx = view_context(cli, &config)?;
     cx.editor_open_at = config.editor_open_at.clone();
     let (outcome, decision) = runtime.block_on(ui::app::run_cockpit(
@@ -1043,7 +1331,8 @@ fn new_session(
     cli: &Cli,
     config: &Config,
     review: ReviewOptions,
-) -> Session<Publishing> {
+    room: bool,
+) -> anyhow::Result<Session<Publishing>> {
     let selection = if cli.consensus_only {
         Selection::ConsensusOnly
     } else {
@@ -1053,17 +1342,24 @@ fn new_session(
         .ok()
         .filter(|c| !c.trim().is_empty())
         .or_else(|| config.fix_command.clone());
+    // The review room's reviewers, for the clients that ask (the cockpit, `ask`).
+    let room = if room {
+        room_setup(cli, config, &prepared, &review)?
+    } else {
+        None
+    };
     let setup = SessionSetup {
         review,
         fix_command,
         person: review_tui::session::person_name(),
+        room,
     };
     let publisher = Publishing::new(
         PublishOptions::from_config(config, selection),
         cli.api_url.clone(),
         None,
     );
-    Session::new(prepared, setup, publisher)
+    Ok(Session::new(prepared, setup, publisher))
 }
 
 /// A review reads commits: changes only in the work tree (a modified file with a password, an
@@ -1219,18 +1515,65 @@ fn model_setup(
     worktree: &std::path::Path,
     level: review_tui::review::level::Level,
 ) -> anyhow::Result<Option<ModelSetup>> {
-    use review_tui::reviewers::model::agent::{Bounds, Pricing};
-    use review_tui::reviewers::model::budget::{Budget, Limit};
-    use review_tui::reviewers::model::provider::RetryPolicy;
-    use review_tui::reviewers::model::roster::{
-        self, ModelFlags, PROVIDER_ENV_VARS, ProviderSettings,
-    };
-    use std::sync::Arc;
-    use std::time::Duration;
+    use review_tui::reviewers::model::roster::PROVIDER_ENV_VARS;
 
     if cli.deterministic_only {
         return Ok(None);
     }
+    let Some((roster, bounds, pricing)) = roster_of(cli, config, worktree, level, None, false)?
+    else {
+        if cli.require_model {
+            anyhow::bail!(
+                "--require-model: no model provider is configured; set {PROVIDER_ENV_VARS}, or \
+                 pass --model-url URL --model MODEL, --provider-command CMD or --replay FILE"
+            );
+        }
+        return Ok(None);
+    };
+    let models = &config.models;
+    let mut setup = ModelSetup::new(roster);
+    setup.concurrency = cli
+        .concurrency
+        .map(usize::from)
+        .or(models.concurrency)
+        .unwrap_or(5)
+        .max(1);
+    setup.bounds = bounds;
+    setup.pricing = pricing;
+    if let Some(tokens) = models.context_tokens {
+        setup.context_tokens = tokens;
+    }
+    if let Some(calls) = models.verify_calls {
+        setup.verify_calls = calls;
+    }
+    Ok(Some(setup))
+}
+
+/// The model reviewers of `level` as the flags and the configuration name them, their bounds
+/// and prices; `None` when no provider is configured. `budget`: the one to meter against (the
+/// review's, shared with the review room), else a new one from `--budget` or the config.
+#[allow(clippy::type_complexity)]
+fn roster_of(
+    cli: &Cli,
+    config: &Config,
+    worktree: &std::path::Path,
+    level: review_tui::review::level::Level,
+    budget: Option<std::sync::Arc<review_tui::reviewers::model::budget::Budget>>,
+    room: bool,
+) -> anyhow::Result<
+    Option<(
+        review_tui::reviewers::model::roster::Roster,
+        review_tui::reviewers::model::agent::Bounds,
+        Option<review_tui::reviewers::model::agent::Pricing>,
+    )>,
+> {
+    use review_tui::reviewers::model::agent::{Bounds, Pricing};
+    use review_tui::reviewers::model::budget::{Budget, Limit};
+    use review_tui::reviewers::model::provider::RetryPolicy;
+    use review_tui::reviewers::model::roster::{self, ModelFlags, ProviderSettings};
+    use std::sync::Arc;
+    use std::time::Duration;
+
     let models = &config.models;
     let duration = |value: &Option<String>, what: &str, default: u64| match value {
         Some(text) => humantime::parse_duration(text.trim()).with_context(|| {
@@ -1262,7 +1605,10 @@ fn model_setup(
         .or(models.budget.as_ref())
         .map(|text| Limit::parse(text))
         .transpose()?;
-    let budget = Arc::new(Budget::new(limit, pricing)?);
+    let budget = match budget {
+        Some(budget) => budget,
+        None => Arc::new(Budget::new(limit, pricing)?),
+    };
     let asked_for_a_provider = cli.provider.is_some()
         || cli.model_url.is_some()
         || cli.provider_command.is_some()
@@ -1270,8 +1616,12 @@ fn model_setup(
     let cassette = if cli.demo && !asked_for_a_provider {
         // The demo runs offline on its bundled cassette unless another provider is asked for.
         Some(
-            serde_json::from_str(review_tui::demo::CASSETTE)
-                .context("the bundled demo cassette")?,
+            serde_json::from_str(if room {
+                review_tui::demo::ANSWERS
+            } else {
+                review_tui::demo::CASSETTE
+            })
+            .context("the bundled demo cassette")?,
         )
     } else {
         None
@@ -1282,7 +1632,8 @@ fn model_setup(
         model: cli.model.clone(),
         provider_command: cli.provider_command.clone(),
         replay: cli.replay.clone(),
-        record: cli.record.clone(),
+        // The review's cassette is written by its roster alone.
+        record: cli.record.clone().filter(|_| !room),
         scoring_model: cli.scoring_model.clone(),
         cassette,
     };
@@ -1297,22 +1648,9 @@ fn model_setup(
         &env,
     )?;
     let Some(roster) = roster else {
-        if cli.require_model {
-            anyhow::bail!(
-                "--require-model: no model provider is configured; set {PROVIDER_ENV_VARS}, or \
-                 pass --model-url URL --model MODEL, --provider-command CMD or --replay FILE"
-            );
-        }
         return Ok(None);
     };
-    let mut setup = ModelSetup::new(roster);
-    setup.concurrency = cli
-        .concurrency
-        .map(usize::from)
-        .or(models.concurrency)
-        .unwrap_or(5)
-        .max(1);
-    setup.bounds = Bounds {
+    let bounds = Bounds {
         max_tool_calls: models
             .max_tool_calls
             .unwrap_or(Bounds::default().max_tool_calls),
@@ -1320,12 +1658,27 @@ fn model_setup(
         timeout: reviewer_timeout,
         ..Bounds::default()
     };
-    setup.pricing = pricing;
-    if let Some(tokens) = models.context_tokens {
-        setup.context_tokens = tokens;
-    }
-    if let Some(calls) = models.verify_calls {
-        setup.verify_calls = calls;
-    }
-    Ok(Some(setup))
+    Ok(Some((roster, bounds, pricing)))
+}
+
+/// The review room's reviewers: every role (a question may go to any), metered against the
+/// review's budget when it has one, so the cost meter and the hard cap count the answers.
+/// `None` without a provider. On the demo they answer from its recorded answers.
+fn room_setup(
+    cli: &Cli,
+    config: &Config,
+    prepared: &review_tui::session::prepare::Prepared,
+    review: &ReviewOptions,
+) -> anyhow::Result<Option<review_tui::session::ask::RoomSetup>> {
+    let budget = review.models.as_ref().map(|m| m.roster.budget.clone());
+    let level = review_tui::review::level::Level::Thorough;
+    Ok(
+        roster_of(cli, config, prepared.space.worktree(), level, budget, true)?.map(
+            |(roster, bounds, _)| review_tui::session::ask::RoomSetup {
+                roster,
+                bounds,
+                secret_config: review.secret_config.clone(),
+            },
+        ),
+    )
 }

@@ -13,12 +13,14 @@ pub mod events;
 pub mod fingerprint;
 pub mod level;
 pub mod node;
+pub mod person;
 pub mod print;
 pub mod role;
 pub mod rounds;
 pub mod schema;
 pub mod side;
 pub mod status;
+pub mod thread;
 pub mod validate;
 pub mod verdict;
 

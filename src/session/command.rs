@@ -1,7 +1,9 @@
 //! What a client asks of a session: the one vocabulary the cockpit, the headless flow and the
 //! decision journal (which replays a person's decisions as commands) share.
 
-use crate::review::level::Level;
+use crate::review::level::{Level, Role};
+use crate::review::node::{Kind, Priority};
+use crate::review::person::PersonDraft;
 use crate::review::status::Change;
 
 /// What a client asks of a session.
@@ -38,4 +40,40 @@ pub enum Command {
     /// A review of uncommitted work: snapshot the work again and, when it changed, review it
     /// in a new round (after the running one, if any).
     Refresh,
+    /// The person's own finding under `node_id` (`person-N`, see `review::person::next_id`):
+    /// a new one, or an edit of theirs.
+    PutFinding { node_id: String, draft: PersonDraft },
+    /// Deletes one of the person's own findings.
+    DeleteFinding { node_id: String },
+    /// The person gives a finding another priority and kind (accepting a reviewer's proposal,
+    /// or undoing that), with the reason.
+    Reclassify {
+        node_id: String,
+        priority: Priority,
+        kind: Kind,
+        reason: String,
+    },
+    /// A question to a reviewer: about a finding, or (`finding: None`) the whole change. The
+    /// answer streams as `SessionEvent::Thread`.
+    Ask(Ask),
+    /// Stops the answer of a thread still coming.
+    CancelAsk { thread: String },
+    /// The person accepts (`Some(true)`) or declines (`Some(false)`) a thread's proposal, or
+    /// takes that back (`None`, the undo). Accepting applies the change as the person's
+    /// decision, with the reviewer's reason.
+    Proposal {
+        thread: String,
+        accepted: Option<bool>,
+    },
+}
+
+/// A question for the review room.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Ask {
+    /// The thread's id (`ask-N`, see `review::thread::next_id`); `None`: the session picks.
+    pub thread: Option<String>,
+    pub finding: Option<String>,
+    /// Who answers: by default the reviewer that raised the finding, else the engineer.
+    pub role: Option<Role>,
+    pub question: String,
 }

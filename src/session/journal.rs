@@ -30,6 +30,26 @@ pub(super) fn entry_of(command: &Command, state: &SpaceState, at: &str) -> Optio
                 level: level.as_str().to_string(),
             },
         ),
+        Command::PutFinding { node_id, draft } => (
+            node_id.clone(),
+            Decision::PutFinding {
+                draft: draft.clone(),
+            },
+        ),
+        Command::DeleteFinding { node_id } => (node_id.clone(), Decision::DeleteFinding),
+        Command::Reclassify {
+            node_id,
+            priority,
+            kind,
+            reason,
+        } => (
+            node_id.clone(),
+            Decision::Reclassify {
+                priority: *priority,
+                kind: *kind,
+                reason: reason.clone(),
+            },
+        ),
         _ => return None,
     };
     // A finding already in the space has a fingerprint: a re-run round may number it
@@ -77,5 +97,18 @@ pub(super) fn command_of(entry: JournalEntry, state: &SpaceState) -> Option<Comm
             text,
         },
         Decision::Level { level } => Command::SetLevel(level.parse::<Level>().ok()?),
+        // A person's own finding keeps its id across rounds: it is never renumbered.
+        Decision::PutFinding { draft } => Command::PutFinding { node_id, draft },
+        Decision::DeleteFinding => Command::DeleteFinding { node_id },
+        Decision::Reclassify {
+            priority,
+            kind,
+            reason,
+        } => Command::Reclassify {
+            node_id,
+            priority,
+            kind,
+            reason,
+        },
     })
 }

@@ -3,8 +3,9 @@
 //! read, and the gate's fix. The headless flow and the cockpit are two clients of this layer;
 //! neither decides anything on its own.
 
+pub mod ask;
 mod command;
-pub use command::Command;
+pub use command::{Ask, Command};
 pub mod fix;
 mod journal;
 pub mod no_model;
@@ -12,6 +13,7 @@ pub mod prepare;
 pub mod prompt;
 pub mod publisher;
 pub use publisher::Publisher;
+pub mod room;
 pub mod round;
 pub mod snapshot;
 pub mod watch;

@@ -29,7 +29,9 @@ use crate::session::snapshot::{self, RoundSnapshot};
 use crate::space::{Ladder, SpaceError, StateError, StoreError};
 
 mod models;
-pub use models::{Estimate, ModelSetup, fingerprint_model_nodes, redactor};
+pub use models::{
+    Estimate, ModelSetup, anchored_lines, fingerprint_model_nodes, redactor, sandbox_tools,
+};
 
 #[derive(Debug, Clone)]
 pub struct ReviewOptions {
@@ -231,6 +233,26 @@ fn now() -> String {
     humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string()
 }
 
+/// The secret rules of the space's base and the redactor of every text bound for a model or a
+/// person: every detector, and the values of the secrets this change holds, so that whatever
+/// quotes one back (a model's prose, a tool's message) loses it, with or without the context a
+/// rule needs.
+pub async fn secrets(
+    prepared: &Prepared,
+    user: Option<crate::reviewers::deterministic::secrets::UserConfig>,
+) -> Result<(SecretSetup, Arc<SecretScanner>), PipelineError> {
+    let mirror = prepared.space.mirror().to_path_buf();
+    let base = prepared.space.state().base_sha.clone();
+    let setup = tokio::task::spawn_blocking(move || SecretSetup::for_space(&mirror, &base, user))
+        .await
+        .map_err(|e| PipelineError::Other(format!("loading the secret rules failed: {e}")))?
+        .map_err(|e| PipelineError::Other(e.to_string()))?;
+    let files = crate::reviewers::deterministic::scan_files(&prepared.diff);
+    let known = setup.redactor.known_values(&files);
+    let redactor = Arc::new((*setup.redactor).clone().with_known(known));
+    Ok((setup, redactor))
+}
+
 /// Runs one round. Model reviewers join here when a provider is configured; without one they
 /// are recorded as skipped, which keeps the verdict Inconclusive unless the run is explicitly
 /// deterministic-only.
@@ -252,22 +274,7 @@ pub async fn review(
     let cohorts = start_cohorts(prepared);
     // Which secret rules run and what every text is redacted with; read before the round
     // starts, so a configuration the person chose and cannot be used leaves the space as it was.
-    let secret_setup = {
-        let mirror = prepared.space.mirror().to_path_buf();
-        let base = prepared.space.state().base_sha.clone();
-        let user = options.secret_config.clone();
-        tokio::task::spawn_blocking(move || SecretSetup::for_space(&mirror, &base, user))
-            .await
-            .map_err(|e| PipelineError::Other(format!("loading the secret rules failed: {e}")))?
-            .map_err(|e| PipelineError::Other(e.to_string()))?
-    };
-    // The values of the secrets in this change join the redaction: whatever quotes one back (a
-    // model's prose, a tool's message) loses it, with or without the context a rule needs.
-    let redactor = {
-        let files = crate::reviewers::deterministic::scan_files(&prepared.diff);
-        let known = secret_setup.redactor.known_values(&files);
-        Arc::new((*secret_setup.redactor).clone().with_known(known))
-    };
+    let (secret_setup, redactor) = secrets(prepared, options.secret_config.clone()).await?;
     let (round, started_now) = prepared.space.update(|state| -> Result<(u32, bool), PipelineError> {
         let completed = state.current_round().is_none_or(|r| r.completed);
         if completed && force {
@@ -464,6 +471,14 @@ pub async fn review(
     // Earlier decisions follow their fingerprints into this round.
     let previous = prepared.space.state().nodes.clone();
     let mut nodes = carry_over(&previous, std::mem::take(&mut board.nodes));
+    // A person's own findings are the person's decisions: they stay, as written, until the
+    // person deletes them (no reviewer of the round saw them).
+    nodes.extend(
+        previous
+            .iter()
+            .filter(|n| crate::review::person::is_person(n))
+            .cloned(),
+    );
     // Again after the passes (peer notes, verifier quotes, rescoring) and for carried nodes.
     redact_round(&mut nodes, &mut coverage, &mut walkthrough, &redactor);
     apply_suppression_hints(&mut nodes, &prepared.space.state().suppression_hints);

@@ -38,6 +38,8 @@ pub struct SessionSetup {
     pub fix_command: Option<String>,
     /// What the person at the keyboard is called in the space's records.
     pub person: String,
+    /// The review room's reviewers; `None` when no model provider is configured.
+    pub room: Option<crate::session::ask::RoomSetup>,
 }
 
 #[derive(Debug, Error)]
@@ -48,6 +50,27 @@ pub enum SessionError {
     Status(#[from] StatusError),
     #[error("could not save: {0}")]
     Store(#[from] StoreError),
+    #[error(transparent)]
+    Draft(crate::review::person::DraftError),
+    #[error("{0} is not your own finding: only a person's own findings are edited or deleted")]
+    NotPersons(String),
+    #[error(
+        "no model provider is configured to answer: set {}",
+        crate::reviewers::model::roster::PROVIDER_ENV_VARS
+    )]
+    NoModel,
+    #[error("no {0} reviewer is configured to answer")]
+    NoReviewer(crate::review::level::Role),
+    #[error("the question is empty")]
+    EmptyQuestion,
+    #[error("no question {0} in this space")]
+    NoSuchThread(String),
+    #[error("the answer in {0} proposes nothing")]
+    NoProposal(String),
+    #[error("the review room could not be opened: {0}")]
+    Room(String),
+    #[error("the review is still running: {0} when it is done")]
+    Running(&'static str),
 }
 
 /// What a session tells its client. `Pv` and `Pd` are its publisher's preview and record of
@@ -96,6 +119,9 @@ pub enum SessionEvent<Pv, Pd> {
         pr: Box<PullRequest>,
         diff: Arc<Diff>,
     },
+    /// A thread of the review room as it stands now: asked, a piece of its answer, a
+    /// proposal, its end.
+    Thread(Box<crate::review::thread::Thread>),
     /// Something the session could not do.
     Failed {
         title: String,
@@ -136,12 +162,14 @@ pub struct Opening {
 pub type EventOf<P> = SessionEvent<<P as Publisher>::Preview, <P as Publisher>::Published>;
 
 pub struct Session<P: Publisher> {
-    prepared: Prepared,
-    setup: SessionSetup,
+    pub(super) prepared: Prepared,
+    pub(super) setup: SessionSetup,
     publisher: P,
     /// What the person is looking at in the gate: publishing posts exactly this or nothing.
-    preview: Option<P::Preview>,
+    pub(super) preview: Option<P::Preview>,
     cohorts: Option<CohortReport>,
+    /// The review room's tools and redactor, built for the first question.
+    pub(super) room_kit: Option<crate::reviewers::model::passes::Kit>,
 }
 
 impl<P: Publisher> Session<P> {
@@ -152,6 +180,7 @@ impl<P: Publisher> Session<P> {
             publisher,
             preview: None,
             cohorts: None,
+            room_kit: None,
         }
     }
 
@@ -433,13 +462,24 @@ pub enum Fix {
 }
 
 /// What the person at the keyboard is called in the space's records.
+/// `REVIEW_TUI_PERSON`, else git's `user.name`, else the login (`USER`).
 pub fn person_name() -> String {
+    let git_name = || {
+        git2::Config::open_default()
+            .and_then(|config| config.get_string("user.name"))
+            .ok()
+            .map(|name| name.trim().to_string())
+            .filter(|name| !name.is_empty())
+    };
     std::env::var("REVIEW_TUI_PERSON")
-        .or_else(|_| std::env::var("USER"))
-        .unwrap_or_else(|_| "you".into())
+        .ok()
+        .filter(|name| !name.trim().is_empty())
+        .or_else(git_name)
+        .or_else(|| std::env::var("USER").ok())
+        .unwrap_or_else(|| "you".into())
 }
 
-fn now() -> String {
+pub(super) fn now() -> String {
     humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string()
 }
 
@@ -467,6 +507,15 @@ pub async fn serve<P: Publisher>(
             Vec::new()
         }
     };
+    // Answers an earlier process was still receiving are marked interrupted; threads it
+    // journaled during a round are recorded.
+    if let Err(err) = session.settle_threads() {
+        send(SessionEvent::Failed {
+            title: "Could not save".into(),
+            message: err.to_string(),
+        });
+    }
+    let mut room = Room::default();
     let interrupted = session
         .state()
         .current_round()
@@ -482,9 +531,23 @@ pub async fn serve<P: Publisher>(
     loop {
         let command = match next.take() {
             Some(command) => command,
-            None => match commands.recv().await {
-                Some(command) => command,
-                None => break,
+            None => tokio::select! {
+                command = commands.recv() => match command {
+                    Some(command) => command,
+                    None => break,
+                },
+                Some(update) = room.updates.recv() => {
+                    if let Some(thread) = room.apply(update) {
+                        if let Err(err) = session.record_thread(thread.clone()) {
+                            send(SessionEvent::Failed {
+                                title: "Could not save".into(),
+                                message: err.to_string(),
+                            });
+                        }
+                        send(SessionEvent::Thread(Box::new(thread)));
+                    }
+                    continue;
+                }
             },
         };
         match command {
@@ -509,6 +572,7 @@ pub async fn serve<P: Publisher>(
                 let (tap, taps) = mpsc::unbounded_channel();
                 let relay = tokio::spawn(relay(taps, events.clone()));
                 let mut waiting = Vec::new();
+                let space_dir = session.prepared.space.path().to_path_buf();
                 // The findings as they stood when the round began: what a decision made
                 // meanwhile is journaled against (the round has the space until it ends).
                 let before = session.state().clone();
@@ -522,9 +586,29 @@ pub async fn serve<P: Publisher>(
                     loop {
                         tokio::select! {
                             result = &mut run => break result,
+                            // An answer asked before the round goes on: journaled, as the round
+                            // owns state.json until it ends.
+                            Some(update) = room.updates.recv() => {
+                                if let Some(thread) = room.apply(update) {
+                                    let journal = crate::session::ask::thread_journal(&space_dir);
+                                    if let Err(err) = journal.append(&thread) {
+                                        send(SessionEvent::Failed {
+                                            title: "Could not save".into(),
+                                            message: format!("{}: {err}", journal.path().display()),
+                                        });
+                                    }
+                                    send(SessionEvent::Thread(Box::new(thread)));
+                                }
+                            }
                             Some(command) = commands.recv() => match command {
                                 Command::Cancel => {
                                     let _ = stop.send(true);
+                                }
+                                Command::CancelAsk { thread } => room.cancel(&thread),
+                                Command::Ask(_) | Command::Proposal { .. } => {
+                                    send(SessionEvent::Notice(
+                                        "the review is still running: ask when it is done".into(),
+                                    ));
                                 }
                                 Command::StopReviewer(name) => {
                                     stop_one.send_modify(|names| {
@@ -533,7 +617,10 @@ pub async fn serve<P: Publisher>(
                                 }
                                 Command::Apply { .. }
                                 | Command::EditComment { .. }
-                                | Command::SetLevel(_) => {
+                                | Command::SetLevel(_)
+                                | Command::PutFinding { .. }
+                                | Command::DeleteFinding { .. }
+                                | Command::Reclassify { .. } => {
                                     // On disk before anything else: the round owns state.json
                                     // until it ends, and a kill meanwhile must not lose this.
                                     if let Some(entry) =
@@ -571,6 +658,14 @@ pub async fn serve<P: Publisher>(
                 // Everything the run streamed reaches the client before its result: a late
                 // reviewer event would put a fresh node back over the person's decision.
                 let _ = relay.await;
+                // Threads journaled meanwhile join state.json now that the round let it go.
+                if let Err(err) = session.settle_threads() {
+                    send(SessionEvent::Failed {
+                        title: "Could not save".into(),
+                        message: err.to_string(),
+                    });
+                }
+                room.reopen_running(&mut session);
                 match result {
                     Ok(snapshot) => {
                         replay.extend(waiting);
@@ -599,7 +694,74 @@ pub async fn serve<P: Publisher>(
                     next = Some(Command::Refresh);
                 }
             }
+            Command::Ask(ask) => match session.start_ask(ask).await {
+                Ok((thread, job)) => {
+                    send(SessionEvent::Thread(Box::new(thread.clone())));
+                    room.start(thread, job);
+                }
+                Err(err) => send(SessionEvent::Failed {
+                    title: "Could not ask".into(),
+                    message: err.to_string(),
+                }),
+            },
+            Command::CancelAsk { thread } => room.cancel(&thread),
             command => handle(&mut session, command, &events).await,
+        }
+    }
+}
+
+/// The answers being received: each thread as it stands, and how to stop it.
+struct Room {
+    updates: mpsc::UnboundedReceiver<crate::session::ask::ThreadUpdate>,
+    sender: mpsc::UnboundedSender<crate::session::ask::ThreadUpdate>,
+    running:
+        std::collections::HashMap<String, (crate::review::thread::Thread, watch::Sender<bool>)>,
+}
+
+impl Default for Room {
+    fn default() -> Room {
+        let (sender, updates) = mpsc::unbounded_channel();
+        Room {
+            updates,
+            sender,
+            running: Default::default(),
+        }
+    }
+}
+
+impl Room {
+    fn start(&mut self, thread: crate::review::thread::Thread, job: crate::session::ask::AskJob) {
+        let (stop, stopped) = watch::channel(false);
+        self.running.insert(thread.id.clone(), (thread, stop));
+        tokio::spawn(job.run(self.sender.clone(), stopped));
+    }
+
+    fn cancel(&mut self, thread: &str) {
+        if let Some((_, stop)) = self.running.get(thread) {
+            let _ = stop.send(true);
+        }
+    }
+
+    /// The thread `update` is about, updated; `None` for a thread no longer running.
+    fn apply(
+        &mut self,
+        update: crate::session::ask::ThreadUpdate,
+    ) -> Option<crate::review::thread::Thread> {
+        let ended = matches!(update.event, crate::session::ask::ThreadEvent::Ended(_));
+        let (thread, _) = self.running.get_mut(&update.thread)?;
+        crate::session::ask::apply_update(thread, update.event, &now());
+        let thread = thread.clone();
+        if ended {
+            self.running.remove(&update.thread);
+        }
+        Some(thread)
+    }
+
+    /// After a round, a settled journal marked the answers still running as interrupted: they
+    /// are not, so they are recorded as they stand.
+    fn reopen_running<P: Publisher>(&self, session: &mut Session<P>) {
+        for (thread, _) in self.running.values() {
+            let _ = session.record_thread(thread.clone());
         }
     }
 }
@@ -760,6 +922,41 @@ async fn handle<P: Publisher>(
             }
             Err(err) => send(failed("No prompt written", err.to_string())),
         },
-        Command::RunRound | Command::Refresh | Command::Cancel | Command::StopReviewer(_) => {}
+        Command::PutFinding { node_id, draft } => {
+            if let Err(err) = session.put_finding(&node_id, draft) {
+                send(failed("Could not save", err.to_string()));
+            }
+        }
+        Command::DeleteFinding { node_id } => {
+            if let Err(err) = session.delete_finding(&node_id) {
+                send(failed("Could not save", err.to_string()));
+            }
+        }
+        Command::Reclassify {
+            node_id,
+            priority,
+            kind,
+            reason,
+        } => {
+            if let Err(err) = session.reclassify(&node_id, priority, kind, &reason) {
+                send(failed("Could not save", err.to_string()));
+            }
+        }
+        Command::Proposal { thread, accepted } => {
+            match session.settle_proposal(&thread, accepted) {
+                Ok(()) => {
+                    if let Some(thread) = session.state().threads.iter().find(|t| t.id == thread) {
+                        send(SessionEvent::Thread(Box::new(thread.clone())));
+                    }
+                }
+                Err(err) => send(failed("Could not save", err.to_string())),
+            }
+        }
+        Command::RunRound
+        | Command::Refresh
+        | Command::Cancel
+        | Command::StopReviewer(_)
+        | Command::Ask(_)
+        | Command::CancelAsk { .. } => {}
     }
 }

@@ -37,6 +37,13 @@ impl Journal {
         }
     }
 
+    /// A journal of another kind of entry in the space at `space`, in the file `name`.
+    pub fn of_space_named(space: &Path, name: &str) -> Journal {
+        Journal {
+            path: space.join(name),
+        }
+    }
+
     pub fn path(&self) -> &Path {
         &self.path
     }
@@ -144,6 +151,20 @@ pub enum Decision {
     Level {
         level: String,
     },
+    /// The person's own finding, new or edited (the draft as `review::person` reads it).
+    PutFinding {
+        draft: crate::review::person::PersonDraft,
+    },
+    /// The person deleted their own finding.
+    DeleteFinding,
+    /// The person gave the finding another priority and kind.
+    Reclassify {
+        priority: crate::review::node::Priority,
+        /// Not `kind`: that names the decision.
+        #[serde(rename = "finding_kind")]
+        kind: crate::review::node::Kind,
+        reason: String,
+    },
 }
 
 #[cfg(test)]
@@ -184,6 +205,29 @@ mod tests {
                 },
             ),
             entry("rules-1", Decision::Reopen),
+            entry(
+                "person-1",
+                Decision::PutFinding {
+                    draft: crate::review::person::PersonDraft::new(
+                        crate::review::node::Anchor {
+                            path: "src/a.rs".into(),
+                            side: crate::review::side::Side::Left,
+                            start_line: 3,
+                            end_line: 4,
+                        },
+                        "off by one",
+                    ),
+                },
+            ),
+            entry(
+                "engineer-2",
+                Decision::Reclassify {
+                    priority: crate::review::node::Priority::P3,
+                    kind: crate::review::node::Kind::Suggestion,
+                    reason: "engineer proposes to make it P3: style".into(),
+                },
+            ),
+            entry("person-1", Decision::DeleteFinding),
         ];
         for e in &written {
             journal.append(e).unwrap();

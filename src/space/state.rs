@@ -41,6 +41,9 @@ pub struct SpaceState {
     /// Comment text the person edited, by node id: posted instead of the generated text.
     #[serde(default)]
     pub comments: std::collections::BTreeMap<String, String>,
+    /// The review room's questions and answers, every round's (see `review::thread`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub threads: Vec<crate::review::thread::Thread>,
 }
 
 /// The PR, for display: the key identifies it, the rest is what the forge said about it.
@@ -185,6 +188,7 @@ impl SpaceState {
             suppression_hints: Vec::new(),
             publishes: Vec::new(),
             comments: Default::default(),
+            threads: Vec::new(),
         }
     }
 
@@ -246,6 +250,7 @@ impl SpaceState {
         state.rounds = rounds;
         state.publishes = publishes;
         state.suppression_hints = hints;
+        state.threads = each::<crate::review::thread::Thread>(object, "threads").0;
         if let Some(comments) = object.get("comments").and_then(|v| v.as_object()) {
             for (id, text) in comments {
                 if let Some(text) = text.as_str() {

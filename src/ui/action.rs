@@ -119,6 +119,8 @@ pub enum Report {
     },
     /// A transient note from the engine (`the review is still running`).
     Notice(String),
+    /// A thread of the review room as it stands (asked, answered in part, ended).
+    Thread(Box<crate::review::thread::Thread>),
     /// The gate wrote a patch: announced, kept for the patch viewer.
     PatchWritten {
         patch: crate::ui::state::PatchData,

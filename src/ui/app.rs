@@ -154,6 +154,20 @@ impl Engine for Bridge {
             Effect::Publish => Command::Publish,
             Effect::Quit | Effect::StopRun => Command::Cancel,
             Effect::StopReviewer(name) => Command::StopReviewer(name),
+            Effect::Ask {
+                thread,
+                finding,
+                question,
+            } => Command::Ask(crate::session::Ask {
+                thread: Some(thread),
+                finding,
+                role: None,
+                question,
+            }),
+            Effect::CancelAsk(thread) => Command::CancelAsk { thread },
+            Effect::Proposal { thread, accepted } => Command::Proposal { thread, accepted },
+            Effect::PutFinding { node_id, draft } => Command::PutFinding { node_id, draft },
+            Effect::DeleteFinding(node_id) => Command::DeleteFinding { node_id },
         };
         let _ = self.commands.send(command);
     }
@@ -258,6 +272,8 @@ async fn relay(
                     Action::Engine(Report::Diff(diff.clone())),
                 ]
             }
+            // The review room's threads are not shown by the cockpit yet.
+            SessionEvent::Thread(thread) => vec![Action::Engine(Report::Thread(thread))],
         };
         for action in actions {
             if !inbox.send(action) {

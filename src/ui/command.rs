@@ -91,6 +91,20 @@ pub enum Command {
     StopReviewer,
     /// Stop the whole running round (asked twice): every reviewer and pass.
     StopRun,
+    // The review room.
+    /// Ask the reviewer of the selected finding a question.
+    Ask,
+    /// Ask a reviewer about the whole change.
+    AskChange,
+    /// Stop the answer still coming for the selected finding (or the whole change).
+    CancelAnswer,
+    /// Accept the proposal of the last answer about the selected finding.
+    AcceptProposal,
+    /// Your own finding at the selected finding's lines (in the diff view: the cursor's line,
+    /// or the range started with `select_range`).
+    AddComment,
+    /// Delete the selected finding when it is your own.
+    DeleteComment,
 }
 
 impl Command {

@@ -167,12 +167,25 @@ pub enum InputPurpose {
     EditComment { node_id: String },
     /// The findings filter, applied as it is typed; `previous` comes back on cancel.
     Filter { previous: String },
+    /// A question to a reviewer about this finding (`None`: about the whole change).
+    Ask { node_id: Option<String> },
+    /// The person's own finding under `node_id`: where it is and how it weighs are set, the
+    /// text is what is typed.
+    Comment {
+        node_id: String,
+        draft: crate::review::person::PersonDraft,
+    },
 }
 
 impl InputPurpose {
     /// Single-line inputs submit on Enter; the comment editor takes newlines and saves on Ctrl-S.
     pub fn multiline(&self) -> bool {
-        matches!(self, InputPurpose::EditComment { .. })
+        matches!(
+            self,
+            InputPurpose::EditComment { .. }
+                | InputPurpose::Ask { .. }
+                | InputPurpose::Comment { .. }
+        )
     }
 }
 
@@ -415,6 +428,10 @@ pub struct AppState {
     /// The selection nobody chose (the list's first finding): while it is still selected and
     /// no key was pressed, it follows the list's top as findings stream in.
     pub auto_selected: Option<RowKey>,
+    /// The review room's questions and answers (every round's), as the session last said.
+    pub threads: Vec<crate::review::thread::Thread>,
+    /// In the diff view: where a range of lines for the person's comment starts (`V`).
+    pub diff_range: Option<usize>,
 }
 
 impl AppState {
@@ -470,6 +487,8 @@ impl AppState {
             log: crate::ui::log::EventLog::default(),
             stop_armed: false,
             auto_selected: None,
+            threads: Vec::new(),
+            diff_range: None,
         }
     }
 
@@ -479,6 +498,9 @@ impl AppState {
         state.ladder = space.ladder();
         state.round = space.current_round().map_or(0, |r| r.number);
         state.board.nodes = space.nodes.clone();
+        state.threads = space.threads.clone();
+        // An answer the last process was still receiving is no longer coming.
+        crate::review::thread::interrupt_open(&mut state.threads);
         state.published = space.published().map(|p| p.target.clone());
         state.refresh();
         state

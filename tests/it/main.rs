@@ -29,6 +29,7 @@ mod publish_identity;
 mod publish_limits;
 mod report_schema;
 mod review_report;
+mod room;
 mod secrets;
 mod secrets_corpus;
 mod session;

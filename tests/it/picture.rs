@@ -71,6 +71,7 @@ fn first_screen(data: &Path) -> String {
         review: ReviewOptions::default(),
         fix_command: None,
         person: "you".into(),
+        room: None,
     };
     let publisher = Publishing::new(
         PublishOptions::from_config(&Config::default(), Selection::AllOpen),

@@ -112,20 +112,7 @@ pub async fn prepare(
     cancel: watch::Receiver<bool>,
 ) -> Result<ModelRun, ModelsUnavailable> {
     let mut notes = Vec::new();
-    let worktree = prepared.space.worktree().to_path_buf();
-    let index = cohorts.is_some().then(|| load_index(prepared));
-    let mut sandbox = Sandbox::new(&worktree)?.with_diff(Arc::new(prepared.diff.clone()));
-    if let Some(index) = index {
-        sandbox = sandbox.with_symbols(Arc::new(index));
-    }
-    // Files are redacted before the tools cut or slice them; the agent redacts each tool result
-    // again on its way out.
-    let scanner = secrets.clone();
-    sandbox = sandbox.with_redactor(Arc::new(move |text: &str| {
-        redact::redact_text_keeping_lines(text, &scanner).0
-    }));
-    let root = sandbox.root().to_path_buf();
-    let tools: Arc<dyn ToolBox> = Arc::new(SandboxTools::new(sandbox));
+    let (tools, root) = sandbox_tools(prepared, cohorts.is_some(), secrets.clone())?;
     let redactor = redactor(secrets);
 
     let mirror = prepared.space.mirror().to_path_buf();
@@ -224,6 +211,27 @@ pub async fn prepare(
     })
 }
 
+/// The read-only tools confined to the space's worktree (with the symbol index for
+/// `find_symbol` when `symbols`), redacting every file before they cut or slice it; and the
+/// worktree's canonical root.
+pub fn sandbox_tools(
+    prepared: &Prepared,
+    symbols: bool,
+    secrets: Arc<SecretScanner>,
+) -> Result<(Arc<dyn ToolBox>, std::path::PathBuf), crate::reviewers::model::tools::ToolError> {
+    let worktree = prepared.space.worktree().to_path_buf();
+    let mut sandbox = Sandbox::new(&worktree)?.with_diff(Arc::new(prepared.diff.clone()));
+    if symbols {
+        sandbox = sandbox.with_symbols(Arc::new(load_index(prepared)));
+    }
+    // The agent redacts each tool result again on its way out.
+    sandbox = sandbox.with_redactor(Arc::new(move |text: &str| {
+        redact::redact_text_keeping_lines(text, &secrets).0
+    }));
+    let root = sandbox.root().to_path_buf();
+    Ok((Arc::new(SandboxTools::new(sandbox)), root))
+}
+
 /// The symbol index for `find_symbol`: built the first time a reviewer calls it, from the
 /// mirror's store of tags by blob.
 fn load_index(prepared: &Prepared) -> OnDemandIndex {
@@ -234,38 +242,23 @@ fn load_index(prepared: &Prepared) -> OnDemandIndex {
     )
 }
 
-/// Model findings get the same fingerprint as every other finding: rule, path, and the anchored
+/// Model and person findings get the same fingerprint as every other finding: rule, path, and the anchored
 /// code read from the worktree (RIGHT) or the diff's removed lines (LEFT).
 pub fn fingerprint_model_nodes(nodes: &mut [ReviewNode], worktree: &Path, diff: &Diff) {
-    for node in nodes
-        .iter_mut()
-        .filter(|n| n.origin.source == Source::Model && n.fingerprint.is_empty())
-    {
+    for node in nodes.iter_mut().filter(|n| {
+        matches!(n.origin.source, Source::Model | Source::Person) && n.fingerprint.is_empty()
+    }) {
+        // A person's finding has a key of its own: never a machine's duplicate by print alone.
+        let rule = match node.origin.source {
+            Source::Person => crate::review::person::RULE_KEY.to_string(),
+            _ => node.rule_key(),
+        };
         let Some(anchor) = node.anchor.clone() else {
-            let (rule, title) = (node.rule_key(), node.text.title.clone());
+            let title = node.text.title.clone();
             stamp(node, &rule, "", &[title.as_str()]);
             continue;
         };
-        let range = anchor.start_line..=anchor.end_line;
-        let lines: Vec<String> = match anchor.side {
-            Side::Right => passes::read_worktree_file(worktree, &anchor.path)
-                .map(|text| {
-                    text.lines()
-                        .enumerate()
-                        .filter(|(i, _)| range.contains(&(*i as u32 + 1)))
-                        .map(|(_, l)| l.to_string())
-                        .collect()
-                })
-                .unwrap_or_default(),
-            Side::Left => diff
-                .files
-                .iter()
-                .filter(|f| f.path == anchor.path || f.old_path.as_deref() == Some(&anchor.path))
-                .flat_map(|f| f.hunks.iter().flat_map(|h| h.lines.iter()))
-                .filter(|l| l.old_line.is_some_and(|n| range.contains(&n)))
-                .map(|l| l.text.clone())
-                .collect(),
-        };
+        let lines = anchored_lines(&anchor, worktree, diff);
         let title = node.text.title.clone();
         let code: Vec<&str> = if lines.iter().all(|l| l.trim().is_empty()) {
             // Nothing readable at the anchor: the title keeps the print stable across rounds.
@@ -273,8 +266,35 @@ pub fn fingerprint_model_nodes(nodes: &mut [ReviewNode], worktree: &Path, diff: 
         } else {
             lines.iter().map(String::as_str).collect()
         };
-        let rule = node.rule_key();
         stamp(node, &rule, &anchor.path, &code);
+    }
+}
+
+/// The code at `anchor`: the worktree's lines (RIGHT) or the diff's removed lines (LEFT).
+pub fn anchored_lines(
+    anchor: &crate::review::node::Anchor,
+    worktree: &Path,
+    diff: &Diff,
+) -> Vec<String> {
+    let range = anchor.start_line..=anchor.end_line;
+    match anchor.side {
+        Side::Right => passes::read_worktree_file(worktree, &anchor.path)
+            .map(|text| {
+                text.lines()
+                    .enumerate()
+                    .filter(|(i, _)| range.contains(&(*i as u32 + 1)))
+                    .map(|(_, l)| l.to_string())
+                    .collect()
+            })
+            .unwrap_or_default(),
+        Side::Left => diff
+            .files
+            .iter()
+            .filter(|f| f.path == anchor.path || f.old_path.as_deref() == Some(&anchor.path))
+            .flat_map(|f| f.hunks.iter().flat_map(|h| h.lines.iter()))
+            .filter(|l| l.old_line.is_some_and(|n| range.contains(&n)))
+            .map(|l| l.text.clone())
+            .collect(),
     }
 }
 

@@ -23,6 +23,10 @@ impl Component for DiffOverlay {
     }
 
     fn update(&self, state: &mut AppState, command: Command) -> Option<Vec<Effect>> {
+        // The person's comment on the cursor's line or a range (`diff_comment`).
+        if let Some(effects) = super::diff_comment::command(state, command) {
+            return Some(effects);
+        }
         diff_action(state, command)
     }
 }

@@ -123,6 +123,7 @@ pub(super) fn apply(state: &mut AppState, report: Report) -> Vec<Effect> {
                 ),
             );
         }
+        Report::Thread(thread) => thread_report(state, *thread),
         Report::PatchWritten { patch, summary } => {
             state.patch = Some(patch);
             let key = state.key(Context::Main, Command::ViewPatch);
@@ -155,4 +156,20 @@ fn apply_event(state: &mut AppState, event: crate::review::events::ReviewEvent) 
         .and_then(|id| state.node(&id).cloned())
         .map(|node| vec![Effect::PersistNode(Box::new(node))])
         .unwrap_or_default()
+}
+
+/// A thread as the session says it now.
+fn thread_report(state: &mut AppState, thread: crate::review::thread::Thread) {
+    let done = !thread.state.is_open();
+    let text = done.then(|| {
+        let mut text = format!("{} {}", thread.reviewer, thread.state.label());
+        if let Some(line) = crate::session::ask::proposal_line(&thread) {
+            text = line;
+        }
+        text
+    });
+    crate::review::thread::upsert(&mut state.threads, thread);
+    if let Some(text) = text {
+        info(state, text);
+    }
 }

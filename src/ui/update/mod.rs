@@ -9,12 +9,14 @@
 
 mod component;
 mod diff;
+mod diff_comment;
 mod dispatch;
 mod engine;
 mod gate;
 mod input;
 mod panes;
 mod record;
+mod room;
 mod scroll;
 mod selection;
 mod triage;
@@ -73,6 +75,25 @@ pub enum Effect {
     StopRun,
     /// Stop one model reviewer of the running round.
     StopReviewer(String),
+    /// Ask a reviewer (the thread id is chosen here, so the question shows at once).
+    Ask {
+        thread: String,
+        finding: Option<String>,
+        question: String,
+    },
+    /// Stop an answer still coming.
+    CancelAsk(String),
+    /// The person's answer to a thread's proposal (`Some(true)`: apply it).
+    Proposal {
+        thread: String,
+        accepted: Option<bool>,
+    },
+    /// The person's own finding, new or edited.
+    PutFinding {
+        node_id: String,
+        draft: crate::review::person::PersonDraft,
+    },
+    DeleteFinding(String),
     Quit,
 }
 

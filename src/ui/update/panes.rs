@@ -30,6 +30,9 @@ impl Component for Panes {
 
     fn available(&self, state: &AppState, command: Command) -> bool {
         use Command as C;
+        if let Some(available) = super::room::available(state, command) {
+            return available;
+        }
         let node = state.selected_node();
         let me = || Actor::Person(state.person.clone());
         let group = state.range.is_some()
@@ -88,6 +91,9 @@ fn stoppable(state: &AppState) -> Option<&str> {
 }
 
 fn main_command(state: &mut AppState, command: Command) -> Vec<Effect> {
+    if let Some(effects) = super::room::command(state, command) {
+        return effects;
+    }
     match command {
         Command::MoveDown => move_in_pane(state, 1),
         Command::MoveUp => move_in_pane(state, -1),
@@ -288,6 +294,13 @@ fn main_command(state: &mut AppState, command: Command) -> Vec<Effect> {
         Command::OpenDiff => open_diff(state),
         // Outside the diff view there are no files to jump between.
         Command::NextFile | Command::PrevFile => {}
+        // The review room's (`room::command` took them first).
+        Command::Ask
+        | Command::AskChange
+        | Command::CancelAnswer
+        | Command::AcceptProposal
+        | Command::AddComment
+        | Command::DeleteComment => {}
         Command::Help => {
             if matches!(state.top_overlay(), Some(Overlay::Help { .. })) {
                 state.overlays.pop();

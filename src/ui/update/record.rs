@@ -139,6 +139,16 @@ fn describe(state: &AppState, action: &Action) -> Option<(Level, String)> {
             (Error, format!("{title}: {message}"))
         }
         Action::Engine(Report::Notice(text)) => (Info, text.clone()),
+        Action::Engine(Report::Thread(thread)) if !thread.state.is_open() => (
+            Info,
+            format!(
+                "{} on “{}”: {} ({} tokens)",
+                thread.reviewer,
+                crate::ui::text::truncate(&thread.question, 60),
+                thread.state.label(),
+                thread.tokens
+            ),
+        ),
         Action::Engine(Report::PatchWritten { patch, .. }) => {
             (Info, format!("patch written: {}", patch.path))
         }
@@ -172,6 +182,15 @@ pub fn record_effects(state: &mut AppState, effects: &[Effect]) {
             Effect::Publish => "publishing…".to_string(),
             Effect::StopRun => "you stopped the review".to_string(),
             Effect::StopReviewer(name) => format!("you stopped {name}"),
+            Effect::Ask { question, .. } => format!("you asked: {question}"),
+            Effect::PutFinding { node_id, draft } => format!(
+                "you commented ({node_id}, {} {}) at {}",
+                draft.priority,
+                draft.kind.as_str(),
+                draft.anchor
+            ),
+            Effect::DeleteFinding(node_id) => format!("you deleted your {node_id}"),
+            Effect::Proposal { thread, .. } => format!("you accepted the proposal of {thread}"),
             _ => continue,
         };
         let at = state.now.clone();

@@ -181,6 +181,8 @@ fn node_lines<'a>(node: &ReviewNode, state: &AppState, cx: &ViewContext) -> Vec<
         )));
     }
 
+    // The review room's questions and answers, where they are seen while they stream in.
+    lines.extend(super::thread::thread_lines(node, state, cx));
     section(&mut lines, "Reasoning", &node.reasoning, cx);
     section(&mut lines, "Evidence", &node.text.evidence, cx);
     section(&mut lines, "Impact", &node.text.impact, cx);

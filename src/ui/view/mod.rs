@@ -11,6 +11,7 @@ mod header;
 mod overlays;
 mod reviewers;
 mod status;
+mod thread;
 
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};

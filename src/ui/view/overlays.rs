@@ -608,6 +608,22 @@ fn text_box(
             "ctrl-s save · ctrl-e $EDITOR · esc cancel · empty restores the generated text",
             area.height.saturating_sub(4).clamp(8, 24),
         ),
+        InputPurpose::Ask { node_id } => (
+            match node_id {
+                Some(id) => format!(" Ask about {} ", state.label(id)),
+                None => " Ask about the whole change ".to_string(),
+            },
+            "ctrl-s ask · esc cancel · the answer streams into the detail",
+            area.height.saturating_sub(4).clamp(6, 14),
+        ),
+        InputPurpose::Comment { draft, .. } => (
+            format!(
+                " Your comment at {} ",
+                crate::printable::line(&draft.anchor.to_string())
+            ),
+            "ctrl-s add · esc cancel · first line `P1 bug: title` sets priority and kind (default P2 suggestion)",
+            area.height.saturating_sub(4).clamp(6, 14),
+        ),
         InputPurpose::Filter { .. } => (
             " Filter ".to_string(),
             "words, @reviewer, p0…p3, is:open · enter keep · esc restore",

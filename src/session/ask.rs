@@ -1,0 +1,116 @@
+//! Asking a reviewer, the part that runs off the session: what the review room needs
+//! ([`RoomSetup`]), the question on its way ([`AskJob`]), what its answer says as it comes
+//! ([`ThreadUpdate`]) and how that changes the thread ([`apply_update`]). The session
+//! (`service::serve`) runs the jobs and records the updates; `room` starts them.
+
+use std::sync::Arc;
+
+use tokio::sync::{mpsc, watch};
+
+use crate::review::thread::{Proposal, Thread, ThreadState};
+use crate::reviewers::model::agent::Bounds;
+use crate::reviewers::model::ask::{self, AskError, AskEvent, AskInput};
+use crate::reviewers::model::passes::Kit;
+use crate::reviewers::model::provider::{Provider, Usage};
+use crate::reviewers::model::roster::Roster;
+use crate::reviewers::redact;
+use crate::space::journal::Journal;
+
+/// What asking needs: every role's reviewer (the roster of the thorough level, metered against
+/// the review's budget), their bounds, and the secret configuration the redaction reads.
+#[derive(Debug, Clone)]
+pub struct RoomSetup {
+    pub roster: Roster,
+    pub bounds: Bounds,
+    pub secret_config: Option<crate::reviewers::deterministic::secrets::UserConfig>,
+}
+
+/// One question on its way: run it with [`AskJob::run`], off the session.
+pub struct AskJob {
+    pub(super) thread: String,
+    pub(super) kit: Kit,
+    pub(super) provider: Arc<dyn Provider>,
+    pub(super) input: AskInput,
+}
+
+/// What an answer did, for the session to record.
+#[derive(Debug)]
+pub struct ThreadUpdate {
+    pub thread: String,
+    pub event: ThreadEvent,
+}
+
+#[derive(Debug)]
+pub enum ThreadEvent {
+    Said(AskEvent),
+    Ended(Result<Usage, (AskError, Usage)>),
+}
+
+impl AskJob {
+    /// Runs the conversation, saying each step on `updates`; `stop` turning true cancels it.
+    pub async fn run(
+        self,
+        updates: mpsc::UnboundedSender<ThreadUpdate>,
+        stop: watch::Receiver<bool>,
+    ) {
+        let (said, mut heard) = mpsc::unbounded_channel();
+        let relay = {
+            let updates = updates.clone();
+            let thread = self.thread.clone();
+            tokio::spawn(async move {
+                while let Some(event) = heard.recv().await {
+                    let _ = updates.send(ThreadUpdate {
+                        thread: thread.clone(),
+                        event: ThreadEvent::Said(event),
+                    });
+                }
+            })
+        };
+        let ended = ask::answer(&self.kit, &self.provider, &self.input, &said, stop).await;
+        drop(said);
+        let _ = relay.await;
+        let _ = updates.send(ThreadUpdate {
+            thread: self.thread,
+            event: ThreadEvent::Ended(ended),
+        });
+    }
+}
+
+/// The file a thread's updates are journaled in while a round owns `state.json`.
+pub fn thread_journal(space: &std::path::Path) -> Journal {
+    Journal::of_space_named(space, "threads.jsonl")
+}
+
+/// Applies `update` to `thread` (pure: the caller records the result).
+pub fn apply_update(thread: &mut Thread, event: ThreadEvent, at: &str) {
+    match event {
+        ThreadEvent::Said(AskEvent::Text(text)) => {
+            if !thread.answer.is_empty() {
+                thread.answer.push_str("\n\n");
+            }
+            thread.answer.push_str(text.trim());
+        }
+        ThreadEvent::Said(AskEvent::Tool { .. }) => {}
+        ThreadEvent::Said(AskEvent::Proposal(proposal)) => thread.proposal = Some(proposal),
+        ThreadEvent::Said(AskEvent::Tokens(tokens)) => thread.tokens = tokens,
+        ThreadEvent::Ended(result) => {
+            let (state, usage) = match result {
+                Ok(usage) => (ThreadState::Answered, usage),
+                Err((AskError::Cancelled, usage)) => (ThreadState::Cancelled, usage),
+                Err((error, usage)) => (
+                    ThreadState::Failed(redact::outbound(&error.to_string())),
+                    usage,
+                ),
+            };
+            thread.state = state;
+            thread.tokens = thread.tokens.max(usage.total());
+            thread.answered_at = Some(at.to_string());
+        }
+    }
+}
+
+/// A thread's proposal, for a client to show (`engineer proposes to withdraw: …`).
+pub fn proposal_line(thread: &Thread) -> Option<String> {
+    let proposal: &Proposal = thread.proposal.as_ref()?;
+    Some(format!("{} {}", thread.reviewer, proposal.describe()))
+}
