@@ -84,6 +84,7 @@ const LAYERS: &[(&str, &[&str])] = &[
             "error_text",
             "path_component",
             "printable",
+            "repo_path",
             "waiting",
         ],
     ),

@@ -30,3 +30,4 @@ mod secrets;
 mod secrets_corpus;
 mod session;
 mod support;
+mod verdict_edges;

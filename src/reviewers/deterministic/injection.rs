@@ -290,13 +290,15 @@ pub fn scan(diff: &Diff, texts: &[PrText]) -> Scan {
                 continue;
             };
             if let Some(hit) = hit(&line.text, false, test_data) {
-                let anchor = Anchor {
-                    path: file.path.clone(),
-                    side: Side::Right,
-                    start_line: number,
-                    end_line: number,
-                };
-                found.push((Some(anchor), format!("{}:{number}", file.path), hit));
+                let anchor = crate::repo_path::RepoPath::parse(&file.path)
+                    .ok()
+                    .map(|path| Anchor {
+                        path,
+                        side: Side::Right,
+                        start_line: number,
+                        end_line: number,
+                    });
+                found.push((anchor, format!("{}:{number}", file.path), hit));
             }
         }
     }
