@@ -99,3 +99,56 @@ fn a_control_the_same_p0_out_of_the_change_does_not_block() {
     );
     assert_eq!(run.code, SHIP, "{}\n{}", run.report, run.stderr);
 }
+
+// ---- 8. Git's own words ------------------------------------------------------------------------
+
+/// A line of a private key's body: unchanged by the PR, above the hunk.
+const KEY_BODY: &str = "aFDrBz9vFqU4yT8Zx2ZbXq3Ew7tq8E9tG4pJ8vZ1nQwV3xJ8yK2mN5pL7rT9sU0a";
+
+/// main holds a test key in a Rust string; `feature` changes a line below it, so git's
+/// function context for the hunk (the nearest line above it that starts with a letter) is the
+/// key's last body line.
+fn key_above_a_change() -> GitRepo {
+    let repo = GitRepo::init();
+    let file = |value: &str| {
+        format!(
+            "pub const KEY: &str = r#\"\n-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEA0Z3VS5JJcds3xfnaygWyF8PbnGy0AHB7MhgHcTz6sE2I2yPB\n{KEY_BODY}\n-----END RSA PRIVATE KEY-----\n\"#;\n// ----\n// ----\n// ----\n// ----\n// ----\n// ----\n   pub const RETRIES: u32 = {value};\n// ----\n"
+        )
+    };
+    repo.write("src/lib.rs", "pub mod keys;\n");
+    repo.write("src/keys.rs", &file("3"));
+    repo.commit_all("test key");
+    repo.git(&["checkout", "--quiet", "-b", "feature"]);
+    repo.write("src/keys.rs", &file("5"));
+    repo.commit_all("More retries");
+    repo.git(&["checkout", "--quiet", "main"]);
+    repo
+}
+
+#[test]
+fn the_text_git_writes_after_a_hunk_header_never_reaches_a_model() {
+    let repo = key_above_a_change();
+    // git itself puts the key's line in the hunk header: the case is real.
+    let diff = repo.git(&["diff", "main...feature"]);
+    assert!(
+        diff.lines()
+            .any(|l| l.starts_with("@@ ") && l.ends_with(KEY_BODY)),
+        "{diff}"
+    );
+    let server = OpenAiServer::start();
+    server.route(
+        &marker("engineer", "review"),
+        [Reply::tool_calls(&[("finish", json!({"summary": "nothing"}))])],
+    );
+    pass_defaults(&server);
+    let run = review(&repo, Some(&server), "", &["--level", "light"]);
+    let requests = server.requests();
+    assert!(!requests.is_empty(), "{}", run.stderr);
+    for request in &requests {
+        assert!(
+            !request.raw.contains(KEY_BODY),
+            "a line of the key reached the model: {}",
+            request.raw
+        );
+    }
+}
