@@ -20,7 +20,7 @@ use crate::review::level::Role;
 use crate::review::status::apply_suppression_hints;
 use crate::review::verdict::Outcome;
 use crate::reviewers::deterministic::secrets::{SECRET_SCAN, SecretScanner, SecretSetup};
-use crate::reviewers::deterministic::{self, DeterministicInput};
+use crate::reviewers::deterministic::{self, DeterministicInput, intake};
 use crate::reviewers::model::dispatch;
 use crate::reviewers::model::passes::{self, PassNote};
 use crate::reviewers::redact;
@@ -261,11 +261,16 @@ pub async fn review(
             .map_err(|e| PipelineError::Other(format!("loading the secret rules failed: {e}")))?
             .map_err(|e| PipelineError::Other(e.to_string()))?
     };
-    // The values of the secrets in this change join the redaction: whatever quotes one back (a
-    // model's prose, a tool's message) loses it, with or without the context a rule needs.
+    // Everything the PR's author and commenters wrote, through one intake: the injection scan
+    // and the secret scan read all of it.
+    let pr_text = pr_texts(prepared);
+    // The values of the secrets in this change and in the PR's texts join the redaction:
+    // whatever quotes one back (a model's prose, a tool's message, a comment repeating the
+    // description's password) loses it, with or without the context a rule needs.
     let redactor = {
         let files = crate::reviewers::deterministic::scan_files(&prepared.diff);
-        let known = secret_setup.redactor.known_values(&files);
+        let mut known = secret_setup.redactor.known_values(&files);
+        known.extend(intake::secret_values(&pr_text, &secret_setup.redactor));
         Arc::new((*secret_setup.redactor).clone().with_known(known))
     };
     let round = prepared.space.update(|state| -> Result<u32, PipelineError> {
@@ -329,13 +334,7 @@ pub async fn review(
         catalog: options.catalog.clone(),
         gitleaks: options.gitleaks.clone(),
         now: started.clone(),
-        pr_text: crate::reviewers::deterministic::injection::pr_texts(
-            &prepared.pr.title,
-            &prepared.pr.body,
-            prepared.space.mirror(),
-            &prepared.space.state().base_sha,
-            &prepared.space.state().head_sha,
-        ),
+        pr_text,
     };
     let reviewers = tokio::spawn(deterministic::run(input, run, sender.clone()));
     let cohorts = finish_cohorts(cohorts).await;
@@ -832,4 +831,23 @@ impl CohortJob {
         let _ = std::thread::Builder::new().spawn(move || drop((diff, repo)));
         Ok(report?)
     }
+}
+
+/// Every text of the PR its author or a commenter controls (`intake::pr_texts`), with the
+/// reviews this space posted left out.
+fn pr_texts(prepared: &Prepared) -> Vec<crate::reviewers::deterministic::injection::PrText> {
+    let state = prepared.space.state();
+    let own: Vec<u64> = state
+        .publishes
+        .iter()
+        .filter_map(|p| p.review_id.as_deref()?.parse().ok())
+        .collect();
+    let commits = intake::commits(prepared.space.mirror(), &state.base_sha, &state.head_sha);
+    intake::pr_texts(
+        &prepared.pr,
+        &prepared.history,
+        &prepared.diff,
+        commits,
+        &own,
+    )
 }
