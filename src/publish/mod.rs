@@ -21,6 +21,7 @@ pub mod limits;
 mod local;
 pub mod markers;
 mod publishing;
+mod range;
 mod rerun;
 /// What a round publishes: chosen in `report`, where the Markdown summary needs it too.
 pub use crate::report::select;

@@ -35,7 +35,7 @@ pub fn rerun(
     let Some(round) = state.current_round().filter(|r| r.completed) else {
         return Rerun::AsUsual;
     };
-    if !reviewed || round.head_sha != state.head_sha {
+    if !reviewed || !state.reviewed_now(round) {
         return Rerun::AsUsual;
     }
     if round.deterministic_only && !deterministic_only {

@@ -288,3 +288,86 @@ fn walk(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
     }
     out
 }
+
+// ---- 5. Publishing a round whose base moved ----------------------------------------------------
+
+const KEY_ID: &str = "AKIAZ4DEMQ7Q2LXWRT5W";
+const AWS_SECRET: &str = "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";
+const HEAD_MOVED: i32 = 8;
+
+/// A stacked PR: `parent` (off main) commits an AWS key; `feature` (off parent) adds a clean
+/// function. PR #7 is `feature` into `parent`: its diff is only the clean function.
+fn stacked() -> GithubServer {
+    let repo = GitRepo::init();
+    repo.write("src/lib.rs", "pub fn add(a: i32, b: i32) -> i32 {\n    a + b\n}\n");
+    repo.commit_all("initial import");
+    repo.git(&["checkout", "--quiet", "-b", "parent"]);
+    repo.write(
+        "src/keys.rs",
+        &format!(
+            "pub const ACCESS_KEY_ID: &str = \"{KEY_ID}\";\npub const AWS_SECRET_ACCESS_KEY: &str = \"{AWS_SECRET}\";\n"
+        ),
+    );
+    repo.commit_all("keys");
+    repo.git(&["checkout", "--quiet", "-b", "feature"]);
+    repo.write(
+        "src/lib.rs",
+        "pub fn add(a: i32, b: i32) -> i32 {\n    a + b\n}\n\npub fn double(a: i32) -> i32 {\n    add(a, a)\n}\n",
+    );
+    repo.commit_all("double");
+    repo.git(&["checkout", "--quiet", "main"]);
+    let server = bot_pr::serve(repo, TOKEN);
+    server.retarget("parent");
+    server
+}
+
+#[test]
+fn a_round_is_never_published_for_a_base_it_did_not_review() {
+    // Reviewed against its parent: clean.
+    let github = stacked();
+    let data = tempfile::tempdir().unwrap();
+    let reviewed = bot_pr::review_only(&github, data.path(), TOKEN);
+    assert_eq!(reviewed.status.code(), Some(SHIP), "{}", text(&reviewed.stderr));
+    assert!(github.bodies_to(REVIEWS).is_empty());
+
+    // The parent merges; GitHub retargets the PR to main: the head is the same, the diff now
+    // holds the key. `--publish` must not post the old approval.
+    github.retarget("main");
+    let out = bot_pr::publish(&github, data.path(), TOKEN, &[]);
+    let err = text(&out.stderr);
+    assert!(!err.contains("publishing its recorded round"), "{err}");
+    let posted = github.bodies_to(REVIEWS);
+    assert_eq!(posted.len(), 1, "{err}");
+    assert_eq!(posted[0]["event"], "REQUEST_CHANGES", "{}", posted[0]);
+    assert_eq!(out.status.code(), Some(BLOCK), "{err}");
+}
+
+#[test]
+fn a_retarget_between_the_review_and_the_post_posts_nothing_and_says_so() {
+    let github = stacked();
+    // The login is read only when publishing, after the round: the PR is retargeted then.
+    github.retarget_before("GET /user", "main");
+    let data = tempfile::tempdir().unwrap();
+    let out = bot_pr::publish(&github, data.path(), TOKEN, &[]);
+    let err = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(HEAD_MOVED), "{err}");
+    assert!(github.bodies_to(REVIEWS).is_empty(), "{err}");
+    assert!(github.pull().reviews.is_empty());
+    let line = err
+        .lines()
+        .find(|l| l.contains("base branch changed from parent to main"))
+        .unwrap_or_else(|| panic!("no line names the move: {err}"));
+    assert!(line.contains("nothing was published"), "{line}");
+
+    // The next run reviews the range as it is now, and publishes that.
+    let again = bot_pr::publish(&github, data.path(), TOKEN, &[]);
+    let err = text(&again.stderr);
+    assert_eq!(again.status.code(), Some(BLOCK), "{err}");
+    let posted = github.bodies_to(REVIEWS);
+    assert_eq!(posted.len(), 1, "{err}");
+    assert_eq!(posted[0]["event"], "REQUEST_CHANGES", "{}", posted[0]);
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}

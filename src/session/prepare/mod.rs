@@ -176,6 +176,7 @@ pub async fn prepare(reference: PrRef, options: &PrepareOptions) -> Result<Prepa
                 refs: Some(forge_kind.fetch_refs(hosted, &pr.base.ref_name)),
                 head_sha: Some(pr.head.sha.to_string()),
                 base_sha: Some(pr.base.sha.to_string()),
+                base_ref: pr.base.ref_name.clone(),
                 // The clone URL is the forge's answer: the token goes with it only to a host
                 // the forge vouches for, never to a third host the answer names.
                 token: connected.fetch_token(&pr.clone_url),
@@ -247,6 +248,7 @@ pub async fn prepare(reference: PrRef, options: &PrepareOptions) -> Result<Prepa
             let source = Source {
                 title: crate::reviewers::redact::outbound(&pr.title),
                 url: String::new(),
+                base_ref: pr.base.ref_name.clone(),
                 ..Source::default()
             };
             finish(
@@ -396,13 +398,14 @@ pub(crate) fn diff_cache_name(base_sha: &str, head_sha: &str) -> String {
     format!("diff-{}-{}.patch", name(base_sha), name(head_sha))
 }
 
-/// A completed round at the current head means this exact code was already reviewed.
+/// A completed round of the current range (head, base branch and merge base) means this
+/// exact change was already reviewed.
 fn already_reviewed(space: &Space) -> bool {
     let state = space.state();
     state
         .rounds
         .iter()
-        .any(|round| round.completed && round.head_sha == state.head_sha)
+        .any(|round| round.completed && state.reviewed_now(round))
 }
 
 fn file_lines(diff: &Diff) -> Vec<FileLines<'_>> {
