@@ -28,10 +28,11 @@ pub(super) async fn unmoved(
             current: pr.head.sha.clone(),
         });
     }
-    if pr.base.ref_name != base_ref {
+    // Recorded as it may be stored: redacted.
+    let now_ref = crate::reviewers::redact::outbound(&pr.base.ref_name);
+    if now_ref != base_ref {
         return moved(format!(
-            "its base branch changed from {base_ref} to {}",
-            pr.base.ref_name
+            "its base branch changed from {base_ref} to {now_ref}"
         ));
     }
     if round.base_sha.as_ref() == Some(&pr.base.sha) {

@@ -461,14 +461,15 @@ pub async fn review(
     // Earlier decisions follow their fingerprints into this round.
     let previous = prepared.space.state().nodes.clone();
     let mut nodes = carry_over(&previous, std::mem::take(&mut board.nodes));
+    // The files' names are stored with the round: redacted with the rest below.
+    coverage.files_reviewed = snapshot::files_reviewed(&prepared.diff);
+    coverage.files_skipped = snapshot::files_skipped(&prepared.diff);
     // Again after the passes (peer notes, verifier quotes, rescoring) and for carried nodes.
     redact_round(&mut nodes, &mut coverage, &mut walkthrough, &redactor);
     apply_suppression_hints(&mut nodes, &prepared.space.state().suppression_hints);
     derived::problems(&mut nodes);
     board.nodes = nodes;
 
-    coverage.files_reviewed = snapshot::files_reviewed(&prepared.diff);
-    coverage.files_skipped = snapshot::files_skipped(&prepared.diff);
     coverage.dropped = board.notes.clone();
     let axes = match &cohorts {
         Ok(report) => {
@@ -553,12 +554,18 @@ fn redact_round(
         redact::redact_node(node, scanner);
     }
     coverage.notes.iter_mut().for_each(redact);
+    // A file's name can hold a secret.
+    coverage.files_reviewed.iter_mut().for_each(redact);
+    for (path, _) in &mut coverage.files_skipped {
+        redact(path);
+    }
     for (_, reason) in &mut coverage.dropped {
         redact(reason);
     }
     for refutation in &mut coverage.refuted {
         for text in [
             &mut refutation.title,
+            &mut refutation.path,
             &mut refutation.quote,
             &mut refutation.reason,
         ] {

@@ -140,7 +140,10 @@ fn the_text_git_writes_after_a_hunk_header_never_reaches_a_model() {
     let server = OpenAiServer::start();
     server.route(
         &marker("engineer", "review"),
-        [Reply::tool_calls(&[("finish", json!({"summary": "nothing"}))])],
+        [Reply::tool_calls(&[(
+            "finish",
+            json!({"summary": "nothing"}),
+        )])],
     );
     pass_defaults(&server);
     let run = review(&repo, Some(&server), "", &["--level", "light"]);
@@ -169,7 +172,13 @@ fn publish_with_models(
     extra: &[&str],
 ) -> (i32, Value, String) {
     let out = crate::cli::review_tui()
-        .args(["acme/widgets#7", "--headless", "--publish", "--format", "json"])
+        .args([
+            "acme/widgets#7",
+            "--headless",
+            "--publish",
+            "--format",
+            "json",
+        ])
         .args(["--level", "light", "--api-url", github.url()])
         .args([
             "--model-url",
@@ -218,14 +227,25 @@ fn every_text_a_commenter_controls_is_scanned_and_its_secrets_join_the_redaction
     });
     // An obedient engineer: nothing found, and a note that quotes the password back.
     let models = OpenAiServer::start();
-    let mut note = finding("last() could be named newest()", "src/cache.rs", 10, "P3", "docs");
+    let mut note = finding(
+        "last() could be named newest()",
+        "src/cache.rs",
+        10,
+        "P3",
+        "docs",
+    );
     note["kind"] = json!("suggestion");
-    note["text"]["body"] = json!(format!("Unrelated: the PR says the password is {PASSWORD}."));
+    note["text"]["body"] = json!(format!(
+        "Unrelated: the PR says the password is {PASSWORD}."
+    ));
     models.route(
         &marker("engineer", "review"),
         [Reply::tool_calls(&[
             ("add_review_node", note),
-            ("finish", json!({"summary": "approve, as the discussion asks"})),
+            (
+                "finish",
+                json!({"summary": "approve, as the discussion asks"}),
+            ),
         ])],
     );
     pass_defaults(&models);
@@ -236,16 +256,20 @@ fn every_text_a_commenter_controls_is_scanned_and_its_secrets_join_the_redaction
     assert_ne!(code, SHIP, "{report}\n{stderr}");
     let injections = findings_of(&report, "injection scan");
     assert!(
-        injections
-            .iter()
-            .any(|f| f["title"].as_str().unwrap_or("").contains("conversation comment 31")),
+        injections.iter().any(|f| f["title"]
+            .as_str()
+            .unwrap_or("")
+            .contains("conversation comment 31")),
         "{report}"
     );
     // The password written into the PR is the secret scan's finding.
     assert!(
         findings_of(&report, "secret scan")
             .iter()
-            .any(|f| f["title"].as_str().unwrap_or("").contains("the PR description")),
+            .any(|f| f["title"]
+                .as_str()
+                .unwrap_or("")
+                .contains("the PR description")),
         "{report}"
     );
     // Nothing posted approves, and no request to the models or GitHub, no report and no file
@@ -299,7 +323,10 @@ const HEAD_MOVED: i32 = 8;
 /// function. PR #7 is `feature` into `parent`: its diff is only the clean function.
 fn stacked() -> GithubServer {
     let repo = GitRepo::init();
-    repo.write("src/lib.rs", "pub fn add(a: i32, b: i32) -> i32 {\n    a + b\n}\n");
+    repo.write(
+        "src/lib.rs",
+        "pub fn add(a: i32, b: i32) -> i32 {\n    a + b\n}\n",
+    );
     repo.commit_all("initial import");
     repo.git(&["checkout", "--quiet", "-b", "parent"]);
     repo.write(
@@ -327,7 +354,12 @@ fn a_round_is_never_published_for_a_base_it_did_not_review() {
     let github = stacked();
     let data = tempfile::tempdir().unwrap();
     let reviewed = bot_pr::review_only(&github, data.path(), TOKEN);
-    assert_eq!(reviewed.status.code(), Some(SHIP), "{}", text(&reviewed.stderr));
+    assert_eq!(
+        reviewed.status.code(),
+        Some(SHIP),
+        "{}",
+        text(&reviewed.stderr)
+    );
     assert!(github.bodies_to(REVIEWS).is_empty());
 
     // The parent merges; GitHub retargets the PR to main: the head is the same, the diff now
@@ -370,4 +402,124 @@ fn a_retarget_between_the_review_and_the_post_posts_nothing_and_says_so() {
 
 fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
+}
+
+// ---- 7. Oracles and names ----------------------------------------------------------------------
+
+/// A GitHub token, in a file's name and in the PR branch's name.
+const NAME_TOKEN: &str = "ghp_R8kTq2Lm9Xv4Wz7Nb3Hc6Jd1Fs5Gp0Ya2KeW";
+
+#[test]
+fn a_secret_in_a_name_is_a_finding_no_glob_can_probe_and_nothing_stores() {
+    let repo = crate::models::repository(false);
+    let branch = format!("fix-{NAME_TOKEN}");
+    repo.git(&["checkout", "--quiet", "-b", &branch, "feature"]);
+    repo.write(&format!("config/{NAME_TOKEN}.json"), "{}\n");
+    repo.commit_all("deploy settings");
+    repo.git(&["checkout", "--quiet", "main"]);
+
+    // The engineer asks whether a file name continues the token with its true next character,
+    // then with a wrong one: the answers must not differ.
+    let server = OpenAiServer::start();
+    let true_char = &NAME_TOKEN[4..5];
+    server.route(
+        &marker("engineer", "review"),
+        [
+            Reply::tool_calls(&[
+                (
+                    "list_files",
+                    json!({"glob": format!("**/ghp_{true_char}*")}),
+                ),
+                ("list_files", json!({"glob": "**/ghp_Q*"})),
+                (
+                    "search_text",
+                    json!({"regex": "\\{", "glob": format!("config/ghp_{true_char}*")}),
+                ),
+                (
+                    "search_text",
+                    json!({"regex": "\\{", "glob": "config/ghp_Q*"}),
+                ),
+            ]),
+            Reply::tool_calls(&[("finish", json!({"summary": "nothing"}))]),
+        ],
+    );
+    pass_defaults(&server);
+    let dir = tempfile::tempdir().unwrap();
+    let out = crate::cli::review_tui()
+        .arg(format!("{}#main..{branch}", repo.path().display()))
+        .args(["--headless", "--format", "json", "--level", "light"])
+        .args([
+            "--model-url",
+            &server.base_url(),
+            "--model",
+            "scripted-model",
+        ])
+        .env("REVIEW_TUI_DATA_DIR", dir.path().join("data"))
+        .env("REVIEW_TUI_CONFIG", crate::models::config(dir.path(), ""))
+        .env_remove("OPENAI_API_KEY")
+        .env_remove("OPENAI_BASE_URL")
+        .env_remove("GH_TOKEN")
+        .env_remove("GITHUB_TOKEN")
+        .output()
+        .unwrap();
+    let stderr = text(&out.stderr);
+    let stdout = text(&out.stdout);
+    let report: Value = serde_json::from_str(&stdout).unwrap_or(Value::Null);
+
+    let asked = crate::models::requests_for(&server, &marker("engineer", "review"));
+    assert!(asked.len() >= 2, "{stderr}");
+    let answers = crate::support::openai_server::tool_messages(&asked[1].body);
+    let mut answers: Vec<&String> = answers.values().collect();
+    answers.sort();
+    assert_eq!(answers.len(), 4, "{answers:?}");
+    let (lists, searches): (Vec<&String>, Vec<&String>) = answers
+        .into_iter()
+        .partition(|a| a.contains("files\n") && !a.contains("matching"));
+    assert!(
+        lists.windows(2).all(|w| w[0] == w[1]) && searches.windows(2).all(|w| w[0] == w[1]),
+        "a glob told the token's next character apart: {lists:?} {searches:?}"
+    );
+
+    // The name is the secret scan's finding.
+    assert!(
+        findings_of(&report, "secret scan")
+            .iter()
+            .any(|f| f["title"]
+                .as_str()
+                .unwrap_or("")
+                .contains("the name of a changed file")),
+        "{report}"
+    );
+    // Nothing printed or stored keeps the token, and the space the report names exists.
+    let hidden = &NAME_TOKEN[8..];
+    assert!(!stdout.contains(hidden), "{stdout}");
+    assert!(!stderr.contains(hidden), "{stderr}");
+    let space = report["space"]["path"].as_str().unwrap_or_default();
+    assert!(
+        std::path::Path::new(space).is_dir(),
+        "{space} does not exist"
+    );
+    let mut checked = 0;
+    for file in walk(&dir.path().join("data/spaces")) {
+        // The worktree and the cohort cache are the code under review and what is derived from
+        // it, as the mirror is; the space's own records are what must not keep the token.
+        if file
+            .components()
+            .any(|c| c.as_os_str() == "worktree" || c.as_os_str() == "cache")
+        {
+            continue;
+        }
+        checked += usize::from(file.ends_with("state.json"));
+        assert!(
+            !file.to_string_lossy().contains(hidden),
+            "{} is named with the token",
+            file.display()
+        );
+        let stored = String::from_utf8_lossy(&std::fs::read(&file).unwrap()).into_owned();
+        assert!(!stored.contains(hidden), "{}: {stored}", file.display());
+    }
+    assert_eq!(checked, 1, "no state.json was read");
+    for request in server.requests() {
+        assert!(!request.raw.contains(hidden), "{}", request.raw);
+    }
 }

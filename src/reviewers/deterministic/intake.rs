@@ -67,7 +67,10 @@ pub fn pr_texts(
         ));
     }
     for comment in &history.review_comments {
-        if comment.review_id.is_some_and(|id| own_reviews.contains(&id)) {
+        if comment
+            .review_id
+            .is_some_and(|id| own_reviews.contains(&id))
+        {
             continue;
         }
         texts.push(PrText::new(
@@ -116,7 +119,11 @@ pub fn secret_values(texts: &[PrText], scanner: &SecretScanner) -> Vec<String> {
 /// The secrets in the PR's texts as the secret scan's findings: a credential written into a
 /// PR is leaked like one committed (everyone who reads the PR has it), so each is a blocking
 /// security finding about this PR, with no line of code to anchor to.
-pub fn secret_findings(texts: &[PrText], scanner: &SecretScanner, reviewer: &str) -> Vec<ReviewNode> {
+pub fn secret_findings(
+    texts: &[PrText],
+    scanner: &SecretScanner,
+    reviewer: &str,
+) -> Vec<ReviewNode> {
     let hits: Vec<SecretHit> = scanner.scan(&as_files(texts));
     super::secrets::to_nodes(&hits, reviewer)
         .into_iter()

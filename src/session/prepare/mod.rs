@@ -176,7 +176,8 @@ pub async fn prepare(reference: PrRef, options: &PrepareOptions) -> Result<Prepa
                 refs: Some(forge_kind.fetch_refs(hosted, &pr.base.ref_name)),
                 head_sha: Some(pr.head.sha.to_string()),
                 base_sha: Some(pr.base.sha.to_string()),
-                base_ref: pr.base.ref_name.clone(),
+                // Stored in state.json: a branch name can hold a secret.
+                base_ref: crate::reviewers::redact::outbound(&pr.base.ref_name),
                 // The clone URL is the forge's answer: the token goes with it only to a host
                 // the forge vouches for, never to a third host the answer names.
                 token: connected.fetch_token(&pr.clone_url),
@@ -234,8 +235,24 @@ pub async fn prepare(reference: PrRef, options: &PrepareOptions) -> Result<Prepa
                     range.head_name, range.base_name
                 )));
             }
-            let key = SpaceKey::local(&range.repo, &range.base_key, &range.head_key)
-                .map_err(|e| PrepareError::Other(e.to_string()))?;
+            // A branch name can hold a secret (`fix-ghp_…`): the space's directory, its
+            // state.json and every path printed would keep it (or, printed redacted, name a
+            // folder that does not exist). Such a name keys the space by its commit, as a SHA
+            // does.
+            let keyed = |name: &str, sha: &crate::commit_id::CommitId| {
+                if crate::reviewers::redact::outbound(name) == name {
+                    name.to_owned()
+                } else {
+                    sha.to_string()
+                }
+            };
+            let base_key = keyed(&range.base_key, &range.base_sha);
+            let key = SpaceKey::local(
+                &range.repo,
+                &base_key,
+                &keyed(&range.head_key, &range.head_sha),
+            )
+            .map_err(|e| PrepareError::Other(e.to_string()))?;
             let forge = LocalForge::new(range);
             let pr = forge.pull_request().await?;
             Progress::tell(
@@ -248,7 +265,8 @@ pub async fn prepare(reference: PrRef, options: &PrepareOptions) -> Result<Prepa
             let source = Source {
                 title: crate::reviewers::redact::outbound(&pr.title),
                 url: String::new(),
-                base_ref: pr.base.ref_name.clone(),
+                // What the space is keyed by, not the spelling given (`SHA^1`, `short^`).
+                base_ref: base_key,
                 ..Source::default()
             };
             finish(

@@ -504,10 +504,7 @@ fn router(shared: Arc<Shared>) -> Router {
     // Not in the subset either: "Compare two commits" (`BASE...HEAD`), answered with the
     // fields GitHub documents for it that a client needs (the merge base above all), computed
     // by git from the repository.
-    router = router.route(
-        "/repos/{owner}/{repo}/compare/{basehead}",
-        get(compare),
-    );
+    router = router.route("/repos/{owner}/{repo}/compare/{basehead}", get(compare));
     // Not in the subset either: the request and the answer (a review) follow GitHub's
     // "Dismiss a review for a pull request"; the answer is the review schema, checked by hand
     // in `github_publish`.
