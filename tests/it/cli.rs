@@ -4,7 +4,7 @@ use std::io::Write;
 use std::process::{Command, Output, Stdio};
 
 pub fn review_tui() -> Command {
-    Command::new(std::env::var("RT_BIN_TMP").unwrap_or(env!("CARGO_BIN_EXE_review-tui").into()))
+    Command::new(env!("CARGO_BIN_EXE_review-tui"))
 }
 
 fn run_with_stdin(args: &[&str], stdin: &str) -> Output {
