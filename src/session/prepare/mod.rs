@@ -416,14 +416,20 @@ pub(crate) fn diff_cache_name(base_sha: &str, head_sha: &str) -> String {
     format!("diff-{}-{}.patch", name(base_sha), name(head_sha))
 }
 
-/// A completed round of the current range (head, base branch and merge base) means this
-/// exact change was already reviewed.
+/// This exact change was already reviewed when a round of the current range (head, base
+/// branch and merge base) completed, was not Inconclusive (a reviewer that failed or did not
+/// run reviewed nothing), and was published. A round that stayed in the space is reported or
+/// resumed instead (`publish::rerun`).
 fn already_reviewed(space: &Space) -> bool {
     let state = space.state();
-    state
-        .rounds
-        .iter()
-        .any(|round| round.completed && state.reviewed_now(round))
+    state.rounds.iter().any(|round| {
+        round.completed
+            && state.reviewed_now(round)
+            && round.decision.as_deref() != Some(crate::review::Decision::Inconclusive.as_str())
+            && state.publishes.iter().any(|p| {
+                p.round == round.number && p.state == crate::space::PublishState::Published
+            })
+    })
 }
 
 fn file_lines(diff: &Diff) -> Vec<FileLines<'_>> {
