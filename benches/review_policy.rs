@@ -47,7 +47,11 @@ fn nodes() -> Vec<ReviewNode> {
                     },
                     rule: (i % 2 == 0).then(|| format!("rust/rule-{}", i % 13)),
                     anchor: Some(Anchor {
-                        path: format!("src/module_{}.rs", i % 300),
+                        path: review_tui::repo_path::RepoPath::parse(&format!(
+                            "src/module_{}.rs",
+                            i % 300
+                        ))
+                        .unwrap(),
                         side: Side::Right,
                         start_line: line,
                         end_line: line + (i % 3) as u32,

@@ -76,7 +76,7 @@ fn nodes() -> Vec<ReviewNode> {
                     },
                     rule: (i % 2 == 0).then(|| format!("rust/rule-{}", i % 13)),
                     anchor: Some(Anchor {
-                        path,
+                        path: review_tui::repo_path::RepoPath::parse(&path).unwrap(),
                         side: Side::Right,
                         start_line: line,
                         end_line: line + (i % 3) as u32,

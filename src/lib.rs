@@ -17,6 +17,7 @@ pub mod path_component;
 pub mod pr;
 pub mod printable;
 pub mod publish;
+pub mod repo_path;
 pub mod report;
 pub mod review;
 pub mod reviewers;

@@ -711,7 +711,8 @@ fn parse_anchor(at: &str, side: &str) -> anyhow::Result<review_tui::review::node
         other => anyhow::bail!("--side {other:?}: use right (the head) or left (the base)"),
     };
     Ok(review_tui::review::node::Anchor {
-        path: path.trim().to_string(),
+        path: review_tui::repo_path::RepoPath::parse(path.trim())
+            .map_err(|e| anyhow::anyhow!("--at {at:?}: {e}"))?,
         side,
         start_line: start,
         end_line: end,

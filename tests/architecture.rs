@@ -85,6 +85,7 @@ const LAYERS: &[(&str, &[&str])] = &[
             "fence",
             "path_component",
             "printable",
+            "repo_path",
             "waiting",
         ],
     ),

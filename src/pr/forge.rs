@@ -52,6 +52,16 @@ pub trait Forge: Send + Sync {
     fn reply_to_comment<'a>(&'a self, comment_id: u64, body: &'a str) -> ForgeFuture<'a, u64>;
     /// The check runs reported for a commit, as the forge reports them.
     fn check_runs<'a>(&'a self, sha: &'a str) -> ForgeFuture<'a, Vec<CheckRun>>;
+    /// The merge base of `base` and `head` as the forge computes it (where a PR's diff
+    /// starts); `None` from a forge that cannot tell, which publishing takes as "moved".
+    fn merge_base<'a>(
+        &'a self,
+        base: &'a CommitId,
+        head: &'a CommitId,
+    ) -> ForgeFuture<'a, Option<CommitId>> {
+        let _ = (base, head);
+        Box::pin(async { Ok(None) })
+    }
 }
 
 /// The review events, spelled as GitHub's API wants them; each forge maps them to its own.

@@ -80,7 +80,7 @@ pub fn new_comment(item: &Item, placement: Placement) -> NewReviewComment {
         .as_ref()
         .expect("placed items are anchored");
     NewReviewComment {
-        path: anchor.path.clone(),
+        path: anchor.path.to_string(),
         line: placement.line,
         side: placement.side,
         start_line: placement.start_line,
@@ -175,7 +175,7 @@ mod tests {
             },
             rule: Some("rust/unwrap".into()),
             anchor: Some(Anchor {
-                path: "src/lib.rs".into(),
+                path: crate::repo_path::RepoPath::parse("src/lib.rs").unwrap(),
                 side: Side::Right,
                 start_line: start,
                 end_line: end,

@@ -17,6 +17,11 @@ pub enum PublishError {
     },
 
     #[error(
+        "the pull request's range moved since this round was reviewed: {what}; the round does not describe its diff now, so nothing was published; review again (re-run) and publish the new round"
+    )]
+    BaseMoved { what: String },
+
+    #[error(
         "the pull request's head moved from {reviewed} to {current} while publishing, and {forge} refused the review on the old head ({said}): nothing was published; review again (re-run) and publish the new round"
     )]
     HeadMovedWhilePosting {
@@ -104,11 +109,14 @@ impl From<StateError> for PublishError {
 }
 
 impl PublishError {
-    /// The head moved under the round: nothing was posted, the new head needs its own review.
+    /// The range moved under the round (its head, its base branch or its merge base):
+    /// nothing was posted, the new range needs its own review.
     pub fn is_head_moved(&self) -> bool {
         matches!(
             self,
-            PublishError::HeadMoved { .. } | PublishError::HeadMovedWhilePosting { .. }
+            PublishError::HeadMoved { .. }
+                | PublishError::HeadMovedWhilePosting { .. }
+                | PublishError::BaseMoved { .. }
         )
     }
 

@@ -20,6 +20,7 @@ pub mod limits;
 mod local;
 pub mod markers;
 mod publishing;
+mod range;
 mod rerun;
 mod review;
 /// What a round publishes: chosen in `report`, where the Markdown summary needs it too.

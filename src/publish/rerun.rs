@@ -45,7 +45,7 @@ pub struct Asked {
 pub fn rerun(state: &SpaceState, eligibility: &mut Vec<Ineligible>, asked: Asked) -> Rerun {
     let Some(round) = state
         .current_round()
-        .filter(|r| r.completed && r.head_sha == state.head_sha)
+        .filter(|r| r.completed && state.reviewed_now(r))
     else {
         return Rerun::AsUsual;
     };

@@ -132,6 +132,8 @@ pub(super) async fn plan(
             current: pr.head.sha.clone(),
         });
     }
+    let reviewed = state.rounds.iter().find(|r| r.number == round);
+    super::range::unmoved(forge, reviewed, &pr).await?;
     let login = forge
         .authenticated_user()
         .await
@@ -603,6 +605,8 @@ pub(super) async fn publish(
             current: current.head.sha.clone(),
         });
     }
+    let reviewed = space.state().rounds.iter().find(|r| r.number == round);
+    super::range::unmoved(forge, reviewed, &current).await?;
     // The commit the forge places the review on.
     let commit = fresh.head_sha.clone();
 

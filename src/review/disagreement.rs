@@ -67,7 +67,7 @@ pub fn disagreements(nodes: &[ReviewNode]) -> Vec<Disagreement> {
             path: node
                 .anchor
                 .as_ref()
-                .map(|a| a.path.clone())
+                .map(|a| a.path.to_string())
                 .unwrap_or_default(),
             kind,
         });
@@ -105,7 +105,7 @@ fn pairs(nodes: &[ReviewNode]) -> Vec<Disagreement> {
                 found.push(Disagreement {
                     a: a.id.clone(),
                     b: b.id.clone(),
-                    path: anchor_a.path.clone(),
+                    path: anchor_a.path.to_string(),
                     kind,
                 });
             }

@@ -149,7 +149,7 @@ mod tests {
     fn at(id: &str, path: &str, line: u32, code: &str) -> ReviewNode {
         let mut n = node(id, "rules", Priority::P2, 1.0);
         let anchor = n.anchor.as_mut().unwrap();
-        anchor.path = path.into();
+        anchor.path = crate::repo_path::RepoPath::parse(path).unwrap();
         anchor.start_line = line;
         anchor.end_line = line;
         stamp(&mut n, "rust/unwrap", path, &[code]);

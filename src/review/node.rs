@@ -3,6 +3,7 @@
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
+use crate::repo_path::RepoPath;
 use crate::review::role::same_agent;
 use crate::review::side::Side;
 
@@ -251,7 +252,9 @@ pub struct Triage {
 /// Where a finding points. Lines are 1-based and inclusive, in the numbering of `side`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Anchor {
-    pub path: String,
+    /// Canonical whatever spelling came in (`./src/a.rs` is `src/a.rs`): scope, placement and
+    /// identity compare it as a string.
+    pub path: RepoPath,
     pub side: Side,
     pub start_line: u32,
     pub end_line: u32,

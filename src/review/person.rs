@@ -219,7 +219,7 @@ mod tests {
 
     fn anchor(start: u32, end: u32) -> Anchor {
         Anchor {
-            path: "src/a.rs".into(),
+            path: "src/a.rs".try_into().unwrap(),
             side: Side::Right,
             start_line: start,
             end_line: end,

@@ -221,7 +221,7 @@ mod tests {
         let t = thread("ask-1", ThreadState::Answered);
         let draft = crate::review::person::PersonDraft::new(
             crate::review::node::Anchor {
-                path: "a".into(),
+                path: "a".try_into().unwrap(),
                 side: crate::review::side::Side::Right,
                 start_line: 1,
                 end_line: 1,

@@ -52,10 +52,8 @@ impl NodeDraft {
                 format!("`{rule}` is not a rule id of the form category/name"),
             );
         }
+        // The anchor's path is a `RepoPath`: relative, inside and canonical by construction.
         if let Some(anchor) = &self.anchor {
-            if let Some(reason) = path_problem(&anchor.path) {
-                fail("anchor.path", reason);
-            }
             if anchor.start_line == 0 {
                 fail("anchor.start_line", "lines are numbered from 1".into());
             }
@@ -222,22 +220,4 @@ pub fn is_rule_id(rule: &str) -> bool {
                     c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-' || c == '_' || c == '.'
                 })
         })
-}
-
-/// Anchors are repository-relative: a path that could point outside the worktree is refused.
-fn path_problem(path: &str) -> Option<String> {
-    if path.trim().is_empty() {
-        return Some("must not be empty".into());
-    }
-    let drive_letter = path.len() >= 2 && path.as_bytes()[1] == b':';
-    if path.starts_with('/') || path.starts_with('\\') || drive_letter {
-        return Some(format!("`{path}` must be relative to the repository root"));
-    }
-    if path.contains('\0') {
-        return Some("contains a NUL byte".into());
-    }
-    if path.split(['/', '\\']).any(|part| part == "..") {
-        return Some(format!("`{path}` must not contain `..`"));
-    }
-    None
 }

@@ -496,7 +496,7 @@ mod tests {
         let mut node =
             crate::review::tests::node("n1", "engineer", crate::review::node::Priority::P1, 0.9);
         node.anchor = Some(crate::review::node::Anchor {
-            path: "src/client.rs".into(),
+            path: crate::repo_path::RepoPath::parse("src/client.rs").unwrap(),
             side: Side::Right,
             start_line: line,
             end_line: line,
@@ -564,7 +564,7 @@ mod tests {
         let mut node =
             crate::review::tests::node("n/1", "engineer", crate::review::node::Priority::P1, 0.9);
         node.anchor = Some(crate::review::node::Anchor {
-            path: "src/client.rs".into(),
+            path: crate::repo_path::RepoPath::parse("src/client.rs").unwrap(),
             side: Side::Right,
             start_line: 3,
             end_line: 3,

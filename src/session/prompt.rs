@@ -44,7 +44,7 @@ pub fn kept(snapshot: &RoundSnapshot) -> Vec<&ReviewNode> {
         let place = |n: &ReviewNode| {
             n.anchor
                 .as_ref()
-                .map(|a| (a.path.clone(), a.start_line))
+                .map(|a| (a.path.as_str().to_owned(), a.start_line))
                 .unwrap_or_default()
         };
         (a.priority, place(a), &a.id).cmp(&(b.priority, place(b), &b.id))
@@ -175,7 +175,7 @@ fn code_lines(input: &PromptInput<'_>, anchor: &crate::review::node::Anchor) -> 
             .path
             .split('/')
             .any(|part| part == ".." || part.is_empty());
-    let file = input.worktree.join(&anchor.path);
+    let file = input.worktree.join(anchor.path.as_str());
     let plain = std::fs::symlink_metadata(&file).is_ok_and(|m| m.is_file())
         && (file.canonicalize().ok())
             .zip(input.worktree.canonicalize().ok())
@@ -270,7 +270,7 @@ mod tests {
 
     fn at(mut node: ReviewNode, path: &str, start: u32, end: u32) -> ReviewNode {
         node.anchor = Some(Anchor {
-            path: path.into(),
+            path: path.try_into().unwrap(),
             side: Side::Right,
             start_line: start,
             end_line: end,

@@ -454,7 +454,7 @@ mod tests {
     fn a_reclassification_remembers_what_it_replaced() {
         let draft = PersonDraft::new(
             Anchor {
-                path: "a.rs".into(),
+                path: "a.rs".try_into().unwrap(),
                 side: Side::Right,
                 start_line: 1,
                 end_line: 1,

@@ -20,7 +20,7 @@ use crate::review::level::Role;
 use crate::review::status::apply_suppression_hints;
 use crate::review::verdict::Outcome;
 use crate::reviewers::deterministic::secrets::{SECRET_SCAN, SecretScanner, SecretSetup};
-use crate::reviewers::deterministic::{self, DeterministicInput};
+use crate::reviewers::deterministic::{self, DeterministicInput, intake};
 use crate::reviewers::model::dispatch;
 use crate::reviewers::model::passes::{self, PassNote};
 use crate::reviewers::redact;
@@ -247,8 +247,12 @@ pub async fn secrets(
         .await
         .map_err(|e| PipelineError::Other(format!("loading the secret rules failed: {e}")))?
         .map_err(|e| PipelineError::Other(e.to_string()))?;
+    // The values of the secrets in this change and in the PR's texts join the redaction:
+    // whatever quotes one back (a model's prose, a tool's message, a comment repeating the
+    // description's password) loses it, with or without the context a rule needs.
     let files = crate::reviewers::deterministic::scan_files(&prepared.diff);
-    let known = setup.redactor.known_values(&files);
+    let mut known = setup.redactor.known_values(&files);
+    known.extend(intake::secret_values(&pr_texts(prepared), &setup.redactor));
     let redactor = Arc::new((*setup.redactor).clone().with_known(known));
     Ok((setup, redactor))
 }
@@ -275,6 +279,9 @@ pub async fn review(
     // Which secret rules run and what every text is redacted with; read before the round
     // starts, so a configuration the person chose and cannot be used leaves the space as it was.
     let (secret_setup, redactor) = secrets(prepared, options.secret_config.clone()).await?;
+    // Everything the PR's author and commenters wrote, through one intake: the injection scan
+    // and the secret scan read all of it.
+    let pr_text = pr_texts(prepared);
     let (round, started_now) = prepared.space.update(|state| -> Result<(u32, bool), PipelineError> {
         let completed = state.current_round().is_none_or(|r| r.completed);
         if completed && force {
@@ -338,13 +345,7 @@ pub async fn review(
         catalog: options.catalog.clone(),
         gitleaks: options.gitleaks.clone(),
         now: started.clone(),
-        pr_text: crate::reviewers::deterministic::injection::pr_texts(
-            &prepared.pr.title,
-            &prepared.pr.body,
-            prepared.space.mirror(),
-            &prepared.space.state().base_sha,
-            &prepared.space.state().head_sha,
-        ),
+        pr_text,
     };
     let reviewers = tokio::spawn(deterministic::run(input, run, sender.clone()));
     let cohorts = finish_cohorts(cohorts).await;
@@ -479,14 +480,15 @@ pub async fn review(
             .filter(|n| crate::review::person::is_person(n))
             .cloned(),
     );
+    // The files' names are stored with the round: redacted with the rest below.
+    coverage.files_reviewed = snapshot::files_reviewed(&prepared.diff);
+    coverage.files_skipped = snapshot::files_skipped(&prepared.diff);
     // Again after the passes (peer notes, verifier quotes, rescoring) and for carried nodes.
     redact_round(&mut nodes, &mut coverage, &mut walkthrough, &redactor);
     apply_suppression_hints(&mut nodes, &prepared.space.state().suppression_hints);
     derived::problems(&mut nodes);
     board.nodes = nodes;
 
-    coverage.files_reviewed = snapshot::files_reviewed(&prepared.diff);
-    coverage.files_skipped = snapshot::files_skipped(&prepared.diff);
     coverage.dropped = board.notes.clone();
     let axes = match &cohorts {
         Ok(report) => {
@@ -571,12 +573,18 @@ fn redact_round(
         redact::redact_node(node, scanner);
     }
     coverage.notes.iter_mut().for_each(redact);
+    // A file's name can hold a secret.
+    coverage.files_reviewed.iter_mut().for_each(redact);
+    for (path, _) in &mut coverage.files_skipped {
+        redact(path);
+    }
     for (_, reason) in &mut coverage.dropped {
         redact(reason);
     }
     for refutation in &mut coverage.refuted {
         for text in [
             &mut refutation.title,
+            &mut refutation.path,
             &mut refutation.quote,
             &mut refutation.reason,
         ] {
@@ -849,4 +857,23 @@ impl CohortJob {
         let _ = std::thread::Builder::new().spawn(move || drop((diff, repo)));
         Ok(report?)
     }
+}
+
+/// Every text of the PR its author or a commenter controls (`intake::pr_texts`), with the
+/// reviews this space posted left out.
+fn pr_texts(prepared: &Prepared) -> Vec<crate::reviewers::deterministic::injection::PrText> {
+    let state = prepared.space.state();
+    let own: Vec<u64> = state
+        .publishes
+        .iter()
+        .filter_map(|p| p.review_id.as_deref()?.parse().ok())
+        .collect();
+    let commits = intake::commits(prepared.space.mirror(), &state.base_sha, &state.head_sha);
+    intake::pr_texts(
+        &prepared.pr,
+        &prepared.history,
+        &prepared.diff,
+        commits,
+        &own,
+    )
 }

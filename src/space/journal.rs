@@ -210,7 +210,7 @@ mod tests {
                 Decision::PutFinding {
                     draft: crate::review::person::PersonDraft::new(
                         crate::review::node::Anchor {
-                            path: "src/a.rs".into(),
+                            path: "src/a.rs".try_into().unwrap(),
                             side: crate::review::side::Side::Left,
                             start_line: 3,
                             end_line: 4,

@@ -75,6 +75,8 @@ pub struct Source {
     /// (the diff the forge served is for these SHAs).
     pub head_sha: Option<String>,
     pub base_sha: Option<String>,
+    /// The branch the PR merges into, as the forge (or the local range) names it.
+    pub base_ref: String,
     pub token: Option<Token>,
     pub title: String,
     pub url: String,
@@ -222,6 +224,12 @@ impl Space {
             let change = worktree::ensure(&mirror, &key.id(), &worktree_path, fetched.head)?;
             (fetched, change)
         };
+        // What the diff is taken from: with the base branch and the head, the range a round
+        // reviews (a retargeted PR keeps its head and moves this).
+        let merge_base =
+            crate::diff::merge_base::merge_base(mirror.repo(), fetched.base, fetched.head)
+                .ok()
+                .map(CommitId::from);
 
         let now = now_rfc3339();
         let head = CommitId::from(fetched.head);
@@ -245,10 +253,17 @@ impl Space {
             state.pr.url.clone_from(&source.url);
         }
         let previous_head = (state.head_sha != head).then(|| state.head_sha.to_string());
-        let new_round = (state.rounds.is_empty() || previous_head.is_some())
-            .then(|| state.start_round(&head, &now));
-        state.head_sha = head;
+        state.head_sha = head.clone();
         state.base_sha = base;
+        state.base_ref.clone_from(&source.base_ref);
+        state.merge_base = merge_base;
+        // A new round when the range moved: a push moves the head; a retarget, or a base
+        // rewritten under the PR, moves the base branch or the merge base and keeps the head.
+        let range_moved = state
+            .current_round()
+            .is_some_and(|round| round.head_sha == head && !state.reviewed_now(round));
+        let new_round = (state.rounds.is_empty() || previous_head.is_some() || range_moved)
+            .then(|| state.start_round(&head, &now));
         store::save(dir, &state)?;
 
         let report = OpenReport {

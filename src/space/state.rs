@@ -27,6 +27,13 @@ pub struct SpaceState {
     /// the file; one that is not a full commit id makes the file damaged (see `salvage`).
     pub head_sha: CommitId,
     pub base_sha: CommitId,
+    /// The branch the PR merges into (`main`), as the last open read it; empty in older files.
+    #[serde(default)]
+    pub base_ref: String,
+    /// Where the reviewed diff starts: the merge base of `base_sha` and `head_sha`, as the
+    /// last open computed it; `None` in older files.
+    #[serde(default)]
+    pub merge_base: Option<CommitId>,
     /// Private so that the only way back down the ladder is starting a round.
     #[serde(default)]
     ladder: Ladder,
@@ -94,6 +101,16 @@ impl fmt::Display for Ladder {
 pub struct Round {
     pub number: u32,
     pub head_sha: CommitId,
+    /// The range the round reviewed besides its head: the base branch, its tip and the merge
+    /// base when the round started. A PR whose base is retargeted (a stacked PR whose parent
+    /// merged) keeps its head and shows another diff: the round does not stand for it, and is
+    /// never published for it. `None` in older files: such a round stands for no range.
+    #[serde(default)]
+    pub base_ref: Option<String>,
+    #[serde(default)]
+    pub base_sha: Option<CommitId>,
+    #[serde(default)]
+    pub merge_base: Option<CommitId>,
     pub started_at: String,
     #[serde(default)]
     pub completed_at: Option<String>,
@@ -182,6 +199,8 @@ impl SpaceState {
             pr,
             head_sha: head,
             base_sha: base,
+            base_ref: String::new(),
+            merge_base: None,
             ladder: Ladder::Requested,
             rounds: Vec::new(),
             nodes: Vec::new(),
@@ -281,6 +300,9 @@ impl SpaceState {
         self.rounds.push(Round {
             number,
             head_sha: head_sha.clone(),
+            base_ref: Some(self.base_ref.clone()),
+            base_sha: Some(self.base_sha.clone()),
+            merge_base: self.merge_base.clone(),
             started_at: at.to_string(),
             completed_at: None,
             fingerprints: Vec::new(),
@@ -301,6 +323,16 @@ impl SpaceState {
 
     pub fn current_round(&self) -> Option<&Round> {
         self.rounds.last()
+    }
+
+    /// Whether `round` reviewed the range the space is at now: the same head, the same base
+    /// branch and the same merge base (a base that only moved on keeps the diff; a retargeted
+    /// or rewritten base does not). A round that recorded no range stands for none.
+    pub fn reviewed_now(&self, round: &Round) -> bool {
+        round.head_sha == self.head_sha
+            && round.base_ref.as_deref() == Some(self.base_ref.as_str())
+            && round.merge_base.is_some()
+            && round.merge_base == self.merge_base
     }
 
     /// Records what the current round found and decided.

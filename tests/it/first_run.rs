@@ -158,7 +158,7 @@ fn help_names_every_exit_code_the_token_and_the_model_variables() {
     let out = review_tui().arg("--help").output().unwrap();
     let help = String::from_utf8_lossy(&out.stdout);
     for needed in [
-        "8 the PR's head moved",
+        "8 the PR's head, base branch",
         "7 Inconclusive",
         "GH_TOKEN",
         "GITHUB_TOKEN",

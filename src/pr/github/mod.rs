@@ -24,6 +24,7 @@ pub use token::{TokenSource, discover as discover_token};
 
 use reqwest::Method;
 
+use crate::commit_id::CommitId;
 use crate::pr::forge::{
     ChangedFile, CheckRun, Forge, ForgeFuture, NewReview, PostedReview, PrHistory, PullRequest,
 };
@@ -301,6 +302,22 @@ impl GithubForge {
             })
             .collect())
     }
+
+    /// `GET /repos/{o}/{r}/compare/{base}...{head}`: where GitHub starts the PR's diff. An
+    /// answer that is not a commit id is no answer (`None`).
+    pub async fn merge_base(
+        &self,
+        base: &CommitId,
+        head: &CommitId,
+    ) -> Result<Option<CommitId>, GithubError> {
+        let range = format!("{base}...{head}");
+        let url = self
+            .client
+            .endpoint(&["repos", &self.owner, &self.repo, "compare", &range]);
+        let what = format!("the comparison {range}");
+        let comparison: wire::Comparison = self.client.get_json(url, &what).await?;
+        Ok(CommitId::parse(&comparison.merge_base_commit.sha).ok())
+    }
 }
 
 impl Forge for GithubForge {
@@ -362,6 +379,14 @@ impl Forge for GithubForge {
 
     fn check_runs<'a>(&'a self, sha: &'a str) -> ForgeFuture<'a, Vec<CheckRun>> {
         Box::pin(async move { Ok(GithubForge::check_runs(self, sha).await?) })
+    }
+
+    fn merge_base<'a>(
+        &'a self,
+        base: &'a CommitId,
+        head: &'a CommitId,
+    ) -> ForgeFuture<'a, Option<CommitId>> {
+        Box::pin(async move { Ok(GithubForge::merge_base(self, base, head).await?) })
     }
 }
 

@@ -285,6 +285,17 @@ pub struct CreatedComment {
     pub id: u64,
 }
 
+/// `GET /repos/{o}/{r}/compare/{base}...{head}`: only the merge base is read.
+#[derive(Debug, Deserialize)]
+pub struct Comparison {
+    pub merge_base_commit: CommitSha,
+}
+
+#[derive(Debug, Deserialize)]
+pub struct CommitSha {
+    pub sha: String,
+}
+
 #[derive(Debug, Deserialize)]
 pub struct CheckRunList {
     pub check_runs: Vec<CheckRunWire>,

@@ -102,7 +102,7 @@ fn exported_sarif_validates_against_the_schema() {
     );
     assert_eq!(secret_nodes.len(), 1);
     let right = Anchor {
-        path: "src/lib.rs".into(),
+        path: crate::repo_path::RepoPath::parse("src/lib.rs").unwrap(),
         side: Side::Right,
         start_line: 4,
         end_line: 6,
@@ -181,7 +181,7 @@ fn exported_sarif_validates_against_the_schema() {
 #[test]
 fn an_export_imports_back_with_its_priorities_and_places() {
     let anchor = Anchor {
-        path: "src/lib.rs".into(),
+        path: crate::repo_path::RepoPath::parse("src/lib.rs").unwrap(),
         side: Side::Right,
         start_line: 4,
         end_line: 6,

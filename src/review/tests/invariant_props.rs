@@ -143,7 +143,9 @@ fn review_node(id: &str, f: &Finding) -> ReviewNode {
     n.origin.source = source;
     n.text.title = format!("title {}", f.title);
     n.anchor = f.anchor.map(|(first, line)| Anchor {
-        path: if first { "src/a.rs" } else { "src/b.rs" }.into(),
+        path: if first { "src/a.rs" } else { "src/b.rs" }
+            .try_into()
+            .unwrap(),
         side: Side::Right,
         start_line: line,
         end_line: line,

@@ -32,7 +32,7 @@ pub fn node(id: &str, reviewer: &str, priority: Priority, confidence: f64) -> Re
             },
             rule: None,
             anchor: Some(Anchor {
-                path: "src/retry.rs".into(),
+                path: crate::repo_path::RepoPath::parse("src/retry.rs").unwrap(),
                 side: Side::Right,
                 start_line: 10,
                 end_line: 12,
@@ -53,7 +53,7 @@ pub fn node(id: &str, reviewer: &str, priority: Priority, confidence: f64) -> Re
 
 pub fn at(mut node: ReviewNode, path: &str, start: u32, end: u32) -> ReviewNode {
     node.anchor = Some(Anchor {
-        path: path.into(),
+        path: crate::repo_path::RepoPath::parse(path).unwrap(),
         side: Side::Right,
         start_line: start,
         end_line: end,

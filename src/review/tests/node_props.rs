@@ -105,6 +105,7 @@ prop_compose! {
         start in 1u32..100_000,
         span in 0u32..50,
     ) -> Anchor {
+        let path = crate::repo_path::RepoPath::parse(&path).unwrap();
         Anchor { path, side, start_line: start, end_line: start + span }
     }
 }
@@ -177,7 +178,6 @@ enum Breakage {
     LongTitle(usize),
     Confidence(f64),
     Rule(String),
-    Path(String),
     StartLineZero,
     EndBeforeStart(u32),
     ReplacementWithoutAnchor,
@@ -207,17 +207,6 @@ fn breakage() -> impl Strategy<Value = Breakage> {
             "[a-z]{1,4}/[a-z ]{0,3} [a-z]{0,3}",
         ]
         .prop_map(Breakage::Rule),
-        prop_oneof![
-            Just(String::new()),
-            "[ ]{1,3}",
-            "/[a-z]{1,8}",
-            "\\\\[a-z]{1,8}",
-            "[A-Z]:[a-z\\\\]{0,8}",
-            "[a-z]{1,4}/\\.\\./[a-z]{1,4}",
-            "\\.\\.",
-            "[a-z]{1,4}\0[a-z]{0,4}",
-        ]
-        .prop_map(Breakage::Path),
         Just(Breakage::StartLineZero),
         (1u32..1000).prop_map(Breakage::EndBeforeStart),
         Just(Breakage::ReplacementWithoutAnchor),
@@ -231,7 +220,7 @@ fn breakage() -> impl Strategy<Value = Breakage> {
 fn break_draft(draft: &mut NodeDraft, breakage: &Breakage) -> &'static str {
     fn anchor(d: &mut NodeDraft) -> &mut Anchor {
         d.anchor.get_or_insert_with(|| Anchor {
-            path: "src/lib.rs".into(),
+            path: crate::repo_path::RepoPath::parse("src/lib.rs").unwrap(),
             side: Side::Right,
             start_line: 1,
             end_line: 1,
@@ -253,10 +242,6 @@ fn break_draft(draft: &mut NodeDraft, breakage: &Breakage) -> &'static str {
         Breakage::Rule(rule) => {
             draft.rule = Some(rule.clone());
             "rule"
-        }
-        Breakage::Path(path) => {
-            anchor(draft).path = path.clone();
-            "anchor.path"
         }
         Breakage::StartLineZero => {
             anchor(draft).start_line = 0;
@@ -375,7 +360,7 @@ fn set_path(payload: &mut Value, dotted: &str, value: Value) {
 /// A payload whose anchor and fix are objects, so nested corruptions have a parent to live in.
 fn full_payload(mut draft: NodeDraft) -> Value {
     draft.anchor.get_or_insert(Anchor {
-        path: "src/lib.rs".into(),
+        path: crate::repo_path::RepoPath::parse("src/lib.rs").unwrap(),
         side: Side::Right,
         start_line: 3,
         end_line: 4,
@@ -516,6 +501,52 @@ proptest! {
             }
         };
         prop_assert_eq!(named(node.validate()), vec![field]);
+    }
+
+    /// An anchor's path is a `RepoPath`: one naming no file inside the repository cannot be
+    /// built, so it is refused where the payload is read, naming the field.
+    #[test]
+    fn a_path_that_names_no_file_inside_is_refused_at_the_payload(
+        draft in valid_draft(),
+        path in prop_oneof![
+            Just(String::new()),
+            prop::sample::select(vec![".", "./", "/", "//", "./.", "..", "../x", "/."])
+                .prop_map(str::to_string),
+            "/[a-z]{1,8}",
+            "\\\\[a-z]{1,8}",
+            "[A-Z]:[a-z\\\\]{0,8}",
+            "[a-z]{1,4}/\\.\\./[a-z]{1,4}",
+            "\\.\\.",
+            "[a-z]{1,4}\0[a-z]{0,4}",
+        ],
+    ) {
+        let mut payload = full_payload(draft);
+        payload["anchor"] = serde_json::json!({
+            "path": path, "side": "RIGHT", "start_line": 1, "end_line": 1
+        });
+        let refused = NodeDraft::from_payload(&payload, true).unwrap_err();
+        prop_assert_eq!(refused.len(), 1, "{:?}", refused);
+        prop_assert_eq!(refused[0].field, "anchor.path", "{:?} for {}", refused, payload);
+    }
+
+    /// Every spelling of a file is read as its one canonical path.
+    #[test]
+    fn every_spelling_of_a_path_is_read_canonical(
+        draft in valid_draft(),
+        parts in prop::collection::vec("[a-z]{1,6}(\\.rs)?", 1..4),
+        before in prop::sample::select(vec!["", "./", "././", ".//"]),
+        between in prop::sample::select(vec!["/", "//", "/./", "/.//./"]),
+        after in prop::sample::select(vec!["", "/", "/.", "//"]),
+    ) {
+        let canonical = parts.join("/");
+        let spelled = format!("{before}{}{after}", parts.join(between));
+        let mut payload = full_payload(draft);
+        payload["anchor"] = serde_json::json!({
+            "path": spelled, "side": "RIGHT", "start_line": 1, "end_line": 1
+        });
+        let read = NodeDraft::from_payload(&payload, true).unwrap();
+        let path = read.anchor.unwrap().path;
+        prop_assert_eq!(path.as_str(), canonical.as_str(), "{}", spelled);
     }
 
     #[test]

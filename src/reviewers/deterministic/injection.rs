@@ -290,13 +290,15 @@ pub fn scan(diff: &Diff, texts: &[PrText]) -> Scan {
                 continue;
             };
             if let Some(hit) = hit(&line.text, false, test_data) {
-                let anchor = Anchor {
-                    path: file.path.clone(),
-                    side: Side::Right,
-                    start_line: number,
-                    end_line: number,
-                };
-                found.push((Some(anchor), format!("{}:{number}", file.path), hit));
+                let anchor = crate::repo_path::RepoPath::parse(&file.path)
+                    .ok()
+                    .map(|path| Anchor {
+                        path,
+                        side: Side::Right,
+                        start_line: number,
+                        end_line: number,
+                    });
+                found.push((anchor, format!("{}:{number}", file.path), hit));
             }
         }
     }
@@ -366,35 +368,6 @@ fn node(n: usize, anchor: Option<Anchor>, place: &str, hit: Hit) -> ReviewNode {
     stamp(&mut node, RULE, &path, &[evidence.as_str()]);
     node
 }
-
-/// The PR's own text, as its author wrote it: title, description, and the commit messages of
-/// `base..head` read from `mirror` (those the description already holds, as a local range's
-/// does, are not repeated). The discussion is left out: a review this tool posted quotes what it
-/// found, and must not be found again.
-pub fn pr_texts(
-    title: &str,
-    body: &str,
-    mirror: &std::path::Path,
-    base: &str,
-    head: &str,
-) -> Vec<PrText> {
-    let mut texts = vec![PrText::new("the PR title", title)];
-    if !body.trim().is_empty() {
-        texts.push(PrText::new("the PR description", body));
-    }
-    let commits = git2::Repository::open_bare(mirror)
-        .and_then(|repo| commit_messages(&repo, base, head, MAX_COMMITS))
-        .unwrap_or_default();
-    texts.extend(
-        commits
-            .into_iter()
-            .filter(|commit| !body.contains(commit.text.trim())),
-    );
-    texts
-}
-
-/// A PR with more commits than this has its newest ones read.
-const MAX_COMMITS: usize = 250;
 
 /// The commit messages of `base..head` in `repo` (a bare mirror), newest first, at most `max`.
 pub fn commit_messages(

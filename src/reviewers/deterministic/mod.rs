@@ -3,6 +3,7 @@
 //! events as the model reviewers.
 
 pub mod injection;
+pub mod intake;
 pub mod rules;
 pub mod sarif;
 pub mod scan_input;
@@ -34,7 +35,8 @@ pub struct DeterministicInput {
     /// The gitleaks program to try (`gitleaks` on PATH by default); `None` skips it.
     pub gitleaks: Option<String>,
     pub now: String,
-    /// The PR's own text (title, description, commit messages), for the injection scan.
+    /// Every text the PR's author and commenters control (`intake::pr_texts`), for the
+    /// injection scan and the secret scan.
     pub pr_text: Vec<PrText>,
 }
 
@@ -149,8 +151,13 @@ pub async fn run(input: DeterministicInput, run: RunId, events: Sender<ReviewEve
         .clone()
         .with_key_files(key_files(&input.diff, &input.worktree));
     let hits = scanner.scan(&files);
-    let count = hits.len();
-    let nodes = secrets::to_nodes(&hits, SECRET_SCAN);
+    let mut nodes = secrets::to_nodes(&hits, SECRET_SCAN);
+    nodes.extend(intake::secret_findings(
+        &input.pr_text,
+        &input.secret_scanner,
+        SECRET_SCAN,
+    ));
+    let count = nodes.len();
     report_nodes(
         &events,
         run,

@@ -19,8 +19,21 @@ fn redact_in_place(text: &mut String, scanner: &SecretScanner) {
 }
 
 /// Every free text of a node: its words, reasoning, fix, root cause, rescoring, peer notes and
-/// transition reasons. Ids, rule ids, anchors and fingerprints are the engine's own.
+/// transition reasons, and its anchor's path (a file's name can hold a secret; such an anchor
+/// then names no file of the diff, and its finding is published in the body). Ids, rule ids
+/// and fingerprints are the engine's own.
 pub fn redact_node(node: &mut ReviewNode, scanner: &SecretScanner) {
+    if let Some(anchor) = &node.anchor {
+        let (path, count) = redact_text(&anchor.path, scanner);
+        if count > 0 {
+            // A redaction that is no path leaves the finding without a place, never with the
+            // secret.
+            match crate::repo_path::RepoPath::parse(&path) {
+                Ok(path) => node.anchor.as_mut().expect("checked above").path = path,
+                Err(_) => node.anchor = None,
+            }
+        }
+    }
     let texts = [
         &mut node.reasoning,
         &mut node.text.title,

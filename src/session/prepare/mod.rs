@@ -179,6 +179,8 @@ pub async fn prepare(reference: PrRef, options: &PrepareOptions) -> Result<Prepa
                 refs: Some(forge_kind.fetch_refs(hosted, &pr.base.ref_name)),
                 head_sha: Some(pr.head.sha.to_string()),
                 base_sha: Some(pr.base.sha.to_string()),
+                // Stored in state.json: a branch name can hold a secret.
+                base_ref: crate::reviewers::redact::outbound(&pr.base.ref_name),
                 // The clone URL is the forge's answer: the token goes with it only to a host
                 // the forge vouches for, never to a third host the answer names.
                 token: connected.fetch_token(&pr.clone_url),
@@ -248,8 +250,24 @@ pub async fn prepare(reference: PrRef, options: &PrepareOptions) -> Result<Prepa
                     range.head_name, range.base_name
                 )));
             }
-            let key = SpaceKey::local(&range.repo, &range.base_key, &range.head_key)
-                .map_err(|e| PrepareError::Other(e.to_string()))?;
+            // A branch name can hold a secret (`fix-ghp_…`): the space's directory, its
+            // state.json and every path printed would keep it (or, printed redacted, name a
+            // folder that does not exist). Such a name keys the space by its commit, as a SHA
+            // does.
+            let keyed = |name: &str, sha: &crate::commit_id::CommitId| {
+                if crate::reviewers::redact::outbound(name) == name {
+                    name.to_owned()
+                } else {
+                    sha.to_string()
+                }
+            };
+            let base_key = keyed(&range.base_key, &range.base_sha);
+            let key = SpaceKey::local(
+                &range.repo,
+                &base_key,
+                &keyed(&range.head_key, &range.head_sha),
+            )
+            .map_err(|e| PrepareError::Other(e.to_string()))?;
             let forge = LocalForge::new(range);
             let pr = forge.pull_request().await?;
             Progress::tell(
@@ -266,6 +284,8 @@ pub async fn prepare(reference: PrRef, options: &PrepareOptions) -> Result<Prepa
                 url: String::new(),
                 head_sha: Some(forge.range().head_sha.to_string()),
                 base_sha: Some(forge.range().base_sha.to_string()),
+                // What the space is keyed by, not the spelling given (`SHA^1`, `short^`).
+                base_ref: base_key,
                 ..Source::default()
             };
             finish(
@@ -472,14 +492,15 @@ pub(crate) fn diff_cache_name(base_sha: &str, head_sha: &str) -> String {
     format!("diff-{}-{}.patch", name(base_sha), name(head_sha))
 }
 
-/// This exact code was already reviewed when a round at the current head completed, was not
-/// Inconclusive (a reviewer that failed or did not run reviewed nothing), and was published.
-/// A round that stayed in the space is reported or resumed instead (`publish::rerun`).
+/// This exact change was already reviewed when a round of the current range (head, base
+/// branch and merge base) completed, was not Inconclusive (a reviewer that failed or did not
+/// run reviewed nothing), and was published. A round that stayed in the space is reported or
+/// resumed instead (`publish::rerun`).
 fn already_reviewed(space: &Space) -> bool {
     let state = space.state();
     state.rounds.iter().any(|round| {
         round.completed
-            && round.head_sha == state.head_sha
+            && state.reviewed_now(round)
             && round.decision.as_deref() != Some(crate::review::Decision::Inconclusive.as_str())
             && state.publishes.iter().any(|p| {
                 p.round == round.number && p.state == crate::space::PublishState::Published

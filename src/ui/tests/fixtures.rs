@@ -64,7 +64,7 @@ pub fn node(spec: NodeSpec) -> ReviewNode {
             },
             rule: spec.rule.map(str::to_string),
             anchor: spec.anchor.map(|(path, start, end)| Anchor {
-                path: path.to_string(),
+                path: crate::repo_path::RepoPath::parse(path).unwrap(),
                 side: Side::Right,
                 start_line: start,
                 end_line: end,

@@ -17,6 +17,8 @@ enum NoLines {
     NotOnALine,
     #[error("no line of this file in the range")]
     NoneInRange,
+    #[error("this file's path cannot anchor a comment: {0}")]
+    Path(#[from] crate::repo_path::PathError),
 }
 
 /// The diff view's room commands: a range for a comment, and the comment itself.
@@ -78,7 +80,7 @@ fn anchor_between(
         return Err(NoLines::NoneInRange);
     };
     Ok(Anchor {
-        path: path.to_string(),
+        path: crate::repo_path::RepoPath::parse(path)?,
         side,
         start_line: *start,
         end_line: *end,

@@ -202,7 +202,7 @@ fn anchored<'s>(node: &ReviewNode, state: &'s AppState) -> Option<(&'s [String],
     if anchor.side != Side::Right {
         return None;
     }
-    let code = state.code.get(&anchor.path)?;
+    let code = state.code.get(anchor.path.as_str())?;
     let start = (anchor.start_line as usize).max(1);
     let end = (anchor.end_line as usize).max(start);
     if end > code.len() {

@@ -40,3 +40,16 @@ pub fn publish(server: &GithubServer, data: &Path, token: &str, extra: &[&str]) 
         .output()
         .unwrap()
 }
+
+/// The same run without `--publish`: the round is reviewed and recorded, nothing is posted.
+pub fn review_only(server: &GithubServer, data: &Path, token: &str) -> Output {
+    review_tui()
+        .args(["acme/widgets#7", "--headless", "--deterministic-only"])
+        .args(["--api-url", server.url()])
+        .env("REVIEW_TUI_DATA_DIR", data)
+        .env("GH_TOKEN", token)
+        .env_remove("GITHUB_TOKEN")
+        .env_remove("GITHUB_API_URL")
+        .output()
+        .unwrap()
+}

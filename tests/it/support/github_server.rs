@@ -196,6 +196,9 @@ pub(crate) struct Shared {
     /// Pushes due when a request to a call arrives, before it is handled: the head moving
     /// between two of the client's requests (after its last read, before its POST).
     pushes_before: Mutex<HashMap<String, Push>>,
+    /// Base branches the PR is retargeted to when a request to a call arrives, before it is
+    /// handled (GitHub retargets a stacked PR to `main` when its parent merges).
+    retargets_before: Mutex<HashMap<String, String>>,
     requests: Mutex<Vec<RecordedRequest>>,
     pub(crate) violations: Mutex<Vec<String>>,
     /// Ids for reviews and comments the server creates.
@@ -245,6 +248,7 @@ impl GithubServer {
             diff_limits: Mutex::new((300, 20_000)),
             scripts: Mutex::default(),
             pushes_before: Mutex::default(),
+            retargets_before: Mutex::default(),
             requests: Mutex::default(),
             violations: Mutex::default(),
             next_id: Mutex::new(5000),
@@ -377,6 +381,21 @@ impl GithubServer {
         lock(&self.shared.pushes_before).insert(call.into(), Box::new(change));
     }
 
+    /// The PR's base becomes `base_ref` (a branch of the repository) at its current tip, as
+    /// when GitHub retargets a stacked PR: the head stays, the diff and the files follow the
+    /// new merge base.
+    pub fn retarget(&self, base_ref: &str) {
+        retarget_on(&self.shared, base_ref);
+    }
+
+    /// When the next request to `call` arrives, the PR is retargeted to `base_ref` first (as
+    /// [`retarget`] does), then the request is handled.
+    ///
+    /// [`retarget`]: GithubServer::retarget
+    pub fn retarget_before(&self, call: &str, base_ref: &str) {
+        lock(&self.shared.retargets_before).insert(call.into(), base_ref.into());
+    }
+
     /// The check runs GitHub reports for `sha`: `(name, status, conclusion)`.
     pub fn set_check_runs(&self, sha: &str, runs: &[(&str, &str, Option<&str>)]) {
         let runs = runs
@@ -482,6 +501,10 @@ fn router(shared: Arc<Shared>) -> Router {
         "/repos/{owner}/{repo}/commits/{ref}/check-runs",
         get(publish::check_runs),
     );
+    // Not in the subset either: "Compare two commits" (`BASE...HEAD`), answered with the
+    // fields GitHub documents for it that a client needs (the merge base above all), computed
+    // by git from the repository.
+    router = router.route("/repos/{owner}/{repo}/compare/{basehead}", get(compare));
     // Not in the subset either: the request and the answer (a review) follow GitHub's
     // "Dismiss a review for a pull request"; the answer is the review schema, checked by hand
     // in `github_publish`.
@@ -514,6 +537,19 @@ fn push_on(shared: &Shared, change: impl FnOnce(&GitRepo) -> String) -> String {
     head
 }
 
+fn retarget_on(shared: &Shared, base_ref: &str) {
+    let base_sha = shared.repo.rev_parse(base_ref);
+    {
+        let mut pull = lock(&shared.pull);
+        pull.base_ref = base_ref.into();
+        pull.base_sha = base_sha;
+    }
+    let pull = lock(&shared.pull).clone();
+    let range = format!("{}...{}", pull.base_sha, pull.head_sha);
+    *lock(&shared.diff) = shared.repo.git(&["diff", "--no-color", "-M", &range]);
+    *lock(&shared.files) = changed_files(&shared.repo, &pull);
+}
+
 /// Records the request, then answers with a scripted fault or an auth failure if there is one.
 async fn front_door(State(shared): State<Arc<Shared>>, request: Request, next: Next) -> Response {
     let method = request.method().as_str().to_owned();
@@ -536,6 +572,10 @@ async fn front_door(State(shared): State<Arc<Shared>>, request: Request, next: N
     let due = lock(&shared.pushes_before).remove(&format!("{method} {path}"));
     if let Some(change) = due {
         push_on(&shared, change);
+    }
+    let retarget = lock(&shared.retargets_before).remove(&format!("{method} {path}"));
+    if let Some(base_ref) = retarget {
+        retarget_on(&shared, &base_ref);
     }
     if let Some(fault) = next_fault(&shared, &format!("{method} {path}")) {
         return faults::respond(&fault, Dialect::Github, next.run(request)).await;
@@ -732,6 +772,66 @@ async fn list_issue_comments(
         .map(|c| gh::issue_comment(&shared.urls, &pull, c))
         .collect();
     paginate(&shared, request.uri().path(), items, &q)
+}
+
+#[derive(Deserialize)]
+struct ComparePath {
+    owner: String,
+    repo: String,
+    basehead: String,
+}
+
+async fn compare(State(shared): State<Arc<Shared>>, Path(p): Path<ComparePath>) -> Response {
+    if find_pull(&shared, &p.owner, &p.repo, None).is_none() {
+        return not_found();
+    }
+    let Some((base, head)) = p.basehead.split_once("...") else {
+        return not_found();
+    };
+    let repo = &shared.repo;
+    let known = |rev: &str| {
+        std::process::Command::new("git")
+            .args(["cat-file", "-e", &format!("{rev}^{{commit}}")])
+            .current_dir(repo.path())
+            .status()
+            .is_ok_and(|s| s.success())
+    };
+    if !known(base) || !known(head) {
+        return not_found();
+    }
+    let merge_base = repo.git(&["merge-base", base, head]).trim().to_owned();
+    let count = |range: String| -> u64 {
+        repo.git(&["rev-list", "--count", &range])
+            .trim()
+            .parse()
+            .unwrap_or(0)
+    };
+    let ahead = count(format!("{base}..{head}"));
+    let behind = count(format!("{head}..{base}"));
+    let status = match (ahead, behind) {
+        (0, 0) => "identical",
+        (_, 0) => "ahead",
+        (0, _) => "behind",
+        _ => "diverged",
+    };
+    let commit = |sha: &str| {
+        serde_json::json!({
+            "sha": sha,
+            "url": format!("{}/repos/{}/{}/commits/{sha}", shared.urls.api, p.owner, p.repo),
+        })
+    };
+    axum::Json(serde_json::json!({
+        "url": format!("{}/repos/{}/{}/compare/{}", shared.urls.api, p.owner, p.repo, p.basehead),
+        "status": status,
+        "ahead_by": ahead,
+        "behind_by": behind,
+        "total_commits": ahead,
+        "base_commit": commit(&repo.rev_parse(base)),
+        "merge_base_commit": commit(&merge_base),
+        "commits": [],
+        "files": [],
+    }))
+    .into_response()
 }
 
 async fn get_user(State(shared): State<Arc<Shared>>, headers: HeaderMap) -> Response {

@@ -67,11 +67,14 @@ pub(crate) fn node(rule: &Rule, at: &Location<'_>) -> ReviewNode {
             effort: rule.meta.effort,
         },
         rule: Some(rule.id.clone()),
-        anchor: at.lines.map(|(side, start, end)| Anchor {
-            path: at.path.to_string(),
-            side,
-            start_line: start,
-            end_line: end,
+        // A path git wrote is canonical; one that is not names no line a comment can take.
+        anchor: at.lines.and_then(|(side, start, end)| {
+            Some(Anchor {
+                path: crate::repo_path::RepoPath::parse(at.path).ok()?,
+                side,
+                start_line: start,
+                end_line: end,
+            })
         }),
         text: NodeText {
             title: rule.meta.title.clone(),

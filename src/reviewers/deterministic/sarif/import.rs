@@ -26,6 +26,8 @@ use std::path::Path;
 
 use thiserror::Error;
 
+use crate::repo_path::RepoPath;
+
 use super::model::{ArtifactLocation, Log, ReportingDescriptor, Run, SarifResult};
 use crate::diff::Side;
 use crate::review::fingerprint::stamp;
@@ -544,7 +546,7 @@ fn resolve_path(
     artifact: &ArtifactLocation,
     bases: &BTreeMap<String, ArtifactLocation>,
     repo_root: Option<&str>,
-) -> Result<String, PlaceError> {
+) -> Result<RepoPath, PlaceError> {
     let uri = artifact.uri.as_deref().ok_or(PlaceError::NoUri)?;
     let full = match &artifact.uri_base_id {
         Some(base) if !has_scheme(uri) => format!("{}{uri}", resolve_base(base, bases, 0)?),
@@ -571,7 +573,9 @@ fn resolve_path(
     } else {
         decoded
     };
-    normalize(&relative).ok_or(PlaceError::NoFile(full))
+    normalize(&relative)
+        .and_then(|path| RepoPath::parse(&path).ok())
+        .ok_or(PlaceError::NoFile(full))
 }
 
 /// A base id's prefix: an undefined base, or one with no uri (like REPOROOT in the spec's

@@ -86,7 +86,7 @@ fn bad_eval_is_a_valid_log_about_eval() {
     assert_eq!(
         node.anchor,
         Some(Anchor {
-            path: "3-Beyond-basics/bad-eval.py".into(),
+            path: crate::repo_path::RepoPath::parse("3-Beyond-basics/bad-eval.py").unwrap(),
             side: Side::Right,
             start_line: 4,
             end_line: 4

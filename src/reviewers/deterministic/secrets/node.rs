@@ -46,12 +46,14 @@ impl SecretHit {
                 effort: Effort::Small,
             },
             rule: Some(self.rule.clone()),
-            anchor: Some(Anchor {
-                path: self.path.clone(),
-                side: self.side,
-                start_line: self.start_line,
-                end_line: self.end_line,
-            }),
+            anchor: crate::repo_path::RepoPath::parse(&self.path)
+                .ok()
+                .map(|path| Anchor {
+                    path,
+                    side: self.side,
+                    start_line: self.start_line,
+                    end_line: self.end_line,
+                }),
             text: NodeText {
                 title: format!("Hardcoded secret: {}", self.label),
                 body: format!(

@@ -3,8 +3,14 @@
 //! computed from the diff, not taken from the model. A finding on a line the change added or
 //! removed is about the change, so it is in scope whatever the model wrote; a model can still
 //! call a finding on unchanged lines in scope (a caller the change broke), never the reverse.
+//!
+//! The anchor's path is canonical by its type (`./src/a.rs` arrives as `src/a.rs`); on side
+//! RIGHT it then becomes the path the confined reader found the bytes at, so a link inside the
+//! worktree (`lib.rs -> src/a.rs`) anchors where the diff lists the lines. Scope, placement
+//! and identity all compare that one spelling.
 
 use crate::diff::{Diff, Side};
+use crate::repo_path::RepoPath;
 use crate::review::node::{Anchor, NodeDraft, Scope};
 use crate::review::validate::Invalid;
 use crate::reviewers::model::toolbox::ToolBox;
@@ -15,11 +21,17 @@ pub fn ground(draft: &mut NodeDraft, tools: &dyn ToolBox) -> Result<(), Vec<Inva
     let Some(diff) = tools.diff() else {
         return Ok(());
     };
-    let Some(anchor) = &draft.anchor else {
+    let Some(anchor) = &mut draft.anchor else {
         return Ok(());
     };
     let problems = match anchor.side {
-        Side::Right => right_problems(anchor, tools),
+        Side::Right => match right_problems(anchor, tools) {
+            Ok(real) => {
+                anchor.path = real;
+                Vec::new()
+            }
+            Err(problems) => problems,
+        },
         Side::Left => left_problems(anchor, &diff),
     };
     if !problems.is_empty() {
@@ -36,45 +48,48 @@ pub fn ground(draft: &mut NodeDraft, tools: &dyn ToolBox) -> Result<(), Vec<Inva
     Ok(())
 }
 
-/// Side RIGHT: the file at the head, read through the tools' own confined reader.
-fn right_problems(anchor: &Anchor, tools: &dyn ToolBox) -> Vec<Invalid> {
+/// Side RIGHT: the file at the head, read through the tools' own confined reader. Its answer
+/// is the path the bytes were found at.
+fn right_problems(anchor: &Anchor, tools: &dyn ToolBox) -> Result<RepoPath, Vec<Invalid>> {
     let file = match tools.read_text(&anchor.path) {
         Ok(file) => file,
         Err(reason) => {
-            return vec![Invalid {
+            return Err(vec![Invalid {
                 field: "anchor.path",
                 reason: format!(
                     "`{}` is not a readable text file at the pull request's head ({reason}); \
                      anchor to a file of the change, with side LEFT for a deleted file",
                     anchor.path
                 ),
-            }];
+            }]);
         }
     };
+    // A reader that names no path (a toolbox of tests) keeps the anchor's own.
+    let real = RepoPath::parse(&file.path).unwrap_or_else(|_| anchor.path.clone());
     let lines = u32::try_from(file.text.lines().count()).unwrap_or(u32::MAX);
     // Past the read cap the line count is unknown: lines beyond it cannot be refused.
     if !file.complete && anchor.start_line > lines {
-        return Vec::new();
+        return Ok(real);
     }
     let beyond = |line: u32| line > lines || lines == 0;
     if beyond(anchor.start_line) {
-        vec![Invalid {
+        Err(vec![Invalid {
             field: "anchor.start_line",
             reason: format!(
                 "{} has {lines} lines at the head; line {} does not exist",
                 anchor.path, anchor.start_line
             ),
-        }]
+        }])
     } else if file.complete && beyond(anchor.end_line) {
-        vec![Invalid {
+        Err(vec![Invalid {
             field: "anchor.end_line",
             reason: format!(
                 "{} has {lines} lines at the head; line {} does not exist",
                 anchor.path, anchor.end_line
             ),
-        }]
+        }])
     } else {
-        Vec::new()
+        Ok(real)
     }
 }
 
@@ -84,7 +99,7 @@ fn left_problems(anchor: &Anchor, diff: &Diff) -> Vec<Invalid> {
     let files: Vec<_> = diff
         .files
         .iter()
-        .filter(|f| f.path == anchor.path || f.old_path.as_deref() == Some(anchor.path.as_str()))
+        .filter(|f| f.path == *anchor.path || f.old_path.as_deref() == Some(anchor.path.as_str()))
         .collect();
     if files.is_empty() {
         return vec![Invalid {

@@ -70,16 +70,17 @@ pub fn file_header(file: &FileDiff) -> String {
 }
 
 /// One hunk: its `@@` header and its lines with their markers.
+///
+/// Git's text after the header (`@@ -14,7 +14,7 @@ <function context>`) is left out: it is a
+/// line of the file that the hunk does not show, picked by a heuristic (the nearest line above
+/// that starts with a letter), so it can be any line — the body line of a private key above
+/// the change — and no scan of the change's lines ever looked at it. The model reads the lines
+/// around a hunk with `read_file`, which redacts the file whole.
 pub fn hunk_text(hunk: &Hunk) -> String {
     let mut out = format!(
-        "@@ -{},{} +{},{} @@",
+        "@@ -{},{} +{},{} @@\n",
         hunk.old_start, hunk.old_count, hunk.new_start, hunk.new_count
     );
-    if let Some(section) = &hunk.section {
-        out.push(' ');
-        out.push_str(section);
-    }
-    out.push('\n');
     for line in &hunk.lines {
         out.push(match line.kind {
             LineKind::Context => ' ',
@@ -161,7 +162,8 @@ Binary files /dev/null and b/img.png differ
             assert_eq!(a.hunks.len(), b.hunks.len());
             for (x, y) in a.hunks.iter().zip(&b.hunks) {
                 assert_eq!(x.lines, y.lines);
-                assert_eq!(x.section, y.section);
+                // Git's function context is a line of the file outside the hunk: never written.
+                assert_eq!(y.section, None);
             }
         }
     }

@@ -252,7 +252,7 @@ pub async fn run(
                 let refutation = Refutation {
                     node_id: node.id.clone(),
                     title: node.text.title.clone(),
-                    path: anchor.path.clone(),
+                    path: anchor.path.to_string(),
                     quote,
                     reason: text("reason"),
                 };
@@ -290,7 +290,7 @@ mod tests {
 
     fn right(start: u32, end: u32) -> Anchor {
         Anchor {
-            path: "a.rs".into(),
+            path: crate::repo_path::RepoPath::parse("a.rs").unwrap(),
             side: Side::Right,
             start_line: start,
             end_line: end,

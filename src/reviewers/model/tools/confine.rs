@@ -22,6 +22,10 @@ pub struct Confined {
     pub relative: String,
     /// The canonical absolute path, all symbolic links resolved.
     pub canonical: PathBuf,
+    /// Where the bytes are, as the repository names it: `canonical` relative to the root,
+    /// `/`-separated. A link inside the worktree (`lib.rs -> src/a.rs`) resolves to its
+    /// target's path, the one the diff lists.
+    pub real: String,
     /// `lstat` of the canonical path (which is not a link, so this is the file itself).
     pub metadata: Metadata,
 }
@@ -40,7 +44,13 @@ pub fn resolve(root: &Path, requested: &str) -> Result<Confined, ToolError> {
     }
     let metadata =
         std::fs::symlink_metadata(&canonical).map_err(|e| resolve_error(requested, &e))?;
+    let real = inside
+        .components()
+        .map(|c| c.as_os_str().to_string_lossy())
+        .collect::<Vec<_>>()
+        .join("/");
     Ok(Confined {
+        real,
         relative: if relative.is_empty() {
             ".".into()
         } else {

@@ -11,12 +11,13 @@ const LISTED_PATHS: usize = 50;
 
 pub fn get_diff(diff: Option<&Diff>, limits: &Limits, path: &str) -> Result<String, ToolError> {
     let diff = diff.ok_or(ToolError::NoDiff)?;
-    let wanted = path.trim_start_matches("./");
-    let Some(file) = diff
-        .files
-        .iter()
-        .find(|f| f.path == wanted || f.old_path.as_deref() == Some(wanted))
-    else {
+    // Any spelling of a changed file finds it (`./src/a.rs`, `src//a.rs`), as an anchor does.
+    let wanted = crate::repo_path::RepoPath::parse(path).ok();
+    let Some(file) = wanted.as_deref().and_then(|wanted| {
+        diff.files
+            .iter()
+            .find(|f| f.path == wanted || f.old_path.as_deref() == Some(wanted))
+    }) else {
         return Err(ToolError::NotInDiff {
             path: shown(path),
             changed: changed_paths(diff),

@@ -208,7 +208,7 @@ impl Sandbox {
             }
             LIST_FILES => {
                 let args: ListArgs = parse_args(LIST_FILES, args_json)?;
-                search::list_files(root, limits, args.glob.as_deref().unwrap_or(""))
+                search::list_files(root, limits, redact, args.glob.as_deref().unwrap_or(""))
             }
             GET_DIFF if self.diff.is_some() => {
                 let args: PathArgs = parse_args(GET_DIFF, args_json)?;

@@ -130,7 +130,8 @@ pub fn read_file(
 /// link that leads out), at most `file_bytes` of it, refused when binary, redacted whole.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct FileText {
-    /// The path as the tools name it: relative, `/`-separated.
+    /// Where the file's bytes are, as the repository names it (a link inside the worktree
+    /// resolved): relative, `/`-separated, canonical.
     pub path: String,
     pub text: String,
     /// False when the file is longer than the cap and `text` holds only its start.
@@ -147,7 +148,7 @@ pub fn read_text(
     requested: &str,
 ) -> Result<FileText, ToolError> {
     let (confined, file) = confine::open_regular(root, requested)?;
-    let path = confined.relative;
+    let path = confined.real;
     let complete = confined.metadata.len() <= limits.file_bytes as u64;
     let mut all = Vec::new();
     file.take(limits.file_bytes as u64)

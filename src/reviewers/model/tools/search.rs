@@ -76,7 +76,7 @@ pub fn search(
     glob: &Glob,
     max_matches: usize,
 ) -> Search {
-    let files = walk(root, glob, limits.walk_entries);
+    let files = walk(root, glob, limits.walk_entries, redact);
     let mut search = Search::default();
     let mut output = 0usize;
     let mut scanned = 0usize;
@@ -189,9 +189,14 @@ impl Search {
     }
 }
 
-pub fn list_files(root: &Path, limits: &Limits, glob: &str) -> Result<String, ToolError> {
+pub fn list_files(
+    root: &Path,
+    limits: &Limits,
+    redact: Option<&Redact>,
+    glob: &str,
+) -> Result<String, ToolError> {
     let glob = Glob::new(glob)?;
-    let found = walk(root, &glob, limits.walk_entries);
+    let found = walk(root, &glob, limits.walk_entries, redact);
     let mut out = String::new();
     let mut shown = 0usize;
     for path in &found.files {

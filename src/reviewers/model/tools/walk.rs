@@ -1,8 +1,14 @@
 //! Walking the worktree for `list_files` and `search_text`: regular files only, `.git` skipped,
 //! directory links never entered, file links kept only when they resolve inside the worktree.
+//!
+//! A glob is matched against each name as the model may see it: redacted. A name can hold a
+//! secret (`config/ghp_….json`), which every answer shows cut to its redaction; a glob matched
+//! against the raw name would still answer "is there a file matching `ghp_a*`?" one character
+//! at a time.
 
 use std::path::Path;
 
+use super::Redact;
 use super::confine;
 use super::glob::Glob;
 
@@ -21,8 +27,12 @@ pub struct Walk {
 }
 
 /// Visits at most `max_entries` directory entries under `root` (canonical), keeping the files
-/// `glob` matches.
-pub fn walk(root: &Path, glob: &Glob, max_entries: usize) -> Walk {
+/// whose name, as `redact` shows it, `glob` matches.
+pub fn walk(root: &Path, glob: &Glob, max_entries: usize, redact: Option<&Redact>) -> Walk {
+    let matches = |relative: &str| match redact {
+        Some(redact) => glob.matches(&redact(relative)),
+        None => glob.matches(relative),
+    };
     let mut walk = Walk::default();
     let mut visited = 0usize;
     // Depth-first with sorted entries, so results are stable between calls.
@@ -60,10 +70,10 @@ pub fn walk(root: &Path, glob: &Glob, max_entries: usize) -> Walk {
             if kind.is_dir() {
                 subdirs.push(relative);
             } else if kind.is_file() {
-                if glob.matches(&relative) {
+                if matches(&relative) {
                     walk.files.push(relative);
                 }
-            } else if kind.is_symlink() && glob.matches(&relative) {
+            } else if kind.is_symlink() && matches(&relative) {
                 match confine::resolve(root, &relative) {
                     Ok(target) if target.metadata.is_file() => walk.files.push(relative),
                     // A link to a directory inside is not entered: its files are listed under
