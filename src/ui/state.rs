@@ -273,12 +273,11 @@ pub enum MessageKind {
     Error,
 }
 
-/// A transient message in the status line; it expires after a few ticks.
+/// The message over the hint line; the next key clears it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Message {
     pub text: String,
     pub kind: MessageKind,
-    pub until_tick: u64,
 }
 
 impl Overlay {
@@ -288,8 +287,6 @@ impl Overlay {
     }
 }
 
-/// How long a transient message stays, in ticks (the loop ticks every 250 ms).
-pub const MESSAGE_TICKS: u64 = 16;
 
 /// Where things landed on screen in the last frame: mouse clicks and page sizes are read from
 /// it. Written by the loop after each draw; only a measurement, never a source of truth.
@@ -574,7 +571,6 @@ impl AppState {
         self.message = Some(Message {
             text,
             kind,
-            until_tick: self.tick + MESSAGE_TICKS,
         });
     }
 

@@ -791,14 +791,14 @@ fn engine_errors_replace_a_pending_preview_with_an_error_overlay() {
 }
 
 #[test]
-fn messages_expire_after_ticks() {
+fn a_message_stays_until_the_next_key() {
     let mut state = streaming();
     apply(&mut state, [Action::Command(Command::OpenGate)]);
     assert!(state.message.is_some());
-    apply(
-        &mut state,
-        (0..crate::ui::state::MESSAGE_TICKS).map(|_| Action::Tick),
-    );
+    // Time alone does not take it away: a long message is read whole.
+    apply(&mut state, (0..100).map(|_| Action::Tick));
+    assert!(state.message.is_some());
+    apply(&mut state, [Action::Command(Command::MoveDown)]);
     assert!(state.message.is_none());
 }
 

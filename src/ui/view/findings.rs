@@ -67,11 +67,11 @@ pub fn draw(
     frame: &mut Frame,
     area: Rect,
     state: &AppState,
+    rows: Vec<Row>,
     cx: &ViewContext,
 ) -> Vec<(u16, RowKey)> {
     let theme = &cx.theme;
     let focused = state.focus == Pane::Findings && state.overlays.is_empty();
-    let rows = rows::rows(state);
     let problems: usize = rows
         .iter()
         .map(|r| match r {
@@ -192,6 +192,7 @@ pub fn draw(
         lines.push(Line::from(spans));
     }
     frame.render_widget(Paragraph::new(lines), inner);
+    super::list_position(frame, area, offset, drawn.len(), rows.len(), cx);
     drawn
 }
 

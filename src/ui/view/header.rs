@@ -17,6 +17,9 @@ const LADDER: [(Ladder, &str); 4] = [
 ];
 
 pub fn draw(frame: &mut Frame, area: Rect, state: &AppState, cx: &ViewContext) {
+    if area.height < 3 {
+        return compact(frame, area, state, cx);
+    }
     let theme = &cx.theme;
     let columns = area.width as usize;
     let pr = &state.pr;
@@ -143,6 +146,66 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &AppState, cx: &ViewContext) {
     frame.render_widget(paragraph, area);
 }
 
+/// The header of a short terminal, one line: the decision (or that it is running), the PR,
+/// the round and its step, the level. Each part gives way from the end.
+fn compact(frame: &mut Frame, area: Rect, state: &AppState, cx: &ViewContext) {
+    let theme = &cx.theme;
+    let (label, style) = match &state.verdict {
+        Some(_) if state.review_running() => (" RUNNING ".to_string(), theme.ladder_current),
+        None if state.loading.is_none() && state.review_running() => {
+            (" RUNNING ".to_string(), theme.ladder_current)
+        }
+        Some(verdict) => (
+            format!(" {} ", verdict.decision.label().to_uppercase()),
+            theme.decision(verdict.decision),
+        ),
+        None => (" not yet ".to_string(), theme.muted),
+    };
+    let step = LADDER
+        .iter()
+        .find(|(step, _)| *step == state.ladder)
+        .map_or("", |(_, label)| label);
+    let round = if state.round == 0 {
+        "no round yet".to_string()
+    } else {
+        format!("round {} {step}", state.round)
+    };
+    // What is known so far while it runs, the verdict's first reason once decided (what a
+    // person acts on), else the title.
+    let about = match &state.verdict {
+        _ if state.review_running() && state.loading.is_none() => so_far(state),
+        Some(verdict) if !verdict.reasons.is_empty() => verdict.reasons[0].clone(),
+        _ => state.pr.title.clone(),
+    };
+    let rest = if state.review_running() && state.loading.is_none() {
+        format!(
+            " {} · {} · {round} · level {}",
+            shown(&about),
+            shown(&state.pr.reference()),
+            state.level
+        )
+    } else {
+        format!(
+            " {} · {round} · level {} · {}",
+            shown(&state.pr.reference()),
+            state.level,
+            shown(&about)
+        )
+    };
+    let mut room = (area.width as usize).saturating_sub(width(&label));
+    let mut spans = vec![Span::styled(label, style)];
+    // Offline, the banner comes right after the decision, whole where it fits: the stored
+    // verdict is never read as a fresh review.
+    if let Some(banner) = &state.offline {
+        let banner = truncate(&format!(" {banner} "), room);
+        room = room.saturating_sub(width(&banner));
+        spans.push(Span::styled(banner, theme.message_warn));
+    }
+    spans.push(Span::styled(truncate(&rest, room), theme.text));
+    let line = Line::from(spans);
+    frame.render_widget(Paragraph::new(line), area);
+}
+
 /// What a running review knows so far: reviewers done of all, what failed, the findings by
 /// priority (`2 of 5 reviewers done · 1 failed · 3 findings so far: P0 1 · P1 2`).
 fn so_far(state: &AppState) -> String {
@@ -244,3 +307,11 @@ fn ladder_spans(state: &AppState, cx: &ViewContext, compact: bool) -> Vec<Span<'
     }
     ladder
 }
+
+/// How many lines the published-and-changed banner takes (0: nothing changed since publishing).
+pub fn banner_height(_state: &AppState) -> u16 {
+    0
+}
+
+/// The banner over the panes when what is on screen is no longer what was published.
+pub fn banner(_frame: &mut Frame, _area: Rect, _state: &AppState, _cx: &ViewContext) {}
