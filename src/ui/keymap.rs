@@ -485,7 +485,13 @@ impl Default for Keymap {
                 NONE,
             ),
             (Preview, A::MoveUp, &["k", "up"], "scroll the body up", NONE),
-            (Preview, A::Help, &["?"], "help: the preview's keys first", NONE),
+            (
+                Preview,
+                A::Help,
+                &["?"],
+                "help: the preview's keys first",
+                NONE,
+            ),
             (Preview, A::PageDown, &["pgdn", "space"], "page down", NONE),
             (Preview, A::PageUp, &["pgup"], "page up", NONE),
             (Preview, A::Top, &["home", "g"], "top of the body", NONE),
@@ -529,7 +535,13 @@ impl Default for Keymap {
                 "quit (decisions are already saved)",
                 NONE,
             ),
-            (Patch, A::Help, &["?"], "help: the patch viewer's keys first", NONE),
+            (
+                Patch,
+                A::Help,
+                &["?"],
+                "help: the patch viewer's keys first",
+                NONE,
+            ),
             (Patch, A::MoveDown, &["j", "down"], "scroll down", NONE),
             (Patch, A::MoveUp, &["k", "up"], "scroll up", NONE),
             (Patch, A::PageDown, &["pgdn", "space"], "page down", NONE),
@@ -710,7 +722,11 @@ impl Keymap {
     /// The keys an overlay's `context` offers now, for the hint bar, one per command in table
     /// order. An overlay's own keys, never the panes': the panes' keys do nothing while it is
     /// open. Its way back (`close`), help and quit come first.
-    pub fn overlay_hints(&self, context: Context, available: impl Fn(Command) -> bool) -> Vec<Hint> {
+    pub fn overlay_hints(
+        &self,
+        context: Context,
+        available: impl Fn(Command) -> bool,
+    ) -> Vec<Hint> {
         const FIRST: [Command; 3] = [Command::Close, Command::Help, Command::Quit];
         let mut seen = Vec::new();
         self.bindings

@@ -121,7 +121,10 @@ mod tests {
         assert_eq!(wrap_words("one two three", 7), vec!["one two", "three"]);
         assert_eq!(wrap_words("", 5), vec![""]);
         assert_eq!(wrap_words("abcdefgh ij", 3), vec!["abc", "def", "gh", "ij"]);
-        for line in wrap_words("fold/unfold; open a finding; jump to a disagreement's finding", 20) {
+        for line in wrap_words(
+            "fold/unfold; open a finding; jump to a disagreement's finding",
+            20,
+        ) {
             assert!(width(&line) <= 20, "{line}");
         }
     }

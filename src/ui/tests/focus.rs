@@ -81,7 +81,11 @@ fn the_message_is_whole_on_its_own_line_and_the_next_key_clears_it() {
         lines.join("\n")
     );
     // The hints keep their own line under it.
-    assert!(lines[lines.len() - 1].contains("q quit"), "{}", lines.join("\n"));
+    assert!(
+        lines[lines.len() - 1].contains("q quit"),
+        "{}",
+        lines.join("\n")
+    );
     apply(&mut state, [Action::Command(Command::MoveDown)]);
     assert!(state.message.is_none());
 }
@@ -92,20 +96,30 @@ fn the_hint_line_shows_the_keys_of_what_has_focus_and_at_80_columns_the_first_si
     state.message = None;
     let lines = screen(&mut state, 80, 24);
     let hints = &lines[lines.len() - 1];
-    let order: Vec<usize> = ["g gate", "c confirm", "x dismiss", "/ filter", "? help", "q quit"]
-        .iter()
-        .map(|key| {
-            hints
-                .find(key)
-                .unwrap_or_else(|| panic!("{key} missing: {hints}"))
-        })
-        .collect();
+    let order: Vec<usize> = [
+        "g gate",
+        "c confirm",
+        "x dismiss",
+        "/ filter",
+        "? help",
+        "q quit",
+    ]
+    .iter()
+    .map(|key| {
+        hints
+            .find(key)
+            .unwrap_or_else(|| panic!("{key} missing: {hints}"))
+    })
+    .collect();
     assert!(order.windows(2).all(|w| w[0] < w[1]), "{hints}");
     // The comment editor has focus: its own keys, none of the list's.
     apply(&mut state, [Action::Command(Command::EditComment)]);
     let lines = screen(&mut state, 80, 24);
     let hints = &lines[lines.len() - 1];
-    assert!(hints.contains("ctrl-s save") && hints.contains("esc cancel"), "{hints}");
+    assert!(
+        hints.contains("ctrl-s save") && hints.contains("esc cancel"),
+        "{hints}"
+    );
     for key in ["c confirm", "x dismiss", "g gate"] {
         assert!(!hints.contains(key), "{key}: {hints}");
     }
@@ -143,4 +157,99 @@ fn leaving_the_gate_after_a_publish_says_where_it_went_never_that_nothing_was() 
     let text = &state.message.as_ref().expect("a message").text;
     assert!(!text.contains("nothing was published"), "{text}");
     assert!(text.contains("review-1"), "{text}");
+}
+
+/// Published at one decision, then triage that changes it: the screen says so, over the panes
+/// and in the gate, never silently showing a decision the posted review does not.
+#[test]
+fn a_change_after_publishing_is_a_banner_naming_what_was_posted_and_what_is_now() {
+    let mut state = finished();
+    let decision = state.verdict.as_ref().expect("a verdict").decision;
+    let posted =
+        crate::session::posted::posted(decision, &state.board.nodes, &state.comments, state.level);
+    apply(
+        &mut state,
+        [
+            Action::Engine(Report::Published {
+                target: "https://example.test/acme/payments/pull/42#review-1".into(),
+            }),
+            Action::Engine(Report::Posted(crate::ui::state::PostedAt {
+                posted,
+                at: "2026-12-06T04:13:00Z".into(),
+            })),
+            Action::Engine(Report::Ladder(Ladder::Completed)),
+        ],
+    );
+    state.message = None;
+    // Nothing changed yet: no banner.
+    let before = screen(&mut state, 120, 40).join("\n");
+    assert!(!before.contains("published BLOCK at"), "{before}");
+    // Reword a comment: the decision stays, the text would not.
+    apply(
+        &mut state,
+        [Action::Engine(Report::Comments(
+            [("n1".to_string(), "reworded".to_string())].into(),
+        ))],
+    );
+    for (width, height) in [(120, 40), (80, 24), (60, 15)] {
+        let lines = screen(&mut state, width, height);
+        let all = lines.join("\n");
+        assert!(
+            all.contains("published BLOCK at 04:13"),
+            "{width}x{height}:\n{all}"
+        );
+    }
+    // Dismiss every blocking finding: the decision changes, and the banner names both.
+    let blocking: Vec<String> = state
+        .board
+        .nodes
+        .iter()
+        .filter(|n| n.status.is_active())
+        .map(|n| n.id.clone())
+        .collect();
+    for id in blocking {
+        let node = state.node_mut(&id).unwrap();
+        node.status = crate::review::node::Status::Dismissed;
+    }
+    state.refresh();
+    let now = state.verdict.as_ref().unwrap().decision;
+    assert_ne!(now, decision);
+    let all = screen(&mut state, 200, 60).join("\n");
+    let expected = format!(
+        "published BLOCK at 04:13 — now {}",
+        now.label().to_uppercase()
+    );
+    assert!(all.contains(&expected), "{all}");
+    // The gate says it too.
+    apply(&mut state, [Action::Command(Command::OpenGate)]);
+    let gate = screen(&mut state, 120, 40).join("\n");
+    assert!(
+        gate.matches("published BLOCK at 04:13").count() >= 2,
+        "{gate}"
+    );
+}
+
+/// Without model reviewers the header and the gate claim no confidence and say what did not run.
+#[test]
+fn deterministic_only_says_what_did_not_run_and_claims_no_confidence() {
+    let mut state = finished();
+    state.deterministic_only = true;
+    // The verdict's line: the third of the full header, the one line of a short one.
+    for (width, height, line) in [(120, 40, 2), (80, 24, 0)] {
+        let lines = screen(&mut state, width, height);
+        let header = &lines[line];
+        assert!(!header.contains("confidence 92"), "{header}");
+        assert!(
+            header.contains("model reviewer"),
+            "{width}x{height}: {header}"
+        );
+    }
+    apply(&mut state, [Action::Command(Command::OpenGate)]);
+    let gate = screen(&mut state, 120, 40).join("\n");
+    let verdict = gate
+        .lines()
+        .find(|l| l.contains("Verdict"))
+        .expect("the gate's verdict line");
+    assert!(verdict.contains("model reviewers did not run"), "{verdict}");
+    assert!(!verdict.contains("confidence 92"), "{verdict}");
 }

@@ -72,7 +72,10 @@ fn gate_command(state: &mut AppState, command: Command) -> Vec<Effect> {
                 // What was published stays published: leaving says so, never the opposite.
                 let text = match &state.published {
                     Some(target) => {
-                        format!("left the gate: round {} is published ({target})", state.round)
+                        format!(
+                            "left the gate: round {} is published ({target})",
+                            state.round
+                        )
                     }
                     None => "left the gate: nothing was published".to_string(),
                 };

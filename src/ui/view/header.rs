@@ -9,6 +9,9 @@ use super::{ViewContext, percent, shown, truncate, width};
 use crate::space::state::Ladder;
 use crate::ui::state::AppState;
 
+/// What a `--deterministic-only` round says in place of a confidence.
+pub(crate) const NO_MODELS: &str = " · model reviewers did not run (--deterministic-only)";
+
 const LADDER: [(Ladder, &str); 4] = [
     (Ladder::Requested, "requested"),
     (Ladder::InProgress, "in progress"),
@@ -95,14 +98,18 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &AppState, cx: &ViewContext) {
         )),
         Some(verdict) => {
             let label = format!(" {} ", verdict.decision.label().to_uppercase());
+            // Without model reviewers no confidence is claimed: the header says what did
+            // not run instead.
+            let claim = if state.deterministic_only {
+                NO_MODELS.to_string()
+            } else {
+                format!(" confidence {}", percent(verdict.confidence))
+            };
+            let used = width(&label) + width(&claim);
             let mut spans = vec![
                 Span::styled(label.clone(), theme.decision(verdict.decision)),
-                Span::styled(
-                    format!(" confidence {}", percent(verdict.confidence)),
-                    theme.text,
-                ),
+                Span::styled(claim, theme.text),
             ];
-            let used = width(&label) + 14;
             if let Some(reason) = verdict.reasons.first() {
                 let room = columns.saturating_sub(used + 3);
                 spans.push(Span::styled(
@@ -194,6 +201,11 @@ fn compact(frame: &mut Frame, area: Rect, state: &AppState, cx: &ViewContext) {
     };
     let mut room = (area.width as usize).saturating_sub(width(&label));
     let mut spans = vec![Span::styled(label, style)];
+    if state.deterministic_only && state.verdict.is_some() {
+        let said = truncate(" · no model reviewer ran", room);
+        room = room.saturating_sub(width(&said));
+        spans.push(Span::styled(said, theme.muted));
+    }
     // Offline, the banner comes right after the decision, whole where it fits: the stored
     // verdict is never read as a fresh review.
     if let Some(banner) = &state.offline {
@@ -309,9 +321,46 @@ fn ladder_spans(state: &AppState, cx: &ViewContext, compact: bool) -> Vec<Span<'
 }
 
 /// How many lines the published-and-changed banner takes (0: nothing changed since publishing).
-pub fn banner_height(_state: &AppState) -> u16 {
-    0
+pub fn banner_height(state: &AppState) -> u16 {
+    u16::from(changed_text(state).is_some())
 }
 
 /// The banner over the panes when what is on screen is no longer what was published.
-pub fn banner(_frame: &mut Frame, _area: Rect, _state: &AppState, _cx: &ViewContext) {}
+pub fn banner(frame: &mut Frame, area: Rect, state: &AppState, cx: &ViewContext) {
+    if area.height == 0 {
+        return;
+    }
+    if let Some(text) = changed_text(state) {
+        let text = truncate(&format!(" {text} "), area.width as usize);
+        frame.render_widget(
+            Paragraph::new(Line::from(Span::styled(text, cx.theme.message_warn))),
+            area,
+        );
+    }
+}
+
+/// `published HOLD at 04:13 — now BLOCK: …`, when the screen no longer says what was posted:
+/// the decision by code is another one, or the person's triage changed the posted text.
+pub fn changed_text(state: &AppState) -> Option<String> {
+    use crate::session::posted::Changed;
+    let changed = state.changed_since_published()?;
+    let posted = state.posted.as_ref()?;
+    let was = posted.posted.decision.label().to_uppercase();
+    let at = clock(&posted.at);
+    Some(match changed {
+        Changed::Decision { now, .. } => format!(
+            "published {was} at {at} — now {}: the posted review is out of date (the next round publishes it)",
+            now.label().to_uppercase()
+        ),
+        Changed::Text => format!(
+            "published {was} at {at} — your triage since changes what it would say: the posted review is out of date (the next round publishes it)"
+        ),
+    })
+}
+
+/// `04:13` of an RFC 3339 time (the whole text when it is not one).
+fn clock(at: &str) -> String {
+    at.split_once('T')
+        .and_then(|(_, time)| time.get(..5))
+        .map_or_else(|| at.to_string(), str::to_string)
+}

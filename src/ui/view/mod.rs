@@ -7,7 +7,7 @@ mod detail;
 mod diff;
 mod disagreements;
 pub(crate) mod findings;
-mod header;
+pub(crate) mod header;
 mod overlays;
 mod reviewers;
 mod status;

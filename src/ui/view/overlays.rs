@@ -102,7 +102,9 @@ fn help(frame: &mut Frame, area: Rect, state: &AppState, scroll: u16, cx: &ViewC
                     .join(" ")
             };
             // A long description wraps under itself, never back to the keys' column.
-            let room = (rect.width as usize).saturating_sub(2 + HELP_INDENT).max(16);
+            let room = (rect.width as usize)
+                .saturating_sub(2 + HELP_INDENT)
+                .max(16);
             for (i, part) in crate::ui::text::wrap_words(binding.desc, room)
                 .into_iter()
                 .enumerate()
@@ -266,7 +268,11 @@ fn gate(
                     theme.decision(verdict.decision),
                 ),
                 Span::styled(
-                    format!("  confidence {}", percent(verdict.confidence)),
+                    if state.deterministic_only {
+                        super::header::NO_MODELS.to_string()
+                    } else {
+                        format!("  confidence {}", percent(verdict.confidence))
+                    },
                     theme.text,
                 ),
             ]));
@@ -326,8 +332,12 @@ fn gate(
             Span::styled("Published ", theme.muted),
             Span::styled(format!(" round {}: {target}", state.round), theme.text),
         ]));
+        // What was posted and what the screen says now, when they differ: never silently.
+        if let Some(changed) = super::header::changed_text(state) {
+            lines.push(Line::from(Span::styled(changed, theme.message_warn)));
+        }
         lines.push(Line::from(Span::styled(
-            "this round is done: a new push to the PR starts the next one",
+            "this round is done: a new push to the PR starts the next one, which publishes the change",
             theme.muted,
         )));
     }

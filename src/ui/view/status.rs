@@ -32,11 +32,8 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &AppState, cx: &ViewContext) {
         return;
     }
     let theme = &cx.theme;
-    let [message_area, hints_area] = Layout::vertical([
-        Constraint::Length(area.height - 1),
-        Constraint::Length(1),
-    ])
-    .areas(area);
+    let [message_area, hints_area] =
+        Layout::vertical([Constraint::Length(area.height - 1), Constraint::Length(1)]).areas(area);
     if let Some(message) = &state.message {
         let style = match message.kind {
             MessageKind::Info => theme.message_info,
@@ -109,7 +106,12 @@ fn hints(
         }
     }
     // Drawn with the first keys first, in their order.
-    let mut drawn: Vec<&Hint> = hints.iter().zip(&shown).filter(|(_, s)| **s).map(|(h, _)| h).collect();
+    let mut drawn: Vec<&Hint> = hints
+        .iter()
+        .zip(&shown)
+        .filter(|(_, s)| **s)
+        .map(|(h, _)| h)
+        .collect();
     drawn.sort_by_key(|h| (h.first.is_none(), h.first));
     let mut spans = Vec::new();
     if named {
