@@ -132,6 +132,11 @@ fn every_list_that_hides_rows_says_which_it_shows_of_how_many() {
     let lines = screen(&mut state, 80, 24);
     let all = lines.join("\n");
     assert!(all.contains(&format!(" of {rows} ")), "{all}");
+    // The reviewers pane (five reviewers), which a short stacked screen shows when focused.
+    state.focus = crate::ui::state::Pane::Reviewers;
+    let lines = screen(&mut state, 80, 24);
+    let all = lines.join("\n");
+    assert!(all.contains(&format!(" of {rows} ")), "{all}");
     // The reviewers pane too (five reviewers).
     assert!(all.contains(" of 5 "), "{all}");
     // Where everything fits, nothing is claimed hidden.
@@ -195,7 +200,7 @@ fn a_change_after_publishing_is_a_banner_naming_what_was_posted_and_what_is_now(
         let lines = screen(&mut state, width, height);
         let all = lines.join("\n");
         assert!(
-            all.contains("published BLOCK at 04:13"),
+            all.contains("published BLOCK at 04:13 UTC"),
             "{width}x{height}:\n{all}"
         );
     }
@@ -216,7 +221,7 @@ fn a_change_after_publishing_is_a_banner_naming_what_was_posted_and_what_is_now(
     assert_ne!(now, decision);
     let all = screen(&mut state, 200, 60).join("\n");
     let expected = format!(
-        "published BLOCK at 04:13 — now {}",
+        "published BLOCK at 04:13 UTC — now {}",
         now.label().to_uppercase()
     );
     assert!(all.contains(&expected), "{all}");
@@ -224,7 +229,7 @@ fn a_change_after_publishing_is_a_banner_naming_what_was_posted_and_what_is_now(
     apply(&mut state, [Action::Command(Command::OpenGate)]);
     let gate = screen(&mut state, 120, 40).join("\n");
     assert!(
-        gate.matches("published BLOCK at 04:13").count() >= 2,
+        gate.matches("published BLOCK at 04:13 UTC").count() >= 2,
         "{gate}"
     );
 }

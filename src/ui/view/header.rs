@@ -320,9 +320,12 @@ fn ladder_spans(state: &AppState, cx: &ViewContext, compact: bool) -> Vec<Span<'
     ladder
 }
 
-/// How many lines the published-and-changed banner takes (0: nothing changed since publishing).
-pub fn banner_height(state: &AppState) -> u16 {
-    u16::from(changed_text(state).is_some())
+/// How many lines the published-and-changed banner takes at `width` (0: nothing changed
+/// since publishing): wrapped, never cut, up to three.
+pub fn banner_height(state: &AppState, width: u16) -> u16 {
+    changed_text(state).map_or(0, |text| {
+        (crate::ui::text::wrap_words(&text, (width as usize).saturating_sub(2)).len() as u16).min(3)
+    })
 }
 
 /// The banner over the panes when what is on screen is no longer what was published.
@@ -331,11 +334,12 @@ pub fn banner(frame: &mut Frame, area: Rect, state: &AppState, cx: &ViewContext)
         return;
     }
     if let Some(text) = changed_text(state) {
-        let text = truncate(&format!(" {text} "), area.width as usize);
-        frame.render_widget(
-            Paragraph::new(Line::from(Span::styled(text, cx.theme.message_warn))),
-            area,
-        );
+        let lines: Vec<Line> =
+            crate::ui::text::wrap_words(&text, (area.width as usize).saturating_sub(2))
+                .into_iter()
+                .map(|line| Line::from(Span::styled(format!(" {line} "), cx.theme.message_warn)))
+                .collect();
+        frame.render_widget(Paragraph::new(lines), area);
     }
 }
 
@@ -358,9 +362,9 @@ pub fn changed_text(state: &AppState) -> Option<String> {
     })
 }
 
-/// `04:13` of an RFC 3339 time (the whole text when it is not one).
+/// `04:13 UTC` of an RFC 3339 time (the whole text when it is not one).
 fn clock(at: &str) -> String {
     at.split_once('T')
         .and_then(|(_, time)| time.get(..5))
-        .map_or_else(|| at.to_string(), str::to_string)
+        .map_or_else(|| at.to_string(), |time| format!("{time} UTC"))
 }

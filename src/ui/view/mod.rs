@@ -63,10 +63,10 @@ pub fn draw(frame: &mut Frame, state: &AppState, cx: &ViewContext) -> ScreenLayo
         return layout;
     }
     let header_height = if area.height < SHORT_BELOW { 1 } else { 5 };
-    let status_height = status::height(state, area.width);
+    let status_height = status::height(state, area.width, area.height);
     let [header_area, banner_area, body, status_area] = Layout::vertical([
         Constraint::Length(header_height),
-        Constraint::Length(header::banner_height(state)),
+        Constraint::Length(header::banner_height(state, area.width)),
         Constraint::Fill(1),
         Constraint::Length(status_height),
     ])
@@ -124,13 +124,19 @@ pub fn draw(frame: &mut Frame, state: &AppState, cx: &ViewContext) -> ScreenLayo
     // Stacked, once the review is over, the detail is what is read: the reviewers keep a line.
     let share = if stacked { 2 } else { 3 };
     let wanted = if stacked && !state.review_running() {
-        3
+        // Too short for both, the finished reviewers give their line to the detail (unless
+        // they have focus): `3` brings them back.
+        if right.height < 10 && state.focus != crate::ui::state::Pane::Reviewers {
+            0
+        } else {
+            3
+        }
     } else {
         state.board.reviewers.len() as u16 + 2
     };
     let reviewer_height = wanted
         .min(right.height / share + 1)
-        .max(3)
+        .max(if wanted == 0 { 0 } else { 3 })
         .min(right.height);
     let [reviewers_area, detail_area] =
         Layout::vertical([Constraint::Length(reviewer_height), Constraint::Fill(1)]).areas(right);

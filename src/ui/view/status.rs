@@ -14,17 +14,17 @@ use crate::ui::keymap::{Context, Hint};
 use crate::ui::state::{AppState, InputOverlay, MessageKind, Overlay};
 use crate::ui::update::for_context;
 
-/// The most lines a message takes at the bottom (a longer one is cut there, its start kept).
+/// The fewest lines a message may take at the bottom; a taller terminal gives it a third.
 const MESSAGE_LINES: u16 = 4;
 
 /// The bottom lines: the message's (one at least, so the hints never jump) and the hints'.
-pub fn height(state: &AppState, width: u16) -> u16 {
+pub fn height(state: &AppState, width: u16, screen_height: u16) -> u16 {
     let lines = state.message.as_ref().map_or(1, |m| {
         Paragraph::new(format!(" {}", m.text))
             .wrap(Wrap { trim: false })
             .line_count(width.max(1)) as u16
     });
-    lines.clamp(1, MESSAGE_LINES) + 1
+    lines.clamp(1, MESSAGE_LINES.max(screen_height / 3)) + 1
 }
 
 pub fn draw(frame: &mut Frame, area: Rect, state: &AppState, cx: &ViewContext) {
