@@ -258,3 +258,39 @@ fn deterministic_only_says_what_did_not_run_and_claims_no_confidence() {
     assert!(verdict.contains("model reviewers did not run"), "{verdict}");
     assert!(!verdict.contains("confidence 92"), "{verdict}");
 }
+
+/// Where the list is wide enough, each finding row says where it is (`file:line`, under the
+/// header's `file:line`); the location is the first column to give way when narrow.
+#[test]
+fn rows_carry_file_and_line_where_there_is_room_and_give_it_up_first() {
+    let mut state = finished();
+    let lines = screen(&mut state, 200, 60);
+    let header = lines
+        .iter()
+        .find(|l| l.contains("file:line"))
+        .unwrap_or_else(|| panic!("{}", lines.join("\n")));
+    let row = lines
+        .iter()
+        .find(|l| l.starts_with('│') && l.contains("P0 bug   Expired token is reused"))
+        .expect("the row");
+    let column = |line: &str, word: &str| line.find(word).map(|b| line[..b].chars().count());
+    assert!(row.contains("src/auth/refresh.rs:10"), "{row}");
+    assert_eq!(
+        column(header, "file:line"),
+        column(row, "src/auth/refresh.rs:10"),
+        "{header}\n{row}"
+    );
+    // Narrow: the location goes before the status does.
+    let narrow = screen(&mut state, 80, 24).join("\n");
+    assert!(!narrow.contains("file:line"), "{narrow}");
+    assert!(narrow.contains(" open"), "{narrow}");
+}
+
+/// Before the pull request is known the header shows no empty template (`  ·   ←`).
+#[test]
+fn the_first_frame_shows_no_empty_template() {
+    let mut state = AppState::new(Default::default(), "tester");
+    state.loading = Some("reading the pull request".into());
+    let lines = screen(&mut state, 120, 40);
+    assert!(!lines[0].contains('←'), "{}", lines[0]);
+}

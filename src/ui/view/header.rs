@@ -35,7 +35,9 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &AppState, cx: &ViewContext) {
     ];
     let branches = shown(&format!("{} ← {}", pr.base, pr.head));
     let used = width(&reference) + 2 + width(&title);
-    if used + branches.len() + 4 < columns {
+    // Before the pull request is known there is nothing to name: no empty `  ·   ←`.
+    let known = !pr.base.is_empty() || !pr.head.is_empty();
+    if known && used + branches.len() + 4 < columns {
         first.push(Span::styled(format!("  ·  {branches}"), theme.muted));
     }
     if !pr.author.is_empty() {
