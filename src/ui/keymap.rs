@@ -454,7 +454,7 @@ impl Default for Keymap {
                 Gate,
                 A::GateAbort,
                 &["a"],
-                "leave the gate without publishing (the review stays open)",
+                "leave the gate: nothing more is posted, the review stays open",
                 NONE,
             ),
             (

@@ -567,3 +567,44 @@ fn a_deterministic_only_cockpit_round_gives_the_headless_verdict() {
     tmux.keys(&["q"]);
     assert_eq!(tmux.exit_code(&exit_file), 0, "Ship exits 0");
 }
+
+/// A terminal too small for the cockpit (11 rows panicked, exit 101) gets a screen saying what
+/// it needs, at the start and on resize, with the gate open too; the next resize draws the
+/// cockpit again, and quitting gives the verdict's exit code, never a crash.
+#[test]
+fn a_terminal_too_small_says_what_it_needs_and_a_resize_brings_the_cockpit_back() {
+    let data = tempfile::tempdir().unwrap();
+    let exit = data.path().join("exit");
+    let binary = env!("CARGO_BIN_EXE_review-tui");
+    let command = format!(
+        "{binary} --demo --deterministic-only; echo $? > {}; sleep 30",
+        exit.display()
+    );
+    let tmux = Tmux::start(
+        "small",
+        &command,
+        60,
+        11,
+        &[("REVIEW_TUI_DATA_DIR", data.path())],
+    );
+    tmux.wait_for("the too-small screen", |s| {
+        s.contains("terminal too small (need 40 x 12, have 60 x 11)")
+    });
+    tmux.resize(60, 15);
+    tmux.wait_for("the cockpit at 60x15", |s| {
+        s.contains("BLOCK") && s.contains("Findings") && s.contains("q quit")
+    });
+    tmux.keys(&["g"]);
+    tmux.wait_for("the gate", |s| s.contains("Approval gate"));
+    for (width, height) in [(30, 8), (1, 1), (40, 11)] {
+        tmux.resize(width, height);
+        // As much of "terminal too small…" as fits (a 1x1 terminal shows its `t`).
+        tmux.wait_for("the too-small screen again", |s| s.starts_with('t'));
+    }
+    tmux.resize(80, 24);
+    tmux.wait_for("the gate again", |s| s.contains("Approval gate"));
+    tmux.keys(&["Escape"]);
+    tmux.wait_for("the gate to close", |s| !s.contains("Approval gate"));
+    tmux.keys(&["q"]);
+    assert_eq!(tmux.exit_code(&exit), 6, "Block exits 6, no panic");
+}

@@ -326,20 +326,23 @@ fn gate(
             theme.marked,
         )));
     }
+    // Published: where it went, and whether the screen still says what was posted, first:
+    // on a short screen what is below scrolls out of sight.
     if let Some(target) = &state.published {
-        lines.push(Line::raw(""));
-        lines.push(Line::from(vec![
+        let mut top = vec![Line::from(vec![
             Span::styled("Published ", theme.muted),
             Span::styled(format!(" round {}: {target}", state.round), theme.text),
-        ]));
+        ])];
         // What was posted and what the screen says now, when they differ: never silently.
         if let Some(changed) = super::header::changed_text(state) {
-            lines.push(Line::from(Span::styled(changed, theme.message_warn)));
+            top.push(Line::from(Span::styled(changed, theme.message_warn)));
         }
-        lines.push(Line::from(Span::styled(
+        top.push(Line::from(Span::styled(
             "this round is done: a new push to the PR starts the next one, which publishes the change",
             theme.muted,
         )));
+        top.push(Line::raw(""));
+        lines.splice(0..0, top);
     }
 
     let width = area.width.min(92);
