@@ -186,18 +186,20 @@ fn compact(frame: &mut Frame, area: Rect, state: &AppState, cx: &ViewContext) {
         Some(verdict) if !verdict.reasons.is_empty() => verdict.reasons[0].clone(),
         _ => state.pr.title.clone(),
     };
+    // The round's step and the level before the reference, which can be long (a local
+    // repository's path and range): they are what changes.
     let rest = if state.review_running() && state.loading.is_none() {
         format!(
-            " {} · {} · {round} · level {}",
+            " {} · {round} · level {} · {}",
             shown(&about),
+            state.level,
             shown(&state.pr.reference()),
-            state.level
         )
     } else {
         format!(
-            " {} · {round} · level {} · {}",
-            shown(&state.pr.reference()),
+            " {round} · level {} · {} · {}",
             state.level,
+            shown(&state.pr.reference()),
             shown(&about)
         )
     };

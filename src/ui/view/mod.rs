@@ -126,7 +126,7 @@ pub fn draw(frame: &mut Frame, state: &AppState, cx: &ViewContext) -> ScreenLayo
     let wanted = if stacked && !state.review_running() {
         // Too short for both, the finished reviewers give their line to the detail (unless
         // they have focus): `3` brings them back.
-        if right.height < 10 && state.focus != crate::ui::state::Pane::Reviewers {
+        if right.height < 8 && state.focus != crate::ui::state::Pane::Reviewers {
             0
         } else {
             3
