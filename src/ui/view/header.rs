@@ -21,7 +21,21 @@ const LADDER: [(Ladder, &str); 4] = [
 
 pub fn draw(frame: &mut Frame, area: Rect, state: &AppState, cx: &ViewContext) {
     if area.height < 3 {
-        return compact(frame, area, state, cx);
+        compact(frame, Rect { height: 1, ..area }, state, cx);
+        if area.height == 2 && state.no_model {
+            let columns = area.width as usize;
+            let line = crate::session::no_model::line(columns.saturating_sub(2));
+            let text = format!(" {} ", truncate(line, columns.saturating_sub(2)));
+            frame.render_widget(
+                Paragraph::new(Span::styled(text, cx.theme.message_warn)),
+                Rect {
+                    y: area.y + 1,
+                    height: 1,
+                    ..area
+                },
+            );
+        }
+        return;
     }
     let theme = &cx.theme;
     let columns = area.width as usize;

@@ -62,7 +62,13 @@ pub fn draw(frame: &mut Frame, state: &AppState, cx: &ViewContext) -> ScreenLayo
         too_small(frame, area, cx);
         return layout;
     }
-    let header_height = if area.height < SHORT_BELOW { 1 } else { 5 };
+    // Short: one line, and the no-model line under it when there is one (it says what did not
+    // run and the ways on; offline, the banner is in the one line).
+    let header_height = if area.height < SHORT_BELOW {
+        1 + u16::from(state.no_model && state.offline.is_none())
+    } else {
+        5
+    };
     let status_height = status::height(state, area.width, area.height);
     let [header_area, banner_area, body, status_area] = Layout::vertical([
         Constraint::Length(header_height),
