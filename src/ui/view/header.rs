@@ -224,17 +224,17 @@ fn compact(frame: &mut Frame, area: Rect, state: &AppState, cx: &ViewContext) {
     };
     let mut room = (area.width as usize).saturating_sub(width(&label));
     let mut spans = vec![Span::styled(label, style)];
-    if state.deterministic_only && state.verdict.is_some() {
-        let said = truncate(" · no model reviewer ran", room);
-        room = room.saturating_sub(width(&said));
-        spans.push(Span::styled(said, theme.muted));
-    }
     // Offline, the banner comes right after the decision, whole where it fits: the stored
     // verdict is never read as a fresh review.
     if let Some(banner) = &state.offline {
         let banner = truncate(&format!(" {banner} "), room);
         room = room.saturating_sub(width(&banner));
         spans.push(Span::styled(banner, theme.message_warn));
+    }
+    if state.deterministic_only && state.verdict.is_some() {
+        let said = truncate(" · no model reviewer ran", room);
+        room = room.saturating_sub(width(&said));
+        spans.push(Span::styled(said, theme.muted));
     }
     spans.push(Span::styled(truncate(&rest, room), theme.text));
     let line = Line::from(spans);
