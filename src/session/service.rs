@@ -22,6 +22,7 @@ use crate::review::status::{self, Change, StatusError};
 use crate::session::command::Command;
 use crate::session::fix;
 use crate::session::journal;
+use crate::session::posted;
 use crate::session::prepare::Prepared;
 use crate::session::prompt;
 use crate::session::publisher::Publisher;
@@ -332,9 +333,27 @@ impl<P: Publisher> Session<P> {
     pub async fn publish(&mut self) -> Result<P::Published, P::Error> {
         let confirmed = self.preview.take();
         let snapshot = self.snapshot();
-        self.publisher
+        let published = self
+            .publisher
             .publish(&mut self.prepared, &snapshot, confirmed)
-            .await
+            .await?;
+        // What was posted, so a later change of the triage is seen (`posted`). The publish
+        // record itself is already written; a save failing here fails again on the next
+        // decision, where it is reported, and only the "changed since" banner goes without it.
+        let posted = posted::posted(
+            snapshot.verdict.decision,
+            &snapshot.board.nodes,
+            &snapshot.comments,
+            snapshot.level,
+        );
+        let _ = self
+            .prepared
+            .space
+            .update(|state| -> Result<(), SessionError> {
+                state.note_posted(posted);
+                Ok(())
+            });
+        Ok(published)
     }
 
     /// The summary `--format markdown` prints without publishing.

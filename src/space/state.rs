@@ -159,6 +159,18 @@ pub struct PublishRecord {
     #[serde(default)]
     pub review_id: Option<String>,
     pub state: PublishState,
+    /// What was posted, to tell later whether the person's triage changed it: the decision
+    /// and a digest of the triage the text was made from (`session::posted`). `None` in older
+    /// files and until the publish is done.
+    #[serde(default)]
+    pub posted: Option<Posted>,
+}
+
+/// The decision a publish posted and the digest of the triage its text was made from.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Posted {
+    pub decision: crate::review::Decision,
+    pub triage: String,
 }
 
 /// `Publishing` is written before the request leaves, `Published` after it succeeded; a record
@@ -386,6 +398,7 @@ impl SpaceState {
             at: at.to_string(),
             review_id: None,
             state: PublishState::Publishing,
+            posted: None,
         });
         Ok(round)
     }
@@ -404,6 +417,20 @@ impl SpaceState {
         // A published round is done: the ladder's last step.
         self.ladder = Ladder::Completed;
         Ok(())
+    }
+
+    /// Notes what the current round's publish posted (its decision, the digest of its triage).
+    pub fn note_posted(&mut self, posted: Posted) {
+        let Some(round) = self.current_round().map(|r| r.number) else {
+            return;
+        };
+        if let Some(record) = self
+            .publishes
+            .iter_mut()
+            .find(|p| p.round == round && p.state == PublishState::Published)
+        {
+            record.posted = Some(posted);
+        }
     }
 
     /// The current round's publish record, once it is published.
@@ -439,6 +466,7 @@ impl SpaceState {
                         at: at.to_string(),
                         review_id: Some(review_id.to_string()),
                         state: PublishState::Published,
+                        posted: None,
                     }),
                 }
                 if self.current_round().is_some_and(|r| r.number == round) {

@@ -112,6 +112,8 @@ pub enum Report {
     Published {
         target: String,
     },
+    /// What the publish posted (its decision, the digest of its triage) and when.
+    Posted(crate::ui::state::PostedAt),
     /// Something the engine could not do (publish failed, patch not written): an error overlay.
     EngineError {
         title: String,

@@ -16,7 +16,7 @@ use crate::space::Ladder;
 use crate::ui::action::{Action, Report};
 use crate::ui::cohort_links;
 use crate::ui::run::{Engine, Inbox, RunOutcome};
-use crate::ui::state::{AppState, PatchData, PrHeader, PreviewData};
+use crate::ui::state::{AppState, PatchData, PostedAt, PrHeader, PreviewData};
 use crate::ui::update::Effect;
 use crate::ui::view::ViewContext;
 
@@ -234,12 +234,21 @@ async fn relay(
             SessionEvent::Published {
                 published,
                 snapshot,
-            } => vec![
-                Action::Engine(Report::Published {
+            } => {
+                let mut actions = vec![Action::Engine(Report::Published {
                     target: published.target.clone(),
-                }),
-                Action::Engine(Report::Ladder(snapshot.ladder)),
-            ],
+                })];
+                if let Some(record) = &snapshot.published
+                    && let Some(posted) = &record.posted
+                {
+                    actions.push(Action::Engine(Report::Posted(PostedAt {
+                        posted: posted.clone(),
+                        at: record.at.clone(),
+                    })));
+                }
+                actions.push(Action::Engine(Report::Ladder(snapshot.ladder)));
+                actions
+            }
             SessionEvent::Notice(text) => vec![Action::Engine(Report::Notice(text))],
             SessionEvent::PatchWritten(written) => vec![Action::Engine(Report::PatchWritten {
                 patch: patch_data(&written),

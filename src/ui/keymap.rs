@@ -496,7 +496,7 @@ impl Default for Keymap {
                 Gate,
                 A::GateAbort,
                 &["a"],
-                "leave the gate without publishing (the review stays open)",
+                "leave the gate: nothing more is posted, the review stays open",
                 NONE,
             ),
             (
@@ -513,6 +513,7 @@ impl Default for Keymap {
                 "view the patch the fix wrote",
                 NONE,
             ),
+            (Gate, A::Help, &["?"], "help: the gate's keys first", NONE),
             (Gate, A::Close, &["esc"], "back to the findings", NONE),
             (Gate, A::MoveDown, &["j", "down"], "scroll down", NONE),
             (Gate, A::MoveUp, &["k", "up"], "scroll up", NONE),
@@ -533,6 +534,13 @@ impl Default for Keymap {
                 NONE,
             ),
             (Preview, A::MoveUp, &["k", "up"], "scroll the body up", NONE),
+            (
+                Preview,
+                A::Help,
+                &["?"],
+                "help: the preview's keys first",
+                NONE,
+            ),
             (Preview, A::PageDown, &["pgdn", "space"], "page down", NONE),
             (Preview, A::PageUp, &["pgup"], "page up", NONE),
             (Preview, A::Top, &["home", "g"], "top of the body", NONE),
@@ -590,12 +598,20 @@ impl Default for Keymap {
                 "quit (decisions are already saved)",
                 NONE,
             ),
+            (
+                Patch,
+                A::Help,
+                &["?"],
+                "help: the patch viewer's keys first",
+                NONE,
+            ),
             (Patch, A::MoveDown, &["j", "down"], "scroll down", NONE),
             (Patch, A::MoveUp, &["k", "up"], "scroll up", NONE),
             (Patch, A::PageDown, &["pgdn", "space"], "page down", NONE),
             (Patch, A::PageUp, &["pgup"], "page up", NONE),
             (Patch, A::Top, &["home", "g"], "top", NONE),
             (Patch, A::Bottom, &["end", "G"], "end", NONE),
+            (Log, A::Help, &["?"], "help: the log's keys first", NONE),
             (Log, A::MoveDown, &["j", "down"], "scroll down", NONE),
             (Log, A::MoveUp, &["k", "up"], "scroll up", NONE),
             (Log, A::PageDown, &["pgdn", "space"], "page down", NONE),
@@ -739,35 +755,42 @@ impl Keymap {
         )
     }
 
-    /// Short hints for the status line of a pane: (keys, description, whether it must stay
-    /// when the line is short: help and quit, the way to everything else and the way out).
-    /// Commands that cannot run now (`available` says no) are left out: the line is short.
-    pub fn hints(
-        &self,
-        pane: Pane,
-        available: impl Fn(Command) -> bool,
-    ) -> Vec<(String, &'static str, bool)> {
+    /// Short hints for the status line of a pane, commands that cannot run now (`available`
+    /// says no) left out: the line is short. The ones a narrow line keeps first carry a rank
+    /// (`Hint::first`): the gate, the two triage keys, the filter, help and quit.
+    pub fn hints(&self, pane: Pane, available: impl Fn(Command) -> bool) -> Vec<Hint> {
+        const FIRST: [Command; 6] = [
+            Command::OpenGate,
+            Command::Confirm,
+            Command::Dismiss,
+            Command::Filter,
+            Command::Help,
+            Command::Quit,
+        ];
         self.bindings
             .iter()
             .filter(|b| {
                 b.context == Context::Main && b.hint_in.contains(&pane) && !b.keys.is_empty()
             })
             .filter(|b| available(b.command))
-            .map(|b| {
-                let essential = matches!(b.command, Command::Help | Command::Quit);
-                (b.keys[0].to_string(), short(b.command), essential)
+            .map(|b| Hint {
+                key: b.keys[0].to_string(),
+                what: short(b.command),
+                command: b.command,
+                first: FIRST.iter().position(|c| *c == b.command),
             })
             .collect()
     }
 
     /// The keys an overlay's `context` offers now, for the hint bar, one per command in table
-    /// order: (first key, short name, essential). An overlay's own keys, never the panes': the
-    /// panes' keys do nothing while it is open. Its way back (`close`) is essential.
+    /// order. An overlay's own keys, never the panes': the panes' keys do nothing while it is
+    /// open. Its way back (`close`), help and quit come first.
     pub fn overlay_hints(
         &self,
         context: Context,
         available: impl Fn(Command) -> bool,
-    ) -> Vec<(String, &'static str, bool)> {
+    ) -> Vec<Hint> {
+        const FIRST: [Command; 3] = [Command::Close, Command::Help, Command::Quit];
         let mut seen = Vec::new();
         self.bindings
             .iter()
@@ -778,12 +801,25 @@ impl Keymap {
                 seen.push(b.command);
                 first
             })
-            .map(|b| {
-                let essential = matches!(b.command, Command::Help | Command::Quit | Command::Close);
-                (b.keys[0].to_string(), short(b.command), essential)
+            .map(|b| Hint {
+                key: b.keys[0].to_string(),
+                what: short(b.command),
+                command: b.command,
+                first: FIRST.iter().position(|c| *c == b.command),
             })
             .collect()
     }
+}
+
+/// One key of the hint line.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Hint {
+    pub key: String,
+    pub what: &'static str,
+    pub command: Command,
+    /// Where it stands among the keys shown first, in that order (`None`: after them, in
+    /// table order, while they fit).
+    pub first: Option<usize>,
 }
 
 /// The few words a status line hint (or a narrow overlay's key line) uses.

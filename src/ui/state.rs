@@ -233,6 +233,14 @@ impl InputOverlay {
     }
 }
 
+/// What the round's publish posted (its decision and the digest of its triage) and when.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PostedAt {
+    pub posted: crate::space::state::Posted,
+    /// RFC 3339, as the publish record has it.
+    pub at: String,
+}
+
 /// The overlay stack: the top one takes the keys.
 #[derive(Debug, Clone)]
 pub enum Overlay {
@@ -286,12 +294,11 @@ pub enum MessageKind {
     Error,
 }
 
-/// A transient message in the status line; it expires after a few ticks.
+/// The message over the hint line; the next key clears it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Message {
     pub text: String,
     pub kind: MessageKind,
-    pub until_tick: u64,
 }
 
 impl Overlay {
@@ -300,9 +307,6 @@ impl Overlay {
         Overlay::Input(Box::new(InputOverlay::new(purpose, text)))
     }
 }
-
-/// How long a transient message stays, in ticks (the loop ticks every 250 ms).
-pub const MESSAGE_TICKS: u64 = 16;
 
 /// Where things landed on screen in the last frame: mouse clicks and page sizes are read from
 /// it. Written by the loop after each draw; only a measurement, never a source of truth.
@@ -372,6 +376,8 @@ pub struct AppState {
     pub pass: PassProgress,
     /// Where this round was published (the review's URL, or the report's paths), once it was.
     pub published: Option<String>,
+    /// What that publish posted and when (`None`: not published, or by an older version).
+    pub posted: Option<PostedAt>,
     /// The session's offline banner: the round on screen is the stored one, not refreshed.
     pub offline: Option<String>,
     /// `--watch`: a change to the uncommitted work under review starts a new round.
@@ -457,6 +463,7 @@ impl AppState {
             phase: None,
             pass: PassProgress::default(),
             published: None,
+            posted: None,
             offline: None,
             watching: false,
             no_model: false,
@@ -502,6 +509,12 @@ impl AppState {
         // An answer the last process was still receiving is no longer coming.
         crate::review::thread::interrupt_open(&mut state.threads);
         state.published = space.published().map(|p| p.target.clone());
+        state.posted = space.published().and_then(|p| {
+            p.posted.clone().map(|posted| PostedAt {
+                posted,
+                at: p.at.clone(),
+            })
+        });
         state.refresh();
         state
     }
@@ -598,13 +611,23 @@ impl AppState {
         self.ladder < Ladder::AwaitingApproval
     }
 
+    /// How what is on screen now differs from what was published (`None`: not published,
+    /// or the same): the decision by code, else the text the triage makes.
+    pub fn changed_since_published(&self) -> Option<crate::session::posted::Changed> {
+        let posted = self.posted.as_ref()?;
+        let verdict = self.verdict.as_ref()?;
+        let now = crate::session::posted::posted(
+            verdict.decision,
+            &self.board.nodes,
+            &self.comments,
+            self.level,
+        );
+        crate::session::posted::changed(&posted.posted, &now)
+    }
+
     /// A transient message in the status line.
     pub fn say(&mut self, kind: MessageKind, text: String) {
-        self.message = Some(Message {
-            text,
-            kind,
-            until_tick: self.tick + MESSAGE_TICKS,
-        });
+        self.message = Some(Message { text, kind });
     }
 
     /// The key for `command` in `context`, as the person's keymap binds it (for messages).

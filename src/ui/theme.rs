@@ -440,3 +440,90 @@ mod tests {
         assert!(err.to_string().contains("unknown colour"), "{err}");
     }
 }
+
+/// WCAG 2 contrast of each decision's badge (its text on its background) in every builtin
+/// theme: at least 4.5:1, and each decision its own background, so no two read alike.
+#[cfg(test)]
+mod contrast {
+    use ratatui::style::Color;
+
+    use super::Theme;
+    use crate::review::Decision;
+
+    /// The sRGB of a colour; named colours as xterm draws them by default.
+    fn rgb(color: Color) -> (u8, u8, u8) {
+        match color {
+            Color::Rgb(r, g, b) => (r, g, b),
+            Color::Black => (0, 0, 0),
+            Color::Red => (205, 0, 0),
+            Color::Green => (0, 205, 0),
+            Color::Yellow => (205, 205, 0),
+            Color::Blue => (0, 0, 238),
+            Color::Magenta => (205, 0, 205),
+            Color::Cyan => (0, 205, 205),
+            Color::Gray => (229, 229, 229),
+            Color::DarkGray => (127, 127, 127),
+            Color::LightRed => (255, 0, 0),
+            Color::LightGreen => (0, 255, 0),
+            Color::LightYellow => (255, 255, 0),
+            Color::LightBlue => (92, 92, 255),
+            Color::LightMagenta => (255, 0, 255),
+            Color::LightCyan => (0, 255, 255),
+            Color::White => (255, 255, 255),
+            other => panic!("a badge colour the test cannot place: {other:?}"),
+        }
+    }
+
+    /// WCAG 2 relative luminance.
+    fn luminance(color: Color) -> f64 {
+        let (r, g, b) = rgb(color);
+        let linear = |v: u8| {
+            let c = f64::from(v) / 255.0;
+            if c <= 0.04045 {
+                c / 12.92
+            } else {
+                ((c + 0.055) / 1.055).powf(2.4)
+            }
+        };
+        0.2126 * linear(r) + 0.7152 * linear(g) + 0.0722 * linear(b)
+    }
+
+    pub(super) fn ratio(a: Color, b: Color) -> f64 {
+        let (la, lb) = (luminance(a), luminance(b));
+        (la.max(lb) + 0.05) / (la.min(lb) + 0.05)
+    }
+
+    #[test]
+    fn the_ratio_is_wcags() {
+        assert!((ratio(Color::Black, Color::White) - 21.0).abs() < 0.01);
+        assert!((ratio(Color::Rgb(0x77, 0x77, 0x77), Color::White) - 4.48).abs() < 0.01);
+    }
+
+    #[test]
+    fn every_decision_badge_reads_at_4_5_to_1_and_has_its_own_colour_in_every_theme() {
+        const DECISIONS: [Decision; 4] = [
+            Decision::Ship,
+            Decision::Hold,
+            Decision::Inconclusive,
+            Decision::Block,
+        ];
+        for name in ["dark", "light", "high-contrast"] {
+            let theme = Theme::builtin(name).unwrap();
+            let mut backgrounds = Vec::new();
+            for decision in DECISIONS {
+                let style = theme.decision(decision);
+                let (fg, bg) = (style.fg.expect("a text colour"), style.bg.expect("a badge"));
+                let contrast = ratio(fg, bg);
+                assert!(
+                    contrast >= 4.5,
+                    "{name}: {decision:?} is {contrast:.2}:1 ({fg:?} on {bg:?})"
+                );
+                assert!(
+                    !backgrounds.contains(&rgb(bg)),
+                    "{name}: {decision:?} shares its badge colour"
+                );
+                backgrounds.push(rgb(bg));
+            }
+        }
+    }
+}

@@ -279,7 +279,7 @@ fn assert_reopens(tmux: &Tmux, data: &Path, kept: &Decisions, context: &str) -> 
         let verdict = screen.lines().nth(2).unwrap_or_default();
         let decided = ["SHIP", "HOLD", "BLOCK", "INCONCLUSIVE"]
             .iter()
-            .any(|d| verdict.starts_with(&format!(" {d}  confidence")));
+            .any(|d| verdict.starts_with(&format!(" {d} ")));
         let listed = listed_statuses(&screen);
         let path = crate::cockpit::find_state(data);
         let now = path.as_deref().and_then(read_state).map(|s| decisions(&s));

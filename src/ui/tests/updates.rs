@@ -693,13 +693,8 @@ fn the_verdict_is_recomputed_from_the_board() {
     apply(&mut state, [Action::Submit]);
     select(&mut state, "n3");
     apply(&mut state, [Action::Command(Command::Resolve)]);
-    // The scanner's copy of the secret stands alone once the primary is resolved.
-    assert_eq!(
-        state.verdict.as_ref().unwrap().decision,
-        crate::review::Decision::Block
-    );
-    select(&mut state, "n4");
-    apply(&mut state, [Action::Command(Command::Resolve)]);
+    // Resolving the problem resolves the scanner's copy folded under it: the same secret.
+    assert_eq!(state.node("n4").unwrap().status, Status::Resolved);
     let after = state.verdict.clone().unwrap();
     assert_eq!(after.counts.dismissed, 1);
     assert_eq!((after.counts.p0, after.counts.resolved), (0, 2));
@@ -791,14 +786,14 @@ fn engine_errors_replace_a_pending_preview_with_an_error_overlay() {
 }
 
 #[test]
-fn messages_expire_after_ticks() {
+fn a_message_stays_until_the_next_key() {
     let mut state = streaming();
     apply(&mut state, [Action::Command(Command::OpenGate)]);
     assert!(state.message.is_some());
-    apply(
-        &mut state,
-        (0..crate::ui::state::MESSAGE_TICKS).map(|_| Action::Tick),
-    );
+    // Time alone does not take it away: a long message is read whole.
+    apply(&mut state, (0..100).map(|_| Action::Tick));
+    assert!(state.message.is_some());
+    apply(&mut state, [Action::Command(Command::MoveDown)]);
     assert!(state.message.is_none());
 }
 
@@ -1146,10 +1141,10 @@ fn a_cohort_row_dismisses_its_findings_with_one_reason_and_esc_drops_a_range() {
             Some("generated code")
         );
     }
-    // The duplicate folded under n3 is its problem's, not dismissed on its own.
-    assert_eq!(state.node("n4").unwrap().status, Status::Open);
+    // The duplicate folded under n3 goes with its problem, in the same step.
+    assert_eq!(state.node("n4").unwrap().status, Status::Dismissed);
     apply(&mut state, [Action::Command(Command::Undo)]);
-    for id in ["n3", "n1", "n2"] {
+    for id in ["n3", "n1", "n2", "n4"] {
         assert_eq!(state.node(id).unwrap().status, Status::Open, "{id}");
     }
     // A range started and dropped: the next key acts on the one finding again.
@@ -1231,4 +1226,66 @@ fn a_refused_change_names_the_finding_by_its_title() {
     assert!(said.contains("“Consider a test for"), "{said}");
     assert!(said.contains("cannot confirm"), "{said}");
     assert!(!said.contains("n2"), "{said}");
+}
+
+/// A range from a cohort's heading acts on exactly the finding rows it marks: the heading
+/// brings no other finding of the cohort.
+#[test]
+fn a_range_acts_on_exactly_the_finding_rows_it_marks() {
+    let mut state = finished();
+    state.selected = Some(RowKey::Cohort(state.cohorts.first().unwrap().key.clone()));
+    // The heading, then n3 (its duplicate folded) and n1: two finding rows marked.
+    apply(
+        &mut state,
+        [
+            Action::Command(Command::SelectRange),
+            Action::Command(Command::MoveDown),
+            Action::Command(Command::MoveDown),
+        ],
+    );
+    assert_eq!(
+        crate::ui::update::group_targets(&state),
+        Some(vec!["n3".to_string(), "n1".to_string()])
+    );
+    apply(&mut state, [Action::Command(Command::Dismiss)]);
+    match state.top_overlay() {
+        Some(Overlay::Input(input)) => match &input.purpose {
+            InputPurpose::Dismiss { node_ids } => assert_eq!(node_ids, &["n3", "n1"]),
+            other => panic!("{other:?}"),
+        },
+        other => panic!("{other:?}"),
+    }
+}
+
+/// Dismissing a problem dismisses the duplicates folded under it (one undo step): they never
+/// come back as new open findings, and the count of problems goes down, never up.
+#[test]
+fn dismissing_a_problem_takes_its_folded_duplicates_with_it() {
+    let mut state = finished();
+    let problems = |state: &crate::ui::state::AppState| {
+        state
+            .board
+            .nodes
+            .iter()
+            .filter(|n| n.status.is_active() && n.duplicate_of.is_none())
+            .count()
+    };
+    let before = problems(&state);
+    assert_eq!(
+        state.node("n4").unwrap().duplicate_of.as_deref(),
+        Some("n3")
+    );
+    select(&mut state, "n3");
+    apply(&mut state, [Action::Command(Command::Dismiss)]);
+    apply(&mut state, typed("rotated, a test fixture"));
+    apply(&mut state, [Action::Submit]);
+    assert_eq!(state.node("n3").unwrap().status, Status::Dismissed);
+    assert_eq!(state.node("n4").unwrap().status, Status::Dismissed);
+    assert_eq!(problems(&state), before - 1);
+    let text = &state.message.as_ref().unwrap().text;
+    assert!(text.contains("1 duplicate folded under it"), "{text}");
+    // Undo takes both back.
+    apply(&mut state, [Action::Command(Command::Undo)]);
+    assert_eq!(state.node("n4").unwrap().status, Status::Open);
+    assert_eq!(problems(&state), before);
 }

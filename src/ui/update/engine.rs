@@ -34,6 +34,7 @@ pub(super) fn apply(state: &mut AppState, report: Report) -> Vec<Effect> {
                 if ladder < Ladder::AwaitingApproval {
                     // A new round: whatever was published was the previous one.
                     state.published = None;
+                    state.posted = None;
                 }
                 state.overlays.retain(|o| {
                     !matches!(
@@ -97,6 +98,7 @@ pub(super) fn apply(state: &mut AppState, report: Report) -> Vec<Effect> {
             info(state, format!("published: {target}"));
             state.published = Some(target);
         }
+        Report::Posted(posted) => state.posted = Some(posted),
         Report::EngineError { title, message } => {
             if matches!(state.top_overlay(), Some(Overlay::PreviewPending)) {
                 state.overlays.pop();

@@ -74,7 +74,17 @@ fn gate_command(state: &mut AppState, command: Command) -> Vec<Effect> {
         Command::GateAbort => {
             if matches!(state.top_overlay(), Some(Overlay::Gate { .. })) {
                 state.overlays.pop();
-                info(state, "left the gate: nothing was published".to_string());
+                // What was published stays published: leaving says so, never the opposite.
+                let text = match &state.published {
+                    Some(target) => {
+                        format!(
+                            "left the gate: round {} is published ({target})",
+                            state.round
+                        )
+                    }
+                    None => "left the gate: nothing was published".to_string(),
+                };
+                info(state, text);
             }
         }
         _ => {}

@@ -104,6 +104,10 @@ pub fn update(state: &mut AppState, action: Action) -> Vec<Effect> {
     if command && action != Action::Command(Command::StopRun) {
         state.stop_armed = false;
     }
+    // The message stays until the next key, whole: the key's own answer replaces it.
+    if command || matches!(action, Action::UnknownKey(_)) {
+        state.message = None;
+    }
     // A key or the mouse: whatever is selected now is the person's choice.
     if command || matches!(action, Action::Click { .. }) {
         state.auto_selected = None;
@@ -177,13 +181,6 @@ fn dispatch(state: &mut AppState, action: Action) -> Vec<Effect> {
         Action::Resize { .. } => Vec::new(),
         Action::Tick => {
             state.tick += 1;
-            if state
-                .message
-                .as_ref()
-                .is_some_and(|m| m.until_tick <= state.tick)
-            {
-                state.message = None;
-            }
             Vec::new()
         }
         Action::Engine(report) => engine::apply(state, report),

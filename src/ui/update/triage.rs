@@ -30,7 +30,39 @@ pub fn change(state: &mut AppState, id: &str, change: Change) -> Vec<Effect> {
 /// change does not apply to (already in that status, or refused) are left as they are and
 /// counted in the one message that says what happened.
 pub fn change_all(state: &mut AppState, ids: &[String], change: Change) -> Vec<Effect> {
-    let (steps, effects) = apply_all(state, ids, &change, Origin::New);
+    // A problem dismissed or resolved takes its folded duplicates with it: they are the same
+    // problem, and left open they would come back as new open findings.
+    let mut ids = ids.to_vec();
+    let mut folded = 0;
+    if matches!(change, Change::Dismiss { .. } | Change::Resolve { .. }) {
+        let duplicates: Vec<String> = state
+            .board
+            .nodes
+            .iter()
+            .filter(|n| {
+                n.status.is_active()
+                    && n.duplicate_of.as_ref().is_some_and(|of| ids.contains(of))
+                    && !ids.contains(&n.id)
+            })
+            .map(|n| n.id.clone())
+            .collect();
+        folded = duplicates.len();
+        ids.extend(duplicates);
+    }
+    let (steps, effects) = apply_all(state, &ids, &change, Origin::New);
+    if folded > 0
+        && let Some(message) = state.message.as_mut()
+    {
+        message.text.push_str(&format!(
+            " (with {} folded under {})",
+            crate::ui::text::plural(folded, "duplicate"),
+            if ids.len() - folded == 1 {
+                "it"
+            } else {
+                "them"
+            }
+        ));
+    }
     if !steps.is_empty() {
         state.undo.push(Undoable { steps });
         state.redo.clear();

@@ -64,17 +64,23 @@ pub(super) fn stop_run(state: &mut AppState) -> Vec<Effect> {
     vec![Effect::StopRun]
 }
 
-/// The findings a triage key acts on when it is not the one selected finding: the rows of a
-/// range (`V`), or the cohort (or below-threshold group) whose row is selected. What the
+/// The findings a triage key acts on when it is not the one selected finding: the finding rows
+/// of a range (`V`), or the cohort (or below-threshold group) whose row is selected. What the
 /// filter hides is never included: what is acted on is what is listed. Duplicates under a
 /// folded problem stay with their problem, as everywhere else.
 pub(crate) fn group_targets(state: &AppState) -> Option<Vec<String>> {
     let visible = rows::rows(state);
     let keys: Vec<RowKey> = match (&state.range, &state.selected) {
+        // Exactly the finding rows the range marks (`┃`): a cohort's or a fold's header row
+        // in it is a heading, not the findings folded under it.
         (Some(anchor), Some(at)) => {
             let a = rows::position(&visible, anchor)?;
             let b = rows::position(&visible, at)?;
-            visible[a.min(b)..=a.max(b)].iter().map(Row::key).collect()
+            visible[a.min(b)..=a.max(b)]
+                .iter()
+                .map(Row::key)
+                .filter(|key| matches!(key, RowKey::Node(_)))
+                .collect()
         }
         (None, Some(key @ (RowKey::Cohort(_) | RowKey::Below(_)))) => vec![key.clone()],
         _ => return None,

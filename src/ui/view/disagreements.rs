@@ -3,7 +3,7 @@
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Paragraph};
+use ratatui::widgets::Block;
 
 use super::{ViewContext, pad, truncate, width};
 use crate::review::disagreement::{Disagreement, DisagreementKind};
@@ -34,6 +34,7 @@ pub fn draw(
     // left (the directory goes first), never the number.
     let place_width = 18.min(columns / 4);
     let mut lines = Vec::new();
+    let mut selected_row = None;
     let height = inner.height as usize;
     for d in disagreements {
         // The pane does not scroll: lines past its height would never show.
@@ -98,6 +99,9 @@ pub fn draw(
                 theme.text,
             ),
         ];
+        if state.selected_disagreement.as_ref() == Some(&(d.a.clone(), d.b.clone())) {
+            selected_row = Some(lines.len());
+        }
         if selected {
             spans = spans
                 .into_iter()
@@ -106,7 +110,7 @@ pub fn draw(
         }
         lines.push(Line::from(spans));
     }
-    frame.render_widget(Paragraph::new(lines).block(block), area);
+    super::list_pane(frame, area, block, lines, selected_row, cx);
 }
 
 /// `8` or `8-9`: the lines an anchor covers.

@@ -67,11 +67,11 @@ pub fn draw(
     frame: &mut Frame,
     area: Rect,
     state: &AppState,
+    rows: Vec<Row>,
     cx: &ViewContext,
 ) -> Vec<(u16, RowKey)> {
     let theme = &cx.theme;
     let focused = state.focus == Pane::Findings && state.overlays.is_empty();
-    let rows = rows::rows(state);
     let problems: usize = rows
         .iter()
         .map(|r| match r {
@@ -192,6 +192,7 @@ pub fn draw(
         lines.push(Line::from(spans));
     }
     frame.render_widget(Paragraph::new(lines), inner);
+    super::list_position(frame, area, offset, drawn.len(), rows.len(), cx);
     drawn
 }
 
@@ -218,6 +219,10 @@ fn header_line(columns: usize, cx: &ViewContext) -> Line<'static> {
         Span::raw(pad("kind", 6)),
         Span::raw(pad(&truncate(title, title_room), title_room)),
     ];
+    if shown.location {
+        spans.push(Span::raw(" "));
+        spans.push(Span::raw(pad("file:line", LOCATION)));
+    }
     if shown.who {
         spans.push(Span::raw(" "));
         spans.push(Span::raw(pad("found, ✓confirmed", WHO)));
@@ -346,6 +351,10 @@ fn row_spans<'a>(row: &Row, state: &AppState, cx: &ViewContext, columns: usize) 
                 Span::styled(pad(kind_label(node.kind), 6), theme.muted),
                 Span::styled(pad(&title, title_room), text_style),
             ];
+            if shown.location {
+                spans.push(Span::raw(" "));
+                spans.push(Span::styled(pad(&location(node), LOCATION), theme.muted));
+            }
             if shown.who {
                 spans.push(Span::raw(" "));
                 spans.push(Span::styled(pad(&who, WHO), theme.muted));
@@ -376,6 +385,8 @@ fn row_spans<'a>(row: &Row, state: &AppState, cx: &ViewContext, columns: usize) 
 /// give way first.
 const MIN_TITLE: usize = 40;
 const WHO: usize = 18;
+/// `file.rs:123`: the file's name and the first line (the path's end kept when cut).
+const LOCATION: usize = 22;
 /// Wide enough for the longest status (`dismissed`): statuses are never cut.
 const STATUS: usize = 9;
 
@@ -388,6 +399,31 @@ enum StatusColumn {
     Hidden,
 }
 
+/// `auth/refresh.rs:10`: where a finding is, its path's end kept (the file's name is what a
+/// person scans for); empty for a finding with no anchor.
+fn location(node: &crate::review::ReviewNode) -> String {
+    let Some(anchor) = &node.anchor else {
+        return String::new();
+    };
+    let place = format!("{}:{}", super::shown(&anchor.path), anchor.start_line);
+    let width = super::width(&place);
+    if width <= LOCATION {
+        return place;
+    }
+    // The end of the path: `…h/refresh.rs:10`.
+    let mut kept: Vec<char> = Vec::new();
+    let mut used = 1;
+    for c in place.chars().rev() {
+        let w = super::width(c.encode_utf8(&mut [0; 4]));
+        if used + w > LOCATION {
+            break;
+        }
+        kept.push(c);
+        used += w;
+    }
+    std::iter::once('…').chain(kept.into_iter().rev()).collect()
+}
+
 /// `○` open, `✓` ready (a peer confirmed), `✔` resolved, `✗` dismissed.
 pub(crate) fn status_glyph(status: Status) -> &'static str {
     match status {
@@ -398,9 +434,10 @@ pub(crate) fn status_glyph(status: Status) -> &'static str {
     }
 }
 
-/// Which of the columns after the title fit: reviewers give way first, then the confidence,
-/// then the status's word (to a glyph), then the glyph.
+/// Which of the columns after the title fit: the location gives way first, then the
+/// reviewers, then the confidence, then the status's word (to a glyph), then the glyph.
 struct Columns {
+    location: bool,
     who: bool,
     confidence: bool,
     status: StatusColumn,
@@ -409,11 +446,13 @@ struct Columns {
 impl Columns {
     fn fit(room: usize) -> Columns {
         let mut columns = Columns {
+            location: true,
             who: true,
             confidence: true,
             status: StatusColumn::Word,
         };
         for give_way in [
+            |c: &mut Columns| c.location = false,
             |c: &mut Columns| c.who = false,
             |c: &mut Columns| c.confidence = false,
             |c: &mut Columns| c.status = StatusColumn::Glyph,
@@ -431,7 +470,8 @@ impl Columns {
     }
 
     fn width(&self) -> usize {
-        usize::from(self.who) * (1 + WHO)
+        usize::from(self.location) * (1 + LOCATION)
+            + usize::from(self.who) * (1 + WHO)
             + usize::from(self.confidence) * 4
             + match self.status {
                 StatusColumn::Word => 1 + STATUS,

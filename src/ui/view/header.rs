@@ -9,6 +9,9 @@ use super::{ViewContext, percent, shown, truncate, width};
 use crate::space::state::Ladder;
 use crate::ui::state::AppState;
 
+/// What a `--deterministic-only` round says in place of a confidence.
+pub(crate) const NO_MODELS: &str = " · model reviewers did not run (--deterministic-only)";
+
 const LADDER: [(Ladder, &str); 4] = [
     (Ladder::Requested, "requested"),
     (Ladder::InProgress, "in progress"),
@@ -17,6 +20,23 @@ const LADDER: [(Ladder, &str); 4] = [
 ];
 
 pub fn draw(frame: &mut Frame, area: Rect, state: &AppState, cx: &ViewContext) {
+    if area.height < 3 {
+        compact(frame, Rect { height: 1, ..area }, state, cx);
+        if area.height == 2 && state.no_model {
+            let columns = area.width as usize;
+            let line = crate::session::no_model::line(columns.saturating_sub(2));
+            let text = format!(" {} ", truncate(line, columns.saturating_sub(2)));
+            frame.render_widget(
+                Paragraph::new(Span::styled(text, cx.theme.message_warn)),
+                Rect {
+                    y: area.y + 1,
+                    height: 1,
+                    ..area
+                },
+            );
+        }
+        return;
+    }
     let theme = &cx.theme;
     let columns = area.width as usize;
     let pr = &state.pr;
@@ -29,7 +49,9 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &AppState, cx: &ViewContext) {
     ];
     let branches = shown(&format!("{} ← {}", pr.base, pr.head));
     let used = width(&reference) + 2 + width(&title);
-    if used + branches.len() + 4 < columns {
+    // Before the pull request is known there is nothing to name: no empty `  ·   ←`.
+    let known = !pr.base.is_empty() || !pr.head.is_empty();
+    if known && used + branches.len() + 4 < columns {
         first.push(Span::styled(format!("  ·  {branches}"), theme.muted));
     }
     if !pr.author.is_empty() {
@@ -97,14 +119,18 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &AppState, cx: &ViewContext) {
         )),
         Some(verdict) => {
             let label = format!(" {} ", verdict.decision.label().to_uppercase());
+            // Without model reviewers no confidence is claimed: the header says what did
+            // not run instead.
+            let claim = if state.deterministic_only {
+                NO_MODELS.to_string()
+            } else {
+                format!(" confidence {}", percent(verdict.confidence))
+            };
+            let used = width(&label) + width(&claim);
             let mut spans = vec![
                 Span::styled(label.clone(), theme.decision(verdict.decision)),
-                Span::styled(
-                    format!(" confidence {}", percent(verdict.confidence)),
-                    theme.text,
-                ),
+                Span::styled(claim, theme.text),
             ];
-            let used = width(&label) + 14;
             if let Some(reason) = verdict.reasons.first() {
                 let room = columns.saturating_sub(used + 3);
                 spans.push(Span::styled(
@@ -146,6 +172,73 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &AppState, cx: &ViewContext) {
     let paragraph =
         Paragraph::new(vec![Line::from(first), Line::from(second), third, fourth]).block(block);
     frame.render_widget(paragraph, area);
+}
+
+/// The header of a short terminal, one line: the decision (or that it is running), the PR,
+/// the round and its step, the level. Each part gives way from the end.
+fn compact(frame: &mut Frame, area: Rect, state: &AppState, cx: &ViewContext) {
+    let theme = &cx.theme;
+    let (label, style) = match &state.verdict {
+        Some(_) if state.review_running() => (" RUNNING ".to_string(), theme.ladder_current),
+        None if state.loading.is_none() && state.review_running() => {
+            (" RUNNING ".to_string(), theme.ladder_current)
+        }
+        Some(verdict) => (
+            format!(" {} ", verdict.decision.label().to_uppercase()),
+            theme.decision(verdict.decision),
+        ),
+        None => (" not yet ".to_string(), theme.muted),
+    };
+    let step = LADDER
+        .iter()
+        .find(|(step, _)| *step == state.ladder)
+        .map_or("", |(_, label)| label);
+    let round = if state.round == 0 {
+        "no round yet".to_string()
+    } else {
+        format!("round {} {step}", state.round)
+    };
+    // What is known so far while it runs, the verdict's first reason once decided (what a
+    // person acts on), else the title.
+    let about = match &state.verdict {
+        _ if state.review_running() && state.loading.is_none() => so_far(state),
+        Some(verdict) if !verdict.reasons.is_empty() => verdict.reasons[0].clone(),
+        _ => state.pr.title.clone(),
+    };
+    // The round's step and the level before the reference, which can be long (a local
+    // repository's path and range): they are what changes.
+    let rest = if state.review_running() && state.loading.is_none() {
+        format!(
+            " {} · {round} · level {} · {}",
+            shown(&about),
+            state.level,
+            shown(&state.pr.reference()),
+        )
+    } else {
+        format!(
+            " {round} · level {} · {} · {}",
+            state.level,
+            shown(&state.pr.reference()),
+            shown(&about)
+        )
+    };
+    let mut room = (area.width as usize).saturating_sub(width(&label));
+    let mut spans = vec![Span::styled(label, style)];
+    // Offline, the banner comes right after the decision, whole where it fits: the stored
+    // verdict is never read as a fresh review.
+    if let Some(banner) = &state.offline {
+        let banner = truncate(&format!(" {banner} "), room);
+        room = room.saturating_sub(width(&banner));
+        spans.push(Span::styled(banner, theme.message_warn));
+    }
+    if state.deterministic_only && state.verdict.is_some() {
+        let said = truncate(" · no model reviewer ran", room);
+        room = room.saturating_sub(width(&said));
+        spans.push(Span::styled(said, theme.muted));
+    }
+    spans.push(Span::styled(truncate(&rest, room), theme.text));
+    let line = Line::from(spans);
+    frame.render_widget(Paragraph::new(line), area);
 }
 
 /// What a running review knows so far: reviewers done of all, what failed, the findings by
@@ -251,4 +344,53 @@ fn ladder_spans(state: &AppState, cx: &ViewContext, compact: bool) -> Vec<Span<'
         ladder.push(Span::styled("  · watching", theme.muted));
     }
     ladder
+}
+
+/// How many lines the published-and-changed banner takes at `width` (0: nothing changed
+/// since publishing): wrapped, never cut, up to three.
+pub fn banner_height(state: &AppState, width: u16) -> u16 {
+    changed_text(state).map_or(0, |text| {
+        (crate::ui::text::wrap_words(&text, (width as usize).saturating_sub(2)).len() as u16).min(3)
+    })
+}
+
+/// The banner over the panes when what is on screen is no longer what was published.
+pub fn banner(frame: &mut Frame, area: Rect, state: &AppState, cx: &ViewContext) {
+    if area.height == 0 {
+        return;
+    }
+    if let Some(text) = changed_text(state) {
+        let lines: Vec<Line> =
+            crate::ui::text::wrap_words(&text, (area.width as usize).saturating_sub(2))
+                .into_iter()
+                .map(|line| Line::from(Span::styled(format!(" {line} "), cx.theme.message_warn)))
+                .collect();
+        frame.render_widget(Paragraph::new(lines), area);
+    }
+}
+
+/// `published HOLD at 04:13 — now BLOCK: …`, when the screen no longer says what was posted:
+/// the decision by code is another one, or the person's triage changed the posted text.
+pub fn changed_text(state: &AppState) -> Option<String> {
+    use crate::session::posted::Changed;
+    let changed = state.changed_since_published()?;
+    let posted = state.posted.as_ref()?;
+    let was = posted.posted.decision.label().to_uppercase();
+    let at = clock(&posted.at);
+    Some(match changed {
+        Changed::Decision { now, .. } => format!(
+            "published {was} at {at} — now {}: the posted review is out of date (the next round publishes it)",
+            now.label().to_uppercase()
+        ),
+        Changed::Text => format!(
+            "published {was} at {at} — your triage since changes what it would say: the posted review is out of date (the next round publishes it)"
+        ),
+    })
+}
+
+/// `04:13 UTC` of an RFC 3339 time (the whole text when it is not one).
+fn clock(at: &str) -> String {
+    at.split_once('T')
+        .and_then(|(_, time)| time.get(..5))
+        .map_or_else(|| at.to_string(), |time| format!("{time} UTC"))
 }

@@ -7,7 +7,7 @@ mod detail;
 mod diff;
 mod disagreements;
 pub(crate) mod findings;
-mod header;
+pub(crate) mod header;
 mod overlays;
 mod reviewers;
 mod status;
@@ -47,36 +47,76 @@ impl ViewContext {
     }
 }
 
+/// The smallest terminal the cockpit draws in; below it, a screen saying what it needs (the
+/// panes would be too small to read, and a squeezed layout is a lie about what is there).
+pub const MIN_WIDTH: u16 = 40;
+pub const MIN_HEIGHT: u16 = 12;
+/// Below this width the panes stack in one column (list above detail) instead of two.
+pub const STACK_BELOW: u16 = 100;
+/// Below this height the header is one line.
+pub const SHORT_BELOW: u16 = 30;
+
 pub fn draw(frame: &mut Frame, state: &AppState, cx: &ViewContext) -> ScreenLayout {
     let mut layout = ScreenLayout::default();
-    let [header_area, body, status_area] = Layout::vertical([
-        Constraint::Length(5),
+    let area = frame.area();
+    if area.width < MIN_WIDTH || area.height < MIN_HEIGHT {
+        too_small(frame, area, cx);
+        return layout;
+    }
+    // Short: one line, and the no-model line under it when there is one (it says what did not
+    // run and the ways on; offline, the banner is in the one line).
+    let header_height = if area.height < SHORT_BELOW {
+        1 + u16::from(state.no_model && state.offline.is_none())
+    } else {
+        5
+    };
+    let status_height = status::height(state, area.width, area.height);
+    let [header_area, banner_area, body, status_area] = Layout::vertical([
+        Constraint::Length(header_height),
+        Constraint::Length(header::banner_height(state, area.width)),
         Constraint::Fill(1),
-        Constraint::Length(1),
+        Constraint::Length(status_height),
     ])
-    .areas(frame.area());
+    .areas(area);
     header::draw(frame, header_area, state, cx);
+    header::banner(frame, banner_area, state, cx);
     if state.zoomed {
         // The detail alone: the other panes keep no place on screen (nor mouse targets).
         layout.detail_scroll_max = detail::draw(frame, body, state, cx);
         layout.detail = body;
         status::draw(frame, status_area, state, cx);
-        (layout.diff, layout.overlay_scroll_max) = overlays::draw(frame, frame.area(), state, cx);
+        (layout.diff, layout.overlay_scroll_max) = overlays::draw(frame, area, state, cx);
         return layout;
     }
 
-    // Narrow terminals give the list more: its titles are what a person scans.
-    let list_share = if body.width < 100 { 68 } else { 62 };
-    let [left, right] = Layout::horizontal([
-        Constraint::Percentage(list_share),
-        Constraint::Percentage(100 - list_share),
-    ])
-    .areas(body);
+    // Narrow terminals stack the panes, list above detail: squeezed side by side, neither
+    // would show a whole title. Wide ones give the list more: its titles are what a person scans.
+    let stacked = body.width < STACK_BELOW;
     let disagreements = &state.disagreements();
+    let disagreement_rows = if disagreements.is_empty() {
+        0
+    } else {
+        disagreements.len() as u16 + 2
+    };
+    let rows = crate::ui::rows::rows(state);
+    let [left, right] = if stacked {
+        // The list takes what its rows need, up to 60 %: the rest is the reviewers' and the
+        // detail's.
+        let needed = (rows.len() as u16 + 3).saturating_add(disagreement_rows);
+        let most = body.height * 3 / 5;
+        let height = needed.min(most).max(body.height.min(8).min(most));
+        Layout::vertical([Constraint::Length(height), Constraint::Fill(1)]).areas(body)
+    } else {
+        Layout::horizontal([Constraint::Percentage(62), Constraint::Percentage(38)]).areas(body)
+    };
     let findings_area = if disagreements.is_empty() {
         left
     } else {
-        let height = (disagreements.len() as u16 + 2).min(left.height / 3).max(3);
+        let share = if stacked { 2 } else { 3 };
+        let height = disagreement_rows
+            .min(left.height / share)
+            .max(3)
+            .min(left.height);
         let [top, rest] =
             Layout::vertical([Constraint::Length(height), Constraint::Fill(1)]).areas(left);
         disagreements::draw(frame, top, state, disagreements, cx);
@@ -84,9 +124,27 @@ pub fn draw(frame: &mut Frame, state: &AppState, cx: &ViewContext) -> ScreenLayo
         rest
     };
     layout.findings = findings_area;
-    layout.finding_rows = findings::draw(frame, findings_area, state, cx);
+    layout.finding_rows = findings::draw(frame, findings_area, state, rows, cx);
 
-    let reviewer_height = (state.board.reviewers.len() as u16 + 2).clamp(3, right.height / 3 + 1);
+    // The reviewers a line each, up to a third of the column (half when stacked) (never less than its borders
+    // and one line, never more than the column).
+    // Stacked, once the review is over, the detail is what is read: the reviewers keep a line.
+    let share = if stacked { 2 } else { 3 };
+    let wanted = if stacked && !state.review_running() {
+        // Too short for both, the finished reviewers give their line to the detail (unless
+        // they have focus): `3` brings them back.
+        if right.height < 8 && state.focus != crate::ui::state::Pane::Reviewers {
+            0
+        } else {
+            3
+        }
+    } else {
+        state.board.reviewers.len() as u16 + 2
+    };
+    let reviewer_height = wanted
+        .min(right.height / share + 1)
+        .max(if wanted == 0 { 0 } else { 3 })
+        .min(right.height);
     let [reviewers_area, detail_area] =
         Layout::vertical([Constraint::Length(reviewer_height), Constraint::Fill(1)]).areas(right);
     reviewers::draw(frame, reviewers_area, state, cx);
@@ -95,8 +153,23 @@ pub fn draw(frame: &mut Frame, state: &AppState, cx: &ViewContext) -> ScreenLayo
     layout.detail = detail_area;
 
     status::draw(frame, status_area, state, cx);
-    (layout.diff, layout.overlay_scroll_max) = overlays::draw(frame, frame.area(), state, cx);
+    (layout.diff, layout.overlay_scroll_max) = overlays::draw(frame, area, state, cx);
     layout
+}
+
+/// The screen of a terminal smaller than the cockpit needs: what it needs and what it has,
+/// as much of it as fits; the next resize draws the cockpit again.
+fn too_small(frame: &mut Frame, area: Rect, cx: &ViewContext) {
+    let text = format!(
+        "terminal too small (need {MIN_WIDTH} x {MIN_HEIGHT}, have {} x {}): enlarge it",
+        area.width, area.height
+    );
+    frame.render_widget(
+        Paragraph::new(text)
+            .style(cx.theme.message_warn)
+            .wrap(ratatui::widgets::Wrap { trim: true }),
+        area,
+    );
 }
 
 /// Draws `paragraph` (without a block: `block` goes around it) scrolled down `scroll` lines,
@@ -134,6 +207,80 @@ pub(crate) fn scrolled(
         frame.render_stateful_widget(bar, column, &mut position);
     }
     max
+}
+
+/// The rows of a list of `total` that a pane of `height` rows shows: from the top, moved
+/// down just enough to keep the `selected` row on screen. Returns (first, how many).
+pub(crate) fn window(total: usize, height: usize, selected: Option<usize>) -> (usize, usize) {
+    let first = match selected {
+        Some(i) if height > 0 && i >= height => i + 1 - height,
+        _ => 0,
+    };
+    (first, height.min(total - first.min(total)))
+}
+
+/// Draws the lines of a bordered list pane (`lines`: one per row, `selected` among them) with
+/// as many rows as fit, the selected one among them, and where the list is when it overflows.
+pub(crate) fn list_pane(
+    frame: &mut Frame,
+    area: Rect,
+    block: Block,
+    lines: Vec<ratatui::text::Line<'static>>,
+    selected: Option<usize>,
+    cx: &ViewContext,
+) {
+    let height = block.inner(area).height as usize;
+    let total = lines.len();
+    let (first, shown) = window(total, height, selected);
+    let visible: Vec<_> = lines.into_iter().skip(first).take(shown).collect();
+    frame.render_widget(Paragraph::new(visible).block(block), area);
+    list_position(frame, area, first, shown, total, cx);
+}
+
+/// Where a list is when it holds more rows than its pane shows: a scrollbar on the right
+/// border and `rows 3–9 of 12` on the bottom one (`area` is the pane with its borders; `first`
+/// is the first row shown, `shown` how many are). Nothing when every row is on screen.
+pub(crate) fn list_position(
+    frame: &mut Frame,
+    area: Rect,
+    first: usize,
+    shown: usize,
+    total: usize,
+    cx: &ViewContext,
+) {
+    if total <= shown || area.height < 3 || area.width < 3 {
+        return;
+    }
+    let inner = Block::bordered().inner(area);
+    let bar = Scrollbar::new(ScrollbarOrientation::VerticalRight)
+        .begin_symbol(None)
+        .end_symbol(None)
+        .thumb_style(cx.theme.title)
+        .track_style(cx.theme.border);
+    let mut position = ScrollbarState::new(total.saturating_sub(shown) + 1)
+        .position(first)
+        .viewport_content_length(shown.max(1));
+    let column = Rect {
+        x: area.right() - 1,
+        y: inner.y,
+        width: 1,
+        height: inner.height,
+    };
+    frame.render_stateful_widget(bar, column, &mut position);
+    let last = (first + shown).min(total);
+    let text = format!(" rows {}–{last} of {total} ", first + 1);
+    let text = truncate(&text, (area.width as usize).saturating_sub(2));
+    let room = width(&text) as u16;
+    let at = Rect {
+        x: area.right().saturating_sub(room + 1),
+        y: area.bottom() - 1,
+        width: room,
+        height: 1,
+    };
+    frame.render_widget(
+        Paragraph::new(text).style(cx.theme.title),
+        at.intersection(area),
+    );
 }
 
 /// A rectangle of `width`×`height` centred in `area` (clamped to it).

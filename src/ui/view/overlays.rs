@@ -50,19 +50,39 @@ fn boxed<'a>(title: String, cx: &ViewContext) -> Block<'a> {
 fn help(frame: &mut Frame, area: Rect, state: &AppState, scroll: u16, cx: &ViewContext) -> u16 {
     let theme = &cx.theme;
     let rect = centered(area, 112, area.height.saturating_sub(2));
-    let mut lines = legend(cx);
-    for context in [
-        Context::Main,
-        Context::Diff,
-        Context::Gate,
-        Context::Preview,
-        Context::Patch,
-        Context::Log,
-    ] {
+    // The keys of what had focus when `?` was pressed come first, then the legend and the rest.
+    let here = focused_context(state);
+    let mut contexts = vec![here];
+    contexts.extend(
+        [
+            Context::Main,
+            Context::Diff,
+            Context::Gate,
+            Context::Preview,
+            Context::Patch,
+            Context::Log,
+        ]
+        .into_iter()
+        .filter(|c| *c != here),
+    );
+    let mut lines = Vec::new();
+    for (i, context) in contexts.into_iter().enumerate() {
+        if i == 1 {
+            lines.push(Line::raw(""));
+            lines.extend(legend(cx));
+        }
         if !lines.is_empty() {
             lines.push(Line::raw(""));
         }
-        lines.push(Line::from(Span::styled(context.title(), theme.title)));
+        let title = if i == 0 {
+            match context {
+                Context::Main => format!("Keys here: {}", state.focus.title()),
+                _ => format!("Keys here: {}", context.title()),
+            }
+        } else {
+            context.title().to_string()
+        };
+        lines.push(Line::from(Span::styled(title, theme.title)));
         let component = for_context(context);
         for binding in cx.keymap.bindings.iter().filter(|b| b.context == context) {
             let now = component.available(state, binding.command);
@@ -81,11 +101,27 @@ fn help(frame: &mut Frame, area: Rect, state: &AppState, scroll: u16, cx: &ViewC
                     .collect::<Vec<_>>()
                     .join(" ")
             };
-            lines.push(Line::from(vec![
-                Span::styled(format!("  {}", pad(&keys, 14)), key_style),
-                Span::styled(pad(binding.command.name(), 16), theme.muted),
-                Span::styled(binding.desc, text_style),
-            ]));
+            // A long description wraps under itself, never back to the keys' column.
+            let room = (rect.width as usize)
+                .saturating_sub(2 + HELP_INDENT)
+                .max(16);
+            for (i, part) in crate::ui::text::wrap_words(binding.desc, room)
+                .into_iter()
+                .enumerate()
+            {
+                lines.push(if i == 0 {
+                    Line::from(vec![
+                        Span::styled(format!("  {}", pad(&keys, 14)), key_style),
+                        Span::styled(pad(binding.command.name(), 16), theme.muted),
+                        Span::styled(part, text_style),
+                    ])
+                } else {
+                    Line::from(vec![
+                        Span::raw(" ".repeat(HELP_INDENT)),
+                        Span::styled(part, text_style),
+                    ])
+                });
+            }
         }
     }
     lines.push(Line::raw(""));
@@ -114,7 +150,27 @@ fn help(frame: &mut Frame, area: Rect, state: &AppState, scroll: u16, cx: &ViewC
     )
 }
 
-/// What the list's, the reviewers' and the diff's marks mean: the first thing help shows.
+/// Where a key's description starts in help: after its keys and its name.
+const HELP_INDENT: usize = 2 + 14 + 16;
+
+/// Where the keys went before help opened: the overlay under it, or the panes.
+fn focused_context(state: &AppState) -> Context {
+    let below = state
+        .overlays
+        .iter()
+        .rev()
+        .find(|o| !matches!(o, Overlay::Help { .. }));
+    match below {
+        Some(Overlay::Gate { .. }) => Context::Gate,
+        Some(Overlay::Preview { .. } | Overlay::PreviewPending) => Context::Preview,
+        Some(Overlay::Diff(_)) => Context::Diff,
+        Some(Overlay::Patch { .. }) => Context::Patch,
+        Some(Overlay::Log { .. }) => Context::Log,
+        _ => Context::Main,
+    }
+}
+
+/// What the list's, the reviewers' and the diff's marks mean: shown after the focused keys.
 fn legend(cx: &ViewContext) -> Vec<Line<'static>> {
     let theme = &cx.theme;
     let mut lines = vec![Line::from(Span::styled("What the marks mean", theme.title))];
@@ -212,7 +268,11 @@ fn gate(
                     theme.decision(verdict.decision),
                 ),
                 Span::styled(
-                    format!("  confidence {}", percent(verdict.confidence)),
+                    if state.deterministic_only {
+                        super::header::NO_MODELS.to_string()
+                    } else {
+                        format!("  confidence {}", percent(verdict.confidence))
+                    },
                     theme.text,
                 ),
             ]));
@@ -266,16 +326,23 @@ fn gate(
             theme.marked,
         )));
     }
+    // Published: where it went, and whether the screen still says what was posted, first:
+    // on a short screen what is below scrolls out of sight.
     if let Some(target) = &state.published {
-        lines.push(Line::raw(""));
-        lines.push(Line::from(vec![
+        let mut top = vec![Line::from(vec![
             Span::styled("Published ", theme.muted),
             Span::styled(format!(" round {}: {target}", state.round), theme.text),
-        ]));
-        lines.push(Line::from(Span::styled(
-            "this round is done: a new push to the PR starts the next one",
+        ])];
+        // What was posted and what the screen says now, when they differ: never silently.
+        if let Some(changed) = super::header::changed_text(state) {
+            top.push(Line::from(Span::styled(changed, theme.message_warn)));
+        }
+        top.push(Line::from(Span::styled(
+            "this round is done: a new push to the PR starts the next one, which publishes the change",
             theme.muted,
         )));
+        top.push(Line::raw(""));
+        lines.splice(0..0, top);
     }
 
     let width = area.width.min(92);

@@ -4,7 +4,7 @@
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Paragraph};
+use ratatui::widgets::Block;
 
 use super::{ViewContext, pad, spinner, truncate};
 use crate::review::board::{ReviewerPhase, Stall};
@@ -53,6 +53,7 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &AppState, cx: &ViewContext) {
             theme.muted,
         )));
     }
+    let mut selected_row = None;
     for name in reviewer_order(state) {
         let r = &state.board.reviewers[name];
         let (symbol, phase, style) = match r.phase {
@@ -105,6 +106,9 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &AppState, cx: &ViewContext) {
             Span::styled(head, style),
             Span::styled(format!(" {}", truncate(&r.note, note_room)), theme.muted),
         ];
+        if state.selected_reviewer.as_deref() == Some(name) {
+            selected_row = Some(lines.len());
+        }
         if selected {
             spans = spans
                 .into_iter()
@@ -113,7 +117,7 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &AppState, cx: &ViewContext) {
         }
         lines.push(Line::from(spans));
     }
-    frame.render_widget(Paragraph::new(lines).block(block), area);
+    super::list_pane(frame, area, block, lines, selected_row, cx);
 }
 
 /// 12345 → `12.3k`.

@@ -98,6 +98,17 @@ impl Tmux {
     }
 
     /// Types keys (tmux key names like `Enter`, `Escape`, or literal text with `-l`).
+    /// Resizes the terminal, as a person dragging its corner does.
+    pub fn resize(&self, width: u16, height: u16) {
+        self.run(&[
+            "resize-window",
+            "-x",
+            &width.to_string(),
+            "-y",
+            &height.to_string(),
+        ]);
+    }
+
     pub fn keys(&self, keys: &[&str]) {
         let mut args = vec!["send-keys"];
         args.extend_from_slice(keys);
