@@ -1278,6 +1278,7 @@ fn model_setup(
         ..Bounds::default()
     };
     setup.pricing = pricing;
+    setup.context_sources = config.context_mcp.clone();
     if let Some(tokens) = models.context_tokens {
         setup.context_tokens = tokens;
     }

@@ -7,6 +7,7 @@ pub mod agent;
 pub mod budget;
 pub mod context;
 pub mod dispatch;
+pub mod mcp;
 pub mod passes;
 pub mod provider;
 pub mod roster;
