@@ -65,8 +65,7 @@ impl McpSource {
         if !name_ok {
             return Err((
                 key("name"),
-                "must be 1 to 32 letters, digits, '-' or '_' (it names the source's tools)"
-                    .into(),
+                "must be 1 to 32 letters, digits, '-' or '_' (it names the source's tools)".into(),
             ));
         }
         match (&self.command, &self.url) {
@@ -142,7 +141,10 @@ mod tests {
                 "[[context.mcp]]\nname = \"t\"\ncommand = \"x\"\nurl = \"http://a\"\n",
                 "not both",
             ),
-            ("[[context.mcp]]\nname = \"a b\"\ncommand = \"x\"\n", "letters"),
+            (
+                "[[context.mcp]]\nname = \"a b\"\ncommand = \"x\"\n",
+                "letters",
+            ),
             (
                 "[[context.mcp]]\nname = \"t\"\ncommand = \"x\"\ntimeout = \"soon\"\n",
                 "not a duration",

@@ -398,9 +398,9 @@ impl Layer {
             .map_or(Ok(()), ContextLayer::check)
             .and_then(|()| layer.check())
             .map_err(|(key, why)| {
-            let (line, name) = (show::line_of_key(text, &key), show::key_name(&key));
-            invalid(format!("{line}{name}{why}"))
-        })?;
+                let (line, name) = (show::line_of_key(text, &key), show::key_name(&key));
+                invalid(format!("{line}{name}{why}"))
+            })?;
         Ok(layer)
     }
 
@@ -471,7 +471,8 @@ impl Config {
     /// each personal section it tried to set.
     pub fn apply_repo(&mut self, layer: RepoLayer, origin: &str) {
         if !layer.refused_mcp.is_empty() {
-            self.notes.push(refused_mcp_line(origin, &layer.refused_mcp));
+            self.notes
+                .push(refused_mcp_line(origin, &layer.refused_mcp));
         }
         if !layer.ignored.is_empty() {
             self.notes.push(format!(

@@ -141,7 +141,10 @@ fn an_allowed_tool_answers_as_untrusted_data_redacted_and_scanned_and_others_are
         .collect();
     assert!(offered.contains(&"mcp__tickets__get_issue"), "{offered:?}");
     assert!(offered.contains(&"read_file"), "{offered:?}");
-    assert!(!offered.contains(&"mcp__tickets__delete_issue"), "{offered:?}");
+    assert!(
+        !offered.contains(&"mcp__tickets__delete_issue"),
+        "{offered:?}"
+    );
 
     let answers = answers(&server);
     assert_eq!(answers.len(), 4, "{answers:?}");
@@ -175,7 +178,10 @@ fn an_allowed_tool_answers_as_untrusted_data_redacted_and_scanned_and_others_are
     );
     assert_eq!(injected[0]["priority"], "P1");
     // A tool not on the allowlist is refused, and the server never hears of it.
-    assert!(answers[3].1.contains("there is no tool named"), "{answers:?}");
+    assert!(
+        answers[3].1.contains("there is no tool named"),
+        "{answers:?}"
+    );
     let calls: Vec<Value> = logged(dir.path())
         .into_iter()
         .filter(|m| m["method"] == "tools/call")
@@ -219,7 +225,9 @@ fn a_server_that_hangs_is_a_notice_after_its_timeout_and_is_killed() {
     assert!(report.is_object(), "{}", run.stderr);
     let answers = answers(&server);
     assert!(
-        answers[0].1.contains("mcp:tickets/hang gave no answer within 2s"),
+        answers[0]
+            .1
+            .contains("mcp:tickets/hang gave no answer within 2s"),
         "{answers:?}"
     );
     // A notice, not a failed review: the source is not required.
@@ -252,8 +260,16 @@ fn a_required_source_that_does_not_start_makes_the_review_inconclusive() {
     // Not required, the same failure is a notice only.
     let dir = tempfile::tempdir().unwrap();
     let run = run_again(dir.path(), &server, &config.replace("required = true", ""));
-    assert_ne!(run.report["verdict"]["decision"], "inconclusive", "{}", run.report);
-    assert!(notes(&run.report).contains("context source mcp:tickets: not consulted; did not start"), "{}", run.report);
+    assert_ne!(
+        run.report["verdict"]["decision"], "inconclusive",
+        "{}",
+        run.report
+    );
+    assert!(
+        notes(&run.report).contains("context source mcp:tickets: not consulted; did not start"),
+        "{}",
+        run.report
+    );
 }
 
 fn run_again(dir: &Path, server: &OpenAiServer, config: &str) -> crate::models::Run {
@@ -279,7 +295,10 @@ fn a_streamable_http_source_answers_like_a_stdio_one() {
         if let Ok(port) = std::fs::read_to_string(&port_file) {
             break port;
         }
-        assert!(Instant::now() < deadline, "the HTTP MCP server did not start");
+        assert!(
+            Instant::now() < deadline,
+            "the HTTP MCP server did not start"
+        );
         std::thread::sleep(Duration::from_millis(50));
     };
     let server = OpenAiServer::start();
@@ -302,7 +321,9 @@ fn a_streamable_http_source_answers_like_a_stdio_one() {
     assert!(report.is_object(), "{}", run.stderr);
     let answers = answers(&server);
     assert!(
-        answers[0].1.starts_with("<untrusted source=\"mcp:tickets/get_issue\">\nIssue 7"),
+        answers[0]
+            .1
+            .starts_with("<untrusted source=\"mcp:tickets/get_issue\">\nIssue 7"),
         "{answers:?}"
     );
     assert!(
@@ -352,5 +373,11 @@ fn a_repository_config_declaring_a_server_is_refused_with_one_line() {
         ],
         "{report}"
     );
-    assert!(report["reviewers"].as_array().unwrap().iter().all(|r| r["name"] != "mcp:evil"));
+    assert!(
+        report["reviewers"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|r| r["name"] != "mcp:evil")
+    );
 }

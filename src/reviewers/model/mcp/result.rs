@@ -106,7 +106,12 @@ mod tests {
             "{}",
             shaped.block
         );
-        assert_eq!(shaped.block.matches("</untrusted>").count(), 1, "{}", shaped.block);
+        assert_eq!(
+            shaped.block.matches("</untrusted>").count(),
+            1,
+            "{}",
+            shaped.block
+        );
         // A fake closing delimiter is itself an attempt to steer the model.
         assert_eq!(shaped.flagged.len(), 1);
     }
@@ -119,7 +124,11 @@ mod tests {
             &crate::reviewers::redact::NoRedaction,
         );
         assert!(shaped.block.len() < MAX_RESULT_BYTES + 300);
-        assert!(shaped.block.contains("the answer was cut at"), "{}", &shaped.block[shaped.block.len() - 200..]);
+        assert!(
+            shaped.block.contains("the answer was cut at"),
+            "{}",
+            &shaped.block[shaped.block.len() - 200..]
+        );
     }
 
     #[test]
@@ -135,6 +144,10 @@ mod tests {
             format!("{node:?}").contains("mcp:tickets/get_issue"),
             "{node:?}"
         );
-        assert!(shaped.block.contains("flagged as a prompt-injection attempt"));
+        assert!(
+            shaped
+                .block
+                .contains("flagged as a prompt-injection attempt")
+        );
     }
 }

@@ -105,7 +105,11 @@ impl Server {
             (Some(command), _) => {
                 let mut wrap = CommandWrap::with_new(command, |cmd| {
                     cmd.args(&self.entry.args).env_clear();
-                    for name in BASE_ENV.iter().copied().chain(self.entry.env.iter().map(String::as_str)) {
+                    for name in BASE_ENV
+                        .iter()
+                        .copied()
+                        .chain(self.entry.env.iter().map(String::as_str))
+                    {
                         if let Some(value) = std::env::var_os(name) {
                             cmd.env(name, value);
                         }

@@ -31,7 +31,9 @@ impl WithSources {
             .iter()
             .enumerate()
             .find_map(|(index, server)| {
-                let tool = rest.strip_prefix(server.entry.name.as_str())?.strip_prefix("__")?;
+                let tool = rest
+                    .strip_prefix(server.entry.name.as_str())?
+                    .strip_prefix("__")?;
                 server
                     .tools
                     .iter()
