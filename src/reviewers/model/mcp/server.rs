@@ -31,6 +31,23 @@ pub struct Server {
     group: Option<Group>,
 }
 
+/// Why a server did not start.
+#[derive(Debug, thiserror::Error)]
+enum StartError {
+    #[error("{command}: {source}")]
+    Spawn {
+        command: String,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error("no command or url")]
+    NoTransport,
+    #[error("{0}")]
+    Initialize(#[from] Box<rmcp::service::ClientInitializeError>),
+    #[error("listing its tools failed: {0}")]
+    List(#[from] rmcp::ServiceError),
+}
+
 /// Why a call got no answer: said to the model, recorded for the coverage.
 #[derive(Debug, thiserror::Error)]
 pub enum CallError {
@@ -100,7 +117,7 @@ impl Server {
         server
     }
 
-    async fn connect(&mut self) -> Result<(Client, Vec<Tool>), String> {
+    async fn connect(&mut self) -> Result<(Client, Vec<Tool>), StartError> {
         let client = match (&self.entry.command, &self.entry.url) {
             (Some(command), _) => {
                 let mut wrap = CommandWrap::with_new(command, |cmd| {
@@ -119,17 +136,23 @@ impl Server {
                 let (transport, _stderr) = TokioChildProcess::builder(wrap)
                     .stderr(std::process::Stdio::null())
                     .spawn()
-                    .map_err(|e| format!("{command}: {e}"))?;
+                    .map_err(|source| StartError::Spawn {
+                        command: command.clone(),
+                        source,
+                    })?;
                 self.group = transport.id().map(Group);
-                ().serve(transport).await.map_err(|e| e.to_string())?
+                ().serve(transport).await.map_err(Box::new)?
             }
             (None, Some(url)) => {
+                // The SDK builds its own client (no headers of ours, so no token): TLS through
+                // the same provider as every other client here.
+                let _ = rustls::crypto::ring::default_provider().install_default();
                 let transport = StreamableHttpClientTransport::from_uri(url.as_str());
-                ().serve(transport).await.map_err(|e| e.to_string())?
+                ().serve(transport).await.map_err(Box::new)?
             }
-            (None, None) => return Err("no command or url".into()),
+            (None, None) => return Err(StartError::NoTransport),
         };
-        let tools = client.list_all_tools().await.map_err(|e| e.to_string())?;
+        let tools = client.list_all_tools().await?;
         Ok((client, tools))
     }
 
