@@ -1541,6 +1541,7 @@ fn model_setup(
         .max(1);
     setup.bounds = bounds;
     setup.pricing = pricing;
+    setup.context_sources = config.context_mcp.clone();
     if let Some(tokens) = models.context_tokens {
         setup.context_tokens = tokens;
     }

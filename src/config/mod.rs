@@ -20,6 +20,10 @@ pub use show::show;
 pub mod models;
 pub use models::{ModelChoice, ModelsLayer, PromptsLayer};
 
+// `[[context.mcp]]`: MCP servers the reviewers may consult (user file only).
+pub mod context;
+pub use context::{ContextLayer, McpSource};
+
 /// The file name of the repository layer, read from the base revision.
 pub const REPO_FILE: &str = ".review-tui.toml";
 
@@ -83,6 +87,8 @@ pub struct Config {
     /// gitleaks_config`, user file only; gitleaks' own `GITLEAKS_CONFIG` still wins), with the
     /// file that named it.
     pub gitleaks_config: Option<(PathBuf, String)>,
+    /// `[[context.mcp]]`: the MCP servers the model reviewers may consult. User file only.
+    pub context_mcp: Vec<McpSource>,
     /// What was ignored on the way, for the report's coverage notes.
     pub notes: Vec<String>,
 }
@@ -110,6 +116,7 @@ impl Default for Config {
             gitlab: HostedForgeLayer::default(),
             gitea: HostedForgeLayer::default(),
             gitleaks_config: None,
+            context_mcp: Vec::new(),
             notes: Vec::new(),
         }
     }
@@ -147,6 +154,8 @@ pub struct Layer {
     #[serde(default)]
     pub gitea: Option<HostedForgeLayer>,
     pub secrets: Option<SecretsLayer>,
+    #[serde(default)]
+    pub context: Option<ContextLayer>,
 }
 
 /// The part of a layer a repository's `.review-tui.toml` may set: how deep to review, how the
@@ -176,6 +185,7 @@ pub struct PersonalLayer {
     pub gitlab: Option<HostedForgeLayer>,
     pub gitea: Option<HostedForgeLayer>,
     pub secrets: Option<SecretsLayer>,
+    pub context: Option<ContextLayer>,
 }
 
 impl PersonalLayer {
@@ -191,6 +201,7 @@ impl PersonalLayer {
             (self.gitlab.is_some(), "[gitlab]"),
             (self.gitea.is_some(), "[gitea]"),
             (self.secrets.is_some(), "[secrets]"),
+            (self.context.is_some(), "[context]"),
         ]
         .into_iter()
         .filter_map(|(present, name)| present.then_some(name))
@@ -204,6 +215,8 @@ impl PersonalLayer {
 pub struct RepoLayer {
     pub shared: SharedLayer,
     pub ignored: Vec<&'static str>,
+    /// The MCP servers it declared, by name: refused, and said so on a line of their own.
+    pub refused_mcp: Vec<String>,
 }
 
 impl Layer {
@@ -225,6 +238,7 @@ impl Layer {
             gitlab,
             gitea,
             secrets,
+            context,
         } = self;
         (
             SharedLayer {
@@ -245,6 +259,7 @@ impl Layer {
                 gitlab,
                 gitea,
                 secrets,
+                context,
             },
         )
     }
@@ -252,9 +267,15 @@ impl Layer {
     /// This layer as a repository's: the personal sections dropped and named.
     pub fn into_repo(self) -> RepoLayer {
         let (shared, personal) = self.split();
+        let refused_mcp = personal
+            .context
+            .iter()
+            .flat_map(|c| c.mcp.iter().map(|s| s.name.clone()))
+            .collect();
         RepoLayer {
             shared,
             ignored: personal.sections(),
+            refused_mcp,
         }
     }
 }
@@ -438,10 +459,15 @@ impl Layer {
                 inner.message()
             ))
         })?;
-        layer.check().map_err(|(key, why)| {
-            let (line, name) = (show::line_of_key(text, &key), show::key_name(&key));
-            invalid(format!("{line}{name}{why}"))
-        })?;
+        layer
+            .context
+            .as_ref()
+            .map_or(Ok(()), ContextLayer::check)
+            .and_then(|()| layer.check())
+            .map_err(|(key, why)| {
+                let (line, name) = (show::line_of_key(text, &key), show::key_name(&key));
+                invalid(format!("{line}{name}{why}"))
+            })?;
         Ok(layer)
     }
 
@@ -483,6 +509,15 @@ impl Layer {
     }
 }
 
+/// The one line that says a repository's file declared MCP servers and that none was started.
+pub fn refused_mcp_line(origin: &str, names: &[String]) -> String {
+    format!(
+        "{origin} declares MCP servers ({}); refused: a repository cannot start a context \
+         source on your machine, declare it in your own config file ([[context.mcp]])",
+        names.join(", ")
+    )
+}
+
 /// `line N, ` for a byte span of `text`, or nothing when the error has no place.
 fn line_of(text: &str, span: Option<std::ops::Range<usize>>) -> String {
     span.map(|span| {
@@ -514,11 +549,15 @@ impl Config {
     /// Lays a repository's layer over this configuration: its shared part, and a note naming
     /// each personal section it tried to set.
     pub fn apply_repo(&mut self, layer: RepoLayer, origin: &str) {
+        if !layer.refused_mcp.is_empty() {
+            self.notes
+                .push(refused_mcp_line(origin, &layer.refused_mcp));
+        }
         if !layer.ignored.is_empty() {
             self.notes.push(format!(
                 "{origin} sets {}; ignored: only the user's config file may choose models, \
                  prompt files, how GitHub is called, which file configures the secret scan, \
-                 which commands run (fix, editor) and the cache",
+                 which commands run (fix, editor), the context sources and the cache",
                 layer.ignored.join(", ")
             ));
         }
@@ -593,6 +632,9 @@ impl Config {
         }
         if let Some(gitea) = layer.gitea {
             self.gitea.merge(gitea);
+        }
+        if let Some(context) = layer.context {
+            self.context_mcp = context.mcp;
         }
         if let Some(path) = layer.secrets.and_then(|s| s.gitleaks_config) {
             let path = path.trim();

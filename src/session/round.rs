@@ -377,6 +377,14 @@ pub async fn review(
                     }
                     coverage.estimate = Some(model_run.estimate);
                     coverage.notes.extend(model_run.notes.iter().cloned());
+                    // Each context source has a row of its own, required or not as declared.
+                    for (name, required) in model_run.sources.iter().flat_map(|s| s.reviewers()) {
+                        board.queue(&name, required);
+                        board.apply(
+                            ReviewEvent::new(run, name, EventKind::Started { required }),
+                            &now(),
+                        );
+                    }
                     Some(model_run)
                 }
                 Err(reason) => {
@@ -461,6 +469,9 @@ pub async fn review(
             Some(limit) => format!("{} of a {limit} budget", setup.roster.budget.spent_text()),
             None => setup.roster.budget.spent_text(),
         });
+    }
+    if let Some(sources) = model_run.as_ref().and_then(|m| m.sources.as_ref()) {
+        settle_sources(sources, &mut live, &mut coverage).await;
     }
     drop(stop);
     let mut board = live.board;
@@ -559,6 +570,46 @@ pub async fn review(
     let mut snapshot = RoundSnapshot::of(prepared.space.state(), options.level, &prepared.diff);
     snapshot.cohorts = cohorts.ok();
     Ok(snapshot)
+}
+
+/// The round's context sources: stopped, what their answers carried on the board, and each
+/// one's use in the coverage and its row (a required source that failed fails its row, so the
+/// review is Inconclusive; any other failure is a note).
+async fn settle_sources(
+    sources: &crate::reviewers::model::mcp::Sources,
+    live: &mut Live<'_>,
+    coverage: &mut Coverage,
+) {
+    sources.stop().await;
+    let reports = sources.reports();
+    let flagged = sources.take_flagged();
+    for node in flagged {
+        // Under the source whose answer carried it (its name is in the finding's title).
+        let reviewer = reports
+            .iter()
+            .find(|r| node.text.title.contains(&format!("{}/", r.reviewer)))
+            .map_or_else(|| "context sources".to_string(), |r| r.reviewer.clone());
+        live.apply(ReviewEvent::new(
+            live.run,
+            reviewer,
+            EventKind::NodeAdded {
+                node: Box::new(node),
+            },
+        ));
+    }
+    for report in reports {
+        let note = report.note();
+        coverage.notes.push(note.clone());
+        let kind = if report.required && report.failed() {
+            EventKind::Failed {
+                outcome: Outcome::Failed,
+                reason: note,
+            }
+        } else {
+            EventKind::Done { summary: note }
+        };
+        live.apply(ReviewEvent::new(live.run, report.reviewer, kind));
+    }
 }
 
 /// Every text of the round that is stored or shown, redacted with every secret detector.

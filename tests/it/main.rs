@@ -5,6 +5,7 @@
 mod anthropic;
 mod cli;
 mod cockpit;
+mod context_sources;
 mod crash;
 mod demo;
 mod diff;

@@ -8,6 +8,7 @@ pub mod ask;
 pub mod budget;
 pub mod context;
 pub mod dispatch;
+pub mod mcp;
 pub mod passes;
 pub mod provider;
 pub mod roster;

@@ -17,6 +17,7 @@ use crate::reviewers::deterministic::secrets::SecretScanner;
 use crate::reviewers::model::agent::{Agent, Bounds, ContextPart, Pricing, Redactor};
 use crate::reviewers::model::context::{Context, read_guidance};
 use crate::reviewers::model::dispatch::Assignment;
+use crate::reviewers::model::mcp::{Sources, WithSources};
 use crate::reviewers::model::passes::{self, Kit, peer::Peer};
 use crate::reviewers::model::roster::{Roster, header};
 use crate::reviewers::model::sandbox_tools::SandboxTools;
@@ -45,6 +46,9 @@ pub struct ModelSetup {
     pub cancel: Option<watch::Receiver<bool>>,
     /// The model reviewers the person stopped one by one (the others go on).
     pub stop_reviewers: Option<watch::Receiver<std::collections::BTreeSet<String>>>,
+    /// `[[context.mcp]]`: the MCP servers started for the round, whose allowed tools the
+    /// reviewers may call.
+    pub context_sources: Vec<crate::config::McpSource>,
 }
 
 impl ModelSetup {
@@ -60,6 +64,7 @@ impl ModelSetup {
             root_cause_calls: 5,
             cancel: None,
             stop_reviewers: None,
+            context_sources: Vec::new(),
         }
     }
 }
@@ -73,6 +78,9 @@ pub struct ModelRun {
     pub kit: Kit,
     pub agents: Vec<(String, Agent, String)>,
     pub notes: Vec<String>,
+    /// The round's context sources, running until the round stops them (or drops them, which
+    /// kills them).
+    pub sources: Option<Arc<Sources>>,
 }
 
 /// Every text bound for a provider goes through the round's secret redaction first: every
@@ -112,8 +120,16 @@ pub async fn prepare(
     cancel: watch::Receiver<bool>,
 ) -> Result<ModelRun, ModelsUnavailable> {
     let mut notes = Vec::new();
-    let (tools, root) = sandbox_tools(prepared, cohorts.is_some(), secrets.clone())?;
+    let (mut tools, root) = sandbox_tools(prepared, cohorts.is_some(), secrets.clone())?;
     let redactor = redactor(secrets);
+    // Started once for the round, beside the repository tools, under the same budget.
+    let sources = if setup.context_sources.is_empty() {
+        None
+    } else {
+        let sources = Arc::new(Sources::start(&setup.context_sources, redactor.clone()).await);
+        tools = Arc::new(WithSources::new(tools, sources.clone()));
+        Some(sources)
+    };
 
     let mirror = prepared.space.mirror().to_path_buf();
     let base = prepared.space.state().base_sha.clone();
@@ -208,6 +224,7 @@ pub async fn prepare(
         kit,
         agents,
         notes,
+        sources,
     })
 }
 

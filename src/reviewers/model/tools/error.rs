@@ -74,6 +74,10 @@ pub enum ToolError {
         #[source]
         source: std::io::Error,
     },
+    /// A context source (an MCP server) gave no usable answer: the model is told, the review
+    /// goes on.
+    #[error("{0}")]
+    Source(String),
     #[error("the diff given to the tools does not parse: {0}")]
     DiffText(#[from] crate::diff::DiffError),
 }
