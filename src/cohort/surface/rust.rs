@@ -10,7 +10,120 @@ use super::text::{Src, named, strip_lifetimes};
 use super::{Item, Param, ParamKind, Surface};
 
 pub fn extract(root: Node, src: Src, exported: &dyn Fn(&str) -> bool, out: &mut Surface) {
-    items(root, src, exported, out, "");
+    let Some(spliced) = macro_bodies_spliced(root, src) else {
+        items(root, src, exported, out, "");
+        return;
+    };
+    let mut parser = tree_sitter::Parser::new();
+    let tree = parser
+        .set_language(&tree_sitter_rust::LANGUAGE.into())
+        .ok()
+        .and_then(|()| parser.parse(&spliced, None));
+    match tree {
+        Some(tree) => items(tree.root_node(), Src(spliced.as_bytes()), exported, out, ""),
+        None => items(root, src, exported, out, ""),
+    }
+}
+
+/// How deep macro calls holding items are opened inside one another (`cfg_rt! { impl X {
+/// cfg_windows! { pub fn … } } }` is two).
+const MACRO_DEPTH: usize = 4;
+
+/// The file's text with each macro call in item position whose body is itself items
+/// (`cfg_windows! { … }`, a crate's own `macro_rules!` wrapping items with a `cfg`,
+/// `pin_project! { pub struct … }`) replaced by that body: the items are there, under the
+/// `cfg` the macro implies, which for a platform or a feature is a build users choose (tokio
+/// 1.27 moved `Child::raw_handle` from `#[cfg(windows)]` into `cfg_windows! { … }`). A call
+/// named as an unstable opt-in (`cfg_unstable! { … }`) is left out, as `#[cfg(tokio_unstable)]`
+/// would be. `None` when the file has no such call. A body that does not parse as items on
+/// its own (`bitflags!`'s `struct Flags: u32`, expressions, `cfg_if!`) stays a call.
+fn macro_bodies_spliced(root: Node, src: Src) -> Option<String> {
+    let mut parser = tree_sitter::Parser::new();
+    parser
+        .set_language(&tree_sitter_rust::LANGUAGE.into())
+        .ok()?;
+    let mut text: Option<String> = None;
+    for _ in 0..MACRO_DEPTH {
+        let current = text.as_deref().map(str::as_bytes).unwrap_or(src.0);
+        let reparsed = match &text {
+            Some(t) => Some(parser.parse(t, None)?),
+            None => None,
+        };
+        let root = reparsed.as_ref().map_or(root, |t| t.root_node());
+        let mut edits = Vec::new();
+        splice_edits(root, Src(current), &mut parser, &mut edits);
+        if edits.is_empty() {
+            break;
+        }
+        let mut next = String::from_utf8_lossy(current).into_owned();
+        for (range, replacement) in edits.into_iter().rev() {
+            next.replace_range(range, &replacement);
+        }
+        text = Some(next);
+    }
+    text
+}
+
+/// Node kinds that stand where an item can: items, their attributes and comments, and macro
+/// calls (the body of a call made of expressions is not items).
+fn item_syntax(kind: &str) -> bool {
+    kind.ends_with("_item")
+        || kind.ends_with("_declaration")
+        || kind.contains("comment")
+        || matches!(kind, "macro_invocation" | "macro_definition" | "associated_type")
+}
+
+/// The replacements [`macro_bodies_spliced`] makes in one pass, in text order: for each macro
+/// call among the items of `container` (and of the modules, impls and traits it holds).
+fn splice_edits(
+    container: Node,
+    src: Src,
+    parser: &mut tree_sitter::Parser,
+    edits: &mut Vec<(std::ops::Range<usize>, String)>,
+) {
+    for child in named(container) {
+        match child.kind() {
+            "mod_item" | "impl_item" | "trait_item" => {
+                if let Some(body) = child.child_by_field_name("body") {
+                    splice_edits(body, src, parser, edits);
+                }
+            }
+            "macro_invocation" => {
+                let Some(body) = named(child).into_iter().find(|n| n.kind() == "token_tree")
+                else {
+                    continue;
+                };
+                let raw = src.raw(body);
+                let Some(inner) = raw.strip_prefix('{').and_then(|b| b.strip_suffix('}')) else {
+                    continue;
+                };
+                let name = src.field(child, "macro").unwrap_or("");
+                let name = name.rsplit("::").next().unwrap_or(name);
+                if name.to_ascii_lowercase().contains("unstable") {
+                    edits.push((child.byte_range(), String::new()));
+                    continue;
+                }
+                let items_only = parser.parse(inner, None).is_some_and(|tree| {
+                    let root = tree.root_node();
+                    let children = named(root);
+                    !root.has_error()
+                        && !children.is_empty()
+                        && children.iter().all(|n| {
+                            item_syntax(n.kind())
+                                // `other_macro!(…);` among the items.
+                                || (n.kind() == "expression_statement"
+                                    && named(*n)
+                                        .iter()
+                                        .all(|e| e.kind() == "macro_invocation"))
+                        })
+                });
+                if items_only {
+                    edits.push((child.byte_range(), inner.to_string()));
+                }
+            }
+            _ => {}
+        }
+    }
 }
 
 /// Attributes written before each item, as canonical text.

@@ -158,6 +158,9 @@ pub fn scope(path: &str, grammar: Grammar, source: &str, read: Read) -> Scope {
             if dirs.iter().any(|d| *d == "internal" || *d == "impl") {
                 return Scope::NotApi("an internal package");
             }
+            if let Some(why) = jvm_unpublished(&dirs, read) {
+                return Scope::Unpublished(why);
+            }
             java_module(&dirs, read)
         }
         Grammar::Rust => rust_scope(path, read),
@@ -219,6 +222,53 @@ fn declares_no_promise(doc: &str) -> bool {
     });
     let text: String = doc.split_whitespace().collect::<Vec<_>>().join(" ");
     NO_PROMISE.as_ref().is_some_and(|re| re.is_match(&text))
+}
+
+/// Why the JVM module holding a file in `dirs` is never published, read from its nearest
+/// build file: a Maven module whose `maven-deploy-plugin` is skipped (gson's `extras` and
+/// `codegen`: `<skip>true</skip>`, "Currently not deployed") or that sets
+/// `maven.deploy.skip`; a Gradle project (its own build file and the root one) that never
+/// mentions publishing. As `publish = false` for a Rust crate: nothing in it is a contract.
+fn jvm_unpublished(dirs: &[&str], read: Read) -> Option<&'static str> {
+    for depth in (0..=dirs.len()).rev() {
+        let at = |file: &str| {
+            if depth == 0 {
+                file.to_string()
+            } else {
+                format!("{}/{file}", dirs[..depth].join("/"))
+            }
+        };
+        if let Some(pom) = read(&at("pom.xml")) {
+            return maven_deploy_skipped(&pom)
+                .then_some("its Maven module skips maven-deploy-plugin (never deployed)");
+        }
+        let gradle = read(&at("build.gradle.kts")).or_else(|| read(&at("build.gradle")));
+        if let Some(build) = gradle {
+            let root = read("build.gradle.kts")
+                .or_else(|| read("build.gradle"))
+                .unwrap_or_default();
+            let publishes = |text: &str| text.to_ascii_lowercase().contains("publish");
+            return (!publishes(&build) && !publishes(&root))
+                .then_some("its Gradle project has no publishing");
+        }
+    }
+    None
+}
+
+/// Whether a `pom.xml` turns deployment off for its module: `maven.deploy.skip` set to true,
+/// or a `maven-deploy-plugin` whose configuration says `<skip>true</skip>`.
+fn maven_deploy_skipped(pom: &str) -> bool {
+    let compact: String = pom.chars().filter(|c| !c.is_whitespace()).collect();
+    if compact.contains("<maven.deploy.skip>true</maven.deploy.skip>") {
+        return true;
+    }
+    compact
+        .match_indices("<artifactId>maven-deploy-plugin</artifactId>")
+        .any(|(at, _)| {
+            let rest = &compact[at..];
+            let plugin = &rest[..rest.find("</plugin>").unwrap_or(rest.len())];
+            plugin.contains("<skip>true</skip>")
+        })
 }
 
 /// A Java package is exported unless a `module-info.java` above it leaves it out (or exports it
@@ -442,7 +492,7 @@ fn re_exported(statement: &str, path: &str, names: &mut BTreeSet<String>) {
 }
 
 /// The texts of the crate's public modules declared in files (`pub mod map;` in `lib.rs`, and
-/// theirs), three levels down and at most 64 files: where a crate re-exports what it keeps in
+/// theirs; not those declared `#[doc(hidden)]` or behind an opt-in `cfg`), three levels down and at most 64 files: where a crate re-exports what it keeps in
 /// a private module.
 fn public_module_texts(src: &str, lib_text: &str, read: Read) -> Vec<String> {
     const MAX_FILES: usize = 64;
@@ -463,6 +513,13 @@ fn public_module_texts(src: &str, lib_text: &str, read: Read) -> Vec<String> {
         for capture in pub_mod.captures_iter(&text) {
             if out.len() >= MAX_FILES {
                 return out;
+            }
+            // A public path through a `#[doc(hidden)]` or opt-in module is no documented path
+            // (tokio's `#[doc(hidden)] pub mod support;` re-exports `crate::future::poll_fn`
+            // for its own macros; `mod future;` is private).
+            let at = capture.get(0).map_or(0, |m| m.start());
+            if attributes_above_hide(&text, at) || opt_in_above(&text, at) {
+                continue;
             }
             let name = &capture[1];
             let module_dir = format!("{dir}/{name}");

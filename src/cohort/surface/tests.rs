@@ -1361,3 +1361,80 @@ fn typescript_a_destructuring_export_binds_each_name() {
     }
     assert_eq!(severity(&found, "metrics"), None, "{found:#?}");
 }
+
+// tokio 1.27: `Child::raw_handle` moved from `#[cfg(windows)]` into `cfg_windows! { … }`;
+// 1.29: `TaskLocalFuture` defined inside `pin_project! { … }`. Items in a macro call whose body
+// is items are items, under the `cfg` it implies; an unstable opt-in macro takes them out.
+#[test]
+fn rust_items_inside_item_macros_are_items() {
+    let base = "pub struct Child { child: u8 }\n\nimpl Child {\n    pub fn id(&self) -> u32 { 0 }\n\n    #[cfg(windows)]\n    pub fn raw_handle(&self) -> Option<RawHandle> { None }\n}\n\n\
+        pub struct TaskLocalFuture<T, F> where T: 'static {\n    slot: Option<T>,\n    future: F,\n}\n\n\
+        #[cfg(windows)]\npub fn creation_flags(flags: u32) {}\n\npub fn active_tasks_count() -> usize { 0 }\n";
+    let head = "pub struct Child { child: u8 }\n\nimpl Child {\n    pub fn id(&self) -> u32 { 0 }\n\n    cfg_windows! {\n        /// Docs.\n        pub fn raw_handle(&self) -> Option<RawHandle> { None }\n    }\n}\n\n\
+        pin_project! {\n    /// A future.\n    pub struct TaskLocalFuture<T, F> where T: 'static {\n        slot: Option<T>,\n        #[pin]\n        future: F,\n    }\n\n    impl<T, F> PinnedDrop for TaskLocalFuture<T, F> {\n        fn drop(this: Pin<&mut Self>) {}\n    }\n}\n\n\
+        cfg_rt! {\n    cfg_windows! {\n        pub fn creation_flags(flags: u32) {}\n    }\n}\n\ncfg_unstable_metrics! {\n    pub fn active_tasks_count() -> usize { 0 }\n}\n\nbitflags! {\n    pub struct Ready: u8 { const A = 1; }\n}\n";
+    let found = changes(Grammar::Rust, base, head);
+    assert_eq!(severity(&found, "Child::raw_handle"), None, "{found:#?}");
+    assert_eq!(severity(&found, "TaskLocalFuture"), None, "{found:#?}");
+    assert_eq!(severity(&found, "creation_flags"), None, "{found:#?}");
+    // Behind an unstable opt-in now: gone from the stable surface.
+    assert_eq!(
+        severity(&found, "active_tasks_count"),
+        Some(Severity::Incompatible),
+        "{found:#?}"
+    );
+    // Removed from inside the macro: removed.
+    let gone = head.replace("pub fn raw_handle", "fn raw_handle");
+    assert_eq!(
+        severity(&changes(Grammar::Rust, base, &gone), "Child::raw_handle"),
+        Some(Severity::Incompatible)
+    );
+}
+
+// tokio 1.38: `Result<(u64, u64), std::io::Error>` → `io::Result<(u64, u64)>`. One type
+// spelled through the standard library's crate, a module path or an alias is one type.
+#[test]
+fn rust_a_std_type_spelled_with_or_without_its_crate_is_the_same_type() {
+    let base = "pub fn copy_bidirectional(a: &mut u8) -> Result<(u64, u64), std::io::Error> { todo!() }\n\
+        pub fn write(w: &mut core::fmt::Formatter<'_>) -> ::std::fmt::Result { todo!() }\n";
+    let head = "pub fn copy_bidirectional(a: &mut u8) -> io::Result<(u64, u64)> { todo!() }\n\
+        pub fn write(w: &mut fmt::Formatter<'_>) -> Result<(), fmt::Error> { todo!() }\n";
+    assert_eq!(changes(Grammar::Rust, base, head), vec![]);
+    // Another value is another result, however spelled.
+    let other = head.replace("io::Result<(u64, u64)>", "Result<(u64, u32), std::io::Error>");
+    assert_eq!(
+        severity(&changes(Grammar::Rust, base, &other), "copy_bidirectional"),
+        Some(Severity::Incompatible)
+    );
+}
+
+// tokio 1.39: `timeout<F>(…) -> Timeout<F> where F: Future` → `… -> Timeout<F::IntoFuture>
+// where F: IntoFuture`. A bound widened through a standard blanket impl keeps every old call,
+// and its projection is the old type for each of them; narrowing breaks.
+#[test]
+fn rust_bounds_widened_through_blanket_impls_are_compatible() {
+    let base = "pub fn timeout<F>(duration: Duration, future: F) -> Timeout<F>\nwhere\n    F: Future,\n{ todo!() }\n\
+        pub fn each<I: Iterator<Item = u8>>(items: I) -> Each<I> { todo!() }\n\
+        pub fn on_event<C: Fn(u8) -> bool>(callback: C) {}\n\
+        pub fn on_close(callback: impl FnMut()) {}\n";
+    let head = "pub fn timeout<F>(duration: Duration, future: F) -> Timeout<F::IntoFuture>\nwhere\n    F: IntoFuture,\n{ todo!() }\n\
+        pub fn each<I: IntoIterator<Item = u8>>(items: I) -> Each<I::IntoIter> { todo!() }\n\
+        pub fn on_event<C: FnMut(u8) -> bool>(callback: C) {}\n\
+        pub fn on_close(callback: impl FnOnce()) {}\n";
+    no_break(&changes(Grammar::Rust, base, head));
+    let found = changes(Grammar::Rust, head, base);
+    for key in ["timeout", "each", "on_event", "on_close"] {
+        assert_eq!(
+            severity(&found, key),
+            Some(Severity::Incompatible),
+            "{key}: {found:#?}"
+        );
+    }
+    // A trait object is not widened by its trait's blanket impls.
+    let boxed = changes(
+        Grammar::Rust,
+        "pub fn on(callback: Box<dyn Fn()>) {}\n",
+        "pub fn on(callback: Box<dyn FnOnce()>) {}\n",
+    );
+    assert_eq!(severity(&boxed, "on"), Some(Severity::Incompatible), "{boxed:#?}");
+}

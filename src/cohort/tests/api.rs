@@ -990,3 +990,85 @@ fn a_symbolic_link_added_carries_no_api_of_its_own() {
     assert_clears(&axis);
     assert!(!axis.detail.contains(".local"), "{}", axis.detail);
 }
+
+/// tokio 1.41 removed `future/poll_fn.rs`: `mod future;` is private and its only public path
+/// was `#[doc(hidden)] pub mod support;` (re-exports for the crate's own macros). A removal
+/// breaks only what had a documented public path.
+#[test]
+fn rust_a_removal_reachable_only_through_a_hidden_module_is_not_api() {
+    let files = |hidden: &'static str| {
+        vec![
+            ("Cargo.toml", CARGO),
+            ("src/lib.rs", "pub mod macros;\nmod future;\n"),
+            ("src/macros/mod.rs", hidden),
+            (
+                "src/macros/support.rs",
+                "cfg_macros! {\n    pub use crate::future::poll_fn;\n}\n",
+            ),
+            ("src/future/mod.rs", "mod poll_fn;\npub use poll_fn::poll_fn;\n"),
+            (
+                "src/future/poll_fn.rs",
+                "pub fn poll_fn<T, F>(f: F) -> PollFn<F> {\n    PollFn { f }\n}\n",
+            ),
+        ]
+    };
+    let remove = |files: Vec<(&str, &str)>| {
+        let repo = Repo::new(&files);
+        repo.remove("src/future/poll_fn.rs");
+        repo.write("src/future/mod.rs", "\n");
+        repo.write("src/macros/support.rs", "cfg_macros! {}\n");
+        repo.commit("change");
+        let report = repo.build();
+        report
+            .axes
+            .iter()
+            .find(|a| a.name == API_CONTRACT)
+            .unwrap()
+            .clone()
+    };
+    assert_clears(&remove(files("#[doc(hidden)]\npub mod support;\n")));
+    // Through a documented public module: removed.
+    assert_fails(&remove(files("pub mod support;\n")), &["`poll_fn`"]);
+}
+
+/// gson 2.11 and 2.14 removed classes of its `extras` module, whose `pom.xml` skips
+/// `maven-deploy-plugin` ("Currently not deployed"). A module never published carries no API:
+/// Maven deploy skipped, a Gradle project that never publishes, as `publish = false`.
+#[test]
+fn a_jvm_module_never_published_carries_no_api() {
+    let pom = |deploy: &str| {
+        format!(
+            "<project>\n  <artifactId>gson-extras</artifactId>\n  <version>2.10.1</version>\n  <build>\n    <plugins>\n      <plugin>\n        <groupId>org.apache.maven.plugins</groupId>\n        <artifactId>maven-deploy-plugin</artifactId>\n        <configuration>\n          <!-- Currently not deployed -->\n          {deploy}\n        </configuration>\n      </plugin>\n    </plugins>\n  </build>\n</project>\n"
+        )
+    };
+    let class = "extras/src/main/java/com/google/gson/graph/GraphAdapterBuilder.java";
+    let source = "package com.google.gson.graph;\n\npublic final class GraphAdapterBuilder {\n  public GraphAdapterBuilder addType(Type type) { return this; }\n}\n";
+    let removed = |pom: &str, build: &str| {
+        let repo = Repo::new(&[(build, pom), (class, source)]);
+        repo.remove(class);
+        repo.commit("change");
+        let report = repo.build();
+        report
+            .axes
+            .iter()
+            .find(|a| a.name == API_CONTRACT)
+            .unwrap()
+            .clone()
+    };
+    assert_clears(&removed(&pom("<skip>true</skip>"), "extras/pom.xml"));
+    assert_fails(
+        &removed(&pom("<retryFailedDeploymentCount>2</retryFailedDeploymentCount>"), "extras/pom.xml"),
+        &["GraphAdapterBuilder"],
+    );
+    assert_clears(&removed(
+        "plugins {\n    id(\"java-library\")\n}\n",
+        "extras/build.gradle.kts",
+    ));
+    assert_fails(
+        &removed(
+            "plugins {\n    id(\"java-library\")\n    id(\"maven-publish\")\n}\n",
+            "extras/build.gradle.kts",
+        ),
+        &["GraphAdapterBuilder"],
+    );
+}
