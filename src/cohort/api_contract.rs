@@ -23,6 +23,7 @@ use super::releases::{Release, Releases};
 use super::surface::api_scope::Scope;
 use super::surface::callers::{Home, implements_without, names_beyond_imports, uses};
 use super::surface::compare::{ApiChange, Severity, Types, compare, item_severity};
+use super::surface::declared::python_reach;
 use super::surface::scope::not_api_path;
 use super::surface::version::{Bump, bump, package_of};
 use super::surface::{Item, Surface, by_tags_only, extract};
@@ -194,9 +195,17 @@ pub fn api_contract(files: &[ChangedFile], index: &LazyIndex, sources: &Sources<
                 base_has(base, member, file, index, &read_head, 0)
             },
         };
+        let reach = match file.grammar {
+            Grammar::Python => {
+                let read_either = |path: &str| read_head(path).or_else(|| read_base(path));
+                python_reach(file.path, &read_either)
+            }
+            _ => None,
+        };
         let changes: Vec<ApiChange> = compare(&file.base, &file.head, &types)
             .into_iter()
             .map(|change| moved(change, file, &surfaces, index))
+            .map(|change| undeclared(change, reach.as_ref()))
             .collect();
         let incompatible: Vec<&ApiChange> = changes
             .iter()
@@ -414,6 +423,22 @@ pub fn api_contract(files: &[ChangedFile], index: &LazyIndex, sources: &Sources<
         gated: true,
         detail,
     }
+}
+
+/// `change` as at most undecided when the package declares its API (`__all__`, see
+/// [`python_reach`]) and none of the declared names reaches the changed item: nobody promised
+/// it to users.
+fn undeclared(mut change: ApiChange, reach: Option<&BTreeSet<String>>) -> ApiChange {
+    let Some(reach) = reach else { return change };
+    let top = change.key.split(['.', '(']).next().unwrap_or(&change.key);
+    if change.severity == Severity::Incompatible && !reach.contains(top) {
+        change.severity = Severity::Undecided;
+        change.why = format!(
+            "{} (not reached by the package's declared `__all__`)",
+            change.why
+        );
+    }
+    change
 }
 
 /// The target of the transparent alias `name` (or, with another `table`, the underlying type

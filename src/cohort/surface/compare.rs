@@ -817,6 +817,19 @@ fn item_change(old: &Item, new: &Item, types: &Types) -> Option<(Severity, Strin
             format!("a {} is now a {}", old.kind, new.kind),
         ));
     }
+    // An overloaded function's contract is its overloads (see `OVERLOADED`): the same set is
+    // the same contract whatever the implementation's signature; another set may still
+    // accept every old call through another overload, which the syntax does not decide.
+    let overloaded = |item: &Item| item.shape.starts_with(super::OVERLOADED);
+    if overloaded(old) || overloaded(new) {
+        if old.shape == new.shape {
+            return None;
+        }
+        return Some((
+            Undecided,
+            "its overload signatures changed (an old call may match another overload)".into(),
+        ));
+    }
     // `fn f<B>(x: B)` → `fn f<K>(x: K)` is the same function: type parameters bind by
     // position (rayon #932), so the head is read with the base's names.
     let renamed = with_base_type_parameter_names(old, new);

@@ -12,6 +12,7 @@
 pub mod api_scope;
 pub mod callers;
 pub mod compare;
+pub mod declared;
 mod entry_points;
 mod go;
 mod java;
@@ -147,10 +148,18 @@ pub struct Surface {
     /// TYPE_CHECKING:`): there for annotations, gone at run time (tomlkit's `Encoder`, a
     /// `Callable` alias made a `Protocol` class for type checkers).
     pub typing_only: BTreeSet<String>,
+    /// Python `@overload` signatures by the key of the function they describe, as read; folded
+    /// into that function's item once the file is read (see [`OVERLOADED`]).
+    pub overloads: BTreeMap<String, Vec<String>>,
     /// Read from the symbol index's tags (names and signature text), not by a surface rule of
     /// the language: a change to it is reported, never a proven break (see [`tagged`]).
     pub by_tags: bool,
 }
+
+/// How the shape of an overloaded Python function begins: its typed contract is the set of
+/// its `@overload` signatures (written after this), not the implementation's own signature,
+/// which type checkers never show callers (pydantic's `Field`, `field_serializer`).
+pub const OVERLOADED: &str = "overloads: ";
 
 impl Surface {
     fn add(&mut self, key: String, item: Item) {

@@ -8,7 +8,7 @@ use std::collections::BTreeSet;
 use tree_sitter::Node;
 
 use super::text::{Src, named};
-use super::{Item, Param, ParamKind, Surface};
+use super::{Item, OVERLOADED, Param, ParamKind, Surface};
 
 pub fn extract(root: Node, src: Src, exported: &dyn Fn(&str) -> bool, out: &mut Surface) {
     let declared = dunder_all(root, src);
@@ -69,6 +69,43 @@ pub fn extract(root: Node, src: Src, exported: &dyn Fn(&str) -> bool, out: &mut 
                 definition_items(definition, &decorators, src, name, None, out);
             }
         }
+    }
+    fold_overloads(out);
+}
+
+/// Each function with `@overload` signatures read as their set (see [`OVERLOADED`]): its
+/// shape lists them, and its parameters are whatever a call passes, as the implementation's
+/// own (`*args, **kwargs` behind the overloads) is no contract.
+fn fold_overloads(out: &mut Surface) {
+    for (key, mut forms) in std::mem::take(&mut out.overloads) {
+        let Some(item) = out.items.get_mut(&key) else {
+            continue;
+        };
+        forms.sort();
+        forms.dedup();
+        item.shape = format!("{OVERLOADED}{}", forms.join(" | "));
+        let any = |name: &str, kind| Param {
+            name: Some(name.to_string()),
+            ty: None,
+            kind,
+            optional: true,
+        };
+        let receiver = item
+            .params
+            .as_ref()
+            .and_then(|params| params.first())
+            .filter(|p| p.kind == ParamKind::Receiver)
+            .cloned();
+        item.params = Some(
+            receiver
+                .into_iter()
+                .chain([
+                    any("args", ParamKind::Variadic),
+                    any("kwargs", ParamKind::VariadicKeyword),
+                ])
+                .collect(),
+        );
+        item.ret = None;
     }
 }
 
@@ -364,8 +401,15 @@ fn definition_items(
         "function_definition" => {
             // Overload stubs describe the implementation that follows; setters and deleters
             // belong to the property.
-            if decorated("overload")
-                || decorators
+            if decorated("overload") {
+                let skip: Vec<Node> = node.child_by_field_name("body").into_iter().collect();
+                out.overloads
+                    .entry(key)
+                    .or_default()
+                    .push(src.canonical_without(node, &skip));
+                return;
+            }
+            if decorators
                     .iter()
                     .any(|d| d.ends_with(".setter") || d.ends_with(".deleter"))
             {

@@ -147,6 +147,11 @@ pub fn scope(path: &str, grammar: Grammar, source: &str, read: Read) -> Scope {
             if private {
                 return Scope::NotApi("a private module");
             }
+            if tool_plugin(source) {
+                return Scope::NotApi(
+                    "a type checker's plugin, loaded by its configuration, not imported",
+                );
+            }
             if module_docstring(source).is_some_and(declares_no_promise) {
                 return Scope::NotApi(
                     "its docstring says it is provisional or outside the stable API",
@@ -179,6 +184,17 @@ pub fn scope(path: &str, grammar: Grammar, source: &str, read: Read) -> Scope {
         | Grammar::Php
         | Grammar::Kotlin => Scope::Exported,
     }
+}
+
+/// A Python module a tool loads by its configuration, whose classes users never import:
+/// a mypy plugin defines the entry point mypy calls, `def plugin(version: str)` at the top
+/// level (pydantic's `pydantic/mypy.py`, named as `plugins = pydantic.mypy` in a mypy
+/// configuration).
+fn tool_plugin(source: &str) -> bool {
+    static ENTRY: std::sync::LazyLock<Option<regex::Regex>> = std::sync::LazyLock::new(|| {
+        regex::Regex::new(r"(?m)^def plugin\(\s*version\s*(?::\s*str\s*)?\)").ok()
+    });
+    ENTRY.as_ref().is_some_and(|re| re.is_match(source))
 }
 
 /// A Python module's docstring: the string literal that opens it, after comments and blank

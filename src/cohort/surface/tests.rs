@@ -1438,3 +1438,36 @@ fn rust_bounds_widened_through_blanket_impls_are_compatible() {
     );
     assert_eq!(severity(&boxed, "on"), Some(Severity::Incompatible), "{boxed:#?}");
 }
+
+// pydantic 2.x: `Field` and `field_serializer` are typed by their `@overload`s; the
+// implementation behind them changed its own signature. The contract is the set of overloads.
+#[test]
+fn python_an_overloaded_function_is_its_overloads() {
+    let base = "from typing import overload\n\n\
+        @overload\ndef Field(default: T, *, alias: str | None = None) -> T: ...\n\
+        @overload\ndef Field(*, default_factory: Callable[[], T], alias: str | None = None) -> T: ...\n\
+        def Field(default=PydanticUndefined, *, default_factory=None, alias=None, **extra):\n    pass\n\n\
+        class Model:\n    @overload\n    def dump(self, mode: str) -> dict: ...\n    @overload\n    def dump(self) -> dict: ...\n    def dump(self, mode='python', include=None):\n        pass\n";
+    let head = base
+        .replace(
+            "def Field(default=PydanticUndefined, *, default_factory=None, alias=None, **extra):",
+            "def Field(default=PydanticUndefined, *, alias=None, **extra: Unpack[_FromFieldInfoInputs]):",
+        )
+        .replace("def dump(self, mode='python', include=None):", "def dump(self, *args, **kwargs):");
+    assert_eq!(changes(Grammar::Python, base, &head), vec![]);
+    // An overload removed: reported, not silent.
+    let fewer = base.replace(
+        "@overload\ndef Field(*, default_factory: Callable[[], T], alias: str | None = None) -> T: ...\n",
+        "",
+    );
+    assert_eq!(
+        severity(&changes(Grammar::Python, base, &fewer), "Field"),
+        Some(Severity::Undecided)
+    );
+    // The function gone: removed.
+    let gone = "class Model:\n    pass\n";
+    assert_eq!(
+        severity(&changes(Grammar::Python, base, gone), "Field"),
+        Some(Severity::Incompatible)
+    );
+}

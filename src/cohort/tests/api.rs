@@ -1072,3 +1072,62 @@ fn a_jvm_module_never_published_carries_no_api() {
         &["GraphAdapterBuilder"],
     );
 }
+
+/// pydantic 2.x: `__all__` in the top-level `__init__.py` declares the API. A submodule's
+/// public-by-name item no declared name reaches (a nested class of `GenerateJsonSchema`, which
+/// the package never exports) changes with a warning; a declared one (`Field`) still fails.
+/// The mypy plugin's module is loaded by mypy's configuration, never imported: not API.
+#[test]
+fn python_a_declared_api_bounds_what_submodules_promise() {
+    let init = "from .fields import Field\n\n__all__ = ('Field', 'BaseModel')\n\nfrom .main import BaseModel\n";
+    let schema = "class GenerateJsonSchema:\n    class ValidationsMapping:\n        numeric = {}\n\n    def generate(self, schema, mode='validation'):\n        pass\n";
+    let fields = "def Field(default=None, *, alias=None):\n    pass\n";
+    let plugin = "class PydanticModelField:\n    def __init__(self, name, alias):\n        pass\n\n\ndef plugin(version: str):\n    return PydanticPlugin\n";
+    let base = [
+        ("pyproject.toml", "[project]\nname = \"pkg\"\nversion = \"2.5.0\"\n"),
+        ("pkg/__init__.py", init),
+        ("pkg/main.py", "class BaseModel:\n    pass\n"),
+        ("pkg/json_schema.py", schema),
+        ("pkg/fields.py", fields),
+        ("pkg/mypy.py", plugin),
+    ];
+    let axis = api_after(
+        &base,
+        &[
+            (
+                "pkg/json_schema.py",
+                "class GenerateJsonSchema:\n    def generate(self, schema):\n        pass\n",
+            ),
+            (
+                "pkg/mypy.py",
+                &plugin.replace("(self, name, alias)", "(self, name)"),
+            ),
+        ],
+    );
+    assert_eq!(axis.verdict, AxisVerdict::Warn, "{}", axis.detail);
+    assert!(
+        axis.detail.contains("declared `__all__`") && !axis.detail.contains("mypy"),
+        "{}",
+        axis.detail
+    );
+    assert_fails(
+        &api_after(
+            &base,
+            &[("pkg/fields.py", "def Field(default=None):\n    pass\n")],
+        ),
+        &["`Field`"],
+    );
+    // Without `__all__`, every public name of the submodule is promised.
+    let mut undeclared = base.to_vec();
+    undeclared[1] = ("pkg/__init__.py", "from .fields import Field\n");
+    assert_fails(
+        &api_after(
+            &undeclared,
+            &[(
+                "pkg/json_schema.py",
+                "class GenerateJsonSchema:\n    def generate(self, schema):\n        pass\n",
+            )],
+        ),
+        &["GenerateJsonSchema"],
+    );
+}
