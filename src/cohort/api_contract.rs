@@ -24,7 +24,7 @@ use super::surface::api_scope::Scope;
 use super::surface::callers::{Home, implements_without, names_beyond_imports, uses};
 use super::surface::compare::{ApiChange, Severity, Types, compare, item_severity};
 use super::surface::declared::python_reach;
-use super::surface::scope::not_api_path;
+use super::surface::scope::{not_api_path, unstable_macros_of};
 use super::surface::version::{Bump, bump, package_of};
 use super::surface::{Item, Surface, by_tags_only, extract};
 
@@ -129,7 +129,17 @@ pub fn api_contract(files: &[ChangedFile], index: &LazyIndex, sources: &Sources<
                 early.and_then(|e| e.head.as_ref()),
             ),
         ) {
-            (Ok(base), Ok(head)) => {
+            (Ok(mut base), Ok(mut head)) => {
+                // Items of the crate's own macros that put them behind an opt-in `cfg` are
+                // not the stable surface, at the side where they were so written.
+                if grammar == Grammar::Rust {
+                    if !base.in_macro.is_empty() {
+                        base.without_macro_items(&unstable_macros_of(&file.path, &read_base));
+                    }
+                    if !head.in_macro.is_empty() {
+                        head.without_macro_items(&unstable_macros_of(&file.path, &read_head));
+                    }
+                }
                 parsed += 1;
                 surfaces.push(FileSurfaces {
                     path: &file.path,

@@ -25,6 +25,36 @@ pub fn extract(root: Node, src: Src, exported: &dyn Fn(&str) -> bool, out: &mut 
     }
 }
 
+/// The attribute [`macro_bodies_spliced`] writes before each item it takes out of a macro
+/// call, naming the macro: `#[in_macro(cfg_metrics)]`.
+const IN_MACRO: &str = "in_macro";
+
+/// The macros an item was written in, from its attributes (see [`IN_MACRO`]).
+fn macros_of(attributes: &[String]) -> BTreeSet<String> {
+    attributes
+        .iter()
+        .filter_map(|a| {
+            let a = a.replace(' ', "");
+            a.strip_prefix(&format!("#[{IN_MACRO}("))
+                .and_then(|rest| rest.strip_suffix(")]"))
+                .map(str::to_string)
+        })
+        .collect()
+}
+
+/// Records that the items `out` gained since it held `before` keys were written in `macros`.
+fn mark_in_macro(out: &mut Surface, before: &BTreeSet<String>, macros: &BTreeSet<String>) {
+    let added: Vec<String> = out
+        .items
+        .keys()
+        .filter(|key| !before.contains(*key))
+        .cloned()
+        .collect();
+    for key in added {
+        out.in_macro.entry(key).or_default().extend(macros.iter().cloned());
+    }
+}
+
 /// How deep macro calls holding items are opened inside one another (`cfg_rt! { impl X {
 /// cfg_windows! { pub fn … } } }` is two).
 const MACRO_DEPTH: usize = 4;
@@ -103,23 +133,38 @@ fn splice_edits(
                     edits.push((child.byte_range(), String::new()));
                     continue;
                 }
-                let items_only = parser.parse(inner, None).is_some_and(|tree| {
-                    let root = tree.root_node();
-                    let children = named(root);
-                    !root.has_error()
-                        && !children.is_empty()
-                        && children.iter().all(|n| {
-                            item_syntax(n.kind())
-                                // `other_macro!(…);` among the items.
-                                || (n.kind() == "expression_statement"
-                                    && named(*n)
-                                        .iter()
-                                        .all(|e| e.kind() == "macro_invocation"))
-                        })
-                });
-                if items_only {
-                    edits.push((child.byte_range(), inner.to_string()));
+                let Some(tree) = parser.parse(inner, None) else {
+                    continue;
+                };
+                let root = tree.root_node();
+                let children = named(root);
+                let items_only = !root.has_error()
+                    && !children.is_empty()
+                    && children.iter().all(|n| {
+                        item_syntax(n.kind())
+                            // `other_macro!(…);` among the items.
+                            || (n.kind() == "expression_statement"
+                                && named(*n)
+                                    .iter()
+                                    .all(|e| e.kind() == "macro_invocation"))
+                    });
+                if !items_only {
+                    continue;
                 }
+                // Each item marked with the macro it came from (see `IN_MACRO`): what `cfg`
+                // the macro implies is read from its definition, elsewhere in the crate.
+                let mut body = String::with_capacity(inner.len() + 64);
+                let mut at = 0;
+                for item in children.iter().filter(|n| {
+                    n.kind().ends_with("_item") && n.kind() != "attribute_item"
+                        || n.kind() == "macro_invocation"
+                }) {
+                    body.push_str(&inner[at..item.start_byte()]);
+                    body.push_str(&format!("#[{IN_MACRO}({name})] "));
+                    at = item.start_byte();
+                }
+                body.push_str(&inner[at..]);
+                edits.push((child.byte_range(), body));
             }
             _ => {}
         }
@@ -372,7 +417,30 @@ fn items(
         .filter_map(|(n, _)| src.field(*n, "name"))
         .collect();
     for (node, attributes) in &children {
-        let node = *node;
+        let macros = macros_of(attributes);
+        if macros.is_empty() {
+            item(*node, attributes, src, exported, out, prefix, &private_types, &private_modules);
+        } else {
+            let before: BTreeSet<String> = out.items.keys().cloned().collect();
+            item(*node, attributes, src, exported, out, prefix, &private_types, &private_modules);
+            mark_in_macro(out, &before, &macros);
+        }
+    }
+}
+
+/// One child of an item container, with the attributes written before it.
+#[allow(clippy::too_many_arguments)]
+fn item(
+    node: Node,
+    attributes: &[String],
+    src: Src,
+    exported: &dyn Fn(&str) -> bool,
+    out: &mut Surface,
+    prefix: &str,
+    private_types: &BTreeSet<&str>,
+    private_modules: &BTreeSet<&str>,
+) {
+    {
         if hidden(attributes) {
             if doc_hidden(attributes)
                 && is_pub(node, src)
@@ -380,7 +448,7 @@ fn items(
             {
                 out.hidden.insert(format!("{prefix}{name}"));
             }
-            continue;
+            return;
         }
         if node.kind() == "use_declaration" {
             if is_pub(node, src)
@@ -392,13 +460,13 @@ fn items(
                 out.reexports
                     .extend(names.into_iter().map(|name| format!("{prefix}{name}")));
             }
-            continue;
+            return;
         }
         if node.kind() == "impl_item" {
             if node.child_by_field_name("trait").is_none() {
-                inherent(node, src, exported, out, prefix, &private_types);
+                inherent(node, src, exported, out, prefix, private_types);
             }
-            continue;
+            return;
         }
         // A private inline module's inherent impls still add methods to the types they name
         // (log #662 moved `Value::to_cow_str` into `mod std_support { impl Value { … } }`);
@@ -412,23 +480,23 @@ fn items(
                     && member.child_by_field_name("trait").is_none()
                     && !hidden(&member_attributes)
                 {
-                    inherent(member, src, exported, out, prefix, &private_types);
+                    inherent(member, src, exported, out, prefix, private_types);
                 }
             }
-            continue;
+            return;
         }
         let Some(name) = src.field(node, "name") else {
-            continue;
+            return;
         };
         if !is_pub(node, src) || (prefix.is_empty() && !exported(name)) {
-            continue;
+            return;
         }
         let key = format!("{prefix}{name}");
         match node.kind() {
             "function_item" => out.add(key.clone(), function(node, src, "fn", &key, None)),
             "struct_item" | "union_item" => structure(node, src, &key, attributes, out),
             "enum_item" => enumeration(node, src, &key, attributes, out),
-            "trait_item" => trait_items(node, src, &key, &private_modules, out),
+            "trait_item" => trait_items(node, src, &key, private_modules, out),
             "type_item" => {
                 let mut item = Item::new("type", &key, src.canonical(node));
                 item.generics = generics(node, src);
@@ -865,6 +933,10 @@ fn inherent(
             }
         }
         item.ret = item.ret.map(|ret| as_self(&ret, &itself));
+        let macros = macros_of(&attrs);
+        if !macros.is_empty() {
+            out.in_macro.entry(key.clone()).or_default().extend(macros);
+        }
         out.add(key, item);
     }
 }

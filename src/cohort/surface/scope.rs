@@ -380,6 +380,7 @@ fn rust_scope(path: &str, read: Read) -> Scope {
     // that holds `a` is `a/b.rs` or `a/b/mod.rs`, while `#[path = "…"]` loads any file as
     // any module (serde: `#[path = "private/mod.rs"] pub mod __private;`).
     let mut modules: Vec<String> = Vec::new();
+    let mut unstable: Option<BTreeSet<String>> = None;
     let mut ancestors = vec![lib_text];
     let mut parent_path = lib;
     let mut dir = at("src");
@@ -402,7 +403,14 @@ fn rust_scope(path: &str, read: Read) -> Scope {
             Some((name, _)) => name.clone(),
             None => rest[0].to_string(),
         };
-        let declared = Declared::read(&parent, &segment);
+        let mut declared = Declared::read(&parent, &segment);
+        // Declared only inside calls of the crate's own macros that put items behind an
+        // opt-in `cfg` (tokio 1.37's `cfg_metrics! { mod metrics; … }`, whose
+        // `macro_rules!` writes `#[cfg(all(tokio_unstable, not(loom)))]`).
+        if !declared.opt_in && declared.public.is_some() && parent.contains('!') {
+            let unstable = unstable.get_or_insert_with(|| crate_unstable_macros(&root, read));
+            declared.opt_in = declared_only_inside(&parent, &segment, unstable);
+        }
         // `#[doc(hidden)] pub mod __private_api;` (log #664): public only for the crate's own
         // macros, outside the documented API, as cargo-semver-checks reads it too.
         if declared.doc_hidden {
@@ -486,6 +494,127 @@ fn rust_scope(path: &str, read: Read) -> Scope {
         return Scope::Exported;
     }
     Scope::Only(names)
+}
+
+/// The crate's own macros that wrap items in a `cfg` no stable build of a user selects: each
+/// `macro_rules! name` whose body writes such a `#[cfg(…)]` (tokio's `cfg_metrics`,
+/// `cfg_unstable_metrics`: `#[cfg(tokio_unstable)] $item`). Read from the crate root at
+/// `root` (`""` at the repository's root): `src/lib.rs`, and `src/macros.rs` or
+/// `src/macros/mod.rs` with the files it declares, where crates keep such macros.
+pub fn crate_unstable_macros(root: &str, read: Read) -> BTreeSet<String> {
+    const MAX_FILES: usize = 32;
+    let at = |p: &str| {
+        if root.is_empty() {
+            p.to_string()
+        } else {
+            format!("{root}/{p}")
+        }
+    };
+    let mut texts: Vec<String> = Vec::new();
+    texts.extend(read(&at("src/lib.rs")));
+    texts.extend(read(&at("src/macros.rs")));
+    if let Some(module) = read(&at("src/macros/mod.rs")) {
+        static MOD: std::sync::LazyLock<Option<regex::Regex>> = std::sync::LazyLock::new(|| {
+            regex::Regex::new(r"(?m)^[ \t]*(?:pub(?:\([^)]*\))?[ \t]+)?mod[ \t]+([A-Za-z_][A-Za-z0-9_]*)[ \t]*;").ok()
+        });
+        if let Some(pattern) = MOD.as_ref() {
+            for capture in pattern.captures_iter(&module).take(MAX_FILES) {
+                let name = &capture[1];
+                texts.extend(
+                    read(&at(&format!("src/macros/{name}.rs")))
+                        .or_else(|| read(&at(&format!("src/macros/{name}/mod.rs")))),
+                );
+            }
+        }
+        texts.push(module);
+    }
+    let mut out = BTreeSet::new();
+    for text in &texts {
+        for (at, _) in text.match_indices("macro_rules!") {
+            let rest = text[at + "macro_rules!".len()..].trim_start();
+            let name: String = rest
+                .chars()
+                .take_while(|c| c.is_alphanumeric() || *c == '_')
+                .collect();
+            let Some(open) = rest[name.len()..].trim_start().strip_prefix('{') else {
+                continue;
+            };
+            let body_start = text.len() - open.len();
+            let body = &text[body_start..block_end(text, body_start)];
+            if !name.is_empty() && writes_opt_in_cfg(body) {
+                out.insert(name);
+            }
+        }
+    }
+    out
+}
+
+/// [`crate_unstable_macros`] of the crate holding the file at `path`.
+pub fn unstable_macros_of(path: &str, read: Read) -> BTreeSet<String> {
+    crate_of(path, read)
+        .map(|(root, _, _)| crate_unstable_macros(&root, read))
+        .unwrap_or_default()
+}
+
+/// Whether a macro body writes a `#[cfg(…)]` no stable build of a user selects.
+fn writes_opt_in_cfg(body: &str) -> bool {
+    body.match_indices("#[cfg(").any(|(at, _)| {
+        let inner = &body[at + "#[cfg(".len()..];
+        let mut depth = 1usize;
+        let end = inner.char_indices().find_map(|(i, c)| {
+            match c {
+                '(' => depth += 1,
+                ')' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        return Some(i);
+                    }
+                }
+                _ => {}
+            }
+            None
+        });
+        end.is_some_and(|end| {
+            let predicate: String = inner[..end].chars().filter(|c| !c.is_whitespace()).collect();
+            !super::rust::stable(&predicate)
+        })
+    })
+}
+
+/// Whether every `mod name` declaration of `text` lies inside a call of one of `macros`.
+fn declared_only_inside(text: &str, name: &str, macros: &BTreeSet<String>) -> bool {
+    if macros.is_empty() {
+        return false;
+    }
+    let blocks = macro_call_blocks(text, macros);
+    let Some(found) = mod_declarations(text, Candidate::Named(name)) else {
+        return false;
+    };
+    !found.is_empty()
+        && found
+            .iter()
+            .all(|d| blocks.iter().any(|block| block.contains(&d.start)))
+}
+
+/// The bodies of calls `name! { … }` of the given macros in `text`.
+fn macro_call_blocks(text: &str, macros: &BTreeSet<String>) -> Vec<std::ops::Range<usize>> {
+    let mut out = Vec::new();
+    for name in macros {
+        let call = format!("{name}!");
+        for (at, _) in text.match_indices(&call) {
+            let before = text[..at].chars().next_back();
+            if before.is_some_and(|c| c.is_alphanumeric() || c == '_') {
+                continue;
+            }
+            let after = &text[at + call.len()..];
+            let Some(body) = after.trim_start().strip_prefix('{') else {
+                continue;
+            };
+            let open = text.len() - body.len();
+            out.push(open..block_end(text, open));
+        }
+    }
+    out
 }
 
 /// Adds to `names` what `statement` (a `pub use`) re-exports from the module at `path`

@@ -1131,3 +1131,55 @@ fn python_a_declared_api_bounds_what_submodules_promise() {
         &["GenerateJsonSchema"],
     );
 }
+
+/// tokio 1.38: `RuntimeMetrics::active_tasks_count` moved into a macro block. The crate's own
+/// item-wrapping macros imply the `cfg` their `macro_rules!` writes: `cfg_metrics!` put the
+/// whole module behind `tokio_unstable` at the base, and a method moved into such a macro at
+/// the head leaves the stable surface, while one moved into `cfg_windows!` stays in it.
+#[test]
+fn rust_items_in_a_crates_own_macros_take_the_cfg_their_definition_writes() {
+    let macros = "macro_rules! cfg_metrics {\n    ($($item:item)*) => {\n        $(\n            #[cfg(all(tokio_unstable, not(loom)))]\n            $item\n        )*\n    }\n}\n\nmacro_rules! cfg_detail {\n    ($($item:item)*) => {\n        $( #[cfg(tokio_unstable)] $item )*\n    }\n}\n\nmacro_rules! cfg_windows {\n    ($($item:item)*) => {\n        $( #[cfg(windows)] $item )*\n    }\n}\n";
+    let metrics = "pub struct RuntimeMetrics {\n    n: usize,\n}\n\nimpl RuntimeMetrics {\n    pub fn num_workers(&self) -> usize {\n        self.n\n    }\n\n    pub fn active_tasks_count(&self) -> usize {\n        self.n\n    }\n}\n";
+    let files = |runtime: &'static str| {
+        vec![
+            ("Cargo.toml", CARGO),
+            ("src/lib.rs", "#[macro_use]\nmod macros;\npub mod runtime;\n"),
+            ("src/macros/mod.rs", "#[macro_use]\nmod cfg;\n"),
+            ("src/macros/cfg.rs", macros),
+            ("src/runtime/mod.rs", runtime),
+            ("src/runtime/metrics.rs", metrics),
+        ]
+    };
+    let head = |wrapper: &str| {
+        metrics.replace(
+            "    pub fn active_tasks_count(&self) -> usize {\n        self.n\n    }\n",
+            &format!(
+                "    {wrapper}! {{\n        pub fn active_tasks_count(&self) -> usize {{\n            self.n\n        }}\n    }}\n"
+            ),
+        )
+    };
+    let unstable_module = "cfg_metrics! {\n    mod metrics;\n    pub use metrics::RuntimeMetrics;\n}\n";
+    let stable_module = "mod metrics;\npub use metrics::RuntimeMetrics;\n";
+    // Unstable at the base (the module), unstable at the head (the method): nothing stable
+    // changed.
+    let axis = api_after(
+        &files(unstable_module),
+        &[
+            ("src/runtime/mod.rs", stable_module),
+            ("src/runtime/metrics.rs", &head("cfg_detail")),
+        ],
+    );
+    assert_clears(&axis);
+    // Stable at the base, behind `tokio_unstable` at the head: removed from the stable API.
+    let axis = api_after(
+        &files(stable_module),
+        &[("src/runtime/metrics.rs", &head("cfg_detail"))],
+    );
+    assert_fails(&axis, &["`RuntimeMetrics::active_tasks_count` removed"]);
+    // Into a platform macro: still there.
+    let axis = api_after(
+        &files(stable_module),
+        &[("src/runtime/metrics.rs", &head("cfg_windows"))],
+    );
+    assert_eq!(axis.verdict, AxisVerdict::Pass, "{}", axis.detail);
+}
