@@ -1810,12 +1810,17 @@ fn std_aliases_spelled(text: &str) -> String {
 }
 
 /// Traits every implementor of another implements through a blanket impl in the standard
-/// library, narrow first, by family: `Iterator` → `IntoIterator`, `Future` → `IntoFuture`,
-/// `Fn` → `FnMut` → `FnOnce`.
+/// library or as its supertrait, narrow first, by family: `Iterator` → `IntoIterator`,
+/// `Future` → `IntoFuture`, `Fn` → `FnMut` → `FnOnce`, `Copy` → `Clone`.
 const WIDER_TRAITS: &[(&str, &[&str])] = &[
     ("iterator", &["Iterator", "IntoIterator"]),
     ("future", &["Future", "IntoFuture"]),
     ("closure", &["Fn", "FnMut", "FnOnce"]),
+    // A subtrait's supertrait: every `Copy` type is `Clone` (tokio 1.38's `impl<T: Copy>
+    // LocalKey<T>` → `impl<T: Clone>`), every `Eq` is `PartialEq`, every `Ord` `PartialOrd`.
+    ("clone", &["Copy", "Clone"]),
+    ("equality", &["Eq", "PartialEq"]),
+    ("order", &["Ord", "PartialOrd"]),
 ];
 
 /// Whether `new` is `old` with some of its bounds written as a trait every old type still
@@ -1823,7 +1828,7 @@ const WIDER_TRAITS: &[(&str, &[&str])] = &[
 /// vtable differs): the same text otherwise, and no trait narrowed.
 fn traits_widened(old: &str, new: &str) -> bool {
     static TRAIT: std::sync::LazyLock<Option<regex::Regex>> = std::sync::LazyLock::new(|| {
-        regex::Regex::new(r"\b(IntoIterator|Iterator|IntoFuture|Future|FnOnce|FnMut|Fn)\b").ok()
+        regex::Regex::new(r"\b(IntoIterator|Iterator|IntoFuture|Future|FnOnce|FnMut|Fn|Copy|Clone|PartialEq|Eq|PartialOrd|Ord)\b").ok()
     });
     let Some(re) = TRAIT.as_ref() else {
         return false;

@@ -1409,21 +1409,25 @@ fn rust_a_std_type_spelled_with_or_without_its_crate_is_the_same_type() {
 }
 
 // tokio 1.39: `timeout<F>(…) -> Timeout<F> where F: Future` → `… -> Timeout<F::IntoFuture>
-// where F: IntoFuture`. A bound widened through a standard blanket impl keeps every old call,
+// where F: IntoFuture`; 1.38: `impl<T: Copy> LocalKey<T>` → `impl<T: Clone>`. A bound widened through a standard blanket impl keeps every old call,
 // and its projection is the old type for each of them; narrowing breaks.
 #[test]
 fn rust_bounds_widened_through_blanket_impls_are_compatible() {
     let base = "pub fn timeout<F>(duration: Duration, future: F) -> Timeout<F>\nwhere\n    F: Future,\n{ todo!() }\n\
         pub fn each<I: Iterator<Item = u8>>(items: I) -> Each<I> { todo!() }\n\
         pub fn on_event<C: Fn(u8) -> bool>(callback: C) {}\n\
-        pub fn on_close(callback: impl FnMut()) {}\n";
+        pub fn on_close(callback: impl FnMut()) {}\n\
+        pub struct LocalKey<T> { t: T }\n\
+        impl<T: Copy + 'static> LocalKey<T> {\n    pub fn get(&'static self) -> T { todo!() }\n}\n";
     let head = "pub fn timeout<F>(duration: Duration, future: F) -> Timeout<F::IntoFuture>\nwhere\n    F: IntoFuture,\n{ todo!() }\n\
         pub fn each<I: IntoIterator<Item = u8>>(items: I) -> Each<I::IntoIter> { todo!() }\n\
         pub fn on_event<C: FnMut(u8) -> bool>(callback: C) {}\n\
-        pub fn on_close(callback: impl FnOnce()) {}\n";
+        pub fn on_close(callback: impl FnOnce()) {}\n\
+        pub struct LocalKey<T> { t: T }\n\
+        impl<T: Clone + 'static> LocalKey<T> {\n    pub fn get(&'static self) -> T { todo!() }\n}\n";
     no_break(&changes(Grammar::Rust, base, head));
     let found = changes(Grammar::Rust, head, base);
-    for key in ["timeout", "each", "on_event", "on_close"] {
+    for key in ["timeout", "each", "on_event", "on_close", "LocalKey::get"] {
         assert_eq!(
             severity(&found, key),
             Some(Severity::Incompatible),
