@@ -9,7 +9,7 @@ use clap::{Parser, Subcommand, ValueEnum};
     version,
     about = "A terminal cockpit for reviewing pull requests: AI reviewers and deterministic checks find, a person decides what is posted.",
     args_conflicts_with_subcommands = true,
-    after_help = "Configuration: $XDG_CONFIG_HOME/review-tui/config.toml (~/.config/review-tui/config.toml on Linux; REVIEW_TUI_CONFIG names another file); `review-tui config path` prints where it is looked for, `review-tui config show` what is in effect and where each value comes from. A repository's .review-tui.toml is read from the PR's base branch.\n\nExit codes: 0 Ship · 1 not eligible · 2 aborted (by the user, Ctrl-C, SIGTERM or SIGHUP) · 3 nothing to review · 4 error · 5 Hold · 6 Block · 7 Inconclusive"
+    after_help = "Configuration: $XDG_CONFIG_HOME/review-tui/config.toml (~/.config/review-tui/config.toml on Linux; REVIEW_TUI_CONFIG names another file); `review-tui config path` prints where it is looked for, `review-tui config show` what is in effect and where each value comes from. A repository's .review-tui.toml is read from the PR's base branch.\n\nModels (without one every review is Inconclusive unless --deterministic-only): OPENAI_API_KEY (OpenAI, model gpt-4.1-mini unless --model), ANTHROPIC_API_KEY (Anthropic, claude-sonnet-4-5 unless --model), OLLAMA_HOST or OPENAI_BASE_URL with --model NAME (Ollama, any OpenAI-compatible server). When several are set: --provider, else OPENAI_BASE_URL/OPENAI_API_KEY, then ANTHROPIC_API_KEY/ANTHROPIC_BASE_URL, then OLLAMA_HOST.\n\nGitHub: the token is GH_TOKEN, else GITHUB_TOKEN, else `gh auth token` (public repositories need none); GITHUB_API_URL or --api-url for GitHub Enterprise.\n\nExit codes: 0 Ship · 1 not eligible · 2 aborted (by the user, Ctrl-C, SIGTERM or SIGHUP) · 3 nothing to review · 4 error · 5 Hold · 6 Block · 7 Inconclusive · 8 the PR's head moved before publishing: nothing was published"
 )]
 pub struct Cli {
     #[command(subcommand)]
@@ -78,7 +78,7 @@ pub struct Cli {
     #[arg(long, short = 'o', value_name = "FILE")]
     pub output: Option<std::path::PathBuf>,
 
-    // --- Publishing (issue 7) ---
+    // --- Publishing ---
     /// Publish the reviewed round (a mutating action: without this flag headless mode publishes
     /// nothing): one GitHub review on the PR, or review.md and review.json in the review space
     /// of a local range.
@@ -90,7 +90,7 @@ pub struct Cli {
     pub consensus_only: bool,
     // --- end of publishing ---
 
-    // ---- Model reviewers (the `models` block; see DESIGN §5) ----
+    // ---- Model reviewers (the `models` block; docs/dev/design.md) ----
     /// OpenAI-compatible endpoint for the model reviewers, up to the version prefix
     /// (http://127.0.0.1:11434/v1). Default: OPENAI_BASE_URL, OLLAMA_HOST, or OpenAI itself when
     /// OPENAI_API_KEY is set.

@@ -530,6 +530,7 @@ fn headless_command(
     let reference = reference::parse(pr, cli.base.as_deref(), cli.head.as_deref())?;
     warn_uncommitted(&reference);
     let user = review_tui::config::load_user()?;
+    check_models(cli, &user)?;
     let options = prepare_options(cli, &user)?;
     let mut prepared = signals.run(runtime, prepare(reference, &options))??;
     if let Some(corruption) = &prepared.opened.corruption {
@@ -543,14 +544,13 @@ fn headless_command(
         say("nothing to review: the range has no changes");
         return Ok(Exit::NothingToReview);
     }
-    // An already reviewed head: a deterministic-only round does not stand in for a review with
-    // models, and `--publish` posts the recorded round (never posted, or cut short) instead of
-    // refusing or reviewing again.
+    // A head with a completed round: an Inconclusive round, or one with other reviewers, is
+    // reviewed again as a new round; `--publish` posts the recorded round (never posted, or cut
+    // short); an unpublished round is reported as recorded. Only a published one refuses.
     let rerun = review_tui::publish::rerun(
         prepared.space.state(),
         &mut prepared.eligibility,
-        cli.deterministic_only,
-        cli.publish && !cli.force,
+        asked(cli),
     );
     if !prepared.eligibility.is_empty() && !cli.force && rerun != Rerun::PublishRecorded {
         write_report(cli, &prepare_report(cli, &prepared))?;
@@ -568,6 +568,10 @@ fn headless_command(
         force: review.force || rerun == Rerun::NewRound,
         ..review
     };
+    let reviews = !matches!(rerun, Rerun::PublishRecorded | Rerun::ReportRecorded);
+    if reviews && review.models.is_none() && !review.deterministic_only {
+        say(review_tui::session::no_model::LONG);
+    }
     let mut session = new_session(prepared, cli, &config, review);
     // The pre-run estimate goes to stderr before the model reviewers are dispatched, and a
     // server that keeps a reviewer waiting is said while it lasts, not after minutes of silence.
@@ -619,6 +623,16 @@ fn headless_command(
             "this head was already reviewed: publishing its recorded round (--force reviews it again)",
         );
         drop(tap);
+        Ok(session.snapshot())
+    } else if rerun == Rerun::ReportRecorded {
+        say(
+            "this head was already reviewed and not published: reporting its recorded round \
+             (--publish posts it, --force reviews it again)",
+        );
+        drop(tap);
+        // The round's cohorts and axes as the review that recorded it reported them (from the
+        // space's cache, built again if it is gone): the same report, not a thinner one.
+        signals.run(runtime, session.cohorts())?;
         Ok(session.snapshot())
     } else {
         signals.run(runtime, session.run_round(Some(tap), None))?
@@ -764,7 +778,7 @@ fn review_options(
         .level
         .or_else(|| prepared.chosen_level())
         .unwrap_or(config.level);
-    let models = model_setup(cli, config, prepared, level)?;
+    let models = model_setup(cli, config, prepared.space.worktree(), level)?;
     let options = ReviewOptions {
         level,
         deterministic_only: cli.deterministic_only,
@@ -831,6 +845,7 @@ fn cockpit_command(cli: &Cli, pr: &str, runtime: &tokio::runtime::Runtime) -> an
     .map_err(|_| warn_uncommitted(&reference))
     .ok();
     let user = review_tui::config::load_user()?;
+    check_models(cli, &user)?;
     let mut options = prepare_options(cli, &user)?;
     // The cockpit opens first: the PR and its files are on screen while the space is prepared
     // (the forge's answer, the fetch, the checkout), the rest streams in after.
@@ -897,13 +912,20 @@ fn cockpit_command(cli: &Cli, pr: &str, runtime: &tokio::runtime::Runtime) -> an
         say("nothing to review: the range has no changes");
         return Ok(Exit::NothingToReview);
     }
-    // Reopening a reviewed head resumes it; anything else that makes the PR ineligible is
-    // asked about.
-    let resumes = prepared
-        .eligibility
-        .iter()
-        .all(|r| matches!(r, Ineligible::AlreadyReviewed { .. }))
-        && !prepared.eligibility.is_empty();
+    // Reopening a reviewed head resumes it, unless that round was Inconclusive or ran with other
+    // reviewers (then a new round runs); anything else that makes the PR ineligible is asked
+    // about.
+    let rerun = review_tui::publish::rerun(
+        prepared.space.state(),
+        &mut prepared.eligibility,
+        asked(cli),
+    );
+    let resumes = rerun == Rerun::ReportRecorded
+        || (prepared
+            .eligibility
+            .iter()
+            .all(|r| matches!(r, Ineligible::AlreadyReviewed { .. }))
+            && !prepared.eligibility.is_empty());
     let other: Vec<String> = prepared
         .eligibility
         .iter()
@@ -942,6 +964,23 @@ fn cockpit_command(cli: &Cli, pr: &str, runtime: &tokio::runtime::Runtime) -> an
     match outcome {
         ui::RunOutcome::Aborted => Ok(Exit::Aborted),
         _ => Ok(decision.map_or(Exit::Inconclusive, Exit::from)),
+    }
+}
+
+/// The model reviewers' setup (provider, model, budget, timeouts) checked before any work
+/// starts, so that `OLLAMA_HOST` without a model, say, is said at once, not after the fetch.
+/// The user's file is the whole of it: a repository's file may not set `[models]`.
+fn check_models(cli: &Cli, user: &Config) -> anyhow::Result<()> {
+    let level = cli.level.unwrap_or(user.level);
+    model_setup(cli, user, &std::env::temp_dir(), level).map(drop)
+}
+
+/// What this run asks of a head the space already reviewed.
+fn asked(cli: &Cli) -> review_tui::publish::Asked {
+    review_tui::publish::Asked {
+        deterministic_only: cli.deterministic_only,
+        publish: cli.publish,
+        force: cli.force,
     }
 }
 
@@ -1134,7 +1173,7 @@ fn display_name(file: &str) -> &str {
 fn model_setup(
     cli: &Cli,
     config: &Config,
-    prepared: &review_tui::session::prepare::Prepared,
+    worktree: &std::path::Path,
     level: review_tui::review::level::Level,
 ) -> anyhow::Result<Option<ModelSetup>> {
     use review_tui::reviewers::model::agent::{Bounds, Pricing};
@@ -1165,7 +1204,7 @@ fn model_setup(
         },
         request_timeout: duration(&models.request_timeout, "request_timeout", 300)?,
         command_timeout: reviewer_timeout,
-        worktree: prepared.space.worktree().to_path_buf(),
+        worktree: worktree.to_path_buf(),
     };
     let pricing = match (models.price_input_per_mtok, models.price_output_per_mtok) {
         (Some(input), Some(output)) => Some(Pricing {

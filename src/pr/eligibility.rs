@@ -17,7 +17,8 @@ pub struct PrFacts {
     pub author: String,
     pub author_is_bot: bool,
     pub head_sha: CommitId,
-    /// A completed round in the review space already reviewed this exact head.
+    /// A published round in the review space, not Inconclusive, already reviewed this exact
+    /// head.
     pub reviewed_head: bool,
 }
 
@@ -56,7 +57,7 @@ impl fmt::Display for Ineligible {
             Ineligible::OnlyComments => f.write_str("the change only touches comments"),
             Ineligible::AlreadyReviewed { head_sha } => write!(
                 f,
-                "head {} was already reviewed in a completed round",
+                "head {} was already reviewed in a published round",
                 short(head_sha)
             ),
         }
@@ -200,7 +201,7 @@ mod tests {
         );
         assert_eq!(
             reasons[3].to_string(),
-            "head 0123456789ab was already reviewed in a completed round"
+            "head 0123456789ab was already reviewed in a published round"
         );
         pr.state = PrState::Closed;
         assert_eq!(

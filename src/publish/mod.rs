@@ -32,7 +32,7 @@ use serde::Serialize;
 pub use comment::MovedFinding;
 pub use error::PublishError;
 pub use publishing::Publishing;
-pub use rerun::{Rerun, rerun};
+pub use rerun::{Asked, Rerun, rerun};
 pub use select::{Item, Selected, Selection};
 
 use crate::commit_id::CommitId;

@@ -7,6 +7,7 @@ mod command;
 pub use command::Command;
 pub mod fix;
 mod journal;
+pub mod no_model;
 pub mod prepare;
 pub mod publisher;
 pub use publisher::Publisher;

@@ -268,7 +268,7 @@ pub async fn review(
         let known = secret_setup.redactor.known_values(&files);
         Arc::new((*secret_setup.redactor).clone().with_known(known))
     };
-    let round = prepared.space.update(|state| -> Result<u32, PipelineError> {
+    let (round, started_now) = prepared.space.update(|state| -> Result<(u32, bool), PipelineError> {
         let completed = state.current_round().is_none_or(|r| r.completed);
         if completed && force {
             let head = state.head_sha.clone();
@@ -279,8 +279,13 @@ pub async fn review(
             ));
         }
         state.advance(Ladder::InProgress)?;
-        Ok(state.current_round().map_or(1, |r| r.number))
+        Ok((state.current_round().map_or(1, |r| r.number), completed))
     })?;
+    // The report's `space.new_round` says whether this run started a round, here as when the
+    // space was opened at a new head.
+    if started_now {
+        prepared.opened.new_round = Some(round);
+    }
     let run = RunId(round as u64);
     // Needed only once every finding is in, but read now, beside the cohort build and the
     // reviewers: awaited at the end, it was the last second of a large range on one core.
@@ -308,10 +313,7 @@ pub async fn review(
                 let why = if options.deterministic_only {
                     "deterministic-only run: no model reviewer asked for".to_string()
                 } else {
-                    format!(
-                        "no model provider configured (set {})",
-                        crate::reviewers::model::roster::PROVIDER_ENV_VARS
-                    )
+                    super::no_model::SKIPPED.to_string()
                 };
                 board.skip(role.as_str(), true, &why);
             }

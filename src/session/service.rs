@@ -113,6 +113,9 @@ pub struct Opening {
     /// "offline: showing round N as of <time>; not refreshed" when GitHub could not be
     /// reached: the client shows it for as long as the session lives.
     pub offline: Option<String>,
+    /// No model reviewer is configured and the run did not ask for `--deterministic-only`: a
+    /// round this session runs can only be Inconclusive (see `no_model`).
+    pub no_model: bool,
 }
 
 /// The events a session publishing through `P` sends.
@@ -166,6 +169,7 @@ impl<P: Publisher> Session<P> {
             worktree: self.prepared.space.worktree().to_path_buf(),
             patch: fix::last_patch(&self.prepared),
             offline: self.prepared.offline.as_ref().map(|o| o.banner()),
+            no_model: self.setup.review.models.is_none() && !self.setup.review.deterministic_only,
         }
     }
 

@@ -253,6 +253,68 @@ fn round_actions(snapshot: &RoundSnapshot) -> Vec<Action> {
     ]
 }
 
+/// The cockpit's state as the session opens: the space's findings and decisions, and, when a
+/// recorded round is shown rather than a new one run, its axes and reviewers.
+pub fn opening_state(
+    opening: &crate::session::Opening,
+    run_review: bool,
+    person: &str,
+) -> AppState {
+    let mut header = PrHeader::from_pull_request(&opening.repo, &opening.pr);
+    if opening.pr.number == 0 {
+        header.number = String::new();
+    }
+    let mut state = AppState::from_space(header, &opening.state, person);
+    state.offline = opening.offline.clone();
+    state.no_model = run_review && opening.no_model;
+    let snapshot = &opening.snapshot;
+    state.level = snapshot.level;
+    state.deterministic_only = snapshot.deterministic_only;
+    state.comments = snapshot.comments.clone();
+    state.patch = opening.patch.as_ref().map(patch_data);
+    state.worktree = Some(opening.worktree.clone());
+    if !run_review && opening.state.current_round().is_some() {
+        state.axes = snapshot.axes.clone();
+        state.board.reviewers = snapshot.board.reviewers.clone();
+        crate::ui::update::refresh(&mut state);
+    }
+    state
+}
+
+/// A reopened space's first screen once everything it waits for has arrived (the diff, its
+/// cohorts from the space's cache, the changed files' code), without a terminal or a loop:
+/// the state a test draws into the documentation's picture of the cockpit.
+pub fn reopened_state(
+    opening: &crate::session::Opening,
+    cohorts: Option<&crate::cohort::CohortReport>,
+    person: &str,
+) -> AppState {
+    let mut state = opening_state(opening, false, person);
+    let mut arrived = vec![Action::Engine(Report::Diff(opening.diff.clone()))];
+    if let Some(report) = cohorts {
+        arrived.push(Action::Engine(Report::Cohorts(cohort_links::cohort_views(
+            report,
+            &opening.diff,
+            &opening.worktree,
+        ))));
+    }
+    for file in opening.diff.files.iter().filter(|f| !f.binary) {
+        if file.path.split('/').any(|part| part == "..") {
+            continue;
+        }
+        if let Ok(text) = std::fs::read_to_string(opening.worktree.join(&file.path)) {
+            arrived.push(Action::Engine(Report::Code {
+                path: file.path.clone(),
+                lines: Arc::new(text.lines().map(str::to_string).collect()),
+            }));
+        }
+    }
+    for action in arrived {
+        crate::ui::update(&mut state, action);
+    }
+    state
+}
+
 /// A written patch as the viewer shows it.
 fn patch_data(written: &crate::session::fix::WrittenPatch) -> PatchData {
     PatchData {
@@ -302,25 +364,8 @@ pub async fn run_cockpit(
     let mut screen = screen;
     let person = crate::session::person_name();
     let opening = session.opening();
-    let mut header = PrHeader::from_pull_request(&opening.repo, &opening.pr);
-    if opening.pr.number == 0 {
-        header.number = String::new();
-    }
-    let mut state = AppState::from_space(header, &opening.state, &person);
-    state.offline = opening.offline.clone();
-    let snapshot = &opening.snapshot;
-    state.level = snapshot.level;
-    state.deterministic_only = snapshot.deterministic_only;
-    state.comments = snapshot.comments.clone();
-    state.patch = opening.patch.as_ref().map(patch_data);
-    state.worktree = Some(opening.worktree.clone());
-    if !run_review && opening.state.current_round().is_some() {
-        state.axes = snapshot.axes.clone();
-        state.board.reviewers = snapshot.board.reviewers.clone();
-        crate::ui::update::refresh(&mut state);
-    }
     // From here the screen shows the space.
-    screen.state = state;
+    screen.state = opening_state(&opening, run_review, &person);
 
     let changed: Vec<String> = opening
         .diff

@@ -1,6 +1,6 @@
 //! The commands a person can give the cockpit: what a key is bound to. One list, the enum
 //! below: the names a keymap file uses (`confirm`, `next_finding`) are derived from it, the
-//! keymap binds them, help lists them and `KEYMAP.md` is checked against them
+//! keymap binds them, help lists them and `docs/keymap.md` is checked against them
 //! (`ui::tests::keys`). What the engine reports is not a command (`action::Report`).
 
 /// A bindable command. It carries no data: a key means the same wherever it is pressed, and
@@ -94,7 +94,7 @@ impl Command {
     /// Every command, in declaration order.
     pub const ALL: &'static [Command] = <Command as strum::VariantArray>::VARIANTS;
 
-    /// The snake_case name a keymap file and `KEYMAP.md` use: `next_finding`.
+    /// The snake_case name a keymap file and `docs/keymap.md` use: `next_finding`.
     pub fn name(self) -> &'static str {
         self.into()
     }

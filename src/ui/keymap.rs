@@ -185,7 +185,7 @@ pub enum KeymapError {
     },
     #[error("the keymap is not valid TOML: {0}")]
     Toml(String),
-    #[error("unknown action `{0}` in the keymap (see KEYMAP.md for the names)")]
+    #[error("unknown action `{0}` in the keymap (see docs/keymap.md for the names)")]
     UnknownAction(String),
     #[error("`{action}`: {reason}")]
     BadKey { action: String, reason: String },

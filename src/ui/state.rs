@@ -56,7 +56,7 @@ impl PrHeader {
     }
 }
 
-/// One cohort as the cockpit shows it; the lead fills these from the cohort module.
+/// One cohort as the cockpit shows it, made from the session's cohort report.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct CohortView {
     /// Stable across pushes (derived from the cohort's symbols).
@@ -361,6 +361,9 @@ pub struct AppState {
     pub published: Option<String>,
     /// The session's offline banner: the round on screen is the stored one, not refreshed.
     pub offline: Option<String>,
+    /// No model will review this round: the header says so and how to go on
+    /// (`session::no_model`).
+    pub no_model: bool,
 
     // UI state.
     pub focus: Pane,
@@ -436,6 +439,7 @@ impl AppState {
             pass: PassProgress::default(),
             published: None,
             offline: None,
+            no_model: false,
             focus: Pane::Findings,
             selected: None,
             selected_reviewer: None,

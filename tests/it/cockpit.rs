@@ -46,6 +46,7 @@ fn show_secrets(tmux: &Tmux) {
 
 #[test]
 fn triage_gate_preview_quit_and_reopen() {
+    crate::require_tmux!("cockpit::triage_gate_preview_quit_and_reopen");
     let data = tempfile::tempdir().unwrap();
     let first_exit = data.path().join("exit-1");
     let tmux = cockpit("first", data.path(), &first_exit);
@@ -119,6 +120,7 @@ fn triage_gate_preview_quit_and_reopen() {
 
 #[test]
 fn a_new_round_shows_the_decisions_it_carries() {
+    crate::require_tmux!("cockpit::a_new_round_shows_the_decisions_it_carries");
     let data = tempfile::tempdir().unwrap();
     let first_exit = data.path().join("exit-1");
     let tmux = cockpit("carry-1", data.path(), &first_exit);
@@ -183,6 +185,7 @@ fn without_a_terminal_the_cockpit_says_to_use_headless() {
 /// preview and publishing the local range's `review.md`.
 #[test]
 fn triage_undo_editor_gate_and_publish_at_80x24() {
+    crate::require_tmux!("cockpit::triage_undo_editor_gate_and_publish_at_80x24");
     let data = tempfile::tempdir().unwrap();
     let exit_file = data.path().join("exit");
     let editor = data.path().join("editor.sh");
@@ -315,6 +318,7 @@ fn tokens_shown(screen: &str) -> String {
 /// chose, as the space recorded them.
 #[test]
 fn a_reopened_space_keeps_its_tokens_and_the_chosen_level() {
+    crate::require_tmux!("cockpit::a_reopened_space_keeps_its_tokens_and_the_chosen_level");
     let data = tempfile::tempdir().unwrap();
     let first_exit = data.path().join("exit-1");
     let tmux = demo_with_models("tokens-1", data.path(), &first_exit, &[]);
@@ -346,6 +350,7 @@ fn a_reopened_space_keeps_its_tokens_and_the_chosen_level() {
 /// its arguments. In the diff view `o` opens the cursor's line.
 #[test]
 fn o_opens_the_findings_file_at_its_line_in_the_editor_at_80x24() {
+    crate::require_tmux!("cockpit::o_opens_the_findings_file_at_its_line_in_the_editor_at_80x24");
     let data = tempfile::tempdir().unwrap();
     let exit_file = data.path().join("exit");
     let args = data.path().join("args");
@@ -440,6 +445,9 @@ fn o_opens_the_findings_file_at_its_line_in_the_editor_at_80x24() {
 
 #[test]
 fn a_cohort_is_dismissed_with_one_reason_and_undone_in_one_step_at_80x24() {
+    crate::require_tmux!(
+        "cockpit::a_cohort_is_dismissed_with_one_reason_and_undone_in_one_step_at_80x24"
+    );
     let data = tempfile::tempdir().unwrap();
     let exit_file = data.path().join("exit");
     let binary = env!("CARGO_BIN_EXE_review-tui");
@@ -511,6 +519,7 @@ fn a_cohort_is_dismissed_with_one_reason_and_undone_in_one_step_at_80x24() {
 /// one), not "Inconclusive: required reviewers … skipped".
 #[test]
 fn a_deterministic_only_cockpit_round_gives_the_headless_verdict() {
+    crate::require_tmux!("cockpit::a_deterministic_only_cockpit_round_gives_the_headless_verdict");
     let repo = crate::support::git_repo::GitRepo::init();
     repo.write(
         "src/lib.rs",

@@ -379,6 +379,7 @@ fn wait_saved(tmux: &Tmux, state: &Path, location: &str, reason: &str) {
 /// still there and no `.corrupt-` file; the decisions accumulate in one data dir.
 #[test]
 fn a_kill_at_any_point_of_a_cockpit_session_loses_no_decision() {
+    crate::require_tmux!("crash::a_kill_at_any_point_of_a_cockpit_session_loses_no_decision");
     let started = Instant::now();
     let data = tempfile::tempdir().unwrap();
     // One terminal for the whole test: each launch respawns the pane in it.
@@ -511,6 +512,7 @@ fn a_kill_at_any_point_of_a_cockpit_session_loses_no_decision() {
 /// rule findings are on screen long before it answers.
 #[test]
 fn a_kill_during_a_running_round_loses_no_decision_made_meanwhile() {
+    crate::require_tmux!("crash::a_kill_during_a_running_round_loses_no_decision_made_meanwhile");
     let data = tempfile::tempdir().unwrap();
     let bin = tempfile::tempdir().unwrap();
     let slow = bin.path().join("slow");

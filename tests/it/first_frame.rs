@@ -16,6 +16,7 @@ const REVIEWS: &str = "GET /repos/acme/widgets/pulls/7/reviews";
 
 #[test]
 fn the_pr_and_its_files_show_before_the_space_is_ready() {
+    crate::require_tmux!("first_frame::the_pr_and_its_files_show_before_the_space_is_ready");
     let repo = git_repo::pr_repository();
     repo.git(&["update-ref", "refs/pull/7/head", "feature"]);
     let pull = PullSpec::from_repo(&repo, "acme", "widgets", 7);
@@ -78,6 +79,9 @@ fn the_pr_and_its_files_show_before_the_space_is_ready() {
 /// as a headless run says it.
 #[test]
 fn a_local_checkout_with_uncommitted_files_is_still_warned_about_in_the_cockpit() {
+    crate::require_tmux!(
+        "first_frame::a_local_checkout_with_uncommitted_files_is_still_warned_about_in_the_cockpit"
+    );
     let repo = git_repo::pr_repository();
     repo.git(&["checkout", "--quiet", "feature"]);
     repo.write("notes.txt", "not committed\n");

@@ -323,7 +323,7 @@ async fn persistent_failure_names_the_call_after_bounded_attempts() {
     assert!(message.contains("500"), "{message}");
     assert!(message.contains("Internal Server Error"), "{message}");
     assert!(message.contains("4 attempt"), "{message}");
-    // The host is named (issue 20): which server failed is half of the message.
+    // The host is named: which server failed is half of the message.
     assert!(
         message.contains(&format!(
             "on {}",

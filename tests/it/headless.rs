@@ -111,7 +111,7 @@ fn the_same_pr_always_opens_the_same_space() {
     let repo = pr_repository();
     let data = tempfile::tempdir().unwrap();
     let absolute = format!("{}#main..feature", repo.path().display());
-    let (_, first) = json(data.path(), &[&absolute]);
+    let (first_code, first) = json(data.path(), &[&absolute]);
     assert_eq!(first["space"]["new_round"], true);
     // Another spelling: the flags, and a trailing slash.
     let slashed = format!("{}/", repo.path().display());
@@ -119,12 +119,11 @@ fn the_same_pr_always_opens_the_same_space() {
         data.path(),
         &[&slashed, "--base", "main", "--head", "feature"],
     );
-    // The first run completed a round at this head: reviewing it again needs --force.
-    assert_eq!(code, 1, "{second}");
-    assert_eq!(
-        second["eligibility"]["reasons"][0]["reason"],
-        "already_reviewed"
-    );
+    // The first run completed a round at this head, not published: it is reported as it was
+    // recorded, no new round.
+    assert_eq!(code, first_code, "{second}");
+    assert_eq!(second["eligibility"]["eligible"], true, "{second}");
+    assert_eq!(first["verdict"], second["verdict"]);
     assert_eq!(first["space"]["path"], second["space"]["path"]);
     assert_eq!(second["space"]["new_round"], false);
     assert_eq!(second["space"]["round"], 1);

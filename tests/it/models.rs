@@ -841,6 +841,7 @@ fn a_slow_answer_past_the_timeout_is_told_to_raise_it() {
 /// guessed from timing; once it is let go the round ends and the line goes away.
 #[test]
 fn the_cockpit_shows_each_pass_while_it_runs() {
+    crate::require_tmux!("models::the_cockpit_shows_each_pass_while_it_runs");
     use crate::support::faults::Gate;
     use crate::support::tmux::Tmux;
 
@@ -977,6 +978,7 @@ fn each_pass_says_its_retries_and_still_gets_its_answer() {
 /// the retry after the round ends. The retried request is held until the screen said it.
 #[test]
 fn the_cockpit_shows_a_pass_waiting_out_a_rate_limit_and_logs_it() {
+    crate::require_tmux!("models::the_cockpit_shows_a_pass_waiting_out_a_rate_limit_and_logs_it");
     use crate::support::faults::Gate;
     use crate::support::tmux::Tmux;
 
@@ -1050,6 +1052,7 @@ fn the_cockpit_shows_a_pass_waiting_out_a_rate_limit_and_logs_it() {
 /// every required reviewer failed `cancelled`.
 #[test]
 fn one_reviewer_then_the_whole_run_are_stopped_from_the_cockpit() {
+    crate::require_tmux!("models::one_reviewer_then_the_whole_run_are_stopped_from_the_cockpit");
     use crate::support::faults::Gate;
     use crate::support::tmux::Tmux;
 

@@ -294,6 +294,9 @@ fn an_answer_that_refuses_is_not_offline_and_fails_as_before() {
 /// space, and the gate's publish saying in one line that it needs the network.
 #[test]
 fn the_cockpit_reopens_offline_at_80x24_saves_triage_and_will_not_publish() {
+    crate::require_tmux!(
+        "offline::the_cockpit_reopens_offline_at_80x24_saves_triage_and_will_not_publish"
+    );
     let dir = tempfile::tempdir().unwrap();
     let server = github_server();
     review_online(dir.path(), &server);

@@ -1,4 +1,4 @@
-//! Verdict integrity against misbehaving models (issue 12), through the real binary: a scripted
+//! Verdict integrity against misbehaving models, through the real binary: a scripted
 //! OpenAI-compatible server answers exactly what a broken, careless or hostile model answers,
 //! and each case asserts the exit code. The change is clean unless a case says otherwise (the
 //! deterministic reviewers find nothing), so only the model reviewers decide: a reviewer that did

@@ -1123,9 +1123,36 @@ mod again {
         assert_ne!(out.status.code(), Some(1), "{err}");
         assert!(!err.contains("not eligible"), "{err}");
         assert_eq!(rounds(data.path()), 2, "{err}");
-        // A second deterministic-only run of that head is "already reviewed" as before.
+        // That round was Inconclusive: it reviewed nothing, so a deterministic-only run of the
+        // head is a new round again, not "already reviewed".
         let again = run(&server, data.path(), &[]);
-        assert_eq!(again.status.code(), Some(1), "{}", text(&again.stderr));
+        assert_eq!(again.status.code(), Some(6), "{}", text(&again.stderr));
+        assert_eq!(rounds(data.path()), 3);
+        // The same reviewers over an unpublished round: that round is reported as recorded.
+        let reported = run(&server, data.path(), &[]);
+        let err = text(&reported.stderr);
+        assert_eq!(reported.status.code(), Some(6), "{err}");
+        assert!(
+            err.contains("not published: reporting its recorded round"),
+            "{err}"
+        );
+        assert_eq!(rounds(data.path()), 3);
+        // Published, the head is already reviewed.
+        let published = run(&server, data.path(), &["--publish"]);
+        assert_eq!(
+            published.status.code(),
+            Some(6),
+            "{}",
+            text(&published.stderr)
+        );
+        let refused = run(&server, data.path(), &[]);
+        let err = text(&refused.stderr);
+        assert_eq!(refused.status.code(), Some(1), "{err}");
+        assert!(
+            err.contains("already reviewed in a published round"),
+            "{err}"
+        );
+        assert_eq!(rounds(data.path()), 3);
     }
 }
 

@@ -91,6 +91,9 @@ fn publish_from_the_gate(tmux: &Tmux) {
 
 #[test]
 fn a_cockpit_publish_after_a_reopen_posts_what_a_headless_publish_posts() {
+    crate::require_tmux!(
+        "session::a_cockpit_publish_after_a_reopen_posts_what_a_headless_publish_posts"
+    );
     // Headless, published at once.
     let headless_data = tempfile::tempdir().unwrap();
     let out = headless(headless_data.path(), &["--publish"]);
@@ -125,6 +128,7 @@ fn a_cockpit_publish_after_a_reopen_posts_what_a_headless_publish_posts() {
 
 #[test]
 fn the_comment_edited_in_the_cockpit_is_the_one_published() {
+    crate::require_tmux!("session::the_comment_edited_in_the_cockpit_is_the_one_published");
     let data = tempfile::tempdir().unwrap();
     let out = headless(data.path(), &[]);
     assert_eq!(out.status.code(), Some(6));
@@ -182,9 +186,9 @@ fn the_comment_edited_in_the_cockpit_is_the_one_published() {
 #[test]
 fn every_format_is_honoured_when_the_head_is_not_eligible() {
     let data = tempfile::tempdir().unwrap();
-    let out = headless(data.path(), &["--deterministic-only"]);
+    let out = headless(data.path(), &["--deterministic-only", "--publish"]);
     assert_eq!(out.status.code(), Some(6));
-    // The same head again: already reviewed, not eligible (exit 1) in every format.
+    // The same head again: reviewed and published, so not eligible (exit 1) in every format.
     let sarif = headless(data.path(), &["--deterministic-only", "--format", "sarif"]);
     assert_eq!(sarif.status.code(), Some(1));
     assert!(
@@ -236,12 +240,12 @@ fn two_spellings_of_one_commit_range_open_one_space_and_a_detached_head_is_its_c
         "{}",
         String::from_utf8_lossy(&first.stderr)
     );
-    // The same commits, abbreviated: already reviewed in that space, so not eligible.
+    // The same commits, abbreviated: that space's round, reported as recorded.
     let short = &head[..8];
     let again = review_local(&format!("{path}#{short}^..{short}"), data.path());
     let err = String::from_utf8_lossy(&again.stderr);
-    assert_eq!(again.status.code(), Some(1), "{err}");
-    assert!(err.contains("already reviewed"), "{err}");
+    assert_eq!(again.status.code(), first.status.code(), "{err}");
+    assert!(err.contains("reporting its recorded round"), "{err}");
     let spaces = |data: &Path| {
         let mut found = Vec::new();
         let mut stack = vec![data.to_path_buf()];

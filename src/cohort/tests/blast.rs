@@ -1,5 +1,5 @@
 //! Blast radius counts the files whose uses resolve to the changed definition, not every file
-//! where its name appears (issue #14: a test-only gson change scored 182).
+//! where its name appears (a test-only gson change scored 182).
 
 use super::repo::Repo;
 

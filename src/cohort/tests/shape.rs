@@ -1,4 +1,4 @@
-//! The shape of cohorts on changes that used to come out wrong (issue #14): a test apart from
+//! The shape of cohorts on changes that used to come out wrong: a test apart from
 //! the code it tests, a central type joining everything, moves shattered into one cohort per
 //! file, a blast radius counting the change's own files.
 

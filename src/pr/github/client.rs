@@ -25,7 +25,7 @@ const PER_PAGE: &str = "100";
 /// GitHub error messages are one line; anything longer is an HTML error page from a proxy.
 const MAX_MESSAGE_CHARS: usize = 300;
 
-/// How to reach GitHub. The lead wires `--api-url` / `GITHUB_API_URL` into `api_url`.
+/// How to reach GitHub. The binary wires `--api-url` / `GITHUB_API_URL` into `api_url`.
 #[derive(Debug, Clone)]
 pub struct GithubConfig {
     /// `https://api.github.com`, or `https://HOST/api/v3` for GitHub Enterprise Server.

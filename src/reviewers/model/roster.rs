@@ -259,11 +259,12 @@ pub fn build(
     let mut unavailable = Vec::new();
     for role in level.roster() {
         let choice = models.choice_for(role).overlaid(&flags.choice());
-        let kind = match &choice.provider {
-            Some(name) => Some(Kind::parse(name)?),
-            None => {
-                Kind::infer(&choice, env).or_else(|| flags.cassette.as_ref().map(|_| Kind::Replay))
-            }
+        // A bundled cassette (the demo) is what the run asked for: the environment's keys
+        // and hosts are for other reviews.
+        let kind = match (&flags.cassette, &choice.provider) {
+            (Some(_), _) => Some(Kind::Replay),
+            (None, Some(name)) => Some(Kind::parse(name)?),
+            (None, None) => Kind::infer(&choice, env),
         };
         let Some(kind) = kind else {
             unavailable.push((

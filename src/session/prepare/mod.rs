@@ -396,13 +396,19 @@ pub(crate) fn diff_cache_name(base_sha: &str, head_sha: &str) -> String {
     format!("diff-{}-{}.patch", name(base_sha), name(head_sha))
 }
 
-/// A completed round at the current head means this exact code was already reviewed.
+/// This exact code was already reviewed when a round at the current head completed, was not
+/// Inconclusive (a reviewer that failed or did not run reviewed nothing), and was published.
+/// A round that stayed in the space is reported or resumed instead (`publish::rerun`).
 fn already_reviewed(space: &Space) -> bool {
     let state = space.state();
-    state
-        .rounds
-        .iter()
-        .any(|round| round.completed && round.head_sha == state.head_sha)
+    state.rounds.iter().any(|round| {
+        round.completed
+            && round.head_sha == state.head_sha
+            && round.decision.as_deref() != Some(crate::review::Decision::Inconclusive.as_str())
+            && state.publishes.iter().any(|p| {
+                p.round == round.number && p.state == crate::space::PublishState::Published
+            })
+    })
 }
 
 fn file_lines(diff: &Diff) -> Vec<FileLines<'_>> {

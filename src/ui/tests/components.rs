@@ -1,6 +1,6 @@
 //! The components say what can run now: the hint bar leaves out what cannot, help and the
 //! gate grey it; the status line keeps help and quit under a message; the header keeps the
-//! level. And `KEYMAP.md` documents every binding of the one command list.
+//! level. And `docs/keymap.md` documents every binding of the one command list.
 
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
@@ -130,7 +130,7 @@ fn the_top_component_takes_the_keys_of_its_context() {
     assert!(!for_context(Context::Gate).available(&state, Command::GatePublish));
 }
 
-/// The section of KEYMAP.md that documents `context`'s keys.
+/// The section of docs/keymap.md that documents `context`'s keys.
 fn section(keymap_md: &str, context: Context) -> &str {
     let heading = match context {
         Context::Main => "## Review (no overlay open)",
@@ -143,20 +143,23 @@ fn section(keymap_md: &str, context: Context) -> &str {
     };
     let start = keymap_md
         .find(heading)
-        .unwrap_or_else(|| panic!("KEYMAP.md has no `{heading}`"));
+        .unwrap_or_else(|| panic!("docs/keymap.md has no `{heading}`"));
     let rest = &keymap_md[start + heading.len()..];
     &rest[..rest.find("\n## ").unwrap_or(rest.len())]
 }
 
 #[test]
 fn keymap_md_documents_every_binding_of_the_one_command_list() {
-    let keymap_md = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/KEYMAP.md"))
-        .expect("KEYMAP.md");
+    let keymap_md = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/keymap.md"))
+        .expect("docs/keymap.md");
     let keymap = Keymap::default();
-    // Every command is bound somewhere or named as unbound, and named in KEYMAP.md.
+    // Every command is bound somewhere or named as unbound, and named in docs/keymap.md.
     for &command in Command::ALL {
         let name = format!("`{}`", command.name());
-        assert!(keymap_md.contains(&name), "KEYMAP.md does not name {name}");
+        assert!(
+            keymap_md.contains(&name),
+            "docs/keymap.md does not name {name}"
+        );
         // The preview's cancel is what any key it does not bind does.
         assert!(
             keymap.bindings.iter().any(|b| b.command == command)
@@ -173,7 +176,7 @@ fn keymap_md_documents_every_binding_of_the_one_command_list() {
             assert!(
                 spelled.iter().any(|s| text.contains(s.as_str()))
                     || text.contains(&format!("/{key}/")),
-                "KEYMAP.md, {:?}: `{key}` ({}) is not documented",
+                "docs/keymap.md, {:?}: `{key}` ({}) is not documented",
                 binding.context,
                 binding.command.name()
             );
@@ -186,7 +189,7 @@ fn keymap_md_documents_every_binding_of_the_one_command_list() {
                 text.contains(&format!("`{}`", binding.command.name()))
                     || binding.command.name().starts_with("move_")
                     || binding.command.name().starts_with("page_"),
-                "KEYMAP.md, {:?}: `{}` is not in its table",
+                "docs/keymap.md, {:?}: `{}` is not in its table",
                 binding.context,
                 binding.command.name()
             );

@@ -476,3 +476,27 @@ fn the_hint_bar_offers_the_open_overlays_keys_not_the_panes() {
         "{hints}"
     );
 }
+
+#[test]
+fn without_a_model_the_first_screen_says_what_did_not_run_and_the_ways_on_whole() {
+    for width in [80u16, 120, 240] {
+        let mut state = loading();
+        state.no_model = true;
+        let lines = screen(&mut state, width, 24);
+        let banner = &lines[1];
+        let expected = crate::session::no_model::line(usize::from(width) - 2);
+        assert!(banner.contains(expected), "{width}: {banner}");
+        for needed in [
+            "--deterministic-only",
+            "OPENAI_API_KEY",
+            "ANTHROPIC_API_KEY",
+            "OLLAMA_HOST",
+        ] {
+            assert!(banner.contains(needed), "{width}: {banner}");
+        }
+    }
+    // With a model, nothing of the kind.
+    let mut state = loading();
+    let lines = screen(&mut state, 120, 24);
+    assert!(!text(&lines).contains("no model"), "{}", text(&lines));
+}

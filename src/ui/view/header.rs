@@ -51,7 +51,12 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &AppState, cx: &ViewContext) {
     // Offline, the round line is the banner, first and whole (it names the round and when it
     // was reviewed), so the stored verdict below it is never read as a fresh review; the
     // ladder follows only when all of it fits.
-    let second = match &state.offline {
+    // Without a model the round can only be Inconclusive: the first screen says what did not
+    // run and the two ways on, in the same place.
+    let no_model = state
+        .no_model
+        .then(|| crate::session::no_model::line(columns.saturating_sub(2)).to_string());
+    let second = match state.offline.as_ref().or(no_model.as_ref()) {
         Some(banner) => {
             let banner = format!(" {} ", truncate(banner, columns.saturating_sub(2)));
             let rest: usize = ladder.iter().map(|s| s.width()).sum();

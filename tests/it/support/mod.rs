@@ -13,4 +13,5 @@ pub mod github_server;
 pub mod json_schema;
 pub mod openai_server;
 pub mod openapi;
+pub mod svg;
 pub mod tmux;

@@ -158,3 +158,43 @@ pub fn wait_until<T>(what: &str, mut ready: impl FnMut() -> Option<T>) -> T {
         std::thread::sleep(Duration::from_millis(2));
     }
 }
+
+/// Whether tmux is here to drive the cockpit. Without it, outside CI, a cockpit test skips
+/// and says so on the terminal (written past the test harness's capture, so `cargo test`
+/// shows it); with `CI` set (anything but empty, `0` or `false`) the cockpit tests are
+/// mandatory and a missing tmux fails them.
+pub fn available(test: &str) -> bool {
+    static FOUND: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    let found = *FOUND.get_or_init(|| {
+        Command::new("tmux")
+            .arg("-V")
+            .output()
+            .is_ok_and(|out| out.status.success())
+    });
+    if found {
+        return true;
+    }
+    let ci = std::env::var("CI").is_ok_and(|v| !matches!(v.trim(), "" | "0" | "false"));
+    assert!(
+        !ci,
+        "{test}: tmux is not installed and CI is set, where the cockpit tests are mandatory \
+         (.ci/run installs tmux)"
+    );
+    use std::io::Write;
+    let _ = writeln!(
+        std::io::stderr(),
+        "skipped {test}: tmux is not installed (install tmux to run the cockpit tests; with \
+         CI=true they fail instead)"
+    );
+    false
+}
+
+/// Skips the calling test when tmux is missing outside CI (see [`available`]).
+#[macro_export]
+macro_rules! require_tmux {
+    ($test:expr) => {
+        if !$crate::support::tmux::available($test) {
+            return;
+        }
+    };
+}

@@ -112,16 +112,25 @@ impl OpenAiConfig {
     ) -> Result<OpenAiConfig, ProviderError> {
         let var = |name: &str| env(name).filter(|v| !v.trim().is_empty());
         let key = var(KEY_VAR).and_then(|value| ApiKey::new(value, KEY_VAR));
-        let (base_url, profile, key) = if let Some(url) = model_url {
-            (url.trim().to_owned(), Profile::guess(url), key)
+        // Where the endpoint came from, for the error that names no model.
+        let (base_url, profile, key, source) = if let Some(url) = model_url {
+            (
+                url.trim().to_owned(),
+                Profile::guess(url),
+                key,
+                "--model-url",
+            )
         } else if let Some(url) = var("OPENAI_BASE_URL") {
             let profile = Profile::guess(&url);
-            (url.trim().to_owned(), profile, key)
+            (url.trim().to_owned(), profile, key, "OPENAI_BASE_URL")
+        } else if key.is_some() {
+            // A key for OpenAI means OpenAI, as the roster reads it: one order everywhere
+            // (OPENAI_BASE_URL, OPENAI_API_KEY, the Anthropic variables, OLLAMA_HOST).
+            let url = DEFAULT_OPENAI_BASE_URL.to_owned();
+            (url, Profile::OpenAi, key, "OPENAI_API_KEY")
         } else if let Some(host) = var("OLLAMA_HOST") {
             // An OpenAI key has no business going to a local Ollama.
-            (ollama_base_url(&host), Profile::Ollama, None)
-        } else if key.is_some() {
-            (DEFAULT_OPENAI_BASE_URL.to_owned(), Profile::OpenAi, key)
+            (ollama_base_url(&host), Profile::Ollama, None, "OLLAMA_HOST")
         } else {
             return Err(ProviderError::config(
                 "openai",
@@ -132,10 +141,21 @@ impl OpenAiConfig {
         let model = match (model.map(str::trim).filter(|m| !m.is_empty()), profile) {
             (Some(model), _) => model.to_owned(),
             (None, Profile::OpenAi) => DEFAULT_OPENAI_MODEL.to_owned(),
+            // Only OpenAI has a model every account can use: a local or third-party server
+            // serves what was installed there, so no default would be right.
             (None, _) => {
+                let listed = if profile == Profile::Ollama {
+                    " (one `ollama list` shows)"
+                } else {
+                    ""
+                };
                 return Err(ProviderError::config(
                     profile.as_str(),
-                    format!("no model named for {base_url}: pass --model"),
+                    format!(
+                        "{source} points at {base_url} but no model is named: pass --model \
+                         NAME{listed} or set `model` under [models] in config.toml (or pass \
+                         --deterministic-only)"
+                    ),
                 ));
             }
         };
@@ -485,12 +505,13 @@ mod tests {
 
     #[test]
     fn ollama_host_becomes_v1_without_the_openai_key() {
-        let config = OpenAiConfig::from_env(
-            env(&[("OLLAMA_HOST", "127.0.0.1"), ("OPENAI_API_KEY", "sk-x")]),
-            None,
-            Some("llama3.1"),
-        )
-        .unwrap();
+        // With both set, the key means OpenAI (the documented order); Ollama never gets it.
+        let both = env(&[("OLLAMA_HOST", "127.0.0.1"), ("OPENAI_API_KEY", "sk-x")]);
+        let openai = OpenAiConfig::from_env(&both, None, None).unwrap();
+        assert_eq!(openai.base_url, DEFAULT_OPENAI_BASE_URL);
+        let config =
+            OpenAiConfig::from_env(env(&[("OLLAMA_HOST", "127.0.0.1")]), None, Some("llama3.1"))
+                .unwrap();
         assert_eq!(config.base_url, "http://127.0.0.1:11434/v1");
         assert_eq!(config.profile, Profile::Ollama);
         assert!(config.key.is_none());

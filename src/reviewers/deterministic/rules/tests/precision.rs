@@ -1,4 +1,4 @@
-//! Regression tests for the false patterns measured on real merged PRs (issue #14): each one
+//! Regression tests for the false patterns measured on real merged PRs: each one
 //! reproduces a shape that fired and must not, next to the shape that must still fire.
 
 use std::path::Path;
