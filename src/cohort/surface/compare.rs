@@ -133,6 +133,13 @@ fn type_change(old: &str, new: &str, types: &Types) -> TypeChange {
             })
             .unwrap_or(TypeChange::Same);
     }
+    // The same name written with its path or through a `use`, before aliases resolve one of
+    // them (tokio 1.22: `gid_t` from `use libc::gid_t` → `unix::gid_t`, whose module
+    // defines `type gid_t = u32`): which item each names is not in the syntax.
+    let spelled_alike = {
+        let (a, b) = (qualified_names(old), qualified_names(new));
+        a != b && last_segments(old, &a) == last_segments(new, &b)
+    };
     let (old, new) = (types.resolve(old), types.resolve(new));
     if old == new || std_aliases_spelled(&old) == std_aliases_spelled(&new) {
         return TypeChange::Same;
@@ -163,7 +170,7 @@ fn type_change(old: &str, new: &str, types: &Types) -> TypeChange {
     }
     // The same name written with its path or through a `use` (log #662:
     // `std::borrow::Cow<'v, str>` → `Cow<'v, str>`): which item it names is not in the syntax.
-    if differing > 0 && last_segments(&old, &a) == last_segments(&new, &b) {
+    if (differing > 0 && last_segments(&old, &a) == last_segments(&new, &b)) || spelled_alike {
         return TypeChange::Undecided;
     }
     TypeChange::Different

@@ -1475,3 +1475,33 @@ fn python_an_overloaded_function_is_its_overloads() {
         Some(Severity::Incompatible)
     );
 }
+
+// tokio 1.22: `pub fn gid(&self) -> gid_t` (`use libc::gid_t`) → `-> unix::gid_t`, where the
+// crate's `unix` module now defines `pub type gid_t = u32`. The alias resolving one spelling
+// must not make the same name written with its path a different type.
+#[test]
+fn rust_a_name_and_its_path_stay_alike_when_an_alias_resolves_one() {
+    let everything = |_: &str| true;
+    let base = super::extract(
+        Grammar::Rust,
+        b"pub struct UCred { gid: u32 }\nimpl UCred {\n    pub fn gid(&self) -> gid_t { self.gid }\n}\n",
+        &everything,
+    )
+    .unwrap();
+    let head = super::extract(
+        Grammar::Rust,
+        b"pub struct UCred { gid: u32 }\nimpl UCred {\n    pub fn gid(&self) -> unix::gid_t { self.gid }\n}\n",
+        &everything,
+    )
+    .unwrap();
+    let alias = |name: &str| (name == "gid_t").then(|| "u32".to_string());
+    let types = Types {
+        structural: false,
+        erased: false,
+        alias: &alias,
+        underlying: &|_| None,
+        inherits: &|_, _| None,
+    };
+    let found = compare(&base, &head, &types);
+    assert_eq!(severity(&found, "UCred::gid"), Some(Severity::Undecided), "{found:#?}");
+}
