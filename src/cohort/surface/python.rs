@@ -372,7 +372,17 @@ fn undecorate<'t>(node: Node<'t>, src: Src) -> (Node<'t>, Vec<String>) {
     let decorators = named(node)
         .into_iter()
         .filter(|c| c.kind() == "decorator")
-        .map(|d| src.raw(d).trim_start_matches('@').trim().to_string())
+        .map(|d| {
+            // The decorator's expression, without a comment on its line (pydantic 2.10's
+            // `@overload  # `default` argument set`).
+            named(d)
+                .into_iter()
+                .find(|e| !e.kind().contains("comment"))
+                .map_or_else(
+                    || src.raw(d).trim_start_matches('@').trim().to_string(),
+                    |e| src.raw(e).trim().to_string(),
+                )
+        })
         .collect();
     (
         node.child_by_field_name("definition").unwrap_or(node),
@@ -494,7 +504,14 @@ fn definition_items(
                     out.instance_attributes.insert(format!("{key}.{attribute}"));
                 }
             }
-            for member in named(body) {
+            // Members defined in branches of the class body count: a method defined under
+            // `if not TYPE_CHECKING:` (pydantic 2.11's `__replace__`), an attribute declared
+            // for type checkers with its runtime value in the `else` (2.6's
+            // `model_computed_fields`).
+            let (mut members, mut checkers) = (Vec::new(), Vec::new());
+            flatten(body, src, &mut members, &mut checkers);
+            members.extend(checkers);
+            for member in members {
                 if member.kind() == "expression_statement" {
                     for attribute in assigned(member, src) {
                         if !attribute.starts_with('_') {

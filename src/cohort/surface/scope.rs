@@ -147,6 +147,17 @@ pub fn scope(path: &str, grammar: Grammar, source: &str, read: Read) -> Scope {
             if private {
                 return Scope::NotApi("a private module");
             }
+            // A relative import works only inside a package (a namespace package has no
+            // `__init__.py` either).
+            let relative = source
+                .lines()
+                .any(|line| line.trim_start().starts_with("from ."));
+            if !relative && outside_any_package(&dirs, read) {
+                return Scope::NotApi(
+                    "outside any package (no `__init__.py` or manifest beside it): not importable \
+                     by users",
+                );
+            }
             if tool_plugin(source) {
                 return Scope::NotApi(
                     "a type checker's plugin, loaded by its configuration, not imported",
@@ -184,6 +195,43 @@ pub fn scope(path: &str, grammar: Grammar, source: &str, read: Read) -> Scope {
         | Grammar::Php
         | Grammar::Kotlin => Scope::Exported,
     }
+}
+
+/// Whether a Python file in `dirs` (not at the repository's root) lies in no package of a
+/// packaged project: a manifest above it (`pyproject.toml`, `setup.py`, `setup.cfg`) says the
+/// project is packaged, and its folder has neither an `__init__.py` nor a manifest of its own
+/// (a distribution of single modules). Build, release and documentation tooling lives so
+/// (pydantic's `release/make_history.py`); users cannot import it.
+fn outside_any_package(dirs: &[&str], read: Read) -> bool {
+    const MANIFESTS: [&str; 3] = ["pyproject.toml", "setup.py", "setup.cfg"];
+    // A single-module layout's source folder (`src/six.py`) holds modules without a package.
+    let Some(last) = dirs.last() else {
+        return false;
+    };
+    if matches!(*last, "src" | "lib" | "python") {
+        return false;
+    }
+    let dir = dirs.join("/");
+    if ["__init__.py"]
+        .iter()
+        .chain(&MANIFESTS)
+        .any(|file| read(&format!("{dir}/{file}")).is_some())
+    {
+        return false;
+    }
+    // Only where a manifest above says the project is packaged (with packages that have an
+    // `__init__.py`): without one, nothing says how the folder is imported.
+    (0..dirs.len()).any(|depth| {
+        let above = dirs[..depth].join("/");
+        MANIFESTS.iter().any(|file| {
+            let path = if above.is_empty() {
+                file.to_string()
+            } else {
+                format!("{above}/{file}")
+            };
+            read(&path).is_some()
+        })
+    })
 }
 
 /// A Python module a tool loads by its configuration, whose classes users never import:

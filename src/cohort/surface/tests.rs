@@ -1448,7 +1448,7 @@ fn rust_bounds_widened_through_blanket_impls_are_compatible() {
 #[test]
 fn python_an_overloaded_function_is_its_overloads() {
     let base = "from typing import overload\n\n\
-        @overload\ndef Field(default: T, *, alias: str | None = None) -> T: ...\n\
+        @overload  # `default` argument set\ndef Field(default: T, *, alias: str | None = None) -> T: ...\n\
         @overload\ndef Field(*, default_factory: Callable[[], T], alias: str | None = None) -> T: ...\n\
         def Field(default=PydanticUndefined, *, default_factory=None, alias=None, **extra):\n    pass\n\n\
         class Model:\n    @overload\n    def dump(self, mode: str) -> dict: ...\n    @overload\n    def dump(self) -> dict: ...\n    def dump(self, mode='python', include=None):\n        pass\n";
@@ -1504,4 +1504,21 @@ fn rust_a_name_and_its_path_stay_alike_when_an_alias_resolves_one() {
     };
     let found = compare(&base, &head, &types);
     assert_eq!(severity(&found, "UCred::gid"), Some(Severity::Undecided), "{found:#?}");
+}
+
+// pydantic 2.6 made `model_computed_fields` a class attribute declared for type checkers
+// (`if TYPE_CHECKING: model_computed_fields: ClassVar[…]`, `else: model_computed_fields =
+// {}`); 2.11 defined `__replace__` under `if not TYPE_CHECKING:`. Members in branches of the
+// class body are members.
+#[test]
+fn python_members_defined_in_branches_of_a_class_body_are_members() {
+    let base = "class BaseModel:\n    @property\n    def model_computed_fields(self) -> dict:\n        return {}\n\n    def __replace__(self, **changes):\n        pass\n";
+    let head = "class BaseModel:\n    if TYPE_CHECKING:\n        model_computed_fields: ClassVar[dict]\n    else:\n        model_computed_fields = {}\n\n    if not TYPE_CHECKING:\n        def __replace__(self, **changes):\n            pass\n";
+    let found = changes(Grammar::Python, base, head);
+    no_break(&found);
+    assert_ne!(
+        severity(&found, "BaseModel.__replace__"),
+        Some(Severity::Incompatible),
+        "{found:#?}"
+    );
 }

@@ -1183,3 +1183,23 @@ fn rust_items_in_a_crates_own_macros_take_the_cfg_their_definition_writes() {
     );
     assert_eq!(axis.verdict, AxisVerdict::Pass, "{}", axis.detail);
 }
+
+/// pydantic 2.11 removed `get_gh_auth_token` from `release/make_history.py`: a folder without
+/// `__init__.py` in a packaged project is tooling nobody imports. A package beside it is API.
+#[test]
+fn python_files_outside_any_package_of_a_packaged_project_are_not_api() {
+    let base = [
+        ("pyproject.toml", "[project]\nname = \"pkg\"\nversion = \"2.10.0\"\n"),
+        ("pkg/__init__.py", "from .api import get\n"),
+        ("pkg/api.py", "def get(url):\n    pass\n"),
+        ("release/make_history.py", "def get_gh_auth_token():\n    pass\n"),
+    ];
+    assert_clears(&api_after(
+        &base,
+        &[("release/make_history.py", "def main():\n    pass\n")],
+    ));
+    assert_fails(
+        &api_after(&base, &[("pkg/api.py", "def fetch(url):\n    pass\n")]),
+        &["`get` removed"],
+    );
+}
