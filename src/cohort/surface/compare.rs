@@ -1761,9 +1761,16 @@ fn std_aliases_spelled(text: &str) -> String {
         let mut out = String::with_capacity(text.len());
         let mut rest = text;
         while let Some(c) = rest.chars().next() {
-            let krate = ["::std::", "::core::", "::alloc::", "std::", "core::", "alloc::"]
-                .into_iter()
-                .find(|krate| rest.starts_with(krate));
+            let krate = [
+                "::std::",
+                "::core::",
+                "::alloc::",
+                "std::",
+                "core::",
+                "alloc::",
+            ]
+            .into_iter()
+            .find(|krate| rest.starts_with(krate));
             match krate {
                 Some(krate) if !qualified(&out) => rest = &rest[krate.len()..],
                 _ => {
@@ -1772,7 +1779,9 @@ fn std_aliases_spelled(text: &str) -> String {
                 }
             }
         }
-        out.chars().filter(|c| !c.is_whitespace()).collect::<String>()
+        out.chars()
+            .filter(|c| !c.is_whitespace())
+            .collect::<String>()
     };
     while let Some(at) = text
         .find("io::Result<")
@@ -1894,10 +1903,9 @@ fn projections_resolved(old: &Item, new: &Item) -> Option<Item> {
             b.split_once(':').is_some_and(|(left, right)| {
                 let right = right.trim();
                 left.trim() == param
-                    && right
-                        .rsplit("::")
-                        .next()
-                        .is_some_and(|last| last == trait_ || last.starts_with(&format!("{trait_}<")))
+                    && right.rsplit("::").next().is_some_and(|last| {
+                        last == trait_ || last.starts_with(&format!("{trait_}<"))
+                    })
             })
         })
     };

@@ -18,7 +18,8 @@ pub fn python_reach(path: &str, read: Read) -> Option<BTreeSet<String>> {
     // The top package: the outermost folder above the file holding an `__init__.py`, with
     // every folder below it a package too.
     let top = (0..dirs.len()).find(|&depth| {
-        (depth..dirs.len()).all(|d| read(&format!("{}/__init__.py", dirs[..=d].join("/"))).is_some())
+        (depth..dirs.len())
+            .all(|d| read(&format!("{}/__init__.py", dirs[..=d].join("/"))).is_some())
     })?;
     let init_path = format!("{}/__init__.py", dirs[..=top].join("/"));
     if init_path == path {
@@ -54,10 +55,9 @@ pub fn python_reach(path: &str, read: Read) -> Option<BTreeSet<String>> {
                 format!(".{}", parents.join("."))
             };
             let imports_module = statement.trim_start().starts_with("from ")
-                && statement
-                    .split_whitespace()
-                    .nth(1)
-                    .is_some_and(|from| from == parent || from == format!("{package}{}", parent.trim_end_matches('.')))
+                && statement.split_whitespace().nth(1).is_some_and(|from| {
+                    from == parent || from == format!("{package}{}", parent.trim_end_matches('.'))
+                })
                 && words(statement).any(|w| w == *last);
             if imports_module && declared.contains(*last) {
                 return None;
@@ -85,14 +85,22 @@ fn all_names(init: &str) -> Option<BTreeSet<String>> {
     });
     let found = ALL.as_ref()?.find(init)?;
     let open = found.end() - 1;
-    let close_char = if init.as_bytes()[open] == b'(' { ')' } else { ']' };
+    let close_char = if init.as_bytes()[open] == b'(' {
+        ')'
+    } else {
+        ']'
+    };
     let close = open + init[open..].find(close_char)?;
     let body = &init[open + 1..close];
     let names: BTreeSet<String> = body
         .lines()
         .map(|line| line.split('#').next().unwrap_or(""))
         .flat_map(|line| line.split(','))
-        .map(|item| item.trim().trim_matches(|c| c == '\'' || c == '"').to_string())
+        .map(|item| {
+            item.trim()
+                .trim_matches(|c| c == '\'' || c == '"')
+                .to_string()
+        })
         .filter(|name| !name.is_empty() && name.chars().all(|c| c.is_alphanumeric() || c == '_'))
         .collect();
     (!names.is_empty()).then_some(names)

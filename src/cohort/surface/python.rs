@@ -420,8 +420,8 @@ fn definition_items(
                 return;
             }
             if decorators
-                    .iter()
-                    .any(|d| d.ends_with(".setter") || d.ends_with(".deleter"))
+                .iter()
+                .any(|d| d.ends_with(".setter") || d.ends_with(".deleter"))
             {
                 return;
             }

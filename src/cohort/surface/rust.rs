@@ -51,7 +51,10 @@ fn mark_in_macro(out: &mut Surface, before: &BTreeSet<String>, macros: &BTreeSet
         .cloned()
         .collect();
     for key in added {
-        out.in_macro.entry(key).or_default().extend(macros.iter().cloned());
+        out.in_macro
+            .entry(key)
+            .or_default()
+            .extend(macros.iter().cloned());
     }
 }
 
@@ -100,7 +103,10 @@ fn item_syntax(kind: &str) -> bool {
     kind.ends_with("_item")
         || kind.ends_with("_declaration")
         || kind.contains("comment")
-        || matches!(kind, "macro_invocation" | "macro_definition" | "associated_type")
+        || matches!(
+            kind,
+            "macro_invocation" | "macro_definition" | "associated_type"
+        )
 }
 
 /// The replacements [`macro_bodies_spliced`] makes in one pass, in text order: for each macro
@@ -119,8 +125,7 @@ fn splice_edits(
                 }
             }
             "macro_invocation" => {
-                let Some(body) = named(child).into_iter().find(|n| n.kind() == "token_tree")
-                else {
+                let Some(body) = named(child).into_iter().find(|n| n.kind() == "token_tree") else {
                     continue;
                 };
                 let raw = src.raw(body);
@@ -419,10 +424,28 @@ fn items(
     for (node, attributes) in &children {
         let macros = macros_of(attributes);
         if macros.is_empty() {
-            item(*node, attributes, src, exported, out, prefix, &private_types, &private_modules);
+            item(
+                *node,
+                attributes,
+                src,
+                exported,
+                out,
+                prefix,
+                &private_types,
+                &private_modules,
+            );
         } else {
             let before: BTreeSet<String> = out.items.keys().cloned().collect();
-            item(*node, attributes, src, exported, out, prefix, &private_types, &private_modules);
+            item(
+                *node,
+                attributes,
+                src,
+                exported,
+                out,
+                prefix,
+                &private_types,
+                &private_modules,
+            );
             mark_in_macro(out, &before, &macros);
         }
     }

@@ -563,7 +563,10 @@ pub fn crate_unstable_macros(root: &str, read: Read) -> BTreeSet<String> {
     texts.extend(read(&at("src/macros.rs")));
     if let Some(module) = read(&at("src/macros/mod.rs")) {
         static MOD: std::sync::LazyLock<Option<regex::Regex>> = std::sync::LazyLock::new(|| {
-            regex::Regex::new(r"(?m)^[ \t]*(?:pub(?:\([^)]*\))?[ \t]+)?mod[ \t]+([A-Za-z_][A-Za-z0-9_]*)[ \t]*;").ok()
+            regex::Regex::new(
+                r"(?m)^[ \t]*(?:pub(?:\([^)]*\))?[ \t]+)?mod[ \t]+([A-Za-z_][A-Za-z0-9_]*)[ \t]*;",
+            )
+            .ok()
         });
         if let Some(pattern) = MOD.as_ref() {
             for capture in pattern.captures_iter(&module).take(MAX_FILES) {
@@ -623,7 +626,10 @@ fn writes_opt_in_cfg(body: &str) -> bool {
             None
         });
         end.is_some_and(|end| {
-            let predicate: String = inner[..end].chars().filter(|c| !c.is_whitespace()).collect();
+            let predicate: String = inner[..end]
+                .chars()
+                .filter(|c| !c.is_whitespace())
+                .collect();
             !super::rust::stable(&predicate)
         })
     })

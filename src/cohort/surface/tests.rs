@@ -1401,7 +1401,10 @@ fn rust_a_std_type_spelled_with_or_without_its_crate_is_the_same_type() {
         pub fn write(w: &mut fmt::Formatter<'_>) -> Result<(), fmt::Error> { todo!() }\n";
     assert_eq!(changes(Grammar::Rust, base, head), vec![]);
     // Another value is another result, however spelled.
-    let other = head.replace("io::Result<(u64, u64)>", "Result<(u64, u32), std::io::Error>");
+    let other = head.replace(
+        "io::Result<(u64, u64)>",
+        "Result<(u64, u32), std::io::Error>",
+    );
     assert_eq!(
         severity(&changes(Grammar::Rust, base, &other), "copy_bidirectional"),
         Some(Severity::Incompatible)
@@ -1440,7 +1443,11 @@ fn rust_bounds_widened_through_blanket_impls_are_compatible() {
         "pub fn on(callback: Box<dyn Fn()>) {}\n",
         "pub fn on(callback: Box<dyn FnOnce()>) {}\n",
     );
-    assert_eq!(severity(&boxed, "on"), Some(Severity::Incompatible), "{boxed:#?}");
+    assert_eq!(
+        severity(&boxed, "on"),
+        Some(Severity::Incompatible),
+        "{boxed:#?}"
+    );
 }
 
 // pydantic 2.x: `Field` and `field_serializer` are typed by their `@overload`s; the
@@ -1503,7 +1510,11 @@ fn rust_a_name_and_its_path_stay_alike_when_an_alias_resolves_one() {
         inherits: &|_, _| None,
     };
     let found = compare(&base, &head, &types);
-    assert_eq!(severity(&found, "UCred::gid"), Some(Severity::Undecided), "{found:#?}");
+    assert_eq!(
+        severity(&found, "UCred::gid"),
+        Some(Severity::Undecided),
+        "{found:#?}"
+    );
 }
 
 // pydantic 2.6 made `model_computed_fields` a class attribute declared for type checkers

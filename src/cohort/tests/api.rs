@@ -1005,7 +1005,10 @@ fn rust_a_removal_reachable_only_through_a_hidden_module_is_not_api() {
                 "src/macros/support.rs",
                 "cfg_macros! {\n    pub use crate::future::poll_fn;\n}\n",
             ),
-            ("src/future/mod.rs", "mod poll_fn;\npub use poll_fn::poll_fn;\n"),
+            (
+                "src/future/mod.rs",
+                "mod poll_fn;\npub use poll_fn::poll_fn;\n",
+            ),
             (
                 "src/future/poll_fn.rs",
                 "pub fn poll_fn<T, F>(f: F) -> PollFn<F> {\n    PollFn { f }\n}\n",
@@ -1057,7 +1060,10 @@ fn a_jvm_module_never_published_carries_no_api() {
     };
     assert_clears(&removed(&pom("<skip>true</skip>"), "extras/pom.xml"));
     assert_fails(
-        &removed(&pom("<retryFailedDeploymentCount>2</retryFailedDeploymentCount>"), "extras/pom.xml"),
+        &removed(
+            &pom("<retryFailedDeploymentCount>2</retryFailedDeploymentCount>"),
+            "extras/pom.xml",
+        ),
         &["GraphAdapterBuilder"],
     );
     assert_clears(&removed(
@@ -1084,7 +1090,10 @@ fn python_a_declared_api_bounds_what_submodules_promise() {
     let fields = "def Field(default=None, *, alias=None):\n    pass\n";
     let plugin = "class PydanticModelField:\n    def __init__(self, name, alias):\n        pass\n\n\ndef plugin(version: str):\n    return PydanticPlugin\n";
     let base = [
-        ("pyproject.toml", "[project]\nname = \"pkg\"\nversion = \"2.5.0\"\n"),
+        (
+            "pyproject.toml",
+            "[project]\nname = \"pkg\"\nversion = \"2.5.0\"\n",
+        ),
         ("pkg/__init__.py", init),
         ("pkg/main.py", "class BaseModel:\n    pass\n"),
         ("pkg/json_schema.py", schema),
@@ -1143,7 +1152,10 @@ fn rust_items_in_a_crates_own_macros_take_the_cfg_their_definition_writes() {
     let files = |runtime: &'static str| {
         vec![
             ("Cargo.toml", CARGO),
-            ("src/lib.rs", "#[macro_use]\nmod macros;\npub mod runtime;\n"),
+            (
+                "src/lib.rs",
+                "#[macro_use]\nmod macros;\npub mod runtime;\n",
+            ),
             ("src/macros/mod.rs", "#[macro_use]\nmod cfg;\n"),
             ("src/macros/cfg.rs", macros),
             ("src/runtime/mod.rs", runtime),
@@ -1158,7 +1170,8 @@ fn rust_items_in_a_crates_own_macros_take_the_cfg_their_definition_writes() {
             ),
         )
     };
-    let unstable_module = "cfg_metrics! {\n    mod metrics;\n    pub use metrics::RuntimeMetrics;\n}\n";
+    let unstable_module =
+        "cfg_metrics! {\n    mod metrics;\n    pub use metrics::RuntimeMetrics;\n}\n";
     let stable_module = "mod metrics;\npub use metrics::RuntimeMetrics;\n";
     // Unstable at the base (the module), unstable at the head (the method): nothing stable
     // changed.
@@ -1189,10 +1202,16 @@ fn rust_items_in_a_crates_own_macros_take_the_cfg_their_definition_writes() {
 #[test]
 fn python_files_outside_any_package_of_a_packaged_project_are_not_api() {
     let base = [
-        ("pyproject.toml", "[project]\nname = \"pkg\"\nversion = \"2.10.0\"\n"),
+        (
+            "pyproject.toml",
+            "[project]\nname = \"pkg\"\nversion = \"2.10.0\"\n",
+        ),
         ("pkg/__init__.py", "from .api import get\n"),
         ("pkg/api.py", "def get(url):\n    pass\n"),
-        ("release/make_history.py", "def get_gh_auth_token():\n    pass\n"),
+        (
+            "release/make_history.py",
+            "def get_gh_auth_token():\n    pass\n",
+        ),
     ];
     assert_clears(&api_after(
         &base,

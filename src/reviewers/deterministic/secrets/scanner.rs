@@ -86,9 +86,15 @@ fn public_armour_above(text: &str, at: usize) -> bool {
     if text[begin..at].contains("-----END ") {
         return false;
     }
-    ["CERTIFICATE", "PUBLIC KEY", "X509 CRL", "PGP SIGNATURE", "PGP MESSAGE"]
-        .iter()
-        .any(|public| label.contains(public))
+    [
+        "CERTIFICATE",
+        "PUBLIC KEY",
+        "X509 CRL",
+        "PGP SIGNATURE",
+        "PGP MESSAGE",
+    ]
+    .iter()
+    .any(|public| label.contains(public))
 }
 
 /// Tests, fixtures and documentation: where credentials are made up to show or exercise

@@ -1152,7 +1152,10 @@ fn key_material_under_a_test_fixture_path_is_a_note() {
         assert!(node.validate().is_ok(), "{:?}", node.validate());
         node.priority
     };
-    assert_eq!(priority("tests/certs/expired/server/server.key"), Priority::P2);
+    assert_eq!(
+        priority("tests/certs/expired/server/server.key"),
+        Priority::P2
+    );
     assert_eq!(priority("src/test/resources/client.pem"), Priority::P2);
     assert_eq!(priority("deploy/server.key"), Priority::P0);
     assert_eq!(priority("certs/server.key"), Priority::P0);
@@ -1212,7 +1215,9 @@ fn ci_service_container_credentials_are_notes() {
     let path = ".github/workflows/ci.yml";
     let hits = scanner.scan(&[ScanFile::added(path, 1, &lines)]);
     assert!(!hits.is_empty(), "the password is found");
-    let nodes = to_nodes_reading(&hits, SECRET_SCAN, &|p| (p == path).then(|| workflow.clone()));
+    let nodes = to_nodes_reading(&hits, SECRET_SCAN, &|p| {
+        (p == path).then(|| workflow.clone())
+    });
     for node in &nodes {
         assert_eq!(node.priority, Priority::P3, "{}", node.text.title);
         assert!(node.validate().is_ok(), "{:?}", node.validate());
@@ -1233,10 +1238,12 @@ fn ci_service_container_credentials_are_notes() {
     let hits = scanner.scan(&[ScanFile::added(path, 1, &lines)]);
     let nodes = to_nodes_reading(&hits, SECRET_SCAN, &|_| Some(token.clone()));
     assert!(
+        nodes.iter().any(|n| n.priority == Priority::P0
+            && n.rule.as_deref().is_some_and(|r| r.contains("github"))),
+        "{:?}",
         nodes
             .iter()
-            .any(|n| n.priority == Priority::P0 && n.rule.as_deref().is_some_and(|r| r.contains("github"))),
-        "{:?}",
-        nodes.iter().map(|n| (&n.rule, n.priority)).collect::<Vec<_>>()
+            .map(|n| (&n.rule, n.priority))
+            .collect::<Vec<_>>()
     );
 }
