@@ -791,6 +791,20 @@ fn item_change(old: &Item, new: &Item, types: &Types) -> Option<(Severity, Strin
                 ),
             ));
         }
+        // A name bound to a type expression now a class of that name, or back (pydantic
+        // 2.10's `AmqpDsn = Annotated[Url, …]` → `class AmqpDsn(AnyUrl)`): annotations read
+        // it alike; what the class accepts and offers is not in the syntax.
+        let type_like =
+            |item: &Item| item.kind == "class" || item.shape == super::python::TYPE_EXPRESSION;
+        if type_like(old) && type_like(new) {
+            return Some((
+                Undecided,
+                format!(
+                    "a {} is now a {} (a type either way; what it accepts is not in the syntax)",
+                    old.kind, new.kind
+                ),
+            ));
+        }
         // A function now a variable holding one (urfave/cli #2150: `func ShowAppHelp(…)` became
         // `var ShowAppHelp = showAppHelp`, so callers may swap it): every call still compiles
         // if the value is a function of the same signature, which an untyped binding does not

@@ -53,7 +53,10 @@ pub fn extract(root: Node, src: Src, exported: &dyn Fn(&str) -> bool, out: &mut 
                         && name != "__all__"
                         && !import_bound.contains(&name)
                     {
-                        let item = Item::new("variable", &name, name.clone());
+                        let mut item = Item::new("variable", &name, name.clone());
+                        if type_expression(node, src) {
+                            item.shape = TYPE_EXPRESSION.to_string();
+                        }
                         out.add(name.clone(), item);
                     }
                 }
@@ -71,6 +74,39 @@ pub fn extract(root: Node, src: Src, exported: &dyn Fn(&str) -> bool, out: &mut 
         }
     }
     fold_overloads(out);
+}
+
+/// The shape of a module-level name bound to a type expression (`AmqpDsn =
+/// Annotated[Url, UrlConstraints(…)]`, `Json = Union[…]`, `x: TypeAlias = …`): a type, used in
+/// annotations as a class of its name would be.
+pub const TYPE_EXPRESSION: &str = "type expression";
+
+/// Whether an assignment statement binds a type expression: its value subscripts a typing
+/// construct, or it is annotated `TypeAlias`.
+fn type_expression(statement: Node, src: Src) -> bool {
+    let Some(assignment) = named(statement)
+        .into_iter()
+        .find(|n| n.kind() == "assignment")
+    else {
+        return false;
+    };
+    if src
+        .field(assignment, "type")
+        .is_some_and(|t| t.trim().ends_with("TypeAlias"))
+    {
+        return true;
+    }
+    let Some(value) = assignment.child_by_field_name("right") else {
+        return false;
+    };
+    value.kind() == "subscript"
+        && src.field(value, "value").is_some_and(|base| {
+            let base = base.rsplit('.').next().unwrap_or(base);
+            matches!(
+                base,
+                "Annotated" | "Union" | "Optional" | "Literal" | "Callable" | "Type" | "type"
+            )
+        })
 }
 
 /// Each function with `@overload` signatures read as their set (see [`OVERLOADED`]): its

@@ -303,7 +303,19 @@ fn jvm_unpublished(dirs: &[&str], read: Read) -> Option<&'static str> {
             }
         };
         if let Some(pom) = read(&at("pom.xml")) {
-            return maven_deploy_skipped(&pom)
+            // The parent's pom, one folder up (Maven's default `relativePath`): it may
+            // configure the plugin with a property the module overrides.
+            let parent = (depth > 0)
+                .then(|| {
+                    let above = dirs[..depth - 1].join("/");
+                    read(&if above.is_empty() {
+                        "pom.xml".to_string()
+                    } else {
+                        format!("{above}/pom.xml")
+                    })
+                })
+                .flatten();
+            return maven_deploy_skipped(&pom, parent.as_deref())
                 .then_some("its Maven module skips maven-deploy-plugin (never deployed)");
         }
         let gradle = read(&at("build.gradle.kts")).or_else(|| read(&at("build.gradle")));
@@ -320,19 +332,56 @@ fn jvm_unpublished(dirs: &[&str], read: Read) -> Option<&'static str> {
 }
 
 /// Whether a `pom.xml` turns deployment off for its module: `maven.deploy.skip` set to true,
-/// or a `maven-deploy-plugin` whose configuration says `<skip>true</skip>`.
-fn maven_deploy_skipped(pom: &str) -> bool {
-    let compact: String = pom.chars().filter(|c| !c.is_whitespace()).collect();
-    if compact.contains("<maven.deploy.skip>true</maven.deploy.skip>") {
+/// or a `maven-deploy-plugin` whose configuration says `<skip>true</skip>`, written in the
+/// module or in its `parent` pom, with `${property}` values read from the module's properties
+/// over the parent's (gson's parent writes `<skip>${gson.isInternalModule}</skip>` and
+/// `extras` sets that property to true: "this module is currently not deployed").
+fn maven_deploy_skipped(pom: &str, parent: Option<&str>) -> bool {
+    let compact = |text: &str| -> String { text.chars().filter(|c| !c.is_whitespace()).collect() };
+    let pom = compact(pom);
+    let parent = parent.map(compact).unwrap_or_default();
+    let property = |name: &str| -> Option<String> {
+        let open = format!("<{name}>");
+        let close = format!("</{name}>");
+        [&pom, &parent].iter().find_map(|text| {
+            let properties = &text[text.find("<properties>")?..];
+            let properties = &properties[..properties.find("</properties>")?];
+            let start = properties.find(&open)? + open.len();
+            let end = start + properties[start..].find(&close)?;
+            Some(properties[start..end].to_string())
+        })
+    };
+    // `${a}` resolved through properties, a few steps.
+    let value = |raw: &str| -> String {
+        let mut current = raw.to_string();
+        for _ in 0..4 {
+            match current
+                .strip_prefix("${")
+                .and_then(|rest| rest.strip_suffix('}'))
+                .and_then(|name| property(name))
+            {
+                Some(next) => current = next,
+                None => break,
+            }
+        }
+        current
+    };
+    if property("maven.deploy.skip").is_some_and(|v| value(&v) == "true") {
         return true;
     }
-    compact
-        .match_indices("<artifactId>maven-deploy-plugin</artifactId>")
-        .any(|(at, _)| {
-            let rest = &compact[at..];
-            let plugin = &rest[..rest.find("</plugin>").unwrap_or(rest.len())];
-            plugin.contains("<skip>true</skip>")
-        })
+    let skip_of = |text: &str| -> Option<String> {
+        text.match_indices("<artifactId>maven-deploy-plugin</artifactId>")
+            .find_map(|(at, _)| {
+                let rest = &text[at..];
+                let plugin = &rest[..rest.find("</plugin>").unwrap_or(rest.len())];
+                let start = plugin.find("<skip>")? + "<skip>".len();
+                let end = start + plugin[start..].find("</skip>")?;
+                Some(plugin[start..end].to_string())
+            })
+    };
+    skip_of(&pom)
+        .or_else(|| skip_of(&parent))
+        .is_some_and(|skip| value(&skip) == "true")
 }
 
 /// A Java package is exported unless a `module-info.java` above it leaves it out (or exports it

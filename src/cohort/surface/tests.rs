@@ -1533,3 +1533,29 @@ fn python_members_defined_in_branches_of_a_class_body_are_members() {
         "{found:#?}"
     );
 }
+
+// pydantic 2.10: `AmqpDsn = Annotated[Url, UrlConstraints(…)]` became `class AmqpDsn(AnyUrl)`.
+// A name bound to a type expression and a class of that name are both types to annotations:
+// undecided, not a break. A plain value becoming a class still is one.
+#[test]
+fn python_a_type_expression_now_a_class_is_undecided() {
+    let base = "AmqpDsn = Annotated[Url, UrlConstraints(allowed_schemes=['amqp'])]\nJson: TypeAlias = dict\nTIMEOUT = 10\n";
+    let head =
+        "class AmqpDsn(AnyUrl):\n    pass\n\nclass Json:\n    pass\n\nclass TIMEOUT:\n    pass\n";
+    let found = changes(Grammar::Python, base, head);
+    assert_eq!(
+        severity(&found, "AmqpDsn"),
+        Some(Severity::Undecided),
+        "{found:#?}"
+    );
+    assert_eq!(
+        severity(&found, "Json"),
+        Some(Severity::Undecided),
+        "{found:#?}"
+    );
+    assert_eq!(
+        severity(&found, "TIMEOUT"),
+        Some(Severity::Incompatible),
+        "{found:#?}"
+    );
+}

@@ -1066,6 +1066,32 @@ fn a_jvm_module_never_published_carries_no_api() {
         ),
         &["GraphAdapterBuilder"],
     );
+    // gson 2.13: the parent configures `<skip>${gson.isInternalModule}</skip>`, the module
+    // sets the property.
+    let parent = "<project>\n  <properties>\n    <gson.isInternalModule>false</gson.isInternalModule>\n  </properties>\n  <build>\n    <pluginManagement>\n      <plugins>\n        <plugin>\n          <artifactId>maven-deploy-plugin</artifactId>\n          <configuration>\n            <skip>${gson.isInternalModule}</skip>\n          </configuration>\n        </plugin>\n      </plugins>\n    </pluginManagement>\n  </build>\n</project>\n";
+    let module = |internal: &str| {
+        format!(
+            "<project>\n  <artifactId>gson-extras</artifactId>\n  <properties>\n    <gson.isInternalModule>{internal}</gson.isInternalModule>\n  </properties>\n</project>\n"
+        )
+    };
+    let with_parent = |module: &str| {
+        let repo = Repo::new(&[
+            ("pom.xml", parent),
+            ("extras/pom.xml", module),
+            (class, source),
+        ]);
+        repo.remove(class);
+        repo.commit("change");
+        let report = repo.build();
+        report
+            .axes
+            .iter()
+            .find(|a| a.name == API_CONTRACT)
+            .unwrap()
+            .clone()
+    };
+    assert_clears(&with_parent(&module("true")));
+    assert_fails(&with_parent(&module("false")), &["GraphAdapterBuilder"]);
     assert_clears(&removed(
         "plugins {\n    id(\"java-library\")\n}\n",
         "extras/build.gradle.kts",
