@@ -82,7 +82,7 @@ pub fn extract(root: Node, src: Src, exported: &dyn Fn(&str) -> bool, out: &mut 
 pub const TYPE_EXPRESSION: &str = "type expression";
 
 /// Whether an assignment statement binds a type expression: its value subscripts a typing
-/// construct, or it is annotated `TypeAlias`.
+/// construct or names a class (CamelCase), or it is annotated `TypeAlias`.
 fn type_expression(statement: Node, src: Src) -> bool {
     let Some(assignment) = named(statement)
         .into_iter()
@@ -99,6 +99,13 @@ fn type_expression(statement: Node, src: Src) -> bool {
     let Some(value) = assignment.child_by_field_name("right") else {
         return false;
     };
+    // `AnyUrl = Url`: another class's name (CamelCase, not a CONSTANT) bound again.
+    if matches!(value.kind(), "identifier" | "attribute") {
+        let name = src.raw(value);
+        let last = name.rsplit('.').next().unwrap_or(name);
+        return last.starts_with(|c: char| c.is_ascii_uppercase())
+            && last.chars().any(|c| c.is_ascii_lowercase());
+    }
     value.kind() == "subscript"
         && src.field(value, "value").is_some_and(|base| {
             let base = base.rsplit('.').next().unwrap_or(base);

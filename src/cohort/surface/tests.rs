@@ -1539,12 +1539,16 @@ fn python_members_defined_in_branches_of_a_class_body_are_members() {
 // undecided, not a break. A plain value becoming a class still is one.
 #[test]
 fn python_a_type_expression_now_a_class_is_undecided() {
-    let base = "AmqpDsn = Annotated[Url, UrlConstraints(allowed_schemes=['amqp'])]\nJson: TypeAlias = dict\nTIMEOUT = 10\n";
-    let head =
-        "class AmqpDsn(AnyUrl):\n    pass\n\nclass Json:\n    pass\n\nclass TIMEOUT:\n    pass\n";
+    let base = "AmqpDsn = Annotated[Url, UrlConstraints(allowed_schemes=['amqp'])]\nJson: TypeAlias = dict\nTIMEOUT = 10\nAnyUrl = core.Url\n";
+    let head = "class AmqpDsn(AnyUrl):\n    pass\n\nclass Json:\n    pass\n\nclass TIMEOUT:\n    pass\n\nclass AnyUrl(_BaseUrl):\n    pass\n";
     let found = changes(Grammar::Python, base, head);
     assert_eq!(
         severity(&found, "AmqpDsn"),
+        Some(Severity::Undecided),
+        "{found:#?}"
+    );
+    assert_eq!(
+        severity(&found, "AnyUrl"),
         Some(Severity::Undecided),
         "{found:#?}"
     );
