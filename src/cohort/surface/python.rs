@@ -16,6 +16,10 @@ pub fn extract(root: Node, src: Src, exported: &dyn Fn(&str) -> bool, out: &mut 
         Some(names) => names.contains(name),
         None => !name.starts_with('_'),
     };
+    // Left out of a declared `__all__` but public by name: still importable by its name
+    // (requests 2.34 added `__all__` without `check_compatibility`), only no longer promised,
+    // as a Rust `#[doc(hidden)]` item.
+    let withheld = |name: &str| declared.is_some() && !public(name) && !name.starts_with('_');
     let mut top = Vec::new();
     let mut checkers_only = Vec::new();
     flatten(root, src, &mut top, &mut checkers_only);
@@ -48,6 +52,9 @@ pub fn extract(root: Node, src: Src, exported: &dyn Fn(&str) -> bool, out: &mut 
             "expression_statement" if type_variable(node, src) => {}
             "expression_statement" => {
                 for name in assigned(node, src) {
+                    if withheld(&name) && exported(&name) {
+                        out.hidden.insert(name.clone());
+                    }
                     if public(&name)
                         && exported(&name)
                         && name != "__all__"
@@ -66,6 +73,9 @@ pub fn extract(root: Node, src: Src, exported: &dyn Fn(&str) -> bool, out: &mut 
                 let Some(name) = src.field(definition, "name") else {
                     continue;
                 };
+                if withheld(name) && exported(name) {
+                    out.hidden.insert(name.to_string());
+                }
                 if !public(name) || !exported(name) {
                     continue;
                 }

@@ -1563,3 +1563,23 @@ fn python_a_type_expression_now_a_class_is_undecided() {
         "{found:#?}"
     );
 }
+
+// requests 2.34 declared `__all__` in its `__init__.py` without `check_compatibility`, still
+// defined there: importable by name, only no longer promised. Not a removal.
+#[test]
+fn python_a_name_left_out_of_a_new_all_is_not_removed() {
+    let base = "def check_compatibility(urllib3_version):\n    pass\n\ndef get(url):\n    pass\n";
+    let head = "__all__ = ('get',)\n\ndef check_compatibility(urllib3_version):\n    pass\n\ndef get(url):\n    pass\n";
+    let found = changes(Grammar::Python, base, head);
+    assert_ne!(
+        severity(&found, "check_compatibility"),
+        Some(Severity::Incompatible),
+        "{found:#?}"
+    );
+    // Gone from the module: removed.
+    let gone = "__all__ = ('get',)\n\ndef get(url):\n    pass\n";
+    assert_eq!(
+        severity(&changes(Grammar::Python, base, gone), "check_compatibility"),
+        Some(Severity::Incompatible)
+    );
+}
