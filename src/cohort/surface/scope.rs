@@ -358,7 +358,7 @@ fn maven_deploy_skipped(pom: &str, parent: Option<&str>) -> bool {
             match current
                 .strip_prefix("${")
                 .and_then(|rest| rest.strip_suffix('}'))
-                .and_then(|name| property(name))
+                .and_then(&property)
             {
                 Some(next) => current = next,
                 None => break,
