@@ -23,7 +23,8 @@ use super::releases::{Release, Releases};
 use super::surface::api_scope::Scope;
 use super::surface::callers::{Home, implements_without, names_beyond_imports, uses};
 use super::surface::compare::{ApiChange, Severity, Types, compare, item_severity};
-use super::surface::scope::not_api_path;
+use super::surface::declared::python_reach;
+use super::surface::scope::{not_api_path, unstable_macros_of};
 use super::surface::version::{Bump, bump, package_of};
 use super::surface::{Item, Surface, by_tags_only, extract};
 
@@ -128,7 +129,17 @@ pub fn api_contract(files: &[ChangedFile], index: &LazyIndex, sources: &Sources<
                 early.and_then(|e| e.head.as_ref()),
             ),
         ) {
-            (Ok(base), Ok(head)) => {
+            (Ok(mut base), Ok(mut head)) => {
+                // Items of the crate's own macros that put them behind an opt-in `cfg` are
+                // not the stable surface, at the side where they were so written.
+                if grammar == Grammar::Rust {
+                    if !base.in_macro.is_empty() {
+                        base.without_macro_items(&unstable_macros_of(&file.path, &read_base));
+                    }
+                    if !head.in_macro.is_empty() {
+                        head.without_macro_items(&unstable_macros_of(&file.path, &read_head));
+                    }
+                }
                 parsed += 1;
                 surfaces.push(FileSurfaces {
                     path: &file.path,
@@ -194,9 +205,17 @@ pub fn api_contract(files: &[ChangedFile], index: &LazyIndex, sources: &Sources<
                 base_has(base, member, file, index, &read_head, 0)
             },
         };
+        let reach = match file.grammar {
+            Grammar::Python => {
+                let read_either = |path: &str| read_head(path).or_else(|| read_base(path));
+                python_reach(file.path, &read_either)
+            }
+            _ => None,
+        };
         let changes: Vec<ApiChange> = compare(&file.base, &file.head, &types)
             .into_iter()
             .map(|change| moved(change, file, &surfaces, index))
+            .map(|change| undeclared(change, reach.as_ref()))
             .collect();
         let incompatible: Vec<&ApiChange> = changes
             .iter()
@@ -414,6 +433,22 @@ pub fn api_contract(files: &[ChangedFile], index: &LazyIndex, sources: &Sources<
         gated: true,
         detail,
     }
+}
+
+/// `change` as at most undecided when the package declares its API (`__all__`, see
+/// [`python_reach`]) and none of the declared names reaches the changed item: nobody promised
+/// it to users.
+fn undeclared(mut change: ApiChange, reach: Option<&BTreeSet<String>>) -> ApiChange {
+    let Some(reach) = reach else { return change };
+    let top = change.key.split(['.', '(']).next().unwrap_or(&change.key);
+    if change.severity == Severity::Incompatible && !reach.contains(top) {
+        change.severity = Severity::Undecided;
+        change.why = format!(
+            "{} (not reached by the package's declared `__all__`)",
+            change.why
+        );
+    }
+    change
 }
 
 /// The target of the transparent alias `name` (or, with another `table`, the underlying type

@@ -133,6 +133,13 @@ fn type_change(old: &str, new: &str, types: &Types) -> TypeChange {
             })
             .unwrap_or(TypeChange::Same);
     }
+    // The same name written with its path or through a `use`, before aliases resolve one of
+    // them (tokio 1.22: `gid_t` from `use libc::gid_t` → `unix::gid_t`, whose module
+    // defines `type gid_t = u32`): which item each names is not in the syntax.
+    let spelled_alike = {
+        let (a, b) = (qualified_names(old), qualified_names(new));
+        a != b && last_segments(old, &a) == last_segments(new, &b)
+    };
     let (old, new) = (types.resolve(old), types.resolve(new));
     if old == new || std_aliases_spelled(&old) == std_aliases_spelled(&new) {
         return TypeChange::Same;
@@ -163,7 +170,7 @@ fn type_change(old: &str, new: &str, types: &Types) -> TypeChange {
     }
     // The same name written with its path or through a `use` (log #662:
     // `std::borrow::Cow<'v, str>` → `Cow<'v, str>`): which item it names is not in the syntax.
-    if differing > 0 && last_segments(&old, &a) == last_segments(&new, &b) {
+    if (differing > 0 && last_segments(&old, &a) == last_segments(&new, &b)) || spelled_alike {
         return TypeChange::Undecided;
     }
     TypeChange::Different
@@ -784,6 +791,20 @@ fn item_change(old: &Item, new: &Item, types: &Types) -> Option<(Severity, Strin
                 ),
             ));
         }
+        // A name bound to a type expression now a class of that name, or back (pydantic
+        // 2.10's `AmqpDsn = Annotated[Url, …]` → `class AmqpDsn(AnyUrl)`): annotations read
+        // it alike; what the class accepts and offers is not in the syntax.
+        let type_like =
+            |item: &Item| item.kind == "class" || item.shape == super::python::TYPE_EXPRESSION;
+        if type_like(old) && type_like(new) {
+            return Some((
+                Undecided,
+                format!(
+                    "a {} is now a {} (a type either way; what it accepts is not in the syntax)",
+                    old.kind, new.kind
+                ),
+            ));
+        }
         // A function now a variable holding one (urfave/cli #2150: `func ShowAppHelp(…)` became
         // `var ShowAppHelp = showAppHelp`, so callers may swap it): every call still compiles
         // if the value is a function of the same signature, which an untyped binding does not
@@ -817,10 +838,25 @@ fn item_change(old: &Item, new: &Item, types: &Types) -> Option<(Severity, Strin
             format!("a {} is now a {}", old.kind, new.kind),
         ));
     }
+    // An overloaded function's contract is its overloads (see `OVERLOADED`): the same set is
+    // the same contract whatever the implementation's signature; another set may still
+    // accept every old call through another overload, which the syntax does not decide.
+    let overloaded = |item: &Item| item.shape.starts_with(super::OVERLOADED);
+    if overloaded(old) || overloaded(new) {
+        if old.shape == new.shape {
+            return None;
+        }
+        return Some((
+            Undecided,
+            "its overload signatures changed (an old call may match another overload)".into(),
+        ));
+    }
     // `fn f<B>(x: B)` → `fn f<K>(x: K)` is the same function: type parameters bind by
     // position (rayon #932), so the head is read with the base's names.
     let renamed = with_base_type_parameter_names(old, new);
     let new = renamed.as_ref().unwrap_or(new);
+    let projected = projections_resolved(old, new);
+    let new = projected.as_ref().unwrap_or(new);
     if approximated(old, new) {
         return Some((
             Undecided,
@@ -1730,11 +1766,37 @@ fn as_into(predicate: &str) -> String {
 /// `io::Result<T>` is `Result<T, io::Error>` and `fmt::Result` is `Result<(), fmt::Error>`
 /// (tokio 1.49.0 wrote `Poll<Result<(), io::Error>>` as `Poll<io::Result<()>>`).
 fn std_aliases_spelled(text: &str) -> String {
-    let mut text: String = text.chars().filter(|c| !c.is_whitespace()).collect();
-    text = text.replace("std::io::Result<", "io::Result<");
-    text = text.replace("std::fmt::Result", "fmt::Result");
     let qualified =
         |before: &str| before.ends_with(|c: char| c.is_alphanumeric() || c == '_' || c == ':');
+    // The standard library's crates named or not (`std::io::Error` is `io::Error`; tokio 1.38
+    // wrote `Result<(u64, u64), std::io::Error>` as `io::Result<(u64, u64)>`): a path from
+    // a module of its own (`io::`, `fmt::`) names the same item either way.
+    let mut text = {
+        let mut out = String::with_capacity(text.len());
+        let mut rest = text;
+        while let Some(c) = rest.chars().next() {
+            let krate = [
+                "::std::",
+                "::core::",
+                "::alloc::",
+                "std::",
+                "core::",
+                "alloc::",
+            ]
+            .into_iter()
+            .find(|krate| rest.starts_with(krate));
+            match krate {
+                Some(krate) if !qualified(&out) => rest = &rest[krate.len()..],
+                _ => {
+                    out.push(c);
+                    rest = &rest[c.len_utf8()..];
+                }
+            }
+        }
+        out.chars()
+            .filter(|c| !c.is_whitespace())
+            .collect::<String>()
+    };
     while let Some(at) = text
         .find("io::Result<")
         .filter(|at| !qualified(&text[..*at]))
@@ -1777,6 +1839,140 @@ fn std_aliases_spelled(text: &str) -> String {
     out
 }
 
+/// Traits every implementor of another implements through a blanket impl in the standard
+/// library or as its supertrait, narrow first, by family: `Iterator` → `IntoIterator`,
+/// `Future` → `IntoFuture`, `Fn` → `FnMut` → `FnOnce`, `Copy` → `Clone`.
+const WIDER_TRAITS: &[(&str, &[&str])] = &[
+    ("iterator", &["Iterator", "IntoIterator"]),
+    ("future", &["Future", "IntoFuture"]),
+    ("closure", &["Fn", "FnMut", "FnOnce"]),
+    // A subtrait's supertrait: every `Copy` type is `Clone` (tokio 1.38's `impl<T: Copy>
+    // LocalKey<T>` → `impl<T: Clone>`), every `Eq` is `PartialEq`, every `Ord` `PartialOrd`.
+    ("clone", &["Copy", "Clone"]),
+    ("equality", &["Eq", "PartialEq"]),
+    ("order", &["Ord", "PartialOrd"]),
+];
+
+/// Whether `new` is `old` with some of its bounds written as a trait every old type still
+/// implements ([`WIDER_TRAITS`], as a bound or `impl Trait`, not a `dyn` object, whose
+/// vtable differs): the same text otherwise, and no trait narrowed.
+fn traits_widened(old: &str, new: &str) -> bool {
+    static TRAIT: std::sync::LazyLock<Option<regex::Regex>> = std::sync::LazyLock::new(|| {
+        regex::Regex::new(r"\b(IntoIterator|Iterator|IntoFuture|Future|FnOnce|FnMut|Fn|Copy|Clone|PartialEq|Eq|PartialOrd|Ord)\b").ok()
+    });
+    let Some(re) = TRAIT.as_ref() else {
+        return false;
+    };
+    // The text with each such trait a placeholder of its family, and the traits in order.
+    let read = |text: &str| -> Option<(String, Vec<(&'static str, usize)>)> {
+        let mut skeleton = String::new();
+        let mut found = Vec::new();
+        let mut last = 0;
+        for m in re.find_iter(text) {
+            let before = &text[last..m.start()];
+            if before.trim_end().ends_with("dyn") {
+                return None;
+            }
+            let (family, rank) = WIDER_TRAITS.iter().find_map(|(family, traits)| {
+                traits
+                    .iter()
+                    .position(|t| *t == m.as_str())
+                    .map(|rank| (*family, rank))
+            })?;
+            skeleton.push_str(before);
+            skeleton.push_str(family);
+            found.push((family, rank));
+            last = m.end();
+        }
+        skeleton.push_str(&text[last..]);
+        Some((skeleton, found))
+    };
+    let (Some((old_text, old_traits)), Some((new_text, new_traits))) = (read(old), read(new))
+    else {
+        return false;
+    };
+    old_text == new_text
+        && old_traits != new_traits
+        && old_traits
+            .iter()
+            .zip(&new_traits)
+            .all(|((_, before), (_, after))| after >= before)
+}
+
+/// `new` with the projections a widened bound introduced read as the type they are for every
+/// old argument: where a type parameter bound `P: Future` at the base is `P: IntoFuture` at
+/// the head, `P::IntoFuture` is `P` for every type the base accepted (the blanket `impl<F:
+/// Future> IntoFuture for F` has `IntoFuture = F`; tokio 1.39's `timeout<F: Future>(…) ->
+/// Timeout<F>` → `timeout<F: IntoFuture>(…) -> Timeout<F::IntoFuture>`), and so is
+/// `P::IntoIter` for `Iterator` → `IntoIterator`. `None` when there is none.
+fn projections_resolved(old: &Item, new: &Item) -> Option<Item> {
+    const PROJECTIONS: &[(&str, &str, &str)] = &[
+        ("Future", "IntoFuture", "IntoFuture"),
+        ("Iterator", "IntoIterator", "IntoIter"),
+    ];
+    let (_, old_bounds) = split_generics(&old.generics);
+    let (_, new_bounds) = split_generics(&new.generics);
+    let bound_of = |bounds: &[String], param: &str, trait_: &str| {
+        bounds.iter().any(|b| {
+            b.split_once(':').is_some_and(|(left, right)| {
+                let right = right.trim();
+                left.trim() == param
+                    && right.rsplit("::").next().is_some_and(|last| {
+                        last == trait_ || last.starts_with(&format!("{trait_}<"))
+                    })
+            })
+        })
+    };
+    let mut resolved = new.clone();
+    let mut any = false;
+    for param in type_parameter_list(&new.generics) {
+        let param = param.split('=').next().unwrap_or(&param).trim().to_string();
+        for (narrow, wide, projection) in PROJECTIONS {
+            if !(bound_of(&old_bounds, &param, narrow) && bound_of(&new_bounds, &param, wide)) {
+                continue;
+            }
+            let spellings = [
+                format!("<{param} as {wide}>::{projection}"),
+                format!("<{param} as std::future::{wide}>::{projection}"),
+                format!("<{param} as std::iter::{wide}>::{projection}"),
+                format!("{param}::{projection}"),
+            ];
+            let rewrite = |text: &str| -> String {
+                let mut text = text.to_string();
+                for spelling in &spellings {
+                    text = replace_whole(&text, spelling, &param);
+                }
+                text
+            };
+            let before = format!("{:?}{:?}{}", resolved.params, resolved.ret, resolved.shape);
+            resolved.ret = resolved.ret.as_deref().map(rewrite);
+            for p in resolved.params.iter_mut().flatten() {
+                p.ty = p.ty.as_deref().map(rewrite);
+            }
+            resolved.shape = rewrite(&resolved.shape);
+            any |= before != format!("{:?}{:?}{}", resolved.params, resolved.ret, resolved.shape);
+        }
+    }
+    any.then_some(resolved)
+}
+
+/// `text` with each `from` not inside a longer identifier path replaced by `to`.
+fn replace_whole(text: &str, from: &str, to: &str) -> String {
+    let ident = |c: char| c.is_alphanumeric() || c == '_';
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(at) = rest.find(from) {
+        let (before, after) = (&rest[..at], &rest[at + from.len()..]);
+        out.push_str(before);
+        let whole = !out.ends_with(|c: char| ident(c) || c == ':')
+            && !after.starts_with(|c: char| ident(c) || c == ':');
+        out.push_str(if whole { to } else { from });
+        rest = after;
+    }
+    out.push_str(rest);
+    out
+}
+
 /// The new type is the old one that now also takes unsized values (chrono 0.4.42: `w: &mut
 /// impl Write` → `w: &mut (impl Write + ?Sized)`).
 fn unsized_allowed(old: &str, new: &str) -> bool {
@@ -1801,9 +1997,7 @@ pub fn widened(old: &str, new: &str) -> bool {
     if old == new {
         return true;
     }
-    if new.replace("IntoIterator", "Iterator") == old.replace("IntoIterator", "Iterator")
-        && new.matches("IntoIterator").count() >= old.matches("IntoIterator").count()
-    {
+    if traits_widened(old, new) {
         return true;
     }
     for wrapper in ["impl Into<", "impl AsRef<", "impl Borrow<"] {

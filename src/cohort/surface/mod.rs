@@ -12,6 +12,7 @@
 pub mod api_scope;
 pub mod callers;
 pub mod compare;
+pub mod declared;
 mod entry_points;
 mod go;
 mod java;
@@ -147,12 +148,40 @@ pub struct Surface {
     /// TYPE_CHECKING:`): there for annotations, gone at run time (tomlkit's `Encoder`, a
     /// `Callable` alias made a `Protocol` class for type checkers).
     pub typing_only: BTreeSet<String>,
+    /// Rust items written inside macro calls, by key, with the names of those macros
+    /// (`cfg_metrics! { … }`): whether a macro puts its items behind an opt-in `cfg` is read
+    /// from its definition, elsewhere in the crate (see `scope::crate_unstable_macros`).
+    pub in_macro: BTreeMap<String, BTreeSet<String>>,
+    /// Python `@overload` signatures by the key of the function they describe, as read; folded
+    /// into that function's item once the file is read (see [`OVERLOADED`]).
+    pub overloads: BTreeMap<String, Vec<String>>,
     /// Read from the symbol index's tags (names and signature text), not by a surface rule of
     /// the language: a change to it is reported, never a proven break (see [`tagged`]).
     pub by_tags: bool,
 }
 
+/// How the shape of an overloaded Python function begins: its typed contract is the set of
+/// its `@overload` signatures (written after this), not the implementation's own signature,
+/// which type checkers never show callers (pydantic's `Field`, `field_serializer`).
+pub const OVERLOADED: &str = "overloads: ";
+
 impl Surface {
+    /// This surface without the items written in any of `macros` (and their members).
+    pub fn without_macro_items(&mut self, macros: &BTreeSet<String>) {
+        let gone: BTreeSet<String> = self
+            .in_macro
+            .iter()
+            .filter(|(_, names)| names.iter().any(|n| macros.contains(n)))
+            .map(|(key, _)| key.clone())
+            .collect();
+        if gone.is_empty() {
+            return;
+        }
+        self.items.retain(|key, item| {
+            !gone.contains(key) && !item.parent.as_ref().is_some_and(|p| gone.contains(p))
+        });
+    }
+
     fn add(&mut self, key: String, item: Item) {
         // Two items under one key (a Rust method in two `impl` blocks under different `cfg`s,
         // TypeScript overload signatures) are one item whose form holds both.

@@ -8,7 +8,7 @@ use std::collections::BTreeSet;
 use tree_sitter::Node;
 
 use super::text::{Src, named};
-use super::{Item, Param, ParamKind, Surface};
+use super::{Item, OVERLOADED, Param, ParamKind, Surface};
 
 pub fn extract(root: Node, src: Src, exported: &dyn Fn(&str) -> bool, out: &mut Surface) {
     let declared = dunder_all(root, src);
@@ -16,6 +16,10 @@ pub fn extract(root: Node, src: Src, exported: &dyn Fn(&str) -> bool, out: &mut 
         Some(names) => names.contains(name),
         None => !name.starts_with('_'),
     };
+    // Left out of a declared `__all__` but public by name: still importable by its name
+    // (requests 2.34 added `__all__` without `check_compatibility`), only no longer promised,
+    // as a Rust `#[doc(hidden)]` item.
+    let withheld = |name: &str| declared.is_some() && !public(name) && !name.starts_with('_');
     let mut top = Vec::new();
     let mut checkers_only = Vec::new();
     flatten(root, src, &mut top, &mut checkers_only);
@@ -48,12 +52,18 @@ pub fn extract(root: Node, src: Src, exported: &dyn Fn(&str) -> bool, out: &mut 
             "expression_statement" if type_variable(node, src) => {}
             "expression_statement" => {
                 for name in assigned(node, src) {
+                    if withheld(&name) && exported(&name) {
+                        out.hidden.insert(name.clone());
+                    }
                     if public(&name)
                         && exported(&name)
                         && name != "__all__"
                         && !import_bound.contains(&name)
                     {
-                        let item = Item::new("variable", &name, name.clone());
+                        let mut item = Item::new("variable", &name, name.clone());
+                        if type_expression(node, src) {
+                            item.shape = TYPE_EXPRESSION.to_string();
+                        }
                         out.add(name.clone(), item);
                     }
                 }
@@ -63,12 +73,92 @@ pub fn extract(root: Node, src: Src, exported: &dyn Fn(&str) -> bool, out: &mut 
                 let Some(name) = src.field(definition, "name") else {
                     continue;
                 };
+                if withheld(name) && exported(name) {
+                    out.hidden.insert(name.to_string());
+                }
                 if !public(name) || !exported(name) {
                     continue;
                 }
                 definition_items(definition, &decorators, src, name, None, out);
             }
         }
+    }
+    fold_overloads(out);
+}
+
+/// The shape of a module-level name bound to a type expression (`AmqpDsn =
+/// Annotated[Url, UrlConstraints(…)]`, `Json = Union[…]`, `x: TypeAlias = …`): a type, used in
+/// annotations as a class of its name would be.
+pub const TYPE_EXPRESSION: &str = "type expression";
+
+/// Whether an assignment statement binds a type expression: its value subscripts a typing
+/// construct or names a class (CamelCase), or it is annotated `TypeAlias`.
+fn type_expression(statement: Node, src: Src) -> bool {
+    let Some(assignment) = named(statement)
+        .into_iter()
+        .find(|n| n.kind() == "assignment")
+    else {
+        return false;
+    };
+    if src
+        .field(assignment, "type")
+        .is_some_and(|t| t.trim().ends_with("TypeAlias"))
+    {
+        return true;
+    }
+    let Some(value) = assignment.child_by_field_name("right") else {
+        return false;
+    };
+    // `AnyUrl = Url`: another class's name (CamelCase, not a CONSTANT) bound again.
+    if matches!(value.kind(), "identifier" | "attribute") {
+        let name = src.raw(value);
+        let last = name.rsplit('.').next().unwrap_or(name);
+        return last.starts_with(|c: char| c.is_ascii_uppercase())
+            && last.chars().any(|c| c.is_ascii_lowercase());
+    }
+    value.kind() == "subscript"
+        && src.field(value, "value").is_some_and(|base| {
+            let base = base.rsplit('.').next().unwrap_or(base);
+            matches!(
+                base,
+                "Annotated" | "Union" | "Optional" | "Literal" | "Callable" | "Type" | "type"
+            )
+        })
+}
+
+/// Each function with `@overload` signatures read as their set (see [`OVERLOADED`]): its
+/// shape lists them, and its parameters are whatever a call passes, as the implementation's
+/// own (`*args, **kwargs` behind the overloads) is no contract.
+fn fold_overloads(out: &mut Surface) {
+    for (key, mut forms) in std::mem::take(&mut out.overloads) {
+        let Some(item) = out.items.get_mut(&key) else {
+            continue;
+        };
+        forms.sort();
+        forms.dedup();
+        item.shape = format!("{OVERLOADED}{}", forms.join(" | "));
+        let any = |name: &str, kind| Param {
+            name: Some(name.to_string()),
+            ty: None,
+            kind,
+            optional: true,
+        };
+        let receiver = item
+            .params
+            .as_ref()
+            .and_then(|params| params.first())
+            .filter(|p| p.kind == ParamKind::Receiver)
+            .cloned();
+        item.params = Some(
+            receiver
+                .into_iter()
+                .chain([
+                    any("args", ParamKind::Variadic),
+                    any("kwargs", ParamKind::VariadicKeyword),
+                ])
+                .collect(),
+        );
+        item.ret = None;
     }
 }
 
@@ -335,7 +425,17 @@ fn undecorate<'t>(node: Node<'t>, src: Src) -> (Node<'t>, Vec<String>) {
     let decorators = named(node)
         .into_iter()
         .filter(|c| c.kind() == "decorator")
-        .map(|d| src.raw(d).trim_start_matches('@').trim().to_string())
+        .map(|d| {
+            // The decorator's expression, without a comment on its line (pydantic 2.10's
+            // `@overload  # `default` argument set`).
+            named(d)
+                .into_iter()
+                .find(|e| !e.kind().contains("comment"))
+                .map_or_else(
+                    || src.raw(d).trim_start_matches('@').trim().to_string(),
+                    |e| src.raw(e).trim().to_string(),
+                )
+        })
         .collect();
     (
         node.child_by_field_name("definition").unwrap_or(node),
@@ -364,10 +464,17 @@ fn definition_items(
         "function_definition" => {
             // Overload stubs describe the implementation that follows; setters and deleters
             // belong to the property.
-            if decorated("overload")
-                || decorators
-                    .iter()
-                    .any(|d| d.ends_with(".setter") || d.ends_with(".deleter"))
+            if decorated("overload") {
+                let skip: Vec<Node> = node.child_by_field_name("body").into_iter().collect();
+                out.overloads
+                    .entry(key)
+                    .or_default()
+                    .push(src.canonical_without(node, &skip));
+                return;
+            }
+            if decorators
+                .iter()
+                .any(|d| d.ends_with(".setter") || d.ends_with(".deleter"))
             {
                 return;
             }
@@ -450,7 +557,14 @@ fn definition_items(
                     out.instance_attributes.insert(format!("{key}.{attribute}"));
                 }
             }
-            for member in named(body) {
+            // Members defined in branches of the class body count: a method defined under
+            // `if not TYPE_CHECKING:` (pydantic 2.11's `__replace__`), an attribute declared
+            // for type checkers with its runtime value in the `else` (2.6's
+            // `model_computed_fields`).
+            let (mut members, mut checkers) = (Vec::new(), Vec::new());
+            flatten(body, src, &mut members, &mut checkers);
+            members.extend(checkers);
+            for member in members {
                 if member.kind() == "expression_statement" {
                     for attribute in assigned(member, src) {
                         if !attribute.starts_with('_') {

@@ -10,7 +10,170 @@ use super::text::{Src, named, strip_lifetimes};
 use super::{Item, Param, ParamKind, Surface};
 
 pub fn extract(root: Node, src: Src, exported: &dyn Fn(&str) -> bool, out: &mut Surface) {
-    items(root, src, exported, out, "");
+    let Some(spliced) = macro_bodies_spliced(root, src) else {
+        items(root, src, exported, out, "");
+        return;
+    };
+    let mut parser = tree_sitter::Parser::new();
+    let tree = parser
+        .set_language(&tree_sitter_rust::LANGUAGE.into())
+        .ok()
+        .and_then(|()| parser.parse(&spliced, None));
+    match tree {
+        Some(tree) => items(tree.root_node(), Src(spliced.as_bytes()), exported, out, ""),
+        None => items(root, src, exported, out, ""),
+    }
+}
+
+/// The attribute [`macro_bodies_spliced`] writes before each item it takes out of a macro
+/// call, naming the macro: `#[in_macro(cfg_metrics)]`.
+const IN_MACRO: &str = "in_macro";
+
+/// The macros an item was written in, from its attributes (see [`IN_MACRO`]).
+fn macros_of(attributes: &[String]) -> BTreeSet<String> {
+    attributes
+        .iter()
+        .filter_map(|a| {
+            let a = a.replace(' ', "");
+            a.strip_prefix(&format!("#[{IN_MACRO}("))
+                .and_then(|rest| rest.strip_suffix(")]"))
+                .map(str::to_string)
+        })
+        .collect()
+}
+
+/// Records that the items `out` gained since it held `before` keys were written in `macros`.
+fn mark_in_macro(out: &mut Surface, before: &BTreeSet<String>, macros: &BTreeSet<String>) {
+    let added: Vec<String> = out
+        .items
+        .keys()
+        .filter(|key| !before.contains(*key))
+        .cloned()
+        .collect();
+    for key in added {
+        out.in_macro
+            .entry(key)
+            .or_default()
+            .extend(macros.iter().cloned());
+    }
+}
+
+/// How deep macro calls holding items are opened inside one another (`cfg_rt! { impl X {
+/// cfg_windows! { pub fn … } } }` is two).
+const MACRO_DEPTH: usize = 4;
+
+/// The file's text with each macro call in item position whose body is itself items
+/// (`cfg_windows! { … }`, a crate's own `macro_rules!` wrapping items with a `cfg`,
+/// `pin_project! { pub struct … }`) replaced by that body: the items are there, under the
+/// `cfg` the macro implies, which for a platform or a feature is a build users choose (tokio
+/// 1.27 moved `Child::raw_handle` from `#[cfg(windows)]` into `cfg_windows! { … }`). A call
+/// named as an unstable opt-in (`cfg_unstable! { … }`) is left out, as `#[cfg(tokio_unstable)]`
+/// would be. `None` when the file has no such call. A body that does not parse as items on
+/// its own (`bitflags!`'s `struct Flags: u32`, expressions, `cfg_if!`) stays a call.
+fn macro_bodies_spliced(root: Node, src: Src) -> Option<String> {
+    let mut parser = tree_sitter::Parser::new();
+    parser
+        .set_language(&tree_sitter_rust::LANGUAGE.into())
+        .ok()?;
+    let mut text: Option<String> = None;
+    for _ in 0..MACRO_DEPTH {
+        let current = text.as_deref().map(str::as_bytes).unwrap_or(src.0);
+        let reparsed = match &text {
+            Some(t) => Some(parser.parse(t, None)?),
+            None => None,
+        };
+        let root = reparsed.as_ref().map_or(root, |t| t.root_node());
+        let mut edits = Vec::new();
+        splice_edits(root, Src(current), &mut parser, &mut edits);
+        if edits.is_empty() {
+            break;
+        }
+        let mut next = String::from_utf8_lossy(current).into_owned();
+        for (range, replacement) in edits.into_iter().rev() {
+            next.replace_range(range, &replacement);
+        }
+        text = Some(next);
+    }
+    text
+}
+
+/// Node kinds that stand where an item can: items, their attributes and comments, and macro
+/// calls (the body of a call made of expressions is not items).
+fn item_syntax(kind: &str) -> bool {
+    kind.ends_with("_item")
+        || kind.ends_with("_declaration")
+        || kind.contains("comment")
+        || matches!(
+            kind,
+            "macro_invocation" | "macro_definition" | "associated_type"
+        )
+}
+
+/// The replacements [`macro_bodies_spliced`] makes in one pass, in text order: for each macro
+/// call among the items of `container` (and of the modules, impls and traits it holds).
+fn splice_edits(
+    container: Node,
+    src: Src,
+    parser: &mut tree_sitter::Parser,
+    edits: &mut Vec<(std::ops::Range<usize>, String)>,
+) {
+    for child in named(container) {
+        match child.kind() {
+            "mod_item" | "impl_item" | "trait_item" => {
+                if let Some(body) = child.child_by_field_name("body") {
+                    splice_edits(body, src, parser, edits);
+                }
+            }
+            "macro_invocation" => {
+                let Some(body) = named(child).into_iter().find(|n| n.kind() == "token_tree") else {
+                    continue;
+                };
+                let raw = src.raw(body);
+                let Some(inner) = raw.strip_prefix('{').and_then(|b| b.strip_suffix('}')) else {
+                    continue;
+                };
+                let name = src.field(child, "macro").unwrap_or("");
+                let name = name.rsplit("::").next().unwrap_or(name);
+                if name.to_ascii_lowercase().contains("unstable") {
+                    edits.push((child.byte_range(), String::new()));
+                    continue;
+                }
+                let Some(tree) = parser.parse(inner, None) else {
+                    continue;
+                };
+                let root = tree.root_node();
+                let children = named(root);
+                let items_only = !root.has_error()
+                    && !children.is_empty()
+                    && children.iter().all(|n| {
+                        item_syntax(n.kind())
+                            // `other_macro!(…);` among the items.
+                            || (n.kind() == "expression_statement"
+                                && named(*n)
+                                    .iter()
+                                    .all(|e| e.kind() == "macro_invocation"))
+                    });
+                if !items_only {
+                    continue;
+                }
+                // Each item marked with the macro it came from (see `IN_MACRO`): what `cfg`
+                // the macro implies is read from its definition, elsewhere in the crate.
+                let mut body = String::with_capacity(inner.len() + 64);
+                let mut at = 0;
+                for item in children.iter().filter(|n| {
+                    n.kind().ends_with("_item") && n.kind() != "attribute_item"
+                        || n.kind() == "macro_invocation"
+                }) {
+                    body.push_str(&inner[at..item.start_byte()]);
+                    body.push_str(&format!("#[{IN_MACRO}({name})] "));
+                    at = item.start_byte();
+                }
+                body.push_str(&inner[at..]);
+                edits.push((child.byte_range(), body));
+            }
+            _ => {}
+        }
+    }
 }
 
 /// Attributes written before each item, as canonical text.
@@ -259,7 +422,48 @@ fn items(
         .filter_map(|(n, _)| src.field(*n, "name"))
         .collect();
     for (node, attributes) in &children {
-        let node = *node;
+        let macros = macros_of(attributes);
+        if macros.is_empty() {
+            item(
+                *node,
+                attributes,
+                src,
+                exported,
+                out,
+                prefix,
+                &private_types,
+                &private_modules,
+            );
+        } else {
+            let before: BTreeSet<String> = out.items.keys().cloned().collect();
+            item(
+                *node,
+                attributes,
+                src,
+                exported,
+                out,
+                prefix,
+                &private_types,
+                &private_modules,
+            );
+            mark_in_macro(out, &before, &macros);
+        }
+    }
+}
+
+/// One child of an item container, with the attributes written before it.
+#[allow(clippy::too_many_arguments)]
+fn item(
+    node: Node,
+    attributes: &[String],
+    src: Src,
+    exported: &dyn Fn(&str) -> bool,
+    out: &mut Surface,
+    prefix: &str,
+    private_types: &BTreeSet<&str>,
+    private_modules: &BTreeSet<&str>,
+) {
+    {
         if hidden(attributes) {
             if doc_hidden(attributes)
                 && is_pub(node, src)
@@ -267,7 +471,7 @@ fn items(
             {
                 out.hidden.insert(format!("{prefix}{name}"));
             }
-            continue;
+            return;
         }
         if node.kind() == "use_declaration" {
             if is_pub(node, src)
@@ -279,13 +483,13 @@ fn items(
                 out.reexports
                     .extend(names.into_iter().map(|name| format!("{prefix}{name}")));
             }
-            continue;
+            return;
         }
         if node.kind() == "impl_item" {
             if node.child_by_field_name("trait").is_none() {
-                inherent(node, src, exported, out, prefix, &private_types);
+                inherent(node, src, exported, out, prefix, private_types);
             }
-            continue;
+            return;
         }
         // A private inline module's inherent impls still add methods to the types they name
         // (log #662 moved `Value::to_cow_str` into `mod std_support { impl Value { … } }`);
@@ -299,23 +503,23 @@ fn items(
                     && member.child_by_field_name("trait").is_none()
                     && !hidden(&member_attributes)
                 {
-                    inherent(member, src, exported, out, prefix, &private_types);
+                    inherent(member, src, exported, out, prefix, private_types);
                 }
             }
-            continue;
+            return;
         }
         let Some(name) = src.field(node, "name") else {
-            continue;
+            return;
         };
         if !is_pub(node, src) || (prefix.is_empty() && !exported(name)) {
-            continue;
+            return;
         }
         let key = format!("{prefix}{name}");
         match node.kind() {
             "function_item" => out.add(key.clone(), function(node, src, "fn", &key, None)),
             "struct_item" | "union_item" => structure(node, src, &key, attributes, out),
             "enum_item" => enumeration(node, src, &key, attributes, out),
-            "trait_item" => trait_items(node, src, &key, &private_modules, out),
+            "trait_item" => trait_items(node, src, &key, private_modules, out),
             "type_item" => {
                 let mut item = Item::new("type", &key, src.canonical(node));
                 item.generics = generics(node, src);
@@ -752,6 +956,10 @@ fn inherent(
             }
         }
         item.ret = item.ret.map(|ret| as_self(&ret, &itself));
+        let macros = macros_of(&attrs);
+        if !macros.is_empty() {
+            out.in_macro.entry(key.clone()).or_default().extend(macros);
+        }
         out.add(key, item);
     }
 }

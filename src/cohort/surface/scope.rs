@@ -147,6 +147,22 @@ pub fn scope(path: &str, grammar: Grammar, source: &str, read: Read) -> Scope {
             if private {
                 return Scope::NotApi("a private module");
             }
+            // A relative import works only inside a package (a namespace package has no
+            // `__init__.py` either).
+            let relative = source
+                .lines()
+                .any(|line| line.trim_start().starts_with("from ."));
+            if !relative && outside_any_package(&dirs, read) {
+                return Scope::NotApi(
+                    "outside any package (no `__init__.py` or manifest beside it): not importable \
+                     by users",
+                );
+            }
+            if tool_plugin(source) {
+                return Scope::NotApi(
+                    "a type checker's plugin, loaded by its configuration, not imported",
+                );
+            }
             if module_docstring(source).is_some_and(declares_no_promise) {
                 return Scope::NotApi(
                     "its docstring says it is provisional or outside the stable API",
@@ -157,6 +173,9 @@ pub fn scope(path: &str, grammar: Grammar, source: &str, read: Read) -> Scope {
         Grammar::Java => {
             if dirs.iter().any(|d| *d == "internal" || *d == "impl") {
                 return Scope::NotApi("an internal package");
+            }
+            if let Some(why) = jvm_unpublished(&dirs, read) {
+                return Scope::Unpublished(why);
             }
             java_module(&dirs, read)
         }
@@ -176,6 +195,54 @@ pub fn scope(path: &str, grammar: Grammar, source: &str, read: Read) -> Scope {
         | Grammar::Php
         | Grammar::Kotlin => Scope::Exported,
     }
+}
+
+/// Whether a Python file in `dirs` (not at the repository's root) lies in no package of a
+/// packaged project: a manifest above it (`pyproject.toml`, `setup.py`, `setup.cfg`) says the
+/// project is packaged, and its folder has neither an `__init__.py` nor a manifest of its own
+/// (a distribution of single modules). Build, release and documentation tooling lives so
+/// (pydantic's `release/make_history.py`); users cannot import it.
+fn outside_any_package(dirs: &[&str], read: Read) -> bool {
+    const MANIFESTS: [&str; 3] = ["pyproject.toml", "setup.py", "setup.cfg"];
+    // A single-module layout's source folder (`src/six.py`) holds modules without a package.
+    let Some(last) = dirs.last() else {
+        return false;
+    };
+    if matches!(*last, "src" | "lib" | "python") {
+        return false;
+    }
+    let dir = dirs.join("/");
+    if ["__init__.py"]
+        .iter()
+        .chain(&MANIFESTS)
+        .any(|file| read(&format!("{dir}/{file}")).is_some())
+    {
+        return false;
+    }
+    // Only where a manifest above says the project is packaged (with packages that have an
+    // `__init__.py`): without one, nothing says how the folder is imported.
+    (0..dirs.len()).any(|depth| {
+        let above = dirs[..depth].join("/");
+        MANIFESTS.iter().any(|file| {
+            let path = if above.is_empty() {
+                file.to_string()
+            } else {
+                format!("{above}/{file}")
+            };
+            read(&path).is_some()
+        })
+    })
+}
+
+/// A Python module a tool loads by its configuration, whose classes users never import:
+/// a mypy plugin defines the entry point mypy calls, `def plugin(version: str)` at the top
+/// level (pydantic's `pydantic/mypy.py`, named as `plugins = pydantic.mypy` in a mypy
+/// configuration).
+fn tool_plugin(source: &str) -> bool {
+    static ENTRY: std::sync::LazyLock<Option<regex::Regex>> = std::sync::LazyLock::new(|| {
+        regex::Regex::new(r"(?m)^def plugin\(\s*version\s*(?::\s*str\s*)?\)").ok()
+    });
+    ENTRY.as_ref().is_some_and(|re| re.is_match(source))
 }
 
 /// A Python module's docstring: the string literal that opens it, after comments and blank
@@ -219,6 +286,102 @@ fn declares_no_promise(doc: &str) -> bool {
     });
     let text: String = doc.split_whitespace().collect::<Vec<_>>().join(" ");
     NO_PROMISE.as_ref().is_some_and(|re| re.is_match(&text))
+}
+
+/// Why the JVM module holding a file in `dirs` is never published, read from its nearest
+/// build file: a Maven module whose `maven-deploy-plugin` is skipped (gson's `extras` and
+/// `codegen`: `<skip>true</skip>`, "Currently not deployed") or that sets
+/// `maven.deploy.skip`; a Gradle project (its own build file and the root one) that never
+/// mentions publishing. As `publish = false` for a Rust crate: nothing in it is a contract.
+fn jvm_unpublished(dirs: &[&str], read: Read) -> Option<&'static str> {
+    for depth in (0..=dirs.len()).rev() {
+        let at = |file: &str| {
+            if depth == 0 {
+                file.to_string()
+            } else {
+                format!("{}/{file}", dirs[..depth].join("/"))
+            }
+        };
+        if let Some(pom) = read(&at("pom.xml")) {
+            // The parent's pom, one folder up (Maven's default `relativePath`): it may
+            // configure the plugin with a property the module overrides.
+            let parent = (depth > 0)
+                .then(|| {
+                    let above = dirs[..depth - 1].join("/");
+                    read(&if above.is_empty() {
+                        "pom.xml".to_string()
+                    } else {
+                        format!("{above}/pom.xml")
+                    })
+                })
+                .flatten();
+            return maven_deploy_skipped(&pom, parent.as_deref())
+                .then_some("its Maven module skips maven-deploy-plugin (never deployed)");
+        }
+        let gradle = read(&at("build.gradle.kts")).or_else(|| read(&at("build.gradle")));
+        if let Some(build) = gradle {
+            let root = read("build.gradle.kts")
+                .or_else(|| read("build.gradle"))
+                .unwrap_or_default();
+            let publishes = |text: &str| text.to_ascii_lowercase().contains("publish");
+            return (!publishes(&build) && !publishes(&root))
+                .then_some("its Gradle project has no publishing");
+        }
+    }
+    None
+}
+
+/// Whether a `pom.xml` turns deployment off for its module: `maven.deploy.skip` set to true,
+/// or a `maven-deploy-plugin` whose configuration says `<skip>true</skip>`, written in the
+/// module or in its `parent` pom, with `${property}` values read from the module's properties
+/// over the parent's (gson's parent writes `<skip>${gson.isInternalModule}</skip>` and
+/// `extras` sets that property to true: "this module is currently not deployed").
+fn maven_deploy_skipped(pom: &str, parent: Option<&str>) -> bool {
+    let compact = |text: &str| -> String { text.chars().filter(|c| !c.is_whitespace()).collect() };
+    let pom = compact(pom);
+    let parent = parent.map(compact).unwrap_or_default();
+    let property = |name: &str| -> Option<String> {
+        let open = format!("<{name}>");
+        let close = format!("</{name}>");
+        [&pom, &parent].iter().find_map(|text| {
+            let properties = &text[text.find("<properties>")?..];
+            let properties = &properties[..properties.find("</properties>")?];
+            let start = properties.find(&open)? + open.len();
+            let end = start + properties[start..].find(&close)?;
+            Some(properties[start..end].to_string())
+        })
+    };
+    // `${a}` resolved through properties, a few steps.
+    let value = |raw: &str| -> String {
+        let mut current = raw.to_string();
+        for _ in 0..4 {
+            match current
+                .strip_prefix("${")
+                .and_then(|rest| rest.strip_suffix('}'))
+                .and_then(&property)
+            {
+                Some(next) => current = next,
+                None => break,
+            }
+        }
+        current
+    };
+    if property("maven.deploy.skip").is_some_and(|v| value(&v) == "true") {
+        return true;
+    }
+    let skip_of = |text: &str| -> Option<String> {
+        text.match_indices("<artifactId>maven-deploy-plugin</artifactId>")
+            .find_map(|(at, _)| {
+                let rest = &text[at..];
+                let plugin = &rest[..rest.find("</plugin>").unwrap_or(rest.len())];
+                let start = plugin.find("<skip>")? + "<skip>".len();
+                let end = start + plugin[start..].find("</skip>")?;
+                Some(plugin[start..end].to_string())
+            })
+    };
+    skip_of(&pom)
+        .or_else(|| skip_of(&parent))
+        .is_some_and(|skip| value(&skip) == "true")
 }
 
 /// A Java package is exported unless a `module-info.java` above it leaves it out (or exports it
@@ -314,6 +477,7 @@ fn rust_scope(path: &str, read: Read) -> Scope {
     // that holds `a` is `a/b.rs` or `a/b/mod.rs`, while `#[path = "…"]` loads any file as
     // any module (serde: `#[path = "private/mod.rs"] pub mod __private;`).
     let mut modules: Vec<String> = Vec::new();
+    let mut unstable: Option<BTreeSet<String>> = None;
     let mut ancestors = vec![lib_text];
     let mut parent_path = lib;
     let mut dir = at("src");
@@ -336,7 +500,14 @@ fn rust_scope(path: &str, read: Read) -> Scope {
             Some((name, _)) => name.clone(),
             None => rest[0].to_string(),
         };
-        let declared = Declared::read(&parent, &segment);
+        let mut declared = Declared::read(&parent, &segment);
+        // Declared only inside calls of the crate's own macros that put items behind an
+        // opt-in `cfg` (tokio 1.37's `cfg_metrics! { mod metrics; … }`, whose
+        // `macro_rules!` writes `#[cfg(all(tokio_unstable, not(loom)))]`).
+        if !declared.opt_in && declared.public.is_some() && parent.contains('!') {
+            let unstable = unstable.get_or_insert_with(|| crate_unstable_macros(&root, read));
+            declared.opt_in = declared_only_inside(&parent, &segment, unstable);
+        }
         // `#[doc(hidden)] pub mod __private_api;` (log #664): public only for the crate's own
         // macros, outside the documented API, as cargo-semver-checks reads it too.
         if declared.doc_hidden {
@@ -422,6 +593,133 @@ fn rust_scope(path: &str, read: Read) -> Scope {
     Scope::Only(names)
 }
 
+/// The crate's own macros that wrap items in a `cfg` no stable build of a user selects: each
+/// `macro_rules! name` whose body writes such a `#[cfg(…)]` (tokio's `cfg_metrics`,
+/// `cfg_unstable_metrics`: `#[cfg(tokio_unstable)] $item`). Read from the crate root at
+/// `root` (`""` at the repository's root): `src/lib.rs`, and `src/macros.rs` or
+/// `src/macros/mod.rs` with the files it declares, where crates keep such macros.
+pub fn crate_unstable_macros(root: &str, read: Read) -> BTreeSet<String> {
+    const MAX_FILES: usize = 32;
+    let at = |p: &str| {
+        if root.is_empty() {
+            p.to_string()
+        } else {
+            format!("{root}/{p}")
+        }
+    };
+    let mut texts: Vec<String> = Vec::new();
+    texts.extend(read(&at("src/lib.rs")));
+    texts.extend(read(&at("src/macros.rs")));
+    if let Some(module) = read(&at("src/macros/mod.rs")) {
+        static MOD: std::sync::LazyLock<Option<regex::Regex>> = std::sync::LazyLock::new(|| {
+            regex::Regex::new(
+                r"(?m)^[ \t]*(?:pub(?:\([^)]*\))?[ \t]+)?mod[ \t]+([A-Za-z_][A-Za-z0-9_]*)[ \t]*;",
+            )
+            .ok()
+        });
+        if let Some(pattern) = MOD.as_ref() {
+            for capture in pattern.captures_iter(&module).take(MAX_FILES) {
+                let name = &capture[1];
+                texts.extend(
+                    read(&at(&format!("src/macros/{name}.rs")))
+                        .or_else(|| read(&at(&format!("src/macros/{name}/mod.rs")))),
+                );
+            }
+        }
+        texts.push(module);
+    }
+    let mut out = BTreeSet::new();
+    for text in &texts {
+        for (at, _) in text.match_indices("macro_rules!") {
+            let rest = text[at + "macro_rules!".len()..].trim_start();
+            let name: String = rest
+                .chars()
+                .take_while(|c| c.is_alphanumeric() || *c == '_')
+                .collect();
+            let Some(open) = rest[name.len()..].trim_start().strip_prefix('{') else {
+                continue;
+            };
+            let body_start = text.len() - open.len();
+            let body = &text[body_start..block_end(text, body_start)];
+            if !name.is_empty() && writes_opt_in_cfg(body) {
+                out.insert(name);
+            }
+        }
+    }
+    out
+}
+
+/// [`crate_unstable_macros`] of the crate holding the file at `path`.
+pub fn unstable_macros_of(path: &str, read: Read) -> BTreeSet<String> {
+    crate_of(path, read)
+        .map(|(root, _, _)| crate_unstable_macros(&root, read))
+        .unwrap_or_default()
+}
+
+/// Whether a macro body writes a `#[cfg(…)]` no stable build of a user selects.
+fn writes_opt_in_cfg(body: &str) -> bool {
+    body.match_indices("#[cfg(").any(|(at, _)| {
+        let inner = &body[at + "#[cfg(".len()..];
+        let mut depth = 1usize;
+        let end = inner.char_indices().find_map(|(i, c)| {
+            match c {
+                '(' => depth += 1,
+                ')' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        return Some(i);
+                    }
+                }
+                _ => {}
+            }
+            None
+        });
+        end.is_some_and(|end| {
+            let predicate: String = inner[..end]
+                .chars()
+                .filter(|c| !c.is_whitespace())
+                .collect();
+            !super::rust::stable(&predicate)
+        })
+    })
+}
+
+/// Whether every `mod name` declaration of `text` lies inside a call of one of `macros`.
+fn declared_only_inside(text: &str, name: &str, macros: &BTreeSet<String>) -> bool {
+    if macros.is_empty() {
+        return false;
+    }
+    let blocks = macro_call_blocks(text, macros);
+    let Some(found) = mod_declarations(text, Candidate::Named(name)) else {
+        return false;
+    };
+    !found.is_empty()
+        && found
+            .iter()
+            .all(|d| blocks.iter().any(|block| block.contains(&d.start)))
+}
+
+/// The bodies of calls `name! { … }` of the given macros in `text`.
+fn macro_call_blocks(text: &str, macros: &BTreeSet<String>) -> Vec<std::ops::Range<usize>> {
+    let mut out = Vec::new();
+    for name in macros {
+        let call = format!("{name}!");
+        for (at, _) in text.match_indices(&call) {
+            let before = text[..at].chars().next_back();
+            if before.is_some_and(|c| c.is_alphanumeric() || c == '_') {
+                continue;
+            }
+            let after = &text[at + call.len()..];
+            let Some(body) = after.trim_start().strip_prefix('{') else {
+                continue;
+            };
+            let open = text.len() - body.len();
+            out.push(open..block_end(text, open));
+        }
+    }
+    out
+}
+
 /// Adds to `names` what `statement` (a `pub use`) re-exports from the module at `path`
 /// (`inner`, or `crate::inner` from the root).
 fn re_exported(statement: &str, path: &str, names: &mut BTreeSet<String>) {
@@ -442,7 +740,7 @@ fn re_exported(statement: &str, path: &str, names: &mut BTreeSet<String>) {
 }
 
 /// The texts of the crate's public modules declared in files (`pub mod map;` in `lib.rs`, and
-/// theirs), three levels down and at most 64 files: where a crate re-exports what it keeps in
+/// theirs; not those declared `#[doc(hidden)]` or behind an opt-in `cfg`), three levels down and at most 64 files: where a crate re-exports what it keeps in
 /// a private module.
 fn public_module_texts(src: &str, lib_text: &str, read: Read) -> Vec<String> {
     const MAX_FILES: usize = 64;
@@ -463,6 +761,13 @@ fn public_module_texts(src: &str, lib_text: &str, read: Read) -> Vec<String> {
         for capture in pub_mod.captures_iter(&text) {
             if out.len() >= MAX_FILES {
                 return out;
+            }
+            // A public path through a `#[doc(hidden)]` or opt-in module is no documented path
+            // (tokio's `#[doc(hidden)] pub mod support;` re-exports `crate::future::poll_fn`
+            // for its own macros; `mod future;` is private).
+            let at = capture.get(0).map_or(0, |m| m.start());
+            if attributes_above_hide(&text, at) || opt_in_above(&text, at) {
+                continue;
             }
             let name = &capture[1];
             let module_dir = format!("{dir}/{name}");

@@ -1361,3 +1361,225 @@ fn typescript_a_destructuring_export_binds_each_name() {
     }
     assert_eq!(severity(&found, "metrics"), None, "{found:#?}");
 }
+
+// tokio 1.27: `Child::raw_handle` moved from `#[cfg(windows)]` into `cfg_windows! { … }`;
+// 1.29: `TaskLocalFuture` defined inside `pin_project! { … }`. Items in a macro call whose body
+// is items are items, under the `cfg` it implies; an unstable opt-in macro takes them out.
+#[test]
+fn rust_items_inside_item_macros_are_items() {
+    let base = "pub struct Child { child: u8 }\n\nimpl Child {\n    pub fn id(&self) -> u32 { 0 }\n\n    #[cfg(windows)]\n    pub fn raw_handle(&self) -> Option<RawHandle> { None }\n}\n\n\
+        pub struct TaskLocalFuture<T, F> where T: 'static {\n    slot: Option<T>,\n    future: F,\n}\n\n\
+        #[cfg(windows)]\npub fn creation_flags(flags: u32) {}\n\npub fn active_tasks_count() -> usize { 0 }\n";
+    let head = "pub struct Child { child: u8 }\n\nimpl Child {\n    pub fn id(&self) -> u32 { 0 }\n\n    cfg_windows! {\n        /// Docs.\n        pub fn raw_handle(&self) -> Option<RawHandle> { None }\n    }\n}\n\n\
+        pin_project! {\n    /// A future.\n    pub struct TaskLocalFuture<T, F> where T: 'static {\n        slot: Option<T>,\n        #[pin]\n        future: F,\n    }\n\n    impl<T, F> PinnedDrop for TaskLocalFuture<T, F> {\n        fn drop(this: Pin<&mut Self>) {}\n    }\n}\n\n\
+        cfg_rt! {\n    cfg_windows! {\n        pub fn creation_flags(flags: u32) {}\n    }\n}\n\ncfg_unstable_metrics! {\n    pub fn active_tasks_count() -> usize { 0 }\n}\n\nbitflags! {\n    pub struct Ready: u8 { const A = 1; }\n}\n";
+    let found = changes(Grammar::Rust, base, head);
+    assert_eq!(severity(&found, "Child::raw_handle"), None, "{found:#?}");
+    assert_eq!(severity(&found, "TaskLocalFuture"), None, "{found:#?}");
+    assert_eq!(severity(&found, "creation_flags"), None, "{found:#?}");
+    // Behind an unstable opt-in now: gone from the stable surface.
+    assert_eq!(
+        severity(&found, "active_tasks_count"),
+        Some(Severity::Incompatible),
+        "{found:#?}"
+    );
+    // Removed from inside the macro: removed.
+    let gone = head.replace("pub fn raw_handle", "fn raw_handle");
+    assert_eq!(
+        severity(&changes(Grammar::Rust, base, &gone), "Child::raw_handle"),
+        Some(Severity::Incompatible)
+    );
+}
+
+// tokio 1.38: `Result<(u64, u64), std::io::Error>` → `io::Result<(u64, u64)>`. One type
+// spelled through the standard library's crate, a module path or an alias is one type.
+#[test]
+fn rust_a_std_type_spelled_with_or_without_its_crate_is_the_same_type() {
+    let base = "pub fn copy_bidirectional(a: &mut u8) -> Result<(u64, u64), std::io::Error> { todo!() }\n\
+        pub fn write(w: &mut core::fmt::Formatter<'_>) -> ::std::fmt::Result { todo!() }\n";
+    let head = "pub fn copy_bidirectional(a: &mut u8) -> io::Result<(u64, u64)> { todo!() }\n\
+        pub fn write(w: &mut fmt::Formatter<'_>) -> Result<(), fmt::Error> { todo!() }\n";
+    assert_eq!(changes(Grammar::Rust, base, head), vec![]);
+    // Another value is another result, however spelled.
+    let other = head.replace(
+        "io::Result<(u64, u64)>",
+        "Result<(u64, u32), std::io::Error>",
+    );
+    assert_eq!(
+        severity(&changes(Grammar::Rust, base, &other), "copy_bidirectional"),
+        Some(Severity::Incompatible)
+    );
+}
+
+// tokio 1.39: `timeout<F>(…) -> Timeout<F> where F: Future` → `… -> Timeout<F::IntoFuture>
+// where F: IntoFuture`; 1.38: `impl<T: Copy> LocalKey<T>` → `impl<T: Clone>`. A bound widened through a standard blanket impl keeps every old call,
+// and its projection is the old type for each of them; narrowing breaks.
+#[test]
+fn rust_bounds_widened_through_blanket_impls_are_compatible() {
+    let base = "pub fn timeout<F>(duration: Duration, future: F) -> Timeout<F>\nwhere\n    F: Future,\n{ todo!() }\n\
+        pub fn each<I: Iterator<Item = u8>>(items: I) -> Each<I> { todo!() }\n\
+        pub fn on_event<C: Fn(u8) -> bool>(callback: C) {}\n\
+        pub fn on_close(callback: impl FnMut()) {}\n\
+        pub struct LocalKey<T> { t: T }\n\
+        impl<T: Copy + 'static> LocalKey<T> {\n    pub fn get(&'static self) -> T { todo!() }\n}\n";
+    let head = "pub fn timeout<F>(duration: Duration, future: F) -> Timeout<F::IntoFuture>\nwhere\n    F: IntoFuture,\n{ todo!() }\n\
+        pub fn each<I: IntoIterator<Item = u8>>(items: I) -> Each<I::IntoIter> { todo!() }\n\
+        pub fn on_event<C: FnMut(u8) -> bool>(callback: C) {}\n\
+        pub fn on_close(callback: impl FnOnce()) {}\n\
+        pub struct LocalKey<T> { t: T }\n\
+        impl<T: Clone + 'static> LocalKey<T> {\n    pub fn get(&'static self) -> T { todo!() }\n}\n";
+    no_break(&changes(Grammar::Rust, base, head));
+    let found = changes(Grammar::Rust, head, base);
+    for key in ["timeout", "each", "on_event", "on_close", "LocalKey::get"] {
+        assert_eq!(
+            severity(&found, key),
+            Some(Severity::Incompatible),
+            "{key}: {found:#?}"
+        );
+    }
+    // A trait object is not widened by its trait's blanket impls.
+    let boxed = changes(
+        Grammar::Rust,
+        "pub fn on(callback: Box<dyn Fn()>) {}\n",
+        "pub fn on(callback: Box<dyn FnOnce()>) {}\n",
+    );
+    assert_eq!(
+        severity(&boxed, "on"),
+        Some(Severity::Incompatible),
+        "{boxed:#?}"
+    );
+}
+
+// pydantic 2.x: `Field` and `field_serializer` are typed by their `@overload`s; the
+// implementation behind them changed its own signature. The contract is the set of overloads.
+#[test]
+fn python_an_overloaded_function_is_its_overloads() {
+    let base = "from typing import overload\n\n\
+        @overload  # `default` argument set\ndef Field(default: T, *, alias: str | None = None) -> T: ...\n\
+        @overload\ndef Field(*, default_factory: Callable[[], T], alias: str | None = None) -> T: ...\n\
+        def Field(default=PydanticUndefined, *, default_factory=None, alias=None, **extra):\n    pass\n\n\
+        class Model:\n    @overload\n    def dump(self, mode: str) -> dict: ...\n    @overload\n    def dump(self) -> dict: ...\n    def dump(self, mode='python', include=None):\n        pass\n";
+    let head = base
+        .replace(
+            "def Field(default=PydanticUndefined, *, default_factory=None, alias=None, **extra):",
+            "def Field(default=PydanticUndefined, *, alias=None, **extra: Unpack[_FromFieldInfoInputs]):",
+        )
+        .replace("def dump(self, mode='python', include=None):", "def dump(self, *args, **kwargs):");
+    assert_eq!(changes(Grammar::Python, base, &head), vec![]);
+    // An overload removed: reported, not silent.
+    let fewer = base.replace(
+        "@overload\ndef Field(*, default_factory: Callable[[], T], alias: str | None = None) -> T: ...\n",
+        "",
+    );
+    assert_eq!(
+        severity(&changes(Grammar::Python, base, &fewer), "Field"),
+        Some(Severity::Undecided)
+    );
+    // The function gone: removed.
+    let gone = "class Model:\n    pass\n";
+    assert_eq!(
+        severity(&changes(Grammar::Python, base, gone), "Field"),
+        Some(Severity::Incompatible)
+    );
+}
+
+// tokio 1.22: `pub fn gid(&self) -> gid_t` (`use libc::gid_t`) → `-> unix::gid_t`, where the
+// crate's `unix` module now defines `pub type gid_t = u32`. The alias resolving one spelling
+// must not make the same name written with its path a different type.
+#[test]
+fn rust_a_name_and_its_path_stay_alike_when_an_alias_resolves_one() {
+    let everything = |_: &str| true;
+    let base = super::extract(
+        Grammar::Rust,
+        b"pub struct UCred { gid: u32 }\nimpl UCred {\n    pub fn gid(&self) -> gid_t { self.gid }\n}\n",
+        &everything,
+    )
+    .unwrap();
+    let head = super::extract(
+        Grammar::Rust,
+        b"pub struct UCred { gid: u32 }\nimpl UCred {\n    pub fn gid(&self) -> unix::gid_t { self.gid }\n}\n",
+        &everything,
+    )
+    .unwrap();
+    let alias = |name: &str| (name == "gid_t").then(|| "u32".to_string());
+    let types = Types {
+        structural: false,
+        erased: false,
+        alias: &alias,
+        underlying: &|_| None,
+        inherits: &|_, _| None,
+    };
+    let found = compare(&base, &head, &types);
+    assert_eq!(
+        severity(&found, "UCred::gid"),
+        Some(Severity::Undecided),
+        "{found:#?}"
+    );
+}
+
+// pydantic 2.6 made `model_computed_fields` a class attribute declared for type checkers
+// (`if TYPE_CHECKING: model_computed_fields: ClassVar[…]`, `else: model_computed_fields =
+// {}`); 2.11 defined `__replace__` under `if not TYPE_CHECKING:`. Members in branches of the
+// class body are members.
+#[test]
+fn python_members_defined_in_branches_of_a_class_body_are_members() {
+    let base = "class BaseModel:\n    @property\n    def model_computed_fields(self) -> dict:\n        return {}\n\n    def __replace__(self, **changes):\n        pass\n";
+    let head = "class BaseModel:\n    if TYPE_CHECKING:\n        model_computed_fields: ClassVar[dict]\n    else:\n        model_computed_fields = {}\n\n    if not TYPE_CHECKING:\n        def __replace__(self, **changes):\n            pass\n";
+    let found = changes(Grammar::Python, base, head);
+    no_break(&found);
+    assert_ne!(
+        severity(&found, "BaseModel.__replace__"),
+        Some(Severity::Incompatible),
+        "{found:#?}"
+    );
+}
+
+// pydantic 2.10: `AmqpDsn = Annotated[Url, UrlConstraints(…)]` became `class AmqpDsn(AnyUrl)`.
+// A name bound to a type expression and a class of that name are both types to annotations:
+// undecided, not a break. A plain value becoming a class still is one.
+#[test]
+fn python_a_type_expression_now_a_class_is_undecided() {
+    let base = "AmqpDsn = Annotated[Url, UrlConstraints(allowed_schemes=['amqp'])]\nJson: TypeAlias = dict\nTIMEOUT = 10\nAnyUrl = core.Url\n";
+    let head = "class AmqpDsn(AnyUrl):\n    pass\n\nclass Json:\n    pass\n\nclass TIMEOUT:\n    pass\n\nclass AnyUrl(_BaseUrl):\n    pass\n";
+    let found = changes(Grammar::Python, base, head);
+    assert_eq!(
+        severity(&found, "AmqpDsn"),
+        Some(Severity::Undecided),
+        "{found:#?}"
+    );
+    assert_eq!(
+        severity(&found, "AnyUrl"),
+        Some(Severity::Undecided),
+        "{found:#?}"
+    );
+    assert_eq!(
+        severity(&found, "Json"),
+        Some(Severity::Undecided),
+        "{found:#?}"
+    );
+    assert_eq!(
+        severity(&found, "TIMEOUT"),
+        Some(Severity::Incompatible),
+        "{found:#?}"
+    );
+}
+
+// requests 2.34 declared `__all__` in its `__init__.py` without `check_compatibility`, still
+// defined there: importable by name, only no longer promised. Not a removal.
+#[test]
+fn python_a_name_left_out_of_a_new_all_is_not_removed() {
+    let base = "def check_compatibility(urllib3_version):\n    pass\n\ndef get(url):\n    pass\n";
+    let head = "__all__ = ('get',)\n\ndef check_compatibility(urllib3_version):\n    pass\n\ndef get(url):\n    pass\n";
+    let found = changes(Grammar::Python, base, head);
+    assert_ne!(
+        severity(&found, "check_compatibility"),
+        Some(Severity::Incompatible),
+        "{found:#?}"
+    );
+    // Gone from the module: removed.
+    let gone = "__all__ = ('get',)\n\ndef get(url):\n    pass\n";
+    assert_eq!(
+        severity(&changes(Grammar::Python, base, gone), "check_compatibility"),
+        Some(Severity::Incompatible)
+    );
+}

@@ -990,3 +990,261 @@ fn a_symbolic_link_added_carries_no_api_of_its_own() {
     assert_clears(&axis);
     assert!(!axis.detail.contains(".local"), "{}", axis.detail);
 }
+
+/// tokio 1.41 removed `future/poll_fn.rs`: `mod future;` is private and its only public path
+/// was `#[doc(hidden)] pub mod support;` (re-exports for the crate's own macros). A removal
+/// breaks only what had a documented public path.
+#[test]
+fn rust_a_removal_reachable_only_through_a_hidden_module_is_not_api() {
+    let files = |hidden: &'static str| {
+        vec![
+            ("Cargo.toml", CARGO),
+            ("src/lib.rs", "pub mod macros;\nmod future;\n"),
+            ("src/macros/mod.rs", hidden),
+            (
+                "src/macros/support.rs",
+                "cfg_macros! {\n    pub use crate::future::poll_fn;\n}\n",
+            ),
+            (
+                "src/future/mod.rs",
+                "mod poll_fn;\npub use poll_fn::poll_fn;\n",
+            ),
+            (
+                "src/future/poll_fn.rs",
+                "pub fn poll_fn<T, F>(f: F) -> PollFn<F> {\n    PollFn { f }\n}\n",
+            ),
+        ]
+    };
+    let remove = |files: Vec<(&str, &str)>| {
+        let repo = Repo::new(&files);
+        repo.remove("src/future/poll_fn.rs");
+        repo.write("src/future/mod.rs", "\n");
+        repo.write("src/macros/support.rs", "cfg_macros! {}\n");
+        repo.commit("change");
+        let report = repo.build();
+        report
+            .axes
+            .iter()
+            .find(|a| a.name == API_CONTRACT)
+            .unwrap()
+            .clone()
+    };
+    assert_clears(&remove(files("#[doc(hidden)]\npub mod support;\n")));
+    // Through a documented public module: removed.
+    assert_fails(&remove(files("pub mod support;\n")), &["`poll_fn`"]);
+}
+
+/// gson 2.11 and 2.14 removed classes of its `extras` module, whose `pom.xml` skips
+/// `maven-deploy-plugin` ("Currently not deployed"). A module never published carries no API:
+/// Maven deploy skipped, a Gradle project that never publishes, as `publish = false`.
+#[test]
+fn a_jvm_module_never_published_carries_no_api() {
+    let pom = |deploy: &str| {
+        format!(
+            "<project>\n  <artifactId>gson-extras</artifactId>\n  <version>2.10.1</version>\n  <build>\n    <plugins>\n      <plugin>\n        <groupId>org.apache.maven.plugins</groupId>\n        <artifactId>maven-deploy-plugin</artifactId>\n        <configuration>\n          <!-- Currently not deployed -->\n          {deploy}\n        </configuration>\n      </plugin>\n    </plugins>\n  </build>\n</project>\n"
+        )
+    };
+    let class = "extras/src/main/java/com/google/gson/graph/GraphAdapterBuilder.java";
+    let source = "package com.google.gson.graph;\n\npublic final class GraphAdapterBuilder {\n  public GraphAdapterBuilder addType(Type type) { return this; }\n}\n";
+    let removed = |pom: &str, build: &str| {
+        let repo = Repo::new(&[(build, pom), (class, source)]);
+        repo.remove(class);
+        repo.commit("change");
+        let report = repo.build();
+        report
+            .axes
+            .iter()
+            .find(|a| a.name == API_CONTRACT)
+            .unwrap()
+            .clone()
+    };
+    assert_clears(&removed(&pom("<skip>true</skip>"), "extras/pom.xml"));
+    assert_fails(
+        &removed(
+            &pom("<retryFailedDeploymentCount>2</retryFailedDeploymentCount>"),
+            "extras/pom.xml",
+        ),
+        &["GraphAdapterBuilder"],
+    );
+    // gson 2.13: the parent configures `<skip>${gson.isInternalModule}</skip>`, the module
+    // sets the property.
+    let parent = "<project>\n  <properties>\n    <gson.isInternalModule>false</gson.isInternalModule>\n  </properties>\n  <build>\n    <pluginManagement>\n      <plugins>\n        <plugin>\n          <artifactId>maven-deploy-plugin</artifactId>\n          <configuration>\n            <skip>${gson.isInternalModule}</skip>\n          </configuration>\n        </plugin>\n      </plugins>\n    </pluginManagement>\n  </build>\n</project>\n";
+    let module = |internal: &str| {
+        format!(
+            "<project>\n  <artifactId>gson-extras</artifactId>\n  <properties>\n    <gson.isInternalModule>{internal}</gson.isInternalModule>\n  </properties>\n</project>\n"
+        )
+    };
+    let with_parent = |module: &str| {
+        let repo = Repo::new(&[
+            ("pom.xml", parent),
+            ("extras/pom.xml", module),
+            (class, source),
+        ]);
+        repo.remove(class);
+        repo.commit("change");
+        let report = repo.build();
+        report
+            .axes
+            .iter()
+            .find(|a| a.name == API_CONTRACT)
+            .unwrap()
+            .clone()
+    };
+    assert_clears(&with_parent(&module("true")));
+    assert_fails(&with_parent(&module("false")), &["GraphAdapterBuilder"]);
+    assert_clears(&removed(
+        "plugins {\n    id(\"java-library\")\n}\n",
+        "extras/build.gradle.kts",
+    ));
+    assert_fails(
+        &removed(
+            "plugins {\n    id(\"java-library\")\n    id(\"maven-publish\")\n}\n",
+            "extras/build.gradle.kts",
+        ),
+        &["GraphAdapterBuilder"],
+    );
+}
+
+/// pydantic 2.x: `__all__` in the top-level `__init__.py` declares the API. A submodule's
+/// public-by-name item no declared name reaches (a nested class of `GenerateJsonSchema`, which
+/// the package never exports) changes with a warning; a declared one (`Field`) still fails.
+/// The mypy plugin's module is loaded by mypy's configuration, never imported: not API.
+#[test]
+fn python_a_declared_api_bounds_what_submodules_promise() {
+    let init = "from .fields import Field\n\n__all__ = ('Field', 'BaseModel')\n\nfrom .main import BaseModel\n";
+    let schema = "class GenerateJsonSchema:\n    class ValidationsMapping:\n        numeric = {}\n\n    def generate(self, schema, mode='validation'):\n        pass\n";
+    let fields = "def Field(default=None, *, alias=None):\n    pass\n";
+    let plugin = "class PydanticModelField:\n    def __init__(self, name, alias):\n        pass\n\n\ndef plugin(version: str):\n    return PydanticPlugin\n";
+    let base = [
+        (
+            "pyproject.toml",
+            "[project]\nname = \"pkg\"\nversion = \"2.5.0\"\n",
+        ),
+        ("pkg/__init__.py", init),
+        ("pkg/main.py", "class BaseModel:\n    pass\n"),
+        ("pkg/json_schema.py", schema),
+        ("pkg/fields.py", fields),
+        ("pkg/mypy.py", plugin),
+    ];
+    let axis = api_after(
+        &base,
+        &[
+            (
+                "pkg/json_schema.py",
+                "class GenerateJsonSchema:\n    def generate(self, schema):\n        pass\n",
+            ),
+            (
+                "pkg/mypy.py",
+                &plugin.replace("(self, name, alias)", "(self, name)"),
+            ),
+        ],
+    );
+    assert_eq!(axis.verdict, AxisVerdict::Warn, "{}", axis.detail);
+    assert!(
+        axis.detail.contains("declared `__all__`") && !axis.detail.contains("mypy"),
+        "{}",
+        axis.detail
+    );
+    assert_fails(
+        &api_after(
+            &base,
+            &[("pkg/fields.py", "def Field(default=None):\n    pass\n")],
+        ),
+        &["`Field`"],
+    );
+    // Without `__all__`, every public name of the submodule is promised.
+    let mut undeclared = base.to_vec();
+    undeclared[1] = ("pkg/__init__.py", "from .fields import Field\n");
+    assert_fails(
+        &api_after(
+            &undeclared,
+            &[(
+                "pkg/json_schema.py",
+                "class GenerateJsonSchema:\n    def generate(self, schema):\n        pass\n",
+            )],
+        ),
+        &["GenerateJsonSchema"],
+    );
+}
+
+/// tokio 1.38: `RuntimeMetrics::active_tasks_count` moved into a macro block. The crate's own
+/// item-wrapping macros imply the `cfg` their `macro_rules!` writes: `cfg_metrics!` put the
+/// whole module behind `tokio_unstable` at the base, and a method moved into such a macro at
+/// the head leaves the stable surface, while one moved into `cfg_windows!` stays in it.
+#[test]
+fn rust_items_in_a_crates_own_macros_take_the_cfg_their_definition_writes() {
+    let macros = "macro_rules! cfg_metrics {\n    ($($item:item)*) => {\n        $(\n            #[cfg(all(tokio_unstable, not(loom)))]\n            $item\n        )*\n    }\n}\n\nmacro_rules! cfg_detail {\n    ($($item:item)*) => {\n        $( #[cfg(tokio_unstable)] $item )*\n    }\n}\n\nmacro_rules! cfg_windows {\n    ($($item:item)*) => {\n        $( #[cfg(windows)] $item )*\n    }\n}\n";
+    let metrics = "pub struct RuntimeMetrics {\n    n: usize,\n}\n\nimpl RuntimeMetrics {\n    pub fn num_workers(&self) -> usize {\n        self.n\n    }\n\n    pub fn active_tasks_count(&self) -> usize {\n        self.n\n    }\n}\n";
+    let files = |runtime: &'static str| {
+        vec![
+            ("Cargo.toml", CARGO),
+            (
+                "src/lib.rs",
+                "#[macro_use]\nmod macros;\npub mod runtime;\n",
+            ),
+            ("src/macros/mod.rs", "#[macro_use]\nmod cfg;\n"),
+            ("src/macros/cfg.rs", macros),
+            ("src/runtime/mod.rs", runtime),
+            ("src/runtime/metrics.rs", metrics),
+        ]
+    };
+    let head = |wrapper: &str| {
+        metrics.replace(
+            "    pub fn active_tasks_count(&self) -> usize {\n        self.n\n    }\n",
+            &format!(
+                "    {wrapper}! {{\n        pub fn active_tasks_count(&self) -> usize {{\n            self.n\n        }}\n    }}\n"
+            ),
+        )
+    };
+    let unstable_module =
+        "cfg_metrics! {\n    mod metrics;\n    pub use metrics::RuntimeMetrics;\n}\n";
+    let stable_module = "mod metrics;\npub use metrics::RuntimeMetrics;\n";
+    // Unstable at the base (the module), unstable at the head (the method): nothing stable
+    // changed.
+    let axis = api_after(
+        &files(unstable_module),
+        &[
+            ("src/runtime/mod.rs", stable_module),
+            ("src/runtime/metrics.rs", &head("cfg_detail")),
+        ],
+    );
+    assert_clears(&axis);
+    // Stable at the base, behind `tokio_unstable` at the head: removed from the stable API.
+    let axis = api_after(
+        &files(stable_module),
+        &[("src/runtime/metrics.rs", &head("cfg_detail"))],
+    );
+    assert_fails(&axis, &["`RuntimeMetrics::active_tasks_count` removed"]);
+    // Into a platform macro: still there.
+    let axis = api_after(
+        &files(stable_module),
+        &[("src/runtime/metrics.rs", &head("cfg_windows"))],
+    );
+    assert_eq!(axis.verdict, AxisVerdict::Pass, "{}", axis.detail);
+}
+
+/// pydantic 2.11 removed `get_gh_auth_token` from `release/make_history.py`: a folder without
+/// `__init__.py` in a packaged project is tooling nobody imports. A package beside it is API.
+#[test]
+fn python_files_outside_any_package_of_a_packaged_project_are_not_api() {
+    let base = [
+        (
+            "pyproject.toml",
+            "[project]\nname = \"pkg\"\nversion = \"2.10.0\"\n",
+        ),
+        ("pkg/__init__.py", "from .api import get\n"),
+        ("pkg/api.py", "def get(url):\n    pass\n"),
+        (
+            "release/make_history.py",
+            "def get_gh_auth_token():\n    pass\n",
+        ),
+    ];
+    assert_clears(&api_after(
+        &base,
+        &[("release/make_history.py", "def main():\n    pass\n")],
+    ));
+    assert_fails(
+        &api_after(&base, &[("pkg/api.py", "def fetch(url):\n    pass\n")]),
+        &["`get` removed"],
+    );
+}

@@ -151,7 +151,15 @@ pub async fn run(input: DeterministicInput, run: RunId, events: Sender<ReviewEve
         .clone()
         .with_key_files(key_files(&input.diff, &input.worktree));
     let hits = scanner.scan(&files);
-    let mut nodes = secrets::to_nodes(&hits, SECRET_SCAN);
+    let worktree = input.worktree.clone();
+    // Only regular files of the worktree: a symlink may point anywhere.
+    let mut nodes = secrets::to_nodes_reading(&hits, SECRET_SCAN, &|path| {
+        let path = worktree.join(path);
+        std::fs::symlink_metadata(&path)
+            .is_ok_and(|m| m.is_file() && m.len() <= 1 << 20)
+            .then(|| std::fs::read_to_string(&path).ok())
+            .flatten()
+    });
     nodes.extend(intake::secret_findings(
         &input.pr_text,
         &input.secret_scanner,

@@ -28,7 +28,7 @@ pub use gitleaks_config::{
 };
 pub use ignore::{GITLEAKSIGNORE, IgnoreEntry, parse_gitleaksignore};
 pub use mask::redact_secret;
-pub use node::{SECRET_SCAN, to_nodes};
+pub use node::{SECRET_SCAN, to_nodes, to_nodes_reading};
 pub use rule::{Allowlist, Condition, RegexTarget, RuleRegex, SecretGroup, SecretRule};
 pub use scanner::{GITLEAKS_ALLOW, SecretHit, SecretScanner};
 pub use setup::{

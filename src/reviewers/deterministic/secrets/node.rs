@@ -10,7 +10,7 @@
 //! problem (a hardcoded credential at that spot) is still present.
 
 use super::scanner::SecretHit;
-use crate::diff::Side;
+use crate::diff::{Side, is_test_path};
 use crate::review::fingerprint::{fingerprint, stamp};
 use crate::review::{
     Anchor, Category, Effort, Fix, Kind, NodeDraft, NodeText, Origin, Priority, ReviewNode, Scope,
@@ -26,7 +26,38 @@ impl SecretHit {
         fingerprint(&self.rule, &self.path, &lines)
     }
 
+    /// Key material (a private key block) in test code or fixtures (`tests/certs/`): test
+    /// suites keep the keys of their test certificates beside them (requests regenerates its
+    /// expired, valid and mTLS fixtures under `tests/certs/`). A note to check it is only a
+    /// fixture, not a leak to rotate; a provider's credential there is still one.
+    pub fn fixture_key(&self) -> bool {
+        let key = |name: &str| {
+            let name = name.to_ascii_lowercase();
+            name.contains("private-key") || name.contains("private key")
+        };
+        (key(&self.source_id) || key(&self.label)) && is_test_path(&self.path)
+    }
+
+    /// A generic credential (a rule that knows no provider's format: `password: postgres`)
+    /// in a CI workflow whose text (`workflow`) runs throw-away service containers or talks
+    /// to `localhost`: the test database's password, MinIO's and Redis's defaults. A note,
+    /// not a leak.
+    pub fn service_credential(&self, workflow: &str) -> bool {
+        let generic = self.source_id.starts_with("generic") || self.source_id == "config-password";
+        let services = workflow.lines().any(|line| {
+            let line = line.trim();
+            line == "services:" || line.starts_with("services: ")
+        });
+        let local = ["localhost", "127.0.0.1", "0.0.0.0"]
+            .iter()
+            .any(|host| workflow.contains(host));
+        generic && ci_workflow(&self.path) && (services || local)
+    }
+
     pub fn to_draft(&self) -> NodeDraft {
+        if self.fixture_key() {
+            return self.fixture_key_draft();
+        }
         let added = self.side == Side::Right;
         let shown = if self.redacted.is_empty() {
             String::new()
@@ -90,6 +121,53 @@ impl SecretHit {
         }
     }
 
+    /// [`SecretHit::to_draft`] of a [`SecretHit::fixture_key`]: a P2 note.
+    fn fixture_key_draft(&self) -> NodeDraft {
+        NodeDraft {
+            reasoning: format!(
+                "Rule {} matched {} at {}:{}, a test fixture path.",
+                self.rule, self.label, self.path, self.start_line
+            ),
+            kind: Kind::Question,
+            priority: Priority::P2,
+            triage: Triage {
+                category: Category::Security,
+                severity: Severity::Low,
+                effort: Effort::Small,
+            },
+            rule: Some(self.rule.clone()),
+            anchor: crate::repo_path::RepoPath::parse(&self.path)
+                .ok()
+                .map(|path| Anchor {
+                    path,
+                    side: self.side,
+                    start_line: self.start_line,
+                    end_line: self.end_line,
+                }),
+            text: NodeText {
+                title: format!("Test key committed: {}", self.label),
+                body: "Key material under a test path, where suites keep the keys of their test \
+                       certificates. Make sure it is only a fixture and that no real service \
+                       trusts it."
+                    .to_string(),
+                evidence: self.evidence.clone(),
+                impact: "None if it is a throw-away fixture; if the key is used anywhere else, \
+                         anyone who can read the repository holds it."
+                    .to_string(),
+                verification: "Check that the key was generated for the tests only and is \
+                               trusted by nothing outside them."
+                    .to_string(),
+            },
+            fix: None,
+            confidence: self.confidence,
+            scope: if self.side == Side::Right {
+                Scope::InScope
+            } else {
+                Scope::OutOfScope
+            },
+        }
+    }
+
     pub fn to_node(&self, id: impl Into<String>, reviewer: &str) -> ReviewNode {
         let mut node = ReviewNode::from_draft(
             id,
@@ -103,6 +181,57 @@ impl SecretHit {
         stamp(&mut node, &self.rule, &self.path, &lines);
         node
     }
+}
+
+/// A CI configuration file: GitHub workflows and actions, GitLab, CircleCI, Travis, Azure
+/// Pipelines, Bitbucket, Buildkite, Drone, Woodpecker.
+fn ci_workflow(path: &str) -> bool {
+    let path = path.replace('\\', "/").to_ascii_lowercase();
+    let file = path.rsplit('/').next().unwrap_or(&path);
+    path.starts_with(".github/workflows/")
+        || path.starts_with(".github/actions/")
+        || path.starts_with(".circleci/")
+        || path.starts_with(".buildkite/")
+        || path.starts_with(".woodpecker/")
+        || path.starts_with(".gitlab/ci/")
+        || matches!(
+            file,
+            ".gitlab-ci.yml"
+                | ".travis.yml"
+                | "bitbucket-pipelines.yml"
+                | ".drone.yml"
+                | ".woodpecker.yml"
+                | "azure-pipelines.yml"
+        )
+}
+
+/// [`to_nodes`] with the head text of the files hits are in (`read`): a generic credential of
+/// a CI workflow's service containers is a P3 note (see [`SecretHit::service_credential`]).
+pub fn to_nodes_reading(
+    hits: &[SecretHit],
+    reviewer: &str,
+    read: &dyn Fn(&str) -> Option<String>,
+) -> Vec<ReviewNode> {
+    let mut nodes = to_nodes(hits, reviewer);
+    let mut texts: std::collections::BTreeMap<&str, Option<String>> = Default::default();
+    for (hit, node) in hits.iter().zip(nodes.iter_mut()) {
+        if !ci_workflow(&hit.path) {
+            continue;
+        }
+        let text = texts.entry(&hit.path).or_insert_with(|| read(&hit.path));
+        if text.as_deref().is_some_and(|t| hit.service_credential(t)) {
+            node.priority = Priority::P3;
+            node.kind = Kind::Question;
+            node.triage.severity = Severity::Low;
+            node.text.title = format!("CI service credential: {}", hit.label);
+            node.text.body = "A credential in a CI workflow that runs throw-away service \
+                              containers or a local server: usually the test default of a \
+                              database or object store. Make sure it guards nothing real."
+                .to_string();
+            node.fix = None;
+        }
+    }
+    nodes
 }
 
 /// Nodes for a batch of hits. Ids are `<reviewer>-<fingerprint>`, with `-2`, `-3`… when the

@@ -70,6 +70,33 @@ fn is_identifier(value: &str) -> bool {
             .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '.')
 }
 
+/// Whether the nearest PEM or PGP armour header above `at` (`-----BEGIN …-----`) opens public
+/// material: a certificate, a certificate request or revocation list, a public key, a PGP
+/// public key block or signature. A private key's header, or none, is not.
+fn public_armour_above(text: &str, at: usize) -> bool {
+    let Some(begin) = text[..at].rfind("-----BEGIN ") else {
+        return false;
+    };
+    let label = &text[begin + "-----BEGIN ".len()..];
+    let label = &label[..label.find("-----").unwrap_or(label.len()).min(100)];
+    if label.contains("PRIVATE") || label.contains('\n') {
+        return false;
+    }
+    // A block that ended before `at` says nothing of what follows it.
+    if text[begin..at].contains("-----END ") {
+        return false;
+    }
+    [
+        "CERTIFICATE",
+        "PUBLIC KEY",
+        "X509 CRL",
+        "PGP SIGNATURE",
+        "PGP MESSAGE",
+    ]
+    .iter()
+    .any(|public| label.contains(public))
+}
+
 /// Tests, fixtures and documentation: where credentials are made up to show or exercise
 /// something. Documentation is prose and markup (`.md`, `.rst`, `.adoc`) and what lives in a
 /// `docs/` folder (`docs_src/`, FastAPI's and typer's tutorial code, too).
@@ -357,7 +384,9 @@ impl SecretScanner {
             raws.extend(
                 regex
                     .find_iter(&text)
-                    .filter(|m| m.as_str().trim().len() >= 16)
+                    .filter(|m| {
+                        m.as_str().trim().len() >= 16 && !public_armour_above(&text, m.start())
+                    })
                     .map(|m| {
                         let trimmed = m.as_str().trim_end();
                         RawMatch {
@@ -505,6 +534,15 @@ impl SecretScanner {
                 // is reported, never a generic `password = "…"`. Redaction still takes such a
                 // value out of what leaves: a real secret pasted into a test is a leak even when
                 // it is not a finding.
+                // Base64 lines under a public armour header (a certificate, a public key, a
+                // PGP public key block) are no private key material, whatever the file is
+                // called (a project's `KEYS.asc`, a CA bundle in `certs/ca.pem`).
+                if purpose == Purpose::Report
+                    && rule.source_id == super::builtin::KEY_BODY_RULE
+                    && public_armour_above(text, start)
+                {
+                    continue;
+                }
                 let test_code = purpose == Purpose::Report && path.is_some_and(holds_samples);
                 // In code, an unquoted name after a colon or a comma is a type or a value's
                 // name, not a literal (pyjwt's `key: Ed25519PrivateKey | Ed448PrivateKey`,

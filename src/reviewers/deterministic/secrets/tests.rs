@@ -1135,3 +1135,115 @@ fn an_unquoted_name_in_code_is_not_a_generic_secret() {
     let config = "API_KEY=Ed25519PrivateKeyZq7vLmW2pXk9";
     assert!(rule_at(scanner, "deploy/.env", config).is_some());
 }
+
+/// requests 2.32 regenerated its test certificates and their keys under `tests/certs/`: key
+/// material at a test fixture path is a P2 note to check it is only a fixture, never a P0;
+/// outside test paths the same key stays a P0, and a provider's token in a test stays one.
+#[test]
+fn key_material_under_a_test_fixture_path_is_a_note() {
+    let s = samples();
+    let scanner = default_scanner();
+    let block = key_block(&s);
+    let lines: Vec<&str> = block.iter().map(String::as_str).collect();
+    let priority = |path: &str| {
+        let hits = scan_file(scanner, path, &lines);
+        assert_eq!(hits.len(), 1, "{path}: {hits:?}");
+        let node = &to_nodes(&hits, SECRET_SCAN)[0];
+        assert!(node.validate().is_ok(), "{:?}", node.validate());
+        node.priority
+    };
+    assert_eq!(
+        priority("tests/certs/expired/server/server.key"),
+        Priority::P2
+    );
+    assert_eq!(priority("src/test/resources/client.pem"), Priority::P2);
+    assert_eq!(priority("deploy/server.key"), Priority::P0);
+    assert_eq!(priority("certs/server.key"), Priority::P0);
+    let token = format!("KEY = \"{}\"", s.github_pat);
+    let hits = scan_file(scanner, "tests/test_api.py", &[&token]);
+    assert_eq!(to_nodes(&hits, SECRET_SCAN)[0].priority, Priority::P0);
+}
+
+/// Public armour is not private key material: a certificate, a public key or a PGP public key
+/// block in a key-named file (`KEYS.asc`, `ca.pem`) is base64 like a key body.
+#[test]
+fn certificates_and_public_keys_are_not_private_keys() {
+    let s = samples();
+    let scanner = default_scanner();
+    for header in [
+        "PGP PUBLIC KEY BLOCK",
+        "CERTIFICATE",
+        "PUBLIC KEY",
+        "RSA PUBLIC KEY",
+    ] {
+        let mut lines = vec![format!("-----BEGIN {header}-----"), String::new()];
+        lines.extend(s.key_body.iter().cloned());
+        lines.push(format!("-----END {header}-----"));
+        let lines: Vec<&str> = lines.iter().map(String::as_str).collect();
+        for path in ["KEYS.asc", "certs/ca.pem", "release/signing.gpg"] {
+            let hits = scan_file(scanner, path, &lines);
+            assert!(hits.is_empty(), "{header} in {path}: {hits:?}");
+        }
+    }
+    // A private key after a certificate in one file is still found.
+    let mut lines = vec!["-----BEGIN CERTIFICATE-----".to_string()];
+    lines.extend(s.key_body.iter().cloned());
+    lines.push("-----END CERTIFICATE-----".to_string());
+    lines.extend(key_block(&s));
+    let lines: Vec<&str> = lines.iter().map(String::as_str).collect();
+    let hits = scan_file(scanner, "deploy/bundle.pem", &lines);
+    assert_eq!(hits.len(), 1, "{hits:?}");
+    assert_eq!(
+        to_nodes(&hits, SECRET_SCAN)[0].priority,
+        Priority::P0,
+        "{hits:?}"
+    );
+}
+
+/// Throw-away service containers in CI (a Postgres, MinIO or Redis the tests talk to on
+/// localhost) have credentials in the workflow: at most a P3 note. A generic credential in a
+/// workflow with no such service, and a provider's token anywhere, stay P0.
+#[test]
+fn ci_service_container_credentials_are_notes() {
+    let s = samples();
+    let scanner = default_scanner();
+    let workflow = format!(
+        "jobs:\n  test:\n    services:\n      postgres:\n        image: postgres:16\n        env:\n          POSTGRES_PASSWORD: {pw}\n    env:\n      DATABASE_URL: postgres://postgres@localhost:5432/test\n",
+        pw = s.password
+    );
+    let lines: Vec<&str> = workflow.lines().collect();
+    let path = ".github/workflows/ci.yml";
+    let hits = scanner.scan(&[ScanFile::added(path, 1, &lines)]);
+    assert!(!hits.is_empty(), "the password is found");
+    let nodes = to_nodes_reading(&hits, SECRET_SCAN, &|p| {
+        (p == path).then(|| workflow.clone())
+    });
+    for node in &nodes {
+        assert_eq!(node.priority, Priority::P3, "{}", node.text.title);
+        assert!(node.validate().is_ok(), "{:?}", node.validate());
+    }
+    // Without a service or a local host: a deployment's password.
+    let deploy = format!(
+        "jobs:\n  deploy:\n    env:\n      DEPLOY_PASSWORD: {pw}\n",
+        pw = s.password
+    );
+    let lines: Vec<&str> = deploy.lines().collect();
+    let hits = scanner.scan(&[ScanFile::added(path, 1, &lines)]);
+    assert!(!hits.is_empty());
+    let nodes = to_nodes_reading(&hits, SECRET_SCAN, &|_| Some(deploy.clone()));
+    assert!(nodes.iter().all(|n| n.priority == Priority::P0));
+    // A provider's token beside a service is still a leak.
+    let token = format!("{workflow}      GITHUB_PAT: {}\n", s.github_pat);
+    let lines: Vec<&str> = token.lines().collect();
+    let hits = scanner.scan(&[ScanFile::added(path, 1, &lines)]);
+    let nodes = to_nodes_reading(&hits, SECRET_SCAN, &|_| Some(token.clone()));
+    assert!(
+        nodes.iter().any(|n| n.priority == Priority::P0
+            && n.rule.as_deref().is_some_and(|r| r.contains("github"))),
+        "{:?}",
+        nodes
+            .iter()
+            .map(|n| (&n.rule, n.priority))
+            .collect::<Vec<_>>()
+    );
+}
