@@ -70,7 +70,7 @@ fn question_mark_opens_the_keys_of_what_has_focus_everywhere_and_closing_them_go
 #[test]
 fn the_message_is_whole_on_its_own_line_and_the_next_key_clears_it() {
     let mut state = finished();
-    let path = "published: /home/someone/.local/share/review-tui/spaces/local/acme/payments/pr-42/round-2/review.md";
+    let path = "published: DATA/review-tui/spaces/local/acme/payments/pr-42/round-2/review-of-the-second-round.md";
     state.say(MessageKind::Info, path.to_string());
     let lines = screen(&mut state, 80, 24);
     let bottom = lines[lines.len() - 4..lines.len() - 1].join("");
