@@ -534,12 +534,14 @@ fn walk_the_room_in_the_cockpit(width: u16, height: u16) {
         serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
     };
     let select = |filter: &str| {
-        // The filter box opens with the filter in effect: clear it first, and wait, or the
-        // terminal reads esc and the next key as one alt key.
-        if tmux.screen().contains("filter: ") {
-            tmux.keys(&["Escape"]);
-            tmux.wait_for("the filter cleared", |s| !s.contains("filter: "));
-        }
+        // The filter box opens with the filter in effect: clear it first. Always (a screen
+        // read mid-redraw may not show the list's title), and wait until the list says no
+        // filter, then a moment, or the terminal reads esc and the next key as one alt key.
+        tmux.keys(&["Escape"]);
+        tmux.wait_for("the filter cleared", |s| {
+            !s.contains("filter: ") && s.contains("Findings (")
+        });
+        std::thread::sleep(std::time::Duration::from_millis(300));
         tmux.keys(&["/"]);
         tmux.text(filter);
         tmux.keys(&["Enter"]);
