@@ -514,6 +514,20 @@ pub struct ReviewNode {
     /// The confidence-scoring pass's rescore, with the confidence the reviewer gave.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub scoring: Option<Scoring>,
+    /// Set when no reviewer of this round reported the finding again and it was carried from
+    /// an earlier round (see `carry::carry_forward`): a blocking finding counts until a person
+    /// closes it or its anchor is gone.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub carried: Option<CarriedFrom>,
+}
+
+/// Where a carried finding comes from: the round that found it, and the round whose head its
+/// anchor was last checked against.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CarriedFrom {
+    pub round: u32,
+    /// The id the finding had in the round that found it (ids are reused every round).
+    pub id: String,
 }
 
 /// A rescore by the scoring model (0–100, clamped). The node's confidence becomes the lower of
@@ -552,6 +566,7 @@ impl ReviewNode {
             previously_dismissed: None,
             root_cause: None,
             scoring: None,
+            carried: None,
         }
     }
 
