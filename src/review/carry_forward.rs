@@ -132,6 +132,7 @@ pub fn carry_forward(
         let from = node.carried.clone().unwrap_or_else(|| CarriedFrom {
             round: previous.round,
             id: old.id.clone(),
+            gone_at: None,
         });
         // Ids are reused every round (engineer-1): the carried one gets its own, stable
         // across the rounds it is carried through, and never one this round already gave.
@@ -152,20 +153,19 @@ pub fn carry_forward(
         if node.status == Status::ConsensusReady && !node.has_peer_confirmation() {
             node.status = Status::Open;
         }
-        match check(&node) {
-            AnchorCheck::Gone if counts(&node) => {
-                let short: String = head.chars().take(12).collect();
-                node.history.push(Transition {
-                    from: node.status,
-                    to: Status::Resolved,
-                    by: Actor::Reviewer(ANCHOR_CHECK.to_string()),
-                    at: at.to_string(),
-                    reason: Some(format!("anchor gone at {short}")),
-                });
-                node.status = Status::Resolved;
+        // An anchor found gone points at nothing: not read again (a person may have
+        // reopened the finding since, or decided on it; their word stands).
+        let checked = match node.carried.as_ref().and_then(|c| c.gone_at.as_ref()) {
+            Some(_) => AnchorCheck::Unchecked,
+            None => check(&node),
+        };
+        let short: String = head.chars().take(12).collect();
+        match checked {
+            AnchorCheck::Gone => {
+                if let Some(from) = node.carried.as_mut() {
+                    from.gone_at = Some(short.clone());
+                }
             }
-            // A person's record whose problem is gone has nothing left to meet.
-            AnchorCheck::Gone => continue,
             AnchorCheck::Moved {
                 start_line,
                 end_line,
@@ -176,6 +176,16 @@ pub fn carry_forward(
                 }
             }
             AnchorCheck::Same | AnchorCheck::Unchecked => {}
+        }
+        if checked == AnchorCheck::Gone && counts(&node) {
+            node.history.push(Transition {
+                from: node.status,
+                to: Status::Resolved,
+                by: Actor::Reviewer(ANCHOR_CHECK.to_string()),
+                at: at.to_string(),
+                reason: Some(format!("anchor gone at {short}")),
+            });
+            node.status = Status::Resolved;
         }
         out.push(node);
     }
@@ -254,7 +264,8 @@ mod tests {
             carried[0].carried,
             Some(CarriedFrom {
                 round: 1,
-                id: "engineer-1".into()
+                id: "engineer-1".into(),
+                gone_at: None,
             })
         );
         // Carried again: the same id, the same origin round.

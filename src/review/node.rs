@@ -528,6 +528,10 @@ pub struct CarriedFrom {
     pub round: u32,
     /// The id the finding had in the round that found it (ids are reused every round).
     pub id: String,
+    /// The head at which the anchored text was found gone. The anchor then points at nothing
+    /// and is not read again; what a person decided on the problem stays with it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub gone_at: Option<String>,
 }
 
 /// A rescore by the scoring model (0–100, clamped). The node's confidence becomes the lower of

@@ -679,7 +679,11 @@ fn carried_forward(
 /// make the file unreadable).
 fn blob_text(repo: &git2::Repository, sha: &str, path: &str) -> Option<String> {
     let commit = repo.find_commit(git2::Oid::from_str(sha).ok()?).ok()?;
-    let entry = commit.tree().ok()?.get_path(std::path::Path::new(path)).ok()?;
+    let entry = commit
+        .tree()
+        .ok()?
+        .get_path(std::path::Path::new(path))
+        .ok()?;
     let blob = entry.to_object(repo).ok()?.peel_to_blob().ok()?;
     Some(String::from_utf8_lossy(blob.content()).into_owned())
 }

@@ -89,8 +89,15 @@ fn a_p0_the_model_stops_reporting_blocks_until_a_push_takes_its_lines_away() {
     let carried = &carried[0];
     assert_eq!(carried["status"], "open", "{carried}");
     assert_eq!(carried["carried_from"]["round"], 1, "{carried}");
-    assert_eq!(carried["anchor"]["start_line"], 13, "re-anchored: {carried}");
-    assert_eq!(second.report["verdict"]["counts"]["p0"], 1, "{}", second.report);
+    assert_eq!(
+        carried["anchor"]["start_line"], 13,
+        "re-anchored: {carried}"
+    );
+    assert_eq!(
+        second.report["verdict"]["counts"]["p0"], 1,
+        "{}",
+        second.report
+    );
 
     // The push that removes the anchored line: round 3, the model silent again.
     let fixed = feature_cache.replace(
@@ -102,7 +109,11 @@ fn a_p0_the_model_stops_reporting_blocks_until_a_push_takes_its_lines_away() {
     let third = round(data.path(), &repo, vec![]);
     assert_eq!(third.report["space"]["round"], 3, "{}", third.report);
     assert_ne!(third.code, 6, "{}\n{}", third.report, third.stderr);
-    assert_eq!(third.report["verdict"]["counts"]["p0"], 0, "{}", third.report);
+    assert_eq!(
+        third.report["verdict"]["counts"]["p0"], 0,
+        "{}",
+        third.report
+    );
     let resolved = findings(&third)
         .into_iter()
         .find(|f| f["title"] == "last() indexes one past the end")
@@ -144,5 +155,9 @@ fn a_re_report_folds_with_the_carried_finding_and_a_lowered_one_does_not() {
     lowered["scope"] = json!("out_of_scope");
     let third = round(data.path(), &repo, vec![lowered]);
     assert_eq!(third.code, 6, "{}\n{}", third.report, third.stderr);
-    assert_eq!(third.report["verdict"]["counts"]["p0"], 1, "{}", third.report);
+    assert_eq!(
+        third.report["verdict"]["counts"]["p0"], 1,
+        "{}",
+        third.report
+    );
 }
