@@ -381,3 +381,53 @@ fn a_repository_config_declaring_a_server_is_refused_with_one_line() {
             .all(|r| r["name"] != "mcp:evil")
     );
 }
+
+#[test]
+fn a_sigkill_of_the_review_takes_its_stdio_server_with_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = OpenAiServer::start();
+    server.route(
+        &marker("engineer", "review"),
+        [
+            Reply::tool_calls(&[("mcp__tickets__hang", json!({}))]),
+            finish("the ticket did not answer"),
+        ],
+    );
+    quiet_others(&server);
+    let repo = repository(false);
+    let mut command = crate::models::review_command(
+        dir.path(),
+        &repo,
+        Some(&server),
+        &stdio_source("\"hang\"", "timeout = \"300s\""),
+    );
+    command
+        .args(["--format", "json"])
+        .env("MCP_LOG", dir.path().join("mcp.log"))
+        .env("MCP_PID_FILE", dir.path().join("mcp.pid"))
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null());
+    let mut review = command.spawn().unwrap();
+    // Until the server is inside the call that never answers.
+    let deadline = Instant::now() + Duration::from_secs(120);
+    while !logged(dir.path())
+        .iter()
+        .any(|m| m["method"] == "tools/call")
+    {
+        assert!(
+            Instant::now() < deadline,
+            "the hanging call never reached the server"
+        );
+        assert!(review.try_wait().unwrap().is_none(), "the review ended early");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let (pid, _) = started(dir.path());
+    assert!(alive(pid));
+    review.kill().unwrap(); // SIGKILL: no drop, no signal handler runs.
+    review.wait().unwrap();
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while alive(pid) && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    assert!(!alive(pid), "the server {pid} outlived a SIGKILL of the review");
+}
