@@ -65,6 +65,8 @@ fn finding_json(result: &RoundSnapshot, node: &ReviewNode) -> Value {
             json!({"by": t.by.to_string(), "reason": t.reason})
         }),
         "evidence": node.text.evidence,
+        // Context sources the evidence came from (each really consulted by its reviewer).
+        "consulted": node.consulted,
         "impact": node.text.impact,
         "verification": node.text.verification,
         "confirmations": node.confirmations,
@@ -236,6 +238,12 @@ pub fn text(prepared: &Prepared, result: &RoundSnapshot, forced: bool) -> String
                 .map(|r| format!(" (previously dismissed: {r})"))
                 .unwrap_or_default(),
         ));
+        if !node.consulted.is_empty() {
+            out.line(format!(
+                "      evidence: consulted {}",
+                node.consulted.join(", ")
+            ));
+        }
         if let Some(from) = &node.carried {
             let closed = node
                 .history

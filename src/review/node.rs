@@ -519,6 +519,10 @@ pub struct ReviewNode {
     /// closes it or its anchor is gone.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub carried: Option<CarriedFrom>,
+    /// The context sources (`mcp:<name>/<tool>`) the finding's evidence came from: those its
+    /// words name and that really answered its reviewer in the run that found it.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub consulted: Vec<String>,
 }
 
 /// Where a carried finding comes from: the round that found it, and the round whose head its
@@ -571,6 +575,7 @@ impl ReviewNode {
             root_cause: None,
             scoring: None,
             carried: None,
+            consulted: Vec::new(),
         }
     }
 

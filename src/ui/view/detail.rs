@@ -155,6 +155,12 @@ fn node_lines<'a>(node: &ReviewNode, state: &AppState, cx: &ViewContext) -> Vec<
             theme.status(node.status),
         )));
     }
+    if !node.consulted.is_empty() {
+        lines.push(Line::from(Span::styled(
+            format!("evidence: consulted {}", node.consulted.join(", ")),
+            theme.message_warn,
+        )));
+    }
     if let Some(from) = &node.carried {
         lines.push(Line::from(Span::styled(
             format!(
