@@ -9,7 +9,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use super::api_scope::{Read, Scope};
+use crate::api::visibility::{Read, Scope};
 use crate::cohort::paths::parent_dir;
 
 /// Modules followed from the entry points before giving up (every export then counts).

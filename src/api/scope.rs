@@ -10,7 +10,7 @@ use crate::cohort::grammar::Grammar;
 use crate::cohort::paths::parent_dir;
 use crate::diff::is_test_path;
 
-use super::api_scope::{Read, Scope};
+use super::visibility::{Read, Scope};
 
 /// Directories a tool ignores wherever they are (Go's `testdata`), or that hold test or fixture
 /// code by their name at any depth.
@@ -184,7 +184,7 @@ pub fn scope(path: &str, grammar: Grammar, source: &str, read: Read) -> Scope {
             if dirs.iter().any(|d| *d == "internal" || *d == "__mocks__") {
                 return Scope::NotApi("an internal module");
             }
-            super::entry_points::script_scope(path, read).unwrap_or(Scope::Exported)
+            super::lang::script::entry_points::script_scope(path, read).unwrap_or(Scope::Exported)
         }
         // Read from the tags, whose changes only warn: every file outside test, example and
         // fixture code counts.
@@ -679,7 +679,7 @@ fn writes_opt_in_cfg(body: &str) -> bool {
                 .chars()
                 .filter(|c| !c.is_whitespace())
                 .collect();
-            !super::rust::stable(&predicate)
+            !super::lang::rust::extract::stable(&predicate)
         })
     })
 }
@@ -1156,7 +1156,7 @@ fn opts_in(attributes: &[String]) -> bool {
     attributes.iter().any(|line| {
         line.strip_prefix("#[cfg(")
             .and_then(|p| p.strip_suffix(")]"))
-            .is_some_and(|predicate| !super::rust::stable(predicate))
+            .is_some_and(|predicate| !super::lang::rust::extract::stable(predicate))
     })
 }
 

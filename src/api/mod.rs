@@ -9,28 +9,26 @@
 //! definitions only ([`tagged`]), whose changes warn and never fail. Which files and modules
 //! are exported at all is [`scope`]'s question.
 
-pub mod api_scope;
 pub mod callers;
 pub mod compare;
-pub mod declared;
-mod entry_points;
-mod go;
-mod java;
-mod python;
-mod rust;
+pub(crate) mod contract;
+mod lang;
+pub(crate) mod releases;
 pub mod scope;
-mod script;
+pub(crate) mod sources;
 mod tagged;
 #[cfg(test)]
 mod tests;
 mod text;
 pub mod version;
+pub mod visibility;
 
 use std::collections::{BTreeMap, BTreeSet};
 
 use tree_sitter::{Parser, Tree};
 
-use super::grammar::Grammar;
+use crate::cohort::grammar::Grammar;
+use lang::{go, java, python, rust, script};
 
 /// How a parameter binds at a call site.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -188,8 +186,8 @@ impl Surface {
         match self.items.get_mut(&key) {
             // TypeScript declaration merging: a namespace adds members to the function or
             // class of its name, which is the item.
-            Some(_) if item.kind == script::NAMESPACE => {}
-            Some(existing) if existing.kind == script::NAMESPACE => *existing = item,
+            Some(_) if item.kind == script::extract::NAMESPACE => {}
+            Some(existing) if existing.kind == script::extract::NAMESPACE => *existing = item,
             Some(existing) if existing != &item => {
                 if existing.kind != item.kind {
                     let alternatives = self.alternatives.entry(key.clone()).or_default();
@@ -264,13 +262,13 @@ pub fn extract_tree(
     let mut surface = Surface::default();
     let src = text::Src(source);
     match grammar {
-        Grammar::Rust => rust::extract(root, src, exported, &mut surface),
-        Grammar::Python => python::extract(root, src, exported, &mut surface),
+        Grammar::Rust => rust::extract::extract(root, src, exported, &mut surface),
+        Grammar::Python => python::extract::extract(root, src, exported, &mut surface),
         Grammar::JavaScript | Grammar::TypeScript | Grammar::Tsx => {
-            script::extract(root, src, exported, &mut surface)
+            script::extract::extract(root, src, exported, &mut surface)
         }
-        Grammar::Go => go::extract(root, src, exported, &mut surface),
-        Grammar::Java => java::extract(root, src, exported, &mut surface),
+        Grammar::Go => go::extract::extract(root, src, exported, &mut surface),
+        Grammar::Java => java::extract::extract(root, src, exported, &mut surface),
         Grammar::C
         | Grammar::Cpp
         | Grammar::CSharp
