@@ -21,7 +21,7 @@ use super::releases::{Release, Releases};
 use super::scope::{not_api_path, unstable_macros_of};
 use super::sources::{Scopes, Sources};
 use super::version::{Bump, bump, package_of};
-use super::visibility::Scope;
+use super::visibility::Visibility;
 use super::{Item, Surface, by_tags_only, extract};
 use crate::cohort::changes::{ChangedFile, Reading};
 use crate::cohort::grammar::Grammar;
@@ -52,7 +52,7 @@ pub fn api_contract(files: &[ChangedFile], index: &LazyIndex, sources: &Sources<
     let mut unreadable = Vec::new();
     let mut unindexed = Vec::new();
     let mut surfaces = Vec::new();
-    // Files whose package the head's manifest withdrew from publishing (see `Scope::Unpublished`).
+    // Files whose package the head's manifest withdrew from publishing (see `Visibility::Unpublished`).
     let mut withdrawn: Vec<String> = Vec::new();
     for file in files {
         if not_api_path(&file.path) {
@@ -96,7 +96,7 @@ pub fn api_contract(files: &[ChangedFile], index: &LazyIndex, sources: &Sources<
         if !head_scope.is_api() && !base_scope.is_api() {
             continue;
         }
-        if let (Scope::Unpublished(why), true) = (head_scope, base_scope.is_api()) {
+        if let (Visibility::Unpublished(why), true) = (head_scope, base_scope.is_api()) {
             withdrawn.push(format!("{} ({why})", file.path));
             continue;
         }
@@ -107,16 +107,15 @@ pub fn api_contract(files: &[ChangedFile], index: &LazyIndex, sources: &Sources<
             .early
             .as_ref()
             .filter(|early| early.scopes == scopes);
-        let read =
-            |source: Option<&String>, side: &Scope, early: Option<&Result<Surface, _>>| match (
-                source, early,
-            ) {
-                (None, _) => Ok(Surface::default()),
-                (Some(_), Some(early)) => early.clone(),
-                (Some(text), None) => {
-                    extract(grammar, text.as_bytes(), &|name: &str| side.exports(name))
-                }
-            };
+        let read = |source: Option<&String>,
+                    side: &Visibility,
+                    early: Option<&Result<Surface, _>>| match (source, early) {
+            (None, _) => Ok(Surface::default()),
+            (Some(_), Some(early)) => early.clone(),
+            (Some(text), None) => {
+                extract(grammar, text.as_bytes(), &|name: &str| side.exports(name))
+            }
+        };
         match (
             read(
                 base_source.as_ref(),

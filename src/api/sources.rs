@@ -19,7 +19,7 @@ use tree_sitter::Tree;
 use crate::diff::FileDiff;
 
 use super::scope::scope;
-use super::visibility::Scope;
+use super::visibility::Visibility;
 use super::{Surface, Unreadable, by_tags_only, extract_tree};
 use crate::cohort::grammar::Grammar;
 use crate::cohort::reparse;
@@ -100,8 +100,8 @@ impl<'a> Sources<'a> {
 /// What is exported of one changed file at each side.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Scopes {
-    pub base: Scope,
-    pub head: Scope,
+    pub base: Visibility,
+    pub head: Visibility,
 }
 
 impl Scopes {
@@ -136,7 +136,7 @@ impl Scopes {
     /// side, and its package was not withdrawn from publishing at the head.
     pub fn compared(&self) -> bool {
         (self.head.is_api() || self.base.is_api())
-            && !(matches!(self.head, Scope::Unpublished(_)) && self.base.is_api())
+            && !(matches!(self.head, Visibility::Unpublished(_)) && self.base.is_api())
     }
 }
 
