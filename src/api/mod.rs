@@ -4,10 +4,12 @@
 //! constant values and attributes that do not change the contract never reach it, so two
 //! versions of a file compare structurally ([`compare`]).
 //!
-//! One extractor per language ([`rust`], [`python`], [`script`] for JavaScript and TypeScript,
-//! [`go`], [`java`]); C, C++, C#, Ruby, PHP and Kotlin have the symbol index's public
-//! definitions only ([`tagged`]), whose changes warn and never fail. Which files and modules
-//! are exported at all is [`scope`]'s question.
+//! One folder per language under [`lang`] (Rust, Python, JavaScript and TypeScript, Go, Java),
+//! each implementing [`lang::Language`] and registered in [`lang::LANGUAGES`]; C, C++, C#,
+//! Ruby, PHP and Kotlin have the symbol index's public definitions only ([`tagged`]), whose
+//! changes warn and never fail. Which files and modules are exported at all is [`scope`]'s
+//! question; the deterministic `apiContract` axis that compares two versions' surfaces is
+//! [`contract`], with the releases and version bumps it weighs ([`releases`], [`version`]).
 
 pub mod callers;
 pub mod compare;
@@ -28,7 +30,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use tree_sitter::{Parser, Tree};
 
 use crate::cohort::grammar::Grammar;
-use lang::{go, java, python, rust, script};
+use lang::script;
 
 /// How a parameter binds at a call site.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -260,22 +262,9 @@ pub fn extract_tree(
         }
     }
     let mut surface = Surface::default();
-    let src = text::Src(source);
-    match grammar {
-        Grammar::Rust => rust::extract::extract(root, src, exported, &mut surface),
-        Grammar::Python => python::extract::extract(root, src, exported, &mut surface),
-        Grammar::JavaScript | Grammar::TypeScript | Grammar::Tsx => {
-            script::extract::extract(root, src, exported, &mut surface)
-        }
-        Grammar::Go => go::extract::extract(root, src, exported, &mut surface),
-        Grammar::Java => java::extract::extract(root, src, exported, &mut surface),
-        Grammar::C
-        | Grammar::Cpp
-        | Grammar::CSharp
-        | Grammar::Ruby
-        | Grammar::Php
-        // Read from the tags above.
-        | Grammar::Kotlin => {}
+    // The languages without a rule are read from the tags (see `extract`).
+    if let Some(language) = lang::of(grammar) {
+        language.extract(root, text::Src(source), exported, &mut surface);
     }
     Ok(surface)
 }
