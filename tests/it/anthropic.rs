@@ -376,7 +376,10 @@ fn an_answer_repeating_a_key_fails_its_reviewer_and_keeps_what_it_recorded() {
     let engineer = reviewer(&run.report, "engineer");
     assert_ne!(engineer["outcome"], "ok", "{engineer}");
     assert!(
-        engineer["note"].as_str().unwrap_or("").contains("repeats a key"),
+        engineer["note"]
+            .as_str()
+            .unwrap_or("")
+            .contains("repeats a key"),
         "{engineer}"
     );
     // The P1 of the first answer is still there and counted.

@@ -349,6 +349,21 @@ impl Rejected {
 
 /// What identifies a finding across a rejection and its resubmission: its title (case and
 /// spacing aside) and where it points.
+/// Whether the arguments of a call nobody can name could be a finding: an object (or JSON text
+/// of one) with any field only a finding has.
+fn may_hold_finding(arguments: &Value) -> bool {
+    let mended = match arguments {
+        Value::String(raw) => serde_json::from_str(raw)
+            .ok()
+            .or_else(|| crate::reviewers::model::strict_json::mend(raw)),
+        _ => None,
+    };
+    let value = mended.as_ref().unwrap_or(arguments);
+    ["priority", "anchor", "text", "triage", "kind"]
+        .iter()
+        .any(|key| value.get(key).is_some())
+}
+
 fn identity(payload: &Value) -> (Option<String>, Option<(String, u64)>) {
     let title = payload
         .pointer("/text/title")
@@ -431,6 +446,14 @@ impl Turn<'_> {
                 let why = format!("the answer ended with finish_reason `{}`", clip(reason, 40));
                 self.correct(&mut messages, turn, &why, None).await?;
                 continue;
+            }
+            // A call that could not be read (no name) may have been a finding: it is owed
+            // like a refused one, until resubmitted with its title and anchor.
+            for input in response.unread.iter().filter(|i| may_hold_finding(i)) {
+                self.tally.rejected.push(Rejected::of(
+                    input,
+                    "it came in a tool call without a name".into(),
+                ));
             }
             if response.tool_calls.is_empty() {
                 let text = response.text.clone().unwrap_or_default();
