@@ -32,6 +32,8 @@ pub struct ScanOptions {
     /// The worktree at the head: line rules read each changed file whole to know which lines
     /// are test code or comments (a hunk may start inside either). Without it, the hunks.
     pub worktree: Option<PathBuf>,
+    /// The change's author is a bot account.
+    pub author_is_bot: bool,
 }
 
 impl Default for ScanOptions {
@@ -42,6 +44,7 @@ impl Default for ScanOptions {
             scan_generated: false,
             repo_files: None,
             worktree: None,
+            author_is_bot: false,
         }
     }
 }
@@ -84,6 +87,7 @@ impl Catalog {
             worktree: options.worktree.as_deref(),
             head_tests: Default::default(),
             whole_diff: Default::default(),
+            author_is_bot: options.author_is_bot,
         };
         for file in &diff.files {
             scan.file(file, &context);
