@@ -279,3 +279,42 @@ fn a_test_renamed_split_moved_or_reformatted_is_not_a_removed_test() {
         vec![("any/removed-test".to_string(), 2)]
     );
 }
+
+#[test]
+fn a_removed_test_whose_cases_moved_into_a_parametrised_test_is_not_a_loss() {
+    // bytes 1.10: `test_get_u8` became one case of a test macro instantiated per buffer type.
+    let moved = "diff --git a/tests/test_buf.rs b/tests/test_buf.rs\n--- a/tests/test_buf.rs\n+++ b/tests/test_buf.rs\n\
+         @@ -10,7 +10,11 @@\n use bytes::Buf;\n-#[test]\n-fn test_get_u8() {\n-    let mut buf = &b\"\\x21zomg\"[..];\n-    assert_eq!(0x21, buf.get_u8());\n-}\n+macro_rules! buf_tests {\n+    ($make:ident, $name:ident, $get:ident) => {\n+        #[test]\n+        fn $name() { assert_eq!($make().$get(), 0xff); }\n+    };\n+}\n+buf_tests!(make_input, get_u8, get_u8);\n+buf_tests!(make_input, get_u16, get_u16);\n+\n fn other() {}\n";
+    assert_eq!(rule_hits(&scan(moved), "any/removed-test").len(), 0);
+    // pytest: `test_parse_empty` became a row of a parametrised `test_parse` further down.
+    let python = "diff --git a/tests/test_parse.py b/tests/test_parse.py\n--- a/tests/test_parse.py\n+++ b/tests/test_parse.py\n\
+         @@ -1,5 +1,2 @@\n import pytest\n-def test_parse_empty():\n-    assert parse(\"\") is None\n-\n def test_other():\n\
+         @@ -40,2 +37,5 @@\n def test_last():\n     pass\n+@pytest.mark.parametrize(\"text,expected\", [(\"\", None), (\"1\", 1)])\n+def test_parse(text, expected):\n+    assert parse(text) == expected\n";
+    assert_eq!(rule_hits(&scan(python), "any/removed-test").len(), 0);
+    // A parametrised test of another subject does not take the removed test's cases.
+    let other = python.replace("def test_parse(text", "def test_render(text");
+    assert_eq!(rule_hits(&scan(&other), "any/removed-test").len(), 1);
+    // Without a parametrisation, a narrower name alone is not a table.
+    let plain = python
+        .replace(
+            "+@pytest.mark.parametrize(\"text,expected\", [(\"\", None), (\"1\", 1)])\n",
+            "+\n",
+        )
+        .replace("assert parse(text) == expected", "assert parse(\"1\") == 1");
+    assert_eq!(rule_hits(&scan(&plain), "any/removed-test").len(), 1);
+}
+
+#[test]
+fn a_removed_test_of_a_deleted_module_went_with_its_code() {
+    // viper 1.20 deleted the INI codec and `TestIni` with it.
+    let text = "diff --git a/internal/encoding/ini/codec.go b/internal/encoding/ini/codec.go\ndeleted file mode 100644\n--- a/internal/encoding/ini/codec.go\n+++ /dev/null\n@@ -1,2 +0,0 @@\n-package ini\n-type Codec struct{}\n\
+         diff --git a/viper_test.go b/viper_test.go\n--- a/viper_test.go\n+++ b/viper_test.go\n@@ -10,5 +10,1 @@\n-func TestIni(t *testing.T) {\n-\tv := New()\n-\tv.SetConfigType(\"ini\")\n-}\n func TestOther(t *testing.T) {}\n";
+    assert_eq!(rule_hits(&scan(text), "any/removed-test").len(), 0);
+    // A test of something else still counts.
+    let unrelated = text.replace("TestIni", "TestYaml").replace("\"ini\"", "\"yaml\"");
+    assert_eq!(rule_hits(&scan(&unrelated), "any/removed-test").len(), 1);
+    // A test file deleted with the source of its own directory.
+    let with_file = "diff --git a/internal/encoding/javaproperties/codec.go b/internal/encoding/javaproperties/codec.go\ndeleted file mode 100644\n--- a/internal/encoding/javaproperties/codec.go\n+++ /dev/null\n@@ -1,1 +0,0 @@\n-package javaproperties\n\
+         diff --git a/internal/encoding/javaproperties/codec_test.go b/internal/encoding/javaproperties/codec_test.go\ndeleted file mode 100644\n--- a/internal/encoding/javaproperties/codec_test.go\n+++ /dev/null\n@@ -1,3 +0,0 @@\n-func TestCodec_DecodeEncode(t *testing.T) {\n-\tcheck(t)\n-}\n";
+    assert_eq!(rule_hits(&scan(with_file), "any/removed-test").len(), 0);
+}
