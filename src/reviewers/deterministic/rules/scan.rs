@@ -69,6 +69,7 @@ impl Catalog {
                 ..Coverage::default()
             },
             moved: MovedLines::new(diff),
+            imported: super::coverage::imported_roots(diff),
         };
         if options.repo_files.is_none()
             && let Some(rule) = self
@@ -106,6 +107,8 @@ struct Scan<'a> {
     nodes: Vec<ReviewNode>,
     coverage: Coverage,
     moved: MovedLines<'a>,
+    /// Directories the change imports whole from another repository: read as vendored.
+    imported: Vec<String>,
 }
 
 impl<'a> Scan<'a> {
@@ -146,6 +149,7 @@ impl<'a> Scan<'a> {
             self.options.max_added_lines_per_file,
             self.options.scan_generated,
             self.catalog.skip_globs(),
+            &self.imported,
         ) {
             Some(SkipReason::Binary) => self.coverage.skipped.push(SkippedFile {
                 path: file.path.clone(),
