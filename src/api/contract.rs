@@ -9,7 +9,7 @@
 //! examples and files that cannot carry an API are never read; only source files of an
 //! API-carrying language that could not be read make the axis partial.
 
-use std::cell::RefCell;
+use std::cell::{OnceCell, RefCell};
 use std::collections::{BTreeMap, BTreeSet};
 
 use crate::review::axes::{API_CONTRACT, Axis, AxisVerdict};
@@ -170,6 +170,10 @@ pub fn api_contract(files: &[ChangedFile], index: &LazyIndex, sources: &Sources<
             .filter(|r| r.named || package.root.is_empty())
             .map(|r| r.version.clone())
     };
+    // A 0.x package whose version this change left as it was: a break warns, unless the
+    // range ends at a release (then its number was chosen, and it is not a 0.x minor bump).
+    let mut pending_zero = Vec::new();
+    let head_is_release = OnceCell::new();
     let mut added = 0;
     let looked_up = RefCell::new(BTreeMap::new());
     let looked_up_defined = RefCell::new(BTreeMap::new());
@@ -239,7 +243,7 @@ pub fn api_contract(files: &[ChangedFile], index: &LazyIndex, sources: &Sources<
         if incompatible.is_empty() {
             continue;
         }
-        match bump(
+        let bumped = match bump(
             file.path,
             file.grammar,
             &read_head,
@@ -247,6 +251,23 @@ pub fn api_contract(files: &[ChangedFile], index: &LazyIndex, sources: &Sources<
             &last_tag,
             &released,
         ) {
+            Bump::PendingZero(version)
+                if *head_is_release.get_or_init(|| {
+                    sources
+                        .head_commit()
+                        .is_some_and(|head| releases.is_release(head))
+                }) =>
+            {
+                Bump::Compatible(Some(version))
+            }
+            other => other,
+        };
+        match bumped {
+            Bump::PendingZero(version) => {
+                for change in incompatible {
+                    pending_zero.push(format!("{} ({version})", describe(file.path, change)));
+                }
+            }
             Bump::Breaking(version) => {
                 let source = read_head(file.path)
                     .or_else(|| read_base(file.path))
@@ -365,6 +386,7 @@ pub fn api_contract(files: &[ChangedFile], index: &LazyIndex, sources: &Sources<
             ),
         )
     } else if !deliberate.is_empty()
+        || !pending_zero.is_empty()
         || !undecided.is_empty()
         || !withdrawn.is_empty()
         || !unreleased.is_empty()
@@ -380,6 +402,13 @@ pub fn api_contract(files: &[ChangedFile], index: &LazyIndex, sources: &Sources<
             parts.push(format!(
                 "breaking changes with a version bump that allows them: {}",
                 listed(&deliberate)
+            ));
+        }
+        if !pending_zero.is_empty() {
+            parts.push(format!(
+                "breaking changes to a 0.x package whose next version is not chosen yet: the \
+                 next release must bump 0.x (0.1.x → 0.2.0), not only the patch: {}",
+                listed(&pending_zero)
             ));
         }
         if !unreleased.is_empty() {

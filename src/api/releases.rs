@@ -126,6 +126,18 @@ impl<'a> Releases<'a> {
         })
     }
 
+    /// Whether a version tag names `commit`: the range reviewed ends at a release.
+    pub fn is_release(&self, commit: Oid) -> bool {
+        let Some((repo, _)) = self.repo else {
+            return false;
+        };
+        self.tags().iter().any(|tag| {
+            repo.find_object(tag.target, None)
+                .and_then(|object| object.peel_to_commit())
+                .is_ok_and(|c| c.id() == commit)
+        })
+    }
+
     /// The last release of `package` reachable from the base. Its tags are those whose
     /// prefix names it (`tokio-util-0.7.0` for `tokio-util`, `sub/v1.0.0` for the Go module in
     /// `sub`); tags without one (`v1.2.3`, `1.2.3`) count for the package at the

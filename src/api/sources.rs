@@ -79,6 +79,15 @@ impl<'a> Sources<'a> {
         })
     }
 
+    /// The commit the worktree has checked out (the head), when it is a git worktree.
+    pub fn head_commit(&self) -> Option<git2::Oid> {
+        git2::Repository::open(self.worktree)
+            .ok()?
+            .head()
+            .ok()?
+            .target()
+    }
+
     /// The repository holding the base, and the base commit, when known.
     pub fn base_commit(&self) -> Option<(&'a git2::Repository, git2::Oid)> {
         self.base

@@ -14,6 +14,10 @@ pub enum Bump {
     Breaking(String),
     /// Unchanged or bumped compatibly; the manifest and version when one was found.
     Compatible(Option<String>),
+    /// A 0.x version left as it was (`Cargo.toml 0.1.17`): SemVer lets any 0.x minor break,
+    /// and the next release's number is not chosen yet. On a PR or an unreleased range a break
+    /// warns that the next release must bump 0.x; on a release it is as [`Bump::Compatible`].
+    PendingZero(String),
 }
 
 const MANIFESTS: &[(&str, &[Grammar])] = &[
@@ -117,6 +121,18 @@ pub fn bump(
                     && numbers(&before) == numbers(&after) =>
             {
                 Bump::Breaking(format!("{manifest}: {before} → {after}"))
+            }
+            // 0.x as it was, and as the last release says when one is known (a manifest
+            // already a compatible step above it has chosen the next version: 0.3.2 after
+            // 0.3.1 may not break).
+            Some(before)
+                if numbers(&before) == numbers(&after)
+                    && numbers(&after).first().copied().unwrap_or(0) == 0
+                    && name != "go.mod"
+                    && last_tag(&package_named(name, &new, &root))
+                        .is_none_or(|tag| numbers(&tag) == numbers(&after)) =>
+            {
+                Bump::PendingZero(described)
             }
             _ => Bump::Compatible(Some(described)),
         };
@@ -593,6 +609,33 @@ mod tests {
     }
 
     #[test]
+    fn a_zero_version_left_as_it_was_is_pending_and_a_patch_bump_is_compatible() {
+        let range = |before: &str, after: &str| {
+            let base = format!("[package]\nname = \"c\"\nversion = \"{before}\"\n");
+            let head = format!("[package]\nname = \"c\"\nversion = \"{after}\"\n");
+            let base = files(&[("Cargo.toml", &base)]);
+            let head = files(&[("Cargo.toml", &head)]);
+            bump(
+                "src/lib.rs",
+                Grammar::Rust,
+                &head,
+                &base,
+                &|_| None,
+                &|_| None,
+            )
+        };
+        assert_eq!(
+            range("0.1.17", "0.1.17"),
+            Bump::PendingZero("Cargo.toml 0.1.17".into())
+        );
+        // Cargo and npm treat 0.1.17 → 0.1.18 as compatible: a break there is not allowed.
+        assert!(matches!(range("0.1.17", "0.1.18"), Bump::Compatible(_)));
+        assert!(matches!(range("0.1.18", "0.2.0"), Bump::Breaking(_)));
+        // ≥ 1.0 unchanged: as before.
+        assert!(matches!(range("1.4.0", "1.4.0"), Bump::Compatible(_)));
+    }
+
+    #[test]
     fn a_maven_module_without_a_version_has_its_parents() {
         // guice 2014 (#902): `core/pom.xml` inherits 4.0-SNAPSHOT from its parent, and its
         // first `<version>` outside `<parent>` is a dependency's.
@@ -669,7 +712,8 @@ mod tests {
                 &|_| None,
                 &|_| None
             ),
-            Bump::Compatible(Some("werkzeug/__init__.py 0.13.1".to_string()))
+            // 0.x left as it was: the next version is not chosen yet.
+            Bump::PendingZero("werkzeug/__init__.py 0.13.1".to_string())
         );
         // A src layout with the version in `__about__.py` (hatch), and a minor in development.
         let about = files(&[

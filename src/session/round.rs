@@ -346,6 +346,7 @@ pub async fn review(
         gitleaks: options.gitleaks.clone(),
         now: started.clone(),
         pr_text,
+        author_is_bot: prepared.pr.author_is_bot,
     };
     let reviewers = tokio::spawn(deterministic::run(input, run, sender.clone()));
     let cohorts = finish_cohorts(cohorts).await;

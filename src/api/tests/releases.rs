@@ -490,3 +490,63 @@ fn a_change_the_released_form_still_accepts_is_not_a_break() {
     );
     assert_eq!(axis.verdict, AxisVerdict::Fail, "{}", axis.detail);
 }
+
+#[test]
+fn a_break_in_a_zero_package_warns_until_its_next_version_is_chosen() {
+    // typer #1297 removed `has_rich` from `typer/cli.py` on 0.26.x: SemVer lets the next 0.x
+    // minor break, and the PR does not choose the next version.
+    let manifest =
+        |version: &str| format!("[package]\nname = \"stream\"\nversion = \"{version}\"\n");
+    let lib = "pub fn collect() {}\npub fn map() {}\n";
+    let run = |next: Option<&str>, tag_head: bool| {
+        let released = manifest("0.1.17");
+        let repo = Repo::new(&[("Cargo.toml", released.as_str()), ("src/lib.rs", lib)]);
+        git(&repo.path(), &["checkout", "-q", "main"]);
+        git(&repo.path(), &["tag", "-a", "-m", "v0.1.17", "v0.1.17"]);
+        git(&repo.path(), &["checkout", "-q", "-B", "pr"]);
+        repo.write("src/lib.rs", "pub fn map() {}\n");
+        if let Some(next) = next {
+            repo.write("Cargo.toml", &manifest(next));
+        }
+        repo.commit("remove collect");
+        if tag_head {
+            // The range ends at a release of the repository (tokio-1.49.0, with tokio-stream
+            // left at 0.1.17 and then released as 0.1.18).
+            git(
+                &repo.path(),
+                &["tag", "-a", "-m", "release", "other-1.49.0"],
+            );
+        }
+        axis(&repo)
+    };
+    let pr = run(None, false);
+    assert_eq!(pr.verdict, AxisVerdict::Warn, "{}", pr.detail);
+    assert!(
+        pr.detail.contains("the next release must bump 0.x"),
+        "{}",
+        pr.detail
+    );
+    // A release of only the patch (Cargo and npm take 0.1.17 → 0.1.18 as compatible) fails,
+    // and so does a release range that left the 0.x package's version as it was.
+    for (next, tag_head) in [
+        (Some("0.1.18"), false),
+        (Some("0.1.18"), true),
+        (None, true),
+    ] {
+        let axis = run(next, tag_head);
+        assert_eq!(
+            axis.verdict,
+            AxisVerdict::Fail,
+            "{next:?} {tag_head}: {}",
+            axis.detail
+        );
+    }
+    // A 0.x minor bump allows it.
+    let minor = run(Some("0.2.0"), true);
+    assert_eq!(minor.verdict, AxisVerdict::Warn, "{}", minor.detail);
+    assert!(
+        minor.detail.contains("version bump that allows them"),
+        "{}",
+        minor.detail
+    );
+}

@@ -38,6 +38,8 @@ pub struct DeterministicInput {
     /// Every text the PR's author and commenters control (`intake::pr_texts`), for the
     /// injection scan and the secret scan.
     pub pr_text: Vec<PrText>,
+    /// The PR's author is a bot account (see `pr::forge::is_bot`).
+    pub author_is_bot: bool,
 }
 
 /// The adapter from the diff model to what scanners read: added lines (RIGHT) and removed lines
@@ -112,6 +114,7 @@ pub async fn run(input: DeterministicInput, run: RunId, events: Sender<ReviewEve
     let options = ScanOptions {
         repo_files: repo_files(&input.worktree),
         worktree: Some(input.worktree.clone()),
+        author_is_bot: input.author_is_bot,
         ..ScanOptions::default()
     };
     let scanned = input.catalog.scan(&input.diff, &options);

@@ -137,6 +137,7 @@ pub(crate) fn skip_reason(
     max_added_lines: usize,
     scan_generated: bool,
     configured: &[Glob],
+    imported: &[String],
 ) -> Option<SkipReason> {
     if file.binary {
         return Some(SkipReason::Binary);
@@ -173,6 +174,14 @@ pub(crate) fn skip_reason(
             });
         }
     }
+    if !scan_generated
+        && file.status == FileStatus::Added
+        && let Some(dir) = imported.iter().find(|dir| {
+            file.path.starts_with(dir.as_str()) && file.path[dir.len()..].starts_with('/')
+        })
+    {
+        return Some(SkipReason::Vendored { dir: dir.clone() });
+    }
     if let Some(longest_line) = minified_line(file) {
         return Some(SkipReason::Minified { longest_line });
     }
@@ -196,4 +205,84 @@ fn has_generated_marker(file: &FileDiff) -> bool {
             line.text.contains("@generated")
                 || (line.text.contains("Code generated") && line.text.contains("DO NOT EDIT"))
         })
+}
+
+/// How many files a directory must gain at once to be read as an imported repository.
+const IMPORTED_MIN_FILES: usize = 50;
+
+/// Manifests that make a directory a project of its own.
+const PROJECT_MANIFESTS: [&str; 13] = [
+    "package.json",
+    "Cargo.toml",
+    "go.mod",
+    "pyproject.toml",
+    "setup.py",
+    "pom.xml",
+    "build.gradle",
+    "build.gradle.kts",
+    "CMakeLists.txt",
+    "Makefile",
+    "Gemfile",
+    "composer.json",
+    "meson.build",
+];
+
+/// Directories the change imports whole from another repository (a subtree, a vendored copy):
+/// every changed file under it is new, at least [`IMPORTED_MIN_FILES`] of them, and the
+/// directory carries a project's own root: a licence (`LICENSE`, `COPYING`) beside a manifest
+/// or a README. Read as vendored: the change's author did not write these lines, so only the
+/// security rules read them. The outermost such directory; never the repository's root.
+pub(crate) fn imported_roots(diff: &crate::diff::Diff) -> Vec<String> {
+    use std::collections::BTreeMap;
+    // Per directory (and every ancestor): new files under it, files under it that are not new,
+    // and the names of the new files directly in it.
+    let mut under: BTreeMap<&str, (usize, usize)> = BTreeMap::new();
+    let mut direct: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
+    for file in &diff.files {
+        let added = file.status == FileStatus::Added;
+        let path = file.path.as_str();
+        if let Some((dir, name)) = path.rsplit_once('/')
+            && added
+        {
+            direct.entry(dir).or_default().push(name);
+        }
+        let mut at = path.len();
+        while let Some(slash) = path[..at].rfind('/') {
+            let entry = under.entry(&path[..slash]).or_default();
+            if added {
+                entry.0 += 1;
+            } else {
+                entry.1 += 1;
+            }
+            at = slash;
+        }
+    }
+    let is_root = |dir: &str| {
+        let names = direct.get(dir).map(Vec::as_slice).unwrap_or_default();
+        let has = |wanted: &dyn Fn(&str) -> bool| names.iter().any(|n| wanted(n));
+        let licence = has(&|n| {
+            let upper = n.to_ascii_uppercase();
+            upper.starts_with("LICENSE")
+                || upper.starts_with("LICENCE")
+                || upper.starts_with("COPYING")
+        });
+        let project = has(&|n| {
+            PROJECT_MANIFESTS.contains(&n) || n.to_ascii_uppercase().starts_with("README")
+        });
+        licence && project
+    };
+    let mut roots: Vec<String> = Vec::new();
+    for (dir, (new, old)) in &under {
+        if *old > 0 || *new < IMPORTED_MIN_FILES || !is_root(dir) {
+            continue;
+        }
+        if roots
+            .iter()
+            .any(|r| dir.starts_with(r.as_str()) && dir[r.len()..].starts_with('/'))
+        {
+            continue;
+        }
+        roots.push(dir.to_string());
+    }
+    roots
 }

@@ -32,6 +32,8 @@ pub struct ScanOptions {
     /// The worktree at the head: line rules read each changed file whole to know which lines
     /// are test code or comments (a hunk may start inside either). Without it, the hunks.
     pub worktree: Option<PathBuf>,
+    /// The change's author is a bot account.
+    pub author_is_bot: bool,
 }
 
 impl Default for ScanOptions {
@@ -42,6 +44,7 @@ impl Default for ScanOptions {
             scan_generated: false,
             repo_files: None,
             worktree: None,
+            author_is_bot: false,
         }
     }
 }
@@ -66,6 +69,7 @@ impl Catalog {
                 ..Coverage::default()
             },
             moved: MovedLines::new(diff),
+            imported: super::coverage::imported_roots(diff),
         };
         if options.repo_files.is_none()
             && let Some(rule) = self
@@ -84,6 +88,7 @@ impl Catalog {
             worktree: options.worktree.as_deref(),
             head_tests: Default::default(),
             whole_diff: Default::default(),
+            author_is_bot: options.author_is_bot,
         };
         for file in &diff.files {
             scan.file(file, &context);
@@ -102,6 +107,8 @@ struct Scan<'a> {
     nodes: Vec<ReviewNode>,
     coverage: Coverage,
     moved: MovedLines<'a>,
+    /// Directories the change imports whole from another repository: read as vendored.
+    imported: Vec<String>,
 }
 
 impl<'a> Scan<'a> {
@@ -142,6 +149,7 @@ impl<'a> Scan<'a> {
             self.options.max_added_lines_per_file,
             self.options.scan_generated,
             self.catalog.skip_globs(),
+            &self.imported,
         ) {
             Some(SkipReason::Binary) => self.coverage.skipped.push(SkippedFile {
                 path: file.path.clone(),

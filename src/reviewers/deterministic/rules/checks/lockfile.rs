@@ -98,12 +98,28 @@ fn is_within(path: &str, dir: &str) -> bool {
             .is_some_and(|rest| rest.starts_with('/'))
 }
 
-pub(super) fn lock_without_manifest(file: &FileDiff, diff: &Diff) -> Vec<Hit> {
+/// A lock file changed with no manifest of its ecosystem. Not asked when the lock's change
+/// has a reason the diff or the repository shows: a bot's lock-only bump (updating the lock
+/// is what the PR is for), a lock no manifest of its ecosystem sits beside (a build tool's own
+/// generated lock: Kotlin/JS writes `kotlin-js-store/yarn.lock` from Gradle), or changes only
+/// to the repository's own packages (an editable or workspace member's version, which moves
+/// with the project, not with a dependency).
+pub(super) fn lock_without_manifest(
+    file: &FileDiff,
+    diff: &Diff,
+    repo_files: Option<&BTreeSet<String>>,
+    author_is_bot: bool,
+) -> Vec<Hit> {
     let name = file_name(&file.path);
     let Some(ecosystem) = Ecosystem::of_lock(name) else {
         return Vec::new();
     };
-    if file.status == FileStatus::Deleted {
+    if file.status == FileStatus::Deleted || author_is_bot {
+        return Vec::new();
+    }
+    if repo_files.is_some_and(|files| !has_own_manifest(&file.path, ecosystem, files))
+        || only_own_packages(file)
+    {
         return Vec::new();
     }
     // Workspaces: a member's manifest (below the lock's directory) explains a root lock change.
@@ -127,6 +143,75 @@ pub(super) fn lock_without_manifest(file: &FileDiff, diff: &Diff) -> Vec<Hit> {
             }
         ),
     }]
+}
+
+/// Whether a manifest of `ecosystem` sits in the lock's directory or above it in `files`: a
+/// lock with none is another tool's.
+fn has_own_manifest(lock: &str, ecosystem: Ecosystem, files: &BTreeSet<String>) -> bool {
+    self_and_ancestors(parent_dir(lock)).any(|dir| {
+        ecosystem
+            .manifests()
+            .iter()
+            .any(|manifest| files.contains(&join(dir, manifest)))
+    })
+}
+
+/// A TOML lock entry's source that is the repository itself: uv/pdm `editable`/`virtual`/
+/// `directory`, poetry's `develop`/`directory`, a path or workspace source.
+static OWN_SOURCE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r#"^\s*(source\s*=\s*\{\s*(editable|virtual|directory|path|workspace)\s*=|develop\s*=\s*true|type\s*=\s*"directory")"#)
+        .expect("valid regex")
+});
+static OTHER_SOURCE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r#"^\s*source\s*=|^\s*checksum\s*=|^\s*"resolved"\s*:"#).expect("valid regex")
+});
+
+/// Every changed line of a TOML lock lies in an entry the hunk shows to be the repository's
+/// own: an editable/virtual/workspace source (uv, pdm, poetry), or a Cargo entry whose
+/// `version` line is not followed by `source` (Cargo writes `name`, `version`, `source`,
+/// `checksum` in that order; a workspace member has no source). Entries the hunk does not show
+/// enough of count as dependencies.
+fn only_own_packages(file: &FileDiff) -> bool {
+    let name = file_name(&file.path);
+    if !matches!(name, "Cargo.lock" | "uv.lock" | "poetry.lock" | "pdm.lock") {
+        return false;
+    }
+    let cargo = name == "Cargo.lock";
+    let mut any = false;
+    for hunk in &file.hunks {
+        // The hunk's lines split into entries at `[[package]]` headers.
+        let mut entries: Vec<Vec<&crate::diff::Line>> = vec![Vec::new()];
+        for line in &hunk.lines {
+            if line.text.trim_start().starts_with("[[package]]") {
+                entries.push(Vec::new());
+            }
+            entries.last_mut().expect("one entry at least").push(line);
+        }
+        for entry in &entries {
+            if entry.iter().all(|l| l.kind == LineKind::Context) {
+                continue;
+            }
+            any = true;
+            let new_side: Vec<&str> = entry
+                .iter()
+                .filter(|l| l.kind != LineKind::Removed)
+                .map(|l| l.text.as_str())
+                .collect();
+            let own = if cargo {
+                new_side
+                    .iter()
+                    .position(|l| l.trim_start().starts_with("version ="))
+                    .and_then(|at| new_side.get(at + 1))
+                    .is_some_and(|next| !OTHER_SOURCE.is_match(next))
+            } else {
+                new_side.iter().any(|l| OWN_SOURCE.is_match(l))
+            };
+            if !own {
+                return false;
+            }
+        }
+    }
+    any
 }
 
 pub(super) fn manifest_without_lock(

@@ -99,7 +99,12 @@ impl Check {
                 max_bytes,
             } => size::large_file(file, *max_lines, *max_bytes),
             Check::BinaryFileAdded => size::binary_file(file),
-            Check::LockfileWithoutManifest => lockfile::lock_without_manifest(file, context.diff),
+            Check::LockfileWithoutManifest => lockfile::lock_without_manifest(
+                file,
+                context.diff,
+                context.repo_files,
+                context.author_is_bot,
+            ),
             Check::ManifestWithoutLockfile => match context.repo_files {
                 Some(repo_files) => lockfile::manifest_without_lock(file, context.diff, repo_files),
                 None => Vec::new(),
@@ -129,6 +134,8 @@ pub(crate) struct CheckContext<'a> {
     pub head_tests: HeadTests,
     /// The whole diff as the removed-test check reads it, read on first use during one scan.
     pub whole_diff: removed_test::WholeDiff<'a>,
+    /// The change's author is a bot (dependabot, renovate): its lock-only bumps are its job.
+    pub author_is_bot: bool,
 }
 
 pub(crate) type HeadTests =

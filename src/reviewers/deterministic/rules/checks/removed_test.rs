@@ -7,10 +7,20 @@
 //! and its body was not added back elsewhere under another name. The finding names the test
 //! by its own definition line, not by the attribute or decorator above it.
 //!
+//! A test whose cases moved into a table-driven or parametrised test of the same file is not
+//! lost either (bytes 1.10 turned `test_get_u8` and its siblings into one `buf_tests!` macro
+//! instantiated per type, `get_u8` among its arguments): when the file's added lines
+//! parametrise (`@pytest.mark.parametrize`, `it.each`, `@ParameterizedTest`, `#[rstest]`,
+//! `#[test_case]`, a Go table ranged over, a test macro's `$` parameters) and either name the
+//! removed test's every word on one line, or define a test whose subject words are a part of
+//! the removed test's.
+//!
 //! A test removed together with the feature it covered is not a loss either (flask removed
 //! `preserve_context_on_exception` with its tests; cobra deleted a whole CLI tool with its
 //! tests): when the test names something the change removed from non-test code, or deprecated
-//! there, and did not define again, the test went with its feature.
+//! there, and did not define again, the test went with its feature. So does a test named for a
+//! module the change deleted (viper 1.20 deleted `internal/encoding/ini/` and `TestIni` with
+//! it), and a test file deleted with the source files of its own directory.
 
 use std::borrow::Cow;
 use std::cell::OnceCell;
@@ -22,7 +32,9 @@ use std::sync::LazyLock;
 use regex::Regex;
 
 use super::{HeadTests, Hit};
-use crate::diff::{Diff, FileDiff, Language, LineKind, Side, TestTracker, is_test_path};
+use crate::diff::{
+    Diff, FileDiff, FileStatus, Language, LineKind, Side, TestTracker, is_test_path,
+};
 use crate::review::fingerprint::{normalize_code, normalize_line};
 use crate::space::worktree_file;
 
@@ -127,6 +139,8 @@ pub(super) fn removed_tests<'d>(
         .filter(|test| !added.holds_body(&test.body))
         .filter(|test| !added.expects_again(&test.literals))
         .filter(|test| !gone.covered_by(test))
+        .filter(|test| !gone.module_of(file, test))
+        .filter(|test| !parametrised_again(file, test))
         .filter(|test| {
             !worktree.is_some_and(|root| {
                 let in_file: &HashSet<String> =
@@ -274,14 +288,57 @@ impl ChangeBlocks {
     }
 }
 
-/// The words of a test's name that say what it tests: split at `_`, spaces, punctuation and
-/// camelCase humps, lowercased, without "test", "it", "should" and words of one or two letters.
-fn subject_words(name: &str) -> Vec<String> {
+/// A line that parametrises tests, by language: the cases of one test come from a table.
+static PARAMETRISED: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(concat!(
+        r"@pytest\.mark\.parametrize|@parametrize\b|@ParameterizedTest|@(Value|Csv|Method|Enum)Source\b",
+        r"|\b(it|test|describe)\.each\b|#\[(rstest|case|test_case)\b|^\s*macro_rules!",
+        r"|\bfor\s+_?,?\s*\w+\s*:?=\s*range\s+\w*(tests|cases|table)\w*|\[\]struct\s*\{|\bt\.Run\(",
+    ))
+    .expect("valid")
+});
+
+/// The removed test's cases went into a table or parametrised test of its own file: see the
+/// module's documentation.
+fn parametrised_again(file: &FileDiff, test: &Removed) -> bool {
+    let added: Vec<&str> = file
+        .hunks
+        .iter()
+        .flat_map(|h| &h.lines)
+        .filter(|l| l.kind == LineKind::Added)
+        .map(|l| l.text.as_str())
+        .collect();
+    if !added.iter().any(|l| PARAMETRISED.is_match(l)) {
+        return false;
+    }
+    let name_words = all_words(&test.name);
+    if name_words.is_empty() {
+        return false;
+    }
+    let on_one_line = added.iter().any(|line| {
+        let words: HashSet<String> = all_words(line).into_iter().collect();
+        name_words.iter().all(|w| words.contains(w))
+    });
+    let subject = subject_words(&test.name);
+    let lines: Vec<(&str, Option<u32>, bool)> = added.iter().map(|l| (*l, None, true)).collect();
+    let narrower_test = (0..lines.len())
+        .filter_map(|at| test_at(file.language, &lines, at).map(|(name, _)| name))
+        .filter(|name| *name != test.name)
+        .any(|name| {
+            let words = subject_words(&name);
+            !words.is_empty() && words.iter().all(|w| subject.contains(w))
+        });
+    on_one_line || narrower_test
+}
+
+/// Every word of a name or line, lower case, split as [`subject_words`] splits, without the
+/// filler words but with short ones (`u8`, `id`).
+fn all_words(text: &str) -> Vec<String> {
     const FILLER: [&str; 4] = ["test", "tests", "should", "it"];
     let mut words = Vec::new();
     let mut word = String::new();
     let mut previous_lower = false;
-    for c in name.chars() {
+    for c in text.chars() {
         let boundary = !c.is_alphanumeric() || (c.is_uppercase() && previous_lower);
         if boundary && !word.is_empty() {
             words.push(std::mem::take(&mut word));
@@ -294,9 +351,16 @@ fn subject_words(name: &str) -> Vec<String> {
     if !word.is_empty() {
         words.push(word);
     }
+    words.retain(|w| !FILLER.contains(&w.as_str()));
     words
+}
+
+/// The words of a test's name that say what it tests: split at `_`, spaces, punctuation and
+/// camelCase humps, lowercased, without "test", "it", "should" and words of one or two letters.
+fn subject_words(name: &str) -> Vec<String> {
+    all_words(name)
         .into_iter()
-        .filter(|w| w.chars().count() > 2 && !FILLER.contains(&w.as_str()))
+        .filter(|w| w.chars().count() > 2)
         .collect()
 }
 
@@ -535,6 +599,10 @@ fn words(name: &str) -> Vec<String> {
 struct RemovedFeatures {
     names: BTreeSet<String>,
     words: BTreeSet<String>,
+    /// The names of deleted non-test files (their stem) and of their directories, lower case.
+    modules: BTreeSet<String>,
+    /// The directories of deleted non-test files.
+    dirs: BTreeSet<String>,
 }
 
 impl RemovedFeatures {
@@ -594,7 +662,54 @@ impl RemovedFeatures {
         }
         names.retain(|n| !is_generic(n));
         let words = names.iter().flat_map(|n| words(n)).collect();
-        RemovedFeatures { names, words }
+        let deleted: Vec<&str> = diff
+            .files
+            .iter()
+            .filter(|f| f.status == FileStatus::Deleted && !is_test_path(&f.path))
+            .filter(|f| {
+                !matches!(
+                    f.language,
+                    Language::Markdown
+                        | Language::Yaml
+                        | Language::Toml
+                        | Language::Json
+                        | Language::Other
+                )
+            })
+            .map(|f| f.path.as_str())
+            .collect();
+        let dirs: BTreeSet<String> = deleted
+            .iter()
+            .map(|p| p.rsplit_once('/').map_or("", |(dir, _)| dir).to_string())
+            .collect();
+        let modules = deleted
+            .iter()
+            .flat_map(|p| {
+                let mut parts = p.rsplit('/');
+                let stem = parts.next().map(|n| n.split('.').next().unwrap_or(n));
+                stem.into_iter().chain(parts.next())
+            })
+            .map(str::to_ascii_lowercase)
+            // Three letters name a format or protocol (`ini`, `hcl`): kept unless generic.
+            .filter(|m| m.len() >= 3 && (m.len() == 3 || !is_generic(m)))
+            .filter(|m| !matches!(m.as_str(), "new" | "lib" | "mod" | "src" | "main"))
+            .collect();
+        RemovedFeatures {
+            names,
+            words,
+            modules,
+            dirs,
+        }
+    }
+
+    /// Whether the test is named for a module the change deleted, or its file was deleted with
+    /// the source of its own directory.
+    fn module_of(&self, file: &FileDiff, test: &Removed) -> bool {
+        let dir = file.path.rsplit_once('/').map_or("", |(dir, _)| dir);
+        (file.status == FileStatus::Deleted && self.dirs.contains(dir))
+            || all_words(&test.name)
+                .iter()
+                .any(|w| self.modules.contains(w))
     }
 
     /// Whether the test names a removed feature: in its body, or by a word of its own name.

@@ -35,8 +35,19 @@ pub(super) fn pull_request_target_checkout(file: &FileDiff) -> Vec<Hit> {
     let Some(checkout) = new_side().find(|line| HEAD_CHECKOUT.is_match(&line.text)) else {
         return Vec::new();
     };
-    // Pre-existing on both counts is not this change's doing.
-    if trigger.kind != LineKind::Added && checkout.kind != LineKind::Added {
+    // Pre-existing on both counts is not this change's doing; a line only re-indented (YAML
+    // re-wrapped: a removed line holds the same text) was there before too.
+    let removed: std::collections::HashSet<String> = file
+        .hunks
+        .iter()
+        .flat_map(|hunk| hunk.lines.iter())
+        .filter(|line| line.kind == LineKind::Removed)
+        .map(|line| without_spaces(&line.text))
+        .collect();
+    let new = |line: &crate::diff::Line| {
+        line.kind == LineKind::Added && !removed.contains(&without_spaces(&line.text))
+    };
+    if !new(trigger) && !new(checkout) {
         return Vec::new();
     }
     let Some(number) = checkout.new_line else {
@@ -47,4 +58,8 @@ pub(super) fn pull_request_target_checkout(file: &FileDiff) -> Vec<Hit> {
         code: checkout.text.clone(),
         detail: "`pull_request_target` workflow checks out the pull request's head".into(),
     }]
+}
+
+fn without_spaces(text: &str) -> String {
+    text.chars().filter(|c| !c.is_whitespace()).collect()
 }

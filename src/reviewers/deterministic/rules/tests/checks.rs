@@ -256,3 +256,56 @@ diff --git a/Dockerfile b/Dockerfile
     );
     assert!(result.nodes[1].text.evidence.contains("has no tag"));
 }
+
+#[test]
+fn a_lock_changed_for_the_projects_own_packages_or_by_another_tool_asks_nothing() {
+    // uv.lock: only the editable project's version moved (a dynamic version from git).
+    let editable = "diff --git a/uv.lock b/uv.lock\n--- a/uv.lock\n+++ b/uv.lock\n@@ -40,4 +40,4 @@\n [[package]]\n name = \"typer\"\n-version = \"0.12.3\"\n+version = \"0.12.4\"\n source = { editable = \".\" }\n";
+    assert_eq!(rules(&scan(editable)), Vec::<&str>::new());
+    // The same change to a registry package is a dependency bump nobody declared.
+    let registry = editable.replace(
+        "source = { editable = \".\" }",
+        "source = { registry = \"https://pypi.org/simple\" }",
+    );
+    assert_eq!(
+        rules(&scan(&registry)),
+        vec!["deps/lockfile-without-manifest"]
+    );
+    // Cargo.lock: a workspace member has no `source` after its `version`.
+    let member = "diff --git a/Cargo.lock b/Cargo.lock\n--- a/Cargo.lock\n+++ b/Cargo.lock\n@@ -80,5 +80,5 @@\n [[package]]\n name = \"tokio-util\"\n-version = \"0.7.10\"\n+version = \"0.7.11\"\n dependencies = [\n";
+    assert_eq!(rules(&scan(member)), Vec::<&str>::new());
+    let crate_bump = member.replace(
+        " dependencies = [\n",
+        " source = \"registry+https://github.com/rust-lang/crates.io-index\"\n",
+    );
+    assert_eq!(
+        rules(&scan(&crate_bump)),
+        vec!["deps/lockfile-without-manifest"]
+    );
+    // kotlin-js-store/yarn.lock: Gradle's Kotlin/JS plugin writes it; no package.json owns it.
+    let kotlin_js = "diff --git a/kotlin-js-store/yarn.lock b/kotlin-js-store/yarn.lock\n--- a/kotlin-js-store/yarn.lock\n+++ b/kotlin-js-store/yarn.lock\n@@ -10,2 +10,2 @@\n mocha@10.2.0:\n-  version \"10.2.0\"\n+  version \"10.7.0\"\n";
+    let gradle = ["build.gradle.kts", "kotlin-js-store/yarn.lock"];
+    assert_eq!(
+        rules(&scan_with_repo(kotlin_js, &gradle)),
+        Vec::<&str>::new()
+    );
+    let npm = ["package.json", "kotlin-js-store/yarn.lock"];
+    assert_eq!(
+        rules(&scan_with_repo(kotlin_js, &npm)),
+        vec!["deps/lockfile-without-manifest"]
+    );
+}
+
+#[test]
+fn a_bots_lock_only_bump_asks_nothing() {
+    let lock = "diff --git a/go.sum b/go.sum\n--- a/go.sum\n+++ b/go.sum\n@@ -1,1 +1,2 @@\n github.com/a/b v1.0.0 h1:abc=\n+github.com/a/b v1.1.0 h1:def=\n";
+    let by = |author_is_bot| {
+        let options = ScanOptions {
+            author_is_bot,
+            ..ScanOptions::default()
+        };
+        BUILTIN.scan(&diff(lock), &options)
+    };
+    assert_eq!(rules(&by(true)), Vec::<&str>::new());
+    assert_eq!(rules(&by(false)), vec!["deps/lockfile-without-manifest"]);
+}

@@ -279,3 +279,152 @@ fn a_test_renamed_split_moved_or_reformatted_is_not_a_removed_test() {
         vec![("any/removed-test".to_string(), 2)]
     );
 }
+
+#[test]
+fn a_removed_test_whose_cases_moved_into_a_parametrised_test_is_not_a_loss() {
+    // bytes 1.10: `test_get_u8` became one case of a test macro instantiated per buffer type.
+    let moved = "diff --git a/tests/test_buf.rs b/tests/test_buf.rs\n--- a/tests/test_buf.rs\n+++ b/tests/test_buf.rs\n\
+         @@ -10,7 +10,11 @@\n use bytes::Buf;\n-#[test]\n-fn test_get_u8() {\n-    let mut buf = &b\"\\x21zomg\"[..];\n-    assert_eq!(0x21, buf.get_u8());\n-}\n+macro_rules! buf_tests {\n+    ($make:ident, $name:ident, $get:ident) => {\n+        #[test]\n+        fn $name() { assert_eq!($make().$get(), 0xff); }\n+    };\n+}\n+buf_tests!(make_input, get_u8, get_u8);\n+buf_tests!(make_input, get_u16, get_u16);\n+\n fn other() {}\n";
+    assert_eq!(rule_hits(&scan(moved), "any/removed-test").len(), 0);
+    // pytest: `test_parse_empty` became a row of a parametrised `test_parse` further down.
+    let python = "diff --git a/tests/test_parse.py b/tests/test_parse.py\n--- a/tests/test_parse.py\n+++ b/tests/test_parse.py\n\
+         @@ -1,5 +1,2 @@\n import pytest\n-def test_parse_empty():\n-    assert parse(\"\") is None\n-\n def test_other():\n\
+         @@ -40,2 +37,5 @@\n def test_last():\n     pass\n+@pytest.mark.parametrize(\"text,expected\", [(\"\", None), (\"1\", 1)])\n+def test_parse(text, expected):\n+    assert parse(text) == expected\n";
+    assert_eq!(rule_hits(&scan(python), "any/removed-test").len(), 0);
+    // A parametrised test of another subject does not take the removed test's cases.
+    let other = python.replace("def test_parse(text", "def test_render(text");
+    assert_eq!(rule_hits(&scan(&other), "any/removed-test").len(), 1);
+    // Without a parametrisation, a narrower name alone is not a table.
+    let plain = python
+        .replace(
+            "+@pytest.mark.parametrize(\"text,expected\", [(\"\", None), (\"1\", 1)])\n",
+            "+\n",
+        )
+        .replace("assert parse(text) == expected", "assert parse(\"1\") == 1");
+    assert_eq!(rule_hits(&scan(&plain), "any/removed-test").len(), 1);
+}
+
+#[test]
+fn a_removed_test_of_a_deleted_module_went_with_its_code() {
+    // viper 1.20 deleted the INI codec and `TestIni` with it.
+    let text = "diff --git a/internal/encoding/ini/codec.go b/internal/encoding/ini/codec.go\ndeleted file mode 100644\n--- a/internal/encoding/ini/codec.go\n+++ /dev/null\n@@ -1,2 +0,0 @@\n-package ini\n-type Codec struct{}\n\
+         diff --git a/viper_test.go b/viper_test.go\n--- a/viper_test.go\n+++ b/viper_test.go\n@@ -10,5 +10,1 @@\n-func TestIni(t *testing.T) {\n-\tv := New()\n-\tv.SetConfigType(\"ini\")\n-}\n func TestOther(t *testing.T) {}\n";
+    assert_eq!(rule_hits(&scan(text), "any/removed-test").len(), 0);
+    // A test of something else still counts.
+    let unrelated = text
+        .replace("TestIni", "TestYaml")
+        .replace("\"ini\"", "\"yaml\"");
+    assert_eq!(rule_hits(&scan(&unrelated), "any/removed-test").len(), 1);
+    // A test file deleted with the source of its own directory.
+    let with_file = "diff --git a/internal/encoding/javaproperties/codec.go b/internal/encoding/javaproperties/codec.go\ndeleted file mode 100644\n--- a/internal/encoding/javaproperties/codec.go\n+++ /dev/null\n@@ -1,1 +0,0 @@\n-package javaproperties\n\
+         diff --git a/internal/encoding/javaproperties/codec_test.go b/internal/encoding/javaproperties/codec_test.go\ndeleted file mode 100644\n--- a/internal/encoding/javaproperties/codec_test.go\n+++ /dev/null\n@@ -1,3 +0,0 @@\n-func TestCodec_DecodeEncode(t *testing.T) {\n-\tcheck(t)\n-}\n";
+    assert_eq!(rule_hits(&scan(with_file), "any/removed-test").len(), 0);
+}
+
+#[test]
+fn a_ci_workflow_only_reindented_says_nothing_new() {
+    // The workflow re-indented whole (two spaces to four): the trigger and the checkout were
+    // both there before; the check read every re-indented line as added.
+    let text = "diff --git a/.github/workflows/pr.yml b/.github/workflows/pr.yml\n--- a/.github/workflows/pr.yml\n+++ b/.github/workflows/pr.yml\n\
+         @@ -1,8 +1,8 @@\n on:\n-  pull_request_target:\n+    pull_request_target:\n jobs:\n-  build:\n-    steps:\n-      - uses: actions/checkout@v4\n-        with:\n-          ref: ${{ github.event.pull_request.head.sha }}\n+    build:\n+        steps:\n+            - uses: actions/checkout@v4\n+              with:\n+                  ref: ${{ github.event.pull_request.head.sha }}\n";
+    let found = hits(&scan(text));
+    assert!(
+        !found
+            .iter()
+            .any(|(rule, _)| rule.contains("pull-request-target")),
+        "{found:?}"
+    );
+    // The same lines where the base had no such trigger: new.
+    let new_trigger = text.replace("-  pull_request_target:\n", "-  pull_request:\n");
+    let found = hits(&scan(&new_trigger));
+    assert!(
+        found
+            .iter()
+            .any(|(rule, _)| rule.contains("pull-request-target")),
+        "{found:?}"
+    );
+}
+
+#[test]
+fn a_tools_official_installer_piped_to_a_shell_is_a_p3_with_its_reason() {
+    let line = |command: &str| {
+        format!(
+            "diff --git a/.github/workflows/ci.yml b/.github/workflows/ci.yml\n--- a/.github/workflows/ci.yml\n+++ b/.github/workflows/ci.yml\n@@ -1,1 +1,2 @@\n jobs:\n+      - run: {command}\n"
+        )
+    };
+    let official = scan(&line("curl -LsSf https://astral.sh/uv/install.sh | sh"));
+    let found = rule_hits(&official, "shell/curl-pipe-installer");
+    assert_eq!(found.len(), 1, "{:?}", hits(&official));
+    assert_eq!(found[0].priority, crate::review::node::Priority::P3);
+    assert!(
+        found[0].text.impact.contains("vendor"),
+        "{}",
+        found[0].text.impact
+    );
+    assert!(rule_hits(&official, "shell/curl-pipe-shell").is_empty());
+    // A script from a branch of a code host stays P2.
+    let raw = scan(&line(
+        "curl -sSfL https://raw.githubusercontent.com/golangci/golangci-lint/master/install.sh | bash -s -- v1.55",
+    ));
+    assert_eq!(rule_hits(&raw, "shell/curl-pipe-shell").len(), 1);
+    assert!(rule_hits(&raw, "shell/curl-pipe-installer").is_empty());
+}
+
+#[test]
+fn todo_comments_are_findings_only_when_configured() {
+    let catalog = Catalog::builtin();
+    let default = catalog
+        .clone()
+        .with_overrides(&crate::config::Config::default());
+    assert!(default.get("any/todo-comment").is_none());
+    let configured = catalog.with_overrides(&crate::config::Config {
+        enabled_rules: vec!["any/todo-comment".into()],
+        ..crate::config::Config::default()
+    });
+    assert!(configured.get("any/todo-comment").is_some());
+}
+
+/// A diff adding `count` files under `dir`: a licence, a manifest, and code files, one of
+/// which logs and one of which evaluates.
+fn import_of(dir: &str, count: usize) -> String {
+    let mut text = String::new();
+    let mut add = |path: &str, line: &str| {
+        text.push_str(&format!(
+            "diff --git a/{dir}/{path} b/{dir}/{path}\nnew file mode 100644\n--- /dev/null\n+++ b/{dir}/{path}\n@@ -0,0 +1,1 @@\n+{line}\n"
+        ));
+    };
+    add("LICENSE", "MIT License");
+    add("package.json", "{ \"name\": \"libfoo\" }");
+    add("src/log.js", "console.log(state);");
+    add("src/run.js", "eval(userInput);");
+    for i in 4..count {
+        add(&format!("src/part{i}.js"), "export const x = 1;");
+    }
+    text
+}
+
+#[test]
+fn a_repository_imported_whole_is_read_as_vendored() {
+    let imported = scan(&import_of("third/libfoo", 60));
+    let found = hits(&imported);
+    assert!(
+        !found.iter().any(|(rule, _)| rule == "js/console-log"),
+        "{found:?}"
+    );
+    // The security rules read it anyway.
+    assert!(found.iter().any(|(rule, _)| rule == "js/eval"), "{found:?}");
+    assert!(
+        imported
+            .coverage
+            .skipped
+            .iter()
+            .any(|s| s.path == "third/libfoo/src/log.js"
+                && s.reason.to_string() == "vendored (third/libfoo/)")
+    );
+    // A handful of new files is the author's own code.
+    let small = hits(&scan(&import_of("third/libfoo", 10)));
+    assert!(
+        small.iter().any(|(rule, _)| rule == "js/console-log"),
+        "{small:?}"
+    );
+}
