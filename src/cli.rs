@@ -104,6 +104,12 @@ pub struct Cli {
     /// Publish only findings a peer confirmed (the consensus rule is checked again).
     #[arg(long)]
     pub consensus_only: bool,
+
+    /// Post inline even a finding that an open thread of someone else on the PR already
+    /// raises on the same lines (by default it is left out of the inline comments, still
+    /// counted in the verdict and listed in the summary).
+    #[arg(long)]
+    pub include_raised: bool,
     // --- end of publishing ---
 
     // ---- Model reviewers (the `models` block; docs/dev/design.md) ----

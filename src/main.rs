@@ -970,6 +970,13 @@ fn headless_command(
     if cli.publish {
         let outcome = signals.run(runtime, async {
             let preview = session.preview().await?;
+            for raised in &preview.already_raised {
+                say(format!(
+                    "left out: {} {}: already raised by @{} in an open thread \
+                     (--include-raised posts it; it still counts in the verdict)",
+                    raised.location, raised.title, raised.by
+                ));
+            }
             posted_body = Some(preview.body.clone());
             session.publish().await
         })?;
@@ -1355,11 +1362,9 @@ fn new_session(
         person: review_tui::session::person_name(),
         room,
     };
-    let publisher = Publishing::new(
-        PublishOptions::from_config(config, selection),
-        cli.api_url.clone(),
-        None,
-    );
+    let mut options = PublishOptions::from_config(config, selection);
+    options.include_raised = cli.include_raised;
+    let publisher = Publishing::new(options, cli.api_url.clone(), None);
     Ok(Session::new(prepared, setup, publisher))
 }
 

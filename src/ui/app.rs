@@ -227,6 +227,13 @@ async fn relay(
                         .iter()
                         .map(|m| format!("{} {} ({})", m.location, m.title, m.reason))
                         .collect(),
+                    already_raised: preview
+                        .already_raised
+                        .iter()
+                        .map(|r| {
+                            format!("{} {} — already raised by @{}", r.location, r.title, r.by)
+                        })
+                        .collect(),
                     body: preview.body.clone(),
                     target: preview.target.to_string(),
                 }))]

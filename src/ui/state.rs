@@ -140,6 +140,9 @@ pub struct PreviewData {
     /// Findings that go into the body instead of inline, each with why (`path:line title — not
     /// on a changed line`).
     pub moved_to_body: Vec<String>,
+    /// Findings left out because a colleague's open thread already raises them (`path:line
+    /// title — already raised by @alice`): still counted, not posted inline.
+    pub already_raised: Vec<String>,
     /// The summary body, as it will be posted.
     pub body: String,
     /// Where it goes: `github review on owner/repo#12`, or the local report's directory.

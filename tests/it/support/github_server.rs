@@ -210,6 +210,8 @@ pub(crate) struct Shared {
     /// Paths whose inline comments are refused as GitHub refuses a line outside the diff, even
     /// though the served diff shows them (GitHub's own view of a diff can differ from ours).
     pub(crate) refused_paths: Mutex<Vec<String>>,
+    /// Review threads, served over GraphQL (`github_graphql`).
+    pub(crate) threads: Mutex<Vec<super::github_graphql::ThreadSpec>>,
     pub(crate) repo: GitRepo,
 }
 
@@ -255,6 +257,7 @@ impl GithubServer {
             check_runs: Mutex::default(),
             bodies: Mutex::default(),
             refused_paths: Mutex::default(),
+            threads: Mutex::default(),
             repo,
         });
         let (shutdown, stopped) = oneshot::channel::<()>();
@@ -280,6 +283,22 @@ impl GithubServer {
             shutdown: Some(shutdown),
             thread: Some(thread),
         }
+    }
+
+    /// Opens a review thread: its root comment and replies become REST review comments, and
+    /// the thread is served over GraphQL with its resolved and outdated state.
+    pub fn add_thread(
+        &self,
+        thread: super::github_graphql::ThreadSpec,
+        comments: Vec<ReviewCommentSpec>,
+    ) {
+        lock(&self.shared.pull).review_comments.extend(comments);
+        lock(&self.shared.threads).push(thread);
+    }
+
+    /// The threads as they stand now (a resolution changes them).
+    pub fn threads(&self) -> Vec<super::github_graphql::ThreadSpec> {
+        lock(&self.shared.threads).clone()
     }
 
     /// The API base URL, e.g. `http://127.0.0.1:4321`.
@@ -505,6 +524,8 @@ fn router(shared: Arc<Shared>) -> Router {
     // fields GitHub documents for it that a client needs (the merge base above all), computed
     // by git from the repository.
     router = router.route("/repos/{owner}/{repo}/compare/{basehead}", get(compare));
+    // GraphQL: checked against GitHub's GraphQL schema instead (`github_graphql`).
+    router = router.route("/graphql", post(super::github_graphql::graphql));
     // Not in the subset either: the request and the answer (a review) follow GitHub's
     // "Dismiss a review for a pull request"; the answer is the review schema, checked by hand
     // in `github_publish`.
