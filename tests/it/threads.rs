@@ -46,7 +46,7 @@ fn start() -> GithubServer {
     let server = GithubServer::start(repo, pull);
     server.accept_token(TOKEN, LOGIN);
     let head = server.pull().head_sha;
-    let mut add = |node: &str,
+    let add = |node: &str,
                    root: ReviewCommentSpec,
                    replies: Vec<ReviewCommentSpec>,
                    resolved,
