@@ -47,10 +47,10 @@ fn start() -> GithubServer {
     server.accept_token(TOKEN, LOGIN);
     let head = server.pull().head_sha;
     let add = |node: &str,
-                   root: ReviewCommentSpec,
-                   replies: Vec<ReviewCommentSpec>,
-                   resolved,
-                   outdated| {
+               root: ReviewCommentSpec,
+               replies: Vec<ReviewCommentSpec>,
+               resolved,
+               outdated| {
         let mut all = vec![ReviewCommentSpec {
             commit_id: head.clone(),
             ..root.clone()

@@ -552,6 +552,23 @@ pub(crate) async fn blocking<T: Send + 'static>(
         .map_err(|e| PrepareError::Other(format!("a background job failed: {e}")))
 }
 
+/// The PR's review threads; a failure to read them is a notice, never a failed review.
+pub async fn read_threads(forge: &dyn crate::pr::forge::Forge) -> crate::pr::threads::ThreadsRead {
+    match forge.review_threads().await {
+        Ok(threads) => crate::pr::threads::ThreadsRead {
+            threads,
+            notice: None,
+        },
+        Err(e) => crate::pr::threads::ThreadsRead {
+            threads: Vec::new(),
+            notice: Some(format!(
+                "the PR's review threads could not be read ({e}); findings already raised in \
+                 them are not recognised"
+            )),
+        },
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -580,22 +597,5 @@ mod tests {
         let third = diff_in_mirror(&git_dir, &cache, &base, &head).unwrap();
         assert_eq!(third.files, first.files);
         assert_eq!(std::fs::read_to_string(&saved).unwrap(), text);
-    }
-}
-
-/// The PR's review threads; a failure to read them is a notice, never a failed review.
-pub async fn read_threads(forge: &dyn crate::pr::forge::Forge) -> crate::pr::threads::ThreadsRead {
-    match forge.review_threads().await {
-        Ok(threads) => crate::pr::threads::ThreadsRead {
-            threads,
-            notice: None,
-        },
-        Err(e) => crate::pr::threads::ThreadsRead {
-            threads: Vec::new(),
-            notice: Some(format!(
-                "the PR's review threads could not be read ({e}); findings already raised in \
-                 them are not recognised"
-            )),
-        },
     }
 }

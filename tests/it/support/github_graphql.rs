@@ -21,6 +21,27 @@ use serde_json::{Map, Value, json};
 
 use super::github_server::{PullSpec, Shared, bearer, github_error, lock};
 
+/// Whether `request` is a GraphQL query (no mutation), and the request, its body read and put
+/// back for the route.
+pub async fn peek_query(request: axum::extract::Request) -> (axum::extract::Request, bool) {
+    if request.uri().path() != "/graphql" {
+        return (request, false);
+    }
+    let (parts, body) = request.into_parts();
+    let bytes = axum::body::to_bytes(body, usize::MAX)
+        .await
+        .unwrap_or_default();
+    let query = serde_json::from_slice::<Value>(&bytes)
+        .ok()
+        .and_then(|v| v["query"].as_str().map(str::to_owned))
+        .unwrap_or_default();
+    let is_query = !query.trim_start().starts_with("mutation");
+    (
+        axum::extract::Request::from_parts(parts, axum::body::Body::from(bytes)),
+        is_query,
+    )
+}
+
 /// One review thread: the REST comment that opened it, and its state.
 #[derive(Debug, Clone)]
 pub struct ThreadSpec {

@@ -155,6 +155,8 @@ pub struct RecordedRequest {
     pub query: Option<String>,
     /// Lower-case names, in arrival order.
     pub headers: Vec<(String, String)>,
+    /// A GraphQL query (a `POST /graphql` that is no mutation): a read, though a `POST`.
+    pub graphql_query: bool,
 }
 
 impl RecordedRequest {
@@ -164,6 +166,11 @@ impl RecordedRequest {
             .iter()
             .find(|(k, _)| *k == name)
             .map(|(_, v)| v.as_str())
+    }
+
+    /// Whether it only read: a `GET`, or a GraphQL query.
+    pub fn is_read(&self) -> bool {
+        self.method == "GET" || self.graphql_query
     }
 
     /// `"GET /repos/o/r/pulls/1"`, the form faults are scripted with.
@@ -575,6 +582,7 @@ fn retarget_on(shared: &Shared, base_ref: &str) {
 async fn front_door(State(shared): State<Arc<Shared>>, request: Request, next: Next) -> Response {
     let method = request.method().as_str().to_owned();
     let path = request.uri().path().to_owned();
+    let (request, graphql_query) = super::github_graphql::peek_query(request).await;
     lock(&shared.requests).push(RecordedRequest {
         method: method.clone(),
         path: path.clone(),
@@ -589,6 +597,7 @@ async fn front_door(State(shared): State<Arc<Shared>>, request: Request, next: N
                 )
             })
             .collect(),
+        graphql_query,
     });
     let due = lock(&shared.pushes_before).remove(&format!("{method} {path}"));
     if let Some(change) = due {
