@@ -359,7 +359,12 @@ pub fn reopened_state(
     person: &str,
 ) -> AppState {
     let mut state = opening_state(opening, false, person);
-    let mut arrived = vec![Action::Engine(Report::Diff(opening.diff.clone()))];
+    let mut arrived = vec![
+        Action::Engine(Report::Diff(opening.diff.clone())),
+        Action::Engine(Report::ReviewThreads(Arc::new(
+            opening.review_threads.clone(),
+        ))),
+    ];
     if let Some(report) = cohorts {
         arrived.push(Action::Engine(Report::Cohorts(cohort_links::cohort_views(
             report,
@@ -468,6 +473,9 @@ pub async fn run_cockpit(
     };
     load_code(&opening.worktree, changed, inbox.clone());
     inbox.send(Action::Engine(Report::Diff(opening.diff.clone())));
+    inbox.send(Action::Engine(Report::ReviewThreads(Arc::new(
+        opening.review_threads.clone(),
+    ))));
     let first = if run_review {
         screen.state.loading = None;
         Command::RunRound

@@ -364,6 +364,8 @@ pub struct AppState {
     /// The pull request's diff, from the engine (`Action::Diff`); the diff view reads only the
     /// rows it shows.
     pub diff: Option<Arc<Diff>>,
+    /// The review threads people hold on the PR: marked in the diff view's gutter.
+    pub review_threads: Arc<Vec<crate::pr::threads::ReviewThread>>,
     /// Edited comment text by node id (what would be posted instead of the generated text).
     pub comments: BTreeMap<String, String>,
     /// The person at the keyboard (their confirmations count as a peer's).
@@ -459,6 +461,7 @@ impl AppState {
             level: Level::default(),
             code: HashMap::new(),
             diff: None,
+            review_threads: Arc::default(),
             comments: BTreeMap::new(),
             person: person.to_string(),
             now: String::new(),
