@@ -294,6 +294,48 @@ pub enum Command {
         #[arg(long, env = "GITHUB_API_URL", value_name = "URL")]
         api_url: Option<String>,
     },
+    /// Draft a reply in one of the pull request's review threads: kept in the review space
+    /// until the next publish posts it, once (`--delete reply-N` drops it).
+    Reply {
+        /// The pull request, as for a review.
+        pr: String,
+        /// The reply. Not needed with --delete.
+        text: Option<String>,
+        /// The thread: its id, or the number of any comment in it (`#discussion_r123` on
+        /// GitHub).
+        #[arg(long, value_name = "THREAD", required_unless_present = "delete")]
+        thread: Option<String>,
+        /// Drop your draft ID (reply-N) instead.
+        #[arg(long, value_name = "ID")]
+        delete: Option<String>,
+        /// Where review spaces live (default: the user's data directory).
+        #[arg(long, env = "REVIEW_TUI_DATA_DIR", value_name = "DIR")]
+        data_dir: Option<std::path::PathBuf>,
+        /// GitHub API base URL, as for a review.
+        #[arg(long, env = "GITHUB_API_URL", value_name = "URL")]
+        api_url: Option<String>,
+    },
+    /// Draft resolving one of the pull request's review threads (--unresolve: reopening it),
+    /// posted by the next publish (`--delete resolve-N` drops it).
+    Resolve {
+        /// The pull request, as for a review.
+        pr: String,
+        /// The thread: its id, or the number of any comment in it.
+        #[arg(long, value_name = "THREAD", required_unless_present = "delete")]
+        thread: Option<String>,
+        /// Reopen the thread instead.
+        #[arg(long)]
+        unresolve: bool,
+        /// Drop your draft ID (resolve-N) instead.
+        #[arg(long, value_name = "ID")]
+        delete: Option<String>,
+        /// Where review spaces live (default: the user's data directory).
+        #[arg(long, env = "REVIEW_TUI_DATA_DIR", value_name = "DIR")]
+        data_dir: Option<std::path::PathBuf>,
+        /// GitHub API base URL, as for a review.
+        #[arg(long, env = "GITHUB_API_URL", value_name = "URL")]
+        api_url: Option<String>,
+    },
     /// Where the configuration file is, and what is in effect.
     Config {
         #[command(subcommand)]

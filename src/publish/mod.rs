@@ -24,6 +24,7 @@ pub mod raised;
 mod range;
 mod rerun;
 mod review;
+pub mod thread_posts;
 /// What a round publishes: chosen in `report`, where the Markdown summary needs it too.
 pub use crate::report::select;
 

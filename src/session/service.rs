@@ -193,6 +193,12 @@ impl<P: Publisher> Session<P> {
     }
 
     /// The prepared space, for the headless reports of what was prepared.
+    /// The review space, for what the edge writes beside the round (the thread drafts a
+    /// publish posts).
+    pub fn space_mut(&mut self) -> &mut crate::space::Space {
+        &mut self.prepared.space
+    }
+
     pub fn prepared(&self) -> &Prepared {
         &self.prepared
     }

@@ -268,3 +268,161 @@ fn a_replacement_covering_exactly_its_lines_is_posted_as_a_suggestion_block() {
     );
     assert_eq!(mine.matches("```suggestion").count(), 1, "{mine}");
 }
+
+fn thread_command(server: &GithubServer, data: &Path, args: &[&str]) -> Output {
+    review_tui()
+        .args(args)
+        .args(["--api-url", server.url()])
+        .env("REVIEW_TUI_DATA_DIR", data)
+        .env("GH_TOKEN", TOKEN)
+        .env_remove("GITHUB_TOKEN")
+        .env_remove("GITHUB_API_URL")
+        .output()
+        .unwrap()
+}
+
+/// The publishing account's replies in alice's thread.
+fn our_replies(server: &GithubServer) -> Vec<String> {
+    server
+        .pull()
+        .review_comments
+        .iter()
+        .filter(|c| c.in_reply_to == Some(10) && c.author.login == LOGIN)
+        .map(|c| c.body.clone())
+        .collect()
+}
+
+#[test]
+fn a_reply_and_a_resolve_are_posted_once_after_a_kill_between_the_two() {
+    let server = start();
+    let data = tempfile::tempdir().unwrap();
+    let first = run(&server, data.path(), &[]);
+    assert_eq!(first.status.code(), Some(6), "{}", text(&first.stderr));
+    let key = "AKIAZ4DEMQ7Q2LXWRT5W";
+    let reply = thread_command(
+        &server,
+        data.path(),
+        &[
+            "reply",
+            "acme/widgets#7",
+            &format!("Agreed: {key} moves to the environment."),
+            "--thread",
+            "PRRT_alice",
+        ],
+    );
+    assert_eq!(reply.status.code(), Some(0), "{}", text(&reply.stderr));
+    // The thread named by one of its comments' numbers.
+    let resolve = thread_command(
+        &server,
+        data.path(),
+        &["resolve", "acme/widgets#7", "--thread", "10"],
+    );
+    assert_eq!(resolve.status.code(), Some(0), "{}", text(&resolve.stderr));
+    assert!(
+        server
+            .bodies_to("POST /repos/acme/widgets/pulls/7/comments/10/replies")
+            .is_empty()
+    );
+
+    // Killed (SIGKILL) while the resolution is on its way, after the reply went out.
+    server.hold_mutations(true);
+    let mut child = review_tui()
+        .args([
+            "acme/widgets#7",
+            "--headless",
+            "--deterministic-only",
+            "--publish",
+        ])
+        .args(["--api-url", server.url()])
+        .env("REVIEW_TUI_DATA_DIR", data.path())
+        .env("GH_TOKEN", TOKEN)
+        .env_remove("GITHUB_TOKEN")
+        .env_remove("GITHUB_API_URL")
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mutation_seen = || {
+        server
+            .bodies_to("POST /graphql")
+            .iter()
+            .any(|b| b["query"].as_str().unwrap_or("").starts_with("mutation"))
+    };
+    let mut waited = 0;
+    while !mutation_seen() {
+        assert!(waited < 1200, "the resolution never came");
+        assert!(
+            child.try_wait().unwrap().is_none(),
+            "the publish ended before resolving"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(50));
+        waited += 1;
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    server.hold_mutations(false);
+    assert_eq!(our_replies(&server).len(), 1);
+    assert!(!server.threads()[0].resolved);
+    // A kill a moment earlier, after the reply's POST and before the space recorded it: the
+    // space then says the reply is still to post, and only the forge's answer can tell.
+    let state_file = find_state(data.path()).expect("the space's state.json");
+    let mut state: Value =
+        serde_json::from_str(&std::fs::read_to_string(&state_file).unwrap()).unwrap();
+    let drafts = state["thread_drafts"].as_array_mut().unwrap();
+    assert_eq!(drafts[0]["id"], "reply-1");
+    assert_eq!(drafts[0]["posted"], true, "recorded once the forge took it");
+    drafts[0]["posted"] = Value::Bool(false);
+    std::fs::write(&state_file, serde_json::to_vec_pretty(&state).unwrap()).unwrap();
+
+    let again = run(&server, data.path(), &["--publish"]);
+    let err = text(&again.stderr);
+    assert_eq!(again.status.code(), Some(6), "{err}");
+    assert!(
+        err.contains("already on the pull request: reply-1"),
+        "{err}"
+    );
+    assert!(err.contains("posted: resolve-1"), "{err}");
+    let replies = our_replies(&server);
+    assert_eq!(replies.len(), 1, "{replies:?}");
+    assert!(
+        replies[0].contains("moves to the environment"),
+        "{}",
+        replies[0]
+    );
+    assert!(
+        !replies[0].contains(key),
+        "the reply is redacted: {}",
+        replies[0]
+    );
+    assert!(server.threads()[0].resolved);
+    assert_eq!(
+        server.bodies_to(REVIEWS).len(),
+        1,
+        "the review is posted once"
+    );
+
+    // A third publish posts nothing more.
+    let third = run(&server, data.path(), &["--publish"]);
+    assert_eq!(third.status.code(), Some(6), "{}", text(&third.stderr));
+    assert_eq!(our_replies(&server).len(), 1);
+    let mutations = server
+        .bodies_to("POST /graphql")
+        .iter()
+        .filter(|b| b["query"].as_str().unwrap_or("").starts_with("mutation"))
+        .count();
+    assert_eq!(mutations, 2, "the held one and the one that resolved");
+}
+
+fn find_state(dir: &Path) -> Option<std::path::PathBuf> {
+    for entry in std::fs::read_dir(dir).ok()?.flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            if let Some(found) = find_state(&path) {
+                return Some(found);
+            }
+        } else if path.file_name().is_some_and(|n| n == "state.json") {
+            return Some(path);
+        }
+    }
+    None
+}

@@ -604,6 +604,12 @@ pub async fn graphql(
                 }
             }
             "resolveReviewThread" | "unresolveReviewThread" => {
+                if *lock(&shared.hold_mutations) {
+                    while *lock(&shared.hold_mutations) {
+                        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+                    }
+                    return github_error(StatusCode::BAD_GATEWAY, "held, then dropped");
+                }
                 if login.is_none() {
                     return graphql_errors("Resource not accessible by integration");
                 }

@@ -219,6 +219,9 @@ pub(crate) struct Shared {
     pub(crate) refused_paths: Mutex<Vec<String>>,
     /// Review threads, served over GraphQL (`github_graphql`).
     pub(crate) threads: Mutex<Vec<super::github_graphql::ThreadSpec>>,
+    /// While set, a GraphQL mutation is held unanswered (and never applied): a client killed
+    /// meanwhile dies between its calls.
+    pub(crate) hold_mutations: Mutex<bool>,
     pub(crate) repo: GitRepo,
 }
 
@@ -265,6 +268,7 @@ impl GithubServer {
             bodies: Mutex::default(),
             refused_paths: Mutex::default(),
             threads: Mutex::default(),
+            hold_mutations: Mutex::new(false),
             repo,
         });
         let (shutdown, stopped) = oneshot::channel::<()>();
@@ -301,6 +305,11 @@ impl GithubServer {
     ) {
         lock(&self.shared.pull).review_comments.extend(comments);
         lock(&self.shared.threads).push(thread);
+    }
+
+    /// Holds every GraphQL mutation unanswered while `hold` (see `Shared::hold_mutations`).
+    pub fn hold_mutations(&self, hold: bool) {
+        *lock(&self.shared.hold_mutations) = hold;
     }
 
     /// The threads as they stand now (a resolution changes them).
