@@ -884,7 +884,7 @@ fn thread_command(cli: &Cli) -> anyhow::Result<Exit> {
     if let Some(id) = delete {
         let removed = prepared.space.update(|state| -> anyhow::Result<bool> {
             let before = state.thread_drafts.len();
-            state.thread_drafts.retain(|d| !(d.id == *id && !d.posted));
+            state.thread_drafts.retain(|d| d.id != *id || d.posted);
             Ok(state.thread_drafts.len() != before)
         })?;
         if !removed {
