@@ -104,6 +104,12 @@ pub struct Cli {
     /// Publish only findings a peer confirmed (the consensus rule is checked again).
     #[arg(long)]
     pub consensus_only: bool,
+
+    /// Post inline even a finding that an open thread of someone else on the PR already
+    /// raises on the same lines (by default it is left out of the inline comments, still
+    /// counted in the verdict and listed in the summary).
+    #[arg(long)]
+    pub include_raised: bool,
     // --- end of publishing ---
 
     // ---- Model reviewers (the `models` block; docs/dev/design.md) ----
@@ -281,6 +287,48 @@ pub enum Command {
         /// Head revision of a local repository (with PATH).
         #[arg(long, value_name = "HEAD")]
         head: Option<String>,
+        /// Where review spaces live (default: the user's data directory).
+        #[arg(long, env = "REVIEW_TUI_DATA_DIR", value_name = "DIR")]
+        data_dir: Option<std::path::PathBuf>,
+        /// GitHub API base URL, as for a review.
+        #[arg(long, env = "GITHUB_API_URL", value_name = "URL")]
+        api_url: Option<String>,
+    },
+    /// Draft a reply in one of the pull request's review threads: kept in the review space
+    /// until the next publish posts it, once (`--delete reply-N` drops it).
+    Reply {
+        /// The pull request, as for a review.
+        pr: String,
+        /// The reply. Not needed with --delete.
+        text: Option<String>,
+        /// The thread: its id, or the number of any comment in it (`#discussion_r123` on
+        /// GitHub).
+        #[arg(long, value_name = "THREAD", required_unless_present = "delete")]
+        thread: Option<String>,
+        /// Drop your draft ID (reply-N) instead.
+        #[arg(long, value_name = "ID")]
+        delete: Option<String>,
+        /// Where review spaces live (default: the user's data directory).
+        #[arg(long, env = "REVIEW_TUI_DATA_DIR", value_name = "DIR")]
+        data_dir: Option<std::path::PathBuf>,
+        /// GitHub API base URL, as for a review.
+        #[arg(long, env = "GITHUB_API_URL", value_name = "URL")]
+        api_url: Option<String>,
+    },
+    /// Draft resolving one of the pull request's review threads (--unresolve: reopening it),
+    /// posted by the next publish (`--delete resolve-N` drops it).
+    Resolve {
+        /// The pull request, as for a review.
+        pr: String,
+        /// The thread: its id, or the number of any comment in it.
+        #[arg(long, value_name = "THREAD", required_unless_present = "delete")]
+        thread: Option<String>,
+        /// Reopen the thread instead.
+        #[arg(long)]
+        unresolve: bool,
+        /// Drop your draft ID (resolve-N) instead.
+        #[arg(long, value_name = "ID")]
+        delete: Option<String>,
         /// Where review spaces live (default: the user's data directory).
         #[arg(long, env = "REVIEW_TUI_DATA_DIR", value_name = "DIR")]
         data_dir: Option<std::path::PathBuf>,

@@ -127,6 +127,7 @@ fn run(cli: Cli, matches: &clap::ArgMatches) -> anyhow::Result<Exit> {
         Some(Command::Config { action }) => return config_command(*action),
         Some(Command::Ask { .. }) => return ask_command(&cli),
         Some(Command::Comment { .. }) => return comment_command(&cli),
+        Some(Command::Reply { .. } | Command::Resolve { .. }) => return thread_command(&cli),
         Some(Command::Gc {
             dry_run,
             max_age,
@@ -828,6 +829,129 @@ fn comment_command(cli: &Cli) -> anyhow::Result<Exit> {
     Ok(Exit::from(snapshot.verdict.decision))
 }
 
+/// `review-tui reply` and `review-tui resolve`: a draft on one of the PR's review threads,
+/// kept in the space until a publish posts it.
+fn thread_command(cli: &Cli) -> anyhow::Result<Exit> {
+    use review_tui::space::thread_draft::{ThreadAction, ThreadDraft};
+    let (pr, thread, delete, data_dir, api_url, action, prefix) = match &cli.command {
+        Some(Command::Reply {
+            pr,
+            text,
+            thread,
+            delete,
+            data_dir,
+            api_url,
+        }) => {
+            let action = match delete {
+                Some(_) => None,
+                None => Some(ThreadAction::Reply {
+                    text: outbound(
+                        text.as_deref()
+                            .filter(|t| !t.trim().is_empty())
+                            .ok_or_else(|| anyhow::anyhow!("the reply is empty: pass its text"))?,
+                    ),
+                }),
+            };
+            (pr, thread, delete, data_dir, api_url, action, "reply")
+        }
+        Some(Command::Resolve {
+            pr,
+            thread,
+            unresolve,
+            delete,
+            data_dir,
+            api_url,
+        }) => {
+            let action = match (delete, unresolve) {
+                (Some(_), _) => None,
+                (None, true) => Some(ThreadAction::Unresolve),
+                (None, false) => Some(ThreadAction::Resolve),
+            };
+            (pr, thread, delete, data_dir, api_url, action, "resolve")
+        }
+        _ => anyhow::bail!("not a thread command"),
+    };
+    let mut flags = <Cli as clap::Parser>::try_parse_from(["review-tui"])?;
+    flags.data_dir = data_dir.clone();
+    flags.api_url = api_url.clone();
+    let reference = reference::parse(pr, None, None)?;
+    let user = review_tui::config::load_user()?;
+    let options = prepare_options(&flags, &user)?;
+    git2::opts::strict_hash_verification(false);
+    let runtime = tokio::runtime::Runtime::new().context("starting the async runtime")?;
+    let signals = Signals::install(&runtime)?;
+    let mut prepared = signals.run(&runtime, prepare(reference, &options))??;
+    if let Some(id) = delete {
+        let removed = prepared.space.update(|state| -> anyhow::Result<bool> {
+            let before = state.thread_drafts.len();
+            state.thread_drafts.retain(|d| d.id != *id || d.posted);
+            Ok(state.thread_drafts.len() != before)
+        })?;
+        if !removed {
+            anyhow::bail!("{id}: no draft of that id waits to be posted");
+        }
+        say(format!("{id} deleted"));
+        return Ok(Exit::Ship);
+    }
+    let wanted = thread.as_deref().unwrap_or_default();
+    if let Some(notice) = &prepared.threads.notice {
+        anyhow::bail!("{notice}");
+    }
+    let found = prepared
+        .threads
+        .threads
+        .iter()
+        .find(|t| {
+            t.id == wanted
+                || t.comments
+                    .iter()
+                    .any(|c| c.id.is_some_and(|id| id.to_string() == wanted))
+        })
+        .cloned()
+        .ok_or_else(|| {
+            anyhow::anyhow!(
+                "--thread {wanted:?}: no review thread of that id (or with a comment of that number) on {pr}"
+            )
+        })?;
+    let action = action.expect("an action unless deleting");
+    let at = review_tui::pr::http::utc_time(review_tui::pr::http::now_epoch());
+    let draft = prepared
+        .space
+        .update(|state| -> anyhow::Result<ThreadDraft> {
+            let n = state
+                .thread_drafts
+                .iter()
+                .filter_map(|d| {
+                    d.id.strip_prefix(&format!("{prefix}-"))?
+                        .parse::<u32>()
+                        .ok()
+                })
+                .max()
+                .unwrap_or(0)
+                + 1;
+            let draft = ThreadDraft {
+                id: format!("{prefix}-{n}"),
+                thread: found.id.clone(),
+                reply_to: found.reply_target(),
+                location: match found.lines() {
+                    Some((_, end)) => format!("{}:{end}", found.path),
+                    None => found.path.clone(),
+                },
+                opened_by: found.author().to_string(),
+                action,
+                at,
+                posted: false,
+            };
+            state.thread_drafts.push(draft.clone());
+            Ok(draft)
+        })?;
+    say(format!(
+        "{} saved: posted by the next publish (`review-tui {pr} --headless --publish`)",
+        draft.describe()
+    ));
+    Ok(Exit::Ship)
+}
+
 /// The configuration of this review, loaded once: the user's file (already read, it chose how
 /// GitHub was called) with the repository's file at the PR's base laid over it.
 fn review_config(
@@ -970,9 +1094,20 @@ fn headless_command(
     if cli.publish {
         let outcome = signals.run(runtime, async {
             let preview = session.preview().await?;
+            for line in review_tui::publish::thread_posts::pending(&session.prepared().space) {
+                say(format!("will post: {line}"));
+            }
+            for raised in &preview.already_raised {
+                say(format!(
+                    "left out: {} {}: already raised by @{} in an open thread \
+                     (--include-raised posts it; it still counts in the verdict)",
+                    raised.location, raised.title, raised.by
+                ));
+            }
             posted_body = Some(preview.body.clone());
             session.publish().await
         })?;
+        let threads_too = matches!(outcome, Ok(_) | Err(PublishError::AlreadyPublished { .. }));
         match outcome {
             Ok(published) => say(published),
             // Idempotent: the round is on the PR already; say where, keep the verdict's code.
@@ -986,6 +1121,27 @@ fn headless_command(
             Err(err) => {
                 say(format!("publishing failed: {err}"));
                 publish_failed = true;
+            }
+        }
+        // The person's replies and resolutions on the PR's threads, once each.
+        if threads_too {
+            let destination =
+                review_tui::publish::destination(session.prepared(), cli.api_url.clone(), None);
+            let posted = signals.run(runtime, async {
+                match destination {
+                    Ok(destination) => {
+                        review_tui::publish::thread_posts::post(&destination, session.space_mut())
+                            .await
+                    }
+                    Err(e) => Err(e),
+                }
+            })?;
+            match posted {
+                Ok(lines) => lines.into_iter().for_each(say),
+                Err(err) => {
+                    say(format!("publishing failed: {err}"));
+                    publish_failed = true;
+                }
             }
         }
     } else {
@@ -1355,11 +1511,9 @@ fn new_session(
         person: review_tui::session::person_name(),
         room,
     };
-    let publisher = Publishing::new(
-        PublishOptions::from_config(config, selection),
-        cli.api_url.clone(),
-        None,
-    );
+    let mut options = PublishOptions::from_config(config, selection);
+    options.include_raised = cli.include_raised;
+    let publisher = Publishing::new(options, cli.api_url.clone(), None);
     Ok(Session::new(prepared, setup, publisher))
 }
 

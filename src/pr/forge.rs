@@ -35,6 +35,21 @@ pub trait Forge: Send + Sync {
     fn diff(&self) -> ForgeFuture<'_, String>;
     /// Reviews, review comments and conversation comments, oldest first within each list.
     fn history(&self) -> ForgeFuture<'_, PrHistory>;
+    /// The review threads people hold on the PR (inline comments with their replies, resolved
+    /// and outdated), every page. A forge without threads (a local range) has none.
+    fn review_threads(&self) -> ForgeFuture<'_, Vec<crate::pr::threads::ReviewThread>> {
+        Box::pin(async { Ok(Vec::new()) })
+    }
+    /// Marks a thread resolved (or open again). A forge without threads refuses.
+    fn resolve_thread<'a>(&'a self, thread_id: &'a str, resolved: bool) -> ForgeFuture<'a, ()> {
+        let _ = (thread_id, resolved);
+        Box::pin(async move {
+            Err(ForgeError::new(
+                ForgeErrorKind::Other,
+                std::io::Error::other(format!("{} has no review threads to resolve", self.name())),
+            ))
+        })
+    }
     /// The login the forge sees us as; `None` when working anonymously.
     fn authenticated_user(&self) -> ForgeFuture<'_, Option<String>>;
     /// Submits one review (event, body, inline comments) as one event on the forge: all or

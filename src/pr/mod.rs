@@ -12,5 +12,6 @@ pub mod ref_error;
 pub mod reference;
 pub mod registry;
 pub mod self_hosted;
+pub mod threads;
 pub mod token;
 pub mod uncommitted;

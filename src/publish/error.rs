@@ -35,6 +35,16 @@ pub enum PublishError {
     #[error("round {round} was already published: {target}; a round is published at most once")]
     AlreadyPublished { round: u32, target: String },
 
+    #[error(
+        "a local range has no review threads: the replies and resolutions drafted were not posted"
+    )]
+    NoThreads,
+
+    #[error(
+        "{draft}: its review thread is no longer on the pull request (deleted?): not posted; `--delete {draft}` drops the draft"
+    )]
+    ThreadGone { draft: String },
+
     #[error("publishing to {forge} needs a token ({hint}): nothing was published")]
     NoLogin {
         forge: &'static str,

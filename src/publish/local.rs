@@ -86,6 +86,7 @@ pub(super) fn plan(dir: &Path, input: &PublishInput<'_>) -> Preview {
         intended_event: event,
         inline_comments: inline,
         already_commented: Vec::new(),
+        already_raised: Vec::new(),
         moved_to_body: moved,
         resolved_replies: Vec::new(),
         bodies: super::Bodies::same(&body),

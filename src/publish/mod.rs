@@ -20,9 +20,11 @@ pub mod limits;
 mod local;
 pub mod markers;
 mod publishing;
+pub mod raised;
 mod range;
 mod rerun;
 mod review;
+pub mod thread_posts;
 /// What a round publishes: chosen in `report`, where the Markdown summary needs it too.
 pub use crate::report::select;
 
@@ -57,6 +59,8 @@ pub struct PublishOptions {
     pub approve_on_ship: bool,
     /// Non-blocking findings of these severities fold into one line.
     pub collapse: Vec<Severity>,
+    /// Post inline even the findings an open thread on the PR already raises.
+    pub include_raised: bool,
 }
 
 impl PublishOptions {
@@ -65,6 +69,7 @@ impl PublishOptions {
             selection,
             approve_on_ship: config.approve_on_ship,
             collapse: config.collapse.clone(),
+            include_raised: false,
         }
     }
 }
@@ -238,6 +243,9 @@ pub struct Preview {
     pub inline_comments: Vec<InlineComment>,
     /// Findings already commented by an earlier round (`path:line title`): not repeated.
     pub already_commented: Vec<String>,
+    /// Findings an open thread of someone else on the PR already raises: not posted inline
+    /// (still counted, still in the body) unless the person includes them.
+    pub already_raised: Vec<raised::RaisedFinding>,
     /// Anchored findings no longer on the current diff: in the body instead.
     pub moved_to_body: Vec<MovedFinding>,
     pub resolved_replies: Vec<ResolvedReply>,

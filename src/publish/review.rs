@@ -143,6 +143,7 @@ pub(super) async fn plan(
             hint: forge.token_hint(),
         })?;
     let (diff, diff_notice) = current_diff(forge).await?;
+    let mut threads_notice: Option<String> = None;
     let history = forge.history().await.map_err(PublishError::forge(
         "reading the pull request's reviews and comments",
     ))?;
@@ -151,6 +152,18 @@ pub(super) async fn plan(
         Err(e) => CiStatus::NotVerified(format!("the check runs could not be read ({e})")),
     };
     let own = Own::read(&history, &login);
+    // The threads people hold, for the findings they already raised; unread, nothing is
+    // left out (and the preview says why).
+    let threads = match forge.review_threads().await {
+        Ok(threads) => threads,
+        Err(e) => {
+            threads_notice = Some(format!(
+                "The pull request's review threads could not be read ({}), so findings already raised in them may be repeated.",
+                crate::report::escape::prose(&e.to_string())
+            ));
+            Vec::new()
+        }
+    };
     // A forge takes one pending (unsubmitted) review per account and pull request, and shows
     // it only to its author: found here, it would refuse our review (or, where pending comments
     // are published together, go out with it). Ours, left by an interrupted publish, are
@@ -176,7 +189,7 @@ pub(super) async fn plan(
     } else {
         intended
     };
-    let mut notices: Vec<String> = diff_notice.into_iter().collect();
+    let mut notices: Vec<String> = diff_notice.into_iter().chain(threads_notice).collect();
     if event != intended {
         notices.push(format!(
             "Intended decision: **{intended}**. {} does not let an account approve or request changes on its own pull request ({} opened it), so this review is posted as a comment.",
@@ -189,6 +202,7 @@ pub(super) async fn plan(
     let mut inline = Vec::new();
     let mut inline_items: Vec<&Item> = Vec::new();
     let mut already = Vec::new();
+    let mut already_raised = Vec::new();
     let mut moved = Vec::new();
     for item in selected
         .items
@@ -201,6 +215,19 @@ pub(super) async fn plan(
                     // Commented by an earlier round, even if its line moved: not repeated,
                     // still counted and still in the body.
                     already.push(format!("{} {}", item.node.location(), item.node.text.title));
+                    continue;
+                }
+                if !input.options.include_raised
+                    && let Some(thread) = super::raised::raised_by(item, &threads, &login)
+                {
+                    // Someone already said it on these lines: not said twice. It still
+                    // counts in the verdict and stays in the summary.
+                    already_raised.push(super::raised::RaisedFinding {
+                        fingerprint: item.fingerprint().to_string(),
+                        location: item.node.location(),
+                        title: item.node.text.title.clone(),
+                        by: thread.author().to_string(),
+                    });
                     continue;
                 }
                 let mut new = comment::new_comment(item, placement);
@@ -390,6 +417,7 @@ pub(super) async fn plan(
         intended_event: intended,
         inline_comments: inline,
         already_commented: already,
+        already_raised,
         moved_to_body: moved,
         resolved_replies,
         body,

@@ -359,6 +359,9 @@ pub async fn review(
         ..Coverage::default()
     };
     coverage.notes.extend(secret_setup.notes.iter().cloned());
+    coverage
+        .notes
+        .extend(prepared.threads.notice.iter().cloned());
     let model_run = match models {
         Some(setup) => {
             match models::prepare(

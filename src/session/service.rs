@@ -154,6 +154,8 @@ pub struct Opening {
     /// "offline: showing round N as of <time>; not refreshed" when GitHub could not be
     /// reached: the client shows it for as long as the session lives.
     pub offline: Option<String>,
+    /// The review threads people hold on the PR (empty when unread, and for a local range).
+    pub review_threads: Vec<crate::pr::threads::ReviewThread>,
     /// No model reviewer is configured and the run did not ask for `--deterministic-only`: a
     /// round this session runs can only be Inconclusive (see `no_model`).
     pub no_model: bool,
@@ -191,6 +193,12 @@ impl<P: Publisher> Session<P> {
     }
 
     /// The prepared space, for the headless reports of what was prepared.
+    /// The review space, for what the edge writes beside the round (the thread drafts a
+    /// publish posts).
+    pub fn space_mut(&mut self) -> &mut crate::space::Space {
+        &mut self.prepared.space
+    }
+
     pub fn prepared(&self) -> &Prepared {
         &self.prepared
     }
@@ -213,6 +221,7 @@ impl<P: Publisher> Session<P> {
             worktree: self.prepared.space.worktree().to_path_buf(),
             patch: fix::last_patch(&self.prepared),
             offline: self.prepared.offline.as_ref().map(|o| o.banner()),
+            review_threads: self.prepared.threads.threads.clone(),
             no_model: self.setup.review.models.is_none() && !self.setup.review.deterministic_only,
         }
     }

@@ -51,6 +51,9 @@ pub struct SpaceState {
     /// The review room's questions and answers, every round's (see `review::thread`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub threads: Vec<crate::review::thread::Thread>,
+    /// Replies and resolutions on the PR's review threads, until a publish posts them.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub thread_drafts: Vec<super::thread_draft::ThreadDraft>,
 }
 
 /// The PR, for display: the key identifies it, the rest is what the forge said about it.
@@ -220,6 +223,7 @@ impl SpaceState {
             publishes: Vec::new(),
             comments: Default::default(),
             threads: Vec::new(),
+            thread_drafts: Vec::new(),
         }
     }
 

@@ -98,6 +98,8 @@ pub enum Report {
     },
     /// The pull request's diff (files, hunks, lines with LEFT/RIGHT numbers) for the diff view.
     Diff(Arc<crate::diff::Diff>),
+    /// The review threads people hold on the PR, for the diff view's gutter.
+    ReviewThreads(Arc<Vec<crate::pr::threads::ReviewThread>>),
     Loading(Option<String>),
     /// The pull request as its forge answered, before its space is ready.
     Pr(crate::ui::state::PrHeader),

@@ -227,6 +227,13 @@ async fn relay(
                         .iter()
                         .map(|m| format!("{} {} ({})", m.location, m.title, m.reason))
                         .collect(),
+                    already_raised: preview
+                        .already_raised
+                        .iter()
+                        .map(|r| {
+                            format!("{} {} — already raised by @{}", r.location, r.title, r.by)
+                        })
+                        .collect(),
                     body: preview.body.clone(),
                     target: preview.target.to_string(),
                 }))]
@@ -352,7 +359,12 @@ pub fn reopened_state(
     person: &str,
 ) -> AppState {
     let mut state = opening_state(opening, false, person);
-    let mut arrived = vec![Action::Engine(Report::Diff(opening.diff.clone()))];
+    let mut arrived = vec![
+        Action::Engine(Report::Diff(opening.diff.clone())),
+        Action::Engine(Report::ReviewThreads(Arc::new(
+            opening.review_threads.clone(),
+        ))),
+    ];
     if let Some(report) = cohorts {
         arrived.push(Action::Engine(Report::Cohorts(cohort_links::cohort_views(
             report,
@@ -461,6 +473,9 @@ pub async fn run_cockpit(
     };
     load_code(&opening.worktree, changed, inbox.clone());
     inbox.send(Action::Engine(Report::Diff(opening.diff.clone())));
+    inbox.send(Action::Engine(Report::ReviewThreads(Arc::new(
+        opening.review_threads.clone(),
+    ))));
     let first = if run_review {
         screen.state.loading = None;
         Command::RunRound

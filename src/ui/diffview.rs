@@ -284,6 +284,35 @@ pub fn findings_at<'s>(
         .unwrap_or_default()
 }
 
+/// The review threads people hold on `row`'s line (open ones first).
+pub fn threads_at<'s>(
+    state: &'s AppState,
+    doc: &DiffDoc<'_>,
+    row: usize,
+) -> Vec<&'s crate::pr::threads::ReviewThread> {
+    let Some(DiffRow::Line { path, line }) = doc.row(row) else {
+        return Vec::new();
+    };
+    let mut found: Vec<_> = state
+        .review_threads
+        .iter()
+        .filter(|t| t.path == path)
+        .filter(|t| {
+            let number = match (t.side, line.kind) {
+                (Side::Right, LineKind::Removed) | (Side::Left, LineKind::Added) => None,
+                (Side::Right, _) => line.new_line,
+                (Side::Left, _) => line.old_line,
+            };
+            match (t.lines(), number) {
+                (Some((start, end)), Some(n)) => (start..=end).contains(&n),
+                _ => false,
+            }
+        })
+        .collect();
+    found.sort_by_key(|t| !t.is_open());
+    found
+}
+
 /// What the diff view's title says about its scope.
 pub fn scope_label(cohort: Option<&CohortView>, files: usize) -> String {
     match cohort {

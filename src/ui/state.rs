@@ -140,6 +140,9 @@ pub struct PreviewData {
     /// Findings that go into the body instead of inline, each with why (`path:line title — not
     /// on a changed line`).
     pub moved_to_body: Vec<String>,
+    /// Findings left out because a colleague's open thread already raises them (`path:line
+    /// title — already raised by @alice`): still counted, not posted inline.
+    pub already_raised: Vec<String>,
     /// The summary body, as it will be posted.
     pub body: String,
     /// Where it goes: `github review on owner/repo#12`, or the local report's directory.
@@ -361,6 +364,8 @@ pub struct AppState {
     /// The pull request's diff, from the engine (`Action::Diff`); the diff view reads only the
     /// rows it shows.
     pub diff: Option<Arc<Diff>>,
+    /// The review threads people hold on the PR: marked in the diff view's gutter.
+    pub review_threads: Arc<Vec<crate::pr::threads::ReviewThread>>,
     /// Edited comment text by node id (what would be posted instead of the generated text).
     pub comments: BTreeMap<String, String>,
     /// The person at the keyboard (their confirmations count as a peer's).
@@ -456,6 +461,7 @@ impl AppState {
             level: Level::default(),
             code: HashMap::new(),
             diff: None,
+            review_threads: Arc::default(),
             comments: BTreeMap::new(),
             person: person.to_string(),
             now: String::new(),

@@ -447,3 +447,37 @@ fn a_head_moved_under_the_approval_is_exit_8_and_nothing_is_posted() {
     assert!(server.mr().drafts.is_empty());
     assert_clean(&server, &[&out]);
 }
+
+#[test]
+fn a_finding_a_colleague_raised_in_an_open_discussion_is_not_posted_again() {
+    let server = start();
+    server.add_diff_thread(
+        "alice",
+        "src/lib.rs",
+        9,
+        "Hardcoded AWS secret: this access key must come from the environment.",
+        false,
+    );
+    // Resolved: settled talk, the unwrap() is posted.
+    server.add_diff_thread(
+        "bob",
+        "src/lib.rs",
+        6,
+        "This unwrap() can panic outside tests.",
+        true,
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let out = run(&server, dir.path(), &["--publish"]);
+    let err = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(6), "{err}");
+    assert!(err.contains("already raised by @alice"), "{err}");
+    let ours: Vec<String> = server
+        .diff_notes()
+        .into_iter()
+        .filter(|n| n.author == LOGIN)
+        .map(|n| n.body)
+        .collect();
+    assert_eq!(ours.len(), 1, "{ours:?}");
+    assert!(ours[0].contains("unwrap()"), "{ours:?}");
+    assert!(server.violations().is_empty(), "{:?}", server.violations());
+}

@@ -82,7 +82,7 @@ fn comments(review: &Value) -> Vec<Value> {
 /// Every body the publisher sent, and everything it printed: no secret, no token.
 fn assert_nothing_leaked(server: &GithubServer, outputs: &[&Output]) {
     for request in server.requests() {
-        if request.method != "GET" {
+        if !request.is_read() {
             let bodies = server.bodies_to(&request.call());
             let text = serde_json::to_string(&bodies).unwrap();
             assert!(!text.contains(AWS_KEY), "{}: {text}", request.call());
@@ -261,7 +261,7 @@ fn secrets_in_the_pr_text_and_in_githubs_answers_are_never_posted_printed_or_sto
     for (place, text) in server
         .requests()
         .into_iter()
-        .filter(|r| r.method != "GET")
+        .filter(|r| !r.is_read())
         .map(|r| {
             let bodies = server.bodies_to(&r.call());
             (r.call(), serde_json::to_string(&bodies).unwrap())
@@ -370,7 +370,7 @@ fn without_publish_nothing_is_posted_and_it_says_how() {
         err.contains("nothing was published: add --publish"),
         "{err}"
     );
-    assert!(server.requests().iter().all(|r| r.method == "GET"));
+    assert!(server.requests().iter().all(|r| r.is_read()));
     // The text report opens with the same decision and facts line as the summary would.
     let report = text(&out.stdout);
     assert!(
@@ -902,7 +902,7 @@ mod in_process {
             .unwrap_err();
         assert!(matches!(err, PublishError::HeadMoved { .. }), "{err}");
         assert!(err.to_string().contains("review again"), "{err}");
-        assert!(server.requests().iter().all(|r| r.method == "GET"));
+        assert!(server.requests().iter().all(|r| r.is_read()));
     }
 }
 
@@ -1186,7 +1186,7 @@ mod refusals {
         assert!(line.contains("pending"), "{line}");
         assert!(line.contains("review 77"), "{line}");
         assert!(line.contains("submit or delete it"), "{line}");
-        assert!(server.requests().iter().all(|r| r.method == "GET"));
+        assert!(server.requests().iter().all(|r| r.is_read()));
     }
 
     #[test]

@@ -224,7 +224,7 @@ fn outside_actions_an_installation_token_needs_its_login_named() {
         "{line}"
     );
     assert!(line.contains("REVIEW_TUI_GITHUB_LOGIN"), "{line}");
-    assert!(server.requests().iter().all(|r| r.method == "GET"));
+    assert!(server.requests().iter().all(|r| r.is_read()));
 
     // Named, it publishes, and `/user` is not asked again.
     let named = tempfile::tempdir().unwrap();

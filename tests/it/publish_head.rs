@@ -69,11 +69,7 @@ fn a_force_push_between_the_last_read_and_the_post_posts_nothing_and_says_so_in_
     assert_eq!(requests[post - 1].call(), PULL, "{:?}", requests[post - 1]);
     assert_eq!(server.requests_to(REVIEWS).len(), 1);
     assert_eq!(server.bodies_to(REVIEWS)[0]["commit_id"], reviewed.as_str());
-    assert!(
-        requests
-            .iter()
-            .all(|r| r.method == "GET" || r.call() == REVIEWS)
-    );
+    assert!(requests.iter().all(|r| r.is_read() || r.call() == REVIEWS));
     assert!(server.pull().reviews.is_empty());
     assert!(server.pull().review_comments.is_empty());
 

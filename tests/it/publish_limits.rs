@@ -44,7 +44,7 @@ fn publish(server: &GithubServer, data: &Path, extra: &[&str]) -> Output {
 /// dismissal messages.
 fn sent_texts(server: &GithubServer) -> Vec<String> {
     let mut texts = Vec::new();
-    for request in server.requests().iter().filter(|r| r.method != "GET") {
+    for request in server.requests().iter().filter(|r| !r.is_read()) {
         for body in server.bodies_to(&request.call()) {
             for key in ["body", "message"] {
                 if let Some(t) = body[key].as_str() {

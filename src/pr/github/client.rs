@@ -242,6 +242,54 @@ impl GithubClient {
         self.decode(&answer, &call)
     }
 
+    /// GitHub's GraphQL endpoint beside this REST base: `/graphql` on api.github.com,
+    /// `/api/graphql` beside an Enterprise Server's `/api/v3`.
+    pub fn graphql_endpoint(&self) -> Url {
+        let mut url = self.api.clone();
+        let path = url.path().trim_end_matches('/').to_owned();
+        match path.strip_suffix("/v3") {
+            Some(prefix) => url.set_path(&format!("{prefix}/graphql")),
+            None => url.set_path(&format!("{path}/graphql")),
+        }
+        url
+    }
+
+    /// One GraphQL query (a read: GraphQL takes every query as a `POST`). An answer carrying
+    /// `errors` is an error, with GitHub's messages, even when some `data` came with it: a
+    /// partial answer would pass for a complete one.
+    pub async fn graphql<T: DeserializeOwned>(
+        &self,
+        query: &str,
+        variables: serde_json::Value,
+        what: &str,
+    ) -> Result<T, GithubError> {
+        #[derive(serde::Deserialize)]
+        struct Envelope<T> {
+            data: Option<T>,
+            #[serde(default)]
+            errors: Vec<GraphqlError>,
+        }
+        #[derive(serde::Deserialize)]
+        struct GraphqlError {
+            message: String,
+        }
+        let url = self.graphql_endpoint();
+        let call = call_of(&Method::POST, &url);
+        let body = serde_json::json!({ "query": query, "variables": variables });
+        let envelope: Envelope<T> = self.send_json(Method::POST, url, &body, what).await?;
+        if !envelope.errors.is_empty() {
+            let messages: Vec<String> = envelope.errors.into_iter().map(|e| e.message).collect();
+            return Err(GithubError::ErrorInSuccess {
+                call,
+                message: self.scrub(&clip(&messages.join("; "))),
+            });
+        }
+        envelope.data.ok_or_else(|| GithubError::Decode {
+            call,
+            detail: "a GraphQL answer with neither data nor errors".into(),
+        })
+    }
+
     fn next_page(&self, headers: &HeaderMap, call: &Call) -> Result<Option<Url>, GithubError> {
         let Some(target) = headers
             .get("link")
@@ -620,6 +668,24 @@ mod tests {
 
     fn client(api: &str) -> GithubClient {
         GithubClient::new(GithubConfig::new(api, None)).unwrap()
+    }
+
+    #[test]
+    fn graphql_sits_beside_the_rest_base() {
+        assert_eq!(
+            client("https://api.github.com").graphql_endpoint().as_str(),
+            "https://api.github.com/graphql"
+        );
+        assert_eq!(
+            client("https://ghe.example/api/v3/")
+                .graphql_endpoint()
+                .as_str(),
+            "https://ghe.example/api/graphql"
+        );
+        assert_eq!(
+            client("http://127.0.0.1:9/").graphql_endpoint().as_str(),
+            "http://127.0.0.1:9/graphql"
+        );
     }
 
     #[test]

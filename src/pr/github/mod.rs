@@ -7,6 +7,7 @@ mod notice;
 mod reference;
 mod refusal;
 mod settings;
+mod threads;
 mod token;
 mod wire;
 
@@ -28,6 +29,7 @@ use crate::commit_id::CommitId;
 use crate::pr::forge::{
     ChangedFile, CheckRun, Forge, ForgeFuture, NewReview, PostedReview, PrHistory, PullRequest,
 };
+use crate::pr::threads::ReviewThread;
 
 /// One pull request on GitHub.
 #[derive(Debug, Clone)]
@@ -351,6 +353,14 @@ impl Forge for GithubForge {
 
     fn history(&self) -> ForgeFuture<'_, PrHistory> {
         Box::pin(async move { Ok(GithubForge::history(self).await?) })
+    }
+
+    fn review_threads(&self) -> ForgeFuture<'_, Vec<ReviewThread>> {
+        Box::pin(async move { Ok(GithubForge::review_threads(self).await?) })
+    }
+
+    fn resolve_thread<'a>(&'a self, thread_id: &'a str, resolved: bool) -> ForgeFuture<'a, ()> {
+        Box::pin(async move { Ok(GithubForge::resolve_thread(self, thread_id, resolved).await?) })
     }
 
     fn authenticated_user(&self) -> ForgeFuture<'_, Option<String>> {

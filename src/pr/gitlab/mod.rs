@@ -9,6 +9,7 @@ mod error;
 mod reference;
 mod review;
 mod settings;
+mod threads;
 mod wire;
 
 pub use error::GitlabError;
@@ -404,6 +405,14 @@ impl Forge for GitlabForge {
 
     fn history(&self) -> ForgeFuture<'_, PrHistory> {
         Box::pin(async move { Ok(GitlabForge::history(self).await?) })
+    }
+
+    fn review_threads(&self) -> ForgeFuture<'_, Vec<crate::pr::threads::ReviewThread>> {
+        Box::pin(async move { Ok(GitlabForge::review_threads(self).await?) })
+    }
+
+    fn resolve_thread<'a>(&'a self, thread_id: &'a str, resolved: bool) -> ForgeFuture<'a, ()> {
+        Box::pin(async move { Ok(self.set_resolved(thread_id, resolved).await?) })
     }
 
     fn authenticated_user(&self) -> ForgeFuture<'_, Option<String>> {

@@ -51,8 +51,9 @@ impl GitlabForge {
                 .iter()
                 .find(|f| f.new_path == comment.path)
                 .map_or(comment.path.as_str(), |f| f.old_path.as_str());
+            let note = suggestion_range(comment);
             let body = wire::NewDraftNote {
-                note: &comment.body,
+                note: &note,
                 position: Some(position(&version, comment, old_path)),
             };
             match self.stage(&body).await {
@@ -285,6 +286,30 @@ impl GitlabForge {
     }
 }
 
+/// The comment's text for GitLab: a GitLab suggestion replaces only the line its note sits on
+/// (a range's last) unless it says how many lines above it also go (`suggestion:-N+0`); the
+/// publisher writes GitHub's form, which replaces the whole commented range.
+fn suggestion_range(comment: &NewReviewComment) -> String {
+    let above = comment
+        .start_line
+        .map_or(0, |start| comment.line.saturating_sub(start));
+    if above == 0 {
+        return comment.body.clone();
+    }
+    let mut out = String::with_capacity(comment.body.len() + 8);
+    for line in comment.body.split_inclusive('\n') {
+        let bare = line.trim_end_matches('\n');
+        let fence = bare.len() - bare.trim_start_matches('`').len();
+        if fence >= 3 && &bare[fence..] == "suggestion" {
+            out.push_str(&format!("{}suggestion:-{above}+0", &bare[..fence]));
+            out.push_str(&line[bare.len()..]);
+        } else {
+            out.push_str(line);
+        }
+    }
+    out
+}
+
 /// A text position on `version`: the new line for a comment on the new side, the old line for
 /// one on the old side. GitLab places a range by line codes; the comment sits on its last line.
 fn position<'a>(
@@ -305,5 +330,36 @@ fn position<'a>(
         new_path: &comment.path,
         new_line,
         old_line,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_range_suggestion_says_how_many_lines_above_it_replaces() {
+        let comment = |start: Option<u32>, body: &str| NewReviewComment {
+            path: "a.rs".into(),
+            line: 12,
+            side: Side::Right,
+            start_line: start,
+            start_side: start.map(|_| Side::Right),
+            body: body.into(),
+        };
+        let body = "**P2 · t**\n\n```suggestion\nx\ny\n```\n";
+        assert_eq!(
+            suggestion_range(&comment(Some(10), body)),
+            "**P2 · t**\n\n```suggestion:-2+0\nx\ny\n```\n"
+        );
+        assert_eq!(suggestion_range(&comment(None, body)), body);
+        let quoted = "````suggestion\n```\n````\n";
+        assert_eq!(
+            suggestion_range(&comment(Some(11), quoted)),
+            "````suggestion:-1+0\n```\n````\n"
+        );
+        // Text that only mentions the word is left alone.
+        let prose = "use a suggestion\n";
+        assert_eq!(suggestion_range(&comment(Some(10), prose)), prose);
     }
 }

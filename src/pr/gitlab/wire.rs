@@ -184,6 +184,9 @@ pub struct Note {
     pub updated_at: String,
     #[serde(default)]
     pub position: Option<Position>,
+    /// Set on the notes of a resolved thread.
+    #[serde(default)]
+    pub resolved: bool,
 }
 
 /// One entry of `GET …/merge_requests/:iid/discussions`.

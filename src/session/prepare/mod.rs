@@ -107,6 +107,9 @@ pub struct Prepared {
     pub history: PrHistory,
     /// Why the history is missing, when reading it failed (the review goes on without it).
     pub history_note: Option<String>,
+    /// The review threads people hold on the PR, or why they could not be read (a notice:
+    /// the review goes on without them). Empty for a local range.
+    pub threads: crate::pr::threads::ThreadsRead,
     /// The head's symbol index, started while the worktree was checked out; taken by the
     /// first cohort build.
     pub early_index: Option<crate::cohort::EarlyIndex>,
@@ -190,14 +193,17 @@ pub async fn prepare(reference: PrRef, options: &PrepareOptions) -> Result<Prepa
             // The discussion is read while the space is opened: neither needs the other.
             // The seed's rule: a history that cannot be read is a warning, not a stop.
             let history = async {
-                match forge.history().await {
-                    Ok(history) => (history, None),
+                let (history, threads) =
+                    tokio::join!(forge.history(), read_threads(forge.as_ref()));
+                match history {
+                    Ok(history) => (history, None, threads),
                     Err(e) => (
                         PrHistory::default(),
                         Some(format!(
                             "the PR's reviews and comments could not be read ({e}); the model \
                              reviewers did not see the discussion"
                         )),
+                        threads,
                     ),
                 }
             };
@@ -219,10 +225,11 @@ pub async fn prepare(reference: PrRef, options: &PrepareOptions) -> Result<Prepa
                 );
                 opened
             };
-            let ((history, history_note), prepared) = tokio::join!(history, opened);
+            let ((history, history_note, threads), prepared) = tokio::join!(history, opened);
             let mut prepared = prepared?;
             prepared.history = history;
             prepared.history_note = history_note;
+            prepared.threads = threads;
             prepared.connection = options.connection.clone();
             Ok(prepared)
         }
@@ -365,6 +372,7 @@ async fn finish(
         eligibility,
         history: PrHistory::default(),
         history_note: None,
+        threads: Default::default(),
         early_index,
         connection: Connection::default(),
         offline: None,
@@ -542,6 +550,23 @@ pub(crate) async fn blocking<T: Send + 'static>(
     tokio::task::spawn_blocking(job)
         .await
         .map_err(|e| PrepareError::Other(format!("a background job failed: {e}")))
+}
+
+/// The PR's review threads; a failure to read them is a notice, never a failed review.
+pub async fn read_threads(forge: &dyn crate::pr::forge::Forge) -> crate::pr::threads::ThreadsRead {
+    match forge.review_threads().await {
+        Ok(threads) => crate::pr::threads::ThreadsRead {
+            threads,
+            notice: None,
+        },
+        Err(e) => crate::pr::threads::ThreadsRead {
+            threads: Vec::new(),
+            notice: Some(format!(
+                "the PR's review threads could not be read ({e}); findings already raised in \
+                 them are not recognised"
+            )),
+        },
+    }
 }
 
 #[cfg(test)]

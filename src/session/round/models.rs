@@ -139,8 +139,9 @@ pub async fn prepare(
     })
     .await
     .map_err(|e| ModelsUnavailable::Task(e.to_string()))?;
-    let mut builder =
-        Context::builder(&prepared.diff).pull_request(&prepared.pr, &prepared.history);
+    let mut builder = Context::builder(&prepared.diff)
+        .pull_request(&prepared.pr, &prepared.history)
+        .threads(&prepared.threads.threads);
     match guidance {
         Ok(guidance) => builder = builder.guidance(guidance),
         Err(reason) => notes.push(format!(

@@ -463,3 +463,77 @@ fn the_diff_footer_names_the_finding_by_its_title_at_40_columns() {
     assert!(footer.contains("Expired token"), "{footer}");
     assert!(!footer.contains("n1 "), "{footer}");
 }
+
+#[test]
+fn a_review_thread_is_marked_in_the_gutter_apart_from_findings_and_named_in_the_footer() {
+    use crate::pr::threads::{ReviewThread, ThreadComment};
+    let mut state = with_left_finding();
+    select(&mut state, "n7");
+    apply(&mut state, [Action::Command(Command::OpenDiff)]);
+    let view = view_of(&state);
+    let doc = DiffDoc::new(&state, view.cohort.as_deref());
+    // A line with no finding: the cursor's next line that is a line.
+    let (path, line) = (view.cursor + 1..doc.len())
+        .find_map(|row| match doc.row(row) {
+            Some(DiffRow::Line { path, line }) if line.new_line.is_some() => {
+                Some((path.to_string(), line.new_line.unwrap()))
+            }
+            _ => None,
+        })
+        .expect("a line after the cursor");
+    drop(doc);
+    let thread = ReviewThread {
+        id: "T1".into(),
+        path,
+        line: Some(line),
+        start_line: None,
+        original_line: Some(line),
+        side: crate::diff::Side::Right,
+        resolved: false,
+        outdated: false,
+        comments: vec![ThreadComment {
+            id: Some(1),
+            author: "alice".into(),
+            author_is_bot: false,
+            body: "why?".into(),
+            created_at: "2026-01-01T00:00:00Z".into(),
+        }],
+    };
+    apply(
+        &mut state,
+        [Action::Engine(Report::ReviewThreads(Arc::new(vec![
+            thread,
+        ])))],
+    );
+    let before = render(&mut state, 120, 40);
+    let screen: Vec<String> = (0..40)
+        .map(|y| {
+            (0..120)
+                .map(|x| before.backend().buffer()[(x, y)].symbol().to_string())
+                .collect()
+        })
+        .collect();
+    let marked: Vec<&String> = screen.iter().filter(|l| l.contains('¶')).collect();
+    assert_eq!(marked.len(), 1, "{screen:#?}");
+    assert!(
+        !marked[0].contains('◆'),
+        "a thread is not a finding: {}",
+        marked[0]
+    );
+    // On its line, the footer names it.
+    apply(&mut state, [Action::Command(Command::MoveDown)]);
+    let mut found = false;
+    for _ in 0..10 {
+        let terminal = render(&mut state, 120, 40);
+        let text: String = (0..40)
+            .flat_map(|y| (0..120).map(move |x| (x, y)))
+            .map(|p| terminal.backend().buffer()[p].symbol().to_string())
+            .collect();
+        if text.contains("thread by @alice · open · 1 comment(s)") {
+            found = true;
+            break;
+        }
+        apply(&mut state, [Action::Command(Command::MoveDown)]);
+    }
+    assert!(found, "the footer never named the thread");
+}

@@ -231,6 +231,7 @@ fn help_and_the_publish_preview_stop_scrolling_at_their_end() {
             Action::Command(Command::GatePublish),
             Action::Engine(Report::PublishPreview(crate::ui::state::PreviewData {
                 event: "COMMENT".into(),
+                already_raised: Vec::new(),
                 body: (1..=60).map(|i| format!("line {i}\n")).collect(),
                 target: "review.md".into(),
                 ..Default::default()

@@ -25,6 +25,7 @@ fn preview() -> Action {
         event: "REQUEST_CHANGES".into(),
         inline_comments: 1,
         moved_to_body: Vec::new(),
+        already_raised: Vec::new(),
         body: "> **Block**\n".into(),
         target: "github review on acme/payments#42".into(),
     }))

@@ -87,6 +87,7 @@ fn the_publish_preview() {
                     "Retry loop has no jitter — no anchor".into(),
                     "docs/auth.md:3 Document the refresh window — not on a changed line".into(),
                 ],
+                already_raised: Vec::new(),
                 body: "> [!CAUTION]\n> **Block**: 1 P0 finding at confidence ≥ 0.70\n\nFacts: gate apiContract pass · 4 files reviewed\n\n## Fix before merge\n\n1. `src/auth/refresh.rs:10-12` Expired token is reused — found by engineer\n   Impact: requests fail with 401 for up to an hour.\n\n## Observations\n\n- Retry loop has no jitter (engineer, confirmed by qa)\n".into(),
                 target: "github review on acme/payments#42".into(),
             })),
@@ -267,6 +268,7 @@ fn preview_data() -> PreviewData {
             "Retry loop has no jitter — no anchor".into(),
             "docs/auth.md:3 Document the refresh window — not on a changed line".into(),
         ],
+        already_raised: Vec::new(),
         body: "> [!CAUTION]\n> **Block**: 1 P0 finding at confidence ≥ 70\n\nFacts: gate apiContract pass · 4 files reviewed\n\n## Fix before merge\n\n1. `src/auth/refresh.rs:10-12` Expired token is reused — found by engineer\n   Impact: requests fail with 401 for up to an hour.\n\n## Observations\n\n- Retry loop has no jitter (engineer, confirmed by qa)\n".into(),
         target: "github review on acme/payments#42".into(),
     }

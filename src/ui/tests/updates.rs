@@ -372,6 +372,7 @@ fn publishing_goes_through_the_preview_and_a_confirmation() {
         event: "REQUEST_CHANGES".into(),
         inline_comments: 3,
         moved_to_body: vec![],
+        already_raised: Vec::new(),
         body: "> [!CAUTION]\n> Block".into(),
         target: "github review on acme/payments#42".into(),
     };

@@ -69,6 +69,7 @@ pub(super) fn apply(state: &mut AppState, report: Report) -> Vec<Effect> {
                 set_diff_view(state, view);
             }
         }
+        Report::ReviewThreads(threads) => state.review_threads = threads,
         Report::Loading(loading) => state.loading = loading,
         Report::Pr(header) => state.pr = header,
         Report::Phase(phase) => {

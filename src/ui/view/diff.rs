@@ -14,7 +14,9 @@ use ratatui::widgets::{Block, Clear, Paragraph};
 use super::{ViewContext, truncate, width};
 use crate::diff::{FileStatus, LineKind};
 use crate::review::node::ReviewNode;
-use crate::ui::diffview::{DiffDoc, DiffRow, findings_at, findings_by_path, scope_label};
+use crate::ui::diffview::{
+    DiffDoc, DiffRow, findings_at, findings_by_path, scope_label, threads_at,
+};
 use crate::ui::highlight::Piece;
 use crate::ui::keymap::Context;
 use crate::ui::state::{AppState, DiffView};
@@ -92,6 +94,7 @@ pub fn draw(
     for (i, row) in rows.iter().enumerate() {
         let at = offset + i;
         let marks = findings_at(&doc, &by_path, at);
+        let threads = threads_at(state, &doc, at);
         let mut line = match row {
             DiffRow::File { index, path, file } => {
                 let mut text = format!("━━ {}/{}  {path}", index + 1, doc.file_count());
@@ -151,13 +154,13 @@ pub fn draw(
                 } else {
                     theme.anchor_line
                 };
-                let mut spans = vec![
-                    gutter(&marks, cx),
+                let mut spans = gutter(&marks, &threads, cx);
+                spans.extend([
                     Span::styled(number(line.old_line), theme.line_number),
                     Span::styled(number(line.new_line), theme.line_number),
                     Span::styled(sign, sign_style),
                     Span::raw(" "),
-                ];
+                ]);
                 let pieces = highlighted.get(&i).cloned().unwrap_or_default();
                 let plain = pieces.iter().all(|(style, _)| style.fg.is_none());
                 for (style, text) in pieces {
@@ -179,9 +182,11 @@ pub fn draw(
     frame.render_widget(Paragraph::new(lines), body);
 
     let cursor_marks = findings_at(&doc, &by_path, view.cursor);
+    let cursor_threads = threads_at(state, &doc, view.cursor);
     frame.render_widget(
         Paragraph::new(footer_line(
             &cursor_marks,
+            &cursor_threads,
             view.cursor,
             doc.len(),
             columns,
@@ -192,28 +197,66 @@ pub fn draw(
     body
 }
 
-/// Columns of the gutter: glyph, priority digit, `+` when more findings share the line.
+/// Columns of the gutter: glyph, priority digit, then `¶` when a person's review thread is on
+/// the line, else `+` when more findings share it.
 const GUTTER: usize = 3;
 
+/// A review thread on the line (someone already talks about it there): not a finding's glyph.
+const THREAD_MARK: &str = "¶";
+
 /// The most urgent finding on a line as `◆1` in its priority's colour (the digit keeps it
-/// readable without colour), `+` when there are more.
-fn gutter(marks: &[&ReviewNode], cx: &ViewContext) -> Span<'static> {
-    match marks.first() {
+/// readable without colour); then `¶` for a review thread (muted when resolved or outdated),
+/// else `+` when more findings share the line.
+fn gutter(
+    marks: &[&ReviewNode],
+    threads: &[&crate::pr::threads::ReviewThread],
+    cx: &ViewContext,
+) -> Vec<Span<'static>> {
+    let third = match threads.first() {
+        Some(thread) => Span::styled(
+            THREAD_MARK,
+            if thread.is_open() {
+                cx.theme.key_hint
+            } else {
+                cx.theme.muted
+            },
+        ),
+        None if marks.len() > 1 => Span::styled("+", cx.theme.priority(marks[0].priority)),
+        None => Span::raw(" "),
+    };
+    let first = match marks.first() {
         Some(node) => {
             let digit = node
                 .priority
                 .to_string()
                 .trim_start_matches('P')
                 .to_string();
-            let more = if marks.len() > 1 { "+" } else { " " };
-            Span::styled(format!("◆{digit}{more}"), cx.theme.priority(node.priority))
+            Span::styled(format!("◆{digit}"), cx.theme.priority(node.priority))
         }
-        None => Span::raw(" ".repeat(GUTTER)),
-    }
+        None => Span::raw("  "),
+    };
+    vec![first, third]
+}
+
+/// `thread by @alice · open · 3 comments` for the first thread on the cursor's line.
+fn thread_label(thread: &crate::pr::threads::ReviewThread) -> String {
+    let state = if thread.resolved {
+        "resolved"
+    } else if thread.outdated {
+        "outdated"
+    } else {
+        "open"
+    };
+    format!(
+        "¶ thread by @{} · {state} · {} comment(s)",
+        crate::printable::line(thread.author()),
+        thread.comments.len()
+    )
 }
 
 fn footer_line(
     marks: &[&ReviewNode],
+    threads: &[&crate::pr::threads::ReviewThread],
     cursor: usize,
     len: usize,
     columns: usize,
@@ -254,6 +297,17 @@ fn footer_line(
                 ),
                 Span::styled(more, theme.muted),
                 Span::styled(hint, theme.key_hint),
+            ])
+        }
+        None if !threads.is_empty() => {
+            let label = thread_label(threads[0]);
+            let used = width(&position);
+            Line::from(vec![
+                Span::styled(position, theme.muted),
+                Span::styled(
+                    truncate(&label, columns.saturating_sub(used)),
+                    theme.key_hint,
+                ),
             ])
         }
         None => {

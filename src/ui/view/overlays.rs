@@ -626,6 +626,15 @@ fn preview(
         ]),
         Line::from(Span::styled(format!("to {}", data.target), theme.muted)),
     ];
+    if !data.already_raised.is_empty() {
+        lines.push(Line::from(Span::styled(
+            "left out (already raised in an open thread; still counted):",
+            theme.muted,
+        )));
+        for item in &data.already_raised {
+            lines.push(Line::from(Span::styled(format!("  {item}"), theme.text)));
+        }
+    }
     if !data.moved_to_body.is_empty() {
         lines.push(Line::from(Span::styled("moved to the body:", theme.muted)));
         for item in &data.moved_to_body {

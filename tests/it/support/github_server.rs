@@ -155,6 +155,8 @@ pub struct RecordedRequest {
     pub query: Option<String>,
     /// Lower-case names, in arrival order.
     pub headers: Vec<(String, String)>,
+    /// A GraphQL query (a `POST /graphql` that is no mutation): a read, though a `POST`.
+    pub graphql_query: bool,
 }
 
 impl RecordedRequest {
@@ -164,6 +166,11 @@ impl RecordedRequest {
             .iter()
             .find(|(k, _)| *k == name)
             .map(|(_, v)| v.as_str())
+    }
+
+    /// Whether it only read: a `GET`, or a GraphQL query.
+    pub fn is_read(&self) -> bool {
+        self.method == "GET" || self.graphql_query
     }
 
     /// `"GET /repos/o/r/pulls/1"`, the form faults are scripted with.
@@ -210,6 +217,11 @@ pub(crate) struct Shared {
     /// Paths whose inline comments are refused as GitHub refuses a line outside the diff, even
     /// though the served diff shows them (GitHub's own view of a diff can differ from ours).
     pub(crate) refused_paths: Mutex<Vec<String>>,
+    /// Review threads, served over GraphQL (`github_graphql`).
+    pub(crate) threads: Mutex<Vec<super::github_graphql::ThreadSpec>>,
+    /// While set, a GraphQL mutation is held unanswered (and never applied): a client killed
+    /// meanwhile dies between its calls.
+    pub(crate) hold_mutations: Mutex<bool>,
     pub(crate) repo: GitRepo,
 }
 
@@ -255,6 +267,8 @@ impl GithubServer {
             check_runs: Mutex::default(),
             bodies: Mutex::default(),
             refused_paths: Mutex::default(),
+            threads: Mutex::default(),
+            hold_mutations: Mutex::new(false),
             repo,
         });
         let (shutdown, stopped) = oneshot::channel::<()>();
@@ -280,6 +294,27 @@ impl GithubServer {
             shutdown: Some(shutdown),
             thread: Some(thread),
         }
+    }
+
+    /// Opens a review thread: its root comment and replies become REST review comments, and
+    /// the thread is served over GraphQL with its resolved and outdated state.
+    pub fn add_thread(
+        &self,
+        thread: super::github_graphql::ThreadSpec,
+        comments: Vec<ReviewCommentSpec>,
+    ) {
+        lock(&self.shared.pull).review_comments.extend(comments);
+        lock(&self.shared.threads).push(thread);
+    }
+
+    /// Holds every GraphQL mutation unanswered while `hold` (see `Shared::hold_mutations`).
+    pub fn hold_mutations(&self, hold: bool) {
+        *lock(&self.shared.hold_mutations) = hold;
+    }
+
+    /// The threads as they stand now (a resolution changes them).
+    pub fn threads(&self) -> Vec<super::github_graphql::ThreadSpec> {
+        lock(&self.shared.threads).clone()
     }
 
     /// The API base URL, e.g. `http://127.0.0.1:4321`.
@@ -505,6 +540,8 @@ fn router(shared: Arc<Shared>) -> Router {
     // fields GitHub documents for it that a client needs (the merge base above all), computed
     // by git from the repository.
     router = router.route("/repos/{owner}/{repo}/compare/{basehead}", get(compare));
+    // GraphQL: checked against GitHub's GraphQL schema instead (`github_graphql`).
+    router = router.route("/graphql", post(super::github_graphql::graphql));
     // Not in the subset either: the request and the answer (a review) follow GitHub's
     // "Dismiss a review for a pull request"; the answer is the review schema, checked by hand
     // in `github_publish`.
@@ -554,6 +591,7 @@ fn retarget_on(shared: &Shared, base_ref: &str) {
 async fn front_door(State(shared): State<Arc<Shared>>, request: Request, next: Next) -> Response {
     let method = request.method().as_str().to_owned();
     let path = request.uri().path().to_owned();
+    let (request, graphql_query) = super::github_graphql::peek_query(request).await;
     lock(&shared.requests).push(RecordedRequest {
         method: method.clone(),
         path: path.clone(),
@@ -568,6 +606,7 @@ async fn front_door(State(shared): State<Arc<Shared>>, request: Request, next: N
                 )
             })
             .collect(),
+        graphql_query,
     });
     let due = lock(&shared.pushes_before).remove(&format!("{method} {path}"));
     if let Some(change) = due {

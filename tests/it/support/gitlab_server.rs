@@ -310,6 +310,34 @@ impl GitlabServer {
         lock(&self.shared.violations).clone()
     }
 
+    /// A colleague's diff thread on `path:line` of the new side, on the current head (GitLab's
+    /// position fields), open unless `resolved`.
+    pub fn add_diff_thread(&self, author: &str, path: &str, line: u32, body: &str, resolved: bool) {
+        let id = next_id(&self.shared);
+        let discussion = discussion_id(&self.shared);
+        let mut mr = lock(&self.shared.mr);
+        let version = mr.versions.last().cloned().expect("a diff version");
+        let position = json!({
+            "base_sha": version.base, "start_sha": version.start, "head_sha": mr.head,
+            "position_type": "text", "old_path": path, "new_path": path,
+            "old_line": null, "new_line": line,
+        });
+        mr.discussions.push(DiscussionRec {
+            id: discussion.clone(),
+            individual_note: false,
+            notes: vec![id],
+            resolved,
+        });
+        mr.notes.push(NoteRec {
+            id,
+            author: author.into(),
+            body: body.into(),
+            position: Some(position),
+            discussion,
+            created_at: now(),
+        });
+    }
+
     /// A push to the merge request's branch: `change` commits (on `feature`) and returns the
     /// new head; the merge request ref, the diffs and a new version follow.
     pub fn push(&self, change: impl FnOnce(&GitRepo) -> String) -> String {

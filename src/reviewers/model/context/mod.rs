@@ -101,6 +101,15 @@ impl<'a> ContextBuilder<'a> {
         self
     }
 
+    /// The PR's open review threads, as untrusted data after the discussion: the reviewers
+    /// are told not to raise them again.
+    pub fn threads(mut self, threads: &[crate::pr::threads::ReviewThread]) -> Self {
+        let blocks = untrusted::from_threads(threads);
+        self.untrusted.extend(blocks.blocks);
+        self.notes.extend(blocks.notes);
+        self
+    }
+
     /// Splits the diff so that each rendered part fits `budget_tokens` (estimated), the shared
     /// sections included. Refuses when those sections leave the diff less than a quarter.
     pub fn build(self, budget_tokens: usize) -> Result<Context, ContextError> {

@@ -406,3 +406,47 @@ fn an_oversized_hunk_is_reported_to_the_lead_and_the_other_parts_still_fit() {
         }
     }
 }
+
+#[test]
+fn open_threads_are_shown_redacted_and_settled_ones_are_not() {
+    use crate::pr::threads::{ReviewThread, ThreadComment};
+    let thread = |id: &str, resolved: bool, outdated: bool, body: &str| ReviewThread {
+        id: id.into(),
+        path: "src/lib.rs".into(),
+        line: Some(2),
+        start_line: None,
+        original_line: Some(2),
+        side: Side::Right,
+        resolved,
+        outdated,
+        comments: vec![ThreadComment {
+            id: Some(9),
+            author: "alice".into(),
+            author_is_bot: false,
+            body: body.into(),
+            created_at: "2024-05-01T09:00:00Z".into(),
+        }],
+    };
+    let threads = [
+        thread("T1", false, false, &format!("This token {PLANTED} leaks")),
+        thread("T2", true, false, "settled: resolved"),
+        thread("T3", false, true, "settled: outdated"),
+    ];
+    let diff = small_diff();
+    let context = Context::builder(&diff)
+        .pull_request(&pr("t", ""), &PrHistory::default())
+        .threads(&threads)
+        .build(4_000)
+        .unwrap();
+    let rendered = &context.render(&redact)[0];
+    let open = block(rendered, "open-thread");
+    assert!(open.contains("author=\"alice\""), "{open}");
+    assert!(open.contains("lines=\"2\""), "{open}");
+    assert!(
+        open.contains("@alice: This token [REDACTED:github-token] leaks"),
+        "{open}"
+    );
+    assert!(!rendered.contains(PLANTED));
+    assert!(!rendered.contains("settled:"), "{rendered}");
+    assert!(rendered.contains("do not raise its subject again"));
+}

@@ -1,0 +1,428 @@
+//! The people already on the PR: their review threads are read (GraphQL `reviewThreads`, every
+//! page, checked against GitHub's schema by the test server), and a finding an open thread of
+//! a colleague already raises on the same lines is not posted again, while it still counts.
+
+use std::path::Path;
+use std::process::Output;
+
+use serde_json::Value;
+
+use crate::cli::review_tui;
+use crate::publish::planted_repo;
+use crate::support::github_graphql::ThreadSpec;
+use crate::support::github_server::{GithubServer, PullSpec, ReviewCommentSpec, UserSpec};
+
+const TOKEN: &str = "ghp_threadscanary42";
+const LOGIN: &str = "review-bot";
+const REVIEWS: &str = "POST /repos/acme/widgets/pulls/7/reviews";
+
+fn comment(
+    id: u64,
+    author: &str,
+    line: u32,
+    body: &str,
+    reply_to: Option<u64>,
+) -> ReviewCommentSpec {
+    ReviewCommentSpec {
+        id,
+        review_id: None,
+        author: UserSpec::user(author),
+        body: body.into(),
+        path: "src/lib.rs".into(),
+        line,
+        side: "RIGHT".into(),
+        commit_id: String::new(),
+        in_reply_to: reply_to,
+        created_at: format!("2026-01-01T10:{:02}:{:02}Z", (id / 60) % 60, id % 60),
+    }
+}
+
+/// The planted PR (an `unwrap()` on line 6, an AWS key on line 9) with: alice's open thread
+/// on the key's line about the key; bob's resolved thread on the `unwrap()`; an outdated one;
+/// 120 more threads (two pages of 100) and a thread of 130 comments (two pages of comments).
+fn start() -> GithubServer {
+    let repo = planted_repo();
+    let pull = PullSpec::from_repo(&repo, "acme", "widgets", 7);
+    let server = GithubServer::start(repo, pull);
+    server.accept_token(TOKEN, LOGIN);
+    let head = server.pull().head_sha;
+    let add = |node: &str,
+               root: ReviewCommentSpec,
+               replies: Vec<ReviewCommentSpec>,
+               resolved,
+               outdated| {
+        let mut all = vec![ReviewCommentSpec {
+            commit_id: head.clone(),
+            ..root.clone()
+        }];
+        all.extend(replies.into_iter().map(|r| ReviewCommentSpec {
+            commit_id: head.clone(),
+            ..r
+        }));
+        server.add_thread(
+            ThreadSpec {
+                node_id: node.into(),
+                root: root.id,
+                resolved,
+                outdated,
+            },
+            all,
+        );
+    };
+    add(
+        "PRRT_alice",
+        comment(
+            10,
+            "alice",
+            9,
+            "Hardcoded AWS secret here: this access key must come from the environment.",
+            None,
+        ),
+        vec![],
+        false,
+        false,
+    );
+    add(
+        "PRRT_bob",
+        comment(11, "bob", 6, "This unwrap() can panic outside tests.", None),
+        vec![comment(12, "octocat", 6, "Fine for now.", Some(11))],
+        true,
+        false,
+    );
+    add(
+        "PRRT_old",
+        comment(13, "carol", 6, "unwrap() panics outside tests", None),
+        vec![],
+        false,
+        true,
+    );
+    let long: Vec<ReviewCommentSpec> = (0..129)
+        .map(|i| comment(2000 + i, "dave", 2, &format!("reply {i}"), Some(1999)))
+        .collect();
+    add(
+        "PRRT_long",
+        comment(1999, "dave", 2, "A long talk about addition.", None),
+        long,
+        false,
+        false,
+    );
+    for i in 0..120u64 {
+        add(
+            &format!("PRRT_filler{i}"),
+            comment(100 + i, "erin", 1, "nit: naming", None),
+            vec![],
+            false,
+            false,
+        );
+    }
+    server
+}
+
+fn run(server: &GithubServer, data: &Path, extra: &[&str]) -> Output {
+    review_tui()
+        .args(["acme/widgets#7", "--headless", "--deterministic-only"])
+        .args(["--api-url", server.url()])
+        .args(extra)
+        .env("REVIEW_TUI_DATA_DIR", data)
+        .env("GH_TOKEN", TOKEN)
+        .env_remove("GITHUB_TOKEN")
+        .env_remove("GITHUB_API_URL")
+        .output()
+        .unwrap()
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+fn posted_lines(server: &GithubServer) -> Vec<u64> {
+    let reviews = server.bodies_to(REVIEWS);
+    assert_eq!(reviews.len(), 1, "{reviews:?}");
+    reviews[0]["comments"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default()
+        .iter()
+        .map(|c| c["line"].as_u64().unwrap())
+        .collect()
+}
+
+#[test]
+fn a_finding_a_colleague_already_raised_is_marked_and_not_posted_but_still_blocks() {
+    let server = start();
+    let data = tempfile::tempdir().unwrap();
+    let out = run(&server, data.path(), &["--publish"]);
+    let err = text(&out.stderr);
+    // The key is a P0: the verdict still blocks on it.
+    assert_eq!(out.status.code(), Some(6), "{err}");
+    let left_out = err
+        .lines()
+        .find(|l| l.contains("left out:"))
+        .unwrap_or_else(|| panic!("no left-out line: {err}"));
+    assert!(left_out.contains("src/lib.rs:9"), "{left_out}");
+    assert!(left_out.contains("already raised by @alice"), "{left_out}");
+    // The key is not posted inline; the unwrap() is (bob's thread on it is resolved and
+    // carol's is outdated: neither holds it any more).
+    assert_eq!(posted_lines(&server), vec![6], "{err}");
+    // Still in the summary, counted.
+    let body = server.bodies_to(REVIEWS)[0]["body"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(body.contains("AWS access key"), "{body}");
+
+    // Every page was read: two of threads, and the long thread's second page of comments.
+    let graphql: Vec<Value> = server.bodies_to("POST /graphql");
+    let after_pages = graphql
+        .iter()
+        .filter(|b| b["query"].as_str().unwrap().contains("reviewThreads"))
+        .filter(|b| !b["variables"]["after"].is_null())
+        .count();
+    assert!(after_pages >= 1, "{graphql:?}");
+    let comment_pages: Vec<&Value> = graphql
+        .iter()
+        .filter(|b| b["query"].as_str().unwrap().contains("node(id"))
+        .collect();
+    assert!(
+        comment_pages
+            .iter()
+            .any(|b| b["variables"]["id"] == "PRRT_long"),
+        "{comment_pages:?}"
+    );
+    assert!(
+        server.schema_violations().is_empty(),
+        "{:?}",
+        server.schema_violations()
+    );
+}
+
+#[test]
+fn include_raised_posts_it_all_the_same() {
+    let server = start();
+    let data = tempfile::tempdir().unwrap();
+    let out = run(&server, data.path(), &["--publish", "--include-raised"]);
+    let err = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(6), "{err}");
+    assert!(!err.contains("left out:"), "{err}");
+    let mut lines = posted_lines(&server);
+    lines.sort();
+    assert_eq!(lines, vec![6, 9], "{err}");
+}
+
+#[test]
+fn threads_that_cannot_be_read_are_a_notice_not_a_failed_review() {
+    let server = start();
+    server.fail_always(
+        "POST /graphql",
+        crate::support::github_server::Fault::Status(502),
+    );
+    let data = tempfile::tempdir().unwrap();
+    let out = run(&server, data.path(), &["--publish"]);
+    let err = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(6), "{err}");
+    // Nothing is left out when nothing could be read: both findings are posted.
+    let mut lines = posted_lines(&server);
+    lines.sort();
+    assert_eq!(lines, vec![6, 9], "{err}");
+    let body = server.bodies_to(REVIEWS)[0]["body"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(body.contains("review threads could not be read"), "{body}");
+}
+
+#[test]
+fn a_replacement_covering_exactly_its_lines_is_posted_as_a_suggestion_block() {
+    let server = start();
+    let data = tempfile::tempdir().unwrap();
+    let first = run(&server, data.path(), &[]);
+    assert_eq!(first.status.code(), Some(6), "{}", text(&first.stderr));
+    let added = review_tui()
+        .args([
+            "comment",
+            "acme/widgets#7",
+            "Name the failure\nSay which text was not a port.",
+        ])
+        .args(["--at", "src/lib.rs:6", "--priority", "P3"])
+        .args(["--replace", "    text.parse().expect(\"a port number\")"])
+        .args(["--api-url", server.url()])
+        .env("REVIEW_TUI_DATA_DIR", data.path())
+        .env("GH_TOKEN", TOKEN)
+        .env_remove("GITHUB_TOKEN")
+        .env_remove("GITHUB_API_URL")
+        .output()
+        .unwrap();
+    assert_eq!(added.status.code(), Some(6), "{}", text(&added.stderr));
+    let out = run(&server, data.path(), &["--publish"]);
+    assert_eq!(out.status.code(), Some(6), "{}", text(&out.stderr));
+    let reviews = server.bodies_to(REVIEWS);
+    let comments = reviews[0]["comments"].as_array().unwrap();
+    let mine = comments
+        .iter()
+        .map(|c| c["body"].as_str().unwrap())
+        .find(|b| b.contains("Name the failure"))
+        .unwrap_or_else(|| panic!("{comments:?}"));
+    assert!(
+        mine.contains("\n```suggestion\n    text.parse().expect(\"a port number\")\n```\n"),
+        "{mine}"
+    );
+    assert_eq!(mine.matches("```suggestion").count(), 1, "{mine}");
+}
+
+fn thread_command(server: &GithubServer, data: &Path, args: &[&str]) -> Output {
+    review_tui()
+        .args(args)
+        .args(["--api-url", server.url()])
+        .env("REVIEW_TUI_DATA_DIR", data)
+        .env("GH_TOKEN", TOKEN)
+        .env_remove("GITHUB_TOKEN")
+        .env_remove("GITHUB_API_URL")
+        .output()
+        .unwrap()
+}
+
+/// The publishing account's replies in alice's thread.
+fn our_replies(server: &GithubServer) -> Vec<String> {
+    server
+        .pull()
+        .review_comments
+        .iter()
+        .filter(|c| c.in_reply_to == Some(10) && c.author.login == LOGIN)
+        .map(|c| c.body.clone())
+        .collect()
+}
+
+#[test]
+fn a_reply_and_a_resolve_are_posted_once_after_a_kill_between_the_two() {
+    let server = start();
+    let data = tempfile::tempdir().unwrap();
+    let first = run(&server, data.path(), &[]);
+    assert_eq!(first.status.code(), Some(6), "{}", text(&first.stderr));
+    let key = "AKIAZ4DEMQ7Q2LXWRT5W";
+    let reply = thread_command(
+        &server,
+        data.path(),
+        &[
+            "reply",
+            "acme/widgets#7",
+            &format!("Agreed: {key} moves to the environment."),
+            "--thread",
+            "PRRT_alice",
+        ],
+    );
+    assert_eq!(reply.status.code(), Some(0), "{}", text(&reply.stderr));
+    // The thread named by one of its comments' numbers.
+    let resolve = thread_command(
+        &server,
+        data.path(),
+        &["resolve", "acme/widgets#7", "--thread", "10"],
+    );
+    assert_eq!(resolve.status.code(), Some(0), "{}", text(&resolve.stderr));
+    assert!(
+        server
+            .bodies_to("POST /repos/acme/widgets/pulls/7/comments/10/replies")
+            .is_empty()
+    );
+
+    // Killed (SIGKILL) while the resolution is on its way, after the reply went out.
+    server.hold_mutations(true);
+    let mut child = review_tui()
+        .args([
+            "acme/widgets#7",
+            "--headless",
+            "--deterministic-only",
+            "--publish",
+        ])
+        .args(["--api-url", server.url()])
+        .env("REVIEW_TUI_DATA_DIR", data.path())
+        .env("GH_TOKEN", TOKEN)
+        .env_remove("GITHUB_TOKEN")
+        .env_remove("GITHUB_API_URL")
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mutation_seen = || {
+        server
+            .bodies_to("POST /graphql")
+            .iter()
+            .any(|b| b["query"].as_str().unwrap_or("").starts_with("mutation"))
+    };
+    let mut waited = 0;
+    while !mutation_seen() {
+        assert!(waited < 1200, "the resolution never came");
+        assert!(
+            child.try_wait().unwrap().is_none(),
+            "the publish ended before resolving"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(50));
+        waited += 1;
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    server.hold_mutations(false);
+    assert_eq!(our_replies(&server).len(), 1);
+    assert!(!server.threads()[0].resolved);
+    // A kill a moment earlier, after the reply's POST and before the space recorded it: the
+    // space then says the reply is still to post, and only the forge's answer can tell.
+    let state_file = find_state(data.path()).expect("the space's state.json");
+    let mut state: Value =
+        serde_json::from_str(&std::fs::read_to_string(&state_file).unwrap()).unwrap();
+    let drafts = state["thread_drafts"].as_array_mut().unwrap();
+    assert_eq!(drafts[0]["id"], "reply-1");
+    assert_eq!(drafts[0]["posted"], true, "recorded once the forge took it");
+    drafts[0]["posted"] = Value::Bool(false);
+    std::fs::write(&state_file, serde_json::to_vec_pretty(&state).unwrap()).unwrap();
+
+    let again = run(&server, data.path(), &["--publish"]);
+    let err = text(&again.stderr);
+    assert_eq!(again.status.code(), Some(6), "{err}");
+    assert!(
+        err.contains("already on the pull request: reply-1"),
+        "{err}"
+    );
+    assert!(err.contains("posted: resolve-1"), "{err}");
+    let replies = our_replies(&server);
+    assert_eq!(replies.len(), 1, "{replies:?}");
+    assert!(
+        replies[0].contains("moves to the environment"),
+        "{}",
+        replies[0]
+    );
+    assert!(
+        !replies[0].contains(key),
+        "the reply is redacted: {}",
+        replies[0]
+    );
+    assert!(server.threads()[0].resolved);
+    assert_eq!(
+        server.bodies_to(REVIEWS).len(),
+        1,
+        "the review is posted once"
+    );
+
+    // A third publish posts nothing more.
+    let third = run(&server, data.path(), &["--publish"]);
+    assert_eq!(third.status.code(), Some(6), "{}", text(&third.stderr));
+    assert_eq!(our_replies(&server).len(), 1);
+    let mutations = server
+        .bodies_to("POST /graphql")
+        .iter()
+        .filter(|b| b["query"].as_str().unwrap_or("").starts_with("mutation"))
+        .count();
+    assert_eq!(mutations, 2, "the held one and the one that resolved");
+}
+
+fn find_state(dir: &Path) -> Option<std::path::PathBuf> {
+    for entry in std::fs::read_dir(dir).ok()?.flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            if let Some(found) = find_state(&path) {
+                return Some(found);
+            }
+        } else if path.file_name().is_some_and(|n| n == "state.json") {
+            return Some(path);
+        }
+    }
+    None
+}
