@@ -17,6 +17,7 @@ pub mod open;
 mod packed_refs;
 pub mod state;
 pub mod store;
+pub mod summary;
 pub mod token;
 pub mod version_tags;
 pub mod worktree;
