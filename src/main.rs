@@ -143,6 +143,22 @@ fn run(cli: Cli, matches: &clap::ArgMatches) -> anyhow::Result<Exit> {
         }
         None => {}
     }
+    // `review-tui` alone, outside any repository: the inbox (inside one, today's usage error
+    // says how to review the branch or open the inbox).
+    if cli.pr.is_none() && !cli.demo && !cli.headless && git2::Repository::discover(".").is_err() {
+        use clap::Parser;
+        let mut args: Vec<std::ffi::OsString> = vec!["review-tui".into(), "inbox".into()];
+        if let Some(dir) = &cli.data_dir {
+            args.extend(["--data-dir".into(), dir.into()]);
+        }
+        if let Some(url) = &cli.api_url {
+            args.extend(["--api-url".into(), url.into()]);
+        }
+        if let Some(theme) = &cli.theme {
+            args.extend(["--theme".into(), theme.into()]);
+        }
+        return inbox_command(&Cli::try_parse_from(args)?);
+    }
     // Every flag is checked before anything is fetched, written or spent; the warm-up only
     // compiles (nothing is written), so it may start first.
     warm_up();
@@ -155,7 +171,7 @@ fn run(cli: Cli, matches: &clap::ArgMatches) -> anyhow::Result<Exit> {
         match cli.pr.clone() {
             Some(pr) => pr,
             None => anyhow::bail!(
-                "no pull request given: pass a PR (see `review-tui --help`), or run `review-tui evaluate FILE` to check a report"
+                "no pull request given: pass a PR (see `review-tui --help`), run `review-tui inbox` for every review waiting for you, or `review-tui evaluate FILE` to check a report"
             ),
         }
     };
@@ -500,6 +516,20 @@ fn inbox_command(cli: &Cli) -> anyhow::Result<Exit> {
     if *review_all {
         return review_all_command(cli, &setup, &connection, &runtime);
     }
+    let Some(format) = format else {
+        let theme = match &cli.command {
+            Some(Command::Inbox { theme, .. }) => theme.clone(),
+            _ => None,
+        };
+        let source = inbox::InboxSource { setup, connection };
+        return inbox_screen(
+            source,
+            theme,
+            data_dir.as_deref(),
+            api_url.as_deref(),
+            &runtime,
+        );
+    };
     let list = if *cached {
         inbox::from_cache(&setup)
     } else {
@@ -507,10 +537,65 @@ fn inbox_command(cli: &Cli) -> anyhow::Result<Exit> {
     };
     let now = std::time::SystemTime::now();
     match format {
-        Some(VerdictFormat::Json) => write_stdout(&render::json(&list))?,
-        Some(VerdictFormat::Text) | None => write_stdout(&render::text(&list, now))?,
+        VerdictFormat::Json => write_stdout(&render::json(&list))?,
+        VerdictFormat::Text => write_stdout(&render::text(&list, now))?,
     }
     Ok(Exit::Ship)
+}
+
+/// The inbox screen, and the cockpit on each PR opened from it: leaving the cockpit comes
+/// back to the inbox, where the row shows its space as the cockpit left it.
+fn inbox_screen(
+    mut source: review_tui::session::inbox::InboxSource,
+    theme: Option<String>,
+    data_dir: Option<&std::path::Path>,
+    api_url: Option<&str>,
+    runtime: &tokio::runtime::Runtime,
+) -> anyhow::Result<Exit> {
+    use clap::Parser;
+    use review_tui::ui::inbox::{InboxExit, InboxResume, run_inbox_screen};
+    review_tui::ui::app::check_terminal()?;
+    let user = review_tui::config::load_user()?;
+    let mut args: Vec<std::ffi::OsString> = vec!["review-tui".into()];
+    if let Some(theme) = &theme {
+        args.extend(["--theme".into(), theme.into()]);
+    }
+    let base = Cli::try_parse_from(&args)?;
+    let cx = view_context(&base, &user)?;
+    // Said on the screen, not under it.
+    source.connection.notices = None;
+    let source = std::sync::Arc::new(source);
+    let mut resume = InboxResume::default();
+    let mut first = true;
+    loop {
+        let exit = runtime.block_on(run_inbox_screen(source.clone(), &cx, resume, first))?;
+        first = false;
+        let InboxExit::Open {
+            reference,
+            resume: back,
+        } = exit
+        else {
+            return Ok(Exit::Ship);
+        };
+        resume = back;
+        let mut args = vec!["review-tui".into(), std::ffi::OsString::from(&reference)];
+        if let Some(dir) = data_dir {
+            args.extend(["--data-dir".into(), dir.into()]);
+        }
+        if let Some(url) = api_url {
+            args.extend(["--api-url".into(), url.into()]);
+        }
+        if let Some(theme) = &theme {
+            args.extend(["--theme".into(), theme.into()]);
+        }
+        let opened = Cli::try_parse_from(args)
+            .map_err(anyhow::Error::from)
+            .and_then(|cli| cockpit_command(&cli, &reference, runtime));
+        // A PR that could not be opened is said on the inbox's screen; the inbox stays.
+        if let Err(error) = opened {
+            resume.message = Some(describe(&error));
+        }
+    }
 }
 
 /// The arguments of one PR's review in `--review-all`: the PR and the review flags the inbox

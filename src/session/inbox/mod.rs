@@ -5,6 +5,7 @@
 //! [`cache`]) and shown at once; a refresh replaces it.
 
 pub mod cache;
+pub mod filter;
 pub mod render;
 
 use std::path::{Path, PathBuf};
@@ -13,11 +14,12 @@ use serde::Serialize;
 
 use crate::pr::connect::Connection;
 use crate::pr::forge::ForgeErrorKind;
-use crate::pr::inbox::{InboxQuery, Waiting, WaitingPr};
+use crate::pr::inbox::{InboxQuery, WaitingPr};
 use crate::pr::reference::{PrRef, parse};
 use crate::space::summary::{self, SpaceSummary};
 use crate::space::{PublishState, SpaceKey, mirror_dir};
 
+pub use crate::pr::inbox::Waiting;
 pub use cache::Cached;
 
 /// Bumped when a field of `review-tui inbox --format json` is removed or changes meaning.
@@ -171,6 +173,26 @@ impl InboxSetup {
 #[derive(Debug, thiserror::Error)]
 #[error("[inbox] sections: {0:?} is not a section (requested, mine, spaces)")]
 pub struct UnknownSection(pub String);
+
+/// Where the inbox comes from, for a client that only asks (the inbox screen): the setup and
+/// how the forges are reached.
+#[derive(Debug, Clone)]
+pub struct InboxSource {
+    pub setup: InboxSetup,
+    pub connection: Connection,
+}
+
+impl InboxSource {
+    /// The cached list and the spaces: no network.
+    pub fn cached(&self) -> InboxList {
+        from_cache(&self.setup)
+    }
+
+    /// The forges asked again (see [`refresh`]).
+    pub async fn refresh(&self) -> InboxList {
+        refresh(&self.setup, &self.connection).await
+    }
+}
 
 /// The list from the cache and the spaces alone: no network, for the first frame.
 pub fn from_cache(setup: &InboxSetup) -> InboxList {
