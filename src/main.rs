@@ -146,18 +146,7 @@ fn run(cli: Cli, matches: &clap::ArgMatches) -> anyhow::Result<Exit> {
     // `review-tui` alone, outside any repository: the inbox (inside one, today's usage error
     // says how to review the branch or open the inbox).
     if cli.pr.is_none() && !cli.demo && !cli.headless && git2::Repository::discover(".").is_err() {
-        use clap::Parser;
-        let mut args: Vec<std::ffi::OsString> = vec!["review-tui".into(), "inbox".into()];
-        if let Some(dir) = &cli.data_dir {
-            args.extend(["--data-dir".into(), dir.into()]);
-        }
-        if let Some(url) = &cli.api_url {
-            args.extend(["--api-url".into(), url.into()]);
-        }
-        if let Some(theme) = &cli.theme {
-            args.extend(["--theme".into(), theme.into()]);
-        }
-        return inbox_command(&Cli::try_parse_from(args)?);
+        return inbox_command(&inbox_cli(&cli)?);
     }
     // Every flag is checked before anything is fetched, written or spent; the warm-up only
     // compiles (nothing is written), so it may start first.
@@ -184,7 +173,13 @@ fn run(cli: Cli, matches: &clap::ArgMatches) -> anyhow::Result<Exit> {
         let signals = Signals::install(&runtime)?;
         headless_command(&cli, &pr, &runtime, &signals)
     } else {
-        cockpit_command(&cli, &pr, &runtime)
+        let mut to_inbox = false;
+        let ended = cockpit_command(&cli, &pr, &runtime, &mut to_inbox);
+        if ended.is_ok() && to_inbox {
+            drop(runtime);
+            return inbox_command(&inbox_cli(&cli)?);
+        }
+        ended
     };
     if outcome.as_ref().is_err_and(|e| e.is::<Aborted>()) {
         // A git fetch or a reviewer's blocking job still running must not hold the exit:
@@ -468,6 +463,22 @@ fn gc_command(
 
 // ---- `review-tui inbox`: every review waiting for me ----
 
+/// `review-tui inbox` with the data directory, API and theme of this run's flags.
+fn inbox_cli(cli: &Cli) -> anyhow::Result<Cli> {
+    use clap::Parser;
+    let mut args: Vec<std::ffi::OsString> = vec!["review-tui".into(), "inbox".into()];
+    if let Some(dir) = &cli.data_dir {
+        args.extend(["--data-dir".into(), dir.into()]);
+    }
+    if let Some(url) = &cli.api_url {
+        args.extend(["--api-url".into(), url.into()]);
+    }
+    if let Some(theme) = &cli.theme {
+        args.extend(["--theme".into(), theme.into()]);
+    }
+    Ok(Cli::try_parse_from(args)?)
+}
+
 /// The inbox's setup from the user's config: where the spaces and the cache are, which
 /// sections, which repositories the searches are scoped to.
 fn inbox_setup(
@@ -590,7 +601,7 @@ fn inbox_screen(
         }
         let opened = Cli::try_parse_from(args)
             .map_err(anyhow::Error::from)
-            .and_then(|cli| cockpit_command(&cli, &reference, runtime));
+            .and_then(|cli| cockpit_command(&cli, &reference, runtime, &mut false));
         // A PR that could not be opened is said on the inbox's screen; the inbox stays.
         if let Err(error) = opened {
             resume.message = Some(describe(&error));
@@ -1495,7 +1506,13 @@ fn warm_up() {
         });
 }
 
-fn cockpit_command(cli: &Cli, pr: &str, runtime: &tokio::runtime::Runtime) -> anyhow::Result<Exit> {
+/// The cockpit on `pr`. `to_inbox` is set when the person left it for the inbox (`I`).
+fn cockpit_command(
+    cli: &Cli,
+    pr: &str,
+    runtime: &tokio::runtime::Runtime,
+    to_inbox: &mut bool,
+) -> anyhow::Result<Exit> {
     use review_tui::pr::eligibility::Ineligible;
     use review_tui::ui::{self, PrHeader};
 
@@ -1632,6 +1649,7 @@ fn cockpit_command(cli: &Cli, pr: &str, runtime: &tokio::runtime::Runtime) -> an
     let (outcome, decision) = runtime.block_on(ui::app::run_cockpit(
         session, run_review, cli.watch, &cx, screen,
     ))?;
+    *to_inbox = outcome == ui::RunOutcome::Inbox;
     match outcome {
         ui::RunOutcome::Aborted => Ok(Exit::Aborted),
         _ => Ok(decision.map_or(Exit::Inconclusive, Exit::from)),

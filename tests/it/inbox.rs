@@ -387,3 +387,78 @@ fn review_all_killed_in_the_middle_resumes_without_reviewing_anything_twice() {
         assert_eq!(done, 1, "{space} was reviewed {done} times");
     }
 }
+
+/// The inbox in tmux at `width`×`height`: open it, filter down to one PR, open the cockpit on
+/// it (its first round runs), triage, leave, and find the row showing the space's new state.
+fn walk_the_inbox(width: u16, height: u16) {
+    use crate::support::tmux::Tmux;
+    if !crate::support::tmux::available("walk_the_inbox") {
+        return;
+    }
+    let server = InboxServer::start(
+        ME,
+        TOKEN,
+        vec![
+            pull(1, Requested::Me),
+            pull(2, Requested::Team("core".into())),
+        ],
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path();
+    let exit = data.join("exit");
+    let binary = env!("CARGO_BIN_EXE_review-tui");
+    let tmux = Tmux::start(
+        &format!("inbox-{width}"),
+        &format!(
+            "{binary} inbox --api-url {}; echo $? > {}; sleep 30",
+            server.url(),
+            exit.display()
+        ),
+        width,
+        height,
+        &[
+            ("REVIEW_TUI_DATA_DIR", data),
+            ("REVIEW_TUI_CONFIG", &data.join("no-config.toml")),
+            ("REVIEW_TUI_PERSON", Path::new("tester")),
+            ("GH_TOKEN", Path::new(TOKEN)),
+        ],
+    );
+    tmux.wait_for("both requests, refreshed", |s| {
+        s.contains("review requested (2)") && !s.contains("refreshing")
+    });
+    tmux.keys(&["/"]);
+    tmux.text("app2");
+    tmux.keys(&["Enter"]);
+    let screen = tmux.wait_for("the filter", |s| s.contains("review requested (1)"));
+    assert!(screen.contains("team acme/core"), "{screen}");
+    assert!(!screen.contains("app1#1"), "{screen}");
+    tmux.keys(&["Enter"]);
+    // The cockpit on PR 2: its first round runs and is recorded.
+    // (A wide header names the round's step elsewhere: the last reviewer done says it too.)
+    tmux.wait_for("the round's verdict in the cockpit", |s| {
+        s.contains("INCONCLUSIVE")
+            && (s.contains("awaiting approval") || s.contains("secret scan done"))
+    });
+    // Triage: the selected finding (if the checks found any) confirmed.
+    tmux.keys(&["c"]);
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    tmux.keys(&["q"]);
+    let screen = tmux.wait_for("the inbox again, the row's space recorded", |s| {
+        s.contains("Inbox") && s.contains("awaiting approval")
+    });
+    // The filter is kept, and the space shows in "my spaces" too.
+    assert!(screen.contains("filter: app2"), "{screen}");
+    assert!(screen.contains("my spaces (1)"), "{screen}");
+    tmux.keys(&["q"]);
+    assert_eq!(tmux.exit_code(&exit), 0);
+}
+
+#[test]
+fn the_inbox_walk_at_80_by_24() {
+    walk_the_inbox(80, 24);
+}
+
+#[test]
+fn the_inbox_walk_at_120_by_40() {
+    walk_the_inbox(120, 40);
+}
