@@ -13,7 +13,6 @@ use super::hosts::GITHUB_HOST;
 use super::settings::GithubSettings;
 use super::wire;
 use crate::pr::connect::{Connection, TokenChoice};
-use crate::pr::hosted::ForgeKind;
 use crate::pr::inbox::{InboxAnswer, InboxQuery, Waiting, WaitingPr, ci_state};
 
 /// How many pull requests are read at once after the search: enough to hide the latency, few
@@ -76,12 +75,13 @@ struct CheckRunState {
 /// The inbox on the API this run reads GitHub through (`--api-url`, `GITHUB_API_URL`,
 /// `[github] api_url`, else api.github.com). Without a token there is no "me": a note says so.
 pub(super) async fn inbox(
+    forge: &str,
     connection: &Connection,
     query: &InboxQuery,
 ) -> Result<InboxAnswer, GithubError> {
     let defaults = GithubSettings::default();
     let settings = connection
-        .settings_of::<GithubSettings>(super::GITHUB.id())
+        .settings_of::<GithubSettings>(forge)
         .unwrap_or(&defaults);
     let api_url = (connection.api_url.clone())
         .or_else(|| settings.env_api_url.clone())
@@ -137,7 +137,8 @@ pub(super) async fn inbox(
                 break;
             };
             let (client, me) = (client.clone(), me.clone());
-            jobs.spawn(async move { detail(&client, issue, waiting, &me).await });
+            let forge = forge.to_string();
+            jobs.spawn(async move { detail(&forge, &client, issue, waiting, &me).await });
         }
         let Some(done) = jobs.join_next().await else {
             break;
@@ -183,6 +184,7 @@ async fn search(client: &GithubClient, q: &str) -> Result<Vec<Issue>, GithubErro
 /// The search's issue, completed by the pull request it is (head, size, requested reviewers)
 /// and its head's check runs (`None` when they cannot be read: CI is then unknown).
 async fn detail(
+    forge: &str,
     client: &GithubClient,
     issue: Issue,
     waiting: Waiting,
@@ -251,7 +253,7 @@ async fn detail(
         })
         .unwrap_or_else(|| GITHUB_HOST.to_string());
     Ok(WaitingPr {
-        forge: super::GITHUB.id().to_string(),
+        forge: forge.to_string(),
         host,
         repo: format!("{owner}/{repo}"),
         number: issue.number,

@@ -82,7 +82,7 @@ impl ForgeKind for Github {
         connection: &'a Connection,
         query: &'a InboxQuery,
     ) -> ForgeFuture<'a, InboxAnswer> {
-        Box::pin(async move { Ok(super::inbox::inbox(connection, query).await?) })
+        Box::pin(async move { Ok(super::inbox::inbox(self.id(), connection, query).await?) })
     }
 }
 

@@ -8,7 +8,6 @@ use super::error::GitlabError;
 use super::settings::{GitlabSettings, TOKEN_HINT, auth_header, discover};
 use super::wire;
 use crate::pr::connect::{Connection, TokenChoice};
-use crate::pr::hosted::ForgeKind;
 use crate::pr::http::{RestClient, RestConfig};
 use crate::pr::inbox::{InboxAnswer, InboxQuery, Waiting, WaitingPr};
 
@@ -34,12 +33,13 @@ struct References {
 }
 
 pub(super) async fn inbox(
+    forge: &str,
     connection: &Connection,
     query: &InboxQuery,
 ) -> Result<InboxAnswer, GitlabError> {
     let defaults = GitlabSettings::default();
     let settings = &connection
-        .settings_of::<GitlabSettings>(super::GITLAB.id())
+        .settings_of::<GitlabSettings>(forge)
         .unwrap_or(&defaults)
         .0;
     let mut answer = InboxAnswer::default();
@@ -106,7 +106,7 @@ pub(super) async fn inbox(
                     continue;
                 }
                 answer.prs.push(WaitingPr {
-                    forge: super::GITLAB.id().to_string(),
+                    forge: forge.to_string(),
                     host: host.clone(),
                     repo: project,
                     number: mr.iid,
