@@ -316,8 +316,16 @@ pub fn build(
         });
     }
     if setup.sections.contains(&Section::Spaces) {
+        // Each listed PR's space key, worked out once for every space.
+        let listed: std::collections::HashMap<SpaceKey, &WaitingPr> = (cached.prs.iter())
+            .filter_map(|pr| match parse(&pr.url, None, None) {
+                Ok(PrRef::Hosted(hosted)) => Some((SpaceKey::Hosted(hosted), pr)),
+                _ => None,
+            })
+            .collect();
         for found in summary::list(&setup.data_root) {
-            rows.push(space_row(&found, &cached.prs, &forge_name));
+            let pr = listed.get(&found.pr.key).copied();
+            rows.push(space_row(&found, pr, &forge_name));
         }
     }
     let order = |s: Section| setup.sections.iter().position(|x| *x == s);
@@ -391,7 +399,7 @@ fn view_of(
 /// A space's own row, with what the forge said of its PR when the list has it.
 fn space_row(
     found: &SpaceSummary,
-    prs: &[WaitingPr],
+    listed: Option<&WaitingPr>,
     forge_name: &dyn Fn(&str) -> String,
 ) -> InboxRow {
     let key = &found.pr.key;
@@ -418,10 +426,6 @@ fn space_row(
             format!("{}#{base}..{head}", repo.display()),
         ),
     };
-    let listed = prs.iter().find(|pr| match parse(&pr.url, None, None) {
-        Ok(PrRef::Hosted(hosted)) => SpaceKey::Hosted(hosted) == *key,
-        _ => false,
-    });
     let view = view_of(
         found,
         &root,
