@@ -313,7 +313,8 @@ pub enum Command {
         /// Where review spaces live (default: the user's data directory).
         #[arg(long, env = "REVIEW_TUI_DATA_DIR", value_name = "DIR")]
         data_dir: Option<std::path::PathBuf>,
-        /// The API base URL the forges are searched through (GitHub Enterprise, a GitLab host).
+        /// GitHub's API for this run (GitHub Enterprise: https://HOST/api/v3), as for a review;
+        /// GitLab hosts are searched through the APIs named under [gitlab] in the config.
         #[arg(long, value_name = "URL")]
         api_url: Option<String>,
         /// With --review-all: how far each review goes, as for a review.

@@ -547,9 +547,13 @@ fn inbox_command(cli: &Cli) -> anyhow::Result<Exit> {
         runtime.block_on(inbox::refresh(&setup, &connection))
     };
     let now = std::time::SystemTime::now();
+    // Redacted on the way out, as a report is: a title or a forge's error may carry a secret.
     match format {
-        VerdictFormat::Json => write_stdout(&render::json(&list))?,
-        VerdictFormat::Text => write_stdout(&render::text(&list, now))?,
+        VerdictFormat::Json => {
+            let json = redacted_json(serde_json::to_value(&list)?);
+            write_stdout(&(serde_json::to_string_pretty(&json)? + "\n"))?
+        }
+        VerdictFormat::Text => write_stdout(&outbound(&render::text(&list, now)))?,
     }
     Ok(Exit::Ship)
 }

@@ -60,7 +60,9 @@ pub(super) async fn inbox(
             }
             continue;
         };
-        let api_url = settings.api_for(&host, connection.api_url.as_deref())?;
+        // The host's own API, never `--api-url`: a flag naming another forge's API for this
+        // run must not receive this host's token.
+        let api_url = settings.api_for(&host, None)?;
         let client = RestClient::new(
             RestConfig {
                 forge: "GitLab",

@@ -1,16 +1,10 @@
-//! `review-tui inbox --format text|json`: the list as lines for people, or as a
-//! schema-versioned document for scripts. Every text from a forge is untrusted: the text form
-//! escapes it for the terminal, the JSON form is JSON-escaped by construction.
+//! `review-tui inbox --format text`: the list as lines for people (the JSON form is the list
+//! serialised). Every text from a forge is untrusted: escaped here for the terminal.
 
 use std::fmt::Write;
 
 use super::{InboxList, InboxRow, age};
 use crate::printable::line;
-
-/// The list as JSON (`schema_version` first).
-pub fn json(list: &InboxList) -> String {
-    serde_json::to_string_pretty(list).unwrap_or_else(|_| "{}".into()) + "\n"
-}
 
 /// One line per PR, under each section's title; the offline banner and notices first.
 pub fn text(list: &InboxList, now: std::time::SystemTime) -> String {
