@@ -335,6 +335,62 @@ pub enum Command {
         /// GitHub API base URL, as for a review.
         #[arg(long, env = "GITHUB_API_URL", value_name = "URL")]
         api_url: Option<String>,
+    /// Every review waiting for you: PRs whose review is requested from you or your teams,
+    /// your own PRs, and your local review spaces. Opens the inbox screen; with --format it
+    /// prints the list; with --review-all it reviews every PR waiting for you (never
+    /// publishing). The forges' last answer is cached and shown when they cannot be reached.
+    Inbox {
+        /// Print the list instead of opening the screen: text, or json (schema-versioned).
+        #[arg(long, value_enum, value_name = "FORMAT")]
+        format: Option<VerdictFormat>,
+        /// Print the cached list and the spaces without asking any forge.
+        #[arg(long)]
+        cached: bool,
+        /// Run the first round (or the next, for a PR with new commits) on every PR whose
+        /// review is requested from you, --jobs at a time; nothing is published. Heads already
+        /// reviewed are skipped; one PR's failure does not stop the others (exit 4 at the end).
+        #[arg(long, conflicts_with_all = ["format", "cached"])]
+        review_all: bool,
+        /// With --review-all: run without a terminal (a cron job, a CI schedule).
+        #[arg(long, requires = "review_all")]
+        headless: bool,
+        /// With --review-all: how many PRs are reviewed at once (default 2).
+        #[arg(long, value_name = "N", requires = "review_all", value_parser = clap::value_parser!(u16).range(1..=32))]
+        jobs: Option<u16>,
+        /// Where review spaces live (default: the user's data directory).
+        #[arg(long, env = "REVIEW_TUI_DATA_DIR", value_name = "DIR")]
+        data_dir: Option<std::path::PathBuf>,
+        /// GitHub's API for this run (GitHub Enterprise: https://HOST/api/v3), as for a review;
+        /// GitLab hosts are searched through the APIs named under [gitlab] in the config.
+        #[arg(long, value_name = "URL")]
+        api_url: Option<String>,
+        /// With --review-all: how far each review goes, as for a review.
+        #[arg(long, value_name = "LEVEL")]
+        level: Option<crate::review::level::Level>,
+        /// With --review-all: only the zero-token reviewers, as for a review.
+        #[arg(long)]
+        deterministic_only: bool,
+        /// With --review-all: the model endpoint, as for a review.
+        #[arg(long, value_name = "URL")]
+        model_url: Option<String>,
+        /// With --review-all: the model, as for a review.
+        #[arg(long, value_name = "MODEL")]
+        model: Option<String>,
+        /// With --review-all: the provider, as for a review.
+        #[arg(long, value_name = "PROVIDER")]
+        provider: Option<String>,
+        /// With --review-all: the command provider's CLI agent, as for a review.
+        #[arg(long, value_name = "CMD")]
+        provider_command: Option<String>,
+        /// With --review-all: replay a cassette instead of calling a model.
+        #[arg(long, value_name = "FILE")]
+        replay: Option<std::path::PathBuf>,
+        /// With --review-all: each review's budget, as for a review.
+        #[arg(long, value_name = "USD-or-tokens")]
+        budget: Option<String>,
+        /// Colour theme for the inbox screen, as for the cockpit.
+        #[arg(long, value_name = "NAME")]
+        theme: Option<String>,
     },
     /// Where the configuration file is, and what is in effect.
     Config {

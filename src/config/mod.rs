@@ -83,6 +83,9 @@ pub struct Config {
     pub gitlab: HostedForgeLayer,
     /// Which Gitea and Forgejo hosts are known and how they are called (user file only).
     pub gitea: HostedForgeLayer,
+    /// `[inbox]`: which sections the inbox shows and which repositories and organisations its
+    /// forge searches are scoped to (user file only).
+    pub inbox: InboxLayer,
     /// A gitleaks configuration file the person chose for the secret scan (`[secrets]
     /// gitleaks_config`, user file only; gitleaks' own `GITLEAKS_CONFIG` still wins), with the
     /// file that named it.
@@ -115,6 +118,7 @@ impl Default for Config {
             github: GithubLayer::default(),
             gitlab: HostedForgeLayer::default(),
             gitea: HostedForgeLayer::default(),
+            inbox: InboxLayer::default(),
             gitleaks_config: None,
             context_mcp: Vec::new(),
             notes: Vec::new(),
@@ -153,6 +157,8 @@ pub struct Layer {
     pub gitlab: Option<HostedForgeLayer>,
     #[serde(default)]
     pub gitea: Option<HostedForgeLayer>,
+    #[serde(default)]
+    pub inbox: Option<InboxLayer>,
     pub secrets: Option<SecretsLayer>,
     #[serde(default)]
     pub context: Option<ContextLayer>,
@@ -184,6 +190,7 @@ pub struct PersonalLayer {
     pub github: Option<GithubLayer>,
     pub gitlab: Option<HostedForgeLayer>,
     pub gitea: Option<HostedForgeLayer>,
+    pub inbox: Option<InboxLayer>,
     pub secrets: Option<SecretsLayer>,
     pub context: Option<ContextLayer>,
 }
@@ -200,6 +207,7 @@ impl PersonalLayer {
             (self.github.is_some(), "[github]"),
             (self.gitlab.is_some(), "[gitlab]"),
             (self.gitea.is_some(), "[gitea]"),
+            (self.inbox.is_some(), "[inbox]"),
             (self.secrets.is_some(), "[secrets]"),
             (self.context.is_some(), "[context]"),
         ]
@@ -237,6 +245,7 @@ impl Layer {
             github,
             gitlab,
             gitea,
+            inbox,
             secrets,
             context,
         } = self;
@@ -258,6 +267,7 @@ impl Layer {
                 github,
                 gitlab,
                 gitea,
+                inbox,
                 secrets,
                 context,
             },
@@ -388,6 +398,37 @@ impl HostedForgeLayer {
 pub struct CacheLayer {
     pub max_age: Option<String>,
     pub max_tag_store: Option<String>,
+}
+
+/// `[inbox]`: what the inbox lists. `sections` names the sections shown, in order
+/// (`requested`, `mine`, `spaces`; default: all three); `repos` (`OWNER/REPO`) and `orgs`
+/// scope the forges' searches (default: everything the account can see).
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct InboxLayer {
+    pub sections: Option<Vec<String>>,
+    #[serde(default)]
+    pub repos: Vec<String>,
+    #[serde(default)]
+    pub orgs: Vec<String>,
+}
+
+impl InboxLayer {
+    fn merge(&mut self, over: InboxLayer) {
+        if over.sections.is_some() {
+            self.sections = over.sections;
+        }
+        for repo in over.repos {
+            if !self.repos.contains(&repo) {
+                self.repos.push(repo);
+            }
+        }
+        for org in over.orgs {
+            if !self.orgs.contains(&org) {
+                self.orgs.push(org);
+            }
+        }
+    }
 }
 
 /// `[fix]`: the command the approval gate hands fix prompts to.
@@ -629,6 +670,9 @@ impl Config {
         }
         if let Some(gitlab) = layer.gitlab {
             self.gitlab.merge(gitlab);
+        }
+        if let Some(inbox) = layer.inbox {
+            self.inbox.merge(inbox);
         }
         if let Some(gitea) = layer.gitea {
             self.gitea.merge(gitea);

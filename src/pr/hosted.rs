@@ -9,7 +9,8 @@ use std::fmt;
 use std::sync::Arc;
 
 use super::connect::{Connected, Connection, ForgeSettings, SettingError};
-use super::forge::ForgeError;
+use super::forge::{ForgeError, ForgeFuture};
+use super::inbox::{InboxAnswer, InboxQuery};
 use super::ref_error::RefError;
 use crate::config::Config;
 
@@ -86,4 +87,15 @@ pub trait ForgeKind: Sync {
     /// Its client for `pr`, made the way `connection` says (the API address, whose token,
     /// its settings), and which remotes git may send that token to. No call is made yet.
     fn connect(&self, pr: &HostedPr, connection: &Connection) -> Result<Connected, ForgeError>;
+    /// The open pull requests waiting for the account `connection` acts as (see
+    /// [`InboxQuery`]), on the forge's public host and every host named in its settings. A
+    /// forge that cannot search answers nothing; one without a token says so in a note.
+    fn inbox<'a>(
+        &'a self,
+        connection: &'a Connection,
+        query: &'a InboxQuery,
+    ) -> ForgeFuture<'a, InboxAnswer> {
+        let _ = (connection, query);
+        Box::pin(async { Ok(InboxAnswer::default()) })
+    }
 }

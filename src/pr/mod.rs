@@ -7,6 +7,7 @@ pub mod github;
 pub mod gitlab;
 pub mod hosted;
 pub mod http;
+pub mod inbox;
 pub mod local;
 pub mod ref_error;
 pub mod reference;

@@ -2,9 +2,11 @@
 //! one folder beside `github/` implementing [`ForgeKind`] and one line here.
 
 use super::connect::{Connection, SettingError};
+use super::forge::ForgeError;
 use super::github;
 use super::gitlab;
 use super::hosted::ForgeKind;
+use super::inbox::{InboxAnswer, InboxQuery};
 use crate::config::Config;
 
 pub static FORGES: &[&dyn ForgeKind] = &[&github::GITHUB, &gitlab::GITLAB];
@@ -22,6 +24,30 @@ pub fn connection(config: &Config) -> Result<Connection, SettingError> {
         .try_fold(Connection::default(), |connection, forge| {
             Ok(connection.with_settings(forge.id(), forge.settings(config)?))
         })
+}
+
+/// Every registered forge's inbox, asked at once: each forge's answer, or why it failed, by
+/// the forge's name, in the registry's order. One forge down does not hide the others.
+pub async fn inbox(
+    connection: &Connection,
+    query: &InboxQuery,
+) -> Vec<(&'static str, Result<InboxAnswer, ForgeError>)> {
+    let mut jobs = tokio::task::JoinSet::new();
+    for (at, forge) in FORGES.iter().copied().enumerate() {
+        let (connection, query) = (connection.clone(), query.clone());
+        jobs.spawn(async move { (at, forge.inbox(&connection, &query).await) });
+    }
+    let mut answers: Vec<(usize, Result<InboxAnswer, ForgeError>)> = Vec::new();
+    while let Some(done) = jobs.join_next().await {
+        if let Ok(answer) = done {
+            answers.push(answer);
+        }
+    }
+    answers.sort_by_key(|(at, _)| *at);
+    answers
+        .into_iter()
+        .map(|(at, answer)| (FORGES[at].name(), answer))
+        .collect()
 }
 
 #[cfg(test)]

@@ -7,6 +7,7 @@ pub mod ask;
 mod command;
 pub use command::{Ask, Command};
 pub mod fix;
+pub mod inbox;
 mod journal;
 pub mod no_model;
 pub mod posted;

@@ -18,6 +18,7 @@ mod packed_refs;
 pub mod state;
 pub mod store;
 pub mod thread_draft;
+pub mod summary;
 pub mod token;
 pub mod version_tags;
 pub mod worktree;

@@ -152,7 +152,7 @@ impl Engine for Bridge {
             Effect::PreviewPublish => Command::Preview,
             Effect::HandBack => Command::HandBack,
             Effect::Publish => Command::Publish,
-            Effect::Quit | Effect::StopRun => Command::Cancel,
+            Effect::Quit | Effect::OpenInbox | Effect::StopRun => Command::Cancel,
             Effect::StopReviewer(name) => Command::StopReviewer(name),
             Effect::Ask {
                 thread,

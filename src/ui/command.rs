@@ -70,6 +70,8 @@ pub enum Command {
     /// Esc: close the top overlay, or clear the filter.
     Close,
     Quit,
+    /// Leave this review for the inbox: every review waiting for the person.
+    OpenInbox,
     // The approval gate.
     GateFix,
     GateIgnore,

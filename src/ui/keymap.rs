@@ -465,6 +465,13 @@ impl Default for Keymap {
                 ALL,
             ),
             (
+                Main,
+                A::OpenInbox,
+                &["I"],
+                "the inbox: every review waiting for you (decisions are already saved)",
+                NONE,
+            ),
+            (
                 Gate,
                 A::GateFix,
                 &["f"],
@@ -845,6 +852,7 @@ pub(crate) fn short(command: Command) -> &'static str {
         Command::OpenDiff => "diff",
         Command::Help => "help",
         Command::Quit => "quit",
+        Command::OpenInbox => "inbox",
         Command::GateFix => "fix",
         Command::GateIgnore => "ignore",
         Command::GatePublish => "publish",

@@ -18,6 +18,7 @@ pub mod command;
 pub mod diffview;
 pub mod editor;
 pub mod highlight;
+pub mod inbox;
 pub mod keymap;
 pub mod log;
 pub mod pane;

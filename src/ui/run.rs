@@ -91,6 +91,8 @@ pub enum RunOutcome {
     Aborted,
     /// Every sender of the inbox is gone.
     Closed,
+    /// The person asked for the review inbox (`I`): the cockpit closes, the inbox opens.
+    Inbox,
 }
 
 /// Runs the cockpit on a real terminal (see `terminal::enter`): reads crossterm events on a
@@ -301,6 +303,10 @@ async fn run_loop<B: Backend>(
                                 outcome = Some(RunOutcome::Aborted)
                             }
                             Effect::Quit => outcome = Some(RunOutcome::Quit),
+                            Effect::OpenInbox if state.review_running() => {
+                                outcome = Some(RunOutcome::Aborted)
+                            }
+                            Effect::OpenInbox => outcome = Some(RunOutcome::Inbox),
                             _ => {}
                         }
                         engine.handle(effect, &inbox);

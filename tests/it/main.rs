@@ -17,6 +17,7 @@ mod gc;
 mod github;
 mod gitlab;
 mod headless;
+mod inbox;
 mod models;
 mod offline;
 mod picture;

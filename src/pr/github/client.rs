@@ -222,6 +222,43 @@ impl GithubClient {
         Ok(items)
     }
 
+    /// Every item of a list that GitHub wraps in an object (the search API's `items`),
+    /// following `Link: rel="next"` like [`GithubClient::get_all`].
+    pub async fn get_all_in<T: DeserializeOwned>(
+        &self,
+        mut url: Url,
+        field: &str,
+        what: &str,
+    ) -> Result<Vec<T>, GithubError> {
+        url.query_pairs_mut().append_pair("per_page", PER_PAGE);
+        let first_call = call_of(&Method::GET, &url);
+        let mut items = Vec::new();
+        let mut seen = HashSet::new();
+        let mut next = Some(url);
+        while let Some(url) = next.take() {
+            let call = call_of(&Method::GET, &url);
+            if !seen.insert(url.clone()) {
+                return Err(GithubError::Decode {
+                    call,
+                    detail: "the pagination links loop back to a page already read".into(),
+                });
+            }
+            let answer = self
+                .send(Method::GET, url, Accept::Json, None, what)
+                .await?;
+            next = self.next_page(&answer.headers, &first_call)?;
+            let mut page: serde_json::Map<String, serde_json::Value> =
+                self.decode(&answer, &call)?;
+            let list = page.remove(field).unwrap_or_default();
+            let page: Vec<T> = serde_json::from_value(list).map_err(|e| GithubError::Decode {
+                call: call.clone(),
+                detail: format!("`{field}`: {e}"),
+            })?;
+            items.extend(page);
+        }
+        Ok(items)
+    }
+
     /// Sends a JSON body (`POST`, `PUT`) and decodes the JSON answer. A `POST` is never
     /// repeated once it may have reached GitHub (see `send`).
     pub async fn send_json<B: Serialize + ?Sized, T: DeserializeOwned>(

@@ -3,6 +3,7 @@
 mod client;
 mod error;
 mod hosts;
+mod inbox;
 mod notice;
 mod reference;
 mod refusal;

@@ -6,6 +6,7 @@
 //! account's own draft notes its pending review. Publishing is in `review.rs`.
 
 mod error;
+mod inbox;
 mod reference;
 mod review;
 mod settings;

@@ -71,6 +71,14 @@ impl ForgeKind for Gitlab {
     fn connect(&self, pr: &HostedPr, connection: &Connection) -> Result<Connected, ForgeError> {
         super::settings::connect(pr, connection)
     }
+
+    fn inbox<'a>(
+        &'a self,
+        connection: &'a crate::pr::connect::Connection,
+        query: &'a crate::pr::inbox::InboxQuery,
+    ) -> crate::pr::forge::ForgeFuture<'a, crate::pr::inbox::InboxAnswer> {
+        Box::pin(async move { Ok(super::inbox::inbox(self.id(), connection, query).await?) })
+    }
 }
 
 /// GitLab's one spelling: host and paths are matched case-insensitively there.

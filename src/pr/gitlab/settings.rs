@@ -45,7 +45,7 @@ pub(super) fn settings(config: &Config) -> Result<Arc<dyn ForgeSettings>, Settin
 
 /// The token for `host`: the variable its entry names, else `GITLAB_TOKEN`, else what `glab`
 /// keeps for that host. Only ever asked for a known host (an unknown one is refused first).
-fn discover(settings: &HostedSettings, host: &str) -> Option<Token> {
+pub(super) fn discover(settings: &HostedSettings, host: &str) -> Option<Token> {
     discover_with(
         settings,
         host,
@@ -78,7 +78,7 @@ fn discover_with(
 /// The header a token goes in: personal, project and group access tokens (`glpat-…`) as
 /// `PRIVATE-TOKEN`; anything else (an OAuth token, a CI job token) as `Authorization: Bearer`,
 /// which GitLab also takes for access tokens.
-fn auth_header(token: &Token) -> (HeaderName, String) {
+pub(super) fn auth_header(token: &Token) -> (HeaderName, String) {
     if token.expose().starts_with("glpat-") {
         (
             HeaderName::from_static("private-token"),

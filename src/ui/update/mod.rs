@@ -95,6 +95,8 @@ pub enum Effect {
     },
     DeleteFinding(String),
     Quit,
+    /// Leave for the inbox (as `Quit` does, then the inbox opens).
+    OpenInbox,
 }
 
 pub fn update(state: &mut AppState, action: Action) -> Vec<Effect> {

@@ -325,6 +325,10 @@ fn main_command(state: &mut AppState, command: Command) -> Vec<Effect> {
             state.quit = true;
             return vec![Effect::Quit];
         }
+        Command::OpenInbox => {
+            state.quit = true;
+            return vec![Effect::OpenInbox];
+        }
         Command::EventLog => {
             if matches!(state.top_overlay(), Some(Overlay::Log { .. })) {
                 state.overlays.pop();

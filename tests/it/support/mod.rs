@@ -8,6 +8,7 @@ pub mod bot_pr;
 pub mod faults;
 pub mod git_repo;
 pub mod github_graphql;
+pub mod github_inbox_server;
 pub mod github_json;
 pub mod github_publish;
 pub mod github_server;

@@ -1,0 +1,134 @@
+//! What a forge answers to "what is waiting for me?": the open pull requests whose review is
+//! asked of the account (or of one of its teams) and the account's own open pull requests, in
+//! forge-neutral types. Each forge answers through [`ForgeKind::inbox`](super::hosted::ForgeKind::inbox)
+//! (a forge that cannot search answers nothing); `pr::registry::inbox` asks every one.
+
+use serde::{Deserialize, Serialize};
+
+/// What to search for, and where.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct InboxQuery {
+    /// Pull requests whose review is requested from the account or one of its teams.
+    pub requested: bool,
+    /// The account's own open pull requests.
+    pub authored: bool,
+    /// `OWNER/REPO` names the search is limited to (with `orgs`: either matches); empty: all.
+    pub repos: Vec<String>,
+    /// Organisations (GitLab: groups) the search is limited to; empty: all.
+    pub orgs: Vec<String>,
+}
+
+impl Default for InboxQuery {
+    fn default() -> Self {
+        InboxQuery {
+            requested: true,
+            authored: true,
+            repos: Vec::new(),
+            orgs: Vec::new(),
+        }
+    }
+}
+
+/// Why a pull request is in the inbox.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Waiting {
+    /// The account's review is requested.
+    ReviewRequested,
+    /// A team the account is in is requested (`org/team`).
+    TeamRequested { team: String },
+    /// The account opened it.
+    Authored,
+}
+
+/// One open pull request as a forge's search lists it. Every text in it is the PR author's or
+/// the forge's: untrusted, escaped wherever it is shown.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct WaitingPr {
+    /// The forge's id (`pr::registry`), as in a space key.
+    pub forge: String,
+    /// The host the PR lives on.
+    pub host: String,
+    /// `owner/repo` (GitLab: `group/project`).
+    pub repo: String,
+    pub number: u64,
+    /// What `review-tui` is given to open it: the PR's web address.
+    pub url: String,
+    pub title: String,
+    pub author: String,
+    pub draft: bool,
+    /// RFC 3339, as the forge sent it.
+    pub created_at: String,
+    pub updated_at: String,
+    /// The head commit, when the forge said it: a space reviewed at another head has new
+    /// commits to review.
+    #[serde(default)]
+    pub head_sha: Option<String>,
+    /// How many commits the PR has, when the forge said it.
+    #[serde(default)]
+    pub commits: Option<u32>,
+    #[serde(default)]
+    pub additions: Option<u32>,
+    #[serde(default)]
+    pub deletions: Option<u32>,
+    #[serde(default)]
+    pub changed_files: Option<u32>,
+    /// The head's CI as the forge reports it: `success`, `failure`, `pending`; `None` when the
+    /// forge said nothing.
+    #[serde(default)]
+    pub ci: Option<String>,
+    pub waiting: Waiting,
+}
+
+/// One forge's answer: its pull requests, and what it could not list (no token, a scope it
+/// cannot search), said to the person.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct InboxAnswer {
+    pub prs: Vec<WaitingPr>,
+    pub notes: Vec<String>,
+}
+
+/// The CI state of a head from its check runs' `(status, conclusion)`: any failure fails it,
+/// anything still running keeps it pending, and only finished, passing runs make it pass.
+pub fn ci_state<'a>(runs: impl IntoIterator<Item = (&'a str, Option<&'a str>)>) -> Option<String> {
+    let mut any = false;
+    let mut pending = false;
+    for (status, conclusion) in runs {
+        any = true;
+        match (status, conclusion) {
+            (
+                _,
+                Some("failure" | "timed_out" | "cancelled" | "action_required" | "startup_failure"),
+            ) => return Some("failure".into()),
+            ("completed", _) => {}
+            _ => pending = true,
+        }
+    }
+    any.then(|| if pending { "pending" } else { "success" }.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn one_failed_run_fails_the_head_and_a_running_one_keeps_it_pending() {
+        assert_eq!(ci_state([]), None);
+        assert_eq!(
+            ci_state([
+                ("completed", Some("success")),
+                ("completed", Some("skipped"))
+            ])
+            .as_deref(),
+            Some("success")
+        );
+        assert_eq!(
+            ci_state([("in_progress", None), ("completed", Some("success"))]).as_deref(),
+            Some("pending")
+        );
+        assert_eq!(
+            ci_state([("in_progress", None), ("completed", Some("failure"))]).as_deref(),
+            Some("failure")
+        );
+    }
+}
