@@ -33,6 +33,7 @@ pub enum Language {
     Elixir,
     Lua,
     Haskell,
+    #[serde(rename = "objc")]
     ObjectiveC,
     Zig,
     OCaml,

@@ -158,6 +158,10 @@ pub struct Surface {
     /// Read from the symbol index's tags (names and signature text), not by a surface rule of
     /// the language: a change to it is reported, never a proven break (see [`tagged`]).
     pub by_tags: bool,
+    /// Read from tags by a visibility rule that names the public items exactly (Swift
+    /// `public`, Elixir `def`, a Haskell export list…): a public name gone from the file is a
+    /// proven removal, while a changed signature text still only warns.
+    pub removals_proven: bool,
 }
 
 /// How the shape of an overloaded Python function begins: its typed contract is the set of
@@ -277,7 +281,17 @@ pub fn extract_tree(
         | Grammar::Ruby
         | Grammar::Php
         // Read from the tags above.
-        | Grammar::Kotlin => {}
+        | Grammar::Kotlin
+        | Grammar::Swift
+        | Grammar::Dart
+        | Grammar::Scala
+        | Grammar::Elixir
+        | Grammar::Lua
+        | Grammar::Haskell
+        | Grammar::ObjectiveC
+        | Grammar::Zig
+        | Grammar::OCaml
+        | Grammar::OCamlInterface => {}
     }
     Ok(surface)
 }
@@ -292,6 +306,15 @@ pub fn by_tags_only(grammar: Grammar) -> Option<&'static str> {
         Grammar::Ruby => "Ruby",
         Grammar::Php => "PHP",
         Grammar::Kotlin => "Kotlin",
+        Grammar::Swift => "Swift",
+        Grammar::Dart => "Dart",
+        Grammar::Scala => "Scala",
+        Grammar::Elixir => "Elixir",
+        Grammar::Lua => "Lua",
+        Grammar::Haskell => "Haskell",
+        Grammar::ObjectiveC => "Objective-C",
+        Grammar::Zig => "Zig",
+        Grammar::OCaml | Grammar::OCamlInterface => "OCaml",
         Grammar::Rust
         | Grammar::Python
         | Grammar::JavaScript
