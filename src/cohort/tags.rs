@@ -902,9 +902,12 @@ mod new_languages {
         defs.iter().any(|(n, p)| n == name && *p == public)
     }
 
+    /// A grammar, a source, the definitions expected with their visibility, and uses.
+    type Case<'a> = (Grammar, &'a str, &'a [(&'a str, bool)], &'a [&'a str]);
+
     #[test]
     fn each_new_language_tags_definitions_uses_and_visibility() {
-        let cases: &[(Grammar, &str, &[(&str, bool)], &[&str])] = &[
+        let cases: &[Case] = &[
             (
                 Grammar::Swift,
                 "public struct Parser {\n  public func parse() -> Command { helper() }\n  func helper() -> Int { 1 }\n}\nopen class Base {}\ninternal func local() {}\n",
