@@ -1,7 +1,7 @@
 //! The apiContract axis in the languages read from tags by an exact visibility rule: in a
 //! small package of each, a public item removed fails and a private one changed passes.
 
-use super::repo::Repo;
+use crate::cohort::tests::repo::Repo;
 use crate::review::axes::{API_CONTRACT, Axis, AxisVerdict};
 
 fn api_after(base: &[(&str, &str)], path: &str, content: &str) -> Axis {

@@ -9,14 +9,14 @@ use crate::config::{Advisory, AdvisoryScope};
 use crate::diff::Language;
 use crate::review::axes::{Axis, AxisVerdict};
 
-use super::api_contract::{NOTHING_TO_COMPARE, api_contract, may_carry_api};
-use super::api_sources::Sources;
-use super::changes::{ChangedFile, Reading};
-use super::lazy_index::LazyIndex;
+use super::contract::{NOTHING_TO_COMPARE, api_contract, may_carry_api};
+use super::sources::Sources;
+use crate::cohort::changes::{ChangedFile, Reading};
+use crate::cohort::lazy_index::LazyIndex;
 
 /// The apiContract axis of `files`, with `advisories` applied, and the coverage note that says
 /// which files were not gated and who chose that.
-pub(super) fn api_contract_declared(
+pub(crate) fn api_contract_declared(
     files: &[ChangedFile],
     index: &LazyIndex,
     sources: &Sources<'_>,
@@ -111,7 +111,7 @@ fn combine(gated: Axis, advisory: Axis, why: &str) -> Axis {
 
 /// The coverage note naming the languages of the change that have no symbol index (their
 /// files are grouped by path and their public API cannot be read), or `None`.
-pub(super) fn unindexed_languages(files: &[ChangedFile]) -> Option<String> {
+pub(crate) fn unindexed_languages(files: &[ChangedFile]) -> Option<String> {
     let mut counts: std::collections::BTreeMap<String, usize> = Default::default();
     for file in files {
         if matches!(file.reading, Reading::NoGrammar) && may_carry_api(&file.language, &file.path) {

@@ -1,0 +1,4 @@
+mod contract;
+mod languages;
+mod releases;
+mod surface;
