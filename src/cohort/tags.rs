@@ -358,7 +358,13 @@ fn definition(grammar: Grammar, kind: &str, name: &str, node: Node, source: &[u8
     let body = if whole {
         None
     } else {
-        node.child_by_field_name("body")
+        node.child_by_field_name("body").or_else(|| match grammar {
+            // `defmodule X do … end`, `def f(x) do … end`: the block is a child, not a field.
+            Grammar::Elixir => children(node).into_iter().find(|c| c.kind() == "do_block"),
+            // An equation's right-hand side (`= expr`, guards) is its body.
+            Grammar::Haskell => node.child_by_field_name("match"),
+            _ => None,
+        })
     };
     let (end_byte, last_signature_row) = match body.and_then(|b| b.prev_sibling()) {
         Some(before_body) => (
@@ -557,7 +563,10 @@ fn elixir_public(node: Node, source: &[u8]) -> bool {
                 if !attribute.starts_with('@') {
                     break;
                 }
-                if attribute.split_whitespace().collect::<Vec<_>>() == ["@doc", "false"] {
+                let words: Vec<&str> = attribute.split_whitespace().collect();
+                // `@doc false` hides it; `@impl` marks a behaviour's callback (`terminate`,
+                // `init`), which the behaviour calls, not the module's users.
+                if words == ["@doc", "false"] || words.first() == Some(&"@impl") {
                     return false;
                 }
                 sibling = previous.prev_named_sibling();
@@ -1002,5 +1011,32 @@ mod new_languages {
                 );
             }
         }
+    }
+
+    /// A module's or an equation's signature stops where its body begins: editing the body
+    /// is not a declaration change.
+    #[test]
+    fn elixir_and_haskell_signatures_stop_at_the_body() {
+        let signatures = |grammar: Grammar, source: &str| -> Vec<String> {
+            Tagger::default()
+                .tags(grammar, source.as_bytes())
+                .unwrap()
+                .definitions
+                .into_iter()
+                .map(|d| d.signature)
+                .collect()
+        };
+        assert_eq!(
+            signatures(
+                Grammar::Elixir,
+                "defmodule Parser do\n  def parse(x) do\n    x\n  end\nend\n"
+            ),
+            ["defmodule Parser", "def parse(x)"]
+        );
+        let haskell = signatures(
+            Grammar::Haskell,
+            "module P where\n\nparse :: Int -> Int\nparse x = x + 1\n",
+        );
+        assert!(haskell.iter().any(|s| s == "parse x"), "{haskell:?}");
     }
 }
