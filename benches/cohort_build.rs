@@ -117,6 +117,7 @@ fn cohort_build(c: &mut Criterion) {
         base: None,
         cache_dir,
         head_sha: &head_sha,
+        api_advisory: &[],
     };
 
     let report = build(input(Some(&cache))).unwrap();

@@ -335,6 +335,7 @@ pub enum Command {
         /// GitHub API base URL, as for a review.
         #[arg(long, env = "GITHUB_API_URL", value_name = "URL")]
         api_url: Option<String>,
+    },
     /// Every review waiting for you: PRs whose review is requested from you or your teams,
     /// your own PRs, and your local review spaces. Opens the inbox screen; with --format it
     /// prints the list; with --review-all it reviews every PR waiting for you (never

@@ -15,6 +15,7 @@ pub mod error_text;
 pub mod fence;
 pub mod gc;
 pub mod path_component;
+pub mod path_glob;
 pub mod pr;
 pub mod printable;
 pub mod publish;

@@ -1174,6 +1174,7 @@ fn comment_command(cli: &Cli) -> anyhow::Result<Exit> {
     let config = review_config(user, &prepared)?;
     let review = ReviewOptions {
         level: prepared.chosen_level().unwrap_or(config.level),
+        api_advisory: config.api_advisory.clone(),
         ..ReviewOptions::default()
     };
     let mut session = new_session(prepared, &flags, &config, review, false)?;
@@ -1575,6 +1576,7 @@ fn offline_headless(
     // Nothing runs: the level is the one the report is read at, when the round kept none.
     let review = ReviewOptions {
         level: cli.level.unwrap_or(config.level),
+        api_advisory: config.api_advisory.clone(),
         ..ReviewOptions::default()
     };
     let mut session = new_session(prepared, cli, &config, review, false)?;
@@ -1636,6 +1638,7 @@ fn review_options(
         // Not `..ReviewOptions::default()`: that builds a whole second rule catalog.
         gitleaks: Some(review_tui::reviewers::deterministic::secrets::GITLEAKS.to_string()),
         tap: None,
+        api_advisory: config.api_advisory.clone(),
     };
     Ok(options)
 }

@@ -84,6 +84,7 @@ const LAYERS: &[(&str, &[&str])] = &[
             "error_text",
             "fence",
             "path_component",
+            "path_glob",
             "printable",
             "repo_path",
             "waiting",

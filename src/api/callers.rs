@@ -111,7 +111,17 @@ pub fn uses(home: &Home, key: &str, caller_path: &str, caller: &str) -> bool {
         | Grammar::CSharp
         | Grammar::Ruby
         | Grammar::Php
-        | Grammar::Kotlin => false,
+        | Grammar::Kotlin
+        | Grammar::Swift
+        | Grammar::Dart
+        | Grammar::Scala
+        | Grammar::Elixir
+        | Grammar::Lua
+        | Grammar::Haskell
+        | Grammar::ObjectiveC
+        | Grammar::Zig
+        | Grammar::OCaml
+        | Grammar::OCamlInterface => false,
         Grammar::Java => {
             if same_dir {
                 return true;

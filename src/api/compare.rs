@@ -275,8 +275,11 @@ pub fn compare(base: &Surface, head: &Surface, types: &Types) -> Vec<ApiChange> 
     // Names and signature text from the tags are not a contract read by the language's rules:
     // what changed is reported, and never called a break.
     if base.by_tags || head.by_tags {
+        // Where visibility is exact, a public name gone from the file is a removal (moves to
+        // another file are the caller's to find, as for every language).
+        let proven = base.removals_proven && (head.removals_proven || !head.by_tags);
         for change in &mut changes {
-            if change.severity == Severity::Incompatible {
+            if change.severity == Severity::Incompatible && !(proven && change.why == "removed") {
                 change.severity = Severity::Undecided;
                 change.why = format!(
                     "{} (compared by name and signature text only, not proven a break)",

@@ -42,9 +42,18 @@ struct FileSurfaces<'a> {
     head: Surface,
 }
 
-/// Compares the exported surface of each changed file at the base and at the head, reading
-/// other files through `sources`.
-pub fn api_contract(files: &[ChangedFile], index: &LazyIndex, sources: &Sources<'_>) -> Axis {
+/// What the axis says when no changed file carries a public API.
+pub(super) const NOTHING_TO_COMPARE: &str = "no file that carries a public API changed";
+
+/// Compares the exported surface of each changed file that `compared` selects at the base and
+/// at the head, reading other files through `sources` (the others are still changed files:
+/// their uses are not an unchanged caller's).
+pub fn api_contract(
+    files: &[ChangedFile],
+    index: &LazyIndex,
+    sources: &Sources<'_>,
+    compared: &dyn Fn(&ChangedFile) -> bool,
+) -> Axis {
     let read_head = |path: &str| sources.head(path);
     let read_base = |path: &str| sources.base(path);
 
@@ -55,7 +64,7 @@ pub fn api_contract(files: &[ChangedFile], index: &LazyIndex, sources: &Sources<
     // Files whose package the head's manifest withdrew from publishing (see `Visibility::Unpublished`).
     let mut withdrawn: Vec<String> = Vec::new();
     for file in files {
-        if not_api_path(&file.path) {
+        if not_api_path(&file.path) || !compared(file) {
             continue;
         }
         let symbols = match &file.reading {
@@ -364,10 +373,7 @@ pub fn api_contract(files: &[ChangedFile], index: &LazyIndex, sources: &Sources<
             ),
         )
     } else if parsed == 0 && unreadable.is_empty() && unindexed.is_empty() && withdrawn.is_empty() {
-        (
-            AxisVerdict::Pass,
-            "no file that carries a public API changed".to_string(),
-        )
+        (AxisVerdict::Pass, NOTHING_TO_COMPARE.to_string())
     } else if parsed == 0 && unreadable.is_empty() && !unindexed.is_empty() {
         (
             AxisVerdict::Unavailable,
@@ -758,11 +764,12 @@ fn listed(items: &[String]) -> String {
 /// Whether a file without a parser could carry a public API: source in a language we do not
 /// parse (C, Ruby, Kotlin…). Build files, lock files, data, snapshots, golden files and docs
 /// cannot, and neither can a file of unknown kind: only known source extensions count.
-fn may_carry_api(language: &crate::diff::Language, path: &str) -> bool {
+pub(super) fn may_carry_api(language: &crate::diff::Language, path: &str) -> bool {
     use crate::diff::Language::*;
     match language {
         C | Cpp | Ruby | CSharp | Php | Kotlin => true,
         Rust | Python | JavaScript | TypeScript | Go | Java => true,
+        Swift | Dart | Scala | Elixir | Lua | Haskell | ObjectiveC | Zig | OCaml => true,
         Markdown | Toml | Yaml | Json | Dockerfile | Shell => false,
         Other => {
             const SOURCE: &[&str] = &[

@@ -11,6 +11,7 @@
 //! question; the deterministic `apiContract` axis that compares two versions' surfaces is
 //! [`contract`], with the releases and version bumps it weighs ([`releases`], [`version`]).
 
+pub(crate) mod advisory;
 pub mod callers;
 pub mod compare;
 pub(crate) mod contract;
@@ -158,6 +159,10 @@ pub struct Surface {
     /// Read from the symbol index's tags (names and signature text), not by a surface rule of
     /// the language: a change to it is reported, never a proven break (see [`tagged`]).
     pub by_tags: bool,
+    /// Read from tags by a visibility rule that names the public items exactly (Swift
+    /// `public`, Elixir `def`, a Haskell export list…): a public name gone from the file is a
+    /// proven removal, while a changed signature text still only warns.
+    pub removals_proven: bool,
 }
 
 /// How the shape of an overloaded Python function begins: its typed contract is the set of
@@ -279,6 +284,15 @@ pub fn by_tags_only(grammar: Grammar) -> Option<&'static str> {
         Grammar::Ruby => "Ruby",
         Grammar::Php => "PHP",
         Grammar::Kotlin => "Kotlin",
+        Grammar::Swift => "Swift",
+        Grammar::Dart => "Dart",
+        Grammar::Scala => "Scala",
+        Grammar::Elixir => "Elixir",
+        Grammar::Lua => "Lua",
+        Grammar::Haskell => "Haskell",
+        Grammar::ObjectiveC => "Objective-C",
+        Grammar::Zig => "Zig",
+        Grammar::OCaml | Grammar::OCamlInterface => "OCaml",
         Grammar::Rust
         | Grammar::Python
         | Grammar::JavaScript

@@ -194,7 +194,52 @@ pub fn scope(path: &str, grammar: Grammar, source: &str, read: Read) -> Visibili
         | Grammar::CSharp
         | Grammar::Ruby
         | Grammar::Php
-        | Grammar::Kotlin => Visibility::Exported,
+        | Grammar::Kotlin
+        | Grammar::Swift
+        | Grammar::Scala
+        | Grammar::Elixir
+        | Grammar::Lua
+        | Grammar::Haskell
+        | Grammar::Zig
+        | Grammar::OCamlInterface => Visibility::Exported,
+        // A package's API is what `lib/` holds; `bin/`, `tool/` and the rest are its programs.
+        Grammar::Dart if dirs.first() != Some(&"lib") => {
+            Visibility::NotApi("outside the package's lib/ folder")
+        }
+        // `lib/src` is the package's own unless its library exports the file.
+        Grammar::Dart if dirs.get(1) == Some(&"src") => {
+            let inside = path.strip_prefix("lib/").unwrap_or(path);
+            let library = read("pubspec.yaml").and_then(|pubspec| {
+                let name = pubspec
+                    .lines()
+                    .find_map(|l| l.strip_prefix("name:"))?
+                    .trim()
+                    .to_string();
+                read(&format!("lib/{name}.dart"))
+            });
+            let exported = library.is_some_and(|library| {
+                library.lines().any(|line| {
+                    let line = line.trim();
+                    line.starts_with("export ")
+                        && (line.contains(&format!("'{inside}'"))
+                            || line.contains(&format!("\"{inside}\"")))
+                })
+            });
+            if exported {
+                Visibility::Exported
+            } else {
+                Visibility::NotApi("in lib/src and not exported by the package's library")
+            }
+        }
+        Grammar::Dart => Visibility::Exported,
+        // Headers (`.h`, read as C) declare an Objective-C class's API; an implementation file
+        // (`.m`) defines it and its class extensions are private.
+        Grammar::ObjectiveC => Visibility::NotApi("an implementation file (its API is in headers)"),
+        // With an interface beside it, the `.mli` is the module's API.
+        Grammar::OCaml if read(&format!("{path}i")).is_some() => {
+            Visibility::NotApi("a module with an .mli interface (its API is there)")
+        }
+        Grammar::OCaml => Visibility::Exported,
     }
 }
 

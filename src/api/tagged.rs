@@ -30,6 +30,7 @@ pub fn extract(
         .tags(grammar, source)
         .map_err(|_| super::Unreadable)?;
     out.by_tags = true;
+    out.removals_proven = exact_visibility(grammar);
     let definitions = &tags.definitions;
     for (i, definition) in definitions.iter().enumerate() {
         let containers = enclosing(definitions, i);
@@ -55,6 +56,26 @@ pub fn extract(
         out.add(key, item);
     }
     Ok(())
+}
+
+/// The languages whose visibility rule the tags read exactly: whether a name is public is
+/// written on its definition (`public`, `pub`, `def`/`defp`, a leading `_`, an access
+/// modifier), in an export list or an interface file, never implied by a build setting, a
+/// header elsewhere or a naming habit. The older tag-read languages keep to warnings (C's
+/// headers, Ruby's and PHP's dynamic dispatch, Kotlin's and C#'s overloads by type).
+fn exact_visibility(grammar: Grammar) -> bool {
+    matches!(
+        grammar,
+        Grammar::Swift
+            | Grammar::Dart
+            | Grammar::Scala
+            | Grammar::Elixir
+            | Grammar::Lua
+            | Grammar::Haskell
+            | Grammar::Zig
+            | Grammar::OCaml
+            | Grammar::OCamlInterface
+    )
 }
 
 /// The container definitions around definition `i`, outermost first, by their rows.

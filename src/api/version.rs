@@ -33,6 +33,13 @@ const MANIFESTS: &[(&str, &[Grammar])] = &[
     ("pom.xml", &[Grammar::Java]),
     ("build.gradle", &[Grammar::Java]),
     ("build.gradle.kts", &[Grammar::Java]),
+    // Swift packages carry no version: their tags are it.
+    ("Package.swift", &[Grammar::Swift]),
+    ("pubspec.yaml", &[Grammar::Dart]),
+    ("mix.exs", &[Grammar::Elixir]),
+    ("build.sbt", &[Grammar::Scala]),
+    ("build.zig.zon", &[Grammar::Zig]),
+    ("opam", &[Grammar::OCaml, Grammar::OCamlInterface]),
 ];
 
 /// The package holding a file, as the tags of its releases may name it.
@@ -284,10 +291,12 @@ fn named_package(manifest: &str, text: &str, root: &str) -> (Package, bool) {
             names.extend(unversioned);
         }
         _ => {
-            // setup.py, setup.cfg: `name = "pkg"` / `name="pkg"`.
-            if let Ok(pattern) =
-                regex::Regex::new(r#"(?m)^\s*name\s*[=:]\s*["']?([A-Za-z0-9_.\-]+)"#)
-            {
+            // setup.py, setup.cfg: `name = "pkg"` / `name="pkg"`; pubspec.yaml, Package.swift
+            // `name: pkg`; build.sbt `name := "pkg"`; build.zig.zon `.name = .pkg`; mix.exs
+            // `app: :pkg`.
+            if let Ok(pattern) = regex::Regex::new(
+                r#"(?m)^\s*\.?(?:name|app)\s*(?::=|[=:])\s*[:"'.]?([A-Za-z0-9_\-][A-Za-z0-9_.\-]*)"#,
+            ) {
                 names.extend(pattern.captures(text).map(|c| c[1].to_string()));
             }
         }
@@ -360,10 +369,18 @@ fn version_of(manifest: &str, text: &str, root: &str, read: Read) -> Option<Stri
             pom_version(text, &["project"]).or_else(|| pom_version(text, &["project", "parent"]))
         }
         _ => {
-            // setup.py, setup.cfg, build.gradle: `version = "1.2.3"` / `version="1.2.3"`.
-            let pattern =
-                regex::Regex::new(r#"(?m)^\s*version\s*[=:]\s*["']?([0-9][^"'\s,)]*)"#).ok()?;
-            pattern.captures(text).map(|c| c[1].to_string())
+            // setup.py, setup.cfg, build.gradle: `version = "1.2.3"` / `version="1.2.3"`;
+            // pubspec.yaml and opam `version: 1.2.3`; build.sbt `ThisBuild / version :=
+            // "1.2.3"`; build.zig.zon `.version = "1.2.3"`; mix.exs `version: "1.2.3"` or the
+            // module attribute it names (`@version "1.2.3"`).
+            let pattern = regex::Regex::new(
+                r#"(?m)^\s*(?:ThisBuild\s*/\s*)?\.?version\s*(?::=|[=:])\s*["']?([0-9][^"'\s,)]*)|^\s*@version\s+"([0-9][^"]*)""#,
+            )
+            .ok()?;
+            pattern
+                .captures(text)
+                .and_then(|c| c.get(1).or_else(|| c.get(2)))
+                .map(|m| m.as_str().to_string())
         }
     }
 }
@@ -524,6 +541,53 @@ fn breaking(manifest: &str, before: &str, after: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_new_languages_manifests_name_and_version_their_packages() {
+        for (manifest, text, name, version) in [
+            (
+                "pubspec.yaml",
+                "name: args\nversion: 2.6.0\n",
+                "args",
+                "2.6.0",
+            ),
+            (
+                "mix.exs",
+                "defmodule Plug.MixProject do\n  @version \"1.16.1\"\n  def project do\n    [\n      app: :plug,\n      version: @version,\n    ]\n  end\nend\n",
+                "plug",
+                "1.16.1",
+            ),
+            (
+                "build.sbt",
+                "name := \"router\"\nThisBuild / version := \"0.4.0\"\n",
+                "router",
+                "0.4.0",
+            ),
+            (
+                "build.zig.zon",
+                ".{\n    .name = .parser,\n    .version = \"0.3.1\",\n}\n",
+                "parser",
+                "0.3.1",
+            ),
+            (
+                "opam",
+                "opam-version: \"2.0\"\nname: \"lwt\"\nversion: \"5.7.0\"\n",
+                "lwt",
+                "5.7.0",
+            ),
+        ] {
+            assert_eq!(
+                package_named(manifest, text, "").names,
+                vec![name],
+                "{manifest}"
+            );
+            assert_eq!(
+                version_of(manifest, text, "", &|_| None).as_deref(),
+                Some(version),
+                "{manifest}"
+            );
+        }
+    }
 
     #[test]
     fn break_bumps() {

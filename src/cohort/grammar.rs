@@ -1,4 +1,4 @@
-//! The twelve grammars with a symbol index, and the tag queries run over them.
+//! The twenty-one grammars with a symbol index, and the tag queries run over them.
 //!
 //! Each grammar crate ships a `tags.scm` query (definitions with `@definition.*`, uses with
 //! `@reference.*`). The stock queries only see calls, so a type used in a signature or a
@@ -30,10 +30,21 @@ pub enum Grammar {
     Ruby,
     Php,
     Kotlin,
+    Swift,
+    Dart,
+    Scala,
+    Elixir,
+    Lua,
+    Haskell,
+    ObjectiveC,
+    Zig,
+    OCaml,
+    /// `.mli`: an OCaml interface, a grammar of its own in the same crate.
+    OCamlInterface,
 }
 
 impl Grammar {
-    pub const ALL: [Grammar; 13] = [
+    pub const ALL: [Grammar; 23] = [
         Grammar::Rust,
         Grammar::Python,
         Grammar::JavaScript,
@@ -47,6 +58,16 @@ impl Grammar {
         Grammar::Ruby,
         Grammar::Php,
         Grammar::Kotlin,
+        Grammar::Swift,
+        Grammar::Dart,
+        Grammar::Scala,
+        Grammar::Elixir,
+        Grammar::Lua,
+        Grammar::Haskell,
+        Grammar::ObjectiveC,
+        Grammar::Zig,
+        Grammar::OCaml,
+        Grammar::OCamlInterface,
     ];
 
     /// The grammar for a file the diff model classified as `language`; `None` for languages
@@ -66,6 +87,18 @@ impl Grammar {
             Language::Ruby => Grammar::Ruby,
             Language::Php => Grammar::Php,
             Language::Kotlin => Grammar::Kotlin,
+            Language::Swift => Grammar::Swift,
+            Language::Dart => Grammar::Dart,
+            Language::Scala => Grammar::Scala,
+            Language::Elixir => Grammar::Elixir,
+            Language::Lua => Grammar::Lua,
+            Language::Haskell => Grammar::Haskell,
+            Language::ObjectiveC => Grammar::ObjectiveC,
+            Language::Zig => Grammar::Zig,
+            Language::OCaml if path.to_ascii_lowercase().ends_with(".mli") => {
+                Grammar::OCamlInterface
+            }
+            Language::OCaml => Grammar::OCaml,
             _ => return None,
         })
     }
@@ -91,6 +124,17 @@ impl Grammar {
             // `.php` files open in HTML mode (`<?php` … `?>`): the grammar with the text.
             Grammar::Php => tree_sitter_php::LANGUAGE_PHP.into(),
             Grammar::Kotlin => tree_sitter_kotlin_ng::LANGUAGE.into(),
+            Grammar::Swift => tree_sitter_swift::LANGUAGE.into(),
+            Grammar::Dart => tree_sitter_dart::LANGUAGE.into(),
+            Grammar::Scala => tree_sitter_scala::LANGUAGE.into(),
+            Grammar::Elixir => tree_sitter_elixir::LANGUAGE.into(),
+            Grammar::Lua => tree_sitter_lua::LANGUAGE.into(),
+            Grammar::Haskell => tree_sitter_haskell::LANGUAGE.into(),
+            Grammar::ObjectiveC => tree_sitter_objc::LANGUAGE.into(),
+            Grammar::Zig => tree_sitter_zig::LANGUAGE.into(),
+            // `.mli` interfaces have a grammar of their own.
+            Grammar::OCaml => tree_sitter_ocaml::LANGUAGE_OCAML.into(),
+            Grammar::OCamlInterface => tree_sitter_ocaml::LANGUAGE_OCAML_INTERFACE.into(),
         }
     }
 
@@ -116,6 +160,18 @@ impl Grammar {
             Grammar::Php => &[tree_sitter_php::TAGS_QUERY],
             // The crate ships no tags query: ours is the whole of it.
             Grammar::Kotlin => &[KOTLIN_TAGS],
+            Grammar::Swift => &[SWIFT_TAGS],
+            Grammar::Dart => &[tree_sitter_dart::TAGS_QUERY, DART_EXTRA],
+            Grammar::Scala => &[SCALA_TAGS],
+            Grammar::Elixir => &[tree_sitter_elixir::TAGS_QUERY],
+            Grammar::Lua => &[tree_sitter_lua::TAGS_QUERY, LUA_EXTRA],
+            Grammar::OCaml | Grammar::OCamlInterface => {
+                &[tree_sitter_ocaml::TAGS_QUERY, OCAML_EXTRA]
+            }
+            // These crates ship no tags query: ours is the whole of it.
+            Grammar::Haskell => &[HASKELL_TAGS],
+            Grammar::ObjectiveC => &[OBJC_TAGS, C_EXTRA],
+            Grammar::Zig => &[ZIG_TAGS],
         };
         parts.join("\n")
     }
@@ -207,6 +263,96 @@ const KOTLIN_TAGS: &str = r#"
 (import (qualified_identifier (identifier) @name .)) @reference.import
 "#;
 
+/// Swift: the stock query's class patterns capture the whole class for each method, so the
+/// definitions are ours: types, protocols, functions, properties, aliases; calls (direct and
+/// through a member) and named types.
+const SWIFT_TAGS: &str = r#"
+(class_declaration name: (type_identifier) @name) @definition.class
+(protocol_declaration name: (type_identifier) @name) @definition.interface
+(function_declaration name: (simple_identifier) @name) @definition.function
+(protocol_function_declaration name: (simple_identifier) @name) @definition.method
+(property_declaration (pattern (simple_identifier) @name)) @definition.property
+(typealias_declaration name: (type_identifier) @name) @definition.type
+(call_expression (simple_identifier) @name) @reference.call
+(call_expression (navigation_expression suffix: (navigation_suffix suffix: (simple_identifier) @name))) @reference.call
+(user_type (type_identifier) @name) @reference.type
+"#;
+
+/// Dart's stock query defines only: calls and named types.
+const DART_EXTRA: &str = r#"
+(type_identifier) @name @reference.type
+(call_expression function: (identifier) @name) @reference.call
+(member_expression property: (identifier) @name) @reference.call
+"#;
+
+/// Scala: the stock query's definitions and uses, without its package clause (every file of a
+/// package would define the package's name and join each other through it).
+const SCALA_TAGS: &str = r#"
+(trait_definition name: (identifier) @name) @definition.interface
+(enum_definition name: (identifier) @name) @definition.enum
+(class_definition name: (identifier) @name) @definition.class
+(object_definition name: (identifier) @name) @definition.object
+(function_definition name: (identifier) @name) @definition.function
+(function_declaration name: (identifier) @name) @definition.function
+(val_definition pattern: (identifier) @name) @definition.variable
+(var_definition pattern: (identifier) @name) @definition.variable
+(given_definition name: (identifier) @name) @definition.variable
+(type_definition name: (type_identifier) @name) @definition.type
+(call_expression function: (identifier) @name) @reference.call
+(call_expression function: (field_expression field: (identifier) @name)) @reference.call
+(type_identifier) @name @reference.type
+(import_declaration path: (identifier) @name .) @reference.import
+"#;
+
+/// Lua: a module table's functions as fields of the table constructor are in the stock query;
+/// `require` names and plain `local function`s too.
+const LUA_EXTRA: &str = r#"
+(function_declaration name: (dot_index_expression field: (identifier) @name)) @definition.function
+"#;
+
+/// OCaml: values (`let`, `val`, `external`), which the stock query leaves out.
+const OCAML_EXTRA: &str = r#"
+(value_definition (let_binding pattern: (value_name) @name)) @definition.function
+(value_specification (value_name) @name) @definition.function
+(external (value_name) @name) @definition.function
+(value_path (value_name) @name) @reference.call
+"#;
+
+/// Haskell: functions with their signatures, data types, newtypes, classes, synonyms;
+/// variables applied and named types.
+const HASKELL_TAGS: &str = r#"
+(declarations (function name: (variable) @name) @definition.function)
+(declarations (bind name: (variable) @name) @definition.function)
+(declarations (signature name: (variable) @name) @definition.function)
+(data_type name: (name) @name) @definition.type
+(newtype name: (name) @name) @definition.type
+(type_synonym name: (name) @name) @definition.type
+(class name: (name) @name) @definition.interface
+(apply function: (variable) @name) @reference.call
+(name) @name @reference.type
+"#;
+
+/// Objective-C: interfaces, implementations, protocols and methods; messages sent.
+const OBJC_TAGS: &str = r#"
+(class_interface . (identifier) @name) @definition.class
+(class_implementation . (identifier) @name) @definition.class
+(protocol_declaration . (identifier) @name) @definition.interface
+(method_declaration . (identifier) @name) @definition.method
+(method_declaration (method_type) . (identifier) @name) @definition.method
+(method_definition (method_type) . (identifier) @name) @definition.method
+(function_definition declarator: (function_declarator declarator: (identifier) @name)) @definition.function
+(message_expression method: (identifier) @name) @reference.call
+"#;
+
+/// Zig: functions and constants (types are constants: `const Parser = struct {…}`); calls and
+/// fields called through.
+const ZIG_TAGS: &str = r#"
+(function_declaration name: (identifier) @name) @definition.function
+(variable_declaration . (identifier) @name) @definition.constant
+(call_expression function: (identifier) @name) @reference.call
+(call_expression function: (field_expression member: (identifier) @name)) @reference.call
+"#;
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -224,7 +370,7 @@ mod tests {
     }
 
     #[test]
-    fn only_the_twelve_languages_have_a_grammar() {
+    fn the_languages_with_an_index_have_a_grammar() {
         assert_eq!(Grammar::for_path("a/b.tsx"), Some(Grammar::Tsx));
         assert_eq!(Grammar::for_path("a/b.ts"), Some(Grammar::TypeScript));
         assert_eq!(Grammar::for_path("a/b.mjs"), Some(Grammar::JavaScript));
@@ -234,6 +380,10 @@ mod tests {
         assert_eq!(Grammar::for_path("src/A.cs"), Some(Grammar::CSharp));
         assert_eq!(Grammar::for_path("app/B.kt"), Some(Grammar::Kotlin));
         assert_eq!(Grammar::for_path("src/C.php"), Some(Grammar::Php));
-        assert_eq!(Grammar::for_path("x.swift"), None);
+        assert_eq!(Grammar::for_path("x.swift"), Some(Grammar::Swift));
+        assert_eq!(Grammar::for_path("lib/a.ex"), Some(Grammar::Elixir));
+        assert_eq!(Grammar::for_path("a.mli"), Some(Grammar::OCamlInterface));
+        assert_eq!(Grammar::for_path("a.ml"), Some(Grammar::OCaml));
+        assert_eq!(Grammar::for_path("a.pl"), None);
     }
 }

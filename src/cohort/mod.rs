@@ -39,7 +39,7 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
-use crate::api::{contract as api_contract, sources as api_sources};
+use crate::api::{advisory as api_advisory, sources as api_sources};
 use crate::commit_id::CommitId;
 use crate::diff::Diff;
 use crate::review::axes::Axis;
@@ -70,6 +70,9 @@ pub struct CohortInput<'a> {
     /// Where the symbol index is cached (see [`cache_dir_in`]); `None` builds without a cache.
     pub cache_dir: Option<&'a Path>,
     pub head_sha: &'a CommitId,
+    /// The paths and languages whose public API was declared advisory (`[api_contract]`):
+    /// the apiContract axis warns for them instead of gating.
+    pub api_advisory: &'a [crate::config::Advisory],
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -159,12 +162,16 @@ pub fn build_with(
             let mut users = users::Users::new(input.worktree, &index);
             group::cohorts(&files, &index, &moved, &mut users)
         });
-        let api_contract = api_contract::api_contract(&files, &index, &sources);
+        let api_contract =
+            api_advisory::api_contract_declared(&files, &index, &sources, input.api_advisory);
         let cohorts = grouping
             .join()
             .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
         (cohorts, api_contract)
     });
+    let (api_contract, advisory_note) = api_contract;
+    notes.extend(api_advisory::unindexed_languages(&files));
+    notes.extend(advisory_note);
     let axes = vec![api_contract, test_gap::test_gap(&cohorts, &files)];
     let index_stats = index.finish();
     // Freeing every changed file's trees and tags took tens of milliseconds on a large range

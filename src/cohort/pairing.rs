@@ -27,7 +27,7 @@ pub fn tested_stem(test: &str) -> Option<String> {
         return Some(stem.to_string());
     }
     for suffix in [
-        "_test", "_tests", "_spec", "Tests", "Test", "IT", "TestCase",
+        "_test", "_tests", "_spec", "Tests", "Test", "IT", "TestCase", "Spec",
     ] {
         if let Some(code) = stem.strip_suffix(suffix)
             && !code.is_empty()
@@ -171,6 +171,40 @@ fn named_after<'a>(test: &str, stem: &str, candidates: &[&'a str]) -> Option<&'a
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_new_languages_pair_by_their_own_conventions() {
+        let code = [
+            "Sources/ArgumentParser/Parsing/Parser.swift",
+            "lib/src/client.dart",
+            "src/main/scala/a/Router.scala",
+            "lib/app/router.ex",
+            "lua/plugin/config.lua",
+            "src/Data/Parser.hs",
+            "Classes/Parser.m",
+            "lib/parser.ml",
+        ];
+        let code = || code.iter().copied();
+        for (test, expected) in [
+            (
+                "Tests/ArgumentParserUnitTests/ParserTests.swift",
+                "Sources/ArgumentParser/Parsing/Parser.swift",
+            ),
+            ("test/client_test.dart", "lib/src/client.dart"),
+            (
+                "src/test/scala/a/RouterSpec.scala",
+                "src/main/scala/a/Router.scala",
+            ),
+            ("test/app/router_test.exs", "lib/app/router.ex"),
+            ("spec/config_spec.lua", "lua/plugin/config.lua"),
+            ("test/Data/ParserSpec.hs", "src/Data/Parser.hs"),
+            ("Tests/ParserTests.m", "Classes/Parser.m"),
+            ("test/test_parser.ml", "lib/parser.ml"),
+        ] {
+            assert!(is_test_path(test), "{test}");
+            assert_eq!(code_of(test, code()), Some(expected), "{test}");
+        }
+    }
 
     #[test]
     fn tests_find_the_code_they_are_named_after() {

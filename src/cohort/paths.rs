@@ -15,7 +15,10 @@ pub fn language_family(path: &str) -> &str {
         "java" | "kt" | "kts" | "scala" => "jvm",
         "rs" => "rust",
         "py" | "pyi" => "python",
-        "c" | "h" | "cc" | "cpp" | "cxx" | "hpp" | "hh" | "hxx" => "c",
+        // Objective-C includes C headers.
+        "c" | "h" | "cc" | "cpp" | "cxx" | "hpp" | "hh" | "hxx" | "m" | "mm" => "c",
+        "ex" | "exs" => "elixir",
+        "ml" | "mli" => "ocaml",
         other => other,
     }
 }

@@ -35,6 +35,9 @@ struct Cached {
     /// a release tagged since may have shipped what the report called unreleased.
     #[serde(default)]
     releases: String,
+    /// The `[api_contract]` declarations the axis was computed with (empty: none).
+    #[serde(default)]
+    advisory: String,
     report: CohortReport,
 }
 
@@ -54,6 +57,7 @@ pub fn build_cached(
         base: CommitId::from(base),
         diff: diff_fingerprint(input.diff),
         releases: releases::tags_fingerprint(repo),
+        advisory: advisory_fingerprint(input.api_advisory),
     };
     let path = dir.join(file_name(&key));
     let mut read_note = None;
@@ -103,6 +107,16 @@ struct Key {
     base: CommitId,
     diff: String,
     releases: String,
+    advisory: String,
+}
+
+/// The declarations as the reports say them: a report computed without any keeps matching
+/// reports cached before declarations existed.
+fn advisory_fingerprint(advisories: &[crate::config::Advisory]) -> String {
+    advisories
+        .iter()
+        .map(|a| format!("{} by {}\n", a.describe(), a.declared_by.who()))
+        .collect()
 }
 
 /// `cohorts-<head>-<base>.json`.
@@ -190,6 +204,7 @@ fn read(path: &Path, key: &Key) -> io::Result<Option<CohortReport>> {
             && cached.base == key.base
             && cached.diff == key.diff
             && cached.releases == key.releases
+            && cached.advisory == key.advisory
     };
     Ok(cached.filter(fresh).map(|cached| {
         let mut report = cached.report;
@@ -206,6 +221,7 @@ fn write(path: &Path, key: &Key, report: &CohortReport) -> io::Result<()> {
         base: key.base.clone(),
         diff: key.diff.clone(),
         releases: key.releases.clone(),
+        advisory: key.advisory.clone(),
         report: report.clone(),
     };
     write_json(path, &cached)

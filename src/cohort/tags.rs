@@ -358,7 +358,13 @@ fn definition(grammar: Grammar, kind: &str, name: &str, node: Node, source: &[u8
     let body = if whole {
         None
     } else {
-        node.child_by_field_name("body")
+        node.child_by_field_name("body").or_else(|| match grammar {
+            // `defmodule X do … end`, `def f(x) do … end`: the block is a child, not a field.
+            Grammar::Elixir => children(node).into_iter().find(|c| c.kind() == "do_block"),
+            // An equation's right-hand side (`= expr`, guards) is its body.
+            Grammar::Haskell => node.child_by_field_name("match"),
+            _ => None,
+        })
     };
     let (end_byte, last_signature_row) = match body.and_then(|b| b.prev_sibling()) {
         Some(before_body) => (
@@ -502,7 +508,93 @@ pub(super) fn is_public(grammar: Grammar, name: &str, node: Node, source: &[u8])
             }
             !name.starts_with('_')
         }
+        // `public` and `open`; the default (`internal`) is the module's own.
+        // A protocol's requirements are as public as the protocol.
+        Grammar::Swift if node.kind() == "protocol_function_declaration" => true,
+        Grammar::Swift if node.parent().is_some_and(|p| p.kind() == "protocol_body") => true,
+        Grammar::Swift => {
+            let modifiers = children(node)
+                .into_iter()
+                .filter(|c| c.kind() == "modifiers")
+                .flat_map(children);
+            modifiers
+                .filter(|m| m.kind() == "visibility_modifier")
+                .any(|m| matches!(text(m).split('(').next(), Some("public" | "open")))
+        }
+        // A leading underscore is library-private.
+        Grammar::Dart => !name.starts_with('_'),
+        // `private`, `private[pkg]`, `protected` and `protected[pkg]` are not the API.
+        Grammar::Scala => !children(node)
+            .into_iter()
+            .filter(|c| c.kind() == "modifiers")
+            .flat_map(children)
+            .any(|m| m.kind() == "access_modifier"),
+        Grammar::Elixir => elixir_public(node, source),
+        // A module's API is its table's functions (`function M.setup()`, `M.run = function`);
+        // a `local function` is the file's own.
+        Grammar::Lua => {
+            !(node.kind() == "function_declaration"
+                && children(node).first().is_some_and(|c| text(*c) == "local"))
+        }
+        Grammar::Zig => children(node).iter().any(|c| text(*c) == "pub"),
+        Grammar::Haskell => haskell_exported(name, node, source),
+        // Implementation files carry no API (see `surface::scope`); headers are read as C.
+        Grammar::ObjectiveC => true,
+        // What a module defines is public unless an `.mli` narrows it (then the `.ml` is not
+        // read as API at all); what an interface declares is public.
+        Grammar::OCaml | Grammar::OCamlInterface => true,
     }
+}
+
+/// Elixir: `def`, `defmacro`, `defguard`, `defdelegate` and `defstruct` are public, their `p`
+/// forms private; `@doc false` just before a function hides it from the documented API.
+fn elixir_public(node: Node, source: &[u8]) -> bool {
+    let text = |n: Node| n.utf8_text(source).unwrap_or("");
+    let Some(target) = node.child_by_field_name("target") else {
+        return true;
+    };
+    match text(target) {
+        "defmodule" | "defprotocol" => {}
+        "defp" | "defmacrop" | "defguardp" | "defnp" => return false,
+        _ => {
+            let mut sibling = node.prev_named_sibling();
+            while let Some(previous) = sibling {
+                let attribute = text(previous);
+                if !attribute.starts_with('@') {
+                    break;
+                }
+                let words: Vec<&str> = attribute.split_whitespace().collect();
+                // `@doc false` hides it; `@impl` marks a behaviour's callback (`terminate`,
+                // `init`), which the behaviour calls, not the module's users.
+                if words == ["@doc", "false"] || words.first() == Some(&"@impl") {
+                    return false;
+                }
+                sibling = previous.prev_named_sibling();
+            }
+        }
+    }
+    true
+}
+
+/// Haskell: a module with an export list exports what it names; one without exports every
+/// top-level name.
+fn haskell_exported(name: &str, node: Node, source: &[u8]) -> bool {
+    let mut root = node;
+    while let Some(parent) = root.parent() {
+        root = parent;
+    }
+    let mut cursor = root.walk();
+    let exports = root
+        .children(&mut cursor)
+        .find(|c| c.kind() == "header")
+        .and_then(|h| h.child_by_field_name("exports"));
+    let Some(exports) = exports else {
+        return true;
+    };
+    let listed = exports.utf8_text(source).unwrap_or("");
+    listed
+        .split(|c: char| !(c.is_alphanumeric() || c == '_' || c == '\''))
+        .any(|word| word == name)
 }
 
 #[cfg(test)]
@@ -785,5 +877,166 @@ mod tests {
             .tags(Grammar::Rust, b"fn ok() { call(); }\nfn broken( {\n")
             .unwrap();
         assert!(recovered.definitions.iter().any(|d| d.name == "ok"));
+    }
+}
+
+#[cfg(test)]
+mod new_languages {
+    use super::*;
+
+    fn defs(grammar: Grammar, source: &str) -> Vec<(String, bool)> {
+        Tagger::default()
+            .tags(grammar, source.as_bytes())
+            .unwrap()
+            .definitions
+            .iter()
+            .map(|d| (d.name.clone(), d.public))
+            .collect()
+    }
+
+    fn refs(grammar: Grammar, source: &str) -> Vec<String> {
+        let mut names: Vec<String> = Tagger::default()
+            .tags(grammar, source.as_bytes())
+            .unwrap()
+            .references
+            .into_iter()
+            .map(|r| r.name)
+            .collect();
+        names.sort();
+        names.dedup();
+        names
+    }
+
+    fn has(defs: &[(String, bool)], name: &str, public: bool) -> bool {
+        defs.iter().any(|(n, p)| n == name && *p == public)
+    }
+
+    /// A grammar, a source, the definitions expected with their visibility, and uses.
+    type Case<'a> = (Grammar, &'a str, &'a [(&'a str, bool)], &'a [&'a str]);
+
+    #[test]
+    fn each_new_language_tags_definitions_uses_and_visibility() {
+        let cases: &[Case] = &[
+            (
+                Grammar::Swift,
+                "public struct Parser {\n  public func parse() -> Command { helper() }\n  func helper() -> Int { 1 }\n}\nopen class Base {}\ninternal func local() {}\n",
+                &[
+                    ("Parser", true),
+                    ("parse", true),
+                    ("helper", false),
+                    ("Base", true),
+                    ("local", false),
+                ],
+                &["Command", "helper"],
+            ),
+            (
+                Grammar::Dart,
+                "class Parser {\n  Command parse() => _helper();\n}\nint _helper() => 1;\nvoid run() {}\n",
+                &[("Parser", true), ("_helper", false), ("run", true)],
+                &["Command"],
+            ),
+            (
+                Grammar::Scala,
+                "package a.b\nclass Parser {\n  def parse(): Command = helper()\n  private def helper(): Int = 1\n  private[b] def pkg(): Int = 2\n}\nobject Main\n",
+                &[
+                    ("Parser", true),
+                    ("parse", true),
+                    ("helper", false),
+                    ("pkg", false),
+                    ("Main", true),
+                ],
+                &["Command", "helper"],
+            ),
+            (
+                Grammar::Elixir,
+                "defmodule Parser do\n  def parse(x), do: helper(x)\n  defp helper(x), do: x\n  @doc false\n  def internal(x), do: x\nend\n",
+                &[
+                    ("Parser", true),
+                    ("parse", true),
+                    ("helper", false),
+                    ("internal", false),
+                ],
+                &["helper"],
+            ),
+            (
+                Grammar::Lua,
+                "local M = {}\nlocal function helper() return 1 end\nfunction M.setup(opts) return helper() end\nreturn M\n",
+                &[("helper", false), ("setup", true)],
+                &["helper"],
+            ),
+            (
+                Grammar::Zig,
+                "pub fn parse() u32 {\n    return helper();\n}\nfn helper() u32 {\n    return 1;\n}\npub const Parser = struct {};\n",
+                &[("parse", true), ("helper", false), ("Parser", true)],
+                &["helper"],
+            ),
+            (
+                Grammar::Haskell,
+                "module Parser (parse, Command) where\n\ndata Command = Run\n\nparse :: String -> Command\nparse s = helper s\n\nhelper :: String -> Command\nhelper _ = Run\n",
+                &[("Command", true), ("parse", true), ("helper", false)],
+                &["helper"],
+            ),
+            (
+                Grammar::OCaml,
+                "let parse s = helper s\ntype command = Run\nmodule Inner = struct end\n",
+                &[("parse", true), ("command", true), ("Inner", true)],
+                &["helper"],
+            ),
+            (
+                Grammar::OCamlInterface,
+                "val parse : string -> command\ntype command\n",
+                &[("parse", true), ("command", true)],
+                &[],
+            ),
+            (
+                Grammar::ObjectiveC,
+                "@implementation Parser\n- (void)parse {\n  [self helper];\n}\n@end\n",
+                &[("Parser", true), ("parse", true)],
+                &["helper"],
+            ),
+        ];
+        for (grammar, source, expected, uses) in cases {
+            let found = defs(*grammar, source);
+            for (name, public) in *expected {
+                assert!(
+                    has(&found, name, *public),
+                    "{grammar:?} {name} {public}: {found:?}"
+                );
+            }
+            let used = refs(*grammar, source);
+            for name in *uses {
+                assert!(
+                    used.iter().any(|u| u == name),
+                    "{grammar:?} uses {name}: {used:?}"
+                );
+            }
+        }
+    }
+
+    /// A module's or an equation's signature stops where its body begins: editing the body
+    /// is not a declaration change.
+    #[test]
+    fn elixir_and_haskell_signatures_stop_at_the_body() {
+        let signatures = |grammar: Grammar, source: &str| -> Vec<String> {
+            Tagger::default()
+                .tags(grammar, source.as_bytes())
+                .unwrap()
+                .definitions
+                .into_iter()
+                .map(|d| d.signature)
+                .collect()
+        };
+        assert_eq!(
+            signatures(
+                Grammar::Elixir,
+                "defmodule Parser do\n  def parse(x) do\n    x\n  end\nend\n"
+            ),
+            ["defmodule Parser", "def parse(x)"]
+        );
+        let haskell = signatures(
+            Grammar::Haskell,
+            "module P where\n\nparse :: Int -> Int\nparse x = x + 1\n",
+        );
+        assert!(haskell.iter().any(|s| s == "parse x"), "{haskell:?}");
     }
 }

@@ -22,6 +22,10 @@ pub use models::{ModelChoice, ModelsLayer, PromptsLayer};
 
 // `[[context.mcp]]`: MCP servers the reviewers may consult (user file only).
 pub mod context;
+
+// `[api_contract] advisory`: where the API-break check warns instead of gating.
+pub mod api_advisory;
+pub use api_advisory::{Advisory, AdvisoryScope, ApiContractLayer};
 pub use context::{ContextLayer, McpSource};
 
 /// The file name of the repository layer, read from the base revision.
@@ -56,6 +60,9 @@ pub struct Config {
     pub rule_priorities: BTreeMap<String, Priority>,
     /// `[rules] skip`: globs of vendored/generated paths (see [`RulesLayer::skip`]).
     pub skip_paths: Vec<String>,
+    /// `[api_contract]`: the paths and languages whose public API the repository (or the
+    /// person) declared advisory, each with who declared it (see [`api_advisory`]).
+    pub api_advisory: Vec<api_advisory::Advisory>,
     /// Extra instructions for the reviewers, from the repository (base branch) layer.
     pub instructions: String,
     /// The gate's fix command (`[fix] command = "claude -p"`), run through `sh -c` with a
@@ -107,6 +114,7 @@ impl Default for Config {
             enabled_rules: Vec::new(),
             rule_priorities: BTreeMap::new(),
             skip_paths: Vec::new(),
+            api_advisory: Vec::new(),
             instructions: String::new(),
             fix_command: None,
             editor_open_at: None,
@@ -140,6 +148,8 @@ pub struct Layer {
     pub rules: Option<RulesLayer>,
     #[serde(default)]
     pub review: Option<ReviewLayer>,
+    #[serde(default)]
+    pub api_contract: Option<ApiContractLayer>,
     #[serde(default)]
     pub fix: Option<FixLayer>,
     #[serde(default)]
@@ -175,6 +185,7 @@ pub struct SharedLayer {
     pub presentation: Option<PresentationLayer>,
     pub rules: Option<RulesLayer>,
     pub review: Option<ReviewLayer>,
+    pub api_contract: Option<ApiContractLayer>,
 }
 
 /// The part only the person's own file may set: the commands it runs (fix, editor), the cache
@@ -237,6 +248,7 @@ impl Layer {
             presentation,
             rules,
             review,
+            api_contract,
             fix,
             cache,
             editor,
@@ -257,6 +269,7 @@ impl Layer {
                 presentation,
                 rules,
                 review,
+                api_contract,
             },
             PersonalLayer {
                 fix,
@@ -516,6 +529,9 @@ impl Layer {
     fn check(&self) -> Result<(), (String, String)> {
         let models = self.models.as_ref();
         let github = self.github.as_ref();
+        if let Some(api) = &self.api_contract {
+            api.check()?;
+        }
         for (key, value) in [
             (
                 "models.concurrency",
@@ -582,7 +598,7 @@ impl Config {
     /// Lays the person's own `layer` (every section) over this configuration.
     pub fn apply(&mut self, layer: Layer, origin: &str) {
         let (shared, personal) = layer.split();
-        self.apply_shared(shared);
+        self.apply_shared(shared, AdvisoryScope::Person);
         self.apply_personal(personal, origin);
         self.sources.push(origin.to_string());
     }
@@ -602,11 +618,18 @@ impl Config {
                 layer.ignored.join(", ")
             ));
         }
-        self.apply_shared(layer.shared);
+        self.apply_shared(layer.shared, AdvisoryScope::Repository);
         self.sources.push(origin.to_string());
     }
 
-    fn apply_shared(&mut self, layer: SharedLayer) {
+    fn apply_shared(&mut self, layer: SharedLayer, declarer: AdvisoryScope) {
+        if let Some(api) = layer.api_contract {
+            for advisory in api.advisories(declarer) {
+                if !self.api_advisory.contains(&advisory) {
+                    self.api_advisory.push(advisory);
+                }
+            }
+        }
         if let Some(level) = layer.level {
             self.level = level;
         }

@@ -52,12 +52,21 @@ impl Family {
             | Language::Cpp
             | Language::CSharp
             | Language::Kotlin
+            | Language::Swift
+            | Language::Dart
+            | Language::Scala
+            | Language::ObjectiveC
+            | Language::Zig
             | Language::Php => Family::CLike {
                 rust: false,
                 backtick: false,
             },
             Language::Python => Family::Python,
-            Language::Shell | Language::Ruby | Language::Yaml | Language::Toml => Family::Hash,
+            Language::Shell
+            | Language::Ruby
+            | Language::Elixir
+            | Language::Yaml
+            | Language::Toml => Family::Hash,
             _ => Family::Plain,
         }
     }

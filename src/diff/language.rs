@@ -27,12 +27,22 @@ pub enum Language {
     CSharp,
     Php,
     Kotlin,
+    Swift,
+    Dart,
+    Scala,
+    Elixir,
+    Lua,
+    Haskell,
+    #[serde(rename = "objc")]
+    ObjectiveC,
+    Zig,
+    OCaml,
     Other,
 }
 
 impl Language {
     /// Every variant, for tables and exhaustive tests.
-    pub const ALL: [Language; 19] = [
+    pub const ALL: [Language; 28] = [
         Language::Rust,
         Language::Python,
         Language::JavaScript,
@@ -51,6 +61,15 @@ impl Language {
         Language::CSharp,
         Language::Php,
         Language::Kotlin,
+        Language::Swift,
+        Language::Dart,
+        Language::Scala,
+        Language::Elixir,
+        Language::Lua,
+        Language::Haskell,
+        Language::ObjectiveC,
+        Language::Zig,
+        Language::OCaml,
         Language::Other,
     ];
 
@@ -75,6 +94,15 @@ impl Language {
             Language::CSharp => "csharp",
             Language::Php => "php",
             Language::Kotlin => "kotlin",
+            Language::Swift => "swift",
+            Language::Dart => "dart",
+            Language::Scala => "scala",
+            Language::Elixir => "elixir",
+            Language::Lua => "lua",
+            Language::Haskell => "haskell",
+            Language::ObjectiveC => "objc",
+            Language::Zig => "zig",
+            Language::OCaml => "ocaml",
             Language::Other => "other",
         }
     }
@@ -167,6 +195,16 @@ fn by_extension(extension: &str) -> Language {
         "cs" => Language::CSharp,
         "php" => Language::Php,
         "kt" | "kts" => Language::Kotlin,
+        "swift" => Language::Swift,
+        "dart" => Language::Dart,
+        "scala" | "sc" => Language::Scala,
+        "ex" | "exs" => Language::Elixir,
+        "lua" => Language::Lua,
+        "hs" => Language::Haskell,
+        // `.h` stays C: a header's language is not in its name.
+        "m" | "mm" => Language::ObjectiveC,
+        "zig" => Language::Zig,
+        "ml" | "mli" => Language::OCaml,
         _ => Language::Other,
     }
 }
@@ -180,6 +218,8 @@ fn by_interpreter(program: &str) -> Option<Language> {
         "ts-node" | "tsx" | "deno" | "bun" => Language::TypeScript,
         "sh" | "bash" | "zsh" | "ksh" | "dash" | "ash" | "mksh" => Language::Shell,
         "ruby" => Language::Ruby,
+        "lua" | "luajit" => Language::Lua,
+        "elixir" => Language::Elixir,
         "rust-script" | "cargo" => Language::Rust,
         _ => return None,
     };
@@ -224,6 +264,16 @@ mod tests {
             ("lib/x.cc", Language::Cpp),
             ("Gemfile", Language::Ruby),
             ("app/models/user.rb", Language::Ruby),
+            ("Sources/A/B.swift", Language::Swift),
+            ("lib/src/a.dart", Language::Dart),
+            ("src/main/scala/A.scala", Language::Scala),
+            ("lib/app.ex", Language::Elixir),
+            ("mix.exs", Language::Elixir),
+            ("lua/mod.lua", Language::Lua),
+            ("src/Data/A.hs", Language::Haskell),
+            ("Classes/A.m", Language::ObjectiveC),
+            ("src/main.zig", Language::Zig),
+            ("lib/a.mli", Language::OCaml),
             (".gitignore", Language::Other),
             ("LICENSE", Language::Other),
             ("archive.tar.gz", Language::Other),

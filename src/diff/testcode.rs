@@ -18,6 +18,10 @@ use super::code_lines::{CodeLexer, LineFacts, LineStart};
 /// Directories whose files are tests or test data, wherever they sit in the tree.
 const TEST_DIRS: &[&str] = &[
     "tests",
+    // Swift packages' test targets.
+    "Tests",
+    // Lua's busted.
+    "spec",
     "test",
     "__tests__",
     "__test__",
@@ -43,6 +47,7 @@ const TEST_DIRS: &[&str] = &[
 const CODE_EXTENSIONS: &[&str] = &[
     "rs", "go", "py", "pyi", "js", "jsx", "mjs", "cjs", "ts", "tsx", "mts", "cts", "java", "kt",
     "kts", "scala", "rb", "c", "cc", "cpp", "h", "hpp", "cs", "swift", "php", "ex", "exs", "sh",
+    "dart", "lua", "hs", "m", "mm", "zig", "ml", "mli",
 ];
 
 /// Whether `path` is a test, test helper, fixture or snapshot by the conventions of the
@@ -98,6 +103,8 @@ pub fn is_test_path(path: &str) -> bool {
         || stem.ends_with("Tests")
         || stem.ends_with("TestCase")
         || (extension == "java" && stem.ends_with("IT"))
+        // ScalaTest and hspec name a spec after its subject.
+        || (matches!(extension, "scala" | "hs") && stem.ends_with("Spec"))
 }
 
 /// `mod tests {`, `pub(crate) mod test {`: a test module by its name.
@@ -303,6 +310,8 @@ mod tests {
             || stem.ends_with("Tests")
             || stem.ends_with("TestCase")
             || (extension == "java" && stem.ends_with("IT"))
+        // ScalaTest and hspec name a spec after its subject.
+        || (matches!(extension, "scala" | "hs") && stem.ends_with("Spec"))
     }
 
     #[test]

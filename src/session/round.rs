@@ -52,6 +52,8 @@ pub struct ReviewOptions {
     pub models: Option<ModelSetup>,
     /// Notes from setting up (ignored config sections), for the coverage.
     pub notes: Vec<String>,
+    /// `[api_contract]`: where the apiContract axis warns instead of gating, by whose choice.
+    pub api_advisory: Vec<crate::config::Advisory>,
     /// A copy of the run as it happens, for a live view (the cockpit): the plan first, then
     /// every reviewer event in the order the board applies them.
     pub tap: Option<mpsc::UnboundedSender<Tap>>,
@@ -170,6 +172,7 @@ impl Default for ReviewOptions {
             tap: None,
             models: None,
             notes: Vec::new(),
+            api_advisory: Vec::new(),
         }
     }
 }
@@ -275,7 +278,7 @@ pub async fn review(
     // first, on a thread of their own, and run beside the secret setup, the round's start and
     // the zero-token reviewers (none of which they need); the models wait for them. They only
     // write caches, so a round that stops before using them leaves nothing half done.
-    let cohorts = start_cohorts(prepared);
+    let cohorts = start_cohorts(prepared, &options.api_advisory);
     // Which secret rules run and what every text is redacted with; read before the round
     // starts, so a configuration the person chose and cannot be used leaves the space as it was.
     let (secret_setup, redactor) = secrets(prepared, options.secret_config.clone()).await?;
@@ -916,8 +919,9 @@ fn model_verdict(board: &Board) -> Option<String> {
 /// never to a green gate.
 fn start_cohorts(
     prepared: &mut Prepared,
+    api_advisory: &[crate::config::Advisory],
 ) -> tokio::task::JoinHandle<Result<CohortReport, CohortsUnavailable>> {
-    let job = CohortJob::of(prepared);
+    let job = CohortJob::of(prepared, api_advisory);
     tokio::task::spawn_blocking(move || job.run())
 }
 
@@ -951,10 +955,11 @@ pub struct CohortJob {
     head: crate::commit_id::CommitId,
     base: crate::commit_id::CommitId,
     early_index: Option<cohort::EarlyIndex>,
+    api_advisory: Vec<crate::config::Advisory>,
 }
 
 impl CohortJob {
-    pub fn of(prepared: &mut Prepared) -> CohortJob {
+    pub fn of(prepared: &mut Prepared, api_advisory: &[crate::config::Advisory]) -> CohortJob {
         CohortJob {
             diff: prepared.diff.clone(),
             worktree: prepared.space.worktree().to_path_buf(),
@@ -963,6 +968,7 @@ impl CohortJob {
             head: prepared.space.state().head_sha.clone(),
             base: prepared.space.state().base_sha.clone(),
             early_index: prepared.early_index.take(),
+            api_advisory: api_advisory.to_vec(),
         }
     }
 
@@ -979,6 +985,7 @@ impl CohortJob {
                 base: Some((&repo, base_oid)),
                 cache_dir: Some(&self.cache),
                 head_sha: &self.head,
+                api_advisory: &self.api_advisory,
             },
             self.early_index,
         );

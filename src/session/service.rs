@@ -259,7 +259,7 @@ impl<P: Publisher> Session<P> {
     /// The cohorts of a reopened space, from the space's cache (built again if it is gone).
     pub async fn cohorts(&mut self) -> Option<CohortReport> {
         if self.cohorts.is_none() {
-            let job = round::CohortJob::of(&mut self.prepared);
+            let job = round::CohortJob::of(&mut self.prepared, &self.setup.review.api_advisory);
             self.cohorts = tokio::task::spawn_blocking(move || job.run().ok())
                 .await
                 .ok()

@@ -3,6 +3,7 @@
 //! small CI machines.
 
 mod anthropic;
+mod api_advisory;
 mod cli;
 mod cockpit;
 mod context_sources;

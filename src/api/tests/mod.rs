@@ -1,3 +1,4 @@
 mod contract;
+mod languages;
 mod releases;
 mod surface;

@@ -519,12 +519,21 @@ fn a_docs_and_config_pull_request_passes_the_api_gate() {
 #[test]
 fn source_without_an_index_is_never_a_pass() {
     let repo = rust_repo();
-    repo.write("native/Shim.swift", "public func shim() -> Int { 1 }\n");
-    repo.commit("swift only");
+    repo.write("native/shim.pl", "sub shim { return 1; }\n1;\n");
+    repo.commit("perl only");
     let report = repo.build();
     let api = axis(&report, API_CONTRACT);
     assert_eq!(api.verdict, AxisVerdict::Unavailable);
-    assert!(api.detail.contains("native/Shim.swift"), "{}", api.detail);
+    assert!(api.detail.contains("native/shim.pl"), "{}", api.detail);
+    // The coverage says which language has no index.
+    assert!(
+        report
+            .notes
+            .iter()
+            .any(|n| n.starts_with("no symbol index for .pl (1 file)")),
+        "{:?}",
+        report.notes
+    );
 }
 
 // C, C++, C#, Ruby, PHP and Kotlin have an index: their files join cohorts by what they use,

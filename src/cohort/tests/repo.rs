@@ -72,6 +72,7 @@ impl Repo {
             base: Some((&repo, base)),
             cache_dir: Some(&cache),
             head_sha: &head.parse().unwrap(),
+            api_advisory: &[],
         })
     }
 }

@@ -1,7 +1,8 @@
 //! A small path glob: `*` and `?` within one path segment, `**` across segments.
 //!
-//! Hand-written rather than a crate because rule files need only these three forms, and a
-//! pattern we do not understand (`[a-z]`, `{a,b}`) is refused instead of half-supported.
+//! Rule files, `[rules] skip` and `[api_contract] advisory` use it. Hand-written rather than a
+//! crate because they need only these three forms, and a pattern we do not understand
+//! (`[a-z]`, `{a,b}`) is refused instead of half-supported.
 
 use std::fmt;
 

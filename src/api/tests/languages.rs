@@ -1,0 +1,183 @@
+//! The apiContract axis in the languages read from tags by an exact visibility rule: in a
+//! small package of each, a public item removed fails and a private one changed passes.
+
+use crate::cohort::tests::repo::Repo;
+use crate::review::axes::{API_CONTRACT, Axis, AxisVerdict};
+
+fn api_after(base: &[(&str, &str)], path: &str, content: &str) -> Axis {
+    let repo = Repo::new(base);
+    repo.write(path, content);
+    repo.commit("change");
+    let report = repo.build();
+    report
+        .axes
+        .iter()
+        .find(|a| a.name == API_CONTRACT)
+        .unwrap()
+        .clone()
+}
+
+struct Case {
+    manifest: (&'static str, &'static str),
+    path: &'static str,
+    base: &'static str,
+    /// A public item removed.
+    removed: &'static str,
+    /// Only a private item changed.
+    private_changed: &'static str,
+    gone: &'static str,
+}
+
+const CASES: &[Case] = &[
+    Case {
+        manifest: (
+            "Package.swift",
+            "let package = Package(\n    name: \"Parser\"\n)\n",
+        ),
+        path: "Sources/Parser/Parser.swift",
+        base: "public struct Parser {\n    public init() {}\n    public func parse(_ s: String) -> Int { helper(s) }\n    public func reset() {}\n    func helper(_ s: String) -> Int { 1 }\n}\n",
+        removed: "public struct Parser {\n    public init() {}\n    public func parse(_ s: String) -> Int { helper(s) }\n    func helper(_ s: String) -> Int { 1 }\n}\n",
+        private_changed: "public struct Parser {\n    public init() {}\n    public func parse(_ s: String) -> Int { helper(s, 2) }\n    public func reset() {}\n    func helper(_ s: String, _ n: Int) -> Int { n }\n}\n",
+        gone: "reset",
+    },
+    Case {
+        manifest: ("pubspec.yaml", "name: parser\nversion: 1.2.0\n"),
+        path: "lib/parser.dart",
+        base: "int parse(String s) => _helper(s);\nvoid reset() {}\nint _helper(String s) => 1;\n",
+        removed: "int parse(String s) => _helper(s);\nint _helper(String s) => 1;\n",
+        private_changed: "int parse(String s) => _helper(s, 2);\nvoid reset() {}\nint _helper(String s, int n) => n;\n",
+        gone: "reset",
+    },
+    Case {
+        manifest: ("build.sbt", "name := \"parser\"\nversion := \"1.2.0\"\n"),
+        path: "src/main/scala/parser/Parser.scala",
+        base: "package parser\n\nobject Parser {\n  def parse(s: String): Int = helper(s)\n  def reset(): Unit = ()\n  private[parser] def helper(s: String): Int = 1\n}\n",
+        removed: "package parser\n\nobject Parser {\n  def parse(s: String): Int = helper(s)\n  private[parser] def helper(s: String): Int = 1\n}\n",
+        private_changed: "package parser\n\nobject Parser {\n  def parse(s: String): Int = helper(s, 2)\n  def reset(): Unit = ()\n  private[parser] def helper(s: String, n: Int): Int = n\n}\n",
+        gone: "reset",
+    },
+    Case {
+        manifest: (
+            "mix.exs",
+            "defmodule Parser.MixProject do\n  use Mix.Project\n  def project, do: [app: :parser, version: \"1.2.0\"]\nend\n",
+        ),
+        path: "lib/parser.ex",
+        base: "defmodule Parser do\n  def parse(s), do: helper(s)\n  def reset, do: :ok\n  defp helper(s), do: s\nend\n",
+        removed: "defmodule Parser do\n  def parse(s), do: helper(s)\n  defp helper(s), do: s\nend\n",
+        private_changed: "defmodule Parser do\n  def parse(s), do: helper(s, 2)\n  def reset, do: :ok\n  defp helper(s, n), do: {s, n}\nend\n",
+        gone: "reset",
+    },
+    Case {
+        manifest: (
+            "parser-1.2.0-1.rockspec",
+            "package = \"parser\"\nversion = \"1.2.0-1\"\n",
+        ),
+        path: "lua/parser.lua",
+        base: "local M = {}\nlocal function helper(s) return 1 end\nfunction M.parse(s) return helper(s) end\nfunction M.reset() end\nreturn M\n",
+        removed: "local M = {}\nlocal function helper(s) return 1 end\nfunction M.parse(s) return helper(s) end\nreturn M\n",
+        private_changed: "local M = {}\nlocal function helper(s, n) return n end\nfunction M.parse(s) return helper(s, 2) end\nfunction M.reset() end\nreturn M\n",
+        gone: "reset",
+    },
+    Case {
+        manifest: (
+            "build.zig.zon",
+            ".{\n    .name = .parser,\n    .version = \"1.2.0\",\n}\n",
+        ),
+        path: "src/parser.zig",
+        base: "pub fn parse() u32 {\n    return helper();\n}\npub fn reset() void {}\nfn helper() u32 {\n    return 1;\n}\n",
+        removed: "pub fn parse() u32 {\n    return helper();\n}\nfn helper() u32 {\n    return 1;\n}\n",
+        private_changed: "pub fn parse() u32 {\n    return helper(2);\n}\npub fn reset() void {}\nfn helper(n: u32) u32 {\n    return n;\n}\n",
+        gone: "reset",
+    },
+    Case {
+        manifest: ("parser.cabal", "name: parser\nversion: 1.2.0\n"),
+        path: "src/Parser.hs",
+        base: "module Parser (parse, reset) where\n\nparse :: String -> Int\nparse s = helper s\n\nreset :: ()\nreset = ()\n\nhelper :: String -> Int\nhelper _ = 1\n",
+        removed: "module Parser (parse) where\n\nparse :: String -> Int\nparse s = helper s\n\nhelper :: String -> Int\nhelper _ = 1\n",
+        private_changed: "module Parser (parse, reset) where\n\nparse :: String -> Int\nparse s = helper s 2\n\nreset :: ()\nreset = ()\n\nhelper :: String -> Int -> Int\nhelper _ n = n\n",
+        gone: "reset",
+    },
+    Case {
+        manifest: (
+            "opam",
+            "opam-version: \"2.0\"\nname: \"parser\"\nversion: \"1.2.0\"\n",
+        ),
+        path: "lib/parser.mli",
+        base: "val parse : string -> int\nval reset : unit -> unit\n",
+        removed: "val parse : string -> int\n",
+        private_changed: "val parse : string -> int\n(* documented *)\nval reset : unit -> unit\n",
+        gone: "reset",
+    },
+];
+
+#[test]
+fn a_public_item_removed_fails_and_a_private_change_passes_in_each_new_language() {
+    for case in CASES {
+        let base = [case.manifest, (case.path, case.base)];
+        let removed = api_after(&base, case.path, case.removed);
+        assert_eq!(
+            removed.verdict,
+            AxisVerdict::Fail,
+            "{}: {}",
+            case.path,
+            removed.detail
+        );
+        assert!(
+            removed.detail.contains(case.gone) && removed.detail.contains("removed"),
+            "{}: {}",
+            case.path,
+            removed.detail
+        );
+        let private = api_after(&base, case.path, case.private_changed);
+        assert!(
+            private.verdict.clears_gate(),
+            "{}: {} {}",
+            case.path,
+            private.verdict,
+            private.detail
+        );
+    }
+}
+
+/// An Objective-C implementation file carries no API (its header does): a change to it never
+/// holds the gate.
+#[test]
+fn an_objective_c_implementation_file_is_not_api() {
+    let axis = api_after(
+        &[(
+            "Classes/Parser.m",
+            "@implementation Parser\n- (void)parse {}\n- (void)reset {}\n@end\n",
+        )],
+        "Classes/Parser.m",
+        "@implementation Parser\n- (void)parse {}\n@end\n",
+    );
+    assert_eq!(axis.verdict, AxisVerdict::Pass, "{}", axis.detail);
+}
+
+/// Dart: `lib/src` is private unless the package's library exports the file.
+#[test]
+fn dart_lib_src_is_api_only_when_exported() {
+    let pubspec = ("pubspec.yaml", "name: parser\nversion: 1.2.0\n");
+    let source = "void reset() {}\nvoid run() {}\n";
+    let removed = "void run() {}\n";
+    let hidden = api_after(
+        &[
+            pubspec,
+            ("lib/parser.dart", "export 'src/other.dart';\n"),
+            ("lib/src/impl.dart", source),
+        ],
+        "lib/src/impl.dart",
+        removed,
+    );
+    assert!(hidden.verdict.clears_gate(), "{}", hidden.detail);
+    let exported = api_after(
+        &[
+            pubspec,
+            ("lib/parser.dart", "export 'src/impl.dart';\n"),
+            ("lib/src/impl.dart", source),
+        ],
+        "lib/src/impl.dart",
+        removed,
+    );
+    assert_eq!(exported.verdict, AxisVerdict::Fail, "{}", exported.detail);
+}
