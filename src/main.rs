@@ -1356,7 +1356,10 @@ fn new_session(
         room,
     };
     let publisher = Publishing::new(
-        PublishOptions::from_config(config, selection),
+        PublishOptions {
+            approve_without_models: cli.approve_without_models,
+            ..PublishOptions::from_config(config, selection)
+        },
         cli.api_url.clone(),
         None,
     );

@@ -169,7 +169,7 @@ pub(super) async fn plan(
     let review_url = |id: u64| forge.review_url(&pr, id);
 
     let decision = result.verdict.decision;
-    let intended = intended_event(decision, input.options.approve_on_ship);
+    let intended = intended_event(result, input.options);
     let own_pr = pr.author.eq_ignore_ascii_case(&login);
     let event = if own_pr && intended != ReviewEvent::Comment {
         ReviewEvent::Comment
@@ -177,6 +177,7 @@ pub(super) async fn plan(
         intended
     };
     let mut notices: Vec<String> = diff_notice.into_iter().collect();
+    notices.extend(super::unread_notice(result, input.options));
     if event != intended {
         notices.push(format!(
             "Intended decision: **{intended}**. {} does not let an account approve or request changes on its own pull request ({} opened it), so this review is posted as a comment.",
