@@ -377,7 +377,7 @@ fn without_publish_nothing_is_posted_and_it_says_how() {
     // The text report opens with the same decision and facts line as the summary would.
     let report = text(&out.stdout);
     assert!(
-        report.starts_with("Blocked: 1 problem must be fixed\nBLOCK · confidence"),
+        report.starts_with("Blocked: 1 problem must be fixed\nBLOCK · no model reviewer read this change"),
         "{report}"
     );
 }
