@@ -89,6 +89,7 @@ pub(super) fn plan(dir: &Path, input: &PublishInput<'_>) -> Preview {
         event,
         intended_event: event,
         inline_comments: inline,
+        listed_in_body: selected.items.len(),
         already_commented: Vec::new(),
         moved_to_body: moved,
         resolved_replies: Vec::new(),

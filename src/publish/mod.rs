@@ -240,6 +240,9 @@ pub struct Preview {
     /// The event the decision maps to; differs from `event` on one's own PR.
     pub intended_event: ReviewEvent,
     pub inline_comments: Vec<InlineComment>,
+    /// How many findings the summary body lists (every selected one; those also posted inline
+    /// included), so a headline above the body counts what the body shows.
+    pub listed_in_body: usize,
     /// Findings already commented by an earlier round (`path:line title`): not repeated.
     pub already_commented: Vec<String>,
     /// Anchored findings no longer on the current diff: in the body instead.

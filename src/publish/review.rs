@@ -390,6 +390,7 @@ pub(super) async fn plan(
         event,
         intended_event: intended,
         inline_comments: inline,
+        listed_in_body: selected.items.len(),
         already_commented: already,
         moved_to_body: moved,
         resolved_replies,

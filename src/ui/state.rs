@@ -137,6 +137,10 @@ pub struct PreviewData {
     /// `REQUEST_CHANGES`, `COMMENT` or `APPROVE`.
     pub event: String,
     pub inline_comments: usize,
+    /// How many findings the summary body lists (inline ones included).
+    pub listed_in_body: usize,
+    /// Whether the target is a local report (its "inline comments" are data in review.json).
+    pub local: bool,
     /// Findings that go into the body instead of inline, each with why (`path:line title — not
     /// on a changed line`).
     pub moved_to_body: Vec<String>,

@@ -371,6 +371,8 @@ fn publishing_goes_through_the_preview_and_a_confirmation() {
     let preview = PreviewData {
         event: "REQUEST_CHANGES".into(),
         inline_comments: 3,
+        listed_in_body: 5,
+        local: false,
         moved_to_body: vec![],
         body: "> [!CAUTION]\n> Block".into(),
         target: "github review on acme/payments#42".into(),

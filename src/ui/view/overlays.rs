@@ -615,19 +615,12 @@ fn preview(
         Line::from(vec![
             Span::styled("event ", theme.muted),
             Span::styled(data.event.clone(), theme.title),
-            Span::styled(
-                format!(
-                    " · {} inline comments · {} findings in the body",
-                    data.inline_comments,
-                    data.moved_to_body.len()
-                ),
-                theme.text,
-            ),
+            Span::styled(preview_counts(data), theme.text),
         ]),
         Line::from(Span::styled(format!("to {}", data.target), theme.muted)),
     ];
     if !data.moved_to_body.is_empty() {
-        lines.push(Line::from(Span::styled("moved to the body:", theme.muted)));
+        lines.push(Line::from(Span::styled("only in the summary:", theme.muted)));
         for item in &data.moved_to_body {
             lines.push(Line::from(Span::styled(format!("  {item}"), theme.text)));
         }
@@ -650,6 +643,33 @@ fn preview(
         scroll,
         cx,
     )
+}
+
+/// What the preview's headline counts, in the body's own terms: the summary lists every
+/// finding; some are also posted on their lines; some could not be placed and are only in it.
+fn preview_counts(data: &PreviewData) -> String {
+    let mut out = format!(
+        " · the summary lists {}",
+        crate::ui::text::plural(data.listed_in_body, "finding")
+    );
+    if data.inline_comments > 0 {
+        out.push_str(&format!(
+            " · {} also {}",
+            data.inline_comments,
+            if data.local {
+                "as line comments in review.json"
+            } else {
+                "as comments on their lines"
+            }
+        ));
+    }
+    if !data.moved_to_body.is_empty() {
+        out.push_str(&format!(
+            " · {} only in the summary (not on a changed line)",
+            data.moved_to_body.len()
+        ));
+    }
+    out
 }
 
 fn text_box(
