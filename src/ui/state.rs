@@ -558,6 +558,16 @@ impl AppState {
     }
 
     /// A finding's title for messages, cut to a readable length (ids are for machines).
+    /// The findings that hold the verdict and are still open, in the verdict's order.
+    pub fn holding(&self) -> Vec<&ReviewNode> {
+        self.verdict
+            .iter()
+            .flat_map(|v| v.holding.iter())
+            .filter_map(|id| self.node(id))
+            .filter(|n| n.status.is_active())
+            .collect()
+    }
+
     pub fn label(&self, id: &str) -> String {
         match self.node(id) {
             Some(node) => format!("“{}”", crate::ui::text::truncate(&node.text.title, 40)),
