@@ -377,7 +377,9 @@ fn without_publish_nothing_is_posted_and_it_says_how() {
     // The text report opens with the same decision and facts line as the summary would.
     let report = text(&out.stdout);
     assert!(
-        report.starts_with("Blocked: 1 problem must be fixed\nBLOCK · no model reviewer read this change"),
+        report.starts_with(
+            "Blocked: 1 problem must be fixed\nBLOCK · no model reviewer read this change"
+        ),
         "{report}"
     );
 }
@@ -418,7 +420,12 @@ fn a_ship_no_model_read_is_a_comment_unless_chosen() {
     let server = clean();
     let data = tempfile::tempdir().unwrap();
     let out = review_tui()
-        .args(["acme/widgets#7", "--headless", "--deterministic-only", "--publish"])
+        .args([
+            "acme/widgets#7",
+            "--headless",
+            "--deterministic-only",
+            "--publish",
+        ])
         .args(["--api-url", server.url()])
         .env("REVIEW_TUI_DATA_DIR", data.path())
         .env("GH_TOKEN", TOKEN)
@@ -449,7 +456,12 @@ fn a_ship_no_model_read_is_a_comment_unless_chosen() {
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     let posted = server.bodies_to(REVIEWS);
     assert_eq!(posted[0]["event"], "APPROVE", "{}", posted[0]);
-    assert!(!posted[0]["body"].as_str().unwrap().contains("not an approval"));
+    assert!(
+        !posted[0]["body"]
+            .as_str()
+            .unwrap()
+            .contains("not an approval")
+    );
 }
 
 #[test]

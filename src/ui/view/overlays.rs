@@ -631,7 +631,10 @@ fn preview(
         Line::from(Span::styled(format!("to {}", data.target), theme.muted)),
     ];
     if !data.moved_to_body.is_empty() {
-        lines.push(Line::from(Span::styled("only in the summary:", theme.muted)));
+        lines.push(Line::from(Span::styled(
+            "only in the summary:",
+            theme.muted,
+        )));
         for item in &data.moved_to_body {
             lines.push(Line::from(Span::styled(format!("  {item}"), theme.text)));
         }
@@ -686,7 +689,10 @@ fn why_rows(
     ]));
     for node in holding {
         lines.push(Line::from(vec![
-            Span::styled(format!("  {} ", node.priority), theme.priority(node.priority)),
+            Span::styled(
+                format!("  {} ", node.priority),
+                theme.priority(node.priority),
+            ),
             Span::styled(format!("{} ", node.location()), theme.muted),
             Span::styled(node.text.title.clone(), theme.text),
         ]));
