@@ -115,7 +115,9 @@ fn gate_why(state: &mut AppState) {
     super::selection::reveal(state, &id);
     state.selected = Some(crate::ui::state::RowKey::Node(id.clone()));
     state.detail_scroll = 0;
-    super::panes::focus(state, crate::ui::state::Pane::Findings);
+    // The list, on screen (a zoomed detail would hide it).
+    state.zoomed = false;
+    state.focus = crate::ui::state::Pane::Findings;
     let position = ids.iter().position(|i| *i == id).unwrap_or(0) + 1;
     let text = format!(
         "holds the verdict ({position} of {}): {} — x dismisses it with a reason, d opens its diff, w in the gate goes to the next",
