@@ -81,6 +81,11 @@ pub struct Cli {
     #[arg(long)]
     pub deterministic_only: bool,
 
+    /// Approve a Ship that no model reviewer read (with --deterministic-only): without it such a
+    /// Ship is published as a comment.
+    #[arg(long)]
+    pub approve_without_models: bool,
+
     /// Import a linter's SARIF results as findings (repeatable).
     #[arg(long, value_name = "FILE")]
     pub sarif: Vec<std::path::PathBuf>,

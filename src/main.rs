@@ -1884,6 +1884,7 @@ fn new_session(
     };
     let mut options = PublishOptions::from_config(config, selection);
     options.include_raised = cli.include_raised;
+    options.approve_without_models = cli.approve_without_models;
     let publisher = Publishing::new(options, cli.api_url.clone(), None);
     Ok(Session::new(prepared, setup, publisher))
 }

@@ -57,6 +57,9 @@ pub(super) fn plan(dir: &Path, input: &PublishInput<'_>) -> Preview {
                 .collect()
         };
     let ci = CiStatus::NotVerified("a local range has no CI checks to read".into());
+    let notices: Vec<String> = super::unread_notice(result, input.options)
+        .into_iter()
+        .collect();
     let text = markdown::summary(
         result,
         &selected,
@@ -66,6 +69,7 @@ pub(super) fn plan(dir: &Path, input: &PublishInput<'_>) -> Preview {
             moved: &moved,
             not_refound: &not_refound,
             collapse: &input.options.collapse,
+            notices: &notices,
             ..SummaryExtras::default()
         },
     );
@@ -73,7 +77,7 @@ pub(super) fn plan(dir: &Path, input: &PublishInput<'_>) -> Preview {
         "{text}\n{}\n",
         markers::round(result.round, input.head_sha)
     ));
-    let event = intended_event(result.verdict.decision, input.options.approve_on_ship);
+    let event = intended_event(result, input.options);
     Preview {
         target: Target::Local {
             markdown: dir.join(MARKDOWN_FILE),
@@ -85,6 +89,7 @@ pub(super) fn plan(dir: &Path, input: &PublishInput<'_>) -> Preview {
         event,
         intended_event: event,
         inline_comments: inline,
+        listed_in_body: selected.items.len(),
         already_commented: Vec::new(),
         already_raised: Vec::new(),
         moved_to_body: moved,

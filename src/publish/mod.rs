@@ -57,6 +57,9 @@ pub struct PublishOptions {
     pub selection: Selection,
     /// Ship posts APPROVE (false: COMMENT).
     pub approve_on_ship: bool,
+    /// The person chose to approve a Ship no model reviewer read (`--approve-without-models`):
+    /// without it such a Ship is a COMMENT, since nothing but rules and scanners checked it.
+    pub approve_without_models: bool,
     /// Non-blocking findings of these severities fold into one line.
     pub collapse: Vec<Severity>,
     /// Post inline even the findings an open thread on the PR already raises.
@@ -68,6 +71,7 @@ impl PublishOptions {
         PublishOptions {
             selection,
             approve_on_ship: config.approve_on_ship,
+            approve_without_models: false,
             collapse: config.collapse.clone(),
             include_raised: false,
         }
@@ -241,6 +245,9 @@ pub struct Preview {
     /// The event the decision maps to; differs from `event` on one's own PR.
     pub intended_event: ReviewEvent,
     pub inline_comments: Vec<InlineComment>,
+    /// How many findings the summary body lists (every selected one; those also posted inline
+    /// included), so a headline above the body counts what the body shows.
+    pub listed_in_body: usize,
     /// Findings already commented by an earlier round (`path:line title`): not repeated.
     pub already_commented: Vec<String>,
     /// Findings an open thread of someone else on the PR already raises: not posted inline
@@ -370,14 +377,34 @@ impl Bodies {
     }
 }
 
-/// The event a decision maps to.
-pub fn intended_event(decision: Decision, approve_on_ship: bool) -> ReviewEvent {
-    match decision {
+/// The event a round's decision maps to. A Ship no model reviewer read is a COMMENT unless the
+/// person chose to approve it: rules and scanners finding nothing is not an approval.
+pub fn intended_event(result: &RoundSnapshot, options: &PublishOptions) -> ReviewEvent {
+    match result.verdict.decision {
         Decision::Block => ReviewEvent::RequestChanges,
         Decision::Hold | Decision::Inconclusive => ReviewEvent::Comment,
-        Decision::Ship if approve_on_ship => ReviewEvent::Approve,
+        Decision::Ship if unread_approval_withheld(result, options) => ReviewEvent::Comment,
+        Decision::Ship if options.approve_on_ship => ReviewEvent::Approve,
         Decision::Ship => ReviewEvent::Comment,
     }
+}
+
+/// A Ship that would approve, but no model reviewer read the change and the person did not
+/// choose to approve it anyway.
+fn unread_approval_withheld(result: &RoundSnapshot, options: &PublishOptions) -> bool {
+    result.verdict.decision == Decision::Ship
+        && result.deterministic_only
+        && options.approve_on_ship
+        && !options.approve_without_models
+}
+
+/// The line the summary carries when a Ship is posted as a comment because no model read it.
+pub fn unread_notice(result: &RoundSnapshot, options: &PublishOptions) -> Option<String> {
+    unread_approval_withheld(result, options).then(|| {
+        "No model reviewer read this change (`--deterministic-only`), so this review is a \
+         comment, not an approval; `--approve-without-models` approves it."
+            .to_string()
+    })
 }
 
 /// What would be published, read fresh from the destination.

@@ -182,7 +182,7 @@ pub(super) async fn plan(
     let review_url = |id: u64| forge.review_url(&pr, id);
 
     let decision = result.verdict.decision;
-    let intended = intended_event(decision, input.options.approve_on_ship);
+    let intended = intended_event(result, input.options);
     let own_pr = pr.author.eq_ignore_ascii_case(&login);
     let event = if own_pr && intended != ReviewEvent::Comment {
         ReviewEvent::Comment
@@ -190,6 +190,7 @@ pub(super) async fn plan(
         intended
     };
     let mut notices: Vec<String> = diff_notice.into_iter().chain(threads_notice).collect();
+    notices.extend(super::unread_notice(result, input.options));
     if event != intended {
         notices.push(format!(
             "Intended decision: **{intended}**. {} does not let an account approve or request changes on its own pull request ({} opened it), so this review is posted as a comment.",
@@ -416,6 +417,7 @@ pub(super) async fn plan(
         event,
         intended_event: intended,
         inline_comments: inline,
+        listed_in_body: selected.items.len(),
         already_commented: already,
         already_raised,
         moved_to_body: moved,

@@ -79,9 +79,10 @@ fn first_reason(result: &RoundSnapshot) -> Option<&str> {
         .map(|r| r.split_once(": ").map_or(r.as_str(), |(_, rest)| rest))
 }
 
-/// "BLOCK · confidence 95 · gate failed · 4 files reviewed · deterministic-only": the first
-/// line of every report and of the posted summary. "gate failed" only when a gated axis did
-/// not pass: a Hold for findings is not a failed gate.
+/// "BLOCK · confidence 95 · gated checks failed · 4 files reviewed": the first line of every
+/// report and of the posted summary. "gated checks failed" only when a gated axis did not
+/// pass: a Hold for findings is not a failed check. A round no model reviewer read claims no
+/// confidence: it says so in its place ("SHIP · no model reviewer read this change · …").
 pub fn facts_line(result: &RoundSnapshot) -> String {
     let verdict = &result.verdict;
     let gated = result
@@ -92,23 +93,32 @@ pub fn facts_line(result: &RoundSnapshot) -> String {
     let failed = gated
         .iter()
         .any(|a| !matches!(a.verdict, AxisVerdict::Pass | AxisVerdict::Warn));
-    let gate = if failed { "gate failed" } else { "gate passed" };
+    let checks = if failed {
+        "gated checks failed"
+    } else {
+        "gated checks passed"
+    };
     let reviewed = result.coverage.files_reviewed.len();
+    let claim = if result.deterministic_only {
+        NO_MODEL_READ.to_string()
+    } else {
+        format!("confidence {}", percent(verdict.confidence))
+    };
     let mut parts = vec![
         verdict.decision.label().to_uppercase(),
-        format!("confidence {}", percent(verdict.confidence)),
-        gate.to_string(),
+        claim,
+        checks.to_string(),
         format!("{reviewed} {} reviewed", plural(reviewed, "file", "files")),
     ];
     if !result.coverage.files_skipped.is_empty() {
         parts.push(format!("{} skipped", result.coverage.files_skipped.len()));
     }
     parts.push(format!("level {}", result.level));
-    if result.deterministic_only {
-        parts.push("deterministic-only".into());
-    }
     parts.join(" · ")
 }
+
+/// What a verdict no model reviewer checked says in place of a confidence.
+pub const NO_MODEL_READ: &str = "no model reviewer read this change (--deterministic-only)";
 
 fn plural<'a>(n: usize, one: &'a str, many: &'a str) -> &'a str {
     if n == 1 { one } else { many }

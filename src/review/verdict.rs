@@ -194,6 +194,11 @@ pub struct Verdict {
     /// The model's own verdict, for audit only.
     pub model_verdict: Option<String>,
     pub counts: Counts,
+    /// The findings that hold the decision at Hold or Block, by id, the blocking ones first (one
+    /// per problem): what the cockpit's "why" names, each closed only by a person's decision.
+    /// Recomputed with the decision, never stored.
+    #[serde(skip)]
+    pub holding: Vec<String>,
 }
 
 /// Recomputes the decision from the evidence.
@@ -402,6 +407,11 @@ pub fn decide(input: &VerdictInput) -> Verdict {
         reasons,
         model_verdict: input.model_verdict.clone(),
         counts,
+        holding: blocking
+            .iter()
+            .chain(holding.iter())
+            .map(|f| f.id.clone())
+            .collect(),
     }
 }
 

@@ -210,6 +210,14 @@ impl<P: Publisher> Session<P> {
     pub fn opening(&self) -> Opening {
         let repo = match &self.prepared.reference {
             crate::pr::reference::PrRef::Hosted(pr) => format!("{}/{}", pr.owner, pr.repo),
+            // The refs as the person typed them (`repo#v1.38.0..v1.40.0`), not the commits the
+            // space is keyed by (a tag or a moving branch is keyed by its commit).
+            typed @ crate::pr::reference::PrRef::Local {
+                base: Some(_),
+                head: Some(_),
+                uncommitted: None,
+                ..
+            } => typed.to_string(),
             crate::pr::reference::PrRef::Local { .. } => self.state().pr.key.to_string(),
         };
         Opening {
@@ -404,6 +412,14 @@ impl<P: Publisher> Session<P> {
     pub fn change_name(&self) -> String {
         match &self.prepared.reference {
             crate::pr::reference::PrRef::Hosted(pr) => pr.to_string(),
+            // The refs as the person typed them (`v1.38.0..v1.40.0`), not the commits the
+            // space is keyed by (a tag or a moving branch is keyed by its commit).
+            crate::pr::reference::PrRef::Local {
+                base: Some(base),
+                head: Some(head),
+                uncommitted: None,
+                ..
+            } => format!("{base}..{head}"),
             crate::pr::reference::PrRef::Local { .. } => self.state().pr.key.display_number(),
         }
     }

@@ -222,6 +222,8 @@ async fn relay(
                 vec![Action::Engine(Report::PublishPreview(PreviewData {
                     event: preview_event(&preview),
                     inline_comments: preview.inline_comments.len(),
+                    listed_in_body: preview.listed_in_body,
+                    local: matches!(preview.target, crate::publish::Target::Local { .. }),
                     moved_to_body: preview
                         .moved_to_body
                         .iter()

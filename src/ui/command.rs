@@ -77,6 +77,9 @@ pub enum Command {
     GateIgnore,
     GatePublish,
     GateDetails,
+    /// Go to the next finding that holds the verdict (closing the gate): there the person's
+    /// dismissal, with its reason, is the only way past it.
+    GateWhy,
     GateAbort,
     /// Hand the kept findings back to the coding agent: one prompt, copied to the clipboard
     /// (OSC 52), written into the space, piped to the fix command when one is set.

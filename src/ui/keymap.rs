@@ -501,6 +501,13 @@ impl Default for Keymap {
             ),
             (
                 Gate,
+                A::GateWhy,
+                &["w"],
+                "why: go to the next finding that holds the verdict",
+                NONE,
+            ),
+            (
+                Gate,
                 A::GateAbort,
                 &["a"],
                 "leave the gate: nothing more is posted, the review stays open",
@@ -857,6 +864,7 @@ pub(crate) fn short(command: Command) -> &'static str {
         Command::GateIgnore => "ignore",
         Command::GatePublish => "publish",
         Command::GateDetails => "details",
+        Command::GateWhy => "why",
         Command::GateAbort => "leave",
         Command::HandBack => "hand back",
         Command::ViewPatch => "view patch",

@@ -137,6 +137,10 @@ pub struct PreviewData {
     /// `REQUEST_CHANGES`, `COMMENT` or `APPROVE`.
     pub event: String,
     pub inline_comments: usize,
+    /// How many findings the summary body lists (inline ones included).
+    pub listed_in_body: usize,
+    /// Whether the target is a local report (its "inline comments" are data in review.json).
+    pub local: bool,
     /// Findings that go into the body instead of inline, each with why (`path:line title — not
     /// on a changed line`).
     pub moved_to_body: Vec<String>,
@@ -560,6 +564,16 @@ impl AppState {
     }
 
     /// A finding's title for messages, cut to a readable length (ids are for machines).
+    /// The findings that hold the verdict and are still open, in the verdict's order.
+    pub fn holding(&self) -> Vec<&ReviewNode> {
+        self.verdict
+            .iter()
+            .flat_map(|v| v.holding.iter())
+            .filter_map(|id| self.node(id))
+            .filter(|n| n.status.is_active())
+            .collect()
+    }
+
     pub fn label(&self, id: &str) -> String {
         match self.node(id) {
             Some(node) => format!("“{}”", crate::ui::text::truncate(&node.text.title, 40)),

@@ -518,14 +518,16 @@ fn evaluate_reads_our_json_report_and_review_json_with_the_same_decision() {
         assert_eq!(verdict["decision"], decision.as_str(), "{}", file.display());
     }
 
-    // The facts line: a Hold or Block for findings is not a failed gate; confidence 0-100.
+    // The facts line: a Hold or Block for findings is not a failed check; a round no model
+    // read claims no confidence and says why.
     let facts = report["facts"].as_str().unwrap();
-    assert!(facts.contains("gate passed"), "{facts}");
-    let confidence = report["verdict"]["confidence"].as_f64().unwrap();
+    assert!(facts.contains("gated checks passed"), "{facts}");
     assert!(
-        facts.contains(&format!("confidence {}", (confidence * 100.0).round())),
+        facts.contains("no model reviewer read this change"),
         "{facts}"
     );
+    assert!(!facts.contains("confidence"), "{facts}");
+    let confidence = report["verdict"]["confidence"].as_f64().unwrap();
     let evaluated = review_tui()
         .arg("evaluate")
         .arg(&report_path)

@@ -57,6 +57,8 @@ fn command(server: &GitlabServer, dir: &Path, extra: &[&str]) -> Command {
     command
         .arg(server.mr_url())
         .args(["--headless", "--deterministic-only"])
+        // About what an approval does: the person chooses to approve a Ship no model read.
+        .arg("--approve-without-models")
         .args(extra)
         .env("REVIEW_TUI_DATA_DIR", dir.join("data"))
         .env("REVIEW_TUI_CONFIG", config(dir, server))

@@ -169,7 +169,7 @@ fn the_text_report_names_the_pr_space_files_and_eligibility() {
     // The same decision and facts line the posted summary opens with.
     assert!(
         text.starts_with(
-            "Approved with 1 observation\nSHIP · confidence 100 · gate passed · 4 files reviewed"
+            "Approved with 1 observation\nSHIP · no model reviewer read this change (--deterministic-only) · gated checks passed · 4 files reviewed"
         ),
         "{text}"
     );

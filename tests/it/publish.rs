@@ -61,6 +61,9 @@ fn start(author: &str) -> GithubServer {
 fn run(server: &GithubServer, data: &Path, extra: &[&str]) -> Output {
     review_tui()
         .args(["acme/widgets#7", "--headless", "--deterministic-only"])
+        // These tests are about what an approval does; without the person's choice a Ship no
+        // model read is a comment (`a_ship_no_model_read_is_a_comment_unless_chosen`).
+        .arg("--approve-without-models")
         .args(["--api-url", server.url()])
         .args(extra)
         .env("REVIEW_TUI_DATA_DIR", data)
@@ -374,7 +377,9 @@ fn without_publish_nothing_is_posted_and_it_says_how() {
     // The text report opens with the same decision and facts line as the summary would.
     let report = text(&out.stdout);
     assert!(
-        report.starts_with("Blocked: 1 problem must be fixed\nBLOCK · confidence"),
+        report.starts_with(
+            "Blocked: 1 problem must be fixed\nBLOCK · no model reviewer read this change"
+        ),
         "{report}"
     );
 }
@@ -392,6 +397,70 @@ fn on_ones_own_pr_the_intended_decision_is_stated_in_a_comment() {
     assert!(
         body.contains("Intended decision: **REQUEST_CHANGES**"),
         "{body}"
+    );
+}
+
+#[test]
+fn a_ship_no_model_read_is_a_comment_unless_chosen() {
+    // The feature without the key: the rules find only an observation, so the round Ships.
+    let clean = || {
+        let repo = GitRepo::init();
+        repo.write("src/lib.rs", BASE_LIB);
+        repo.commit_all("initial import");
+        repo.git(&["checkout", "--quiet", "-b", "feature"]);
+        repo.write("src/lib.rs", &feature_lib(false, false));
+        repo.commit_all("feature: parse a port");
+        repo.git(&["update-ref", "refs/pull/7/head", "feature"]);
+        let mut pull = PullSpec::from_repo(&repo, "acme", "widgets", 7);
+        pull.author = UserSpec::user("octocat");
+        let server = GithubServer::start(repo, pull);
+        server.accept_token(TOKEN, LOGIN);
+        server
+    };
+    let server = clean();
+    let data = tempfile::tempdir().unwrap();
+    let out = review_tui()
+        .args([
+            "acme/widgets#7",
+            "--headless",
+            "--deterministic-only",
+            "--publish",
+        ])
+        .args(["--api-url", server.url()])
+        .env("REVIEW_TUI_DATA_DIR", data.path())
+        .env("GH_TOKEN", TOKEN)
+        .env_remove("GITHUB_TOKEN")
+        .env_remove("GITHUB_API_URL")
+        .output()
+        .unwrap();
+    let report = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    // No confidence is claimed for a verdict no model checked.
+    let facts = report.lines().nth(1).unwrap_or_default();
+    assert!(
+        facts.starts_with("SHIP · no model reviewer read this change"),
+        "{report}"
+    );
+    assert!(!facts.contains("confidence"), "{facts}");
+    let posted = server.bodies_to(REVIEWS);
+    assert_eq!(posted.len(), 1);
+    assert_eq!(posted[0]["event"], "COMMENT", "{}", posted[0]);
+    let body = posted[0]["body"].as_str().unwrap();
+    assert!(body.contains("not an approval"), "{body}");
+    assert!(body.contains("`--approve-without-models`"), "{body}");
+
+    // The person's choice approves.
+    let server = clean();
+    let data = tempfile::tempdir().unwrap();
+    let out = run(&server, data.path(), &["--publish"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let posted = server.bodies_to(REVIEWS);
+    assert_eq!(posted[0]["event"], "APPROVE", "{}", posted[0]);
+    assert!(
+        !posted[0]["body"]
+            .as_str()
+            .unwrap()
+            .contains("not an approval")
     );
 }
 

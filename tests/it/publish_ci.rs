@@ -75,6 +75,7 @@ fn run_in_actions(server: &GithubServer, data: &Path, extra: &[&str]) -> Output 
         "acme/widgets#7",
         "--headless",
         "--deterministic-only",
+        "--approve-without-models",
         "--publish",
     ]);
     command.args(extra);
@@ -207,6 +208,7 @@ fn outside_actions_an_installation_token_needs_its_login_named() {
         "acme/widgets#7",
         "--headless",
         "--deterministic-only",
+        "--approve-without-models",
         "--publish",
     ]);
     in_actions(&mut command, &server, data.path());
@@ -233,6 +235,7 @@ fn outside_actions_an_installation_token_needs_its_login_named() {
         "acme/widgets#7",
         "--headless",
         "--deterministic-only",
+        "--approve-without-models",
         "--publish",
     ]);
     in_actions(&mut command, &server, named.path());

@@ -470,7 +470,7 @@ fn the_hint_bar_offers_the_open_overlays_keys_not_the_panes() {
     state.message = None;
     let lines = screen(&mut state, 80, 24);
     let hints = lines.last().unwrap();
-    assert!(hints.starts_with(" Gate "), "{hints}");
+    assert!(hints.starts_with(" Gate "), "{hints}\n{}", lines.join("\n"));
     for key in ["f fix", "p publish", "esc back"] {
         assert!(hints.contains(key), "{key}: {hints}");
     }

@@ -24,6 +24,8 @@ fn preview() -> Action {
     Action::Engine(Report::PublishPreview(PreviewData {
         event: "REQUEST_CHANGES".into(),
         inline_comments: 1,
+        listed_in_body: 3,
+        local: false,
         moved_to_body: Vec::new(),
         already_raised: Vec::new(),
         body: "> **Block**\n".into(),

@@ -90,6 +90,8 @@ fn preview() -> crate::ui::state::PreviewData {
     crate::ui::state::PreviewData {
         event: "REQUEST_CHANGES".into(),
         inline_comments: 1,
+        listed_in_body: 3,
+        local: false,
         moved_to_body: vec!["Retry loop has no jitter — no anchor".into()],
         already_raised: Vec::new(),
         body: "> **Block**: 1 P0 finding\n\n## Fix before merge\n\n1. `src/auth/refresh.rs:10` Expired token is reused\n".into(),

@@ -83,6 +83,8 @@ fn the_publish_preview() {
             Action::Engine(Report::PublishPreview(PreviewData {
                 event: "REQUEST_CHANGES".into(),
                 inline_comments: 2,
+                listed_in_body: 4,
+                local: false,
                 moved_to_body: vec![
                     "Retry loop has no jitter — no anchor".into(),
                     "docs/auth.md:3 Document the refresh window — not on a changed line".into(),
@@ -264,6 +266,8 @@ fn preview_data() -> PreviewData {
     PreviewData {
         event: "REQUEST_CHANGES".into(),
         inline_comments: 2,
+        listed_in_body: 4,
+        local: false,
         moved_to_body: vec![
             "Retry loop has no jitter — no anchor".into(),
             "docs/auth.md:3 Document the refresh window — not on a changed line".into(),

@@ -371,6 +371,8 @@ fn publishing_goes_through_the_preview_and_a_confirmation() {
     let preview = PreviewData {
         event: "REQUEST_CHANGES".into(),
         inline_comments: 3,
+        listed_in_body: 5,
+        local: false,
         moved_to_body: vec![],
         already_raised: Vec::new(),
         body: "> [!CAUTION]\n> Block".into(),
@@ -1289,4 +1291,34 @@ fn dismissing_a_problem_takes_its_folded_duplicates_with_it() {
     apply(&mut state, [Action::Command(Command::Undo)]);
     assert_eq!(state.node("n4").unwrap().status, Status::Open);
     assert_eq!(problems(&state), before);
+}
+
+#[test]
+fn the_gates_why_goes_to_each_finding_that_holds_the_verdict_and_a_dismissal_releases_it() {
+    let mut state = finished();
+    let holding: Vec<String> = state.holding().iter().map(|n| n.id.clone()).collect();
+    assert!(!holding.is_empty(), "{:?}", state.verdict);
+    // Every finding named holds the verdict: open, in scope, P0/P1 (or of unknown category).
+    for id in &holding {
+        let node = state.node(id).unwrap();
+        assert!(node.priority <= Priority::P1, "{id}: {:?}", node.priority);
+    }
+    select(&mut state, "n2");
+    apply(&mut state, [Action::Command(Command::OpenGate)]);
+    apply(&mut state, [Action::Command(Command::GateWhy)]);
+    // The gate closed on the first one, selected in the list, with the way past it said.
+    assert!(state.overlays.is_empty());
+    assert_eq!(state.selected, Some(RowKey::Node(holding[0].clone())));
+    assert_eq!(state.focus, Pane::Findings);
+    let said = state.message.as_ref().unwrap().text.clone();
+    assert!(said.contains("holds the verdict (1 of"), "{said}");
+    assert!(said.contains("x dismisses it with a reason"), "{said}");
+
+    // The only override: the person's dismissal with a reason.
+    apply(&mut state, [Action::Command(Command::Dismiss)]);
+    apply(&mut state, typed("a test key, revoked"));
+    apply(&mut state, [Action::Submit]);
+    let now: Vec<String> = state.holding().iter().map(|n| n.id.clone()).collect();
+    assert!(!now.contains(&holding[0]), "{now:?}");
+    assert_eq!(now.len(), holding.len() - 1);
 }

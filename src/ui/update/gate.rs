@@ -25,6 +25,7 @@ impl Component for Gate {
             Command::GateIgnore => !ignore_targets(state).is_empty(),
             // A round is published once.
             Command::GatePublish => state.published.is_none(),
+            Command::GateWhy => !state.holding().is_empty(),
             Command::ViewPatch => state.patch.is_some(),
             _ => true,
         }
@@ -39,6 +40,7 @@ impl Component for Gate {
             | Command::GateIgnore
             | Command::GatePublish
             | Command::GateDetails
+            | Command::GateWhy
             | Command::GateAbort
             | Command::HandBack => Some(gate_command(state, command)),
             _ => None,
@@ -65,6 +67,7 @@ fn gate_command(state: &mut AppState, command: Command) -> Vec<Effect> {
             info(state, "writing the prompt for the agent…".to_string());
             return vec![Effect::HandBack];
         }
+        Command::GateWhy => gate_why(state),
         Command::GateDetails => {
             if let Some(Overlay::Gate { details, .. }) = state.overlays.last_mut() {
                 *details = !*details;
@@ -90,6 +93,38 @@ fn gate_command(state: &mut AppState, command: Command) -> Vec<Effect> {
         _ => {}
     }
     Vec::new()
+}
+
+/// `w`: the gate closes on the next finding that holds the verdict (after the selected one,
+/// wrapping), revealed and selected in the list, where the person's dismissal with a reason
+/// (`x`) is the only override: the verdict by code is never set by hand.
+fn gate_why(state: &mut AppState) {
+    let ids: Vec<String> = state.holding().iter().map(|n| n.id.clone()).collect();
+    if ids.is_empty() {
+        info(state, "nothing holds the verdict".to_string());
+        return;
+    }
+    let at = state
+        .selected_node()
+        .and_then(|n| ids.iter().position(|id| *id == n.id));
+    let id = match at {
+        Some(i) => ids[(i + 1) % ids.len()].clone(),
+        None => ids[0].clone(),
+    };
+    state.overlays.clear();
+    super::selection::reveal(state, &id);
+    state.selected = Some(crate::ui::state::RowKey::Node(id.clone()));
+    state.detail_scroll = 0;
+    // The list, on screen (a zoomed detail would hide it).
+    state.zoomed = false;
+    state.focus = crate::ui::state::Pane::Findings;
+    let position = ids.iter().position(|i| *i == id).unwrap_or(0) + 1;
+    let text = format!(
+        "holds the verdict ({position} of {}): {} — x dismisses it with a reason, d opens its diff, w in the gate goes to the next",
+        ids.len(),
+        state.label(&id)
+    );
+    info(state, text);
 }
 
 /// The publish preview, and the wait for it: enter publishes exactly what is shown.

@@ -65,6 +65,7 @@ impl Component for Panes {
             | C::GateIgnore
             | C::GatePublish
             | C::GateDetails
+            | C::GateWhy
             | C::GateAbort
             | C::PublishConfirm
             | C::PublishCancel => false,
@@ -354,6 +355,7 @@ fn main_command(state: &mut AppState, command: Command) -> Vec<Effect> {
         | Command::GateIgnore
         | Command::GatePublish
         | Command::GateDetails
+        | Command::GateWhy
         | Command::GateAbort
         | Command::HandBack
         | Command::PublishConfirm

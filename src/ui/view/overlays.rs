@@ -258,6 +258,16 @@ fn gate(
     cx: &ViewContext,
 ) -> u16 {
     let theme = &cx.theme;
+    // The gate leaves the bottom lines (the message and its keys' hints) in sight.
+    let status = super::status::height(state, area.width, area.height);
+    let area = if area.height >= status + 10 {
+        Rect {
+            height: area.height - status,
+            ..area
+        }
+    } else {
+        area
+    };
     let mut lines = Vec::new();
     match &state.verdict {
         Some(verdict) => {
@@ -294,6 +304,7 @@ fn gate(
                     theme.muted,
                 )));
             }
+            why_rows(&mut lines, state, verdict.decision, cx);
             let c = &verdict.counts;
             let mut counts = vec![Span::styled("Findings  ", theme.muted)];
             for (priority, n) in [
@@ -615,14 +626,7 @@ fn preview(
         Line::from(vec![
             Span::styled("event ", theme.muted),
             Span::styled(data.event.clone(), theme.title),
-            Span::styled(
-                format!(
-                    " · {} inline comments · {} findings in the body",
-                    data.inline_comments,
-                    data.moved_to_body.len()
-                ),
-                theme.text,
-            ),
+            Span::styled(preview_counts(data), theme.text),
         ]),
         Line::from(Span::styled(format!("to {}", data.target), theme.muted)),
     ];
@@ -636,7 +640,10 @@ fn preview(
         }
     }
     if !data.moved_to_body.is_empty() {
-        lines.push(Line::from(Span::styled("moved to the body:", theme.muted)));
+        lines.push(Line::from(Span::styled(
+            "only in the summary:",
+            theme.muted,
+        )));
         for item in &data.moved_to_body {
             lines.push(Line::from(Span::styled(format!("  {item}"), theme.text)));
         }
@@ -659,6 +666,73 @@ fn preview(
         scroll,
         cx,
     )
+}
+
+/// "Why BLOCK": each finding that holds the verdict, one row each (priority, where, what), and
+/// the one way past it: the person's dismissal with a reason, reached with the gate's `w`.
+fn why_rows(
+    lines: &mut Vec<Line<'static>>,
+    state: &AppState,
+    decision: crate::review::verdict::Decision,
+    cx: &ViewContext,
+) {
+    let theme = &cx.theme;
+    let holding = state.holding();
+    if holding.is_empty() {
+        return;
+    }
+    lines.push(Line::raw(""));
+    lines.push(Line::from(vec![
+        Span::styled(
+            format!("Why {} ", decision.label().to_uppercase()),
+            theme.title,
+        ),
+        Span::styled(
+            format!(
+                "· held by {}: {} goes to each; dismissing it with a reason is the only override",
+                crate::ui::text::plural(holding.len(), "finding"),
+                cx.keymap.key(Context::Gate, Command::GateWhy)
+            ),
+            theme.muted,
+        ),
+    ]));
+    for node in holding {
+        lines.push(Line::from(vec![
+            Span::styled(
+                format!("  {} ", node.priority),
+                theme.priority(node.priority),
+            ),
+            Span::styled(format!("{} ", node.location()), theme.muted),
+            Span::styled(node.text.title.clone(), theme.text),
+        ]));
+    }
+}
+
+/// What the preview's headline counts, in the body's own terms: the summary lists every
+/// finding; some are also posted on their lines; some could not be placed and are only in it.
+fn preview_counts(data: &PreviewData) -> String {
+    let mut out = format!(
+        " · the summary lists {}",
+        crate::ui::text::plural(data.listed_in_body, "finding")
+    );
+    if data.inline_comments > 0 {
+        out.push_str(&format!(
+            " · {} also {}",
+            data.inline_comments,
+            if data.local {
+                "as line comments in review.json"
+            } else {
+                "as comments on their lines"
+            }
+        ));
+    }
+    if !data.moved_to_body.is_empty() {
+        out.push_str(&format!(
+            " · {} only in the summary (not on a changed line)",
+            data.moved_to_body.len()
+        ));
+    }
+    out
 }
 
 fn text_box(
