@@ -144,9 +144,10 @@ fn run(cli: Cli, matches: &clap::ArgMatches) -> anyhow::Result<Exit> {
         }
         None => {}
     }
-    // `review-tui` alone, outside any repository: the inbox (inside one, today's usage error
-    // says how to review the branch or open the inbox).
-    if cli.pr.is_none() && !cli.demo && !cli.headless && git2::Repository::discover(".").is_err() {
+    // `review-tui` alone: outside any repository the inbox; inside one, the current branch
+    // (as `review-tui .`), with the inbox one key away.
+    let in_repository = git2::Repository::discover(".").is_ok();
+    if cli.pr.is_none() && !cli.demo && !cli.headless && !in_repository {
         return inbox_command(&inbox_cli(&cli)?);
     }
     // Every flag is checked before anything is fetched, written or spent; the warm-up only
@@ -160,6 +161,7 @@ fn run(cli: Cli, matches: &clap::ArgMatches) -> anyhow::Result<Exit> {
     } else {
         match cli.pr.clone() {
             Some(pr) => pr,
+            None if in_repository => ".".to_string(),
             None => anyhow::bail!(
                 "no pull request given: pass a PR (see `review-tui --help`), run `review-tui inbox` for every review waiting for you, or `review-tui evaluate FILE` to check a report"
             ),

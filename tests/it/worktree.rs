@@ -356,3 +356,30 @@ fn watch_reviews_again_when_the_work_changes_and_the_finding_resolves() {
     tmux.keys(&["q"]);
     assert_eq!(tmux.exit_code(&exit), 5, "the todo!() holds");
 }
+
+#[test]
+fn review_tui_alone_inside_a_repository_reviews_its_current_branch() {
+    let repo = dirty_repository();
+    let data = tempfile::tempdir().unwrap();
+    let named = json(data.path(), repo.path(), &["-w"]);
+
+    // No PR given, run from inside the repository (a subfolder, as a person would).
+    let out = review_tui()
+        .current_dir(repo.path().join("src"))
+        .args(["-w", "--headless", "--deterministic-only", "--format", "json"])
+        .env("REVIEW_TUI_DATA_DIR", data.path())
+        .env_remove("GITHUB_API_URL")
+        .env_remove("GH_TOKEN")
+        .env_remove("GITHUB_TOKEN")
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let alone: Value = serde_json::from_str(&stdout).unwrap_or_else(|e| {
+        panic!(
+            "not JSON ({e}): {stdout}\nstderr: {}",
+            String::from_utf8_lossy(&out.stderr)
+        )
+    });
+    assert!(!findings(&named).is_empty());
+    assert_eq!(findings(&alone), findings(&named));
+}
