@@ -108,6 +108,12 @@ impl Own {
     }
 }
 
+/// Whether the title line of our earlier inline comment (`P0 · title`, stars trimmed) names a
+/// blocking priority.
+fn blocking_title(title: &str) -> bool {
+    title.starts_with("P0") || title.starts_with("P1")
+}
+
 fn short(sha: &str) -> &str {
     &sha[..sha.len().min(10)]
 }
@@ -220,15 +226,38 @@ pub(super) async fn plan(
         }
     }
 
-    // Earlier comments whose finding is gone. An Inconclusive round proves nothing gone.
-    let found: HashSet<&str> = result.board.nodes.iter().flat_map(|n| n.prints()).collect();
+    // Earlier comments whose finding is gone: resolved in this round (by a person, or by the
+    // anchor check), or not in it. An Inconclusive round proves nothing gone.
+    let found: HashSet<&str> = result
+        .board
+        .nodes
+        .iter()
+        .filter(|n| n.status != crate::review::node::Status::Resolved)
+        .flat_map(|n| n.prints())
+        .collect();
+    let known: HashSet<&str> = result.board.nodes.iter().flat_map(|n| n.prints()).collect();
+    // A blocking comment of ours that this round does not hold at all was never weighed by
+    // it (a round run without knowing our account, say): it is not "gone", and nothing is
+    // approved over it.
+    let unweighed: Vec<&String> = own
+        .commented
+        .iter()
+        .filter(|(fp, (id, _, title))| {
+            !known.contains(fp.as_str()) && !own.resolved.contains(id) && blocking_title(title)
+        })
+        .map(|(fp, _)| fp)
+        .collect();
     let mut resolved_replies = Vec::new();
     let mut not_refound = Vec::new();
     if decision != Decision::Inconclusive {
         let mut gone: Vec<(&String, &(u64, String, String))> = own
             .commented
             .iter()
-            .filter(|(fp, (id, _, _))| !found.contains(fp.as_str()) && !own.resolved.contains(id))
+            .filter(|(fp, (id, _, _))| {
+                !found.contains(fp.as_str())
+                    && !own.resolved.contains(id)
+                    && !unweighed.contains(fp)
+            })
             .collect();
         gone.sort_by_key(|(_, (id, _, _))| *id);
         for (fp, (id, location, title)) in gone {
@@ -261,6 +290,16 @@ pub(super) async fn plan(
         }
     }
 
+    let event = if !unweighed.is_empty() && event == ReviewEvent::Approve {
+        notices.push(format!(
+            "Not approved: {} blocking finding(s) this tool posted on this pull request earlier are not in this round, which did not weigh them (was it reviewed without {}'s credentials?). Review again with them to carry those findings.",
+            unweighed.len(),
+            forge.name()
+        ));
+        ReviewEvent::Comment
+    } else {
+        event
+    };
     let ci_ref = &ci;
     let summary_with = |unplaced: &[&Item], notices: &[String]| {
         let text = markdown::summary(
@@ -366,6 +405,8 @@ pub(super) async fn plan(
         .standing
         .iter()
         .filter(|(_, standing)| *standing != intended)
+        // Our earlier REQUEST_CHANGES stands while findings it asked for are not weighed.
+        .filter(|(_, standing)| unweighed.is_empty() || *standing == ReviewEvent::Approve)
         .map(|(id, standing)| Dismissal {
             review_id: *id,
             event: *standing,

@@ -9,6 +9,7 @@ pub use command::{Ask, Command};
 pub mod fix;
 mod journal;
 pub mod no_model;
+pub mod own_findings;
 pub mod posted;
 pub mod prepare;
 pub mod prompt;

@@ -19,6 +19,7 @@ mod gitlab;
 mod headless;
 mod models;
 mod offline;
+mod own_reviews;
 mod picture;
 mod protocol;
 mod providers;

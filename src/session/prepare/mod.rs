@@ -107,6 +107,11 @@ pub struct Prepared {
     pub history: PrHistory,
     /// Why the history is missing, when reading it failed (the review goes on without it).
     pub history_note: Option<String>,
+    /// Who the forge's credentials authenticate as (GitHub's `GET /user`, the forge port's
+    /// `authenticated_user`): how this tool's own earlier reviews and comments are recognised
+    /// on a machine that holds no record of publishing them. `None` without a token or when
+    /// it could not be read: then no comment is taken for ours, whatever marker it carries.
+    pub login: Option<String>,
     /// The head's symbol index, started while the worktree was checked out; taken by the
     /// first cohort build.
     pub early_index: Option<crate::cohort::EarlyIndex>,
@@ -219,10 +224,13 @@ pub async fn prepare(reference: PrRef, options: &PrepareOptions) -> Result<Prepa
                 );
                 opened
             };
-            let ((history, history_note), prepared) = tokio::join!(history, opened);
+            // Who we are: our own earlier findings are recognised by it (and our marker).
+            let login = async { forge.authenticated_user().await.ok().flatten() };
+            let ((history, history_note), login, prepared) = tokio::join!(history, login, opened);
             let mut prepared = prepared?;
             prepared.history = history;
             prepared.history_note = history_note;
+            prepared.login = login;
             prepared.connection = options.connection.clone();
             Ok(prepared)
         }
@@ -365,6 +373,7 @@ async fn finish(
         eligibility,
         history: PrHistory::default(),
         history_note: None,
+        login: None,
         early_index,
         connection: Connection::default(),
         offline: None,

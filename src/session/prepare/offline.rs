@@ -194,6 +194,7 @@ pub(crate) async fn reopen(
         eligibility: Vec::new(),
         history: PrHistory::default(),
         history_note: None,
+        login: None,
         early_index: None,
         connection,
         offline: Some(offline),

@@ -139,8 +139,11 @@ pub async fn prepare(
     })
     .await
     .map_err(|e| ModelsUnavailable::Task(e.to_string()))?;
-    let mut builder =
-        Context::builder(&prepared.diff).pull_request(&prepared.pr, &prepared.history);
+    let mut builder = Context::builder(&prepared.diff).pull_request(
+        &prepared.pr,
+        &prepared.history,
+        prepared.login.as_deref(),
+    );
     match guidance {
         Ok(guidance) => builder = builder.guidance(guidance),
         Err(reason) => notes.push(format!(
