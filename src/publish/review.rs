@@ -108,12 +108,6 @@ impl Own {
     }
 }
 
-/// Whether the title line of our earlier inline comment (`P0 · title`, stars trimmed) names a
-/// blocking priority.
-fn blocking_title(title: &str) -> bool {
-    title.starts_with("P0") || title.starts_with("P1")
-}
-
 fn short(sha: &str) -> &str {
     &sha[..sha.len().min(10)]
 }
@@ -239,13 +233,21 @@ pub(super) async fn plan(
     // A blocking comment of ours that this round does not hold at all was never weighed by
     // it (a round run without knowing our account, say): it is not "gone", and nothing is
     // approved over it.
+    // What this space ever recorded counts as weighed: its rounds carried what they owed.
+    let recorded: HashSet<&str> = state
+        .rounds
+        .iter()
+        .flat_map(|r| r.fingerprints.iter().map(String::as_str))
+        .collect();
+    let owed_on_forge = crate::session::own_findings::owed(&history, Some(&login));
     let unweighed: Vec<&String> = own
         .commented
-        .iter()
-        .filter(|(fp, (id, _, title))| {
-            !known.contains(fp.as_str()) && !own.resolved.contains(id) && blocking_title(title)
+        .keys()
+        .filter(|fp| {
+            !known.contains(fp.as_str())
+                && !recorded.contains(fp.as_str())
+                && owed_on_forge.iter().any(|p| &p.node.fingerprint == *fp)
         })
-        .map(|(fp, _)| fp)
         .collect();
     let mut resolved_replies = Vec::new();
     let mut not_refound = Vec::new();

@@ -66,18 +66,33 @@ pub fn owed(history: &PrHistory, login: Option<&str>) -> Vec<Posted> {
         let Some(fp) = markers::fingerprint_in(&comment.body) else {
             continue;
         };
-        if !seen.insert(fp.to_string()) {
+        if seen.contains(fp) {
             continue;
         }
         let Some(node) = rebuild(comment, fp, round_of(history, comment, login)) else {
             continue;
         };
+        seen.insert(fp.to_string());
         out.push(Posted {
             node,
             commit: comment.original_commit_id.clone(),
         });
     }
     out
+}
+
+/// Whether any review or comment on the PR ends with one of our markers (whoever wrote it):
+/// only then is it worth asking the forge who we are.
+pub fn any_marked(history: &PrHistory) -> bool {
+    history.reviews.iter().any(|r| markers::is_ours(&r.body))
+        || history
+            .review_comments
+            .iter()
+            .any(|c| markers::is_ours(&c.body))
+        || history
+            .issue_comments
+            .iter()
+            .any(|c| markers::is_ours(&c.body))
 }
 
 /// The round our review holding `comment` was posted for (its round marker), else 0.
@@ -285,6 +300,78 @@ mod tests {
         assert_eq!(owed(&h, Some("bot")).len(), 1);
         let h = history(vec![p0("bot", 10, "aaaa"), resolved("bot")]);
         assert!(owed(&h, Some("bot")).is_empty());
+    }
+
+    mod props {
+        use super::*;
+        use proptest::prelude::*;
+
+        /// One comment: (author: 0 us, 1 us in another case, 2 mallory), a reply to an
+        /// earlier comment (its index), the fingerprint (0..4) and what it is (0 a P0, 1 a P1,
+        /// 2 a P3, 3 a "resolved" reply's marker, 4 no marker).
+        type Spec = (u8, Option<usize>, u8, u8);
+
+        fn comments(specs: &[Spec]) -> Vec<ReviewComment> {
+            specs
+                .iter()
+                .enumerate()
+                .map(|(i, (who, reply, fp, what))| {
+                    let author = ["bot", "BOT", "mallory"][*who as usize % 3];
+                    let fp = format!("f{fp}");
+                    let body = match what % 5 {
+                        0 => format!("**P0 · a**\n{}", markers::fingerprint(&fp)),
+                        1 => format!("**P1 · b**\n{}", markers::fingerprint(&fp)),
+                        2 => format!("**P3 · c**\n{}", markers::fingerprint(&fp)),
+                        3 => markers::resolved(&fp),
+                        _ => "just words".to_string(),
+                    };
+                    let parent = reply
+                        .map(|r| 100 + (r % (i.max(1))) as u64)
+                        .filter(|_| i > 0);
+                    comment(100 + i as u64, author, &body, parent)
+                })
+                .collect()
+        }
+
+        proptest! {
+            /// Exactly our account's unresolved blocking marked comments are owed: another
+            /// account's comments, markers and "resolved" replies neither add nor remove one.
+            #[test]
+            fn only_our_account_and_our_marker_make_a_finding_owed(
+                specs in proptest::collection::vec(
+                    (0u8..3, proptest::option::of(0usize..8), 0u8..4, 0u8..5),
+                    0..12,
+                )
+            ) {
+                let all = comments(&specs);
+                let ours: Vec<ReviewComment> = all
+                    .iter()
+                    .filter(|c| c.author.eq_ignore_ascii_case("bot"))
+                    .cloned()
+                    .collect();
+                let prints = |list: Vec<ReviewComment>| {
+                    owed(&history(list), Some("bot"))
+                        .into_iter()
+                        .map(|p| p.node.fingerprint)
+                        .collect::<Vec<_>>()
+                };
+                let owed_all = prints(all.clone());
+                prop_assert_eq!(&owed_all, &prints(ours.clone()));
+                // Every owed one is a top-level blocking comment of ours, never answered
+                // "resolved" by us; and every such comment's print is owed.
+                for c in ours.iter().filter(|c| c.in_reply_to.is_none()) {
+                    let blocking = c.body.starts_with("**P0") || c.body.starts_with("**P1");
+                    let answered = ours.iter().any(|r| {
+                        r.in_reply_to == Some(c.id) && markers::resolved_in(&r.body).is_some()
+                    });
+                    let fp = markers::fingerprint_in(&c.body).map(str::to_string);
+                    if let (true, false, Some(fp)) = (blocking, answered, fp) {
+                        prop_assert!(owed_all.contains(&fp), "{fp} not owed: {owed_all:?}");
+                    }
+                }
+                prop_assert!(owed(&history(all), None).is_empty());
+            }
+        }
     }
 
     #[test]

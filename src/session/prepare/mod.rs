@@ -224,10 +224,15 @@ pub async fn prepare(reference: PrRef, options: &PrepareOptions) -> Result<Prepa
                 );
                 opened
             };
-            // Who we are: our own earlier findings are recognised by it (and our marker).
-            let login = async { forge.authenticated_user().await.ok().flatten() };
-            let ((history, history_note), login, prepared) = tokio::join!(history, login, opened);
+            let ((history, history_note), prepared) = tokio::join!(history, opened);
             let mut prepared = prepared?;
+            // Who we are: our own earlier findings are recognised by it (and our marker). Only
+            // asked when the discussion holds a marked text at all.
+            let login = if crate::session::own_findings::any_marked(&history) {
+                forge.authenticated_user().await.ok().flatten()
+            } else {
+                None
+            };
             prepared.history = history;
             prepared.history_note = history_note;
             prepared.login = login;

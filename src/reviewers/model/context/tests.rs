@@ -416,3 +416,34 @@ fn an_oversized_hunk_is_reported_to_the_lead_and_the_other_parts_still_fit() {
         }
     }
 }
+
+#[test]
+fn only_our_accounts_marked_texts_are_labelled_as_this_tools_earlier_round() {
+    let marked = |author: &str, id: u64| Review {
+        id,
+        author: author.into(),
+        author_is_bot: false,
+        body: format!(
+            "**Changes requested**\n{}\n",
+            crate::review::markers::SUMMARY
+        ),
+        state: "CHANGES_REQUESTED".into(),
+        commit_id: None,
+        submitted_at: Some(format!("2024-05-0{id}T10:00:00Z")),
+    };
+    let history = PrHistory {
+        reviews: vec![marked("review-bot", 1), marked("mallory", 2)],
+        ..PrHistory::default()
+    };
+    let labelled = |login: Option<&str>| {
+        untrusted::from_pull_request(&pr("Title", ""), &history, login)
+            .blocks
+            .iter()
+            .filter(|b| b.attributes.iter().any(|(k, _)| *k == "origin"))
+            .map(|b| b.attributes[0].1.clone())
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(labelled(Some("Review-Bot")), ["review-bot"]);
+    // Without knowing who we are, nothing is ours.
+    assert!(labelled(None).is_empty());
+}
