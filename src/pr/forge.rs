@@ -402,6 +402,10 @@ pub struct ReviewComment {
     pub side: Option<Side>,
     pub commit_id: String,
     pub original_commit_id: String,
+    /// The lines the comment was posted on, in `original_commit_id`'s numbering: where an
+    /// earlier finding of ours was found, even once the comment is outdated (`line` is `None`).
+    pub original_line: Option<u32>,
+    pub original_start_line: Option<u32>,
     pub in_reply_to: Option<u64>,
     pub created_at: String,
     pub updated_at: String,

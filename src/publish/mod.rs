@@ -18,7 +18,8 @@ mod error;
 mod files_diff;
 pub mod limits;
 mod local;
-pub mod markers;
+/// The markers live with the review model: a round reads them too (our earlier findings).
+pub use crate::review::markers;
 mod publishing;
 pub mod raised;
 mod range;

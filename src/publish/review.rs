@@ -248,15 +248,46 @@ pub(super) async fn plan(
         }
     }
 
-    // Earlier comments whose finding is gone. An Inconclusive round proves nothing gone.
-    let found: HashSet<&str> = result.board.nodes.iter().flat_map(|n| n.prints()).collect();
+    // Earlier comments whose finding is gone: resolved in this round (by a person, or by the
+    // anchor check), or not in it. An Inconclusive round proves nothing gone.
+    let found: HashSet<&str> = result
+        .board
+        .nodes
+        .iter()
+        .filter(|n| n.status != crate::review::node::Status::Resolved)
+        .flat_map(|n| n.prints())
+        .collect();
+    let known: HashSet<&str> = result.board.nodes.iter().flat_map(|n| n.prints()).collect();
+    // A blocking comment of ours that this round does not hold at all was never weighed by
+    // it (a round run without knowing our account, say): it is not "gone", and nothing is
+    // approved over it.
+    // What this space ever recorded counts as weighed: its rounds carried what they owed.
+    let recorded: HashSet<&str> = state
+        .rounds
+        .iter()
+        .flat_map(|r| r.fingerprints.iter().map(String::as_str))
+        .collect();
+    let owed_on_forge = crate::session::own_findings::owed(&history, Some(&login));
+    let unweighed: Vec<&String> = own
+        .commented
+        .keys()
+        .filter(|fp| {
+            !known.contains(fp.as_str())
+                && !recorded.contains(fp.as_str())
+                && owed_on_forge.iter().any(|p| &p.node.fingerprint == *fp)
+        })
+        .collect();
     let mut resolved_replies = Vec::new();
     let mut not_refound = Vec::new();
     if decision != Decision::Inconclusive {
         let mut gone: Vec<(&String, &(u64, String, String))> = own
             .commented
             .iter()
-            .filter(|(fp, (id, _, _))| !found.contains(fp.as_str()) && !own.resolved.contains(id))
+            .filter(|(fp, (id, _, _))| {
+                !found.contains(fp.as_str())
+                    && !own.resolved.contains(id)
+                    && !unweighed.contains(fp)
+            })
             .collect();
         gone.sort_by_key(|(_, (id, _, _))| *id);
         for (fp, (id, location, title)) in gone {
@@ -289,6 +320,16 @@ pub(super) async fn plan(
         }
     }
 
+    let event = if !unweighed.is_empty() && event == ReviewEvent::Approve {
+        notices.push(format!(
+            "Not approved: {} blocking finding(s) this tool posted on this pull request earlier are not in this round, which did not weigh them (was it reviewed without {}'s credentials?). Review again with them to carry those findings.",
+            unweighed.len(),
+            forge.name()
+        ));
+        ReviewEvent::Comment
+    } else {
+        event
+    };
     let ci_ref = &ci;
     let summary_with = |unplaced: &[&Item], notices: &[String]| {
         let text = markdown::summary(
@@ -394,6 +435,8 @@ pub(super) async fn plan(
         .standing
         .iter()
         .filter(|(_, standing)| *standing != intended)
+        // Our earlier REQUEST_CHANGES stands while findings it asked for are not weighed.
+        .filter(|(_, standing)| unweighed.is_empty() || *standing == ReviewEvent::Approve)
         .map(|(id, standing)| Dismissal {
             review_id: *id,
             event: *standing,

@@ -13,6 +13,7 @@ pub mod disagreement;
 pub mod events;
 pub mod fingerprint;
 pub mod level;
+pub mod markers;
 pub mod node;
 pub mod person;
 pub mod print;

@@ -10,6 +10,7 @@ pub mod fix;
 pub mod inbox;
 mod journal;
 pub mod no_model;
+pub mod own_findings;
 pub mod posted;
 pub mod prepare;
 pub mod prompt;

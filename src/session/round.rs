@@ -494,6 +494,11 @@ pub async fn review(
     // re-checked against this head.
     let owed = carried_forward(prepared, &previous, &nodes, round);
     nodes.extend(owed);
+    // What this tool posted on the PR earlier and no record here knows (a new space on another
+    // machine): owed the same way, recognised by our account and our marker.
+    let posted = posted_findings(prepared, &previous);
+    let owed = carried_forward_posted(prepared, &posted, &nodes, round);
+    nodes.extend(owed);
     // A person's own findings are the person's decisions: they stay, as written, until the
     // person deletes them (no reviewer of the round saw them).
     nodes.extend(
@@ -632,7 +637,7 @@ fn carried_forward(
     fresh: &[crate::review::node::ReviewNode],
     round: u32,
 ) -> Vec<crate::review::node::ReviewNode> {
-    use crate::review::carry_forward::{AnchorCheck, Previous, carry_forward, recheck};
+    use crate::review::carry_forward::{AnchorCheck, Previous, carry_forward};
     let state = prepared.space.state();
     let Some(last) = state
         .rounds
@@ -645,30 +650,9 @@ fn carried_forward(
     let head = state.head_sha.clone();
     let old_head = last.head_sha.clone();
     let repo = git2::Repository::open_bare(prepared.space.mirror()).ok();
-    let worktree = prepared.space.worktree();
-    let check = |node: &crate::review::node::ReviewNode| {
-        let Some(anchor) = &node.anchor else {
-            return AnchorCheck::Unchecked;
-        };
-        // Removed lines live in the base, not in the head: nothing at the head to look for.
-        if anchor.side != crate::review::side::Side::Right {
-            return AnchorCheck::Unchecked;
-        }
-        let Some(old) = repo
-            .as_ref()
-            .and_then(|repo| blob_text(repo, old_head.as_str(), &anchor.path))
-        else {
-            // The old head's text cannot be read: nothing to compare, the finding stays.
-            return AnchorCheck::Unchecked;
-        };
-        let old: Vec<String> = old
-            .lines()
-            .skip(anchor.start_line.saturating_sub(1) as usize)
-            .take((anchor.end_line.saturating_sub(anchor.start_line) + 1) as usize)
-            .map(str::to_string)
-            .collect();
-        let now = crate::reviewers::model::passes::read_worktree_file_lossy(worktree, &anchor.path);
-        recheck(anchor, &old, now.as_deref())
+    let check = |node: &crate::review::node::ReviewNode| match &repo {
+        Some(repo) => anchor_check(prepared, repo, old_head.as_str(), node),
+        None => AnchorCheck::Unchecked,
     };
     carry_forward(
         Previous {
@@ -680,6 +664,90 @@ fn carried_forward(
         head.as_str(),
         &now(),
     )
+}
+
+/// Our blocking findings posted on the PR earlier (see [`super::own_findings`]) that this
+/// space's records do not hold under their fingerprint (those carry, or were decided on by a
+/// person, here). A re-report in this round is weighed by `carry_forward`, like any other.
+fn posted_findings(
+    prepared: &Prepared,
+    previous: &[crate::review::node::ReviewNode],
+) -> Vec<super::own_findings::Posted> {
+    let known: std::collections::HashSet<&str> = previous.iter().flat_map(|n| n.prints()).collect();
+    super::own_findings::owed(&prepared.history, prepared.login.as_deref())
+        .into_iter()
+        .filter(|p| !known.contains(p.node.fingerprint.as_str()))
+        .collect()
+}
+
+/// [`carried_forward`] for our findings rebuilt from the forge: each anchor re-checked with
+/// the lines as the commit its comment was posted on had them.
+fn carried_forward_posted(
+    prepared: &Prepared,
+    posted: &[super::own_findings::Posted],
+    fresh: &[crate::review::node::ReviewNode],
+    round: u32,
+) -> Vec<crate::review::node::ReviewNode> {
+    use crate::review::carry_forward::{AnchorCheck, Previous, carry_forward};
+    if posted.is_empty() {
+        return Vec::new();
+    }
+    let nodes: Vec<_> = posted.iter().map(|p| p.node.clone()).collect();
+    let commit_of = |node: &crate::review::node::ReviewNode| {
+        let from = node.carried.as_ref()?;
+        posted
+            .iter()
+            .find(|p| p.node.carried.as_ref().is_some_and(|c| c.id == from.id))
+            .map(|p| p.commit.clone())
+    };
+    let head = prepared.space.state().head_sha.clone();
+    let repo = git2::Repository::open_bare(prepared.space.mirror()).ok();
+    let check = |node: &crate::review::node::ReviewNode| match (commit_of(node), &repo) {
+        (Some(commit), Some(repo)) => anchor_check(prepared, repo, &commit, node),
+        _ => AnchorCheck::Unchecked,
+    };
+    carry_forward(
+        Previous {
+            nodes: &nodes,
+            round: round.saturating_sub(1),
+        },
+        fresh,
+        check,
+        head.as_str(),
+        &now(),
+    )
+}
+
+/// Where `node`'s anchored lines, as `old_head` had them, stand in the worktree at this head.
+fn anchor_check(
+    prepared: &Prepared,
+    repo: &git2::Repository,
+    old_head: &str,
+    node: &crate::review::node::ReviewNode,
+) -> crate::review::carry_forward::AnchorCheck {
+    use crate::review::carry_forward::{AnchorCheck, recheck};
+    let Some(anchor) = &node.anchor else {
+        return AnchorCheck::Unchecked;
+    };
+    // Removed lines live in the base, not in the head: nothing at the head to look for.
+    if anchor.side != crate::review::side::Side::Right {
+        return AnchorCheck::Unchecked;
+    }
+    let Some(old) = blob_text(repo, old_head, &anchor.path) else {
+        // The old head's text cannot be read: nothing to compare, the finding stays.
+        return AnchorCheck::Unchecked;
+    };
+    let old: Vec<String> = old
+        .lines()
+        .skip(anchor.start_line.saturating_sub(1) as usize)
+        .take((anchor.end_line.saturating_sub(anchor.start_line) + 1) as usize)
+        .map(str::to_string)
+        .collect();
+    let now = crate::reviewers::model::passes::read_worktree_file_lossy(
+        prepared.space.worktree(),
+        &anchor.path,
+    );
+    recheck(anchor, &old, now.as_deref())
 }
 
 /// The text of `path` at commit `sha` in `repo` (lossy: a byte that is not UTF-8 does not

@@ -21,6 +21,7 @@ mod headless;
 mod inbox;
 mod models;
 mod offline;
+mod own_reviews;
 mod picture;
 mod protocol;
 mod providers;

@@ -164,6 +164,10 @@ pub struct PullReviewComment {
     side: Option<String>,
     commit_id: String,
     original_commit_id: String,
+    #[serde(default)]
+    original_line: Option<u32>,
+    #[serde(default)]
+    original_start_line: Option<u32>,
     in_reply_to_id: Option<u64>,
     created_at: String,
     updated_at: String,
@@ -189,6 +193,8 @@ impl PullReviewComment {
             side,
             commit_id: self.commit_id,
             original_commit_id: self.original_commit_id,
+            original_line: self.original_line,
+            original_start_line: self.original_start_line,
             in_reply_to: self.in_reply_to_id,
             created_at: self.created_at,
             updated_at: self.updated_at,

@@ -267,6 +267,8 @@ fn history_of(
                     side,
                     commit_id: commit.clone(),
                     original_commit_id: commit.clone(),
+                    original_line: line,
+                    original_start_line: None,
                     in_reply_to,
                     created_at: note.created_at.clone(),
                     updated_at: note.updated_at.clone(),

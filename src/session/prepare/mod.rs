@@ -110,6 +110,11 @@ pub struct Prepared {
     /// The review threads people hold on the PR, or why they could not be read (a notice:
     /// the review goes on without them). Empty for a local range.
     pub threads: crate::pr::threads::ThreadsRead,
+    /// Who the forge's credentials authenticate as (GitHub's `GET /user`, the forge port's
+    /// `authenticated_user`): how this tool's own earlier reviews and comments are recognised
+    /// on a machine that holds no record of publishing them. `None` without a token or when
+    /// it could not be read: then no comment is taken for ours, whatever marker it carries.
+    pub login: Option<String>,
     /// The head's symbol index, started while the worktree was checked out; taken by the
     /// first cohort build.
     pub early_index: Option<crate::cohort::EarlyIndex>,
@@ -227,9 +232,17 @@ pub async fn prepare(reference: PrRef, options: &PrepareOptions) -> Result<Prepa
             };
             let ((history, history_note, threads), prepared) = tokio::join!(history, opened);
             let mut prepared = prepared?;
+            // Who we are: our own earlier findings are recognised by it (and our marker). Only
+            // asked when the discussion holds a marked text at all.
+            let login = if crate::session::own_findings::any_marked(&history) {
+                forge.authenticated_user().await.ok().flatten()
+            } else {
+                None
+            };
             prepared.history = history;
             prepared.history_note = history_note;
             prepared.threads = threads;
+            prepared.login = login;
             prepared.connection = options.connection.clone();
             Ok(prepared)
         }
@@ -373,6 +386,7 @@ async fn finish(
         history: PrHistory::default(),
         history_note: None,
         threads: Default::default(),
+        login: None,
         early_index,
         connection: Connection::default(),
         offline: None,

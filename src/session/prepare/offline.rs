@@ -195,6 +195,7 @@ pub(crate) async fn reopen(
         history: PrHistory::default(),
         history_note: None,
         threads: Default::default(),
+        login: None,
         early_index: None,
         connection,
         offline: Some(offline),

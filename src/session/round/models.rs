@@ -140,7 +140,7 @@ pub async fn prepare(
     .await
     .map_err(|e| ModelsUnavailable::Task(e.to_string()))?;
     let mut builder = Context::builder(&prepared.diff)
-        .pull_request(&prepared.pr, &prepared.history)
+        .pull_request(&prepared.pr, &prepared.history, prepared.login.as_deref())
         .threads(&prepared.threads.threads);
     match guidance {
         Ok(guidance) => builder = builder.guidance(guidance),

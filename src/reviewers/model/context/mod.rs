@@ -93,9 +93,15 @@ impl<'a> ContextBuilder<'a> {
         self
     }
 
-    /// The PR's title, body and discussion, as untrusted data.
-    pub fn pull_request(mut self, pr: &PullRequest, history: &PrHistory) -> Self {
-        let blocks = untrusted::from_pull_request(pr, history);
+    /// The PR's title, body and discussion, as untrusted data; `login` (who the credentials
+    /// authenticate as) tells this tool's earlier rounds from others' reviews.
+    pub fn pull_request(
+        mut self,
+        pr: &PullRequest,
+        history: &PrHistory,
+        login: Option<&str>,
+    ) -> Self {
+        let blocks = untrusted::from_pull_request(pr, history, login);
         self.untrusted = blocks.blocks;
         self.notes.extend(blocks.notes);
         self

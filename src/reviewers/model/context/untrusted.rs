@@ -58,9 +58,19 @@ impl Blocks {
     }
 }
 
+/// Said on a review or comment this tool itself posted in an earlier round: still data (its
+/// words came from models and the PR), but not a stranger's review to weigh as one.
+pub const EARLIER_ROUND: &str = "this tool's earlier round";
+
 /// The PR's title and body, then the discussion in time order (reviews, line comments and
-/// conversation comments interleaved, as they happened).
-pub fn from_pull_request(pr: &PullRequest, history: &PrHistory) -> Blocks {
+/// conversation comments interleaved, as they happened). `login` is who the credentials
+/// authenticate as: a text by that account that ends with our marker is labelled as this
+/// tool's earlier round (a marker alone, which anyone can type, labels nothing).
+pub fn from_pull_request(pr: &PullRequest, history: &PrHistory, login: Option<&str>) -> Blocks {
+    let ours = |author: &str, body: &str| {
+        login.is_some_and(|l| author.eq_ignore_ascii_case(l))
+            && crate::review::markers::is_ours(body)
+    };
     let mut blocks = Blocks::default();
     let author = |login: &str, bot: bool| {
         let mut attributes = vec![("author", login.to_string())];
@@ -77,6 +87,9 @@ pub fn from_pull_request(pr: &PullRequest, history: &PrHistory) -> Blocks {
     let mut entries: Vec<Entry> = Vec::new();
     for review in &history.reviews {
         let mut attributes = author(&review.author, review.author_is_bot);
+        if ours(&review.author, &review.body) {
+            attributes.push(("origin", EARLIER_ROUND.into()));
+        }
         attributes.push(("state", review.state.clone()));
         attributes.push(("id", review.id.to_string()));
         entries.push(Entry {
@@ -88,6 +101,9 @@ pub fn from_pull_request(pr: &PullRequest, history: &PrHistory) -> Blocks {
     }
     for comment in &history.review_comments {
         let mut attributes = author(&comment.author, comment.author_is_bot);
+        if ours(&comment.author, &comment.body) {
+            attributes.push(("origin", EARLIER_ROUND.into()));
+        }
         attributes.push(("id", comment.id.to_string()));
         attributes.push(("path", comment.path.clone()));
         if let Some(line) = comment.line {
@@ -108,6 +124,9 @@ pub fn from_pull_request(pr: &PullRequest, history: &PrHistory) -> Blocks {
     }
     for comment in &history.issue_comments {
         let mut attributes = author(&comment.author, comment.author_is_bot);
+        if ours(&comment.author, &comment.body) {
+            attributes.push(("origin", EARLIER_ROUND.into()));
+        }
         attributes.push(("id", comment.id.to_string()));
         entries.push(Entry {
             at: Some(comment.created_at.clone()),

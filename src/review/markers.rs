@@ -1,6 +1,7 @@
 //! The hidden markers that make publishing idempotent across runs and rounds. They are HTML
-//! comments, invisible on GitHub, and only count when the publishing login wrote them: a marker
-//! decides at most whether one more comment is posted, never whether a finding is reported.
+//! comments, invisible on GitHub, and only count when the authenticated login wrote them: anyone
+//! can type a marker, so a marker alone never makes a text ours, never removes a finding, and
+//! decides at most whether one more comment is posted.
 
 /// Opens the one summary per PR: the first published review's body.
 pub const SUMMARY: &str = "<!-- review-tui:summary -->";
@@ -51,6 +52,15 @@ pub fn fingerprint_in(body: &str) -> Option<&str> {
 /// The fingerprint of a "resolved" reply's marker.
 pub fn resolved_in(body: &str) -> Option<&str> {
     value_in(body, "resolved=")
+}
+
+/// The round number of a review's round marker (`round=R head=SHA`).
+pub fn round_in(body: &str) -> Option<u32> {
+    let needle = format!("{PREFIX}round=");
+    trailer(body).find_map(|line| {
+        let (round, _) = line.strip_prefix(&needle)?.split_once(" head=")?;
+        round.parse().ok()
+    })
 }
 
 fn value_in<'a>(body: &'a str, key: &str) -> Option<&'a str> {
