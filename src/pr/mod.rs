@@ -3,6 +3,7 @@
 pub mod connect;
 pub mod eligibility;
 pub mod forge;
+pub mod gitea;
 pub mod github;
 pub mod gitlab;
 pub mod hosted;

@@ -2,12 +2,13 @@
 //! one folder beside `github/` implementing [`ForgeKind`] and one line here.
 
 use super::connect::{Connection, SettingError};
+use super::gitea;
 use super::github;
 use super::gitlab;
 use super::hosted::ForgeKind;
 use crate::config::Config;
 
-pub static FORGES: &[&dyn ForgeKind] = &[&github::GITHUB, &gitlab::GITLAB];
+pub static FORGES: &[&dyn ForgeKind] = &[&github::GITHUB, &gitlab::GITLAB, &gitea::GITEA];
 
 /// The registered forge with this id.
 pub fn find(id: &str) -> Option<&'static dyn ForgeKind> {

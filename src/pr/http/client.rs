@@ -300,11 +300,25 @@ impl RestClient {
     /// Every item of a list endpoint: `X-Next-Page` (GitLab), else `Link: rel="next"`.
     pub async fn get_all<T: DeserializeOwned>(
         &self,
-        mut url: Url,
+        url: Url,
         per_page: &str,
         what: &str,
     ) -> Result<Vec<T>, HttpError> {
-        url.query_pairs_mut().append_pair("per_page", per_page);
+        self.get_pages(url, Some(("per_page", per_page)), what)
+            .await
+    }
+
+    /// Every item of a list endpoint whose page size is asked for by `size` (its query
+    /// parameter and value: Gitea's `limit`), or not at all.
+    pub async fn get_pages<T: DeserializeOwned>(
+        &self,
+        mut url: Url,
+        size: Option<(&str, &str)>,
+        what: &str,
+    ) -> Result<Vec<T>, HttpError> {
+        if let Some((name, value)) = size {
+            url.query_pairs_mut().append_pair(name, value);
+        }
         let mut items = Vec::new();
         let mut seen = HashSet::new();
         let mut next = Some(url);
