@@ -65,6 +65,17 @@ impl GiteaForge {
         }
         let (body, summary_url) = if review.summary {
             let comment = self.keep_summary(&review.body).await?;
+            // Posting the summary took a call: the head once more, and a summary of a head no
+            // longer the pull request's is taken back.
+            let now = self.pull().await?.head.sha;
+            if now != review.commit_id.as_str() {
+                let _ = self.delete_comment(comment.id).await;
+                return Err(GiteaError::HeadMoved {
+                    reviewed: review.commit_id.to_string(),
+                    current: now,
+                }
+                .into());
+            }
             let url = comment_url(&pull.html_url, &comment);
             (
                 format!(
@@ -157,6 +168,19 @@ impl GiteaForge {
                 Method::PATCH,
                 self.repo_endpoint(&["issues", "comments", &comment_id]),
                 Some(body),
+                &format!("comment {id} on {}", self.describe()),
+            )
+            .await?)
+    }
+
+    async fn delete_comment(&self, id: u64) -> Result<(), GiteaError> {
+        let comment_id = id.to_string();
+        Ok(self
+            .client
+            .send_only::<()>(
+                Method::DELETE,
+                self.repo_endpoint(&["issues", "comments", &comment_id]),
+                None,
                 &format!("comment {id} on {}", self.describe()),
             )
             .await?)

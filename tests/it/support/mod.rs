@@ -7,6 +7,8 @@ pub mod anthropic_server;
 pub mod bot_pr;
 pub mod faults;
 pub mod git_repo;
+pub mod gitea_server;
+pub mod gitea_swagger;
 pub mod github_json;
 pub mod github_publish;
 pub mod github_server;
