@@ -540,3 +540,37 @@ fn a_head_moved_while_publishing_is_exit_8_and_nothing_stays_posted() {
     assert!(server.pull().comments.is_empty());
     assert_clean(&server, &[&out]);
 }
+
+/// The Forgejo/Gitea Actions workflow works as shipped: only on `pull_request`, review-tui
+/// installed `--locked` at a tag, the token from a secret (never the workflow's own), and its
+/// script valid bash.
+#[test]
+fn the_actions_workflow_runs_on_pull_requests_with_a_secret_token_and_valid_bash() {
+    use yaml_rust::YamlLoader;
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/assets/gitea-workflow.yml");
+    let text = std::fs::read_to_string(path).unwrap();
+    let workflow = YamlLoader::load_from_str(&text).unwrap().remove(0);
+    assert!(!workflow["on"]["pull_request"].is_badvalue());
+    assert!(!text.contains("pull_request_target:"));
+    let steps = workflow["jobs"]["review"]["steps"].as_vec().unwrap();
+    let scripts: Vec<&str> = steps.iter().filter_map(|s| s["run"].as_str()).collect();
+    assert!(scripts.iter().any(|s| s.contains("cargo install --locked")));
+    assert!(scripts.iter().all(|s| !s.contains("--branch")));
+    let publish = steps
+        .iter()
+        .find(|s| s["run"].as_str().is_some_and(|r| r.contains("--publish")))
+        .expect("a step that publishes");
+    assert_eq!(
+        publish["env"]["GITEA_TOKEN"].as_str(),
+        Some("${{ secrets.REVIEW_TUI_GITEA_TOKEN }}")
+    );
+    let expression = regex::Regex::new(r"\$\{\{[^}]*\}\}").unwrap();
+    for script in scripts {
+        let script = expression.replace_all(script, "x");
+        let out = Command::new("bash")
+            .args(["-n", "-c", &script])
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}\n{script}", text(&out.stderr));
+    }
+}
