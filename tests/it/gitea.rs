@@ -548,10 +548,10 @@ fn a_head_moved_while_publishing_is_exit_8_and_nothing_stays_posted() {
 fn the_actions_workflow_runs_on_pull_requests_with_a_secret_token_and_valid_bash() {
     use yaml_rust::YamlLoader;
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/assets/gitea-workflow.yml");
-    let text = std::fs::read_to_string(path).unwrap();
-    let workflow = YamlLoader::load_from_str(&text).unwrap().remove(0);
+    let yaml = std::fs::read_to_string(path).unwrap();
+    let workflow = YamlLoader::load_from_str(&yaml).unwrap().remove(0);
     assert!(!workflow["on"]["pull_request"].is_badvalue());
-    assert!(!text.contains("pull_request_target:"));
+    assert!(!yaml.contains("pull_request_target:"));
     let steps = workflow["jobs"]["review"]["steps"].as_vec().unwrap();
     let scripts: Vec<&str> = steps.iter().filter_map(|s| s["run"].as_str()).collect();
     assert!(scripts.iter().any(|s| s.contains("cargo install --locked")));
@@ -573,4 +573,25 @@ fn the_actions_workflow_runs_on_pull_requests_with_a_secret_token_and_valid_bash
             .unwrap();
         assert!(out.status.success(), "{}\n{script}", text(&out.stderr));
     }
+}
+
+#[test]
+fn a_base_that_moved_on_is_checked_by_gitea_s_merge_base_and_published() {
+    let server = start();
+    let dir = tempfile::tempdir().unwrap();
+    let review = run(&server, dir.path(), &[]);
+    assert_eq!(review.status.code(), Some(6), "{}", text(&review.stderr));
+    let merge_base = server.pull().merge_base;
+    server.advance_base(|repo| {
+        repo.git(&["checkout", "--quiet", "main"]);
+        repo.write("README.md", "# widgets, documented\n");
+        repo.commit_all("main: docs")
+    });
+    assert_eq!(server.pull().merge_base, merge_base);
+    let out = run(&server, dir.path(), &["--publish"]);
+    let err = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(6), "{err}");
+    assert!(err.contains("published round 1"), "{err}");
+    assert_eq!(server.pull().reviews.len(), 1);
+    assert_clean(&server, &[&review, &out]);
 }

@@ -287,26 +287,38 @@ impl GiteaForge {
                 })?
             }
         };
-        let commit = if place.commit_id.is_empty() {
-            self.pull().await?.head.sha
-        } else {
-            place.commit_id.clone()
-        };
-        let posted: wire::Review = self
-            .client
-            .send_json(
-                Method::POST,
-                self.pull_endpoint(&["reviews"]),
-                Some(&wire::NewReview {
-                    commit_id: &commit,
-                    event: "COMMENT",
-                    body: "",
-                    comments: vec![new_comment(&place.path, place.line, place.side, body)],
-                }),
-                &self.describe(),
-            )
-            .await?;
-        Ok(posted.id)
+        let head = self.pull().await?.head.sha;
+        // On the commit the comment was made on, where its line is; a server that will not
+        // place it there gets it on the head.
+        let mut commits = vec![place.commit_id.clone(), head];
+        commits.retain(|c| !c.is_empty());
+        commits.dedup();
+        let mut refused = None;
+        for commit in &commits {
+            let answer = self
+                .client
+                .send_json::<_, wire::Review>(
+                    Method::POST,
+                    self.pull_endpoint(&["reviews"]),
+                    Some(&wire::NewReview {
+                        commit_id: commit,
+                        event: "COMMENT",
+                        body: "",
+                        comments: vec![new_comment(&place.path, place.line, place.side, body)],
+                    }),
+                    &self.describe(),
+                )
+                .await;
+            match answer {
+                Ok(posted) => return Ok(posted.id),
+                Err(error @ HttpError::Status { status: 422, .. }) => refused = Some(error),
+                Err(other) => return Err(other.into()),
+            }
+        }
+        Err(refused.map_or_else(
+            || GiteaError::Unreadable("the pull request names no head commit".into()),
+            GiteaError::from,
+        ))
     }
 }
 

@@ -270,6 +270,20 @@ impl GiteaServer {
         push_on(&self.shared, change)
     }
 
+    /// A commit on the base branch `main`: the pull request's base tip moves on, its merge
+    /// base does not.
+    pub fn advance_base(&self, change: impl FnOnce(&GitRepo) -> String) -> String {
+        let repo = &self.shared.repo;
+        let tip = change(repo);
+        let mut pull = lock(&self.shared.pull);
+        pull.base = tip.clone();
+        pull.merge_base = repo
+            .git(&["merge-base", &tip, &pull.head])
+            .trim()
+            .to_string();
+        tip
+    }
+
     /// When the next request to `call` arrives, `change` is pushed first, then the request is
     /// handled against the moved head.
     pub fn push_before(
