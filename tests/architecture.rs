@@ -86,6 +86,7 @@ const LAYERS: &[(&str, &[&str])] = &[
             "path_component",
             "printable",
             "repo_path",
+            "retry",
             "waiting",
         ],
     ),

@@ -14,9 +14,10 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 
 use super::link;
-use super::retry::{RateHints, RetryPolicy, is_retryable, now_epoch};
+use super::retry::{RateHints, is_retryable};
 use crate::pr::connect::{Notices, parse_api_url};
 use crate::pr::token::Token;
+use crate::retry::{RetryPolicy, now_epoch};
 
 /// Answers longer than this are a proxy's HTML page, not a forge's one-line message.
 const MAX_MESSAGE_CHARS: usize = 300;
@@ -463,9 +464,7 @@ impl RestClient {
                     .header(CONTENT_TYPE, "application/json")
                     .body(body.clone());
             }
-            let backoff = self
-                .retry
-                .delay(attempt, &RateHints::default(), now_epoch());
+            let backoff = self.retry.delay(attempt, None);
             let response = match self.noting(&call, request.send()).await {
                 Ok(response) => response,
                 Err(e) => {
@@ -513,7 +512,7 @@ impl RestClient {
                 });
             }
             if may_retry && attempt < max_attempts {
-                let wait = self.retry.delay(attempt, &hints, now);
+                let wait = self.retry.delay(attempt, hints.asked_wait(now));
                 let cause = if throttled {
                     format!("rate limited ({})", status.as_u16())
                 } else {
