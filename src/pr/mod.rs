@@ -15,3 +15,4 @@ pub mod registry;
 pub mod self_hosted;
 pub mod token;
 pub mod uncommitted;
+pub mod url_parts;

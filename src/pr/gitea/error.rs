@@ -3,7 +3,7 @@
 
 use crate::pr::forge::{ForgeError, ForgeErrorKind, Refusal};
 use crate::pr::http::HttpError;
-use crate::pr::self_hosted::UnknownHost;
+use crate::pr::self_hosted::{ReachError, UnknownHost};
 
 #[derive(Debug, thiserror::Error)]
 pub enum GiteaError {
@@ -64,6 +64,15 @@ impl GiteaError {
             }
             GiteaError::HeadMoved { .. } => Some((Refusal::HeadMoved, self.to_string())),
             _ => None,
+        }
+    }
+}
+
+impl From<ReachError> for GiteaError {
+    fn from(error: ReachError) -> Self {
+        match error {
+            ReachError::UnknownHost(host) => GiteaError::UnknownHost(host),
+            ReachError::Http(http) => GiteaError::Http(http),
         }
     }
 }

@@ -9,6 +9,7 @@ use crate::pr::connect::{Connected, Connection, ForgeSettings, SettingError};
 use crate::pr::forge::ForgeError;
 use crate::pr::hosted::{FetchRefs, ForgeKind, HostedPr};
 use crate::pr::ref_error::RefError;
+use crate::pr::url_parts::{check_name, is_host};
 
 use super::settings::GITEA_HOST;
 
@@ -87,7 +88,7 @@ fn parse_url(given: &str, rest: &str) -> Result<Option<HostedPr>, RefError> {
         });
     }
     for name in &parts[1..3] {
-        check_name(given, name)?;
+        check_name(given, "Gitea owner or repository", name)?;
     }
     let number = match parts[4].parse::<u64>() {
         Ok(n) if n > 0 => n,
@@ -107,38 +108,6 @@ fn parse_url(given: &str, rest: &str) -> Result<Option<HostedPr>, RefError> {
         host,
         number,
     }))
-}
-
-/// `HOST` or `HOST:PORT`, nothing else a URL's authority may hold (user names, brackets).
-fn is_host(host: &str) -> bool {
-    let (name, port) = match host.rsplit_once(':') {
-        Some((name, port)) => (name, Some(port)),
-        None => (host, None),
-    };
-    !name.is_empty()
-        && name
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || c == '.' || c == '-')
-        && port.is_none_or(|p| !p.is_empty() && p.parse::<u16>().is_ok())
-}
-
-/// An owner or repository name: letters, digits, `-`, `_`, `.`; never `.` or `..`, which
-/// would walk the API's path.
-fn check_name(given: &str, name: &str) -> Result<(), RefError> {
-    let ok = !name.is_empty()
-        && name != "."
-        && name != ".."
-        && name
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'));
-    if ok {
-        Ok(())
-    } else {
-        Err(RefError::Invalid {
-            given: given.to_string(),
-            reason: format!("`{name}` is not a valid Gitea owner or repository name"),
-        })
-    }
 }
 
 #[cfg(test)]
