@@ -3,6 +3,7 @@
 //! Only `ui` (and the binary's `main.rs`) may touch ratatui, crossterm, ratatui-textarea or
 //! syntect; `tests/architecture.rs` enforces it so the same pipeline runs headless in CI.
 
+pub mod api;
 pub mod base64;
 pub mod cli;
 pub mod cohort;

@@ -9,12 +9,12 @@ use tree_sitter::Tree;
 use crate::diff::{FileDiff, FileMode, FileStatus, Language, LineKind, minified_line};
 use crate::space::worktree_file;
 
-use super::api_sources::{EarlySurfaces, Scopes, Sources, read_early, wanted};
 use super::early_bases::EarlyBases;
 use super::grammar::Grammar;
 use super::index::HeadTags;
 use super::reparse::head_tree_and_changes;
 use super::tags::{FileTags, Tagger};
+use crate::api::sources::{EarlySurfaces, Scopes, Sources, read_early, wanted};
 
 /// One changed file after parsing.
 #[derive(Debug, Clone)]
@@ -54,7 +54,7 @@ pub struct FileSymbols {
     /// The base version's text, for the apiContract axis's structural comparison.
     pub base_source: Option<Vec<u8>>,
     /// The file's API surfaces, read from the trees parsed here when the apiContract axis
-    /// will compare them (see [`super::api_sources`]).
+    /// will compare them (see [`crate::api::sources`]).
     pub early: Option<EarlySurfaces>,
     /// The git id of the head text parsed here (`None` when the index build parsed it, or
     /// the file was deleted): the symbol index takes these tags for the head's blob.

@@ -8,11 +8,9 @@
 //! and say so. The same pass computes the deterministic `apiContract` axis and the advisory
 //! `testGap` axis.
 
-mod api_contract;
-mod api_sources;
-mod blob_tags;
+pub(crate) mod blob_tags;
 mod cache_file;
-mod changes;
+pub(crate) mod changes;
 mod cores;
 mod early_bases;
 mod early_index;
@@ -21,28 +19,27 @@ pub mod grammar;
 mod graph;
 mod group;
 pub mod index;
-mod lazy_index;
+pub(crate) mod lazy_index;
 mod on_demand;
 mod pairing;
-mod paths;
-mod releases;
-mod reparse;
+pub(crate) mod paths;
+pub(crate) mod reparse;
 mod report_cache;
 mod report_files;
 mod stoplist;
-mod surface;
-mod tags;
+pub(crate) mod tags;
 mod test_gap;
 mod users;
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;
 
 use std::collections::BTreeSet;
 use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
+use crate::api::{contract as api_contract, sources as api_sources};
 use crate::commit_id::CommitId;
 use crate::diff::Diff;
 use crate::review::axes::Axis;

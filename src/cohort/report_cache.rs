@@ -16,9 +16,9 @@ use crate::commit_id::CommitId;
 use crate::diff::Diff;
 
 use super::cache_file::{read_json, write_json};
-use super::releases;
 use super::report_files::report_file_name;
 use super::{CohortError, CohortInput, CohortReport, EarlyIndex, build_with};
+use crate::api::releases;
 
 /// Bumped whenever what the report holds or how it is computed changes.
 const FORMAT: u32 = 4;

@@ -1,7 +1,7 @@
 //! Version tags: which tag names name a release (`v1.2.3`, `1.2.3`, `tokio-util-0.7.0`,
 //! `@scope/pkg@2.0.0-rc.1`, `sub/v1.0.0`), and copying them into the mirror, so that the
 //! apiContract axis can tell an item some release shipped from one added since (see
-//! `cohort::releases`).
+//! `api::releases`).
 //!
 //! Tags are outside input: a tag can name any commit, or a tree, or nothing the mirror holds.
 //! Here only the name is judged and only objects the mirror holds are referred to; which tags

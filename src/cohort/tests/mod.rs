@@ -1,9 +1,7 @@
 //! End-to-end cohort builds on real git repositories in temp dirs.
 
-mod api;
 mod blast;
-mod releases;
-mod repo;
+pub(crate) mod repo;
 mod shape;
 
 use crate::cohort::{CohortReport, GROUPED_BY_PATH, SymbolIndex};

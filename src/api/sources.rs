@@ -18,12 +18,12 @@ use tree_sitter::Tree;
 
 use crate::diff::FileDiff;
 
-use super::grammar::Grammar;
-use super::reparse;
-use super::surface::api_scope::Scope;
-use super::surface::scope::scope;
-use super::surface::{Surface, Unreadable, by_tags_only, extract_tree};
-use super::tags::Tagger;
+use super::scope::scope;
+use super::visibility::Visibility;
+use super::{Surface, Unreadable, by_tags_only, extract_tree};
+use crate::cohort::grammar::Grammar;
+use crate::cohort::reparse;
+use crate::cohort::tags::Tagger;
 
 /// The blob at `path` in `commit`.
 pub(super) fn blob_at(
@@ -100,8 +100,8 @@ impl<'a> Sources<'a> {
 /// What is exported of one changed file at each side.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Scopes {
-    pub base: Scope,
-    pub head: Scope,
+    pub base: Visibility,
+    pub head: Visibility,
 }
 
 impl Scopes {
@@ -136,7 +136,7 @@ impl Scopes {
     /// side, and its package was not withdrawn from publishing at the head.
     pub fn compared(&self) -> bool {
         (self.head.is_api() || self.base.is_api())
-            && !(matches!(self.head, Scope::Unpublished(_)) && self.base.is_api())
+            && !(matches!(self.head, Visibility::Unpublished(_)) && self.base.is_api())
     }
 }
 
@@ -158,7 +158,7 @@ pub fn wanted(
     sources: &Sources<'_>,
     base: Option<&[u8]>,
 ) -> Option<Scopes> {
-    if by_tags_only(grammar).is_some() || super::surface::scope::not_api_path(&file.path) {
+    if by_tags_only(grammar).is_some() || super::scope::not_api_path(&file.path) {
         return None;
     }
     let head = match file.status {

@@ -3,8 +3,8 @@
 
 use std::collections::BTreeMap;
 
-use super::compare::{ApiChange, Severity, Types, compare};
-use super::extract;
+use crate::api::compare::{ApiChange, Severity, Types, compare};
+use crate::api::extract;
 use crate::cohort::grammar::Grammar;
 
 /// Every change between `base` and `head`, aliases resolved from both files as the axis does.
@@ -1489,13 +1489,13 @@ fn python_an_overloaded_function_is_its_overloads() {
 #[test]
 fn rust_a_name_and_its_path_stay_alike_when_an_alias_resolves_one() {
     let everything = |_: &str| true;
-    let base = super::extract(
+    let base = crate::api::extract(
         Grammar::Rust,
         b"pub struct UCred { gid: u32 }\nimpl UCred {\n    pub fn gid(&self) -> gid_t { self.gid }\n}\n",
         &everything,
     )
     .unwrap();
-    let head = super::extract(
+    let head = crate::api::extract(
         Grammar::Rust,
         b"pub struct UCred { gid: u32 }\nimpl UCred {\n    pub fn gid(&self) -> unix::gid_t { self.gid }\n}\n",
         &everything,

@@ -6,7 +6,7 @@
 
 use std::collections::BTreeSet;
 
-use super::api_scope::Read;
+use crate::api::visibility::Read;
 
 /// The names of a module's top-level items the package's declared API reaches, for the Python
 /// file at `path`; `None` when nothing bounds them: no package `__init__.py` above it declares

@@ -2,7 +2,7 @@
 //! its version say the break was meant?
 //!
 //! Each changed source file's public surface is read from the syntax tree at the base and at
-//! the head ([`surface`](super::surface)) and compared item by item. An incompatible change
+//! the head ([`surface`](super)) and compared item by item. An incompatible change
 //! (removed, more required parameters, a changed type, a narrowed member) fails the gate unless
 //! the package's version was bumped for a break, which only warns. An item that moved to
 //! another file and is still defined or re-exported there has not been removed. Test code,
@@ -14,19 +14,19 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use crate::review::axes::{API_CONTRACT, Axis, AxisVerdict};
 
-use super::api_sources::{Scopes, Sources};
-use super::changes::{ChangedFile, Reading};
-use super::grammar::Grammar;
-use super::lazy_index::LazyIndex;
-use super::paths::parent_dir;
+use super::callers::{Home, implements_without, names_beyond_imports, uses};
+use super::compare::{ApiChange, Severity, Types, compare, item_severity};
+use super::lang::python::declared::python_reach;
 use super::releases::{Release, Releases};
-use super::surface::api_scope::Scope;
-use super::surface::callers::{Home, implements_without, names_beyond_imports, uses};
-use super::surface::compare::{ApiChange, Severity, Types, compare, item_severity};
-use super::surface::declared::python_reach;
-use super::surface::scope::{not_api_path, unstable_macros_of};
-use super::surface::version::{Bump, bump, package_of};
-use super::surface::{Item, Surface, by_tags_only, extract};
+use super::scope::{not_api_path, unstable_macros_of};
+use super::sources::{Scopes, Sources};
+use super::version::{Bump, bump, package_of};
+use super::visibility::Visibility;
+use super::{Item, Surface, by_tags_only, extract};
+use crate::cohort::changes::{ChangedFile, Reading};
+use crate::cohort::grammar::Grammar;
+use crate::cohort::lazy_index::LazyIndex;
+use crate::cohort::paths::parent_dir;
 
 /// How many items the detail lists before saying how many more there are.
 const LISTED: usize = 12;
@@ -52,7 +52,7 @@ pub fn api_contract(files: &[ChangedFile], index: &LazyIndex, sources: &Sources<
     let mut unreadable = Vec::new();
     let mut unindexed = Vec::new();
     let mut surfaces = Vec::new();
-    // Files whose package the head's manifest withdrew from publishing (see `Scope::Unpublished`).
+    // Files whose package the head's manifest withdrew from publishing (see `Visibility::Unpublished`).
     let mut withdrawn: Vec<String> = Vec::new();
     for file in files {
         if not_api_path(&file.path) {
@@ -96,7 +96,7 @@ pub fn api_contract(files: &[ChangedFile], index: &LazyIndex, sources: &Sources<
         if !head_scope.is_api() && !base_scope.is_api() {
             continue;
         }
-        if let (Scope::Unpublished(why), true) = (head_scope, base_scope.is_api()) {
+        if let (Visibility::Unpublished(why), true) = (head_scope, base_scope.is_api()) {
             withdrawn.push(format!("{} ({why})", file.path));
             continue;
         }
@@ -107,16 +107,15 @@ pub fn api_contract(files: &[ChangedFile], index: &LazyIndex, sources: &Sources<
             .early
             .as_ref()
             .filter(|early| early.scopes == scopes);
-        let read =
-            |source: Option<&String>, side: &Scope, early: Option<&Result<Surface, _>>| match (
-                source, early,
-            ) {
-                (None, _) => Ok(Surface::default()),
-                (Some(_), Some(early)) => early.clone(),
-                (Some(text), None) => {
-                    extract(grammar, text.as_bytes(), &|name: &str| side.exports(name))
-                }
-            };
+        let read = |source: Option<&String>,
+                    side: &Visibility,
+                    early: Option<&Result<Surface, _>>| match (source, early) {
+            (None, _) => Ok(Surface::default()),
+            (Some(_), Some(early)) => early.clone(),
+            (Some(text), None) => {
+                extract(grammar, text.as_bytes(), &|name: &str| side.exports(name))
+            }
+        };
         match (
             read(
                 base_source.as_ref(),
@@ -165,7 +164,7 @@ pub fn api_contract(files: &[ChangedFile], index: &LazyIndex, sources: &Sources<
     let last_tag = |package: &_| releases.last(package).map(|r| r.version.clone());
     // Only tags that are surely the package's: a bare `v1.2.0` at the root is the root
     // package's; in a folder it may be another package's of the repository.
-    let released = |package: &super::surface::version::Package| {
+    let released = |package: &super::version::Package| {
         releases
             .last(package)
             .filter(|r| r.named || package.root.is_empty())

@@ -4,12 +4,15 @@
 
 use tree_sitter::Node;
 
-use super::text::{Src, named};
-use super::{Item, Param, ParamKind, Surface};
+use crate::api::text::{Src, named};
+use crate::api::{Item, Param, ParamKind, Surface};
 
 fn exported_name(name: &str) -> bool {
     name.chars().next().is_some_and(char::is_uppercase)
 }
+
+/// The `shape` of a Go method with a pointer receiver.
+pub(in crate::api) const GO_POINTER_RECEIVER: &str = "pointer-receiver";
 
 pub fn extract(root: Node, src: Src, exported: &dyn Fn(&str) -> bool, out: &mut Surface) {
     let public = |name: &str| exported_name(name) && exported(name);
@@ -51,7 +54,7 @@ pub fn extract(root: Node, src: Src, exported: &dyn Fn(&str) -> bool, out: &mut 
                 let key = format!("{type_name}.{name}");
                 let mut item = callable(node, src, "method", &key, None);
                 item.shape = if pointer {
-                    super::compare::GO_POINTER_RECEIVER.into()
+                    GO_POINTER_RECEIVER.into()
                 } else {
                     String::new()
                 };

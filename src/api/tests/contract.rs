@@ -1,7 +1,7 @@
 //! The apiContract axis on real git repositories: each false stop seen on real pull requests,
 //! reproduced small, and the breaks it must still catch.
 
-use super::repo::Repo;
+use crate::cohort::tests::repo::Repo;
 use crate::review::axes::{API_CONTRACT, Axis, AxisVerdict};
 
 /// The axis after committing `changes` over `base`.

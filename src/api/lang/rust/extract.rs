@@ -6,8 +6,8 @@ use std::collections::BTreeSet;
 
 use tree_sitter::Node;
 
-use super::text::{Src, named, strip_lifetimes};
-use super::{Item, Param, ParamKind, Surface};
+use crate::api::text::{Src, named, strip_lifetimes};
+use crate::api::{Item, Param, ParamKind, Surface};
 
 pub fn extract(root: Node, src: Src, exported: &dyn Fn(&str) -> bool, out: &mut Surface) {
     let Some(spliced) = macro_bodies_spliced(root, src) else {
@@ -215,7 +215,7 @@ fn doc_hidden(attributes: &[String]) -> bool {
 /// set (`--cfg tokio_unstable`, `--cfg custom`) and features named as unstable opt-ins (see
 /// [`unstable_feature`]) are outside the stable surface. `not(…)` selects the stable variant
 /// of an opt-in, so it holds. Spaces are not significant.
-pub(super) fn stable(predicate: &str) -> bool {
+pub(in crate::api) fn stable(predicate: &str) -> bool {
     let predicate = predicate.trim();
     for (combinator, all) in [("all(", true), ("any(", false)] {
         if let Some(inner) = predicate
@@ -258,7 +258,7 @@ fn unstable_feature(value: &str) -> bool {
 }
 
 /// `text` split at `separator` outside brackets and strings (`->` and `=>` close nothing).
-pub(super) fn top_level_split(text: &str, separator: char) -> Vec<&str> {
+pub(in crate::api) fn top_level_split(text: &str, separator: char) -> Vec<&str> {
     let mut parts = Vec::new();
     let (mut depth, mut start, mut quoted, mut previous) = (0i32, 0, false, ' ');
     for (i, c) in text.char_indices() {

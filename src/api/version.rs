@@ -6,7 +6,7 @@
 use crate::cohort::grammar::Grammar;
 use crate::cohort::paths::parent_dir;
 
-use super::api_scope::Read;
+use super::visibility::Read;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Bump {

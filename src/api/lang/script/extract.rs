@@ -6,8 +6,8 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use tree_sitter::Node;
 
-use super::text::{Src, has_token, named};
-use super::{Item, Param, ParamKind, Surface};
+use crate::api::text::{Src, has_token, named};
+use crate::api::{Item, Param, ParamKind, Surface};
 
 pub fn extract(root: Node, src: Src, exported: &dyn Fn(&str) -> bool, out: &mut Surface) {
     // `export { local as name }` exports a declaration written without `export`.
@@ -372,10 +372,10 @@ fn declare(node: Node, src: Src, key: &str, out: &mut Surface) {
 }
 
 /// The kind of a default export computed by an expression.
-pub(super) const EXPRESSION: &str = "expression";
+pub(in crate::api) const EXPRESSION: &str = "expression";
 
 /// The kind of a TypeScript namespace, which merges into a function or class of its name.
-pub(super) const NAMESPACE: &str = "namespace";
+pub(in crate::api) const NAMESPACE: &str = "namespace";
 
 /// Public members of a class body, interface body or object type.
 fn members(body: Node, src: Src, parent: &str, out: &mut Surface) {

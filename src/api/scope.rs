@@ -10,7 +10,7 @@ use crate::cohort::grammar::Grammar;
 use crate::cohort::paths::parent_dir;
 use crate::diff::is_test_path;
 
-use super::api_scope::{Read, Scope};
+use super::visibility::{Read, Visibility};
 
 /// Directories a tool ignores wherever they are (Go's `testdata`), or that hold test or fixture
 /// code by their name at any depth.
@@ -115,9 +115,9 @@ pub fn not_api_path(path: &str) -> bool {
         )
 }
 
-pub fn scope(path: &str, grammar: Grammar, source: &str, read: Read) -> Scope {
+pub fn scope(path: &str, grammar: Grammar, source: &str, read: Read) -> Visibility {
     if not_api_path(path) {
-        return Scope::NotApi("test, example, bench or fixture code");
+        return Visibility::NotApi("test, example, bench or fixture code");
     }
     let dirs: Vec<&str> = parent_dir(path)
         .split('/')
@@ -126,7 +126,7 @@ pub fn scope(path: &str, grammar: Grammar, source: &str, read: Read) -> Scope {
     match grammar {
         Grammar::Go => {
             if dirs.contains(&"internal") {
-                return Scope::NotApi("an internal package");
+                return Visibility::NotApi("an internal package");
             }
             let package = source
                 .lines()
@@ -134,9 +134,9 @@ pub fn scope(path: &str, grammar: Grammar, source: &str, read: Read) -> Scope {
                 .find(|l| l.starts_with("package "))
                 .unwrap_or("");
             if package == "package main" {
-                return Scope::NotApi("package main");
+                return Visibility::NotApi("package main");
             }
-            Scope::Exported
+            Visibility::Exported
         }
         Grammar::Python => {
             let file = path.rsplit('/').next().unwrap_or(path);
@@ -145,7 +145,7 @@ pub fn scope(path: &str, grammar: Grammar, source: &str, read: Read) -> Scope {
                 part.starts_with('_') && !(part.starts_with("__") && part.ends_with("__"))
             });
             if private {
-                return Scope::NotApi("a private module");
+                return Visibility::NotApi("a private module");
             }
             // A relative import works only inside a package (a namespace package has no
             // `__init__.py` either).
@@ -153,38 +153,39 @@ pub fn scope(path: &str, grammar: Grammar, source: &str, read: Read) -> Scope {
                 .lines()
                 .any(|line| line.trim_start().starts_with("from ."));
             if !relative && outside_any_package(&dirs, read) {
-                return Scope::NotApi(
+                return Visibility::NotApi(
                     "outside any package (no `__init__.py` or manifest beside it): not importable \
                      by users",
                 );
             }
             if tool_plugin(source) {
-                return Scope::NotApi(
+                return Visibility::NotApi(
                     "a type checker's plugin, loaded by its configuration, not imported",
                 );
             }
             if module_docstring(source).is_some_and(declares_no_promise) {
-                return Scope::NotApi(
+                return Visibility::NotApi(
                     "its docstring says it is provisional or outside the stable API",
                 );
             }
-            Scope::Exported
+            Visibility::Exported
         }
         Grammar::Java => {
             if dirs.iter().any(|d| *d == "internal" || *d == "impl") {
-                return Scope::NotApi("an internal package");
+                return Visibility::NotApi("an internal package");
             }
             if let Some(why) = jvm_unpublished(&dirs, read) {
-                return Scope::Unpublished(why);
+                return Visibility::Unpublished(why);
             }
             java_module(&dirs, read)
         }
         Grammar::Rust => rust_scope(path, read),
         Grammar::JavaScript | Grammar::TypeScript | Grammar::Tsx => {
             if dirs.iter().any(|d| *d == "internal" || *d == "__mocks__") {
-                return Scope::NotApi("an internal module");
+                return Visibility::NotApi("an internal module");
             }
-            super::entry_points::script_scope(path, read).unwrap_or(Scope::Exported)
+            super::lang::script::entry_points::script_scope(path, read)
+                .unwrap_or(Visibility::Exported)
         }
         // Read from the tags, whose changes only warn: every file outside test, example and
         // fixture code counts.
@@ -193,7 +194,7 @@ pub fn scope(path: &str, grammar: Grammar, source: &str, read: Read) -> Scope {
         | Grammar::CSharp
         | Grammar::Ruby
         | Grammar::Php
-        | Grammar::Kotlin => Scope::Exported,
+        | Grammar::Kotlin => Visibility::Exported,
     }
 }
 
@@ -386,7 +387,7 @@ fn maven_deploy_skipped(pom: &str, parent: Option<&str>) -> bool {
 
 /// A Java package is exported unless a `module-info.java` above it leaves it out (or exports it
 /// only `to` named friends).
-fn java_module(dirs: &[&str], read: Read) -> Scope {
+fn java_module(dirs: &[&str], read: Read) -> Visibility {
     for depth in (0..=dirs.len()).rev() {
         let root = dirs[..depth].join("/");
         let info_path = if root.is_empty() {
@@ -403,12 +404,12 @@ fn java_module(dirs: &[&str], read: Read) -> Scope {
             matches!(words.as_slice(), ["exports", p] if *p == package)
         });
         return if exported {
-            Scope::Exported
+            Visibility::Exported
         } else {
-            Scope::NotApi("a package its module does not export")
+            Visibility::NotApi("a package its module does not export")
         };
     }
-    Scope::Exported
+    Visibility::Exported
 }
 
 /// The nearest `Cargo.toml` above `path`, and the path relative to its directory.
@@ -436,19 +437,19 @@ fn crate_of<'p>(path: &'p str, read: Read) -> Option<(String, String, &'p str)> 
     None
 }
 
-fn rust_scope(path: &str, read: Read) -> Scope {
+fn rust_scope(path: &str, read: Read) -> Visibility {
     let Some((root, manifest, relative)) = crate_of(path, read) else {
-        return Scope::Exported;
+        return Visibility::Exported;
     };
     let compact: String = manifest.chars().filter(|c| !c.is_whitespace()).collect();
     if compact.contains("proc-macro=true") || compact.contains("proc_macro=true") {
-        return Scope::NotApi("a proc-macro crate (its items are not callable from outside)");
+        return Visibility::NotApi("a proc-macro crate (its items are not callable from outside)");
     }
     if compact.contains("publish=false") {
-        return Scope::Unpublished("publish = false in its Cargo.toml");
+        return Visibility::Unpublished("publish = false in its Cargo.toml");
     }
     let Some(inner) = relative.strip_prefix("src/") else {
-        return Scope::NotApi("outside the crate's src/");
+        return Visibility::NotApi("outside the crate's src/");
     };
     let at = |p: &str| {
         if root.is_empty() {
@@ -458,11 +459,11 @@ fn rust_scope(path: &str, read: Read) -> Scope {
         }
     };
     if inner == "main.rs" || inner.starts_with("bin/") {
-        return Scope::NotApi("a binary target");
+        return Visibility::NotApi("a binary target");
     }
     let lib = at("src/lib.rs");
     let Some(lib_text) = read(&lib) else {
-        return Scope::NotApi("a crate without a library target");
+        return Visibility::NotApi("a crate without a library target");
     };
     // The module path: `src/a/b.rs` and `src/a/b/mod.rs` are `a::b`.
     let stem = inner.strip_suffix(".rs").unwrap_or(inner);
@@ -471,7 +472,7 @@ fn rust_scope(path: &str, read: Read) -> Scope {
         segments.pop();
     }
     if segments == ["lib"] {
-        return Scope::Exported;
+        return Visibility::Exported;
     }
     // Walk down from the crate root, one module at a time: a plain `mod b;` in the file
     // that holds `a` is `a/b.rs` or `a/b/mod.rs`, while `#[path = "…"]` loads any file as
@@ -511,10 +512,10 @@ fn rust_scope(path: &str, read: Read) -> Scope {
         // `#[doc(hidden)] pub mod __private_api;` (log #664): public only for the crate's own
         // macros, outside the documented API, as cargo-semver-checks reads it too.
         if declared.doc_hidden {
-            return Scope::NotApi("inside a `#[doc(hidden)]` module (not the documented API)");
+            return Visibility::NotApi("inside a `#[doc(hidden)]` module (not the documented API)");
         }
         if declared.opt_in {
-            return Scope::NotApi(
+            return Visibility::NotApi(
                 "inside a module behind an opt-in unstable feature or `cfg` (outside the \
                  crate's semver promise)",
             );
@@ -564,7 +565,7 @@ fn rust_scope(path: &str, read: Read) -> Scope {
         }
     }
     let Some(first_private) = private_from else {
-        return Scope::Exported;
+        return Visibility::Exported;
     };
     // Behind a private module: exported only through `pub use` of that module's names, by an
     // ancestor (`pub use self::core::Entry;`) or by a public module anywhere in the crate
@@ -588,9 +589,9 @@ fn rust_scope(path: &str, read: Read) -> Scope {
         }
     }
     if names.contains("*") {
-        return Scope::Exported;
+        return Visibility::Exported;
     }
-    Scope::Only(names)
+    Visibility::Only(names)
 }
 
 /// The crate's own macros that wrap items in a `cfg` no stable build of a user selects: each
@@ -679,7 +680,7 @@ fn writes_opt_in_cfg(body: &str) -> bool {
                 .chars()
                 .filter(|c| !c.is_whitespace())
                 .collect();
-            !super::rust::stable(&predicate)
+            !super::lang::rust::extract::stable(&predicate)
         })
     })
 }
@@ -1156,7 +1157,7 @@ fn opts_in(attributes: &[String]) -> bool {
     attributes.iter().any(|line| {
         line.strip_prefix("#[cfg(")
             .and_then(|p| p.strip_suffix(")]"))
-            .is_some_and(|predicate| !super::rust::stable(predicate))
+            .is_some_and(|predicate| !super::lang::rust::extract::stable(predicate))
     })
 }
 
@@ -1307,11 +1308,11 @@ mod tests {
         };
         assert!(matches!(
             rust_scope("src/__private_api.rs", &files),
-            Scope::NotApi(_)
+            Visibility::NotApi(_)
         ));
         assert!(matches!(
             rust_scope("src/kv/value.rs", &files),
-            Scope::Exported
+            Visibility::Exported
         ));
     }
 
@@ -1333,17 +1334,17 @@ mod tests {
         };
         for path in ["src/private/size_hint.rs", "src/private/mod.rs"] {
             assert!(
-                matches!(rust_scope(path, &files), Scope::NotApi(_)),
+                matches!(rust_scope(path, &files), Visibility::NotApi(_)),
                 "{path}"
             );
         }
         match rust_scope("src/de/seed.rs", &files) {
-            Scope::Only(names) => assert_eq!(names.into_iter().collect::<Vec<_>>(), ["Seed"]),
+            Visibility::Only(names) => assert_eq!(names.into_iter().collect::<Vec<_>>(), ["Seed"]),
             other => panic!("{other:?}"),
         }
         for path in ["src/platform/unix.rs", "src/de/value.rs"] {
             assert!(
-                matches!(rust_scope(path, &files), Scope::Exported),
+                matches!(rust_scope(path, &files), Visibility::Exported),
                 "{path}"
             );
         }
@@ -1359,7 +1360,7 @@ mod tests {
         };
         assert!(matches!(
             rust_scope("src/private/size_hint.rs", &files),
-            Scope::Exported
+            Visibility::Exported
         ));
     }
 
@@ -1379,7 +1380,9 @@ mod tests {
             _ => None,
         };
         match rust_scope("src/naive/time.rs", &files) {
-            Scope::Only(names) => assert_eq!(names.into_iter().collect::<Vec<_>>(), ["NaiveTime"]),
+            Visibility::Only(names) => {
+                assert_eq!(names.into_iter().collect::<Vec<_>>(), ["NaiveTime"])
+            }
             other => panic!("{other:?}"),
         }
         // `datetime::` ends in `time::` but re-exports nothing of `time`.
@@ -1392,11 +1395,13 @@ mod tests {
             other => files(other),
         };
         match rust_scope("src/naive/time.rs", &files_datetime) {
-            Scope::Only(names) => assert_eq!(names.into_iter().collect::<Vec<_>>(), ["NaiveTime"]),
+            Visibility::Only(names) => {
+                assert_eq!(names.into_iter().collect::<Vec<_>>(), ["NaiveTime"])
+            }
             other => panic!("{other:?}"),
         }
         match rust_scope("src/naive/internals.rs", &files) {
-            Scope::Only(names) => assert!(names.is_empty(), "{names:?}"),
+            Visibility::Only(names) => assert!(names.is_empty(), "{names:?}"),
             other => panic!("{other:?}"),
         }
     }
@@ -1420,7 +1425,7 @@ mod tests {
         }
         };
         let only = |path: &str| match rust_scope(path, &files) {
-            Scope::Only(names) => names.into_iter().collect::<Vec<_>>(),
+            Visibility::Only(names) => names.into_iter().collect::<Vec<_>>(),
             other => panic!("{other:?}"),
         };
         assert_eq!(only("src/inner/entry.rs"), ["OccupiedEntry", "VacantEntry"]);
@@ -1433,7 +1438,7 @@ mod tests {
             other => files(other),
         };
         match rust_scope("src/inner/entry.rs", &none) {
-            Scope::Only(names) => assert!(names.is_empty(), "{names:?}"),
+            Visibility::Only(names) => assert!(names.is_empty(), "{names:?}"),
             other => panic!("{other:?}"),
         }
     }
@@ -1470,7 +1475,7 @@ mod tests {
         ] {
             assert_eq!(
                 scope("pkg/helpers.py", Grammar::Python, promised, &read),
-                Scope::Exported,
+                Visibility::Exported,
                 "{promised}"
             );
         }
@@ -1487,7 +1492,7 @@ mod tests {
             _ => None,
         };
         match rust_scope("src/runtime/task_hooks.rs", &files) {
-            Scope::Only(names) => {
+            Visibility::Only(names) => {
                 assert_eq!(names.into_iter().collect::<Vec<_>>(), ["TaskCallback"])
             }
             other => panic!("{other:?}"),
@@ -1513,14 +1518,14 @@ mod tests {
             "src/command.rs",
         ] {
             assert!(
-                matches!(rust_scope(path, &files), Scope::NotApi(_)),
+                matches!(rust_scope(path, &files), Visibility::NotApi(_)),
                 "{path}"
             );
         }
         // A real feature, and a module one of whose declarations is the stable build.
         for path in ["src/io.rs", "src/sys/unix.rs", "src/aot.rs"] {
             assert!(
-                matches!(rust_scope(path, &files), Scope::Exported),
+                matches!(rust_scope(path, &files), Visibility::Exported),
                 "{path}"
             );
         }
@@ -1542,12 +1547,12 @@ mod tests {
             _ => None,
         };
         match rust_scope("src/program.rs", &files) {
-            Scope::Only(names) => assert!(names.is_empty(), "{names:?}"),
+            Visibility::Only(names) => assert!(names.is_empty(), "{names:?}"),
             other => panic!("{other:?}"),
         }
         // A re-export after the hidden block still counts, and one inside it does not.
         match rust_scope("src/compile.rs", &files) {
-            Scope::Only(names) => {
+            Visibility::Only(names) => {
                 assert_eq!(names.into_iter().collect::<Vec<_>>(), ["Options"])
             }
             other => panic!("{other:?}"),
@@ -1560,7 +1565,7 @@ mod tests {
             _ => None,
         };
         match rust_scope("src/program.rs", &files) {
-            Scope::Only(names) => assert!(names.contains("CharRanges"), "{names:?}"),
+            Visibility::Only(names) => assert!(names.contains("CharRanges"), "{names:?}"),
             other => panic!("{other:?}"),
         }
     }

@@ -7,8 +7,8 @@ use std::collections::BTreeSet;
 
 use tree_sitter::Node;
 
-use super::text::{Src, named};
-use super::{Item, OVERLOADED, Param, ParamKind, Surface};
+use crate::api::text::{Src, named};
+use crate::api::{Item, OVERLOADED, Param, ParamKind, Surface};
 
 pub fn extract(root: Node, src: Src, exported: &dyn Fn(&str) -> bool, out: &mut Surface) {
     let declared = dunder_all(root, src);

@@ -3,7 +3,7 @@
 //! 1.6.0 and taken back before any release), a Go module's pre-release lives in its tags
 //! (urfave/cli #2043 on `v3.0.0-beta1`), and a tag that proves nothing changes nothing.
 
-use super::repo::{Repo, git};
+use crate::cohort::tests::repo::{Repo, git};
 use crate::review::axes::{API_CONTRACT, Axis, AxisVerdict};
 
 /// A history on `main`: `released` committed (and tagged with each of `tags`), then `since`

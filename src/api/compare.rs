@@ -10,6 +10,8 @@
 
 use std::collections::BTreeSet;
 
+use super::lang::go::extract::GO_POINTER_RECEIVER;
+use super::lang::{python, rust, script};
 use super::{Item, Param, ParamKind, Surface};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -204,7 +206,7 @@ fn tuple_values(text: &str) -> Option<Vec<&str>> {
         }
     }
     Some(
-        super::rust::top_level_split(inner, ',')
+        rust::extract::top_level_split(inner, ',')
             .into_iter()
             .map(str::trim)
             .collect(),
@@ -782,7 +784,7 @@ fn item_change(old: &Item, new: &Item, types: &Types) -> Option<(Severity, Strin
         if new.kind == "type" || new.kind == "reexport" {
             return Some((Compatible, format!("now a {} alias", new.kind)));
         }
-        if new.kind == super::script::EXPRESSION || old.kind == super::script::EXPRESSION {
+        if new.kind == script::extract::EXPRESSION || old.kind == script::extract::EXPRESSION {
             return Some((
                 Undecided,
                 format!(
@@ -795,7 +797,7 @@ fn item_change(old: &Item, new: &Item, types: &Types) -> Option<(Severity, Strin
         // 2.10's `AmqpDsn = Annotated[Url, …]` → `class AmqpDsn(AnyUrl)`): annotations read
         // it alike; what the class accepts and offers is not in the syntax.
         let type_like =
-            |item: &Item| item.kind == "class" || item.shape == super::python::TYPE_EXPRESSION;
+            |item: &Item| item.kind == "class" || item.shape == python::extract::TYPE_EXPRESSION;
         if type_like(old) && type_like(new) {
             return Some((
                 Undecided,
@@ -1172,7 +1174,7 @@ fn approximated(old: &Item, new: &Item) -> bool {
 fn type_parameter_list(generics: &str) -> Vec<String> {
     let text = generics.trim();
     if let Some(inner) = text.strip_prefix('[').and_then(|t| t.strip_suffix(']')) {
-        return super::rust::top_level_split(inner, ',')
+        return rust::extract::top_level_split(inner, ',')
             .into_iter()
             .map(|p| p.trim().to_string())
             .filter(|p| !p.is_empty())
@@ -1189,7 +1191,7 @@ fn split_generics(text: &str) -> (Vec<String>, Vec<String>) {
         None => (text, ""),
     };
     let list = |t: &str| -> Vec<String> {
-        super::rust::top_level_split(t, ',')
+        rust::extract::top_level_split(t, ',')
             .into_iter()
             .map(|p| p.trim().to_string())
             .filter(|p| !p.is_empty())
@@ -1516,9 +1518,6 @@ fn modifiers_change(old: &Item, new: &Item) -> (Severity, &'static str) {
         (Severity::Incompatible, describe_shape(old.kind))
     }
 }
-
-/// The `shape` of a Go method with a pointer receiver.
-pub(super) const GO_POINTER_RECEIVER: &str = "pointer-receiver";
 
 fn describe_shape(kind: &str) -> &'static str {
     match kind {

@@ -9,7 +9,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use super::api_scope::{Read, Scope};
+use crate::api::visibility::{Read, Visibility};
 use crate::cohort::paths::parent_dir;
 
 /// Modules followed from the entry points before giving up (every export then counts).
@@ -26,11 +26,13 @@ enum Reach {
 
 /// The scope of the script file `path`, or `None` when the package's entry points are not
 /// known (then the language's own rule, `export`, decides alone).
-pub fn script_scope(path: &str, read: Read) -> Option<Scope> {
+pub fn script_scope(path: &str, read: Read) -> Option<Visibility> {
     let (root, manifest) = package_of(path, read)?;
     let compact: String = manifest.chars().filter(|c| !c.is_whitespace()).collect();
     if compact.contains("\"private\":true") {
-        return Some(Scope::Unpublished("\"private\": true in its package.json"));
+        return Some(Visibility::Unpublished(
+            "\"private\": true in its package.json",
+        ));
     }
     let Entries {
         files: entries,
@@ -46,7 +48,7 @@ pub fn script_scope(path: &str, read: Read) -> Option<Scope> {
                 .rsplit_once('.')
                 .is_some_and(|(_, extension)| SOURCE_EXTENSIONS.contains(&extension))
     }) {
-        return Some(Scope::Exported);
+        return Some(Visibility::Exported);
     }
     if entries.is_empty() {
         return None;
@@ -81,9 +83,9 @@ pub fn script_scope(path: &str, read: Read) -> Option<Scope> {
         }
     }
     Some(match reached.remove(path) {
-        Some(Reach::All) => Scope::Exported,
-        Some(Reach::Names(names)) => Scope::Only(names),
-        None => Scope::NotApi("a module the package's entry points do not export"),
+        Some(Reach::All) => Visibility::Exported,
+        Some(Reach::Names(names)) => Visibility::Only(names),
+        None => Visibility::NotApi("a module the package's entry points do not export"),
     })
 }
 
@@ -398,27 +400,27 @@ mod tests {
         ]);
         assert_eq!(
             script_scope("source/index.ts", &read),
-            Some(Scope::Exported)
+            Some(Visibility::Exported)
         );
         assert_eq!(
             script_scope("source/types/request.ts", &read),
-            Some(Scope::Only(BTreeSet::from(["KyRequest".to_string()])))
+            Some(Visibility::Only(BTreeSet::from(["KyRequest".to_string()])))
         );
         assert_eq!(
             script_scope("source/types/options.ts", &read),
-            Some(Scope::Only(BTreeSet::from(["Options".to_string()])))
+            Some(Visibility::Only(BTreeSet::from(["Options".to_string()])))
         );
         assert_eq!(
             script_scope("source/utils/helper.ts", &read),
-            Some(Scope::Only(BTreeSet::from(["helper".to_string()])))
+            Some(Visibility::Only(BTreeSet::from(["helper".to_string()])))
         );
         assert_eq!(
             script_scope("source/errors/HTTPError.ts", &read),
-            Some(Scope::Exported)
+            Some(Visibility::Exported)
         );
         assert!(matches!(
             script_scope("source/core/Ky.ts", &read),
-            Some(Scope::NotApi(_))
+            Some(Visibility::NotApi(_))
         ));
     }
 
@@ -447,11 +449,11 @@ mod tests {
         ]);
         assert_eq!(
             script_scope("source/as-promise/types.ts", &read),
-            Some(Scope::Exported)
+            Some(Visibility::Exported)
         );
         assert!(matches!(
             script_scope("source/as-promise/core.ts", &read),
-            Some(Scope::NotApi(_))
+            Some(Visibility::NotApi(_))
         ));
     }
 
@@ -520,17 +522,17 @@ export class TrieRouter {}
         for exported in ["src/utils/url.ts", "src/utils/deep/x.ts", "src/index.ts"] {
             assert_eq!(
                 script_scope(exported, &read),
-                Some(Scope::Exported),
+                Some(Visibility::Exported),
                 "{exported}"
             );
         }
         assert!(matches!(
             script_scope("src/router/trie-router/node.ts", &read),
-            Some(Scope::NotApi(_))
+            Some(Visibility::NotApi(_))
         ));
         assert_eq!(
             script_scope("src/router/trie-router/router.ts", &read),
-            Some(Scope::Only(BTreeSet::from(["TrieRouter".to_string()])))
+            Some(Visibility::Only(BTreeSet::from(["TrieRouter".to_string()])))
         );
     }
 
@@ -545,7 +547,7 @@ export class TrieRouter {}
         ]);
         assert!(matches!(
             script_scope("index.js", &read),
-            Some(Scope::Unpublished(_))
+            Some(Visibility::Unpublished(_))
         ));
     }
 }

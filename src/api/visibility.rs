@@ -1,6 +1,6 @@
 //! What a file exports, as every rule that decides it answers: the language's own rule
-//! ([`super::scope`]) and a JavaScript package's entry points ([`super::entry_points`]) both
-//! give a [`Scope`], so this type sits below both.
+//! ([`super::scope`]) and a JavaScript package's entry points ([`super::lang::script::entry_points`]) both
+//! give a [`Visibility`], so this type sits below both.
 
 use std::collections::BTreeSet;
 
@@ -8,7 +8,7 @@ use std::collections::BTreeSet;
 pub type Read<'a> = &'a dyn Fn(&str) -> Option<String>;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Scope {
+pub enum Visibility {
     /// Not part of any published API, and why.
     NotApi(&'static str),
     /// In a package its manifest says is never published (`publish = false`, `"private":
@@ -21,17 +21,17 @@ pub enum Scope {
     Only(BTreeSet<String>),
 }
 
-impl Scope {
+impl Visibility {
     /// Whether any name of the file can be part of a published API.
     pub fn is_api(&self) -> bool {
-        !matches!(self, Scope::NotApi(_) | Scope::Unpublished(_))
+        !matches!(self, Visibility::NotApi(_) | Visibility::Unpublished(_))
     }
 
     pub fn exports(&self, name: &str) -> bool {
         match self {
-            Scope::NotApi(_) | Scope::Unpublished(_) => false,
-            Scope::Exported => true,
-            Scope::Only(names) => names.contains(name),
+            Visibility::NotApi(_) | Visibility::Unpublished(_) => false,
+            Visibility::Exported => true,
+            Visibility::Only(names) => names.contains(name),
         }
     }
 }

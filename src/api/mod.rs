@@ -4,33 +4,33 @@
 //! constant values and attributes that do not change the contract never reach it, so two
 //! versions of a file compare structurally ([`compare`]).
 //!
-//! One extractor per language ([`rust`], [`python`], [`script`] for JavaScript and TypeScript,
-//! [`go`], [`java`]); C, C++, C#, Ruby, PHP and Kotlin have the symbol index's public
-//! definitions only ([`tagged`]), whose changes warn and never fail. Which files and modules
-//! are exported at all is [`scope`]'s question.
+//! One folder per language under [`lang`] (Rust, Python, JavaScript and TypeScript, Go, Java),
+//! each implementing [`lang::Language`] and registered in [`lang::LANGUAGES`]; C, C++, C#,
+//! Ruby, PHP and Kotlin have the symbol index's public definitions only ([`tagged`]), whose
+//! changes warn and never fail. Which files and modules are exported at all is [`scope`]'s
+//! question; the deterministic `apiContract` axis that compares two versions' surfaces is
+//! [`contract`], with the releases and version bumps it weighs ([`releases`], [`version`]).
 
-pub mod api_scope;
 pub mod callers;
 pub mod compare;
-pub mod declared;
-mod entry_points;
-mod go;
-mod java;
-mod python;
-mod rust;
+pub(crate) mod contract;
+mod lang;
+pub(crate) mod releases;
 pub mod scope;
-mod script;
+pub(crate) mod sources;
 mod tagged;
 #[cfg(test)]
 mod tests;
 mod text;
 pub mod version;
+pub mod visibility;
 
 use std::collections::{BTreeMap, BTreeSet};
 
 use tree_sitter::{Parser, Tree};
 
-use super::grammar::Grammar;
+use crate::cohort::grammar::Grammar;
+use lang::script;
 
 /// How a parameter binds at a call site.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -188,8 +188,8 @@ impl Surface {
         match self.items.get_mut(&key) {
             // TypeScript declaration merging: a namespace adds members to the function or
             // class of its name, which is the item.
-            Some(_) if item.kind == script::NAMESPACE => {}
-            Some(existing) if existing.kind == script::NAMESPACE => *existing = item,
+            Some(_) if item.kind == script::extract::NAMESPACE => {}
+            Some(existing) if existing.kind == script::extract::NAMESPACE => *existing = item,
             Some(existing) if existing != &item => {
                 if existing.kind != item.kind {
                     let alternatives = self.alternatives.entry(key.clone()).or_default();
@@ -262,22 +262,9 @@ pub fn extract_tree(
         }
     }
     let mut surface = Surface::default();
-    let src = text::Src(source);
-    match grammar {
-        Grammar::Rust => rust::extract(root, src, exported, &mut surface),
-        Grammar::Python => python::extract(root, src, exported, &mut surface),
-        Grammar::JavaScript | Grammar::TypeScript | Grammar::Tsx => {
-            script::extract(root, src, exported, &mut surface)
-        }
-        Grammar::Go => go::extract(root, src, exported, &mut surface),
-        Grammar::Java => java::extract(root, src, exported, &mut surface),
-        Grammar::C
-        | Grammar::Cpp
-        | Grammar::CSharp
-        | Grammar::Ruby
-        | Grammar::Php
-        // Read from the tags above.
-        | Grammar::Kotlin => {}
+    // The languages without a rule are read from the tags (see `extract`).
+    if let Some(language) = lang::of(grammar) {
+        language.extract(root, text::Src(source), exported, &mut surface);
     }
     Ok(surface)
 }

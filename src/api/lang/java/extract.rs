@@ -5,8 +5,8 @@
 
 use tree_sitter::Node;
 
-use super::text::{Src, all, named};
-use super::{Item, Param, ParamKind, Surface};
+use crate::api::text::{Src, all, named};
+use crate::api::{Item, Param, ParamKind, Surface};
 
 pub fn extract(root: Node, src: Src, exported: &dyn Fn(&str) -> bool, out: &mut Surface) {
     for node in named(root) {

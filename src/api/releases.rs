@@ -16,8 +16,8 @@ use git2::{ObjectType, Oid, Repository, TreeWalkMode, TreeWalkResult};
 
 use crate::space::version_tags::{TAGS, split_version_tag};
 
-use super::paths::{language_family, parent_dir};
-use super::surface::version::Package;
+use super::version::Package;
+use crate::cohort::paths::{language_family, parent_dir};
 
 /// Tag prefixes that name no package: the repository's own releases (`release-1.2.0`).
 const GENERIC: &[&str] = &["", "release", "releases", "rel", "version", "ver"];

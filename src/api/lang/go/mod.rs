@@ -1,0 +1,24 @@
+//! Go: how a file's exported items are read.
+
+pub mod extract;
+
+use tree_sitter::Node;
+
+use super::Language;
+use crate::api::Surface;
+use crate::api::text::Src;
+use crate::cohort::grammar::Grammar;
+
+pub struct Go;
+
+pub static GO: Go = Go;
+
+impl Language for Go {
+    fn grammars(&self) -> &'static [Grammar] {
+        &[Grammar::Go]
+    }
+
+    fn extract(&self, root: Node, src: Src, exported: &dyn Fn(&str) -> bool, out: &mut Surface) {
+        extract::extract(root, src, exported, out)
+    }
+}

@@ -1,0 +1,3 @@
+mod contract;
+mod releases;
+mod surface;
