@@ -21,6 +21,7 @@ pub mod printable;
 pub mod publish;
 pub mod repo_path;
 pub mod report;
+pub mod retry;
 pub mod review;
 pub mod reviewers;
 pub mod session;

@@ -87,6 +87,7 @@ const LAYERS: &[(&str, &[&str])] = &[
             "path_glob",
             "printable",
             "repo_path",
+            "retry",
             "waiting",
         ],
     ),

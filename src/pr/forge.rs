@@ -128,6 +128,11 @@ pub struct NewReview {
     /// the forge removes them before staging this review, so nothing is posted twice.
     #[serde(skip)]
     pub replace_pending: Vec<u64>,
+    /// This review's body is the pull request's summary, which later rounds edit in place
+    /// ([`Forge::update_review`]): a forge that cannot edit a review's body keeps it where it
+    /// can.
+    #[serde(skip)]
+    pub summary: bool,
 }
 
 /// One inline comment of a new review. `start_line`/`start_side` only for a true range: GitHub

@@ -3,6 +3,7 @@
 pub mod connect;
 pub mod eligibility;
 pub mod forge;
+pub mod gitea;
 pub mod github;
 pub mod gitlab;
 pub mod hosted;
@@ -16,3 +17,4 @@ pub mod self_hosted;
 pub mod threads;
 pub mod token;
 pub mod uncommitted;
+pub mod url_parts;

@@ -3,13 +3,14 @@
 
 use super::connect::{Connection, SettingError};
 use super::forge::ForgeError;
+use super::gitea;
 use super::github;
 use super::gitlab;
 use super::hosted::ForgeKind;
 use super::inbox::{InboxAnswer, InboxQuery};
 use crate::config::Config;
 
-pub static FORGES: &[&dyn ForgeKind] = &[&github::GITHUB, &gitlab::GITLAB];
+pub static FORGES: &[&dyn ForgeKind] = &[&github::GITHUB, &gitlab::GITLAB, &gitea::GITEA];
 
 /// The registered forge with this id.
 pub fn find(id: &str) -> Option<&'static dyn ForgeKind> {

@@ -9,8 +9,13 @@ use std::time::Duration;
 
 use thiserror::Error;
 
-use super::connect::{SettingError, parse_api_url};
-use super::http::RetryPolicy;
+use reqwest::header::HeaderName;
+
+use super::connect::{Connected, Connection, SettingError, TokenChoice, parse_api_url};
+use super::forge::Forge;
+use super::hosted::HostedPr;
+use super::http::{HttpError, RestClient, RestConfig, RetryPolicy};
+use super::token::Token;
 use crate::config::{ForgeHostLayer, HostedForgeLayer};
 
 /// One forge's hosts and how its API is called, from its section of the user's config.
@@ -153,6 +158,82 @@ pub struct UnknownHost {
     pub section: &'static str,
     pub public_host: &'static str,
     pub host: String,
+}
+
+/// How a forge reached by host authenticates, for [`reach`].
+pub struct HostedAuth {
+    /// The forge's name in every message (`Gitea`).
+    pub forge: &'static str,
+    /// The setting that lengthens a call's timeout (`[gitea] request_timeout`).
+    pub timeout_setting: &'static str,
+    /// Where a token is found, for the error that says one is missing.
+    pub token_hint: &'static str,
+    /// The token for a known host, found the forge's own way.
+    pub discover: fn(&HostedSettings, &str) -> Option<Token>,
+    /// The header a token goes in, and its whole value.
+    pub header: fn(&Token) -> (HeaderName, String),
+}
+
+/// What stops a forge reached by host from being reached: a host no one named, or a client
+/// that cannot be built.
+#[derive(Debug, Error)]
+pub enum ReachError {
+    #[error(transparent)]
+    UnknownHost(#[from] UnknownHost),
+    #[error(transparent)]
+    Http(#[from] HttpError),
+}
+
+/// A client for a PR's host, with the token it carries.
+pub struct Reached {
+    pub client: RestClient,
+    pub token: Option<Token>,
+    api_url: String,
+}
+
+impl Reached {
+    /// The connected forge, with git allowed the token only on the PR's host or the API's.
+    pub fn connected(self, forge: Box<dyn Forge>, pr: &HostedPr) -> Connected {
+        let (host, api_url) = (pr.host.clone(), self.api_url);
+        Connected::new(forge, self.token, move |remote| {
+            remote_may_get_token(remote, &host, &api_url)
+        })
+    }
+}
+
+/// The API client for `pr`: the host refused before a token is even looked for when no one
+/// named it, then the token (the one given for this run, none, or the forge's own discovery
+/// for that host), in the forge's header.
+pub fn reach(
+    pr: &HostedPr,
+    connection: &Connection,
+    settings: &HostedSettings,
+    auth: &HostedAuth,
+) -> Result<Reached, ReachError> {
+    let api_url = settings.api_for(&pr.host, connection.api_url.as_deref())?;
+    let token = match &connection.token {
+        TokenChoice::Given(token) => Some(token.clone()),
+        TokenChoice::Anonymous => None,
+        TokenChoice::Discover => (auth.discover)(settings, &pr.host),
+    };
+    let client = RestClient::new(
+        RestConfig {
+            forge: auth.forge,
+            api_url: api_url.clone(),
+            auth: token.as_ref().map(auth.header),
+            token: token.clone(),
+            retry: settings.retry.clone(),
+            timeout: settings.timeout,
+            timeout_setting: auth.timeout_setting,
+            notices: connection.notices.clone(),
+        },
+        auth.token_hint,
+    )?;
+    Ok(Reached {
+        client,
+        token,
+        api_url,
+    })
 }
 
 /// Whether git may send the token to `remote`: only on the PR's host or the API's. A local

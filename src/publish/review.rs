@@ -717,6 +717,7 @@ pub(super) async fn publish(
                 body: fresh.body.clone(),
                 comments,
                 replace_pending: fresh.replace_pending.clone(),
+                summary: true,
             };
             let submitted =
                 submit(forge, space, review, &fresh.bodies, "submitting the review").await?;
@@ -736,6 +737,7 @@ pub(super) async fn publish(
                         body: one_line.clone(),
                         comments,
                         replace_pending: fresh.replace_pending.clone(),
+                        summary: false,
                     };
                     let submitted = submit(
                         forge,

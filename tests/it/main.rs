@@ -15,6 +15,7 @@ mod faults;
 mod first_frame;
 mod first_run;
 mod gc;
+mod gitea;
 mod github;
 mod gitlab;
 mod headless;

@@ -490,6 +490,7 @@ fn the_fake_answers_bad_reviews_with_githubs_real_422s() {
         body: "b".into(),
         comments,
         replace_pending: Vec::new(),
+        summary: true,
     };
     let runtime = tokio::runtime::Runtime::new().unwrap();
     let cases = [

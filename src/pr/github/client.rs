@@ -12,10 +12,11 @@ use serde::de::DeserializeOwned;
 use super::error::{Call, GithubError};
 use super::link;
 use super::notice::GithubNotice;
-use super::retry::{RateHints, RetryPolicy, is_retryable, now_epoch};
 use super::wire::ErrorBody;
 use crate::pr::connect::Notices;
+use crate::pr::http::retry::{RateHints, is_retryable};
 use crate::pr::token::Token;
+use crate::retry::{RetryPolicy, now_epoch};
 
 pub const DEFAULT_API_URL: &str = "https://api.github.com";
 const API_VERSION: &str = "2022-11-28";
@@ -383,9 +384,7 @@ impl GithubClient {
                     .header(reqwest::header::CONTENT_TYPE, "application/json")
                     .body(body.clone());
             }
-            let backoff = self
-                .retry
-                .delay(attempt, &RateHints::default(), now_epoch());
+            let backoff = self.retry.delay(attempt, None);
             let response = match self.noting(&call, false, request.send()).await {
                 Ok(response) => response,
                 Err(e) => {
@@ -452,7 +451,7 @@ impl GithubClient {
             let resets_too_late = hints.retry_after_secs.is_none()
                 && exhausted.is_some_and(|(_, wait)| wait > self.retry.max_wait);
             if may_retry && attempt < max_attempts && !resets_too_late {
-                let wait = self.retry.delay(attempt, &hints, now);
+                let wait = self.retry.delay(attempt, hints.asked_wait(now));
                 let cause = if hints.retry_after_secs.is_some() || exhausted.is_some() {
                     format!("rate limited ({})", status.as_u16())
                 } else {

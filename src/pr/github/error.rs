@@ -117,7 +117,7 @@ pub enum GithubError {
     #[error(
         "{call}: GitHub's API rate limit is used up ({status}); it resets at {} \
          (in {}); run again after that{}",
-        super::retry::utc_time(*reset_epoch),
+        crate::retry::utc_time(*reset_epoch),
         humantime::format_duration(std::time::Duration::from_secs(*resets_in_secs)),
         if *anonymous { ", or set GH_TOKEN / GITHUB_TOKEN for a higher limit" } else { "" }
     )]

@@ -12,9 +12,9 @@ mod threads;
 mod token;
 mod wire;
 
+use crate::pr::http::link;
 pub use crate::pr::http::next_page;
 pub use crate::pr::http::{RateHints, RetryPolicy, is_retryable, now_epoch, utc_time};
-use crate::pr::http::{link, retry};
 pub use client::{Accept, DEFAULT_API_URL, GithubClient, GithubConfig};
 pub use error::{Call, GithubError};
 pub use hosts::{ApiHosts, GITHUB_HOST};

@@ -12,6 +12,7 @@ use crate::pr::forge::{ForgeError, ForgeFuture};
 use crate::pr::hosted::{FetchRefs, ForgeKind, HostedPr};
 use crate::pr::inbox::{InboxAnswer, InboxQuery};
 use crate::pr::ref_error::RefError;
+use crate::pr::url_parts::{check_name, is_host};
 
 use super::hosts::GITHUB_HOST;
 use crate::path_component::sanitize_component;
@@ -128,19 +129,6 @@ fn parse_url(given: &str, rest: &str) -> Result<Option<HostedPr>, RefError> {
     Ok(Some(hosted(&host, owner, repo, number)))
 }
 
-/// `HOST` or `HOST:PORT`, nothing else a URL's authority may hold (user names, brackets).
-fn is_host(host: &str) -> bool {
-    let (name, port) = match host.rsplit_once(':') {
-        Some((name, port)) => (name, Some(port)),
-        None => (host, None),
-    };
-    !name.is_empty()
-        && name
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || c == '.' || c == '-')
-        && port.is_none_or(|p| !p.is_empty() && p.parse::<u16>().is_ok())
-}
-
 /// `OWNER/REPO#N`. `None` when the text does not have that shape, so it can still be a local
 /// path.
 fn parse_short(given: &str) -> Result<Option<HostedPr>, RefError> {
@@ -172,25 +160,6 @@ fn parse_number(given: &str, text: &str) -> Result<u64, RefError> {
             given: given.to_string(),
             reason: format!("`{text}` is not a pull request number"),
         }),
-    }
-}
-
-/// GitHub owner and repository names: letters, digits, `-`, `_`, `.`; nothing that could walk a
-/// path or an URL.
-fn check_name(given: &str, what: &str, name: &str) -> Result<(), RefError> {
-    let ok = !name.is_empty()
-        && name != "."
-        && name != ".."
-        && name
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'));
-    if ok {
-        Ok(())
-    } else {
-        Err(RefError::Invalid {
-            given: given.to_string(),
-            reason: format!("`{name}` is not a valid {what} name"),
-        })
     }
 }
 

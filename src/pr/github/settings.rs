@@ -16,7 +16,7 @@ use crate::pr::token::Token;
 use super::GithubForge;
 use super::client::{DEFAULT_API_URL, GithubClient, GithubConfig};
 use super::hosts::{ApiHosts, GITHUB_HOST};
-use super::retry::RetryPolicy;
+use crate::retry::RetryPolicy;
 
 /// How the GitHub API is called: the client's defaults unless `[github]` says otherwise.
 #[derive(Debug, Clone, PartialEq, Eq)]

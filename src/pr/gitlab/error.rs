@@ -2,7 +2,7 @@
 
 use crate::pr::forge::{ForgeError, ForgeErrorKind, Refusal};
 use crate::pr::http::HttpError;
-use crate::pr::self_hosted::UnknownHost;
+use crate::pr::self_hosted::{ReachError, UnknownHost};
 
 #[derive(Debug, thiserror::Error)]
 pub enum GitlabError {
@@ -59,6 +59,15 @@ impl GitlabError {
             }
             GitlabError::VersionMoved { .. } => Some((Refusal::HeadMoved, self.to_string())),
             _ => None,
+        }
+    }
+}
+
+impl From<ReachError> for GitlabError {
+    fn from(error: ReachError) -> Self {
+        match error {
+            ReachError::UnknownHost(host) => GitlabError::UnknownHost(host),
+            ReachError::Http(http) => GitlabError::Http(http),
         }
     }
 }

@@ -10,6 +10,7 @@ use crate::pr::connect::{Connected, Connection, ForgeSettings, SettingError};
 use crate::pr::forge::ForgeError;
 use crate::pr::hosted::{FetchRefs, ForgeKind, HostedPr};
 use crate::pr::ref_error::RefError;
+use crate::pr::url_parts::{check_name, is_host};
 
 use super::settings::GITLAB_HOST;
 
@@ -120,7 +121,7 @@ fn parse_url(given: &str, rest: &str) -> Result<Option<HostedPr>, RefError> {
         });
     }
     for name in path {
-        check_name(given, name)?;
+        check_name(given, "GitLab group or project", name)?;
     }
     let number = parse_number(given, parts[dash + 2])?;
     let (project, namespace) = path.split_last().expect("two parts at least");
@@ -139,7 +140,7 @@ fn parse_short(given: &str) -> Result<Option<HostedPr>, RefError> {
         return Ok(None);
     }
     for name in &parts {
-        check_name(given, name)?;
+        check_name(given, "GitLab group or project", name)?;
     }
     let number = parse_number(given, number)?;
     let (project, namespace) = parts.split_last().expect("two parts at least");
@@ -158,38 +159,6 @@ fn parse_number(given: &str, text: &str) -> Result<u64, RefError> {
             given: given.to_string(),
             reason: format!("`{text}` is not a merge request number"),
         }),
-    }
-}
-
-/// `HOST` or `HOST:PORT`, nothing else a URL's authority may hold (user names, brackets).
-fn is_host(host: &str) -> bool {
-    let (name, port) = match host.rsplit_once(':') {
-        Some((name, port)) => (name, Some(port)),
-        None => (host, None),
-    };
-    !name.is_empty()
-        && name
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || c == '.' || c == '-')
-        && port.is_none_or(|p| !p.is_empty() && p.parse::<u16>().is_ok())
-}
-
-/// A group or project path segment: letters, digits, `-`, `_`, `.`; never `.` or `..`, which
-/// would walk the API's path.
-fn check_name(given: &str, name: &str) -> Result<(), RefError> {
-    let ok = !name.is_empty()
-        && name != "."
-        && name != ".."
-        && name
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'));
-    if ok {
-        Ok(())
-    } else {
-        Err(RefError::Invalid {
-            given: given.to_string(),
-            reason: format!("`{name}` is not a valid GitLab group or project name"),
-        })
     }
 }
 

@@ -9,11 +9,10 @@ use reqwest::header::{AUTHORIZATION, HeaderName};
 use super::GitlabForge;
 use super::error::GitlabError;
 use crate::config::Config;
-use crate::pr::connect::{Connected, Connection, ForgeSettings, SettingError, TokenChoice};
+use crate::pr::connect::{Connected, Connection, ForgeSettings, SettingError};
 use crate::pr::forge::ForgeError;
 use crate::pr::hosted::HostedPr;
-use crate::pr::http::{RestClient, RestConfig};
-use crate::pr::self_hosted::{HostedSettings, remote_may_get_token};
+use crate::pr::self_hosted::{HostedAuth, HostedSettings, reach};
 use crate::pr::token::{Token, tool_output};
 
 /// The host `GROUP/PROJECT!N` names, and the one known without configuration.
@@ -89,40 +88,24 @@ pub(super) fn auth_header(token: &Token) -> (HeaderName, String) {
     }
 }
 
+/// How GitLab is reached: its name, the header its token goes in, where its token is found.
+const AUTH: HostedAuth = HostedAuth {
+    forge: "GitLab",
+    timeout_setting: "[gitlab] request_timeout",
+    token_hint: TOKEN_HINT,
+    discover,
+    header: auth_header,
+};
+
 pub(super) fn connect(pr: &HostedPr, connection: &Connection) -> Result<Connected, ForgeError> {
     let defaults = GitlabSettings::default();
     let settings = &connection
         .settings_of::<GitlabSettings>(&pr.forge)
         .unwrap_or(&defaults)
         .0;
-    // Refused before a token is even looked for.
-    let api_url = settings
-        .api_for(&pr.host, connection.api_url.as_deref())
-        .map_err(GitlabError::from)?;
-    let token = match &connection.token {
-        TokenChoice::Given(token) => Some(token.clone()),
-        TokenChoice::Anonymous => None,
-        TokenChoice::Discover => discover(settings, &pr.host),
-    };
-    let client = RestClient::new(
-        RestConfig {
-            forge: "GitLab",
-            api_url: api_url.clone(),
-            auth: token.as_ref().map(auth_header),
-            token: token.clone(),
-            retry: settings.retry.clone(),
-            timeout: settings.timeout,
-            timeout_setting: "[gitlab] request_timeout",
-            notices: connection.notices.clone(),
-        },
-        TOKEN_HINT,
-    )
-    .map_err(GitlabError::from)?;
-    let forge = GitlabForge::new(client, pr);
-    let host = pr.host.clone();
-    Ok(Connected::new(Box::new(forge), token, move |remote| {
-        remote_may_get_token(remote, &host, &api_url)
-    }))
+    let reached = reach(pr, connection, settings, &AUTH).map_err(GitlabError::from)?;
+    let forge = GitlabForge::new(reached.client.clone(), pr);
+    Ok(reached.connected(Box::new(forge), pr))
 }
 
 #[cfg(test)]

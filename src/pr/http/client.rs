@@ -14,9 +14,10 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 
 use super::link;
-use super::retry::{RateHints, RetryPolicy, is_retryable, now_epoch};
+use super::retry::{RateHints, is_retryable};
 use crate::pr::connect::{Notices, parse_api_url};
 use crate::pr::token::Token;
+use crate::retry::{RetryPolicy, now_epoch};
 
 /// Answers longer than this are a proxy's HTML page, not a forge's one-line message.
 const MAX_MESSAGE_CHARS: usize = 300;
@@ -300,11 +301,25 @@ impl RestClient {
     /// Every item of a list endpoint: `X-Next-Page` (GitLab), else `Link: rel="next"`.
     pub async fn get_all<T: DeserializeOwned>(
         &self,
-        mut url: Url,
+        url: Url,
         per_page: &str,
         what: &str,
     ) -> Result<Vec<T>, HttpError> {
-        url.query_pairs_mut().append_pair("per_page", per_page);
+        self.get_pages(url, Some(("per_page", per_page)), what)
+            .await
+    }
+
+    /// Every item of a list endpoint whose page size is asked for by `size` (its query
+    /// parameter and value: Gitea's `limit`), or not at all.
+    pub async fn get_pages<T: DeserializeOwned>(
+        &self,
+        mut url: Url,
+        size: Option<(&str, &str)>,
+        what: &str,
+    ) -> Result<Vec<T>, HttpError> {
+        if let Some((name, value)) = size {
+            url.query_pairs_mut().append_pair(name, value);
+        }
         let mut items = Vec::new();
         let mut seen = HashSet::new();
         let mut next = Some(url);
@@ -449,9 +464,7 @@ impl RestClient {
                     .header(CONTENT_TYPE, "application/json")
                     .body(body.clone());
             }
-            let backoff = self
-                .retry
-                .delay(attempt, &RateHints::default(), now_epoch());
+            let backoff = self.retry.delay(attempt, None);
             let response = match self.noting(&call, request.send()).await {
                 Ok(response) => response,
                 Err(e) => {
@@ -499,7 +512,7 @@ impl RestClient {
                 });
             }
             if may_retry && attempt < max_attempts {
-                let wait = self.retry.delay(attempt, &hints, now);
+                let wait = self.retry.delay(attempt, hints.asked_wait(now));
                 let cause = if throttled {
                     format!("rate limited ({})", status.as_u16())
                 } else {

@@ -6,6 +6,7 @@ pub mod client;
 pub mod link;
 pub mod retry;
 
+pub use crate::retry::{RetryPolicy, now_epoch, utc_time};
 pub use client::{Answer, Call, HttpError, RestClient, RestConfig};
 pub use link::next_page;
-pub use retry::{RateHints, RetryPolicy, is_retryable, now_epoch, utc_time};
+pub use retry::{RateHints, is_retryable};

@@ -1,30 +1,10 @@
-//! When to try a forge's call again, and how long to wait first.
+//! When a forge's call is worth trying again, and what the forge asked to wait (its
+//! `Retry-After` and rate-limit headers); how long to wait is the one policy's
+//! ([`crate::retry::RetryPolicy`]).
 //!
-//! Pure functions over the status and headers, so the policy is tested without a clock.
+//! Pure functions over the status and headers, so they are tested without a clock.
 
 use std::time::Duration;
-
-/// Bounded retries for 5xx, 429 and rate-limited 403s.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct RetryPolicy {
-    /// Total tries per call, the first included. `1` disables retrying.
-    pub max_attempts: u32,
-    /// The first backoff when GitHub gave no hint; it doubles on each retry.
-    pub base_backoff: Duration,
-    /// No single wait is longer than this, whatever GitHub asks: a review should fail with a
-    /// clear error rather than hang for the hour a primary rate limit can take to reset.
-    pub max_wait: Duration,
-}
-
-impl Default for RetryPolicy {
-    fn default() -> Self {
-        RetryPolicy {
-            max_attempts: 4,
-            base_backoff: Duration::from_secs(1),
-            max_wait: Duration::from_secs(60),
-        }
-    }
-}
 
 /// The rate-limit headers of one response.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -63,25 +43,19 @@ impl RateHints {
         ))
     }
 
+    /// The wait the forge asked for: `Retry-After`, else the time until a used-up limit resets.
+    pub fn asked_wait(&self, now_epoch_secs: u64) -> Option<Duration> {
+        self.retry_after_secs.map(Duration::from_secs).or_else(|| {
+            (self.remaining == Some(0))
+                .then_some(self.reset_epoch)
+                .flatten()
+                .map(|reset| Duration::from_secs(reset.saturating_sub(now_epoch_secs)))
+        })
+    }
+
     fn rate_limited(&self) -> bool {
         self.retry_after_secs.is_some() || self.remaining == Some(0)
     }
-}
-
-/// Now, in the epoch seconds rate-limit resets are given in.
-pub fn now_epoch() -> u64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs())
-}
-
-/// A rate limit's reset instant for people: `2026-01-02 03:04:05 UTC`.
-pub fn utc_time(epoch_secs: u64) -> String {
-    let at = std::time::UNIX_EPOCH + Duration::from_secs(epoch_secs);
-    humantime::format_rfc3339_seconds(at)
-        .to_string()
-        .replace('T', " ")
-        .replace('Z', " UTC")
 }
 
 /// Whether a failed status is worth another try. A 403 is only retried when it is a rate limit
@@ -95,29 +69,10 @@ pub fn is_retryable(status: u16, hints: &RateHints) -> bool {
     }
 }
 
-impl RetryPolicy {
-    /// How long to wait after `attempt` (1-based) failed. GitHub's own hint wins over the
-    /// exponential backoff; every wait is capped at `max_wait`.
-    pub fn delay(&self, attempt: u32, hints: &RateHints, now_epoch_secs: u64) -> Duration {
-        let hinted = hints.retry_after_secs.map(Duration::from_secs).or_else(|| {
-            (hints.remaining == Some(0))
-                .then_some(hints.reset_epoch)
-                .flatten()
-                .map(|reset| Duration::from_secs(reset.saturating_sub(now_epoch_secs)))
-        });
-        let wait = hinted.unwrap_or_else(|| self.backoff(attempt));
-        wait.min(self.max_wait)
-    }
-
-    fn backoff(&self, attempt: u32) -> Duration {
-        let doublings = attempt.saturating_sub(1).min(16);
-        self.base_backoff.saturating_mul(1 << doublings)
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::retry::{RetryPolicy, utc_time};
 
     const NOW: u64 = 1_700_000_000;
 
@@ -150,23 +105,23 @@ mod tests {
     #[test]
     fn retry_after_is_honoured() {
         let policy = RetryPolicy::default();
-        let wait = policy.delay(1, &hints(Some(7), None, None), NOW);
+        let wait = policy.delay(1, hints(Some(7), None, None).asked_wait(NOW));
         assert_eq!(wait, Duration::from_secs(7));
     }
 
     #[test]
     fn exhausted_limit_waits_until_reset() {
         let policy = RetryPolicy::default();
-        let wait = policy.delay(1, &hints(None, Some(0), Some(NOW + 42)), NOW);
+        let wait = policy.delay(1, hints(None, Some(0), Some(NOW + 42)).asked_wait(NOW));
         assert_eq!(wait, Duration::from_secs(42));
-        let past = policy.delay(1, &hints(None, Some(0), Some(NOW - 3)), NOW);
+        let past = policy.delay(1, hints(None, Some(0), Some(NOW - 3)).asked_wait(NOW));
         assert_eq!(past, Duration::ZERO);
     }
 
     #[test]
     fn reset_is_ignored_while_requests_remain() {
         let policy = RetryPolicy::default();
-        let wait = policy.delay(1, &hints(None, Some(10), Some(NOW + 42)), NOW);
+        let wait = policy.delay(1, hints(None, Some(10), Some(NOW + 42)).asked_wait(NOW));
         assert_eq!(wait, Duration::from_secs(1));
     }
 
@@ -201,7 +156,9 @@ mod tests {
             max_wait: Duration::from_secs(60),
         };
         let none = RateHints::default();
-        let waits: Vec<_> = (1..=4).map(|a| policy.delay(a, &none, NOW)).collect();
+        let waits: Vec<_> = (1..=4)
+            .map(|a| policy.delay(a, none.asked_wait(NOW)))
+            .collect();
         assert_eq!(
             waits,
             [100, 200, 400, 800].map(Duration::from_millis).to_vec()
@@ -211,11 +168,11 @@ mod tests {
     #[test]
     fn every_wait_is_capped() {
         let policy = RetryPolicy::default();
-        let hour = policy.delay(1, &hints(None, Some(0), Some(NOW + 3600)), NOW);
+        let hour = policy.delay(1, hints(None, Some(0), Some(NOW + 3600)).asked_wait(NOW));
         assert_eq!(hour, Duration::from_secs(60));
-        let asked = policy.delay(1, &hints(Some(600), None, None), NOW);
+        let asked = policy.delay(1, hints(Some(600), None, None).asked_wait(NOW));
         assert_eq!(asked, Duration::from_secs(60));
-        let backoff = policy.delay(40, &RateHints::default(), NOW);
+        let backoff = policy.delay(40, RateHints::default().asked_wait(NOW));
         assert_eq!(backoff, Duration::from_secs(60));
     }
 }

@@ -9,6 +9,8 @@ pub mod faults;
 pub mod git_repo;
 pub mod github_graphql;
 pub mod github_inbox_server;
+pub mod gitea_server;
+pub mod gitea_swagger;
 pub mod github_json;
 pub mod github_publish;
 pub mod github_server;

@@ -444,7 +444,7 @@ fn open_threads_are_shown_redacted_and_settled_ones_are_not() {
     ];
     let diff = small_diff();
     let context = Context::builder(&diff)
-        .pull_request(&pr("t", ""), &PrHistory::default())
+        .pull_request(&pr("t", ""), &PrHistory::default(), None)
         .threads(&threads)
         .build(4_000)
         .unwrap();

@@ -47,38 +47,9 @@ impl fmt::Debug for ApiKey {
     }
 }
 
-/// Bounded retries for timeouts, connection failures, 408, 429 and 5xx.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct RetryPolicy {
-    /// Total tries per call, the first included. `1` disables retrying.
-    pub max_attempts: u32,
-    /// The first wait when the server gave no hint; it doubles on each retry.
-    pub base_backoff: Duration,
-    /// No single wait is longer, whatever `Retry-After` asks: a reviewer should fail with a
-    /// clear reason rather than sit out a long quota reset.
-    pub max_wait: Duration,
-}
-
-impl Default for RetryPolicy {
-    fn default() -> Self {
-        RetryPolicy {
-            max_attempts: 4,
-            base_backoff: Duration::from_secs(2),
-            max_wait: Duration::from_secs(60),
-        }
-    }
-}
-
-impl RetryPolicy {
-    /// The wait after `attempt` (1-based) failed: the server's hint if it gave one, else the
-    /// doubling backoff; capped at `max_wait`.
-    pub fn delay(&self, attempt: u32, retry_after: Option<Duration>) -> Duration {
-        let doublings = attempt.saturating_sub(1).min(16);
-        retry_after
-            .unwrap_or_else(|| self.base_backoff.saturating_mul(1 << doublings))
-            .min(self.max_wait)
-    }
-}
+/// Retries for timeouts, connection failures, 408, 429 and 5xx follow the one policy.
+pub use crate::retry::RetryPolicy;
+use crate::retry::{now_epoch, utc_time, whole_seconds};
 
 /// `Retry-After` in seconds, or OpenAI's `retry-after-ms`. (The HTTP-date form is not worth a
 /// date parser: the backoff covers it.)
@@ -255,7 +226,7 @@ impl Endpoint {
             // A wait the server asks for (`Retry-After`, or a used-up quota's reset) that is
             // longer than the longest wait is not sat out in capped slices, attempt after
             // attempt: the call fails at once, saying when to run again.
-            let now = crate::pr::http::now_epoch();
+            let now = now_epoch();
             let exhausted = matches!(status.as_u16(), 403 | 429)
                 .then(|| exhausted_until(response.headers(), now))
                 .flatten();
@@ -283,7 +254,7 @@ impl Endpoint {
                     call: self.call.clone(),
                     status: status.as_u16(),
                     message,
-                    resets_at: crate::pr::http::utc_time(reset_epoch),
+                    resets_at: utc_time(reset_epoch),
                     resets_in,
                 });
             }
@@ -502,11 +473,6 @@ pub(crate) fn exhausted_until(headers: &HeaderMap, now_epoch: u64) -> Option<(u6
     })
 }
 
-/// A wait in whole seconds, rounded up: "retry at" must never be too early.
-fn whole_seconds(wait: Duration) -> u64 {
-    wait.as_secs() + u64::from(wait.subsec_nanos() > 0)
-}
-
 /// What is wrong with a configured base URL; the provider's config error carries the text.
 #[derive(Debug, thiserror::Error)]
 enum BaseUrlError {
@@ -575,21 +541,6 @@ mod tests {
             HeaderValue::from_static("Wed, 21 Oct 2015 07:28:00 GMT"),
         );
         assert_eq!(retry_after(&dated), None);
-    }
-
-    #[test]
-    fn delays_double_and_are_capped() {
-        let policy = RetryPolicy {
-            max_attempts: 5,
-            base_backoff: Duration::from_millis(100),
-            max_wait: Duration::from_millis(500),
-        };
-        let waits: Vec<_> = (1..=4).map(|a| policy.delay(a, None)).collect();
-        assert_eq!(waits, [100, 200, 400, 500].map(Duration::from_millis));
-        assert_eq!(
-            policy.delay(1, Some(Duration::from_secs(9))),
-            Duration::from_millis(500)
-        );
     }
 
     #[test]

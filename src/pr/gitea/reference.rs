@@ -1,0 +1,172 @@
+//! How Gitea and Forgejo pull requests are named: `https://HOST/OWNER/REPO/pulls/N`, their one
+//! spelling, Gitea's directory under the data root, and `refs/pull/N/head`.
+
+use std::sync::Arc;
+
+use crate::config::Config;
+use crate::path_component::sanitize_component;
+use crate::pr::connect::{Connected, Connection, ForgeSettings, SettingError};
+use crate::pr::forge::ForgeError;
+use crate::pr::hosted::{FetchRefs, ForgeKind, HostedPr};
+use crate::pr::ref_error::RefError;
+use crate::pr::url_parts::{check_name, is_host};
+
+use super::settings::GITEA_HOST;
+
+/// Gitea and Forgejo (Codeberg and self-hosted servers) as a registered forge.
+#[derive(Debug, Clone, Copy)]
+pub struct Gitea;
+
+pub static GITEA: Gitea = Gitea;
+
+impl ForgeKind for Gitea {
+    fn id(&self) -> &'static str {
+        "gitea"
+    }
+
+    fn name(&self) -> &'static str {
+        "Gitea"
+    }
+
+    fn reference_forms(&self) -> &'static str {
+        "https://codeberg.org/OWNER/REPO/pulls/N"
+    }
+
+    fn parse_reference(&self, text: &str) -> Result<Option<HostedPr>, RefError> {
+        let given = text.trim();
+        match given
+            .strip_prefix("https://")
+            .or_else(|| given.strip_prefix("http://"))
+        {
+            Some(rest) => parse_url(given, rest),
+            None => Ok(None),
+        }
+    }
+
+    /// `gitea` for codeberg.org, `gitea-<host>` for any other server.
+    fn site(&self, host: &str) -> String {
+        if host == GITEA_HOST {
+            self.id().to_string()
+        } else {
+            format!("{}-{}", self.id(), sanitize_component(host))
+        }
+    }
+
+    /// `refs/pull/N/head` is on the base repository, so a fork's pull request is fetched from
+    /// the same place as the base branch.
+    fn fetch_refs(&self, pr: &HostedPr, base_branch: &str) -> FetchRefs {
+        let base_branch = base_branch
+            .strip_prefix("refs/heads/")
+            .unwrap_or(base_branch);
+        FetchRefs {
+            head: format!("refs/pull/{}/head", pr.number),
+            base: format!("refs/heads/{base_branch}"),
+        }
+    }
+
+    fn settings(&self, config: &Config) -> Result<Arc<dyn ForgeSettings>, SettingError> {
+        super::settings::settings(config)
+    }
+
+    fn connect(&self, pr: &HostedPr, connection: &Connection) -> Result<Connected, ForgeError> {
+        super::settings::connect(pr, connection)
+    }
+}
+
+/// `https://HOST/OWNER/REPO/pulls/N[/files…][?query][#fragment]`; `None` for any other URL.
+fn parse_url(given: &str, rest: &str) -> Result<Option<HostedPr>, RefError> {
+    let rest = rest.split(['?', '#']).next().unwrap_or("");
+    let parts: Vec<&str> = rest.split('/').collect();
+    if parts.len() < 5 || parts[3] != "pulls" {
+        return Ok(None);
+    }
+    let host = parts[0].to_ascii_lowercase();
+    if !is_host(&host) {
+        return Err(RefError::Invalid {
+            given: given.to_string(),
+            reason: format!("{host:?} is not a host name (letters, digits, dots, dashes, a :port)"),
+        });
+    }
+    for name in &parts[1..3] {
+        check_name(given, "Gitea owner or repository", name)?;
+    }
+    let number = match parts[4].parse::<u64>() {
+        Ok(n) if n > 0 => n,
+        _ => {
+            return Err(RefError::Invalid {
+                given: given.to_string(),
+                reason: format!("`{}` is not a pull request number", parts[4]),
+            });
+        }
+    };
+    // Gitea matches owner and repository names case-insensitively: one spelling, one space.
+    Ok(Some(HostedPr {
+        forge: GITEA.id().to_string(),
+        site: GITEA.site(&host),
+        owner: parts[1].to_ascii_lowercase(),
+        repo: parts[2].to_ascii_lowercase(),
+        host,
+        number,
+    }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(text: &str) -> Result<Option<HostedPr>, RefError> {
+        GITEA.parse_reference(text)
+    }
+
+    #[test]
+    fn spellings_of_one_pull_request_are_one_value() {
+        let a =
+            parse("https://Codeberg.org/Forgejo/Forgejo/pulls/7/files?style=split#issuecomment-3")
+                .unwrap()
+                .unwrap();
+        let b = parse("https://codeberg.org/forgejo/forgejo/pulls/7")
+            .unwrap()
+            .unwrap();
+        assert_eq!(a, b);
+        assert_eq!(a.site, "gitea");
+        assert_eq!((a.owner.as_str(), a.repo.as_str()), ("forgejo", "forgejo"));
+        let own = parse("https://git.corp.example:3000/o/r/pulls/12")
+            .unwrap()
+            .unwrap();
+        assert_eq!(own.host, "git.corp.example:3000");
+        assert_eq!(own.site, "gitea-git.corp.example-3000");
+    }
+
+    #[test]
+    fn other_shapes_are_left_to_other_forges_and_bad_ones_refused() {
+        for text in [
+            "https://github.com/o/r/pull/3",
+            "https://gitlab.com/g/p/-/merge_requests/3",
+            "https://codeberg.org/o/r/issues/3",
+            "o/r#3",
+            "/tmp/r",
+        ] {
+            assert_eq!(parse(text), Ok(None), "{text}");
+        }
+        for text in [
+            "https://codeberg.org/../r/pulls/3",
+            "https://codeberg.org/o/r/pulls/x",
+            "https://codeberg.org/o/r/pulls/0",
+            "https://codeberg.org@evil.example/o/r/pulls/3",
+        ] {
+            assert!(parse(text).is_err(), "{text}");
+        }
+    }
+
+    #[test]
+    fn the_head_is_fetched_from_the_pull_ref() {
+        let pr = parse("https://codeberg.org/o/r/pulls/12").unwrap().unwrap();
+        assert_eq!(
+            GITEA.fetch_refs(&pr, "main"),
+            FetchRefs {
+                head: "refs/pull/12/head".into(),
+                base: "refs/heads/main".into()
+            }
+        );
+    }
+}
