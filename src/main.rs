@@ -832,8 +832,9 @@ fn comment_command(cli: &Cli) -> anyhow::Result<Exit> {
 /// `review-tui reply` and `review-tui resolve`: a draft on one of the PR's review threads,
 /// kept in the space until a publish posts it.
 fn thread_command(cli: &Cli) -> anyhow::Result<Exit> {
+    use review_tui::session::thread_drafts;
     use review_tui::space::thread_draft::{ThreadAction, ThreadDraft};
-    let (pr, thread, delete, data_dir, api_url, action, prefix) = match &cli.command {
+    let (pr, thread, delete, data_dir, api_url, action) = match &cli.command {
         Some(Command::Reply {
             pr,
             text,
@@ -852,7 +853,7 @@ fn thread_command(cli: &Cli) -> anyhow::Result<Exit> {
                     ),
                 }),
             };
-            (pr, thread, delete, data_dir, api_url, action, "reply")
+            (pr, thread, delete, data_dir, api_url, action)
         }
         Some(Command::Resolve {
             pr,
@@ -867,7 +868,7 @@ fn thread_command(cli: &Cli) -> anyhow::Result<Exit> {
                 (None, true) => Some(ThreadAction::Unresolve),
                 (None, false) => Some(ThreadAction::Resolve),
             };
-            (pr, thread, delete, data_dir, api_url, action, "resolve")
+            (pr, thread, delete, data_dir, api_url, action)
         }
         _ => anyhow::bail!("not a thread command"),
     };
@@ -897,16 +898,7 @@ fn thread_command(cli: &Cli) -> anyhow::Result<Exit> {
     if let Some(notice) = &prepared.threads.notice {
         anyhow::bail!("{notice}");
     }
-    let found = prepared
-        .threads
-        .threads
-        .iter()
-        .find(|t| {
-            t.id == wanted
-                || t.comments
-                    .iter()
-                    .any(|c| c.id.is_some_and(|id| id.to_string() == wanted))
-        })
+    let found = thread_drafts::find(&prepared.threads.threads, wanted)
         .cloned()
         .ok_or_else(|| {
             anyhow::anyhow!(
@@ -918,30 +910,8 @@ fn thread_command(cli: &Cli) -> anyhow::Result<Exit> {
     let draft = prepared
         .space
         .update(|state| -> anyhow::Result<ThreadDraft> {
-            let n = state
-                .thread_drafts
-                .iter()
-                .filter_map(|d| {
-                    d.id.strip_prefix(&format!("{prefix}-"))?
-                        .parse::<u32>()
-                        .ok()
-                })
-                .max()
-                .unwrap_or(0)
-                + 1;
-            let draft = ThreadDraft {
-                id: format!("{prefix}-{n}"),
-                thread: found.id.clone(),
-                reply_to: found.reply_target(),
-                location: match found.lines() {
-                    Some((_, end)) => format!("{}:{end}", found.path),
-                    None => found.path.clone(),
-                },
-                opened_by: found.author().to_string(),
-                action,
-                at,
-                posted: false,
-            };
+            let id = thread_drafts::next_id(&state.thread_drafts, &action);
+            let draft = thread_drafts::draft(id, &found, action, at);
             state.thread_drafts.push(draft.clone());
             Ok(draft)
         })?;

@@ -72,6 +72,8 @@ pub enum SessionError {
     Room(String),
     #[error("the review is still running: {0} when it is done")]
     Running(&'static str),
+    #[error("no review thread {0} on this pull request")]
+    NoSuchReviewThread(String),
 }
 
 /// What a session tells its client. `Pv` and `Pd` are its publisher's preview and record of
@@ -638,6 +640,11 @@ pub async fn serve<P: Publisher>(
                                         "the review is still running: ask when it is done".into(),
                                     ));
                                 }
+                                Command::PutThreadDraft(_) | Command::DeleteThreadDraft { .. } => {
+                                    send(SessionEvent::Notice(
+                                        "the review is still running: draft on a thread when it is done".into(),
+                                    ));
+                                }
                                 Command::StopReviewer(name) => {
                                     stop_one.send_modify(|names| {
                                         names.insert(name);
@@ -957,6 +964,16 @@ async fn handle<P: Publisher>(
         }
         Command::DeleteFinding { node_id } => {
             if let Err(err) = session.delete_finding(&node_id) {
+                send(failed("Could not save", err.to_string()));
+            }
+        }
+        Command::PutThreadDraft(draft) => {
+            if let Err(err) = session.put_thread_draft(*draft) {
+                send(failed("Could not save", err.to_string()));
+            }
+        }
+        Command::DeleteThreadDraft { id } => {
+            if let Err(err) = session.delete_thread_draft(&id) {
                 send(failed("Could not save", err.to_string()));
             }
         }
