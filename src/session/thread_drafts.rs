@@ -68,7 +68,11 @@ impl<P: Publisher> Session<P> {
         let thread = find(&self.prepared.threads.threads, &draft.thread)
             .cloned()
             .ok_or_else(|| SessionError::NoSuchReviewThread(draft.thread.clone()))?;
-        let draft = self::draft(draft.id, &thread, draft.action, draft.at);
+        let at = match draft.at.is_empty() {
+            true => crate::pr::http::utc_time(crate::pr::http::now_epoch()),
+            false => draft.at,
+        };
+        let draft = self::draft(draft.id, &thread, draft.action, at);
         self.prepared.space.update(|state| -> Result<(), SessionError> {
             state.thread_drafts.retain(|d| d.id != draft.id || d.posted);
             state.thread_drafts.push(draft);

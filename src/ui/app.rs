@@ -168,6 +168,8 @@ impl Engine for Bridge {
             Effect::Proposal { thread, accepted } => Command::Proposal { thread, accepted },
             Effect::PutFinding { node_id, draft } => Command::PutFinding { node_id, draft },
             Effect::DeleteFinding(node_id) => Command::DeleteFinding { node_id },
+            Effect::PutThreadDraft(draft) => Command::PutThreadDraft(draft),
+            Effect::DeleteThreadDraft(id) => Command::DeleteThreadDraft { id },
         };
         let _ = self.commands.send(command);
     }
@@ -342,6 +344,7 @@ pub fn opening_state(
     state.comments = snapshot.comments.clone();
     state.patch = opening.patch.as_ref().map(patch_data);
     state.worktree = Some(opening.worktree.clone());
+    state.thread_drafts = opening.state.thread_drafts.clone();
     if !run_review && opening.state.current_round().is_some() {
         state.axes = snapshot.axes.clone();
         state.board.reviewers = snapshot.board.reviewers.clone();

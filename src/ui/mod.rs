@@ -26,6 +26,7 @@ pub mod run;
 pub mod state;
 pub mod terminal;
 pub mod text;
+pub mod thread_list;
 pub mod theme;
 pub mod translate;
 pub mod update;

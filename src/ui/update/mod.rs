@@ -18,6 +18,7 @@ mod panes;
 mod record;
 mod room;
 mod scroll;
+mod threads;
 mod selection;
 mod triage;
 mod triage_keys;
@@ -94,6 +95,9 @@ pub enum Effect {
         draft: crate::review::person::PersonDraft,
     },
     DeleteFinding(String),
+    /// A reply or resolution on one of the PR's review threads, kept until a publish.
+    PutThreadDraft(Box<crate::space::thread_draft::ThreadDraft>),
+    DeleteThreadDraft(String),
     Quit,
 }
 

@@ -11,6 +11,7 @@ pub(crate) mod header;
 mod overlays;
 mod reviewers;
 mod status;
+mod review_threads;
 mod thread;
 
 use ratatui::Frame;

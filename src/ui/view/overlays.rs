@@ -34,6 +34,7 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &AppState, cx: &ViewContext) -
             Overlay::Diff(view) => diff_lines = super::diff::draw(frame, area, state, view, cx),
             Overlay::Patch { scroll } => scroll_max = patch(frame, area, state, *scroll, cx),
             Overlay::Log { scroll } => scroll_max = event_log(frame, area, state, *scroll, cx),
+            Overlay::Threads { cursor } => super::review_threads::draw(frame, area, state, *cursor, cx),
         }
     }
     (diff_lines, scroll_max)
@@ -61,6 +62,7 @@ fn help(frame: &mut Frame, area: Rect, state: &AppState, scroll: u16, cx: &ViewC
             Context::Preview,
             Context::Patch,
             Context::Log,
+            Context::Threads,
         ]
         .into_iter()
         .filter(|c| *c != here),
@@ -166,6 +168,7 @@ fn focused_context(state: &AppState) -> Context {
         Some(Overlay::Diff(_)) => Context::Diff,
         Some(Overlay::Patch { .. }) => Context::Patch,
         Some(Overlay::Log { .. }) => Context::Log,
+        Some(Overlay::Threads { .. }) => Context::Threads,
         _ => Context::Main,
     }
 }
@@ -698,6 +701,22 @@ fn text_box(
                 crate::printable::line(&draft.anchor.to_string())
             ),
             "ctrl-s add · esc cancel · first line `P1 bug: title` sets priority and kind (default P2 suggestion)",
+            area.height.saturating_sub(4).clamp(6, 14),
+        ),
+        InputPurpose::Reply { thread } => (
+            format!(
+                " Reply to {} ",
+                state
+                    .review_threads
+                    .iter()
+                    .find(|t| t.id == *thread)
+                    .map_or_else(String::new, |t| format!(
+                        "@{} on {}",
+                        crate::printable::line(t.author()),
+                        crate::printable::line(&t.path)
+                    ))
+            ),
+            "ctrl-s save the draft (posted by the next publish) · esc cancel",
             area.height.saturating_sub(4).clamp(6, 14),
         ),
         InputPurpose::Filter { .. } => (
