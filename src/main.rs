@@ -1095,17 +1095,7 @@ fn headless_command(
         }
         // The person's replies and resolutions on the PR's threads, once each.
         if threads_too {
-            let destination =
-                review_tui::publish::destination(session.prepared(), cli.api_url.clone(), None);
-            let posted = signals.run(runtime, async {
-                match destination {
-                    Ok(destination) => {
-                        review_tui::publish::thread_posts::post(&destination, session.space_mut())
-                            .await
-                    }
-                    Err(e) => Err(e),
-                }
-            })?;
+            let posted = signals.run(runtime, session.post_thread_drafts())?;
             match posted {
                 Ok(lines) => lines.into_iter().for_each(say),
                 Err(err) => {

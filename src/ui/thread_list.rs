@@ -2,6 +2,7 @@
 //! and the person's drafts on each.
 
 use crate::pr::threads::ReviewThread;
+use crate::review::node::Anchor;
 use crate::space::thread_draft::{ThreadAction, ThreadDraft};
 use crate::ui::state::AppState;
 
@@ -34,12 +35,17 @@ pub fn resolved_after(state: &AppState, thread: &ReviewThread) -> bool {
         .unwrap_or(thread.resolved)
 }
 
-/// The threads on `path` whose lines overlap `start..=end`.
-pub fn on_lines<'a>(state: &'a AppState, path: &str, start: u32, end: u32) -> Vec<&'a ReviewThread> {
+/// The threads on the same file, side and (overlapping) lines as `anchor`.
+pub fn on_lines<'a>(state: &'a AppState, anchor: &Anchor) -> Vec<&'a ReviewThread> {
     state
         .review_threads
         .iter()
-        .filter(|t| t.path == path && t.lines().is_some_and(|(s, e)| s <= end && start <= e))
+        .filter(|t| {
+            anchor.path == t.path
+                && anchor.side == t.side
+                && t.lines()
+                    .is_some_and(|(s, e)| s <= anchor.end_line && anchor.start_line <= e)
+        })
         .collect()
 }
 

@@ -27,7 +27,7 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &AppState, cx: &ViewContext) -
             }
             Overlay::PreviewPending => pending(frame, area, cx),
             Overlay::Preview { data, scroll } => {
-                scroll_max = preview(frame, area, data, *scroll, cx)
+                scroll_max = preview(frame, area, state, data, *scroll, cx)
             }
             Overlay::Input(input) => text_box(frame, area, state, input, cx),
             Overlay::Error { title, message } => error(frame, area, title, message, cx),
@@ -588,6 +588,7 @@ fn pending(frame: &mut Frame, area: Rect, cx: &ViewContext) {
 fn preview(
     frame: &mut Frame,
     area: Rect,
+    state: &AppState,
     data: &PreviewData,
     scroll: u16,
     cx: &ViewContext,
@@ -629,6 +630,19 @@ fn preview(
         ]),
         Line::from(Span::styled(format!("to {}", data.target), theme.muted)),
     ];
+    let drafts: Vec<_> = state.thread_drafts.iter().filter(|d| !d.posted).collect();
+    if !drafts.is_empty() {
+        lines.push(Line::from(Span::styled(
+            "then on the PR's review threads:",
+            theme.muted,
+        )));
+        for draft in drafts {
+            lines.push(Line::from(Span::styled(
+                format!("  {}", super::shown(&draft.describe())),
+                theme.text,
+            )));
+        }
+    }
     if !data.already_raised.is_empty() {
         lines.push(Line::from(Span::styled(
             "left out (already raised in an open thread; still counted):",
