@@ -6,8 +6,8 @@ use crate::pr::threads::ReviewThread;
 use crate::reviewers::redact;
 use crate::space::thread_draft::{ThreadAction, ThreadDraft};
 
-use super::service::{Session, SessionError};
 use super::publisher::Publisher;
+use super::service::{Session, SessionError};
 
 /// `reply-N` / `resolve-N`: one past the highest of that kind drafted so far, so ids never
 /// come back after a deletion of an earlier one.
@@ -15,7 +15,11 @@ pub fn next_id(drafts: &[ThreadDraft], action: &ThreadAction) -> String {
     let prefix = prefix(action);
     let n = drafts
         .iter()
-        .filter_map(|d| d.id.strip_prefix(&format!("{prefix}-"))?.parse::<u32>().ok())
+        .filter_map(|d| {
+            d.id.strip_prefix(&format!("{prefix}-"))?
+                .parse::<u32>()
+                .ok()
+        })
         .max()
         .unwrap_or(0)
         + 1;
@@ -73,19 +77,23 @@ impl<P: Publisher> Session<P> {
             false => draft.at,
         };
         let draft = self::draft(draft.id, &thread, draft.action, at);
-        self.prepared.space.update(|state| -> Result<(), SessionError> {
-            state.thread_drafts.retain(|d| d.id != draft.id || d.posted);
-            state.thread_drafts.push(draft);
-            Ok(())
-        })
+        self.prepared
+            .space
+            .update(|state| -> Result<(), SessionError> {
+                state.thread_drafts.retain(|d| d.id != draft.id || d.posted);
+                state.thread_drafts.push(draft);
+                Ok(())
+            })
     }
 
     /// Drops the draft `id` unless it was posted already; whether there was one.
     pub fn delete_thread_draft(&mut self, id: &str) -> Result<bool, SessionError> {
-        self.prepared.space.update(|state| -> Result<bool, SessionError> {
-            let before = state.thread_drafts.len();
-            state.thread_drafts.retain(|d| !(d.id == id && !d.posted));
-            Ok(state.thread_drafts.len() != before)
-        })
+        self.prepared
+            .space
+            .update(|state| -> Result<bool, SessionError> {
+                let before = state.thread_drafts.len();
+                state.thread_drafts.retain(|d| !(d.id == id && !d.posted));
+                Ok(state.thread_drafts.len() != before)
+            })
     }
 }

@@ -259,7 +259,9 @@ async fn relay(
                 actions
             }
             SessionEvent::Notice(text) => vec![Action::Engine(Report::Notice(text))],
-            SessionEvent::ThreadDrafts(drafts) => vec![Action::Engine(Report::ThreadDrafts(drafts))],
+            SessionEvent::ThreadDrafts(drafts) => {
+                vec![Action::Engine(Report::ThreadDrafts(drafts))]
+            }
             SessionEvent::PatchWritten(written) => vec![Action::Engine(Report::PatchWritten {
                 patch: patch_data(&written),
                 summary: written.summary.clone(),

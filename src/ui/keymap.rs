@@ -659,8 +659,20 @@ impl Default for Keymap {
                 "delete your drafts on the thread",
                 NONE,
             ),
-            (Threads, A::Help, &["?"], "help: the threads' keys first", NONE),
-            (Threads, A::Close, &["esc", "t"], "close the threads list", NONE),
+            (
+                Threads,
+                A::Help,
+                &["?"],
+                "help: the threads' keys first",
+                NONE,
+            ),
+            (
+                Threads,
+                A::Close,
+                &["esc", "t"],
+                "close the threads list",
+                NONE,
+            ),
             (
                 Threads,
                 A::Quit,

@@ -9,7 +9,13 @@ use crate::ui::state::AppState;
 /// The threads in list order: open (neither resolved nor outdated) first, then by file, line.
 pub fn ordered(state: &AppState) -> Vec<&ReviewThread> {
     let mut threads: Vec<&ReviewThread> = state.review_threads.iter().collect();
-    threads.sort_by_key(|t| (t.resolved || t.outdated, t.path.clone(), t.lines().map(|l| l.0)));
+    threads.sort_by_key(|t| {
+        (
+            t.resolved || t.outdated,
+            t.path.clone(),
+            t.lines().map(|l| l.0),
+        )
+    });
     threads
 }
 

@@ -17,7 +17,14 @@ use crate::ui::theme::Theme;
 use crate::ui::update::Effect;
 use crate::ui::view::{self, ViewContext};
 
-fn thread(id: &str, path: &str, line: u32, resolved: bool, author: &str, body: &str) -> ReviewThread {
+fn thread(
+    id: &str,
+    path: &str,
+    line: u32,
+    resolved: bool,
+    author: &str,
+    body: &str,
+) -> ReviewThread {
     ReviewThread {
         id: id.into(),
         path: path.into(),
@@ -54,7 +61,14 @@ fn with_threads() -> AppState {
         &mut state,
         [Action::Engine(Report::ReviewThreads(Arc::new(vec![
             thread("T-done", "docs/auth.md", 3, true, "carol", "typo"),
-            thread("T-open", "src/auth/refresh.rs", 11, false, "alice", "the cache never expires"),
+            thread(
+                "T-open",
+                "src/auth/refresh.rs",
+                11,
+                false,
+                "alice",
+                "the cache never expires",
+            ),
         ])))],
     );
     state
@@ -108,13 +122,22 @@ fn drafts(effects: &[Effect]) -> Vec<(String, String, ThreadAction)> {
 fn the_threads_list_shows_open_threads_first_with_author_date_replies_and_state() {
     let mut state = with_threads();
     apply(&mut state, [Action::Command(Command::Threads)]);
-    assert!(matches!(state.top_overlay(), Some(Overlay::Threads { cursor: 0 })));
+    assert!(matches!(
+        state.top_overlay(),
+        Some(Overlay::Threads { cursor: 0 })
+    ));
     let text = screen(&mut state, 80, 24);
     let open = text.find("src/auth/refresh.rs:11").expect(&text);
     let done = text.find("docs/auth.md:3").expect(&text);
     assert!(open < done, "the open thread comes first:\n{text}");
-    assert!(text.contains("@alice · 2026-11-30 · 1 reply · open"), "{text}");
-    assert!(text.contains("@carol · 2026-11-30 · 1 reply · resolved"), "{text}");
+    assert!(
+        text.contains("@alice · 2026-11-30 · 1 reply · open"),
+        "{text}"
+    );
+    assert!(
+        text.contains("@carol · 2026-11-30 · 1 reply · resolved"),
+        "{text}"
+    );
     // The selected thread in full under the list.
     assert!(text.contains("the cache never expires"), "{text}");
     // `t` again closes it.
@@ -139,7 +162,9 @@ fn replying_resolving_and_deleting_from_the_list_are_drafts_sent_to_the_session(
         vec![(
             "reply-1".into(),
             "T-open".into(),
-            ThreadAction::Reply { text: "fixed in 3f2a".into() }
+            ThreadAction::Reply {
+                text: "fixed in 3f2a".into()
+            }
         )]
     );
     assert!(matches!(state.top_overlay(), Some(Overlay::Threads { .. })));
@@ -149,7 +174,10 @@ fn replying_resolving_and_deleting_from_the_list_are_drafts_sent_to_the_session(
     assert_eq!(drafts(&effects)[0].0, "resolve-1");
     let effects = apply(
         &mut state,
-        [Action::Command(Command::MoveDown), Action::Command(Command::Resolve)],
+        [
+            Action::Command(Command::MoveDown),
+            Action::Command(Command::Resolve),
+        ],
     );
     assert_eq!(
         drafts(&effects),
@@ -163,7 +191,10 @@ fn replying_resolving_and_deleting_from_the_list_are_drafts_sent_to_the_session(
     // `D` on the open thread drops its reply and resolution.
     let effects = apply(
         &mut state,
-        [Action::Command(Command::MoveUp), Action::Command(Command::DeleteComment)],
+        [
+            Action::Command(Command::MoveUp),
+            Action::Command(Command::DeleteComment),
+        ],
     );
     assert_eq!(
         effects,

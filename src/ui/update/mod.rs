@@ -18,8 +18,8 @@ mod panes;
 mod record;
 mod room;
 mod scroll;
-mod threads;
 mod selection;
+mod threads;
 mod triage;
 mod triage_keys;
 

@@ -9,9 +9,9 @@ mod disagreements;
 pub(crate) mod findings;
 pub(crate) mod header;
 mod overlays;
+mod review_threads;
 mod reviewers;
 mod status;
-mod review_threads;
 mod thread;
 
 use ratatui::Frame;

@@ -34,7 +34,9 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &AppState, cx: &ViewContext) -
             Overlay::Diff(view) => diff_lines = super::diff::draw(frame, area, state, view, cx),
             Overlay::Patch { scroll } => scroll_max = patch(frame, area, state, *scroll, cx),
             Overlay::Log { scroll } => scroll_max = event_log(frame, area, state, *scroll, cx),
-            Overlay::Threads { cursor } => super::review_threads::draw(frame, area, state, *cursor, cx),
+            Overlay::Threads { cursor } => {
+                super::review_threads::draw(frame, area, state, *cursor, cx)
+            }
         }
     }
     (diff_lines, scroll_max)

@@ -71,7 +71,10 @@ fn row(state: &AppState, thread: &ReviewThread, selected: bool, cx: &ViewContext
         .map_or("", |c| c.created_at.get(..10).unwrap_or(&c.created_at));
     let replies = thread.comments.len().saturating_sub(1);
     let mut spans = vec![
-        Span::styled(format!("{}{place}", if selected { "▶ " } else { "  " }), style),
+        Span::styled(
+            format!("{}{place}", if selected { "▶ " } else { "  " }),
+            style,
+        ),
         Span::styled(
             format!(
                 "  @{} · {opened} · {replies} repl{} · {}",
@@ -117,7 +120,10 @@ pub(super) fn full(
     };
     lines.push(Line::from(vec![
         Span::styled(format!("¶ {place}"), theme.title),
-        Span::styled(format!(" · {}", thread_list::state_word(thread)), theme.muted),
+        Span::styled(
+            format!(" · {}", thread_list::state_word(thread)),
+            theme.muted,
+        ),
     ]));
     for comment in &thread.comments {
         let when = comment.created_at.get(..10).unwrap_or(&comment.created_at);
