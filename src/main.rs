@@ -884,9 +884,7 @@ fn thread_command(cli: &Cli) -> anyhow::Result<Exit> {
     let mut prepared = signals.run(&runtime, prepare(reference, &options))??;
     if let Some(id) = delete {
         let removed = prepared.space.update(|state| -> anyhow::Result<bool> {
-            let before = state.thread_drafts.len();
-            state.thread_drafts.retain(|d| d.id != *id || d.posted);
-            Ok(state.thread_drafts.len() != before)
+            Ok(thread_drafts::remove(&mut state.thread_drafts, id))
         })?;
         if !removed {
             anyhow::bail!("{id}: no draft of that id waits to be posted");

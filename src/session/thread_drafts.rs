@@ -56,6 +56,13 @@ pub fn draft(id: String, thread: &ReviewThread, action: ThreadAction, at: String
     }
 }
 
+/// Drops the draft `id` unless it was posted already; whether there was one.
+pub fn remove(drafts: &mut Vec<ThreadDraft>, id: &str) -> bool {
+    let before = drafts.len();
+    drafts.retain(|d| d.id != id || d.posted);
+    drafts.len() != before
+}
+
 /// The thread `wanted` names: its own id, or the number of any of its comments.
 pub fn find<'a>(threads: &'a [ReviewThread], wanted: &str) -> Option<&'a ReviewThread> {
     threads.iter().find(|t| {
@@ -91,9 +98,7 @@ impl<P: Publisher> Session<P> {
         self.prepared
             .space
             .update(|state| -> Result<bool, SessionError> {
-                let before = state.thread_drafts.len();
-                state.thread_drafts.retain(|d| !(d.id == id && !d.posted));
-                Ok(state.thread_drafts.len() != before)
+                Ok(remove(&mut state.thread_drafts, id))
             })
     }
 }
