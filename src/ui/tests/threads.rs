@@ -246,3 +246,26 @@ fn the_publish_preview_lists_the_thread_drafts() {
     );
     assert!(text.contains("already raised by @alice"), "{text}");
 }
+
+#[test]
+fn no_draft_is_made_while_the_review_runs() {
+    let mut state = streaming();
+    assert!(state.review_running());
+    apply(
+        &mut state,
+        [Action::Engine(Report::ReviewThreads(Arc::new(vec![
+            thread("T-open", "src/auth/refresh.rs", 11, false, "alice", "why?"),
+        ])))],
+    );
+    apply(&mut state, [Action::Command(Command::Threads)]);
+    let effects = apply(
+        &mut state,
+        [
+            Action::Command(Command::Resolve),
+            Action::Command(Command::Reply),
+        ],
+    );
+    assert!(effects.is_empty(), "{effects:?}");
+    assert!(state.thread_drafts.is_empty());
+    assert!(matches!(state.top_overlay(), Some(Overlay::Threads { .. })));
+}

@@ -22,13 +22,28 @@ impl Component for ThreadsList {
     fn available(&self, state: &AppState, command: Command) -> bool {
         let selected = selected(state);
         match command {
-            Command::Reply | Command::Resolve => selected.is_some(),
-            Command::DeleteComment => selected.is_some_and(|(_, drafts)| drafts > 0),
+            Command::Reply | Command::Resolve => selected.is_some() && !state.review_running(),
+            Command::DeleteComment => {
+                selected.is_some_and(|(_, drafts)| drafts > 0) && !state.review_running()
+            }
             _ => true,
         }
     }
 
     fn update(&self, state: &mut AppState, command: Command) -> Option<Vec<Effect>> {
+        if matches!(
+            command,
+            Command::Reply | Command::Resolve | Command::DeleteComment
+        ) && state.review_running()
+        {
+            // The running round owns the space until it ends.
+            message(
+                state,
+                MessageKind::Warn,
+                "the review is still running: draft on a thread when it is done".to_string(),
+            );
+            return Some(Vec::new());
+        }
         let len = state.review_threads.len();
         let Some(Overlay::Threads { cursor }) = state.overlays.last_mut() else {
             return None;
