@@ -96,10 +96,16 @@ fn defaults() -> Vec<(&'static str, String)> {
 pub fn show(path: Option<&Path>) -> Result<String, ConfigError> {
     let mut out = String::new();
     let mut leaves = Vec::new();
+    let mut sources = Vec::new();
     match path {
         Some(path) => {
             // Parsed as a layer first, so a broken file gets the same error as a review would.
-            let found = read_layer(path)?.is_some();
+            let layer = read_layer(path)?;
+            let found = layer.is_some();
+            sources = layer
+                .and_then(|l| l.context)
+                .map(|c| c.mcp)
+                .unwrap_or_default();
             let _ = writeln!(
                 out,
                 "# user config file: {} ({})",
@@ -118,6 +124,9 @@ pub fn show(path: Option<&Path>) -> Result<String, ConfigError> {
                 if let Ok(table) = DeTable::parse(&text) {
                     walk(table.get_ref(), "", &text, &mut leaves);
                 }
+                // A context source's arguments and address may hold a secret: its entries
+                // are described below, never printed as written.
+                leaves.retain(|leaf| !leaf.key.starts_with("context"));
                 for leaf in &leaves {
                     let _ = writeln!(
                         out,
@@ -132,6 +141,9 @@ pub fn show(path: Option<&Path>) -> Result<String, ConfigError> {
         }
         None => out.push_str("# no config directory on this platform: set REVIEW_TUI_CONFIG\n"),
     }
+    for source in &sources {
+        let _ = writeln!(out, "{}", describe(source));
+    }
     for (key, value) in defaults() {
         if !leaves.iter().any(|leaf| leaf.key == key) {
             let _ = writeln!(out, "{key} = {value}  # built-in default");
@@ -142,6 +154,46 @@ pub fn show(path: Option<&Path>) -> Result<String, ConfigError> {
          this (it may not set [models], [prompts], [github] or [fix])\n",
     );
     Ok(out)
+}
+
+/// One `[[context.mcp]]` entry as `config show` lists it: its name, transport, tools, the
+/// names of the variables it is given and whether it is required. Never its arguments (a
+/// `--token=…` is an argument), the values of its variables, or more of its URL than the
+/// scheme, host and port (a query or a user part can carry a key).
+fn describe(source: &super::McpSource) -> String {
+    let transport = match (&source.command, &source.url) {
+        (Some(command), _) => format!(
+            "stdio ({}, {} argument(s) not shown)",
+            crate::printable::line(command),
+            source.args.len()
+        ),
+        (None, Some(url)) => match reqwest::Url::parse(url) {
+            Ok(url) => format!(
+                "http ({}://{}{}, the rest of the address not shown)",
+                url.scheme(),
+                url.host_str().unwrap_or(""),
+                url.port().map(|p| format!(":{p}")).unwrap_or_default()
+            ),
+            Err(_) => "http (the address is not a URL)".into(),
+        },
+        (None, None) => "no transport".into(),
+    };
+    let list = |names: &[String]| {
+        if names.is_empty() {
+            "none".to_string()
+        } else {
+            crate::printable::line(&names.join(", ")).into_owned()
+        }
+    };
+    format!(
+        "# context source {}: {transport}; tools: {}; env: {} (values not shown); required: {}; \
+         timeout: {}",
+        crate::printable::line(&source.name),
+        list(&source.tools),
+        list(&source.env),
+        if source.required { "yes" } else { "no" },
+        humantime::format_duration(source.timeout()),
+    )
 }
 
 #[cfg(test)]
@@ -174,5 +226,35 @@ mod tests {
             "{shown}"
         );
         assert!(!shown.contains("theme = \"dark\""), "{shown}");
+    }
+
+    #[test]
+    fn context_sources_are_listed_without_their_secrets() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("config.toml");
+        std::fs::write(
+            &path,
+            "[[context.mcp]]\nname = \"tickets\"\ncommand = \"ticket-mcp\"\n\
+             args = [\"--token=s3cr3t-arg\"]\ntools = [\"get_issue\"]\nenv = [\"TICKET_TOKEN\"]\n\
+             required = true\n\n[[context.mcp]]\nname = \"docs\"\n\
+             url = \"https://user:pw@docs.example:8443/mcp?key=s3cr3t-url\"\n",
+        )
+        .unwrap();
+        let shown = show(Some(&path)).unwrap();
+        assert!(
+            shown.contains(
+                "# context source tickets: stdio (ticket-mcp, 1 argument(s) not shown); \
+                 tools: get_issue; env: TICKET_TOKEN (values not shown); required: yes"
+            ),
+            "{shown}"
+        );
+        assert!(
+            shown.contains("# context source docs: http (https://docs.example:8443, the rest"),
+            "{shown}"
+        );
+        assert!(shown.contains("tools: none"), "{shown}");
+        for secret in ["s3cr3t", "pw@", "user:"] {
+            assert!(!shown.contains(secret), "{secret} in {shown}");
+        }
     }
 }

@@ -147,6 +147,13 @@ fn generated_text(item: &Item) -> String {
     let mut fields = String::new();
     push_field(&mut fields, "Impact", &node.text.impact);
     push_field(&mut fields, "Evidence", &evidence_text(item));
+    if !node.consulted.is_empty() {
+        push_field(
+            &mut fields,
+            "Evidence",
+            &format!("consulted {}", node.consulted.join(", ")),
+        );
+    }
     if let Some(prompt) = node.fix.as_ref().and_then(|f| f.prompt.as_deref()) {
         push_field(&mut fields, "Fix", prompt);
     }

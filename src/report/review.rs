@@ -58,7 +58,15 @@ fn finding_json(result: &RoundSnapshot, node: &ReviewNode) -> Value {
         },
         "duplicate_of": node.duplicate_of,
         "previously_dismissed": node.previously_dismissed,
+        // Carried from an earlier round: no reviewer of this one reported it again.
+        "carried_from": node.carried.as_ref().map(|c| json!({"round": c.round, "id": c.id})),
+        // Why a closed finding is closed, and by whom (a person, or the anchor check).
+        "closed": (!node.status.is_active()).then(|| node.history.last()).flatten().map(|t| {
+            json!({"by": t.by.to_string(), "reason": t.reason})
+        }),
         "evidence": node.text.evidence,
+        // Context sources the evidence came from (each really consulted by its reviewer).
+        "consulted": node.consulted,
         "impact": node.text.impact,
         "verification": node.text.verification,
         "confirmations": node.confirmations,
@@ -230,6 +238,25 @@ pub fn text(prepared: &Prepared, result: &RoundSnapshot, forced: bool) -> String
                 .map(|r| format!(" (previously dismissed: {r})"))
                 .unwrap_or_default(),
         ));
+        if !node.consulted.is_empty() {
+            out.line(format!(
+                "      evidence: consulted {}",
+                node.consulted.join(", ")
+            ));
+        }
+        if let Some(from) = &node.carried {
+            let closed = node
+                .history
+                .last()
+                .filter(|_| !node.status.is_active())
+                .and_then(|t| t.reason.as_deref())
+                .map(|r| format!(", {r}"))
+                .unwrap_or_default();
+            out.line(format!(
+                "      carried from round {} (not reported again){closed}",
+                from.round
+            ));
+        }
     }
     if !result.disagreements.is_empty() {
         out.blank();

@@ -5,6 +5,7 @@ pub mod axes;
 pub mod board;
 pub mod cap;
 pub mod carry;
+pub mod carry_forward;
 pub mod consolidate;
 pub mod coverage;
 pub mod derived;

@@ -514,6 +514,28 @@ pub struct ReviewNode {
     /// The confidence-scoring pass's rescore, with the confidence the reviewer gave.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub scoring: Option<Scoring>,
+    /// Set when no reviewer of this round reported the finding again and it was carried from
+    /// an earlier round (see `carry::carry_forward`): a blocking finding counts until a person
+    /// closes it or its anchor is gone.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub carried: Option<CarriedFrom>,
+    /// The context sources (`mcp:<name>/<tool>`) the finding's evidence came from: those its
+    /// words name and that really answered its reviewer in the run that found it.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub consulted: Vec<String>,
+}
+
+/// Where a carried finding comes from: the round that found it, and the round whose head its
+/// anchor was last checked against.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CarriedFrom {
+    pub round: u32,
+    /// The id the finding had in the round that found it (ids are reused every round).
+    pub id: String,
+    /// The head at which the anchored text was found gone. The anchor then points at nothing
+    /// and is not read again; what a person decided on the problem stays with it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub gone_at: Option<String>,
 }
 
 /// A rescore by the scoring model (0–100, clamped). The node's confidence becomes the lower of
@@ -552,6 +574,8 @@ impl ReviewNode {
             previously_dismissed: None,
             root_cause: None,
             scoring: None,
+            carried: None,
+            consulted: Vec::new(),
         }
     }
 

@@ -486,6 +486,10 @@ pub async fn review(
     // Earlier decisions follow their fingerprints into this round.
     let previous = prepared.space.state().nodes.clone();
     let mut nodes = carry_over(&previous, std::mem::take(&mut board.nodes));
+    // What the previous round owes and no reviewer reported again counts on, its anchor
+    // re-checked against this head.
+    let owed = carried_forward(prepared, &previous, &nodes, round);
+    nodes.extend(owed);
     // A person's own findings are the person's decisions: they stay, as written, until the
     // person deletes them (no reviewer of the round saw them).
     nodes.extend(
@@ -613,6 +617,78 @@ async fn settle_sources(
         };
         live.apply(ReviewEvent::new(live.run, report.reviewer, kind));
     }
+}
+
+/// The model findings the previous completed round owes this one (see
+/// [`crate::review::carry_forward`]), each anchor re-checked: the anchored lines as the
+/// previous head had them (read from the mirror), sought in the worktree at this head.
+fn carried_forward(
+    prepared: &Prepared,
+    previous: &[crate::review::node::ReviewNode],
+    fresh: &[crate::review::node::ReviewNode],
+    round: u32,
+) -> Vec<crate::review::node::ReviewNode> {
+    use crate::review::carry_forward::{AnchorCheck, Previous, carry_forward, recheck};
+    let state = prepared.space.state();
+    let Some(last) = state
+        .rounds
+        .iter()
+        .rev()
+        .find(|r| r.completed && r.number < round)
+    else {
+        return Vec::new();
+    };
+    let head = state.head_sha.clone();
+    let old_head = last.head_sha.clone();
+    let repo = git2::Repository::open_bare(prepared.space.mirror()).ok();
+    let worktree = prepared.space.worktree();
+    let check = |node: &crate::review::node::ReviewNode| {
+        let Some(anchor) = &node.anchor else {
+            return AnchorCheck::Unchecked;
+        };
+        // Removed lines live in the base, not in the head: nothing at the head to look for.
+        if anchor.side != crate::review::side::Side::Right {
+            return AnchorCheck::Unchecked;
+        }
+        let Some(old) = repo
+            .as_ref()
+            .and_then(|repo| blob_text(repo, old_head.as_str(), &anchor.path))
+        else {
+            // The old head's text cannot be read: nothing to compare, the finding stays.
+            return AnchorCheck::Unchecked;
+        };
+        let old: Vec<String> = old
+            .lines()
+            .skip(anchor.start_line.saturating_sub(1) as usize)
+            .take((anchor.end_line.saturating_sub(anchor.start_line) + 1) as usize)
+            .map(str::to_string)
+            .collect();
+        let now = crate::reviewers::model::passes::read_worktree_file_lossy(worktree, &anchor.path);
+        recheck(anchor, &old, now.as_deref())
+    };
+    carry_forward(
+        Previous {
+            nodes: previous,
+            round: last.number,
+        },
+        fresh,
+        check,
+        head.as_str(),
+        &now(),
+    )
+}
+
+/// The text of `path` at commit `sha` in `repo` (lossy: a byte that is not UTF-8 does not
+/// make the file unreadable).
+fn blob_text(repo: &git2::Repository, sha: &str, path: &str) -> Option<String> {
+    let commit = repo.find_commit(git2::Oid::from_str(sha).ok()?).ok()?;
+    let entry = commit
+        .tree()
+        .ok()?
+        .get_path(std::path::Path::new(path))
+        .ok()?;
+    let blob = entry.to_object(repo).ok()?.peel_to_blob().ok()?;
+    Some(String::from_utf8_lossy(blob.content()).into_owned())
 }
 
 /// Every text of the round that is stored or shown, redacted with every secret detector.

@@ -9,6 +9,7 @@ use serde_json::{Value, json};
 
 use crate::cli::review_tui;
 use crate::support::anthropic_server::{AnthropicReply, AnthropicServer};
+use crate::support::faults::Fault;
 use crate::support::git_repo::GitRepo;
 
 const KEY: &str = "sk-ant-test-9f8e7d6c5b4a39281706f5e4d3c2b1a0";
@@ -336,4 +337,65 @@ fn the_reviewer_protocol_holds_on_the_messages_api() {
             assert_eq!(outcome, "ok", "{case}");
         }
     }
+}
+
+/// A `tool_use` input that repeats a key is refused with the whole answer (which of the two
+/// values is meant cannot be told). That is monotone: the reviewer's run fails, so the verdict
+/// is Inconclusive or stricter, and what it recorded before stays counted.
+#[test]
+fn an_answer_repeating_a_key_fails_its_reviewer_and_keeps_what_it_recorded() {
+    let repo = repository();
+    let dir = tempfile::tempdir().unwrap();
+    let server = AnthropicServer::start();
+    let mut p0 = finding();
+    p0["priority"] = json!("P0");
+    p0["text"]["title"] = json!("add() hides overflow from every caller");
+    server.route(
+        &marker("engineer", "review"),
+        [
+            AnthropicReply::tool_uses(&[("add_review_node", finding())]),
+            // A P0, then the same key again lowering it: refused whole, never read as a P3.
+            AnthropicReply::fault(
+                Fault::Rewrite {
+                    from: "\"priority\":\"P0\"".into(),
+                    to: "\"priority\":\"P0\",\"priority\":\"P3\"".into(),
+                },
+                AnthropicReply::tool_uses(&[
+                    ("add_review_node", p0),
+                    ("finish", json!({"summary": "done"})),
+                ]),
+            ),
+        ],
+    );
+    for role in ["qa", "architect"] {
+        server.route(&marker(role, "review"), [finish("nothing")]);
+    }
+    pass_defaults(&server);
+    let run = review(dir.path(), &repo, &server, &[]);
+    assert_eq!(run.code, 7, "Inconclusive\n{}\n{}", run.report, run.stderr);
+    let engineer = reviewer(&run.report, "engineer");
+    assert_ne!(engineer["outcome"], "ok", "{engineer}");
+    assert!(
+        engineer["note"]
+            .as_str()
+            .unwrap_or("")
+            .contains("repeats a key"),
+        "{engineer}"
+    );
+    // The P1 of the first answer is still there and counted.
+    let findings = run.report["findings"].as_array().unwrap();
+    let p1 = findings
+        .iter()
+        .find(|f| f["title"] == "add() saturates instead of reporting overflow")
+        .unwrap_or_else(|| panic!("{}", run.report));
+    assert_eq!(p1["status"], "open");
+    assert_eq!(run.report["verdict"]["counts"]["p1"], 1, "{}", run.report);
+    // Nothing of the refused answer was read as the lowered finding.
+    assert!(
+        !findings
+            .iter()
+            .any(|f| f["title"] == "add() hides overflow from every caller"),
+        "{}",
+        run.report
+    );
 }

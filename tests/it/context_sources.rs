@@ -381,3 +381,135 @@ fn a_repository_config_declaring_a_server_is_refused_with_one_line() {
             .all(|r| r["name"] != "mcp:evil")
     );
 }
+
+#[test]
+fn a_sigkill_of_the_review_takes_its_stdio_server_with_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = OpenAiServer::start();
+    server.route(
+        &marker("engineer", "review"),
+        [
+            Reply::tool_calls(&[("mcp__tickets__hang", json!({}))]),
+            finish("the ticket did not answer"),
+        ],
+    );
+    quiet_others(&server);
+    let repo = repository(false);
+    let mut command = crate::models::review_command(
+        dir.path(),
+        &repo,
+        Some(&server),
+        &stdio_source("\"hang\"", "timeout = \"300s\""),
+    );
+    command
+        .args(["--format", "json"])
+        .env("MCP_LOG", dir.path().join("mcp.log"))
+        .env("MCP_PID_FILE", dir.path().join("mcp.pid"))
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null());
+    let mut review = command.spawn().unwrap();
+    // Until the server is inside the call that never answers.
+    let deadline = Instant::now() + Duration::from_secs(120);
+    while !logged(dir.path())
+        .iter()
+        .any(|m| m["method"] == "tools/call")
+    {
+        assert!(
+            Instant::now() < deadline,
+            "the hanging call never reached the server"
+        );
+        assert!(
+            review.try_wait().unwrap().is_none(),
+            "the review ended early"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let (pid, _) = started(dir.path());
+    assert!(alive(pid));
+    review.kill().unwrap(); // SIGKILL: no drop, no signal handler runs.
+    review.wait().unwrap();
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while alive(pid) && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    assert!(
+        !alive(pid),
+        "the server {pid} outlived a SIGKILL of the review"
+    );
+}
+
+#[test]
+fn a_finding_says_its_evidence_came_from_a_source_only_if_the_source_answered_its_reviewer() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = OpenAiServer::start();
+    let mut from_ticket = crate::models::finding(
+        "last() contradicts the ticket",
+        "src/cache.rs",
+        11,
+        "P2",
+        "spec",
+    );
+    from_ticket["text"]["evidence"] =
+        json!("mcp:tickets/get_issue says Cache::last must return the newest entry");
+    // A claim of a source this reviewer never called.
+    let mut claimed = crate::models::finding(
+        "last() has no doc comment",
+        "src/cache.rs",
+        10,
+        "P3",
+        "docs",
+    );
+    claimed["kind"] = json!("suggestion");
+    claimed["text"]["evidence"] = json!("as mcp:tickets/list_issues and mcp:docs/search show");
+    server.route(
+        &marker("engineer", "review"),
+        [
+            Reply::tool_calls(&[("mcp__tickets__get_issue", json!({"id": "7"}))]),
+            Reply::tool_calls(&[
+                ("add_review_node", from_ticket),
+                ("add_review_node", claimed),
+                ("finish", json!({"summary": "read the ticket"})),
+            ]),
+        ],
+    );
+    // Another reviewer claims the ticket without calling it.
+    let mut qa_claim =
+        crate::models::finding("last() is untested", "src/cache.rs", 11, "P3", "tests");
+    qa_claim["kind"] = json!("suggestion");
+    qa_claim["text"]["evidence"] = json!("mcp:tickets/get_issue asks for a test");
+    server.route(
+        &marker("qa", "review"),
+        [Reply::tool_calls(&[
+            ("add_review_node", qa_claim),
+            ("finish", json!({"summary": "one gap"})),
+        ])],
+    );
+    server.route(&marker("architect", "review"), [finish("nothing")]);
+    pass_defaults(&server);
+    let run = run(
+        dir.path(),
+        &server,
+        &stdio_source("\"get_issue\", \"list_issues\"", "timeout = \"20s\""),
+    );
+    let report = &run.report;
+    assert!(report.is_object(), "{}", run.stderr);
+    let by_title = |title: &str| -> Value {
+        report["findings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|f| f["title"] == title)
+            .cloned()
+            .unwrap_or_else(|| panic!("no {title}: {report}"))
+    };
+    assert_eq!(
+        by_title("last() contradicts the ticket")["consulted"],
+        json!(["mcp:tickets/get_issue"]),
+        "{report}"
+    );
+    assert_eq!(
+        by_title("last() has no doc comment")["consulted"],
+        json!([])
+    );
+    assert_eq!(by_title("last() is untested")["consulted"], json!([]));
+}

@@ -36,6 +36,7 @@ mod secrets_corpus;
 mod session;
 mod support;
 mod threads;
+mod verdict_carry;
 mod verdict_edges;
 mod verdict_invariant;
 mod workflow_lint;

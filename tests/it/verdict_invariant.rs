@@ -289,3 +289,56 @@ fn security_does_not_confirm_the_architects_finding_and_fields_are_capped() {
         &evidence[evidence.len() - 60..]
     );
 }
+
+#[test]
+fn a_finding_in_a_call_without_a_name_is_owed_until_resubmitted() {
+    let repo = repository(false);
+    let server = OpenAiServer::start();
+    // The P0 arrives in a call with no function name, then the model just finishes.
+    server.route(
+        ENGINEER,
+        [
+            calls(vec![
+                call("", &p0().to_string()),
+                call("finish", r#"{"summary": "one bug"}"#),
+            ]),
+            finish("done"),
+            finish("done"),
+        ],
+    );
+    for role in ["qa", "architect"] {
+        server.route(&marker(role, "review"), [finish("nothing")]);
+    }
+    pass_defaults(&server);
+    let run = review(&repo, Some(&server), "", &["--level", "light"]);
+    assert_eq!(
+        run.code, 7,
+        "the unread P0 was never resubmitted: Inconclusive, never Ship\n{}\n{}",
+        run.report, run.stderr
+    );
+    assert_eq!(
+        crate::models::reviewer(&run.report, "engineer")["outcome"],
+        "invalid_output",
+        "{}",
+        run.report
+    );
+
+    // Resubmitted with its title and anchor: the debt is paid, and the P0 blocks.
+    let server = OpenAiServer::start();
+    server.route(
+        ENGINEER,
+        [
+            calls(vec![call("", &p0().to_string())]),
+            Reply::tool_calls(&[
+                ("add_review_node", p0()),
+                ("finish", json!({"summary": "one bug"})),
+            ]),
+        ],
+    );
+    for role in ["qa", "architect"] {
+        server.route(&marker(role, "review"), [finish("nothing")]);
+    }
+    pass_defaults(&server);
+    let run = review(&repo, Some(&server), "", &["--level", "light"]);
+    assert_eq!(run.code, 6, "{}\n{}", run.report, run.stderr);
+}

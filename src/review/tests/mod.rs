@@ -3,6 +3,7 @@
 mod consolidation;
 mod disagreements;
 mod invariant_props;
+mod invariant_rounds;
 mod levels;
 pub mod node_props;
 mod nodes;

@@ -295,6 +295,7 @@ mod tests {
             finish: crate::reviewers::model::provider::FinishReason::Stop,
             usage: Usage::default(),
             malformed: Vec::new(),
+            unread: Vec::new(),
         };
         let estimated = counted(&request, &response);
         assert!(estimated.input_tokens >= 1000, "{estimated:?}");

@@ -24,6 +24,12 @@ pub trait ToolBox: Send + Sync {
         None
     }
 
+    /// The context source a tool stands for (`mcp:tickets/get_issue`); `None` for the
+    /// repository's own tools.
+    fn origin(&self, _name: &str) -> Option<String> {
+        None
+    }
+
     /// A whole worktree file, confined, capped and redacted exactly as `read_file` reads it:
     /// what the verifier quotes and what anchors are checked against.
     fn read_text(&self, path: &str) -> Result<FileText, ToolError> {

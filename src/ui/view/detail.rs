@@ -155,6 +155,21 @@ fn node_lines<'a>(node: &ReviewNode, state: &AppState, cx: &ViewContext) -> Vec<
             theme.status(node.status),
         )));
     }
+    if !node.consulted.is_empty() {
+        lines.push(Line::from(Span::styled(
+            format!("evidence: consulted {}", node.consulted.join(", ")),
+            theme.message_warn,
+        )));
+    }
+    if let Some(from) = &node.carried {
+        lines.push(Line::from(Span::styled(
+            format!(
+                "carried from round {} ({}): not reported again, counts until a person closes it or its anchor is gone",
+                from.round, from.id
+            ),
+            theme.message_warn,
+        )));
+    }
     if let Some(reason) = &node.previously_dismissed {
         lines.push(Line::from(Span::styled(
             format!("previously dismissed: {reason}"),

@@ -48,6 +48,9 @@ pub enum Fault {
     Html,
     /// 200 `application/json` whose body is the server's error shape.
     ErrorIn200,
+    /// The real answer with the first `from` in its body replaced by `to`: a server that sends
+    /// what no honest encoder writes (a key twice in one object, say).
+    Rewrite { from: String, to: String },
     /// The real answer, once the test opens the [`Gate`]: a call that stays unanswered for
     /// exactly as long as the test needs, with no clock involved.
     Held(Held),
@@ -181,6 +184,14 @@ pub async fn respond(
             let bytes = buffer(body).await;
             let half = bytes.slice(..bytes.len() / 2);
             Response::from_parts(parts, Body::from(half))
+        }
+        Fault::Rewrite { from, to } => {
+            let (mut parts, body) = real.await.into_parts();
+            let text = String::from_utf8_lossy(&buffer(body).await).into_owned();
+            assert!(text.contains(from.as_str()), "{from} is not in {text}");
+            let text = text.replacen(from.as_str(), to, 1);
+            parts.headers.remove(header::CONTENT_LENGTH);
+            Response::from_parts(parts, Body::from(text))
         }
         Fault::Held(Held(open)) => {
             // A gate dropped without opening lets the answer through as well.

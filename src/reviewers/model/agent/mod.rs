@@ -261,6 +261,25 @@ enum End {
     Abandoned,
 }
 
+/// The context sources of `consulted` that `node`'s words name (`mcp:tickets/get_issue`): a
+/// model's claim that its evidence came from a source counts only for a source that really
+/// answered it in this run.
+fn consulted_in(node: &ReviewNode, consulted: &std::collections::BTreeSet<String>) -> Vec<String> {
+    let t = &node.text;
+    let words = [
+        &t.evidence,
+        &t.body,
+        &t.verification,
+        &t.impact,
+        &node.reasoning,
+    ];
+    consulted
+        .iter()
+        .filter(|origin| words.iter().any(|w| w.contains(origin.as_str())))
+        .cloned()
+        .collect()
+}
+
 #[derive(Default)]
 struct Tally {
     usage: Usage,
@@ -274,6 +293,9 @@ struct Tally {
     corrections: u32,
     /// Findings refused and not yet resubmitted in a valid form, oldest first.
     rejected: Vec<Rejected>,
+    /// The context sources (`mcp:<name>/<tool>`) that answered this reviewer: the only ones a
+    /// finding of its may say its evidence came from.
+    consulted: std::collections::BTreeSet<String>,
 }
 
 /// A refused finding the model still owes a valid resubmission of: a later valid finding with
@@ -327,6 +349,21 @@ impl Rejected {
 
 /// What identifies a finding across a rejection and its resubmission: its title (case and
 /// spacing aside) and where it points.
+/// Whether the arguments of a call nobody can name could be a finding: an object (or JSON text
+/// of one) with any field only a finding has.
+fn may_hold_finding(arguments: &Value) -> bool {
+    let mended = match arguments {
+        Value::String(raw) => serde_json::from_str(raw)
+            .ok()
+            .or_else(|| crate::reviewers::model::strict_json::mend(raw)),
+        _ => None,
+    };
+    let value = mended.as_ref().unwrap_or(arguments);
+    ["priority", "anchor", "text", "triage", "kind"]
+        .iter()
+        .any(|key| value.get(key).is_some())
+}
+
 fn identity(payload: &Value) -> (Option<String>, Option<(String, u64)>) {
     let title = payload
         .pointer("/text/title")
@@ -409,6 +446,14 @@ impl Turn<'_> {
                 let why = format!("the answer ended with finish_reason `{}`", clip(reason, 40));
                 self.correct(&mut messages, turn, &why, None).await?;
                 continue;
+            }
+            // A call that could not be read (no name) may have been a finding: it is owed
+            // like a refused one, until resubmitted with its title and anchor.
+            for input in response.unread.iter().filter(|i| may_hold_finding(i)) {
+                self.tally.rejected.push(Rejected::of(
+                    input,
+                    "it came in a tool call without a name".into(),
+                ));
             }
             if response.tool_calls.is_empty() {
                 let text = response.text.clone().unwrap_or_default();
@@ -813,7 +858,15 @@ impl Turn<'_> {
             prompt::ADD_REVIEW_NODE => self.submit(call.arguments.clone()).await,
             prompt::CONFIRM_NODE => self.stance(&call.arguments, true).await,
             prompt::DISPUTE_NODE => self.stance(&call.arguments, false).await,
-            _ => Ok(self.use_tool(call).await),
+            _ => {
+                let answer = self.use_tool(call).await;
+                if answer.is_ok()
+                    && let Some(origin) = self.agent.tools.origin(&call.name)
+                {
+                    self.tally.consulted.insert(origin);
+                }
+                Ok(answer)
+            }
         }
     }
 
@@ -859,7 +912,8 @@ impl Turn<'_> {
                     reviewer: self.spec.name.clone(),
                     source: Source::Model,
                 };
-                let node = ReviewNode::from_draft(id.clone(), origin, draft);
+                let mut node = ReviewNode::from_draft(id.clone(), origin, draft);
+                node.consulted = consulted_in(&node, &self.tally.consulted);
                 self.emit(EventKind::NodeAdded {
                     node: Box::new(node),
                 })

@@ -170,6 +170,7 @@ fn response(answer: &Answer, draft: &NodeDraft, n: usize) -> ChatResponse {
         } else {
             Vec::new()
         },
+        unread: Vec::new(),
     }
 }
 

@@ -131,6 +131,7 @@ impl Server {
                             cmd.env(name, value);
                         }
                     }
+                    die_with_parent(cmd);
                 });
                 wrap.wrap(ProcessGroup::leader()).wrap(KillOnDrop);
                 let (transport, _stderr) = TokioChildProcess::builder(wrap)
@@ -214,6 +215,31 @@ impl Server {
             group.kill();
         }
     }
+}
+
+/// The server dies with us even when we cannot stop it (a SIGKILL of the cockpit runs no drop
+/// and signals no group): on Linux the kernel sends it SIGKILL when the thread that started it
+/// ends. If we died between the fork and the exec, it never runs at all.
+fn die_with_parent(cmd: &mut tokio::process::Command) {
+    #[cfg(target_os = "linux")]
+    {
+        // SAFETY: between fork and exec only async-signal-safe calls run: getpid/getppid,
+        // prctl and _exit touch no memory of ours and take no lock.
+        let parent = unsafe { libc::getpid() };
+        unsafe {
+            cmd.pre_exec(move || {
+                if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL) != 0 {
+                    return Err(std::io::Error::last_os_error());
+                }
+                if libc::getppid() != parent {
+                    libc::_exit(1);
+                }
+                Ok(())
+            });
+        }
+    }
+    #[cfg(not(target_os = "linux"))]
+    let _ = cmd;
 }
 
 /// A stdio server's process group (its leader's pid): whatever it started goes with it.

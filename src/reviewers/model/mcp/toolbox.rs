@@ -104,6 +104,14 @@ impl ToolBox for WithSources {
         self.inner.diff()
     }
 
+    fn origin(&self, name: &str) -> Option<String> {
+        let (index, tool) = self.find(name)?;
+        Some(format!(
+            "mcp:{}/{tool}",
+            self.sources.servers[index].entry.name
+        ))
+    }
+
     fn read_text(&self, path: &str) -> Result<FileText, ToolError> {
         self.inner.read_text(path)
     }

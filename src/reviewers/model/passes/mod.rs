@@ -225,15 +225,25 @@ pub fn clip(text: &str, max_chars: usize) -> String {
 /// A worktree file's text, for a path a model or a finding named. `None` for anything that is
 /// not a regular file inside the worktree (absolute paths, `..`, links that lead out).
 pub fn read_worktree_file(root: &Path, relative: &str) -> Option<String> {
+    std::fs::read_to_string(confined(root, relative)?).ok()
+}
+
+/// [`read_worktree_file`], a byte that is not UTF-8 read as U+FFFD: one stray byte does not
+/// make the file's text unreadable.
+pub fn read_worktree_file_lossy(root: &Path, relative: &str) -> Option<String> {
+    let bytes = std::fs::read(confined(root, relative)?).ok()?;
+    Some(String::from_utf8_lossy(&bytes).into_owned())
+}
+
+/// `relative` under `root`, a regular file once links are followed, never outside `root`.
+fn confined(root: &Path, relative: &str) -> Option<std::path::PathBuf> {
     let relative = Path::new(relative);
     if relative.is_absolute() {
         return None;
     }
     let full = root.join(relative).canonicalize().ok()?;
-    if !full.starts_with(root) || !full.is_file() {
-        return None;
-    }
-    std::fs::read_to_string(full).ok()
+    let root = root.canonicalize().ok()?;
+    (full.starts_with(&root) && full.is_file()).then_some(full)
 }
 
 /// The most lines an excerpt shows: an anchor that claims lines 1 to 4,000,000,000 gets the

@@ -143,11 +143,13 @@ impl AnthropicProvider {
         let mut text = String::new();
         let mut tool_calls = Vec::new();
         let mut malformed = Vec::new();
+        let mut unread = Vec::new();
         for (n, block) in answer.content.into_iter().enumerate() {
             match block {
                 // Dropping a nameless call quietly could lose a finding; the loop hears of it.
-                Block::ToolUse { name, .. } if name.trim().is_empty() => {
+                Block::ToolUse { name, input, .. } if name.trim().is_empty() => {
                     malformed.push(format!("tool_use block {} has no name", n + 1));
+                    unread.push(input);
                 }
                 Block::Text { text: part } => text.push_str(&part),
                 Block::ToolUse { id, name, input } => tool_calls.push(ToolCall {
@@ -175,6 +177,7 @@ impl AnthropicProvider {
             tool_calls,
             finish,
             malformed,
+            unread,
             usage: Usage {
                 // Cached prompt tokens are still tokens the reviewer spent.
                 input_tokens: usage

@@ -155,6 +155,7 @@ impl CommandProvider {
             finish: FinishReason::Stop,
             usage: Usage::default(),
             malformed: Vec::new(),
+            unread: Vec::new(),
         })
     }
 }

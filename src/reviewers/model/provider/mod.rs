@@ -194,6 +194,10 @@ pub struct ChatResponse {
     /// described: the loop never treats such an answer as complete.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub malformed: Vec<String>,
+    /// The arguments of those unreadable calls, as sent: a finding among them is owed like a
+    /// refused one (the loop cannot tell what the call was for, so it cannot drop it).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub unread: Vec<Value>,
 }
 
 /// Tool-call arguments arrive as a JSON string on the OpenAI wire; a string that does not

@@ -290,6 +290,7 @@ impl OpenAiProvider {
             .next()
             .ok_or_else(|| self.endpoint.decode("no choices in the answer"))?;
         let mut malformed = Vec::new();
+        let mut unread = Vec::new();
         let tool_calls = choice
             .message
             .tool_calls
@@ -297,10 +298,18 @@ impl OpenAiProvider {
             .into_iter()
             .enumerate()
             .filter_map(|(n, call)| {
-                let Some(function) = call.function.filter(|f| !f.name.trim().is_empty()) else {
+                let Some(function) = call.function.as_ref().filter(|f| !f.name.trim().is_empty())
+                else {
                     // Dropping it quietly could lose a finding; the loop hears of it.
                     malformed.push(format!("tool call {} has no function name", n + 1));
+                    if let Some(arguments) = call.function.and_then(|f| f.arguments) {
+                        unread.push(arguments);
+                    }
                     return None;
+                };
+                let function = WireFunction {
+                    name: function.name.clone(),
+                    arguments: function.arguments.clone(),
                 };
                 Some(ToolCall {
                     // Some local servers leave ids out; the tool message still needs one.
@@ -341,6 +350,7 @@ impl OpenAiProvider {
                 output_tokens: usage.completion_tokens.unwrap_or(0),
             },
             malformed,
+            unread,
         })
     }
 }

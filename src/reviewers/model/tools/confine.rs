@@ -33,6 +33,11 @@ pub struct Confined {
 /// Checks `requested` and resolves it under `root` (which must already be canonical).
 pub fn resolve(root: &Path, requested: &str) -> Result<Confined, ToolError> {
     let relative = normalize(requested)?;
+    // Before the OS resolves anything: a link that leads out is refused the same way whether
+    // its target exists or not, so the answer says nothing about the file system outside.
+    if leaves_through_link(root, &relative) {
+        return Err(ToolError::EscapesThroughSymlink(shown(requested)));
+    }
     let joined = root.join(&relative);
     let canonical = std::fs::canonicalize(&joined).map_err(|e| resolve_error(requested, &e))?;
     let Ok(inside) = canonical.strip_prefix(root) else {
@@ -93,6 +98,73 @@ pub fn require_regular(confined: &Confined, requested: &str) -> Result<(), ToolE
             kind,
         })
     }
+}
+
+/// Whether following `relative` (already normalized) from `root` takes a symbolic link whose
+/// target lies outside `root`, read from the links themselves, never from where they lead: a
+/// target outside is not looked at. Links are followed inside as the OS would (a target's own
+/// `..` applied to where the link stands); a path that stops existing inside, or more links than
+/// the OS follows, is left to the OS to answer.
+fn leaves_through_link(root: &Path, relative: &str) -> bool {
+    let mut here = root.to_path_buf();
+    let mut rest: Vec<std::ffi::OsString> = Path::new(relative)
+        .components()
+        .rev()
+        .map(|c| c.as_os_str().to_owned())
+        .collect();
+    let mut links = 0;
+    while let Some(part) = rest.pop() {
+        match part.to_str() {
+            Some(".") => continue,
+            Some("..") => {
+                here.pop();
+                if !here.starts_with(root) {
+                    return true;
+                }
+                continue;
+            }
+            _ => {}
+        }
+        let next = here.join(&part);
+        let Ok(meta) = std::fs::symlink_metadata(&next) else {
+            return false;
+        };
+        if !meta.file_type().is_symlink() {
+            here = next;
+            continue;
+        }
+        links += 1;
+        if links > 40 {
+            return false;
+        }
+        let Ok(target) = std::fs::read_link(&next) else {
+            return false;
+        };
+        if target.is_absolute() {
+            // Walked again from the filesystem root: outside unless it names the root's inside.
+            let mut lexical = PathBuf::new();
+            for c in target.components() {
+                match c {
+                    Component::ParentDir => {
+                        lexical.pop();
+                    }
+                    Component::CurDir => {}
+                    c => lexical.push(c.as_os_str()),
+                }
+            }
+            if !lexical.starts_with(root) {
+                return true;
+            }
+            let Ok(inside) = lexical.strip_prefix(root) else {
+                return true;
+            };
+            here = root.to_path_buf();
+            rest.extend(inside.components().rev().map(|c| c.as_os_str().to_owned()));
+        } else {
+            rest.extend(target.components().rev().map(|c| c.as_os_str().to_owned()));
+        }
+    }
+    false
 }
 
 /// The lexical checks, returning the path relative to the root with `.` and `..` applied.

@@ -119,6 +119,39 @@ fn answer(result: &Result<String, ToolError>) -> String {
     }
 }
 
+/// Whether a path outside exists must not change the answer: a link leading out is refused
+/// the same way, its target there or not, a file or a directory, a loop or not.
+#[test]
+fn a_link_leading_out_answers_the_same_whether_its_target_exists_or_not() {
+    use std::os::unix::fs::symlink;
+    let e = escapes();
+    let wt = e.sandbox.root().to_path_buf();
+    let outside = wt.parent().unwrap().join("outside");
+    symlink("../outside/missing.txt", wt.join("out_missing")).unwrap();
+    symlink("/no/such/dir/anywhere", wt.join("abs_missing")).unwrap();
+    symlink("out_loop", outside.join("out_loop")).unwrap();
+    symlink("../outside/out_loop", wt.join("to_out_loop")).unwrap();
+    symlink("src/../../outside/secret.txt", wt.join("climbs")).unwrap();
+    symlink("src/../../outside/missing", wt.join("climbs_missing")).unwrap();
+    let pairs = [
+        ("out_file", "out_missing"),
+        ("to_passwd", "abs_missing"),
+        ("out_dir/secret.txt", "out_dir/missing.txt"),
+        ("to_etc/passwd", "to_etc/no-such-file"),
+        ("to_etc/passwd", "to_out_loop"),
+        ("climbs", "climbs_missing"),
+        ("self_dir/out_file", "self_dir/out_missing"),
+    ];
+    for (there, missing) in pairs {
+        let said = |path: &str| {
+            let args = serde_json::json!({ "path": path }).to_string();
+            let error = e.sandbox.call(READ_FILE, &args).unwrap_err();
+            (kind(&error), error.to_string().replace(path, "PATH"))
+        };
+        assert_eq!(said(there), said(missing), "{there} vs {missing}");
+    }
+}
+
 #[test]
 fn read_file_refuses_every_way_out() {
     let e = escapes();
