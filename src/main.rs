@@ -1196,8 +1196,9 @@ fn comment_command(cli: &Cli) -> anyhow::Result<Exit> {
 /// `review-tui reply` and `review-tui resolve`: a draft on one of the PR's review threads,
 /// kept in the space until a publish posts it.
 fn thread_command(cli: &Cli) -> anyhow::Result<Exit> {
+    use review_tui::session::thread_drafts;
     use review_tui::space::thread_draft::{ThreadAction, ThreadDraft};
-    let (pr, thread, delete, data_dir, api_url, action, prefix) = match &cli.command {
+    let (pr, thread, delete, data_dir, api_url, action) = match &cli.command {
         Some(Command::Reply {
             pr,
             text,
@@ -1216,7 +1217,7 @@ fn thread_command(cli: &Cli) -> anyhow::Result<Exit> {
                     ),
                 }),
             };
-            (pr, thread, delete, data_dir, api_url, action, "reply")
+            (pr, thread, delete, data_dir, api_url, action)
         }
         Some(Command::Resolve {
             pr,
@@ -1231,7 +1232,7 @@ fn thread_command(cli: &Cli) -> anyhow::Result<Exit> {
                 (None, true) => Some(ThreadAction::Unresolve),
                 (None, false) => Some(ThreadAction::Resolve),
             };
-            (pr, thread, delete, data_dir, api_url, action, "resolve")
+            (pr, thread, delete, data_dir, api_url, action)
         }
         _ => anyhow::bail!("not a thread command"),
     };
@@ -1247,9 +1248,7 @@ fn thread_command(cli: &Cli) -> anyhow::Result<Exit> {
     let mut prepared = signals.run(&runtime, prepare(reference, &options))??;
     if let Some(id) = delete {
         let removed = prepared.space.update(|state| -> anyhow::Result<bool> {
-            let before = state.thread_drafts.len();
-            state.thread_drafts.retain(|d| d.id != *id || d.posted);
-            Ok(state.thread_drafts.len() != before)
+            Ok(thread_drafts::remove(&mut state.thread_drafts, id))
         })?;
         if !removed {
             anyhow::bail!("{id}: no draft of that id waits to be posted");
@@ -1261,16 +1260,7 @@ fn thread_command(cli: &Cli) -> anyhow::Result<Exit> {
     if let Some(notice) = &prepared.threads.notice {
         anyhow::bail!("{notice}");
     }
-    let found = prepared
-        .threads
-        .threads
-        .iter()
-        .find(|t| {
-            t.id == wanted
-                || t.comments
-                    .iter()
-                    .any(|c| c.id.is_some_and(|id| id.to_string() == wanted))
-        })
+    let found = thread_drafts::find(&prepared.threads.threads, wanted)
         .cloned()
         .ok_or_else(|| {
             anyhow::anyhow!(
@@ -1282,30 +1272,8 @@ fn thread_command(cli: &Cli) -> anyhow::Result<Exit> {
     let draft = prepared
         .space
         .update(|state| -> anyhow::Result<ThreadDraft> {
-            let n = state
-                .thread_drafts
-                .iter()
-                .filter_map(|d| {
-                    d.id.strip_prefix(&format!("{prefix}-"))?
-                        .parse::<u32>()
-                        .ok()
-                })
-                .max()
-                .unwrap_or(0)
-                + 1;
-            let draft = ThreadDraft {
-                id: format!("{prefix}-{n}"),
-                thread: found.id.clone(),
-                reply_to: found.reply_target(),
-                location: match found.lines() {
-                    Some((_, end)) => format!("{}:{end}", found.path),
-                    None => found.path.clone(),
-                },
-                opened_by: found.author().to_string(),
-                action,
-                at,
-                posted: false,
-            };
+            let id = thread_drafts::next_id(&state.thread_drafts, &action);
+            let draft = thread_drafts::draft(id, &found, action, at);
             state.thread_drafts.push(draft.clone());
             Ok(draft)
         })?;
@@ -1489,17 +1457,7 @@ fn headless_command(
         }
         // The person's replies and resolutions on the PR's threads, once each.
         if threads_too {
-            let destination =
-                review_tui::publish::destination(session.prepared(), cli.api_url.clone(), None);
-            let posted = signals.run(runtime, async {
-                match destination {
-                    Ok(destination) => {
-                        review_tui::publish::thread_posts::post(&destination, session.space_mut())
-                            .await
-                    }
-                    Err(e) => Err(e),
-                }
-            })?;
+            let posted = signals.run(runtime, session.post_thread_drafts())?;
             match posted {
                 Ok(lines) => lines.into_iter().for_each(say),
                 Err(err) => {

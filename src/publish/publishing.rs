@@ -94,6 +94,19 @@ impl Publisher for Publishing {
         publish(&destination, space, &input, &confirmed).await
     }
 
+    async fn post_thread_drafts(
+        &mut self,
+        prepared: &mut Prepared,
+    ) -> Result<Vec<String>, PublishError> {
+        if super::thread_posts::pending(&prepared.space).is_empty() {
+            return Ok(Vec::new());
+        }
+        let destination = self.destination(prepared)?;
+        let posted = super::thread_posts::post(&destination, &mut prepared.space).await;
+        self.destination = Some(destination);
+        posted
+    }
+
     fn offline_body(&self, prepared: &Prepared, snapshot: &RoundSnapshot) -> String {
         offline_body(&input(prepared, snapshot, &self.options))
     }

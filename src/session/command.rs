@@ -65,6 +65,11 @@ pub enum Command {
         thread: String,
         accepted: Option<bool>,
     },
+    /// A reply or resolution on one of the PR's review threads, kept until a publish posts it
+    /// (`session::thread_drafts`); one of the same id is replaced.
+    PutThreadDraft(Box<crate::space::thread_draft::ThreadDraft>),
+    /// Drops a thread draft not yet posted.
+    DeleteThreadDraft { id: String },
 }
 
 /// A question for the review room.

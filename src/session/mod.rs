@@ -19,6 +19,7 @@ pub use publisher::Publisher;
 pub mod room;
 pub mod round;
 pub mod snapshot;
+pub mod thread_drafts;
 pub mod watch;
 pub use snapshot::RoundSnapshot;
 mod service;

@@ -33,6 +33,17 @@ pub trait Publisher: Send + 'static {
         confirmed: Option<Self::Preview>,
     ) -> impl Future<Output = Result<Self::Published, Self::Error>> + Send + 'a;
 
+    /// Posts the person's replies and resolutions on the PR's review threads not posted yet
+    /// (`space::thread_draft`), each once, marking them posted; a line for each. A publisher
+    /// with nowhere to post them posts nothing.
+    fn post_thread_drafts<'a>(
+        &'a mut self,
+        prepared: &'a mut Prepared,
+    ) -> impl Future<Output = Result<Vec<String>, Self::Error>> + Send + 'a {
+        let _ = prepared;
+        async { Ok(Vec::new()) }
+    }
+
     /// The summary `--format markdown` prints without publishing.
     fn offline_body(&self, prepared: &Prepared, snapshot: &RoundSnapshot) -> String;
 }

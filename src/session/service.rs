@@ -72,6 +72,8 @@ pub enum SessionError {
     Room(String),
     #[error("the review is still running: {0} when it is done")]
     Running(&'static str),
+    #[error("no review thread {0} on this pull request")]
+    NoSuchReviewThread(String),
 }
 
 /// What a session tells its client. `Pv` and `Pd` are its publisher's preview and record of
@@ -105,6 +107,9 @@ pub enum SessionEvent<Pv, Pd> {
     },
     /// Something worth a line on the screen (the round still running, a fix command's work).
     Notice(String),
+    /// The person's drafts on the PR's review threads as the space holds them (after a
+    /// publish posted some).
+    ThreadDrafts(Vec<crate::space::thread_draft::ThreadDraft>),
     /// The gate wrote a patch: the cockpit announces it and can show it.
     PatchWritten(Box<fix::WrittenPatch>),
     /// The prompt for the coding agent (redacted), written to `path`, with how many findings
@@ -193,12 +198,6 @@ impl<P: Publisher> Session<P> {
     }
 
     /// The prepared space, for the headless reports of what was prepared.
-    /// The review space, for what the edge writes beside the round (the thread drafts a
-    /// publish posts).
-    pub fn space_mut(&mut self) -> &mut crate::space::Space {
-        &mut self.prepared.space
-    }
-
     pub fn prepared(&self) -> &Prepared {
         &self.prepared
     }
@@ -371,6 +370,12 @@ impl<P: Publisher> Session<P> {
                 Ok(())
             });
         Ok(published)
+    }
+
+    /// Posts the person's thread drafts not posted yet (after the round's review); a line for
+    /// each posted.
+    pub async fn post_thread_drafts(&mut self) -> Result<Vec<String>, P::Error> {
+        self.publisher.post_thread_drafts(&mut self.prepared).await
     }
 
     /// The summary `--format markdown` prints without publishing.
@@ -654,6 +659,11 @@ pub async fn serve<P: Publisher>(
                                         "the review is still running: ask when it is done".into(),
                                     ));
                                 }
+                                Command::PutThreadDraft(_) | Command::DeleteThreadDraft { .. } => {
+                                    send(SessionEvent::Notice(
+                                        "the review is still running: draft on a thread when it is done".into(),
+                                    ));
+                                }
                                 Command::StopReviewer(name) => {
                                     stop_one.send_modify(|names| {
                                         names.insert(name);
@@ -901,10 +911,22 @@ async fn handle<P: Publisher>(
             Err(err) => send(failed("Nothing to publish", err.to_string())),
         },
         Command::Publish => match session.publish().await {
-            Ok(published) => send(SessionEvent::Published {
-                published: Box::new(published),
-                snapshot: Box::new(session.snapshot()),
-            }),
+            Ok(published) => {
+                send(SessionEvent::Published {
+                    published: Box::new(published),
+                    snapshot: Box::new(session.snapshot()),
+                });
+                // The person's replies and resolutions on the PR's threads, after the review.
+                match session.post_thread_drafts().await {
+                    Ok(lines) => lines
+                        .into_iter()
+                        .for_each(|line| send(SessionEvent::Notice(line))),
+                    Err(err) => send(failed("Thread replies not posted", err.to_string())),
+                }
+                send(SessionEvent::ThreadDrafts(
+                    session.state().thread_drafts.clone(),
+                ));
+            }
             Err(err) => send(failed("Not published", err.to_string())),
         },
         Command::WritePatch { node_ids } => match session.fix(&node_ids) {
@@ -973,6 +995,16 @@ async fn handle<P: Publisher>(
         }
         Command::DeleteFinding { node_id } => {
             if let Err(err) = session.delete_finding(&node_id) {
+                send(failed("Could not save", err.to_string()));
+            }
+        }
+        Command::PutThreadDraft(draft) => {
+            if let Err(err) = session.put_thread_draft(*draft) {
+                send(failed("Could not save", err.to_string()));
+            }
+        }
+        Command::DeleteThreadDraft { id } => {
+            if let Err(err) = session.delete_thread_draft(&id) {
                 send(failed("Could not save", err.to_string()));
             }
         }

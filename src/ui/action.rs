@@ -123,6 +123,8 @@ pub enum Report {
     },
     /// A transient note from the engine (`the review is still running`).
     Notice(String),
+    /// The person's drafts on the PR's review threads, as the space holds them.
+    ThreadDrafts(Vec<crate::space::thread_draft::ThreadDraft>),
     /// A thread of the review room as it stands (asked, answered in part, ended).
     Thread(Box<crate::review::thread::Thread>),
     /// The gate wrote a patch: announced, kept for the patch viewer.

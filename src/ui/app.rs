@@ -168,6 +168,8 @@ impl Engine for Bridge {
             Effect::Proposal { thread, accepted } => Command::Proposal { thread, accepted },
             Effect::PutFinding { node_id, draft } => Command::PutFinding { node_id, draft },
             Effect::DeleteFinding(node_id) => Command::DeleteFinding { node_id },
+            Effect::PutThreadDraft(draft) => Command::PutThreadDraft(draft),
+            Effect::DeleteThreadDraft(id) => Command::DeleteThreadDraft { id },
         };
         let _ = self.commands.send(command);
     }
@@ -259,6 +261,9 @@ async fn relay(
                 actions
             }
             SessionEvent::Notice(text) => vec![Action::Engine(Report::Notice(text))],
+            SessionEvent::ThreadDrafts(drafts) => {
+                vec![Action::Engine(Report::ThreadDrafts(drafts))]
+            }
             SessionEvent::PatchWritten(written) => vec![Action::Engine(Report::PatchWritten {
                 patch: patch_data(&written),
                 summary: written.summary.clone(),
@@ -344,6 +349,7 @@ pub fn opening_state(
     state.comments = snapshot.comments.clone();
     state.patch = opening.patch.as_ref().map(patch_data);
     state.worktree = Some(opening.worktree.clone());
+    state.thread_drafts = opening.state.thread_drafts.clone();
     if !run_review && opening.state.current_round().is_some() {
         state.axes = snapshot.axes.clone();
         state.board.reviewers = snapshot.board.reviewers.clone();

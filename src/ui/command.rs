@@ -108,8 +108,13 @@ pub enum Command {
     /// Your own finding at the selected finding's lines (in the diff view: the cursor's line,
     /// or the range started with `select_range`).
     AddComment,
-    /// Delete the selected finding when it is your own.
+    /// Delete the selected finding when it is your own (in the threads list: the draft on the
+    /// thread).
     DeleteComment,
+    /// Show (or hide) the PR's review threads.
+    Threads,
+    /// In the threads list: reply to the thread (a draft, posted by the next publish).
+    Reply,
 }
 
 impl Command {

@@ -145,6 +145,8 @@ pub enum Context {
     Patch,
     /// The event log: bound keys scroll; any other key closes it.
     Log,
+    /// The PR's review threads: bound keys move and draft; other keys do nothing.
+    Threads,
 }
 
 impl Context {
@@ -157,6 +159,7 @@ impl Context {
             Context::Diff => "Diff view",
             Context::Patch => "Patch viewer",
             Context::Log => "Event log",
+            Context::Threads => "Review threads",
         }
     }
 }
@@ -449,6 +452,13 @@ impl Default for Keymap {
                 "delete your own finding",
                 NONE,
             ),
+            (
+                Main,
+                A::Threads,
+                &["t"],
+                "the PR's review threads: reply, resolve (drafts, posted by the next publish)",
+                NONE,
+            ),
             (Main, A::Help, &["?"], "help: every key", ALL),
             (
                 Main,
@@ -636,6 +646,52 @@ impl Default for Keymap {
                 A::Bottom,
                 &["end", "G"],
                 "newest line (and follow new ones)",
+                NONE,
+            ),
+            (Threads, A::MoveDown, &["j", "down"], "next thread", NONE),
+            (Threads, A::MoveUp, &["k", "up"], "previous thread", NONE),
+            (Threads, A::Top, &["home", "g"], "first thread", NONE),
+            (Threads, A::Bottom, &["end", "G"], "last thread", NONE),
+            (
+                Threads,
+                A::Reply,
+                &["R", "enter"],
+                "reply to the thread (a draft; ctrl-s saves it)",
+                NONE,
+            ),
+            (
+                Threads,
+                A::Resolve,
+                &["r"],
+                "resolve the thread, or reopen a resolved one (a draft)",
+                NONE,
+            ),
+            (
+                Threads,
+                A::DeleteComment,
+                &["D"],
+                "delete your drafts on the thread",
+                NONE,
+            ),
+            (
+                Threads,
+                A::Help,
+                &["?"],
+                "help: the threads' keys first",
+                NONE,
+            ),
+            (
+                Threads,
+                A::Close,
+                &["esc", "t"],
+                "close the threads list",
+                NONE,
+            ),
+            (
+                Threads,
+                A::Quit,
+                &["q"],
+                "quit (decisions are already saved)",
                 NONE,
             ),
             (Help, A::MoveDown, &["j", "down"], "scroll down", NONE),
@@ -880,6 +936,8 @@ pub(crate) fn short(command: Command) -> &'static str {
         Command::AcceptProposal => "accept proposal",
         Command::AddComment => "comment",
         Command::DeleteComment => "delete",
+        Command::Threads => "threads",
+        Command::Reply => "reply",
         other => other.name(),
     }
 }

@@ -28,6 +28,7 @@ pub mod state;
 pub mod terminal;
 pub mod text;
 pub mod theme;
+pub mod thread_list;
 pub mod translate;
 pub mod update;
 pub mod view;

@@ -176,6 +176,8 @@ pub enum InputPurpose {
     Filter { previous: String },
     /// A question to a reviewer about this finding (`None`: about the whole change).
     Ask { node_id: Option<String> },
+    /// A reply to the PR's review thread `thread` (its forge id).
+    Reply { thread: String },
     /// The person's own finding under `node_id`: where it is and how it weighs are set, the
     /// text is what is typed.
     Comment {
@@ -191,6 +193,7 @@ impl InputPurpose {
             self,
             InputPurpose::EditComment { .. }
                 | InputPurpose::Ask { .. }
+                | InputPurpose::Reply { .. }
                 | InputPurpose::Comment { .. }
         )
     }
@@ -281,6 +284,10 @@ pub enum Overlay {
     Log {
         scroll: u16,
     },
+    /// The PR's review threads (`ui::threads`), the cursor on the `cursor`th of them.
+    Threads {
+        cursor: usize,
+    },
 }
 
 /// Where the diff view is: which files, the cursor row and the first row shown. Rows are
@@ -370,6 +377,8 @@ pub struct AppState {
     pub diff: Option<Arc<Diff>>,
     /// The review threads people hold on the PR: marked in the diff view's gutter.
     pub review_threads: Arc<Vec<crate::pr::threads::ReviewThread>>,
+    /// The person's replies and resolutions on those threads, until a publish posts them.
+    pub thread_drafts: Vec<crate::space::thread_draft::ThreadDraft>,
     /// Edited comment text by node id (what would be posted instead of the generated text).
     pub comments: BTreeMap<String, String>,
     /// The person at the keyboard (their confirmations count as a peer's).
@@ -466,6 +475,7 @@ impl AppState {
             code: HashMap::new(),
             diff: None,
             review_threads: Arc::default(),
+            thread_drafts: Vec::new(),
             comments: BTreeMap::new(),
             person: person.to_string(),
             now: String::new(),

@@ -46,6 +46,7 @@ impl Keymap {
             None => command(Context::Main).or_else(|| unknown(key)),
             Some(Overlay::Gate { .. }) => command(Context::Gate).or_else(|| unknown(key)),
             Some(Overlay::Diff(_)) => command(Context::Diff).or_else(|| unknown(key)),
+            Some(Overlay::Threads { .. }) => command(Context::Threads).or_else(|| unknown(key)),
             Some(Overlay::PreviewPending) => {
                 (key.code == KeyCode::Esc).then_some(Action::Command(Command::PublishCancel))
             }

@@ -426,3 +426,88 @@ fn find_state(dir: &Path) -> Option<std::path::PathBuf> {
     }
     None
 }
+
+/// The cockpit at 80×24 on the same PR: the `¶` mark in the diff, the threads list, a reply
+/// and a resolution drafted on alice's thread, the publish preview listing both, and the
+/// publish posting them once.
+#[test]
+fn the_cockpit_lists_threads_drafts_a_reply_and_a_resolution_and_publishes_them_at_80x24() {
+    use crate::support::tmux::{Tmux, wait_until};
+    crate::require_tmux!("threads::the_cockpit_lists_threads_at_80x24");
+    let server = start();
+    let data = tempfile::tempdir().unwrap();
+    let first = run(&server, data.path(), &[]);
+    assert_eq!(first.status.code(), Some(6), "{}", text(&first.stderr));
+    let exit = data.path().join("exit");
+    let binary = env!("CARGO_BIN_EXE_review-tui");
+    let tmux = Tmux::start(
+        "threads",
+        &format!(
+            "env -u GITHUB_TOKEN -u GITHUB_API_URL {binary} acme/widgets#7 --deterministic-only --api-url {}; echo $? > {}; sleep 30",
+            server.url(),
+            exit.display()
+        ),
+        80,
+        24,
+        &[
+            ("REVIEW_TUI_DATA_DIR", data.path()),
+            ("REVIEW_TUI_CONFIG", &data.path().join("no-config.toml")),
+            ("REVIEW_TUI_PERSON", Path::new("tester")),
+            ("GH_TOKEN", Path::new(TOKEN)),
+        ],
+    );
+    tmux.wait_for("the verdict", |s| s.contains("BLOCK"));
+
+    // The diff marks the threads' lines.
+    tmux.keys(&["d"]);
+    tmux.wait_for("the thread mark in the diff", |s| s.contains('¶'));
+    tmux.keys(&["Escape"]);
+    // The selected finding's detail shows alice's thread on its line.
+    tmux.wait_for("the thread in the finding's detail", |s| {
+        s.contains("Findings (2)") && s.contains("¶ src/lib.rs:9 · open")
+    });
+
+    // The list: open threads first, settled ones last; alice's is the last open one.
+    tmux.keys(&["t"]);
+    tmux.wait_for("the threads list", |s| s.contains("Review threads (124)"));
+    tmux.keys(&["G"]);
+    tmux.wait_for("the last thread", |s| s.contains("▶ src/lib.rs:6"));
+    tmux.keys(&["k", "k"]);
+    let list = tmux.wait_for("alice's thread", |s| {
+        s.contains("▶ src/lib.rs:9") && s.contains("@alice")
+    });
+    assert!(list.contains("0 replies · open"), "{list}");
+
+    // A reply in the comment box, then a resolution.
+    tmux.keys(&["R"]);
+    tmux.wait_for("the reply box", |s| s.contains("Reply to @alice"));
+    tmux.text("Agreed, the key moves to the environment.");
+    tmux.keys(&["C-s"]);
+    tmux.wait_for("the reply drafted", |s| s.contains("draft: reply"));
+    tmux.keys(&["r"]);
+    tmux.wait_for("the resolution drafted", |s| {
+        s.contains("draft: reply, resolve")
+    });
+    tmux.keys(&["Escape"]);
+    tmux.wait_for("the list closed", |s| !s.contains("Review threads ("));
+
+    // The preview lists both drafts and what was left out as already raised.
+    tmux.keys(&["g"]);
+    tmux.wait_for("the gate", |s| s.contains("Approval gate"));
+    tmux.keys(&["p"]);
+    let preview = tmux.wait_for("the preview with the drafts", |s| {
+        s.contains("enter publish exactly this")
+            && s.contains("reply-1 reply to @alice on src/lib.rs:9")
+            && s.contains("resolve-1 resolve the thread of @alice")
+    });
+    assert!(preview.contains("left out"), "{preview}");
+    assert!(server.bodies_to(REVIEWS).is_empty(), "nothing posted yet");
+    tmux.keys(&["Enter"]);
+    wait_until("the reply and the resolution posted", || {
+        (our_replies(&server).len() == 1 && server.threads()[0].resolved).then_some(())
+    });
+    assert_eq!(server.bodies_to(REVIEWS).len(), 1);
+    assert!(our_replies(&server)[0].contains("the key moves to the environment"));
+    tmux.keys(&["q"]);
+    wait_until("the cockpit's exit", || exit.exists().then_some(()));
+}

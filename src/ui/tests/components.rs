@@ -145,6 +145,7 @@ fn section(keymap_md: &str, context: Context) -> &str {
         Context::Log => "## Event log",
         Context::Preview => "## Publish preview",
         Context::Help => "## Text boxes, help, errors",
+        Context::Threads => "## Review threads",
     };
     let start = keymap_md
         .find(heading)
@@ -188,7 +189,7 @@ fn keymap_md_documents_every_binding_of_the_one_command_list() {
         }
         if matches!(
             binding.context,
-            Context::Main | Context::Diff | Context::Gate
+            Context::Main | Context::Diff | Context::Gate | Context::Threads
         ) {
             assert!(
                 text.contains(&format!("`{}`", binding.command.name()))

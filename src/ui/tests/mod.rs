@@ -12,4 +12,5 @@ mod loop_;
 mod run_control;
 mod sizes;
 mod snapshots;
+mod threads;
 mod updates;

@@ -10,6 +10,7 @@ use super::diff::DiffOverlay;
 use super::gate::{Gate, Preview};
 use super::panes::Panes;
 use super::scroll::Scroller;
+use super::threads::ThreadsList;
 
 /// The component that takes the keys: the top overlay's, or the panes'. A text box and an
 /// error take their keys before the keymap (`Keymap::translate_key`); a command that still
@@ -23,6 +24,7 @@ pub fn top(state: &AppState) -> &'static dyn Component {
         Some(Overlay::Help { .. }) => &Scroller(Context::Help),
         Some(Overlay::Patch { .. }) => &Scroller(Context::Patch),
         Some(Overlay::Log { .. }) => &Scroller(Context::Log),
+        Some(Overlay::Threads { .. }) => &ThreadsList,
     }
 }
 
@@ -36,6 +38,7 @@ pub fn for_context(context: Context) -> &'static dyn Component {
         Context::Help => &Scroller(Context::Help),
         Context::Patch => &Scroller(Context::Patch),
         Context::Log => &Scroller(Context::Log),
+        Context::Threads => &ThreadsList,
     }
 }
 

@@ -110,6 +110,7 @@ pub(super) fn apply(state: &mut AppState, report: Report) -> Vec<Effect> {
             state.overlays.push(Overlay::Error { title, message });
         }
         Report::Notice(text) => info(state, text),
+        Report::ThreadDrafts(drafts) => state.thread_drafts = drafts,
         Report::HandedBack {
             text,
             path,

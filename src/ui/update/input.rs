@@ -92,6 +92,14 @@ fn submit(state: &mut AppState) -> Vec<Effect> {
             state.overlays.pop();
             save_comment(state, node_id, text)
         }
+        InputPurpose::Reply { thread } => {
+            if text.trim().is_empty() {
+                overlay.error = Some("write something first (esc leaves)".to_string());
+                return Vec::new();
+            }
+            state.overlays.pop();
+            super::threads::submit_reply(state, &thread, text)
+        }
         purpose @ (InputPurpose::Ask { .. } | InputPurpose::Comment { .. }) => {
             if text.trim().is_empty() {
                 overlay.error = Some("write something first (esc leaves)".to_string());

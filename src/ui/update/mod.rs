@@ -19,6 +19,7 @@ mod record;
 mod room;
 mod scroll;
 mod selection;
+mod threads;
 mod triage;
 mod triage_keys;
 
@@ -94,6 +95,9 @@ pub enum Effect {
         draft: crate::review::person::PersonDraft,
     },
     DeleteFinding(String),
+    /// A reply or resolution on one of the PR's review threads, kept until a publish.
+    PutThreadDraft(Box<crate::space::thread_draft::ThreadDraft>),
+    DeleteThreadDraft(String),
     Quit,
     /// Leave for the inbox (as `Quit` does, then the inbox opens).
     OpenInbox,

@@ -330,6 +330,9 @@ fn main_command(state: &mut AppState, command: Command) -> Vec<Effect> {
             state.quit = true;
             return vec![Effect::OpenInbox];
         }
+        Command::Threads => super::threads::open_list(state),
+        // The threads list's own (it takes them first).
+        Command::Reply => {}
         Command::EventLog => {
             if matches!(state.top_overlay(), Some(Overlay::Log { .. })) {
                 state.overlays.pop();

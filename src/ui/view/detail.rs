@@ -198,6 +198,13 @@ fn node_lines<'a>(node: &ReviewNode, state: &AppState, cx: &ViewContext) -> Vec<
 
     // The review room's questions and answers, where they are seen while they stream in.
     lines.extend(super::thread::thread_lines(node, state, cx));
+    // The PR's review threads on the finding's lines: what a colleague already said there.
+    if let Some(anchor) = &node.anchor {
+        for thread in crate::ui::thread_list::on_lines(state, anchor) {
+            lines.push(Line::raw(""));
+            super::review_threads::full(&mut lines, state, thread, cx);
+        }
+    }
     section(&mut lines, "Reasoning", &node.reasoning, cx);
     section(&mut lines, "Evidence", &node.text.evidence, cx);
     section(&mut lines, "Impact", &node.text.impact, cx);

@@ -240,13 +240,7 @@ fn gutter(
 
 /// `thread by @alice · open · 3 comments` for the first thread on the cursor's line.
 fn thread_label(thread: &crate::pr::threads::ReviewThread) -> String {
-    let state = if thread.resolved {
-        "resolved"
-    } else if thread.outdated {
-        "outdated"
-    } else {
-        "open"
-    };
+    let state = crate::ui::thread_list::state_word(thread);
     format!(
         "¶ thread by @{} · {state} · {} comment(s)",
         crate::printable::line(thread.author()),

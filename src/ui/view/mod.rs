@@ -9,6 +9,7 @@ mod disagreements;
 pub(crate) mod findings;
 pub(crate) mod header;
 mod overlays;
+mod review_threads;
 mod reviewers;
 mod status;
 mod thread;

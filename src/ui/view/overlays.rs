@@ -27,13 +27,16 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &AppState, cx: &ViewContext) -
             }
             Overlay::PreviewPending => pending(frame, area, cx),
             Overlay::Preview { data, scroll } => {
-                scroll_max = preview(frame, area, data, *scroll, cx)
+                scroll_max = preview(frame, area, state, data, *scroll, cx)
             }
             Overlay::Input(input) => text_box(frame, area, state, input, cx),
             Overlay::Error { title, message } => error(frame, area, title, message, cx),
             Overlay::Diff(view) => diff_lines = super::diff::draw(frame, area, state, view, cx),
             Overlay::Patch { scroll } => scroll_max = patch(frame, area, state, *scroll, cx),
             Overlay::Log { scroll } => scroll_max = event_log(frame, area, state, *scroll, cx),
+            Overlay::Threads { cursor } => {
+                super::review_threads::draw(frame, area, state, *cursor, cx)
+            }
         }
     }
     (diff_lines, scroll_max)
@@ -61,6 +64,7 @@ fn help(frame: &mut Frame, area: Rect, state: &AppState, scroll: u16, cx: &ViewC
             Context::Preview,
             Context::Patch,
             Context::Log,
+            Context::Threads,
         ]
         .into_iter()
         .filter(|c| *c != here),
@@ -166,6 +170,7 @@ fn focused_context(state: &AppState) -> Context {
         Some(Overlay::Diff(_)) => Context::Diff,
         Some(Overlay::Patch { .. }) => Context::Patch,
         Some(Overlay::Log { .. }) => Context::Log,
+        Some(Overlay::Threads { .. }) => Context::Threads,
         _ => Context::Main,
     }
 }
@@ -596,6 +601,7 @@ fn pending(frame: &mut Frame, area: Rect, cx: &ViewContext) {
 fn preview(
     frame: &mut Frame,
     area: Rect,
+    state: &AppState,
     data: &PreviewData,
     scroll: u16,
     cx: &ViewContext,
@@ -630,6 +636,19 @@ fn preview(
         ]),
         Line::from(Span::styled(format!("to {}", data.target), theme.muted)),
     ];
+    let drafts: Vec<_> = state.thread_drafts.iter().filter(|d| !d.posted).collect();
+    if !drafts.is_empty() {
+        lines.push(Line::from(Span::styled(
+            "then on the PR's review threads:",
+            theme.muted,
+        )));
+        for draft in drafts {
+            lines.push(Line::from(Span::styled(
+                format!("  {}", super::shown(&draft.describe())),
+                theme.text,
+            )));
+        }
+    }
     if !data.already_raised.is_empty() {
         lines.push(Line::from(Span::styled(
             "left out (already raised in an open thread; still counted):",
@@ -772,6 +791,22 @@ fn text_box(
                 crate::printable::line(&draft.anchor.to_string())
             ),
             "ctrl-s add · esc cancel · first line `P1 bug: title` sets priority and kind (default P2 suggestion)",
+            area.height.saturating_sub(4).clamp(6, 14),
+        ),
+        InputPurpose::Reply { thread } => (
+            format!(
+                " Reply to {} ",
+                state
+                    .review_threads
+                    .iter()
+                    .find(|t| t.id == *thread)
+                    .map_or_else(String::new, |t| format!(
+                        "@{} on {}",
+                        crate::printable::line(t.author()),
+                        crate::printable::line(&t.path)
+                    ))
+            ),
+            "ctrl-s save the draft (posted by the next publish) · esc cancel",
             area.height.saturating_sub(4).clamp(6, 14),
         ),
         InputPurpose::Filter { .. } => (

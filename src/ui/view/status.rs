@@ -157,5 +157,6 @@ fn overlay_title(context: Context) -> &'static str {
         Context::Diff => "Diff",
         Context::Patch => "Patch",
         Context::Log => "Log",
+        Context::Threads => "Threads",
     }
 }
