@@ -121,7 +121,7 @@ fn exit(code: Exit) -> ExitCode {
     ExitCode::from(code.code() as u8)
 }
 
-fn run(cli: Cli, matches: &clap::ArgMatches) -> anyhow::Result<Exit> {
+fn run(mut cli: Cli, matches: &clap::ArgMatches) -> anyhow::Result<Exit> {
     match &cli.command {
         Some(Command::Evaluate { file, format }) => return evaluate_command(file, *format),
         Some(Command::Config { action }) => return config_command(*action),
@@ -150,6 +150,9 @@ fn run(cli: Cli, matches: &clap::ArgMatches) -> anyhow::Result<Exit> {
     if cli.pr.is_none() && !cli.demo && !cli.headless && !in_repository {
         return inbox_command(&inbox_cli(&cli)?);
     }
+    if cli.pr.is_none() && !cli.demo && in_repository {
+        cli.pr = Some(".".to_string());
+    }
     // Every flag is checked before anything is fetched, written or spent; the warm-up only
     // compiles (nothing is written), so it may start first.
     warm_up();
@@ -161,7 +164,6 @@ fn run(cli: Cli, matches: &clap::ArgMatches) -> anyhow::Result<Exit> {
     } else {
         match cli.pr.clone() {
             Some(pr) => pr,
-            None if in_repository => ".".to_string(),
             None => anyhow::bail!(
                 "no pull request given: pass a PR (see `review-tui --help`), run `review-tui inbox` for every review waiting for you, or `review-tui evaluate FILE` to check a report"
             ),

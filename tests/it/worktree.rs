@@ -366,7 +366,13 @@ fn review_tui_alone_inside_a_repository_reviews_its_current_branch() {
     // No PR given, run from inside the repository (a subfolder, as a person would).
     let out = review_tui()
         .current_dir(repo.path().join("src"))
-        .args(["-w", "--headless", "--deterministic-only", "--format", "json"])
+        .args([
+            "-w",
+            "--headless",
+            "--deterministic-only",
+            "--format",
+            "json",
+        ])
         .env("REVIEW_TUI_DATA_DIR", data.path())
         .env_remove("GITHUB_API_URL")
         .env_remove("GH_TOKEN")

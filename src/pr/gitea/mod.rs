@@ -342,6 +342,9 @@ fn history_of(
             side,
             commit_id: comment.commit_id.clone(),
             original_commit_id: comment.original_commit_id.clone(),
+            // Gitea keeps a comment's lines in the numbering of the commit it was posted on.
+            original_line: line,
+            original_start_line: None,
             in_reply_to,
             created_at: comment.created_at.clone(),
             updated_at: comment.updated_at.clone(),

@@ -459,6 +459,9 @@ fn open_threads_are_shown_redacted_and_settled_ones_are_not() {
     assert!(!rendered.contains(PLANTED));
     assert!(!rendered.contains("settled:"), "{rendered}");
     assert!(rendered.contains("do not raise its subject again"));
+}
+
+#[test]
 fn only_our_accounts_marked_texts_are_labelled_as_this_tools_earlier_round() {
     let marked = |author: &str, id: u64| Review {
         id,
