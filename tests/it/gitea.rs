@@ -59,6 +59,8 @@ fn bare(server: &GiteaServer, dir: &Path, config: &Path, extra: &[&str]) -> Comm
     command
         .arg(server.pr_url())
         .args(["--headless", "--deterministic-only"])
+        // About what an approval does: the person chooses to approve a Ship no model read.
+        .arg("--approve-without-models")
         .args(extra)
         .env("REVIEW_TUI_DATA_DIR", dir.join("data"))
         .env("REVIEW_TUI_CONFIG", config)

@@ -205,11 +205,11 @@ mod tests {
         assert_eq!(tea_token(config, "git.corp.example"), None);
         assert_eq!(tea_token(config, "evil.example"), None);
         assert_eq!(
-            tea_config(None, Some("/home/u".into())),
-            Some(PathBuf::from("/home/u/.config/tea/config.yml"))
+            tea_config(None, Some("/h".into())),
+            Some(PathBuf::from("/h/.config/tea/config.yml"))
         );
         assert_eq!(
-            tea_config(Some("/x".into()), Some("/home/u".into())),
+            tea_config(Some("/x".into()), Some("/h".into())),
             Some(PathBuf::from("/x/tea/config.yml"))
         );
     }
