@@ -449,12 +449,21 @@ fn row_line(
         let fill = w.saturating_sub(width(&text));
         format!("{text}{}", " ".repeat(fill))
     };
-    let place = format!(
-        "{}/{}{}",
-        row.forge.to_ascii_lowercase(),
-        row.repo,
-        row.number
-    );
+    // A local range: its repository's folder name and the range (`app#main..feature`); its
+    // full path would crowd the range out of the column.
+    let place = if row.forge == "local" {
+        let folder = std::path::Path::new(&row.repo)
+            .file_name()
+            .map_or_else(|| row.repo.clone(), |n| n.to_string_lossy().into_owned());
+        format!("{folder}#{}", row.number)
+    } else {
+        format!(
+            "{}/{}{}",
+            row.forge.to_ascii_lowercase(),
+            row.repo,
+            row.number
+        )
+    };
     let ci = match row.ci.as_deref() {
         Some("success") => ("✓", theme.axis_pass),
         Some("failure") => ("✗", theme.axis_fail),
@@ -575,6 +584,19 @@ mod tests {
             })
             .collect::<Vec<_>>()
             .join("\n")
+    }
+
+    #[test]
+    fn a_local_range_is_named_by_its_folder_and_range() {
+        let mut local = row(1, "feature");
+        local.section = Section::Spaces;
+        local.forge = "local".into();
+        local.repo = "/srv/src/app".into();
+        local.number = "main..feature".into();
+        let view = View::new(list(vec![local]), InboxResume::default());
+        let shown = screen(&view, 80, 24);
+        assert!(shown.contains("app#main..feature"), "{shown}");
+        assert!(!shown.contains("local//srv"), "{shown}");
     }
 
     #[test]
