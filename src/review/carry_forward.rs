@@ -84,10 +84,20 @@ pub fn counts(node: &ReviewNode) -> bool {
     node.status.is_active() && node.in_scope() && node.holds_merge()
 }
 
-/// Whether the next round owes `node`: a model's finding that counts, or one a person decided
-/// on (kept as the record of that decision).
+/// Whether the next round owes `node`: a model's or an imported (SARIF) finding that counts,
+/// or one a person decided on (kept as the record of that decision). The rules, the secret
+/// scan and the injection scan run again on every round and are not carried: their silence is
+/// the deterministic re-check. A model's silence is not, and neither is a SARIF log that was
+/// not passed again (or that a tool produced differently): only a person or a gone anchor
+/// takes a blocking finding out.
 pub fn owed(node: &ReviewNode) -> bool {
-    node.origin.source == Source::Model && (counts(node) || decided_by_person(node))
+    (node.origin.source == Source::Model || imported(node))
+        && (counts(node) || decided_by_person(node))
+}
+
+/// A finding imported from another tool's SARIF log (`sarif:<tool>`).
+fn imported(node: &ReviewNode) -> bool {
+    node.origin.source == Source::Scanner && node.origin.reviewer.starts_with("sarif:")
 }
 
 fn decided_by_person(node: &ReviewNode) -> bool {
@@ -281,6 +291,33 @@ mod tests {
         );
         assert_eq!(again[0].id, "engineer-1@r1");
         assert_eq!(again[0].carried.as_ref().unwrap().round, 1);
+    }
+
+    #[test]
+    fn a_sarif_p0_is_carried_when_its_log_is_not_given_again_and_a_rule_is_not() {
+        let mut sarif = model_p0("sarif:semgrep-1", "fp-sarif");
+        sarif.origin.reviewer = "sarif:semgrep".into();
+        sarif.origin.source = Source::Scanner;
+        let mut secret = model_p0("secrets-1", "fp-secret");
+        secret.origin.reviewer = "secrets".into();
+        secret.origin.source = Source::Scanner;
+        let mut rule = model_p0("rules-1", "fp-rule");
+        rule.origin.reviewer = "rules".into();
+        rule.origin.source = Source::Deterministic;
+        let previous = [sarif, secret, rule];
+        let carried = carry_forward(
+            Previous {
+                nodes: &previous,
+                round: 1,
+            },
+            &[],
+            |_| AnchorCheck::Same,
+            "abc",
+            "t1",
+        );
+        let ids: Vec<&str> = carried.iter().map(|n| n.id.as_str()).collect();
+        assert_eq!(ids, ["sarif:semgrep-1@r1"]);
+        assert!(counts(&carried[0]));
     }
 
     #[test]

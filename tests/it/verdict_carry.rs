@@ -161,3 +161,58 @@ fn a_re_report_folds_with_the_carried_finding_and_a_lowered_one_does_not() {
         third.report
     );
 }
+
+#[test]
+fn a_sarif_finding_still_counts_in_a_round_whose_log_was_not_given_again() {
+    let repo = repository(false);
+    let data = tempfile::tempdir().unwrap();
+    let sarif = data.path().join("analyzer.sarif");
+    std::fs::write(
+        &sarif,
+        r#"{"version": "2.1.0", "runs": [{"tool": {"driver": {"name": "analyzer"}},
+            "results": [{"ruleId": "index-out-of-bounds", "level": "error",
+                         "message": {"text": "last() indexes one past the end"},
+                         "locations": [{"physicalLocation": {"artifactLocation": {"uri": "src/cache.rs"},
+                                                              "region": {"startLine": 11}}}]}]}]}"#,
+    )
+    .unwrap();
+    let first = review_in(
+        data.path(),
+        &repo,
+        Some(&server_with(vec![])),
+        "",
+        &["--sarif", sarif.to_str().unwrap()],
+    );
+    assert_ne!(first.code, 0, "{}\n{}", first.report, first.stderr);
+    assert!(
+        findings(&first)
+            .iter()
+            .any(|f| f["reviewer"] == "sarif:analyzer" && f["in_scope"] == true),
+        "{}",
+        first.report
+    );
+
+    // An unrelated push, and the next round is run without the log.
+    repo.git(&["checkout", "--quiet", "feature"]);
+    let feature_cache = std::fs::read_to_string(repo.path().join("src/cache.rs")).unwrap();
+    repo.git(&["checkout", "--quiet", "main"]);
+    push(
+        &repo,
+        "src/cache.rs",
+        &format!("//! A small cache.\n{feature_cache}"),
+        "Document the cache",
+    );
+    let second = round(data.path(), &repo, vec![]);
+    assert_eq!(second.report["space"]["round"], 2, "{}", second.report);
+    assert_eq!(
+        second.code, first.code,
+        "{}\n{}",
+        second.report, second.stderr
+    );
+    let carried = findings(&second)
+        .into_iter()
+        .find(|f| f["reviewer"] == "sarif:analyzer")
+        .unwrap_or_else(|| panic!("not carried: {}", second.report));
+    assert_eq!(carried["carried_from"]["round"], 1, "{carried}");
+    assert_eq!(carried["anchor"]["start_line"], 12, "{carried}");
+}
