@@ -146,12 +146,13 @@ fn run(mut cli: Cli, matches: &clap::ArgMatches) -> anyhow::Result<Exit> {
     }
     // `review-tui` alone: outside any repository the inbox; inside one, the current branch
     // (as `review-tui .`), with the inbox one key away.
-    let in_repository = git2::Repository::discover(".").is_ok();
-    if cli.pr.is_none() && !cli.demo && !cli.headless && !in_repository {
-        return inbox_command(&inbox_cli(&cli)?);
-    }
-    if cli.pr.is_none() && !cli.demo && in_repository {
-        cli.pr = Some(".".to_string());
+    // The repository is looked for only then: a named PR starts without that walk.
+    if cli.pr.is_none() && !cli.demo {
+        if git2::Repository::discover(".").is_ok() {
+            cli.pr = Some(".".to_string());
+        } else if !cli.headless {
+            return inbox_command(&inbox_cli(&cli)?);
+        }
     }
     // Every flag is checked before anything is fetched, written or spent; the warm-up only
     // compiles (nothing is written), so it may start first.
