@@ -370,28 +370,28 @@ pub enum Command {
         /// GitLab hosts are searched through the APIs named under [gitlab] in the config.
         #[arg(long, value_name = "URL")]
         api_url: Option<String>,
-        /// With --review-all: how far each review goes, as for a review.
+        /// For every review the inbox runs (--review-all) or opens: how far it goes.
         #[arg(long, value_name = "LEVEL")]
         level: Option<crate::review::level::Level>,
-        /// With --review-all: only the zero-token reviewers, as for a review.
+        /// For every review the inbox runs or opens: only the zero-token reviewers.
         #[arg(long)]
         deterministic_only: bool,
-        /// With --review-all: the model endpoint, as for a review.
+        /// For every review the inbox runs or opens: the model endpoint.
         #[arg(long, value_name = "URL")]
         model_url: Option<String>,
-        /// With --review-all: the model, as for a review.
+        /// For every review the inbox runs or opens: the model.
         #[arg(long, value_name = "MODEL")]
         model: Option<String>,
-        /// With --review-all: the provider, as for a review.
+        /// For every review the inbox runs or opens: the provider.
         #[arg(long, value_name = "PROVIDER")]
         provider: Option<String>,
-        /// With --review-all: the command provider's CLI agent, as for a review.
+        /// For every review the inbox runs or opens: the command provider's CLI agent.
         #[arg(long, value_name = "CMD")]
         provider_command: Option<String>,
-        /// With --review-all: replay a cassette instead of calling a model.
+        /// For every review the inbox runs or opens: replay a cassette instead of calling a model.
         #[arg(long, value_name = "FILE")]
         replay: Option<std::path::PathBuf>,
-        /// With --review-all: each review's budget, as for a review.
+        /// For every review the inbox runs or opens: its budget.
         #[arg(long, value_name = "USD-or-tokens")]
         budget: Option<String>,
         /// Colour theme for the inbox screen, as for the cockpit.

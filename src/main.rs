@@ -482,6 +482,25 @@ fn inbox_cli(cli: &Cli) -> anyhow::Result<Cli> {
     if let Some(theme) = &cli.theme {
         args.extend(["--theme".into(), theme.into()]);
     }
+    // The reviews opened from the inbox are reviewed as this one was.
+    let mut flag = |name: &str, value: Option<std::ffi::OsString>| {
+        if let Some(value) = value {
+            args.extend([name.into(), value]);
+        }
+    };
+    flag("--level", cli.level.map(|l| l.to_string().into()));
+    flag("--model-url", cli.model_url.clone().map(Into::into));
+    flag("--model", cli.model.clone().map(Into::into));
+    flag("--provider", cli.provider.clone().map(Into::into));
+    flag(
+        "--provider-command",
+        cli.provider_command.clone().map(Into::into),
+    );
+    flag("--replay", cli.replay.clone().map(Into::into));
+    flag("--budget", cli.budget.clone().map(Into::into));
+    if cli.deterministic_only {
+        args.push("--deterministic-only".into());
+    }
     Ok(Cli::try_parse_from(args)?)
 }
 
@@ -539,13 +558,7 @@ fn inbox_command(cli: &Cli) -> anyhow::Result<Exit> {
             _ => None,
         };
         let source = inbox::InboxSource { setup, connection };
-        return inbox_screen(
-            source,
-            theme,
-            data_dir.as_deref(),
-            api_url.as_deref(),
-            &runtime,
-        );
+        return inbox_screen(source, theme, inbox_review_flags(cli), &runtime);
     };
     let list = if *cached {
         inbox::from_cache(&setup)
@@ -569,8 +582,7 @@ fn inbox_command(cli: &Cli) -> anyhow::Result<Exit> {
 fn inbox_screen(
     mut source: review_tui::session::inbox::InboxSource,
     theme: Option<String>,
-    data_dir: Option<&std::path::Path>,
-    api_url: Option<&str>,
+    review_flags: Vec<std::ffi::OsString>,
     runtime: &tokio::runtime::Runtime,
 ) -> anyhow::Result<Exit> {
     use clap::Parser;
@@ -600,12 +612,7 @@ fn inbox_screen(
         };
         resume = back;
         let mut args = vec!["review-tui".into(), std::ffi::OsString::from(&reference)];
-        if let Some(dir) = data_dir {
-            args.extend(["--data-dir".into(), dir.into()]);
-        }
-        if let Some(url) = api_url {
-            args.extend(["--api-url".into(), url.into()]);
-        }
+        args.extend(review_flags.iter().cloned());
         if let Some(theme) = &theme {
             args.extend(["--theme".into(), theme.into()]);
         }
@@ -622,6 +629,16 @@ fn inbox_screen(
 /// The arguments of one PR's review in `--review-all`: the PR and the review flags the inbox
 /// was given, as if typed for a headless review of it.
 fn review_all_args(cli: &Cli, reference: &str) -> Vec<std::ffi::OsString> {
+    let mut args: Vec<std::ffi::OsString> =
+        vec!["review-tui".into(), reference.into(), "--headless".into()];
+    args.extend(inbox_review_flags(cli));
+    args
+}
+
+/// The review flags `review-tui inbox` was given (data directory, API, level, models,
+/// budget), as a review of one of its PRs takes them: every review the inbox runs or opens is
+/// reviewed the way the person asked.
+fn inbox_review_flags(cli: &Cli) -> Vec<std::ffi::OsString> {
     let Some(Command::Inbox {
         data_dir,
         api_url,
@@ -638,8 +655,7 @@ fn review_all_args(cli: &Cli, reference: &str) -> Vec<std::ffi::OsString> {
     else {
         return Vec::new();
     };
-    let mut args: Vec<std::ffi::OsString> =
-        vec!["review-tui".into(), reference.into(), "--headless".into()];
+    let mut args: Vec<std::ffi::OsString> = Vec::new();
     let mut flag = |name: &str, value: Option<std::ffi::OsString>| {
         if let Some(value) = value {
             args.push(name.into());

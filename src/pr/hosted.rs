@@ -87,6 +87,10 @@ pub trait ForgeKind: Sync {
     /// Its client for `pr`, made the way `connection` says (the API address, whose token,
     /// its settings), and which remotes git may send that token to. No call is made yet.
     fn connect(&self, pr: &HostedPr, connection: &Connection) -> Result<Connected, ForgeError>;
+    /// How the forge writes a pull request's number in text: `#12` (GitLab: `!12`).
+    fn number_mark(&self) -> &'static str {
+        "#"
+    }
     /// The open pull requests waiting for the account `connection` acts as (see
     /// [`InboxQuery`]), on the forge's public host and every host named in its settings. A
     /// forge that cannot search answers nothing; one without a token says so in a note.

@@ -5,6 +5,9 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::forge::ForgeError;
+use super::hosted::ForgeKind;
+
 /// What to search for, and where.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct InboxQuery {
@@ -26,6 +29,25 @@ impl Default for InboxQuery {
             repos: Vec::new(),
             orgs: Vec::new(),
         }
+    }
+}
+
+impl InboxQuery {
+    /// Whether `repo` (`owner/repo`, GitLab's `group/sub/project`) is in the configured scope:
+    /// a listed repository, or under a listed organisation or group. An empty scope is
+    /// everything.
+    pub fn covers(&self, repo: &str) -> bool {
+        if self.repos.is_empty() && self.orgs.is_empty() {
+            return true;
+        }
+        let repo = repo.to_ascii_lowercase();
+        self.repos
+            .iter()
+            .any(|r| r.trim().eq_ignore_ascii_case(&repo))
+            || self
+                .orgs
+                .iter()
+                .any(|org| repo.starts_with(&format!("{}/", org.trim().to_ascii_lowercase())))
     }
 }
 
@@ -82,10 +104,34 @@ pub struct WaitingPr {
 
 /// One forge's answer: its pull requests, and what it could not list (no token, a scope it
 /// cannot search), said to the person.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Default)]
 pub struct InboxAnswer {
     pub prs: Vec<WaitingPr>,
     pub notes: Vec<String>,
+    /// Hosts of this forge that failed while others answered: one server down hides nothing
+    /// the others list, and the failed one's last list is kept (`session::inbox`).
+    pub failed_hosts: Vec<HostFailure>,
+}
+
+/// A host of a forge that could not answer the inbox's search.
+#[derive(Debug)]
+pub struct HostFailure {
+    pub host: String,
+    pub error: ForgeError,
+}
+
+/// Whether `url`, as a forge's list gave it, is `forge`'s address of pull request `number` of
+/// `repo` on `host`: the address a row opens must be the pull request the row shows, never
+/// one elsewhere (a server's answer is untrusted).
+pub fn names_row(forge: &dyn ForgeKind, url: &str, host: &str, repo: &str, number: u64) -> bool {
+    match forge.parse_reference(url) {
+        Ok(Some(pr)) => {
+            pr.host.eq_ignore_ascii_case(host)
+                && pr.number == number
+                && format!("{}/{}", pr.owner, pr.repo).eq_ignore_ascii_case(repo)
+        }
+        _ => false,
+    }
 }
 
 /// The CI state of a head from its check runs' `(status, conclusion)`: any failure fails it,
@@ -110,6 +156,20 @@ pub fn ci_state<'a>(runs: impl IntoIterator<Item = (&'a str, Option<&'a str>)>) 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_scope_takes_listed_repositories_and_everything_under_a_listed_owner() {
+        let query = InboxQuery {
+            repos: vec!["a/b".into()],
+            orgs: vec!["corp".into()],
+            ..InboxQuery::default()
+        };
+        assert!(query.covers("A/B"));
+        assert!(query.covers("corp/sub/p"));
+        assert!(!query.covers("corpus/p"));
+        assert!(!query.covers("a/bc"));
+        assert!(InboxQuery::default().covers("x/y"));
+    }
 
     #[test]
     fn one_failed_run_fails_the_head_and_a_running_one_keeps_it_pending() {

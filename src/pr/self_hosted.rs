@@ -12,9 +12,10 @@ use thiserror::Error;
 use reqwest::header::HeaderName;
 
 use super::connect::{Connected, Connection, SettingError, TokenChoice, parse_api_url};
-use super::forge::Forge;
+use super::forge::{Forge, ForgeError};
 use super::hosted::HostedPr;
 use super::http::{HttpError, RestClient, RestConfig, RetryPolicy};
+use super::inbox::{HostFailure, InboxAnswer, WaitingPr};
 use super::token::Token;
 use crate::config::{ForgeHostLayer, HostedForgeLayer};
 
@@ -211,29 +212,138 @@ pub fn reach(
     auth: &HostedAuth,
 ) -> Result<Reached, ReachError> {
     let api_url = settings.api_for(&pr.host, connection.api_url.as_deref())?;
-    let token = match &connection.token {
+    let token = token_for(&pr.host, connection, settings, auth);
+    let client = client_for(api_url.clone(), token.clone(), connection, settings, auth)?;
+    Ok(Reached {
+        client,
+        token,
+        api_url,
+    })
+}
+
+/// The token for a known `host`: the one given for this run, none, or the forge's own.
+fn token_for(
+    host: &str,
+    connection: &Connection,
+    settings: &HostedSettings,
+    auth: &HostedAuth,
+) -> Option<Token> {
+    match &connection.token {
         TokenChoice::Given(token) => Some(token.clone()),
         TokenChoice::Anonymous => None,
-        TokenChoice::Discover => (auth.discover)(settings, &pr.host),
-    };
-    let client = RestClient::new(
+        TokenChoice::Discover => (auth.discover)(settings, host),
+    }
+}
+
+fn client_for(
+    api_url: String,
+    token: Option<Token>,
+    connection: &Connection,
+    settings: &HostedSettings,
+    auth: &HostedAuth,
+) -> Result<RestClient, HttpError> {
+    RestClient::new(
         RestConfig {
             forge: auth.forge,
-            api_url: api_url.clone(),
+            api_url,
             auth: token.as_ref().map(auth.header),
-            token: token.clone(),
+            token,
             retry: settings.retry.clone(),
             timeout: settings.timeout,
             timeout_setting: auth.timeout_setting,
             notices: connection.notices.clone(),
         },
         auth.token_hint,
-    )?;
-    Ok(Reached {
-        client,
-        token,
-        api_url,
-    })
+    )
+}
+
+/// One host an inbox asks, with a client carrying that host's own token.
+pub struct InboxHost {
+    pub host: String,
+    pub client: RestClient,
+}
+
+/// The hosts whose pull requests can be listed for the person: the public host and every host
+/// they named, each through its own API (never `--api-url`: a flag naming another server for
+/// this run must not receive this host's token) with the token found for that host alone. A
+/// host without a token is skipped; for a host the person named, the returned notes say so
+/// (on the public host no token is the ordinary case of someone not on that forge).
+pub fn inbox_hosts(
+    connection: &Connection,
+    settings: &HostedSettings,
+    auth: &HostedAuth,
+) -> Result<(Vec<InboxHost>, Vec<String>), ReachError> {
+    let mut hosts = Vec::new();
+    let mut notes = Vec::new();
+    let named = std::iter::once(settings.public_host.to_string()).chain(settings.hosts.clone());
+    for host in named {
+        let Some(token) = token_for(&host, connection, settings, auth) else {
+            if host != settings.public_host {
+                notes.push(format!(
+                    "{} {host}: no token ({}), so nothing waiting for you there is listed",
+                    auth.forge, auth.token_hint
+                ));
+            }
+            continue;
+        };
+        let api_url = settings.api_for(&host, None)?;
+        let client = client_for(api_url, Some(token), connection, settings, auth)?;
+        hosts.push(InboxHost { host, client });
+    }
+    Ok((hosts, notes))
+}
+
+/// Asks every host its part of the inbox (`ask`), one at a time: the rows of those that
+/// answered (each pull request once), and the hosts that failed beside them. Only when every
+/// host asked failed is the forge's answer that failure (the inbox then keeps its last list).
+pub async fn ask_hosts<E, Ask, Fut>(
+    hosts: Vec<InboxHost>,
+    notes: Vec<String>,
+    ask: Ask,
+) -> Result<InboxAnswer, E>
+where
+    E: Into<ForgeError>,
+    Ask: Fn(InboxHost) -> Fut,
+    Fut: Future<Output = Result<Vec<WaitingPr>, E>>,
+{
+    let mut answer = InboxAnswer {
+        notes,
+        ..InboxAnswer::default()
+    };
+    let asked = hosts.len();
+    let mut first_failure = None;
+    for host in hosts {
+        let name = host.host.clone();
+        match ask(host).await {
+            Ok(prs) => {
+                for pr in prs {
+                    if !answer.prs.iter().any(|p| p.url == pr.url) {
+                        answer.prs.push(pr);
+                    }
+                }
+            }
+            Err(error) if first_failure.is_none() && answer.failed_hosts.is_empty() => {
+                first_failure = Some((name, error));
+            }
+            Err(error) => answer.failed_hosts.push(HostFailure {
+                host: name,
+                error: error.into(),
+            }),
+        }
+    }
+    if let Some((host, error)) = first_failure {
+        if answer.failed_hosts.len() + 1 == asked {
+            return Err(error);
+        }
+        answer.failed_hosts.insert(
+            0,
+            HostFailure {
+                host,
+                error: error.into(),
+            },
+        );
+    }
+    Ok(answer)
 }
 
 /// Whether git may send the token to `remote`: only on the PR's host or the API's. A local

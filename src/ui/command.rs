@@ -115,6 +115,12 @@ pub enum Command {
     Threads,
     /// In the threads list: reply to the thread (a draft, posted by the next publish).
     Reply,
+    /// In the inbox: open the cockpit on the selected pull request.
+    OpenPr,
+    /// In the inbox: the next sort order.
+    Sort,
+    /// In the inbox: ask the forges again.
+    Refresh,
 }
 
 impl Command {

@@ -20,6 +20,8 @@ use tokio::sync::mpsc;
 use crate::session::inbox::filter::{self, Sort};
 use crate::session::inbox::render::size;
 use crate::session::inbox::{InboxList, InboxRow, InboxSource, Waiting, age};
+use crate::ui::command::Command;
+use crate::ui::keymap::{Context, Key, Keymap};
 use crate::ui::text::{shown, truncate, width};
 use crate::ui::view::ViewContext;
 
@@ -209,7 +211,7 @@ async fn screen_loop(
             input = keys.recv() => {
                 let Some(input) = input else { break InboxExit::Quit };
                 let Input::Key(key) = input else { continue };
-                match on_key(&mut view, key) {
+                match on_key(&mut view, &cx.keymap, key) {
                     Step::Stay => {}
                     Step::Refresh => refresh(&mut view),
                     Step::Leave(exit) => break exit,
@@ -234,11 +236,11 @@ enum Step {
     Leave(InboxExit),
 }
 
-fn on_key(view: &mut View, key: event::KeyEvent) -> Step {
-    if key.modifiers.contains(KeyModifiers::CONTROL) && key.code == KeyCode::Char('c') {
-        return Step::Leave(InboxExit::Quit);
-    }
+fn on_key(view: &mut View, keymap: &Keymap, key: event::KeyEvent) -> Step {
     if let Some(typed) = view.typing.as_mut() {
+        if key.modifiers.contains(KeyModifiers::CONTROL) && key.code == KeyCode::Char('c') {
+            return Step::Leave(InboxExit::Quit);
+        }
         match key.code {
             KeyCode::Enter => {
                 view.filter = view.typing.take().unwrap_or_default();
@@ -260,30 +262,33 @@ fn on_key(view: &mut View, key: event::KeyEvent) -> Step {
     view.message = None;
     view.help = false;
     let last = view.visible.len().saturating_sub(1);
-    match key.code {
-        KeyCode::Char('q') => return Step::Leave(InboxExit::Quit),
-        KeyCode::Esc if !view.filter.is_empty() => {
+    let Some(command) = keymap.lookup(Context::Inbox, Key::from_event(&key)) else {
+        return Step::Stay;
+    };
+    match command {
+        Command::Quit => return Step::Leave(InboxExit::Quit),
+        Command::Close if !view.filter.is_empty() => {
             view.filter.clear();
             let keep = view.selected_reference();
             view.arrange(keep.as_deref());
         }
-        KeyCode::Esc => return Step::Leave(InboxExit::Quit),
-        KeyCode::Char('j') | KeyCode::Down => view.selected = (view.selected + 1).min(last),
-        KeyCode::Char('k') | KeyCode::Up => view.selected = view.selected.saturating_sub(1),
-        KeyCode::Char('g') | KeyCode::Home => view.selected = 0,
-        KeyCode::Char('G') | KeyCode::End => view.selected = last,
-        KeyCode::PageDown => view.selected = (view.selected + 10).min(last),
-        KeyCode::PageUp => view.selected = view.selected.saturating_sub(10),
-        KeyCode::Char('/') => view.typing = Some(view.filter.clone()),
-        KeyCode::Char('s') => {
+        Command::Close => return Step::Leave(InboxExit::Quit),
+        Command::MoveDown => view.selected = (view.selected + 1).min(last),
+        Command::MoveUp => view.selected = view.selected.saturating_sub(1),
+        Command::Top => view.selected = 0,
+        Command::Bottom => view.selected = last,
+        Command::PageDown => view.selected = (view.selected + 10).min(last),
+        Command::PageUp => view.selected = view.selected.saturating_sub(10),
+        Command::Filter => view.typing = Some(view.filter.clone()),
+        Command::Sort => {
             view.sort = view.sort.next();
             let keep = view.selected_reference();
             view.arrange(keep.as_deref());
             view.message = Some(format!("sorted by {}", view.sort.name()));
         }
-        KeyCode::Char('r') => return Step::Refresh,
-        KeyCode::Char('?') => view.help = true,
-        KeyCode::Enter => {
+        Command::Refresh => return Step::Refresh,
+        Command::Help => view.help = true,
+        Command::OpenPr => {
             if let Some(reference) = view.selected_reference() {
                 return Step::Leave(InboxExit::Open {
                     reference,
@@ -294,6 +299,17 @@ fn on_key(view: &mut View, key: event::KeyEvent) -> Step {
         _ => {}
     }
     Step::Stay
+}
+
+/// The words the inbox's key line puts after a key.
+fn help_word(command: Command) -> &'static str {
+    match command {
+        Command::OpenPr => "open in the cockpit",
+        Command::Close => "clear",
+        Command::Top => "top",
+        Command::Bottom => "bottom",
+        other => crate::ui::keymap::short(other),
+    }
 }
 
 /// Column widths for a terminal `total` columns wide: the place, the author, the age, the
@@ -409,18 +425,40 @@ fn draw(frame: &mut Frame, view: &View, cx: &ViewContext) {
     } else if let Some(message) = &view.message {
         Line::styled(shown(message), theme.message_warn)
     } else if view.help {
-        Line::styled(
-            "j/k move · g/G top/bottom · enter open in the cockpit · / filter · esc clear · s sort · r refresh · q quit",
-            theme.key_hint,
-        )
+        // Every key of the inbox, from the keymap (a user's keymap file rebinds them).
+        let keys: Vec<String> = [
+            Command::MoveDown,
+            Command::MoveUp,
+            Command::Top,
+            Command::Bottom,
+            Command::OpenPr,
+            Command::Filter,
+            Command::Close,
+            Command::Sort,
+            Command::Refresh,
+            Command::Quit,
+        ]
+        .iter()
+        .map(|&c| format!("{} {}", cx.keymap.keys_for(Context::Inbox, c), help_word(c)))
+        .collect();
+        Line::styled(keys.join(" · "), theme.key_hint)
     } else {
         let filter = if view.filter.is_empty() {
             String::new()
         } else {
             format!("filter: {} · ", shown(&view.filter))
         };
+        let key = |c| cx.keymap.key(Context::Inbox, c);
         Line::styled(
-            format!("{filter}enter open · / filter · s sort · r refresh · ? keys · q quit"),
+            format!(
+                "{filter}{} open · {} filter · {} sort · {} refresh · {} keys · {} quit",
+                key(Command::OpenPr),
+                key(Command::Filter),
+                key(Command::Sort),
+                key(Command::Refresh),
+                key(Command::Help),
+                key(Command::Quit)
+            ),
             theme.key_hint,
         )
     };
@@ -631,10 +669,10 @@ mod tests {
         );
         let key = |c| event::KeyEvent::new(c, KeyModifiers::NONE);
         assert!(matches!(
-            on_key(&mut view, key(KeyCode::Char('j'))),
+            on_key(&mut view, &Keymap::default(), key(KeyCode::Char('j'))),
             Step::Stay
         ));
-        match on_key(&mut view, key(KeyCode::Enter)) {
+        match on_key(&mut view, &Keymap::default(), key(KeyCode::Enter)) {
             Step::Leave(InboxExit::Open { reference, resume }) => {
                 assert_eq!(reference, view.list.rows[view.visible[1]].reference);
                 assert_eq!(resume.selected.as_deref(), Some(reference.as_str()));
@@ -642,8 +680,51 @@ mod tests {
             _ => panic!("enter did not open the row"),
         }
         assert!(matches!(
-            on_key(&mut view, key(KeyCode::Char('r'))),
+            on_key(&mut view, &Keymap::default(), key(KeyCode::Char('r'))),
             Step::Refresh
         ));
+    }
+
+    #[test]
+    fn the_inbox_keys_come_from_the_keymap_and_a_keymap_file_rebinds_them() {
+        let mut view = View::new(
+            list(vec![row(1, "One"), row(2, "Two")]),
+            InboxResume::default(),
+        );
+        let key = |c| event::KeyEvent::new(c, KeyModifiers::NONE);
+        let keymap = Keymap::with_overrides("refresh = \"R\"\nopen_pr = \"o\"").unwrap();
+        // `r` no longer refreshes; `R` does; `o` opens, and enter does nothing.
+        assert!(matches!(
+            on_key(&mut view, &keymap, key(KeyCode::Char('r'))),
+            Step::Stay
+        ));
+        assert!(matches!(
+            on_key(&mut view, &keymap, key(KeyCode::Char('R'))),
+            Step::Refresh
+        ));
+        assert!(matches!(
+            on_key(&mut view, &keymap, key(KeyCode::Enter)),
+            Step::Stay
+        ));
+        assert!(matches!(
+            on_key(&mut view, &keymap, key(KeyCode::Char('o'))),
+            Step::Leave(InboxExit::Open { .. })
+        ));
+        // The key line says the keys as bound.
+        let cx = ViewContext::new(crate::ui::theme::Theme::default(), keymap);
+        let mut terminal =
+            ratatui::Terminal::new(ratatui::backend::TestBackend::new(100, 10)).unwrap();
+        terminal.draw(|frame| draw(frame, &view, &cx)).unwrap();
+        let text: String = terminal
+            .backend()
+            .buffer()
+            .content()
+            .iter()
+            .map(|c| c.symbol())
+            .collect();
+        assert!(
+            text.contains("o open") && text.contains("R refresh"),
+            "{text}"
+        );
     }
 }

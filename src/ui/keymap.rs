@@ -147,6 +147,8 @@ pub enum Context {
     Log,
     /// The PR's review threads: bound keys move and draft; other keys do nothing.
     Threads,
+    /// The inbox: bound keys move, filter, sort, refresh and open; other keys do nothing.
+    Inbox,
 }
 
 impl Context {
@@ -160,6 +162,7 @@ impl Context {
             Context::Patch => "Patch viewer",
             Context::Log => "Event log",
             Context::Threads => "Review threads",
+            Context::Inbox => "Inbox",
         }
     }
 }
@@ -700,6 +703,37 @@ impl Default for Keymap {
             (Help, A::PageUp, &["pgup"], "page up", NONE),
             (Help, A::Top, &["home", "g"], "top", NONE),
             (Help, A::Bottom, &["end", "G"], "end", NONE),
+            (
+                Inbox,
+                A::OpenPr,
+                &["enter"],
+                "open the cockpit on the selected pull request (leaving it comes back here)",
+                NONE,
+            ),
+            (
+                Inbox,
+                A::Filter,
+                &["/"],
+                "filter: words, @author, is:moved|team|draft|failing|…",
+                NONE,
+            ),
+            (Inbox, A::Sort, &["s"], "sort by the next column", NONE),
+            (Inbox, A::Refresh, &["r"], "ask the forges again", NONE),
+            (Inbox, A::MoveDown, &["j", "down"], "move down", NONE),
+            (Inbox, A::MoveUp, &["k", "up"], "move up", NONE),
+            (Inbox, A::PageDown, &["pgdn"], "page down", NONE),
+            (Inbox, A::PageUp, &["pgup"], "page up", NONE),
+            (Inbox, A::Top, &["g", "home"], "top", NONE),
+            (Inbox, A::Bottom, &["G", "end"], "bottom", NONE),
+            (Inbox, A::Help, &["?"], "help: every key", NONE),
+            (
+                Inbox,
+                A::Close,
+                &["esc"],
+                "clear the filter; without one, leave",
+                NONE,
+            ),
+            (Inbox, A::Quit, &["q", "ctrl-c"], "quit", NONE),
         ];
         Keymap {
             bindings: table
@@ -938,6 +972,9 @@ pub(crate) fn short(command: Command) -> &'static str {
         Command::DeleteComment => "delete",
         Command::Threads => "threads",
         Command::Reply => "reply",
+        Command::OpenPr => "open",
+        Command::Sort => "sort",
+        Command::Refresh => "refresh",
         other => other.name(),
     }
 }

@@ -597,3 +597,152 @@ fn a_base_that_moved_on_is_checked_by_gitea_s_merge_base_and_published() {
     assert_eq!(server.pull().reviews.len(), 1);
     assert_clean(&server, &[&review, &out]);
 }
+
+/// The inbox's config: the server's host with its own token variable (no other host ever
+/// gets the token), a second named host where nothing listens.
+fn inbox_config(dir: &Path, server: &GiteaServer) -> PathBuf {
+    let path = dir.join("inbox.toml");
+    std::fs::write(
+        &path,
+        format!(
+            "[gitea]\nhosts = [\"{host}\", \"127.0.0.1:9\"]\nmax_attempts = 2\nbackoff = \"10ms\"\nrequest_timeout = \"5s\"\n\n[gitea.host.\"{host}\"]\napi_url = \"{api}\"\ntoken_env = \"INBOX_GITEA_TOKEN\"\n\n[gitea.host.\"127.0.0.1:9\"]\napi_url = \"http://127.0.0.1:9/api/v1\"\ntoken_env = \"INBOX_GITEA_TOKEN\"\n",
+            host = server.host(),
+            api = server.api()
+        ),
+    )
+    .unwrap();
+    path
+}
+
+fn inbox_json(server: &GiteaServer, dir: &Path) -> serde_json::Value {
+    let mut command = review_tui();
+    command
+        .args(["inbox", "--format", "json"])
+        .env("REVIEW_TUI_DATA_DIR", dir.join("data"))
+        .env("REVIEW_TUI_CONFIG", inbox_config(dir, server))
+        .env("XDG_CONFIG_HOME", dir.join("xdg"))
+        .env("INBOX_GITEA_TOKEN", TOKEN);
+    for var in [
+        "GH_TOKEN",
+        "GITHUB_TOKEN",
+        "GITLAB_TOKEN",
+        "GITEA_TOKEN",
+        "FORGEJO_TOKEN",
+    ] {
+        command.env_remove(var);
+    }
+    let out = command.output().unwrap();
+    let stdout = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{stdout}{}", text(&out.stderr));
+    assert!(!stdout.contains(TOKEN) && !text(&out.stderr).contains(TOKEN));
+    serde_json::from_str(&stdout).unwrap_or_else(|e| panic!("{e}: {stdout}"))
+}
+
+fn inbox_rows<'a>(list: &'a serde_json::Value, section: &str) -> Vec<&'a serde_json::Value> {
+    list["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|r| r["section"] == section && r["forge"] == "Gitea")
+        .collect()
+}
+
+#[test]
+fn the_inbox_pages_through_the_issue_search_of_each_named_host() {
+    use crate::support::gitea_server::Listed;
+    let server = start();
+    server.request_review(LOGIN);
+    // Pages of two: every list is read to its end through `Link`.
+    server.max_items(2);
+    let listed = |repo: &str, number: u64, author: &str, reviewers: &[&str]| Listed {
+        repo: repo.into(),
+        number,
+        title: format!("Change {number}"),
+        author: author.into(),
+        reviewers: reviewers.iter().map(|r| r.to_string()).collect(),
+        pull: true,
+        open: true,
+        merged: false,
+    };
+    for n in 20..24 {
+        server.list(listed("acme/tools", n, "ana", &[LOGIN]));
+    }
+    server.list(listed("acme/cli", 3, LOGIN, &[]));
+    server.list(Listed {
+        pull: false,
+        ..listed("acme/cli", 4, LOGIN, &[])
+    });
+    server.list(Listed {
+        open: false,
+        merged: true,
+        ..listed("acme/old", 5, "ana", &[LOGIN])
+    });
+    server.list(listed("acme/other", 6, "ana", &["someone"]));
+    let dir = tempfile::tempdir().unwrap();
+
+    let list = inbox_json(&server, dir.path());
+    let requested = inbox_rows(&list, "requested");
+    let mut numbers: Vec<String> = requested
+        .iter()
+        .map(|r| {
+            format!(
+                "{}{}",
+                r["repo"].as_str().unwrap(),
+                r["number"].as_str().unwrap()
+            )
+        })
+        .collect();
+    numbers.sort();
+    assert_eq!(
+        numbers,
+        [
+            "acme/tools#20",
+            "acme/tools#21",
+            "acme/tools#22",
+            "acme/tools#23",
+            "acme/widgets#7"
+        ],
+        "{list:#}"
+    );
+    let seven = requested.iter().find(|r| r["number"] == "#7").unwrap();
+    assert_eq!(seven["reference"], server.pr_url().as_str());
+    // Its head, read from the pull request itself (the search does not give it).
+    assert_eq!(seven["head_sha"], server.pull().head.as_str(), "{seven:#}");
+    // Another repository's pull request the server will not show: listed, its head unknown.
+    let other = requested.iter().find(|r| r["number"] == "#20").unwrap();
+    assert!(other["head_sha"].is_null(), "{other:#}");
+    let mine = inbox_rows(&list, "mine");
+    let mine: Vec<&str> = mine.iter().map(|r| r["number"].as_str().unwrap()).collect();
+    assert_eq!(mine, ["#3"], "an issue is not a pull request: {list:#}");
+    // The named host where nothing listens is said, and hides nothing the other lists.
+    assert!(
+        list["notices"].to_string().contains("127.0.0.1:9"),
+        "{list:#}"
+    );
+    assert!(list["offline"].is_null(), "another host answered: {list:#}");
+    let searches = server.seen_to("GET /api/v1/repos/issues/search");
+    // Five requested over pages of two, one of mine.
+    assert_eq!(searches.len(), 4, "{searches:#?}");
+    assert!(
+        searches
+            .iter()
+            .all(|s| s.query.as_deref().unwrap_or("").contains("type=pulls")),
+        "every page keeps the filters: {searches:#?}"
+    );
+
+    // Reviewed at its head, the row carries the space.
+    let reviewed = run(&server, dir.path(), &[]);
+    assert!(
+        matches!(reviewed.status.code(), Some(0 | 5 | 6)),
+        "{}",
+        text(&reviewed.stderr)
+    );
+    let list = inbox_json(&server, dir.path());
+    let seven = inbox_rows(&list, "requested")
+        .into_iter()
+        .find(|r| r["number"] == "#7")
+        .cloned()
+        .unwrap();
+    assert!(!seven["space"].is_null(), "{seven:#}");
+    assert_clean(&server, &[&reviewed]);
+}

@@ -483,3 +483,126 @@ fn a_finding_a_colleague_raised_in_an_open_discussion_is_not_posted_again() {
     assert!(ours[0].contains("unwrap()"), "{ours:?}");
     assert!(server.violations().is_empty(), "{:?}", server.violations());
 }
+
+/// The user's config for the inbox: the server's host with its own token variable (so no
+/// other host ever gets the token), a second named host where nothing listens, and the
+/// inbox scoped to the `acme` group.
+fn inbox_config(dir: &Path, server: &GitlabServer) -> std::path::PathBuf {
+    let path = dir.join("inbox.toml");
+    std::fs::write(
+        &path,
+        format!(
+            "[gitlab]\nhosts = [\"{host}\", \"127.0.0.1:9\"]\nmax_attempts = 2\nbackoff = \"10ms\"\nrequest_timeout = \"5s\"\n\n[gitlab.host.\"{host}\"]\napi_url = \"{api}\"\ntoken_env = \"INBOX_GITLAB_TOKEN\"\n\n[gitlab.host.\"127.0.0.1:9\"]\napi_url = \"http://127.0.0.1:9/api/v4\"\ntoken_env = \"INBOX_GITLAB_TOKEN\"\n\n[inbox]\norgs = [\"acme\"]\n",
+            host = server.host(),
+            api = server.api()
+        ),
+    )
+    .unwrap();
+    path
+}
+
+fn inbox_json(server: &GitlabServer, dir: &Path) -> serde_json::Value {
+    let mut command = review_tui();
+    command
+        .args(["inbox", "--format", "json"])
+        .env("REVIEW_TUI_DATA_DIR", dir.join("data"))
+        .env("REVIEW_TUI_CONFIG", inbox_config(dir, server))
+        .env("INBOX_GITLAB_TOKEN", TOKEN);
+    for var in [
+        "GH_TOKEN",
+        "GITHUB_TOKEN",
+        "GITLAB_TOKEN",
+        "GITEA_TOKEN",
+        "FORGEJO_TOKEN",
+    ] {
+        command.env_remove(var);
+    }
+    let out = command.output().unwrap();
+    let stdout = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{stdout}{}", text(&out.stderr));
+    assert!(!stdout.contains(TOKEN) && !text(&out.stderr).contains(TOKEN));
+    serde_json::from_str(&stdout).unwrap_or_else(|e| panic!("{e}: {stdout}"))
+}
+
+fn inbox_rows<'a>(list: &'a serde_json::Value, section: &str) -> Vec<&'a serde_json::Value> {
+    list["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|r| r["section"] == section && r["forge"] == "GitLab")
+        .collect()
+}
+
+#[test]
+fn the_inbox_lists_the_merge_requests_waiting_on_each_named_host() {
+    use crate::support::gitlab_server::ListedMr;
+    let server = start();
+    server.request_review(LOGIN);
+    let listed =
+        |project: &str, iid: u64, author: &str, reviewers: &[&str], state: &str| ListedMr {
+            project: project.into(),
+            iid,
+            title: format!("Change {iid}"),
+            author: author.into(),
+            reviewers: reviewers.iter().map(|r| r.to_string()).collect(),
+            state: state.into(),
+            head: "0123456789abcdef0123456789abcdef01234567".into(),
+        };
+    server.list(listed("acme/cli", 3, LOGIN, &[], "opened"));
+    server.list(listed("acme/old", 4, "ana", &[LOGIN], "merged"));
+    server.list(listed("other/x", 5, "ana", &[LOGIN], "opened"));
+    server.list(listed("acme/tools/api", 6, "ana", &["someone"], "opened"));
+    let dir = tempfile::tempdir().unwrap();
+
+    let list = inbox_json(&server, dir.path());
+    let requested = inbox_rows(&list, "requested");
+    let numbers: Vec<(&str, &str)> = requested
+        .iter()
+        .map(|r| (r["repo"].as_str().unwrap(), r["number"].as_str().unwrap()))
+        .collect();
+    // Asked of me, open, in the `acme` group: only !7 (the merged one, the one outside the
+    // scope and the one asked of someone else are not waiting for me).
+    assert_eq!(numbers, [(PROJECT, "!7")], "{list:#}");
+    assert_eq!(requested[0]["reference"], server.mr_url().as_str());
+    assert_eq!(requested[0]["head_sha"], server.mr().head.as_str());
+    let mine = inbox_rows(&list, "mine");
+    assert_eq!(mine.len(), 1, "{list:#}");
+    assert_eq!(mine[0]["repo"], "acme/cli");
+    // The named host where nothing listens is said, and hides nothing the other one lists.
+    let notices = list["notices"].to_string();
+    assert!(notices.contains("127.0.0.1:9"), "{list:#}");
+    assert!(list["offline"].is_null(), "another host answered: {list:#}");
+    // Each list asked for every scope, the reviews by username.
+    let asked: Vec<String> = server
+        .seen()
+        .into_iter()
+        .filter(|s| s.path == "/api/v4/merge_requests")
+        .filter_map(|s| s.query)
+        .collect();
+    assert!(
+        asked
+            .iter()
+            .any(|q| q.contains(&format!("reviewer_username={LOGIN}")) && q.contains("scope=all")),
+        "{asked:?}"
+    );
+
+    // Reviewed at its head, the row says so; the next list keeps it as reviewed.
+    let reviewed = review_tui()
+        .arg(server.mr_url())
+        .args(["--headless", "--deterministic-only"])
+        .env("REVIEW_TUI_DATA_DIR", dir.path().join("data"))
+        .env("REVIEW_TUI_CONFIG", config(dir.path(), &server))
+        .env("GITLAB_TOKEN", TOKEN)
+        .output()
+        .unwrap();
+    assert!(
+        matches!(reviewed.status.code(), Some(0 | 5 | 6)),
+        "{}",
+        text(&reviewed.stderr)
+    );
+    let list = inbox_json(&server, dir.path());
+    let requested = inbox_rows(&list, "requested");
+    assert_eq!(requested.len(), 1, "{list:#}");
+    assert!(!requested[0]["space"].is_null(), "{list:#}");
+    assert_clean(&server, &[]);
+}

@@ -390,7 +390,8 @@ fn review_all_killed_in_the_middle_resumes_without_reviewing_anything_twice() {
 
 /// The inbox in tmux at `width`×`height`: open it, filter down to one PR, open the cockpit on
 /// it (its first round runs), triage, leave, and find the row showing the space's new state.
-fn walk_the_inbox(width: u16, height: u16) {
+/// `flags` are the inbox's review flags: the review opened from it is run with them.
+fn walk_the_inbox(width: u16, height: u16, flags: &str) {
     use crate::support::tmux::Tmux;
     if !crate::support::tmux::available("walk_the_inbox") {
         return;
@@ -410,7 +411,7 @@ fn walk_the_inbox(width: u16, height: u16) {
     let tmux = Tmux::start(
         &format!("inbox-{width}"),
         &format!(
-            "{binary} inbox --api-url {}; echo $? > {}; sleep 30",
+            "{binary} inbox {flags} --api-url {}; echo $? > {}; sleep 30",
             server.url(),
             exit.display()
         ),
@@ -435,10 +436,16 @@ fn walk_the_inbox(width: u16, height: u16) {
     tmux.keys(&["Enter"]);
     // The cockpit on PR 2: its first round runs and is recorded.
     // (A wide header names the round's step elsewhere: the last reviewer done says it too.)
-    tmux.wait_for("the round's verdict in the cockpit", |s| {
-        s.contains("INCONCLUSIVE")
-            && (s.contains("awaiting approval") || s.contains("secret scan done"))
+    let deterministic = flags.contains("--deterministic-only");
+    let screen = tmux.wait_for("the round's verdict in the cockpit", |s| {
+        (s.contains("awaiting approval") || s.contains("secret scan done"))
+            && ["SHIP", "HOLD", "BLOCK", "INCONCLUSIVE"]
+                .iter()
+                .any(|v| s.contains(v))
     });
+    // Without models a round cannot count for the head; with `--deterministic-only` given to
+    // the inbox, the review opened from it is the zero-token review the person asked for.
+    assert_eq!(screen.contains("INCONCLUSIVE"), !deterministic, "{screen}");
     // Triage: the selected finding (if the checks found any) confirmed.
     tmux.keys(&["c"]);
     std::thread::sleep(std::time::Duration::from_millis(300));
@@ -455,10 +462,10 @@ fn walk_the_inbox(width: u16, height: u16) {
 
 #[test]
 fn the_inbox_walk_at_80_by_24() {
-    walk_the_inbox(80, 24);
+    walk_the_inbox(80, 24, "");
 }
 
 #[test]
-fn the_inbox_walk_at_120_by_40() {
-    walk_the_inbox(120, 40);
+fn the_inbox_walk_at_120_by_40_opens_reviews_with_the_inboxs_flags() {
+    walk_the_inbox(120, 40, "--deterministic-only");
 }

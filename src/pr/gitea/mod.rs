@@ -7,6 +7,7 @@
 //! review it can edit, as on GitHub.
 
 mod error;
+mod inbox;
 mod reference;
 mod review;
 mod settings;

@@ -6,8 +6,9 @@ use std::sync::Arc;
 use crate::config::Config;
 use crate::path_component::sanitize_component;
 use crate::pr::connect::{Connected, Connection, ForgeSettings, SettingError};
-use crate::pr::forge::ForgeError;
+use crate::pr::forge::{ForgeError, ForgeFuture};
 use crate::pr::hosted::{FetchRefs, ForgeKind, HostedPr};
+use crate::pr::inbox::{InboxAnswer, InboxQuery};
 use crate::pr::ref_error::RefError;
 use crate::pr::url_parts::{check_name, is_host};
 
@@ -70,6 +71,14 @@ impl ForgeKind for Gitea {
 
     fn connect(&self, pr: &HostedPr, connection: &Connection) -> Result<Connected, ForgeError> {
         super::settings::connect(pr, connection)
+    }
+
+    fn inbox<'a>(
+        &'a self,
+        connection: &'a Connection,
+        query: &'a InboxQuery,
+    ) -> ForgeFuture<'a, InboxAnswer> {
+        Box::pin(async move { Ok(super::inbox::inbox(self.id(), connection, query).await?) })
     }
 }
 

@@ -127,7 +127,7 @@ fn auth_header(token: &Token) -> (reqwest::header::HeaderName, String) {
 }
 
 /// How Gitea is reached: its name, the header its token goes in, where its token is found.
-const AUTH: HostedAuth = HostedAuth {
+pub(super) const AUTH: HostedAuth = HostedAuth {
     forge: "Gitea",
     timeout_setting: "[gitea] request_timeout",
     token_hint: TOKEN_HINT,

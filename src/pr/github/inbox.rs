@@ -98,6 +98,7 @@ pub(super) async fn inbox(
             notes: vec![
                 "GitHub: no token (GH_TOKEN, GITHUB_TOKEN or `gh auth login`), so no GitHub pull request is listed".into(),
             ],
+            ..InboxAnswer::default()
         });
     }
     let client = GithubClient::new(settings.config(api_url, token, connection.notices.clone()))?;
@@ -150,7 +151,11 @@ pub(super) async fn inbox(
         }
     }
     prs.sort_by(|a, b| (&a.repo, a.number).cmp(&(&b.repo, b.number)));
-    Ok(InboxAnswer { prs, notes })
+    Ok(InboxAnswer {
+        prs,
+        notes,
+        ..InboxAnswer::default()
+    })
 }
 
 /// ` repo:o/r org:o`: GitHub ORs qualifiers of one kind, so any listed place matches.

@@ -5,11 +5,12 @@
 use serde::Deserialize;
 
 use super::error::GitlabError;
-use super::settings::{GitlabSettings, TOKEN_HINT, auth_header, discover};
+use super::reference::GITLAB;
+use super::settings::{AUTH, GitlabSettings};
 use super::wire;
-use crate::pr::connect::{Connection, TokenChoice};
-use crate::pr::http::{RestClient, RestConfig};
-use crate::pr::inbox::{InboxAnswer, InboxQuery, Waiting, WaitingPr};
+use crate::pr::connect::Connection;
+use crate::pr::inbox::{InboxAnswer, InboxQuery, Waiting, WaitingPr, names_row};
+use crate::pr::self_hosted::{InboxHost, ask_hosts, inbox_hosts};
 
 #[derive(Debug, Deserialize)]
 struct ListedMr {
@@ -42,40 +43,18 @@ pub(super) async fn inbox(
         .settings_of::<GitlabSettings>(forge)
         .unwrap_or(&defaults)
         .0;
-    let mut answer = InboxAnswer::default();
-    let hosts = std::iter::once(settings.public_host.to_string()).chain(settings.hosts.clone());
-    for host in hosts {
-        let token = match &connection.token {
-            TokenChoice::Given(token) => Some(token.clone()),
-            TokenChoice::Anonymous => None,
-            TokenChoice::Discover => discover(settings, &host),
-        };
-        let Some(token) = token else {
-            // Only the public host is looked at without being asked: a missing token there is
-            // the ordinary case of someone not on GitLab, said only for hosts they named.
-            if host != settings.public_host {
-                answer.notes.push(format!(
-                    "GitLab {host}: no token ({TOKEN_HINT}), so its merge requests are not listed"
-                ));
-            }
-            continue;
-        };
-        // The host's own API, never `--api-url`: a flag naming another forge's API for this
-        // run must not receive this host's token.
-        let api_url = settings.api_for(&host, None)?;
-        let client = RestClient::new(
-            RestConfig {
-                forge: "GitLab",
-                api_url,
-                auth: Some(auth_header(&token)),
-                token: Some(token),
-                retry: settings.retry.clone(),
-                timeout: settings.timeout,
-                timeout_setting: "[gitlab] request_timeout",
-                notices: connection.notices.clone(),
-            },
-            TOKEN_HINT,
-        )?;
+    let (hosts, notes) = inbox_hosts(connection, settings, &AUTH)?;
+    ask_hosts(hosts, notes, |host| host_inbox(forge, host, query)).await
+}
+
+/// What one host lists for the account its token acts as.
+async fn host_inbox(
+    forge: &str,
+    InboxHost { host, client }: InboxHost,
+    query: &InboxQuery,
+) -> Result<Vec<WaitingPr>, GitlabError> {
+    let mut prs: Vec<WaitingPr> = Vec::new();
+    {
         let me: wire::User = client
             .get_json(client.endpoint(&["user"]), "the authenticated user")
             .await?;
@@ -104,10 +83,13 @@ pub(super) async fn inbox(
                 else {
                     continue;
                 };
-                if !in_scope(&project, query) || answer.prs.iter().any(|p| p.url == mr.web_url) {
+                // The address `enter` opens must name the merge request the row shows.
+                if !query.covers(&project)
+                    || !names_row(&GITLAB, &mr.web_url, &host, &project, mr.iid)
+                {
                     continue;
                 }
-                answer.prs.push(WaitingPr {
+                prs.push(WaitingPr {
                     forge: forge.to_string(),
                     host: host.clone(),
                     repo: project,
@@ -129,40 +111,5 @@ pub(super) async fn inbox(
             }
         }
     }
-    Ok(answer)
-}
-
-/// Whether `project` (`group/sub/project`) is in the configured scope: a listed project, or
-/// under a listed group. An empty scope is everything.
-fn in_scope(project: &str, query: &InboxQuery) -> bool {
-    if query.repos.is_empty() && query.orgs.is_empty() {
-        return true;
-    }
-    let project = project.to_ascii_lowercase();
-    query
-        .repos
-        .iter()
-        .any(|r| r.trim().eq_ignore_ascii_case(&project))
-        || query
-            .orgs
-            .iter()
-            .any(|group| project.starts_with(&format!("{}/", group.trim().to_ascii_lowercase())))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_scope_takes_listed_projects_and_everything_under_a_listed_group() {
-        let query = InboxQuery {
-            repos: vec!["a/b".into()],
-            orgs: vec!["corp".into()],
-            ..InboxQuery::default()
-        };
-        assert!(in_scope("A/B", &query));
-        assert!(in_scope("corp/sub/p", &query));
-        assert!(!in_scope("corpus/p", &query));
-        assert!(in_scope("x/y", &InboxQuery::default()));
-    }
+    Ok(prs)
 }

@@ -73,6 +73,10 @@ impl ForgeKind for Gitlab {
         super::settings::connect(pr, connection)
     }
 
+    fn number_mark(&self) -> &'static str {
+        "!"
+    }
+
     fn inbox<'a>(
         &'a self,
         connection: &'a crate::pr::connect::Connection,

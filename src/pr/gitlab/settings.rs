@@ -89,7 +89,7 @@ pub(super) fn auth_header(token: &Token) -> (HeaderName, String) {
 }
 
 /// How GitLab is reached: its name, the header its token goes in, where its token is found.
-const AUTH: HostedAuth = HostedAuth {
+pub(super) const AUTH: HostedAuth = HostedAuth {
     forge: "GitLab",
     timeout_setting: "[gitlab] request_timeout",
     token_hint: TOKEN_HINT,

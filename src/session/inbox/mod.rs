@@ -213,11 +213,23 @@ pub async fn refresh(setup: &InboxSetup, connection: &Connection) -> InboxList {
     let mut unreachable = Vec::new();
     let mut notices = Vec::new();
     let mut failed_forges = Vec::new();
+    let mut failed_hosts: Vec<(&str, String)> = Vec::new();
     for (forge, answer) in answers {
         match answer {
             Ok(answer) => {
                 fresh.prs.extend(answer.prs);
                 fresh.notes.extend(answer.notes);
+                for failure in answer.failed_hosts {
+                    let line = format!(
+                        "{forge} {}: {}",
+                        failure.host,
+                        crate::error_text::chain(&failure.error)
+                    );
+                    // Said, and its rows kept from the cache; the list is not offline while
+                    // another host of the forge answered.
+                    notices.push(line);
+                    failed_hosts.push((forge, failure.host));
+                }
             }
             Err(error) => {
                 let line = format!("{forge}: {}", crate::error_text::chain(&error));
@@ -232,15 +244,20 @@ pub async fn refresh(setup: &InboxSetup, connection: &Connection) -> InboxList {
             }
         }
     }
-    // A forge that failed keeps its last answer: one forge down hides nothing of the list.
+    // A forge (or one of its hosts) that failed keeps its last answer: one server down hides
+    // nothing of the list.
     let names = forge_names();
     fresh.prs.extend(
         old.prs
             .iter()
             .filter(|pr| {
-                names
-                    .iter()
-                    .any(|(id, name)| *id == pr.forge && failed_forges.contains(name))
+                names.iter().any(|(id, name)| {
+                    *id == pr.forge
+                        && (failed_forges.contains(name)
+                            || failed_hosts
+                                .iter()
+                                .any(|(f, host)| f == name && *host == pr.host))
+                })
             })
             .cloned(),
     );
@@ -300,7 +317,11 @@ pub fn build(
             section,
             forge: forge_name(&pr.forge),
             repo: pr.repo.clone(),
-            number: format!("#{}", pr.number),
+            number: format!(
+                "{}{}",
+                crate::pr::registry::find(&pr.forge).map_or("#", |f| f.number_mark()),
+                pr.number
+            ),
             title: pr.title.clone(),
             author: pr.author.clone(),
             reference: pr.url.clone(),

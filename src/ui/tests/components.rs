@@ -146,6 +146,7 @@ fn section(keymap_md: &str, context: Context) -> &str {
         Context::Preview => "## Publish preview",
         Context::Help => "## Text boxes, help, errors",
         Context::Threads => "## Review threads",
+        Context::Inbox => "## Inbox",
     };
     let start = keymap_md
         .find(heading)

@@ -39,6 +39,25 @@ pub fn for_context(context: Context) -> &'static dyn Component {
         Context::Patch => &Scroller(Context::Patch),
         Context::Log => &Scroller(Context::Log),
         Context::Threads => &ThreadsList,
+        Context::Inbox => &InboxKeys,
+    }
+}
+
+/// The inbox's keys, bound in the same keymap: the inbox screen acts on them itself
+/// (`ui::inbox`); in the cockpit none of them does anything.
+struct InboxKeys;
+
+impl Component for InboxKeys {
+    fn context(&self) -> Context {
+        Context::Inbox
+    }
+
+    fn available(&self, _: &AppState, _: Command) -> bool {
+        false
+    }
+
+    fn update(&self, _: &mut AppState, _: Command) -> Option<Vec<Effect>> {
+        Some(Vec::new())
     }
 }
 

@@ -333,6 +333,8 @@ fn main_command(state: &mut AppState, command: Command) -> Vec<Effect> {
         Command::Threads => super::threads::open_list(state),
         // The threads list's own (it takes them first).
         Command::Reply => {}
+        // The inbox's own keys.
+        Command::OpenPr | Command::Sort | Command::Refresh => {}
         Command::EventLog => {
             if matches!(state.top_overlay(), Some(Overlay::Log { .. })) {
                 state.overlays.pop();

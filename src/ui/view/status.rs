@@ -158,5 +158,6 @@ fn overlay_title(context: Context) -> &'static str {
         Context::Patch => "Patch",
         Context::Log => "Log",
         Context::Threads => "Threads",
+        Context::Inbox => "Inbox",
     }
 }

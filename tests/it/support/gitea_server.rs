@@ -115,6 +115,26 @@ struct Shared {
     released: tokio::sync::watch::Sender<bool>,
     /// Pushes due when a request to a call arrives, before it is handled.
     pushes_before: Mutex<HashMap<String, Push>>,
+    /// Other issues and pull requests of the server, for the issue search.
+    listed: Mutex<Vec<Listed>>,
+    /// Accounts whose review of pull request 7 is requested.
+    reviewers: Mutex<Vec<String>>,
+}
+
+/// An issue or pull request somewhere on the server, as the issue search finds it.
+#[derive(Debug, Clone)]
+pub struct Listed {
+    /// `owner/repo`.
+    pub repo: String,
+    pub number: u64,
+    pub title: String,
+    pub author: String,
+    /// Whose review is requested.
+    pub reviewers: Vec<String>,
+    /// A pull request, or a plain issue.
+    pub pull: bool,
+    pub open: bool,
+    pub merged: bool,
 }
 
 /// A push: commits on the repository and returns the new head.
@@ -164,6 +184,8 @@ impl GiteaServer {
             stalled: Mutex::default(),
             released: tokio::sync::watch::Sender::new(false),
             pushes_before: Mutex::default(),
+            listed: Mutex::default(),
+            reviewers: Mutex::default(),
         });
         let (shutdown, stopped) = oneshot::channel::<()>();
         let app = router(shared.clone());
@@ -215,6 +237,16 @@ impl GiteaServer {
     /// Lists answer at most `n` items a page, whatever `limit` asks (`MAX_RESPONSE_ITEMS`).
     pub fn max_items(&self, n: usize) {
         *lock(&self.shared.max_items) = n.max(1);
+    }
+
+    /// Adds an issue or pull request elsewhere on the server, for the issue search.
+    pub fn list(&self, listed: Listed) {
+        lock(&self.shared.listed).push(listed);
+    }
+
+    /// Requests `login`'s review of pull request 7.
+    pub fn request_review(&self, login: &str) {
+        lock(&self.shared.reviewers).push(login.into());
     }
 
     pub fn refuse_positions_on(&self, path: &str) {
@@ -406,6 +438,7 @@ fn router(shared: Arc<Shared>) -> Router {
     let pull = format!("{repo}/pulls/{{index}}");
     Router::new()
         .route("/api/v1/user", get(get_user))
+        .route("/api/v1/repos/issues/search", get(search_issues))
         .route(&pull, get(get_pull))
         .route(
             &format!("{pull}/reviews"),
@@ -466,6 +499,7 @@ async fn front_door(State(shared): State<Arc<Shared>>, request: Request, next: N
         violation(&shared, &seen, &problem);
     }
     if seen.path.starts_with("/api/v1/repos/")
+        && seen.path != "/api/v1/repos/issues/search"
         && !seen
             .path
             .starts_with(&format!("/api/v1/repos/{OWNER}/{REPO}/"))
@@ -559,26 +593,40 @@ async fn get_pull(
     .into_response()
 }
 
+/// A list call's query: `page`, `limit` and its filters, as sent.
 #[derive(serde::Deserialize)]
+#[serde(transparent)]
 struct Page {
-    page: Option<usize>,
-    limit: Option<usize>,
+    rest: std::collections::BTreeMap<String, String>,
+}
+
+impl Page {
+    fn number(&self, name: &str) -> Option<usize> {
+        self.rest.get(name).and_then(|v| v.parse().ok())
+    }
 }
 
 /// One page of `items`, with Gitea's `Link` (next, last) and `X-Total-Count`.
 fn paginate(shared: &Shared, path: &str, items: Vec<Value>, page: &Page) -> Response {
     let max = *lock(&shared.max_items);
-    let limit = page.limit.unwrap_or(max).clamp(1, max);
-    let number = page.page.unwrap_or(1).max(1);
+    let limit = page.number("limit").unwrap_or(max).clamp(1, max);
+    let number = page.number("page").unwrap_or(1).max(1);
     let start = (number - 1) * limit;
     let slice: Vec<Value> = items.iter().skip(start).take(limit).cloned().collect();
     let mut response = axum::Json(Value::Array(slice)).into_response();
     let headers = response.headers_mut();
     headers.insert("x-total-count", HeaderValue::from(items.len()));
     let last = items.len().div_ceil(limit).max(1);
+    // Gitea's links keep the request's own filters and move only the page.
+    let filters: String = page
+        .rest
+        .iter()
+        .filter(|(k, _)| k.as_str() != "page" && k.as_str() != "limit")
+        .map(|(k, v)| format!("{k}={v}&"))
+        .collect();
     let link = |n: usize, rel: &str| {
         format!(
-            "<{}{path}?limit={limit}&page={n}>; rel=\"{rel}\"",
+            "<{}{path}?{filters}limit={limit}&page={n}>; rel=\"{rel}\"",
             shared.url
         )
     };
@@ -591,6 +639,69 @@ fn paginate(shared: &Shared, path: &str, items: Vec<Value>, page: &Page) -> Resp
         headers.insert("link", HeaderValue::from_str(&links.join(",")).unwrap());
     }
     response
+}
+
+/// `GET /repos/issues/search`: the issues and pull requests the token's account can see,
+/// filtered as Gitea does (`type`, `state`, `review_requested`, `created`); pull request 7 is
+/// one of them.
+async fn search_issues(
+    State(shared): State<Arc<Shared>>,
+    Query(page): Query<Page>,
+    request: Request,
+) -> Response {
+    let seen = seen_of(&request);
+    let me = match required(&shared, &seen) {
+        Ok(login) => login,
+        Err(response) => return *response,
+    };
+    let flag = |name: &str| page.rest.get(name).map(String::as_str) == Some("true");
+    let pull = lock(&shared.pull).clone();
+    let mut all = vec![Listed {
+        repo: format!("{OWNER}/{REPO}"),
+        number: INDEX,
+        title: pull.title.clone(),
+        author: pull.author.clone(),
+        reviewers: lock(&shared.reviewers).clone(),
+        pull: true,
+        open: true,
+        merged: false,
+    }];
+    all.extend(lock(&shared.listed).iter().cloned());
+    let wanted_state = page.rest.get("state").map(String::as_str).unwrap_or("open");
+    let items: Vec<Value> = all
+        .into_iter()
+        .filter(|l| match page.rest.get("type").map(String::as_str) {
+            Some("pulls") => l.pull,
+            Some("issues") => !l.pull,
+            _ => true,
+        })
+        .filter(|l| match wanted_state {
+            "closed" => !l.open,
+            "all" => true,
+            _ => l.open,
+        })
+        .filter(|l| !flag("review_requested") || l.reviewers.contains(&me))
+        .filter(|l| !flag("created") || l.author == me)
+        .map(|l| {
+            let (owner, name) = l.repo.split_once('/').unwrap_or(("", &l.repo));
+            let kind = if l.pull { "pulls" } else { "issues" };
+            json!({
+                "id": 1000 + l.number, "number": l.number, "title": l.title, "body": "",
+                "user": user_json(&l.author), "state": if l.open { "open" } else { "closed" },
+                "html_url": format!("{}/{}/{kind}/{}", shared.url, l.repo, l.number),
+                "url": format!("{}/api/v1/repos/{}/issues/{}", shared.url, l.repo, l.number),
+                "created_at": "2026-03-01T10:00:00Z", "updated_at": "2026-03-02T10:00:00Z",
+                "comments": 0, "is_locked": false, "labels": [], "assignees": null,
+                "repository": { "id": 3, "name": name, "owner": owner, "full_name": l.repo },
+                "pull_request": if l.pull {
+                    json!({ "merged": l.merged, "merged_at": null })
+                } else {
+                    Value::Null
+                },
+            })
+        })
+        .collect();
+    paginate(&shared, &seen.path, items, &page)
 }
 
 async fn get_reviews(

@@ -108,6 +108,8 @@ pub struct MergeRequest {
 }
 
 struct Shared {
+    /// `http://127.0.0.1:PORT`.
+    url: String,
     repo: GitRepo,
     mr: Mutex<MergeRequest>,
     /// The latest version's per-file diffs, as `…/diffs` lists them.
@@ -128,6 +130,24 @@ struct Shared {
     /// Pushes due when a request to a call arrives, before it is handled: the head moving
     /// between two of the client's requests.
     pushes_before: Mutex<HashMap<String, Push>>,
+    /// Other merge requests on the server, for `GET /merge_requests`.
+    listed: Mutex<Vec<ListedMr>>,
+    /// Accounts asked to review `!7`.
+    reviewers: Mutex<Vec<String>>,
+}
+
+/// A merge request elsewhere on the server, as `GET /merge_requests` lists it.
+#[derive(Debug, Clone)]
+pub struct ListedMr {
+    /// `group/sub/project`.
+    pub project: String,
+    pub iid: u64,
+    pub title: String,
+    pub author: String,
+    pub reviewers: Vec<String>,
+    /// `opened`, `closed`, `merged`.
+    pub state: String,
+    pub head: String,
 }
 
 /// A push: commits on the repository and returns the new head.
@@ -160,6 +180,7 @@ impl GitlabServer {
         let url = format!("http://{}", listener.local_addr().unwrap());
         let files = file_diffs(&repo, &base, &head);
         let shared = Arc::new(Shared {
+            url: url.clone(),
             repo,
             mr: Mutex::new(MergeRequest {
                 title: "Checked arithmetic and a parser".into(),
@@ -185,6 +206,8 @@ impl GitlabServer {
             stalled: Mutex::default(),
             released: tokio::sync::watch::Sender::new(false),
             pushes_before: Mutex::default(),
+            listed: Mutex::default(),
+            reviewers: Mutex::default(),
         });
         let (shutdown, stopped) = oneshot::channel::<()>();
         let app = router(shared.clone());
@@ -229,6 +252,16 @@ impl GitlabServer {
     /// The merge request's web URL as a person pastes it.
     pub fn mr_url(&self) -> String {
         format!("{}/{PROJECT}/-/merge_requests/{IID}", self.url)
+    }
+
+    /// Adds a merge request elsewhere on the server, for `GET /merge_requests`.
+    pub fn list(&self, listed: ListedMr) {
+        lock(&self.shared.listed).push(listed);
+    }
+
+    /// Asks `username` to review `!7`.
+    pub fn request_review(&self, username: &str) {
+        lock(&self.shared.reviewers).push(username.into());
     }
 
     pub fn accept_token(&self, token: &str, username: &str) {
@@ -535,6 +568,7 @@ fn router(shared: Arc<Shared>) -> Router {
     let mr = "/api/v4/projects/{project}/merge_requests/{iid}";
     Router::new()
         .route("/api/v4/user", get(get_user))
+        .route("/api/v4/merge_requests", get(list_mrs))
         .route("/api/v4/projects/{project}", get(get_project))
         .route(
             "/api/v4/projects/{project}/repository/commits/{sha}/statuses",
@@ -697,6 +731,121 @@ async fn get_mr(
         "references": {"short": format!("!{IID}"), "full": format!("{PROJECT}!{IID}")},
     }))
     .into_response()
+}
+
+/// The attributes `GET /merge_requests` takes (the reference's table, and pagination).
+const LIST_ATTRIBUTES: &[&str] = &[
+    "approved_by_ids",
+    "approver_ids",
+    "approved",
+    "assignee_id",
+    "assignee_username",
+    "author_id",
+    "author_username",
+    "created_after",
+    "created_before",
+    "deployed_after",
+    "deployed_before",
+    "environment",
+    "in",
+    "labels",
+    "merge_user_id",
+    "merge_user_username",
+    "milestone",
+    "my_reaction_emoji",
+    "not",
+    "order_by",
+    "reviewer_id",
+    "reviewer_username",
+    "scope",
+    "search",
+    "sort",
+    "source_branch",
+    "state",
+    "target_branch",
+    "updated_after",
+    "updated_before",
+    "view",
+    "with_labels_details",
+    "with_merge_status_recheck",
+    "wip",
+    "page",
+    "per_page",
+];
+
+/// `GET /merge_requests` as the reference describes it: `scope` defaults to `created_by_me`
+/// (so a search for reviews without `scope=all` finds only the account's own), `state`
+/// filters, `reviewer_username` and `reviewer_id` are exclusive; `!7` is one of the list.
+async fn list_mrs(State(shared): State<Arc<Shared>>, request: Request) -> Response {
+    let (shared, seen) = ctx(shared, &request);
+    let me = match required(&shared, &seen) {
+        Ok(username) => username,
+        Err(response) => return *response,
+    };
+    let query: Vec<(String, String)> = reqwest::Url::parse(&format!(
+        "http://h/?{}",
+        seen.query.as_deref().unwrap_or("")
+    ))
+    .map(|u| u.query_pairs().into_owned().collect())
+    .unwrap_or_default();
+    let arg = |name: &str| {
+        query
+            .iter()
+            .find(|(k, _)| k == name)
+            .map(|(_, v)| v.as_str())
+    };
+    for (key, _) in &query {
+        if !LIST_ATTRIBUTES.contains(&key.as_str()) {
+            violation(
+                &shared,
+                &seen,
+                &format!("`{key}` is not an attribute of the list"),
+            );
+        }
+    }
+    if arg("reviewer_username").is_some() && arg("reviewer_id").is_some() {
+        return error(
+            StatusCode::BAD_REQUEST,
+            "reviewer_id, reviewer_username are mutually exclusive",
+        );
+    }
+    let mr = lock(&shared.mr).clone();
+    let mut all = vec![ListedMr {
+        project: PROJECT.into(),
+        iid: IID,
+        title: mr.title.clone(),
+        author: mr.author.clone(),
+        reviewers: lock(&shared.reviewers).clone(),
+        state: mr.state.clone(),
+        head: mr.head.clone(),
+    }];
+    all.extend(lock(&shared.listed).iter().cloned());
+    let state = arg("state").unwrap_or("all");
+    let scope = arg("scope").unwrap_or("created_by_me");
+    let items: Vec<Value> = all
+        .into_iter()
+        .filter(|l| state == "all" || l.state == state)
+        .filter(|l| scope != "created_by_me" || l.author == me)
+        .filter(|l| arg("author_username").is_none_or(|a| l.author == a))
+        .filter(|l| arg("reviewer_username").is_none_or(|r| l.reviewers.iter().any(|x| x == r)))
+        .map(|l| {
+            json!({
+                "id": 10_000 + l.iid, "iid": l.iid, "project_id": 5, "title": l.title,
+                "description": "", "state": l.state, "draft": false, "work_in_progress": false,
+                "author": user_json(&l.author),
+                "reviewers": l.reviewers.iter().map(|r| user_json(r)).collect::<Vec<_>>(),
+                "source_branch": "feature", "target_branch": "main", "sha": l.head,
+                "created_at": "2026-03-01T10:00:00.000Z", "updated_at": "2026-03-02T10:00:00.000Z",
+                "web_url": format!("{}/{}/-/merge_requests/{}", shared.url, l.project, l.iid),
+                "references": {"short": format!("!{}", l.iid), "full": format!("{}!{}", l.project, l.iid)},
+            })
+        })
+        .collect();
+    let page = Page {
+        page: arg("page").and_then(|v| v.parse().ok()),
+        per_page: arg("per_page").and_then(|v| v.parse().ok()),
+    };
+    paginate(items, &page)
 }
 
 #[derive(serde::Deserialize)]
