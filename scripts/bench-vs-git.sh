@@ -27,11 +27,21 @@
 # REVIEW_TUI_BIN names the binary; several, separated by spaces (e.g. "before/review-tui
 # after/review-tui"), are measured side by side: each repetition runs every binary in turn, so
 # a busy machine slows them alike. The load average is printed before and after.
-# Scratch space comes from mktemp: TMPDIR=/dev/shm (with REPO there too) measures CPU work on
-# tmpfs, stable from run to run; on a disk, file creation after many runs makes git's own time
+# Scratch space comes from mktemp: on a disk, file creation after many runs makes git's own time
 # (and so every ratio) drift.
+#        scripts/bench-vs-git.sh --tmpfs DIR [--small-prs|--first-frame] REPO ...
+#   Measures on a RAM disk (DIR on tmpfs, e.g. /dev/shm): REPO is copied there first and every
+#   data dir, worktree and report lives there too, so git and review-tui are timed on their CPU
+#   work, stable from run to run. The copy is deleted at the end.
 set -euo pipefail
 [ -z "${REPORTS:-}" ] || mkdir -p "$REPORTS"
+
+tmpfs=
+if [ "${1:-}" = --tmpfs ]; then
+  tmpfs=${2:?usage: $0 --tmpfs DIR [--small-prs|--first-frame] REPO ...}
+  [ -d "$tmpfs" ] || { echo "--tmpfs $tmpfs: no such directory (a tmpfs mount such as /dev/shm)" >&2; exit 4; }
+  shift 2
+fi
 
 mode=range
 case "${1:-}" in
@@ -44,13 +54,26 @@ for bin in "${bins[@]}"; do
   [ -x "$bin" ] || { echo "no binary at $bin: run cargo build --release (or set REVIEW_TUI_BIN)" >&2; exit 4; }
 done
 nbins=${#bins[@]}
-scratch=$(mktemp -d)
+if [ -n "$tmpfs" ]; then scratch=$(mktemp -d "$tmpfs/bench-vs-git.XXXXXX"); else scratch=$(mktemp -d); fi
 repo=
 cleanup() {
   rm -rf "$scratch"
-  [ -z "$repo" ] || git -C "$repo" worktree prune
+  [ -z "$repo" ] || [ ! -d "$repo" ] || git -C "$repo" worktree prune
 }
 trap cleanup EXIT
+# The repository to measure: REPO itself, or (--tmpfs) its copy in the scratch dir.
+use_repo() {
+  local given
+  given=$(cd "$1" && pwd)
+  repo_name=$(basename "$given")
+  if [ -n "$tmpfs" ]; then
+    cp -a "$given" "$scratch/repo"
+    repo="$scratch/repo"
+    git -C "$repo" worktree prune
+  else
+    repo=$given
+  fi
+}
 
 now() { date +%s.%N; }
 # Seconds from $1 to $2, and $1 / $2, always with a leading digit (bc prints `.896`).
@@ -60,7 +83,7 @@ median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 peak_kb() { awk -F: '/Maximum resident set size/ {gsub(/ /, "", $2); print $2}' "$1"; }
 load() { cut -d' ' -f1-3 /proc/loadavg; }
 label() { [ "$nbins" -eq 1 ] && echo "review-tui" || echo "bin$1"; }
-echo "load average at start: $(load) ($(nproc) cores)"
+echo "load average at start: $(load) ($(nproc) cores)${tmpfs:+, on tmpfs ($tmpfs)}"
 for b in $(seq 0 $((nbins - 1))); do
   [ "$nbins" -eq 1 ] || echo "bin$b = ${bins[$b]}"
 done
@@ -73,7 +96,7 @@ warm_mirror() {
 }
 
 if [ "$mode" = small ]; then
-  repo=$(cd "${1:?usage: $0 --small-prs REPO [N]}" && pwd)
+  use_repo "${1:?usage: $0 --small-prs REPO [N]}"
   n=${2:-10}
   runs=${RUNS:-3}
   picked=()
@@ -139,13 +162,13 @@ if [ "$mode" = small ]; then
   exit 0
 fi
 
-repo=$(cd "${1:?usage: $0 REPO BASE HEAD}" && pwd)
+use_repo "${1:?usage: $0 REPO BASE HEAD}"
 base=${2:?usage: $0 REPO BASE HEAD}
 head=${3:?usage: $0 REPO BASE HEAD}
 # A report's file is named by its repository and range, so the reports of several ranges can
 # share REPORTS: `tokio-tokio-1.30.0..tokio-1.40.0-bin0.json` (`/` and other odd characters of
 # a ref name become `_`).
-range_name=$(printf '%s-%s..%s' "$(basename "$repo")" "$base" "$head" | tr -c 'A-Za-z0-9._~^-' '_')
+range_name=$(printf '%s-%s..%s' "$repo_name" "$base" "$head" | tr -c 'A-Za-z0-9._~^-' '_')
 
 if [ "$mode" = frame ]; then
   command -v tmux > /dev/null || { echo "tmux is needed for --first-frame" >&2; exit 4; }
