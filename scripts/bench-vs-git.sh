@@ -13,6 +13,11 @@
 #   `git diff` + `git worktree add` of the same range; prints each, the medians and the ratio.
 #   The sweep is repeated RUNS times (default 3), each on a fresh data dir; each PR counts with
 #   the median of its repetitions.
+#        scripts/bench-vs-git.sh --batch REPO [N]
+#   The pre-review of a batch (what `inbox --review-all --jobs 2` does): the same N (default 20)
+#   small PRs reviewed JOBS (default 2) at a time in one data dir whose mirror is warmed first,
+#   against N sequential `git worktree add` + `git diff`; the wall time of the whole batch,
+#   median of RUNS (default 3), each on a fresh data dir.
 #        scripts/bench-vs-git.sh --first-frame REPO BASE HEAD
 #   Time from starting the cockpit (in a tmux pane of FRAME_SIZE, default 200x50) on a cold
 #   space to the first screen showing FRAME_TEXT (default: the first 30 characters of HEAD's
@@ -27,15 +32,26 @@
 # REVIEW_TUI_BIN names the binary; several, separated by spaces (e.g. "before/review-tui
 # after/review-tui"), are measured side by side: each repetition runs every binary in turn, so
 # a busy machine slows them alike. The load average is printed before and after.
-# Scratch space comes from mktemp: TMPDIR=/dev/shm (with REPO there too) measures CPU work on
-# tmpfs, stable from run to run; on a disk, file creation after many runs makes git's own time
+# Scratch space comes from mktemp: on a disk, file creation after many runs makes git's own time
 # (and so every ratio) drift.
+#        scripts/bench-vs-git.sh --tmpfs DIR [--small-prs|--batch|--first-frame] REPO ...
+#   Measures on a RAM disk (DIR on tmpfs, e.g. /dev/shm): REPO is copied there first and every
+#   data dir, worktree and report lives there too, so git and review-tui are timed on their CPU
+#   work, stable from run to run. The copy is deleted at the end.
 set -euo pipefail
 [ -z "${REPORTS:-}" ] || mkdir -p "$REPORTS"
+
+tmpfs=
+if [ "${1:-}" = --tmpfs ]; then
+  tmpfs=${2:?usage: $0 --tmpfs DIR [--small-prs|--batch|--first-frame] REPO ...}
+  [ -d "$tmpfs" ] || { echo "--tmpfs $tmpfs: no such directory (a tmpfs mount such as /dev/shm)" >&2; exit 4; }
+  shift 2
+fi
 
 mode=range
 case "${1:-}" in
   --small-prs) mode=small; shift ;;
+  --batch) mode=batch; shift ;;
   --first-frame) mode=frame; shift ;;
 esac
 
@@ -44,13 +60,26 @@ for bin in "${bins[@]}"; do
   [ -x "$bin" ] || { echo "no binary at $bin: run cargo build --release (or set REVIEW_TUI_BIN)" >&2; exit 4; }
 done
 nbins=${#bins[@]}
-scratch=$(mktemp -d)
+if [ -n "$tmpfs" ]; then scratch=$(mktemp -d "$tmpfs/bench-vs-git.XXXXXX"); else scratch=$(mktemp -d); fi
 repo=
 cleanup() {
   rm -rf "$scratch"
-  [ -z "$repo" ] || git -C "$repo" worktree prune
+  [ -z "$repo" ] || [ ! -d "$repo" ] || git -C "$repo" worktree prune
 }
 trap cleanup EXIT
+# The repository to measure: REPO itself, or (--tmpfs) its copy in the scratch dir.
+use_repo() {
+  local given
+  given=$(cd "$1" && pwd)
+  repo_name=$(basename "$given")
+  if [ -n "$tmpfs" ]; then
+    cp -a "$given" "$scratch/repo"
+    repo="$scratch/repo"
+    git -C "$repo" worktree prune
+  else
+    repo=$given
+  fi
+}
 
 now() { date +%s.%N; }
 # Seconds from $1 to $2, and $1 / $2, always with a leading digit (bc prints `.896`).
@@ -60,7 +89,7 @@ median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 peak_kb() { awk -F: '/Maximum resident set size/ {gsub(/ /, "", $2); print $2}' "$1"; }
 load() { cut -d' ' -f1-3 /proc/loadavg; }
 label() { [ "$nbins" -eq 1 ] && echo "review-tui" || echo "bin$1"; }
-echo "load average at start: $(load) ($(nproc) cores)"
+echo "load average at start: $(load) ($(nproc) cores)${tmpfs:+, on tmpfs ($tmpfs)}"
 for b in $(seq 0 $((nbins - 1))); do
   [ "$nbins" -eq 1 ] || echo "bin$b = ${bins[$b]}"
 done
@@ -72,9 +101,9 @@ warm_mirror() {
     --data-dir "$2" > /dev/null 2>&1 || true
 }
 
-if [ "$mode" = small ]; then
-  repo=$(cd "${1:?usage: $0 --small-prs REPO [N]}" && pwd)
-  n=${2:-10}
+if [ "$mode" = small ] || [ "$mode" = batch ]; then
+  use_repo "${1:?usage: $0 --small-prs|--batch REPO [N]}"
+  if [ "$mode" = small ]; then n=${2:-10}; else n=${2:-20}; fi
   runs=${RUNS:-3}
   picked=()
   while IFS='|' read -r sha parents subject; do
@@ -86,6 +115,47 @@ if [ "$mode" = small ]; then
   done < <(git -C "$repo" log --first-parent --format='%H|%P|%s' HEAD)
   [ ${#picked[@]} -gt 0 ] || { echo "no squash-merged PR of 2-10 files in $repo" >&2; exit 4; }
   oldest=${picked[-1]}
+fi
+
+if [ "$mode" = batch ]; then
+  jobs=${JOBS:-2}
+  [[ "$jobs" =~ ^[1-9][0-9]*$ ]] || { echo "JOBS is a number of reviews at a time, not '$jobs'" >&2; exit 4; }
+  declare -A batch
+  gits=()
+  for run in $(seq "$runs"); do
+    t0=$(now)
+    for sha in "${picked[@]}"; do
+      git -C "$repo" diff "$sha^1..$sha" > /dev/null
+      git -C "$repo" worktree add --quiet --detach "$scratch/wt-$sha" "$sha"
+    done
+    t1=$(now)
+    for sha in "${picked[@]}"; do git -C "$repo" worktree remove --force "$scratch/wt-$sha"; done
+    gits+=("$(elapsed "$t0" "$t1")")
+    for b in $(seq 0 $((nbins - 1))); do
+      data="$scratch/batch-$run-$b"
+      warm_mirror "${bins[$b]}" "$data" "$oldest"
+      t0=$(now)
+      # Each review's outcome is its exit code (0-7); only an error (above 7) stops the batch.
+      printf '%s\n' "${picked[@]}" | xargs -P "$jobs" -I{} sh -c \
+        '"$1" "$2#$3^1..$3" --headless --deterministic-only --force --format json --data-dir "$4" > /dev/null 2>&1; [ $? -le 7 ] || exit 255' \
+        _ "${bins[$b]}" "$repo" {} "$data"
+      t1=$(now)
+      batch[$b]+="$(elapsed "$t0" "$t1") "
+      rm -rf "$data"
+    done
+  done
+  g=$(printf '%s\n' "${gits[@]}" | median)
+  printf 'batch of %d small PRs: git %.3f s sequential (diff + worktree add each, median of %d)\n' \
+    ${#picked[@]} "$g" "$runs"
+  for b in $(seq 0 $((nbins - 1))); do
+    t=$(printf '%s\n' ${batch[$b]} | median)
+    printf '%-10s %.3f s, %d at a time: %sx git   (%s)\n' "$(label "$b")" "$t" "$jobs" "$(ratio "$t" "$g")" "${batch[$b]}"
+  done
+  echo "load average at end: $(load)"
+  exit 0
+fi
+
+if [ "$mode" = small ]; then
   # times/<pr>-git and times/<pr>-<bin>: one line per repetition.
   mkdir -p "$scratch/times"
   for run in $(seq "$runs"); do
@@ -139,13 +209,13 @@ if [ "$mode" = small ]; then
   exit 0
 fi
 
-repo=$(cd "${1:?usage: $0 REPO BASE HEAD}" && pwd)
+use_repo "${1:?usage: $0 REPO BASE HEAD}"
 base=${2:?usage: $0 REPO BASE HEAD}
 head=${3:?usage: $0 REPO BASE HEAD}
 # A report's file is named by its repository and range, so the reports of several ranges can
 # share REPORTS: `tokio-tokio-1.30.0..tokio-1.40.0-bin0.json` (`/` and other odd characters of
 # a ref name become `_`).
-range_name=$(printf '%s-%s..%s' "$(basename "$repo")" "$base" "$head" | tr -c 'A-Za-z0-9._~^-' '_')
+range_name=$(printf '%s-%s..%s' "$repo_name" "$base" "$head" | tr -c 'A-Za-z0-9._~^-' '_')
 
 if [ "$mode" = frame ]; then
   command -v tmux > /dev/null || { echo "tmux is needed for --first-frame" >&2; exit 4; }
