@@ -98,12 +98,11 @@ impl Own {
         own
     }
 
-    /// Our review carrying `round`'s marker on `head`.
-    fn posted_round(&self, round: u32, head: &str) -> Option<u64> {
-        let marker = markers::round(round, head);
+    /// Our review carrying `marker` (one publish of a round: `markers::revision`).
+    fn posted(&self, marker: &str) -> Option<u64> {
         self.reviews
             .iter()
-            .find(|(_, body)| markers::has(body, &marker))
+            .find(|(_, body)| markers::has(body, marker))
             .map(|(id, _)| *id)
     }
 }
@@ -120,6 +119,10 @@ pub(super) async fn plan(
     let result = input.result;
     let round = result.round;
     let head = input.head_sha.clone();
+    // The round's first publish, or the same round again after the person's triage changed
+    // it: each has its own marker, so each is posted once.
+    let revision = super::revision(state, result).number;
+    let marker = markers::revision(round, &head, revision);
 
     // Never wrong: a review is only posted on the head it reviewed.
     let pr = forge
@@ -345,11 +348,7 @@ pub(super) async fn plan(
                 collapse: &input.options.collapse,
             },
         );
-        outgoing(&format!(
-            "{text}\n{}\n{}\n",
-            markers::SUMMARY,
-            markers::round(round, &head)
-        ))
+        outgoing(&format!("{text}\n{}\n{marker}\n", markers::SUMMARY))
     };
     let refused_notice = format!(
         "{} refused the inline comments ({REFUSAL}), so every finding is in this body instead.",
@@ -374,7 +373,7 @@ pub(super) async fn plan(
 
     let target_pr = forge.label();
     let mut round_bodies = None;
-    let action = match (own.posted_round(round, &head), own.summary) {
+    let action = match (own.posted(&marker), own.summary) {
         (Some(id), summary) => Action::AlreadyPosted {
             review_id: id,
             url: review_url(id),
@@ -384,8 +383,13 @@ pub(super) async fn plan(
         (None, Some(summary)) => {
             let needs_review = !inline.is_empty() || own.last_event != Some(event);
             if needs_review {
+                let again = if revision > 0 {
+                    ", published again after the person's triage"
+                } else {
+                    ""
+                };
                 let one_line = format!(
-                    "review-tui round {round} on {}: {} — the summary is [here]({}).",
+                    "review-tui round {round} on {}{again}: {} — the summary is [here]({}).",
                     short(&head),
                     crate::report::escape::inline(&crate::report::headline::headline(result).1),
                     review_url(summary),
@@ -393,7 +397,7 @@ pub(super) async fn plan(
                 round_bodies = Some(round_review_bodies(
                     forge.name(),
                     &one_line,
-                    &markers::round(round, &head),
+                    &marker,
                     intended,
                 ));
             }
@@ -423,9 +427,9 @@ pub(super) async fn plan(
                 .map(|r| r.head_sha.as_str())
                 .unwrap_or("");
             let found = own
-                .posted_round(p.round, round_head)
+                .posted(&markers::revision(p.round, round_head, p.revision))
                 .map(|id| (review_url(id), id));
-            (p.round, found)
+            ((p.round, p.revision), found)
         })
         .collect();
 
@@ -605,12 +609,10 @@ pub(super) async fn publish(
     confirmed: &Preview,
 ) -> Result<Published, PublishError> {
     let round = input.result.round;
-    if let Some(done) = space
-        .state()
-        .publishes
-        .iter()
-        .find(|p| p.round == round && p.state == PublishState::Published)
-    {
+    // Published, and nothing changed since: said where it is, nothing posted. (Changed since:
+    // the next revision of the round, planned like any publish.)
+    let revision = super::revision(space.state(), input.result);
+    if let (true, Some(done)) = (revision.unchanged, space.state().published()) {
         return Err(PublishError::AlreadyPublished {
             round,
             target: done.target.clone(),
@@ -633,6 +635,7 @@ pub(super) async fn publish(
                 .settle_publish(
                     *stuck,
                     found.as_ref().map(|(u, i)| (u.as_str(), i.as_str())),
+                    None,
                     &at,
                 )
                 .map_err(PublishError::from)
@@ -650,7 +653,12 @@ pub(super) async fn publish(
         let id = review_id.to_string();
         space.update(|state| {
             state
-                .settle_publish(round, Some((url.as_str(), id.as_str())), &at)
+                .settle_publish(
+                    (round, revision.number),
+                    Some((url.as_str(), id.as_str())),
+                    Some(&revision.posted),
+                    &at,
+                )
                 .map_err(PublishError::from)
         })?;
         if let Some(summary) = summary_review_id {
@@ -686,7 +694,7 @@ pub(super) async fn publish(
     let target = fresh.target.to_string();
     space.update(|state| {
         state
-            .begin_publish(&target, &at)
+            .begin_publish(&target, &at, revision.number, revision.posted.clone())
             .map_err(PublishError::from)
     })?;
 
@@ -942,9 +950,12 @@ fn failed_post(
 /// it again is allowed without a marker check.
 fn clear_publishing(space: &mut Space) -> Result<(), PublishError> {
     let round = space.state().current_round().map_or(0, |r| r.number);
+    let revision = (space.state().publishes.iter())
+        .find(|p| p.round == round && p.state == PublishState::Publishing)
+        .map_or(0, |p| p.revision);
     space.update(|state| {
         state
-            .settle_publish(round, None, &now())
+            .settle_publish((round, revision), None, None, &now())
             .map_err(PublishError::from)
     })
 }

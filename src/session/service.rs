@@ -22,7 +22,6 @@ use crate::review::status::{self, Change, StatusError};
 use crate::session::command::Command;
 use crate::session::fix;
 use crate::session::journal;
-use crate::session::posted;
 use crate::session::prepare::Prepared;
 use crate::session::prompt;
 use crate::session::publisher::Publisher;
@@ -353,22 +352,8 @@ impl<P: Publisher> Session<P> {
             .publisher
             .publish(&mut self.prepared, &snapshot, confirmed)
             .await?;
-        // What was posted, so a later change of the triage is seen (`posted`). The publish
-        // record itself is already written; a save failing here fails again on the next
-        // decision, where it is reported, and only the "changed since" banner goes without it.
-        let posted = posted::posted(
-            snapshot.verdict.decision,
-            &snapshot.board.nodes,
-            &snapshot.comments,
-            snapshot.level,
-        );
-        let _ = self
-            .prepared
-            .space
-            .update(|state| -> Result<(), SessionError> {
-                state.note_posted(posted);
-                Ok(())
-            });
+        // What was posted (`posted`: its decision and triage digest) is in the publish record,
+        // written with it, so a later change of the triage is seen.
         Ok(published)
     }
 

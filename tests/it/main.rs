@@ -32,6 +32,7 @@ mod publish_escape;
 mod publish_head;
 mod publish_identity;
 mod publish_limits;
+mod republish;
 mod report_schema;
 mod review_report;
 mod room;
