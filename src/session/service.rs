@@ -895,25 +895,29 @@ async fn handle<P: Publisher>(
             Ok(preview) => send(SessionEvent::Preview(Box::new(preview))),
             Err(err) => send(failed("Nothing to publish", err.to_string())),
         },
-        Command::Publish => match session.publish().await {
-            Ok(published) => {
-                send(SessionEvent::Published {
+        Command::Publish => {
+            match session.publish().await {
+                Ok(published) => send(SessionEvent::Published {
                     published: Box::new(published),
                     snapshot: Box::new(session.snapshot()),
-                });
-                // The person's replies and resolutions on the PR's threads, after the review.
-                match session.post_thread_drafts().await {
-                    Ok(lines) => lines
-                        .into_iter()
-                        .for_each(|line| send(SessionEvent::Notice(line))),
-                    Err(err) => send(failed("Thread replies not posted", err.to_string())),
+                }),
+                // Published and unchanged: said, and what waits on the threads still goes.
+                Err(err) if P::already_published(&err) => {
+                    send(SessionEvent::Notice(err.to_string()))
                 }
-                send(SessionEvent::ThreadDrafts(
-                    session.state().thread_drafts.clone(),
-                ));
+                Err(err) => return send(failed("Not published", err.to_string())),
             }
-            Err(err) => send(failed("Not published", err.to_string())),
-        },
+            // The person's replies and resolutions on the PR's threads, after the review.
+            match session.post_thread_drafts().await {
+                Ok(lines) => lines
+                    .into_iter()
+                    .for_each(|line| send(SessionEvent::Notice(line))),
+                Err(err) => send(failed("Thread replies not posted", err.to_string())),
+            }
+            send(SessionEvent::ThreadDrafts(
+                session.state().thread_drafts.clone(),
+            ));
+        }
         Command::WritePatch { node_ids } => match session.fix(&node_ids) {
             Fix::Done(Ok(written)) => send(SessionEvent::PatchWritten(Box::new(written))),
             Fix::Done(Err(error)) => send(failed("No patch written", error.to_string())),

@@ -655,6 +655,13 @@ impl AppState {
         crate::session::posted::changed(&posted.posted, &now)
     }
 
+    /// Whether a published round has something to publish again: the person's triage changed
+    /// the decision or the posted text since, or replies and resolutions on the PR's threads
+    /// wait to be posted.
+    pub fn something_new(&self) -> bool {
+        self.changed_since_published().is_some() || self.thread_drafts.iter().any(|d| !d.posted)
+    }
+
     /// A transient message in the status line.
     pub fn say(&mut self, kind: MessageKind, text: String) {
         self.message = Some(Message { text, kind });

@@ -11,6 +11,7 @@ use serde_json::Value;
 use crate::cli::review_tui;
 use crate::support::git_repo::GitRepo;
 use crate::support::github_server::{Fault, GithubServer, PullSpec, UserSpec};
+use crate::support::tmux::Tmux;
 
 const TOKEN: &str = "ghp_republishcanary3";
 const LOGIN: &str = "review-bot";
@@ -20,19 +21,29 @@ const BASE_LIB: &str = "pub fn add(a: i32, b: i32) -> i32 {\n    a + b\n}\n";
 /// One `unwrap()`: a P3 observation, so the round ships.
 const FEATURE_LIB: &str = "pub fn add(a: i32, b: i32) -> i32 {\n    a + b\n}\n\npub fn port(text: &str) -> u16 {\n    text.parse().unwrap()\n}\n";
 
+/// A fake AWS key (a P0 secret) for the cockpit walk, which dismisses and reopens it.
+const AWS_KEY: &str = "AKIAZ4DEMQ7Q2LXWRT5W";
+
 fn repo() -> GitRepo {
+    repo_with(FEATURE_LIB)
+}
+
+fn repo_with(feature: &str) -> GitRepo {
     let repo = GitRepo::init();
     repo.write("src/lib.rs", BASE_LIB);
     repo.commit_all("initial import");
     repo.git(&["checkout", "--quiet", "-b", "feature"]);
-    repo.write("src/lib.rs", FEATURE_LIB);
+    repo.write("src/lib.rs", feature);
     repo.commit_all("feature: parse a port");
     repo.git(&["update-ref", "refs/pull/7/head", "feature"]);
     repo
 }
 
 fn start() -> GithubServer {
-    let repo = repo();
+    start_with(repo())
+}
+
+fn start_with(repo: GitRepo) -> GithubServer {
     let mut pull = PullSpec::from_repo(&repo, "acme", "widgets", 7);
     pull.author = UserSpec::user("octocat");
     let server = GithubServer::start(repo, pull);
@@ -275,4 +286,101 @@ fn find_dir_of(dir: &Path, name: &str) -> Option<std::path::PathBuf> {
         }
     }
     None
+}
+
+/// The cockpit at 80x24 on the PR: the secret dismissed, the round published (a COMMENT), the
+/// secret reopened (BLOCK): a banner names both; leaving says it on the terminal; reopened,
+/// the gate publishes the change as one new review, and the banner goes.
+#[test]
+fn a_reopened_p0_after_publishing_is_a_banner_and_the_gate_publishes_it_again_at_80x24() {
+    crate::require_tmux!(
+        "republish::a_reopened_p0_after_publishing_is_a_banner_and_the_gate_publishes_it_again_at_80x24"
+    );
+    let server = start_with(repo_with(&format!(
+        "{FEATURE_LIB}\npub const AWS_KEY: &str = \"{AWS_KEY}\";\n"
+    )));
+    let data = tempfile::tempdir().unwrap();
+    let exit = data.path().join("exit");
+    let binary = env!("CARGO_BIN_EXE_review-tui");
+    let command = format!(
+        "env -u GITHUB_TOKEN -u GITHUB_API_URL {binary} acme/widgets#7 --deterministic-only --api-url {}; echo $? > {}; sleep 30",
+        server.url(),
+        exit.display()
+    );
+    let tmux = Tmux::start(
+        "republish",
+        &command,
+        80,
+        24,
+        &[
+            ("REVIEW_TUI_DATA_DIR", data.path()),
+            ("REVIEW_TUI_CONFIG", &data.path().join("no-config.toml")),
+            ("REVIEW_TUI_PERSON", Path::new("tester")),
+            ("GH_TOKEN", Path::new(TOKEN)),
+        ],
+    );
+    tmux.wait_for("the verdict", |s| s.contains("BLOCK"));
+    tmux.keys(&["/"]);
+    tmux.text("p0");
+    tmux.keys(&["Enter"]);
+    tmux.wait_for("the filter", |s| s.contains("filter: p0"));
+    tmux.keys(&["x"]);
+    tmux.wait_for("the reason box", |s| s.contains("why?"));
+    tmux.text("a test key");
+    tmux.keys(&["Enter"]);
+    tmux.wait_for("the secret dismissed", |s| !s.contains("BLOCK"));
+    tmux.keys(&["g"]);
+    tmux.wait_for("the gate", |s| s.contains("Approval gate"));
+    tmux.keys(&["p"]);
+    tmux.wait_for("the preview", |s| s.contains("enter publish exactly this"));
+    tmux.keys(&["Enter"]);
+    tmux.wait_for("the publication", |s| s.contains("published:"));
+    assert_eq!(server.bodies_to(REVIEWS).len(), 1);
+    // The gate right after: it names where the round went, never "nothing was published".
+    tmux.keys(&["g"]);
+    tmux.wait_for("the published gate", |s| s.contains("Approval gate"));
+    tmux.keys(&["a"]);
+    let left = tmux.wait_for("leaving the gate", |s| s.contains("left the gate"));
+    assert!(!left.contains("nothing was published"), "{left}");
+
+    // Reopen the secret (undo the dismissal): BLOCK, and the banner says what was posted.
+    tmux.keys(&["u"]);
+    tmux.wait_for("the banner", |s| {
+        s.contains("BLOCK") && s.contains("— now BLOCK") && s.contains("publish again")
+    });
+    tmux.keys(&["q"]);
+    let left = tmux.wait_for("the line on leaving", |s| s.contains("review-tui: leaving at BLOCK"));
+    assert!(left.contains("publish again"), "{left}");
+    assert_eq!(tmux.exit_code(&exit), 6, "{left}");
+    assert_eq!(server.bodies_to(REVIEWS).len(), 1);
+
+    // Reopened: the banner is still there; the gate publishes the change.
+    std::fs::remove_file(&exit).unwrap();
+    tmux.respawn(&command);
+    tmux.wait_for("the banner after reopening", |s| s.contains("— now BLOCK"));
+    tmux.keys(&["g"]);
+    tmux.wait_for("the gate", |s| s.contains("Approval gate"));
+    tmux.keys(&["p"]);
+    tmux.wait_for("the preview of publishing again", |s| {
+        s.contains("enter publish exactly this") && s.contains("round 1 again")
+    });
+    tmux.keys(&["Enter"]);
+    tmux.wait_for("published again, the banner gone", |s| {
+        s.contains("published:") && !s.contains("— now BLOCK")
+    });
+    let posted = server.bodies_to(REVIEWS);
+    assert_eq!(posted.len(), 2);
+    assert_eq!(posted[1]["event"], "REQUEST_CHANGES");
+    // Nothing changed since: the gate offers nothing more.
+    tmux.keys(&["g"]);
+    tmux.wait_for("the gate", |s| s.contains("Approval gate"));
+    tmux.keys(&["p"]);
+    tmux.wait_for("nothing to publish", |s| s.contains("changed since") && s.contains("was published"));
+    tmux.keys(&["Escape"]);
+    tmux.wait_for("the gate closed", |s| !s.contains("Approval gate"));
+    tmux.keys(&["q"]);
+    assert_eq!(tmux.exit_code(&exit), 6);
+    let out = tmux.screen();
+    assert!(!out.contains("review-tui: leaving at"), "{out}");
+    assert_eq!(server.bodies_to(REVIEWS).len(), 2);
 }
