@@ -272,11 +272,15 @@ pub struct Preview {
     pub dismissals: Vec<Dismissal>,
     /// Earlier rounds left at "publishing" by a crash, and what the forge shows of them.
     #[serde(skip)]
-    pub(crate) settle: Vec<((u32, u32), Option<(String, u64)>)>,
+    pub(crate) settle: Vec<Settle>,
     /// Unsubmitted reviews of ours an interrupted publish left: replaced when posting.
     #[serde(skip)]
     pub(crate) replace_pending: Vec<u64>,
 }
+
+/// A publish a crash left at "publishing" — (round, revision) — and what the forge shows of
+/// it: (url, review id) when its marker is found there.
+pub(crate) type Settle = ((u32, u32), Option<(String, u64)>);
 
 /// The result of a publish.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -487,9 +491,7 @@ pub(crate) fn revision(state: &SpaceState, result: &RoundSnapshot) -> Revision {
         (None, _) => (0, false),
         (Some(latest), _) if latest.state == PublishState::Publishing => (latest.revision, false),
         // Older files recorded no `posted`: nothing to compare, so nothing changed.
-        (Some(_), Some(published))
-            if published.posted.as_ref().is_none_or(|p| *p == posted) =>
-        {
+        (Some(_), Some(published)) if published.posted.as_ref().is_none_or(|p| *p == posted) => {
             (published.revision, true)
         }
         (Some(latest), _) => (latest.revision + 1, false),

@@ -111,6 +111,8 @@ fn short(sha: &str) -> &str {
     &sha[..sha.len().min(10)]
 }
 
+/// What publishing `input` would post now, read fresh from the forge: the steps below, each
+/// its own function, in the order they depend on each other.
 pub(super) async fn plan(
     forge: &dyn Forge,
     state: &SpaceState,
@@ -123,255 +125,55 @@ pub(super) async fn plan(
     // it: each has its own marker, so each is posted once.
     let revision = super::revision(state, result).number;
     let marker = markers::revision(round, &head, revision);
-
-    // Never wrong: a review is only posted on the head it reviewed.
-    let pr = forge
-        .pull_request()
-        .await
-        .map_err(PublishError::forge("reading the pull request again"))?;
-    if pr.head.sha != head {
-        return Err(PublishError::HeadMoved {
-            reviewed: head,
-            current: pr.head.sha.clone(),
-        });
-    }
-    let reviewed = state.rounds.iter().find(|r| r.number == round);
-    super::range::unmoved(forge, reviewed, &pr).await?;
-    let login = forge
-        .authenticated_user()
-        .await
-        .map_err(PublishError::forge("reading the authenticated user"))?
-        .ok_or(PublishError::NoLogin {
-            forge: forge.name(),
-            hint: forge.token_hint(),
-        })?;
-    let (diff, diff_notice) = current_diff(forge).await?;
-    let mut threads_notice: Option<String> = None;
-    let history = forge.history().await.map_err(PublishError::forge(
-        "reading the pull request's reviews and comments",
-    ))?;
-    let ci = match forge.check_runs(&head).await {
-        Ok(runs) => CiStatus::Reported(runs),
-        Err(e) => CiStatus::NotVerified(format!("the check runs could not be read ({e})")),
-    };
-    let own = Own::read(&history, &login);
-    // The threads people hold, for the findings they already raised; unread, nothing is
-    // left out (and the preview says why).
-    let threads = match forge.review_threads().await {
-        Ok(threads) => threads,
-        Err(e) => {
-            threads_notice = Some(format!(
-                "The pull request's review threads could not be read ({}), so findings already raised in them may be repeated.",
-                crate::report::escape::prose(&e.to_string())
-            ));
-            Vec::new()
-        }
-    };
-    // A forge takes one pending (unsubmitted) review per account and pull request, and shows
-    // it only to its author: found here, it would refuse our review (or, where pending comments
-    // are published together, go out with it). Ours, left by an interrupted publish, are
-    // replaced instead.
-    if let Some(pending) = history.reviews.iter().find(|r| {
-        r.state == "PENDING"
-            && r.author.eq_ignore_ascii_case(&login)
-            && !own.pending.contains(&r.id)
-    }) {
-        return Err(PublishError::PendingReview {
-            forge: forge.name(),
-            login,
-            review_id: pending.id,
-        });
-    }
-    let review_url = |id: u64| forge.review_url(&pr, id);
+    let read = read(forge, state, input).await?;
+    let Read {
+        pr,
+        login,
+        diff,
+        history,
+        ci,
+        own,
+        threads,
+        notices: read_notices,
+    } = &read;
 
     let decision = result.verdict.decision;
     let intended = intended_event(result, input.options);
-    let own_pr = pr.author.eq_ignore_ascii_case(&login);
+    let own_pr = pr.author.eq_ignore_ascii_case(login);
     let event = if own_pr && intended != ReviewEvent::Comment {
         ReviewEvent::Comment
     } else {
         intended
     };
-    let mut notices: Vec<String> = diff_notice.into_iter().chain(threads_notice).collect();
+    let mut notices = read_notices.clone();
     notices.extend(super::unread_notice(result, input.options));
     if event != intended {
         notices.push(format!(
             "Intended decision: **{intended}**. {} does not let an account approve or request changes on its own pull request ({} opened it), so this review is posted as a comment.",
             forge.name(),
-            crate::report::escape::inline(&login)
+            crate::report::escape::inline(login)
         ));
     }
 
     let selected = select::select(result, input.options.selection, &input.options.collapse);
-    let mut inline = Vec::new();
-    let mut inline_items: Vec<&Item> = Vec::new();
-    let mut already = Vec::new();
-    let mut already_raised = Vec::new();
-    let mut moved = Vec::new();
-    for item in selected
-        .items
-        .iter()
-        .filter(|i| i.node.anchor.is_some() && i.node.in_scope() && !i.collapsed)
-    {
-        match comment::place(item, &diff) {
-            Ok(placement) => {
-                if item.node.prints().any(|fp| own.commented.contains_key(fp)) {
-                    // Commented by an earlier round, even if its line moved: not repeated,
-                    // still counted and still in the body.
-                    already.push(format!("{} {}", item.node.location(), item.node.text.title));
-                    continue;
-                }
-                if !input.options.include_raised
-                    && let Some(thread) = super::raised::raised_by(item, &threads, &login)
-                {
-                    // Someone already said it on these lines: not said twice. It still
-                    // counts in the verdict and stays in the summary.
-                    already_raised.push(super::raised::RaisedFinding {
-                        fingerprint: item.fingerprint().to_string(),
-                        location: item.node.location(),
-                        title: item.node.text.title.clone(),
-                        by: thread.author().to_string(),
-                    });
-                    continue;
-                }
-                let mut new = comment::new_comment(item, placement);
-                new.body = outgoing(&new.body);
-                inline.push(InlineComment {
-                    fingerprint: item.fingerprint().to_string(),
-                    comment: new,
-                });
-                inline_items.push(item);
-            }
-            Err(reason) => moved.push(MovedFinding {
-                fingerprint: item.fingerprint().to_string(),
-                location: item.node.location(),
-                title: item.node.text.title.clone(),
-                reason: reason.to_string(),
-            }),
-        }
-    }
-
-    // Earlier comments whose finding is gone: resolved in this round (by a person, or by the
-    // anchor check), or not in it. An Inconclusive round proves nothing gone.
-    let found: HashSet<&str> = result
-        .board
-        .nodes
-        .iter()
-        .filter(|n| n.status != crate::review::node::Status::Resolved)
-        .flat_map(|n| n.prints())
-        .collect();
-    let known: HashSet<&str> = result.board.nodes.iter().flat_map(|n| n.prints()).collect();
-    // A blocking comment of ours that this round does not hold at all was never weighed by
-    // it (a round run without knowing our account, say): it is not "gone", and nothing is
-    // approved over it.
-    // What this space ever recorded counts as weighed: its rounds carried what they owed.
-    let recorded: HashSet<&str> = state
-        .rounds
-        .iter()
-        .flat_map(|r| r.fingerprints.iter().map(String::as_str))
-        .collect();
-    let owed_on_forge = crate::session::own_findings::owed(&history, Some(&login));
-    let unweighed: Vec<&String> = own
-        .commented
-        .keys()
-        .filter(|fp| {
-            !known.contains(fp.as_str())
-                && !recorded.contains(fp.as_str())
-                && owed_on_forge.iter().any(|p| &p.node.fingerprint == *fp)
-        })
-        .collect();
-    let mut resolved_replies = Vec::new();
-    let mut not_refound = Vec::new();
-    if decision != Decision::Inconclusive {
-        let mut gone: Vec<(&String, &(u64, String, String))> = own
-            .commented
-            .iter()
-            .filter(|(fp, (id, _, _))| {
-                !found.contains(fp.as_str())
-                    && !own.resolved.contains(id)
-                    && !unweighed.contains(fp)
-            })
-            .collect();
-        gone.sort_by_key(|(_, (id, _, _))| *id);
-        for (fp, (id, location, title)) in gone {
-            resolved_replies.push(ResolvedReply {
-                comment_id: *id,
-                fingerprint: fp.clone(),
-                location: location.clone(),
-                body: format!(
-                    "Resolved in {}: round {round} of review-tui did not find this again.\n\n{}",
-                    short(&head),
-                    markers::resolved(fp)
-                ),
-            });
-            // The location is the PR's path; the title is the first line of our own comment,
-            // Markdown we wrote (and only our account's comments are read).
-            not_refound.push(format!(
-                "{} {}: resolved in {}",
-                crate::report::escape::code(location),
-                markers::neutralize(title),
-                short(&head)
-            ));
-        }
-        let commented: HashSet<&str> = own.commented.keys().map(String::as_str).collect();
-        for fp in &result.delta.not_refound {
-            if !commented.contains(fp.as_str()) {
-                not_refound.push(format!(
-                    "finding `{fp}` of the previous round (not commented inline)"
-                ));
-            }
-        }
-    }
-
-    let event = if !unweighed.is_empty() && event == ReviewEvent::Approve {
+    let placed = place(&selected, diff, own, threads, login, input);
+    let gone = gone(state, history, own, login, input);
+    let event = if !gone.unweighed.is_empty() && event == ReviewEvent::Approve {
         notices.push(format!(
             "Not approved: {} blocking finding(s) this tool posted on this pull request earlier are not in this round, which did not weigh them (was it reviewed without {}'s credentials?). Review again with them to carry those findings.",
-            unweighed.len(),
+            gone.unweighed.len(),
             forge.name()
         ));
         ReviewEvent::Comment
     } else {
         event
     };
-    let ci_ref = &ci;
-    let summary_with = |unplaced: &[&Item], notices: &[String]| {
-        let text = markdown::summary(
-            result,
-            &selected,
-            &SummaryExtras {
-                walkthrough: Some(&input.result.walkthrough),
-                ci: Some(ci_ref),
-                notices,
-                moved: &moved,
-                unplaced,
-                not_refound: &not_refound,
-                collapse: &input.options.collapse,
-            },
-        );
-        outgoing(&format!("{text}\n{}\n{marker}\n", markers::SUMMARY))
-    };
-    let refused_notice = format!(
-        "{} refused the inline comments ({REFUSAL}), so every finding is in this body instead.",
-        forge.name()
+    let bodies = summary_bodies(
+        forge, input, &selected, &placed, &gone, ci, &notices, &marker,
     );
-    let comment_notice = downgrade_notice(intended);
-    let with = |extra: &[&String]| {
-        let mut all = notices.clone();
-        all.extend(extra.iter().map(|n| n.to_string()));
-        all
-    };
-    let bodies = Bodies {
-        plain: summary_with(&[], &notices),
-        without_inline: summary_with(&inline_items, &with(&[&refused_notice])),
-        as_comment: summary_with(&[], &with(&[&comment_notice])),
-        as_comment_without_inline: summary_with(
-            &inline_items,
-            &with(&[&comment_notice, &refused_notice]),
-        ),
-    };
     let body = bodies.plain.clone();
 
-    let target_pr = forge.label();
+    let review_url = |id: u64| forge.review_url(pr, id);
     let mut round_bodies = None;
     let action = match (own.posted(&marker), own.summary) {
         (Some(id), summary) => Action::AlreadyPosted {
@@ -381,7 +183,7 @@ pub(super) async fn plan(
         },
         (None, None) => Action::CreateReview,
         (None, Some(summary)) => {
-            let needs_review = !inline.is_empty() || own.last_event != Some(event);
+            let needs_review = !placed.inline.is_empty() || own.last_event != Some(event);
             if needs_review {
                 let again = if revision > 0 {
                     ", published again after the person's triage"
@@ -413,9 +215,356 @@ pub(super) async fn plan(
         Action::EditSummary { summary_url, .. } => summary_url.clone(),
         _ => pr.html_url.clone(),
     };
+    let settle = settle(forge, state, &read);
+    let dismissals = dismissals(own, intended, &gone, result, &head);
 
-    // Rounds a crash left at "publishing": what the forge shows decides.
-    let settle = state
+    Ok(Preview {
+        target: Target::Forge {
+            forge: forge.name(),
+            pr: forge.label(),
+            url: target_url,
+        },
+        round,
+        head_sha: head,
+        decision,
+        event,
+        intended_event: intended,
+        inline_comments: placed.inline,
+        listed_in_body: selected.items.len(),
+        already_commented: placed.already,
+        already_raised: placed.already_raised,
+        moved_to_body: placed.moved,
+        resolved_replies: gone.resolved_replies,
+        body,
+        bodies,
+        round_bodies,
+        notices,
+        action,
+        dismissals,
+        settle,
+        replace_pending: read.own.pending,
+    })
+}
+
+/// What the forge shows now, read once for a plan.
+struct Read {
+    pr: crate::pr::forge::PullRequest,
+    login: String,
+    /// The PR's current diff, which anchors are checked against.
+    diff: crate::diff::Diff,
+    history: PrHistory,
+    ci: CiStatus,
+    own: Own,
+    /// The PR's review threads (empty when they could not be read: a notice says so).
+    threads: Vec<crate::pr::threads::ReviewThread>,
+    /// What the reads could not do, said in the summary.
+    notices: Vec<String>,
+}
+
+/// Reads the PR again (its head must still be the reviewed one, its range unmoved), the
+/// publishing login, the current diff, the history, CI and the review threads; refuses a
+/// pending review of the login's that is not ours.
+async fn read(
+    forge: &dyn Forge,
+    state: &SpaceState,
+    input: &PublishInput<'_>,
+) -> Result<Read, PublishError> {
+    let head = input.head_sha;
+    // Never wrong: a review is only posted on the head it reviewed.
+    let pr = forge
+        .pull_request()
+        .await
+        .map_err(PublishError::forge("reading the pull request again"))?;
+    if pr.head.sha != *head {
+        return Err(PublishError::HeadMoved {
+            reviewed: head.clone(),
+            current: pr.head.sha.clone(),
+        });
+    }
+    let reviewed = state.rounds.iter().find(|r| r.number == input.result.round);
+    super::range::unmoved(forge, reviewed, &pr).await?;
+    let login = forge
+        .authenticated_user()
+        .await
+        .map_err(PublishError::forge("reading the authenticated user"))?
+        .ok_or(PublishError::NoLogin {
+            forge: forge.name(),
+            hint: forge.token_hint(),
+        })?;
+    let (diff, diff_notice) = current_diff(forge).await?;
+    let mut notices: Vec<String> = diff_notice.into_iter().collect();
+    let history = forge.history().await.map_err(PublishError::forge(
+        "reading the pull request's reviews and comments",
+    ))?;
+    let ci = match forge.check_runs(head).await {
+        Ok(runs) => CiStatus::Reported(runs),
+        Err(e) => CiStatus::NotVerified(format!("the check runs could not be read ({e})")),
+    };
+    let own = Own::read(&history, &login);
+    // The threads people hold, for the findings they already raised; unread, nothing is
+    // left out (and the preview says why).
+    let threads = match forge.review_threads().await {
+        Ok(threads) => threads,
+        Err(e) => {
+            notices.push(format!(
+                "The pull request's review threads could not be read ({}), so findings already raised in them may be repeated.",
+                crate::report::escape::prose(&e.to_string())
+            ));
+            Vec::new()
+        }
+    };
+    // A forge takes one pending (unsubmitted) review per account and pull request, and shows
+    // it only to its author: found here, it would refuse our review (or, where pending comments
+    // are published together, go out with it). Ours, left by an interrupted publish, are
+    // replaced instead.
+    if let Some(pending) = history.reviews.iter().find(|r| {
+        r.state == "PENDING"
+            && r.author.eq_ignore_ascii_case(&login)
+            && !own.pending.contains(&r.id)
+    }) {
+        return Err(PublishError::PendingReview {
+            forge: forge.name(),
+            login,
+            review_id: pending.id,
+        });
+    }
+    Ok(Read {
+        pr,
+        login,
+        diff,
+        history,
+        ci,
+        own,
+        threads,
+        notices,
+    })
+}
+
+/// Where each selected finding goes: inline, already commented by an earlier round, already
+/// raised in someone's open thread, or into the body (its line left the diff).
+#[derive(Default)]
+struct Placed<'a> {
+    inline: Vec<InlineComment>,
+    inline_items: Vec<&'a Item>,
+    already: Vec<String>,
+    already_raised: Vec<super::raised::RaisedFinding>,
+    moved: Vec<MovedFinding>,
+}
+
+fn place<'a>(
+    selected: &'a select::Selected,
+    diff: &crate::diff::Diff,
+    own: &Own,
+    threads: &[crate::pr::threads::ReviewThread],
+    login: &str,
+    input: &PublishInput<'_>,
+) -> Placed<'a> {
+    let mut placed = Placed::default();
+    for item in selected
+        .items
+        .iter()
+        .filter(|i| i.node.anchor.is_some() && i.node.in_scope() && !i.collapsed)
+    {
+        match comment::place(item, diff) {
+            Ok(placement) => {
+                if item.node.prints().any(|fp| own.commented.contains_key(fp)) {
+                    // Commented by an earlier round, even if its line moved: not repeated,
+                    // still counted and still in the body.
+                    (placed.already).push(format!(
+                        "{} {}",
+                        item.node.location(),
+                        item.node.text.title
+                    ));
+                    continue;
+                }
+                if !input.options.include_raised
+                    && let Some(thread) = super::raised::raised_by(item, threads, login)
+                {
+                    // Someone already said it on these lines: not said twice. It still
+                    // counts in the verdict and stays in the summary.
+                    placed.already_raised.push(super::raised::RaisedFinding {
+                        fingerprint: item.fingerprint().to_string(),
+                        location: item.node.location(),
+                        title: item.node.text.title.clone(),
+                        by: thread.author().to_string(),
+                    });
+                    continue;
+                }
+                let mut new = comment::new_comment(item, placement);
+                new.body = outgoing(&new.body);
+                placed.inline.push(InlineComment {
+                    fingerprint: item.fingerprint().to_string(),
+                    comment: new,
+                });
+                placed.inline_items.push(item);
+            }
+            Err(reason) => placed.moved.push(MovedFinding {
+                fingerprint: item.fingerprint().to_string(),
+                location: item.node.location(),
+                title: item.node.text.title.clone(),
+                reason: reason.to_string(),
+            }),
+        }
+    }
+    placed
+}
+
+/// Our earlier comments whose finding is gone (answered "Resolved"), what the summary lists as
+/// not re-found, and our blocking comments this round never weighed.
+struct Gone {
+    resolved_replies: Vec<ResolvedReply>,
+    not_refound: Vec<String>,
+    /// Fingerprints of blocking comments of ours this round does not hold at all.
+    unweighed: Vec<String>,
+}
+
+fn gone(
+    state: &SpaceState,
+    history: &PrHistory,
+    own: &Own,
+    login: &str,
+    input: &PublishInput<'_>,
+) -> Gone {
+    let result = input.result;
+    let head = input.head_sha;
+    let round = result.round;
+    // Earlier comments whose finding is gone: resolved in this round (by a person, or by the
+    // anchor check), or not in it. An Inconclusive round proves nothing gone.
+    let found: HashSet<&str> = result
+        .board
+        .nodes
+        .iter()
+        .filter(|n| n.status != crate::review::node::Status::Resolved)
+        .flat_map(|n| n.prints())
+        .collect();
+    let known: HashSet<&str> = result.board.nodes.iter().flat_map(|n| n.prints()).collect();
+    // A blocking comment of ours that this round does not hold at all was never weighed by
+    // it (a round run without knowing our account, say): it is not "gone", and nothing is
+    // approved over it.
+    // What this space ever recorded counts as weighed: its rounds carried what they owed.
+    let recorded: HashSet<&str> = state
+        .rounds
+        .iter()
+        .flat_map(|r| r.fingerprints.iter().map(String::as_str))
+        .collect();
+    let owed_on_forge = crate::session::own_findings::owed(history, Some(login));
+    let unweighed: Vec<String> = own
+        .commented
+        .keys()
+        .filter(|fp| {
+            !known.contains(fp.as_str())
+                && !recorded.contains(fp.as_str())
+                && owed_on_forge.iter().any(|p| &p.node.fingerprint == *fp)
+        })
+        .cloned()
+        .collect();
+    let mut resolved_replies = Vec::new();
+    let mut not_refound = Vec::new();
+    if result.verdict.decision != Decision::Inconclusive {
+        let mut gone: Vec<(&String, &(u64, String, String))> = own
+            .commented
+            .iter()
+            .filter(|(fp, (id, _, _))| {
+                !found.contains(fp.as_str())
+                    && !own.resolved.contains(id)
+                    && !unweighed.contains(fp)
+            })
+            .collect();
+        gone.sort_by_key(|(_, (id, _, _))| *id);
+        for (fp, (id, location, title)) in gone {
+            resolved_replies.push(ResolvedReply {
+                comment_id: *id,
+                fingerprint: fp.clone(),
+                location: location.clone(),
+                body: format!(
+                    "Resolved in {}: round {round} of review-tui did not find this again.\n\n{}",
+                    short(head),
+                    markers::resolved(fp)
+                ),
+            });
+            // The location is the PR's path; the title is the first line of our own comment,
+            // Markdown we wrote (and only our account's comments are read).
+            not_refound.push(format!(
+                "{} {}: resolved in {}",
+                crate::report::escape::code(location),
+                markers::neutralize(title),
+                short(head)
+            ));
+        }
+        let commented: HashSet<&str> = own.commented.keys().map(String::as_str).collect();
+        for fp in &result.delta.not_refound {
+            if !commented.contains(fp.as_str()) {
+                not_refound.push(format!(
+                    "finding `{fp}` of the previous round (not commented inline)"
+                ));
+            }
+        }
+    }
+    Gone {
+        resolved_replies,
+        not_refound,
+        unweighed,
+    }
+}
+
+/// The summary in the four forms a refusal can call for, ending with the summary marker and
+/// this publish's `marker`.
+#[allow(clippy::too_many_arguments)]
+fn summary_bodies(
+    forge: &dyn Forge,
+    input: &PublishInput<'_>,
+    selected: &select::Selected,
+    placed: &Placed<'_>,
+    gone: &Gone,
+    ci: &CiStatus,
+    notices: &[String],
+    marker: &str,
+) -> Bodies {
+    let summary_with = |unplaced: &[&Item], notices: &[String]| {
+        let text = markdown::summary(
+            input.result,
+            selected,
+            &SummaryExtras {
+                walkthrough: Some(&input.result.walkthrough),
+                ci: Some(ci),
+                notices,
+                moved: &placed.moved,
+                unplaced,
+                not_refound: &gone.not_refound,
+                collapse: &input.options.collapse,
+            },
+        );
+        outgoing(&format!("{text}\n{}\n{marker}\n", markers::SUMMARY))
+    };
+    let refused_notice = format!(
+        "{} refused the inline comments ({REFUSAL}), so every finding is in this body instead.",
+        forge.name()
+    );
+    let comment_notice = downgrade_notice(intended_event(input.result, input.options));
+    let with = |extra: &[&String]| {
+        let mut all = notices.to_vec();
+        all.extend(extra.iter().map(|n| n.to_string()));
+        all
+    };
+    Bodies {
+        plain: summary_with(&[], notices),
+        without_inline: summary_with(&placed.inline_items, &with(&[&refused_notice])),
+        as_comment: summary_with(&[], &with(&[&comment_notice])),
+        as_comment_without_inline: summary_with(
+            &placed.inline_items,
+            &with(&[&comment_notice, &refused_notice]),
+        ),
+    }
+}
+
+/// Publishes a crash left at "publishing" (any round, any revision), and what the forge shows
+/// of each: found by its marker, or not.
+fn settle(
+    forge: &dyn Forge,
+    state: &SpaceState,
+    read: &Read,
+) -> Vec<super::Settle> {
+    state
         .publishes
         .iter()
         .filter(|p| p.state == PublishState::Publishing)
@@ -426,58 +575,39 @@ pub(super) async fn plan(
                 .find(|r| r.number == p.round)
                 .map(|r| r.head_sha.as_str())
                 .unwrap_or("");
-            let found = own
+            let found = (read.own)
                 .posted(&markers::revision(p.round, round_head, p.revision))
-                .map(|id| (review_url(id), id));
+                .map(|id| (forge.review_url(&read.pr, id), id));
             ((p.round, p.revision), found)
         })
-        .collect();
+        .collect()
+}
 
-    // Our earlier APPROVE or REQUEST_CHANGES stands on the forge until dismissed: when this round
-    // stands for something else, it goes, naming the round that replaced it.
-    let dismissals = own
-        .standing
+/// Our earlier APPROVE or REQUEST_CHANGES stands on the forge until dismissed: when this round
+/// stands for something else, it goes, naming the round that replaced it.
+fn dismissals(
+    own: &Own,
+    intended: ReviewEvent,
+    gone: &Gone,
+    result: &crate::session::snapshot::RoundSnapshot,
+    head: &crate::commit_id::CommitId,
+) -> Vec<Dismissal> {
+    own.standing
         .iter()
         .filter(|(_, standing)| *standing != intended)
         // Our earlier REQUEST_CHANGES stands while findings it asked for are not weighed.
-        .filter(|(_, standing)| unweighed.is_empty() || *standing == ReviewEvent::Approve)
+        .filter(|(_, standing)| gone.unweighed.is_empty() || *standing == ReviewEvent::Approve)
         .map(|(id, standing)| Dismissal {
             review_id: *id,
             event: *standing,
             message: format!(
-                "Superseded by review-tui round {round} on {}: {}",
-                short(&head),
+                "Superseded by review-tui round {} on {}: {}",
+                result.round,
+                short(head),
                 crate::report::escape::inline(&crate::report::headline::headline(result).1)
             ),
         })
-        .collect();
-
-    Ok(Preview {
-        target: Target::Forge {
-            forge: forge.name(),
-            pr: target_pr,
-            url: target_url,
-        },
-        round,
-        head_sha: head,
-        decision,
-        event,
-        intended_event: intended,
-        inline_comments: inline,
-        listed_in_body: selected.items.len(),
-        already_commented: already,
-        already_raised,
-        moved_to_body: moved,
-        resolved_replies,
-        body,
-        bodies,
-        round_bodies,
-        notices,
-        action,
-        dismissals,
-        settle,
-        replace_pending: own.pending,
-    })
+        .collect()
 }
 
 /// The forge's current diff of the PR, which anchors are checked against, and a notice when it

@@ -474,7 +474,8 @@ impl SpaceState {
     ) -> Result<(), StateError> {
         match found {
             Some((target, review_id)) => {
-                match (self.publishes.iter_mut()).find(|p| p.round == round && p.revision == revision)
+                match (self.publishes.iter_mut())
+                    .find(|p| p.round == round && p.revision == revision)
                 {
                     Some(record) => {
                         record.state = PublishState::Published;

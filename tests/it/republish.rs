@@ -247,7 +247,11 @@ fn a_local_reports_files_are_written_again_for_the_new_decision() {
     let state = state_json(data.path());
     let space = find_dir_of(data.path(), "review.md").expect("review.md");
     let review_md = || std::fs::read_to_string(space.join("review.md")).unwrap();
-    assert!(!review_md().contains("A bad port panics"), "{}", review_md());
+    assert!(
+        !review_md().contains("A bad port panics"),
+        "{}",
+        review_md()
+    );
     assert_eq!(state["publishes"][0]["posted"]["decision"], "ship");
 
     let added = run(&[
@@ -269,8 +273,7 @@ fn a_local_reports_files_are_written_again_for_the_new_decision() {
     assert!(md.contains("A bad port panics"), "{md}");
     assert!(md.contains("revision=1"), "{md}");
     let json: Value =
-        serde_json::from_str(&std::fs::read_to_string(space.join("review.json")).unwrap())
-            .unwrap();
+        serde_json::from_str(&std::fs::read_to_string(space.join("review.json")).unwrap()).unwrap();
     assert_eq!(json["decision"], "block", "{json}");
 }
 
@@ -349,7 +352,9 @@ fn a_reopened_p0_after_publishing_is_a_banner_and_the_gate_publishes_it_again_at
         s.contains("BLOCK") && s.contains("— now BLOCK") && s.contains("publish again")
     });
     tmux.keys(&["q"]);
-    let left = tmux.wait_for("the line on leaving", |s| s.contains("review-tui: leaving at BLOCK"));
+    let left = tmux.wait_for("the line on leaving", |s| {
+        s.contains("review-tui: leaving at BLOCK")
+    });
     assert!(left.contains("publish again"), "{left}");
     assert_eq!(tmux.exit_code(&exit), 6, "{left}");
     assert_eq!(server.bodies_to(REVIEWS).len(), 1);
@@ -375,7 +380,9 @@ fn a_reopened_p0_after_publishing_is_a_banner_and_the_gate_publishes_it_again_at
     tmux.keys(&["g"]);
     tmux.wait_for("the gate", |s| s.contains("Approval gate"));
     tmux.keys(&["p"]);
-    tmux.wait_for("nothing to publish", |s| s.contains("changed since") && s.contains("was published"));
+    tmux.wait_for("nothing to publish", |s| {
+        s.contains("changed since") && s.contains("was published")
+    });
     tmux.keys(&["Escape"]);
     tmux.wait_for("the gate closed", |s| !s.contains("Approval gate"));
     tmux.keys(&["q"]);

@@ -5,7 +5,7 @@
 use crate::space::thread_draft::{ThreadAction, ThreadDraft};
 use crate::ui::command::Command;
 use crate::ui::keymap::Context;
-use crate::ui::state::{AppState, InputPurpose, MessageKind, Overlay};
+use crate::ui::state::{AppState, DraftStep, InputPurpose, MessageKind, Overlay, Undoable};
 use crate::ui::thread_list;
 
 use super::component::Component;
@@ -61,6 +61,8 @@ impl Component for ThreadsList {
                 open(state, InputPurpose::Reply { thread }, "");
             }
             Command::Resolve => return Some(resolve(state)),
+            Command::Undo => return Some(super::triage::undo(state)),
+            Command::Redo => return Some(super::triage::redo(state)),
             Command::DeleteComment => return Some(delete(state)),
             Command::Threads => {
                 state.overlays.pop();
@@ -112,7 +114,92 @@ fn put(state: &mut AppState, thread: &str, action: ThreadAction) -> Vec<Effect> 
         format!("{} drafted: posted by the next publish", draft.describe()),
     );
     state.thread_drafts.push(draft.clone());
+    remember(state, vec![DraftStep::Put(draft.clone())]);
     vec![Effect::PutThreadDraft(Box::new(draft))]
+}
+
+/// One step of the undo history, like a triage change: `u` takes it back, `ctrl-r` makes it
+/// again.
+fn remember(state: &mut AppState, drafts: Vec<DraftStep>) {
+    state.undo.push(Undoable {
+        steps: Vec::new(),
+        drafts,
+    });
+    state.redo.clear();
+}
+
+/// `u` (`undo`) or `ctrl-r` (not `undo`) on a step of drafts: each change's opposite, last
+/// first when undoing, through the session like the change itself. A draft posted since is
+/// on the PR and stays: said, not taken back.
+pub(super) fn take_back(state: &mut AppState, entry: Undoable, undo: bool) -> Vec<Effect> {
+    if state.review_running() {
+        // The running round owns the space until it ends: the step waits, kept.
+        if undo {
+            state.undo.push(entry);
+        } else {
+            state.redo.push(entry);
+        }
+        message(
+            state,
+            MessageKind::Warn,
+            "the review is still running: change the thread drafts when it is done".to_string(),
+        );
+        return Vec::new();
+    }
+    let mut steps = entry.drafts;
+    if undo {
+        steps.reverse();
+    }
+    let mut effects = Vec::new();
+    let mut done = Vec::new();
+    let mut said = Vec::new();
+    for step in steps {
+        let (draft, put_back) = match (&step, undo) {
+            (DraftStep::Put(d), true) | (DraftStep::Deleted(d), false) => (d, false),
+            (DraftStep::Put(d), false) | (DraftStep::Deleted(d), true) => (d, true),
+        };
+        if state
+            .thread_drafts
+            .iter()
+            .any(|d| d.id == draft.id && d.posted)
+        {
+            said.push(format!(
+                "{} was posted: it stays on the pull request",
+                draft.id
+            ));
+            continue;
+        }
+        let present = state.thread_drafts.iter().any(|d| d.id == draft.id);
+        if put_back && !present {
+            state.thread_drafts.push(draft.clone());
+            effects.push(Effect::PutThreadDraft(Box::new(draft.clone())));
+            said.push(format!("{} drafted again", draft.id));
+        } else if !put_back && present {
+            state.thread_drafts.retain(|d| d.id != draft.id);
+            effects.push(Effect::DeleteThreadDraft(draft.id.clone()));
+            said.push(format!("{} deleted", draft.id));
+        } else {
+            continue;
+        }
+        done.push(step);
+    }
+    let word = if undo { "undone" } else { "redone" };
+    info(state, format!("{word}: {}", said.join(", ")));
+    if !done.is_empty() {
+        if undo {
+            done.reverse();
+        }
+        let entry = Undoable {
+            steps: Vec::new(),
+            drafts: done,
+        };
+        if undo {
+            state.redo.push(entry);
+        } else {
+            state.undo.push(entry);
+        }
+    }
+    effects
 }
 
 /// `r`: resolve an open thread, reopen a resolved one. A draft that only undoes the one before
@@ -134,6 +221,7 @@ fn resolve(state: &mut AppState) -> Vec<Effect> {
         // The last resolution drafted is undone: drop it rather than draft its opposite.
         state.thread_drafts.retain(|d| d.id != draft.id);
         info(state, format!("{} deleted", draft.id));
+        remember(state, vec![DraftStep::Deleted(draft.clone())]);
         return vec![Effect::DeleteThreadDraft(draft.id)];
     }
     let action = if after {
@@ -149,12 +237,13 @@ fn delete(state: &mut AppState) -> Vec<Effect> {
     let Some(id) = thread_at(state) else {
         return Vec::new();
     };
-    let ids: Vec<String> = state
+    let gone: Vec<_> = state
         .thread_drafts
         .iter()
         .filter(|d| d.thread == id && !d.posted)
-        .map(|d| d.id.clone())
+        .cloned()
         .collect();
+    let ids: Vec<String> = gone.iter().map(|d| d.id.clone()).collect();
     if ids.is_empty() {
         message(
             state,
@@ -165,6 +254,7 @@ fn delete(state: &mut AppState) -> Vec<Effect> {
     }
     state.thread_drafts.retain(|d| !ids.contains(&d.id));
     info(state, format!("{} deleted", ids.join(", ")));
+    remember(state, gone.into_iter().map(DraftStep::Deleted).collect());
     ids.into_iter().map(Effect::DeleteThreadDraft).collect()
 }
 

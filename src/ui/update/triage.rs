@@ -64,7 +64,10 @@ pub fn change_all(state: &mut AppState, ids: &[String], change: Change) -> Vec<E
         ));
     }
     if !steps.is_empty() {
-        state.undo.push(Undoable { steps });
+        state.undo.push(Undoable {
+            steps,
+            drafts: Vec::new(),
+        });
         state.redo.clear();
     }
     effects
@@ -208,6 +211,9 @@ pub fn undo(state: &mut AppState) -> Vec<Effect> {
         state.say(MessageKind::Warn, "nothing to undo".to_string());
         return Vec::new();
     };
+    if !entry.drafts.is_empty() {
+        return super::threads::take_back(state, entry, true);
+    }
     let mut effects = Vec::new();
     let mut undone = Vec::new();
     for step in entry.steps.iter().rev() {
@@ -233,7 +239,10 @@ pub fn undo(state: &mut AppState) -> Vec<Effect> {
         return effects;
     }
     undone.reverse();
-    state.redo.push(Undoable { steps: undone });
+    state.redo.push(Undoable {
+        steps: undone,
+        drafts: Vec::new(),
+    });
     effects
 }
 
@@ -243,6 +252,9 @@ pub fn redo(state: &mut AppState) -> Vec<Effect> {
         state.say(MessageKind::Warn, "nothing to redo".to_string());
         return Vec::new();
     };
+    if !entry.drafts.is_empty() {
+        return super::threads::take_back(state, entry, false);
+    }
     let mut effects = Vec::new();
     let mut steps = Vec::new();
     for step in &entry.steps {
@@ -255,7 +267,10 @@ pub fn redo(state: &mut AppState) -> Vec<Effect> {
         state.say(MessageKind::Info, text);
     }
     if !steps.is_empty() {
-        state.undo.push(Undoable { steps });
+        state.undo.push(Undoable {
+            steps,
+            drafts: Vec::new(),
+        });
     }
     if let Some(first) = entry.steps.first() {
         show(state, &first.node_id);

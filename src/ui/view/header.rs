@@ -393,9 +393,9 @@ pub fn changed_text(state: &AppState) -> Option<String> {
             "published {was} at {at} — now {}: {again}",
             now.label().to_uppercase()
         ),
-        Changed::Text => format!(
-            "published {was} at {at} — your triage since changes what it says: {again}"
-        ),
+        Changed::Text => {
+            format!("published {was} at {at} — your triage since changes what it says: {again}")
+        }
     })
 }
 
