@@ -559,11 +559,7 @@ fn summary_bodies(
 
 /// Publishes a crash left at "publishing" (any round, any revision), and what the forge shows
 /// of each: found by its marker, or not.
-fn settle(
-    forge: &dyn Forge,
-    state: &SpaceState,
-    read: &Read,
-) -> Vec<super::Settle> {
+fn settle(forge: &dyn Forge, state: &SpaceState, read: &Read) -> Vec<super::Settle> {
     state
         .publishes
         .iter()
