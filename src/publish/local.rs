@@ -13,12 +13,12 @@ use super::{
     markers, now, redact,
 };
 use crate::report::markdown::{self, CiStatus, SummaryExtras};
-use crate::space::Space;
+use crate::space::{Space, SpaceState};
 
 pub const MARKDOWN_FILE: &str = "review.md";
 pub const JSON_FILE: &str = "review.json";
 
-pub(super) fn plan(dir: &Path, input: &PublishInput<'_>) -> Preview {
+pub(super) fn plan(dir: &Path, state: &SpaceState, input: &PublishInput<'_>) -> Preview {
     let result = input.result;
     let selected = select::select(result, input.options.selection, &input.options.collapse);
     let mut inline = Vec::new();
@@ -75,7 +75,11 @@ pub(super) fn plan(dir: &Path, input: &PublishInput<'_>) -> Preview {
     );
     let body = redact(&format!(
         "{text}\n{}\n",
-        markers::round(result.round, input.head_sha)
+        markers::revision(
+            result.round,
+            input.head_sha,
+            super::revision(state, result).number
+        )
     ));
     let event = intended_event(result, input.options);
     Preview {
@@ -111,7 +115,7 @@ pub(super) fn publish(
     input: &PublishInput<'_>,
     confirmed: &Preview,
 ) -> Result<Published, PublishError> {
-    let fresh = plan(dir, input);
+    let fresh = plan(dir, space.state(), input);
     if fresh.body != confirmed.body || fresh.inline_comments != confirmed.inline_comments {
         return Err(PublishError::PreviewChanged {
             what: "the report".into(),
@@ -119,9 +123,12 @@ pub(super) fn publish(
     }
     let target = fresh.target.to_string();
     let at = now();
+    // The first publish of the round, or the files written again for the person's triage
+    // since (refused when nothing changed).
+    let revision = super::revision(space.state(), input.result);
     space.update(|state| {
         state
-            .begin_publish(&target, &at)
+            .begin_publish(&target, &at, revision.number, revision.posted.clone())
             .map_err(PublishError::from)
     })?;
     let markdown_path = dir.join(MARKDOWN_FILE);

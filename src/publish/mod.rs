@@ -50,7 +50,7 @@ use crate::review::node::Severity;
 use crate::review::verdict::Decision;
 use crate::session::prepare::Prepared;
 use crate::session::snapshot::RoundSnapshot;
-use crate::space::{Space, SpaceState};
+use crate::space::{PublishState, Space, SpaceState};
 
 /// How a round is published: from the configuration and the flags.
 #[derive(Debug, Clone, PartialEq)]
@@ -272,11 +272,15 @@ pub struct Preview {
     pub dismissals: Vec<Dismissal>,
     /// Earlier rounds left at "publishing" by a crash, and what the forge shows of them.
     #[serde(skip)]
-    pub(crate) settle: Vec<(u32, Option<(String, u64)>)>,
+    pub(crate) settle: Vec<Settle>,
     /// Unsubmitted reviews of ours an interrupted publish left: replaced when posting.
     #[serde(skip)]
     pub(crate) replace_pending: Vec<u64>,
 }
+
+/// A publish a crash left at "publishing" — (round, revision) — and what the forge shows of
+/// it: (url, review id) when its marker is found there.
+pub(crate) type Settle = ((u32, u32), Option<(String, u64)>);
 
 /// The result of a publish.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -416,7 +420,7 @@ pub async fn preview(
 ) -> Result<Preview, PublishError> {
     match destination {
         Destination::Forge(forge) => review::plan(forge.as_ref(), state, input).await,
-        Destination::Local { dir } => Ok(local::plan(dir, input)),
+        Destination::Local { dir } => Ok(local::plan(dir, state, input)),
     }
 }
 
@@ -455,6 +459,48 @@ pub fn offline_body(input: &PublishInput<'_>) -> String {
         },
     );
     redact(&summary)
+}
+
+/// Which publish of its round a publish is: the first (0), the same again (nothing changed
+/// since the latest: found published, nothing is posted), or the next revision (the person's
+/// triage changed the decision or the posted text since). One rule for the cockpit's publish
+/// and `--publish`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Revision {
+    pub number: u32,
+    /// What this publish is made from: the decision and the digest of the triage.
+    pub posted: crate::space::state::Posted,
+    /// The latest publish of the round already posted exactly this.
+    pub unchanged: bool,
+}
+
+pub(crate) fn revision(state: &SpaceState, result: &RoundSnapshot) -> Revision {
+    let posted = crate::session::posted::posted(
+        result.verdict.decision,
+        &result.board.nodes,
+        &result.comments,
+        result.level,
+    );
+    let records = || state.publishes.iter().filter(|p| p.round == result.round);
+    let latest = records().max_by_key(|p| p.revision);
+    let published = records()
+        .filter(|p| p.state == PublishState::Published)
+        .max_by_key(|p| p.revision);
+    let (number, unchanged) = match (latest, published) {
+        // Nothing yet, or a publish in doubt (a crash): that one, which the forge settles.
+        (None, _) => (0, false),
+        (Some(latest), _) if latest.state == PublishState::Publishing => (latest.revision, false),
+        // Older files recorded no `posted`: nothing to compare, so nothing changed.
+        (Some(_), Some(published)) if published.posted.as_ref().is_none_or(|p| *p == posted) => {
+            (published.revision, true)
+        }
+        (Some(latest), _) => (latest.revision + 1, false),
+    };
+    Revision {
+        number,
+        posted,
+        unchanged,
+    }
 }
 
 /// The round must be the space's current, completed one: publishing a round that is still

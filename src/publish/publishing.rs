@@ -107,6 +107,10 @@ impl Publisher for Publishing {
         posted
     }
 
+    fn already_published(error: &PublishError) -> bool {
+        matches!(error, PublishError::AlreadyPublished { .. })
+    }
+
     fn offline_body(&self, prepared: &Prepared, snapshot: &RoundSnapshot) -> String {
         offline_body(&input(prepared, snapshot, &self.options))
     }

@@ -98,12 +98,11 @@ impl Own {
         own
     }
 
-    /// Our review carrying `round`'s marker on `head`.
-    fn posted_round(&self, round: u32, head: &str) -> Option<u64> {
-        let marker = markers::round(round, head);
+    /// Our review carrying `marker` (one publish of a round: `markers::revision`).
+    fn posted(&self, marker: &str) -> Option<u64> {
         self.reviews
             .iter()
-            .find(|(_, body)| markers::has(body, &marker))
+            .find(|(_, body)| markers::has(body, marker))
             .map(|(id, _)| *id)
     }
 }
@@ -112,6 +111,8 @@ fn short(sha: &str) -> &str {
     &sha[..sha.len().min(10)]
 }
 
+/// What publishing `input` would post now, read fresh from the forge: the steps below, each
+/// its own function, in the order they depend on each other.
 pub(super) async fn plan(
     forge: &dyn Forge,
     state: &SpaceState,
@@ -120,19 +121,167 @@ pub(super) async fn plan(
     let result = input.result;
     let round = result.round;
     let head = input.head_sha.clone();
+    // The round's first publish, or the same round again after the person's triage changed
+    // it: each has its own marker, so each is posted once.
+    let revision = super::revision(state, result).number;
+    let marker = markers::revision(round, &head, revision);
+    let read = read(forge, state, input).await?;
+    let Read {
+        pr,
+        login,
+        diff,
+        history,
+        ci,
+        own,
+        threads,
+        notices: read_notices,
+    } = &read;
 
+    let decision = result.verdict.decision;
+    let intended = intended_event(result, input.options);
+    let own_pr = pr.author.eq_ignore_ascii_case(login);
+    let event = if own_pr && intended != ReviewEvent::Comment {
+        ReviewEvent::Comment
+    } else {
+        intended
+    };
+    let mut notices = read_notices.clone();
+    notices.extend(super::unread_notice(result, input.options));
+    if event != intended {
+        notices.push(format!(
+            "Intended decision: **{intended}**. {} does not let an account approve or request changes on its own pull request ({} opened it), so this review is posted as a comment.",
+            forge.name(),
+            crate::report::escape::inline(login)
+        ));
+    }
+
+    let selected = select::select(result, input.options.selection, &input.options.collapse);
+    let placed = place(&selected, diff, own, threads, login, input);
+    let gone = gone(state, history, own, login, input);
+    let event = if !gone.unweighed.is_empty() && event == ReviewEvent::Approve {
+        notices.push(format!(
+            "Not approved: {} blocking finding(s) this tool posted on this pull request earlier are not in this round, which did not weigh them (was it reviewed without {}'s credentials?). Review again with them to carry those findings.",
+            gone.unweighed.len(),
+            forge.name()
+        ));
+        ReviewEvent::Comment
+    } else {
+        event
+    };
+    let bodies = summary_bodies(
+        forge, input, &selected, &placed, &gone, ci, &notices, &marker,
+    );
+    let body = bodies.plain.clone();
+
+    let review_url = |id: u64| forge.review_url(pr, id);
+    let mut round_bodies = None;
+    let action = match (own.posted(&marker), own.summary) {
+        (Some(id), summary) => Action::AlreadyPosted {
+            review_id: id,
+            url: review_url(id),
+            summary_review_id: summary.filter(|s| *s != id),
+        },
+        (None, None) => Action::CreateReview,
+        (None, Some(summary)) => {
+            let needs_review = !placed.inline.is_empty() || own.last_event != Some(event);
+            if needs_review {
+                let again = if revision > 0 {
+                    ", published again after the person's triage"
+                } else {
+                    ""
+                };
+                let one_line = format!(
+                    "review-tui round {round} on {}{again}: {} — the summary is [here]({}).",
+                    short(&head),
+                    crate::report::escape::inline(&crate::report::headline::headline(result).1),
+                    review_url(summary),
+                );
+                round_bodies = Some(round_review_bodies(
+                    forge.name(),
+                    &one_line,
+                    &marker,
+                    intended,
+                ));
+            }
+            Action::EditSummary {
+                summary_review_id: summary,
+                summary_url: review_url(summary),
+                round_review: round_bodies.as_ref().map(|b| b.plain.clone()),
+            }
+        }
+    };
+    let target_url = match &action {
+        Action::AlreadyPosted { url, .. } => url.clone(),
+        Action::EditSummary { summary_url, .. } => summary_url.clone(),
+        _ => pr.html_url.clone(),
+    };
+    let settle = settle(forge, state, &read);
+    let dismissals = dismissals(own, intended, &gone, result, &head);
+
+    Ok(Preview {
+        target: Target::Forge {
+            forge: forge.name(),
+            pr: forge.label(),
+            url: target_url,
+        },
+        round,
+        head_sha: head,
+        decision,
+        event,
+        intended_event: intended,
+        inline_comments: placed.inline,
+        listed_in_body: selected.items.len(),
+        already_commented: placed.already,
+        already_raised: placed.already_raised,
+        moved_to_body: placed.moved,
+        resolved_replies: gone.resolved_replies,
+        body,
+        bodies,
+        round_bodies,
+        notices,
+        action,
+        dismissals,
+        settle,
+        replace_pending: read.own.pending,
+    })
+}
+
+/// What the forge shows now, read once for a plan.
+struct Read {
+    pr: crate::pr::forge::PullRequest,
+    login: String,
+    /// The PR's current diff, which anchors are checked against.
+    diff: crate::diff::Diff,
+    history: PrHistory,
+    ci: CiStatus,
+    own: Own,
+    /// The PR's review threads (empty when they could not be read: a notice says so).
+    threads: Vec<crate::pr::threads::ReviewThread>,
+    /// What the reads could not do, said in the summary.
+    notices: Vec<String>,
+}
+
+/// Reads the PR again (its head must still be the reviewed one, its range unmoved), the
+/// publishing login, the current diff, the history, CI and the review threads; refuses a
+/// pending review of the login's that is not ours.
+async fn read(
+    forge: &dyn Forge,
+    state: &SpaceState,
+    input: &PublishInput<'_>,
+) -> Result<Read, PublishError> {
+    let head = input.head_sha;
     // Never wrong: a review is only posted on the head it reviewed.
     let pr = forge
         .pull_request()
         .await
         .map_err(PublishError::forge("reading the pull request again"))?;
-    if pr.head.sha != head {
+    if pr.head.sha != *head {
         return Err(PublishError::HeadMoved {
-            reviewed: head,
+            reviewed: head.clone(),
             current: pr.head.sha.clone(),
         });
     }
-    let reviewed = state.rounds.iter().find(|r| r.number == round);
+    let reviewed = state.rounds.iter().find(|r| r.number == input.result.round);
     super::range::unmoved(forge, reviewed, &pr).await?;
     let login = forge
         .authenticated_user()
@@ -143,11 +292,11 @@ pub(super) async fn plan(
             hint: forge.token_hint(),
         })?;
     let (diff, diff_notice) = current_diff(forge).await?;
-    let mut threads_notice: Option<String> = None;
+    let mut notices: Vec<String> = diff_notice.into_iter().collect();
     let history = forge.history().await.map_err(PublishError::forge(
         "reading the pull request's reviews and comments",
     ))?;
-    let ci = match forge.check_runs(&head).await {
+    let ci = match forge.check_runs(head).await {
         Ok(runs) => CiStatus::Reported(runs),
         Err(e) => CiStatus::NotVerified(format!("the check runs could not be read ({e})")),
     };
@@ -157,7 +306,7 @@ pub(super) async fn plan(
     let threads = match forge.review_threads().await {
         Ok(threads) => threads,
         Err(e) => {
-            threads_notice = Some(format!(
+            notices.push(format!(
                 "The pull request's review threads could not be read ({}), so findings already raised in them may be repeated.",
                 crate::report::escape::prose(&e.to_string())
             ));
@@ -179,51 +328,61 @@ pub(super) async fn plan(
             review_id: pending.id,
         });
     }
-    let review_url = |id: u64| forge.review_url(&pr, id);
+    Ok(Read {
+        pr,
+        login,
+        diff,
+        history,
+        ci,
+        own,
+        threads,
+        notices,
+    })
+}
 
-    let decision = result.verdict.decision;
-    let intended = intended_event(result, input.options);
-    let own_pr = pr.author.eq_ignore_ascii_case(&login);
-    let event = if own_pr && intended != ReviewEvent::Comment {
-        ReviewEvent::Comment
-    } else {
-        intended
-    };
-    let mut notices: Vec<String> = diff_notice.into_iter().chain(threads_notice).collect();
-    notices.extend(super::unread_notice(result, input.options));
-    if event != intended {
-        notices.push(format!(
-            "Intended decision: **{intended}**. {} does not let an account approve or request changes on its own pull request ({} opened it), so this review is posted as a comment.",
-            forge.name(),
-            crate::report::escape::inline(&login)
-        ));
-    }
+/// Where each selected finding goes: inline, already commented by an earlier round, already
+/// raised in someone's open thread, or into the body (its line left the diff).
+#[derive(Default)]
+struct Placed<'a> {
+    inline: Vec<InlineComment>,
+    inline_items: Vec<&'a Item>,
+    already: Vec<String>,
+    already_raised: Vec<super::raised::RaisedFinding>,
+    moved: Vec<MovedFinding>,
+}
 
-    let selected = select::select(result, input.options.selection, &input.options.collapse);
-    let mut inline = Vec::new();
-    let mut inline_items: Vec<&Item> = Vec::new();
-    let mut already = Vec::new();
-    let mut already_raised = Vec::new();
-    let mut moved = Vec::new();
+fn place<'a>(
+    selected: &'a select::Selected,
+    diff: &crate::diff::Diff,
+    own: &Own,
+    threads: &[crate::pr::threads::ReviewThread],
+    login: &str,
+    input: &PublishInput<'_>,
+) -> Placed<'a> {
+    let mut placed = Placed::default();
     for item in selected
         .items
         .iter()
         .filter(|i| i.node.anchor.is_some() && i.node.in_scope() && !i.collapsed)
     {
-        match comment::place(item, &diff) {
+        match comment::place(item, diff) {
             Ok(placement) => {
                 if item.node.prints().any(|fp| own.commented.contains_key(fp)) {
                     // Commented by an earlier round, even if its line moved: not repeated,
                     // still counted and still in the body.
-                    already.push(format!("{} {}", item.node.location(), item.node.text.title));
+                    (placed.already).push(format!(
+                        "{} {}",
+                        item.node.location(),
+                        item.node.text.title
+                    ));
                     continue;
                 }
                 if !input.options.include_raised
-                    && let Some(thread) = super::raised::raised_by(item, &threads, &login)
+                    && let Some(thread) = super::raised::raised_by(item, threads, login)
                 {
                     // Someone already said it on these lines: not said twice. It still
                     // counts in the verdict and stays in the summary.
-                    already_raised.push(super::raised::RaisedFinding {
+                    placed.already_raised.push(super::raised::RaisedFinding {
                         fingerprint: item.fingerprint().to_string(),
                         location: item.node.location(),
                         title: item.node.text.title.clone(),
@@ -233,13 +392,13 @@ pub(super) async fn plan(
                 }
                 let mut new = comment::new_comment(item, placement);
                 new.body = outgoing(&new.body);
-                inline.push(InlineComment {
+                placed.inline.push(InlineComment {
                     fingerprint: item.fingerprint().to_string(),
                     comment: new,
                 });
-                inline_items.push(item);
+                placed.inline_items.push(item);
             }
-            Err(reason) => moved.push(MovedFinding {
+            Err(reason) => placed.moved.push(MovedFinding {
                 fingerprint: item.fingerprint().to_string(),
                 location: item.node.location(),
                 title: item.node.text.title.clone(),
@@ -247,7 +406,28 @@ pub(super) async fn plan(
             }),
         }
     }
+    placed
+}
 
+/// Our earlier comments whose finding is gone (answered "Resolved"), what the summary lists as
+/// not re-found, and our blocking comments this round never weighed.
+struct Gone {
+    resolved_replies: Vec<ResolvedReply>,
+    not_refound: Vec<String>,
+    /// Fingerprints of blocking comments of ours this round does not hold at all.
+    unweighed: Vec<String>,
+}
+
+fn gone(
+    state: &SpaceState,
+    history: &PrHistory,
+    own: &Own,
+    login: &str,
+    input: &PublishInput<'_>,
+) -> Gone {
+    let result = input.result;
+    let head = input.head_sha;
+    let round = result.round;
     // Earlier comments whose finding is gone: resolved in this round (by a person, or by the
     // anchor check), or not in it. An Inconclusive round proves nothing gone.
     let found: HashSet<&str> = result
@@ -267,8 +447,8 @@ pub(super) async fn plan(
         .iter()
         .flat_map(|r| r.fingerprints.iter().map(String::as_str))
         .collect();
-    let owed_on_forge = crate::session::own_findings::owed(&history, Some(&login));
-    let unweighed: Vec<&String> = own
+    let owed_on_forge = crate::session::own_findings::owed(history, Some(login));
+    let unweighed: Vec<String> = own
         .commented
         .keys()
         .filter(|fp| {
@@ -276,10 +456,11 @@ pub(super) async fn plan(
                 && !recorded.contains(fp.as_str())
                 && owed_on_forge.iter().any(|p| &p.node.fingerprint == *fp)
         })
+        .cloned()
         .collect();
     let mut resolved_replies = Vec::new();
     let mut not_refound = Vec::new();
-    if decision != Decision::Inconclusive {
+    if result.verdict.decision != Decision::Inconclusive {
         let mut gone: Vec<(&String, &(u64, String, String))> = own
             .commented
             .iter()
@@ -297,7 +478,7 @@ pub(super) async fn plan(
                 location: location.clone(),
                 body: format!(
                     "Resolved in {}: round {round} of review-tui did not find this again.\n\n{}",
-                    short(&head),
+                    short(head),
                     markers::resolved(fp)
                 ),
             });
@@ -307,7 +488,7 @@ pub(super) async fn plan(
                 "{} {}: resolved in {}",
                 crate::report::escape::code(location),
                 markers::neutralize(title),
-                short(&head)
+                short(head)
             ));
         }
         let commented: HashSet<&str> = own.commented.keys().map(String::as_str).collect();
@@ -319,99 +500,67 @@ pub(super) async fn plan(
             }
         }
     }
+    Gone {
+        resolved_replies,
+        not_refound,
+        unweighed,
+    }
+}
 
-    let event = if !unweighed.is_empty() && event == ReviewEvent::Approve {
-        notices.push(format!(
-            "Not approved: {} blocking finding(s) this tool posted on this pull request earlier are not in this round, which did not weigh them (was it reviewed without {}'s credentials?). Review again with them to carry those findings.",
-            unweighed.len(),
-            forge.name()
-        ));
-        ReviewEvent::Comment
-    } else {
-        event
-    };
-    let ci_ref = &ci;
+/// The summary in the four forms a refusal can call for, ending with the summary marker and
+/// this publish's `marker`.
+#[allow(clippy::too_many_arguments)]
+fn summary_bodies(
+    forge: &dyn Forge,
+    input: &PublishInput<'_>,
+    selected: &select::Selected,
+    placed: &Placed<'_>,
+    gone: &Gone,
+    ci: &CiStatus,
+    notices: &[String],
+    marker: &str,
+) -> Bodies {
     let summary_with = |unplaced: &[&Item], notices: &[String]| {
         let text = markdown::summary(
-            result,
-            &selected,
+            input.result,
+            selected,
             &SummaryExtras {
                 walkthrough: Some(&input.result.walkthrough),
-                ci: Some(ci_ref),
+                ci: Some(ci),
                 notices,
-                moved: &moved,
+                moved: &placed.moved,
                 unplaced,
-                not_refound: &not_refound,
+                not_refound: &gone.not_refound,
                 collapse: &input.options.collapse,
             },
         );
-        outgoing(&format!(
-            "{text}\n{}\n{}\n",
-            markers::SUMMARY,
-            markers::round(round, &head)
-        ))
+        outgoing(&format!("{text}\n{}\n{marker}\n", markers::SUMMARY))
     };
     let refused_notice = format!(
         "{} refused the inline comments ({REFUSAL}), so every finding is in this body instead.",
         forge.name()
     );
-    let comment_notice = downgrade_notice(intended);
+    let comment_notice = downgrade_notice(intended_event(input.result, input.options));
     let with = |extra: &[&String]| {
-        let mut all = notices.clone();
+        let mut all = notices.to_vec();
         all.extend(extra.iter().map(|n| n.to_string()));
         all
     };
-    let bodies = Bodies {
-        plain: summary_with(&[], &notices),
-        without_inline: summary_with(&inline_items, &with(&[&refused_notice])),
+    Bodies {
+        plain: summary_with(&[], notices),
+        without_inline: summary_with(&placed.inline_items, &with(&[&refused_notice])),
         as_comment: summary_with(&[], &with(&[&comment_notice])),
         as_comment_without_inline: summary_with(
-            &inline_items,
+            &placed.inline_items,
             &with(&[&comment_notice, &refused_notice]),
         ),
-    };
-    let body = bodies.plain.clone();
+    }
+}
 
-    let target_pr = forge.label();
-    let mut round_bodies = None;
-    let action = match (own.posted_round(round, &head), own.summary) {
-        (Some(id), summary) => Action::AlreadyPosted {
-            review_id: id,
-            url: review_url(id),
-            summary_review_id: summary.filter(|s| *s != id),
-        },
-        (None, None) => Action::CreateReview,
-        (None, Some(summary)) => {
-            let needs_review = !inline.is_empty() || own.last_event != Some(event);
-            if needs_review {
-                let one_line = format!(
-                    "review-tui round {round} on {}: {} — the summary is [here]({}).",
-                    short(&head),
-                    crate::report::escape::inline(&crate::report::headline::headline(result).1),
-                    review_url(summary),
-                );
-                round_bodies = Some(round_review_bodies(
-                    forge.name(),
-                    &one_line,
-                    &markers::round(round, &head),
-                    intended,
-                ));
-            }
-            Action::EditSummary {
-                summary_review_id: summary,
-                summary_url: review_url(summary),
-                round_review: round_bodies.as_ref().map(|b| b.plain.clone()),
-            }
-        }
-    };
-    let target_url = match &action {
-        Action::AlreadyPosted { url, .. } => url.clone(),
-        Action::EditSummary { summary_url, .. } => summary_url.clone(),
-        _ => pr.html_url.clone(),
-    };
-
-    // Rounds a crash left at "publishing": what the forge shows decides.
-    let settle = state
+/// Publishes a crash left at "publishing" (any round, any revision), and what the forge shows
+/// of each: found by its marker, or not.
+fn settle(forge: &dyn Forge, state: &SpaceState, read: &Read) -> Vec<super::Settle> {
+    state
         .publishes
         .iter()
         .filter(|p| p.state == PublishState::Publishing)
@@ -422,58 +571,39 @@ pub(super) async fn plan(
                 .find(|r| r.number == p.round)
                 .map(|r| r.head_sha.as_str())
                 .unwrap_or("");
-            let found = own
-                .posted_round(p.round, round_head)
-                .map(|id| (review_url(id), id));
-            (p.round, found)
+            let found = (read.own)
+                .posted(&markers::revision(p.round, round_head, p.revision))
+                .map(|id| (forge.review_url(&read.pr, id), id));
+            ((p.round, p.revision), found)
         })
-        .collect();
+        .collect()
+}
 
-    // Our earlier APPROVE or REQUEST_CHANGES stands on the forge until dismissed: when this round
-    // stands for something else, it goes, naming the round that replaced it.
-    let dismissals = own
-        .standing
+/// Our earlier APPROVE or REQUEST_CHANGES stands on the forge until dismissed: when this round
+/// stands for something else, it goes, naming the round that replaced it.
+fn dismissals(
+    own: &Own,
+    intended: ReviewEvent,
+    gone: &Gone,
+    result: &crate::session::snapshot::RoundSnapshot,
+    head: &crate::commit_id::CommitId,
+) -> Vec<Dismissal> {
+    own.standing
         .iter()
         .filter(|(_, standing)| *standing != intended)
         // Our earlier REQUEST_CHANGES stands while findings it asked for are not weighed.
-        .filter(|(_, standing)| unweighed.is_empty() || *standing == ReviewEvent::Approve)
+        .filter(|(_, standing)| gone.unweighed.is_empty() || *standing == ReviewEvent::Approve)
         .map(|(id, standing)| Dismissal {
             review_id: *id,
             event: *standing,
             message: format!(
-                "Superseded by review-tui round {round} on {}: {}",
-                short(&head),
+                "Superseded by review-tui round {} on {}: {}",
+                result.round,
+                short(head),
                 crate::report::escape::inline(&crate::report::headline::headline(result).1)
             ),
         })
-        .collect();
-
-    Ok(Preview {
-        target: Target::Forge {
-            forge: forge.name(),
-            pr: target_pr,
-            url: target_url,
-        },
-        round,
-        head_sha: head,
-        decision,
-        event,
-        intended_event: intended,
-        inline_comments: inline,
-        listed_in_body: selected.items.len(),
-        already_commented: already,
-        already_raised,
-        moved_to_body: moved,
-        resolved_replies,
-        body,
-        bodies,
-        round_bodies,
-        notices,
-        action,
-        dismissals,
-        settle,
-        replace_pending: own.pending,
-    })
+        .collect()
 }
 
 /// The forge's current diff of the PR, which anchors are checked against, and a notice when it
@@ -605,12 +735,10 @@ pub(super) async fn publish(
     confirmed: &Preview,
 ) -> Result<Published, PublishError> {
     let round = input.result.round;
-    if let Some(done) = space
-        .state()
-        .publishes
-        .iter()
-        .find(|p| p.round == round && p.state == PublishState::Published)
-    {
+    // Published, and nothing changed since: said where it is, nothing posted. (Changed since:
+    // the next revision of the round, planned like any publish.)
+    let revision = super::revision(space.state(), input.result);
+    if let (true, Some(done)) = (revision.unchanged, space.state().published()) {
         return Err(PublishError::AlreadyPublished {
             round,
             target: done.target.clone(),
@@ -633,6 +761,7 @@ pub(super) async fn publish(
                 .settle_publish(
                     *stuck,
                     found.as_ref().map(|(u, i)| (u.as_str(), i.as_str())),
+                    None,
                     &at,
                 )
                 .map_err(PublishError::from)
@@ -650,7 +779,12 @@ pub(super) async fn publish(
         let id = review_id.to_string();
         space.update(|state| {
             state
-                .settle_publish(round, Some((url.as_str(), id.as_str())), &at)
+                .settle_publish(
+                    (round, revision.number),
+                    Some((url.as_str(), id.as_str())),
+                    Some(&revision.posted),
+                    &at,
+                )
                 .map_err(PublishError::from)
         })?;
         if let Some(summary) = summary_review_id {
@@ -686,7 +820,7 @@ pub(super) async fn publish(
     let target = fresh.target.to_string();
     space.update(|state| {
         state
-            .begin_publish(&target, &at)
+            .begin_publish(&target, &at, revision.number, revision.posted.clone())
             .map_err(PublishError::from)
     })?;
 
@@ -942,9 +1076,12 @@ fn failed_post(
 /// it again is allowed without a marker check.
 fn clear_publishing(space: &mut Space) -> Result<(), PublishError> {
     let round = space.state().current_round().map_or(0, |r| r.number);
+    let revision = (space.state().publishes.iter())
+        .find(|p| p.round == round && p.state == PublishState::Publishing)
+        .map_or(0, |p| p.revision);
     space.update(|state| {
         state
-            .settle_publish(round, None, &now())
+            .settle_publish((round, revision), None, None, &now())
             .map_err(PublishError::from)
     })
 }

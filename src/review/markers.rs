@@ -13,6 +13,16 @@ pub fn round(round: u32, head: &str) -> String {
     format!("{PREFIX}round={round} head={head} -->")
 }
 
+/// The marker of one publish of a round: its first ([`round`]), or
+/// `<!-- review-tui:round=R head=SHA revision=K -->` for the round published again after the
+/// person's triage changed it. Each is posted once: found on the forge, it is not posted again.
+pub fn revision(round_number: u32, head: &str, revision: u32) -> String {
+    match revision {
+        0 => round(round_number, head),
+        k => format!("{PREFIX}round={round_number} head={head} revision={k} -->"),
+    }
+}
+
 /// `<!-- review-tui:fp=F -->`: the inline comment of the finding with fingerprint F.
 pub fn fingerprint(fingerprint: &str) -> String {
     format!("{PREFIX}fp={fingerprint} -->")
@@ -90,6 +100,11 @@ mod tests {
         assert_eq!(fingerprint_in("<!-- review-tui:fp=bad value -->"), None);
         assert_eq!(fingerprint_in("<!-- review-tui:fp= -->"), None);
         assert!(round(2, "abc").contains("round=2 head=abc"));
+        assert_eq!(revision(2, "abc", 0), round(2, "abc"));
+        let again = format!("text\n{}\n", revision(2, "abc", 1));
+        assert_eq!(round_in(&again), Some(2));
+        assert!(!has(&again, &round(2, "abc")));
+        assert!(has(&again, &revision(2, "abc", 1)));
     }
 
     #[test]

@@ -44,6 +44,13 @@ pub trait Publisher: Send + 'static {
         async { Ok(Vec::new()) }
     }
 
+    /// Whether `error` says the round is published already and nothing changed since: the
+    /// thread drafts are still posted after it (as `--publish` does).
+    fn already_published(error: &Self::Error) -> bool {
+        let _ = error;
+        false
+    }
+
     /// The summary `--format markdown` prints without publishing.
     fn offline_body(&self, prepared: &Prepared, snapshot: &RoundSnapshot) -> String;
 }

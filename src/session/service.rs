@@ -22,7 +22,6 @@ use crate::review::status::{self, Change, StatusError};
 use crate::session::command::Command;
 use crate::session::fix;
 use crate::session::journal;
-use crate::session::posted;
 use crate::session::prepare::Prepared;
 use crate::session::prompt;
 use crate::session::publisher::Publisher;
@@ -353,22 +352,8 @@ impl<P: Publisher> Session<P> {
             .publisher
             .publish(&mut self.prepared, &snapshot, confirmed)
             .await?;
-        // What was posted, so a later change of the triage is seen (`posted`). The publish
-        // record itself is already written; a save failing here fails again on the next
-        // decision, where it is reported, and only the "changed since" banner goes without it.
-        let posted = posted::posted(
-            snapshot.verdict.decision,
-            &snapshot.board.nodes,
-            &snapshot.comments,
-            snapshot.level,
-        );
-        let _ = self
-            .prepared
-            .space
-            .update(|state| -> Result<(), SessionError> {
-                state.note_posted(posted);
-                Ok(())
-            });
+        // What was posted (`posted`: its decision and triage digest) is in the publish record,
+        // written with it, so a later change of the triage is seen.
         Ok(published)
     }
 
@@ -910,25 +895,29 @@ async fn handle<P: Publisher>(
             Ok(preview) => send(SessionEvent::Preview(Box::new(preview))),
             Err(err) => send(failed("Nothing to publish", err.to_string())),
         },
-        Command::Publish => match session.publish().await {
-            Ok(published) => {
-                send(SessionEvent::Published {
+        Command::Publish => {
+            match session.publish().await {
+                Ok(published) => send(SessionEvent::Published {
                     published: Box::new(published),
                     snapshot: Box::new(session.snapshot()),
-                });
-                // The person's replies and resolutions on the PR's threads, after the review.
-                match session.post_thread_drafts().await {
-                    Ok(lines) => lines
-                        .into_iter()
-                        .for_each(|line| send(SessionEvent::Notice(line))),
-                    Err(err) => send(failed("Thread replies not posted", err.to_string())),
+                }),
+                // Published and unchanged: said, and what waits on the threads still goes.
+                Err(err) if P::already_published(&err) => {
+                    send(SessionEvent::Notice(err.to_string()))
                 }
-                send(SessionEvent::ThreadDrafts(
-                    session.state().thread_drafts.clone(),
-                ));
+                Err(err) => return send(failed("Not published", err.to_string())),
             }
-            Err(err) => send(failed("Not published", err.to_string())),
-        },
+            // The person's replies and resolutions on the PR's threads, after the review.
+            match session.post_thread_drafts().await {
+                Ok(lines) => lines
+                    .into_iter()
+                    .for_each(|line| send(SessionEvent::Notice(line))),
+                Err(err) => send(failed("Thread replies not posted", err.to_string())),
+            }
+            send(SessionEvent::ThreadDrafts(
+                session.state().thread_drafts.clone(),
+            ));
+        }
         Command::WritePatch { node_ids } => match session.fix(&node_ids) {
             Fix::Done(Ok(written)) => send(SessionEvent::PatchWritten(Box::new(written))),
             Fix::Done(Err(error)) => send(failed("No patch written", error.to_string())),

@@ -164,9 +164,13 @@ pub struct PublishRecord {
     pub state: PublishState,
     /// What was posted, to tell later whether the person's triage changed it: the decision
     /// and a digest of the triage the text was made from (`session::posted`). `None` in older
-    /// files and until the publish is done.
+    /// files.
     #[serde(default)]
     pub posted: Option<Posted>,
+    /// 0 for the round's first publish; 1, 2… for each publish of the same round again after
+    /// the person's triage changed what it posts (its own marker on the forge).
+    #[serde(default)]
+    pub revision: u32,
 }
 
 /// The decision a publish posted and the digest of the triage its text was made from.
@@ -385,16 +389,38 @@ impl SpaceState {
         )
     }
 
-    /// Records that the current round is about to be published to `target`. Refused when the
-    /// round has any publish record: published, or maybe published by a run that crashed.
-    pub fn begin_publish(&mut self, target: &str, at: &str) -> Result<u32, StateError> {
+    /// Records that the current round is about to be published to `target`, as `posted`.
+    /// `revision` 0 is the round's first publish, refused when the round has any publish
+    /// record; a later revision (the round published again after the person's triage changed
+    /// it) is refused unless the one before it is published and no publish of the round is
+    /// in doubt. Refused too: any record of the round still "publishing" (maybe posted by a
+    /// run that crashed).
+    pub fn begin_publish(
+        &mut self,
+        target: &str,
+        at: &str,
+        revision: u32,
+        posted: Posted,
+    ) -> Result<u32, StateError> {
         let round = self.current_round().ok_or(StateError::NoRound)?.number;
-        if let Some(earlier) = self.publishes.iter().find(|p| p.round == round) {
+        let latest = self
+            .publishes
+            .iter()
+            .filter(|p| p.round == round)
+            .max_by_key(|p| p.revision);
+        let allowed = match latest {
+            None => revision == 0,
+            Some(p) => p.state == PublishState::Published && revision == p.revision + 1,
+        };
+        if let (false, Some(earlier)) = (allowed, latest) {
             return Err(StateError::AlreadyPublished {
                 round,
                 target: earlier.target.clone(),
                 state: earlier.state,
             });
+        }
+        if !allowed {
+            return Err(StateError::NotPublishing { round });
         }
         self.publishes.push(PublishRecord {
             round,
@@ -402,7 +428,8 @@ impl SpaceState {
             at: at.to_string(),
             review_id: None,
             state: PublishState::Publishing,
-            posted: None,
+            posted: Some(posted),
+            revision,
         });
         Ok(round)
     }
@@ -423,41 +450,33 @@ impl SpaceState {
         Ok(())
     }
 
-    /// Notes what the current round's publish posted (its decision, the digest of its triage).
-    pub fn note_posted(&mut self, posted: Posted) {
-        let Some(round) = self.current_round().map(|r| r.number) else {
-            return;
-        };
-        if let Some(record) = self
-            .publishes
-            .iter_mut()
-            .find(|p| p.round == round && p.state == PublishState::Published)
-        {
-            record.posted = Some(posted);
-        }
-    }
-
-    /// The current round's publish record, once it is published.
+    /// The current round's latest publish record, once it is published.
     pub fn published(&self) -> Option<&PublishRecord> {
         let round = self.current_round()?.number;
         self.publishes
             .iter()
-            .find(|p| p.round == round && p.state == PublishState::Published)
+            .filter(|p| p.round == round && p.state == PublishState::Published)
+            .max_by_key(|p| p.revision)
     }
 
     /// Settles any round's publish record after looking on the forge: `Some(found)` (the
     /// round's marker was found there) records it as published there, wherever it was left;
     /// `None` (a record stuck at `publishing` whose post never arrived) removes the stuck record
-    /// so the round can be published. A published record is never removed.
+    /// so the round can be published. A published record is never removed. Each publish of a
+    /// round (`revision`) is its own record with its own marker. `posted` is what a record
+    /// created here was made from, when known.
     pub fn settle_publish(
         &mut self,
-        round: u32,
+        (round, revision): (u32, u32),
         found: Option<(&str, &str)>,
+        posted: Option<&Posted>,
         at: &str,
     ) -> Result<(), StateError> {
         match found {
             Some((target, review_id)) => {
-                match self.publishes.iter_mut().find(|p| p.round == round) {
+                match (self.publishes.iter_mut())
+                    .find(|p| p.round == round && p.revision == revision)
+                {
                     Some(record) => {
                         record.state = PublishState::Published;
                         record.target = target.to_string();
@@ -470,7 +489,8 @@ impl SpaceState {
                         at: at.to_string(),
                         review_id: Some(review_id.to_string()),
                         state: PublishState::Published,
-                        posted: None,
+                        posted: posted.cloned(),
+                        revision,
                     }),
                 }
                 if self.current_round().is_some_and(|r| r.number == round) {
@@ -482,7 +502,11 @@ impl SpaceState {
                 let stuck = self
                     .publishes
                     .iter()
-                    .position(|p| p.round == round && p.state == PublishState::Publishing)
+                    .position(|p| {
+                        p.round == round
+                            && p.revision == revision
+                            && p.state == PublishState::Publishing
+                    })
                     .ok_or(StateError::NotPublishing { round })?;
                 self.publishes.remove(stuck);
                 Ok(())
@@ -551,53 +575,93 @@ mod tests {
         );
     }
 
+    fn posted(decision: crate::review::Decision) -> Posted {
+        Posted {
+            decision,
+            triage: "digest".into(),
+        }
+    }
+
     #[test]
-    fn a_round_is_published_at_most_once() {
+    fn a_round_is_published_at_most_once_per_revision() {
+        use crate::review::Decision;
         let mut s = state();
-        assert_eq!(s.begin_publish("x", "t"), Err(StateError::NoRound));
+        let hold = || posted(Decision::Hold);
+        assert_eq!(
+            s.begin_publish("x", "t", 0, hold()),
+            Err(StateError::NoRound)
+        );
         s.start_round(&id('a'), "t0");
-        assert_eq!(s.begin_publish("github review", "t1"), Ok(1));
-        // A crash here leaves "publishing": doubt, so a second attempt is refused.
-        assert!(matches!(
-            s.begin_publish("github review", "t2"),
-            Err(StateError::AlreadyPublished {
-                state: PublishState::Publishing,
-                ..
-            })
-        ));
+        assert_eq!(s.begin_publish("github review", "t1", 0, hold()), Ok(1));
+        // A crash here leaves "publishing": doubt, so a second attempt is refused, and so is
+        // a revision on top of it.
+        for revision in [0, 1] {
+            assert!(matches!(
+                s.begin_publish("github review", "t2", revision, hold()),
+                Err(StateError::AlreadyPublished {
+                    state: PublishState::Publishing,
+                    ..
+                })
+            ));
+        }
         assert_eq!(s.published(), None);
         s.finish_publish(Some("123"), "t3").unwrap();
         assert_eq!(s.publishes[0].state, PublishState::Published);
+        assert_eq!(s.publishes[0].posted, Some(hold()));
         assert_eq!(s.ladder(), Ladder::Completed);
         assert_eq!(
             s.published().map(|p| p.target.as_str()),
             Some("github review")
         );
         assert_eq!(s.publishes[0].review_id.as_deref(), Some("123"));
-        assert!(s.begin_publish("github review", "t4").is_err());
+        assert!(s.begin_publish("github review", "t4", 0, hold()).is_err());
+        // The same round again, once its triage changed: the next revision only.
+        assert!(
+            s.begin_publish("github review", "t4", 2, posted(Decision::Block))
+                .is_err()
+        );
+        assert_eq!(
+            s.begin_publish("github review", "t4", 1, posted(Decision::Block)),
+            Ok(1)
+        );
+        assert_eq!(s.published().map(|p| p.revision), Some(0));
+        s.finish_publish(Some("124"), "t5").unwrap();
+        let latest = s.published().unwrap();
+        assert_eq!(
+            (latest.revision, latest.posted.as_ref().map(|p| p.decision)),
+            (1, Some(Decision::Block))
+        );
         s.start_round(&id('b'), "t5");
-        assert_eq!(s.begin_publish("github review", "t6"), Ok(2));
+        assert_eq!(s.begin_publish("github review", "t6", 0, hold()), Ok(2));
     }
 
     #[test]
     fn a_stuck_publish_is_settled_by_what_the_forge_shows() {
+        use crate::review::Decision;
         let mut s = state();
+        let hold = || posted(Decision::Hold);
         s.start_round(&id('a'), "t0");
-        s.begin_publish("github review", "t1").unwrap();
+        s.begin_publish("github review", "t1", 0, hold()).unwrap();
         // Not on the forge: the stuck record goes, and the round may be published again.
-        s.settle_publish(1, None, "t2").unwrap();
+        s.settle_publish((1, 0), None, None, "t2").unwrap();
         assert!(s.publishes.is_empty());
-        s.begin_publish("github review", "t3").unwrap();
+        s.begin_publish("github review", "t3", 0, hold()).unwrap();
         // On the forge: recorded as published there.
-        s.settle_publish(1, Some(("https://x/r#1", "77")), "t4")
+        s.settle_publish((1, 0), Some(("https://x/r#1", "77")), None, "t4")
             .unwrap();
         assert_eq!(s.publishes[0].state, PublishState::Published);
         assert_eq!(s.publishes[0].review_id.as_deref(), Some("77"));
         // A published record is never removed.
         assert_eq!(
-            s.settle_publish(1, None, "t5"),
+            s.settle_publish((1, 0), None, None, "t5"),
             Err(StateError::NotPublishing { round: 1 })
         );
+        // A revision stuck at "publishing" is settled on its own: the first stays.
+        s.begin_publish("github review", "t6", 1, posted(Decision::Block))
+            .unwrap();
+        s.settle_publish((1, 1), None, None, "t7").unwrap();
+        assert_eq!(s.publishes.len(), 1);
+        assert_eq!(s.published().map(|p| p.revision), Some(0));
     }
 
     #[test]

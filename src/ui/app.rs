@@ -511,6 +511,12 @@ pub async fn run_cockpit(
     .await;
     crate::ui::terminal::restore()?;
     let outcome = ended?.err().unwrap_or(RunOutcome::Closed);
+    // Said on the terminal the exit code is read on, once the screen is gone.
+    if let Some(text) = crate::ui::view::header::left_unpublished(&screen.state) {
+        use std::io::Write;
+        let line = crate::printable::line(&text).into_owned();
+        let _ = writeln!(std::io::stderr(), "review-tui: {line}");
+    }
     // The decision the cockpit shows when the person leaves: recomputed by code from the
     // findings as they stand after triage.
     Ok((outcome, screen.state.verdict.as_ref().map(|v| v.decision)))

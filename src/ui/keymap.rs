@@ -678,6 +678,20 @@ impl Default for Keymap {
             ),
             (
                 Threads,
+                A::Undo,
+                &["u"],
+                "undo the last change (a draft, like a triage change)",
+                NONE,
+            ),
+            (
+                Threads,
+                A::Redo,
+                &["ctrl-r"],
+                "redo what undo took back",
+                NONE,
+            ),
+            (
+                Threads,
                 A::Help,
                 &["?"],
                 "help: the threads' keys first",

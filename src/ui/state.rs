@@ -110,6 +110,16 @@ pub struct Step {
 #[derive(Debug, Clone, PartialEq)]
 pub struct Undoable {
     pub steps: Vec<Step>,
+    /// What the key did to the person's drafts on the PR's threads (none for a triage step).
+    pub drafts: Vec<DraftStep>,
+}
+
+/// One change to the person's thread drafts, undone by its opposite: a draft put is deleted,
+/// a deleted draft is put back as it was (same id, same text).
+#[derive(Debug, Clone, PartialEq)]
+pub enum DraftStep {
+    Put(crate::space::thread_draft::ThreadDraft),
+    Deleted(crate::space::thread_draft::ThreadDraft),
 }
 
 /// A selectable row of the findings list, by stable identity.
@@ -653,6 +663,13 @@ impl AppState {
             self.level,
         );
         crate::session::posted::changed(&posted.posted, &now)
+    }
+
+    /// Whether a published round has something to publish again: the person's triage changed
+    /// the decision or the posted text since, or replies and resolutions on the PR's threads
+    /// wait to be posted.
+    pub fn something_new(&self) -> bool {
+        self.changed_since_published().is_some() || self.thread_drafts.iter().any(|d| !d.posted)
     }
 
     /// A transient message in the status line.

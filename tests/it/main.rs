@@ -33,6 +33,7 @@ mod publish_head;
 mod publish_identity;
 mod publish_limits;
 mod report_schema;
+mod republish;
 mod review_report;
 mod room;
 mod secrets;

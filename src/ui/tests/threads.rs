@@ -207,6 +207,44 @@ fn replying_resolving_and_deleting_from_the_list_are_drafts_sent_to_the_session(
 }
 
 #[test]
+fn thread_drafts_are_undone_and_redone_like_every_triage_change() {
+    let mut state = with_threads();
+    apply(&mut state, [Action::Command(Command::Threads)]);
+    apply(&mut state, [Action::Command(Command::Reply)]);
+    apply(&mut state, typed("fixed in 3f2a"));
+    apply(&mut state, [Action::Submit]);
+    let reply = state.thread_drafts[0].clone();
+    // `u` in the list takes the reply back; `ctrl-r` drafts it again, the same id and text.
+    let effects = apply(&mut state, [Action::Command(Command::Undo)]);
+    assert_eq!(effects, vec![Effect::DeleteThreadDraft("reply-1".into())]);
+    assert!(state.thread_drafts.is_empty());
+    let effects = apply(&mut state, [Action::Command(Command::Redo)]);
+    assert_eq!(
+        effects,
+        vec![Effect::PutThreadDraft(Box::new(reply.clone()))]
+    );
+    // A resolution, then `D` drops both: one undo brings both back.
+    apply(&mut state, [Action::Command(Command::Resolve)]);
+    apply(&mut state, [Action::Command(Command::DeleteComment)]);
+    assert!(state.thread_drafts.is_empty());
+    let effects = apply(&mut state, [Action::Command(Command::Undo)]);
+    assert_eq!(drafts(&effects).len(), 2, "{effects:?}");
+    assert_eq!(state.thread_drafts.len(), 2);
+    // On the panes too: one history. The resolution's undo deletes it.
+    apply(&mut state, [Action::Command(Command::Threads)]);
+    assert!(state.top_overlay().is_none());
+    let effects = apply(&mut state, [Action::Command(Command::Undo)]);
+    assert_eq!(effects, vec![Effect::DeleteThreadDraft("resolve-1".into())]);
+    assert_eq!(state.thread_drafts, vec![reply.clone()]);
+    // A posted draft stays posted: undo says so and sends nothing.
+    state.thread_drafts[0].posted = true;
+    let effects = apply(&mut state, [Action::Command(Command::Undo)]);
+    assert!(effects.is_empty(), "{effects:?}");
+    let said = &state.message.as_ref().expect("a message").text;
+    assert!(said.contains("reply-1 was posted"), "{said}");
+}
+
+#[test]
 fn a_findings_detail_shows_the_review_thread_on_its_lines() {
     let mut state = with_threads();
     select(&mut state, "n1");

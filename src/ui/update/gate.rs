@@ -23,8 +23,9 @@ impl Component for Gate {
         match command {
             Command::GateFix => chosen(state).iter().any(|n| has_fix(n)),
             Command::GateIgnore => !ignore_targets(state).is_empty(),
-            // A round is published once.
-            Command::GatePublish => state.published.is_none(),
+            // A published round again only for what changed since (the triage, or thread
+            // drafts not posted yet).
+            Command::GatePublish => state.published.is_none() || state.something_new(),
             Command::GateWhy => !state.holding().is_empty(),
             Command::ViewPatch => state.patch.is_some(),
             _ => true,
@@ -53,8 +54,11 @@ fn gate_command(state: &mut AppState, command: Command) -> Vec<Effect> {
         Command::GateFix => return gate_fix(state),
         Command::GateIgnore => gate_ignore(state),
         Command::GatePublish => {
-            if let Some(target) = &state.published {
-                let text = format!("round {} was published: {target}", state.round);
+            if let (Some(target), false) = (&state.published, state.something_new()) {
+                let text = format!(
+                    "round {} was published: {target}; nothing changed since",
+                    state.round
+                );
                 message(state, MessageKind::Warn, text);
                 return Vec::new();
             }

@@ -5,7 +5,7 @@
 use crate::space::thread_draft::{ThreadAction, ThreadDraft};
 use crate::ui::command::Command;
 use crate::ui::keymap::Context;
-use crate::ui::state::{AppState, InputPurpose, MessageKind, Overlay};
+use crate::ui::state::{AppState, DraftStep, InputPurpose, MessageKind, Overlay, Undoable};
 use crate::ui::thread_list;
 
 use super::component::Component;
@@ -61,6 +61,8 @@ impl Component for ThreadsList {
                 open(state, InputPurpose::Reply { thread }, "");
             }
             Command::Resolve => return Some(resolve(state)),
+            Command::Undo => return Some(super::triage::undo(state)),
+            Command::Redo => return Some(super::triage::redo(state)),
             Command::DeleteComment => return Some(delete(state)),
             Command::Threads => {
                 state.overlays.pop();
@@ -112,7 +114,18 @@ fn put(state: &mut AppState, thread: &str, action: ThreadAction) -> Vec<Effect> 
         format!("{} drafted: posted by the next publish", draft.describe()),
     );
     state.thread_drafts.push(draft.clone());
+    remember(state, vec![DraftStep::Put(draft.clone())]);
     vec![Effect::PutThreadDraft(Box::new(draft))]
+}
+
+/// One step of the undo history, like a triage change: `u` takes it back, `ctrl-r` makes it
+/// again.
+fn remember(state: &mut AppState, drafts: Vec<DraftStep>) {
+    state.undo.push(Undoable {
+        steps: Vec::new(),
+        drafts,
+    });
+    state.redo.clear();
 }
 
 /// `r`: resolve an open thread, reopen a resolved one. A draft that only undoes the one before
@@ -134,6 +147,7 @@ fn resolve(state: &mut AppState) -> Vec<Effect> {
         // The last resolution drafted is undone: drop it rather than draft its opposite.
         state.thread_drafts.retain(|d| d.id != draft.id);
         info(state, format!("{} deleted", draft.id));
+        remember(state, vec![DraftStep::Deleted(draft.clone())]);
         return vec![Effect::DeleteThreadDraft(draft.id)];
     }
     let action = if after {
@@ -149,12 +163,13 @@ fn delete(state: &mut AppState) -> Vec<Effect> {
     let Some(id) = thread_at(state) else {
         return Vec::new();
     };
-    let ids: Vec<String> = state
+    let gone: Vec<_> = state
         .thread_drafts
         .iter()
         .filter(|d| d.thread == id && !d.posted)
-        .map(|d| d.id.clone())
+        .cloned()
         .collect();
+    let ids: Vec<String> = gone.iter().map(|d| d.id.clone()).collect();
     if ids.is_empty() {
         message(
             state,
@@ -165,6 +180,7 @@ fn delete(state: &mut AppState) -> Vec<Effect> {
     }
     state.thread_drafts.retain(|d| !ids.contains(&d.id));
     info(state, format!("{} deleted", ids.join(", ")));
+    remember(state, gone.into_iter().map(DraftStep::Deleted).collect());
     ids.into_iter().map(Effect::DeleteThreadDraft).collect()
 }
 

@@ -6,11 +6,11 @@
 
 use crate::review::node::{Actor, ReviewNode, Status};
 use crate::review::status::{self, Change};
-use crate::ui::state::{AppState, MessageKind, RowKey, Step, Undoable};
+use crate::ui::state::{AppState, DraftStep, MessageKind, RowKey, Step, Undoable};
 
-use super::Effect;
 use super::engine::refresh;
 use super::selection::reveal;
+use super::{Effect, info, message};
 
 /// Where a change comes from: a new decision clears what could be redone.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -64,7 +64,10 @@ pub fn change_all(state: &mut AppState, ids: &[String], change: Change) -> Vec<E
         ));
     }
     if !steps.is_empty() {
-        state.undo.push(Undoable { steps });
+        state.undo.push(Undoable {
+            steps,
+            drafts: Vec::new(),
+        });
         state.redo.clear();
     }
     effects
@@ -208,6 +211,9 @@ pub fn undo(state: &mut AppState) -> Vec<Effect> {
         state.say(MessageKind::Warn, "nothing to undo".to_string());
         return Vec::new();
     };
+    if !entry.drafts.is_empty() {
+        return take_back(state, entry, true);
+    }
     let mut effects = Vec::new();
     let mut undone = Vec::new();
     for step in entry.steps.iter().rev() {
@@ -233,7 +239,10 @@ pub fn undo(state: &mut AppState) -> Vec<Effect> {
         return effects;
     }
     undone.reverse();
-    state.redo.push(Undoable { steps: undone });
+    state.redo.push(Undoable {
+        steps: undone,
+        drafts: Vec::new(),
+    });
     effects
 }
 
@@ -243,6 +252,9 @@ pub fn redo(state: &mut AppState) -> Vec<Effect> {
         state.say(MessageKind::Warn, "nothing to redo".to_string());
         return Vec::new();
     };
+    if !entry.drafts.is_empty() {
+        return take_back(state, entry, false);
+    }
     let mut effects = Vec::new();
     let mut steps = Vec::new();
     for step in &entry.steps {
@@ -255,10 +267,87 @@ pub fn redo(state: &mut AppState) -> Vec<Effect> {
         state.say(MessageKind::Info, text);
     }
     if !steps.is_empty() {
-        state.undo.push(Undoable { steps });
+        state.undo.push(Undoable {
+            steps,
+            drafts: Vec::new(),
+        });
     }
     if let Some(first) = entry.steps.first() {
         show(state, &first.node_id);
+    }
+    effects
+}
+
+/// `u` (`undo`) or `ctrl-r` (not `undo`) on a step of drafts: each change's opposite, last
+/// first when undoing, through the session like the change itself. A draft posted since is
+/// on the PR and stays: said, not taken back.
+fn take_back(state: &mut AppState, entry: Undoable, undo: bool) -> Vec<Effect> {
+    if state.review_running() {
+        // The running round owns the space until it ends: the step waits, kept.
+        if undo {
+            state.undo.push(entry);
+        } else {
+            state.redo.push(entry);
+        }
+        message(
+            state,
+            MessageKind::Warn,
+            "the review is still running: change the thread drafts when it is done".to_string(),
+        );
+        return Vec::new();
+    }
+    let mut steps = entry.drafts;
+    if undo {
+        steps.reverse();
+    }
+    let mut effects = Vec::new();
+    let mut done = Vec::new();
+    let mut said = Vec::new();
+    for step in steps {
+        let (draft, put_back) = match (&step, undo) {
+            (DraftStep::Put(d), true) | (DraftStep::Deleted(d), false) => (d, false),
+            (DraftStep::Put(d), false) | (DraftStep::Deleted(d), true) => (d, true),
+        };
+        if state
+            .thread_drafts
+            .iter()
+            .any(|d| d.id == draft.id && d.posted)
+        {
+            said.push(format!(
+                "{} was posted: it stays on the pull request",
+                draft.id
+            ));
+            continue;
+        }
+        let present = state.thread_drafts.iter().any(|d| d.id == draft.id);
+        if put_back && !present {
+            state.thread_drafts.push(draft.clone());
+            effects.push(Effect::PutThreadDraft(Box::new(draft.clone())));
+            said.push(format!("{} drafted again", draft.id));
+        } else if !put_back && present {
+            state.thread_drafts.retain(|d| d.id != draft.id);
+            effects.push(Effect::DeleteThreadDraft(draft.id.clone()));
+            said.push(format!("{} deleted", draft.id));
+        } else {
+            continue;
+        }
+        done.push(step);
+    }
+    let word = if undo { "undone" } else { "redone" };
+    info(state, format!("{word}: {}", said.join(", ")));
+    if !done.is_empty() {
+        if undo {
+            done.reverse();
+        }
+        let entry = Undoable {
+            steps: Vec::new(),
+            drafts: done,
+        };
+        if undo {
+            state.redo.push(entry);
+        } else {
+            state.undo.push(entry);
+        }
     }
     effects
 }

@@ -377,15 +377,48 @@ pub fn changed_text(state: &AppState) -> Option<String> {
     let posted = state.posted.as_ref()?;
     let was = posted.posted.decision.label().to_uppercase();
     let at = clock(&posted.at);
+    let again = format!(
+        "publish again? ({} then {})",
+        state.key(
+            crate::ui::keymap::Context::Main,
+            crate::ui::command::Command::OpenGate
+        ),
+        state.key(
+            crate::ui::keymap::Context::Gate,
+            crate::ui::command::Command::GatePublish
+        )
+    );
     Some(match changed {
         Changed::Decision { now, .. } => format!(
-            "published {was} at {at} — now {}: the posted review is out of date (the next round publishes it)",
+            "published {was} at {at} — now {}: {again}",
+            now.label().to_uppercase()
+        ),
+        Changed::Text => {
+            format!("published {was} at {at} — your triage since changes what it says: {again}")
+        }
+    })
+}
+
+/// What leaving says when the decision it exits with is not the one that was published: the
+/// exit code and the posted review (or `review.md`) must never disagree in silence.
+pub fn left_unpublished(state: &AppState) -> Option<String> {
+    use crate::session::posted::Changed;
+    let changed = state.changed_since_published()?;
+    let posted = state.posted.as_ref()?;
+    let was = posted.posted.decision.label().to_uppercase();
+    let at = clock(&posted.at);
+    let what = match changed {
+        Changed::Decision { now, .. } => format!(
+            "leaving at {} (the exit code's), but what was published at {at} says {was}",
             now.label().to_uppercase()
         ),
         Changed::Text => format!(
-            "published {was} at {at} — your triage since changes what it would say: the posted review is out of date (the next round publishes it)"
+            "your triage since the publish at {at} ({was}) changes what it says, and it was not published again"
         ),
-    })
+    };
+    Some(format!(
+        "{what}: publish again from the gate, or with --headless --publish, to post the change"
+    ))
 }
 
 /// `04:13 UTC` of an RFC 3339 time (the whole text when it is not one).

@@ -353,10 +353,16 @@ fn gate(
         if let Some(changed) = super::header::changed_text(state) {
             top.push(Line::from(Span::styled(changed, theme.message_warn)));
         }
-        top.push(Line::from(Span::styled(
-            "this round is done: a new push to the PR starts the next one, which publishes the change",
-            theme.muted,
-        )));
+        let next = if state.something_new() {
+            format!(
+                "{} publishes what changed since (a new review only for a changed event or new comments; the summary edited)",
+                state.key(Context::Gate, crate::ui::command::Command::GatePublish)
+            )
+        } else {
+            "nothing changed since it was published; a new push to the PR starts the next round"
+                .to_string()
+        };
+        top.push(Line::from(Span::styled(next, theme.muted)));
         top.push(Line::raw(""));
         lines.splice(0..0, top);
     }
@@ -636,6 +642,20 @@ fn preview(
         ]),
         Line::from(Span::styled(format!("to {}", data.target), theme.muted)),
     ];
+    // A published round again: what this publish is, said before what it posts.
+    if state.published.is_some() {
+        let again = match super::header::changed_text(state) {
+            Some(_) => format!(
+                "round {} again, for your triage since its publish (the same rules as a new round: the summary edited, a new review only for a changed event or new comments)",
+                state.round
+            ),
+            None => format!(
+                "round {} is published and unchanged: only what waits on the PR's threads is posted",
+                state.round
+            ),
+        };
+        lines.push(Line::from(Span::styled(again, theme.title)));
+    }
     let drafts: Vec<_> = state.thread_drafts.iter().filter(|d| !d.posted).collect();
     if !drafts.is_empty() {
         lines.push(Line::from(Span::styled(
