@@ -201,14 +201,98 @@ pub struct Verdict {
     pub holding: Vec<String>,
 }
 
-/// Recomputes the decision from the evidence.
+/// Recomputes the decision from the evidence: each rule of [`RULES`] asks for a decision with
+/// its reasons, the strictest wins, and the audit notes follow.
 pub fn decide(input: &VerdictInput) -> Verdict {
+    let (counts, counted) = count(input);
+    let facts = Facts {
+        input,
+        blocking: counted.iter().copied().filter(|f| is_blocking(f)).collect(),
+        holding: (counted.iter().copied())
+            .filter(|f| !is_blocking(f) && (f.priority <= Priority::P1 || !f.category.is_known()))
+            .collect(),
+    };
+    let mut decision = Decision::Ship;
+    let mut reasons = Vec::new();
+    let mut contributing: Vec<(f64, bool)> = Vec::new();
+    for rule in RULES {
+        let ruling = rule(&facts);
+        decision = decision.max(ruling.decision);
+        reasons.extend(ruling.reasons);
+        contributing.extend(ruling.contributing);
+    }
+    reasons.extend(audit_notes(input, &counts));
+    if decision == Decision::Ship {
+        reasons.insert(0, ship_reason(&counts));
+    }
+
+    let confidence = match decision {
+        Decision::Inconclusive => 0.0,
+        Decision::Ship => coverage(&input.reviewers, input.deterministic_only),
+        Decision::Hold | Decision::Block => aggregate_confidence(&contributing),
+    };
+
+    // Most important first: the reasons that decided come before the milder ones (a gated
+    // axis's Block before a finding's Hold, found first), then the audit notes. Every view that
+    // shows one reason (the cockpit's header, the posted headline) shows the deciding one.
+    reasons.sort_by_key(|reason| std::cmp::Reverse(reason_decision(reason)));
+
+    Verdict {
+        decision,
+        confidence,
+        reasons,
+        model_verdict: input.model_verdict.clone(),
+        counts,
+        holding: (facts.blocking.iter().chain(facts.holding.iter()))
+            .map(|f| f.id.clone())
+            .collect(),
+    }
+}
+
+/// The verdict's rules, in the order their reasons are found (the reasons are then sorted by
+/// the decision they ask for). A new rule is one function here.
+const RULES: &[fn(&Facts) -> Ruling] = &[
+    required_reviewers,
+    blocking_findings,
+    holding_findings,
+    gated_axes,
+];
+
+/// What the rules read: the input, and the counted findings (one per problem) that block or
+/// hold.
+struct Facts<'a> {
+    input: &'a VerdictInput,
+    blocking: Vec<&'a VerdictFinding>,
+    holding: Vec<&'a VerdictFinding>,
+}
+
+/// What one rule asks for: a decision (the strictest of all rules wins), why, and the
+/// confidences of the findings that back it (`aggregate_confidence` reads them).
+struct Ruling {
+    decision: Decision,
+    reasons: Vec<String>,
+    contributing: Vec<(f64, bool)>,
+}
+
+impl Ruling {
+    /// A rule that has nothing to say.
+    fn ship() -> Ruling {
+        Ruling {
+            decision: Decision::Ship,
+            reasons: Vec::new(),
+            contributing: Vec::new(),
+        }
+    }
+}
+
+/// The counts, and the findings that weigh: every open in-scope finding weighs, whatever
+/// consolidation folded it under (folding is presentation, and a primary out of scope or
+/// closed never takes its members with it), one per problem.
+fn count(input: &VerdictInput) -> (Counts, Vec<&VerdictFinding>) {
     let mut counts = Counts {
         total: input.findings.len(),
         ..Counts::default()
     };
-    // Every open in-scope finding weighs, whatever consolidation folded it under: folding is
-    // presentation, and a primary out of scope or closed never takes its members with it.
     let mut weighing: Vec<&VerdictFinding> = Vec::new();
     for finding in &input.findings {
         match finding.status {
@@ -240,12 +324,13 @@ pub fn decide(input: &VerdictInput) -> Verdict {
             counts.unknown_category += 1;
         }
     }
+    (counts, counted)
+}
 
-    let mut decision = Decision::Ship;
-    let mut reasons = Vec::new();
-    let mut contributing: Vec<(f64, bool)> = Vec::new();
-
-    // 1. Reviewer runs. Reviewers that fail for the same reason are named together.
+/// Rule 1: a required reviewer that did not complete makes the review Inconclusive. Reviewers
+/// that fail for the same reason are named together.
+fn required_reviewers(facts: &Facts) -> Ruling {
+    let input = facts.input;
     let mut inconclusive: Vec<(String, Vec<String>)> = Vec::new();
     for run in input.reviewers.iter().filter(|r| r.required) {
         let what = match run.outcome {
@@ -266,70 +351,84 @@ pub fn decide(input: &VerdictInput) -> Verdict {
             None => inconclusive.push((key, vec![run.role.clone()])),
         }
     }
-    if !inconclusive.is_empty() {
-        decision = decision.max(Decision::Inconclusive);
-        for (what, roles) in inconclusive {
-            let who = if roles.len() == 1 {
-                format!("required reviewer {}", roles[0])
-            } else {
-                format!(
-                    "required reviewers {}",
-                    super::consolidate::join_names(&roles)
-                )
-            };
-            reasons.push(format!("Inconclusive: {who} {what}"));
-        }
+    let mut ruling = Ruling::ship();
+    if inconclusive.is_empty() {
+        return ruling;
     }
+    ruling.decision = Decision::Inconclusive;
+    for (what, roles) in inconclusive {
+        let who = if roles.len() == 1 {
+            format!("required reviewer {}", roles[0])
+        } else {
+            format!(
+                "required reviewers {}",
+                super::consolidate::join_names(&roles)
+            )
+        };
+        ruling.reasons.push(format!("Inconclusive: {who} {what}"));
+    }
+    ruling
+}
 
-    // 2-4. Findings.
-    let blocking: Vec<&&VerdictFinding> = counted.iter().filter(|f| is_blocking(f)).collect();
-    let holding: Vec<&&VerdictFinding> = counted
-        .iter()
-        .filter(|f| !is_blocking(f) && (f.priority <= Priority::P1 || !f.category.is_known()))
-        .collect();
-    if !blocking.is_empty() {
-        decision = decision.max(Decision::Block);
-        reasons.push(format!(
+/// Rule 2: a P0 finding at blocking confidence blocks.
+fn blocking_findings(facts: &Facts) -> Ruling {
+    let blocking = &facts.blocking;
+    if blocking.is_empty() {
+        return Ruling::ship();
+    }
+    Ruling {
+        decision: Decision::Block,
+        reasons: vec![format!(
             "Block: {} at confidence ≥ {}: {}",
             plural(blocking.len(), "P0 finding"),
             percent(BLOCK_CONFIDENCE),
-            list_findings(&blocking)
-        ));
-        contributing.extend(blocking.iter().map(|f| (f.confidence, f.peer_confirmed)));
-    }
-    if !holding.is_empty() {
-        decision = decision.max(Decision::Hold);
-        let unknown: Vec<&&VerdictFinding> = holding
+            list_findings(blocking)
+        )],
+        contributing: blocking
             .iter()
-            .copied()
-            .filter(|f| !f.category.is_known())
-            .collect();
-        let serious: Vec<&&VerdictFinding> = holding
-            .iter()
-            .copied()
-            .filter(|f| f.category.is_known())
-            .collect();
-        if !serious.is_empty() {
-            reasons.push(format!(
-                "Hold: {}: {}",
-                plural(serious.len(), "P0/P1 finding"),
-                list_findings(&serious)
-            ));
-        }
-        if !unknown.is_empty() {
-            reasons.push(format!(
-                "Hold: {} of unknown category (a finding without a known cause fails closed): {}",
-                plural(unknown.len(), "in-scope finding"),
-                list_findings(&unknown)
-            ));
-        }
-        if blocking.is_empty() {
-            contributing.extend(holding.iter().map(|f| (f.confidence, f.peer_confirmed)));
-        }
+            .map(|f| (f.confidence, f.peer_confirmed))
+            .collect(),
     }
+}
 
-    // 5. Axes only make it stricter.
-    for axis in input.axes.iter().filter(|a| a.gated) {
+/// Rules 3-4: any other P0/P1 finding holds, and so does one of unknown category (a finding
+/// without a known cause fails closed). Their confidence counts only when nothing blocks.
+fn holding_findings(facts: &Facts) -> Ruling {
+    let holding = &facts.holding;
+    if holding.is_empty() {
+        return Ruling::ship();
+    }
+    let mut ruling = Ruling::ship();
+    ruling.decision = Decision::Hold;
+    let (serious, unknown): (Vec<&VerdictFinding>, Vec<&VerdictFinding>) =
+        holding.iter().partition(|f| f.category.is_known());
+    if !serious.is_empty() {
+        ruling.reasons.push(format!(
+            "Hold: {}: {}",
+            plural(serious.len(), "P0/P1 finding"),
+            list_findings(&serious)
+        ));
+    }
+    if !unknown.is_empty() {
+        ruling.reasons.push(format!(
+            "Hold: {} of unknown category (a finding without a known cause fails closed): {}",
+            plural(unknown.len(), "in-scope finding"),
+            list_findings(&unknown)
+        ));
+    }
+    if facts.blocking.is_empty() {
+        ruling.contributing = holding
+            .iter()
+            .map(|f| (f.confidence, f.peer_confirmed))
+            .collect();
+    }
+    ruling
+}
+
+/// Rule 5: gated axes only make it stricter: a failed one blocks, one not cleared holds.
+fn gated_axes(facts: &Facts) -> Ruling {
+    let mut ruling = Ruling::ship();
+    for axis in facts.input.axes.iter().filter(|a| a.gated) {
         if axis.verdict.clears_gate() {
             continue;
         }
@@ -339,79 +438,57 @@ pub fn decide(input: &VerdictInput) -> Verdict {
             format!(" ({})", axis.detail)
         };
         if axis.verdict == super::axes::AxisVerdict::Fail {
-            decision = decision.max(Decision::Block);
-            reasons.push(format!("Block: gated axis {} failed{detail}", axis.name));
+            ruling.decision = ruling.decision.max(Decision::Block);
+            (ruling.reasons).push(format!("Block: gated axis {} failed{detail}", axis.name));
         } else {
-            decision = decision.max(Decision::Hold);
-            reasons.push(format!(
+            ruling.decision = ruling.decision.max(Decision::Hold);
+            ruling.reasons.push(format!(
                 "Hold: gated axis {} is {}{detail}; absence of evidence never clears a gate",
                 axis.name, axis.verdict
             ));
         }
-        contributing.push((1.0, false));
+        ruling.contributing.push((1.0, false));
     }
+    ruling
+}
 
-    // Audit notes that do not change the decision.
+/// Audit notes that do not change the decision.
+fn audit_notes(input: &VerdictInput, counts: &Counts) -> Vec<String> {
+    let mut notes = Vec::new();
     if input.deterministic_only {
-        reasons.push(
+        notes.push(
             "deterministic-only run, asked for explicitly: no model reviewer read this change"
                 .to_string(),
         );
     }
-    let unbacked: Vec<&VerdictFinding> = input
-        .findings
-        .iter()
+    let unbacked = (input.findings.iter())
         .filter(|f| f.status == Status::ConsensusReady && !f.peer_confirmed)
-        .collect();
-    if !unbacked.is_empty() {
-        reasons.push(format!(
+        .count();
+    if unbacked > 0 {
+        notes.push(format!(
             "{} marked consensus-ready without a peer confirmation; counted as open",
-            plural(unbacked.len(), "finding")
+            plural(unbacked, "finding")
         ));
     }
     if counts.out_of_scope > 0 {
-        reasons.push(format!(
+        notes.push(format!(
             "{} outside the change recorded as observations, not counted",
             plural(counts.out_of_scope, "finding")
         ));
     }
-    if decision == Decision::Ship {
-        let observations = counts.p2 + counts.p3;
-        reasons.insert(
-            0,
-            if observations == 0 {
-                "Ship: no P0 or P1 finding in scope".to_string()
-            } else {
-                format!(
-                    "Ship: no P0 or P1 finding in scope; {}",
-                    plural(observations, "observation")
-                )
-            },
-        );
-    }
+    notes
+}
 
-    let confidence = match decision {
-        Decision::Inconclusive => 0.0,
-        Decision::Ship => coverage(&input.reviewers, input.deterministic_only),
-        Decision::Hold | Decision::Block => aggregate_confidence(&contributing),
-    };
-
-    // Most important first: the reasons that decided come before the milder ones (a gated
-    // axis's Block before a finding's Hold, found first), then the audit notes. Every view that
-    // shows one reason (the cockpit's header, the posted headline) shows the deciding one.
-    reasons.sort_by_key(|reason| std::cmp::Reverse(reason_decision(reason)));
-
-    Verdict {
-        decision,
-        confidence,
-        reasons,
-        model_verdict: input.model_verdict.clone(),
-        counts,
-        holding: blocking
-            .iter()
-            .chain(holding.iter())
-            .map(|f| f.id.clone())
-            .collect(),
+/// Why a change ships: nothing holds it, and how many observations it carries.
+fn ship_reason(counts: &Counts) -> String {
+    let observations = counts.p2 + counts.p3;
+    if observations == 0 {
+        "Ship: no P0 or P1 finding in scope".to_string()
+    } else {
+        format!(
+            "Ship: no P0 or P1 finding in scope; {}",
+            plural(observations, "observation")
+        )
     }
 }
 
@@ -516,7 +593,7 @@ fn plural(n: usize, noun: &str) -> String {
 }
 
 /// At most five findings named; the rest counted.
-fn list_findings(findings: &[&&VerdictFinding]) -> String {
+fn list_findings(findings: &[&VerdictFinding]) -> String {
     const SHOWN: usize = 5;
     let mut parts: Vec<String> = findings
         .iter()

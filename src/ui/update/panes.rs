@@ -112,183 +112,26 @@ fn main_command(state: &mut AppState, command: Command) -> Vec<Effect> {
         {
             return act_on_group(state, command);
         }
-        Command::Confirm => {
-            return with_selected(state, "confirm", |state, id| {
-                let effects = triage::change(
-                    state,
-                    &id,
-                    Change::Confirm {
-                        note: String::new(),
-                    },
-                );
-                move_on(state, &id, &effects);
-                effects
-            });
-        }
-        Command::SelectRange => {
-            if state.range.take().is_none() {
-                state.range = state.selected.clone();
-                if state.range.is_some() {
-                    info(
-                        state,
-                        "range: move to extend it; confirm, dismiss or resolve act on all of it"
-                            .to_string(),
-                    );
-                }
-            }
-        }
-        Command::Resolve => {
-            return with_selected(state, "resolve", |state, id| {
-                let effects = triage::change(state, &id, Change::Resolve { note: None });
-                move_on(state, &id, &effects);
-                effects
-            });
-        }
-        Command::Reopen => {
-            return with_selected(state, "reopen", |state, id| {
-                let Some(node) = state.node(&id) else {
-                    return Vec::new();
-                };
-                let me = Actor::Person(state.person.clone());
-                if !node.status.is_active() {
-                    triage::change(state, &id, Change::Reopen)
-                } else if node.confirmations.iter().any(|s| s.by == me) {
-                    // Open again from consensus-ready: take the person's confirmation back.
-                    triage::change(state, &id, Change::Withdraw)
-                } else {
-                    let text =
-                        format!("{} is {}: nothing to reopen", state.label(&id), node.status);
-                    message(state, MessageKind::Warn, text);
-                    Vec::new()
-                }
-            });
-        }
-        Command::Dismiss => {
-            return with_selected(state, "dismiss", |state, id| {
-                if let Some(node) = state.node(&id).filter(|n| !n.status.is_active()) {
-                    let text = format!(
-                        "{} is already {}: {} reopens it",
-                        state.label(&id),
-                        node.status,
-                        state.key(Context::Main, Command::Reopen)
-                    );
-                    message(state, MessageKind::Warn, text);
-                    return Vec::new();
-                }
-                state.overlays.push(Overlay::input(
-                    InputPurpose::Dismiss { node_ids: vec![id] },
-                    "",
-                ));
-                Vec::new()
-            });
-        }
+        Command::Confirm => return confirm(state),
+        Command::SelectRange => return select_range(state),
+        Command::Resolve => return resolve(state),
+        Command::Reopen => return reopen(state),
+        Command::Dismiss => return dismiss(state),
         Command::StopReviewer => return stop_reviewer(state),
         Command::StopRun => return stop_run(state),
         Command::Undo => return triage::undo(state),
         Command::Redo => return triage::redo(state),
-        Command::EditInEditor => {
-            // From the comment editor: what is typed so far goes to the editor.
-            let typed = match state.top_overlay() {
-                Some(Overlay::Input(input)) => match &input.purpose {
-                    InputPurpose::EditComment { node_id } => Some((node_id.clone(), input.text())),
-                    _ => None,
-                },
-                _ => None,
-            };
-            if let Some((node_id, text)) = typed {
-                state.overlays.pop();
-                state
-                    .terminal_jobs
-                    .push(TerminalJob::Editor { node_id, text });
-            } else {
-                return with_selected(state, "edit", |state, id| {
-                    let text = state
-                        .node(&id)
-                        .map(|n| state.comment_text(n))
-                        .unwrap_or_default();
-                    state
-                        .terminal_jobs
-                        .push(TerminalJob::Editor { node_id: id, text });
-                    Vec::new()
-                });
-            }
-        }
-        Command::Yank => {
-            return with_selected(state, "copy", |state, id| {
-                let Some(node) = state.node(&id) else {
-                    return Vec::new();
-                };
-                let text = match &node.anchor {
-                    Some(anchor) => format!("{}:{}", anchor.path, anchor.start_line),
-                    None => node.text.title.clone(),
-                };
-                info(state, format!("copied {text}"));
-                state.terminal_jobs.push(TerminalJob::Clipboard(text));
-                Vec::new()
-            });
-        }
-        Command::OpenInEditor => {
-            return with_selected(state, "open in the editor", |state, id| {
-                let at = state
-                    .node(&id)
-                    .and_then(|n| n.anchor.as_ref())
-                    .map(|a| (a.path.clone(), a.start_line));
-                match at {
-                    Some((path, line)) => open_in_editor(state, &path, line),
-                    None => message(
-                        state,
-                        MessageKind::Warn,
-                        "this finding names no file".to_string(),
-                    ),
-                }
-                Vec::new()
-            });
-        }
-        Command::ZoomDetail => {
-            state.zoomed = !state.zoomed;
-            state.focus = if state.zoomed {
-                Pane::Detail
-            } else {
-                Pane::Findings
-            };
-        }
+        Command::EditInEditor => return edit_in_editor(state),
+        Command::Yank => return yank(state),
+        Command::OpenInEditor => return open_selected_in_editor(state),
+        Command::ZoomDetail => return zoom_detail(state),
         Command::FocusFindings => focus(state, Pane::Findings),
         Command::FocusDetail => focus(state, Pane::Detail),
         Command::FocusReviewers => focus(state, Pane::Reviewers),
-        Command::FocusDisagreements => {
-            if state.disagreements().is_empty() {
-                info(state, "no disagreements".to_string());
-            } else {
-                focus(state, Pane::Disagreements);
-            }
-        }
-        Command::EditComment => {
-            return with_selected(state, "edit", |state, id| {
-                let text = state
-                    .node(&id)
-                    .map(|n| state.comment_text(n))
-                    .unwrap_or_default();
-                state.overlays.push(Overlay::input(
-                    InputPurpose::EditComment { node_id: id },
-                    &text,
-                ));
-                Vec::new()
-            });
-        }
-        Command::ToggleMark => {
-            if let Some(RowKey::Node(id)) = state.selected.clone()
-                && !state.marked.remove(&id)
-            {
-                state.marked.insert(id);
-            }
-        }
-        Command::Filter => {
-            let previous = state.filter.clone();
-            state.overlays.push(Overlay::input(
-                InputPurpose::Filter { previous },
-                &state.filter,
-            ));
-        }
+        Command::FocusDisagreements => return focus_disagreements(state),
+        Command::EditComment => return edit_comment(state),
+        Command::ToggleMark => return toggle_mark(state),
+        Command::Filter => return filter(state),
         Command::ClearFilter => state.filter.clear(),
         Command::CycleLevel => return cycle_level(state),
         Command::OpenGate => open_gate(state),
@@ -302,26 +145,8 @@ fn main_command(state: &mut AppState, command: Command) -> Vec<Effect> {
         | Command::AcceptProposal
         | Command::AddComment
         | Command::DeleteComment => {}
-        Command::Help => {
-            if matches!(state.top_overlay(), Some(Overlay::Help { .. })) {
-                state.overlays.pop();
-            } else {
-                state.overlays.push(Overlay::Help { scroll: 0 });
-            }
-        }
-        Command::Close => {
-            if state.overlays.pop().is_none() {
-                if state.range.is_some() {
-                    state.range = None;
-                } else if state.zoomed {
-                    state.zoomed = false;
-                } else if !state.filter.is_empty() {
-                    state.filter.clear();
-                } else {
-                    state.focus = Pane::Findings;
-                }
-            }
-        }
+        Command::Help => return toggle_help(state),
+        Command::Close => return close(state),
         Command::Quit => {
             state.quit = true;
             return vec![Effect::Quit];
@@ -335,26 +160,8 @@ fn main_command(state: &mut AppState, command: Command) -> Vec<Effect> {
         Command::Reply => {}
         // The inbox's own keys.
         Command::OpenPr | Command::Sort | Command::Refresh => {}
-        Command::EventLog => {
-            if matches!(state.top_overlay(), Some(Overlay::Log { .. })) {
-                state.overlays.pop();
-            } else {
-                // Opens at its newest line, and follows new ones until scrolled.
-                state.overlays.push(Overlay::Log { scroll: u16::MAX });
-            }
-        }
-        Command::ViewPatch => {
-            if state.patch.is_some() {
-                state.overlays.push(Overlay::Patch { scroll: 0 });
-            } else {
-                let text = format!(
-                    "no patch yet: the gate's fix ({}, then {}) writes one",
-                    state.key(Context::Main, Command::OpenGate),
-                    state.key(Context::Gate, Command::GateFix)
-                );
-                message(state, MessageKind::Warn, text);
-            }
-        }
+        Command::EventLog => return toggle_log(state),
+        Command::ViewPatch => return view_patch(state),
         // The gate's and the preview's: nothing to do without them on top.
         Command::GateFix
         | Command::GateIgnore
@@ -365,6 +172,242 @@ fn main_command(state: &mut AppState, command: Command) -> Vec<Effect> {
         | Command::HandBack
         | Command::PublishConfirm
         | Command::PublishCancel => {}
+    }
+    Vec::new()
+}
+
+fn confirm(state: &mut AppState) -> Vec<Effect> {
+    with_selected(state, "confirm", |state, id| {
+        let effects = triage::change(
+            state,
+            &id,
+            Change::Confirm {
+                note: String::new(),
+            },
+        );
+        move_on(state, &id, &effects);
+        effects
+    })
+}
+
+fn select_range(state: &mut AppState) -> Vec<Effect> {
+    if state.range.take().is_none() {
+        state.range = state.selected.clone();
+        if state.range.is_some() {
+            info(
+                state,
+                "range: move to extend it; confirm, dismiss or resolve act on all of it"
+                    .to_string(),
+            );
+        }
+    }
+    Vec::new()
+}
+
+fn resolve(state: &mut AppState) -> Vec<Effect> {
+    with_selected(state, "resolve", |state, id| {
+        let effects = triage::change(state, &id, Change::Resolve { note: None });
+        move_on(state, &id, &effects);
+        effects
+    })
+}
+
+fn reopen(state: &mut AppState) -> Vec<Effect> {
+    with_selected(state, "reopen", |state, id| {
+        let Some(node) = state.node(&id) else {
+            return Vec::new();
+        };
+        let me = Actor::Person(state.person.clone());
+        if !node.status.is_active() {
+            triage::change(state, &id, Change::Reopen)
+        } else if node.confirmations.iter().any(|s| s.by == me) {
+            // Open again from consensus-ready: take the person's confirmation back.
+            triage::change(state, &id, Change::Withdraw)
+        } else {
+            let text = format!("{} is {}: nothing to reopen", state.label(&id), node.status);
+            message(state, MessageKind::Warn, text);
+            Vec::new()
+        }
+    })
+}
+
+fn dismiss(state: &mut AppState) -> Vec<Effect> {
+    with_selected(state, "dismiss", |state, id| {
+        if let Some(node) = state.node(&id).filter(|n| !n.status.is_active()) {
+            let text = format!(
+                "{} is already {}: {} reopens it",
+                state.label(&id),
+                node.status,
+                state.key(Context::Main, Command::Reopen)
+            );
+            message(state, MessageKind::Warn, text);
+            return Vec::new();
+        }
+        state.overlays.push(Overlay::input(
+            InputPurpose::Dismiss { node_ids: vec![id] },
+            "",
+        ));
+        Vec::new()
+    })
+}
+
+fn edit_in_editor(state: &mut AppState) -> Vec<Effect> {
+    // From the comment editor: what is typed so far goes to the editor.
+    let typed = match state.top_overlay() {
+        Some(Overlay::Input(input)) => match &input.purpose {
+            InputPurpose::EditComment { node_id } => Some((node_id.clone(), input.text())),
+            _ => None,
+        },
+        _ => None,
+    };
+    if let Some((node_id, text)) = typed {
+        state.overlays.pop();
+        state
+            .terminal_jobs
+            .push(TerminalJob::Editor { node_id, text });
+    } else {
+        return with_selected(state, "edit", |state, id| {
+            let text = state
+                .node(&id)
+                .map(|n| state.comment_text(n))
+                .unwrap_or_default();
+            state
+                .terminal_jobs
+                .push(TerminalJob::Editor { node_id: id, text });
+            Vec::new()
+        });
+    }
+    Vec::new()
+}
+
+fn yank(state: &mut AppState) -> Vec<Effect> {
+    with_selected(state, "copy", |state, id| {
+        let Some(node) = state.node(&id) else {
+            return Vec::new();
+        };
+        let text = match &node.anchor {
+            Some(anchor) => format!("{}:{}", anchor.path, anchor.start_line),
+            None => node.text.title.clone(),
+        };
+        info(state, format!("copied {text}"));
+        state.terminal_jobs.push(TerminalJob::Clipboard(text));
+        Vec::new()
+    })
+}
+
+fn open_selected_in_editor(state: &mut AppState) -> Vec<Effect> {
+    with_selected(state, "open in the editor", |state, id| {
+        let at = state
+            .node(&id)
+            .and_then(|n| n.anchor.as_ref())
+            .map(|a| (a.path.clone(), a.start_line));
+        match at {
+            Some((path, line)) => open_in_editor(state, &path, line),
+            None => message(
+                state,
+                MessageKind::Warn,
+                "this finding names no file".to_string(),
+            ),
+        }
+        Vec::new()
+    })
+}
+
+fn zoom_detail(state: &mut AppState) -> Vec<Effect> {
+    state.zoomed = !state.zoomed;
+    state.focus = if state.zoomed {
+        Pane::Detail
+    } else {
+        Pane::Findings
+    };
+    Vec::new()
+}
+
+fn focus_disagreements(state: &mut AppState) -> Vec<Effect> {
+    if state.disagreements().is_empty() {
+        info(state, "no disagreements".to_string());
+    } else {
+        focus(state, Pane::Disagreements);
+    }
+    Vec::new()
+}
+
+fn edit_comment(state: &mut AppState) -> Vec<Effect> {
+    with_selected(state, "edit", |state, id| {
+        let text = state
+            .node(&id)
+            .map(|n| state.comment_text(n))
+            .unwrap_or_default();
+        state.overlays.push(Overlay::input(
+            InputPurpose::EditComment { node_id: id },
+            &text,
+        ));
+        Vec::new()
+    })
+}
+
+fn toggle_mark(state: &mut AppState) -> Vec<Effect> {
+    if let Some(RowKey::Node(id)) = state.selected.clone()
+        && !state.marked.remove(&id)
+    {
+        state.marked.insert(id);
+    }
+    Vec::new()
+}
+
+fn filter(state: &mut AppState) -> Vec<Effect> {
+    let previous = state.filter.clone();
+    state.overlays.push(Overlay::input(
+        InputPurpose::Filter { previous },
+        &state.filter,
+    ));
+    Vec::new()
+}
+
+fn toggle_help(state: &mut AppState) -> Vec<Effect> {
+    if matches!(state.top_overlay(), Some(Overlay::Help { .. })) {
+        state.overlays.pop();
+    } else {
+        state.overlays.push(Overlay::Help { scroll: 0 });
+    }
+    Vec::new()
+}
+
+fn close(state: &mut AppState) -> Vec<Effect> {
+    if state.overlays.pop().is_none() {
+        if state.range.is_some() {
+            state.range = None;
+        } else if state.zoomed {
+            state.zoomed = false;
+        } else if !state.filter.is_empty() {
+            state.filter.clear();
+        } else {
+            state.focus = Pane::Findings;
+        }
+    }
+    Vec::new()
+}
+
+fn toggle_log(state: &mut AppState) -> Vec<Effect> {
+    if matches!(state.top_overlay(), Some(Overlay::Log { .. })) {
+        state.overlays.pop();
+    } else {
+        // Opens at its newest line, and follows new ones until scrolled.
+        state.overlays.push(Overlay::Log { scroll: u16::MAX });
+    }
+    Vec::new()
+}
+
+fn view_patch(state: &mut AppState) -> Vec<Effect> {
+    if state.patch.is_some() {
+        state.overlays.push(Overlay::Patch { scroll: 0 });
+    } else {
+        let text = format!(
+            "no patch yet: the gate's fix ({}, then {}) writes one",
+            state.key(Context::Main, Command::OpenGate),
+            state.key(Context::Gate, Command::GateFix)
+        );
+        message(state, MessageKind::Warn, text);
     }
     Vec::new()
 }

@@ -161,6 +161,78 @@ fn convert(
         driver.name.trim()
     };
     let descriptor = find_rule(driver.rules.as_slice(), result);
+    let (rule_name, rule) = rule_of(tool, result, descriptor);
+    let Weight {
+        kind,
+        priority,
+        level,
+        security_severity,
+    } = weigh(tool, &rule, result, descriptor, notes)?;
+    let labels = labels_of(result, descriptor);
+    let category = category_from(&labels, security_severity.is_some());
+    let confidence = confidence_of(descriptor);
+    let message = message_text(result, descriptor);
+    let place = place_of(run, result, options, tool, &rule_name, notes);
+    let location = &place.location;
+    let mut body =
+        format!("{message}\n\nReported by {tool} as {level} ({rule_name}) at {location}.");
+    if !labels.is_empty() {
+        body.push_str(&format!(" Tool category/tags: {}.", labels.join(", ")));
+    }
+    if place.anchor.is_none() {
+        body.push_str(
+            " Without a line it cannot be tied to the change, so it is listed as an observation.",
+        );
+    }
+    let code = place.snippet.clone().unwrap_or_else(|| message.clone());
+
+    let mut node = ReviewNode::from_draft(
+        String::new(),
+        Origin {
+            reviewer: format!("sarif:{tool}"),
+            source: Source::Scanner,
+        },
+        crate::review::NodeDraft {
+            reasoning: format!("Imported from {tool}'s SARIF log."),
+            kind,
+            priority,
+            triage: Triage {
+                category,
+                severity: severity_of(priority),
+                effort: Effort::Small,
+            },
+            rule: Some(rule.clone()),
+            anchor: place.anchor,
+            text: NodeText {
+                title: title_of(&message),
+                body,
+                evidence: (place.snippet).unwrap_or_else(|| format!("{tool}: {message}")),
+                impact: String::new(),
+                verification: format!(
+                    "Run {tool} on the head commit and check {rule_name} at {location}."
+                ),
+            },
+            fix: None,
+            confidence,
+            scope: place.scope,
+        },
+    );
+    stamp(
+        &mut node,
+        &rule,
+        place.path.as_deref().unwrap_or(""),
+        &code.lines().collect::<Vec<_>>(),
+    );
+    apply_suppressions(&mut node, result, tool, options.now);
+    Ok(node)
+}
+
+/// The result's rule as the tool names it, and as a rule id of ours (`sarif/TOOL/RULE`).
+fn rule_of(
+    tool: &str,
+    result: &SarifResult,
+    descriptor: Option<&ReportingDescriptor>,
+) -> (String, String) {
     let rule_name = result
         .rule_id
         .clone()
@@ -177,12 +249,31 @@ fn convert(
             .collect::<Vec<_>>()
             .join("/")
     );
+    (rule_name, rule)
+}
 
+/// What a result weighs: its kind and priority (raised by a security severity), from its
+/// level and kind.
+struct Weight {
+    kind: Kind,
+    priority: Priority,
+    level: String,
+    security_severity: Option<f64>,
+}
+
+/// A result's [`Weight`]; a `pass` or `notApplicable` one is no problem and is skipped.
+fn weigh(
+    tool: &str,
+    rule: &str,
+    result: &SarifResult,
+    descriptor: Option<&ReportingDescriptor>,
+    notes: &mut Vec<String>,
+) -> Result<Weight, Skipped> {
     let kind_field = result.kind.as_deref().unwrap_or("fail");
     let kind = match kind_field {
         "pass" | "notApplicable" => {
             return Err(Skipped {
-                rule,
+                rule: rule.to_string(),
                 reason: format!("kind `{kind_field}`: not a problem"),
             });
         }
@@ -223,15 +314,28 @@ fn convert(
         };
         priority = priority.min(raised.unwrap_or(priority));
     }
+    Ok(Weight {
+        kind,
+        priority,
+        level,
+        security_severity,
+    })
+}
 
+/// The tags and categories the tool gave the result and its rule.
+fn labels_of(result: &SarifResult, descriptor: Option<&ReportingDescriptor>) -> Vec<String> {
     let mut labels: Vec<String> = result.properties.strings("tags");
     labels.extend(result.properties.strings("category"));
     if let Some(d) = descriptor {
         labels.extend(d.properties.strings("tags"));
         labels.extend(d.properties.strings("category"));
     }
-    let category = category_from(&labels, security_severity.is_some());
-    let confidence = descriptor
+    labels
+}
+
+/// The rule's `precision` as a confidence.
+fn confidence_of(descriptor: Option<&ReportingDescriptor>) -> f64 {
+    descriptor
         .and_then(|d| d.properties.text("precision"))
         .map_or(DEFAULT_CONFIDENCE, |p| match p {
             "very-high" => 0.95,
@@ -239,9 +343,27 @@ fn convert(
             "medium" => 0.7,
             "low" => 0.5,
             _ => DEFAULT_CONFIDENCE,
-        });
+        })
+}
 
-    let message = message_text(result, descriptor);
+/// Where a result is: its file in the repository, its lines as an anchor (in scope when a
+/// line of the change is among them), its snippet, and the location as the body names it.
+struct Place {
+    path: Option<RepoPath>,
+    anchor: Option<Anchor>,
+    scope: Scope,
+    snippet: Option<String>,
+    location: String,
+}
+
+fn place_of(
+    run: &Run,
+    result: &SarifResult,
+    options: &ImportOptions<'_>,
+    tool: &str,
+    rule_name: &str,
+    notes: &mut Vec<String>,
+) -> Place {
     let physical = result
         .locations
         .iter()
@@ -291,65 +413,19 @@ fn convert(
     let snippet = region
         .and_then(|r| r.snippet.as_ref()?.text.clone())
         .filter(|s| !s.trim().is_empty());
-
     let location = match (&anchor, &path) {
         (Some(a), _) => a.to_string(),
         (None, Some(p)) if offsets_only => format!("{p} (byte/char offsets only, no line)"),
         (None, Some(p)) => format!("{p} (no line region)"),
         (None, None) => "no location".to_string(),
     };
-    let mut body =
-        format!("{message}\n\nReported by {tool} as {level} ({rule_name}) at {location}.");
-    let tool_labels: Vec<&str> = labels.iter().map(String::as_str).collect();
-    if !tool_labels.is_empty() {
-        body.push_str(&format!(" Tool category/tags: {}.", tool_labels.join(", ")));
+    Place {
+        path,
+        anchor,
+        scope,
+        snippet,
+        location,
     }
-    if anchor.is_none() {
-        body.push_str(
-            " Without a line it cannot be tied to the change, so it is listed as an observation.",
-        );
-    }
-    let code = snippet.clone().unwrap_or_else(|| message.clone());
-
-    let mut node = ReviewNode::from_draft(
-        String::new(),
-        Origin {
-            reviewer: format!("sarif:{tool}"),
-            source: Source::Scanner,
-        },
-        crate::review::NodeDraft {
-            reasoning: format!("Imported from {tool}'s SARIF log."),
-            kind,
-            priority,
-            triage: Triage {
-                category,
-                severity: severity_of(priority),
-                effort: Effort::Small,
-            },
-            rule: Some(rule.clone()),
-            anchor,
-            text: NodeText {
-                title: title_of(&message),
-                body,
-                evidence: snippet.unwrap_or_else(|| format!("{tool}: {message}")),
-                impact: String::new(),
-                verification: format!(
-                    "Run {tool} on the head commit and check {rule_name} at {location}."
-                ),
-            },
-            fix: None,
-            confidence,
-            scope,
-        },
-    );
-    stamp(
-        &mut node,
-        &rule,
-        path.as_deref().unwrap_or(""),
-        &code.lines().collect::<Vec<_>>(),
-    );
-    apply_suppressions(&mut node, result, tool, options.now);
-    Ok(node)
 }
 
 fn find_rule<'r>(

@@ -1,6 +1,8 @@
 //! The command line. Usage errors exit 4 (error), never clap's default 2, which means
 //! "aborted by the user" here.
 
+pub mod resolve;
+
 use clap::{Parser, Subcommand, ValueEnum};
 
 #[derive(Debug, Parser)]
