@@ -50,6 +50,18 @@ pub(super) fn entry_of(command: &Command, state: &SpaceState, at: &str) -> Optio
                 reason: reason.clone(),
             },
         ),
+        Command::Proposal { thread, accepted } => (
+            state
+                .threads
+                .iter()
+                .find(|t| &t.id == thread)
+                .and_then(|t| t.finding.clone())
+                .unwrap_or_default(),
+            Decision::Proposal {
+                thread: thread.clone(),
+                accepted: *accepted,
+            },
+        ),
         _ => return None,
     };
     // A finding already in the space has a fingerprint: a re-run round may number it
@@ -110,5 +122,6 @@ pub(super) fn command_of(entry: JournalEntry, state: &SpaceState) -> Option<Comm
             kind,
             reason,
         },
+        Decision::Proposal { thread, accepted } => Command::Proposal { thread, accepted },
     })
 }

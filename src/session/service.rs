@@ -154,6 +154,8 @@ pub struct Opening {
     pub diff: Arc<Diff>,
     /// The reviewed checkout, read for the code shown beside a finding.
     pub worktree: PathBuf,
+    /// The review space's folder (private to the person: the editor's file goes there).
+    pub space: PathBuf,
     /// The patch the gate wrote for this round earlier, if any.
     pub patch: Option<fix::WrittenPatch>,
     /// "offline: showing round N as of <time>; not refreshed" when GitHub could not be
@@ -226,6 +228,7 @@ impl<P: Publisher> Session<P> {
             snapshot: self.snapshot(),
             diff: Arc::new(self.prepared.diff.clone()),
             worktree: self.prepared.space.worktree().to_path_buf(),
+            space: self.prepared.space.path().to_path_buf(),
             patch: fix::last_patch(&self.prepared),
             offline: self.prepared.offline.as_ref().map(|o| o.banner()),
             review_threads: self.prepared.threads.threads.clone(),
@@ -654,7 +657,7 @@ pub async fn serve<P: Publisher>(
                                     let _ = stop.send(true);
                                 }
                                 Command::CancelAsk { thread } => room.cancel(&thread),
-                                Command::Ask(_) | Command::Proposal { .. } => {
+                                Command::Ask(_) => {
                                     send(SessionEvent::Notice(
                                         "the review is still running: ask when it is done".into(),
                                     ));
@@ -674,7 +677,8 @@ pub async fn serve<P: Publisher>(
                                 | Command::SetLevel(_)
                                 | Command::PutFinding { .. }
                                 | Command::DeleteFinding { .. }
-                                | Command::Reclassify { .. } => {
+                                | Command::Reclassify { .. }
+                                | Command::Proposal { .. } => {
                                     // On disk before anything else: the round owns state.json
                                     // until it ends, and a kill meanwhile must not lose this.
                                     if let Some(entry) =

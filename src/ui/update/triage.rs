@@ -64,7 +64,7 @@ pub fn change_all(state: &mut AppState, ids: &[String], change: Change) -> Vec<E
         ));
     }
     if !steps.is_empty() {
-        state.undo.push(Undoable { steps });
+        state.undo.push(Undoable { steps, room: None });
         state.redo.clear();
     }
     effects
@@ -208,6 +208,9 @@ pub fn undo(state: &mut AppState) -> Vec<Effect> {
         state.say(MessageKind::Warn, "nothing to undo".to_string());
         return Vec::new();
     };
+    if let Some(step) = entry.room {
+        return super::room::undo(state, step);
+    }
     let mut effects = Vec::new();
     let mut undone = Vec::new();
     for step in entry.steps.iter().rev() {
@@ -233,7 +236,10 @@ pub fn undo(state: &mut AppState) -> Vec<Effect> {
         return effects;
     }
     undone.reverse();
-    state.redo.push(Undoable { steps: undone });
+    state.redo.push(Undoable {
+        steps: undone,
+        room: None,
+    });
     effects
 }
 
@@ -243,6 +249,9 @@ pub fn redo(state: &mut AppState) -> Vec<Effect> {
         state.say(MessageKind::Warn, "nothing to redo".to_string());
         return Vec::new();
     };
+    if let Some(step) = entry.room {
+        return super::room::redo(state, step);
+    }
     let mut effects = Vec::new();
     let mut steps = Vec::new();
     for step in &entry.steps {
@@ -255,7 +264,7 @@ pub fn redo(state: &mut AppState) -> Vec<Effect> {
         state.say(MessageKind::Info, text);
     }
     if !steps.is_empty() {
-        state.undo.push(Undoable { steps });
+        state.undo.push(Undoable { steps, room: None });
     }
     if let Some(first) = entry.steps.first() {
         show(state, &first.node_id);
