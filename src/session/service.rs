@@ -624,6 +624,12 @@ pub async fn serve<P: Publisher>(
                 let (tap, taps) = mpsc::unbounded_channel();
                 let relay = tokio::spawn(relay(taps, events.clone()));
                 let mut waiting = Vec::new();
+                // Questions asked meanwhile: asked when the round ends.
+                let mut questions: Vec<(
+                    crate::review::thread::Thread,
+                    crate::session::command::Ask,
+                )> = Vec::new();
+                let person = session.setup.person.clone();
                 let space_dir = session.prepared.space.path().to_path_buf();
                 // The findings as they stood when the round began: what a decision made
                 // meanwhile is journaled against (the round has the space until it ends).
@@ -656,11 +662,49 @@ pub async fn serve<P: Publisher>(
                                 Command::Cancel => {
                                     let _ = stop.send(true);
                                 }
-                                Command::CancelAsk { thread } => room.cancel(&thread),
-                                Command::Ask(_) => {
-                                    send(SessionEvent::Notice(
-                                        "the review is still running: ask when it is done".into(),
-                                    ));
+                                Command::CancelAsk { thread } => {
+                                    if let Some(i) =
+                                        questions.iter().position(|(t, _)| t.id == thread)
+                                    {
+                                        let (mut thread, _) = questions.remove(i);
+                                        thread.state = crate::review::thread::ThreadState::Cancelled;
+                                        let _ = crate::session::ask::thread_journal(&space_dir)
+                                            .append(&thread);
+                                        send(SessionEvent::Thread(Box::new(thread)));
+                                    } else {
+                                        room.cancel(&thread);
+                                    }
+                                }
+                                Command::Ask(ask) => {
+                                    let waiting: Vec<_> =
+                                        questions.iter().map(|(t, _)| t.clone()).collect();
+                                    if let Some(thread) = crate::session::room::queued(
+                                        &before, &waiting, &person, &ask,
+                                    ) {
+                                        // Kept before anything else: a kill before the round
+                                        // ends leaves the question, to ask again.
+                                        let mut kept = thread.clone();
+                                        kept.state = crate::review::thread::ThreadState::Interrupted;
+                                        let journal = crate::session::ask::thread_journal(&space_dir);
+                                        if let Err(err) = journal.append(&kept) {
+                                            send(SessionEvent::Failed {
+                                                title: "Could not save".into(),
+                                                message: format!("{}: {err}", journal.path().display()),
+                                            });
+                                        }
+                                        send(SessionEvent::Thread(Box::new(thread.clone())));
+                                        send(SessionEvent::Notice(format!(
+                                            "the {} answers when the review round ends",
+                                            thread.reviewer
+                                        )));
+                                        questions.push((
+                                            thread.clone(),
+                                            crate::session::command::Ask {
+                                                thread: Some(thread.id),
+                                                ..ask
+                                            },
+                                        ));
+                                    }
                                 }
                                 Command::PutThreadDraft(_) | Command::DeleteThreadDraft { .. } => {
                                     send(SessionEvent::Notice(
@@ -746,6 +790,19 @@ pub async fn serve<P: Publisher>(
                             title: "The review failed".into(),
                             message: err.to_string(),
                         })
+                    }
+                }
+                // The questions that waited, asked now that the space is free.
+                for (_, ask) in questions {
+                    match session.start_ask(ask).await {
+                        Ok((thread, job)) => {
+                            send(SessionEvent::Thread(Box::new(thread.clone())));
+                            room.start(thread, job);
+                        }
+                        Err(err) => send(SessionEvent::Failed {
+                            title: "Could not ask".into(),
+                            message: err.to_string(),
+                        }),
                     }
                 }
                 if refresh_after {

@@ -516,6 +516,17 @@ fn walk_the_room_in_the_cockpit(width: u16, height: u16) {
         headless.env_remove(var);
     }
     assert_eq!(headless.output().unwrap().status.code(), Some(6));
+    // The person's editor: it makes a P1 a P0 and adds a line, as a person would.
+    let editor = data.join("editor.sh");
+    std::fs::write(
+        &editor,
+        "#!/bin/sh\nsed -i 's/^P1 bug:/P0 bug:/' \"$1\"\nprintf 'FROM-THE-EDITOR\\n' >> \"$1\"\n",
+    )
+    .unwrap();
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&editor, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
     let exit = data.join("exit");
     let binary = env!("CARGO_BIN_EXE_review-tui");
     let tmux = Tmux::start(
@@ -527,6 +538,8 @@ fn walk_the_room_in_the_cockpit(width: u16, height: u16) {
             ("REVIEW_TUI_DATA_DIR", data),
             ("REVIEW_TUI_CONFIG", &data.join("no-config.toml")),
             ("REVIEW_TUI_PERSON", Path::new("tester")),
+            ("EDITOR", editor.as_path()),
+            ("VISUAL", Path::new("")),
         ],
     );
     let state = || -> Value {
@@ -556,6 +569,11 @@ fn walk_the_room_in_the_cockpit(width: u16, height: u16) {
     tmux.keys(&["a"]);
     tmux.wait_for("the question box", |s| s.contains("Ask about"));
     tmux.text("Why does the refresh not help?");
+    // ctrl-e: the question goes on in the person's editor, and the box comes back with it.
+    tmux.keys(&["C-e"]);
+    tmux.wait_for("the box back from the editor", |s| {
+        s.contains("FROM-THE-EDITOR") && s.contains("Ask about")
+    });
     tmux.keys(&["C-s"]);
     tmux.wait_for("the answer", |s| {
         s.contains("engineer answered") && s.contains("answered")
@@ -566,6 +584,10 @@ fn walk_the_room_in_the_cockpit(width: u16, height: u16) {
         (thread["state"]["state"] == "answered").then_some(thread)
     });
     assert_eq!(thread["finding"], "engineer-1", "{thread}");
+    assert_eq!(
+        thread["question"], "Why does the refresh not help?\nFROM-THE-EDITOR",
+        "{thread}"
+    );
     assert!(
         thread["answer"]
             .as_str()
@@ -599,8 +621,15 @@ fn walk_the_room_in_the_cockpit(width: u16, height: u16) {
         .to_string();
     assert!(reason.contains("qa proposes to withdraw"), "{reason}");
     tmux.keys(&["u"]);
-    wait_until("qa-2 reopened in state.json", || {
-        (node(&state(), "qa-2")["status"] == "open").then_some(())
+    // Undone exactly: the finding open again and the proposal waiting for an answer again.
+    wait_until("qa-2 reopened in state.json, its proposal open", || {
+        let state = state();
+        let proposal = state["threads"]
+            .as_array()?
+            .iter()
+            .find(|t| t["finding"] == "qa-2")?["proposal"]
+            .clone();
+        (node(&state, "qa-2")["status"] == "open" && proposal["accepted"].is_null()).then_some(())
     });
 
     // A question about the whole change.
@@ -643,6 +672,25 @@ fn walk_the_room_in_the_cockpit(width: u16, height: u16) {
     assert_eq!(mine["text"]["title"], "the retry keeps the old token");
     tmux.keys(&["d"]);
     tmux.wait_for("the diff view closed", |s| s.contains("Findings ("));
+
+    // Edited in the editor (`E` on one's own finding: its words, priority and kind), then
+    // the edit undone.
+    select("retry keeps");
+    tmux.keys(&["E"]);
+    tmux.wait_for("the finding's box back from the editor", |s| {
+        s.contains("P0 bug: the retry keeps") && s.contains("FROM-THE-EDITOR")
+    });
+    tmux.keys(&["C-s"]);
+    wait_until("the edit in state.json", || {
+        (node(&state(), "person-1")["priority"] == "P0").then_some(())
+    });
+    tmux.keys(&["u"]);
+    wait_until("the edit undone in state.json", || {
+        let state = state();
+        let mine = node(&state, "person-1");
+        let body = mine["text"]["body"].as_str().unwrap_or("");
+        (mine["priority"] == "P1" && body.is_empty()).then_some(())
+    });
 
     // Published locally: the person's finding is in it, the threads are not.
     tmux.keys(&["g"]);

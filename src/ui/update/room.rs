@@ -18,8 +18,9 @@ use super::{Effect, info, message, with_selected};
 pub(super) fn available(state: &AppState, command: Command) -> Option<bool> {
     let node = state.selected_node();
     Some(match command {
-        Command::Ask => node.is_some() && !state.review_running(),
-        Command::AskChange => !state.review_running(),
+        // While a round runs the question waits for it (the session keeps it meanwhile).
+        Command::Ask => node.is_some(),
+        Command::AskChange => true,
         Command::CancelAnswer => answering(state).is_some(),
         // Journaled while a round runs, like every decision of the person's.
         Command::AcceptProposal => node.is_some_and(|n| pending(state, &n.id).is_some()),
@@ -106,9 +107,14 @@ pub(super) fn submit(state: &mut AppState, purpose: InputPurpose, text: String) 
                 .and_then(|id| state.node(id))
                 .filter(|n| n.origin.source == crate::review::node::Source::Model)
                 .map_or_else(|| "engineer".to_string(), |n| n.origin.reviewer.clone());
+            let when = if state.review_running() {
+                "when the review round ends"
+            } else {
+                "in the detail"
+            };
             info(
                 state,
-                format!("asked the {reviewer}: the answer comes in the detail"),
+                format!("asked the {reviewer}: the answer comes {when}"),
             );
             vec![Effect::Ask {
                 thread: id,
