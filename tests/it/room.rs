@@ -1039,3 +1039,88 @@ fn a_question_asked_while_the_round_runs_is_asked_when_it_ends() {
     assert_eq!(state(dir)["threads"].as_array().unwrap().len(), 1);
     tmux.keys(&["q"]);
 }
+
+/// A person's own finding follows a push like a model's blocking one: its lines moved, it is
+/// re-anchored on them; its lines gone, it says so and still counts (only the person takes it
+/// out).
+#[test]
+fn a_persons_finding_is_re_anchored_after_a_push_and_kept_when_its_lines_go() {
+    let dir = tempfile::tempdir().unwrap();
+    let dir = dir.path();
+    let repo = crate::models::repository(false);
+    let round = |server: &OpenAiServer| {
+        crate::models::one_engineer_bug(server, "P3");
+        crate::models::pass_defaults(server);
+        crate::models::review_in(dir, &repo, Some(server), "", &[])
+    };
+    let first = round(&OpenAiServer::start());
+    assert_eq!(
+        first.report["verdict"]["decision"], "ship",
+        "{}",
+        first.report
+    );
+    let out = binary(dir)
+        .args(["comment", &reference(&repo)])
+        .arg("last() reads one past the end")
+        .args([
+            "--at",
+            "src/cache.rs:11",
+            "--priority",
+            "P1",
+            "--kind",
+            "bug",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(5), "{}", text(&out).1);
+    // The feature branch's cache, checked out to be changed and pushed.
+    let feature = |repo: &GitRepo| {
+        repo.git(&["checkout", "--quiet", "feature"]);
+        std::fs::read_to_string(repo.path().join("src/cache.rs")).unwrap()
+    };
+    let push = |text: &str, message: &str| {
+        repo.write("src/cache.rs", text);
+        repo.commit_all(message);
+        repo.git(&["checkout", "--quiet", "main"]);
+    };
+    // Two lines above: the commented line is now line 13.
+    let cache = feature(&repo);
+    push(
+        &format!("//! A small cache.\n//! Newest last.\n{cache}"),
+        "Document",
+    );
+    let second = round(&OpenAiServer::start());
+    assert_eq!(
+        second.code, 5,
+        "still held: {}\n{}",
+        second.report, second.stderr
+    );
+    let moved = state(dir);
+    let mine = node(&moved, "person-1");
+    assert_eq!(mine["anchor"]["start_line"], 13, "{mine}");
+    assert_eq!(mine["status"], "open");
+
+    // The line goes: said so on the finding, which stays open and counted.
+    let cache = feature(&repo);
+    let without: String = cache
+        .lines()
+        .filter(|l| !l.contains("self.items.len()]"))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    assert_ne!(without, cache);
+    push(&without, "Drop the bad index");
+    let third = round(&OpenAiServer::start());
+    assert_eq!(
+        third.code, 5,
+        "still held: {}\n{}",
+        third.report, third.stderr
+    );
+    let gone = state(dir);
+    let mine = node(&gone, "person-1");
+    assert_eq!(mine["status"], "open", "{mine}");
+    let said = mine["history"].as_array().unwrap().last().unwrap()["reason"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string();
+    assert!(said.contains("anchor gone at"), "{mine}");
+}
