@@ -687,7 +687,7 @@ fn carried_persons(
     previous
         .iter()
         .filter(|n| crate::review::person::is_person(n))
-        .map(|n| carry_person(n, round, &check, &head, &at))
+        .map(|n| carry_person(n, round, check, &head, &at))
         .collect()
 }
 
