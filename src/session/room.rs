@@ -202,7 +202,7 @@ impl<P: Publisher> Session<P> {
         // The client's id when it names no thread yet (it may show the question under it
         // before the answer starts), else the next free one: an asked question never
         // replaces another.
-        // A question that waited for a round (see `queued`) takes up its own thread.
+        // A question that waited for a round (see `ask::queued`) takes up its own thread.
         let threads = &self.state().threads;
         let free = |id: &str| {
             threads
@@ -344,51 +344,6 @@ impl<P: Publisher> Session<P> {
             })?;
         Ok(())
     }
-}
-
-/// A question asked while a review round runs waits for the round to end (the round has the
-/// space until then): its thread as the client shows it meanwhile (answering: it will be), and
-/// as the journal keeps it (interrupted: what a process killed before the round ends leaves, the
-/// question kept, to ask again). `state` is the space as the round began, `waiting` the
-/// questions already waiting; `None` for an empty question.
-pub fn queued(
-    state: &crate::space::SpaceState,
-    waiting: &[Thread],
-    person: &str,
-    ask: &Ask,
-) -> Option<Thread> {
-    let question = redact::outbound(ask.question.trim());
-    if question.is_empty() {
-        return None;
-    }
-    let finding = ask
-        .finding
-        .as_ref()
-        .and_then(|id| state.nodes.iter().find(|n| &n.id == id));
-    let raised_by = finding
-        .filter(|n| n.origin.source == Source::Model)
-        .and_then(|n| n.origin.reviewer.parse::<Role>().ok());
-    let role = ask.role.or(raised_by).unwrap_or(Role::Engineer);
-    let taken = |id: &str| state.threads.iter().chain(waiting).any(|t| t.id == id);
-    let id = match &ask.thread {
-        Some(id) if id.starts_with(thread::ID_PREFIX) && !taken(id) => id.clone(),
-        _ => thread::next_id(state.threads.iter().chain(waiting)),
-    };
-    Some(Thread {
-        id,
-        round: state.current_round().map_or(0, |r| r.number),
-        finding: ask.finding.clone(),
-        fingerprint: finding.map(|n| n.fingerprint.clone()).unwrap_or_default(),
-        asked_by: person.to_string(),
-        reviewer: role.as_str().to_string(),
-        question,
-        asked_at: now(),
-        answer: String::new(),
-        answered_at: None,
-        tokens: 0,
-        state: ThreadState::Answering,
-        proposal: None,
-    })
 }
 
 /// Whether `thread` is a question that waited for a round and was not answered: asked again

@@ -678,8 +678,8 @@ pub async fn serve<P: Publisher>(
                                 Command::Ask(ask) => {
                                     let waiting: Vec<_> =
                                         questions.iter().map(|(t, _)| t.clone()).collect();
-                                    if let Some(thread) = crate::session::room::queued(
-                                        &before, &waiting, &person, &ask,
+                                    if let Some(thread) = crate::session::ask::queued(
+                                        &before, &waiting, &person, &ask, &now(),
                                     ) {
                                         // Kept before anything else: a kill before the round
                                         // ends leaves the question, to ask again.
