@@ -923,6 +923,9 @@ fn walk_the_room_on_a_local_range(width: u16, height: u16) {
         let _ = Command::new("kill").args(["-9", &pid.to_string()]).status();
     }
     tmux.respawn(&format!("{cockpit}; sleep 30"));
+    // No key before the cockpit is drawn: at its start the terminal is asked where the
+    // cursor is, and a key then would be read as the answer.
+    tmux.wait_for("the reopened cockpit", |s| s.contains("Findings ("));
     select("last() indexes");
     // The detail, zoomed: the threads follow the finding's heading.
     tmux.wait_for("the finding's threads", |s| s.contains("tester asked"));
