@@ -202,6 +202,56 @@ pub fn carry_forward(
     out
 }
 
+/// A person's own finding, into the next round. It is the person's word and no reviewer
+/// reports it again, so it is carried as it stands (its id, status and history stay), with its
+/// anchor re-checked like a model's (`check`, against `head`): moved text is re-anchored on the
+/// lines that now hold it; gone text is said so on it (`gone_at`, and a line in its history by
+/// the anchor check) and not read again. Unlike a model's finding, a gone anchor does not
+/// resolve it: only the person takes their finding out, and while it is open it counts.
+pub fn carry_person(
+    node: &ReviewNode,
+    round: u32,
+    check: impl Fn(&ReviewNode) -> AnchorCheck,
+    head: &str,
+    at: &str,
+) -> ReviewNode {
+    let mut node = node.clone();
+    if node.carried.as_ref().is_some_and(|c| c.gone_at.is_some()) {
+        return node;
+    }
+    let short: String = head.chars().take(12).collect();
+    match check(&node) {
+        AnchorCheck::Gone => {
+            let from = node.carried.get_or_insert_with(|| CarriedFrom {
+                round,
+                id: node.id.clone(),
+                gone_at: None,
+            });
+            from.gone_at = Some(short.clone());
+            node.history.push(Transition {
+                from: node.status,
+                to: node.status,
+                by: Actor::Reviewer(ANCHOR_CHECK.to_string()),
+                at: at.to_string(),
+                reason: Some(format!(
+                    "anchor gone at {short}: the commented lines are no longer in the file (still yours: edit or delete it)"
+                )),
+            });
+        }
+        AnchorCheck::Moved {
+            start_line,
+            end_line,
+        } => {
+            if let Some(anchor) = node.anchor.as_mut() {
+                anchor.start_line = start_line;
+                anchor.end_line = end_line;
+            }
+        }
+        AnchorCheck::Same | AnchorCheck::Unchecked => {}
+    }
+    node
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -399,5 +449,43 @@ mod tests {
         );
         assert_eq!(kept[0].status, Status::Dismissed);
         assert_eq!(kept[0].anchor.as_ref().unwrap().start_line, 9);
+    }
+
+    #[test]
+    fn a_persons_finding_is_re_anchored_or_said_gone_and_still_counts() {
+        use crate::review::node::{Origin, Source};
+        let mut mine = at(node("person-1", "ana", Priority::P1, 1.0), "src/a.rs", 3, 4);
+        mine.origin = Origin {
+            reviewer: "ana".into(),
+            source: Source::Person,
+        };
+        let moved = carry_person(
+            &mine,
+            1,
+            |_| AnchorCheck::Moved {
+                start_line: 7,
+                end_line: 8,
+            },
+            "abcdef0123456789",
+            "t",
+        );
+        assert_eq!(moved.id, "person-1");
+        let anchor = moved.anchor.as_ref().unwrap();
+        assert_eq!((anchor.start_line, anchor.end_line), (7, 8));
+        assert_eq!(moved.history, mine.history);
+
+        let gone = carry_person(&moved, 2, |_| AnchorCheck::Gone, "abcdef0123456789", "t");
+        assert_eq!(gone.id, "person-1");
+        assert_eq!(gone.status, mine.status);
+        assert!(counts(&gone), "a person's open finding still counts");
+        assert_eq!(
+            gone.carried.as_ref().unwrap().gone_at.as_deref(),
+            Some("abcdef012345")
+        );
+        let said = gone.history.last().unwrap().reason.clone().unwrap();
+        assert!(said.contains("anchor gone at abcdef012345"), "{said}");
+        // Not read again once gone.
+        let again = carry_person(&gone, 3, |_| panic!("re-read"), "ffff", "t");
+        assert_eq!(again, gone);
     }
 }

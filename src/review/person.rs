@@ -197,6 +197,12 @@ pub fn edit(node: &mut ReviewNode, draft: &PersonDraft) {
     node.priority = draft.priority;
     node.triage.category = category(draft.kind);
     node.triage.severity = severity(draft.priority);
+    if node.anchor.as_ref() != Some(&draft.anchor) {
+        // Anchored again by the person: the new lines are read in the next rounds.
+        if let Some(from) = node.carried.as_mut() {
+            from.gone_at = None;
+        }
+    }
     node.anchor = Some(draft.anchor.clone());
     node.text = words(&draft.text);
     set_replacement(node, draft.replacement.clone());

@@ -114,3 +114,52 @@ pub fn proposal_line(thread: &Thread) -> Option<String> {
     let proposal: &Proposal = thread.proposal.as_ref()?;
     Some(format!("{} {}", thread.reviewer, proposal.describe()))
 }
+
+/// A question asked while a review round runs waits for the round to end (the round has the
+/// space until then): its thread as the client shows it meanwhile (answering: it will be), and
+/// as the journal keeps it (interrupted: what a process killed before the round ends leaves, the
+/// question kept, to ask again). `state` is the space as the round began, `waiting` the
+/// questions already waiting, `at` the time it is asked; `None` for an empty question.
+pub fn queued(
+    state: &crate::space::SpaceState,
+    waiting: &[Thread],
+    person: &str,
+    ask: &crate::session::command::Ask,
+    at: &str,
+) -> Option<Thread> {
+    use crate::review::level::Role;
+    use crate::review::node::Source;
+    use crate::review::thread;
+    let question = redact::outbound(ask.question.trim());
+    if question.is_empty() {
+        return None;
+    }
+    let finding = ask
+        .finding
+        .as_ref()
+        .and_then(|id| state.nodes.iter().find(|n| &n.id == id));
+    let raised_by = finding
+        .filter(|n| n.origin.source == Source::Model)
+        .and_then(|n| n.origin.reviewer.parse::<Role>().ok());
+    let role = ask.role.or(raised_by).unwrap_or(Role::Engineer);
+    let taken = |id: &str| state.threads.iter().chain(waiting).any(|t| t.id == id);
+    let id = match &ask.thread {
+        Some(id) if id.starts_with(thread::ID_PREFIX) && !taken(id) => id.clone(),
+        _ => thread::next_id(state.threads.iter().chain(waiting)),
+    };
+    Some(Thread {
+        id,
+        round: state.current_round().map_or(0, |r| r.number),
+        finding: ask.finding.clone(),
+        fingerprint: finding.map(|n| n.fingerprint.clone()).unwrap_or_default(),
+        asked_by: person.to_string(),
+        reviewer: role.as_str().to_string(),
+        question,
+        asked_at: at.to_string(),
+        answer: String::new(),
+        answered_at: None,
+        tokens: 0,
+        state: ThreadState::Answering,
+        proposal: None,
+    })
+}

@@ -50,6 +50,18 @@ pub(super) fn entry_of(command: &Command, state: &SpaceState, at: &str) -> Optio
                 reason: reason.clone(),
             },
         ),
+        Command::Proposal { thread, accepted } => (
+            state
+                .threads
+                .iter()
+                .find(|t| &t.id == thread)
+                .and_then(|t| t.finding.clone())
+                .unwrap_or_default(),
+            Decision::Proposal {
+                thread: thread.clone(),
+                accepted: *accepted,
+            },
+        ),
         _ => return None,
     };
     // A finding already in the space has a fingerprint: a re-run round may number it
@@ -110,5 +122,53 @@ pub(super) fn command_of(entry: JournalEntry, state: &SpaceState) -> Option<Comm
             kind,
             reason,
         },
+        Decision::Proposal { thread, accepted } => Command::Proposal { thread, accepted },
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::commit_id::CommitId;
+    use crate::space::state::PrIdentity;
+
+    /// Accepting a proposal (and taking it back) while a round runs is journaled against the
+    /// finding the thread is about, and replays as the same command.
+    #[test]
+    fn a_proposals_answer_is_journaled_and_replays() {
+        let id = |d: char| CommitId::parse(&d.to_string().repeat(40)).unwrap();
+        let mut state = SpaceState::new(
+            PrIdentity {
+                key: crate::space::key::tests::github_key("o", "r", 3),
+                title: "Fix it".into(),
+                number: "#3".into(),
+                url: "https://github.com/o/r/pull/3".into(),
+            },
+            id('a'),
+            id('0'),
+        );
+        let thread: crate::review::thread::Thread = serde_json::from_value(serde_json::json!({
+            "id": "thread-1", "round": 1, "finding": "engineer-1", "asked_by": "ana",
+            "reviewer": "engineer", "question": "why?", "asked_at": "t",
+        }))
+        .unwrap();
+        state.threads.push(thread);
+        for accepted in [Some(true), None] {
+            let command = Command::Proposal {
+                thread: "thread-1".into(),
+                accepted,
+            };
+            let entry = entry_of(&command, &state, "t").expect("journaled");
+            assert_eq!(entry.node_id, "engineer-1");
+            let line = serde_json::to_string(&entry).unwrap();
+            let read: JournalEntry = serde_json::from_str(&line).unwrap();
+            assert!(
+                matches!(
+                    command_of(read, &state),
+                    Some(Command::Proposal { thread, accepted: a }) if thread == "thread-1" && a == accepted
+                ),
+                "{line}"
+            );
+        }
+    }
 }

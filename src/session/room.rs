@@ -202,13 +202,16 @@ impl<P: Publisher> Session<P> {
         // The client's id when it names no thread yet (it may show the question under it
         // before the answer starts), else the next free one: an asked question never
         // replaces another.
+        // A question that waited for a round (see `ask::queued`) takes up its own thread.
         let threads = &self.state().threads;
+        let free = |id: &str| {
+            threads
+                .iter()
+                .find(|t| t.id == id)
+                .is_none_or(|t| waited(t, &question))
+        };
         let id = match ask.thread {
-            Some(id)
-                if id.starts_with(thread::ID_PREFIX) && !threads.iter().any(|t| t.id == id) =>
-            {
-                id
-            }
+            Some(id) if id.starts_with(thread::ID_PREFIX) && free(&id) => id,
             _ => thread::next_id(threads),
         };
         let thread = Thread {
@@ -341,6 +344,14 @@ impl<P: Publisher> Session<P> {
             })?;
         Ok(())
     }
+}
+
+/// Whether `thread` is a question that waited for a round and was not answered: asked again
+/// under its own id.
+fn waited(thread: &Thread, question: &str) -> bool {
+    thread.state == ThreadState::Interrupted
+        && thread.answer.is_empty()
+        && thread.question == question
 }
 
 /// The marker of a reclassification in a node's history: a transition that keeps the status,

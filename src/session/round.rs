@@ -499,14 +499,9 @@ pub async fn review(
     let posted = posted_findings(prepared, &previous);
     let owed = carried_forward_posted(prepared, &posted, &nodes, round);
     nodes.extend(owed);
-    // A person's own findings are the person's decisions: they stay, as written, until the
-    // person deletes them (no reviewer of the round saw them).
-    nodes.extend(
-        previous
-            .iter()
-            .filter(|n| crate::review::person::is_person(n))
-            .cloned(),
-    );
+    // A person's own findings are the person's decisions: they stay until the person deletes
+    // them (no reviewer of the round saw them), their anchors re-checked against this head.
+    nodes.extend(carried_persons(prepared, &previous, round));
     // The files' names are stored with the round: redacted with the rest below.
     coverage.files_reviewed = snapshot::files_reviewed(&prepared.diff);
     coverage.files_skipped = snapshot::files_skipped(&prepared.diff);
@@ -664,6 +659,36 @@ fn carried_forward(
         head.as_str(),
         &now(),
     )
+}
+
+/// The person's own findings of `previous`, into `round`: each anchor re-checked against the
+/// new head with the lines as the last completed round's head had them (see
+/// `carry_forward::carry_person`).
+fn carried_persons(
+    prepared: &Prepared,
+    previous: &[crate::review::node::ReviewNode],
+    round: u32,
+) -> Vec<crate::review::node::ReviewNode> {
+    use crate::review::carry_forward::{AnchorCheck, carry_person};
+    let state = prepared.space.state();
+    let head = state.head_sha.clone();
+    let old_head = state
+        .rounds
+        .iter()
+        .rev()
+        .find(|r| r.completed && r.number < round)
+        .map(|r| r.head_sha.clone());
+    let repo = git2::Repository::open_bare(prepared.space.mirror()).ok();
+    let check = |node: &crate::review::node::ReviewNode| match (&repo, &old_head) {
+        (Some(repo), Some(old_head)) => anchor_check(prepared, repo, old_head, node),
+        _ => AnchorCheck::Unchecked,
+    };
+    let at = now();
+    previous
+        .iter()
+        .filter(|n| crate::review::person::is_person(n))
+        .map(|n| carry_person(n, round, check, &head, &at))
+        .collect()
 }
 
 /// Our blocking findings posted on the PR earlier (see [`super::own_findings`]) that this

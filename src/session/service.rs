@@ -153,6 +153,8 @@ pub struct Opening {
     pub diff: Arc<Diff>,
     /// The reviewed checkout, read for the code shown beside a finding.
     pub worktree: PathBuf,
+    /// The review space's folder (private to the person: the editor's file goes there).
+    pub space: PathBuf,
     /// The patch the gate wrote for this round earlier, if any.
     pub patch: Option<fix::WrittenPatch>,
     /// "offline: showing round N as of <time>; not refreshed" when GitHub could not be
@@ -225,6 +227,7 @@ impl<P: Publisher> Session<P> {
             snapshot: self.snapshot(),
             diff: Arc::new(self.prepared.diff.clone()),
             worktree: self.prepared.space.worktree().to_path_buf(),
+            space: self.prepared.space.path().to_path_buf(),
             patch: fix::last_patch(&self.prepared),
             offline: self.prepared.offline.as_ref().map(|o| o.banner()),
             review_threads: self.prepared.threads.threads.clone(),
@@ -606,6 +609,12 @@ pub async fn serve<P: Publisher>(
                 let (tap, taps) = mpsc::unbounded_channel();
                 let relay = tokio::spawn(relay(taps, events.clone()));
                 let mut waiting = Vec::new();
+                // Questions asked meanwhile: asked when the round ends.
+                let mut questions: Vec<(
+                    crate::review::thread::Thread,
+                    crate::session::command::Ask,
+                )> = Vec::new();
+                let person = session.setup.person.clone();
                 let space_dir = session.prepared.space.path().to_path_buf();
                 // The findings as they stood when the round began: what a decision made
                 // meanwhile is journaled against (the round has the space until it ends).
@@ -638,11 +647,49 @@ pub async fn serve<P: Publisher>(
                                 Command::Cancel => {
                                     let _ = stop.send(true);
                                 }
-                                Command::CancelAsk { thread } => room.cancel(&thread),
-                                Command::Ask(_) | Command::Proposal { .. } => {
-                                    send(SessionEvent::Notice(
-                                        "the review is still running: ask when it is done".into(),
-                                    ));
+                                Command::CancelAsk { thread } => {
+                                    if let Some(i) =
+                                        questions.iter().position(|(t, _)| t.id == thread)
+                                    {
+                                        let (mut thread, _) = questions.remove(i);
+                                        thread.state = crate::review::thread::ThreadState::Cancelled;
+                                        let _ = crate::session::ask::thread_journal(&space_dir)
+                                            .append(&thread);
+                                        send(SessionEvent::Thread(Box::new(thread)));
+                                    } else {
+                                        room.cancel(&thread);
+                                    }
+                                }
+                                Command::Ask(ask) => {
+                                    let waiting: Vec<_> =
+                                        questions.iter().map(|(t, _)| t.clone()).collect();
+                                    if let Some(thread) = crate::session::ask::queued(
+                                        &before, &waiting, &person, &ask, &now(),
+                                    ) {
+                                        // Kept before anything else: a kill before the round
+                                        // ends leaves the question, to ask again.
+                                        let mut kept = thread.clone();
+                                        kept.state = crate::review::thread::ThreadState::Interrupted;
+                                        let journal = crate::session::ask::thread_journal(&space_dir);
+                                        if let Err(err) = journal.append(&kept) {
+                                            send(SessionEvent::Failed {
+                                                title: "Could not save".into(),
+                                                message: format!("{}: {err}", journal.path().display()),
+                                            });
+                                        }
+                                        send(SessionEvent::Thread(Box::new(thread.clone())));
+                                        send(SessionEvent::Notice(format!(
+                                            "the {} answers when the review round ends",
+                                            thread.reviewer
+                                        )));
+                                        questions.push((
+                                            thread.clone(),
+                                            crate::session::command::Ask {
+                                                thread: Some(thread.id),
+                                                ..ask
+                                            },
+                                        ));
+                                    }
                                 }
                                 Command::PutThreadDraft(_) | Command::DeleteThreadDraft { .. } => {
                                     send(SessionEvent::Notice(
@@ -659,7 +706,8 @@ pub async fn serve<P: Publisher>(
                                 | Command::SetLevel(_)
                                 | Command::PutFinding { .. }
                                 | Command::DeleteFinding { .. }
-                                | Command::Reclassify { .. } => {
+                                | Command::Reclassify { .. }
+                                | Command::Proposal { .. } => {
                                     // On disk before anything else: the round owns state.json
                                     // until it ends, and a kill meanwhile must not lose this.
                                     if let Some(entry) =
@@ -727,6 +775,19 @@ pub async fn serve<P: Publisher>(
                             title: "The review failed".into(),
                             message: err.to_string(),
                         })
+                    }
+                }
+                // The questions that waited, asked now that the space is free.
+                for (_, ask) in questions {
+                    match session.start_ask(ask).await {
+                        Ok((thread, job)) => {
+                            send(SessionEvent::Thread(Box::new(thread.clone())));
+                            room.start(thread, job);
+                        }
+                        Err(err) => send(SessionEvent::Failed {
+                            title: "Could not ask".into(),
+                            message: err.to_string(),
+                        }),
                     }
                 }
                 if refresh_after {

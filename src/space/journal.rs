@@ -165,6 +165,12 @@ pub enum Decision {
         kind: crate::review::node::Kind,
         reason: String,
     },
+    /// The person accepted a reviewer's proposal in thread `thread` (`Some(true)`), or took
+    /// the acceptance back (`None`).
+    Proposal {
+        thread: String,
+        accepted: Option<bool>,
+    },
 }
 
 #[cfg(test)]

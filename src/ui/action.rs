@@ -28,6 +28,11 @@ pub enum Action {
         node_id: String,
         text: Result<String, crate::ui::editor::EditorError>,
     },
+    /// The person's editor closed on a text box's text: what it left, or why it could not run.
+    BoxEdited {
+        edited: crate::ui::state::EditedBox,
+        text: Result<String, crate::ui::editor::EditorError>,
+    },
     // Mouse and terminal.
     ScrollDown {
         column: u16,

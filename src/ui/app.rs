@@ -349,6 +349,7 @@ pub fn opening_state(
     state.comments = snapshot.comments.clone();
     state.patch = opening.patch.as_ref().map(patch_data);
     state.worktree = Some(opening.worktree.clone());
+    state.space = Some(opening.space.clone());
     state.thread_drafts = opening.state.thread_drafts.clone();
     if !run_review && opening.state.current_round().is_some() {
         state.axes = snapshot.axes.clone();

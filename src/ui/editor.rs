@@ -1,24 +1,27 @@
 //! The person's own editor for a comment, the way git hands a commit message to `$EDITOR`:
-//! the text goes to a private temporary file, `$VISUAL` (else `$EDITOR`, else `vi`) runs on it
-//! with the terminal, and what the file holds when the editor exits comes back.
+//! the text goes to a private temporary file (in the review space when there is one), `$VISUAL`
+//! (else `$EDITOR`) runs on it with the terminal, and what the file holds when the editor exits
+//! comes back. With neither set, nothing is guessed: the person is told to set one.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
 /// The editor command line, as the person set it (it may carry arguments: `code -w`).
-pub fn command() -> String {
+pub fn command() -> Result<String, EditorError> {
     ["VISUAL", "EDITOR"]
         .iter()
         .filter_map(|name| std::env::var(name).ok())
         .find(|value| !value.trim().is_empty())
-        .unwrap_or_else(|| "vi".to_string())
+        .ok_or(EditorError::NoEditor)
 }
 
 /// Why the editor gave nothing back; the cockpit shows the text. Clonable (it travels in an
 /// `Action`), so the underlying error is kept as its message.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum EditorError {
+    #[error("no editor: set $VISUAL or $EDITOR (export EDITOR=nano) and try again")]
+    NoEditor,
     #[error("could not write the comment for the editor: {0}")]
     WriteComment(String),
     #[error("could not start the editor `{editor}`: {reason}")]
@@ -31,15 +34,17 @@ pub enum EditorError {
     Failed(String),
 }
 
-/// Runs the person's editor on `text`; blocks until it exits. The caller hands it the
-/// terminal.
-pub fn edit(text: &str) -> Result<String, EditorError> {
-    edit_with(&command(), text)
+/// Runs the person's editor on `text`, in a file in `dir` (the review space; the system's
+/// temporary directory without one); blocks until it exits. The caller hands it the terminal.
+pub fn edit(dir: Option<&Path>, text: &str) -> Result<String, EditorError> {
+    edit_with(&command()?, dir, text)
 }
 
 /// Runs `editor` (a shell command line) on `text`.
-pub fn edit_with(editor: &str, text: &str) -> Result<String, EditorError> {
-    let file = TempFile::create(text).map_err(|e| EditorError::WriteComment(e.to_string()))?;
+pub fn edit_with(editor: &str, dir: Option<&Path>, text: &str) -> Result<String, EditorError> {
+    let dir = dir.map_or_else(std::env::temp_dir, Path::to_path_buf);
+    let file =
+        TempFile::create(&dir, text).map_err(|e| EditorError::WriteComment(e.to_string()))?;
     // Through the shell so `$EDITOR` may carry arguments; the path is passed as `$1`, never
     // spliced into the command line.
     let status = Command::new("sh")
@@ -70,7 +75,12 @@ pub fn edit_with(editor: &str, text: &str) -> Result<String, EditorError> {
 /// without it the editor gets `+LINE FILE`, the form vi, vim, nvim, nano, emacs and micro
 /// understand.
 pub fn open_at(open_at: Option<&str>, file: &Path, line: u32) -> Result<(), EditorError> {
-    open_at_with(&command(), open_at, file, line)
+    let editor = match open_at {
+        // A configured form names its own editor.
+        Some(_) => String::new(),
+        None => command()?,
+    };
+    open_at_with(&editor, open_at, file, line)
 }
 
 /// [`open_at`] with `editor` standing for `$VISUAL`/`$EDITOR`.
@@ -115,8 +125,7 @@ struct TempFile {
 }
 
 impl TempFile {
-    fn create(text: &str) -> std::io::Result<TempFile> {
-        let dir = std::env::temp_dir();
+    fn create(dir: &Path, text: &str) -> std::io::Result<TempFile> {
         let stamp = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
             .map_or(0, |d| d.as_nanos());
@@ -166,14 +175,32 @@ mod tests {
         std::fs::write(&script, "#!/bin/sh\nprintf 'second line\\n' >> \"$1\"\n").unwrap();
         use std::os::unix::fs::PermissionsExt;
         std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
-        let text = edit_with(&script.display().to_string(), "first line");
+        let text = edit_with(
+            &script.display().to_string(),
+            Some(dir.path()),
+            "first line",
+        );
         assert_eq!(text.unwrap(), "first line\nsecond line");
+        // The file was in the directory given, and is gone once read back.
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
+    }
+
+    #[test]
+    fn the_file_is_written_where_it_is_asked_to_be() {
+        let dir = tempfile::tempdir().unwrap();
+        let seen = dir.path().join("seen");
+        let editor = format!("sh -c 'dirname \"$0\" > {}'", seen.display());
+        edit_with(&editor, Some(dir.path()), "x").unwrap();
+        assert_eq!(
+            std::fs::read_to_string(&seen).unwrap().trim(),
+            dir.path().display().to_string()
+        );
     }
 
     #[test]
     fn an_editor_that_fails_leaves_the_comment_unchanged() {
         assert!(
-            edit_with("false", "kept")
+            edit_with("false", None, "kept")
                 .unwrap_err()
                 .to_string()
                 .contains("unchanged")

@@ -312,7 +312,7 @@ async fn run_loop<B: Backend>(
                         engine.handle(effect, &inbox);
                     }
                     for job in std::mem::take(&mut state.terminal_jobs) {
-                        terminal_job(job, terminal, &inbox, handoff, cx);
+                        terminal_job(job, terminal, &inbox, handoff, cx, state.space.as_deref());
                     }
                     if outcome.is_some() {
                         break;
@@ -351,15 +351,24 @@ fn terminal_job<B: Backend>(
     inbox: &Inbox,
     handoff: Option<&Handoff>,
     cx: &ViewContext,
+    space: Option<&std::path::Path>,
 ) {
     match job {
         TerminalJob::Editor { node_id, text } => {
-            let run = || crate::ui::editor::edit(&text);
+            let run = || crate::ui::editor::edit(space, &text);
             let text = match handoff {
                 Some(handoff) => tokio::task::block_in_place(|| handoff.lend(terminal, run)),
                 None => run(),
             };
             inbox.send(Action::EditorClosed { node_id, text });
+        }
+        TerminalJob::EditBox(edited) => {
+            let run = || crate::ui::editor::edit(space, &edited.typed);
+            let text = match handoff {
+                Some(handoff) => tokio::task::block_in_place(|| handoff.lend(terminal, run)),
+                None => run(),
+            };
+            inbox.send(Action::BoxEdited { edited, text });
         }
         TerminalJob::OpenFile { file, line } => {
             let open_at = cx.editor_open_at.as_deref();

@@ -112,6 +112,8 @@ pub struct Undoable {
     pub steps: Vec<Step>,
     /// What the key did to the person's drafts on the PR's threads (none for a triage step).
     pub drafts: Vec<DraftStep>,
+    /// A change in the review room, taken back as a whole (`update::room` makes and takes it).
+    pub room: Option<RoomStep>,
 }
 
 /// One change to the person's thread drafts, undone by its opposite: a draft put is deleted,
@@ -120,6 +122,26 @@ pub struct Undoable {
 pub enum DraftStep {
     Put(crate::space::thread_draft::ThreadDraft),
     Deleted(crate::space::thread_draft::ThreadDraft),
+}
+
+/// A change in the review room: a finding of the person's put, edited or deleted, or a
+/// reviewer's proposal accepted. It holds the finding as it was before and after, so undo and
+/// redo put back exactly what was there.
+#[derive(Debug, Clone, PartialEq)]
+pub enum RoomStep {
+    /// The person's own finding `node_id` (`None`: not there).
+    Finding {
+        node_id: String,
+        before: Option<Box<ReviewNode>>,
+        after: Option<Box<ReviewNode>>,
+    },
+    /// The proposal of thread `thread` about finding `node_id`, accepted.
+    Proposal {
+        thread: String,
+        node_id: String,
+        before: Box<ReviewNode>,
+        after: Box<ReviewNode>,
+    },
 }
 
 /// A selectable row of the findings list, by stable identity.
@@ -169,10 +191,22 @@ pub enum TerminalJob {
     /// Suspend the cockpit, open `text` in the person's editor, answer with
     /// `Action::EditorClosed`.
     Editor { node_id: String, text: String },
+    /// Suspend the cockpit and open what the text box held (`text`) in the person's editor;
+    /// answer with `Action::BoxEdited`, which opens the box again (nothing typed is lost).
+    EditBox(EditedBox),
     /// Put `text` on the clipboard through the terminal (OSC 52).
     Clipboard(String),
     /// Suspend the cockpit and open `file` (in the worktree) at `line` in the person's editor.
     OpenFile { file: std::path::PathBuf, line: u32 },
+}
+
+/// A text box handed to the person's editor: why it was open, what it opened with, and what
+/// was typed in it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct EditedBox {
+    pub purpose: InputPurpose,
+    pub original: String,
+    pub typed: String,
 }
 
 /// Why a text box is open.
@@ -450,6 +484,8 @@ pub struct AppState {
     pub patch: Option<PatchData>,
     /// The reviewed checkout: where `O` opens a finding's file.
     pub worktree: Option<std::path::PathBuf>,
+    /// The review space: where the person's editor gets its file.
+    pub space: Option<std::path::PathBuf>,
     /// The detail pane fills the screen below the header (`z`).
     pub zoomed: bool,
     /// The person's keymap, so a message that names a key names the one they bound (the
@@ -519,6 +555,7 @@ impl AppState {
             terminal_jobs: Vec::new(),
             patch: None,
             worktree: None,
+            space: None,
             zoomed: false,
             keymap: Arc::new(crate::ui::keymap::Keymap::default()),
             log: crate::ui::log::EventLog::default(),

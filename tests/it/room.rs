@@ -516,6 +516,17 @@ fn walk_the_room_in_the_cockpit(width: u16, height: u16) {
         headless.env_remove(var);
     }
     assert_eq!(headless.output().unwrap().status.code(), Some(6));
+    // The person's editor: it makes a P1 a P0 and adds a line, as a person would.
+    let editor = data.join("editor.sh");
+    std::fs::write(
+        &editor,
+        "#!/bin/sh\nsed -i 's/^P1 bug:/P0 bug:/' \"$1\"\nprintf 'FROM-THE-EDITOR\\n' >> \"$1\"\n",
+    )
+    .unwrap();
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&editor, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
     let exit = data.join("exit");
     let binary = env!("CARGO_BIN_EXE_review-tui");
     let tmux = Tmux::start(
@@ -527,6 +538,8 @@ fn walk_the_room_in_the_cockpit(width: u16, height: u16) {
             ("REVIEW_TUI_DATA_DIR", data),
             ("REVIEW_TUI_CONFIG", &data.join("no-config.toml")),
             ("REVIEW_TUI_PERSON", Path::new("tester")),
+            ("EDITOR", editor.as_path()),
+            ("VISUAL", Path::new("")),
         ],
     );
     let state = || -> Value {
@@ -556,6 +569,11 @@ fn walk_the_room_in_the_cockpit(width: u16, height: u16) {
     tmux.keys(&["a"]);
     tmux.wait_for("the question box", |s| s.contains("Ask about"));
     tmux.text("Why does the refresh not help?");
+    // ctrl-e: the question goes on in the person's editor, and the box comes back with it.
+    tmux.keys(&["C-e"]);
+    tmux.wait_for("the box back from the editor", |s| {
+        s.contains("FROM-THE-EDITOR") && s.contains("Ask about")
+    });
     tmux.keys(&["C-s"]);
     tmux.wait_for("the answer", |s| {
         s.contains("engineer answered") && s.contains("answered")
@@ -566,6 +584,10 @@ fn walk_the_room_in_the_cockpit(width: u16, height: u16) {
         (thread["state"]["state"] == "answered").then_some(thread)
     });
     assert_eq!(thread["finding"], "engineer-1", "{thread}");
+    assert_eq!(
+        thread["question"], "Why does the refresh not help?\nFROM-THE-EDITOR",
+        "{thread}"
+    );
     assert!(
         thread["answer"]
             .as_str()
@@ -599,8 +621,15 @@ fn walk_the_room_in_the_cockpit(width: u16, height: u16) {
         .to_string();
     assert!(reason.contains("qa proposes to withdraw"), "{reason}");
     tmux.keys(&["u"]);
-    wait_until("qa-2 reopened in state.json", || {
-        (node(&state(), "qa-2")["status"] == "open").then_some(())
+    // Undone exactly: the finding open again and the proposal waiting for an answer again.
+    wait_until("qa-2 reopened in state.json, its proposal open", || {
+        let state = state();
+        let proposal = state["threads"]
+            .as_array()?
+            .iter()
+            .find(|t| t["finding"] == "qa-2")?["proposal"]
+            .clone();
+        (node(&state, "qa-2")["status"] == "open" && proposal["accepted"].is_null()).then_some(())
     });
 
     // A question about the whole change.
@@ -644,6 +673,25 @@ fn walk_the_room_in_the_cockpit(width: u16, height: u16) {
     tmux.keys(&["d"]);
     tmux.wait_for("the diff view closed", |s| s.contains("Findings ("));
 
+    // Edited in the editor (`E` on one's own finding: its words, priority and kind), then
+    // the edit undone.
+    select("retry keeps");
+    tmux.keys(&["E"]);
+    tmux.wait_for("the finding's box back from the editor", |s| {
+        s.contains("P0 bug: the retry keeps") && s.contains("FROM-THE-EDITOR")
+    });
+    tmux.keys(&["C-s"]);
+    wait_until("the edit in state.json", || {
+        (node(&state(), "person-1")["priority"] == "P0").then_some(())
+    });
+    tmux.keys(&["u"]);
+    wait_until("the edit undone in state.json", || {
+        let state = state();
+        let mine = node(&state, "person-1");
+        let body = mine["text"]["body"].as_str().unwrap_or("");
+        (mine["priority"] == "P1" && body.is_empty()).then_some(())
+    });
+
     // Published locally: the person's finding is in it, the threads are not.
     tmux.keys(&["g"]);
     tmux.wait_for("the gate", |s| s.contains("Approval gate"));
@@ -673,4 +721,409 @@ fn the_room_in_the_cockpit_at_120x40() {
 #[test]
 fn the_room_in_the_cockpit_at_80x24() {
     walk_the_room_in_the_cockpit(80, 24);
+}
+
+/// The pids of `parent`'s children.
+fn children(parent: u32) -> Vec<u32> {
+    let out = Command::new("pgrep")
+        .args(["-P", &parent.to_string()])
+        .output()
+        .unwrap();
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .filter_map(|l| l.trim().parse().ok())
+        .collect()
+}
+
+/// A local range reviewed with the scripted model server, then its cockpit in tmux at
+/// `width`×`height`: a question on the engineer's finding whose answer is still coming while
+/// the keys work, its withdrawal proposal accepted and undone, a question about the whole
+/// change, a P1 of one's own on a range of the diff that moves the verdict, a local publish
+/// with the person's comment and no thread text, and a kill -9 while an answer streams: the
+/// reopened cockpit shows the thread interrupted.
+fn walk_the_room_on_a_local_range(width: u16, height: u16) {
+    use crate::support::tmux::{Tmux, wait_until};
+    let dir = tempfile::tempdir().unwrap();
+    let dir = dir.path();
+    let repo = crate::models::repository(false);
+    let server = OpenAiServer::start();
+    crate::models::one_engineer_bug(&server, "P2");
+    crate::models::pass_defaults(&server);
+    let first = crate::models::review_in(dir, &repo, Some(&server), "", &[]);
+    let decision = first.report["verdict"]["decision"].clone();
+    assert_ne!(decision, "hold", "{}\n{}", first.report, first.stderr);
+    let asked = finding_at(&first.report, "src/cache.rs", 11);
+
+    // The first answer reads a file, then takes a moment (the keys are tried meanwhile) and
+    // proposes to withdraw the finding; the second answers the whole change.
+    server.route(
+        &marker("engineer", TASK),
+        [
+            Reply::tool_calls(&[("read_file", json!({"path": "src/cache.rs"}))]),
+            Reply::fault(
+                crate::support::faults::Fault::Late {
+                    after: Duration::from_secs(3),
+                },
+                Reply::tool_calls(&[(
+                    "propose_change",
+                    json!({"finding_id": asked, "action": "withdraw",
+                           "reason": "last() checks for an empty cache first"}),
+                )]),
+            ),
+            Reply::text("THREAD-ANSWER-MARKER: the caller checks first."),
+            Reply::text("THREAD-CHANGE-MARKER: start with src/cache.rs."),
+            // The answer the kill interrupts: a first part, then nothing.
+            Reply::Message {
+                content: Some("KILLED-ANSWER-MARKER".into()),
+                tool_calls: vec![(
+                    call_id(),
+                    "read_file".into(),
+                    json!({"path": "src/cache.rs"}).to_string(),
+                )],
+                finish_reason: "tool_calls".into(),
+                usage: (100, 20),
+            },
+            Reply::Hang,
+        ],
+    );
+    let config = crate::models::config(dir, "");
+    let binary_path = env!("CARGO_BIN_EXE_review-tui");
+    let cockpit = format!(
+        "env -u OPENAI_API_KEY -u OPENAI_BASE_URL -u ANTHROPIC_API_KEY -u OLLAMA_HOST {binary_path} '{}' --model-url {} --model scripted-model",
+        reference(&repo),
+        server.base_url()
+    );
+    let data = dir.join("data");
+    let tmux = Tmux::start(
+        &format!("room-local-{width}"),
+        &format!("{cockpit}; sleep 30"),
+        width,
+        height,
+        &[
+            ("REVIEW_TUI_DATA_DIR", data.as_path()),
+            ("REVIEW_TUI_CONFIG", config.as_path()),
+            ("REVIEW_TUI_PERSON", Path::new("tester")),
+        ],
+    );
+    tmux.keep_dead_panes();
+    let select = |filter: &str| {
+        tmux.keys(&["Escape"]);
+        tmux.wait_for("the filter cleared", |s| {
+            !s.contains("filter: ") && s.contains("Findings (")
+        });
+        std::thread::sleep(Duration::from_millis(300));
+        tmux.keys(&["/"]);
+        tmux.text(filter);
+        tmux.keys(&["Enter"]);
+        let shown = format!("filter: {}", &filter[..6]);
+        tmux.wait_for("the filter", |s| s.contains(&shown));
+    };
+    let shown = decision.as_str().unwrap().to_uppercase();
+    tmux.wait_for("the resumed review", |s| s.contains(&shown));
+
+    // Asked; while the answer is still coming the keys work (help opens and closes).
+    select("last() indexes");
+    tmux.keys(&["a"]);
+    tmux.wait_for("the question box", |s| s.contains("Ask about"));
+    tmux.text("Is this real?");
+    tmux.keys(&["C-s"]);
+    tmux.wait_for("the answer coming", |s| s.contains("answering"));
+    tmux.keys(&["?"]);
+    tmux.wait_for("the help, while the answer comes", |s| {
+        s.contains("any other key closes")
+    });
+    tmux.keys(&["Escape"]);
+    tmux.wait_for("the help closed", |s| !s.contains("any other key closes"));
+    tmux.wait_for("the proposal", |s| {
+        s.contains("engineer proposes to withdraw")
+    });
+    wait_until("the answer in state.json", || {
+        let state = state(dir);
+        let thread = state["threads"].as_array()?.first()?.clone();
+        (thread["state"]["state"] == "answered").then_some(())
+    });
+
+    // Accepted: the finding is dismissed; undone: open again, the proposal waiting again.
+    tmux.keys(&["Y"]);
+    wait_until("the withdrawal accepted in state.json", || {
+        (node(&state(dir), &asked)["status"] == "dismissed").then_some(())
+    });
+    tmux.keys(&["u"]);
+    wait_until("the acceptance undone in state.json", || {
+        let state = state(dir);
+        let proposal = state["threads"][0]["proposal"].clone();
+        (node(&state, &asked)["status"] == "open" && proposal["accepted"].is_null()).then_some(())
+    });
+
+    // A question about the whole change.
+    tmux.keys(&["A"]);
+    tmux.wait_for("the question box", |s| s.contains("whole change"));
+    tmux.text("Where should I start reading?");
+    tmux.keys(&["C-s"]);
+    wait_until("the general thread", || {
+        let state = state(dir);
+        state["threads"]
+            .as_array()?
+            .iter()
+            .find(|t| t.get("finding").is_none() && t["state"]["state"] == "answered")
+            .map(|_| ())
+    });
+
+    // A P1 of one's own on two lines of the diff: the verdict holds.
+    select("last() indexes");
+    tmux.keys(&["d"]);
+    tmux.wait_for("the diff view", |s| s.contains(" Diff · "));
+    tmux.keys(&["V", "j", "C"]);
+    tmux.wait_for("the comment box", |s| s.contains("Your comment at"));
+    tmux.text("P1 bug: the cache grows without bound");
+    tmux.keys(&["C-s"]);
+    tmux.wait_for("the comment added", |s| s.contains("grows without bound"));
+    tmux.keys(&["d"]);
+    tmux.wait_for("the verdict moved", |s| {
+        s.contains("Findings (") && s.contains("HOLD")
+    });
+
+    // Published locally: the person's finding is in it, the threads are not.
+    tmux.keys(&["g"]);
+    tmux.wait_for("the gate", |s| s.contains("Approval gate"));
+    tmux.keys(&["p"]);
+    tmux.wait_for("the preview", |s| s.contains("Publish"));
+    tmux.keys(&["Enter"]);
+    tmux.wait_for("the publish", |s| s.contains("published:"));
+    let space = find_state(&data).unwrap().parent().unwrap().to_path_buf();
+    let posted = std::fs::read_to_string(space.join("review.md")).unwrap();
+    assert!(posted.contains("the cache grows without bound"), "{posted}");
+    for thread_text in [
+        "Is this real?",
+        "THREAD-ANSWER-MARKER",
+        "THREAD-CHANGE-MARKER",
+        "Where should I start reading?",
+    ] {
+        assert!(!posted.contains(thread_text), "{posted}");
+    }
+
+    // Killed (-9) while an answer streams: the reopened cockpit shows the thread interrupted.
+    select("last() indexes");
+    tmux.keys(&["a"]);
+    tmux.wait_for("the question box", |s| s.contains("Ask about"));
+    tmux.text("And when it is empty?");
+    tmux.keys(&["C-s"]);
+    wait_until("the first part of the answer on disk", || {
+        let state = state(dir);
+        state["threads"]
+            .as_array()?
+            .iter()
+            .find(|t| t["answer"] == "KILLED-ANSWER-MARKER" && t["state"]["state"] == "answering")
+            .map(|_| ())
+    });
+    let (shell, _) = tmux.pane_process();
+    let pids = children(shell);
+    assert!(!pids.is_empty(), "no review-tui under the pane's shell");
+    for pid in pids {
+        let _ = Command::new("kill").args(["-9", &pid.to_string()]).status();
+    }
+    tmux.respawn(&format!("{cockpit}; sleep 30"));
+    // No key before the cockpit is drawn: at its start the terminal is asked where the
+    // cursor is, and a key then would be read as the answer.
+    tmux.wait_for("the reopened cockpit", |s| s.contains("Findings ("));
+    select("last() indexes");
+    // The detail, zoomed: the threads follow the finding's heading.
+    tmux.wait_for("the finding's threads", |s| s.contains("tester asked"));
+    tmux.keys(&["2", "z"]);
+    tmux.wait_for("the interrupted thread", |s| s.contains("interrupted"));
+    let reopened = state(dir);
+    let killed = reopened["threads"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["question"] == "And when it is empty?")
+        .unwrap_or_else(|| panic!("the question was lost: {reopened}"));
+    assert_eq!(killed["state"]["state"], "interrupted", "{killed}");
+    assert_eq!(killed["answer"], "KILLED-ANSWER-MARKER", "{killed}");
+    tmux.keys(&["q"]);
+}
+
+#[test]
+fn the_room_on_a_local_range_at_120x40() {
+    walk_the_room_on_a_local_range(120, 40);
+}
+
+#[test]
+fn the_room_on_a_local_range_at_80x24() {
+    walk_the_room_on_a_local_range(80, 24);
+}
+
+/// A question asked while a review round runs waits for the round (the round has the space
+/// until it ends) and is asked when it ends; meanwhile the keys work and the question is kept.
+#[test]
+fn a_question_asked_while_the_round_runs_is_asked_when_it_ends() {
+    use crate::support::tmux::{Tmux, wait_until};
+    let dir = tempfile::tempdir().unwrap();
+    let dir = dir.path();
+    let repo = crate::models::repository(false);
+    let server = OpenAiServer::start();
+    // The engineer never answers its review: the round runs until it is stopped.
+    server.route(&marker("engineer", "review"), [Reply::Hang]);
+    for role in ["qa", "architect", "security", "performance"] {
+        server.route(&marker(role, "review"), [crate::models::finish("nothing")]);
+    }
+    crate::models::pass_defaults(&server);
+    server.route(
+        &marker("engineer", TASK),
+        [Reply::text(
+            "QUEUED-ANSWER-MARKER: start with src/cache.rs.",
+        )],
+    );
+    let config = crate::models::config(dir, "");
+    let data = dir.join("data");
+    let command = format!(
+        "env -u OPENAI_API_KEY -u OPENAI_BASE_URL {} '{}' --force --model-url {} --model scripted-model; sleep 30",
+        env!("CARGO_BIN_EXE_review-tui"),
+        reference(&repo),
+        server.base_url()
+    );
+    let tmux = Tmux::start(
+        "room-queued",
+        &command,
+        120,
+        40,
+        &[
+            ("REVIEW_TUI_DATA_DIR", data.as_path()),
+            ("REVIEW_TUI_CONFIG", config.as_path()),
+            ("REVIEW_TUI_PERSON", Path::new("tester")),
+        ],
+    );
+    // The round waits for the engineer, which never answers.
+    tmux.wait_for("the cockpit", |s| s.contains("Findings ("));
+    wait_until("the engineer's review asked", || {
+        server
+            .requests()
+            .iter()
+            .any(|r| r.body.to_string().contains(&marker("engineer", "review")))
+            .then_some(())
+    });
+    tmux.keys(&["A"]);
+    tmux.wait_for("the question box", |s| s.contains("whole change"));
+    tmux.text("Where should I start reading?");
+    tmux.keys(&["C-s"]);
+    tmux.wait_for("the question waiting", |s| {
+        s.contains("answers when the review round ends")
+    });
+    // Not asked yet: the model has not seen it.
+    assert!(
+        !server
+            .requests()
+            .iter()
+            .any(|r| r.body.to_string().contains(&marker("engineer", TASK))),
+        "asked before the round ended"
+    );
+    // The round is stopped; the question is asked and answered.
+    tmux.keys(&["X", "X"]);
+    let thread = wait_until("the waiting question answered in state.json", || {
+        let state = state(dir);
+        state["threads"]
+            .as_array()?
+            .iter()
+            .find(|t| t["state"]["state"] == "answered")
+            .cloned()
+    });
+    assert_eq!(
+        thread["question"], "Where should I start reading?",
+        "{thread}"
+    );
+    assert!(
+        thread["answer"]
+            .as_str()
+            .unwrap()
+            .starts_with("QUEUED-ANSWER-MARKER"),
+        "{thread}"
+    );
+    // One thread: the waiting one was taken up, not asked twice.
+    assert_eq!(state(dir)["threads"].as_array().unwrap().len(), 1);
+    tmux.keys(&["q"]);
+}
+
+/// A person's own finding follows a push like a model's blocking one: its lines moved, it is
+/// re-anchored on them; its lines gone, it says so and still counts (only the person takes it
+/// out).
+#[test]
+fn a_persons_finding_is_re_anchored_after_a_push_and_kept_when_its_lines_go() {
+    let dir = tempfile::tempdir().unwrap();
+    let dir = dir.path();
+    let repo = crate::models::repository(false);
+    let round = |server: &OpenAiServer| {
+        crate::models::one_engineer_bug(server, "P3");
+        crate::models::pass_defaults(server);
+        crate::models::review_in(dir, &repo, Some(server), "", &[])
+    };
+    let first = round(&OpenAiServer::start());
+    assert_eq!(
+        first.report["verdict"]["decision"], "ship",
+        "{}",
+        first.report
+    );
+    let out = binary(dir)
+        .args(["comment", &reference(&repo)])
+        .arg("last() reads one past the end")
+        .args([
+            "--at",
+            "src/cache.rs:11",
+            "--priority",
+            "P1",
+            "--kind",
+            "bug",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(5), "{}", text(&out).1);
+    // The feature branch's cache, checked out to be changed and pushed.
+    let feature = |repo: &GitRepo| {
+        repo.git(&["checkout", "--quiet", "feature"]);
+        std::fs::read_to_string(repo.path().join("src/cache.rs")).unwrap()
+    };
+    let push = |text: &str, message: &str| {
+        repo.write("src/cache.rs", text);
+        repo.commit_all(message);
+        repo.git(&["checkout", "--quiet", "main"]);
+    };
+    // Two lines above: the commented line is now line 13.
+    let cache = feature(&repo);
+    push(
+        &format!("//! A small cache.\n//! Newest last.\n{cache}"),
+        "Document",
+    );
+    let second = round(&OpenAiServer::start());
+    assert_eq!(
+        second.code, 5,
+        "still held: {}\n{}",
+        second.report, second.stderr
+    );
+    let moved = state(dir);
+    let mine = node(&moved, "person-1");
+    assert_eq!(mine["anchor"]["start_line"], 13, "{mine}");
+    assert_eq!(mine["status"], "open");
+
+    // The line goes: said so on the finding, which stays open and counted.
+    let cache = feature(&repo);
+    let without: String = cache
+        .lines()
+        .filter(|l| !l.contains("self.items.len()]"))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    assert_ne!(without, cache);
+    push(&without, "Drop the bad index");
+    let third = round(&OpenAiServer::start());
+    assert_eq!(
+        third.code, 5,
+        "still held: {}\n{}",
+        third.report, third.stderr
+    );
+    let gone = state(dir);
+    let mine = node(&gone, "person-1");
+    assert_eq!(mine["status"], "open", "{mine}");
+    let said = mine["history"].as_array().unwrap().last().unwrap()["reason"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string();
+    assert!(said.contains("anchor gone at"), "{mine}");
 }

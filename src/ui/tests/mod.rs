@@ -9,6 +9,7 @@ mod focus;
 mod keys;
 mod log;
 mod loop_;
+mod room;
 mod run_control;
 mod sizes;
 mod snapshots;

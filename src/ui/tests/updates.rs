@@ -930,9 +930,8 @@ fn the_editor_is_asked_for_and_its_text_saved_when_it_closes() {
     use crate::ui::state::TerminalJob;
     let mut state = finished();
     select(&mut state, "n1");
-    apply(&mut state, [Action::Command(Command::EditComment)]);
     apply(&mut state, [Action::Command(Command::EditInEditor)]);
-    // The comment box gives way to the person's editor, with the text as it stood.
+    // The person's editor opens on the comment as it stands.
     assert!(state.overlays.is_empty());
     let Some(TerminalJob::Editor { node_id, text }) = state.terminal_jobs.pop() else {
         panic!("no editor job: {:?}", state.terminal_jobs);
@@ -963,6 +962,71 @@ fn the_editor_is_asked_for_and_its_text_saved_when_it_closes() {
     );
     assert!(effects.is_empty());
     assert_eq!(state.comments["n1"], "Written in vi.");
+}
+
+/// Every multi-line box (a comment, a question, the person's own finding) hands what was
+/// typed to the editor and comes back with what the editor left; an editor that fails or is
+/// not set loses nothing typed.
+#[test]
+fn a_text_box_goes_to_the_editor_and_comes_back_with_its_text() {
+    use crate::ui::editor::EditorError;
+    use crate::ui::state::TerminalJob;
+    let mut state = finished();
+    select(&mut state, "n1");
+    for open in [Command::EditComment, Command::Ask, Command::AddComment] {
+        apply(&mut state, [Action::Command(open)]);
+        let Some(Overlay::Input(input)) = state.top_overlay() else {
+            panic!("{open:?} opened no box");
+        };
+        let purpose = input.purpose.clone();
+        type_text(&mut state, "typed");
+        apply(&mut state, [Action::Command(Command::EditInEditor)]);
+        assert!(state.overlays.is_empty(), "{open:?}: the box stays open");
+        let Some(TerminalJob::EditBox(edited)) = state.terminal_jobs.pop() else {
+            panic!("{open:?}: no editor job: {:?}", state.terminal_jobs);
+        };
+        assert_eq!(edited.purpose, purpose);
+        assert!(edited.typed.contains("typed"), "{}", edited.typed);
+        // The editor fails, or none is set: the box is back with what was typed.
+        for why in [
+            EditorError::NoEditor,
+            EditorError::CommentUnchanged {
+                editor: "vi".into(),
+                status: "exit status: 1".into(),
+            },
+        ] {
+            let effects = update(
+                &mut state,
+                Action::BoxEdited {
+                    edited: edited.clone(),
+                    text: Err(why.clone()),
+                },
+            );
+            assert!(effects.is_empty());
+            let Some(Overlay::Input(input)) = state.top_overlay() else {
+                panic!("the box is gone after {why}");
+            };
+            assert_eq!(input.text(), edited.typed);
+            assert!(input.error.as_deref().unwrap().contains(&why.to_string()));
+            state.overlays.pop();
+        }
+        // The editor wrote: the box is back with its text, sent only when the person says.
+        let effects = update(
+            &mut state,
+            Action::BoxEdited {
+                edited: edited.clone(),
+                text: Ok("P1 bug: from the editor\nsecond line".into()),
+            },
+        );
+        assert!(effects.is_empty());
+        let Some(Overlay::Input(input)) = state.top_overlay() else {
+            panic!("the box is not back");
+        };
+        assert_eq!(input.purpose, purpose);
+        assert_eq!(input.text(), "P1 bug: from the editor\nsecond line");
+        assert!(input.changed(), "esc must ask before throwing it away");
+        state.overlays.pop();
+    }
 }
 
 #[test]

@@ -4,7 +4,9 @@
 use crate::review::status::Change;
 use crate::ui::action::Action;
 use crate::ui::rows;
-use crate::ui::state::{AppState, InputPurpose, MessageKind, Overlay, generated_comment};
+use crate::ui::state::{
+    AppState, EditedBox, InputOverlay, InputPurpose, MessageKind, Overlay, generated_comment,
+};
 
 use super::selection::move_on;
 use super::triage;
@@ -57,9 +59,47 @@ pub(super) fn typed(state: &mut AppState, action: Action) -> Vec<Effect> {
             Ok(text) => return save_comment(state, node_id, text),
             Err(why) => message(state, MessageKind::Error, why.to_string()),
         },
+        Action::BoxEdited { edited, text } => reopen(state, edited, text),
         _ => {}
     }
     Vec::new()
+}
+
+/// The box handed to the editor opens again: with what the editor left, or, when it left
+/// nothing or could not run, with what was typed before (and the reason under it).
+fn reopen(
+    state: &mut AppState,
+    edited: EditedBox,
+    text: Result<String, crate::ui::editor::EditorError>,
+) {
+    let (text, problem) = match text {
+        Ok(text) if text.trim().is_empty() => (
+            edited.typed,
+            Some("the editor left the file empty: your text is as it was".to_string()),
+        ),
+        Ok(text) => (text, None),
+        Err(why) => (edited.typed, Some(format!("{why}: your text is as it was"))),
+    };
+    let mut overlay = InputOverlay::new(edited.purpose, &text);
+    overlay.original = edited.original;
+    // Back where the text ends, to go on typing.
+    overlay
+        .textarea
+        .move_cursor(ratatui_textarea::CursorMove::Bottom);
+    overlay
+        .textarea
+        .move_cursor(ratatui_textarea::CursorMove::End);
+    match problem {
+        Some(problem) => {
+            message(state, MessageKind::Warn, problem.clone());
+            overlay.error = Some(problem);
+        }
+        None => info(
+            state,
+            "back from the editor: ctrl-s sends, esc leaves".to_string(),
+        ),
+    }
+    state.overlays.push(Overlay::Input(Box::new(overlay)));
 }
 
 fn submit(state: &mut AppState) -> Vec<Effect> {

@@ -171,7 +171,8 @@ fn dispatch(state: &mut AppState, action: Action) -> Vec<Effect> {
         action @ (Action::Text(_)
         | Action::Submit
         | Action::Cancel
-        | Action::EditorClosed { .. }) => input::typed(state, action),
+        | Action::EditorClosed { .. }
+        | Action::BoxEdited { .. }) => input::typed(state, action),
         Action::ScrollDown { column, row } => {
             panes::scroll_at(state, column, row, 3);
             Vec::new()

@@ -10,7 +10,9 @@ use crate::space::state::Ladder;
 use crate::ui::command::Command;
 use crate::ui::keymap::Context;
 use crate::ui::rows::{self, Row};
-use crate::ui::state::{AppState, InputPurpose, MessageKind, Overlay, Pane, RowKey, TerminalJob};
+use crate::ui::state::{
+    AppState, EditedBox, InputPurpose, MessageKind, Overlay, Pane, RowKey, TerminalJob,
+};
 
 use super::component::Component;
 use super::diff::{Place, diff_view, open_diff, open_in_editor, place, set_diff_view};
@@ -252,19 +254,19 @@ fn dismiss(state: &mut AppState) -> Vec<Effect> {
 }
 
 fn edit_in_editor(state: &mut AppState) -> Vec<Effect> {
-    // From the comment editor: what is typed so far goes to the editor.
+    // From a multi-line box (a comment, a question, a reply): what is typed so far goes to the
+    // editor, and the box comes back with what the editor left.
     let typed = match state.top_overlay() {
-        Some(Overlay::Input(input)) => match &input.purpose {
-            InputPurpose::EditComment { node_id } => Some((node_id.clone(), input.text())),
-            _ => None,
-        },
+        Some(Overlay::Input(input)) if input.purpose.multiline() => Some(EditedBox {
+            purpose: input.purpose.clone(),
+            original: input.original.clone(),
+            typed: input.text(),
+        }),
         _ => None,
     };
-    if let Some((node_id, text)) = typed {
+    if let Some(edited) = typed {
         state.overlays.pop();
-        state
-            .terminal_jobs
-            .push(TerminalJob::Editor { node_id, text });
+        state.terminal_jobs.push(TerminalJob::EditBox(edited));
     } else {
         return with_selected(state, "edit", |state, id| {
             let text = state

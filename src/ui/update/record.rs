@@ -152,7 +152,9 @@ fn describe(state: &AppState, action: &Action) -> Option<(Level, String)> {
         Action::Engine(Report::PatchWritten { patch, .. }) => {
             (Info, format!("patch written: {}", patch.path))
         }
-        Action::EditorClosed { text: Err(why), .. } => (Error, format!("editor: {why}")),
+        Action::EditorClosed { text: Err(why), .. } | Action::BoxEdited { text: Err(why), .. } => {
+            (Error, format!("editor: {why}"))
+        }
         _ => return None,
     })
 }
@@ -190,7 +192,13 @@ pub fn record_effects(state: &mut AppState, effects: &[Effect]) {
                 draft.anchor
             ),
             Effect::DeleteFinding(node_id) => format!("you deleted your {node_id}"),
-            Effect::Proposal { thread, .. } => format!("you accepted the proposal of {thread}"),
+            Effect::Proposal {
+                thread,
+                accepted: Some(true),
+            } => format!("you accepted the proposal of {thread}"),
+            Effect::Proposal { thread, .. } => {
+                format!("you took back your answer to the proposal of {thread}")
+            }
             _ => continue,
         };
         let at = state.now.clone();

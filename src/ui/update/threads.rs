@@ -124,6 +124,7 @@ fn remember(state: &mut AppState, drafts: Vec<DraftStep>) {
     state.undo.push(Undoable {
         steps: Vec::new(),
         drafts,
+        room: None,
     });
     state.redo.clear();
 }

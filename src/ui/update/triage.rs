@@ -67,6 +67,7 @@ pub fn change_all(state: &mut AppState, ids: &[String], change: Change) -> Vec<E
         state.undo.push(Undoable {
             steps,
             drafts: Vec::new(),
+            room: None,
         });
         state.redo.clear();
     }
@@ -214,6 +215,9 @@ pub fn undo(state: &mut AppState) -> Vec<Effect> {
     if !entry.drafts.is_empty() {
         return take_back(state, entry, true);
     }
+    if let Some(step) = entry.room {
+        return super::room::undo(state, step);
+    }
     let mut effects = Vec::new();
     let mut undone = Vec::new();
     for step in entry.steps.iter().rev() {
@@ -242,6 +246,7 @@ pub fn undo(state: &mut AppState) -> Vec<Effect> {
     state.redo.push(Undoable {
         steps: undone,
         drafts: Vec::new(),
+        room: None,
     });
     effects
 }
@@ -254,6 +259,9 @@ pub fn redo(state: &mut AppState) -> Vec<Effect> {
     };
     if !entry.drafts.is_empty() {
         return take_back(state, entry, false);
+    }
+    if let Some(step) = entry.room {
+        return super::room::redo(state, step);
     }
     let mut effects = Vec::new();
     let mut steps = Vec::new();
@@ -270,6 +278,7 @@ pub fn redo(state: &mut AppState) -> Vec<Effect> {
         state.undo.push(Undoable {
             steps,
             drafts: Vec::new(),
+            room: None,
         });
     }
     if let Some(first) = entry.steps.first() {
@@ -342,6 +351,7 @@ fn take_back(state: &mut AppState, entry: Undoable, undo: bool) -> Vec<Effect> {
         let entry = Undoable {
             steps: Vec::new(),
             drafts: done,
+            room: None,
         };
         if undo {
             state.redo.push(entry);
