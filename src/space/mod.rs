@@ -11,6 +11,7 @@ pub mod journal;
 pub mod key;
 pub mod layout;
 mod linked_objects;
+mod promisor;
 pub mod lock;
 pub mod mirror;
 pub mod open;
