@@ -383,7 +383,10 @@ mod tests {
             WorktreeChange::Created
         );
         assert_eq!(absent_files(&path), vec!["bench/data/huge.txt".to_string()]);
-        assert_eq!(std::fs::read_to_string(path.join("README.md")).unwrap(), "readme\n");
+        assert_eq!(
+            std::fs::read_to_string(path.join("README.md")).unwrap(),
+            "readme\n"
+        );
         assert!(!path.join("bench/data/huge.txt").exists());
         assert_eq!(git(&path, &["rev-parse", "HEAD"]), head);
 

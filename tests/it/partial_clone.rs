@@ -124,7 +124,9 @@ fn files_a_repository_lacks_are_left_out_of_the_checkout_and_named_not_refused()
     let text = String::from_utf8_lossy(&out.stdout);
     assert_eq!(out.status.code(), Some(0), "{text}");
     assert!(
-        text.contains("WARNING the repository lacks the contents of 1 file(s) of the head (data/big.txt)"),
+        text.contains(
+            "WARNING the repository lacks the contents of 1 file(s) of the head (data/big.txt)"
+        ),
         "{text}"
     );
 }

@@ -268,3 +268,66 @@ fn a_large_component_splits_into_bounded_parts_keeping_a_repeated_edit_whole() {
         report.cohorts
     );
 }
+
+#[test]
+fn data_files_the_changes_code_reads_join_its_cohort() {
+    // dayjs: a new plugin reads `locale.formats`; every locale file gains a `formats` entry.
+    // The locale entries are object keys, no symbol the index knows.
+    let mut files = vec![(
+        "src/index.js".to_string(),
+        "export function dayjs(d) {\n  return d\n}\n".to_string(),
+    )];
+    for lang in ["de", "fr", "it"] {
+        files.push((
+            format!("src/locale/{lang}.js"),
+            format!("const locale = {{\n  name: '{lang}',\n  weekStart: 1\n}}\n\nexport default locale\n"),
+        ));
+    }
+    files.push((
+        "src/plugin/other.js".to_string(),
+        "export function other() {\n  return 1\n}\n".to_string(),
+    ));
+    let repo = repo_of(&files);
+    for lang in ["de", "fr", "it"] {
+        repo.write(
+            &format!("src/locale/{lang}.js"),
+            &format!("const locale = {{\n  name: '{lang}',\n  weekStart: 1,\n  formats: {{\n    LT: 'HH:mm'\n  }}\n}}\n\nexport default locale\n"),
+        );
+    }
+    repo.write(
+        "src/plugin/localizedFormat.js",
+        "import { dayjs } from '../index'\n\nexport function localizedFormat(d) {\n  const formats = d.locale.formats || {}\n  return dayjs(formats.LT)\n}\n",
+    );
+    // An unrelated comment elsewhere stays in the pass of files touching nothing.
+    repo.write(
+        "src/plugin/other.js",
+        "// Returns one.\nexport function other() {\n  return 1\n}\n",
+    );
+    repo.commit("localized formats");
+    let report = repo.build();
+    let plugin = report.cohort_of("src/plugin/localizedFormat.js").unwrap();
+    assert_eq!(
+        plugin.files,
+        vec![
+            "src/plugin/localizedFormat.js",
+            "src/locale/de.js",
+            "src/locale/fr.js",
+            "src/locale/it.js",
+        ],
+        "{:#?}",
+        report.cohorts
+    );
+    assert!(
+        plugin
+            .insight
+            .as_deref()
+            .unwrap_or_default()
+            .contains("`formats`"),
+        "{:?}",
+        plugin.insight
+    );
+    assert_eq!(
+        report.cohort_of("src/plugin/other.js").unwrap().files,
+        vec!["src/plugin/other.js"]
+    );
+}
