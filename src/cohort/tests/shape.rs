@@ -331,3 +331,54 @@ fn data_files_the_changes_code_reads_join_its_cohort() {
         vec!["src/plugin/other.js"]
     );
 }
+
+#[test]
+fn a_binding_test_joins_its_code_across_languages_and_a_generic_name_joins_nothing() {
+    let files = vec![
+        (
+            "src/tokenizer.rs".to_string(),
+            "pub fn split_words(s: &str) -> usize {\n    s.len()\n}\n".to_string(),
+        ),
+        (
+            "src/parser.rs".to_string(),
+            "pub fn begin() -> u32 {\n    1\n}\n".to_string(),
+        ),
+        (
+            "py/reader.py".to_string(),
+            "def begin():\n    return 1\n".to_string(),
+        ),
+        (
+            "tests/test_tokenizer.py".to_string(),
+            "def test_one():\n    assert True\n".to_string(),
+        ),
+    ];
+    let repo = repo_of(&files);
+    repo.write(
+        "src/tokenizer.rs",
+        "pub fn split_words(s: &str) -> usize {\n    s.split(' ').count()\n}\n",
+    );
+    repo.write("src/parser.rs", "pub fn begin() -> u32 {\n    2\n}\n");
+    repo.write("py/reader.py", "def begin():\n    return 2\n");
+    repo.write(
+        "tests/test_tokenizer.py",
+        "def test_one():\n    assert True\n\ndef test_two():\n    assert 1 + 1 == 2\n",
+    );
+    repo.commit("binding and two begins");
+    let report = repo.build();
+    assert_eq!(
+        report.cohort_of("src/tokenizer.rs").unwrap().files,
+        vec!["src/tokenizer.rs", "tests/test_tokenizer.py"],
+        "{:#?}",
+        report.cohorts
+    );
+    assert_eq!(
+        report.cohort_of("src/parser.rs").unwrap().files,
+        vec!["src/parser.rs"],
+        "{:#?}",
+        report.cohorts
+    );
+    assert_eq!(
+        report.cohort_of("py/reader.py").unwrap().files,
+        vec!["py/reader.py"]
+    );
+}
