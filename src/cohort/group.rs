@@ -9,8 +9,8 @@ use sha2::{Digest, Sha256};
 use super::changes::{ChangedFile, FileSymbols, Reading};
 use super::graph::{UnionFind, reading_order};
 use super::lazy_index::LazyIndex;
-use super::pairing::CodeFiles;
-use super::paths::{common_dir, parent_dir};
+use super::pairing::{CodeFiles, distinctive_across_languages};
+use super::paths::{common_dir, language_family, parent_dir};
 use super::stoplist::is_common;
 use super::users::Users;
 use crate::diff::is_test_path;
@@ -251,6 +251,7 @@ fn edges(
             referrers.entry(name).or_default().push(i);
         }
     }
+    let family: Vec<&str> = semantic.iter().map(|m| language_family(m.path)).collect();
     // A name most changed files involve says little about which of them belong together.
     let hub_limit = (semantic.len() / 2).max(4);
     let mut edges: HashMap<(usize, usize), f64> = HashMap::new();
@@ -276,11 +277,16 @@ fn edges(
         let defined_in = definitions.get(name).copied().unwrap_or(1).max(1);
         let weight = 1.0 / ((joined.len() - 1) * defined_in) as f64;
         let joined: Vec<usize> = joined.into_iter().collect();
+        // A name shared across languages joins only when it is specific enough to be one
+        // thing in both (`begin` in a Python test and in a Rust parser are two).
+        let across = distinctive_across_languages(name);
         // The touchers join everything the name involves; two mere users of an untouched
         // definition do not join each other through it.
         for &toucher in files {
             for &other in &joined {
-                link(toucher, other, weight);
+                if across || family[toucher] == family[other] {
+                    link(toucher, other, weight);
+                }
             }
         }
     }
@@ -305,10 +311,12 @@ fn edges(
             let Some(files) = definers.get(name.as_str()) else {
                 continue;
             };
+            let across = distinctive_across_languages(name);
             let code: Vec<usize> = files
                 .iter()
                 .copied()
                 .filter(|&c| c != t && !semantic[c].test)
+                .filter(|&c| across || family[c] == family[t])
                 .collect();
             if code.is_empty() || code.len() > hub_limit {
                 continue;

@@ -12,6 +12,7 @@ pub(crate) mod blob_tags;
 mod cache_file;
 pub(crate) mod changes;
 mod cores;
+mod data_files;
 mod early_bases;
 mod early_index;
 mod error;
@@ -169,6 +170,8 @@ pub fn build_with(
             .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
         (cohorts, api_contract)
     });
+    let mut cohorts = cohorts;
+    data_files::join_data_files(&mut cohorts, &input.diff.files);
     let (api_contract, advisory_note) = api_contract;
     notes.extend(api_advisory::unindexed_languages(&files));
     notes.extend(advisory_note);

@@ -116,9 +116,47 @@ impl<'a> CodeFiles<'a> {
     /// What `code_of(test, code)` answers: the code file `test` is named after.
     pub fn tested_by(&self, test: &str) -> Option<&'a str> {
         let stem = tested_stem(test)?;
-        let candidates = self.by_family.get(language_family(test))?;
-        named_after(test, &stem, candidates)
+        let family = language_family(test);
+        if let Some(found) = self
+            .by_family
+            .get(family)
+            .and_then(|candidates| named_after(test, &stem, candidates))
+        {
+            return Some(found);
+        }
+        // A binding: a Python test of a PyO3 module (`tests/test_tokenizer.py` tests
+        // `src/tokenizer.rs`), a JS test of a native addon. Only the exact stem, and only a
+        // distinctive one: `tests/test_id.py` says nothing about `src/id.rs`.
+        if !distinctive_across_languages(&stem) {
+            return None;
+        }
+        let others: Vec<&'a str> = self
+            .by_family
+            .iter()
+            .filter(|(f, _)| **f != family)
+            .flat_map(|(_, paths)| paths.iter().copied())
+            .filter(|path| {
+                split(path)
+                    .1
+                    .trim_start_matches('_')
+                    .eq_ignore_ascii_case(&stem)
+            })
+            .collect();
+        match others.as_slice() {
+            [only] => Some(only),
+            _ => None,
+        }
     }
+}
+
+/// A name specific enough to be the same thing in two languages: a compound (`load_index`,
+/// `ReviewNode`) or a long word, never a generic one (`begin`, `id`, `utils`).
+pub fn distinctive_across_languages(name: &str) -> bool {
+    let name = name.trim_start_matches('_');
+    let compound = name.contains('_') || name.chars().skip(1).any(|c| c.is_ascii_uppercase());
+    !GENERIC_STEMS.contains(&name)
+        && !super::stoplist::is_common(name)
+        && (name.len() >= 8 || (compound && name.len() >= 6))
 }
 
 /// The nearest of `candidates` (code files of `test`'s language family) named after `stem`,
@@ -204,6 +242,31 @@ mod tests {
             assert!(is_test_path(test), "{test}");
             assert_eq!(code_of(test, code()), Some(expected), "{test}");
         }
+    }
+
+    #[test]
+    fn a_binding_test_pairs_by_name_across_languages_but_a_generic_name_does_not() {
+        let code = CodeFiles::new([
+            "src/tokenizer.rs",
+            "src/id.rs",
+            "src/begin.rs",
+            "python/pkg/__init__.py",
+        ]);
+        assert_eq!(
+            code.tested_by("tests/test_tokenizer.py"),
+            Some("src/tokenizer.rs")
+        );
+        assert_eq!(code.tested_by("tests/test_id.py"), None);
+        assert_eq!(code.tested_by("tests/test_begin.py"), None);
+        // A same-language file of that name wins.
+        let both = CodeFiles::new(["src/tokenizer.rs", "python/pkg/tokenizer.py"]);
+        assert_eq!(
+            both.tested_by("tests/test_tokenizer.py"),
+            Some("python/pkg/tokenizer.py")
+        );
+        assert!(distinctive_across_languages("load_index"));
+        assert!(!distinctive_across_languages("begin"));
+        assert!(!distinctive_across_languages("id"));
     }
 
     #[test]

@@ -79,6 +79,9 @@ pub fn json(prepared: &Prepared, forced: bool) -> Value {
                 "reason": c.reason,
                 "recovered": c.recovered,
             })),
+            // Files of the head the repository has no contents for (a partial clone, a
+            // copy without its large files): not checked out, no reviewer read them.
+            "absent_files": prepared.opened.absent_files,
         },
         "files": prepared.diff.files.iter().map(|f| json!({
             "path": f.path,
@@ -116,6 +119,26 @@ pub fn json(prepared: &Prepared, forced: bool) -> Value {
         );
     }
     report
+}
+
+/// What the review could not read because the repository lacks it, in one line.
+fn absent_note(absent: &[String]) -> Option<String> {
+    const SHOWN: usize = 3;
+    let first = absent.first()?;
+    let mut names = std::iter::once(first)
+        .chain(absent.iter().skip(1).take(SHOWN - 1))
+        .map(|p| crate::printable::line(p).into_owned())
+        .collect::<Vec<_>>()
+        .join(", ");
+    if absent.len() > SHOWN {
+        names.push_str(", …");
+    }
+    Some(format!(
+        "the repository lacks the contents of {} file(s) of the head ({names}): a partial \
+         clone whose remote could not be reached, or a copy without its large files; they are \
+         not checked out and no reviewer read them",
+        absent.len()
+    ))
 }
 
 pub fn text(prepared: &Prepared, forced: bool) -> String {
@@ -164,6 +187,9 @@ pub fn lines(prepared: &Prepared, forced: bool) -> Lines {
     out.line(format!("worktree {}", prepared.space.worktree().display()));
     if let Some(corruption) = &prepared.opened.corruption {
         out.line(format!("WARNING {corruption}"));
+    }
+    if let Some(absent) = absent_note(&prepared.opened.absent_files) {
+        out.line(format!("WARNING {absent}"));
     }
     let (additions, deletions) = totals(&prepared.diff);
     out.line(format!(

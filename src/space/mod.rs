@@ -15,6 +15,7 @@ pub mod lock;
 pub mod mirror;
 pub mod open;
 mod packed_refs;
+mod promisor;
 pub mod state;
 pub mod store;
 pub mod summary;

@@ -99,6 +99,10 @@ pub struct OpenReport {
     pub corruption: Option<Corruption>,
     /// Temp files from a crashed write that were cleaned up.
     pub temp_files_removed: usize,
+    /// Files of the head left out of the worktree because the repository lacks their
+    /// contents (a partial clone whose promisor could not be reached, a copy without its
+    /// large files): reviewers cannot read them.
+    pub absent_files: Vec<String>,
 }
 
 /// An open review space. It holds the space's lock until dropped: one writer per space.
@@ -274,6 +278,7 @@ impl Space {
             head_ref_ahead: fetched.head_ref_ahead,
             corruption,
             temp_files_removed,
+            absent_files: worktree::absent_files(&worktree_path),
         };
         let space = Space {
             key,
@@ -340,6 +345,7 @@ impl Space {
             head_ref_ahead: None,
             corruption,
             temp_files_removed,
+            absent_files: worktree::absent_files(&worktree_path),
         };
         let space = Space {
             key,
@@ -468,6 +474,7 @@ fn fetch_local(
     // Nothing moved: no fetch at all, the mirror already has both commits.
     if !wanted.is_empty() {
         mirror.fetch_with_tags(&url, &wanted, None)?;
+        complete_partial_clone(mirror, repo, head, base);
     }
     for (sha, what) in [(head, "head"), (base, "base")] {
         if !mirror.has_commit(&sha.to_string()) {
@@ -483,6 +490,24 @@ fn fetch_local(
         base,
         head_ref_ahead: None,
     })
+}
+
+/// A partial clone lacks the contents of the files it never checked out, and so does the
+/// mirror its objects are linked from: what the review reads of them is downloaded by git in
+/// the repository, as its own commands would, and linked in. Best effort: what is still
+/// absent afterwards is left out of the checkout and named (see `worktree`); the diff of a
+/// file whose base side is absent fails as it would have.
+fn complete_partial_clone(mirror: &Mirror, repo: &Path, head: Oid, base: Oid) {
+    let Some(remote) = super::promisor::promisor_remote(repo) else {
+        return;
+    };
+    let Ok(missing) = super::promisor::missing_blobs(mirror.repo(), base, head) else {
+        return;
+    };
+    if !missing.is_empty() && super::promisor::fetch_blobs(repo, &remote, &missing) {
+        // Linking skips what the mirror holds: only the new pack is linked.
+        let _ = super::linked_objects::link_objects(mirror.path(), repo);
+    }
 }
 
 /// A forge's PR: the refs its forge named (the PR head, the base branch) are fetched into the

@@ -28,20 +28,6 @@ pub enum WorktreeError {
         path: PathBuf,
         source: std::io::Error,
     },
-    /// The repository holds the head commit but not every file's contents: a partial clone
-    /// (`git clone --filter=blob:none`, whose blobs git fetches on demand and libgit2 cannot),
-    /// or objects lost.
-    #[error(
-        "the repository lacks the contents of {total} file(s) of the head {head} ({files}): \
-         it is a partial clone or has lost objects; make them present in the repository you \
-         review (in a partial clone, `git checkout {head}` there downloads them) and run again"
-    )]
-    MissingObjects {
-        head: Oid,
-        /// The first few paths, comma-separated.
-        files: String,
-        total: usize,
-    },
     #[error("worktree {path} is at {found}, expected the head {expected}")]
     NotAtHead {
         path: PathBuf,
@@ -89,11 +75,13 @@ pub fn ensure(
     let change = match open_ours(mirror, path) {
         Some(repo) => {
             let current = repo.head().ok().and_then(|h| h.target());
-            if current == Some(head) && repo.head_detached().unwrap_or(false) {
+            // A worktree that left out absent files is checked out again: they may be
+            // present by now.
+            let whole = !repo.path().join(ABSENT).exists();
+            if current == Some(head) && repo.head_detached().unwrap_or(false) && whole {
                 WorktreeChange::Unchanged
             } else {
-                checkout_detached(&repo, head)
-                    .map_err(|source| checkout_failed(&repo, path, head, source))?;
+                checkout_detached(&repo, head).map_err(git("check out the head"))?;
                 match current {
                     Some(from) if from != head => WorktreeChange::Moved { from },
                     // Same commit but HEAD was attached or unreadable: repaired, not moved.
@@ -181,60 +169,7 @@ fn create(mirror: &Mirror, name: &str, path: &Path, head: Oid) -> Result<(), Wor
         source,
     })?;
     let checkout = Repository::open(path).map_err(git("open the worktree"))?;
-    checkout_detached(&checkout, head)
-        .map_err(|source| checkout_failed(&checkout, path, head, source))
-}
-
-/// Why a checkout of `head` failed: the files whose contents the repository lacks when an
-/// object was not found (libgit2 names only the blob's id), else the error as it came.
-fn checkout_failed(
-    repo: &Repository,
-    path: &Path,
-    head: Oid,
-    source: git2::Error,
-) -> WorktreeError {
-    let other = |source| WorktreeError::Git {
-        path: path.to_path_buf(),
-        what: "check out the head",
-        source,
-    };
-    if source.code() != git2::ErrorCode::NotFound {
-        return other(source);
-    }
-    let missing = repo
-        .find_commit(head)
-        .and_then(|commit| commit.tree())
-        .and_then(|tree| {
-            let odb = repo.odb()?;
-            let mut missing = Vec::new();
-            tree.walk(git2::TreeWalkMode::PreOrder, |dir, entry| {
-                if entry.kind() == Some(git2::ObjectType::Blob) && !odb.exists(entry.id()) {
-                    missing.push(format!("{dir}{}", entry.name().unwrap_or("?")));
-                }
-                git2::TreeWalkResult::Ok
-            })?;
-            Ok(missing)
-        });
-    match missing {
-        Ok(missing) if !missing.is_empty() => {
-            const SHOWN: usize = 3;
-            let mut files = missing
-                .iter()
-                .take(SHOWN)
-                .cloned()
-                .collect::<Vec<_>>()
-                .join(", ");
-            if missing.len() > SHOWN {
-                files.push_str(", …");
-            }
-            WorktreeError::MissingObjects {
-                head,
-                files,
-                total: missing.len(),
-            }
-        }
-        _ => other(source),
-    }
+    checkout_detached(&checkout, head).map_err(git("check out the head"))
 }
 
 /// Registers `path` as the mirror's worktree `name` the way git lays one out
@@ -270,8 +205,38 @@ fn register(repo: &Repository, name: &str, path: &Path, admin: &Path) -> std::io
 
 /// Forces the tree of `head` into the worktree, then detaches HEAD there. Force is right: the
 /// worktree is read-only for reviewers, so anything that differs from the commit is debris.
+///
+/// Files whose contents the repository lacks (a partial clone whose promisor could not be
+/// reached, a copy made without its large files) are left out rather than failing the whole
+/// review: the rest is checked out from the head's tree without them, and they are recorded
+/// for the review to name (see [`absent_files`]).
 fn checkout_detached(repo: &Repository, head: Oid) -> Result<(), git2::Error> {
-    let commit = repo.find_commit(head)?;
+    let tree = repo.find_commit(head)?.tree()?;
+    let mut absent = Vec::new();
+    // The whole tree first: listing absent blobs walks every file, which only a failed
+    // checkout pays for.
+    if let Err(e) = checkout_forced(repo, &tree) {
+        if e.code() != git2::ErrorCode::NotFound {
+            return Err(e);
+        }
+        absent = absent_blobs(repo, &tree)?;
+        if absent.is_empty() {
+            return Err(e);
+        }
+        // The head's tree without them, written into the mirror: an object like any other,
+        // which only this checkout reads.
+        let mut without = git2::build::TreeUpdateBuilder::new();
+        for path in &absent {
+            without.remove(path.as_str());
+        }
+        let id = without.create_updated(repo, &tree)?;
+        checkout_forced(repo, &repo.find_tree(id)?)?;
+    }
+    record_absent(repo, &absent).map_err(|e| git2::Error::from_str(&e.to_string()))?;
+    repo.set_head_detached(head)
+}
+
+fn checkout_forced(repo: &Repository, tree: &git2::Tree<'_>) -> Result<(), git2::Error> {
     let mut checkout = CheckoutBuilder::new();
     // No filters: the files are the commit's bytes, as the diff shows them (no CRLF or `ident`
     // rewriting), and no per-file attribute look-up (most of libgit2's extra CPU over git's).
@@ -279,8 +244,58 @@ fn checkout_detached(repo: &Repository, head: Oid) -> Result<(), git2::Error> {
         .force()
         .remove_untracked(true)
         .disable_filters(true);
-    repo.checkout_tree(commit.as_object(), Some(&mut checkout))?;
-    repo.set_head_detached(head)
+    repo.checkout_tree(tree.as_object(), Some(&mut checkout))
+}
+
+/// Where the files left out of the checkout are listed: the worktree's own directory in the
+/// mirror (`worktrees/<name>`), NUL-separated (a file name may hold a line break).
+const ABSENT: &str = "review-tui-absent";
+
+/// The paths of the blobs of `tree` the repository does not hold.
+fn absent_blobs(repo: &Repository, tree: &git2::Tree<'_>) -> Result<Vec<String>, git2::Error> {
+    let odb = repo.odb()?;
+    let mut absent = Vec::new();
+    tree.walk(git2::TreeWalkMode::PreOrder, |dir, entry| {
+        if entry.kind() == Some(git2::ObjectType::Blob) && !odb.exists(entry.id()) {
+            let name = String::from_utf8_lossy(entry.name_bytes());
+            absent.push(format!("{dir}{name}"));
+        }
+        git2::TreeWalkResult::Ok
+    })?;
+    Ok(absent)
+}
+
+fn record_absent(repo: &Repository, absent: &[String]) -> std::io::Result<()> {
+    let record = repo.path().join(ABSENT);
+    if absent.is_empty() {
+        return match std::fs::remove_file(&record) {
+            Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(e),
+            _ => Ok(()),
+        };
+    }
+    let mut bytes = Vec::new();
+    for path in absent {
+        bytes.extend_from_slice(path.as_bytes());
+        bytes.push(0);
+    }
+    super::fsutil::atomic_write(&record, &bytes)
+}
+
+/// The files of the head the worktree at `path` lacks because the repository had no contents
+/// for them (empty when it is complete): the review names them, reviewers cannot read them.
+pub fn absent_files(path: &Path) -> Vec<String> {
+    let Ok(repo) = Repository::open(path) else {
+        return Vec::new();
+    };
+    std::fs::read(repo.path().join(ABSENT))
+        .map(|bytes| {
+            bytes
+                .split(|b| *b == 0)
+                .filter(|p| !p.is_empty())
+                .map(|p| String::from_utf8_lossy(p).into_owned())
+                .collect()
+        })
+        .unwrap_or_default()
 }
 
 #[cfg(test)]
@@ -337,7 +352,7 @@ mod tests {
     }
 
     #[test]
-    fn a_head_whose_file_contents_are_missing_names_the_files_and_the_remedy() {
+    fn files_whose_contents_are_missing_are_left_out_and_named_then_restored() {
         // What a partial clone (`git clone --filter=blob:none`) looks like to libgit2: the
         // commit and trees are there, a blob is not.
         let t = TestRepo::new();
@@ -357,22 +372,33 @@ mod tests {
             loose.exists(),
             "the test needs the blob loose in the mirror"
         );
-        std::fs::remove_file(&loose).unwrap();
+        let kept = t.scratch().join("blob");
+        std::fs::rename(&loose, &kept).unwrap();
         let path = t.scratch().join("space/worktree");
         std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        let oid = Oid::from_str(&head).unwrap();
 
-        let err = ensure(&mirror, "pr-1", &path, Oid::from_str(&head).unwrap()).unwrap_err();
-        let message = err.to_string();
-        assert!(
-            matches!(err, WorktreeError::MissingObjects { total: 1, .. }),
-            "{message}"
+        assert_eq!(
+            ensure(&mirror, "pr-1", &path, oid).unwrap(),
+            WorktreeChange::Created
         );
-        assert!(message.contains("bench/data/huge.txt"), "{message}");
-        assert!(
-            message.contains(&format!("git checkout {head}")),
-            "{message}"
+        assert_eq!(absent_files(&path), vec!["bench/data/huge.txt".to_string()]);
+        assert_eq!(
+            std::fs::read_to_string(path.join("README.md")).unwrap(),
+            "readme\n"
         );
-        assert!(!message.contains("README.md"), "{message}");
+        assert!(!path.join("bench/data/huge.txt").exists());
+        assert_eq!(git(&path, &["rev-parse", "HEAD"]), head);
+
+        // Once the contents are there, the next open checks the worktree out whole.
+        std::fs::rename(&kept, &loose).unwrap();
+        ensure(&mirror, "pr-1", &path, oid).unwrap();
+        assert!(absent_files(&path).is_empty());
+        assert_eq!(
+            std::fs::read_to_string(path.join("bench/data/huge.txt")).unwrap(),
+            "four megabytes\n"
+        );
+        assert_eq!(git(&path, &["status", "--porcelain"]), "");
     }
 
     #[test]

@@ -23,6 +23,7 @@ mod inbox;
 mod models;
 mod offline;
 mod own_reviews;
+mod partial_clone;
 mod picture;
 mod protocol;
 mod providers;

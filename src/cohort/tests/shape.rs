@@ -268,3 +268,117 @@ fn a_large_component_splits_into_bounded_parts_keeping_a_repeated_edit_whole() {
         report.cohorts
     );
 }
+
+#[test]
+fn data_files_the_changes_code_reads_join_its_cohort() {
+    // dayjs: a new plugin reads `locale.formats`; every locale file gains a `formats` entry.
+    // The locale entries are object keys, no symbol the index knows.
+    let mut files = vec![(
+        "src/index.js".to_string(),
+        "export function dayjs(d) {\n  return d\n}\n".to_string(),
+    )];
+    for lang in ["de", "fr", "it"] {
+        files.push((
+            format!("src/locale/{lang}.js"),
+            format!("const locale = {{\n  name: '{lang}',\n  weekStart: 1\n}}\n\nexport default locale\n"),
+        ));
+    }
+    files.push((
+        "src/plugin/other.js".to_string(),
+        "export function other() {\n  return 1\n}\n".to_string(),
+    ));
+    let repo = repo_of(&files);
+    for lang in ["de", "fr", "it"] {
+        repo.write(
+            &format!("src/locale/{lang}.js"),
+            &format!("const locale = {{\n  name: '{lang}',\n  weekStart: 1,\n  formats: {{\n    LT: 'HH:mm'\n  }}\n}}\n\nexport default locale\n"),
+        );
+    }
+    repo.write(
+        "src/plugin/localizedFormat.js",
+        "import { dayjs } from '../index'\n\nexport function localizedFormat(d) {\n  const formats = d.locale.formats || {}\n  return dayjs(formats.LT)\n}\n",
+    );
+    // An unrelated comment elsewhere stays in the pass of files touching nothing.
+    repo.write(
+        "src/plugin/other.js",
+        "// Returns one.\nexport function other() {\n  return 1\n}\n",
+    );
+    repo.commit("localized formats");
+    let report = repo.build();
+    let plugin = report.cohort_of("src/plugin/localizedFormat.js").unwrap();
+    assert_eq!(
+        plugin.files,
+        vec![
+            "src/plugin/localizedFormat.js",
+            "src/locale/de.js",
+            "src/locale/fr.js",
+            "src/locale/it.js",
+        ],
+        "{:#?}",
+        report.cohorts
+    );
+    assert!(
+        plugin
+            .insight
+            .as_deref()
+            .unwrap_or_default()
+            .contains("`formats`"),
+        "{:?}",
+        plugin.insight
+    );
+    assert_eq!(
+        report.cohort_of("src/plugin/other.js").unwrap().files,
+        vec!["src/plugin/other.js"]
+    );
+}
+
+#[test]
+fn a_binding_test_joins_its_code_across_languages_and_a_generic_name_joins_nothing() {
+    let files = vec![
+        (
+            "src/tokenizer.rs".to_string(),
+            "pub fn split_words(s: &str) -> usize {\n    s.len()\n}\n".to_string(),
+        ),
+        (
+            "src/parser.rs".to_string(),
+            "pub fn begin() -> u32 {\n    1\n}\n".to_string(),
+        ),
+        (
+            "py/reader.py".to_string(),
+            "def begin():\n    return 1\n".to_string(),
+        ),
+        (
+            "tests/test_tokenizer.py".to_string(),
+            "def test_one():\n    assert True\n".to_string(),
+        ),
+    ];
+    let repo = repo_of(&files);
+    repo.write(
+        "src/tokenizer.rs",
+        "pub fn split_words(s: &str) -> usize {\n    s.split(' ').count()\n}\n",
+    );
+    repo.write("src/parser.rs", "pub fn begin() -> u32 {\n    2\n}\n");
+    repo.write("py/reader.py", "def begin():\n    return 2\n");
+    repo.write(
+        "tests/test_tokenizer.py",
+        "def test_one():\n    assert True\n\ndef test_two():\n    assert 1 + 1 == 2\n",
+    );
+    repo.commit("binding and two begins");
+    let report = repo.build();
+    assert_eq!(
+        report.cohort_of("src/tokenizer.rs").unwrap().files,
+        vec!["src/tokenizer.rs", "tests/test_tokenizer.py"],
+        "{:#?}",
+        report.cohorts
+    );
+    assert_eq!(
+        report.cohort_of("src/parser.rs").unwrap().files,
+        vec!["src/parser.rs"],
+        "{:#?}",
+        report.cohorts
+    );
+    assert_eq!(
+        report.cohort_of("py/reader.py").unwrap().files,
+        vec!["py/reader.py"]
+    );
+}

@@ -465,12 +465,23 @@ fn declares_dependency(ecosystem: Ecosystem, section: Section, text: &str) -> bo
     match ecosystem {
         Ecosystem::Cargo | Ecosystem::Pipenv => toml_dependency(section, text),
         Ecosystem::Python => toml_dependency(section, text) || PEP508.is_match(text),
-        Ecosystem::Npm => JSON_DEPENDENCY
-            .captures(text)
-            .is_some_and(|c| section == Section::Dependencies || !PACKAGE_KEYS.contains(&&c[1])),
+        // Outside an object known to list dependencies, only a version requirement names
+        // one: a URL or a path there is a setting (jest's `"testURL": "http://localhost"`).
+        Ecosystem::Npm => JSON_DEPENDENCY.captures(text).is_some_and(|c| {
+            section == Section::Dependencies
+                || (!PACKAGE_KEYS.contains(&&c[1]) && is_version_requirement(&c[3]))
+        }),
         Ecosystem::Go => GO_REQUIREMENT.is_match(text),
         Ecosystem::Ruby => GEM.is_match(text),
     }
+}
+
+/// The start of a version requirement, as `JSON_DEPENDENCY` captured it (not a protocol).
+fn is_version_requirement(start: &str) -> bool {
+    start
+        .chars()
+        .next()
+        .is_some_and(|c| c.is_ascii_digit() || "^~<>=*".contains(c))
 }
 
 fn toml_dependency(section: Section, text: &str) -> bool {

@@ -121,6 +121,34 @@ diff --git a/package.json b/package.json
 }
 
 #[test]
+fn a_url_setting_outside_a_dependencies_object_is_no_dependency() {
+    // dayjs #296: a jest setting inside `"jest": {…}`, whose header the hunk does not show.
+    let setting = "\
+diff --git a/package.json b/package.json
+--- a/package.json
++++ b/package.json
+@@ -26,3 +26,4 @@
+     ],
+     \"testRegex\": \"test/(.*?/)?.*test.js$\",
++    \"testURL\": \"http://localhost\",
+     \"coverageDirectory\": \"./coverage/\",
+";
+    let lock = ["package.json", "package-lock.json"];
+    assert_eq!(rules(&scan_with_repo(setting, &lock)), Vec::<&str>::new());
+    // Inside a dependencies object a URL names a dependency, as does a version anywhere.
+    let in_dependencies = setting.replace("     ],\n", "   \"dependencies\": {\n");
+    assert_eq!(
+        rules(&scan_with_repo(&in_dependencies, &lock)),
+        vec!["deps/manifest-without-lockfile"]
+    );
+    let version = setting.replace("\"http://localhost\"", "\"^1.2.0\"");
+    assert_eq!(
+        rules(&scan_with_repo(&version, &lock)),
+        vec!["deps/manifest-without-lockfile"]
+    );
+}
+
+#[test]
 fn go_sum_without_go_mod_and_workspace_locks_explained_by_members() {
     let go_sum = "\
 diff --git a/go.sum b/go.sum
