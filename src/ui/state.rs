@@ -121,6 +121,9 @@ pub enum RowKey {
     Below(String),
     /// A finding, by node id.
     Node(String),
+    /// The findings one rule raised several times in one cohort, folded into one row, by
+    /// [`crate::ui::rows::rule_key`].
+    Rule(String),
 }
 
 /// A patch the gate wrote: where it is and what it holds, for the patch viewer.
@@ -416,6 +419,8 @@ pub struct AppState {
     pub below_open: BTreeSet<String>,
     /// Problems (by primary node id) whose duplicates are shown.
     pub expanded: BTreeSet<String>,
+    /// Rule folds (by [`crate::ui::rows::rule_key`]) whose findings are listed one a row.
+    pub rules_open: BTreeSet<String>,
     /// Findings chosen for the gate's fix and ignore.
     pub marked: BTreeSet<String>,
     /// `V`: where a range of rows starts; it ends at the selection. Confirm, dismiss and
@@ -494,6 +499,7 @@ impl AppState {
             collapsed: BTreeSet::new(),
             below_open: BTreeSet::new(),
             expanded: BTreeSet::new(),
+            rules_open: BTreeSet::new(),
             marked: BTreeSet::new(),
             range: None,
             filter: String::new(),
@@ -631,6 +637,36 @@ impl AppState {
             Some(RowKey::Node(id)) => self.node(id),
             _ => None,
         }
+    }
+
+    /// The finding the selected row stands for: the selected finding, or a rule fold's first
+    /// (most urgent) finding.
+    pub fn row_node(&self) -> Option<&ReviewNode> {
+        match &self.selected {
+            Some(RowKey::Rule(_)) => {
+                let first = self
+                    .rule_members(self.selected.as_ref()?)
+                    .into_iter()
+                    .next()?;
+                self.node(&first)
+            }
+            _ => self.selected_node(),
+        }
+    }
+
+    /// The findings (problems, by primary id) the rule fold `key` holds, in list order; empty
+    /// for any other row or a fold no longer listed.
+    pub fn rule_members(&self, key: &RowKey) -> Vec<String> {
+        if !matches!(key, RowKey::Rule(_)) {
+            return Vec::new();
+        }
+        crate::ui::rows::build(self, crate::ui::rows::Unfold::All)
+            .into_iter()
+            .find_map(|row| match row {
+                crate::ui::rows::Row::Rule { members, .. } if row.has_key(key) => Some(members),
+                _ => None,
+            })
+            .unwrap_or_default()
     }
 
     /// Whether the review is still being computed: a round requested and about to start (its

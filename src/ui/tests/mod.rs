@@ -9,6 +9,7 @@ mod focus;
 mod keys;
 mod log;
 mod loop_;
+mod rule_folds;
 mod run_control;
 mod sizes;
 mod snapshots;

@@ -36,7 +36,10 @@ impl Component for Panes {
         let node = state.selected_node();
         let me = || Actor::Person(state.person.clone());
         let group = state.range.is_some()
-            || matches!(state.selected, Some(RowKey::Cohort(_) | RowKey::Below(_)));
+            || matches!(
+                state.selected,
+                Some(RowKey::Cohort(_) | RowKey::Below(_) | RowKey::Rule(_))
+            );
         match command {
             C::Confirm | C::Dismiss | C::Resolve => {
                 group || node.is_some_and(|n| n.status.is_active())
@@ -471,6 +474,7 @@ pub(super) fn expand(state: &mut AppState) {
         Pane::Findings => match state.selected.clone() {
             Some(RowKey::Cohort(key)) => toggle(&mut state.collapsed, key),
             Some(RowKey::Below(key)) => toggle(&mut state.below_open, key),
+            Some(RowKey::Rule(key)) => toggle(&mut state.rules_open, key),
             Some(RowKey::Node(id)) => {
                 let has_duplicates = rows::rows(state).iter().any(|row| {
                     matches!(row, Row::Node { id: row_id, duplicates, .. } if *row_id == id && *duplicates > 0)
