@@ -131,6 +131,8 @@ pub enum RowKey {
 pub struct PatchData {
     pub path: String,
     pub text: String,
+    /// The fix command's answers (kept in the folder `path`), not a patch to apply.
+    pub answers: bool,
 }
 
 /// What the engine computed for the publish preview (`Effect::PreviewPublish` →

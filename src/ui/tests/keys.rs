@@ -243,6 +243,7 @@ fn messages_name_the_keys_the_person_bound_not_the_defaults() {
             patch: crate::ui::state::PatchData {
                 path: "/tmp/fix.patch".into(),
                 text: String::new(),
+                answers: false,
             },
             summary: "patch written".into(),
         })],

@@ -4,6 +4,7 @@
 mod components;
 mod diff;
 mod fit;
+mod fix_path;
 mod fixtures;
 mod focus;
 mod keys;

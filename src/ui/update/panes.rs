@@ -349,7 +349,7 @@ fn main_command(state: &mut AppState, command: Command) -> Vec<Effect> {
                 state.overlays.push(Overlay::Patch { scroll: 0 });
             } else {
                 let text = format!(
-                    "no patch yet: the gate's fix ({}, then {}) writes one",
+                    "nothing to show yet: the gate's fix ({}, then {}) writes a patch or runs the fix command",
                     state.key(Context::Main, Command::OpenGate),
                     state.key(Context::Gate, Command::GateFix)
                 );

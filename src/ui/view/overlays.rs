@@ -180,7 +180,7 @@ fn legend(cx: &ViewContext) -> Vec<Line<'static>> {
     let theme = &cx.theme;
     let mut lines = vec![Line::from(Span::styled("What the marks mean", theme.title))];
     let key = |command: Command| cx.keymap.key(Context::Main, command);
-    let marks: [(&str, String); 13] = [
+    let marks: [(&str, String); 15] = [
         (
             "▶ ▷",
             "the selected row (▷: its pane is not focused)".to_string(),
@@ -198,6 +198,17 @@ fn legend(cx: &ViewContext) -> Vec<Line<'static>> {
             ),
         ),
         ("↳", "a duplicate of the finding above".to_string()),
+        (
+            "16× title",
+            format!(
+                "one rule's findings in one cohort, one row: {} lists them; keys act on all",
+                key(Command::Expand)
+            ),
+        ),
+        (
+            "◐ mixed",
+            "a fold's findings differ in status (its detail counts them)".to_string(),
+        ),
         (
             "●",
             format!(
@@ -477,9 +488,18 @@ fn patch(frame: &mut Frame, area: Rect, state: &AppState, scroll: u16, cx: &View
         area.height.saturating_sub(2),
     );
     frame.render_widget(Clear, rect);
+    // One viewer for what the fix produced: the patch, or the fix command's answers.
+    let (what, how) = if patch.answers {
+        (
+            "Fix command's answers",
+            " · kept there; review-tui changed no code",
+        )
+    } else {
+        ("Patch", " · apply with `git apply`")
+    };
     let block = boxed(
         format!(
-            " Patch · {} scroll · any other key closes ",
+            " {what} · {} scroll · any other key closes ",
             cx.keymap.scroll_keys(Context::Patch)
         ),
         cx,
@@ -488,7 +508,7 @@ fn patch(frame: &mut Frame, area: Rect, state: &AppState, scroll: u16, cx: &View
     frame.render_widget(block, rect);
     let footer = Paragraph::new(Line::from(vec![
         Span::styled(super::shown(&patch.path), theme.muted),
-        Span::styled(" · apply with `git apply`", theme.muted),
+        Span::styled(how, theme.muted),
     ]))
     .wrap(Wrap { trim: true });
     let footer_height = (footer.line_count(inner.width) as u16).min(inner.height / 2);
