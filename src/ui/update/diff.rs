@@ -148,6 +148,8 @@ pub(super) fn open_in_editor(state: &mut AppState, path: &str, line: u32) {
 /// What a key in the diff view comes to, decided while the document borrows the state.
 enum DiffMove {
     To(usize, Place),
+    /// To a mark, around the end of the document: the message says so.
+    Wrapped(usize, &'static str),
     Note(String),
     Select(String),
     Open(String, u32),
@@ -177,14 +179,34 @@ fn diff_action(state: &mut AppState, command: Command) -> Option<Vec<Effect>> {
                 Some(row) => DiffMove::To(row, Place::Top),
                 None => DiffMove::Note("first file".to_string()),
             },
-            Command::NextFinding => match marks().into_iter().find(|&r| r > cursor) {
-                Some(row) => DiffMove::To(row, Place::Context),
-                None => DiffMove::Note("no marked line below".to_string()),
-            },
-            Command::PrevFinding => match marks().into_iter().rfind(|&r| r < cursor) {
-                Some(row) => DiffMove::To(row, Place::Context),
-                None => DiffMove::Note("no marked line above".to_string()),
-            },
+            // Like the list's `n`/`N`: past the last mark they wrap around, and say so.
+            Command::NextFinding | Command::PrevFinding => {
+                let marks = marks();
+                let forward = command == Command::NextFinding;
+                let next = if forward {
+                    marks.iter().copied().find(|&r| r > cursor)
+                } else {
+                    marks.iter().copied().rfind(|&r| r < cursor)
+                };
+                let wrapped = if forward {
+                    marks.first().copied()
+                } else {
+                    marks.last().copied()
+                };
+                match (next, wrapped) {
+                    (Some(row), _) => DiffMove::To(row, Place::Context),
+                    (None, Some(row)) if row != cursor => DiffMove::Wrapped(
+                        row,
+                        if forward {
+                            "wrapped to the first marked line"
+                        } else {
+                            "wrapped to the last marked line"
+                        },
+                    ),
+                    (None, Some(_)) => DiffMove::Note("this is the only marked line".to_string()),
+                    (None, None) => DiffMove::Note("no marked lines in this diff".to_string()),
+                }
+            }
             Command::Expand => {
                 let by_path = diffview::findings_by_path(state);
                 match diffview::findings_at(&doc, &by_path, cursor).first() {
@@ -219,6 +241,12 @@ fn diff_action(state: &mut AppState, command: Command) -> Option<Vec<Effect>> {
             view.cursor = row;
             place(state, &mut view, how);
             set_diff_view(state, view);
+        }
+        DiffMove::Wrapped(row, text) => {
+            view.cursor = row;
+            place(state, &mut view, Place::Context);
+            set_diff_view(state, view);
+            info(state, text.to_string());
         }
         DiffMove::Note(text) => info(state, text),
         DiffMove::Open(path, line) => open_in_editor(state, &path, line),

@@ -31,7 +31,15 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &AppState, cx: &ViewContext) -
             }
             Overlay::Input(input) => text_box(frame, area, state, input, cx),
             Overlay::Error { title, message } => error(frame, area, title, message, cx),
-            Overlay::Diff(view) => diff_lines = super::diff::draw(frame, area, state, view, cx),
+            // Above the bottom lines: what `n`, `N` or a jump says stays in sight.
+            Overlay::Diff(view) => {
+                let status = super::status::height(state, area.width, area.height);
+                let above = Rect {
+                    height: area.height.saturating_sub(status),
+                    ..area
+                };
+                diff_lines = super::diff::draw(frame, above, state, view, cx)
+            }
             Overlay::Patch { scroll } => scroll_max = patch(frame, area, state, *scroll, cx),
             Overlay::Log { scroll } => scroll_max = event_log(frame, area, state, *scroll, cx),
             Overlay::Threads { cursor } => {
