@@ -166,8 +166,13 @@ pub enum TerminalJob {
     Editor { node_id: String, text: String },
     /// Put `text` on the clipboard through the terminal (OSC 52).
     Clipboard(String),
-    /// Suspend the cockpit and open `file` (in the worktree) at `line` in the person's editor.
-    OpenFile { file: std::path::PathBuf, line: u32 },
+    /// Suspend the cockpit and open a read-only copy of `path` (of the review's `worktree`) at
+    /// `line` in the person's editor: the review's checkout is never edited.
+    OpenFile {
+        worktree: std::path::PathBuf,
+        path: String,
+        line: u32,
+    },
 }
 
 /// Why a text box is open.

@@ -115,7 +115,8 @@ pub(super) fn open_diff(state: &mut AppState) {
     state.overlays.push(Overlay::Diff(view));
 }
 
-/// Hands the person's editor `path` (the PR's, inside the worktree) at `line`.
+/// Hands the person's editor a read-only copy of `path` (the PR's, inside the worktree) at
+/// `line`.
 pub(super) fn open_in_editor(state: &mut AppState, path: &str, line: u32) {
     let Some(worktree) = &state.worktree else {
         message(
@@ -140,7 +141,8 @@ pub(super) fn open_in_editor(state: &mut AppState, path: &str, line: u32) {
         return;
     }
     state.terminal_jobs.push(TerminalJob::OpenFile {
-        file,
+        worktree: worktree.clone(),
+        path: path.to_string(),
         line: line.max(1),
     });
 }
