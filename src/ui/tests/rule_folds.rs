@@ -289,3 +289,52 @@ fn the_kind_column_keeps_a_space_before_the_title() {
         assert!(text.contains("P3 ticket New TODO"), "{width}:\n{text}");
     }
 }
+
+/// Help at 60 columns, read to its end: every line inside its box is a title or starts
+/// indented; a long description or mark meaning never wraps back to the box's edge.
+#[test]
+fn help_text_never_wraps_to_the_boxs_edge_at_60_columns() {
+    let mut state = finished();
+    state.overlays.push(Overlay::Help { scroll: 0 });
+    let titles = [
+        "Keys here",
+        "What the marks mean",
+        "Review",
+        "Approval gate",
+        "Publish preview",
+        "Help",
+        "Diff view",
+        "Patch viewer",
+        "Event log",
+        "Review threads",
+    ];
+    let mut seen = 0;
+    for scroll in (0..400).step_by(10) {
+        state.overlays = vec![Overlay::Help { scroll }];
+        let text = screen(&mut state, 60, 24);
+        for line in text.lines() {
+            // Inside the box: after its left border, its right one (or scrollbar) dropped.
+            let Some(inner) = line.strip_prefix('│') else {
+                continue;
+            };
+            let inner: String = {
+                let mut chars: Vec<char> = inner.chars().collect();
+                chars.pop();
+                chars.into_iter().collect()
+            };
+            if inner.trim().is_empty() || inner.starts_with(' ') {
+                continue;
+            }
+            seen += 1;
+            assert!(
+                titles.iter().any(|t| inner.starts_with(t)),
+                "a line at the box's edge that is no title: {inner:?}\n{text}"
+            );
+        }
+    }
+    assert!(
+        seen > 3,
+        "the titles were read: {}",
+        screen(&mut state, 60, 24)
+    );
+}

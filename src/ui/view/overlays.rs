@@ -81,7 +81,7 @@ fn help(frame: &mut Frame, area: Rect, state: &AppState, scroll: u16, cx: &ViewC
     for (i, context) in contexts.into_iter().enumerate() {
         if i == 1 {
             lines.push(Line::raw(""));
-            lines.extend(legend(cx));
+            lines.extend(legend(cx, rect.width as usize));
         }
         if !lines.is_empty() {
             lines.push(Line::raw(""));
@@ -137,14 +137,16 @@ fn help(frame: &mut Frame, area: Rect, state: &AppState, scroll: u16, cx: &ViewC
         }
     }
     lines.push(Line::raw(""));
-    lines.push(Line::from(Span::styled(
+    // The notes wrap under themselves too: only titles start at the box's edge.
+    for note in [
         "Greyed keys cannot run now (no finding selected, no review running…); pressing one says why.",
-        theme.muted,
-    )));
-    lines.push(Line::from(Span::styled(
         "Text boxes: enter submits (ctrl-s in the comment editor), esc cancels. Mouse: wheel scrolls, click selects.",
-        theme.muted,
-    )));
+    ] {
+        let room = (rect.width as usize).saturating_sub(4).max(16);
+        for part in crate::ui::text::wrap_words(note, room) {
+            lines.push(Line::from(Span::styled(format!("  {part}"), theme.muted)));
+        }
+    }
     frame.render_widget(Clear, rect);
     super::scrolled(
         frame,
@@ -184,7 +186,7 @@ fn focused_context(state: &AppState) -> Context {
 }
 
 /// What the list's, the reviewers' and the diff's marks mean: shown after the focused keys.
-fn legend(cx: &ViewContext) -> Vec<Line<'static>> {
+fn legend(cx: &ViewContext, width: usize) -> Vec<Line<'static>> {
     let theme = &cx.theme;
     let mut lines = vec![Line::from(Span::styled("What the marks mean", theme.title))];
     let key = |command: Command| cx.keymap.key(Context::Main, command);
@@ -260,11 +262,23 @@ fn legend(cx: &ViewContext) -> Vec<Line<'static>> {
             "diff gutter: a finding's priority on its line; + several share it".to_string(),
         ),
     ];
+    // A long meaning wraps under itself, never back to the marks' column.
+    let room = width.saturating_sub(2 + 16).max(16);
     for (mark, meaning) in marks {
-        lines.push(Line::from(vec![
-            Span::styled(format!("  {}", pad(mark, 14)), theme.key_hint),
-            Span::styled(meaning, theme.text),
-        ]));
+        for (i, part) in crate::ui::text::wrap_words(&meaning, room)
+            .into_iter()
+            .enumerate()
+        {
+            let lead = if i == 0 {
+                format!("  {}", pad(mark, 14))
+            } else {
+                " ".repeat(16)
+            };
+            lines.push(Line::from(vec![
+                Span::styled(lead, theme.key_hint),
+                Span::styled(part, theme.text),
+            ]));
+        }
     }
     lines.push(Line::raw(""));
     lines
