@@ -64,7 +64,7 @@ pub fn cohort_for_selection(state: &AppState) -> Option<String> {
     match state.selected.as_ref()? {
         RowKey::Cohort(key) | RowKey::Below(key) => known(key).then(|| key.clone()),
         RowKey::Node(_) | RowKey::Rule(_) => {
-            let path = &state.row_node()?.anchor.as_ref()?.path;
+            let path = &crate::ui::rows::row_node(state)?.anchor.as_ref()?.path;
             state
                 .cohorts
                 .iter()

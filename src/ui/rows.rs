@@ -333,6 +333,33 @@ fn confidence_key(confidence: f64) -> i64 {
     (confidence * 1000.0).round() as i64
 }
 
+/// The finding the selected row stands for: the selected finding, or a rule fold's first
+/// (most urgent) finding.
+pub fn row_node(state: &AppState) -> Option<&ReviewNode> {
+    match &state.selected {
+        Some(key @ RowKey::Rule(_)) => {
+            let first = rule_members(state, key).into_iter().next()?;
+            state.node(&first)
+        }
+        _ => state.selected_node(),
+    }
+}
+
+/// The findings (problems, by primary id) the rule fold `key` holds, in list order; empty for
+/// any other row or a fold no longer listed.
+pub fn rule_members(state: &AppState, key: &RowKey) -> Vec<String> {
+    if !matches!(key, RowKey::Rule(_)) {
+        return Vec::new();
+    }
+    build(state, Unfold::All)
+        .into_iter()
+        .find_map(|row| match row {
+            Row::Rule { members, .. } if row.has_key(key) => Some(members),
+            _ => None,
+        })
+        .unwrap_or_default()
+}
+
 /// Where a row sits in `rows`, by key.
 pub fn position(rows: &[Row], key: &RowKey) -> Option<usize> {
     rows.iter().position(|row| row.has_key(key))

@@ -646,36 +646,6 @@ impl AppState {
         }
     }
 
-    /// The finding the selected row stands for: the selected finding, or a rule fold's first
-    /// (most urgent) finding.
-    pub fn row_node(&self) -> Option<&ReviewNode> {
-        match &self.selected {
-            Some(RowKey::Rule(_)) => {
-                let first = self
-                    .rule_members(self.selected.as_ref()?)
-                    .into_iter()
-                    .next()?;
-                self.node(&first)
-            }
-            _ => self.selected_node(),
-        }
-    }
-
-    /// The findings (problems, by primary id) the rule fold `key` holds, in list order; empty
-    /// for any other row or a fold no longer listed.
-    pub fn rule_members(&self, key: &RowKey) -> Vec<String> {
-        if !matches!(key, RowKey::Rule(_)) {
-            return Vec::new();
-        }
-        crate::ui::rows::build(self, crate::ui::rows::Unfold::All)
-            .into_iter()
-            .find_map(|row| match row {
-                crate::ui::rows::Row::Rule { members, .. } if row.has_key(key) => Some(members),
-                _ => None,
-            })
-            .unwrap_or_default()
-    }
-
     /// Whether the review is still being computed: a round requested and about to start (its
     /// findings on screen are the last round's), reviewers queued or reading, or the run
     /// between them (peer round, verification, scoring). The verdict on the board is then

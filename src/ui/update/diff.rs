@@ -94,7 +94,7 @@ pub(super) fn open_diff(state: &mut AppState) {
     let cohort = diffview::cohort_for_selection(state);
     let (len, cursor) = {
         let doc = DiffDoc::new(state, cohort.as_deref());
-        let cursor = state.row_node().and_then(|node| {
+        let cursor = crate::ui::rows::row_node(state).and_then(|node| {
             doc.marks(state)
                 .into_iter()
                 .find(|(_, n)| n.id == node.id || node.duplicate_of.as_deref() == Some(&n.id))

@@ -40,7 +40,7 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &AppState, cx: &ViewContext) -
         ),
         Some(RowKey::Below(_)) => (" Below threshold ".to_string(), below_lines(state, cx)),
         Some(key @ RowKey::Rule(_)) => {
-            let members = state.rule_members(key);
+            let members = crate::ui::rows::rule_members(state, key);
             (
                 format!(" {}× one rule ", members.len()),
                 rule_lines(&members, state, cx),
