@@ -199,6 +199,10 @@ pub struct Verdict {
     /// Recomputed with the decision, never stored.
     #[serde(skip)]
     pub holding: Vec<String>,
+    /// The findings counted (`counts.counted`), one per problem, by id: what the gate's fix
+    /// and every other count of "the counted findings" reads. Never stored.
+    #[serde(skip)]
+    pub counted: Vec<String>,
 }
 
 /// Recomputes the decision from the evidence: each rule of [`RULES`] asks for a decision with
@@ -246,6 +250,7 @@ pub fn decide(input: &VerdictInput) -> Verdict {
         holding: (facts.blocking.iter().chain(facts.holding.iter()))
             .map(|f| f.id.clone())
             .collect(),
+        counted: counted.iter().map(|f| f.id.clone()).collect(),
     }
 }
 

@@ -16,13 +16,16 @@ use crate::diff::Side;
 use crate::review::node::ReviewNode;
 use crate::session::prepare::Prepared;
 
-/// A patch the gate wrote: where, what it holds (shown in the cockpit's patch viewer) and the
-/// one line that announces it.
+/// What the gate's fix produced: a patch, or the fix command's answers. Where it is, what it
+/// holds (shown in the cockpit's one fix viewer) and the one line that announces it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct WrittenPatch {
+    /// The patch file, or the folder the answers are kept in.
     pub path: std::path::PathBuf,
     pub text: String,
     pub summary: String,
+    /// The fix command's answers (one section a finding), not a patch to `git apply`.
+    pub answers: bool,
 }
 
 /// Why the gate wrote no patch, or the fix command gave no answer; the cockpit shows the text.
@@ -201,6 +204,7 @@ pub fn write_patch(prepared: &Prepared, node_ids: &[String]) -> Result<WrittenPa
         ),
         path: target,
         text: patch,
+        answers: false,
     })
 }
 
@@ -218,6 +222,7 @@ pub fn last_patch(prepared: &Prepared) -> Option<WrittenPatch> {
         summary: format!("the patch written for round {round}: {}", path.display()),
         path,
         text,
+        answers: false,
     })
 }
 
@@ -279,14 +284,20 @@ impl FixJobs {
         })
     }
 
-    /// Runs `command` (through `sh -c`) once per finding; says where the answers are.
-    pub fn run(&self, command: &str, timeout: std::time::Duration) -> Result<String, FixError> {
+    /// Runs `command` (through `sh -c`) once per finding; the answers, one section a finding
+    /// (`## id`), and where they are kept.
+    pub fn run(
+        &self,
+        command: &str,
+        timeout: std::time::Duration,
+    ) -> Result<WrittenPatch, FixError> {
         std::fs::create_dir_all(&self.dir).map_err(|source| FixError::CreateDir {
             path: self.dir.clone(),
             source,
         })?;
         let before = worktree_status(&self.worktree);
         let mut written = Vec::new();
+        let mut text = String::new();
         let mut failed = Vec::new();
         for (id, prompt) in &self.jobs {
             match run_one(command, prompt, id, &self.worktree, &self.dir, timeout) {
@@ -298,9 +309,17 @@ impl FixJobs {
                             source,
                         }
                     })?;
+                    text.push_str(&format!(
+                        "## {id} ({})\n\n{}\n\n",
+                        target.display(),
+                        String::from_utf8_lossy(&output).trim_end()
+                    ));
                     written.push(target.display().to_string());
                 }
-                Err(why) => failed.push(format!("{id}: {why}")),
+                Err(why) => {
+                    text.push_str(&format!("## {id}: no answer\n\n{why}\n\n"));
+                    failed.push(format!("{id}: {why}"));
+                }
             }
         }
         if before.is_some() && worktree_status(&self.worktree) != before {
@@ -316,19 +335,25 @@ impl FixJobs {
         if written.is_empty() {
             return Err(FixError::CommandFailed(failed));
         }
-        let mut message = format!(
-            "fix command answers for {} finding(s): {} — review-tui changed no code",
+        let mut summary = format!(
+            "fix command answers for {} of {} finding(s): {} — review-tui changed no code",
             written.len(),
+            self.jobs.len(),
             written.join(", ")
         );
         if !failed.is_empty() {
-            message.push_str(&format!(
+            summary.push_str(&format!(
                 " ({} failed: {})",
                 failed.len(),
                 failed.join("; ")
             ));
         }
-        Ok(message)
+        Ok(WrittenPatch {
+            path: self.dir.clone(),
+            text,
+            summary,
+            answers: true,
+        })
     }
 }
 
@@ -338,7 +363,7 @@ pub fn run_fix_command(
     prepared: &Prepared,
     node_ids: &[String],
     command: &str,
-) -> Result<String, FixError> {
+) -> Result<WrittenPatch, FixError> {
     FixJobs::collect(prepared, node_ids)?.run(command, FIX_TIMEOUT)
 }
 
@@ -592,11 +617,20 @@ mod tests {
         )
         .unwrap();
         let command = format!("sh {}", script.display());
-        let message = run_fix_command(&prepared, &ids, &command).unwrap();
+        let written = run_fix_command(&prepared, &ids, &command).unwrap();
+        let message = &written.summary;
         assert!(message.contains("review-tui changed no code"), "{message}");
+        assert!(
+            message.contains("answers for 1 of 1 finding(s)"),
+            "{message}"
+        );
         let answer = prepared.space.path().join("fixes/n_1.md");
         assert!(message.contains(&answer.display().to_string()), "{message}");
         let text = std::fs::read_to_string(&answer).unwrap();
+        // What the viewer shows is the answer itself, under its finding.
+        assert!(written.answers);
+        assert!(written.text.starts_with("## n/1 ("), "{}", written.text);
+        assert!(written.text.contains(text.trim_end()), "{}", written.text);
         let worktree = prepared.space.worktree().display().to_string();
         assert!(
             text.contains(&format!("finding n/1 in {worktree}")),

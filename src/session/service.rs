@@ -920,6 +920,15 @@ fn redacted<Pv, Pd>(event: SessionEvent<Pv, Pd>) -> SessionEvent<Pv, Pd> {
         SessionEvent::Notice(text) => {
             SessionEvent::Notice(crate::reviewers::redact::outbound(&text))
         }
+        // The fix command's answers are its output, which may quote what it read: shown
+        // through the one redaction point like any message.
+        SessionEvent::PatchWritten(written) if written.answers => {
+            SessionEvent::PatchWritten(Box::new(crate::session::fix::WrittenPatch {
+                text: crate::reviewers::redact::outbound(&written.text),
+                summary: crate::reviewers::redact::outbound(&written.summary),
+                ..*written
+            }))
+        }
         other => other,
     }
 }
@@ -994,7 +1003,7 @@ async fn handle<P: Publisher>(
                             .await
                             .unwrap_or_else(|e| Err(fix::FixError::Task(e.to_string())));
                     let _ = events.send(redacted(match ran {
-                        Ok(written) => SessionEvent::Notice(written),
+                        Ok(written) => SessionEvent::PatchWritten(Box::new(written)),
                         Err(error) => SessionEvent::Failed {
                             title: "The fix command did not answer".into(),
                             message: error.to_string(),
@@ -1027,7 +1036,7 @@ async fn handle<P: Publisher>(
                         .await
                         .unwrap_or_else(|e| Err(fix::FixError::Task(e.to_string())));
                         let _ = events.send(redacted(match ran {
-                            Ok(written) => SessionEvent::Notice(written),
+                            Ok(written) => SessionEvent::PatchWritten(Box::new(written)),
                             Err(error) => SessionEvent::Failed {
                                 title: "The fix command did not answer".into(),
                                 message: error.to_string(),

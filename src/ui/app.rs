@@ -403,6 +403,7 @@ fn patch_data(written: &crate::session::fix::WrittenPatch) -> PatchData {
     PatchData {
         path: written.path.display().to_string(),
         text: written.text.clone(),
+        answers: written.answers,
     }
 }
 

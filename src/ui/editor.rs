@@ -32,6 +32,47 @@ pub enum EditorError {
     ReadBack(String),
     #[error("the editor ended with {0}")]
     Failed(String),
+    #[error("could not copy {path} out of the worktree for the editor: {reason}")]
+    Copy { path: String, reason: String },
+}
+
+/// A read-only copy of `path` (relative, inside `worktree`) beside the review's worktree
+/// (`<space>/views/<path>`), made afresh on each call: what the person's editor opens, so an
+/// edit never dirties the checkout the review reads (the next round would review it).
+pub fn read_only_copy(worktree: &Path, path: &str) -> Result<PathBuf, EditorError> {
+    let failed = |e: std::io::Error| EditorError::Copy {
+        path: crate::printable::line(path).into_owned(),
+        reason: e.to_string(),
+    };
+    let inside = !path.is_empty()
+        && !path.starts_with('/')
+        && !path.split('/').any(|part| part == ".." || part.is_empty());
+    if !inside {
+        return Err(failed(std::io::Error::other(
+            "not a path inside the worktree",
+        )));
+    }
+    let views = worktree
+        .parent()
+        .map_or_else(std::env::temp_dir, Path::to_path_buf)
+        .join("views");
+    let copy = views.join(path);
+    if let Some(parent) = copy.parent() {
+        std::fs::create_dir_all(parent).map_err(failed)?;
+    }
+    if copy.exists() {
+        // The last copy is read-only: writable again to be replaced.
+        let mut permissions = std::fs::metadata(&copy).map_err(failed)?.permissions();
+        #[allow(clippy::permissions_set_readonly_false)]
+        permissions.set_readonly(false);
+        std::fs::set_permissions(&copy, permissions).map_err(failed)?;
+        std::fs::remove_file(&copy).map_err(failed)?;
+    }
+    std::fs::copy(worktree.join(path), &copy).map_err(failed)?;
+    let mut permissions = std::fs::metadata(&copy).map_err(failed)?.permissions();
+    permissions.set_readonly(true);
+    std::fs::set_permissions(&copy, permissions).map_err(failed)?;
+    Ok(copy)
 }
 
 /// Runs the person's editor on `text`, in a file in `dir` (the review space; the system's
@@ -254,5 +295,28 @@ mod tests {
     #[test]
     fn osc52_carries_the_text_in_base64() {
         assert_eq!(osc52("src/a.rs:3"), "\x1b]52;c;c3JjL2EucnM6Mw==\x07");
+    }
+}
+
+#[cfg(test)]
+mod copy_tests {
+    use super::read_only_copy;
+
+    #[test]
+    fn the_editor_gets_a_read_only_copy_beside_the_worktree_never_the_worktrees_file() {
+        let space = tempfile::tempdir().unwrap();
+        let worktree = space.path().join("worktree");
+        std::fs::create_dir_all(worktree.join("src")).unwrap();
+        std::fs::write(worktree.join("src/lib.rs"), "fn a() {}\n").unwrap();
+        let copy = read_only_copy(&worktree, "src/lib.rs").unwrap();
+        assert!(!copy.starts_with(&worktree), "{}", copy.display());
+        assert_eq!(std::fs::read_to_string(&copy).unwrap(), "fn a() {}\n");
+        assert!(std::fs::metadata(&copy).unwrap().permissions().readonly());
+        // Opened again after the worktree moved on: the copy follows it.
+        std::fs::write(worktree.join("src/lib.rs"), "fn b() {}\n").unwrap();
+        let again = read_only_copy(&worktree, "src/lib.rs").unwrap();
+        assert_eq!(again, copy);
+        assert_eq!(std::fs::read_to_string(&copy).unwrap(), "fn b() {}\n");
+        assert!(read_only_copy(&worktree, "../escape").is_err());
     }
 }

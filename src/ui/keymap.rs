@@ -238,8 +238,14 @@ impl Default for Keymap {
             (Main, A::PageUp, &["pgup", "ctrl-u"], "page up", NONE),
             (Main, A::Top, &["home"], "first row", NONE),
             (Main, A::Bottom, &["end", "G"], "last row", NONE),
-            (Main, A::NextPane, &["tab"], "next pane", NONE),
-            (Main, A::PrevPane, &["shift-tab"], "previous pane", NONE),
+            (Main, A::NextPane, &["tab", "right"], "next pane", NONE),
+            (
+                Main,
+                A::PrevPane,
+                &["shift-tab", "left"],
+                "previous pane",
+                NONE,
+            ),
             (
                 Main,
                 A::Expand,
@@ -578,8 +584,14 @@ impl Default for Keymap {
             (Diff, A::PageUp, &["pgup", "ctrl-u"], "page up", NONE),
             (Diff, A::Top, &["home"], "first line", NONE),
             (Diff, A::Bottom, &["end", "G"], "last line", NONE),
-            (Diff, A::NextFile, &["]"], "next file (reading order)", NONE),
-            (Diff, A::PrevFile, &["["], "previous file", NONE),
+            (
+                Diff,
+                A::NextFile,
+                &["]", "right"],
+                "next file (reading order)",
+                NONE,
+            ),
+            (Diff, A::PrevFile, &["[", "left"], "previous file", NONE),
             (
                 Diff,
                 A::NextFinding,

@@ -1,6 +1,8 @@
 //! The findings list as rows, derived from the state on demand: cohorts, their problems (one
 //! row per consolidated problem, duplicates folded under it), and per cohort a "below threshold
-//! (N)" fold decided by the level. Nothing is ever dropped: a level or a fold only moves rows.
+//! (N)" fold decided by the level. Within a group, the problems one rule raised three times or
+//! more fold into one row ("16× `unsafe` block without a SAFETY: comment"). Nothing is ever dropped:
+//! a level or a fold only moves rows; the verdict never reads them.
 
 use std::collections::HashMap;
 
@@ -31,10 +33,22 @@ pub enum Row {
         count: usize,
         open: bool,
     },
+    /// The problems one rule raised [`RULE_FOLD`] times or more in one cohort's group (main or below
+    /// threshold), as one row; unfolded, its problems follow it.
+    Rule {
+        key: String,
+        rule: String,
+        /// The problems it folds, by primary node id, in list order.
+        members: Vec<String>,
+        below: bool,
+        open: bool,
+    },
     Node {
         id: String,
         /// A duplicate shown under its problem.
         duplicate: bool,
+        /// Listed under an unfolded rule fold.
+        in_rule: bool,
         /// How many duplicates the problem folds (0 for a lone finding or a duplicate row).
         duplicates: usize,
         /// Who found it (the problem's reviewers, for a primary row).
@@ -51,6 +65,7 @@ impl Row {
             Row::Cohort { key, .. } => RowKey::Cohort(key.clone()),
             Row::Below { cohort, .. } => RowKey::Below(cohort.clone()),
             Row::Node { id, .. } => RowKey::Node(id.clone()),
+            Row::Rule { key, .. } => RowKey::Rule(key.clone()),
         }
     }
 
@@ -61,6 +76,7 @@ impl Row {
             (Row::Cohort { key: a, .. }, RowKey::Cohort(b)) => a == b,
             (Row::Below { cohort: a, .. }, RowKey::Below(b)) => a == b,
             (Row::Node { id: a, .. }, RowKey::Node(b)) => a == b,
+            (Row::Rule { key: a, .. }, RowKey::Rule(b)) => a == b,
             _ => false,
         }
     }
@@ -183,9 +199,7 @@ pub fn build(state: &AppState, unfold: Unfold) -> Vec<Row> {
         if collapsed {
             continue;
         }
-        for (_, problem, primary) in group.main {
-            push_problem(&mut rows, state, problem, primary, false, unfold);
-        }
+        push_group(&mut rows, state, &group.key, &group.main, false, unfold);
         if !group.below.is_empty() {
             let open = unfold == Unfold::All || state.below_open.contains(&group.key);
             rows.push(Row::Below {
@@ -194,13 +208,73 @@ pub fn build(state: &AppState, unfold: Unfold) -> Vec<Row> {
                 open,
             });
             if open {
-                for (_, problem, primary) in group.below {
-                    push_problem(&mut rows, state, problem, primary, true, unfold);
-                }
+                push_group(&mut rows, state, &group.key, &group.below, true, unfold);
             }
         }
     }
     rows
+}
+
+/// How many problems of one rule in one group fold into one row: two rows are read at a
+/// glance, and folding them would only hide one behind a key.
+pub const RULE_FOLD: usize = 3;
+
+/// The key of the fold of `rule`'s problems in `cohort`'s main list or below threshold.
+pub fn rule_key(cohort: &str, below: bool, rule: &str) -> String {
+    let place = if below { "below" } else { "main" };
+    format!("{cohort}\u{1f}{place}\u{1f}{rule}")
+}
+
+/// One group's problems, sorted: a rule that raised several of them folds them into one row
+/// where its first (most urgent) problem sorts.
+fn push_group(
+    rows: &mut Vec<Row>,
+    state: &AppState,
+    cohort: &str,
+    problems: &[(Order<'_>, &Problem, &ReviewNode)],
+    below: bool,
+    unfold: Unfold,
+) {
+    let mut by_rule: HashMap<&str, Vec<usize>> = HashMap::new();
+    for (i, (_, _, primary)) in problems.iter().enumerate() {
+        if let Some(rule) = primary.rule.as_deref().filter(|r| !r.is_empty()) {
+            by_rule.entry(rule).or_default().push(i);
+        }
+    }
+    let mut folded: std::collections::HashSet<&str> = std::collections::HashSet::new();
+    for (_, problem, primary) in problems {
+        let fold = primary.rule.as_deref().and_then(|rule| {
+            by_rule
+                .get(rule)
+                .filter(|m| m.len() >= RULE_FOLD)
+                .map(|m| (rule, m))
+        });
+        let Some((rule, members)) = fold else {
+            push_problem(rows, state, problem, primary, below, false, unfold);
+            continue;
+        };
+        if !folded.insert(rule) {
+            continue;
+        }
+        let key = rule_key(cohort, below, rule);
+        let open = unfold == Unfold::All || state.rules_open.contains(&key);
+        rows.push(Row::Rule {
+            key,
+            rule: rule.to_string(),
+            members: members
+                .iter()
+                .map(|&i| problems[i].1.primary.clone())
+                .collect(),
+            below,
+            open,
+        });
+        if open {
+            for &i in members {
+                let (_, problem, primary) = problems[i];
+                push_problem(rows, state, problem, primary, below, true, unfold);
+            }
+        }
+    }
 }
 
 fn push_problem(
@@ -209,11 +283,13 @@ fn push_problem(
     problem: &Problem,
     primary: &ReviewNode,
     below: bool,
+    in_rule: bool,
     unfold: Unfold,
 ) {
     rows.push(Row::Node {
         id: problem.primary.clone(),
         duplicate: false,
+        in_rule,
         duplicates: problem.members.len() - 1,
         found_by: problem.found_by.clone(),
         confirmed_by: confirmers(primary),
@@ -228,6 +304,7 @@ fn push_problem(
             rows.push(Row::Node {
                 id: member.clone(),
                 duplicate: true,
+                in_rule,
                 duplicates: 0,
                 found_by: vec![node.origin.reviewer.clone()],
                 confirmed_by: confirmers(node),
@@ -254,6 +331,33 @@ fn confirmers(node: &ReviewNode) -> Vec<String> {
 /// Confidence as an orderable integer (0–1000).
 fn confidence_key(confidence: f64) -> i64 {
     (confidence * 1000.0).round() as i64
+}
+
+/// The finding the selected row stands for: the selected finding, or a rule fold's first
+/// (most urgent) finding.
+pub fn row_node(state: &AppState) -> Option<&ReviewNode> {
+    match &state.selected {
+        Some(key @ RowKey::Rule(_)) => {
+            let first = rule_members(state, key).into_iter().next()?;
+            state.node(&first)
+        }
+        _ => state.selected_node(),
+    }
+}
+
+/// The findings (problems, by primary id) the rule fold `key` holds, in list order; empty for
+/// any other row or a fold no longer listed.
+pub fn rule_members(state: &AppState, key: &RowKey) -> Vec<String> {
+    if !matches!(key, RowKey::Rule(_)) {
+        return Vec::new();
+    }
+    build(state, Unfold::All)
+        .into_iter()
+        .find_map(|row| match row {
+            Row::Rule { members, .. } if row.has_key(key) => Some(members),
+            _ => None,
+        })
+        .unwrap_or_default()
 }
 
 /// Where a row sits in `rows`, by key.

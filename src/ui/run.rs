@@ -370,16 +370,32 @@ fn terminal_job<B: Backend>(
             };
             inbox.send(Action::BoxEdited { edited, text });
         }
-        TerminalJob::OpenFile { file, line } => {
-            let open_at = cx.editor_open_at.as_deref();
-            let run = || crate::ui::editor::open_at(open_at, &file, line);
+        TerminalJob::OpenFile {
+            worktree,
+            path,
+            line,
+        } => {
             // Only a real terminal: without one there is no screen to lend the editor.
             let Some(handoff) = handoff else { return };
+            let copy = match crate::ui::editor::read_only_copy(&worktree, &path) {
+                Ok(copy) => copy,
+                Err(error) => {
+                    inbox.send(Action::Engine(Report::EngineError {
+                        title: "The editor did not open".into(),
+                        message: error.to_string(),
+                    }));
+                    return;
+                }
+            };
+            let open_at = cx.editor_open_at.as_deref();
+            let run = || crate::ui::editor::open_at(open_at, &copy, line);
             let ran = tokio::task::block_in_place(|| handoff.lend(terminal, run));
             inbox.send(match ran {
                 Ok(()) => Action::Engine(Report::Notice(format!(
-                    "back from the editor ({}:{line})",
-                    file.display()
+                    "back from the editor: that was a read-only copy of {}:{line} ({}); the \
+                     review's worktree is never edited, change the code in your own checkout",
+                    crate::printable::line(&path),
+                    copy.display()
                 ))),
                 Err(error) => Action::Engine(Report::EngineError {
                     title: "The editor did not open".into(),

@@ -153,6 +153,9 @@ pub enum RowKey {
     Below(String),
     /// A finding, by node id.
     Node(String),
+    /// The findings one rule raised several times in one cohort, folded into one row, by
+    /// [`crate::ui::rows::rule_key`].
+    Rule(String),
 }
 
 /// A patch the gate wrote: where it is and what it holds, for the patch viewer.
@@ -160,6 +163,8 @@ pub enum RowKey {
 pub struct PatchData {
     pub path: String,
     pub text: String,
+    /// The fix command's answers (kept in the folder `path`), not a patch to apply.
+    pub answers: bool,
 }
 
 /// What the engine computed for the publish preview (`Effect::PreviewPublish` →
@@ -196,8 +201,13 @@ pub enum TerminalJob {
     EditBox(EditedBox),
     /// Put `text` on the clipboard through the terminal (OSC 52).
     Clipboard(String),
-    /// Suspend the cockpit and open `file` (in the worktree) at `line` in the person's editor.
-    OpenFile { file: std::path::PathBuf, line: u32 },
+    /// Suspend the cockpit and open a read-only copy of `path` (of the review's `worktree`) at
+    /// `line` in the person's editor: the review's checkout is never edited.
+    OpenFile {
+        worktree: std::path::PathBuf,
+        path: String,
+        line: u32,
+    },
 }
 
 /// A text box handed to the person's editor: why it was open, what it opened with, and what
@@ -460,6 +470,8 @@ pub struct AppState {
     pub below_open: BTreeSet<String>,
     /// Problems (by primary node id) whose duplicates are shown.
     pub expanded: BTreeSet<String>,
+    /// Rule folds (by [`crate::ui::rows::rule_key`]) whose findings are listed one a row.
+    pub rules_open: BTreeSet<String>,
     /// Findings chosen for the gate's fix and ignore.
     pub marked: BTreeSet<String>,
     /// `V`: where a range of rows starts; it ends at the selection. Confirm, dismiss and
@@ -540,6 +552,7 @@ impl AppState {
             collapsed: BTreeSet::new(),
             below_open: BTreeSet::new(),
             expanded: BTreeSet::new(),
+            rules_open: BTreeSet::new(),
             marked: BTreeSet::new(),
             range: None,
             filter: String::new(),

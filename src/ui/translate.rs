@@ -80,8 +80,9 @@ impl Keymap {
     }
 }
 
-/// A printable key (or a function key) that nothing is bound to: said, not swallowed. Keys
-/// with ctrl or alt are left alone: terminals send them for their own purposes too.
+/// A printable key, a function key or a navigation key (arrows, home, end, …) that nothing
+/// is bound to here: said, not swallowed. Keys with ctrl or alt are left alone: terminals send
+/// them for their own purposes too.
 fn unknown(key: Key) -> Option<Action> {
     if key
         .modifiers
@@ -89,6 +90,24 @@ fn unknown(key: Key) -> Option<Action> {
     {
         return None;
     }
-    matches!(key.code, KeyCode::Char(_) | KeyCode::F(_))
-        .then(|| Action::UnknownKey(key.to_string()))
+    matches!(
+        key.code,
+        KeyCode::Char(_)
+            | KeyCode::F(_)
+            | KeyCode::Left
+            | KeyCode::Right
+            | KeyCode::Up
+            | KeyCode::Down
+            | KeyCode::Home
+            | KeyCode::End
+            | KeyCode::PageUp
+            | KeyCode::PageDown
+            | KeyCode::Insert
+            | KeyCode::Delete
+            | KeyCode::Backspace
+            | KeyCode::Enter
+            | KeyCode::Tab
+            | KeyCode::BackTab
+    )
+    .then(|| Action::UnknownKey(key.to_string()))
 }

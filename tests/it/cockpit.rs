@@ -360,7 +360,8 @@ fn o_opens_the_findings_file_at_its_line_in_the_editor_at_80x24() {
     std::fs::write(
         &editor,
         format!(
-            "#!/bin/sh\nfor a in \"$@\"; do printf '%s\\n' \"$a\" >> '{}'; done\necho --- >> '{}'\n",
+            // Records its arguments, then edits the file it was given, as a person would.
+            "#!/bin/sh\nfor a in \"$@\"; do printf '%s\\n' \"$a\" >> '{}'; done\necho --- >> '{}'\nfor f; do :; done\necho '// edited' >> \"$f\" 2>/dev/null\n",
             args.display(),
             args.display()
         ),
@@ -409,17 +410,31 @@ fn o_opens_the_findings_file_at_its_line_in_the_editor_at_80x24() {
     assert!(line.parse::<u32>().unwrap() >= 1, "{recorded}");
     let state = find_state(data.path()).expect("a state.json");
     let worktree = state.parent().unwrap().join("worktree");
+    let views = state.parent().unwrap().join("views");
     let file = Path::new(lines[1]);
+    // A read-only copy beside the worktree, never the worktree's own file: the edit above
+    // left the review's checkout clean, and the message says where to edit.
     assert!(
-        file.starts_with(&worktree),
+        file.starts_with(&views),
         "{recorded} not in {}",
-        worktree.display()
+        views.display()
     );
     assert!(file.is_file(), "{recorded}");
+    tmux.wait_for("the read-only copy named", |s| s.contains("read-only"));
+    let status = std::process::Command::new("git")
+        .args(["status", "--porcelain"])
+        .current_dir(&worktree)
+        .output()
+        .unwrap();
+    assert!(
+        status.status.success() && status.stdout.is_empty(),
+        "the worktree was edited: {}",
+        String::from_utf8_lossy(&status.stdout)
+    );
     // The state recorded the same line for the finding the editor opened.
     let text: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&state).unwrap()).unwrap();
-    let relative = file.strip_prefix(&worktree).unwrap().to_str().unwrap();
+    let relative = file.strip_prefix(&views).unwrap().to_str().unwrap();
     assert!(
         text["nodes"].as_array().unwrap().iter().any(|n| {
             n["anchor"]["path"] == relative
@@ -438,7 +453,7 @@ fn o_opens_the_findings_file_at_its_line_in_the_editor_at_80x24() {
     let recorded = std::fs::read_to_string(&args).unwrap();
     let second: Vec<&str> = recorded.split("---\n").nth(1).unwrap().lines().collect();
     assert!(second[0].starts_with('+'), "{recorded}");
-    assert!(Path::new(second[1]).starts_with(&worktree), "{recorded}");
+    assert!(Path::new(second[1]).starts_with(&views), "{recorded}");
     tmux.keys(&["Escape"]);
     tmux.wait_for("the diff view to close", |s| !s.contains("Diff ·"));
     tmux.keys(&["q"]);

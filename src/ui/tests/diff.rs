@@ -205,10 +205,31 @@ fn n_and_shift_n_walk_the_marked_lines_on_both_sides() {
             "src/auth/refresh.rs + -/11",
             "src/auth/client.rs - 4/-",
             "src/auth/client.rs + -/5",
-            "src/auth/client.rs + -/5",
+            // Past the last mark, around to the first, as the list's `n` does.
+            "src/auth/refresh.rs + -/10",
         ]
     );
-    assert_eq!(state.message.as_ref().unwrap().text, "no marked line below");
+    assert_eq!(
+        state.message.as_ref().unwrap().text,
+        "wrapped to the first marked line"
+    );
+    // The message is on screen under the diff view, not behind it.
+    let shown = render(&mut state, 80, 24);
+    let buffer = shown.backend().buffer();
+    let bottom: String = (buffer.area.height - 3..buffer.area.height)
+        .flat_map(|y| (0..buffer.area.width).map(move |x| (x, y)))
+        .map(|at| buffer[at].symbol().to_string())
+        .collect();
+    assert!(
+        bottom.contains("wrapped to the first marked line"),
+        "{bottom}"
+    );
+    update(&mut state, Action::Command(Command::PrevFinding));
+    assert_eq!(at_cursor(&state), "src/auth/client.rs + -/5");
+    assert_eq!(
+        state.message.as_ref().unwrap().text,
+        "wrapped to the last marked line"
+    );
     update(&mut state, Action::Command(Command::PrevFinding));
     assert_eq!(at_cursor(&state), "src/auth/client.rs - 4/-");
     // n4 duplicates n3 on the same line: one mark, not two.

@@ -274,7 +274,7 @@ fn rows_carry_file_and_line_where_there_is_room_and_give_it_up_first() {
         .unwrap_or_else(|| panic!("{}", lines.join("\n")));
     let row = lines
         .iter()
-        .find(|l| l.starts_with('│') && l.contains("P0 bug   Expired token is reused"))
+        .find(|l| l.starts_with('│') && l.contains("P0 bug    Expired token is reused"))
         .expect("the row");
     let column = |line: &str, word: &str| line.find(word).map(|b| line[..b].chars().count());
     assert!(row.contains("src/auth/refresh.rs:10"), "{row}");

@@ -74,7 +74,11 @@ fn a_user_file_overrides_single_bindings_by_action_name() {
         keymap.translate(&state, &ctrl_n),
         Some(Action::Command(Command::MoveDown))
     );
-    assert_eq!(keymap.translate(&state, &key(KeyCode::Down)), None);
+    // Unbound now, and said rather than swallowed.
+    assert_eq!(
+        keymap.translate(&state, &key(KeyCode::Down)),
+        Some(Action::UnknownKey("↓".into()))
+    );
     // Everything else keeps its default.
     assert_eq!(
         keymap.translate(&state, &key(KeyCode::Char('x'))),
@@ -243,6 +247,7 @@ fn messages_name_the_keys_the_person_bound_not_the_defaults() {
             patch: crate::ui::state::PatchData {
                 path: "/tmp/fix.patch".into(),
                 text: String::new(),
+                answers: false,
             },
             summary: "patch written".into(),
         })],
@@ -272,5 +277,29 @@ fn messages_name_the_keys_the_person_bound_not_the_defaults() {
     assert_eq!(
         keymap.key(Context::Main, Command::ViewPatch),
         "`view_patch` (unbound)"
+    );
+}
+
+/// Left and right arrows move between the panes (and files in the diff view); where they are
+/// bound to nothing, they are said, never swallowed.
+#[test]
+fn left_and_right_arrows_act_or_are_said() {
+    let keymap = Keymap::default();
+    let mut state = finished();
+    assert_eq!(
+        keymap.translate(&state, &key(KeyCode::Right)),
+        Some(Action::Command(Command::NextPane))
+    );
+    assert_eq!(
+        keymap.translate(&state, &key(KeyCode::Left)),
+        Some(Action::Command(Command::PrevPane))
+    );
+    state.overlays.push(Overlay::Gate {
+        details: false,
+        scroll: 0,
+    });
+    assert_eq!(
+        keymap.translate(&state, &key(KeyCode::Left)),
+        Some(Action::UnknownKey("←".into()))
     );
 }

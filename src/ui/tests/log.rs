@@ -163,3 +163,67 @@ fn the_log_opens_at_its_newest_line_scrolls_up_from_there_and_escapes_what_it_sh
     apply(&mut state, [Action::Command(Command::EventLog)]);
     assert!(state.overlays.is_empty());
 }
+
+/// The run as the cockpit hears of it (announced, then its plan): the log names who it
+/// started with and who was skipped and why, never "run started with" and nothing.
+#[test]
+fn the_log_names_what_a_run_started_with_and_what_it_skipped() {
+    let mut state = loading();
+    let mut plan = crate::review::board::Board::default();
+    plan.queue("rules", false);
+    plan.skip(
+        "engineer",
+        true,
+        "deterministic-only run: no model reviewer asked for",
+    );
+    apply(
+        &mut state,
+        [
+            Action::Engine(Report::RunStarted {
+                run: RUN,
+                round: 1,
+                reviewers: Vec::new(),
+                deterministic_only: true,
+            }),
+            Action::Engine(Report::Reviewers(plan.reviewers.into_values().collect())),
+        ],
+    );
+    let log = texts(&state);
+    assert!(
+        !log.iter().any(|(_, t)| t.trim_end().ends_with("with")),
+        "{log:?}"
+    );
+    assert!(
+        log.iter().any(|(_, t)| t
+            == "round 1: run started with rules; skipped engineer (deterministic-only run: no model reviewer asked for)"),
+        "{log:?}"
+    );
+}
+
+/// A comment the person edits is a line of the log, like every other decision of theirs.
+#[test]
+fn a_comment_edit_is_logged() {
+    let mut state = finished();
+    select(&mut state, "n1");
+    apply(&mut state, [Action::Command(Command::EditComment)]);
+    apply(
+        &mut state,
+        "Please check the expiry first."
+            .chars()
+            .map(|c| {
+                Action::Text(ratatui_textarea::Input::from(
+                    ratatui::crossterm::event::KeyEvent::from(
+                        ratatui::crossterm::event::KeyCode::Char(c),
+                    ),
+                ))
+            })
+            .collect::<Vec<_>>(),
+    );
+    apply(&mut state, [Action::Submit]);
+    let log = texts(&state);
+    assert!(
+        log.iter()
+            .any(|(_, t)| t.starts_with("you edited the comment of “Expired token")),
+        "{log:?}"
+    );
+}

@@ -4,12 +4,14 @@
 mod components;
 mod diff;
 mod fit;
+mod fix_path;
 mod fixtures;
 mod focus;
 mod keys;
 mod log;
 mod loop_;
 mod room;
+mod rule_folds;
 mod run_control;
 mod sizes;
 mod snapshots;

@@ -68,6 +68,7 @@ fn screens() -> Vec<(&'static str, AppState)> {
                 patch: PatchData {
                     path: "/data/fixes/round-1.patch".into(),
                     text: "diff --git a/x b/x\n--- a/x\n+++ b/x\n@@ -1 +1 @@\n-a\n+b\n".into(),
+                    answers: false,
                 },
                 summary: "patch for 1 finding written".into(),
             }),

@@ -245,6 +245,7 @@ fn the_patch_viewer_at_80x24() {
                 patch: PatchData {
                     path: "/data/spaces/github/acme/payments/pr-42/fixes/round-1.patch".into(),
                     text,
+                    answers: false,
                 },
                 summary: "patch for 1 finding(s) written".into(),
             }),

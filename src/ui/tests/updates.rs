@@ -491,7 +491,7 @@ fn a_written_patch_is_announced_and_shown_by_v_scrolling_to_its_end() {
             .as_ref()
             .unwrap()
             .text
-            .contains("no patch yet")
+            .contains("nothing to show yet")
     );
     apply(
         &mut state,
@@ -499,6 +499,7 @@ fn a_written_patch_is_announced_and_shown_by_v_scrolling_to_its_end() {
             patch: PatchData {
                 path: "/space/fixes/round-1.patch".into(),
                 text: "diff --git a/x b/x\n".into(),
+                answers: false,
             },
             summary: "patch for 1 finding(s) written to /space/fixes/round-1.patch".into(),
         })],

@@ -94,7 +94,7 @@ pub(super) fn open_diff(state: &mut AppState) {
     let cohort = diffview::cohort_for_selection(state);
     let (len, cursor) = {
         let doc = DiffDoc::new(state, cohort.as_deref());
-        let cursor = state.selected_node().and_then(|node| {
+        let cursor = crate::ui::rows::row_node(state).and_then(|node| {
             doc.marks(state)
                 .into_iter()
                 .find(|(_, n)| n.id == node.id || node.duplicate_of.as_deref() == Some(&n.id))
@@ -115,7 +115,8 @@ pub(super) fn open_diff(state: &mut AppState) {
     state.overlays.push(Overlay::Diff(view));
 }
 
-/// Hands the person's editor `path` (the PR's, inside the worktree) at `line`.
+/// Hands the person's editor a read-only copy of `path` (the PR's, inside the worktree) at
+/// `line`.
 pub(super) fn open_in_editor(state: &mut AppState, path: &str, line: u32) {
     let Some(worktree) = &state.worktree else {
         message(
@@ -140,7 +141,8 @@ pub(super) fn open_in_editor(state: &mut AppState, path: &str, line: u32) {
         return;
     }
     state.terminal_jobs.push(TerminalJob::OpenFile {
-        file,
+        worktree: worktree.clone(),
+        path: path.to_string(),
         line: line.max(1),
     });
 }
@@ -148,6 +150,8 @@ pub(super) fn open_in_editor(state: &mut AppState, path: &str, line: u32) {
 /// What a key in the diff view comes to, decided while the document borrows the state.
 enum DiffMove {
     To(usize, Place),
+    /// To a mark, around the end of the document: the message says so.
+    Wrapped(usize, &'static str),
     Note(String),
     Select(String),
     Open(String, u32),
@@ -177,14 +181,34 @@ fn diff_action(state: &mut AppState, command: Command) -> Option<Vec<Effect>> {
                 Some(row) => DiffMove::To(row, Place::Top),
                 None => DiffMove::Note("first file".to_string()),
             },
-            Command::NextFinding => match marks().into_iter().find(|&r| r > cursor) {
-                Some(row) => DiffMove::To(row, Place::Context),
-                None => DiffMove::Note("no marked line below".to_string()),
-            },
-            Command::PrevFinding => match marks().into_iter().rfind(|&r| r < cursor) {
-                Some(row) => DiffMove::To(row, Place::Context),
-                None => DiffMove::Note("no marked line above".to_string()),
-            },
+            // Like the list's `n`/`N`: past the last mark they wrap around, and say so.
+            Command::NextFinding | Command::PrevFinding => {
+                let marks = marks();
+                let forward = command == Command::NextFinding;
+                let next = if forward {
+                    marks.iter().copied().find(|&r| r > cursor)
+                } else {
+                    marks.iter().copied().rfind(|&r| r < cursor)
+                };
+                let wrapped = if forward {
+                    marks.first().copied()
+                } else {
+                    marks.last().copied()
+                };
+                match (next, wrapped) {
+                    (Some(row), _) => DiffMove::To(row, Place::Context),
+                    (None, Some(row)) if row != cursor => DiffMove::Wrapped(
+                        row,
+                        if forward {
+                            "wrapped to the first marked line"
+                        } else {
+                            "wrapped to the last marked line"
+                        },
+                    ),
+                    (None, Some(_)) => DiffMove::Note("this is the only marked line".to_string()),
+                    (None, None) => DiffMove::Note("no marked lines in this diff".to_string()),
+                }
+            }
             Command::Expand => {
                 let by_path = diffview::findings_by_path(state);
                 match diffview::findings_at(&doc, &by_path, cursor).first() {
@@ -219,6 +243,12 @@ fn diff_action(state: &mut AppState, command: Command) -> Option<Vec<Effect>> {
             view.cursor = row;
             place(state, &mut view, how);
             set_diff_view(state, view);
+        }
+        DiffMove::Wrapped(row, text) => {
+            view.cursor = row;
+            place(state, &mut view, Place::Context);
+            set_diff_view(state, view);
+            info(state, text.to_string());
         }
         DiffMove::Note(text) => info(state, text),
         DiffMove::Open(path, line) => open_in_editor(state, &path, line),

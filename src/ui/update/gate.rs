@@ -202,21 +202,22 @@ pub(super) fn open_gate(state: &mut AppState) {
     }
 }
 
-/// The counted findings: active, in scope, not a duplicate (what the verdict reads).
-fn counted(node: &ReviewNode) -> bool {
-    node.status.is_active() && node.in_scope() && node.duplicate_of.is_none()
-}
-
 fn has_fix(node: &ReviewNode) -> bool {
     node.fix.as_ref().is_some_and(|f| {
         f.replacement.is_some() || f.prompt.as_deref().is_some_and(|p| !p.trim().is_empty())
     })
 }
 
-/// The findings the fix works on: the marked ones, or (nothing marked) every counted one.
+/// The findings the fix works on: the marked ones, or (nothing marked) the counted ones, one
+/// per problem, exactly as the verdict counts them (the gate's "counted N").
 fn chosen(state: &AppState) -> Vec<&ReviewNode> {
     if state.marked.is_empty() {
-        state.board.nodes.iter().filter(|n| counted(n)).collect()
+        state
+            .verdict
+            .iter()
+            .flat_map(|v| v.counted.iter())
+            .filter_map(|id| state.node(id))
+            .collect()
     } else {
         state
             .board
@@ -250,7 +251,7 @@ fn gate_fix(state: &mut AppState) -> Vec<Effect> {
     // Which findings, said the same way in every message about them.
     let which = if state.marked.is_empty() {
         format!(
-            "{} (nothing is marked: every counted finding)",
+            "the {} counted (nothing is marked)",
             crate::ui::text::plural(chosen.len(), "finding")
         )
     } else {

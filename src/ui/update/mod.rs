@@ -35,6 +35,8 @@ pub use dispatch::{for_context, top};
 pub use engine::refresh;
 pub use panes::reviewer_order;
 #[cfg(test)]
+pub(crate) use selection::reveal;
+#[cfg(test)]
 pub(crate) use triage_keys::group_targets;
 
 /// A request to the engine. The state already shows the outcome where it can (a status change

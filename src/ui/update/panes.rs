@@ -38,7 +38,10 @@ impl Component for Panes {
         let node = state.selected_node();
         let me = || Actor::Person(state.person.clone());
         let group = state.range.is_some()
-            || matches!(state.selected, Some(RowKey::Cohort(_) | RowKey::Below(_)));
+            || matches!(
+                state.selected,
+                Some(RowKey::Cohort(_) | RowKey::Below(_) | RowKey::Rule(_))
+            );
         match command {
             C::Confirm | C::Dismiss | C::Resolve => {
                 group || node.is_some_and(|n| n.status.is_active())
@@ -405,7 +408,7 @@ fn view_patch(state: &mut AppState) -> Vec<Effect> {
         state.overlays.push(Overlay::Patch { scroll: 0 });
     } else {
         let text = format!(
-            "no patch yet: the gate's fix ({}, then {}) writes one",
+            "nothing to show yet: the gate's fix ({}, then {}) writes a patch or runs the fix command",
             state.key(Context::Main, Command::OpenGate),
             state.key(Context::Gate, Command::GateFix)
         );
@@ -518,6 +521,7 @@ pub(super) fn expand(state: &mut AppState) {
         Pane::Findings => match state.selected.clone() {
             Some(RowKey::Cohort(key)) => toggle(&mut state.collapsed, key),
             Some(RowKey::Below(key)) => toggle(&mut state.below_open, key),
+            Some(RowKey::Rule(key)) => toggle(&mut state.rules_open, key),
             Some(RowKey::Node(id)) => {
                 let has_duplicates = rows::rows(state).iter().any(|row| {
                     matches!(row, Row::Node { id: row_id, duplicates, .. } if *row_id == id && *duplicates > 0)

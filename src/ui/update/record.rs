@@ -23,23 +23,48 @@ fn describe(state: &AppState, action: &Action) -> Option<(Level, String)> {
     use Level::*;
     let title = |id: &str| whole_title(state, id);
     Some(match action {
+        // A run announced without its reviewers is named by the plan that follows it.
         Action::Engine(Report::RunStarted {
             round, reviewers, ..
-        }) => {
+        }) if !reviewers.is_empty() => {
             let names: Vec<String> = reviewers
                 .iter()
-                .map(|(name, required)| {
-                    if *required {
-                        format!("{name} (required)")
-                    } else {
-                        name.clone()
-                    }
-                })
+                .map(|(name, required)| named(name, *required))
                 .collect();
             (
                 Info,
                 format!("round {round}: run started with {}", names.join(", ")),
             )
+        }
+        Action::Engine(Report::RunStarted { .. }) => return None,
+        // The run's plan: who reads, and who was skipped and why.
+        Action::Engine(Report::Reviewers(reviewers)) => {
+            use crate::review::board::ReviewerPhase;
+            let (skipped, running): (Vec<_>, Vec<_>) = reviewers
+                .iter()
+                .partition(|r| r.phase == ReviewerPhase::Skipped);
+            let mut text = format!("round {}: run started with ", state.round);
+            if running.is_empty() {
+                text.push_str("no reviewer");
+            } else {
+                let names: Vec<String> =
+                    running.iter().map(|r| named(&r.name, r.required)).collect();
+                text.push_str(&names.join(", "));
+            }
+            if !skipped.is_empty() {
+                let names: Vec<String> = skipped
+                    .iter()
+                    .map(|r| {
+                        if r.note.is_empty() {
+                            r.name.clone()
+                        } else {
+                            format!("{} ({})", r.name, r.note)
+                        }
+                    })
+                    .collect();
+                text.push_str(&format!("; skipped {}", names.join(", ")));
+            }
+            (Info, text)
         }
         Action::Engine(Report::Event(event)) => {
             let who = &event.reviewer;
@@ -178,6 +203,13 @@ pub fn record_effects(state: &mut AppState, effects: &[Effect]) {
                     Change::Withdraw => format!("you withdrew your confirmation of {name}"),
                 }
             }
+            Effect::SaveComment { node_id, text } => match text {
+                Some(_) => format!("you edited the comment of {}", whole_title(state, node_id)),
+                None => format!(
+                    "you set the comment of {} back to the generated text",
+                    whole_title(state, node_id)
+                ),
+            },
             Effect::WritePatch { node_ids } => {
                 format!("fix asked for {} finding(s)", node_ids.len())
             }
@@ -203,6 +235,15 @@ pub fn record_effects(state: &mut AppState, effects: &[Effect]) {
         };
         let at = state.now.clone();
         state.log.push(&at, Level::Info, text);
+    }
+}
+
+/// A reviewer's name, `(required)` when the verdict needs it.
+fn named(name: &str, required: bool) -> String {
+    if required {
+        format!("{name} (required)")
+    } else {
+        name.to_string()
     }
 }
 

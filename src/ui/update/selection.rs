@@ -22,7 +22,7 @@ pub(super) fn reconcile_selection(state: &mut AppState) {
         _ if untouched => {
             let first = visible
                 .iter()
-                .position(|r| matches!(r, Row::Node { .. }))
+                .position(|r| matches!(r, Row::Node { .. } | Row::Rule { .. }))
                 .or((!visible.is_empty()).then_some(0));
             state.selected = first.map(|i| visible[i].key());
             state.auto_selected = state.selected.clone();
@@ -36,7 +36,7 @@ pub(super) fn reconcile_selection(state: &mut AppState) {
             let first = || {
                 visible
                     .iter()
-                    .find(|r| matches!(r, Row::Node { .. }))
+                    .find(|r| matches!(r, Row::Node { .. } | Row::Rule { .. }))
                     .or(visible.first())
                     .map(Row::key)
             };
@@ -80,89 +80,93 @@ pub(super) fn reconcile_selection(state: &mut AppState) {
     }
 }
 
-/// The visible fold (collapsed cohort, folded below-threshold group, folded problem) that
-/// hides `key`, if it is hidden by one.
+/// The visible fold (collapsed cohort, folded below-threshold group, folded rule, folded
+/// problem) that hides `key`, if it is hidden by one.
 fn containing_fold(state: &AppState, visible: &[Row], key: &RowKey) -> Option<RowKey> {
-    let RowKey::Node(id) = key else {
+    let RowKey::Node(_) = key else {
         return None;
     };
     let all = rows::build(state, Unfold::All);
     let at = rows::position(&all, key)?;
-    for row in all[..at].iter().rev() {
-        let candidate = match row {
-            Row::Node {
-                id: primary,
-                duplicate: false,
-                ..
-            } if matches!(
-                &all[at],
-                Row::Node {
-                    duplicate: true,
-                    ..
-                }
-            ) && primary != id =>
-            {
-                Some(row.key())
-            }
-            Row::Below { .. } if matches!(&all[at], Row::Node { below: true, .. }) => {
-                Some(row.key())
-            }
-            Row::Cohort { .. } => Some(row.key()),
-            _ => None,
-        };
-        if let Some(candidate) = candidate
-            && rows::position(visible, &candidate).is_some()
-        {
-            return Some(candidate);
-        }
-    }
-    None
+    folds_above(&all, at)
+        .into_iter()
+        .find(|fold| rows::position(visible, fold).is_some())
 }
 
-/// Unfolds whatever hides node `id`: its cohort, its below-threshold group, its problem.
-pub(crate) fn reveal(state: &mut AppState, id: &str) {
-    let all = rows::build(state, Unfold::All);
-    let Some(at) = all
-        .iter()
-        .position(|row| matches!(row, Row::Node { id: row_id, .. } if row_id == id))
-    else {
-        return;
+/// The folds that hold row `at` of the fully unfolded `all`, innermost first: its problem
+/// (for a duplicate), its rule fold, its below-threshold group, its cohort.
+fn folds_above(all: &[Row], at: usize) -> Vec<RowKey> {
+    // The problem the row belongs to (found above a duplicate), and whether it is below
+    // threshold. A rule fold's own row sits in no rule fold.
+    let (mut problem, mut find_primary, below) = match &all[at] {
+        Row::Node {
+            id,
+            duplicate,
+            below,
+            ..
+        } => ((!duplicate).then_some(id), *duplicate, *below),
+        Row::Rule { below, .. } => (None, false, *below),
+        _ => return Vec::new(),
     };
-    for row in all[..=at].iter().rev() {
+    let mut folds = Vec::new();
+    for row in all[..at].iter().rev() {
         match row {
             Row::Node {
                 id: primary,
                 duplicate: false,
                 ..
-            } if primary != id
-                && matches!(
-                    &all[at],
-                    Row::Node {
-                        duplicate: true,
-                        ..
-                    }
-                ) =>
-            {
-                state.expanded.insert(primary.clone());
+            } if find_primary => {
+                folds.push(row.key());
+                problem = Some(primary);
+                find_primary = false;
             }
-            Row::Node { below: true, .. } if row == &all[at] => {}
-            Row::Below { cohort, .. } => {
-                if matches!(&all[at], Row::Node { below: true, .. }) {
-                    state.below_open.insert(cohort.clone());
-                }
+            Row::Rule { members, .. } if problem.is_some_and(|p| members.contains(p)) => {
+                folds.push(row.key());
             }
-            Row::Cohort { key, .. } => {
-                state.collapsed.remove(key);
-                return;
+            Row::Below { .. } if below => folds.push(row.key()),
+            Row::Cohort { .. } => {
+                folds.push(row.key());
+                break;
             }
             _ => {}
+        }
+    }
+    folds
+}
+
+/// Unfolds whatever hides node `id`: its cohort, its below-threshold group, its rule fold,
+/// its problem.
+pub(crate) fn reveal(state: &mut AppState, id: &str) {
+    reveal_row(state, &RowKey::Node(id.to_string()));
+}
+
+/// Unfolds whatever hides the row `key` names (a finding or a rule fold).
+fn reveal_row(state: &mut AppState, key: &RowKey) {
+    let all = rows::build(state, Unfold::All);
+    let Some(at) = rows::position(&all, key) else {
+        return;
+    };
+    for fold in folds_above(&all, at) {
+        match fold {
+            RowKey::Node(primary) => {
+                state.expanded.insert(primary);
+            }
+            RowKey::Rule(key) => {
+                state.rules_open.insert(key);
+            }
+            RowKey::Below(cohort) => {
+                state.below_open.insert(cohort);
+            }
+            RowKey::Cohort(key) => {
+                state.collapsed.remove(&key);
+            }
         }
     }
 }
 
 /// `n`/`N`: the next or previous *open* finding in the main lists (duplicates and
-/// below-threshold findings are skipped), wrapping around the list and unfolding a collapsed
-/// cohort to show it.
+/// below-threshold findings are skipped; a folded rule with an open finding is one stop),
+/// wrapping around the list and unfolding a collapsed cohort to show it.
 pub(super) fn jump_finding(state: &mut AppState, forward: bool) {
     let all = rows::build(state, Unfold::All);
     let current = state
@@ -170,9 +174,9 @@ pub(super) fn jump_finding(state: &mut AppState, forward: bool) {
         .as_ref()
         .and_then(|key| rows::position(&all, key));
     match next_open(state, &all, current, forward) {
-        Some((id, wrapped)) => {
-            reveal(state, &id);
-            state.selected = Some(RowKey::Node(id));
+        Some((key, wrapped)) => {
+            reveal_row(state, &key);
+            state.selected = Some(key);
             state.detail_scroll = 0;
             if wrapped {
                 let text = if forward {
@@ -187,32 +191,45 @@ pub(super) fn jump_finding(state: &mut AppState, forward: bool) {
     }
 }
 
-/// The open finding after (or before) row `current` of the fully unfolded `all`, and whether
-/// the search wrapped around the end.
+/// The open finding (or folded rule holding one) after (or before) row `current` of the
+/// fully unfolded `all`, and whether the search wrapped around the end.
 fn next_open(
     state: &AppState,
     all: &[Row],
     current: Option<usize>,
     forward: bool,
-) -> Option<(String, bool)> {
-    let open: Vec<(usize, &String)> = all
-        .iter()
-        .enumerate()
-        .filter_map(|(i, row)| match row {
+) -> Option<(RowKey, bool)> {
+    let is_open = |id: &String| {
+        state
+            .node(id)
+            .is_some_and(|n| n.status == crate::review::node::Status::Open)
+    };
+    // A rule fold the person has not unfolded is one stop; an unfolded one, its findings.
+    let mut in_closed_fold = false;
+    let mut open: Vec<(usize, RowKey)> = Vec::new();
+    for (i, row) in all.iter().enumerate() {
+        match row {
+            Row::Rule {
+                key,
+                members,
+                below: false,
+                ..
+            } => {
+                in_closed_fold = !state.rules_open.contains(key);
+                if in_closed_fold && members.iter().any(is_open) {
+                    open.push((i, row.key()));
+                }
+            }
             Row::Node {
                 id,
                 duplicate: false,
                 below: false,
+                in_rule,
                 ..
-            } if state
-                .node(id)
-                .is_some_and(|n| n.status == crate::review::node::Status::Open) =>
-            {
-                Some((i, id))
-            }
-            _ => None,
-        })
-        .collect();
+            } if !(*in_rule && in_closed_fold) && is_open(id) => open.push((i, row.key())),
+            _ => {}
+        }
+    }
     let found = match (current, forward) {
         (None, true) => open.first().map(|f| (f, false)),
         (None, false) => open.last().map(|f| (f, false)),
@@ -228,7 +245,7 @@ fn next_open(
             .map(|f| (f, false))
             .or_else(|| open.last().filter(|(i, _)| *i != at).map(|f| (f, true))),
     };
-    found.map(|((_, id), wrapped)| ((*id).clone(), wrapped))
+    found.map(|((_, key), wrapped)| (key.clone(), wrapped))
 }
 
 /// After a triage key on the list worked, the cursor goes on to the next open finding, the
@@ -240,8 +257,8 @@ pub(super) fn move_on(state: &mut AppState, id: &str, effects: &[Effect]) {
     let all = rows::build(state, Unfold::All);
     let at = rows::position(&all, &RowKey::Node(id.to_string()));
     if let Some((next, _)) = next_open(state, &all, at, true) {
-        reveal(state, &next);
-        state.selected = Some(RowKey::Node(next));
+        reveal_row(state, &next);
+        state.selected = Some(next);
         state.detail_scroll = 0;
     }
 }

@@ -65,24 +65,31 @@ pub(super) fn stop_run(state: &mut AppState) -> Vec<Effect> {
 }
 
 /// The findings a triage key acts on when it is not the one selected finding: the finding rows
-/// of a range (`V`), or the cohort (or below-threshold group) whose row is selected. What the
-/// filter hides is never included: what is acted on is what is listed. Duplicates under a
-/// folded problem stay with their problem, as everywhere else.
+/// of a range (`V`), or the cohort, below-threshold group or rule fold whose row is selected.
+/// What the filter hides is never included: what is acted on is what is listed. Duplicates
+/// under a folded problem stay with their problem, as everywhere else.
 pub(crate) fn group_targets(state: &AppState) -> Option<Vec<String>> {
     let visible = rows::rows(state);
     let keys: Vec<RowKey> = match (&state.range, &state.selected) {
         // Exactly the finding rows the range marks (`┃`): a cohort's or a fold's header row
-        // in it is a heading, not the findings folded under it.
+        // in it is a heading, not the findings folded under it; a folded rule's row is the
+        // findings it counts (`16×`), unfolded it is a heading too.
         (Some(anchor), Some(at)) => {
             let a = rows::position(&visible, anchor)?;
             let b = rows::position(&visible, at)?;
             visible[a.min(b)..=a.max(b)]
                 .iter()
+                .filter(|row| match row {
+                    Row::Node { .. } => true,
+                    Row::Rule { open, .. } => !open,
+                    _ => false,
+                })
                 .map(Row::key)
-                .filter(|key| matches!(key, RowKey::Node(_)))
                 .collect()
         }
-        (None, Some(key @ (RowKey::Cohort(_) | RowKey::Below(_)))) => vec![key.clone()],
+        (None, Some(key @ (RowKey::Cohort(_) | RowKey::Below(_) | RowKey::Rule(_)))) => {
+            vec![key.clone()]
+        }
         _ => return None,
     };
     let all = rows::build(state, Unfold::All);
@@ -90,6 +97,11 @@ pub(crate) fn group_targets(state: &AppState) -> Option<Vec<String>> {
     for key in &keys {
         match key {
             RowKey::Node(id) => ids.push(id.clone()),
+            RowKey::Rule(_) => {
+                if let Some(Row::Rule { members, .. }) = visible.iter().find(|r| r.has_key(key)) {
+                    ids.extend(members.iter().cloned());
+                }
+            }
             RowKey::Cohort(cohort) | RowKey::Below(cohort) => {
                 let below_only = matches!(key, RowKey::Below(_));
                 let Some(start) = all
@@ -142,7 +154,7 @@ pub(super) fn act_on_group(state: &mut AppState, command: Command) -> Vec<Effect
         message(
             state,
             MessageKind::Warn,
-            "nothing in the range or cohort that this changes".to_string(),
+            "nothing in the range, cohort or fold that this changes".to_string(),
         );
         return Vec::new();
     }

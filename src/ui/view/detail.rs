@@ -39,6 +39,13 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &AppState, cx: &ViewContext) -
             cohort_lines(key, area.width.saturating_sub(2) as usize, state, cx),
         ),
         Some(RowKey::Below(_)) => (" Below threshold ".to_string(), below_lines(state, cx)),
+        Some(key @ RowKey::Rule(_)) => {
+            let members = crate::ui::rows::rule_members(state, key);
+            (
+                format!(" {}× one rule ", members.len()),
+                rule_lines(&members, state, cx),
+            )
+        }
         None => (
             " Detail ".to_string(),
             vec![Line::from(Span::styled("no finding selected", theme.muted))],
@@ -397,4 +404,60 @@ fn below_lines<'a>(state: &AppState, cx: &ViewContext) -> Vec<Line<'a>> {
             theme.muted,
         )),
     ]
+}
+
+/// A rule fold: the rule, what its findings' statuses are, and each finding with where it is
+/// (the list shows them one a row once unfolded).
+fn rule_lines<'a>(members: &[String], state: &AppState, cx: &ViewContext) -> Vec<Line<'a>> {
+    let theme = &cx.theme;
+    let nodes: Vec<&ReviewNode> = members.iter().filter_map(|id| state.node(id)).collect();
+    let Some(first) = nodes.first() else {
+        return Vec::new();
+    };
+    let mut counts: Vec<(crate::review::node::Status, usize)> = Vec::new();
+    for node in &nodes {
+        match counts.iter_mut().find(|(s, _)| *s == node.status) {
+            Some((_, n)) => *n += 1,
+            None => counts.push((node.status, 1)),
+        }
+    }
+    let statuses: Vec<String> = counts
+        .iter()
+        .map(|(s, n)| format!("{n} {}", super::findings::status_word(*s)))
+        .collect();
+    let mut lines = vec![
+        Line::from(Span::styled(shown(&first.text.title), theme.title)),
+        Line::from(Span::styled(
+            format!(
+                "rule {} · {} · {}",
+                shown(first.rule.as_deref().unwrap_or("")),
+                crate::ui::text::plural(nodes.len(), "finding"),
+                statuses.join(", ")
+            ),
+            theme.muted,
+        )),
+        Line::from(Span::styled(
+            format!(
+                "{} lists them one a row; {}, {} and {} act on all {} at once.",
+                cx.keymap.key(Context::Main, Command::Expand),
+                cx.keymap.key(Context::Main, Command::Confirm),
+                cx.keymap.key(Context::Main, Command::Dismiss),
+                cx.keymap.key(Context::Main, Command::Resolve),
+                nodes.len()
+            ),
+            theme.muted,
+        )),
+        Line::raw(""),
+    ];
+    for node in nodes {
+        lines.push(Line::from(vec![
+            Span::styled(format!("{} ", node.priority), theme.priority(node.priority)),
+            Span::styled(shown(&node.location()), theme.text),
+            Span::styled(
+                format!("  {}", super::findings::status_word(node.status)),
+                theme.status(node.status),
+            ),
+        ]));
+    }
+    lines
 }

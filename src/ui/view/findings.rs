@@ -201,9 +201,8 @@ pub fn draw(
 /// under the title, `✓`: who confirmed).
 fn header_line(columns: usize, cx: &ViewContext) -> Line<'static> {
     let theme = &cx.theme;
-    let fixed = 1 + 4 + 2 + 3 + 6;
-    let shown = Columns::fit(columns.saturating_sub(fixed));
-    let title_room = columns.saturating_sub(fixed + shown.width());
+    let shown = Columns::fit(columns.saturating_sub(TOP_FIXED));
+    let title_room = columns.saturating_sub(TOP_FIXED + shown.width());
     let title = if title_room >= 28 {
         "title  ▸ (+N) duplicates folded"
     } else if title_room >= 14 {
@@ -216,7 +215,7 @@ fn header_line(columns: usize, cx: &ViewContext) -> Line<'static> {
         Span::raw("    "),
         Span::raw("  "),
         Span::raw("P  "),
-        Span::raw(pad("kind", 6)),
+        Span::raw(pad("kind", KIND)),
         Span::raw(pad(&truncate(title, title_room), title_room)),
     ];
     if shown.location {
@@ -289,6 +288,7 @@ fn row_spans<'a>(row: &Row, state: &AppState, cx: &ViewContext, columns: usize) 
         Row::Node {
             id,
             duplicate,
+            in_rule,
             duplicates,
             found_by,
             confirmed_by,
@@ -297,7 +297,6 @@ fn row_spans<'a>(row: &Row, state: &AppState, cx: &ViewContext, columns: usize) 
             let Some(node) = state.node(id) else {
                 return vec![Span::raw(" ")];
             };
-            let marked = state.marked.contains(id);
             let fold = if *duplicates == 0 {
                 "  "
             } else if state.expanded.contains(id) {
@@ -305,79 +304,191 @@ fn row_spans<'a>(row: &Row, state: &AppState, cx: &ViewContext, columns: usize) 
             } else {
                 "▸ "
             };
-            let indent = match (*below, *duplicate) {
-                (false, false) => format!("  {fold}"),
-                (true, false) => format!("    {fold}"),
-                (false, true) => "      ↳ ".to_string(),
-                (true, true) => "        ↳ ".to_string(),
+            let depth = usize::from(*below) + usize::from(*in_rule);
+            let indent = if *duplicate {
+                format!("{}    ↳ ", "  ".repeat(depth + 1))
+            } else {
+                format!("{}{fold}", "  ".repeat(depth + 1))
             };
             let mut who = found_by.join(", ");
             if !confirmed_by.is_empty() {
                 who.push_str(&format!(" ✓{}", confirmed_by.join(", ✓")));
             }
-            let status = match node.status {
-                Status::Open => "open",
-                Status::ConsensusReady => "ready",
-                Status::Resolved => "resolved",
-                Status::Dismissed => "dismissed",
-            };
             let dup = if *duplicates > 0 {
                 format!(" (+{duplicates})")
             } else {
                 String::new()
             };
-            // space, indent, mark, priority, kind | title | who, confidence, status
-            let fixed = 1 + super::width(&indent) + 2 + 3 + 6;
-            let shown = Columns::fit(columns.saturating_sub(fixed));
-            let title_room = columns.saturating_sub(fixed + shown.width());
-            // The duplicate count is never what a short title loses.
-            let title = format!(
-                "{}{dup}",
-                truncate(
-                    &node.text.title,
-                    title_room.saturating_sub(super::width(&dup))
-                )
-            );
-            let text_style = if node.status.is_active() {
-                theme.text
-            } else {
-                theme.muted
-            };
-            let mut spans = vec![
-                Span::raw(" "),
-                Span::styled(indent, theme.muted),
-                Span::styled(if marked { "● " } else { "  " }, theme.marked),
-                Span::styled(format!("{} ", node.priority), theme.priority(node.priority)),
-                Span::styled(pad(kind_label(node.kind), 6), theme.muted),
-                Span::styled(pad(&title, title_room), text_style),
-            ];
-            if shown.location {
-                spans.push(Span::raw(" "));
-                spans.push(Span::styled(pad(&location(node), LOCATION), theme.muted));
-            }
-            if shown.who {
-                spans.push(Span::raw(" "));
-                spans.push(Span::styled(pad(&who, WHO), theme.muted));
-            }
-            if shown.confidence {
-                spans.push(Span::styled(
-                    format!(" {:>3}", percent(node.confidence)),
-                    theme.text,
-                ));
-            }
-            match shown.status {
-                StatusColumn::Word => {
-                    spans.push(Span::raw(" "));
-                    spans.push(Span::styled(pad(status, STATUS), theme.status(node.status)));
-                }
-                StatusColumn::Glyph => spans.push(Span::styled(
-                    format!(" {}", status_glyph(node.status)),
-                    theme.status(node.status),
-                )),
-                StatusColumn::Hidden => {}
-            }
-            spans
+            finding_spans(
+                FindingCells {
+                    indent,
+                    marked: state.marked.contains(id),
+                    priority: node.priority,
+                    kind: kind_label(node.kind),
+                    count: String::new(),
+                    title: node.text.title.clone(),
+                    dup,
+                    location: location(node),
+                    who,
+                    confidence: node.confidence,
+                    status: Some(node.status),
+                },
+                cx,
+                columns,
+            )
         }
+        Row::Rule {
+            members,
+            below,
+            open,
+            ..
+        } => {
+            let nodes: Vec<&crate::review::ReviewNode> =
+                members.iter().filter_map(|id| state.node(id)).collect();
+            let Some(first) = nodes.first() else {
+                return vec![Span::raw(" ")];
+            };
+            let fold = if *open { "▾ " } else { "▸ " };
+            let mut who: Vec<&str> = Vec::new();
+            for node in &nodes {
+                if !who.contains(&node.origin.reviewer.as_str()) {
+                    who.push(&node.origin.reviewer);
+                }
+            }
+            // One status when they share it; otherwise the detail counts them.
+            let status = nodes
+                .iter()
+                .all(|n| n.status == first.status)
+                .then_some(first.status);
+            finding_spans(
+                FindingCells {
+                    indent: format!("{}{fold}", "  ".repeat(usize::from(*below) + 1)),
+                    marked: false,
+                    priority: nodes
+                        .iter()
+                        .map(|n| n.priority)
+                        .min()
+                        .unwrap_or(first.priority),
+                    kind: kind_label(first.kind),
+                    count: format!("{}× ", nodes.len()),
+                    title: first.text.title.clone(),
+                    dup: String::new(),
+                    location: files_of(&nodes),
+                    who: who.join(", "),
+                    confidence: nodes.iter().map(|n| n.confidence).fold(0.0, f64::max),
+                    status,
+                },
+                cx,
+                columns,
+            )
+        }
+    }
+}
+
+/// What a finding row (or a rule fold's row) shows, before it is fitted to the list's width.
+struct FindingCells {
+    indent: String,
+    marked: bool,
+    priority: crate::review::Priority,
+    kind: &'static str,
+    /// `16× ` on a rule fold: never what a short title loses.
+    count: String,
+    title: String,
+    /// ` (+N)` duplicates folded under it: never what a short title loses either.
+    dup: String,
+    location: String,
+    who: String,
+    confidence: f64,
+    /// None: the fold's findings differ (the detail counts them).
+    status: Option<Status>,
+}
+
+fn finding_spans<'a>(cells: FindingCells, cx: &ViewContext, columns: usize) -> Vec<Span<'a>> {
+    let theme = &cx.theme;
+    // space, indent, mark, priority, kind | title | location, who, confidence, status. Which
+    // columns fit is decided as for a top-level row (the header's), so every row of the list
+    // shows the same columns under the header's names; a deeper row's indent comes out of its
+    // title.
+    let fixed = 1 + super::width(&cells.indent) + 2 + 3 + KIND;
+    let shown = Columns::fit(columns.saturating_sub(TOP_FIXED));
+    let title_room = columns.saturating_sub(fixed + shown.width());
+    let kept = super::width(&cells.count) + super::width(&cells.dup);
+    let title = format!(
+        "{}{}{}",
+        cells.count,
+        truncate(&cells.title, title_room.saturating_sub(kept)),
+        cells.dup
+    );
+    let text_style = if cells.status.is_none_or(|s| s.is_active()) {
+        theme.text
+    } else {
+        theme.muted
+    };
+    let status_style = cells
+        .status
+        .map_or(theme.text, |status| theme.status(status));
+    let mut spans = vec![
+        Span::raw(" "),
+        Span::styled(cells.indent, theme.muted),
+        Span::styled(if cells.marked { "● " } else { "  " }, theme.marked),
+        Span::styled(
+            format!("{} ", cells.priority),
+            theme.priority(cells.priority),
+        ),
+        Span::styled(pad(cells.kind, KIND), theme.muted),
+        Span::styled(pad(&title, title_room), text_style),
+    ];
+    if shown.location {
+        spans.push(Span::raw(" "));
+        spans.push(Span::styled(pad(&cells.location, LOCATION), theme.muted));
+    }
+    if shown.who {
+        spans.push(Span::raw(" "));
+        spans.push(Span::styled(pad(&cells.who, WHO), theme.muted));
+    }
+    if shown.confidence {
+        spans.push(Span::styled(
+            format!(" {:>3}", percent(cells.confidence)),
+            theme.text,
+        ));
+    }
+    match shown.status {
+        StatusColumn::Word => {
+            spans.push(Span::raw(" "));
+            let word = cells.status.map_or("mixed", status_word);
+            spans.push(Span::styled(pad(word, STATUS), status_style));
+        }
+        StatusColumn::Glyph => spans.push(Span::styled(
+            format!(" {}", cells.status.map_or("◐", status_glyph)),
+            status_style,
+        )),
+        StatusColumn::Hidden => {}
+    }
+    spans
+}
+
+/// Where a rule fold's findings are: the one file's name when they share it, else how many.
+fn files_of(nodes: &[&crate::review::ReviewNode]) -> String {
+    let mut files: Vec<&str> = nodes
+        .iter()
+        .filter_map(|n| n.anchor.as_ref().map(|a| a.path.as_str()))
+        .collect();
+    files.sort_unstable();
+    files.dedup();
+    match files.as_slice() {
+        [] => String::new(),
+        [one] => cut_start(&super::shown(one)),
+        many => format!("{} files", many.len()),
+    }
+}
+
+/// The list's word for a status (`ready` for consensus-ready).
+pub(crate) fn status_word(status: Status) -> &'static str {
+    match status {
+        Status::Open => "open",
+        Status::ConsensusReady => "ready",
+        Status::Resolved => "resolved",
+        Status::Dismissed => "dismissed",
     }
 }
 
@@ -385,6 +496,12 @@ fn row_spans<'a>(row: &Row, state: &AppState, cx: &ViewContext, columns: usize) 
 /// give way first.
 const MIN_TITLE: usize = 40;
 const WHO: usize = 18;
+/// The kind's column, one space after the longest label (`ticket`): a kind never runs into
+/// the title.
+const KIND: usize = 7;
+/// What a top-level row takes before its title: a space, the indent and fold mark, the mark,
+/// the priority and the kind.
+const TOP_FIXED: usize = 1 + 4 + 2 + 3 + KIND;
 /// `file.rs:123`: the file's name and the first line (the path's end kept when cut).
 const LOCATION: usize = 22;
 /// Wide enough for the longest status (`dismissed`): statuses are never cut.
@@ -405,12 +522,19 @@ fn location(node: &crate::review::ReviewNode) -> String {
     let Some(anchor) = &node.anchor else {
         return String::new();
     };
-    let place = format!("{}:{}", super::shown(&anchor.path), anchor.start_line);
-    let width = super::width(&place);
+    cut_start(&format!(
+        "{}:{}",
+        super::shown(&anchor.path),
+        anchor.start_line
+    ))
+}
+
+/// `place` in the location column, its end kept when cut (`…h/refresh.rs:10`).
+fn cut_start(place: &str) -> String {
+    let width = super::width(place);
     if width <= LOCATION {
-        return place;
+        return place.to_string();
     }
-    // The end of the path: `…h/refresh.rs:10`.
     let mut kept: Vec<char> = Vec::new();
     let mut used = 1;
     for c in place.chars().rev() {

@@ -31,7 +31,15 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &AppState, cx: &ViewContext) -
             }
             Overlay::Input(input) => text_box(frame, area, state, input, cx),
             Overlay::Error { title, message } => error(frame, area, title, message, cx),
-            Overlay::Diff(view) => diff_lines = super::diff::draw(frame, area, state, view, cx),
+            // Above the bottom lines: what `n`, `N` or a jump says stays in sight.
+            Overlay::Diff(view) => {
+                let status = super::status::height(state, area.width, area.height);
+                let above = Rect {
+                    height: area.height.saturating_sub(status),
+                    ..area
+                };
+                diff_lines = super::diff::draw(frame, above, state, view, cx)
+            }
             Overlay::Patch { scroll } => scroll_max = patch(frame, area, state, *scroll, cx),
             Overlay::Log { scroll } => scroll_max = event_log(frame, area, state, *scroll, cx),
             Overlay::Threads { cursor } => {
@@ -73,7 +81,7 @@ fn help(frame: &mut Frame, area: Rect, state: &AppState, scroll: u16, cx: &ViewC
     for (i, context) in contexts.into_iter().enumerate() {
         if i == 1 {
             lines.push(Line::raw(""));
-            lines.extend(legend(cx));
+            lines.extend(legend(cx, rect.width as usize));
         }
         if !lines.is_empty() {
             lines.push(Line::raw(""));
@@ -129,14 +137,16 @@ fn help(frame: &mut Frame, area: Rect, state: &AppState, scroll: u16, cx: &ViewC
         }
     }
     lines.push(Line::raw(""));
-    lines.push(Line::from(Span::styled(
+    // The notes wrap under themselves too: only titles start at the box's edge.
+    for note in [
         "Greyed keys cannot run now (no finding selected, no review running…); pressing one says why.",
-        theme.muted,
-    )));
-    lines.push(Line::from(Span::styled(
         "Text boxes: enter submits (ctrl-s in the comment editor), esc cancels. Mouse: wheel scrolls, click selects.",
-        theme.muted,
-    )));
+    ] {
+        let room = (rect.width as usize).saturating_sub(4).max(16);
+        for part in crate::ui::text::wrap_words(note, room) {
+            lines.push(Line::from(Span::styled(format!("  {part}"), theme.muted)));
+        }
+    }
     frame.render_widget(Clear, rect);
     super::scrolled(
         frame,
@@ -176,11 +186,11 @@ fn focused_context(state: &AppState) -> Context {
 }
 
 /// What the list's, the reviewers' and the diff's marks mean: shown after the focused keys.
-fn legend(cx: &ViewContext) -> Vec<Line<'static>> {
+fn legend(cx: &ViewContext, width: usize) -> Vec<Line<'static>> {
     let theme = &cx.theme;
     let mut lines = vec![Line::from(Span::styled("What the marks mean", theme.title))];
     let key = |command: Command| cx.keymap.key(Context::Main, command);
-    let marks: [(&str, String); 13] = [
+    let marks: [(&str, String); 15] = [
         (
             "▶ ▷",
             "the selected row (▷: its pane is not focused)".to_string(),
@@ -198,6 +208,17 @@ fn legend(cx: &ViewContext) -> Vec<Line<'static>> {
             ),
         ),
         ("↳", "a duplicate of the finding above".to_string()),
+        (
+            "16× title",
+            format!(
+                "one rule's findings in one cohort, one row: {} lists them; keys act on all",
+                key(Command::Expand)
+            ),
+        ),
+        (
+            "◐ mixed",
+            "a fold's findings differ in status (its detail counts them)".to_string(),
+        ),
         (
             "●",
             format!(
@@ -241,11 +262,23 @@ fn legend(cx: &ViewContext) -> Vec<Line<'static>> {
             "diff gutter: a finding's priority on its line; + several share it".to_string(),
         ),
     ];
+    // A long meaning wraps under itself, never back to the marks' column.
+    let room = width.saturating_sub(2 + 16).max(16);
     for (mark, meaning) in marks {
-        lines.push(Line::from(vec![
-            Span::styled(format!("  {}", pad(mark, 14)), theme.key_hint),
-            Span::styled(meaning, theme.text),
-        ]));
+        for (i, part) in crate::ui::text::wrap_words(&meaning, room)
+            .into_iter()
+            .enumerate()
+        {
+            let lead = if i == 0 {
+                format!("  {}", pad(mark, 14))
+            } else {
+                " ".repeat(16)
+            };
+            lines.push(Line::from(vec![
+                Span::styled(lead, theme.key_hint),
+                Span::styled(part, theme.text),
+            ]));
+        }
     }
     lines.push(Line::raw(""));
     lines
@@ -483,9 +516,18 @@ fn patch(frame: &mut Frame, area: Rect, state: &AppState, scroll: u16, cx: &View
         area.height.saturating_sub(2),
     );
     frame.render_widget(Clear, rect);
+    // One viewer for what the fix produced: the patch, or the fix command's answers.
+    let (what, how) = if patch.answers {
+        (
+            "Fix command's answers",
+            " · kept there; review-tui changed no code",
+        )
+    } else {
+        ("Patch", " · apply with `git apply`")
+    };
     let block = boxed(
         format!(
-            " Patch · {} scroll · any other key closes ",
+            " {what} · {} scroll · any other key closes ",
             cx.keymap.scroll_keys(Context::Patch)
         ),
         cx,
@@ -494,7 +536,7 @@ fn patch(frame: &mut Frame, area: Rect, state: &AppState, scroll: u16, cx: &View
     frame.render_widget(block, rect);
     let footer = Paragraph::new(Line::from(vec![
         Span::styled(super::shown(&patch.path), theme.muted),
-        Span::styled(" · apply with `git apply`", theme.muted),
+        Span::styled(how, theme.muted),
     ]))
     .wrap(Wrap { trim: true });
     let footer_height = (footer.line_count(inner.width) as u16).min(inner.height / 2);
