@@ -1,12 +1,14 @@
 //! Java: how a file's exported items are read.
 
 pub mod extract;
+pub mod manifest;
 
 use tree_sitter::Node;
 
-use super::Language;
+use super::{Language, Manifest};
 use crate::api::Surface;
 use crate::api::text::Src;
+use crate::api::visibility::{Read, Visibility};
 use crate::cohort::grammar::Grammar;
 
 pub struct Java;
@@ -20,5 +22,13 @@ impl Language for Java {
 
     fn extract(&self, root: Node, src: Src, exported: &dyn Fn(&str) -> bool, out: &mut Surface) {
         extract::extract(root, src, exported, out)
+    }
+
+    fn scope(&self, _path: &str, dirs: &[&str], _source: &str, read: Read) -> Visibility {
+        crate::api::scope::java_scope(dirs, read)
+    }
+
+    fn manifests(&self) -> &'static [Manifest] {
+        manifest::MANIFESTS
     }
 }

@@ -1,12 +1,14 @@
 //! Rust: how a file's exported items are read.
 
 pub mod extract;
+pub mod manifest;
 
 use tree_sitter::Node;
 
-use super::Language;
+use super::{Language, Manifest};
 use crate::api::Surface;
 use crate::api::text::Src;
+use crate::api::visibility::{Read, Visibility};
 use crate::cohort::grammar::Grammar;
 
 pub struct Rust;
@@ -20,5 +22,13 @@ impl Language for Rust {
 
     fn extract(&self, root: Node, src: Src, exported: &dyn Fn(&str) -> bool, out: &mut Surface) {
         extract::extract(root, src, exported, out)
+    }
+
+    fn scope(&self, path: &str, _dirs: &[&str], _source: &str, read: Read) -> Visibility {
+        crate::api::scope::rust_scope(path, read)
+    }
+
+    fn manifests(&self) -> &'static [Manifest] {
+        manifest::MANIFESTS
     }
 }
