@@ -117,7 +117,8 @@ pub fn not_api_path(path: &str) -> bool {
 
 /// Whether the file at `path` (its text `source`, in `grammar`) carries an API, and which of
 /// its names: nothing in test, example, bench or fixture code, else its language's rule (see
-/// [`super::lang::Language::scope`]).
+/// [`super::lang::Language::scope`]). Rust's and Java's rules are still here, beside the
+/// module and build-file reading they share with the rest of this file.
 pub fn scope(path: &str, grammar: Grammar, source: &str, read: Read) -> Visibility {
     if not_api_path(path) {
         return Visibility::NotApi("test, example, bench or fixture code");
@@ -126,15 +127,19 @@ pub fn scope(path: &str, grammar: Grammar, source: &str, read: Read) -> Visibili
         .split('/')
         .filter(|d| !d.is_empty())
         .collect();
-    match super::lang::of(grammar) {
-        Some(language) => language.scope(path, &dirs, source, read),
-        None => Visibility::Exported,
+    match grammar {
+        Grammar::Rust => rust_scope(path, read),
+        Grammar::Java => java_scope(&dirs, read),
+        _ => match super::lang::of(grammar) {
+            Some(language) => language.scope(path, &dirs, source, read),
+            None => Visibility::Exported,
+        },
     }
 }
 
 /// Java's rule: not in an `internal` or `impl` package, a published module, a package its
 /// `module-info.java` exports.
-pub(super) fn java_scope(dirs: &[&str], read: Read) -> Visibility {
+fn java_scope(dirs: &[&str], read: Read) -> Visibility {
     if dirs.iter().any(|d| *d == "internal" || *d == "impl") {
         return Visibility::NotApi("an internal package");
     }
@@ -292,7 +297,7 @@ fn crate_of<'p>(path: &'p str, read: Read) -> Option<(String, String, &'p str)> 
     None
 }
 
-pub(super) fn rust_scope(path: &str, read: Read) -> Visibility {
+fn rust_scope(path: &str, read: Read) -> Visibility {
     let Some((root, manifest, relative)) = crate_of(path, read) else {
         return Visibility::Exported;
     };

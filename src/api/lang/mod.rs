@@ -14,6 +14,7 @@ pub mod haskell;
 pub mod java;
 pub mod kotlin;
 pub mod lua;
+pub mod manifest;
 pub mod objc;
 pub mod ocaml;
 pub mod php;

@@ -2,7 +2,7 @@
 
 use super::tagged::Tagged;
 use super::{Manifest, TagReading, Versioning};
-use crate::api::version::{assigned_name, assigned_version};
+use crate::api::lang::manifest::{assigned_name, assigned_version};
 use crate::api::visibility::{Read, Visibility};
 use crate::cohort::grammar::Grammar;
 

@@ -2,7 +2,7 @@
 
 use super::tagged::{Tagged, every_file};
 use super::{Manifest, TagReading, Versioning};
-use crate::api::version::{assigned_name, assigned_version};
+use crate::api::lang::manifest::{assigned_name, assigned_version};
 use crate::cohort::grammar::Grammar;
 
 pub static ELIXIR: Tagged = Tagged {

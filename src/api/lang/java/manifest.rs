@@ -1,7 +1,7 @@
 //! Maven's pom.xml and Gradle's build files: the project's name and version.
 
+use crate::api::lang::manifest::{assigned_name, assigned_version};
 use crate::api::lang::{Manifest, Versioning};
-use crate::api::version::{assigned_name, assigned_version};
 use crate::api::visibility::Read;
 
 pub static MANIFESTS: &[Manifest] = &[

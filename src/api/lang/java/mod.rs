@@ -8,7 +8,6 @@ use tree_sitter::Node;
 use super::{Language, Manifest};
 use crate::api::Surface;
 use crate::api::text::Src;
-use crate::api::visibility::{Read, Visibility};
 use crate::cohort::grammar::Grammar;
 
 pub struct Java;
@@ -22,10 +21,6 @@ impl Language for Java {
 
     fn extract(&self, root: Node, src: Src, exported: &dyn Fn(&str) -> bool, out: &mut Surface) {
         extract::extract(root, src, exported, out)
-    }
-
-    fn scope(&self, _path: &str, dirs: &[&str], _source: &str, read: Read) -> Visibility {
-        crate::api::scope::java_scope(dirs, read)
     }
 
     fn manifests(&self) -> &'static [Manifest] {

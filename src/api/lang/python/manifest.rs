@@ -1,8 +1,8 @@
 //! pyproject.toml, setup.cfg, setup.py: the distribution's name and version, or the
 //! `__version__` its package writes when the manifest reads it at build time.
 
+use crate::api::lang::manifest::{assigned_name, assigned_version, toml_string};
 use crate::api::lang::{Manifest, Versioning};
-use crate::api::version::{assigned_name, assigned_version, toml_string};
 use crate::api::visibility::Read;
 use crate::cohort::paths::parent_dir;
 

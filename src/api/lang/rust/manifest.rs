@@ -1,7 +1,7 @@
 //! Cargo.toml: the crate's name and version.
 
+use crate::api::lang::manifest::toml_string;
 use crate::api::lang::{Manifest, Versioning};
-use crate::api::version::toml_string;
 use crate::api::visibility::Read;
 
 pub static MANIFESTS: &[Manifest] = &[Manifest {

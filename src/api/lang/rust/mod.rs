@@ -8,7 +8,6 @@ use tree_sitter::Node;
 use super::{Language, Manifest};
 use crate::api::Surface;
 use crate::api::text::Src;
-use crate::api::visibility::{Read, Visibility};
 use crate::cohort::grammar::Grammar;
 
 pub struct Rust;
@@ -22,10 +21,6 @@ impl Language for Rust {
 
     fn extract(&self, root: Node, src: Src, exported: &dyn Fn(&str) -> bool, out: &mut Surface) {
         extract::extract(root, src, exported, out)
-    }
-
-    fn scope(&self, path: &str, _dirs: &[&str], _source: &str, read: Read) -> Visibility {
-        crate::api::scope::rust_scope(path, read)
     }
 
     fn manifests(&self) -> &'static [Manifest] {
