@@ -295,340 +295,358 @@ fn compare_items(base: &Surface, head: &Surface, types: &Types) -> Vec<ApiChange
     let mut changes = Vec::new();
     for (key, old) in &base.items {
         match head.items.get(key) {
-            Some(new) => {
-                // Bound in kinds that differ, in alternative branches: a use of the base's
-                // item still works where one of them takes it.
-                let alternative = head.alternatives.get(key).is_some_and(|all| {
-                    all.iter().any(|alt| {
-                        item_change(old, alt, types)
-                            .is_none_or(|(severity, _)| severity == Severity::Compatible)
-                    })
-                });
-                match item_change(old, new, types) {
-                    Some((severity, _)) if severity != Severity::Compatible && alternative => {
-                        changes.push(change(
-                            key,
-                            Severity::Compatible,
-                            "now defined in other forms as well, one of them as before".into(),
-                            Some(old),
-                            Some(new),
-                        ))
-                    }
-                    Some((severity, why)) => {
-                        changes.push(change(key, severity, why, Some(old), Some(new)))
-                    }
-                    None => {}
-                }
-            }
-            None => {
-                // Members of a removed parent are reported once, with the parent.
-                if old
-                    .parent
-                    .as_ref()
-                    .is_some_and(|p| base.items.contains_key(p) && !head.items.contains_key(p))
-                {
-                    continue;
-                }
-                // A TypeScript type now written as a computed alias (`type Options =
-                // Merge<A, B>`, `A & B`): its members are whatever the operands give, which
-                // the syntax cannot list (got #946).
-                if let Some(alias) = old
-                    .parent
-                    .as_ref()
-                    .and_then(|p| head.items.get(p))
-                    .filter(|p| types.structural && p.kind == "type" && p.shape != "{}")
-                {
-                    changes.push(change(
-                        key,
-                        Severity::Undecided,
-                        format!(
-                            "its type is now `{}`, whose members the syntax cannot list",
-                            alias.shape
-                        ),
-                        Some(old),
-                        None,
-                    ));
-                    continue;
-                }
-                // A type now an alias of another (tower #567: `pub struct ReadyAnd` became
-                // `pub type ReadyAnd<…> = Ready<…>`): its members are the target's, reached
-                // through the alias. A target defined elsewhere is not listed here.
-                if let Some((owner, member)) =
-                    key.rsplit_once("::").or_else(|| key.rsplit_once('.'))
-                    && let Some(alias) = head.items.get(owner).filter(|p| {
-                        !types.structural
-                            && p.kind == "type"
-                            && p.form.contains('=')
-                            && base.items.get(owner).is_some_and(|b| b.kind != "type")
-                    })
-                {
-                    let written = alias.shape.split(['<', '[']).next().unwrap_or("").trim();
-                    let target = written.rsplit(['.', ':']).next().unwrap_or(written);
-                    let reached = [format!("{target}::{member}"), format!("{target}.{member}")]
-                        .iter()
-                        .any(|k| head.items.contains_key(k));
-                    if reached {
-                        changes.push(change(
-                            key,
-                            Severity::Compatible,
-                            format!("still reached through `{owner}`, now an alias of `{target}`"),
-                            Some(old),
-                            None,
-                        ));
-                        continue;
-                    }
-                    // A target defined here lists its members: without this one, it is gone.
-                    if !head.items.contains_key(target) {
-                        changes.push(change(
-                            key,
-                            Severity::Undecided,
-                            format!(
-                                "`{owner}` is now an alias of `{}`, whose members are not listed \
-                                 here",
-                                alias.shape
-                            ),
-                            Some(old),
-                            None,
-                        ));
-                        continue;
-                    }
-                }
-                // An overload replaced by one every old call still fits (a varargs added).
-                // Its type parameters renamed (a Java key spells them) is the same overload.
-                let replaced = head.items.iter().find(|(k, new)| {
-                    let renamed = with_base_type_parameter_names(old, new);
-                    let new = renamed.as_ref().unwrap_or(new);
-                    new.family == old.family
-                        && !base.items.contains_key(*k)
-                        && ((types.erased && new.shape == old.shape && generified(old, new))
-                            || new.ret == old.ret
-                                && matches!(
-                                    (&old.params, &new.params),
-                                    (Some(a), Some(b)) if positional(a, b, types).is_none()
-                                ))
-                });
-                let inherited = old
-                    .parent
-                    .as_ref()
-                    .filter(|p| head.items.contains_key(*p) && head.bases.contains_key(*p))
-                    .map(|p| inherited(head, p, &key[p.len() + 1..], types, 0));
-                match inherited {
-                    // The inherited member returns another type than the override did
-                    // (Java's covariant `Child copy()` over `Base copy()`): callers that
-                    // used the narrower result no longer compile.
-                    Some(Inherited::Yes(from, ret))
-                        if ret != old.ret
-                            && matches!(
-                                (&old.ret, &ret),
-                                (Some(a), Some(b)) if type_change(a, b, types) != TypeChange::Same
-                            ) =>
-                    {
-                        let why = format!(
-                            "no longer overridden; the one inherited from `{from}` returns `{}`",
-                            ret.unwrap_or_default()
-                        );
-                        let severity = if types.structural {
-                            Severity::Undecided
-                        } else {
-                            Severity::Incompatible
-                        };
-                        changes.push(change(key, severity, why, Some(old), None));
-                        continue;
-                    }
-                    Some(Inherited::Yes(from, _)) => {
-                        changes.push(change(
-                            key,
-                            Severity::Compatible,
-                            format!("no longer overridden; still inherited from `{from}`"),
-                            Some(old),
-                            None,
-                        ));
-                        continue;
-                    }
-                    // anyio #1053 removed `BlockingPortal.__new__(cls)`: `object`'s own
-                    // still creates the instance, and takes every call the removed one took.
-                    Some(Inherited::No) if inherited_from_object(old) => {
-                        changes.push(change(
-                            key,
-                            Severity::Compatible,
-                            "no longer overridden; still inherited from `object`".into(),
-                            Some(old),
-                            None,
-                        ));
-                        continue;
-                    }
-                    Some(Inherited::Unknown(from)) => {
-                        changes.push(change(
-                            key,
-                            Severity::Undecided,
-                            format!(
-                                "removed here; may still be inherited from `{from}`, a class \
-                                 outside this repository"
-                            ),
-                            Some(old),
-                            None,
-                        ));
-                        continue;
-                    }
-                    _ => {}
-                }
-                match replaced {
-                    // starlette #2815: `max_part_size = 1MB` on the class became an `__init__`
-                    // parameter stored as `self.max_part_size`.
-                    _ if head.instance_attributes.contains(key)
-                        && READ_ALIKE.contains(&old.kind) =>
-                    {
-                        changes.push(change(
-                            key,
-                            Severity::Undecided,
-                            "now assigned on each instance instead of the class: read from an \
-                             instance the same; read or set on the class (or overridden in a \
-                             subclass body) it no longer reaches instances"
-                                .into(),
-                            Some(old),
-                            None,
-                        ))
-                    }
-                    // click #3695 renamed `LazyFile` to `_LazyFile` and kept the old name
-                    // answered, with a deprecation warning, by the module's `__getattr__`.
-                    // A module variable (a type alias such as `Encoder = Callable[…]`, which
-                    // code names in annotations); a class or function is used at run time.
-                    _ if old.kind == "variable" && head.typing_only.contains(key) => {
-                        changes.push(change(
-                            key,
-                            Severity::Undecided,
-                            "now defined for type checkers only (under `if TYPE_CHECKING:`): \
-                             annotations still name it, code that imports it at run time breaks"
-                                .into(),
-                            Some(old),
-                            None,
-                        ))
-                    }
-                    _ if head.served.contains(key) => changes.push(change(
-                        key,
-                        Severity::Compatible,
-                        "still served under its name by the module's `__getattr__`".into(),
-                        Some(old),
-                        None,
-                    )),
-                    _ if head.hidden.contains(key) => changes.push(change(
-                        key,
-                        Severity::Compatible,
-                        "now hidden from the documentation (still there for callers)".into(),
-                        Some(old),
-                        None,
-                    )),
-                    Some((_, new)) => {
-                        let same = with_base_type_parameter_names(old, new).is_some_and(|r| {
-                            r.params == old.params && r.ret == old.ret && r.generics == old.generics
-                        });
-                        let why = if same {
-                            "type parameters renamed"
-                        } else if types.erased && generified(old, new) {
-                            "generified with the same erasure (every old call still compiles)"
-                        } else {
-                            "widened"
-                        };
-                        changes.push(change(
-                            key,
-                            Severity::Compatible,
-                            why.into(),
-                            Some(old),
-                            Some(new),
-                        ))
-                    }
-                    None if head.reexports.contains(&old.family) => changes.push(change(
-                        key,
-                        Severity::Compatible,
-                        "now re-exported from elsewhere".into(),
-                        Some(old),
-                        None,
-                    )),
-                    None => {
-                        // Another form under the same name (a Java overload whose parameter
-                        // types changed) is the one that replaced it.
-                        let successor = head
-                            .items
-                            .iter()
-                            .find(|(k, new)| {
-                                new.family == old.family && !base.items.contains_key(*k)
-                            })
-                            .map(|(_, new)| new);
-                        let why = if successor.is_some() {
-                            "signature changed"
-                        } else {
-                            "removed"
-                        };
-                        changes.push(change(
-                            key,
-                            Severity::Incompatible,
-                            why.into(),
-                            Some(old),
-                            successor,
-                        ));
-                    }
-                }
-            }
+            Some(new) => changes.extend(kept(key, old, new, head, types)),
+            None => changes.extend(gone(key, old, base, head, types)),
         }
     }
     for (key, new) in &head.items {
-        if base.items.contains_key(key) {
-            continue;
+        if !base.items.contains_key(key) {
+            changes.push(added(key, new, base, head));
         }
-        let parent = new.parent.as_ref().and_then(|p| base.items.get(p));
-        let (severity, why) = match parent {
-            // It was there, hidden: implementations and users already had it.
-            _ if base.hidden.contains(key) => {
-                (Severity::Compatible, "no longer hidden".to_string())
-            }
-            // Sealed before and after: every implementation is the package's own.
-            Some(parent)
-                if new.required
-                    && parent.sealed
-                    && new
-                        .parent
-                        .as_ref()
-                        .and_then(|p| head.items.get(p))
-                        .is_some_and(|p| p.sealed) =>
-            {
-                (
-                    Severity::Compatible,
-                    format!(
-                        "added to `{}`, which only its own package can implement (sealed)",
-                        new.family_parent()
-                    ),
-                )
-            }
-            Some(_) if new.required => (
-                Severity::Incompatible,
-                format!(
-                    "a member every implementation of `{}` must now provide",
-                    new.family_parent()
-                ),
-            ),
-            // A `#[doc(hidden)] __Nonexhaustive` variant is how enums were left open before
-            // `#[non_exhaustive]` (regex-syntax's `ErrorKind`, std's `io::ErrorKind` once): a
-            // match must have a `_` arm unless it names the hidden variant.
-            Some(_) if new.kind == "variant" && has_hidden_member(&base.hidden, new) => (
-                Severity::Compatible,
-                format!(
-                    "added; `{}` has a hidden variant, so matches on it already need a `_` arm",
-                    new.family_parent()
-                ),
-            ),
-            Some(parent) if parent.closed && matches!(new.kind, "field" | "variant") => (
-                Severity::Incompatible,
-                format!(
-                    "a {} added to `{}`, which users build or match exhaustively",
-                    new.kind,
-                    new.family_parent()
-                ),
-            ),
-            _ => (Severity::Compatible, "added".to_string()),
-        };
-        changes.push(change(key, severity, why, None, Some(new)));
     }
     changes
+}
+
+/// An item in both surfaces: how it changed, if it did.
+fn kept(key: &str, old: &Item, new: &Item, head: &Surface, types: &Types) -> Option<ApiChange> {
+    // Bound in kinds that differ, in alternative branches: a use of the base's
+    // item still works where one of them takes it.
+    let alternative = head.alternatives.get(key).is_some_and(|all| {
+        all.iter().any(|alt| {
+            item_change(old, alt, types)
+                .is_none_or(|(severity, _)| severity == Severity::Compatible)
+        })
+    });
+    match item_change(old, new, types) {
+        Some((severity, _)) if severity != Severity::Compatible && alternative => Some(change(
+            key,
+            Severity::Compatible,
+            "now defined in other forms as well, one of them as before".into(),
+            Some(old),
+            Some(new),
+        )),
+        Some((severity, why)) => Some(change(key, severity, why, Some(old), Some(new))),
+        None => None,
+    }
+}
+
+/// An item of the base no longer under its key at the head: removed, or still reached
+/// another way (an alias, an inherited member, a replacing overload, a re-export…).
+fn gone(key: &str, old: &Item, base: &Surface, head: &Surface, types: &Types) -> Option<ApiChange> {
+    // Members of a removed parent are reported once, with the parent.
+    if old
+        .parent
+        .as_ref()
+        .is_some_and(|p| base.items.contains_key(p) && !head.items.contains_key(p))
+    {
+        return None;
+    }
+    if let Some(change) = through_an_alias(key, old, base, head, types) {
+        return Some(change);
+    }
+    if let Some(change) = through_inheritance(key, old, head, types) {
+        return Some(change);
+    }
+    Some(removed_or_replaced(key, old, base, head, types))
+}
+
+/// A member whose type is now an alias: still reached through it, or not listed.
+fn through_an_alias(
+    key: &str,
+    old: &Item,
+    base: &Surface,
+    head: &Surface,
+    types: &Types,
+) -> Option<ApiChange> {
+    // A TypeScript type now written as a computed alias (`type Options =
+    // Merge<A, B>`, `A & B`): its members are whatever the operands give, which
+    // the syntax cannot list (got #946).
+    if let Some(alias) = old
+        .parent
+        .as_ref()
+        .and_then(|p| head.items.get(p))
+        .filter(|p| types.structural && p.kind == "type" && p.shape != "{}")
+    {
+        return Some(change(
+            key,
+            Severity::Undecided,
+            format!(
+                "its type is now `{}`, whose members the syntax cannot list",
+                alias.shape
+            ),
+            Some(old),
+            None,
+        ));
+    }
+    // A type now an alias of another (tower #567: `pub struct ReadyAnd` became
+    // `pub type ReadyAnd<…> = Ready<…>`): its members are the target's, reached
+    // through the alias. A target defined elsewhere is not listed here.
+    if let Some((owner, member)) = key.rsplit_once("::").or_else(|| key.rsplit_once('.'))
+        && let Some(alias) = head.items.get(owner).filter(|p| {
+            !types.structural
+                && p.kind == "type"
+                && p.form.contains('=')
+                && base.items.get(owner).is_some_and(|b| b.kind != "type")
+        })
+    {
+        let written = alias.shape.split(['<', '[']).next().unwrap_or("").trim();
+        let target = written.rsplit(['.', ':']).next().unwrap_or(written);
+        let reached = [format!("{target}::{member}"), format!("{target}.{member}")]
+            .iter()
+            .any(|k| head.items.contains_key(k));
+        if reached {
+            return Some(change(
+                key,
+                Severity::Compatible,
+                format!("still reached through `{owner}`, now an alias of `{target}`"),
+                Some(old),
+                None,
+            ));
+        }
+        // A target defined here lists its members: without this one, it is gone.
+        if !head.items.contains_key(target) {
+            return Some(change(
+                key,
+                Severity::Undecided,
+                format!(
+                    "`{owner}` is now an alias of `{}`, whose members are not listed \
+                     here",
+                    alias.shape
+                ),
+                Some(old),
+                None,
+            ));
+        }
+    }
+    None
+}
+
+/// A method no longer overridden: what the class inherits in its place.
+fn through_inheritance(key: &str, old: &Item, head: &Surface, types: &Types) -> Option<ApiChange> {
+    let inherited = old
+        .parent
+        .as_ref()
+        .filter(|p| head.items.contains_key(*p) && head.bases.contains_key(*p))
+        .map(|p| inherited(head, p, &key[p.len() + 1..], types, 0));
+    match inherited {
+        // The inherited member returns another type than the override did
+        // (Java's covariant `Child copy()` over `Base copy()`): callers that
+        // used the narrower result no longer compile.
+        Some(Inherited::Yes(from, ret))
+            if ret != old.ret
+                && matches!(
+                    (&old.ret, &ret),
+                    (Some(a), Some(b)) if type_change(a, b, types) != TypeChange::Same
+                ) =>
+        {
+            let why = format!(
+                "no longer overridden; the one inherited from `{from}` returns `{}`",
+                ret.unwrap_or_default()
+            );
+            let severity = if types.structural {
+                Severity::Undecided
+            } else {
+                Severity::Incompatible
+            };
+            return Some(change(key, severity, why, Some(old), None));
+        }
+        Some(Inherited::Yes(from, _)) => {
+            return Some(change(
+                key,
+                Severity::Compatible,
+                format!("no longer overridden; still inherited from `{from}`"),
+                Some(old),
+                None,
+            ));
+        }
+        // anyio #1053 removed `BlockingPortal.__new__(cls)`: `object`'s own
+        // still creates the instance, and takes every call the removed one took.
+        Some(Inherited::No) if inherited_from_object(old) => {
+            return Some(change(
+                key,
+                Severity::Compatible,
+                "no longer overridden; still inherited from `object`".into(),
+                Some(old),
+                None,
+            ));
+        }
+        Some(Inherited::Unknown(from)) => {
+            return Some(change(
+                key,
+                Severity::Undecided,
+                format!(
+                    "removed here; may still be inherited from `{from}`, a class \
+                     outside this repository"
+                ),
+                Some(old),
+                None,
+            ));
+        }
+        _ => {}
+    }
+    None
+}
+
+/// A gone item that neither an alias nor inheritance reaches: replaced by a form every old
+/// use fits, kept under its name another way, or removed.
+fn removed_or_replaced(
+    key: &str,
+    old: &Item,
+    base: &Surface,
+    head: &Surface,
+    types: &Types,
+) -> ApiChange {
+    // An overload replaced by one every old call still fits (a varargs added).
+    // Its type parameters renamed (a Java key spells them) is the same overload.
+    let replaced = head.items.iter().find(|(k, new)| {
+        let renamed = with_base_type_parameter_names(old, new);
+        let new = renamed.as_ref().unwrap_or(new);
+        new.family == old.family
+            && !base.items.contains_key(*k)
+            && ((types.erased && new.shape == old.shape && generified(old, new))
+                || new.ret == old.ret
+                    && matches!(
+                        (&old.params, &new.params),
+                        (Some(a), Some(b)) if positional(a, b, types).is_none()
+                    ))
+    });
+    match replaced {
+        // starlette #2815: `max_part_size = 1MB` on the class became an `__init__`
+        // parameter stored as `self.max_part_size`.
+        _ if head.instance_attributes.contains(key) && READ_ALIKE.contains(&old.kind) => change(
+            key,
+            Severity::Undecided,
+            "now assigned on each instance instead of the class: read from an \
+                 instance the same; read or set on the class (or overridden in a \
+                 subclass body) it no longer reaches instances"
+                .into(),
+            Some(old),
+            None,
+        ),
+        // click #3695 renamed `LazyFile` to `_LazyFile` and kept the old name
+        // answered, with a deprecation warning, by the module's `__getattr__`.
+        // A module variable (a type alias such as `Encoder = Callable[…]`, which
+        // code names in annotations); a class or function is used at run time.
+        _ if old.kind == "variable" && head.typing_only.contains(key) => change(
+            key,
+            Severity::Undecided,
+            "now defined for type checkers only (under `if TYPE_CHECKING:`): \
+                 annotations still name it, code that imports it at run time breaks"
+                .into(),
+            Some(old),
+            None,
+        ),
+        _ if head.served.contains(key) => change(
+            key,
+            Severity::Compatible,
+            "still served under its name by the module's `__getattr__`".into(),
+            Some(old),
+            None,
+        ),
+        _ if head.hidden.contains(key) => change(
+            key,
+            Severity::Compatible,
+            "now hidden from the documentation (still there for callers)".into(),
+            Some(old),
+            None,
+        ),
+        Some((_, new)) => {
+            let same = with_base_type_parameter_names(old, new).is_some_and(|r| {
+                r.params == old.params && r.ret == old.ret && r.generics == old.generics
+            });
+            let why = if same {
+                "type parameters renamed"
+            } else if types.erased && generified(old, new) {
+                "generified with the same erasure (every old call still compiles)"
+            } else {
+                "widened"
+            };
+            change(key, Severity::Compatible, why.into(), Some(old), Some(new))
+        }
+        None if head.reexports.contains(&old.family) => change(
+            key,
+            Severity::Compatible,
+            "now re-exported from elsewhere".into(),
+            Some(old),
+            None,
+        ),
+        None => {
+            // Another form under the same name (a Java overload whose parameter
+            // types changed) is the one that replaced it.
+            let successor = head
+                .items
+                .iter()
+                .find(|(k, new)| new.family == old.family && !base.items.contains_key(*k))
+                .map(|(_, new)| new);
+            let why = if successor.is_some() {
+                "signature changed"
+            } else {
+                "removed"
+            };
+            change(
+                key,
+                Severity::Incompatible,
+                why.into(),
+                Some(old),
+                successor,
+            )
+        }
+    }
+}
+
+/// An item new at the head: compatible, unless every implementation or literal of its
+/// parent must now provide it.
+fn added(key: &str, new: &Item, base: &Surface, head: &Surface) -> ApiChange {
+    let parent = new.parent.as_ref().and_then(|p| base.items.get(p));
+    let (severity, why) = match parent {
+        // It was there, hidden: implementations and users already had it.
+        _ if base.hidden.contains(key) => (Severity::Compatible, "no longer hidden".to_string()),
+        // Sealed before and after: every implementation is the package's own.
+        Some(parent)
+            if new.required
+                && parent.sealed
+                && new
+                    .parent
+                    .as_ref()
+                    .and_then(|p| head.items.get(p))
+                    .is_some_and(|p| p.sealed) =>
+        {
+            (
+                Severity::Compatible,
+                format!(
+                    "added to `{}`, which only its own package can implement (sealed)",
+                    new.family_parent()
+                ),
+            )
+        }
+        Some(_) if new.required => (
+            Severity::Incompatible,
+            format!(
+                "a member every implementation of `{}` must now provide",
+                new.family_parent()
+            ),
+        ),
+        // A `#[doc(hidden)] __Nonexhaustive` variant is how enums were left open before
+        // `#[non_exhaustive]` (regex-syntax's `ErrorKind`, std's `io::ErrorKind` once): a
+        // match must have a `_` arm unless it names the hidden variant.
+        Some(_) if new.kind == "variant" && has_hidden_member(&base.hidden, new) => (
+            Severity::Compatible,
+            format!(
+                "added; `{}` has a hidden variant, so matches on it already need a `_` arm",
+                new.family_parent()
+            ),
+        ),
+        Some(parent) if parent.closed && matches!(new.kind, "field" | "variant") => (
+            Severity::Incompatible,
+            format!(
+                "a {} added to `{}`, which users build or match exhaustively",
+                new.kind,
+                new.family_parent()
+            ),
+        ),
+        _ => (Severity::Compatible, "added".to_string()),
+    };
+    change(key, severity, why, None, Some(new))
 }
 
 /// Whether `member`'s parent has a member of its own hidden from the documentation.
@@ -779,69 +797,76 @@ pub fn item_severity(old: &Item, new: &Item, types: &Types) -> Option<Severity> 
 }
 
 /// How one item changed, `None` when its contract is the same.
+/// The change of an item that is now of another kind (a function now a variable, a
+/// class now a type alias…).
+fn kind_change(old: &Item, new: &Item) -> Option<(Severity, String)> {
+    use Severity::*;
+    // `struct X` becoming `type X = other::X` keeps the name; what it aliases is not
+    // resolved here, so it is not called a break.
+    if new.kind == "type" || new.kind == "reexport" {
+        return Some((Compatible, format!("now a {} alias", new.kind)));
+    }
+    if new.kind == script::extract::EXPRESSION || old.kind == script::extract::EXPRESSION {
+        return Some((
+            Undecided,
+            format!(
+                "a {} is now a {} (what it evaluates to is not in the syntax)",
+                old.kind, new.kind
+            ),
+        ));
+    }
+    // A name bound to a type expression now a class of that name, or back (pydantic
+    // 2.10's `AmqpDsn = Annotated[Url, …]` → `class AmqpDsn(AnyUrl)`): annotations read
+    // it alike; what the class accepts and offers is not in the syntax.
+    let type_like =
+        |item: &Item| item.kind == "class" || item.shape == python::extract::TYPE_EXPRESSION;
+    if type_like(old) && type_like(new) {
+        return Some((
+            Undecided,
+            format!(
+                "a {} is now a {} (a type either way; what it accepts is not in the syntax)",
+                old.kind, new.kind
+            ),
+        ));
+    }
+    // A function now a variable holding one (urfave/cli #2150: `func ShowAppHelp(…)` became
+    // `var ShowAppHelp = showAppHelp`, so callers may swap it): every call still compiles
+    // if the value is a function of the same signature, which an untyped binding does not
+    // say. A binding typed as something other than a function is a break.
+    if CALLABLE.contains(&old.kind)
+        && BINDING.contains(&new.kind)
+        && (new.shape.is_empty() || function_type(&new.shape))
+    {
+        return Some((
+            Undecided,
+            format!(
+                "a {} is now a {} (still callable if it holds a function of the same \
+                 signature, which the syntax does not say)",
+                old.kind, new.kind
+            ),
+        ));
+    }
+    // `app.logger` reads the same from an attribute and a property; only assigning to it
+    // may differ, and the syntax does not say whether a setter exists elsewhere.
+    if READ_ALIKE.contains(&old.kind) && READ_ALIKE.contains(&new.kind) {
+        return Some((
+            Undecided,
+            format!(
+                "a {} is now a {} (read the same way; assigning to it may differ)",
+                old.kind, new.kind
+            ),
+        ));
+    }
+    Some((
+        Incompatible,
+        format!("a {} is now a {}", old.kind, new.kind),
+    ))
+}
+
 fn item_change(old: &Item, new: &Item, types: &Types) -> Option<(Severity, String)> {
     use Severity::*;
     if old.kind != new.kind {
-        // `struct X` becoming `type X = other::X` keeps the name; what it aliases is not
-        // resolved here, so it is not called a break.
-        if new.kind == "type" || new.kind == "reexport" {
-            return Some((Compatible, format!("now a {} alias", new.kind)));
-        }
-        if new.kind == script::extract::EXPRESSION || old.kind == script::extract::EXPRESSION {
-            return Some((
-                Undecided,
-                format!(
-                    "a {} is now a {} (what it evaluates to is not in the syntax)",
-                    old.kind, new.kind
-                ),
-            ));
-        }
-        // A name bound to a type expression now a class of that name, or back (pydantic
-        // 2.10's `AmqpDsn = Annotated[Url, …]` → `class AmqpDsn(AnyUrl)`): annotations read
-        // it alike; what the class accepts and offers is not in the syntax.
-        let type_like =
-            |item: &Item| item.kind == "class" || item.shape == python::extract::TYPE_EXPRESSION;
-        if type_like(old) && type_like(new) {
-            return Some((
-                Undecided,
-                format!(
-                    "a {} is now a {} (a type either way; what it accepts is not in the syntax)",
-                    old.kind, new.kind
-                ),
-            ));
-        }
-        // A function now a variable holding one (urfave/cli #2150: `func ShowAppHelp(…)` became
-        // `var ShowAppHelp = showAppHelp`, so callers may swap it): every call still compiles
-        // if the value is a function of the same signature, which an untyped binding does not
-        // say. A binding typed as something other than a function is a break.
-        if CALLABLE.contains(&old.kind)
-            && BINDING.contains(&new.kind)
-            && (new.shape.is_empty() || function_type(&new.shape))
-        {
-            return Some((
-                Undecided,
-                format!(
-                    "a {} is now a {} (still callable if it holds a function of the same \
-                     signature, which the syntax does not say)",
-                    old.kind, new.kind
-                ),
-            ));
-        }
-        // `app.logger` reads the same from an attribute and a property; only assigning to it
-        // may differ, and the syntax does not say whether a setter exists elsewhere.
-        if READ_ALIKE.contains(&old.kind) && READ_ALIKE.contains(&new.kind) {
-            return Some((
-                Undecided,
-                format!(
-                    "a {} is now a {} (read the same way; assigning to it may differ)",
-                    old.kind, new.kind
-                ),
-            ));
-        }
-        return Some((
-            Incompatible,
-            format!("a {} is now a {}", old.kind, new.kind),
-        ));
+        return kind_change(old, new);
     }
     // An overloaded function's contract is its overloads (see `OVERLOADED`): the same set is
     // the same contract whatever the implementation's signature; another set may still
@@ -876,101 +901,29 @@ fn item_change(old: &Item, new: &Item, types: &Types) -> Option<(Severity, Strin
             "generified with the same erasure (every old call still compiles)".into(),
         ));
     }
-    let mut compatible = None;
-    let mut undecided: Option<String> = None;
-    if old.params != new.params {
-        match (&old.params, &new.params) {
-            (Some(a), Some(b)) => {
-                let python = a.iter().chain(b).any(|p| {
-                    matches!(
-                        p.kind,
-                        ParamKind::PositionalOrKeyword
-                            | ParamKind::KeywordOnly
-                            | ParamKind::VariadicKeyword
-                    )
-                });
-                let verdict = if python {
-                    by_name(a, b).map(|why| (Incompatible, why))
-                } else {
-                    positional(a, b, types)
-                };
-                match verdict {
-                    Some((Incompatible, why)) => return Some((Incompatible, why)),
-                    Some((_, why)) => undecided = Some(why),
-                    None if same_params(a, b, types) => {}
-                    None => compatible = Some("parameters widened"),
-                }
-            }
-            _ => return Some((Incompatible, "no longer callable the same way".into())),
-        }
+    let mut notes = Notes::default();
+    if old.params != new.params
+        && let Some(incompatible) = params_change(old, new, types, &mut notes)
+    {
+        return Some(incompatible);
     }
-    if old.ret != new.ret {
-        let change = match (&old.ret, &new.ret) {
-            // `impl Future` → `impl Future<Output=()>`: callers learn more, lose nothing. The
-            // other way the output becomes opaque, which matters only to callers that name it.
-            (Some(a), Some(b)) if opaque_refined(a, b) => TypeChange::Same,
-            (Some(a), Some(b)) if opaque_refined(b, a) => TypeChange::Undecided,
-            (Some(a), Some(b)) if unnameable_indirection(a, b) => {
-                undecided.get_or_insert_with(|| {
-                    "the result is now a value instead of a pointer, or back, of an unexported \
-                     type callers cannot name: calls on it compile if its methods still do"
-                        .into()
-                });
-                TypeChange::Same
-            }
-            (Some(a), Some(b)) => type_change(a, b, types),
-            // An annotation dropped or added: the type is inferred from the body.
-            _ if types.structural => TypeChange::Undecided,
-            _ => TypeChange::Different,
-        };
-        match change {
-            TypeChange::Same => {}
-            // A wider result may not fit where callers put it; in a structural language
-            // that depends on how they use it.
-            TypeChange::Widened | TypeChange::Undecided if types.structural => {
-                undecided.get_or_insert_with(|| "return type written differently".into());
-            }
-            TypeChange::Undecided => {
-                undecided.get_or_insert_with(|| {
-                    "return type refers to another package's type or an opaque one".into()
-                });
-            }
-            TypeChange::Widened | TypeChange::Different => {
-                return Some((Incompatible, "return type changed".into()));
-            }
-        }
+    if old.ret != new.ret
+        && let Some(incompatible) = return_change(old, new, types, &mut notes)
+    {
+        return Some(incompatible);
     }
-    if old.generics != new.generics {
-        if java_bounds_widened(&old.generics, &new.generics) {
-            // Every caller's type argument still fits, and the erasure is the same; only a
-            // method overriding this one in a subclass, written with the old bound, no longer
-            // overrides it (a name clash), which static and final methods cannot have.
-            let overridable = old.kind == "method"
-                && !old.shape.split(' ').any(|m| m == "static" || m == "final");
-            if overridable {
-                undecided.get_or_insert_with(|| {
-                    "type parameter bounds widened (callers compile; a subclass overriding it \
-                     with the old bound no longer overrides)"
-                        .into()
-                });
-            } else {
-                compatible = Some("type parameter bounds widened");
-            }
-        } else if let Some(why) = generics_relaxed(old, new) {
-            compatible = Some(why);
-        } else if types.structural {
-            undecided.get_or_insert_with(|| "type parameters written differently".into());
-        } else {
-            return Some((Incompatible, "generics or bounds changed".into()));
-        }
+    if old.generics != new.generics
+        && let Some(incompatible) = generics_change(old, new, types, &mut notes)
+    {
+        return Some(incompatible);
     }
     if old.shape != new.shape {
         match shape_change(old, new, types) {
             Some((Incompatible, why)) => return Some((Incompatible, why.into())),
             Some((Undecided, why)) => {
-                undecided.get_or_insert(why.into());
+                notes.undecided.get_or_insert(why.into());
             }
-            Some((Compatible, why)) => compatible = Some(why),
+            Some((Compatible, why)) => notes.compatible = Some(why),
             None => {}
         }
     }
@@ -978,7 +931,7 @@ fn item_change(old: &Item, new: &Item, types: &Types) -> Option<(Severity, Strin
         if new.required {
             return Some((Incompatible, "implementations must now provide it".into()));
         }
-        compatible = Some("now has a default");
+        notes.compatible = Some("now has a default");
     }
     if !old.sealed && new.sealed {
         return Some((
@@ -992,13 +945,138 @@ fn item_change(old: &Item, new: &Item, types: &Types) -> Option<(Severity, Strin
             "no longer exhaustive or constructible by users".into(),
         ));
     }
-    if let Some(why) = undecided {
+    if let Some(why) = notes.undecided {
         return Some((
             Undecided,
             format!("{why}; compatibility not decidable from the syntax"),
         ));
     }
-    compatible.map(|why| (Compatible, why.to_string()))
+    notes.compatible.map(|why| (Compatible, why.to_string()))
+}
+
+/// What a change of an item's parts found short of a break: the last compatible reason, and
+/// the first undecided one.
+#[derive(Default)]
+struct Notes {
+    compatible: Option<&'static str>,
+    undecided: Option<String>,
+}
+
+/// The parameters changed: a break, or what `notes` should say.
+fn params_change(
+    old: &Item,
+    new: &Item,
+    types: &Types,
+    notes: &mut Notes,
+) -> Option<(Severity, String)> {
+    use Severity::*;
+    match (&old.params, &new.params) {
+        (Some(a), Some(b)) => {
+            let python = a.iter().chain(b).any(|p| {
+                matches!(
+                    p.kind,
+                    ParamKind::PositionalOrKeyword
+                        | ParamKind::KeywordOnly
+                        | ParamKind::VariadicKeyword
+                )
+            });
+            let verdict = if python {
+                by_name(a, b).map(|why| (Incompatible, why))
+            } else {
+                positional(a, b, types)
+            };
+            match verdict {
+                Some((Incompatible, why)) => return Some((Incompatible, why)),
+                Some((_, why)) => notes.undecided = Some(why),
+                None if same_params(a, b, types) => {}
+                None => notes.compatible = Some("parameters widened"),
+            }
+        }
+        _ => return Some((Incompatible, "no longer callable the same way".into())),
+    }
+    None
+}
+
+/// The return type changed: a break, or what `notes` should say.
+fn return_change(
+    old: &Item,
+    new: &Item,
+    types: &Types,
+    notes: &mut Notes,
+) -> Option<(Severity, String)> {
+    use Severity::*;
+    let change = match (&old.ret, &new.ret) {
+        // `impl Future` → `impl Future<Output=()>`: callers learn more, lose nothing. The
+        // other way the output becomes opaque, which matters only to callers that name it.
+        (Some(a), Some(b)) if opaque_refined(a, b) => TypeChange::Same,
+        (Some(a), Some(b)) if opaque_refined(b, a) => TypeChange::Undecided,
+        (Some(a), Some(b)) if unnameable_indirection(a, b) => {
+            notes.undecided.get_or_insert_with(|| {
+                "the result is now a value instead of a pointer, or back, of an unexported \
+                 type callers cannot name: calls on it compile if its methods still do"
+                    .into()
+            });
+            TypeChange::Same
+        }
+        (Some(a), Some(b)) => type_change(a, b, types),
+        // An annotation dropped or added: the type is inferred from the body.
+        _ if types.structural => TypeChange::Undecided,
+        _ => TypeChange::Different,
+    };
+    match change {
+        TypeChange::Same => {}
+        // A wider result may not fit where callers put it; in a structural language
+        // that depends on how they use it.
+        TypeChange::Widened | TypeChange::Undecided if types.structural => {
+            notes
+                .undecided
+                .get_or_insert_with(|| "return type written differently".into());
+        }
+        TypeChange::Undecided => {
+            notes.undecided.get_or_insert_with(|| {
+                "return type refers to another package's type or an opaque one".into()
+            });
+        }
+        TypeChange::Widened | TypeChange::Different => {
+            return Some((Incompatible, "return type changed".into()));
+        }
+    }
+    None
+}
+
+/// The type parameters or their bounds changed: a break, or what `notes` should say.
+fn generics_change(
+    old: &Item,
+    new: &Item,
+    types: &Types,
+    notes: &mut Notes,
+) -> Option<(Severity, String)> {
+    use Severity::*;
+    if java_bounds_widened(&old.generics, &new.generics) {
+        // Every caller's type argument still fits, and the erasure is the same; only a
+        // method overriding this one in a subclass, written with the old bound, no longer
+        // overrides it (a name clash), which static and final methods cannot have.
+        let overridable =
+            old.kind == "method" && !old.shape.split(' ').any(|m| m == "static" || m == "final");
+        if overridable {
+            notes.undecided.get_or_insert_with(|| {
+                "type parameter bounds widened (callers compile; a subclass overriding it \
+                 with the old bound no longer overrides)"
+                    .into()
+            });
+        } else {
+            notes.compatible = Some("type parameter bounds widened");
+        }
+    } else if let Some(why) = generics_relaxed(old, new) {
+        notes.compatible = Some(why);
+    } else if types.structural {
+        notes
+            .undecided
+            .get_or_insert_with(|| "type parameters written differently".into());
+    } else {
+        return Some((Incompatible, "generics or bounds changed".into()));
+    }
+    None
 }
 
 /// `new` with its type parameters renamed to `old`'s, position by position, when both declare

@@ -21,7 +21,7 @@ use super::releases::{Release, Releases};
 use super::scope::{not_api_path, unstable_macros_of};
 use super::sources::{Scopes, Sources};
 use super::version::{Bump, bump, package_of};
-use super::visibility::Visibility;
+use super::visibility::{Read, Visibility};
 use super::{Item, Surface, by_tags_only, extract};
 use crate::cohort::changes::{ChangedFile, Reading};
 use crate::cohort::grammar::Grammar;
@@ -54,15 +54,56 @@ pub fn api_contract(
     sources: &Sources<'_>,
     compared: &dyn Fn(&ChangedFile) -> bool,
 ) -> Axis {
+    let read = read_files(files, sources, compared);
+    let found = judge(&read.surfaces, files, index, sources);
+    let (verdict, detail) = verdict(&read, &found);
+    // Say where "nothing incompatible" rests on names and signature text only.
+    let by_tags: BTreeSet<&str> = read
+        .surfaces
+        .iter()
+        .filter_map(|f| by_tags_only(f.grammar))
+        .collect();
+    let detail = if by_tags.is_empty() || !verdict.clears_gate() {
+        detail
+    } else {
+        format!(
+            "{detail} ({} read from the symbol index: public definitions compared by name and \
+             signature text, whose changes warn and never fail)",
+            by_tags.into_iter().collect::<Vec<_>>().join(", ")
+        )
+    };
+    Axis {
+        name: API_CONTRACT.to_string(),
+        verdict,
+        gated: true,
+        detail,
+    }
+}
+
+/// The changed files' surfaces at both sides, and the files that could not be read.
+#[derive(Default)]
+struct ReadFiles<'a> {
+    parsed: usize,
+    unreadable: Vec<&'a str>,
+    /// Files of a language without a parser that may carry an API.
+    unindexed: Vec<&'a str>,
+    surfaces: Vec<FileSurfaces<'a>>,
+    /// Files whose package the head's manifest withdrew from publishing (see
+    /// `Visibility::Unpublished`).
+    withdrawn: Vec<String>,
+}
+
+/// Reads the surfaces of the changed files that `compared` selects, at the scopes their
+/// language gives them at each side.
+fn read_files<'a>(
+    files: &'a [ChangedFile],
+    sources: &Sources<'_>,
+    compared: &dyn Fn(&ChangedFile) -> bool,
+) -> ReadFiles<'a> {
     let read_head = |path: &str| sources.head(path);
     let read_base = |path: &str| sources.base(path);
 
-    let mut parsed = 0;
-    let mut unreadable = Vec::new();
-    let mut unindexed = Vec::new();
-    let mut surfaces = Vec::new();
-    // Files whose package the head's manifest withdrew from publishing (see `Visibility::Unpublished`).
-    let mut withdrawn: Vec<String> = Vec::new();
+    let mut read = ReadFiles::default();
     for file in files {
         if not_api_path(&file.path) || !compared(file) {
             continue;
@@ -70,13 +111,13 @@ pub fn api_contract(
         let symbols = match &file.reading {
             Reading::Symbols(symbols) => symbols,
             Reading::Unparsed { .. } => {
-                unreadable.push(file.path.as_str());
+                read.unreadable.push(file.path.as_str());
                 continue;
             }
             Reading::Link => continue,
             Reading::NoGrammar => {
                 if may_carry_api(&file.language, &file.path) {
-                    unindexed.push(file.path.as_str());
+                    read.unindexed.push(file.path.as_str());
                 }
                 continue;
             }
@@ -90,7 +131,7 @@ pub fn api_contract(
             .as_ref()
             .map(|b| String::from_utf8_lossy(b).into_owned());
         if symbols.base_unknown || (symbols.head.is_some() && head_source.is_none()) {
-            unreadable.push(file.path.as_str());
+            read.unreadable.push(file.path.as_str());
             continue;
         }
         let scopes = Scopes::of(
@@ -106,7 +147,7 @@ pub fn api_contract(
             continue;
         }
         if let (Visibility::Unpublished(why), true) = (head_scope, base_scope.is_api()) {
-            withdrawn.push(format!("{} ({why})", file.path));
+            read.withdrawn.push(format!("{} ({why})", file.path));
             continue;
         }
         // Read while the file was parsed, when with these very scopes (the sources are the
@@ -116,9 +157,11 @@ pub fn api_contract(
             .early
             .as_ref()
             .filter(|early| early.scopes == scopes);
-        let read = |source: Option<&String>,
-                    side: &Visibility,
-                    early: Option<&Result<Surface, _>>| match (source, early) {
+        let surface = |source: Option<&String>,
+                       side: &Visibility,
+                       early: Option<&Result<Surface, _>>| match (
+            source, early,
+        ) {
             (None, _) => Ok(Surface::default()),
             (Some(_), Some(early)) => early.clone(),
             (Some(text), None) => {
@@ -126,12 +169,12 @@ pub fn api_contract(
             }
         };
         match (
-            read(
+            surface(
                 base_source.as_ref(),
                 base_scope,
                 early.and_then(|e| e.base.as_ref()),
             ),
-            read(
+            surface(
                 head_source.as_ref(),
                 head_scope,
                 early.and_then(|e| e.head.as_ref()),
@@ -148,8 +191,8 @@ pub fn api_contract(
                         head.without_macro_items(&unstable_macros_of(&file.path, &read_head));
                     }
                 }
-                parsed += 1;
-                surfaces.push(FileSurfaces {
+                read.parsed += 1;
+                read.surfaces.push(FileSurfaces {
                     path: &file.path,
                     base_path: file.old_path.as_deref().unwrap_or(&file.path),
                     grammar,
@@ -157,18 +200,40 @@ pub fn api_contract(
                     head,
                 });
             }
-            _ => unreadable.push(file.path.as_str()),
+            _ => read.unreadable.push(file.path.as_str()),
         }
     }
+    read
+}
 
+/// What the comparison of the surfaces found, by what it means for the verdict.
+#[derive(Default)]
+struct Findings {
+    failing: Vec<String>,
+    deliberate: Vec<String>,
+    undecided: Vec<String>,
+    notable: Vec<String>,
+    /// Removed or changed, but no release reachable from the base had them: nobody depends
+    /// on them yet (an item added after the last release and taken back before the next).
+    unreleased: Vec<String>,
+    /// A 0.x package whose version this change left as it was: a break warns, unless the
+    /// range ends at a release (then its number was chosen, and it is not a 0.x minor bump).
+    pending_zero: Vec<String>,
+    added: usize,
+}
+
+/// Compares each file's surfaces and weighs what changed against the package's version and
+/// releases.
+fn judge(
+    surfaces: &[FileSurfaces<'_>],
+    files: &[ChangedFile],
+    index: &LazyIndex,
+    sources: &Sources<'_>,
+) -> Findings {
+    let read_head = |path: &str| sources.head(path);
+    let read_base = |path: &str| sources.base(path);
     let changed: BTreeSet<&str> = files.iter().map(|f| f.path.as_str()).collect();
-    let mut failing = Vec::new();
-    let mut deliberate = Vec::new();
-    let mut undecided = Vec::new();
-    let mut notable = Vec::new();
-    // Removed or changed, but no release reachable from the base had them: nobody depends on
-    // them yet (an item added after the last release and taken back before the next).
-    let mut unreleased = Vec::new();
+    let mut found = Findings::default();
     let releases = Releases::new(sources.base_commit());
     let last_tag = |package: &_| releases.last(package).map(|r| r.version.clone());
     // Only tags that are surely the package's: a bare `v1.2.0` at the root is the root
@@ -179,26 +244,28 @@ pub fn api_contract(
             .filter(|r| r.named || package.root.is_empty())
             .map(|r| r.version.clone())
     };
-    // A 0.x package whose version this change left as it was: a break warns, unless the
-    // range ends at a release (then its number was chosen, and it is not a 0.x minor bump).
-    let mut pending_zero = Vec::new();
     let head_is_release = OnceCell::new();
-    let mut added = 0;
     let looked_up = RefCell::new(BTreeMap::new());
     let looked_up_defined = RefCell::new(BTreeMap::new());
-    for file in &surfaces {
+    let context = Context {
+        index,
+        changed: &changed,
+        read_head: &read_head,
+        read_base: &read_base,
+    };
+    for file in surfaces {
         let aliases = |s: &Surface, n: &str| s.aliases.get(n).cloned();
         let defined = |s: &Surface, n: &str| s.underlying.get(n).cloned();
         let alias = |name: &str| {
             alias_target(
-                name, file, &surfaces, index, &read_head, &looked_up, &aliases,
+                name, file, surfaces, index, &read_head, &looked_up, &aliases,
             )
         };
         let underlying = |name: &str| {
             alias_target(
                 name,
                 file,
-                &surfaces,
+                surfaces,
                 index,
                 &read_head,
                 &looked_up_defined,
@@ -226,14 +293,14 @@ pub fn api_contract(
         };
         let changes: Vec<ApiChange> = compare(&file.base, &file.head, &types)
             .into_iter()
-            .map(|change| moved(change, file, &surfaces, index))
+            .map(|change| moved(change, file, surfaces, index))
             .map(|change| undeclared(change, reach.as_ref()))
             .collect();
         let incompatible: Vec<&ApiChange> = changes
             .iter()
             .filter(|c| c.severity == Severity::Incompatible)
             .collect();
-        undecided.extend(
+        found.undecided.extend(
             changes
                 .iter()
                 .filter(|c| c.severity == Severity::Undecided)
@@ -244,9 +311,9 @@ pub fn api_contract(
             .filter(|c| c.severity == Severity::Compatible)
         {
             if change.why == "added" {
-                added += 1;
+                found.added += 1;
             } else {
-                notable.push(describe(file.path, change));
+                found.notable.push(describe(file.path, change));
             }
         }
         if incompatible.is_empty() {
@@ -274,116 +341,164 @@ pub fn api_contract(
         match bumped {
             Bump::PendingZero(version) => {
                 for change in incompatible {
-                    pending_zero.push(format!("{} ({version})", describe(file.path, change)));
+                    found
+                        .pending_zero
+                        .push(format!("{} ({version})", describe(file.path, change)));
                 }
             }
             Bump::Breaking(version) => {
-                let source = read_head(file.path)
-                    .or_else(|| read_base(file.path))
-                    .unwrap_or_default();
-                let home = Home {
-                    path: file.path,
-                    grammar: file.grammar,
-                    source: &source,
-                };
-                for change in incompatible {
-                    // A deliberate break still fails when code in this repository that uses
-                    // the item was left as it was.
-                    let added_to = match &change.base {
-                        Some(_) => None,
-                        None => file
-                            .head
-                            .items
-                            .get(&change.key)
-                            .and_then(|item| item.parent.as_deref()),
-                    };
-                    let stale = stale_callers(
-                        &home,
-                        &change.key,
-                        added_to,
-                        change.head.is_some(),
-                        index,
-                        &changed,
-                        &read_head,
-                    );
-                    if stale.is_empty() {
-                        deliberate.push(format!("{} ({version})", describe(file.path, change)));
-                    } else {
-                        failing.push(format!(
-                            "{} ({version}), callers not updated: {}",
-                            describe(file.path, change),
-                            stale.join(", ")
-                        ));
-                    }
-                }
+                deliberate_breaks(file, &incompatible, &version, &context, &mut found)
             }
             Bump::Compatible(_) => {
-                let read_either = |path: &str| read_head(path).or_else(|| read_base(path));
-                let release = package_of(file.path, file.grammar, &read_either)
-                    .and_then(|package| releases.last(&package));
-                for change in incompatible {
-                    // A member added to an interface or a closed type breaks the users of
-                    // that type: it is the type that had to be released.
-                    let subject = match &change.base {
-                        Some(_) => Some(change.key.clone()),
-                        None => file
-                            .head
-                            .items
-                            .get(&change.key)
-                            .and_then(|item| item.parent.clone()),
-                    };
-                    // The subject was in the base, where the file was then.
-                    match (&release, subject) {
-                        (Some(release), Some(subject))
-                            if !releases.could_be_in(release, file.base_path, &subject) =>
-                        {
-                            unreleased.push(format!(
-                                "{} (not in {})",
-                                describe(file.path, change),
-                                release.names()
-                            ));
-                        }
-                        // more-itertools #875 made `sample`'s `strict` keyword-only: a
-                        // parameter added after v10.3.0, whose `sample` the head still takes
-                        // every call of. What broke was never released.
-                        (Some(release), _) => {
-                            match released_form(&releases, release, file, change, &types) {
-                                Some(form) => unreleased.push(format!(
-                                    "{} (not in {}, whose `{}` the head still accepts)",
-                                    describe(file.path, change),
-                                    release.names(),
-                                    cut(&form)
-                                )),
-                                None => failing.push(describe(file.path, change)),
-                            }
-                        }
-                        _ => failing.push(describe(file.path, change)),
-                    }
-                }
+                unbumped_breaks(file, &incompatible, &releases, &types, &context, &mut found)
             }
         }
     }
+    found
+}
 
-    let (verdict, detail) = if !failing.is_empty() {
+/// What the weighing of one file's breaks reads beside it.
+struct Context<'c> {
+    index: &'c LazyIndex,
+    /// The changed files: their uses are not an unchanged caller's.
+    changed: &'c BTreeSet<&'c str>,
+    read_head: Read<'c>,
+    read_base: Read<'c>,
+}
+
+/// Breaks with a version bump that allows them: deliberate, unless code in this repository
+/// that uses the item was left as it was.
+fn deliberate_breaks(
+    file: &FileSurfaces<'_>,
+    incompatible: &[&ApiChange],
+    version: &str,
+    context: &Context<'_>,
+    found: &mut Findings,
+) {
+    let source = (context.read_head)(file.path)
+        .or_else(|| (context.read_base)(file.path))
+        .unwrap_or_default();
+    let home = Home {
+        path: file.path,
+        grammar: file.grammar,
+        source: &source,
+    };
+    for change in incompatible.iter().copied() {
+        // A deliberate break still fails when code in this repository that uses
+        // the item was left as it was.
+        let added_to = match &change.base {
+            Some(_) => None,
+            None => file
+                .head
+                .items
+                .get(&change.key)
+                .and_then(|item| item.parent.as_deref()),
+        };
+        let stale = stale_callers(
+            &home,
+            &change.key,
+            added_to,
+            change.head.is_some(),
+            context.index,
+            context.changed,
+            context.read_head,
+        );
+        if stale.is_empty() {
+            found
+                .deliberate
+                .push(format!("{} ({version})", describe(file.path, change)));
+        } else {
+            found.failing.push(format!(
+                "{} ({version}), callers not updated: {}",
+                describe(file.path, change),
+                stale.join(", ")
+            ));
+        }
+    }
+}
+
+/// Breaks without a version bump: failing, unless no release shipped what broke.
+fn unbumped_breaks(
+    file: &FileSurfaces<'_>,
+    incompatible: &[&ApiChange],
+    releases: &Releases,
+    types: &Types,
+    context: &Context<'_>,
+    found: &mut Findings,
+) {
+    let read_either = |path: &str| (context.read_head)(path).or_else(|| (context.read_base)(path));
+    let release = package_of(file.path, file.grammar, &read_either)
+        .and_then(|package| releases.last(&package));
+    for change in incompatible.iter().copied() {
+        // A member added to an interface or a closed type breaks the users of
+        // that type: it is the type that had to be released.
+        let subject = match &change.base {
+            Some(_) => Some(change.key.clone()),
+            None => file
+                .head
+                .items
+                .get(&change.key)
+                .and_then(|item| item.parent.clone()),
+        };
+        // The subject was in the base, where the file was then.
+        match (&release, subject) {
+            (Some(release), Some(subject))
+                if !releases.could_be_in(release, file.base_path, &subject) =>
+            {
+                found.unreleased.push(format!(
+                    "{} (not in {})",
+                    describe(file.path, change),
+                    release.names()
+                ));
+            }
+            // more-itertools #875 made `sample`'s `strict` keyword-only: a
+            // parameter added after v10.3.0, whose `sample` the head still takes
+            // every call of. What broke was never released.
+            (Some(release), _) => match released_form(releases, release, file, change, types) {
+                Some(form) => found.unreleased.push(format!(
+                    "{} (not in {}, whose `{}` the head still accepts)",
+                    describe(file.path, change),
+                    release.names(),
+                    cut(&form)
+                )),
+                None => found.failing.push(describe(file.path, change)),
+            },
+            _ => found.failing.push(describe(file.path, change)),
+        }
+    }
+}
+
+/// The axis's verdict and detail from what was read and found.
+fn verdict(read: &ReadFiles<'_>, found: &Findings) -> (AxisVerdict, String) {
+    if !found.failing.is_empty() {
         (
             AxisVerdict::Fail,
             format!(
                 "exported API changed incompatibly and the package version does not allow a break: {}",
-                listed(&failing)
+                listed(&found.failing)
             ),
         )
-    } else if parsed == 0 && unreadable.is_empty() && unindexed.is_empty() && withdrawn.is_empty() {
+    } else if read.parsed == 0
+        && read.unreadable.is_empty()
+        && read.unindexed.is_empty()
+        && read.withdrawn.is_empty()
+    {
         (AxisVerdict::Pass, NOTHING_TO_COMPARE.to_string())
-    } else if parsed == 0 && unreadable.is_empty() && !unindexed.is_empty() {
+    } else if read.parsed == 0 && read.unreadable.is_empty() && !read.unindexed.is_empty() {
         (
             AxisVerdict::Unavailable,
             format!(
                 "no parser for {}: their public API was not checked",
-                unindexed.join(", ")
+                read.unindexed.join(", ")
             ),
         )
-    } else if !unreadable.is_empty() || !unindexed.is_empty() {
-        let unchecked: Vec<&str> = unreadable.iter().chain(&unindexed).copied().collect();
+    } else if !read.unreadable.is_empty() || !read.unindexed.is_empty() {
+        let unchecked: Vec<&str> = read
+            .unreadable
+            .iter()
+            .chain(&read.unindexed)
+            .copied()
+            .collect();
         (
             AxisVerdict::Partial,
             format!(
@@ -391,81 +506,64 @@ pub fn api_contract(
                 unchecked.join(", ")
             ),
         )
-    } else if !deliberate.is_empty()
-        || !pending_zero.is_empty()
-        || !undecided.is_empty()
-        || !withdrawn.is_empty()
-        || !unreleased.is_empty()
+    } else if !found.deliberate.is_empty()
+        || !found.pending_zero.is_empty()
+        || !found.undecided.is_empty()
+        || !read.withdrawn.is_empty()
+        || !found.unreleased.is_empty()
     {
         let mut parts = Vec::new();
-        if !withdrawn.is_empty() {
+        if !read.withdrawn.is_empty() {
             parts.push(format!(
                 "no longer published, so its API is not compared (not gating): {}",
-                listed(&withdrawn)
+                listed(&read.withdrawn)
             ));
         }
-        if !deliberate.is_empty() {
+        if !found.deliberate.is_empty() {
             parts.push(format!(
                 "breaking changes with a version bump that allows them: {}",
-                listed(&deliberate)
+                listed(&found.deliberate)
             ));
         }
-        if !pending_zero.is_empty() {
+        if !found.pending_zero.is_empty() {
             parts.push(format!(
                 "breaking changes to a 0.x package whose next version is not chosen yet: the \
                  next release must bump 0.x (0.1.x → 0.2.0), not only the patch: {}",
-                listed(&pending_zero)
+                listed(&found.pending_zero)
             ));
         }
-        if !unreleased.is_empty() {
+        if !found.unreleased.is_empty() {
             parts.push(format!(
                 "removed or changed before any release shipped them, so no user depends on \
                  them (not gating): {}",
-                listed(&unreleased)
+                listed(&found.unreleased)
             ));
         }
-        if !undecided.is_empty() {
+        if !found.undecided.is_empty() {
             parts.push(format!(
                 "changes whose compatibility the syntax cannot decide (not gating): {}",
-                listed(&undecided)
+                listed(&found.undecided)
             ));
         }
         (AxisVerdict::Warn, parts.join(". "))
-    } else if !notable.is_empty() {
+    } else if !found.notable.is_empty() {
         (
             AxisVerdict::Warn,
-            format!("compatible API changes: {}", listed(&notable)),
+            format!("compatible API changes: {}", listed(&found.notable)),
         )
-    } else if added > 0 {
+    } else if found.added > 0 {
         (
             AxisVerdict::Pass,
-            format!("nothing exported removed or changed incompatibly; {added} item(s) added"),
+            format!(
+                "nothing exported removed or changed incompatibly; {} item(s) added",
+                found.added
+            ),
         )
     } else {
         (
             AxisVerdict::Pass,
             "nothing exported removed or changed incompatibly".to_string(),
         )
-    };
-    // Say where "nothing incompatible" rests on names and signature text only.
-    let by_tags: BTreeSet<&str> = surfaces
-        .iter()
-        .filter_map(|f| by_tags_only(f.grammar))
-        .collect();
-    let detail = if by_tags.is_empty() || !verdict.clears_gate() {
-        detail
-    } else {
-        format!(
-            "{detail} ({} read from the symbol index: public definitions compared by name and \
-             signature text, whose changes warn and never fail)",
-            by_tags.into_iter().collect::<Vec<_>>().join(", ")
-        )
-    };
-    Axis {
-        name: API_CONTRACT.to_string(),
-        verdict,
-        gated: true,
-        detail,
     }
 }
 

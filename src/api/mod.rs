@@ -4,11 +4,11 @@
 //! constant values and attributes that do not change the contract never reach it, so two
 //! versions of a file compare structurally ([`compare`]).
 //!
-//! One folder per language under [`lang`] (Rust, Python, JavaScript and TypeScript, Go, Java),
-//! each implementing [`lang::Language`] and registered in [`lang::LANGUAGES`]; C, C++, C#,
-//! Ruby, PHP and Kotlin have the symbol index's public definitions only ([`tagged`]), whose
-//! changes warn and never fail. Which files and modules are exported at all is [`scope`]'s
-//! question; the deterministic `apiContract` axis that compares two versions' surfaces is
+//! One folder per language under [`lang`], each implementing [`lang::Language`] and registered
+//! in [`lang::LANGUAGES`]: Rust, Python, JavaScript and TypeScript, Go and Java have surface
+//! rules of their own; the others have the symbol index's public definitions only
+//! ([`lang::tagged`]), whose changed signatures warn and never fail. Which files and modules
+//! are exported at all is [`scope`]'s question, answered by each language's rule; the deterministic `apiContract` axis that compares two versions' surfaces is
 //! [`contract`], with the releases and version bumps it weighs ([`releases`], [`version`]).
 
 pub(crate) mod advisory;
@@ -19,7 +19,6 @@ mod lang;
 pub(crate) mod releases;
 pub mod scope;
 pub(crate) mod sources;
-mod tagged;
 #[cfg(test)]
 mod tests;
 mod text;
@@ -235,9 +234,9 @@ pub fn extract(
     source: &[u8],
     exported: &dyn Fn(&str) -> bool,
 ) -> Result<Surface, Unreadable> {
-    if by_tags_only(grammar).is_some() {
+    if let Some(reading) = lang::of(grammar).and_then(|language| language.tags()) {
         let mut surface = Surface::default();
-        tagged::extract(grammar, source, exported, &mut surface)?;
+        lang::tagged::extract(grammar, reading, source, exported, &mut surface)?;
         return Ok(surface);
     }
     let mut parser = Parser::new();
@@ -277,28 +276,5 @@ pub fn extract_tree(
 /// The name of a language whose surface is read from the symbol index's tags only, for the
 /// report; `None` for the languages with a surface rule.
 pub fn by_tags_only(grammar: Grammar) -> Option<&'static str> {
-    Some(match grammar {
-        Grammar::C => "C",
-        Grammar::Cpp => "C++",
-        Grammar::CSharp => "C#",
-        Grammar::Ruby => "Ruby",
-        Grammar::Php => "PHP",
-        Grammar::Kotlin => "Kotlin",
-        Grammar::Swift => "Swift",
-        Grammar::Dart => "Dart",
-        Grammar::Scala => "Scala",
-        Grammar::Elixir => "Elixir",
-        Grammar::Lua => "Lua",
-        Grammar::Haskell => "Haskell",
-        Grammar::ObjectiveC => "Objective-C",
-        Grammar::Zig => "Zig",
-        Grammar::OCaml | Grammar::OCamlInterface => "OCaml",
-        Grammar::Rust
-        | Grammar::Python
-        | Grammar::JavaScript
-        | Grammar::TypeScript
-        | Grammar::Tsx
-        | Grammar::Go
-        | Grammar::Java => return None,
-    })
+    Some(lang::of(grammar)?.tags()?.name)
 }

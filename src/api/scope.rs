@@ -115,6 +115,10 @@ pub fn not_api_path(path: &str) -> bool {
         )
 }
 
+/// Whether the file at `path` (its text `source`, in `grammar`) carries an API, and which of
+/// its names: nothing in test, example, bench or fixture code, else its language's rule (see
+/// [`super::lang::Language::scope`]). Rust's and Java's rules are still here, beside the
+/// module and build-file reading they share with the rest of this file.
 pub fn scope(path: &str, grammar: Grammar, source: &str, read: Read) -> Visibility {
     if not_api_path(path) {
         return Visibility::NotApi("test, example, bench or fixture code");
@@ -124,214 +128,25 @@ pub fn scope(path: &str, grammar: Grammar, source: &str, read: Read) -> Visibili
         .filter(|d| !d.is_empty())
         .collect();
     match grammar {
-        Grammar::Go => {
-            if dirs.contains(&"internal") {
-                return Visibility::NotApi("an internal package");
-            }
-            let package = source
-                .lines()
-                .map(str::trim)
-                .find(|l| l.starts_with("package "))
-                .unwrap_or("");
-            if package == "package main" {
-                return Visibility::NotApi("package main");
-            }
-            Visibility::Exported
-        }
-        Grammar::Python => {
-            let file = path.rsplit('/').next().unwrap_or(path);
-            let stem = file.strip_suffix(".py").unwrap_or(file);
-            let private = dirs.iter().chain(std::iter::once(&stem)).any(|part| {
-                part.starts_with('_') && !(part.starts_with("__") && part.ends_with("__"))
-            });
-            if private {
-                return Visibility::NotApi("a private module");
-            }
-            // A relative import works only inside a package (a namespace package has no
-            // `__init__.py` either).
-            let relative = source
-                .lines()
-                .any(|line| line.trim_start().starts_with("from ."));
-            if !relative && outside_any_package(&dirs, read) {
-                return Visibility::NotApi(
-                    "outside any package (no `__init__.py` or manifest beside it): not importable \
-                     by users",
-                );
-            }
-            if tool_plugin(source) {
-                return Visibility::NotApi(
-                    "a type checker's plugin, loaded by its configuration, not imported",
-                );
-            }
-            if module_docstring(source).is_some_and(declares_no_promise) {
-                return Visibility::NotApi(
-                    "its docstring says it is provisional or outside the stable API",
-                );
-            }
-            Visibility::Exported
-        }
-        Grammar::Java => {
-            if dirs.iter().any(|d| *d == "internal" || *d == "impl") {
-                return Visibility::NotApi("an internal package");
-            }
-            if let Some(why) = jvm_unpublished(&dirs, read) {
-                return Visibility::Unpublished(why);
-            }
-            java_module(&dirs, read)
-        }
         Grammar::Rust => rust_scope(path, read),
-        Grammar::JavaScript | Grammar::TypeScript | Grammar::Tsx => {
-            if dirs.iter().any(|d| *d == "internal" || *d == "__mocks__") {
-                return Visibility::NotApi("an internal module");
-            }
-            super::lang::script::entry_points::script_scope(path, read)
-                .unwrap_or(Visibility::Exported)
-        }
-        // Read from the tags, whose changes only warn: every file outside test, example and
-        // fixture code counts.
-        Grammar::C
-        | Grammar::Cpp
-        | Grammar::CSharp
-        | Grammar::Ruby
-        | Grammar::Php
-        | Grammar::Kotlin
-        | Grammar::Swift
-        | Grammar::Scala
-        | Grammar::Elixir
-        | Grammar::Lua
-        | Grammar::Haskell
-        | Grammar::Zig
-        | Grammar::OCamlInterface => Visibility::Exported,
-        // A package's API is what `lib/` holds; `bin/`, `tool/` and the rest are its programs.
-        Grammar::Dart if dirs.first() != Some(&"lib") => {
-            Visibility::NotApi("outside the package's lib/ folder")
-        }
-        // `lib/src` is the package's own unless its library exports the file.
-        Grammar::Dart if dirs.get(1) == Some(&"src") => {
-            let inside = path.strip_prefix("lib/").unwrap_or(path);
-            let library = read("pubspec.yaml").and_then(|pubspec| {
-                let name = pubspec
-                    .lines()
-                    .find_map(|l| l.strip_prefix("name:"))?
-                    .trim()
-                    .to_string();
-                read(&format!("lib/{name}.dart"))
-            });
-            let exported = library.is_some_and(|library| {
-                library.lines().any(|line| {
-                    let line = line.trim();
-                    line.starts_with("export ")
-                        && (line.contains(&format!("'{inside}'"))
-                            || line.contains(&format!("\"{inside}\"")))
-                })
-            });
-            if exported {
-                Visibility::Exported
-            } else {
-                Visibility::NotApi("in lib/src and not exported by the package's library")
-            }
-        }
-        Grammar::Dart => Visibility::Exported,
-        // Headers (`.h`, read as C) declare an Objective-C class's API; an implementation file
-        // (`.m`) defines it and its class extensions are private.
-        Grammar::ObjectiveC => Visibility::NotApi("an implementation file (its API is in headers)"),
-        // With an interface beside it, the `.mli` is the module's API.
-        Grammar::OCaml if read(&format!("{path}i")).is_some() => {
-            Visibility::NotApi("a module with an .mli interface (its API is there)")
-        }
-        Grammar::OCaml => Visibility::Exported,
+        Grammar::Java => java_scope(&dirs, read),
+        _ => match super::lang::of(grammar) {
+            Some(language) => language.scope(path, &dirs, source, read),
+            None => Visibility::Exported,
+        },
     }
 }
 
-/// Whether a Python file in `dirs` (not at the repository's root) lies in no package of a
-/// packaged project: a manifest above it (`pyproject.toml`, `setup.py`, `setup.cfg`) says the
-/// project is packaged, and its folder has neither an `__init__.py` nor a manifest of its own
-/// (a distribution of single modules). Build, release and documentation tooling lives so
-/// (pydantic's `release/make_history.py`); users cannot import it.
-fn outside_any_package(dirs: &[&str], read: Read) -> bool {
-    const MANIFESTS: [&str; 3] = ["pyproject.toml", "setup.py", "setup.cfg"];
-    // A single-module layout's source folder (`src/six.py`) holds modules without a package.
-    let Some(last) = dirs.last() else {
-        return false;
-    };
-    if matches!(*last, "src" | "lib" | "python") {
-        return false;
+/// Java's rule: not in an `internal` or `impl` package, a published module, a package its
+/// `module-info.java` exports.
+fn java_scope(dirs: &[&str], read: Read) -> Visibility {
+    if dirs.iter().any(|d| *d == "internal" || *d == "impl") {
+        return Visibility::NotApi("an internal package");
     }
-    let dir = dirs.join("/");
-    if ["__init__.py"]
-        .iter()
-        .chain(&MANIFESTS)
-        .any(|file| read(&format!("{dir}/{file}")).is_some())
-    {
-        return false;
+    if let Some(why) = jvm_unpublished(dirs, read) {
+        return Visibility::Unpublished(why);
     }
-    // Only where a manifest above says the project is packaged (with packages that have an
-    // `__init__.py`): without one, nothing says how the folder is imported.
-    (0..dirs.len()).any(|depth| {
-        let above = dirs[..depth].join("/");
-        MANIFESTS.iter().any(|file| {
-            let path = if above.is_empty() {
-                file.to_string()
-            } else {
-                format!("{above}/{file}")
-            };
-            read(&path).is_some()
-        })
-    })
-}
-
-/// A Python module a tool loads by its configuration, whose classes users never import:
-/// a mypy plugin defines the entry point mypy calls, `def plugin(version: str)` at the top
-/// level (pydantic's `pydantic/mypy.py`, named as `plugins = pydantic.mypy` in a mypy
-/// configuration).
-fn tool_plugin(source: &str) -> bool {
-    static ENTRY: std::sync::LazyLock<Option<regex::Regex>> = std::sync::LazyLock::new(|| {
-        regex::Regex::new(r"(?m)^def plugin\(\s*version\s*(?::\s*str\s*)?\)").ok()
-    });
-    ENTRY.as_ref().is_some_and(|re| re.is_match(source))
-}
-
-/// A Python module's docstring: the string literal that opens it, after comments and blank
-/// lines (the shebang and encoding lines are comments).
-fn module_docstring(source: &str) -> Option<&str> {
-    let mut rest = source.trim_start_matches('\u{feff}');
-    loop {
-        rest = rest.trim_start();
-        if rest.starts_with('#') {
-            rest = rest.split_once('\n').map_or("", |(_, after)| after);
-        } else {
-            break;
-        }
-    }
-    let body = rest.trim_start_matches(['r', 'R', 'u', 'U']);
-    let quote = ["\"\"\"", "\'\'\'", "\"", "\'"]
-        .into_iter()
-        .find(|q| body.starts_with(q))?;
-    let inner = &body[quote.len()..];
-    inner.find(quote).map(|end| &inner[..end])
-}
-
-/// Whether a module's own documentation withdraws it from the compatibility promise:
-/// marshmallow's `types.py` ("This module is provisional. Types may be modified, added, and
-/// removed between minor releases."), "not part of the public API", "experimental: these
-/// functions may change without notice". Read at each side, so a module that says so only at
-/// the head still had its base promise.
-fn declares_no_promise(doc: &str) -> bool {
-    static NO_PROMISE: std::sync::LazyLock<Option<regex::Regex>> = std::sync::LazyLock::new(|| {
-        regex::Regex::new(
-                r"(?ix)
-                \b(this|the)\s+(module|package|api|interface)\b[^.]{0,40}?\b(is|are)\s+(considered\s+)?
-                    (provisional|experimental|unstable|internal|private)\b
-                | \bnot\s+(a\s+)?part\s+of\s+(the\s+|our\s+|its\s+)?(public|stable|supported)\s+api\b
-                | \b(module|package|apis?|interfaces?|functions?|classes|types|names|signatures|features?)\b
-                    [^.]{0,30}?\b(may|can|might|will|could)\s+(change|be\s+changed|be\s+modified|be\s+removed|break)\b
-                    [^.]{0,60}?\b(without\s+(notice|warning|deprecation)|between\s+(minor\s+|patch\s+)?
-                    (releases|versions)|in\s+any\s+release|at\s+any\s+time)\b",
-            )
-            .ok()
-    });
-    let text: String = doc.split_whitespace().collect::<Vec<_>>().join(" ");
-    NO_PROMISE.as_ref().is_some_and(|re| re.is_match(&text))
+    java_module(dirs, read)
 }
 
 /// Why the JVM module holding a file in `dirs` is never published, read from its nearest

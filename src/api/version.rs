@@ -6,6 +6,7 @@
 use crate::cohort::grammar::Grammar;
 use crate::cohort::paths::parent_dir;
 
+use super::lang::{self, Manifest, Versioning};
 use super::visibility::Read;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -19,28 +20,6 @@ pub enum Bump {
     /// warns that the next release must bump 0.x; on a release it is as [`Bump::Compatible`].
     PendingZero(String),
 }
-
-const MANIFESTS: &[(&str, &[Grammar])] = &[
-    ("Cargo.toml", &[Grammar::Rust]),
-    (
-        "package.json",
-        &[Grammar::JavaScript, Grammar::TypeScript, Grammar::Tsx],
-    ),
-    ("pyproject.toml", &[Grammar::Python]),
-    ("setup.cfg", &[Grammar::Python]),
-    ("setup.py", &[Grammar::Python]),
-    ("go.mod", &[Grammar::Go]),
-    ("pom.xml", &[Grammar::Java]),
-    ("build.gradle", &[Grammar::Java]),
-    ("build.gradle.kts", &[Grammar::Java]),
-    // Swift packages carry no version: their tags are it.
-    ("Package.swift", &[Grammar::Swift]),
-    ("pubspec.yaml", &[Grammar::Dart]),
-    ("mix.exs", &[Grammar::Elixir]),
-    ("build.sbt", &[Grammar::Scala]),
-    ("build.zig.zon", &[Grammar::Zig]),
-    ("opam", &[Grammar::OCaml, Grammar::OCamlInterface]),
-];
 
 /// The package holding a file, as the tags of its releases may name it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -71,14 +50,17 @@ pub fn bump(
     last_tag: LastTag,
     released: LastTag,
 ) -> Bump {
-    for (root, name, manifest) in manifests_above(path, grammar) {
+    let language = lang::of(grammar);
+    for (root, kind, manifest) in manifests_above(path, grammar) {
         let Some(new) = head(&manifest) else { continue };
         // Where the version is written: the manifest, or the package it reads it from.
         let version = |text: &str, read: Read| {
-            version_of(name, text, &root, read)
+            (kind.version)(text, &root, read)
                 .map(|v| (manifest.clone(), v))
-                .or_else(|| python_package_version(grammar, path, &root, read))
+                .or_else(|| language?.version_in_sources(path, &root, read))
         };
+        let module_path = kind.versioning == Versioning::ModulePath;
+        let versioning = kind.versioning;
         let after = version(&new, head);
         let before = base(&manifest)
             .and_then(|old| version(&old, base))
@@ -92,9 +74,11 @@ pub fn bump(
         // A Go module's version is its tags: the last one reachable from the base, when it
         // is a pre-release of a breaking release (`v3.0.0-beta1`), is that release in
         // development, like `3.0.0.dev0` written in another manifest.
-        if name == "go.mod"
-            && !before.as_ref().is_some_and(|b| breaking(name, b, &after))
-            && let Some(tag) = last_tag(&package_named(name, &new, &root))
+        if module_path
+            && !before
+                .as_ref()
+                .is_some_and(|b| breaking(versioning, b, &after))
+            && let Some(tag) = last_tag(&package_named(kind, &new, &root))
             && towards_a_break(&tag)
         {
             return Bump::Breaking(format!(
@@ -102,15 +86,15 @@ pub fn bump(
                      may break"
             ));
         }
-        let above_release = (name != "go.mod")
-            .then(|| released(&package_named(name, &new, &root)))
+        let above_release = (!module_path)
+            .then(|| released(&package_named(kind, &new, &root)))
             .flatten()
-            .filter(|tag| breaking(name, tag, &after));
+            .filter(|tag| breaking(versioning, tag, &after));
         return match before {
-            Some(before) if breaking(name, &before, &after) => {
+            Some(before) if breaking(versioning, &before, &after) => {
                 Bump::Breaking(format!("{manifest}: {before} → {after}"))
             }
-            _ if name != "go.mod" && towards_a_break(&after) => Bump::Breaking(format!(
+            _ if !module_path && towards_a_break(&after) => Bump::Breaking(format!(
                 "{manifest}: {after} is a development version of a release that may break"
             )),
             // Bumped for a break after the last release and before this change (tower's
@@ -123,7 +107,7 @@ pub fn bump(
             )),
             // The release itself (`3.0.0.dev0` → `3.0.0`) ships what was developed for it.
             Some(before)
-                if name != "go.mod"
+                if !module_path
                     && towards_a_break(&before)
                     && numbers(&before) == numbers(&after) =>
             {
@@ -135,8 +119,8 @@ pub fn bump(
             Some(before)
                 if numbers(&before) == numbers(&after)
                     && numbers(&after).first().copied().unwrap_or(0) == 0
-                    && name != "go.mod"
-                    && last_tag(&package_named(name, &new, &root))
+                    && !module_path
+                    && last_tag(&package_named(kind, &new, &root))
                         .is_none_or(|tag| numbers(&tag) == numbers(&after)) =>
             {
                 Bump::PendingZero(described)
@@ -169,7 +153,8 @@ pub fn bump(
 fn manifests_above(
     path: &str,
     grammar: Grammar,
-) -> impl Iterator<Item = (String, &'static str, String)> {
+) -> impl Iterator<Item = (String, &'static Manifest, String)> {
+    let kinds = lang::of(grammar).map_or(&[][..], |language| language.manifests());
     let dirs: Vec<&str> = parent_dir(path)
         .split('/')
         .filter(|d| !d.is_empty())
@@ -179,17 +164,14 @@ fn manifests_above(
         .map(|depth| dirs[..depth].join("/"))
         .collect();
     roots.into_iter().flat_map(move |root| {
-        MANIFESTS
-            .iter()
-            .filter(move |(_, grammars)| grammars.contains(&grammar))
-            .map(move |(name, _)| {
-                let manifest = if root.is_empty() {
-                    name.to_string()
-                } else {
-                    format!("{root}/{name}")
-                };
-                (root.clone(), *name, manifest)
-            })
+        kinds.iter().map(move |kind| {
+            let manifest = if root.is_empty() {
+                kind.file.to_string()
+            } else {
+                format!("{root}/{}", kind.file)
+            };
+            (root.clone(), kind, manifest)
+        })
     })
 }
 
@@ -197,12 +179,12 @@ fn manifests_above(
 /// (a workspace's root manifest does not). `read` reads a file at the head.
 pub fn package_of(path: &str, grammar: Grammar, read: Read) -> Option<Package> {
     let mut any_manifest = false;
-    for (root, name, manifest) in manifests_above(path, grammar) {
+    for (root, kind, manifest) in manifests_above(path, grammar) {
         let Some(text) = read(&manifest) else {
             continue;
         };
         any_manifest = true;
-        let (package, named) = named_package(name, &text, &root);
+        let (package, named) = named_package(kind, &text, &root);
         if named {
             return Some(package);
         }
@@ -210,97 +192,21 @@ pub fn package_of(path: &str, grammar: Grammar, read: Read) -> Option<Package> {
     // Go before modules (GOPATH; echo v2 and testify v1 in 2016-17): no `go.mod` above the
     // file (the loop read every one), and the repository's own tags are its versions, as
     // `go get` read them.
-    (grammar == Grammar::Go && !any_manifest).then(|| Package {
+    let bare = lang::of(grammar).is_some_and(|l| l.tags_version_a_bare_repository());
+    (bare && !any_manifest).then(|| Package {
         root: String::new(),
         names: Vec::new(),
     })
 }
 
-/// The package whose manifest `manifest` (a file name) in the folder `root` reads `text`.
-fn package_named(manifest: &str, text: &str, root: &str) -> Package {
+/// The package whose manifest `manifest`, in the folder `root`, reads `text`.
+fn package_named(manifest: &Manifest, text: &str, root: &str) -> Package {
     named_package(manifest, text, root).0
 }
 
 /// [`package_named`], and whether the manifest named it.
-fn named_package(manifest: &str, text: &str, root: &str) -> (Package, bool) {
-    let mut names: Vec<String> = Vec::new();
-    let toml_name = |text: &str, path: &[&str]| -> Option<String> {
-        let value: toml::Table = toml::from_str(text).ok()?;
-        let mut at: &toml::Value = value.get(path[0])?;
-        for key in &path[1..] {
-            at = at.get(key)?;
-        }
-        at.as_str().map(str::to_string)
-    };
-    match manifest {
-        "Cargo.toml" => names.extend(toml_name(text, &["package", "name"])),
-        "package.json" => {
-            let value: Option<serde_json::Value> = serde_json::from_str(text).ok();
-            if let Some(name) = value.as_ref().and_then(|v| v.get("name")?.as_str()) {
-                names.push(name.to_string());
-                if let Some((_, last)) = name.rsplit_once('/') {
-                    names.push(last.to_string());
-                }
-            }
-        }
-        "pyproject.toml" => names.extend(
-            toml_name(text, &["project", "name"])
-                .or_else(|| toml_name(text, &["tool", "poetry", "name"])),
-        ),
-        "go.mod" => {
-            if let Some(module) = text
-                .lines()
-                .find_map(|l| l.trim().strip_prefix("module "))
-                .map(|m| m.trim().trim_matches('"'))
-            {
-                names.push(module.to_string());
-                let mut parts = module.rsplit('/');
-                let last = parts.next().unwrap_or(module);
-                let is_major = last
-                    .strip_prefix('v')
-                    .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()));
-                names.extend(if is_major { parts.next() } else { Some(last) }.map(str::to_string));
-            }
-        }
-        "pom.xml" => {
-            // The project's own artifactId, and its parent's: a multi-module build is
-            // released, and tagged, as the parent.
-            let artifact = |text: &str| {
-                let start = text.find("<artifactId>")? + "<artifactId>".len();
-                let end = text[start..].find("</artifactId>")? + start;
-                Some(text[start..end].trim().to_string())
-            };
-            let first = names.len();
-            match (text.find("<parent>"), text.find("</parent>")) {
-                (Some(a), Some(b)) if a < b => {
-                    names.extend(artifact(&format!("{}{}", &text[..a], &text[b..])));
-                    names.extend(artifact(&text[a..b]));
-                }
-                _ => names.extend(artifact(text)),
-            }
-            // An artifactId carrying its major version (`commons-collections4`, released as
-            // `commons-collections-4.4`): tags name the project without it.
-            let unversioned: Vec<String> = names[first..]
-                .iter()
-                .filter_map(|name| {
-                    let stem = name.trim_end_matches(|c: char| c.is_ascii_digit());
-                    (stem.len() < name.len() && stem.ends_with(|c: char| c.is_ascii_alphabetic()))
-                        .then(|| stem.to_string())
-                })
-                .collect();
-            names.extend(unversioned);
-        }
-        _ => {
-            // setup.py, setup.cfg: `name = "pkg"` / `name="pkg"`; pubspec.yaml, Package.swift
-            // `name: pkg`; build.sbt `name := "pkg"`; build.zig.zon `.name = .pkg`; mix.exs
-            // `app: :pkg`.
-            if let Ok(pattern) = regex::Regex::new(
-                r#"(?m)^\s*\.?(?:name|app)\s*(?::=|[=:])\s*[:"'.]?([A-Za-z0-9_\-][A-Za-z0-9_.\-]*)"#,
-            ) {
-                names.extend(pattern.captures(text).map(|c| c[1].to_string()));
-            }
-        }
-    }
+fn named_package(manifest: &Manifest, text: &str, root: &str) -> (Package, bool) {
+    let mut names = (manifest.names)(text);
     names.retain(|n| !n.is_empty());
     let named = !names.is_empty();
     if !root.is_empty() {
@@ -316,151 +222,6 @@ fn named_package(manifest: &str, text: &str, root: &str) -> (Package, bool) {
         },
         named,
     )
-}
-
-fn version_of(manifest: &str, text: &str, root: &str, read: Read) -> Option<String> {
-    match manifest {
-        "Cargo.toml" => {
-            let value: toml::Table = toml::from_str(text).ok()?;
-            let package = value.get("package")?;
-            match package.get("version")? {
-                toml::Value::String(v) => Some(v.clone()),
-                // `version.workspace = true`: the workspace root's `[workspace.package]`.
-                _ => {
-                    let dirs: Vec<&str> = root.split('/').filter(|d| !d.is_empty()).collect();
-                    (0..dirs.len()).rev().find_map(|depth| {
-                        let up = dirs[..depth].join("/");
-                        let path = if up.is_empty() {
-                            "Cargo.toml".to_string()
-                        } else {
-                            format!("{up}/Cargo.toml")
-                        };
-                        let workspace: toml::Table = toml::from_str(&read(&path)?).ok()?;
-                        workspace
-                            .get("workspace")?
-                            .get("package")?
-                            .get("version")?
-                            .as_str()
-                            .map(str::to_string)
-                    })
-                }
-            }
-        }
-        "package.json" => {
-            let value: serde_json::Value = serde_json::from_str(text).ok()?;
-            value.get("version")?.as_str().map(str::to_string)
-        }
-        "pyproject.toml" => {
-            let value: toml::Table = toml::from_str(text).ok()?;
-            value
-                .get("project")
-                .and_then(|p| p.get("version"))
-                .or_else(|| value.get("tool")?.get("poetry")?.get("version"))?
-                .as_str()
-                .map(str::to_string)
-        }
-        "go.mod" => text
-            .lines()
-            .find_map(|l| l.trim().strip_prefix("module "))
-            .map(|m| m.trim().to_string()),
-        // The project's own version, or else its parent's, which a module without one
-        // inherits (guice's `core/pom.xml`); never a dependency's or a plugin's.
-        "pom.xml" => {
-            pom_version(text, &["project"]).or_else(|| pom_version(text, &["project", "parent"]))
-        }
-        _ => {
-            // setup.py, setup.cfg, build.gradle: `version = "1.2.3"` / `version="1.2.3"`;
-            // pubspec.yaml and opam `version: 1.2.3`; build.sbt `ThisBuild / version :=
-            // "1.2.3"`; build.zig.zon `.version = "1.2.3"`; mix.exs `version: "1.2.3"` or the
-            // module attribute it names (`@version "1.2.3"`).
-            let pattern = regex::Regex::new(
-                r#"(?m)^\s*(?:ThisBuild\s*/\s*)?\.?version\s*(?::=|[=:])\s*["']?([0-9][^"'\s,)]*)|^\s*@version\s+"([0-9][^"]*)""#,
-            )
-            .ok()?;
-            pattern
-                .captures(text)
-                .and_then(|c| c.get(1).or_else(|| c.get(2)))
-                .map(|m| m.as_str().to_string())
-        }
-    }
-}
-
-/// The text of the first `<version>` element directly inside the elements `path` (from the
-/// root) of a Maven POM. Comments, declarations and self-closed elements are skipped; the
-/// scan is of tags, not a full XML parse.
-fn pom_version(text: &str, path: &[&str]) -> Option<String> {
-    let mut open: Vec<&str> = Vec::new();
-    let mut rest = text;
-    while let Some(at) = rest.find('<') {
-        rest = &rest[at..];
-        if let Some(comment) = rest.strip_prefix("<!--") {
-            rest = comment.split_once("-->").map_or("", |(_, after)| after);
-            continue;
-        }
-        let end = rest.find('>')?;
-        let tag = &rest[1..end];
-        rest = &rest[end + 1..];
-        if tag.starts_with('?') || tag.starts_with('!') || tag.ends_with('/') {
-            continue;
-        }
-        if let Some(closed) = tag.strip_prefix('/') {
-            if open.last() == Some(&closed.trim()) {
-                open.pop();
-            }
-            continue;
-        }
-        let name = tag.split_whitespace().next().unwrap_or("");
-        if name == "version" && open == path {
-            let value = &rest[..rest.find("</version>")?];
-            return Some(value.trim().to_string()).filter(|v| !v.is_empty());
-        }
-        open.push(name);
-    }
-    None
-}
-
-/// A Python package whose manifest reads its version at build time (`version=version` read
-/// from `__init__.py`, `attr: pkg.__version__`, `dynamic = ["version"]`): the `__version__`
-/// written in the outermost package above `path` (below the manifest's folder), or in its
-/// `__about__.py` / `_version.py` / `version.py`.
-fn python_package_version(
-    grammar: Grammar,
-    path: &str,
-    root: &str,
-    read: Read,
-) -> Option<(String, String)> {
-    if grammar != Grammar::Python {
-        return None;
-    }
-    let assignment =
-        regex::Regex::new(r#"(?m)^__version__\s*(?::\s*str\s*)?=\s*["']([0-9][^"']*)["']"#).ok()?;
-    let below = path
-        .strip_prefix(root)
-        .map(|p| p.trim_start_matches('/'))
-        .unwrap_or(path);
-    let dirs: Vec<&str> = parent_dir(below)
-        .split('/')
-        .filter(|d| !d.is_empty())
-        .collect();
-    let join = |depth: usize, file: &str| {
-        let mut parts: Vec<&str> = Vec::new();
-        if !root.is_empty() {
-            parts.push(root);
-        }
-        parts.extend(&dirs[..depth]);
-        parts.push(file);
-        parts.join("/")
-    };
-    // The outermost package: the first folder on the way down that has an `__init__.py`
-    // (a `src/` layout's `src` has none).
-    let package = (1..=dirs.len()).find(|&depth| read(&join(depth, "__init__.py")).is_some())?;
-    ["__init__.py", "__about__.py", "_version.py", "version.py"]
-        .iter()
-        .find_map(|file| {
-            let at = join(package, file);
-            let text = read(&at)?;
-            assignment.captures(&text).map(|c| (at, c[1].to_string()))
-        })
 }
 
 /// Whether `version` is a development or pre-release version (`.dev0`, `-dev`, `rc1`,
@@ -512,8 +273,8 @@ fn numbers(version: &str) -> Vec<u64> {
 }
 
 /// Whether going from `before` to `after` allows a break.
-fn breaking(manifest: &str, before: &str, after: &str) -> bool {
-    if manifest == "go.mod" {
+fn breaking(versioning: Versioning, before: &str, after: &str) -> bool {
+    if versioning == Versioning::ModulePath {
         let major = |module: &str| {
             module
                 .rsplit('/')
@@ -541,6 +302,19 @@ fn breaking(manifest: &str, before: &str, after: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The registered manifest called `file`.
+    fn manifest_named(file: &str) -> &'static Manifest {
+        lang::LANGUAGES
+            .iter()
+            .flat_map(|language| language.manifests())
+            .find(|manifest| manifest.file == file)
+            .unwrap_or_else(|| panic!("no manifest {file}"))
+    }
+
+    fn version_of(file: &str, text: &str, root: &str, read: Read) -> Option<String> {
+        (manifest_named(file).version)(text, root, read)
+    }
 
     #[test]
     fn the_new_languages_manifests_name_and_version_their_packages() {
@@ -577,7 +351,7 @@ mod tests {
             ),
         ] {
             assert_eq!(
-                package_named(manifest, text, "").names,
+                package_named(manifest_named(manifest), text, "").names,
                 vec![name],
                 "{manifest}"
             );
@@ -591,15 +365,19 @@ mod tests {
 
     #[test]
     fn break_bumps() {
-        assert!(breaking("Cargo.toml", "1.4.0", "2.0.0"));
-        assert!(breaking("Cargo.toml", "0.3.2", "0.4.0"));
-        assert!(breaking("Cargo.toml", "0.0.1", "0.0.2"));
-        assert!(!breaking("Cargo.toml", "1.4.0", "1.5.0"));
-        assert!(!breaking("Cargo.toml", "0.3.2", "0.3.3"));
-        assert!(!breaking("Cargo.toml", "1.4.0", "1.4.0"));
-        assert!(breaking("go.mod", "github.com/a/b", "github.com/a/b/v2"));
+        assert!(breaking(Versioning::Semantic, "1.4.0", "2.0.0"));
+        assert!(breaking(Versioning::Semantic, "0.3.2", "0.4.0"));
+        assert!(breaking(Versioning::Semantic, "0.0.1", "0.0.2"));
+        assert!(!breaking(Versioning::Semantic, "1.4.0", "1.5.0"));
+        assert!(!breaking(Versioning::Semantic, "0.3.2", "0.3.3"));
+        assert!(!breaking(Versioning::Semantic, "1.4.0", "1.4.0"));
+        assert!(breaking(
+            Versioning::ModulePath,
+            "github.com/a/b",
+            "github.com/a/b/v2"
+        ));
         assert!(!breaking(
-            "go.mod",
+            Versioning::ModulePath,
             "github.com/a/b/v2",
             "github.com/a/b/v2"
         ));
@@ -725,7 +503,7 @@ mod tests {
         let collections = "<project>\n  <parent>\n    <artifactId>commons-parent</artifactId>\n\
             \x20   <version>53</version>\n  </parent>\n  <artifactId>commons-collections4</artifactId>\n\
             \x20 <version>4.5-SNAPSHOT</version>\n</project>\n";
-        let names = package_named("pom.xml", collections, "").names;
+        let names = package_named(manifest_named("pom.xml"), collections, "").names;
         assert!(
             names.iter().any(|n| n == "commons-collections"),
             "{names:?}"
@@ -734,7 +512,7 @@ mod tests {
             names.iter().any(|n| n == "commons-collections4"),
             "{names:?}"
         );
-        let names = package_named("pom.xml", core, "core").names;
+        let names = package_named(manifest_named("pom.xml"), core, "core").names;
         assert!(!names.iter().any(|n| n == "guic"), "{names:?}");
         let head = files(&[("core/pom.xml", core)]);
         assert!(matches!(

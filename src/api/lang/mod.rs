@@ -1,27 +1,124 @@
-//! The languages with a surface rule, one folder each, behind [`Language`]. A new language is
-//! one folder here implementing it and one line in [`LANGUAGES`]; the languages without a
-//! rule are read from the symbol index's tags (see [`super::tagged`]).
+//! The languages, one folder each, behind [`Language`]. A new language is one folder here
+//! implementing it and one line in [`LANGUAGES`]: the grammars it reads, which of its files
+//! and names are exported ([`Language::scope`]), its surface (a structural rule of its own, or
+//! the symbol index's tags through [`tagged::Tagged`], a small table per language), and the
+//! manifests that name and version its packages ([`Manifest`]).
 
+pub mod c;
+pub mod cpp;
+pub mod csharp;
+pub mod dart;
+pub mod elixir;
 pub mod go;
+pub mod haskell;
 pub mod java;
+pub mod kotlin;
+pub mod lua;
+pub mod manifest;
+pub mod objc;
+pub mod ocaml;
+pub mod php;
 pub mod python;
+pub mod ruby;
 pub mod rust;
+pub mod scala;
 pub mod script;
+pub mod swift;
+pub mod tagged;
+pub mod zig;
 
 use tree_sitter::Node;
 
 use super::Surface;
 use super::text::Src;
+use super::visibility::{Read, Visibility};
 use crate::cohort::grammar::Grammar;
 
-/// One language's surface rule.
+/// One language's rules.
 pub trait Language: Sync {
     /// The grammars whose files it reads.
     fn grammars(&self) -> &'static [Grammar];
 
+    /// Read from the symbol index's tags, not by a surface rule of its own: how (see
+    /// [`tagged`]). `None` for the languages that implement [`Language::extract`].
+    fn tags(&self) -> Option<TagReading> {
+        None
+    }
+
     /// Adds the exported items of the file whose syntax tree is `root` to `out`. `exported`
     /// answers whether a top-level name counts (see [`super::scope`]).
-    fn extract(&self, root: Node, src: Src, exported: &dyn Fn(&str) -> bool, out: &mut Surface);
+    fn extract(
+        &self,
+        _root: Node,
+        _src: Src,
+        _exported: &dyn Fn(&str) -> bool,
+        _out: &mut Surface,
+    ) {
+    }
+
+    /// Whether the file at `path` (in the folders `dirs`, its text `source`) carries an API by
+    /// the language's own rule, once the rules for every language have let it through (see
+    /// [`super::scope::scope`]). Every file does unless the language says otherwise.
+    fn scope(&self, _path: &str, _dirs: &[&str], _source: &str, _read: Read) -> Visibility {
+        Visibility::Exported
+    }
+
+    /// The manifests that may name and version a package of the language, in the order they
+    /// are tried in one folder.
+    fn manifests(&self) -> &'static [Manifest] {
+        &[]
+    }
+
+    /// The version of the package holding `path`, as its sources write it, when the manifest
+    /// in `root` reads it from there at build time: the file it is written in and the version.
+    fn version_in_sources(
+        &self,
+        _path: &str,
+        _root: &str,
+        _read: Read,
+    ) -> Option<(String, String)> {
+        None
+    }
+
+    /// Whether a package with no manifest above it at all is versioned by the repository's
+    /// own tags (Go before modules).
+    fn tags_version_a_bare_repository(&self) -> bool {
+        false
+    }
+}
+
+/// How a language is read from tags.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TagReading {
+    /// The language's name, for the report.
+    pub name: &'static str,
+    /// Whether the tags read its visibility rule exactly: whether a name is public is written
+    /// on its definition (`public`, `pub`, `def`/`defp`, a leading `_`, an access modifier),
+    /// in an export list or an interface file, never implied by a build setting, a header
+    /// elsewhere or a naming habit. Then a public name gone is a proven removal.
+    pub removals_proven: bool,
+}
+
+/// A manifest file: it names a package and writes its version.
+pub struct Manifest {
+    /// Its file name.
+    pub file: &'static str,
+    /// The names it gives the package, as its release tags may carry them.
+    pub names: fn(text: &str) -> Vec<String>,
+    /// The version it writes. `root` is its folder; `read` reads other files (a workspace's
+    /// root manifest).
+    pub version: fn(text: &str, root: &str, read: Read) -> Option<String>,
+    /// How its version says a break is allowed.
+    pub versioning: Versioning,
+}
+
+/// How a manifest's version allows a break.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Versioning {
+    /// A semantic version: the major, or the minor below 1.0 (Cargo's rule).
+    Semantic,
+    /// Go: the module path's major suffix (`/v2`); the numbered versions are the tags.
+    ModulePath,
 }
 
 /// The registered languages.
@@ -31,6 +128,21 @@ pub static LANGUAGES: &[&dyn Language] = &[
     &script::SCRIPT,
     &go::GO,
     &java::JAVA,
+    &c::C,
+    &cpp::CPP,
+    &csharp::CSHARP,
+    &ruby::RUBY,
+    &php::PHP,
+    &kotlin::KOTLIN,
+    &swift::SWIFT,
+    &dart::DART,
+    &scala::SCALA,
+    &elixir::ELIXIR,
+    &lua::LUA,
+    &haskell::HASKELL,
+    &objc::OBJECTIVE_C,
+    &zig::ZIG,
+    &ocaml::OCAML,
 ];
 
 /// The registered language reading `grammar`'s files.
@@ -46,18 +158,13 @@ mod tests {
     use super::*;
 
     #[test]
-    fn each_grammar_has_one_language_at_most_and_the_tagged_ones_none() {
+    fn each_grammar_has_one_language() {
         for grammar in Grammar::ALL {
             let readers = LANGUAGES
                 .iter()
                 .filter(|language| language.grammars().contains(&grammar))
                 .count();
-            assert!(readers <= 1, "{grammar:?} is read by {readers} languages");
-            assert_eq!(
-                readers == 1,
-                crate::api::by_tags_only(grammar).is_none(),
-                "{grammar:?}: a surface rule and a tag reading at once, or neither"
-            );
+            assert_eq!(readers, 1, "{grammar:?} is read by {readers} languages");
         }
     }
 }

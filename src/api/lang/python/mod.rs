@@ -2,12 +2,15 @@
 
 pub mod declared;
 pub mod extract;
+pub mod manifest;
+pub mod scope;
 
 use tree_sitter::Node;
 
-use super::Language;
+use super::{Language, Manifest};
 use crate::api::Surface;
 use crate::api::text::Src;
+use crate::api::visibility::{Read, Visibility};
 use crate::cohort::grammar::Grammar;
 
 pub struct Python;
@@ -21,5 +24,17 @@ impl Language for Python {
 
     fn extract(&self, root: Node, src: Src, exported: &dyn Fn(&str) -> bool, out: &mut Surface) {
         extract::extract(root, src, exported, out)
+    }
+
+    fn scope(&self, path: &str, dirs: &[&str], source: &str, read: Read) -> Visibility {
+        scope::scope(path, dirs, source, read)
+    }
+
+    fn manifests(&self) -> &'static [Manifest] {
+        manifest::MANIFESTS
+    }
+
+    fn version_in_sources(&self, path: &str, root: &str, read: Read) -> Option<(String, String)> {
+        manifest::package_version(path, root, read)
     }
 }

@@ -1,10 +1,11 @@
 //! Rust: how a file's exported items are read.
 
 pub mod extract;
+pub mod manifest;
 
 use tree_sitter::Node;
 
-use super::Language;
+use super::{Language, Manifest};
 use crate::api::Surface;
 use crate::api::text::Src;
 use crate::cohort::grammar::Grammar;
@@ -20,5 +21,9 @@ impl Language for Rust {
 
     fn extract(&self, root: Node, src: Src, exported: &dyn Fn(&str) -> bool, out: &mut Surface) {
         extract::extract(root, src, exported, out)
+    }
+
+    fn manifests(&self) -> &'static [Manifest] {
+        manifest::MANIFESTS
     }
 }

@@ -2,12 +2,14 @@
 
 pub mod entry_points;
 pub mod extract;
+pub mod manifest;
 
 use tree_sitter::Node;
 
-use super::Language;
+use super::{Language, Manifest};
 use crate::api::Surface;
 use crate::api::text::Src;
+use crate::api::visibility::{Read, Visibility};
 use crate::cohort::grammar::Grammar;
 
 pub struct Script;
@@ -21,5 +23,18 @@ impl Language for Script {
 
     fn extract(&self, root: Node, src: Src, exported: &dyn Fn(&str) -> bool, out: &mut Surface) {
         extract::extract(root, src, exported, out)
+    }
+
+    /// Not an `internal` or `__mocks__` module; within a package whose entry points are known,
+    /// what they reach.
+    fn scope(&self, path: &str, dirs: &[&str], _source: &str, read: Read) -> Visibility {
+        if dirs.iter().any(|d| *d == "internal" || *d == "__mocks__") {
+            return Visibility::NotApi("an internal module");
+        }
+        entry_points::script_scope(path, read).unwrap_or(Visibility::Exported)
+    }
+
+    fn manifests(&self) -> &'static [Manifest] {
+        manifest::MANIFESTS
     }
 }

@@ -1,14 +1,51 @@
-//! C, C++, C#, Ruby, PHP and Kotlin: the languages with a symbol index but no surface rule of
-//! their own here. Their surface is what the tag query finds: each public definition (by the
-//! language's visibility rule, see `tags::is_public`), keyed by its name qualified with the
-//! definitions around it, with its signature text. That text is not a parsed contract (an
-//! overload, a default argument, a mixin or a macro can keep every call working while the
-//! text changes or a definition goes), so [`Surface::by_tags`] makes every change to it a
-//! warning, never a proven break.
+//! The languages with a symbol index but no surface rule of their own (C, C++, C#, Ruby, PHP,
+//! Kotlin, Swift, Dart, Scala, Elixir, Lua, Haskell, Objective-C, Zig, OCaml), one
+//! [`Tagged`] table each. Their surface is what the tag query finds: each public definition
+//! (by the language's visibility rule, see `tags::is_public`), keyed by its name qualified
+//! with the definitions around it, with its signature text. That text is not a parsed
+//! contract (an overload, a default argument, a mixin or a macro can keep every call working
+//! while the text changes or a definition goes), so [`Surface::by_tags`] makes every change to
+//! it a warning, never a proven break; a public name gone is a proven removal only where the
+//! tags read the visibility rule exactly ([`TagReading::removals_proven`]).
 
-use super::{Item, Surface};
+use super::{Language, Manifest, TagReading};
+use crate::api::visibility::{Read, Visibility};
+use crate::api::{Item, Surface, Unreadable};
 use crate::cohort::grammar::Grammar;
 use crate::cohort::tags::{Definition, Tagger};
+
+/// A language read from tags, as a table.
+pub struct Tagged {
+    pub grammars: &'static [Grammar],
+    pub reading: TagReading,
+    /// Which files carry an API (see [`Language::scope`]); [`every_file`] unless the language
+    /// keeps it elsewhere.
+    pub scope: fn(path: &str, dirs: &[&str], source: &str, read: Read) -> Visibility,
+    pub manifests: &'static [Manifest],
+}
+
+/// Every file outside test, example and fixture code carries an API.
+pub fn every_file(_path: &str, _dirs: &[&str], _source: &str, _read: Read) -> Visibility {
+    Visibility::Exported
+}
+
+impl Language for Tagged {
+    fn grammars(&self) -> &'static [Grammar] {
+        self.grammars
+    }
+
+    fn tags(&self) -> Option<TagReading> {
+        Some(self.reading)
+    }
+
+    fn scope(&self, path: &str, dirs: &[&str], source: &str, read: Read) -> Visibility {
+        (self.scope)(path, dirs, source, read)
+    }
+
+    fn manifests(&self) -> &'static [Manifest] {
+        self.manifests
+    }
+}
 
 /// Tag kinds that contain other definitions (`class Foo` around `def bar`).
 const CONTAINERS: &[&str] = &[
@@ -20,17 +57,20 @@ const CONTAINERS: &[&str] = &[
     "object",
 ];
 
+/// Adds the public definitions the tags of `source` (in `grammar`, read as `reading` says)
+/// find to `out`.
 pub fn extract(
     grammar: Grammar,
+    reading: TagReading,
     source: &[u8],
     exported: &dyn Fn(&str) -> bool,
     out: &mut Surface,
-) -> Result<(), super::Unreadable> {
+) -> Result<(), Unreadable> {
     let tags = Tagger::default()
         .tags(grammar, source)
-        .map_err(|_| super::Unreadable)?;
+        .map_err(|_| Unreadable)?;
     out.by_tags = true;
-    out.removals_proven = exact_visibility(grammar);
+    out.removals_proven = reading.removals_proven;
     let definitions = &tags.definitions;
     for (i, definition) in definitions.iter().enumerate() {
         let containers = enclosing(definitions, i);
@@ -56,26 +96,6 @@ pub fn extract(
         out.add(key, item);
     }
     Ok(())
-}
-
-/// The languages whose visibility rule the tags read exactly: whether a name is public is
-/// written on its definition (`public`, `pub`, `def`/`defp`, a leading `_`, an access
-/// modifier), in an export list or an interface file, never implied by a build setting, a
-/// header elsewhere or a naming habit. The older tag-read languages keep to warnings (C's
-/// headers, Ruby's and PHP's dynamic dispatch, Kotlin's and C#'s overloads by type).
-fn exact_visibility(grammar: Grammar) -> bool {
-    matches!(
-        grammar,
-        Grammar::Swift
-            | Grammar::Dart
-            | Grammar::Scala
-            | Grammar::Elixir
-            | Grammar::Lua
-            | Grammar::Haskell
-            | Grammar::Zig
-            | Grammar::OCaml
-            | Grammar::OCamlInterface
-    )
 }
 
 /// The container definitions around definition `i`, outermost first, by their rows.

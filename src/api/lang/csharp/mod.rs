@@ -1,0 +1,15 @@
+//! C#: read from tags; overloads by type keep changes to warnings.
+
+use super::TagReading;
+use super::tagged::{Tagged, every_file};
+use crate::cohort::grammar::Grammar;
+
+pub static CSHARP: Tagged = Tagged {
+    grammars: &[Grammar::CSharp],
+    reading: TagReading {
+        name: "C#",
+        removals_proven: false,
+    },
+    scope: every_file,
+    manifests: &[],
+};

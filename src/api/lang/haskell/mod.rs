@@ -1,0 +1,15 @@
+//! Haskell: read from tags; a module's export list names its API.
+
+use super::TagReading;
+use super::tagged::{Tagged, every_file};
+use crate::cohort::grammar::Grammar;
+
+pub static HASKELL: Tagged = Tagged {
+    grammars: &[Grammar::Haskell],
+    reading: TagReading {
+        name: "Haskell",
+        removals_proven: true,
+    },
+    scope: every_file,
+    manifests: &[],
+};

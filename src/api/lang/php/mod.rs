@@ -1,0 +1,15 @@
+//! PHP: read from tags; dynamic dispatch keeps changes to warnings.
+
+use super::TagReading;
+use super::tagged::{Tagged, every_file};
+use crate::cohort::grammar::Grammar;
+
+pub static PHP: Tagged = Tagged {
+    grammars: &[Grammar::Php],
+    reading: TagReading {
+        name: "PHP",
+        removals_proven: false,
+    },
+    scope: every_file,
+    manifests: &[],
+};

@@ -1,0 +1,130 @@
+//! Which Python modules carry an API: not a `_private` module or package, not a file outside
+//! any package of a packaged project, not a type checker's plugin, not a module whose own
+//! docstring withdraws it from the compatibility promise.
+
+use crate::api::visibility::{Read, Visibility};
+
+pub fn scope(path: &str, dirs: &[&str], source: &str, read: Read) -> Visibility {
+    let file = path.rsplit('/').next().unwrap_or(path);
+    let stem = file.strip_suffix(".py").unwrap_or(file);
+    let private = dirs
+        .iter()
+        .chain(std::iter::once(&stem))
+        .any(|part| part.starts_with('_') && !(part.starts_with("__") && part.ends_with("__")));
+    if private {
+        return Visibility::NotApi("a private module");
+    }
+    // A relative import works only inside a package (a namespace package has no
+    // `__init__.py` either).
+    let relative = source
+        .lines()
+        .any(|line| line.trim_start().starts_with("from ."));
+    if !relative && outside_any_package(dirs, read) {
+        return Visibility::NotApi(
+            "outside any package (no `__init__.py` or manifest beside it): not importable \
+             by users",
+        );
+    }
+    if tool_plugin(source) {
+        return Visibility::NotApi(
+            "a type checker's plugin, loaded by its configuration, not imported",
+        );
+    }
+    if module_docstring(source).is_some_and(declares_no_promise) {
+        return Visibility::NotApi(
+            "its docstring says it is provisional or outside the stable API",
+        );
+    }
+    Visibility::Exported
+}
+
+/// Whether a Python file in `dirs` (not at the repository's root) lies in no package of a
+/// packaged project: a manifest above it (`pyproject.toml`, `setup.py`, `setup.cfg`) says the
+/// project is packaged, and its folder has neither an `__init__.py` nor a manifest of its own
+/// (a distribution of single modules). Build, release and documentation tooling lives so
+/// (pydantic's `release/make_history.py`); users cannot import it.
+fn outside_any_package(dirs: &[&str], read: Read) -> bool {
+    const MANIFESTS: [&str; 3] = ["pyproject.toml", "setup.py", "setup.cfg"];
+    // A single-module layout's source folder (`src/six.py`) holds modules without a package.
+    let Some(last) = dirs.last() else {
+        return false;
+    };
+    if matches!(*last, "src" | "lib" | "python") {
+        return false;
+    }
+    let dir = dirs.join("/");
+    if ["__init__.py"]
+        .iter()
+        .chain(&MANIFESTS)
+        .any(|file| read(&format!("{dir}/{file}")).is_some())
+    {
+        return false;
+    }
+    // Only where a manifest above says the project is packaged (with packages that have an
+    // `__init__.py`): without one, nothing says how the folder is imported.
+    (0..dirs.len()).any(|depth| {
+        let above = dirs[..depth].join("/");
+        MANIFESTS.iter().any(|file| {
+            let path = if above.is_empty() {
+                file.to_string()
+            } else {
+                format!("{above}/{file}")
+            };
+            read(&path).is_some()
+        })
+    })
+}
+
+/// A Python module a tool loads by its configuration, whose classes users never import:
+/// a mypy plugin defines the entry point mypy calls, `def plugin(version: str)` at the top
+/// level (pydantic's `pydantic/mypy.py`, named as `plugins = pydantic.mypy` in a mypy
+/// configuration).
+fn tool_plugin(source: &str) -> bool {
+    static ENTRY: std::sync::LazyLock<Option<regex::Regex>> = std::sync::LazyLock::new(|| {
+        regex::Regex::new(r"(?m)^def plugin\(\s*version\s*(?::\s*str\s*)?\)").ok()
+    });
+    ENTRY.as_ref().is_some_and(|re| re.is_match(source))
+}
+
+/// A Python module's docstring: the string literal that opens it, after comments and blank
+/// lines (the shebang and encoding lines are comments).
+fn module_docstring(source: &str) -> Option<&str> {
+    let mut rest = source.trim_start_matches('\u{feff}');
+    loop {
+        rest = rest.trim_start();
+        if rest.starts_with('#') {
+            rest = rest.split_once('\n').map_or("", |(_, after)| after);
+        } else {
+            break;
+        }
+    }
+    let body = rest.trim_start_matches(['r', 'R', 'u', 'U']);
+    let quote = ["\"\"\"", "\'\'\'", "\"", "\'"]
+        .into_iter()
+        .find(|q| body.starts_with(q))?;
+    let inner = &body[quote.len()..];
+    inner.find(quote).map(|end| &inner[..end])
+}
+
+/// Whether a module's own documentation withdraws it from the compatibility promise:
+/// marshmallow's `types.py` ("This module is provisional. Types may be modified, added, and
+/// removed between minor releases."), "not part of the public API", "experimental: these
+/// functions may change without notice". Read at each side, so a module that says so only at
+/// the head still had its base promise.
+fn declares_no_promise(doc: &str) -> bool {
+    static NO_PROMISE: std::sync::LazyLock<Option<regex::Regex>> = std::sync::LazyLock::new(|| {
+        regex::Regex::new(
+                r"(?ix)
+                \b(this|the)\s+(module|package|api|interface)\b[^.]{0,40}?\b(is|are)\s+(considered\s+)?
+                    (provisional|experimental|unstable|internal|private)\b
+                | \bnot\s+(a\s+)?part\s+of\s+(the\s+|our\s+|its\s+)?(public|stable|supported)\s+api\b
+                | \b(module|package|apis?|interfaces?|functions?|classes|types|names|signatures|features?)\b
+                    [^.]{0,30}?\b(may|can|might|will|could)\s+(change|be\s+changed|be\s+modified|be\s+removed|break)\b
+                    [^.]{0,60}?\b(without\s+(notice|warning|deprecation)|between\s+(minor\s+|patch\s+)?
+                    (releases|versions)|in\s+any\s+release|at\s+any\s+time)\b",
+            )
+            .ok()
+    });
+    let text: String = doc.split_whitespace().collect::<Vec<_>>().join(" ");
+    NO_PROMISE.as_ref().is_some_and(|re| re.is_match(&text))
+}

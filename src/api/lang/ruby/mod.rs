@@ -1,0 +1,15 @@
+//! Ruby: read from tags; dynamic dispatch keeps changes to warnings.
+
+use super::TagReading;
+use super::tagged::{Tagged, every_file};
+use crate::cohort::grammar::Grammar;
+
+pub static RUBY: Tagged = Tagged {
+    grammars: &[Grammar::Ruby],
+    reading: TagReading {
+        name: "Ruby",
+        removals_proven: false,
+    },
+    scope: every_file,
+    manifests: &[],
+};
