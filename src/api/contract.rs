@@ -16,12 +16,14 @@ use crate::review::axes::{API_CONTRACT, Axis, AxisVerdict};
 
 use super::callers::{Home, implements_without, names_beyond_imports, uses};
 use super::compare::{ApiChange, Severity, Types, compare, item_severity};
+use super::lang::java::closed;
 use super::lang::python::declared::python_reach;
+use super::lang::rust::{foreign, renamed};
 use super::releases::{Release, Releases};
 use super::scope::{not_api_path, unstable_macros_of};
 use super::sources::{Scopes, Sources};
 use super::version::{Bump, bump, package_of};
-use super::visibility::Visibility;
+use super::visibility::{Read, Visibility};
 use super::{Item, Surface, by_tags_only, extract};
 use crate::cohort::changes::{ChangedFile, Reading};
 use crate::cohort::grammar::Grammar;
@@ -147,6 +149,26 @@ pub fn api_contract(
                     if !head.in_macro.is_empty() {
                         head.without_macro_items(&unstable_macros_of(&file.path, &read_head));
                     }
+                    renamed::by_public_names(&mut base, &|name| {
+                        base_scope.public_name(name).map(str::to_string)
+                    });
+                    renamed::by_public_names(&mut head, &|name| {
+                        head_scope.public_name(name).map(str::to_string)
+                    });
+                    foreign::keep_public(&mut base, &|name| {
+                        public_type(name, &file.path, index, &read_base)
+                    });
+                    foreign::keep_public(&mut head, &|name| {
+                        public_type(name, &file.path, index, &read_head)
+                    });
+                }
+                if grammar == Grammar::Java {
+                    closed::open_by_annotations(&mut base, &|name| {
+                        closing_annotation(name, index, &read_base)
+                    });
+                    closed::open_by_annotations(&mut head, &|name| {
+                        closing_annotation(name, index, &read_head)
+                    });
                 }
                 parsed += 1;
                 surfaces.push(FileSurfaces {
@@ -582,6 +604,31 @@ fn base_has(
 fn same_family(a: Grammar, b: Grammar) -> bool {
     let script = |g| matches!(g, Grammar::JavaScript | Grammar::TypeScript | Grammar::Tsx);
     a == b || (script(a) && script(b))
+}
+
+/// Whether the Rust type `name`, which the file at `path` implements but does not define, is
+/// public: a file the index says defines it writes it `pub` and exports it (see
+/// `foreign::keep_public`).
+fn public_type(name: &str, path: &str, index: &LazyIndex, read: Read) -> bool {
+    index.defined_in(name).into_iter().any(|at| {
+        at != path
+            && at.ends_with(".rs")
+            && !not_api_path(at)
+            && read(at).is_some_and(|text| {
+                foreign::defines_public_type(&text, name)
+                    && super::scope::scope(at, Grammar::Rust, &text, read).exports(name)
+            })
+    })
+}
+
+/// Whether the Java annotation `name` (`Internal`, `ApiStatus.Internal`) is one the project
+/// declares with documentation saying what it marks is not for users to implement.
+fn closing_annotation(name: &str, index: &LazyIndex, read: Read) -> bool {
+    let simple = name.rsplit('.').next().unwrap_or(name);
+    index.defined_in(simple).into_iter().any(|at| {
+        at.ends_with(".java")
+            && read(at).is_some_and(|text| closed::declared_closing(&text, simple))
+    })
 }
 
 fn changed_file(all: &[FileSurfaces], path: &str) -> bool {

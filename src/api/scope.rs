@@ -778,9 +778,25 @@ fn re_exported(statement: &str, path: &str, names: &mut BTreeSet<String>) {
         return;
     };
     let rest = &statement[at + path.len() + 2..];
-    for word in rest.split(|c: char| !(c.is_alphanumeric() || c == '_' || c == '*')) {
-        if !word.is_empty() && !matches!(word, "self" | "super" | "crate" | "as") {
-            names.insert(word.to_string());
+    let words: Vec<&str> = rest
+        .split(|c: char| !(c.is_alphanumeric() || c == '_' || c == '*'))
+        .filter(|word| !word.is_empty())
+        .collect();
+    // `Options as TerminalOptions`: the alias is the public name, the module's own name is not
+    // API (see `Visibility::public_name`).
+    let mut at = 0;
+    while at < words.len() {
+        match (words[at], words.get(at + 1), words.get(at + 2)) {
+            (name, Some(&"as"), Some(alias)) if !matches!(name, "self" | "super" | "crate") => {
+                names.insert(format!("{name} as {alias}"));
+                at += 3;
+            }
+            (word, _, _) => {
+                if !matches!(word, "self" | "super" | "crate" | "as") {
+                    names.insert(word.to_string());
+                }
+                at += 1;
+            }
         }
     }
 }
@@ -848,14 +864,16 @@ fn path_modules(text: &str, dir: &str) -> Vec<(String, String)> {
         let (Some(whole), Some(name)) = (declaration.get(0), declaration.get(3)) else {
             continue;
         };
+        // Among the attributes above it or before it on its line (`#[doc(hidden)]
+        // #[path = "private/mod.rs"] pub mod __private;`), or under a `cfg_attr`.
         let written = attributes_above(text, whole.start())
             .into_iter()
             .find_map(|line| {
-                Some(
-                    line.strip_prefix("#[path=\"")?
-                        .strip_suffix("\"]")?
-                        .to_string(),
-                )
+                let (at, _) = line
+                    .match_indices("path=\"")
+                    .find(|(at, _)| line[..*at].ends_with(['[', ',', '(']))?;
+                let value = &line[at + "path=\"".len()..];
+                Some(value[..value.find('"')?].to_string())
             });
         if let Some(written) = written {
             out.push((name.as_str().to_string(), joined(dir, &written)));

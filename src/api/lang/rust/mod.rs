@@ -1,6 +1,8 @@
 //! Rust: how a file's exported items are read.
 
 pub mod extract;
+pub mod foreign;
+pub mod renamed;
 
 use tree_sitter::Node;
 
