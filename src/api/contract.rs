@@ -163,11 +163,21 @@ pub fn api_contract(
                     });
                 }
                 if grammar == Grammar::Java {
+                    let closing = |name: &str, source: Option<&String>, read: Read| {
+                        let files = closed::annotation_files(
+                            &file.path,
+                            source.map_or("", |s| s.as_str()),
+                            name,
+                        );
+                        files.iter().any(|at| {
+                            read(at).is_some_and(|text| closed::declared_closing(&text, name))
+                        })
+                    };
                     closed::open_by_annotations(&mut base, &|name| {
-                        closing_annotation(name, index, &read_base)
+                        closing(name, base_source.as_ref(), &read_base)
                     });
                     closed::open_by_annotations(&mut head, &|name| {
-                        closing_annotation(name, index, &read_head)
+                        closing(name, head_source.as_ref(), &read_head)
                     });
                 }
                 parsed += 1;
@@ -618,16 +628,6 @@ fn public_type(name: &str, path: &str, index: &LazyIndex, read: Read) -> bool {
                 foreign::defines_public_type(&text, name)
                     && super::scope::scope(at, Grammar::Rust, &text, read).exports(name)
             })
-    })
-}
-
-/// Whether the Java annotation `name` (`Internal`, `ApiStatus.Internal`) is one the project
-/// declares with documentation saying what it marks is not for users to implement.
-fn closing_annotation(name: &str, index: &LazyIndex, read: Read) -> bool {
-    let simple = name.rsplit('.').next().unwrap_or(name);
-    index.defined_in(simple).into_iter().any(|at| {
-        at.ends_with(".java")
-            && read(at).is_some_and(|text| closed::declared_closing(&text, simple))
     })
 }
 

@@ -51,6 +51,7 @@ fn camel_words(name: &str) -> Vec<String> {
 /// documentation saying users must not implement, extend or subclass what it marks ("Types
 /// annotated with this are not intended to be implemented by clients").
 pub fn declared_closing(text: &str, name: &str) -> bool {
+    let name = name.rsplit('.').next().unwrap_or(name);
     let declaration = format!("@interface {name}");
     let Some(at) = text.match_indices(&declaration).find_map(|(at, _)| {
         let after = text[at + declaration.len()..].chars().next();
@@ -91,6 +92,42 @@ fn closing_words(doc: &str) -> bool {
             ) && words[at + 1..].iter().take(8).any(|w| implementing(w))
         })
     })
+}
+
+/// The files that may declare the annotation `name` used in the Java file at `path` whose text
+/// is `text`: `Name.java` beside it (its own package), or where its `import a.b.Name;` puts
+/// it under the source root the file's `package` line gives.
+pub fn annotation_files(path: &str, text: &str, name: &str) -> Vec<String> {
+    let simple = name.rsplit('.').next().unwrap_or(name);
+    let dir = path.rsplit_once('/').map_or("", |(dir, _)| dir);
+    let at = |dir: &str, file: &str| {
+        if dir.is_empty() {
+            file.to_string()
+        } else {
+            format!("{dir}/{file}")
+        }
+    };
+    let mut out = vec![at(dir, &format!("{simple}.java"))];
+    let statement = |keyword: &'static str| {
+        text.lines().map(str::trim).filter_map(move |line| {
+            line.strip_prefix(keyword)
+                .map(|rest| rest.trim().trim_end_matches(';').trim().to_string())
+        })
+    };
+    let package_dirs = statement("package ")
+        .next()
+        .unwrap_or_default()
+        .replace('.', "/");
+    let Some(root) = dir.strip_suffix(&package_dirs) else {
+        return out;
+    };
+    let root = root.trim_end_matches('/');
+    for import in statement("import ") {
+        if import.rsplit('.').next() == Some(simple) && !import.starts_with("static ") {
+            out.push(at(root, &format!("{}.java", import.replace('.', "/"))));
+        }
+    }
+    out
 }
 
 /// Marks the members of each type in `surface.annotated` that an annotation `closing` says is
@@ -156,5 +193,21 @@ mod tests {
         let elsewhere =
             "/** Not to be implemented. */\nclass A {}\n\npublic @interface Internal {}\n";
         assert!(!declared_closing(elsewhere, "Internal"));
+    }
+
+    #[test]
+    fn an_annotation_is_declared_beside_the_file_or_where_its_import_says() {
+        let text = "package com.acme.api;\n\nimport com.acme.annotations.Internal;\nimport static com.acme.Util.Beta;\n";
+        assert_eq!(
+            annotation_files("src/main/java/com/acme/api/Session.java", text, "Internal"),
+            [
+                "src/main/java/com/acme/api/Internal.java",
+                "src/main/java/com/acme/annotations/Internal.java"
+            ]
+        );
+        assert_eq!(
+            annotation_files("src/main/java/com/acme/api/Session.java", text, "Beta"),
+            ["src/main/java/com/acme/api/Beta.java"]
+        );
     }
 }
