@@ -1662,3 +1662,26 @@ fn rust_inherent_associated_consts_are_items() {
         Some(Severity::Incompatible)
     );
 }
+
+// uuid 1.23: the deprecated `Timestamp::from_gregorian` moved into a `#[doc(hidden)] impl
+// Timestamp { … }` block. Its methods are hidden, still there for callers: not removed.
+#[test]
+fn rust_methods_of_a_hidden_impl_block_are_hidden_not_removed() {
+    let base = "pub struct Timestamp;\n\nimpl Timestamp {\n    pub const fn from_gregorian(ticks: u64) -> Self { Timestamp }\n    pub fn to_unix(&self) -> u64 { 0 }\n}\n";
+    let head = "pub struct Timestamp;\n\nimpl Timestamp {\n    pub fn to_unix(&self) -> u64 { 0 }\n}\n\n#[doc(hidden)]\nimpl Timestamp {\n    #[deprecated(since = \"1.23.0\")]\n    pub const fn from_gregorian(ticks: u64) -> Self { Timestamp }\n}\n";
+    let found = changes(Grammar::Rust, base, head);
+    assert_eq!(
+        severity(&found, "Timestamp::from_gregorian"),
+        Some(Severity::Compatible),
+        "{found:#?}"
+    );
+    // Behind an opt-in `cfg` instead: gone from the stable surface.
+    let opt_in = head.replace("#[doc(hidden)]", "#[cfg(uuid_unstable)]");
+    assert_eq!(
+        severity(
+            &changes(Grammar::Rust, base, &opt_in),
+            "Timestamp::from_gregorian"
+        ),
+        Some(Severity::Incompatible)
+    );
+}

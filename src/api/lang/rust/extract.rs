@@ -571,6 +571,30 @@ fn item(
             {
                 out.hidden.insert(format!("{prefix}{name}"));
             }
+            // `#[doc(hidden)] impl Timestamp { … }` hides its methods, which are still there
+            // for their callers (uuid 1.23 moved the deprecated `from_gregorian` into one).
+            let opt_in = attributes.iter().any(|a| {
+                let one = std::slice::from_ref(a);
+                hidden(one) && !doc_hidden(one)
+            });
+            if node.kind() == "impl_item"
+                && node.child_by_field_name("trait").is_none()
+                && doc_hidden(attributes)
+                && !opt_in
+            {
+                let mut methods = Surface::default();
+                inherent(
+                    node,
+                    src,
+                    exported,
+                    &mut methods,
+                    prefix,
+                    private_types,
+                    defined,
+                );
+                out.hidden.extend(methods.items.into_keys());
+                out.hidden.extend(methods.hidden);
+            }
             return;
         }
         if node.kind() == "use_declaration" {
