@@ -16,7 +16,9 @@ use crate::review::axes::{API_CONTRACT, Axis, AxisVerdict};
 
 use super::callers::{Home, implements_without, names_beyond_imports, uses};
 use super::compare::{ApiChange, Severity, Types, compare, item_severity};
+use super::lang::java::closed;
 use super::lang::python::declared::python_reach;
+use super::lang::rust::{foreign, renamed};
 use super::releases::{Release, Releases};
 use super::scope::{not_api_path, unstable_macros_of};
 use super::sources::{Scopes, Sources};
@@ -54,7 +56,7 @@ pub fn api_contract(
     sources: &Sources<'_>,
     compared: &dyn Fn(&ChangedFile) -> bool,
 ) -> Axis {
-    let read = read_files(files, sources, compared);
+    let read = read_files(files, index, sources, compared);
     let found = judge(&read.surfaces, files, index, sources);
     let (verdict, detail) = verdict(&read, &found);
     // Say where "nothing incompatible" rests on names and signature text only.
@@ -97,11 +99,11 @@ struct ReadFiles<'a> {
 /// language gives them at each side.
 fn read_files<'a>(
     files: &'a [ChangedFile],
+    index: &LazyIndex,
     sources: &Sources<'_>,
     compared: &dyn Fn(&ChangedFile) -> bool,
 ) -> ReadFiles<'a> {
     let read_head = |path: &str| sources.head(path);
-    let read_base = |path: &str| sources.base(path);
 
     let mut read = ReadFiles::default();
     for file in files {
@@ -181,16 +183,15 @@ fn read_files<'a>(
             ),
         ) {
             (Ok(mut base), Ok(mut head)) => {
-                // Items of the crate's own macros that put them behind an opt-in `cfg` are
-                // not the stable surface, at the side where they were so written.
-                if grammar == Grammar::Rust {
-                    if !base.in_macro.is_empty() {
-                        base.without_macro_items(&unstable_macros_of(&file.path, &read_base));
-                    }
-                    if !head.in_macro.is_empty() {
-                        head.without_macro_items(&unstable_macros_of(&file.path, &read_head));
-                    }
-                }
+                refine(
+                    grammar,
+                    file,
+                    (&mut base, &mut head),
+                    (base_scope, head_scope),
+                    (base_source.as_ref(), head_source.as_ref()),
+                    index,
+                    sources,
+                );
                 read.parsed += 1;
                 read.surfaces.push(FileSurfaces {
                     path: &file.path,
@@ -680,6 +681,71 @@ fn base_has(
 fn same_family(a: Grammar, b: Grammar) -> bool {
     let script = |g| matches!(g, Grammar::JavaScript | Grammar::TypeScript | Grammar::Tsx);
     a == b || (script(a) && script(b))
+}
+
+/// What the language's own rules add to the surfaces just read: Rust's macro items behind an
+/// opt-in `cfg`, re-export aliases and methods in private modules' files; Java's types closed
+/// to implementation by an annotation.
+#[allow(clippy::too_many_arguments)]
+fn refine(
+    grammar: Grammar,
+    file: &ChangedFile,
+    (base, head): (&mut Surface, &mut Surface),
+    (base_scope, head_scope): (&Visibility, &Visibility),
+    (base_source, head_source): (Option<&String>, Option<&String>),
+    index: &LazyIndex,
+    sources: &Sources<'_>,
+) {
+    let read_head = |path: &str| sources.head(path);
+    let read_base = |path: &str| sources.base(path);
+    // Items of the crate's own macros that put them behind an opt-in `cfg` are
+    // not the stable surface, at the side where they were so written.
+    if grammar == Grammar::Rust {
+        if !base.in_macro.is_empty() {
+            base.without_macro_items(&unstable_macros_of(&file.path, &read_base));
+        }
+        if !head.in_macro.is_empty() {
+            head.without_macro_items(&unstable_macros_of(&file.path, &read_head));
+        }
+        renamed::by_public_names(base, &|name| {
+            base_scope.public_name(name).map(str::to_string)
+        });
+        renamed::by_public_names(head, &|name| {
+            head_scope.public_name(name).map(str::to_string)
+        });
+        foreign::keep_public(base, &|name| {
+            public_type(name, &file.path, index, &read_base)
+        });
+        foreign::keep_public(head, &|name| {
+            public_type(name, &file.path, index, &read_head)
+        });
+    }
+    if grammar == Grammar::Java {
+        let closing = |name: &str, source: Option<&String>, read: Read| {
+            let files =
+                closed::annotation_files(&file.path, source.map_or("", |s| s.as_str()), name);
+            files
+                .iter()
+                .any(|at| read(at).is_some_and(|text| closed::declared_closing(&text, name)))
+        };
+        closed::open_by_annotations(base, &|name| closing(name, base_source, &read_base));
+        closed::open_by_annotations(head, &|name| closing(name, head_source, &read_head));
+    }
+}
+
+/// Whether the Rust type `name`, which the file at `path` implements but does not define, is
+/// public: a file the index says defines it writes it `pub` and exports it (see
+/// `foreign::keep_public`).
+fn public_type(name: &str, path: &str, index: &LazyIndex, read: Read) -> bool {
+    index.defined_in(name).into_iter().any(|at| {
+        at != path
+            && at.ends_with(".rs")
+            && !not_api_path(at)
+            && read(at).is_some_and(|text| {
+                foreign::defines_public_type(&text, name)
+                    && super::scope::scope(at, Grammar::Rust, &text, read).exports(name)
+            })
+    })
 }
 
 fn changed_file(all: &[FileSurfaces], path: &str) -> bool {

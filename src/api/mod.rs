@@ -152,6 +152,15 @@ pub struct Surface {
     /// (`cfg_metrics! { … }`): whether a macro puts its items behind an opt-in `cfg` is read
     /// from its definition, elsewhere in the crate (see `scope::crate_unstable_macros`).
     pub in_macro: BTreeMap<String, BTreeSet<String>>,
+    /// Rust types defined in another file whose inherent methods this file's `impl` blocks
+    /// define (`mod render;` holding `impl Terminal { pub fn draw … }`), though the file does
+    /// not export their names: those methods are public wherever they live if the type is,
+    /// which only the type's own file tells (see `lang::rust::foreign`).
+    pub foreign_impls: BTreeSet<String>,
+    /// Java types by key with the annotations written on them that do not by their name
+    /// close the type to implementation (`@Internal`, `@Beta`): a project's own annotation may
+    /// say so in its documentation (see `lang::java::closed`).
+    pub annotated: BTreeMap<String, Vec<String>>,
     /// Python `@overload` signatures by the key of the function they describe, as read; folded
     /// into that function's item once the file is read (see [`OVERLOADED`]).
     pub overloads: BTreeMap<String, Vec<String>>,

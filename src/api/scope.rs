@@ -593,9 +593,25 @@ fn re_exported(statement: &str, path: &str, names: &mut BTreeSet<String>) {
         return;
     };
     let rest = &statement[at + path.len() + 2..];
-    for word in rest.split(|c: char| !(c.is_alphanumeric() || c == '_' || c == '*')) {
-        if !word.is_empty() && !matches!(word, "self" | "super" | "crate" | "as") {
-            names.insert(word.to_string());
+    let words: Vec<&str> = rest
+        .split(|c: char| !(c.is_alphanumeric() || c == '_' || c == '*'))
+        .filter(|word| !word.is_empty())
+        .collect();
+    // `Options as TerminalOptions`: the alias is the public name, the module's own name is not
+    // API (see `Visibility::public_name`).
+    let mut at = 0;
+    while at < words.len() {
+        match (words[at], words.get(at + 1), words.get(at + 2)) {
+            (name, Some(&"as"), Some(alias)) if !matches!(name, "self" | "super" | "crate") => {
+                names.insert(format!("{name} as {alias}"));
+                at += 3;
+            }
+            (word, _, _) => {
+                if !matches!(word, "self" | "super" | "crate" | "as") {
+                    names.insert(word.to_string());
+                }
+                at += 1;
+            }
         }
     }
 }
@@ -655,7 +671,7 @@ fn path_modules(text: &str, dir: &str) -> Vec<(String, String)> {
     let Some(pattern) = DECLARATION.as_ref() else {
         return Vec::new();
     };
-    if !text.contains("#[path") && !text.contains("# [path") {
+    if !text.contains("path") {
         return Vec::new();
     }
     let mut out = Vec::new();
@@ -663,14 +679,16 @@ fn path_modules(text: &str, dir: &str) -> Vec<(String, String)> {
         let (Some(whole), Some(name)) = (declaration.get(0), declaration.get(3)) else {
             continue;
         };
+        // Among the attributes above it or before it on its line (`#[doc(hidden)]
+        // #[path = "private/mod.rs"] pub mod __private;`), or under a `cfg_attr`.
         let written = attributes_above(text, whole.start())
             .into_iter()
             .find_map(|line| {
-                Some(
-                    line.strip_prefix("#[path=\"")?
-                        .strip_suffix("\"]")?
-                        .to_string(),
-                )
+                let (at, _) = line
+                    .match_indices("path=\"")
+                    .find(|(at, _)| line[..*at].ends_with(['[', ',', '(']))?;
+                let value = &line[at + "path=\"".len()..];
+                Some(value[..value.find('"')?].to_string())
             });
         if let Some(written) = written {
             out.push((name.as_str().to_string(), joined(dir, &written)));
@@ -1289,8 +1307,9 @@ mod tests {
             other => panic!("{other:?}"),
         };
         assert_eq!(only("src/inner/entry.rs"), ["OccupiedEntry", "VacantEntry"]);
-        // Found two levels down (`set/mod.rs`, then `set/iter.rs`), the name as it is written.
-        assert_eq!(only("src/util.rs"), ["first", "set_first", "third"]);
+        // Found two levels down (`set/mod.rs`, then `set/iter.rs`), the name as it is written,
+        // and under its alias: `set_first` is public, `first` is not.
+        assert_eq!(only("src/util.rs"), ["first as set_first", "third"]);
         // A private module nobody re-exports exports nothing.
         let none = |path: &str| match path {
             "src/map.rs" => Some("mod iter;\n".to_string()),

@@ -17,7 +17,8 @@ pub enum Visibility {
     Unpublished(&'static str),
     /// Every name the language's own rule makes public.
     Exported,
-    /// Only these names (re-exported from a private module).
+    /// Only these names (re-exported from a private module); a name re-exported under an alias
+    /// is written `Options as TerminalOptions` (see [`Visibility::public_name`]).
     Only(BTreeSet<String>),
 }
 
@@ -31,7 +32,24 @@ impl Visibility {
         match self {
             Visibility::NotApi(_) | Visibility::Unpublished(_) => false,
             Visibility::Exported => true,
-            Visibility::Only(names) => names.contains(name),
+            Visibility::Only(names) => names.contains(name) || self.public_name(name).is_some(),
         }
+    }
+
+    /// The alias a name is exported under when only the alias is public (`pub use
+    /// terminal::{Options as TerminalOptions}`: `Options` is `TerminalOptions` to users, and
+    /// the name `Options` is no API).
+    pub fn public_name(&self, name: &str) -> Option<&str> {
+        let Visibility::Only(names) = self else {
+            return None;
+        };
+        if names.contains(name) {
+            return None;
+        }
+        let prefix = format!("{name} as ");
+        names
+            .range(prefix.clone()..)
+            .next()
+            .and_then(|entry| entry.strip_prefix(&prefix))
     }
 }

@@ -1249,3 +1249,208 @@ fn python_files_outside_any_package_of_a_packaged_project_are_not_api() {
         &["`get` removed"],
     );
 }
+
+/// serde: `#[doc(hidden)] #[path = "private/mod.rs"] pub mod __private;`, the attributes on
+/// the declaration's own line. Every file under `private/` is that hidden module, whatever
+/// its folder is named; what changes there breaks no documented path.
+#[test]
+fn rust_a_module_loaded_by_a_path_attribute_on_its_line_is_judged_by_its_declaration() {
+    let files = |lib: &'static str| {
+        vec![
+            ("Cargo.toml", CARGO),
+            ("src/lib.rs", lib),
+            (
+                "src/private/mod.rs",
+                "pub mod de;\npub fn size_hint(a: u8) -> u8 {\n    a\n}\n",
+            ),
+            (
+                "src/private/de.rs",
+                "pub fn borrow_cow_str(a: u8) -> u8 {\n    a\n}\n",
+            ),
+        ]
+    };
+    let change = |lib: &'static str| {
+        api_after(
+            &files(lib),
+            &[
+                ("src/private/mod.rs", "pub mod de;\n"),
+                (
+                    "src/private/de.rs",
+                    "pub fn borrow_cow_str(a: u8, b: u8) -> u8 {\n    a\n}\n",
+                ),
+            ],
+        )
+    };
+    assert_clears(&change(
+        "pub mod de;\n\n#[doc(hidden)] #[path = \"private/mod.rs\"] pub mod __private;\n",
+    ));
+    assert_clears(&change(
+        "#[cfg_attr(unix, path = \"private/mod.rs\")] #[doc(hidden)]\npub mod __private;\n",
+    ));
+    // Declared public and documented: the same changes break.
+    assert_fails(
+        &change("#[path = \"private/mod.rs\"] pub mod __private;\n"),
+        &["`size_hint` removed", "`borrow_cow_str`"],
+    );
+}
+
+/// ratatui: `Terminal` is public in `terminal.rs`, and its drawing methods live in a private
+/// `mod render;` (`impl Terminal { pub fn draw … }`). Inherent methods of a public type are
+/// public wherever their `impl` block lives: moving one there removes nothing, and a change
+/// to one there is a change to `Terminal`'s API. A private type's methods there are not API.
+#[test]
+fn rust_methods_of_a_public_type_in_a_private_modules_file_are_public() {
+    let terminal = "mod render;\n\npub struct Terminal {\n    width: u16,\n}\n\nimpl Terminal {\n    pub fn new() -> Terminal {\n        Terminal { width: 0 }\n    }\n\n    pub fn draw(&mut self, frame: u8) -> u8 {\n        frame\n    }\n}\n";
+    let base = vec![
+        ("Cargo.toml", CARGO),
+        ("src/lib.rs", "pub mod terminal;\nmod cell;\n"),
+        ("src/terminal.rs", terminal),
+        (
+            "src/terminal/render.rs",
+            "use super::Terminal;\nuse crate::cell::Cell;\n\nimpl Terminal {\n    pub fn flush(&mut self) {}\n}\n\nimpl Cell {\n    pub fn reset(&mut self) {}\n}\n",
+        ),
+        ("src/cell.rs", "pub struct Cell;\n"),
+    ];
+    let moved_out = terminal.replace(
+        "\n\n    pub fn draw(&mut self, frame: u8) -> u8 {\n        frame\n    }",
+        "",
+    );
+    let render_with_draw = "use super::Terminal;\nuse crate::cell::Cell;\n\nimpl Terminal {\n    pub fn flush(&mut self) {}\n\n    pub fn draw(&mut self, frame: u8) -> u8 {\n        frame\n    }\n}\n\nimpl Cell {\n    pub fn reset(&mut self) {}\n}\n";
+    assert_clears(&api_after(
+        &base,
+        &[
+            ("src/terminal.rs", &moved_out),
+            ("src/terminal/render.rs", render_with_draw),
+        ],
+    ));
+    // A method of the public type changed where it lives: a break.
+    assert_fails(
+        &api_after(
+            &base,
+            &[(
+                "src/terminal/render.rs",
+                &base[3]
+                    .1
+                    .replace("flush(&mut self)", "flush(&mut self, all: bool)"),
+            )],
+        ),
+        &["`Terminal::flush`"],
+    );
+    // `Cell` lives in a private module nothing re-exports: its methods are no API.
+    assert_clears(&api_after(
+        &base,
+        &[(
+            "src/terminal/render.rs",
+            &base[3]
+                .1
+                .replace("reset(&mut self)", "reset(&mut self, all: bool)"),
+        )],
+    ));
+}
+
+/// ratatui: `pub use terminal::{Options as TerminalOptions}`. The alias is the public name,
+/// the private module's own name is not API: renaming the struct to the alias inside the
+/// module, the alias dropped, changes nothing users see; a change under the alias still does.
+#[test]
+fn rust_an_item_re_exported_under_an_alias_is_known_by_the_alias() {
+    let base = vec![
+        ("Cargo.toml", CARGO),
+        (
+            "src/lib.rs",
+            "mod terminal;\npub use terminal::{Options as TerminalOptions, Terminal};\n",
+        ),
+        (
+            "src/terminal.rs",
+            "pub struct Terminal;\n\npub struct Options {\n    pub width: u16,\n}\n\nimpl Options {\n    pub fn new(width: u16) -> Options {\n        Options { width }\n    }\n}\n",
+        ),
+    ];
+    let renamed = base[2].1.replace("Options", "TerminalOptions");
+    assert_clears(&api_after(
+        &base,
+        &[
+            (
+                "src/lib.rs",
+                "mod terminal;\npub use terminal::{Terminal, TerminalOptions};\n",
+            ),
+            ("src/terminal.rs", &renamed),
+        ],
+    ));
+    assert_fails(
+        &api_after(
+            &base,
+            &[(
+                "src/terminal.rs",
+                &base[2]
+                    .1
+                    .replace("new(width: u16)", "new(width: u16, height: u16)"),
+            )],
+        ),
+        &["`TerminalOptions::new`"],
+    );
+}
+
+/// Mockito's `@NotExtensible`, JetBrains' `@ApiStatus.NonExtendable`, `@DoNotImplement`: a
+/// type its annotation closes to implementation may gain abstract members, as may one marked
+/// with a project's own annotation whose documentation says users must not implement it. An
+/// interface without such a promise may not.
+#[test]
+fn java_a_type_closed_by_an_annotation_may_gain_abstract_members() {
+    let path = "src/main/java/com/acme/api/Session.java";
+    let session = |annotation: &str| {
+        format!(
+            "package com.acme.api;\n\nimport org.mockito.NotExtensible;\n\n{annotation}\npublic interface Session {{\n  void close();\n}}\n"
+        )
+    };
+    let grown = |annotation: &str| {
+        session(annotation).replace("  void close();\n", "  void close();\n  void flush();\n")
+    };
+    for annotation in [
+        "@NotExtensible",
+        "@ApiStatus.NonExtendable",
+        "@DoNotImplement",
+    ] {
+        assert_clears(&api_after(
+            &[(path, &session(annotation))],
+            &[(path, &grown(annotation))],
+        ));
+    }
+    assert_fails(
+        &api_after(&[(path, &session(""))], &[(path, &grown(""))]),
+        &["`Session.flush()`"],
+    );
+    let internal = "package com.acme.api;\n\n/**\n * Marks a type users must not implement: new methods may be added to it in any release.\n */\n@Documented\npublic @interface Internal {}\n";
+    let beta = "package com.acme.api;\n\n/** Marks an API that may still change. */\npublic @interface Beta {}\n";
+    let files = |session: &'static str| {
+        vec![
+            ("src/main/java/com/acme/api/Internal.java", internal),
+            ("src/main/java/com/acme/api/Beta.java", beta),
+            (path, session),
+        ]
+    };
+    let (marked_internal, marked_beta) = (session("@Internal"), session("@Beta"));
+    let files_internal: Vec<(&str, &str)> = files("")
+        .into_iter()
+        .map(|(p, t)| {
+            if p == path {
+                (p, marked_internal.as_str())
+            } else {
+                (p, t)
+            }
+        })
+        .collect();
+    let files_beta: Vec<(&str, &str)> = files("")
+        .into_iter()
+        .map(|(p, t)| {
+            if p == path {
+                (p, marked_beta.as_str())
+            } else {
+                (p, t)
+            }
+        })
+        .collect();
+    assert_clears(&api_after(&files_internal, &[(path, &grown("@Internal"))]));
+    assert_fails(
+        &api_after(&files_beta, &[(path, &grown("@Beta"))]),
+        &["`Session.flush()`"],
+    );
+}

@@ -1583,3 +1583,105 @@ fn python_a_name_left_out_of_a_new_all_is_not_removed() {
         Some(Severity::Incompatible)
     );
 }
+
+// tokio 1.x `Ready`, mio `Interest`: `bitflags! { pub struct Ready: u8 { const READABLE = …; } }`
+// defines a struct whose flags are associated consts (`Ready::READABLE`) and whose `bits()`
+// returns the written type. The macro's body is items in their own syntax: read as such.
+#[test]
+fn rust_bitflags_define_a_struct_with_its_flags_as_associated_consts() {
+    let base = "bitflags! {\n    /// Readiness.\n    #[derive(Clone, Copy)]\n    pub struct Ready: u8 {\n        /// Readable.\n        const READABLE = 0b01;\n        #[cfg(unix)]\n        const WRITABLE = 0b10;\n    }\n}\n";
+    let everything = |_: &str| true;
+    let surface = extract(Grammar::Rust, base.as_bytes(), &everything).unwrap();
+    for key in ["Ready", "Ready::READABLE", "Ready::WRITABLE", "Ready::bits"] {
+        assert!(
+            surface.items.contains_key(key),
+            "{key}: {:#?}",
+            surface.items
+        );
+    }
+    // A flag added: compatible.
+    let added = base.replace(
+        "const WRITABLE = 0b10;",
+        "const WRITABLE = 0b10;\n        const ERROR = 0b100;",
+    );
+    assert_eq!(
+        severity(&changes(Grammar::Rust, base, &added), "Ready::ERROR"),
+        Some(Severity::Compatible)
+    );
+    // A flag removed, or the bits' type changed: breaks.
+    let removed = base.replace("        #[cfg(unix)]\n        const WRITABLE = 0b10;\n", "");
+    assert_eq!(
+        severity(&changes(Grammar::Rust, base, &removed), "Ready::WRITABLE"),
+        Some(Severity::Incompatible)
+    );
+    let wider = base.replace("Ready: u8", "Ready: u16");
+    assert_eq!(
+        severity(&changes(Grammar::Rust, base, &wider), "Ready::bits"),
+        Some(Severity::Incompatible)
+    );
+    // bitflags 2's external form, the struct written outside: the same surface.
+    let external = "/// Readiness.\n#[derive(Clone, Copy)]\npub struct Ready(u8);\n\nbitflags::bitflags! {\n    impl Ready: u8 {\n        const READABLE = 0b01;\n        #[cfg(unix)]\n        const WRITABLE = 0b10;\n        const _ = !0;\n    }\n}\n";
+    no_break(&changes(Grammar::Rust, base, external));
+    let surface = extract(Grammar::Rust, external.as_bytes(), &everything).unwrap();
+    assert!(
+        !surface.items.contains_key("Ready::_"),
+        "{:#?}",
+        surface.items
+    );
+}
+
+// An inherent `pub const` is named by users (`Duration::MAX`, `Builder::DEFAULT_LIMIT`):
+// removing it breaks them, as removing a method does.
+#[test]
+fn rust_inherent_associated_consts_are_items() {
+    let base = "pub struct Limits;\n\nimpl Limits {\n    pub const MAX: usize = 64;\n    const PRIVATE: usize = 1;\n    pub fn new() -> Limits { Limits }\n}\n";
+    let everything = |_: &str| true;
+    let surface = extract(Grammar::Rust, base.as_bytes(), &everything).unwrap();
+    assert!(
+        surface.items.contains_key("Limits::MAX"),
+        "{:#?}",
+        surface.items
+    );
+    assert!(!surface.items.contains_key("Limits::PRIVATE"));
+    let gone = base.replace("    pub const MAX: usize = 64;\n", "");
+    assert_eq!(
+        severity(&changes(Grammar::Rust, base, &gone), "Limits::MAX"),
+        Some(Severity::Incompatible)
+    );
+    // Its value is not the contract; its type is.
+    no_break(&changes(
+        Grammar::Rust,
+        base,
+        &base.replace("= 64", "= 128"),
+    ));
+    assert_eq!(
+        severity(
+            &changes(Grammar::Rust, base, &base.replace("MAX: usize", "MAX: u32")),
+            "Limits::MAX"
+        ),
+        Some(Severity::Incompatible)
+    );
+}
+
+// uuid 1.23: the deprecated `Timestamp::from_gregorian` moved into a `#[doc(hidden)] impl
+// Timestamp { … }` block. Its methods are hidden, still there for callers: not removed.
+#[test]
+fn rust_methods_of_a_hidden_impl_block_are_hidden_not_removed() {
+    let base = "pub struct Timestamp;\n\nimpl Timestamp {\n    pub const fn from_gregorian(ticks: u64) -> Self { Timestamp }\n    pub fn to_unix(&self) -> u64 { 0 }\n}\n";
+    let head = "pub struct Timestamp;\n\nimpl Timestamp {\n    pub fn to_unix(&self) -> u64 { 0 }\n}\n\n#[doc(hidden)]\nimpl Timestamp {\n    #[deprecated(since = \"1.23.0\")]\n    pub const fn from_gregorian(ticks: u64) -> Self { Timestamp }\n}\n";
+    let found = changes(Grammar::Rust, base, head);
+    assert_eq!(
+        severity(&found, "Timestamp::from_gregorian"),
+        Some(Severity::Compatible),
+        "{found:#?}"
+    );
+    // Behind an opt-in `cfg` instead: gone from the stable surface.
+    let opt_in = head.replace("#[doc(hidden)]", "#[cfg(uuid_unstable)]");
+    assert_eq!(
+        severity(
+            &changes(Grammar::Rust, base, &opt_in),
+            "Timestamp::from_gregorian"
+        ),
+        Some(Severity::Incompatible)
+    );
+}

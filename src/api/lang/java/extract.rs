@@ -5,6 +5,7 @@
 
 use tree_sitter::Node;
 
+use super::closed;
 use crate::api::text::{Src, all, named};
 use crate::api::{Item, Param, ParamKind, Surface};
 
@@ -43,6 +44,17 @@ fn modifiers(node: Node, src: Src) -> Vec<String> {
                 .map(|c| src.raw(c).to_string())
                 .collect::<Vec<_>>()
         })
+        .collect()
+}
+
+/// The names of the annotations written on a declaration, as written (`ApiStatus.NonExtendable`).
+fn annotations(node: Node, src: Src) -> Vec<String> {
+    named(node)
+        .into_iter()
+        .filter(|c| c.kind() == "modifiers")
+        .flat_map(named)
+        .filter(|c| matches!(c.kind(), "marker_annotation" | "annotation"))
+        .filter_map(|a| src.field(a, "name").map(str::to_string))
         .collect()
 }
 
@@ -159,6 +171,13 @@ fn type_items(node: Node, src: Src, key: &str, out: &mut Surface) {
     {
         members.extend(named(declarations));
     }
+    // Closed to implementation by an annotation users are told to respect: its package may
+    // add members every implementation must provide (see `closed`).
+    let annotations = annotations(node, src);
+    let closed_by_name = annotations.iter().any(|a| closed::by_name(a));
+    if !closed_by_name && !annotations.is_empty() {
+        out.annotated.insert(key.to_string(), annotations);
+    }
     for member in members {
         let mods = modifiers(member, src);
         let public = mods.iter().any(|m| m == "public")
@@ -215,8 +234,9 @@ fn type_items(node: Node, src: Src, key: &str, out: &mut Surface) {
                 m.generics = generics;
                 m.shape = contract_modifiers(&mods);
                 let has_body = member.child_by_field_name("body").is_some();
-                m.required = (interface && !has_body && !mods.iter().any(|x| x == "static"))
-                    || mods.iter().any(|x| x == "abstract");
+                m.required = !closed_by_name
+                    && ((interface && !has_body && !mods.iter().any(|x| x == "static"))
+                        || mods.iter().any(|x| x == "abstract"));
                 m.parent = Some(key.to_string());
                 out.add(mkey, m);
             }

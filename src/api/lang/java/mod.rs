@@ -1,5 +1,6 @@
 //! Java: how a file's exported items are read.
 
+pub mod closed;
 pub mod extract;
 pub mod manifest;
 

@@ -68,8 +68,9 @@ const MACRO_DEPTH: usize = 4;
 /// `cfg` the macro implies, which for a platform or a feature is a build users choose (tokio
 /// 1.27 moved `Child::raw_handle` from `#[cfg(windows)]` into `cfg_windows! { … }`). A call
 /// named as an unstable opt-in (`cfg_unstable! { … }`) is left out, as `#[cfg(tokio_unstable)]`
-/// would be. `None` when the file has no such call. A body that does not parse as items on
-/// its own (`bitflags!`'s `struct Flags: u32`, expressions, `cfg_if!`) stays a call.
+/// would be. `None` when the file has no such call. A `bitflags!` body is read as the struct
+/// and associated consts it defines ([`bitflags_items`]); any other body that does not parse
+/// as items on its own (expressions, `cfg_if!`) stays a call.
 fn macro_bodies_spliced(root: Node, src: Src) -> Option<String> {
     let mut parser = tree_sitter::Parser::new();
     parser
@@ -141,21 +142,20 @@ fn splice_edits(
                 let Some(tree) = parser.parse(inner, None) else {
                     continue;
                 };
-                let root = tree.root_node();
-                let children = named(root);
-                let items_only = !root.has_error()
-                    && !children.is_empty()
-                    && children.iter().all(|n| {
-                        item_syntax(n.kind())
-                            // `other_macro!(…);` among the items.
-                            || (n.kind() == "expression_statement"
-                                && named(*n)
-                                    .iter()
-                                    .all(|e| e.kind() == "macro_invocation"))
-                    });
-                if !items_only {
-                    continue;
-                }
+                // A body in bitflags' syntax is read as the items it defines.
+                let (inner, tree) = if items_only(&tree) {
+                    (inner.to_string(), tree)
+                } else {
+                    let Some(text) = bitflags_items(inner) else {
+                        continue;
+                    };
+                    match parser.parse(&text, None) {
+                        Some(tree) if items_only(&tree) => (text, tree),
+                        _ => continue,
+                    }
+                };
+                let inner = inner.as_str();
+                let children = named(tree.root_node());
                 // Each item marked with the macro it came from (see `IN_MACRO`): what `cfg`
                 // the macro implies is read from its definition, elsewhere in the crate.
                 let mut body = String::with_capacity(inner.len() + 64);
@@ -174,6 +174,91 @@ fn splice_edits(
             _ => {}
         }
     }
+}
+
+/// Whether a macro body parsed on its own is items only (see [`item_syntax`]).
+fn items_only(tree: &tree_sitter::Tree) -> bool {
+    let root = tree.root_node();
+    let children = named(root);
+    !root.has_error()
+        && !children.is_empty()
+        && children.iter().all(|n| {
+            item_syntax(n.kind())
+                // `other_macro!(…);` among the items.
+                || (n.kind() == "expression_statement"
+                    && named(*n)
+                        .iter()
+                        .all(|e| e.kind() == "macro_invocation"))
+        })
+}
+
+/// A `bitflags!` body written as the items it defines: `pub struct Ready: u8 { const
+/// READABLE = 0b01; }` is a struct with private bits, whose flags are associated consts
+/// (`Ready::READABLE`) and whose `bits()` returns the written type; bitflags 2's `impl Ready:
+/// u8 { … }` (the struct written outside) defines the same consts and `bits()` on it. `None`
+/// when the body has no such definition. Anything else in it is left as written, for the
+/// parser to judge.
+fn bitflags_items(inner: &str) -> Option<String> {
+    static HEADER: std::sync::LazyLock<Option<regex::Regex>> = std::sync::LazyLock::new(|| {
+        regex::Regex::new(
+            r"\b(struct|impl)\s+([A-Za-z_][A-Za-z0-9_]*)\s*:\s*([A-Za-z_][A-Za-z0-9_:<>, ]*?)\s*\{",
+        )
+        .ok()
+    });
+    static FLAG: std::sync::LazyLock<Option<regex::Regex>> = std::sync::LazyLock::new(|| {
+        regex::Regex::new(r"\bconst\s+([A-Za-z_][A-Za-z0-9_]*)\s*=").ok()
+    });
+    let (header, flag) = (HEADER.as_ref()?, FLAG.as_ref()?);
+    let mut out = String::with_capacity(inner.len() + 128);
+    let mut at = 0;
+    for found in header.captures_iter(inner) {
+        let (Some(whole), Some(keyword), Some(name), Some(bits)) =
+            (found.get(0), found.get(1), found.get(2), found.get(3))
+        else {
+            continue;
+        };
+        if whole.start() < at {
+            continue;
+        }
+        let open = whole.end();
+        let close = braced_end(inner, open)?;
+        out.push_str(&inner[at..whole.start()]);
+        let (name, bits) = (name.as_str(), bits.as_str().trim());
+        if keyword.as_str() == "struct" {
+            out.push_str(&format!("struct {name} {{ bits: {bits} }}\nimpl {name} {{"));
+        } else {
+            out.push_str(&format!("impl {name} {{"));
+        }
+        out.push_str(&flag.replace_all(&inner[open..close], "pub const $1: Self ="));
+        out.push_str(&format!(
+            "\n    pub fn bits(&self) -> {bits} {{ loop {{}} }}\n}}"
+        ));
+        at = close + 1;
+    }
+    if at == 0 {
+        return None;
+    }
+    out.push_str(&inner[at..]);
+    Some(out)
+}
+
+/// Where the block whose body starts at `open` (just after its `{`) closes: the index of its
+/// `}`. Braces inside strings and comments are not told apart (flag values are expressions).
+fn braced_end(text: &str, open: usize) -> Option<usize> {
+    let mut depth = 1usize;
+    for (i, c) in text[open..].char_indices() {
+        match c {
+            '{' => depth += 1,
+            '}' => {
+                depth -= 1;
+                if depth == 0 {
+                    return Some(open + i);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
 }
 
 /// Attributes written before each item, as canonical text.
@@ -414,6 +499,18 @@ fn items(
         .filter(|(n, a)| !is_pub(*n, src) || hidden(a))
         .filter_map(|(n, _)| src.field(*n, "name"))
         .collect();
+    // Every type defined here: a type named by an `impl` and defined nowhere here is another
+    // file's.
+    let defined: BTreeSet<&str> = children
+        .iter()
+        .filter(|(n, _)| {
+            matches!(
+                n.kind(),
+                "struct_item" | "enum_item" | "union_item" | "type_item"
+            )
+        })
+        .filter_map(|(n, _)| src.field(*n, "name"))
+        .collect();
     // Modules and traits declared here without `pub`: a trait one of those modules holds, or
     // one of those traits, cannot be named outside.
     let private_modules: BTreeSet<&str> = children
@@ -433,6 +530,7 @@ fn items(
                 prefix,
                 &private_types,
                 &private_modules,
+                &defined,
             );
         } else {
             let before: BTreeSet<String> = out.items.keys().cloned().collect();
@@ -445,6 +543,7 @@ fn items(
                 prefix,
                 &private_types,
                 &private_modules,
+                &defined,
             );
             mark_in_macro(out, &before, &macros);
         }
@@ -462,6 +561,7 @@ fn item(
     prefix: &str,
     private_types: &BTreeSet<&str>,
     private_modules: &BTreeSet<&str>,
+    defined: &BTreeSet<&str>,
 ) {
     {
         if hidden(attributes) {
@@ -470,6 +570,30 @@ fn item(
                 && let Some(name) = src.field(node, "name")
             {
                 out.hidden.insert(format!("{prefix}{name}"));
+            }
+            // `#[doc(hidden)] impl Timestamp { … }` hides its methods, which are still there
+            // for their callers (uuid 1.23 moved the deprecated `from_gregorian` into one).
+            let opt_in = attributes.iter().any(|a| {
+                let one = std::slice::from_ref(a);
+                hidden(one) && !doc_hidden(one)
+            });
+            if node.kind() == "impl_item"
+                && node.child_by_field_name("trait").is_none()
+                && doc_hidden(attributes)
+                && !opt_in
+            {
+                let mut methods = Surface::default();
+                inherent(
+                    node,
+                    src,
+                    exported,
+                    &mut methods,
+                    prefix,
+                    private_types,
+                    defined,
+                );
+                out.hidden.extend(methods.items.into_keys());
+                out.hidden.extend(methods.hidden);
             }
             return;
         }
@@ -487,7 +611,7 @@ fn item(
         }
         if node.kind() == "impl_item" {
             if node.child_by_field_name("trait").is_none() {
-                inherent(node, src, exported, out, prefix, private_types);
+                inherent(node, src, exported, out, prefix, private_types, defined);
             }
             return;
         }
@@ -503,7 +627,7 @@ fn item(
                     && member.child_by_field_name("trait").is_none()
                     && !hidden(&member_attributes)
                 {
-                    inherent(member, src, exported, out, prefix, private_types);
+                    inherent(member, src, exported, out, prefix, private_types, defined);
                 }
             }
             return;
@@ -529,13 +653,7 @@ fn item(
                 }
                 out.add(key, item);
             }
-            "const_item" | "static_item" => {
-                // The value is not the contract; the type is.
-                let skip: Vec<Node> = node.child_by_field_name("value").into_iter().collect();
-                let mut item = Item::new("const", &key, src.canonical_without(node, &skip));
-                item.shape = ty(src, node.child_by_field_name("type")).unwrap_or_default();
-                out.add(key, item);
-            }
+            "const_item" | "static_item" => out.add(key.clone(), constant(node, src, &key)),
             "mod_item" => {
                 if let Some(body) = node.child_by_field_name("body") {
                     items(body, src, &|_| true, out, &format!("{key}::"));
@@ -544,6 +662,14 @@ fn item(
             _ => {}
         }
     }
+}
+
+/// A `const` or `static`: the value is not the contract; the type is.
+fn constant(node: Node, src: Src, key: &str) -> Item {
+    let skip: Vec<Node> = node.child_by_field_name("value").into_iter().collect();
+    let mut item = Item::new("const", key, src.canonical_without(node, &skip));
+    item.shape = ty(src, node.child_by_field_name("type")).unwrap_or_default();
+    item
 }
 
 /// Names a `pub use` brings in (the alias when renamed; `*` for a glob).
@@ -910,6 +1036,7 @@ fn inherent(
     out: &mut Surface,
     prefix: &str,
     private_types: &BTreeSet<&str>,
+    defined_here: &BTreeSet<&str>,
 ) {
     let Some(self_type) = src.field(node, "type") else {
         return;
@@ -922,15 +1049,23 @@ fn inherent(
         .next()
         .unwrap_or(self_type)
         .trim();
-    if private_types.contains(name) || (prefix.is_empty() && !exported(name)) {
+    if private_types.contains(name) {
         return;
+    }
+    // A type of another file, which this one does not export: its methods are kept, and the
+    // type's own file decides whether they are public (see `Surface::foreign_impls`).
+    if prefix.is_empty() && !exported(name) {
+        if defined_here.contains(name) {
+            return;
+        }
+        out.foreign_impls.insert(name.to_string());
     }
     let type_key = format!("{prefix}{name}");
     let Some(body) = node.child_by_field_name("body") else {
         return;
     };
     for (member, attrs) in with_attributes(body, src) {
-        if member.kind() != "function_item" || !is_pub(member, src) {
+        if !matches!(member.kind(), "function_item" | "const_item") || !is_pub(member, src) {
             continue;
         }
         let Some(method) = src.field(member, "name") else {
@@ -940,6 +1075,21 @@ fn inherent(
         if hidden(&attrs) {
             if doc_hidden(&attrs) {
                 out.hidden.insert(key);
+            }
+            continue;
+        }
+        let macros = macros_of(&attrs);
+        if !macros.is_empty() {
+            out.in_macro
+                .entry(key.clone())
+                .or_default()
+                .extend(macros.iter().cloned());
+        }
+        // An associated const (`Duration::MAX`, a bitflags flag): named by users; its value is
+        // not the contract, its type is. `const _` names nothing.
+        if member.kind() == "const_item" {
+            if method != "_" {
+                out.add(key.clone(), constant(member, src, &key));
             }
             continue;
         }
@@ -956,10 +1106,6 @@ fn inherent(
             }
         }
         item.ret = item.ret.map(|ret| as_self(&ret, &itself));
-        let macros = macros_of(&attrs);
-        if !macros.is_empty() {
-            out.in_macro.entry(key.clone()).or_default().extend(macros);
-        }
         out.add(key, item);
     }
 }

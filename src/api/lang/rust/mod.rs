@@ -1,7 +1,9 @@
 //! Rust: how a file's exported items are read.
 
 pub mod extract;
+pub mod foreign;
 pub mod manifest;
+pub mod renamed;
 
 use tree_sitter::Node;
 
