@@ -998,29 +998,9 @@ const DATA_TABLES: &[(&str, &str)] = &[("src/ui/keymap.rs", "default")];
 /// only shrink, and a new long function is refused.
 const LONG_FUNCTIONS: &[(&str, &str, &str)] = &[
     (
-        "src/api/contract.rs",
-        "api_contract",
-        "the API detector (src/api): one function per language's step",
-    ),
-    (
-        "src/api/compare.rs",
-        "compare_items",
-        "the API detector (src/api): one function per kind of item",
-    ),
-    (
-        "src/api/compare.rs",
-        "item_change",
-        "the API detector (src/api): one function per kind of item",
-    ),
-    (
         "src/api/scope.rs",
         "rust_scope",
         "the API detector (src/api): the language's own folder",
-    ),
-    (
-        "src/publish/review.rs",
-        "plan",
-        "publishing (src/publish): the plan's steps",
     ),
     (
         "src/publish/review.rs",

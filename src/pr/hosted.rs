@@ -87,6 +87,19 @@ pub trait ForgeKind: Sync {
     /// Its client for `pr`, made the way `connection` says (the API address, whose token,
     /// its settings), and which remotes git may send that token to. No call is made yet.
     fn connect(&self, pr: &HostedPr, connection: &Connection) -> Result<Connected, ForgeError>;
+    /// Whether `url`, as one of this forge's lists gave it, is its address of pull request
+    /// `number` of `repo` on `host`: the address an inbox row opens must be the pull request
+    /// the row shows, never one elsewhere (a server's answer is untrusted).
+    fn names(&self, url: &str, host: &str, repo: &str, number: u64) -> bool {
+        match self.parse_reference(url) {
+            Ok(Some(pr)) => {
+                pr.host.eq_ignore_ascii_case(host)
+                    && pr.number == number
+                    && format!("{}/{}", pr.owner, pr.repo).eq_ignore_ascii_case(repo)
+            }
+            _ => false,
+        }
+    }
     /// How the forge writes a pull request's number in text: `#12` (GitLab: `!12`).
     fn number_mark(&self) -> &'static str {
         "#"

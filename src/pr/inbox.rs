@@ -6,7 +6,6 @@
 use serde::{Deserialize, Serialize};
 
 use super::forge::ForgeError;
-use super::hosted::ForgeKind;
 
 /// What to search for, and where.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -118,20 +117,6 @@ pub struct InboxAnswer {
 pub struct HostFailure {
     pub host: String,
     pub error: ForgeError,
-}
-
-/// Whether `url`, as a forge's list gave it, is `forge`'s address of pull request `number` of
-/// `repo` on `host`: the address a row opens must be the pull request the row shows, never
-/// one elsewhere (a server's answer is untrusted).
-pub fn names_row(forge: &dyn ForgeKind, url: &str, host: &str, repo: &str, number: u64) -> bool {
-    match forge.parse_reference(url) {
-        Ok(Some(pr)) => {
-            pr.host.eq_ignore_ascii_case(host)
-                && pr.number == number
-                && format!("{}/{}", pr.owner, pr.repo).eq_ignore_ascii_case(repo)
-        }
-        _ => false,
-    }
 }
 
 /// The CI state of a head from its check runs' `(status, conclusion)`: any failure fails it,

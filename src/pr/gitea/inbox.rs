@@ -6,12 +6,12 @@
 use serde::Deserialize;
 
 use super::error::GiteaError;
-use super::reference::GITEA;
 use super::settings::{AUTH, GiteaSettings};
 use super::wire;
 use crate::pr::connect::Connection;
+use crate::pr::hosted::ForgeKind;
 use crate::pr::http::RestClient;
-use crate::pr::inbox::{InboxAnswer, InboxQuery, Waiting, WaitingPr, names_row};
+use crate::pr::inbox::{InboxAnswer, InboxQuery, Waiting, WaitingPr};
 use crate::pr::self_hosted::{InboxHost, ask_hosts, inbox_hosts};
 
 /// Page size of the search (Gitea caps pages at its `MAX_RESPONSE_ITEMS`, 50 by default).
@@ -46,13 +46,13 @@ struct PullMeta {
 }
 
 pub(super) async fn inbox(
-    forge: &str,
+    forge: &dyn ForgeKind,
     connection: &Connection,
     query: &InboxQuery,
 ) -> Result<InboxAnswer, GiteaError> {
     let defaults = GiteaSettings::default();
     let settings = &connection
-        .settings_of::<GiteaSettings>(forge)
+        .settings_of::<GiteaSettings>(forge.id())
         .unwrap_or(&defaults)
         .0;
     let (hosts, notes) = inbox_hosts(connection, settings, &AUTH)?;
@@ -61,7 +61,7 @@ pub(super) async fn inbox(
 
 /// What one host lists for the account its token acts as.
 async fn host_inbox(
-    forge: &str,
+    forge: &dyn ForgeKind,
     InboxHost { host, client }: InboxHost,
     query: &InboxQuery,
 ) -> Result<Vec<WaitingPr>, GiteaError> {
@@ -150,7 +150,12 @@ struct Status {
 
 /// The hit as an inbox row; `None` for an issue, a merged pull request (a search that ignores
 /// `type` or `state` must not fill the inbox with them), or one without its repository.
-fn waiting_pr(forge: &str, host: &str, hit: Listed, waiting: &Waiting) -> Option<WaitingPr> {
+fn waiting_pr(
+    forge: &dyn ForgeKind,
+    host: &str,
+    hit: Listed,
+    waiting: &Waiting,
+) -> Option<WaitingPr> {
     let pull = hit.pull_request?;
     if pull.merged {
         return None;
@@ -158,11 +163,11 @@ fn waiting_pr(forge: &str, host: &str, hit: Listed, waiting: &Waiting) -> Option
     let repo = hit.repository?.full_name;
     repo.split_once('/')?;
     // The address `enter` opens must name the pull request the row shows, on this host.
-    if !names_row(&GITEA, &hit.html_url, host, &repo, hit.number) {
+    if !forge.names(&hit.html_url, host, &repo, hit.number) {
         return None;
     }
     Some(WaitingPr {
-        forge: forge.to_string(),
+        forge: forge.id().to_string(),
         host: host.to_string(),
         repo,
         number: hit.number,
@@ -202,7 +207,13 @@ mod tests {
 
     #[test]
     fn a_hit_is_a_row_only_when_it_is_an_open_pull_request_of_a_named_repository() {
-        let row = waiting_pr("gitea", "codeberg.org", hit(base()), &Waiting::Authored).unwrap();
+        let row = waiting_pr(
+            &super::super::GITEA,
+            "codeberg.org",
+            hit(base()),
+            &Waiting::Authored,
+        )
+        .unwrap();
         assert_eq!(row.url, "https://codeberg.org/o/r/pulls/4");
         assert_eq!((row.repo.as_str(), row.number), ("o/r", 4));
         assert!(
@@ -211,15 +222,23 @@ mod tests {
         );
         let mut issue = base();
         issue["pull_request"] = serde_json::Value::Null;
-        assert!(waiting_pr("gitea", "h", hit(issue), &Waiting::Authored).is_none());
+        assert!(waiting_pr(&super::super::GITEA, "h", hit(issue), &Waiting::Authored).is_none());
         let mut merged = base();
         merged["pull_request"]["merged"] = true.into();
-        assert!(waiting_pr("gitea", "h", hit(merged), &Waiting::Authored).is_none());
+        assert!(waiting_pr(&super::super::GITEA, "h", hit(merged), &Waiting::Authored).is_none());
         let mut elsewhere = base();
         elsewhere["html_url"] = "https://codeberg.org/o/r/pulls/5".into();
-        assert!(waiting_pr("gitea", "codeberg.org", hit(elsewhere), &Waiting::Authored).is_none());
+        assert!(
+            waiting_pr(
+                &super::super::GITEA,
+                "codeberg.org",
+                hit(elsewhere),
+                &Waiting::Authored
+            )
+            .is_none()
+        );
         let mut nameless = base();
         nameless["repository"]["full_name"] = "r".into();
-        assert!(waiting_pr("gitea", "h", hit(nameless), &Waiting::Authored).is_none());
+        assert!(waiting_pr(&super::super::GITEA, "h", hit(nameless), &Waiting::Authored).is_none());
     }
 }

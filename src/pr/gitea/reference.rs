@@ -78,7 +78,7 @@ impl ForgeKind for Gitea {
         connection: &'a Connection,
         query: &'a InboxQuery,
     ) -> ForgeFuture<'a, InboxAnswer> {
-        Box::pin(async move { Ok(super::inbox::inbox(self.id(), connection, query).await?) })
+        Box::pin(async move { Ok(super::inbox::inbox(self, connection, query).await?) })
     }
 }
 

@@ -5,11 +5,11 @@
 use serde::Deserialize;
 
 use super::error::GitlabError;
-use super::reference::GITLAB;
 use super::settings::{AUTH, GitlabSettings};
 use super::wire;
 use crate::pr::connect::Connection;
-use crate::pr::inbox::{InboxAnswer, InboxQuery, Waiting, WaitingPr, names_row};
+use crate::pr::hosted::ForgeKind;
+use crate::pr::inbox::{InboxAnswer, InboxQuery, Waiting, WaitingPr};
 use crate::pr::self_hosted::{InboxHost, ask_hosts, inbox_hosts};
 
 #[derive(Debug, Deserialize)]
@@ -34,13 +34,13 @@ struct References {
 }
 
 pub(super) async fn inbox(
-    forge: &str,
+    forge: &dyn ForgeKind,
     connection: &Connection,
     query: &InboxQuery,
 ) -> Result<InboxAnswer, GitlabError> {
     let defaults = GitlabSettings::default();
     let settings = &connection
-        .settings_of::<GitlabSettings>(forge)
+        .settings_of::<GitlabSettings>(forge.id())
         .unwrap_or(&defaults)
         .0;
     let (hosts, notes) = inbox_hosts(connection, settings, &AUTH)?;
@@ -49,7 +49,7 @@ pub(super) async fn inbox(
 
 /// What one host lists for the account its token acts as.
 async fn host_inbox(
-    forge: &str,
+    forge: &dyn ForgeKind,
     InboxHost { host, client }: InboxHost,
     query: &InboxQuery,
 ) -> Result<Vec<WaitingPr>, GitlabError> {
@@ -84,13 +84,11 @@ async fn host_inbox(
                     continue;
                 };
                 // The address `enter` opens must name the merge request the row shows.
-                if !query.covers(&project)
-                    || !names_row(&GITLAB, &mr.web_url, &host, &project, mr.iid)
-                {
+                if !query.covers(&project) || !forge.names(&mr.web_url, &host, &project, mr.iid) {
                     continue;
                 }
                 prs.push(WaitingPr {
-                    forge: forge.to_string(),
+                    forge: forge.id().to_string(),
                     host: host.clone(),
                     repo: project,
                     number: mr.iid,

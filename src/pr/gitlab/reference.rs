@@ -82,7 +82,7 @@ impl ForgeKind for Gitlab {
         connection: &'a crate::pr::connect::Connection,
         query: &'a crate::pr::inbox::InboxQuery,
     ) -> crate::pr::forge::ForgeFuture<'a, crate::pr::inbox::InboxAnswer> {
-        Box::pin(async move { Ok(super::inbox::inbox(self.id(), connection, query).await?) })
+        Box::pin(async move { Ok(super::inbox::inbox(self, connection, query).await?) })
     }
 }
 

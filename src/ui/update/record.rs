@@ -21,7 +21,6 @@ pub fn record(state: &mut AppState, action: &Action) {
 
 fn describe(state: &AppState, action: &Action) -> Option<(Level, String)> {
     use Level::*;
-    let title = |id: &str| whole_title(state, id);
     Some(match action {
         // A run announced without its reviewers is named by the plan that follows it.
         Action::Engine(Report::RunStarted {
@@ -38,99 +37,8 @@ fn describe(state: &AppState, action: &Action) -> Option<(Level, String)> {
         }
         Action::Engine(Report::RunStarted { .. }) => return None,
         // The run's plan: who reads, and who was skipped and why.
-        Action::Engine(Report::Reviewers(reviewers)) => {
-            use crate::review::board::ReviewerPhase;
-            let (skipped, running): (Vec<_>, Vec<_>) = reviewers
-                .iter()
-                .partition(|r| r.phase == ReviewerPhase::Skipped);
-            let mut text = format!("round {}: run started with ", state.round);
-            if running.is_empty() {
-                text.push_str("no reviewer");
-            } else {
-                let names: Vec<String> =
-                    running.iter().map(|r| named(&r.name, r.required)).collect();
-                text.push_str(&names.join(", "));
-            }
-            if !skipped.is_empty() {
-                let names: Vec<String> = skipped
-                    .iter()
-                    .map(|r| {
-                        if r.note.is_empty() {
-                            r.name.clone()
-                        } else {
-                            format!("{} ({})", r.name, r.note)
-                        }
-                    })
-                    .collect();
-                text.push_str(&format!("; skipped {}", names.join(", ")));
-            }
-            (Info, text)
-        }
-        Action::Engine(Report::Event(event)) => {
-            let who = &event.reviewer;
-            match &event.kind {
-                EventKind::Started { .. } => (Info, format!("{who} started")),
-                EventKind::NodeAdded { node } => (
-                    Info,
-                    format!(
-                        "{who} found {} {}: “{}”",
-                        node.priority,
-                        crate::ui::text::kind_label(node.kind),
-                        node.text.title
-                    ),
-                ),
-                EventKind::Stance {
-                    node_id, confirm, ..
-                } => {
-                    let verb = if *confirm { "confirmed" } else { "disputed" };
-                    (Info, format!("{who} {verb} {}", title(node_id)))
-                }
-                EventKind::Dropped { reason } => (
-                    Warn,
-                    format!("{who} sent a finding that was dropped: {reason}"),
-                ),
-                // Token counts move every turn: the reviewers pane shows them.
-                EventKind::Progress { .. } => return None,
-                EventKind::Waiting { host, waited_secs } => (
-                    Warn,
-                    format!("{who} waiting for {host}: {waited_secs} s, no answer yet"),
-                ),
-                EventKind::Retrying {
-                    attempt,
-                    of,
-                    wait_secs,
-                    reason,
-                    ..
-                } => (
-                    Warn,
-                    format!(
-                        "{who} retrying: {}",
-                        crate::review::events::retry_note(*attempt, *of, *wait_secs, reason)
-                    ),
-                ),
-                EventKind::Done { summary } => (Info, format!("{who} done: {summary}")),
-                EventKind::Failed { outcome, reason } => {
-                    let how = match outcome {
-                        crate::review::verdict::Outcome::InvalidOutput => "gave invalid output",
-                        _ => "failed",
-                    };
-                    (Error, format!("{who} {how}: {reason}"))
-                }
-                EventKind::Refuted { node_id, quote } => (
-                    Info,
-                    format!("{who} refuted {} (dismissed): {quote}", title(node_id)),
-                ),
-                EventKind::Contested { node_id, note } => {
-                    (Warn, format!("{who} contested {}: {note}", title(node_id)))
-                }
-                EventKind::Scored { node_id, score, .. } => {
-                    (Info, format!("{who} scored {} {score}", title(node_id)))
-                }
-                EventKind::Traced { node_id, cause } => {
-                    (Info, format!("{who} traced {} to {cause}", title(node_id)))
-                }
-            }
-        }
+        Action::Engine(Report::Reviewers(reviewers)) => (Info, run_plan(state, reviewers)),
+        Action::Engine(Report::Event(event)) => return reviewer_event(state, event),
         Action::Engine(Report::Phase(Some(phase))) => (Info, format!("pass: {phase}")),
         Action::Engine(Report::Pass { phase, note }) => {
             use crate::reviewers::model::passes::PassNote;
@@ -181,6 +89,107 @@ fn describe(state: &AppState, action: &Action) -> Option<(Level, String)> {
             (Error, format!("editor: {why}"))
         }
         _ => return None,
+    })
+}
+
+/// The run's plan as the log says it: who reads, and who was skipped and why.
+fn run_plan(state: &AppState, reviewers: &[crate::review::board::ReviewerState]) -> String {
+    use crate::review::board::ReviewerPhase;
+    let (skipped, running): (Vec<_>, Vec<_>) = reviewers
+        .iter()
+        .partition(|r| r.phase == ReviewerPhase::Skipped);
+    let mut text = format!("round {}: run started with ", state.round);
+    if running.is_empty() {
+        text.push_str("no reviewer");
+    } else {
+        let names: Vec<String> = running.iter().map(|r| named(&r.name, r.required)).collect();
+        text.push_str(&names.join(", "));
+    }
+    if !skipped.is_empty() {
+        let names: Vec<String> = skipped
+            .iter()
+            .map(|r| {
+                if r.note.is_empty() {
+                    r.name.clone()
+                } else {
+                    format!("{} ({})", r.name, r.note)
+                }
+            })
+            .collect();
+        text.push_str(&format!("; skipped {}", names.join(", ")));
+    }
+    text
+}
+
+/// A reviewer's event as the log says it; `None`: not logged.
+fn reviewer_event(
+    state: &AppState,
+    event: &crate::review::events::ReviewEvent,
+) -> Option<(Level, String)> {
+    use Level::*;
+    let title = |id: &str| whole_title(state, id);
+    let who = &event.reviewer;
+    Some(match &event.kind {
+        EventKind::Started { .. } => (Info, format!("{who} started")),
+        EventKind::NodeAdded { node } => (
+            Info,
+            format!(
+                "{who} found {} {}: “{}”",
+                node.priority,
+                crate::ui::text::kind_label(node.kind),
+                node.text.title
+            ),
+        ),
+        EventKind::Stance {
+            node_id, confirm, ..
+        } => {
+            let verb = if *confirm { "confirmed" } else { "disputed" };
+            (Info, format!("{who} {verb} {}", title(node_id)))
+        }
+        EventKind::Dropped { reason } => (
+            Warn,
+            format!("{who} sent a finding that was dropped: {reason}"),
+        ),
+        // Token counts move every turn: the reviewers pane shows them.
+        EventKind::Progress { .. } => return None,
+        EventKind::Waiting { host, waited_secs } => (
+            Warn,
+            format!("{who} waiting for {host}: {waited_secs} s, no answer yet"),
+        ),
+        EventKind::Retrying {
+            attempt,
+            of,
+            wait_secs,
+            reason,
+            ..
+        } => (
+            Warn,
+            format!(
+                "{who} retrying: {}",
+                crate::review::events::retry_note(*attempt, *of, *wait_secs, reason)
+            ),
+        ),
+        EventKind::Done { summary } => (Info, format!("{who} done: {summary}")),
+        EventKind::Failed { outcome, reason } => {
+            let how = match outcome {
+                crate::review::verdict::Outcome::InvalidOutput => "gave invalid output",
+                _ => "failed",
+            };
+            (Error, format!("{who} {how}: {reason}"))
+        }
+        EventKind::Refuted { node_id, quote } => (
+            Info,
+            format!("{who} refuted {} (dismissed): {quote}", title(node_id)),
+        ),
+        EventKind::Contested { node_id, note } => {
+            (Warn, format!("{who} contested {}: {note}", title(node_id)))
+        }
+        EventKind::Scored { node_id, score, .. } => {
+            (Info, format!("{who} scored {} {score}", title(node_id)))
+        }
+        EventKind::Traced { node_id, cause } => {
+            (Info, format!("{who} traced {} to {cause}", title(node_id)))
+        }
     })
 }
 

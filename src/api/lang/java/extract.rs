@@ -114,6 +114,26 @@ fn parameters(list: Option<Node>, src: Src) -> Vec<Param> {
         .collect()
 }
 
+/// Whether a class's constructors are all private or package-private: its users can neither
+/// extend nor instantiate it, so `abstract`, `final` and `sealed` say nothing to them
+/// (javapoet's `ClassName`, abstract with a private constructor, then final).
+fn closed_by_constructors(body: Option<Node>, src: Src) -> bool {
+    let constructors: Vec<Node> = body
+        .map(|b| {
+            named(b)
+                .into_iter()
+                .filter(|m| m.kind() == "constructor_declaration")
+                .collect()
+        })
+        .unwrap_or_default();
+    !constructors.is_empty()
+        && constructors.iter().all(|c| {
+            !modifiers(*c, src)
+                .iter()
+                .any(|m| m == "public" || m == "protected")
+        })
+}
+
 fn type_items(node: Node, src: Src, key: &str, out: &mut Surface) {
     let kind = match node.kind() {
         "interface_declaration" => "interface",
@@ -124,25 +144,7 @@ fn type_items(node: Node, src: Src, key: &str, out: &mut Surface) {
     };
     let body = node.child_by_field_name("body");
     let mut mods = modifiers(node, src);
-    // A class whose constructors are all private or package-private cannot be extended or
-    // instantiated by its users: `abstract`, `final` and `sealed` say nothing to them
-    // (javapoet's `ClassName`, abstract with a private constructor, then final).
-    let constructors: Vec<Node> = body
-        .map(|b| {
-            named(b)
-                .into_iter()
-                .filter(|m| m.kind() == "constructor_declaration")
-                .collect()
-        })
-        .unwrap_or_default();
-    let closed = kind == "class"
-        && !constructors.is_empty()
-        && constructors.iter().all(|c| {
-            !modifiers(*c, src)
-                .iter()
-                .any(|m| m == "public" || m == "protected")
-        });
-    if closed {
+    if kind == "class" && closed_by_constructors(body, src) {
         mods.retain(|m| !matches!(m.as_str(), "abstract" | "final" | "sealed" | "non-sealed"));
     }
     let mut item = Item::new(
