@@ -9,7 +9,7 @@
 
 use std::collections::{BTreeMap, HashMap};
 
-use super::node::{Actor, Origin, ReviewNode, Stance, Status};
+use super::node::{Actor, Origin, ReviewNode, Stance, Status, Transition};
 
 /// Returns `fresh` with the person's triage of `previous` nodes carried over by fingerprint and
 /// reviewer:
@@ -20,18 +20,22 @@ pub fn carry_over(previous: &[ReviewNode], fresh: Vec<ReviewNode>) -> Vec<Review
     // Under any of its prints: a finding of a renamed file is still the problem decided on.
     // And only onto what the same reviewer found again: a print another reviewer's finding
     // shares (a model's twin of a rule's finding, a collision) carries no decision onto it.
-    let mut decided: HashMap<(&str, &Origin), &ReviewNode> = HashMap::new();
+    let mut decided: HashMap<(&str, &Origin), Vec<&ReviewNode>> = HashMap::new();
     for n in previous.iter().filter(|n| decided_by_person(n)) {
         for print in n.prints() {
-            decided.entry((print, &n.origin)).or_insert(n);
+            decided.entry((print, &n.origin)).or_default().push(n);
         }
     }
     fresh
         .into_iter()
         .map(|mut node| {
-            let old = node
+            let candidates: Vec<&ReviewNode> = node
                 .prints()
-                .find_map(|p| decided.get(&(p, &node.origin)).copied());
+                .filter_map(|p| decided.get(&(p, &node.origin)))
+                .flatten()
+                .copied()
+                .collect();
+            let old = latest_decision(&candidates);
             if let Some(old) = old {
                 let people = |stances: &[Stance]| -> Vec<Stance> {
                     stances
@@ -61,6 +65,26 @@ pub fn carry_over(previous: &[ReviewNode], fresh: Vec<ReviewNode>) -> Vec<Review
             node
         })
         .collect()
+}
+
+/// Of the findings a person decided on that share a print with a re-report, the one decided
+/// last: its last decision is the person's word on the problem (the first found could hold an
+/// older decision the person has since changed on a twin).
+fn latest_decision<'a>(candidates: &[&'a ReviewNode]) -> Option<&'a ReviewNode> {
+    candidates.iter().copied().max_by(|a, b| {
+        let key = |n: &ReviewNode| {
+            let history = person_history(n);
+            (
+                history.last().map(|t| t.at.clone()).unwrap_or_default(),
+                history.len(),
+            )
+        };
+        key(a).cmp(&key(b))
+    })
+}
+
+fn person_history(node: &ReviewNode) -> Vec<&Transition> {
+    node.history.iter().filter(|t| is_person(&t.by)).collect()
 }
 
 fn is_person(actor: &Actor) -> bool {
@@ -135,6 +159,35 @@ mod tests {
         assert_eq!(carried[0].anchor.as_ref().unwrap().start_line, 40);
         assert_eq!(carried[1].status, Status::Open);
         assert_eq!(carried[2].status, Status::Open);
+    }
+
+    #[test]
+    fn of_two_twins_a_person_decided_on_the_decision_made_last_carries() {
+        let ana = Actor::Person("ana".into());
+        let decide = |node: &mut ReviewNode, change: Change, at: &str| {
+            apply(node, change, &ana, at).unwrap();
+        };
+        let dismiss = || Change::Dismiss {
+            reason: "not a problem".into(),
+        };
+        // Twins of one problem by one reviewer: the first dismissed then reopened, the second
+        // dismissed after that. The person's last word is the dismissal.
+        let mut first = node("engineer-1", "engineer", Priority::P0, 0.9);
+        first.fingerprint = "fp".into();
+        decide(&mut first, dismiss(), "2026-01-01T00:00:01Z");
+        decide(&mut first, Change::Reopen, "2026-01-01T00:00:02Z");
+        let mut second = node("engineer-2", "engineer", Priority::P0, 0.9);
+        second.fingerprint = "fp".into();
+        decide(&mut second, dismiss(), "2026-01-01T00:00:03Z");
+        let mut again = node("engineer-1", "engineer", Priority::P0, 0.9);
+        again.fingerprint = "fp".into();
+        let carried = carry_over(&[first.clone(), second.clone()], vec![again.clone()]);
+        assert_eq!(carried[0].status, Status::Dismissed);
+        // Reopened last, the problem is open again, whichever twin comes first.
+        decide(&mut first, dismiss(), "2026-01-01T00:00:04Z");
+        decide(&mut first, Change::Reopen, "2026-01-01T00:00:05Z");
+        let carried = carry_over(&[second, first], vec![again]);
+        assert_eq!(carried[0].status, Status::Open);
     }
 
     #[test]

@@ -131,10 +131,12 @@ fn play(rounds: &[Round]) -> Result<(), TestCaseError> {
     for (number, r) in rounds.iter().enumerate() {
         let number = number as u32 + 1;
         // Between rounds: the person decides on the recorded round's findings.
-        for act in &r.person {
+        for (nth, act) in r.person.iter().enumerate() {
             if state.is_empty() {
                 break;
             }
+            // The person's acts happen one after another, as a clock says them.
+            let when = format!("2026-01-01T00:{:02}:{:02}Z", number, nth);
             let i = act.target % state.len();
             let change = match act.action {
                 0 => Change::Dismiss {
@@ -144,11 +146,15 @@ fn play(rounds: &[Round]) -> Result<(), TestCaseError> {
                 _ => Change::Reopen,
             };
             let k: usize = state[i].fingerprint[3..].parse().unwrap();
-            if let Ok(applied) = status::apply(&mut state[i], change, &person, T0)
+            // A closing binds the problem only when what the person closed counted: closing a
+            // P0 labelled out of scope (or a P2 duplicate) says nothing about the problem
+            // reported later in scope, which the person has not seen counted.
+            let counted = counts(&state[i]);
+            if let Ok(applied) = status::apply(&mut state[i], change, &person, &when)
                 && let Some(t) = applied.transition
             {
                 let still = state.iter().any(|n| n.fingerprint == print(k) && counts(n));
-                if !t.to.is_active() && !still {
+                if !t.to.is_active() && !still && counted {
                     kept.remove(&k);
                     closed.insert(k);
                 } else if t.to.is_active() {
