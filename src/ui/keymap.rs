@@ -522,7 +522,7 @@ impl Default for Keymap {
                 Gate,
                 A::GateWhy,
                 &["w"],
-                "why: go to the next finding that holds the verdict",
+                "why: the next finding or gated axis holding the verdict",
                 NONE,
             ),
             (

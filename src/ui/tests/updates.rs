@@ -1359,6 +1359,36 @@ fn dismissing_a_problem_takes_its_folded_duplicates_with_it() {
 }
 
 #[test]
+fn the_gates_why_names_a_gated_axis_that_holds_the_verdict_without_a_finding() {
+    use crate::review::axes::{Axis, AxisVerdict};
+    let mut state = finished();
+    // Nothing in the list holds it; the API axis, gated, failed.
+    if let Some(verdict) = state.verdict.as_mut() {
+        verdict.holding.clear();
+    }
+    state.axes = vec![Axis {
+        name: "apiContract".into(),
+        verdict: AxisVerdict::Fail,
+        gated: true,
+        detail: "removed: `parse` (src/lib.rs:12)".into(),
+    }];
+    apply(&mut state, [Action::Command(Command::OpenGate)]);
+    apply(&mut state, [Action::Command(Command::GateWhy)]);
+    let said = state.message.as_ref().unwrap().text.clone();
+    assert!(!said.contains("nothing holds the verdict"), "{said}");
+    assert!(said.contains("gated axis apiContract is fail"), "{said}");
+    // The gate stays, its details open on every reason.
+    assert!(
+        matches!(
+            state.top_overlay(),
+            Some(Overlay::Gate { details: true, .. })
+        ),
+        "{:?}",
+        state.overlays
+    );
+}
+
+#[test]
 fn the_gates_why_goes_to_each_finding_that_holds_the_verdict_and_a_dismissal_releases_it() {
     let mut state = finished();
     let holding: Vec<String> = state.holding().iter().map(|n| n.id.clone()).collect();

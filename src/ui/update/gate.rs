@@ -104,8 +104,27 @@ fn gate_command(state: &mut AppState, command: Command) -> Vec<Effect> {
 /// (`x`) is the only override: the verdict by code is never set by hand.
 fn gate_why(state: &mut AppState) {
     let ids: Vec<String> = state.holding().iter().map(|n| n.id.clone()).collect();
+    // A gated axis not cleared holds the verdict with no finding in the list: the gate's
+    // details say which and why (each break, with its file and line).
+    let axes: Vec<String> = state
+        .axes
+        .iter()
+        .filter(|a| a.gated && !a.verdict.clears_gate())
+        .map(|a| format!("{} is {}", a.name, a.verdict))
+        .collect();
     if ids.is_empty() {
-        info(state, "nothing holds the verdict".to_string());
+        if axes.is_empty() {
+            info(state, "nothing holds the verdict".to_string());
+            return;
+        }
+        if let Some(Overlay::Gate { details, .. }) = state.overlays.last_mut() {
+            *details = true;
+        }
+        let text = format!(
+            "no finding holds the verdict: the gated axis {} does (the details above say why, each break with its file and line)",
+            axes.join(", the gated axis ")
+        );
+        info(state, text);
         return;
     }
     let at = state
@@ -123,8 +142,16 @@ fn gate_why(state: &mut AppState) {
     state.zoomed = false;
     state.focus = crate::ui::state::Pane::Findings;
     let position = ids.iter().position(|i| *i == id).unwrap_or(0) + 1;
+    let also = if axes.is_empty() {
+        String::new()
+    } else {
+        format!(
+            "; also held by the gated axis {} (the gate's details)",
+            axes.join(", ")
+        )
+    };
     let text = format!(
-        "holds the verdict ({position} of {}): {} — x dismisses it with a reason, d opens its diff, w in the gate goes to the next",
+        "holds the verdict ({position} of {}): {} — x dismisses it with a reason, d opens its diff, w in the gate goes to the next{also}",
         ids.len(),
         state.label(&id)
     );
