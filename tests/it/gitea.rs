@@ -8,6 +8,7 @@ use std::process::{Command, Output};
 use std::time::{Duration, Instant};
 
 use crate::cli::review_tui;
+use crate::inbox::{forge_rows, printed_list, self_hosted_config};
 use crate::publish::planted_repo;
 use crate::support::faults::Fault;
 use crate::support::gitea_server::{GiteaServer, INDEX};
@@ -598,53 +599,26 @@ fn a_base_that_moved_on_is_checked_by_gitea_s_merge_base_and_published() {
     assert_clean(&server, &[&review, &out]);
 }
 
-/// The inbox's config: the server's host with its own token variable (no other host ever
-/// gets the token), a second named host where nothing listens.
-fn inbox_config(dir: &Path, server: &GiteaServer) -> PathBuf {
-    let path = dir.join("inbox.toml");
-    std::fs::write(
-        &path,
-        format!(
-            "[gitea]\nhosts = [\"{host}\", \"127.0.0.1:9\"]\nmax_attempts = 2\nbackoff = \"10ms\"\nrequest_timeout = \"5s\"\n\n[gitea.host.\"{host}\"]\napi_url = \"{api}\"\ntoken_env = \"INBOX_GITEA_TOKEN\"\n\n[gitea.host.\"127.0.0.1:9\"]\napi_url = \"http://127.0.0.1:9/api/v1\"\ntoken_env = \"INBOX_GITEA_TOKEN\"\n",
-            host = server.host(),
-            api = server.api()
-        ),
-    )
-    .unwrap();
-    path
-}
-
 fn inbox_json(server: &GiteaServer, dir: &Path) -> serde_json::Value {
+    let config = self_hosted_config(
+        dir,
+        "gitea",
+        &server.host(),
+        &server.api(),
+        "INBOX_GITEA_TOKEN",
+        "",
+    );
     let mut command = review_tui();
     command
-        .args(["inbox", "--format", "json"])
         .env("REVIEW_TUI_DATA_DIR", dir.join("data"))
-        .env("REVIEW_TUI_CONFIG", inbox_config(dir, server))
+        .env("REVIEW_TUI_CONFIG", config)
         .env("XDG_CONFIG_HOME", dir.join("xdg"))
         .env("INBOX_GITEA_TOKEN", TOKEN);
-    for var in [
-        "GH_TOKEN",
-        "GITHUB_TOKEN",
-        "GITLAB_TOKEN",
-        "GITEA_TOKEN",
-        "FORGEJO_TOKEN",
-    ] {
-        command.env_remove(var);
-    }
-    let out = command.output().unwrap();
-    let stdout = text(&out.stdout);
-    assert_eq!(out.status.code(), Some(0), "{stdout}{}", text(&out.stderr));
-    assert!(!stdout.contains(TOKEN) && !text(&out.stderr).contains(TOKEN));
-    serde_json::from_str(&stdout).unwrap_or_else(|e| panic!("{e}: {stdout}"))
+    printed_list(command, TOKEN)
 }
 
 fn inbox_rows<'a>(list: &'a serde_json::Value, section: &str) -> Vec<&'a serde_json::Value> {
-    list["rows"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter(|r| r["section"] == section && r["forge"] == "Gitea")
-        .collect()
+    forge_rows(list, section, "Gitea")
 }
 
 #[test]

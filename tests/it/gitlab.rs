@@ -8,6 +8,7 @@ use std::process::{Command, Output};
 use std::time::{Duration, Instant};
 
 use crate::cli::review_tui;
+use crate::inbox::{forge_rows, printed_list, self_hosted_config};
 use crate::publish::planted_repo;
 use crate::support::faults::Fault;
 use crate::support::gitlab_server::{GitlabServer, IID, PROJECT};
@@ -484,53 +485,25 @@ fn a_finding_a_colleague_raised_in_an_open_discussion_is_not_posted_again() {
     assert!(server.violations().is_empty(), "{:?}", server.violations());
 }
 
-/// The user's config for the inbox: the server's host with its own token variable (so no
-/// other host ever gets the token), a second named host where nothing listens, and the
-/// inbox scoped to the `acme` group.
-fn inbox_config(dir: &Path, server: &GitlabServer) -> std::path::PathBuf {
-    let path = dir.join("inbox.toml");
-    std::fs::write(
-        &path,
-        format!(
-            "[gitlab]\nhosts = [\"{host}\", \"127.0.0.1:9\"]\nmax_attempts = 2\nbackoff = \"10ms\"\nrequest_timeout = \"5s\"\n\n[gitlab.host.\"{host}\"]\napi_url = \"{api}\"\ntoken_env = \"INBOX_GITLAB_TOKEN\"\n\n[gitlab.host.\"127.0.0.1:9\"]\napi_url = \"http://127.0.0.1:9/api/v4\"\ntoken_env = \"INBOX_GITLAB_TOKEN\"\n\n[inbox]\norgs = [\"acme\"]\n",
-            host = server.host(),
-            api = server.api()
-        ),
-    )
-    .unwrap();
-    path
-}
-
 fn inbox_json(server: &GitlabServer, dir: &Path) -> serde_json::Value {
+    let config = self_hosted_config(
+        dir,
+        "gitlab",
+        &server.host(),
+        &server.api(),
+        "INBOX_GITLAB_TOKEN",
+        "\n[inbox]\norgs = [\"acme\"]\n",
+    );
     let mut command = review_tui();
     command
-        .args(["inbox", "--format", "json"])
         .env("REVIEW_TUI_DATA_DIR", dir.join("data"))
-        .env("REVIEW_TUI_CONFIG", inbox_config(dir, server))
+        .env("REVIEW_TUI_CONFIG", config)
         .env("INBOX_GITLAB_TOKEN", TOKEN);
-    for var in [
-        "GH_TOKEN",
-        "GITHUB_TOKEN",
-        "GITLAB_TOKEN",
-        "GITEA_TOKEN",
-        "FORGEJO_TOKEN",
-    ] {
-        command.env_remove(var);
-    }
-    let out = command.output().unwrap();
-    let stdout = text(&out.stdout);
-    assert_eq!(out.status.code(), Some(0), "{stdout}{}", text(&out.stderr));
-    assert!(!stdout.contains(TOKEN) && !text(&out.stderr).contains(TOKEN));
-    serde_json::from_str(&stdout).unwrap_or_else(|e| panic!("{e}: {stdout}"))
+    printed_list(command, TOKEN)
 }
 
 fn inbox_rows<'a>(list: &'a serde_json::Value, section: &str) -> Vec<&'a serde_json::Value> {
-    list["rows"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter(|r| r["section"] == section && r["forge"] == "GitLab")
-        .collect()
+    forge_rows(list, section, "GitLab")
 }
 
 #[test]

@@ -80,6 +80,58 @@ fn inbox_json(data: &Path, server: &InboxServer) -> Value {
     serde_json::from_str(&stdout).unwrap_or_else(|e| panic!("{e}: {stdout}"))
 }
 
+/// The user's config for a self-hosted forge's inbox: `host` with its API and its own token
+/// variable (no other host ever gets the token), a second named host where nothing listens,
+/// and quick retries; `extra` is appended (an `[inbox]` scope).
+pub(crate) fn self_hosted_config(
+    dir: &Path,
+    section: &str,
+    host: &str,
+    api: &str,
+    token_env: &str,
+    extra: &str,
+) -> std::path::PathBuf {
+    let path = dir.join("inbox.toml");
+    let api_path = api.split_once("/api/").map_or("", |(_, rest)| rest);
+    std::fs::write(
+        &path,
+        format!(
+            "[{section}]\nhosts = [\"{host}\", \"127.0.0.1:9\"]\nmax_attempts = 2\nbackoff = \"10ms\"\nrequest_timeout = \"5s\"\n\n[{section}.host.\"{host}\"]\napi_url = \"{api}\"\ntoken_env = \"{token_env}\"\n\n[{section}.host.\"127.0.0.1:9\"]\napi_url = \"http://127.0.0.1:9/api/{api_path}\"\ntoken_env = \"{token_env}\"\n{extra}"
+        ),
+    )
+    .unwrap();
+    path
+}
+
+/// `review-tui inbox --format json` as `command` runs it, with no forge's token but what
+/// `command` sets: exit 0, `token` printed nowhere, the list.
+pub(crate) fn printed_list(mut command: Command, token: &str) -> Value {
+    command.args(["inbox", "--format", "json"]);
+    for var in [
+        "GH_TOKEN",
+        "GITHUB_TOKEN",
+        "GITLAB_TOKEN",
+        "GITEA_TOKEN",
+        "FORGEJO_TOKEN",
+    ] {
+        command.env_remove(var);
+    }
+    let out = command.output().unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stdout}{stderr}");
+    assert!(!stdout.contains(token) && !stderr.contains(token));
+    serde_json::from_str(&stdout).unwrap_or_else(|e| panic!("{e}: {stdout}"))
+}
+
+/// The rows of `forge` (its name) in `section`.
+pub(crate) fn forge_rows<'a>(list: &'a Value, section: &str, forge: &str) -> Vec<&'a Value> {
+    rows(list, section)
+        .into_iter()
+        .filter(|r| r["forge"] == forge)
+        .collect()
+}
+
 fn rows<'a>(list: &'a Value, section: &str) -> Vec<&'a Value> {
     list["rows"]
         .as_array()
