@@ -20,38 +20,29 @@ use super::setup::{
 };
 use crate::exit::Exit;
 
-/// `review-tui inbox` with the data directory, API and theme of this run's flags.
+/// `review-tui inbox` with the data directory, API, theme and review flags of this run: the
+/// reviews opened from the inbox are reviewed as this one was.
 pub(crate) fn inbox_cli(cli: &Cli) -> anyhow::Result<Cli> {
     use clap::Parser;
     let mut args: Vec<std::ffi::OsString> = vec!["review-tui".into(), "inbox".into()];
-    if let Some(dir) = &cli.data_dir {
-        args.extend(["--data-dir".into(), dir.into()]);
-    }
-    if let Some(url) = &cli.api_url {
-        args.extend(["--api-url".into(), url.into()]);
-    }
     if let Some(theme) = &cli.theme {
         args.extend(["--theme".into(), theme.into()]);
     }
-    // The reviews opened from the inbox are reviewed as this one was.
-    let mut flag = |name: &str, value: Option<std::ffi::OsString>| {
-        if let Some(value) = value {
-            args.extend([name.into(), value]);
+    args.extend(
+        ReviewFlags {
+            data_dir: cli.data_dir.as_deref(),
+            api_url: cli.api_url.as_deref(),
+            level: cli.level,
+            deterministic_only: cli.deterministic_only,
+            model_url: cli.model_url.as_deref(),
+            model: cli.model.as_deref(),
+            provider: cli.provider.as_deref(),
+            provider_command: cli.provider_command.as_deref(),
+            replay: cli.replay.as_deref(),
+            budget: cli.budget.as_deref(),
         }
-    };
-    flag("--level", cli.level.map(|l| l.to_string().into()));
-    flag("--model-url", cli.model_url.clone().map(Into::into));
-    flag("--model", cli.model.clone().map(Into::into));
-    flag("--provider", cli.provider.clone().map(Into::into));
-    flag(
-        "--provider-command",
-        cli.provider_command.clone().map(Into::into),
+        .args(),
     );
-    flag("--replay", cli.replay.clone().map(Into::into));
-    flag("--budget", cli.budget.clone().map(Into::into));
-    if cli.deterministic_only {
-        args.push("--deterministic-only".into());
-    }
     Ok(Cli::try_parse_from(args)?)
 }
 
@@ -204,29 +195,58 @@ fn inbox_review_flags(cli: &Cli) -> Vec<std::ffi::OsString> {
     else {
         return Vec::new();
     };
-    let mut args: Vec<std::ffi::OsString> = Vec::new();
-    let mut flag = |name: &str, value: Option<std::ffi::OsString>| {
-        if let Some(value) = value {
-            args.push(name.into());
-            args.push(value);
-        }
-    };
-    flag("--data-dir", data_dir.clone().map(Into::into));
-    flag("--api-url", api_url.clone().map(Into::into));
-    flag("--level", level.map(|l| l.to_string().into()));
-    flag("--model-url", model_url.clone().map(Into::into));
-    flag("--model", model.clone().map(Into::into));
-    flag("--provider", provider.clone().map(Into::into));
-    flag(
-        "--provider-command",
-        provider_command.clone().map(Into::into),
-    );
-    flag("--replay", replay.clone().map(Into::into));
-    flag("--budget", budget.clone().map(Into::into));
-    if *deterministic_only {
-        args.push("--deterministic-only".into());
+    ReviewFlags {
+        data_dir: data_dir.as_deref(),
+        api_url: api_url.as_deref(),
+        level: *level,
+        deterministic_only: *deterministic_only,
+        model_url: model_url.as_deref(),
+        model: model.as_deref(),
+        provider: provider.as_deref(),
+        provider_command: provider_command.as_deref(),
+        replay: replay.as_deref(),
+        budget: budget.as_deref(),
     }
-    args
+    .args()
+}
+
+/// The flags that say how a review is run, wherever they were given (a review's own command
+/// line, or `review-tui inbox`'s), as a review's command line takes them.
+struct ReviewFlags<'a> {
+    data_dir: Option<&'a std::path::Path>,
+    api_url: Option<&'a str>,
+    level: Option<review_tui::review::level::Level>,
+    deterministic_only: bool,
+    model_url: Option<&'a str>,
+    model: Option<&'a str>,
+    provider: Option<&'a str>,
+    provider_command: Option<&'a str>,
+    replay: Option<&'a std::path::Path>,
+    budget: Option<&'a str>,
+}
+
+impl ReviewFlags<'_> {
+    fn args(&self) -> Vec<std::ffi::OsString> {
+        let mut args: Vec<std::ffi::OsString> = Vec::new();
+        let mut flag = |name: &str, value: Option<std::ffi::OsString>| {
+            if let Some(value) = value {
+                args.extend([name.into(), value]);
+            }
+        };
+        flag("--data-dir", self.data_dir.map(Into::into));
+        flag("--api-url", self.api_url.map(Into::into));
+        flag("--level", self.level.map(|l| l.to_string().into()));
+        flag("--model-url", self.model_url.map(Into::into));
+        flag("--model", self.model.map(Into::into));
+        flag("--provider", self.provider.map(Into::into));
+        flag("--provider-command", self.provider_command.map(Into::into));
+        flag("--replay", self.replay.map(Into::into));
+        flag("--budget", self.budget.map(Into::into));
+        if self.deterministic_only {
+            args.push("--deterministic-only".into());
+        }
+        args
+    }
 }
 
 /// `review-tui inbox --review-all`: a round on every PR whose review is requested from me and
