@@ -25,6 +25,11 @@ pub struct ReviewThread {
     pub side: Side,
     pub resolved: bool,
     pub outdated: bool,
+    /// Whether it is resolved could not be known: GitHub's REST API, all there is without a
+    /// token, does not say. Such a thread counts as open (`resolved` is false): it is never
+    /// taken for settled talk.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub resolution_unknown: bool,
     /// Oldest first; the first is the one that opened the thread.
     pub comments: Vec<ThreadComment>,
 }
@@ -93,6 +98,7 @@ mod tests {
             side: Side::Right,
             resolved: false,
             outdated: false,
+            resolution_unknown: false,
             comments: vec![],
         }
     }

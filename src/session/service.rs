@@ -691,7 +691,9 @@ pub async fn serve<P: Publisher>(
                                         ));
                                     }
                                 }
-                                Command::PutThreadDraft(_) | Command::DeleteThreadDraft { .. } => {
+                                Command::PutThreadDraft(_)
+                                | Command::DeleteThreadDraft { .. }
+                                | Command::IncludeRaised { .. } => {
                                     send(SessionEvent::Notice(
                                         "the review is still running: draft on a thread when it is done".into(),
                                     ));
@@ -1064,6 +1066,14 @@ async fn handle<P: Publisher>(
         }
         Command::DeleteThreadDraft { id } => {
             if let Err(err) = session.delete_thread_draft(&id) {
+                send(failed("Could not save", err.to_string()));
+            }
+        }
+        Command::IncludeRaised {
+            fingerprint,
+            include,
+        } => {
+            if let Err(err) = session.include_raised(&fingerprint, include) {
                 send(failed("Could not save", err.to_string()));
             }
         }

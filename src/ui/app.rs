@@ -170,6 +170,13 @@ impl Engine for Bridge {
             Effect::DeleteFinding(node_id) => Command::DeleteFinding { node_id },
             Effect::PutThreadDraft(draft) => Command::PutThreadDraft(draft),
             Effect::DeleteThreadDraft(id) => Command::DeleteThreadDraft { id },
+            Effect::IncludeRaised {
+                fingerprint,
+                include,
+            } => Command::IncludeRaised {
+                fingerprint,
+                include,
+            },
         };
         let _ = self.commands.send(command);
     }
@@ -234,8 +241,13 @@ async fn relay(
                     already_raised: preview
                         .already_raised
                         .iter()
-                        .map(|r| {
-                            format!("{} {} — already raised by @{}", r.location, r.title, r.by)
+                        .map(|r| crate::ui::state::RaisedRow {
+                            fingerprint: r.fingerprint.clone(),
+                            text: format!(
+                                "{} {} — already raised by @{}",
+                                r.location, r.title, r.by
+                            ),
+                            included: r.included,
                         })
                         .collect(),
                     body: preview.body.clone(),

@@ -569,10 +569,18 @@ pub(crate) async fn blocking<T: Send + 'static>(
 /// The PR's review threads; a failure to read them is a notice, never a failed review.
 pub async fn read_threads(forge: &dyn crate::pr::forge::Forge) -> crate::pr::threads::ThreadsRead {
     match forge.review_threads().await {
-        Ok(threads) => crate::pr::threads::ThreadsRead {
-            threads,
-            notice: None,
-        },
+        Ok(threads) => {
+            // Read without what says whether a thread is resolved (GitHub without a token):
+            // said, since every such thread then counts as open.
+            let unknown = threads.iter().filter(|t| t.resolution_unknown).count();
+            let notice = (unknown > 0).then(|| {
+                format!(
+                    "whether the PR's {unknown} review thread(s) are resolved is unknown (read without a token, which {} needs to say it): each counts as open",
+                    forge.name()
+                )
+            });
+            crate::pr::threads::ThreadsRead { threads, notice }
+        }
         Err(e) => crate::pr::threads::ThreadsRead {
             threads: Vec::new(),
             notice: Some(format!(

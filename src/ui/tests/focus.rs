@@ -173,8 +173,13 @@ fn leaving_the_gate_after_a_publish_says_where_it_went_never_that_nothing_was() 
 fn a_change_after_publishing_is_a_banner_naming_what_was_posted_and_what_is_now() {
     let mut state = finished();
     let decision = state.verdict.as_ref().expect("a verdict").decision;
-    let posted =
-        crate::session::posted::posted(decision, &state.board.nodes, &state.comments, state.level);
+    let posted = crate::session::posted::posted(
+        decision,
+        &state.board.nodes,
+        &state.comments,
+        state.level,
+        &state.include_raised,
+    );
     apply(
         &mut state,
         [

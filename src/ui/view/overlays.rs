@@ -26,9 +26,11 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &AppState, cx: &ViewContext) -
                 scroll_max = gate(frame, area, state, *details, *scroll, cx)
             }
             Overlay::PreviewPending => pending(frame, area, cx),
-            Overlay::Preview { data, scroll } => {
-                scroll_max = preview(frame, area, state, data, *scroll, cx)
-            }
+            Overlay::Preview {
+                data,
+                scroll,
+                raised,
+            } => scroll_max = preview(frame, area, state, data, (*scroll, *raised), cx),
             Overlay::Input(input) => text_box(frame, area, state, input, cx),
             Overlay::Error { title, message } => error(frame, area, title, message, cx),
             // Above the bottom lines: what `n`, `N` or a jump says stays in sight.
@@ -651,7 +653,7 @@ fn preview(
     area: Rect,
     state: &AppState,
     data: &PreviewData,
-    scroll: u16,
+    (scroll, raised): (u16, usize),
     cx: &ViewContext,
 ) -> u16 {
     let theme = &cx.theme;
@@ -664,14 +666,33 @@ fn preview(
     let block = boxed(" Publish preview ".to_string(), cx);
     let inner = block.inner(rect);
     frame.render_widget(block, rect);
-    let footer = Paragraph::new(Line::from(vec![
+    let mut keys = vec![
         Span::styled("enter", theme.key_hint),
         Span::styled(" publish exactly this   ", theme.text),
+    ];
+    // The include key only where there is something to include or leave out.
+    if !data.already_raised.is_empty() {
+        let key = |command| cx.keymap.key(Context::Preview, command);
+        keys.push(Span::styled(key(Command::IncludeRaised), theme.key_hint));
+        keys.push(Span::styled(" include/leave out   ", theme.text));
+        if data.already_raised.len() > 1 {
+            keys.push(Span::styled(
+                format!(
+                    "{}/{}",
+                    key(Command::NextFinding),
+                    key(Command::PrevFinding)
+                ),
+                theme.key_hint,
+            ));
+            keys.push(Span::styled(" select   ", theme.text));
+        }
+    }
+    keys.extend([
         Span::styled("j/k", theme.key_hint),
         Span::styled(" scroll   ", theme.text),
         Span::styled("any other key cancels", theme.muted),
-    ]))
-    .wrap(Wrap { trim: true });
+    ]);
+    let footer = Paragraph::new(Line::from(keys)).wrap(Wrap { trim: true });
     let footer_height = (footer.line_count(inner.width) as u16).min(inner.height);
     let [content, bottom] =
         Layout::vertical([Constraint::Fill(1), Constraint::Length(footer_height)]).areas(inner);
@@ -713,11 +734,33 @@ fn preview(
     }
     if !data.already_raised.is_empty() {
         lines.push(Line::from(Span::styled(
-            "left out (already raised in an open thread; still counted):",
+            format!(
+                "already raised in an open thread (still counted; {} posts or leaves out the selected):",
+                cx.keymap.key(Context::Preview, Command::IncludeRaised)
+            ),
             theme.muted,
         )));
-        for item in &data.already_raised {
-            lines.push(Line::from(Span::styled(format!("  {item}"), theme.text)));
+        for (i, item) in data.already_raised.iter().enumerate() {
+            let (mark, style) = match i == raised {
+                true => ("▶ ", theme.title),
+                false => ("  ", theme.text),
+            };
+            let what = match item.included {
+                true => "posted   ",
+                false => "left out ",
+            };
+            lines.push(Line::from(vec![
+                Span::styled(mark, style),
+                Span::styled(
+                    what,
+                    if item.included {
+                        theme.title
+                    } else {
+                        theme.muted
+                    },
+                ),
+                Span::styled(super::shown(&item.text), style),
+            ]));
         }
     }
     if !data.moved_to_body.is_empty() {
@@ -812,6 +855,10 @@ fn preview_counts(data: &PreviewData) -> String {
             " · {} only in the summary (not on a changed line)",
             data.moved_to_body.len()
         ));
+    }
+    let left_out = data.already_raised.iter().filter(|r| !r.included).count();
+    if left_out > 0 {
+        out.push_str(&format!(" · {left_out} left out (already raised)"));
     }
     out
 }
