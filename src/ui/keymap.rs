@@ -954,7 +954,7 @@ impl Keymap {
             })
             .map(|b| Hint {
                 key: b.keys[0].to_string(),
-                what: short(b.command),
+                what: short_in(context, b.command),
                 command: b.command,
                 first: FIRST.iter().position(|c| *c == b.command),
             })
@@ -971,6 +971,16 @@ pub struct Hint {
     /// Where it stands among the keys shown first, in that order (`None`: after them, in
     /// table order, while they fit).
     pub first: Option<usize>,
+}
+
+/// The few words an overlay's hint uses for `command`: [`short`], but where a key means
+/// something else in that overlay.
+fn short_in(context: Context, command: Command) -> &'static str {
+    match (context, command) {
+        (Context::Preview, Command::NextFinding) => "next raised",
+        (Context::Preview, Command::PrevFinding) => "previous raised",
+        _ => short(command),
+    }
 }
 
 /// The few words a status line hint (or a narrow overlay's key line) uses.
