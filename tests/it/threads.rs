@@ -708,3 +708,33 @@ fn without_a_token_the_threads_come_from_rest_with_their_resolution_unknown_at_8
     tmux.keys(&["Escape", "q"]);
     wait_until("the cockpit's exit", || tmux.pane_process().1.then_some(()));
 }
+
+/// Without a token, GitHub's rate limit (60 an hour) is soon used up: the line comments'
+/// read refused with 403 and `x-ratelimit-remaining: 0` is a note naming the limit and when it
+/// resets, never a failed review.
+#[test]
+fn a_rate_limit_on_the_tokenless_threads_read_is_a_notice_not_a_failed_review() {
+    let server = start();
+    server.fail_always(
+        "GET /repos/acme/widgets/pulls/7/comments",
+        crate::support::github_server::Fault::PrimaryRateLimit {
+            reset_in_secs: 3600,
+        },
+    );
+    let data = tempfile::tempdir().unwrap();
+    let out = review_tui()
+        .args(["acme/widgets#7", "--headless", "--deterministic-only"])
+        .args(["--api-url", server.url(), "--format", "json"])
+        .env("REVIEW_TUI_DATA_DIR", data.path())
+        .env_remove("GH_TOKEN")
+        .env_remove("GITHUB_TOKEN")
+        .env_remove("GITHUB_API_URL")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(6), "{}", text(&out.stderr));
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let notes = report["coverage"]["notes"].to_string();
+    assert!(notes.contains("review threads could not be read"), "{notes}");
+    assert!(notes.contains("rate limit"), "{notes}");
+    assert!(notes.contains("resets at"), "{notes}");
+}
