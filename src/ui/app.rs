@@ -243,10 +243,9 @@ async fn relay(
                         .iter()
                         .map(|r| crate::ui::state::RaisedRow {
                             fingerprint: r.fingerprint.clone(),
-                            text: format!(
-                                "{} {} — already raised by @{}",
-                                r.location, r.title, r.by
-                            ),
+                            location: r.location.clone(),
+                            title: r.title.clone(),
+                            by: r.by.clone(),
                             included: r.included,
                         })
                         .collect(),
@@ -273,6 +272,9 @@ async fn relay(
                 actions
             }
             SessionEvent::Notice(text) => vec![Action::Engine(Report::Notice(text))],
+            SessionEvent::ReviewThreads(threads) => {
+                vec![Action::Engine(Report::ReviewThreads(Arc::new(threads)))]
+            }
             SessionEvent::ThreadDrafts(drafts) => {
                 vec![Action::Engine(Report::ThreadDrafts(drafts))]
             }

@@ -201,8 +201,11 @@ pub struct PreviewData {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct RaisedRow {
     pub fingerprint: String,
-    /// `path:line title — already raised by @alice`.
-    pub text: String,
+    /// `path:line`.
+    pub location: String,
+    pub title: String,
+    /// Who opened the thread that raises it.
+    pub by: String,
     /// Posted all the same: the person included it.
     pub included: bool,
 }

@@ -469,7 +469,10 @@ fn the_cockpit_lists_threads_drafts_a_reply_and_a_resolution_and_publishes_them_
 
     // The list: open threads first, settled ones last; alice's is the last open one.
     tmux.keys(&["t"]);
-    tmux.wait_for("the threads list", |s| s.contains("Review threads (124)"));
+    // It opens on the thread of the selected finding's lines, among 124.
+    tmux.wait_for("the threads list on alice's thread", |s| {
+        s.contains("Review threads (124)") && s.contains("▶ src/lib.rs:9")
+    });
     tmux.keys(&["G"]);
     tmux.wait_for("the last thread", |s| s.contains("▶ src/lib.rs:6"));
     tmux.keys(&["k", "k"]);
@@ -508,6 +511,10 @@ fn the_cockpit_lists_threads_drafts_a_reply_and_a_resolution_and_publishes_them_
     });
     assert_eq!(server.bodies_to(REVIEWS).len(), 1);
     assert!(our_replies(&server)[0].contains("the key moves to the environment"));
+    // Read again after the publish: the finding's thread is resolved, with the reply in it.
+    tmux.wait_for("the thread read again", |s| {
+        s.contains("¶ src/lib.rs:9 · resolved")
+    });
     tmux.keys(&["q"]);
     wait_until("the cockpit's exit", || exit.exists().then_some(()));
 }
@@ -568,14 +575,14 @@ fn the_preview_includes_a_finding_already_raised_and_the_publish_posts_it_once_a
     // Left out by default: one comment on its line (the unwrap()), one left out.
     let preview = open_preview(&tmux);
     assert!(preview.contains("left out src/lib.rs:9"), "{preview}");
-    assert!(preview.contains("1 also as comments"), "{preview}");
+    assert!(preview.contains("· 1 also as"), "{preview}");
     assert!(preview.contains("i include/leave out"), "{preview}");
     tmux.keys(&["i"]);
     let included = tmux.wait_for("the finding included", |s| {
         s.contains("posted   src/lib.rs:9") && s.contains("enter publish exactly this")
     });
     assert!(!included.contains("left out src/"), "{included}");
-    assert!(included.contains("2 also as comments"), "{included}");
+    assert!(included.contains("· 2 also as"), "{included}");
     assert!(server.bodies_to(REVIEWS).is_empty(), "nothing posted yet");
 
     // Killed before publishing: the choice is in the space.
@@ -629,7 +636,10 @@ fn a_finding_already_raised_left_out_again_or_undone_is_not_posted_at_80x24() {
     tmux.wait_for("included", |s| s.contains("posted   src/lib.rs:9"));
     tmux.keys(&["Escape"]);
     tmux.wait_for("the preview cancelled", |s| s.contains("publish cancelled"));
-    tmux.keys(&["Escape", "u"]);
+    // One key at a time: an escape with a key right behind it reads as alt and that key.
+    tmux.keys(&["Escape"]);
+    tmux.wait_for("the gate closed", |s| !s.contains("Approval gate"));
+    tmux.keys(&["u"]);
     tmux.wait_for("the choice undone", |s| s.contains("undone: left out"));
     let preview = open_preview(&tmux);
     assert!(preview.contains("left out src/lib.rs:9"), "{preview}");
@@ -705,7 +715,9 @@ fn without_a_token_the_threads_come_from_rest_with_their_resolution_unknown_at_8
     tmux.keys(&["G"]);
     let last = tmux.wait_for("the last thread", |s| s.contains("▶ src/lib.rs:"));
     assert!(!last.contains("· resolved"), "{last}");
-    tmux.keys(&["Escape", "q"]);
+    tmux.keys(&["Escape"]);
+    tmux.wait_for("the list closed", |s| !s.contains("Review threads ("));
+    tmux.keys(&["q"]);
     wait_until("the cockpit's exit", || tmux.pane_process().1.then_some(()));
 }
 
@@ -734,7 +746,10 @@ fn a_rate_limit_on_the_tokenless_threads_read_is_a_notice_not_a_failed_review() 
     assert_eq!(out.status.code(), Some(6), "{}", text(&out.stderr));
     let report: Value = serde_json::from_slice(&out.stdout).unwrap();
     let notes = report["coverage"]["notes"].to_string();
-    assert!(notes.contains("review threads could not be read"), "{notes}");
+    assert!(
+        notes.contains("review threads could not be read"),
+        "{notes}"
+    );
     assert!(notes.contains("rate limit"), "{notes}");
     assert!(notes.contains("resets at"), "{notes}");
 }

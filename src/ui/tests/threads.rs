@@ -284,7 +284,7 @@ fn the_publish_preview_lists_the_thread_drafts() {
         text.contains("resolve-1 resolve the thread of @alice on src/auth/refresh.rs:11"),
         "{text}"
     );
-    assert!(text.contains("already raised by @alice"), "{text}");
+    assert!(text.contains("Hardcoded key — @alice"), "{text}");
 }
 
 #[test]
@@ -311,9 +311,12 @@ fn no_draft_is_made_while_the_review_runs() {
 }
 
 fn raised_row(fingerprint: &str, what: &str) -> crate::ui::state::RaisedRow {
+    let (location, title) = what.split_once(' ').unwrap();
     crate::ui::state::RaisedRow {
         fingerprint: fingerprint.into(),
-        text: format!("{what} — already raised by @alice"),
+        location: location.into(),
+        title: title.into(),
+        by: "alice".into(),
         included: false,
     }
 }

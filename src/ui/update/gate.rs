@@ -226,18 +226,15 @@ fn include_raised(state: &mut AppState) -> Vec<Effect> {
         steps: Vec::new(),
         drafts: vec![crate::ui::state::DraftStep::Raised {
             fingerprint: row.fingerprint,
-            what: row.text.clone(),
+            what: row.location.clone(),
             included: include,
         }],
         room: None,
     });
     state.redo.clear();
     let text = match include {
-        true => format!(
-            "included: {} — posted on its line by this publish",
-            row.text
-        ),
-        false => format!("left out again: {}", row.text),
+        true => format!("included {}: posted on its line", row.location),
+        false => format!("left out again: {}", row.location),
     };
     info(state, text);
     if let Some(top) = state.overlays.last_mut() {

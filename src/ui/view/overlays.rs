@@ -735,7 +735,7 @@ fn preview(
     if !data.already_raised.is_empty() {
         lines.push(Line::from(Span::styled(
             format!(
-                "already raised in an open thread (still counted; {} posts or leaves out the selected):",
+                "already raised in an open thread (still counted; {} includes):",
                 cx.keymap.key(Context::Preview, Command::IncludeRaised)
             ),
             theme.muted,
@@ -759,7 +759,10 @@ fn preview(
                         theme.muted
                     },
                 ),
-                Span::styled(super::shown(&item.text), style),
+                Span::styled(
+                    super::shown(&format!("{} {} — @{}", item.location, item.title, item.by)),
+                    style,
+                ),
             ]));
         }
     }
