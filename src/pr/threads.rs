@@ -65,6 +65,16 @@ impl ReviewThread {
         Some((start, end))
     }
 
+    /// Whether `wanted` names this thread: its own id, or the number of one of its comments
+    /// (what a draft made where only the REST comments were read names it by).
+    pub fn is_named(&self, wanted: &str) -> bool {
+        self.id == wanted
+            || self
+                .comments
+                .iter()
+                .any(|c| c.id.is_some_and(|id| id.to_string() == wanted))
+    }
+
     /// The comment a reply answers: the thread's first with a known id.
     pub fn reply_target(&self) -> Option<u64> {
         self.comments.iter().find_map(|c| c.id)

@@ -24,7 +24,7 @@ pub fn drafts<'a>(state: &'a AppState, thread: &ReviewThread) -> Vec<&'a ThreadD
     state
         .thread_drafts
         .iter()
-        .filter(|d| d.thread == thread.id && !d.posted)
+        .filter(|d| thread.is_named(&d.thread) && !d.posted)
         .collect()
 }
 

@@ -177,10 +177,11 @@ fn delete(state: &mut AppState) -> Vec<Effect> {
     let Some(id) = thread_at(state) else {
         return Vec::new();
     };
-    let gone: Vec<_> = state
-        .thread_drafts
-        .iter()
-        .filter(|d| d.thread == id && !d.posted)
+    let Some(thread) = state.review_threads.iter().find(|t| t.id == id) else {
+        return Vec::new();
+    };
+    let gone: Vec<_> = thread_list::drafts(state, thread)
+        .into_iter()
         .cloned()
         .collect();
     let ids: Vec<String> = gone.iter().map(|d| d.id.clone()).collect();
