@@ -460,11 +460,14 @@ fn the_cockpit_lists_threads_drafts_a_reply_and_a_resolution_and_publishes_them_
 
     // The diff marks the threads' lines.
     tmux.keys(&["d"]);
-    tmux.wait_for("the thread mark in the diff", |s| s.contains('¶'));
+    // The diff's own frame: the detail pane below the findings has a `¶` too.
+    tmux.wait_for("the thread mark in the diff", |s| {
+        s.contains("┌ Diff ·") && s.contains("◆0¶")
+    });
     tmux.keys(&["Escape"]);
     // The selected finding's detail shows alice's thread on its line.
     tmux.wait_for("the thread in the finding's detail", |s| {
-        s.contains("Findings (2)") && s.contains("¶ src/lib.rs:9 · open")
+        !s.contains("┌ Diff ·") && s.contains("Findings (2)") && s.contains("¶ src/lib.rs:9 · open")
     });
 
     // The list: open threads first, settled ones last; alice's is the last open one.
