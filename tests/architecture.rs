@@ -345,18 +345,31 @@ fn string_errors(code: &str) -> Vec<String> {
     found
 }
 
-#[test]
-fn library_errors_are_typed_and_anyhow_stays_in_main() {
+/// Every file under `src/` that is not a test's, by its path under `src/`, as
+/// [`production_code`].
+fn production_files() -> Vec<(PathBuf, String)> {
     let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
     let mut files = Vec::new();
     rust_files(&src, &mut files);
+    files
+        .into_iter()
+        .filter_map(|file| {
+            let relative = file.strip_prefix(&src).unwrap().to_path_buf();
+            if is_test_file(&relative) {
+                return None;
+            }
+            Some((
+                relative,
+                production_code(&fs::read_to_string(&file).unwrap()),
+            ))
+        })
+        .collect()
+}
+
+#[test]
+fn library_errors_are_typed_and_anyhow_stays_in_main() {
     let mut offenders = Vec::new();
-    for file in files {
-        let relative = file.strip_prefix(&src).unwrap().to_path_buf();
-        if is_test_file(&relative) {
-            continue;
-        }
-        let code = production_code(&fs::read_to_string(&file).unwrap());
+    for (relative, code) in production_files() {
         for found in string_errors(&code) {
             offenders.push(format!("src/{}: {found}", relative.display()));
         }
@@ -532,16 +545,8 @@ fn catch_all_variants(code: &str) -> Vec<String> {
 
 #[test]
 fn error_enums_have_no_catch_all_variant() {
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
-    let mut files = Vec::new();
-    rust_files(&src, &mut files);
     let mut offenders = Vec::new();
-    for file in files {
-        let relative = file.strip_prefix(&src).unwrap().to_path_buf();
-        if is_test_file(&relative) {
-            continue;
-        }
-        let code = production_code(&fs::read_to_string(&file).unwrap());
+    for (relative, code) in production_files() {
         for found in catch_all_variants(&code) {
             offenders.push(format!("src/{}: {found}", relative.display()));
         }

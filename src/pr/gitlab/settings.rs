@@ -93,35 +93,21 @@ pub(super) fn connect(pr: &HostedPr, connection: &Connection) -> Result<Connecte
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::config::{ForgeHostLayer, HostedForgeLayer};
     use crate::pr::token::env_of;
 
     #[test]
-    fn the_hosts_variable_then_gitlab_token_then_glab() {
-        let mut layer = HostedForgeLayer::default();
-        layer.host.insert(
-            "git.corp".into(),
-            ForgeHostLayer {
-                api_url: None,
-                token_env: Some("CORP_TOKEN".into()),
-            },
-        );
-        let settings = GitlabSettings::default().0.with_layer(&layer).unwrap();
-        let env = env_of(&[("CORP_TOKEN", "corp"), ("GITLAB_TOKEN", "public")]);
-        let discover = |host: &str, env: &dyn Fn(&str) -> Option<String>, glab: Option<&str>| {
-            settings.discover_token(host, env, AUTH.token_variables, |asked| {
-                assert_eq!(asked, host);
-                glab.map(str::to_string)
+    fn gitlab_token_then_glab_for_that_host() {
+        // A host's own variable comes first and alone: `pr::self_hosted` tests that.
+        let settings = GitlabSettings::default().0;
+        let discover = |env: &'static [(&'static str, &'static str)]| {
+            settings.discover_token("gitlab.com", env_of(env), AUTH.token_variables, |asked| {
+                assert_eq!(asked, "gitlab.com");
+                Some("glab-token\n".into())
             })
         };
-        let found =
-            |host: &str| discover(host, &env, Some("from-glab")).map(|t| t.expose().to_string());
-        assert_eq!(found("git.corp").as_deref(), Some("corp"));
-        assert_eq!(found("gitlab.com").as_deref(), Some("public"));
-        let from_glab = discover("gitlab.com", &env_of(&[]), Some("glab-token\n"));
-        assert_eq!(from_glab.unwrap().expose(), "glab-token");
-        // A host whose entry names a variable that is unset gets no other token.
-        assert!(discover("git.corp", &env_of(&[("GITLAB_TOKEN", "x")]), None).is_none());
+        let public = discover(&[("GITLAB_TOKEN", "public")]);
+        assert_eq!(public.unwrap().expose(), "public");
+        assert_eq!(discover(&[]).unwrap().expose(), "glab-token");
     }
 
     #[test]
