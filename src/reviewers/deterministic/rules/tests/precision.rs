@@ -428,3 +428,49 @@ fn a_repository_imported_whole_is_read_as_vendored() {
         "{small:?}"
     );
 }
+
+/// A deleted JavaScript test file holding `tests` one-line test definitions.
+fn deleted_js_tests(path: &str, titles: &[&str]) -> String {
+    let lines: Vec<String> = titles
+        .iter()
+        .map(|t| format!("-test('{t}', testValue, '{t}');"))
+        .collect();
+    format!(
+        "diff --git a/{path} b/{path}\ndeleted file mode 100644\n--- a/{path}\n+++ /dev/null\n@@ -1,{} +0,0 @@\n{}\n",
+        lines.len(),
+        lines.join("\n")
+    )
+}
+
+#[test]
+fn tests_removed_together_in_one_change_are_one_finding_naming_the_count() {
+    // execa 10.0 dropped the `"ipc"` stdio value: 24 tests of it went in one change, reported
+    // once each. One decision is one question for the reviewer.
+    let mut text = deleted_js_tests(
+        "test/stdio/options.js",
+        &["stdin can be ipc", "stdout can be ipc", "stderr can be ipc"],
+    );
+    text.push_str(&deleted_js_tests(
+        "test/ipc/validation.js",
+        &["sendMessage needs ipc", "getOneMessage needs ipc"],
+    ));
+    let result = scan(&text);
+    let found = rule_hits(&result, "any/removed-test");
+    assert_eq!(found.len(), 1, "{found:#?}");
+    let evidence = &found[0].text.evidence;
+    assert!(
+        evidence.contains("`stdin can be ipc`, `stdout can be ipc`, `stderr can be ipc` and 2 more (5 in this change, in 2 files)"),
+        "{evidence}"
+    );
+    let anchor = found[0].anchor.as_ref().unwrap();
+    assert_eq!(
+        (anchor.path.as_str(), anchor.start_line),
+        ("test/stdio/options.js", 1)
+    );
+    // One removed test is reported as it is.
+    let one = deleted_js_tests("test/stdio/options.js", &["stdin can be ipc"]);
+    let result = scan(&one);
+    let found = rule_hits(&result, "any/removed-test");
+    assert_eq!(found.len(), 1);
+    assert!(!found[0].text.evidence.contains("in this change"));
+}
