@@ -557,3 +557,36 @@ fn a_removed_test_renamed_to_a_qualified_name_in_the_same_change_is_not_a_loss()
     let other = text.replace("TestLevelUnmarshalText", "TestLevelText");
     assert_eq!(rule_hits(&scan(&other), "any/removed-test").len(), 1);
 }
+
+/// A binary file the change adds.
+fn added_binary(path: &str) -> String {
+    format!(
+        "diff --git a/{path} b/{path}\nnew file mode 100644\nindex 0000000..1111111\nBinary files /dev/null and b/{path} differ\n"
+    )
+}
+
+#[test]
+fn a_binary_fixture_under_the_tests_is_what_the_tests_read() {
+    // bat: UTF-16 and control-character inputs under `tests/examples/`; the tests are about them.
+    for path in [
+        "tests/examples/utf16.txt",
+        "src/test/resources/bomtests/bom_utf32be.html",
+    ] {
+        let result = scan(&added_binary(path));
+        assert_eq!(
+            rule_hits(&result, "any/binary-file-added").len(),
+            0,
+            "{path}"
+        );
+    }
+    // Key material is a question wherever it is (retrofit's `debug.keystore`), and so is a
+    // binary outside the tests.
+    for path in ["src/test/resources/debug.keystore", "tools/protoc.jar"] {
+        let result = scan(&added_binary(path));
+        assert_eq!(
+            rule_hits(&result, "any/binary-file-added").len(),
+            1,
+            "{path}"
+        );
+    }
+}
