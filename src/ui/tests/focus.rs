@@ -283,7 +283,18 @@ fn rows_carry_file_and_line_where_there_is_room_and_give_it_up_first() {
         column(row, "src/auth/refresh.rs:10"),
         "{header}\n{row}"
     );
-    // Narrow: the location goes before the status does.
+    // Side by side from 120 columns the list keeps the location (the reviewers give way
+    // first); below, it goes before the status does.
+    for width in [120, 130, 140] {
+        let lines = screen(&mut state, width, 40);
+        let row = lines
+            .iter()
+            .find(|l| l.starts_with('│') && l.contains("P0 bug    Expired token"))
+            .unwrap_or_else(|| panic!("{}", lines.join("\n")));
+        assert!(row.contains("src/auth/refresh.rs:10"), "{width}: {row}");
+    }
+    let middle = screen(&mut state, 110, 40).join("\n");
+    assert!(!middle.contains("file:line"), "{middle}");
     let narrow = screen(&mut state, 80, 24).join("\n");
     assert!(!narrow.contains("file:line"), "{narrow}");
     assert!(narrow.contains(" open"), "{narrow}");
