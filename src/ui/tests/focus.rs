@@ -126,6 +126,14 @@ fn the_hint_line_shows_the_keys_of_what_has_focus_and_at_80_columns_the_first_si
     for key in ["c confirm", "x dismiss", "g gate"] {
         assert!(!hints.contains(key), "{key}: {hints}");
     }
+    // At 60 columns its keys are whole, the most needed first: none runs off the edge.
+    let lines = screen(&mut state, 60, 15);
+    let hints = lines[lines.len() - 1].trim_end();
+    assert!(hints.chars().count() < 60, "{hints}");
+    assert!(
+        hints.contains("ctrl-s save") && hints.contains("esc cancel"),
+        "{hints}"
+    );
 }
 
 #[test]
