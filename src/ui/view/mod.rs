@@ -119,10 +119,13 @@ pub fn draw(frame: &mut Frame, state: &AppState, cx: &ViewContext) -> ScreenLayo
         left
     } else {
         let share = if stacked { 2 } else { 3 };
+        // The findings keep a row at least (their borders and one row); the disagreements
+        // take a pane of their own only when it can show one of theirs.
         let height = disagreement_rows
             .min(left.height / share)
             .max(3)
-            .min(left.height);
+            .min(left.height.saturating_sub(3));
+        let height = if height < 3 { 0 } else { height };
         let [top, rest] =
             Layout::vertical([Constraint::Length(height), Constraint::Fill(1)]).areas(left);
         disagreements::draw(frame, top, state, disagreements, cx);
