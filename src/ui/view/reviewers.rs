@@ -41,6 +41,13 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &AppState, cx: &ViewContext) {
     } else {
         format!(" Reviewers{phase} · {} tok ", compact(tokens))
     };
+    // A narrow pane gives the pass's progress the room of the pane's name (its rows say what
+    // it is): the progress is what changes.
+    let title = if !phase.is_empty() && super::width(&title) + 2 > area.width as usize {
+        title.replacen(" Reviewers · ", " ", 1)
+    } else {
+        title
+    };
     let block = Block::bordered()
         .title(Span::styled(title, theme.title))
         .border_style(theme.border_for(focused));
