@@ -414,8 +414,13 @@ fn gate(
         .iter()
         .filter(|b| b.context == Context::Gate && !b.keys.is_empty())
         .filter(|b| !is_scroll(b.command))
-        // A round is published once: the gate stops offering it.
-        .filter(|b| !(state.published.is_some() && b.command == Command::GatePublish))
+        // A published round is offered again only for what changed since (as the banner
+        // and the hint line say); otherwise the gate stops offering it.
+        .filter(|b| {
+            !(state.published.is_some()
+                && !state.something_new()
+                && b.command == Command::GatePublish)
+        })
         .map(|b| {
             let keys = b
                 .keys
@@ -449,17 +454,28 @@ fn gate(
         }
         Paragraph::new(footer)
     } else {
+        // Packed a line at a time, each key with its word: a key is never on one line and
+        // what it does on the next.
+        let mut lines: Vec<Line> = Vec::new();
         let mut spans = Vec::new();
+        let mut used = 0;
         for (keys, _, short, now) in &keys {
             let (key_style, text_style) = if *now {
                 (theme.key_hint, theme.text)
             } else {
                 (theme.muted, theme.muted)
             };
+            let cost = super::width(keys) + 1 + super::width(short);
+            if used > 0 && used + cost > inner_width as usize {
+                lines.push(Line::from(std::mem::take(&mut spans)));
+                used = 0;
+            }
             spans.push(Span::styled(keys.clone(), key_style));
             spans.push(Span::styled(format!(" {short}  "), text_style));
+            used += cost + 2;
         }
-        Paragraph::new(Line::from(spans)).wrap(Wrap { trim: true })
+        lines.push(Line::from(spans));
+        Paragraph::new(lines)
     };
     let footer_height = (footer.line_count(inner_width) as u16).min(room);
     let shown = body_height.min(room - footer_height);
@@ -966,11 +982,22 @@ fn filter_line(frame: &mut Frame, area: Rect, input: &InputOverlay, hint: &str, 
         height: 1.min(area.height),
     };
     frame.render_widget(Clear, line);
-    let hint_width = if line.width >= 60 {
-        (line.width / 2).min(super::width(hint).max(60) as u16 + 2)
-    } else {
-        0
+    let problem = crate::ui::rows::Filter::parse(&input.text())
+        .problems
+        .into_iter()
+        .next();
+    // The note whole, or not at all for the hint (the help lists the filter's words); an
+    // error cut with a mark. The typed text keeps 16 columns.
+    let room = (line.width as usize).saturating_sub(9 + 16);
+    let note_line = match input.error.clone().or(problem) {
+        Some(error) => Span::styled(
+            format!("{} ", super::truncate(&error, room)),
+            theme.message_error,
+        ),
+        None if super::width(hint) < room => Span::styled(format!("{hint} "), theme.muted),
+        None => Span::raw(""),
     };
+    let hint_width = (note_line.width() as u16 + 1).min(line.width);
     let [prompt, text, note] = Layout::horizontal([
         Constraint::Length(9),
         Constraint::Fill(1),
@@ -985,14 +1012,6 @@ fn filter_line(frame: &mut Frame, area: Rect, input: &InputOverlay, hint: &str, 
     textarea.set_style(theme.text);
     textarea.set_cursor_line_style(ratatui::style::Style::default());
     frame.render_widget(&textarea, text);
-    let problem = crate::ui::rows::Filter::parse(&input.text())
-        .problems
-        .into_iter()
-        .next();
-    let note_line = match input.error.clone().or(problem) {
-        Some(error) => Span::styled(error, theme.message_error),
-        None => Span::styled(hint.to_string(), theme.muted),
-    };
     frame.render_widget(
         Paragraph::new(note_line).alignment(ratatui::layout::Alignment::Right),
         note,
