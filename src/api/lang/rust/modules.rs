@@ -100,7 +100,10 @@ pub(super) struct ModDeclaration {
 /// `)`), so each match is one `mod` declaration and the visibility just before it, its start
 /// the leftmost `pub` that reaches it; and as no `mod` lies inside another's visibility (the
 /// case refused above), the matches never overlap and come in the order of their `mod`s.
-pub(super) fn mod_declarations(text: &str, candidate: Candidate<'_>) -> Option<Vec<ModDeclaration>> {
+pub(super) fn mod_declarations(
+    text: &str,
+    candidate: Candidate<'_>,
+) -> Option<Vec<ModDeclaration>> {
     if let Candidate::Named(name) = candidate
         && (name.is_empty() || !name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_'))
     {
@@ -350,7 +353,6 @@ mod tests {
         Declared::read(text, name).public
     }
 
-
     /// Texts where a scan could go wrong: macros declaring modules, restricted visibility
     /// (with spaces, across lines, `pub(in ...)` naming a module), `#[doc(hidden)]` above with
     /// comments, `mod a;` in a `cfg` block, `mod` in strings and comments, names inside other
@@ -467,5 +469,4 @@ mod tests {
         );
         assert_eq!(declared_public("", "x"), None);
     }
-
 }

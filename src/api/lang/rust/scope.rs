@@ -37,6 +37,8 @@ fn crate_of<'p>(path: &'p str, read: Read) -> Option<(String, String, &'p str)> 
     None
 }
 
+/// Whether the Rust file at `path` carries an API, and which of its names (see the module's
+/// documentation).
 pub fn scope(path: &str, read: Read) -> Visibility {
     let Some((root, manifest, relative)) = crate_of(path, read) else {
         return Visibility::Exported;
@@ -164,17 +166,23 @@ pub fn scope(path: &str, read: Read) -> Visibility {
             }
         }
     }
-    let Some(first_private) = private_from else {
-        return Visibility::Exported;
-    };
-    // Behind a private module: exported only through `pub use` of that module's names, by an
-    // ancestor (`pub use self::core::Entry;`) or by a public module anywhere in the crate
-    // naming it from the root (indexmap 2.13.0: `mod inner;` in lib.rs, `pub use
-    // crate::inner::{OccupiedEntry, VacantEntry};` in the public `map.rs`).
-    let hidden = modules[first_private].as_str();
-    let absolute = format!("crate::{}", modules[..=first_private].join("::"));
+    match private_from {
+        None => Visibility::Exported,
+        Some(first_private) => re_exports(&modules[..=first_private], &ancestors, &at("src"), read),
+    }
+}
+
+/// What a file behind the private module `modules.last()` (its path from the crate root)
+/// exports: only names of that module that are re-exported with `pub use`, by an ancestor
+/// (`ancestors`: the module files from the crate root down, `pub use self::core::Entry;`) or
+/// by a public module anywhere in the crate naming it from the root (indexmap 2.13.0: `mod
+/// inner;` in lib.rs, `pub use crate::inner::{OccupiedEntry, VacantEntry};` in the public
+/// `map.rs`). `src` is the crate's `src/` folder.
+fn re_exports(modules: &[String], ancestors: &[String], src: &str, read: Read) -> Visibility {
+    let hidden = modules.last().map_or("", String::as_str);
+    let absolute = format!("crate::{}", modules.join("::"));
     let mut names = BTreeSet::new();
-    for text in &ancestors {
+    for text in ancestors {
         for statement in pub_uses(text) {
             re_exported(statement, hidden, &mut names);
         }
@@ -182,7 +190,8 @@ pub fn scope(path: &str, read: Read) -> Visibility {
     // Read only when no ancestor re-exports anything of the module: up to 64 files for each
     // changed file behind a private module slowed a 749-file tokio range by 7 %.
     if names.is_empty() {
-        for text in public_module_texts(&at("src"), &ancestors[0], read) {
+        let root_text = ancestors.first().map_or("", String::as_str);
+        for text in public_module_texts(src, root_text, read) {
             for statement in pub_uses(&text) {
                 re_exported(statement, &absolute, &mut names);
             }
