@@ -25,7 +25,7 @@ fn crate_files() -> HashMap<String, String> {
     let mut lib = String::from("//! A crate.\n\n#[macro_use]\nmod macros;\n\n");
     for m in 0..MODULES {
         // Public modules declared in macro calls, private ones re-exported.
-        if m % 3 == 0 {
+        if m.is_multiple_of(3) {
             lib.push_str(&format!(
                 "mod private_{m};\npub use private_{m}::Item{m};\n"
             ));
@@ -42,7 +42,7 @@ fn crate_files() -> HashMap<String, String> {
                 f % MACROS
             ));
         }
-        let dir = if m % 3 == 0 { "private" } else { "module" };
+        let dir = if m.is_multiple_of(3) { "private" } else { "module" };
         files.insert(format!("src/{dir}_{m}/mod.rs"), module);
     }
     files.insert("src/lib.rs".to_string(), lib);
@@ -52,7 +52,7 @@ fn crate_files() -> HashMap<String, String> {
     );
     let mut cfg = String::new();
     for k in 0..MACROS {
-        let predicate = if k % 4 == 0 {
+        let predicate = if k.is_multiple_of(4) {
             "all(bench_unstable, feature = \"x\")".to_string()
         } else {
             format!("feature = \"f{k}\"")
@@ -76,7 +76,7 @@ fn bench(c: &mut Criterion) {
     let changed: Vec<String> = (0..CHANGED)
         .map(|i| {
             let m = i % MODULES;
-            let dir = if m % 3 == 0 { "private" } else { "module" };
+            let dir = if m.is_multiple_of(3) { "private" } else { "module" };
             format!("src/{dir}_{m}/file_{}.rs", i / MODULES)
         })
         .collect();
