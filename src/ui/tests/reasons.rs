@@ -146,3 +146,35 @@ fn snapshot_a_failed_gated_axis_as_the_first_row_and_its_detail() {
         insta::assert_snapshot!(format!("reason_row_{width}x{height}"), terminal.backend());
     }
 }
+
+#[test]
+fn the_reason_row_is_reached_by_moving_up_and_triage_keys_do_not_act_on_it() {
+    let mut state = finished();
+    api_failed(&mut state);
+    state.focus = Pane::Findings;
+    let first = rows::rows(&state)
+        .iter()
+        .find_map(|r| match r {
+            Row::Node { id, .. } => Some(id.clone()),
+            _ => None,
+        })
+        .unwrap();
+    select(&mut state, &first);
+    apply(
+        &mut state,
+        [
+            Action::Command(Command::MoveUp),
+            Action::Command(Command::MoveUp),
+        ],
+    );
+    assert_eq!(
+        state.selected,
+        Some(RowKey::Reason("axis:apiContract".into()))
+    );
+    // Dismissing is a finding's: on the reason nothing changes and no box opens.
+    let statuses: Vec<_> = state.board.nodes.iter().map(|n| n.status).collect();
+    apply(&mut state, [Action::Command(Command::Dismiss)]);
+    assert!(state.overlays.is_empty(), "{:?}", state.overlays);
+    let after: Vec<_> = state.board.nodes.iter().map(|n| n.status).collect();
+    assert_eq!(statuses, after);
+}
