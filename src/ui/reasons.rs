@@ -126,18 +126,22 @@ pub fn reason(state: &AppState, key: &str) -> Option<Reason> {
 /// built from the change: a path it names that is not one of the change's files is never
 /// taken for one.
 fn breaks(detail: &str, files: &[&str], state: &AppState) -> Vec<Break> {
+    // Each `: \`` ends a candidate path; the changed file it names starts the detail or
+    // follows a space (`b.rs` is not inside `ab.rs`), the longest such wins. Looked up in a
+    // set: the list is redrawn often and a change can hold thousands of files.
+    let known: std::collections::HashSet<&str> = if detail.contains(": `") {
+        files.iter().copied().collect()
+    } else {
+        return Vec::new();
+    };
     let mut starts: Vec<(usize, &str)> = Vec::new();
-    for path in files {
-        let needle = format!("{path}: `");
-        let mut from = 0;
-        while let Some(at) = detail[from..].find(&needle) {
-            let at = from + at;
-            // An item starts the list or follows its separator: `b.rs` is not inside `ab.rs`.
-            let before = detail[..at].chars().next_back();
-            if before.is_none_or(|c| c == ' ') {
-                starts.push((at, path));
-            }
-            from = at + needle.len();
+    for (end, _) in detail.match_indices(": `") {
+        let head = &detail[..end];
+        let found = std::iter::once(0)
+            .chain(head.match_indices(' ').map(|(i, _)| i + 1))
+            .find_map(|start| known.get(&head[start..]).map(|path| (start, *path)));
+        if let Some(found) = found {
+            starts.push(found);
         }
     }
     starts.sort();
