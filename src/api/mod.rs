@@ -150,7 +150,7 @@ pub struct Surface {
     pub typing_only: BTreeSet<String>,
     /// Rust items written inside macro calls, by key, with the names of those macros
     /// (`cfg_metrics! { … }`): whether a macro puts its items behind an opt-in `cfg` is read
-    /// from its definition, elsewhere in the crate (see `scope::crate_unstable_macros`).
+    /// from its definition, elsewhere in the crate (see `lang::rust::scope::crate_unstable_macros`).
     pub in_macro: BTreeMap<String, BTreeSet<String>>,
     /// Rust types defined in another file whose inherent methods this file's `impl` blocks
     /// define (`mod render;` holding `impl Terminal { pub fn draw … }`), though the file does

@@ -59,6 +59,19 @@ pub struct Sources<'a> {
     base: Option<(&'a git2::Repository, git2::Oid)>,
     head_files: Memo,
     base_files: Memo,
+    /// Each changed file's scopes, decided once before the parse (see [`wanted`]) and again
+    /// by the axis from the same texts: kept with the texts they were decided from.
+    scopes: RefCell<HashMap<ScopesKey, Vec<DecidedScopes>>>,
+}
+
+/// A changed file's path, the path it had at the base, its grammar.
+type ScopesKey = (String, String, Grammar);
+
+/// Scopes decided from a head text and a base text.
+struct DecidedScopes {
+    head_source: Option<String>,
+    base_source: Option<String>,
+    scopes: Scopes,
 }
 
 impl<'a> Sources<'a> {
@@ -68,6 +81,7 @@ impl<'a> Sources<'a> {
             base,
             head_files: Memo::default(),
             base_files: Memo::default(),
+            scopes: RefCell::default(),
         }
     }
 
@@ -118,6 +132,43 @@ impl Scopes {
     /// and base text `base_source` (`None`: added, or unread), at `base_path` in the base (the
     /// path it was renamed from, else `path`).
     pub fn of(
+        path: &str,
+        base_path: &str,
+        grammar: Grammar,
+        head_source: Option<&str>,
+        base_source: Option<&str>,
+        sources: &Sources<'_>,
+    ) -> Scopes {
+        // A scope reads manifests and module files (a Rust file's, up to its crate root and
+        // the crate's macros) that do not change during a review: decided once per texts.
+        let key = (path.to_string(), base_path.to_string(), grammar);
+        let known = sources.scopes.borrow().get(&key).and_then(|decided| {
+            decided
+                .iter()
+                .find(|d| {
+                    d.head_source.as_deref() == head_source
+                        && d.base_source.as_deref() == base_source
+                })
+                .map(|d| d.scopes.clone())
+        });
+        if let Some(scopes) = known {
+            return scopes;
+        }
+        let scopes = Scopes::decide(path, base_path, grammar, head_source, base_source, sources);
+        sources
+            .scopes
+            .borrow_mut()
+            .entry(key)
+            .or_default()
+            .push(DecidedScopes {
+                head_source: head_source.map(str::to_string),
+                base_source: base_source.map(str::to_string),
+                scopes: scopes.clone(),
+            });
+        scopes
+    }
+
+    fn decide(
         path: &str,
         base_path: &str,
         grammar: Grammar,

@@ -12,7 +12,9 @@ use super::connect::{Connected, Connection, ForgeSettings, SettingError};
 use super::forge::{ForgeError, ForgeFuture};
 use super::inbox::{InboxAnswer, InboxQuery};
 use super::ref_error::RefError;
+use super::url_parts::url_parts;
 use crate::config::Config;
+use crate::path_component::sanitize_component;
 
 /// One pull request on a hosted forge, spelled one way: two references to the same PR give
 /// equal values (the forge normalises them when it parses), so they open one space.
@@ -32,6 +34,26 @@ pub struct HostedPr {
 }
 
 impl HostedPr {
+    /// A PR of `forge`, which matches host, owner and repository names case-insensitively:
+    /// spelled in lower case, so every spelling of it is one value (and opens one space).
+    pub fn case_folded(
+        forge: &dyn ForgeKind,
+        host: &str,
+        owner: &str,
+        repo: &str,
+        number: u64,
+    ) -> HostedPr {
+        let host = host.to_ascii_lowercase();
+        HostedPr {
+            forge: forge.id().to_string(),
+            site: forge.site(&host),
+            host,
+            owner: owner.to_ascii_lowercase(),
+            repo: repo.to_ascii_lowercase(),
+            number,
+        }
+    }
+
     /// Whether the PR is on its forge's public host, so that `owner/repo#N` says enough.
     pub fn on_public_host(&self) -> bool {
         self.site == self.forge
@@ -72,15 +94,49 @@ pub trait ForgeKind: Sync {
     fn name(&self) -> &'static str;
     /// How a reference to one of its PRs is written, for the error that lists what is accepted.
     fn reference_forms(&self) -> &'static str;
+    /// The host known without any configuration (`github.com`), whose PRs live under the
+    /// forge's id alone.
+    fn public_host(&self) -> &'static str;
     /// The PR `text` names, in its one spelling. `Ok(None)` when the text is not in this
     /// forge's shape (another forge, or a local path, may take it); an error when it is in
     /// its shape but wrong (a number that is not one, a name that could walk a path).
-    fn parse_reference(&self, text: &str) -> Result<Option<HostedPr>, RefError>;
-    /// The directory name of an installation on `host` (see [`HostedPr::site`]). Part of the
-    /// on-disk layout: spaces written before must keep resolving to the same name.
-    fn site(&self, host: &str) -> String;
+    fn parse_reference(&self, text: &str) -> Result<Option<HostedPr>, RefError> {
+        let given = text.trim();
+        match url_parts(given) {
+            Some(parts) => self.parse_url(given, &parts),
+            None => self.parse_short(given),
+        }
+    }
+    /// The PR an `https://` or `http://` URL names (`parts`: its host, then each path
+    /// segment, see [`url_parts`]), as [`ForgeKind::parse_reference`] says.
+    fn parse_url(&self, given: &str, parts: &[&str]) -> Result<Option<HostedPr>, RefError>;
+    /// The PR a short reference that is no URL names (`OWNER/REPO#N`); none by default.
+    fn parse_short(&self, given: &str) -> Result<Option<HostedPr>, RefError> {
+        let _ = given;
+        Ok(None)
+    }
+    /// The directory name of an installation on `host` (see [`HostedPr::site`]): the forge's
+    /// id for its public host, `<id>-<host>` for any other. Part of the on-disk layout: spaces
+    /// written before must keep resolving to the same name.
+    fn site(&self, host: &str) -> String {
+        if host == self.public_host() {
+            self.id().to_string()
+        } else {
+            format!("{}-{}", self.id(), sanitize_component(host))
+        }
+    }
+    /// The ref that holds the head of PR `number` (`refs/pull/N/head`).
+    fn head_ref(&self, number: u64) -> String;
     /// The refs that hold `pr`'s commits, whose base branch is `base_branch`.
-    fn fetch_refs(&self, pr: &HostedPr, base_branch: &str) -> FetchRefs;
+    fn fetch_refs(&self, pr: &HostedPr, base_branch: &str) -> FetchRefs {
+        let base_branch = base_branch
+            .strip_prefix("refs/heads/")
+            .unwrap_or(base_branch);
+        FetchRefs {
+            head: self.head_ref(pr.number),
+            base: format!("refs/heads/{base_branch}"),
+        }
+    }
     /// Its settings: its own section of the configuration, then the environment; its defaults
     /// where neither says anything. Read once per run (`pr::registry::connection`).
     fn settings(&self, config: &Config) -> Result<Arc<dyn ForgeSettings>, SettingError>;

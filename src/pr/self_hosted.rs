@@ -147,6 +147,40 @@ impl HostedSettings {
             .and_then(|entry| entry.token_env.as_deref())
             .filter(|name| !name.trim().is_empty())
     }
+
+    /// The token for a known `host`: the variable its entry names, and then nothing else
+    /// stands in for it; else the forge's `variables` in order (`env` reads one), else what
+    /// the forge's own command-line `tool` keeps for that host.
+    pub fn discover_token(
+        &self,
+        host: &str,
+        env: impl Fn(&str) -> Option<String>,
+        variables: &[&str],
+        tool: impl FnOnce(&str) -> Option<String>,
+    ) -> Option<Token> {
+        if let Some(name) = self.token_env(host) {
+            return env(name).and_then(Token::new);
+        }
+        variables
+            .iter()
+            .find_map(|name| env(name).and_then(Token::new))
+            .or_else(|| tool(host).and_then(Token::new))
+    }
+}
+
+/// A forge's own settings type: its [`HostedSettings`], whose `Default` holds the forge's
+/// defaults (public host, API path). The type is how the forge finds its settings among the
+/// connection's.
+pub trait HostedForgeSettings: Default + 'static {
+    fn hosted(&self) -> &HostedSettings;
+}
+
+/// The settings of the forge `forge` as this run read them, its defaults where none were.
+pub fn settings_in<S: HostedForgeSettings>(connection: &Connection, forge: &str) -> HostedSettings {
+    match connection.settings_of::<S>(forge) {
+        Some(settings) => settings.hosted().clone(),
+        None => S::default().hosted().clone(),
+    }
 }
 
 /// A PR URL naming a host no one configured for this forge: nothing is sent there.
@@ -169,8 +203,10 @@ pub struct HostedAuth {
     pub timeout_setting: &'static str,
     /// Where a token is found, for the error that says one is missing.
     pub token_hint: &'static str,
-    /// The token for a known host, found the forge's own way.
-    pub discover: fn(&HostedSettings, &str) -> Option<Token>,
+    /// The variables holding a token for any of its hosts, in the order they are tried.
+    pub token_variables: &'static [&'static str],
+    /// The token the forge's command-line tool keeps for a host (`glab`, `tea`), tried last.
+    pub tool_token: fn(&str) -> Option<String>,
     /// The header a token goes in, and its whole value.
     pub header: fn(&Token) -> (HeaderName, String),
 }
@@ -202,6 +238,20 @@ impl Reached {
     }
 }
 
+/// The forge of settings `S` connected for `pr` (see [`reach`]); `forge` builds it on the
+/// host's client.
+pub fn connect<S: HostedForgeSettings>(
+    pr: &HostedPr,
+    connection: &Connection,
+    auth: &HostedAuth,
+    forge: impl FnOnce(RestClient) -> Box<dyn Forge>,
+) -> Result<Connected, ReachError> {
+    let settings = settings_in::<S>(connection, &pr.forge);
+    let reached = reach(pr, connection, &settings, auth)?;
+    let forge = forge(reached.client.clone());
+    Ok(reached.connected(forge, pr))
+}
+
 /// The API client for `pr`: the host refused before a token is even looked for when no one
 /// named it, then the token (the one given for this run, none, or the forge's own discovery
 /// for that host), in the forge's header.
@@ -231,7 +281,12 @@ fn token_for(
     match &connection.token {
         TokenChoice::Given(token) => Some(token.clone()),
         TokenChoice::Anonymous => None,
-        TokenChoice::Discover => (auth.discover)(settings, host),
+        TokenChoice::Discover => settings.discover_token(
+            host,
+            |name| std::env::var(name).ok(),
+            auth.token_variables,
+            auth.tool_token,
+        ),
     }
 }
 
@@ -291,6 +346,25 @@ pub fn inbox_hosts(
         hosts.push(InboxHost { host, client });
     }
     Ok((hosts, notes))
+}
+
+/// The inbox of the forge of settings `S`, registered as `forge`: every host it can list
+/// ([`inbox_hosts`]), each asked with `ask` ([`ask_hosts`]).
+pub async fn inbox<S, E, Ask, Fut>(
+    connection: &Connection,
+    forge: &str,
+    auth: &HostedAuth,
+    ask: Ask,
+) -> Result<InboxAnswer, E>
+where
+    S: HostedForgeSettings,
+    E: From<ReachError> + Into<ForgeError>,
+    Ask: Fn(InboxHost) -> Fut,
+    Fut: Future<Output = Result<Vec<WaitingPr>, E>>,
+{
+    let settings = settings_in::<S>(connection, forge);
+    let (hosts, notes) = inbox_hosts(connection, &settings, auth)?;
+    ask_hosts(hosts, notes, ask).await
 }
 
 /// Asks every host its part of the inbox (`ask`), one at a time: the rows of those that
@@ -367,6 +441,7 @@ pub fn remote_may_get_token(remote: &str, pr_host: &str, api_url: &str) -> bool 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::pr::token::env_of;
 
     fn gitlab() -> HostedSettings {
         HostedSettings::new("gitlab", "GitLab", "gitlab.com", "/api/v4")
@@ -437,6 +512,35 @@ mod tests {
             err,
             "[gitlab] max_wait \"later\" is not a duration (\"30s\", \"2m\")"
         );
+    }
+
+    #[test]
+    fn a_hosts_own_variable_stands_alone_then_the_forges_in_order_then_its_tool() {
+        let mut layer = HostedForgeLayer::default();
+        layer.host.insert(
+            "git.corp".into(),
+            ForgeHostLayer {
+                api_url: None,
+                token_env: Some("CORP_TOKEN".into()),
+            },
+        );
+        let settings = gitlab().with_layer(&layer).unwrap();
+        let variables = &["FIRST", "SECOND"];
+        let found = |host: &str, env: &'static [(&'static str, &'static str)]| {
+            settings
+                .discover_token(host, env_of(env), variables, |_| Some("tool".into()))
+                .map(|t| t.expose().to_string())
+        };
+        let all = &[("CORP_TOKEN", "corp"), ("FIRST", "1"), ("SECOND", "2")];
+        assert_eq!(found("git.corp", all).as_deref(), Some("corp"));
+        assert_eq!(found("gitlab.com", all).as_deref(), Some("1"));
+        assert_eq!(
+            found("gitlab.com", &[("FIRST", " "), ("SECOND", "2")]).as_deref(),
+            Some("2")
+        );
+        assert_eq!(found("gitlab.com", &[]).as_deref(), Some("tool"));
+        // A host whose entry names a variable that is unset gets no other token.
+        assert_eq!(found("git.corp", &[("FIRST", "1")]), None);
     }
 
     #[test]

@@ -25,6 +25,11 @@ pub struct ReviewThread {
     pub side: Side,
     pub resolved: bool,
     pub outdated: bool,
+    /// Whether it is resolved could not be known: GitHub's REST API, all there is without a
+    /// token, does not say. Such a thread counts as open (`resolved` is false): it is never
+    /// taken for settled talk.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub resolution_unknown: bool,
     /// Oldest first; the first is the one that opened the thread.
     pub comments: Vec<ThreadComment>,
 }
@@ -60,6 +65,16 @@ impl ReviewThread {
         Some((start, end))
     }
 
+    /// Whether `wanted` names this thread: its own id, or the number of one of its comments
+    /// (what a draft made where only the REST comments were read names it by).
+    pub fn is_named(&self, wanted: &str) -> bool {
+        self.id == wanted
+            || self
+                .comments
+                .iter()
+                .any(|c| c.id.is_some_and(|id| id.to_string() == wanted))
+    }
+
     /// The comment a reply answers: the thread's first with a known id.
     pub fn reply_target(&self) -> Option<u64> {
         self.comments.iter().find_map(|c| c.id)
@@ -93,6 +108,7 @@ mod tests {
             side: Side::Right,
             resolved: false,
             outdated: false,
+            resolution_unknown: false,
             comments: vec![],
         }
     }

@@ -101,6 +101,20 @@ fn is_executable(path: &Path) -> bool {
     path.with_extension("exe").is_file() || path.is_file()
 }
 
+/// An environment of the given variables, for tests of where a token is found that must not
+/// touch the process's own.
+#[cfg(test)]
+pub(crate) fn env_of(
+    pairs: &'static [(&'static str, &'static str)],
+) -> impl Fn(&str) -> Option<String> {
+    move |name| {
+        pairs
+            .iter()
+            .find(|(k, _)| *k == name)
+            .map(|(_, v)| (*v).to_owned())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

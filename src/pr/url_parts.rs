@@ -4,6 +4,42 @@
 
 use super::ref_error::RefError;
 
+/// The parts of an `https://` or `http://` URL: its host, then each path segment, without
+/// its query and fragment. `None` for text that is no such URL.
+pub fn url_parts(given: &str) -> Option<Vec<&str>> {
+    let rest = given
+        .strip_prefix("https://")
+        .or_else(|| given.strip_prefix("http://"))?;
+    let rest = rest.split(['?', '#']).next().unwrap_or("");
+    Some(rest.split('/').collect())
+}
+
+/// `part` as a host in its one spelling (lower case), or the error naming it.
+pub fn check_host(given: &str, part: &str) -> Result<String, RefError> {
+    let host = part.to_ascii_lowercase();
+    if is_host(&host) {
+        Ok(host)
+    } else {
+        // `github.com@evil.example` is evil.example with a user name: say so rather than guess.
+        Err(RefError::Invalid {
+            given: given.to_string(),
+            reason: format!("{host:?} is not a host name (letters, digits, dots, dashes, a :port)"),
+        })
+    }
+}
+
+/// A pull request's number: a whole number above zero. `what` names it in the error (`pull
+/// request`, `merge request`).
+pub fn check_number(given: &str, what: &str, text: &str) -> Result<u64, RefError> {
+    match text.parse::<u64>() {
+        Ok(n) if n > 0 => Ok(n),
+        _ => Err(RefError::Invalid {
+            given: given.to_string(),
+            reason: format!("`{text}` is not a {what} number"),
+        }),
+    }
+}
+
 /// `HOST` or `HOST:PORT`, nothing else a URL's authority may hold (user names, brackets).
 pub fn is_host(host: &str) -> bool {
     let (name, port) = match host.rsplit_once(':') {
@@ -54,6 +90,23 @@ mod tests {
         assert_eq!(
             check_name("u", "owner", "..").unwrap_err().to_string(),
             "`u`: `..` is not a valid owner name"
+        );
+        assert_eq!(
+            url_parts("https://h.example/o/r/pull/3/files?x=1#c"),
+            Some(vec!["h.example", "o", "r", "pull", "3", "files"])
+        );
+        assert_eq!(url_parts("o/r#3"), None);
+        assert_eq!(
+            check_host("u", "Git.Example:3000").unwrap(),
+            "git.example:3000"
+        );
+        assert!(check_host("u", "a@evil.example").is_err());
+        assert_eq!(check_number("u", "pull request", "12"), Ok(12));
+        assert_eq!(
+            check_number("u", "merge request", "0")
+                .unwrap_err()
+                .to_string(),
+            "`u`: `0` is not a merge request number"
         );
     }
 }

@@ -252,7 +252,8 @@ pub struct Preview {
     /// Findings already commented by an earlier round (`path:line title`): not repeated.
     pub already_commented: Vec<String>,
     /// Findings an open thread of someone else on the PR already raises: not posted inline
-    /// (still counted, still in the body) unless the person includes them.
+    /// (still counted, still in the body) unless the person included them (`included`: then
+    /// they are among `inline_comments` too).
     pub already_raised: Vec<raised::RaisedFinding>,
     /// Anchored findings no longer on the current diff: in the body instead.
     pub moved_to_body: Vec<MovedFinding>,
@@ -480,6 +481,7 @@ pub(crate) fn revision(state: &SpaceState, result: &RoundSnapshot) -> Revision {
         &result.board.nodes,
         &result.comments,
         result.level,
+        &state.include_raised,
     );
     let records = || state.publishes.iter().filter(|p| p.round == result.round);
     let latest = records().max_by_key(|p| p.revision);

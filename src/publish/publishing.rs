@@ -103,6 +103,13 @@ impl Publisher for Publishing {
         }
         let destination = self.destination(prepared)?;
         let posted = super::thread_posts::post(&destination, &mut prepared.space).await;
+        // What was posted changed the threads (a reply in one, one resolved): read again, so
+        // what is shown of them is what the PR holds now.
+        if let (Ok(lines), Destination::Forge(forge)) = (&posted, &destination)
+            && !lines.is_empty()
+        {
+            prepared.threads = crate::session::prepare::read_threads(forge.as_ref()).await;
+        }
         self.destination = Some(destination);
         posted
     }

@@ -13,7 +13,7 @@ use serde::Serialize;
 use super::select::Item;
 use crate::pr::threads::ReviewThread;
 
-/// A finding left out because a thread already holds it.
+/// A finding an open thread already holds: left out, unless the person chose to post it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct RaisedFinding {
     pub fingerprint: String,
@@ -22,6 +22,9 @@ pub struct RaisedFinding {
     pub title: String,
     /// Who opened the thread (a login, as the forge spells it).
     pub by: String,
+    /// Posted inline all the same: the person included it (the preview's include key, or
+    /// `--include-raised`).
+    pub included: bool,
 }
 
 /// Words that say nothing about a subject.

@@ -156,7 +156,15 @@ pub(super) async fn plan(
     }
 
     let selected = select::select(result, input.options.selection, &input.options.collapse);
-    let placed = place(&selected, diff, own, threads, login, input);
+    let placed = place(
+        &selected,
+        diff,
+        own,
+        threads,
+        login,
+        input,
+        &state.include_raised,
+    );
     let gone = gone(state, history, own, login, input);
     let event = if !gone.unweighed.is_empty() && event == ReviewEvent::Approve {
         notices.push(format!(
@@ -358,6 +366,7 @@ fn place<'a>(
     threads: &[crate::pr::threads::ReviewThread],
     login: &str,
     input: &PublishInput<'_>,
+    included: &std::collections::BTreeSet<String>,
 ) -> Placed<'a> {
     let mut placed = Placed::default();
     for item in selected
@@ -377,18 +386,21 @@ fn place<'a>(
                     ));
                     continue;
                 }
-                if !input.options.include_raised
-                    && let Some(thread) = super::raised::raised_by(item, threads, login)
-                {
-                    // Someone already said it on these lines: not said twice. It still
-                    // counts in the verdict and stays in the summary.
+                if let Some(thread) = super::raised::raised_by(item, threads, login) {
+                    // Someone already said it on these lines: not said twice, unless the
+                    // person chose to. It still counts in the verdict and stays in the summary.
+                    let fingerprint = item.fingerprint().to_string();
+                    let include = input.options.include_raised || included.contains(&fingerprint);
                     placed.already_raised.push(super::raised::RaisedFinding {
-                        fingerprint: item.fingerprint().to_string(),
+                        fingerprint,
                         location: item.node.location(),
                         title: item.node.text.title.clone(),
                         by: thread.author().to_string(),
+                        included: include,
                     });
-                    continue;
+                    if !include {
+                        continue;
+                    }
                 }
                 let mut new = comment::new_comment(item, placement);
                 new.body = outgoing(&new.body);

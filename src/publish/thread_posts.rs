@@ -61,7 +61,9 @@ pub async fn post(
     ))?;
     let mut said = Vec::new();
     for draft in drafts {
-        let thread = threads.iter().find(|t| t.id == draft.thread);
+        // By the thread's id, or by one of its comments' numbers: a draft made where only the
+        // REST comments could be read names its thread by the first comment's.
+        let thread = crate::session::thread_drafts::find(&threads, &draft.thread);
         let done = match &draft.action {
             ThreadAction::Reply { text } => {
                 let marker = marker(&draft);

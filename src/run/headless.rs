@@ -251,11 +251,17 @@ fn publish(
             say(format!("will post: {line}"));
         }
         for raised in &preview.already_raised {
-            say(format!(
-                "left out: {} {}: already raised by @{} in an open thread \
-                 (--include-raised posts it; it still counts in the verdict)",
-                raised.location, raised.title, raised.by
-            ));
+            say(match raised.included {
+                false => format!(
+                    "left out: {} {}: already raised by @{} in an open thread \
+                     (--include-raised posts it; it still counts in the verdict)",
+                    raised.location, raised.title, raised.by
+                ),
+                true => format!(
+                    "included: {} {}: already raised by @{} in an open thread, posted all the same",
+                    raised.location, raised.title, raised.by
+                ),
+            });
         }
         published.body = Some(preview.body.clone());
         session.publish().await

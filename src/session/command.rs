@@ -70,6 +70,9 @@ pub enum Command {
     PutThreadDraft(Box<crate::space::thread_draft::ThreadDraft>),
     /// Drops a thread draft not yet posted.
     DeleteThreadDraft { id: String },
+    /// Post the finding `fingerprint` though an open thread already raises it (`include`),
+    /// or leave it out again (`session::raised`).
+    IncludeRaised { fingerprint: String, include: bool },
 }
 
 /// A question for the review room.

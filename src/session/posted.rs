@@ -3,7 +3,7 @@
 //! the person's comments, the level). The session notes it when a publish is done; the
 //! cockpit compares it with what is on screen now and says when they differ.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use sha2::{Digest, Sha256};
 
@@ -11,11 +11,14 @@ use crate::review::node::ReviewNode;
 use crate::review::{Decision, Level};
 use crate::space::state::Posted;
 
-/// The digest of what the posted text is made from, in a stable order (by finding id).
+/// The digest of what the posted text is made from, in a stable order (by finding id):
+/// with the findings the person chose to post though already raised in a thread (`included`,
+/// by fingerprint; none hashes as before they existed).
 pub fn triage_digest(
     nodes: &[ReviewNode],
     comments: &BTreeMap<String, String>,
     level: Level,
+    included: &BTreeSet<String>,
 ) -> String {
     let mut hasher = Sha256::new();
     let mut ordered: Vec<&ReviewNode> = nodes.iter().collect();
@@ -38,6 +41,11 @@ pub fn triage_digest(
         }
     }
     hasher.update(level.as_str().as_bytes());
+    for fingerprint in included {
+        hasher.update(b"include");
+        hasher.update((fingerprint.len() as u64).to_le_bytes());
+        hasher.update(fingerprint.as_bytes());
+    }
     let digest = hasher.finalize();
     digest.iter().map(|b| format!("{b:02x}")).collect()
 }
@@ -48,10 +56,11 @@ pub fn posted(
     nodes: &[ReviewNode],
     comments: &BTreeMap<String, String>,
     level: Level,
+    included: &BTreeSet<String>,
 ) -> Posted {
     Posted {
         decision,
-        triage: triage_digest(nodes, comments, level),
+        triage: triage_digest(nodes, comments, level, included),
     }
 }
 
@@ -90,14 +99,21 @@ mod tests {
     fn a_status_a_comment_or_the_level_changes_the_digest_and_order_does_not() {
         let nodes = vec![node("a"), node("b")];
         let none = BTreeMap::new();
-        let base = triage_digest(&nodes, &none, Level::Balanced);
+        let no = BTreeSet::new();
+        let base = triage_digest(&nodes, &none, Level::Balanced, &no);
         let reversed: Vec<_> = nodes.iter().rev().cloned().collect();
-        assert_eq!(triage_digest(&reversed, &none, Level::Balanced), base);
+        assert_eq!(triage_digest(&reversed, &none, Level::Balanced, &no), base);
         let mut dismissed = nodes.clone();
         dismissed[0].status = Status::Dismissed;
-        assert_ne!(triage_digest(&dismissed, &none, Level::Balanced), base);
+        assert_ne!(triage_digest(&dismissed, &none, Level::Balanced, &no), base);
         let comments = BTreeMap::from([("a".to_string(), "reworded".to_string())]);
-        assert_ne!(triage_digest(&nodes, &comments, Level::Balanced), base);
-        assert_ne!(triage_digest(&nodes, &none, Level::Thorough), base);
+        assert_ne!(triage_digest(&nodes, &comments, Level::Balanced, &no), base);
+        assert_ne!(triage_digest(&nodes, &none, Level::Thorough, &no), base);
+        // A finding included though already raised posts another text.
+        let included = BTreeSet::from(["fp".to_string()]);
+        assert_ne!(
+            triage_digest(&nodes, &none, Level::Balanced, &included),
+            base
+        );
     }
 }

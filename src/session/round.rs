@@ -19,7 +19,9 @@ use crate::review::level::Level;
 use crate::review::level::Role;
 use crate::review::status::apply_suppression_hints;
 use crate::review::verdict::Outcome;
-use crate::reviewers::deterministic::secrets::{SECRET_SCAN, SecretScanner, SecretSetup};
+use crate::reviewers::deterministic::secrets::{
+    SECRET_SCAN, SecretScanner, SecretSetup, SetupError,
+};
 use crate::reviewers::deterministic::{self, DeterministicInput, intake};
 use crate::reviewers::model::dispatch;
 use crate::reviewers::model::passes::{self, PassNote};
@@ -186,8 +188,25 @@ pub enum PipelineError {
     /// The space was opened offline: a round needs the PR as GitHub has it now.
     #[error("{0}")]
     Offline(String),
-    #[error("{0}")]
-    Other(String),
+    /// The secret rules the person configured cannot be used.
+    #[error(transparent)]
+    Secrets(#[from] SetupError),
+    /// A round on a head whose last round completed, without `--force`.
+    #[error("this head was already reviewed in a completed round: pass --force to review it again")]
+    AlreadyReviewed,
+    /// A task of the round (`what`) panicked or was cancelled.
+    #[error("{what} failed: {source}")]
+    Task {
+        what: &'static str,
+        source: tokio::task::JoinError,
+    },
+}
+
+impl PipelineError {
+    /// The failure of the round's task `what` as it was awaited.
+    fn task(what: &'static str) -> impl FnOnce(tokio::task::JoinError) -> PipelineError {
+        move |source| PipelineError::Task { what, source }
+    }
 }
 
 impl From<StoreError> for PipelineError {
@@ -248,8 +267,7 @@ pub async fn secrets(
     let base = prepared.space.state().base_sha.clone();
     let setup = tokio::task::spawn_blocking(move || SecretSetup::for_space(&mirror, &base, user))
         .await
-        .map_err(|e| PipelineError::Other(format!("loading the secret rules failed: {e}")))?
-        .map_err(|e| PipelineError::Other(e.to_string()))?;
+        .map_err(PipelineError::task("loading the secret rules"))??;
     // The values of the secrets in this change and in the PR's texts join the redaction:
     // whatever quotes one back (a model's prose, a tool's message, a comment repeating the
     // description's password) loses it, with or without the context a rule needs.
@@ -285,19 +303,20 @@ pub async fn review(
     // Everything the PR's author and commenters wrote, through one intake: the injection scan
     // and the secret scan read all of it.
     let pr_text = pr_texts(prepared);
-    let (round, started_now) = prepared.space.update(|state| -> Result<(u32, bool), PipelineError> {
-        let completed = state.current_round().is_none_or(|r| r.completed);
-        if completed && force {
-            let head = state.head_sha.clone();
-            state.start_round(&head, &started);
-        } else if completed {
-            return Err(PipelineError::Other(
-                "this head was already reviewed in a completed round: pass --force to review it again".into(),
-            ));
-        }
-        state.advance(Ladder::InProgress)?;
-        Ok((state.current_round().map_or(1, |r| r.number), completed))
-    })?;
+    let (round, started_now) =
+        prepared
+            .space
+            .update(|state| -> Result<(u32, bool), PipelineError> {
+                let completed = state.current_round().is_none_or(|r| r.completed);
+                if completed && force {
+                    let head = state.head_sha.clone();
+                    state.start_round(&head, &started);
+                } else if completed {
+                    return Err(PipelineError::AlreadyReviewed);
+                }
+                state.advance(Ladder::InProgress)?;
+                Ok((state.current_round().map_or(1, |r| r.number), completed))
+            })?;
     // The report's `space.new_round` says whether this run started a round, here as when the
     // space was opened at a new head.
     if started_now {
@@ -447,11 +466,11 @@ pub async fn review(
     }
     reviewers
         .await
-        .map_err(|e| PipelineError::Other(format!("a reviewer task failed: {e}")))?;
+        .map_err(PipelineError::task("a reviewer task"))?;
     if let Some(dispatched) = dispatched {
         dispatched
             .await
-            .map_err(|e| PipelineError::Other(format!("the model dispatch failed: {e}")))?;
+            .map_err(PipelineError::task("the model dispatch"))?;
     }
     models::fingerprint_model_nodes(
         &mut live.board.nodes,

@@ -109,6 +109,8 @@ pub enum SessionEvent<Pv, Pd> {
     /// The person's drafts on the PR's review threads as the space holds them (after a
     /// publish posted some).
     ThreadDrafts(Vec<crate::space::thread_draft::ThreadDraft>),
+    /// The PR's review threads read again (a publish posted replies or resolutions on them).
+    ReviewThreads(Vec<crate::pr::threads::ReviewThread>),
     /// The gate wrote a patch: the cockpit announces it and can show it.
     PatchWritten(Box<fix::WrittenPatch>),
     /// The prompt for the coding agent (redacted), written to `path`, with how many findings
@@ -691,7 +693,9 @@ pub async fn serve<P: Publisher>(
                                         ));
                                     }
                                 }
-                                Command::PutThreadDraft(_) | Command::DeleteThreadDraft { .. } => {
+                                Command::PutThreadDraft(_)
+                                | Command::DeleteThreadDraft { .. }
+                                | Command::IncludeRaised { .. } => {
                                     send(SessionEvent::Notice(
                                         "the review is still running: draft on a thread when it is done".into(),
                                     ));
@@ -977,11 +981,18 @@ async fn handle<P: Publisher>(
                 }
                 Err(err) => return send(failed("Not published", err.to_string())),
             }
-            // The person's replies and resolutions on the PR's threads, after the review.
+            // The person's replies and resolutions on the PR's threads, after the review; the
+            // threads as they stand then, with them.
             match session.post_thread_drafts().await {
-                Ok(lines) => lines
-                    .into_iter()
-                    .for_each(|line| send(SessionEvent::Notice(line))),
+                Ok(lines) if lines.is_empty() => {}
+                Ok(lines) => {
+                    lines
+                        .into_iter()
+                        .for_each(|line| send(SessionEvent::Notice(line)));
+                    send(SessionEvent::ReviewThreads(
+                        session.prepared().threads.threads.clone(),
+                    ));
+                }
                 Err(err) => send(failed("Thread replies not posted", err.to_string())),
             }
             send(SessionEvent::ThreadDrafts(
@@ -1064,6 +1075,14 @@ async fn handle<P: Publisher>(
         }
         Command::DeleteThreadDraft { id } => {
             if let Err(err) = session.delete_thread_draft(&id) {
+                send(failed("Could not save", err.to_string()));
+            }
+        }
+        Command::IncludeRaised {
+            fingerprint,
+            include,
+        } => {
+            if let Err(err) = session.include_raised(&fingerprint, include) {
                 send(failed("Could not save", err.to_string()));
             }
         }

@@ -65,12 +65,7 @@ pub fn remove(drafts: &mut Vec<ThreadDraft>, id: &str) -> bool {
 
 /// The thread `wanted` names: its own id, or the number of any of its comments.
 pub fn find<'a>(threads: &'a [ReviewThread], wanted: &str) -> Option<&'a ReviewThread> {
-    threads.iter().find(|t| {
-        t.id == wanted
-            || t.comments
-                .iter()
-                .any(|c| c.id.is_some_and(|id| id.to_string() == wanted))
-    })
+    threads.iter().find(|t| t.is_named(wanted))
 }
 
 impl<P: Publisher> Session<P> {

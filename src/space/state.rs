@@ -54,6 +54,10 @@ pub struct SpaceState {
     /// Replies and resolutions on the PR's review threads, until a publish posts them.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub thread_drafts: Vec<super::thread_draft::ThreadDraft>,
+    /// Findings (by fingerprint) the person chose, in the publish preview, to post though an
+    /// open thread of someone else already raises them (`publish::raised`).
+    #[serde(default, skip_serializing_if = "std::collections::BTreeSet::is_empty")]
+    pub include_raised: std::collections::BTreeSet<String>,
 }
 
 /// The PR, for display: the key identifies it, the rest is what the forge said about it.
@@ -228,6 +232,7 @@ impl SpaceState {
             comments: Default::default(),
             threads: Vec::new(),
             thread_drafts: Vec::new(),
+            include_raised: Default::default(),
         }
     }
 

@@ -170,6 +170,13 @@ impl Engine for Bridge {
             Effect::DeleteFinding(node_id) => Command::DeleteFinding { node_id },
             Effect::PutThreadDraft(draft) => Command::PutThreadDraft(draft),
             Effect::DeleteThreadDraft(id) => Command::DeleteThreadDraft { id },
+            Effect::IncludeRaised {
+                fingerprint,
+                include,
+            } => Command::IncludeRaised {
+                fingerprint,
+                include,
+            },
         };
         let _ = self.commands.send(command);
     }
@@ -234,8 +241,12 @@ async fn relay(
                     already_raised: preview
                         .already_raised
                         .iter()
-                        .map(|r| {
-                            format!("{} {} — already raised by @{}", r.location, r.title, r.by)
+                        .map(|r| crate::ui::state::RaisedRow {
+                            fingerprint: r.fingerprint.clone(),
+                            location: r.location.clone(),
+                            title: r.title.clone(),
+                            by: r.by.clone(),
+                            included: r.included,
                         })
                         .collect(),
                     body: preview.body.clone(),
@@ -261,6 +272,9 @@ async fn relay(
                 actions
             }
             SessionEvent::Notice(text) => vec![Action::Engine(Report::Notice(text))],
+            SessionEvent::ReviewThreads(threads) => {
+                vec![Action::Engine(Report::ReviewThreads(Arc::new(threads)))]
+            }
             SessionEvent::ThreadDrafts(drafts) => {
                 vec![Action::Engine(Report::ThreadDrafts(drafts))]
             }

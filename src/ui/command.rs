@@ -86,6 +86,9 @@ pub enum Command {
     HandBack,
     PublishConfirm,
     PublishCancel,
+    /// In the publish preview: post the selected finding an open thread already raises, or
+    /// leave it out again.
+    IncludeRaised,
     /// Show the patch the gate wrote.
     ViewPatch,
     /// Show (or hide) the event log: what ran, failed, waited and was posted.

@@ -574,6 +574,27 @@ impl Default for Keymap {
                 "help: the preview's keys first",
                 NONE,
             ),
+            (
+                Preview,
+                A::IncludeRaised,
+                &["i"],
+                "post the selected finding already raised in a thread, or leave it out again",
+                NONE,
+            ),
+            (
+                Preview,
+                A::NextFinding,
+                &["n"],
+                "select the next finding already raised",
+                NONE,
+            ),
+            (
+                Preview,
+                A::PrevFinding,
+                &["N"],
+                "select the previous finding already raised",
+                NONE,
+            ),
             (Preview, A::PageDown, &["pgdn", "space"], "page down", NONE),
             (Preview, A::PageUp, &["pgup"], "page up", NONE),
             (Preview, A::Top, &["home", "g"], "top of the body", NONE),
@@ -933,7 +954,7 @@ impl Keymap {
             })
             .map(|b| Hint {
                 key: b.keys[0].to_string(),
-                what: short(b.command),
+                what: short_in(context, b.command),
                 command: b.command,
                 first: FIRST.iter().position(|c| *c == b.command),
             })
@@ -952,6 +973,16 @@ pub struct Hint {
     pub first: Option<usize>,
 }
 
+/// The few words an overlay's hint uses for `command`: [`short`], but where a key means
+/// something else in that overlay.
+fn short_in(context: Context, command: Command) -> &'static str {
+    match (context, command) {
+        (Context::Preview, Command::NextFinding) => "next raised",
+        (Context::Preview, Command::PrevFinding) => "previous raised",
+        _ => short(command),
+    }
+}
+
 /// The few words a status line hint (or a narrow overlay's key line) uses.
 pub(crate) fn short(command: Command) -> &'static str {
     match command {
@@ -963,6 +994,7 @@ pub(crate) fn short(command: Command) -> &'static str {
         Command::Bottom => "bottom",
         Command::PublishConfirm => "publish",
         Command::PublishCancel => "cancel",
+        Command::IncludeRaised => "include",
         Command::Expand => "open",
         Command::NextFinding => "next open",
         Command::Undo => "undo",

@@ -122,6 +122,13 @@ pub struct Undoable {
 pub enum DraftStep {
     Put(crate::space::thread_draft::ThreadDraft),
     Deleted(crate::space::thread_draft::ThreadDraft),
+    /// A finding already raised in a thread, included in the publish (`true`) or left out
+    /// again; `what` names it in messages.
+    Raised {
+        fingerprint: String,
+        what: String,
+        included: bool,
+    },
 }
 
 /// A change in the review room: a finding of the person's put, edited or deleted, or a
@@ -183,13 +190,26 @@ pub struct PreviewData {
     /// Findings that go into the body instead of inline, each with why (`path:line title — not
     /// on a changed line`).
     pub moved_to_body: Vec<String>,
-    /// Findings left out because a colleague's open thread already raises them (`path:line
-    /// title — already raised by @alice`): still counted, not posted inline.
-    pub already_raised: Vec<String>,
+    /// Findings a colleague's open thread already raises: left out (still counted, not
+    /// posted inline) unless the person included them.
+    pub already_raised: Vec<RaisedRow>,
     /// The summary body, as it will be posted.
     pub body: String,
     /// Where it goes: `github review on owner/repo#12`, or the local report's directory.
     pub target: String,
+}
+
+/// One finding of the preview an open thread already raises.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct RaisedRow {
+    pub fingerprint: String,
+    /// `path:line`.
+    pub location: String,
+    pub title: String,
+    /// Who opened the thread that raises it.
+    pub by: String,
+    /// Posted all the same: the person included it.
+    pub included: bool,
 }
 
 /// Work for the loop itself, not the engine: it needs the terminal.
@@ -324,6 +344,8 @@ pub enum Overlay {
     Preview {
         data: PreviewData,
         scroll: u16,
+        /// The selected row of `data.already_raised` (what the include key acts on).
+        raised: usize,
     },
     Input(Box<InputOverlay>),
     Error {
@@ -435,8 +457,14 @@ pub struct AppState {
     pub diff: Option<Arc<Diff>>,
     /// The review threads people hold on the PR: marked in the diff view's gutter.
     pub review_threads: Arc<Vec<crate::pr::threads::ReviewThread>>,
+    /// Where the preview stood (scroll, selected raised row) when the include key asked for
+    /// a new one: it comes back there.
+    pub preview_at: Option<(u16, usize)>,
     /// The person's replies and resolutions on those threads, until a publish posts them.
     pub thread_drafts: Vec<crate::space::thread_draft::ThreadDraft>,
+    /// Findings (by fingerprint) the person chose in the publish preview to post though an
+    /// open thread already raises them.
+    pub include_raised: std::collections::BTreeSet<String>,
     /// Edited comment text by node id (what would be posted instead of the generated text).
     pub comments: BTreeMap<String, String>,
     /// The person at the keyboard (their confirmations count as a peer's).
@@ -539,6 +567,8 @@ impl AppState {
             diff: None,
             review_threads: Arc::default(),
             thread_drafts: Vec::new(),
+            include_raised: Default::default(),
+            preview_at: None,
             comments: BTreeMap::new(),
             person: person.to_string(),
             now: String::new(),
@@ -591,6 +621,7 @@ impl AppState {
         state.round = space.current_round().map_or(0, |r| r.number);
         state.board.nodes = space.nodes.clone();
         state.threads = space.threads.clone();
+        state.include_raised = space.include_raised.clone();
         // An answer the last process was still receiving is no longer coming.
         crate::review::thread::interrupt_open(&mut state.threads);
         state.published = space.published().map(|p| p.target.clone());
@@ -716,6 +747,7 @@ impl AppState {
             &self.board.nodes,
             &self.comments,
             self.level,
+            &self.include_raised,
         );
         crate::session::posted::changed(&posted.posted, &now)
     }

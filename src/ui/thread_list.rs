@@ -24,7 +24,7 @@ pub fn drafts<'a>(state: &'a AppState, thread: &ReviewThread) -> Vec<&'a ThreadD
     state
         .thread_drafts
         .iter()
-        .filter(|d| d.thread == thread.id && !d.posted)
+        .filter(|d| thread.is_named(&d.thread) && !d.posted)
         .collect()
 }
 
@@ -55,12 +55,15 @@ pub fn on_lines<'a>(state: &'a AppState, anchor: &Anchor) -> Vec<&'a ReviewThrea
         .collect()
 }
 
-/// `open`, `resolved` or `outdated`, as the forge says.
+/// `open`, `resolved` or `outdated`, as the forge says; `resolution unknown` when it could
+/// not say (GitHub without a token).
 pub fn state_word(thread: &ReviewThread) -> &'static str {
     if thread.resolved {
         "resolved"
     } else if thread.outdated {
         "outdated"
+    } else if thread.resolution_unknown {
+        "resolution unknown"
     } else {
         "open"
     }

@@ -291,14 +291,77 @@ fn find_dir_of(dir: &Path, name: &str) -> Option<std::path::PathBuf> {
     None
 }
 
-/// The cockpit at 80x24 on the PR: the secret dismissed, the round published (a COMMENT), the
-/// secret reopened (BLOCK): a banner names both; leaving says it on the terminal; reopened,
-/// the gate publishes the change as one new review, and the banner goes.
+/// The cockpit on the PR at 60x15, 80x24, 120x40 and 200x60, the same walk at each: the
+/// secret dismissed, the round published (a COMMENT), the secret reopened (BLOCK): a banner
+/// names both; leaving says it on the terminal; reopened, the gate publishes the change as
+/// one new review, and the banner goes. Every screen on the way: no panic, no action cut at
+/// the edge, nothing that contradicts the header's verdict or what was published.
 #[test]
-fn a_reopened_p0_after_publishing_is_a_banner_and_the_gate_publishes_it_again_at_80x24() {
+fn triage_publish_change_and_republish_at_every_size_without_a_clipped_action_or_a_contradiction() {
     crate::require_tmux!(
-        "republish::a_reopened_p0_after_publishing_is_a_banner_and_the_gate_publishes_it_again_at_80x24"
+        "republish::triage_publish_change_and_republish_at_every_size_without_a_clipped_action_or_a_contradiction"
     );
+    for (width, height) in [(60, 15), (80, 24), (120, 40), (200, 60)] {
+        walk(width, height);
+    }
+}
+
+/// What every screen of the walk must hold at `width` columns: no panic, the hint line (the
+/// last) whole with room to spare, and a "now X" banner agreeing with the header's badge.
+fn sound(screen: &str, width: usize, published: bool) -> Result<(), String> {
+    if screen.contains("panicked") {
+        return Err("a panic".into());
+    }
+    let hints = screen.lines().last().unwrap_or_default().trim_end();
+    if hints.chars().count() >= width {
+        return Err(format!("the hint line runs off the edge: {hints}"));
+    }
+    if published && screen.contains("nothing was published") {
+        return Err("says nothing was published after a publish".into());
+    }
+    // Where a badge (the header's, the gate's verdict) is in sight, it says what the
+    // banner's "now" says ("published SHIP at" is what was posted, no badge).
+    const DECISIONS: [&str; 4] = ["SHIP", "HOLD", "BLOCK", "INCONCLUSIVE"];
+    let badges = |d: &str| {
+        screen.matches(&format!(" {d} ")).count()
+            - screen.matches(&format!("published {d} ")).count()
+    };
+    for decision in DECISIONS {
+        let other = DECISIONS.iter().find(|d| **d != decision && badges(d) > 0);
+        if screen.contains(&format!("now {decision}"))
+            && badges(decision) == 0
+            && let Some(other) = other
+        {
+            return Err(format!("the banner says now {decision}, a badge {other}"));
+        }
+    }
+    // The gate offers what the banner says it does.
+    if screen.contains("Approval gate")
+        && screen.contains("publish again?")
+        && !screen.contains("p publish")
+    {
+        return Err("the banner says publish again, the gate offers no p".into());
+    }
+    // A key and what it does stay on one line (`v` at a line's end, `view patch` below).
+    for pair in screen.lines().collect::<Vec<_>>().windows(2) {
+        // The line's end inside a box and its scroll bar.
+        let mut end = pair[0].trim_end();
+        for _ in 0..2 {
+            end = end.strip_suffix(['│', '║', '█']).unwrap_or(end).trim_end();
+        }
+        let last = end.rsplit(' ').next().unwrap_or_default();
+        if end.ends_with(&format!("  {last}"))
+            && last.len() == 1
+            && last.chars().all(|c| c.is_ascii_lowercase())
+        {
+            return Err(format!("a key cut from its word: {:?}", pair[0]));
+        }
+    }
+    Ok(())
+}
+
+fn walk(width: u16, height: u16) {
+    let size = format!("{width}x{height}");
     let server = start_with(repo_with(&format!(
         "{FEATURE_LIB}\npub const AWS_KEY: &str = \"{AWS_KEY}\";\n"
     )));
@@ -310,11 +373,11 @@ fn a_reopened_p0_after_publishing_is_a_banner_and_the_gate_publishes_it_again_at
         server.url(),
         exit.display()
     );
-    let tmux = Tmux::start(
-        "republish",
+    let mut tmux = Tmux::start(
+        &format!("republish-{size}"),
         &command,
-        80,
-        24,
+        width,
+        height,
         &[
             ("REVIEW_TUI_DATA_DIR", data.path()),
             ("REVIEW_TUI_CONFIG", &data.path().join("no-config.toml")),
@@ -322,72 +385,83 @@ fn a_reopened_p0_after_publishing_is_a_banner_and_the_gate_publishes_it_again_at
             ("GH_TOKEN", Path::new(TOKEN)),
         ],
     );
-    tmux.wait_for("the verdict", |s| s.contains("BLOCK"));
+    tmux.poll_every(std::time::Duration::from_millis(50));
+    let published = std::cell::Cell::new(false);
+    // Waits for `ready`, holding every screen read on the way to `sound`.
+    let wait = |what: &str, ready: &dyn Fn(&str) -> bool| {
+        tmux.wait_for(&format!("{what} at {size}"), |s| {
+            if let Err(wrong) = sound(s, width as usize, published.get()) {
+                panic!("{size}, waiting for {what}: {wrong}\n{s}");
+            }
+            ready(s)
+        })
+    };
+    wait("the verdict", &|s| s.contains("BLOCK"));
     tmux.keys(&["/"]);
     tmux.text("p0");
     tmux.keys(&["Enter"]);
-    tmux.wait_for("the filter", |s| s.contains("filter: p0"));
+    wait("the filter", &|s| s.contains("filter: p0"));
     tmux.keys(&["x"]);
-    tmux.wait_for("the reason box", |s| s.contains("why?"));
+    wait("the reason box", &|s| s.contains("why?"));
     tmux.text("a test key");
     tmux.keys(&["Enter"]);
-    tmux.wait_for("the secret dismissed", |s| !s.contains("BLOCK"));
+    wait("the secret dismissed", &|s| !s.contains("BLOCK"));
     tmux.keys(&["g"]);
-    tmux.wait_for("the gate", |s| s.contains("Approval gate"));
+    wait("the gate", &|s| s.contains("Approval gate"));
     tmux.keys(&["p"]);
-    tmux.wait_for("the preview", |s| s.contains("enter publish exactly this"));
+    wait("the preview", &|s| s.contains("enter publish"));
     tmux.keys(&["Enter"]);
-    tmux.wait_for("the publication", |s| s.contains("published:"));
-    assert_eq!(server.bodies_to(REVIEWS).len(), 1);
+    wait("the publication", &|s| s.contains("published:"));
+    published.set(true);
+    assert_eq!(server.bodies_to(REVIEWS).len(), 1, "{size}");
     // The gate right after: it names where the round went, never "nothing was published".
     tmux.keys(&["g"]);
-    tmux.wait_for("the published gate", |s| s.contains("Approval gate"));
+    wait("the published gate", &|s| s.contains("Approval gate"));
     tmux.keys(&["a"]);
-    let left = tmux.wait_for("leaving the gate", |s| s.contains("left the gate"));
-    assert!(!left.contains("nothing was published"), "{left}");
+    wait("leaving the gate", &|s| s.contains("left the gate"));
 
     // Reopen the secret (undo the dismissal): BLOCK, and the banner says what was posted.
     tmux.keys(&["u"]);
-    tmux.wait_for("the banner", |s| {
-        s.contains("BLOCK") && s.contains("— now BLOCK") && s.contains("publish again")
+    wait("the banner", &|s| {
+        s.contains("BLOCK") && s.contains("now BLOCK") && s.contains("publish again")
     });
     tmux.keys(&["q"]);
-    let left = tmux.wait_for("the line on leaving", |s| {
+    let left = wait("the line on leaving", &|s| {
         s.contains("review-tui: leaving at BLOCK")
     });
-    assert!(left.contains("publish again"), "{left}");
-    assert_eq!(tmux.exit_code(&exit), 6, "{left}");
-    assert_eq!(server.bodies_to(REVIEWS).len(), 1);
+    assert!(left.contains("publish again"), "{size}: {left}");
+    assert_eq!(tmux.exit_code(&exit), 6, "{size}: {left}");
+    assert_eq!(server.bodies_to(REVIEWS).len(), 1, "{size}");
 
     // Reopened: the banner is still there; the gate publishes the change.
     std::fs::remove_file(&exit).unwrap();
     tmux.respawn(&command);
-    tmux.wait_for("the banner after reopening", |s| s.contains("— now BLOCK"));
+    wait("the banner after reopening", &|s| s.contains("now BLOCK"));
     tmux.keys(&["g"]);
-    tmux.wait_for("the gate", |s| s.contains("Approval gate"));
+    wait("the gate", &|s| s.contains("Approval gate"));
     tmux.keys(&["p"]);
-    tmux.wait_for("the preview of publishing again", |s| {
-        s.contains("enter publish exactly this") && s.contains("round 1 again")
+    wait("the preview of publishing again", &|s| {
+        s.contains("enter publish") && s.contains("round 1 again")
     });
     tmux.keys(&["Enter"]);
-    tmux.wait_for("published again, the banner gone", |s| {
-        s.contains("published:") && !s.contains("— now BLOCK")
+    wait("published again, the banner gone", &|s| {
+        s.contains("published:") && !s.contains("now BLOCK")
     });
     let posted = server.bodies_to(REVIEWS);
-    assert_eq!(posted.len(), 2);
-    assert_eq!(posted[1]["event"], "REQUEST_CHANGES");
+    assert_eq!(posted.len(), 2, "{size}");
+    assert_eq!(posted[1]["event"], "REQUEST_CHANGES", "{size}");
     // Nothing changed since: the gate offers nothing more.
     tmux.keys(&["g"]);
-    tmux.wait_for("the gate", |s| s.contains("Approval gate"));
+    wait("the gate", &|s| s.contains("Approval gate"));
     tmux.keys(&["p"]);
-    tmux.wait_for("nothing to publish", |s| {
+    wait("nothing to publish", &|s| {
         s.contains("changed since") && s.contains("was published")
     });
     tmux.keys(&["Escape"]);
-    tmux.wait_for("the gate closed", |s| !s.contains("Approval gate"));
+    wait("the gate closed", &|s| !s.contains("Approval gate"));
     tmux.keys(&["q"]);
-    assert_eq!(tmux.exit_code(&exit), 6);
+    assert_eq!(tmux.exit_code(&exit), 6, "{size}");
     let out = tmux.screen();
-    assert!(!out.contains("review-tui: leaving at"), "{out}");
-    assert_eq!(server.bodies_to(REVIEWS).len(), 2);
+    assert!(!out.contains("review-tui: leaving at"), "{size}: {out}");
+    assert_eq!(server.bodies_to(REVIEWS).len(), 2, "{size}");
 }

@@ -15,6 +15,7 @@ use crate::models::{KEY_ID, SECRET, marker};
 use crate::support::anthropic_server::{AnthropicReply, AnthropicServer};
 use crate::support::git_repo::GitRepo;
 use crate::support::openai_server::{OpenAiServer, Reply, call_id, tool_messages};
+use crate::support::tmux::{Tmux, wait_until};
 
 const TASK: &str = "answer a question";
 
@@ -101,6 +102,70 @@ fn node<'a>(state: &'a Value, id: &str) -> &'a Value {
         .iter()
         .find(|n| n["id"] == id)
         .unwrap_or_else(|| panic!("no node {id}"))
+}
+
+/// A first part of an answer, `content`, that goes on to read `src/cache.rs`.
+fn reads_the_cache(content: &str, usage: (u64, u64)) -> Reply {
+    Reply::Message {
+        content: Some(content.into()),
+        tool_calls: vec![(
+            call_id(),
+            "read_file".into(),
+            json!({"path": "src/cache.rs"}).to_string(),
+        )],
+        finish_reason: "tool_calls".into(),
+        usage,
+    }
+}
+
+/// The cockpit's command line: the binary with `args` (as the shell reads them), no model
+/// credential or endpoint from the environment, its exit code written to `exit`, the pane
+/// kept a while so its last screen can be read.
+fn cockpit_command(args: &str, exit: &Path) -> String {
+    format!(
+        "env -u OPENAI_API_KEY -u OPENAI_BASE_URL -u ANTHROPIC_API_KEY -u OLLAMA_HOST {} {args}; echo $? > {}; sleep 30",
+        env!("CARGO_BIN_EXE_review-tui"),
+        exit.display()
+    )
+}
+
+/// The cockpit in tmux at `width`×`height`, run by `tester` on the data under `dir/data` with
+/// `config`, and `env` besides; its exit code goes to `dir/exit`.
+fn cockpit_in_tmux(
+    name: &str,
+    args: &str,
+    dir: &Path,
+    config: &Path,
+    (width, height): (u16, u16),
+    env: &[(&str, &Path)],
+) -> Tmux {
+    let data = dir.join("data");
+    let mut all = vec![
+        ("REVIEW_TUI_DATA_DIR", data.as_path()),
+        ("REVIEW_TUI_CONFIG", config),
+        ("REVIEW_TUI_PERSON", Path::new("tester")),
+    ];
+    all.extend_from_slice(env);
+    let command = cockpit_command(args, &dir.join("exit"));
+    Tmux::start(name, &command, width, height, &all)
+}
+
+/// Selects the finding `filter` matches in the cockpit's list. The filter box opens with the
+/// filter in effect: clear it first. Always (a screen read mid-redraw may not show the list's
+/// title), and wait until the list says no filter, then a moment, or the terminal reads esc and
+/// the next key as one alt key.
+fn select(tmux: &Tmux, filter: &str) {
+    tmux.keys(&["Escape"]);
+    tmux.wait_for("the filter cleared", |s| {
+        !s.contains("filter: ") && s.contains("Findings (")
+    });
+    std::thread::sleep(Duration::from_millis(300));
+    tmux.keys(&["/"]);
+    tmux.text(filter);
+    tmux.keys(&["Enter"]);
+    // The list's title shows the filter's start (a narrow terminal cuts it).
+    let shown = format!("filter: {}", &filter[..6]);
+    tmux.wait_for("the filter", |s| s.contains(&shown));
 }
 
 fn text(out: &Output) -> (String, String) {
@@ -258,16 +323,7 @@ fn a_budget_spent_mid_answer_stops_it_and_keeps_the_question() {
     server.route(
         &marker("engineer", TASK),
         [
-            Reply::Message {
-                content: Some("Reading the cache first.".into()),
-                tool_calls: vec![(
-                    call_id(),
-                    "read_file".into(),
-                    json!({"path": "src/cache.rs"}).to_string(),
-                )],
-                finish_reason: "tool_calls".into(),
-                usage: (900, 200),
-            },
+            reads_the_cache("Reading the cache first.", (900, 200)),
             Reply::text("never sent"),
         ],
     );
@@ -439,16 +495,7 @@ fn a_kill_while_an_answer_streams_leaves_the_question_and_a_reopen_marks_it_inte
     server.route(
         &marker("engineer", TASK),
         [
-            Reply::Message {
-                content: Some("First I read the cache.".into()),
-                tool_calls: vec![(
-                    call_id(),
-                    "read_file".into(),
-                    json!({"path": "src/cache.rs"}).to_string(),
-                )],
-                finish_reason: "tool_calls".into(),
-                usage: (100, 20),
-            },
+            reads_the_cache("First I read the cache.", (100, 20)),
             Reply::Hang,
         ],
     );
@@ -499,14 +546,14 @@ fn a_kill_while_an_answer_streams_leaves_the_question_and_a_reopen_marks_it_inte
 /// finding and about the whole change (the demo's recorded answers), accept a reviewer's
 /// withdrawal and undo it, add a P1 of one's own on a range of the diff, publish locally.
 fn walk_the_room_in_the_cockpit(width: u16, height: u16) {
-    use crate::support::tmux::{Tmux, wait_until};
-    let data = tempfile::tempdir().unwrap();
-    let data = data.path();
+    let dir = tempfile::tempdir().unwrap();
+    let dir = dir.path();
+    let no_config = dir.join("no-config.toml");
     let mut headless = review_tui();
     headless
         .args(["--demo", "--headless"])
-        .env("REVIEW_TUI_DATA_DIR", data)
-        .env("REVIEW_TUI_CONFIG", data.join("no-config.toml"));
+        .env("REVIEW_TUI_DATA_DIR", dir.join("data"))
+        .env("REVIEW_TUI_CONFIG", &no_config);
     for var in [
         "OPENAI_API_KEY",
         "OPENAI_BASE_URL",
@@ -517,7 +564,7 @@ fn walk_the_room_in_the_cockpit(width: u16, height: u16) {
     }
     assert_eq!(headless.output().unwrap().status.code(), Some(6));
     // The person's editor: it makes a P1 a P0 and adds a line, as a person would.
-    let editor = data.join("editor.sh");
+    let editor = dir.join("editor.sh");
     std::fs::write(
         &editor,
         "#!/bin/sh\nsed -i 's/^P1 bug:/P0 bug:/' \"$1\"\nprintf 'FROM-THE-EDITOR\\n' >> \"$1\"\n",
@@ -527,41 +574,16 @@ fn walk_the_room_in_the_cockpit(width: u16, height: u16) {
         use std::os::unix::fs::PermissionsExt;
         std::fs::set_permissions(&editor, std::fs::Permissions::from_mode(0o755)).unwrap();
     }
-    let exit = data.join("exit");
-    let binary = env!("CARGO_BIN_EXE_review-tui");
-    let tmux = Tmux::start(
+    let tmux = cockpit_in_tmux(
         &format!("room-{width}"),
-        &format!("{binary} --demo; echo $? > {}; sleep 30", exit.display()),
-        width,
-        height,
-        &[
-            ("REVIEW_TUI_DATA_DIR", data),
-            ("REVIEW_TUI_CONFIG", &data.join("no-config.toml")),
-            ("REVIEW_TUI_PERSON", Path::new("tester")),
-            ("EDITOR", editor.as_path()),
-            ("VISUAL", Path::new("")),
-        ],
+        "--demo",
+        dir,
+        &no_config,
+        (width, height),
+        &[("EDITOR", editor.as_path()), ("VISUAL", Path::new(""))],
     );
-    let state = || -> Value {
-        let path = find_state(data).expect("state.json");
-        serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
-    };
-    let select = |filter: &str| {
-        // The filter box opens with the filter in effect: clear it first. Always (a screen
-        // read mid-redraw may not show the list's title), and wait until the list says no
-        // filter, then a moment, or the terminal reads esc and the next key as one alt key.
-        tmux.keys(&["Escape"]);
-        tmux.wait_for("the filter cleared", |s| {
-            !s.contains("filter: ") && s.contains("Findings (")
-        });
-        std::thread::sleep(std::time::Duration::from_millis(300));
-        tmux.keys(&["/"]);
-        tmux.text(filter);
-        tmux.keys(&["Enter"]);
-        // The list's title shows the filter's start (a narrow terminal cuts it).
-        let shown = format!("filter: {}", &filter[..6]);
-        tmux.wait_for("the filter", |s| s.contains(&shown));
-    };
+    let state = || state(dir);
+    let select = |filter: &str| select(&tmux, filter);
     tmux.wait_for("the resumed review", |s| s.contains("BLOCK"));
 
     // A question on the engineer's finding: the recorded answer streams into the detail.
@@ -700,8 +722,8 @@ fn walk_the_room_in_the_cockpit(width: u16, height: u16) {
     tmux.keys(&["Enter"]);
     tmux.wait_for("the publish", |s| s.contains("published:"));
     tmux.keys(&["q"]);
-    assert_eq!(tmux.exit_code(&exit), 6);
-    let space = find_state(data).unwrap().parent().unwrap().to_path_buf();
+    assert_eq!(tmux.exit_code(&dir.join("exit")), 6);
+    let space = state_path(dir).parent().unwrap().to_path_buf();
     let posted = std::fs::read_to_string(space.join("review.md")).unwrap();
     assert!(posted.contains("the retry keeps the old token"), "{posted}");
     for thread_text in [
@@ -742,7 +764,6 @@ fn children(parent: u32) -> Vec<u32> {
 /// with the person's comment and no thread text, and a kill -9 while an answer streams: the
 /// reopened cockpit shows the thread interrupted.
 fn walk_the_room_on_a_local_range(width: u16, height: u16) {
-    use crate::support::tmux::{Tmux, wait_until};
     let dir = tempfile::tempdir().unwrap();
     let dir = dir.path();
     let repo = crate::models::repository(false);
@@ -773,51 +794,26 @@ fn walk_the_room_on_a_local_range(width: u16, height: u16) {
             Reply::text("THREAD-ANSWER-MARKER: the caller checks first."),
             Reply::text("THREAD-CHANGE-MARKER: start with src/cache.rs."),
             // The answer the kill interrupts: a first part, then nothing.
-            Reply::Message {
-                content: Some("KILLED-ANSWER-MARKER".into()),
-                tool_calls: vec![(
-                    call_id(),
-                    "read_file".into(),
-                    json!({"path": "src/cache.rs"}).to_string(),
-                )],
-                finish_reason: "tool_calls".into(),
-                usage: (100, 20),
-            },
+            reads_the_cache("KILLED-ANSWER-MARKER", (100, 20)),
             Reply::Hang,
         ],
     );
     let config = crate::models::config(dir, "");
-    let binary_path = env!("CARGO_BIN_EXE_review-tui");
-    let cockpit = format!(
-        "env -u OPENAI_API_KEY -u OPENAI_BASE_URL -u ANTHROPIC_API_KEY -u OLLAMA_HOST {binary_path} '{}' --model-url {} --model scripted-model",
+    let args = format!(
+        "'{}' --model-url {} --model scripted-model",
         reference(&repo),
         server.base_url()
     );
-    let data = dir.join("data");
-    let tmux = Tmux::start(
+    let tmux = cockpit_in_tmux(
         &format!("room-local-{width}"),
-        &format!("{cockpit}; sleep 30"),
-        width,
-        height,
-        &[
-            ("REVIEW_TUI_DATA_DIR", data.as_path()),
-            ("REVIEW_TUI_CONFIG", config.as_path()),
-            ("REVIEW_TUI_PERSON", Path::new("tester")),
-        ],
+        &args,
+        dir,
+        &config,
+        (width, height),
+        &[],
     );
     tmux.keep_dead_panes();
-    let select = |filter: &str| {
-        tmux.keys(&["Escape"]);
-        tmux.wait_for("the filter cleared", |s| {
-            !s.contains("filter: ") && s.contains("Findings (")
-        });
-        std::thread::sleep(Duration::from_millis(300));
-        tmux.keys(&["/"]);
-        tmux.text(filter);
-        tmux.keys(&["Enter"]);
-        let shown = format!("filter: {}", &filter[..6]);
-        tmux.wait_for("the filter", |s| s.contains(&shown));
-    };
+    let select = |filter: &str| select(&tmux, filter);
     let shown = decision.as_str().unwrap().to_uppercase();
     tmux.wait_for("the resumed review", |s| s.contains(&shown));
 
@@ -890,7 +886,7 @@ fn walk_the_room_on_a_local_range(width: u16, height: u16) {
     tmux.wait_for("the preview", |s| s.contains("Publish"));
     tmux.keys(&["Enter"]);
     tmux.wait_for("the publish", |s| s.contains("published:"));
-    let space = find_state(&data).unwrap().parent().unwrap().to_path_buf();
+    let space = state_path(dir).parent().unwrap().to_path_buf();
     let posted = std::fs::read_to_string(space.join("review.md")).unwrap();
     assert!(posted.contains("the cache grows without bound"), "{posted}");
     for thread_text in [
@@ -922,7 +918,7 @@ fn walk_the_room_on_a_local_range(width: u16, height: u16) {
     for pid in pids {
         let _ = Command::new("kill").args(["-9", &pid.to_string()]).status();
     }
-    tmux.respawn(&format!("{cockpit}; sleep 30"));
+    tmux.respawn(&cockpit_command(&args, &dir.join("exit")));
     // No key before the cockpit is drawn: at its start the terminal is asked where the
     // cursor is, and a key then would be read as the answer.
     tmux.wait_for("the reopened cockpit", |s| s.contains("Findings ("));
@@ -957,7 +953,6 @@ fn the_room_on_a_local_range_at_80x24() {
 /// until it ends) and is asked when it ends; meanwhile the keys work and the question is kept.
 #[test]
 fn a_question_asked_while_the_round_runs_is_asked_when_it_ends() {
-    use crate::support::tmux::{Tmux, wait_until};
     let dir = tempfile::tempdir().unwrap();
     let dir = dir.path();
     let repo = crate::models::repository(false);
@@ -975,24 +970,12 @@ fn a_question_asked_while_the_round_runs_is_asked_when_it_ends() {
         )],
     );
     let config = crate::models::config(dir, "");
-    let data = dir.join("data");
-    let command = format!(
-        "env -u OPENAI_API_KEY -u OPENAI_BASE_URL {} '{}' --force --model-url {} --model scripted-model; sleep 30",
-        env!("CARGO_BIN_EXE_review-tui"),
+    let args = format!(
+        "'{}' --force --model-url {} --model scripted-model",
         reference(&repo),
         server.base_url()
     );
-    let tmux = Tmux::start(
-        "room-queued",
-        &command,
-        120,
-        40,
-        &[
-            ("REVIEW_TUI_DATA_DIR", data.as_path()),
-            ("REVIEW_TUI_CONFIG", config.as_path()),
-            ("REVIEW_TUI_PERSON", Path::new("tester")),
-        ],
-    );
+    let tmux = cockpit_in_tmux("room-queued", &args, dir, &config, (120, 40), &[]);
     // The round waits for the engineer, which never answers.
     tmux.wait_for("the cockpit", |s| s.contains("Findings ("));
     wait_until("the engineer's review asked", || {

@@ -460,16 +460,22 @@ fn the_cockpit_lists_threads_drafts_a_reply_and_a_resolution_and_publishes_them_
 
     // The diff marks the threads' lines.
     tmux.keys(&["d"]);
-    tmux.wait_for("the thread mark in the diff", |s| s.contains('¶'));
+    // The diff's own frame: the detail pane below the findings has a `¶` too.
+    tmux.wait_for("the thread mark in the diff", |s| {
+        s.contains("┌ Diff ·") && s.contains("◆0¶")
+    });
     tmux.keys(&["Escape"]);
     // The selected finding's detail shows alice's thread on its line.
     tmux.wait_for("the thread in the finding's detail", |s| {
-        s.contains("Findings (2)") && s.contains("¶ src/lib.rs:9 · open")
+        !s.contains("┌ Diff ·") && s.contains("Findings (2)") && s.contains("¶ src/lib.rs:9 · open")
     });
 
     // The list: open threads first, settled ones last; alice's is the last open one.
     tmux.keys(&["t"]);
-    tmux.wait_for("the threads list", |s| s.contains("Review threads (124)"));
+    // It opens on the thread of the selected finding's lines, among 124.
+    tmux.wait_for("the threads list on alice's thread", |s| {
+        s.contains("Review threads (124)") && s.contains("▶ src/lib.rs:9")
+    });
     tmux.keys(&["G"]);
     tmux.wait_for("the last thread", |s| s.contains("▶ src/lib.rs:6"));
     tmux.keys(&["k", "k"]);
@@ -508,6 +514,245 @@ fn the_cockpit_lists_threads_drafts_a_reply_and_a_resolution_and_publishes_them_
     });
     assert_eq!(server.bodies_to(REVIEWS).len(), 1);
     assert!(our_replies(&server)[0].contains("the key moves to the environment"));
+    // Read again after the publish: the finding's thread is resolved, with the reply in it.
+    tmux.wait_for("the thread read again", |s| {
+        s.contains("¶ src/lib.rs:9 · resolved")
+    });
     tmux.keys(&["q"]);
     wait_until("the cockpit's exit", || exit.exists().then_some(()));
+}
+
+/// A cockpit on the planted PR in one 80×24 terminal that outlives it: each `launch` starts
+/// review-tui afresh in the same pane (`exec`: the pane's process is review-tui itself, so a
+/// kill reaches it and nothing else).
+fn cockpit(name: &str, data: &Path) -> crate::support::tmux::Tmux {
+    let tmux = crate::support::tmux::Tmux::start(
+        name,
+        "cat",
+        80,
+        24,
+        &[
+            ("REVIEW_TUI_DATA_DIR", data),
+            ("REVIEW_TUI_CONFIG", &data.join("no-config.toml")),
+            ("REVIEW_TUI_PERSON", Path::new("tester")),
+            ("GH_TOKEN", Path::new(TOKEN)),
+        ],
+    );
+    tmux.keep_dead_panes();
+    tmux
+}
+
+fn launch(tmux: &crate::support::tmux::Tmux, server: &GithubServer) {
+    let binary = env!("CARGO_BIN_EXE_review-tui");
+    tmux.respawn(&format!(
+        "exec env -u GITHUB_TOKEN -u GITHUB_API_URL '{binary}' acme/widgets#7 --deterministic-only --api-url {}",
+        server.url()
+    ));
+    tmux.wait_for("the verdict", |s| s.contains("BLOCK"));
+}
+
+/// The gate's publish preview, with the key's finding listed as already raised.
+fn open_preview(tmux: &crate::support::tmux::Tmux) -> String {
+    tmux.keys(&["g"]);
+    tmux.wait_for("the gate", |s| s.contains("Approval gate"));
+    tmux.keys(&["p"]);
+    tmux.wait_for("the preview", |s| {
+        s.contains("enter publish exactly this") && s.contains("src/lib.rs:9 Hardcoded")
+    })
+}
+
+/// In the preview, `i` includes the finding alice's open thread already raises: the list and
+/// the counts say so, the choice survives a kill -9, and the publish after the restart posts
+/// it exactly once, beside the `unwrap()`.
+#[test]
+fn the_preview_includes_a_finding_already_raised_and_the_publish_posts_it_once_at_80x24() {
+    use crate::support::tmux::wait_until;
+    crate::require_tmux!("threads::the_preview_includes_a_finding_already_raised");
+    let server = start();
+    let data = tempfile::tempdir().unwrap();
+    let first = run(&server, data.path(), &[]);
+    assert_eq!(first.status.code(), Some(6), "{}", text(&first.stderr));
+    let tmux = cockpit("include", data.path());
+    launch(&tmux, &server);
+
+    // Left out by default: one comment on its line (the unwrap()), one left out.
+    let preview = open_preview(&tmux);
+    assert!(preview.contains("left out src/lib.rs:9"), "{preview}");
+    assert!(preview.contains("· 1 also as"), "{preview}");
+    assert!(preview.contains("i include/leave out"), "{preview}");
+    tmux.keys(&["i"]);
+    let included = tmux.wait_for("the finding included", |s| {
+        s.contains("posted   src/lib.rs:9") && s.contains("enter publish exactly this")
+    });
+    assert!(!included.contains("left out src/"), "{included}");
+    assert!(included.contains("· 2 also as"), "{included}");
+    assert!(server.bodies_to(REVIEWS).is_empty(), "nothing posted yet");
+
+    // Killed before publishing: the choice is in the space.
+    let (pid, _) = tmux.pane_process();
+    let killed = std::process::Command::new("kill")
+        .args(["-KILL", &pid.to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    wait_until("the killed cockpit's pane to die", || {
+        tmux.pane_process().1.then_some(())
+    });
+    launch(&tmux, &server);
+    let preview = open_preview(&tmux);
+    assert!(preview.contains("posted   src/lib.rs:9"), "{preview}");
+    tmux.keys(&["Enter"]);
+    wait_until("the review posted", || {
+        (!server.bodies_to(REVIEWS).is_empty()).then_some(())
+    });
+    let mut lines = posted_lines(&server);
+    lines.sort();
+    assert_eq!(lines, vec![6, 9]);
+    tmux.wait_for("published", |s| s.contains("published"));
+    tmux.keys(&["q"]);
+    wait_until("the cockpit's exit", || tmux.pane_process().1.then_some(()));
+    assert_eq!(server.bodies_to(REVIEWS).len(), 1, "posted once");
+}
+
+/// Included, then left out again (`i` twice), or included and taken back with `u`: the
+/// publish posts nothing for it.
+#[test]
+fn a_finding_already_raised_left_out_again_or_undone_is_not_posted_at_80x24() {
+    use crate::support::tmux::wait_until;
+    crate::require_tmux!("threads::a_finding_already_raised_left_out_again");
+    let server = start();
+    let data = tempfile::tempdir().unwrap();
+    let first = run(&server, data.path(), &[]);
+    assert_eq!(first.status.code(), Some(6), "{}", text(&first.stderr));
+    let tmux = cockpit("leave-out", data.path());
+    launch(&tmux, &server);
+
+    open_preview(&tmux);
+    tmux.keys(&["i"]);
+    tmux.wait_for("included", |s| s.contains("posted   src/lib.rs:9"));
+    tmux.keys(&["i"]);
+    tmux.wait_for("left out again", |s| {
+        s.contains("left out src/lib.rs:9") && s.contains("enter publish exactly this")
+    });
+    // Included once more, then the preview cancelled and the choice undone with `u`.
+    tmux.keys(&["i"]);
+    tmux.wait_for("included", |s| s.contains("posted   src/lib.rs:9"));
+    tmux.keys(&["Escape"]);
+    tmux.wait_for("the preview cancelled", |s| s.contains("publish cancelled"));
+    // One key at a time: an escape with a key right behind it reads as alt and that key.
+    tmux.keys(&["Escape"]);
+    tmux.wait_for("the gate closed", |s| !s.contains("Approval gate"));
+    tmux.keys(&["u"]);
+    tmux.wait_for("the choice undone", |s| s.contains("undone: left out"));
+    let preview = open_preview(&tmux);
+    assert!(preview.contains("left out src/lib.rs:9"), "{preview}");
+    tmux.keys(&["Enter"]);
+    wait_until("the review posted", || {
+        (!server.bodies_to(REVIEWS).is_empty()).then_some(())
+    });
+    assert_eq!(posted_lines(&server), vec![6]);
+    tmux.keys(&["q"]);
+    wait_until("the cockpit's exit", || tmux.pane_process().1.then_some(()));
+}
+
+/// Without a token (a public repository), GraphQL is not asked (it takes no anonymous
+/// calls): the threads are the REST review comments, every page (more than 250 comments in
+/// three pages of 100), grouped by what each replies to. Whether each is resolved is unknown,
+/// and said: the report's notes say so, the cockpit shows it on the finding's thread and in
+/// the list, and none is taken for settled.
+#[test]
+fn without_a_token_the_threads_come_from_rest_with_their_resolution_unknown_at_80x24() {
+    use crate::support::tmux::wait_until;
+    crate::require_tmux!("threads::without_a_token_the_threads_come_from_rest");
+    let server = start();
+    let data = tempfile::tempdir().unwrap();
+    let out = review_tui()
+        .args(["acme/widgets#7", "--headless", "--deterministic-only"])
+        .args(["--api-url", server.url(), "--format", "json"])
+        .env("REVIEW_TUI_DATA_DIR", data.path())
+        .env_remove("GH_TOKEN")
+        .env_remove("GITHUB_TOKEN")
+        .env_remove("GITHUB_API_URL")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(6), "{}", text(&out.stderr));
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let notes = report["coverage"]["notes"].to_string();
+    assert!(notes.contains("resolved is unknown"), "{notes}");
+    // 124 threads: alice's, bob's, carol's, dave's long one and 120 fillers.
+    assert!(notes.contains("124 review thread"), "{notes}");
+    assert!(
+        server.bodies_to("POST /graphql").is_empty(),
+        "no GraphQL without a token"
+    );
+    assert!(
+        server.schema_violations().is_empty(),
+        "{:?}",
+        server.schema_violations()
+    );
+
+    let tmux = crate::support::tmux::Tmux::start(
+        "tokenless",
+        "cat",
+        80,
+        24,
+        &[
+            ("REVIEW_TUI_DATA_DIR", data.path()),
+            ("REVIEW_TUI_CONFIG", &data.path().join("no-config.toml")),
+            ("REVIEW_TUI_PERSON", Path::new("tester")),
+        ],
+    );
+    tmux.keep_dead_panes();
+    let binary = env!("CARGO_BIN_EXE_review-tui");
+    tmux.respawn(&format!(
+        "exec env -u GH_TOKEN -u GITHUB_TOKEN -u GITHUB_API_URL '{binary}' acme/widgets#7 --deterministic-only --api-url {}",
+        server.url()
+    ));
+    // The selected finding (the key on line 9) shows alice's thread, its resolution unknown.
+    tmux.wait_for("the thread in the finding's detail", |s| {
+        s.contains("BLOCK") && s.contains("¶ src/lib.rs:9 · resolution unknown")
+    });
+    tmux.keys(&["t"]);
+    tmux.wait_for("the threads list", |s| s.contains("Review threads (124)"));
+    // Bob's thread is resolved on GitHub; REST cannot say so, and it is not taken for it.
+    tmux.keys(&["G"]);
+    let last = tmux.wait_for("the last thread", |s| s.contains("▶ src/lib.rs:"));
+    assert!(!last.contains("· resolved"), "{last}");
+    tmux.keys(&["Escape"]);
+    tmux.wait_for("the list closed", |s| !s.contains("Review threads ("));
+    tmux.keys(&["q"]);
+    wait_until("the cockpit's exit", || tmux.pane_process().1.then_some(()));
+}
+
+/// Without a token, GitHub's rate limit (60 an hour) is soon used up: the line comments'
+/// read refused with 403 and `x-ratelimit-remaining: 0` is a note naming the limit and when it
+/// resets, never a failed review.
+#[test]
+fn a_rate_limit_on_the_tokenless_threads_read_is_a_notice_not_a_failed_review() {
+    let server = start();
+    server.fail_always(
+        "GET /repos/acme/widgets/pulls/7/comments",
+        crate::support::github_server::Fault::PrimaryRateLimit {
+            reset_in_secs: 3600,
+        },
+    );
+    let data = tempfile::tempdir().unwrap();
+    let out = review_tui()
+        .args(["acme/widgets#7", "--headless", "--deterministic-only"])
+        .args(["--api-url", server.url(), "--format", "json"])
+        .env("REVIEW_TUI_DATA_DIR", data.path())
+        .env_remove("GH_TOKEN")
+        .env_remove("GITHUB_TOKEN")
+        .env_remove("GITHUB_API_URL")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(6), "{}", text(&out.stderr));
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let notes = report["coverage"]["notes"].to_string();
+    assert!(
+        notes.contains("review threads could not be read"),
+        "{notes}"
+    );
+    assert!(notes.contains("rate limit"), "{notes}");
+    assert!(notes.contains("resets at"), "{notes}");
 }

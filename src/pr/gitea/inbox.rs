@@ -12,7 +12,7 @@ use crate::pr::connect::Connection;
 use crate::pr::hosted::ForgeKind;
 use crate::pr::http::RestClient;
 use crate::pr::inbox::{InboxAnswer, InboxQuery, Waiting, WaitingPr};
-use crate::pr::self_hosted::{InboxHost, ask_hosts, inbox_hosts};
+use crate::pr::self_hosted::{self, InboxHost};
 
 /// Page size of the search (Gitea caps pages at its `MAX_RESPONSE_ITEMS`, 50 by default).
 const LIMIT: &str = "50";
@@ -50,13 +50,8 @@ pub(super) async fn inbox(
     connection: &Connection,
     query: &InboxQuery,
 ) -> Result<InboxAnswer, GiteaError> {
-    let defaults = GiteaSettings::default();
-    let settings = &connection
-        .settings_of::<GiteaSettings>(forge.id())
-        .unwrap_or(&defaults)
-        .0;
-    let (hosts, notes) = inbox_hosts(connection, settings, &AUTH)?;
-    ask_hosts(hosts, notes, |host| host_inbox(forge, host, query)).await
+    let ask = |host| host_inbox(forge, host, query);
+    self_hosted::inbox::<GiteaSettings, _, _, _>(connection, forge.id(), &AUTH, ask).await
 }
 
 /// What one host lists for the account its token acts as.

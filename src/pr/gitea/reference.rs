@@ -4,13 +4,12 @@
 use std::sync::Arc;
 
 use crate::config::Config;
-use crate::path_component::sanitize_component;
 use crate::pr::connect::{Connected, Connection, ForgeSettings, SettingError};
 use crate::pr::forge::{ForgeError, ForgeFuture};
-use crate::pr::hosted::{FetchRefs, ForgeKind, HostedPr};
+use crate::pr::hosted::{ForgeKind, HostedPr};
 use crate::pr::inbox::{InboxAnswer, InboxQuery};
 use crate::pr::ref_error::RefError;
-use crate::pr::url_parts::{check_name, is_host};
+use crate::pr::url_parts::{check_host, check_name, check_number};
 
 use super::settings::GITEA_HOST;
 
@@ -33,36 +32,18 @@ impl ForgeKind for Gitea {
         "https://codeberg.org/OWNER/REPO/pulls/N"
     }
 
-    fn parse_reference(&self, text: &str) -> Result<Option<HostedPr>, RefError> {
-        let given = text.trim();
-        match given
-            .strip_prefix("https://")
-            .or_else(|| given.strip_prefix("http://"))
-        {
-            Some(rest) => parse_url(given, rest),
-            None => Ok(None),
-        }
+    fn public_host(&self) -> &'static str {
+        GITEA_HOST
     }
 
-    /// `gitea` for codeberg.org, `gitea-<host>` for any other server.
-    fn site(&self, host: &str) -> String {
-        if host == GITEA_HOST {
-            self.id().to_string()
-        } else {
-            format!("{}-{}", self.id(), sanitize_component(host))
-        }
+    fn parse_url(&self, given: &str, parts: &[&str]) -> Result<Option<HostedPr>, RefError> {
+        parse_url(given, parts)
     }
 
     /// `refs/pull/N/head` is on the base repository, so a fork's pull request is fetched from
     /// the same place as the base branch.
-    fn fetch_refs(&self, pr: &HostedPr, base_branch: &str) -> FetchRefs {
-        let base_branch = base_branch
-            .strip_prefix("refs/heads/")
-            .unwrap_or(base_branch);
-        FetchRefs {
-            head: format!("refs/pull/{}/head", pr.number),
-            base: format!("refs/heads/{base_branch}"),
-        }
+    fn head_ref(&self, number: u64) -> String {
+        format!("refs/pull/{number}/head")
     }
 
     fn settings(&self, config: &Config) -> Result<Arc<dyn ForgeSettings>, SettingError> {
@@ -83,45 +64,25 @@ impl ForgeKind for Gitea {
 }
 
 /// `https://HOST/OWNER/REPO/pulls/N[/files…][?query][#fragment]`; `None` for any other URL.
-fn parse_url(given: &str, rest: &str) -> Result<Option<HostedPr>, RefError> {
-    let rest = rest.split(['?', '#']).next().unwrap_or("");
-    let parts: Vec<&str> = rest.split('/').collect();
+fn parse_url(given: &str, parts: &[&str]) -> Result<Option<HostedPr>, RefError> {
     if parts.len() < 5 || parts[3] != "pulls" {
         return Ok(None);
     }
-    let host = parts[0].to_ascii_lowercase();
-    if !is_host(&host) {
-        return Err(RefError::Invalid {
-            given: given.to_string(),
-            reason: format!("{host:?} is not a host name (letters, digits, dots, dashes, a :port)"),
-        });
-    }
+    let host = check_host(given, parts[0])?;
     for name in &parts[1..3] {
         check_name(given, "Gitea owner or repository", name)?;
     }
-    let number = match parts[4].parse::<u64>() {
-        Ok(n) if n > 0 => n,
-        _ => {
-            return Err(RefError::Invalid {
-                given: given.to_string(),
-                reason: format!("`{}` is not a pull request number", parts[4]),
-            });
-        }
-    };
+    let number = check_number(given, "pull request", parts[4])?;
     // Gitea matches owner and repository names case-insensitively: one spelling, one space.
-    Ok(Some(HostedPr {
-        forge: GITEA.id().to_string(),
-        site: GITEA.site(&host),
-        owner: parts[1].to_ascii_lowercase(),
-        repo: parts[2].to_ascii_lowercase(),
-        host,
-        number,
-    }))
+    Ok(Some(HostedPr::case_folded(
+        &GITEA, &host, parts[1], parts[2], number,
+    )))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::pr::hosted::FetchRefs;
 
     fn parse(text: &str) -> Result<Option<HostedPr>, RefError> {
         GITEA.parse_reference(text)

@@ -14,7 +14,9 @@ use crate::config::Config;
 use crate::pr::connect::{Connected, Connection, ForgeSettings, SettingError};
 use crate::pr::forge::ForgeError;
 use crate::pr::hosted::HostedPr;
-use crate::pr::self_hosted::{HostedAuth, HostedSettings, reach};
+use crate::pr::self_hosted::{
+    HostedAuth, HostedForgeSettings, HostedSettings, connect as connect_hosted,
+};
 use crate::pr::token::Token;
 
 /// The public host known without configuration.
@@ -38,39 +40,14 @@ pub(super) fn settings(config: &Config) -> Result<Arc<dyn ForgeSettings>, Settin
     Ok(Arc::new(GiteaSettings(settings)))
 }
 
-/// The token for `host`: the variable its entry names, else `GITEA_TOKEN`, else
-/// `FORGEJO_TOKEN`, else the token of `tea`'s login whose URL is on that host. Only ever asked
-/// for a known host (an unknown one is refused first).
-fn discover(settings: &HostedSettings, host: &str) -> Option<Token> {
-    discover_with(
-        settings,
-        host,
-        |name| std::env::var(name).ok(),
-        |host| {
-            let config = tea_config(
-                std::env::var_os("XDG_CONFIG_HOME").map(PathBuf::from),
-                std::env::var_os("HOME").map(PathBuf::from),
-            )?;
-            let text = std::fs::read_to_string(config).ok()?;
-            tea_token(&text, host)
-        },
-    )
-}
-
-fn discover_with(
-    settings: &HostedSettings,
-    host: &str,
-    env: impl Fn(&str) -> Option<String>,
-    tea: impl FnOnce(&str) -> Option<String>,
-) -> Option<Token> {
-    if let Some(name) = settings.token_env(host) {
-        // Named for this host: nothing else stands in for it.
-        return env(name).and_then(Token::new);
-    }
-    env("GITEA_TOKEN")
-        .and_then(Token::new)
-        .or_else(|| env("FORGEJO_TOKEN").and_then(Token::new))
-        .or_else(|| tea(host).and_then(Token::new))
+/// The token `tea` keeps for `host`: the one of its login whose URL is on that host.
+fn tea_login_token(host: &str) -> Option<String> {
+    let config = tea_config(
+        std::env::var_os("XDG_CONFIG_HOME").map(PathBuf::from),
+        std::env::var_os("HOME").map(PathBuf::from),
+    )?;
+    let text = std::fs::read_to_string(config).ok()?;
+    tea_token(&text, host)
 }
 
 /// `tea`'s config file: `$XDG_CONFIG_HOME/tea/config.yml`, else `~/.config/tea/config.yml`.
@@ -131,64 +108,47 @@ pub(super) const AUTH: HostedAuth = HostedAuth {
     forge: "Gitea",
     timeout_setting: "[gitea] request_timeout",
     token_hint: TOKEN_HINT,
-    discover,
+    token_variables: &["GITEA_TOKEN", "FORGEJO_TOKEN"],
+    tool_token: tea_login_token,
     header: auth_header,
 };
 
+impl HostedForgeSettings for GiteaSettings {
+    fn hosted(&self) -> &HostedSettings {
+        &self.0
+    }
+}
+
 pub(super) fn connect(pr: &HostedPr, connection: &Connection) -> Result<Connected, ForgeError> {
-    let defaults = GiteaSettings::default();
-    let settings = &connection
-        .settings_of::<GiteaSettings>(&pr.forge)
-        .unwrap_or(&defaults)
-        .0;
-    let reached = reach(pr, connection, settings, &AUTH).map_err(GiteaError::from)?;
-    let forge = GiteaForge::new(reached.client.clone(), pr);
-    Ok(reached.connected(Box::new(forge), pr))
+    let connected = connect_hosted::<GiteaSettings>(pr, connection, &AUTH, |client| {
+        Box::new(GiteaForge::new(client, pr))
+    });
+    Ok(connected.map_err(GiteaError::from)?)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::config::{ForgeHostLayer, HostedForgeLayer};
-
-    fn env_of(pairs: &'static [(&'static str, &'static str)]) -> impl Fn(&str) -> Option<String> {
-        move |name| {
-            pairs
-                .iter()
-                .find(|(k, _)| *k == name)
-                .map(|(_, v)| (*v).to_owned())
-        }
-    }
+    use crate::pr::token::env_of;
 
     #[test]
-    fn the_hosts_variable_then_gitea_then_forgejo_then_tea() {
-        let mut layer = HostedForgeLayer::default();
-        layer.host.insert(
-            "git.corp".into(),
-            ForgeHostLayer {
-                api_url: None,
-                token_env: Some("CORP_TOKEN".into()),
-            },
-        );
-        let settings = GiteaSettings::default().0.with_layer(&layer).unwrap();
-        let found = |env: &'static [(&'static str, &'static str)], host: &str| {
-            discover_with(&settings, host, env_of(env), |_| Some("from-tea".into()))
+    fn gitea_then_forgejo_then_tea() {
+        // A host's own variable comes first and alone: `pr::self_hosted` tests that.
+        let settings = GiteaSettings::default().0;
+        let found = |env: &'static [(&'static str, &'static str)]| {
+            settings
+                .discover_token("codeberg.org", env_of(env), AUTH.token_variables, |_| {
+                    Some("from-tea".into())
+                })
                 .map(|t| t.expose().to_string())
         };
-        let all = &[
-            ("CORP_TOKEN", "corp"),
-            ("GITEA_TOKEN", "gitea"),
-            ("FORGEJO_TOKEN", "forgejo"),
-        ];
-        assert_eq!(found(all, "git.corp").as_deref(), Some("corp"));
-        assert_eq!(found(all, "codeberg.org").as_deref(), Some("gitea"));
+        let both = &[("GITEA_TOKEN", "gitea"), ("FORGEJO_TOKEN", "forgejo")];
+        assert_eq!(found(both).as_deref(), Some("gitea"));
         assert_eq!(
-            found(&[("FORGEJO_TOKEN", "forgejo")], "codeberg.org").as_deref(),
+            found(&[("FORGEJO_TOKEN", "forgejo")]).as_deref(),
             Some("forgejo")
         );
-        assert_eq!(found(&[], "codeberg.org").as_deref(), Some("from-tea"));
-        // A host whose entry names a variable that is unset gets no other token.
-        assert_eq!(found(&[("GITEA_TOKEN", "gitea")], "git.corp"), None);
+        assert_eq!(found(&[]).as_deref(), Some("from-tea"));
     }
 
     #[test]

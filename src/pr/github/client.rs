@@ -15,6 +15,7 @@ use super::notice::GithubNotice;
 use super::wire::ErrorBody;
 use crate::pr::connect::Notices;
 use crate::pr::http::retry::{RateHints, is_retryable};
+use crate::pr::http::setup::{endpoint, http_client, secret_header};
 use crate::pr::token::Token;
 use crate::retry::{RetryPolicy, now_epoch};
 
@@ -105,26 +106,18 @@ impl GithubClient {
     pub fn new(config: GithubConfig) -> Result<Self, GithubError> {
         let api = parse_api_url(&config.api_url)?;
         let auth = match &config.token {
-            Some(token) => {
-                let mut value = HeaderValue::from_str(&format!("Bearer {}", token.expose()))
-                    .map_err(|_| {
-                        GithubError::Client(
-                            "the token contains characters that cannot go in an HTTP header".into(),
-                        )
-                    })?;
-                value.set_sensitive(true);
-                Some(value)
-            }
+            Some(token) => Some(
+                secret_header(&format!("Bearer {}", token.expose())).ok_or_else(|| {
+                    GithubError::Client(
+                        "the token contains characters that cannot go in an HTTP header".into(),
+                    )
+                })?,
+            ),
             None => None,
         };
-        // reqwest is built without a default crypto provider so the binary picks one; a second
-        // install (another client, a test) fails harmlessly.
-        let _ = rustls::crypto::ring::default_provider().install_default();
-        let http = reqwest::Client::builder()
-            .user_agent(concat!("review-tui/", env!("CARGO_PKG_VERSION")))
-            .timeout(config.timeout)
-            .connect_timeout(Duration::from_secs(10))
-            .build()
+        // GitHub answers a renamed repository with a redirect; reqwest drops `Authorization`
+        // when one leads to another host.
+        let http = http_client(config.timeout, reqwest::redirect::Policy::default())
             .map_err(|e| GithubError::Client(crate::error_text::chain(&e)))?;
         Ok(GithubClient {
             http,
@@ -162,12 +155,7 @@ impl GithubClient {
     /// An endpoint under the API base. Segments are percent-encoded one by one, so an owner or
     /// repository name can never add path components.
     pub fn endpoint(&self, segments: &[&str]) -> Url {
-        let mut url = self.api.clone();
-        url.path_segments_mut()
-            .expect("parse_api_url only accepts http(s) URLs, which have a path")
-            .pop_if_empty()
-            .extend(segments);
-        url
+        endpoint(&self.api, segments)
     }
 
     /// One JSON document.

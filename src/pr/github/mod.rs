@@ -7,6 +7,7 @@ mod inbox;
 mod notice;
 mod reference;
 mod refusal;
+mod rest_threads;
 mod settings;
 mod threads;
 mod token;

@@ -9,13 +9,12 @@ use std::sync::Arc;
 use crate::config::Config;
 use crate::pr::connect::{Connected, Connection, ForgeSettings, SettingError};
 use crate::pr::forge::{ForgeError, ForgeFuture};
-use crate::pr::hosted::{FetchRefs, ForgeKind, HostedPr};
+use crate::pr::hosted::{ForgeKind, HostedPr};
 use crate::pr::inbox::{InboxAnswer, InboxQuery};
 use crate::pr::ref_error::RefError;
-use crate::pr::url_parts::{check_name, is_host};
+use crate::pr::url_parts::{check_host, check_name, check_number};
 
 use super::hosts::GITHUB_HOST;
-use crate::path_component::sanitize_component;
 
 /// GitHub (and GitHub Enterprise Server) as a registered forge.
 #[derive(Debug, Clone, Copy)]
@@ -36,38 +35,22 @@ impl ForgeKind for Github {
         "https://github.com/OWNER/REPO/pull/N, OWNER/REPO#N"
     }
 
-    fn parse_reference(&self, text: &str) -> Result<Option<HostedPr>, RefError> {
-        let given = text.trim();
-        if let Some(rest) = given
-            .strip_prefix("https://")
-            .or_else(|| given.strip_prefix("http://"))
-        {
-            parse_url(given, rest)
-        } else {
-            parse_short(given)
-        }
+    fn public_host(&self) -> &'static str {
+        GITHUB_HOST
     }
 
-    /// `github` for github.com, `github-<host>` for an Enterprise host: the layout spaces have
-    /// had since the first release.
-    fn site(&self, host: &str) -> String {
-        if host == GITHUB_HOST {
-            self.id().to_string()
-        } else {
-            format!("{}-{}", self.id(), sanitize_component(host))
-        }
+    fn parse_url(&self, given: &str, parts: &[&str]) -> Result<Option<HostedPr>, RefError> {
+        parse_url(given, parts)
+    }
+
+    fn parse_short(&self, given: &str) -> Result<Option<HostedPr>, RefError> {
+        parse_short(given)
     }
 
     /// `refs/pull/N/head` is on the base repository, so a fork's PR (even one whose fork was
     /// deleted) is fetched from the same place as the base branch.
-    fn fetch_refs(&self, pr: &HostedPr, base_branch: &str) -> FetchRefs {
-        let base_branch = base_branch
-            .strip_prefix("refs/heads/")
-            .unwrap_or(base_branch);
-        FetchRefs {
-            head: format!("refs/pull/{}/head", pr.number),
-            base: format!("refs/heads/{base_branch}"),
-        }
+    fn head_ref(&self, number: u64) -> String {
+        format!("refs/pull/{number}/head")
     }
 
     fn settings(&self, config: &Config) -> Result<Arc<dyn ForgeSettings>, SettingError> {
@@ -90,39 +73,23 @@ impl ForgeKind for Github {
 /// GitHub's one spelling: host, owner and repository are case-insensitive there, so
 /// `Foo/Bar#1` and `foo/bar#1` are one PR (and one space).
 fn hosted(host: &str, owner: &str, repo: &str, number: u64) -> HostedPr {
-    let host = host.to_ascii_lowercase();
     let repo = repo.strip_suffix(".git").unwrap_or(repo);
-    HostedPr {
-        forge: GITHUB.id().to_string(),
-        site: GITHUB.site(&host),
-        host,
-        owner: owner.to_ascii_lowercase(),
-        repo: repo.to_ascii_lowercase(),
-        number,
-    }
+    HostedPr::case_folded(&GITHUB, host, owner, repo, number)
 }
 
 /// `https://HOST/OWNER/REPO/pull/N[/files|/commits…][?query][#fragment]`; `None` for any other
 /// URL (another forge's, or not a PR).
-fn parse_url(given: &str, rest: &str) -> Result<Option<HostedPr>, RefError> {
-    let rest = rest.split(['?', '#']).next().unwrap_or("");
-    let parts: Vec<&str> = rest.split('/').collect();
+fn parse_url(given: &str, parts: &[&str]) -> Result<Option<HostedPr>, RefError> {
     if parts.len() < 5 || parts[3] != "pull" {
         return Ok(None);
     }
     let host = parts[0].to_ascii_lowercase();
-    let host = host.strip_prefix("www.").unwrap_or(&host).to_string();
+    let host = host.strip_prefix("www.").unwrap_or(&host);
     if host.is_empty() {
         return Ok(None);
     }
-    if !is_host(&host) {
-        // `github.com@evil.example` is evil.example with a user name: say so rather than guess.
-        return Err(RefError::Invalid {
-            given: given.to_string(),
-            reason: format!("{host:?} is not a host name (letters, digits, dots, dashes, a :port)"),
-        });
-    }
-    let number = parse_number(given, parts[4])?;
+    let host = check_host(given, host)?;
+    let number = check_number(given, "pull request", parts[4])?;
     let (owner, repo) = (parts[1], parts[2].trim_end_matches(".git"));
     check_name(given, "owner", owner)?;
     check_name(given, "repository", repo)?;
@@ -147,25 +114,16 @@ fn parse_short(given: &str) -> Result<Option<HostedPr>, RefError> {
     if !plausible || Path::new(slug).is_dir() && !number.chars().all(|c| c.is_ascii_digit()) {
         return Ok(None);
     }
-    let number = parse_number(given, number)?;
+    let number = check_number(given, "pull request", number)?;
     check_name(given, "owner", owner)?;
     check_name(given, "repository", repo)?;
     Ok(Some(hosted(GITHUB_HOST, owner, repo, number)))
 }
 
-fn parse_number(given: &str, text: &str) -> Result<u64, RefError> {
-    match text.parse::<u64>() {
-        Ok(n) if n > 0 => Ok(n),
-        _ => Err(RefError::Invalid {
-            given: given.to_string(),
-            reason: format!("`{text}` is not a pull request number"),
-        }),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::pr::hosted::FetchRefs;
 
     fn parse(text: &str) -> Result<Option<HostedPr>, RefError> {
         GITHUB.parse_reference(text)

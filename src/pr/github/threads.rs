@@ -161,8 +161,13 @@ impl GithubForge {
         Call::new("POST", url.path(), &host)
     }
 
-    /// Every review thread of the PR with every comment, in GitHub's order.
+    /// Every review thread of the PR with every comment, in GitHub's order. GitHub's GraphQL
+    /// API takes no anonymous calls: without a token the threads are the REST API's review
+    /// comments, grouped by what each replies to, their resolution unknown.
     pub async fn review_threads(&self) -> Result<Vec<ReviewThread>, GithubError> {
+        if !self.client.has_token() {
+            return self.review_threads_rest().await;
+        }
         let what = format!("the review threads of {}", self.describe_pr());
         let query = threads_query();
         let mut threads = Vec::new();
@@ -275,6 +280,7 @@ impl GithubForge {
             },
             resolved: node.is_resolved,
             outdated: node.is_outdated,
+            resolution_unknown: false,
             comments,
         })
     }

@@ -55,15 +55,7 @@ pub fn gh_auth_token(path_var: Option<&OsStr>) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn env_of(pairs: &'static [(&'static str, &'static str)]) -> impl Fn(&str) -> Option<String> {
-        move |name| {
-            pairs
-                .iter()
-                .find(|(k, _)| *k == name)
-                .map(|(_, v)| (*v).to_owned())
-        }
-    }
+    use crate::pr::token::env_of;
 
     #[test]
     fn gh_token_wins_over_github_token_and_gh() {

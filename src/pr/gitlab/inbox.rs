@@ -10,7 +10,7 @@ use super::wire;
 use crate::pr::connect::Connection;
 use crate::pr::hosted::ForgeKind;
 use crate::pr::inbox::{InboxAnswer, InboxQuery, Waiting, WaitingPr};
-use crate::pr::self_hosted::{InboxHost, ask_hosts, inbox_hosts};
+use crate::pr::self_hosted::{self, InboxHost};
 
 #[derive(Debug, Deserialize)]
 struct ListedMr {
@@ -38,13 +38,8 @@ pub(super) async fn inbox(
     connection: &Connection,
     query: &InboxQuery,
 ) -> Result<InboxAnswer, GitlabError> {
-    let defaults = GitlabSettings::default();
-    let settings = &connection
-        .settings_of::<GitlabSettings>(forge.id())
-        .unwrap_or(&defaults)
-        .0;
-    let (hosts, notes) = inbox_hosts(connection, settings, &AUTH)?;
-    ask_hosts(hosts, notes, |host| host_inbox(forge, host, query)).await
+    let ask = |host| host_inbox(forge, host, query);
+    self_hosted::inbox::<GitlabSettings, _, _, _>(connection, forge.id(), &AUTH, ask).await
 }
 
 /// What one host lists for the account its token acts as.

@@ -5,12 +5,11 @@
 use std::sync::Arc;
 
 use crate::config::Config;
-use crate::path_component::sanitize_component;
 use crate::pr::connect::{Connected, Connection, ForgeSettings, SettingError};
 use crate::pr::forge::ForgeError;
-use crate::pr::hosted::{FetchRefs, ForgeKind, HostedPr};
+use crate::pr::hosted::{ForgeKind, HostedPr};
 use crate::pr::ref_error::RefError;
-use crate::pr::url_parts::{check_name, is_host};
+use crate::pr::url_parts::{check_host, check_name, check_number};
 
 use super::settings::GITLAB_HOST;
 
@@ -33,36 +32,22 @@ impl ForgeKind for Gitlab {
         "https://gitlab.com/GROUP/PROJECT/-/merge_requests/N, GROUP/PROJECT!N"
     }
 
-    fn parse_reference(&self, text: &str) -> Result<Option<HostedPr>, RefError> {
-        let given = text.trim();
-        match given
-            .strip_prefix("https://")
-            .or_else(|| given.strip_prefix("http://"))
-        {
-            Some(rest) => parse_url(given, rest),
-            None => parse_short(given),
-        }
+    fn public_host(&self) -> &'static str {
+        GITLAB_HOST
     }
 
-    /// `gitlab` for gitlab.com, `gitlab-<host>` for a self-managed host.
-    fn site(&self, host: &str) -> String {
-        if host == GITLAB_HOST {
-            self.id().to_string()
-        } else {
-            format!("{}-{}", self.id(), sanitize_component(host))
-        }
+    fn parse_url(&self, given: &str, parts: &[&str]) -> Result<Option<HostedPr>, RefError> {
+        parse_url(given, parts)
+    }
+
+    fn parse_short(&self, given: &str) -> Result<Option<HostedPr>, RefError> {
+        parse_short(given)
     }
 
     /// `refs/merge-requests/N/head` is on the target project, so a fork's merge request is
     /// fetched from the same place as the target branch.
-    fn fetch_refs(&self, pr: &HostedPr, base_branch: &str) -> FetchRefs {
-        let base_branch = base_branch
-            .strip_prefix("refs/heads/")
-            .unwrap_or(base_branch);
-        FetchRefs {
-            head: format!("refs/merge-requests/{}/head", pr.number),
-            base: format!("refs/heads/{base_branch}"),
-        }
+    fn head_ref(&self, number: u64) -> String {
+        format!("refs/merge-requests/{number}/head")
     }
 
     fn settings(&self, config: &Config) -> Result<Arc<dyn ForgeSettings>, SettingError> {
@@ -88,35 +73,19 @@ impl ForgeKind for Gitlab {
 
 /// GitLab's one spelling: host and paths are matched case-insensitively there.
 fn hosted(host: &str, namespace: &str, project: &str, number: u64) -> HostedPr {
-    let host = host.to_ascii_lowercase();
-    HostedPr {
-        forge: GITLAB.id().to_string(),
-        site: GITLAB.site(&host),
-        host,
-        owner: namespace.to_ascii_lowercase(),
-        repo: project.to_ascii_lowercase(),
-        number,
-    }
+    HostedPr::case_folded(&GITLAB, host, namespace, project, number)
 }
 
 /// `https://HOST/NAMESPACE…/PROJECT/-/merge_requests/N[/diffs…][?query][#fragment]`; `None`
 /// for any other URL.
-fn parse_url(given: &str, rest: &str) -> Result<Option<HostedPr>, RefError> {
-    let rest = rest.split(['?', '#']).next().unwrap_or("");
-    let parts: Vec<&str> = rest.split('/').collect();
+fn parse_url(given: &str, parts: &[&str]) -> Result<Option<HostedPr>, RefError> {
     let Some(dash) = parts.iter().position(|p| *p == "-") else {
         return Ok(None);
     };
     if parts.get(dash + 1) != Some(&"merge_requests") || parts.len() < dash + 3 {
         return Ok(None);
     }
-    let host = parts[0].to_ascii_lowercase();
-    if !is_host(&host) {
-        return Err(RefError::Invalid {
-            given: given.to_string(),
-            reason: format!("{host:?} is not a host name (letters, digits, dots, dashes, a :port)"),
-        });
-    }
+    let host = check_host(given, parts[0])?;
     let path = &parts[1..dash];
     if path.len() < 2 {
         return Err(RefError::Invalid {
@@ -127,7 +96,7 @@ fn parse_url(given: &str, rest: &str) -> Result<Option<HostedPr>, RefError> {
     for name in path {
         check_name(given, "GitLab group or project", name)?;
     }
-    let number = parse_number(given, parts[dash + 2])?;
+    let number = check_number(given, "merge request", parts[dash + 2])?;
     let (project, namespace) = path.split_last().expect("two parts at least");
     Ok(Some(hosted(&host, &namespace.join("/"), project, number)))
 }
@@ -146,7 +115,7 @@ fn parse_short(given: &str) -> Result<Option<HostedPr>, RefError> {
     for name in &parts {
         check_name(given, "GitLab group or project", name)?;
     }
-    let number = parse_number(given, number)?;
+    let number = check_number(given, "merge request", number)?;
     let (project, namespace) = parts.split_last().expect("two parts at least");
     Ok(Some(hosted(
         GITLAB_HOST,
@@ -156,19 +125,10 @@ fn parse_short(given: &str) -> Result<Option<HostedPr>, RefError> {
     )))
 }
 
-fn parse_number(given: &str, text: &str) -> Result<u64, RefError> {
-    match text.parse::<u64>() {
-        Ok(n) if n > 0 => Ok(n),
-        _ => Err(RefError::Invalid {
-            given: given.to_string(),
-            reason: format!("`{text}` is not a merge request number"),
-        }),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::pr::hosted::FetchRefs;
 
     fn parse(text: &str) -> Result<Option<HostedPr>, RefError> {
         GITLAB.parse_reference(text)

@@ -12,7 +12,9 @@ use crate::config::Config;
 use crate::pr::connect::{Connected, Connection, ForgeSettings, SettingError};
 use crate::pr::forge::ForgeError;
 use crate::pr::hosted::HostedPr;
-use crate::pr::self_hosted::{HostedAuth, HostedSettings, reach};
+use crate::pr::self_hosted::{
+    HostedAuth, HostedForgeSettings, HostedSettings, connect as connect_hosted,
+};
 use crate::pr::token::{Token, tool_output};
 
 /// The host `GROUP/PROJECT!N` names, and the one known without configuration.
@@ -42,36 +44,13 @@ pub(super) fn settings(config: &Config) -> Result<Arc<dyn ForgeSettings>, Settin
     Ok(Arc::new(GitlabSettings(settings)))
 }
 
-/// The token for `host`: the variable its entry names, else `GITLAB_TOKEN`, else what `glab`
-/// keeps for that host. Only ever asked for a known host (an unknown one is refused first).
-pub(super) fn discover(settings: &HostedSettings, host: &str) -> Option<Token> {
-    discover_with(
-        settings,
-        host,
-        |name| std::env::var(name).ok(),
-        |host| {
-            tool_output(
-                std::env::var_os("PATH").as_deref(),
-                "glab",
-                &["config", "get", "token", "--host", host],
-            )
-        },
+/// The token `glab` keeps for `host`.
+fn glab_token(host: &str) -> Option<String> {
+    tool_output(
+        std::env::var_os("PATH").as_deref(),
+        "glab",
+        &["config", "get", "token", "--host", host],
     )
-}
-
-fn discover_with(
-    settings: &HostedSettings,
-    host: &str,
-    env: impl Fn(&str) -> Option<String>,
-    glab: impl FnOnce(&str) -> Option<String>,
-) -> Option<Token> {
-    if let Some(name) = settings.token_env(host) {
-        // Named for this host: nothing else stands in for it.
-        return env(name).and_then(Token::new);
-    }
-    env("GITLAB_TOKEN")
-        .and_then(Token::new)
-        .or_else(|| glab(host).and_then(Token::new))
 }
 
 /// The header a token goes in: personal, project and group access tokens (`glpat-…`) as
@@ -93,68 +72,42 @@ pub(super) const AUTH: HostedAuth = HostedAuth {
     forge: "GitLab",
     timeout_setting: "[gitlab] request_timeout",
     token_hint: TOKEN_HINT,
-    discover,
+    token_variables: &["GITLAB_TOKEN"],
+    tool_token: glab_token,
     header: auth_header,
 };
 
+impl HostedForgeSettings for GitlabSettings {
+    fn hosted(&self) -> &HostedSettings {
+        &self.0
+    }
+}
+
 pub(super) fn connect(pr: &HostedPr, connection: &Connection) -> Result<Connected, ForgeError> {
-    let defaults = GitlabSettings::default();
-    let settings = &connection
-        .settings_of::<GitlabSettings>(&pr.forge)
-        .unwrap_or(&defaults)
-        .0;
-    let reached = reach(pr, connection, settings, &AUTH).map_err(GitlabError::from)?;
-    let forge = GitlabForge::new(reached.client.clone(), pr);
-    Ok(reached.connected(Box::new(forge), pr))
+    let connected = connect_hosted::<GitlabSettings>(pr, connection, &AUTH, |client| {
+        Box::new(GitlabForge::new(client, pr))
+    });
+    Ok(connected.map_err(GitlabError::from)?)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::config::{ForgeHostLayer, HostedForgeLayer};
-
-    fn env_of(pairs: &'static [(&'static str, &'static str)]) -> impl Fn(&str) -> Option<String> {
-        move |name| {
-            pairs
-                .iter()
-                .find(|(k, _)| *k == name)
-                .map(|(_, v)| (*v).to_owned())
-        }
-    }
+    use crate::pr::token::env_of;
 
     #[test]
-    fn the_hosts_variable_then_gitlab_token_then_glab() {
-        let mut layer = HostedForgeLayer::default();
-        layer.host.insert(
-            "git.corp".into(),
-            ForgeHostLayer {
-                api_url: None,
-                token_env: Some("CORP_TOKEN".into()),
-            },
-        );
-        let settings = GitlabSettings::default().0.with_layer(&layer).unwrap();
-        let env = env_of(&[("CORP_TOKEN", "corp"), ("GITLAB_TOKEN", "public")]);
-        let found = |host: &str| {
-            discover_with(&settings, host, &env, |_| Some("from-glab".into()))
-                .map(|t| t.expose().to_string())
+    fn gitlab_token_then_glab_for_that_host() {
+        // A host's own variable comes first and alone: `pr::self_hosted` tests that.
+        let settings = GitlabSettings::default().0;
+        let discover = |env: &'static [(&'static str, &'static str)]| {
+            settings.discover_token("gitlab.com", env_of(env), AUTH.token_variables, |asked| {
+                assert_eq!(asked, "gitlab.com");
+                Some("glab-token\n".into())
+            })
         };
-        assert_eq!(found("git.corp").as_deref(), Some("corp"));
-        assert_eq!(found("gitlab.com").as_deref(), Some("public"));
-        let from_glab = discover_with(&settings, "gitlab.com", env_of(&[]), |host| {
-            assert_eq!(host, "gitlab.com");
-            Some("glab-token\n".into())
-        });
-        assert_eq!(from_glab.unwrap().expose(), "glab-token");
-        // A host whose entry names a variable that is unset gets no other token.
-        assert!(
-            discover_with(
-                &settings,
-                "git.corp",
-                env_of(&[("GITLAB_TOKEN", "x")]),
-                |_| None
-            )
-            .is_none()
-        );
+        let public = discover(&[("GITLAB_TOKEN", "public")]);
+        assert_eq!(public.unwrap().expose(), "public");
+        assert_eq!(discover(&[]).unwrap().expose(), "glab-token");
     }
 
     #[test]

@@ -44,6 +44,7 @@ fn threads_of(discussions: Vec<wire::Discussion>, head: &str) -> Vec<ReviewThrea
                 side: side.unwrap_or(Side::Right),
                 resolved: notes.iter().any(|n| n.resolved),
                 outdated,
+                resolution_unknown: false,
                 comments: notes
                     .into_iter()
                     .map(|n| ThreadComment {

@@ -15,6 +15,7 @@ use serde::de::DeserializeOwned;
 
 use super::link;
 use super::retry::{RateHints, is_retryable};
+use super::setup::{http_client, secret_header};
 use crate::pr::connect::{Notices, parse_api_url};
 use crate::pr::token::Token;
 use crate::retry::{RetryPolicy, now_epoch};
@@ -235,25 +236,18 @@ impl RestClient {
             reason: e.0,
         })?;
         let auth = match config.auth {
-            Some((name, value)) => {
-                let mut value = HeaderValue::from_str(&value).map_err(|_| {
+            Some((name, value)) => Some((
+                name,
+                secret_header(&value).ok_or_else(|| {
                     HttpError::Client(
                         "the token contains characters that cannot go in an HTTP header".into(),
                     )
-                })?;
-                value.set_sensitive(true);
-                Some((name, value))
-            }
+                })?,
+            )),
             None => None,
         };
-        let _ = rustls::crypto::ring::default_provider().install_default();
-        let http = reqwest::Client::builder()
-            .user_agent(concat!("review-tui/", env!("CARGO_PKG_VERSION")))
-            .timeout(config.timeout)
-            .connect_timeout(Duration::from_secs(10))
-            // A redirect could carry the token's header to another host.
-            .redirect(reqwest::redirect::Policy::none())
-            .build()
+        // A redirect could carry the token's header to another host.
+        let http = http_client(config.timeout, reqwest::redirect::Policy::none())
             .map_err(|e| HttpError::Client(crate::error_text::chain(&e)))?;
         Ok(RestClient {
             forge: config.forge,
@@ -280,12 +274,7 @@ impl RestClient {
     /// An endpoint under the API base. Segments are percent-encoded one by one, so a name can
     /// never add path components (`group/project` becomes one `group%2Fproject` segment).
     pub fn endpoint(&self, segments: &[&str]) -> Url {
-        let mut url = self.api.clone();
-        url.path_segments_mut()
-            .expect("parse_api_url only accepts http(s) URLs, which have a path")
-            .pop_if_empty()
-            .extend(segments);
-        url
+        super::endpoint(&self.api, segments)
     }
 
     pub async fn get_json<T: DeserializeOwned>(

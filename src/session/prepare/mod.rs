@@ -18,7 +18,7 @@ use crate::pr::eligibility::{self, FileLines, Ineligible, PrFacts};
 use crate::pr::forge::{Forge, ForgeError, PrHistory, PullRequest};
 use crate::pr::local::{LocalError, LocalForge};
 use crate::pr::reference::{PrRef, RefError};
-use crate::space::{OpenReport, Source, Space, SpaceError, SpaceKey};
+use crate::space::{KeyError, LayoutError, OpenReport, Source, Space, SpaceError, SpaceKey};
 
 #[derive(Debug, Clone, Default)]
 pub struct PrepareOptions {
@@ -82,8 +82,24 @@ pub enum PrepareError {
     /// GitHub could not be reached and there is no stored round to show instead.
     #[error(transparent)]
     Offline(#[from] offline::OfflineError),
-    #[error("{0}")]
-    Other(String),
+    /// No data directory could be found or made.
+    #[error(transparent)]
+    DataRoot(#[from] LayoutError),
+    /// The PR or range cannot name a space.
+    #[error(transparent)]
+    Key(#[from] KeyError),
+    /// A PR of a forge this build does not have.
+    #[error("{pr}: this build cannot connect to forge `{forge}`")]
+    UnknownForge { pr: String, forge: String },
+    /// An end of a range that is not a commit id.
+    #[error("{sha:?} is not a commit id: {source}")]
+    NotACommitId { sha: String, source: git2::Error },
+    /// The space's mirror could not be opened to compute the diff.
+    #[error("opening the mirror {path}: {source}")]
+    Mirror { path: PathBuf, source: git2::Error },
+    /// Work handed to a blocking thread panicked or was cancelled.
+    #[error("a background job failed: {0}")]
+    BackgroundJob(#[from] tokio::task::JoinError),
 }
 
 impl From<LocalError> for PrepareError {
@@ -142,15 +158,14 @@ impl Prepared {
 }
 
 pub async fn prepare(reference: PrRef, options: &PrepareOptions) -> Result<Prepared, PrepareError> {
-    let root = crate::space::data_root(options.data_dir.as_deref())
-        .map_err(|e| PrepareError::Other(e.to_string()))?;
+    let root = crate::space::data_root(options.data_dir.as_deref())?;
     match &reference {
         PrRef::Hosted(hosted) => {
             let Some(forge_kind) = crate::pr::registry::find(&hosted.forge) else {
-                return Err(PrepareError::Other(format!(
-                    "{hosted}: this build cannot connect to forge `{}`",
-                    hosted.forge
-                )));
+                return Err(PrepareError::UnknownForge {
+                    pr: hosted.to_string(),
+                    forge: hosted.forge.clone(),
+                });
             };
             let (owner, repo) = (&hosted.owner, &hosted.repo);
             let connected = forge_kind.connect(hosted, &options.connection)?;
@@ -159,8 +174,7 @@ pub async fn prepare(reference: PrRef, options: &PrepareOptions) -> Result<Prepa
                 Ok(pr) => pr,
                 // Unreachable, not refused: a 401/403/404 still fails with its own message.
                 Err(error) if error.is_unreachable() => {
-                    let key = SpaceKey::hosted(hosted.clone())
-                        .map_err(|e| PrepareError::Other(e.to_string()))?;
+                    let key = SpaceKey::hosted(hosted.clone())?;
                     return offline::reopen(
                         reference.clone(),
                         forge_kind.id(),
@@ -180,8 +194,7 @@ pub async fn prepare(reference: PrRef, options: &PrepareOptions) -> Result<Prepa
                     pr: Box::new(pr.clone()),
                 },
             );
-            let key =
-                SpaceKey::hosted(hosted.clone()).map_err(|e| PrepareError::Other(e.to_string()))?;
+            let key = SpaceKey::hosted(hosted.clone())?;
             let source = Source {
                 remote: Some(pr.clone_url.clone()),
                 refs: Some(forge_kind.fetch_refs(hosted, &pr.base.ref_name)),
@@ -286,8 +299,7 @@ pub async fn prepare(reference: PrRef, options: &PrepareOptions) -> Result<Prepa
                 &range.repo,
                 &base_key,
                 &keyed(&range.head_key, &range.head_sha),
-            )
-            .map_err(|e| PrepareError::Other(e.to_string()))?;
+            )?;
             let forge = LocalForge::new(range);
             let pr = forge.pull_request().await?;
             Progress::tell(
@@ -424,10 +436,7 @@ pub async fn refresh(prepared: &mut Prepared) -> Result<bool, PrepareError> {
     }
     let forge = LocalForge::new(range.clone());
     let pr = forge.pull_request().await?;
-    let (head, base) = (
-        git2::Oid::from_str(&range.head_sha).map_err(|e| PrepareError::Other(e.to_string()))?,
-        git2::Oid::from_str(&range.base_sha).map_err(|e| PrepareError::Other(e.to_string()))?,
-    );
+    let (head, base) = (commit_id(&range.head_sha)?, commit_id(&range.base_sha)?);
     // Git and file work on the session's own space: off the async workers where there are
     // several (the space is the session's, not movable to a thread of its own).
     let space = &mut prepared.space;
@@ -497,8 +506,9 @@ pub(crate) fn diff_in_mirror(
     {
         return Ok(diff);
     }
-    let repo = git2::Repository::open_bare(mirror).map_err(|e| {
-        PrepareError::Other(format!("opening the mirror {}: {e}", mirror.display()))
+    let repo = git2::Repository::open_bare(mirror).map_err(|source| PrepareError::Mirror {
+        path: mirror.to_path_buf(),
+        source,
     })?;
     let text = crate::diff::git::merge_base_diff_text(&repo, base_sha, head_sha)?;
     let diff = crate::diff::parse(&text)?;
@@ -561,18 +571,32 @@ fn file_lines(diff: &Diff) -> Vec<FileLines<'_>> {
 pub(crate) async fn blocking<T: Send + 'static>(
     job: impl FnOnce() -> T + Send + 'static,
 ) -> Result<T, PrepareError> {
-    tokio::task::spawn_blocking(job)
-        .await
-        .map_err(|e| PrepareError::Other(format!("a background job failed: {e}")))
+    Ok(tokio::task::spawn_blocking(job).await?)
+}
+
+/// `sha` as git's commit id.
+fn commit_id(sha: &str) -> Result<git2::Oid, PrepareError> {
+    git2::Oid::from_str(sha).map_err(|source| PrepareError::NotACommitId {
+        sha: sha.to_string(),
+        source,
+    })
 }
 
 /// The PR's review threads; a failure to read them is a notice, never a failed review.
 pub async fn read_threads(forge: &dyn crate::pr::forge::Forge) -> crate::pr::threads::ThreadsRead {
     match forge.review_threads().await {
-        Ok(threads) => crate::pr::threads::ThreadsRead {
-            threads,
-            notice: None,
-        },
+        Ok(threads) => {
+            // Read without what says whether a thread is resolved (GitHub without a token):
+            // said, since every such thread then counts as open.
+            let unknown = threads.iter().filter(|t| t.resolution_unknown).count();
+            let notice = (unknown > 0).then(|| {
+                format!(
+                    "whether the PR's {unknown} review thread(s) are resolved is unknown (read without a token, which {} needs to say it): each counts as open",
+                    forge.name()
+                )
+            });
+            crate::pr::threads::ThreadsRead { threads, notice }
+        }
         Err(e) => crate::pr::threads::ThreadsRead {
             threads: Vec::new(),
             notice: Some(format!(

@@ -512,6 +512,7 @@ fn a_review_thread_is_marked_in_the_gutter_apart_from_findings_and_named_in_the_
         side: crate::diff::Side::Right,
         resolved: false,
         outdated: false,
+        resolution_unknown: false,
         comments: vec![ThreadComment {
             id: Some(1),
             author: "alice".into(),

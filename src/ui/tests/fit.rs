@@ -509,3 +509,24 @@ fn without_a_model_the_first_screen_says_what_did_not_run_and_the_ways_on_whole(
     let lines = screen(&mut state, 120, 24);
     assert!(!text(&lines).contains("no model"), "{}", text(&lines));
 }
+
+/// A short terminal with a long message (a published report's paths): the findings keep a
+/// row in sight, the disagreements giving up their pane first, never the list.
+#[test]
+fn the_findings_keep_a_row_under_a_long_message_on_a_short_terminal() {
+    let mut state = finished();
+    assert!(!state.disagreements().is_empty());
+    state.message = Some(crate::ui::state::Message {
+        text: format!(
+            "published: {}",
+            "/a/long/path/of/a/report/review.md and ".repeat(6)
+        ),
+        kind: crate::ui::state::MessageKind::Info,
+    });
+    let lines = screen(&mut state, 60, 15);
+    let top = lines
+        .iter()
+        .position(|l| l.contains("┌ Findings ("))
+        .unwrap_or_else(|| panic!("{}", text(&lines)));
+    assert!(lines[top + 1].starts_with('│'), "{}", text(&lines));
+}

@@ -126,6 +126,14 @@ fn the_hint_line_shows_the_keys_of_what_has_focus_and_at_80_columns_the_first_si
     for key in ["c confirm", "x dismiss", "g gate"] {
         assert!(!hints.contains(key), "{key}: {hints}");
     }
+    // At 60 columns its keys are whole, the most needed first: none runs off the edge.
+    let lines = screen(&mut state, 60, 15);
+    let hints = lines[lines.len() - 1].trim_end();
+    assert!(hints.chars().count() < 60, "{hints}");
+    assert!(
+        hints.contains("ctrl-s save") && hints.contains("esc cancel"),
+        "{hints}"
+    );
 }
 
 #[test]
@@ -173,8 +181,13 @@ fn leaving_the_gate_after_a_publish_says_where_it_went_never_that_nothing_was() 
 fn a_change_after_publishing_is_a_banner_naming_what_was_posted_and_what_is_now() {
     let mut state = finished();
     let decision = state.verdict.as_ref().expect("a verdict").decision;
-    let posted =
-        crate::session::posted::posted(decision, &state.board.nodes, &state.comments, state.level);
+    let posted = crate::session::posted::posted(
+        decision,
+        &state.board.nodes,
+        &state.comments,
+        state.level,
+        &state.include_raised,
+    );
     apply(
         &mut state,
         [
@@ -283,7 +296,18 @@ fn rows_carry_file_and_line_where_there_is_room_and_give_it_up_first() {
         column(row, "src/auth/refresh.rs:10"),
         "{header}\n{row}"
     );
-    // Narrow: the location goes before the status does.
+    // Side by side from 120 columns the list keeps the location (the reviewers give way
+    // first); below, it goes before the status does.
+    for width in [120, 130, 140] {
+        let lines = screen(&mut state, width, 40);
+        let row = lines
+            .iter()
+            .find(|l| l.starts_with('│') && l.contains("P0 bug    Expired token"))
+            .unwrap_or_else(|| panic!("{}", lines.join("\n")));
+        assert!(row.contains("src/auth/refresh.rs:10"), "{width}: {row}");
+    }
+    let middle = screen(&mut state, 110, 40).join("\n");
+    assert!(!middle.contains("file:line"), "{middle}");
     let narrow = screen(&mut state, 80, 24).join("\n");
     assert!(!narrow.contains("file:line"), "{narrow}");
     assert!(narrow.contains(" open"), "{narrow}");

@@ -145,6 +145,7 @@ fn overlays_take_the_keys() {
     state.overlays.push(Overlay::Preview {
         data: Default::default(),
         scroll: 0,
+        raised: 0,
     });
     assert_eq!(
         keymap.translate(&state, &key(KeyCode::Enter)),

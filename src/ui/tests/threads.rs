@@ -34,6 +34,7 @@ fn thread(
         side: crate::diff::Side::Right,
         resolved,
         outdated: false,
+        resolution_unknown: false,
         comments: vec![
             ThreadComment {
                 id: Some(100),
@@ -270,19 +271,20 @@ fn the_publish_preview_lists_the_thread_drafts() {
         data: PreviewData {
             event: "COMMENT".into(),
             inline_comments: 1,
-            already_raised: vec!["src/lib.rs:9 Hardcoded key — already raised by @alice".into()],
+            already_raised: vec![raised_row("fp-key", "src/lib.rs:9 Hardcoded key")],
             body: "summary".into(),
             target: "github review on acme/payments#42".into(),
             ..PreviewData::default()
         },
         scroll: 0,
+        raised: 0,
     });
     let text = screen(&mut state, 80, 24);
     assert!(
         text.contains("resolve-1 resolve the thread of @alice on src/auth/refresh.rs:11"),
         "{text}"
     );
-    assert!(text.contains("already raised by @alice"), "{text}");
+    assert!(text.contains("Hardcoded key — @alice"), "{text}");
 }
 
 #[test]
@@ -306,4 +308,93 @@ fn no_draft_is_made_while_the_review_runs() {
     assert!(effects.is_empty(), "{effects:?}");
     assert!(state.thread_drafts.is_empty());
     assert!(matches!(state.top_overlay(), Some(Overlay::Threads { .. })));
+}
+
+fn raised_row(fingerprint: &str, what: &str) -> crate::ui::state::RaisedRow {
+    let (location, title) = what.split_once(' ').unwrap();
+    crate::ui::state::RaisedRow {
+        fingerprint: fingerprint.into(),
+        location: location.into(),
+        title: title.into(),
+        by: "alice".into(),
+        included: false,
+    }
+}
+
+/// In the preview, `n` selects the next finding already raised and `i` includes it: the
+/// choice goes to the session, a new preview is asked for (enter waits for it) and comes back
+/// where the person was; `u`, after the preview, takes the choice back.
+#[test]
+fn the_include_key_posts_the_selected_finding_already_raised_and_undo_takes_it_back() {
+    let mut state = with_threads();
+    let data = PreviewData {
+        event: "COMMENT".into(),
+        already_raised: vec![
+            raised_row("fp-key", "src/lib.rs:9 Hardcoded key"),
+            raised_row("fp-unwrap", "src/lib.rs:6 unwrap() can panic"),
+        ],
+        body: "summary".into(),
+        ..PreviewData::default()
+    };
+    state.overlays.push(Overlay::Preview {
+        data: data.clone(),
+        scroll: 0,
+        raised: 0,
+    });
+    let text = screen(&mut state, 80, 24);
+    assert!(text.contains("2 left out (already"), "{text}");
+    assert!(text.contains("i include/leave out"), "{text}");
+    let effects = apply(
+        &mut state,
+        [
+            Action::Command(Command::NextFinding),
+            Action::Command(Command::IncludeRaised),
+        ],
+    );
+    assert_eq!(
+        effects,
+        vec![
+            Effect::IncludeRaised {
+                fingerprint: "fp-unwrap".into(),
+                include: true
+            },
+            Effect::PreviewPublish
+        ]
+    );
+    assert!(state.include_raised.contains("fp-unwrap"));
+    assert!(matches!(state.top_overlay(), Some(Overlay::PreviewPending)));
+    // Enter waits for the new preview: nothing is published from the old one.
+    assert!(apply(&mut state, [Action::Command(Command::PublishConfirm)]).is_empty());
+    let mut again = data;
+    again.already_raised[1].included = true;
+    apply(&mut state, [Action::Engine(Report::PublishPreview(again))]);
+    assert!(
+        matches!(
+            state.top_overlay(),
+            Some(Overlay::Preview { raised: 1, .. })
+        ),
+        "back on the row chosen"
+    );
+    let text = screen(&mut state, 80, 24);
+    assert!(text.contains("posted   src/lib.rs:6"), "{text}");
+    assert!(text.contains("1 left out (already"), "{text}");
+    // Cancelled, then undone from the findings.
+    apply(&mut state, [Action::Command(Command::PublishCancel)]);
+    let effects = apply(&mut state, [Action::Command(Command::Undo)]);
+    assert_eq!(
+        effects,
+        vec![Effect::IncludeRaised {
+            fingerprint: "fp-unwrap".into(),
+            include: false
+        }]
+    );
+    assert!(state.include_raised.is_empty());
+    let effects = apply(&mut state, [Action::Command(Command::Redo)]);
+    assert_eq!(
+        effects,
+        vec![Effect::IncludeRaised {
+            fingerprint: "fp-unwrap".into(),
+            include: true
+        }]
+    );
 }

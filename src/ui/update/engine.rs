@@ -86,7 +86,14 @@ pub(super) fn apply(state: &mut AppState, report: Report) -> Vec<Effect> {
         }
         Report::PublishPreview(data) => {
             if let Some(top @ Overlay::PreviewPending) = state.overlays.last_mut() {
-                *top = Overlay::Preview { data, scroll: 0 };
+                // After the include key: back where the person was.
+                let (scroll, raised) = state.preview_at.take().unwrap_or((0, 0));
+                let raised = raised.min(data.already_raised.len().saturating_sub(1));
+                *top = Overlay::Preview {
+                    data,
+                    scroll,
+                    raised,
+                };
             }
         }
         Report::Published { target } => {

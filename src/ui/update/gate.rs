@@ -167,8 +167,16 @@ impl Component for Preview {
     }
 
     fn available(&self, state: &AppState, command: Command) -> bool {
-        command != Command::PublishConfirm
-            || matches!(state.top_overlay(), Some(Overlay::Preview { .. }))
+        let raised = match state.top_overlay() {
+            Some(Overlay::Preview { data, .. }) => data.already_raised.len(),
+            _ => 0,
+        };
+        match command {
+            Command::PublishConfirm => matches!(state.top_overlay(), Some(Overlay::Preview { .. })),
+            Command::IncludeRaised => raised > 0,
+            Command::NextFinding | Command::PrevFinding => raised > 1,
+            _ => true,
+        }
     }
 
     fn update(&self, state: &mut AppState, command: Command) -> Option<Vec<Effect>> {
@@ -179,9 +187,75 @@ impl Component for Preview {
             Command::PublishConfirm | Command::PublishCancel => {
                 Some(preview_command(state, command))
             }
+            Command::IncludeRaised => Some(include_raised(state)),
+            Command::NextFinding | Command::PrevFinding => {
+                if let Some(Overlay::Preview { data, raised, .. }) = state.overlays.last_mut() {
+                    let n = data.already_raised.len().max(1);
+                    *raised = match command {
+                        Command::NextFinding => (*raised + 1) % n,
+                        _ => (*raised + n - 1) % n,
+                    };
+                }
+                Some(Vec::new())
+            }
             _ => None,
         }
     }
+}
+
+/// The include key: the selected finding an open thread already raises is posted, or left
+/// out again. The choice is the person's, kept in the space and undone with `u` like a
+/// triage change; the preview is asked for again, since what it shows changed, and `enter`
+/// waits for it: what is published is always what is shown.
+fn include_raised(state: &mut AppState) -> Vec<Effect> {
+    let Some(Overlay::Preview {
+        data,
+        scroll,
+        raised,
+    }) = state.top_overlay()
+    else {
+        return Vec::new();
+    };
+    let Some(row) = data.already_raised.get(*raised).cloned() else {
+        return Vec::new();
+    };
+    state.preview_at = Some((*scroll, *raised));
+    let include = !row.included;
+    let effects = set_raised(state, &row.fingerprint, include);
+    state.undo.push(crate::ui::state::Undoable {
+        steps: Vec::new(),
+        drafts: vec![crate::ui::state::DraftStep::Raised {
+            fingerprint: row.fingerprint,
+            what: row.location.clone(),
+            included: include,
+        }],
+        room: None,
+    });
+    state.redo.clear();
+    let text = match include {
+        true => format!("included {}: posted on its line", row.location),
+        false => format!("left out again: {}", row.location),
+    };
+    info(state, text);
+    if let Some(top) = state.overlays.last_mut() {
+        *top = Overlay::PreviewPending;
+    }
+    effects
+        .into_iter()
+        .chain([Effect::PreviewPublish])
+        .collect()
+}
+
+/// The person's choice on a finding already raised, on screen and to the session.
+pub(super) fn set_raised(state: &mut AppState, fingerprint: &str, include: bool) -> Vec<Effect> {
+    match include {
+        true => state.include_raised.insert(fingerprint.to_string()),
+        false => state.include_raised.remove(fingerprint),
+    };
+    vec![Effect::IncludeRaised {
+        fingerprint: fingerprint.to_string(),
+        include,
+    }]
 }
 
 fn preview_command(state: &mut AppState, command: Command) -> Vec<Effect> {

@@ -100,6 +100,11 @@ pub enum Effect {
     /// A reply or resolution on one of the PR's review threads, kept until a publish.
     PutThreadDraft(Box<crate::space::thread_draft::ThreadDraft>),
     DeleteThreadDraft(String),
+    /// Post the finding (fingerprint) though already raised in a thread, or leave it out.
+    IncludeRaised {
+        fingerprint: String,
+        include: bool,
+    },
     Quit,
     /// Leave for the inbox (as `Quit` does, then the inbox opens).
     OpenInbox,

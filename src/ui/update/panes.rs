@@ -73,7 +73,8 @@ impl Component for Panes {
             | C::GateWhy
             | C::GateAbort
             | C::PublishConfirm
-            | C::PublishCancel => false,
+            | C::PublishCancel
+            | C::IncludeRaised => false,
             _ => true,
         }
     }
@@ -176,7 +177,8 @@ fn main_command(state: &mut AppState, command: Command) -> Vec<Effect> {
         | Command::GateAbort
         | Command::HandBack
         | Command::PublishConfirm
-        | Command::PublishCancel => {}
+        | Command::PublishCancel
+        | Command::IncludeRaised => {}
     }
     Vec::new()
 }

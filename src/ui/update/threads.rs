@@ -73,7 +73,9 @@ impl Component for ThreadsList {
     }
 }
 
-/// `t` on the panes: the list, or a word that there is nothing to list.
+/// `t` on the panes: the list, or a word that there is nothing to list. It opens on the first
+/// thread on the selected finding's lines, when there is one: the talk about what is being
+/// looked at, however long the list.
 pub(super) fn open_list(state: &mut AppState) {
     if state.review_threads.is_empty() {
         info(
@@ -82,7 +84,18 @@ pub(super) fn open_list(state: &mut AppState) {
         );
         return;
     }
-    state.overlays.push(Overlay::Threads { cursor: 0 });
+    let here: Option<String> = state
+        .selected_node()
+        .and_then(|n| n.anchor.as_ref())
+        .and_then(|anchor| {
+            thread_list::on_lines(state, anchor)
+                .first()
+                .map(|t| t.id.clone())
+        });
+    let cursor = here
+        .and_then(|id| thread_list::ordered(state).iter().position(|t| t.id == id))
+        .unwrap_or(0);
+    state.overlays.push(Overlay::Threads { cursor });
 }
 
 /// The forge id of the thread under the cursor.
@@ -164,10 +177,11 @@ fn delete(state: &mut AppState) -> Vec<Effect> {
     let Some(id) = thread_at(state) else {
         return Vec::new();
     };
-    let gone: Vec<_> = state
-        .thread_drafts
-        .iter()
-        .filter(|d| d.thread == id && !d.posted)
+    let Some(thread) = state.review_threads.iter().find(|t| t.id == id) else {
+        return Vec::new();
+    };
+    let gone: Vec<_> = thread_list::drafts(state, thread)
+        .into_iter()
         .cloned()
         .collect();
     let ids: Vec<String> = gone.iter().map(|d| d.id.clone()).collect();

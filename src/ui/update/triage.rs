@@ -316,6 +316,24 @@ fn take_back(state: &mut AppState, entry: Undoable, undo: bool) -> Vec<Effect> {
         let (draft, put_back) = match (&step, undo) {
             (DraftStep::Put(d), true) | (DraftStep::Deleted(d), false) => (d, false),
             (DraftStep::Put(d), false) | (DraftStep::Deleted(d), true) => (d, true),
+            (
+                DraftStep::Raised {
+                    fingerprint,
+                    what,
+                    included,
+                },
+                _,
+            ) => {
+                // Undo sets the other choice; redo the one made.
+                let include = *included != undo;
+                effects.extend(super::gate::set_raised(state, fingerprint, include));
+                said.push(match include {
+                    true => format!("included {what}"),
+                    false => format!("left out {what}"),
+                });
+                done.push(step);
+                continue;
+            }
         };
         if state
             .thread_drafts

@@ -35,12 +35,9 @@ pub fn draw(
     let place_width = 18.min(columns / 4);
     let mut lines = Vec::new();
     let mut selected_row = None;
-    let height = inner.height as usize;
+    // Every row is built: the pane shows those around the selection and says where it is
+    // (`rows 1–1 of 4`) when they do not all fit.
     for d in disagreements {
-        // The pane does not scroll: lines past its height would never show.
-        if lines.len() >= height {
-            break;
-        }
         let (Some(a), Some(b)) = (state.node(&d.a), state.node(&d.b)) else {
             continue;
         };

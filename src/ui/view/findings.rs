@@ -203,13 +203,15 @@ fn header_line(columns: usize, cx: &ViewContext) -> Line<'static> {
     let theme = &cx.theme;
     let shown = Columns::fit(columns.saturating_sub(TOP_FIXED));
     let title_room = columns.saturating_sub(TOP_FIXED + shown.width());
-    let title = if title_room >= 28 {
-        "title  ▸ (+N) duplicates folded"
-    } else if title_room >= 14 {
-        "title  (+N) dups"
-    } else {
-        "title"
-    };
+    // The longest that fits whole: a name is never cut.
+    let title = [
+        "title  ▸ (+N) duplicates folded",
+        "title  ▸ (+N) dups",
+        "title",
+    ]
+    .into_iter()
+    .find(|t| super::width(t) <= title_room)
+    .unwrap_or("title");
     let mut spans = vec![
         Span::raw(" "),
         Span::raw("    "),
@@ -513,6 +515,8 @@ pub(crate) fn status_word(status: Status) -> &'static str {
 /// The title keeps at least this many columns (most titles fit whole): the columns after it
 /// give way first.
 const MIN_TITLE: usize = 40;
+/// The title's minimum beside a location.
+const LOCATION_TITLE: usize = 28;
 const WHO: usize = 18;
 /// The kind's column, one space after the longest label (`ticket`): a kind never runs into
 /// the title.
@@ -576,8 +580,9 @@ pub(crate) fn status_glyph(status: Status) -> &'static str {
     }
 }
 
-/// Which of the columns after the title fit: the location gives way first, then the
-/// reviewers, then the confidence, then the status's word (to a glyph), then the glyph.
+/// Which of the columns after the title fit: the reviewers give way first (the detail names
+/// them), then the location, then the confidence, then the status's word (to a glyph), then
+/// the glyph. Where a finding is tells rows with one title apart; who found it does not.
 struct Columns {
     location: bool,
     who: bool,
@@ -593,13 +598,18 @@ impl Columns {
             confidence: true,
             status: StatusColumn::Word,
         };
-        for give_way in [
-            |c: &mut Columns| c.location = false,
-            |c: &mut Columns| c.who = false,
-            |c: &mut Columns| c.confidence = false,
-            |c: &mut Columns| c.status = StatusColumn::Glyph,
+        // Each step gives its column up unless the title keeps its minimum: the location
+        // stays down to a shorter title (the detail shows the whole of it).
+        for (title, give_way) in [
+            (
+                MIN_TITLE,
+                (|c: &mut Columns| c.who = false) as fn(&mut Columns),
+            ),
+            (LOCATION_TITLE, |c: &mut Columns| c.location = false),
+            (MIN_TITLE, |c: &mut Columns| c.confidence = false),
+            (MIN_TITLE, |c: &mut Columns| c.status = StatusColumn::Glyph),
         ] {
-            if room >= columns.width() + MIN_TITLE {
+            if room >= columns.width() + title {
                 break;
             }
             give_way(&mut columns);

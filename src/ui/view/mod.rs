@@ -54,6 +54,8 @@ pub const MIN_WIDTH: u16 = 40;
 pub const MIN_HEIGHT: u16 = 12;
 /// Below this width the panes stack in one column (list above detail) instead of two.
 pub const STACK_BELOW: u16 = 100;
+/// Side by side, the detail keeps at least this many columns while the list grows to 96.
+const DETAIL_AT_LEAST: u16 = 36;
 /// Below this height the header is one line.
 pub const SHORT_BELOW: u16 = 30;
 
@@ -108,16 +110,23 @@ pub fn draw(frame: &mut Frame, state: &AppState, cx: &ViewContext) -> ScreenLayo
         let height = needed.min(most).max(body.height.min(8).min(most));
         Layout::vertical([Constraint::Length(height), Constraint::Fill(1)]).areas(body)
     } else {
-        Layout::horizontal([Constraint::Percentage(62), Constraint::Percentage(38)]).areas(body)
+        // 62 %, and between 100 and 155 columns as much as leaves the detail 36, up to 96:
+        // the list then has room for each row's file:line from 120 columns on, and for
+        // whole titles beside it from 140.
+        let list = (body.width * 62 / 100).max(body.width.saturating_sub(DETAIL_AT_LEAST).min(96));
+        Layout::horizontal([Constraint::Length(list), Constraint::Fill(1)]).areas(body)
     };
     let findings_area = if disagreements.is_empty() {
         left
     } else {
         let share = if stacked { 2 } else { 3 };
+        // The findings keep a row at least (their borders and one row); the disagreements
+        // take a pane of their own only when it can show one of theirs.
         let height = disagreement_rows
             .min(left.height / share)
             .max(3)
-            .min(left.height);
+            .min(left.height.saturating_sub(3));
+        let height = if height < 3 { 0 } else { height };
         let [top, rest] =
             Layout::vertical([Constraint::Length(height), Constraint::Fill(1)]).areas(left);
         disagreements::draw(frame, top, state, disagreements, cx);

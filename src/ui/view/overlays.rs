@@ -26,9 +26,11 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &AppState, cx: &ViewContext) -
                 scroll_max = gate(frame, area, state, *details, *scroll, cx)
             }
             Overlay::PreviewPending => pending(frame, area, cx),
-            Overlay::Preview { data, scroll } => {
-                scroll_max = preview(frame, area, state, data, *scroll, cx)
-            }
+            Overlay::Preview {
+                data,
+                scroll,
+                raised,
+            } => scroll_max = preview(frame, area, state, data, (*scroll, *raised), cx),
             Overlay::Input(input) => text_box(frame, area, state, input, cx),
             Overlay::Error { title, message } => error(frame, area, title, message, cx),
             // Above the bottom lines: what `n`, `N` or a jump says stays in sight.
@@ -412,8 +414,13 @@ fn gate(
         .iter()
         .filter(|b| b.context == Context::Gate && !b.keys.is_empty())
         .filter(|b| !is_scroll(b.command))
-        // A round is published once: the gate stops offering it.
-        .filter(|b| !(state.published.is_some() && b.command == Command::GatePublish))
+        // A published round is offered again only for what changed since (as the banner
+        // and the hint line say); otherwise the gate stops offering it.
+        .filter(|b| {
+            !(state.published.is_some()
+                && !state.something_new()
+                && b.command == Command::GatePublish)
+        })
         .map(|b| {
             let keys = b
                 .keys
@@ -447,17 +454,28 @@ fn gate(
         }
         Paragraph::new(footer)
     } else {
+        // Packed a line at a time, each key with its word: a key is never on one line and
+        // what it does on the next.
+        let mut lines: Vec<Line> = Vec::new();
         let mut spans = Vec::new();
+        let mut used = 0;
         for (keys, _, short, now) in &keys {
             let (key_style, text_style) = if *now {
                 (theme.key_hint, theme.text)
             } else {
                 (theme.muted, theme.muted)
             };
+            let cost = super::width(keys) + 1 + super::width(short);
+            if used > 0 && used + cost > inner_width as usize {
+                lines.push(Line::from(std::mem::take(&mut spans)));
+                used = 0;
+            }
             spans.push(Span::styled(keys.clone(), key_style));
             spans.push(Span::styled(format!(" {short}  "), text_style));
+            used += cost + 2;
         }
-        Paragraph::new(Line::from(spans)).wrap(Wrap { trim: true })
+        lines.push(Line::from(spans));
+        Paragraph::new(lines)
     };
     let footer_height = (footer.line_count(inner_width) as u16).min(room);
     let shown = body_height.min(room - footer_height);
@@ -651,7 +669,7 @@ fn preview(
     area: Rect,
     state: &AppState,
     data: &PreviewData,
-    scroll: u16,
+    (scroll, raised): (u16, usize),
     cx: &ViewContext,
 ) -> u16 {
     let theme = &cx.theme;
@@ -664,14 +682,33 @@ fn preview(
     let block = boxed(" Publish preview ".to_string(), cx);
     let inner = block.inner(rect);
     frame.render_widget(block, rect);
-    let footer = Paragraph::new(Line::from(vec![
+    let mut keys = vec![
         Span::styled("enter", theme.key_hint),
         Span::styled(" publish exactly this   ", theme.text),
+    ];
+    // The include key only where there is something to include or leave out.
+    if !data.already_raised.is_empty() {
+        let key = |command| cx.keymap.key(Context::Preview, command);
+        keys.push(Span::styled(key(Command::IncludeRaised), theme.key_hint));
+        keys.push(Span::styled(" include/leave out   ", theme.text));
+        if data.already_raised.len() > 1 {
+            keys.push(Span::styled(
+                format!(
+                    "{}/{}",
+                    key(Command::NextFinding),
+                    key(Command::PrevFinding)
+                ),
+                theme.key_hint,
+            ));
+            keys.push(Span::styled(" select   ", theme.text));
+        }
+    }
+    keys.extend([
         Span::styled("j/k", theme.key_hint),
         Span::styled(" scroll   ", theme.text),
         Span::styled("any other key cancels", theme.muted),
-    ]))
-    .wrap(Wrap { trim: true });
+    ]);
+    let footer = Paragraph::new(Line::from(keys)).wrap(Wrap { trim: true });
     let footer_height = (footer.line_count(inner.width) as u16).min(inner.height);
     let [content, bottom] =
         Layout::vertical([Constraint::Fill(1), Constraint::Length(footer_height)]).areas(inner);
@@ -713,11 +750,36 @@ fn preview(
     }
     if !data.already_raised.is_empty() {
         lines.push(Line::from(Span::styled(
-            "left out (already raised in an open thread; still counted):",
+            format!(
+                "already raised in an open thread (still counted; {} includes):",
+                cx.keymap.key(Context::Preview, Command::IncludeRaised)
+            ),
             theme.muted,
         )));
-        for item in &data.already_raised {
-            lines.push(Line::from(Span::styled(format!("  {item}"), theme.text)));
+        for (i, item) in data.already_raised.iter().enumerate() {
+            let (mark, style) = match i == raised {
+                true => ("▶ ", theme.title),
+                false => ("  ", theme.text),
+            };
+            let what = match item.included {
+                true => "posted   ",
+                false => "left out ",
+            };
+            lines.push(Line::from(vec![
+                Span::styled(mark, style),
+                Span::styled(
+                    what,
+                    if item.included {
+                        theme.title
+                    } else {
+                        theme.muted
+                    },
+                ),
+                Span::styled(
+                    super::shown(&format!("{} {} — @{}", item.location, item.title, item.by)),
+                    style,
+                ),
+            ]));
         }
     }
     if !data.moved_to_body.is_empty() {
@@ -812,6 +874,10 @@ fn preview_counts(data: &PreviewData) -> String {
             " · {} only in the summary (not on a changed line)",
             data.moved_to_body.len()
         ));
+    }
+    let left_out = data.already_raised.iter().filter(|r| !r.included).count();
+    if left_out > 0 {
+        out.push_str(&format!(" · {left_out} left out (already raised)"));
     }
     out
 }
@@ -916,11 +982,22 @@ fn filter_line(frame: &mut Frame, area: Rect, input: &InputOverlay, hint: &str, 
         height: 1.min(area.height),
     };
     frame.render_widget(Clear, line);
-    let hint_width = if line.width >= 60 {
-        (line.width / 2).min(super::width(hint).max(60) as u16 + 2)
-    } else {
-        0
+    let problem = crate::ui::rows::Filter::parse(&input.text())
+        .problems
+        .into_iter()
+        .next();
+    // The note whole, or not at all for the hint (the help lists the filter's words); an
+    // error cut with a mark. The typed text keeps 16 columns.
+    let room = (line.width as usize).saturating_sub(9 + 16);
+    let note_line = match input.error.clone().or(problem) {
+        Some(error) => Span::styled(
+            format!("{} ", super::truncate(&error, room)),
+            theme.message_error,
+        ),
+        None if super::width(hint) < room => Span::styled(format!("{hint} "), theme.muted),
+        None => Span::raw(""),
     };
+    let hint_width = (note_line.width() as u16 + 1).min(line.width);
     let [prompt, text, note] = Layout::horizontal([
         Constraint::Length(9),
         Constraint::Fill(1),
@@ -935,14 +1012,6 @@ fn filter_line(frame: &mut Frame, area: Rect, input: &InputOverlay, hint: &str, 
     textarea.set_style(theme.text);
     textarea.set_cursor_line_style(ratatui::style::Style::default());
     frame.render_widget(&textarea, text);
-    let problem = crate::ui::rows::Filter::parse(&input.text())
-        .problems
-        .into_iter()
-        .next();
-    let note_line = match input.error.clone().or(problem) {
-        Some(error) => Span::styled(error, theme.message_error),
-        None => Span::styled(hint.to_string(), theme.muted),
-    };
     frame.render_widget(
         Paragraph::new(note_line).alignment(ratatui::layout::Alignment::Right),
         note,

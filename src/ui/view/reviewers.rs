@@ -41,6 +41,13 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &AppState, cx: &ViewContext) {
     } else {
         format!(" Reviewers{phase} · {} tok ", compact(tokens))
     };
+    // A narrow pane gives the pass's progress the room of the pane's name (its rows say what
+    // it is): the progress is what changes.
+    let title = if !phase.is_empty() && super::width(&title) + 2 > area.width as usize {
+        title.replacen(" Reviewers · ", " ", 1)
+    } else {
+        title
+    };
     let block = Block::bordered()
         .title(Span::styled(title, theme.title))
         .border_style(theme.border_for(focused));
@@ -88,18 +95,30 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &AppState, cx: &ViewContext) {
         } else {
             r.findings.to_string()
         };
-        let spend = match (r.tokens_used, r.cost_usd > 0.0) {
-            (_, true) => format!("{} ${:.2}", compact(r.tokens_used), r.cost_usd),
-            (0, false) => String::new(),
-            (tokens, false) => compact(tokens),
+        let tokens = match r.tokens_used {
+            0 => String::new(),
+            tokens => compact(tokens),
         };
-        let head = format!(
-            "{symbol} {} {} {:>3} {}",
+        let spend = if r.cost_usd > 0.0 {
+            format!("{tokens} ${:.2}", r.cost_usd)
+        } else {
+            tokens.clone()
+        };
+        // A narrow pane drops the cost, then the tokens (the title keeps the totals), never
+        // a figure's end: `$0` for `$0.07` would be a wrong figure.
+        let mut head = format!(
+            "{symbol} {} {} {:>3}",
             pad(name, 11),
             pad(&phase, 7),
-            counts,
-            pad(&spend, 11)
+            counts
         );
+        if let Some(spend) = [spend, tokens]
+            .into_iter()
+            .find(|spend| super::width(&head) + 1 + super::width(spend).max(11) <= columns)
+        {
+            head.push(' ');
+            head.push_str(&pad(&spend, 11));
+        }
         let selected = focused && state.selected_reviewer.as_deref() == Some(name);
         let note_room = columns.saturating_sub(super::width(&head) + 1);
         let mut spans = vec![

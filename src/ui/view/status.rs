@@ -67,7 +67,7 @@ fn hints(
     let theme = &cx.theme;
     // A text box takes every key: its own are the only ones that work.
     if let Some(Overlay::Input(input)) = state.top_overlay() {
-        return text_box_hints(input, cx);
+        return text_box_hints(input, width, cx);
     }
     let (label, hints) = match top.context() {
         Context::Main => {
@@ -126,8 +126,9 @@ fn hints(
     Line::from(spans)
 }
 
-/// A text box's own keys (the comment editor's, or a one-line box's).
-fn text_box_hints(input: &InputOverlay, cx: &ViewContext) -> Line<'static> {
+/// A text box's own keys (the comment editor's, or a one-line box's), most needed first: a
+/// narrow line drops its name, then the last keys, never a key's end.
+fn text_box_hints(input: &InputOverlay, width: u16, cx: &ViewContext) -> Line<'static> {
     let theme = &cx.theme;
     let keys: &[(&str, &str)] = if input.purpose.multiline() {
         &[
@@ -139,10 +140,24 @@ fn text_box_hints(input: &InputOverlay, cx: &ViewContext) -> Line<'static> {
     } else {
         &[("enter", "submit"), ("esc", "cancel")]
     };
-    let mut spans = vec![Span::styled(" Text box ", theme.title)];
-    for (key, what) in keys {
-        spans.push(Span::styled(key.to_string(), theme.key_hint));
-        spans.push(Span::styled(format!(" {what}  "), theme.muted));
+    let cost = |(key, what): &(&str, &str)| super::width(key) + super::width(what) + 3;
+    let title = " Text box ";
+    let whole = super::width(title) + keys.iter().map(cost).sum::<usize>();
+    let mut room = width as usize;
+    let mut spans = if whole <= room {
+        room -= super::width(title);
+        vec![Span::styled(title, theme.title)]
+    } else {
+        room = room.saturating_sub(1);
+        vec![Span::raw(" ")]
+    };
+    for key in keys {
+        if cost(key) > room {
+            break;
+        }
+        room -= cost(key);
+        spans.push(Span::styled(key.0.to_string(), theme.key_hint));
+        spans.push(Span::styled(format!(" {}  ", key.1), theme.muted));
     }
     Line::from(spans)
 }

@@ -15,9 +15,7 @@
 //! Tokens arrive as `Authorization: token …`; reads work without one (a public repository).
 
 use std::collections::{HashMap, VecDeque};
-use std::net::TcpListener;
 use std::sync::{Arc, Mutex};
-use std::thread::JoinHandle;
 
 use axum::Router;
 use axum::body::{Body, to_bytes};
@@ -27,12 +25,12 @@ use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, patch, post};
 use serde_json::{Value, json};
-use tokio::sync::oneshot;
 
 use super::faults::{self, Dialect, Fault};
 use super::git_repo::GitRepo;
 use super::gitea_swagger;
 use super::github_server::lock;
+use super::serve::{self, Served};
 
 pub const OWNER: &str = "acme";
 pub const REPO: &str = "widgets";
@@ -143,8 +141,7 @@ type Push = Box<dyn FnOnce(&GitRepo) -> String + Send>;
 pub struct GiteaServer {
     url: String,
     shared: Arc<Shared>,
-    shutdown: Option<oneshot::Sender<()>>,
-    thread: Option<JoinHandle<()>>,
+    served: Served,
 }
 
 impl GiteaServer {
@@ -157,9 +154,7 @@ impl GiteaServer {
             .trim()
             .to_string();
         repo.git(&["update-ref", &format!("refs/pull/{INDEX}/head"), &head]);
-        let listener = TcpListener::bind("127.0.0.1:0").expect("bind 127.0.0.1:0");
-        listener.set_nonblocking(true).expect("non-blocking");
-        let url = format!("http://{}", listener.local_addr().unwrap());
+        let (listener, url) = serve::listen();
         let shared = Arc::new(Shared {
             url: url.clone(),
             repo,
@@ -187,28 +182,12 @@ impl GiteaServer {
             listed: Mutex::default(),
             reviewers: Mutex::default(),
         });
-        let (shutdown, stopped) = oneshot::channel::<()>();
         let app = router(shared.clone());
-        let thread = std::thread::spawn(move || {
-            let runtime = tokio::runtime::Builder::new_current_thread()
-                .enable_all()
-                .build()
-                .unwrap();
-            runtime.block_on(async move {
-                let listener = tokio::net::TcpListener::from_std(listener).unwrap();
-                axum::serve(listener, app)
-                    .with_graceful_shutdown(async move {
-                        let _ = stopped.await;
-                    })
-                    .await
-                    .unwrap();
-            });
-        });
+        let served = Served::start(listener, app);
         GiteaServer {
             url,
             shared,
-            shutdown: Some(shutdown),
-            thread: Some(thread),
+            served,
         }
     }
 
@@ -341,12 +320,7 @@ fn push_on(shared: &Shared, change: impl FnOnce(&GitRepo) -> String) -> String {
 impl Drop for GiteaServer {
     fn drop(&mut self) {
         self.release();
-        if let Some(shutdown) = self.shutdown.take() {
-            let _ = shutdown.send(());
-        }
-        if let Some(thread) = self.thread.take() {
-            let _ = thread.join();
-        }
+        self.served.stop();
         let violations = self.violations();
         if !violations.is_empty() && !std::thread::panicking() {
             panic!(
@@ -427,6 +401,71 @@ fn who(shared: &Shared, seen: &Seen) -> Result<Option<String>, Box<Response>> {
 
 fn required(shared: &Shared, seen: &Seen) -> Result<String, Box<Response>> {
     who(shared, seen)?.ok_or_else(|| Box::new(error(StatusCode::UNAUTHORIZED, "token is required")))
+}
+
+/// A request turned away before its handler did anything: the answer already made.
+struct Refused(Box<Response>);
+
+impl From<Box<Response>> for Refused {
+    fn from(response: Box<Response>) -> Self {
+        Refused(response)
+    }
+}
+
+impl IntoResponse for Refused {
+    fn into_response(self) -> Response {
+        *self.0
+    }
+}
+
+/// What a handler answers, with `?` for the requests it turns away.
+type Handled = Result<Response, Refused>;
+
+/// Who calls about pull request `index` (`None` without a token): a bad token or another
+/// pull request is turned away.
+fn caller(shared: &Shared, seen: &Seen, index: &str) -> Result<Option<String>, Refused> {
+    let viewer = who(shared, seen)?;
+    check_index(index)?;
+    Ok(viewer)
+}
+
+/// Who writes to pull request `index`: a token is required.
+fn author(shared: &Shared, seen: &Seen, index: &str) -> Result<String, Refused> {
+    let login = required(shared, seen)?;
+    check_index(index)?;
+    Ok(login)
+}
+
+/// Gitea's 404 for a `what` (`review`, `comment`) that is not there.
+fn not_found(what: &str) -> Refused {
+    Refused(Box::new(error(
+        StatusCode::NOT_FOUND,
+        &format!("{what} does not exist"),
+    )))
+}
+
+fn review_of(pull: &Pull, id: u64) -> Result<&ReviewRec, Refused> {
+    pull.reviews
+        .iter()
+        .find(|r| r.id == id)
+        .ok_or_else(|| not_found("review"))
+}
+
+/// Removes `login`'s own `what` `id` from `items` (`key` gives an item's id and author); one
+/// that is not there, or someone else's, is not found.
+fn remove_own<T>(
+    items: &mut Vec<T>,
+    what: &str,
+    key: impl Fn(&T) -> (u64, &str),
+    id: u64,
+    login: &str,
+) -> Result<(), Refused> {
+    let before = items.len();
+    items.retain(|item| key(item) != (id, login));
+    if items.len() == before {
+        return Err(not_found(what));
+    }
+    Ok(())
 }
 
 fn violation(shared: &Shared, seen: &Seen, what: &str) {
@@ -709,12 +748,9 @@ async fn get_reviews(
     Path((_, _, index)): Path<(String, String, String)>,
     Query(page): Query<Page>,
     request: Request,
-) -> Response {
+) -> Handled {
     let seen = seen_of(&request);
-    let viewer = match who(&shared, &seen).and_then(|w| check_index(&index).map(|_| w)) {
-        Ok(viewer) => viewer,
-        Err(response) => return *response,
-    };
+    let viewer = caller(&shared, &seen, &index)?;
     let pull = lock(&shared.pull).clone();
     let items = pull
         .reviews
@@ -723,62 +759,53 @@ async fn get_reviews(
         .filter(|r| r.state != "PENDING" || viewer.as_deref() == Some(r.user.as_str()))
         .map(|r| review_json(&shared, &pull, r))
         .collect();
-    paginate(&shared, &seen.path, items, &page)
+    Ok(paginate(&shared, &seen.path, items, &page))
 }
 
 async fn get_review(
     State(shared): State<Arc<Shared>>,
     Path((_, _, _, id)): Path<(String, String, String, u64)>,
     request: Request,
-) -> Response {
-    if let Err(response) = who(&shared, &seen_of(&request)) {
-        return *response;
-    }
+) -> Handled {
+    who(&shared, &seen_of(&request))?;
     let pull = lock(&shared.pull).clone();
-    match pull.reviews.iter().find(|r| r.id == id) {
-        Some(review) => axum::Json(review_json(&shared, &pull, review)).into_response(),
-        None => error(StatusCode::NOT_FOUND, "review does not exist"),
-    }
+    let review = review_of(&pull, id)?;
+    Ok(axum::Json(review_json(&shared, &pull, review)).into_response())
 }
 
 async fn delete_review(
     State(shared): State<Arc<Shared>>,
     Path((_, _, _, id)): Path<(String, String, String, u64)>,
     request: Request,
-) -> Response {
-    let login = match required(&shared, &seen_of(&request)) {
-        Ok(login) => login,
-        Err(response) => return *response,
-    };
+) -> Handled {
+    let login = required(&shared, &seen_of(&request))?;
     let mut pull = lock(&shared.pull);
-    let before = pull.reviews.len();
-    pull.reviews.retain(|r| !(r.id == id && r.user == login));
-    if pull.reviews.len() == before {
-        return error(StatusCode::NOT_FOUND, "review does not exist");
-    }
+    remove_own(
+        &mut pull.reviews,
+        "review",
+        |r| (r.id, r.user.as_str()),
+        id,
+        &login,
+    )?;
     pull.inline.retain(|c| c.review != id);
-    StatusCode::NO_CONTENT.into_response()
+    Ok(StatusCode::NO_CONTENT.into_response())
 }
 
 async fn get_review_comments(
     State(shared): State<Arc<Shared>>,
     Path((_, _, _, id)): Path<(String, String, String, u64)>,
     request: Request,
-) -> Response {
-    if let Err(response) = who(&shared, &seen_of(&request)) {
-        return *response;
-    }
+) -> Handled {
+    who(&shared, &seen_of(&request))?;
     let pull = lock(&shared.pull).clone();
-    if !pull.reviews.iter().any(|r| r.id == id) {
-        return error(StatusCode::NOT_FOUND, "review does not exist");
-    }
+    review_of(&pull, id)?;
     let items: Vec<Value> = pull
         .inline
         .iter()
         .filter(|c| c.review == id)
         .map(|c| inline_json(&shared, c))
         .collect();
-    axum::Json(Value::Array(items)).into_response()
+    Ok(axum::Json(Value::Array(items)).into_response())
 }
 
 /// The lines of `path` a comment may name in `base...commit`: (new lines, old lines).
@@ -836,9 +863,9 @@ async fn create_review(
     request: Request,
 ) -> Response {
     let seen = seen_of(&request);
-    let login = match required(&shared, &seen).and_then(|l| check_index(&index).map(|_| l)) {
+    let login = match author(&shared, &seen, &index) {
         Ok(login) => login,
-        Err(response) => return *response,
+        Err(refused) => return refused.into_response(),
     };
     let body = &seen.body;
     let event = body["event"].as_str().unwrap_or("");
@@ -923,107 +950,96 @@ async fn dismiss(
     State(shared): State<Arc<Shared>>,
     Path((_, _, _, id)): Path<(String, String, String, u64)>,
     request: Request,
-) -> Response {
+) -> Handled {
     let seen = seen_of(&request);
-    if let Err(response) = required(&shared, &seen) {
-        return *response;
-    }
+    required(&shared, &seen)?;
     if seen.body["message"].as_str().is_none_or(str::is_empty) {
         violation(&shared, &seen, "a dismissal carries its message");
     }
     let mut pull = lock(&shared.pull);
     let Some(review) = pull.reviews.iter_mut().find(|r| r.id == id) else {
-        return error(StatusCode::NOT_FOUND, "review does not exist");
+        return Err(not_found("review"));
     };
     if review.state != "APPROVED" && review.state != "REQUEST_CHANGES" {
-        return error(
+        return Ok(error(
             StatusCode::UNPROCESSABLE_ENTITY,
             "not a approve or request changes review",
-        );
+        ));
     }
     review.dismissed = true;
     let review = review.clone();
     let snapshot = pull.clone();
     drop(pull);
-    axum::Json(review_json(&shared, &snapshot, &review)).into_response()
+    Ok(axum::Json(review_json(&shared, &snapshot, &review)).into_response())
 }
 
 async fn get_comments(
     State(shared): State<Arc<Shared>>,
     Path((_, _, index)): Path<(String, String, String)>,
     request: Request,
-) -> Response {
-    if let Err(response) = who(&shared, &seen_of(&request)).and_then(|_| check_index(&index)) {
-        return *response;
-    }
+) -> Handled {
+    caller(&shared, &seen_of(&request), &index)?;
     let items: Vec<Value> = lock(&shared.pull)
         .comments
         .iter()
         .map(|c| comment_json(&shared, c))
         .collect();
-    axum::Json(Value::Array(items)).into_response()
+    Ok(axum::Json(Value::Array(items)).into_response())
 }
 
 async fn create_comment(
     State(shared): State<Arc<Shared>>,
     Path((_, _, index)): Path<(String, String, String)>,
     request: Request,
-) -> Response {
+) -> Handled {
     let seen = seen_of(&request);
-    let login = match required(&shared, &seen).and_then(|l| check_index(&index).map(|_| l)) {
-        Ok(login) => login,
-        Err(response) => return *response,
-    };
+    let login = author(&shared, &seen, &index)?;
     let comment = CommentRec {
         id: next_id(&shared),
         user: login,
         body: seen.body["body"].as_str().unwrap_or("").to_string(),
     };
     lock(&shared.pull).comments.push(comment.clone());
-    (
+    Ok((
         StatusCode::CREATED,
         axum::Json(comment_json(&shared, &comment)),
     )
-        .into_response()
+        .into_response())
 }
 
 async fn edit_comment(
     State(shared): State<Arc<Shared>>,
     Path((_, _, id)): Path<(String, String, u64)>,
     request: Request,
-) -> Response {
+) -> Handled {
     let seen = seen_of(&request);
-    let login = match required(&shared, &seen) {
-        Ok(login) => login,
-        Err(response) => return *response,
-    };
+    let login = required(&shared, &seen)?;
     let mut pull = lock(&shared.pull);
     let Some(comment) = pull.comments.iter_mut().find(|c| c.id == id) else {
-        return error(StatusCode::NOT_FOUND, "comment does not exist");
+        return Err(not_found("comment"));
     };
     if comment.user != login {
-        return error(StatusCode::FORBIDDEN, "user is not the poster");
+        return Ok(error(StatusCode::FORBIDDEN, "user is not the poster"));
     }
     comment.body = seen.body["body"].as_str().unwrap_or("").to_string();
     let comment = comment.clone();
     drop(pull);
-    axum::Json(comment_json(&shared, &comment)).into_response()
+    Ok(axum::Json(comment_json(&shared, &comment)).into_response())
 }
 
 async fn delete_comment(
     State(shared): State<Arc<Shared>>,
     Path((_, _, id)): Path<(String, String, u64)>,
     request: Request,
-) -> Response {
-    let login = match required(&shared, &seen_of(&request)) {
-        Ok(login) => login,
-        Err(response) => return *response,
-    };
+) -> Handled {
+    let login = required(&shared, &seen_of(&request))?;
     let mut pull = lock(&shared.pull);
-    let before = pull.comments.len();
-    pull.comments.retain(|c| !(c.id == id && c.user == login));
-    if pull.comments.len() == before {
-        return error(StatusCode::NOT_FOUND, "comment does not exist");
-    }
-    StatusCode::NO_CONTENT.into_response()
+    remove_own(
+        &mut pull.comments,
+        "comment",
+        |c| (c.id, c.user.as_str()),
+        id,
+        &login,
+    )?;
+    Ok(StatusCode::NO_CONTENT.into_response())
 }

@@ -9,9 +9,7 @@
 //! github/rest-api-description): every required field is sent, and
 //! [`check_search_item`] holds the list so a test fails if one goes missing.
 
-use std::net::TcpListener;
 use std::sync::{Arc, Mutex};
-use std::thread::JoinHandle;
 
 use axum::Router;
 use axum::body::{Body, to_bytes};
@@ -21,10 +19,10 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use serde::Deserialize;
 use serde_json::{Value, json};
-use tokio::sync::oneshot;
 
 use super::github_json::{self as gh, Urls};
 use super::github_server::{GithubServer, UserSpec, bearer, github_error, lock, set_header};
+use super::serve::{self, Served};
 
 /// Why a PR is listed.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -55,8 +53,7 @@ struct Shared {
 
 pub struct InboxServer {
     shared: Arc<Shared>,
-    shutdown: Option<oneshot::Sender<()>>,
-    thread: Option<JoinHandle<()>>,
+    served: Served,
 }
 
 impl InboxServer {
@@ -66,9 +63,7 @@ impl InboxServer {
         for pull in &pulls {
             pull.server.accept_token(token, login);
         }
-        let listener = TcpListener::bind("127.0.0.1:0").expect("bind 127.0.0.1:0");
-        listener.set_nonblocking(true).expect("non-blocking");
-        let url = format!("http://{}", listener.local_addr().expect("address"));
+        let (listener, url) = serve::listen();
         let shared = Arc::new(Shared {
             url,
             login: login.into(),
@@ -86,27 +81,8 @@ impl InboxServer {
             .route("/search/issues", get(search))
             .fallback(proxy)
             .with_state(shared.clone());
-        let (shutdown, stopped) = oneshot::channel::<()>();
-        let thread = std::thread::spawn(move || {
-            let runtime = tokio::runtime::Builder::new_current_thread()
-                .enable_all()
-                .build()
-                .expect("runtime");
-            runtime.block_on(async move {
-                let listener = tokio::net::TcpListener::from_std(listener).expect("listener");
-                axum::serve(listener, app)
-                    .with_graceful_shutdown(async move {
-                        let _ = stopped.await;
-                    })
-                    .await
-                    .expect("serve");
-            });
-        });
-        InboxServer {
-            shared,
-            shutdown: Some(shutdown),
-            thread: Some(thread),
-        }
+        let served = Served::start(listener, app);
+        InboxServer { shared, served }
     }
 
     pub fn url(&self) -> &str {
@@ -131,12 +107,7 @@ impl InboxServer {
 
 impl Drop for InboxServer {
     fn drop(&mut self) {
-        if let Some(shutdown) = self.shutdown.take() {
-            let _ = shutdown.send(());
-        }
-        if let Some(thread) = self.thread.take() {
-            let _ = thread.join();
-        }
+        self.served.stop();
     }
 }
 

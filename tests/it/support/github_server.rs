@@ -16,9 +16,7 @@
 //! calls (reviews, replies, check runs) live in `github_publish`.
 
 use std::collections::{HashMap, HashSet, VecDeque};
-use std::net::TcpListener;
 use std::sync::{Arc, Mutex, MutexGuard};
-use std::thread::JoinHandle;
 
 use axum::Router;
 use axum::body::{Body, to_bytes};
@@ -29,13 +27,13 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{MethodRouter, get, post, put};
 use serde::Deserialize;
 use serde_json::Value;
-use tokio::sync::oneshot;
 
 use super::faults::{self, Dialect};
 use super::git_repo::GitRepo;
 use super::github_json::{self as gh, FileChange, Urls};
 use super::github_publish as publish;
 use super::openapi;
+use super::serve::{self, Served};
 
 /// GitHub's default and maximum page sizes.
 const DEFAULT_PER_PAGE: usize = 30;
@@ -230,19 +228,14 @@ pub(crate) struct Shared {
 pub struct GithubServer {
     url: String,
     shared: Arc<Shared>,
-    shutdown: Option<oneshot::Sender<()>>,
-    thread: Option<JoinHandle<()>>,
+    served: Served,
 }
 
 impl GithubServer {
     /// Serves `pull` from `repo` (which the server keeps alive) on a free loopback port, from
     /// its own thread and runtime so it works under any test runtime.
     pub fn start(repo: GitRepo, pull: PullSpec) -> GithubServer {
-        let listener = TcpListener::bind("127.0.0.1:0").expect("bind 127.0.0.1:0");
-        listener
-            .set_nonblocking(true)
-            .expect("non-blocking listener");
-        let url = format!("http://{}", listener.local_addr().expect("local address"));
+        let (listener, url) = serve::listen();
         let range = format!("{}...{}", pull.base_sha, pull.head_sha);
         let diff = repo.git(&["diff", "--no-color", "-M", &range]);
         let files = changed_files(&repo, &pull);
@@ -271,28 +264,12 @@ impl GithubServer {
             hold_mutations: Mutex::new(false),
             repo,
         });
-        let (shutdown, stopped) = oneshot::channel::<()>();
         let app = router(shared.clone());
-        let thread = std::thread::spawn(move || {
-            let runtime = tokio::runtime::Builder::new_current_thread()
-                .enable_all()
-                .build()
-                .expect("build the server runtime");
-            runtime.block_on(async move {
-                let listener = tokio::net::TcpListener::from_std(listener).expect("tokio listener");
-                axum::serve(listener, app)
-                    .with_graceful_shutdown(async move {
-                        let _ = stopped.await;
-                    })
-                    .await
-                    .expect("serve");
-            });
-        });
+        let served = Served::start(listener, app);
         GithubServer {
             url,
             shared,
-            shutdown: Some(shutdown),
-            thread: Some(thread),
+            served,
         }
     }
 
@@ -467,12 +444,7 @@ impl GithubServer {
 
 impl Drop for GithubServer {
     fn drop(&mut self) {
-        if let Some(shutdown) = self.shutdown.take() {
-            let _ = shutdown.send(());
-        }
-        if let Some(thread) = self.thread.take() {
-            let _ = thread.join();
-        }
+        self.served.stop();
         let violations = self.schema_violations();
         if !violations.is_empty() && !std::thread::panicking() {
             panic!(

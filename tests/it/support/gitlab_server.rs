@@ -16,9 +16,7 @@
 //! when the server is dropped.
 
 use std::collections::{HashMap, VecDeque};
-use std::net::TcpListener;
 use std::sync::{Arc, Mutex};
-use std::thread::JoinHandle;
 
 use axum::Router;
 use axum::body::{Body, to_bytes};
@@ -28,11 +26,11 @@ use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{delete, get, post, put};
 use serde_json::{Value, json};
-use tokio::sync::oneshot;
 
 use super::faults::{self, Dialect, Fault};
 use super::git_repo::GitRepo;
 use super::github_server::lock;
+use super::serve::{self, Served};
 
 pub const PROJECT: &str = "acme/tools/widgets";
 pub const IID: u64 = 7;
@@ -156,8 +154,7 @@ type Push = Box<dyn FnOnce(&GitRepo) -> String + Send>;
 pub struct GitlabServer {
     url: String,
     shared: Arc<Shared>,
-    shutdown: Option<oneshot::Sender<()>>,
-    thread: Option<JoinHandle<()>>,
+    served: Served,
 }
 
 impl GitlabServer {
@@ -175,9 +172,7 @@ impl GitlabServer {
             &format!("refs/merge-requests/{IID}/head"),
             &head,
         ]);
-        let listener = TcpListener::bind("127.0.0.1:0").expect("bind 127.0.0.1:0");
-        listener.set_nonblocking(true).expect("non-blocking");
-        let url = format!("http://{}", listener.local_addr().unwrap());
+        let (listener, url) = serve::listen();
         let files = file_diffs(&repo, &base, &head);
         let shared = Arc::new(Shared {
             url: url.clone(),
@@ -209,28 +204,12 @@ impl GitlabServer {
             listed: Mutex::default(),
             reviewers: Mutex::default(),
         });
-        let (shutdown, stopped) = oneshot::channel::<()>();
         let app = router(shared.clone());
-        let thread = std::thread::spawn(move || {
-            let runtime = tokio::runtime::Builder::new_current_thread()
-                .enable_all()
-                .build()
-                .unwrap();
-            runtime.block_on(async move {
-                let listener = tokio::net::TcpListener::from_std(listener).unwrap();
-                axum::serve(listener, app)
-                    .with_graceful_shutdown(async move {
-                        let _ = stopped.await;
-                    })
-                    .await
-                    .unwrap();
-            });
-        });
+        let served = Served::start(listener, app);
         GitlabServer {
             url,
             shared,
-            shutdown: Some(shutdown),
-            thread: Some(thread),
+            served,
         }
     }
 
@@ -415,12 +394,7 @@ fn push_on(shared: &Shared, change: impl FnOnce(&GitRepo) -> String) -> String {
 impl Drop for GitlabServer {
     fn drop(&mut self) {
         self.release();
-        if let Some(shutdown) = self.shutdown.take() {
-            let _ = shutdown.send(());
-        }
-        if let Some(thread) = self.thread.take() {
-            let _ = thread.join();
-        }
+        self.served.stop();
         let violations = self.violations();
         if !violations.is_empty() && !std::thread::panicking() {
             panic!(

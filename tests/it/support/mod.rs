@@ -18,5 +18,6 @@ pub mod gitlab_server;
 pub mod json_schema;
 pub mod openai_server;
 pub mod openapi;
+pub mod serve;
 pub mod svg;
 pub mod tmux;

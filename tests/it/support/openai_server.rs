@@ -17,10 +17,8 @@
 //! server.
 
 use std::collections::{HashMap, VecDeque};
-use std::net::TcpListener;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, LazyLock, Mutex, MutexGuard};
-use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 use axum::Router;
@@ -31,10 +29,11 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::post;
 use jsonschema::{Draft, Validator};
 use serde_json::{Value, json};
-use tokio::sync::{oneshot, watch};
+use tokio::sync::watch;
 
 use super::faults::{self, Dialect, Fault};
 use super::openapi::to_json_schema;
+use super::serve::{self, Served};
 
 const SPEC_PATH: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
@@ -428,40 +427,19 @@ impl<R: Clone> Common<R> {
 /// schema violation was recorded.
 pub struct Loopback {
     pub url: String,
-    shutdown: Option<oneshot::Sender<()>>,
-    thread: Option<JoinHandle<()>>,
+    served: Served,
     release: watch::Sender<bool>,
     violations: Box<dyn Fn() -> Vec<String> + Send + Sync>,
 }
 
 impl Loopback {
     pub fn serve<R: Clone + Send + 'static>(app: Router, common: Arc<Common<R>>) -> Loopback {
-        let listener = TcpListener::bind("127.0.0.1:0").expect("bind 127.0.0.1:0");
-        listener
-            .set_nonblocking(true)
-            .expect("non-blocking listener");
-        let url = format!("http://{}", listener.local_addr().expect("local address"));
-        let (shutdown, stopped) = oneshot::channel::<()>();
-        let thread = std::thread::spawn(move || {
-            let runtime = tokio::runtime::Builder::new_current_thread()
-                .enable_all()
-                .build()
-                .expect("build the server runtime");
-            runtime.block_on(async move {
-                let listener = tokio::net::TcpListener::from_std(listener).expect("tokio listener");
-                axum::serve(listener, app)
-                    .with_graceful_shutdown(async move {
-                        let _ = stopped.await;
-                    })
-                    .await
-                    .expect("serve");
-            });
-        });
+        let (listener, url) = serve::listen();
+        let served = Served::start(listener, app);
         let release = common.release.clone();
         Loopback {
             url,
-            shutdown: Some(shutdown),
-            thread: Some(thread),
+            served,
             release,
             violations: Box::new(move || lock(&common.violations).clone()),
         }
@@ -471,12 +449,7 @@ impl Loopback {
 impl Drop for Loopback {
     fn drop(&mut self) {
         let _ = self.release.send(true);
-        if let Some(shutdown) = self.shutdown.take() {
-            let _ = shutdown.send(());
-        }
-        if let Some(thread) = self.thread.take() {
-            let _ = thread.join();
-        }
+        self.served.stop();
         let violations = (self.violations)();
         if !violations.is_empty() && !std::thread::panicking() {
             panic!(

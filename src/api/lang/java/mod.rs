@@ -3,12 +3,14 @@
 pub mod closed;
 pub mod extract;
 pub mod manifest;
+pub mod scope;
 
 use tree_sitter::Node;
 
 use super::{Language, Manifest};
 use crate::api::Surface;
 use crate::api::text::Src;
+use crate::api::visibility::{Read, Visibility};
 use crate::cohort::grammar::Grammar;
 
 pub struct Java;
@@ -22,6 +24,10 @@ impl Language for Java {
 
     fn extract(&self, root: Node, src: Src, exported: &dyn Fn(&str) -> bool, out: &mut Surface) {
         extract::extract(root, src, exported, out)
+    }
+
+    fn scope(&self, _path: &str, dirs: &[&str], _source: &str, read: Read) -> Visibility {
+        scope::scope(dirs, read)
     }
 
     fn manifests(&self) -> &'static [Manifest] {

@@ -10,18 +10,11 @@ use crate::api::text::{Src, named, strip_lifetimes};
 use crate::api::{Item, Param, ParamKind, Surface};
 
 pub fn extract(root: Node, src: Src, exported: &dyn Fn(&str) -> bool, out: &mut Surface) {
-    let Some(spliced) = macro_bodies_spliced(root, src) else {
-        items(root, src, exported, out, "");
-        return;
-    };
-    let mut parser = tree_sitter::Parser::new();
-    let tree = parser
-        .set_language(&tree_sitter_rust::LANGUAGE.into())
-        .ok()
-        .and_then(|()| parser.parse(&spliced, None));
-    match tree {
-        Some(tree) => items(tree.root_node(), Src(spliced.as_bytes()), exported, out, ""),
-        None => items(root, src, exported, out, ""),
+    match macro_bodies_spliced(root, src) {
+        Some((spliced, Some(tree))) => {
+            items(tree.root_node(), Src(spliced.as_bytes()), exported, out, "")
+        }
+        _ => items(root, src, exported, out, ""),
     }
 }
 
@@ -70,8 +63,9 @@ const MACRO_DEPTH: usize = 4;
 /// named as an unstable opt-in (`cfg_unstable! { … }`) is left out, as `#[cfg(tokio_unstable)]`
 /// would be. `None` when the file has no such call. A `bitflags!` body is read as the struct
 /// and associated consts it defines ([`bitflags_items`]); any other body that does not parse
-/// as items on its own (expressions, `cfg_if!`) stays a call.
-fn macro_bodies_spliced(root: Node, src: Src) -> Option<String> {
+/// as items on its own (expressions, `cfg_if!`) stays a call. With the text, its syntax tree
+/// (`None` when it does not parse): the last pass parsed it already.
+fn macro_bodies_spliced(root: Node, src: Src) -> Option<(String, Option<tree_sitter::Tree>)> {
     let mut parser = tree_sitter::Parser::new();
     parser
         .set_language(&tree_sitter_rust::LANGUAGE.into())
@@ -80,14 +74,17 @@ fn macro_bodies_spliced(root: Node, src: Src) -> Option<String> {
     for _ in 0..MACRO_DEPTH {
         let current = text.as_deref().map(str::as_bytes).unwrap_or(src.0);
         let reparsed = match &text {
-            Some(t) => Some(parser.parse(t, None)?),
+            Some(t) => match parser.parse(t, None) {
+                Some(tree) => Some(tree),
+                None => return text.map(|t| (t, None)),
+            },
             None => None,
         };
         let root = reparsed.as_ref().map_or(root, |t| t.root_node());
         let mut edits = Vec::new();
         splice_edits(root, Src(current), &mut parser, &mut edits);
         if edits.is_empty() {
-            break;
+            return text.map(|t| (t, reparsed));
         }
         let mut next = String::from_utf8_lossy(current).into_owned();
         for (range, replacement) in edits.into_iter().rev() {
@@ -95,7 +92,10 @@ fn macro_bodies_spliced(root: Node, src: Src) -> Option<String> {
         }
         text = Some(next);
     }
-    text
+    // Still splicing after the last pass: its text is parsed here.
+    let text = text?;
+    let tree = parser.parse(&text, None);
+    Some((text, tree))
 }
 
 /// Node kinds that stand where an item can: items, their attributes and comments, and macro

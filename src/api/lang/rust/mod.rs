@@ -3,13 +3,16 @@
 pub mod extract;
 pub mod foreign;
 pub mod manifest;
+pub mod modules;
 pub mod renamed;
+pub mod scope;
 
 use tree_sitter::Node;
 
 use super::{Language, Manifest};
 use crate::api::Surface;
 use crate::api::text::Src;
+use crate::api::visibility::{Read, Visibility};
 use crate::cohort::grammar::Grammar;
 
 pub struct Rust;
@@ -23,6 +26,10 @@ impl Language for Rust {
 
     fn extract(&self, root: Node, src: Src, exported: &dyn Fn(&str) -> bool, out: &mut Surface) {
         extract::extract(root, src, exported, out)
+    }
+
+    fn scope(&self, path: &str, _dirs: &[&str], _source: &str, read: Read) -> Visibility {
+        scope::scope(path, read)
     }
 
     fn manifests(&self) -> &'static [Manifest] {

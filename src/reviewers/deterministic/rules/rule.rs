@@ -37,6 +37,8 @@ pub struct Rule {
     pub side: Side,
     /// Off unless the configuration enables it (`enabled = false` in its file).
     pub enabled_by_default: bool,
+    /// The rule's findings in one change fold into one naming their count (`fold = true`).
+    pub fold: bool,
     pub meta: RuleMeta,
     pub(crate) target: Target,
     pub(crate) logic: Logic,
@@ -275,6 +277,9 @@ impl Rule {
                 ));
             }
         };
+        if matches!(logic, Logic::Line(_)) && spec.fold {
+            return Err(err("fold", "applies to file rules (`check`) only".into()));
+        }
         if matches!(logic, Logic::Line(_)) && (spec.max_lines.is_some() || spec.max_bytes.is_some())
         {
             return Err(err(
@@ -286,6 +291,7 @@ impl Rule {
         Ok(Rule {
             side: spec.side.unwrap_or(Side::Right),
             enabled_by_default: spec.enabled,
+            fold: spec.fold,
             examples: compile_examples(spec.examples),
             meta: RuleMeta {
                 title,

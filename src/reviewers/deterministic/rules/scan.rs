@@ -70,6 +70,7 @@ impl Catalog {
             },
             moved: MovedLines::new(diff),
             imported: super::coverage::imported_roots(diff),
+            folds: Vec::new(),
         };
         if options.repo_files.is_none()
             && let Some(rule) = self
@@ -94,6 +95,7 @@ impl Catalog {
             scan.file(file, &context);
         }
         scan.unread_code(diff);
+        scan.write_folds();
         ScanResult {
             nodes: scan.nodes,
             coverage: scan.coverage,
@@ -109,7 +111,26 @@ struct Scan<'a> {
     moved: MovedLines<'a>,
     /// Directories the change imports whole from another repository: read as vendored.
     imported: Vec<String>,
+    /// The first finding of each folding rule, and what folded into it.
+    folds: Vec<Fold>,
 }
+
+/// A folding rule's first finding in the change and the hits that joined it: one decision
+/// (a feature's 24 tests removed with it) is one finding naming the count, not 24.
+struct Fold {
+    rule: usize,
+    /// Where its node is in `Scan::nodes`.
+    node_at: usize,
+    path: String,
+    hit: super::checks::Hit,
+    /// The details of the hits folded in, in diff order.
+    details: Vec<String>,
+    /// The other files they are in.
+    files: BTreeSet<String>,
+}
+
+/// How many folded findings' details the one finding quotes.
+const FOLD_QUOTED: usize = 3;
 
 impl<'a> Scan<'a> {
     fn file(&mut self, file: &'a FileDiff, context: &CheckContext<'_>) {
@@ -128,7 +149,10 @@ impl<'a> Scan<'a> {
                 continue;
             }
             for hit in check.run(file, context) {
-                if counts.admit(i, self.cap(file)) {
+                if rule.fold && self.fold(i, &file.path, &hit) {
+                    continue;
+                }
+                if rule.fold || counts.admit(i, self.cap(file)) {
                     let code = [hit.code.as_str()];
                     let code: &[&str] = if hit.code.is_empty() { &[] } else { &code };
                     self.nodes.push(node(
@@ -140,6 +164,16 @@ impl<'a> Scan<'a> {
                             detail: &hit.detail,
                         },
                     ));
+                    if rule.fold {
+                        self.folds.push(Fold {
+                            rule: i,
+                            node_at: self.nodes.len() - 1,
+                            path: file.path.clone(),
+                            hit,
+                            details: Vec::new(),
+                            files: BTreeSet::new(),
+                        });
+                    }
                 }
             }
         }
@@ -183,6 +217,62 @@ impl<'a> Scan<'a> {
                 found,
                 kept,
             });
+        }
+    }
+
+    /// Joins `hit` to the rule's first finding in the change, if there is one yet.
+    fn fold(&mut self, rule: usize, path: &str, hit: &super::checks::Hit) -> bool {
+        let Some(fold) = self.folds.iter_mut().find(|f| f.rule == rule) else {
+            return false;
+        };
+        fold.details.push(hit.detail.clone());
+        if path != fold.path {
+            fold.files.insert(path.to_string());
+        }
+        true
+    }
+
+    /// Rewrites each folding rule's first finding to name the others: its detail lists the
+    /// first few and the count, and the files they are in.
+    fn write_folds(&mut self) {
+        for fold in std::mem::take(&mut self.folds) {
+            if fold.details.is_empty() {
+                continue;
+            }
+            let rule = &self.catalog.rules()[fold.rule];
+            let total = fold.details.len() + 1;
+            let quoted: Vec<&str> = std::iter::once(fold.hit.detail.as_str())
+                .chain(fold.details.iter().map(String::as_str))
+                .filter(|d| !d.is_empty())
+                .take(FOLD_QUOTED)
+                .collect();
+            let more = total - quoted.len();
+            let files = fold.files.len() + 1;
+            let mut detail = quoted.join(", ");
+            if more > 0 {
+                detail.push_str(&format!(" and {more} more"));
+            }
+            detail.push_str(&format!(
+                " ({total} in this change, in {files} file{})",
+                if files == 1 { "" } else { "s" }
+            ));
+            let code = [fold.hit.code.as_str()];
+            let code: &[&str] = if fold.hit.code.is_empty() { &[] } else { &code };
+            let mut folded = node(
+                rule,
+                &Location {
+                    path: &fold.path,
+                    lines: fold.hit.line.map(|(side, n)| (side, n, n)),
+                    code,
+                    detail: &detail,
+                },
+            );
+            // A template without `{detail}` still says how many this one stands for.
+            if !rule.meta.evidence.contains("{detail}") {
+                folded.text.evidence =
+                    format!("{} ({total} like it in this change)", folded.text.evidence);
+            }
+            self.nodes[fold.node_at] = folded;
         }
     }
 

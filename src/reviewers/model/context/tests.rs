@@ -429,6 +429,7 @@ fn open_threads_are_shown_redacted_and_settled_ones_are_not() {
         side: Side::Right,
         resolved,
         outdated,
+        resolution_unknown: false,
         comments: vec![ThreadComment {
             id: Some(9),
             author: "alice".into(),

@@ -126,6 +126,12 @@ pub(super) fn removed_tests<'d>(
     cache: &HeadTests,
     whole: &WholeDiff<'d>,
 ) -> Vec<Hit> {
+    // A test found by its name alone (`def test…`, `func Test…`, `test('…')`) is one only in a
+    // test file: pytest, `go test` and the JS runners collect tests from those. Rust and JVM
+    // tests are marked by their attribute wherever they are.
+    if !matches!(file.language, Language::Rust | Language::Java) && !is_test_path(&file.path) {
+        return Vec::new();
+    }
     let removed = find_removed(file);
     if removed.is_empty() {
         return Vec::new();
@@ -136,6 +142,7 @@ pub(super) fn removed_tests<'d>(
     removed
         .into_iter()
         .filter(|test| !added.defines(file.language, &test.name))
+        .filter(|test| !added.qualifies(&test.name))
         .filter(|test| !added.holds_body(&test.body))
         .filter(|test| !added.expects_again(&test.literals))
         .filter(|test| !gone.covered_by(test))
@@ -425,6 +432,8 @@ struct AddedCode<'d> {
     normalized: OnceCell<HashSet<Cow<'d, str>>>,
     /// The added lines of test files, joined.
     added_tests: OnceCell<String>,
+    /// The subject words of each test the diff's added lines define.
+    added_names: OnceCell<Vec<Vec<String>>>,
     diff: &'d Diff,
 }
 
@@ -443,6 +452,7 @@ impl<'d> AddedCode<'d> {
             tests: Default::default(),
             normalized: OnceCell::new(),
             added_tests: OnceCell::new(),
+            added_names: OnceCell::new(),
             diff,
         }
     }
@@ -465,6 +475,39 @@ impl<'d> AddedCode<'d> {
                 .join("\n")
         });
         literals.iter().any(|l| added_tests.contains(l.as_str()))
+    }
+
+    /// A test the change added names every subject word of the removed test's (two or more)
+    /// and more: the test renamed to a qualified name, often moved to its subject's file
+    /// (logrus: `TestUnmarshalText` became `TestLevelUnmarshalText` in `level_test.go`).
+    fn qualifies(&self, name: &str) -> bool {
+        let subject = subject_words(name);
+        if subject.len() < 2 {
+            return false;
+        }
+        self.added_names
+            .get_or_init(|| {
+                self.diff
+                    .files
+                    .iter()
+                    .filter(|f| is_test_path(&f.path) || f.language == Language::Rust)
+                    .flat_map(|f| {
+                        let lines: Vec<(&str, Option<u32>, bool)> = f
+                            .hunks
+                            .iter()
+                            .flat_map(|h| &h.lines)
+                            .filter(|l| l.kind == LineKind::Added)
+                            .map(|l| (l.text.as_str(), None, true))
+                            .collect();
+                        (0..lines.len())
+                            .filter_map(|at| test_at(f.language, &lines, at).map(|(n, _)| n))
+                            .collect::<Vec<_>>()
+                    })
+                    .map(|n| subject_words(&n))
+                    .collect()
+            })
+            .iter()
+            .any(|words| words.len() > subject.len() && subject.iter().all(|w| words.contains(w)))
     }
 
     /// A test of this name on the new side of the diff (added or context lines).

@@ -428,3 +428,165 @@ fn a_repository_imported_whole_is_read_as_vendored() {
         "{small:?}"
     );
 }
+
+/// A deleted JavaScript test file holding `tests` one-line test definitions.
+fn deleted_js_tests(path: &str, titles: &[&str]) -> String {
+    let lines: Vec<String> = titles
+        .iter()
+        .map(|t| format!("-test('{t}', testValue, '{t}');"))
+        .collect();
+    format!(
+        "diff --git a/{path} b/{path}\ndeleted file mode 100644\n--- a/{path}\n+++ /dev/null\n@@ -1,{} +0,0 @@\n{}\n",
+        lines.len(),
+        lines.join("\n")
+    )
+}
+
+#[test]
+fn tests_removed_together_in_one_change_are_one_finding_naming_the_count() {
+    // execa 10.0 dropped the `"ipc"` stdio value: 24 tests of it went in one change, reported
+    // once each. One decision is one question for the reviewer.
+    let mut text = deleted_js_tests(
+        "test/stdio/options.js",
+        &["stdin can be ipc", "stdout can be ipc", "stderr can be ipc"],
+    );
+    text.push_str(&deleted_js_tests(
+        "test/ipc/validation.js",
+        &["sendMessage needs ipc", "getOneMessage needs ipc"],
+    ));
+    let result = scan(&text);
+    let found = rule_hits(&result, "any/removed-test");
+    assert_eq!(found.len(), 1, "{found:#?}");
+    let evidence = &found[0].text.evidence;
+    assert!(
+        evidence.contains("`stdin can be ipc`, `stdout can be ipc`, `stderr can be ipc` and 2 more (5 in this change, in 2 files)"),
+        "{evidence}"
+    );
+    let anchor = found[0].anchor.as_ref().unwrap();
+    assert_eq!(
+        (anchor.path.as_str(), anchor.start_line),
+        ("test/stdio/options.js", 1)
+    );
+    // One removed test is reported as it is.
+    let one = deleted_js_tests("test/stdio/options.js", &["stdin can be ipc"]);
+    let result = scan(&one);
+    let found = rule_hits(&result, "any/removed-test");
+    assert_eq!(found.len(), 1);
+    assert!(!found[0].text.evidence.contains("in this change"));
+}
+
+/// A file the change adds, its lines given.
+fn added_file(path: &str, body: &str) -> String {
+    let lines: Vec<String> = body.lines().map(|l| format!("+{l}")).collect();
+    format!(
+        "diff --git a/{path} b/{path}\nnew file mode 100644\n--- /dev/null\n+++ b/{path}\n@@ -0,0 +1,{} @@\n{}\n",
+        lines.len(),
+        lines.join("\n")
+    )
+}
+
+#[test]
+fn a_bare_except_that_raises_or_guards_a_test_hides_nothing() {
+    // tqdm: `except: raise` re-raises whatever it caught; its tests skip on any import error.
+    let reraise = added_file(
+        "tqdm/_utils.py",
+        "try:\n    import colorama\nexcept ImportError:\n    colorama = None\nexcept:  # pragma: no cover\n    raise\n",
+    );
+    assert_eq!(rule_hits(&scan(&reraise), "python/bare-except").len(), 0);
+    let in_test = added_file(
+        "tqdm/tests/tests_perf.py",
+        "def test_overhead():\n    try:\n        assert check_cpu_time()\n    except:\n        skip()\n",
+    );
+    assert_eq!(rule_hits(&scan(&in_test), "python/bare-except").len(), 0);
+    // A bare except that swallows, in the package, is still one.
+    let swallowed = added_file(
+        "tqdm/_utils.py",
+        "try:\n    import colorama\nexcept:\n    colorama = None\n",
+    );
+    assert_eq!(rule_hits(&scan(&swallowed), "python/bare-except").len(), 1);
+}
+
+#[test]
+fn a_skipped_test_with_its_reason_beside_it_is_documented() {
+    // commander 15: the reason is the comment above; itertools: the comment on the line.
+    let js = added_file(
+        "tests/lookup.test.js",
+        "\n// Fails on Node 20 as ESM: Node does not run .ts files by default.\ntest.skip('lookup of .ts', async () => {\n});\n",
+    );
+    assert_eq!(rule_hits(&scan(&js), "js/skipped-test").len(), 0);
+    let rust = added_file(
+        "tests/specializations.rs",
+        "#[test]\n#[ignore] // Fails: `MultiProduct` is not fused.\nfn multi_product() {}\n",
+    );
+    assert_eq!(rule_hits(&scan(&rust), "rust/ignored-test").len(), 0);
+    let python = added_file(
+        "tests/test_api.py",
+        "# Needs a live server, run by hand.\n@pytest.mark.skip\ndef test_live():\n    pass\n",
+    );
+    assert_eq!(rule_hits(&scan(&python), "python/skipped-test").len(), 0);
+    // Without a word of why, the question stands.
+    let bare = added_file(
+        "tests/lookup.test.js",
+        "\ntest.skip('lookup of .ts', async () => {\n});\n",
+    );
+    assert_eq!(rule_hits(&scan(&bare), "js/skipped-test").len(), 1);
+    let bare = added_file("tests/api.rs", "#[test]\n#[ignore]\nfn slow() {}\n");
+    assert_eq!(rule_hits(&scan(&bare), "rust/ignored-test").len(), 1);
+}
+
+#[test]
+fn a_function_named_test_outside_test_files_is_not_a_test() {
+    // tqdm 4.68 removed `def test(a=1, b=2, c=3)`, a helper inside a docstring example of
+    // `tqdm/utils.py`: pytest collects tests from test files only; so does `go test`.
+    let text = "diff --git a/tqdm/utils.py b/tqdm/utils.py\n--- a/tqdm/utils.py\n+++ b/tqdm/utils.py\n@@ -60,5 +60,1 @@\n-def test(a=1, b=2, c=3):\n-    return a + b\n-\n-\n def other():\n";
+    assert_eq!(rule_hits(&scan(text), "any/removed-test").len(), 0);
+    let go = "diff --git a/helpers.go b/helpers.go\n--- a/helpers.go\n+++ b/helpers.go\n@@ -1,4 +1,1 @@\n-func TestHelper(t *testing.T) {\n-\tcheck(t)\n-}\n func other() {}\n";
+    assert_eq!(rule_hits(&scan(go), "any/removed-test").len(), 0);
+    // In a test file it is a test.
+    let in_tests = text.replace("tqdm/utils.py", "tqdm/tests/test_utils.py");
+    assert_eq!(rule_hits(&scan(&in_tests), "any/removed-test").len(), 1);
+}
+
+#[test]
+fn a_removed_test_renamed_to_a_qualified_name_in_the_same_change_is_not_a_loss() {
+    // logrus #878 moved `TestUnmarshalText` to level_test.go as `TestLevelUnmarshalText`.
+    let text = "diff --git a/logrus_test.go b/logrus_test.go\n--- a/logrus_test.go\n+++ b/logrus_test.go\n@@ -10,5 +10,1 @@\n-func TestUnmarshalText(t *testing.T) {\n-\tvar l Level\n-\tl.UnmarshalText([]byte(\"info\"))\n-}\n func TestOther(t *testing.T) {}\n\
+         diff --git a/level_test.go b/level_test.go\nnew file mode 100644\n--- /dev/null\n+++ b/level_test.go\n@@ -0,0 +1,5 @@\n+func TestLevelUnmarshalText(t *testing.T) {\n+\tfor _, level := range AllLevels {\n+\t\trequire.NoError(t, u.UnmarshalText([]byte(level.String())))\n+\t}\n+}\n";
+    assert_eq!(rule_hits(&scan(text), "any/removed-test").len(), 0);
+    // A test that only shares a word is not its successor.
+    let other = text.replace("TestLevelUnmarshalText", "TestLevelText");
+    assert_eq!(rule_hits(&scan(&other), "any/removed-test").len(), 1);
+}
+
+/// A binary file the change adds.
+fn added_binary(path: &str) -> String {
+    format!(
+        "diff --git a/{path} b/{path}\nnew file mode 100644\nindex 0000000..1111111\nBinary files /dev/null and b/{path} differ\n"
+    )
+}
+
+#[test]
+fn a_binary_fixture_under_the_tests_is_what_the_tests_read() {
+    // bat: UTF-16 and control-character inputs under `tests/examples/`; the tests are about them.
+    for path in [
+        "tests/examples/utf16.txt",
+        "src/test/resources/bomtests/bom_utf32be.html",
+    ] {
+        let result = scan(&added_binary(path));
+        assert_eq!(
+            rule_hits(&result, "any/binary-file-added").len(),
+            0,
+            "{path}"
+        );
+    }
+    // Key material is a question wherever it is (retrofit's `debug.keystore`), and so is a
+    // binary outside the tests.
+    for path in ["src/test/resources/debug.keystore", "tools/protoc.jar"] {
+        let result = scan(&added_binary(path));
+        assert_eq!(
+            rule_hits(&result, "any/binary-file-added").len(),
+            1,
+            "{path}"
+        );
+    }
+}
