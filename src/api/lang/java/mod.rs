@@ -1,8 +1,10 @@
 //! Java: how a file's exported items are read.
 
 pub mod closed;
+pub mod erasure;
 pub mod extract;
 pub mod manifest;
+pub mod wildcard;
 
 use tree_sitter::Node;
 

@@ -1,0 +1,151 @@
+//! Java generics as the compiler reads them: type parameters bind by position, overloads are
+//! told apart by their erasure, and a wildcard type accepts every type it contains. Each
+//! snippet is from commons-lang's own minor releases (3.12 → 3.18), each a false stop once.
+
+use super::surface::{changes, no_break, severity};
+use crate::api::compare::Severity;
+use crate::cohort::grammar::Grammar;
+
+// commons-lang 3.13: `Streams.FailableStream<O>` became `FailableStream<T>` and
+// `Streams.ArrayCollector<O>` became `ArrayCollector<E>`. A type's parameters bind by
+// position (`FailableStream<String>` either way): every member written with the old name is
+// the same member.
+#[test]
+fn java_a_type_parameter_of_the_enclosing_type_renamed_is_the_same_signature() {
+    let class = |o: &str| {
+        format!(
+            "package org.acme;\npublic class Streams {{\n\
+             public static class FailableStream<{o}> {{\n\
+             \x20 public FailableStream(final Stream<{o}> stream) {{}}\n\
+             \x20 public boolean allMatch(final FailablePredicate<{o}, ?> p) {{ return true; }}\n\
+             \x20 public <R> FailableStream<R> map(final FailableFunction<{o}, R, ?> f) {{ return null; }}\n\
+             \x20 public <A, R> R collect(final Collector<? super {o}, A, R> c) {{ return null; }}\n\
+             \x20 public Stream<{o}> stream() {{ return null; }}\n\
+             }}\n\
+             public static class ArrayCollector<{o}> implements Collector<{o}, List<{o}>, {o}[]> {{\n\
+             \x20 public BiConsumer<List<{o}>, {o}> accumulator() {{ return null; }}\n\
+             }}\n}}\n"
+        )
+    };
+    let found = changes(Grammar::Java, &class("O"), &class("E"));
+    assert_eq!(found, vec![], "{found:#?}");
+    // A parameter of the type now of another type is still a break.
+    let head = class("E").replace(
+        "allMatch(final FailablePredicate<E, ?> p)",
+        "allMatch(final FailablePredicate<String, ?> p)",
+    );
+    let found = changes(Grammar::Java, &class("O"), &head);
+    assert_eq!(
+        severity(&found, "Streams.FailableStream.allMatch(FailablePredicate)"),
+        Some(Severity::Incompatible),
+        "{found:#?}"
+    );
+}
+
+// commons-lang 3.14: `ExceptionUtils` gained `<T extends Throwable> T throwUnchecked(T)`
+// beside `<T> T throwUnchecked(T)`. Java tells overloads apart by their erasure (`Object` and
+// `Throwable` here): two methods, neither replacing the other.
+#[test]
+fn java_overloads_are_keyed_by_their_erased_parameter_types() {
+    let base = "public class ExceptionUtils {\n\
+        \x20 public static <T> T throwUnchecked(final T throwable) { return throwable; }\n\
+        \x20 public static <E extends Throwable> void rethrow(final E e, final int n) {}\n}\n";
+    let head = "public class ExceptionUtils {\n\
+        \x20 public static <T> T throwUnchecked(final T throwable) { return throwable; }\n\
+        \x20 public static <T extends Throwable> T throwUnchecked(final T throwable) { return throwable; }\n\
+        \x20 public static <X extends Throwable> void rethrow(final X e, final int n) {}\n}\n";
+    let found = changes(Grammar::Java, base, head);
+    no_break(&found);
+    assert_eq!(
+        severity(&found, "ExceptionUtils.throwUnchecked(Throwable)"),
+        Some(Severity::Compatible),
+        "{found:#?}"
+    );
+    assert_eq!(
+        severity(&found, "ExceptionUtils.throwUnchecked(Object)"),
+        None
+    );
+    assert_eq!(
+        severity(&found, "ExceptionUtils.rethrow(Throwable,int)"),
+        None,
+        "{found:#?}"
+    );
+    // The overload that was there removed: a break, under its erased key.
+    let gone = head.replace(
+        "  public static <T> T throwUnchecked(final T throwable) { return throwable; }\n  public static <T extends",
+        "  public static <T extends",
+    );
+    let found = changes(Grammar::Java, base, &gone);
+    assert_eq!(
+        severity(&found, "ExceptionUtils.throwUnchecked(Object)"),
+        Some(Severity::Incompatible),
+        "{found:#?}"
+    );
+}
+
+// commons-lang 3.15: `DiffResult<T>` → `DiffResult<?>` as a parameter accepts every old
+// argument; 3.18: a result refined from `Collector<T, ?, T[]>` to `Collector<T, List<T>, T[]>`
+// gives callers a type assignable to the old one. The other way each is a break.
+#[test]
+fn java_wildcards_widen_parameters_and_narrow_results_compatibly() {
+    let class = |param: &str, ret: &str| {
+        format!(
+            "public class Streams<T> {{\n\
+             \x20 public static <T> {ret} toArray(final Class<T> c) {{ return null; }}\n\
+             \x20 public void append(final String name, final {param} result) {{}}\n}}\n"
+        )
+    };
+    let narrow = class("DiffResult<T>", "Collector<T, ?, T[]>");
+    let wide = class("DiffResult<?>", "Collector<T, List<T>, T[]>");
+    let found = changes(Grammar::Java, &narrow, &wide);
+    no_break(&found);
+    assert_eq!(
+        severity(&found, "Streams.append(String,DiffResult)"),
+        Some(Severity::Compatible),
+        "{found:#?}"
+    );
+    assert_eq!(
+        severity(&found, "Streams.toArray(Class)"),
+        Some(Severity::Compatible),
+        "{found:#?}"
+    );
+    for (before, after) in [
+        ("List<T>", "List<? extends T>"),
+        ("List<Number>", "List<? super Number>"),
+        ("List<? extends T>", "List<?>"),
+    ] {
+        let found = changes(
+            Grammar::Java,
+            &class(before, "List<T>"),
+            &class(after, "List<T>"),
+        );
+        assert_eq!(
+            severity(&found, "Streams.append(String,List)"),
+            Some(Severity::Compatible),
+            "{before} → {after}: {found:#?}"
+        );
+    }
+    // Narrowed parameters and widened results break.
+    let found = changes(Grammar::Java, &wide, &narrow);
+    assert_eq!(
+        severity(&found, "Streams.append(String,DiffResult)"),
+        Some(Severity::Incompatible),
+        "{found:#?}"
+    );
+    assert_eq!(
+        severity(&found, "Streams.toArray(Class)"),
+        Some(Severity::Incompatible),
+        "{found:#?}"
+    );
+    // A nested argument is not contained: `List<List<T>>` is no `List<List<?>>`.
+    let found = changes(
+        Grammar::Java,
+        &class("List<List<T>>", "List<T>"),
+        &class("List<List<?>>", "List<T>"),
+    );
+    assert_eq!(
+        severity(&found, "Streams.append(String,List)"),
+        Some(Severity::Incompatible),
+        "{found:#?}"
+    );
+}
