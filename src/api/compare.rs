@@ -139,10 +139,7 @@ fn type_change(old: &str, new: &str, types: &Types) -> TypeChange {
     // The same name written with its path or through a `use`, before aliases resolve one of
     // them (tokio 1.22: `gid_t` from `use libc::gid_t` → `unix::gid_t`, whose module
     // defines `type gid_t = u32`): which item each names is not in the syntax.
-    let spelled_alike = {
-        let (a, b) = (qualified_names(old), qualified_names(new));
-        a != b && last_segments(old, &a) == last_segments(new, &b)
-    };
+    let spelled_alike = named_another_way(old, new);
     let (old, new) = (types.resolve(old), types.resolve(new));
     if old == new || std_aliases_spelled(&old) == std_aliases_spelled(&new) {
         return TypeChange::Same;
@@ -180,6 +177,13 @@ fn type_change(old: &str, new: &str, types: &Types) -> TypeChange {
         return TypeChange::Undecided;
     }
     TypeChange::Different
+}
+
+/// Whether `old` and `new` differ only in the paths of qualified names whose last segments
+/// agree (`serde::Deserializer` → `serde_core::Deserializer`, `io::Result` → `std::io::Result`).
+fn named_another_way(old: &str, new: &str) -> bool {
+    let (a, b) = (qualified_names(old), qualified_names(new));
+    a != b && last_segments(old, &a) == last_segments(new, &b)
 }
 
 /// `text` with each of the qualified `names` written as its last segment (`io::Error` →
@@ -429,6 +433,27 @@ fn through_an_alias(
     None
 }
 
+/// Why a member of a type now kept only as a hidden alias (`#[doc(hidden)] pub type Context =
+/// ContextV1;`) is still there: its target, defined beside it, has the member.
+fn through_a_hidden_alias(key: &str, head: &Surface) -> Option<String> {
+    let (owner, member) = key.rsplit_once("::")?;
+    if !head.hidden.contains(owner) {
+        return None;
+    }
+    let (module, name) = owner.rsplit_once("::").unwrap_or(("", owner));
+    let written = head.aliases.get(name)?;
+    let target = written.split('<').next().unwrap_or(written).trim();
+    let target = target.rsplit("::").next().unwrap_or(target);
+    let module = if module.is_empty() {
+        String::new()
+    } else {
+        format!("{module}::")
+    };
+    let reached = format!("{module}{target}::{member}");
+    (head.items.contains_key(&reached) || head.hidden.contains(&reached))
+        .then(|| format!("still reached through `{owner}`, now a hidden alias of `{target}`"))
+}
+
 /// A method no longer overridden: what the class inherits in its place.
 fn through_inheritance(key: &str, old: &Item, head: &Surface, types: &Types) -> Option<ApiChange> {
     let inherited = old
@@ -523,6 +548,7 @@ fn removed_or_replaced(
                         (Some(a), Some(b)) if positional(a, b, types).is_none()
                     ))
     });
+    let hidden_alias = through_a_hidden_alias(key, head);
     match replaced {
         // starlette #2815: `max_part_size = 1MB` on the class became an `__init__`
         // parameter stored as `self.max_part_size`.
@@ -556,6 +582,9 @@ fn removed_or_replaced(
             Some(old),
             None,
         ),
+        _ if let Some(alias) = hidden_alias.as_ref() => {
+            change(key, Severity::Compatible, alias.clone(), Some(old), None)
+        }
         _ if head.hidden.contains(key) => change(
             key,
             Severity::Compatible,
@@ -1092,6 +1121,15 @@ fn generics_change(
         notes
             .undecided
             .get_or_insert_with(|| "type parameters written differently".into());
+    } else if named_another_way(&old.generics, &new.generics) {
+        // uuid 1.19: `D: serde::Deserializer<'de>` → `D: serde_core::Deserializer<'de>`, the
+        // trait serde re-exports: one item named through two paths is the same bound, which
+        // the syntax cannot confirm (the other crate's source is not here).
+        notes.undecided.get_or_insert_with(|| {
+            "a bound now names its item through another path (a crate re-exporting another's \
+             item is the same bound)"
+                .into()
+        });
     } else {
         return Some((Incompatible, "generics or bounds changed".into()));
     }

@@ -1,6 +1,7 @@
-//! Java generics as the compiler reads them: type parameters bind by position, overloads are
-//! told apart by their erasure, and a wildcard type accepts every type it contains. Each
-//! snippet is from commons-lang's own minor releases (3.12 → 3.18), each a false stop once.
+//! One signature written two ways. Java generics as the compiler reads them (type parameters
+//! bind by position, overloads are told apart by their erasure, a wildcard type accepts every
+//! type it contains: commons-lang 3.12 → 3.18), and a Rust item named through another path or
+//! a hidden alias (uuid 1.19, 1.23). Each was a false stop on a project's own minor release.
 
 use super::surface::{changes, no_break, severity};
 use crate::api::compare::Severity;
@@ -145,6 +146,64 @@ fn java_wildcards_widen_parameters_and_narrow_results_compatibly() {
     );
     assert_eq!(
         severity(&found, "Streams.append(String,List)"),
+        Some(Severity::Incompatible),
+        "{found:#?}"
+    );
+}
+
+// uuid 1.19: every `serde_support` function's bound went from `serde::Deserializer<'de>` to
+// `serde_core::Deserializer<'de>`, the trait serde re-exports from serde_core. One item named
+// through two crates' paths (a facade and its core: serde → serde_core, futures →
+// futures_core) is the same bound as far as the text tells: undecided, never a break.
+#[test]
+fn rust_a_bound_naming_the_same_item_through_another_crate_is_not_a_break() {
+    let module = |krate: &str| {
+        format!(
+            "pub mod braced {{\n\
+             \x20   pub fn deserialize<'de, D>(deserializer: D) -> Result<crate::Uuid, D::Error>\n\
+             \x20   where\n        D: {krate}::Deserializer<'de>,\n    {{ todo!() }}\n\
+             \x20   pub fn serialize<S: {krate}::Serializer>(u: &crate::Uuid, serializer: S) -> Result<S::Ok, S::Error> {{ todo!() }}\n}}\n"
+        )
+    };
+    let found = changes(Grammar::Rust, &module("serde"), &module("serde_core"));
+    no_break(&found);
+    for key in ["braced::deserialize", "braced::serialize"] {
+        assert_eq!(
+            severity(&found, key),
+            Some(Severity::Undecided),
+            "{key}: {found:#?}"
+        );
+    }
+    // Another trait named through the new path is still another bound.
+    let other = module("serde_core").replace("serde_core::Serializer", "serde_core::Serialize");
+    let found = changes(Grammar::Rust, &module("serde"), &other);
+    assert_eq!(
+        severity(&found, "braced::serialize"),
+        Some(Severity::Incompatible),
+        "{found:#?}"
+    );
+}
+
+// uuid 1.23: `context::Context` renamed `ContextV1`, the old name kept as `#[doc(hidden)] pub
+// type Context = ContextV1;`. `Context::new` still resolves through the hidden alias.
+#[test]
+fn rust_a_hidden_alias_of_a_renamed_type_still_carries_its_members() {
+    let base = "pub mod context {\n    pub struct Context { count: u16 }\n\n\
+        impl Context {\n        pub const fn new(count: u16) -> Self { todo!() }\n        pub fn new_random() -> Self { todo!() }\n        pub fn gone(&self) {}\n    }\n}\n";
+    let head = "pub mod context {\n    pub struct ContextV1 { count: u16 }\n\n\
+        #[doc(hidden)]\n    pub type Context = ContextV1;\n\n\
+        impl ContextV1 {\n        pub const fn new(count: u16) -> Self { todo!() }\n        pub fn new_random() -> Self { todo!() }\n    }\n}\n";
+    let found = changes(Grammar::Rust, base, head);
+    for key in ["context::Context::new", "context::Context::new_random"] {
+        assert_ne!(
+            severity(&found, key),
+            Some(Severity::Incompatible),
+            "{key}: {found:#?}"
+        );
+    }
+    // What the target does not have is gone.
+    assert_eq!(
+        severity(&found, "context::Context::gone"),
         Some(Severity::Incompatible),
         "{found:#?}"
     );

@@ -25,10 +25,13 @@ impl Language for Go {
     }
 
     /// Not an `internal` package (the compiler keeps it to its parent's tree), not `package
-    /// main`.
-    fn scope(&self, _path: &str, dirs: &[&str], source: &str, _read: Read) -> Visibility {
+    /// main`, not the implementation of a command (see [`command_package`]).
+    fn scope(&self, _path: &str, dirs: &[&str], source: &str, read: Read) -> Visibility {
         if dirs.contains(&"internal") {
             return Visibility::NotApi("an internal package");
+        }
+        if command_package(dirs, read) {
+            return Visibility::NotApi("a command's implementation package (under cmd/)");
         }
         let package = source
             .lines()
@@ -50,4 +53,28 @@ impl Language for Go {
     fn tags_version_a_bare_repository(&self) -> bool {
         true
     }
+}
+
+/// Whether the package in `dirs` sits under a `cmd` directory that a command runs: a `main.go`
+/// of `package main` in the directory above `cmd` or in one between it and the package (cobra
+/// 1.3's `cobra/main.go` running `cobra/cmd`; `cmd/server/main.go` above `cmd/server/app`).
+/// Go keeps commands under `cmd/`, and what a command's `main` imports from there is how it
+/// runs, not a library's contract. A package named `cmd` that no command runs (kubectl's
+/// `pkg/cmd`, imported by other programs) is read as any other.
+fn command_package(dirs: &[&str], read: Read) -> bool {
+    let Some(at) = dirs.iter().position(|d| *d == "cmd") else {
+        return false;
+    };
+    (at..dirs.len()).any(|depth| {
+        let main = if depth == 0 {
+            "main.go".to_string()
+        } else {
+            format!("{}/main.go", dirs[..depth].join("/"))
+        };
+        read(&main).is_some_and(|text| {
+            text.lines()
+                .map(str::trim)
+                .any(|line| line == "package main")
+        })
+    })
 }

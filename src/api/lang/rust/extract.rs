@@ -570,6 +570,14 @@ fn item(
                 && let Some(name) = src.field(node, "name")
             {
                 out.hidden.insert(format!("{prefix}{name}"));
+                // A hidden alias is still an alias (uuid 1.23 kept `Context` as one of the
+                // renamed `ContextV1`): its target's members are reached through it.
+                if node.kind() == "type_item"
+                    && node.child_by_field_name("type_parameters").is_none()
+                    && let Some(target) = ty(src, node.child_by_field_name("type"))
+                {
+                    out.aliases.insert(name.to_string(), target);
+                }
             }
             // `#[doc(hidden)] impl Timestamp { … }` hides its methods, which are still there
             // for their callers (uuid 1.23 moved the deprecated `from_gregorian` into one).
