@@ -486,12 +486,13 @@ fn go_unexported_fields_internal_packages_and_variadics_are_not_breaks() {
     assert_fails(&removed, &["`Config.Name` removed"]);
 }
 
-// cobra 1.4 removed `cobra/cmd`, the package of the `cobra` generator command (its `cobra/main.go`
-// is `package main` and imports it; the command moved to its own repository). A package under a
-// `cmd` directory that a command's `main.go` above it runs is that command's implementation, not
-// library API; a library package named `cmd` with no command above it still is.
+// cobra 1.4 removed `cobra/cmd` and `cobra/tpl`, the packages of the `cobra` generator command
+// (its `cobra/main.go` is `package main`; the command moved to its own repository). The packages
+// below a command's `main.go` inside a module, or under the module's `cmd` directory, are that
+// command's implementation, not library API; a library package named `cmd` with no command
+// above it still is.
 #[test]
-fn go_a_commands_implementation_package_under_cmd_is_not_api() {
+fn go_a_commands_implementation_packages_are_not_api() {
     let main = "package main\n\nimport \"github.com/acme/tool/cobra/cmd\"\n\nfunc main() { cmd.Execute() }\n";
     let root = "package cmd\n\nfunc Execute() error { return nil }\n\nfunc Init(path string) {}\n";
     let app = "package app\n\nfunc Run(args []string) error { return nil }\n";
@@ -503,6 +504,10 @@ fn go_a_commands_implementation_package_under_cmd_is_not_api() {
         ),
         ("cobra/main.go", main),
         ("cobra/cmd/root.go", root),
+        (
+            "cobra/tpl/main.go",
+            "package tpl\n\nfunc MainTemplate() []byte { return nil }\n",
+        ),
         ("cmd/server/main.go", "package main\n\nfunc main() {}\n"),
         ("cmd/server/app/app.go", app),
         (

@@ -55,26 +55,31 @@ impl Language for Go {
     }
 }
 
-/// Whether the package in `dirs` sits under a `cmd` directory that a command runs: a `main.go`
-/// of `package main` in the directory above `cmd` or in one between it and the package (cobra
-/// 1.3's `cobra/main.go` running `cobra/cmd`; `cmd/server/main.go` above `cmd/server/app`).
-/// Go keeps commands under `cmd/`, and what a command's `main` imports from there is how it
-/// runs, not a library's contract. A package named `cmd` that no command runs (kubectl's
-/// `pkg/cmd`, imported by other programs) is read as any other.
+/// Whether the package in `dirs` is the implementation of a command: it sits below a
+/// directory whose `main.go` is `package main`, either inside the module (cobra 1.3's
+/// `cobra/main.go`, the generator command, with its `cobra/cmd` and `cobra/tpl`), or under a
+/// `cmd` directory of the module's root (`main.go` beside `cmd/`; `cmd/server/main.go` above
+/// `cmd/server/app`). What a command's `main` imports from its own tree is how it runs, not a
+/// library's contract. A module whose root is a command keeps its other packages as API, and
+/// a package named `cmd` that no command runs (kubectl's `pkg/cmd`) is read as any other.
 fn command_package(dirs: &[&str], read: Read) -> bool {
-    let Some(at) = dirs.iter().position(|d| *d == "cmd") else {
-        return false;
-    };
-    (at..dirs.len()).any(|depth| {
-        let main = if depth == 0 {
-            "main.go".to_string()
-        } else {
-            format!("{}/main.go", dirs[..depth].join("/"))
+    let under_cmd = |depth: usize| dirs[depth..].contains(&"cmd");
+    (0..dirs.len()).any(|depth| {
+        let dir = dirs[..depth].join("/");
+        let at = |file: &str| {
+            if dir.is_empty() {
+                file.to_string()
+            } else {
+                format!("{dir}/{file}")
+            }
         };
-        read(&main).is_some_and(|text| {
+        let command = read(&at("main.go")).is_some_and(|text| {
             text.lines()
                 .map(str::trim)
                 .any(|line| line == "package main")
-        })
+        });
+        // The repository's root, or a nested module's: the command is the module itself.
+        let module_root = depth == 0 || read(&at("go.mod")).is_some();
+        command && (!module_root || under_cmd(depth))
     })
 }
