@@ -518,7 +518,30 @@ fn items(
         .filter(|(n, _)| matches!(n.kind(), "mod_item" | "trait_item") && !is_pub(*n, src))
         .filter_map(|(n, _)| src.field(*n, "name"))
         .collect();
+    // Private modules whose every public name this container re-exports (`pub use
+    // v1_support::*;`, uuid's `context`): their items are this container's.
+    let globbed: BTreeSet<String> = children
+        .iter()
+        .filter(|(n, a)| n.kind() == "use_declaration" && is_pub(*n, src) && !hidden(a))
+        .filter_map(|(n, _)| n.child_by_field_name("argument"))
+        .filter_map(|argument| {
+            let path = src.raw(argument).trim();
+            let path = path.strip_prefix("self::").unwrap_or(path);
+            let module = path.strip_suffix("::*")?.trim();
+            private_modules
+                .contains(module)
+                .then(|| module.to_string())
+        })
+        .collect();
     for (node, attributes) in &children {
+        if node.kind() == "mod_item"
+            && src.field(*node, "name").is_some_and(|n| globbed.contains(n))
+            && !hidden(attributes)
+            && let Some(body) = node.child_by_field_name("body")
+        {
+            items(body, src, exported, out, prefix);
+            continue;
+        }
         let macros = macros_of(attributes);
         if macros.is_empty() {
             item(
