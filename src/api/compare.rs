@@ -661,6 +661,16 @@ fn added(key: &str, new: &Item, base: &Surface, head: &Surface) -> ApiChange {
                 ),
             )
         }
+        // Go: an interface now embedding one whose methods it already had (logrus 1.10's
+        // `FieldLogger` embedding `DebugLogger`): implementations already have them all.
+        Some(_) if new.kind == "embedded" && embeds_only_known_methods(new, base, head) => (
+            Severity::Compatible,
+            format!(
+                "`{}` now embeds `{}`, whose methods it already had",
+                new.family_parent(),
+                new.form
+            ),
+        ),
         Some(_) if new.required => (
             Severity::Incompatible,
             format!(
@@ -689,6 +699,45 @@ fn added(key: &str, new: &Item, base: &Surface, head: &Surface) -> ApiChange {
         _ => (Severity::Compatible, "added".to_string()),
     };
     change(key, severity, why, None, Some(new))
+}
+
+/// Whether the interface `embedded` is defined at the head (with what it embeds in turn) and
+/// every method it brings was already its parent's at the base, declared or embedded.
+fn embeds_only_known_methods(embedded: &Item, base: &Surface, head: &Surface) -> bool {
+    let Some(parent) = embedded.parent.as_deref() else {
+        return false;
+    };
+    let mut pending = vec![embedded.form.clone()];
+    let mut seen = BTreeSet::new();
+    while let Some(interface) = pending.pop() {
+        if !seen.insert(interface.clone()) || seen.len() > 16 {
+            continue;
+        }
+        if !head.items.contains_key(&interface) {
+            return false;
+        }
+        let prefix = format!("{interface}.");
+        for (key, item) in head.items.range(prefix.clone()..) {
+            let Some(method) = key.strip_prefix(&prefix) else {
+                break;
+            };
+            let had = |surface: &Surface| {
+                surface.items.contains_key(&format!("{parent}.{method}"))
+                    || surface
+                        .bases
+                        .get(parent)
+                        .into_iter()
+                        .flatten()
+                        .any(|b| surface.items.contains_key(&format!("{b}.{method}")))
+            };
+            match item.kind {
+                "method" if !had(base) => return false,
+                "embedded" => pending.push(item.form.clone()),
+                _ => {}
+            }
+        }
+    }
+    true
 }
 
 /// Whether `member`'s parent has a member of its own hidden from the documentation.

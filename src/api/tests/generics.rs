@@ -209,3 +209,41 @@ fn rust_a_hidden_alias_of_a_renamed_type_still_carries_its_members() {
         "{found:#?}"
     );
 }
+
+// logrus 1.10: `FieldLogger`'s `Debug`, `Info`… moved into `DebugLogger`, `InfoLogger`…, which
+// `FieldLogger` now embeds. A Go interface's method set includes its embedded interfaces':
+// nothing was removed, and embedding an interface whose methods it already had asks nothing
+// new of implementations.
+#[test]
+fn go_interface_methods_moved_into_an_embedded_interface_are_not_removed() {
+    let base = "package logrus\n\ntype FieldLogger interface {\n\tWithError(err error) *Entry\n\tDebug(args ...any)\n\tDebugf(format string, args ...any)\n\tPrint(args ...any)\n}\n";
+    let head = "package logrus\n\ntype StdLogger interface {\n\tPrint(args ...any)\n}\n\n\
+        type DebugLogger interface {\n\tDebug(args ...any)\n\tDebugf(format string, args ...any)\n}\n\n\
+        type FieldLogger interface {\n\tWithError(err error) *Entry\n\tStdLogger\n\tDebugLogger\n}\n";
+    let found = changes(Grammar::Go, base, head);
+    no_break(&found);
+    assert_eq!(
+        severity(&found, "FieldLogger.Debug"),
+        Some(Severity::Compatible),
+        "{found:#?}"
+    );
+    // An embedded interface bringing a method implementations lacked is still a new
+    // requirement, and a method no embedded interface has is removed.
+    let more = head.replace(
+        "\tDebugf(format string, args ...any)\n}",
+        "\tDebugf(format string, args ...any)\n\tDebugln(args ...any)\n}",
+    );
+    let found = changes(Grammar::Go, base, &more);
+    assert_eq!(
+        severity(&found, "FieldLogger.DebugLogger"),
+        Some(Severity::Incompatible),
+        "{found:#?}"
+    );
+    let fewer = head.replace("\tDebugf(format string, args ...any)\n", "");
+    let found = changes(Grammar::Go, base, &fewer);
+    assert_eq!(
+        severity(&found, "FieldLogger.Debugf"),
+        Some(Severity::Incompatible),
+        "{found:#?}"
+    );
+}

@@ -264,6 +264,13 @@ fn type_spec(spec: Node, src: Src, name: &str, out: &mut Surface) {
                         e.parent = Some(name.to_string());
                         e.required = true;
                         out.add(key, e);
+                        // Its methods are this interface's (the method set is the union).
+                        let embedded = src.canonical(member);
+                        let embedded = embedded.split('[').next().unwrap_or(&embedded).trim();
+                        out.bases
+                            .entry(name.to_string())
+                            .or_default()
+                            .push(embedded.to_string());
                     }
                     _ => {}
                 }

@@ -528,14 +528,14 @@ fn items(
             let path = src.raw(argument).trim();
             let path = path.strip_prefix("self::").unwrap_or(path);
             let module = path.strip_suffix("::*")?.trim();
-            private_modules
-                .contains(module)
-                .then(|| module.to_string())
+            private_modules.contains(module).then(|| module.to_string())
         })
         .collect();
     for (node, attributes) in &children {
         if node.kind() == "mod_item"
-            && src.field(*node, "name").is_some_and(|n| globbed.contains(n))
+            && src
+                .field(*node, "name")
+                .is_some_and(|n| globbed.contains(n))
             && !hidden(attributes)
             && let Some(body) = node.child_by_field_name("body")
         {
