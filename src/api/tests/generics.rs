@@ -247,3 +247,21 @@ fn go_interface_methods_moved_into_an_embedded_interface_are_not_removed() {
         "{found:#?}"
     );
 }
+
+// logrus 1.10: `Logger.ExitFunc exitFunc` (`type exitFunc func(int)`, unexported) became
+// `ExitFunc func(int)`. An unexported defined type is still the type literal it is defined as:
+// values are assignable both ways, which the comparison reads as for an exported one.
+#[test]
+fn go_an_unexported_defined_type_replaced_by_its_literal_is_not_a_break() {
+    let base = "package logrus\n\ntype exitFunc func(int)\n\ntype Logger struct {\n\tExitFunc exitFunc\n}\n";
+    let head = "package logrus\n\ntype Logger struct {\n\tExitFunc func(int)\n}\n";
+    let found = changes(Grammar::Go, base, head);
+    no_break(&found);
+    let other = head.replace("func(int)", "func(int64)");
+    let found = changes(Grammar::Go, base, &other);
+    assert_eq!(
+        severity(&found, "Logger.ExitFunc"),
+        Some(Severity::Incompatible),
+        "{found:#?}"
+    );
+}
