@@ -52,15 +52,35 @@ pub fn carry_over(previous: &[ReviewNode], fresh: Vec<ReviewNode>) -> Vec<Review
                     .filter(|t| is_person(&t.by))
                     .cloned()
                     .collect();
+                let found = node.status;
+                let counts_as_found = node.counts();
+                node.history.extend(history.iter().cloned());
                 if let Some(last) = history.last() {
-                    node.status = last.to;
+                    if binds(last, counts_as_found) {
+                        node.status = last.to;
+                    } else {
+                        // Said on the node, so the person sees why a problem they closed is
+                        // open again: what they closed did not count, this report does.
+                        node.history.push(Transition {
+                            from: last.to,
+                            to: found,
+                            by: Actor::Reviewer(CARRY.to_string()),
+                            at: last.at.clone(),
+                            reason: Some(format!(
+                                "open again: {} closed it when it did not count; this report counts ({} {})",
+                                last.by.name(),
+                                node.priority,
+                                if node.in_scope() { "in scope" } else { "out of scope" },
+                            )),
+                            counted: None,
+                        });
+                    }
                 }
                 // Consensus rests on a confirmation; a model's is not carried, so it must be
                 // earned again this round.
                 if node.status == Status::ConsensusReady && !node.has_peer_confirmation() {
                     node.status = Status::Open;
                 }
-                node.history.extend(history);
             }
             node
         })
@@ -81,6 +101,18 @@ fn latest_decision<'a>(candidates: &[&'a ReviewNode]) -> Option<&'a ReviewNode> 
         };
         key(a).cmp(&key(b))
     })
+}
+
+/// The name the carry signs its own notes with in a node's history.
+pub const CARRY: &str = "carry";
+
+/// Whether a person's last transition on a problem decides a re-report of it. Opening again
+/// always does; a closing does unless it was made on what did not count (a P2 twin, a finding
+/// labelled out of scope) and the re-report counts: the person has not seen this problem hold
+/// the merge, and nothing but a person takes a blocking finding out. A closing recorded
+/// without the mark (spaces written before it was kept) binds as it did then.
+fn binds(last: &Transition, re_report_counts: bool) -> bool {
+    last.to.is_active() || last.counted != Some(false) || !re_report_counts
 }
 
 fn person_history(node: &ReviewNode) -> Vec<&Transition> {
@@ -125,7 +157,7 @@ pub fn carry_comments(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::review::node::Priority;
+    use crate::review::node::{Priority, Scope};
     use crate::review::status::{Change, apply};
     use crate::review::tests::node;
 
@@ -188,6 +220,88 @@ mod tests {
         decide(&mut first, Change::Reopen, "2026-01-01T00:00:05Z");
         let carried = carry_over(&[second, first], vec![again]);
         assert_eq!(carried[0].status, Status::Open);
+    }
+
+    #[test]
+    fn a_closing_of_what_did_not_count_does_not_close_a_report_that_counts() {
+        let ana = Actor::Person("ana".into());
+        let dismiss = || Change::Dismiss {
+            reason: "minor".into(),
+        };
+        let reported = |id: &str, priority| {
+            let mut n = node(id, "engineer", priority, 0.9);
+            n.fingerprint = "fp".into();
+            n
+        };
+        // Dismissed as a P2: the person never saw this problem hold the merge.
+        let mut weak = reported("engineer-1", Priority::P2);
+        apply(&mut weak, dismiss(), &ana, "2026-01-01T00:00:01Z").unwrap();
+        let carried = carry_over(&[weak.clone()], vec![reported("engineer-1", Priority::P0)]);
+        assert_eq!(carried[0].status, Status::Open);
+        assert!(carried[0].counts());
+        let note = carried[0].history.last().unwrap();
+        assert_eq!(note.by, Actor::Reviewer(CARRY.into()));
+        assert!(
+            note.reason
+                .as_deref()
+                .unwrap()
+                .contains("ana closed it when it did not count")
+        );
+        // Re-reported as a P2 again, the person's dismissal of the P2 still stands.
+        let carried = carry_over(&[weak], vec![reported("engineer-1", Priority::P3)]);
+        assert_eq!(carried[0].status, Status::Dismissed);
+        // Out of scope when dismissed, in scope now: the same.
+        let mut aside = reported("engineer-1", Priority::P0);
+        aside.scope = Scope::OutOfScope;
+        apply(&mut aside, dismiss(), &ana, "2026-01-01T00:00:02Z").unwrap();
+        let carried = carry_over(&[aside], vec![reported("engineer-1", Priority::P0)]);
+        assert_eq!(carried[0].status, Status::Open);
+    }
+
+    #[test]
+    fn a_closing_of_what_counted_binds_through_a_weaker_round() {
+        let ana = Actor::Person("ana".into());
+        let reported = |priority| {
+            let mut n = node("engineer-1", "engineer", priority, 0.9);
+            n.fingerprint = "fp".into();
+            n
+        };
+        let mut blocking = reported(Priority::P0);
+        apply(
+            &mut blocking,
+            Change::Dismiss {
+                reason: "handled upstream".into(),
+            },
+            &ana,
+            "2026-01-01T00:00:01Z",
+        )
+        .unwrap();
+        assert_eq!(blocking.history[0].counted, Some(true));
+        // Reported weaker in round 2, then as strict as ever in round 3: the person's word,
+        // given on the blocking problem, holds in both.
+        let round2 = carry_over(&[blocking], vec![reported(Priority::P2)]);
+        assert_eq!(round2[0].status, Status::Dismissed);
+        let round3 = carry_over(&round2, vec![reported(Priority::P0)]);
+        assert_eq!(round3[0].status, Status::Dismissed);
+        assert!(!round3[0].counts());
+    }
+
+    #[test]
+    fn a_closing_recorded_before_the_mark_was_kept_binds_as_before() {
+        let mut old = node("engineer-1", "engineer", Priority::P2, 0.9);
+        old.fingerprint = "fp".into();
+        apply(
+            &mut old,
+            Change::Resolve { note: None },
+            &Actor::Person("ana".into()),
+            "t0",
+        )
+        .unwrap();
+        old.history[0].counted = None;
+        let mut again = node("engineer-1", "engineer", Priority::P0, 0.9);
+        again.fingerprint = "fp".into();
+        let carried = carry_over(&[old], vec![again]);
+        assert_eq!(carried[0].status, Status::Resolved);
     }
 
     #[test]

@@ -81,7 +81,7 @@ pub fn recheck(anchor: &Anchor, old: &[String], now: Option<&str>) -> AnchorChec
 
 /// Whether the verdict counts `node` as blocking: active, in scope, and holding the merge.
 pub fn counts(node: &ReviewNode) -> bool {
-    node.status.is_active() && node.in_scope() && node.holds_merge()
+    node.counts()
 }
 
 /// Whether the next round owes `node`: a model's or an imported (SARIF) finding that counts,
@@ -194,6 +194,7 @@ pub fn carry_forward(
                 by: Actor::Reviewer(ANCHOR_CHECK.to_string()),
                 at: at.to_string(),
                 reason: Some(format!("anchor gone at {short}")),
+                counted: None,
             });
             node.status = Status::Resolved;
         }
@@ -236,6 +237,7 @@ pub fn carry_person(
                 reason: Some(format!(
                     "anchor gone at {short}: the commented lines are no longer in the file (still yours: edit or delete it)"
                 )),
+                counted: None,
             });
         }
         AnchorCheck::Moved {

@@ -438,6 +438,12 @@ pub struct Transition {
     pub at: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
+    /// For a closing: whether the node counted towards the verdict when it was closed. A
+    /// person's closing of what did not count (a P2 twin, a finding labelled out of scope) is
+    /// no word on a later report of the problem that counts, so it does not carry onto one.
+    /// `None` where it was not recorded (not a closing, or a space written before it was).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub counted: Option<bool>,
 }
 
 /// What a reviewer submits: the finding without the fields the engine owns (id, origin, status,
@@ -607,6 +613,11 @@ impl ReviewNode {
     /// known cause (which fails closed). Only a person closes such a finding.
     pub fn holds_merge(&self) -> bool {
         self.priority <= Priority::P1 || !self.triage.category.is_known()
+    }
+
+    /// Whether the node counts towards the verdict: open, in scope and holding the merge.
+    pub fn counts(&self) -> bool {
+        self.status.is_active() && self.in_scope() && self.holds_merge()
     }
 
     /// True when someone other than the node's author confirmed it.

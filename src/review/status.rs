@@ -234,6 +234,7 @@ pub fn apply(
         by: by.clone(),
         at: at.to_string(),
         reason,
+        counted: (!to.is_active()).then(|| node.counts()),
     };
     node.status = to;
     node.history.push(transition.clone());

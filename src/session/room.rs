@@ -376,6 +376,7 @@ fn reclassify(
         by,
         at: at.to_string(),
         reason: Some(format!("{RECLASSIFIED}{from}: {reason}")),
+        counted: None,
     });
 }
 

@@ -127,6 +127,9 @@ fn play(rounds: &[Round]) -> Result<(), TestCaseError> {
     // The problems the invariant keeps counted, and those a person closed (not reopened).
     let mut kept: BTreeSet<usize> = BTreeSet::new();
     let mut closed: BTreeSet<usize> = BTreeSet::new();
+    // The problems whose person's last word is a closing of what counted: it binds every
+    // later report of the problem (a closing of what did not count binds none that counts).
+    let mut bound: BTreeSet<usize> = BTreeSet::new();
     let person = Actor::Person("ana".into());
     for (number, r) in rounds.iter().enumerate() {
         let number = number as u32 + 1;
@@ -153,6 +156,11 @@ fn play(rounds: &[Round]) -> Result<(), TestCaseError> {
             if let Ok(applied) = status::apply(&mut state[i], change, &person, &when)
                 && let Some(t) = applied.transition
             {
+                if !t.to.is_active() && counted {
+                    bound.insert(k);
+                } else {
+                    bound.remove(&k);
+                }
                 let still = state.iter().any(|n| n.fingerprint == print(k) && counts(n));
                 if !t.to.is_active() && !still && counted {
                     kept.remove(&k);
@@ -219,6 +227,12 @@ fn play(rounds: &[Round]) -> Result<(), TestCaseError> {
             } else {
                 Scope::OutOfScope
             };
+            // A report that counts is in the verdict unless the person's last word on the
+            // problem closed it while it counted: a closing of what did not count (a P2 twin,
+            // an out-of-scope label) is no word on this report.
+            if counts(&n) && !bound.contains(&report.problem) {
+                kept.insert(report.problem);
+            }
             fresh.push(n);
         }
         let mut nodes = carry_over(&state, fresh);

@@ -596,6 +596,7 @@ fn apply_suppressions(node: &mut ReviewNode, result: &SarifResult, tool: &str, n
         by: Actor::Reviewer(format!("sarif:{tool}")),
         at: now.to_string(),
         reason: Some(reason),
+        counted: None,
     });
     node.status = Status::Dismissed;
 }
