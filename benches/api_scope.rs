@@ -42,7 +42,11 @@ fn crate_files() -> HashMap<String, String> {
                 f % MACROS
             ));
         }
-        let dir = if m.is_multiple_of(3) { "private" } else { "module" };
+        let dir = if m.is_multiple_of(3) {
+            "private"
+        } else {
+            "module"
+        };
         files.insert(format!("src/{dir}_{m}/mod.rs"), module);
     }
     files.insert("src/lib.rs".to_string(), lib);
@@ -76,7 +80,11 @@ fn bench(c: &mut Criterion) {
     let changed: Vec<String> = (0..CHANGED)
         .map(|i| {
             let m = i % MODULES;
-            let dir = if m.is_multiple_of(3) { "private" } else { "module" };
+            let dir = if m.is_multiple_of(3) {
+                "private"
+            } else {
+                "module"
+            };
             format!("src/{dir}_{m}/file_{}.rs", i / MODULES)
         })
         .collect();
