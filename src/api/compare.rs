@@ -8,9 +8,10 @@
 //! alias of the old one, or a data member read the same way in another form (an attribute now
 //! a property) is [`Severity::Undecided`]: reported, never gating.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 use super::lang::go::extract::GO_POINTER_RECEIVER;
+use super::lang::java::wildcard;
 use super::lang::{python, rust, script};
 use super::{Item, Param, ParamKind, Surface};
 
@@ -138,15 +139,15 @@ fn type_change(old: &str, new: &str, types: &Types) -> TypeChange {
     // The same name written with its path or through a `use`, before aliases resolve one of
     // them (tokio 1.22: `gid_t` from `use libc::gid_t` → `unix::gid_t`, whose module
     // defines `type gid_t = u32`): which item each names is not in the syntax.
-    let spelled_alike = {
-        let (a, b) = (qualified_names(old), qualified_names(new));
-        a != b && last_segments(old, &a) == last_segments(new, &b)
-    };
+    let spelled_alike = named_another_way(old, new);
     let (old, new) = (types.resolve(old), types.resolve(new));
     if old == new || std_aliases_spelled(&old) == std_aliases_spelled(&new) {
         return TypeChange::Same;
     }
-    if widened(&old, &new) || unsized_allowed(&old, &new) {
+    if widened(&old, &new)
+        || unsized_allowed(&old, &new)
+        || (types.erased && wildcard::subtype(&old, &new))
+    {
         return TypeChange::Widened;
     }
     // A type literal now a named type over the same literal, or back (Go's
@@ -176,6 +177,13 @@ fn type_change(old: &str, new: &str, types: &Types) -> TypeChange {
         return TypeChange::Undecided;
     }
     TypeChange::Different
+}
+
+/// Whether `old` and `new` differ only in the paths of qualified names whose last segments
+/// agree (`serde::Deserializer` → `serde_core::Deserializer`, `io::Result` → `std::io::Result`).
+fn named_another_way(old: &str, new: &str) -> bool {
+    let (a, b) = (qualified_names(old), qualified_names(new));
+    a != b && last_segments(old, &a) == last_segments(new, &b)
 }
 
 /// `text` with each of the qualified `names` written as its last segment (`io::Error` →
@@ -295,7 +303,11 @@ fn compare_items(base: &Surface, head: &Surface, types: &Types) -> Vec<ApiChange
     let mut changes = Vec::new();
     for (key, old) in &base.items {
         match head.items.get(key) {
-            Some(new) => changes.extend(kept(key, old, new, head, types)),
+            Some(new) => {
+                // The form shown stays as written: only the types compared are renamed.
+                let renamed = with_base_enclosing_names(old, new, base, head);
+                changes.extend(kept(key, old, renamed.as_ref().unwrap_or(new), head, types));
+            }
             None => changes.extend(gone(key, old, base, head, types)),
         }
     }
@@ -421,6 +433,27 @@ fn through_an_alias(
     None
 }
 
+/// Why a member of a type now kept only as a hidden alias (`#[doc(hidden)] pub type Context =
+/// ContextV1;`) is still there: its target, defined beside it, has the member.
+fn through_a_hidden_alias(key: &str, head: &Surface) -> Option<String> {
+    let (owner, member) = key.rsplit_once("::")?;
+    if !head.hidden.contains(owner) {
+        return None;
+    }
+    let (module, name) = owner.rsplit_once("::").unwrap_or(("", owner));
+    let written = head.aliases.get(name)?;
+    let target = written.split('<').next().unwrap_or(written).trim();
+    let target = target.rsplit("::").next().unwrap_or(target);
+    let module = if module.is_empty() {
+        String::new()
+    } else {
+        format!("{module}::")
+    };
+    let reached = format!("{module}{target}::{member}");
+    (head.items.contains_key(&reached) || head.hidden.contains(&reached))
+        .then(|| format!("still reached through `{owner}`, now a hidden alias of `{target}`"))
+}
+
 /// A method no longer overridden: what the class inherits in its place.
 fn through_inheritance(key: &str, old: &Item, head: &Surface, types: &Types) -> Option<ApiChange> {
     let inherited = old
@@ -505,11 +538,17 @@ fn removed_or_replaced(
             && !base.items.contains_key(*k)
             && ((types.erased && new.shape == old.shape && generified(old, new))
                 || new.ret == old.ret
+                    // Its type parameters still take every old type argument (`<T>` →
+                    // `<T extends Throwable>` binds a `T` the old calls do not fit).
+                    && (new.generics == old.generics
+                        || generics_relaxed(old, new).is_some()
+                        || java_bounds_widened(&old.generics, &new.generics))
                     && matches!(
                         (&old.params, &new.params),
                         (Some(a), Some(b)) if positional(a, b, types).is_none()
                     ))
     });
+    let hidden_alias = through_a_hidden_alias(key, head);
     match replaced {
         // starlette #2815: `max_part_size = 1MB` on the class became an `__init__`
         // parameter stored as `self.max_part_size`.
@@ -543,6 +582,9 @@ fn removed_or_replaced(
             Some(old),
             None,
         ),
+        _ if let Some(alias) = hidden_alias.as_ref() => {
+            change(key, Severity::Compatible, alias.clone(), Some(old), None)
+        }
         _ if head.hidden.contains(key) => change(
             key,
             Severity::Compatible,
@@ -619,6 +661,16 @@ fn added(key: &str, new: &Item, base: &Surface, head: &Surface) -> ApiChange {
                 ),
             )
         }
+        // Go: an interface now embedding one whose methods it already had (logrus 1.10's
+        // `FieldLogger` embedding `DebugLogger`): implementations already have them all.
+        Some(_) if new.kind == "embedded" && embeds_only_known_methods(new, base, head) => (
+            Severity::Compatible,
+            format!(
+                "`{}` now embeds `{}`, whose methods it already had",
+                new.family_parent(),
+                new.form
+            ),
+        ),
         Some(_) if new.required => (
             Severity::Incompatible,
             format!(
@@ -647,6 +699,45 @@ fn added(key: &str, new: &Item, base: &Surface, head: &Surface) -> ApiChange {
         _ => (Severity::Compatible, "added".to_string()),
     };
     change(key, severity, why, None, Some(new))
+}
+
+/// Whether the interface `embedded` is defined at the head (with what it embeds in turn) and
+/// every method it brings was already its parent's at the base, declared or embedded.
+fn embeds_only_known_methods(embedded: &Item, base: &Surface, head: &Surface) -> bool {
+    let Some(parent) = embedded.parent.as_deref() else {
+        return false;
+    };
+    let mut pending = vec![embedded.form.clone()];
+    let mut seen = BTreeSet::new();
+    while let Some(interface) = pending.pop() {
+        if !seen.insert(interface.clone()) || seen.len() > 16 {
+            continue;
+        }
+        if !head.items.contains_key(&interface) {
+            return false;
+        }
+        let prefix = format!("{interface}.");
+        for (key, item) in head.items.range(prefix.clone()..) {
+            let Some(method) = key.strip_prefix(&prefix) else {
+                break;
+            };
+            let had = |surface: &Surface| {
+                surface.items.contains_key(&format!("{parent}.{method}"))
+                    || surface
+                        .bases
+                        .get(parent)
+                        .into_iter()
+                        .flatten()
+                        .any(|b| surface.items.contains_key(&format!("{b}.{method}")))
+            };
+            match item.kind {
+                "method" if !had(base) => return false,
+                "embedded" => pending.push(item.form.clone()),
+                _ => {}
+            }
+        }
+    }
+    true
 }
 
 /// Whether `member`'s parent has a member of its own hidden from the documentation.
@@ -1010,6 +1101,12 @@ fn return_change(
         // other way the output becomes opaque, which matters only to callers that name it.
         (Some(a), Some(b)) if opaque_refined(a, b) => TypeChange::Same,
         (Some(a), Some(b)) if opaque_refined(b, a) => TypeChange::Undecided,
+        // Java: `Collector<T, ?, T[]>` → `Collector<T, List<T>, T[]>`, a result every old
+        // variable of the old type still holds.
+        (Some(a), Some(b)) if types.erased && wildcard::subtype(b, a) => {
+            notes.compatible = Some("return type narrowed through a wildcard");
+            TypeChange::Same
+        }
         (Some(a), Some(b)) if unnameable_indirection(a, b) => {
             notes.undecided.get_or_insert_with(|| {
                 "the result is now a value instead of a pointer, or back, of an unexported \
@@ -1073,6 +1170,15 @@ fn generics_change(
         notes
             .undecided
             .get_or_insert_with(|| "type parameters written differently".into());
+    } else if named_another_way(&old.generics, &new.generics) {
+        // uuid 1.19: `D: serde::Deserializer<'de>` → `D: serde_core::Deserializer<'de>`, the
+        // trait serde re-exports: one item named through two paths is the same bound, which
+        // the syntax cannot confirm (the other crate's source is not here).
+        notes.undecided.get_or_insert_with(|| {
+            "a bound now names its item through another path (a crate re-exporting another's \
+             item is the same bound)"
+                .into()
+        });
     } else {
         return Some((Incompatible, "generics or bounds changed".into()));
     }
@@ -1084,25 +1190,35 @@ fn generics_change(
 /// or explicit type argument, which is positional) never see them. Every place a type is
 /// written in the item is renamed; `None` when nothing is to rename.
 fn with_base_type_parameter_names(old: &Item, new: &Item) -> Option<Item> {
-    let names = |generics: &str| -> Vec<Option<String>> {
-        type_parameter_list(generics)
-            .iter()
-            .map(|p| {
-                let p = p.trim();
-                let p = p.strip_prefix("const ").unwrap_or(p);
-                let name: String = p
-                    .chars()
-                    .take_while(|c| c.is_alphanumeric() || *c == '_' || *c == '$')
-                    .collect();
-                (!name.is_empty()).then_some(name)
-            })
-            .collect()
-    };
-    let (before, after) = (names(&old.generics), names(&new.generics));
-    if before.len() != after.len() || before == after {
+    let renames = positional_renames(&old.generics, &new.generics)?;
+    (!renames.is_empty()).then(|| renamed(new, &renames))
+}
+
+/// The type parameter names declared by `generics`, in order (`None` for a lifetime or
+/// anything unnamed).
+fn type_parameter_names(generics: &str) -> Vec<Option<String>> {
+    type_parameter_list(generics)
+        .iter()
+        .map(|p| {
+            let p = p.trim();
+            let p = p.strip_prefix("const ").unwrap_or(p);
+            let name: String = p
+                .chars()
+                .take_while(|c| c.is_alphanumeric() || *c == '_' || *c == '$')
+                .collect();
+            (!name.is_empty()).then_some(name)
+        })
+        .collect()
+}
+
+/// Head name → base name of each type parameter renamed at its position; `None` when the
+/// two lists do not pair up (another count, a lifetime against a name).
+fn positional_renames(old: &str, new: &str) -> Option<BTreeMap<String, String>> {
+    let (before, after) = (type_parameter_names(old), type_parameter_names(new));
+    if before.len() != after.len() {
         return None;
     }
-    let mut renames = std::collections::BTreeMap::new();
+    let mut renames = BTreeMap::new();
     for (a, b) in before.iter().zip(&after) {
         match (a, b) {
             (Some(a), Some(b)) if a != b => {
@@ -1114,18 +1230,54 @@ fn with_base_type_parameter_names(old: &Item, new: &Item) -> Option<Item> {
             _ => return None,
         }
     }
-    if renames.is_empty() {
-        return None;
+    Some(renames)
+}
+
+/// `new` with the type parameters of the types enclosing it renamed to the base's names
+/// (commons-lang 3.13: `FailableStream<O>` → `FailableStream<T>`, every member then written
+/// with `T`): a type's parameters bind by position (`FailableStream<String>` either way), so
+/// its members are read with the base's names. The nearest declaration of a name wins, and
+/// the member's own type parameters shadow its types' (they are renamed by
+/// [`with_base_type_parameter_names`]). `None` when nothing is to rename.
+fn with_base_enclosing_names(
+    old: &Item,
+    new: &Item,
+    base: &Surface,
+    head: &Surface,
+) -> Option<Item> {
+    let own: BTreeSet<String> = type_parameter_names(&new.generics)
+        .into_iter()
+        .flatten()
+        .collect();
+    let mut renames = BTreeMap::new();
+    let mut parent = old.parent.as_deref();
+    // A parent chain is a few types deep; the bound only guards against a cycle of keys.
+    for _ in 0..16 {
+        let Some(key) = parent else { break };
+        let (Some(a), Some(b)) = (base.items.get(key), head.items.get(key)) else {
+            break;
+        };
+        for (from, to) in positional_renames(&a.generics, &b.generics).unwrap_or_default() {
+            if !own.contains(&from) {
+                renames.entry(from).or_insert(to);
+            }
+        }
+        parent = a.parent.as_deref();
     }
+    (!renames.is_empty()).then(|| renamed(new, &renames))
+}
+
+/// `item` with the type names of `renames` replaced wherever a type is written in it.
+fn renamed(item: &Item, renames: &BTreeMap<String, String>) -> Item {
     let rename = |text: &str| map_words(text, |word| renames.get(word).cloned());
-    let mut item = new.clone();
+    let mut item = item.clone();
     item.generics = rename(&item.generics);
     item.ret = item.ret.as_deref().map(rename);
     item.shape = rename(&item.shape);
     for param in item.params.iter_mut().flatten() {
         param.ty = param.ty.as_deref().map(rename);
     }
-    Some(item)
+    item
 }
 
 /// Whether `new` is `old` generified with the same erasure, in a language that erases generics

@@ -23,8 +23,8 @@ use super::lang::rust::{foreign, renamed};
 use super::releases::{Release, Releases};
 use super::scope::not_api_path;
 use super::sources::{Scopes, Sources};
-use super::version::{Bump, bump, package_of};
-use super::visibility::{Read, Visibility};
+use super::version::{Bump, Files, bump, package_of};
+use super::visibility::{List, Read, Visibility};
 use super::{Item, Surface, by_tags_only, extract};
 use crate::cohort::changes::{ChangedFile, Reading};
 use crate::cohort::grammar::Grammar;
@@ -240,6 +240,8 @@ fn judge(
 ) -> Findings {
     let read_head = |path: &str| sources.head(path);
     let read_base = |path: &str| sources.base(path);
+    let list_head = |dir: &str| sources.head_names(dir);
+    let list_base = |dir: &str| sources.base_names(dir);
     let changed: BTreeSet<&str> = files.iter().map(|f| f.path.as_str()).collect();
     let mut found = Findings::default();
     let releases = Releases::new(sources.base_commit());
@@ -260,6 +262,8 @@ fn judge(
         changed: &changed,
         read_head: &read_head,
         read_base: &read_base,
+        list_head: &list_head,
+        list_base: &list_base,
     };
     for file in surfaces {
         let aliases = |s: &Surface, n: &str| s.aliases.get(n).cloned();
@@ -330,10 +334,20 @@ fn judge(
         let bumped = match bump(
             file.path,
             file.grammar,
-            &read_head,
-            &read_base,
+            Files {
+                read: &read_head,
+                list: &list_head,
+            },
+            Files {
+                read: &read_base,
+                list: &list_base,
+            },
             &last_tag,
             &released,
+            &|package| {
+                let head = sources.head_commit()?;
+                releases.version_at(head, package)
+            },
         ) {
             Bump::PendingZero(version)
                 if *head_is_release.get_or_init(|| {
@@ -372,6 +386,8 @@ struct Context<'c> {
     changed: &'c BTreeSet<&'c str>,
     read_head: Read<'c>,
     read_base: Read<'c>,
+    list_head: List<'c>,
+    list_base: List<'c>,
 }
 
 /// Breaks with a version bump that allows them: deliberate, unless code in this repository
@@ -435,8 +451,20 @@ fn unbumped_breaks(
     found: &mut Findings,
 ) {
     let read_either = |path: &str| (context.read_head)(path).or_else(|| (context.read_base)(path));
-    let release = package_of(file.path, file.grammar, &read_either)
-        .and_then(|package| releases.last(&package));
+    let list_either = |dir: &str| {
+        let names = (context.list_head)(dir);
+        if names.is_empty() {
+            (context.list_base)(dir)
+        } else {
+            names
+        }
+    };
+    let either = Files {
+        read: &read_either,
+        list: &list_either,
+    };
+    let release =
+        package_of(file.path, file.grammar, either).and_then(|package| releases.last(&package));
     for change in incompatible.iter().copied() {
         // A member added to an interface or a closed type breaks the users of
         // that type: it is the type that had to be released.

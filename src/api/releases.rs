@@ -138,6 +138,26 @@ impl<'a> Releases<'a> {
         })
     }
 
+    /// The highest version a tag of `package` gives `commit` (the range's head), by the rule
+    /// of [`Releases::last`] for which tags are the package's.
+    pub fn version_at(&self, commit: Oid, package: &Package) -> Option<String> {
+        let (repo, _) = self.repo?;
+        let names: HashSet<String> = package.names.iter().map(|n| normalise(n)).collect();
+        let tags = self.tags();
+        let generic = |t: &Tag| GENERIC.contains(&t.prefix.as_str());
+        let bare_count =
+            package.root.is_empty() || tags.iter().all(|t| generic(t) || names.contains(&t.prefix));
+        tags.iter()
+            .filter(|tag| names.contains(&tag.prefix) || (bare_count && generic(tag)))
+            .filter(|tag| {
+                repo.find_object(tag.target, None)
+                    .and_then(|object| object.peel_to_commit())
+                    .is_ok_and(|c| c.id() == commit)
+            })
+            .max_by(|a, b| order(&a.version).cmp(&order(&b.version)))
+            .map(|tag| tag.version.clone())
+    }
+
     /// The last release of `package` reachable from the base. Its tags are those whose
     /// prefix names it (`tokio-util-0.7.0` for `tokio-util`, `sub/v1.0.0` for the Go module in
     /// `sub`); tags without one (`v1.2.3`, `1.2.3`) count for the package at the

@@ -37,12 +37,40 @@ pub(super) fn blob_at(
     Ok(blob.content().to_vec())
 }
 
-/// Files read by path, each once.
-#[derive(Default)]
-struct Memo(RefCell<HashMap<String, Option<String>>>);
+/// The names of the files in the folder `dir` of `commit` (`""`: the root), sorted; none when
+/// the folder is not there.
+fn names_at(repo: &git2::Repository, commit: git2::Oid, dir: &str) -> Vec<String> {
+    let listed = || -> Result<Vec<String>, git2::Error> {
+        let root = repo.find_commit(commit)?.tree()?;
+        let tree = if dir.is_empty() {
+            root
+        } else {
+            root.get_path(Path::new(dir))?
+                .to_object(repo)?
+                .peel_to_tree()?
+        };
+        let mut names: Vec<String> = tree
+            .iter()
+            .filter(|entry| entry.kind() == Some(git2::ObjectType::Blob))
+            .filter_map(|entry| entry.name().ok().map(str::to_string))
+            .collect();
+        names.sort();
+        Ok(names)
+    };
+    listed().unwrap_or_default()
+}
 
-impl Memo {
-    fn get(&self, path: &str, read: impl FnOnce() -> Option<String>) -> Option<String> {
+/// Files (or folders' listings) read by path, each once.
+struct Memo<T>(RefCell<HashMap<String, T>>);
+
+impl<T> Default for Memo<T> {
+    fn default() -> Self {
+        Memo(RefCell::default())
+    }
+}
+
+impl<T: Clone> Memo<T> {
+    fn get(&self, path: &str, read: impl FnOnce() -> T) -> T {
         if let Some(known) = self.0.borrow().get(path) {
             return known.clone();
         }
@@ -57,8 +85,10 @@ impl Memo {
 pub struct Sources<'a> {
     worktree: &'a Path,
     base: Option<(&'a git2::Repository, git2::Oid)>,
-    head_files: Memo,
-    base_files: Memo,
+    head_files: Memo<Option<String>>,
+    base_files: Memo<Option<String>>,
+    head_folders: Memo<Vec<String>>,
+    base_folders: Memo<Vec<String>>,
     /// Each changed file's scopes, decided once before the parse (see [`wanted`]) and again
     /// by the axis from the same texts: kept with the texts they were decided from.
     scopes: RefCell<HashMap<ScopesKey, Vec<DecidedScopes>>>,
@@ -81,6 +111,8 @@ impl<'a> Sources<'a> {
             base,
             head_files: Memo::default(),
             base_files: Memo::default(),
+            head_folders: Memo::default(),
+            base_folders: Memo::default(),
             scopes: RefCell::default(),
         }
     }
@@ -91,6 +123,21 @@ impl<'a> Sources<'a> {
                 .ok()
                 .map(|bytes| String::from_utf8_lossy(&bytes).into_owned())
         })
+    }
+
+    /// The names of the files in the folder `dir` at the head (`""`: the root).
+    pub fn head_names(&self, dir: &str) -> Vec<String> {
+        self.head_folders.get(dir, || {
+            crate::space::worktree_file::list(self.worktree, dir).unwrap_or_default()
+        })
+    }
+
+    /// The names of the files in the folder `dir` at the base.
+    pub fn base_names(&self, dir: &str) -> Vec<String> {
+        match self.base {
+            Some((repo, commit)) => self.base_folders.get(dir, || names_at(repo, commit, dir)),
+            None => self.head_names(dir),
+        }
     }
 
     /// The commit the worktree has checked out (the head), when it is a git worktree.

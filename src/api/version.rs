@@ -7,7 +7,7 @@ use crate::cohort::grammar::Grammar;
 use crate::cohort::paths::parent_dir;
 
 use super::lang::{self, Manifest, Versioning};
-use super::visibility::Read;
+use super::visibility::{List, Read};
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Bump {
@@ -36,34 +36,49 @@ pub struct Package {
 /// (`v3.0.0-beta1`), when its tags say.
 pub type LastTag<'a> = &'a dyn Fn(&Package) -> Option<String>;
 
-/// The version bump of the package holding `path`. `head` and `base` read a repository file
-/// at the two commits; `last_tag` gives a package's last tagged version, where a version
+/// One side's repository files, as the version rules read them.
+#[derive(Clone, Copy)]
+pub struct Files<'a> {
+    /// A file by its path.
+    pub read: Read<'a>,
+    /// The names of the files in a folder (`""`: the root): a manifest named for its package
+    /// (`NAME.cabal`, `NAME-1.2.0-1.rockspec`) is found by listing.
+    pub list: List<'a>,
+}
+
+/// The version bump of the package holding `path`. `head` and `base` are the repository's
+/// files at the two commits; `last_tag` gives a package's last tagged version, where a version
 /// lives only in tags (Go, a Python version written by the build from tags); `released`
 /// gives it only from tags that surely are that package's (they name it, or it is the
 /// repository's root package): a manifest already a breaking step above that release is
-/// developing the breaking release.
+/// developing the breaking release; `head_release` gives the version a tag of the package
+/// gives the head, when the range ends at its release.
 pub fn bump(
     path: &str,
     grammar: Grammar,
-    head: Read,
-    base: Read,
+    head: Files,
+    base: Files,
     last_tag: LastTag,
     released: LastTag,
+    head_release: LastTag,
 ) -> Bump {
     let language = lang::of(grammar);
-    for (root, kind, manifest) in manifests_above(path, grammar) {
-        let Some(new) = head(&manifest) else { continue };
+    for (root, kind) in manifests_above(path, grammar) {
+        let Some((manifest, new)) = manifest_in(&root, kind, head) else {
+            continue;
+        };
         // Where the version is written: the manifest, or the package it reads it from.
-        let version = |text: &str, read: Read| {
+        let version = |manifest: &str, text: &str, read: Read| {
             (kind.version)(text, &root, read)
-                .map(|v| (manifest.clone(), v))
+                .map(|v| (manifest.to_string(), v))
                 .or_else(|| language?.version_in_sources(path, &root, read))
         };
         let module_path = kind.versioning == Versioning::ModulePath;
         let versioning = kind.versioning;
-        let after = version(&new, head);
-        let before = base(&manifest)
-            .and_then(|old| version(&old, base))
+        let after = version(&manifest, &new, head.read);
+        // A manifest named for its version (a rockspec) is another file at the base.
+        let before = manifest_in(&root, kind, base)
+            .and_then(|(at, old)| version(&at, &old, base.read))
             .map(|(_, v)| v);
         // A manifest without a version of its own (a workspace root, a dynamic version
         // nobody wrote down) does not decide: keep looking above.
@@ -132,6 +147,13 @@ pub fn bump(
     if let Some(package) = package_of(path, grammar, head)
         && let Some(tag) = last_tag(&package)
     {
+        // A range ending at the package's release: that release's tag is the version after
+        // (ppxlib 0.37.0..0.38.0, a 0.x minor, may break).
+        if let Some(after) =
+            head_release(&package).filter(|after| breaking(Versioning::Semantic, &tag, after))
+        {
+            return Bump::Breaking(format!("release tags: {tag} → {after}"));
+        }
         return if towards_a_break(&tag) {
             Bump::Breaking(format!(
                 "{}: its last tag {tag} is a development version of a release that may break",
@@ -149,11 +171,11 @@ pub fn bump(
 }
 
 /// The manifests of `grammar`'s packages that may hold `path`, nearest folder first: each
-/// as its folder (`""` at the root), its file name and its path.
+/// as its folder (`""` at the root) and its kind.
 fn manifests_above(
     path: &str,
     grammar: Grammar,
-) -> impl Iterator<Item = (String, &'static Manifest, String)> {
+) -> impl Iterator<Item = (String, &'static Manifest)> {
     let kinds = lang::of(grammar).map_or(&[][..], |language| language.manifests());
     let dirs: Vec<&str> = parent_dir(path)
         .split('/')
@@ -163,24 +185,46 @@ fn manifests_above(
         .rev()
         .map(|depth| dirs[..depth].join("/"))
         .collect();
-    roots.into_iter().flat_map(move |root| {
-        kinds.iter().map(move |kind| {
-            let manifest = if root.is_empty() {
-                kind.file.to_string()
-            } else {
-                format!("{root}/{}", kind.file)
-            };
-            (root.clone(), kind, manifest)
+    roots
+        .into_iter()
+        .flat_map(move |root| kinds.iter().map(move |kind| (root.clone(), kind)))
+}
+
+/// The manifest of kind `kind` in the folder `root` of `files`: its path and text. A kind
+/// named by an extension (`*.cabal`) is any file of the folder with it; of several (a
+/// development rockspec beside a released one), the one writing the highest version.
+fn manifest_in(root: &str, kind: &Manifest, files: Files) -> Option<(String, String)> {
+    let at = |name: &str| {
+        if root.is_empty() {
+            name.to_string()
+        } else {
+            format!("{root}/{name}")
+        }
+    };
+    let Some(extension) = kind.file.strip_prefix('*') else {
+        let path = at(kind.file);
+        return (files.read)(&path).map(|text| (path, text));
+    };
+    (files.list)(root)
+        .iter()
+        .filter(|name| name.len() > extension.len() && name.ends_with(extension))
+        .filter_map(|name| {
+            let path = at(name);
+            let text = (files.read)(&path)?;
+            let version = (kind.version)(&text, root, files.read).map(|v| numbers(&v));
+            Some((version, path, text))
         })
-    })
+        // Of equal versions, the first by name.
+        .max_by(|a, b| a.0.cmp(&b.0).then_with(|| b.1.cmp(&a.1)))
+        .map(|(_, path, text)| (path, text))
 }
 
 /// The package holding `path`: the nearest manifest of its language above it that names one
-/// (a workspace's root manifest does not). `read` reads a file at the head.
-pub fn package_of(path: &str, grammar: Grammar, read: Read) -> Option<Package> {
+/// (a workspace's root manifest does not). `files` are the head's.
+pub fn package_of(path: &str, grammar: Grammar, files: Files) -> Option<Package> {
     let mut any_manifest = false;
-    for (root, kind, manifest) in manifests_above(path, grammar) {
-        let Some(text) = read(&manifest) else {
+    for (root, kind) in manifests_above(path, grammar) {
+        let Some((_, text)) = manifest_in(&root, kind, files) else {
             continue;
         };
         any_manifest = true;
@@ -287,6 +331,9 @@ fn breaking(versioning: Versioning, before: &str, after: &str) -> bool {
     }
     let (b, a) = (numbers(before), numbers(after));
     let at = |v: &[u64], i: usize| v.get(i).copied().unwrap_or(0);
+    if versioning == Versioning::Pvp {
+        return (at(&a, 0), at(&a, 1)) > (at(&b, 0), at(&b, 1));
+    }
     if at(&a, 0) != at(&b, 0) {
         return at(&a, 0) > at(&b, 0);
     }
@@ -302,6 +349,48 @@ fn breaking(versioning: Versioning, before: &str, after: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// [`super::bump`] on a range that ends at no release.
+    fn bump(
+        path: &str,
+        grammar: Grammar,
+        head: Files,
+        base: Files,
+        last_tag: LastTag,
+        released: LastTag,
+    ) -> Bump {
+        super::bump(path, grammar, head, base, last_tag, released, &|_| None)
+    }
+
+    /// A package versioned by its tags alone (ppxlib's `dune-project` writes none): a range
+    /// ending at its release compares that release's tag with the last one before.
+    #[test]
+    fn a_range_ending_at_a_release_of_a_tagged_package_compares_the_tags() {
+        let project = files(&[("dune-project", "(lang dune 3.8)\n(name ppxlib)\n")]);
+        let at = |last: &'static str, head: Option<&'static str>| {
+            super::bump(
+                "astlib/stdlib0.ml",
+                Grammar::OCaml,
+                project,
+                project,
+                &move |_| Some(last.to_string()),
+                &|_| None,
+                &move |_| head.map(str::to_string),
+            )
+        };
+        assert_eq!(
+            at("0.37.0", Some("0.38.0")),
+            Bump::Breaking("release tags: 0.37.0 → 0.38.0".into())
+        );
+        assert_eq!(
+            at("0.37.0", Some("0.37.1")),
+            Bump::Compatible(Some("last tag 0.37.0".into()))
+        );
+        assert_eq!(
+            at("1.2.0", None),
+            Bump::Compatible(Some("last tag 1.2.0".into()))
+        );
+    }
 
     /// The registered manifest called `file`.
     fn manifest_named(file: &str) -> &'static Manifest {
@@ -349,6 +438,12 @@ mod tests {
                 "lwt",
                 "5.7.0",
             ),
+            (
+                "dune-project",
+                "(lang dune 3.0)\n(name ppxlib)\n(version 0.36.0)\n",
+                "ppxlib",
+                "0.36.0",
+            ),
         ] {
             assert_eq!(
                 package_named(manifest_named(manifest), text, "").names,
@@ -361,6 +456,77 @@ mod tests {
                 "{manifest}"
             );
         }
+    }
+
+    /// A `.cabal` file has its package's name and a rockspec its version in its file name: both
+    /// are found by listing the folder at each side (a rockspec is another file once bumped).
+    /// Cabal versions follow the PVP, whose major is `A.B`.
+    #[test]
+    fn manifests_named_for_their_package_are_found_by_listing() {
+        let cabal =
+            |version: &str| format!("cabal-version: 2.2\nName: filepath\nVersion: {version}\n");
+        let haskell = |before: &str, after: &str| {
+            let (base, head) = (cabal(before), cabal(after));
+            bump(
+                "System/OsPath/Internal.hs",
+                Grammar::Haskell,
+                files(&[("filepath.cabal", &head), ("System/OsPath/Internal.hs", "")]),
+                files(&[("filepath.cabal", &base)]),
+                &|_| None,
+                &|_| None,
+            )
+        };
+        assert_eq!(
+            haskell("1.4.200.0", "1.5.0.0"),
+            Bump::Breaking("filepath.cabal: 1.4.200.0 → 1.5.0.0".into())
+        );
+        assert!(matches!(
+            haskell("1.4.200.0", "1.4.201.0"),
+            Bump::Compatible(Some(_))
+        ));
+        assert!(matches!(
+            haskell("0.3.0.0", "0.3.0.0"),
+            Bump::PendingZero(_)
+        ));
+        let head = cabal("1.5.0.0");
+        let package = package_of(
+            "System/FilePath.hs",
+            Grammar::Haskell,
+            files(&[("filepath.cabal", &head)]),
+        );
+        assert_eq!(package.map(|p| p.names), Some(vec!["filepath".to_string()]));
+
+        let rockspec = |version: &str| format!("package = \"parser\"\nversion = \"{version}-1\"\n");
+        let (old, new) = (rockspec("1.2.0"), rockspec("2.0.0"));
+        let development = "package = \"parser\"\nversion = \"scm-1\"\n";
+        let lua = bump(
+            "parser/init.lua",
+            Grammar::Lua,
+            files(&[
+                ("parser-2.0.0-1.rockspec", &new),
+                ("parser-scm-1.rockspec", development),
+            ]),
+            files(&[
+                ("parser-1.2.0-1.rockspec", &old),
+                ("parser-scm-1.rockspec", development),
+            ]),
+            &|_| None,
+            &|_| None,
+        );
+        assert_eq!(
+            lua,
+            Bump::Breaking("parser-2.0.0-1.rockspec: 1.2.0 → 2.0.0".into())
+        );
+        // Only a development rockspec: the version is in the tags.
+        let tagged = bump(
+            "parser/init.lua",
+            Grammar::Lua,
+            files(&[("parser-scm-1.rockspec", development)]),
+            files(&[("parser-scm-1.rockspec", development)]),
+            &|package| (package.names == ["parser"]).then(|| "v1.3.0".to_string()),
+            &|_| None,
+        );
+        assert_eq!(tagged, Bump::Compatible(Some("last tag v1.3.0".into())));
     }
 
     #[test]
@@ -417,14 +583,9 @@ mod tests {
             let head = format!("[package]\nname = \"c\"\nversion = \"{after}\"\n");
             let base = files(&[("Cargo.toml", &base)]);
             let head = files(&[("Cargo.toml", &head)]);
-            bump(
-                "src/lib.rs",
-                Grammar::Rust,
-                &head,
-                &base,
-                &|_| None,
-                &|_| None,
-            )
+            bump("src/lib.rs", Grammar::Rust, head, base, &|_| None, &|_| {
+                None
+            })
         };
         assert!(matches!(release("3.0.0-rc.2", "3.0.0"), Bump::Breaking(_)));
         assert!(matches!(
@@ -437,16 +598,29 @@ mod tests {
         ));
     }
 
-    fn files(entries: &[(&str, &str)]) -> impl Fn(&str) -> Option<String> + use<> {
+    /// A repository holding `entries` (path, text), as the version rules read one side.
+    fn files(entries: &[(&str, &str)]) -> Files<'static> {
         let entries: Vec<(String, String)> = entries
             .iter()
             .map(|(p, t)| (p.to_string(), t.to_string()))
             .collect();
-        move |path: &str| {
+        let listed = entries.clone();
+        let read = move |path: &str| {
             entries
                 .iter()
                 .find(|(p, _)| p == path)
                 .map(|(_, t)| t.clone())
+        };
+        let list = move |dir: &str| {
+            listed
+                .iter()
+                .filter(|(p, _)| parent_dir(p) == dir)
+                .map(|(p, _)| p.rsplit('/').next().unwrap_or(p).to_string())
+                .collect()
+        };
+        Files {
+            read: Box::leak(Box::new(read)),
+            list: Box::leak(Box::new(list)),
         }
     }
 
@@ -457,14 +631,9 @@ mod tests {
             let head = format!("[package]\nname = \"c\"\nversion = \"{after}\"\n");
             let base = files(&[("Cargo.toml", &base)]);
             let head = files(&[("Cargo.toml", &head)]);
-            bump(
-                "src/lib.rs",
-                Grammar::Rust,
-                &head,
-                &base,
-                &|_| None,
-                &|_| None,
-            )
+            bump("src/lib.rs", Grammar::Rust, head, base, &|_| None, &|_| {
+                None
+            })
         };
         assert_eq!(
             range("0.1.17", "0.1.17"),
@@ -516,7 +685,7 @@ mod tests {
         assert!(!names.iter().any(|n| n == "guic"), "{names:?}");
         let head = files(&[("core/pom.xml", core)]);
         assert!(matches!(
-            bump("core/src/com/google/inject/Binder.java", Grammar::Java, &head, &head, &|_| None, &|_| None),
+            bump("core/src/com/google/inject/Binder.java", Grammar::Java, head, head, &|_| None, &|_| None),
             Bump::Breaking(v) if v.contains("4.0-SNAPSHOT")
         ));
     }
@@ -538,8 +707,8 @@ mod tests {
             bump(
                 "werkzeug/datastructures.py",
                 Grammar::Python,
-                &dev,
-                &dev,
+                dev,
+                dev,
                 &|_| None,
                 &|_| None
             ),
@@ -549,8 +718,8 @@ mod tests {
             bump(
                 "werkzeug/datastructures.py",
                 Grammar::Python,
-                &released,
-                &released,
+                released,
+                released,
                 &|_| None,
                 &|_| None
             ),
@@ -570,8 +739,8 @@ mod tests {
             bump(
                 "src/p/sub/mod.py",
                 Grammar::Python,
-                &about,
-                &about,
+                about,
+                about,
                 &|_| None,
                 &|_| None
             ),
@@ -582,8 +751,8 @@ mod tests {
             bump(
                 "src/p/mod.rs",
                 Grammar::Rust,
-                &about,
-                &about,
+                about,
+                about,
                 &|_| None,
                 &|_| None
             ),

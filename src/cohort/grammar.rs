@@ -305,9 +305,17 @@ const SCALA_TAGS: &str = r#"
 "#;
 
 /// Lua: a module table's functions as fields of the table constructor are in the stock query;
-/// `require` names and plain `local function`s too.
+/// `require` names and plain `local function`s too. A field of the module table assigned at the
+/// file's top level is defined whatever its value: another function under the name
+/// (`M.bind = require("plenary.functional").partial`, plenary v0.1.4) or a constant.
 const LUA_EXTRA: &str = r#"
 (function_declaration name: (dot_index_expression field: (identifier) @name)) @definition.function
+(chunk (assignment_statement
+  (variable_list . name: (dot_index_expression field: (identifier) @name))
+  (expression_list . value: [(identifier) (dot_index_expression) (bracket_index_expression) (method_index_expression) (function_call) (parenthesized_expression)])) @definition.function)
+(chunk (assignment_statement
+  (variable_list . name: (dot_index_expression field: (identifier) @name))
+  (expression_list . value: [(string) (number) (table_constructor) (true) (false) (nil) (binary_expression) (unary_expression)])) @definition.constant)
 "#;
 
 /// OCaml: values (`let`, `val`, `external`), which the stock query leaves out.

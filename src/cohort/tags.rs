@@ -393,6 +393,9 @@ fn definition(grammar: Grammar, kind: &str, name: &str, node: Node, source: &[u8
 /// `protected` in their class body.
 pub(super) fn is_public(grammar: Grammar, name: &str, node: Node, source: &[u8]) -> bool {
     let text = |n: Node| n.utf8_text(source).unwrap_or("");
+    if is_local(grammar, node) {
+        return false;
+    }
     match grammar {
         Grammar::Rust => {
             let mut cursor = node.walk();
@@ -531,10 +534,14 @@ pub(super) fn is_public(grammar: Grammar, name: &str, node: Node, source: &[u8])
             .any(|m| m.kind() == "access_modifier"),
         Grammar::Elixir => elixir_public(node, source),
         // A module's API is its table's functions (`function M.setup()`, `M.run = function`);
-        // a `local function` is the file's own.
+        // a `local function helper` or `local helper = function` is the file's own.
         Grammar::Lua => {
-            !(node.kind() == "function_declaration"
-                && children(node).first().is_some_and(|c| text(*c) == "local"))
+            let local_function = node.kind() == "function_declaration"
+                && children(node).first().is_some_and(|c| text(*c) == "local");
+            let local_variable = node
+                .parent()
+                .is_some_and(|p| p.kind() == "variable_declaration");
+            !local_function && !local_variable
         }
         Grammar::Zig => children(node).iter().any(|c| text(*c) == "pub"),
         Grammar::Haskell => haskell_exported(name, node, source),
@@ -544,6 +551,38 @@ pub(super) fn is_public(grammar: Grammar, name: &str, node: Node, source: &[u8])
         // read as API at all); what an interface declares is public.
         Grammar::OCaml | Grammar::OCamlInterface => true,
     }
+}
+
+/// Whether a definition lies in a function's (or a value's) body: a local, never API, where
+/// the language's rule would make the same definition written as a member public (a Scala or
+/// Kotlin member is public unless marked, an OCaml `let` unless an interface narrows it). The
+/// others mark their locals already (Swift, C#, Lua) or have none the tags see (Dart); and in Zig a function returning `struct { pub fn … }` is how a
+/// generic type is written, so its members are API.
+fn is_local(grammar: Grammar, node: Node) -> bool {
+    let bodies: &[&str] = match grammar {
+        Grammar::Scala => &["function_definition", "val_definition", "var_definition"],
+        Grammar::Kotlin => &[
+            "function_declaration",
+            "property_declaration",
+            "anonymous_function",
+            "lambda_literal",
+            "getter",
+            "setter",
+        ],
+        // A structure passed to a functor (`Make (struct let loc = … end)`) is its argument.
+        Grammar::OCaml | Grammar::OCamlInterface => {
+            &["let_expression", "value_definition", "module_application"]
+        }
+        _ => return false,
+    };
+    let mut ancestor = node.parent();
+    while let Some(current) = ancestor {
+        if bodies.contains(&current.kind()) {
+            return true;
+        }
+        ancestor = current.parent();
+    }
+    false
 }
 
 /// Elixir: `def`, `defmacro`, `defguard`, `defdelegate` and `defstruct` are public, their `p`
@@ -1008,6 +1047,77 @@ mod new_languages {
                 assert!(
                     used.iter().any(|u| u == name),
                     "{grammar:?} uses {name}: {used:?}"
+                );
+            }
+        }
+    }
+
+    /// Definitions expected, with their visibility.
+    type Expected<'a> = &'a [(&'a str, bool)];
+
+    /// What a function's (or a value's) body defines is local, never API, though the same
+    /// definition written as a member would be public (os-lib #369 removed a `val` inside
+    /// `def zip`, which blocked as a removed member). A Zig function returning `struct { pub
+    /// fn … }` is a generic type: its members stay public. A Lua module table's field is
+    /// defined at the top level whatever its value (plenary v0.1.4 made `M.bind` an alias),
+    /// and `local f = function` is the file's own. An OCaml structure passed to a functor
+    /// is its argument (ppxlib #518).
+    #[test]
+    fn definitions_in_a_body_are_local() {
+        let cases: &[(Grammar, &str, Expected)] = &[
+            (
+                Grammar::Scala,
+                "object zip {\n  def apply(x: Int): Int = {\n    val mtimeOpt = x\n    def inner(): Int = 1\n    mtimeOpt\n  }\n  val size = { val tmp = 1; tmp }\n}\n",
+                &[
+                    ("apply", true),
+                    ("mtimeOpt", false),
+                    ("inner", false),
+                    ("size", true),
+                    ("tmp", false),
+                ],
+            ),
+            (
+                Grammar::Kotlin,
+                "class Zip {\n  fun apply(x: Int): Int {\n    val local = x\n    fun inner() = 1\n    return local\n  }\n  val size = 1\n}\n",
+                &[
+                    ("apply", true),
+                    ("local", false),
+                    ("inner", false),
+                    ("size", true),
+                ],
+            ),
+            (
+                Grammar::OCaml,
+                "let parse s =\n  let helper x = x in\n  helper s\nmodule Inner = struct\n  let size = 1\nend\nmodule type S = sig\n  include module type of Make (struct\n    let loc = none\n  end)\nend\n",
+                &[
+                    ("parse", true),
+                    ("helper", false),
+                    ("size", true),
+                    ("loc", false),
+                ],
+            ),
+            (
+                Grammar::Lua,
+                "local M = {}\nlocal helper = function() return 1 end\nM.bind = require(\"plenary.functional\").partial\nM.VERSION = \"1.0\"\nfunction M.run()\n  M.state = 1\nend\nreturn M\n",
+                &[
+                    ("helper", false),
+                    ("bind", true),
+                    ("VERSION", true),
+                    ("run", true),
+                ],
+            ),
+            (
+                Grammar::Zig,
+                "pub fn List(comptime T: type) type {\n    return struct {\n        pub fn append(self: *@This(), x: T) void { _ = self; _ = x; }\n    };\n}\n",
+                &[("List", true), ("append", true)],
+            ),
+        ];
+        for (grammar, source, expected) in cases {
+            let found = defs(*grammar, source);
+            for (name, public) in *expected {
+                assert!(
+                    has(&found, name, *public),
+                    "{grammar:?} {name} {public}: {found:?}"
                 );
             }
         }

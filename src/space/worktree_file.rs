@@ -24,6 +24,30 @@ pub fn read_at_most(worktree: &Path, path: &str, max_bytes: u64) -> io::Result<O
     Ok(Some(bytes))
 }
 
+/// The names of the files in the folder `dir` (`""`: the worktree's root), under the same rule
+/// as [`read`] for the folder, sorted: a manifest named for its package (`NAME.cabal`) is found
+/// by listing its folder. Reading one of them still goes through [`read`].
+pub fn list(worktree: &Path, dir: &str) -> io::Result<Vec<String>> {
+    let folder = if dir.is_empty() {
+        worktree.to_path_buf()
+    } else {
+        inside(worktree, dir)?
+    };
+    let mut names = Vec::new();
+    for entry in std::fs::read_dir(folder)? {
+        let entry = entry?;
+        // A folder, or a link to one.
+        if entry.path().is_dir() {
+            continue;
+        }
+        if let Ok(name) = entry.file_name().into_string() {
+            names.push(name);
+        }
+    }
+    names.sort();
+    Ok(names)
+}
+
 /// The file's size, under the same rule as [`read`].
 pub fn size(worktree: &Path, path: &str) -> io::Result<u64> {
     Ok(std::fs::metadata(inside(worktree, path)?)?.len())
@@ -121,6 +145,17 @@ mod tests {
         for path in ["src/lib.rs", "up/credentials", "../credentials"] {
             let err = read_at_most(&worktree, path, u64::MAX).unwrap_err();
             assert_eq!(err.kind(), io::ErrorKind::PermissionDenied, "{path}");
+        }
+        // A folder is listed only inside the worktree; its folders (and links to folders) are
+        // not files.
+        std::fs::write(worktree.join("pkg.cabal"), "name: pkg\n").unwrap();
+        assert_eq!(
+            list(&worktree, "src").unwrap(),
+            ["alias.rs", "lib.rs", "real.rs"]
+        );
+        assert_eq!(list(&worktree, "").unwrap(), ["pkg.cabal"]);
+        for dir in ["up", "../", "code/../.."] {
+            assert!(list(&worktree, dir).is_err(), "{dir}");
         }
     }
 }

@@ -63,6 +63,7 @@ pub fn cohort_for_selection(state: &AppState) -> Option<String> {
     let known = |key: &str| state.cohorts.iter().any(|c| c.key == key);
     match state.selected.as_ref()? {
         RowKey::Cohort(key) | RowKey::Below(key) => known(key).then(|| key.clone()),
+        RowKey::Reason(_) => None,
         RowKey::Node(_) | RowKey::Rule(_) => {
             let path = &crate::ui::rows::row_node(state)?.anchor.as_ref()?.path;
             state

@@ -22,6 +22,7 @@ pub mod inbox;
 pub mod keymap;
 pub mod log;
 pub mod pane;
+pub mod reasons;
 pub mod rows;
 pub mod run;
 pub mod state;

@@ -19,6 +19,9 @@ pub const OTHER_COHORT: &str = "~other";
 
 #[derive(Debug, Clone, PartialEq)]
 pub enum Row {
+    /// A reason of the verdict that no finding carries ("why BLOCK: apiContract — 3 breaks"),
+    /// above every cohort.
+    Reason(crate::ui::reasons::Reason),
     Cohort {
         key: String,
         label: String,
@@ -62,6 +65,7 @@ pub enum Row {
 impl Row {
     pub fn key(&self) -> RowKey {
         match self {
+            Row::Reason(reason) => RowKey::Reason(reason.key.clone()),
             Row::Cohort { key, .. } => RowKey::Cohort(key.clone()),
             Row::Below { cohort, .. } => RowKey::Below(cohort.clone()),
             Row::Node { id, .. } => RowKey::Node(id.clone()),
@@ -73,6 +77,7 @@ impl Row {
     /// nothing, which matters when looking through thousands of rows.
     pub fn has_key(&self, key: &RowKey) -> bool {
         match (self, key) {
+            (Row::Reason(reason), RowKey::Reason(b)) => reason.key == *b,
             (Row::Cohort { key: a, .. }, RowKey::Cohort(b)) => a == b,
             (Row::Below { cohort: a, .. }, RowKey::Below(b)) => a == b,
             (Row::Node { id: a, .. }, RowKey::Node(b)) => a == b,
@@ -180,6 +185,11 @@ pub fn build(state: &AppState, unfold: Unfold) -> Vec<Row> {
     // Room for every problem and its group's two header rows up front: growing a vector of
     // 10k rows copies it over and over.
     let mut rows = Vec::with_capacity(state.problems().len() + 2 * groups.len());
+    rows.extend(
+        crate::ui::reasons::reasons(state)
+            .into_iter()
+            .map(Row::Reason),
+    );
     for mut group in groups {
         let total = group.main.len() + group.below.len();
         if total == 0 {

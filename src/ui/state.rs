@@ -154,6 +154,8 @@ pub enum RoomStep {
 /// A selectable row of the findings list, by stable identity.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum RowKey {
+    /// A reason of the verdict that is not a finding, by [`crate::ui::reasons::Reason::key`].
+    Reason(String),
     /// A cohort header, by cohort key.
     Cohort(String),
     /// A cohort's "below threshold (N)" fold, by cohort key.
@@ -437,6 +439,8 @@ pub struct AppState {
     /// The verdict; recomputed with `review::decide` whenever the board changes.
     pub verdict: Option<Verdict>,
     pub axes: Vec<Axis>,
+    /// Which break of a reason row `d` opens the diff at next (counting on, wrapping).
+    pub reason_break: usize,
     /// Passed to the verdict: the person asked for a run without model reviewers.
     pub deterministic_only: bool,
     pub board: Board,
@@ -553,6 +557,7 @@ impl AppState {
             round: 0,
             verdict: None,
             axes: Vec::new(),
+            reason_break: 0,
             deterministic_only: false,
             board: Board::default(),
             derived: Derived::default(),

@@ -883,7 +883,9 @@ fn walk_the_room_on_a_local_range(width: u16, height: u16) {
     tmux.keys(&["g"]);
     tmux.wait_for("the gate", |s| s.contains("Approval gate"));
     tmux.keys(&["p"]);
-    tmux.wait_for("the preview", |s| s.contains("Publish"));
+    // The preview itself, not the box that says it is being prepared (also titled Publish):
+    // enter publishes only what is on screen.
+    tmux.wait_for("the preview", |s| s.contains("enter publish exactly this"));
     tmux.keys(&["Enter"]);
     tmux.wait_for("the publish", |s| s.contains("published:"));
     let space = state_path(dir).parent().unwrap().to_path_buf();

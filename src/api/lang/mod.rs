@@ -101,7 +101,8 @@ pub struct TagReading {
 
 /// A manifest file: it names a package and writes its version.
 pub struct Manifest {
-    /// Its file name.
+    /// Its file name, or `*.EXT` for any file of the folder with that extension (a Cabal
+    /// package's `NAME.cabal`, a rockspec's `NAME-VERSION-REVISION.rockspec`).
     pub file: &'static str,
     /// The names it gives the package, as its release tags may carry them.
     pub names: fn(text: &str) -> Vec<String>,
@@ -119,6 +120,9 @@ pub enum Versioning {
     Semantic,
     /// Go: the module path's major suffix (`/v2`); the numbered versions are the tags.
     ModulePath,
+    /// Haskell's Package Versioning Policy: `A.B` is the major version (`1.2.3.0` → `1.3.0.0`
+    /// may break).
+    Pvp,
 }
 
 /// The registered languages.

@@ -486,6 +486,56 @@ fn go_unexported_fields_internal_packages_and_variadics_are_not_breaks() {
     assert_fails(&removed, &["`Config.Name` removed"]);
 }
 
+// cobra 1.4 removed `cobra/cmd` and `cobra/tpl`, the packages of the `cobra` generator command
+// (its `cobra/main.go` is `package main`; the command moved to its own repository). The packages
+// below a command's `main.go` inside a module, or under the module's `cmd` directory, are that
+// command's implementation, not library API; a library package named `cmd` with no command
+// above it still is.
+#[test]
+fn go_a_commands_implementation_packages_are_not_api() {
+    let main = "package main\n\nimport \"github.com/acme/tool/cobra/cmd\"\n\nfunc main() { cmd.Execute() }\n";
+    let root = "package cmd\n\nfunc Execute() error { return nil }\n\nfunc Init(path string) {}\n";
+    let app = "package app\n\nfunc Run(args []string) error { return nil }\n";
+    let base = [
+        ("go.mod", "module github.com/acme/tool\n\ngo 1.22\n"),
+        (
+            "tool.go",
+            "package tool\n\nfunc Version() string { return \"1\" }\n",
+        ),
+        ("cobra/main.go", main),
+        ("cobra/cmd/root.go", root),
+        (
+            "cobra/tpl/main.go",
+            "package tpl\n\nfunc MainTemplate() []byte { return nil }\n",
+        ),
+        ("cmd/server/main.go", "package main\n\nfunc main() {}\n"),
+        ("cmd/server/app/app.go", app),
+        (
+            "pkg/cmd/cmd.go",
+            "package cmd\n\nfunc Load(path string) {}\n",
+        ),
+    ];
+    let axis = api_after(
+        &base,
+        &[
+            (
+                "cobra/cmd/root.go",
+                "package cmd\n\nfunc Execute(name string) error { return nil }\n",
+            ),
+            (
+                "cmd/server/app/app.go",
+                "package app\n\nfunc Run() error { return nil }\n",
+            ),
+        ],
+    );
+    assert_clears(&axis);
+    let library = api_after(
+        &base,
+        &[("pkg/cmd/cmd.go", "package cmd\n\nfunc Load() {}\n")],
+    );
+    assert_fails(&library, &["pkg/cmd/cmd.go: `Load`"]);
+}
+
 #[test]
 fn a_function_now_a_variable_holding_one_is_not_a_proven_break() {
     // urfave/cli #2150: exported functions became variables so callers can swap them.

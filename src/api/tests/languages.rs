@@ -263,3 +263,65 @@ fn objective_c_private_header_passes_and_an_undecided_one_warns() {
     assert_eq!(undecided.verdict, AxisVerdict::Warn, "{}", undecided.detail);
     assert!(undecided.detail.contains("-reset"), "{}", undecided.detail);
 }
+
+/// A Lua or Haskell package's version is read from the manifest named for it, found by listing
+/// its folder at each side: a rockspec renamed for a major version, a `.cabal` file's PVP major
+/// (`1.2` → `1.3`), allow the removal; a compatible bump does not.
+#[test]
+fn a_version_in_a_manifest_named_for_the_package_allows_a_break() {
+    let lua = (
+        "lua/parser.lua",
+        "local M = {}\nfunction M.parse(s) return s end\nfunction M.reset() end\nreturn M\n",
+        "local M = {}\nfunction M.parse(s) return s end\nreturn M\n",
+    );
+    let haskell = (
+        "src/Parser.hs",
+        "module Parser (parse, reset) where\n\nparse :: Int -> Int\nparse = id\n\nreset :: ()\nreset = ()\n",
+        "module Parser (parse) where\n\nparse :: Int -> Int\nparse = id\n",
+    );
+    let rockspec = |v: &str| format!("package = \"parser\"\nversion = \"{v}-1\"\n");
+    let cabal = |v: &str| format!("cabal-version: 2.2\nname: parser\nversion: {v}\n");
+    for (before, after, (path, base, removed), allowed) in [
+        (
+            ("parser-1.2.0-1.rockspec", rockspec("1.2.0")),
+            ("parser-2.0.0-1.rockspec", rockspec("2.0.0")),
+            lua,
+            true,
+        ),
+        (
+            ("parser-1.2.0-1.rockspec", rockspec("1.2.0")),
+            ("parser-1.3.0-1.rockspec", rockspec("1.3.0")),
+            lua,
+            false,
+        ),
+        (
+            ("parser.cabal", cabal("1.2.0.0")),
+            ("parser.cabal", cabal("1.3.0.0")),
+            haskell,
+            true,
+        ),
+        (
+            ("parser.cabal", cabal("1.2.0.0")),
+            ("parser.cabal", cabal("1.2.1.0")),
+            haskell,
+            false,
+        ),
+    ] {
+        let repo = Repo::new(&[(before.0, &before.1), (path, base)]);
+        repo.remove(before.0);
+        repo.write(after.0, &after.1);
+        repo.write(path, removed);
+        repo.commit("release");
+        let report = repo.build();
+        let axis = report.axes.iter().find(|a| a.name == API_CONTRACT).unwrap();
+        let fails = axis.verdict == AxisVerdict::Fail;
+        assert_eq!(
+            fails, !allowed,
+            "{} → {}: {}",
+            before.0, after.0, axis.detail
+        );
+        if allowed {
+            assert!(axis.detail.contains(after.0), "{}", axis.detail);
+        }
+    }
+}

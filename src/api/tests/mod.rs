@@ -1,4 +1,5 @@
 mod contract;
+mod generics;
 mod languages;
 mod releases;
 mod surface;

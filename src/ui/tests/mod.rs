@@ -10,6 +10,7 @@ mod focus;
 mod keys;
 mod log;
 mod loop_;
+mod reasons;
 mod room;
 mod rule_folds;
 mod run_control;

@@ -1,6 +1,7 @@
 //! The diff view: a cohort's files (or every changed file) with findings in the gutter; its
 //! cursor, file and finding jumps, and opening a line in the person's editor.
 
+use crate::diff::LineKind;
 use crate::ui::command::Command;
 use crate::ui::diffview::{self, DiffDoc, DiffRow};
 use crate::ui::keymap::Context;
@@ -91,6 +92,9 @@ pub(super) fn open_diff(state: &mut AppState) {
         );
         return;
     }
+    if let Some(RowKey::Reason(key)) = state.selected.clone() {
+        return open_diff_at_break(state, &key);
+    }
     let cohort = diffview::cohort_for_selection(state);
     let (len, cursor) = {
         let doc = DiffDoc::new(state, cohort.as_deref());
@@ -113,6 +117,62 @@ pub(super) fn open_diff(state: &mut AppState) {
     };
     place(state, &mut view, Place::Context);
     state.overlays.push(Overlay::Diff(view));
+}
+
+/// `d` on a reason row: the diff of every changed file at the reason's next break (its file's
+/// line naming what broke, else the file's header), counting on at each press. Only the
+/// change's own files are ever opened: the breaks are found at them, never read from the text.
+fn open_diff_at_break(state: &mut AppState, key: &str) {
+    let Some(reason) = crate::ui::reasons::reason(state, key) else {
+        return;
+    };
+    if reason.breaks.is_empty() {
+        let text = format!(
+            "{} names no changed file to open: {}",
+            crate::ui::text::shown(&reason.subject),
+            reason.summary
+        );
+        message(state, MessageKind::Warn, text);
+        return;
+    }
+    let at = state.reason_break % reason.breaks.len();
+    let item = &reason.breaks[at];
+    let cursor = {
+        let doc = DiffDoc::new(state, None);
+        let on_line = |row: usize| match doc.row(row) {
+            Some(DiffRow::Line { path, line }) if path == item.path => match item.line {
+                Some(n) if item.old => line.old_line == Some(n) && line.kind == LineKind::Removed,
+                Some(n) => line.new_line == Some(n) && line.kind != LineKind::Removed,
+                None => false,
+            },
+            _ => false,
+        };
+        let on_file = |row: usize| matches!(doc.row(row), Some(DiffRow::File { path, .. }) if path == item.path);
+        let rows = 0..doc.len();
+        rows.clone()
+            .find(|r| on_line(*r))
+            .or_else(|| rows.clone().find(|r| on_file(*r)))
+    };
+    let Some(cursor) = cursor else {
+        let text = format!("{} is not in the diff", crate::ui::text::shown(&item.path));
+        message(state, MessageKind::Warn, text);
+        return;
+    };
+    let text = format!(
+        "break {} of {}: {} (esc, then d, opens the next)",
+        at + 1,
+        reason.breaks.len(),
+        crate::ui::text::shown(&item.location())
+    );
+    state.reason_break = at + 1;
+    let mut view = DiffView {
+        cohort: None,
+        cursor,
+        offset: 0,
+    };
+    place(state, &mut view, Place::Context);
+    state.overlays.push(Overlay::Diff(view));
+    info(state, text);
 }
 
 /// Hands the person's editor a read-only copy of `path` (the PR's, inside the worktree) at

@@ -121,7 +121,7 @@ fn gate_why(state: &mut AppState) {
             *details = true;
         }
         let text = format!(
-            "no finding holds the verdict: the gated axis {} does (the details above say why, each break with its file and line)",
+            "no finding holds the verdict: the gated axis {} does (the details above say why; its row at the top of the list lists each break and d opens it in the diff)",
             axes.join(", the gated axis ")
         );
         info(state, text);

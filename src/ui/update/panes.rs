@@ -524,6 +524,8 @@ pub(super) fn expand(state: &mut AppState) {
             Some(RowKey::Cohort(key)) => toggle(&mut state.collapsed, key),
             Some(RowKey::Below(key)) => toggle(&mut state.below_open, key),
             Some(RowKey::Rule(key)) => toggle(&mut state.rules_open, key),
+            // A reason's detail: the axis's why, each break with its file and line.
+            Some(RowKey::Reason(_)) => state.focus = Pane::Detail,
             Some(RowKey::Node(id)) => {
                 let has_duplicates = rows::rows(state).iter().any(|row| {
                     matches!(row, Row::Node { id: row_id, duplicates, .. } if *row_id == id && *duplicates > 0)

@@ -160,6 +160,7 @@ fn reveal_row(state: &mut AppState, key: &RowKey) {
             RowKey::Cohort(key) => {
                 state.collapsed.remove(&key);
             }
+            RowKey::Reason(_) => {}
         }
     }
 }

@@ -102,6 +102,7 @@ pub(crate) fn group_targets(state: &AppState) -> Option<Vec<String>> {
                     ids.extend(members.iter().cloned());
                 }
             }
+            RowKey::Reason(_) => {}
             RowKey::Cohort(cohort) | RowKey::Below(cohort) => {
                 let below_only = matches!(key, RowKey::Below(_));
                 let Some(start) = all

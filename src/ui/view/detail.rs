@@ -38,6 +38,17 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &AppState, cx: &ViewContext) -
             " Cohort ".to_string(),
             cohort_lines(key, area.width.saturating_sub(2) as usize, state, cx),
         ),
+        Some(RowKey::Reason(key)) => match crate::ui::reasons::reason(state, key) {
+            Some(reason) => (
+                format!(
+                    " Why {} · {} ",
+                    reason.decision.label().to_uppercase(),
+                    reason.subject
+                ),
+                reason_lines(&reason, state, cx),
+            ),
+            None => (" Detail ".to_string(), Vec::new()),
+        },
         Some(RowKey::Below(_)) => (" Below threshold ".to_string(), below_lines(state, cx)),
         Some(key @ RowKey::Rule(_)) => {
             let members = crate::ui::rows::rule_members(state, key);
@@ -379,6 +390,56 @@ fn cohort_lines<'a>(
         ),
         theme.muted,
     )));
+    lines
+}
+
+/// A reason of the verdict that is not a finding: what it is, each break with its file and
+/// line (the next `d` opens the diff at the marked one), then the whole why.
+fn reason_lines<'a>(
+    reason: &crate::ui::reasons::Reason,
+    state: &AppState,
+    cx: &ViewContext,
+) -> Vec<Line<'a>> {
+    let theme = &cx.theme;
+    let mut lines = vec![Line::from(vec![
+        Span::styled(
+            format!(" {} ", reason.decision.label().to_uppercase()),
+            theme.decision(reason.decision),
+        ),
+        Span::styled(
+            format!(" {}: {}", shown(&reason.subject), reason.summary),
+            theme.text,
+        ),
+    ])];
+    if !reason.breaks.is_empty() {
+        lines.push(Line::raw(""));
+        lines.push(Line::from(Span::styled(
+            format!(
+                "Breaks · {} opens the diff at the marked one, then the next",
+                cx.keymap.key(Context::Main, Command::OpenDiff)
+            ),
+            theme.title,
+        )));
+        let next = state.reason_break % reason.breaks.len();
+        for (i, item) in reason.breaks.iter().enumerate() {
+            let mark = if i == next { "▸ " } else { "  " };
+            lines.push(Line::from(vec![
+                Span::styled(format!("{mark}{}", shown(&item.location())), theme.text),
+                Span::styled(
+                    format!(
+                        "  {}",
+                        shown(item.text[item.path.len()..].trim_start_matches(": "))
+                    ),
+                    theme.muted,
+                ),
+            ]));
+        }
+    }
+    if !reason.detail.is_empty() {
+        lines.push(Line::raw(""));
+        lines.push(Line::from(Span::styled("Why", theme.title)));
+        lines.push(Line::from(Span::styled(shown(&reason.detail), theme.text)));
+    }
     lines
 }
 

@@ -249,6 +249,7 @@ fn header_line(columns: usize, cx: &ViewContext) -> Line<'static> {
 fn row_spans<'a>(row: &Row, state: &AppState, cx: &ViewContext, columns: usize) -> Vec<Span<'a>> {
     let theme = &cx.theme;
     match row {
+        Row::Reason(reason) => reason_spans(reason, cx),
         Row::Cohort {
             label,
             fallback,
@@ -385,6 +386,23 @@ fn row_spans<'a>(row: &Row, state: &AppState, cx: &ViewContext, columns: usize) 
             )
         }
     }
+}
+
+/// A reason of the verdict that is not a finding: its decision as a badge, never a priority,
+/// so it cannot be read as one more finding.
+fn reason_spans<'a>(reason: &crate::ui::reasons::Reason, cx: &ViewContext) -> Vec<Span<'a>> {
+    let theme = &cx.theme;
+    vec![
+        Span::raw(" "),
+        Span::styled(
+            format!(" why {} ", reason.decision.label().to_uppercase()),
+            theme.decision(reason.decision),
+        ),
+        Span::styled(
+            format!(" {} — {}", super::shown(&reason.subject), reason.summary),
+            theme.title,
+        ),
+    ]
 }
 
 /// What a finding row (or a rule fold's row) shows, before it is fitted to the list's width.

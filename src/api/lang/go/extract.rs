@@ -14,6 +14,19 @@ fn exported_name(name: &str) -> bool {
 /// The `shape` of a Go method with a pointer receiver.
 pub(in crate::api) const GO_POINTER_RECEIVER: &str = "pointer-receiver";
 
+/// Type literals a defined type may stand for (`type CompletionFunc func(…)`), whose values are
+/// assignable to and from the defined type.
+const LITERALS: &[&str] = &[
+    "function_type",
+    "struct_type",
+    "slice_type",
+    "array_type",
+    "map_type",
+    "channel_type",
+    "pointer_type",
+    "interface_type",
+];
+
 pub fn extract(root: Node, src: Src, exported: &dyn Fn(&str) -> bool, out: &mut Surface) {
     let public = |name: &str| exported_name(name) && exported(name);
     for node in named(root) {
@@ -67,6 +80,14 @@ pub fn extract(root: Node, src: Src, exported: &dyn Fn(&str) -> bool, out: &mut 
                     };
                     if public(name) {
                         type_spec(spec, src, name, out);
+                    } else if spec.kind() == "type_spec"
+                        && spec.child_by_field_name("type_parameters").is_none()
+                        && let Some(ty) = spec.child_by_field_name("type")
+                        && LITERALS.contains(&ty.kind())
+                    {
+                        // An unexported defined type is still the literal it names (logrus
+                        // 1.10's `exitFunc` → `func(int)`): comparisons read it through.
+                        out.underlying.insert(name.to_string(), src.canonical(ty));
                     }
                 }
             }
@@ -264,6 +285,13 @@ fn type_spec(spec: Node, src: Src, name: &str, out: &mut Surface) {
                         e.parent = Some(name.to_string());
                         e.required = true;
                         out.add(key, e);
+                        // Its methods are this interface's (the method set is the union).
+                        let embedded = src.canonical(member);
+                        let embedded = embedded.split('[').next().unwrap_or(&embedded).trim();
+                        out.bases
+                            .entry(name.to_string())
+                            .or_default()
+                            .push(embedded.to_string());
                     }
                     _ => {}
                 }
@@ -283,19 +311,7 @@ fn type_spec(spec: Node, src: Src, name: &str, out: &mut Surface) {
             if alias && generics.is_empty() {
                 out.aliases.insert(name.to_string(), target.clone());
             }
-            let literal = ty.is_some_and(|t| {
-                matches!(
-                    t.kind(),
-                    "function_type"
-                        | "struct_type"
-                        | "slice_type"
-                        | "array_type"
-                        | "map_type"
-                        | "channel_type"
-                        | "pointer_type"
-                        | "interface_type"
-                )
-            });
+            let literal = ty.is_some_and(|t| LITERALS.contains(&t.kind()));
             if !alias && literal && generics.is_empty() {
                 out.underlying.insert(name.to_string(), target.clone());
             }

@@ -25,10 +25,13 @@ impl Language for Go {
     }
 
     /// Not an `internal` package (the compiler keeps it to its parent's tree), not `package
-    /// main`.
-    fn scope(&self, _path: &str, dirs: &[&str], source: &str, _read: Read) -> Visibility {
+    /// main`, not the implementation of a command (see [`command_package`]).
+    fn scope(&self, _path: &str, dirs: &[&str], source: &str, read: Read) -> Visibility {
         if dirs.contains(&"internal") {
             return Visibility::NotApi("an internal package");
+        }
+        if command_package(dirs, read) {
+            return Visibility::NotApi("a command's implementation package (under cmd/)");
         }
         let package = source
             .lines()
@@ -50,4 +53,33 @@ impl Language for Go {
     fn tags_version_a_bare_repository(&self) -> bool {
         true
     }
+}
+
+/// Whether the package in `dirs` is the implementation of a command: it sits below a
+/// directory whose `main.go` is `package main`, either inside the module (cobra 1.3's
+/// `cobra/main.go`, the generator command, with its `cobra/cmd` and `cobra/tpl`), or under a
+/// `cmd` directory of the module's root (`main.go` beside `cmd/`; `cmd/server/main.go` above
+/// `cmd/server/app`). What a command's `main` imports from its own tree is how it runs, not a
+/// library's contract. A module whose root is a command keeps its other packages as API, and
+/// a package named `cmd` that no command runs (kubectl's `pkg/cmd`) is read as any other.
+fn command_package(dirs: &[&str], read: Read) -> bool {
+    let under_cmd = |depth: usize| dirs[depth..].contains(&"cmd");
+    (0..dirs.len()).any(|depth| {
+        let dir = dirs[..depth].join("/");
+        let at = |file: &str| {
+            if dir.is_empty() {
+                file.to_string()
+            } else {
+                format!("{dir}/{file}")
+            }
+        };
+        let command = read(&at("main.go")).is_some_and(|text| {
+            text.lines()
+                .map(str::trim)
+                .any(|line| line == "package main")
+        });
+        // The repository's root, or a nested module's: the command is the module itself.
+        let module_root = depth == 0 || read(&at("go.mod")).is_some();
+        command && (!module_root || under_cmd(depth))
+    })
 }

@@ -1,4 +1,7 @@
-//! Haskell: read from tags; a module's export list names its API.
+//! Haskell: read from tags; a module's export list names its API. The package's `.cabal` file
+//! (or hpack's `package.yaml`) versions it by the Package Versioning Policy.
+
+pub mod manifest;
 
 use super::TagReading;
 use super::tagged::{Tagged, every_file};
@@ -11,5 +14,5 @@ pub static HASKELL: Tagged = Tagged {
         removals_proven: true,
     },
     scope: every_file,
-    manifests: &[],
+    manifests: manifest::MANIFESTS,
 };

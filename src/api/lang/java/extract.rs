@@ -1,11 +1,13 @@
 //! Java: `public` types (and members of interfaces, public unless `private`), their public
 //! methods, constructors, fields and enum constants. Overloads are separate items keyed by
-//! their parameter types. Annotations (`@Override`, `@SuppressWarnings`, `@Nullable`) and
+//! their parameter types' erasure, as the compiler tells them apart (`m(T)` with `<T extends
+//! Number>` is `m(Number)` whatever the parameter is named). Annotations (`@Override`, `@SuppressWarnings`, `@Nullable`) and
 //! parameter names are not the contract.
 
 use tree_sitter::Node;
 
 use super::closed;
+use super::erasure::{Erasure, declared};
 use crate::api::text::{Src, all, named};
 use crate::api::{Item, Param, ParamKind, Surface};
 
@@ -16,7 +18,7 @@ pub fn extract(root: Node, src: Src, exported: &dyn Fn(&str) -> bool, out: &mut 
             && modifiers(node, src).iter().any(|m| m == "public")
             && exported(name)
         {
-            type_items(node, src, name, out);
+            type_items(node, src, name, &Erasure::default(), out);
         }
     }
 }
@@ -134,7 +136,8 @@ fn closed_by_constructors(body: Option<Node>, src: Src) -> bool {
         })
 }
 
-fn type_items(node: Node, src: Src, key: &str, out: &mut Surface) {
+/// `scope`: the type variables of the enclosing types, with what each erases to.
+fn type_items(node: Node, src: Src, key: &str, scope: &Erasure, out: &mut Surface) {
     let kind = match node.kind() {
         "interface_declaration" => "interface",
         "enum_declaration" => "enum",
@@ -165,6 +168,7 @@ fn type_items(node: Node, src: Src, key: &str, out: &mut Surface) {
     out.bases.insert(key.to_string(), bases(node, src));
     let Some(body) = body else { return };
     let interface = kind == "interface" || kind == "annotation";
+    let scope = scope.with(declared(node.child_by_field_name("type_parameters"), src));
     let mut members = named(body);
     if let Some(declarations) = members
         .iter()
@@ -205,7 +209,9 @@ fn type_items(node: Node, src: Src, key: &str, out: &mut Surface) {
                 let params = parameters(member.child_by_field_name("parameters"), src);
                 let types: Vec<String> = params.iter().filter_map(|p| p.ty.clone()).collect();
                 let family = format!("{key}.{name}");
-                let mkey = format!("{family}({})", types.join(","));
+                let own = scope.with(declared(member.child_by_field_name("type_parameters"), src));
+                let erased: Vec<String> = types.iter().map(|t| own.erase(t)).collect();
+                let mkey = format!("{family}({})", erased.join(","));
                 let ret = (!constructor).then(|| type_text(src, member));
                 let display = if constructor {
                     key.rsplit('.').next().unwrap_or(key)
@@ -261,7 +267,7 @@ fn type_items(node: Node, src: Src, key: &str, out: &mut Surface) {
             }
             _ if is_type(member) => {
                 if let Some(name) = src.field(member, "name") {
-                    type_items(member, src, &format!("{key}.{name}"), out);
+                    type_items(member, src, &format!("{key}.{name}"), &scope, out);
                 }
             }
             _ => {}

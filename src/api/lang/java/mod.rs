@@ -1,9 +1,11 @@
 //! Java: how a file's exported items are read.
 
 pub mod closed;
+pub mod erasure;
 pub mod extract;
 pub mod manifest;
 pub mod scope;
+pub mod wildcard;
 
 use tree_sitter::Node;
 

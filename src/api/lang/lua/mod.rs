@@ -1,7 +1,10 @@
-//! Lua: read from tags; a module's API is the table it returns.
+//! Lua: read from tags; a module's API is the table it returns. A rockspec names and versions
+//! the package.
 
-use super::TagReading;
+pub mod rockspec;
+
 use super::tagged::{Tagged, every_file};
+use super::{Manifest, TagReading, Versioning};
 use crate::cohort::grammar::Grammar;
 
 pub static LUA: Tagged = Tagged {
@@ -11,5 +14,10 @@ pub static LUA: Tagged = Tagged {
         removals_proven: true,
     },
     scope: every_file,
-    manifests: &[],
+    manifests: &[Manifest {
+        file: "*.rockspec",
+        names: rockspec::names,
+        version: rockspec::version,
+        versioning: Versioning::Semantic,
+    }],
 };

@@ -518,7 +518,30 @@ fn items(
         .filter(|(n, _)| matches!(n.kind(), "mod_item" | "trait_item") && !is_pub(*n, src))
         .filter_map(|(n, _)| src.field(*n, "name"))
         .collect();
+    // Private modules whose every public name this container re-exports (`pub use
+    // v1_support::*;`, uuid's `context`): their items are this container's.
+    let globbed: BTreeSet<String> = children
+        .iter()
+        .filter(|(n, a)| n.kind() == "use_declaration" && is_pub(*n, src) && !hidden(a))
+        .filter_map(|(n, _)| n.child_by_field_name("argument"))
+        .filter_map(|argument| {
+            let path = src.raw(argument).trim();
+            let path = path.strip_prefix("self::").unwrap_or(path);
+            let module = path.strip_suffix("::*")?.trim();
+            private_modules.contains(module).then(|| module.to_string())
+        })
+        .collect();
     for (node, attributes) in &children {
+        if node.kind() == "mod_item"
+            && src
+                .field(*node, "name")
+                .is_some_and(|n| globbed.contains(n))
+            && !hidden(attributes)
+            && let Some(body) = node.child_by_field_name("body")
+        {
+            items(body, src, exported, out, prefix);
+            continue;
+        }
         let macros = macros_of(attributes);
         if macros.is_empty() {
             item(
@@ -570,6 +593,14 @@ fn item(
                 && let Some(name) = src.field(node, "name")
             {
                 out.hidden.insert(format!("{prefix}{name}"));
+                // A hidden alias is still an alias (uuid 1.23 kept `Context` as one of the
+                // renamed `ContextV1`): its target's members are reached through it.
+                if node.kind() == "type_item"
+                    && node.child_by_field_name("type_parameters").is_none()
+                    && let Some(target) = ty(src, node.child_by_field_name("type"))
+                {
+                    out.aliases.insert(name.to_string(), target);
+                }
             }
             // `#[doc(hidden)] impl Timestamp { … }` hides its methods, which are still there
             // for their callers (uuid 1.23 moved the deprecated `from_gregorian` into one).
