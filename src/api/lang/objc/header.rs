@@ -96,12 +96,17 @@ impl Reader<'_> {
             (None, true) => ("class", name.clone()),
             (None, false) => ("protocol", name.clone()),
         };
-        // Its head: what is written before its first member (or its `@end`).
+        // Its head: what is written before its first member, or the documentation of the first
+        // member (or its `@end`).
         let mut cursor = node.walk();
         let end = node
             .named_children(&mut cursor)
             .skip(1)
-            .find(|c| c.kind().ends_with("declaration") || c.kind().starts_with("preproc"))
+            .find(|c| {
+                c.kind() == "comment"
+                    || c.kind().ends_with("declaration")
+                    || c.kind().starts_with("preproc")
+            })
             .map_or(node.end_byte(), |c| c.start_byte());
         let head = String::from_utf8_lossy(&self.src.0[node.start_byte()..end])
             .split_whitespace()
@@ -406,7 +411,7 @@ mod tests {
 
     #[test]
     fn a_header_reads_as_classes_protocols_selectors_properties_and_c_declarations() {
-        let source = b"#import <Foundation/Foundation.h>\nNS_ASSUME_NONNULL_BEGIN\ntypedef NS_ENUM(NSInteger, DDLogLevel) {\n    DDLogLevelOff = 0\n};\nextern NSString * const DDKey;\nvoid DDFunc(int a);\n@class Foo;\n@protocol DDLogger <NSObject>\n- (void)logMessage:(NSString *)m;\n@optional\n@property (nonatomic, readonly) NSString *name;\n@end\n@interface DDLog : NSObject <DDLogger>\n@property (class, nonatomic, strong) DDLog *shared;\n@property (nonatomic, copy, nullable) NSString *title API_DEPRECATED(\"x\", macos(10.0, 10.1));\n- (instancetype)init NS_UNAVAILABLE;\n- (instancetype)initWithFrame:(CGRect)f style:(int)s NS_DESIGNATED_INITIALIZER;\n+ (void)add:(id)x __attribute__((unavailable(\"no\")));\n- (void)reset;\n@end\n@interface DDLog (Extra)\n- (void)extra;\n@end\nNS_ASSUME_NONNULL_END\n";
+        let source = b"#import <Foundation/Foundation.h>\nNS_ASSUME_NONNULL_BEGIN\ntypedef NS_ENUM(NSInteger, DDLogLevel) {\n    DDLogLevelOff = 0\n};\nextern NSString * const DDKey;\nvoid DDFunc(int a);\n@class Foo;\n@protocol DDLogger <NSObject>\n- (void)logMessage:(NSString *)m;\n@optional\n@property (nonatomic, readonly) NSString *name;\n@end\n@interface DDLog : NSObject <DDLogger>\n/** The shared one. */\n@property (class, nonatomic, strong) DDLog *shared;\n@property (nonatomic, copy, nullable) NSString *title API_DEPRECATED(\"x\", macos(10.0, 10.1));\n- (instancetype)init NS_UNAVAILABLE;\n- (instancetype)initWithFrame:(CGRect)f style:(int)s NS_DESIGNATED_INITIALIZER;\n+ (void)add:(id)x __attribute__((unavailable(\"no\")));\n- (void)reset;\n@end\n@interface DDLog (Extra)\n- (void)extra;\n@end\nNS_ASSUME_NONNULL_END\n";
         let mut out = Surface::default();
         extract(source, &|_| true, &mut out).unwrap();
         let keys: Vec<&str> = out.items.keys().map(String::as_str).collect();
