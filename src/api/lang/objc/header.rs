@@ -96,22 +96,15 @@ impl Reader<'_> {
             (None, true) => ("class", name.clone()),
             (None, false) => ("protocol", name.clone()),
         };
-        // Its head: what is written before its first member, or the documentation of the first
-        // member (or its `@end`).
-        let mut cursor = node.walk();
-        let end = node
-            .named_children(&mut cursor)
-            .skip(1)
-            .find(|c| {
-                c.kind() == "comment"
-                    || c.kind().ends_with("declaration")
-                    || c.kind().starts_with("preproc")
-            })
-            .map_or(node.end_byte(), |c| c.start_byte());
-        let head = String::from_utf8_lossy(&self.src.0[node.start_byte()..end])
-            .split_whitespace()
-            .collect::<Vec<_>>()
-            .join(" ");
+        // Its head: what is written before its first member, a comment or an instance
+        // variable block (the tree may hold members in error nodes, the text does not).
+        let raw = String::from_utf8_lossy(&self.src.0[node.byte_range()]);
+        let end = ["/*", "//", "{", "\n-", "\n+", "\n@", "\n#"]
+            .iter()
+            .filter_map(|mark| raw.find(mark))
+            .min()
+            .unwrap_or(raw.len());
+        let head = raw[..end].split_whitespace().collect::<Vec<_>>().join(" ");
         let head = head.trim_end_matches("@end").trim_end().to_string();
         self.add(kind, key, None, head);
         // A category's members are the class's: moving one into the class keeps it.
