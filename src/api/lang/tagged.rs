@@ -66,13 +66,6 @@ pub fn extract(
     exported: &dyn Fn(&str) -> bool,
     out: &mut Surface,
 ) -> Result<(), Unreadable> {
-    // A header declaring Objective-C is read with its own grammar, structurally (the index
-    // reads every `.h` as C).
-    if grammar == Grammar::C && super::objc::header::declares_objective_c(source) {
-        out.by_tags = true;
-        out.removals_proven = true;
-        return super::objc::header::extract(source, exported, out);
-    }
     let tags = Tagger::default()
         .tags(grammar, source)
         .map_err(|_| Unreadable)?;
