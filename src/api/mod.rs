@@ -243,6 +243,17 @@ pub fn extract(
     source: &[u8],
     exported: &dyn Fn(&str) -> bool,
 ) -> Result<Surface, Unreadable> {
+    // A header declaring Objective-C is read with its own grammar, structurally (the index
+    // reads every `.h` as C).
+    if grammar == Grammar::C && lang::objc::header::declares_objective_c(source) {
+        let mut surface = Surface {
+            by_tags: true,
+            removals_proven: true,
+            ..Surface::default()
+        };
+        lang::objc::header::extract(source, exported, &mut surface)?;
+        return Ok(surface);
+    }
     if let Some(reading) = lang::of(grammar).and_then(|language| language.tags()) {
         let mut surface = Surface::default();
         lang::tagged::extract(grammar, reading, source, exported, &mut surface)?;

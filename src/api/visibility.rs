@@ -20,6 +20,10 @@ pub enum Visibility {
     Unpublished(&'static str),
     /// Every name the language's own rule makes public.
     Exported,
+    /// Its names may be public, but whether is not decided (an Objective-C header the build
+    /// settings name neither public nor private), and why: read and reported, never a
+    /// proven removal.
+    Undecided(&'static str),
     /// Only these names (re-exported from a private module); a name re-exported under an alias
     /// is written `Options as TerminalOptions` (see [`Visibility::public_name`]).
     Only(BTreeSet<String>),
@@ -34,7 +38,7 @@ impl Visibility {
     pub fn exports(&self, name: &str) -> bool {
         match self {
             Visibility::NotApi(_) | Visibility::Unpublished(_) => false,
-            Visibility::Exported => true,
+            Visibility::Exported | Visibility::Undecided(_) => true,
             Visibility::Only(names) => names.contains(name) || self.public_name(name).is_some(),
         }
     }

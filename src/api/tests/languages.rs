@@ -182,6 +182,88 @@ fn dart_lib_src_is_api_only_when_exported() {
     assert_eq!(exported.verdict, AxisVerdict::Fail, "{}", exported.detail);
 }
 
+const OBJC_PACKAGE: (&str, &str) = (
+    "Package.swift",
+    "let package = Package(\n    name: \"Parser\",\n    targets: [.target(name: \"Parser\")]\n)\n",
+);
+
+const OBJC_HEADER: &str = "#import <Foundation/Foundation.h>\nNS_ASSUME_NONNULL_BEGIN\n@interface PRParser : NSObject\n@property (nonatomic, readonly) NSString *name;\n@property (nonatomic, copy) NSString *title;\n- (instancetype)initWithText:(NSString *)text style:(NSInteger)style;\n- (void)reset;\n@end\n@interface PRHelper : NSObject\n@end\nNS_ASSUME_NONNULL_END\n";
+
+/// The Objective-C header `OBJC_HEADER` at `path` after `edit` replaced a piece of it.
+fn objc_after(path: &str, edit: (&str, &str)) -> Axis {
+    assert!(OBJC_HEADER.contains(edit.0), "{}", edit.0);
+    api_after(
+        &[OBJC_PACKAGE, (path, OBJC_HEADER)],
+        path,
+        &OBJC_HEADER.replace(edit.0, edit.1),
+    )
+}
+
+/// Objective-C: a header under a SwiftPM target's `include/` is public; a method, a class, a
+/// property, a setter (readwrite → readonly) removed from it, or a method made unavailable,
+/// fails; readonly → readwrite adds a setter and passes.
+#[test]
+fn objective_c_public_header_removals_fail() {
+    let path = "Sources/Parser/include/PRParser.h";
+    for (edit, gone) in [
+        (("- (void)reset;\n", ""), "-reset"),
+        (
+            ("- (void)reset;\n", "- (void)reset NS_UNAVAILABLE;\n"),
+            "-reset",
+        ),
+        (("@interface PRHelper : NSObject\n@end\n", ""), "PRHelper"),
+        (
+            ("@property (nonatomic, copy) NSString *title;\n", ""),
+            "title",
+        ),
+        (
+            (
+                "(nonatomic, copy) NSString *title",
+                "(nonatomic, copy, readonly) NSString *title",
+            ),
+            "setTitle:",
+        ),
+        (
+            ("style:(NSInteger)style", "options:(NSInteger)style"),
+            "-initWithText:style:",
+        ),
+    ] {
+        let axis = objc_after(path, edit);
+        assert_eq!(axis.verdict, AxisVerdict::Fail, "{gone}: {}", axis.detail);
+        assert!(
+            axis.detail.contains(gone) && axis.detail.contains("removed"),
+            "{gone}: {}",
+            axis.detail
+        );
+    }
+    let widened = objc_after(
+        path,
+        (
+            "(nonatomic, readonly) NSString *name",
+            "(nonatomic) NSString *name",
+        ),
+    );
+    assert!(widened.verdict.clears_gate(), "{}", widened.detail);
+}
+
+/// A private header's removal is no break; a header whose publicness the build settings do
+/// not say warns (never a proven removal, never a pass).
+#[test]
+fn objective_c_private_header_passes_and_an_undecided_one_warns() {
+    let removal = ("- (void)reset;\n", "");
+    for path in [
+        "Sources/Parser/Private/PRParser.h",
+        "Sources/Parser/include/PRParser+Private.h",
+    ] {
+        let axis = objc_after(path, removal);
+        assert!(axis.verdict.clears_gate(), "{path}: {}", axis.detail);
+        assert!(!axis.detail.contains("-reset"), "{path}: {}", axis.detail);
+    }
+    let undecided = objc_after("Classes/PRParser.h", removal);
+    assert_eq!(undecided.verdict, AxisVerdict::Warn, "{}", undecided.detail);
+    assert!(undecided.detail.contains("-reset"), "{}", undecided.detail);
+}
+
 /// A Lua or Haskell package's version is read from the manifest named for it, found by listing
 /// its folder at each side: a rockspec renamed for a major version, a `.cabal` file's PVP major
 /// (`1.2` → `1.3`), allow the removal; a compatible bump does not.

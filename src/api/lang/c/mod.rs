@@ -1,7 +1,8 @@
 //! C (and Objective-C headers): read from tags; a header elsewhere may decide what is public, so changes only warn.
 
 use super::TagReading;
-use super::tagged::{Tagged, every_file};
+use super::tagged::Tagged;
+use crate::api::visibility::{Read, Visibility};
 use crate::cohort::grammar::Grammar;
 
 pub static C: Tagged = Tagged {
@@ -10,6 +11,15 @@ pub static C: Tagged = Tagged {
         name: "C",
         removals_proven: false,
     },
-    scope: every_file,
+    scope,
     manifests: &[],
 };
+
+/// Every C file carries an API; a header declaring Objective-C does where its build settings
+/// make it public (see [`super::objc::header_scope`]).
+fn scope(path: &str, dirs: &[&str], source: &str, read: Read) -> Visibility {
+    if path.ends_with(".h") && super::objc::header::declares_objective_c(source.as_bytes()) {
+        return super::objc::header_scope(path, dirs, read);
+    }
+    Visibility::Exported
+}
