@@ -3,11 +3,14 @@
 //! A later round at the same head (a re-run, `--force`, the cockpit reopening a space) would
 //! otherwise parse every changed file twice more, at head and at base, to reach the same
 //! answer: the report is a function of the two commits, the diff between them and this
-//! program's version. All four are checked before a cached report is used; anything else is
-//! a miss and a fresh build.
+//! program's build (its version, and its executable's size and time: a rebuild of one version
+//! may decide otherwise). All four are checked before a cached report is used; anything else
+//! is a miss and a fresh build.
 
 use std::io;
 use std::path::Path;
+use std::sync::OnceLock;
+use std::time::UNIX_EPOCH;
 
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
@@ -194,12 +197,33 @@ fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
+/// The program a report was made by: its version and, where it can be read, its executable's
+/// size and modification time. A rebuild keeps the version but may decide otherwise (a
+/// development build, `cargo install --git` of a later commit), so its reports are stale too.
+fn program() -> &'static str {
+    static PROGRAM: OnceLock<String> = OnceLock::new();
+    PROGRAM.get_or_init(|| {
+        let version = env!("CARGO_PKG_VERSION");
+        let build = std::env::current_exe()
+            .and_then(std::fs::metadata)
+            .ok()
+            .and_then(|m| {
+                let modified = m.modified().ok()?.duration_since(UNIX_EPOCH).ok()?;
+                Some(format!("{}+{}", m.len(), modified.as_nanos()))
+            });
+        match build {
+            Some(build) => format!("{version} ({build})"),
+            None => version.to_string(),
+        }
+    })
+}
+
 fn read(path: &Path, key: &Key) -> io::Result<Option<CohortReport>> {
     let cached: Option<Cached> = read_json(path)?;
     // Another format, program or diff is stale, not damaged: rebuild it quietly.
     let fresh = |cached: &Cached| {
         cached.format == FORMAT
-            && cached.version == env!("CARGO_PKG_VERSION")
+            && cached.version == program()
             && cached.head_sha == key.head_sha
             && cached.base == key.base
             && cached.diff == key.diff
@@ -216,7 +240,7 @@ fn read(path: &Path, key: &Key) -> io::Result<Option<CohortReport>> {
 fn write(path: &Path, key: &Key, report: &CohortReport) -> io::Result<()> {
     let cached = Cached {
         format: FORMAT,
-        version: env!("CARGO_PKG_VERSION").to_string(),
+        version: program().to_string(),
         head_sha: key.head_sha.clone(),
         base: key.base.clone(),
         diff: key.diff.clone(),

@@ -749,6 +749,21 @@ fn a_second_build_of_the_same_head_and_base_reads_the_finished_report() {
         ]
     );
 
+    // A report another build of this version made (a development build, a later commit
+    // installed from git) is not this program's answer: it is built again.
+    let cached = std::fs::read_to_string(&report_file).unwrap();
+    let mut json: serde_json::Value = serde_json::from_str(&cached).unwrap();
+    assert_ne!(
+        json["version"],
+        env!("CARGO_PKG_VERSION"),
+        "the build is in the key"
+    );
+    json["version"] = env!("CARGO_PKG_VERSION").into();
+    std::fs::write(&report_file, json.to_string()).unwrap();
+    let rebuilt = repo.build_with(|input| crate::cohort::build_cached(input, None).unwrap());
+    assert!(!rebuilt.index_stats.from_cache);
+    assert_eq!(rebuilt.axes, first.axes);
+
     // A version tag made since may say an item was released: the report is built again
     // (an other tag changes nothing).
     git(&repo.path(), &["tag", "nightly", "main"]);
