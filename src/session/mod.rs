@@ -15,6 +15,7 @@ pub mod posted;
 pub mod prepare;
 pub mod prompt;
 pub mod publisher;
+mod axis_override;
 mod raised;
 pub use publisher::Publisher;
 pub mod room;

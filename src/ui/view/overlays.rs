@@ -900,6 +900,11 @@ fn text_box(
             "enter dismiss · esc cancel",
             7,
         ),
+        InputPurpose::OverrideAxis { axis } => (
+            format!(" Override {axis} — why? (required) "),
+            "enter override · esc cancel",
+            7,
+        ),
         InputPurpose::EditComment { node_id } => (
             format!(" Comment to post for {} ", state.label(node_id)),
             "ctrl-s save · ctrl-e $EDITOR · esc cancel · empty restores the generated text",
