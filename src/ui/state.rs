@@ -681,6 +681,24 @@ impl AppState {
         self.verdict = Some(crate::review::derived::verdict(&self.board.nodes, context));
     }
 
+    /// The person's decision beside the verdict by code, when their overrides of gated axes
+    /// change it (`review::axis_override`).
+    pub fn persons_decision(&self) -> Option<crate::review::axis_override::PersonsDecision> {
+        let verdict = self.verdict.as_ref()?;
+        let context = crate::review::derived::Context {
+            axes: self.axes.clone(),
+            reviewers: self.board.reviewer_runs(),
+            deterministic_only: self.deterministic_only,
+            model_verdict: None,
+        };
+        crate::review::derived::persons_decision(
+            &self.board.nodes,
+            context,
+            verdict,
+            &self.axis_overrides,
+        )
+    }
+
     /// A finding's title for messages, cut to a readable length (ids are for machines).
     /// The findings that hold the verdict and are still open, in the verdict's order.
     pub fn holding(&self) -> Vec<&ReviewNode> {

@@ -2,7 +2,7 @@
 //! (`review::axis_override`). One step of the undo history; the session keeps it in the space.
 
 use super::{Effect, info, message};
-use crate::review::axis_override::{AxisOverride, applies, result_hash};
+use crate::review::axis_override::{AxisOverride, result_hash};
 use crate::ui::state::{AppState, DraftStep, InputPurpose, MessageKind, Overlay, RowKey, Undoable};
 
 /// The gated axis the selected reason row names, when it holds the verdict.
@@ -80,10 +80,4 @@ pub(super) fn set(state: &mut AppState, axis: &str, over: Option<AxisOverride>) 
         axis: axis.to_string(),
         over,
     }]
-}
-
-/// The override of `axis` that applies to it as it stands, for the reason row and header.
-pub fn applying<'a>(state: &'a AppState, axis: &str) -> Option<&'a AxisOverride> {
-    let axis = state.axes.iter().find(|a| a.name == axis)?;
-    applies(axis, &state.axis_overrides)
 }
