@@ -55,7 +55,11 @@ pub fn stale<'a>(axes: &[Axis], overrides: &'a [AxisOverride]) -> Vec<&'a AxisOv
                 .filter(|a| a.name == o.axis && a.gated && !a.verdict.clears_gate())
                 .any(|a| result_hash(a) != o.result)
         })
-        .filter(|o| !axes.iter().any(|a| applies(a, std::slice::from_ref(*o)).is_some()))
+        .filter(|o| {
+            !axes
+                .iter()
+                .any(|a| applies(a, std::slice::from_ref(*o)).is_some())
+        })
         .collect()
 }
 

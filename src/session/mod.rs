@@ -6,6 +6,7 @@
 pub mod ask;
 mod command;
 pub use command::{Ask, Command};
+mod axis_override;
 pub mod fix;
 pub mod inbox;
 mod journal;
@@ -15,7 +16,6 @@ pub mod posted;
 pub mod prepare;
 pub mod prompt;
 pub mod publisher;
-mod axis_override;
 mod raised;
 pub use publisher::Publisher;
 pub mod room;

@@ -213,16 +213,25 @@ fn x_on_an_axis_reason_overrides_it_with_a_required_reason_and_undo_takes_it_bac
     // A blank reason is refused, the box stays.
     let effects = apply(&mut state, typed("  ").into_iter().chain([Action::Submit]));
     assert_eq!(effects, vec![]);
-    assert!(matches!(state.top_overlay(), Some(Overlay::Input(i)) if i.error.as_deref() == Some("a reason is required to override")));
+    assert!(
+        matches!(state.top_overlay(), Some(Overlay::Input(i)) if i.error.as_deref() == Some("a reason is required to override"))
+    );
     assert!(state.axis_overrides.is_empty());
 
     let effects = apply(
         &mut state,
-        typed("the break is intended").into_iter().chain([Action::Submit]),
+        typed("the break is intended")
+            .into_iter()
+            .chain([Action::Submit]),
     );
     assert!(state.overlays.is_empty());
     let made = match effects.as_slice() {
-        [Effect::OverrideAxis { axis, over: Some(o) }] if axis == "apiContract" => o.clone(),
+        [
+            Effect::OverrideAxis {
+                axis,
+                over: Some(o),
+            },
+        ] if axis == "apiContract" => o.clone(),
         other => panic!("unexpected effects {other:?}"),
     };
     assert_eq!(made.by, state.person);
@@ -234,7 +243,9 @@ fn x_on_an_axis_reason_overrides_it_with_a_required_reason_and_undo_takes_it_bac
     let person = state.persons_decision().expect("a person's decision");
     assert_eq!(person.decision, Decision::Inconclusive);
     assert!(
-        reason_row(&state).summary.ends_with(&format!("overridden by {}: the break is intended", made.by)),
+        reason_row(&state)
+            .summary
+            .ends_with(&format!("overridden by {}: the break is intended", made.by)),
         "{}",
         reason_row(&state).summary
     );
@@ -243,7 +254,10 @@ fn x_on_an_axis_reason_overrides_it_with_a_required_reason_and_undo_takes_it_bac
     let effects = apply(&mut state, [Action::Command(Command::Undo)]);
     assert_eq!(
         effects,
-        vec![Effect::OverrideAxis { axis: "apiContract".into(), over: None }]
+        vec![Effect::OverrideAxis {
+            axis: "apiContract".into(),
+            over: None
+        }]
     );
     assert!(state.axis_overrides.is_empty());
     assert_eq!(state.persons_decision(), None);
@@ -251,11 +265,15 @@ fn x_on_an_axis_reason_overrides_it_with_a_required_reason_and_undo_takes_it_bac
     assert_eq!(state.axis_overrides, vec![made]);
 
     // A round whose axis result differs is not overridden, and the row says so.
-    state.axes[0].detail.push_str("; src/auth/client.rs: `other` removed");
+    state.axes[0]
+        .detail
+        .push_str("; src/auth/client.rs: `other` removed");
     state.refresh_verdict();
     assert_eq!(state.persons_decision(), None);
     assert!(
-        reason_row(&state).summary.ends_with("override no longer applies (the result changed)"),
+        reason_row(&state)
+            .summary
+            .ends_with("override no longer applies (the result changed)"),
         "{}",
         reason_row(&state).summary
     );

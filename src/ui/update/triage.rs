@@ -334,7 +334,14 @@ fn take_back(state: &mut AppState, entry: Undoable, undo: bool) -> Vec<Effect> {
                 done.push(step);
                 continue;
             }
-            (DraftStep::Axis { axis, before, after }, _) => {
+            (
+                DraftStep::Axis {
+                    axis,
+                    before,
+                    after,
+                },
+                _,
+            ) => {
                 let over = if undo { before.clone() } else { after.clone() };
                 effects.extend(super::axis_override::set(state, axis, over.clone()));
                 said.push(match over {

@@ -127,7 +127,10 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &AppState, cx: &ViewContext) {
                 format!(" confidence {}", percent(verdict.confidence))
             };
             let used = width(&label) + width(&claim);
-            let mut spans = vec![Span::styled(label.clone(), theme.decision(verdict.decision))];
+            let mut spans = vec![Span::styled(
+                label.clone(),
+                theme.decision(verdict.decision),
+            )];
             let person = state.persons_decision();
             if let Some(person) = &person {
                 // The code's verdict stays; the person's decision is shown beside it.
