@@ -165,7 +165,10 @@ mod tests {
         ] {
             let input = input(vec![now.clone()]);
             let code = decide(&input);
-            assert_eq!(persons_decision(&input, &code, &[o.clone()]), None);
+            assert_eq!(
+                persons_decision(&input, &code, std::slice::from_ref(&o)),
+                None
+            );
             assert_eq!(stale(&[now], std::slice::from_ref(&o)), [&o]);
         }
         assert!(stale(&[seen], std::slice::from_ref(&o)).is_empty());
