@@ -685,7 +685,9 @@ fn an_axis_overridden_on_its_reason_row_is_published_beside_the_codes_verdict_at
         s.contains("overridden by ana")
     });
     tmux.keys(&["g"]);
-    tmux.wait_for("the gate", |s| s.contains("Approval gate"));
+    tmux.wait_for("the gate with the person's decision", |s| {
+        s.contains("Approval gate") && s.contains("by code BLOCK")
+    });
     tmux.keys(&["p"]);
     tmux.wait_for("the preview", |s| s.contains("enter publish exactly this"));
     tmux.keys(&["Enter"]);
