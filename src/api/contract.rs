@@ -108,6 +108,11 @@ fn read_files<'a>(
 
     let mut read = ReadFiles::default();
     for file in files {
+        // Unknown contents may be anything, wherever they sit: never cleared as no API.
+        if let Reading::Unavailable { .. } = file.reading {
+            read.unreadable.push(file.path.as_str());
+            continue;
+        }
         if not_api_path(&file.path) || !compared(file) {
             continue;
         }
@@ -117,7 +122,7 @@ fn read_files<'a>(
                 read.unreadable.push(file.path.as_str());
                 continue;
             }
-            Reading::Link => continue,
+            Reading::Link | Reading::Unavailable { .. } => continue,
             Reading::NoGrammar => {
                 if may_carry_api(&file.language, &file.path) {
                     read.unindexed.push(file.path.as_str());

@@ -37,6 +37,9 @@ pub enum Reading {
     Link,
     /// A grammar exists but the file (or its base version) could not be read or parsed.
     Unparsed { why: String },
+    /// The repository lacks the contents of a side (see `FileDiff::unavailable`): what
+    /// changed is unknown, whatever the file is. Grouped by path.
+    Unavailable { why: String },
 }
 
 #[derive(Debug, Clone)]
@@ -203,6 +206,16 @@ pub fn read_changed(
     }
     let grammar = Grammar::for_file(&file.path, file.language);
     let reading = match grammar {
+        // A side the repository has no contents for: whatever the file is, what changed in it
+        // is unknown, so it is never read as a file that changed nothing (the apiContract axis
+        // counts it as unreadable, which holds the verdict).
+        _ if let Some(side) = file.unavailable => Reading::Unavailable {
+            why: format!(
+                "{}: {} (the repository lacks its contents), so no rule compared its sides",
+                file.path,
+                side.header()
+            ),
+        },
         _ if file.binary || file.submodule.is_some() => Reading::NoGrammar,
         // A regular file made a link (or back) changed what is at the path: read as before.
         _ if [file.old_mode, file.new_mode]

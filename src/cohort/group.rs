@@ -65,7 +65,10 @@ pub fn cohorts(
                 symbols,
                 touched: BTreeSet::new(),
             }),
-            Reading::NoGrammar | Reading::Link | Reading::Unparsed { .. } => by_dir
+            Reading::NoGrammar
+            | Reading::Link
+            | Reading::Unparsed { .. }
+            | Reading::Unavailable { .. } => by_dir
                 .entry(parent_dir(&file.path))
                 .or_default()
                 .push(&file.path),

@@ -129,6 +129,7 @@ pub fn build_with(
     for file in &files {
         match &file.reading {
             changes::Reading::Unparsed { why } => notes.push(format!("{why}; grouped by path")),
+            changes::Reading::Unavailable { why } => notes.push(why.clone()),
             changes::Reading::Symbols(symbols) if symbols.base_unknown => notes.push(format!(
                 "the base version of {} could not be read or parsed: its removed lines were not \
                  read",

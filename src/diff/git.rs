@@ -1,9 +1,9 @@
 //! The diff of a local repository, as `git diff BASE...HEAD` shows it, produced with libgit2.
 
-use git2::{Commit, DiffFindOptions, DiffFormat, DiffOptions, Repository};
+use git2::{Commit, DiffFindOptions, DiffOptions, Repository};
 
 use super::error::DiffError;
-use super::model::Diff;
+use super::model::{Diff, Unavailable};
 use super::parse::parse;
 
 /// The unified diff (git's patch format) from the merge base of `base` and `head` to `head`.
@@ -34,17 +34,123 @@ pub fn merge_base_diff_text(
         .map_err(|e| DiffError::git(format!("diffing {merge_base}..{head}"), e))?;
     find_renames(repo, &mut diff)?;
 
+    let odb = repo
+        .odb()
+        .map_err(|e| DiffError::git("opening the object database", e))?;
     let mut patch = Vec::new();
-    diff.print(DiffFormat::Patch, |_, _, line| {
-        // libgit2 hands over content lines without their marker; headers come whole.
-        if let origin @ ('+' | '-' | ' ') = line.origin() {
-            patch.push(origin as u8);
+    for (index, delta) in diff.deltas().enumerate() {
+        let lacks = |file: git2::DiffFile<'_>| {
+            !file.id().is_zero() && file.mode() != git2::FileMode::Commit && !odb.exists(file.id())
+        };
+        // A side the repository has no contents for (a partial clone whose promisor could not
+        // be reached): the file is named with no lines, never shown as all added or removed.
+        if let Some(side) =
+            Unavailable::from_sides(lacks(delta.old_file()), lacks(delta.new_file()))
+        {
+            unavailable_header(&delta, side, &mut patch);
+            continue;
         }
-        patch.extend_from_slice(line.content());
-        true
-    })
-    .map_err(|e| DiffError::git("printing the patch", e))?;
+        let Some(mut file) = git2::Patch::from_diff(&diff, index)
+            .map_err(|e| DiffError::git("printing the patch", e))?
+        else {
+            continue;
+        };
+        file.print(&mut |_, _, line| {
+            // libgit2 hands over content lines without their marker; headers come whole.
+            if let origin @ ('+' | '-' | ' ') = line.origin() {
+                patch.push(origin as u8);
+            }
+            patch.extend_from_slice(line.content());
+            true
+        })
+        .map_err(|e| DiffError::git("printing the patch", e))?;
+    }
     Ok(String::from_utf8_lossy(&patch).into_owned())
+}
+
+/// The extended header git would write for `delta`, ending with the line that says which side
+/// could not be read, in place of its hunks.
+fn unavailable_header(delta: &git2::DiffDelta<'_>, side: Unavailable, out: &mut Vec<u8>) {
+    let path = |file: &git2::DiffFile<'_>| {
+        file.path_bytes()
+            .map(|p| String::from_utf8_lossy(p).into_owned())
+            .unwrap_or_default()
+    };
+    let (old, new) = (delta.old_file(), delta.new_file());
+    let (old_path, new_path) = (path(&old), path(&new));
+    let mode = |file: &git2::DiffFile<'_>| format!("{:o}", u32::from(file.mode()));
+    let mut text = format!(
+        "diff --git {} {}\n",
+        quote(&format!("a/{old_path}")),
+        quote(&format!("b/{new_path}"))
+    );
+    match delta.status() {
+        git2::Delta::Added => text.push_str(&format!("new file mode {}\n", mode(&new))),
+        git2::Delta::Deleted => text.push_str(&format!("deleted file mode {}\n", mode(&old))),
+        git2::Delta::Renamed | git2::Delta::Copied => {
+            let verb = if delta.status() == git2::Delta::Renamed {
+                "rename"
+            } else {
+                "copy"
+            };
+            text.push_str(&format!(
+                "{verb} from {}\n{verb} to {}\n",
+                quote(&old_path),
+                quote(&new_path)
+            ));
+        }
+        _ => {}
+    }
+    let short = |file: &git2::DiffFile<'_>| file.id().to_string()[..7].to_string();
+    if old.mode() != new.mode()
+        && !matches!(delta.status(), git2::Delta::Added | git2::Delta::Deleted)
+    {
+        text.push_str(&format!(
+            "old mode {}\nnew mode {}\nindex {}..{}\n",
+            mode(&old),
+            mode(&new),
+            short(&old),
+            short(&new)
+        ));
+    } else if matches!(delta.status(), git2::Delta::Added | git2::Delta::Deleted) {
+        text.push_str(&format!("index {}..{}\n", short(&old), short(&new)));
+    } else {
+        text.push_str(&format!(
+            "index {}..{} {}\n",
+            short(&old),
+            short(&new),
+            mode(&new)
+        ));
+    }
+    text.push_str(side.header());
+    text.push('\n');
+    out.extend_from_slice(text.as_bytes());
+}
+
+/// A name as git writes it in a header: C-quoted when it holds a quote, a backslash, a control
+/// character or a byte past ASCII (`core.quotePath`, git's default).
+fn quote(name: &str) -> String {
+    let plain = name
+        .bytes()
+        .all(|b| (0x20..0x7f).contains(&b) && b != b'"' && b != b'\\');
+    if plain {
+        return name.to_string();
+    }
+    let mut out = String::from("\"");
+    for byte in name.bytes() {
+        match byte {
+            b'"' | b'\\' => {
+                out.push('\\');
+                out.push(byte as char);
+            }
+            b'\n' => out.push_str("\\n"),
+            b'\t' => out.push_str("\\t"),
+            0x20..0x7f => out.push(byte as char),
+            _ => out.push_str(&format!("\\{byte:03o}")),
+        }
+    }
+    out.push('"');
+    out
 }
 
 /// The parsed model of [`merge_base_diff_text`].
@@ -156,4 +262,71 @@ fn resolve<'r>(repo: &'r Repository, revision: &str) -> Result<Commit<'r>, DiffE
     repo.revparse_single(revision)
         .and_then(|object| object.peel_to_commit())
         .map_err(|e| DiffError::git(format!("resolving {revision:?} to a commit"), e))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A repository whose `main` has `old` at `path` and whose `head` has `new` there.
+    fn two_commits(dir: &std::path::Path, path: &str, old: &str, new: &str) -> Repository {
+        let repo = Repository::init_bare(dir).unwrap();
+        let sig = git2::Signature::now("t", "t@example.com").unwrap();
+        let commit = |content: &str, parents: &[&Commit<'_>], name: &str| {
+            let blob = repo.blob(content.as_bytes()).unwrap();
+            let mut tree = repo.treebuilder(None).unwrap();
+            tree.insert(path, blob, 0o100644).unwrap();
+            let tree = repo.find_tree(tree.write().unwrap()).unwrap();
+            let id = repo.commit(None, &sig, &sig, name, &tree, parents).unwrap();
+            repo.reference(&format!("refs/heads/{name}"), id, true, name)
+                .unwrap();
+            id
+        };
+        let base = commit(old, &[], "main");
+        let base = repo.find_commit(base).unwrap();
+        commit(new, &[&base], "head");
+        drop(base);
+        repo
+    }
+
+    /// Deletes the loose object `id` from the bare repository at `dir`.
+    fn lose(dir: &std::path::Path, id: git2::Oid) {
+        let hex = id.to_string();
+        std::fs::remove_file(dir.join("objects").join(&hex[..2]).join(&hex[2..])).unwrap();
+    }
+
+    #[test]
+    fn a_side_the_repository_lacks_is_named_not_shown_as_all_added_or_removed() {
+        let scratch = tempfile::tempdir().unwrap();
+        let path = "dätä \"t\".txt";
+        let repo = two_commits(scratch.path(), path, "old\n", "new\n");
+        lose(
+            scratch.path(),
+            git2::Oid::hash_object(git2::ObjectType::Blob, b"old\n").unwrap(),
+        );
+
+        let diff = merge_base_diff(&repo, "main", "head").unwrap();
+        assert_eq!(diff.files.len(), 1, "{diff:#?}");
+        let file = &diff.files[0];
+        assert_eq!(file.path, path);
+        assert_eq!(file.unavailable, Some(Unavailable::Base));
+        assert!(file.hunks.is_empty());
+        assert_eq!((file.additions, file.deletions), (0, 0));
+
+        lose(
+            scratch.path(),
+            git2::Oid::hash_object(git2::ObjectType::Blob, b"new\n").unwrap(),
+        );
+        let diff = merge_base_diff(&repo, "main", "head").unwrap();
+        assert_eq!(diff.files[0].unavailable, Some(Unavailable::Both));
+    }
+
+    #[test]
+    fn a_complete_repository_diffs_as_before() {
+        let scratch = tempfile::tempdir().unwrap();
+        let repo = two_commits(scratch.path(), "a.txt", "old\n", "new\n");
+        let text = merge_base_diff_text(&repo, "main", "head").unwrap();
+        assert!(text.contains("-old\n+new\n"), "{text}");
+        assert_eq!(parse(&text).unwrap().files[0].unavailable, None);
+    }
 }

@@ -26,6 +26,7 @@ pub use error::{DiffError, Problem};
 pub use language::Language;
 pub use model::{
     Diff, FileDiff, FileMode, FileStatus, Hunk, Line, LineEnding, LineKind, SubmoduleChange,
+    Unavailable,
 };
 pub use parse::{parse, parse_bytes};
 pub use testcode::{FileLine, TestTracker, file_lines, is_test_path, test_lines};

@@ -94,6 +94,54 @@ pub struct FileDiff {
     pub additions: usize,
     pub deletions: usize,
     pub hunks: Vec<Hunk>,
+    /// The side(s) whose contents the repository lacked (a partial clone whose promisor could
+    /// not be reached): the file has no hunks, and its change is unknown rather than empty.
+    pub unavailable: Option<Unavailable>,
+}
+
+/// Which side of a changed file could not be read. In a git diff's extended header it is the
+/// line [`Unavailable::header`], which the parser reads back (the diff is cached as text).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Unavailable {
+    Base,
+    Head,
+    Both,
+}
+
+impl Unavailable {
+    pub fn from_sides(base: bool, head: bool) -> Option<Self> {
+        match (base, head) {
+            (true, true) => Some(Self::Both),
+            (true, false) => Some(Self::Base),
+            (false, true) => Some(Self::Head),
+            (false, false) => None,
+        }
+    }
+
+    /// `"base"`, `"head"` or `"both"`, as the JSON report names it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Base => "base",
+            Self::Head => "head",
+            Self::Both => "both",
+        }
+    }
+
+    /// What the review shows in place of the file's lines.
+    pub fn header(self) -> &'static str {
+        match self {
+            Self::Base => "base side unavailable",
+            Self::Head => "head side unavailable",
+            Self::Both => "base and head sides unavailable",
+        }
+    }
+
+    pub fn from_header(line: &str) -> Option<Self> {
+        [Self::Base, Self::Head, Self::Both]
+            .into_iter()
+            .find(|side| side.header() == line)
+    }
 }
 
 impl FileDiff {

@@ -10,6 +10,7 @@ use super::error::{DiffError, Problem};
 use super::language::Language;
 use super::model::{
     Diff, FileDiff, FileMode, FileStatus, Hunk, Line, LineEnding, LineKind, SubmoduleChange,
+    Unavailable,
 };
 use super::names::{self, DEV_NULL};
 
@@ -53,6 +54,7 @@ struct GitHeader {
     similarity: Option<u8>,
     old_id: Option<String>,
     new_id: Option<String>,
+    unavailable: Option<Unavailable>,
 }
 
 impl<'a> Parser<'a> {
@@ -213,6 +215,7 @@ impl<'a> Parser<'a> {
             additions: 0,
             deletions: 0,
             hunks,
+            unavailable: header.unavailable,
         }))
     }
 
@@ -273,6 +276,8 @@ impl<'a> Parser<'a> {
                 }
             } else if binary_notice(line).is_some() {
                 header.binary = true;
+            } else if let Some(side) = Unavailable::from_header(line) {
+                header.unavailable = Some(side);
             } else if line == "GIT binary patch" {
                 header.binary = true;
                 // The base85 payload never contains a space, so it cannot look like a header.
@@ -550,6 +555,7 @@ fn plain_entry(path: String, status: FileStatus, binary: bool, hunks: Vec<Hunk>)
         additions: 0,
         deletions: 0,
         hunks,
+        unavailable: None,
     }
 }
 

@@ -373,3 +373,17 @@ fn a_final_hunk_short_only_of_context_is_trimmed_not_refused() {
     assert_eq!(line, 6);
     assert!(matches!(problem, Problem::HunkTooShort { .. }));
 }
+
+#[test]
+fn a_side_the_repository_lacks_is_read_back_from_the_header_with_no_lines() {
+    let file = one_file(
+        "diff --git a/data/t.txt b/data/t.txt\nindex 1234567..89abcde 100644\nbase side unavailable\n",
+    );
+    assert_eq!(file.unavailable, Some(crate::diff::Unavailable::Base));
+    assert_eq!(file.status, FileStatus::Modified);
+    assert!(file.hunks.is_empty());
+    let plain = one_file(
+        "diff --git a/x b/x\nindex 1234567..89abcde 100644\n--- a/x\n+++ b/x\n@@ -1 +1 @@\n-a\n+b\n",
+    );
+    assert_eq!(plain.unavailable, None);
+}

@@ -81,7 +81,8 @@ pub fn json(prepared: &Prepared, forced: bool) -> Value {
             })),
             // Files of the head the repository has no contents for (a partial clone, a
             // copy without its large files): not checked out, no reviewer read them.
-            "absent_files": prepared.opened.absent_files,
+            // and the changed files missing their base side (`files[].unavailable` says which).
+            "absent_files": absent_files(prepared),
         },
         "files": prepared.diff.files.iter().map(|f| json!({
             "path": f.path,
@@ -91,6 +92,9 @@ pub fn json(prepared: &Prepared, forced: bool) -> Value {
             "deletions": f.deletions,
             "language": f.language.name(),
             "binary": f.binary,
+            // "base", "head" or "both": the side the repository had no contents for; its
+            // lines are not shown, and its counts say nothing of the change.
+            "unavailable": f.unavailable.map(|side| side.name()),
         })).collect::<Vec<_>>(),
         "totals": {"files": prepared.diff.files.len(), "additions": additions, "deletions": deletions},
         "eligibility": {
@@ -121,18 +125,62 @@ pub fn json(prepared: &Prepared, forced: bool) -> Value {
     report
 }
 
-/// What the review could not read because the repository lacks it, in one line.
-fn absent_note(absent: &[String]) -> Option<String> {
+/// Every file the repository lacks contents for: the head's files left out of the checkout,
+/// then the changed files whose base side is missing.
+fn absent_files(prepared: &Prepared) -> Vec<String> {
+    let mut absent = prepared.opened.absent_files.clone();
+    for path in base_unavailable(&prepared.diff) {
+        if !absent.contains(&path) {
+            absent.push(path);
+        }
+    }
+    absent
+}
+
+/// The changed files whose base side the repository lacks.
+fn base_unavailable(diff: &Diff) -> Vec<String> {
+    use crate::diff::Unavailable;
+    diff.files
+        .iter()
+        .filter(|f| matches!(f.unavailable, Some(Unavailable::Base | Unavailable::Both)))
+        .map(|f| f.path.clone())
+        .collect()
+}
+
+/// The first names of `paths`, escaped, for one line.
+fn some_names(paths: &[String]) -> String {
     const SHOWN: usize = 3;
-    let first = absent.first()?;
-    let mut names = std::iter::once(first)
-        .chain(absent.iter().skip(1).take(SHOWN - 1))
+    let mut names = paths
+        .iter()
+        .take(SHOWN)
         .map(|p| crate::printable::line(p).into_owned())
         .collect::<Vec<_>>()
         .join(", ");
-    if absent.len() > SHOWN {
+    if paths.len() > SHOWN {
         names.push_str(", …");
     }
+    names
+}
+
+/// What the review could not read of the base because the repository lacks it, in one line.
+fn base_absent_note(diff: &Diff) -> Option<String> {
+    let paths = base_unavailable(diff);
+    (!paths.is_empty()).then(|| {
+        format!(
+            "the repository lacks the base side of {} changed file(s) ({}): base side \
+             unavailable, so their diffs are not shown and no rule compared their sides",
+            paths.len(),
+            some_names(&paths)
+        )
+    })
+}
+
+/// What the review could not read because the repository lacks it, in one line.
+fn absent_note(absent: &[String]) -> Option<String> {
+    if absent.is_empty() {
+        return None;
+    }
+    let names = some_names(absent);
     Some(format!(
         "the repository lacks the contents of {} file(s) of the head ({names}): a partial \
          clone whose remote could not be reached, or a copy without its large files; they are \
@@ -191,9 +239,24 @@ pub fn lines(prepared: &Prepared, forced: bool) -> Lines {
     if let Some(absent) = absent_note(&prepared.opened.absent_files) {
         out.line(format!("WARNING {absent}"));
     }
+    if let Some(absent) = base_absent_note(&prepared.diff) {
+        out.line(format!("WARNING {absent}"));
+    }
     let (additions, deletions) = totals(&prepared.diff);
+    // Counts that leave out what could not be read must not look like the whole change.
+    let unknown = prepared
+        .diff
+        .files
+        .iter()
+        .filter(|f| f.unavailable.is_some())
+        .count();
+    let unknown = if unknown == 0 {
+        String::new()
+    } else {
+        format!(" (not counting {unknown} file(s) whose contents are unavailable)")
+    };
     out.line(format!(
-        "files   {} changed, +{additions} −{deletions}",
+        "files   {} changed, +{additions} −{deletions}{unknown}",
         prepared.diff.files.len()
     ));
     let width = prepared
@@ -207,7 +270,9 @@ pub fn lines(prepared: &Prepared, forced: bool) -> Lines {
     for file in &prepared.diff.files {
         // Escaped before padding, so the columns line up with what is printed.
         let path = crate::printable::line(&display_path(file)).into_owned();
-        let counts = if file.binary {
+        let counts = if let Some(side) = file.unavailable {
+            side.header().to_string()
+        } else if file.binary {
             "binary".to_string()
         } else {
             format!("+{} −{}", file.additions, file.deletions)

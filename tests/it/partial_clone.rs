@@ -130,3 +130,79 @@ fn files_a_repository_lacks_are_left_out_of_the_checkout_and_named_not_refused()
         "{text}"
     );
 }
+
+/// A server repository whose `feature` changes `data/table.txt`: `old_big` makes its base side
+/// larger than 1 KiB (left on the server by `blob:limit=1k`), otherwise its head side is.
+fn server_changing_a_large_file(old_big: bool) -> GitRepo {
+    let server = GitRepo::init();
+    let (big, small) = (
+        "a row of a large table\n".repeat(200),
+        "a small table\n".to_string(),
+    );
+    let (old, new) = if old_big { (big, small) } else { (small, big) };
+    server.write("src/lib.rs", "pub fn a() -> i32 {\n    1\n}\n");
+    server.write("data/table.txt", &old);
+    server.commit_all("initial");
+    server.git(&["checkout", "--quiet", "-b", "feature"]);
+    server.write("data/table.txt", &new);
+    server.commit_all("feature");
+    server.git(&["checkout", "--quiet", "main"]);
+    server.git(&["config", "uploadpack.allowFilter", "true"]);
+    server
+}
+
+/// Reviews the change to `data/table.txt` from a `blob:limit=1k` clone whose server is gone,
+/// with one side of the file missing: the review goes on, names the file and which side is
+/// missing, shows no invented diff, and does not ship what it could not read.
+fn a_changed_file_missing_one_side_is_named_and_holds_the_verdict(old_big: bool) {
+    let server = server_changing_a_large_file(old_big);
+    let scratch = tempfile::tempdir().unwrap();
+    let clone = partial_clone(&server, "blob:limit=1k", scratch.path());
+    let gone = scratch.path().join("server-gone");
+    std::fs::rename(server.path(), &gone).unwrap();
+    let data = scratch.path().join("data");
+
+    let out = review(&data, &clone, "json");
+    let side = if old_big { "base" } else { "head" };
+    assert_ne!(
+        out.status.code(),
+        Some(4),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let report = report(&out);
+    let absent = report["space"]["absent_files"].to_string();
+    assert!(absent.contains("data/table.txt"), "{absent}");
+    // What could not be read is never cleared: the gate holds it.
+    let decision = report["verdict"]["decision"].as_str();
+    assert!(matches!(decision, Some("hold" | "block")), "{report}");
+    let file = report["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["path"] == "data/table.txt")
+        .unwrap_or_else(|| panic!("{report}"));
+    // Nothing invented: the side that could be read is not shown as the whole change.
+    assert_eq!(file["unavailable"], side, "{file}");
+    assert_eq!(
+        (&file["additions"], &file["deletions"]),
+        (&0.into(), &0.into())
+    );
+
+    let out = review(&data, &clone, "text");
+    std::fs::rename(&gone, server.path()).unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_ne!(out.status.code(), Some(4), "{text}");
+    assert!(text.contains("data/table.txt"), "{text}");
+    assert!(text.contains(&format!("{side} side unavailable")), "{text}");
+}
+
+#[test]
+fn a_changed_file_whose_base_side_is_missing_is_named_and_holds_the_verdict() {
+    a_changed_file_missing_one_side_is_named_and_holds_the_verdict(true);
+}
+
+#[test]
+fn a_changed_file_whose_head_side_is_missing_is_named_and_holds_the_verdict() {
+    a_changed_file_missing_one_side_is_named_and_holds_the_verdict(false);
+}

@@ -512,9 +512,12 @@ pub(crate) fn diff_in_mirror(
     })?;
     let text = crate::diff::git::merge_base_diff_text(&repo, base_sha, head_sha)?;
     let diff = crate::diff::parse(&text)?;
-    // Only a speed-up: a cache that cannot be written costs the next round a diff.
-    let _ = std::fs::create_dir_all(cache_dir)
-        .and_then(|()| crate::space::write_atomically(&cached, text.as_bytes()));
+    // Only a speed-up: a cache that cannot be written costs the next round a diff. A diff
+    // missing a side is not kept: the contents may be there next time.
+    if diff.files.iter().all(|f| f.unavailable.is_none()) {
+        let _ = std::fs::create_dir_all(cache_dir)
+            .and_then(|()| crate::space::write_atomically(&cached, text.as_bytes()));
+    }
     Ok(diff)
 }
 
