@@ -386,7 +386,7 @@ impl Bodies {
 /// The event a round's decision maps to. A Ship no model reviewer read is a COMMENT unless the
 /// person chose to approve it: rules and scanners finding nothing is not an approval.
 pub fn intended_event(result: &RoundSnapshot, options: &PublishOptions) -> ReviewEvent {
-    match result.verdict.decision {
+    match result.decision() {
         Decision::Block => ReviewEvent::RequestChanges,
         Decision::Hold | Decision::Inconclusive => ReviewEvent::Comment,
         Decision::Ship if unread_approval_withheld(result, options) => ReviewEvent::Comment,
@@ -398,7 +398,7 @@ pub fn intended_event(result: &RoundSnapshot, options: &PublishOptions) -> Revie
 /// A Ship that would approve, but no model reviewer read the change and the person did not
 /// choose to approve it anyway.
 fn unread_approval_withheld(result: &RoundSnapshot, options: &PublishOptions) -> bool {
-    result.verdict.decision == Decision::Ship
+    result.decision() == Decision::Ship
         && result.deterministic_only
         && options.approve_on_ship
         && !options.approve_without_models

@@ -104,17 +104,53 @@ pub fn facts_line(result: &RoundSnapshot) -> String {
     } else {
         format!("confidence {}", percent(verdict.confidence))
     };
-    let mut parts = vec![
-        verdict.decision.label().to_uppercase(),
+    let mut parts = match &result.persons {
+        // The code's verdict stays what it is; the person's override and what it makes of it
+        // follow, the reason redacted and escaped like every posted text.
+        Some(person) => vec![
+            format!("{} by code", verdict.decision.label().to_uppercase()),
+            overrides_text(result, person),
+            format!("{} by the person", person.decision.label().to_uppercase()),
+        ],
+        None => vec![verdict.decision.label().to_uppercase()],
+    };
+    parts.extend([
         claim,
         checks.to_string(),
         format!("{reviewed} {} reviewed", plural(reviewed, "file", "files")),
-    ];
+    ]);
     if !result.coverage.files_skipped.is_empty() {
         parts.push(format!("{} skipped", result.coverage.files_skipped.len()));
     }
     parts.push(format!("level {}", result.level));
     parts.join(" · ")
+}
+
+/// "apiContract fail, overridden by ana: <reason>", for each override the person's decision
+/// rests on.
+fn overrides_text(
+    result: &RoundSnapshot,
+    person: &crate::review::axis_override::PersonsDecision,
+) -> String {
+    let safe = |text: &str| super::escape::inline(&crate::reviewers::redact::outbound(text));
+    person
+        .overrides
+        .iter()
+        .map(|o| {
+            let status = result
+                .axes
+                .iter()
+                .find(|a| a.name == o.axis)
+                .map_or("", |a| a.verdict.as_str());
+            format!(
+                "{} {status}, overridden by {}: {}",
+                safe(&o.axis),
+                safe(&o.by),
+                safe(&o.reason)
+            )
+        })
+        .collect::<Vec<_>>()
+        .join(" · ")
 }
 
 /// What a verdict no model reviewer checked says in place of a confidence.

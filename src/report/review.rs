@@ -89,6 +89,15 @@ pub fn verdict_json(result: &RoundSnapshot) -> Value {
         "deterministic_only": result.deterministic_only,
         "level": result.level.as_str(),
         "model_verdict": verdict.model_verdict,
+        // The person's decision beside the code's, when their overrides change it.
+        "person": result.persons.as_ref().map(|p| json!({
+            "decision": p.decision.as_str(),
+            "overrides": p.overrides.iter().map(|o| json!({
+                "axis": o.axis,
+                "by": crate::reviewers::redact::outbound(&o.by),
+                "reason": crate::reviewers::redact::outbound(&o.reason),
+            })).collect::<Vec<_>>(),
+        })),
     })
 }
 

@@ -3,6 +3,7 @@
 //! can never disagree about what the same findings mean.
 
 use crate::review::axes::Axis;
+use crate::review::axis_override::{self, AxisOverride, PersonsDecision};
 use crate::review::consolidate::{self, Problem};
 use crate::review::disagreement::{Disagreement, disagreements};
 use crate::review::node::ReviewNode;
@@ -48,11 +49,29 @@ pub fn problems(nodes: &mut [ReviewNode]) -> Vec<Problem> {
 
 /// The verdict alone, for a change that leaves problems and disagreements as they are.
 pub fn verdict(nodes: &[ReviewNode], context: Context) -> Verdict {
-    decide(&VerdictInput {
+    decide(&input(nodes, context))
+}
+
+/// The person's decision beside the code's `verdict`, from the same evidence with the axes
+/// the person overrode cleared (`review::axis_override`); `None` when it is the code's.
+pub fn persons_decision(
+    nodes: &[ReviewNode],
+    context: Context,
+    verdict: &Verdict,
+    overrides: &[AxisOverride],
+) -> Option<PersonsDecision> {
+    if overrides.is_empty() {
+        return None;
+    }
+    axis_override::persons_decision(&input(nodes, context), verdict, overrides)
+}
+
+fn input(nodes: &[ReviewNode], context: Context) -> VerdictInput {
+    VerdictInput {
         findings: nodes.iter().map(VerdictFinding::from).collect(),
         axes: context.axes,
         reviewers: context.reviewers,
         deterministic_only: context.deterministic_only,
         model_verdict: context.model_verdict,
-    })
+    }
 }

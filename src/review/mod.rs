@@ -2,6 +2,7 @@
 //! Pure: data in, data out, no IO (not even the clock: callers pass timestamps in).
 
 pub mod axes;
+pub mod axis_override;
 pub mod board;
 pub mod cap;
 pub mod carry;

@@ -73,6 +73,12 @@ pub enum Command {
     /// Post the finding `fingerprint` though an open thread already raises it (`include`),
     /// or leave it out again (`session::raised`).
     IncludeRaised { fingerprint: String, include: bool },
+    /// The person's override of the gated axis `axis` set (`Some`) or taken back (`None`):
+    /// only a person's key press sends it (`session::axis_override`).
+    OverrideAxis {
+        axis: String,
+        over: Option<crate::review::axis_override::AxisOverride>,
+    },
 }
 
 /// A question for the review room.

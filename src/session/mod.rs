@@ -6,6 +6,7 @@
 pub mod ask;
 mod command;
 pub use command::{Ask, Command};
+mod axis_override;
 pub mod fix;
 pub mod inbox;
 mod journal;

@@ -695,7 +695,8 @@ pub async fn serve<P: Publisher>(
                                 }
                                 Command::PutThreadDraft(_)
                                 | Command::DeleteThreadDraft { .. }
-                                | Command::IncludeRaised { .. } => {
+                                | Command::IncludeRaised { .. }
+                                | Command::OverrideAxis { .. } => {
                                     send(SessionEvent::Notice(
                                         "the review is still running: draft on a thread when it is done".into(),
                                     ));
@@ -1083,6 +1084,11 @@ async fn handle<P: Publisher>(
             include,
         } => {
             if let Err(err) = session.include_raised(&fingerprint, include) {
+                send(failed("Could not save", err.to_string()));
+            }
+        }
+        Command::OverrideAxis { axis, over } => {
+            if let Err(err) = session.override_axis(&axis, over) {
                 send(failed("Could not save", err.to_string()));
             }
         }

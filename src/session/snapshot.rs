@@ -44,6 +44,9 @@ pub struct RoundSnapshot {
     pub ladder: Ladder,
     /// Where the round was published, once it was.
     pub published: Option<PublishRecord>,
+    /// The person's decision beside the verdict by code, when their overrides of gated axes
+    /// (bound to this round's results) change it: what the gate publishes.
+    pub persons: Option<crate::review::axis_override::PersonsDecision>,
 }
 
 impl RoundSnapshot {
@@ -67,7 +70,9 @@ impl RoundSnapshot {
             deterministic_only: round.is_some_and(|r| r.deterministic_only),
             model_verdict: round.and_then(|r| r.model_verdict.clone()),
         };
-        let derived = derived::derive(&mut nodes, context);
+        let derived = derived::derive(&mut nodes, context.clone());
+        let persons =
+            derived::persons_decision(&nodes, context, &derived.verdict, &state.axis_overrides);
         board.nodes = nodes;
         let mut coverage = round.map(|r| r.coverage.clone()).unwrap_or_default();
         if coverage == Coverage::default() {
@@ -91,7 +96,16 @@ impl RoundSnapshot {
             comments: state.comments.clone(),
             ladder: state.ladder(),
             published: state.published().cloned(),
+            persons,
         }
+    }
+
+    /// What the gate publishes: the person's decision when they overrode what held the
+    /// verdict, the code's otherwise.
+    pub fn decision(&self) -> crate::review::Decision {
+        self.persons
+            .as_ref()
+            .map_or(self.verdict.decision, |p| p.decision)
     }
 
     /// The person's edit of a node's comment, if any.

@@ -58,6 +58,10 @@ pub struct SpaceState {
     /// open thread of someone else already raises them (`publish::raised`).
     #[serde(default, skip_serializing_if = "std::collections::BTreeSet::is_empty")]
     pub include_raised: std::collections::BTreeSet<String>,
+    /// The person's overrides of gated axes (`review::axis_override`), each bound to the
+    /// axis's result it was made on.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub axis_overrides: Vec<crate::review::axis_override::AxisOverride>,
 }
 
 /// The PR, for display: the key identifies it, the rest is what the forge said about it.
@@ -233,6 +237,7 @@ impl SpaceState {
             threads: Vec::new(),
             thread_drafts: Vec::new(),
             include_raised: Default::default(),
+            axis_overrides: Vec::new(),
         }
     }
 

@@ -177,6 +177,7 @@ impl Engine for Bridge {
                 fingerprint,
                 include,
             },
+            Effect::OverrideAxis { axis, over } => Command::OverrideAxis { axis, over },
         };
         let _ = self.commands.send(command);
     }

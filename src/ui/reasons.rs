@@ -75,6 +75,16 @@ pub fn reasons(state: &AppState) -> Vec<Reason> {
             (AxisVerdict::Fail, n) => crate::ui::text::plural(n, "break"),
             (verdict, _) => verdict.to_string(),
         };
+        // The person's override, when one is bound to this very result; one made on another
+        // result no longer applies, and the row says so.
+        use crate::review::axis_override::{applies, stale};
+        let summary = if let Some(o) = applies(axis, &state.axis_overrides) {
+            format!("{summary} · overridden by {}: {}", o.by, o.reason)
+        } else if !stale(std::slice::from_ref(axis), &state.axis_overrides).is_empty() {
+            format!("{summary} · override no longer applies (the result changed)")
+        } else {
+            summary
+        };
         out.push(Reason {
             key: format!("axis:{}", axis.name),
             decision: if axis.verdict == AxisVerdict::Fail {

@@ -129,6 +129,12 @@ pub enum DraftStep {
         what: String,
         included: bool,
     },
+    /// The person's override of the gated axis `axis`, as it was before and after.
+    Axis {
+        axis: String,
+        before: Option<crate::review::axis_override::AxisOverride>,
+        after: Option<crate::review::axis_override::AxisOverride>,
+    },
 }
 
 /// A change in the review room: a finding of the person's put, edited or deleted, or a
@@ -246,6 +252,8 @@ pub struct EditedBox {
 pub enum InputPurpose {
     /// Dismiss these nodes; the reason is required.
     Dismiss { node_ids: Vec<String> },
+    /// Override the gated axis `axis` as it stands; the reason is required.
+    OverrideAxis { axis: String },
     /// Edit the comment text that would be posted for a node.
     EditComment { node_id: String },
     /// The findings filter, applied as it is typed; `previous` comes back on cancel.
@@ -465,6 +473,8 @@ pub struct AppState {
     /// Findings (by fingerprint) the person chose in the publish preview to post though an
     /// open thread already raises them.
     pub include_raised: std::collections::BTreeSet<String>,
+    /// The person's overrides of gated axes (`review::axis_override`), as the space keeps them.
+    pub axis_overrides: Vec<crate::review::axis_override::AxisOverride>,
     /// Edited comment text by node id (what would be posted instead of the generated text).
     pub comments: BTreeMap<String, String>,
     /// The person at the keyboard (their confirmations count as a peer's).
@@ -568,6 +578,7 @@ impl AppState {
             review_threads: Arc::default(),
             thread_drafts: Vec::new(),
             include_raised: Default::default(),
+            axis_overrides: Vec::new(),
             preview_at: None,
             comments: BTreeMap::new(),
             person: person.to_string(),
@@ -622,6 +633,7 @@ impl AppState {
         state.board.nodes = space.nodes.clone();
         state.threads = space.threads.clone();
         state.include_raised = space.include_raised.clone();
+        state.axis_overrides = space.axis_overrides.clone();
         // An answer the last process was still receiving is no longer coming.
         crate::review::thread::interrupt_open(&mut state.threads);
         state.published = space.published().map(|p| p.target.clone());
@@ -667,6 +679,24 @@ impl AppState {
             model_verdict: None,
         };
         self.verdict = Some(crate::review::derived::verdict(&self.board.nodes, context));
+    }
+
+    /// The person's decision beside the verdict by code, when their overrides of gated axes
+    /// change it (`review::axis_override`).
+    pub fn persons_decision(&self) -> Option<crate::review::axis_override::PersonsDecision> {
+        let verdict = self.verdict.as_ref()?;
+        let context = crate::review::derived::Context {
+            axes: self.axes.clone(),
+            reviewers: self.board.reviewer_runs(),
+            deterministic_only: self.deterministic_only,
+            model_verdict: None,
+        };
+        crate::review::derived::persons_decision(
+            &self.board.nodes,
+            context,
+            verdict,
+            &self.axis_overrides,
+        )
     }
 
     /// A finding's title for messages, cut to a readable length (ids are for machines).

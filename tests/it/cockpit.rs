@@ -636,3 +636,88 @@ fn a_terminal_too_small_says_what_it_needs_and_a_resize_brings_the_cockpit_back(
     tmux.keys(&["q"]);
     assert_eq!(tmux.exit_code(&exit), 6, "Block exits 6, no panic");
 }
+
+/// `x` on the gated axis's reason row overrides it with a reason; the code's Block stays, and
+/// the published summary states it, the axis's failure and the person's override.
+#[test]
+fn an_axis_overridden_on_its_reason_row_is_published_beside_the_codes_verdict_at_80x24() {
+    crate::require_tmux!(
+        "cockpit::an_axis_overridden_on_its_reason_row_is_published_beside_the_codes_verdict_at_80x24"
+    );
+    let repo = crate::support::git_repo::GitRepo::init();
+    repo.write(
+        "lua/plugin.lua",
+        "local M = {}\n\nfunction M.setup(opts)\n  return opts\nend\n\nfunction M.run()\n  return 1\nend\n\nreturn M\n",
+    );
+    let base = repo.commit_all("plugin");
+    // `M.setup` removed: a break of the module's public table, the gated API axis fails.
+    repo.write(
+        "lua/plugin.lua",
+        "local M = {}\n\nfunction M.run()\n  return 1\nend\n\nreturn M\n",
+    );
+    let head = repo.commit_all("drop setup");
+    let range = format!("{}#{base}..{head}", repo.path().display());
+    let binary = env!("CARGO_BIN_EXE_review-tui");
+    let data = tempfile::tempdir().unwrap();
+    let exit_file = data.path().join("exit");
+    let command = format!(
+        "{binary} '{range}' --deterministic-only; echo $? > {}; sleep 30",
+        exit_file.display()
+    );
+    let tmux = Tmux::start(
+        "axis-override",
+        &command,
+        80,
+        24,
+        &[
+            ("REVIEW_TUI_DATA_DIR", data.path()),
+            ("REVIEW_TUI_PERSON", Path::new("ana")),
+        ],
+    );
+    tmux.wait_for("the Block and its reason row", |s| {
+        s.contains("round 1 awaiting approval") && s.contains("apiContract")
+    });
+    tmux.keys(&["Up", "Up", "Up", "Up", "x"]);
+    tmux.wait_for("the override box", |s| s.contains("Override apiContract"));
+    tmux.text("setup moved to v2 <!-- hidden -->");
+    tmux.keys(&["Enter"]);
+    tmux.wait_for("the override on the row", |s| {
+        s.contains("overridden by ana")
+    });
+    tmux.keys(&["g"]);
+    tmux.wait_for("the gate with the person's decision", |s| {
+        s.contains("Approval gate") && s.contains("by code BLOCK")
+    });
+    tmux.keys(&["p"]);
+    tmux.wait_for("the preview", |s| s.contains("enter publish exactly this"));
+    tmux.keys(&["Enter"]);
+    tmux.wait_for("the publication", |s| s.contains("published"));
+    tmux.keys(&["q"]);
+    // The verdict by code, and so the exit code, stays a Block.
+    assert_eq!(tmux.exit_code(&exit_file), 6, "Block exits 6");
+
+    let state = find_state(data.path()).expect("a state.json");
+    let space = state.parent().unwrap();
+    let review = std::fs::read_to_string(space.join("review.md")).expect("review.md published");
+    assert!(review.contains("BLOCK by code"), "{review}");
+    assert!(
+        review.contains("apiContract fail, overridden by ana: setup moved to v2"),
+        "{review}"
+    );
+    assert!(
+        !review.contains("<!-- hidden"),
+        "the reason is escaped:\n{review}"
+    );
+    let json: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(space.join("review.json")).expect("review.json published"),
+    )
+    .unwrap();
+    assert_eq!(json["verdict"]["decision"], "block", "{json}");
+    // The person's Ship is what the gate publishes: without model reviewers, a comment.
+    assert_eq!(json["event"], "COMMENT", "{json}");
+    assert_eq!(json["verdict"]["person"]["decision"], "ship", "{json}");
+    assert_eq!(
+        json["verdict"]["person"]["overrides"][0]["by"], "ana",
+        "{json}"
+    );
+}

@@ -6,7 +6,8 @@ use crate::review::Decision;
 use crate::review::axes::{Axis, AxisVerdict};
 use crate::ui::action::{Action, Command};
 use crate::ui::rows::{self, Row};
-use crate::ui::state::{AppState, Overlay, Pane, RowKey};
+use crate::ui::state::{AppState, InputPurpose, Overlay, Pane, RowKey};
+use crate::ui::update::Effect;
 
 /// The API axis, gated, failed on `refresh` (a changed file) and on a path the change does
 /// not hold (text from the change: never a file to open).
@@ -171,10 +172,109 @@ fn the_reason_row_is_reached_by_moving_up_and_triage_keys_do_not_act_on_it() {
         state.selected,
         Some(RowKey::Reason("axis:apiContract".into()))
     );
-    // Dismissing is a finding's: on the reason nothing changes and no box opens.
+    // `x` on the reason asks why to override the axis: no finding changes.
     let statuses: Vec<_> = state.board.nodes.iter().map(|n| n.status).collect();
     apply(&mut state, [Action::Command(Command::Dismiss)]);
-    assert!(state.overlays.is_empty(), "{:?}", state.overlays);
+    assert!(
+        matches!(state.top_overlay(), Some(Overlay::Input(i)) if i.purpose == InputPurpose::OverrideAxis { axis: "apiContract".into() }),
+        "{:?}",
+        state.overlays
+    );
     let after: Vec<_> = state.board.nodes.iter().map(|n| n.status).collect();
     assert_eq!(statuses, after);
+}
+
+fn typed(text: &str) -> Vec<Action> {
+    use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+    text.chars()
+        .map(|c| {
+            Action::Text(ratatui_textarea::Input::from(KeyEvent::new(
+                KeyCode::Char(c),
+                KeyModifiers::NONE,
+            )))
+        })
+        .collect()
+}
+
+/// `x` on the axis's reason row: a required reason, an override bound to the axis's result,
+/// the person's decision beside the code's, one undo step; a changed result is not overridden.
+#[test]
+fn x_on_an_axis_reason_overrides_it_with_a_required_reason_and_undo_takes_it_back() {
+    let mut state = finished();
+    for node in &mut state.board.nodes {
+        node.status = crate::review::node::Status::Dismissed;
+    }
+    api_failed(&mut state);
+    state.refresh_verdict();
+    assert_eq!(state.verdict.as_ref().unwrap().decision, Decision::Block);
+    state.focus = Pane::Findings;
+    state.selected = Some(RowKey::Reason("axis:apiContract".into()));
+    apply(&mut state, [Action::Command(Command::Dismiss)]);
+    // A blank reason is refused, the box stays.
+    let effects = apply(&mut state, typed("  ").into_iter().chain([Action::Submit]));
+    assert_eq!(effects, vec![]);
+    assert!(
+        matches!(state.top_overlay(), Some(Overlay::Input(i)) if i.error.as_deref() == Some("a reason is required to override"))
+    );
+    assert!(state.axis_overrides.is_empty());
+
+    let effects = apply(
+        &mut state,
+        typed("the break is intended")
+            .into_iter()
+            .chain([Action::Submit]),
+    );
+    assert!(state.overlays.is_empty());
+    let made = match effects.as_slice() {
+        [
+            Effect::OverrideAxis {
+                axis,
+                over: Some(o),
+            },
+        ] if axis == "apiContract" => o.clone(),
+        other => panic!("unexpected effects {other:?}"),
+    };
+    assert_eq!(made.by, state.person);
+    assert_eq!(made.reason, "the break is intended");
+    assert_eq!(state.axis_overrides, vec![made.clone()]);
+    // The code still blocks; the person's decision beside it is what the rest decides (here
+    // Inconclusive: a required reviewer failed, and the override does not clear that).
+    assert_eq!(state.verdict.as_ref().unwrap().decision, Decision::Block);
+    let person = state.persons_decision().expect("a person's decision");
+    assert_eq!(person.decision, Decision::Inconclusive);
+    assert!(
+        reason_row(&state)
+            .summary
+            .ends_with(&format!("overridden by {}: the break is intended", made.by)),
+        "{}",
+        reason_row(&state).summary
+    );
+
+    // One undo step takes it back, redo makes it again.
+    let effects = apply(&mut state, [Action::Command(Command::Undo)]);
+    assert_eq!(
+        effects,
+        vec![Effect::OverrideAxis {
+            axis: "apiContract".into(),
+            over: None
+        }]
+    );
+    assert!(state.axis_overrides.is_empty());
+    assert_eq!(state.persons_decision(), None);
+    apply(&mut state, [Action::Command(Command::Redo)]);
+    assert_eq!(state.axis_overrides, vec![made]);
+
+    // A round whose axis result differs is not overridden, and the row says so.
+    state.axes[0]
+        .detail
+        .push_str("; src/auth/client.rs: `other` removed");
+    state.refresh_verdict();
+    assert_eq!(state.persons_decision(), None);
+    assert!(
+        reason_row(&state)
+            .summary
+            .ends_with("override no longer applies (the result changed)"),
+        "{}",
+        reason_row(&state).summary
+    );
 }

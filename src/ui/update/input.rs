@@ -128,6 +128,15 @@ fn submit(state: &mut AppState) -> Vec<Effect> {
             }
             effects
         }
+        InputPurpose::OverrideAxis { axis } => {
+            let reason = text.trim().to_string();
+            if reason.is_empty() {
+                overlay.error = Some("a reason is required to override".to_string());
+                return Vec::new();
+            }
+            state.overlays.pop();
+            super::axis_override::submit(state, &axis, reason)
+        }
         InputPurpose::EditComment { node_id } => {
             state.overlays.pop();
             save_comment(state, node_id, text)

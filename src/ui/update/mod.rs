@@ -7,6 +7,7 @@
 //! commands can run now (`Component::available`), which the hint bar and help show. Text typed
 //! into a box goes to `input`, the mouse to `panes`, the engine's reports to `engine`.
 
+mod axis_override;
 mod component;
 mod diff;
 mod diff_comment;
@@ -104,6 +105,11 @@ pub enum Effect {
     IncludeRaised {
         fingerprint: String,
         include: bool,
+    },
+    /// The person's override of a gated axis set (`Some`) or taken back (`None`).
+    OverrideAxis {
+        axis: String,
+        over: Option<crate::review::axis_override::AxisOverride>,
     },
     Quit,
     /// Leave for the inbox (as `Quit` does, then the inbox opens).

@@ -113,6 +113,9 @@ fn main_command(state: &mut AppState, command: Command) -> Vec<Effect> {
         Command::Expand => expand(state),
         Command::NextFinding => jump_finding(state, true),
         Command::PrevFinding => jump_finding(state, false),
+        Command::Dismiss if let Some(effects) = super::axis_override::ask(state) => {
+            return effects;
+        }
         Command::Confirm | Command::Resolve | Command::Dismiss
             if state.focus == Pane::Findings && group_targets(state).is_some() =>
         {

@@ -334,6 +334,23 @@ fn take_back(state: &mut AppState, entry: Undoable, undo: bool) -> Vec<Effect> {
                 done.push(step);
                 continue;
             }
+            (
+                DraftStep::Axis {
+                    axis,
+                    before,
+                    after,
+                },
+                _,
+            ) => {
+                let over = if undo { before.clone() } else { after.clone() };
+                effects.extend(super::axis_override::set(state, axis, over.clone()));
+                said.push(match over {
+                    Some(o) => format!("{axis} overridden by {}: {}", o.by, o.reason),
+                    None => format!("{axis} no longer overridden"),
+                });
+                done.push(step);
+                continue;
+            }
         };
         if state
             .thread_drafts

@@ -127,11 +127,24 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &AppState, cx: &ViewContext) {
                 format!(" confidence {}", percent(verdict.confidence))
             };
             let used = width(&label) + width(&claim);
-            let mut spans = vec![
-                Span::styled(label.clone(), theme.decision(verdict.decision)),
-                Span::styled(claim, theme.text),
-            ];
-            if let Some(reason) = verdict.reasons.first() {
+            let mut spans = vec![Span::styled(
+                label.clone(),
+                theme.decision(verdict.decision),
+            )];
+            let person = state.persons_decision();
+            if let Some(person) = &person {
+                // The code's verdict stays; the person's decision is shown beside it.
+                let text = format!(
+                    " by code · {} → {}",
+                    crate::review::axis_override::lines(person).join(" · "),
+                    person.decision.label().to_uppercase()
+                );
+                let room = columns.saturating_sub(width(&label));
+                spans.push(Span::styled(truncate(&text, room), theme.text));
+            } else {
+                spans.push(Span::styled(claim, theme.text));
+            }
+            if let (Some(reason), None) = (verdict.reasons.first(), &person) {
                 let room = columns.saturating_sub(used + 3);
                 spans.push(Span::styled(
                     format!(" · {}", truncate(reason, room)),

@@ -326,6 +326,25 @@ fn gate(
                     theme.text,
                 ),
             ]));
+            // The code's verdict stays; what the person's overrides make of it is what the
+            // gate publishes.
+            if let Some(person) = state.persons_decision() {
+                lines.push(Line::from(vec![
+                    Span::styled("Person    ", theme.muted),
+                    Span::styled(
+                        format!(" {} ", person.decision.label().to_uppercase()),
+                        theme.decision(person.decision),
+                    ),
+                    Span::styled(
+                        format!(
+                            "  by code {} · {}",
+                            verdict.decision.label().to_uppercase(),
+                            crate::review::axis_override::lines(&person).join(" · ")
+                        ),
+                        theme.text,
+                    ),
+                ]));
+            }
             let reasons: Vec<&String> = if details {
                 verdict.reasons.iter().collect()
             } else {
@@ -898,6 +917,11 @@ fn text_box(
                 format!(" Dismiss {} findings — why? (required) ", node_ids.len())
             },
             "enter dismiss · esc cancel",
+            7,
+        ),
+        InputPurpose::OverrideAxis { axis } => (
+            format!(" Override {axis} — why? (required) "),
+            "enter override · esc cancel",
             7,
         ),
         InputPurpose::EditComment { node_id } => (
