@@ -14,6 +14,7 @@ pub mod diff;
 pub mod error_text;
 pub mod fence;
 pub mod gc;
+pub mod headless;
 pub mod path_component;
 pub mod path_glob;
 pub mod pr;

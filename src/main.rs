@@ -15,8 +15,8 @@ use review_tui::cli::resolve::{DataDirFrom, Resolved};
 use review_tui::cli::{Cli, Command};
 use review_tui::session::prepare::PrepareError;
 
+use review_tui::headless::{Aborted, Signals};
 use run::output::{describe, say};
-use run::signals::{Aborted, Signals};
 
 fn main() -> ExitCode {
     let (cli, matches) = match parse_args() {
@@ -30,13 +30,13 @@ fn main() -> ExitCode {
     match run(cli, &matches) {
         Ok(code) => exit(code),
         Err(err) => {
-            if let Some(signal) = err.downcast_ref::<Aborted>() {
+            if let Some(signal) = cause::<Aborted>(&err) {
                 say(signal);
                 return exit(Exit::Aborted);
             }
             say(describe(&err));
             use review_tui::pr::local::LocalError;
-            let nothing = match err.downcast_ref::<PrepareError>() {
+            let nothing = match cause::<PrepareError>(&err) {
                 Some(PrepareError::NothingToReview(_)) => true,
                 Some(PrepareError::Forge(forge)) => matches!(
                     forge.downcast_ref::<LocalError>(),
@@ -84,6 +84,12 @@ fn parse_args() -> Result<(Cli, clap::ArgMatches), clap::Error> {
     Ok((cli, matches))
 }
 
+/// The first error of type `T` in `err`'s chain: a library error carries the one it wraps
+/// (the headless flow's `Aborted`, `PrepareError`) as its source.
+fn cause<T: std::error::Error + Send + Sync + 'static>(err: &anyhow::Error) -> Option<&T> {
+    err.chain().find_map(|e| e.downcast_ref::<T>())
+}
+
 fn exit(code: Exit) -> ExitCode {
     ExitCode::from(code.code() as u8)
 }
@@ -127,12 +133,12 @@ fn run(mut cli: Cli, matches: &clap::ArgMatches) -> anyhow::Result<Exit> {
     }
     // Every flag is checked before anything is fetched, written or spent; the warm-up only
     // compiles (nothing is written), so it may start first.
-    run::setup::warm_up();
+    review_tui::cli::setup::warm_up();
     let data_dir_from = match matches.value_source("data_dir") {
         Some(clap::parser::ValueSource::EnvVariable) => DataDirFrom::Environment,
         _ => DataDirFrom::Flag,
     };
-    let mut resolved = Resolved::new(cli, data_dir_from, &run::setup::builtin_catalog)?;
+    let mut resolved = Resolved::new(cli, data_dir_from, &review_tui::cli::setup::builtin_catalog)?;
     if resolved.flags.demo {
         let root = review_tui::space::data_root(resolved.flags.data_dir.as_deref())?;
         let demo = review_tui::demo::build(&root.join("demo").join("acme-client"))?;
@@ -159,7 +165,10 @@ fn run(mut cli: Cli, matches: &clap::ArgMatches) -> anyhow::Result<Exit> {
         }
         ended
     };
-    if outcome.as_ref().is_err_and(|e| e.is::<Aborted>()) {
+    if outcome
+        .as_ref()
+        .is_err_and(|e| cause::<Aborted>(e).is_some())
+    {
         // A git fetch or a reviewer's blocking job still running must not hold the exit:
         // what it would write is written atomically or not at all.
         runtime.shutdown_background();

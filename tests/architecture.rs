@@ -101,7 +101,10 @@ const LAYERS: &[(&str, &[&str])] = &[
     ("reviewers", &["reviewers"]),
     ("the session", &["session"]),
     ("report and publish", &["gc", "publish", "report"]),
-    ("the edges: arguments, the cockpit", &["cli", "ui"]),
+    (
+        "the edges: arguments, the headless flow, the cockpit",
+        &["cli", "headless", "ui"],
+    ),
 ];
 
 /// The binary's own modules (`main.rs` and what it declares: the exit codes and the commands in

@@ -2,6 +2,7 @@
 //! "aborted by the user" here.
 
 pub mod resolve;
+pub mod setup;
 
 use clap::{Parser, Subcommand, ValueEnum};
 

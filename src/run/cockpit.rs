@@ -9,10 +9,12 @@ use review_tui::publish::Rerun;
 use review_tui::session::prepare::prepare;
 
 use super::output::{ask, say};
-use super::setup::{
+use review_tui::cli::setup::{
     asked, check_models, new_session, prepare_options, review_config, review_options, room_setup,
-    uncommitted_warning, view_context, warn_uncommitted,
+    uncommitted_warning,
 };
+
+use super::setup::{on_stderr, view_context, warn_uncommitted};
 use crate::exit::Exit;
 
 /// The cockpit on `pr`. `to_inbox` is set when the person left it for the inbox (`I`).
@@ -42,7 +44,7 @@ pub(crate) fn cockpit_command(
     .map_err(|_| warn_uncommitted(&reference))
     .ok();
     check_models(resolved)?;
-    let mut options = prepare_options(cli, &resolved.user)?;
+    let mut options = prepare_options(cli, &resolved.user, on_stderr())?;
     // The cockpit opens first: the PR and its files are on screen while the space is prepared
     // (the forge's answer, the fetch, the checkout), the rest streams in after.
     let early = view_context(resolved.theme.clone(), &resolved.user)?;
@@ -142,7 +144,7 @@ pub(crate) fn cockpit_command(
     review.force = true;
     // The review room's reviewers: the cockpit asks.
     let room = room_setup(resolved, &config, &prepared, &review)?;
-    let session = new_session(prepared, cli, &config, review, room)?;
+    let session = new_session(prepared, cli, &config, review, room);
     let mut cx = view_context(resolved.theme.clone(), &config)?;
     cx.editor_open_at = config.editor_open_at.clone();
     let (outcome, decision) = runtime.block_on(ui::app::run_cockpit(

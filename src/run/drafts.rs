@@ -12,11 +12,15 @@ use review_tui::reviewers::redact::outbound;
 use review_tui::session::prepare::prepare;
 use review_tui::session::round::ReviewOptions;
 
-use super::output::{redacted_json, say, write_stdout};
-use super::setup::{
+use review_tui::headless::redacted_json;
+
+use super::output::{say, write_stdout};
+use review_tui::cli::setup::{
     builtin_catalog, new_session, prepare_options, review_config, review_options, room_setup,
 };
-use super::signals::Signals;
+use review_tui::headless::Signals;
+
+use super::setup::on_stderr;
 use crate::exit::Exit;
 
 /// Asks a reviewer through the session (the same command the cockpit sends) and prints the
@@ -83,7 +87,7 @@ pub(crate) fn ask_command(cli: &Cli) -> anyhow::Result<Exit> {
         anyhow::bail!("no pull request given");
     };
     let pr = &pr;
-    let options = prepare_options(&resolved.flags, &resolved.user)?;
+    let options = prepare_options(&resolved.flags, &resolved.user, on_stderr())?;
     git2::opts::strict_hash_verification(false);
     let runtime = tokio::runtime::Runtime::new().context("starting the async runtime")?;
     let signals = Signals::install(&runtime)?;
@@ -99,7 +103,7 @@ pub(crate) fn ask_command(cli: &Cli) -> anyhow::Result<Exit> {
     let config = review_config(resolved.user.clone(), &prepared)?;
     let review = review_options(&resolved, &prepared, &config)?;
     let room = room_setup(&resolved, &config, &prepared, &review)?;
-    let session = new_session(prepared, &resolved.flags, &config, review, room)?;
+    let session = new_session(prepared, &resolved.flags, &config, review, room);
     if !session.can_ask() {
         say(format!(
             "no model provider is configured to answer: set {PROVIDER_ENV_VARS}, or pass \
@@ -278,7 +282,7 @@ pub(crate) fn comment_command(cli: &Cli) -> anyhow::Result<Exit> {
     flags.api_url = api_url.clone();
     let reference = reference::parse(pr, base.as_deref(), head.as_deref())?;
     let user = review_tui::config::load_user()?;
-    let options = prepare_options(&flags, &user)?;
+    let options = prepare_options(&flags, &user, on_stderr())?;
     git2::opts::strict_hash_verification(false);
     let runtime = tokio::runtime::Runtime::new().context("starting the async runtime")?;
     let signals = Signals::install(&runtime)?;
@@ -309,7 +313,7 @@ pub(crate) fn comment_command(cli: &Cli) -> anyhow::Result<Exit> {
         api_advisory: config.api_advisory.clone(),
         ..ReviewOptions::default()
     };
-    let mut session = new_session(prepared, &flags, &config, review, None)?;
+    let mut session = new_session(prepared, &flags, &config, review, None);
     match command {
         SessionCommand::PutFinding { node_id, draft } => session.put_finding(&node_id, draft)?,
         SessionCommand::DeleteFinding { node_id } => session.delete_finding(&node_id)?,
@@ -371,7 +375,7 @@ pub(crate) fn thread_command(cli: &Cli) -> anyhow::Result<Exit> {
     flags.api_url = api_url.clone();
     let reference = reference::parse(pr, None, None)?;
     let user = review_tui::config::load_user()?;
-    let options = prepare_options(&flags, &user)?;
+    let options = prepare_options(&flags, &user, on_stderr())?;
     git2::opts::strict_hash_verification(false);
     let runtime = tokio::runtime::Runtime::new().context("starting the async runtime")?;
     let signals = Signals::install(&runtime)?;

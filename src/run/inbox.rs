@@ -13,11 +13,15 @@ use review_tui::session::prepare::prepare;
 use review_tui::session::round::ReviewOptions;
 
 use super::cockpit::cockpit_command;
-use super::output::{describe, redacted_json, say, write_stdout};
-use super::setup::{
+use review_tui::headless::redacted_json;
+
+use super::output::{describe, say, write_stdout};
+use review_tui::cli::setup::{
     asked, builtin_catalog, check_models, new_session, prepare_options, review_config,
-    review_options, view_context, warm_up,
+    review_options, warm_up,
 };
+
+use super::setup::{on_stderr, view_context};
 use crate::exit::Exit;
 
 /// `review-tui inbox` with the data directory, API, theme and review flags of this run: the
@@ -371,7 +375,7 @@ pub(crate) async fn review_waiting(
         anyhow::bail!("no pull request given");
     };
     let cli = &resolved.flags;
-    let mut options = prepare_options(cli, &resolved.user)?;
+    let mut options = prepare_options(cli, &resolved.user, on_stderr())?;
     options.connection.notices = None;
     let mut prepared = prepare(reference, &options).await?;
     if let Some(offline) = &prepared.offline {
@@ -395,7 +399,7 @@ pub(crate) async fn review_waiting(
         force: review.force || rerun == Rerun::NewRound,
         ..review
     };
-    let mut session = new_session(prepared, cli, &config, review, None)?;
+    let mut session = new_session(prepared, cli, &config, review, None);
     let result = session.run_round(None, None).await?;
     let round = session
         .prepared()

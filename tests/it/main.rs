@@ -19,6 +19,7 @@ mod gitea;
 mod github;
 mod gitlab;
 mod headless;
+mod headless_flow;
 mod inbox;
 mod models;
 mod offline;

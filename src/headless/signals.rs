@@ -1,39 +1,33 @@
-//! Ctrl-C, SIGTERM and SIGHUP stop a run with exit 2: the space keeps every decision recorded
-//! so far.
+//! Ctrl-C, SIGTERM and SIGHUP stop a run (the binary's exit 2): the space keeps every decision
+//! recorded so far.
 
-use anyhow::Context;
+/// The run was stopped by a signal.
+#[derive(Debug, thiserror::Error)]
+#[error(
+    "aborted by {0}: nothing more was done; the review space keeps every decision recorded so \
+     far (run the same command again to resume)"
+)]
+pub struct Aborted(pub &'static str);
 
-/// The run was stopped by a signal. Exit 2, as documented for "aborted by the user".
-#[derive(Debug)]
-pub(crate) struct Aborted(&'static str);
-
-impl std::fmt::Display for Aborted {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(
-            f,
-            "aborted by {}: nothing more was done; the review space keeps every decision \
-             recorded so far (run the same command again to resume)",
-            self.0
-        )
-    }
-}
-
-impl std::error::Error for Aborted {}
+/// The signals could not be listened for.
+#[derive(Debug, thiserror::Error)]
+#[error("listening for signals")]
+pub struct SignalsError(#[source] std::io::Error);
 
 /// A watcher installed once for the whole run, so a signal that arrives between two steps is
 /// not lost (once a handler is installed the default action, dying silently, is gone).
-pub(crate) struct Signals {
+pub struct Signals {
     received: tokio::sync::watch::Receiver<Option<&'static str>>,
 }
 
 impl Signals {
-    pub(crate) fn install(runtime: &tokio::runtime::Runtime) -> anyhow::Result<Signals> {
+    pub fn install(runtime: &tokio::runtime::Runtime) -> Result<Signals, SignalsError> {
         let (sender, received) = tokio::sync::watch::channel(None);
         let _inside = runtime.enter();
         #[cfg(unix)]
         {
             use tokio::signal::unix::{SignalKind, signal};
-            let listen = |kind: SignalKind| signal(kind).context("listening for signals");
+            let listen = |kind: SignalKind| signal(kind).map_err(SignalsError);
             let (mut int, mut term, mut hup) = (
                 listen(SignalKind::interrupt())?,
                 listen(SignalKind::terminate())?,
@@ -57,21 +51,32 @@ impl Signals {
         Ok(Signals { received })
     }
 
+    /// No signal stops the run: for a caller that handles the process's signals itself (a
+    /// test, a program embedding the review).
+    pub fn none() -> Signals {
+        let (_, received) = tokio::sync::watch::channel(None);
+        Signals { received }
+    }
+
     /// Runs `work` to its end, or until a signal: then `work` is dropped (a reviewer's child
     /// process is killed with it) and the error is [`Aborted`].
-    pub(crate) fn run<T>(
+    pub fn run<T>(
         &self,
         runtime: &tokio::runtime::Runtime,
         work: impl std::future::Future<Output = T>,
-    ) -> anyhow::Result<T> {
+    ) -> Result<T, Aborted> {
         let mut received = self.received.clone();
         runtime.block_on(async move {
+            let signal = async {
+                match received.wait_for(Option::is_some).await {
+                    Ok(signal) => (*signal).unwrap_or("a signal"),
+                    // No one is listening any more, and none was received: none will come.
+                    Err(_) => std::future::pending().await,
+                }
+            };
             tokio::select! {
                 biased;
-                signal = received.wait_for(Option::is_some) => {
-                    let name = signal.ok().and_then(|s| *s).unwrap_or("a signal");
-                    Err(anyhow::Error::new(Aborted(name)))
-                }
+                name = signal => Err(Aborted(name)),
                 out = work => Ok(out),
             }
         })
