@@ -48,6 +48,19 @@ impl InboxQuery {
                 .iter()
                 .any(|org| repo.starts_with(&format!("{}/", org.trim().to_ascii_lowercase())))
     }
+
+    /// The searches this query asks of a forge that filters on `requested` (the account's
+    /// review asked) and on `authored` (the account's own), each with why its hits wait.
+    pub fn searches<'a>(&self, requested: &'a str, authored: &'a str) -> Vec<(&'a str, Waiting)> {
+        let mut searches = Vec::new();
+        if self.requested {
+            searches.push((requested, Waiting::ReviewRequested));
+        }
+        if self.authored {
+            searches.push((authored, Waiting::Authored));
+        }
+        searches
+    }
 }
 
 /// Why a pull request is in the inbox.
@@ -99,6 +112,45 @@ pub struct WaitingPr {
     #[serde(default)]
     pub ci: Option<String>,
     pub waiting: Waiting,
+}
+
+/// What a forge's search lists of one pull request, before anything is asked of the pull
+/// request itself (its head, size and CI).
+pub struct ListedPr {
+    pub repo: String,
+    pub number: u64,
+    pub url: String,
+    pub title: String,
+    pub author: String,
+    pub draft: bool,
+    pub created_at: String,
+    pub updated_at: String,
+}
+
+impl WaitingPr {
+    /// The row of a listed pull request on `forge`'s `host`; what the search did not say is
+    /// unknown until the forge says it.
+    pub fn listed(forge: &str, host: &str, listed: ListedPr, waiting: Waiting) -> WaitingPr {
+        WaitingPr {
+            forge: forge.to_string(),
+            host: host.to_string(),
+            repo: listed.repo,
+            number: listed.number,
+            url: listed.url,
+            title: listed.title,
+            author: listed.author,
+            draft: listed.draft,
+            created_at: listed.created_at,
+            updated_at: listed.updated_at,
+            head_sha: None,
+            commits: None,
+            additions: None,
+            deletions: None,
+            changed_files: None,
+            ci: None,
+            waiting,
+        }
+    }
 }
 
 /// One forge's answer: its pull requests, and what it could not list (no token, a scope it

@@ -94,7 +94,8 @@ fn each_kind_of_range_ends_in_its_typed_outcome_with_its_report() {
     assert!(finished.held(), "the round's session is handed back");
     assert_eq!(finished.outcome.last_word(), None);
     assert!(
-        said.last().is_some_and(|l| l.starts_with("nothing was published")),
+        said.last()
+            .is_some_and(|l| l.starts_with("nothing was published")),
         "{said:?}"
     );
 
@@ -134,7 +135,10 @@ fn a_range_that_cannot_be_prepared_is_the_preparing_error() {
     let (finished, _) = run(data.path(), &range("main..main"), &[]);
     let err = finished.err().expect("main..main has no commits");
     assert!(
-        matches!(err, HeadlessError::Prepare(PrepareError::NothingToReview(_))),
+        matches!(
+            err,
+            HeadlessError::Prepare(PrepareError::NothingToReview(_))
+        ),
         "{err:?}"
     );
 }

@@ -11,7 +11,7 @@ use super::wire;
 use crate::pr::connect::Connection;
 use crate::pr::hosted::ForgeKind;
 use crate::pr::http::RestClient;
-use crate::pr::inbox::{InboxAnswer, InboxQuery, Waiting, WaitingPr};
+use crate::pr::inbox::{InboxAnswer, InboxQuery, ListedPr, Waiting, WaitingPr};
 use crate::pr::self_hosted::{self, InboxHost};
 
 /// Page size of the search (Gitea caps pages at its `MAX_RESPONSE_ITEMS`, 50 by default).
@@ -62,14 +62,7 @@ async fn host_inbox(
 ) -> Result<Vec<WaitingPr>, GiteaError> {
     let mut prs: Vec<WaitingPr> = Vec::new();
     {
-        let mut wanted = Vec::new();
-        if query.requested {
-            wanted.push(("review_requested", Waiting::ReviewRequested));
-        }
-        if query.authored {
-            wanted.push(("created", Waiting::Authored));
-        }
-        for (filter, waiting) in wanted {
+        for (filter, waiting) in query.searches("review_requested", "created") {
             let mut url = client.endpoint(&["repos", "issues", "search"]);
             url.query_pairs_mut()
                 .append_pair("type", "pulls")
@@ -161,9 +154,7 @@ fn waiting_pr(
     if !forge.names(&hit.html_url, host, &repo, hit.number) {
         return None;
     }
-    Some(WaitingPr {
-        forge: forge.id().to_string(),
-        host: host.to_string(),
+    let listed = ListedPr {
         repo,
         number: hit.number,
         url: hit.html_url,
@@ -172,14 +163,8 @@ fn waiting_pr(
         author: hit.user.login,
         created_at: hit.created_at,
         updated_at: hit.updated_at,
-        head_sha: None,
-        commits: None,
-        additions: None,
-        deletions: None,
-        changed_files: None,
-        ci: None,
-        waiting: waiting.clone(),
-    })
+    };
+    Some(WaitingPr::listed(forge.id(), host, listed, waiting.clone()))
 }
 
 #[cfg(test)]

@@ -9,7 +9,7 @@ use super::settings::{AUTH, GitlabSettings};
 use super::wire;
 use crate::pr::connect::Connection;
 use crate::pr::hosted::ForgeKind;
-use crate::pr::inbox::{InboxAnswer, InboxQuery, Waiting, WaitingPr};
+use crate::pr::inbox::{InboxAnswer, InboxQuery, ListedPr, WaitingPr};
 use crate::pr::self_hosted::{self, InboxHost};
 
 #[derive(Debug, Deserialize)]
@@ -53,14 +53,7 @@ async fn host_inbox(
         let me: wire::User = client
             .get_json(client.endpoint(&["user"]), "the authenticated user")
             .await?;
-        let mut wanted = Vec::new();
-        if query.requested {
-            wanted.push(("reviewer_username", Waiting::ReviewRequested));
-        }
-        if query.authored {
-            wanted.push(("author_username", Waiting::Authored));
-        }
-        for (filter, waiting) in wanted {
+        for (filter, waiting) in query.searches("reviewer_username", "author_username") {
             let mut url = client.endpoint(&["merge_requests"]);
             url.query_pairs_mut()
                 .append_pair(filter, &me.username)
@@ -82,9 +75,7 @@ async fn host_inbox(
                 if !query.covers(&project) || !forge.names(&mr.web_url, &host, &project, mr.iid) {
                     continue;
                 }
-                prs.push(WaitingPr {
-                    forge: forge.id().to_string(),
-                    host: host.clone(),
+                let listed = ListedPr {
                     repo: project,
                     number: mr.iid,
                     url: mr.web_url,
@@ -93,13 +84,10 @@ async fn host_inbox(
                     author: mr.author.username,
                     created_at: mr.created_at,
                     updated_at: mr.updated_at,
+                };
+                prs.push(WaitingPr {
                     head_sha: mr.sha,
-                    commits: None,
-                    additions: None,
-                    deletions: None,
-                    changed_files: None,
-                    ci: None,
-                    waiting: waiting.clone(),
+                    ..WaitingPr::listed(forge.id(), &host, listed, waiting.clone())
                 });
             }
         }
