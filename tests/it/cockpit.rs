@@ -12,14 +12,10 @@ fn cockpit(name: &str, data: &Path, exit_file: &Path) -> Tmux {
 
 /// The cockpit on the demo with `extra` arguments.
 fn cockpit_with(name: &str, data: &Path, exit_file: &Path, extra: &str) -> Tmux {
-    let binary = env!("CARGO_BIN_EXE_review-tui");
-    let command = format!(
-        "{binary} --demo --deterministic-only{extra}; echo $? > {}; sleep 30",
-        exit_file.display()
-    );
-    Tmux::start(
+    Tmux::review_tui(
         name,
-        &command,
+        &format!("--demo --deterministic-only{extra}"),
+        exit_file,
         140,
         42,
         &[
@@ -196,14 +192,10 @@ fn triage_undo_editor_gate_and_publish_at_80x24() {
     .unwrap();
     use std::os::unix::fs::PermissionsExt;
     std::fs::set_permissions(&editor, std::fs::Permissions::from_mode(0o755)).unwrap();
-    let binary = env!("CARGO_BIN_EXE_review-tui");
-    let command = format!(
-        "{binary} --demo --deterministic-only; echo $? > {}; sleep 30",
-        exit_file.display()
-    );
-    let tmux = Tmux::start(
+    let tmux = Tmux::review_tui(
         "walk",
-        &command,
+        "--demo --deterministic-only",
+        &exit_file,
         80,
         24,
         &[
@@ -294,17 +286,12 @@ fn triage_undo_editor_gate_and_publish_at_80x24() {
 
 /// The demo with its recorded model answers at 80×24, in `data`.
 fn demo_with_models(name: &str, data: &Path, exit_file: &Path, env: &[(&str, &Path)]) -> Tmux {
-    let binary = env!("CARGO_BIN_EXE_review-tui");
-    let command = format!(
-        "{binary} --demo; echo $? > {}; sleep 30",
-        exit_file.display()
-    );
     let mut all = vec![
         ("REVIEW_TUI_DATA_DIR", data),
         ("REVIEW_TUI_PERSON", Path::new("tester")),
     ];
     all.extend_from_slice(env);
-    Tmux::start(name, &command, 80, 24, &all)
+    Tmux::review_tui(name, "--demo", exit_file, 80, 24, &all)
 }
 
 /// `Reviewers · 12.3k tok` → `12.3k`.
@@ -369,14 +356,10 @@ fn o_opens_the_findings_file_at_its_line_in_the_editor_at_80x24() {
     .unwrap();
     use std::os::unix::fs::PermissionsExt;
     std::fs::set_permissions(&editor, std::fs::Permissions::from_mode(0o755)).unwrap();
-    let binary = env!("CARGO_BIN_EXE_review-tui");
-    let command = format!(
-        "{binary} --demo --deterministic-only; echo $? > {}; sleep 30",
-        exit_file.display()
-    );
-    let tmux = Tmux::start(
+    let tmux = Tmux::review_tui(
         "open-at",
-        &command,
+        "--demo --deterministic-only",
+        &exit_file,
         80,
         24,
         &[
@@ -467,14 +450,10 @@ fn a_cohort_is_dismissed_with_one_reason_and_undone_in_one_step_at_80x24() {
     );
     let data = tempfile::tempdir().unwrap();
     let exit_file = data.path().join("exit");
-    let binary = env!("CARGO_BIN_EXE_review-tui");
-    let command = format!(
-        "{binary} --demo --deterministic-only; echo $? > {}; sleep 30",
-        exit_file.display()
-    );
-    let tmux = Tmux::start(
+    let tmux = Tmux::review_tui(
         "cohort",
-        &command,
+        "--demo --deterministic-only",
+        &exit_file,
         80,
         24,
         &[
@@ -570,13 +549,10 @@ fn a_deterministic_only_cockpit_round_gives_the_headless_verdict() {
 
     let data = tempfile::tempdir().unwrap();
     let exit_file = data.path().join("exit");
-    let command = format!(
-        "{binary} '{range}' --deterministic-only; echo $? > {}; sleep 30",
-        exit_file.display()
-    );
-    let tmux = Tmux::start(
+    let tmux = Tmux::review_tui(
         "deterministic-only",
-        &command,
+        &format!("'{range}' --deterministic-only"),
+        &exit_file,
         80,
         24,
         &[
@@ -603,14 +579,10 @@ fn a_deterministic_only_cockpit_round_gives_the_headless_verdict() {
 fn a_terminal_too_small_says_what_it_needs_and_a_resize_brings_the_cockpit_back() {
     let data = tempfile::tempdir().unwrap();
     let exit = data.path().join("exit");
-    let binary = env!("CARGO_BIN_EXE_review-tui");
-    let command = format!(
-        "{binary} --demo --deterministic-only; echo $? > {}; sleep 30",
-        exit.display()
-    );
-    let tmux = Tmux::start(
+    let tmux = Tmux::review_tui(
         "small",
-        &command,
+        "--demo --deterministic-only",
+        &exit,
         60,
         11,
         &[("REVIEW_TUI_DATA_DIR", data.path())],
@@ -657,16 +629,12 @@ fn an_axis_overridden_on_its_reason_row_is_published_beside_the_codes_verdict_at
     );
     let head = repo.commit_all("drop setup");
     let range = format!("{}#{base}..{head}", repo.path().display());
-    let binary = env!("CARGO_BIN_EXE_review-tui");
     let data = tempfile::tempdir().unwrap();
     let exit_file = data.path().join("exit");
-    let command = format!(
-        "{binary} '{range}' --deterministic-only; echo $? > {}; sleep 30",
-        exit_file.display()
-    );
-    let tmux = Tmux::start(
+    let tmux = Tmux::review_tui(
         "axis-override",
-        &command,
+        &format!("'{range}' --deterministic-only"),
+        &exit_file,
         80,
         24,
         &[

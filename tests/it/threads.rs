@@ -439,14 +439,13 @@ fn the_cockpit_lists_threads_drafts_a_reply_and_a_resolution_and_publishes_them_
     let first = run(&server, data.path(), &[]);
     assert_eq!(first.status.code(), Some(6), "{}", text(&first.stderr));
     let exit = data.path().join("exit");
-    let binary = env!("CARGO_BIN_EXE_review-tui");
-    let tmux = Tmux::start(
+    let tmux = Tmux::review_tui(
         "threads",
         &format!(
-            "env -u GITHUB_TOKEN -u GITHUB_API_URL {binary} acme/widgets#7 --deterministic-only --api-url {}; echo $? > {}; sleep 30",
-            server.url(),
-            exit.display()
+            "acme/widgets#7 --deterministic-only --api-url {}",
+            server.url()
         ),
+        &exit,
         80,
         24,
         &[

@@ -16,6 +16,26 @@ pub const PATIENCE: Duration = Duration::from_secs(30);
 
 impl Tmux {
     /// Starts `command` (a shell command line) in a `width`×`height` terminal.
+    /// `review-tui ARGS` (a shell's words) in a tmux session: its exit code is written to
+    /// `exit_file` when it ends, and the pane stays 30 s after for its last screen to be read.
+    /// The machine's GitHub token and API address never reach it: a test that needs a server
+    /// names it (`--api-url`) and its token (`GH_TOKEN` in `env`).
+    pub fn review_tui(
+        name: &str,
+        args: &str,
+        exit_file: &Path,
+        width: u16,
+        height: u16,
+        env: &[(&str, &Path)],
+    ) -> Tmux {
+        let binary = env!("CARGO_BIN_EXE_review-tui");
+        let command = format!(
+            "env -u GITHUB_TOKEN -u GITHUB_API_URL {binary} {args}; echo $? > {}; sleep 30",
+            exit_file.display()
+        );
+        Tmux::start(name, &command, width, height, env)
+    }
+
     pub fn start(
         name: &str,
         command: &str,
