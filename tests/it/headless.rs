@@ -252,12 +252,7 @@ fn an_empty_range_has_nothing_to_review() {
 #[test]
 fn a_whitespace_only_change_is_not_eligible_unless_forced() {
     let repo = pr_repository();
-    repo.git(&["checkout", "--quiet", "-b", "fmt", "main"]);
-    repo.write(
-        "src/lib.rs",
-        "pub fn add(a: i32, b: i32) -> i32 {\n        a + b\n}\n\npub fn sub(a: i32, b: i32) -> i32 {\n    a - b\n}\n",
-    );
-    repo.commit_all("reindent");
+    repo.whitespace_only_branch();
     let data = tempfile::tempdir().unwrap();
     let reference = format!("{}#main..fmt", repo.path().display());
     let (code, report) = json(data.path(), &[&reference]);

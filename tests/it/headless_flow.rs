@@ -48,12 +48,7 @@ fn json(finished: &Finished) -> serde_json::Value {
 #[test]
 fn each_kind_of_range_ends_in_its_typed_outcome_with_its_report() {
     let repo = pr_repository();
-    repo.git(&["checkout", "--quiet", "-b", "fmt", "main"]);
-    repo.write(
-        "src/lib.rs",
-        "pub fn add(a: i32, b: i32) -> i32 {\n        a + b\n}\n\npub fn sub(a: i32, b: i32) -> i32 {\n    a - b\n}\n",
-    );
-    repo.commit_all("reindent");
+    repo.whitespace_only_branch();
     repo.git(&["checkout", "--quiet", "-b", "empty", "main"]);
     repo.git(&["commit", "--quiet", "--allow-empty", "-m", "nothing"]);
     let data = tempfile::tempdir().unwrap();

@@ -231,12 +231,7 @@ fn inconclusive_not_eligible_and_empty_runs_match_the_schema() {
     assert_valid("inconclusive", &inconclusive.report);
 
     let repo = pr_repository();
-    repo.git(&["checkout", "--quiet", "-b", "fmt", "main"]);
-    repo.write(
-        "src/lib.rs",
-        "pub fn add(a: i32, b: i32) -> i32 {\n        a + b\n}\n\npub fn sub(a: i32, b: i32) -> i32 {\n    a - b\n}\n",
-    );
-    repo.commit_all("reindent");
+    repo.whitespace_only_branch();
     let data = tempfile::tempdir().unwrap();
     let range = format!("{}#main..fmt", repo.path().display());
     let (code, report) = run(data.path(), &[&range, "--deterministic-only"]);

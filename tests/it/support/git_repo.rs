@@ -113,3 +113,16 @@ pub fn pr_repository() -> GitRepo {
     repo.commit_all("main moves on");
     repo
 }
+
+impl GitRepo {
+    /// On [`pr_repository`]: a branch `fmt` off `main` that only reindents `src/lib.rs` (a
+    /// whitespace-only change, not eligible for review unless forced).
+    pub fn whitespace_only_branch(&self) {
+        self.git(&["checkout", "--quiet", "-b", "fmt", "main"]);
+        self.write(
+            "src/lib.rs",
+            "pub fn add(a: i32, b: i32) -> i32 {\n        a + b\n}\n\npub fn sub(a: i32, b: i32) -> i32 {\n    a - b\n}\n",
+        );
+        self.commit_all("reindent");
+    }
+}
