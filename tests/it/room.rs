@@ -1188,7 +1188,11 @@ fn a_reclassification_accepted_in_the_cockpit_follows_its_finding_into_the_next_
         .unwrap_or_else(|| panic!("the key again: {}", next["findings"]))
         .clone();
     assert_ne!(next["pr"]["head"]["sha"], report["pr"]["head"]["sha"]);
-    assert_ne!(next["round"]["number"], report["round"]["number"], "{}", next["round"]);
+    assert_ne!(
+        next["round"]["number"], report["round"]["number"],
+        "{}",
+        next["round"]
+    );
     assert_eq!(again["priority"], "P3", "{again}");
     assert_eq!(again["kind"], "suggestion", "{again}");
 }
