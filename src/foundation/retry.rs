@@ -50,9 +50,13 @@ pub fn now_epoch() -> u64 {
         .map_or(0, |d| d.as_secs())
 }
 
-/// A rate limit's reset instant for people: `2026-01-02 03:04:05 UTC`.
+/// The last instant an RFC 3339 time can name: 9999-12-31 23:59:59 UTC.
+const LAST_NAMEABLE_EPOCH: u64 = 253_402_300_799;
+
+/// A rate limit's reset instant for people: `2026-01-02 03:04:05 UTC`. The instant is a
+/// server's number: one past year 9999 is shown as the last second of it, never a crash.
 pub fn utc_time(epoch_secs: u64) -> String {
-    let at = std::time::UNIX_EPOCH + Duration::from_secs(epoch_secs);
+    let at = std::time::UNIX_EPOCH + Duration::from_secs(epoch_secs.min(LAST_NAMEABLE_EPOCH));
     humantime::format_rfc3339_seconds(at)
         .to_string()
         .replace('T', " ")
@@ -94,6 +98,7 @@ mod tests {
     #[test]
     fn reset_instants_are_shown_in_utc_and_waits_round_up() {
         assert_eq!(utc_time(1_700_000_000), "2023-11-14 22:13:20 UTC");
+        assert_eq!(utc_time(u64::MAX), "9999-12-31 23:59:59 UTC");
         assert_eq!(whole_seconds(Duration::from_millis(1500)), 2);
         assert_eq!(whole_seconds(Duration::from_secs(3)), 3);
     }

@@ -22,14 +22,14 @@ use crate::support::openai_server::{OpenAiServer, Reply};
 const BOUND: Duration = Duration::from_secs(60);
 /// Faster than any client timeout below, slow enough that a timeout is the only way out.
 const DRIP: Duration = Duration::from_millis(400);
-const GH_TOKEN: &str = "ghp_FAULTScanary0000000000000000000000";
+pub(crate) const GH_TOKEN: &str = "ghp_FAULTScanary0000000000000000000000";
 const MODEL_KEY: &str = "sk-FAULTScanary000000000000000000";
-const PULL: &str = "GET /repos/acme/widgets/pulls/7";
+pub(crate) const PULL: &str = "GET /repos/acme/widgets/pulls/7";
 
-struct Run {
-    code: i32,
-    stdout: String,
-    stderr: String,
+pub(crate) struct Run {
+    pub(crate) code: i32,
+    pub(crate) stdout: String,
+    pub(crate) stderr: String,
     /// Every file the run left under its data directory, as text.
     files: Vec<(String, String)>,
 }
@@ -39,7 +39,7 @@ impl Run {
         serde_json::from_str(&self.stdout).unwrap_or(Value::Null)
     }
 
-    fn decision(&self) -> String {
+    pub(crate) fn decision(&self) -> String {
         self.report()["verdict"]["decision"]
             .as_str()
             .unwrap_or("none")
@@ -48,7 +48,7 @@ impl Run {
 
     /// The stderr lines that are not the pre-run estimate or the reminder that nothing was
     /// published.
-    fn messages(&self) -> Vec<&str> {
+    pub(crate) fn messages(&self) -> Vec<&str> {
         // A reviewer's or pass's retry: `…: attempt 1 of 3, again in 1 s`.
         let retrying = |l: &str| l.contains(": attempt ") && l.contains(", again in ");
         self.stderr
@@ -84,7 +84,7 @@ impl Run {
         }
     }
 
-    fn assert_never_shows(&self, case: &str, secret: &str) {
+    pub(crate) fn assert_never_shows(&self, case: &str, secret: &str) {
         assert!(!self.stdout.contains(secret), "{case}: stdout shows it");
         assert!(!self.stderr.contains(secret), "{case}: stderr shows it");
         for (path, text) in &self.files {
@@ -94,7 +94,7 @@ impl Run {
 }
 
 /// Runs `command` to completion, killing it (and failing) if it outlives [`BOUND`].
-fn bounded(mut command: Command, data: &Path, case: &str) -> Run {
+pub(crate) fn bounded(mut command: Command, data: &Path, case: &str) -> Run {
     let mut child = command
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
@@ -154,7 +154,7 @@ fn collect_files(dir: &Path, out: &mut Vec<(String, String)>) {
 
 /// A command with no credentials or endpoints from the environment, its data and config in
 /// `dir`.
-fn command(dir: &Path, config: &str) -> Command {
+pub(crate) fn command(dir: &Path, config: &str) -> Command {
     let config_path = dir.join("config.toml");
     std::fs::write(&config_path, config).unwrap();
     let mut command = review_tui();
@@ -178,10 +178,10 @@ fn command(dir: &Path, config: &str) -> Command {
 
 // ---- The GitHub-like API, while the PR is read for a review ----
 
-const GITHUB_CONFIG: &str =
+pub(crate) const GITHUB_CONFIG: &str =
     "[github]\nrequest_timeout = \"1s\"\nmax_attempts = 3\nbackoff = \"10ms\"\n";
 
-fn github_server() -> GithubServer {
+pub(crate) fn github_server() -> GithubServer {
     let repo = git_repo::pr_repository();
     repo.git(&["update-ref", "refs/pull/7/head", "feature"]);
     let pull = PullSpec::from_repo(&repo, "acme", "widgets", 7);
@@ -190,7 +190,7 @@ fn github_server() -> GithubServer {
     server
 }
 
-fn review_github_pr(server: &GithubServer, token: &str, case: &str) -> Run {
+pub(crate) fn review_github_pr(server: &GithubServer, token: &str, case: &str) -> Run {
     let dir = tempfile::tempdir().unwrap();
     let mut command = command(dir.path(), GITHUB_CONFIG);
     command

@@ -13,7 +13,7 @@ use crate::publish::planted_repo;
 use crate::support::faults::Fault;
 use crate::support::gitea_server::{GiteaServer, INDEX};
 
-const TOKEN: &str = "gitea-canary-0123456789abcdef";
+pub(crate) const TOKEN: &str = "gitea-canary-0123456789abcdef";
 const LOGIN: &str = "review-bot";
 const AWS_KEY: &str = "AKIAZ4DEMQ7Q2LXWRT5W";
 const SUMMARY: &str = "<!-- review-tui:summary -->";
@@ -32,7 +32,7 @@ fn feature_lib(with_key: bool, moved: bool) -> String {
     text
 }
 
-fn start() -> GiteaServer {
+pub(crate) fn start() -> GiteaServer {
     let server = GiteaServer::start(planted_repo(), "octocat");
     server.accept_token(TOKEN, LOGIN);
     server
@@ -82,7 +82,7 @@ fn bare(server: &GiteaServer, dir: &Path, config: &Path, extra: &[&str]) -> Comm
     command
 }
 
-fn command(server: &GiteaServer, dir: &Path, extra: &[&str]) -> Command {
+pub(crate) fn command(server: &GiteaServer, dir: &Path, extra: &[&str]) -> Command {
     let mut command = bare(server, dir, &config(dir, server), extra);
     command.env("GITEA_TOKEN", TOKEN);
     command

@@ -45,6 +45,17 @@ fn forge(server: &GithubServer) -> GithubForge {
     forge_for(server, Some(GOOD_TOKEN), 7)
 }
 
+/// A forge whose longest wait is long enough for a one-second `Retry-After`: a wait asked past
+/// the longest is not waited for at all.
+fn patient_forge(server: &GithubServer) -> GithubForge {
+    let mut config = GithubConfig::new(server.url(), Token::new(GOOD_TOKEN));
+    config.retry = RetryPolicy {
+        max_wait: Duration::from_secs(2),
+        ..fast_retries()
+    };
+    GithubForge::new(GithubClient::new(config).unwrap(), "acme", "widgets", 7).unwrap()
+}
+
 #[tokio::test]
 async fn reads_pull_request_metadata_through_the_trait() {
     let server = start();
@@ -248,10 +259,10 @@ async fn too_many_requests_is_retried() {
     server.script(
         PULL,
         [Fault::TooManyRequests {
-            retry_after_secs: 2,
+            retry_after_secs: 1,
         }],
     );
-    forge(&server).pull_request().await.unwrap();
+    patient_forge(&server).pull_request().await.unwrap();
     assert_eq!(server.requests_to(PULL).len(), 2);
 }
 
@@ -262,12 +273,12 @@ async fn rate_limited_forbidden_is_retried_but_a_plain_forbidden_is_not() {
     server.script(
         files,
         [Fault::SecondaryRateLimit {
-            retry_after_secs: 3,
+            retry_after_secs: 1,
         }],
     );
     // A reset within the longest wait is waited for; a later one fails at once, saying when.
     server.script(PULL, [Fault::PrimaryRateLimit { reset_in_secs: 0 }]);
-    let forge = forge(&server);
+    let forge = patient_forge(&server);
     forge.changed_files().await.unwrap();
     forge.pull_request().await.unwrap();
     assert_eq!(server.requests_to(files).len(), 2);

@@ -13,7 +13,7 @@ use crate::publish::planted_repo;
 use crate::support::faults::Fault;
 use crate::support::gitlab_server::{GitlabServer, IID, PROJECT};
 
-const TOKEN: &str = "glpat-GITLABcanary00000000";
+pub(crate) const TOKEN: &str = "glpat-GITLABcanary00000000";
 const LOGIN: &str = "review-bot";
 const AWS_KEY: &str = "AKIAZ4DEMQ7Q2LXWRT5W";
 const SUMMARY: &str = "<!-- review-tui:summary -->";
@@ -32,7 +32,7 @@ fn feature_lib(with_key: bool, moved: bool) -> String {
     text
 }
 
-fn start() -> GitlabServer {
+pub(crate) fn start() -> GitlabServer {
     let server = GitlabServer::start(planted_repo(), "octocat");
     server.accept_token(TOKEN, LOGIN);
     server
@@ -53,7 +53,7 @@ fn config(dir: &Path, server: &GitlabServer) -> std::path::PathBuf {
     path
 }
 
-fn command(server: &GitlabServer, dir: &Path, extra: &[&str]) -> Command {
+pub(crate) fn command(server: &GitlabServer, dir: &Path, extra: &[&str]) -> Command {
     let mut command = review_tui();
     command
         .arg(server.mr_url())

@@ -36,6 +36,7 @@ mod publish_identity;
 mod publish_limits;
 mod report_schema;
 mod republish;
+mod request_loop;
 mod review_report;
 mod room;
 mod secrets;

@@ -1,31 +1,28 @@
-//! The HTTP side of GitHub: headers, authentication, retries and pagination.
+//! The HTTP side of GitHub: its headers, its token, its answers' shapes and its errors, over
+//! the one request loop every forge shares ([`Exchange`]: retries, rate limits, pages).
 
-use std::collections::HashSet;
 use std::fmt;
 use std::time::Duration;
 
-use reqwest::header::{ACCEPT, AUTHORIZATION, HeaderMap, HeaderValue};
-use reqwest::{Method, Response, StatusCode, Url};
+use reqwest::header::{AUTHORIZATION, HeaderName, HeaderValue};
+use reqwest::{Method, Url};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
+use super::dialect::GithubDialect;
 use super::error::{Call, GithubError};
-use super::link;
-use super::notice::GithubNotice;
 use super::wire::ErrorBody;
 use crate::pr::connect::Notices;
-use crate::pr::http::retry::{RateHints, is_retryable};
-use crate::pr::http::setup::{endpoint, http_client, secret_header};
+use crate::pr::http::exchange::clip;
+use crate::pr::http::{Answer, Exchange, Failure, Setup, SetupError};
 use crate::pr::token::Token;
-use crate::retry::{RetryPolicy, now_epoch};
+use crate::retry::RetryPolicy;
 
 pub const DEFAULT_API_URL: &str = "https://api.github.com";
 const API_VERSION: &str = "2022-11-28";
 const JSON_MEDIA_TYPE: &str = "application/vnd.github+json";
 const DIFF_MEDIA_TYPE: &str = "application/vnd.github.diff";
 const PER_PAGE: &str = "100";
-/// GitHub error messages are one line; anything longer is an HTML error page from a proxy.
-const MAX_MESSAGE_CHARS: usize = 300;
 
 /// How to reach GitHub. The binary wires `--api-url` / `GITHUB_API_URL` into `api_url`.
 #[derive(Debug, Clone)]
@@ -79,56 +76,53 @@ impl Accept {
 /// A GitHub REST client. Cheap to clone: the connection pool is shared.
 #[derive(Clone)]
 pub struct GithubClient {
-    http: reqwest::Client,
-    api: Url,
-    /// The prepared `Authorization` header, marked sensitive so reqwest never prints it.
-    auth: Option<HeaderValue>,
-    /// Kept only to scrub it from anything a server echoes back into an error message.
-    token: Option<Token>,
-    retry: RetryPolicy,
-    timeout: Duration,
+    exchange: Exchange,
     login: Option<String>,
     installation_login: Option<String>,
-    notices: Option<Notices>,
 }
 
 impl fmt::Debug for GithubClient {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("GithubClient")
-            .field("api", &self.api.as_str())
-            .field("token", &self.token)
-            .field("retry", &self.retry)
+            .field("exchange", &self.exchange)
             .finish()
     }
 }
 
 impl GithubClient {
     pub fn new(config: GithubConfig) -> Result<Self, GithubError> {
-        let api = parse_api_url(&config.api_url)?;
-        let auth = match &config.token {
-            Some(token) => Some(
-                secret_header(&format!("Bearer {}", token.expose())).ok_or_else(|| {
-                    GithubError::Client(
-                        "the token contains characters that cannot go in an HTTP header".into(),
-                    )
-                })?,
-            ),
-            None => None,
-        };
-        // GitHub answers a renamed repository with a redirect; reqwest drops `Authorization`
-        // when one leads to another host.
-        let http = http_client(config.timeout, reqwest::redirect::Policy::default())
-            .map_err(|e| GithubError::Client(crate::error_text::chain(&e)))?;
-        Ok(GithubClient {
-            http,
-            api,
+        let auth = config
+            .token
+            .as_ref()
+            .map(|token| (AUTHORIZATION, format!("Bearer {}", token.expose())));
+        let exchange = Exchange::new(Setup {
+            forge: "GitHub",
+            api_url: config.api_url.clone(),
             auth,
             token: config.token,
+            headers: vec![(
+                HeaderName::from_static("x-github-api-version"),
+                HeaderValue::from_static(API_VERSION),
+            )],
+            // GitHub answers a renamed repository with a redirect; reqwest drops
+            // `Authorization` when one leads to another host.
+            redirects: reqwest::redirect::Policy::default(),
             retry: config.retry,
             timeout: config.timeout,
+            notices: config.notices,
+            dialect: &GithubDialect,
+        })
+        .map_err(|e| match e {
+            SetupError::ApiUrl(reason) => GithubError::InvalidApiUrl {
+                url: config.api_url,
+                reason,
+            },
+            SetupError::Client(detail) => GithubError::Client(detail),
+        })?;
+        Ok(GithubClient {
+            exchange,
             login: config.login.filter(|l| !l.trim().is_empty()),
             installation_login: config.installation_login,
-            notices: config.notices,
         })
     }
 
@@ -145,17 +139,17 @@ impl GithubClient {
 
     /// The API base this client talks to.
     pub fn api_url(&self) -> &Url {
-        &self.api
+        self.exchange.api_url()
     }
 
     pub fn has_token(&self) -> bool {
-        self.auth.is_some()
+        self.exchange.has_token()
     }
 
     /// An endpoint under the API base. Segments are percent-encoded one by one, so an owner or
     /// repository name can never add path components.
     pub fn endpoint(&self, segments: &[&str]) -> Url {
-        endpoint(&self.api, segments)
+        self.exchange.endpoint(segments)
     }
 
     /// One JSON document.
@@ -164,7 +158,7 @@ impl GithubClient {
         url: Url,
         what: &str,
     ) -> Result<T, GithubError> {
-        let call = call_of(&Method::GET, &url);
+        let call = Call::of(&Method::GET, &url);
         let answer = self
             .send(Method::GET, url, Accept::Json, None, what)
             .await?;
@@ -185,67 +179,45 @@ impl GithubClient {
     /// Every item of a list endpoint, following `Link: rel="next"` until the last page.
     pub async fn get_all<T: DeserializeOwned>(
         &self,
-        mut url: Url,
+        url: Url,
         what: &str,
     ) -> Result<Vec<T>, GithubError> {
-        url.query_pairs_mut().append_pair("per_page", PER_PAGE);
-        let first_call = call_of(&Method::GET, &url);
-        let mut items = Vec::new();
-        let mut seen = HashSet::new();
-        let mut next = Some(url);
-        while let Some(url) = next.take() {
-            let call = call_of(&Method::GET, &url);
-            if !seen.insert(url.clone()) {
-                return Err(GithubError::Decode {
-                    call,
-                    detail: "the pagination links loop back to a page already read".into(),
-                });
-            }
-            let answer = self
-                .send(Method::GET, url, Accept::Json, None, what)
-                .await?;
-            next = self.next_page(&answer.headers, &first_call)?;
-            let page: Vec<T> = self.decode(&answer, &call)?;
-            items.extend(page);
-        }
-        Ok(items)
+        self.exchange
+            .pages(
+                url,
+                Some(("per_page", PER_PAGE)),
+                JSON_MEDIA_TYPE,
+                |answer, call| self.decode(answer, call),
+                |failure| self.fail(failure, what),
+            )
+            .await
     }
 
     /// Every item of a list that GitHub wraps in an object (the search API's `items`),
     /// following `Link: rel="next"` like [`GithubClient::get_all`].
     pub async fn get_all_in<T: DeserializeOwned>(
         &self,
-        mut url: Url,
+        url: Url,
         field: &str,
         what: &str,
     ) -> Result<Vec<T>, GithubError> {
-        url.query_pairs_mut().append_pair("per_page", PER_PAGE);
-        let first_call = call_of(&Method::GET, &url);
-        let mut items = Vec::new();
-        let mut seen = HashSet::new();
-        let mut next = Some(url);
-        while let Some(url) = next.take() {
-            let call = call_of(&Method::GET, &url);
-            if !seen.insert(url.clone()) {
-                return Err(GithubError::Decode {
-                    call,
-                    detail: "the pagination links loop back to a page already read".into(),
-                });
-            }
-            let answer = self
-                .send(Method::GET, url, Accept::Json, None, what)
-                .await?;
-            next = self.next_page(&answer.headers, &first_call)?;
-            let mut page: serde_json::Map<String, serde_json::Value> =
-                self.decode(&answer, &call)?;
+        let page = |answer: &Answer, call: &Call| -> Result<Vec<T>, GithubError> {
+            let mut page: serde_json::Map<String, serde_json::Value> = self.decode(answer, call)?;
             let list = page.remove(field).unwrap_or_default();
-            let page: Vec<T> = serde_json::from_value(list).map_err(|e| GithubError::Decode {
+            serde_json::from_value(list).map_err(|e| GithubError::Decode {
                 call: call.clone(),
                 detail: format!("`{field}`: {e}"),
-            })?;
-            items.extend(page);
-        }
-        Ok(items)
+            })
+        };
+        self.exchange
+            .pages(
+                url,
+                Some(("per_page", PER_PAGE)),
+                JSON_MEDIA_TYPE,
+                page,
+                |failure| self.fail(failure, what),
+            )
+            .await
     }
 
     /// Sends a JSON body (`POST`, `PUT`) and decodes the JSON answer. A `POST` is never
@@ -257,7 +229,7 @@ impl GithubClient {
         body: &B,
         what: &str,
     ) -> Result<T, GithubError> {
-        let call = call_of(&method, &url);
+        let call = Call::of(&method, &url);
         let body = serde_json::to_vec(body).map_err(|e| GithubError::Decode {
             call: call.clone(),
             detail: format!("could not encode the request: {e}"),
@@ -271,7 +243,7 @@ impl GithubClient {
     /// GitHub's GraphQL endpoint beside this REST base: `/graphql` on api.github.com,
     /// `/api/graphql` beside an Enterprise Server's `/api/v3`.
     pub fn graphql_endpoint(&self) -> Url {
-        let mut url = self.api.clone();
+        let mut url = self.api_url().clone();
         let path = url.path().trim_end_matches('/').to_owned();
         match path.strip_suffix("/v3") {
             Some(prefix) => url.set_path(&format!("{prefix}/graphql")),
@@ -300,7 +272,7 @@ impl GithubClient {
             message: String,
         }
         let url = self.graphql_endpoint();
-        let call = call_of(&Method::POST, &url);
+        let call = Call::of(&Method::POST, &url);
         let body = serde_json::json!({ "query": query, "variables": variables });
         let envelope: Envelope<T> = self.send_json(Method::POST, url, &body, what).await?;
         if !envelope.errors.is_empty() {
@@ -316,30 +288,8 @@ impl GithubClient {
         })
     }
 
-    fn next_page(&self, headers: &HeaderMap, call: &Call) -> Result<Option<Url>, GithubError> {
-        let Some(target) = headers
-            .get("link")
-            .and_then(|v| v.to_str().ok())
-            .and_then(link::next_page)
-        else {
-            return Ok(None);
-        };
-        let url = Url::parse(target).map_err(|e| GithubError::Decode {
-            call: call.clone(),
-            detail: format!("unreadable next-page link: {e}"),
-        })?;
-        // The token goes with every page; only ever send it back to the API it was meant for.
-        if url.origin() != self.api.origin() {
-            return Err(GithubError::ForeignPageLink {
-                call: call.clone(),
-                host: url.host_str().unwrap_or("?").to_owned(),
-            });
-        }
-        Ok(Some(url))
-    }
-
-    /// Sends a request, retrying what `retry` allows, and returns the first success read whole:
-    /// an answer that breaks off on the way is as transient as one that never came.
+    /// Sends a request through the shared loop ([`Exchange::send`]): retried as the policy
+    /// allows, a POST only when GitHub refused it unprocessed (a rate limit).
     async fn send(
         &self,
         method: Method,
@@ -348,202 +298,99 @@ impl GithubClient {
         body: Option<Vec<u8>>,
         what: &str,
     ) -> Result<Answer, GithubError> {
-        let call = call_of(&method, &url);
-        let max_attempts = self.retry.max_attempts.max(1);
-        // Once a request may have reached GitHub, only an idempotent one is safe to repeat:
-        // a POSTed review that got a 502 back may well have been created.
-        let idempotent = matches!(
-            method,
-            Method::GET | Method::HEAD | Method::PUT | Method::DELETE
-        );
-        let mut attempt = 0;
-        loop {
-            attempt += 1;
-            let mut request = self
-                .http
-                .request(method.clone(), url.clone())
-                .header(ACCEPT, accept.media_type())
-                .header("X-GitHub-Api-Version", API_VERSION);
-            if let Some(auth) = &self.auth {
-                request = request.header(AUTHORIZATION, auth.clone());
-            }
-            if let Some(body) = &body {
-                request = request
-                    .header(reqwest::header::CONTENT_TYPE, "application/json")
-                    .body(body.clone());
-            }
-            let backoff = self.retry.delay(attempt, None);
-            let response = match self.noting(&call, false, request.send()).await {
-                Ok(response) => response,
-                Err(e) => {
-                    let retryable = idempotent || e.is_connect();
-                    if retryable && attempt < max_attempts {
-                        let cause = if e.is_timeout() {
-                            "no answer in time"
-                        } else if e.is_connect() {
-                            "the connection failed"
-                        } else {
-                            "the request failed on the way"
-                        };
-                        self.retrying(&call, cause, backoff, attempt, max_attempts);
-                        tokio::time::sleep(backoff).await;
-                        continue;
-                    }
-                    return Err(self.transport_error(call, attempt, e, false));
-                }
-            };
-            let status = response.status();
-            if status.is_success() {
-                let headers = response.headers().clone();
-                let failure = match self.noting(&call, true, response.bytes()).await {
-                    Ok(body) => match cut_short(accept, &headers, &body) {
-                        None => {
-                            return Ok(Answer {
-                                headers,
-                                body: body.to_vec(),
-                            });
-                        }
-                        Some(detail) => GithubError::CutShort {
-                            call: call.clone(),
-                            attempts: attempt,
-                            detail,
-                        },
-                    },
-                    Err(e) => self.transport_error(call.clone(), attempt, e, true),
-                };
-                if idempotent && attempt < max_attempts {
-                    self.retrying(
-                        &call,
-                        "the answer broke off",
-                        backoff,
-                        attempt,
-                        max_attempts,
-                    );
-                    tokio::time::sleep(backoff).await;
-                    continue;
-                }
-                return Err(failure);
-            }
-            let hints = RateHints::from_headers(response.headers());
-            let now = now_epoch();
-            let rejected_unprocessed =
-                status == StatusCode::TOO_MANY_REQUESTS || status == StatusCode::FORBIDDEN;
-            let may_retry =
-                is_retryable(status.as_u16(), &hints) && (idempotent || rejected_unprocessed);
-            // Waiting the longest wait allowed and asking again is pointless when GitHub has
-            // said the limit stays used up for longer (and named no sooner `Retry-After`): say
-            // when it resets instead.
-            let exhausted = rejected_unprocessed
-                .then(|| hints.exhausted_until(now))
-                .flatten();
-            let resets_too_late = hints.retry_after_secs.is_none()
-                && exhausted.is_some_and(|(_, wait)| wait > self.retry.max_wait);
-            if may_retry && attempt < max_attempts && !resets_too_late {
-                let wait = self.retry.delay(attempt, hints.asked_wait(now));
-                let cause = if hints.retry_after_secs.is_some() || exhausted.is_some() {
-                    format!("rate limited ({})", status.as_u16())
-                } else {
-                    format!("answered {}", status.as_u16())
-                };
-                self.retrying(&call, &cause, wait, attempt, max_attempts);
-                tokio::time::sleep(wait).await;
-                continue;
-            }
-            let (message, errors) = self.error_message(response).await;
-            if let Some((reset_epoch, resets_in)) = exhausted {
-                return Err(GithubError::RateLimited {
-                    call,
-                    status: status.as_u16(),
-                    reset_epoch,
-                    resets_in_secs: resets_in.as_secs(),
-                    anonymous: !self.has_token(),
-                });
-            }
-            return Err(match status {
-                StatusCode::UNAUTHORIZED if self.has_token() => {
-                    GithubError::Unauthorized { call, message }
-                }
-                StatusCode::UNAUTHORIZED => GithubError::AuthenticationRequired { call, message },
-                StatusCode::NOT_FOUND => GithubError::NotFound {
-                    call,
-                    what: what.to_owned(),
-                },
-                _ => GithubError::Status {
-                    call,
-                    status: status.as_u16(),
-                    message,
-                    errors,
-                    attempts: attempt,
-                },
-            });
-        }
+        self.exchange
+            .send(method, url, accept.media_type(), body)
+            .await
+            .map_err(|failure| self.fail(failure, what))
     }
 
-    /// `work` (a request or the reading of its answer), with a notice at each interval while
-    /// it has not finished.
-    async fn noting<F: std::future::Future>(
-        &self,
-        call: &Call,
-        arriving: bool,
-        work: F,
-    ) -> F::Output {
-        let Some(notices) = &self.notices else {
-            return work.await;
-        };
-        let every = crate::waiting::notice_interval(self.timeout);
-        crate::waiting::noting(work, every, |waited_secs| {
-            notices.say(GithubNotice::Waiting {
-                call: call.clone(),
-                waited_secs,
-                arriving,
-            })
-        })
-        .await
-    }
-
-    /// Says that `call` failed (`cause`) and is tried again after `wait`.
-    fn retrying(&self, call: &Call, cause: &str, wait: Duration, attempt: u32, max: u32) {
-        if let Some(notices) = &self.notices {
-            notices.say(GithubNotice::Retrying {
-                call: call.clone(),
-                cause: cause.to_owned(),
-                wait_secs: wait.as_secs_f64().round() as u64,
-                next_attempt: attempt + 1,
-                max_attempts: max,
-            });
-        }
-    }
-
-    /// A request that failed on the wire: before any answer (`reading` false) or while the
-    /// answer's body was arriving.
-    fn transport_error(
-        &self,
-        call: Call,
-        attempts: u32,
-        error: reqwest::Error,
-        reading: bool,
-    ) -> GithubError {
-        if error.is_timeout() {
-            return GithubError::Timeout {
+    /// A failed call in GitHub's words.
+    fn fail(&self, failure: Failure, what: &str) -> GithubError {
+        match failure {
+            Failure::Timeout {
                 call,
                 attempts,
-                timeout: self.timeout,
-                stage: crate::error_text::TimedOut::of(error.is_connect(), reading),
-            };
-        }
-        let detail = self.scrub(&crate::error_text::chain(&error.without_url()));
-        if reading {
-            GithubError::BrokenAnswer {
+                stage,
+            } => GithubError::Timeout {
+                call,
+                attempts,
+                timeout: self.exchange.timeout(),
+                stage,
+            },
+            Failure::Transport {
                 call,
                 attempts,
                 detail,
-            }
-        } else {
-            GithubError::Transport {
+                reading: true,
+            } => GithubError::BrokenAnswer {
                 call,
                 attempts,
                 detail,
-            }
+            },
+            Failure::Transport {
+                call,
+                attempts,
+                detail,
+                reading: false,
+            } => GithubError::Transport {
+                call,
+                attempts,
+                detail,
+            },
+            Failure::CutShort {
+                call,
+                attempts,
+                detail,
+            } => GithubError::CutShort {
+                call,
+                attempts,
+                detail,
+            },
+            Failure::RateLimited {
+                call,
+                status,
+                reset_epoch,
+                resets_in,
+            } => GithubError::RateLimited {
+                call,
+                status,
+                reset_epoch,
+                resets_in_secs: crate::retry::whole_seconds(resets_in),
+                anonymous: !self.has_token(),
+            },
+            Failure::Refused {
+                call,
+                status: 401,
+                message,
+                ..
+            } if self.has_token() => GithubError::Unauthorized { call, message },
+            Failure::Refused {
+                call,
+                status: 401,
+                message,
+                ..
+            } => GithubError::AuthenticationRequired { call, message },
+            Failure::Refused {
+                call, status: 404, ..
+            } => GithubError::NotFound {
+                call,
+                what: what.to_owned(),
+            },
+            Failure::Refused {
+                call,
+                status,
+                message,
+                details,
+                attempts,
+            } => GithubError::Status {
+                call,
+                status,
+                message,
+                errors: details,
+                attempts,
+            },
+            Failure::Unreadable { call, detail } => GithubError::Decode { call, detail },
+            Failure::ForeignPageLink { call, host } => GithubError::ForeignPageLink { call, host },
         }
     }
 
@@ -588,62 +435,7 @@ impl GithubClient {
     }
 
     fn scrub(&self, text: &str) -> String {
-        match &self.token {
-            Some(token) => text.replace(token.expose(), "***"),
-            None => text.to_owned(),
-        }
-    }
-
-    /// GitHub's `message` (or the start of whatever else came back) and its `errors`, each
-    /// one line; never the token, even if a misbehaving server echoed it.
-    async fn error_message(&self, response: Response) -> (String, Vec<String>) {
-        let text = response.text().await.unwrap_or_default();
-        // A 422's `message` is only "Unprocessable Entity"; the reason is in `errors`.
-        let body = serde_json::from_str::<ErrorBody>(&text).ok();
-        let errors = body
-            .as_ref()
-            .map(|b| b.details().iter().map(|e| clip(&self.scrub(e))).collect())
-            .unwrap_or_default();
-        let message = body.and_then(|body| body.describe()).unwrap_or(text);
-        let message = clip(&self.scrub(&message));
-        let message = if message.is_empty() {
-            "no message".into()
-        } else {
-            message
-        };
-        (message, errors)
-    }
-}
-
-fn parse_api_url(raw: &str) -> Result<Url, GithubError> {
-    crate::pr::connect::parse_api_url(raw).map_err(|e| GithubError::InvalidApiUrl {
-        url: raw.to_owned(),
-        reason: e.0,
-    })
-}
-
-/// A successful answer, read whole.
-struct Answer {
-    headers: HeaderMap,
-    body: Vec<u8>,
-}
-
-/// Why a JSON answer is incomplete, if it stops mid-document (a proxy that closed early). Any
-/// other parse failure is left to `decode`, which can tell a wrong shape from a web page.
-fn cut_short(accept: Accept, headers: &HeaderMap, body: &[u8]) -> Option<String> {
-    let json = headers
-        .get(reqwest::header::CONTENT_TYPE)
-        .and_then(|v| v.to_str().ok())
-        .is_none_or(|v| v.contains("json"));
-    // An empty body is a 204's, not a document that stopped.
-    if !matches!(accept, Accept::Json) || !json || body.is_empty() {
-        return None;
-    }
-    match serde_json::from_slice::<serde::de::IgnoredAny>(body) {
-        Err(e) if e.classify() == serde_json::error::Category::Eof => {
-            Some(format!("{} bytes, then {e}", body.len()))
-        }
-        _ => None,
+        self.exchange.scrub(text)
     }
 }
 
@@ -657,33 +449,6 @@ fn error_in_success(body: &[u8]) -> Option<String> {
     }
     let body: ErrorBody = serde_json::from_value(value.clone()).ok()?;
     body.describe()
-}
-
-/// One line, at most [`MAX_MESSAGE_CHARS`].
-fn clip(message: &str) -> String {
-    let message = message.split_whitespace().collect::<Vec<_>>().join(" ");
-    if message.chars().count() > MAX_MESSAGE_CHARS {
-        message.chars().take(MAX_MESSAGE_CHARS).collect::<String>() + "…"
-    } else {
-        message
-    }
-}
-
-fn call_of(method: &Method, url: &Url) -> Call {
-    let method = match *method {
-        Method::GET => "GET",
-        Method::POST => "POST",
-        Method::PUT => "PUT",
-        Method::PATCH => "PATCH",
-        Method::DELETE => "DELETE",
-        Method::HEAD => "HEAD",
-        _ => "REQUEST",
-    };
-    let host = url.host_str().unwrap_or("?");
-    match url.port() {
-        Some(port) => Call::new(method, url.path(), &format!("{host}:{port}")),
-        None => Call::new(method, url.path(), host),
-    }
 }
 
 #[cfg(test)]
@@ -750,41 +515,5 @@ mod tests {
         assert!(!printed.contains("ghp_debugcanary42"), "{printed}");
         let config = GithubConfig::new(DEFAULT_API_URL, Token::new("ghp_debugcanary42"));
         assert!(!format!("{config:?}").contains("ghp_debugcanary42"));
-    }
-
-    #[test]
-    fn only_a_json_document_that_stops_is_cut_short() {
-        let mut json = HeaderMap::new();
-        json.insert(
-            reqwest::header::CONTENT_TYPE,
-            HeaderValue::from_static("application/json; charset=utf-8"),
-        );
-        let cut = cut_short(Accept::Json, &json, br#"{"number": 7, "title": "Che"#).unwrap();
-        assert!(cut.starts_with("27 bytes, then EOF"), "{cut}");
-        assert_eq!(cut_short(Accept::Json, &json, br#"{"number": 7}"#), None);
-        assert_eq!(cut_short(Accept::Json, &json, b""), None, "a 204");
-        assert_eq!(cut_short(Accept::Json, &json, b"{\"a\": nope}"), None);
-        assert_eq!(cut_short(Accept::Diff, &json, b"{"), None);
-        let mut html = HeaderMap::new();
-        html.insert(
-            reqwest::header::CONTENT_TYPE,
-            HeaderValue::from_static("text/html"),
-        );
-        assert_eq!(cut_short(Accept::Json, &html, b"<html><body"), None);
-    }
-
-    #[test]
-    fn calls_are_named_with_their_host_and_without_the_query() {
-        let url = Url::parse("https://api.github.com/repos/o/r/pulls/1/files?per_page=100&page=2")
-            .unwrap();
-        assert_eq!(
-            call_of(&Method::GET, &url).to_string(),
-            "GET /repos/o/r/pulls/1/files on api.github.com"
-        );
-        let local = Url::parse("http://127.0.0.1:8080/repos/o/r").unwrap();
-        assert_eq!(
-            call_of(&Method::GET, &local).to_string(),
-            "GET /repos/o/r on 127.0.0.1:8080"
-        );
     }
 }

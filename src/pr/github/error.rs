@@ -3,28 +3,7 @@
 //! Every variant names the call (method and path, never the host or a token) because "GitHub
 //! failed" is useless when a review makes a dozen calls.
 
-use std::fmt;
-
-/// One API call, as shown in errors: `GET /repos/o/r/pulls/1 on api.github.com`. The host is
-/// named because a network error means nothing without it (which server did not answer?);
-/// the query string is left out: it could carry anything. Kept as its rendered text, which
-/// also keeps every error small.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Call(Box<str>);
-
-impl Call {
-    /// `host` is `api.github.com`, `ghe.corp`, `127.0.0.1:8080` (the port only when not the
-    /// scheme's default).
-    pub fn new(method: &str, path: &str, host: &str) -> Call {
-        Call(format!("{method} {path} on {host}").into_boxed_str())
-    }
-}
-
-impl fmt::Display for Call {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
-    }
-}
+pub use crate::pr::http::Call;
 
 #[derive(Debug, thiserror::Error)]
 pub enum GithubError {

@@ -1,10 +1,10 @@
 //! Pull requests on GitHub (and GitHub Enterprise Server) over the REST API.
 
 mod client;
+mod dialect;
 mod error;
 mod hosts;
 mod inbox;
-mod notice;
 mod reference;
 mod refusal;
 mod rest_threads;
@@ -13,13 +13,11 @@ mod threads;
 mod token;
 mod wire;
 
-use crate::pr::http::link;
 pub use crate::pr::http::next_page;
-pub use crate::pr::http::{RateHints, RetryPolicy, is_retryable, now_epoch, utc_time};
+pub use crate::pr::http::{RateHints, RetryPolicy, now_epoch, utc_time};
 pub use client::{Accept, DEFAULT_API_URL, GithubClient, GithubConfig};
 pub use error::{Call, GithubError};
 pub use hosts::{ApiHosts, GITHUB_HOST};
-pub use notice::GithubNotice;
 pub use reference::{GITHUB, Github};
 pub use refusal::{Refusal, classify as classify_refusal};
 pub use settings::GithubSettings;

@@ -1,14 +1,23 @@
-//! What every forge's HTTP client shares: when to try a call again and how long to wait
-//! (`Retry-After` and the rate-limit headers of GitHub, GitLab and Gitea), and the `Link`
-//! header's next page; the client they are built on (`setup`).
+//! What every forge's HTTP client shares: the one request loop (`exchange`: retries, rate
+//! limits, pages, notices), told by each forge's `dialect` what it says its own way; when to
+//! try a call again and how long to wait (`Retry-After` and the rate-limit headers of GitHub,
+//! GitLab and Gitea); the `Link` header's next page; the client they are built on (`setup`).
 
+pub mod call;
 pub mod client;
+pub mod dialect;
+pub mod exchange;
 pub mod link;
+pub mod notice;
 pub mod retry;
 pub mod setup;
 
 pub use crate::retry::{RetryPolicy, now_epoch, utc_time};
-pub use client::{Answer, Call, HttpError, RestClient, RestConfig};
+pub use call::Call;
+pub use client::{HttpError, RestClient, RestConfig};
+pub use dialect::{Dialect, ErrorText, MessageDialect};
+pub use exchange::{Answer, Exchange, Failure, Setup, SetupError};
 pub use link::next_page;
-pub use retry::{RateHints, is_retryable};
+pub use notice::Notice;
+pub use retry::RateHints;
 pub use setup::{endpoint, http_client, secret_header};

@@ -53,19 +53,10 @@ impl RateHints {
         })
     }
 
-    fn rate_limited(&self) -> bool {
+    /// Whether the headers say a limit holds the call back: a wait was asked, or the limit
+    /// is used up.
+    pub fn rate_limited(&self) -> bool {
         self.retry_after_secs.is_some() || self.remaining == Some(0)
-    }
-}
-
-/// Whether a failed status is worth another try. A 403 is only retried when it is a rate limit
-/// (secondary limits come with `Retry-After`, primary ones with `x-ratelimit-remaining: 0`);
-/// any other 403 is a permission problem that waiting will not fix.
-pub fn is_retryable(status: u16, hints: &RateHints) -> bool {
-    match status {
-        429 | 500..=599 => true,
-        403 => hints.rate_limited(),
-        _ => false,
     }
 }
 
@@ -85,21 +76,11 @@ mod tests {
     }
 
     #[test]
-    fn which_statuses_are_retried() {
-        let none = RateHints::default();
-        assert!(is_retryable(500, &none));
-        assert!(is_retryable(502, &none));
-        assert!(is_retryable(429, &none));
-        assert!(
-            !is_retryable(403, &none),
-            "a plain 403 is a permission problem"
-        );
-        assert!(is_retryable(403, &hints(Some(30), None, None)));
-        assert!(is_retryable(403, &hints(None, Some(0), Some(NOW + 5))));
-        assert!(!is_retryable(403, &hints(None, Some(12), Some(NOW + 5))));
-        assert!(!is_retryable(404, &none));
-        assert!(!is_retryable(401, &none));
-        assert!(!is_retryable(422, &none));
+    fn a_limit_holds_back_when_a_wait_is_asked_or_nothing_remains() {
+        assert!(!RateHints::default().rate_limited());
+        assert!(hints(Some(30), None, None).rate_limited());
+        assert!(hints(None, Some(0), Some(NOW + 5)).rate_limited());
+        assert!(!hints(None, Some(12), Some(NOW + 5)).rate_limited());
     }
 
     #[test]

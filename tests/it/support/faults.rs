@@ -31,6 +31,12 @@ pub enum Fault {
     SecondaryRateLimit { retry_after_secs: u64 },
     /// 403 with `x-ratelimit-remaining: 0` and a reset this many seconds from now.
     PrimaryRateLimit { reset_in_secs: u64 },
+    /// 429 with a used-up limit resetting this many seconds from now (before now when
+    /// negative), in the server's own headers: GitHub's `x-ratelimit-*`, GitLab's and
+    /// Gitea's `RateLimit-*`.
+    Throttled { reset_in_secs: i64 },
+    /// The real answer with `Link: <url>; rel="next"`: a server naming a next page, anywhere.
+    NextPage(String),
     /// The request is handled (a review is recorded) but the connection drops before the
     /// answer's body arrives: the client cannot know whether its POST took effect.
     DropAfterHandling,
@@ -166,6 +172,25 @@ pub async fn respond(
             );
             response
         }
+        Fault::Throttled { reset_in_secs } => {
+            let mut response = dialect.error(StatusCode::TOO_MANY_REQUESTS, "Too Many Requests");
+            let reset = epoch_now()
+                .saturating_add_signed(*reset_in_secs)
+                .to_string();
+            let prefix = match dialect {
+                Dialect::Github => "x-ratelimit",
+                _ => "ratelimit",
+            };
+            set_header(&mut response, &format!("{prefix}-limit"), "60");
+            set_header(&mut response, &format!("{prefix}-remaining"), "0");
+            set_header(&mut response, &format!("{prefix}-reset"), &reset);
+            response
+        }
+        Fault::NextPage(url) => {
+            let mut response = real.await;
+            set_header(&mut response, "link", &format!("<{url}>; rel=\"next\""));
+            response
+        }
         Fault::Html => (
             StatusCode::OK,
             [(header::CONTENT_TYPE, "text/html; charset=utf-8")],
@@ -242,9 +267,9 @@ async fn buffer(body: Body) -> Bytes {
         .expect("buffer a response body")
 }
 
-fn set_header(response: &mut Response, name: &'static str, value: &str) {
+fn set_header(response: &mut Response, name: &str, value: &str) {
     response.headers_mut().insert(
-        name,
+        axum::http::HeaderName::from_bytes(name.as_bytes()).expect("a valid header name"),
         HeaderValue::from_str(value).expect("a valid header value"),
     );
 }

@@ -1,23 +1,26 @@
-//! What the GitHub client says while a call is slow or waits to be tried again, so a hanging
+//! What a forge's client says while a call is slow or waits to be tried again, so a hanging
 //! API server or a rate limit is seen while it lasts, not after minutes of silence.
 //!
 //! Notices name the call (method, path and host: never a query or a token), like the errors.
 
 use std::fmt;
 
-use super::error::Call;
+use super::Call;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum GithubNotice {
+pub enum Notice {
     /// No answer yet (or, `arriving`, an answer whose body is still coming), `waited_secs`
     /// into the wait.
     Waiting {
+        /// The forge's name: `GitHub`, `Gitea`.
+        forge: &'static str,
         call: Call,
         waited_secs: u64,
         arriving: bool,
     },
     /// The call failed and is tried again after `wait_secs`.
     Retrying {
+        forge: &'static str,
         call: Call,
         /// What went wrong: "answered 502", "rate limited (429)", "the connection failed".
         cause: String,
@@ -28,10 +31,11 @@ pub enum GithubNotice {
     },
 }
 
-impl fmt::Display for GithubNotice {
+impl fmt::Display for Notice {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            GithubNotice::Waiting {
+            Notice::Waiting {
+                forge,
                 call,
                 waited_secs,
                 arriving,
@@ -41,9 +45,10 @@ impl fmt::Display for GithubNotice {
                 } else {
                     "no answer yet"
                 };
-                write!(f, "waiting for GitHub ({call}): {waited_secs} s, {state}")
+                write!(f, "waiting for {forge} ({call}): {waited_secs} s, {state}")
             }
-            GithubNotice::Retrying {
+            Notice::Retrying {
+                forge,
                 call,
                 cause,
                 wait_secs,
@@ -51,7 +56,7 @@ impl fmt::Display for GithubNotice {
                 max_attempts,
             } => write!(
                 f,
-                "GitHub ({call}): {cause}; trying again in {wait_secs} s \
+                "{forge} ({call}): {cause}; trying again in {wait_secs} s \
                  (attempt {next_attempt} of {max_attempts})"
             ),
         }
@@ -65,7 +70,8 @@ mod tests {
     #[test]
     fn notices_name_the_call_and_never_more() {
         let call = Call::new("GET", "/repos/o/r/pulls/7", "127.0.0.1:8080");
-        let waiting = GithubNotice::Waiting {
+        let waiting = Notice::Waiting {
+            forge: "GitHub",
             call: call.clone(),
             waited_secs: 15,
             arriving: false,
@@ -74,7 +80,8 @@ mod tests {
             waiting.to_string(),
             "waiting for GitHub (GET /repos/o/r/pulls/7 on 127.0.0.1:8080): 15 s, no answer yet"
         );
-        let retrying = GithubNotice::Retrying {
+        let retrying = Notice::Retrying {
+            forge: "GitHub",
             call,
             cause: "answered 502".into(),
             wait_secs: 2,
