@@ -390,9 +390,12 @@ fn gate(
         }
         None => lines.push(Line::from(Span::styled("no verdict yet", theme.muted))),
     }
-    if !state.marked.is_empty() {
+    if !state.findings.marked.is_empty() {
         lines.push(Line::from(Span::styled(
-            format!("{} marked: fix and ignore act on them", state.marked.len()),
+            format!(
+                "{} marked: fix and ignore act on them",
+                state.findings.marked.len()
+            ),
             theme.marked,
         )));
     }

@@ -9,8 +9,8 @@ pub(super) struct Detail;
 
 impl PaneKeys for Detail {
     fn move_by(&self, state: &mut AppState, delta: isize) {
-        let scroll = state.detail_scroll as isize + delta;
-        state.detail_scroll = scroll.clamp(0, state.layout.detail_scroll_max as isize) as u16;
+        let scroll = state.detail.scroll as isize + delta;
+        state.detail.scroll = scroll.clamp(0, state.layout.detail_scroll_max as isize) as u16;
     }
 
     fn expand(&self, state: &mut AppState) {
@@ -20,15 +20,16 @@ impl PaneKeys for Detail {
 
 /// The mouse wheel over the pane.
 pub(super) fn wheel(state: &mut AppState, delta: i16) {
-    state.detail_scroll = state
-        .detail_scroll
+    state.detail.scroll = state
+        .detail
+        .scroll
         .saturating_add_signed(delta)
         .min(state.layout.detail_scroll_max);
 }
 
 pub(super) fn zoom(state: &mut AppState) -> Vec<Effect> {
-    state.zoomed = !state.zoomed;
-    state.focus = if state.zoomed {
+    state.detail.zoomed = !state.detail.zoomed;
+    state.focus = if state.detail.zoomed {
         Pane::Detail
     } else {
         Pane::Findings

@@ -15,26 +15,26 @@ impl PaneKeys for Disagreements {
             .iter()
             .map(|d| (d.a.clone(), d.b.clone()))
             .collect();
-        state.selected_disagreement = step(&pairs, state.selected_disagreement.as_ref(), delta);
+        state.disagreements.selected = step(&pairs, state.disagreements.selected.as_ref(), delta);
     }
 
     fn expand(&self, state: &mut AppState) {
-        let Some((a, b)) = state.selected_disagreement.clone() else {
+        let Some((a, b)) = state.disagreements.selected.clone() else {
             return;
         };
-        let target = if state.selected == Some(RowKey::Node(a.clone())) {
+        let target = if state.findings.selected == Some(RowKey::Node(a.clone())) {
             b
         } else {
             a
         };
         reveal(state, &target);
-        state.selected = Some(RowKey::Node(target));
-        state.detail_scroll = 0;
+        state.findings.selected = Some(RowKey::Node(target));
+        state.detail.scroll = 0;
     }
 
     fn focused(&self, state: &mut AppState) {
-        if state.selected_disagreement.is_none() {
-            state.selected_disagreement = state
+        if state.disagreements.selected.is_none() {
+            state.disagreements.selected = state
                 .disagreements()
                 .first()
                 .map(|d| (d.a.clone(), d.b.clone()));

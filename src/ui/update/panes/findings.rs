@@ -24,18 +24,18 @@ impl PaneKeys for Findings {
     }
 
     fn expand(&self, state: &mut AppState) {
-        match state.selected.clone() {
-            Some(RowKey::Cohort(key)) => toggle(&mut state.collapsed, key),
-            Some(RowKey::Below(key)) => toggle(&mut state.below_open, key),
-            Some(RowKey::Rule(key)) => toggle(&mut state.rules_open, key),
+        match state.findings.selected.clone() {
+            Some(RowKey::Cohort(key)) => toggle(&mut state.findings.collapsed, key),
+            Some(RowKey::Below(key)) => toggle(&mut state.findings.below_open, key),
+            Some(RowKey::Rule(key)) => toggle(&mut state.findings.rules_open, key),
             // A reason's detail: the axis's why, each break with its file and line.
             Some(RowKey::Reason(_)) => state.focus = Pane::Detail,
             Some(RowKey::Node(id)) => {
                 let has_duplicates = rows::rows(state).iter().any(|row| {
                     matches!(row, Row::Node { id: row_id, duplicates, .. } if *row_id == id && *duplicates > 0)
                 });
-                if has_duplicates || state.expanded.contains(&id) {
-                    toggle(&mut state.expanded, id);
+                if has_duplicates || state.findings.expanded.contains(&id) {
+                    toggle(&mut state.findings.expanded, id);
                 } else {
                     state.focus = Pane::Detail;
                 }
@@ -47,11 +47,11 @@ impl PaneKeys for Findings {
 
 pub(super) fn move_findings(state: &mut AppState, delta: isize) {
     let keys: Vec<RowKey> = rows::rows(state).iter().map(Row::key).collect();
-    let next = step(&keys, state.selected.as_ref(), delta);
-    if next != state.selected {
-        state.detail_scroll = 0;
+    let next = step(&keys, state.findings.selected.as_ref(), delta);
+    if next != state.findings.selected {
+        state.detail.scroll = 0;
     }
-    state.selected = next;
+    state.findings.selected = next;
 }
 
 /// A click on the list: focus it, select the row under the mouse (a second click on a fold
@@ -60,13 +60,13 @@ pub(super) fn click(state: &mut AppState, row: u16) {
     state.focus = Pane::Findings;
     if let Some((_, key)) = state.layout.finding_rows.iter().find(|(y, _)| *y == row) {
         let key = key.clone();
-        if state.selected.as_ref() == Some(&key) && !matches!(key, RowKey::Node(_)) {
+        if state.findings.selected.as_ref() == Some(&key) && !matches!(key, RowKey::Node(_)) {
             Findings.expand(state);
         } else {
-            if state.selected.as_ref() != Some(&key) {
-                state.detail_scroll = 0;
+            if state.findings.selected.as_ref() != Some(&key) {
+                state.detail.scroll = 0;
             }
-            state.selected = Some(key);
+            state.findings.selected = Some(key);
         }
     }
 }
@@ -86,9 +86,9 @@ pub(super) fn confirm(state: &mut AppState) -> Vec<Effect> {
 }
 
 pub(super) fn select_range(state: &mut AppState) -> Vec<Effect> {
-    if state.range.take().is_none() {
-        state.range = state.selected.clone();
-        if state.range.is_some() {
+    if state.findings.range.take().is_none() {
+        state.findings.range = state.findings.selected.clone();
+        if state.findings.range.is_some() {
             info(
                 state,
                 "range: move to extend it; confirm, dismiss or resolve act on all of it"
@@ -223,19 +223,19 @@ pub(super) fn edit_comment(state: &mut AppState) -> Vec<Effect> {
 }
 
 pub(super) fn toggle_mark(state: &mut AppState) -> Vec<Effect> {
-    if let Some(RowKey::Node(id)) = state.selected.clone()
-        && !state.marked.remove(&id)
+    if let Some(RowKey::Node(id)) = state.findings.selected.clone()
+        && !state.findings.marked.remove(&id)
     {
-        state.marked.insert(id);
+        state.findings.marked.insert(id);
     }
     Vec::new()
 }
 
 pub(super) fn filter(state: &mut AppState) -> Vec<Effect> {
-    let previous = state.filter.clone();
+    let previous = state.findings.filter.clone();
     state.overlays.push(Overlay::input(
         InputPurpose::Filter { previous },
-        &state.filter,
+        &state.findings.filter,
     ));
     Vec::new()
 }

@@ -70,9 +70,9 @@ impl Component for Panes {
         }
         let node = state.selected_node();
         let me = || Actor::Person(state.person.clone());
-        let group = state.range.is_some()
+        let group = state.findings.range.is_some()
             || matches!(
-                state.selected,
+                state.findings.selected,
                 Some(RowKey::Cohort(_) | RowKey::Below(_) | RowKey::Rule(_))
             );
         match command {
@@ -87,7 +87,7 @@ impl Component for Panes {
             C::Undo => !state.undo.is_empty(),
             C::Redo => !state.redo.is_empty(),
             C::FocusDisagreements => !state.disagreements().is_empty(),
-            C::ClearFilter => !state.filter.is_empty(),
+            C::ClearFilter => !state.findings.filter.is_empty(),
             C::OpenGate => {
                 state.ladder == Ladder::AwaitingApproval
                     || (state.ladder == Ladder::Completed && state.published.is_some())
@@ -161,7 +161,7 @@ fn main_command(state: &mut AppState, command: Command) -> Vec<Effect> {
         Command::EditComment => return findings::edit_comment(state),
         Command::ToggleMark => return findings::toggle_mark(state),
         Command::Filter => return findings::filter(state),
-        Command::ClearFilter => state.filter.clear(),
+        Command::ClearFilter => state.findings.filter.clear(),
         Command::CycleLevel => return cycle_level(state),
         Command::OpenGate => open_gate(state),
         Command::OpenDiff => open_diff(state),
@@ -217,12 +217,12 @@ fn toggle_help(state: &mut AppState) -> Vec<Effect> {
 
 fn close(state: &mut AppState) -> Vec<Effect> {
     if state.overlays.pop().is_none() {
-        if state.range.is_some() {
-            state.range = None;
-        } else if state.zoomed {
-            state.zoomed = false;
-        } else if !state.filter.is_empty() {
-            state.filter.clear();
+        if state.findings.range.is_some() {
+            state.findings.range = None;
+        } else if state.detail.zoomed {
+            state.detail.zoomed = false;
+        } else if !state.findings.filter.is_empty() {
+            state.findings.filter.clear();
         } else {
             state.focus = Pane::Findings;
         }
@@ -293,7 +293,7 @@ fn cycle_pane(state: &mut AppState, delta: isize) {
 /// Focuses `pane`; a list pane arrives with a row selected, so the first enter acts.
 fn focus(state: &mut AppState, pane: Pane) {
     // Another pane is asked for: it must be on screen.
-    state.zoomed &= pane == Pane::Detail;
+    state.detail.zoomed &= pane == Pane::Detail;
     state.focus = pane;
     keys(pane).focused(state);
 }

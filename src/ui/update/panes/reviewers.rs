@@ -14,19 +14,19 @@ impl PaneKeys for Reviewers {
             .into_iter()
             .map(str::to_string)
             .collect();
-        state.selected_reviewer = step(&names, state.selected_reviewer.as_ref(), delta);
+        state.reviewers.selected = step(&names, state.reviewers.selected.as_ref(), delta);
     }
 
     fn expand(&self, state: &mut AppState) {
-        if let Some(name) = state.selected_reviewer.clone() {
-            state.filter = format!("@{name}");
+        if let Some(name) = state.reviewers.selected.clone() {
+            state.findings.filter = format!("@{name}");
             state.focus = Pane::Findings;
         }
     }
 
     fn focused(&self, state: &mut AppState) {
-        if state.selected_reviewer.is_none() {
-            state.selected_reviewer = reviewer_order(state).first().map(|s| s.to_string());
+        if state.reviewers.selected.is_none() {
+            state.reviewers.selected = reviewer_order(state).first().map(|s| s.to_string());
         }
     }
 }
@@ -45,7 +45,8 @@ pub fn reviewer_order(state: &AppState) -> Vec<&str> {
 pub(super) fn stoppable(state: &AppState) -> Option<&str> {
     use crate::review::board::ReviewerPhase;
     let name = state
-        .selected_reviewer
+        .reviewers
+        .selected
         .as_deref()
         .filter(|_| state.focus == Pane::Reviewers)?;
     let phase = state.board.reviewers.get(name).map(|r| r.phase);
