@@ -260,7 +260,7 @@ fn cockpit() -> AppState {
     }
     // Some below-threshold groups unfolded, as a person going through them would leave them.
     for cohort in state.cohorts.iter().step_by(3) {
-        state.below_open.insert(cohort.key.clone());
+        state.findings.below_open.insert(cohort.key.clone());
     }
     state
 }
@@ -292,7 +292,7 @@ fn cockpit_mid_list(terminal: &mut Terminal<TestBackend>, cx: &ViewContext) -> A
         .find(|row| matches!(row, Row::Node { .. }))
         .map(Row::key)
         .expect("a finding in the second half of the list");
-    state.selected = Some(middle);
+    state.findings.selected = Some(middle);
     // An action through `update` scrolls the list to the selection.
     update(&mut state, Action::Tick);
     frame(terminal, &mut state, cx);
@@ -330,7 +330,7 @@ fn diff_frame(c: &mut Criterion) {
         .min_by_key(|n| n.anchor.as_ref().unwrap().start_line.abs_diff(middle))
         .map(|n| n.id.clone())
         .unwrap();
-    state.selected = Some(RowKey::Node(id));
+    state.findings.selected = Some(RowKey::Node(id));
     update(&mut state, Action::Command(Command::OpenDiff));
     frame(&mut terminal, &mut state, &cx);
     assert!(state.layout.diff.height > 40, "the diff view is open");

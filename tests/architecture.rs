@@ -1025,6 +1025,86 @@ fn the_cockpit_state_is_below_update_and_update_below_the_view() {
     assert!(offenders.is_empty(), "{}", offenders.join("\n"));
 }
 
+/// Each pane of the main screen (`ui::pane::Pane`) is a component in its own file under
+/// `src/ui/update/panes/`, named for it, and no pane's file reaches into another pane's: what
+/// they share (focus, paging, the mouse) is the folder's `mod.rs`. A new pane is one file.
+#[test]
+fn each_pane_updates_in_its_own_file_and_uses_no_other_pane() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let panes = pane_names(&fs::read_to_string(root.join("src/ui/pane.rs")).unwrap());
+    assert!(
+        panes.len() >= 4,
+        "the panes read from src/ui/pane.rs: {panes:?}"
+    );
+    let mut offenders = Vec::new();
+    for pane in &panes {
+        let path = root.join(format!("src/ui/update/panes/{pane}.rs"));
+        let Ok(source) = fs::read_to_string(&path) else {
+            offenders.push(format!(
+                "the {pane} pane has no src/ui/update/panes/{pane}.rs"
+            ));
+            continue;
+        };
+        let code = production_code(&source);
+        for other in panes.iter().filter(|other| *other != pane) {
+            if names_module(&code, other) {
+                offenders.push(format!(
+                    "src/ui/update/panes/{pane}.rs uses the {other} pane"
+                ));
+            }
+        }
+    }
+    assert!(offenders.is_empty(), "{}", offenders.join("\n"));
+}
+
+/// The variants of `enum Pane`, snake_cased as their files are named.
+fn pane_names(source: &str) -> Vec<String> {
+    let body = source
+        .split("pub enum Pane {")
+        .nth(1)
+        .and_then(|rest| rest.split('}').next())
+        .unwrap_or_default();
+    body.lines()
+        .map(|line| line.trim().trim_end_matches(','))
+        .filter(|line| line.chars().next().is_some_and(|c| c.is_ascii_uppercase()))
+        .map(|variant| {
+            let mut name = String::new();
+            for (i, c) in variant.chars().enumerate() {
+                if c.is_ascii_uppercase() && i > 0 {
+                    name.push('_');
+                }
+                name.push(c.to_ascii_lowercase());
+            }
+            name
+        })
+        .collect()
+}
+
+/// Whether `code` names the module `module` in a path (`module::x`, `super::module`).
+fn names_module(code: &str, module: &str) -> bool {
+    let word = |c: char| c.is_alphanumeric() || c == '_';
+    code.match_indices(module).any(|(at, _)| {
+        let before = code[..at].chars().next_back();
+        let after = &code[at + module.len()..];
+        before.is_none_or(|c| !word(c))
+            && (after.starts_with("::")
+                || (code[..at].ends_with("::") && after.chars().next().is_none_or(|c| !word(c))))
+    })
+}
+
+#[test]
+fn the_pane_check_reads_the_panes_and_their_paths() {
+    assert_eq!(
+        pane_names("pub enum Pane {\n    #[default]\n    Findings,\n    ReviewThreads,\n}"),
+        ["findings", "review_threads"]
+    );
+    assert!(names_module("use super::detail::Detail;", "detail"));
+    assert!(names_module("use super::super::panes::detail;", "detail"));
+    assert!(names_module("detail::wheel(state, 1);", "detail"));
+    assert!(!names_module("state.detail.scroll = 0;", "detail"));
+    assert!(!names_module("use super::detailed::X;", "detail"));
+}
+
 /// Connecting to a forge is the forge's own (`ForgeKind::connect` and its settings, through
 /// `pr::registry`): preparing, publishing and the cockpit build no client, look for no token
 /// and read no forge's settings themselves, so a second forge is its folder and one registry
@@ -1226,21 +1306,6 @@ const LONG_FUNCTIONS: &[(&str, &str, &str)] = &[
         "src/session/prepare/mod.rs",
         "prepare",
         "the session (src/session): preparing's steps",
-    ),
-    (
-        "src/ui/view/overlays.rs",
-        "gate",
-        "the cockpit (src/ui): overlays split to match update/",
-    ),
-    (
-        "src/ui/view/diff.rs",
-        "draw",
-        "the cockpit (src/ui): the diff view's parts",
-    ),
-    (
-        "src/ui/view/header.rs",
-        "draw",
-        "the cockpit (src/ui): the header's parts",
     ),
     (
         "src/reviewers/deterministic/mod.rs",

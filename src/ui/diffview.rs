@@ -61,7 +61,7 @@ pub struct DiffDoc<'a> {
 pub fn cohort_for_selection(state: &AppState) -> Option<String> {
     use crate::ui::state::RowKey;
     let known = |key: &str| state.cohorts.iter().any(|c| c.key == key);
-    match state.selected.as_ref()? {
+    match state.findings.selected.as_ref()? {
         RowKey::Cohort(key) | RowKey::Below(key) => known(key).then(|| key.clone()),
         RowKey::Reason(_) => None,
         RowKey::Node(_) | RowKey::Rule(_) => {

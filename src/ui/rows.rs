@@ -117,7 +117,7 @@ struct Group<'s> {
 }
 
 pub fn build(state: &AppState, unfold: Unfold) -> Vec<Row> {
-    let filter = Filter::parse(&state.filter);
+    let filter = Filter::parse(&state.findings.filter);
     let mut groups: Vec<Group> = state
         .cohorts
         .iter()
@@ -197,7 +197,7 @@ pub fn build(state: &AppState, unfold: Unfold) -> Vec<Row> {
         }
         group.main.sort_by(|a, b| a.0.cmp(&b.0));
         group.below.sort_by(|a, b| a.0.cmp(&b.0));
-        let collapsed = unfold == Unfold::AsState && state.collapsed.contains(&group.key);
+        let collapsed = unfold == Unfold::AsState && state.findings.collapsed.contains(&group.key);
         rows.push(Row::Cohort {
             key: group.key.clone(),
             label: group.label.clone(),
@@ -211,7 +211,7 @@ pub fn build(state: &AppState, unfold: Unfold) -> Vec<Row> {
         }
         push_group(&mut rows, state, &group.key, &group.main, false, unfold);
         if !group.below.is_empty() {
-            let open = unfold == Unfold::All || state.below_open.contains(&group.key);
+            let open = unfold == Unfold::All || state.findings.below_open.contains(&group.key);
             rows.push(Row::Below {
                 cohort: group.key.clone(),
                 count: group.below.len(),
@@ -267,7 +267,7 @@ fn push_group(
             continue;
         }
         let key = rule_key(cohort, below, rule);
-        let open = unfold == Unfold::All || state.rules_open.contains(&key);
+        let open = unfold == Unfold::All || state.findings.rules_open.contains(&key);
         rows.push(Row::Rule {
             key,
             rule: rule.to_string(),
@@ -305,7 +305,7 @@ fn push_problem(
         confirmed_by: confirmers(primary),
         below,
     });
-    let expanded = unfold == Unfold::All || state.expanded.contains(&problem.primary);
+    let expanded = unfold == Unfold::All || state.findings.expanded.contains(&problem.primary);
     if expanded {
         for member in &problem.members[1..] {
             let Some(node) = state.node(member) else {
@@ -346,7 +346,7 @@ fn confidence_key(confidence: f64) -> i64 {
 /// The finding the selected row stands for: the selected finding, or a rule fold's first
 /// (most urgent) finding.
 pub fn row_node(state: &AppState) -> Option<&ReviewNode> {
-    match &state.selected {
+    match &state.findings.selected {
         Some(key @ RowKey::Rule(_)) => {
             let first = rule_members(state, key).into_iter().next()?;
             state.node(&first)

@@ -438,6 +438,55 @@ struct Derived {
     node_index: HashMap<String, usize>,
 }
 
+/// The findings pane's own state: the selection (by stable key), what is folded and unfolded,
+/// the marks, the range, the filter, and where the list is scrolled.
+#[derive(Debug, Clone, Default)]
+pub struct FindingsPane {
+    pub selected: Option<RowKey>,
+    /// The selection nobody chose (the list's first finding): while it is still selected and
+    /// no key was pressed, it follows the list's top as findings stream in.
+    pub auto_selected: Option<RowKey>,
+    /// Cohort keys whose findings are hidden.
+    pub collapsed: BTreeSet<String>,
+    /// Cohort keys whose "below threshold" group is unfolded.
+    pub below_open: BTreeSet<String>,
+    /// Problems (by primary node id) whose duplicates are shown.
+    pub expanded: BTreeSet<String>,
+    /// Rule folds (by [`crate::ui::rows::rule_key`]) whose findings are listed one a row.
+    pub rules_open: BTreeSet<String>,
+    /// Findings chosen for the gate's fix and ignore.
+    pub marked: BTreeSet<String>,
+    /// `V`: where a range of rows starts; it ends at the selection. Confirm, dismiss and
+    /// resolve then act on every finding in it (a cohort or below-threshold row in it brings
+    /// its findings along).
+    pub range: Option<RowKey>,
+    pub filter: String,
+    /// The first row shown.
+    pub offset: usize,
+}
+
+/// The detail pane's own state.
+#[derive(Debug, Clone, Default)]
+pub struct DetailPane {
+    pub scroll: u16,
+    /// The detail pane fills the screen below the header (`z`).
+    pub zoomed: bool,
+}
+
+/// The reviewers pane's own state.
+#[derive(Debug, Clone, Default)]
+pub struct ReviewersPane {
+    /// The selected reviewer, by name.
+    pub selected: Option<String>,
+}
+
+/// The disagreements pane's own state.
+#[derive(Debug, Clone, Default)]
+pub struct DisagreementsPane {
+    /// The selected disagreement, by its two node ids.
+    pub selected: Option<(String, String)>,
+}
+
 #[derive(Debug, Clone)]
 pub struct AppState {
     // The engine snapshot.
@@ -500,32 +549,15 @@ pub struct AppState {
     /// (`session::no_model`).
     pub no_model: bool,
 
-    // UI state.
+    // UI state: what the whole screen needs here, each pane's own in its struct.
     pub focus: Pane,
-    pub selected: Option<RowKey>,
-    pub selected_reviewer: Option<String>,
-    /// The selected disagreement, by its two node ids.
-    pub selected_disagreement: Option<(String, String)>,
-    /// Cohort keys whose findings are hidden.
-    pub collapsed: BTreeSet<String>,
-    /// Cohort keys whose "below threshold" group is unfolded.
-    pub below_open: BTreeSet<String>,
-    /// Problems (by primary node id) whose duplicates are shown.
-    pub expanded: BTreeSet<String>,
-    /// Rule folds (by [`crate::ui::rows::rule_key`]) whose findings are listed one a row.
-    pub rules_open: BTreeSet<String>,
-    /// Findings chosen for the gate's fix and ignore.
-    pub marked: BTreeSet<String>,
-    /// `V`: where a range of rows starts; it ends at the selection. Confirm, dismiss and
-    /// resolve then act on every finding in it (a cohort or below-threshold row in it brings
-    /// its findings along).
-    pub range: Option<RowKey>,
-    pub filter: String,
+    pub findings: FindingsPane,
+    pub detail: DetailPane,
+    pub reviewers: ReviewersPane,
+    pub disagreements: DisagreementsPane,
     pub overlays: Vec<Overlay>,
     pub message: Option<Message>,
     pub tick: u64,
-    pub findings_offset: usize,
-    pub detail_scroll: u16,
     pub layout: ScreenLayout,
     pub quit: bool,
     /// Work only the loop can do because it owns the terminal (hand it to the person's editor,
@@ -540,8 +572,6 @@ pub struct AppState {
     pub worktree: Option<std::path::PathBuf>,
     /// The review space: where the person's editor gets its file.
     pub space: Option<std::path::PathBuf>,
-    /// The detail pane fills the screen below the header (`z`).
-    pub zoomed: bool,
     /// The person's keymap, so a message that names a key names the one they bound (the
     /// loop sets it from the view context; the defaults until then).
     pub keymap: Arc<crate::ui::keymap::Keymap>,
@@ -549,9 +579,6 @@ pub struct AppState {
     pub log: crate::ui::log::EventLog,
     /// The whole run's stop was pressed once: the next press stops it.
     pub stop_armed: bool,
-    /// The selection nobody chose (the list's first finding): while it is still selected and
-    /// no key was pressed, it follows the list's top as findings stream in.
-    pub auto_selected: Option<RowKey>,
     /// The review room's questions and answers (every round's), as the session last said.
     pub threads: Vec<crate::review::thread::Thread>,
     /// In the diff view: where a range of lines for the person's comment starts (`V`).
@@ -592,21 +619,13 @@ impl AppState {
             watching: false,
             no_model: false,
             focus: Pane::Findings,
-            selected: None,
-            selected_reviewer: None,
-            selected_disagreement: None,
-            collapsed: BTreeSet::new(),
-            below_open: BTreeSet::new(),
-            expanded: BTreeSet::new(),
-            rules_open: BTreeSet::new(),
-            marked: BTreeSet::new(),
-            range: None,
-            filter: String::new(),
+            findings: FindingsPane::default(),
+            detail: DetailPane::default(),
+            reviewers: ReviewersPane::default(),
+            disagreements: DisagreementsPane::default(),
             overlays: Vec::new(),
             message: None,
             tick: 0,
-            findings_offset: 0,
-            detail_scroll: 0,
             layout: ScreenLayout::default(),
             quit: false,
             undo: Vec::new(),
@@ -615,11 +634,9 @@ impl AppState {
             patch: None,
             worktree: None,
             space: None,
-            zoomed: false,
             keymap: Arc::new(crate::ui::keymap::Keymap::default()),
             log: crate::ui::log::EventLog::default(),
             stop_armed: false,
-            auto_selected: None,
             threads: Vec::new(),
             diff_range: None,
         }
@@ -753,7 +770,7 @@ impl AppState {
 
     /// The node the detail pane shows: the selected finding.
     pub fn selected_node(&self) -> Option<&ReviewNode> {
-        match &self.selected {
+        match &self.findings.selected {
             Some(RowKey::Node(id)) => self.node(id),
             _ => None,
         }

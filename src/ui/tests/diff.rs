@@ -104,7 +104,7 @@ fn d_opens_the_selected_findings_cohort_at_its_mark_and_closes_again() {
     update(&mut state, Action::Command(Command::Close));
     assert!(state.overlays.is_empty());
     // A cohort header opens its own files; an unanchored finding, every file.
-    state.selected = Some(RowKey::Cohort("p-docs".into()));
+    state.findings.selected = Some(RowKey::Cohort("p-docs".into()));
     update(&mut state, Action::Command(Command::OpenDiff));
     assert_eq!(view_of(&state).cohort.as_deref(), Some("p-docs"));
     assert_eq!(at_cursor(&state), "file docs/auth.md");
@@ -127,7 +127,7 @@ fn without_the_diff_the_view_does_not_open_and_says_why() {
 #[test]
 fn moving_paging_and_the_viewport_follows_the_cursor() {
     let mut state = finished();
-    state.selected = Some(RowKey::Cohort("c-auth".into()));
+    state.findings.selected = Some(RowKey::Cohort("c-auth".into()));
     state.layout.diff = Rect::new(0, 0, 100, 5);
     update(&mut state, Action::Command(Command::OpenDiff));
     assert_eq!(at_cursor(&state), "file src/auth/refresh.rs");
@@ -162,13 +162,16 @@ fn moving_paging_and_the_viewport_follows_the_cursor() {
         }
     );
     // The findings list behind did not move.
-    assert_eq!(state.selected, Some(RowKey::Cohort("c-auth".into())));
+    assert_eq!(
+        state.findings.selected,
+        Some(RowKey::Cohort("c-auth".into()))
+    );
 }
 
 #[test]
 fn brackets_jump_between_files_with_the_header_on_top() {
     let mut state = finished();
-    state.selected = Some(RowKey::Cohort("c-auth".into()));
+    state.findings.selected = Some(RowKey::Cohort("c-auth".into()));
     state.layout.diff = Rect::new(0, 0, 100, 5);
     update(&mut state, Action::Command(Command::OpenDiff));
     update(&mut state, Action::Command(Command::NextFile));
@@ -190,7 +193,7 @@ fn brackets_jump_between_files_with_the_header_on_top() {
 #[test]
 fn n_and_shift_n_walk_the_marked_lines_on_both_sides() {
     let mut state = with_left_finding();
-    state.selected = Some(RowKey::Cohort("c-auth".into()));
+    state.findings.selected = Some(RowKey::Cohort("c-auth".into()));
     update(&mut state, Action::Command(Command::OpenDiff));
     let mut walked = Vec::new();
     for _ in 0..5 {
@@ -246,8 +249,8 @@ fn n_and_shift_n_walk_the_marked_lines_on_both_sides() {
 #[test]
 fn enter_on_a_marked_line_selects_its_finding_in_the_list() {
     let mut state = with_left_finding();
-    state.selected = Some(RowKey::Cohort("c-auth".into()));
-    state.collapsed.insert("c-auth".into());
+    state.findings.selected = Some(RowKey::Cohort("c-auth".into()));
+    state.findings.collapsed.insert("c-auth".into());
     update(&mut state, Action::Command(Command::OpenDiff));
     // On a file header: nothing to select, the view stays.
     update(&mut state, Action::Command(Command::Expand));
@@ -259,16 +262,19 @@ fn enter_on_a_marked_line_selects_its_finding_in_the_list() {
     assert_eq!(at_cursor(&state), "src/auth/client.rs - 4/-");
     update(&mut state, Action::Command(Command::Expand));
     assert!(state.overlays.is_empty());
-    assert_eq!(state.selected, Some(RowKey::Node("n7".into())));
+    assert_eq!(state.findings.selected, Some(RowKey::Node("n7".into())));
     assert_eq!(state.focus, Pane::Findings);
-    assert!(!state.collapsed.contains("c-auth"), "unfolded to show it");
+    assert!(
+        !state.findings.collapsed.contains("c-auth"),
+        "unfolded to show it"
+    );
     // On a line two findings share, the most urgent one wins.
     update(&mut state, Action::Command(Command::OpenDiff));
     assert_eq!(at_cursor(&state), "src/auth/client.rs - 4/-");
     update(&mut state, Action::Command(Command::PrevFinding));
     assert_eq!(at_cursor(&state), "src/auth/refresh.rs + -/11");
     update(&mut state, Action::Command(Command::Expand));
-    assert_eq!(state.selected, Some(RowKey::Node("n1".into())));
+    assert_eq!(state.findings.selected, Some(RowKey::Node("n1".into())));
 }
 
 #[test]
@@ -330,7 +336,7 @@ fn snapshot_the_diff_view_with_marks_on_both_sides() {
 #[test]
 fn snapshot_the_diff_view_of_a_fallback_cohort() {
     let mut state = finished();
-    state.selected = Some(RowKey::Cohort("p-docs".into()));
+    state.findings.selected = Some(RowKey::Cohort("p-docs".into()));
     apply(
         &mut state,
         [
@@ -344,14 +350,14 @@ fn snapshot_the_diff_view_of_a_fallback_cohort() {
 #[test]
 fn snapshot_the_cohort_diagram_in_the_detail() {
     let mut state = finished();
-    state.selected = Some(RowKey::Cohort("c-auth".into()));
+    state.findings.selected = Some(RowKey::Cohort("c-auth".into()));
     insta::assert_snapshot!(render(&mut state, 120, 40).backend());
 }
 
 #[test]
 fn snapshot_a_fallback_cohort_in_the_detail() {
     let mut state = finished();
-    state.selected = Some(RowKey::Cohort("p-docs".into()));
+    state.findings.selected = Some(RowKey::Cohort("p-docs".into()));
     insta::assert_snapshot!(render(&mut state, 120, 40).backend());
 }
 

@@ -188,13 +188,13 @@ fn the_detail_pane_end_shows_its_last_lines_not_empty_space() {
     let max = state.layout.detail_scroll_max;
     assert!(max > 0);
     update(&mut state, Action::Command(Command::Bottom));
-    assert_eq!(state.detail_scroll, max);
+    assert_eq!(state.detail.scroll, max);
     let (column, row) = (state.layout.detail.x + 2, state.layout.detail.y + 2);
     for _ in 0..5 {
         update(&mut state, Action::Command(Command::MoveDown));
         update(&mut state, Action::ScrollDown { column, row });
     }
-    assert_eq!(state.detail_scroll, max);
+    assert_eq!(state.detail.scroll, max);
     let lines = screen(&mut state, 80, 24);
     let detail = state.layout.detail;
     // The pane's last inner row holds text.
@@ -270,9 +270,9 @@ fn the_filter_is_typed_below_the_list_it_filters() {
 #[test]
 fn a_resize_back_from_40x12_shows_the_rows_again() {
     let mut state = finished();
-    state.below_open.insert("p-docs".into());
+    state.findings.below_open.insert("p-docs".into());
     let last = crate::ui::rows::rows(&state).last().unwrap().key();
-    state.selected = Some(last);
+    state.findings.selected = Some(last);
     screen(&mut state, 40, 12);
     update(
         &mut state,
@@ -286,7 +286,7 @@ fn a_resize_back_from_40x12_shows_the_rows_again() {
     assert!(all.contains("auth::refresh_token"), "{all}");
     // The next key reconciles the offset with the measured size.
     update(&mut state, Action::Tick);
-    assert_eq!(state.findings_offset, 0);
+    assert_eq!(state.findings.offset, 0);
 }
 
 #[test]

@@ -379,7 +379,7 @@ pub fn finished() -> AppState {
             Action::Engine(Report::Ladder(Ladder::AwaitingApproval)),
         ],
     );
-    state.selected = Some(RowKey::Node("n1".into()));
+    state.findings.selected = Some(RowKey::Node("n1".into()));
     state
 }
 
@@ -449,5 +449,5 @@ pub fn left_finding() -> Action {
 }
 
 pub fn select(state: &mut AppState, id: &str) {
-    state.selected = Some(RowKey::Node(id.into()));
+    state.findings.selected = Some(RowKey::Node(id.into()));
 }

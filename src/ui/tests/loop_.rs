@@ -74,7 +74,7 @@ async fn the_loop_applies_keys_and_engine_replies_then_quits() {
         state.node("n1").unwrap().status,
         crate::review::node::Status::ConsensusReady
     );
-    assert_ne!(state.selected, Some(RowKey::Node("n1".into())));
+    assert_ne!(state.findings.selected, Some(RowKey::Node("n1".into())));
     // The loop measured the layout while drawing.
     assert!(state.layout.findings.height > 0);
 }

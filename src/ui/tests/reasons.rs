@@ -69,7 +69,7 @@ fn a_failed_gated_axis_is_the_first_row_with_its_breaks_at_the_changes_files() {
 fn enter_on_a_reason_opens_its_detail_and_d_opens_the_diff_at_each_break_in_turn() {
     let mut state = finished();
     api_failed(&mut state);
-    state.selected = Some(RowKey::Reason("axis:apiContract".into()));
+    state.findings.selected = Some(RowKey::Reason("axis:apiContract".into()));
     state.focus = Pane::Findings;
     apply(&mut state, [Action::Command(Command::Expand)]);
     assert_eq!(state.focus, Pane::Detail);
@@ -118,7 +118,7 @@ fn a_reason_without_a_changed_file_opens_nothing() {
     assert_eq!(reason.key, "axis:apiContract");
     assert_eq!(reason.decision, Decision::Hold);
     assert!(reason.breaks.is_empty(), "{:?}", reason.breaks);
-    state.selected = Some(RowKey::Reason(reason.key));
+    state.findings.selected = Some(RowKey::Reason(reason.key));
     apply(&mut state, [Action::Command(Command::OpenDiff)]);
     assert!(state.overlays.is_empty(), "{:?}", state.overlays);
     let said = state.message.as_ref().unwrap().text.clone();
@@ -134,7 +134,7 @@ fn snapshot_a_failed_gated_axis_as_the_first_row_and_its_detail() {
     for (width, height) in [(80, 24), (120, 40)] {
         let mut state = finished();
         api_failed(&mut state);
-        state.selected = Some(RowKey::Reason("axis:apiContract".into()));
+        state.findings.selected = Some(RowKey::Reason("axis:apiContract".into()));
         let cx = ViewContext::new(Theme::builtin("dark").unwrap(), Keymap::default());
         let mut terminal = Terminal::new(TestBackend::new(width, height)).unwrap();
         for _ in 0..2 {
@@ -169,7 +169,7 @@ fn the_reason_row_is_reached_by_moving_up_and_triage_keys_do_not_act_on_it() {
         ],
     );
     assert_eq!(
-        state.selected,
+        state.findings.selected,
         Some(RowKey::Reason("axis:apiContract".into()))
     );
     // `x` on the reason asks why to override the axis: no finding changes.
@@ -208,7 +208,7 @@ fn x_on_an_axis_reason_overrides_it_with_a_required_reason_and_undo_takes_it_bac
     state.refresh_verdict();
     assert_eq!(state.verdict.as_ref().unwrap().decision, Decision::Block);
     state.focus = Pane::Findings;
-    state.selected = Some(RowKey::Reason("axis:apiContract".into()));
+    state.findings.selected = Some(RowKey::Reason("axis:apiContract".into()));
     apply(&mut state, [Action::Command(Command::Dismiss)]);
     // A blank reason is refused, the box stays.
     let effects = apply(&mut state, typed("  ").into_iter().chain([Action::Submit]));

@@ -139,7 +139,10 @@ fn the_persons_own_finding_is_edited_deleted_and_each_change_undone() {
 
     // `e` on it opens the box it was written in, with its priority, kind and words; the
     // replacement lines go in a suggestion block.
-    assert_eq!(state.selected, Some(RowKey::Node("person-1".into())));
+    assert_eq!(
+        state.findings.selected,
+        Some(RowKey::Node("person-1".into()))
+    );
     run(&mut state, Command::EditComment);
     let Some(Overlay::Input(input)) = state.top_overlay() else {
         panic!("no box");

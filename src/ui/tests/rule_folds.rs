@@ -104,7 +104,7 @@ fn a_rule_repeated_in_one_cohort_is_one_row_and_enter_lists_them() {
     assert!(text.contains("4× `unsafe` block"), "{text}");
     assert_eq!(text.matches("`unsafe` block").count(), 2, "{text}");
 
-    state.selected = Some(key.clone());
+    state.findings.selected = Some(key.clone());
     apply(&mut state, [Action::Command(Command::Expand)]);
     let listed = rows::rows(&state);
     let at = rows::position(&listed, &key).unwrap();
@@ -138,7 +138,7 @@ fn two_findings_of_a_rule_stay_two_rows() {
 fn the_folded_rows_detail_lists_each_finding_with_its_place_and_status() {
     let mut state = with_unsafe_blocks(3);
     let (key, _) = rule_row(&state);
-    state.selected = Some(key);
+    state.findings.selected = Some(key);
     let text = screen(&mut state, 120, 40);
     assert!(text.contains("3× one rule"), "{text}");
     assert!(text.contains(&format!("rule {RULE}")), "{text}");
@@ -157,7 +157,7 @@ fn the_folded_rows_detail_lists_each_finding_with_its_place_and_status() {
 fn dismissing_a_folded_row_acts_on_exactly_its_findings_as_one_step() {
     let mut state = with_unsafe_blocks(4);
     let (key, members) = rule_row(&state);
-    state.selected = Some(key);
+    state.findings.selected = Some(key);
     assert_eq!(
         crate::ui::update::group_targets(&state),
         Some(members.clone())
@@ -206,7 +206,7 @@ fn a_fold_of_blocking_findings_holds_the_verdict_with_every_one_of_them() {
         assert!(holding.contains(&id.as_str()), "{id} in {holding:?}");
     }
     let outcome = state.verdict.as_ref().unwrap().decision;
-    state.selected = Some(RowKey::Node(members[0].clone()));
+    state.findings.selected = Some(RowKey::Node(members[0].clone()));
     crate::ui::update::reveal(&mut state, &members[0]);
     state.refresh_verdict();
     assert_eq!(state.verdict.as_ref().unwrap().decision, outcome);
@@ -220,20 +220,20 @@ fn a_range_over_a_folded_row_takes_its_findings_and_over_an_unfolded_one_only_it
     let (key, members) = rule_row(&state);
     let listed = rows::rows(&state);
     let at = rows::position(&listed, &key).unwrap();
-    state.selected = Some(listed[at - 1].key());
-    state.range = state.selected.clone();
-    state.selected = Some(key.clone());
+    state.findings.selected = Some(listed[at - 1].key());
+    state.findings.range = state.findings.selected.clone();
+    state.findings.selected = Some(key.clone());
     let targets = crate::ui::update::group_targets(&state).unwrap();
     for id in &members {
         assert!(targets.contains(id), "{targets:?}");
     }
     // Unfolded: the range from the row above to the fold's heading marks no finding of it.
     apply(&mut state, [Action::Command(Command::Close)]);
-    state.selected = Some(key.clone());
+    state.findings.selected = Some(key.clone());
     apply(&mut state, [Action::Command(Command::Expand)]);
-    state.selected = Some(listed[at - 1].key());
-    state.range = state.selected.clone();
-    state.selected = Some(key.clone());
+    state.findings.selected = Some(listed[at - 1].key());
+    state.findings.range = state.findings.selected.clone();
+    state.findings.selected = Some(key.clone());
     let targets = crate::ui::update::group_targets(&state).unwrap();
     assert!(
         members.iter().all(|id| !targets.contains(id)),
@@ -254,7 +254,7 @@ fn next_open_stops_once_at_a_fold_and_selecting_a_hidden_finding_unfolds_it() {
     let mut stops = Vec::new();
     for _ in 0..12 {
         apply(&mut state, [Action::Command(Command::NextFinding)]);
-        stops.push(state.selected.clone().unwrap());
+        stops.push(state.findings.selected.clone().unwrap());
     }
     assert!(stops.contains(&key), "{stops:?}");
     assert!(
@@ -264,9 +264,9 @@ fn next_open_stops_once_at_a_fold_and_selecting_a_hidden_finding_unfolds_it() {
         "{stops:?}"
     );
     crate::ui::update::reveal(&mut state, "u1");
-    state.selected = Some(RowKey::Node("u1".into()));
+    state.findings.selected = Some(RowKey::Node("u1".into()));
     apply(&mut state, [Action::Command(Command::MoveDown)]);
-    assert_eq!(state.selected, Some(RowKey::Node("u2".into())));
+    assert_eq!(state.findings.selected, Some(RowKey::Node("u2".into())));
 }
 
 /// `P3 ticketNew TODO`: the kind never runs into the title.

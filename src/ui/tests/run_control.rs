@@ -137,7 +137,7 @@ fn one_model_reviewer_is_stopped_from_the_reviewers_pane() {
 
     apply(&mut state, [Action::Command(Command::FocusReviewers)]);
     assert_eq!(state.focus, Pane::Reviewers);
-    assert_eq!(state.selected_reviewer.as_deref(), Some("engineer"));
+    assert_eq!(state.reviewers.selected.as_deref(), Some("engineer"));
     // engineer is done: nothing to stop.
     assert_eq!(
         apply(&mut state, [Action::Command(Command::StopReviewer)]),
@@ -155,7 +155,7 @@ fn one_model_reviewer_is_stopped_from_the_reviewers_pane() {
     assert_eq!(effects, vec![Effect::StopReviewer("qa".into())]);
     assert!(state.log.entries().any(|e| e.text == "you stopped qa"));
     // The rule catalog is no model reviewer.
-    state.selected_reviewer = Some("rules".into());
+    state.reviewers.selected = Some("rules".into());
     assert_eq!(
         apply(&mut state, [Action::Command(Command::StopReviewer)]),
         vec![]

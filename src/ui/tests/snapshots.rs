@@ -50,17 +50,17 @@ fn finished_with_disagreements_and_a_fix_in_the_detail() {
 #[test]
 fn below_threshold_unfolded_and_a_collapsed_cohort() {
     let mut state = finished();
-    state.below_open.insert("p-docs".into());
-    state.collapsed.insert("c-auth".into());
-    state.selected = Some(RowKey::Node("n5".into()));
+    state.findings.below_open.insert("p-docs".into());
+    state.findings.collapsed.insert("c-auth".into());
+    state.findings.selected = Some(RowKey::Node("n5".into()));
     insta::assert_snapshot!(render(&mut state).backend());
 }
 
 #[test]
 fn duplicates_unfolded_with_the_cohort_detail() {
     let mut state = finished();
-    state.expanded.insert("n3".into());
-    state.selected = Some(RowKey::Cohort("c-auth".into()));
+    state.findings.expanded.insert("n3".into());
+    state.findings.selected = Some(RowKey::Cohort("c-auth".into()));
     state.focus = Pane::Detail;
     insta::assert_snapshot!(render(&mut state).backend());
 }
@@ -131,7 +131,7 @@ fn the_dismiss_box_with_its_required_reason() {
 #[test]
 fn a_filter_and_a_message() {
     let mut state = finished();
-    state.filter = "@qa".into();
+    state.findings.filter = "@qa".into();
     apply(&mut state, [Action::Command(Command::Confirm)]);
     insta::assert_snapshot!(render(&mut state).backend());
 }
@@ -140,7 +140,7 @@ fn a_filter_and_a_message() {
 fn the_detail_scrolled_to_the_fix_and_the_highlighted_code() {
     let mut state = finished();
     state.focus = Pane::Detail;
-    state.detail_scroll = 22;
+    state.detail.scroll = 22;
     insta::assert_snapshot!(render(&mut state).backend());
 }
 

@@ -63,17 +63,17 @@ fn selection_stays_on_the_same_node_when_new_nodes_stream_in_above_it() {
     );
     let rows = rows::rows(&state);
     let after = rows::position(&rows, &RowKey::Node("n6".into())).unwrap();
-    assert_eq!(state.selected, Some(RowKey::Node("n6".into())));
+    assert_eq!(state.findings.selected, Some(RowKey::Node("n6".into())));
     assert!(after > before, "n6 moved down from {before} to {after}");
     // Moving is relative to where n6 is now: the new P0 right above it.
     assert_eq!(update(&mut state, Action::Command(Command::MoveUp)), vec![]);
-    assert_eq!(state.selected, Some(RowKey::Node("n9".into())));
+    assert_eq!(state.findings.selected, Some(RowKey::Node("n9".into())));
 }
 
 #[test]
 fn the_first_finding_is_selected_when_nothing_is() {
     let mut state = loading();
-    assert_eq!(state.selected, None);
+    assert_eq!(state.findings.selected, None);
     apply(
         &mut state,
         [
@@ -89,7 +89,7 @@ fn the_first_finding_is_selected_when_nothing_is() {
             })),
         ],
     );
-    assert_eq!(state.selected, Some(RowKey::Node("a".into())));
+    assert_eq!(state.findings.selected, Some(RowKey::Node("a".into())));
 }
 
 /// The session's verdict and the cockpit's read the same run: a run asked for without model
@@ -251,7 +251,7 @@ fn resolve_and_reopen_round_trip_through_the_status_service() {
     apply(&mut state, [Action::Command(Command::Resolve)]);
     assert_eq!(state.node("n6").unwrap().status, Status::Resolved);
     // The cursor went on to the next open finding; back to n6.
-    assert_ne!(state.selected, Some(RowKey::Node("n6".into())));
+    assert_ne!(state.findings.selected, Some(RowKey::Node("n6".into())));
     select(&mut state, "n6");
     let effects = update(&mut state, Action::Command(Command::Reopen));
     assert_eq!(state.node("n6").unwrap().status, Status::ConsensusReady);
@@ -315,7 +315,10 @@ fn a_selected_finding_folded_below_threshold_selects_its_fold() {
             Action::Command(Command::CycleLevel),
         ],
     ); // → light
-    assert_eq!(state.selected, Some(RowKey::Below("c-auth".into())));
+    assert_eq!(
+        state.findings.selected,
+        Some(RowKey::Below("c-auth".into()))
+    );
     apply(&mut state, [Action::Command(Command::Expand)]);
     assert!(
         rows::rows(&state)
@@ -457,10 +460,10 @@ fn a_refused_fix_is_one_message_the_error_and_no_status_line_says_otherwise() {
 fn z_zooms_the_detail_and_z_esc_or_another_pane_go_back() {
     let mut state = finished();
     apply(&mut state, [Action::Command(Command::ZoomDetail)]);
-    assert!(state.zoomed);
+    assert!(state.detail.zoomed);
     assert_eq!(state.focus, Pane::Detail);
     apply(&mut state, [Action::Command(Command::ZoomDetail)]);
-    assert!(!state.zoomed);
+    assert!(!state.detail.zoomed);
     apply(
         &mut state,
         [
@@ -468,7 +471,7 @@ fn z_zooms_the_detail_and_z_esc_or_another_pane_go_back() {
             Action::Command(Command::Close),
         ],
     );
-    assert!(!state.zoomed, "esc goes back");
+    assert!(!state.detail.zoomed, "esc goes back");
     apply(
         &mut state,
         [
@@ -476,7 +479,7 @@ fn z_zooms_the_detail_and_z_esc_or_another_pane_go_back() {
             Action::Command(Command::FocusReviewers),
         ],
     );
-    assert!(!state.zoomed, "another pane must be on screen");
+    assert!(!state.detail.zoomed, "another pane must be on screen");
     assert_eq!(state.focus, Pane::Reviewers);
 }
 
@@ -544,14 +547,14 @@ fn gate_ignore_dismisses_the_marked_findings_with_one_reason() {
     select(&mut state, "n5");
     apply(&mut state, [Action::Command(Command::OpenGate)]);
     // n5 is folded below threshold; mark it via the state directly.
-    state.marked.insert("n5".into());
+    state.findings.marked.insert("n5".into());
     apply(&mut state, [Action::Command(Command::GateIgnore)]);
     apply(&mut state, typed("out of scope for this PR"));
     let effects = update(&mut state, Action::Submit);
     assert_eq!(effects.len(), 2);
     assert_eq!(state.node("n2").unwrap().status, Status::Dismissed);
     assert_eq!(state.node("n5").unwrap().status, Status::Dismissed);
-    assert!(state.marked.is_empty());
+    assert!(state.findings.marked.is_empty());
     assert!(matches!(state.top_overlay(), Some(Overlay::Gate { .. })));
 }
 
@@ -580,7 +583,7 @@ fn the_filter_narrows_by_reviewer_priority_and_words_and_esc_restores() {
     apply(&mut state, [Action::Command(Command::Filter)]);
     apply(&mut state, typed("@qa"));
     // Live: qa found n2 and confirmed n6.
-    assert_eq!(state.filter, "@qa");
+    assert_eq!(state.findings.filter, "@qa");
     let mut ids = visible(&state);
     ids.sort();
     assert_eq!(ids, vec!["n2", "n6"]);
@@ -591,15 +594,15 @@ fn the_filter_narrows_by_reviewer_priority_and_words_and_esc_restores() {
     apply(&mut state, typed(" p0"));
     assert!(visible(&state).is_empty(), "qa found no P0");
     apply(&mut state, [Action::Cancel]);
-    assert_eq!(state.filter, "@qa", "esc restores the filter");
+    assert_eq!(state.findings.filter, "@qa", "esc restores the filter");
 
     apply(&mut state, [Action::Command(Command::Close)]);
-    assert_eq!(state.filter, "");
-    state.filter = "p0".into();
+    assert_eq!(state.findings.filter, "");
+    state.findings.filter = "p0".into();
     let mut ids = visible(&state);
     ids.sort();
     assert_eq!(ids, vec!["n1", "n3", "n4"]);
-    state.filter = "jitter".into();
+    state.findings.filter = "jitter".into();
     assert_eq!(visible(&state), vec!["n6"]);
 }
 
@@ -630,14 +633,14 @@ fn duplicates_fold_under_their_problem_and_unfold_on_enter() {
 #[test]
 fn next_finding_unfolds_a_collapsed_cohort() {
     let mut state = finished();
-    state.selected = Some(RowKey::Cohort("c-auth".into()));
+    state.findings.selected = Some(RowKey::Cohort("c-auth".into()));
     apply(&mut state, [Action::Command(Command::Expand)]);
-    assert!(state.collapsed.contains("c-auth"));
+    assert!(state.findings.collapsed.contains("c-auth"));
     apply(&mut state, [Action::Command(Command::NextFinding)]);
-    assert!(!state.collapsed.contains("c-auth"));
-    assert!(matches!(state.selected, Some(RowKey::Node(_))));
+    assert!(!state.findings.collapsed.contains("c-auth"));
+    assert!(matches!(state.findings.selected, Some(RowKey::Node(_))));
     // N walks back to the first open finding, then wraps around to the last and says so.
-    let first = state.selected.clone();
+    let first = state.findings.selected.clone();
     let mut wrapped = false;
     for _ in 0..10 {
         apply(&mut state, [Action::Command(Command::PrevFinding)]);
@@ -651,7 +654,7 @@ fn next_finding_unfolds_a_collapsed_cohort() {
         }
     }
     assert!(wrapped);
-    assert_ne!(state.selected, first);
+    assert_ne!(state.findings.selected, first);
 }
 
 #[test]
@@ -762,9 +765,9 @@ fn enter_on_a_disagreement_jumps_to_one_side_then_the_other() {
             Action::Command(Command::Expand),
         ],
     );
-    assert_eq!(state.selected, Some(RowKey::Node("n1".into())));
+    assert_eq!(state.findings.selected, Some(RowKey::Node("n1".into())));
     apply(&mut state, [Action::Command(Command::Expand)]);
-    assert_eq!(state.selected, Some(RowKey::Node("n2".into())));
+    assert_eq!(state.findings.selected, Some(RowKey::Node("n2".into())));
 }
 
 #[test]
@@ -896,9 +899,9 @@ fn after_each_triage_change_the_derived_board_is_what_a_fresh_computation_gives(
 #[test]
 fn an_unbound_key_says_so_and_changes_nothing() {
     let mut state = finished();
-    let before = state.selected.clone();
+    let before = state.findings.selected.clone();
     assert_eq!(update(&mut state, Action::UnknownKey("z".into())), vec![]);
-    assert_eq!(state.selected, before);
+    assert_eq!(state.findings.selected, before);
     let text = &state.message.as_ref().unwrap().text;
     assert!(text.contains("z does nothing here"), "{text}");
 }
@@ -908,17 +911,18 @@ fn number_keys_focus_panes_and_list_panes_arrive_with_a_selection() {
     let mut state = finished();
     apply(&mut state, [Action::Command(Command::FocusReviewers)]);
     assert_eq!(state.focus, Pane::Reviewers);
-    assert_eq!(state.selected_reviewer.as_deref(), Some("engineer"));
+    assert_eq!(state.reviewers.selected.as_deref(), Some("engineer"));
     apply(&mut state, [Action::Command(Command::FocusDisagreements)]);
     assert_eq!(state.focus, Pane::Disagreements);
-    assert!(state.selected_disagreement.is_some());
+    assert!(state.disagreements.selected.is_some());
     // The first enter already acts: it jumps to one side of the disagreement.
-    let (a, b) = state.selected_disagreement.clone().unwrap();
+    let (a, b) = state.disagreements.selected.clone().unwrap();
     apply(&mut state, [Action::Command(Command::Expand)]);
     assert!(
-        state.selected == Some(RowKey::Node(a.clone())) || state.selected == Some(RowKey::Node(b)),
+        state.findings.selected == Some(RowKey::Node(a.clone()))
+            || state.findings.selected == Some(RowKey::Node(b)),
         "{:?}",
-        state.selected
+        state.findings.selected
     );
     apply(&mut state, [Action::Command(Command::FocusDetail)]);
     assert_eq!(state.focus, Pane::Detail);
@@ -1059,7 +1063,7 @@ fn undo_takes_back_a_dismissal_and_redo_makes_it_again() {
             ..
         }]
     ));
-    assert_eq!(state.selected, Some(RowKey::Node("n2".into())));
+    assert_eq!(state.findings.selected, Some(RowKey::Node("n2".into())));
     let effects = update(&mut state, Action::Command(Command::Redo));
     assert_eq!(state.node("n2").unwrap().status, Status::Dismissed);
     assert!(matches!(
@@ -1092,13 +1096,13 @@ fn a_bad_filter_term_says_what_is_wrong() {
     let text = &state.message.as_ref().unwrap().text;
     assert!(text.contains("`is:bogus` is no status"), "{text}");
     assert!(rows::rows(&state).is_empty());
-    state.filter = "p9".into();
+    state.findings.filter = "p9".into();
     assert!(
-        rows::Filter::parse(&state.filter).problems[0].contains("no priority"),
+        rows::Filter::parse(&state.findings.filter).problems[0].contains("no priority"),
         "p9"
     );
     // The words people see in the list work as statuses.
-    state.filter = "is:ready".into();
+    state.findings.filter = "is:ready".into();
     let ids = node_ids(&rows::build(&state, Unfold::All));
     assert!(ids.contains(&"n6".to_string()), "{ids:?}");
     assert!(!ids.contains(&"n1".to_string()), "{ids:?}");
@@ -1178,7 +1182,7 @@ fn a_range_is_confirmed_at_once_and_undone_as_one_step() {
         );
     }
     assert_eq!(state.undo.len(), undo_before + 1, "one step");
-    assert!(state.range.is_none(), "the range is done with");
+    assert!(state.findings.range.is_none(), "the range is done with");
     let effects = apply(&mut state, [Action::Command(Command::Undo)]);
     assert_eq!(effects.len(), 3, "{effects:?}");
     for id in ["n3", "n1", "n2"] {
@@ -1193,7 +1197,7 @@ fn a_range_is_confirmed_at_once_and_undone_as_one_step() {
 #[test]
 fn a_cohort_row_dismisses_its_findings_with_one_reason_and_esc_drops_a_range() {
     let mut state = finished();
-    state.selected = Some(RowKey::Cohort(state.cohorts.first().unwrap().key.clone()));
+    state.findings.selected = Some(RowKey::Cohort(state.cohorts.first().unwrap().key.clone()));
     apply(&mut state, [Action::Command(Command::Dismiss)]);
     assert!(matches!(
         state.top_overlay(),
@@ -1225,7 +1229,7 @@ fn a_cohort_row_dismisses_its_findings_with_one_reason_and_esc_drops_a_range() {
             Action::Command(Command::Close),
         ],
     );
-    assert!(state.range.is_none());
+    assert!(state.findings.range.is_none());
     assert_eq!(
         apply(&mut state, [Action::Command(Command::Confirm)]).len(),
         1
@@ -1264,16 +1268,16 @@ fn the_first_selection_follows_the_top_until_the_person_moves() {
     apply(&mut a, [run(), p2(), p0()]);
     let mut b = crate::ui::AppState::new(header(), "alice");
     apply(&mut b, [run(), p0(), p2()]);
-    assert_eq!(a.selected, Some(RowKey::Node("top".into())));
-    assert_eq!(b.selected, a.selected);
+    assert_eq!(a.findings.selected, Some(RowKey::Node("top".into())));
+    assert_eq!(b.findings.selected, a.findings.selected);
 
     // Chosen by the person: it stays where they put it.
     let mut c = crate::ui::AppState::new(header(), "alice");
     apply(&mut c, [run(), p2()]);
     apply(&mut c, [Action::Command(Command::MoveDown)]);
-    assert_eq!(c.selected, Some(RowKey::Node("low".into())));
+    assert_eq!(c.findings.selected, Some(RowKey::Node("low".into())));
     apply(&mut c, [p0()]);
-    assert_eq!(c.selected, Some(RowKey::Node("low".into())));
+    assert_eq!(c.findings.selected, Some(RowKey::Node("low".into())));
 }
 
 /// Defect 14: a refused change names the finding by its title, never by its id.
@@ -1301,7 +1305,7 @@ fn a_refused_change_names_the_finding_by_its_title() {
 #[test]
 fn a_range_acts_on_exactly_the_finding_rows_it_marks() {
     let mut state = finished();
-    state.selected = Some(RowKey::Cohort(state.cohorts.first().unwrap().key.clone()));
+    state.findings.selected = Some(RowKey::Cohort(state.cohorts.first().unwrap().key.clone()));
     // The heading, then n3 (its duplicate folded) and n1: two finding rows marked.
     apply(
         &mut state,
@@ -1403,7 +1407,10 @@ fn the_gates_why_goes_to_each_finding_that_holds_the_verdict_and_a_dismissal_rel
     apply(&mut state, [Action::Command(Command::GateWhy)]);
     // The gate closed on the first one, selected in the list, with the way past it said.
     assert!(state.overlays.is_empty());
-    assert_eq!(state.selected, Some(RowKey::Node(holding[0].clone())));
+    assert_eq!(
+        state.findings.selected,
+        Some(RowKey::Node(holding[0].clone()))
+    );
     assert_eq!(state.focus, Pane::Findings);
     let said = state.message.as_ref().unwrap().text.clone();
     assert!(said.contains("holds the verdict (1 of"), "{said}");

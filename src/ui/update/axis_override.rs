@@ -7,7 +7,7 @@ use crate::ui::state::{AppState, DraftStep, InputPurpose, MessageKind, Overlay, 
 
 /// The gated axis the selected reason row names, when it holds the verdict.
 fn selected_axis(state: &AppState) -> Option<String> {
-    let Some(RowKey::Reason(key)) = &state.selected else {
+    let Some(RowKey::Reason(key)) = &state.findings.selected else {
         return None;
     };
     let name = key.strip_prefix("axis:")?;
@@ -20,7 +20,7 @@ fn selected_axis(state: &AppState) -> Option<String> {
 
 /// `x` on a reason row: asks why for an axis; `None` when the selection is not a reason row.
 pub(super) fn ask(state: &mut AppState) -> Option<Vec<Effect>> {
-    let Some(RowKey::Reason(key)) = state.selected.clone() else {
+    let Some(RowKey::Reason(key)) = state.findings.selected.clone() else {
         return None;
     };
     if state.review_running() {

@@ -92,7 +92,7 @@ pub(super) fn open_diff(state: &mut AppState) {
         );
         return;
     }
-    if let Some(RowKey::Reason(key)) = state.selected.clone() {
+    if let Some(RowKey::Reason(key)) = state.findings.selected.clone() {
         return open_diff_at_break(state, &key);
     }
     let cohort = diffview::cohort_for_selection(state);
@@ -315,9 +315,9 @@ fn diff_action(state: &mut AppState, command: Command) -> Option<Vec<Effect>> {
         DiffMove::Select(id) => {
             state.overlays.pop();
             reveal(state, &id);
-            state.selected = Some(RowKey::Node(id.clone()));
+            state.findings.selected = Some(RowKey::Node(id.clone()));
             state.focus = Pane::Findings;
-            state.detail_scroll = 0;
+            state.detail.scroll = 0;
             info(state, format!("{id} selected"));
         }
         DiffMove::Close => {

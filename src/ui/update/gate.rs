@@ -136,10 +136,10 @@ fn gate_why(state: &mut AppState) {
     };
     state.overlays.clear();
     super::selection::reveal(state, &id);
-    state.selected = Some(crate::ui::state::RowKey::Node(id.clone()));
-    state.detail_scroll = 0;
+    state.findings.selected = Some(crate::ui::state::RowKey::Node(id.clone()));
+    state.detail.scroll = 0;
     // The list, on screen (a zoomed detail would hide it).
-    state.zoomed = false;
+    state.detail.zoomed = false;
     state.focus = crate::ui::state::Pane::Findings;
     let position = ids.iter().position(|i| *i == id).unwrap_or(0) + 1;
     let also = if axes.is_empty() {
@@ -312,7 +312,7 @@ fn has_fix(node: &ReviewNode) -> bool {
 /// The findings the fix works on: the marked ones, or (nothing marked) the counted ones, one
 /// per problem, exactly as the verdict counts them (the gate's "counted N").
 fn chosen(state: &AppState) -> Vec<&ReviewNode> {
-    if state.marked.is_empty() {
+    if state.findings.marked.is_empty() {
         state
             .verdict
             .iter()
@@ -324,7 +324,7 @@ fn chosen(state: &AppState) -> Vec<&ReviewNode> {
             .board
             .nodes
             .iter()
-            .filter(|n| state.marked.contains(&n.id))
+            .filter(|n| state.findings.marked.contains(&n.id))
             .collect()
     }
 }
@@ -335,7 +335,7 @@ fn ignore_targets(state: &AppState) -> Vec<String> {
         .board
         .nodes
         .iter()
-        .filter(|n| state.marked.contains(&n.id) && n.status.is_active())
+        .filter(|n| state.findings.marked.contains(&n.id) && n.status.is_active())
         .map(|n| n.id.clone())
         .collect();
     if node_ids.is_empty()
@@ -350,7 +350,7 @@ fn ignore_targets(state: &AppState) -> Vec<String> {
 fn gate_fix(state: &mut AppState) -> Vec<Effect> {
     let chosen = chosen(state);
     // Which findings, said the same way in every message about them.
-    let which = if state.marked.is_empty() {
+    let which = if state.findings.marked.is_empty() {
         format!(
             "the {} counted (nothing is marked)",
             crate::ui::text::plural(chosen.len(), "finding")

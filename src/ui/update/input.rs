@@ -21,7 +21,7 @@ pub(super) fn typed(state: &mut AppState, action: Action) -> Vec<Effect> {
                 overlay.error = None;
                 overlay.confirm_discard = false;
                 if matches!(overlay.purpose, InputPurpose::Filter { .. }) {
-                    state.filter = overlay.text().trim().to_string();
+                    state.findings.filter = overlay.text().trim().to_string();
                 }
             }
         }
@@ -36,7 +36,7 @@ pub(super) fn typed(state: &mut AppState, action: Action) -> Vec<Effect> {
                     return Vec::new();
                 }
                 if let InputPurpose::Filter { previous } = &overlay.purpose {
-                    state.filter = previous.clone();
+                    state.findings.filter = previous.clone();
                 }
                 let discarded = overlay.purpose.multiline() && overlay.changed();
                 state.overlays.pop();
@@ -118,9 +118,9 @@ fn submit(state: &mut AppState) -> Vec<Effect> {
             // One reason, one step of the undo history, however many findings.
             let effects = triage::change_all(state, &node_ids, Change::Dismiss { reason });
             for id in &node_ids {
-                state.marked.remove(id);
+                state.findings.marked.remove(id);
             }
-            state.range = None;
+            state.findings.range = None;
             if let [id] = node_ids.as_slice()
                 && state.overlays.is_empty()
             {
@@ -158,9 +158,9 @@ fn submit(state: &mut AppState) -> Vec<Effect> {
             super::room::submit(state, purpose, text)
         }
         InputPurpose::Filter { .. } => {
-            state.filter = text.trim().to_string();
+            state.findings.filter = text.trim().to_string();
             state.overlays.pop();
-            if let Some(problem) = rows::Filter::parse(&state.filter).problems.first() {
+            if let Some(problem) = rows::Filter::parse(&state.findings.filter).problems.first() {
                 let text = format!("{problem}: nothing can match");
                 message(state, MessageKind::Warn, text);
             }

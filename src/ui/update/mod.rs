@@ -129,7 +129,7 @@ pub fn update(state: &mut AppState, action: Action) -> Vec<Effect> {
     }
     // A key or the mouse: whatever is selected now is the person's choice.
     if command || matches!(action, Action::Click { .. }) {
-        state.auto_selected = None;
+        state.findings.auto_selected = None;
     }
     let effects = transition(state, action);
     record::record_effects(state, &effects);
@@ -220,7 +220,7 @@ pub(super) fn with_selected(
     verb: &str,
     f: impl FnOnce(&mut AppState, String) -> Vec<Effect>,
 ) -> Vec<Effect> {
-    match state.selected.clone() {
+    match state.findings.selected.clone() {
         Some(RowKey::Node(id)) if state.node(&id).is_some() => f(state, id),
         _ => {
             message(

@@ -248,7 +248,7 @@ fn put_node(state: &mut AppState, id: &str, node: Option<ReviewNode>) {
         }
         (None, None) => {}
     }
-    state.selected = state
+    state.findings.selected = state
         .node(id)
         .is_some()
         .then(|| RowKey::Node(id.to_string()));

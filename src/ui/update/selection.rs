@@ -11,12 +11,14 @@ use super::{Effect, info, message};
 pub(super) fn reconcile_selection(state: &mut AppState) {
     let visible = rows::rows(state);
     let in_view = state
+        .findings
         .selected
         .as_ref()
         .and_then(|key| rows::position(&visible, key));
     // Until the person moves, the list starts at its first finding, however the findings
     // streamed in: the same review opens on the same row.
-    let untouched = state.auto_selected.is_some() && state.auto_selected == state.selected;
+    let untouched = state.findings.auto_selected.is_some()
+        && state.findings.auto_selected == state.findings.selected;
     let index = match in_view {
         Some(i) if !untouched => Some(i),
         _ if untouched => {
@@ -24,12 +26,13 @@ pub(super) fn reconcile_selection(state: &mut AppState) {
                 .iter()
                 .position(|r| matches!(r, Row::Node { .. } | Row::Rule { .. }))
                 .or((!visible.is_empty()).then_some(0));
-            state.selected = first.map(|i| visible[i].key());
-            state.auto_selected = state.selected.clone();
+            state.findings.selected = first.map(|i| visible[i].key());
+            state.findings.auto_selected = state.findings.selected.clone();
             first
         }
         _ => {
             let fallback = state
+                .findings
                 .selected
                 .clone()
                 .and_then(|key| containing_fold(state, &visible, &key));
@@ -41,14 +44,15 @@ pub(super) fn reconcile_selection(state: &mut AppState) {
                     .map(Row::key)
             };
             match fallback {
-                Some(fold) => state.selected = Some(fold),
+                Some(fold) => state.findings.selected = Some(fold),
                 None => {
-                    state.selected = first();
+                    state.findings.selected = first();
                     // Nobody chose it: it follows the list's top until someone does.
-                    state.auto_selected = state.selected.clone();
+                    state.findings.auto_selected = state.findings.selected.clone();
                 }
             }
             state
+                .findings
                 .selected
                 .as_ref()
                 .and_then(|key| rows::position(&visible, key))
@@ -57,25 +61,26 @@ pub(super) fn reconcile_selection(state: &mut AppState) {
     let height = crate::ui::rows::list_height(state.layout.findings);
     // A taller terminal (after a resize) shows rows from the top again rather than keeping
     // the small screen's offset with empty lines below the last row.
-    state.findings_offset = state
-        .findings_offset
+    state.findings.offset = state
+        .findings
+        .offset
         .min(visible.len().saturating_sub(height));
     if let Some(i) = index
         && height > 0
     {
-        if i < state.findings_offset {
-            state.findings_offset = i;
-        } else if i >= state.findings_offset + height {
-            state.findings_offset = i + 1 - height;
+        if i < state.findings.offset {
+            state.findings.offset = i;
+        } else if i >= state.findings.offset + height {
+            state.findings.offset = i + 1 - height;
         }
     }
-    if state.selected_disagreement.is_some() {
+    if state.disagreements.selected.is_some() {
         let all = &state.disagreements();
         let still = all.iter().any(|d| {
-            Some((&d.a, &d.b)) == state.selected_disagreement.as_ref().map(|(a, b)| (a, b))
+            Some((&d.a, &d.b)) == state.disagreements.selected.as_ref().map(|(a, b)| (a, b))
         });
         if !still {
-            state.selected_disagreement = all.first().map(|d| (d.a.clone(), d.b.clone()));
+            state.disagreements.selected = all.first().map(|d| (d.a.clone(), d.b.clone()));
         }
     }
 }
@@ -149,16 +154,16 @@ fn reveal_row(state: &mut AppState, key: &RowKey) {
     for fold in folds_above(&all, at) {
         match fold {
             RowKey::Node(primary) => {
-                state.expanded.insert(primary);
+                state.findings.expanded.insert(primary);
             }
             RowKey::Rule(key) => {
-                state.rules_open.insert(key);
+                state.findings.rules_open.insert(key);
             }
             RowKey::Below(cohort) => {
-                state.below_open.insert(cohort);
+                state.findings.below_open.insert(cohort);
             }
             RowKey::Cohort(key) => {
-                state.collapsed.remove(&key);
+                state.findings.collapsed.remove(&key);
             }
             RowKey::Reason(_) => {}
         }
@@ -171,14 +176,15 @@ fn reveal_row(state: &mut AppState, key: &RowKey) {
 pub(super) fn jump_finding(state: &mut AppState, forward: bool) {
     let all = rows::build(state, Unfold::All);
     let current = state
+        .findings
         .selected
         .as_ref()
         .and_then(|key| rows::position(&all, key));
     match next_open(state, &all, current, forward) {
         Some((key, wrapped)) => {
             reveal_row(state, &key);
-            state.selected = Some(key);
-            state.detail_scroll = 0;
+            state.findings.selected = Some(key);
+            state.detail.scroll = 0;
             if wrapped {
                 let text = if forward {
                     "wrapped to the first open finding"
@@ -216,7 +222,7 @@ fn next_open(
                 below: false,
                 ..
             } => {
-                in_closed_fold = !state.rules_open.contains(key);
+                in_closed_fold = !state.findings.rules_open.contains(key);
                 if in_closed_fold && members.iter().any(is_open) {
                     open.push((i, row.key()));
                 }
@@ -259,7 +265,7 @@ pub(super) fn move_on(state: &mut AppState, id: &str, effects: &[Effect]) {
     let at = rows::position(&all, &RowKey::Node(id.to_string()));
     if let Some((next, _)) = next_open(state, &all, at, true) {
         reveal_row(state, &next);
-        state.selected = Some(next);
-        state.detail_scroll = 0;
+        state.findings.selected = Some(next);
+        state.detail.scroll = 0;
     }
 }

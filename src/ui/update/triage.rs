@@ -399,6 +399,6 @@ fn take_back(state: &mut AppState, entry: Undoable, undo: bool) -> Vec<Effect> {
 
 fn show(state: &mut AppState, id: &str) {
     reveal(state, id);
-    state.selected = Some(RowKey::Node(id.to_string()));
-    state.detail_scroll = 0;
+    state.findings.selected = Some(RowKey::Node(id.to_string()));
+    state.detail.scroll = 0;
 }

@@ -21,7 +21,7 @@ pub(super) fn stop_reviewer(state: &mut AppState) -> Vec<Effect> {
         return Vec::new();
     }
     let selected = (state.focus == Pane::Reviewers)
-        .then(|| state.selected_reviewer.clone())
+        .then(|| state.reviewers.selected.clone())
         .flatten();
     let Some(name) = selected else {
         let text = format!(
@@ -70,7 +70,7 @@ pub(super) fn stop_run(state: &mut AppState) -> Vec<Effect> {
 /// under a folded problem stay with their problem, as everywhere else.
 pub(crate) fn group_targets(state: &AppState) -> Option<Vec<String>> {
     let visible = rows::rows(state);
-    let keys: Vec<RowKey> = match (&state.range, &state.selected) {
+    let keys: Vec<RowKey> = match (&state.findings.range, &state.findings.selected) {
         // Exactly the finding rows the range marks (`┃`): a cohort's or a fold's header row
         // in it is a heading, not the findings folded under it; a folded rule's row is the
         // findings it counts (`16×`), unfolded it is a heading too.
@@ -170,14 +170,14 @@ pub(super) fn act_on_group(state: &mut AppState, command: Command) -> Vec<Effect
             Vec::new()
         }
         Command::Confirm => {
-            state.range = None;
+            state.findings.range = None;
             let change = Change::Confirm {
                 note: String::new(),
             };
             triage::change_all(state, &candidates, change)
         }
         _ => {
-            state.range = None;
+            state.findings.range = None;
             triage::change_all(state, &candidates, Change::Resolve { note: None })
         }
     }

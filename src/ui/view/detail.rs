@@ -25,7 +25,7 @@ const CONTEXT: usize = 3;
 pub fn draw(frame: &mut Frame, area: Rect, state: &AppState, cx: &ViewContext) -> u16 {
     let theme = &cx.theme;
     let focused = state.focus == Pane::Detail && state.overlays.is_empty();
-    let (title, lines) = match &state.selected {
+    let (title, lines) = match &state.findings.selected {
         Some(RowKey::Node(id)) => match state.node(id) {
             // Where it is, not its internal id: the id means nothing to a person.
             Some(node) => (
@@ -70,7 +70,7 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &AppState, cx: &ViewContext) -
         area,
         block,
         Paragraph::new(lines).wrap(Wrap { trim: false }),
-        state.detail_scroll,
+        state.detail.scroll,
         cx,
     )
 }

@@ -97,81 +97,16 @@ pub fn draw(
         let threads = threads_at(state, &doc, at);
         let mut line = match row {
             DiffRow::File { index, path, file } => {
-                let mut text = format!("━━ {}/{}  {path}", index + 1, doc.file_count());
-                if let Some(file) = file {
-                    let status = match file.status {
-                        FileStatus::Added => "added",
-                        FileStatus::Modified => "modified",
-                        FileStatus::Deleted => "deleted",
-                        FileStatus::Renamed => "renamed",
-                        FileStatus::Copied => "copied",
-                    };
-                    text.push_str(&format!(
-                        "  {status} +{} −{}",
-                        file.additions, file.deletions
-                    ));
-                    if let Some(old) = &file.old_path {
-                        text.push_str(&format!(" (from {old})"));
-                    }
-                }
-                text.push(' ');
-                let fill = columns.saturating_sub(width(&text));
-                Line::from(vec![
-                    Span::styled(truncate(&text, columns), theme.title),
-                    Span::styled("━".repeat(fill), theme.border),
-                ])
+                file_row(*index, path, *file, doc.file_count(), columns, cx)
             }
             DiffRow::Note { text, .. } => Line::from(vec![
                 Span::raw(" ".repeat(GUTTER + 2 * (number_width + 1))),
                 Span::styled(*text, theme.muted),
             ]),
-            DiffRow::Hunk { hunk, .. } => {
-                let mut text = format!(
-                    "@@ -{},{} +{},{} @@",
-                    hunk.old_start, hunk.old_count, hunk.new_start, hunk.new_count
-                );
-                if let Some(section) = &hunk.section {
-                    text.push(' ');
-                    text.push_str(section.trim());
-                }
-                Line::from(vec![
-                    Span::raw(" ".repeat(GUTTER + 2 * (number_width + 1))),
-                    Span::styled(text, theme.diff_context),
-                ])
-            }
+            DiffRow::Hunk { hunk, .. } => hunk_row(hunk, number_width, cx),
             DiffRow::Line { line, .. } => {
-                let number = |n: Option<u32>| match n {
-                    Some(n) => format!("{n:>number_width$} "),
-                    None => " ".repeat(number_width + 1),
-                };
-                let (sign, sign_style) = match line.kind {
-                    LineKind::Added => ("+", theme.diff_add),
-                    LineKind::Removed => ("-", theme.diff_del),
-                    LineKind::Context => (" ", theme.diff_context),
-                };
-                let base = if marks.is_empty() {
-                    Style::default()
-                } else {
-                    theme.anchor_line
-                };
-                let mut spans = gutter(&marks, &threads, cx);
-                spans.extend([
-                    Span::styled(number(line.old_line), theme.line_number),
-                    Span::styled(number(line.new_line), theme.line_number),
-                    Span::styled(sign, sign_style),
-                    Span::raw(" "),
-                ]);
                 let pieces = highlighted.get(&i).cloned().unwrap_or_default();
-                let plain = pieces.iter().all(|(style, _)| style.fg.is_none());
-                for (style, text) in pieces {
-                    let code = if plain && line.kind != LineKind::Context {
-                        sign_style
-                    } else {
-                        theme.text.patch(style)
-                    };
-                    spans.push(Span::styled(text, code));
-                }
-                Line::from(spans).style(base)
+                code_row(line, &marks, &threads, number_width, pieces, cx)
             }
         };
         if at == view.cursor {
@@ -195,6 +130,102 @@ pub fn draw(
         footer,
     );
     body
+}
+
+/// A file's header row: its place in reading order, its path, how it changed.
+fn file_row(
+    index: usize,
+    path: &str,
+    file: Option<&crate::diff::FileDiff>,
+    file_count: usize,
+    columns: usize,
+    cx: &ViewContext,
+) -> Line<'static> {
+    let theme = &cx.theme;
+    let mut text = format!("━━ {}/{}  {path}", index + 1, file_count);
+    if let Some(file) = file {
+        let status = match file.status {
+            FileStatus::Added => "added",
+            FileStatus::Modified => "modified",
+            FileStatus::Deleted => "deleted",
+            FileStatus::Renamed => "renamed",
+            FileStatus::Copied => "copied",
+        };
+        text.push_str(&format!(
+            "  {status} +{} −{}",
+            file.additions, file.deletions
+        ));
+        if let Some(old) = &file.old_path {
+            text.push_str(&format!(" (from {old})"));
+        }
+    }
+    text.push(' ');
+    let fill = columns.saturating_sub(width(&text));
+    Line::from(vec![
+        Span::styled(truncate(&text, columns), theme.title),
+        Span::styled("━".repeat(fill), theme.border),
+    ])
+}
+
+/// A hunk's `@@` row, with its section when the diff names one.
+fn hunk_row(hunk: &crate::diff::Hunk, number_width: usize, cx: &ViewContext) -> Line<'static> {
+    let theme = &cx.theme;
+    let mut text = format!(
+        "@@ -{},{} +{},{} @@",
+        hunk.old_start, hunk.old_count, hunk.new_start, hunk.new_count
+    );
+    if let Some(section) = &hunk.section {
+        text.push(' ');
+        text.push_str(section.trim());
+    }
+    Line::from(vec![
+        Span::raw(" ".repeat(GUTTER + 2 * (number_width + 1))),
+        Span::styled(text, theme.diff_context),
+    ])
+}
+
+/// A line of code: the gutter (findings, threads), both numbers, the sign, the highlighted
+/// text.
+fn code_row(
+    line: &crate::diff::Line,
+    marks: &[&ReviewNode],
+    threads: &[&crate::pr::threads::ReviewThread],
+    number_width: usize,
+    pieces: Vec<Piece>,
+    cx: &ViewContext,
+) -> Line<'static> {
+    let theme = &cx.theme;
+    let number = |n: Option<u32>| match n {
+        Some(n) => format!("{n:>number_width$} "),
+        None => " ".repeat(number_width + 1),
+    };
+    let (sign, sign_style) = match line.kind {
+        LineKind::Added => ("+", theme.diff_add),
+        LineKind::Removed => ("-", theme.diff_del),
+        LineKind::Context => (" ", theme.diff_context),
+    };
+    let base = if marks.is_empty() {
+        Style::default()
+    } else {
+        theme.anchor_line
+    };
+    let mut spans = gutter(marks, threads, cx);
+    spans.extend([
+        Span::styled(number(line.old_line), theme.line_number),
+        Span::styled(number(line.new_line), theme.line_number),
+        Span::styled(sign, sign_style),
+        Span::raw(" "),
+    ]);
+    let plain = pieces.iter().all(|(style, _)| style.fg.is_none());
+    for (style, text) in pieces {
+        let code = if plain && line.kind != LineKind::Context {
+            sign_style
+        } else {
+            theme.text.patch(style)
+        };
+        spans.push(Span::styled(text, code));
+    }
+    Line::from(spans).style(base)
 }
 
 /// Columns of the gutter: glyph, priority digit, then `¶` when a person's review thread is on

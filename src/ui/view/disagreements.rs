@@ -77,7 +77,7 @@ pub fn draw(
             }
         };
         let selected =
-            focused && state.selected_disagreement.as_ref() == Some(&(d.a.clone(), d.b.clone()));
+            focused && state.disagreements.selected.as_ref() == Some(&(d.a.clone(), d.b.clone()));
         let (left, right) = (side(a), format!("{}{other_place}", side(b)));
         let used = place_width + 1 + width(&left) + 3 + width(&right) + 2;
         let title = if a.text.title == b.text.title {
@@ -96,7 +96,7 @@ pub fn draw(
                 theme.text,
             ),
         ];
-        if state.selected_disagreement.as_ref() == Some(&(d.a.clone(), d.b.clone())) {
+        if state.disagreements.selected.as_ref() == Some(&(d.a.clone(), d.b.clone())) {
             selected_row = Some(lines.len());
         }
         if selected {

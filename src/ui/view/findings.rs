@@ -80,13 +80,13 @@ pub fn draw(
         })
         .sum();
     let mut title = format!(" Findings ({problems}) · level {} ", state.level);
-    if !state.filter.is_empty() {
-        title.push_str(&format!("· filter: {} ", state.filter));
+    if !state.findings.filter.is_empty() {
+        title.push_str(&format!("· filter: {} ", state.findings.filter));
     }
-    if !state.marked.is_empty() {
-        title.push_str(&format!("· {} marked ", state.marked.len()));
+    if !state.findings.marked.is_empty() {
+        title.push_str(&format!("· {} marked ", state.findings.marked.len()));
     }
-    if state.range.is_some() {
+    if state.findings.range.is_some() {
         title.push_str("· range ");
     }
     let block = Block::bordered()
@@ -105,14 +105,14 @@ pub fn draw(
             }
             frame.render_widget(Paragraph::new(lines), inner);
             return Vec::new();
-        } else if let Some(problem) = rows::Filter::parse(&state.filter).problems.first() {
+        } else if let Some(problem) = rows::Filter::parse(&state.findings.filter).problems.first() {
             let esc = cx.keymap.key(Context::Main, Command::Close);
             format!("{problem} ({esc} clears the filter)")
-        } else if !state.filter.is_empty() {
+        } else if !state.findings.filter.is_empty() {
             let esc = cx.keymap.key(Context::Main, Command::Close);
             format!(
                 "nothing matches `{}` ({esc} clears the filter)",
-                state.filter
+                state.findings.filter
             )
         } else if state.board.reviewers.values().any(|r| {
             matches!(
@@ -144,13 +144,15 @@ pub fn draw(
     };
     let height = inner.height as usize;
     let selected = state
+        .findings
         .selected
         .as_ref()
         .and_then(|key| rows::position(&rows, key));
     // Keep the selection in view even if the last frame was a different size.
     // and never leave empty lines below the last row while rows above are hidden.
     let mut offset = state
-        .findings_offset
+        .findings
+        .offset
         .min(rows.len().saturating_sub(height.max(1)));
     if let Some(i) = selected {
         if i < offset {
@@ -164,6 +166,7 @@ pub fn draw(
     let mut lines = Vec::new();
     // The rows of a range (`V`), from where it started to the selection.
     let range = state
+        .findings
         .range
         .as_ref()
         .and_then(|key| rows::position(&rows, key))
@@ -302,7 +305,7 @@ fn row_spans<'a>(row: &Row, state: &AppState, cx: &ViewContext, columns: usize) 
             };
             let fold = if *duplicates == 0 {
                 "  "
-            } else if state.expanded.contains(id) {
+            } else if state.findings.expanded.contains(id) {
                 "▾ "
             } else {
                 "▸ "
@@ -325,7 +328,7 @@ fn row_spans<'a>(row: &Row, state: &AppState, cx: &ViewContext, columns: usize) 
             finding_spans(
                 FindingCells {
                     indent,
-                    marked: state.marked.contains(id),
+                    marked: state.findings.marked.contains(id),
                     priority: node.priority,
                     kind: kind_label(node.kind),
                     count: String::new(),

@@ -39,8 +39,23 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &AppState, cx: &ViewContext) {
     }
     let theme = &cx.theme;
     let columns = area.width as usize;
-    let pr = &state.pr;
+    let lines = vec![
+        Line::from(pr_line(state, cx, columns)),
+        Line::from(round_line(state, cx, columns)),
+        verdict_line(state, cx, columns),
+        axes_line(state, cx),
+    ];
+    let block = Block::default()
+        .borders(Borders::BOTTOM)
+        .border_style(theme.border);
+    let paragraph = Paragraph::new(lines).block(block);
+    frame.render_widget(paragraph, area);
+}
 
+/// The first line: the PR, its title, its branches when they fit, its author.
+fn pr_line(state: &AppState, cx: &ViewContext, columns: usize) -> Vec<Span<'static>> {
+    let theme = &cx.theme;
+    let pr = &state.pr;
     let (reference, title) = (shown(&pr.reference()), shown(&pr.title));
     let mut first = vec![
         Span::styled(reference.clone(), theme.title),
@@ -60,7 +75,12 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &AppState, cx: &ViewContext) {
             theme.muted,
         ));
     }
+    first
+}
 
+/// The second line: the round's ladder and the level, after the offline or no-model banner.
+fn round_line(state: &AppState, cx: &ViewContext, columns: usize) -> Vec<Span<'static>> {
+    let theme = &cx.theme;
     // The level is part of the line, never cut: when the whole ladder does not fit, its done
     // steps shrink to their ✓.
     let level = Span::styled(format!("   level {}", state.level), theme.muted);
@@ -78,7 +98,7 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &AppState, cx: &ViewContext) {
     let no_model = state
         .no_model
         .then(|| crate::session::no_model::line(columns.saturating_sub(2)).to_string());
-    let second = match state.offline.as_ref().or(no_model.as_ref()) {
+    match state.offline.as_ref().or(no_model.as_ref()) {
         Some(banner) => {
             let banner = format!(" {} ", truncate(banner, columns.saturating_sub(2)));
             let rest: usize = ladder.iter().map(|s| s.width()).sum();
@@ -91,9 +111,14 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &AppState, cx: &ViewContext) {
             line
         }
         None => ladder,
-    };
+    }
+}
 
-    let third = match &state.verdict {
+/// The third line: the verdict (or that it is running, or not yet), its confidence or the
+/// person's decision, its first reason.
+fn verdict_line(state: &AppState, cx: &ViewContext, columns: usize) -> Line<'static> {
+    let theme = &cx.theme;
+    match &state.verdict {
         // While reviewers are queued or reading, a decision would be a guess: say so, with
         // what is known so far.
         Some(_) if state.review_running() => {
@@ -153,9 +178,13 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &AppState, cx: &ViewContext) {
             }
             Line::from(spans)
         }
-    };
+    }
+}
 
-    let fourth = if state.axes.is_empty() {
+/// The fourth line: each axis with its verdict.
+fn axes_line(state: &AppState, cx: &ViewContext) -> Line<'static> {
+    let theme = &cx.theme;
+    if state.axes.is_empty() {
         Line::from(Span::styled("axes: none reported yet", theme.muted))
     } else {
         let mut spans = vec![Span::styled("axes ", theme.muted)];
@@ -177,14 +206,7 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &AppState, cx: &ViewContext) {
             }
         }
         Line::from(spans)
-    };
-
-    let block = Block::default()
-        .borders(Borders::BOTTOM)
-        .border_style(theme.border);
-    let paragraph =
-        Paragraph::new(vec![Line::from(first), Line::from(second), third, fourth]).block(block);
-    frame.render_widget(paragraph, area);
+    }
 }
 
 /// The header of a short terminal, one line: the decision (or that it is running), the PR,

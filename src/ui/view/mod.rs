@@ -83,7 +83,7 @@ pub fn draw(frame: &mut Frame, state: &AppState, cx: &ViewContext) -> ScreenLayo
     .areas(area);
     header::draw(frame, header_area, state, cx);
     header::banner(frame, banner_area, state, cx);
-    if state.zoomed {
+    if state.detail.zoomed {
         // The detail alone: the other panes keep no place on screen (nor mouse targets).
         layout.detail_scroll_max = detail::draw(frame, body, state, cx);
         layout.detail = body;

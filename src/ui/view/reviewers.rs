@@ -119,13 +119,13 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &AppState, cx: &ViewContext) {
             head.push(' ');
             head.push_str(&pad(&spend, 11));
         }
-        let selected = focused && state.selected_reviewer.as_deref() == Some(name);
+        let selected = focused && state.reviewers.selected.as_deref() == Some(name);
         let note_room = columns.saturating_sub(super::width(&head) + 1);
         let mut spans = vec![
             Span::styled(head, style),
             Span::styled(format!(" {}", truncate(&r.note, note_room)), theme.muted),
         ];
-        if state.selected_reviewer.as_deref() == Some(name) {
+        if state.reviewers.selected.as_deref() == Some(name) {
             selected_row = Some(lines.len());
         }
         if selected {
