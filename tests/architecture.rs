@@ -1199,16 +1199,6 @@ const DATA_TABLES: &[(&str, &str)] = &[("src/ui/keymap.rs", "default")];
 /// only shrink, and a new long function is refused.
 const LONG_FUNCTIONS: &[(&str, &str, &str)] = &[
     (
-        "src/session/service.rs",
-        "serve",
-        "the session (src/session): one handler per command",
-    ),
-    (
-        "src/session/service.rs",
-        "handle",
-        "the session (src/session): one handler per command",
-    ),
-    (
         "src/session/prepare/mod.rs",
         "prepare",
         "the session (src/session): preparing's steps",
