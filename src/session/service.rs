@@ -802,17 +802,26 @@ impl Running {
         events: &mpsc::UnboundedSender<SessionEvent<Pv, Pd>>,
     ) {
         if let Some(thread) = room.apply(update) {
-            let journal = crate::session::ask::thread_journal(&self.space_dir);
-            if let Err(err) = journal.append(&thread) {
-                tell(
-                    events,
-                    SessionEvent::Failed {
-                        title: "Could not save".into(),
-                        message: format!("{}: {err}", journal.path().display()),
-                    },
-                );
-            }
+            self.journal_thread(&thread, events);
             tell(events, SessionEvent::Thread(Box::new(thread)));
+        }
+    }
+
+    /// A thread as it stands, journaled: the round owns state.json until it ends.
+    fn journal_thread<Pv, Pd>(
+        &self,
+        thread: &crate::review::thread::Thread,
+        events: &mpsc::UnboundedSender<SessionEvent<Pv, Pd>>,
+    ) {
+        let journal = crate::session::ask::thread_journal(&self.space_dir);
+        if let Err(err) = journal.append(thread) {
+            tell(
+                events,
+                SessionEvent::Failed {
+                    title: "Could not save".into(),
+                    message: format!("{}: {err}", journal.path().display()),
+                },
+            );
         }
     }
 
@@ -905,16 +914,7 @@ impl Running {
         // ask again.
         let mut kept = thread.clone();
         kept.state = crate::review::thread::ThreadState::Interrupted;
-        let journal = crate::session::ask::thread_journal(&self.space_dir);
-        if let Err(err) = journal.append(&kept) {
-            tell(
-                events,
-                SessionEvent::Failed {
-                    title: "Could not save".into(),
-                    message: format!("{}: {err}", journal.path().display()),
-                },
-            );
-        }
+        self.journal_thread(&kept, events);
         tell(events, SessionEvent::Thread(Box::new(thread.clone())));
         tell(
             events,
