@@ -1214,11 +1214,6 @@ const LONG_FUNCTIONS: &[(&str, &str, &str)] = &[
         "the cockpit (src/ui): the header's parts",
     ),
     (
-        "src/reviewers/deterministic/rules/rule.rs",
-        "compile",
-        "the reviewers (src/reviewers): one function per rule part",
-    ),
-    (
         "src/reviewers/model/agent/mod.rs",
         "tool_loop",
         "the reviewers (src/reviewers): the agent loop's steps",
