@@ -1214,11 +1214,6 @@ const LONG_FUNCTIONS: &[(&str, &str, &str)] = &[
         "the cockpit (src/ui): the header's parts",
     ),
     (
-        "src/reviewers/model/agent/mod.rs",
-        "tool_loop",
-        "the reviewers (src/reviewers): the agent loop's steps",
-    ),
-    (
         "src/report/markdown.rs",
         "details",
         "the reports (src/report): one function per section",
