@@ -1214,11 +1214,6 @@ const LONG_FUNCTIONS: &[(&str, &str, &str)] = &[
         "the cockpit (src/ui): the header's parts",
     ),
     (
-        "src/report/review.rs",
-        "text",
-        "the reports (src/report): one function per section",
-    ),
-    (
         "src/diff/code_lines.rs",
         "read",
         "the diff (src/diff): the reader's cases",
