@@ -1223,11 +1223,6 @@ const LONG_FUNCTIONS: &[(&str, &str, &str)] = &[
         "is_public",
         "the code graph (src/cohort): one function per language",
     ),
-    (
-        "src/review/status.rs",
-        "apply",
-        "the review model (src/review): one function per event",
-    ),
 ];
 
 /// `fn` items of `code` (production code, lines kept) longer than `max` lines: their name,
