@@ -1283,56 +1283,6 @@ const DATA_TABLES: &[(&str, &str)] = &[("src/ui/keymap.rs", "default")];
 /// only shrink, and a new long function is refused.
 const LONG_FUNCTIONS: &[(&str, &str, &str)] = &[
     (
-        "src/publish/review.rs",
-        "publish",
-        "publishing (src/publish): the plan's steps",
-    ),
-    (
-        "src/session/round.rs",
-        "review",
-        "the session (src/session): the round's phases",
-    ),
-    (
-        "src/session/service.rs",
-        "serve",
-        "the session (src/session): one handler per command",
-    ),
-    (
-        "src/session/service.rs",
-        "handle",
-        "the session (src/session): one handler per command",
-    ),
-    (
-        "src/session/prepare/mod.rs",
-        "prepare",
-        "the session (src/session): preparing's steps",
-    ),
-    (
-        "src/reviewers/deterministic/mod.rs",
-        "run",
-        "the reviewers (src/reviewers): one function per deterministic reviewer",
-    ),
-    (
-        "src/reviewers/deterministic/rules/rule.rs",
-        "compile",
-        "the reviewers (src/reviewers): one function per rule part",
-    ),
-    (
-        "src/reviewers/model/agent/mod.rs",
-        "tool_loop",
-        "the reviewers (src/reviewers): the agent loop's steps",
-    ),
-    (
-        "src/report/markdown.rs",
-        "details",
-        "the reports (src/report): one function per section",
-    ),
-    (
-        "src/report/review.rs",
-        "text",
-        "the reports (src/report): one function per section",
-    ),
-    (
         "src/diff/code_lines.rs",
         "read",
         "the diff (src/diff): the reader's cases",
@@ -1341,11 +1291,6 @@ const LONG_FUNCTIONS: &[(&str, &str, &str)] = &[
         "src/cohort/tags.rs",
         "is_public",
         "the code graph (src/cohort): one function per language",
-    ),
-    (
-        "src/review/status.rs",
-        "apply",
-        "the review model (src/review): one function per event",
     ),
 ];
 

@@ -761,24 +761,8 @@ pub(super) async fn publish(
         return Err(PublishError::PreviewChanged { what });
     }
 
-    // Settle crashed rounds first: found on the forge → published there; not found → the
-    // stuck record goes and the round may be posted.
     let at = now();
-    for (stuck, found) in &fresh.settle {
-        let found = found
-            .as_ref()
-            .map(|(url, id)| (url.clone(), id.to_string()));
-        space.update(|state| {
-            state
-                .settle_publish(
-                    *stuck,
-                    found.as_ref().map(|(u, i)| (u.as_str(), i.as_str())),
-                    None,
-                    &at,
-                )
-                .map_err(PublishError::from)
-        })?;
-    }
+    settle_crashed(space, &fresh, &at)?;
 
     if let Action::AlreadyPosted {
         review_id,
@@ -799,22 +783,74 @@ pub(super) async fn publish(
                 )
                 .map_err(PublishError::from)
         })?;
-        if let Some(summary) = summary_review_id {
-            forge
-                .update_review(*summary, &fresh.body)
-                .await
-                .map_err(PublishError::forge("editing the summary review"))?;
-        }
-        dismiss_superseded(forge, &fresh, Some(*review_id)).await?;
-        reply_resolved(forge, &fresh).await?;
+        finish_already_posted(forge, &fresh, *review_id, *summary_review_id).await?;
         return Err(PublishError::AlreadyPublished {
             round,
             target: url.clone(),
         });
     }
 
-    // The head, once more, right before anything is posted: the reads above take a while, and
-    // a review belongs to the head it reviewed. (`commit_id` makes the forge check it as well.)
+    head_unmoved_before_posting(forge, space, &fresh, round).await?;
+
+    let target = fresh.target.to_string();
+    space.update(|state| {
+        state
+            .begin_publish(&target, &at, revision.number, revision.posted.clone())
+            .map_err(PublishError::from)
+    })?;
+
+    let outcome = post(forge, space, &fresh, round).await?;
+    finish_posted(forge, space, &fresh, outcome).await
+}
+
+/// Settles crashed rounds first: found on the forge → published there; not found → the stuck
+/// record goes and the round may be posted.
+fn settle_crashed(space: &mut Space, fresh: &Preview, at: &str) -> Result<(), PublishError> {
+    for (stuck, found) in &fresh.settle {
+        let found = found
+            .as_ref()
+            .map(|(url, id)| (url.clone(), id.to_string()));
+        space.update(|state| {
+            state
+                .settle_publish(
+                    *stuck,
+                    found.as_ref().map(|(u, i)| (u.as_str(), i.as_str())),
+                    None,
+                    at,
+                )
+                .map_err(PublishError::from)
+        })?;
+    }
+    Ok(())
+}
+
+/// The idempotent steps a run that posted `review_id` but did not live to record it may have
+/// missed: the summary edit, the dismissals and the checked replies.
+async fn finish_already_posted(
+    forge: &dyn Forge,
+    fresh: &Preview,
+    review_id: u64,
+    summary_review_id: Option<u64>,
+) -> Result<(), PublishError> {
+    if let Some(summary) = summary_review_id {
+        forge
+            .update_review(summary, &fresh.body)
+            .await
+            .map_err(PublishError::forge("editing the summary review"))?;
+    }
+    dismiss_superseded(forge, fresh, Some(review_id)).await?;
+    reply_resolved(forge, fresh).await?;
+    Ok(())
+}
+
+/// The head, once more, right before anything is posted: the reads of the plan take a while,
+/// and a review belongs to the head it reviewed. (`commit_id` makes the forge check it as well.)
+async fn head_unmoved_before_posting(
+    forge: &dyn Forge,
+    space: &Space,
+    fresh: &Preview,
+    round: u32,
+) -> Result<(), PublishError> {
     let current = forge.pull_request().await.map_err(PublishError::forge(
         "reading the pull request's head before posting",
     ))?;
@@ -825,17 +861,17 @@ pub(super) async fn publish(
         });
     }
     let reviewed = space.state().rounds.iter().find(|r| r.number == round);
-    super::range::unmoved(forge, reviewed, &current).await?;
-    // The commit the forge places the review on.
-    let commit = fresh.head_sha.clone();
+    super::range::unmoved(forge, reviewed, &current).await
+}
 
-    let target = fresh.target.to_string();
-    space.update(|state| {
-        state
-            .begin_publish(&target, &at, revision.number, revision.posted.clone())
-            .map_err(PublishError::from)
-    })?;
-
+/// Posts the planned review: a new one carrying the summary, or this round's own review and
+/// the summary edited in place.
+async fn post(
+    forge: &dyn Forge,
+    space: &mut Space,
+    fresh: &Preview,
+    round: u32,
+) -> Result<Published, PublishError> {
     let comments: Vec<_> = fresh
         .inline_comments
         .iter()
@@ -857,8 +893,9 @@ pub(super) async fn publish(
     };
     match &fresh.action {
         Action::CreateReview => {
+            // The commit the forge places the review on.
             let review = NewReview {
-                commit_id: commit.clone(),
+                commit_id: fresh.head_sha.clone(),
                 event: fresh.event,
                 body: fresh.body.clone(),
                 comments,
@@ -874,36 +911,16 @@ pub(super) async fn publish(
             summary_url,
             round_review,
         } => {
-            let mut summary_body = fresh.body.clone();
-            match (round_review, &fresh.round_bodies) {
-                (Some(one_line), Some(bodies)) => {
-                    let review = NewReview {
-                        commit_id: commit.clone(),
-                        event: fresh.event,
-                        body: one_line.clone(),
-                        comments,
-                        replace_pending: fresh.replace_pending.clone(),
-                        summary: false,
-                    };
-                    let submitted = submit(
-                        forge,
-                        space,
-                        review,
-                        bodies,
-                        "submitting this round's review",
-                    )
-                    .await?;
-                    summary_body = fresh.bodies.pick(
-                        submitted.refused.as_deref(),
-                        submitted.comment_note.as_deref(),
-                    );
-                    outcome.record(&submitted);
-                }
-                _ => {
-                    outcome.inline_comments = 0;
-                    outcome.target = summary_url.clone();
-                }
-            }
+            let summary_body = post_round_review(
+                forge,
+                space,
+                fresh,
+                round_review.as_deref(),
+                comments,
+                summary_url,
+                &mut outcome,
+            )
+            .await?;
             forge
                 .update_review(*summary_review_id, &summary_body)
                 .await
@@ -915,8 +932,59 @@ pub(super) async fn publish(
             unreachable!("handled above / local only")
         }
     }
-    outcome.dismissed = dismiss_superseded(forge, &fresh, outcome.review_id).await?;
-    outcome.resolved_replies = reply_resolved(forge, &fresh)
+    Ok(outcome)
+}
+
+/// A later round's own review, posted only for new inline comments or a changed event; the
+/// summary body that goes with what the forge took.
+async fn post_round_review(
+    forge: &dyn Forge,
+    space: &mut Space,
+    fresh: &Preview,
+    round_review: Option<&str>,
+    comments: Vec<crate::pr::forge::NewReviewComment>,
+    summary_url: &str,
+    outcome: &mut Published,
+) -> Result<String, PublishError> {
+    let (Some(one_line), Some(bodies)) = (round_review, &fresh.round_bodies) else {
+        outcome.inline_comments = 0;
+        outcome.target = summary_url.to_string();
+        return Ok(fresh.body.clone());
+    };
+    // The commit the forge places the review on.
+    let review = NewReview {
+        commit_id: fresh.head_sha.clone(),
+        event: fresh.event,
+        body: one_line.to_string(),
+        comments,
+        replace_pending: fresh.replace_pending.clone(),
+        summary: false,
+    };
+    let submitted = submit(
+        forge,
+        space,
+        review,
+        bodies,
+        "submitting this round's review",
+    )
+    .await?;
+    outcome.record(&submitted);
+    Ok(fresh.bodies.pick(
+        submitted.refused.as_deref(),
+        submitted.comment_note.as_deref(),
+    ))
+}
+
+/// After the review is posted: the superseded reviews dismissed, the "Resolved" replies sent,
+/// and the publish recorded as done.
+async fn finish_posted(
+    forge: &dyn Forge,
+    space: &mut Space,
+    fresh: &Preview,
+    mut outcome: Published,
+) -> Result<Published, PublishError> {
+    outcome.dismissed = dismiss_superseded(forge, fresh, outcome.review_id).await?;
+    outcome.resolved_replies = reply_resolved(forge, fresh)
         .await
         .map_err(|e| match e {
             PublishError::Forge { doing, source, .. } => PublishError::Forge {

@@ -155,6 +155,18 @@ fn one_line(item: &Item) -> String {
 
 fn details(result: &RoundSnapshot, selected: &Selected, extras: &SummaryExtras<'_>) -> String {
     let mut out = String::new();
+    suggestions_section(&mut out, selected);
+    ci_section(&mut out, extras.ci);
+    rules_section(&mut out, selected);
+    limitations_section(&mut out, result, selected);
+    coverage_section(&mut out, result);
+    not_refound_section(&mut out, extras.not_refound);
+    consolidation_section(&mut out, selected, extras.collapse);
+    out
+}
+
+/// "Suggestions": the fixes of the findings that do not block, as code.
+fn suggestions_section(out: &mut String, selected: &Selected) {
     let suggestions: Vec<&Item> = selected
         .items
         .iter()
@@ -186,9 +198,12 @@ fn details(result: &RoundSnapshot, selected: &Selected, extras: &SummaryExtras<'
             ));
         }
     }
+}
 
+/// "CI status": the reviewed head's check runs, or why they were not verified.
+fn ci_section(out: &mut String, ci: Option<&CiStatus>) {
     out.push_str("\n#### CI status\n");
-    match extras.ci {
+    match ci {
         Some(CiStatus::Reported(runs)) if runs.is_empty() => {
             out.push_str("No check runs reported for the reviewed head.\n")
         }
@@ -213,7 +228,10 @@ fn details(result: &RoundSnapshot, selected: &Selected, extras: &SummaryExtras<'
         }
         None => out.push_str("Not verified.\n"),
     }
+}
 
+/// "Rules cited": each rule a finding names, once, with who found it.
+fn rules_section(out: &mut String, selected: &Selected) {
     let mut rules: Vec<(String, String)> = Vec::new();
     for item in &selected.items {
         if let Some(rule) = &item.node.rule
@@ -228,7 +246,11 @@ fn details(result: &RoundSnapshot, selected: &Selected, extras: &SummaryExtras<'
             out.push_str(&format!("- {} ({})\n", code(&rule), inline(&by)));
         }
     }
+}
 
+/// "Limitations": a deterministic-only run, reviewers that did not finish ok, findings left
+/// out for want of a peer's confirmation.
+fn limitations_section(out: &mut String, result: &RoundSnapshot, selected: &Selected) {
     let mut limitations: Vec<String> = Vec::new();
     if result.deterministic_only {
         limitations.push(
@@ -263,7 +285,10 @@ fn details(result: &RoundSnapshot, selected: &Selected, extras: &SummaryExtras<'
             out.push_str(&format!("- {line}\n"));
         }
     }
+}
 
+/// "Coverage": the files reviewed and skipped, what was dropped, the round's notes.
+fn coverage_section(out: &mut String, result: &RoundSnapshot) {
     let coverage = &result.coverage;
     out.push_str("\n#### Coverage\n");
     out.push_str(&format!(
@@ -281,15 +306,22 @@ fn details(result: &RoundSnapshot, selected: &Selected, extras: &SummaryExtras<'
     for note in &coverage.notes {
         out.push_str(&format!("- {}\n", inline(note)));
     }
+}
 
-    if !extras.not_refound.is_empty() {
+/// "Previous rounds not re-found".
+fn not_refound_section(out: &mut String, not_refound: &[String]) {
+    if !not_refound.is_empty() {
         out.push_str("\n#### Previous rounds not re-found\n");
         // Built by the publisher: Markdown already, its outside parts escaped there.
-        for line in extras.not_refound {
+        for line in not_refound {
             out.push_str(&format!("- {line}\n"));
         }
     }
+}
 
+/// "Consolidation and preferences": reports folded into one finding, findings collapsed by
+/// `presentation.collapse`.
+fn consolidation_section(out: &mut String, selected: &Selected, collapse: &[Severity]) {
     let folded: Vec<&Item> = selected.items.iter().filter(|i| i.reports > 1).collect();
     let collapsed: Vec<&Item> = selected.items.iter().filter(|i| i.collapsed).collect();
     if !folded.is_empty() || !collapsed.is_empty() {
@@ -304,7 +336,7 @@ fn details(result: &RoundSnapshot, selected: &Selected, extras: &SummaryExtras<'
             ));
         }
         if !collapsed.is_empty() {
-            let severities: Vec<&str> = extras.collapse.iter().map(|s| s.as_str()).collect();
+            let severities: Vec<&str> = collapse.iter().map(|s| s.as_str()).collect();
             let named: Vec<String> = collapsed
                 .iter()
                 .map(|i| {
@@ -323,7 +355,6 @@ fn details(result: &RoundSnapshot, selected: &Selected, extras: &SummaryExtras<'
             ));
         }
     }
-    out
 }
 
 /// A link we may show: https, one token, nothing that could end the Markdown link early.

@@ -206,6 +206,19 @@ pub fn text(prepared: &Prepared, result: &RoundSnapshot, forced: bool) -> String
     out.blank();
     out.extend(headless::lines(prepared, forced));
 
+    findings_text(&mut out, result);
+    disagreements_text(&mut out, result);
+    cohorts_text(&mut out, result);
+    reviewers_text(&mut out, result);
+    walkthrough_text(&mut out, result);
+    model_review_text(&mut out, result);
+    coverage_text(&mut out, result);
+    out.into_string()
+}
+
+/// "findings": those shown (duplicates folded), by priority and place, the ones below the
+/// threshold last.
+fn findings_text(out: &mut Lines, result: &RoundSnapshot) {
     let mut shown: Vec<&ReviewNode> = result
         .board
         .nodes
@@ -228,45 +241,53 @@ pub fn text(prepared: &Prepared, result: &RoundSnapshot, forced: bool) -> String
         result.board.nodes.len() - shown.len()
     ));
     for node in main.iter().chain(below.iter()) {
-        out.line(format!(
-            "  {} {:<14} {:<15} {:>3}  {}  {}  [{}]{}{}",
-            node.priority,
-            node.kind.as_str(),
-            node.status.as_str(),
-            (node.confidence * 100.0).round() as u32,
-            node.location(),
-            node.text.title,
-            found_by(result, node),
-            if result.level.placement(node) == Placement::BelowThreshold {
-                " (below threshold)"
-            } else {
-                ""
-            },
-            node.previously_dismissed
-                .as_ref()
-                .map(|r| format!(" (previously dismissed: {r})"))
-                .unwrap_or_default(),
-        ));
-        if !node.consulted.is_empty() {
-            out.line(format!(
-                "      evidence: consulted {}",
-                node.consulted.join(", ")
-            ));
-        }
-        if let Some(from) = &node.carried {
-            let closed = node
-                .history
-                .last()
-                .filter(|_| !node.status.is_active())
-                .and_then(|t| t.reason.as_deref())
-                .map(|r| format!(", {r}"))
-                .unwrap_or_default();
-            out.line(format!(
-                "      carried from round {} (not reported again){closed}",
-                from.round
-            ));
-        }
+        finding_text(out, result, node);
     }
+}
+
+/// One finding's line, with its evidence and where it was carried from.
+fn finding_text(out: &mut Lines, result: &RoundSnapshot, node: &ReviewNode) {
+    out.line(format!(
+        "  {} {:<14} {:<15} {:>3}  {}  {}  [{}]{}{}",
+        node.priority,
+        node.kind.as_str(),
+        node.status.as_str(),
+        (node.confidence * 100.0).round() as u32,
+        node.location(),
+        node.text.title,
+        found_by(result, node),
+        if result.level.placement(node) == Placement::BelowThreshold {
+            " (below threshold)"
+        } else {
+            ""
+        },
+        node.previously_dismissed
+            .as_ref()
+            .map(|r| format!(" (previously dismissed: {r})"))
+            .unwrap_or_default(),
+    ));
+    if !node.consulted.is_empty() {
+        out.line(format!(
+            "      evidence: consulted {}",
+            node.consulted.join(", ")
+        ));
+    }
+    if let Some(from) = &node.carried {
+        let closed = node
+            .history
+            .last()
+            .filter(|_| !node.status.is_active())
+            .and_then(|t| t.reason.as_deref())
+            .map(|r| format!(", {r}"))
+            .unwrap_or_default();
+        out.line(format!(
+            "      carried from round {} (not reported again){closed}",
+            from.round
+        ));
+    }
+}
+
+fn disagreements_text(out: &mut Lines, result: &RoundSnapshot) {
     if !result.disagreements.is_empty() {
         out.blank();
         out.line(format!("disagreements {}", result.disagreements.len()));
@@ -274,6 +295,10 @@ pub fn text(prepared: &Prepared, result: &RoundSnapshot, forced: bool) -> String
             out.line(format!("  {} vs {} on {}", d.a, d.b, d.path));
         }
     }
+}
+
+/// "cohorts": each with its blast radius and files, then the axes they decided.
+fn cohorts_text(out: &mut Lines, result: &RoundSnapshot) {
     if let Some(cohorts) = &result.cohorts {
         out.blank();
         out.line(format!("cohorts {}", cohorts.cohorts.len()));
@@ -299,6 +324,9 @@ pub fn text(prepared: &Prepared, result: &RoundSnapshot, forced: bool) -> String
             ));
         }
     }
+}
+
+fn reviewers_text(out: &mut Lines, result: &RoundSnapshot) {
     out.blank();
     out.line("reviewers");
     for r in result.board.reviewers.values() {
@@ -312,6 +340,9 @@ pub fn text(prepared: &Prepared, result: &RoundSnapshot, forced: bool) -> String
             r.note
         ));
     }
+}
+
+fn walkthrough_text(out: &mut Lines, result: &RoundSnapshot) {
     if !result.walkthrough.is_empty() {
         out.blank();
         out.line("walkthrough");
@@ -319,6 +350,10 @@ pub fn text(prepared: &Prepared, result: &RoundSnapshot, forced: bool) -> String
             out.line(format!("  {line}"));
         }
     }
+}
+
+/// "model review": the estimate, what was spent, what verification removed.
+fn model_review_text(out: &mut Lines, result: &RoundSnapshot) {
     let coverage = &result.coverage;
     if coverage.estimate.is_some() || !coverage.refuted.is_empty() || coverage.spent.is_some() {
         out.blank();
@@ -336,6 +371,9 @@ pub fn text(prepared: &Prepared, result: &RoundSnapshot, forced: bool) -> String
             ));
         }
     }
+}
+
+fn coverage_text(out: &mut Lines, result: &RoundSnapshot) {
     if !result.coverage.dropped.is_empty() || !result.coverage.notes.is_empty() {
         out.blank();
         out.line("coverage");
@@ -346,5 +384,4 @@ pub fn text(prepared: &Prepared, result: &RoundSnapshot, forced: bool) -> String
             out.line(format!("  {note}"));
         }
     }
-    out.into_string()
 }

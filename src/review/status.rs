@@ -98,126 +98,21 @@ pub fn apply(
     at: &str,
 ) -> Result<Applied, StatusError> {
     let from = node.status;
-    let not_allowed = |action| StatusError::NotAllowed {
-        node: node.id.clone(),
-        from,
-        action,
-    };
-    // A rule or a scanner found it from the code itself; no model's word closes it (a model
-    // told by the PR that "this key is a test fixture" would otherwise hide the key).
-    let closing = match &change {
-        Change::Dismiss { .. } => Some("dismiss"),
-        Change::Resolve { .. } => Some("resolve"),
-        _ => None,
-    };
-    if let (Some(action), Actor::Reviewer(_)) = (closing, by) {
-        if matches!(node.origin.source, Source::Deterministic | Source::Scanner) {
-            return Err(StatusError::PersonOnly {
-                node: node.id.clone(),
-                actor: by.to_string(),
-                action,
-            });
-        }
-        // Nor a blocking one, whoever found it: a verifier's refutation is a model's word
-        // against a model's word, a disagreement for the person (see `Board`), never a verdict.
-        if node.holds_merge() && node.status.is_active() {
-            return Err(StatusError::BlockingPersonOnly {
-                node: node.id.clone(),
-                actor: by.to_string(),
-                action,
-            });
-        }
-    }
+    closing_allowed(node, &change, by)?;
     let (to, reason, suppression) = match change {
-        Change::Confirm { note } => {
-            if by.is_author_of(&node.origin) {
-                return Err(StatusError::SelfConfirmation {
-                    node: node.id.clone(),
-                    actor: by.to_string(),
-                });
-            }
-            if !from.is_active() {
-                return Err(not_allowed("confirm"));
-            }
-            // One peer is one confirmation, however often it says so: consensus counts
-            // people and reviewers, not key presses.
-            if node.confirmations.iter().any(|s| &s.by == by) {
-                return Ok(Applied {
-                    transition: None,
-                    suppression: None,
-                });
-            }
-            node.confirmations.push(Stance {
-                by: by.clone(),
-                note,
-                at: at.to_string(),
-            });
-            (Status::ConsensusReady, None, None)
-        }
-        Change::Dispute { note } => {
-            if by.is_author_of(&node.origin) {
-                return Err(StatusError::SelfDispute {
-                    node: node.id.clone(),
-                    actor: by.to_string(),
-                });
-            }
-            if !from.is_active() {
-                return Err(not_allowed("dispute"));
-            }
-            node.disputes.push(Stance {
-                by: by.clone(),
-                note,
-                at: at.to_string(),
-            });
-            (from, None, None)
-        }
+        Change::Confirm { note } => confirm(node, note, by, at)?,
+        Change::Dispute { note } => dispute(node, note, by, at)?,
         Change::Resolve { note } => {
             if !from.is_active() {
-                return Err(not_allowed("resolve"));
+                return Err(not_allowed(node, "resolve"));
             }
             (Status::Resolved, note, None)
         }
-        Change::Dismiss { reason } => {
-            let reason = reason.trim().to_string();
-            if reason.is_empty() {
-                return Err(StatusError::MissingReason {
-                    node: node.id.clone(),
-                });
-            }
-            if !from.is_active() {
-                return Err(not_allowed("dismiss"));
-            }
-            let hint = (!node.fingerprint.is_empty()).then(|| SuppressionHint {
-                fingerprint: node.fingerprint.clone(),
-                reason: reason.clone(),
-                by: by.clone(),
-                at: at.to_string(),
-                confidence: SUPPRESSION_CONFIDENCE,
-            });
-            (Status::Dismissed, Some(reason), hint)
-        }
-        Change::Withdraw => {
-            if !from.is_active() {
-                return Err(not_allowed("withdraw a confirmation of"));
-            }
-            let before = node.confirmations.len();
-            node.confirmations.retain(|s| &s.by != by);
-            if node.confirmations.len() == before {
-                return Err(StatusError::NotConfirmed {
-                    node: node.id.clone(),
-                    actor: by.to_string(),
-                });
-            }
-            let to = if from == Status::ConsensusReady && !node.has_peer_confirmation() {
-                Status::Open
-            } else {
-                from
-            };
-            (to, None, None)
-        }
+        Change::Dismiss { reason } => dismiss(node, reason, by, at)?,
+        Change::Withdraw => withdraw(node, by)?,
         Change::Reopen => {
             if from.is_active() {
-                return Err(not_allowed("reopen"));
+                return Err(not_allowed(node, "reopen"));
             }
             (status_before_closing(node), None, None)
         }
@@ -242,6 +137,134 @@ pub fn apply(
         transition: Some(transition),
         suppression,
     })
+}
+
+/// Where a change moves a node: its status, the transition's reason, the dismissal's hint.
+/// The node's own status means no transition.
+type Move = (Status, Option<String>, Option<SuppressionHint>);
+
+/// The change is not allowed from the node's status.
+fn not_allowed(node: &ReviewNode, action: &'static str) -> StatusError {
+    StatusError::NotAllowed {
+        node: node.id.clone(),
+        from: node.status,
+        action,
+    }
+}
+
+/// A rule or a scanner found it from the code itself; no model's word closes it (a model
+/// told by the PR that "this key is a test fixture" would otherwise hide the key).
+fn closing_allowed(node: &ReviewNode, change: &Change, by: &Actor) -> Result<(), StatusError> {
+    let closing = match change {
+        Change::Dismiss { .. } => Some("dismiss"),
+        Change::Resolve { .. } => Some("resolve"),
+        _ => None,
+    };
+    if let (Some(action), Actor::Reviewer(_)) = (closing, by) {
+        if matches!(node.origin.source, Source::Deterministic | Source::Scanner) {
+            return Err(StatusError::PersonOnly {
+                node: node.id.clone(),
+                actor: by.to_string(),
+                action,
+            });
+        }
+        // Nor a blocking one, whoever found it: a verifier's refutation is a model's word
+        // against a model's word, a disagreement for the person (see `Board`), never a verdict.
+        if node.holds_merge() && node.status.is_active() {
+            return Err(StatusError::BlockingPersonOnly {
+                node: node.id.clone(),
+                actor: by.to_string(),
+                action,
+            });
+        }
+    }
+    Ok(())
+}
+
+/// A peer's confirmation: consensus-ready, never by the finding's own author.
+fn confirm(node: &mut ReviewNode, note: String, by: &Actor, at: &str) -> Result<Move, StatusError> {
+    if by.is_author_of(&node.origin) {
+        return Err(StatusError::SelfConfirmation {
+            node: node.id.clone(),
+            actor: by.to_string(),
+        });
+    }
+    if !node.status.is_active() {
+        return Err(not_allowed(node, "confirm"));
+    }
+    // One peer is one confirmation, however often it says so: consensus counts
+    // people and reviewers, not key presses.
+    if node.confirmations.iter().any(|s| &s.by == by) {
+        return Ok((node.status, None, None));
+    }
+    node.confirmations.push(Stance {
+        by: by.clone(),
+        note,
+        at: at.to_string(),
+    });
+    Ok((Status::ConsensusReady, None, None))
+}
+
+/// A peer's dispute: recorded, the status unchanged; never by the finding's own author.
+fn dispute(node: &mut ReviewNode, note: String, by: &Actor, at: &str) -> Result<Move, StatusError> {
+    if by.is_author_of(&node.origin) {
+        return Err(StatusError::SelfDispute {
+            node: node.id.clone(),
+            actor: by.to_string(),
+        });
+    }
+    if !node.status.is_active() {
+        return Err(not_allowed(node, "dispute"));
+    }
+    node.disputes.push(Stance {
+        by: by.clone(),
+        note,
+        at: at.to_string(),
+    });
+    Ok((node.status, None, None))
+}
+
+/// A dismissal, with its reason; a fingerprinted finding leaves a suppression hint.
+fn dismiss(node: &ReviewNode, reason: String, by: &Actor, at: &str) -> Result<Move, StatusError> {
+    let reason = reason.trim().to_string();
+    if reason.is_empty() {
+        return Err(StatusError::MissingReason {
+            node: node.id.clone(),
+        });
+    }
+    if !node.status.is_active() {
+        return Err(not_allowed(node, "dismiss"));
+    }
+    let hint = (!node.fingerprint.is_empty()).then(|| SuppressionHint {
+        fingerprint: node.fingerprint.clone(),
+        reason: reason.clone(),
+        by: by.clone(),
+        at: at.to_string(),
+        confidence: SUPPRESSION_CONFIDENCE,
+    });
+    Ok((Status::Dismissed, Some(reason), hint))
+}
+
+/// A confirmation taken back: consensus-ready falls back to open when no peer's is left.
+fn withdraw(node: &mut ReviewNode, by: &Actor) -> Result<Move, StatusError> {
+    let from = node.status;
+    if !from.is_active() {
+        return Err(not_allowed(node, "withdraw a confirmation of"));
+    }
+    let before = node.confirmations.len();
+    node.confirmations.retain(|s| &s.by != by);
+    if node.confirmations.len() == before {
+        return Err(StatusError::NotConfirmed {
+            node: node.id.clone(),
+            actor: by.to_string(),
+        });
+    }
+    let to = if from == Status::ConsensusReady && !node.has_peer_confirmation() {
+        Status::Open
+    } else {
+        from
+    };
+    Ok((to, None, None))
 }
 
 /// The status a closed node returns to: where it was when it was closed, but only

@@ -291,7 +291,6 @@ pub async fn review(
         return Err(PipelineError::Offline(offline.needs_network("a new round")));
     }
     let started = now();
-    let force = options.force;
     // Cohorts are deterministic, and their symbol index serves `find_symbol`. They start
     // first, on a thread of their own, and run beside the secret setup, the round's start and
     // the zero-token reviewers (none of which they need); the models wait for them. They only
@@ -303,133 +302,45 @@ pub async fn review(
     // Everything the PR's author and commenters wrote, through one intake: the injection scan
     // and the secret scan read all of it.
     let pr_text = pr_texts(prepared);
-    let (round, started_now) =
-        prepared
-            .space
-            .update(|state| -> Result<(u32, bool), PipelineError> {
-                let completed = state.current_round().is_none_or(|r| r.completed);
-                if completed && force {
-                    let head = state.head_sha.clone();
-                    state.start_round(&head, &started);
-                } else if completed {
-                    return Err(PipelineError::AlreadyReviewed);
-                }
-                state.advance(Ladder::InProgress)?;
-                Ok((state.current_round().map_or(1, |r| r.number), completed))
-            })?;
-    // The report's `space.new_round` says whether this run started a round, here as when the
-    // space was opened at a new head.
-    if started_now {
-        prepared.opened.new_round = Some(round);
-    }
+    let round = start_round(prepared, options.force, &started)?;
     let run = RunId(round as u64);
     // Needed only once every finding is in, but read now, beside the cohort build and the
     // reviewers: awaited at the end, it was the last second of a large range on one core.
     let history = start_earlier_names(prepared);
 
-    let mut board = Board::default();
-    board.start_run(run);
-    board.queue(crate::reviewers::deterministic::rules::REVIEWER, true);
-    board.queue(SECRET_SCAN, true);
     let models = options
         .models
         .as_ref()
         .filter(|_| !options.deterministic_only);
-    match models {
-        Some(setup) => {
-            for member in &setup.roster.members {
-                board.queue(member.role.as_str(), true);
-            }
-            for (role, why) in &setup.roster.unavailable {
-                board.skip(role.as_str(), true, why);
-            }
-        }
-        None => {
-            for role in options.level.roster() {
-                let why = if options.deterministic_only {
-                    "deterministic-only run: no model reviewer asked for".to_string()
-                } else {
-                    super::no_model::SKIPPED.to_string()
-                };
-                board.skip(role.as_str(), true, &why);
-            }
-        }
-    }
+    let mut live = Live {
+        board: planned_board(run, options, models),
+        run,
+        tap: options.tap.as_ref(),
+        redactor: &redactor,
+    };
 
     // The zero-token reviewers start beside the cohort build: their events wait in the
     // channel until the board takes them, after the plan is shown, as before.
-    let (sender, mut receiver) = mpsc::channel(256);
-    let input = DeterministicInput {
-        diff: prepared.diff.clone(),
-        worktree: prepared.space.worktree().to_path_buf(),
-        sarif_files: options.sarif_files.clone(),
-        secret_scanner: secret_setup.scanner.clone(),
-        catalog: options.catalog.clone(),
-        gitleaks: options.gitleaks.clone(),
-        now: started.clone(),
-        pr_text,
-        author_is_bot: prepared.pr.author_is_bot,
-    };
+    let (sender, receiver) = mpsc::channel(256);
+    let input = deterministic_input(prepared, options, &secret_setup, &started, pr_text);
     let reviewers = tokio::spawn(deterministic::run(input, run, sender.clone()));
     let cohorts = finish_cohorts(cohorts).await;
     let (stop, never_stopped) = watch::channel(false);
     let cancel = models
         .and_then(|m| m.cancel.clone())
         .unwrap_or(never_stopped);
-    let mut coverage = Coverage {
-        notes: options.notes.clone(),
-        ..Coverage::default()
-    };
-    coverage.notes.extend(secret_setup.notes.iter().cloned());
-    coverage
-        .notes
-        .extend(prepared.threads.notice.iter().cloned());
+    let mut coverage = starting_coverage(prepared, options, &secret_setup);
     let model_run = match models {
         Some(setup) => {
-            match models::prepare(
+            let model_run = models::prepare(
                 prepared,
                 setup,
                 cohorts.as_ref().ok(),
                 redactor.clone(),
                 cancel.clone(),
             )
-            .await
-            {
-                Ok(model_run) => {
-                    // Shown before anything is dispatched, so a person can stop an
-                    // unexpectedly large review before it spends.
-                    if let Some(tap) = &options.tap {
-                        let _ = tap.send(Tap::Estimate(model_run.estimate.to_string()));
-                    }
-                    coverage.estimate = Some(model_run.estimate);
-                    coverage.notes.extend(model_run.notes.iter().cloned());
-                    // Each context source has a row of its own, required or not as declared.
-                    for (name, required) in model_run.sources.iter().flat_map(|s| s.reviewers()) {
-                        board.queue(&name, required);
-                        board.apply(
-                            ReviewEvent::new(run, name, EventKind::Started { required }),
-                            &now(),
-                        );
-                    }
-                    Some(model_run)
-                }
-                Err(reason) => {
-                    for member in &setup.roster.members {
-                        board.apply(
-                            ReviewEvent::new(
-                                run,
-                                member.role.as_str(),
-                                EventKind::Failed {
-                                    outcome: Outcome::Failed,
-                                    reason: reason.to_string(),
-                                },
-                            ),
-                            &now(),
-                        );
-                    }
-                    None
-                }
-            }
+            .await;
+            queue_models(model_run, setup, &mut live, &mut coverage)
         }
         None => None,
     };
@@ -438,40 +349,14 @@ pub async fn review(
         let _ = tap.send(Tap::Started {
             run,
             round,
-            reviewers: board.reviewers.values().cloned().collect(),
+            reviewers: live.board.reviewers.values().cloned().collect(),
             deterministic_only: options.deterministic_only,
         });
     }
 
-    let dispatched = match (&model_run, models) {
-        (Some(model_run), Some(setup)) => Some(tokio::spawn(dispatch::dispatch(
-            model_run.assignments.clone(),
-            run,
-            setup.concurrency,
-            sender.clone(),
-            cancel.clone(),
-            setup.stop_reviewers.clone(),
-        ))),
-        _ => None,
-    };
+    let dispatched = start_dispatch(model_run.as_ref(), models, run, &sender, &cancel);
     drop(sender);
-    let mut live = Live {
-        board,
-        run,
-        tap: options.tap.as_ref(),
-        redactor: &redactor,
-    };
-    while let Some(event) = receiver.recv().await {
-        live.apply(event);
-    }
-    reviewers
-        .await
-        .map_err(PipelineError::task("a reviewer task"))?;
-    if let Some(dispatched) = dispatched {
-        dispatched
-            .await
-            .map_err(PipelineError::task("the model dispatch"))?;
-    }
+    take_events(&mut live, receiver, reviewers, dispatched).await?;
     models::fingerprint_model_nodes(
         &mut live.board.nodes,
         prepared.space.worktree(),
@@ -502,8 +387,215 @@ pub async fn review(
     drop(stop);
     let mut board = live.board;
 
-    // Every finding is in: identical lines of a file get told apart by their occurrence, and
-    // a renamed file's findings keep the identity they had under its first name.
+    settle_findings(prepared, &mut board, history, round, &mut coverage).await;
+    // Again after the passes (peer notes, verifier quotes, rescoring) and for carried nodes.
+    redact_round(&mut board.nodes, &mut coverage, &mut walkthrough, &redactor);
+    apply_suppression_hints(&mut board.nodes, &prepared.space.state().suppression_hints);
+    derived::problems(&mut board.nodes);
+
+    coverage.dropped = board.notes.clone();
+    let axes = axes(&cohorts, &mut coverage);
+    record_round(prepared, options, board, axes, coverage, walkthrough)?;
+    debug_assert_eq!(
+        prepared.space.state().current_round().map(|r| r.number),
+        Some(round)
+    );
+
+    let mut snapshot = RoundSnapshot::of(prepared.space.state(), options.level, &prepared.diff);
+    snapshot.cohorts = cohorts.ok();
+    Ok(snapshot)
+}
+
+/// Starts the round in the space (a new one when the head's round is completed and `force`
+/// asks for it) and marks it in progress: its number.
+fn start_round(prepared: &mut Prepared, force: bool, started: &str) -> Result<u32, PipelineError> {
+    let (round, started_now) =
+        prepared
+            .space
+            .update(|state| -> Result<(u32, bool), PipelineError> {
+                let completed = state.current_round().is_none_or(|r| r.completed);
+                if completed && force {
+                    let head = state.head_sha.clone();
+                    state.start_round(&head, started);
+                } else if completed {
+                    return Err(PipelineError::AlreadyReviewed);
+                }
+                state.advance(Ladder::InProgress)?;
+                Ok((state.current_round().map_or(1, |r| r.number), completed))
+            })?;
+    // The report's `space.new_round` says whether this run started a round, here as when the
+    // space was opened at a new head.
+    if started_now {
+        prepared.opened.new_round = Some(round);
+    }
+    Ok(round)
+}
+
+/// The board before anything runs: every reviewer of the round queued, or skipped with why.
+fn planned_board(run: RunId, options: &ReviewOptions, models: Option<&ModelSetup>) -> Board {
+    let mut board = Board::default();
+    board.start_run(run);
+    board.queue(crate::reviewers::deterministic::rules::REVIEWER, true);
+    board.queue(SECRET_SCAN, true);
+    match models {
+        Some(setup) => {
+            for member in &setup.roster.members {
+                board.queue(member.role.as_str(), true);
+            }
+            for (role, why) in &setup.roster.unavailable {
+                board.skip(role.as_str(), true, why);
+            }
+        }
+        None => {
+            for role in options.level.roster() {
+                let why = if options.deterministic_only {
+                    "deterministic-only run: no model reviewer asked for".to_string()
+                } else {
+                    super::no_model::SKIPPED.to_string()
+                };
+                board.skip(role.as_str(), true, &why);
+            }
+        }
+    }
+    board
+}
+
+/// What the zero-token reviewers read.
+fn deterministic_input(
+    prepared: &Prepared,
+    options: &ReviewOptions,
+    secret_setup: &SecretSetup,
+    started: &str,
+    pr_text: Vec<crate::reviewers::deterministic::injection::PrText>,
+) -> DeterministicInput {
+    DeterministicInput {
+        diff: prepared.diff.clone(),
+        worktree: prepared.space.worktree().to_path_buf(),
+        sarif_files: options.sarif_files.clone(),
+        secret_scanner: secret_setup.scanner.clone(),
+        catalog: options.catalog.clone(),
+        gitleaks: options.gitleaks.clone(),
+        now: started.to_string(),
+        pr_text,
+        author_is_bot: prepared.pr.author_is_bot,
+    }
+}
+
+/// The coverage's notes before anything runs: the setup's, the secret rules', the threads'.
+fn starting_coverage(
+    prepared: &Prepared,
+    options: &ReviewOptions,
+    secret_setup: &SecretSetup,
+) -> Coverage {
+    let mut coverage = Coverage {
+        notes: options.notes.clone(),
+        ..Coverage::default()
+    };
+    coverage.notes.extend(secret_setup.notes.iter().cloned());
+    coverage
+        .notes
+        .extend(prepared.threads.notice.iter().cloned());
+    coverage
+}
+
+/// The model reviewers' dispatch, started when they can run.
+fn start_dispatch(
+    model_run: Option<&models::ModelRun>,
+    models: Option<&ModelSetup>,
+    run: RunId,
+    sender: &mpsc::Sender<ReviewEvent>,
+    cancel: &watch::Receiver<bool>,
+) -> Option<tokio::task::JoinHandle<Vec<dispatch::Finished>>> {
+    let (model_run, setup) = model_run.zip(models)?;
+    Some(tokio::spawn(dispatch::dispatch(
+        model_run.assignments.clone(),
+        run,
+        setup.concurrency,
+        sender.clone(),
+        cancel.clone(),
+        setup.stop_reviewers.clone(),
+    )))
+}
+
+/// Applies every reviewer event to the board, in order, until the zero-token reviewers and
+/// the model dispatch are done.
+async fn take_events(
+    live: &mut Live<'_>,
+    mut receiver: mpsc::Receiver<ReviewEvent>,
+    reviewers: tokio::task::JoinHandle<()>,
+    dispatched: Option<tokio::task::JoinHandle<Vec<dispatch::Finished>>>,
+) -> Result<(), PipelineError> {
+    while let Some(event) = receiver.recv().await {
+        live.apply(event);
+    }
+    reviewers
+        .await
+        .map_err(PipelineError::task("a reviewer task"))?;
+    if let Some(dispatched) = dispatched {
+        dispatched
+            .await
+            .map_err(PipelineError::task("the model dispatch"))?;
+    }
+    Ok(())
+}
+
+/// The model reviewers on the board once prepared: the estimate shown and each context source
+/// queued; when they cannot run, each member failed with the reason (and no run).
+fn queue_models(
+    model_run: Result<models::ModelRun, models::ModelsUnavailable>,
+    setup: &ModelSetup,
+    live: &mut Live<'_>,
+    coverage: &mut Coverage,
+) -> Option<models::ModelRun> {
+    let run = live.run;
+    match model_run {
+        Ok(model_run) => {
+            // Shown before anything is dispatched, so a person can stop an
+            // unexpectedly large review before it spends.
+            if let Some(tap) = live.tap {
+                let _ = tap.send(Tap::Estimate(model_run.estimate.to_string()));
+            }
+            coverage.estimate = Some(model_run.estimate);
+            coverage.notes.extend(model_run.notes.iter().cloned());
+            // Each context source has a row of its own, required or not as declared.
+            for (name, required) in model_run.sources.iter().flat_map(|s| s.reviewers()) {
+                live.board.queue(&name, required);
+                live.board.apply(
+                    ReviewEvent::new(run, name, EventKind::Started { required }),
+                    &now(),
+                );
+            }
+            Some(model_run)
+        }
+        Err(reason) => {
+            for member in &setup.roster.members {
+                live.board.apply(
+                    ReviewEvent::new(
+                        run,
+                        member.role.as_str(),
+                        EventKind::Failed {
+                            outcome: Outcome::Failed,
+                            reason: reason.to_string(),
+                        },
+                    ),
+                    &now(),
+                );
+            }
+            None
+        }
+    }
+}
+
+/// Every finding is in: identical lines of a file get told apart by their occurrence, and a
+/// renamed file's findings keep the identity they had under its first name; then what earlier
+/// rounds, earlier posts and the person owe is carried into this round.
+async fn settle_findings(
+    prepared: &Prepared,
+    board: &mut Board,
+    history: tokio::task::JoinHandle<Option<crate::review::fingerprint::EarlierNames>>,
+    round: u32,
+    coverage: &mut Coverage,
+) {
     let names = earlier_names(prepared, history).await;
     crate::review::fingerprint::settle(&mut board.nodes, &names);
     // Earlier decisions follow their fingerprints into this round.
@@ -521,17 +613,19 @@ pub async fn review(
     // A person's own findings are the person's decisions: they stay until the person deletes
     // them (no reviewer of the round saw them), their anchors re-checked against this head.
     nodes.extend(carried_persons(prepared, &previous, round));
-    // The files' names are stored with the round: redacted with the rest below.
+    // The files' names are stored with the round: redacted with the rest after this.
     coverage.files_reviewed = snapshot::files_reviewed(&prepared.diff);
     coverage.files_skipped = snapshot::files_skipped(&prepared.diff);
-    // Again after the passes (peer notes, verifier quotes, rescoring) and for carried nodes.
-    redact_round(&mut nodes, &mut coverage, &mut walkthrough, &redactor);
-    apply_suppression_hints(&mut nodes, &prepared.space.state().suppression_hints);
-    derived::problems(&mut nodes);
     board.nodes = nodes;
+}
 
-    coverage.dropped = board.notes.clone();
-    let axes = match &cohorts {
+/// The round's axes from its cohorts; without cohorts, a note and an unavailable apiContract
+/// (never a green gate).
+fn axes(
+    cohorts: &Result<CohortReport, CohortsUnavailable>,
+    coverage: &mut Coverage,
+) -> Vec<crate::review::axes::Axis> {
+    match cohorts {
         Ok(report) => {
             coverage.notes.extend(report.notes.iter().cloned());
             report.axes.clone()
@@ -547,8 +641,19 @@ pub async fn review(
                 detail: format!("the code index could not be built: {reason}"),
             }]
         }
-    };
+    }
+}
 
+/// The verdict, by code, and the round's record: everything the snapshot, and so every
+/// report, publish and view, is built from.
+fn record_round(
+    prepared: &mut Prepared,
+    options: &ReviewOptions,
+    mut board: Board,
+    axes: Vec<crate::review::axes::Axis>,
+    coverage: Coverage,
+    walkthrough: String,
+) -> Result<(), PipelineError> {
     let model_verdict = model_verdict(&board);
     let verdict = derived::verdict(
         &board.nodes,
@@ -568,8 +673,6 @@ pub async fn review(
         .map(|n| n.fingerprint.clone())
         .collect();
     let decision = verdict.decision.as_str();
-    // The round's record: everything the snapshot, and so every report, publish and view,
-    // is built from.
     let reviewers = board.reviewer_runs();
     let reviewer_states: Vec<_> = board.reviewers.values().cloned().collect();
     let nodes = std::mem::take(&mut board.nodes);
@@ -592,14 +695,7 @@ pub async fn review(
             state.advance(Ladder::AwaitingApproval)?;
             Ok(())
         })?;
-    debug_assert_eq!(
-        prepared.space.state().current_round().map(|r| r.number),
-        Some(round)
-    );
-
-    let mut snapshot = RoundSnapshot::of(prepared.space.state(), options.level, &prepared.diff);
-    snapshot.cohorts = cohorts.ok();
-    Ok(snapshot)
+    Ok(())
 }
 
 /// The round's context sources: stopped, what their answers carried on the board, and each

@@ -525,45 +525,11 @@ pub(super) fn now() -> String {
 /// Serves `commands` until the client hangs up, telling it what happened on `events`.
 /// While a round runs, triage decisions wait and are applied to its result, in order.
 pub async fn serve<P: Publisher>(
-    mut session: Session<P>,
-    mut commands: mpsc::UnboundedReceiver<Command>,
+    session: Session<P>,
+    commands: mpsc::UnboundedReceiver<Command>,
     events: mpsc::UnboundedSender<EventOf<P>>,
 ) {
-    let send = |event: EventOf<P>| {
-        let _ = events.send(redacted(event));
-    };
-    // Decisions journaled by an earlier process that died before they reached state.json:
-    // onto a completed round they go now; a round the kill interrupted is run again by the
-    // client, and they go onto its result.
-    let decisions = session.journal();
-    let mut replay: Vec<JournalEntry> = match decisions.read::<JournalEntry>() {
-        Ok((entries, _torn)) => entries,
-        Err(err) => {
-            send(SessionEvent::Failed {
-                title: "Could not read the decision journal".into(),
-                message: format!("{}: {err}", decisions.path().display()),
-            });
-            Vec::new()
-        }
-    };
-    // Answers an earlier process was still receiving are marked interrupted; threads it
-    // journaled during a round are recorded.
-    if let Err(err) = session.settle_threads() {
-        send(SessionEvent::Failed {
-            title: "Could not save".into(),
-            message: err.to_string(),
-        });
-    }
-    let mut room = Room::default();
-    let interrupted = session
-        .state()
-        .current_round()
-        .is_some_and(|round| !round.completed);
-    if !replay.is_empty() && !interrupted {
-        replay_journal(&mut session, std::mem::take(&mut replay), &events).await;
-        let _ = decisions.clear();
-        send(SessionEvent::RoundDone(Box::new(session.snapshot())));
-    }
+    let mut serving = Serving::start(session, commands, events).await;
     // A command the loop gives itself: the round after a refresh, the refresh a running
     // round held back.
     let mut next: Option<Command> = None;
@@ -571,246 +537,421 @@ pub async fn serve<P: Publisher>(
         let command = match next.take() {
             Some(command) => command,
             None => tokio::select! {
-                command = commands.recv() => match command {
+                command = serving.commands.recv() => match command {
                     Some(command) => command,
                     None => break,
                 },
-                Some(update) = room.updates.recv() => {
-                    if let Some(thread) = room.apply(update) {
-                        if let Err(err) = session.record_thread(thread.clone()) {
-                            send(SessionEvent::Failed {
-                                title: "Could not save".into(),
-                                message: err.to_string(),
-                            });
-                        }
-                        send(SessionEvent::Thread(Box::new(thread)));
-                    }
+                Some(update) = serving.room.updates.recv() => {
+                    serving.record_answer(update);
                     continue;
                 }
             },
         };
-        match command {
-            Command::Refresh => match session.refresh().await {
-                Ok(true) => {
-                    send(SessionEvent::Moved {
-                        pr: Box::new(session.prepared().pr.clone()),
-                        diff: Arc::new(session.prepared().diff.clone()),
-                    });
-                    next = Some(Command::RunRound);
-                }
-                Ok(false) => {}
-                Err(err) => send(SessionEvent::Failed {
-                    title: "Could not snapshot the uncommitted work".into(),
+        next = serving.command(command).await;
+    }
+}
+
+/// Tells the client `event`, through the one redaction point.
+fn tell<Pv, Pd>(events: &mpsc::UnboundedSender<SessionEvent<Pv, Pd>>, event: SessionEvent<Pv, Pd>) {
+    let _ = events.send(redacted(event));
+}
+
+/// A session being served, between its commands.
+struct Serving<P: Publisher> {
+    session: Session<P>,
+    commands: mpsc::UnboundedReceiver<Command>,
+    events: mpsc::UnboundedSender<EventOf<P>>,
+    room: Room,
+    /// Where decisions made while a round holds the space are journaled.
+    decisions: Journal,
+    /// Journaled decisions waiting for a round's result.
+    replay: Vec<JournalEntry>,
+}
+
+impl<P: Publisher> Serving<P> {
+    /// The session as an earlier process left it: its journaled decisions and threads settled.
+    async fn start(
+        mut session: Session<P>,
+        commands: mpsc::UnboundedReceiver<Command>,
+        events: mpsc::UnboundedSender<EventOf<P>>,
+    ) -> Serving<P> {
+        // Decisions journaled by an earlier process that died before they reached state.json:
+        // onto a completed round they go now; a round the kill interrupted is run again by the
+        // client, and they go onto its result.
+        let decisions = session.journal();
+        let mut replay: Vec<JournalEntry> = match decisions.read::<JournalEntry>() {
+            Ok((entries, _torn)) => entries,
+            Err(err) => {
+                tell(
+                    &events,
+                    SessionEvent::Failed {
+                        title: "Could not read the decision journal".into(),
+                        message: format!("{}: {err}", decisions.path().display()),
+                    },
+                );
+                Vec::new()
+            }
+        };
+        // Answers an earlier process was still receiving are marked interrupted; threads it
+        // journaled during a round are recorded.
+        if let Err(err) = session.settle_threads() {
+            tell(
+                &events,
+                SessionEvent::Failed {
+                    title: "Could not save".into(),
                     message: err.to_string(),
-                }),
-            },
-            Command::RunRound => {
-                let mut refresh_after = false;
-                let (stop, cancel) = watch::channel(false);
-                let (stop_one, stopped_ones) = watch::channel(BTreeSet::new());
-                let (tap, taps) = mpsc::unbounded_channel();
-                let relay = tokio::spawn(relay(taps, events.clone()));
-                let mut waiting = Vec::new();
-                // Questions asked meanwhile: asked when the round ends.
-                let mut questions: Vec<(
-                    crate::review::thread::Thread,
-                    crate::session::command::Ask,
-                )> = Vec::new();
-                let person = session.setup.person.clone();
-                let space_dir = session.prepared.space.path().to_path_buf();
-                // The findings as they stood when the round began: what a decision made
-                // meanwhile is journaled against (the round has the space until it ends).
-                let before = session.state().clone();
-                let result = {
-                    let stops = RunStops {
-                        all: cancel,
-                        reviewers: stopped_ones,
-                    };
-                    let run = session.run_round(Some(tap), Some(stops));
-                    tokio::pin!(run);
-                    loop {
-                        tokio::select! {
-                            result = &mut run => break result,
-                            // An answer asked before the round goes on: journaled, as the round
-                            // owns state.json until it ends.
-                            Some(update) = room.updates.recv() => {
-                                if let Some(thread) = room.apply(update) {
-                                    let journal = crate::session::ask::thread_journal(&space_dir);
-                                    if let Err(err) = journal.append(&thread) {
-                                        send(SessionEvent::Failed {
-                                            title: "Could not save".into(),
-                                            message: format!("{}: {err}", journal.path().display()),
-                                        });
-                                    }
-                                    send(SessionEvent::Thread(Box::new(thread)));
-                                }
-                            }
-                            Some(command) = commands.recv() => match command {
-                                Command::Cancel => {
-                                    let _ = stop.send(true);
-                                }
-                                Command::CancelAsk { thread } => {
-                                    if let Some(i) =
-                                        questions.iter().position(|(t, _)| t.id == thread)
-                                    {
-                                        let (mut thread, _) = questions.remove(i);
-                                        thread.state = crate::review::thread::ThreadState::Cancelled;
-                                        let _ = crate::session::ask::thread_journal(&space_dir)
-                                            .append(&thread);
-                                        send(SessionEvent::Thread(Box::new(thread)));
-                                    } else {
-                                        room.cancel(&thread);
-                                    }
-                                }
-                                Command::Ask(ask) => {
-                                    let waiting: Vec<_> =
-                                        questions.iter().map(|(t, _)| t.clone()).collect();
-                                    if let Some(thread) = crate::session::ask::queued(
-                                        &before, &waiting, &person, &ask, &now(),
-                                    ) {
-                                        // Kept before anything else: a kill before the round
-                                        // ends leaves the question, to ask again.
-                                        let mut kept = thread.clone();
-                                        kept.state = crate::review::thread::ThreadState::Interrupted;
-                                        let journal = crate::session::ask::thread_journal(&space_dir);
-                                        if let Err(err) = journal.append(&kept) {
-                                            send(SessionEvent::Failed {
-                                                title: "Could not save".into(),
-                                                message: format!("{}: {err}", journal.path().display()),
-                                            });
-                                        }
-                                        send(SessionEvent::Thread(Box::new(thread.clone())));
-                                        send(SessionEvent::Notice(format!(
-                                            "the {} answers when the review round ends",
-                                            thread.reviewer
-                                        )));
-                                        questions.push((
-                                            thread.clone(),
-                                            crate::session::command::Ask {
-                                                thread: Some(thread.id),
-                                                ..ask
-                                            },
-                                        ));
-                                    }
-                                }
-                                Command::PutThreadDraft(_)
-                                | Command::DeleteThreadDraft { .. }
-                                | Command::IncludeRaised { .. }
-                                | Command::OverrideAxis { .. } => {
-                                    send(SessionEvent::Notice(
-                                        "the review is still running: draft on a thread when it is done".into(),
-                                    ));
-                                }
-                                Command::StopReviewer(name) => {
-                                    stop_one.send_modify(|names| {
-                                        names.insert(name);
-                                    });
-                                }
-                                Command::Apply { .. }
-                                | Command::EditComment { .. }
-                                | Command::SetLevel(_)
-                                | Command::PutFinding { .. }
-                                | Command::DeleteFinding { .. }
-                                | Command::Reclassify { .. }
-                                | Command::Proposal { .. } => {
-                                    // On disk before anything else: the round owns state.json
-                                    // until it ends, and a kill meanwhile must not lose this.
-                                    if let Some(entry) =
-                                        journal::entry_of(&command, &before, &now())
-                                    {
-                                        if let Err(err) = decisions.append(&entry) {
-                                            send(SessionEvent::Failed {
-                                                title: "Could not save".into(),
-                                                message: format!(
-                                                    "{}: {err}",
-                                                    decisions.path().display()
-                                                ),
-                                            });
-                                        }
-                                        waiting.push(entry);
-                                    }
-                                }
-                                Command::RunRound | Command::Cohorts => {}
-                                // The running round finishes first; the work is looked at
-                                // again after it.
-                                Command::Refresh => refresh_after = true,
-                                Command::Preview
-                                | Command::Publish
-                                | Command::WritePatch { .. }
-                                | Command::HandBack => {
-                                    send(SessionEvent::Notice(
-                                        "the review is still running: try again when it is done"
-                                            .into(),
-                                    ));
-                                }
-                            },
-                        }
+                },
+            );
+        }
+        let interrupted = session
+            .state()
+            .current_round()
+            .is_some_and(|round| !round.completed);
+        if !replay.is_empty() && !interrupted {
+            replay_journal(&mut session, std::mem::take(&mut replay), &events).await;
+            let _ = decisions.clear();
+            tell(
+                &events,
+                SessionEvent::RoundDone(Box::new(session.snapshot())),
+            );
+        }
+        Serving {
+            session,
+            commands,
+            events,
+            room: Room::default(),
+            decisions,
+            replay,
+        }
+    }
+
+    fn send(&self, event: EventOf<P>) {
+        tell(&self.events, event);
+    }
+
+    /// An answer as it arrives while no round runs: recorded, and shown.
+    fn record_answer(&mut self, update: crate::session::ask::ThreadUpdate) {
+        if let Some(thread) = self.room.apply(update) {
+            if let Err(err) = self.session.record_thread(thread.clone()) {
+                self.send(SessionEvent::Failed {
+                    title: "Could not save".into(),
+                    message: err.to_string(),
+                });
+            }
+            self.send(SessionEvent::Thread(Box::new(thread)));
+        }
+    }
+
+    /// One command while no round runs; the command it leads to.
+    async fn command(&mut self, command: Command) -> Option<Command> {
+        match command {
+            Command::Refresh => return self.refresh().await,
+            Command::RunRound => return self.run_round().await,
+            Command::Ask(ask) => self.ask(ask).await,
+            Command::CancelAsk { thread } => self.room.cancel(&thread),
+            command => handle(&mut self.session, command, &self.events).await,
+        }
+        None
+    }
+
+    /// The uncommitted work snapshotted again; when it moved, the client is told and a round
+    /// follows.
+    async fn refresh(&mut self) -> Option<Command> {
+        match self.session.refresh().await {
+            Ok(true) => {
+                self.send(SessionEvent::Moved {
+                    pr: Box::new(self.session.prepared().pr.clone()),
+                    diff: Arc::new(self.session.prepared().diff.clone()),
+                });
+                return Some(Command::RunRound);
+            }
+            Ok(false) => {}
+            Err(err) => self.send(SessionEvent::Failed {
+                title: "Could not snapshot the uncommitted work".into(),
+                message: err.to_string(),
+            }),
+        }
+        None
+    }
+
+    /// A question to the review room, asked now.
+    async fn ask(&mut self, ask: crate::session::command::Ask) {
+        match self.session.start_ask(ask).await {
+            Ok((thread, job)) => {
+                self.send(SessionEvent::Thread(Box::new(thread.clone())));
+                self.room.start(thread, job);
+            }
+            Err(err) => self.send(SessionEvent::Failed {
+                title: "Could not ask".into(),
+                message: err.to_string(),
+            }),
+        }
+    }
+
+    /// Runs a round, taking the commands that arrive meanwhile ([`Running`]); then the
+    /// decisions and questions that waited. The refresh it held back, if any.
+    async fn run_round(&mut self) -> Option<Command> {
+        let (stop, cancel) = watch::channel(false);
+        let (stop_one, stopped_ones) = watch::channel(BTreeSet::new());
+        let (tap, taps) = mpsc::unbounded_channel();
+        let relay = tokio::spawn(relay(taps, self.events.clone()));
+        let mut running = Running {
+            stop,
+            stop_one,
+            waiting: Vec::new(),
+            questions: Vec::new(),
+            refresh_after: false,
+            person: self.session.setup.person.clone(),
+            space_dir: self.session.prepared.space.path().to_path_buf(),
+            before: self.session.state().clone(),
+        };
+        let result = {
+            let stops = RunStops {
+                all: cancel,
+                reviewers: stopped_ones,
+            };
+            let run = self.session.run_round(Some(tap), Some(stops));
+            tokio::pin!(run);
+            loop {
+                tokio::select! {
+                    result = &mut run => break result,
+                    Some(update) = self.room.updates.recv() => {
+                        running.journal_answer(&mut self.room, update, &self.events);
                     }
-                };
-                // Everything the run streamed reaches the client before its result: a late
-                // reviewer event would put a fresh node back over the person's decision.
-                let _ = relay.await;
-                // Threads journaled meanwhile join state.json now that the round let it go.
-                if let Err(err) = session.settle_threads() {
-                    send(SessionEvent::Failed {
-                        title: "Could not save".into(),
-                        message: err.to_string(),
-                    });
-                }
-                room.reopen_running(&mut session);
-                match result {
-                    Ok(snapshot) => {
-                        replay.extend(waiting);
-                        replay_journal(&mut session, std::mem::take(&mut replay), &events).await;
-                        if let Err(err) = decisions.clear() {
-                            send(SessionEvent::Failed {
-                                title: "Could not clear the decision journal".into(),
-                                message: format!("{}: {err}", decisions.path().display()),
-                            });
-                        }
-                        if let Some(cohorts) = snapshot.cohorts.clone() {
-                            send(SessionEvent::Cohorts(Box::new(cohorts)));
-                        }
-                        send(SessionEvent::RoundDone(Box::new(session.snapshot())));
+                    Some(command) = self.commands.recv() => {
+                        running.command(command, &mut self.room, &self.decisions, &self.events);
                     }
-                    Err(err) => {
-                        // The decisions stay journaled for the next round's result.
-                        replay.extend(waiting);
-                        send(SessionEvent::Failed {
-                            title: "The review failed".into(),
-                            message: err.to_string(),
-                        })
-                    }
-                }
-                // The questions that waited, asked now that the space is free.
-                for (_, ask) in questions {
-                    match session.start_ask(ask).await {
-                        Ok((thread, job)) => {
-                            send(SessionEvent::Thread(Box::new(thread.clone())));
-                            room.start(thread, job);
-                        }
-                        Err(err) => send(SessionEvent::Failed {
-                            title: "Could not ask".into(),
-                            message: err.to_string(),
-                        }),
-                    }
-                }
-                if refresh_after {
-                    next = Some(Command::Refresh);
                 }
             }
-            Command::Ask(ask) => match session.start_ask(ask).await {
-                Ok((thread, job)) => {
-                    send(SessionEvent::Thread(Box::new(thread.clone())));
-                    room.start(thread, job);
+        };
+        // Everything the run streamed reaches the client before its result: a late
+        // reviewer event would put a fresh node back over the person's decision.
+        let _ = relay.await;
+        // Threads journaled meanwhile join state.json now that the round let it go.
+        if let Err(err) = self.session.settle_threads() {
+            self.send(SessionEvent::Failed {
+                title: "Could not save".into(),
+                message: err.to_string(),
+            });
+        }
+        self.room.reopen_running(&mut self.session);
+        self.round_done(result, running.waiting).await;
+        // The questions that waited, asked now that the space is free.
+        for (_, ask) in running.questions {
+            self.ask(ask).await;
+        }
+        running.refresh_after.then_some(Command::Refresh)
+    }
+
+    /// The round's end: the decisions that waited applied to its result, the client told.
+    async fn round_done(
+        &mut self,
+        result: Result<RoundSnapshot, PipelineError>,
+        waiting: Vec<JournalEntry>,
+    ) {
+        // A failed round's decisions stay journaled for the next round's result.
+        self.replay.extend(waiting);
+        match result {
+            Ok(snapshot) => {
+                let replay = std::mem::take(&mut self.replay);
+                replay_journal(&mut self.session, replay, &self.events).await;
+                if let Err(err) = self.decisions.clear() {
+                    self.send(SessionEvent::Failed {
+                        title: "Could not clear the decision journal".into(),
+                        message: format!("{}: {err}", self.decisions.path().display()),
+                    });
                 }
-                Err(err) => send(SessionEvent::Failed {
-                    title: "Could not ask".into(),
-                    message: err.to_string(),
-                }),
+                if let Some(cohorts) = snapshot.cohorts.clone() {
+                    self.send(SessionEvent::Cohorts(Box::new(cohorts)));
+                }
+                self.send(SessionEvent::RoundDone(Box::new(self.session.snapshot())));
+            }
+            Err(err) => self.send(SessionEvent::Failed {
+                title: "The review failed".into(),
+                message: err.to_string(),
+            }),
+        }
+    }
+}
+
+/// A round that runs, and what waits for its end: the round owns state.json until then.
+struct Running {
+    stop: watch::Sender<bool>,
+    stop_one: watch::Sender<BTreeSet<String>>,
+    /// Decisions made meanwhile, journaled: applied to the round's result.
+    waiting: Vec<JournalEntry>,
+    /// Questions asked meanwhile: asked when the round ends.
+    questions: Vec<(crate::review::thread::Thread, crate::session::command::Ask)>,
+    /// A refresh asked for meanwhile: the running round finishes first, the work is looked at
+    /// again after it.
+    refresh_after: bool,
+    person: String,
+    space_dir: PathBuf,
+    /// The findings as they stood when the round began: what a decision made meanwhile is
+    /// journaled against.
+    before: SpaceState,
+}
+
+impl Running {
+    /// An answer asked before the round goes on: journaled, as the round owns state.json
+    /// until it ends.
+    fn journal_answer<Pv, Pd>(
+        &self,
+        room: &mut Room,
+        update: crate::session::ask::ThreadUpdate,
+        events: &mpsc::UnboundedSender<SessionEvent<Pv, Pd>>,
+    ) {
+        if let Some(thread) = room.apply(update) {
+            self.journal_thread(&thread, events);
+            tell(events, SessionEvent::Thread(Box::new(thread)));
+        }
+    }
+
+    /// A thread as it stands, journaled: the round owns state.json until it ends.
+    fn journal_thread<Pv, Pd>(
+        &self,
+        thread: &crate::review::thread::Thread,
+        events: &mpsc::UnboundedSender<SessionEvent<Pv, Pd>>,
+    ) {
+        let journal = crate::session::ask::thread_journal(&self.space_dir);
+        if let Err(err) = journal.append(thread) {
+            tell(
+                events,
+                SessionEvent::Failed {
+                    title: "Could not save".into(),
+                    message: format!("{}: {err}", journal.path().display()),
+                },
+            );
+        }
+    }
+
+    /// A command that arrives while the round runs: stops act now, decisions and questions
+    /// wait for its end, the rest is refused with a notice.
+    fn command<Pv, Pd>(
+        &mut self,
+        command: Command,
+        room: &mut Room,
+        decisions: &Journal,
+        events: &mpsc::UnboundedSender<SessionEvent<Pv, Pd>>,
+    ) {
+        match command {
+            Command::Cancel => {
+                let _ = self.stop.send(true);
+            }
+            Command::CancelAsk { thread } => self.cancel_ask(&thread, room, events),
+            Command::Ask(ask) => self.queue_ask(ask, events),
+            Command::PutThreadDraft(_)
+            | Command::DeleteThreadDraft { .. }
+            | Command::IncludeRaised { .. }
+            | Command::OverrideAxis { .. } => {
+                tell(
+                    events,
+                    SessionEvent::Notice(
+                        "the review is still running: draft on a thread when it is done".into(),
+                    ),
+                );
+            }
+            Command::StopReviewer(name) => {
+                self.stop_one.send_modify(|names| {
+                    names.insert(name);
+                });
+            }
+            Command::Apply { .. }
+            | Command::EditComment { .. }
+            | Command::SetLevel(_)
+            | Command::PutFinding { .. }
+            | Command::DeleteFinding { .. }
+            | Command::Reclassify { .. }
+            | Command::Proposal { .. } => self.journal_decision(&command, decisions, events),
+            Command::RunRound | Command::Cohorts => {}
+            Command::Refresh => self.refresh_after = true,
+            Command::Preview
+            | Command::Publish
+            | Command::WritePatch { .. }
+            | Command::HandBack => {
+                tell(
+                    events,
+                    SessionEvent::Notice(
+                        "the review is still running: try again when it is done".into(),
+                    ),
+                );
+            }
+        }
+    }
+
+    /// A question waiting for the round's end is dropped (and recorded cancelled); one
+    /// being answered is stopped.
+    fn cancel_ask<Pv, Pd>(
+        &mut self,
+        thread: &str,
+        room: &mut Room,
+        events: &mpsc::UnboundedSender<SessionEvent<Pv, Pd>>,
+    ) {
+        if let Some(i) = self.questions.iter().position(|(t, _)| t.id == thread) {
+            let (mut thread, _) = self.questions.remove(i);
+            thread.state = crate::review::thread::ThreadState::Cancelled;
+            let _ = crate::session::ask::thread_journal(&self.space_dir).append(&thread);
+            tell(events, SessionEvent::Thread(Box::new(thread)));
+        } else {
+            room.cancel(thread);
+        }
+    }
+
+    /// A question asked while the round runs: its thread shown and journaled now, asked when
+    /// the round ends.
+    fn queue_ask<Pv, Pd>(
+        &mut self,
+        ask: crate::session::command::Ask,
+        events: &mpsc::UnboundedSender<SessionEvent<Pv, Pd>>,
+    ) {
+        let waiting: Vec<_> = self.questions.iter().map(|(t, _)| t.clone()).collect();
+        let Some(thread) =
+            crate::session::ask::queued(&self.before, &waiting, &self.person, &ask, &now())
+        else {
+            return;
+        };
+        // Kept before anything else: a kill before the round ends leaves the question, to
+        // ask again.
+        let mut kept = thread.clone();
+        kept.state = crate::review::thread::ThreadState::Interrupted;
+        self.journal_thread(&kept, events);
+        tell(events, SessionEvent::Thread(Box::new(thread.clone())));
+        tell(
+            events,
+            SessionEvent::Notice(format!(
+                "the {} answers when the review round ends",
+                thread.reviewer
+            )),
+        );
+        self.questions.push((
+            thread.clone(),
+            crate::session::command::Ask {
+                thread: Some(thread.id),
+                ..ask
             },
-            Command::CancelAsk { thread } => room.cancel(&thread),
-            command => handle(&mut session, command, &events).await,
+        ));
+    }
+
+    /// A triage decision made while the round runs: on disk before anything else (the round
+    /// owns state.json until it ends, and a kill meanwhile must not lose it), applied to the
+    /// round's result.
+    fn journal_decision<Pv, Pd>(
+        &mut self,
+        command: &Command,
+        decisions: &Journal,
+        events: &mpsc::UnboundedSender<SessionEvent<Pv, Pd>>,
+    ) {
+        if let Some(entry) = journal::entry_of(command, &self.before, &now()) {
+            if let Err(err) = decisions.append(&entry) {
+                tell(
+                    events,
+                    SessionEvent::Failed {
+                        title: "Could not save".into(),
+                        message: format!("{}: {err}", decisions.path().display()),
+                    },
+                );
+            }
+            self.waiting.push(entry);
         }
     }
 }
@@ -970,36 +1111,7 @@ async fn handle<P: Publisher>(
             Ok(preview) => send(SessionEvent::Preview(Box::new(preview))),
             Err(err) => send(failed("Nothing to publish", err.to_string())),
         },
-        Command::Publish => {
-            match session.publish().await {
-                Ok(published) => send(SessionEvent::Published {
-                    published: Box::new(published),
-                    snapshot: Box::new(session.snapshot()),
-                }),
-                // Published and unchanged: said, and what waits on the threads still goes.
-                Err(err) if P::already_published(&err) => {
-                    send(SessionEvent::Notice(err.to_string()))
-                }
-                Err(err) => return send(failed("Not published", err.to_string())),
-            }
-            // The person's replies and resolutions on the PR's threads, after the review; the
-            // threads as they stand then, with them.
-            match session.post_thread_drafts().await {
-                Ok(lines) if lines.is_empty() => {}
-                Ok(lines) => {
-                    lines
-                        .into_iter()
-                        .for_each(|line| send(SessionEvent::Notice(line)));
-                    send(SessionEvent::ReviewThreads(
-                        session.prepared().threads.threads.clone(),
-                    ));
-                }
-                Err(err) => send(failed("Thread replies not posted", err.to_string())),
-            }
-            send(SessionEvent::ThreadDrafts(
-                session.state().thread_drafts.clone(),
-            ));
-        }
+        Command::Publish => publish(session, events).await,
         Command::WritePatch { node_ids } => match session.fix(&node_ids) {
             Fix::Done(Ok(written)) => send(SessionEvent::PatchWritten(Box::new(written))),
             Fix::Done(Err(error)) => send(failed("No patch written", error.to_string())),
@@ -1007,21 +1119,7 @@ async fn handle<P: Publisher>(
                 send(SessionEvent::Notice(format!(
                     "running the fix command `{command}`… (review-tui changes no code)"
                 )));
-                // Off the session: triage keeps being saved while the command works.
-                let events = events.clone();
-                tokio::spawn(async move {
-                    let ran =
-                        tokio::task::spawn_blocking(move || jobs.run(&command, fix::FIX_TIMEOUT))
-                            .await
-                            .unwrap_or_else(|e| Err(fix::FixError::Task(e.to_string())));
-                    let _ = events.send(redacted(match ran {
-                        Ok(written) => SessionEvent::PatchWritten(Box::new(written)),
-                        Err(error) => SessionEvent::Failed {
-                            title: "The fix command did not answer".into(),
-                            message: error.to_string(),
-                        },
-                    }));
-                });
+                run_fix_command(command, jobs, events);
             }
         },
         Command::Cohorts => {
@@ -1040,21 +1138,7 @@ async fn handle<P: Publisher>(
                     send(SessionEvent::Notice(format!(
                         "piping the prompt to the fix command `{command}`…"
                     )));
-                    let events = events.clone();
-                    tokio::spawn(async move {
-                        let ran = tokio::task::spawn_blocking(move || {
-                            jobs.run(&command, fix::FIX_TIMEOUT)
-                        })
-                        .await
-                        .unwrap_or_else(|e| Err(fix::FixError::Task(e.to_string())));
-                        let _ = events.send(redacted(match ran {
-                            Ok(written) => SessionEvent::PatchWritten(Box::new(written)),
-                            Err(error) => SessionEvent::Failed {
-                                title: "The fix command did not answer".into(),
-                                message: error.to_string(),
-                            },
-                        }));
-                    });
+                    run_fix_command(command, jobs, events);
                 }
             }
             Err(err) => send(failed("No prompt written", err.to_string())),
@@ -1119,4 +1203,66 @@ async fn handle<P: Publisher>(
         | Command::Ask(_)
         | Command::CancelAsk { .. } => {}
     }
+}
+
+/// Publishes the round, then the person's replies and resolutions on the PR's threads; the
+/// threads as they stand then, with them.
+async fn publish<P: Publisher>(
+    session: &mut Session<P>,
+    events: &mpsc::UnboundedSender<EventOf<P>>,
+) {
+    let send = |event: EventOf<P>| tell(events, event);
+    let failed = |title: &str, message: String| SessionEvent::Failed {
+        title: title.into(),
+        message,
+    };
+    match session.publish().await {
+        Ok(published) => send(SessionEvent::Published {
+            published: Box::new(published),
+            snapshot: Box::new(session.snapshot()),
+        }),
+        // Published and unchanged: said, and what waits on the threads still goes.
+        Err(err) if P::already_published(&err) => send(SessionEvent::Notice(err.to_string())),
+        Err(err) => return send(failed("Not published", err.to_string())),
+    }
+    match session.post_thread_drafts().await {
+        Ok(lines) if lines.is_empty() => {}
+        Ok(lines) => {
+            lines
+                .into_iter()
+                .for_each(|line| send(SessionEvent::Notice(line)));
+            send(SessionEvent::ReviewThreads(
+                session.prepared().threads.threads.clone(),
+            ));
+        }
+        Err(err) => send(failed("Thread replies not posted", err.to_string())),
+    }
+    send(SessionEvent::ThreadDrafts(
+        session.state().thread_drafts.clone(),
+    ));
+}
+
+/// Runs the fix command off the session (triage keeps being saved while the command works);
+/// its patch, or why not, arrives as an event.
+fn run_fix_command<Pv: Send + 'static, Pd: Send + 'static>(
+    command: String,
+    jobs: fix::FixJobs,
+    events: &mpsc::UnboundedSender<SessionEvent<Pv, Pd>>,
+) {
+    let events = events.clone();
+    tokio::spawn(async move {
+        let ran = tokio::task::spawn_blocking(move || jobs.run(&command, fix::FIX_TIMEOUT))
+            .await
+            .unwrap_or_else(|e| Err(fix::FixError::Task(e.to_string())));
+        tell(
+            &events,
+            match ran {
+                Ok(written) => SessionEvent::PatchWritten(Box::new(written)),
+                Err(error) => SessionEvent::Failed {
+                    title: "The fix command did not answer".into(),
+                    message: error.to_string(),
+                },
+            },
+        );
+    });
 }

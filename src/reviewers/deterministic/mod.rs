@@ -118,6 +118,50 @@ pub async fn run(input: DeterministicInput, run: RunId, events: Sender<ReviewEve
         ..ScanOptions::default()
     };
     let scanned = input.catalog.scan(&input.diff, &options);
+    let summary = rules_summary(&scanned);
+    report_nodes(&events, run, rules::REVIEWER, scanned.nodes, summary).await;
+
+    run_secret_scan(&input, &files, &events, run).await;
+
+    let injected = injection::scan(&input.diff, &input.pr_text);
+    report_nodes(
+        &events,
+        run,
+        injection::REVIEWER,
+        injected.nodes,
+        injected.summary,
+    )
+    .await;
+
+    if let Some(program) = &input.gitleaks {
+        run_gitleaks(program, &input, &files, &events, run).await;
+    }
+
+    // Imports are read first, with no await in between: the `is_changed` closure borrows the
+    // diff and need not be `Send`.
+    let imports: Vec<(String, SarifOutcome)> = {
+        let changed = |path: &str, line: u32| input.diff.anchor_in_diff(path, Side::Right, line);
+        let root = input.worktree.display().to_string();
+        input
+            .sarif_files
+            .iter()
+            .map(|path| {
+                let options = ImportOptions {
+                    repo_root: Some(&root),
+                    is_changed: &changed,
+                    now: &input.now,
+                };
+                import_sarif(path, &options)
+            })
+            .collect()
+    };
+    for (reviewer, import) in imports {
+        report_import(&events, run, &reviewer, import).await;
+    }
+}
+
+/// The rules reviewer's summary: what it read, what it skipped or capped, and its notes.
+fn rules_summary(scanned: &rules::ScanResult) -> String {
     let coverage = &scanned.coverage;
     let mut summary = format!(
         "{} rules over {} files ({} lines): {} found",
@@ -147,13 +191,21 @@ pub async fn run(input: DeterministicInput, run: RunId, events: Sender<ReviewEve
         summary.push_str("; ");
         summary.push_str(note);
     }
-    report_nodes(&events, run, rules::REVIEWER, scanned.nodes, summary).await;
+    summary
+}
 
+/// The built-in secret scan, over the changed files and the PR's texts.
+async fn run_secret_scan(
+    input: &DeterministicInput,
+    files: &[ScanFile<'_>],
+    events: &Sender<ReviewEvent>,
+    run: RunId,
+) {
     let scanner = input
         .secret_scanner
         .clone()
         .with_key_files(key_files(&input.diff, &input.worktree));
-    let hits = scanner.scan(&files);
+    let hits = scanner.scan(files);
     let worktree = input.worktree.clone();
     // Only regular files of the worktree: a symlink may point anywhere.
     let mut nodes = secrets::to_nodes_reading(&hits, SECRET_SCAN, &|path| {
@@ -170,7 +222,7 @@ pub async fn run(input: DeterministicInput, run: RunId, events: Sender<ReviewEve
     ));
     let count = nodes.len();
     report_nodes(
-        &events,
+        events,
         run,
         SECRET_SCAN,
         nodes,
@@ -181,102 +233,87 @@ pub async fn run(input: DeterministicInput, run: RunId, events: Sender<ReviewEve
         ),
     )
     .await;
+}
 
-    let injected = injection::scan(&input.diff, &input.pr_text);
-    report_nodes(
-        &events,
-        run,
-        injection::REVIEWER,
-        injected.nodes,
-        injected.summary,
+/// The gitleaks binary beside the built-in scan; not installed, it has no row.
+async fn run_gitleaks(
+    program: &str,
+    input: &DeterministicInput,
+    files: &[ScanFile<'_>],
+    events: &Sender<ReviewEvent>,
+    run: RunId,
+) {
+    let result = secrets::run_gitleaks(
+        program,
+        files,
+        None,
+        &input.secret_scanner,
+        Duration::from_secs(60),
     )
     .await;
-
-    if let Some(program) = &input.gitleaks {
-        let result = secrets::run_gitleaks(
-            program,
-            &files,
-            None,
-            &input.secret_scanner,
-            Duration::from_secs(60),
-        )
-        .await;
-        let installed = !result
-            .notes
-            .iter()
-            .any(|note| note.contains("not installed"));
-        if installed {
-            let summary = if result.notes.is_empty() {
-                format!("{} found", result.nodes.len())
-            } else {
-                result.notes.join("; ")
-            };
-            report_nodes(&events, run, secrets::GITLEAKS, result.nodes, summary).await;
-        }
+    let installed = !result
+        .notes
+        .iter()
+        .any(|note| note.contains("not installed"));
+    if installed {
+        let summary = if result.notes.is_empty() {
+            format!("{} found", result.nodes.len())
+        } else {
+            result.notes.join("; ")
+        };
+        report_nodes(events, run, secrets::GITLEAKS, result.nodes, summary).await;
     }
+}
 
-    // Imports are read first, with no await in between: the `is_changed` closure borrows the
-    // diff and need not be `Send`.
-    let imports: Vec<(String, SarifOutcome)> = {
-        let changed = |path: &str, line: u32| input.diff.anchor_in_diff(path, Side::Right, line);
-        let root = input.worktree.display().to_string();
-        input
-            .sarif_files
-            .iter()
-            .map(|path| {
-                let options = ImportOptions {
-                    repo_root: Some(&root),
-                    is_changed: &changed,
-                    now: &input.now,
-                };
-                let fallback = format!("sarif:{}", file_stem(path));
-                match sarif::import_sarif_file(path, &options) {
-                    Ok(import) => {
-                        let reviewer = import
-                            .nodes
-                            .first()
-                            .map(|n| n.origin.reviewer.clone())
-                            .unwrap_or(fallback);
-                        let mut summary = format!(
-                            "{} results from {}: {} imported, {} skipped",
-                            import.results,
-                            path.display(),
-                            import.nodes.len(),
-                            import.skipped.len()
-                        );
-                        for note in &import.notes {
-                            summary.push_str("; ");
-                            summary.push_str(note);
-                        }
-                        (reviewer, Ok((import.nodes, summary)))
-                    }
-                    Err(err) => (fallback, Err(err)),
-                }
-            })
-            .collect()
-    };
-    for (reviewer, import) in imports {
-        match import {
-            Ok((nodes, summary)) => report_nodes(&events, run, &reviewer, nodes, summary).await,
-            Err(reason) => {
-                send(
-                    &events,
-                    run,
-                    &reviewer,
-                    EventKind::Started { required: true },
-                )
-                .await;
-                send(
-                    &events,
-                    run,
-                    &reviewer,
-                    EventKind::Failed {
-                        outcome: Outcome::InvalidOutput,
-                        reason: reason.to_string(),
-                    },
-                )
-                .await;
+/// One SARIF file imported: the reviewer it names (else `sarif:STEM`), and its nodes and
+/// summary or why it was refused.
+fn import_sarif(path: &std::path::Path, options: &ImportOptions<'_>) -> (String, SarifOutcome) {
+    let fallback = format!("sarif:{}", file_stem(path));
+    match sarif::import_sarif_file(path, options) {
+        Ok(import) => {
+            let reviewer = import
+                .nodes
+                .first()
+                .map(|n| n.origin.reviewer.clone())
+                .unwrap_or(fallback);
+            let mut summary = format!(
+                "{} results from {}: {} imported, {} skipped",
+                import.results,
+                path.display(),
+                import.nodes.len(),
+                import.skipped.len()
+            );
+            for note in &import.notes {
+                summary.push_str("; ");
+                summary.push_str(note);
             }
+            (reviewer, Ok((import.nodes, summary)))
+        }
+        Err(err) => (fallback, Err(err)),
+    }
+}
+
+/// A SARIF import's row: its nodes, or a failed row saying why the file was refused.
+async fn report_import(
+    events: &Sender<ReviewEvent>,
+    run: RunId,
+    reviewer: &str,
+    import: SarifOutcome,
+) {
+    match import {
+        Ok((nodes, summary)) => report_nodes(events, run, reviewer, nodes, summary).await,
+        Err(reason) => {
+            send(events, run, reviewer, EventKind::Started { required: true }).await;
+            send(
+                events,
+                run,
+                reviewer,
+                EventKind::Failed {
+                    outcome: Outcome::InvalidOutput,
+                    reason: reason.to_string(),
+                },
+            )
+            .await;
         }
     }
 }

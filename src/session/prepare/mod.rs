@@ -160,105 +160,7 @@ impl Prepared {
 pub async fn prepare(reference: PrRef, options: &PrepareOptions) -> Result<Prepared, PrepareError> {
     let root = crate::space::data_root(options.data_dir.as_deref())?;
     match &reference {
-        PrRef::Hosted(hosted) => {
-            let Some(forge_kind) = crate::pr::registry::find(&hosted.forge) else {
-                return Err(PrepareError::UnknownForge {
-                    pr: hosted.to_string(),
-                    forge: hosted.forge.clone(),
-                });
-            };
-            let (owner, repo) = (&hosted.owner, &hosted.repo);
-            let connected = forge_kind.connect(hosted, &options.connection)?;
-            let forge = &connected.forge;
-            let pr = match forge.pull_request().await {
-                Ok(pr) => pr,
-                // Unreachable, not refused: a 401/403/404 still fails with its own message.
-                Err(error) if error.is_unreachable() => {
-                    let key = SpaceKey::hosted(hosted.clone())?;
-                    return offline::reopen(
-                        reference.clone(),
-                        forge_kind.id(),
-                        root,
-                        key,
-                        error,
-                        options.connection.clone(),
-                    )
-                    .await;
-                }
-                Err(error) => return Err(error.into()),
-            };
-            Progress::tell(
-                &options.progress,
-                PrepareEvent::Pr {
-                    repo: format!("{owner}/{repo}"),
-                    pr: Box::new(pr.clone()),
-                },
-            );
-            let key = SpaceKey::hosted(hosted.clone())?;
-            let source = Source {
-                remote: Some(pr.clone_url.clone()),
-                refs: Some(forge_kind.fetch_refs(hosted, &pr.base.ref_name)),
-                head_sha: Some(pr.head.sha.to_string()),
-                base_sha: Some(pr.base.sha.to_string()),
-                // Stored in state.json: a branch name can hold a secret.
-                base_ref: crate::reviewers::redact::outbound(&pr.base.ref_name),
-                // The clone URL is the forge's answer: the token goes with it only to a host
-                // the forge vouches for, never to a third host the answer names.
-                token: connected.fetch_token(&pr.clone_url),
-                title: crate::reviewers::redact::outbound(&pr.title),
-                url: pr.html_url.clone(),
-            };
-            // The discussion is read while the space is opened: neither needs the other.
-            // The seed's rule: a history that cannot be read is a warning, not a stop.
-            let history = async {
-                let (history, threads) =
-                    tokio::join!(forge.history(), read_threads(forge.as_ref()));
-                match history {
-                    Ok(history) => (history, None, threads),
-                    Err(e) => (
-                        PrHistory::default(),
-                        Some(format!(
-                            "the PR's reviews and comments could not be read ({e}); the model \
-                             reviewers did not see the discussion"
-                        )),
-                        threads,
-                    ),
-                }
-            };
-            let opened = async {
-                let opened = finish(
-                    reference.clone(),
-                    forge_kind.id(),
-                    pr,
-                    root,
-                    key,
-                    source,
-                    &options.progress,
-                )
-                .await;
-                // Said last: shown only while the discussion is still on its way.
-                Progress::tell(
-                    &options.progress,
-                    PrepareEvent::Step("reading the PR's reviews and comments"),
-                );
-                opened
-            };
-            let ((history, history_note, threads), prepared) = tokio::join!(history, opened);
-            let mut prepared = prepared?;
-            // Who we are: our own earlier findings are recognised by it (and our marker). Only
-            // asked when the discussion holds a marked text at all.
-            let login = if crate::session::own_findings::any_marked(&history) {
-                forge.authenticated_user().await.ok().flatten()
-            } else {
-                None
-            };
-            prepared.history = history;
-            prepared.history_note = history_note;
-            prepared.threads = threads;
-            prepared.login = login;
-            prepared.connection = options.connection.clone();
-            Ok(prepared)
-        }
+        PrRef::Hosted(hosted) => prepare_hosted(&reference, hosted, options, root).await,
         PrRef::Local {
             path,
             base,
@@ -267,71 +169,206 @@ pub async fn prepare(reference: PrRef, options: &PrepareOptions) -> Result<Prepa
         } => {
             let (path, base, head, uncommitted) =
                 (path.clone(), base.clone(), head.clone(), *uncommitted);
-            // The data directory may lie inside the work tree: its files are the review's
-            // own, never part of the work under review.
-            let exclude = vec![root.clone()];
-            let range = blocking(move || match uncommitted {
-                Some(which) => {
-                    crate::pr::local::resolve_uncommitted(&path, base.as_deref(), which, &exclude)
-                }
-                None => crate::pr::local::resolve(&path, base.as_deref(), head.as_deref()),
-            })
-            .await??;
-            if range.merge_base_sha == range.head_sha {
-                return Err(PrepareError::NothingToReview(format!(
-                    "{} has no commits that {} does not have",
-                    range.head_name, range.base_name
-                )));
-            }
-            // A branch name can hold a secret (`fix-ghp_…`): the space's directory, its
-            // state.json and every path printed would keep it (or, printed redacted, name a
-            // folder that does not exist). Such a name keys the space by its commit, as a SHA
-            // does.
-            let keyed = |name: &str, sha: &crate::commit_id::CommitId| {
-                if crate::reviewers::redact::outbound(name) == name {
-                    name.to_owned()
-                } else {
-                    sha.to_string()
-                }
-            };
-            let base_key = keyed(&range.base_key, &range.base_sha);
-            let key = SpaceKey::local(
-                &range.repo,
-                &base_key,
-                &keyed(&range.head_key, &range.head_sha),
-            )?;
-            let forge = LocalForge::new(range);
-            let pr = forge.pull_request().await?;
-            Progress::tell(
-                &options.progress,
-                PrepareEvent::Pr {
-                    repo: key.to_string(),
-                    pr: Box::new(pr.clone()),
-                },
-            );
-            // The commits as resolved: a branch that moves meanwhile, or a snapshot of
-            // uncommitted work (no name leads to it), is reviewed at what was resolved.
-            let source = Source {
-                title: crate::reviewers::redact::outbound(&pr.title),
-                url: String::new(),
-                head_sha: Some(forge.range().head_sha.to_string()),
-                base_sha: Some(forge.range().base_sha.to_string()),
-                // What the space is keyed by, not the spelling given (`SHA^1`, `short^`).
-                base_ref: base_key,
-                ..Source::default()
-            };
-            finish(
-                reference.clone(),
-                "local",
-                pr,
-                root,
-                key,
-                source,
-                &options.progress,
-            )
-            .await
+            let range = resolve_local(path, base, head, uncommitted, &root).await?;
+            prepare_local(&reference, range, options, root).await
         }
     }
+}
+
+/// A PR on a forge: read from it, its space opened while its discussion is read; offline, the
+/// space's stored round.
+async fn prepare_hosted(
+    reference: &PrRef,
+    hosted: &crate::pr::hosted::HostedPr,
+    options: &PrepareOptions,
+    root: PathBuf,
+) -> Result<Prepared, PrepareError> {
+    let Some(forge_kind) = crate::pr::registry::find(&hosted.forge) else {
+        return Err(PrepareError::UnknownForge {
+            pr: hosted.to_string(),
+            forge: hosted.forge.clone(),
+        });
+    };
+    let (owner, repo) = (&hosted.owner, &hosted.repo);
+    let connected = forge_kind.connect(hosted, &options.connection)?;
+    let forge = &connected.forge;
+    let pr = match forge.pull_request().await {
+        Ok(pr) => pr,
+        // Unreachable, not refused: a 401/403/404 still fails with its own message.
+        Err(error) if error.is_unreachable() => {
+            let key = SpaceKey::hosted(hosted.clone())?;
+            return offline::reopen(
+                reference.clone(),
+                forge_kind.id(),
+                root,
+                key,
+                error,
+                options.connection.clone(),
+            )
+            .await;
+        }
+        Err(error) => return Err(error.into()),
+    };
+    Progress::tell(
+        &options.progress,
+        PrepareEvent::Pr {
+            repo: format!("{owner}/{repo}"),
+            pr: Box::new(pr.clone()),
+        },
+    );
+    let key = SpaceKey::hosted(hosted.clone())?;
+    let source = Source {
+        remote: Some(pr.clone_url.clone()),
+        refs: Some(forge_kind.fetch_refs(hosted, &pr.base.ref_name)),
+        head_sha: Some(pr.head.sha.to_string()),
+        base_sha: Some(pr.base.sha.to_string()),
+        // Stored in state.json: a branch name can hold a secret.
+        base_ref: crate::reviewers::redact::outbound(&pr.base.ref_name),
+        // The clone URL is the forge's answer: the token goes with it only to a host
+        // the forge vouches for, never to a third host the answer names.
+        token: connected.fetch_token(&pr.clone_url),
+        title: crate::reviewers::redact::outbound(&pr.title),
+        url: pr.html_url.clone(),
+    };
+    // The discussion is read while the space is opened: neither needs the other.
+    let opened = async {
+        let opened = finish(
+            reference.clone(),
+            forge_kind.id(),
+            pr,
+            root,
+            key,
+            source,
+            &options.progress,
+        )
+        .await;
+        // Said last: shown only while the discussion is still on its way.
+        Progress::tell(
+            &options.progress,
+            PrepareEvent::Step("reading the PR's reviews and comments"),
+        );
+        opened
+    };
+    let ((history, history_note, threads), prepared) =
+        tokio::join!(read_discussion(forge.as_ref()), opened);
+    let mut prepared = prepared?;
+    // Who we are: our own earlier findings are recognised by it (and our marker). Only
+    // asked when the discussion holds a marked text at all.
+    let login = if crate::session::own_findings::any_marked(&history) {
+        forge.authenticated_user().await.ok().flatten()
+    } else {
+        None
+    };
+    prepared.history = history;
+    prepared.history_note = history_note;
+    prepared.threads = threads;
+    prepared.login = login;
+    prepared.connection = options.connection.clone();
+    Ok(prepared)
+}
+
+/// The PR's reviews and comments, a note when they could not be read, and its review threads.
+/// The seed's rule: a history that cannot be read is a warning, not a stop.
+async fn read_discussion(
+    forge: &dyn Forge,
+) -> (PrHistory, Option<String>, crate::pr::threads::ThreadsRead) {
+    let (history, threads) = tokio::join!(forge.history(), read_threads(forge));
+    match history {
+        Ok(history) => (history, None, threads),
+        Err(e) => (
+            PrHistory::default(),
+            Some(format!(
+                "the PR's reviews and comments could not be read ({e}); the model \
+                 reviewers did not see the discussion"
+            )),
+            threads,
+        ),
+    }
+}
+
+/// A local range resolved to its commits (with the uncommitted work snapshotted), refused
+/// when the head has nothing the base does not.
+async fn resolve_local(
+    path: PathBuf,
+    base: Option<String>,
+    head: Option<String>,
+    uncommitted: Option<crate::pr::uncommitted::Uncommitted>,
+    root: &Path,
+) -> Result<crate::pr::local::LocalRange, PrepareError> {
+    // The data directory may lie inside the work tree: its files are the review's
+    // own, never part of the work under review.
+    let exclude = vec![root.to_path_buf()];
+    let range = blocking(move || match uncommitted {
+        Some(which) => {
+            crate::pr::local::resolve_uncommitted(&path, base.as_deref(), which, &exclude)
+        }
+        None => crate::pr::local::resolve(&path, base.as_deref(), head.as_deref()),
+    })
+    .await??;
+    if range.merge_base_sha == range.head_sha {
+        return Err(PrepareError::NothingToReview(format!(
+            "{} has no commits that {} does not have",
+            range.head_name, range.base_name
+        )));
+    }
+    Ok(range)
+}
+
+/// A local range's space, keyed by its names (or commits) and opened at the commits as
+/// resolved.
+async fn prepare_local(
+    reference: &PrRef,
+    range: crate::pr::local::LocalRange,
+    options: &PrepareOptions,
+    root: PathBuf,
+) -> Result<Prepared, PrepareError> {
+    // A branch name can hold a secret (`fix-ghp_…`): the space's directory, its
+    // state.json and every path printed would keep it (or, printed redacted, name a
+    // folder that does not exist). Such a name keys the space by its commit, as a SHA
+    // does.
+    let keyed = |name: &str, sha: &crate::commit_id::CommitId| {
+        if crate::reviewers::redact::outbound(name) == name {
+            name.to_owned()
+        } else {
+            sha.to_string()
+        }
+    };
+    let base_key = keyed(&range.base_key, &range.base_sha);
+    let key = SpaceKey::local(
+        &range.repo,
+        &base_key,
+        &keyed(&range.head_key, &range.head_sha),
+    )?;
+    let forge = LocalForge::new(range);
+    let pr = forge.pull_request().await?;
+    Progress::tell(
+        &options.progress,
+        PrepareEvent::Pr {
+            repo: key.to_string(),
+            pr: Box::new(pr.clone()),
+        },
+    );
+    // The commits as resolved: a branch that moves meanwhile, or a snapshot of
+    // uncommitted work (no name leads to it), is reviewed at what was resolved.
+    let source = Source {
+        title: crate::reviewers::redact::outbound(&pr.title),
+        url: String::new(),
+        head_sha: Some(forge.range().head_sha.to_string()),
+        base_sha: Some(forge.range().base_sha.to_string()),
+        // What the space is keyed by, not the spelling given (`SHA^1`, `short^`).
+        base_ref: base_key,
+        ..Source::default()
+    };
+    finish(
+        reference.clone(),
+        "local",
+        pr,
+        root,
+        key,
+        source,
+        &options.progress,
+    )
+    .await
 }
 
 async fn finish(

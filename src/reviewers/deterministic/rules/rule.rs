@@ -143,150 +143,13 @@ pub(crate) enum Example {
 }
 
 impl Rule {
-    pub(crate) fn compile(spec: RuleSpec, origin: &str) -> Result<Rule, RuleError> {
+    pub(crate) fn compile(mut spec: RuleSpec, origin: &str) -> Result<Rule, RuleError> {
         let id = spec.id.trim().to_string();
         let err = |field: &str, reason: String| RuleError::field(origin, &id, field, reason);
-        if !is_rule_id(&id) {
-            return Err(err(
-                "id",
-                "must look like `namespace/name` (lowercase letters, digits, `-`, `_`, `.`)".into(),
-            ));
-        }
-        let title = spec.title.trim().to_string();
-        if title.is_empty() || title.chars().count() > MAX_TITLE_CHARS {
-            return Err(err(
-                "title",
-                format!("must be 1 to {MAX_TITLE_CHARS} characters"),
-            ));
-        }
-        for (field, text) in [
-            ("impact", &spec.impact),
-            ("verification", &spec.verification),
-        ] {
-            if text.trim().is_empty() {
-                return Err(err(field, "must not be empty".into()));
-            }
-        }
-        let category = Category::parse(&spec.category);
-        if !RULE_CATEGORIES.contains(&category) {
-            let names: Vec<&str> = RULE_CATEGORIES.iter().map(Category::as_str).collect();
-            return Err(err(
-                "category",
-                format!(
-                    "`{}` is not one of {}",
-                    spec.category.trim(),
-                    names.join(", ")
-                ),
-            ));
-        }
-        let confidence = spec.confidence.unwrap_or(DEFAULT_CONFIDENCE);
-        if !(0.0..=1.0).contains(&confidence) {
-            return Err(err(
-                "confidence",
-                format!("must be between 0.0 and 1.0, got {confidence}"),
-            ));
-        }
-        let languages = spec
-            .languages
-            .iter()
-            .map(|name| {
-                Language::ALL
-                    .into_iter()
-                    .find(|l| l.name() == name.trim().to_ascii_lowercase())
-                    .ok_or_else(|| {
-                        let names: Vec<&str> = Language::ALL.iter().map(|l| l.name()).collect();
-                        err(
-                            "languages",
-                            format!("unknown language `{name}`; known: {}", names.join(", ")),
-                        )
-                    })
-            })
-            .collect::<Result<Vec<_>, _>>()?;
-        let globs = |field: &str, patterns: &[String]| {
-            patterns
-                .iter()
-                .map(|p| Glob::new(p).map_err(|reason| err(field, reason.to_string())))
-                .collect::<Result<Vec<_>, _>>()
-        };
-        let target = Target {
-            languages,
-            include: globs("paths", &spec.paths)?,
-            exclude: globs("exclude", &spec.exclude)?,
-        };
-        let regex = |field: &str, text: &str| {
-            Regex::new(text).map_err(|e| err(field, format!("invalid regex: {e}")))
-        };
-        let optional = |field: &str, text: &Option<String>| {
-            text.as_deref().map(|t| regex(field, t)).transpose()
-        };
-
-        let logic = match (&spec.pattern, &spec.check) {
-            (Some(pattern), None) => {
-                let forbid = spec
-                    .forbid
-                    .into_vec()
-                    .iter()
-                    .enumerate()
-                    .map(|(i, text)| regex(&format!("forbid[{i}]"), text))
-                    .collect::<Result<Vec<_>, _>>()?;
-                Logic::Line(LineLogic {
-                    pattern: regex("pattern", pattern)?,
-                    require: optional("require", &spec.require)?,
-                    forbid,
-                    context_require: optional("context_require", &spec.context_require)?,
-                    context_forbid: optional("context_forbid", &spec.context_forbid)?,
-                    context: spec.context,
-                    join_next: spec.join_next,
-                    skip_tests: spec.skip_tests,
-                    moved_ok: spec.moved_ok.unwrap_or(true),
-                    comments: spec.comments,
-                    strings: spec.strings,
-                })
-            }
-            (None, Some(name)) => {
-                let line_only = [
-                    ("require", spec.require.is_some()),
-                    ("context_require", spec.context_require.is_some()),
-                    ("context_forbid", spec.context_forbid.is_some()),
-                    ("join_next", spec.join_next),
-                    ("moved_ok", spec.moved_ok.is_some()),
-                    ("comments", spec.comments),
-                    ("strings", !spec.strings),
-                    ("side", spec.side.is_some()),
-                    ("forbid", !spec.forbid.into_vec().is_empty()),
-                ];
-                if let Some((field, _)) = line_only.iter().find(|(_, set)| *set) {
-                    return Err(err(field, "applies to line rules (`pattern`) only".into()));
-                }
-                Logic::File(
-                    Check::parse(name, spec.max_lines, spec.max_bytes)
-                        .map_err(|(field, reason)| err(field, reason))?,
-                )
-            }
-            (Some(_), Some(_)) => {
-                return Err(err(
-                    "check",
-                    "a rule has either a `pattern` (line rule) or a `check` (file rule), not both"
-                        .into(),
-                ));
-            }
-            (None, None) => {
-                return Err(err(
-                    "pattern",
-                    "missing: a line rule needs a `pattern`, a file rule a `check`".into(),
-                ));
-            }
-        };
-        if matches!(logic, Logic::Line(_)) && spec.fold {
-            return Err(err("fold", "applies to file rules (`check`) only".into()));
-        }
-        if matches!(logic, Logic::Line(_)) && (spec.max_lines.is_some() || spec.max_bytes.is_some())
-        {
-            return Err(err(
-                "max_lines",
-                "applies to the `large-file-added` check only".into(),
-            ));
-        }
+        let (title, category, confidence) = checked_meta(&spec, &id, &err)?;
+        let target = compile_target(&spec, &err)?;
+        let forbid = std::mem::take(&mut spec.forbid).into_vec();
+        let logic = compile_logic(&spec, forbid, &err)?;
 
         Ok(Rule {
             side: spec.side.unwrap_or(Side::Right),
@@ -313,6 +176,170 @@ impl Rule {
             logic,
         })
     }
+}
+
+/// The spec's id and metadata checked: its title, category and confidence. `err` names the
+/// field at fault.
+fn checked_meta(
+    spec: &RuleSpec,
+    id: &str,
+    err: &dyn Fn(&str, String) -> RuleError,
+) -> Result<(String, Category, f64), RuleError> {
+    if !is_rule_id(id) {
+        return Err(err(
+            "id",
+            "must look like `namespace/name` (lowercase letters, digits, `-`, `_`, `.`)".into(),
+        ));
+    }
+    let title = spec.title.trim().to_string();
+    if title.is_empty() || title.chars().count() > MAX_TITLE_CHARS {
+        return Err(err(
+            "title",
+            format!("must be 1 to {MAX_TITLE_CHARS} characters"),
+        ));
+    }
+    for (field, text) in [
+        ("impact", &spec.impact),
+        ("verification", &spec.verification),
+    ] {
+        if text.trim().is_empty() {
+            return Err(err(field, "must not be empty".into()));
+        }
+    }
+    let category = Category::parse(&spec.category);
+    if !RULE_CATEGORIES.contains(&category) {
+        let names: Vec<&str> = RULE_CATEGORIES.iter().map(Category::as_str).collect();
+        return Err(err(
+            "category",
+            format!(
+                "`{}` is not one of {}",
+                spec.category.trim(),
+                names.join(", ")
+            ),
+        ));
+    }
+    let confidence = spec.confidence.unwrap_or(DEFAULT_CONFIDENCE);
+    if !(0.0..=1.0).contains(&confidence) {
+        return Err(err(
+            "confidence",
+            format!("must be between 0.0 and 1.0, got {confidence}"),
+        ));
+    }
+    Ok((title, category, confidence))
+}
+
+/// The files the rule reads: its languages and path globs.
+fn compile_target(
+    spec: &RuleSpec,
+    err: &dyn Fn(&str, String) -> RuleError,
+) -> Result<Target, RuleError> {
+    let languages = spec
+        .languages
+        .iter()
+        .map(|name| {
+            Language::ALL
+                .into_iter()
+                .find(|l| l.name() == name.trim().to_ascii_lowercase())
+                .ok_or_else(|| {
+                    let names: Vec<&str> = Language::ALL.iter().map(|l| l.name()).collect();
+                    err(
+                        "languages",
+                        format!("unknown language `{name}`; known: {}", names.join(", ")),
+                    )
+                })
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    let globs = |field: &str, patterns: &[String]| {
+        patterns
+            .iter()
+            .map(|p| Glob::new(p).map_err(|reason| err(field, reason.to_string())))
+            .collect::<Result<Vec<_>, _>>()
+    };
+    Ok(Target {
+        languages,
+        include: globs("paths", &spec.paths)?,
+        exclude: globs("exclude", &spec.exclude)?,
+    })
+}
+
+/// What the rule matches: a line rule (`pattern`, with `forbid` its excluding patterns) or a
+/// file rule (`check`), never both, each refusing the other's fields.
+fn compile_logic(
+    spec: &RuleSpec,
+    forbid: Vec<String>,
+    err: &dyn Fn(&str, String) -> RuleError,
+) -> Result<Logic, RuleError> {
+    let regex = |field: &str, text: &str| {
+        Regex::new(text).map_err(|e| err(field, format!("invalid regex: {e}")))
+    };
+    let optional =
+        |field: &str, text: &Option<String>| text.as_deref().map(|t| regex(field, t)).transpose();
+
+    let logic = match (&spec.pattern, &spec.check) {
+        (Some(pattern), None) => {
+            let forbid = forbid
+                .iter()
+                .enumerate()
+                .map(|(i, text)| regex(&format!("forbid[{i}]"), text))
+                .collect::<Result<Vec<_>, _>>()?;
+            Logic::Line(LineLogic {
+                pattern: regex("pattern", pattern)?,
+                require: optional("require", &spec.require)?,
+                forbid,
+                context_require: optional("context_require", &spec.context_require)?,
+                context_forbid: optional("context_forbid", &spec.context_forbid)?,
+                context: spec.context,
+                join_next: spec.join_next,
+                skip_tests: spec.skip_tests,
+                moved_ok: spec.moved_ok.unwrap_or(true),
+                comments: spec.comments,
+                strings: spec.strings,
+            })
+        }
+        (None, Some(name)) => {
+            let line_only = [
+                ("require", spec.require.is_some()),
+                ("context_require", spec.context_require.is_some()),
+                ("context_forbid", spec.context_forbid.is_some()),
+                ("join_next", spec.join_next),
+                ("moved_ok", spec.moved_ok.is_some()),
+                ("comments", spec.comments),
+                ("strings", !spec.strings),
+                ("side", spec.side.is_some()),
+                ("forbid", !forbid.is_empty()),
+            ];
+            if let Some((field, _)) = line_only.iter().find(|(_, set)| *set) {
+                return Err(err(field, "applies to line rules (`pattern`) only".into()));
+            }
+            Logic::File(
+                Check::parse(name, spec.max_lines, spec.max_bytes)
+                    .map_err(|(field, reason)| err(field, reason))?,
+            )
+        }
+        (Some(_), Some(_)) => {
+            return Err(err(
+                "check",
+                "a rule has either a `pattern` (line rule) or a `check` (file rule), not both"
+                    .into(),
+            ));
+        }
+        (None, None) => {
+            return Err(err(
+                "pattern",
+                "missing: a line rule needs a `pattern`, a file rule a `check`".into(),
+            ));
+        }
+    };
+    if matches!(logic, Logic::Line(_)) && spec.fold {
+        return Err(err("fold", "applies to file rules (`check`) only".into()));
+    }
+    if matches!(logic, Logic::Line(_)) && (spec.max_lines.is_some() || spec.max_bytes.is_some()) {
+        return Err(err(
+            "max_lines",
+            "applies to the `large-file-added` check only".into(),
+        ));
+    }
+    Ok(logic)
 }
 
 /// Where snippets go when neither the example nor the rule names a path.

@@ -456,108 +456,15 @@ impl Turn<'_> {
                 ));
             }
             if response.tool_calls.is_empty() {
-                let text = response.text.clone().unwrap_or_default();
-                match response.finish {
-                    FinishReason::ContentFilter => {
-                        return Err(End::Failed(
-                            Outcome::Failed,
-                            format!("the model refused: {}", clip(text.trim(), 300)),
-                        ));
-                    }
-                    // A review cut mid-sentence is incomplete, whatever it says so far.
-                    FinishReason::Length => {
-                        return Err(End::Failed(
-                            Outcome::Failed,
-                            format!(
-                                "the answer was cut at {} output tokens (the max_output_tokens bound)",
-                                self.spec.bounds.max_output_tokens
-                            ),
-                        ));
-                    }
-                    _ => {}
-                }
-                messages.push(Message::Assistant {
-                    text: response.text.clone(),
-                    tool_calls: Vec::new(),
-                });
-                // Prose, JSON findings, `{}`, nothing: none of it is a finished review, and
-                // none of it is read as findings (a model that can call tools must use them).
-                let why = match (text.trim(), response.malformed.is_empty()) {
-                    (_, false) => format!(
-                        "the answer's tool calls could not be read ({})",
-                        response.malformed.join("; ")
-                    ),
-                    ("", true) => "the answer was empty".to_owned(),
-                    (words, true) => format!(
-                        "the answer was text, not a tool call (it starts: {:?})",
-                        clip(words, 80)
-                    ),
-                };
-                self.correct(&mut messages, turn, &why, None).await?;
+                self.answered_without_calls(&mut messages, &response, turn)
+                    .await?;
                 continue;
             }
             messages.push(Message::Assistant {
                 text: response.text.clone(),
                 tool_calls: response.tool_calls.clone(),
             });
-            // Findings and reads first, `finish` last: whether the review may end depends on
-            // what the rest of the turn did.
-            let mut answers: Vec<Option<(String, bool)>> = vec![None; response.tool_calls.len()];
-            let order = (0..response.tool_calls.len())
-                .filter(|&i| response.tool_calls[i].name != prompt::FINISH)
-                .chain(
-                    (0..response.tool_calls.len())
-                        .filter(|&i| response.tool_calls[i].name == prompt::FINISH),
-                );
-            let mut finished = None;
-            let mut refused_finish = None;
-            for index in order {
-                let call = &response.tool_calls[index];
-                self.tally.tool_calls += 1;
-                if self.tally.tool_calls > self.spec.bounds.max_tool_calls {
-                    return Err(End::Failed(
-                        Outcome::Failed,
-                        format!(
-                            "stopped at {} tool calls (the max_tool_calls bound)",
-                            self.spec.bounds.max_tool_calls
-                        ),
-                    ));
-                }
-                let answer = if call.name == prompt::FINISH {
-                    if finished.is_some() {
-                        Ok("already finished".to_owned())
-                    } else {
-                        match self.finish(call, &response.malformed).await? {
-                            Ok(summary) => {
-                                finished = Some(summary);
-                                Ok("finished".to_owned())
-                            }
-                            Err(why) => {
-                                let told = Refusal::new(format!("not finished: {why}"));
-                                refused_finish = Some(why);
-                                Err(told)
-                            }
-                        }
-                    }
-                } else {
-                    self.dispatch(call).await?
-                };
-                answers[index] = Some(match answer {
-                    Ok(text) => (text, false),
-                    Err(refusal) => (refusal.to_string(), true),
-                });
-            }
-            for (call, answer) in response.tool_calls.iter().zip(answers) {
-                let (content, is_error) = answer.unwrap_or_default();
-                messages.push(Message::Tool {
-                    call_id: call.id.clone(),
-                    name: call.name.clone(),
-                    // Redacted before it is clipped: a clip through a secret would leave a
-                    // fragment no rule recognises.
-                    content: clip(&self.agent.redactor.redact(&content), MAX_TOOL_RESULT_CHARS),
-                    is_error,
-                });
-            }
+            let (finished, refused_finish) = self.answer_calls(&response, &mut messages).await?;
             if let Some(summary) = finished {
                 return Ok(self.conclude(summary));
             }
@@ -574,6 +481,121 @@ impl Turn<'_> {
             }
             self.check_tokens()?;
         }
+    }
+
+    /// An answer without a tool call: refused or cut by the provider, the reviewer fails;
+    /// anything else (prose, JSON findings, `{}`, nothing) is not a finished review, and none
+    /// of it is read as findings (a model that can call tools must use them): corrected.
+    async fn answered_without_calls(
+        &mut self,
+        messages: &mut Vec<Message>,
+        response: &ChatResponse,
+        turn: u32,
+    ) -> Step<()> {
+        let text = response.text.clone().unwrap_or_default();
+        match response.finish {
+            FinishReason::ContentFilter => {
+                return Err(End::Failed(
+                    Outcome::Failed,
+                    format!("the model refused: {}", clip(text.trim(), 300)),
+                ));
+            }
+            // A review cut mid-sentence is incomplete, whatever it says so far.
+            FinishReason::Length => {
+                return Err(End::Failed(
+                    Outcome::Failed,
+                    format!(
+                        "the answer was cut at {} output tokens (the max_output_tokens bound)",
+                        self.spec.bounds.max_output_tokens
+                    ),
+                ));
+            }
+            _ => {}
+        }
+        messages.push(Message::Assistant {
+            text: response.text.clone(),
+            tool_calls: Vec::new(),
+        });
+        let why = match (text.trim(), response.malformed.is_empty()) {
+            (_, false) => format!(
+                "the answer's tool calls could not be read ({})",
+                response.malformed.join("; ")
+            ),
+            ("", true) => "the answer was empty".to_owned(),
+            (words, true) => format!(
+                "the answer was text, not a tool call (it starts: {:?})",
+                clip(words, 80)
+            ),
+        };
+        self.correct(messages, turn, &why, None).await
+    }
+
+    /// Answers the turn's calls, each answer appended to `messages` in the calls' order:
+    /// findings and reads first, `finish` last, as whether the review may end depends on what
+    /// the rest of the turn did. The summary when `finish` ended the review, or why it was
+    /// refused.
+    async fn answer_calls(
+        &mut self,
+        response: &ChatResponse,
+        messages: &mut Vec<Message>,
+    ) -> Step<(Option<String>, Option<Refusal>)> {
+        let mut answers: Vec<Option<(String, bool)>> = vec![None; response.tool_calls.len()];
+        let order = (0..response.tool_calls.len())
+            .filter(|&i| response.tool_calls[i].name != prompt::FINISH)
+            .chain(
+                (0..response.tool_calls.len())
+                    .filter(|&i| response.tool_calls[i].name == prompt::FINISH),
+            );
+        let mut finished = None;
+        let mut refused_finish = None;
+        for index in order {
+            let call = &response.tool_calls[index];
+            self.tally.tool_calls += 1;
+            if self.tally.tool_calls > self.spec.bounds.max_tool_calls {
+                return Err(End::Failed(
+                    Outcome::Failed,
+                    format!(
+                        "stopped at {} tool calls (the max_tool_calls bound)",
+                        self.spec.bounds.max_tool_calls
+                    ),
+                ));
+            }
+            let answer = if call.name == prompt::FINISH {
+                if finished.is_some() {
+                    Ok("already finished".to_owned())
+                } else {
+                    match self.finish(call, &response.malformed).await? {
+                        Ok(summary) => {
+                            finished = Some(summary);
+                            Ok("finished".to_owned())
+                        }
+                        Err(why) => {
+                            let told = Refusal::new(format!("not finished: {why}"));
+                            refused_finish = Some(why);
+                            Err(told)
+                        }
+                    }
+                }
+            } else {
+                self.dispatch(call).await?
+            };
+            answers[index] = Some(match answer {
+                Ok(text) => (text, false),
+                Err(refusal) => (refusal.to_string(), true),
+            });
+        }
+        for (call, answer) in response.tool_calls.iter().zip(answers) {
+            let (content, is_error) = answer.unwrap_or_default();
+            messages.push(Message::Tool {
+                call_id: call.id.clone(),
+                name: call.name.clone(),
+                // Redacted before it is clipped: a clip through a secret would leave a
+                // fragment no rule recognises.
+                content: clip(&self.agent.redactor.redact(&content), MAX_TOOL_RESULT_CHARS),
+                is_error,
+            });
+        }
+        Ok((finished, refused_finish))
     }
 
     /// A turn that broke the protocol: counted, and the model is told what to do instead, once.
