@@ -37,6 +37,7 @@ mod report_schema;
 mod republish;
 mod review_report;
 mod room;
+mod secret_heads;
 mod secrets;
 mod secrets_corpus;
 mod session;
