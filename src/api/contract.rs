@@ -811,10 +811,14 @@ fn moved(
     // another package, it is gone for every caller of this one.
     let same_package =
         |path: &str| file.grammar != Grammar::Go || parent_dir(path) == parent_dir(file.path);
-    let elsewhere = all.iter().filter(|f| f.path != file.path && same_package(f.path)).any(|f| {
-        f.head.items.contains_key(key) && !f.base.items.contains_key(key)
-            || (top_level && (f.head.reexports.contains(name) || f.head.reexports.contains("*")))
-    });
+    let elsewhere = all
+        .iter()
+        .filter(|f| f.path != file.path && same_package(f.path))
+        .any(|f| {
+            f.head.items.contains_key(key) && !f.base.items.contains_key(key)
+                || (top_level
+                    && (f.head.reexports.contains(name) || f.head.reexports.contains("*")))
+        });
     let indexed = top_level
         && index
             .defined_in(name)

@@ -38,16 +38,14 @@ impl UnseenHead {
 /// Whether the diff of `file` shows none of a head that changed: binary, a side unavailable,
 /// or no hunks where a content change (not a pure rename, copy or mode change) was reported.
 fn lines_unseen(file: &FileDiff) -> bool {
-    let special = matches!(
-        file.new_mode,
-        Some(FileMode::Symlink | FileMode::Submodule)
-    );
+    let special = matches!(file.new_mode, Some(FileMode::Symlink | FileMode::Submodule));
     file.status != FileStatus::Deleted
         && !special
         && file.hunks.is_empty()
         && (file.binary
             || file.unavailable.is_some()
-            || !(file.mode_changed() || matches!(file.status, FileStatus::Renamed | FileStatus::Copied)))
+            || !(file.mode_changed()
+                || matches!(file.status, FileStatus::Renamed | FileStatus::Copied)))
 }
 
 /// The heads of `diff`'s files whose lines the diff does not show (see [`lines_unseen`]), read

@@ -66,8 +66,7 @@ impl SecretHit {
     /// browser asset whose text (`text`, the file at the head) configures a search client, on
     /// a line that names an API or search key and nothing written for admins or writers.
     pub fn docs_search_key(&self, text: &str) -> bool {
-        let rule = self.source_id.to_ascii_lowercase();
-        if !(rule.contains("algolia") || rule.starts_with("generic")) {
+        if !(self.source_id.to_ascii_lowercase().contains("algolia") || self.generic()) {
             return false;
         }
         let line = squashed(&self.evidence);

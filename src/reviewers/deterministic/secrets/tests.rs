@@ -1263,13 +1263,15 @@ fn a_search_key_in_a_docs_sites_config_is_a_note() {
         let lines: Vec<&str> = text.lines().collect();
         let hits = scanner.scan(&[ScanFile::added(path, 1, &lines)]);
         assert!(!hits.is_empty(), "{path}: the key is found");
-        to_nodes_reading(&hits, SECRET_SCAN, &|p| (p == path).then(|| text.to_string()))
-            .iter()
-            .map(|node| {
-                assert!(node.validate().is_ok(), "{:?}", node.validate());
-                node.priority
-            })
-            .collect()
+        to_nodes_reading(&hits, SECRET_SCAN, &|p| {
+            (p == path).then(|| text.to_string())
+        })
+        .iter()
+        .map(|node| {
+            assert!(node.validate().is_ok(), "{:?}", node.validate());
+            node.priority
+        })
+        .collect()
     };
     let script = format!(
         "const ALGOLIA_APP_ID = 'KPPUDTIAVX';\nconst ALGOLIA_API_KEY = '{key}';\n\
@@ -1310,7 +1312,10 @@ fn a_search_key_in_a_docs_sites_config_is_a_note() {
     // An admin key in the same place, and the same key in a server's code, the docs' build
     // plugin or a file that is no docs site's, stay P0.
     let admin = script.replace("ALGOLIA_API_KEY", "ALGOLIA_ADMIN_API_KEY");
-    assert_eq!(priorities("docs/extra/algolia.js", &admin), vec![Priority::P0]);
+    assert_eq!(
+        priorities("docs/extra/algolia.js", &admin),
+        vec![Priority::P0]
+    );
     let write = docusaurus.replace("apiKey", "writeApiKey");
     assert_eq!(
         priorities("website/docusaurus.config.js", &write),
