@@ -314,7 +314,7 @@ fn unseen_head_hits(
             scanner
                 .scan(&[head.scan_file()])
                 .into_iter()
-                .filter(|hit| !by_path(&hit.rule) && !(head.data && hit.generic()))
+                .filter(|hit| !(by_path(&hit.rule) || (head.data && hit.generic())))
         })
         .collect()
 }
