@@ -807,15 +807,23 @@ fn moved(
     let key = change.key.as_str();
     let name = key.rsplit(['.', ':']).next().unwrap_or(key);
     let top_level = !key.contains("::") && !key.contains('.');
-    let elsewhere = all.iter().filter(|f| f.path != file.path).any(|f| {
-        f.head.items.contains_key(key) && !f.base.items.contains_key(key)
-            || (top_level && (f.head.reexports.contains(name) || f.head.reexports.contains("*")))
-    });
+    // A Go item belongs to its package, the directory its import path names: moved to
+    // another package, it is gone for every caller of this one.
+    let same_package =
+        |path: &str| file.grammar != Grammar::Go || parent_dir(path) == parent_dir(file.path);
+    let elsewhere = all
+        .iter()
+        .filter(|f| f.path != file.path && same_package(f.path))
+        .any(|f| {
+            f.head.items.contains_key(key) && !f.base.items.contains_key(key)
+                || (top_level
+                    && (f.head.reexports.contains(name) || f.head.reexports.contains("*")))
+        });
     let indexed = top_level
         && index
             .defined_in(name)
             .into_iter()
-            .any(|path| path != file.path && !not_api_path(path));
+            .any(|path| path != file.path && same_package(path) && !not_api_path(path));
     if elsewhere || indexed || moved_to_module_file(key, file, all) {
         return ApiChange {
             severity: Severity::Compatible,

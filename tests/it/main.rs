@@ -39,6 +39,7 @@ mod republish;
 mod request_loop;
 mod review_report;
 mod room;
+mod secret_heads;
 mod secrets;
 mod secrets_corpus;
 mod session;

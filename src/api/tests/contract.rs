@@ -536,6 +536,30 @@ fn go_a_commands_implementation_packages_are_not_api() {
     assert_fails(&library, &["pkg/cmd/cmd.go: `Load`"]);
 }
 
+// A Go item belongs to its package, the directory its import path names: a type removed from
+// package `a` and added to (or already defined in) package `b` is gone for every caller of
+// `a`; moved to another file of `a` it is still there.
+#[test]
+fn go_an_item_moved_to_another_package_is_removed_from_its_own() {
+    let go_mod = ("go.mod", "module example.com/m\n\ngo 1.22\n");
+    let options = "type Options struct {\n\tName string\n}\n";
+    let a = format!("package a\n\n{options}\nfunc Run() {{}}\n");
+    let b = "package b\n\nfunc Other() {}\n";
+    let base = [go_mod, ("a/a.go", a.as_str()), ("b/b.go", b)];
+    let a_without = "package a\n\nfunc Run() {}\n";
+    let b_with = format!("{b}\n{options}");
+    let across = api_after(&base, &[("a/a.go", a_without), ("b/b.go", &b_with)]);
+    assert_fails(&across, &["a/a.go: `Options` removed"]);
+    // Already defined in another package, unchanged there: still a removal from `a`.
+    let defined = [go_mod, ("a/a.go", a.as_str()), ("b/b.go", b_with.as_str())];
+    let elsewhere = api_after(&defined, &[("a/a.go", a_without)]);
+    assert_fails(&elsewhere, &["a/a.go: `Options` removed"]);
+    // Another file of the same package: moved.
+    let same = format!("package a\n\n{options}");
+    let within = api_after(&base, &[("a/a.go", a_without), ("a/options.go", &same)]);
+    assert_clears(&within);
+}
+
 #[test]
 fn a_function_now_a_variable_holding_one_is_not_a_proven_break() {
     // urfave/cli #2150: exported functions became variables so callers can swap them.

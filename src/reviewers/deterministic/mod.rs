@@ -8,6 +8,7 @@ pub mod rules;
 pub mod sarif;
 pub mod scan_input;
 pub mod secrets;
+pub mod unseen_heads;
 
 use std::path::PathBuf;
 use std::time::Duration;
@@ -205,7 +206,9 @@ async fn run_secret_scan(
         .secret_scanner
         .clone()
         .with_key_files(key_files(&input.diff, &input.worktree));
-    let hits = scanner.scan(files);
+    let mut hits = scanner.scan(files);
+    let (heads, too_large) = unseen_heads::unseen_heads(&input.diff, &input.worktree);
+    hits.extend(unseen_head_hits(&scanner, &heads));
     let worktree = input.worktree.clone();
     // Only regular files of the worktree: a symlink may point anywhere.
     let mut nodes = secrets::to_nodes_reading(&hits, SECRET_SCAN, &|path| {
@@ -221,18 +224,28 @@ async fn run_secret_scan(
         SECRET_SCAN,
     ));
     let count = nodes.len();
-    report_nodes(
-        events,
-        run,
-        SECRET_SCAN,
-        nodes,
-        format!(
-            "{} secret rules over {} files: {count} found",
-            input.secret_scanner.rules().len(),
-            files.len()
-        ),
-    )
-    .await;
+    let mut summary = format!(
+        "{} secret rules over {} files: {count} found",
+        input.secret_scanner.rules().len(),
+        files.len()
+    );
+    if !heads.is_empty() {
+        summary.push_str(&format!(
+            "; {} changed file(s) whose diff shows no lines read whole at the head",
+            heads.len()
+        ));
+    }
+    if !too_large.is_empty() {
+        summary.push_str(&format!(
+            "; not scanned, too large to read whole: {}",
+            too_large
+                .iter()
+                .map(|p| crate::printable::line(p).into_owned())
+                .collect::<Vec<_>>()
+                .join(", ")
+        ));
+    }
+    report_nodes(events, run, SECRET_SCAN, nodes, summary).await;
 }
 
 /// The gitleaks binary beside the built-in scan; not installed, it has no row.
@@ -316,6 +329,31 @@ async fn report_import(
             .await;
         }
     }
+}
+
+/// Secrets in the heads the diff shows no lines of ([`unseen_heads`]), read as added text. A
+/// rule that flags a file by its path alone (a keystore) is left to the diff's own files, as
+/// before; in binary data only a provider's exact format counts.
+fn unseen_head_hits(
+    scanner: &SecretScanner,
+    heads: &[unseen_heads::UnseenHead],
+) -> Vec<secrets::SecretHit> {
+    let by_path = |rule: &str| {
+        scanner
+            .rules()
+            .iter()
+            .find(|r| r.id == rule)
+            .is_some_and(|r| r.regex.is_none())
+    };
+    heads
+        .iter()
+        .flat_map(|head| {
+            scanner
+                .scan(&[head.scan_file()])
+                .into_iter()
+                .filter(|hit| !(by_path(&hit.rule) || (head.data && hit.generic())))
+        })
+        .collect()
 }
 
 /// Changed files whose head holds a private key (a `BEGIN … PRIVATE KEY` line): a change inside

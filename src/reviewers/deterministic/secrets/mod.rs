@@ -3,6 +3,7 @@
 //! rules drive the redaction every outbound text passes (`crate::reviewers::redact`).
 
 mod builtin;
+mod docs_site;
 mod entropy;
 mod gitleaks_cli;
 mod gitleaks_config;

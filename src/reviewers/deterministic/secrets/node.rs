@@ -9,6 +9,7 @@
 //! the same prefix on an otherwise identical line keeps the fingerprint, which is right: the
 //! problem (a hardcoded credential at that spot) is still present.
 
+use super::docs_site::docs_site_file;
 use super::scanner::SecretHit;
 use crate::diff::{Side, is_test_path};
 use crate::review::fingerprint::{fingerprint, stamp};
@@ -38,12 +39,17 @@ impl SecretHit {
         (key(&self.source_id) || key(&self.label)) && is_test_path(&self.path)
     }
 
+    /// Found by a rule that knows no provider's format (`password = …`, `api_key: …`).
+    pub fn generic(&self) -> bool {
+        self.source_id.starts_with("generic") || self.source_id == "config-password"
+    }
+
     /// A generic credential (a rule that knows no provider's format: `password: postgres`)
     /// in a CI workflow whose text (`workflow`) runs throw-away service containers or talks
     /// to `localhost`: the test database's password, MinIO's and Redis's defaults. A note,
     /// not a leak.
     pub fn service_credential(&self, workflow: &str) -> bool {
-        let generic = self.source_id.starts_with("generic") || self.source_id == "config-password";
+        let generic = self.generic();
         let services = workflow.lines().any(|line| {
             let line = line.trim();
             line == "services:" || line.starts_with("services: ")
@@ -215,11 +221,14 @@ pub fn to_nodes_reading(
     let mut nodes = to_nodes(hits, reviewer);
     let mut texts: std::collections::BTreeMap<&str, Option<String>> = Default::default();
     for (hit, node) in hits.iter().zip(nodes.iter_mut()) {
-        if !ci_workflow(&hit.path) {
+        let (workflow, site) = (ci_workflow(&hit.path), docs_site_file(&hit.path));
+        if !workflow && !site {
             continue;
         }
         let text = texts.entry(&hit.path).or_insert_with(|| read(&hit.path));
-        if text.as_deref().is_some_and(|t| hit.service_credential(t)) {
+        if site && text.as_deref().is_some_and(|t| hit.docs_search_key(t)) {
+            docs_search_key_note(node, hit);
+        } else if workflow && text.as_deref().is_some_and(|t| hit.service_credential(t)) {
             node.priority = Priority::P3;
             node.kind = Kind::Question;
             node.triage.severity = Severity::Low;
@@ -232,6 +241,24 @@ pub fn to_nodes_reading(
         }
     }
     nodes
+}
+
+/// A [`SecretHit::docs_search_key`] as a P2 note: still shown, never a Block.
+fn docs_search_key_note(node: &mut ReviewNode, hit: &SecretHit) {
+    node.priority = Priority::P2;
+    node.kind = Kind::Question;
+    node.triage.severity = Severity::Low;
+    node.text.title = format!("A search key published in the docs site: {}", hit.label);
+    node.text.body = "A key the documentation site hands its browser-side search client \
+                      (DocSearch, Algolia): public by the service's design when it is a \
+                      search-only key. Make sure it is search-only, not an admin or write key."
+        .to_string();
+    node.text.impact = "None if the key can only search the site's public index; an admin \
+                        or write key here lets anyone change or delete the index."
+        .to_string();
+    node.text.verification =
+        "Check the key's permissions in the search provider's dashboard: search only.".to_string();
+    node.fix = None;
 }
 
 /// Nodes for a batch of hits. Ids are `<reviewer>-<fingerprint>`, with `-2`, `-3`… when the

@@ -1247,3 +1247,90 @@ fn ci_service_container_credentials_are_notes() {
             .collect::<Vec<_>>()
     );
 }
+
+/// A documentation site hands its search provider's key to the browser (Algolia DocSearch:
+/// `apiKey` beside `appId` and `indexName`, pydantic's `docs/extra/algolia.js`): public by the
+/// service's design, a P2 note to make sure it is search-only, never a P0. An admin-named key,
+/// the same key outside a docs site's config or browser assets (a server's code, the docs'
+/// own build plugin, an arbitrary file beside an `indexName`), and another provider's secret
+/// in the same script stay P0.
+#[test]
+fn a_search_key_in_a_docs_sites_config_is_a_note() {
+    let s = samples();
+    let scanner = default_scanner();
+    let key = fake("0123456789abcdef", 32, 40);
+    let priorities = |path: &str, text: &str| -> Vec<Priority> {
+        let lines: Vec<&str> = text.lines().collect();
+        let hits = scanner.scan(&[ScanFile::added(path, 1, &lines)]);
+        assert!(!hits.is_empty(), "{path}: the key is found");
+        to_nodes_reading(&hits, SECRET_SCAN, &|p| {
+            (p == path).then(|| text.to_string())
+        })
+        .iter()
+        .map(|node| {
+            assert!(node.validate().is_ok(), "{:?}", node.validate());
+            node.priority
+        })
+        .collect()
+    };
+    let script = format!(
+        "const ALGOLIA_APP_ID = 'KPPUDTIAVX';\nconst ALGOLIA_API_KEY = '{key}';\n\
+         const ALGOLIA_INDEX_NAME = 'acme-docs';\n\
+         const searchClient = algoliasearch(ALGOLIA_APP_ID, ALGOLIA_API_KEY);\n"
+    );
+    let docusaurus = format!(
+        "module.exports = {{\n  themeConfig: {{\n    algolia: {{\n      appId: 'BH4D9OD16A',\n      \
+         apiKey: '{key}',\n      indexName: 'acme',\n    }},\n  }},\n}};\n"
+    );
+    let mkdocs = format!(
+        "site_name: Acme\nextra:\n  algolia:\n    app_id: BH4D9OD16A\n    api_key: {key}\n    \
+         index_name: acme\n"
+    );
+    let sphinx = format!(
+        "docsearch_app_id = 'BH4D9OD16A'\ndocsearch_algolia_api_key = '{key}'\n\
+         docsearch_index_name = 'acme'\n"
+    );
+    for (path, text) in [
+        ("docs/extra/algolia.js", &script),
+        ("website/docusaurus.config.js", &docusaurus),
+        ("mkdocs.yml", &mkdocs),
+        ("docs/source/conf.py", &sphinx),
+    ] {
+        assert_eq!(priorities(path, text), vec![Priority::P2], "{path}");
+    }
+    let hits = scanner.scan(&[ScanFile::added(
+        "docs/extra/algolia.js",
+        1,
+        &script.lines().collect::<Vec<_>>(),
+    )]);
+    let node = &to_nodes_reading(&hits, SECRET_SCAN, &|_| Some(script.clone()))[0];
+    assert!(
+        node.text.title.contains("search key") && node.text.body.contains("search-only"),
+        "{:?}",
+        node.text
+    );
+    // An admin key in the same place, and the same key in a server's code, the docs' build
+    // plugin or a file that is no docs site's, stay P0.
+    let admin = script.replace("ALGOLIA_API_KEY", "ALGOLIA_ADMIN_API_KEY");
+    assert_eq!(
+        priorities("docs/extra/algolia.js", &admin),
+        vec![Priority::P0]
+    );
+    let write = docusaurus.replace("apiKey", "writeApiKey");
+    assert_eq!(
+        priorities("website/docusaurus.config.js", &write),
+        vec![Priority::P0]
+    );
+    for path in [
+        "src/search/client.js",
+        "docs/plugins/algolia.py",
+        "config/search.js",
+        "app/static/search.js",
+    ] {
+        assert_eq!(priorities(path, &script), vec![Priority::P0], "{path}");
+    }
+    // Another provider's secret in the docs' search script is a leak all the same.
+    let aws = format!("{script}const AWS = '{}';\n", s.aws_key_id);
+    let found = priorities("docs/extra/algolia.js", &aws);
+    assert!(found.contains(&Priority::P0), "{found:?}");
+}
