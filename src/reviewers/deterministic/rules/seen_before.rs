@@ -61,7 +61,11 @@ fn subjects_before(
         );
     };
     let worktree = options.worktree.as_deref();
-    for file in diff.files.iter().filter(|f| rule.applies_to(&f.path, f.language)) {
+    for file in diff
+        .files
+        .iter()
+        .filter(|f| rule.applies_to(&f.path, f.language))
+    {
         let lines = || file.hunks.iter().flat_map(|h| h.lines.iter());
         for line in lines().filter(|l| l.kind != LineKind::Added) {
             collect(&line.text);

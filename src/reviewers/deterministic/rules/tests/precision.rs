@@ -668,38 +668,83 @@ fn a_removed_test_of_a_method_removed_in_the_same_change_is_not_a_loss_in_every_
     let cases: [(&str, &[&str], &str, &[&str]); 4] = [
         (
             "src/main/java/org/jsoup/parser/TokenQueue.java",
-            &["    @Deprecated public String chompToIgnoreCase(String seq) {", "        return seq;", "    }"],
+            &[
+                "    @Deprecated public String chompToIgnoreCase(String seq) {",
+                "        return seq;",
+                "    }",
+            ],
             "src/test/java/org/jsoup/parser/TokenQueueTest.java",
-            &["    @Test public void chompToIgnoreCase() {", "        String data = tq.chompToIgnoreCase(\"</textarea\");", "        assertEquals(\"x\", data);", "    }"],
+            &[
+                "    @Test public void chompToIgnoreCase() {",
+                "        String data = tq.chompToIgnoreCase(\"</textarea\");",
+                "        assertEquals(\"x\", data);",
+                "    }",
+            ],
         ),
         (
             "src/main/java/a/Streams.java",
-            &["    public static <T> Stream<T> legacyStream(T[] items) {", "        return null;", "    }"],
+            &[
+                "    public static <T> Stream<T> legacyStream(T[] items) {",
+                "        return null;",
+                "    }",
+            ],
             "src/test/java/a/StreamsTest.java",
-            &["    @Test", "    void legacyStreamKeepsOrder() {", "        assertEquals(2, Streams.legacyStream(items).count());", "    }"],
+            &[
+                "    @Test",
+                "    void legacyStreamKeepsOrder() {",
+                "        assertEquals(2, Streams.legacyStream(items).count());",
+                "    }",
+            ],
         ),
         (
             "okio/src/commonMain/kotlin/okio/Buffer.kt",
-            &["    @Deprecated(\"use readUtf8\") fun readLegacyText(): String {", "        return \"\"", "    }"],
+            &[
+                "    @Deprecated(\"use readUtf8\") fun readLegacyText(): String {",
+                "        return \"\"",
+                "    }",
+            ],
             "okio/src/commonTest/kotlin/okio/BufferTest.kt",
-            &["    @Test fun readLegacyTextReadsAll() {", "        assertEquals(\"\", buffer.readLegacyText())", "    }"],
+            &[
+                "    @Test fun readLegacyTextReadsAll() {",
+                "        assertEquals(\"\", buffer.readLegacyText())",
+                "    }",
+            ],
         ),
         (
             "src/client.ts",
-            &["  async retryLater(request: Request): Promise<Response> {", "    return fetch(request);", "  }"],
+            &[
+                "  async retryLater(request: Request): Promise<Response> {",
+                "    return fetch(request);",
+                "  }",
+            ],
             "test/client.test.ts",
-            &["it('retries later when asked', async () => {", "  await client.retryLater(request);", "  expect(calls).toBe(2);", "});"],
+            &[
+                "it('retries later when asked', async () => {",
+                "  await client.retryLater(request);",
+                "  expect(calls).toBe(2);",
+                "});",
+            ],
         ),
     ];
     for (source, source_lines, test, test_lines) in cases {
         let text = removed_with_its_test((source, source_lines), (test, test_lines));
         let result = scan(&text);
-        assert_eq!(rule_hits(&result, "any/removed-test").len(), 0, "{source}\n{text}");
+        assert_eq!(
+            rule_hits(&result, "any/removed-test").len(),
+            0,
+            "{source}\n{text}"
+        );
     }
     // The test alone removed, the method kept: still a loss.
     let (source, source_lines, test, test_lines) = cases[0];
     let _ = (source, source_lines);
-    let text = removed_with_its_test(("src/main/java/org/jsoup/Other.java", &["    int unrelatedHelper() {"]), (test, test_lines));
+    let text = removed_with_its_test(
+        (
+            "src/main/java/org/jsoup/Other.java",
+            &["    int unrelatedHelper() {"],
+        ),
+        (test, test_lines),
+    );
     assert_eq!(rule_hits(&scan(&text), "any/removed-test").len(), 1);
 }
 
@@ -713,6 +758,9 @@ fn a_key_store_under_the_tests_is_their_fixture_not_a_finding() {
         "tests/fixtures/client.jks",
     ] {
         let result = scan(&added_binary(path));
-        assert!(rule_hits(&result, "any/binary-file-added").is_empty(), "{path}");
+        assert!(
+            rule_hits(&result, "any/binary-file-added").is_empty(),
+            "{path}"
+        );
     }
 }
