@@ -12,7 +12,7 @@ use super::coverage::{CappedRule, Coverage, SkipReason, SkippedFile, skip_reason
 use super::finding::{Location, node};
 use super::line_facts::LineFacts;
 use super::rule::{LineLogic, Logic};
-use super::seen_before::SeenBefore;
+use super::seen_before::{Repo, SeenBefore};
 use super::spec::ContextScope;
 use crate::diff::{CodeLexer, Diff, FileDiff, Hunk, Language, Line, LineKind, LineStart, Side};
 use crate::review::fingerprint::{normalize_code, normalize_line};
@@ -466,7 +466,10 @@ impl<'a> Scan<'a> {
             rule,
             before,
             self.moved.diff,
-            self.options,
+            Repo {
+                worktree: self.options.worktree.as_deref(),
+                files: self.options.repo_files.as_ref(),
+            },
             subject.as_str(),
         )
     }

@@ -4,19 +4,25 @@
 //! before this change, and asking it on every change that touches a workflow is noise. A rule
 //! says so with `seen_before`, a regex naming the `subject` its pattern names too.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::{BTreeSet, HashMap, HashSet};
 use std::path::Path;
 
 use regex::Regex;
 
 use super::rule::Rule;
-use super::scan::ScanOptions;
 use crate::diff::{Diff, Language, LineKind};
 
 /// Files read whole beyond this are not worth one finding less.
 const MAX_FILE_BYTES: u64 = 1024 * 1024;
 /// Unchanged files read per rule at most: a rule with no `paths` must not read a monorepo.
 const MAX_FILES: usize = 2000;
+
+/// Where the base side is read: the head worktree and its file list, when known.
+#[derive(Clone, Copy)]
+pub(super) struct Repo<'r> {
+    pub worktree: Option<&'r Path>,
+    pub files: Option<&'r BTreeSet<String>>,
+}
 
 /// The subjects each rule's `seen_before` found before the change, read on first use.
 #[derive(Default)]
@@ -33,12 +39,12 @@ impl SeenBefore {
         rule: &Rule,
         before: &Regex,
         diff: &Diff,
-        options: &ScanOptions,
+        repo: Repo<'_>,
         subject: &str,
     ) -> bool {
         self.subjects
             .entry(index)
-            .or_insert_with(|| subjects_before(rule, before, diff, options))
+            .or_insert_with(|| subjects_before(rule, before, diff, repo))
             .contains(subject)
     }
 }
@@ -46,12 +52,7 @@ impl SeenBefore {
 /// Every subject `before` matches on the base side of the files `rule` reads: the context and
 /// removed lines of the changed files, the head's lines of a changed file that the change did
 /// not add (unchanged outside its hunks), and the whole of every unchanged file.
-fn subjects_before(
-    rule: &Rule,
-    before: &Regex,
-    diff: &Diff,
-    options: &ScanOptions,
-) -> HashSet<String> {
+fn subjects_before(rule: &Rule, before: &Regex, diff: &Diff, repo: Repo<'_>) -> HashSet<String> {
     let mut subjects = HashSet::new();
     let mut collect = |line: &str| {
         subjects.extend(
@@ -60,7 +61,7 @@ fn subjects_before(
                 .filter_map(|c| c.name("subject").map(|m| m.as_str().to_string())),
         );
     };
-    let worktree = options.worktree.as_deref();
+    let worktree = repo.worktree;
     for file in diff
         .files
         .iter()
@@ -82,7 +83,7 @@ fn subjects_before(
             }
         }
     }
-    let (Some(root), Some(files)) = (worktree, options.repo_files.as_ref()) else {
+    let (Some(root), Some(files)) = (worktree, repo.files) else {
         return subjects;
     };
     let changed: HashSet<&str> = diff.files.iter().map(|f| f.path.as_str()).collect();
