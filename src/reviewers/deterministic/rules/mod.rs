@@ -19,6 +19,7 @@ use crate::path_glob as glob;
 mod line_facts;
 mod rule;
 mod scan;
+mod seen_before;
 mod spec;
 
 pub use crate::diff::is_test_path;

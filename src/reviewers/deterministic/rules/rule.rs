@@ -117,6 +117,9 @@ pub(crate) struct LineLogic {
     /// Stay quiet when the same code is on the other side anywhere in the diff: a block moved
     /// within or between files is neither new (RIGHT) nor lost (LEFT).
     pub moved_ok: bool,
+    /// Stay quiet on a match whose `subject` the repository held before the change on a line
+    /// this regex matches (see [`super::seen_before`]).
+    pub seen_before: Option<Regex>,
     /// Read lines that hold only comments or docstrings (JSDoc `@example` blocks, Python
     /// docstrings, Rust doc comments); off for every rule about code.
     pub comments: bool,
@@ -292,6 +295,8 @@ fn compile_logic(
                 join_next: spec.join_next,
                 skip_tests: spec.skip_tests,
                 moved_ok: spec.moved_ok.unwrap_or(true),
+                seen_before: subject_regexes(pattern, spec.seen_before.as_deref())
+                    .map_err(|(field, reason)| err(field, reason))?,
                 comments: spec.comments,
                 strings: spec.strings,
             })
@@ -303,6 +308,7 @@ fn compile_logic(
                 ("context_forbid", spec.context_forbid.is_some()),
                 ("join_next", spec.join_next),
                 ("moved_ok", spec.moved_ok.is_some()),
+                ("seen_before", spec.seen_before.is_some()),
                 ("comments", spec.comments),
                 ("strings", !spec.strings),
                 ("side", spec.side.is_some()),
@@ -340,6 +346,29 @@ fn compile_logic(
         ));
     }
     Ok(logic)
+}
+
+/// `seen_before` compiled, when given: both it and the pattern must name a `subject` group,
+/// the thing whose earlier presence makes a match not new.
+fn subject_regexes(
+    pattern: &str,
+    seen_before: Option<&str>,
+) -> Result<Option<Regex>, (&'static str, String)> {
+    let Some(text) = seen_before else {
+        return Ok(None);
+    };
+    let before = Regex::new(text).map_err(|e| ("seen_before", format!("invalid regex: {e}")))?;
+    let names_subject = |re: &Regex| re.capture_names().flatten().any(|n| n == "subject");
+    if !names_subject(&before) {
+        return Err(("seen_before", "must name a `(?P<subject>…)` group".into()));
+    }
+    if !Regex::new(pattern).is_ok_and(|re| names_subject(&re)) {
+        return Err((
+            "pattern",
+            "must name a `(?P<subject>…)` group when `seen_before` is set".into(),
+        ));
+    }
+    Ok(Some(before))
 }
 
 /// Where snippets go when neither the example nor the rule names a path.

@@ -12,6 +12,7 @@ use super::coverage::{CappedRule, Coverage, SkipReason, SkippedFile, skip_reason
 use super::finding::{Location, node};
 use super::line_facts::LineFacts;
 use super::rule::{LineLogic, Logic};
+use super::seen_before::{Repo, SeenBefore};
 use super::spec::ContextScope;
 use crate::diff::{CodeLexer, Diff, FileDiff, Hunk, Language, Line, LineKind, LineStart, Side};
 use crate::review::fingerprint::{normalize_code, normalize_line};
@@ -71,6 +72,7 @@ impl Catalog {
             moved: MovedLines::new(diff),
             imported: super::coverage::imported_roots(diff),
             folds: Vec::new(),
+            seen_before: SeenBefore::default(),
         };
         if options.repo_files.is_none()
             && let Some(rule) = self
@@ -113,6 +115,8 @@ struct Scan<'a> {
     imported: Vec<String>,
     /// The first finding of each folding rule, and what folded into it.
     folds: Vec<Fold>,
+    /// What the rules with `seen_before` found before the change.
+    seen_before: SeenBefore,
 }
 
 /// A folding rule's first finding in the change and the hits that joined it: one decision
@@ -422,7 +426,9 @@ impl<'a> Scan<'a> {
                         side,
                         start: here_facts.start,
                     };
-                    if !self.fires(logic, &here, text, &file_text, &hunk_text) {
+                    if !self.fires(logic, &here, text, &file_text, &hunk_text)
+                        || self.held_before(i, logic, text)
+                    {
                         continue;
                     }
                     if !counts.admit(i, cap) {
@@ -444,6 +450,28 @@ impl<'a> Scan<'a> {
                 }
             }
         }
+    }
+
+    /// Whether the match's `subject` was in the repository before the change: not new.
+    fn held_before(&mut self, i: usize, logic: &LineLogic, text: &str) -> bool {
+        let Some(before) = &logic.seen_before else {
+            return false;
+        };
+        let Some(subject) = logic.pattern.captures(text).and_then(|c| c.name("subject")) else {
+            return false;
+        };
+        let rule = &self.catalog.rules()[i];
+        self.seen_before.held(
+            i,
+            rule,
+            before,
+            self.moved.diff,
+            Repo {
+                worktree: self.options.worktree.as_deref(),
+                files: self.options.repo_files.as_ref(),
+            },
+            subject.as_str(),
+        )
     }
 
     /// The rule's conditions beyond the prefilter, cheapest first. `text` is the line, and

@@ -46,6 +46,11 @@ pub(crate) struct RuleSpec {
     /// Stay quiet on a line whose code appears on the other side of the diff (moved, not new
     /// or removed). On unless a rule says `moved_ok = false`.
     pub moved_ok: Option<bool>,
+    /// A regex with a `subject` group, as the pattern has: a match whose subject the
+    /// repository already held on a line this regex matches, before the change (an unchanged
+    /// file the rule reads, or a context or removed line), is not new (an action the workflows
+    /// already take from a branch).
+    pub seen_before: Option<String>,
     /// Read lines inside comments and docstrings too (a rule about comments); by default a
     /// line that holds no code is not read.
     #[serde(default)]

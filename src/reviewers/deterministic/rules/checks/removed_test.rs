@@ -558,19 +558,85 @@ fn defined_tests<'t>(language: Language, lines: &[&'t str]) -> HashSet<&'t str> 
 }
 
 /// A definition on one line, in any of the languages: `def x`, `fn x`, `func (r T) X`,
-/// `class X`, `function x`, a JVM method with a modifier, a Python class attribute
-/// (`x = ConfigAttribute(…)`), an upper-case configuration key (`"X_Y": None`).
+/// `class X`, `function x`, Kotlin's `fun x` (`fun <T> T.x`), a JVM method with a modifier
+/// (generic or not), a Python class attribute (`x = ConfigAttribute(…)`), an upper-case
+/// configuration key (`"X_Y": None`). Annotations may open the line (`@Deprecated public
+/// String x(`, jsoup's removed method): they do not make it less a definition.
 static DEFINITION: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(concat!(
-        r"^\s*(?:(?:pub(?:\([\w:]+\))?|export|default|async|unsafe|abstract|final|static|public|protected|private|open|internal|override|suspend|const)\s+)*",
-        r"(?:def|fn|func|class|struct|enum|trait|interface|type|function|object|macro_rules!)\s+(?:\([^)]*\)\s*)?(?P<def>[A-Za-z_]\w*)",
-        r"|^\s*(?:(?:public|protected|private|static|final|abstract|synchronized)\s+)+[\w<>\[\],.?]+\s+(?P<method>[A-Za-z_]\w*)\s*\(",
+        r"^\s*(?:@\w+(?:\([^)]*\))?\s+)*(?:(?:pub(?:\([\w:]+\))?|export|default|async|unsafe|abstract|final|static|public|protected|private|open|internal|override|suspend|const|inline|operator|infix|tailrec|actual|expect)\s+)*",
+        r"(?:def|fn|func|fun|class|struct|enum|trait|interface|type|function|object|macro_rules!)\s+(?:\([^)]*\)\s*)?(?:<[^>]*>\s*)?(?:[A-Za-z_]\w*\.)?(?P<def>[A-Za-z_]\w*)",
+        r"|^\s*(?:@\w+(?:\([^)]*\))?\s+)*(?:(?:public|protected|private|static|final|abstract|synchronized|default|native)\s+)+(?:<[^>]*>\s+)?[\w<>\[\],.?]+\s+(?P<method>[A-Za-z_]\w*)\s*\(",
         // Module level or one indentation deep: a class attribute, not a function's local.
         r"|^(?: {4}|\t)?(?P<attr>[a-z_][a-z0-9_]*)\s*=\s*[\w.]+\(",
         r#"|^\s*["'](?P<key>[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+)["']\s*:"#,
     ))
     .expect("valid")
 });
+/// A method defined with no keyword, in the languages whose class bodies allow it: a
+/// TypeScript/JavaScript class method (`async retry(req: Request): Promise<R> {`), a Java or
+/// C# method without a modifier (`String name() {`). Only on a line that opens its body, so a
+/// call is not read as one; control-flow keywords are left out by [`is_keyword`].
+static MEMBER: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(concat!(
+        r"^\s*(?:@\w+(?:\([^)]*\))?\s+)*(?:(?:public|private|protected|static|async|readonly|override|get|set|internal|virtual|final|synchronized)\s+)*",
+        r"(?:[\w<>\[\],.?]+\s+)?(?P<member>[A-Za-z_$][\w$]*)\s*(?:<[^>]*>)?\s*\([^()]*\)",
+        r"\s*(?::\s*[^{;=()]+?)?\s*(?:throws\s+[\w.,\s]+)?\{\s*$",
+    ))
+    .expect("valid")
+});
+
+fn has_keyword_members(language: Language) -> bool {
+    matches!(
+        language,
+        Language::Java | Language::JavaScript | Language::TypeScript | Language::CSharp
+    )
+}
+
+/// Words that open a block like a method would: never a definition's name.
+fn is_keyword(word: &str) -> bool {
+    matches!(
+        word,
+        "if" | "for"
+            | "while"
+            | "switch"
+            | "catch"
+            | "match"
+            | "function"
+            | "return"
+            | "with"
+            | "synchronized"
+            | "foreach"
+            | "using"
+            | "lock"
+            | "new"
+            | "else"
+            | "await"
+            | "throw"
+            | "constructor"
+    )
+}
+
+/// The name `line` defines in `language` (see [`DEFINITION`] and [`MEMBER`]).
+fn definition_in(language: Language, line: &str) -> Option<String> {
+    if let Some(c) = DEFINITION.captures(line) {
+        return ["def", "method", "attr", "key"]
+            .iter()
+            .find_map(|group| c.name(group))
+            .map(|m| m.as_str().to_string());
+    }
+    if !has_keyword_members(language) {
+        return None;
+    }
+    let c = MEMBER.captures(line)?;
+    let name = c.name("member")?.as_str();
+    let opens_with_keyword = line
+        .split_whitespace()
+        .next()
+        .is_some_and(|first| is_keyword(first.trim_end_matches(|ch: char| !ch.is_alphanumeric())));
+    (!is_keyword(name) && !opens_with_keyword).then(|| name.to_string())
+}
+
 /// An identifier as a word of code.
 static IDENTIFIER: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"[A-Za-z_][A-Za-z0-9_]*").expect("valid"));
@@ -650,13 +716,9 @@ struct RemovedFeatures {
 
 impl RemovedFeatures {
     fn of(diff: &Diff, added: &AddedCode<'_>) -> RemovedFeatures {
-        let defined = |line: &str| -> Option<String> {
-            let c = DEFINITION.captures(line)?;
-            ["def", "method", "attr", "key"]
-                .iter()
-                .find_map(|group| c.name(group))
-                .map(|m| m.as_str().to_string())
-        };
+        // What the added lines define, in any language that has keyword-less members: a
+        // method moved between files is not removed, whatever file it went to.
+        let defined_anywhere = |line: &str| definition_in(Language::TypeScript, line);
         // Read on the first removed definition: most diffs remove none outside tests.
         let still_defined: OnceCell<BTreeSet<String>> = OnceCell::new();
         let mut names = BTreeSet::new();
@@ -671,10 +733,14 @@ impl RemovedFeatures {
                     let old_test_code = line.kind != LineKind::Added && old_tests.observe(text);
                     match line.kind {
                         LineKind::Removed if !old_test_code => {
-                            if let Some(name) = defined(text)
+                            if let Some(name) = definition_in(file.language, text)
                                 && !still_defined
                                     .get_or_init(|| {
-                                        added.lines.iter().filter_map(|l| defined(l)).collect()
+                                        added
+                                            .lines
+                                            .iter()
+                                            .filter_map(|l| defined_anywhere(l))
+                                            .collect()
                                     })
                                     .contains(&name)
                             {
@@ -693,7 +759,7 @@ impl RemovedFeatures {
                         _ => {}
                     }
                     if line.kind != LineKind::Removed && deprecated_above > 0 {
-                        if let Some(name) = defined(text) {
+                        if let Some(name) = definition_in(file.language, text) {
                             names.insert(name);
                             deprecated_above = 0;
                         } else {
