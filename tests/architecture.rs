@@ -1264,16 +1264,6 @@ const LONG_FUNCTIONS: &[(&str, &str, &str)] = &[
         "the reports (src/report): one function per section",
     ),
     (
-        "src/diff/code_lines.rs",
-        "read",
-        "the diff (src/diff): the reader's cases",
-    ),
-    (
-        "src/cohort/tags.rs",
-        "is_public",
-        "the code graph (src/cohort): one function per language",
-    ),
-    (
         "src/review/status.rs",
         "apply",
         "the review model (src/review): one function per event",
