@@ -403,13 +403,7 @@ pub(super) fn is_public(grammar: Grammar, name: &str, node: Node, source: &[u8])
                 child.kind() == "visibility_modifier" && child.utf8_text(source) == Ok("pub")
             })
         }
-        Grammar::Python => {
-            let mut parent = node.parent();
-            if parent.is_some_and(|p| p.kind() == "decorated_definition") {
-                parent = parent.and_then(|p| p.parent());
-            }
-            !name.starts_with('_') && parent.is_some_and(|p| p.kind() == "module")
-        }
+        Grammar::Python => python_public(name, node),
         Grammar::Go => name.chars().next().is_some_and(char::is_uppercase),
         Grammar::Java => {
             let mut cursor = node.walk();
@@ -421,61 +415,10 @@ pub(super) fn is_public(grammar: Grammar, name: &str, node: Node, source: &[u8])
             })
         }
         Grammar::JavaScript | Grammar::TypeScript | Grammar::Tsx => {
-            let mut ancestor = node.parent();
-            while let Some(current) = ancestor {
-                if current.kind() == "export_statement" {
-                    return true;
-                }
-                ancestor = current.parent();
-            }
-            false
+            has_ancestor(node, |current| current.kind() == "export_statement")
         }
-        Grammar::C | Grammar::Cpp => {
-            // The tag is on the declarator; `static` is on the declaration around it.
-            let mut declaration = node;
-            while !matches!(
-                declaration.kind(),
-                "function_definition" | "declaration" | "field_declaration" | "type_definition"
-            ) {
-                match declaration.parent() {
-                    Some(parent) if parent.kind() != "translation_unit" => declaration = parent,
-                    _ => break,
-                }
-            }
-            let is_static = children(declaration)
-                .iter()
-                .any(|c| c.kind() == "storage_class_specifier" && text(*c) == "static");
-            let mut ancestor = node.parent();
-            while let Some(current) = ancestor {
-                if current.kind() == "namespace_definition"
-                    && current.child_by_field_name("name").is_none()
-                {
-                    return false;
-                }
-                ancestor = current.parent();
-            }
-            !is_static
-        }
-        Grammar::CSharp => {
-            if node.kind().contains("namespace_declaration") {
-                return true;
-            }
-            let modifiers: Vec<&str> = children(node)
-                .into_iter()
-                .filter(|c| c.kind() == "modifier")
-                .map(text)
-                .collect();
-            if modifiers.is_empty() {
-                // Interface members are public without a modifier.
-                return node
-                    .parent()
-                    .and_then(|p| p.parent())
-                    .is_some_and(|p| p.kind() == "interface_declaration");
-            }
-            modifiers
-                .iter()
-                .any(|m| matches!(*m, "public" | "protected"))
-        }
+        Grammar::C | Grammar::Cpp => c_public(node, source),
+        Grammar::CSharp => csharp_public(node, source),
         Grammar::Kotlin => !children(node)
             .into_iter()
             .filter(|c| c.kind() == "modifiers")
@@ -486,44 +429,8 @@ pub(super) fn is_public(grammar: Grammar, name: &str, node: Node, source: &[u8])
         Grammar::Php => !children(node)
             .into_iter()
             .any(|c| c.kind() == "visibility_modifier" && text(c) == "private"),
-        Grammar::Ruby => {
-            // `private def helper` or a bare `private` earlier in the same body.
-            if node
-                .parent()
-                .and_then(|p| p.parent())
-                .filter(|p| p.kind() == "call")
-                .and_then(|p| p.child_by_field_name("method"))
-                .is_some_and(|m| text(m) == "private")
-            {
-                return false;
-            }
-            let mut sibling = node.prev_named_sibling();
-            while let Some(current) = sibling {
-                if current.kind() == "identifier"
-                    && matches!(text(current), "private" | "protected")
-                {
-                    return false;
-                }
-                if current.kind() == "identifier" && text(current) == "public" {
-                    return true;
-                }
-                sibling = current.prev_named_sibling();
-            }
-            !name.starts_with('_')
-        }
-        // `public` and `open`; the default (`internal`) is the module's own.
-        // A protocol's requirements are as public as the protocol.
-        Grammar::Swift if node.kind() == "protocol_function_declaration" => true,
-        Grammar::Swift if node.parent().is_some_and(|p| p.kind() == "protocol_body") => true,
-        Grammar::Swift => {
-            let modifiers = children(node)
-                .into_iter()
-                .filter(|c| c.kind() == "modifiers")
-                .flat_map(children);
-            modifiers
-                .filter(|m| m.kind() == "visibility_modifier")
-                .any(|m| matches!(text(m).split('(').next(), Some("public" | "open")))
-        }
+        Grammar::Ruby => ruby_public(name, node, source),
+        Grammar::Swift => swift_public(node, source),
         // A leading underscore is library-private.
         Grammar::Dart => !name.starts_with('_'),
         // `private`, `private[pkg]`, `protected` and `protected[pkg]` are not the API.
@@ -533,16 +440,7 @@ pub(super) fn is_public(grammar: Grammar, name: &str, node: Node, source: &[u8])
             .flat_map(children)
             .any(|m| m.kind() == "access_modifier"),
         Grammar::Elixir => elixir_public(node, source),
-        // A module's API is its table's functions (`function M.setup()`, `M.run = function`);
-        // a `local function helper` or `local helper = function` is the file's own.
-        Grammar::Lua => {
-            let local_function = node.kind() == "function_declaration"
-                && children(node).first().is_some_and(|c| text(*c) == "local");
-            let local_variable = node
-                .parent()
-                .is_some_and(|p| p.kind() == "variable_declaration");
-            !local_function && !local_variable
-        }
+        Grammar::Lua => lua_public(node, source),
         Grammar::Zig => children(node).iter().any(|c| text(*c) == "pub"),
         Grammar::Haskell => haskell_exported(name, node, source),
         // Implementation files carry no API (see `surface::scope`); headers are read as C.
@@ -551,6 +449,130 @@ pub(super) fn is_public(grammar: Grammar, name: &str, node: Node, source: &[u8])
         // read as API at all); what an interface declares is public.
         Grammar::OCaml | Grammar::OCamlInterface => true,
     }
+}
+
+/// Whether an ancestor of `node` (not `node` itself) is one `is` accepts.
+fn has_ancestor(node: Node, is: impl Fn(Node) -> bool) -> bool {
+    let mut ancestor = node.parent();
+    while let Some(current) = ancestor {
+        if is(current) {
+            return true;
+        }
+        ancestor = current.parent();
+    }
+    false
+}
+
+/// Python: a module-level name (decorated or not) without a leading underscore.
+fn python_public(name: &str, node: Node) -> bool {
+    let mut parent = node.parent();
+    if parent.is_some_and(|p| p.kind() == "decorated_definition") {
+        parent = parent.and_then(|p| p.parent());
+    }
+    !name.starts_with('_') && parent.is_some_and(|p| p.kind() == "module")
+}
+
+/// C and C++: not `static`, and outside an anonymous namespace.
+fn c_public(node: Node, source: &[u8]) -> bool {
+    let text = |n: Node| n.utf8_text(source).unwrap_or("");
+    // The tag is on the declarator; `static` is on the declaration around it.
+    let mut declaration = node;
+    while !matches!(
+        declaration.kind(),
+        "function_definition" | "declaration" | "field_declaration" | "type_definition"
+    ) {
+        match declaration.parent() {
+            Some(parent) if parent.kind() != "translation_unit" => declaration = parent,
+            _ => break,
+        }
+    }
+    let is_static = children(declaration)
+        .iter()
+        .any(|c| c.kind() == "storage_class_specifier" && text(*c) == "static");
+    let anonymous_namespace = has_ancestor(node, |current| {
+        current.kind() == "namespace_definition" && current.child_by_field_name("name").is_none()
+    });
+    !anonymous_namespace && !is_static
+}
+
+/// C#: `public` or `protected`; an interface's members without a modifier; namespaces.
+fn csharp_public(node: Node, source: &[u8]) -> bool {
+    let text = |n: Node| n.utf8_text(source).unwrap_or("");
+    if node.kind().contains("namespace_declaration") {
+        return true;
+    }
+    let modifiers: Vec<&str> = children(node)
+        .into_iter()
+        .filter(|c| c.kind() == "modifier")
+        .map(text)
+        .collect();
+    if modifiers.is_empty() {
+        // Interface members are public without a modifier.
+        return node
+            .parent()
+            .and_then(|p| p.parent())
+            .is_some_and(|p| p.kind() == "interface_declaration");
+    }
+    modifiers
+        .iter()
+        .any(|m| matches!(*m, "public" | "protected"))
+}
+
+/// Ruby: a method not under `private def` nor after a bare `private` (or `protected`) earlier
+/// in the same body, and without a leading underscore.
+fn ruby_public(name: &str, node: Node, source: &[u8]) -> bool {
+    let text = |n: Node| n.utf8_text(source).unwrap_or("");
+    // `private def helper` or a bare `private` earlier in the same body.
+    if node
+        .parent()
+        .and_then(|p| p.parent())
+        .filter(|p| p.kind() == "call")
+        .and_then(|p| p.child_by_field_name("method"))
+        .is_some_and(|m| text(m) == "private")
+    {
+        return false;
+    }
+    let mut sibling = node.prev_named_sibling();
+    while let Some(current) = sibling {
+        if current.kind() == "identifier" && matches!(text(current), "private" | "protected") {
+            return false;
+        }
+        if current.kind() == "identifier" && text(current) == "public" {
+            return true;
+        }
+        sibling = current.prev_named_sibling();
+    }
+    !name.starts_with('_')
+}
+
+/// Swift: `public` and `open`; the default (`internal`) is the module's own. A protocol's
+/// requirements are as public as the protocol.
+fn swift_public(node: Node, source: &[u8]) -> bool {
+    let text = |n: Node| n.utf8_text(source).unwrap_or("");
+    if node.kind() == "protocol_function_declaration"
+        || node.parent().is_some_and(|p| p.kind() == "protocol_body")
+    {
+        return true;
+    }
+    let modifiers = children(node)
+        .into_iter()
+        .filter(|c| c.kind() == "modifiers")
+        .flat_map(children);
+    modifiers
+        .filter(|m| m.kind() == "visibility_modifier")
+        .any(|m| matches!(text(m).split('(').next(), Some("public" | "open")))
+}
+
+/// Lua: a module's API is its table's functions (`function M.setup()`, `M.run = function`);
+/// a `local function helper` or `local helper = function` is the file's own.
+fn lua_public(node: Node, source: &[u8]) -> bool {
+    let text = |n: Node| n.utf8_text(source).unwrap_or("");
+    let local_function = node.kind() == "function_declaration"
+        && children(node).first().is_some_and(|c| text(*c) == "local");
+    let local_variable = node
+        .parent()
+        .is_some_and(|p| p.kind() == "variable_declaration");
+    !local_function && !local_variable
 }
 
 /// Whether a definition lies in a function's (or a value's) body: a local, never API, where

@@ -119,6 +119,25 @@ impl Default for LineStart {
 /// Byte ranges of a line inside string literals: their contents, without the quotes.
 pub type StringSpans = Vec<std::ops::Range<usize>>;
 
+/// What reading one line carries from step to step.
+struct LineRead<'s> {
+    facts: LineFacts,
+    /// Where the string the lexer is in began on this line.
+    open: Option<usize>,
+    spans: Option<&'s mut StringSpans>,
+}
+
+impl LineRead<'_> {
+    /// Keeps `from..to` as a string's contents, when spans are asked for.
+    fn span(&mut self, from: usize, to: usize) {
+        if let Some(spans) = self.spans.as_deref_mut()
+            && from < to
+        {
+            spans.push(from..to);
+        }
+    }
+}
+
 impl CodeLexer {
     pub fn new(language: Language) -> CodeLexer {
         CodeLexer {
@@ -168,165 +187,193 @@ impl CodeLexer {
         self.read(text, None)
     }
 
-    fn read(&mut self, text: &str, mut spans: Option<&mut StringSpans>) -> LineFacts {
-        let mut facts = LineFacts::default();
-        // Where the string the lexer is in began on this line.
-        let mut open = matches!(self.state, State::Str { .. }).then_some(0);
-        let mut span = |from: usize, to: usize| {
-            if let Some(spans) = spans.as_deref_mut()
-                && from < to
-            {
-                spans.push(from..to);
-            }
+    fn read(&mut self, text: &str, spans: Option<&mut StringSpans>) -> LineFacts {
+        let mut line = LineRead {
+            facts: LineFacts::default(),
+            open: matches!(self.state, State::Str { .. }).then_some(0),
+            spans,
         };
         let bytes = text.as_bytes();
         let mut i = 0;
-        // A Python docstring: a triple-quoted string that opens the statement.
-        let starts_statement = |at: usize| bytes[..at].iter().all(|b| b.is_ascii_whitespace());
         while i < bytes.len() {
-            let b = bytes[i];
-            match self.state {
-                State::Block(depth) => {
-                    if bytes[i..].starts_with(b"*/") {
-                        self.state = if depth > 1 {
-                            State::Block(depth - 1)
-                        } else {
-                            State::Code
-                        };
-                        i += 2;
-                    } else if self.nests() && bytes[i..].starts_with(b"/*") {
-                        self.state = State::Block(depth + 1);
-                        i += 2;
-                    } else {
-                        i += 1;
-                    }
-                }
+            i = match self.state {
+                State::Block(depth) => self.in_block(bytes, i, depth),
                 State::Str { close, docstring } => {
-                    if !docstring && !b.is_ascii_whitespace() {
-                        facts.has_code = true;
-                    }
-                    let closes = match close {
-                        Close::Double | Close::Triple(_) if b == b'\\' => {
-                            i += 2;
-                            continue;
-                        }
-                        Close::Double => (b == b'"').then_some(1),
-                        Close::Backtick => (b == b'`').then_some(1),
-                        Close::Raw(hashes) => (b == b'"'
-                            && bytes.len() >= i + 1 + hashes
-                            && bytes[i + 1..i + 1 + hashes].iter().all(|&h| h == b'#'))
-                        .then_some(1 + hashes),
-                        Close::Triple(quote) => bytes[i..].starts_with(&[quote; 3]).then_some(3),
-                    };
-                    match closes {
-                        Some(delimiter) => {
-                            span(open.take().unwrap_or(0), i);
-                            self.state = State::Code;
-                            i += delimiter;
-                        }
-                        None => i += 1,
-                    }
+                    self.in_string(bytes, i, close, docstring, &mut line)
                 }
-                State::Code => {
-                    if b.is_ascii_whitespace() {
-                        i += 1;
-                        continue;
-                    }
-                    if self.line_comment_at(bytes, i) {
-                        break;
-                    }
-                    if self.c_like() && bytes[i..].starts_with(b"/*") {
-                        self.state = State::Block(1);
-                        i += 2;
-                        continue;
-                    }
-                    if self.family == Family::Python
-                        && let Some((quote, prefix)) = triple_quote_at(bytes, i)
-                    {
-                        let docstring = starts_statement(i);
-                        facts.has_code |= !docstring;
-                        self.state = State::Str {
-                            close: Close::Triple(quote),
-                            docstring,
-                        };
-                        i += prefix + 3;
-                        open = Some(i);
-                        continue;
-                    }
-                    if let Some((hashes, after)) = self.raw_string_at(bytes, i) {
-                        facts.has_code = true;
-                        self.state = State::Str {
-                            close: Close::Raw(hashes),
-                            docstring: false,
-                        };
-                        i = after;
-                        open = Some(i);
-                        continue;
-                    }
-                    facts.has_code = true;
-                    match b {
-                        b'"' if matches!(self.family, Family::CLike { rust: true, .. }) => {
-                            self.state = State::Str {
-                                close: Close::Double,
-                                docstring: false,
-                            };
-                            i += 1;
-                            open = Some(i);
-                        }
-                        b'`' if matches!(self.family, Family::CLike { backtick: true, .. }) => {
-                            self.state = State::Str {
-                                close: Close::Backtick,
-                                docstring: false,
-                            };
-                            i += 1;
-                            open = Some(i);
-                        }
-                        b'"' => {
-                            let end = skip_one_line_string(bytes, i, b'"');
-                            span(i + 1, closed_at(bytes, end, b'"'));
-                            i = end;
-                        }
-                        b'\'' => {
-                            let end = self.single_quote(bytes, i);
-                            if self.quotes_strings() {
-                                span(i + 1, closed_at(bytes, end, b'\''));
-                            }
-                            i = end;
-                        }
-                        b'{' => {
-                            facts.brace_delta += 1;
-                            facts.first_open.get_or_insert(i);
-                            i += 1;
-                        }
-                        b'}' => {
-                            facts.brace_delta -= 1;
-                            i += 1;
-                        }
-                        b';' => {
-                            facts.first_semicolon.get_or_insert(i);
-                            i += 1;
-                        }
-                        // The rest of a word at once: nothing opens inside one (a raw string's
-                        // or a docstring's prefix only where a token starts).
-                        b if b.is_ascii_alphanumeric() || b == b'_' => {
-                            i += 1;
-                            while i < bytes.len()
-                                && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'_')
-                            {
-                                i += 1;
-                            }
-                        }
-                        _ => i += 1,
-                    }
-                }
-            }
+                State::Code => match self.in_code(bytes, i, &mut line) {
+                    Some(next) => next,
+                    // A line comment: the rest of the line is not code.
+                    None => break,
+                },
+            };
         }
-        if let Some(from) = open
+        if let Some(from) = line.open
             && matches!(self.state, State::Str { .. })
         {
-            span(from, bytes.len());
+            line.span(from, bytes.len());
         }
-        facts
+        line.facts
+    }
+
+    /// One step inside a block comment at `i`: where the next starts.
+    fn in_block(&mut self, bytes: &[u8], i: usize, depth: u32) -> usize {
+        if bytes[i..].starts_with(b"*/") {
+            self.state = if depth > 1 {
+                State::Block(depth - 1)
+            } else {
+                State::Code
+            };
+            i + 2
+        } else if self.nests() && bytes[i..].starts_with(b"/*") {
+            self.state = State::Block(depth + 1);
+            i + 2
+        } else {
+            i + 1
+        }
+    }
+
+    /// One step inside a string closed by `close` at `i`: where the next starts.
+    fn in_string(
+        &mut self,
+        bytes: &[u8],
+        i: usize,
+        close: Close,
+        docstring: bool,
+        line: &mut LineRead<'_>,
+    ) -> usize {
+        let b = bytes[i];
+        if !docstring && !b.is_ascii_whitespace() {
+            line.facts.has_code = true;
+        }
+        let closes = match close {
+            Close::Double | Close::Triple(_) if b == b'\\' => return i + 2,
+            Close::Double => (b == b'"').then_some(1),
+            Close::Backtick => (b == b'`').then_some(1),
+            Close::Raw(hashes) => (b == b'"'
+                && bytes.len() >= i + 1 + hashes
+                && bytes[i + 1..i + 1 + hashes].iter().all(|&h| h == b'#'))
+            .then_some(1 + hashes),
+            Close::Triple(quote) => bytes[i..].starts_with(&[quote; 3]).then_some(3),
+        };
+        match closes {
+            Some(delimiter) => {
+                let from = line.open.take().unwrap_or(0);
+                line.span(from, i);
+                self.state = State::Code;
+                i + delimiter
+            }
+            None => i + 1,
+        }
+    }
+
+    /// One step in code at `i`: where the next starts, `None` at a line comment.
+    fn in_code(&mut self, bytes: &[u8], i: usize, line: &mut LineRead<'_>) -> Option<usize> {
+        if bytes[i].is_ascii_whitespace() {
+            return Some(i + 1);
+        }
+        if self.line_comment_at(bytes, i) {
+            return None;
+        }
+        if self.c_like() && bytes[i..].starts_with(b"/*") {
+            self.state = State::Block(1);
+            return Some(i + 2);
+        }
+        if let Some(after) = self.string_opens_at(bytes, i, line) {
+            line.open = Some(after);
+            return Some(after);
+        }
+        line.facts.has_code = true;
+        Some(self.code_token(bytes, i, line))
+    }
+
+    /// A string running past this token (a Python triple-quoted one, a Rust raw string) opened
+    /// at `i`: where its text starts, the lexer now in it.
+    fn string_opens_at(
+        &mut self,
+        bytes: &[u8],
+        i: usize,
+        line: &mut LineRead<'_>,
+    ) -> Option<usize> {
+        if self.family == Family::Python
+            && let Some((quote, prefix)) = triple_quote_at(bytes, i)
+        {
+            // A Python docstring: a triple-quoted string that opens the statement.
+            let docstring = bytes[..i].iter().all(|b| b.is_ascii_whitespace());
+            line.facts.has_code |= !docstring;
+            self.state = State::Str {
+                close: Close::Triple(quote),
+                docstring,
+            };
+            return Some(i + prefix + 3);
+        }
+        let (hashes, after) = self.raw_string_at(bytes, i)?;
+        line.facts.has_code = true;
+        self.state = State::Str {
+            close: Close::Raw(hashes),
+            docstring: false,
+        };
+        Some(after)
+    }
+
+    /// The code token at `i` (not whitespace, a comment or a string [`Self::string_opens_at`]
+    /// reads): where the next starts.
+    fn code_token(&mut self, bytes: &[u8], i: usize, line: &mut LineRead<'_>) -> usize {
+        match bytes[i] {
+            b'"' if matches!(self.family, Family::CLike { rust: true, .. }) => {
+                self.state = State::Str {
+                    close: Close::Double,
+                    docstring: false,
+                };
+                line.open = Some(i + 1);
+                i + 1
+            }
+            b'`' if matches!(self.family, Family::CLike { backtick: true, .. }) => {
+                self.state = State::Str {
+                    close: Close::Backtick,
+                    docstring: false,
+                };
+                line.open = Some(i + 1);
+                i + 1
+            }
+            b'"' => {
+                let end = skip_one_line_string(bytes, i, b'"');
+                line.span(i + 1, closed_at(bytes, end, b'"'));
+                end
+            }
+            b'\'' => {
+                let end = self.single_quote(bytes, i);
+                if self.quotes_strings() {
+                    line.span(i + 1, closed_at(bytes, end, b'\''));
+                }
+                end
+            }
+            b'{' => {
+                line.facts.brace_delta += 1;
+                line.facts.first_open.get_or_insert(i);
+                i + 1
+            }
+            b'}' => {
+                line.facts.brace_delta -= 1;
+                i + 1
+            }
+            b';' => {
+                line.facts.first_semicolon.get_or_insert(i);
+                i + 1
+            }
+            // The rest of a word at once: nothing opens inside one (a raw string's or a
+            // docstring's prefix only where a token starts).
+            b if b.is_ascii_alphanumeric() || b == b'_' => {
+                let mut end = i + 1;
+                while end < bytes.len()
+                    && (bytes[end].is_ascii_alphanumeric() || bytes[end] == b'_')
+                {
+                    end += 1;
+                }
+                end
+            }
+            _ => i + 1,
+        }
     }
 
     /// Whether `'` opens a string (JavaScript, Python, shell) rather than a character literal
