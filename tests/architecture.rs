@@ -124,6 +124,7 @@ const LAYERS: &[(&str, &[&str])] = &[
     (
         "foundation",
         &[
+            "foundation",
             "base64",
             "commit_id",
             "error_text",

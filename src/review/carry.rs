@@ -10,6 +10,7 @@
 use std::collections::{BTreeMap, HashMap};
 
 use super::node::{Actor, Origin, ReviewNode, Stance, Status, Transition};
+use super::reclassify;
 
 /// Returns `fresh` with the person's triage of `previous` nodes carried over by fingerprint and
 /// reviewer:
@@ -53,9 +54,14 @@ pub fn carry_over(previous: &[ReviewNode], fresh: Vec<ReviewNode>) -> Vec<Review
                     .cloned()
                     .collect();
                 let found = node.status;
+                let not_applied = carry_class(old, &mut node);
                 let counts_as_found = node.counts();
                 node.history.extend(history.iter().cloned());
-                if let Some(last) = history.last() {
+                node.history.extend(not_applied);
+                // The person's last word on the status: a reclassification keeps the status
+                // it found, so it is no closing (and no word on whether what was closed counted).
+                let last_status = history.iter().rev().find(|t| reclassify::read(t).is_none());
+                if let Some(last) = last_status {
                     if binds(last, counts_as_found) {
                         node.status = last.to;
                     } else {
@@ -85,6 +91,32 @@ pub fn carry_over(previous: &[ReviewNode], fresh: Vec<ReviewNode>) -> Vec<Review
             node
         })
         .collect()
+}
+
+/// The person's last reclassification of the problem, onto the re-report when it applies
+/// ([`reclassify::applies`]): the re-report then counts, or not, as the person classed it.
+/// When it does not apply (the re-report is more severe than what the person lowered), the
+/// note that says so, to be put after the carried history.
+fn carry_class(old: &ReviewNode, node: &mut ReviewNode) -> Option<Transition> {
+    let (from, to, by) = reclassify::last_by_person(old)?;
+    if reclassify::applies(from, to, node.priority) {
+        (node.priority, node.kind) = to;
+        return None;
+    }
+    Some(Transition {
+        from: node.status,
+        to: node.status,
+        by: Actor::Reviewer(CARRY.to_string()),
+        at: by.at.clone(),
+        reason: Some(format!(
+            "kept {}: {} lowered it to {} when it was reported {}; this report is more severe",
+            node.priority,
+            by.by.name(),
+            to.0,
+            from.0,
+        )),
+        counted: None,
+    })
 }
 
 /// Of the findings a person decided on that share a print with a re-report, the one decided
@@ -157,7 +189,7 @@ pub fn carry_comments(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::review::node::{Priority, Scope};
+    use crate::review::node::{Kind, Priority, Scope};
     use crate::review::status::{Change, apply};
     use crate::review::tests::node;
 
@@ -256,6 +288,133 @@ mod tests {
         apply(&mut aside, dismiss(), &ana, "2026-01-01T00:00:02Z").unwrap();
         let carried = carry_over(&[aside], vec![reported("engineer-1", Priority::P0)]);
         assert_eq!(carried[0].status, Status::Open);
+    }
+
+    #[test]
+    fn a_reclassification_carries_onto_a_report_no_more_severe_than_the_one_lowered() {
+        let ana = Actor::Person("ana".into());
+        let reported = |priority| {
+            let mut n = node("engineer-1", "engineer", priority, 0.9);
+            n.fingerprint = "fp".into();
+            n
+        };
+        // Lowered from P0 to P2, then dismissed as the P2 it then was.
+        let mut lowered = reported(Priority::P0);
+        reclassify::reclassify(
+            &mut lowered,
+            (Priority::P2, Kind::Suggestion),
+            "style only",
+            ana.clone(),
+            "2026-01-01T00:00:01Z",
+        );
+        let dismiss = Change::Dismiss {
+            reason: "fine".into(),
+        };
+        apply(&mut lowered, dismiss, &ana, "2026-01-01T00:00:02Z").unwrap();
+        // Reported P0 again: the person's class and closing both hold.
+        let carried = carry_over(&[lowered.clone()], vec![reported(Priority::P0)]);
+        assert_eq!(
+            (carried[0].priority, carried[0].kind),
+            (Priority::P2, Kind::Suggestion)
+        );
+        assert_eq!(carried[0].status, Status::Dismissed);
+        assert!(!carried[0].counts());
+        // Carried twice, the class still holds (read from the recorded target).
+        let twice = carry_over(&carried, vec![reported(Priority::P1)]);
+        assert_eq!(twice[0].priority, Priority::P2);
+        assert_eq!(twice[0].status, Status::Dismissed);
+    }
+
+    #[test]
+    fn a_lowering_does_not_carry_onto_a_more_severe_report() {
+        let ana = Actor::Person("ana".into());
+        let reported = |priority| {
+            let mut n = node("engineer-1", "engineer", priority, 0.9);
+            n.fingerprint = "fp".into();
+            n
+        };
+        let mut lowered = reported(Priority::P1);
+        reclassify::reclassify(
+            &mut lowered,
+            (Priority::P3, Kind::Suggestion),
+            "minor",
+            ana.clone(),
+            "2026-01-01T00:00:01Z",
+        );
+        let dismiss = Change::Dismiss {
+            reason: "fine".into(),
+        };
+        apply(&mut lowered, dismiss, &ana, "2026-01-01T00:00:02Z").unwrap();
+        // Now reported P0: more severe than the P1 the person lowered, so it stays P0 and open.
+        let carried = carry_over(&[lowered.clone()], vec![reported(Priority::P0)]);
+        assert_eq!(carried[0].priority, Priority::P0);
+        assert_eq!(carried[0].status, Status::Open);
+        assert!(carried[0].counts());
+        let notes: Vec<&str> = carried[0]
+            .history
+            .iter()
+            .filter(|t| t.by == Actor::Reviewer(CARRY.into()))
+            .filter_map(|t| t.reason.as_deref())
+            .collect();
+        assert!(
+            notes.iter().any(|n| n.contains("ana lowered it to P3")),
+            "{notes:?}"
+        );
+        // A raise always carries.
+        let mut raised = reported(Priority::P2);
+        reclassify::reclassify(
+            &mut raised,
+            (Priority::P0, Kind::Bug),
+            "data loss",
+            ana,
+            "2026-01-01T00:00:03Z",
+        );
+        let carried = carry_over(&[raised], vec![reported(Priority::P3)]);
+        assert_eq!(carried[0].priority, Priority::P0);
+        assert!(carried[0].counts());
+    }
+
+    #[test]
+    fn a_reclassification_of_a_closed_finding_is_no_closing() {
+        let ana = Actor::Person("ana".into());
+        let reported = |priority| {
+            let mut n = node("engineer-1", "engineer", priority, 0.9);
+            n.fingerprint = "fp".into();
+            n
+        };
+        // Dismissed as a P2 (it did not count), then lowered to P3 while dismissed: the last
+        // entry keeps the dismissed status but records no closing of what counted.
+        let mut weak = reported(Priority::P2);
+        let dismiss = Change::Dismiss {
+            reason: "minor".into(),
+        };
+        apply(&mut weak, dismiss, &ana, "2026-01-01T00:00:01Z").unwrap();
+        reclassify::reclassify(
+            &mut weak,
+            (Priority::P3, Kind::Suggestion),
+            "nit",
+            ana,
+            "2026-01-01T00:00:02Z",
+        );
+        let carried = carry_over(&[weak], vec![reported(Priority::P0)]);
+        assert_eq!(carried[0].priority, Priority::P0);
+        assert_eq!(carried[0].status, Status::Open);
+        assert!(carried[0].counts());
+    }
+
+    #[test]
+    fn a_reclassification_written_before_its_target_was_recorded_is_read() {
+        let t = Transition {
+            from: Status::Open,
+            to: Status::Open,
+            by: Actor::Person("ana".into()),
+            at: "t".into(),
+            reason: Some("reclassified from P1 bug: style only".into()),
+            counted: None,
+        };
+        let r = reclassify::read(&t).unwrap();
+        assert_eq!(r.from, (Priority::P1, Kind::Bug));
+        assert_eq!(r.to, None);
     }
 
     #[test]

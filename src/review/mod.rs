@@ -18,6 +18,7 @@ pub mod markers;
 pub mod node;
 pub mod person;
 pub mod print;
+pub mod reclassify;
 pub mod role;
 pub mod rounds;
 pub mod schema;

@@ -12,8 +12,9 @@
 use tokio::sync::watch;
 
 use crate::review::level::Role;
-use crate::review::node::{Actor, Kind, Priority, ReviewNode, Source, Transition};
+use crate::review::node::{Actor, Kind, Priority, ReviewNode, Source};
 use crate::review::person::{self, PersonDraft};
+use crate::review::reclassify;
 use crate::review::status::Change;
 use crate::review::thread::{self, ProposedChange, Thread, ThreadState};
 use crate::reviewers::model::ask::AskInput;
@@ -106,7 +107,7 @@ impl<P: Publisher> Session<P> {
                     .iter_mut()
                     .find(|n| n.id == node_id)
                     .ok_or_else(|| SessionError::NoSuchFinding(node_id.to_string()))?;
-                reclassify(node, priority, kind, &reason, by, &at);
+                reclassify::reclassify(node, (priority, kind), &reason, by, &at);
                 Ok(())
             })?;
         self.preview = None;
@@ -327,7 +328,7 @@ impl<P: Publisher> Session<P> {
             )?,
             (ProposedChange::Reclassify { .. }, true, false) => {
                 let (priority, kind) =
-                    before_reclassify(&node).unwrap_or((node.priority, node.kind));
+                    reclassify::before(&node).unwrap_or((node.priority, node.kind));
                 self.reclassify(&node.id, priority, kind, &format!("undone: {why}"))?
             }
             _ => {}
@@ -352,47 +353,6 @@ fn waited(thread: &Thread, question: &str) -> bool {
     thread.state == ThreadState::Interrupted
         && thread.answer.is_empty()
         && thread.question == question
-}
-
-/// The marker of a reclassification in a node's history: a transition that keeps the status,
-/// whose reason starts with this and names the priority and kind it had.
-const RECLASSIFIED: &str = "reclassified from ";
-
-/// Gives `node` another priority and kind as `by`, recording what it had in its history.
-fn reclassify(
-    node: &mut ReviewNode,
-    priority: Priority,
-    kind: Kind,
-    reason: &str,
-    by: Actor,
-    at: &str,
-) {
-    let from = format!("{} {}", node.priority, node.kind.as_str());
-    node.priority = priority;
-    node.kind = kind;
-    node.history.push(Transition {
-        from: node.status,
-        to: node.status,
-        by,
-        at: at.to_string(),
-        reason: Some(format!("{RECLASSIFIED}{from}: {reason}")),
-        counted: None,
-    });
-}
-
-/// The priority and kind a node had before its last reclassification.
-fn before_reclassify(node: &ReviewNode) -> Option<(Priority, Kind)> {
-    let reason = node
-        .history
-        .iter()
-        .rev()
-        .filter_map(|t| t.reason.as_deref())
-        .find_map(|r| r.strip_prefix(RECLASSIFIED))?;
-    let mut words = reason.split([' ', ':']);
-    let priority = Priority::parse(words.next()?)?;
-    let kind = words.next()?;
-    let kind = Kind::ALL.into_iter().find(|k| k.as_str() == kind)?;
-    Some((priority, kind))
 }
 
 #[cfg(test)]
@@ -477,16 +437,15 @@ mod tests {
         node.priority = Priority::P1;
         node.kind = Kind::Bug;
         let by = Actor::Person("ana".into());
-        reclassify(
+        reclassify::reclassify(
             &mut node,
-            Priority::P3,
-            Kind::Suggestion,
+            (Priority::P3, Kind::Suggestion),
             "style only",
             by,
             "t",
         );
         assert_eq!((node.priority, node.kind), (Priority::P3, Kind::Suggestion));
-        assert_eq!(before_reclassify(&node), Some((Priority::P1, Kind::Bug)));
+        assert_eq!(reclassify::before(&node), Some((Priority::P1, Kind::Bug)));
         assert_eq!(node.history.last().unwrap().from, node.status);
     }
 }

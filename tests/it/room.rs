@@ -1112,3 +1112,87 @@ fn a_persons_finding_is_re_anchored_after_a_push_and_kept_when_its_lines_go() {
         .to_string();
     assert!(said.contains("anchor gone at"), "{mine}");
 }
+
+/// A reclassification the person accepts in the cockpit is theirs, and it stays with its
+/// problem: after a push, the next round finds the key again as P0 and carries the person's P3.
+#[test]
+fn a_reclassification_accepted_in_the_cockpit_follows_its_finding_into_the_next_round() {
+    let dir = tempfile::tempdir().unwrap();
+    let dir = dir.path();
+    let repo = crate::models::repository(true);
+    let report = reviewed(dir, &repo);
+    let asked = finding_at(&report, "src/keys.rs", 2);
+    let found = report["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["id"] == asked.as_str())
+        .unwrap()
+        .clone();
+    assert_eq!(found["priority"], "P0", "{found}");
+    let server = OpenAiServer::start();
+    server.route(
+        &marker("security", TASK),
+        [
+            Reply::tool_calls(&[(
+                "propose_change",
+                json!({"finding_id": asked, "action": "reclassify", "priority": "P3",
+                       "kind": "suggestion", "reason": "a documented example key"}),
+            )]),
+            Reply::text("It is the documented example key."),
+        ],
+    );
+    let out = ask(
+        dir,
+        &repo,
+        &server,
+        "Is this key live?",
+        &["--finding", &asked, "--role", "security"],
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out).1);
+    assert_eq!(node(&state(dir), &asked)["priority"], "P0");
+
+    let config = crate::models::config(dir, "");
+    let args = format!("'{}' --deterministic-only", reference(&repo));
+    let tmux = cockpit_in_tmux("room-reclassify", &args, dir, &config, (120, 40), &[]);
+    tmux.keep_dead_panes();
+    tmux.wait_for("the resumed review", |s| {
+        s.contains("Findings (") && s.contains("q quit")
+    });
+    let title = found["title"].as_str().unwrap();
+    select(&tmux, title);
+    // The filter keeps the access key id's finding too (line 1): the secret's is the next row.
+    if !tmux.screen().contains("P0 · src/keys.rs:2") {
+        tmux.keys(&["j"]);
+    }
+    tmux.wait_for("the secret's finding", |s| s.contains("P0 · src/keys.rs:2"));
+    tmux.wait_for("the proposal", |s| s.contains("security proposes"));
+    tmux.keys(&["Y"]);
+    wait_until("the reclassification in state.json", || {
+        (node(&state(dir), &asked)["priority"] == "P3").then_some(())
+    });
+    tmux.keys(&["q"]);
+    let _ = tmux.exit_code(&dir.join("exit"));
+
+    // A push: the next round reviews a new head, where the scan finds the key again as P0.
+    repo.git(&["checkout", "--quiet", "feature"]);
+    repo.write("README.md", "A cache.\n");
+    repo.commit_all("Document the cache");
+    repo.git(&["checkout", "--quiet", "main"]);
+    let next = reviewed(dir, &repo);
+    let again = next["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["anchor"]["path"] == "src/keys.rs" && f["anchor"]["start_line"] == 2)
+        .unwrap_or_else(|| panic!("the key again: {}", next["findings"]))
+        .clone();
+    assert_ne!(next["pr"]["head"]["sha"], report["pr"]["head"]["sha"]);
+    assert_ne!(
+        next["round"]["number"], report["round"]["number"],
+        "{}",
+        next["round"]
+    );
+    assert_eq!(again["priority"], "P3", "{again}");
+    assert_eq!(again["kind"], "suggestion", "{again}");
+}

@@ -1,8 +1,8 @@
 //! The verdict's invariant across rounds (docs/verdict.md, "Carried findings"): for any sequence
 //! of rounds in which model reviewers report, drop, re-report weaker or re-report as strict, a
-//! person dismisses, resolves or reopens, and pushes move, remove or restore the anchored code
+//! person dismisses, resolves, reopens, lowers or raises a finding, and pushes move, remove or restore the anchored code
 //! or delete its file, the set of validated in-scope blocking problems shrinks only by a
-//! person's closing or by a deterministic re-check finding the anchor gone; while it is not
+//! person's closing or lowering or by a deterministic re-check finding the anchor gone; while it is not
 //! empty the verdict never Ships; a person's dismissal stays with its problem; and a round's
 //! ids are unique. Each round is carried as the session carries it: the person's decisions onto
 //! the re-reports (`carry::carry_over`), then what the previous round owes
@@ -17,6 +17,7 @@ use crate::review::carry::carry_over;
 use crate::review::carry_forward::{AnchorCheck, Previous, carry_forward, counts, recheck};
 use crate::review::derived::{self, Context};
 use crate::review::node::*;
+use crate::review::reclassify;
 use crate::review::status::{self, Change};
 use crate::review::verdict::Decision;
 
@@ -92,7 +93,7 @@ fn round() -> impl Strategy<Value = Round> {
             priority,
             in_scope,
         });
-    let person = (0usize..8, 0u8..3).prop_map(|(target, action)| PersonAct { target, action });
+    let person = (0usize..8, 0u8..5).prop_map(|(target, action)| PersonAct { target, action });
     (
         prop::collection::vec(push, 0..3),
         prop::collection::vec(report, 0..5),
@@ -130,6 +131,12 @@ fn play(rounds: &[Round]) -> Result<(), TestCaseError> {
     // The problems whose person's last word is a closing of what counted: it binds every
     // later report of the problem (a closing of what did not count binds none that counts).
     let mut bound: BTreeSet<usize> = BTreeSet::new();
+    // The person's last reclassification of each problem (from, to), which the next report of
+    // the problem takes: a raise always, a lowering when the report is no more severe than the
+    // one the person lowered (a more severe report is a claim the person has not judged).
+    let mut class: BTreeMap<usize, (Priority, Priority)> = BTreeMap::new();
+    // Whether each closing the person made (by its time) closed what counted, as seen then.
+    let mut closings: BTreeMap<String, bool> = BTreeMap::new();
     let person = Actor::Person("ana".into());
     for (number, r) in rounds.iter().enumerate() {
         let number = number as u32 + 1;
@@ -141,6 +148,53 @@ fn play(rounds: &[Round]) -> Result<(), TestCaseError> {
             // The person's acts happen one after another, as a clock says them.
             let when = format!("2026-01-01T00:{:02}:{:02}Z", number, nth);
             let i = act.target % state.len();
+            let k: usize = state[i].fingerprint[3..].parse().unwrap();
+            if act.action >= 3 {
+                // The person reclassifies a finding, open or closed: lowers it to P3 or raises it
+                // to P0.
+                let from = state[i].priority;
+                let to = if act.action == 3 {
+                    Priority::P3
+                } else {
+                    Priority::P0
+                };
+                reclassify::reclassify(
+                    &mut state[i],
+                    (to, Kind::Bug),
+                    "why",
+                    person.clone(),
+                    &when,
+                );
+                class.insert(k, (from, to));
+                // The person's last word on the problem is now on this finding; its status is
+                // the person's last status decision on it: a closing binds when it counted.
+                let last_closing = state[i]
+                    .history
+                    .iter()
+                    .rev()
+                    .filter(|t| t.by == person && reclassify::read(t).is_none())
+                    .find(|t| t.from != t.to)
+                    .filter(|t| !t.to.is_active())
+                    .and_then(|t| closings.get(&t.at).copied());
+                if state[i].status.is_active() || last_closing != Some(true) {
+                    bound.remove(&k);
+                    closed.remove(&k);
+                } else {
+                    bound.insert(k);
+                }
+                let still = state.iter().any(|n| n.fingerprint == print(k) && counts(n));
+                if !still {
+                    kept.remove(&k);
+                } else if line_of(&files, k).is_some() {
+                    kept.insert(k);
+                }
+                continue;
+            }
+            // A status decision on a finding the person never reclassified: the carry takes the
+            // problem's class from it (none), as it takes its status.
+            if reclassify::last_by_person(&state[i]).is_none() {
+                class.remove(&k);
+            }
             let change = match act.action {
                 0 => Change::Dismiss {
                     reason: "not a problem".into(),
@@ -148,7 +202,6 @@ fn play(rounds: &[Round]) -> Result<(), TestCaseError> {
                 1 => Change::Resolve { note: None },
                 _ => Change::Reopen,
             };
-            let k: usize = state[i].fingerprint[3..].parse().unwrap();
             // A closing binds the problem only when what the person closed counted: closing a
             // P0 labelled out of scope (or a P2 duplicate) says nothing about the problem
             // reported later in scope, which the person has not seen counted.
@@ -156,6 +209,9 @@ fn play(rounds: &[Round]) -> Result<(), TestCaseError> {
             if let Ok(applied) = status::apply(&mut state[i], change, &person, &when)
                 && let Some(t) = applied.transition
             {
+                if !t.to.is_active() {
+                    closings.insert(when.clone(), counted);
+                }
                 if !t.to.is_active() && counted {
                     bound.insert(k);
                 } else {
@@ -230,7 +286,13 @@ fn play(rounds: &[Round]) -> Result<(), TestCaseError> {
             // A report that counts is in the verdict unless the person's last word on the
             // problem closed it while it counted: a closing of what did not count (a P2 twin,
             // an out-of-scope label) is no word on this report.
-            if counts(&n) && !bound.contains(&report.problem) {
+            let mut classed = n.clone();
+            if let Some(&(from, to)) = class.get(&report.problem)
+                && (to <= from || report.priority >= from)
+            {
+                classed.priority = to;
+            }
+            if counts(&classed) && !bound.contains(&report.problem) {
                 kept.insert(report.problem);
             }
             fresh.push(n);

@@ -1,0 +1,14 @@
+//! The foundation: small pieces every layer above may use and that use nothing of the crate —
+//! encodings, identifiers and paths parsed once where they come in, untrusted text made safe
+//! to print, one retry policy and one cadence for waiting on servers.
+
+pub mod base64;
+pub mod commit_id;
+pub mod error_text;
+pub mod fence;
+pub mod path_component;
+pub mod path_glob;
+pub mod printable;
+pub mod repo_path;
+pub mod retry;
+pub mod waiting;
