@@ -6,6 +6,54 @@ use std::path::{Path, PathBuf};
 
 const TERMINAL_CRATES: [&str; 4] = ["ratatui", "crossterm", "ratatui_textarea", "syntect"];
 
+/// Every crate's `src/` folder: the root package's and each workspace member's under `crates/`.
+/// A module has the same path in every one (the root package re-exports the engine's modules),
+/// so the checks know a file by its path under its `src/` and show it from the repository root.
+fn source_dirs() -> Vec<PathBuf> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut dirs = vec![root.join("src")];
+    if let Ok(crates) = fs::read_dir(root.join("crates")) {
+        let mut members: Vec<PathBuf> = crates
+            .map(|entry| entry.unwrap().path().join("src"))
+            .filter(|src| src.is_dir())
+            .collect();
+        members.sort();
+        dirs.extend(members);
+    }
+    dirs
+}
+
+/// Every Rust file of every crate, with its path under its `src/`.
+fn source_files() -> Vec<(PathBuf, PathBuf)> {
+    let mut out = Vec::new();
+    for src in source_dirs() {
+        let mut files = Vec::new();
+        rust_files(&src, &mut files);
+        out.extend(files.into_iter().map(|file| {
+            let relative = file.strip_prefix(&src).unwrap().to_path_buf();
+            (file, relative)
+        }));
+    }
+    out
+}
+
+/// The file or folder at `relative` under whichever crate's `src/` holds it.
+fn source_path(relative: &str) -> PathBuf {
+    source_dirs()
+        .into_iter()
+        .map(|src| src.join(relative))
+        .find(|path| path.exists())
+        .unwrap_or_else(|| panic!("no crate has src/{relative}"))
+}
+
+/// `file` as messages show it: its path from the repository root.
+fn shown(file: &Path) -> String {
+    file.strip_prefix(env!("CARGO_MANIFEST_DIR"))
+        .unwrap_or(file)
+        .display()
+        .to_string()
+}
+
 fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
     for entry in fs::read_dir(dir).unwrap() {
         let path = entry.unwrap().path();
@@ -35,18 +83,15 @@ fn terminal_uses(source: &str) -> Vec<String> {
 
 #[test]
 fn only_the_ui_and_main_use_terminal_crates() {
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
-    let mut files = Vec::new();
-    rust_files(&src, &mut files);
+    let files = source_files();
     assert!(files.len() > 10, "found only {} source files", files.len());
     let mut offenders = Vec::new();
-    for file in files {
-        let relative = file.strip_prefix(&src).unwrap();
+    for (file, relative) in files {
         if relative.starts_with("ui") || relative == Path::new("main.rs") {
             continue;
         }
         for line in terminal_uses(&fs::read_to_string(&file).unwrap()) {
-            offenders.push(format!("src/{}: {line}", relative.display()));
+            offenders.push(format!("{}: {line}", shown(&file)));
         }
     }
     assert!(
@@ -134,16 +179,14 @@ fn exit_codes_are_mapped_in_the_binary_only() {
         main.contains("mod exit;"),
         "src/main.rs no longer owns the exit codes"
     );
-    let mut files = Vec::new();
-    rust_files(&src, &mut files);
-    let offenders: Vec<String> = files
+    let offenders: Vec<String> = source_files()
         .iter()
-        .filter(|f| !in_binary(f.strip_prefix(&src).unwrap()))
-        .filter(|f| {
+        .filter(|(_, relative)| !in_binary(relative))
+        .filter(|(f, _)| {
             let code = std::fs::read_to_string(f).unwrap();
             code.contains("process::exit") || code.contains("ExitCode")
         })
-        .map(|f| f.display().to_string())
+        .map(|(f, _)| shown(f))
         .collect();
     assert!(
         offenders.is_empty(),
@@ -227,12 +270,8 @@ fn is_test_file(relative: &Path) -> bool {
 
 /// (user, used) pairs of top-level modules in production code, with one place each.
 fn module_uses() -> std::collections::BTreeMap<(String, String), String> {
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
-    let mut files = Vec::new();
-    rust_files(&src, &mut files);
     let mut uses = std::collections::BTreeMap::new();
-    for file in files {
-        let relative = file.strip_prefix(&src).unwrap().to_path_buf();
+    for (file, relative) in source_files() {
         let top = relative
             .components()
             .next()
@@ -248,7 +287,7 @@ fn module_uses() -> std::collections::BTreeMap<(String, String), String> {
         for used in crate_uses(&code) {
             if used != top {
                 uses.entry((top.clone(), used))
-                    .or_insert_with(|| format!("src/{}", relative.display()));
+                    .or_insert_with(|| shown(&file));
             }
         }
     }
@@ -258,9 +297,11 @@ fn module_uses() -> std::collections::BTreeMap<(String, String), String> {
 #[test]
 fn every_module_is_in_a_layer_and_uses_only_the_layers_below() {
     let uses = module_uses();
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
     let mut unplaced = Vec::new();
-    for entry in fs::read_dir(&src).unwrap() {
+    for entry in source_dirs()
+        .iter()
+        .flat_map(|src| fs::read_dir(src).unwrap())
+    {
         let name = entry.unwrap().file_name().to_string_lossy().to_string();
         let module = name.trim_end_matches(".rs");
         if !(BINARY.contains(&module) || module == "lib") && layer_of(module).is_none() {
@@ -349,20 +390,17 @@ fn string_errors(code: &str) -> Vec<String> {
     found
 }
 
-/// Every file under `src/` that is not a test's, by its path under `src/`, as
-/// [`production_code`].
-fn production_files() -> Vec<(PathBuf, String)> {
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
-    let mut files = Vec::new();
-    rust_files(&src, &mut files);
-    files
+/// Every source file that is not a test's, as (its path from the repository root, its path
+/// under its `src/`, [`production_code`]).
+fn production_files() -> Vec<(String, PathBuf, String)> {
+    source_files()
         .into_iter()
-        .filter_map(|file| {
-            let relative = file.strip_prefix(&src).unwrap().to_path_buf();
+        .filter_map(|(file, relative)| {
             if is_test_file(&relative) {
                 return None;
             }
             Some((
+                shown(&file),
                 relative,
                 production_code(&fs::read_to_string(&file).unwrap()),
             ))
@@ -373,12 +411,12 @@ fn production_files() -> Vec<(PathBuf, String)> {
 #[test]
 fn library_errors_are_typed_and_anyhow_stays_in_main() {
     let mut offenders = Vec::new();
-    for (relative, code) in production_files() {
+    for (place, relative, code) in production_files() {
         for found in string_errors(&code) {
-            offenders.push(format!("src/{}: {found}", relative.display()));
+            offenders.push(format!("{place}: {found}"));
         }
         if !in_binary(&relative) && code.contains("anyhow") {
-            offenders.push(format!("src/{}: uses anyhow", relative.display()));
+            offenders.push(format!("{place}: uses anyhow"));
         }
     }
     assert!(
@@ -550,9 +588,9 @@ fn catch_all_variants(code: &str) -> Vec<String> {
 #[test]
 fn error_enums_have_no_catch_all_variant() {
     let mut offenders = Vec::new();
-    for (relative, code) in production_files() {
+    for (place, _, code) in production_files() {
         for found in catch_all_variants(&code) {
-            offenders.push(format!("src/{}: {found}", relative.display()));
+            offenders.push(format!("{place}: {found}"));
         }
     }
     assert!(
@@ -596,11 +634,10 @@ fn the_catch_all_check_finds_text_only_variants_of_error_enums() {
 
 /// Files compiled only for tests: declared `#[cfg(test)] mod x;` by their parent, and
 /// everything under such a module's folder.
-fn test_only_files(src: &Path) -> std::collections::BTreeSet<PathBuf> {
-    let mut files = Vec::new();
-    rust_files(src, &mut files);
+fn test_only_files() -> std::collections::BTreeSet<PathBuf> {
+    let files = source_files();
     let mut test_only = std::collections::BTreeSet::new();
-    for file in &files {
+    for (file, _) in &files {
         let lines: Vec<String> = fs::read_to_string(file)
             .unwrap()
             .lines()
@@ -643,21 +680,17 @@ fn test_only_files(src: &Path) -> std::collections::BTreeSet<PathBuf> {
 
 #[test]
 fn the_space_layer_names_no_forge() {
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
-    let test_only = test_only_files(&src);
-    assert!(test_only.contains(&src.join("space/test_repo.rs")));
-    let mut files = Vec::new();
-    rust_files(&src.join("space"), &mut files);
+    let test_only = test_only_files();
+    assert!(test_only.contains(&source_path("space/test_repo.rs")));
     let mut offenders = Vec::new();
-    for file in files {
-        let relative = file.strip_prefix(&src).unwrap();
-        if is_test_file(relative) || test_only.contains(&file) {
+    for (file, relative) in source_files() {
+        if !relative.starts_with("space") || is_test_file(&relative) || test_only.contains(&file) {
             continue;
         }
         let code = production_code(&fs::read_to_string(&file).unwrap()).to_lowercase();
         for name in ["github", "refs/pull", "gitlab", "merge-requests"] {
             if code.contains(name) {
-                offenders.push(format!("src/{}: names `{name}`", relative.display()));
+                offenders.push(format!("{}: names `{name}`", shown(&file)));
             }
         }
     }
@@ -677,14 +710,10 @@ struct Module {
 }
 
 fn production_modules() -> Vec<Module> {
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
-    let test_only = test_only_files(&src);
-    let mut files = Vec::new();
-    rust_files(&src, &mut files);
+    let test_only = test_only_files();
     let mut modules = Vec::new();
-    for file in files {
-        let relative = file.strip_prefix(&src).unwrap();
-        if is_test_file(relative) || test_only.contains(&file) {
+    for (file, relative) in source_files() {
+        if is_test_file(&relative) || test_only.contains(&file) {
             continue;
         }
         let mut path: Vec<String> = relative
@@ -1111,15 +1140,12 @@ fn the_pane_check_reads_the_panes_and_their_paths() {
 /// line. The session names no forge at all.
 #[test]
 fn preparing_and_publishing_connect_through_the_registry() {
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
-    let test_only = test_only_files(&src);
+    let test_only = test_only_files();
     let mut offenders = Vec::new();
     for folder in ["session", "publish", "ui", "report"] {
-        let mut files = Vec::new();
-        rust_files(&src.join(folder), &mut files);
-        for file in files {
-            let relative = file.strip_prefix(&src).unwrap();
-            if is_test_file(relative) || test_only.contains(&file) {
+        for (file, relative) in source_files() {
+            if !relative.starts_with(folder) || is_test_file(&relative) || test_only.contains(&file)
+            {
                 continue;
             }
             let code = production_code(&fs::read_to_string(&file).unwrap());
@@ -1135,7 +1161,7 @@ fn preparing_and_publishing_connect_through_the_registry() {
             }
             for name in names {
                 if code.contains(name) {
-                    offenders.push(format!("src/{}: names `{name}`", relative.display()));
+                    offenders.push(format!("{}: names `{name}`", shown(&file)));
                 }
             }
         }
@@ -1153,8 +1179,7 @@ fn preparing_and_publishing_connect_through_the_registry() {
 /// a forge's refusals reach them only as the port's neutral kinds.
 #[test]
 fn no_forge_is_named_outside_its_folder() {
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
-    let test_only = test_only_files(&src);
+    let test_only = test_only_files();
     let forges = ["github", "gitlab", "gitea"];
     let names = [
         "pr::github",
@@ -1170,11 +1195,9 @@ fn no_forge_is_named_outside_its_folder() {
         "FORGEJO_",
         "CI_JOB_TOKEN",
     ];
-    let mut files = Vec::new();
-    rust_files(&src, &mut files);
     let mut offenders = Vec::new();
-    for file in files {
-        let relative = file.strip_prefix(&src).unwrap();
+    for (file, relative) in source_files() {
+        let relative = relative.as_path();
         let in_forge = forges
             .iter()
             .any(|forge| relative.starts_with(Path::new("pr").join(forge)));
@@ -1189,7 +1212,7 @@ fn no_forge_is_named_outside_its_folder() {
         let code = production_code(&fs::read_to_string(&file).unwrap());
         for name in names {
             if code.contains(name) {
-                offenders.push(format!("src/{}: names `{name}`", relative.display()));
+                offenders.push(format!("{}: names `{name}`", shown(&file)));
             }
         }
     }
@@ -1222,7 +1245,7 @@ fn other_languages_named(code: &str, own: &str, languages: &[String]) -> Vec<Str
 
 #[test]
 fn api_language_folders_do_not_use_each_other() {
-    let lang = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/api/lang");
+    let lang = source_path("api/lang");
     let languages: Vec<String> = fs::read_dir(&lang)
         .unwrap()
         .map(|entry| entry.unwrap().path())
@@ -1333,18 +1356,14 @@ fn long_functions(code: &str, max: usize) -> Vec<(String, usize, usize)> {
 
 #[test]
 fn no_function_is_longer_than_150_lines_but_the_known_ones() {
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
-    let test_only = test_only_files(&src);
-    let mut files = Vec::new();
-    rust_files(&src, &mut files);
+    let test_only = test_only_files();
     let mut long = Vec::new();
-    for file in files {
-        let relative = file.strip_prefix(&src).unwrap();
-        if is_test_file(relative) || test_only.contains(&file) {
+    for (file, relative) in source_files() {
+        if is_test_file(&relative) || test_only.contains(&file) {
             continue;
         }
         let code = production_code(&fs::read_to_string(&file).unwrap());
-        let path = format!("src/{}", relative.display());
+        let path = shown(&file);
         for (name, line, length) in long_functions(&code, MAX_FUNCTION_LINES) {
             if !DATA_TABLES.contains(&(path.as_str(), name.as_str())) {
                 long.push((path.clone(), name, line, length));
