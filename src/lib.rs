@@ -1,29 +1,12 @@
-//! The review-tui engine: everything a review needs except the terminal.
+//! review-tui's library: the cockpit (`ui`) and the command line (`cli`) over the engine
+//! (the `review-tui-engine` crate, whose modules are re-exported here so `crate::review`,
+//! `review_tui::session`, … name the same items as before the split).
 //!
 //! Only `ui` (and the binary's `main.rs`) may touch ratatui, crossterm, ratatui-textarea or
 //! syntect; `tests/architecture.rs` enforces it so the same pipeline runs headless in CI.
 
-pub mod api;
-pub mod cli;
-pub mod cohort;
-pub mod config;
-pub mod demo;
-pub mod diff;
-pub mod foundation;
-pub mod gc;
-pub mod headless;
-pub mod pr;
-pub mod publish;
-pub mod report;
-pub mod review;
-pub mod reviewers;
-pub mod session;
-pub mod space;
-pub mod ui;
+pub use review_tui_engine::*;
 
-// The foundation's pieces keep their short paths (`crate::printable`): one name per piece,
-// wherever it is used.
-pub use foundation::{
-    base64, commit_id, error_text, fence, path_component, path_glob, printable, repo_path, retry,
-    waiting,
-};
+pub mod cli;
+pub mod headless;
+pub mod ui;

@@ -1173,7 +1173,7 @@ fn preparing_and_publishing_connect_through_the_registry() {
     );
 }
 
-/// Every forge is its folder (`src/pr/github`, `src/pr/gitlab`, `src/pr/gitea`) and one line in
+/// Every forge is its folder (`crates/review-tui-engine/src/pr/github`, `crates/review-tui-engine/src/pr/gitlab`, `crates/review-tui-engine/src/pr/gitea`) and one line in
 /// `pr::registry`: no other production code names a forge's module, error type, settings or
 /// environment variables, so the publisher, the session and the binary stay forge-neutral and
 /// a forge's refusals reach them only as the port's neutral kinds.
@@ -1218,14 +1218,14 @@ fn no_forge_is_named_outside_its_folder() {
     }
     assert!(
         offenders.is_empty(),
-        "a forge's names belong in its folder (`src/pr/<forge>`) and `pr::registry`:\n{}",
+        "a forge's names belong in its folder (`crates/review-tui-engine/src/pr/<forge>`) and `pr::registry`:\n{}",
         offenders.join("\n")
     );
 }
 
 // ---- The API detector: one folder per language, none using another ----
 
-/// The other language folders under `src/api/lang/` that `code`, in the folder `own`, names.
+/// The other language folders under `crates/review-tui-engine/src/api/lang/` that `code`, in the folder `own`, names.
 fn other_languages_named(code: &str, own: &str, languages: &[String]) -> Vec<String> {
     languages
         .iter()
@@ -1269,7 +1269,7 @@ fn api_language_folders_do_not_use_each_other() {
     }
     assert!(
         offenders.is_empty(),
-        "a language folder uses another (move what they share up into src/api/):\n{}",
+        "a language folder uses another (move what they share up into crates/review-tui-engine/src/api/):\n{}",
         offenders.join("\n")
     );
 }

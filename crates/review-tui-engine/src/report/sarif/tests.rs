@@ -17,7 +17,7 @@ use crate::reviewers::deterministic::secrets::{SECRET_SCAN, SecretScanner, to_no
 const NOW: &str = "2025-01-01T00:00:00Z";
 
 fn fixtures() -> std::path::PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/sarif")
+    Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../..")).join("tests/fixtures/sarif")
 }
 
 fn nothing_changed(_: &str, _: u32) -> bool {

@@ -11,7 +11,7 @@ use crate::reviewers::deterministic::scan_input::ScanFile;
 use crate::reviewers::redact::{redact_json, redact_node, redact_text};
 
 const GITLEAKS_TOML: &str = include_str!(concat!(
-    env!("CARGO_MANIFEST_DIR"),
+    concat!(env!("CARGO_MANIFEST_DIR"), "/../.."),
     "/assets/secrets/gitleaks.toml"
 ));
 

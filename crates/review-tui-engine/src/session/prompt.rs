@@ -244,7 +244,7 @@ mod tests {
     use crate::review::tests::node;
     use crate::space::{PrIdentity, SpaceKey, SpaceState};
 
-    const GOLDEN: &str = include_str!("../../tests/fixtures/prompt/golden.md");
+    const GOLDEN: &str = include_str!("../../../../tests/fixtures/prompt/golden.md");
     const PLANTED: &str = "ghp_PLANTEDsecretVALUE0123456789abcdefXYZ";
 
     fn state(nodes: Vec<ReviewNode>) -> SpaceState {
@@ -359,7 +359,7 @@ mod tests {
         let text = prompt_of(&state, worktree.path());
         if std::env::var_os("REVIEW_TUI_BLESS").is_some() {
             let path = concat!(
-                env!("CARGO_MANIFEST_DIR"),
+                concat!(env!("CARGO_MANIFEST_DIR"), "/../.."),
                 "/tests/fixtures/prompt/golden.md"
             );
             std::fs::write(path, &text).unwrap();

@@ -19,53 +19,56 @@ const BUILTIN: [(&str, &str); 8] = [
     (
         "rust.toml",
         include_str!(concat!(
-            env!("CARGO_MANIFEST_DIR"),
+            concat!(env!("CARGO_MANIFEST_DIR"), "/../.."),
             "/assets/rules/rust.toml"
         )),
     ),
     (
         "python.toml",
         include_str!(concat!(
-            env!("CARGO_MANIFEST_DIR"),
+            concat!(env!("CARGO_MANIFEST_DIR"), "/../.."),
             "/assets/rules/python.toml"
         )),
     ),
     (
         "javascript.toml",
         include_str!(concat!(
-            env!("CARGO_MANIFEST_DIR"),
+            concat!(env!("CARGO_MANIFEST_DIR"), "/../.."),
             "/assets/rules/javascript.toml"
         )),
     ),
     (
         "go.toml",
-        include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/assets/rules/go.toml")),
+        include_str!(concat!(
+            concat!(env!("CARGO_MANIFEST_DIR"), "/../.."),
+            "/assets/rules/go.toml"
+        )),
     ),
     (
         "java.toml",
         include_str!(concat!(
-            env!("CARGO_MANIFEST_DIR"),
+            concat!(env!("CARGO_MANIFEST_DIR"), "/../.."),
             "/assets/rules/java.toml"
         )),
     ),
     (
         "shell.toml",
         include_str!(concat!(
-            env!("CARGO_MANIFEST_DIR"),
+            concat!(env!("CARGO_MANIFEST_DIR"), "/../.."),
             "/assets/rules/shell.toml"
         )),
     ),
     (
         "docker-yaml.toml",
         include_str!(concat!(
-            env!("CARGO_MANIFEST_DIR"),
+            concat!(env!("CARGO_MANIFEST_DIR"), "/../.."),
             "/assets/rules/docker-yaml.toml"
         )),
     ),
     (
         "any.toml",
         include_str!(concat!(
-            env!("CARGO_MANIFEST_DIR"),
+            concat!(env!("CARGO_MANIFEST_DIR"), "/../.."),
             "/assets/rules/any.toml"
         )),
     ),

@@ -10,48 +10,63 @@ use thiserror::Error;
 
 /// (path inside the repo, contents) of the base branch.
 const BASE: &[(&str, &str)] = &[
-    ("Cargo.toml", include_str!("../assets/demo/base/Cargo.toml")),
-    ("src/lib.rs", include_str!("../assets/demo/base/src/lib.rs")),
+    (
+        "Cargo.toml",
+        include_str!("../../../assets/demo/base/Cargo.toml"),
+    ),
+    (
+        "src/lib.rs",
+        include_str!("../../../assets/demo/base/src/lib.rs"),
+    ),
     (
         "src/auth.rs",
-        include_str!("../assets/demo/base/src/auth.rs"),
+        include_str!("../../../assets/demo/base/src/auth.rs"),
     ),
     (
         "src/client.rs",
-        include_str!("../assets/demo/base/src/client.rs"),
+        include_str!("../../../assets/demo/base/src/client.rs"),
     ),
 ];
 
 /// The pull request's version of the tree.
 const PR: &[(&str, &str)] = &[
-    ("Cargo.toml", include_str!("../assets/demo/pr/Cargo.toml")),
-    ("src/lib.rs", include_str!("../assets/demo/pr/src/lib.rs")),
-    ("src/auth.rs", include_str!("../assets/demo/pr/src/auth.rs")),
+    (
+        "Cargo.toml",
+        include_str!("../../../assets/demo/pr/Cargo.toml"),
+    ),
+    (
+        "src/lib.rs",
+        include_str!("../../../assets/demo/pr/src/lib.rs"),
+    ),
+    (
+        "src/auth.rs",
+        include_str!("../../../assets/demo/pr/src/auth.rs"),
+    ),
     (
         "src/client.rs",
-        include_str!("../assets/demo/pr/src/client.rs"),
+        include_str!("../../../assets/demo/pr/src/client.rs"),
     ),
     (
         "src/config.rs",
-        include_str!("../assets/demo/pr/src/config.rs"),
+        include_str!("../../../assets/demo/pr/src/config.rs"),
     ),
     (
         "src/session.rs",
-        include_str!("../assets/demo/pr/src/session.rs"),
+        include_str!("../../../assets/demo/pr/src/session.rs"),
     ),
 ];
 
-const MANIFEST: &str = include_str!("../assets/demo/manifest.toml");
+const MANIFEST: &str = include_str!("../../../assets/demo/manifest.toml");
 
 /// The model reviewers' recorded session on the demo PR, replayed by `--demo` so the whole flow
 /// runs offline. Produced by `tests/it/demo.rs` against the scripted model server; regenerate it
 /// with `REVIEW_TUI_UPDATE_CASSETTE=1 cargo test --test it demo::`.
-pub const CASSETTE: &str = include_str!("../assets/demo/cassette.json");
+pub const CASSETTE: &str = include_str!("../../../assets/demo/cassette.json");
 
 /// The review room's recorded answers on the demo PR: to the first question on engineer-1 and
 /// on qa-2 (whose answer proposes to withdraw it), and to the first question about the whole
 /// change. Written by hand in the cassette format, keyed by what is asked about.
-pub const ANSWERS: &str = include_str!("../assets/demo/answers.json");
+pub const ANSWERS: &str = include_str!("../../../assets/demo/answers.json");
 
 #[derive(Debug, Error)]
 pub enum DemoError {

@@ -234,7 +234,7 @@ mod tests {
     /// A `state.json` the release before commit ids were typed (main 5133831) wrote, of the
     /// demo after a person resolved one finding and dismissed another.
     const WRITTEN_BY_5133831: &str =
-        include_str!("../../tests/fixtures/space/state-written-by-5133831.json");
+        include_str!("../../../../tests/fixtures/space/state-written-by-5133831.json");
 
     #[test]
     fn a_state_an_older_release_wrote_loads_with_its_decisions_and_writes_back_the_same() {

@@ -102,7 +102,7 @@ const CONFIG_RULE_CONFIDENCE: f64 = 0.9;
 
 /// gitleaks' default configuration, bundled (`assets/secrets/`, with its MIT licence).
 pub const GITLEAKS_DEFAULT_TOML: &str = include_str!(concat!(
-    env!("CARGO_MANIFEST_DIR"),
+    concat!(env!("CARGO_MANIFEST_DIR"), "/../.."),
     "/assets/secrets/gitleaks.toml"
 ));
 

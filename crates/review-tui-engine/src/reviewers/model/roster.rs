@@ -22,20 +22,23 @@ use crate::reviewers::model::provider::{
 };
 
 const ENGINEER: &str = include_str!(concat!(
-    env!("CARGO_MANIFEST_DIR"),
+    concat!(env!("CARGO_MANIFEST_DIR"), "/../.."),
     "/assets/prompts/engineer.md"
 ));
-const QA: &str = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/assets/prompts/qa.md"));
+const QA: &str = include_str!(concat!(
+    concat!(env!("CARGO_MANIFEST_DIR"), "/../.."),
+    "/assets/prompts/qa.md"
+));
 const ARCHITECT: &str = include_str!(concat!(
-    env!("CARGO_MANIFEST_DIR"),
+    concat!(env!("CARGO_MANIFEST_DIR"), "/../.."),
     "/assets/prompts/architect.md"
 ));
 const SECURITY: &str = include_str!(concat!(
-    env!("CARGO_MANIFEST_DIR"),
+    concat!(env!("CARGO_MANIFEST_DIR"), "/../.."),
     "/assets/prompts/security.md"
 ));
 const PERFORMANCE: &str = include_str!(concat!(
-    env!("CARGO_MANIFEST_DIR"),
+    concat!(env!("CARGO_MANIFEST_DIR"), "/../.."),
     "/assets/prompts/performance.md"
 ));
 

@@ -9,7 +9,7 @@ use crate::review::{Anchor, Category, Kind, Priority, Scope, Source, Status};
 const NOW: &str = "2025-01-01T00:00:00Z";
 
 fn fixtures() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/sarif")
+    Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../..")).join("tests/fixtures/sarif")
 }
 
 fn nothing_changed(_: &str, _: u32) -> bool {

@@ -730,8 +730,13 @@ mod tests {
             std::path::PathBuf::from("tricky.rs"),
             tricky.as_bytes().to_vec(),
         )];
-        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
-        let mut dirs = vec![root.join("src"), root.join("tests"), root.join("benches")];
+        let root = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."));
+        let mut dirs = vec![
+            root.join("src"),
+            root.join("crates"),
+            root.join("tests"),
+            root.join("benches"),
+        ];
         while let Some(dir) = dirs.pop() {
             let Ok(entries) = std::fs::read_dir(&dir) else {
                 continue;
