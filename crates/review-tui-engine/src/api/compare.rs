@@ -503,6 +503,17 @@ fn through_inheritance(key: &str, old: &Item, head: &Surface, types: &Types) -> 
                 None,
             ));
         }
+        // commons-io 2.18 removed an enum's `toString()`: every Java, Kotlin and C# class,
+        // enum, record and interface still has its root object's.
+        _ if overrides_a_root_object_method(old) => {
+            return Some(change(
+                key,
+                Severity::Compatible,
+                "no longer overridden; still inherited from `Object`".into(),
+                Some(old),
+                None,
+            ));
+        }
         Some(Inherited::Unknown(from)) => {
             return Some(change(
                 key,
@@ -756,6 +767,37 @@ fn has_hidden_member(hidden: &BTreeSet<String>, member: &Item) -> bool {
 /// `object` defines: an operator or protocol method `object` has (`__eq__`, `__repr__`,
 /// `__hash__`…), which the interpreter calls with the same arguments, or a `__new__` or
 /// `__init__` that took nothing beyond the receiver.
+/// A method with the name, parameters and result of one the root object of Java
+/// (`java.lang.Object`), Kotlin (`Any`) or C# (`object`) declares publicly: removing its
+/// override leaves the root's in place, which takes every call the override took.
+fn overrides_a_root_object_method(old: &Item) -> bool {
+    if old.kind != "method" {
+        return false;
+    }
+    let name = old.family.rsplit(['.', ':']).next().unwrap_or(&old.family);
+    let name = name.split('(').next().unwrap_or(name).trim();
+    let params: Vec<&str> = old
+        .params
+        .iter()
+        .flatten()
+        .filter(|p| p.kind != ParamKind::Receiver)
+        .map(|p| p.ty.as_deref().unwrap_or("").trim())
+        .collect();
+    let ret = old.ret.as_deref().unwrap_or("").trim();
+    match (name, params.as_slice()) {
+        ("toString", []) => ret == "String",
+        ("hashCode", []) => matches!(ret, "int" | "Int"),
+        ("equals", [ty]) => {
+            matches!(*ty, "Object" | "java.lang.Object" | "Any?")
+                && matches!(ret, "boolean" | "Boolean")
+        }
+        ("ToString", []) => matches!(ret, "string" | "String"),
+        ("GetHashCode", []) => ret == "int",
+        ("Equals", [ty]) => matches!(*ty, "object" | "object?" | "Object") && ret == "bool",
+        _ => false,
+    }
+}
+
 fn inherited_from_object(old: &Item) -> bool {
     const OBJECT: &[&str] = &[
         "__eq__",

@@ -872,6 +872,33 @@ fn java_a_method_still_inherited_from_a_superclass_in_another_file_is_not_remove
     );
 }
 
+/// commons-io 2.18 removed `RandomAccessFileMode.toString()`: an enum (any class, record or
+/// interface) still has `Object`'s `toString()`, `hashCode()` and `equals(Object)`, so an
+/// override removed takes no call away. Another method removed still fails.
+#[test]
+fn java_an_override_of_objects_methods_removed_is_still_inherited_from_object() {
+    let base = [
+        (
+            "pom.xml",
+            "<project><groupId>g</groupId><artifactId>a</artifactId><version>2.1.0</version></project>\n",
+        ),
+        (
+            "src/main/java/com/acme/Mode.java",
+            "package com.acme;\n\npublic enum Mode {\n    READ, WRITE;\n\n    @Override\n    public String toString() { return name(); }\n\n    @Override\n    public int hashCode() { return 1; }\n\n    @Override\n    public boolean equals(Object other) { return this == other; }\n\n    public String label() { return name(); }\n}\n",
+        ),
+    ];
+    let head = "package com.acme;\n\npublic enum Mode {\n    READ, WRITE;\n\n    public String label() { return name(); }\n}\n";
+    assert_clears(&api_after(
+        &base,
+        &[("src/main/java/com/acme/Mode.java", head)],
+    ));
+    let head = "package com.acme;\n\npublic enum Mode {\n    READ, WRITE;\n}\n";
+    assert_fails(
+        &api_after(&base, &[("src/main/java/com/acme/Mode.java", head)]),
+        &["Mode.label"],
+    );
+}
+
 /// serde_json's merged PR #185: the branch that made the 0.9 breaks set `publish = false`
 /// first. A package withdrawn from publishing at the head is a packaging decision: every item
 /// was not removed one by one, so it warns with the reason and does not gate. A break in a
