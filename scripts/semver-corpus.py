@@ -6,7 +6,8 @@ labelled *major* when a lint whose `required_update` is Major fires on it
 (test_outputs/query_execution/<lint>.snap lists the crates each lint fires on), *compatible*
 when no lint with a Major requirement fires. Each pair becomes a git repository with the old
 crate as the base commit and the new one as the head; `publish = false` is dropped from the
-manifests (the corpus marks its fixtures unpublished, review-tui would rightly skip them).
+manifests (the corpus marks its fixtures unpublished, review-tui would rightly skip them), and
+their 0.x versions read as 1.0.0 (a 0.x break whose version is unchanged only warns).
 
 A pair whose old and new trees are identical (fixtures for other parts of the tool) has nothing
 to review and is counted apart. A few pairs are labelled compatible only because the corpus
@@ -72,7 +73,12 @@ def copy(src, dst):
             if f == "Cargo.toml":
                 p = os.path.join(root, f)
                 text = open(p).read()
-                open(p, "w").write(re.sub(r"(?m)^publish\s*=\s*false\s*$", "", text))
+                text = re.sub(r"(?m)^publish\s*=\s*false\s*$", "", text)
+                # The crates are 0.1.0 on both sides; a 0.x break whose version the change left
+                # as it was warns (the next release must bump 0.x). The corpus labels what
+                # breaks callers, so both sides are read as 1.0.0, where a break fails.
+                text = re.sub(r'(?m)^version\s*=\s*"0\.[0-9.]+"', 'version = "1.0.0"', text)
+                open(p, "w").write(text)
 
 rows = []
 crates = os.path.join(corpus, "test_crates")
