@@ -49,11 +49,16 @@ impl Break {
     }
 }
 
-/// The reasons, the strictest first; none before a verdict, none at Ship.
+/// The reasons, the strictest first; none before a verdict, none while the round runs (the
+/// header says RUNNING: a reviewer still queued counts as failed for the verdict's safety, but
+/// a row saying it failed would be false), none at Ship.
 pub fn reasons(state: &AppState) -> Vec<Reason> {
     let Some(verdict) = &state.verdict else {
         return Vec::new();
     };
+    if state.review_running() {
+        return Vec::new();
+    }
     if verdict.decision == Decision::Ship {
         return Vec::new();
     }

@@ -489,8 +489,11 @@ fn walk_the_inbox(width: u16, height: u16, flags: &str) {
     // The cockpit on PR 2: its first round runs and is recorded.
     // (A wide header names the round's step elsewhere: the last reviewer done says it too.)
     let deterministic = flags.contains("--deterministic-only");
+    // The header lists every step ("→ awaiting approval →") and says RUNNING until the round
+    // ends: wait for the round's end, not for a word the step list always holds.
     let screen = tmux.wait_for("the round's verdict in the cockpit", |s| {
-        (s.contains("awaiting approval") || s.contains("secret scan done"))
+        !s.contains("RUNNING")
+            && (s.contains("awaiting approval") || s.contains("secret scan done"))
             && ["SHIP", "HOLD", "BLOCK", "INCONCLUSIVE"]
                 .iter()
                 .any(|v| s.contains(v))

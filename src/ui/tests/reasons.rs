@@ -65,6 +65,24 @@ fn a_failed_gated_axis_is_the_first_row_with_its_breaks_at_the_changes_files() {
     assert!(!matches!(rows::rows(&state).first(), Some(Row::Reason(_))));
 }
 
+/// While the round runs, a required reviewer still queued counts as failed for the verdict
+/// (an interrupted run is never a Ship), but no row says it failed: the header says RUNNING.
+#[test]
+fn while_the_round_runs_no_row_says_a_queued_reviewer_failed() {
+    let mut state = finished();
+    state.verdict.as_mut().unwrap().decision = Decision::Inconclusive;
+    assert!(matches!(rows::rows(&state).first(), Some(Row::Reason(_))));
+    state.ladder = crate::space::state::Ladder::InProgress;
+    assert!(state.review_running());
+    assert!(
+        !rows::rows(&state)
+            .iter()
+            .any(|r| matches!(r, Row::Reason(_))),
+        "{:?}",
+        rows::rows(&state)
+    );
+}
+
 #[test]
 fn enter_on_a_reason_opens_its_detail_and_d_opens_the_diff_at_each_break_in_turn() {
     let mut state = finished();
