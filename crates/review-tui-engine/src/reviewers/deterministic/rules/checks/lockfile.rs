@@ -11,7 +11,7 @@ use std::sync::LazyLock;
 use regex::Regex;
 
 use super::{Hit, file_name, first_changed_line, parent_dir};
-use crate::diff::{Diff, FileDiff, FileStatus, LineKind, Side};
+use crate::diff::{Diff, FileDiff, FileStatus, LineKind, Side, is_test_path};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Ecosystem {
@@ -233,6 +233,12 @@ pub(super) fn manifest_without_lock(
     let Some(lock) = lock_paths.iter().find(|p| repo_files.contains(*p)) else {
         return Vec::new();
     };
+    // A manifest under the tests whose own folder has no lock is a fixture (poetry-core's
+    // `tests/fixtures/sample_project/pyproject.toml`): its dependencies are data the tests
+    // read, and the project's lock further up never locked them.
+    if is_test_path(&file.path) && parent_dir(lock) != dir {
+        return Vec::new();
+    }
     if diff
         .files
         .iter()

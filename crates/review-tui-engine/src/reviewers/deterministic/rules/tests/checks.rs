@@ -66,6 +66,27 @@ fn a_manifest_without_its_lock_is_flagged_only_when_the_repository_has_a_lock() 
     );
 }
 
+/// poetry-core #708 changed the dependencies of `tests/fixtures/*/pyproject.toml`: fixtures the
+/// tests read, which the project's lock at the root never locked. A manifest under the tests
+/// with its own lock beside it is a project of its own and still flagged.
+#[test]
+fn a_fixture_manifest_under_the_tests_is_not_the_projects_dependencies() {
+    let fixture = PACKAGE_JSON_DEP.replace("web/package.json", "tests/fixtures/app/package.json");
+    let found = scan_with_repo(
+        &fixture,
+        &["tests/fixtures/app/package.json", "package-lock.json"],
+    );
+    assert_eq!(rules(&found), Vec::<&str>::new());
+    let own_lock = scan_with_repo(
+        &fixture,
+        &[
+            "tests/fixtures/app/package.json",
+            "tests/fixtures/app/package-lock.json",
+        ],
+    );
+    assert_eq!(rules(&own_lock), vec!["deps/manifest-without-lockfile"]);
+}
+
 #[test]
 fn a_dependency_moved_within_the_manifest_needs_no_lock_change() {
     // axum #3784: `tokio` moved from `[dependencies]` into target tables, same version.
