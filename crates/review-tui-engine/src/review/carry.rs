@@ -290,20 +290,21 @@ mod tests {
         assert_eq!(carried[0].status, Status::Open);
     }
 
-    #[test]
-    fn a_reclassification_carries_onto_a_report_no_more_severe_than_the_one_lowered() {
+    /// engineer-1's report of the problem `fp` at `priority`.
+    fn reported(priority: Priority) -> ReviewNode {
+        let mut n = node("engineer-1", "engineer", priority, 0.9);
+        n.fingerprint = "fp".into();
+        n
+    }
+
+    /// A report at `found` that ana lowered to `to` (a suggestion), then dismissed as it then was.
+    fn lowered_then_dismissed(found: Priority, to: Priority) -> ReviewNode {
         let ana = Actor::Person("ana".into());
-        let reported = |priority| {
-            let mut n = node("engineer-1", "engineer", priority, 0.9);
-            n.fingerprint = "fp".into();
-            n
-        };
-        // Lowered from P0 to P2, then dismissed as the P2 it then was.
-        let mut lowered = reported(Priority::P0);
+        let mut lowered = reported(found);
         reclassify::reclassify(
             &mut lowered,
-            (Priority::P2, Kind::Suggestion),
-            "style only",
+            (to, Kind::Suggestion),
+            "minor",
             ana.clone(),
             "2026-01-01T00:00:01Z",
         );
@@ -311,6 +312,13 @@ mod tests {
             reason: "fine".into(),
         };
         apply(&mut lowered, dismiss, &ana, "2026-01-01T00:00:02Z").unwrap();
+        lowered
+    }
+
+    #[test]
+    fn a_reclassification_carries_onto_a_report_no_more_severe_than_the_one_lowered() {
+        // Lowered from P0 to P2, then dismissed as the P2 it then was.
+        let lowered = lowered_then_dismissed(Priority::P0, Priority::P2);
         // Reported P0 again: the person's class and closing both hold.
         let carried = carry_over(&[lowered.clone()], vec![reported(Priority::P0)]);
         assert_eq!(
@@ -328,23 +336,7 @@ mod tests {
     #[test]
     fn a_lowering_does_not_carry_onto_a_more_severe_report() {
         let ana = Actor::Person("ana".into());
-        let reported = |priority| {
-            let mut n = node("engineer-1", "engineer", priority, 0.9);
-            n.fingerprint = "fp".into();
-            n
-        };
-        let mut lowered = reported(Priority::P1);
-        reclassify::reclassify(
-            &mut lowered,
-            (Priority::P3, Kind::Suggestion),
-            "minor",
-            ana.clone(),
-            "2026-01-01T00:00:01Z",
-        );
-        let dismiss = Change::Dismiss {
-            reason: "fine".into(),
-        };
-        apply(&mut lowered, dismiss, &ana, "2026-01-01T00:00:02Z").unwrap();
+        let lowered = lowered_then_dismissed(Priority::P1, Priority::P3);
         // Now reported P0: more severe than the P1 the person lowered, so it stays P0 and open.
         let carried = carry_over(&[lowered.clone()], vec![reported(Priority::P0)]);
         assert_eq!(carried[0].priority, Priority::P0);
@@ -377,11 +369,6 @@ mod tests {
     #[test]
     fn a_reclassification_of_a_closed_finding_is_no_closing() {
         let ana = Actor::Person("ana".into());
-        let reported = |priority| {
-            let mut n = node("engineer-1", "engineer", priority, 0.9);
-            n.fingerprint = "fp".into();
-            n
-        };
         // Dismissed as a P2 (it did not count), then lowered to P3 while dismissed: the last
         // entry keeps the dismissed status but records no closing of what counted.
         let mut weak = reported(Priority::P2);
@@ -420,11 +407,6 @@ mod tests {
     #[test]
     fn a_closing_of_what_counted_binds_through_a_weaker_round() {
         let ana = Actor::Person("ana".into());
-        let reported = |priority| {
-            let mut n = node("engineer-1", "engineer", priority, 0.9);
-            n.fingerprint = "fp".into();
-            n
-        };
         let mut blocking = reported(Priority::P0);
         apply(
             &mut blocking,
