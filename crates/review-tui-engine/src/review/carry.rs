@@ -320,7 +320,7 @@ mod tests {
         // Lowered from P0 to P2, then dismissed as the P2 it then was.
         let lowered = lowered_then_dismissed(Priority::P0, Priority::P2);
         // Reported P0 again: the person's class and closing both hold.
-        let carried = carry_over(&[lowered.clone()], vec![reported(Priority::P0)]);
+        let carried = carry_over(&[lowered], vec![reported(Priority::P0)]);
         assert_eq!(
             (carried[0].priority, carried[0].kind),
             (Priority::P2, Kind::Suggestion)
@@ -338,7 +338,7 @@ mod tests {
         let ana = Actor::Person("ana".into());
         let lowered = lowered_then_dismissed(Priority::P1, Priority::P3);
         // Now reported P0: more severe than the P1 the person lowered, so it stays P0 and open.
-        let carried = carry_over(&[lowered.clone()], vec![reported(Priority::P0)]);
+        let carried = carry_over(&[lowered], vec![reported(Priority::P0)]);
         assert_eq!(carried[0].priority, Priority::P0);
         assert_eq!(carried[0].status, Status::Open);
         assert!(carried[0].counts());
