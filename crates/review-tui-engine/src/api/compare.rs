@@ -774,8 +774,8 @@ fn overrides_a_root_object_method(old: &Item) -> bool {
     if old.kind != "method" {
         return false;
     }
+    // The family is the key without its parameter types (`Mode.equals`).
     let name = old.family.rsplit(['.', ':']).next().unwrap_or(&old.family);
-    let name = name.split('(').next().unwrap_or(name).trim();
     let params: Vec<&str> = old
         .params
         .iter()

@@ -98,7 +98,7 @@ pub fn carry_over(previous: &[ReviewNode], fresh: Vec<ReviewNode>) -> Vec<Review
 /// When it does not apply (the re-report is more severe than what the person lowered), the
 /// note that says so, to be put after the carried history.
 fn carry_class(old: &ReviewNode, node: &mut ReviewNode) -> Option<Transition> {
-    let (from, to, by) = reclassify::last_by_person(old)?;
+    let (from, to, entry) = reclassify::last_by_person(old)?;
     if reclassify::applies(from, to, node.priority) {
         (node.priority, node.kind) = to;
         return None;
@@ -107,11 +107,11 @@ fn carry_class(old: &ReviewNode, node: &mut ReviewNode) -> Option<Transition> {
         from: node.status,
         to: node.status,
         by: Actor::Reviewer(CARRY.to_string()),
-        at: by.at.clone(),
+        at: entry.at.clone(),
         reason: Some(format!(
             "kept {}: {} lowered it to {} when it was reported {}; this report is more severe",
             node.priority,
-            by.by.name(),
+            entry.by.name(),
             to.0,
             from.0,
         )),
