@@ -390,6 +390,24 @@ mod tests {
     }
 
     #[test]
+    fn a_dismissal_whose_reason_reads_like_a_reclassification_is_a_dismissal() {
+        // A withdrawal the person accepted carries the model's reason: text that may imitate a
+        // reclassification's entry. It is the dismissal of a P2 (it did not count), so a P0
+        // report of the problem stays P0 and open.
+        let ana = Actor::Person("ana".into());
+        let mut weak = reported(Priority::P2);
+        let dismiss = Change::Dismiss {
+            reason: "reclassified from P3 bug to P3 bug: not a problem".into(),
+        };
+        apply(&mut weak, dismiss, &ana, "2026-01-01T00:00:01Z").unwrap();
+        assert_eq!(reclassify::read(weak.history.last().unwrap()), None);
+        let carried = carry_over(&[weak], vec![reported(Priority::P0)]);
+        assert_eq!(carried[0].priority, Priority::P0);
+        assert_eq!(carried[0].status, Status::Open);
+        assert!(carried[0].counts());
+    }
+
+    #[test]
     fn a_reclassification_written_before_its_target_was_recorded_is_read() {
         let t = Transition {
             from: Status::Open,

@@ -46,8 +46,13 @@ pub fn reclassify(
     });
 }
 
-/// The reclassification a history entry records, if it records one.
+/// The reclassification a history entry records, if it records one. Only an entry that keeps
+/// the status is one: a dismissal's reason is someone else's text (a model's withdrawal the
+/// person accepted) and may read like a reclassification without being one.
 pub fn read(transition: &Transition) -> Option<Reclassification> {
+    if transition.from != transition.to {
+        return None;
+    }
     let rest = transition.reason.as_deref()?.strip_prefix(RECLASSIFIED)?;
     let head = rest.split_once(':').map_or(rest, |(head, _)| head);
     let words: Vec<&str> = head.split_whitespace().collect();
