@@ -190,11 +190,6 @@ fn play(rounds: &[Round]) -> Result<(), TestCaseError> {
                 }
                 continue;
             }
-            // A status decision on a finding the person never reclassified: the carry takes the
-            // problem's class from it (none), as it takes its status.
-            if reclassify::last_by_person(&state[i]).is_none() {
-                class.remove(&k);
-            }
             let change = match act.action {
                 0 => Change::Dismiss {
                     reason: "not a problem".into(),
@@ -209,6 +204,12 @@ fn play(rounds: &[Round]) -> Result<(), TestCaseError> {
             if let Ok(applied) = status::apply(&mut state[i], change, &person, &when)
                 && let Some(t) = applied.transition
             {
+                // A status decision (one that took effect) on a finding the person never
+                // reclassified: the carry takes the problem's class from it (none), as it
+                // takes its status.
+                if reclassify::last_by_person(&state[i]).is_none() {
+                    class.remove(&k);
+                }
                 if !t.to.is_active() {
                     closings.insert(when.clone(), counted);
                 }
@@ -226,6 +227,11 @@ fn play(rounds: &[Round]) -> Result<(), TestCaseError> {
                     if counts(&state[i]) && line_of(&files, k).is_some() {
                         kept.insert(k);
                     }
+                } else if !counted {
+                    // The person's last word is now a closing of what did not count (a twin
+                    // labelled out of scope): it binds no report that counts, so an earlier
+                    // closing of a counting twin no longer speaks for the problem.
+                    closed.remove(&k);
                 }
             }
         }
