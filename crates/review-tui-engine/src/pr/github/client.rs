@@ -96,7 +96,7 @@ impl GithubClient {
             .as_ref()
             .map(|token| (AUTHORIZATION, format!("Bearer {}", token.expose())));
         let exchange = Exchange::new(Setup {
-            forge: "GitHub",
+            service: "GitHub",
             api_url: config.api_url.clone(),
             auth,
             token: config.token,
@@ -351,6 +351,7 @@ impl GithubClient {
                 status,
                 reset_epoch,
                 resets_in,
+                ..
             } => GithubError::RateLimited {
                 call,
                 status,

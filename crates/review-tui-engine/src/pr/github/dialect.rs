@@ -47,8 +47,8 @@ mod tests {
 
     fn hints(retry_after: Option<u64>, remaining: Option<u64>, reset: Option<u64>) -> RateHints {
         RateHints {
-            retry_after_secs: retry_after,
-            remaining,
+            retry_after: retry_after.map(std::time::Duration::from_secs),
+            used_up: remaining == Some(0),
             reset_epoch: reset,
         }
     }

@@ -203,7 +203,7 @@ impl fmt::Debug for RestClient {
 impl RestClient {
     pub fn new(config: RestConfig, token_hint: &'static str) -> Result<RestClient, HttpError> {
         let exchange = Exchange::new(Setup {
-            forge: config.forge,
+            service: config.forge,
             api_url: config.api_url.clone(),
             auth: config.auth,
             token: config.token,
@@ -384,6 +384,7 @@ impl RestClient {
                 status,
                 reset_epoch,
                 resets_in,
+                ..
             } => HttpError::RateLimited {
                 forge,
                 call,

@@ -1,10 +1,10 @@
-//! What one forge says its own way, for the one request loop (`exchange`): which refusals mean
-//! "not done, try again later", and how its error bodies read. Everything else about a call
-//! (the retries, the waits, the pages, the limits) is the same for every forge.
+//! What one service says its own way, for the one request loop (`exchange`): which refusals
+//! mean "not done, try again later", and how its error bodies read. Everything else about a
+//! call (the retries, the waits, the pages, the limits) is the same for every service.
 
 use super::retry::RateHints;
 
-/// A forge's words, as the request loop needs them.
+/// A service's words, as the request loop needs them.
 pub trait Dialect: Send + Sync {
     /// Whether a failure `status` (with its rate-limit headers and its body) is the forge
     /// refusing the call before doing anything, asking to be tried later: such a call is

@@ -1,8 +1,9 @@
-//! The one request loop of every forge's client: send, read the answer whole, tell what it
-//! says, wait and try again as the one policy allows ([`crate::retry::RetryPolicy`]), follow
-//! the pages (`X-Next-Page` or `Link: rel="next"`, never to another origin, never without
-//! end), and stop on a used-up rate limit saying when it resets. What a forge says its own way
-//! comes from its [`Dialect`]; each client turns a [`Failure`] into its own error.
+//! The one request loop of every HTTP client (the forges', the model providers'): send, read
+//! the answer whole, tell what it says, wait and try again as the one policy allows
+//! ([`crate::retry::RetryPolicy`]), saying each retry before its wait, follow the pages
+//! (`X-Next-Page` or `Link: rel="next"`, never to another origin, never without end), and stop
+//! on a used-up rate limit saying when it resets. What a service says its own way comes from
+//! its [`Dialect`]; each client turns a [`Failure`] into its own error.
 
 use std::collections::HashSet;
 use std::fmt;
@@ -14,7 +15,7 @@ use reqwest::{Method, Url};
 use super::Call;
 use super::dialect::{Dialect, ErrorText};
 use super::link;
-use super::notice::Notice;
+use super::notice::{Notice, RetryCause, Retrying};
 use super::retry::RateHints;
 use super::setup::{http_client, secret_header};
 use crate::error_text::TimedOut;
@@ -28,10 +29,10 @@ const MAX_MESSAGE_CHARS: usize = 300;
 /// page names another is stopped here rather than read without end.
 pub const MAX_PAGES: usize = 1000;
 
-/// How to reach one forge's API.
+/// How to reach one service's API.
 pub struct Setup {
-    /// The forge's name, in notices (`GitHub`, `GitLab`).
-    pub forge: &'static str,
+    /// The service's name, in notices (`GitHub`, `GitLab`, `openai`).
+    pub service: &'static str,
     pub api_url: String,
     /// The header the token goes in and its whole value (`Authorization`, `Bearer …`).
     pub auth: Option<(HeaderName, String)>,
@@ -58,7 +59,7 @@ pub enum SetupError {
     Client(String),
 }
 
-/// How a call failed, before a forge names it in its own error.
+/// How a call failed, before a client names it in its own error.
 #[derive(Debug)]
 pub enum Failure {
     /// No answer in time: never connected, no answer, or an answer still arriving.
@@ -80,15 +81,17 @@ pub enum Failure {
         attempts: u32,
         detail: String,
     },
-    /// The forge's limit is used up (or asks a wait longer than the longest allowed) until
+    /// The service's limit is used up (or asks a wait longer than the longest allowed) until
     /// `reset_epoch`.
     RateLimited {
         call: Call,
         status: u16,
+        /// The server's words (scrubbed, one line).
+        message: String,
         reset_epoch: u64,
         resets_in: Duration,
     },
-    /// Any other failure status, with the forge's words (scrubbed, one line each).
+    /// Any other failure status, with the service's words (scrubbed, one line each).
     Refused {
         call: Call,
         status: u16,
@@ -105,15 +108,16 @@ pub enum Failure {
 
 /// A successful answer, read whole.
 pub struct Answer {
+    pub status: u16,
     pub headers: HeaderMap,
     pub body: Vec<u8>,
 }
 
-/// One forge's connection: the loop and what it needs. Cheap to clone: the connection pool is
-/// shared.
+/// One service's connection: the loop and what it needs. Cheap to clone: the connection pool
+/// is shared.
 #[derive(Clone)]
 pub struct Exchange {
-    forge: &'static str,
+    service: &'static str,
     http: reqwest::Client,
     api: Url,
     /// The token's header, marked sensitive so that nothing prints it.
@@ -129,7 +133,7 @@ pub struct Exchange {
 impl fmt::Debug for Exchange {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Exchange")
-            .field("forge", &self.forge)
+            .field("service", &self.service)
             .field("api", &self.api.as_str())
             .field("token", &self.token)
             .field("retry", &self.retry)
@@ -154,7 +158,7 @@ impl Exchange {
         let http = http_client(setup.timeout, setup.redirects)
             .map_err(|e| SetupError::Client(crate::error_text::chain(&e)))?;
         Ok(Exchange {
-            forge: setup.forge,
+            service: setup.service,
             http,
             api,
             auth,
@@ -286,7 +290,8 @@ impl Exchange {
     /// whole: an answer that breaks off, or a JSON document that stops, is as transient as one
     /// that never came. Once a request may have reached the forge, only an idempotent one is
     /// repeated (a POSTed review that got a 502 back may well have been created); one the
-    /// forge refused for now (its [`Dialect`]) is repeated whatever the method.
+    /// forge refused for now (its [`Dialect`]) is repeated whatever the method. Each retry is
+    /// said on the client's notices.
     pub async fn send(
         &self,
         method: Method,
@@ -294,12 +299,51 @@ impl Exchange {
         accept: &'static str,
         body: Option<Vec<u8>>,
     ) -> Result<Answer, Failure> {
-        let call = Call::of(&method, &url);
-        let max_attempts = self.retry.max_attempts.max(1);
         let idempotent = matches!(
             method,
             Method::GET | Method::HEAD | Method::PUT | Method::DELETE
         );
+        let say = |retrying: Retrying<'_>| self.say_retrying(retrying);
+        self.exchange(method, url, accept, body, idempotent, &say)
+            .await
+    }
+
+    /// [`Exchange::send`] for a call that changes nothing where it lands (a model's
+    /// completion), so it is repeated after any failure whatever its method; each retry is
+    /// told to `heard` before its wait, not to the client's notices.
+    pub async fn send_repeatable(
+        &self,
+        method: Method,
+        url: Url,
+        accept: &'static str,
+        body: Option<Vec<u8>>,
+        heard: &(dyn Fn(Retrying<'_>) + Sync),
+    ) -> Result<Answer, Failure> {
+        self.exchange(method, url, accept, body, true, heard).await
+    }
+
+    /// The loop itself; `repeatable` says whether a call that may have reached the server is
+    /// sent again.
+    async fn exchange(
+        &self,
+        method: Method,
+        url: Url,
+        accept: &'static str,
+        body: Option<Vec<u8>>,
+        repeatable: bool,
+        heard: &(dyn Fn(Retrying<'_>) + Sync),
+    ) -> Result<Answer, Failure> {
+        let call = Call::of(&method, &url);
+        let max_attempts = self.retry.max_attempts.max(1);
+        let retrying = |cause: RetryCause, wait: Duration, attempt: u32| {
+            heard(Retrying {
+                call: &call,
+                cause,
+                wait,
+                attempt,
+                max_attempts,
+            })
+        };
         let mut attempt = 0;
         loop {
             attempt += 1;
@@ -308,8 +352,8 @@ impl Exchange {
             let response = match self.noting(&call, false, request.send()).await {
                 Ok(response) => response,
                 Err(e) => {
-                    if (idempotent || e.is_connect()) && attempt < max_attempts {
-                        self.retrying(&call, transport_cause(&e), backoff, attempt);
+                    if (repeatable || e.is_connect()) && attempt < max_attempts {
+                        retrying(self.transport_cause(&e), backoff, attempt);
                         tokio::time::sleep(backoff).await;
                         continue;
                     }
@@ -319,52 +363,65 @@ impl Exchange {
             let status = response.status();
             if status.is_success() {
                 let headers = response.headers().clone();
-                let failure = match self.noting(&call, true, response.bytes()).await {
+                let (failure, cause) = match self.noting(&call, true, response.bytes()).await {
                     Ok(body) => match cut_short(accept, &headers, &body) {
                         None => {
                             return Ok(Answer {
+                                status: status.as_u16(),
                                 headers,
                                 body: body.to_vec(),
                             });
                         }
-                        Some(detail) => Failure::CutShort {
-                            call: call.clone(),
-                            attempts: attempt,
-                            detail,
-                        },
+                        Some(detail) => (
+                            Failure::CutShort {
+                                call: call.clone(),
+                                attempts: attempt,
+                                detail,
+                            },
+                            RetryCause::CutShort,
+                        ),
                     },
-                    Err(e) => self.transport_failure(call.clone(), attempt, e, true),
+                    Err(e) => (
+                        self.transport_failure(call.clone(), attempt, e, true),
+                        RetryCause::BrokeOff,
+                    ),
                 };
-                if idempotent && attempt < max_attempts {
-                    self.retrying(&call, "the answer broke off", backoff, attempt);
+                if repeatable && attempt < max_attempts {
+                    retrying(cause, backoff, attempt);
                     tokio::time::sleep(backoff).await;
                     continue;
                 }
                 return Err(failure);
             }
             let code = status.as_u16();
-            let hints = RateHints::from_headers(response.headers());
-            let text = response.text().await.unwrap_or_default();
             let now = now_epoch();
+            let hints = RateHints::from_headers(response.headers(), now);
+            let text = response.text().await.unwrap_or_default();
             let for_now = self.dialect.refused_for_now(code, &hints, &text);
-            // A 5xx may come after the work was done: only an idempotent call is repeated.
-            let may_retry = for_now || (status.is_server_error() && idempotent);
+            // A 5xx may come after the work was done: only a repeatable call is repeated.
+            let may_retry = for_now || (status.is_server_error() && repeatable);
             // What a refusal for now asks to wait: `Retry-After`, else until a used-up limit
             // resets. Waiting the longest wait allowed and asking again is pointless when the
-            // forge said it will refuse for longer: it is told when to run again instead.
+            // server said it will refuse for longer: it is told when to run again instead.
             let asked = for_now.then(|| hints.asked_wait(now)).flatten();
             let too_long = asked.filter(|wait| *wait > self.retry.max_wait);
             if may_retry && attempt < max_attempts && too_long.is_none() {
                 let wait = self.retry.delay(attempt, hints.asked_wait(now));
-                let cause = if asked.is_some() || code == 429 {
-                    format!("rate limited ({code})")
-                } else {
-                    format!("answered {code}")
-                };
-                self.retrying(&call, &cause, wait, attempt);
+                let rate_limited = asked.is_some() || code == 429;
+                retrying(RetryCause::Status { code, rate_limited }, wait, attempt);
                 tokio::time::sleep(wait).await;
                 continue;
             }
+            let said = self.dialect.error_text(&text).unwrap_or_else(|| ErrorText {
+                message: text,
+                details: Vec::new(),
+            });
+            let message = clip(&self.scrub(&said.message));
+            let message = if message.is_empty() {
+                "no message".into()
+            } else {
+                message
+            };
             let limited = match too_long {
                 Some(wait) => Some((now.saturating_add(whole_seconds(wait)), wait)),
                 None => for_now.then(|| hints.exhausted_until(now)).flatten(),
@@ -373,23 +430,15 @@ impl Exchange {
                 return Err(Failure::RateLimited {
                     call,
                     status: code,
+                    message,
                     reset_epoch,
                     resets_in,
                 });
             }
-            let said = self.dialect.error_text(&text).unwrap_or_else(|| ErrorText {
-                message: text,
-                details: Vec::new(),
-            });
-            let message = clip(&self.scrub(&said.message));
             return Err(Failure::Refused {
                 call,
                 status: code,
-                message: if message.is_empty() {
-                    "no message".into()
-                } else {
-                    message
-                },
+                message,
                 details: said.details.iter().map(|d| clip(&self.scrub(d))).collect(),
                 attempts: attempt,
             });
@@ -435,7 +484,7 @@ impl Exchange {
         let every = crate::waiting::notice_interval(self.timeout);
         crate::waiting::noting(work, every, |waited_secs| {
             notices.say(Notice::Waiting {
-                forge: self.forge,
+                forge: self.service,
                 call: call.clone(),
                 waited_secs,
                 arriving,
@@ -444,17 +493,30 @@ impl Exchange {
         .await
     }
 
-    /// Says that `call` failed (`cause`) and is tried again after `wait`.
-    fn retrying(&self, call: &Call, cause: &str, wait: Duration, attempt: u32) {
+    /// Says on the client's notices that a call failed and is tried again.
+    fn say_retrying(&self, retrying: Retrying<'_>) {
         if let Some(notices) = &self.notices {
             notices.say(Notice::Retrying {
-                forge: self.forge,
-                call: call.clone(),
-                cause: cause.to_owned(),
-                wait_secs: wait.as_secs_f64().round() as u64,
-                next_attempt: attempt + 1,
-                max_attempts: self.retry.max_attempts.max(1),
+                forge: self.service,
+                call: retrying.call.clone(),
+                cause: retrying.cause,
+                wait_secs: retrying.wait.as_secs_f64().round() as u64,
+                next_attempt: retrying.attempt + 1,
+                max_attempts: retrying.max_attempts,
             });
+        }
+    }
+
+    /// A failed send as a retry's cause.
+    fn transport_cause(&self, error: &reqwest::Error) -> RetryCause {
+        if error.is_timeout() {
+            RetryCause::NoAnswer {
+                within: self.timeout,
+            }
+        } else if error.is_connect() {
+            RetryCause::NoConnection
+        } else {
+            RetryCause::ConnectionFailed
         }
     }
 
@@ -478,17 +540,6 @@ impl Exchange {
             detail: self.scrub(&crate::error_text::chain(&error.without_url())),
             reading,
         }
-    }
-}
-
-/// A failed send in a notice's words.
-fn transport_cause(error: &reqwest::Error) -> &'static str {
-    if error.is_timeout() {
-        "no answer in time"
-    } else if error.is_connect() {
-        "the connection failed"
-    } else {
-        "the request failed on the way"
     }
 }
 

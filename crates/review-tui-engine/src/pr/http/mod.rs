@@ -1,7 +1,8 @@
-//! What every forge's HTTP client shares: the one request loop (`exchange`: retries, rate
-//! limits, pages, notices), told by each forge's `dialect` what it says its own way; when to
-//! try a call again and how long to wait (`Retry-After` and the rate-limit headers of GitHub,
-//! GitLab and Gitea); the `Link` header's next page; the client they are built on (`setup`).
+//! What every HTTP client shares, the forges' and the model providers': the one request loop
+//! (`exchange`: retries, rate limits, pages, notices), told by each service's `dialect` what
+//! it says its own way; when to try a call again and how long to wait (`Retry-After` and the
+//! rate-limit headers of GitHub, GitLab, Gitea and OpenAI); the `Link` header's next page; the
+//! client they are built on (`setup`).
 
 pub mod call;
 pub mod client;
@@ -16,8 +17,8 @@ pub use crate::retry::{RetryPolicy, now_epoch, utc_time};
 pub use call::Call;
 pub use client::{HttpError, RestClient, RestConfig};
 pub use dialect::{Dialect, ErrorText, MessageDialect};
-pub use exchange::{Answer, Exchange, Failure, Setup, SetupError};
+pub use exchange::{Answer, Exchange, Failure, Setup, SetupError, clip};
 pub use link::next_page;
-pub use notice::Notice;
+pub use notice::{Notice, RetryCause, Retrying};
 pub use retry::RateHints;
 pub use setup::{endpoint, http_client, secret_header};

@@ -1,11 +1,74 @@
-//! What a forge's client says while a call is slow or waits to be tried again, so a hanging
-//! API server or a rate limit is seen while it lasts, not after minutes of silence.
+//! What the request loop says while a call is slow or waits to be tried again, so a hanging
+//! server or a rate limit is seen while it lasts, not after minutes of silence: a forge's
+//! client says it as a [`Notice`], a model provider as its reviewer's retry note; both word a
+//! [`RetryCause`] alike.
 //!
 //! Notices name the call (method, path and host: never a query or a token), like the errors.
 
 use std::fmt;
+use std::time::Duration;
 
 use super::Call;
+
+/// Why a try failed and is made again, in our words: never the server's text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RetryCause {
+    /// A failure status; `rate_limited` when the server asked for the wait (429,
+    /// `Retry-After`, a used-up limit).
+    Status { code: u16, rate_limited: bool },
+    /// No answer within the call's timeout.
+    NoAnswer { within: Duration },
+    /// The connection could not be made.
+    NoConnection,
+    /// The request failed on the way, after connecting.
+    ConnectionFailed,
+    /// The answer's body broke off while it arrived.
+    BrokeOff,
+    /// A JSON answer stopped mid-document.
+    CutShort,
+}
+
+impl RetryCause {
+    /// Whether the server asked for the wait.
+    pub fn rate_limited(&self) -> bool {
+        matches!(
+            self,
+            RetryCause::Status {
+                rate_limited: true,
+                ..
+            }
+        )
+    }
+}
+
+impl fmt::Display for RetryCause {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RetryCause::Status {
+                code,
+                rate_limited: true,
+            } => write!(f, "rate limited (HTTP {code})"),
+            RetryCause::Status { code, .. } => write!(f, "HTTP {code}"),
+            RetryCause::NoAnswer { within } => write!(f, "no answer within {} s", within.as_secs()),
+            RetryCause::NoConnection => f.write_str("could not connect"),
+            RetryCause::ConnectionFailed => f.write_str("the connection failed"),
+            RetryCause::BrokeOff => f.write_str("the answer broke off"),
+            RetryCause::CutShort => f.write_str("the answer was cut short"),
+        }
+    }
+}
+
+/// One failed try of `call` about to be made again after `wait`: what the loop tells its
+/// listener before it waits.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Retrying<'a> {
+    pub call: &'a Call,
+    pub cause: RetryCause,
+    pub wait: Duration,
+    /// The attempt that failed (1-based), and the most there will be.
+    pub attempt: u32,
+    pub max_attempts: u32,
+}
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Notice {
@@ -22,8 +85,7 @@ pub enum Notice {
     Retrying {
         forge: &'static str,
         call: Call,
-        /// What went wrong: "answered 502", "rate limited (429)", "the connection failed".
-        cause: String,
+        cause: RetryCause,
         wait_secs: u64,
         /// The attempt about to be made, and the most there will be.
         next_attempt: u32,
@@ -83,15 +145,29 @@ mod tests {
         let retrying = Notice::Retrying {
             forge: "GitHub",
             call,
-            cause: "answered 502".into(),
+            cause: RetryCause::Status {
+                code: 502,
+                rate_limited: false,
+            },
             wait_secs: 2,
             next_attempt: 2,
             max_attempts: 4,
         };
         assert_eq!(
             retrying.to_string(),
-            "GitHub (GET /repos/o/r/pulls/7 on 127.0.0.1:8080): answered 502; trying again in \
+            "GitHub (GET /repos/o/r/pulls/7 on 127.0.0.1:8080): HTTP 502; trying again in \
              2 s (attempt 2 of 4)"
         );
+        let limited = RetryCause::Status {
+            code: 429,
+            rate_limited: true,
+        };
+        assert_eq!(limited.to_string(), "rate limited (HTTP 429)");
+        assert!(limited.rate_limited());
+        let slow = RetryCause::NoAnswer {
+            within: Duration::from_secs(60),
+        };
+        assert_eq!(slow.to_string(), "no answer within 60 s");
+        assert!(!slow.rate_limited());
     }
 }

@@ -84,7 +84,7 @@ impl CommandProvider {
         let tail: String = joined.chars().skip(skip).collect();
         ProviderError::Command {
             provider: PROVIDER.into(),
-            call: Call(truncate(&self.config.display(), 120)),
+            call: Call::named(&truncate(&self.config.display(), 120)),
             failure: failure.into(),
             stderr: if tail.is_empty() {
                 "(empty)".into()

@@ -1,19 +1,11 @@
 //! What can go wrong asking a model, phrased so the person knows what to fix. Every variant
 //! names the provider and the call; none ever contains an API key.
 
-use std::fmt;
 use std::time::Duration;
 
 /// One call, as shown in errors: `POST /v1/chat/completions on 127.0.0.1:11434`, or a command
 /// line. The host is named, never the query or any credential.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Call(pub String);
-
-impl fmt::Display for Call {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
-    }
-}
+pub use crate::pr::http::Call;
 
 #[derive(Debug, thiserror::Error)]
 pub enum ProviderError {
