@@ -252,6 +252,15 @@ impl ForgeError {
         self
     }
 
+    /// The same error, saying what the forge refused and in which words if it refused
+    /// (a forge's own error tells, `None` when it was no refusal).
+    pub fn refused_if(self, refusal: Option<(Refusal, String)>) -> ForgeError {
+        match refusal {
+            Some((refusal, reason)) => self.refused(refusal, reason),
+            None => self,
+        }
+    }
+
     /// The same error, saying how to allow what was refused.
     pub fn advising(mut self, advice: impl Into<String>) -> ForgeError {
         self.advice = Some(advice.into());

@@ -85,11 +85,7 @@ impl From<GiteaError> for ForgeError {
             _ => ForgeErrorKind::Other,
         };
         let refusal = error.refusal();
-        let forge_error = ForgeError::new(kind, error);
-        match refusal {
-            Some((refusal, reason)) => forge_error.refused(refusal, reason),
-            None => forge_error,
-        }
+        ForgeError::new(kind, error).refused_if(refusal)
     }
 }
 

@@ -132,17 +132,10 @@ impl GiteaForge {
     }
 
     pub async fn authenticated_user(&self) -> Result<Option<String>, GiteaError> {
-        if !self.client.has_token() {
-            return Ok(None);
-        }
-        if let Some(login) = self.login.get() {
-            return Ok(Some(login.clone()));
-        }
-        let user: wire::User = self
+        Ok(self
             .client
-            .get_json(self.client.endpoint(&["user"]), "the authenticated user")
-            .await?;
-        Ok(Some(self.login.get_or_init(|| user.login).clone()))
+            .token_login(&self.login, |user: wire::User| user.login)
+            .await?)
     }
 
     async fn reviews(&self) -> Result<Vec<wire::Review>, GiteaError> {

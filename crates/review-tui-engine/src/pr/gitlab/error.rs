@@ -80,10 +80,6 @@ impl From<GitlabError> for ForgeError {
             _ => ForgeErrorKind::Other,
         };
         let refusal = error.refusal();
-        let forge_error = ForgeError::new(kind, error);
-        match refusal {
-            Some((refusal, reason)) => forge_error.refused(refusal, reason),
-            None => forge_error,
-        }
+        ForgeError::new(kind, error).refused_if(refusal)
     }
 }

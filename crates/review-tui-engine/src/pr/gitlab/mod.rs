@@ -120,17 +120,10 @@ impl GitlabForge {
     }
 
     pub async fn authenticated_user(&self) -> Result<Option<String>, GitlabError> {
-        if !self.client.has_token() {
-            return Ok(None);
-        }
-        if let Some(login) = self.login.get() {
-            return Ok(Some(login.clone()));
-        }
-        let user: wire::User = self
+        Ok(self
             .client
-            .get_json(self.client.endpoint(&["user"]), "the authenticated user")
-            .await?;
-        Ok(Some(self.login.get_or_init(|| user.username).clone()))
+            .token_login(&self.login, |user: wire::User| user.username)
+            .await?)
     }
 
     async fn discussions(&self) -> Result<Vec<wire::Discussion>, GitlabError> {

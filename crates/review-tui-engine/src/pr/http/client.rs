@@ -245,6 +245,25 @@ impl RestClient {
         self.exchange.endpoint(segments)
     }
 
+    /// The login the token acts as (`None` without a token), asked once (`/user`) and kept in
+    /// `kept`; `login` reads it from the forge's user object.
+    pub async fn token_login<U: DeserializeOwned>(
+        &self,
+        kept: &std::sync::OnceLock<String>,
+        login: impl FnOnce(U) -> String,
+    ) -> Result<Option<String>, HttpError> {
+        if !self.has_token() {
+            return Ok(None);
+        }
+        if let Some(known) = kept.get() {
+            return Ok(Some(known.clone()));
+        }
+        let user: U = self
+            .get_json(self.endpoint(&["user"]), "the authenticated user")
+            .await?;
+        Ok(Some(kept.get_or_init(|| login(user)).clone()))
+    }
+
     pub async fn get_json<T: DeserializeOwned>(
         &self,
         url: Url,

@@ -10,7 +10,7 @@ use thiserror::Error;
 
 use crate::reviewers::model::context::split::BYTES_PER_TOKEN;
 use crate::reviewers::model::provider::{
-    BoxFuture, Capabilities, ChatRequest, ChatResponse, Provider, ProviderError, Usage,
+    AroundTurns, BoxFuture, ChatRequest, ChatResponse, Provider, ProviderError, Usage,
     arguments_text,
 };
 
@@ -207,24 +207,12 @@ impl Metered {
     }
 }
 
-impl Provider for Metered {
-    fn name(&self) -> &str {
-        self.inner.name()
+impl AroundTurns for Metered {
+    fn inner(&self) -> &dyn Provider {
+        &*self.inner
     }
 
-    fn model(&self) -> &str {
-        self.inner.model()
-    }
-
-    fn capabilities(&self) -> Capabilities {
-        self.inner.capabilities()
-    }
-
-    fn waits_on(&self) -> Option<(String, std::time::Duration)> {
-        self.inner.waits_on()
-    }
-
-    fn chat<'a>(
+    fn turn<'a>(
         &'a self,
         request: &'a ChatRequest,
     ) -> BoxFuture<'a, Result<ChatResponse, ProviderError>> {

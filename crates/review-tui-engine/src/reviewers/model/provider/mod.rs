@@ -54,6 +54,42 @@ pub trait Provider: Send + Sync {
     ) -> BoxFuture<'a, Result<ChatResponse, ProviderError>>;
 }
 
+/// A provider around another that changes only its turns (metering a budget, recording a
+/// cassette): in its name, model, capabilities and the server it waits on it is the inner one.
+pub trait AroundTurns: Send + Sync {
+    fn inner(&self) -> &dyn Provider;
+    /// One turn, through the inner provider.
+    fn turn<'a>(
+        &'a self,
+        request: &'a ChatRequest,
+    ) -> BoxFuture<'a, Result<ChatResponse, ProviderError>>;
+}
+
+impl<T: AroundTurns> Provider for T {
+    fn name(&self) -> &str {
+        self.inner().name()
+    }
+
+    fn model(&self) -> &str {
+        self.inner().model()
+    }
+
+    fn capabilities(&self) -> Capabilities {
+        self.inner().capabilities()
+    }
+
+    fn waits_on(&self) -> Option<(String, std::time::Duration)> {
+        self.inner().waits_on()
+    }
+
+    fn chat<'a>(
+        &'a self,
+        request: &'a ChatRequest,
+    ) -> BoxFuture<'a, Result<ChatResponse, ProviderError>> {
+        self.turn(request)
+    }
+}
+
 /// What a provider can be asked for; the loop picks its mode from this.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Capabilities {

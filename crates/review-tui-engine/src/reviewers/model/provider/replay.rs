@@ -12,7 +12,7 @@ use std::sync::{Arc, Mutex};
 use serde::{Deserialize, Serialize};
 
 use super::error::ProviderError;
-use super::{BoxFuture, Capabilities, ChatRequest, ChatResponse, Provider};
+use super::{AroundTurns, BoxFuture, Capabilities, ChatRequest, ChatResponse, Provider};
 
 const CASSETTE_VERSION: u32 = 1;
 
@@ -95,24 +95,12 @@ impl Recorder {
     }
 }
 
-impl Provider for Recorder {
-    fn name(&self) -> &str {
-        self.inner.name()
+impl AroundTurns for Recorder {
+    fn inner(&self) -> &dyn Provider {
+        &*self.inner
     }
 
-    fn model(&self) -> &str {
-        self.inner.model()
-    }
-
-    fn capabilities(&self) -> Capabilities {
-        self.inner.capabilities()
-    }
-
-    fn waits_on(&self) -> Option<(String, std::time::Duration)> {
-        self.inner.waits_on()
-    }
-
-    fn chat<'a>(
+    fn turn<'a>(
         &'a self,
         request: &'a ChatRequest,
     ) -> BoxFuture<'a, Result<ChatResponse, ProviderError>> {
