@@ -402,14 +402,7 @@ impl GithubClient {
             Ok(value) => return Ok(value),
             Err(error) => error,
         };
-        let content_type = answer
-            .headers
-            .get(reqwest::header::CONTENT_TYPE)
-            .and_then(|v| v.to_str().ok())
-            .and_then(|v| v.split(';').next())
-            .unwrap_or("")
-            .trim()
-            .to_owned();
+        let content_type = answer.media_type();
         if !content_type.is_empty() && !content_type.contains("json") {
             let start: String = String::from_utf8_lossy(&answer.body)
                 .split_whitespace()

@@ -113,6 +113,20 @@ pub struct Answer {
     pub body: Vec<u8>,
 }
 
+impl Answer {
+    /// The answer's media type (`Content-Type` without its parameters); empty when it has
+    /// none.
+    pub fn media_type(&self) -> String {
+        self.headers
+            .get(CONTENT_TYPE)
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.split(';').next())
+            .unwrap_or("")
+            .trim()
+            .to_owned()
+    }
+}
+
 /// One service's connection: the loop and what it needs. Cheap to clone: the connection pool
 /// is shared.
 #[derive(Clone)]

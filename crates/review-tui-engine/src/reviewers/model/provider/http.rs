@@ -199,14 +199,7 @@ impl Endpoint {
             )
             .await
             .map_err(|failure| self.failed(failure))?;
-        let content_type = answer
-            .headers
-            .get(reqwest::header::CONTENT_TYPE)
-            .and_then(|v| v.to_str().ok())
-            .and_then(|v| v.split(';').next())
-            .unwrap_or("")
-            .trim()
-            .to_owned();
+        let content_type = answer.media_type();
         self.read_answer(answer.status, &content_type, &answer.body)
     }
 
