@@ -121,6 +121,32 @@ pub struct Cli {
     // --- end of publishing ---
 
     // ---- Model reviewers (the `models` block; docs/dev/design.md) ----
+    #[command(flatten)]
+    pub models: ModelFlags,
+
+    /// Record every model turn to FILE (a cassette --replay can play back). Requests are
+    /// recorded after redaction; keys are never in them.
+    #[arg(long, value_name = "FILE")]
+    pub record: Option<std::path::PathBuf>,
+
+    /// A cheaper model for the confidence-scoring pass (rescoring each model finding 0-100).
+    #[arg(long, value_name = "MODEL")]
+    pub scoring_model: Option<String>,
+
+    /// Fail (exit 4) instead of running without model reviewers when no provider is configured.
+    #[arg(long, conflicts_with = "deterministic_only")]
+    pub require_model: bool,
+
+    /// How many model conversations run at once (default 5, or [models] concurrency).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+    pub concurrency: Option<u16>,
+}
+
+/// The model reviewers' flags: a review's, and those of a command that runs them outside a
+/// review's own command line (`ask`, and every review `inbox` runs or opens), each as for a
+/// review.
+#[derive(Debug, Clone, Default, clap::Args)]
+pub struct ModelFlags {
     /// OpenAI-compatible endpoint for the model reviewers, up to the version prefix
     /// (http://127.0.0.1:11434/v1). Default: OPENAI_BASE_URL, OLLAMA_HOST, or OpenAI itself when
     /// OPENAI_API_KEY is set.
@@ -145,28 +171,11 @@ pub struct Cli {
     #[arg(long, value_name = "FILE")]
     pub replay: Option<std::path::PathBuf>,
 
-    /// Record every model turn to FILE (a cassette --replay can play back). Requests are
-    /// recorded after redaction; keys are never in them.
-    #[arg(long, value_name = "FILE")]
-    pub record: Option<std::path::PathBuf>,
-
-    /// A cheaper model for the confidence-scoring pass (rescoring each model finding 0-100).
-    #[arg(long, value_name = "MODEL")]
-    pub scoring_model: Option<String>,
-
     /// The review's budget, a hard stop: tokens (200000, 200k) or dollars ($1.50, needs
     /// [models] prices). Reviewers still running when it is spent stop and the verdict is
     /// Inconclusive.
     #[arg(long, value_name = "USD-or-tokens")]
     pub budget: Option<String>,
-
-    /// Fail (exit 4) instead of running without model reviewers when no provider is configured.
-    #[arg(long, conflicts_with = "deterministic_only")]
-    pub require_model: bool,
-
-    /// How many model conversations run at once (default 5, or [models] concurrency).
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
-    pub concurrency: Option<u16>,
 }
 
 #[derive(Debug, Subcommand)]
@@ -236,24 +245,8 @@ pub enum Command {
         /// GitHub API base URL, as for a review.
         #[arg(long, env = "GITHUB_API_URL", value_name = "URL")]
         api_url: Option<String>,
-        /// The model endpoint, as for a review.
-        #[arg(long, value_name = "URL")]
-        model_url: Option<String>,
-        /// The model, as for a review.
-        #[arg(long, value_name = "MODEL")]
-        model: Option<String>,
-        /// The provider, as for a review.
-        #[arg(long, value_name = "PROVIDER")]
-        provider: Option<String>,
-        /// The CLI agent of the command provider, as for a review.
-        #[arg(long, value_name = "CMD")]
-        provider_command: Option<String>,
-        /// Replay a cassette instead of calling a model.
-        #[arg(long, value_name = "FILE")]
-        replay: Option<std::path::PathBuf>,
-        /// A hard stop for the answer: tokens (20k) or dollars (needs [models] prices).
-        #[arg(long, value_name = "USD-or-tokens")]
-        budget: Option<String>,
+        #[command(flatten)]
+        models: ModelFlags,
     },
     /// Add your own finding to the reviewed round, on a line or range of the diff (published
     /// with the round, counted in its verdict like any other), or edit or delete one you added.
@@ -379,24 +372,9 @@ pub enum Command {
         /// For every review the inbox runs or opens: only the zero-token reviewers.
         #[arg(long)]
         deterministic_only: bool,
-        /// For every review the inbox runs or opens: the model endpoint.
-        #[arg(long, value_name = "URL")]
-        model_url: Option<String>,
-        /// For every review the inbox runs or opens: the model.
-        #[arg(long, value_name = "MODEL")]
-        model: Option<String>,
-        /// For every review the inbox runs or opens: the provider.
-        #[arg(long, value_name = "PROVIDER")]
-        provider: Option<String>,
-        /// For every review the inbox runs or opens: the command provider's CLI agent.
-        #[arg(long, value_name = "CMD")]
-        provider_command: Option<String>,
-        /// For every review the inbox runs or opens: replay a cassette instead of calling a model.
-        #[arg(long, value_name = "FILE")]
-        replay: Option<std::path::PathBuf>,
-        /// For every review the inbox runs or opens: its budget.
-        #[arg(long, value_name = "USD-or-tokens")]
-        budget: Option<String>,
+        // For every review the inbox runs or opens.
+        #[command(flatten)]
+        models: ModelFlags,
         /// Colour theme for the inbox screen, as for the cockpit.
         #[arg(long, value_name = "NAME")]
         theme: Option<String>,

@@ -216,7 +216,7 @@ impl Resolved {
             }),
             _ => None,
         };
-        let budget = (flags.budget.as_ref().or(models.budget.as_ref()))
+        let budget = (flags.models.budget.as_ref().or(models.budget.as_ref()))
             .map(|text| Limit::parse(text))
             .transpose()?;
         // A dollar budget needs prices: said now, not when the first reviewer starts.
@@ -297,13 +297,13 @@ fn check_flags(
     for file in &flags.sarif {
         check_readable(file, "--sarif")?;
     }
-    if let Some(file) = &flags.replay {
+    if let Some(file) = &flags.models.replay {
         check_readable(file, "--replay")?;
     }
     if let Some(file) = &flags.record {
         check_output_path(file).map_err(|e| FlagError::Record(Box::new(e)))?;
     }
-    if let Some(url) = &flags.model_url
+    if let Some(url) = &flags.models.model_url
         && !is_http_url(url)
     {
         return Err(FlagError::ModelUrl(url.clone()));

@@ -282,10 +282,10 @@ pub fn roster_of(
         Some(budget) => budget,
         None => Arc::new(Budget::new(resolved.budget, pricing)?),
     };
-    let asked_for_a_provider = cli.provider.is_some()
-        || cli.model_url.is_some()
-        || cli.provider_command.is_some()
-        || cli.replay.is_some();
+    let asked_for_a_provider = cli.models.provider.is_some()
+        || cli.models.model_url.is_some()
+        || cli.models.provider_command.is_some()
+        || cli.models.replay.is_some();
     let cassette = if cli.demo && !asked_for_a_provider {
         // The demo runs offline on its bundled cassette unless another provider is asked for.
         Some(
@@ -300,11 +300,11 @@ pub fn roster_of(
         None
     };
     let flags = ModelFlags {
-        provider: cli.provider.clone(),
-        model_url: cli.model_url.clone(),
-        model: cli.model.clone(),
-        provider_command: cli.provider_command.clone(),
-        replay: cli.replay.clone(),
+        provider: cli.models.provider.clone(),
+        model_url: cli.models.model_url.clone(),
+        model: cli.models.model.clone(),
+        provider_command: cli.models.provider_command.clone(),
+        replay: cli.models.replay.clone(),
         // The review's cassette is written by its roster alone.
         record: cli.record.clone().filter(|_| !room),
         scoring_model: cli.scoring_model.clone(),

@@ -40,12 +40,7 @@ pub(crate) fn ask_command(cli: &Cli) -> anyhow::Result<Exit> {
         head,
         data_dir,
         api_url,
-        model_url,
-        model,
-        provider,
-        provider_command,
-        replay,
-        budget,
+        models,
     }) = &cli.command
     else {
         anyhow::bail!("not an ask command");
@@ -65,12 +60,7 @@ pub(crate) fn ask_command(cli: &Cli) -> anyhow::Result<Exit> {
     let mut flags = <Cli as clap::Parser>::try_parse_from(["review-tui"])?;
     flags.data_dir = data_dir.clone();
     flags.api_url = api_url.clone();
-    flags.model_url = model_url.clone();
-    flags.model = model.clone();
-    flags.provider = provider.clone();
-    flags.provider_command = provider_command.clone();
-    flags.replay = replay.clone();
-    flags.budget = budget.clone();
+    flags.models = models.clone();
     flags.demo = *demo;
     let pr = match pr {
         Some(pr) => pr,

@@ -4,7 +4,7 @@
 use anyhow::Context;
 
 use review_tui::cli::resolve::Resolved;
-use review_tui::cli::{Cli, Command, VerdictFormat};
+use review_tui::cli::{Cli, Command, ModelFlags, VerdictFormat};
 use review_tui::config::Config;
 use review_tui::pr::connect::Notices;
 use review_tui::publish::Rerun;
@@ -38,12 +38,7 @@ pub(crate) fn inbox_cli(cli: &Cli) -> anyhow::Result<Cli> {
             api_url: cli.api_url.as_deref(),
             level: cli.level,
             deterministic_only: cli.deterministic_only,
-            model_url: cli.model_url.as_deref(),
-            model: cli.model.as_deref(),
-            provider: cli.provider.as_deref(),
-            provider_command: cli.provider_command.as_deref(),
-            replay: cli.replay.as_deref(),
-            budget: cli.budget.as_deref(),
+            models: &cli.models,
         }
         .args(),
     );
@@ -188,12 +183,7 @@ fn inbox_review_flags(cli: &Cli) -> Vec<std::ffi::OsString> {
         api_url,
         level,
         deterministic_only,
-        model_url,
-        model,
-        provider,
-        provider_command,
-        replay,
-        budget,
+        models,
         ..
     }) = &cli.command
     else {
@@ -204,12 +194,7 @@ fn inbox_review_flags(cli: &Cli) -> Vec<std::ffi::OsString> {
         api_url: api_url.as_deref(),
         level: *level,
         deterministic_only: *deterministic_only,
-        model_url: model_url.as_deref(),
-        model: model.as_deref(),
-        provider: provider.as_deref(),
-        provider_command: provider_command.as_deref(),
-        replay: replay.as_deref(),
-        budget: budget.as_deref(),
+        models,
     }
     .args()
 }
@@ -221,12 +206,7 @@ struct ReviewFlags<'a> {
     api_url: Option<&'a str>,
     level: Option<review_tui::review::level::Level>,
     deterministic_only: bool,
-    model_url: Option<&'a str>,
-    model: Option<&'a str>,
-    provider: Option<&'a str>,
-    provider_command: Option<&'a str>,
-    replay: Option<&'a std::path::Path>,
-    budget: Option<&'a str>,
+    models: &'a ModelFlags,
 }
 
 impl ReviewFlags<'_> {
@@ -240,12 +220,16 @@ impl ReviewFlags<'_> {
         flag("--data-dir", self.data_dir.map(Into::into));
         flag("--api-url", self.api_url.map(Into::into));
         flag("--level", self.level.map(|l| l.to_string().into()));
-        flag("--model-url", self.model_url.map(Into::into));
-        flag("--model", self.model.map(Into::into));
-        flag("--provider", self.provider.map(Into::into));
-        flag("--provider-command", self.provider_command.map(Into::into));
-        flag("--replay", self.replay.map(Into::into));
-        flag("--budget", self.budget.map(Into::into));
+        let models = self.models;
+        flag("--model-url", models.model_url.as_ref().map(Into::into));
+        flag("--model", models.model.as_ref().map(Into::into));
+        flag("--provider", models.provider.as_ref().map(Into::into));
+        flag(
+            "--provider-command",
+            models.provider_command.as_ref().map(Into::into),
+        );
+        flag("--replay", models.replay.as_ref().map(Into::into));
+        flag("--budget", models.budget.as_ref().map(Into::into));
         if self.deterministic_only {
             args.push("--deterministic-only".into());
         }
