@@ -15,7 +15,7 @@ use crate::ui::view::{self, ViewContext};
 
 /// Draws `state` at `width`×`height` twice (the second frame uses the layout the first one
 /// measured, as the loop does) and returns the screen as lines.
-pub fn screen(state: &mut AppState, width: u16, height: u16) -> Vec<String> {
+pub(super) fn screen(state: &mut AppState, width: u16, height: u16) -> Vec<String> {
     let cx = ViewContext::new(Theme::builtin("dark").unwrap(), Keymap::default());
     let mut terminal = Terminal::new(TestBackend::new(width, height)).unwrap();
     for _ in 0..2 {

@@ -11,7 +11,7 @@ use super::Effect;
 /// Records what `action` tells about the run, before `update` applies it (a finding's title
 /// is looked up on the board as it is then). Keys, ticks and the board's bulk refreshes say
 /// nothing worth a line.
-pub fn record(state: &mut AppState, action: &Action) {
+pub(super) fn record(state: &mut AppState, action: &Action) {
     let Some((level, text)) = describe(state, action) else {
         return;
     };
@@ -195,7 +195,7 @@ fn reviewer_event(
 
 /// Records the person's own decisions, from the effects `update` returned: what they
 /// confirmed, dismissed (with why), resolved or reopened, and what they asked to publish.
-pub fn record_effects(state: &mut AppState, effects: &[Effect]) {
+pub(super) fn record_effects(state: &mut AppState, effects: &[Effect]) {
     use crate::review::status::Change;
     for effect in effects {
         let text = match effect {

@@ -22,7 +22,7 @@ use crate::ui::state::{AppState, Pane, RowKey};
 const CONTEXT: usize = 3;
 
 /// Draws the pane; returns how far it can scroll.
-pub fn draw(frame: &mut Frame, area: Rect, state: &AppState, cx: &ViewContext) -> u16 {
+pub(super) fn draw(frame: &mut Frame, area: Rect, state: &AppState, cx: &ViewContext) -> u16 {
     let theme = &cx.theme;
     let focused = state.focus == Pane::Detail && state.overlays.is_empty();
     let (title, lines) = match &state.findings.selected {

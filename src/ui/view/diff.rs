@@ -22,7 +22,7 @@ use crate::ui::keymap::Context;
 use crate::ui::state::{AppState, DiffView};
 
 /// Draws the view over `area`; returns the rectangle of its lines (the page size).
-pub fn draw(
+pub(super) fn draw(
     frame: &mut Frame,
     area: Rect,
     state: &AppState,

@@ -9,7 +9,7 @@ use super::{ViewContext, pad, truncate, width};
 use crate::review::disagreement::{Disagreement, DisagreementKind};
 use crate::ui::state::{AppState, Pane};
 
-pub fn draw(
+pub(super) fn draw(
     frame: &mut Frame,
     area: Rect,
     state: &AppState,

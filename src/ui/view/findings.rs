@@ -63,7 +63,7 @@ fn changed_files(diff: &crate::diff::Diff, area: Rect, cx: &ViewContext) -> Vec<
 }
 
 /// Draws the list; returns (screen row, key) for each row drawn.
-pub fn draw(
+pub(crate) fn draw(
     frame: &mut Frame,
     area: Rect,
     state: &AppState,

@@ -15,7 +15,13 @@ use crate::ui::keymap::Context;
 use crate::ui::state::AppState;
 use crate::ui::thread_list;
 
-pub fn draw(frame: &mut Frame, area: Rect, state: &AppState, cursor: usize, cx: &ViewContext) {
+pub(super) fn draw(
+    frame: &mut Frame,
+    area: Rect,
+    state: &AppState,
+    cursor: usize,
+    cx: &ViewContext,
+) {
     let theme = &cx.theme;
     frame.render_widget(Clear, area);
     let threads = thread_list::ordered(state);

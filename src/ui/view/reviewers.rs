@@ -11,7 +11,7 @@ use crate::review::board::{ReviewerPhase, Stall};
 use crate::ui::state::{AppState, Pane};
 use crate::ui::update::reviewer_order;
 
-pub fn draw(frame: &mut Frame, area: Rect, state: &AppState, cx: &ViewContext) {
+pub(super) fn draw(frame: &mut Frame, area: Rect, state: &AppState, cx: &ViewContext) {
     let theme = &cx.theme;
     let focused = state.focus == Pane::Reviewers && state.overlays.is_empty();
     let (tokens, cost) = state

@@ -359,7 +359,7 @@ pub(crate) struct Bodies {
 
 impl Bodies {
     /// The same text in all four forms (a local report, which no one refuses).
-    pub fn same(text: &str) -> Bodies {
+    pub(crate) fn same(text: &str) -> Bodies {
         Bodies {
             plain: text.to_string(),
             without_inline: text.to_string(),
@@ -370,7 +370,7 @@ impl Bodies {
 
     /// The form for what GitHub refused so far, its reasons filled in (escaped: they are
     /// GitHub's words, but they may quote what we sent).
-    pub fn pick(&self, refused: Option<&str>, downgraded: Option<&str>) -> String {
+    pub(crate) fn pick(&self, refused: Option<&str>, downgraded: Option<&str>) -> String {
         let text = match (refused.is_some(), downgraded.is_some()) {
             (false, false) => &self.plain,
             (true, false) => &self.without_inline,

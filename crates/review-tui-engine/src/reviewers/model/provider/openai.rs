@@ -15,9 +15,9 @@ use super::{
     StructuredOutput, ToolCall, Usage, arguments_text, parse_arguments,
 };
 
-pub const DEFAULT_OPENAI_BASE_URL: &str = "https://api.openai.com/v1";
+pub(super) const DEFAULT_OPENAI_BASE_URL: &str = "https://api.openai.com/v1";
 /// Used only when the endpoint is OpenAI itself and no model was named.
-pub const DEFAULT_OPENAI_MODEL: &str = "gpt-4.1-mini";
+pub(super) const DEFAULT_OPENAI_MODEL: &str = "gpt-4.1-mini";
 const KEY_VAR: &str = "OPENAI_API_KEY";
 const OLLAMA_PORT: u16 = 11434;
 
