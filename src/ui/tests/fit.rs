@@ -5,7 +5,7 @@ use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 
 use super::fixtures::*;
-use crate::review::node::{Kind, Priority, Source};
+use crate::review::{Kind, Priority, Source};
 use crate::ui::action::{Action, Command, Report};
 use crate::ui::keymap::Keymap;
 use crate::ui::state::{AppState, Overlay, Pane};
@@ -57,7 +57,7 @@ fn a_running_review_says_running_with_what_is_known_never_a_provisional_verdict(
     apply(
         &mut state,
         [Action::Engine(Report::Ladder(
-            crate::space::state::Ladder::AwaitingApproval,
+            crate::space::Ladder::AwaitingApproval,
         ))],
     );
     let lines = screen(&mut state, 120, 40);
@@ -131,9 +131,7 @@ fn the_gate_shows_every_action_at_80x24_and_40x12_even_with_details() {
         apply(
             &mut state,
             [
-                Action::Engine(Report::Ladder(
-                    crate::space::state::Ladder::AwaitingApproval,
-                )),
+                Action::Engine(Report::Ladder(crate::space::Ladder::AwaitingApproval)),
                 Action::Command(Command::OpenGate),
                 Action::Command(Command::GateDetails),
             ],
@@ -154,9 +152,7 @@ fn the_gate_scrolls_its_verdict_and_stops_at_the_last_line() {
     apply(
         &mut state,
         [
-            Action::Engine(Report::Ladder(
-                crate::space::state::Ladder::AwaitingApproval,
-            )),
+            Action::Engine(Report::Ladder(crate::space::Ladder::AwaitingApproval)),
             Action::Command(Command::OpenGate),
             Action::Command(Command::GateDetails),
         ],
@@ -224,9 +220,7 @@ fn help_and_the_publish_preview_stop_scrolling_at_their_end() {
     apply(
         &mut state,
         [
-            Action::Engine(Report::Ladder(
-                crate::space::state::Ladder::AwaitingApproval,
-            )),
+            Action::Engine(Report::Ladder(crate::space::Ladder::AwaitingApproval)),
             Action::Command(Command::OpenGate),
             Action::Command(Command::GatePublish),
             Action::Engine(Report::PublishPreview(crate::ui::state::PreviewData {

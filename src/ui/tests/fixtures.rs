@@ -4,11 +4,11 @@
 use std::sync::Arc;
 
 use crate::diff::Side;
-use crate::review::axes::{Axis, AxisVerdict};
-use crate::review::events::{EventKind, ReviewEvent, RunId};
-use crate::review::node::*;
-use crate::review::verdict::Outcome;
-use crate::space::state::Ladder;
+use crate::review::Outcome;
+use crate::review::*;
+use crate::review::{Axis, AxisVerdict};
+use crate::review::{EventKind, ReviewEvent, RunId};
+use crate::space::Ladder;
 use crate::ui::action::{Action, Report};
 use crate::ui::state::{AppState, CohortView, PrHeader, RowKey};
 use crate::ui::update::{Effect, update};

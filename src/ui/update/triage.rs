@@ -4,8 +4,8 @@
 //! and redo are status changes too: recorded in the node's history and in `state.json` like
 //! any other, never a rewrite of what was recorded.
 
-use crate::review::node::{Actor, ReviewNode, Status};
 use crate::review::status::{self, Change};
+use crate::review::{Actor, ReviewNode, Status};
 use crate::ui::state::{AppState, DraftStep, MessageKind, RowKey, Step, Undoable};
 
 use super::engine::refresh;

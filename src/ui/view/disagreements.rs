@@ -6,7 +6,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::Block;
 
 use super::{ViewContext, pad, truncate, width};
-use crate::review::disagreement::{Disagreement, DisagreementKind};
+use crate::review::{Disagreement, DisagreementKind};
 use crate::ui::state::{AppState, Pane};
 
 pub(super) fn draw(
@@ -111,7 +111,7 @@ pub(super) fn draw(
 }
 
 /// `8` or `8-9`: the lines an anchor covers.
-fn lines_of(anchor: &crate::review::node::Anchor) -> String {
+fn lines_of(anchor: &crate::review::Anchor) -> String {
     if anchor.end_line > anchor.start_line {
         format!("{}-{}", anchor.start_line, anchor.end_line)
     } else {

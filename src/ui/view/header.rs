@@ -6,7 +6,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph};
 
 use super::{ViewContext, percent, shown, truncate, width};
-use crate::space::state::Ladder;
+use crate::space::Ladder;
 use crate::ui::state::AppState;
 
 /// What a `--deterministic-only` round says in place of a confidence.
@@ -279,7 +279,7 @@ fn compact(frame: &mut Frame, area: Rect, state: &AppState, cx: &ViewContext) {
 /// What a running review knows so far: reviewers done of all, what failed, the findings by
 /// priority (`2 of 5 reviewers done · 1 failed · 3 findings so far: P0 1 · P1 2`).
 fn so_far(state: &AppState) -> String {
-    use crate::review::board::ReviewerPhase;
+    use crate::review::ReviewerPhase;
     let reviewers = &state.board.reviewers;
     let finished = reviewers
         .values()

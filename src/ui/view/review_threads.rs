@@ -8,8 +8,8 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Clear, Paragraph, Wrap};
 
 use super::{ViewContext, list_pane, shown};
-use crate::pr::threads::ReviewThread;
-use crate::space::thread_draft::ThreadAction;
+use crate::pr::ReviewThread;
+use crate::space::ThreadAction;
 use crate::ui::command::Command;
 use crate::ui::keymap::Context;
 use crate::ui::state::AppState;

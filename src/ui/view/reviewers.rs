@@ -7,7 +7,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::Block;
 
 use super::{ViewContext, pad, spinner, truncate};
-use crate::review::board::{ReviewerPhase, Stall};
+use crate::review::{ReviewerPhase, Stall};
 use crate::ui::state::{AppState, Pane};
 use crate::ui::update::reviewer_order;
 
@@ -83,7 +83,7 @@ pub(super) fn draw(frame: &mut Frame, area: Rect, state: &AppState, cx: &ViewCon
             ReviewerPhase::Failed => (
                 "✗",
                 match r.outcome {
-                    Some(crate::review::verdict::Outcome::InvalidOutput) => "invalid".to_string(),
+                    Some(crate::review::Outcome::InvalidOutput) => "invalid".to_string(),
                     _ => "failed".to_string(),
                 },
                 theme.reviewer_failed,

@@ -5,8 +5,8 @@
 use ratatui::text::{Line, Span};
 
 use super::{ViewContext, shown};
-use crate::review::node::ReviewNode;
-use crate::review::thread::Thread;
+use crate::review::ReviewNode;
+use crate::review::Thread;
 use crate::ui::command::Command;
 use crate::ui::keymap::Context;
 use crate::ui::state::AppState;

@@ -12,18 +12,20 @@
 //! [`contract`], with the releases and version bumps it weighs ([`releases`], [`version`]).
 
 pub(crate) mod advisory;
-pub mod callers;
-pub mod compare;
+pub(crate) mod callers;
+pub(crate) mod compare;
 pub(crate) mod contract;
 mod lang;
 pub(crate) mod releases;
-pub mod scope;
+pub(crate) mod scope;
 pub(crate) mod sources;
 #[cfg(test)]
 mod tests;
 mod text;
-pub mod version;
-pub mod visibility;
+pub(crate) mod version;
+pub(crate) mod visibility;
+
+pub use scope::scope;
 
 use std::collections::{BTreeMap, BTreeSet};
 

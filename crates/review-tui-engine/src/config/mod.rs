@@ -13,18 +13,18 @@ use crate::review::level::Level;
 use crate::review::node::{Priority, Severity};
 
 // `review-tui config show`: what is in effect and where each value comes from.
-pub mod show;
+pub(crate) mod show;
 pub use show::show;
 
 // Model reviewers' settings (the `models` helper's block).
-pub mod models;
+pub(crate) mod models;
 pub use models::{ModelChoice, ModelsLayer, PromptsLayer};
 
 // `[[context.mcp]]`: MCP servers the reviewers may consult (user file only).
-pub mod context;
+pub(crate) mod context;
 
 // `[api_contract] advisory`: where the API-break check warns instead of gating.
-pub mod api_advisory;
+pub(crate) mod api_advisory;
 pub use api_advisory::{Advisory, AdvisoryScope, ApiContractLayer};
 pub use context::{ContextLayer, McpSource};
 

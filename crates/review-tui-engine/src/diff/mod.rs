@@ -8,9 +8,9 @@
 mod anchor;
 mod code_lines;
 mod error;
-pub mod git;
+pub(crate) mod git;
 mod language;
-pub mod merge_base;
+pub(crate) mod merge_base;
 mod model;
 mod names;
 mod parse;
@@ -23,6 +23,7 @@ pub use code_lines::{
     minified_line,
 };
 pub use error::{DiffError, Problem};
+pub use git::{earlier_names, merge_base_diff, merge_base_diff_text};
 pub use language::Language;
 pub use model::{
     Diff, FileDiff, FileMode, FileStatus, Hunk, Line, LineEnding, LineKind, SubmoduleChange,

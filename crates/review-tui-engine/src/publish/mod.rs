@@ -13,15 +13,15 @@
 //! carry the finding's fingerprint, so a later round never repeats one and replies "Resolved" to
 //! the ones whose finding is gone. Only markers written by the publishing login count.
 
-pub mod comment;
+pub(crate) mod comment;
 mod error;
 mod files_diff;
-pub mod limits;
+pub(crate) mod limits;
 mod local;
 /// The markers live with the review model: a round reads them too (our earlier findings).
 pub use crate::review::markers;
 mod publishing;
-pub mod raised;
+pub(crate) mod raised;
 mod range;
 mod rerun;
 mod review;

@@ -8,7 +8,7 @@ use std::fmt;
 use super::Call;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Notice {
+pub(crate) enum Notice {
     /// No answer yet (or, `arriving`, an answer whose body is still coming), `waited_secs`
     /// into the wait.
     Waiting {

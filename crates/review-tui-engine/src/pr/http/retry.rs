@@ -8,7 +8,7 @@ use std::time::Duration;
 
 /// The rate-limit headers of one response.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct RateHints {
+pub(crate) struct RateHints {
     /// `Retry-After`, in seconds (GitHub never sends the HTTP-date form).
     pub retry_after_secs: Option<u64>,
     /// `x-ratelimit-remaining`.
@@ -18,7 +18,7 @@ pub struct RateHints {
 }
 
 impl RateHints {
-    pub fn from_headers(headers: &reqwest::header::HeaderMap) -> Self {
+    pub(crate) fn from_headers(headers: &reqwest::header::HeaderMap) -> Self {
         let number = |name: &str| {
             headers
                 .get(name)
@@ -35,7 +35,7 @@ impl RateHints {
 
     /// When the primary limit is used up (`x-ratelimit-remaining: 0` with a reset): the reset
     /// instant and how long until then.
-    pub fn exhausted_until(&self, now_epoch_secs: u64) -> Option<(u64, Duration)> {
+    pub(crate) fn exhausted_until(&self, now_epoch_secs: u64) -> Option<(u64, Duration)> {
         let reset = self.reset_epoch.filter(|_| self.remaining == Some(0))?;
         Some((
             reset,
@@ -44,7 +44,7 @@ impl RateHints {
     }
 
     /// The wait the forge asked for: `Retry-After`, else the time until a used-up limit resets.
-    pub fn asked_wait(&self, now_epoch_secs: u64) -> Option<Duration> {
+    pub(crate) fn asked_wait(&self, now_epoch_secs: u64) -> Option<Duration> {
         self.retry_after_secs.map(Duration::from_secs).or_else(|| {
             (self.remaining == Some(0))
                 .then_some(self.reset_epoch)
@@ -55,7 +55,7 @@ impl RateHints {
 
     /// Whether the headers say a limit holds the call back: a wait was asked, or the limit
     /// is used up.
-    pub fn rate_limited(&self) -> bool {
+    pub(crate) fn rate_limited(&self) -> bool {
         self.retry_after_secs.is_some() || self.remaining == Some(0)
     }
 }
