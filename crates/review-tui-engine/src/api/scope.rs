@@ -115,7 +115,7 @@ pub(crate) fn not_api_path(path: &str) -> bool {
 
 /// Whether the file at `path` (its text `source`, in `grammar`) carries an API, and which of
 /// its names: nothing in test, example, bench or fixture code, else its language's rule (see
-/// [`super::lang::Language::scope`]).
+/// `super::lang::Language::scope`).
 pub fn scope(path: &str, grammar: Grammar, source: &str, read: Read) -> Visibility {
     if not_api_path(path) {
         return Visibility::NotApi("test, example, bench or fixture code");

@@ -61,7 +61,7 @@ pub struct Config {
     /// `[rules] skip`: globs of vendored/generated paths (see [`RulesLayer::skip`]).
     pub skip_paths: Vec<String>,
     /// `[api_contract]`: the paths and languages whose public API the repository (or the
-    /// person) declared advisory, each with who declared it (see [`api_advisory`]).
+    /// person) declared advisory, each with who declared it (see `api_advisory`).
     pub api_advisory: Vec<api_advisory::Advisory>,
     /// Extra instructions for the reviewers, from the repository (base branch) layer.
     pub instructions: String,

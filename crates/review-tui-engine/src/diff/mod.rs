@@ -1,7 +1,7 @@
 //! The diff model: files, hunks and lines with LEFT (old) and RIGHT (new) numbers.
 //!
 //! [`parse`] reads git and plain unified diffs (GitHub's `.diff` media type included);
-//! [`git`] produces one from a local repository. The model answers the questions the rest of
+//! `git` produces one from a local repository. The model answers the questions the rest of
 //! the engine asks of a diff: which lines were added (rule scanners), and where an inline
 //! review comment may be anchored ([`Diff::anchor_in_diff`], [`Diff::range_in_diff`]).
 

@@ -11,7 +11,7 @@ use super::node::{ReviewNode, Source};
 /// One problem and the nodes that reported it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Problem {
-    /// The node that stands for the problem (see [`primary_order`]).
+    /// The node that stands for the problem (see `primary_order`).
     pub primary: String,
     /// Every node of the problem, primary first.
     pub members: Vec<String>,

@@ -205,7 +205,7 @@ pub struct Verdict {
     pub counted: Vec<String>,
 }
 
-/// Recomputes the decision from the evidence: each rule of [`RULES`] asks for a decision with
+/// Recomputes the decision from the evidence: each rule of `RULES` asks for a decision with
 /// its reasons, the strictest wins, and the audit notes follow.
 pub fn decide(input: &VerdictInput) -> Verdict {
     let (counts, counted) = count(input);

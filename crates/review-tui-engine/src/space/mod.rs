@@ -2,7 +2,7 @@
 //! `state.json`.
 //!
 //! [`Space::open`] is the entry point: it resolves the directory from a [`SpaceKey`] (see
-//! [`layout`] for what lives where), takes the space's lock, fetches into the repository's
+//! `layout` for what lives where), takes the space's lock, fetches into the repository's
 //! shared mirror, places the worktree and loads or creates the state. [`Space::update`] is the
 //! only way to change the state, and every change is on disk before it returns.
 

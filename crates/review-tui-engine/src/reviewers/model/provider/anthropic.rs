@@ -169,7 +169,7 @@ impl AnthropicProvider {
             Some("tool_use") => FinishReason::ToolCalls,
             Some("max_tokens") => FinishReason::Length,
             Some("refusal") => FinishReason::ContentFilter,
-            Some(other) => FinishReason::Other(other.to_owned()),
+            Some(other) => FinishReason::unlisted(other),
         };
         let usage = answer.usage.unwrap_or_default();
         Ok(ChatResponse {

@@ -331,7 +331,7 @@ impl OpenAiProvider {
             Some("tool_calls") | Some("function_call") => FinishReason::ToolCalls,
             Some("length") => FinishReason::Length,
             Some("content_filter") => FinishReason::ContentFilter,
-            Some(other) => FinishReason::Other(other.to_owned()),
+            Some(other) => FinishReason::unlisted(other),
         };
         let (text, finish) = match (choice.message.content, choice.message.refusal) {
             (Some(text), _) if !text.is_empty() => (Some(text), finish),
