@@ -8,8 +8,8 @@ use std::collections::HashMap;
 use std::hint::black_box;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use review_tui::api::scope::scope;
-use review_tui::cohort::grammar::Grammar;
+use review_tui::api::scope;
+use review_tui::cohort::Grammar;
 
 const CHANGED: usize = 475;
 const MODULES: usize = 25;

@@ -8,8 +8,8 @@ use ratatui::backend::TestBackend;
 use serde_json::{Value, json};
 
 use review_tui::commit_id::CommitId;
-use review_tui::pr::hosted::HostedPr;
-use review_tui::pr::inbox::{Waiting, WaitingPr};
+use review_tui::pr::HostedPr;
+use review_tui::pr::{Waiting, WaitingPr};
 use review_tui::session::inbox::{self, Cached, InboxSetup, Section, cache};
 use review_tui::space::{PrIdentity, SpaceKey, SpaceState, space_dir};
 use review_tui::ui::inbox::first_frame;

@@ -6,10 +6,10 @@ use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use std::hint::black_box;
 
 use review_tui::diff::Side;
-use review_tui::review::consolidate::consolidate;
-use review_tui::review::disagreement::disagreements;
-use review_tui::review::node::*;
-use review_tui::review::verdict::{VerdictFinding, VerdictInput, decide};
+use review_tui::review::consolidate;
+use review_tui::review::disagreements;
+use review_tui::review::*;
+use review_tui::review::{VerdictFinding, VerdictInput, decide};
 use review_tui::reviewers::deterministic::scan_input::ScanFile;
 use review_tui::reviewers::deterministic::secrets::default_scanner;
 

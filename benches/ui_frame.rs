@@ -10,10 +10,10 @@ use ratatui::backend::TestBackend;
 use std::hint::black_box;
 
 use review_tui::diff::Side;
-use review_tui::review::axes::{Axis, AxisVerdict};
-use review_tui::review::events::{EventKind, ReviewEvent, RunId};
-use review_tui::review::node::*;
-use review_tui::space::state::Ladder;
+use review_tui::review::*;
+use review_tui::review::{Axis, AxisVerdict};
+use review_tui::review::{EventKind, ReviewEvent, RunId};
+use review_tui::space::Ladder;
 use review_tui::ui::rows::{self, Row};
 use review_tui::ui::state::{CohortView, Overlay, RowKey};
 use review_tui::ui::view::{self, ViewContext};

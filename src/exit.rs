@@ -2,7 +2,7 @@
 
 /// The binary's exit codes. The README lists them; scripts depend on them, so never renumber.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Exit {
+pub(crate) enum Exit {
     Ship = 0,
     NotEligible = 1,
     Aborted = 2,
@@ -16,7 +16,7 @@ pub enum Exit {
 }
 
 impl Exit {
-    pub fn code(self) -> i32 {
+    pub(crate) fn code(self) -> i32 {
         self as i32
     }
 }

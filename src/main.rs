@@ -13,7 +13,7 @@ use anyhow::Context;
 
 use review_tui::cli::resolve::{DataDirFrom, Resolved};
 use review_tui::cli::{Cli, Command};
-use review_tui::session::prepare::PrepareError;
+use review_tui::session::PrepareError;
 
 use review_tui::headless::{Aborted, Signals};
 use run::output::{describe, say};
@@ -35,7 +35,7 @@ fn main() -> ExitCode {
                 return exit(Exit::Aborted);
             }
             say(describe(&err));
-            use review_tui::pr::local::LocalError;
+            use review_tui::pr::LocalError;
             let nothing = match cause::<PrepareError>(&err) {
                 Some(PrepareError::NothingToReview(_)) => true,
                 Some(PrepareError::Forge(forge)) => matches!(

@@ -448,10 +448,13 @@ const CATCH_ALL_NAMES: &[&str] = &[
     "CatchAll",
 ];
 
-/// The catch-all variants of the error enums in `code` (an enum deriving `Error` or named
-/// `…Error`): a variant named for nothing ([`CATCH_ALL_NAMES`]) that holds only a text. What
-/// failed is then known only to the sentence, and no caller can tell one failure from another
-/// (an exit code, a retry, a hint). A variant names what failed and keeps its source.
+/// The catch-all variants of the enums in `code`: a variant named for nothing
+/// ([`CATCH_ALL_NAMES`]) that holds only a text. In an error enum (deriving `Error` or named
+/// `…Error`) what failed is then known only to the sentence, and no caller can tell one failure
+/// from another (an exit code, a retry, a hint): a variant names what failed and keeps its
+/// source. In any other enum the text gets read again to decide (a model's finish reason
+/// searched for "error"): the enum says what the open case is (`Unrecognised { reason }`) and
+/// the reading is done once, where the text comes in.
 fn catch_all_variants(code: &str) -> Vec<String> {
     // String literals emptied: a message's `{0}` is no brace of the code.
     let mut bare = String::new();
@@ -498,9 +501,7 @@ fn catch_all_variants(code: &str) -> Vec<String> {
                     t == "Error" || t.ends_with("::Error")
                 })
             });
-        if !(derives_error || name.ends_with("Error")) {
-            continue;
-        }
+        let error_enum = derives_error || name.ends_with("Error");
         // The variants at depth one of the body.
         let body = &rest[open + 1..];
         let mut depth = 0usize;
@@ -578,7 +579,11 @@ fn catch_all_variants(code: &str) -> Vec<String> {
                     )
                 });
             if only_text && CATCH_ALL_NAMES.contains(&variant_name.as_str()) {
-                found.push(format!("{name}::{variant_name}"));
+                found.push(if error_enum {
+                    format!("{name}::{variant_name}")
+                } else {
+                    format!("{name}::{variant_name} (not an error enum)")
+                });
             }
         }
     }
@@ -595,7 +600,8 @@ fn error_enums_have_no_catch_all_variant() {
     }
     assert!(
         offenders.is_empty(),
-        "catch-all error variants (name what failed, keep its source with #[from] or #[source]):\n{}",
+        "catch-all variants (name what failed and keep its source with #[from] or #[source]; \
+         name an open case for what it holds and read the text once where it comes in):\n{}",
         offenders.join("\n")
     );
 }
@@ -618,6 +624,7 @@ fn the_catch_all_check_finds_text_only_variants_of_error_enums() {
         #[derive(Debug, thiserror::Error)]
         enum Broken { #[error("{0}")] Internal(Box<str>) }
         pub enum FinishReason { Stop, Other(String) }
+        pub enum FinishReason { Stop, Unrecognised { reason: String } }
         pub enum ThemeError { Other(PathBuf) }
     "#;
     assert_eq!(
@@ -625,7 +632,8 @@ fn the_catch_all_check_finds_text_only_variants_of_error_enums() {
         vec![
             "PrepareError::Other",
             "FetchError::Misc",
-            "Broken::Internal"
+            "Broken::Internal",
+            "FinishReason::Other (not an error enum)"
         ]
     );
 }

@@ -77,7 +77,7 @@ pub struct Cli {
     /// How far the review goes: light (engineer), balanced (engineer, qa, architect) or
     /// thorough (all five roles). Default: from the config, else balanced.
     #[arg(long, value_name = "LEVEL")]
-    pub level: Option<crate::review::level::Level>,
+    pub level: Option<crate::review::Level>,
 
     /// Run only the zero-token reviewers (rules, secret scan, SARIF) and say so; without it, a
     /// review with no model reviewer is Inconclusive.
@@ -229,7 +229,7 @@ pub enum Command {
         /// Who answers: engineer, qa, architect, security or performance. Default: the model
         /// reviewer that raised the finding, else the engineer.
         #[arg(long, value_name = "ROLE")]
-        role: Option<crate::review::level::Role>,
+        role: Option<crate::review::Role>,
         /// How to print the answer.
         #[arg(long, value_enum, default_value_t = VerdictFormat::Text)]
         format: VerdictFormat,
@@ -368,7 +368,7 @@ pub enum Command {
         api_url: Option<String>,
         /// For every review the inbox runs (--review-all) or opens: how far it goes.
         #[arg(long, value_name = "LEVEL")]
-        level: Option<crate::review::level::Level>,
+        level: Option<crate::review::Level>,
         /// For every review the inbox runs or opens: only the zero-token reviewers.
         #[arg(long)]
         deterministic_only: bool,

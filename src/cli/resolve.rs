@@ -9,10 +9,10 @@ use std::time::Duration;
 
 use crate::cli::{Cli, ReportFormat};
 use crate::config::{Config, ConfigError};
-use crate::pr::connect::InvalidApiUrl;
-use crate::pr::ref_error::RefError;
+use crate::pr::InvalidApiUrl;
+use crate::pr::RefError;
+use crate::pr::Uncommitted;
 use crate::pr::reference::{self, PrRef};
-use crate::pr::uncommitted::Uncommitted;
 use crate::reviewers::deterministic::rules::Catalog;
 use crate::reviewers::model::budget::{Budget, BudgetError, Limit, Pricing};
 use crate::ui::Theme;
@@ -61,7 +61,7 @@ impl Default for ModelTimes {
 
 impl ModelTimes {
     /// The durations `[models]` sets, each over its default.
-    pub fn of(models: &crate::config::models::ModelsLayer) -> Result<ModelTimes, FlagError> {
+    pub fn of(models: &crate::config::ModelsLayer) -> Result<ModelTimes, FlagError> {
         let default = ModelTimes::default();
         let duration = |value: &Option<String>, key: &'static str, default: Duration| match value {
             Some(text) => {
@@ -314,7 +314,7 @@ fn check_flags(
 /// `--api-url`, when given, must be an API address.
 pub fn check_api_url(url: Option<&str>) -> Result<(), FlagError> {
     if let Some(url) = url.filter(|u| !u.trim().is_empty()) {
-        crate::pr::connect::parse_api_url(url).map_err(|source| FlagError::ApiUrl {
+        crate::pr::parse_api_url(url).map_err(|source| FlagError::ApiUrl {
             url: url.to_string(),
             source,
         })?;

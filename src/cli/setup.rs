@@ -6,15 +6,15 @@
 use crate::cli::Cli;
 use crate::cli::resolve::Resolved;
 use crate::config::{Config, ConfigError};
-use crate::pr::connect::Notices;
-use crate::pr::connect::SettingError;
+use crate::pr::Notices;
+use crate::pr::SettingError;
 use crate::pr::reference;
 use crate::publish::{PublishOptions, Publishing, Selection};
 use crate::reviewers::deterministic::rules::Catalog;
 use crate::reviewers::model::budget::BudgetError;
 use crate::reviewers::model::roster::{PROVIDER_ENV_VARS, RosterError};
-use crate::session::prepare::PrepareOptions;
-use crate::session::round::{ModelSetup, ReviewOptions};
+use crate::session::PrepareOptions;
+use crate::session::{ModelSetup, ReviewOptions};
 use crate::session::{Session, SessionSetup};
 
 /// What setting a review up refused.
@@ -47,7 +47,7 @@ pub fn prepare_options(
     user: &Config,
     notices: Notices,
 ) -> Result<PrepareOptions, SetupError> {
-    let mut connection = crate::pr::registry::connection(user)?;
+    let mut connection = crate::pr::connection(user)?;
     connection.api_url = cli.api_url.clone();
     // The cockpit takes these away once it owns the screen.
     connection.notices = Some(notices);
@@ -62,7 +62,7 @@ pub fn prepare_options(
 /// GitHub was called) with the repository's file at the PR's base laid over it.
 pub fn review_config(
     mut user: Config,
-    prepared: &crate::session::prepare::Prepared,
+    prepared: &crate::session::Prepared,
 ) -> Result<Config, SetupError> {
     let repo = git2::Repository::open_bare(prepared.space.mirror()).map_err(SetupError::Mirror)?;
     let base = prepared.space.state().base_sha.clone();
@@ -72,7 +72,7 @@ pub fn review_config(
 
 pub fn review_options(
     resolved: &Resolved,
-    prepared: &crate::session::prepare::Prepared,
+    prepared: &crate::session::Prepared,
     config: &Config,
 ) -> Result<ReviewOptions, SetupError> {
     // `--level` wins; else the level the person last chose for this PR; else the config's.
@@ -125,7 +125,7 @@ pub fn warm_up() {
             use crate::reviewers::deterministic::secrets::{SECRET_SCAN, default_scanner};
             default_scanner().compile_for(&format!(
                 "{SECRET_SCAN}: secret rules; {}",
-                crate::review::axes::API_CONTRACT
+                crate::review::API_CONTRACT
             ));
         });
 }
@@ -152,11 +152,11 @@ pub fn asked(cli: &Cli) -> crate::publish::Asked {
 /// (the PR's forge or the local space). The fix command is the user's `[fix] command`;
 /// `REVIEW_TUI_FIX_COMMAND` overrides it.
 pub fn new_session(
-    prepared: crate::session::prepare::Prepared,
+    prepared: crate::session::Prepared,
     cli: &Cli,
     config: &Config,
     review: ReviewOptions,
-    room: Option<crate::session::ask::RoomSetup>,
+    room: Option<crate::session::RoomSetup>,
 ) -> Session<Publishing> {
     let selection = if cli.consensus_only {
         Selection::ConsensusOnly
@@ -191,7 +191,7 @@ pub fn uncommitted_warning(reference: &reference::PrRef) -> Option<String> {
     else {
         return None;
     };
-    let count = crate::pr::local::uncommitted(path, head.as_deref())?;
+    let count = crate::pr::uncommitted(path, head.as_deref())?;
     let files = if count == 1 { "file is" } else { "files are" };
     (count > 0).then(|| {
         format!(
@@ -205,7 +205,7 @@ pub fn model_setup(
     resolved: &Resolved,
     config: &Config,
     worktree: &std::path::Path,
-    level: crate::review::level::Level,
+    level: crate::review::Level,
 ) -> Result<Option<ModelSetup>, SetupError> {
     let cli = &resolved.flags;
     if cli.deterministic_only {
@@ -247,7 +247,7 @@ pub fn roster_of(
     resolved: &Resolved,
     config: &Config,
     worktree: &std::path::Path,
-    level: crate::review::level::Level,
+    level: crate::review::Level,
     budget: Option<std::sync::Arc<crate::reviewers::model::budget::Budget>>,
     room: bool,
 ) -> Result<
@@ -340,11 +340,11 @@ pub fn roster_of(
 pub fn room_setup(
     resolved: &Resolved,
     config: &Config,
-    prepared: &crate::session::prepare::Prepared,
+    prepared: &crate::session::Prepared,
     review: &ReviewOptions,
-) -> Result<Option<crate::session::ask::RoomSetup>, SetupError> {
+) -> Result<Option<crate::session::RoomSetup>, SetupError> {
     let budget = review.models.as_ref().map(|m| m.roster.budget.clone());
-    let level = crate::review::level::Level::Thorough;
+    let level = crate::review::Level::Thorough;
     Ok(roster_of(
         resolved,
         config,
@@ -353,7 +353,7 @@ pub fn room_setup(
         budget,
         true,
     )?
-    .map(|(roster, bounds, _)| crate::session::ask::RoomSetup {
+    .map(|(roster, bounds, _)| crate::session::RoomSetup {
         roster,
         bounds,
         secret_config: review.secret_config.clone(),

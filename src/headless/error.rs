@@ -1,8 +1,8 @@
 //! What stops a headless run before it has an outcome.
 
 use crate::cli::setup::SetupError;
-use crate::session::prepare::PrepareError;
-use crate::session::round::PipelineError;
+use crate::session::PipelineError;
+use crate::session::PrepareError;
 
 use super::signals::Aborted;
 

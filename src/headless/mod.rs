@@ -22,10 +22,10 @@ use crate::cli::setup::{
     asked, check_models, new_session, prepare_options, review_config, review_options,
     uncommitted_warning,
 };
-use crate::pr::connect::Notices;
+use crate::pr::Notices;
 use crate::publish::Rerun;
-use crate::session::prepare::{Prepared, prepare};
-use crate::session::round::ReviewOptions;
+use crate::session::ReviewOptions;
+use crate::session::{Prepared, prepare};
 
 /// One headless review of the resolved PR, stopped by `signals`, saying its way to `say`.
 pub fn run(
@@ -148,7 +148,7 @@ fn review(
 fn stored_round(
     resolved: &Resolved,
     prepared: Prepared,
-    offline: crate::session::prepare::Offline,
+    offline: crate::session::Offline,
     runtime: &tokio::runtime::Runtime,
     signals: &Signals,
     say: &Notices,

@@ -1,7 +1,7 @@
 //! What a headless run ends in: the outcome the binary maps to an exit code, the report it
 //! writes, and the line it says after the report.
 
-use crate::pr::eligibility::Ineligible;
+use crate::pr::Ineligible;
 use crate::publish::Publishing;
 use crate::review::Decision;
 use crate::session::Session;

@@ -2,11 +2,11 @@
 //! dispatched, and a server that keeps a reviewer or a pass waiting while it lasts, not after
 //! minutes of silence.
 
-use crate::pr::connect::Notices;
-use crate::review::events::{EventKind, ReviewEvent, retry_note};
+use crate::pr::Notices;
+use crate::review::{EventKind, ReviewEvent, retry_note};
 use crate::reviewers::model::passes::PassNote;
 use crate::reviewers::model::provider::Heard;
-use crate::session::round::Tap;
+use crate::session::Tap;
 
 /// Says each of `taps` that a person waiting should hear, until the round drops its end.
 pub(super) fn say_while_running(mut taps: tokio::sync::mpsc::UnboundedReceiver<Tap>, say: Notices) {

@@ -1,6 +1,6 @@
 //! `--publish`: the round, then the person's thread drafts, each step said on the way.
 
-use crate::pr::connect::Notices;
+use crate::pr::Notices;
 use crate::publish::{PublishError, Publishing};
 use crate::session::Session;
 

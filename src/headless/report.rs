@@ -5,10 +5,10 @@
 
 use crate::cli::{Cli, ReportFormat};
 use crate::publish::Publishing;
-use crate::report::sarif::to_sarif;
+use crate::report::to_sarif;
 use crate::report::{headless, review};
 use crate::reviewers::redact::outbound;
-use crate::session::prepare::Prepared;
+use crate::session::Prepared;
 use crate::session::{RoundSnapshot, Session};
 
 /// A JSON report with every string redacted where it stands (the document stays valid).
@@ -75,7 +75,7 @@ pub(super) fn round(
 /// One line per distinct failure of a required reviewer (the same provider error for three
 /// roles is said once), so a run that cannot Ship says why on stderr, not only in the report.
 pub(super) fn failed_reviewers(result: &RoundSnapshot) -> Vec<String> {
-    use crate::review::verdict::Outcome;
+    use crate::review::Outcome;
     let mut failures: Vec<(Vec<&str>, String)> = Vec::new();
     for reviewer in result.board.reviewers.values() {
         let why = match reviewer.outcome {

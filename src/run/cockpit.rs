@@ -6,7 +6,7 @@ use anyhow::Context;
 use review_tui::cli::resolve::Resolved;
 use review_tui::pr::reference;
 use review_tui::publish::Rerun;
-use review_tui::session::prepare::prepare;
+use review_tui::session::prepare;
 
 use super::output::{ask, say};
 use review_tui::cli::setup::{
@@ -23,7 +23,7 @@ pub(crate) fn cockpit_command(
     runtime: &tokio::runtime::Runtime,
     to_inbox: &mut bool,
 ) -> anyhow::Result<Exit> {
-    use review_tui::pr::eligibility::Ineligible;
+    use review_tui::pr::Ineligible;
     use review_tui::ui;
 
     ui::app::check_terminal()?;

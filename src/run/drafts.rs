@@ -7,10 +7,10 @@ use anyhow::Context;
 use review_tui::cli::resolve::{DataDirFrom, Resolved};
 use review_tui::cli::{Cli, Command, VerdictFormat};
 use review_tui::pr::reference;
-use review_tui::review::thread::ThreadState;
+use review_tui::review::ThreadState;
 use review_tui::reviewers::redact::outbound;
-use review_tui::session::prepare::prepare;
-use review_tui::session::round::ReviewOptions;
+use review_tui::session::ReviewOptions;
+use review_tui::session::prepare;
 
 use review_tui::headless::redacted_json;
 
@@ -146,7 +146,7 @@ pub(crate) fn ask_command(cli: &Cli) -> anyhow::Result<Exit> {
 /// The end of an answer printed as it came (`text`; `printed`: some of it was), or the whole
 /// thread as JSON; 0 when it was answered, 4 when it was cut short.
 fn answered(
-    thread: &review_tui::review::thread::Thread,
+    thread: &review_tui::review::Thread,
     text: bool,
     printed: bool,
 ) -> anyhow::Result<Exit> {
@@ -154,7 +154,7 @@ fn answered(
         if printed {
             write_stdout("\n")?;
         }
-        if let Some(line) = review_tui::session::ask::proposal_line(thread) {
+        if let Some(line) = review_tui::session::proposal_line(thread) {
             write_stdout(&outbound(&format!("\n{line} (accept it in the cockpit)\n")))?;
         }
         if thread.state == ThreadState::Answered {
@@ -182,11 +182,8 @@ fn answered(
 }
 
 /// `PATH:LINE` or `PATH:START-END` on `side`, as the person's finding is anchored.
-pub(crate) fn parse_anchor(
-    at: &str,
-    side: &str,
-) -> anyhow::Result<review_tui::review::node::Anchor> {
-    use review_tui::review::side::Side;
+pub(crate) fn parse_anchor(at: &str, side: &str) -> anyhow::Result<review_tui::review::Anchor> {
+    use review_tui::review::Side;
     let bad =
         || anyhow::anyhow!("--at {at:?}: expected PATH:LINE or PATH:START-END (src/lib.rs:12-14)");
     let (path, lines) = at.rsplit_once(':').ok_or_else(bad)?;
@@ -198,7 +195,7 @@ pub(crate) fn parse_anchor(
         "left" => Side::Left,
         other => anyhow::bail!("--side {other:?}: use right (the head) or left (the base)"),
     };
-    Ok(review_tui::review::node::Anchor {
+    Ok(review_tui::review::Anchor {
         path: review_tui::repo_path::RepoPath::parse(path.trim())
             .map_err(|e| anyhow::anyhow!("--at {at:?}: {e}"))?,
         side,
@@ -210,8 +207,8 @@ pub(crate) fn parse_anchor(
 /// Adds, edits or deletes the person's own finding through the session (the command the
 /// cockpit sends), then prints the verdict it makes: the exit code is the verdict's.
 pub(crate) fn comment_command(cli: &Cli) -> anyhow::Result<Exit> {
-    use review_tui::review::node::{Kind, Priority};
     use review_tui::review::person::{self, PersonDraft};
+    use review_tui::review::{Kind, Priority};
     use review_tui::session::Command as SessionCommand;
 
     let Some(Command::Comment {
@@ -321,7 +318,7 @@ pub(crate) fn comment_command(cli: &Cli) -> anyhow::Result<Exit> {
 /// kept in the space until a publish posts it.
 pub(crate) fn thread_command(cli: &Cli) -> anyhow::Result<Exit> {
     use review_tui::session::thread_drafts;
-    use review_tui::space::thread_draft::{ThreadAction, ThreadDraft};
+    use review_tui::space::{ThreadAction, ThreadDraft};
     let (pr, thread, delete, data_dir, api_url, action) = match &cli.command {
         Some(Command::Reply {
             pr,
@@ -392,7 +389,7 @@ pub(crate) fn thread_command(cli: &Cli) -> anyhow::Result<Exit> {
             )
         })?;
     let action = action.expect("an action unless deleting");
-    let at = review_tui::pr::http::utc_time(review_tui::pr::http::now_epoch());
+    let at = review_tui::retry::utc_time(review_tui::retry::now_epoch());
     let draft = prepared
         .space
         .update(|state| -> anyhow::Result<ThreadDraft> {

@@ -6,11 +6,11 @@ use anyhow::Context;
 use review_tui::cli::resolve::Resolved;
 use review_tui::cli::{Cli, Command, ModelFlags, VerdictFormat};
 use review_tui::config::Config;
-use review_tui::pr::connect::Notices;
+use review_tui::pr::Notices;
 use review_tui::publish::Rerun;
 use review_tui::reviewers::redact::outbound;
-use review_tui::session::prepare::prepare;
-use review_tui::session::round::ReviewOptions;
+use review_tui::session::ReviewOptions;
+use review_tui::session::prepare;
 
 use super::cockpit::cockpit_command;
 use review_tui::headless::redacted_json;
@@ -57,7 +57,7 @@ pub(crate) fn inbox_setup(
         cache: cache::path(&data_root, data_dir.is_some()),
         data_root,
         sections: InboxSetup::sections_of(user.inbox.sections.as_deref())?,
-        query: review_tui::pr::inbox::InboxQuery {
+        query: review_tui::pr::InboxQuery {
             requested: true,
             authored: true,
             repos: user.inbox.repos.clone(),
@@ -83,7 +83,7 @@ pub(crate) fn inbox_command(cli: &Cli) -> anyhow::Result<Exit> {
     // Read once for the list, the screen and every review it starts.
     let user = review_tui::config::load_user()?;
     let setup = inbox_setup(&user, data_dir.as_deref())?;
-    let mut connection = review_tui::pr::registry::connection(&user)?;
+    let mut connection = review_tui::pr::connection(&user)?;
     connection.api_url = api_url.clone();
     connection.notices = Some(Notices::new(|notice: String| say(notice)));
     git2::opts::strict_hash_verification(false);
@@ -204,7 +204,7 @@ fn inbox_review_flags(cli: &Cli) -> Vec<std::ffi::OsString> {
 struct ReviewFlags<'a> {
     data_dir: Option<&'a std::path::Path>,
     api_url: Option<&'a str>,
-    level: Option<review_tui::review::level::Level>,
+    level: Option<review_tui::review::Level>,
     deterministic_only: bool,
     models: &'a ModelFlags,
 }
@@ -246,7 +246,7 @@ pub(crate) fn review_all_command(
     cli: &Cli,
     user: Config,
     setup: &review_tui::session::inbox::InboxSetup,
-    connection: &review_tui::pr::connect::Connection,
+    connection: &review_tui::pr::Connection,
     runtime: &tokio::runtime::Runtime,
 ) -> anyhow::Result<Exit> {
     use clap::Parser;

@@ -2,7 +2,7 @@
 //! and the lines said on stderr before a review starts.
 
 use review_tui::config::Config;
-use review_tui::pr::connect::Notices;
+use review_tui::pr::Notices;
 use review_tui::pr::reference;
 
 use super::output::say;

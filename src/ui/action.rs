@@ -6,10 +6,10 @@ use std::sync::Arc;
 
 use ratatui_textarea::Input;
 
-use crate::review::axes::Axis;
-use crate::review::events::{ReviewEvent, RunId};
-use crate::review::verdict::Verdict;
-use crate::space::state::Ladder;
+use crate::review::Axis;
+use crate::review::Verdict;
+use crate::review::{ReviewEvent, RunId};
+use crate::space::Ladder;
 pub use crate::ui::command::Command;
 use crate::ui::state::{CohortView, PreviewData};
 
@@ -85,10 +85,10 @@ pub enum Report {
     },
     /// The reviewers as the run planned them (queued, and skipped with why): replaces the
     /// board's reviewer list.
-    Reviewers(Vec<crate::review::board::ReviewerState>),
+    Reviewers(Vec<crate::review::ReviewerState>),
     /// The findings as the engine recorded them at the end of a run (fingerprints, carried
     /// decisions, duplicates folded): replaces the streamed list.
-    Findings(Vec<crate::review::node::ReviewNode>),
+    Findings(Vec<crate::review::ReviewNode>),
     /// The person's edited comments as the space holds them (a new round moves them onto its
     /// findings).
     Comments(std::collections::BTreeMap<String, String>),
@@ -104,7 +104,7 @@ pub enum Report {
     /// The pull request's diff (files, hunks, lines with LEFT/RIGHT numbers) for the diff view.
     Diff(Arc<crate::diff::Diff>),
     /// The review threads people hold on the PR, for the diff view's gutter.
-    ReviewThreads(Arc<Vec<crate::pr::threads::ReviewThread>>),
+    ReviewThreads(Arc<Vec<crate::pr::ReviewThread>>),
     Loading(Option<String>),
     /// The pull request as its forge answered, before its space is ready.
     Pr(crate::ui::state::PrHeader),
@@ -129,9 +129,9 @@ pub enum Report {
     /// A transient note from the engine (`the review is still running`).
     Notice(String),
     /// The person's drafts on the PR's review threads, as the space holds them.
-    ThreadDrafts(Vec<crate::space::thread_draft::ThreadDraft>),
+    ThreadDrafts(Vec<crate::space::ThreadDraft>),
     /// A thread of the review room as it stands (asked, answered in part, ended).
-    Thread(Box<crate::review::thread::Thread>),
+    Thread(Box<crate::review::Thread>),
     /// The gate wrote a patch: announced, kept for the patch viewer.
     PatchWritten {
         patch: crate::ui::state::PatchData,

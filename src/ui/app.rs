@@ -10,8 +10,8 @@ use std::sync::Arc;
 use tokio::sync::mpsc;
 
 use crate::publish::Publishing;
-use crate::session::prepare::{PrepareEvent, Progress};
 use crate::session::{Command, EventOf, RoundSnapshot, Session, SessionEvent};
+use crate::session::{PrepareEvent, Progress};
 use crate::space::Ladder;
 use crate::ui::action::{Action, Report};
 use crate::ui::cohort_links;
@@ -74,7 +74,7 @@ impl Screen {
 
     /// Where the preparation reports to: the PR, its diff and each step as actions, and
     /// the forge's notices (a slow call, a retry) as notices, never on stderr under the screen.
-    pub fn progress(&self) -> (Progress, crate::pr::connect::Notices) {
+    pub fn progress(&self) -> (Progress, crate::pr::Notices) {
         let inbox = self.inbox.clone();
         let progress = Progress::new(move |event| {
             inbox.send(match event {
@@ -92,7 +92,7 @@ impl Screen {
             });
         });
         let inbox = self.inbox.clone();
-        let notices = crate::pr::connect::Notices::new(move |notice| {
+        let notices = crate::pr::Notices::new(move |notice| {
             inbox.send(Action::Engine(Report::Notice(notice)));
         });
         (progress, notices)
@@ -414,7 +414,7 @@ pub fn reopened_state(
 }
 
 /// A written patch as the viewer shows it.
-fn patch_data(written: &crate::session::fix::WrittenPatch) -> PatchData {
+fn patch_data(written: &crate::session::WrittenPatch) -> PatchData {
     PatchData {
         path: written.path.display().to_string(),
         text: written.text.clone(),
@@ -460,7 +460,7 @@ pub async fn run_cockpit(
     watch: bool,
     cx: &ViewContext,
     screen: Screen,
-) -> std::io::Result<(RunOutcome, Option<crate::review::verdict::Decision>)> {
+) -> std::io::Result<(RunOutcome, Option<crate::review::Decision>)> {
     let mut screen = screen;
     let person = crate::session::person_name();
     let opening = session.opening();

@@ -10,7 +10,7 @@
 use std::collections::HashMap;
 
 use crate::diff::{FileDiff, Hunk, Line, LineKind, Side};
-use crate::review::node::ReviewNode;
+use crate::review::ReviewNode;
 use crate::ui::state::{AppState, CohortView};
 
 /// One row of the document.
@@ -221,7 +221,7 @@ fn markable(node: &ReviewNode) -> bool {
 fn first_row(
     doc_file: &DocFile<'_>,
     file: &FileDiff,
-    anchor: &crate::review::node::Anchor,
+    anchor: &crate::review::Anchor,
 ) -> Option<usize> {
     for (h, hunk) in file.hunks.iter().enumerate() {
         let range = match anchor.side {
@@ -241,7 +241,7 @@ fn first_row(
 
 /// Whether `anchor` lands on `line`: RIGHT by the new number (added and context lines), LEFT
 /// by the old number (removed and context lines).
-pub fn covers(anchor: &crate::review::node::Anchor, line: &Line) -> bool {
+pub fn covers(anchor: &crate::review::Anchor, line: &Line) -> bool {
     let number = match (anchor.side, line.kind) {
         (Side::Right, LineKind::Removed) | (Side::Left, LineKind::Added) => None,
         (Side::Right, _) => line.new_line,
@@ -290,7 +290,7 @@ pub fn threads_at<'s>(
     state: &'s AppState,
     doc: &DiffDoc<'_>,
     row: usize,
-) -> Vec<&'s crate::pr::threads::ReviewThread> {
+) -> Vec<&'s crate::pr::ReviewThread> {
     let Some(DiffRow::Line { path, line }) = doc.row(row) else {
         return Vec::new();
     };

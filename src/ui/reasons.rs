@@ -4,9 +4,9 @@
 //! Derived from what the state already holds (the axes, the reviewers' runs, the verdict);
 //! the verdict never reads them.
 
+use crate::review::AxisVerdict;
 use crate::review::Decision;
-use crate::review::axes::AxisVerdict;
-use crate::review::verdict::Outcome;
+use crate::review::Outcome;
 use crate::ui::state::AppState;
 
 /// One reason the verdict is not Ship that is not a finding.

@@ -6,10 +6,10 @@
 
 use std::collections::HashMap;
 
+use crate::review::Placement;
 use crate::review::Priority;
-use crate::review::consolidate::Problem;
-use crate::review::level::Placement;
-use crate::review::node::{Actor, ReviewNode, Status};
+use crate::review::Problem;
+use crate::review::{Actor, ReviewNode, Status};
 use ratatui::layout::Rect;
 
 use crate::ui::state::{AppState, RowKey};

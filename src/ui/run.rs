@@ -15,8 +15,8 @@ use ratatui::crossterm::event::{self, Event};
 use tokio::sync::mpsc;
 use tokio::time::{Instant, MissedTickBehavior};
 
-use crate::review::board::ReviewerPhase;
-use crate::review::events::ReviewEvent;
+use crate::review::ReviewEvent;
+use crate::review::ReviewerPhase;
 use crate::ui::action::{Action, Report};
 use crate::ui::state::{AppState, TerminalJob};
 use crate::ui::update::{Effect, update};

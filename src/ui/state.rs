@@ -10,15 +10,15 @@ use ratatui_textarea::TextArea;
 
 use crate::diff::Diff;
 use crate::pr::forge::PullRequest;
+use crate::review::Axis;
+use crate::review::Board;
+use crate::review::Change;
+use crate::review::Disagreement;
 use crate::review::Level;
-use crate::review::axes::Axis;
-use crate::review::board::Board;
-use crate::review::consolidate::Problem;
-use crate::review::disagreement::Disagreement;
-use crate::review::node::ReviewNode;
-use crate::review::status::Change;
-use crate::review::verdict::Verdict;
-use crate::space::state::{Ladder, SpaceState};
+use crate::review::Problem;
+use crate::review::ReviewNode;
+use crate::review::Verdict;
+use crate::space::{Ladder, SpaceState};
 pub use crate::ui::pane::Pane;
 
 /// What the header says about the pull request.
@@ -120,8 +120,8 @@ pub struct Undoable {
 /// a deleted draft is put back as it was (same id, same text).
 #[derive(Debug, Clone, PartialEq)]
 pub enum DraftStep {
-    Put(crate::space::thread_draft::ThreadDraft),
-    Deleted(crate::space::thread_draft::ThreadDraft),
+    Put(crate::space::ThreadDraft),
+    Deleted(crate::space::ThreadDraft),
     /// A finding already raised in a thread, included in the publish (`true`) or left out
     /// again; `what` names it in messages.
     Raised {
@@ -266,7 +266,7 @@ pub enum InputPurpose {
     /// text is what is typed.
     Comment {
         node_id: String,
-        draft: crate::review::person::PersonDraft,
+        draft: crate::review::PersonDraft,
     },
 }
 
@@ -330,7 +330,7 @@ impl InputOverlay {
 /// What the round's publish posted (its decision and the digest of its triage) and when.
 #[derive(Debug, Clone, PartialEq)]
 pub struct PostedAt {
-    pub posted: crate::space::state::Posted,
+    pub posted: crate::space::Posted,
     /// RFC 3339, as the publish record has it.
     pub at: String,
 }
@@ -513,12 +513,12 @@ pub struct AppState {
     /// rows it shows.
     pub diff: Option<Arc<Diff>>,
     /// The review threads people hold on the PR: marked in the diff view's gutter.
-    pub review_threads: Arc<Vec<crate::pr::threads::ReviewThread>>,
+    pub review_threads: Arc<Vec<crate::pr::ReviewThread>>,
     /// Where the preview stood (scroll, selected raised row) when the include key asked for
     /// a new one: it comes back there.
     pub preview_at: Option<(u16, usize)>,
     /// The person's replies and resolutions on those threads, until a publish posts them.
-    pub thread_drafts: Vec<crate::space::thread_draft::ThreadDraft>,
+    pub thread_drafts: Vec<crate::space::ThreadDraft>,
     /// Findings (by fingerprint) the person chose in the publish preview to post though an
     /// open thread already raises them.
     pub include_raised: std::collections::BTreeSet<String>,
@@ -580,7 +580,7 @@ pub struct AppState {
     /// The whole run's stop was pressed once: the next press stops it.
     pub stop_armed: bool,
     /// The review room's questions and answers (every round's), as the session last said.
-    pub threads: Vec<crate::review::thread::Thread>,
+    pub threads: Vec<crate::review::Thread>,
     /// In the diff view: where a range of lines for the person's comment starts (`V`).
     pub diff_range: Option<usize>,
 }
@@ -652,7 +652,7 @@ impl AppState {
         state.include_raised = space.include_raised.clone();
         state.axis_overrides = space.axis_overrides.clone();
         // An answer the last process was still receiving is no longer coming.
-        crate::review::thread::interrupt_open(&mut state.threads);
+        crate::review::interrupt_open(&mut state.threads);
         state.published = space.published().map(|p| p.target.clone());
         state.posted = space.published().and_then(|p| {
             p.posted.clone().map(|posted| PostedAt {
@@ -671,8 +671,8 @@ impl AppState {
     /// so what the header shows is exactly what the code decides.
     pub fn refresh(&mut self) {
         // The same derivations the session's snapshot makes, from `review::derived`.
-        self.derived.problems = crate::review::derived::problems(&mut self.board.nodes);
-        self.derived.disagreements = crate::review::disagreement::disagreements(&self.board.nodes);
+        self.derived.problems = crate::review::problems(&mut self.board.nodes);
+        self.derived.disagreements = crate::review::disagreements(&self.board.nodes);
         self.derived.node_index = self
             .board
             .nodes
@@ -689,31 +689,26 @@ impl AppState {
             self.verdict = None;
             return;
         }
-        let context = crate::review::derived::Context {
+        let context = crate::review::Context {
             axes: self.axes.clone(),
             reviewers: self.board.reviewer_runs(),
             deterministic_only: self.deterministic_only,
             model_verdict: None,
         };
-        self.verdict = Some(crate::review::derived::verdict(&self.board.nodes, context));
+        self.verdict = Some(crate::review::verdict(&self.board.nodes, context));
     }
 
     /// The person's decision beside the verdict by code, when their overrides of gated axes
     /// change it (`review::axis_override`).
     pub fn persons_decision(&self) -> Option<crate::review::axis_override::PersonsDecision> {
         let verdict = self.verdict.as_ref()?;
-        let context = crate::review::derived::Context {
+        let context = crate::review::Context {
             axes: self.axes.clone(),
             reviewers: self.board.reviewer_runs(),
             deterministic_only: self.deterministic_only,
             model_verdict: None,
         };
-        crate::review::derived::persons_decision(
-            &self.board.nodes,
-            context,
-            verdict,
-            &self.axis_overrides,
-        )
+        crate::review::persons_decision(&self.board.nodes, context, verdict, &self.axis_overrides)
     }
 
     /// A finding's title for messages, cut to a readable length (ids are for machines).
@@ -892,7 +887,7 @@ impl PassProgress {
                 // A retry's wait is still the retry.
                 if !matches!(self.held, Some(PassHeld::Retrying { .. })) {
                     self.held = Some(PassHeld::Waiting {
-                        note: crate::review::events::waiting_note(host, *waited_secs),
+                        note: crate::review::waiting_note(host, *waited_secs),
                     });
                 }
             }

@@ -4,7 +4,7 @@
 
 use ratatui::text::Span;
 
-use crate::review::node::Kind;
+use crate::review::Kind;
 
 /// The display width of a string.
 pub(crate) fn width(text: &str) -> usize {

@@ -1,9 +1,9 @@
 //! The PR's review threads as the cockpit lists them: open ones first, then by file and line;
 //! and the person's drafts on each.
 
-use crate::pr::threads::ReviewThread;
-use crate::review::node::Anchor;
-use crate::space::thread_draft::{ThreadAction, ThreadDraft};
+use crate::pr::ReviewThread;
+use crate::review::Anchor;
+use crate::space::{ThreadAction, ThreadDraft};
 use crate::ui::state::AppState;
 
 /// The threads in list order: open (neither resolved nor outdated) first, then by file, line.

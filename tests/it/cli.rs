@@ -3,7 +3,7 @@
 use std::io::Write;
 use std::process::{Command, Output, Stdio};
 
-pub fn review_tui() -> Command {
+pub(crate) fn review_tui() -> Command {
     Command::new(env!("CARGO_BIN_EXE_review-tui"))
 }
 

@@ -544,7 +544,7 @@ fn libgit2_diff_parses_to_numstat_counts_and_describes_each_change() {
     let (repo, range) = scenario();
     let expected = repo.numstat(&range);
     let git = git2::Repository::open(&repo.root).unwrap();
-    let diff = diff::git::merge_base_diff(&git, "main", "feature").unwrap();
+    let diff = diff::merge_base_diff(&git, "main", "feature").unwrap();
     assert_eq!(model_counts(&diff), expected);
 
     let file = |path: &str| {
@@ -634,7 +634,7 @@ fn libgit2_text_matches_the_git_cli_model() {
     let (repo, range) = scenario();
     let git = git2::Repository::open(&repo.root).unwrap();
     let from_libgit2 =
-        diff::parse(&diff::git::merge_base_diff_text(&git, "main", "feature").unwrap()).unwrap();
+        diff::parse(&diff::merge_base_diff_text(&git, "main", "feature").unwrap()).unwrap();
     let from_cli = diff::parse_bytes(&repo.git(&["diff", "--find-renames", &range])).unwrap();
     let shape = |d: &Diff| {
         let mut files: Vec<_> = d
@@ -661,7 +661,7 @@ fn libgit2_text_matches_the_git_cli_model() {
 fn unknown_revisions_are_named_in_the_error() {
     let (repo, _) = scenario();
     let git = git2::Repository::open(&repo.root).unwrap();
-    let error = diff::git::merge_base_diff(&git, "main", "no-such-branch").unwrap_err();
+    let error = diff::merge_base_diff(&git, "main", "no-such-branch").unwrap_err();
     assert!(matches!(error, DiffError::Git { .. }));
     assert!(error.to_string().contains("no-such-branch"), "{error}");
 }
@@ -869,7 +869,7 @@ fn earlier_names_follow_renames_commit_by_commit() {
     repo.git(&["rm", "--quiet", "gone.rs"]);
     repo.commit_all("rename again, delete one");
     let git = git2::Repository::open(repo.path()).unwrap();
-    let names = diff::git::earlier_names(&git, "main", "feature").unwrap();
+    let names = diff::earlier_names(&git, "main", "feature").unwrap();
     let mut listed: Vec<_> = names.into_iter().collect();
     listed.sort();
     assert_eq!(

@@ -2,9 +2,9 @@
 
 use std::time::Duration;
 
+use review_tui::pr::Token;
 use review_tui::pr::forge::{FileStatus, Forge, PrState, Side};
 use review_tui::pr::github::{GithubClient, GithubConfig, GithubError, GithubForge, RetryPolicy};
-use review_tui::pr::token::Token;
 use serde_json::Value;
 
 use crate::support::git_repo;

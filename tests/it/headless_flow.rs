@@ -11,10 +11,10 @@ use review_tui::cli::resolve::Resolved;
 use review_tui::cli::setup::builtin_catalog;
 use review_tui::config::Config;
 use review_tui::headless::{Finished, HeadlessError, Outcome, Published, Signals};
-use review_tui::pr::connect::Notices;
-use review_tui::pr::eligibility::Ineligible;
+use review_tui::pr::Ineligible;
+use review_tui::pr::Notices;
 use review_tui::review::Decision;
-use review_tui::session::prepare::PrepareError;
+use review_tui::session::PrepareError;
 
 use crate::support::git_repo::pr_repository;
 

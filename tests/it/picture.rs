@@ -15,8 +15,8 @@ use ratatui::backend::TestBackend;
 
 use review_tui::config::Config;
 use review_tui::publish::{PublishOptions, Publishing, Selection};
-use review_tui::session::prepare::{PrepareOptions, prepare};
-use review_tui::session::round::ReviewOptions;
+use review_tui::session::ReviewOptions;
+use review_tui::session::{PrepareOptions, prepare};
 use review_tui::session::{Session, SessionSetup};
 use review_tui::ui::{Keymap, Theme, ViewContext};
 

@@ -5,10 +5,10 @@ use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;
 
-use review_tui::review::events::{EventKind, ReviewEvent, RunId};
-use review_tui::review::node::Source;
-use review_tui::review::schema::node_draft_schema;
-use review_tui::review::verdict::Outcome;
+use review_tui::review::Outcome;
+use review_tui::review::Source;
+use review_tui::review::node_draft_schema;
+use review_tui::review::{EventKind, ReviewEvent, RunId};
 use review_tui::reviewers::model::agent::{
     Agent, Bounds, ContextPart, NoRedaction, Redactor, ReviewerSpec, RunReport,
 };

@@ -472,7 +472,7 @@ fn the_fake_answers_bad_reviews_with_githubs_real_422s() {
     let head = server.pull().head_sha;
     let client = GithubClient::new(GithubConfig::new(
         server.url(),
-        review_tui::pr::token::Token::new(TOKEN),
+        review_tui::pr::Token::new(TOKEN),
     ))
     .unwrap();
     let forge = GithubForge::new(client, "acme", "widgets", 7).unwrap();
@@ -844,14 +844,14 @@ mod in_process {
     use super::*;
     use review_tui::pr::reference;
     use review_tui::publish::{self, PublishError, PublishInput, PublishOptions};
-    use review_tui::session::prepare::{PrepareOptions, Prepared, prepare};
     use review_tui::session::round::{self, ReviewOptions};
+    use review_tui::session::{PrepareOptions, Prepared, prepare};
 
     fn reviewed(
         runtime: &tokio::runtime::Runtime,
         reference: &str,
         options: &PrepareOptions,
-    ) -> (Prepared, review_tui::session::snapshot::RoundSnapshot) {
+    ) -> (Prepared, review_tui::session::RoundSnapshot) {
         let reference = reference::parse(reference, None, None).unwrap();
         let mut prepared = runtime.block_on(prepare(reference, options)).unwrap();
         let review_options = ReviewOptions {
@@ -933,11 +933,10 @@ mod in_process {
         let server = start("octocat");
         let data = tempfile::tempdir().unwrap();
         let runtime = tokio::runtime::Runtime::new().unwrap();
-        let mut connection = review_tui::pr::connect::Connection::default();
+        let mut connection = review_tui::pr::Connection::default();
         connection.api_url = Some(server.url().to_string());
-        connection.token = review_tui::pr::connect::TokenChoice::Given(
-            review_tui::pr::token::Token::new(TOKEN).unwrap(),
-        );
+        connection.token =
+            review_tui::pr::TokenChoice::Given(review_tui::pr::Token::new(TOKEN).unwrap());
         let options = PrepareOptions {
             data_dir: Some(data.path().to_path_buf()),
             connection,
@@ -953,7 +952,7 @@ mod in_process {
         let destination = publish::destination(
             &prepared,
             Some(server.url().to_string()),
-            review_tui::pr::token::Token::new(TOKEN),
+            review_tui::pr::Token::new(TOKEN),
         )
         .unwrap();
         let publish_options = PublishOptions::default();

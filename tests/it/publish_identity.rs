@@ -87,7 +87,7 @@ fn identical_offending_lines_each_get_a_comment_and_each_matches_itself_next_rou
     assert_eq!(prints.len(), 4, "{round1:?}");
     // The first of the identical pair keeps the print it had before occurrences counted, so a
     // PR published by an earlier version matches it.
-    let plain = review_tui::review::fingerprint::fingerprint(
+    let plain = review_tui::review::fingerprint(
         "rust/unwrap-outside-tests",
         "src/lib.rs",
         &["    text.parse().unwrap()"],

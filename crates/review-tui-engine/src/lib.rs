@@ -9,7 +9,7 @@ pub mod cohort;
 pub mod config;
 pub mod demo;
 pub mod diff;
-pub mod foundation;
+mod foundation;
 pub mod gc;
 pub mod pr;
 pub mod publish;
@@ -21,7 +21,5 @@ pub mod space;
 
 // The foundation's pieces keep their short paths (`crate::printable`): one name per piece,
 // wherever it is used.
-pub use foundation::{
-    base64, commit_id, error_text, fence, path_component, path_glob, printable, repo_path, retry,
-    waiting,
-};
+pub use foundation::{base64, commit_id, error_text, printable, repo_path, retry};
+pub(crate) use foundation::{fence, path_component, path_glob, waiting};

@@ -378,7 +378,7 @@ fn big_file_open() -> AppState {
         title: "line 7000 is wrong",
         ..NodeSpec::default()
     });
-    finding.priority = crate::review::node::Priority::P0;
+    finding.priority = crate::review::Priority::P0;
     apply(
         &mut state,
         [
@@ -493,7 +493,7 @@ fn the_diff_footer_names_the_finding_by_its_title_at_40_columns() {
 
 #[test]
 fn a_review_thread_is_marked_in_the_gutter_apart_from_findings_and_named_in_the_footer() {
-    use crate::pr::threads::{ReviewThread, ThreadComment};
+    use crate::pr::{ReviewThread, ThreadComment};
     let mut state = with_left_finding();
     select(&mut state, "n7");
     apply(&mut state, [Action::Command(Command::OpenDiff)]);

@@ -5,8 +5,7 @@ use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 
 use super::fixtures::*;
-use crate::review::events::EventKind;
-use crate::review::node::{Kind, Priority, Source};
+use crate::review::{EventKind, Kind, Priority, Source};
 use crate::ui::action::{Action, Command, Report};
 use crate::ui::keymap::Keymap;
 use crate::ui::state::{AppState, Overlay, Pane};
@@ -16,7 +15,7 @@ use crate::ui::view::{self, ViewContext};
 
 /// Draws `state` at `width`×`height` twice (the second frame uses the layout the first one
 /// measured, as the loop does) and returns the screen as lines.
-pub fn screen(state: &mut AppState, width: u16, height: u16) -> Vec<String> {
+pub(super) fn screen(state: &mut AppState, width: u16, height: u16) -> Vec<String> {
     let cx = ViewContext::new(Theme::builtin("dark").unwrap(), Keymap::default());
     let mut terminal = Terminal::new(TestBackend::new(width, height)).unwrap();
     for _ in 0..2 {
@@ -58,7 +57,7 @@ fn a_running_review_says_running_with_what_is_known_never_a_provisional_verdict(
     apply(
         &mut state,
         [Action::Engine(Report::Ladder(
-            crate::space::state::Ladder::AwaitingApproval,
+            crate::space::Ladder::AwaitingApproval,
         ))],
     );
     let lines = screen(&mut state, 120, 40);
@@ -132,9 +131,7 @@ fn the_gate_shows_every_action_at_80x24_and_40x12_even_with_details() {
         apply(
             &mut state,
             [
-                Action::Engine(Report::Ladder(
-                    crate::space::state::Ladder::AwaitingApproval,
-                )),
+                Action::Engine(Report::Ladder(crate::space::Ladder::AwaitingApproval)),
                 Action::Command(Command::OpenGate),
                 Action::Command(Command::GateDetails),
             ],
@@ -155,9 +152,7 @@ fn the_gate_scrolls_its_verdict_and_stops_at_the_last_line() {
     apply(
         &mut state,
         [
-            Action::Engine(Report::Ladder(
-                crate::space::state::Ladder::AwaitingApproval,
-            )),
+            Action::Engine(Report::Ladder(crate::space::Ladder::AwaitingApproval)),
             Action::Command(Command::OpenGate),
             Action::Command(Command::GateDetails),
         ],
@@ -225,9 +220,7 @@ fn help_and_the_publish_preview_stop_scrolling_at_their_end() {
     apply(
         &mut state,
         [
-            Action::Engine(Report::Ladder(
-                crate::space::state::Ladder::AwaitingApproval,
-            )),
+            Action::Engine(Report::Ladder(crate::space::Ladder::AwaitingApproval)),
             Action::Command(Command::OpenGate),
             Action::Command(Command::GatePublish),
             Action::Engine(Report::PublishPreview(crate::ui::state::PreviewData {

@@ -5,7 +5,7 @@ use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 
 use super::fixtures::*;
-use crate::review::node::Status;
+use crate::review::Status;
 use crate::ui::action::{Action, Command, Report};
 use crate::ui::keymap::Keymap;
 use crate::ui::state::{Overlay, PatchData};

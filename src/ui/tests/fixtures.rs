@@ -4,19 +4,19 @@
 use std::sync::Arc;
 
 use crate::diff::Side;
-use crate::review::axes::{Axis, AxisVerdict};
-use crate::review::events::{EventKind, ReviewEvent, RunId};
-use crate::review::node::*;
-use crate::review::verdict::Outcome;
-use crate::space::state::Ladder;
+use crate::review::Outcome;
+use crate::review::*;
+use crate::review::{Axis, AxisVerdict};
+use crate::review::{EventKind, ReviewEvent, RunId};
+use crate::space::Ladder;
 use crate::ui::action::{Action, Report};
 use crate::ui::state::{AppState, CohortView, PrHeader, RowKey};
 use crate::ui::update::{Effect, update};
 
-pub const NOW: &str = "2026-11-29T10:00:00Z";
-pub const RUN: RunId = RunId(7);
+pub(super) const NOW: &str = "2026-11-29T10:00:00Z";
+pub(super) const RUN: RunId = RunId(7);
 
-pub struct NodeSpec<'a> {
+pub(super) struct NodeSpec<'a> {
     pub id: &'a str,
     pub reviewer: &'a str,
     pub source: Source,
@@ -46,7 +46,7 @@ impl Default for NodeSpec<'_> {
     }
 }
 
-pub fn node(spec: NodeSpec) -> ReviewNode {
+pub(super) fn node(spec: NodeSpec) -> ReviewNode {
     ReviewNode::from_draft(
         spec.id,
         Origin {
@@ -83,11 +83,11 @@ pub fn node(spec: NodeSpec) -> ReviewNode {
     )
 }
 
-pub fn event(reviewer: &str, kind: EventKind) -> Action {
+pub(super) fn event(reviewer: &str, kind: EventKind) -> Action {
     Action::Engine(Report::Event(ReviewEvent::new(RUN, reviewer, kind)))
 }
 
-pub fn added(node: ReviewNode) -> Action {
+pub(super) fn added(node: ReviewNode) -> Action {
     let reviewer = node.origin.reviewer.clone();
     event(
         &reviewer,
@@ -97,14 +97,17 @@ pub fn added(node: ReviewNode) -> Action {
     )
 }
 
-pub fn apply(state: &mut AppState, actions: impl IntoIterator<Item = Action>) -> Vec<Effect> {
+pub(super) fn apply(
+    state: &mut AppState,
+    actions: impl IntoIterator<Item = Action>,
+) -> Vec<Effect> {
     actions
         .into_iter()
         .flat_map(|action| update(state, action))
         .collect()
 }
 
-pub fn header() -> PrHeader {
+pub(super) fn header() -> PrHeader {
     PrHeader {
         repo: "acme/payments".into(),
         number: "42".into(),
@@ -115,7 +118,7 @@ pub fn header() -> PrHeader {
     }
 }
 
-pub fn cohorts() -> Vec<CohortView> {
+pub(super) fn cohorts() -> Vec<CohortView> {
     vec![
         CohortView {
             key: "c-auth".into(),
@@ -163,7 +166,7 @@ pub fn cohorts() -> Vec<CohortView> {
     ]
 }
 
-pub const CODE: &[&str] = &[
+pub(super) const CODE: &[&str] = &[
     "use std::time::Instant;",
     "",
     "pub struct Refresher {",
@@ -184,7 +187,7 @@ pub const CODE: &[&str] = &[
 ];
 
 /// An empty cockpit: the engine is still preparing.
-pub fn loading() -> AppState {
+pub(super) fn loading() -> AppState {
     let mut state = AppState::new(header(), "alice");
     state.now = NOW.into();
     state.loading = Some("preparing the review space: fetching the PR head".into());
@@ -192,7 +195,7 @@ pub fn loading() -> AppState {
 }
 
 /// A run in flight: engineer done, qa reading, the rest queued; two findings so far.
-pub fn streaming() -> AppState {
+pub(super) fn streaming() -> AppState {
     let mut state = AppState::new(header(), "alice");
     state.now = NOW.into();
     apply(
@@ -259,7 +262,7 @@ pub fn streaming() -> AppState {
 }
 
 /// Every reviewer finished: a disagreement, a consolidated secret, a below-threshold finding.
-pub fn finished() -> AppState {
+pub(super) fn finished() -> AppState {
     let mut state = streaming();
     state.node_mut("n1").unwrap().fix = Some(Fix {
         replacement: Some(vec![
@@ -384,7 +387,7 @@ pub fn finished() -> AppState {
 }
 
 /// The pull request's diff, files listed in an order that is not the reading order.
-pub const DIFF: &str = "\
+pub(super) const DIFF: &str = "\
 diff --git a/tests/auth.rs b/tests/auth.rs
 new file mode 100644
 --- /dev/null
@@ -428,12 +431,12 @@ diff --git a/src/auth/refresh.rs b/src/auth/refresh.rs
      }
 ";
 
-pub fn diff() -> Arc<crate::diff::Diff> {
+pub(super) fn diff() -> Arc<crate::diff::Diff> {
     Arc::new(crate::diff::parse(DIFF).expect("the fixture diff parses"))
 }
 
 /// A finding on a removed line (LEFT side): the old environment lookup in the client.
-pub fn left_finding() -> Action {
+pub(super) fn left_finding() -> Action {
     let mut n7 = node(NodeSpec {
         id: "n7",
         reviewer: "qa",
@@ -448,6 +451,6 @@ pub fn left_finding() -> Action {
     added(n7)
 }
 
-pub fn select(state: &mut AppState, id: &str) {
+pub(super) fn select(state: &mut AppState, id: &str) {
     state.findings.selected = Some(RowKey::Node(id.into()));
 }

@@ -6,7 +6,7 @@ use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
 use super::fit::screen;
 use super::fixtures::*;
-use crate::space::state::Ladder;
+use crate::space::Ladder;
 use crate::ui::action::{Action, Command, Report};
 use crate::ui::keymap::Keymap;
 use crate::ui::state::{AppState, MessageKind, Overlay, PreviewData};
@@ -230,7 +230,7 @@ fn a_change_after_publishing_is_a_banner_naming_what_was_posted_and_what_is_now(
         .collect();
     for id in blocking {
         let node = state.node_mut(&id).unwrap();
-        node.status = crate::review::node::Status::Dismissed;
+        node.status = crate::review::Status::Dismissed;
     }
     state.refresh();
     let now = state.verdict.as_ref().unwrap().decision;

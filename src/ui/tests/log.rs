@@ -3,8 +3,8 @@
 
 use super::fit::screen;
 use super::fixtures::*;
-use crate::review::events::EventKind;
-use crate::review::verdict::Outcome;
+use crate::review::EventKind;
+use crate::review::Outcome;
 use crate::ui::action::{Action, Command, Report};
 use crate::ui::log::{KEEP, Level};
 use crate::ui::state::Overlay;
@@ -169,7 +169,7 @@ fn the_log_opens_at_its_newest_line_scrolls_up_from_there_and_escapes_what_it_sh
 #[test]
 fn the_log_names_what_a_run_started_with_and_what_it_skipped() {
     let mut state = loading();
-    let mut plan = crate::review::board::Board::default();
+    let mut plan = crate::review::Board::default();
     plan.queue("rules", false);
     plan.skip(
         "engineer",

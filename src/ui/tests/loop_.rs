@@ -72,7 +72,7 @@ async fn the_loop_applies_keys_and_engine_replies_then_quits() {
     // n1 was confirmed; the cursor went on to the next open finding.
     assert_eq!(
         state.node("n1").unwrap().status,
-        crate::review::node::Status::ConsensusReady
+        crate::review::Status::ConsensusReady
     );
     assert_ne!(state.findings.selected, Some(RowKey::Node("n1".into())));
     // The loop measured the layout while drawing.

@@ -3,7 +3,7 @@
 
 use super::fixtures::*;
 use crate::review::Decision;
-use crate::review::axes::{Axis, AxisVerdict};
+use crate::review::{Axis, AxisVerdict};
 use crate::ui::action::{Action, Command};
 use crate::ui::rows::{self, Row};
 use crate::ui::state::{AppState, InputPurpose, Overlay, Pane, RowKey};
@@ -72,7 +72,7 @@ fn while_the_round_runs_no_row_says_a_queued_reviewer_failed() {
     let mut state = finished();
     state.verdict.as_mut().unwrap().decision = Decision::Inconclusive;
     assert!(matches!(rows::rows(&state).first(), Some(Row::Reason(_))));
-    state.ladder = crate::space::state::Ladder::InProgress;
+    state.ladder = crate::space::Ladder::InProgress;
     assert!(state.review_running());
     assert!(
         !rows::rows(&state)
@@ -220,7 +220,7 @@ fn typed(text: &str) -> Vec<Action> {
 fn x_on_an_axis_reason_overrides_it_with_a_required_reason_and_undo_takes_it_back() {
     let mut state = finished();
     for node in &mut state.board.nodes {
-        node.status = crate::review::node::Status::Dismissed;
+        node.status = crate::review::Status::Dismissed;
     }
     api_failed(&mut state);
     state.refresh_verdict();

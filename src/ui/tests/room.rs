@@ -3,8 +3,8 @@
 //! like any triage change.
 
 use super::fixtures::*;
-use crate::review::node::{Kind, Priority, Status};
-use crate::review::thread::{Proposal, ProposedChange, Thread, ThreadState};
+use crate::review::{Kind, Priority, Status};
+use crate::review::{Proposal, ProposedChange, Thread, ThreadState};
 use crate::ui::action::{Action, Command};
 use crate::ui::state::{AppState, InputPurpose, Overlay, RowKey};
 use crate::ui::update::{Effect, update};
@@ -106,7 +106,7 @@ fn a_proposal_can_be_accepted_while_a_round_runs() {
     use crate::ui::keymap::Context;
     use crate::ui::update::for_context;
     let mut state = proposing(ProposedChange::Withdraw);
-    state.ladder = crate::space::state::Ladder::InProgress;
+    state.ladder = crate::space::Ladder::InProgress;
     assert!(state.review_running());
     // Offered (the session journals it with the round's other decisions).
     assert!(for_context(Context::Main).available(&state, Command::AcceptProposal));

@@ -7,7 +7,7 @@ use ratatui::backend::TestBackend;
 use ratatui_textarea::Input;
 
 use super::fixtures::*;
-use crate::review::node::{Kind, Priority, Source, Status};
+use crate::review::{Kind, Priority, Source, Status};
 use crate::ui::action::{Action, Command};
 use crate::ui::keymap::Keymap;
 use crate::ui::rows::{self, Row};

@@ -3,7 +3,7 @@
 
 use super::fit::screen;
 use super::fixtures::*;
-use crate::review::events::EventKind;
+use crate::review::EventKind;
 use crate::ui::action::{Action, Command, Report};
 use crate::ui::log::Level;
 use crate::ui::state::Pane;
@@ -217,7 +217,7 @@ fn a_requested_round_is_running_before_its_reviewers_start() {
     apply(
         &mut state,
         [Action::Engine(Report::Ladder(
-            crate::space::state::Ladder::Requested,
+            crate::space::Ladder::Requested,
         ))],
     );
     assert!(state.review_running());

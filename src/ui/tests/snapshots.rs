@@ -289,14 +289,14 @@ fn the_event_log_at_80x24() {
         [
             event(
                 "qa",
-                crate::review::events::EventKind::Waiting {
+                crate::review::EventKind::Waiting {
                     host: "127.0.0.1:11434".into(),
                     waited_secs: 30,
                 },
             ),
             event(
                 "qa",
-                crate::review::events::EventKind::Dropped {
+                crate::review::EventKind::Dropped {
                     reason: "anchor outside the diff".into(),
                 },
             ),

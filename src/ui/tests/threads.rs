@@ -8,8 +8,8 @@ use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 
 use super::fixtures::*;
-use crate::pr::threads::{ReviewThread, ThreadComment};
-use crate::space::thread_draft::ThreadAction;
+use crate::pr::{ReviewThread, ThreadComment};
+use crate::space::ThreadAction;
 use crate::ui::action::{Action, Command, Report};
 use crate::ui::keymap::Keymap;
 use crate::ui::state::{AppState, InputPurpose, Overlay, PreviewData};

@@ -4,11 +4,11 @@ use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ratatui_textarea::Input;
 
 use super::fixtures::*;
+use crate::review::Change;
 use crate::review::Level;
-use crate::review::events::{EventKind, ReviewEvent, RunId};
-use crate::review::node::{Actor, Priority, Status};
-use crate::review::status::Change;
-use crate::space::state::Ladder;
+use crate::review::{Actor, Priority, Status};
+use crate::review::{EventKind, ReviewEvent, RunId};
+use crate::space::Ladder;
 use crate::ui::action::{Action, Command, Report};
 use crate::ui::rows::{self, Row, Unfold};
 use crate::ui::state::{InputPurpose, Overlay, Pane, PatchData, PreviewData, RowKey};
@@ -99,7 +99,7 @@ fn the_first_finding_is_selected_when_nothing_is() {
 fn a_deterministic_only_run_is_not_inconclusive_for_the_reviewers_it_skipped() {
     let run_with = |deterministic_only: bool| {
         let mut state = loading();
-        let mut skipped = crate::review::board::Board::default();
+        let mut skipped = crate::review::Board::default();
         skipped.skip(
             "engineer",
             true,
@@ -811,7 +811,7 @@ fn navigation_reads_the_derived_board_and_only_a_board_change_recomputes_it() {
     // Markers no recomputation would keep: a problem of an unknown node (no row shows it) and
     // no disagreements.
     let (problems, disagreements) = state.derived_mut();
-    problems.push(crate::review::consolidate::Problem {
+    problems.push(crate::review::Problem {
         primary: "marker".into(),
         members: vec!["marker".into()],
         found_by: Vec::new(),
@@ -841,11 +841,11 @@ fn navigation_reads_the_derived_board_and_only_a_board_change_recomputes_it() {
     apply(&mut state, [Action::Command(Command::Resolve)]);
     assert_eq!(
         state.problems(),
-        crate::review::consolidate::consolidate(&state.board.nodes)
+        crate::review::consolidate(&state.board.nodes)
     );
     assert_eq!(
         state.disagreements(),
-        crate::review::disagreement::disagreements(&state.board.nodes)
+        crate::review::disagreements(&state.board.nodes)
     );
 }
 
@@ -873,14 +873,10 @@ fn after_each_triage_change_the_derived_board_is_what_a_fresh_computation_gives(
         let effects = apply(&mut state, actions);
         assert!(!effects.is_empty(), "{id}: the change was applied");
         let nodes = &state.board.nodes;
-        assert_eq!(
-            state.problems(),
-            crate::review::consolidate::consolidate(nodes),
-            "{id}"
-        );
+        assert_eq!(state.problems(), crate::review::consolidate(nodes), "{id}");
         assert_eq!(
             state.disagreements(),
-            crate::review::disagreement::disagreements(nodes),
+            crate::review::disagreements(nodes),
             "{id}"
         );
         for node in nodes {
@@ -1364,7 +1360,7 @@ fn dismissing_a_problem_takes_its_folded_duplicates_with_it() {
 
 #[test]
 fn the_gates_why_names_a_gated_axis_that_holds_the_verdict_without_a_finding() {
-    use crate::review::axes::{Axis, AxisVerdict};
+    use crate::review::{Axis, AxisVerdict};
     let mut state = finished();
     // Nothing in the list holds it; the API axis, gated, failed.
     if let Some(verdict) = state.verdict.as_mut() {

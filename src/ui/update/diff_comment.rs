@@ -2,7 +2,7 @@
 //! started with `select_range`; and the comment box that any place opens for a new one.
 
 use crate::diff::Side;
-use crate::review::node::Anchor;
+use crate::review::Anchor;
 use crate::review::person::{self, PersonDraft};
 use crate::ui::command::Command;
 use crate::ui::diffview::{DiffDoc, DiffRow};

@@ -1,9 +1,9 @@
 //! What the engine reports: the run's events, the board as recorded, the ladder, the
 //! answers to effects. And the one refresh of what derives from the board.
 
-use crate::review::board::Applied as BoardApplied;
-use crate::review::events::EventKind;
-use crate::space::state::Ladder;
+use crate::review::Applied as BoardApplied;
+use crate::review::EventKind;
+use crate::space::Ladder;
 use crate::ui::action::{Command, Report};
 use crate::ui::keymap::Context;
 use crate::ui::state::{AppState, Overlay};
@@ -149,7 +149,7 @@ pub fn refresh(state: &mut AppState) {
     state.refresh();
 }
 
-fn apply_event(state: &mut AppState, event: crate::review::events::ReviewEvent) -> Vec<Effect> {
+fn apply_event(state: &mut AppState, event: crate::review::ReviewEvent) -> Vec<Effect> {
     let stance_node = match &event.kind {
         EventKind::Stance { node_id, .. } => Some(node_id.clone()),
         _ => None,
@@ -170,16 +170,16 @@ fn apply_event(state: &mut AppState, event: crate::review::events::ReviewEvent) 
 }
 
 /// A thread as the session says it now.
-fn thread_report(state: &mut AppState, thread: crate::review::thread::Thread) {
+fn thread_report(state: &mut AppState, thread: crate::review::Thread) {
     let done = !thread.state.is_open();
     let text = done.then(|| {
         let mut text = format!("{} {}", thread.reviewer, thread.state.label());
-        if let Some(line) = crate::session::ask::proposal_line(&thread) {
+        if let Some(line) = crate::session::proposal_line(&thread) {
             text = line;
         }
         text
     });
-    crate::review::thread::upsert(&mut state.threads, thread);
+    crate::review::upsert(&mut state.threads, thread);
     if let Some(text) = text {
         info(state, text);
     }

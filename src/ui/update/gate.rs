@@ -1,8 +1,8 @@
 //! The approval gate and the publish preview: fix, ignore, publish, and nothing posted
 //! without the person.
 
-use crate::review::node::ReviewNode;
-use crate::space::state::Ladder;
+use crate::review::ReviewNode;
+use crate::space::Ladder;
 use crate::ui::command::Command;
 use crate::ui::keymap::Context;
 use crate::ui::state::{AppState, InputPurpose, MessageKind, Overlay};

@@ -1,7 +1,7 @@
 //! Text boxes: the dismiss reason, the filter and the comment editor, and the comment the
 //! person's own editor left.
 
-use crate::review::status::Change;
+use crate::review::Change;
 use crate::ui::action::Action;
 use crate::ui::rows;
 use crate::ui::state::{

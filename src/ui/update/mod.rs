@@ -25,8 +25,8 @@ mod triage;
 mod triage_keys;
 
 use crate::review::Level;
-use crate::review::node::ReviewNode;
-use crate::review::status::{Change, SuppressionHint};
+use crate::review::ReviewNode;
+use crate::review::{Change, SuppressionHint};
 use crate::ui::action::{Action, Command};
 use crate::ui::keymap::Context;
 use crate::ui::state::{AppState, MessageKind, Overlay, RowKey};
@@ -45,7 +45,7 @@ pub(crate) use triage_keys::group_targets;
 /// does the IO, and reports back with an `Action`.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Effect {
-    /// The person changed a node's status through `review::status::apply`. `node` is the node
+    /// The person changed a node's status through `review::apply`. `node` is the node
     /// after the change: upsert it into the space state and save; keep `suppression` (a
     /// dismissal's hint for later rounds) when present.
     PersistStatus {
@@ -95,11 +95,11 @@ pub enum Effect {
     /// The person's own finding, new or edited.
     PutFinding {
         node_id: String,
-        draft: crate::review::person::PersonDraft,
+        draft: crate::review::PersonDraft,
     },
     DeleteFinding(String),
     /// A reply or resolution on one of the PR's review threads, kept until a publish.
-    PutThreadDraft(Box<crate::space::thread_draft::ThreadDraft>),
+    PutThreadDraft(Box<crate::space::ThreadDraft>),
     DeleteThreadDraft(String),
     /// Post the finding (fingerprint) though already raised in a thread, or leave it out.
     IncludeRaised {

@@ -1,7 +1,7 @@
 //! What goes into the event log (`ui::log`): read from the actions `update` receives and the
 //! effects it returns, before and after it applies them.
 
-use crate::review::events::EventKind;
+use crate::review::EventKind;
 use crate::ui::action::{Action, Report};
 use crate::ui::log::Level;
 use crate::ui::state::AppState;
@@ -11,7 +11,7 @@ use super::Effect;
 /// Records what `action` tells about the run, before `update` applies it (a finding's title
 /// is looked up on the board as it is then). Keys, ticks and the board's bulk refreshes say
 /// nothing worth a line.
-pub fn record(state: &mut AppState, action: &Action) {
+pub(super) fn record(state: &mut AppState, action: &Action) {
     let Some((level, text)) = describe(state, action) else {
         return;
     };
@@ -64,7 +64,7 @@ fn describe(state: &AppState, action: &Action) -> Option<(Level, String)> {
             format!(
                 "verdict {} (confidence {})",
                 verdict.decision.label().to_uppercase(),
-                crate::review::verdict::percent(verdict.confidence)
+                crate::review::percent(verdict.confidence)
             ),
         ),
         Action::Engine(Report::Published { target }) => (Info, format!("published: {target}")),
@@ -93,8 +93,8 @@ fn describe(state: &AppState, action: &Action) -> Option<(Level, String)> {
 }
 
 /// The run's plan as the log says it: who reads, and who was skipped and why.
-fn run_plan(state: &AppState, reviewers: &[crate::review::board::ReviewerState]) -> String {
-    use crate::review::board::ReviewerPhase;
+fn run_plan(state: &AppState, reviewers: &[crate::review::ReviewerState]) -> String {
+    use crate::review::ReviewerPhase;
     let (skipped, running): (Vec<_>, Vec<_>) = reviewers
         .iter()
         .partition(|r| r.phase == ReviewerPhase::Skipped);
@@ -122,10 +122,7 @@ fn run_plan(state: &AppState, reviewers: &[crate::review::board::ReviewerState])
 }
 
 /// A reviewer's event as the log says it; `None`: not logged.
-fn reviewer_event(
-    state: &AppState,
-    event: &crate::review::events::ReviewEvent,
-) -> Option<(Level, String)> {
+fn reviewer_event(state: &AppState, event: &crate::review::ReviewEvent) -> Option<(Level, String)> {
     use Level::*;
     let title = |id: &str| whole_title(state, id);
     let who = &event.reviewer;
@@ -166,13 +163,13 @@ fn reviewer_event(
             Warn,
             format!(
                 "{who} retrying: {}",
-                crate::review::events::retry_note(*attempt, *of, *wait_secs, reason)
+                crate::review::retry_note(*attempt, *of, *wait_secs, reason)
             ),
         ),
         EventKind::Done { summary } => (Info, format!("{who} done: {summary}")),
         EventKind::Failed { outcome, reason } => {
             let how = match outcome {
-                crate::review::verdict::Outcome::InvalidOutput => "gave invalid output",
+                crate::review::Outcome::InvalidOutput => "gave invalid output",
                 _ => "failed",
             };
             (Error, format!("{who} {how}: {reason}"))
@@ -195,8 +192,8 @@ fn reviewer_event(
 
 /// Records the person's own decisions, from the effects `update` returned: what they
 /// confirmed, dismissed (with why), resolved or reopened, and what they asked to publish.
-pub fn record_effects(state: &mut AppState, effects: &[Effect]) {
-    use crate::review::status::Change;
+pub(super) fn record_effects(state: &mut AppState, effects: &[Effect]) {
+    use crate::review::Change;
     for effect in effects {
         let text = match effect {
             Effect::PersistStatus {

@@ -2,10 +2,10 @@
 //! change, the answers as they stream in, accepting a reviewer's proposal, and the person's own
 //! findings from a finding's lines (the diff view's are `diff_comment`'s).
 
-use crate::review::node::{Actor, ReviewNode};
 use crate::review::person::{self, PersonDraft};
 use crate::review::status::{self, Change};
 use crate::review::thread::{self, ProposedChange, Thread};
+use crate::review::{Actor, ReviewNode};
 use crate::ui::command::Command;
 use crate::ui::state::{
     AppState, EditedBox, InputPurpose, MessageKind, RoomStep, RowKey, TerminalJob, Undoable,
@@ -105,7 +105,7 @@ pub(super) fn submit(state: &mut AppState, purpose: InputPurpose, text: String) 
             let reviewer = node_id
                 .as_deref()
                 .and_then(|id| state.node(id))
-                .filter(|n| n.origin.source == crate::review::node::Source::Model)
+                .filter(|n| n.origin.source == crate::review::Source::Model)
                 .map_or_else(|| "engineer".to_string(), |n| n.origin.reviewer.clone());
             let when = if state.review_running() {
                 "when the review round ends"
@@ -363,11 +363,11 @@ fn take(state: &mut AppState, step: &RoomStep, back: bool) -> Vec<Effect> {
 fn weigh(
     text: &str,
 ) -> (
-    Option<crate::review::node::Priority>,
-    Option<crate::review::node::Kind>,
+    Option<crate::review::Priority>,
+    Option<crate::review::Kind>,
     String,
 ) {
-    use crate::review::node::{Kind, Priority};
+    use crate::review::{Kind, Priority};
     let trimmed = text.trim_start();
     let Some((head, rest)) = trimmed.split_once(':') else {
         return (None, None, text.to_string());
@@ -482,7 +482,7 @@ mod tests {
 
     #[test]
     fn a_first_line_can_weigh_the_comment() {
-        use crate::review::node::{Kind, Priority};
+        use crate::review::{Kind, Priority};
         assert_eq!(
             weigh("P1 bug: off by one\nmore"),
             (
@@ -504,12 +504,12 @@ mod tests {
 
     #[test]
     fn a_suggestion_block_gives_the_replacement_lines_and_comes_back_the_same() {
-        use crate::review::node::{Kind, Priority};
+        use crate::review::{Kind, Priority};
         let (text, lines) = suggestion("off by one\nbody\n```suggestion\n    x - 1\n```\nafter");
         assert_eq!(text, "off by one\nbody\nafter");
         assert_eq!(lines, Some(vec!["    x - 1".to_string()]));
         assert_eq!(suggestion("plain"), ("plain".to_string(), None));
-        let anchor = crate::review::node::Anchor {
+        let anchor = crate::review::Anchor {
             path: "src/a.rs".try_into().unwrap(),
             side: crate::diff::Side::Right,
             start_line: 1,

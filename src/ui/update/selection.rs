@@ -209,7 +209,7 @@ fn next_open(
     let is_open = |id: &String| {
         state
             .node(id)
-            .is_some_and(|n| n.status == crate::review::node::Status::Open)
+            .is_some_and(|n| n.status == crate::review::Status::Open)
     };
     // A rule fold the person has not unfolded is one stop; an unfolded one, its findings.
     let mut in_closed_fold = false;

@@ -2,7 +2,7 @@
 //! resolution or a reopening on one; drafts go to the session and are posted by the next
 //! publish.
 
-use crate::space::thread_draft::{ThreadAction, ThreadDraft};
+use crate::space::{ThreadAction, ThreadDraft};
 use crate::ui::command::Command;
 use crate::ui::keymap::Context;
 use crate::ui::state::{AppState, DraftStep, InputPurpose, MessageKind, Overlay, Undoable};

@@ -4,8 +4,8 @@
 //! and redo are status changes too: recorded in the node's history and in `state.json` like
 //! any other, never a rewrite of what was recorded.
 
-use crate::review::node::{Actor, ReviewNode, Status};
 use crate::review::status::{self, Change};
+use crate::review::{Actor, ReviewNode, Status};
 use crate::ui::state::{AppState, DraftStep, MessageKind, RowKey, Step, Undoable};
 
 use super::engine::refresh;
@@ -22,14 +22,14 @@ enum Origin {
 
 /// Changes a node's status as the person, through the status service, and remembers how to
 /// take it back.
-pub fn change(state: &mut AppState, id: &str, change: Change) -> Vec<Effect> {
+pub(super) fn change(state: &mut AppState, id: &str, change: Change) -> Vec<Effect> {
     change_all(state, &[id.to_string()], change)
 }
 
 /// Changes every node of `ids` the same way, as one step of the undo history. Findings the
 /// change does not apply to (already in that status, or refused) are left as they are and
 /// counted in the one message that says what happened.
-pub fn change_all(state: &mut AppState, ids: &[String], change: Change) -> Vec<Effect> {
+pub(super) fn change_all(state: &mut AppState, ids: &[String], change: Change) -> Vec<Effect> {
     // A problem dismissed or resolved takes its folded duplicates with it: they are the same
     // problem, and left open they would come back as new open findings.
     let mut ids = ids.to_vec();
@@ -207,7 +207,7 @@ fn inverse(before: &ReviewNode, change: &Change) -> Option<Change> {
 }
 
 /// `u`: takes back the last change (every finding of it, last first), selecting its finding.
-pub fn undo(state: &mut AppState) -> Vec<Effect> {
+pub(super) fn undo(state: &mut AppState) -> Vec<Effect> {
     let Some(entry) = state.undo.pop() else {
         state.say(MessageKind::Warn, "nothing to undo".to_string());
         return Vec::new();
@@ -252,7 +252,7 @@ pub fn undo(state: &mut AppState) -> Vec<Effect> {
 }
 
 /// `ctrl-r`: makes the last undone change again.
-pub fn redo(state: &mut AppState) -> Vec<Effect> {
+pub(super) fn redo(state: &mut AppState) -> Vec<Effect> {
     let Some(entry) = state.redo.pop() else {
         state.say(MessageKind::Warn, "nothing to redo".to_string());
         return Vec::new();

@@ -2,9 +2,9 @@
 //! at once, and stopping the running review.
 
 use super::triage;
+use crate::review::Actor;
+use crate::review::Change;
 use crate::review::Role;
-use crate::review::node::Actor;
-use crate::review::status::Change;
 use crate::ui::command::Command;
 use crate::ui::keymap::Context;
 use crate::ui::rows::{self, Row, Unfold};
@@ -15,7 +15,7 @@ use super::{Effect, info, message};
 /// Stops the reviewer selected in the reviewers pane: only a model reviewer that has not
 /// ended (the deterministic ones take moments and cost nothing).
 pub(super) fn stop_reviewer(state: &mut AppState) -> Vec<Effect> {
-    use crate::review::board::ReviewerPhase;
+    use crate::review::ReviewerPhase;
     if !state.review_running() {
         message(state, MessageKind::Warn, "no review is running".to_string());
         return Vec::new();

@@ -11,8 +11,8 @@ use ratatui::widgets::{Block, Paragraph, Wrap};
 
 use super::{ViewContext, percent, shown};
 use crate::diff::Side;
-use crate::review::consolidate::join_names;
-use crate::review::node::{Actor, ReviewNode};
+use crate::review::join_names;
+use crate::review::{Actor, ReviewNode};
 use crate::ui::command::Command;
 use crate::ui::keymap::Context;
 use crate::ui::rows::OTHER_COHORT;
@@ -22,7 +22,7 @@ use crate::ui::state::{AppState, Pane, RowKey};
 const CONTEXT: usize = 3;
 
 /// Draws the pane; returns how far it can scroll.
-pub fn draw(frame: &mut Frame, area: Rect, state: &AppState, cx: &ViewContext) -> u16 {
+pub(super) fn draw(frame: &mut Frame, area: Rect, state: &AppState, cx: &ViewContext) -> u16 {
     let theme = &cx.theme;
     let focused = state.focus == Pane::Detail && state.overlays.is_empty();
     let (title, lines) = match &state.findings.selected {
@@ -475,7 +475,7 @@ fn rule_lines<'a>(members: &[String], state: &AppState, cx: &ViewContext) -> Vec
     let Some(first) = nodes.first() else {
         return Vec::new();
     };
-    let mut counts: Vec<(crate::review::node::Status, usize)> = Vec::new();
+    let mut counts: Vec<(crate::review::Status, usize)> = Vec::new();
     for node in &nodes {
         match counts.iter_mut().find(|(s, _)| *s == node.status) {
             Some((_, n)) => *n += 1,

@@ -13,7 +13,7 @@ use ratatui::widgets::{Block, Clear, Paragraph};
 
 use super::{ViewContext, truncate, width};
 use crate::diff::{FileStatus, LineKind};
-use crate::review::node::ReviewNode;
+use crate::review::ReviewNode;
 use crate::ui::diffview::{
     DiffDoc, DiffRow, findings_at, findings_by_path, scope_label, threads_at,
 };
@@ -22,7 +22,7 @@ use crate::ui::keymap::Context;
 use crate::ui::state::{AppState, DiffView};
 
 /// Draws the view over `area`; returns the rectangle of its lines (the page size).
-pub fn draw(
+pub(super) fn draw(
     frame: &mut Frame,
     area: Rect,
     state: &AppState,
@@ -189,7 +189,7 @@ fn hunk_row(hunk: &crate::diff::Hunk, number_width: usize, cx: &ViewContext) -> 
 fn code_row(
     line: &crate::diff::Line,
     marks: &[&ReviewNode],
-    threads: &[&crate::pr::threads::ReviewThread],
+    threads: &[&crate::pr::ReviewThread],
     number_width: usize,
     pieces: Vec<Piece>,
     cx: &ViewContext,
@@ -240,7 +240,7 @@ const THREAD_MARK: &str = "¶";
 /// else `+` when more findings share the line.
 fn gutter(
     marks: &[&ReviewNode],
-    threads: &[&crate::pr::threads::ReviewThread],
+    threads: &[&crate::pr::ReviewThread],
     cx: &ViewContext,
 ) -> Vec<Span<'static>> {
     let third = match threads.first() {
@@ -270,7 +270,7 @@ fn gutter(
 }
 
 /// `thread by @alice · open · 3 comments` for the first thread on the cursor's line.
-fn thread_label(thread: &crate::pr::threads::ReviewThread) -> String {
+fn thread_label(thread: &crate::pr::ReviewThread) -> String {
     let state = crate::ui::thread_list::state_word(thread);
     format!(
         "¶ thread by @{} · {state} · {} comment(s)",
@@ -281,7 +281,7 @@ fn thread_label(thread: &crate::pr::threads::ReviewThread) -> String {
 
 fn footer_line(
     marks: &[&ReviewNode],
-    threads: &[&crate::pr::threads::ReviewThread],
+    threads: &[&crate::pr::ReviewThread],
     cursor: usize,
     len: usize,
     columns: usize,

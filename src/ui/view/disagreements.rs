@@ -6,10 +6,10 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::Block;
 
 use super::{ViewContext, pad, truncate, width};
-use crate::review::disagreement::{Disagreement, DisagreementKind};
+use crate::review::{Disagreement, DisagreementKind};
 use crate::ui::state::{AppState, Pane};
 
-pub fn draw(
+pub(super) fn draw(
     frame: &mut Frame,
     area: Rect,
     state: &AppState,
@@ -121,7 +121,7 @@ pub fn draw(
 }
 
 /// `8` or `8-9`: the lines an anchor covers.
-fn lines_of(anchor: &crate::review::node::Anchor) -> String {
+fn lines_of(anchor: &crate::review::Anchor) -> String {
     if anchor.end_line > anchor.start_line {
         format!("{}-{}", anchor.start_line, anchor.end_line)
     } else {

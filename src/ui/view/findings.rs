@@ -7,7 +7,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Paragraph};
 
 use super::{ViewContext, pad, percent, plural, truncate};
-use crate::review::node::Status;
+use crate::review::Status;
 use crate::ui::command::Command;
 use crate::ui::keymap::Context;
 use crate::ui::rows::header_rows;
@@ -63,7 +63,7 @@ fn changed_files(diff: &crate::diff::Diff, area: Rect, cx: &ViewContext) -> Vec<
 }
 
 /// Draws the list; returns (screen row, key) for each row drawn.
-pub fn draw(
+pub(crate) fn draw(
     frame: &mut Frame,
     area: Rect,
     state: &AppState,
@@ -117,8 +117,7 @@ pub fn draw(
         } else if state.board.reviewers.values().any(|r| {
             matches!(
                 r.phase,
-                crate::review::board::ReviewerPhase::Queued
-                    | crate::review::board::ReviewerPhase::Reading
+                crate::review::ReviewerPhase::Queued | crate::review::ReviewerPhase::Reading
             )
         }) {
             "no findings yet: the reviewers are reading".to_string()

@@ -6,7 +6,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph};
 
 use super::{ViewContext, percent, shown, truncate, width};
-use crate::space::state::Ladder;
+use crate::space::Ladder;
 use crate::ui::state::AppState;
 
 /// What a `--deterministic-only` round says in place of a confidence.
@@ -19,7 +19,7 @@ const LADDER: [(Ladder, &str); 4] = [
     (Ladder::Completed, "completed"),
 ];
 
-pub fn draw(frame: &mut Frame, area: Rect, state: &AppState, cx: &ViewContext) {
+pub(crate) fn draw(frame: &mut Frame, area: Rect, state: &AppState, cx: &ViewContext) {
     if area.height < 3 {
         compact(frame, Rect { height: 1, ..area }, state, cx);
         if area.height == 2 && state.no_model {
@@ -279,7 +279,7 @@ fn compact(frame: &mut Frame, area: Rect, state: &AppState, cx: &ViewContext) {
 /// What a running review knows so far: reviewers done of all, what failed, the findings by
 /// priority (`2 of 5 reviewers done · 1 failed · 3 findings so far: P0 1 · P1 2`).
 fn so_far(state: &AppState) -> String {
-    use crate::review::board::ReviewerPhase;
+    use crate::review::ReviewerPhase;
     let reviewers = &state.board.reviewers;
     let finished = reviewers
         .values()
@@ -383,14 +383,14 @@ fn ladder_spans(state: &AppState, cx: &ViewContext, compact: bool) -> Vec<Span<'
 
 /// How many lines the published-and-changed banner takes at `width` (0: nothing changed
 /// since publishing): wrapped, never cut, up to three.
-pub fn banner_height(state: &AppState, width: u16) -> u16 {
+pub(crate) fn banner_height(state: &AppState, width: u16) -> u16 {
     changed_text(state).map_or(0, |text| {
         (crate::ui::text::wrap_words(&text, (width as usize).saturating_sub(2)).len() as u16).min(3)
     })
 }
 
 /// The banner over the panes when what is on screen is no longer what was published.
-pub fn banner(frame: &mut Frame, area: Rect, state: &AppState, cx: &ViewContext) {
+pub(crate) fn banner(frame: &mut Frame, area: Rect, state: &AppState, cx: &ViewContext) {
     if area.height == 0 {
         return;
     }
@@ -406,7 +406,7 @@ pub fn banner(frame: &mut Frame, area: Rect, state: &AppState, cx: &ViewContext)
 
 /// `published HOLD at 04:13 — now BLOCK: …`, when the screen no longer says what was posted:
 /// the decision by code is another one, or the person's triage changed the posted text.
-pub fn changed_text(state: &AppState) -> Option<String> {
+pub(crate) fn changed_text(state: &AppState) -> Option<String> {
     use crate::session::posted::Changed;
     let changed = state.changed_since_published()?;
     let posted = state.posted.as_ref()?;
@@ -436,7 +436,7 @@ pub fn changed_text(state: &AppState) -> Option<String> {
 
 /// What leaving says when the decision it exits with is not the one that was published: the
 /// exit code and the posted review (or `review.md`) must never disagree in silence.
-pub fn left_unpublished(state: &AppState) -> Option<String> {
+pub(crate) fn left_unpublished(state: &AppState) -> Option<String> {
     use crate::session::posted::Changed;
     let changed = state.changed_since_published()?;
     let posted = state.posted.as_ref()?;

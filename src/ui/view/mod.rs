@@ -305,7 +305,7 @@ pub(crate) fn centered(area: Rect, width: u16, height: u16) -> Rect {
     }
 }
 
-pub(crate) use crate::review::verdict::percent;
+pub(crate) use crate::review::percent;
 
 /// The spinner frame for reviewers that are reading.
 pub(crate) fn spinner(tick: u64) -> &'static str {

@@ -8,14 +8,20 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Clear, Paragraph, Wrap};
 
 use super::{ViewContext, list_pane, shown};
-use crate::pr::threads::ReviewThread;
-use crate::space::thread_draft::ThreadAction;
+use crate::pr::ReviewThread;
+use crate::space::ThreadAction;
 use crate::ui::command::Command;
 use crate::ui::keymap::Context;
 use crate::ui::state::AppState;
 use crate::ui::thread_list;
 
-pub fn draw(frame: &mut Frame, area: Rect, state: &AppState, cursor: usize, cx: &ViewContext) {
+pub(super) fn draw(
+    frame: &mut Frame,
+    area: Rect,
+    state: &AppState,
+    cursor: usize,
+    cx: &ViewContext,
+) {
     let theme = &cx.theme;
     frame.render_widget(Clear, area);
     let threads = thread_list::ordered(state);

@@ -7,11 +7,11 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::Block;
 
 use super::{ViewContext, pad, spinner, truncate};
-use crate::review::board::{ReviewerPhase, Stall};
+use crate::review::{ReviewerPhase, Stall};
 use crate::ui::state::{AppState, Pane};
 use crate::ui::update::reviewer_order;
 
-pub fn draw(frame: &mut Frame, area: Rect, state: &AppState, cx: &ViewContext) {
+pub(super) fn draw(frame: &mut Frame, area: Rect, state: &AppState, cx: &ViewContext) {
     let theme = &cx.theme;
     let focused = state.focus == Pane::Reviewers && state.overlays.is_empty();
     let (tokens, cost) = state
@@ -83,7 +83,7 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &AppState, cx: &ViewContext) {
             ReviewerPhase::Failed => (
                 "✗",
                 match r.outcome {
-                    Some(crate::review::verdict::Outcome::InvalidOutput) => "invalid".to_string(),
+                    Some(crate::review::Outcome::InvalidOutput) => "invalid".to_string(),
                     _ => "failed".to_string(),
                 },
                 theme.reviewer_failed,

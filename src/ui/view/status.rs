@@ -18,7 +18,7 @@ use crate::ui::update::for_context;
 const MESSAGE_LINES: u16 = 4;
 
 /// The bottom lines: the message's (one at least, so the hints never jump) and the hints'.
-pub fn height(state: &AppState, width: u16, screen_height: u16) -> u16 {
+pub(super) fn height(state: &AppState, width: u16, screen_height: u16) -> u16 {
     let lines = state.message.as_ref().map_or(1, |m| {
         Paragraph::new(format!(" {}", m.text))
             .wrap(Wrap { trim: false })
@@ -27,7 +27,7 @@ pub fn height(state: &AppState, width: u16, screen_height: u16) -> u16 {
     lines.clamp(1, MESSAGE_LINES.max(screen_height / 3)) + 1
 }
 
-pub fn draw(frame: &mut Frame, area: Rect, state: &AppState, cx: &ViewContext) {
+pub(super) fn draw(frame: &mut Frame, area: Rect, state: &AppState, cx: &ViewContext) {
     if area.height == 0 {
         return;
     }

@@ -5,14 +5,18 @@
 use ratatui::text::{Line, Span};
 
 use super::{ViewContext, shown};
-use crate::review::node::ReviewNode;
-use crate::review::thread::Thread;
+use crate::review::ReviewNode;
+use crate::review::Thread;
 use crate::ui::command::Command;
 use crate::ui::keymap::Context;
 use crate::ui::state::AppState;
 
 /// The threads about `node`, then the last one about the whole change of this round.
-pub fn thread_lines<'a>(node: &ReviewNode, state: &AppState, cx: &ViewContext) -> Vec<Line<'a>> {
+pub(super) fn thread_lines<'a>(
+    node: &ReviewNode,
+    state: &AppState,
+    cx: &ViewContext,
+) -> Vec<Line<'a>> {
     let mut lines = Vec::new();
     for thread in state.threads.iter().filter(|t| t.is_about(node)) {
         one(&mut lines, thread, state, cx);

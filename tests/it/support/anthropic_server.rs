@@ -20,10 +20,10 @@ use serde_json::{Value, json};
 use super::faults::{self, Dialect, Fault};
 use super::openai_server::{Common, Loopback, Recorded, Script, call_id, lock};
 
-pub const VERSION: &str = "2023-06-01";
+pub(crate) const VERSION: &str = "2023-06-01";
 
 #[derive(Debug, Clone)]
-pub enum AnthropicReply {
+pub(crate) enum AnthropicReply {
     Message {
         text: Option<String>,
         /// (id, name, input).
@@ -45,14 +45,14 @@ pub enum AnthropicReply {
 
 impl AnthropicReply {
     /// `real` with `fault` on the wire; status faults answer without it.
-    pub fn fault(fault: Fault, real: AnthropicReply) -> AnthropicReply {
+    pub(crate) fn fault(fault: Fault, real: AnthropicReply) -> AnthropicReply {
         AnthropicReply::Fault {
             fault,
             real: Box::new(real),
         }
     }
 
-    pub fn tool_uses(calls: &[(&str, Value)]) -> AnthropicReply {
+    pub(crate) fn tool_uses(calls: &[(&str, Value)]) -> AnthropicReply {
         AnthropicReply::Message {
             text: None,
             tool_uses: calls
@@ -64,7 +64,7 @@ impl AnthropicReply {
         }
     }
 
-    pub fn text(text: &str) -> AnthropicReply {
+    pub(crate) fn text(text: &str) -> AnthropicReply {
         AnthropicReply::Message {
             text: Some(text.into()),
             tool_uses: Vec::new(),
@@ -73,7 +73,7 @@ impl AnthropicReply {
         }
     }
 
-    pub fn status(status: u16) -> AnthropicReply {
+    pub(crate) fn status(status: u16) -> AnthropicReply {
         AnthropicReply::Status {
             status,
             retry_after: None,
@@ -81,13 +81,13 @@ impl AnthropicReply {
     }
 }
 
-pub struct AnthropicServer {
+pub(crate) struct AnthropicServer {
     common: Arc<Common<AnthropicReply>>,
     loopback: Loopback,
 }
 
 impl AnthropicServer {
-    pub fn start() -> AnthropicServer {
+    pub(crate) fn start() -> AnthropicServer {
         let common = Arc::new(Common::<AnthropicReply>::default());
         let app = Router::new()
             .route("/v1/messages", post(messages))
@@ -99,21 +99,21 @@ impl AnthropicServer {
     }
 
     /// The base URL a client is configured with (no version path).
-    pub fn base_url(&self) -> String {
+    pub(crate) fn base_url(&self) -> String {
         self.loopback.url.clone()
     }
 
-    pub fn script(&self, replies: impl IntoIterator<Item = AnthropicReply>) {
+    pub(crate) fn script(&self, replies: impl IntoIterator<Item = AnthropicReply>) {
         lock(&self.common.script).queued.extend(replies);
     }
 
-    pub fn reply_always(&self, reply: AnthropicReply) {
+    pub(crate) fn reply_always(&self, reply: AnthropicReply) {
         lock(&self.common.script).forever = Some(reply);
     }
 
     /// Requests whose `system` contains `marker` get these replies, in order: parallel
     /// reviewers (and the passes after them) each get their own conversation.
-    pub fn route(&self, marker: &str, replies: impl IntoIterator<Item = AnthropicReply>) {
+    pub(crate) fn route(&self, marker: &str, replies: impl IntoIterator<Item = AnthropicReply>) {
         let mut routes = lock(&self.common.routes);
         match routes.iter_mut().find(|(m, _)| m == marker) {
             Some((_, script)) => script.queued.extend(replies),
@@ -129,7 +129,7 @@ impl AnthropicServer {
 
     /// Requests whose `system` contains `marker` get `reply` once their route's script is
     /// used up.
-    pub fn route_always(&self, marker: &str, reply: AnthropicReply) {
+    pub(crate) fn route_always(&self, marker: &str, reply: AnthropicReply) {
         self.route(marker, []);
         let mut routes = lock(&self.common.routes);
         if let Some((_, script)) = routes.iter_mut().find(|(m, _)| m == marker) {
@@ -137,20 +137,20 @@ impl AnthropicServer {
         }
     }
 
-    pub fn set_latency(&self, latency: Duration) {
+    pub(crate) fn set_latency(&self, latency: Duration) {
         *lock(&self.common.latency) = latency;
     }
 
     /// Requests must carry `x-api-key: key`; others get 401.
-    pub fn require_key(&self, key: &str) {
+    pub(crate) fn require_key(&self, key: &str) {
         *lock(&self.common.key) = Some(key.into());
     }
 
-    pub fn requests(&self) -> Vec<Recorded> {
+    pub(crate) fn requests(&self) -> Vec<Recorded> {
         lock(&self.common.requests).clone()
     }
 
-    pub fn violations(&self) -> Vec<String> {
+    pub(crate) fn violations(&self) -> Vec<String> {
         lock(&self.common.violations).clone()
     }
 }
@@ -291,7 +291,7 @@ fn error(status: StatusCode, kind: &str, message: &str, retry_after: Option<u64>
 }
 
 /// Every way `body` departs from the Messages API request shape.
-pub fn check_request(headers: &HeaderMap, body: &Value) -> Vec<String> {
+pub(crate) fn check_request(headers: &HeaderMap, body: &Value) -> Vec<String> {
     let mut problems = Vec::new();
     let mut fail = |problem: String| problems.push(format!("{problem}\nbody: {body}"));
     if headers

@@ -12,7 +12,7 @@ use crate::cli::review_tui;
 const LOGIN: &str = "review-bot";
 
 /// Serves `repo`'s `feature` branch (committed) as acme/widgets#7, accepting `token`.
-pub fn serve(repo: GitRepo, token: &str) -> GithubServer {
+pub(crate) fn serve(repo: GitRepo, token: &str) -> GithubServer {
     repo.git(&["update-ref", "refs/pull/7/head", "feature"]);
     let mut pull = PullSpec::from_repo(&repo, "acme", "widgets", 7);
     pull.author = UserSpec::user("octocat");
@@ -23,7 +23,7 @@ pub fn serve(repo: GitRepo, token: &str) -> GithubServer {
 
 /// `review-tui acme/widgets#7 --headless --deterministic-only --publish` against `server` with
 /// `token`, data under `data`, plus `extra`; no token or API from the environment.
-pub fn publish(server: &GithubServer, data: &Path, token: &str, extra: &[&str]) -> Output {
+pub(crate) fn publish(server: &GithubServer, data: &Path, token: &str, extra: &[&str]) -> Output {
     review_tui()
         .args([
             "acme/widgets#7",
@@ -42,7 +42,7 @@ pub fn publish(server: &GithubServer, data: &Path, token: &str, extra: &[&str]) 
 }
 
 /// The same run without `--publish`: the round is reviewed and recorded, nothing is posted.
-pub fn review_only(server: &GithubServer, data: &Path, token: &str) -> Output {
+pub(crate) fn review_only(server: &GithubServer, data: &Path, token: &str) -> Output {
     review_tui()
         .args(["acme/widgets#7", "--headless", "--deterministic-only"])
         .args(["--api-url", server.url()])

@@ -19,7 +19,7 @@ use serde_json::{Value, json};
 
 /// A failure a server answers with.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Fault {
+pub(crate) enum Fault {
     /// That status with the server's error body (500, 502, 404, 422...).
     Status(u16),
     /// That status with this message in the server's error body: a server that quotes what it
@@ -65,11 +65,11 @@ pub enum Fault {
 /// Opens the requests its [`Gate::hold`] faults hold. Dropping it opens them too, so a
 /// failing test never leaves its server waiting on a request at shutdown.
 #[derive(Debug)]
-pub struct Gate(tokio::sync::watch::Sender<bool>);
+pub(crate) struct Gate(tokio::sync::watch::Sender<bool>);
 
 /// The waiting side of a [`Gate`].
 #[derive(Debug, Clone)]
-pub struct Held(tokio::sync::watch::Receiver<bool>);
+pub(crate) struct Held(tokio::sync::watch::Receiver<bool>);
 
 impl PartialEq for Held {
     fn eq(&self, other: &Held) -> bool {
@@ -80,16 +80,16 @@ impl PartialEq for Held {
 impl Eq for Held {}
 
 impl Gate {
-    pub fn new() -> Gate {
+    pub(crate) fn new() -> Gate {
         Gate(tokio::sync::watch::Sender::new(false))
     }
 
     /// A fault answering only once this gate is open.
-    pub fn hold(&self) -> Fault {
+    pub(crate) fn hold(&self) -> Fault {
         Fault::Held(Held(self.0.subscribe()))
     }
 
-    pub fn open(&self) {
+    pub(crate) fn open(&self) {
         self.0.send_replace(true);
     }
 }
@@ -102,7 +102,7 @@ impl Drop for Gate {
 
 /// Whose error body a fault carries.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Dialect {
+pub(crate) enum Dialect {
     /// `{"message": "...", "documentation_url": "..."}`
     Github,
     /// `{"error": {"message": "...", "type": "...", ...}}`
@@ -114,7 +114,7 @@ pub enum Dialect {
 }
 
 impl Dialect {
-    pub fn error_body(self, message: &str) -> Value {
+    pub(crate) fn error_body(self, message: &str) -> Value {
         match self {
             Dialect::Github => super::github_json::error(message),
             Dialect::OpenAi => json!({"error": {
@@ -127,14 +127,14 @@ impl Dialect {
         }
     }
 
-    pub fn error(self, status: StatusCode, message: &str) -> Response {
+    pub(crate) fn error(self, status: StatusCode, message: &str) -> Response {
         (status, axum::Json(self.error_body(message))).into_response()
     }
 }
 
 /// What a server answers a request with when `fault` is due. `real` is the answer it would
 /// have sent; it is only run for the faults that need it (it handles the request).
-pub async fn respond(
+pub(crate) async fn respond(
     fault: &Fault,
     dialect: Dialect,
     real: impl Future<Output = Response>,

@@ -6,13 +6,13 @@ use std::process::Command;
 use tempfile::TempDir;
 
 /// A repository on disk; deleted on drop.
-pub struct GitRepo {
+pub(crate) struct GitRepo {
     dir: TempDir,
 }
 
 impl GitRepo {
     /// An empty repository whose first branch is `main`.
-    pub fn init() -> GitRepo {
+    pub(crate) fn init() -> GitRepo {
         let repo = GitRepo {
             dir: tempfile::tempdir().expect("create a temporary directory"),
         };
@@ -20,14 +20,14 @@ impl GitRepo {
         repo
     }
 
-    pub fn path(&self) -> &Path {
+    pub(crate) fn path(&self) -> &Path {
         self.dir.path()
     }
 
     /// Runs git here with a fixed identity and no user or system config, so a developer's
     /// settings (signing, hooks, diff drivers) cannot change what the tests see. Panics with
     /// git's stderr on failure.
-    pub fn git(&self, args: &[&str]) -> String {
+    pub(crate) fn git(&self, args: &[&str]) -> String {
         let output = Command::new("git")
             .args(args)
             .current_dir(self.path())
@@ -49,7 +49,7 @@ impl GitRepo {
         String::from_utf8(output.stdout).expect("git printed UTF-8")
     }
 
-    pub fn write(&self, path: &str, contents: &str) {
+    pub(crate) fn write(&self, path: &str, contents: &str) {
         let full: PathBuf = self.path().join(path);
         if let Some(parent) = full.parent() {
             std::fs::create_dir_all(parent).expect("create parent directories");
@@ -58,13 +58,13 @@ impl GitRepo {
     }
 
     /// Stages everything and commits; returns the new commit's SHA.
-    pub fn commit_all(&self, message: &str) -> String {
+    pub(crate) fn commit_all(&self, message: &str) -> String {
         self.git(&["add", "--all"]);
         self.git(&["commit", "--quiet", "--message", message]);
         self.rev_parse("HEAD")
     }
 
-    pub fn rev_parse(&self, rev: &str) -> String {
+    pub(crate) fn rev_parse(&self, rev: &str) -> String {
         self.git(&["rev-parse", rev]).trim().to_owned()
     }
 }
@@ -74,7 +74,7 @@ impl GitRepo {
 ///
 /// The feature modifies `src/lib.rs`, adds `src/parse.rs`, renames `docs/old-name.md` to
 /// `docs/new-name.md` (with an edit) and deletes `obsolete.txt`.
-pub fn pr_repository() -> GitRepo {
+pub(crate) fn pr_repository() -> GitRepo {
     let repo = GitRepo::init();
     repo.write(
         "src/lib.rs",
@@ -117,7 +117,7 @@ pub fn pr_repository() -> GitRepo {
 impl GitRepo {
     /// On [`pr_repository`]: a branch `fmt` off `main` that only reindents `src/lib.rs` (a
     /// whitespace-only change, not eligible for review unless forced).
-    pub fn whitespace_only_branch(&self) {
+    pub(crate) fn whitespace_only_branch(&self) {
         self.git(&["checkout", "--quiet", "-b", "fmt", "main"]);
         self.write(
             "src/lib.rs",

@@ -32,13 +32,13 @@ use super::gitea_swagger;
 use super::github_server::lock;
 use super::serve::{self, Served};
 
-pub const OWNER: &str = "acme";
-pub const REPO: &str = "widgets";
-pub const INDEX: u64 = 7;
+pub(crate) const OWNER: &str = "acme";
+pub(crate) const REPO: &str = "widgets";
+pub(crate) const INDEX: u64 = 7;
 
 /// What the server saw of one request.
 #[derive(Debug, Clone)]
-pub struct Seen {
+pub(crate) struct Seen {
     pub method: String,
     pub path: String,
     pub query: Option<String>,
@@ -47,13 +47,13 @@ pub struct Seen {
 }
 
 impl Seen {
-    pub fn call(&self) -> String {
+    pub(crate) fn call(&self) -> String {
         format!("{} {}", self.method, self.path)
     }
 }
 
 #[derive(Debug, Clone)]
-pub struct ReviewRec {
+pub(crate) struct ReviewRec {
     pub id: u64,
     pub user: String,
     pub body: String,
@@ -64,7 +64,7 @@ pub struct ReviewRec {
 }
 
 #[derive(Debug, Clone)]
-pub struct InlineRec {
+pub(crate) struct InlineRec {
     pub id: u64,
     pub review: u64,
     pub user: String,
@@ -78,7 +78,7 @@ pub struct InlineRec {
 }
 
 #[derive(Debug, Clone)]
-pub struct CommentRec {
+pub(crate) struct CommentRec {
     pub id: u64,
     pub user: String,
     pub body: String,
@@ -86,7 +86,7 @@ pub struct CommentRec {
 
 /// The pull request and everything said on it.
 #[derive(Debug, Clone)]
-pub struct Pull {
+pub(crate) struct Pull {
     pub title: String,
     pub body: String,
     pub author: String,
@@ -121,7 +121,7 @@ struct Shared {
 
 /// An issue or pull request somewhere on the server, as the issue search finds it.
 #[derive(Debug, Clone)]
-pub struct Listed {
+pub(crate) struct Listed {
     /// `owner/repo`.
     pub repo: String,
     pub number: u64,
@@ -138,7 +138,7 @@ pub struct Listed {
 /// A push: commits on the repository and returns the new head.
 type Push = Box<dyn FnOnce(&GitRepo) -> String + Send>;
 
-pub struct GiteaServer {
+pub(crate) struct GiteaServer {
     url: String,
     shared: Arc<Shared>,
     served: Served,
@@ -146,7 +146,7 @@ pub struct GiteaServer {
 
 impl GiteaServer {
     /// Serves pull request 7 of `acme/widgets`: `feature` into `main` of `repo`, by `author`.
-    pub fn start(repo: GitRepo, author: &str) -> GiteaServer {
+    pub(crate) fn start(repo: GitRepo, author: &str) -> GiteaServer {
         let head = repo.rev_parse("feature");
         let base = repo.rev_parse("main");
         let merge_base = repo
@@ -191,60 +191,60 @@ impl GiteaServer {
         }
     }
 
-    pub fn url(&self) -> &str {
+    pub(crate) fn url(&self) -> &str {
         &self.url
     }
 
     /// `127.0.0.1:PORT`, as a pull request URL names the host.
-    pub fn host(&self) -> String {
+    pub(crate) fn host(&self) -> String {
         self.url.trim_start_matches("http://").to_string()
     }
 
-    pub fn api(&self) -> String {
+    pub(crate) fn api(&self) -> String {
         format!("{}/api/v1", self.url)
     }
 
     /// The pull request's web URL as a person pastes it.
-    pub fn pr_url(&self) -> String {
+    pub(crate) fn pr_url(&self) -> String {
         format!("{}/{OWNER}/{REPO}/pulls/{INDEX}", self.url)
     }
 
-    pub fn accept_token(&self, token: &str, login: &str) {
+    pub(crate) fn accept_token(&self, token: &str, login: &str) {
         lock(&self.shared.tokens).insert(token.into(), login.into());
     }
 
     /// Lists answer at most `n` items a page, whatever `limit` asks (`MAX_RESPONSE_ITEMS`).
-    pub fn max_items(&self, n: usize) {
+    pub(crate) fn max_items(&self, n: usize) {
         *lock(&self.shared.max_items) = n.max(1);
     }
 
     /// Adds an issue or pull request elsewhere on the server, for the issue search.
-    pub fn list(&self, listed: Listed) {
+    pub(crate) fn list(&self, listed: Listed) {
         lock(&self.shared.listed).push(listed);
     }
 
     /// Requests `login`'s review of pull request 7.
-    pub fn request_review(&self, login: &str) {
+    pub(crate) fn request_review(&self, login: &str) {
         lock(&self.shared.reviewers).push(login.into());
     }
 
-    pub fn refuse_positions_on(&self, path: &str) {
+    pub(crate) fn refuse_positions_on(&self, path: &str) {
         lock(&self.shared.refused_paths).push(path.into());
     }
 
     /// Requests to `call` are held unanswered and never handled until [`GiteaServer::release`].
-    pub fn stall(&self, call: &str) {
+    pub(crate) fn stall(&self, call: &str) {
         *lock(&self.shared.stalled) = Some(call.into());
     }
 
-    pub fn release(&self) {
+    pub(crate) fn release(&self) {
         *lock(&self.shared.stalled) = None;
         self.shared.released.send_replace(true);
     }
 
     /// The next requests to `call` (`"POST /api/v1/repos/acme/widgets/pulls/7/reviews"`) get
     /// these faults, one each.
-    pub fn script(&self, call: &str, faults: impl IntoIterator<Item = Fault>) {
+    pub(crate) fn script(&self, call: &str, faults: impl IntoIterator<Item = Fault>) {
         lock(&self.shared.scripts)
             .entry(call.into())
             .or_default()
@@ -252,38 +252,38 @@ impl GiteaServer {
     }
 
     /// `METHOD /api/v1/repos/acme/widgets/REST`.
-    pub fn call(method: &str, rest: &str) -> String {
+    pub(crate) fn call(method: &str, rest: &str) -> String {
         format!("{method} /api/v1/repos/{OWNER}/{REPO}{rest}")
     }
 
-    pub fn pull(&self) -> Pull {
+    pub(crate) fn pull(&self) -> Pull {
         lock(&self.shared.pull).clone()
     }
 
-    pub fn seen(&self) -> Vec<Seen> {
+    pub(crate) fn seen(&self) -> Vec<Seen> {
         lock(&self.shared.seen).clone()
     }
 
-    pub fn seen_to(&self, call: &str) -> Vec<Seen> {
+    pub(crate) fn seen_to(&self, call: &str) -> Vec<Seen> {
         self.seen()
             .into_iter()
             .filter(|s| s.call() == call)
             .collect()
     }
 
-    pub fn violations(&self) -> Vec<String> {
+    pub(crate) fn violations(&self) -> Vec<String> {
         lock(&self.shared.violations).clone()
     }
 
     /// A push to the pull request's branch: `change` commits (on `feature`) and returns the new
     /// head; the pull ref and the merge base follow.
-    pub fn push(&self, change: impl FnOnce(&GitRepo) -> String) -> String {
+    pub(crate) fn push(&self, change: impl FnOnce(&GitRepo) -> String) -> String {
         push_on(&self.shared, change)
     }
 
     /// A commit on the base branch `main`: the pull request's base tip moves on, its merge
     /// base does not.
-    pub fn advance_base(&self, change: impl FnOnce(&GitRepo) -> String) -> String {
+    pub(crate) fn advance_base(&self, change: impl FnOnce(&GitRepo) -> String) -> String {
         let repo = &self.shared.repo;
         let tip = change(repo);
         let mut pull = lock(&self.shared.pull);
@@ -297,7 +297,7 @@ impl GiteaServer {
 
     /// When the next request to `call` arrives, `change` is pushed first, then the request is
     /// handled against the moved head.
-    pub fn push_before(
+    pub(crate) fn push_before(
         &self,
         call: &str,
         change: impl FnOnce(&GitRepo) -> String + Send + 'static,

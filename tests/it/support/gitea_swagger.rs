@@ -17,7 +17,7 @@ const SPEC_PATH: &str = concat!(
     "/tests/fixtures/gitea/swagger.v1.pulls-subset.json"
 );
 
-pub struct Swagger {
+pub(crate) struct Swagger {
     spec: Value,
     /// Every definition, strict (`additionalProperties: false` on objects with properties).
     strict: Value,
@@ -35,7 +35,7 @@ static SPEC: LazyLock<Swagger> = LazyLock::new(|| {
     }
 });
 
-pub fn gitea() -> &'static Swagger {
+pub(crate) fn gitea() -> &'static Swagger {
     &SPEC
 }
 
@@ -75,7 +75,7 @@ fn matches(template: &str, path: &str) -> bool {
 
 impl Swagger {
     /// The template of `path`, the most specific one (fewest placeholders) when several match.
-    pub fn template(&self, path: &str) -> Option<String> {
+    pub(crate) fn template(&self, path: &str) -> Option<String> {
         let path = path.strip_prefix("/api/v1")?;
         self.spec["paths"]
             .as_object()?
@@ -86,7 +86,7 @@ impl Swagger {
     }
 
     /// Every way `method path?query` with `body` breaks the description.
-    pub fn violations(
+    pub(crate) fn violations(
         &self,
         method: &str,
         path: &str,

@@ -23,7 +23,7 @@ use super::github_server::{PullSpec, Shared, bearer, github_error, lock};
 
 /// Whether `request` is a GraphQL query (no mutation), and the request, its body read and put
 /// back for the route.
-pub async fn peek_query(request: axum::extract::Request) -> (axum::extract::Request, bool) {
+pub(crate) async fn peek_query(request: axum::extract::Request) -> (axum::extract::Request, bool) {
     if request.uri().path() != "/graphql" {
         return (request, false);
     }
@@ -44,7 +44,7 @@ pub async fn peek_query(request: axum::extract::Request) -> (axum::extract::Requ
 
 /// One review thread: the REST comment that opened it, and its state.
 #[derive(Debug, Clone)]
-pub struct ThreadSpec {
+pub(crate) struct ThreadSpec {
     pub node_id: String,
     /// The `id` of the review comment that opened it.
     pub root: u64,
@@ -505,7 +505,7 @@ fn find<'a>(fields: &'a [Selection], name: &str) -> Option<&'a Selection> {
     fields.iter().find(|f| f.name == name)
 }
 
-pub async fn graphql(
+pub(crate) async fn graphql(
     State(shared): State<Arc<Shared>>,
     headers: HeaderMap,
     body: axum::body::Bytes,

@@ -26,7 +26,7 @@ use super::serve::{self, Served};
 
 /// Why a PR is listed.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Requested {
+pub(crate) enum Requested {
     /// My review is requested.
     Me,
     /// A team of mine is requested (its slug).
@@ -35,7 +35,7 @@ pub enum Requested {
     Authored,
 }
 
-pub struct InboxPull {
+pub(crate) struct InboxPull {
     pub server: Arc<GithubServer>,
     pub requested: Requested,
     pub updated_at: String,
@@ -51,7 +51,7 @@ struct Shared {
     http: reqwest::Client,
 }
 
-pub struct InboxServer {
+pub(crate) struct InboxServer {
     shared: Arc<Shared>,
     served: Served,
 }
@@ -59,7 +59,7 @@ pub struct InboxServer {
 impl InboxServer {
     /// Serves the search for `login`, who authenticates with `token` (every backend accepts
     /// it too).
-    pub fn start(login: &str, token: &str, pulls: Vec<InboxPull>) -> InboxServer {
+    pub(crate) fn start(login: &str, token: &str, pulls: Vec<InboxPull>) -> InboxServer {
         for pull in &pulls {
             pull.server.accept_token(token, login);
         }
@@ -85,22 +85,22 @@ impl InboxServer {
         InboxServer { shared, served }
     }
 
-    pub fn url(&self) -> &str {
+    pub(crate) fn url(&self) -> &str {
         &self.shared.url
     }
 
     /// Search pages of at most `n` items, whatever `per_page` asks.
-    pub fn page_size(&self, n: usize) {
+    pub(crate) fn page_size(&self, n: usize) {
         *lock(&self.shared.page_size) = n.max(1);
     }
 
     /// The `q` of every search, in order.
-    pub fn searches(&self) -> Vec<String> {
+    pub(crate) fn searches(&self) -> Vec<String> {
         lock(&self.shared.searches).clone()
     }
 
     /// The backend of PR `i` (in the order given).
-    pub fn pull(&self, i: usize) -> Arc<GithubServer> {
+    pub(crate) fn pull(&self, i: usize) -> Arc<GithubServer> {
         lock(&self.shared.pulls)[i].server.clone()
     }
 }
@@ -238,7 +238,7 @@ fn search_item(urls: &Urls, entry: &InboxPull) -> Value {
 }
 
 /// The fields GitHub's `issue-search-result-item` requires.
-pub fn check_search_item(item: &Value) {
+pub(crate) fn check_search_item(item: &Value) {
     for field in [
         "url",
         "repository_url",

@@ -8,7 +8,7 @@ use super::github_server::{IssueCommentSpec, PullSpec, ReviewCommentSpec, Review
 const STAMP: &str = "2024-05-01T12:00:00Z";
 
 /// Where the fake lives, for the URLs GitHub embeds everywhere.
-pub struct Urls {
+pub(crate) struct Urls {
     /// The API base, e.g. `http://127.0.0.1:4321`.
     pub api: String,
     /// The web UI base that `html_url`s point at; nothing serves it.
@@ -29,7 +29,7 @@ fn id_of(name: &str) -> u64 {
         + 1
 }
 
-pub fn simple_user(urls: &Urls, user: &UserSpec) -> Value {
+pub(crate) fn simple_user(urls: &Urls, user: &UserSpec) -> Value {
     // App logins end in `[bot]`; GitHub percent-encodes the brackets in its URLs.
     let in_url = user.login.replace('[', "%5B").replace(']', "%5D");
     let api = format!("{}/users/{in_url}", urls.api);
@@ -57,7 +57,7 @@ pub fn simple_user(urls: &Urls, user: &UserSpec) -> Value {
 }
 
 /// `GET /user` for a token's owner: the private profile, as GitHub returns to the user itself.
-pub fn private_user(urls: &Urls, user: &UserSpec) -> Value {
+pub(crate) fn private_user(urls: &Urls, user: &UserSpec) -> Value {
     let mut value = simple_user(urls, user);
     let extra = json!({
         "user_view_type": "private",
@@ -86,7 +86,7 @@ pub fn private_user(urls: &Urls, user: &UserSpec) -> Value {
 }
 
 /// The `repository` schema (inside a PR's base and head), or `full-repository` with `full`.
-pub fn repository(urls: &Urls, pull: &PullSpec, full: bool) -> Value {
+pub(crate) fn repository(urls: &Urls, pull: &PullSpec, full: bool) -> Value {
     let (owner, name) = (&pull.owner, &pull.repo);
     let api = urls.repo_api(owner, name);
     let owner_user = UserSpec::user(owner);
@@ -183,7 +183,7 @@ pub fn repository(urls: &Urls, pull: &PullSpec, full: bool) -> Value {
 }
 
 /// The `pull-request` schema. `stats` is (changed files, additions, deletions).
-pub fn pull_request(urls: &Urls, pull: &PullSpec, stats: (usize, u32, u32)) -> Value {
+pub(crate) fn pull_request(urls: &Urls, pull: &PullSpec, stats: (usize, u32, u32)) -> Value {
     let (owner, name, n) = (&pull.owner, &pull.repo, pull.number);
     let api = urls.repo_api(owner, name);
     let html = format!("{}/{owner}/{name}/pull/{n}", urls.web);
@@ -271,7 +271,7 @@ pub fn pull_request(urls: &Urls, pull: &PullSpec, stats: (usize, u32, u32)) -> V
 }
 
 /// One file of the diff, as `git` computed it; see `github_server::changed_files`.
-pub struct FileChange {
+pub(crate) struct FileChange {
     pub path: String,
     pub previous_path: Option<String>,
     pub status: &'static str,
@@ -281,7 +281,7 @@ pub struct FileChange {
     pub blob_sha: Option<String>,
 }
 
-pub fn diff_entry(urls: &Urls, pull: &PullSpec, file: &FileChange) -> Value {
+pub(crate) fn diff_entry(urls: &Urls, pull: &PullSpec, file: &FileChange) -> Value {
     let api = urls.repo_api(&pull.owner, &pull.repo);
     let web = format!("{}/{}/{}", urls.web, pull.owner, pull.repo);
     let mut value = json!({
@@ -304,7 +304,7 @@ pub fn diff_entry(urls: &Urls, pull: &PullSpec, file: &FileChange) -> Value {
     value
 }
 
-pub fn review(urls: &Urls, pull: &PullSpec, review: &ReviewSpec) -> Value {
+pub(crate) fn review(urls: &Urls, pull: &PullSpec, review: &ReviewSpec) -> Value {
     let api = urls.repo_api(&pull.owner, &pull.repo);
     let html = format!(
         "{}/{}/{}/pull/{}#pullrequestreview-{}",
@@ -329,7 +329,7 @@ pub fn review(urls: &Urls, pull: &PullSpec, review: &ReviewSpec) -> Value {
     value
 }
 
-pub fn review_comment(urls: &Urls, pull: &PullSpec, comment: &ReviewCommentSpec) -> Value {
+pub(crate) fn review_comment(urls: &Urls, pull: &PullSpec, comment: &ReviewCommentSpec) -> Value {
     let api = urls.repo_api(&pull.owner, &pull.repo);
     let url = format!("{api}/pulls/comments/{}", comment.id);
     let html = format!(
@@ -372,7 +372,7 @@ pub fn review_comment(urls: &Urls, pull: &PullSpec, comment: &ReviewCommentSpec)
     value
 }
 
-pub fn issue_comment(urls: &Urls, pull: &PullSpec, comment: &IssueCommentSpec) -> Value {
+pub(crate) fn issue_comment(urls: &Urls, pull: &PullSpec, comment: &IssueCommentSpec) -> Value {
     let api = urls.repo_api(&pull.owner, &pull.repo);
     json!({
         "id": comment.id,
@@ -392,7 +392,7 @@ pub fn issue_comment(urls: &Urls, pull: &PullSpec, comment: &IssueCommentSpec) -
 }
 
 /// GitHub's error body.
-pub fn error(message: &str) -> Value {
+pub(crate) fn error(message: &str) -> Value {
     json!({
         "message": message,
         "documentation_url": "https://docs.github.com/rest",

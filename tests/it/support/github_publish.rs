@@ -50,7 +50,7 @@ static MORE_ERRORS: LazyLock<Vec<Value>> = LazyLock::new(|| {
 });
 
 /// GitHub's limit on review, comment and reply bodies, in characters.
-pub const MAX_BODY_CHARS: usize = 65_536;
+pub(crate) const MAX_BODY_CHARS: usize = 65_536;
 
 /// The real 422 body whose error text contains `needle`.
 fn real_422(needle: &str) -> Response {
@@ -58,7 +58,7 @@ fn real_422(needle: &str) -> Response {
 }
 
 /// The real body of a `status` answer whose message or error text contains `needle`.
-pub fn real_error(status: u16, needle: &str) -> Response {
+pub(crate) fn real_error(status: u16, needle: &str) -> Response {
     let text_of = |e: &Value| -> String {
         match e {
             Value::String(s) => s.clone(),
@@ -93,7 +93,7 @@ fn too_long(body: &Value) -> Option<Response> {
 }
 
 #[derive(Deserialize)]
-pub struct ReviewPath {
+pub(crate) struct ReviewPath {
     owner: String,
     repo: String,
     pull_number: u64,
@@ -242,7 +242,7 @@ fn refuse_comment(hunks: &Hunks, comment: &Value) -> Option<Response> {
         .then(|| real_422("line must be part of the diff and"))
 }
 
-pub async fn create_review(
+pub(crate) async fn create_review(
     State(shared): State<Arc<Shared>>,
     Path(p): Path<ReviewPath>,
     headers: HeaderMap,
@@ -347,7 +347,7 @@ pub async fn create_review(
     axum::Json(gh::review(&shared.urls, &pull, &review)).into_response()
 }
 
-pub async fn update_review(
+pub(crate) async fn update_review(
     State(shared): State<Arc<Shared>>,
     Path(p): Path<ReviewPath>,
     headers: HeaderMap,
@@ -384,7 +384,7 @@ pub async fn update_review(
     axum::Json(gh::review(&shared.urls, &pull, &review)).into_response()
 }
 
-pub async fn reply(
+pub(crate) async fn reply(
     State(shared): State<Arc<Shared>>,
     Path(p): Path<ReviewPath>,
     headers: HeaderMap,
@@ -434,14 +434,17 @@ pub async fn reply(
 }
 
 #[derive(Deserialize)]
-pub struct CommitPath {
+pub(crate) struct CommitPath {
     owner: String,
     repo: String,
     #[serde(rename = "ref")]
     reference: String,
 }
 
-pub async fn check_runs(State(shared): State<Arc<Shared>>, Path(p): Path<CommitPath>) -> Response {
+pub(crate) async fn check_runs(
+    State(shared): State<Arc<Shared>>,
+    Path(p): Path<CommitPath>,
+) -> Response {
     if find_pull(&shared, &p.owner, &p.repo, None).is_none() {
         return not_found();
     }
@@ -465,7 +468,7 @@ fn pr_commits(shared: &Shared, pull: &PullSpec) -> Vec<String> {
 
 /// `PUT .../reviews/{review_id}/dismissals` with `{"message": ..., "event": "DISMISS"}`: only a
 /// standing APPROVED or CHANGES_REQUESTED review can be dismissed; it becomes DISMISSED.
-pub async fn dismiss(
+pub(crate) async fn dismiss(
     State(shared): State<Arc<Shared>>,
     Path(p): Path<ReviewPath>,
     headers: HeaderMap,

@@ -40,21 +40,21 @@ const DEFAULT_PER_PAGE: usize = 30;
 const MAX_PER_PAGE: usize = 100;
 
 #[derive(Debug, Clone)]
-pub struct UserSpec {
+pub(crate) struct UserSpec {
     pub login: String,
     /// `User`, `Bot` or `Organization`, as in GitHub's `type` field.
     pub account_type: String,
 }
 
 impl UserSpec {
-    pub fn user(login: &str) -> UserSpec {
+    pub(crate) fn user(login: &str) -> UserSpec {
         UserSpec {
             login: login.into(),
             account_type: "User".into(),
         }
     }
 
-    pub fn bot(login: &str) -> UserSpec {
+    pub(crate) fn bot(login: &str) -> UserSpec {
         UserSpec {
             login: login.into(),
             account_type: "Bot".into(),
@@ -64,7 +64,7 @@ impl UserSpec {
 
 /// The pull request the server serves. Fields are public: tests adjust what they need.
 #[derive(Debug, Clone)]
-pub struct PullSpec {
+pub(crate) struct PullSpec {
     pub owner: String,
     pub repo: String,
     pub number: u64,
@@ -87,7 +87,7 @@ pub struct PullSpec {
 
 impl PullSpec {
     /// An open PR of `feature` into `main` of `repo`, by `octocat`, with no history yet.
-    pub fn from_repo(repo: &GitRepo, owner: &str, name: &str, number: u64) -> PullSpec {
+    pub(crate) fn from_repo(repo: &GitRepo, owner: &str, name: &str, number: u64) -> PullSpec {
         PullSpec {
             owner: owner.into(),
             repo: name.into(),
@@ -111,7 +111,7 @@ impl PullSpec {
 }
 
 #[derive(Debug, Clone)]
-pub struct ReviewSpec {
+pub(crate) struct ReviewSpec {
     pub id: u64,
     pub author: UserSpec,
     pub body: String,
@@ -121,7 +121,7 @@ pub struct ReviewSpec {
 }
 
 #[derive(Debug, Clone)]
-pub struct ReviewCommentSpec {
+pub(crate) struct ReviewCommentSpec {
     pub id: u64,
     pub review_id: Option<u64>,
     pub author: UserSpec,
@@ -136,18 +136,18 @@ pub struct ReviewCommentSpec {
 }
 
 #[derive(Debug, Clone)]
-pub struct IssueCommentSpec {
+pub(crate) struct IssueCommentSpec {
     pub id: u64,
     pub author: UserSpec,
     pub body: String,
     pub created_at: String,
 }
 
-pub use super::faults::Fault;
+pub(crate) use super::faults::Fault;
 
 /// What the server saw of one request.
 #[derive(Debug, Clone)]
-pub struct RecordedRequest {
+pub(crate) struct RecordedRequest {
     pub method: String,
     pub path: String,
     pub query: Option<String>,
@@ -158,7 +158,7 @@ pub struct RecordedRequest {
 }
 
 impl RecordedRequest {
-    pub fn header(&self, name: &str) -> Option<&str> {
+    pub(crate) fn header(&self, name: &str) -> Option<&str> {
         let name = name.to_ascii_lowercase();
         self.headers
             .iter()
@@ -167,12 +167,12 @@ impl RecordedRequest {
     }
 
     /// Whether it only read: a `GET`, or a GraphQL query.
-    pub fn is_read(&self) -> bool {
+    pub(crate) fn is_read(&self) -> bool {
         self.method == "GET" || self.graphql_query
     }
 
     /// `"GET /repos/o/r/pulls/1"`, the form faults are scripted with.
-    pub fn call(&self) -> String {
+    pub(crate) fn call(&self) -> String {
         format!("{} {}", self.method, self.path)
     }
 }
@@ -225,7 +225,7 @@ pub(crate) struct Shared {
 
 /// The running server. Dropping it stops the server, deletes the repository, and fails the
 /// test if any response it sent did not match GitHub's schema.
-pub struct GithubServer {
+pub(crate) struct GithubServer {
     url: String,
     shared: Arc<Shared>,
     served: Served,
@@ -234,7 +234,7 @@ pub struct GithubServer {
 impl GithubServer {
     /// Serves `pull` from `repo` (which the server keeps alive) on a free loopback port, from
     /// its own thread and runtime so it works under any test runtime.
-    pub fn start(repo: GitRepo, pull: PullSpec) -> GithubServer {
+    pub(crate) fn start(repo: GitRepo, pull: PullSpec) -> GithubServer {
         let (listener, url) = serve::listen();
         let range = format!("{}...{}", pull.base_sha, pull.head_sha);
         let diff = repo.git(&["diff", "--no-color", "-M", &range]);
@@ -275,7 +275,7 @@ impl GithubServer {
 
     /// Opens a review thread: its root comment and replies become REST review comments, and
     /// the thread is served over GraphQL with its resolved and outdated state.
-    pub fn add_thread(
+    pub(crate) fn add_thread(
         &self,
         thread: super::github_graphql::ThreadSpec,
         comments: Vec<ReviewCommentSpec>,
@@ -285,23 +285,23 @@ impl GithubServer {
     }
 
     /// Holds every GraphQL mutation unanswered while `hold` (see `Shared::hold_mutations`).
-    pub fn hold_mutations(&self, hold: bool) {
+    pub(crate) fn hold_mutations(&self, hold: bool) {
         *lock(&self.shared.hold_mutations) = hold;
     }
 
     /// The threads as they stand now (a resolution changes them).
-    pub fn threads(&self) -> Vec<super::github_graphql::ThreadSpec> {
+    pub(crate) fn threads(&self) -> Vec<super::github_graphql::ThreadSpec> {
         lock(&self.shared.threads).clone()
     }
 
     /// The API base URL, e.g. `http://127.0.0.1:4321`.
-    pub fn url(&self) -> &str {
+    pub(crate) fn url(&self) -> &str {
         &self.url
     }
 
     /// Makes `token` valid, authenticating as `login`. Any other token gets 401 "Bad
     /// credentials"; no token at all is anonymous access (fine except for `GET /user`).
-    pub fn accept_token(&self, token: &str, login: &str) {
+    pub(crate) fn accept_token(&self, token: &str, login: &str) {
         lock(&self.shared.tokens).insert(token.into(), login.into());
     }
 
@@ -309,34 +309,34 @@ impl GithubServer {
     /// `github.token` of Actions): GitHub answers its `GET /user` with 403 "Resource not
     /// accessible by integration", and, for the Actions login, refuses APPROVE unless
     /// [`GithubServer::allow_actions_approval`].
-    pub fn accept_installation_token(&self, token: &str, login: &str) {
+    pub(crate) fn accept_installation_token(&self, token: &str, login: &str) {
         self.accept_token(token, login);
         lock(&self.shared.installation_tokens).insert(token.into());
     }
 
     /// The repository setting "Allow GitHub Actions to create and approve pull requests".
-    pub fn allow_actions_approval(&self) {
+    pub(crate) fn allow_actions_approval(&self) {
         *lock(&self.shared.actions_may_approve) = true;
     }
 
     /// Lowers GitHub's diff limits (300 files, 20,000 lines) so a small PR can exceed them.
-    pub fn set_diff_limits(&self, files: usize, lines: usize) {
+    pub(crate) fn set_diff_limits(&self, files: usize, lines: usize) {
         *lock(&self.shared.diff_limits) = (files, lines);
     }
 
     /// The pull request as currently served.
-    pub fn pull(&self) -> PullSpec {
+    pub(crate) fn pull(&self) -> PullSpec {
         lock(&self.shared.pull).clone()
     }
 
     /// Changes the served pull request (history, state, author...).
-    pub fn update_pull(&self, change: impl FnOnce(&mut PullSpec)) {
+    pub(crate) fn update_pull(&self, change: impl FnOnce(&mut PullSpec)) {
         change(&mut lock(&self.shared.pull));
     }
 
     /// The next requests to `call` (`"GET /repos/o/r/pulls/1"`, no query) get these faults,
     /// one each, in order; after that the route answers normally.
-    pub fn script(&self, call: &str, faults: impl IntoIterator<Item = Fault>) {
+    pub(crate) fn script(&self, call: &str, faults: impl IntoIterator<Item = Fault>) {
         lock(&self.shared.scripts)
             .entry(call.into())
             .or_default()
@@ -345,19 +345,19 @@ impl GithubServer {
     }
 
     /// Every request to `call` gets `fault` once the queued faults are used up.
-    pub fn fail_always(&self, call: &str, fault: Fault) {
+    pub(crate) fn fail_always(&self, call: &str, fault: Fault) {
         lock(&self.shared.scripts)
             .entry(call.into())
             .or_default()
             .forever = Some(fault);
     }
 
-    pub fn requests(&self) -> Vec<RecordedRequest> {
+    pub(crate) fn requests(&self) -> Vec<RecordedRequest> {
         lock(&self.shared.requests).clone()
     }
 
     /// The requests to `call` (`"GET /path"`, whatever their query).
-    pub fn requests_to(&self, call: &str) -> Vec<RecordedRequest> {
+    pub(crate) fn requests_to(&self, call: &str) -> Vec<RecordedRequest> {
         self.requests()
             .into_iter()
             .filter(|r| r.call() == call)
@@ -365,19 +365,19 @@ impl GithubServer {
     }
 
     /// Schema mismatches found so far (also reported when the server is dropped).
-    pub fn schema_violations(&self) -> Vec<String> {
+    pub(crate) fn schema_violations(&self) -> Vec<String> {
         lock(&self.shared.violations).clone()
     }
 
     /// The diff the server serves, for comparing with what a client received.
-    pub fn served_diff(&self) -> String {
+    pub(crate) fn served_diff(&self) -> String {
         lock(&self.shared.diff).clone()
     }
 
     /// A push to the PR: `change` commits on the repository (it is checked out wherever the
     /// test left it) and returns the new head SHA; the PR's head, `refs/pull/N/head`, the diff
     /// and the files follow it.
-    pub fn push(&self, change: impl FnOnce(&GitRepo) -> String) -> String {
+    pub(crate) fn push(&self, change: impl FnOnce(&GitRepo) -> String) -> String {
         push_on(&self.shared, change)
     }
 
@@ -385,7 +385,7 @@ impl GithubServer {
     /// then the request is handled against the moved head.
     ///
     /// [`push`]: GithubServer::push
-    pub fn push_before(
+    pub(crate) fn push_before(
         &self,
         call: &str,
         change: impl FnOnce(&GitRepo) -> String + Send + 'static,
@@ -396,7 +396,7 @@ impl GithubServer {
     /// The PR's base becomes `base_ref` (a branch of the repository) at its current tip, as
     /// when GitHub retargets a stacked PR: the head stays, the diff and the files follow the
     /// new merge base.
-    pub fn retarget(&self, base_ref: &str) {
+    pub(crate) fn retarget(&self, base_ref: &str) {
         retarget_on(&self.shared, base_ref);
     }
 
@@ -404,12 +404,12 @@ impl GithubServer {
     /// [`retarget`] does), then the request is handled.
     ///
     /// [`retarget`]: GithubServer::retarget
-    pub fn retarget_before(&self, call: &str, base_ref: &str) {
+    pub(crate) fn retarget_before(&self, call: &str, base_ref: &str) {
         lock(&self.shared.retargets_before).insert(call.into(), base_ref.into());
     }
 
     /// The check runs GitHub reports for `sha`: `(name, status, conclusion)`.
-    pub fn set_check_runs(&self, sha: &str, runs: &[(&str, &str, Option<&str>)]) {
+    pub(crate) fn set_check_runs(&self, sha: &str, runs: &[(&str, &str, Option<&str>)]) {
         let runs = runs
             .iter()
             .enumerate()
@@ -428,12 +428,12 @@ impl GithubServer {
     }
 
     /// Inline comments on `path` get GitHub's 422 "line must be part of the diff".
-    pub fn refuse_anchors_in(&self, path: &str) {
+    pub(crate) fn refuse_anchors_in(&self, path: &str) {
         lock(&self.shared.refused_paths).push(path.into());
     }
 
     /// The JSON bodies sent to `call` (`"POST /repos/o/r/pulls/7/reviews"`), in order.
-    pub fn bodies_to(&self, call: &str) -> Vec<Value> {
+    pub(crate) fn bodies_to(&self, call: &str) -> Vec<Value> {
         lock(&self.shared.bodies)
             .iter()
             .filter(|(c, _)| c == call)
@@ -1002,7 +1002,7 @@ fn count_changes(patch: &str) -> (u32, u32) {
 }
 
 /// GitHub's `created_at` for the n-th item of a generated history, one minute apart.
-pub fn minute_stamp(n: u64) -> String {
+pub(crate) fn minute_stamp(n: u64) -> String {
     format!(
         "2024-05-0{}T{:02}:{:02}:00Z",
         2 + n / 1440,
@@ -1012,7 +1012,7 @@ pub fn minute_stamp(n: u64) -> String {
 }
 
 /// `count` conversation comments by `author`, ids from 1000.
-pub fn many_issue_comments(count: u64, author: &UserSpec) -> Vec<IssueCommentSpec> {
+pub(crate) fn many_issue_comments(count: u64, author: &UserSpec) -> Vec<IssueCommentSpec> {
     (0..count)
         .map(|i| IssueCommentSpec {
             id: 1000 + i,

@@ -32,13 +32,13 @@ use super::git_repo::GitRepo;
 use super::github_server::lock;
 use super::serve::{self, Served};
 
-pub const PROJECT: &str = "acme/tools/widgets";
-pub const IID: u64 = 7;
+pub(crate) const PROJECT: &str = "acme/tools/widgets";
+pub(crate) const IID: u64 = 7;
 const PER_PAGE_DEFAULT: usize = 20;
 
 /// What the server saw of one request.
 #[derive(Debug, Clone)]
-pub struct Seen {
+pub(crate) struct Seen {
     pub method: String,
     /// Percent-decoded path (`/api/v4/projects/acme/tools/widgets/…` reads as the project's
     /// URL-encoded id decoded).
@@ -51,13 +51,13 @@ pub struct Seen {
 
 impl Seen {
     /// `"POST …/draft_notes/bulk_publish"`: the method and the path after the merge request.
-    pub fn call(&self) -> String {
+    pub(crate) fn call(&self) -> String {
         format!("{} {}", self.method, self.path)
     }
 }
 
 #[derive(Debug, Clone)]
-pub struct NoteRec {
+pub(crate) struct NoteRec {
     pub id: u64,
     pub author: String,
     pub body: String,
@@ -67,7 +67,7 @@ pub struct NoteRec {
 }
 
 #[derive(Debug, Clone)]
-pub struct DiscussionRec {
+pub(crate) struct DiscussionRec {
     pub id: String,
     pub individual_note: bool,
     pub notes: Vec<u64>,
@@ -75,7 +75,7 @@ pub struct DiscussionRec {
 }
 
 #[derive(Debug, Clone)]
-pub struct DraftRec {
+pub(crate) struct DraftRec {
     pub id: u64,
     pub author: String,
     pub note: String,
@@ -83,7 +83,7 @@ pub struct DraftRec {
 }
 
 #[derive(Debug, Clone)]
-pub struct Version {
+pub(crate) struct Version {
     pub head: String,
     pub base: String,
     pub start: String,
@@ -91,7 +91,7 @@ pub struct Version {
 
 /// The merge request and everything said on it. Fields are public: tests adjust what they need.
 #[derive(Debug, Clone)]
-pub struct MergeRequest {
+pub(crate) struct MergeRequest {
     pub title: String,
     pub description: String,
     pub author: String,
@@ -136,7 +136,7 @@ struct Shared {
 
 /// A merge request elsewhere on the server, as `GET /merge_requests` lists it.
 #[derive(Debug, Clone)]
-pub struct ListedMr {
+pub(crate) struct ListedMr {
     /// `group/sub/project`.
     pub project: String,
     pub iid: u64,
@@ -151,7 +151,7 @@ pub struct ListedMr {
 /// A push: commits on the repository and returns the new head.
 type Push = Box<dyn FnOnce(&GitRepo) -> String + Send>;
 
-pub struct GitlabServer {
+pub(crate) struct GitlabServer {
     url: String,
     shared: Arc<Shared>,
     served: Served,
@@ -160,7 +160,7 @@ pub struct GitlabServer {
 impl GitlabServer {
     /// Serves merge request `!7` of `acme/tools/widgets`: `feature` into `main` of `repo`, by
     /// `author`. `refs/merge-requests/7/head` is set on the repository.
-    pub fn start(repo: GitRepo, author: &str) -> GitlabServer {
+    pub(crate) fn start(repo: GitRepo, author: &str) -> GitlabServer {
         let head = repo.rev_parse("feature");
         let start = repo.rev_parse("main");
         let base = repo
@@ -214,61 +214,61 @@ impl GitlabServer {
     }
 
     /// `http://127.0.0.1:PORT`, the host's address.
-    pub fn url(&self) -> &str {
+    pub(crate) fn url(&self) -> &str {
         &self.url
     }
 
     /// `127.0.0.1:PORT`, as a merge request URL names the host.
-    pub fn host(&self) -> String {
+    pub(crate) fn host(&self) -> String {
         self.url.trim_start_matches("http://").to_string()
     }
 
     /// The API base, `http://127.0.0.1:PORT/api/v4`.
-    pub fn api(&self) -> String {
+    pub(crate) fn api(&self) -> String {
         format!("{}/api/v4", self.url)
     }
 
     /// The merge request's web URL as a person pastes it.
-    pub fn mr_url(&self) -> String {
+    pub(crate) fn mr_url(&self) -> String {
         format!("{}/{PROJECT}/-/merge_requests/{IID}", self.url)
     }
 
     /// Adds a merge request elsewhere on the server, for `GET /merge_requests`.
-    pub fn list(&self, listed: ListedMr) {
+    pub(crate) fn list(&self, listed: ListedMr) {
         lock(&self.shared.listed).push(listed);
     }
 
     /// Asks `username` to review `!7`.
-    pub fn request_review(&self, username: &str) {
+    pub(crate) fn request_review(&self, username: &str) {
         lock(&self.shared.reviewers).push(username.into());
     }
 
-    pub fn accept_token(&self, token: &str, username: &str) {
+    pub(crate) fn accept_token(&self, token: &str, username: &str) {
         lock(&self.shared.tokens).insert(token.into(), username.into());
     }
 
     /// Requests to `call` are held unanswered and never handled until [`GitlabServer::release`].
-    pub fn stall(&self, call: &str) {
+    pub(crate) fn stall(&self, call: &str) {
         *lock(&self.shared.stalled) = Some(call.into());
     }
 
     /// Answers the stalled requests with 503, unhandled, and stalls no more.
-    pub fn release(&self) {
+    pub(crate) fn release(&self) {
         *lock(&self.shared.stalled) = None;
         self.shared.released.send_replace(true);
     }
 
-    pub fn refuse_approval_to(&self, username: &str) {
+    pub(crate) fn refuse_approval_to(&self, username: &str) {
         lock(&self.shared.may_not_approve).push(username.into());
     }
 
-    pub fn refuse_positions_on(&self, path: &str) {
+    pub(crate) fn refuse_positions_on(&self, path: &str) {
         lock(&self.shared.refused_paths).push(path.into());
     }
 
     /// The next requests to `call` (`"POST /api/v4/projects/…/draft_notes/bulk_publish"`, the
     /// path decoded, no query) get these faults, one each.
-    pub fn script(&self, call: &str, faults: impl IntoIterator<Item = Fault>) {
+    pub(crate) fn script(&self, call: &str, faults: impl IntoIterator<Item = Fault>) {
         lock(&self.shared.scripts)
             .entry(call.into())
             .or_default()
@@ -276,19 +276,19 @@ impl GitlabServer {
     }
 
     /// `METHOD /api/v4/projects/acme/tools/widgets/merge_requests/7REST`.
-    pub fn call(method: &str, rest: &str) -> String {
+    pub(crate) fn call(method: &str, rest: &str) -> String {
         format!("{method} /api/v4/projects/{PROJECT}/merge_requests/{IID}{rest}")
     }
 
-    pub fn mr(&self) -> MergeRequest {
+    pub(crate) fn mr(&self) -> MergeRequest {
         lock(&self.shared.mr).clone()
     }
 
-    pub fn seen(&self) -> Vec<Seen> {
+    pub(crate) fn seen(&self) -> Vec<Seen> {
         lock(&self.shared.seen).clone()
     }
 
-    pub fn seen_to(&self, call: &str) -> Vec<Seen> {
+    pub(crate) fn seen_to(&self, call: &str) -> Vec<Seen> {
         self.seen()
             .into_iter()
             .filter(|s| s.call() == call)
@@ -296,7 +296,7 @@ impl GitlabServer {
     }
 
     /// General notes (not in a diff thread), oldest first.
-    pub fn general_notes(&self) -> Vec<NoteRec> {
+    pub(crate) fn general_notes(&self) -> Vec<NoteRec> {
         self.mr()
             .notes
             .into_iter()
@@ -305,7 +305,7 @@ impl GitlabServer {
     }
 
     /// Notes in diff threads, oldest first.
-    pub fn diff_notes(&self) -> Vec<NoteRec> {
+    pub(crate) fn diff_notes(&self) -> Vec<NoteRec> {
         let mr = self.mr();
         mr.notes
             .iter()
@@ -318,13 +318,20 @@ impl GitlabServer {
             .collect()
     }
 
-    pub fn violations(&self) -> Vec<String> {
+    pub(crate) fn violations(&self) -> Vec<String> {
         lock(&self.shared.violations).clone()
     }
 
     /// A colleague's diff thread on `path:line` of the new side, on the current head (GitLab's
     /// position fields), open unless `resolved`.
-    pub fn add_diff_thread(&self, author: &str, path: &str, line: u32, body: &str, resolved: bool) {
+    pub(crate) fn add_diff_thread(
+        &self,
+        author: &str,
+        path: &str,
+        line: u32,
+        body: &str,
+        resolved: bool,
+    ) {
         let id = next_id(&self.shared);
         let discussion = discussion_id(&self.shared);
         let mut mr = lock(&self.shared.mr);
@@ -352,13 +359,13 @@ impl GitlabServer {
 
     /// A push to the merge request's branch: `change` commits (on `feature`) and returns the
     /// new head; the merge request ref, the diffs and a new version follow.
-    pub fn push(&self, change: impl FnOnce(&GitRepo) -> String) -> String {
+    pub(crate) fn push(&self, change: impl FnOnce(&GitRepo) -> String) -> String {
         push_on(&self.shared, change)
     }
 
     /// When the next request to `call` arrives, `change` is pushed first (as
     /// [`GitlabServer::push`] does), then the request is handled against the moved head.
-    pub fn push_before(
+    pub(crate) fn push_before(
         &self,
         call: &str,
         change: impl FnOnce(&GitRepo) -> String + Send + 'static,

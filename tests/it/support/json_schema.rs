@@ -8,17 +8,17 @@ use serde_json::{Map, Value};
 /// Keywords that only describe; they constrain nothing.
 const ANNOTATIONS: [&str; 5] = ["$schema", "$id", "$defs", "title", "description"];
 
-pub struct Schema {
+pub(crate) struct Schema {
     root: Value,
 }
 
 impl Schema {
-    pub fn new(root: Value) -> Schema {
+    pub(crate) fn new(root: Value) -> Schema {
         Schema { root }
     }
 
     /// Every violation, each as `path: what` (`/findings/0/anchor: unknown field "line"`).
-    pub fn errors(&self, instance: &Value) -> Vec<String> {
+    pub(crate) fn errors(&self, instance: &Value) -> Vec<String> {
         let mut errors = Vec::new();
         self.check(&self.root, instance, "", &mut errors);
         errors
@@ -151,7 +151,7 @@ impl Schema {
     }
 
     /// Every object schema in the file, as `(where, schema)`: for checks on the schema itself.
-    pub fn object_schemas(&self) -> Vec<(String, &Map<String, Value>)> {
+    pub(crate) fn object_schemas(&self) -> Vec<(String, &Map<String, Value>)> {
         let mut found = Vec::new();
         walk(&self.root, "#".to_string(), &mut found);
         found

@@ -3,21 +3,21 @@
 //! Not every test module uses every helper.
 #![allow(dead_code)]
 
-pub mod anthropic_server;
-pub mod bot_pr;
-pub mod faults;
-pub mod git_repo;
-pub mod gitea_server;
-pub mod gitea_swagger;
-pub mod github_graphql;
-pub mod github_inbox_server;
-pub mod github_json;
-pub mod github_publish;
-pub mod github_server;
-pub mod gitlab_server;
-pub mod json_schema;
-pub mod openai_server;
-pub mod openapi;
-pub mod serve;
-pub mod svg;
-pub mod tmux;
+pub(crate) mod anthropic_server;
+pub(crate) mod bot_pr;
+pub(crate) mod faults;
+pub(crate) mod git_repo;
+pub(crate) mod gitea_server;
+pub(crate) mod gitea_swagger;
+pub(crate) mod github_graphql;
+pub(crate) mod github_inbox_server;
+pub(crate) mod github_json;
+pub(crate) mod github_publish;
+pub(crate) mod github_server;
+pub(crate) mod gitlab_server;
+pub(crate) mod json_schema;
+pub(crate) mod openai_server;
+pub(crate) mod openapi;
+pub(crate) mod serve;
+pub(crate) mod svg;
+pub(crate) mod tmux;

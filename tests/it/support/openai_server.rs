@@ -42,7 +42,7 @@ const SPEC_PATH: &str = concat!(
 
 /// Validators for the request and response bodies of `POST /chat/completions`, built from the
 /// OpenAI description through the same OpenAPI → JSON Schema conversion as the GitHub one.
-pub struct OpenAiSchemas {
+pub(crate) struct OpenAiSchemas {
     request: Validator,
     response: Validator,
     error: Validator,
@@ -69,20 +69,20 @@ static SCHEMAS: LazyLock<OpenAiSchemas> = LazyLock::new(|| {
     }
 });
 
-pub fn schemas() -> &'static OpenAiSchemas {
+pub(crate) fn schemas() -> &'static OpenAiSchemas {
     &SCHEMAS
 }
 
 impl OpenAiSchemas {
-    pub fn check_request(&self, body: &Value) -> Result<(), String> {
+    pub(crate) fn check_request(&self, body: &Value) -> Result<(), String> {
         problems("request", &self.request, body)
     }
 
-    pub fn check_response(&self, body: &Value) -> Result<(), String> {
+    pub(crate) fn check_response(&self, body: &Value) -> Result<(), String> {
         problems("response", &self.response, body)
     }
 
-    pub fn check_error(&self, body: &Value) -> Result<(), String> {
+    pub(crate) fn check_error(&self, body: &Value) -> Result<(), String> {
         problems("error response", &self.error, body)
     }
 }
@@ -105,7 +105,7 @@ fn problems(what: &str, validator: &Validator, body: &Value) -> Result<(), Strin
 
 /// What the server answers one request with.
 #[derive(Debug, Clone)]
-pub enum Reply {
+pub(crate) enum Reply {
     /// A 200 chat completion.
     Message {
         content: Option<String>,
@@ -136,7 +136,7 @@ pub enum Reply {
 
 impl Reply {
     /// The model calls these tools (arguments serialized as the API sends them).
-    pub fn tool_calls(calls: &[(&str, Value)]) -> Reply {
+    pub(crate) fn tool_calls(calls: &[(&str, Value)]) -> Reply {
         Reply::Message {
             content: None,
             tool_calls: calls
@@ -149,7 +149,7 @@ impl Reply {
     }
 
     /// One tool call whose arguments are exactly `raw` (malformed JSON, say).
-    pub fn raw_tool_call(name: &str, raw: &str) -> Reply {
+    pub(crate) fn raw_tool_call(name: &str, raw: &str) -> Reply {
         Reply::Message {
             content: None,
             tool_calls: vec![(call_id(), name.into(), raw.into())],
@@ -159,7 +159,7 @@ impl Reply {
     }
 
     /// A final text answer.
-    pub fn text(content: &str) -> Reply {
+    pub(crate) fn text(content: &str) -> Reply {
         Reply::Message {
             content: Some(content.into()),
             tool_calls: Vec::new(),
@@ -168,14 +168,14 @@ impl Reply {
         }
     }
 
-    pub fn status(status: u16) -> Reply {
+    pub(crate) fn status(status: u16) -> Reply {
         Reply::Status {
             status,
             retry_after: None,
         }
     }
 
-    pub fn too_many_requests(retry_after_secs: u64) -> Reply {
+    pub(crate) fn too_many_requests(retry_after_secs: u64) -> Reply {
         Reply::Status {
             status: 429,
             retry_after: Some(retry_after_secs),
@@ -183,7 +183,7 @@ impl Reply {
     }
 
     /// `real` with `fault` on the wire; status faults answer without it.
-    pub fn fault(fault: Fault, real: Reply) -> Reply {
+    pub(crate) fn fault(fault: Fault, real: Reply) -> Reply {
         Reply::Fault {
             fault,
             real: Box::new(real),
@@ -191,7 +191,7 @@ impl Reply {
     }
 
     /// An assistant message as the server writes it, schema-checked.
-    pub fn message(message: Value, finish_reason: &str) -> Reply {
+    pub(crate) fn message(message: Value, finish_reason: &str) -> Reply {
         Reply::Raw {
             message,
             finish_reason: finish_reason.into(),
@@ -201,7 +201,7 @@ impl Reply {
     }
 
     /// An assistant message the schema does not allow, as some servers send it.
-    pub fn malformed(message: Value, finish_reason: &str) -> Reply {
+    pub(crate) fn malformed(message: Value, finish_reason: &str) -> Reply {
         Reply::Raw {
             message,
             finish_reason: finish_reason.into(),
@@ -211,7 +211,7 @@ impl Reply {
     }
 
     /// The same answer with no `usage` in the completion, as many local servers send it.
-    pub fn without_usage(self) -> Reply {
+    pub(crate) fn without_usage(self) -> Reply {
         match self {
             Reply::Message {
                 content,
@@ -254,7 +254,7 @@ impl Reply {
     }
 
     /// The same reply with other token counts.
-    pub fn with_usage(mut self, input: u64, output: u64) -> Reply {
+    pub(crate) fn with_usage(mut self, input: u64, output: u64) -> Reply {
         if let Reply::Message { usage, .. } = &mut self {
             *usage = (input, output);
         }
@@ -263,14 +263,14 @@ impl Reply {
 }
 
 /// Unique across the test binary, as real tool-call ids are unique across a conversation.
-pub fn call_id() -> String {
+pub(crate) fn call_id() -> String {
     static NEXT: AtomicUsize = AtomicUsize::new(1);
     format!("call_{}", NEXT.fetch_add(1, Ordering::Relaxed))
 }
 
 /// What the server saw of one request.
 #[derive(Debug, Clone)]
-pub struct Recorded {
+pub(crate) struct Recorded {
     /// The raw body, for "this text never reached the server" checks.
     pub raw: String,
     pub body: Value,
@@ -282,7 +282,7 @@ pub struct Recorded {
 }
 
 impl Recorded {
-    pub fn header(&self, name: &str) -> Option<&str> {
+    pub(crate) fn header(&self, name: &str) -> Option<&str> {
         let name = name.to_ascii_lowercase();
         self.headers
             .iter()
@@ -292,13 +292,13 @@ impl Recorded {
 }
 
 /// Replies in order, then `forever` (if set) for every further request.
-pub struct Script<R> {
+pub(crate) struct Script<R> {
     pub queued: VecDeque<R>,
     pub forever: Option<R>,
 }
 
 impl<R: Clone> Script<R> {
-    pub fn next(&mut self) -> Option<R> {
+    pub(crate) fn next(&mut self) -> Option<R> {
         self.queued.pop_front().or_else(|| self.forever.clone())
     }
 }
@@ -313,7 +313,7 @@ impl<R> Default for Script<R> {
 }
 
 /// State every scripted model server keeps.
-pub struct Common<R> {
+pub(crate) struct Common<R> {
     pub script: Mutex<Script<R>>,
     pub requests: Mutex<Vec<Recorded>>,
     pub violations: Mutex<Vec<String>>,
@@ -343,7 +343,7 @@ impl<R> Default for Common<R> {
 
 impl<R: Clone> Common<R> {
     /// Records the request's arrival; returns its index for [`Common::finish`].
-    pub fn arrive(&self, headers: &HeaderMap, raw: &Bytes) -> (usize, Value) {
+    pub(crate) fn arrive(&self, headers: &HeaderMap, raw: &Bytes) -> (usize, Value) {
         let text = String::from_utf8_lossy(raw).into_owned();
         let body = serde_json::from_str::<Value>(&text).unwrap_or_else(|e| {
             self.violate(format!("a request body is not JSON ({e}): {text}"));
@@ -368,16 +368,16 @@ impl<R: Clone> Common<R> {
         (requests.len() - 1, body)
     }
 
-    pub fn finish(&self, index: usize) {
+    pub(crate) fn finish(&self, index: usize) {
         lock(&self.requests)[index].finished = Some(Instant::now());
     }
 
-    pub fn violate(&self, problem: String) {
+    pub(crate) fn violate(&self, problem: String) {
         lock(&self.violations).push(problem);
     }
 
     /// The next scripted reply; an unscripted request is itself a test failure.
-    pub fn next_reply(&self) -> Option<R> {
+    pub(crate) fn next_reply(&self) -> Option<R> {
         let reply = lock(&self.script).next();
         if reply.is_none() {
             self.violate("a request arrived after the script ran out".into());
@@ -387,7 +387,7 @@ impl<R: Clone> Common<R> {
 
     /// The next reply of the first route whose marker `system` contains, else of the shared
     /// script.
-    pub fn next_reply_for(&self, system: &str) -> Option<R> {
+    pub(crate) fn next_reply_for(&self, system: &str) -> Option<R> {
         let routed = {
             let mut routes = lock(&self.routes);
             routes
@@ -408,7 +408,7 @@ impl<R: Clone> Common<R> {
     }
 
     /// Waits the configured latency, simulating a model that takes time to answer.
-    pub async fn latency(&self) {
+    pub(crate) async fn latency(&self) {
         let latency = *lock(&self.latency);
         if !latency.is_zero() {
             tokio::time::sleep(latency).await;
@@ -416,7 +416,7 @@ impl<R: Clone> Common<R> {
     }
 
     /// Returns only when the server is being dropped.
-    pub async fn hang(&self) {
+    pub(crate) async fn hang(&self) {
         let mut release = self.release.subscribe();
         let _ = release.wait_for(|released| *released).await;
     }
@@ -425,7 +425,7 @@ impl<R: Clone> Common<R> {
 /// A server on a free loopback port, on its own thread and runtime so it works under any test
 /// runtime. Dropping it releases hanging requests, stops the server, and fails the test if a
 /// schema violation was recorded.
-pub struct Loopback {
+pub(crate) struct Loopback {
     pub url: String,
     served: Served,
     release: watch::Sender<bool>,
@@ -433,7 +433,10 @@ pub struct Loopback {
 }
 
 impl Loopback {
-    pub fn serve<R: Clone + Send + 'static>(app: Router, common: Arc<Common<R>>) -> Loopback {
+    pub(crate) fn serve<R: Clone + Send + 'static>(
+        app: Router,
+        common: Arc<Common<R>>,
+    ) -> Loopback {
         let (listener, url) = serve::listen();
         let served = Served::start(listener, app);
         let release = common.release.clone();
@@ -461,20 +464,20 @@ impl Drop for Loopback {
     }
 }
 
-pub fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+pub(crate) fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
     mutex
         .lock()
         .unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
 /// The running OpenAI-compatible server.
-pub struct OpenAiServer {
+pub(crate) struct OpenAiServer {
     common: Arc<Common<Reply>>,
     loopback: Loopback,
 }
 
 impl OpenAiServer {
-    pub fn start() -> OpenAiServer {
+    pub(crate) fn start() -> OpenAiServer {
         let common = Arc::new(Common::<Reply>::default());
         let app = Router::new()
             .route("/v1/chat/completions", post(completions))
@@ -486,17 +489,17 @@ impl OpenAiServer {
     }
 
     /// The base URL a client is configured with: `http://127.0.0.1:PORT/v1`.
-    pub fn base_url(&self) -> String {
+    pub(crate) fn base_url(&self) -> String {
         format!("{}/v1", self.loopback.url)
     }
 
     /// The next requests get these replies, in order.
-    pub fn script(&self, replies: impl IntoIterator<Item = Reply>) {
+    pub(crate) fn script(&self, replies: impl IntoIterator<Item = Reply>) {
         lock(&self.common.script).queued.extend(replies);
     }
 
     /// Requests whose system message contains `marker` get these replies, in order.
-    pub fn route(&self, marker: &str, replies: impl IntoIterator<Item = Reply>) {
+    pub(crate) fn route(&self, marker: &str, replies: impl IntoIterator<Item = Reply>) {
         let mut routes = lock(&self.common.routes);
         match routes.iter_mut().find(|(m, _)| m == marker) {
             Some((_, script)) => script.queued.extend(replies),
@@ -512,7 +515,7 @@ impl OpenAiServer {
 
     /// Requests whose system message contains `marker` get `reply` once their route's script
     /// is used up.
-    pub fn route_always(&self, marker: &str, reply: Reply) {
+    pub(crate) fn route_always(&self, marker: &str, reply: Reply) {
         self.route(marker, []);
         let mut routes = lock(&self.common.routes);
         if let Some((_, script)) = routes.iter_mut().find(|(m, _)| m == marker) {
@@ -521,26 +524,26 @@ impl OpenAiServer {
     }
 
     /// Every request after the script is used up gets this reply.
-    pub fn reply_always(&self, reply: Reply) {
+    pub(crate) fn reply_always(&self, reply: Reply) {
         lock(&self.common.script).forever = Some(reply);
     }
 
     /// Each answer waits this long first.
-    pub fn set_latency(&self, latency: Duration) {
+    pub(crate) fn set_latency(&self, latency: Duration) {
         *lock(&self.common.latency) = latency;
     }
 
     /// Requests must carry `Authorization: Bearer key`; others get a 401 that, like some real
     /// servers, quotes the key it was sent.
-    pub fn require_key(&self, key: &str) {
+    pub(crate) fn require_key(&self, key: &str) {
         *lock(&self.common.key) = Some(key.into());
     }
 
-    pub fn requests(&self) -> Vec<Recorded> {
+    pub(crate) fn requests(&self) -> Vec<Recorded> {
         lock(&self.common.requests).clone()
     }
 
-    pub fn violations(&self) -> Vec<String> {
+    pub(crate) fn violations(&self) -> Vec<String> {
         lock(&self.common.violations).clone()
     }
 }
@@ -701,7 +704,7 @@ fn error(
 }
 
 /// Tool results the model was sent, by `tool_call_id`, from one recorded request.
-pub fn tool_messages(request: &Value) -> HashMap<String, String> {
+pub(crate) fn tool_messages(request: &Value) -> HashMap<String, String> {
     request["messages"]
         .as_array()
         .into_iter()

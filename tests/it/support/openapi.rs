@@ -18,7 +18,7 @@ const SPEC_PATH: &str = concat!(
 );
 
 /// The parsed description, with its components already converted to JSON Schema.
-pub struct OpenApi {
+pub(crate) struct OpenApi {
     paths: Value,
     components: Value,
     compiled: Mutex<HashMap<String, Arc<Validator>>>,
@@ -35,14 +35,14 @@ static SPEC: LazyLock<OpenApi> = LazyLock::new(|| {
 });
 
 /// The GitHub description, loaded once per test binary.
-pub fn github() -> &'static OpenApi {
+pub(crate) fn github() -> &'static OpenApi {
     &SPEC
 }
 
 impl OpenApi {
     /// A validator for the JSON body of `method path_template` answering `status`, e.g.
     /// `("get", "/repos/{owner}/{repo}/pulls/{pull_number}", 200)`. Compiled once, then cached.
-    pub fn response_validator(
+    pub(crate) fn response_validator(
         &self,
         method: &str,
         path_template: &str,
@@ -69,7 +69,7 @@ impl OpenApi {
     }
 
     /// Checks one response body; the error lists every violation with where it is.
-    pub fn check(
+    pub(crate) fn check(
         &self,
         method: &str,
         path_template: &str,
@@ -95,7 +95,7 @@ impl OpenApi {
     /// Checks one request body against the operation's `requestBody` schema, so the fake server
     /// refuses what GitHub's description does not allow (a client bug we would otherwise only
     /// meet in production).
-    pub fn check_request(
+    pub(crate) fn check_request(
         &self,
         method: &str,
         path_template: &str,
@@ -185,7 +185,7 @@ impl OpenApi {
 /// the schema becomes `anyOf: [itself, {type: null}]`. `example` values are dropped: they are
 /// free-form data that could contain look-alike keywords. `allOf`/`oneOf`/`anyOf` keep their
 /// JSON Schema meaning, so they only need their members converted.
-pub fn to_json_schema(value: &Value) -> Value {
+pub(crate) fn to_json_schema(value: &Value) -> Value {
     match value {
         Value::Array(items) => Value::Array(items.iter().map(to_json_schema).collect()),
         Value::Object(map) => convert_object(map),

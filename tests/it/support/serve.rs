@@ -9,7 +9,7 @@ use tokio::sync::oneshot;
 
 /// A free loopback port and its `http://127.0.0.1:PORT` address, bound before the server's
 /// state is built (the state names its own address).
-pub fn listen() -> (TcpListener, String) {
+pub(crate) fn listen() -> (TcpListener, String) {
     let listener = TcpListener::bind("127.0.0.1:0").expect("bind 127.0.0.1:0");
     listener
         .set_nonblocking(true)
@@ -19,13 +19,13 @@ pub fn listen() -> (TcpListener, String) {
 }
 
 /// `app`, served on `listener` until [`Served::stop`] or the drop.
-pub struct Served {
+pub(crate) struct Served {
     shutdown: Option<oneshot::Sender<()>>,
     thread: Option<JoinHandle<()>>,
 }
 
 impl Served {
-    pub fn start(listener: TcpListener, app: Router) -> Served {
+    pub(crate) fn start(listener: TcpListener, app: Router) -> Served {
         let (shutdown, stopped) = oneshot::channel::<()>();
         let thread = std::thread::spawn(move || {
             let runtime = tokio::runtime::Builder::new_current_thread()
@@ -49,7 +49,7 @@ impl Served {
     }
 
     /// Stops serving and waits for the server's thread, so what it recorded is complete.
-    pub fn stop(&mut self) {
+    pub(crate) fn stop(&mut self) {
         if let Some(shutdown) = self.shutdown.take() {
             let _ = shutdown.send(());
         }

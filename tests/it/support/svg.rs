@@ -10,7 +10,7 @@ const CELL_H: f64 = 18.0;
 const FONT: &str = "ui-monospace, SFMono-Regular, Menlo, Consolas, 'DejaVu Sans Mono', monospace";
 
 /// The picture of `buffer`, drawn on `background` with `foreground` for cells without colour.
-pub fn render(buffer: &Buffer, background: &str, foreground: &str, title: &str) -> String {
+pub(crate) fn render(buffer: &Buffer, background: &str, foreground: &str, title: &str) -> String {
     let (width, height) = (buffer.area.width, buffer.area.height);
     let (w, h) = (f64::from(width) * CELL_W, f64::from(height) * CELL_H);
     let mut out = format!(

@@ -5,14 +5,14 @@ use std::path::Path;
 use std::process::Command;
 use std::time::{Duration, Instant};
 
-pub struct Tmux {
+pub(crate) struct Tmux {
     socket: String,
     /// How often `wait_for` reads the screen.
     poll: Duration,
 }
 
 /// How long a screen may take to show what a test waits for; polling stops there.
-pub const PATIENCE: Duration = Duration::from_secs(30);
+pub(crate) const PATIENCE: Duration = Duration::from_secs(30);
 
 impl Tmux {
     /// Starts `command` (a shell command line) in a `width`×`height` terminal.
@@ -20,7 +20,7 @@ impl Tmux {
     /// `exit_file` when it ends, and the pane stays 30 s after for its last screen to be read.
     /// The machine's GitHub token and API address never reach it: a test that needs a server
     /// names it (`--api-url`) and its token (`GH_TOKEN` in `env`).
-    pub fn review_tui(
+    pub(crate) fn review_tui(
         name: &str,
         args: &str,
         exit_file: &Path,
@@ -36,7 +36,7 @@ impl Tmux {
         Tmux::start(name, &command, width, height, env)
     }
 
-    pub fn start(
+    pub(crate) fn start(
         name: &str,
         command: &str,
         width: u16,
@@ -87,24 +87,24 @@ impl Tmux {
     }
 
     /// Reads the screen this often in `wait_for` (a test with many waits polls faster).
-    pub fn poll_every(&mut self, poll: Duration) {
+    pub(crate) fn poll_every(&mut self, poll: Duration) {
         self.poll = poll;
     }
 
     /// Keeps the pane, dead, when its program ends, so `respawn` can start the next one in the
     /// same terminal (one tmux server for a whole test).
-    pub fn keep_dead_panes(&self) {
+    pub(crate) fn keep_dead_panes(&self) {
         self.run(&["set-option", "-g", "remain-on-exit", "on"]);
     }
 
     /// Starts `command` in the pane afresh (killing what ran there); the screen starts blank.
-    pub fn respawn(&self, command: &str) {
+    pub(crate) fn respawn(&self, command: &str) {
         self.run(&["respawn-pane", "-k", command]);
     }
 
     /// The pane's process id (the program itself when the command `exec`s it) and whether that
     /// process has ended.
-    pub fn pane_process(&self) -> (u32, bool) {
+    pub(crate) fn pane_process(&self) -> (u32, bool) {
         let out = self.run(&["list-panes", "-F", "#{pane_pid} #{pane_dead}"]);
         let line = out.lines().next().unwrap_or_default();
         let (pid, dead) = line
@@ -113,13 +113,13 @@ impl Tmux {
         (pid.parse().unwrap(), dead == "1")
     }
 
-    pub fn screen(&self) -> String {
+    pub(crate) fn screen(&self) -> String {
         self.run(&["capture-pane", "-p"])
     }
 
     /// Types keys (tmux key names like `Enter`, `Escape`, or literal text with `-l`).
     /// Resizes the terminal, as a person dragging its corner does.
-    pub fn resize(&self, width: u16, height: u16) {
+    pub(crate) fn resize(&self, width: u16, height: u16) {
         self.run(&[
             "resize-window",
             "-x",
@@ -129,18 +129,18 @@ impl Tmux {
         ]);
     }
 
-    pub fn keys(&self, keys: &[&str]) {
+    pub(crate) fn keys(&self, keys: &[&str]) {
         let mut args = vec!["send-keys"];
         args.extend_from_slice(keys);
         self.run(&args);
     }
 
-    pub fn text(&self, text: &str) {
+    pub(crate) fn text(&self, text: &str) {
         self.run(&["send-keys", "-l", text]);
     }
 
     /// The exit code the command line wrote to `path` (`…; echo $? > path`), once written.
-    pub fn exit_code(&self, path: &Path) -> i32 {
+    pub(crate) fn exit_code(&self, path: &Path) -> i32 {
         self.wait_for("the program to exit", |_| {
             std::fs::read_to_string(path).is_ok_and(|t| !t.trim().is_empty())
         });
@@ -152,7 +152,7 @@ impl Tmux {
     }
 
     /// Polls the screen until `ready` holds; panics with the last screen after `PATIENCE`.
-    pub fn wait_for(&self, what: &str, ready: impl Fn(&str) -> bool) -> String {
+    pub(crate) fn wait_for(&self, what: &str, ready: impl Fn(&str) -> bool) -> String {
         let started = Instant::now();
         loop {
             let screen = self.screen();
@@ -176,7 +176,7 @@ impl Drop for Tmux {
 }
 
 /// Polls `ready` until it gives a value; panics naming `what` after the tmux patience.
-pub fn wait_until<T>(what: &str, mut ready: impl FnMut() -> Option<T>) -> T {
+pub(crate) fn wait_until<T>(what: &str, mut ready: impl FnMut() -> Option<T>) -> T {
     let started = Instant::now();
     loop {
         if let Some(value) = ready() {
@@ -194,7 +194,7 @@ pub fn wait_until<T>(what: &str, mut ready: impl FnMut() -> Option<T>) -> T {
 /// and says so on the terminal (written past the test harness's capture, so `cargo test`
 /// shows it); with `CI` set (anything but empty, `0` or `false`) the cockpit tests are
 /// mandatory and a missing tmux fails them.
-pub fn available(test: &str) -> bool {
+pub(crate) fn available(test: &str) -> bool {
     static FOUND: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
     let found = *FOUND.get_or_init(|| {
         Command::new("tmux")

@@ -8,7 +8,7 @@ use crate::cohort::grammar::Grammar;
 use crate::cohort::paths::parent_dir;
 
 /// What is known of the item's home.
-pub struct Home<'a> {
+pub(crate) struct Home<'a> {
     pub path: &'a str,
     pub grammar: Grammar,
     /// Its file's text (head, or base when it was deleted): the Go/Java package name.
@@ -25,7 +25,7 @@ fn matches(pattern: &str, text: &str) -> bool {
 
 /// Whether `caller` (at `caller_path`) uses `key` (`name`, `Type::member`, `Class.member`,
 /// `Class.method(int)`) of `home`.
-pub fn uses(home: &Home, key: &str, caller_path: &str, caller: &str) -> bool {
+pub(crate) fn uses(home: &Home, key: &str, caller_path: &str, caller: &str) -> bool {
     let key = key.split('(').next().unwrap_or(key);
     let mut segments = key.split([':', '.']).filter(|s| !s.is_empty());
     let Some(top) = segments.next() else {
@@ -293,7 +293,7 @@ fn rust_use_paths(tree: &str) -> Vec<Vec<&str>> {
 /// broken (rand #1292: `Dirichlet` gained `const N`; `rand_distr/src/lib.rs` only has `pub use
 /// self::dirichlet::Dirichlet;`). A removed or renamed item breaks those statements too, so
 /// the caller asks this only of items still there.
-pub fn names_beyond_imports(grammar: Grammar, top: &str, caller: &str) -> bool {
+pub(crate) fn names_beyond_imports(grammar: Grammar, top: &str, caller: &str) -> bool {
     static IMPORTS: std::sync::LazyLock<[Option<Regex>; 4]> = std::sync::LazyLock::new(|| {
         [
             // Rust: `use …;`, `pub use …;`, `pub(crate) use …;`.
@@ -333,7 +333,7 @@ pub fn names_beyond_imports(grammar: Grammar, top: &str, caller: &str) -> bool {
 /// other members cannot be broken by an addition (guice #902 added `Binder.getProvider(
 /// Dependency)`; `AbstractModule` calls `binder().getProvider(…)`, it implements nothing).
 /// Go implements interfaces without saying so: never answered yes.
-pub fn implements_without(home: &Home, parent: &str, member: &str, caller: &str) -> bool {
+pub(crate) fn implements_without(home: &Home, parent: &str, member: &str, caller: &str) -> bool {
     let code = code_only(caller, home.grammar);
     let name = regex::escape(parent);
     let pattern = match home.grammar {

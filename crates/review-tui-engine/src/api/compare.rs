@@ -16,7 +16,7 @@ use super::lang::{python, rust, script};
 use super::{Item, Param, ParamKind, Surface};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-pub enum Severity {
+pub(crate) enum Severity {
     /// Code that compiled (or ran) against the base may not against the head.
     Incompatible,
     /// Changed, but whether old uses still work cannot be decided from the syntax.
@@ -26,7 +26,7 @@ pub enum Severity {
 }
 
 /// What comparing types needs to know about the language and the code around the file.
-pub struct Types<'a> {
+pub(crate) struct Types<'a> {
     /// Types are compatible by structure (TypeScript, JavaScript): two texts that differ may
     /// accept the same values, so only a change between different primitives is proven.
     pub structural: bool,
@@ -48,7 +48,7 @@ pub struct Types<'a> {
 impl Types<'_> {
     /// Nominal typing without aliases: every changed type text is a changed type.
     #[cfg(test)]
-    pub fn nominal() -> Types<'static> {
+    pub(crate) fn nominal() -> Types<'static> {
         Types {
             structural: false,
             erased: false,
@@ -267,7 +267,7 @@ fn primitive(text: &str) -> Option<&'static str> {
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ApiChange {
+pub(crate) struct ApiChange {
     pub key: String,
     pub severity: Severity,
     /// Why, in a few words: `removed`, `a required parameter added`, `return type changed`.
@@ -278,7 +278,7 @@ pub struct ApiChange {
 
 /// Every difference between the two surfaces of one file. A key missing from the head is
 /// `removed`; the caller decides whether it moved elsewhere (see `api_contract`).
-pub fn compare(base: &Surface, head: &Surface, types: &Types) -> Vec<ApiChange> {
+pub(crate) fn compare(base: &Surface, head: &Surface, types: &Types) -> Vec<ApiChange> {
     let mut changes = compare_items(base, head, types);
     // Names and signature text from the tags are not a contract read by the language's rules:
     // what changed is reported, and never called a break.
@@ -925,7 +925,7 @@ const TYPED: &[&str] = &[
 ];
 
 /// How the item `old` changed into `new` (one key, read from two versions of a file).
-pub fn item_severity(old: &Item, new: &Item, types: &Types) -> Option<Severity> {
+pub(crate) fn item_severity(old: &Item, new: &Item, types: &Types) -> Option<Severity> {
     item_change(old, new, types).map(|(severity, _)| severity)
 }
 
@@ -2267,7 +2267,7 @@ fn unsized_allowed(old: &str, new: &str) -> bool {
 /// text alone: a union that gained members, `Iterator` → `IntoIterator`, `T` → `impl Into<T>`
 /// or `impl AsRef<T>` (`?Sized` added is [`unsized_allowed`]; bound removals are not
 /// attempted).
-pub fn widened(old: &str, new: &str) -> bool {
+pub(crate) fn widened(old: &str, new: &str) -> bool {
     if old == new {
         return true;
     }

@@ -51,7 +51,7 @@ pub(super) const NOTHING_TO_COMPARE: &str = "no file that carries a public API c
 /// Compares the exported surface of each changed file that `compared` selects at the base and
 /// at the head, reading other files through `sources` (the others are still changed files:
 /// their uses are not an unchanged caller's).
-pub fn api_contract(
+pub(crate) fn api_contract(
     files: &[ChangedFile],
     index: &LazyIndex,
     sources: &Sources<'_>,

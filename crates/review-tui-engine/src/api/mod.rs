@@ -2,28 +2,30 @@
 //! the parts of it a caller depends on (kind, parameters, return type, generics, public fields,
 //! variants, members), and nothing else. Bodies, comments, docs, formatting, private members,
 //! constant values and attributes that do not change the contract never reach it, so two
-//! versions of a file compare structurally ([`compare`]).
+//! versions of a file compare structurally (`compare`).
 //!
-//! One folder per language under [`lang`], each implementing [`lang::Language`] and registered
-//! in [`lang::LANGUAGES`]: Rust, Python, JavaScript and TypeScript, Go and Java have surface
+//! One folder per language under `lang`, each implementing `lang::Language` and registered
+//! in `lang::LANGUAGES`: Rust, Python, JavaScript and TypeScript, Go and Java have surface
 //! rules of their own; the others have the symbol index's public definitions only
-//! ([`lang::tagged`]), whose changed signatures warn and never fail. Which files and modules
+//! (`lang::tagged`), whose changed signatures warn and never fail. Which files and modules
 //! are exported at all is [`scope`]'s question, answered by each language's rule; the deterministic `apiContract` axis that compares two versions' surfaces is
-//! [`contract`], with the releases and version bumps it weighs ([`releases`], [`version`]).
+//! `contract`, with the releases and version bumps it weighs (`releases`, `version`).
 
 pub(crate) mod advisory;
-pub mod callers;
-pub mod compare;
+pub(crate) mod callers;
+pub(crate) mod compare;
 pub(crate) mod contract;
 mod lang;
 pub(crate) mod releases;
-pub mod scope;
+pub(crate) mod scope;
 pub(crate) mod sources;
 #[cfg(test)]
 mod tests;
 mod text;
-pub mod version;
-pub mod visibility;
+pub(crate) mod version;
+pub(crate) mod visibility;
+
+pub use scope::scope;
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -120,7 +122,7 @@ pub struct Surface {
     pub reexports: BTreeSet<String>,
     /// Transparent aliases this file declares, name → target (`type Completion = string` in
     /// Go, TypeScript and Rust): a type written through one is the same type, so comparisons
-    /// resolve them first (see [`compare::Types`]).
+    /// resolve them first (see `compare::Types`).
     pub aliases: BTreeMap<String, String>,
     /// Items that exist but are hidden from the documented surface (Rust `#[doc(hidden)]`):
     /// one that becomes hidden is still there for its callers, and one that is no longer

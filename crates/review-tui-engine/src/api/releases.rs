@@ -42,7 +42,7 @@ struct Tag {
 /// A package's last release reachable from the base: the newest tagged commit on each line of
 /// history that leads to the base (usually one; a release branch merged back adds its own).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Release {
+pub(crate) struct Release {
     /// Tag name and commit of each.
     pub tags: Vec<(String, Oid)>,
     /// Releases of the package on other lines with a higher version (see
@@ -60,7 +60,7 @@ pub struct Release {
 
 impl Release {
     /// `v1.6.0`, or `v1.6.0, 1.5.2` for several lines, and the other lines' releases read.
-    pub fn names(&self) -> String {
+    pub(crate) fn names(&self) -> String {
         let names = |tags: &[(String, Oid)]| {
             tags.iter()
                 .map(|(name, _)| name.as_str())
@@ -85,7 +85,7 @@ type Words = Rc<HashSet<String>>;
 type WordsKey = (Oid, String, Option<String>);
 
 /// What the version tags of the repository holding the base say, each answer read once.
-pub struct Releases<'a> {
+pub(crate) struct Releases<'a> {
     repo: Option<(&'a Repository, Oid)>,
     tags: OnceCell<Vec<Tag>>,
     last: RefCell<HashMap<Vec<String>, Option<Rc<Release>>>>,
@@ -94,7 +94,7 @@ pub struct Releases<'a> {
 
 impl<'a> Releases<'a> {
     /// `repo`: the repository holding the base, and the base commit; `None` knows no release.
-    pub fn new(repo: Option<(&'a Repository, Oid)>) -> Self {
+    pub(crate) fn new(repo: Option<(&'a Repository, Oid)>) -> Self {
         Releases {
             repo,
             tags: OnceCell::new(),
@@ -127,7 +127,7 @@ impl<'a> Releases<'a> {
     }
 
     /// Whether a version tag names `commit`: the range reviewed ends at a release.
-    pub fn is_release(&self, commit: Oid) -> bool {
+    pub(crate) fn is_release(&self, commit: Oid) -> bool {
         let Some((repo, _)) = self.repo else {
             return false;
         };
@@ -140,7 +140,7 @@ impl<'a> Releases<'a> {
 
     /// The highest version a tag of `package` gives `commit` (the range's head), by the rule
     /// of [`Releases::last`] for which tags are the package's.
-    pub fn version_at(&self, commit: Oid, package: &Package) -> Option<String> {
+    pub(crate) fn version_at(&self, commit: Oid, package: &Package) -> Option<String> {
         let (repo, _) = self.repo?;
         let names: HashSet<String> = package.names.iter().map(|n| normalise(n)).collect();
         let tags = self.tags();
@@ -162,7 +162,7 @@ impl<'a> Releases<'a> {
     /// prefix names it (`tokio-util-0.7.0` for `tokio-util`, `sub/v1.0.0` for the Go module in
     /// `sub`); tags without one (`v1.2.3`, `1.2.3`) count for the package at the
     /// repository's root, or for any package when no tag names another.
-    pub fn last(&self, package: &Package) -> Option<Rc<Release>> {
+    pub(crate) fn last(&self, package: &Package) -> Option<Rc<Release>> {
         let key = package.names.clone();
         if let Some(known) = self.last.borrow().get(&key) {
             return known.clone();
@@ -262,7 +262,7 @@ impl<'a> Releases<'a> {
     /// is looked for among the files of its directory only (logrus #943: `terminal.IsTerminal`
     /// was in v1.4.0 as another module's function, called from the root package, while this
     /// repository's `terminal/` package was made after it).
-    pub fn could_be_in(&self, release: &Release, path: &str, key: &str) -> bool {
+    pub(crate) fn could_be_in(&self, release: &Release, path: &str, key: &str) -> bool {
         let names: Vec<&str> = key
             .split(|c: char| !is_word_char(c))
             .filter(|w| !w.is_empty() && !w.chars().all(|c| c.is_ascii_digit()))
@@ -289,7 +289,7 @@ impl<'a> Releases<'a> {
 
     /// The text of the file at `path` in each of `release`'s commits (its tags' and the
     /// other lines' releases), or `None` when one of them lacks it or cannot be read.
-    pub fn sources(&self, release: &Release, path: &str) -> Option<Vec<String>> {
+    pub(crate) fn sources(&self, release: &Release, path: &str) -> Option<Vec<String>> {
         let (repo, _) = self.repo?;
         if !release.complete {
             return None;
@@ -460,7 +460,7 @@ fn descendants(repo: &Repository, base: Oid, candidates: &[Oid]) -> Option<HashS
 
 /// A digest of the version tags of `repo` (names and targets): what the releases read from
 /// them depend on.
-pub fn tags_fingerprint(repo: &Repository) -> String {
+pub(crate) fn tags_fingerprint(repo: &Repository) -> String {
     use sha2::{Digest, Sha256};
     let mut tags: Vec<(String, Oid)> = repo
         .references_glob(&format!("{TAGS}*"))

@@ -77,7 +77,7 @@ fn source_root(dir: &str) -> bool {
 /// Paths whose code is not anyone's API, whatever the language. The first folder that says what
 /// its code is decides: a project folder (`examples/`, `crates/x/benches/`) before any source
 /// root, not a package that happens to share its name (`src/main/java/com/example/`).
-pub fn not_api_path(path: &str) -> bool {
+pub(crate) fn not_api_path(path: &str) -> bool {
     if is_test_path(path) {
         return true;
     }
@@ -115,7 +115,7 @@ pub fn not_api_path(path: &str) -> bool {
 
 /// Whether the file at `path` (its text `source`, in `grammar`) carries an API, and which of
 /// its names: nothing in test, example, bench or fixture code, else its language's rule (see
-/// [`super::lang::Language::scope`]).
+/// `super::lang::Language::scope`).
 pub fn scope(path: &str, grammar: Grammar, source: &str, read: Read) -> Visibility {
     if not_api_path(path) {
         return Visibility::NotApi("test, example, bench or fixture code");

@@ -82,7 +82,7 @@ impl<T: Clone> Memo<T> {
 
 /// The repository's files as the axis reads them: the head's from the worktree, the base's
 /// from the base commit, as text.
-pub struct Sources<'a> {
+pub(crate) struct Sources<'a> {
     worktree: &'a Path,
     base: Option<(&'a git2::Repository, git2::Oid)>,
     head_files: Memo<Option<String>>,
@@ -105,7 +105,7 @@ struct DecidedScopes {
 }
 
 impl<'a> Sources<'a> {
-    pub fn new(worktree: &'a Path, base: Option<(&'a git2::Repository, git2::Oid)>) -> Self {
+    pub(crate) fn new(worktree: &'a Path, base: Option<(&'a git2::Repository, git2::Oid)>) -> Self {
         Sources {
             worktree,
             base,
@@ -117,7 +117,7 @@ impl<'a> Sources<'a> {
         }
     }
 
-    pub fn head(&self, path: &str) -> Option<String> {
+    pub(crate) fn head(&self, path: &str) -> Option<String> {
         self.head_files.get(path, || {
             crate::space::worktree_file::read(self.worktree, path)
                 .ok()
@@ -126,14 +126,14 @@ impl<'a> Sources<'a> {
     }
 
     /// The names of the files in the folder `dir` at the head (`""`: the root).
-    pub fn head_names(&self, dir: &str) -> Vec<String> {
+    pub(crate) fn head_names(&self, dir: &str) -> Vec<String> {
         self.head_folders.get(dir, || {
             crate::space::worktree_file::list(self.worktree, dir).unwrap_or_default()
         })
     }
 
     /// The names of the files in the folder `dir` at the base.
-    pub fn base_names(&self, dir: &str) -> Vec<String> {
+    pub(crate) fn base_names(&self, dir: &str) -> Vec<String> {
         match self.base {
             Some((repo, commit)) => self.base_folders.get(dir, || names_at(repo, commit, dir)),
             None => self.head_names(dir),
@@ -141,7 +141,7 @@ impl<'a> Sources<'a> {
     }
 
     /// The commit the worktree has checked out (the head), when it is a git worktree.
-    pub fn head_commit(&self) -> Option<git2::Oid> {
+    pub(crate) fn head_commit(&self) -> Option<git2::Oid> {
         git2::Repository::open(self.worktree)
             .ok()?
             .head()
@@ -150,11 +150,11 @@ impl<'a> Sources<'a> {
     }
 
     /// The repository holding the base, and the base commit, when known.
-    pub fn base_commit(&self) -> Option<(&'a git2::Repository, git2::Oid)> {
+    pub(crate) fn base_commit(&self) -> Option<(&'a git2::Repository, git2::Oid)> {
         self.base
     }
 
-    pub fn base(&self, path: &str) -> Option<String> {
+    pub(crate) fn base(&self, path: &str) -> Option<String> {
         match self.base {
             Some((repo, commit)) => self.base_files.get(path, || {
                 blob_at(repo, commit, path)
@@ -169,7 +169,7 @@ impl<'a> Sources<'a> {
 
 /// What is exported of one changed file at each side.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Scopes {
+pub(crate) struct Scopes {
     pub base: Visibility,
     pub head: Visibility,
 }
@@ -178,7 +178,7 @@ impl Scopes {
     /// The scopes of the file at `path`, whose head text is `head_source` (`None`: deleted)
     /// and base text `base_source` (`None`: added, or unread), at `base_path` in the base (the
     /// path it was renamed from, else `path`).
-    pub fn of(
+    pub(crate) fn of(
         path: &str,
         base_path: &str,
         grammar: Grammar,
@@ -241,7 +241,7 @@ impl Scopes {
 
     /// Whether the axis compares the file's surfaces: something of it may be exported at one
     /// side, and its package was not withdrawn from publishing at the head.
-    pub fn compared(&self) -> bool {
+    pub(crate) fn compared(&self) -> bool {
         (self.head.is_api() || self.base.is_api())
             && !(matches!(self.head, Visibility::Unpublished(_)) && self.base.is_api())
     }
@@ -249,7 +249,7 @@ impl Scopes {
 
 /// A changed file's surfaces, read while the file was parsed, and what they were read with.
 #[derive(Debug, Clone)]
-pub struct EarlySurfaces {
+pub(crate) struct EarlySurfaces {
     pub scopes: Scopes,
     /// Read from the base text the file's reading keeps (`base_source`), when it parsed.
     pub base: Option<Result<Surface, Unreadable>>,
@@ -259,7 +259,7 @@ pub struct EarlySurfaces {
 
 /// Whether the parsing threads should read `file`'s surfaces early, with these scopes: a
 /// language with a surface rule (the others are read from tags) that the axis compares.
-pub fn wanted(
+pub(crate) fn wanted(
     file: &FileDiff,
     grammar: Grammar,
     sources: &Sources<'_>,
@@ -287,7 +287,7 @@ pub fn wanted(
 /// Reads the surfaces for `scopes` from the base's tree and the head's: `head_tree` when the
 /// head was parsed already, else reparsed from the base's. A side whose text is not UTF-8 is
 /// left to the axis, which reads it lossily.
-pub fn read_early(
+pub(crate) fn read_early(
     scopes: Scopes,
     grammar: Grammar,
     file: &FileDiff,

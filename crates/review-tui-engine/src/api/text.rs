@@ -4,28 +4,28 @@
 use tree_sitter::Node;
 
 #[derive(Clone, Copy)]
-pub struct Src<'a>(pub &'a [u8]);
+pub(super) struct Src<'a>(pub &'a [u8]);
 
 impl<'a> Src<'a> {
     /// The node's raw text.
-    pub fn raw(self, node: Node) -> &'a str {
+    pub(super) fn raw(self, node: Node) -> &'a str {
         node.utf8_text(self.0).unwrap_or("")
     }
 
     /// The text of the named field `field` of `node`, raw.
-    pub fn field(self, node: Node, field: &str) -> Option<&'a str> {
+    pub(super) fn field(self, node: Node, field: &str) -> Option<&'a str> {
         node.child_by_field_name(field).map(|n| self.raw(n))
     }
 
     /// The node's tokens, comments left out, joined canonically.
-    pub fn canonical(self, node: Node) -> String {
+    pub(super) fn canonical(self, node: Node) -> String {
         let mut tokens = Vec::new();
         leaves(node, self, &mut tokens);
         join(&tokens)
     }
 
     /// The node's tokens without the children in `skip` (a body, attributes).
-    pub fn canonical_without(self, node: Node, skip: &[Node]) -> String {
+    pub(super) fn canonical_without(self, node: Node, skip: &[Node]) -> String {
         let mut tokens = Vec::new();
         for child in all(node) {
             if !skip.iter().any(|s| s.id() == child.id()) {
@@ -36,7 +36,7 @@ impl<'a> Src<'a> {
     }
 
     /// [`Src::canonical`] of the named field, empty when it is absent.
-    pub fn canonical_field(self, node: Node, field: &str) -> String {
+    pub(super) fn canonical_field(self, node: Node, field: &str) -> String {
         node.child_by_field_name(field)
             .map(|n| self.canonical(n))
             .unwrap_or_default()
@@ -186,7 +186,7 @@ fn wordy(c: char) -> bool {
 
 /// Tokens joined with a space only where two words would otherwise run together, and a comma
 /// before a closing bracket dropped: `Vec<u8>`, `impl Iterator<Item=u8>`, `&mut self`.
-pub fn join(tokens: &[&str]) -> String {
+pub(super) fn join(tokens: &[&str]) -> String {
     let mut out = String::new();
     for (i, token) in tokens.iter().enumerate() {
         if *token == "," || *token == ";" {
@@ -219,7 +219,7 @@ pub fn join(tokens: &[&str]) -> String {
 
 /// `text` without lifetime names (`&'a str` is `&str` to a caller; `'static` stays), so
 /// naming or eliding a lifetime does not read as a change.
-pub fn strip_lifetimes(text: &str) -> String {
+pub(super) fn strip_lifetimes(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     let mut chars = text.char_indices().peekable();
     while let Some((i, c)) = chars.next() {
@@ -254,19 +254,19 @@ pub fn strip_lifetimes(text: &str) -> String {
 }
 
 /// Named children of `node`.
-pub fn named<'t>(node: Node<'t>) -> Vec<Node<'t>> {
+pub(super) fn named<'t>(node: Node<'t>) -> Vec<Node<'t>> {
     let mut cursor = node.walk();
     node.named_children(&mut cursor).collect()
 }
 
 /// All children of `node`, anonymous tokens included.
-pub fn all<'t>(node: Node<'t>) -> Vec<Node<'t>> {
+pub(super) fn all<'t>(node: Node<'t>) -> Vec<Node<'t>> {
     let mut cursor = node.walk();
     node.children(&mut cursor).collect()
 }
 
 /// Whether `node` has an anonymous token child `token` (`?`, `static`, `async`).
-pub fn has_token(node: Node, token: &str) -> bool {
+pub(super) fn has_token(node: Node, token: &str) -> bool {
     all(node).iter().any(|c| !c.is_named() && c.kind() == token)
 }
 

@@ -10,7 +10,7 @@ use super::lang::{self, Manifest, Versioning};
 use super::visibility::{List, Read};
 
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Bump {
+pub(crate) enum Bump {
     /// The version allows a break: `manifest: 1.4.0 → 2.0.0`.
     Breaking(String),
     /// Unchanged or bumped compatibly; the manifest and version when one was found.
@@ -23,7 +23,7 @@ pub enum Bump {
 
 /// The package holding a file, as the tags of its releases may name it.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Package {
+pub(crate) struct Package {
     /// The folder of its manifest, `""` at the repository's root.
     pub root: String,
     /// What its tags may carry before the version (`tokio-util-0.7.0`, `sub/v1.2.0`): the
@@ -34,11 +34,11 @@ pub struct Package {
 
 /// The version of the package's last release reachable from the base, as its tag writes it
 /// (`v3.0.0-beta1`), when its tags say.
-pub type LastTag<'a> = &'a dyn Fn(&Package) -> Option<String>;
+pub(crate) type LastTag<'a> = &'a dyn Fn(&Package) -> Option<String>;
 
 /// One side's repository files, as the version rules read them.
 #[derive(Clone, Copy)]
-pub struct Files<'a> {
+pub(crate) struct Files<'a> {
     /// A file by its path.
     pub read: Read<'a>,
     /// The names of the files in a folder (`""`: the root): a manifest named for its package
@@ -53,7 +53,7 @@ pub struct Files<'a> {
 /// repository's root package): a manifest already a breaking step above that release is
 /// developing the breaking release; `head_release` gives the version a tag of the package
 /// gives the head, when the range ends at its release.
-pub fn bump(
+pub(crate) fn bump(
     path: &str,
     grammar: Grammar,
     head: Files,
@@ -221,7 +221,7 @@ fn manifest_in(root: &str, kind: &Manifest, files: Files) -> Option<(String, Str
 
 /// The package holding `path`: the nearest manifest of its language above it that names one
 /// (a workspace's root manifest does not). `files` are the head's.
-pub fn package_of(path: &str, grammar: Grammar, files: Files) -> Option<Package> {
+pub(crate) fn package_of(path: &str, grammar: Grammar, files: Files) -> Option<Package> {
     let mut any_manifest = false;
     for (root, kind) in manifests_above(path, grammar) {
         let Some((_, text)) = manifest_in(&root, kind, files) else {

@@ -5,10 +5,10 @@
 use std::collections::BTreeSet;
 
 /// Reads a repository file by its path (the head version, else the base one).
-pub type Read<'a> = &'a dyn Fn(&str) -> Option<String>;
+pub(crate) type Read<'a> = &'a dyn Fn(&str) -> Option<String>;
 
 /// Lists the names of the files in a repository folder (`""`: the root).
-pub type List<'a> = &'a dyn Fn(&str) -> Vec<String>;
+pub(crate) type List<'a> = &'a dyn Fn(&str) -> Vec<String>;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Visibility {

@@ -217,7 +217,7 @@ pub struct Trimmed {
 
 /// For `review-tui gc`: when the segments of this version's store in the mirror at `git_dir`
 /// together exceed `max_bytes`, replaces them with one segment of the newest entries whose
-/// serialized size fits (in write order, as [`BlobTags::save`]'s compaction keeps them); `None`
+/// serialized size fits (in write order, as `BlobTags::save`'s compaction keeps them); `None`
 /// when the store is within the bound or absent. Same protocol as a compaction: the new segment
 /// is written whole (temp file + rename), then the segments it replaces are removed, so a
 /// reader in between reads every entry at worst twice. A segment that cannot be read holds no

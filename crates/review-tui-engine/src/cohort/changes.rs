@@ -18,7 +18,7 @@ use crate::api::sources::{EarlySurfaces, Scopes, Sources, read_early, wanted};
 
 /// One changed file after parsing.
 #[derive(Debug, Clone)]
-pub struct ChangedFile {
+pub(crate) struct ChangedFile {
     pub path: String,
     /// The path in the base when the file was renamed.
     pub old_path: Option<String>,
@@ -27,7 +27,7 @@ pub struct ChangedFile {
 }
 
 #[derive(Debug, Clone)]
-pub enum Reading {
+pub(crate) enum Reading {
     /// Parsed: the file joins cohorts by its symbols.
     Symbols(Box<FileSymbols>),
     /// No grammar for the language (docs, config, C, ...): grouped by path.
@@ -43,7 +43,7 @@ pub enum Reading {
 }
 
 #[derive(Debug, Clone)]
-pub struct FileSymbols {
+pub(crate) struct FileSymbols {
     pub defines: BTreeSet<String>,
     pub references: BTreeSet<String>,
     /// Definitions whose span or signature holds a changed line, and references on changed
@@ -66,7 +66,7 @@ pub struct FileSymbols {
 
 /// The base version of one changed file, read before parsing (git2 is not shared across the
 /// parsing threads).
-pub enum BaseText {
+pub(crate) enum BaseText {
     /// Added files have no base.
     None,
     Text(Vec<u8>),
@@ -81,7 +81,7 @@ pub enum BaseText {
 /// head file with the diff applied in reverse (a unified diff holds every changed line, so
 /// this is the old file exactly; for a deleted file it is all the removed lines).
 /// With the blob's id when it came from `base`, and its text from `early` when that read it.
-pub fn base_text(
+pub(crate) fn base_text(
     file: &FileDiff,
     worktree: &Path,
     base: Option<(&git2::Repository, git2::Oid)>,
@@ -187,7 +187,7 @@ type ParsedHead = (Grammar, FileTags);
 
 /// Parses one changed file. `base` is what [`base_text`] read for it; `parsed` is its head
 /// version already parsed by the index build, when it was.
-pub fn read_changed(
+pub(crate) fn read_changed(
     file: &FileDiff,
     worktree: &Path,
     base: BaseText,
@@ -525,7 +525,7 @@ type Work<'a> = (
 /// thread, because a git2 repository cannot be shared between threads. A base `early`
 /// parsed already is taken from it when a thread comes to its file (it parses on while
 /// these threads work, from the other end of the list).
-pub fn read_all(
+pub(crate) fn read_all(
     files: &[FileDiff],
     worktree: &Path,
     base: Option<(&git2::Repository, git2::Oid)>,

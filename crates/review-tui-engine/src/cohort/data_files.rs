@@ -23,7 +23,7 @@ const MIN_KEY: usize = 4;
 
 /// Moves each data file whose added keys a cohort's code reads on its added lines into that
 /// cohort, and drops cohorts left empty.
-pub fn join_data_files(cohorts: &mut Vec<Cohort>, files: &[FileDiff]) {
+pub(super) fn join_data_files(cohorts: &mut Vec<Cohort>, files: &[FileDiff]) {
     let diffs: BTreeMap<&str, &FileDiff> = files.iter().map(|f| (f.path.as_str(), f)).collect();
     // Code: the files of cohorts formed by symbols. Data: files of cohorts that touch none.
     let mut reads: Vec<(usize, &str, BTreeSet<String>)> = Vec::new();

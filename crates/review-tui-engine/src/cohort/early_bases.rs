@@ -77,7 +77,7 @@ struct Shared {
 }
 
 /// The background parse of a range's base blobs; stops when dropped.
-pub struct EarlyBases {
+pub(crate) struct EarlyBases {
     shared: Arc<Shared>,
     #[cfg_attr(not(test), allow(dead_code))]
     job: Option<std::thread::JoinHandle<()>>,
@@ -112,7 +112,7 @@ impl EarlyBases {
     /// Starts parsing, in the bare repository at `git_dir`, the blobs at the merge base of
     /// `base` and `head` of the code files that differ between it and `head`. `None` when no
     /// thread could be started.
-    pub fn start(git_dir: &Path, base: Oid, head: Oid) -> Option<EarlyBases> {
+    pub(crate) fn start(git_dir: &Path, base: Oid, head: Oid) -> Option<EarlyBases> {
         EarlyBases::holding(git_dir, base, head, MOST_HELD)
     }
 

@@ -4,20 +4,20 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 /// Disjoint sets over `0..n`, with path halving and union by size.
-pub struct UnionFind {
+pub(super) struct UnionFind {
     parent: Vec<usize>,
     size: Vec<usize>,
 }
 
 impl UnionFind {
-    pub fn new(n: usize) -> UnionFind {
+    pub(super) fn new(n: usize) -> UnionFind {
         UnionFind {
             parent: (0..n).collect(),
             size: vec![1; n],
         }
     }
 
-    pub fn find(&mut self, mut x: usize) -> usize {
+    pub(super) fn find(&mut self, mut x: usize) -> usize {
         while self.parent[x] != x {
             self.parent[x] = self.parent[self.parent[x]];
             x = self.parent[x];
@@ -25,7 +25,7 @@ impl UnionFind {
         x
     }
 
-    pub fn union(&mut self, a: usize, b: usize) {
+    pub(super) fn union(&mut self, a: usize, b: usize) {
         let (mut a, mut b) = (self.find(a), self.find(b));
         if a == b {
             return;
@@ -38,13 +38,13 @@ impl UnionFind {
     }
 
     /// How many members the set holding `x` has.
-    pub fn size_of(&mut self, x: usize) -> usize {
+    pub(super) fn size_of(&mut self, x: usize) -> usize {
         let root = self.find(x);
         self.size[root]
     }
 
     /// The members of each set, each sorted, sets ordered by their smallest member.
-    pub fn components(&mut self) -> Vec<Vec<usize>> {
+    pub(super) fn components(&mut self) -> Vec<Vec<usize>> {
         let mut by_root: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
         for x in 0..self.parent.len() {
             let root = self.find(x);
@@ -59,7 +59,7 @@ impl UnionFind {
 /// A topological order of `paths` where `before[a]` lists the paths that must come before `a`.
 /// Among the paths that are ready, the smallest comes first; when a cycle leaves none ready,
 /// the smallest remaining path is taken, which breaks the cycle the same way every time.
-pub fn reading_order(
+pub(super) fn reading_order(
     paths: &BTreeSet<String>,
     before: &BTreeMap<String, BTreeSet<String>>,
 ) -> Vec<String> {

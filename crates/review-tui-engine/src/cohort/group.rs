@@ -43,7 +43,7 @@ pub struct Cohort {
 
 /// Forms, orders and ranks the cohorts of `files`. `moved` lists the files renamed or moved
 /// with few edits: they form one cohort of their own, however many there are.
-pub fn cohorts(
+pub(super) fn cohorts(
     files: &[ChangedFile],
     index: &LazyIndex,
     moved: &BTreeSet<&str>,

@@ -1,10 +1,10 @@
 //! Cohorts: changed files grouped by the symbols that join them, ranked by blast radius.
 //!
-//! [`build`] parses each changed file with tree-sitter tag queries ([`grammar`], [`tags`]),
-//! finds the symbols its changed lines touch ([`changes`]), joins files that define and use
-//! the same touched symbols into connected components ([`group`]), and measures each cohort's
+//! [`build`] parses each changed file with tree-sitter tag queries (`grammar`, `tags`),
+//! finds the symbols its changed lines touch (`changes`), joins files that define and use
+//! the same touched symbols into connected components (`group`), and measures each cohort's
 //! blast radius against the head's symbol index, read only as far as the names it asks about
-//! need ([`lazy_index`]; the full [`index`] is built only for `find_symbol`). Files of languages without a grammar, or that do not parse, are grouped by directory
+//! need (`lazy_index`; the full `index` is built only for `find_symbol`). Files of languages without a grammar, or that do not parse, are grouped by directory
 //! and say so. The same pass computes the deterministic `apiContract` axis and the advisory
 //! `testGap` axis.
 
@@ -16,10 +16,10 @@ mod data_files;
 mod early_bases;
 mod early_index;
 mod error;
-pub mod grammar;
+pub(crate) mod grammar;
 mod graph;
 mod group;
-pub mod index;
+pub(crate) mod index;
 pub(crate) mod lazy_index;
 mod on_demand;
 mod pairing;

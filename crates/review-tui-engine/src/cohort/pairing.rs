@@ -14,7 +14,7 @@ fn split(path: &str) -> (&str, &str) {
 }
 
 /// The stem of the code file `test` is named after, if its name says.
-pub fn tested_stem(test: &str) -> Option<String> {
+pub(super) fn tested_stem(test: &str) -> Option<String> {
     let (dir, stem) = split(test);
     let extension = test.rsplit_once('.').map_or("", |(_, e)| e);
     let file = test.rsplit('/').next().unwrap_or(test);
@@ -84,7 +84,7 @@ const GENERIC_STEMS: &[&str] = &[
 /// `stream_fuse.rs` tests `stream_ext/fuse.rs`) finds the file by its last words under a
 /// directory named by its first ones. `None` when no name matches.
 #[cfg(test)]
-pub fn code_of<'a>(test: &str, code: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
+pub(super) fn code_of<'a>(test: &str, code: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
     let stem = tested_stem(test)?;
     let candidates: Vec<&str> = code
         .into_iter()
@@ -95,12 +95,12 @@ pub fn code_of<'a>(test: &str, code: impl IntoIterator<Item = &'a str>) -> Optio
 
 /// The code files a change's tests may be named after, sorted out once for all its tests:
 /// those that are not tests themselves, by language family.
-pub struct CodeFiles<'a> {
+pub(super) struct CodeFiles<'a> {
     by_family: BTreeMap<&'a str, Vec<&'a str>>,
 }
 
 impl<'a> CodeFiles<'a> {
-    pub fn new(code: impl IntoIterator<Item = &'a str>) -> Self {
+    pub(super) fn new(code: impl IntoIterator<Item = &'a str>) -> Self {
         let mut by_family: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
         for path in code {
             if !is_test_path(path) {
@@ -114,7 +114,7 @@ impl<'a> CodeFiles<'a> {
     }
 
     /// What `code_of(test, code)` answers: the code file `test` is named after.
-    pub fn tested_by(&self, test: &str) -> Option<&'a str> {
+    pub(super) fn tested_by(&self, test: &str) -> Option<&'a str> {
         let stem = tested_stem(test)?;
         let family = language_family(test);
         if let Some(found) = self
@@ -151,7 +151,7 @@ impl<'a> CodeFiles<'a> {
 
 /// A name specific enough to be the same thing in two languages: a compound (`load_index`,
 /// `ReviewNode`) or a long word, never a generic one (`begin`, `id`, `utils`).
-pub fn distinctive_across_languages(name: &str) -> bool {
+pub(super) fn distinctive_across_languages(name: &str) -> bool {
     let name = name.trim_start_matches('_');
     let compound = name.contains('_') || name.chars().skip(1).any(|c| c.is_ascii_uppercase());
     !GENERIC_STEMS.contains(&name)

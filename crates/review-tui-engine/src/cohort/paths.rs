@@ -1,13 +1,13 @@
 //! Which directory a path lives in (whether it is a test is `diff::is_test_path`).
 
 /// The directory holding `path`, `""` for the repository root.
-pub fn parent_dir(path: &str) -> &str {
+pub(crate) fn parent_dir(path: &str) -> &str {
     path.rsplit_once('/').map_or("", |(dir, _)| dir)
 }
 
 /// The language family of `path` by its extension: files of one family can use each other's
 /// definitions (TypeScript imports JavaScript, Kotlin calls Java, C++ includes C headers).
-pub fn language_family(path: &str) -> &str {
+pub(crate) fn language_family(path: &str) -> &str {
     let file = path.rsplit('/').next().unwrap_or(path);
     let extension = file.rsplit_once('.').map_or("", |(_, e)| e);
     match extension {
@@ -24,7 +24,7 @@ pub fn language_family(path: &str) -> &str {
 }
 
 /// The longest directory prefix shared by `paths`, `""` when they share none.
-pub fn common_dir<'a>(paths: impl IntoIterator<Item = &'a str>) -> String {
+pub(crate) fn common_dir<'a>(paths: impl IntoIterator<Item = &'a str>) -> String {
     let mut common: Option<Vec<&str>> = None;
     for path in paths {
         let dirs: Vec<&str> = parent_dir(path)

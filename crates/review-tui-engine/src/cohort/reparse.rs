@@ -17,7 +17,7 @@ use super::tags::Tagger;
 /// The tree of `head`: `base_tree` (the tree of `base`) edited and reparsed, or a fresh parse
 /// when there is no base tree. A reparse whose tree holds an error is done again from scratch,
 /// so that error recovery is always tree-sitter's fresh one.
-pub fn head_tree(
+pub(crate) fn head_tree(
     tagger: &mut Tagger,
     grammar: Grammar,
     file: &FileDiff,
@@ -33,7 +33,7 @@ pub fn head_tree(
 /// afresh because the edits replace much of the base: see [`fresh_is_cheaper`]). They cover the text the diff
 /// changed and what tree-sitter found structurally changed around it
 /// ([`Tree::changed_ranges`]: a `/*` added above unchanged lines turns them into a comment).
-pub fn head_tree_and_changes(
+pub(crate) fn head_tree_and_changes(
     tagger: &mut Tagger,
     grammar: Grammar,
     file: &FileDiff,

@@ -8,7 +8,7 @@ use super::grammar::Grammar;
 
 /// A definition found by the tag query. Rows are 1-based, like diff line numbers.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Definition {
+pub(crate) struct Definition {
     pub name: String,
     /// The tag kind after `definition.`: `function`, `method`, `class`, ...
     pub kind: String,
@@ -25,27 +25,27 @@ pub struct Definition {
 
 /// A reference: a use of `name` on `row` (1-based).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Reference {
+pub(crate) struct Reference {
     pub name: String,
     pub row: u32,
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct FileTags {
+pub(crate) struct FileTags {
     pub definitions: Vec<Definition>,
     pub references: Vec<Reference>,
 }
 
 /// Why a file has no usable tags.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ParseFailure {
+pub(crate) enum ParseFailure {
     /// Tree-sitter recovers from almost anything, so an error node alone is not a failure: a
     /// file counts as unparsed when its tree has errors *and* the query found nothing in it.
     Unparsable,
 }
 
 /// A parser and a query cursor, reused across files by one thread.
-pub struct Tagger {
+pub(crate) struct Tagger {
     parser: Parser,
     cursor: QueryCursor,
     grammar: Option<Grammar>,
@@ -62,13 +62,17 @@ impl Default for Tagger {
 }
 
 impl Tagger {
-    pub fn tags(&mut self, grammar: Grammar, source: &[u8]) -> Result<FileTags, ParseFailure> {
+    pub(crate) fn tags(
+        &mut self,
+        grammar: Grammar,
+        source: &[u8],
+    ) -> Result<FileTags, ParseFailure> {
         self.tags_and_tree(grammar, source).map(|(tags, _)| tags)
     }
 
     /// [`Tagger::tags`], and the syntax tree they were read from (the apiContract axis reads
     /// the file's surface from the same tree instead of parsing it again).
-    pub fn tags_and_tree(
+    pub(crate) fn tags_and_tree(
         &mut self,
         grammar: Grammar,
         source: &[u8],
@@ -82,7 +86,12 @@ impl Tagger {
 
     /// The syntax tree of `source`. With `old`, the tree of an earlier version already edited
     /// to `source`'s offsets ([`Tree::edit`]), tree-sitter reparses only what changed.
-    pub fn parse(&mut self, grammar: Grammar, source: &[u8], old: Option<&Tree>) -> Option<Tree> {
+    pub(crate) fn parse(
+        &mut self,
+        grammar: Grammar,
+        source: &[u8],
+        old: Option<&Tree>,
+    ) -> Option<Tree> {
         if self.grammar != Some(grammar) {
             self.parser.set_language(&grammar.language()).ok()?;
             self.grammar = Some(grammar);
@@ -91,7 +100,7 @@ impl Tagger {
     }
 
     /// The tags of `tree`, the syntax tree of `source` in `grammar`.
-    pub fn tags_of(
+    pub(crate) fn tags_of(
         &mut self,
         grammar: Grammar,
         tree: &Tree,
@@ -106,7 +115,7 @@ impl Tagger {
     /// whose match does. The base side of a changed file only needs these (see
     /// [`super::changes`]). A tree with errors is read whole: whether it failed depends on
     /// all of it.
-    pub fn tags_within(
+    pub(crate) fn tags_within(
         &mut self,
         grammar: Grammar,
         tree: &Tree,

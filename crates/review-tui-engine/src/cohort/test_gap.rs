@@ -15,7 +15,7 @@ use crate::diff::is_test_path;
 
 const ADVISORY: &str = "advisory, never gates the verdict";
 
-pub fn test_gap(cohorts: &[Cohort], files: &[ChangedFile]) -> Axis {
+pub(super) fn test_gap(cohorts: &[Cohort], files: &[ChangedFile]) -> Axis {
     let language: BTreeMap<&str, Language> = files
         .iter()
         .map(|f| (f.path.as_str(), f.language))

@@ -40,7 +40,7 @@ const ROOT_DIRS: &[&str] = &[
 ];
 
 /// Resolves references to definitions, reading each user's text once.
-pub struct Users<'a> {
+pub(super) struct Users<'a> {
     worktree: &'a Path,
     index: &'a LazyIndex,
     /// By path: the file's import lines, and its whole text (`None`: unreadable).
@@ -49,7 +49,7 @@ pub struct Users<'a> {
 }
 
 impl<'a> Users<'a> {
-    pub fn new(worktree: &'a Path, index: &'a LazyIndex) -> Users<'a> {
+    pub(super) fn new(worktree: &'a Path, index: &'a LazyIndex) -> Users<'a> {
         Users {
             worktree,
             index,
@@ -60,7 +60,7 @@ impl<'a> Users<'a> {
 
     /// The files outside `changed` whose references to `name` resolve to its definition in
     /// one of `definers`.
-    pub fn of(
+    pub(super) fn of(
         &mut self,
         name: &str,
         definers: &[&str],

@@ -8,7 +8,7 @@ use std::time::Duration;
 use serde::Deserialize;
 
 /// How long one call to a source may take when its entry names no `timeout`.
-pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
+pub(crate) const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
 
 /// `[context]`.
 #[derive(Debug, Clone, Default, PartialEq, Deserialize)]

@@ -13,18 +13,18 @@ use crate::review::level::Level;
 use crate::review::node::{Priority, Severity};
 
 // `review-tui config show`: what is in effect and where each value comes from.
-pub mod show;
+pub(crate) mod show;
 pub use show::show;
 
 // Model reviewers' settings (the `models` helper's block).
-pub mod models;
+pub(crate) mod models;
 pub use models::{ModelChoice, ModelsLayer, PromptsLayer};
 
 // `[[context.mcp]]`: MCP servers the reviewers may consult (user file only).
-pub mod context;
+pub(crate) mod context;
 
 // `[api_contract] advisory`: where the API-break check warns instead of gating.
-pub mod api_advisory;
+pub(crate) mod api_advisory;
 pub use api_advisory::{Advisory, AdvisoryScope, ApiContractLayer};
 pub use context::{ContextLayer, McpSource};
 
@@ -61,7 +61,7 @@ pub struct Config {
     /// `[rules] skip`: globs of vendored/generated paths (see [`RulesLayer::skip`]).
     pub skip_paths: Vec<String>,
     /// `[api_contract]`: the paths and languages whose public API the repository (or the
-    /// person) declared advisory, each with who declared it (see [`api_advisory`]).
+    /// person) declared advisory, each with who declared it (see `api_advisory`).
     pub api_advisory: Vec<api_advisory::Advisory>,
     /// Extra instructions for the reviewers, from the repository (base branch) layer.
     pub instructions: String,

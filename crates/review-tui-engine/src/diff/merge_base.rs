@@ -34,7 +34,7 @@ thread_local! {
 
 /// [`Repository::merge_base`] of `a` and `b`, from this process's earlier answer for the same
 /// two commits when there is one.
-pub fn merge_base(repo: &Repository, a: Oid, b: Oid) -> Result<Oid, git2::Error> {
+pub(crate) fn merge_base(repo: &Repository, a: Oid, b: Oid) -> Result<Oid, git2::Error> {
     let git_dir = repo.path();
     // A linked worktree's grafts and shallow file are its main repository's (`commondir`).
     let rewritten = repo.is_shallow()

@@ -1,16 +1,16 @@
 //! The diff model: files, hunks and lines with LEFT (old) and RIGHT (new) numbers.
 //!
 //! [`parse`] reads git and plain unified diffs (GitHub's `.diff` media type included);
-//! [`git`] produces one from a local repository. The model answers the questions the rest of
+//! `git` produces one from a local repository. The model answers the questions the rest of
 //! the engine asks of a diff: which lines were added (rule scanners), and where an inline
 //! review comment may be anchored ([`Diff::anchor_in_diff`], [`Diff::range_in_diff`]).
 
 mod anchor;
 mod code_lines;
 mod error;
-pub mod git;
+pub(crate) mod git;
 mod language;
-pub mod merge_base;
+pub(crate) mod merge_base;
 mod model;
 mod names;
 mod parse;
@@ -23,6 +23,7 @@ pub use code_lines::{
     minified_line,
 };
 pub use error::{DiffError, Problem};
+pub use git::{earlier_names, merge_base_diff, merge_base_diff_text};
 pub use language::Language;
 pub use model::{
     Diff, FileDiff, FileMode, FileStatus, Hunk, Line, LineEnding, LineKind, SubmoduleChange,

@@ -3,7 +3,7 @@
 //! someone else's text, and a fence inside it must not end the quote early.
 
 /// A fence longer than any backtick run in `lines` (at least three backticks).
-pub fn fence_for(lines: &[String]) -> String {
+pub(crate) fn fence_for(lines: &[String]) -> String {
     let longest = lines
         .iter()
         .map(|line| line.split(|c| c != '`').map(str::len).max().unwrap_or(0))

@@ -5,10 +5,10 @@
 pub mod base64;
 pub mod commit_id;
 pub mod error_text;
-pub mod fence;
-pub mod path_component;
-pub mod path_glob;
+pub(crate) mod fence;
+pub(crate) mod path_component;
+pub(crate) mod path_glob;
 pub mod printable;
 pub mod repo_path;
 pub mod retry;
-pub mod waiting;
+pub(crate) mod waiting;

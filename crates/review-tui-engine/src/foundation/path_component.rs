@@ -4,7 +4,7 @@
 /// Turns user-controlled text into one safe path component: only `[A-Za-z0-9._-]` survive, runs
 /// of anything else become one `-`, a leading dot is replaced (so never `.`, `..` or a hidden
 /// file), and the length is capped. The result is never empty.
-pub fn sanitize_component(text: &str) -> String {
+pub(crate) fn sanitize_component(text: &str) -> String {
     const MAX: usize = 48;
     let mut out = String::with_capacity(text.len().min(MAX));
     for c in text.chars() {

@@ -81,7 +81,7 @@ impl fmt::Display for Glob {
 }
 
 /// True when any glob of `globs` matches `path`.
-pub fn any_matches(globs: &[Glob], path: &str) -> bool {
+pub(crate) fn any_matches(globs: &[Glob], path: &str) -> bool {
     globs.iter().any(|glob| glob.matches(path))
 }
 

@@ -7,13 +7,17 @@ use std::time::Duration;
 
 /// How often a call still waiting for its server is reported: a quarter of the request timeout,
 /// at least 1 s (a short timeout still gets a notice before it fires) and at most 30 s.
-pub fn notice_interval(timeout: Duration) -> Duration {
+pub(crate) fn notice_interval(timeout: Duration) -> Duration {
     (timeout / 4).clamp(Duration::from_secs(1), Duration::from_secs(30))
 }
 
 /// Runs `work` to its end, calling `tick` with the whole seconds waited so far at every
 /// `every` while it has not finished.
-pub async fn noting<F: Future>(work: F, every: Duration, mut tick: impl FnMut(u64)) -> F::Output {
+pub(crate) async fn noting<F: Future>(
+    work: F,
+    every: Duration,
+    mut tick: impl FnMut(u64),
+) -> F::Output {
     tokio::pin!(work);
     let started = tokio::time::Instant::now();
     let mut ticks = tokio::time::interval_at(started + every, every);

@@ -114,7 +114,7 @@ pub fn parse_api_url(raw: &str) -> Result<reqwest::Url, InvalidApiUrl> {
 /// A PR of a forge this build does not register (a space written by another build).
 #[derive(Debug, Error)]
 #[error("this build cannot connect to forge `{0}`")]
-pub struct UnknownForge(pub String);
+pub(crate) struct UnknownForge(pub String);
 
 /// Where a forge client's notices go ("still waiting", "trying again"): stderr for a headless
 /// run, the cockpit's status line once it owns the terminal.

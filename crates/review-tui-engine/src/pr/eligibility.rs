@@ -6,12 +6,12 @@ use std::fmt;
 
 use serde::Serialize;
 
-pub use super::forge::PrState;
+pub(crate) use super::forge::PrState;
 use super::forge::is_bot;
 
 /// What eligibility needs to know about the PR.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct PrFacts {
+pub(crate) struct PrFacts {
     pub state: PrState,
     pub draft: bool,
     pub author: String,
@@ -24,7 +24,7 @@ pub struct PrFacts {
 
 /// One changed file's lines, as eligibility reads them.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct FileLines<'a> {
+pub(crate) struct FileLines<'a> {
     pub path: &'a str,
     /// The stable lowercase language name (`rust`, `python`, …), `other` when unknown.
     pub language: &'a str,
@@ -68,7 +68,7 @@ fn short(sha: &str) -> &str {
     &sha[..sha.len().min(12)]
 }
 
-pub fn check(pr: &PrFacts, files: &[FileLines<'_>]) -> Vec<Ineligible> {
+pub(crate) fn check(pr: &PrFacts, files: &[FileLines<'_>]) -> Vec<Ineligible> {
     let mut reasons = Vec::new();
     match pr.state {
         PrState::Open => {}

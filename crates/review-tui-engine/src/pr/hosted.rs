@@ -23,7 +23,7 @@ pub struct HostedPr {
     /// The forge's id (`github`), as registered.
     pub forge: String,
     /// The installation's directory name under the data root's `spaces/` and `mirrors/`,
-    /// decided by the forge ([`ForgeKind::site`]): its id for its public host, the id and the
+    /// decided by the forge (`ForgeKind::site`): its id for its public host, the id and the
     /// host for a self-hosted one.
     pub site: String,
     /// The host the PR lives on (`github.com`, an Enterprise host).

@@ -173,7 +173,9 @@ pub struct HostFailure {
 
 /// The CI state of a head from its check runs' `(status, conclusion)`: any failure fails it,
 /// anything still running keeps it pending, and only finished, passing runs make it pass.
-pub fn ci_state<'a>(runs: impl IntoIterator<Item = (&'a str, Option<&'a str>)>) -> Option<String> {
+pub(crate) fn ci_state<'a>(
+    runs: impl IntoIterator<Item = (&'a str, Option<&'a str>)>,
+) -> Option<String> {
     let mut any = false;
     let mut pending = false;
     for (status, conclusion) in runs {

@@ -69,7 +69,7 @@ pub enum LocalError {
 
 /// A resolved range: what the review compares.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct LocalRange {
+pub(crate) struct LocalRange {
     /// The repository's canonical location (its work tree, or the git dir of a bare repository).
     pub repo: PathBuf,
     /// The names as given (or found), for display: `main`, `HEAD~1`, `3f2a9c1^`.
@@ -86,7 +86,7 @@ pub struct LocalRange {
     pub merge_base_sha: CommitId,
 }
 
-pub fn resolve(
+pub(crate) fn resolve(
     path: &Path,
     base: Option<&str>,
     head: Option<&str>,
@@ -100,7 +100,7 @@ pub fn resolve(
 /// (`feature (worktree)`). On a branch with nothing to compare it with (the base branch
 /// itself, no upstream) the base is `HEAD`: the review is of the uncommitted work alone.
 /// Paths under `exclude` stay out of the snapshot.
-pub fn resolve_uncommitted(
+pub(crate) fn resolve_uncommitted(
     path: &Path,
     base: Option<&str>,
     which: Uncommitted,
@@ -260,16 +260,16 @@ fn default_base(repo: &Repository, head_name: &str) -> Option<String> {
 /// A local branch range served through the same `Forge` trait as GitHub: metadata is read from
 /// the commits, there is no history and nobody to authenticate as.
 #[derive(Debug, Clone)]
-pub struct LocalForge {
+pub(crate) struct LocalForge {
     range: LocalRange,
 }
 
 impl LocalForge {
-    pub fn new(range: LocalRange) -> LocalForge {
+    pub(crate) fn new(range: LocalRange) -> LocalForge {
         LocalForge { range }
     }
 
-    pub fn range(&self) -> &LocalRange {
+    pub(crate) fn range(&self) -> &LocalRange {
         &self.range
     }
 
@@ -395,7 +395,7 @@ impl Forge for LocalForge {
 }
 
 /// The forge-neutral view of one file of a parsed diff.
-pub fn changed_file(file: &crate::diff::FileDiff) -> ChangedFile {
+pub(crate) fn changed_file(file: &crate::diff::FileDiff) -> ChangedFile {
     use crate::diff::FileStatus as Diff;
     ChangedFile {
         path: file.path.clone(),

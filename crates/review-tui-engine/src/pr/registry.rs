@@ -10,10 +10,10 @@ use super::hosted::ForgeKind;
 use super::inbox::{InboxAnswer, InboxQuery};
 use crate::config::Config;
 
-pub static FORGES: &[&dyn ForgeKind] = &[&github::GITHUB, &gitlab::GITLAB, &gitea::GITEA];
+pub(crate) static FORGES: &[&dyn ForgeKind] = &[&github::GITHUB, &gitlab::GITLAB, &gitea::GITEA];
 
 /// The registered forge with this id.
-pub fn find(id: &str) -> Option<&'static dyn ForgeKind> {
+pub(crate) fn find(id: &str) -> Option<&'static dyn ForgeKind> {
     FORGES.iter().copied().find(|forge| forge.id() == id)
 }
 
@@ -29,7 +29,7 @@ pub fn connection(config: &Config) -> Result<Connection, SettingError> {
 
 /// Every registered forge's inbox, asked at once: each forge's answer, or why it failed, by
 /// the forge's name, in the registry's order. One forge down does not hide the others.
-pub async fn inbox(
+pub(crate) async fn inbox(
     connection: &Connection,
     query: &InboxQuery,
 ) -> Vec<(&'static str, Result<InboxAnswer, ForgeError>)> {

@@ -171,12 +171,15 @@ impl HostedSettings {
 /// A forge's own settings type: its [`HostedSettings`], whose `Default` holds the forge's
 /// defaults (public host, API path). The type is how the forge finds its settings among the
 /// connection's.
-pub trait HostedForgeSettings: Default + 'static {
+pub(crate) trait HostedForgeSettings: Default + 'static {
     fn hosted(&self) -> &HostedSettings;
 }
 
 /// The settings of the forge `forge` as this run read them, its defaults where none were.
-pub fn settings_in<S: HostedForgeSettings>(connection: &Connection, forge: &str) -> HostedSettings {
+pub(crate) fn settings_in<S: HostedForgeSettings>(
+    connection: &Connection,
+    forge: &str,
+) -> HostedSettings {
     match connection.settings_of::<S>(forge) {
         Some(settings) => settings.hosted().clone(),
         None => S::default().hosted().clone(),
@@ -196,7 +199,7 @@ pub struct UnknownHost {
 }
 
 /// How a forge reached by host authenticates, for [`reach`].
-pub struct HostedAuth {
+pub(crate) struct HostedAuth {
     /// The forge's name in every message (`Gitea`).
     pub forge: &'static str,
     /// The setting that lengthens a call's timeout (`[gitea] request_timeout`).
@@ -222,7 +225,7 @@ pub enum ReachError {
 }
 
 /// A client for a PR's host, with the token it carries.
-pub struct Reached {
+pub(crate) struct Reached {
     pub client: RestClient,
     pub token: Option<Token>,
     api_url: String,
@@ -230,7 +233,7 @@ pub struct Reached {
 
 impl Reached {
     /// The connected forge, with git allowed the token only on the PR's host or the API's.
-    pub fn connected(self, forge: Box<dyn Forge>, pr: &HostedPr) -> Connected {
+    pub(crate) fn connected(self, forge: Box<dyn Forge>, pr: &HostedPr) -> Connected {
         let (host, api_url) = (pr.host.clone(), self.api_url);
         Connected::new(forge, self.token, move |remote| {
             remote_may_get_token(remote, &host, &api_url)
@@ -240,7 +243,7 @@ impl Reached {
 
 /// The forge of settings `S` connected for `pr` (see [`reach`]); `forge` builds it on the
 /// host's client.
-pub fn connect<S: HostedForgeSettings>(
+pub(crate) fn connect<S: HostedForgeSettings>(
     pr: &HostedPr,
     connection: &Connection,
     auth: &HostedAuth,
@@ -255,7 +258,7 @@ pub fn connect<S: HostedForgeSettings>(
 /// The API client for `pr`: the host refused before a token is even looked for when no one
 /// named it, then the token (the one given for this run, none, or the forge's own discovery
 /// for that host), in the forge's header.
-pub fn reach(
+pub(crate) fn reach(
     pr: &HostedPr,
     connection: &Connection,
     settings: &HostedSettings,
@@ -313,7 +316,7 @@ fn client_for(
 }
 
 /// One host an inbox asks, with a client carrying that host's own token.
-pub struct InboxHost {
+pub(crate) struct InboxHost {
     pub host: String,
     pub client: RestClient,
 }
@@ -323,7 +326,7 @@ pub struct InboxHost {
 /// this run must not receive this host's token) with the token found for that host alone. A
 /// host without a token is skipped; for a host the person named, the returned notes say so
 /// (on the public host no token is the ordinary case of someone not on that forge).
-pub fn inbox_hosts(
+pub(crate) fn inbox_hosts(
     connection: &Connection,
     settings: &HostedSettings,
     auth: &HostedAuth,
@@ -350,7 +353,7 @@ pub fn inbox_hosts(
 
 /// The inbox of the forge of settings `S`, registered as `forge`: every host it can list
 /// ([`inbox_hosts`]), each asked with `ask` ([`ask_hosts`]).
-pub async fn inbox<S, E, Ask, Fut>(
+pub(crate) async fn inbox<S, E, Ask, Fut>(
     connection: &Connection,
     forge: &str,
     auth: &HostedAuth,
@@ -370,7 +373,7 @@ where
 /// Asks every host its part of the inbox (`ask`), one at a time: the rows of those that
 /// answered (each pull request once), and the hosts that failed beside them. Only when every
 /// host asked failed is the forge's answer that failure (the inbox then keeps its last list).
-pub async fn ask_hosts<E, Ask, Fut>(
+pub(crate) async fn ask_hosts<E, Ask, Fut>(
     hosts: Vec<InboxHost>,
     notes: Vec<String>,
     ask: Ask,
@@ -422,7 +425,7 @@ where
 
 /// Whether git may send the token to `remote`: only on the PR's host or the API's. A local
 /// path needs none and gets none.
-pub fn remote_may_get_token(remote: &str, pr_host: &str, api_url: &str) -> bool {
+pub(crate) fn remote_may_get_token(remote: &str, pr_host: &str, api_url: &str) -> bool {
     let host_of = |url: &str| {
         reqwest::Url::parse(url).ok().and_then(|u| {
             let host = u.host_str()?.to_ascii_lowercase();

@@ -68,7 +68,11 @@ impl fmt::Display for Token {
 /// forge's own command-line tool hands over its stored token (`gh auth token`). Any failure
 /// (not logged in, not installed, odd output) means "no token": anonymous access is still
 /// worth trying.
-pub fn tool_output(path_var: Option<&OsStr>, program: &str, args: &[&str]) -> Option<String> {
+pub(crate) fn tool_output(
+    path_var: Option<&OsStr>,
+    program: &str,
+    args: &[&str],
+) -> Option<String> {
     let tool = find_on_path(path_var?, program)?;
     let output = Command::new(tool)
         .args(args)

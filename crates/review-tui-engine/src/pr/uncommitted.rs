@@ -71,7 +71,7 @@ pub enum UncommittedError {
 /// The commit holding `which` work of the checkout of `repo`, its parent the checked-out
 /// commit. Paths under `exclude` (the review's own data directory, when it lies inside the
 /// work tree) are left as `HEAD` has them.
-pub fn snapshot(
+pub(crate) fn snapshot(
     repo: &Repository,
     which: Uncommitted,
     branch: &str,
@@ -171,7 +171,7 @@ fn changed_paths(repo: &Repository) -> Result<Vec<Vec<u8>>, git2::Error> {
 /// What the watcher compares from one look to the next: the listed paths with each one's size
 /// and modification time (an edit to an already changed file changes only those). `None`
 /// when the checkout cannot be read.
-pub fn state_of(path: &Path, exclude: &[PathBuf]) -> Option<Vec<(Vec<u8>, u64, i128)>> {
+pub(crate) fn state_of(path: &Path, exclude: &[PathBuf]) -> Option<Vec<(Vec<u8>, u64, i128)>> {
     let repo = Repository::discover(path).ok()?;
     let workdir = repo.workdir()?.to_path_buf();
     let excluded = excluded_prefixes(&workdir, exclude);

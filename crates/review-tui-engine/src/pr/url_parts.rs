@@ -6,7 +6,7 @@ use super::ref_error::RefError;
 
 /// The parts of an `https://` or `http://` URL: its host, then each path segment, without
 /// its query and fragment. `None` for text that is no such URL.
-pub fn url_parts(given: &str) -> Option<Vec<&str>> {
+pub(crate) fn url_parts(given: &str) -> Option<Vec<&str>> {
     let rest = given
         .strip_prefix("https://")
         .or_else(|| given.strip_prefix("http://"))?;
@@ -15,7 +15,7 @@ pub fn url_parts(given: &str) -> Option<Vec<&str>> {
 }
 
 /// `part` as a host in its one spelling (lower case), or the error naming it.
-pub fn check_host(given: &str, part: &str) -> Result<String, RefError> {
+pub(crate) fn check_host(given: &str, part: &str) -> Result<String, RefError> {
     let host = part.to_ascii_lowercase();
     if is_host(&host) {
         Ok(host)
@@ -30,7 +30,7 @@ pub fn check_host(given: &str, part: &str) -> Result<String, RefError> {
 
 /// A pull request's number: a whole number above zero. `what` names it in the error (`pull
 /// request`, `merge request`).
-pub fn check_number(given: &str, what: &str, text: &str) -> Result<u64, RefError> {
+pub(crate) fn check_number(given: &str, what: &str, text: &str) -> Result<u64, RefError> {
     match text.parse::<u64>() {
         Ok(n) if n > 0 => Ok(n),
         _ => Err(RefError::Invalid {
@@ -41,7 +41,7 @@ pub fn check_number(given: &str, what: &str, text: &str) -> Result<u64, RefError
 }
 
 /// `HOST` or `HOST:PORT`, nothing else a URL's authority may hold (user names, brackets).
-pub fn is_host(host: &str) -> bool {
+pub(crate) fn is_host(host: &str) -> bool {
     let (name, port) = match host.rsplit_once(':') {
         Some((name, port)) => (name, Some(port)),
         None => (host, None),
@@ -55,7 +55,7 @@ pub fn is_host(host: &str) -> bool {
 
 /// An owner, group or repository name: letters, digits, `-`, `_`, `.`; never `.` or `..`.
 /// `what` names it in the error (`owner`, `GitLab group or project`).
-pub fn check_name(given: &str, what: &str, name: &str) -> Result<(), RefError> {
+pub(crate) fn check_name(given: &str, what: &str, name: &str) -> Result<(), RefError> {
     let ok = !name.is_empty()
         && name != "."
         && name != ".."

@@ -7,11 +7,12 @@ use super::select::Item;
 use crate::diff::{Diff, Side};
 use crate::pr::forge::NewReviewComment;
 use crate::report::escape;
-pub use crate::report::fields::{MovedFinding, evidence_text, fence_for, push_field};
+pub use crate::report::fields::MovedFinding;
+pub(crate) use crate::report::fields::{evidence_text, fence_for, push_field};
 
 /// Where a comment goes on the diff.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Placement {
+pub(crate) struct Placement {
     pub side: Side,
     /// Set only for a true range (`start < line`).
     pub start_line: Option<u32>,
@@ -23,7 +24,7 @@ pub struct Placement {
 /// Places an anchored, in-scope finding on `diff` by GitHub's rules (the line exists on that
 /// side of a hunk; both ends of a range in the same hunk). A range that no longer fits whole
 /// falls back to its last line when that line is still in the diff.
-pub fn place(item: &Item, diff: &Diff) -> Result<Placement, Unplaced> {
+pub(crate) fn place(item: &Item, diff: &Diff) -> Result<Placement, Unplaced> {
     let Some(anchor) = &item.node.anchor else {
         return Err(Unplaced::NoAnchor);
     };
@@ -63,7 +64,7 @@ pub fn place(item: &Item, diff: &Diff) -> Result<Placement, Unplaced> {
 /// Why a finding cannot be an inline comment; the summary lists it with this text (Markdown:
 /// the path is already a code span).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum Unplaced {
+pub(crate) enum Unplaced {
     #[error("no line anchor")]
     NoAnchor,
     #[error("{path} is no longer in the pull request's diff")]
@@ -73,7 +74,7 @@ pub enum Unplaced {
 }
 
 /// The review comment for `item` at `placement`.
-pub fn new_comment(item: &Item, placement: Placement) -> NewReviewComment {
+pub(crate) fn new_comment(item: &Item, placement: Placement) -> NewReviewComment {
     let anchor = item
         .node
         .anchor
@@ -91,7 +92,7 @@ pub fn new_comment(item: &Item, placement: Placement) -> NewReviewComment {
 
 /// The text of an inline comment. `suggestion_allowed` when the comment covers exactly the
 /// anchored lines of the new file: only then can a GitHub suggestion replace them.
-pub fn body(item: &Item, suggestion_allowed: bool) -> String {
+pub(crate) fn body(item: &Item, suggestion_allowed: bool) -> String {
     let node = &item.node;
     let mut out = match &item.edited {
         Some(edited) => edited_text(item, edited),

@@ -12,10 +12,10 @@ use crate::diff::{Diff, DiffError, FileDiff, FileStatus};
 use crate::pr::forge::{self, ChangedFile};
 
 /// How many files the files API lists at most.
-pub const MAX_LISTED_FILES: usize = 3_000;
+pub(super) const MAX_LISTED_FILES: usize = 3_000;
 
 /// The diff the files API describes; also how many files came without a patch.
-pub fn diff_from_files(files: &[ChangedFile]) -> Result<(Diff, usize), DiffError> {
+pub(super) fn diff_from_files(files: &[ChangedFile]) -> Result<(Diff, usize), DiffError> {
     let mut diff = Diff::default();
     let mut without_patch = 0;
     for file in files {

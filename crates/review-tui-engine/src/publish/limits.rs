@@ -10,14 +10,14 @@
 use super::markers;
 
 /// GitHub's limit, in characters (Unicode scalar values, as GitHub counts them).
-pub const MAX_BODY_CHARS: usize = 65_536;
+pub(crate) const MAX_BODY_CHARS: usize = 65_536;
 
 /// What we aim under: room for a refusal reason put in at resend time (one line, at most a few
 /// hundred characters) and for the redaction's placeholders.
 const BUDGET: usize = MAX_BODY_CHARS - 1_536;
 
 /// `body`, cut to fit under GitHub's limit if it does not; unchanged otherwise.
-pub fn fit(body: &str) -> String {
+pub(crate) fn fit(body: &str) -> String {
     fit_within(body, BUDGET)
 }
 

@@ -15,8 +15,8 @@ use super::{
 use crate::report::markdown::{self, CiStatus, SummaryExtras};
 use crate::space::{Space, SpaceState};
 
-pub const MARKDOWN_FILE: &str = "review.md";
-pub const JSON_FILE: &str = "review.json";
+pub(super) const MARKDOWN_FILE: &str = "review.md";
+pub(super) const JSON_FILE: &str = "review.json";
 
 pub(super) fn plan(dir: &Path, state: &SpaceState, input: &PublishInput<'_>) -> Preview {
     let result = input.result;

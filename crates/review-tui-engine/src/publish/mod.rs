@@ -13,15 +13,15 @@
 //! carry the finding's fingerprint, so a later round never repeats one and replies "Resolved" to
 //! the ones whose finding is gone. Only markers written by the publishing login count.
 
-pub mod comment;
+pub(crate) mod comment;
 mod error;
 mod files_diff;
-pub mod limits;
+pub(crate) mod limits;
 mod local;
 /// The markers live with the review model: a round reads them too (our earlier findings).
 pub use crate::review::markers;
 mod publishing;
-pub mod raised;
+pub(crate) mod raised;
 mod range;
 mod rerun;
 mod review;
@@ -359,7 +359,7 @@ pub(crate) struct Bodies {
 
 impl Bodies {
     /// The same text in all four forms (a local report, which no one refuses).
-    pub fn same(text: &str) -> Bodies {
+    pub(crate) fn same(text: &str) -> Bodies {
         Bodies {
             plain: text.to_string(),
             without_inline: text.to_string(),
@@ -370,7 +370,7 @@ impl Bodies {
 
     /// The form for what GitHub refused so far, its reasons filled in (escaped: they are
     /// GitHub's words, but they may quote what we sent).
-    pub fn pick(&self, refused: Option<&str>, downgraded: Option<&str>) -> String {
+    pub(crate) fn pick(&self, refused: Option<&str>, downgraded: Option<&str>) -> String {
         let text = match (refused.is_some(), downgraded.is_some()) {
             (false, false) => &self.plain,
             (true, false) => &self.without_inline,

@@ -57,7 +57,7 @@ fn same_subject(title: &str, thread_text: &str) -> bool {
 
 /// The open thread, opened by someone else than `login` and not by automation, that already
 /// raises `item`: same file, same side, overlapping lines, same subject.
-pub fn raised_by<'a>(
+pub(crate) fn raised_by<'a>(
     item: &Item,
     threads: &'a [ReviewThread],
     login: &str,

@@ -15,7 +15,7 @@ const ZWSP: char = '\u{200B}';
 
 /// Text, line by line: inline code spans (a backtick run closed by the same run on the same
 /// line) are kept as they are; everything else is escaped.
-pub fn prose(text: &str) -> String {
+pub(crate) fn prose(text: &str) -> String {
     text.split('\n')
         .map(|line| line_of_prose(line.trim_end_matches('\r')))
         .collect::<Vec<_>>()
@@ -23,13 +23,13 @@ pub fn prose(text: &str) -> String {
 }
 
 /// One line of text: newlines and other control characters shown escaped, then [`prose`].
-pub fn inline(text: &str) -> String {
+pub(crate) fn inline(text: &str) -> String {
     prose(&visible(text.trim()))
 }
 
 /// `text` as a code span that shows it literally: control characters shown escaped, a fence of
 /// backticks longer than any run inside.
-pub fn code(text: &str) -> String {
+pub(crate) fn code(text: &str) -> String {
     // A code span shows `<!--` literally, but a reader of the raw body (a marker scan, another
     // bot) would not know that: break it with a zero-width space.
     let text = visible(text).replace("<!--", "<\u{200B}!--");
@@ -49,7 +49,7 @@ pub fn code(text: &str) -> String {
 
 /// Control characters, line breaks and bidirectional overrides as visible escapes (`\n`,
 /// `\u{1b}`, `\u{202e}`): on one line, nothing can be hidden or reordered.
-pub fn visible(text: &str) -> String {
+pub(crate) fn visible(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
         match c {

@@ -17,7 +17,7 @@ pub struct MovedFinding {
 }
 
 /// Evidence from each report, named by its source when there are several.
-pub fn evidence_text(item: &Item) -> String {
+pub(crate) fn evidence_text(item: &Item) -> String {
     match item.evidence.as_slice() {
         [] => String::new(),
         [(_, only)] => only.trim().to_string(),
@@ -30,7 +30,7 @@ pub fn evidence_text(item: &Item) -> String {
 }
 
 /// `- **Label:** text`, continuation lines indented so they stay in the list item.
-pub fn push_field(out: &mut String, label: &str, text: &str) {
+pub(crate) fn push_field(out: &mut String, label: &str, text: &str) {
     let text = text.trim();
     if text.is_empty() {
         return;
@@ -39,4 +39,4 @@ pub fn push_field(out: &mut String, label: &str, text: &str) {
     out.push_str(&format!("- **{label}:** {text}\n"));
 }
 
-pub use crate::fence::fence_for;
+pub(crate) use crate::fence::fence_for;

@@ -11,7 +11,7 @@ use crate::session::snapshot::RoundSnapshot;
 /// The alert kind and the decision sentence: the first thing every report says. Counts are of
 /// problems, not of the sources that reported them, and read the whole run (the published
 /// selection never changes the decision).
-pub fn headline(result: &RoundSnapshot) -> (&'static str, String) {
+pub(crate) fn headline(result: &RoundSnapshot) -> (&'static str, String) {
     let problems: Vec<&ReviewNode> = result
         .board
         .nodes
@@ -83,7 +83,7 @@ fn first_reason(result: &RoundSnapshot) -> Option<&str> {
 /// report and of the posted summary. "gated checks failed" only when a gated axis did not
 /// pass: a Hold for findings is not a failed check. A round no model reviewer read claims no
 /// confidence: it says so in its place ("SHIP · no model reviewer read this change · …").
-pub fn facts_line(result: &RoundSnapshot) -> String {
+pub(crate) fn facts_line(result: &RoundSnapshot) -> String {
     let verdict = &result.verdict;
     let gated = result
         .cohorts
@@ -154,7 +154,7 @@ fn overrides_text(
 }
 
 /// What a verdict no model reviewer checked says in place of a confidence.
-pub const NO_MODEL_READ: &str = "no model reviewer read this change (--deterministic-only)";
+pub(crate) const NO_MODEL_READ: &str = "no model reviewer read this change (--deterministic-only)";
 
 fn plural<'a>(n: usize, one: &'a str, many: &'a str) -> &'a str {
     if n == 1 { one } else { many }

@@ -13,14 +13,14 @@ use crate::session::snapshot::RoundSnapshot;
 
 /// The head's CI as the forge reports it. A model's claim about CI is never shown as a fact.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum CiStatus {
+pub(crate) enum CiStatus {
     Reported(Vec<CheckRun>),
     NotVerified(String),
 }
 
 /// Everything the summary shows besides the reviewed round itself.
 #[derive(Debug, Clone, Default)]
-pub struct SummaryExtras<'a> {
+pub(crate) struct SummaryExtras<'a> {
     pub walkthrough: Option<&'a str>,
     pub ci: Option<&'a CiStatus>,
     /// Lines shown right under the facts (an intended event GitHub would refuse, a resend).
@@ -35,7 +35,11 @@ pub struct SummaryExtras<'a> {
 }
 
 /// The summary body, without the hidden markers (the publisher adds them).
-pub fn summary(result: &RoundSnapshot, selected: &Selected, extras: &SummaryExtras<'_>) -> String {
+pub(crate) fn summary(
+    result: &RoundSnapshot,
+    selected: &Selected,
+    extras: &SummaryExtras<'_>,
+) -> String {
     let (alert, decision) = headline(result);
     let decision = inline(&decision);
     let mut out = format!("> [!{alert}]\n> **{decision}**\n\n{}\n", facts_line(result));

@@ -1,15 +1,17 @@
 //! Reports: reading external review reports and writing ours (text, JSON, SARIF, Markdown).
 
-pub mod escape;
+pub(crate) mod escape;
 pub mod evaluate;
-pub mod fields;
+pub(crate) mod fields;
 pub mod headless;
-pub mod headline;
-pub mod markdown;
+pub(crate) mod headline;
+pub(crate) mod markdown;
 pub mod review;
-pub mod sarif;
+pub(crate) mod sarif;
 pub mod select;
 pub mod verdict_text;
+
+pub use sarif::to_sarif;
 
 #[cfg(test)]
 mod evaluate_tests;

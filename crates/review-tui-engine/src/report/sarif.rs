@@ -11,7 +11,7 @@ use crate::review::{Category, Priority, ReviewNode, Status};
 
 /// The key of our fingerprint in `partialFingerprints`; versioned so a future change of the
 /// fingerprint recipe does not silently match old alerts.
-pub const PARTIAL_FINGERPRINT_KEY: &str = "reviewTui/v1";
+pub(crate) const PARTIAL_FINGERPRINT_KEY: &str = "reviewTui/v1";
 
 pub fn to_sarif(nodes: &[ReviewNode], tool_version: &str) -> Value {
     let exported: Vec<&ReviewNode> = nodes.iter().filter(|n| n.duplicate_of.is_none()).collect();

@@ -5,12 +5,12 @@
 use super::node::ReviewNode;
 
 /// The most characters one field keeps: pages of evidence, never a file.
-pub const MAX_FIELD_CHARS: usize = 8_000;
+pub(crate) const MAX_FIELD_CHARS: usize = 8_000;
 /// The most lines a suggested replacement keeps.
-pub const MAX_REPLACEMENT_LINES: usize = 400;
+pub(crate) const MAX_REPLACEMENT_LINES: usize = 400;
 
 /// Cuts `text` to [`MAX_FIELD_CHARS`], marking the cut. Returns whether it cut.
-pub fn cap(text: &mut String) -> bool {
+pub(crate) fn cap(text: &mut String) -> bool {
     cap_to(text, MAX_FIELD_CHARS)
 }
 
@@ -25,7 +25,7 @@ fn cap_to(text: &mut String, max_chars: usize) -> bool {
 }
 
 /// Caps every text field of a finding: its reasoning, words, fix, rescore and root cause.
-pub fn cap_node(node: &mut ReviewNode) {
+pub(crate) fn cap_node(node: &mut ReviewNode) {
     for text in [
         &mut node.reasoning,
         &mut node.text.title,

@@ -17,7 +17,7 @@ use super::reclassify;
 /// the status of the person's last status change, the person's confirmations and disputes, and
 /// the person's transitions. A fresh node whose fingerprint no person decided on is returned as
 /// found. Nodes without a fingerprint carry nothing (there is nothing stable to match them by).
-pub fn carry_over(previous: &[ReviewNode], fresh: Vec<ReviewNode>) -> Vec<ReviewNode> {
+pub(crate) fn carry_over(previous: &[ReviewNode], fresh: Vec<ReviewNode>) -> Vec<ReviewNode> {
     // Under any of its prints: a finding of a renamed file is still the problem decided on.
     // And only onto what the same reviewer found again: a print another reviewer's finding
     // shares (a model's twin of a rule's finding, a collision) carries no decision onto it.
@@ -136,7 +136,7 @@ fn latest_decision<'a>(candidates: &[&'a ReviewNode]) -> Option<&'a ReviewNode> 
 }
 
 /// The name the carry signs its own notes with in a node's history.
-pub const CARRY: &str = "carry";
+pub(crate) const CARRY: &str = "carry";
 
 /// Whether a person's last transition on a problem decides a re-report of it. Opening again
 /// always does; a closing does unless it was made on what did not count (a P2 twin, a finding
@@ -164,7 +164,7 @@ fn decided_by_person(node: &ReviewNode) -> bool {
 /// The person's edited comments, keyed by node id, moved onto `fresh`'s ids by fingerprint: the
 /// edit belongs to the problem. Edits whose node is gone or has no fingerprint are dropped with
 /// it (a later round has nothing to post them on); an edit on a node `fresh` still holds stays.
-pub fn carry_comments(
+pub(crate) fn carry_comments(
     comments: &BTreeMap<String, String>,
     previous: &[ReviewNode],
     fresh: &[ReviewNode],

@@ -22,11 +22,11 @@ use super::node::{Actor, Anchor, CarriedFrom, ReviewNode, Source, Stance, Status
 use super::print::normalize_line;
 
 /// Who resolves a carried finding whose anchor is gone.
-pub const ANCHOR_CHECK: &str = "anchor check";
+pub(crate) const ANCHOR_CHECK: &str = "anchor check";
 
 /// What the re-check found at the new head.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum AnchorCheck {
+pub(crate) enum AnchorCheck {
     /// The anchored text is where it was.
     Same,
     /// The anchored text now stands on these lines (1-based, inclusive).
@@ -42,7 +42,7 @@ pub enum AnchorCheck {
 /// in `now` (the file at the new head; `None` when it is gone). Whitespace does not count (as
 /// for fingerprints): blank lines and indentation can change around the same code. Of several
 /// places, the one nearest the old anchor.
-pub fn recheck(anchor: &Anchor, old: &[String], now: Option<&str>) -> AnchorCheck {
+pub(crate) fn recheck(anchor: &Anchor, old: &[String], now: Option<&str>) -> AnchorCheck {
     let wanted: Vec<_> = old
         .iter()
         .map(|l| normalize_line(l))
@@ -80,7 +80,7 @@ pub fn recheck(anchor: &Anchor, old: &[String], now: Option<&str>) -> AnchorChec
 }
 
 /// Whether the verdict counts `node` as blocking: active, in scope, and holding the merge.
-pub fn counts(node: &ReviewNode) -> bool {
+pub(crate) fn counts(node: &ReviewNode) -> bool {
     node.counts()
 }
 
@@ -90,7 +90,7 @@ pub fn counts(node: &ReviewNode) -> bool {
 /// the deterministic re-check. A model's silence is not, and neither is a SARIF log that was
 /// not passed again (or that a tool produced differently): only a person or a gone anchor
 /// takes a blocking finding out.
-pub fn owed(node: &ReviewNode) -> bool {
+pub(crate) fn owed(node: &ReviewNode) -> bool {
     (node.origin.source == Source::Model || imported(node))
         && (counts(node) || decided_by_person(node))
 }
@@ -108,7 +108,7 @@ fn decided_by_person(node: &ReviewNode) -> bool {
 }
 
 /// The previous round, as the new one needs it.
-pub struct Previous<'a> {
+pub(crate) struct Previous<'a> {
     /// The nodes the previous round recorded (with the person's decisions since).
     pub nodes: &'a [ReviewNode],
     /// Its number: a finding it found itself is carried "from round N".
@@ -120,7 +120,7 @@ pub struct Previous<'a> {
 /// with `check` against `head`. A re-report folds with the carried finding only when it counts
 /// at least as strictly (in scope, blocking, no lower priority): a re-report a model labelled
 /// out of scope or lowered never takes the carried one out of the verdict.
-pub fn carry_forward(
+pub(crate) fn carry_forward(
     previous: Previous<'_>,
     fresh: &[ReviewNode],
     check: impl Fn(&ReviewNode) -> AnchorCheck,
@@ -209,7 +209,7 @@ pub fn carry_forward(
 /// lines that now hold it; gone text is said so on it (`gone_at`, and a line in its history by
 /// the anchor check) and not read again. Unlike a model's finding, a gone anchor does not
 /// resolve it: only the person takes their finding out, and while it is open it counts.
-pub fn carry_person(
+pub(crate) fn carry_person(
     node: &ReviewNode,
     round: u32,
     check: impl Fn(&ReviewNode) -> AnchorCheck,

@@ -11,7 +11,7 @@ use super::node::{ReviewNode, Source};
 /// One problem and the nodes that reported it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Problem {
-    /// The node that stands for the problem (see [`primary_order`]).
+    /// The node that stands for the problem (see `primary_order`).
     pub primary: String,
     /// Every node of the problem, primary first.
     pub members: Vec<String>,
@@ -41,7 +41,7 @@ pub fn join_names(names: &[String]) -> String {
 }
 
 /// Why two nodes are the same problem, or `None`.
-pub fn duplicate_reason(a: &ReviewNode, b: &ReviewNode) -> Option<&'static str> {
+pub(crate) fn duplicate_reason(a: &ReviewNode, b: &ReviewNode) -> Option<&'static str> {
     if !a.fingerprint.is_empty() && a.fingerprint == b.fingerprint {
         return Some("same fingerprint");
     }
@@ -77,7 +77,7 @@ pub fn duplicate_reason(a: &ReviewNode, b: &ReviewNode) -> Option<&'static str> 
 /// in-scope one; and it takes a rule's or a scanner's place only by claiming a stricter
 /// priority. Presentation only: the verdict weighs every in-scope member (see
 /// `verdict::decide`), so no choice of primary hides one.
-pub fn primary_order(a: &ReviewNode, b: &ReviewNode) -> std::cmp::Ordering {
+pub(crate) fn primary_order(a: &ReviewNode, b: &ReviewNode) -> std::cmp::Ordering {
     let model = |n: &ReviewNode| n.origin.source == Source::Model;
     (!a.in_scope(), a.priority, model(a))
         .cmp(&(!b.in_scope(), b.priority, model(b)))
@@ -162,7 +162,7 @@ pub fn consolidate(nodes: &[ReviewNode]) -> Vec<Problem> {
 
 /// Marks every non-primary member as `duplicate_of` its problem's primary, and clears the mark
 /// on nodes that are no longer duplicates (a status change can split a problem).
-pub fn apply(nodes: &mut [ReviewNode], problems: &[Problem]) {
+pub(crate) fn apply(nodes: &mut [ReviewNode], problems: &[Problem]) {
     let mut primary_of: HashMap<&str, &str> = HashMap::new();
     for problem in problems {
         for member in &problem.members[1..] {

@@ -11,7 +11,7 @@ use crate::review::verdict::{ReviewerRun, Verdict, VerdictFinding, VerdictInput,
 
 /// The derived part of a round.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Derived {
+pub(crate) struct Derived {
     pub problems: Vec<Problem>,
     pub disagreements: Vec<Disagreement>,
     pub verdict: Verdict,
@@ -29,7 +29,7 @@ pub struct Context {
 
 /// Folds duplicates (marking each demoted node with its primary), then finds the
 /// disagreements and computes the verdict over the result.
-pub fn derive(nodes: &mut [ReviewNode], context: Context) -> Derived {
+pub(crate) fn derive(nodes: &mut [ReviewNode], context: Context) -> Derived {
     let problems = problems(nodes);
     let disagreements = disagreements(nodes);
     let verdict = verdict(nodes, context);

@@ -15,12 +15,13 @@ use std::collections::{BTreeSet, HashMap};
 use sha2::{Digest, Sha256};
 
 use super::node::ReviewNode;
+pub use super::print::fingerprint;
 use super::print::hex;
-pub use super::print::{Print, fingerprint, normalize_code, normalize_line};
+pub(crate) use super::print::{Print, normalize_code, normalize_line};
 
 /// The print of the `n`-th (1-based) identical finding in a file. The first is the plain
 /// print: fingerprints published before occurrences were counted stay valid for it.
-pub fn with_occurrence(print: &str, n: usize) -> String {
+pub(crate) fn with_occurrence(print: &str, n: usize) -> String {
     if n <= 1 {
         return print.to_string();
     }
@@ -35,7 +36,7 @@ pub fn with_occurrence(print: &str, n: usize) -> String {
 
 /// Gives `node` its fingerprint from `rule`, `path` and `code`, keeping what it was made of
 /// for [`settle`].
-pub fn stamp(node: &mut ReviewNode, rule: &str, path: &str, code: &[&str]) {
+pub(crate) fn stamp(node: &mut ReviewNode, rule: &str, path: &str, code: &[&str]) {
     let print = Print::new(rule, path, code);
     node.fingerprint = print.under(path);
     node.print = Some(print);
@@ -43,13 +44,13 @@ pub fn stamp(node: &mut ReviewNode, rule: &str, path: &str, code: &[&str]) {
 
 /// Earlier names of the files of a pull request: current path → the paths it had before,
 /// oldest first (from git's rename detection).
-pub type EarlierNames = HashMap<String, Vec<String>>;
+pub(crate) type EarlierNames = HashMap<String, Vec<String>>;
 
 /// Settles the round's fingerprints once every finding is in (idempotent): each node with a
 /// [`Print`] is fingerprinted under its file's first name in the pull request, with its
 /// occurrence among the identical findings of that file, and keeps the prints under the
 /// file's later names as aliases. Nodes without a print keep what they have.
-pub fn settle(nodes: &mut [ReviewNode], earlier: &EarlierNames) {
+pub(crate) fn settle(nodes: &mut [ReviewNode], earlier: &EarlierNames) {
     // (plain print under the first name, plain prints under the later names) per node.
     let plain: Vec<Option<(String, Vec<String>)>> = nodes
         .iter()

@@ -52,7 +52,7 @@ impl Print {
 }
 
 /// Whitespace changes (re-indentation, trailing spaces, blank lines) do not change the problem.
-pub fn normalize_code(code: &[&str]) -> String {
+pub(crate) fn normalize_code(code: &[&str]) -> String {
     let mut out = String::new();
     for line in code {
         let mut words = line.split_whitespace().peekable();
@@ -75,7 +75,7 @@ pub fn normalize_code(code: &[&str]) -> String {
 /// One line normalized as [`normalize_code`] normalizes it, borrowed when it already is
 /// (trimmed, one space between words), as most lines of code are: a scan normalizing every
 /// line of a 100k-line diff allocated each one.
-pub fn normalize_line(line: &str) -> Cow<'_, str> {
+pub(crate) fn normalize_line(line: &str) -> Cow<'_, str> {
     let trimmed = line.trim();
     let mut after_space = false;
     for &byte in trimmed.as_bytes() {

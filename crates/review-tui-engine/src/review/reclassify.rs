@@ -11,11 +11,11 @@ use super::node::{Actor, Kind, Priority, ReviewNode, Transition};
 const RECLASSIFIED: &str = "reclassified from ";
 
 /// A priority and kind: what a reclassification changes.
-pub type Class = (Priority, Kind);
+pub(crate) type Class = (Priority, Kind);
 
 /// A person's reclassification read back from a history entry.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Reclassification {
+pub(crate) struct Reclassification {
     pub from: Class,
     /// `None` in entries written before the target was recorded.
     pub to: Option<Class>,
@@ -23,7 +23,7 @@ pub struct Reclassification {
 
 /// Gives `node` another priority and kind as `by`, recording what it had and what it has now in
 /// its history.
-pub fn reclassify(
+pub(crate) fn reclassify(
     node: &mut ReviewNode,
     (priority, kind): Class,
     reason: &str,
@@ -49,7 +49,7 @@ pub fn reclassify(
 /// The reclassification a history entry records, if it records one. Only an entry that keeps
 /// the status is one: a dismissal's reason is someone else's text (a model's withdrawal the
 /// person accepted) and may read like a reclassification without being one.
-pub fn read(transition: &Transition) -> Option<Reclassification> {
+pub(crate) fn read(transition: &Transition) -> Option<Reclassification> {
     if transition.from != transition.to {
         return None;
     }
@@ -74,13 +74,13 @@ pub fn read(transition: &Transition) -> Option<Reclassification> {
 }
 
 /// The priority and kind a node had before its last reclassification.
-pub fn before(node: &ReviewNode) -> Option<Class> {
+pub(crate) fn before(node: &ReviewNode) -> Option<Class> {
     node.history.iter().rev().find_map(read).map(|r| r.from)
 }
 
 /// The person's last reclassification of `old`, with its target: the recorded one, or for
 /// entries without it `old`'s own class. `None` when no person reclassified it.
-pub fn last_by_person(old: &ReviewNode) -> Option<(Class, Class, &Transition)> {
+pub(crate) fn last_by_person(old: &ReviewNode) -> Option<(Class, Class, &Transition)> {
     let transition = old
         .history
         .iter()
@@ -95,6 +95,6 @@ pub fn last_by_person(old: &ReviewNode) -> Option<(Class, Class, &Transition)> {
 /// raising always does (more caution); lowering does only onto a report no more severe than the
 /// one the person lowered. A re-report more severe than what the person saw is a claim they
 /// have not judged, and nothing but a person takes a blocking finding out of the verdict.
-pub fn applies(from: Class, to: Class, found: Priority) -> bool {
+pub(crate) fn applies(from: Class, to: Class, found: Priority) -> bool {
     to.0 <= from.0 || found >= from.0
 }

@@ -68,7 +68,7 @@ impl FromStr for Role {
 }
 
 /// Whether two reviewer names are one agent (a role and the role whose agent carries it).
-pub fn same_agent(a: &str, b: &str) -> bool {
+pub(crate) fn same_agent(a: &str, b: &str) -> bool {
     let agent = |name: &str| {
         Role::from_str(name)
             .map(|role| role.agent().as_str().to_owned())

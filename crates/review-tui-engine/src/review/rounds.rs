@@ -13,7 +13,7 @@ pub struct RoundDelta {
     pub not_refound: Vec<String>,
 }
 
-pub fn delta<'a>(
+pub(crate) fn delta<'a>(
     previous: impl IntoIterator<Item = &'a str>,
     current: impl IntoIterator<Item = &'a str>,
 ) -> RoundDelta {

@@ -21,7 +21,7 @@ impl fmt::Display for Invalid {
 }
 
 /// Longest title we accept: a title is a line in a list, not a paragraph.
-pub const MAX_TITLE_CHARS: usize = 200;
+pub(crate) const MAX_TITLE_CHARS: usize = 200;
 
 impl NodeDraft {
     /// Checks a reviewer's payload. `from_model` adds the rule that model findings must say what
@@ -211,7 +211,7 @@ impl ReviewNode {
 }
 
 /// `category/name`, lowercase words joined by `-` or `_`, optionally with more `/` parts.
-pub fn is_rule_id(rule: &str) -> bool {
+pub(crate) fn is_rule_id(rule: &str) -> bool {
     let parts: Vec<&str> = rule.split('/').collect();
     parts.len() >= 2
         && parts.iter().all(|part| {

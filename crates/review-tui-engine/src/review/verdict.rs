@@ -46,7 +46,7 @@ impl fmt::Display for Decision {
 }
 
 /// A P0 at or above this confidence blocks.
-pub const BLOCK_CONFIDENCE: f64 = 0.7;
+pub(crate) const BLOCK_CONFIDENCE: f64 = 0.7;
 
 /// A confidence (0.0–1.0) as people read it everywhere, the cockpit, reports and what is
 /// posted: a whole number 0–100, rounded the same way, so one verdict has one figure.
@@ -205,7 +205,7 @@ pub struct Verdict {
     pub counted: Vec<String>,
 }
 
-/// Recomputes the decision from the evidence: each rule of [`RULES`] asks for a decision with
+/// Recomputes the decision from the evidence: each rule of `RULES` asks for a decision with
 /// its reasons, the strictest wins, and the audit notes follow.
 pub fn decide(input: &VerdictInput) -> Verdict {
     let (counts, counted) = count(input);
@@ -558,7 +558,7 @@ fn is_blocking(finding: &VerdictFinding) -> bool {
 /// their spread (population standard deviation), so disagreeing evidence lowers it; then peer
 /// agreement closes up to half of what is left to 1.0: `c = b + (1 − b) · a / 2` with
 /// `b = clamp(mean − σ, 0, 1)` and `a` the share of contributions a peer confirmed.
-pub fn aggregate_confidence(contributions: &[(f64, bool)]) -> f64 {
+pub(crate) fn aggregate_confidence(contributions: &[(f64, bool)]) -> f64 {
     if contributions.is_empty() {
         return 0.0;
     }

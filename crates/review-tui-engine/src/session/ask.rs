@@ -77,12 +77,12 @@ impl AskJob {
 }
 
 /// The file a thread's updates are journaled in while a round owns `state.json`.
-pub fn thread_journal(space: &std::path::Path) -> Journal {
+pub(crate) fn thread_journal(space: &std::path::Path) -> Journal {
     Journal::of_space_named(space, "threads.jsonl")
 }
 
 /// Applies `update` to `thread` (pure: the caller records the result).
-pub fn apply_update(thread: &mut Thread, event: ThreadEvent, at: &str) {
+pub(crate) fn apply_update(thread: &mut Thread, event: ThreadEvent, at: &str) {
     match event {
         ThreadEvent::Said(AskEvent::Text(text)) => {
             if !thread.answer.is_empty() {
@@ -120,7 +120,7 @@ pub fn proposal_line(thread: &Thread) -> Option<String> {
 /// as the journal keeps it (interrupted: what a process killed before the round ends leaves, the
 /// question kept, to ask again). `state` is the space as the round began, `waiting` the
 /// questions already waiting, `at` the time it is asked; `None` for an empty question.
-pub fn queued(
+pub(crate) fn queued(
     state: &crate::space::SpaceState,
     waiting: &[Thread],
     person: &str,

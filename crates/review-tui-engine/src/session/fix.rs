@@ -2,7 +2,7 @@
 //! the review space. Nothing touches the worktree; a person applies the patch (`git apply`).
 //!
 //! Findings that carry only a fix prompt can be handed to a configured fix command
-//! ([`run_fix_command`]): each prompt goes to the command on stdin, its stdout is kept in
+//! ([`FixJobs::run`]): each prompt goes to the command on stdin, its stdout is kept in
 //! `<space>/fixes/<node-id>.md`. The command runs in that `fixes` directory, not in the
 //! worktree, which it gets as `REVIEW_TUI_WORKTREE` to read; if the worktree changed anyway,
 //! the run is reported as an error. review-tui itself changes no code.
@@ -100,7 +100,10 @@ enum RunError {
 
 /// Writes the patch for `node_ids` (every blocking finding when empty), or says why no patch
 /// was written.
-pub fn write_patch(prepared: &Prepared, node_ids: &[String]) -> Result<WrittenPatch, FixError> {
+pub(crate) fn write_patch(
+    prepared: &Prepared,
+    node_ids: &[String],
+) -> Result<WrittenPatch, FixError> {
     let state = prepared.space.state();
     let chosen: Vec<&ReviewNode> = if node_ids.is_empty() {
         state
@@ -210,7 +213,7 @@ pub fn write_patch(prepared: &Prepared, node_ids: &[String]) -> Result<WrittenPa
 
 /// The patch the gate last wrote for the space's current round, if there is one: a reopened
 /// cockpit can show it again.
-pub fn last_patch(prepared: &Prepared) -> Option<WrittenPatch> {
+pub(crate) fn last_patch(prepared: &Prepared) -> Option<WrittenPatch> {
     let round = prepared.space.state().current_round()?.number;
     let path = prepared
         .space
@@ -227,11 +230,11 @@ pub fn last_patch(prepared: &Prepared) -> Option<WrittenPatch> {
 }
 
 /// How long one fix command may run.
-pub const FIX_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(300);
+pub(crate) const FIX_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(300);
 
 /// Whether the gate's fix should go to the fix command: none of the chosen findings has
 /// replacement lines, and some have a fix prompt.
-pub fn prompts_only(prepared: &Prepared, node_ids: &[String]) -> bool {
+pub(crate) fn prompts_only(prepared: &Prepared, node_ids: &[String]) -> bool {
     let state = prepared.space.state();
     let chosen: Vec<&ReviewNode> = state
         .nodes
@@ -358,8 +361,9 @@ impl FixJobs {
 }
 
 /// Hands the fix prompts of `node_ids` to `command` (see the module notes) with the default
-/// timeout, and says where the answers are.
-pub fn run_fix_command(
+/// timeout, and says where the answers are. (The session runs the jobs off its loop itself.)
+#[cfg(test)]
+fn run_fix_command(
     prepared: &Prepared,
     node_ids: &[String],
     command: &str,

@@ -3,28 +3,34 @@
 //! read, and the gate's fix. The headless flow and the cockpit are two clients of this layer;
 //! neither decides anything on its own.
 
-pub mod ask;
+pub(crate) mod ask;
 mod command;
 pub use command::{Ask, Command};
 mod axis_override;
-pub mod fix;
+pub(crate) mod fix;
 pub mod inbox;
 mod journal;
 pub mod no_model;
-pub mod own_findings;
+pub(crate) mod own_findings;
 pub mod posted;
-pub mod prepare;
-pub mod prompt;
-pub mod publisher;
+pub(crate) mod prepare;
+pub(crate) mod prompt;
+pub(crate) mod publisher;
 mod raised;
 pub use publisher::Publisher;
-pub mod room;
+pub(crate) mod room;
 pub mod round;
-pub mod snapshot;
+pub(crate) mod snapshot;
 pub mod thread_drafts;
-pub mod watch;
+pub(crate) mod watch;
 pub use snapshot::RoundSnapshot;
 mod service;
+pub use ask::{RoomSetup, proposal_line};
+pub use fix::WrittenPatch;
+pub use prepare::{
+    Offline, PrepareError, PrepareEvent, PrepareOptions, Prepared, Progress, prepare,
+};
+pub use round::{ModelSetup, PipelineError, ReviewOptions, Tap};
 pub use service::{
     EventOf, Fix, Opening, RunStops, Session, SessionError, SessionEvent, SessionSetup,
     person_name, serve,

@@ -25,7 +25,7 @@ use crate::review::node::{
 };
 
 /// The prefix of a rebuilt finding's id: `posted-<comment id>`.
-pub const ID_PREFIX: &str = "posted-";
+pub(crate) const ID_PREFIX: &str = "posted-";
 
 /// Reviewers that run again every round from the code: their silence is a re-check, so what
 /// they found is not rebuilt.
@@ -38,14 +38,14 @@ const RERUN: [&str; 3] = [
 /// One finding of ours, rebuilt: the node (already marked carried) and the commit its
 /// comment was posted on, which holds the anchored lines' text.
 #[derive(Debug, Clone)]
-pub struct Posted {
+pub(crate) struct Posted {
     pub node: ReviewNode,
     pub commit: String,
 }
 
 /// Our blocking findings on the PR that we never marked resolved, oldest first. `login` is
 /// who the credentials authenticate as; `None` gives nothing.
-pub fn owed(history: &PrHistory, login: Option<&str>) -> Vec<Posted> {
+pub(crate) fn owed(history: &PrHistory, login: Option<&str>) -> Vec<Posted> {
     let Some(login) = login.filter(|l| !l.trim().is_empty()) else {
         return Vec::new();
     };
@@ -83,7 +83,7 @@ pub fn owed(history: &PrHistory, login: Option<&str>) -> Vec<Posted> {
 
 /// Whether any review or comment on the PR ends with one of our markers (whoever wrote it):
 /// only then is it worth asking the forge who we are.
-pub fn any_marked(history: &PrHistory) -> bool {
+pub(crate) fn any_marked(history: &PrHistory) -> bool {
     history.reviews.iter().any(|r| markers::is_ours(&r.body))
         || history
             .review_comments

@@ -16,14 +16,14 @@ use crate::review::node::{ReviewNode, Status};
 use crate::session::snapshot::RoundSnapshot;
 
 /// The file the gate writes the prompt to, in the review space.
-pub const PROMPT_FILE: &str = "prompt.md";
+pub(crate) const PROMPT_FILE: &str = "prompt.md";
 
 /// At most this many lines of code are quoted per finding; the rest is counted.
 const MAX_CODE_LINES: usize = 40;
 
 /// What the prompt is about: the change's name (`main..feature (worktree)`, `#12`) and where
 /// the reviewed files are.
-pub struct PromptInput<'a> {
+pub(crate) struct PromptInput<'a> {
     pub change: &'a str,
     pub snapshot: &'a RoundSnapshot,
     pub diff: &'a Diff,
@@ -32,7 +32,7 @@ pub struct PromptInput<'a> {
 }
 
 /// The findings the prompt hands back, most important first (priority, then where they are).
-pub fn kept(snapshot: &RoundSnapshot) -> Vec<&ReviewNode> {
+pub(crate) fn kept(snapshot: &RoundSnapshot) -> Vec<&ReviewNode> {
     let mut kept: Vec<&ReviewNode> = (snapshot.board.nodes.iter())
         .filter(|n| {
             matches!(n.status, Status::Open | Status::ConsensusReady)
@@ -53,7 +53,7 @@ pub fn kept(snapshot: &RoundSnapshot) -> Vec<&ReviewNode> {
 }
 
 /// The prompt, redacted.
-pub fn prompt(input: &PromptInput<'_>) -> String {
+pub(crate) fn prompt(input: &PromptInput<'_>) -> String {
     let kept = kept(input.snapshot);
     let mut out = String::new();
     out.push_str(&format!(

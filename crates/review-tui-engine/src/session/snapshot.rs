@@ -118,7 +118,7 @@ impl RoundSnapshot {
 }
 
 /// The changed files a reviewer could read: every one but binaries.
-pub fn files_reviewed(diff: &Diff) -> Vec<String> {
+pub(crate) fn files_reviewed(diff: &Diff) -> Vec<String> {
     diff.files
         .iter()
         .filter(|f| !f.binary)
@@ -127,7 +127,7 @@ pub fn files_reviewed(diff: &Diff) -> Vec<String> {
 }
 
 /// The changed files no reviewer could read, and why.
-pub fn files_skipped(diff: &Diff) -> Vec<(String, String)> {
+pub(crate) fn files_skipped(diff: &Diff) -> Vec<(String, String)> {
     diff.files
         .iter()
         .filter(|f| f.binary)
@@ -137,7 +137,10 @@ pub fn files_skipped(diff: &Diff) -> Vec<(String, String)> {
 
 /// The reviewers as the round recorded them: whole when it kept their states, else rebuilt
 /// from how each run ended (an older file).
-pub fn reviewer_states(round: &Round, nodes: &[crate::review::ReviewNode]) -> Vec<ReviewerState> {
+pub(crate) fn reviewer_states(
+    round: &Round,
+    nodes: &[crate::review::ReviewNode],
+) -> Vec<ReviewerState> {
     if !round.reviewer_states.is_empty() {
         return round.reviewer_states.clone();
     }

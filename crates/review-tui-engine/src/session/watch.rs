@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 /// How often the work is looked at.
-pub const EVERY: Duration = Duration::from_secs(1);
+pub(crate) const EVERY: Duration = Duration::from_secs(1);
 
 /// What a watcher looks at: the checkout, and what to leave out of it.
 #[derive(Debug, Clone)]

@@ -19,7 +19,7 @@ use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
 /// `journal.jsonl` beside `state.json`.
-pub fn journal_path(space: &Path) -> PathBuf {
+pub(crate) fn journal_path(space: &Path) -> PathBuf {
     space.join("journal.jsonl")
 }
 
@@ -117,7 +117,7 @@ fn ends_mid_line(file: &mut std::fs::File) -> io::Result<bool> {
 /// fingerprint (a re-run round may number its findings differently; the fingerprint follows
 /// the code).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct JournalEntry {
+pub(crate) struct JournalEntry {
     pub at: String,
     pub node_id: String,
     #[serde(default)]
@@ -127,7 +127,7 @@ pub struct JournalEntry {
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case", tag = "kind")]
-pub enum Decision {
+pub(crate) enum Decision {
     Confirm {
         note: String,
     },

@@ -23,7 +23,7 @@ const MARKER: &str = "review-tui-linking";
 /// `Ok(false)` when that cannot be done (a source that borrows objects through alternates or
 /// is shallow, not a repository at all, a copy that fails): the caller fetches instead.
 /// An error only when an earlier link was interrupted and cannot be completed now.
-pub fn link_objects(mirror: &Path, source: &Path) -> io::Result<bool> {
+pub(super) fn link_objects(mirror: &Path, source: &Path) -> io::Result<bool> {
     let marker = mirror.join(MARKER);
     let interrupted = marker.exists();
     let linkable = source_objects(source);

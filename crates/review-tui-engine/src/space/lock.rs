@@ -48,14 +48,13 @@ fn describe(holder: Option<&Holder>) -> String {
 
 /// A held lock; dropping it releases it.
 #[derive(Debug)]
-pub struct LockFile {
+pub(crate) struct LockFile {
     file: File,
-    path: PathBuf,
 }
 
 impl LockFile {
     /// Takes the lock at `path` or fails at once naming the holder.
-    pub fn try_acquire(path: &Path) -> Result<LockFile, LockError> {
+    pub(crate) fn try_acquire(path: &Path) -> Result<LockFile, LockError> {
         let file = open(path)?;
         match file.try_lock() {
             Ok(()) => LockFile::claimed(file, path),
@@ -72,17 +71,13 @@ impl LockFile {
 
     /// Waits for the lock at `path`. Used where the other holder is doing a bounded job (a
     /// fetch into a shared mirror) and queueing behind it is the right thing.
-    pub fn acquire(path: &Path) -> Result<LockFile, LockError> {
+    pub(crate) fn acquire(path: &Path) -> Result<LockFile, LockError> {
         let file = open(path)?;
         file.lock().map_err(|source| LockError::Io {
             path: path.to_path_buf(),
             source,
         })?;
         LockFile::claimed(file, path)
-    }
-
-    pub fn path(&self) -> &Path {
-        &self.path
     }
 
     fn claimed(mut file: File, path: &Path) -> Result<LockFile, LockError> {
@@ -101,10 +96,7 @@ impl LockFile {
         let text = serde_json::to_string(&holder).expect("a holder serializes");
         file.write_all(text.as_bytes()).map_err(io)?;
         file.flush().map_err(io)?;
-        Ok(LockFile {
-            file,
-            path: path.to_path_buf(),
-        })
+        Ok(LockFile { file })
     }
 }
 

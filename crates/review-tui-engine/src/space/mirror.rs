@@ -43,7 +43,7 @@ pub enum FetchError {
     BadUrl { url: String },
 }
 
-pub struct Mirror {
+pub(crate) struct Mirror {
     path: PathBuf,
     repo: Repository,
 }
@@ -52,7 +52,7 @@ impl Mirror {
     /// Removes git's `*.lock` files (refs, packed-refs, HEAD, config, worktree indexes) left by a
     /// process killed mid-write. Only call this while holding the mirror's own lock: then no
     /// live writer can own them.
-    pub fn clear_stale_locks(&self) -> Result<usize, MirrorError> {
+    pub(crate) fn clear_stale_locks(&self) -> Result<usize, MirrorError> {
         fn sweep(dir: &Path, depth: usize, removed: &mut usize) -> std::io::Result<()> {
             let Ok(entries) = std::fs::read_dir(dir) else {
                 return Ok(());
@@ -86,7 +86,7 @@ impl Mirror {
     /// Creation initialises a sibling temp directory and renames it into place, so a crash
     /// never leaves a half-made mirror, and two processes racing both end up with the one that
     /// won the rename.
-    pub fn open_or_init(path: &Path) -> Result<(Mirror, bool), MirrorError> {
+    pub(crate) fn open_or_init(path: &Path) -> Result<(Mirror, bool), MirrorError> {
         if path.exists() {
             return Ok((Mirror::open(path)?, false));
         }
@@ -139,17 +139,17 @@ impl Mirror {
         })
     }
 
-    pub fn path(&self) -> &Path {
+    pub(crate) fn path(&self) -> &Path {
         &self.path
     }
 
-    pub fn repo(&self) -> &Repository {
+    pub(crate) fn repo(&self) -> &Repository {
         &self.repo
     }
 
     /// Fetches `refspecs` from `url` into the mirror, without tags. The token is used only for
     /// remotes reached through the `git` binary; local fetches need none.
-    pub fn fetch(
+    pub(crate) fn fetch(
         &self,
         url: &str,
         refspecs: &[String],
@@ -168,7 +168,7 @@ impl Mirror {
     /// refspecs cannot choose by name (the reader keeps only the version names).
     ///
     /// [`version_tags`]: super::version_tags
-    pub fn fetch_with_tags(
+    pub(crate) fn fetch_with_tags(
         &self,
         url: &str,
         refspecs: &[String],
@@ -187,7 +187,7 @@ impl Mirror {
     }
 
     /// The commit a ref points at, when the ref exists.
-    pub fn resolve(&self, refname: &str) -> Option<Oid> {
+    pub(crate) fn resolve(&self, refname: &str) -> Option<Oid> {
         self.repo
             .find_reference(refname)
             .ok()
@@ -195,7 +195,7 @@ impl Mirror {
             .map(|c| c.id())
     }
 
-    pub fn has_commit(&self, sha: &str) -> bool {
+    pub(crate) fn has_commit(&self, sha: &str) -> bool {
         Oid::from_str(sha)
             .ok()
             .is_some_and(|oid| self.repo.find_commit(oid).is_ok())

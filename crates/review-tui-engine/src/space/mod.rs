@@ -2,28 +2,28 @@
 //! `state.json`.
 //!
 //! [`Space::open`] is the entry point: it resolves the directory from a [`SpaceKey`] (see
-//! [`layout`] for what lives where), takes the space's lock, fetches into the repository's
+//! `layout` for what lives where), takes the space's lock, fetches into the repository's
 //! shared mirror, places the worktree and loads or creates the state. [`Space::update`] is the
 //! only way to change the state, and every change is on disk before it returns.
 
 pub(crate) mod fsutil;
-pub mod journal;
-pub mod key;
-pub mod layout;
+pub(crate) mod journal;
+pub(crate) mod key;
+pub(crate) mod layout;
 mod linked_objects;
-pub mod lock;
-pub mod mirror;
-pub mod open;
+pub(crate) mod lock;
+pub(crate) mod mirror;
+pub(crate) mod open;
 mod packed_refs;
 mod promisor;
-pub mod state;
-pub mod store;
-pub mod summary;
-pub mod thread_draft;
-pub mod token;
-pub mod version_tags;
-pub mod worktree;
-pub mod worktree_file;
+pub(crate) mod state;
+pub(crate) mod store;
+pub(crate) mod summary;
+pub(crate) mod thread_draft;
+pub(crate) mod token;
+pub(crate) mod version_tags;
+pub(crate) mod worktree;
+pub(crate) mod worktree_file;
 
 #[cfg(test)]
 pub(crate) mod test_repo;
@@ -32,10 +32,12 @@ pub use key::{KeyError, SpaceKey};
 pub use layout::{LayoutError, data_root, mirror_dir, space_dir};
 pub use lock::{Holder, LockError};
 pub use open::{CommitsFetched, OpenReport, Source, Space, SpaceError};
+pub use state::Posted;
 pub use state::{
     Ladder, PrIdentity, PublishRecord, PublishState, Round, SCHEMA_VERSION, SpaceState, StateError,
 };
 pub use store::{Corruption, StoreError};
+pub use thread_draft::{ThreadAction, ThreadDraft};
 pub use token::Token;
 pub use worktree::WorktreeChange;
 

@@ -25,7 +25,7 @@ const TAGS: &str = "refs/tags/";
 const HEADER: &str = "# pack-refs with: peeled sorted \n";
 
 #[derive(Debug, Error)]
-pub enum PackedRefsError {
+pub(super) enum PackedRefsError {
     #[error("{0}: another writer holds it")]
     Locked(PathBuf),
     #[error("{path}: {source}")]
@@ -42,14 +42,14 @@ pub enum PackedRefsError {
 /// A tag to write: the object its name points at, and the object that peels to when it is
 /// an annotated tag (`None` when it names a commit itself).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Target {
+pub(super) struct Target {
     pub id: Oid,
     pub peeled: Option<Oid>,
 }
 
 /// What `id` peels to when it is an annotated tag (through tags of tags), for [`Target`]:
 /// `None` when it is no tag, or cannot be read.
-pub fn peeled(repo: &Repository, id: Oid) -> Option<Oid> {
+pub(super) fn peeled(repo: &Repository, id: Oid) -> Option<Oid> {
     let header = repo.odb().ok()?.read_header(id).ok()?;
     if header.1 != ObjectType::Tag {
         return None;
@@ -66,7 +66,7 @@ pub fn peeled(repo: &Repository, id: Oid) -> Option<Oid> {
 /// an object directly are removed afterwards (symbolic ones are kept, as a packed file cannot
 /// hold them). On an error nothing was changed but, at worst, some loose tag files removed
 /// after the new file was in place (each then reads as its packed value).
-pub fn write_tags(
+pub(super) fn write_tags(
     repo: &Repository,
     tags: &BTreeMap<String, Target>,
 ) -> Result<(), PackedRefsError> {

@@ -22,7 +22,7 @@ use git2::{Oid, Repository};
 /// The promisor remote of the repository at `source`: the remote a partial clone downloads
 /// missing objects from (`remote.<name>.promisor`, or the older `extensions.partialClone`).
 /// `None` for a repository that is not a partial clone.
-pub fn promisor_remote(source: &Path) -> Option<String> {
+pub(super) fn promisor_remote(source: &Path) -> Option<String> {
     let repo = Repository::open(source).ok()?;
     let config = repo.config().ok()?.snapshot().ok()?;
     if let Ok(name) = config.get_string("extensions.partialclone") {
@@ -41,7 +41,11 @@ pub fn promisor_remote(source: &Path) -> Option<String> {
 
 /// The blobs a review of `base..head` reads that the repository at `mirror` lacks: every file
 /// of the head (the checkout), and the base side of each file the range changes (the diff).
-pub fn missing_blobs(repo: &Repository, base: Oid, head: Oid) -> Result<Vec<Oid>, git2::Error> {
+pub(super) fn missing_blobs(
+    repo: &Repository,
+    base: Oid,
+    head: Oid,
+) -> Result<Vec<Oid>, git2::Error> {
     let odb = repo.odb()?;
     let head_tree = repo.find_commit(head)?.tree()?;
     let mut missing = BTreeSet::new();
@@ -68,7 +72,7 @@ pub fn missing_blobs(repo: &Repository, base: Oid, head: Oid) -> Result<Vec<Oid>
 /// the command git's own lazy fetch runs (promisor-remote.c), in one batch. Whether it
 /// succeeded: a failure (no `git` binary, the remote unreachable) is not an error here, the
 /// review goes on without those files.
-pub fn fetch_blobs(source: &Path, remote: &str, blobs: &[Oid]) -> bool {
+pub(super) fn fetch_blobs(source: &Path, remote: &str, blobs: &[Oid]) -> bool {
     if blobs.is_empty() {
         return true;
     }

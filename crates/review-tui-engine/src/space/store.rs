@@ -8,7 +8,7 @@ use thiserror::Error;
 use super::fsutil::{atomic_write, move_aside, remove_temp_files};
 use super::state::{SCHEMA_VERSION, SpaceState};
 
-pub const STATE_FILE: &str = "state.json";
+pub(crate) const STATE_FILE: &str = "state.json";
 
 #[derive(Debug, Error)]
 pub enum StoreError {
@@ -53,7 +53,7 @@ impl std::fmt::Display for Corruption {
 
 /// What was on disk.
 #[derive(Debug)]
-pub enum Loaded {
+pub(crate) enum Loaded {
     /// No state yet: a new space.
     Missing,
     Found(Box<SpaceState>),
@@ -63,14 +63,14 @@ pub enum Loaded {
     Recovered(Box<SpaceState>, Corruption),
 }
 
-pub fn state_path(space: &Path) -> PathBuf {
+pub(crate) fn state_path(space: &Path) -> PathBuf {
     space.join(STATE_FILE)
 }
 
 /// Loads the state of the space at `space`. A damaged file is moved to
 /// `state.json.corrupt-<timestamp>` and reported, so the caller can start afresh without
 /// destroying what was there.
-pub fn load(space: &Path) -> Result<Loaded, StoreError> {
+pub(crate) fn load(space: &Path) -> Result<Loaded, StoreError> {
     let path = state_path(space);
     let reason = match std::fs::read(&path) {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Loaded::Missing),
@@ -117,7 +117,7 @@ fn damage(error: serde_path_to_error::Error<serde_json::Error>) -> String {
 
 /// Moves the state file aside with `reason`; for callers that find a readable file that is
 /// nonetheless wrong (a state that belongs to another PR).
-pub fn preserve(path: &Path, reason: String) -> Result<Corruption, StoreError> {
+pub(crate) fn preserve(path: &Path, reason: String) -> Result<Corruption, StoreError> {
     let preserved_at = move_aside(path, "corrupt").map_err(|source| StoreError::Io {
         path: path.to_path_buf(),
         source,
@@ -130,7 +130,7 @@ pub fn preserve(path: &Path, reason: String) -> Result<Corruption, StoreError> {
 }
 
 /// Writes `state` atomically.
-pub fn save(space: &Path, state: &SpaceState) -> Result<(), StoreError> {
+pub(crate) fn save(space: &Path, state: &SpaceState) -> Result<(), StoreError> {
     let path = state_path(space);
     let mut bytes = serde_json::to_vec_pretty(state).expect("a state serializes");
     bytes.push(b'\n');
@@ -138,7 +138,7 @@ pub fn save(space: &Path, state: &SpaceState) -> Result<(), StoreError> {
 }
 
 /// Removes temp files a crashed `save` left; returns how many.
-pub fn clean(space: &Path) -> Result<usize, StoreError> {
+pub(crate) fn clean(space: &Path) -> Result<usize, StoreError> {
     let path = state_path(space);
     remove_temp_files(&path).map_err(|source| StoreError::Io { path, source })
 }

@@ -15,7 +15,7 @@ use crate::commit_id::CommitId;
 
 /// One space as the inbox shows it.
 #[derive(Debug, Clone, PartialEq)]
-pub struct SpaceSummary {
+pub(crate) struct SpaceSummary {
     pub dir: PathBuf,
     pub pr: PrIdentity,
     /// The head the space last fetched.
@@ -33,7 +33,7 @@ pub struct SpaceSummary {
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
-pub struct RoundSummary {
+pub(crate) struct RoundSummary {
     pub number: u32,
     pub head_sha: CommitId,
     #[serde(default)]
@@ -66,7 +66,7 @@ struct LightPublish {
 impl SpaceSummary {
     /// The space in `dir`, if its `state.json` reads; `None` for a damaged or missing one
     /// (the next open sets a damaged one aside, never the listing).
-    pub fn read(dir: &Path) -> Option<SpaceSummary> {
+    pub(crate) fn read(dir: &Path) -> Option<SpaceSummary> {
         let path = state_path(dir);
         let bytes = std::fs::read(&path).ok()?;
         let light: Light = serde_json::from_slice(&bytes).ok()?;
@@ -95,14 +95,14 @@ impl SpaceSummary {
     }
 
     /// The space of `key` under `root`, if there is one.
-    pub fn of(root: &Path, key: &SpaceKey) -> Option<SpaceSummary> {
+    pub(crate) fn of(root: &Path, key: &SpaceKey) -> Option<SpaceSummary> {
         SpaceSummary::read(&space_dir(root, key))
     }
 
     /// How many commits the PR gained since the reviewed round: counted in the mirror from the
     /// round's head to `head` when the mirror has `head`; else from the PR's commit count now
     /// (`commits`, as the forge says it) less the round's own. `None` when neither can tell.
-    pub fn commits_since_round(
+    pub(crate) fn commits_since_round(
         &self,
         mirror: &Path,
         head: &str,
@@ -135,7 +135,7 @@ impl SpaceSummary {
 
 /// Every space under the data root `root`, in directory order. A space whose state cannot be
 /// read is left out (its next open says what happened to it).
-pub fn list(root: &Path) -> Vec<SpaceSummary> {
+pub(crate) fn list(root: &Path) -> Vec<SpaceSummary> {
     let mut found = Vec::new();
     let mut stack = vec![(root.join("spaces"), 0usize)];
     while let Some((dir, depth)) = stack.pop() {

@@ -6,7 +6,7 @@ use std::process::Command;
 
 /// Runs `git` in `dir` with a fixed identity and no user or system config, panicking with
 /// git's own message on failure. Returns trimmed stdout.
-pub fn git(dir: &Path, args: &[&str]) -> String {
+pub(crate) fn git(dir: &Path, args: &[&str]) -> String {
     let out = Command::new("git")
         .arg("-C")
         .arg(dir)
@@ -30,12 +30,12 @@ pub fn git(dir: &Path, args: &[&str]) -> String {
 }
 
 /// `git init` on `main` in `dir`.
-pub fn init(dir: &Path) {
+pub(crate) fn init(dir: &Path) {
     git(dir, &["init", "-q", "-b", "main"]);
 }
 
 /// Commits everything in the work tree of `dir`; returns the new commit's SHA.
-pub fn commit_all(dir: &Path, message: &str) -> String {
+pub(crate) fn commit_all(dir: &Path, message: &str) -> String {
     git(dir, &["add", "-A"]);
     git(dir, &["commit", "-q", "--allow-empty", "-m", message]);
     git(dir, &["rev-parse", "HEAD"])
@@ -43,12 +43,12 @@ pub fn commit_all(dir: &Path, message: &str) -> String {
 
 /// A non-bare repository on `main` with one commit, inside a temp dir that also has room for
 /// data roots, bare remotes and symlinks.
-pub struct TestRepo {
+pub(crate) struct TestRepo {
     dir: tempfile::TempDir,
 }
 
 impl TestRepo {
-    pub fn new() -> TestRepo {
+    pub(crate) fn new() -> TestRepo {
         let dir = tempfile::tempdir().unwrap();
         let repo = dir.path().join("repo");
         std::fs::create_dir(&repo).unwrap();
@@ -58,17 +58,17 @@ impl TestRepo {
         this
     }
 
-    pub fn path(&self) -> PathBuf {
+    pub(crate) fn path(&self) -> PathBuf {
         self.dir.path().join("repo")
     }
 
     /// The temp dir around the repository, for everything else a test needs on disk.
-    pub fn scratch(&self) -> &Path {
+    pub(crate) fn scratch(&self) -> &Path {
         self.dir.path()
     }
 
     /// Writes `file` and commits it on the current branch; returns the new head SHA.
-    pub fn commit(&self, file: &str, content: &str, message: &str) -> String {
+    pub(crate) fn commit(&self, file: &str, content: &str, message: &str) -> String {
         let path = self.path().join(file);
         if let Some(parent) = path.parent() {
             std::fs::create_dir_all(parent).unwrap();
@@ -79,13 +79,13 @@ impl TestRepo {
         self.sha("HEAD")
     }
 
-    pub fn sha(&self, rev: &str) -> String {
+    pub(crate) fn sha(&self, rev: &str) -> String {
         git(&self.path(), &["rev-parse", rev])
     }
 
     /// A bare copy of the repository that looks like GitHub: `refs/pull/<number>/head` points
     /// at `head`. Returns its path.
-    pub fn github_like_remote(&self, number: u64, head: &str) -> PathBuf {
+    pub(crate) fn github_like_remote(&self, number: u64, head: &str) -> PathBuf {
         let remote = self.dir.path().join("remote.git");
         if !remote.exists() {
             git(

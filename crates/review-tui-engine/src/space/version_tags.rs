@@ -15,7 +15,7 @@ use git2::{Oid, Repository};
 use super::packed_refs::{self, Target};
 
 /// Where the mirror keeps them, as git does.
-pub const TAGS: &str = "refs/tags/";
+pub(crate) const TAGS: &str = "refs/tags/";
 
 /// More tags than this in one repository are not copied past the limit: a bound on the work
 /// and the refs an unusual repository can cause.
@@ -26,7 +26,7 @@ const LONGEST: usize = 120;
 /// The prefix and the version of a version tag's name: `("tokio-util", "0.7.0")`,
 /// `("", "v1.2.3")`, `("@scope/pkg", "2.0.0-rc.1")`, `("sub", "v1.0.0")`. The prefix has its
 /// separator (`-`, `_`, `@`, `/`) taken off. `None` for a name that does not end in a version.
-pub fn split_version_tag(name: &str) -> Option<(&str, &str)> {
+pub(crate) fn split_version_tag(name: &str) -> Option<(&str, &str)> {
     if name.len() > LONGEST || name.is_empty() {
         return None;
     }
@@ -84,7 +84,7 @@ fn is_version(text: &str) -> bool {
 /// is written as its own ref, as before.
 ///
 /// [`packed_refs`]: super::packed_refs
-pub fn copy_local(mirror: &Repository, source: &Path) -> usize {
+pub(crate) fn copy_local(mirror: &Repository, source: &Path) -> usize {
     let Ok(source) = Repository::open(source) else {
         return 0;
     };

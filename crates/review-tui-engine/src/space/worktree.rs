@@ -49,7 +49,7 @@ pub enum WorktreeChange {
 
 /// Makes `path` a worktree of `mirror` detached at `head`, doing as little as possible: when it
 /// is already there, nothing is checked out (large repositories reopen instantly).
-pub fn ensure(
+pub(crate) fn ensure(
     mirror: &Mirror,
     name: &str,
     path: &Path,
@@ -112,7 +112,7 @@ pub fn ensure(
 }
 
 /// The commit the worktree at `path` has checked out.
-pub fn head_of(path: &Path) -> Result<Oid, git2::Error> {
+pub(crate) fn head_of(path: &Path) -> Result<Oid, git2::Error> {
     let repo = Repository::open(path)?;
     let head = repo.head()?;
     head.target()
@@ -283,7 +283,7 @@ fn record_absent(repo: &Repository, absent: &[String]) -> std::io::Result<()> {
 
 /// The files of the head the worktree at `path` lacks because the repository had no contents
 /// for them (empty when it is complete): the review names them, reviewers cannot read them.
-pub fn absent_files(path: &Path) -> Vec<String> {
+pub(crate) fn absent_files(path: &Path) -> Vec<String> {
     let Ok(repo) = Repository::open(path) else {
         return Vec::new();
     };

@@ -7,13 +7,17 @@ use std::io;
 use std::path::{Path, PathBuf};
 
 /// The file's bytes, when its real path lies inside the worktree.
-pub fn read(worktree: &Path, path: &str) -> io::Result<Vec<u8>> {
+pub(crate) fn read(worktree: &Path, path: &str) -> io::Result<Vec<u8>> {
     std::fs::read(inside(worktree, path)?)
 }
 
 /// The file's bytes under the same rule as [`read`], or `None` when it holds more than
 /// `max_bytes`: one walk of the path for both questions (asked of every changed file).
-pub fn read_at_most(worktree: &Path, path: &str, max_bytes: u64) -> io::Result<Option<Vec<u8>>> {
+pub(crate) fn read_at_most(
+    worktree: &Path,
+    path: &str,
+    max_bytes: u64,
+) -> io::Result<Option<Vec<u8>>> {
     let mut file = std::fs::File::open(inside(worktree, path)?)?;
     let size = file.metadata()?.len();
     if size > max_bytes {
@@ -27,7 +31,7 @@ pub fn read_at_most(worktree: &Path, path: &str, max_bytes: u64) -> io::Result<O
 /// The names of the files in the folder `dir` (`""`: the worktree's root), under the same rule
 /// as [`read`] for the folder, sorted: a manifest named for its package (`NAME.cabal`) is found
 /// by listing its folder. Reading one of them still goes through [`read`].
-pub fn list(worktree: &Path, dir: &str) -> io::Result<Vec<String>> {
+pub(crate) fn list(worktree: &Path, dir: &str) -> io::Result<Vec<String>> {
     let folder = if dir.is_empty() {
         worktree.to_path_buf()
     } else {
@@ -49,7 +53,7 @@ pub fn list(worktree: &Path, dir: &str) -> io::Result<Vec<String>> {
 }
 
 /// The file's size, under the same rule as [`read`].
-pub fn size(worktree: &Path, path: &str) -> io::Result<u64> {
+pub(crate) fn size(worktree: &Path, path: &str) -> io::Result<u64> {
     Ok(std::fs::metadata(inside(worktree, path)?)?.len())
 }
 

@@ -1,8 +1,8 @@
 //! The findings pane: moving and unfolding in the list, and what the keys do to the selected
 //! finding (or a range, a cohort, a rule fold of them): triage, the comment, the marks.
 
-use crate::review::node::Actor;
-use crate::review::status::Change;
+use crate::review::Actor;
+use crate::review::Change;
 use crate::ui::command::Command;
 use crate::ui::keymap::Context;
 use crate::ui::rows::{self, Row};

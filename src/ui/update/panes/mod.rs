@@ -10,9 +10,9 @@ mod reviewers;
 
 use ratatui::layout::Position;
 
+use crate::review::Actor;
 use crate::review::Level;
-use crate::review::node::Actor;
-use crate::space::state::Ladder;
+use crate::space::Ladder;
 use crate::ui::command::Command;
 use crate::ui::keymap::Context;
 use crate::ui::rows;

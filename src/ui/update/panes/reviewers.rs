@@ -43,7 +43,7 @@ pub fn reviewer_order(state: &AppState) -> Vec<&str> {
 
 /// The model reviewer selected in the focused reviewers pane, while it queues or reads.
 pub(super) fn stoppable(state: &AppState) -> Option<&str> {
-    use crate::review::board::ReviewerPhase;
+    use crate::review::ReviewerPhase;
     let name = state
         .reviewers
         .selected

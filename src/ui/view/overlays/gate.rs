@@ -93,7 +93,7 @@ fn is_scroll(command: Command) -> bool {
 fn why_rows(
     lines: &mut Vec<Line<'static>>,
     state: &AppState,
-    decision: crate::review::verdict::Decision,
+    decision: crate::review::Decision,
     cx: &ViewContext,
 ) {
     let theme = &cx.theme;

@@ -20,7 +20,12 @@ use crate::ui::state::{AppState, Overlay};
 
 /// Draws the stack; returns where the diff view's lines landed (zero when it is not open)
 /// and how far the top overlay can scroll.
-pub fn draw(frame: &mut Frame, area: Rect, state: &AppState, cx: &ViewContext) -> (Rect, u16) {
+pub(super) fn draw(
+    frame: &mut Frame,
+    area: Rect,
+    state: &AppState,
+    cx: &ViewContext,
+) -> (Rect, u16) {
     let mut diff_lines = Rect::default();
     let mut scroll_max = 0;
     for overlay in &state.overlays {

@@ -4,7 +4,7 @@
 use crate::api::visibility::Read;
 
 /// The string at `path` in a TOML manifest (`package.name`).
-pub fn toml_string(text: &str, path: &[&str]) -> Option<String> {
+pub(crate) fn toml_string(text: &str, path: &[&str]) -> Option<String> {
     let value: toml::Table = toml::from_str(text).ok()?;
     let mut at: &toml::Value = value.get(path[0])?;
     for key in &path[1..] {
@@ -16,7 +16,7 @@ pub fn toml_string(text: &str, path: &[&str]) -> Option<String> {
 /// The name a manifest assigns in a line of its own: setup.py, setup.cfg `name = "pkg"` /
 /// `name="pkg"`; pubspec.yaml, Package.swift `name: pkg`; build.sbt `name := "pkg"`;
 /// build.zig.zon `.name = .pkg`; mix.exs `app: :pkg`.
-pub fn assigned_name(text: &str) -> Vec<String> {
+pub(crate) fn assigned_name(text: &str) -> Vec<String> {
     regex::Regex::new(
         r#"(?m)^\s*\.?(?:name|app)\s*(?::=|[=:])\s*[:"'.]?([A-Za-z0-9_\-][A-Za-z0-9_.\-]*)"#,
     )
@@ -30,7 +30,7 @@ pub fn assigned_name(text: &str) -> Vec<String> {
 /// `version = "1.2.3"` / `version="1.2.3"`; pubspec.yaml and opam `version: 1.2.3`; build.sbt
 /// `ThisBuild / version := "1.2.3"`; build.zig.zon `.version = "1.2.3"`; mix.exs `version:
 /// "1.2.3"` or the module attribute it names (`@version "1.2.3"`).
-pub fn assigned_version(text: &str, _root: &str, _read: Read) -> Option<String> {
+pub(crate) fn assigned_version(text: &str, _root: &str, _read: Read) -> Option<String> {
     let pattern = regex::Regex::new(
         r#"(?m)^\s*(?:ThisBuild\s*/\s*)?\.?version\s*(?::=|[=:])\s*["']?([0-9][^"'\s,)]*)|^\s*@version\s+"([0-9][^"]*)""#,
     )

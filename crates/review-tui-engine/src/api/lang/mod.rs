@@ -4,28 +4,28 @@
 //! the symbol index's tags through [`tagged::Tagged`], a small table per language), and the
 //! manifests that name and version its packages ([`Manifest`]).
 
-pub mod c;
-pub mod cpp;
-pub mod csharp;
-pub mod dart;
-pub mod elixir;
-pub mod go;
-pub mod haskell;
-pub mod java;
-pub mod kotlin;
-pub mod lua;
-pub mod manifest;
-pub mod objc;
-pub mod ocaml;
-pub mod php;
-pub mod python;
-pub mod ruby;
-pub mod rust;
-pub mod scala;
-pub mod script;
-pub mod swift;
-pub mod tagged;
-pub mod zig;
+pub(super) mod c;
+pub(super) mod cpp;
+pub(super) mod csharp;
+pub(super) mod dart;
+pub(super) mod elixir;
+pub(super) mod go;
+pub(super) mod haskell;
+pub(super) mod java;
+pub(super) mod kotlin;
+pub(super) mod lua;
+pub(super) mod manifest;
+pub(super) mod objc;
+pub(super) mod ocaml;
+pub(super) mod php;
+pub(super) mod python;
+pub(super) mod ruby;
+pub(super) mod rust;
+pub(super) mod scala;
+pub(super) mod script;
+pub(super) mod swift;
+pub(super) mod tagged;
+pub(super) mod zig;
 
 use tree_sitter::Node;
 
@@ -35,7 +35,7 @@ use super::visibility::{Read, Visibility};
 use crate::cohort::grammar::Grammar;
 
 /// One language's rules.
-pub trait Language: Sync {
+pub(super) trait Language: Sync {
     /// The grammars whose files it reads.
     fn grammars(&self) -> &'static [Grammar];
 
@@ -89,7 +89,7 @@ pub trait Language: Sync {
 
 /// How a language is read from tags.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct TagReading {
+pub(super) struct TagReading {
     /// The language's name, for the report.
     pub name: &'static str,
     /// Whether the tags read its visibility rule exactly: whether a name is public is written
@@ -100,7 +100,7 @@ pub struct TagReading {
 }
 
 /// A manifest file: it names a package and writes its version.
-pub struct Manifest {
+pub(super) struct Manifest {
     /// Its file name, or `*.EXT` for any file of the folder with that extension (a Cabal
     /// package's `NAME.cabal`, a rockspec's `NAME-VERSION-REVISION.rockspec`).
     pub file: &'static str,
@@ -115,7 +115,7 @@ pub struct Manifest {
 
 /// How a manifest's version allows a break.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Versioning {
+pub(super) enum Versioning {
     /// A semantic version: the major, or the minor below 1.0 (Cargo's rule).
     Semantic,
     /// Go: the module path's major suffix (`/v2`); the numbered versions are the tags.
@@ -126,7 +126,7 @@ pub enum Versioning {
 }
 
 /// The registered languages.
-pub static LANGUAGES: &[&dyn Language] = &[
+pub(super) static LANGUAGES: &[&dyn Language] = &[
     &rust::RUST,
     &python::PYTHON,
     &script::SCRIPT,
@@ -150,7 +150,7 @@ pub static LANGUAGES: &[&dyn Language] = &[
 ];
 
 /// The registered language reading `grammar`'s files.
-pub fn of(grammar: Grammar) -> Option<&'static dyn Language> {
+pub(super) fn of(grammar: Grammar) -> Option<&'static dyn Language> {
     LANGUAGES
         .iter()
         .copied()

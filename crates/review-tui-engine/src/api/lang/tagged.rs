@@ -15,7 +15,7 @@ use crate::cohort::grammar::Grammar;
 use crate::cohort::tags::{Definition, Tagger};
 
 /// A language read from tags, as a table.
-pub struct Tagged {
+pub(crate) struct Tagged {
     pub grammars: &'static [Grammar],
     pub reading: TagReading,
     /// Which files carry an API (see [`Language::scope`]); [`every_file`] unless the language
@@ -25,7 +25,7 @@ pub struct Tagged {
 }
 
 /// Every file outside test, example and fixture code carries an API.
-pub fn every_file(_path: &str, _dirs: &[&str], _source: &str, _read: Read) -> Visibility {
+pub(crate) fn every_file(_path: &str, _dirs: &[&str], _source: &str, _read: Read) -> Visibility {
     Visibility::Exported
 }
 
@@ -59,7 +59,7 @@ const CONTAINERS: &[&str] = &[
 
 /// Adds the public definitions the tags of `source` (in `grammar`, read as `reading` says)
 /// find to `out`.
-pub fn extract(
+pub(crate) fn extract(
     grammar: Grammar,
     reading: TagReading,
     source: &[u8],

@@ -6,15 +6,15 @@ use std::path::PathBuf;
 use crate::cohort::{CohortInput, CohortReport, build};
 
 /// One git runner for every test: a fixed identity, no user or system config.
-pub use crate::space::test_repo::git;
+pub(crate) use crate::space::test_repo::git;
 
-pub struct Repo {
+pub(crate) struct Repo {
     dir: tempfile::TempDir,
 }
 
 impl Repo {
     /// A repository on `main` with `files` committed, then a `pr` branch checked out.
-    pub fn new(files: &[(&str, &str)]) -> Repo {
+    pub(crate) fn new(files: &[(&str, &str)]) -> Repo {
         let dir = tempfile::tempdir().unwrap();
         std::fs::create_dir(dir.path().join("repo")).unwrap();
         let repo = Repo { dir };
@@ -27,37 +27,37 @@ impl Repo {
         repo
     }
 
-    pub fn path(&self) -> PathBuf {
+    pub(crate) fn path(&self) -> PathBuf {
         self.dir.path().join("repo")
     }
 
     /// The space's cache directory: outside the worktree, as in a real space.
-    pub fn cache_dir(&self) -> PathBuf {
+    pub(crate) fn cache_dir(&self) -> PathBuf {
         self.dir.path().join("space").join("cache")
     }
 
-    pub fn write(&self, path: &str, content: &str) {
+    pub(crate) fn write(&self, path: &str, content: &str) {
         let full = self.path().join(path);
         std::fs::create_dir_all(full.parent().unwrap()).unwrap();
         std::fs::write(full, content).unwrap();
     }
 
-    pub fn remove(&self, path: &str) {
+    pub(crate) fn remove(&self, path: &str) {
         std::fs::remove_file(self.path().join(path)).unwrap();
     }
 
-    pub fn commit(&self, message: &str) -> String {
+    pub(crate) fn commit(&self, message: &str) -> String {
         crate::space::test_repo::commit_all(&self.path(), message)
     }
 
     /// Builds the cohorts of `main...HEAD` (commit first), with the base read from the
     /// repository and the index cached in [`Repo::cache_dir`].
-    pub fn build(&self) -> CohortReport {
+    pub(crate) fn build(&self) -> CohortReport {
         self.build_with(|input| build(input).unwrap())
     }
 
     /// Hands `run` the input [`Repo::build`] uses: for the builders around `build`.
-    pub fn build_with<T>(&self, run: impl FnOnce(CohortInput<'_>) -> T) -> T {
+    pub(crate) fn build_with<T>(&self, run: impl FnOnce(CohortInput<'_>) -> T) -> T {
         let head = git(&self.path(), &["rev-parse", "HEAD"]);
         let repo = git2::Repository::open(self.path()).unwrap();
         let diff = crate::diff::git::merge_base_diff(&repo, "main", "HEAD").unwrap();

@@ -23,7 +23,7 @@ use crate::pr::token::Token;
 pub const GITEA_HOST: &str = "codeberg.org";
 
 /// Where a Gitea token is found, for the errors that say one is missing.
-pub const TOKEN_HINT: &str = "GITEA_TOKEN, FORGEJO_TOKEN, `tea login add`, or token_env in the host's [gitea.host.\"HOST\"] entry";
+pub(super) const TOKEN_HINT: &str = "GITEA_TOKEN, FORGEJO_TOKEN, `tea login add`, or token_env in the host's [gitea.host.\"HOST\"] entry";
 
 /// Gitea's settings: its hosts and how its API is called.
 #[derive(Debug, Clone, PartialEq, Eq)]

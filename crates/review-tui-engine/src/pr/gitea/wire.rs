@@ -7,23 +7,23 @@ use crate::commit_id::CommitId;
 use crate::pr::forge::{BranchTip, PrState, PullRequest, Side, is_bot};
 
 #[derive(Debug, Clone, Deserialize)]
-pub struct User {
+pub(super) struct User {
     pub login: String,
 }
 
 impl User {
-    pub fn is_bot(&self) -> bool {
+    pub(super) fn is_bot(&self) -> bool {
         is_bot(&self.login, None)
     }
 }
 
 #[derive(Debug, Clone, Deserialize)]
-pub struct Repository {
+pub(super) struct Repository {
     pub clone_url: String,
 }
 
 #[derive(Debug, Clone, Deserialize)]
-pub struct Branch {
+pub(super) struct Branch {
     #[serde(rename = "ref")]
     pub ref_name: String,
     pub sha: String,
@@ -33,7 +33,7 @@ pub struct Branch {
 
 /// `GET /repos/{owner}/{repo}/pulls/{index}`.
 #[derive(Debug, Clone, Deserialize)]
-pub struct Pull {
+pub(super) struct Pull {
     pub number: u64,
     pub title: String,
     #[serde(default)]
@@ -56,7 +56,7 @@ pub struct Pull {
 
 /// Gitea marks a work-in-progress pull request by its title (`WORK_IN_PROGRESS_PREFIXES`,
 /// `WIP:` and `[WIP]` by default; Forgejo adds `Draft:`).
-pub fn is_draft_title(title: &str) -> bool {
+pub(super) fn is_draft_title(title: &str) -> bool {
     let lower = title.trim_start().to_ascii_lowercase();
     ["wip:", "[wip]", "draft:", "[draft]"]
         .iter()
@@ -65,10 +65,10 @@ pub fn is_draft_title(title: &str) -> bool {
 
 /// A pull request whose head or base is not a commit id.
 #[derive(Debug)]
-pub struct Unreadable(pub String);
+pub(super) struct Unreadable(pub String);
 
 impl Pull {
-    pub fn into_forge(self) -> Result<PullRequest, Unreadable> {
+    pub(super) fn into_forge(self) -> Result<PullRequest, Unreadable> {
         let sha = |text: &str| CommitId::parse(text).map_err(|e| Unreadable(e.to_string()));
         let state = if self.merged {
             PrState::Merged
@@ -101,7 +101,7 @@ impl Pull {
 
 /// `PullReview`.
 #[derive(Debug, Clone, Deserialize)]
-pub struct Review {
+pub(super) struct Review {
     pub id: u64,
     /// Absent for a review requested from a team.
     #[serde(default)]
@@ -124,7 +124,7 @@ pub struct Review {
 impl Review {
     /// The state as the port spells it (GitHub's words); `None` for a review request, which
     /// is nobody's review.
-    pub fn port_state(&self) -> Option<&'static str> {
+    pub(super) fn port_state(&self) -> Option<&'static str> {
         if self.dismissed {
             return Some("DISMISSED");
         }
@@ -141,7 +141,7 @@ impl Review {
 /// `PullReviewComment`: `position` is the line on the new side, `original_position` the line
 /// on the old side when `position` is 0.
 #[derive(Debug, Clone, Deserialize)]
-pub struct ReviewComment {
+pub(super) struct ReviewComment {
     pub id: u64,
     #[serde(default)]
     pub user: Option<User>,
@@ -167,7 +167,7 @@ pub struct ReviewComment {
 
 impl ReviewComment {
     /// The line and side it is on.
-    pub fn place(&self) -> (Option<u32>, Option<Side>) {
+    pub(super) fn place(&self) -> (Option<u32>, Option<Side>) {
         if self.position > 0 {
             (Some(self.position), Some(Side::Right))
         } else if self.original_position > 0 {
@@ -180,7 +180,7 @@ impl ReviewComment {
 
 /// An issue (conversation) comment.
 #[derive(Debug, Clone, Deserialize)]
-pub struct Comment {
+pub(super) struct Comment {
     pub id: u64,
     #[serde(default)]
     pub user: Option<User>,
@@ -196,7 +196,7 @@ pub struct Comment {
 
 /// `CreatePullReviewOptions`.
 #[derive(Debug, Serialize)]
-pub struct NewReview<'a> {
+pub(super) struct NewReview<'a> {
     pub commit_id: &'a str,
     pub event: &'static str,
     pub body: &'a str,
@@ -205,7 +205,7 @@ pub struct NewReview<'a> {
 
 /// `CreatePullReviewComment`: a line on the new side, or one on the old side.
 #[derive(Debug, Serialize)]
-pub struct NewComment<'a> {
+pub(super) struct NewComment<'a> {
     pub path: &'a str,
     pub body: &'a str,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -216,7 +216,7 @@ pub struct NewComment<'a> {
 
 /// `CommitStatus`, one per context.
 #[derive(Debug, Clone, Deserialize)]
-pub struct CommitStatus {
+pub(super) struct CommitStatus {
     #[serde(default)]
     pub context: String,
     /// pending, success, error, failure, warning.
@@ -228,7 +228,7 @@ pub struct CommitStatus {
 
 /// `CombinedStatus`.
 #[derive(Debug, Clone, Deserialize)]
-pub struct CombinedStatus {
+pub(super) struct CombinedStatus {
     #[serde(default)]
     pub statuses: Option<Vec<CommitStatus>>,
 }

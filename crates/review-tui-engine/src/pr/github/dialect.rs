@@ -8,7 +8,7 @@ use crate::pr::http::{Dialect, ErrorText, RateHints};
 /// other 403 is a permission that waiting will not grant; an error body is
 /// `{"message": …, "errors": […]}`, where a 422's reason is in `errors`.
 #[derive(Debug, Clone, Copy)]
-pub struct GithubDialect;
+pub(super) struct GithubDialect;
 
 impl Dialect for GithubDialect {
     fn refused_for_now(&self, status: u16, hints: &RateHints, body: &str) -> bool {

@@ -3,7 +3,7 @@
 //! Every variant names the call (method and path, never the host or a token) because "GitHub
 //! failed" is useless when a review makes a dozen calls.
 
-pub use crate::pr::http::Call;
+pub(crate) use crate::pr::http::Call;
 
 #[derive(Debug, thiserror::Error)]
 pub enum GithubError {

@@ -13,10 +13,10 @@ mod threads;
 mod token;
 mod wire;
 
-pub use crate::pr::http::next_page;
-pub use crate::pr::http::{RateHints, RetryPolicy, now_epoch, utc_time};
+pub use crate::retry::RetryPolicy;
 pub use client::{Accept, DEFAULT_API_URL, GithubClient, GithubConfig};
-pub use error::{Call, GithubError};
+pub(crate) use error::Call;
+pub use error::GithubError;
 pub use hosts::{ApiHosts, GITHUB_HOST};
 pub use reference::{GITHUB, Github};
 pub use refusal::{Refusal, classify as classify_refusal};

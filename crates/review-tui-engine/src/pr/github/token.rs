@@ -34,7 +34,7 @@ pub fn discover() -> Option<(Token, TokenSource)> {
 
 /// `discover` with the environment and the `gh` call passed in, so the precedence is testable
 /// without mutating the process environment.
-pub fn discover_with(
+pub(super) fn discover_with(
     env: impl Fn(&str) -> Option<String>,
     gh: impl FnOnce() -> Option<String>,
 ) -> Option<(Token, TokenSource)> {
@@ -48,7 +48,7 @@ pub fn discover_with(
 }
 
 /// Runs `gh auth token` if `gh` is on the given `PATH`.
-pub fn gh_auth_token(path_var: Option<&OsStr>) -> Option<String> {
+pub(super) fn gh_auth_token(path_var: Option<&OsStr>) -> Option<String> {
     tool_output(path_var, "gh", &["auth", "token"])
 }
 

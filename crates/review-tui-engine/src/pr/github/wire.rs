@@ -14,7 +14,7 @@ use crate::pr::forge::{
 const GHOST: &str = "ghost";
 
 #[derive(Debug, Deserialize)]
-pub struct User {
+pub(super) struct User {
     pub login: String,
     #[serde(rename = "type")]
     pub account_type: Option<String>,
@@ -28,7 +28,7 @@ fn author(user: Option<&User>) -> (String, bool) {
 }
 
 #[derive(Debug, Deserialize)]
-pub struct Pull {
+pub(super) struct Pull {
     number: u64,
     title: String,
     body: Option<String>,
@@ -57,7 +57,7 @@ struct Repo {
 }
 
 impl Pull {
-    pub fn into_forge(self) -> PullRequest {
+    pub(super) fn into_forge(self) -> PullRequest {
         let (author, author_is_bot) = author(self.user.as_ref());
         // `merged` is only in the single-PR response; `merged_at` is everywhere.
         let merged = self.merged.unwrap_or(false) || self.merged_at.is_some();
@@ -95,7 +95,7 @@ impl Pull {
 }
 
 #[derive(Debug, Deserialize)]
-pub struct DiffEntry {
+pub(super) struct DiffEntry {
     filename: String,
     previous_filename: Option<String>,
     status: String,
@@ -105,7 +105,7 @@ pub struct DiffEntry {
 }
 
 impl DiffEntry {
-    pub fn into_forge(self) -> ChangedFile {
+    pub(super) fn into_forge(self) -> ChangedFile {
         let status = match self.status.as_str() {
             "added" => FileStatus::Added,
             "removed" => FileStatus::Removed,
@@ -128,7 +128,7 @@ impl DiffEntry {
 }
 
 #[derive(Debug, Deserialize)]
-pub struct PullReview {
+pub(super) struct PullReview {
     id: u64,
     user: Option<User>,
     body: Option<String>,
@@ -138,7 +138,7 @@ pub struct PullReview {
 }
 
 impl PullReview {
-    pub fn into_forge(self) -> Review {
+    pub(super) fn into_forge(self) -> Review {
         let (author, author_is_bot) = author(self.user.as_ref());
         Review {
             id: self.id,
@@ -153,7 +153,7 @@ impl PullReview {
 }
 
 #[derive(Debug, Deserialize)]
-pub struct PullReviewComment {
+pub(super) struct PullReviewComment {
     id: u64,
     pull_request_review_id: Option<u64>,
     user: Option<User>,
@@ -174,7 +174,7 @@ pub struct PullReviewComment {
 }
 
 impl PullReviewComment {
-    pub fn into_forge(self) -> ReviewComment {
+    pub(super) fn into_forge(self) -> ReviewComment {
         let (author, author_is_bot) = author(self.user.as_ref());
         let side = match self.side.as_deref() {
             Some("LEFT") => Some(Side::Left),
@@ -203,7 +203,7 @@ impl PullReviewComment {
 }
 
 #[derive(Debug, Deserialize)]
-pub struct IssueCommentWire {
+pub(super) struct IssueCommentWire {
     id: u64,
     user: Option<User>,
     body: Option<String>,
@@ -212,7 +212,7 @@ pub struct IssueCommentWire {
 }
 
 impl IssueCommentWire {
-    pub fn into_forge(self) -> IssueComment {
+    pub(super) fn into_forge(self) -> IssueComment {
         let (author, author_is_bot) = author(self.user.as_ref());
         IssueComment {
             id: self.id,
@@ -227,7 +227,7 @@ impl IssueCommentWire {
 
 /// The body of a GitHub error response.
 #[derive(Debug, Deserialize)]
-pub struct ErrorBody {
+pub(super) struct ErrorBody {
     pub message: Option<String>,
     /// Strings, or objects with a `message` (or `code` and `field`), depending on the endpoint.
     #[serde(default)]
@@ -236,7 +236,7 @@ pub struct ErrorBody {
 
 impl ErrorBody {
     /// Each entry of `errors` as one text.
-    pub fn details(&self) -> Vec<String> {
+    pub(super) fn details(&self) -> Vec<String> {
         self.errors
             .iter()
             .filter_map(|e| match e {
@@ -256,7 +256,7 @@ impl ErrorBody {
     }
 
     /// `message: error; error`, or `None` when there is neither.
-    pub fn describe(&self) -> Option<String> {
+    pub(super) fn describe(&self) -> Option<String> {
         let details = self.details();
         match (&self.message, details.is_empty()) {
             (Some(message), true) => Some(message.clone()),
@@ -269,14 +269,14 @@ impl ErrorBody {
 
 /// A created or edited review, as far as publishing needs it.
 #[derive(Debug, Deserialize)]
-pub struct PostedReviewWire {
+pub(super) struct PostedReviewWire {
     pub id: u64,
     pub html_url: String,
     pub state: String,
 }
 
 impl PostedReviewWire {
-    pub fn into_forge(self) -> crate::pr::forge::PostedReview {
+    pub(super) fn into_forge(self) -> crate::pr::forge::PostedReview {
         crate::pr::forge::PostedReview {
             id: self.id,
             html_url: self.html_url,
@@ -287,28 +287,28 @@ impl PostedReviewWire {
 
 /// The id of a created comment.
 #[derive(Debug, Deserialize)]
-pub struct CreatedComment {
+pub(super) struct CreatedComment {
     pub id: u64,
 }
 
 /// `GET /repos/{o}/{r}/compare/{base}...{head}`: only the merge base is read.
 #[derive(Debug, Deserialize)]
-pub struct Comparison {
+pub(super) struct Comparison {
     pub merge_base_commit: CommitSha,
 }
 
 #[derive(Debug, Deserialize)]
-pub struct CommitSha {
+pub(super) struct CommitSha {
     pub sha: String,
 }
 
 #[derive(Debug, Deserialize)]
-pub struct CheckRunList {
+pub(super) struct CheckRunList {
     pub check_runs: Vec<CheckRunWire>,
 }
 
 #[derive(Debug, Deserialize)]
-pub struct CheckRunWire {
+pub(super) struct CheckRunWire {
     pub name: String,
     pub status: String,
     pub conclusion: Option<String>,

@@ -21,7 +21,7 @@ use crate::pr::token::{Token, tool_output};
 pub const GITLAB_HOST: &str = "gitlab.com";
 
 /// Where a GitLab token is found, for the errors that say one is missing.
-pub const TOKEN_HINT: &str =
+pub(super) const TOKEN_HINT: &str =
     "GITLAB_TOKEN, `glab auth login`, or token_env in the host's [gitlab.host.\"HOST\"] entry";
 
 /// GitLab's settings: its hosts and how its API is called.

@@ -7,7 +7,7 @@ use crate::commit_id::CommitId;
 use crate::pr::forge::{BranchTip, PrState, PullRequest, Side, is_bot};
 
 #[derive(Debug, Clone, Deserialize)]
-pub struct User {
+pub(super) struct User {
     pub username: String,
     /// Present on `GET /user` and on newer user objects; project and group access tokens act as
     /// bot users.
@@ -18,7 +18,7 @@ pub struct User {
 impl User {
     /// Bots: the `bot` flag, the names project and group access tokens' users get
     /// (`project_123_bot_…`, `group_45_bot_…`), and the usual dependency updaters.
-    pub fn is_bot(&self) -> bool {
+    pub(super) fn is_bot(&self) -> bool {
         let name = self.username.to_ascii_lowercase();
         self.bot == Some(true)
             || ((name.starts_with("project_") || name.starts_with("group_"))
@@ -28,7 +28,7 @@ impl User {
 }
 
 #[derive(Debug, Clone, Deserialize)]
-pub struct DiffRefs {
+pub(super) struct DiffRefs {
     pub base_sha: Option<String>,
     pub head_sha: Option<String>,
     pub start_sha: Option<String>,
@@ -36,7 +36,7 @@ pub struct DiffRefs {
 
 /// `GET /projects/:id/merge_requests/:iid`.
 #[derive(Debug, Clone, Deserialize)]
-pub struct MergeRequest {
+pub(super) struct MergeRequest {
     pub iid: u64,
     pub title: String,
     #[serde(default)]
@@ -57,7 +57,7 @@ pub struct MergeRequest {
 
 /// GitLab marks drafts with the `draft` field (formerly `work_in_progress`) and, in titles,
 /// with `Draft:`, `[Draft]`, `(Draft)` (and the older `WIP:`, `[WIP]`).
-pub fn is_draft_title(title: &str) -> bool {
+pub(super) fn is_draft_title(title: &str) -> bool {
     let lower = title.trim_start().to_ascii_lowercase();
     ["draft:", "[draft]", "(draft)", "wip:", "[wip]"]
         .iter()
@@ -66,18 +66,18 @@ pub fn is_draft_title(title: &str) -> bool {
 
 /// `GET /projects/:id`: where the repository is cloned from.
 #[derive(Debug, Clone, Deserialize)]
-pub struct Project {
+pub(super) struct Project {
     pub http_url_to_repo: String,
 }
 
 /// The merge request has no diff refs yet (GitLab fills them in after creation).
 #[derive(Debug)]
-pub struct Unready;
+pub(super) struct Unready;
 
 impl MergeRequest {
     /// The port's view. `clone_url` is the project's; the base tip is the diff's `start_sha`
     /// (the target branch's head when the latest version was made).
-    pub fn into_forge(self, clone_url: String) -> Result<PullRequest, Unready> {
+    pub(super) fn into_forge(self, clone_url: String) -> Result<PullRequest, Unready> {
         let sha = |text: Option<&String>| text.and_then(|t| CommitId::parse(t).ok()).ok_or(Unready);
         let refs = self.diff_refs.as_ref();
         let head = sha(self.sha.as_ref().or(refs.and_then(|r| r.head_sha.as_ref())))?;
@@ -113,7 +113,7 @@ impl MergeRequest {
 
 /// One entry of `GET …/merge_requests/:iid/diffs`.
 #[derive(Debug, Clone, Deserialize)]
-pub struct FileDiff {
+pub(super) struct FileDiff {
     pub old_path: String,
     pub new_path: String,
     #[serde(default)]
@@ -128,14 +128,14 @@ pub struct FileDiff {
 
 /// One entry of `GET …/merge_requests/:iid/versions`, newest first.
 #[derive(Debug, Clone, Deserialize)]
-pub struct Version {
+pub(super) struct Version {
     pub head_commit_sha: String,
     pub base_commit_sha: String,
     pub start_commit_sha: String,
 }
 
 #[derive(Debug, Clone, Deserialize)]
-pub struct Position {
+pub(super) struct Position {
     #[serde(default)]
     pub old_path: Option<String>,
     #[serde(default)]
@@ -150,7 +150,7 @@ pub struct Position {
 
 impl Position {
     /// The path, line and side a comment is on: the new side when it has a new line.
-    pub fn place(&self) -> (String, Option<u32>, Option<Side>) {
+    pub(super) fn place(&self) -> (String, Option<u32>, Option<Side>) {
         match (self.new_line, self.old_line) {
             (Some(line), _) => (
                 self.new_path.clone().unwrap_or_default(),
@@ -171,7 +171,7 @@ impl Position {
 }
 
 #[derive(Debug, Clone, Deserialize)]
-pub struct Note {
+pub(super) struct Note {
     pub id: u64,
     #[serde(default)]
     pub body: String,
@@ -191,7 +191,7 @@ pub struct Note {
 
 /// One entry of `GET …/merge_requests/:iid/discussions`.
 #[derive(Debug, Clone, Deserialize)]
-pub struct Discussion {
+pub(super) struct Discussion {
     pub id: String,
     #[serde(default)]
     pub individual_note: bool,
@@ -201,7 +201,7 @@ pub struct Discussion {
 
 /// One entry of `GET …/merge_requests/:iid/draft_notes`: visible to its author only.
 #[derive(Debug, Clone, Deserialize)]
-pub struct DraftNote {
+pub(super) struct DraftNote {
     pub id: u64,
     #[serde(default)]
     pub note: String,
@@ -209,19 +209,19 @@ pub struct DraftNote {
 
 /// `GET …/merge_requests/:iid/approvals`.
 #[derive(Debug, Clone, Deserialize)]
-pub struct Approvals {
+pub(super) struct Approvals {
     #[serde(default)]
     pub approved_by: Vec<Approver>,
 }
 
 #[derive(Debug, Clone, Deserialize)]
-pub struct Approver {
+pub(super) struct Approver {
     pub user: User,
 }
 
 /// One entry of `GET /projects/:id/repository/commits/:sha/statuses`.
 #[derive(Debug, Clone, Deserialize)]
-pub struct CommitStatus {
+pub(super) struct CommitStatus {
     pub name: String,
     pub status: String,
     #[serde(default)]
@@ -230,7 +230,7 @@ pub struct CommitStatus {
 
 /// The body of `POST …/draft_notes`: a note, and where it goes when it is inline.
 #[derive(Debug, Clone, Serialize)]
-pub struct NewDraftNote<'a> {
+pub(super) struct NewDraftNote<'a> {
     pub note: &'a str,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub position: Option<NewPosition<'a>>,
@@ -238,7 +238,7 @@ pub struct NewDraftNote<'a> {
 
 /// A text position against one diff version's three SHAs.
 #[derive(Debug, Clone, Serialize)]
-pub struct NewPosition<'a> {
+pub(super) struct NewPosition<'a> {
     pub position_type: &'static str,
     pub base_sha: &'a str,
     pub start_sha: &'a str,

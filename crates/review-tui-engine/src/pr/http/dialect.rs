@@ -5,7 +5,7 @@
 use super::retry::RateHints;
 
 /// A service's words, as the request loop needs them.
-pub trait Dialect: Send + Sync {
+pub(crate) trait Dialect: Send + Sync {
     /// Whether a failure `status` (with its rate-limit headers and its body) is the forge
     /// refusing the call before doing anything, asking to be tried later: such a call is
     /// repeated whatever its method, and its limit's reset is waited for or reported.
@@ -18,7 +18,7 @@ pub trait Dialect: Send + Sync {
 
 /// What an error body says.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct ErrorText {
+pub(crate) struct ErrorText {
     pub message: String,
     /// What a refusal is really about, where the message is only its status (GitHub's 422).
     pub details: Vec<String>,
@@ -28,7 +28,7 @@ pub struct ErrorText {
 /// later" (with `Retry-After` and `RateLimit-*`), and an error body is `{"message": …}` (a
 /// string, a list, or an object of lists) or `{"error": …}`.
 #[derive(Debug, Clone, Copy)]
-pub struct MessageDialect;
+pub(crate) struct MessageDialect;
 
 impl Dialect for MessageDialect {
     fn refused_for_now(&self, status: u16, _hints: &RateHints, _body: &str) -> bool {

@@ -27,10 +27,10 @@ use crate::retry::{RetryPolicy, now_epoch, whole_seconds};
 const MAX_MESSAGE_CHARS: usize = 300;
 /// More pages than any list a review reads (100 000 items at 100 a page): a server whose every
 /// page names another is stopped here rather than read without end.
-pub const MAX_PAGES: usize = 1000;
+pub(crate) const MAX_PAGES: usize = 1000;
 
 /// How to reach one service's API.
-pub struct Setup {
+pub(crate) struct Setup {
     /// The service's name, in notices (`GitHub`, `GitLab`, `openai`).
     pub service: &'static str,
     pub api_url: String,
@@ -52,7 +52,7 @@ pub struct Setup {
 
 /// Why a client could not be built.
 #[derive(Debug)]
-pub enum SetupError {
+pub(crate) enum SetupError {
     /// The API address is not one (`parse_api_url`'s reason).
     ApiUrl(String),
     /// The HTTP client or the token's header could not be made.
@@ -61,7 +61,7 @@ pub enum SetupError {
 
 /// How a call failed, before a client names it in its own error.
 #[derive(Debug)]
-pub enum Failure {
+pub(crate) enum Failure {
     /// No answer in time: never connected, no answer, or an answer still arriving.
     Timeout {
         call: Call,
@@ -130,7 +130,7 @@ impl Answer {
 /// One service's connection: the loop and what it needs. Cheap to clone: the connection pool
 /// is shared.
 #[derive(Clone)]
-pub struct Exchange {
+pub(crate) struct Exchange {
     service: &'static str,
     http: reqwest::Client,
     api: Url,
@@ -156,7 +156,7 @@ impl fmt::Debug for Exchange {
 }
 
 impl Exchange {
-    pub fn new(setup: Setup) -> Result<Exchange, SetupError> {
+    pub(crate) fn new(setup: Setup) -> Result<Exchange, SetupError> {
         let api = parse_api_url(&setup.api_url).map_err(|e| SetupError::ApiUrl(e.0))?;
         let auth = match setup.auth {
             Some((name, value)) => Some((
@@ -185,25 +185,25 @@ impl Exchange {
         })
     }
 
-    pub fn api_url(&self) -> &Url {
+    pub(crate) fn api_url(&self) -> &Url {
         &self.api
     }
 
-    pub fn has_token(&self) -> bool {
+    pub(crate) fn has_token(&self) -> bool {
         self.auth.is_some()
     }
 
-    pub fn timeout(&self) -> Duration {
+    pub(crate) fn timeout(&self) -> Duration {
         self.timeout
     }
 
     /// An endpoint under the API base (see [`super::endpoint`]).
-    pub fn endpoint(&self, segments: &[&str]) -> Url {
+    pub(crate) fn endpoint(&self, segments: &[&str]) -> Url {
         super::endpoint(&self.api, segments)
     }
 
     /// `text` without the token, even if a misbehaving server echoed it.
-    pub fn scrub(&self, text: &str) -> String {
+    pub(crate) fn scrub(&self, text: &str) -> String {
         match &self.token {
             Some(token) => token.scrub(text),
             None => text.to_owned(),
@@ -213,7 +213,7 @@ impl Exchange {
     /// Every item of a list endpoint, page by page, `size` (a query parameter and its value:
     /// `per_page`, Gitea's `limit`) asked on the first. `decode` reads one page's items;
     /// `fail` names a failure in the forge's own error.
-    pub async fn pages<T, E>(
+    pub(crate) async fn pages<T, E>(
         &self,
         mut url: Url,
         size: Option<(&str, &str)>,
@@ -306,7 +306,7 @@ impl Exchange {
     /// repeated (a POSTed review that got a 502 back may well have been created); one the
     /// forge refused for now (its [`Dialect`]) is repeated whatever the method. Each retry is
     /// said on the client's notices.
-    pub async fn send(
+    pub(crate) async fn send(
         &self,
         method: Method,
         url: Url,
@@ -325,7 +325,7 @@ impl Exchange {
     /// [`Exchange::send`] for a call that changes nothing where it lands (a model's
     /// completion), so it is repeated after any failure whatever its method; each retry is
     /// told to `heard` before its wait, not to the client's notices.
-    pub async fn send_repeatable(
+    pub(crate) async fn send_repeatable(
         &self,
         method: Method,
         url: Url,
@@ -578,7 +578,7 @@ fn cut_short(accept: &str, headers: &HeaderMap, body: &[u8]) -> Option<String> {
 }
 
 /// One line, at most [`MAX_MESSAGE_CHARS`].
-pub fn clip(message: &str) -> String {
+pub(crate) fn clip(message: &str) -> String {
     let message = message.split_whitespace().collect::<Vec<_>>().join(" ");
     if message.chars().count() > MAX_MESSAGE_CHARS {
         message.chars().take(MAX_MESSAGE_CHARS).collect::<String>() + "…"

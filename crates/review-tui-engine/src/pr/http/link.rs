@@ -1,7 +1,7 @@
 //! The `Link` response header (RFC 8288), which is how GitHub says there is another page.
 
 /// The target of the `rel="next"` link, if any.
-pub fn next_page(header: &str) -> Option<&str> {
+pub(crate) fn next_page(header: &str) -> Option<&str> {
     links(header)
         .find(|(_, rels)| {
             rels.split_ascii_whitespace()

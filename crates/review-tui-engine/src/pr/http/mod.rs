@@ -4,21 +4,20 @@
 //! rate-limit headers of GitHub, GitLab, Gitea and OpenAI); the `Link` header's next page; the
 //! client they are built on (`setup`).
 
-pub mod call;
-pub mod client;
-pub mod dialect;
-pub mod exchange;
-pub mod link;
-pub mod notice;
-pub mod retry;
-pub mod setup;
+pub(crate) mod call;
+pub(crate) mod client;
+pub(crate) mod dialect;
+pub(crate) mod exchange;
+pub(crate) mod link;
+pub(crate) mod notice;
+pub(crate) mod retry;
+pub(crate) mod setup;
 
-pub use crate::retry::{RetryPolicy, now_epoch, utc_time};
-pub use call::Call;
-pub use client::{HttpError, RestClient, RestConfig};
-pub use dialect::{Dialect, ErrorText, MessageDialect};
-pub use exchange::{Answer, Exchange, Failure, Setup, SetupError, clip};
-pub use link::next_page;
-pub use notice::{Notice, RetryCause, Retrying};
-pub use retry::RateHints;
-pub use setup::{endpoint, http_client, secret_header};
+pub(crate) use crate::retry::{RetryPolicy, now_epoch, utc_time};
+pub(crate) use call::Call;
+pub(crate) use client::{HttpError, RestClient, RestConfig};
+pub(crate) use dialect::{Dialect, ErrorText};
+pub(crate) use exchange::{Answer, Exchange, Failure, Setup, SetupError, clip};
+pub(crate) use notice::Retrying;
+pub(crate) use retry::RateHints;
+pub(crate) use setup::endpoint;

@@ -12,7 +12,7 @@ use super::Call;
 
 /// Why a try failed and is made again, in our words: never the server's text.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum RetryCause {
+pub(crate) enum RetryCause {
     /// A failure status; `rate_limited` when the server asked for the wait (429,
     /// `Retry-After`, a used-up limit).
     Status { code: u16, rate_limited: bool },
@@ -30,7 +30,7 @@ pub enum RetryCause {
 
 impl RetryCause {
     /// Whether the server asked for the wait.
-    pub fn rate_limited(&self) -> bool {
+    pub(crate) fn rate_limited(&self) -> bool {
         matches!(
             self,
             RetryCause::Status {
@@ -61,7 +61,7 @@ impl fmt::Display for RetryCause {
 /// One failed try of `call` about to be made again after `wait`: what the loop tells its
 /// listener before it waits.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Retrying<'a> {
+pub(crate) struct Retrying<'a> {
     pub call: &'a Call,
     pub cause: RetryCause,
     pub wait: Duration,
@@ -71,7 +71,7 @@ pub struct Retrying<'a> {
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Notice {
+pub(crate) enum Notice {
     /// No answer yet (or, `arriving`, an answer whose body is still coming), `waited_secs`
     /// into the wait.
     Waiting {

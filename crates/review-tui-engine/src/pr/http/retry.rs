@@ -26,7 +26,7 @@ const EPOCH_RESETS_FROM: u64 = 1_000_000_000;
 
 /// The rate-limit headers of one response.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct RateHints {
+pub(crate) struct RateHints {
     /// `retry-after-ms` (OpenAI), else `Retry-After` in seconds, fractions allowed. (The
     /// HTTP-date form is not worth a date parser: the backoff covers it.)
     pub retry_after: Option<Duration>,
@@ -38,7 +38,7 @@ pub struct RateHints {
 
 impl RateHints {
     /// The hints of `headers`, a relative reset read against `now_epoch_secs`.
-    pub fn from_headers(headers: &reqwest::header::HeaderMap, now_epoch_secs: u64) -> Self {
+    pub(crate) fn from_headers(headers: &reqwest::header::HeaderMap, now_epoch_secs: u64) -> Self {
         let text = |name: &str| {
             headers
                 .get(name)
@@ -74,7 +74,7 @@ impl RateHints {
 
     /// When a limit is used up and says when it resets: the reset instant and how long until
     /// then.
-    pub fn exhausted_until(&self, now_epoch_secs: u64) -> Option<(u64, Duration)> {
+    pub(crate) fn exhausted_until(&self, now_epoch_secs: u64) -> Option<(u64, Duration)> {
         let reset = self.reset_epoch.filter(|_| self.used_up)?;
         Some((
             reset,
@@ -84,14 +84,14 @@ impl RateHints {
 
     /// The wait the server asked for: `Retry-After`, else the time until a used-up limit
     /// resets.
-    pub fn asked_wait(&self, now_epoch_secs: u64) -> Option<Duration> {
+    pub(crate) fn asked_wait(&self, now_epoch_secs: u64) -> Option<Duration> {
         self.retry_after
             .or_else(|| self.exhausted_until(now_epoch_secs).map(|(_, wait)| wait))
     }
 
     /// Whether the headers say a limit holds the call back: a wait was asked, or a limit is
     /// used up.
-    pub fn rate_limited(&self) -> bool {
+    pub(crate) fn rate_limited(&self) -> bool {
         self.retry_after.is_some() || self.used_up
     }
 }

@@ -10,7 +10,7 @@ use reqwest::header::HeaderValue;
 /// An HTTP client whose calls (the answer's body included) end after `timeout`, and whose
 /// connection attempts after 10 s. `redirects` is the forge's: one whose token goes in a
 /// header of its own takes none, since a redirect could carry that header to another host.
-pub fn http_client(
+pub(crate) fn http_client(
     timeout: Duration,
     redirects: reqwest::redirect::Policy,
 ) -> Result<reqwest::Client, reqwest::Error> {
@@ -27,7 +27,7 @@ pub fn http_client(
 
 /// The header value that carries a token, marked sensitive so that nothing prints it; `None`
 /// when the token holds characters a header cannot.
-pub fn secret_header(value: &str) -> Option<HeaderValue> {
+pub(crate) fn secret_header(value: &str) -> Option<HeaderValue> {
     let mut value = HeaderValue::from_str(value).ok()?;
     value.set_sensitive(true);
     Some(value)
@@ -35,7 +35,7 @@ pub fn secret_header(value: &str) -> Option<HeaderValue> {
 
 /// `segments` under the API base `api`, percent-encoded one by one, so that a name can never
 /// add path components (`group/project` is one `group%2Fproject` segment).
-pub fn endpoint(api: &Url, segments: &[&str]) -> Url {
+pub(crate) fn endpoint(api: &Url, segments: &[&str]) -> Url {
     let mut url = api.clone();
     url.path_segments_mut()
         .expect("parse_api_url only accepts http(s) URLs, which have a path")

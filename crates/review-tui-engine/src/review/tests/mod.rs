@@ -5,7 +5,7 @@ mod disagreements;
 mod invariant_props;
 mod invariant_rounds;
 mod levels;
-pub mod node_props;
+pub(crate) mod node_props;
 mod nodes;
 mod status_service;
 mod verdict_props;
@@ -15,7 +15,7 @@ use crate::review::node::*;
 use crate::review::side::Side;
 
 /// A valid model finding by `reviewer`, anchored at `path:line`.
-pub fn node(id: &str, reviewer: &str, priority: Priority, confidence: f64) -> ReviewNode {
+pub(crate) fn node(id: &str, reviewer: &str, priority: Priority, confidence: f64) -> ReviewNode {
     ReviewNode::from_draft(
         id,
         Origin {
@@ -52,7 +52,7 @@ pub fn node(id: &str, reviewer: &str, priority: Priority, confidence: f64) -> Re
     )
 }
 
-pub fn at(mut node: ReviewNode, path: &str, start: u32, end: u32) -> ReviewNode {
+pub(crate) fn at(mut node: ReviewNode, path: &str, start: u32, end: u32) -> ReviewNode {
     node.anchor = Some(Anchor {
         path: crate::repo_path::RepoPath::parse(path).unwrap(),
         side: Side::Right,
@@ -62,7 +62,7 @@ pub fn at(mut node: ReviewNode, path: &str, start: u32, end: u32) -> ReviewNode 
     node
 }
 
-pub fn from_source(mut node: ReviewNode, reviewer: &str, source: Source) -> ReviewNode {
+pub(crate) fn from_source(mut node: ReviewNode, reviewer: &str, source: Source) -> ReviewNode {
     node.origin = Origin {
         reviewer: reviewer.into(),
         source,
@@ -70,4 +70,4 @@ pub fn from_source(mut node: ReviewNode, reviewer: &str, source: Source) -> Revi
     node
 }
 
-pub const T0: &str = "2026-11-29T10:00:00Z";
+pub(crate) const T0: &str = "2026-11-29T10:00:00Z";

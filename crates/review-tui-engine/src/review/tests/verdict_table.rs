@@ -2,7 +2,7 @@ use crate::review::axes::{Axis, AxisVerdict};
 use crate::review::node::{Category, Priority, Status};
 use crate::review::verdict::*;
 
-pub fn finding(priority: Priority, confidence: f64) -> VerdictFinding {
+pub(super) fn finding(priority: Priority, confidence: f64) -> VerdictFinding {
     VerdictFinding {
         id: "f".into(),
         title: "t".into(),

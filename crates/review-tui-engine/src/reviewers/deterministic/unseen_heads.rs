@@ -48,7 +48,7 @@ fn lines_unseen(file: &FileDiff) -> bool {
                 || matches!(file.status, FileStatus::Renamed | FileStatus::Copied)))
 }
 
-/// The heads of `diff`'s files whose lines the diff does not show (see [`lines_unseen`]), read
+/// The heads of `diff`'s files whose lines the diff does not show (see `lines_unseen`), read
 /// from `worktree` (regular files only: a symlink may point anywhere), and the paths too large
 /// to read.
 pub fn unseen_heads(diff: &Diff, worktree: &Path) -> (Vec<UnseenHead>, Vec<String>) {

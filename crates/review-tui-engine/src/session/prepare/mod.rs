@@ -5,7 +5,7 @@
 
 mod offline;
 
-pub use offline::{Offline, OfflineError};
+pub use offline::Offline;
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -447,7 +447,7 @@ async fn finish(
 /// work changed, the space moves to the new snapshot (a new round starts there) and the PR
 /// and the diff are read again. `false` when nothing changed, or the review is of commits
 /// (nothing to snapshot).
-pub async fn refresh(prepared: &mut Prepared) -> Result<bool, PrepareError> {
+pub(crate) async fn refresh(prepared: &mut Prepared) -> Result<bool, PrepareError> {
     let PrRef::Local {
         path,
         base,
@@ -623,7 +623,9 @@ fn commit_id(sha: &str) -> Result<git2::Oid, PrepareError> {
 }
 
 /// The PR's review threads; a failure to read them is a notice, never a failed review.
-pub async fn read_threads(forge: &dyn crate::pr::forge::Forge) -> crate::pr::threads::ThreadsRead {
+pub(crate) async fn read_threads(
+    forge: &dyn crate::pr::forge::Forge,
+) -> crate::pr::threads::ThreadsRead {
     match forge.review_threads().await {
         Ok(threads) => {
             // Read without what says whether a thread is resolved (GitHub without a token):

@@ -72,7 +72,7 @@ impl ModelSetup {
 pub use crate::review::coverage::Estimate;
 
 /// What the dispatch needs, built before it starts.
-pub struct ModelRun {
+pub(super) struct ModelRun {
     pub assignments: Vec<Assignment>,
     pub estimate: Estimate,
     pub kit: Kit,
@@ -91,7 +91,7 @@ pub fn redactor(scanner: Arc<SecretScanner>) -> Arc<dyn Redactor> {
 
 /// Why no model reviewer can run this round (each is failed with this text).
 #[derive(Debug, thiserror::Error)]
-pub enum ModelsUnavailable {
+pub(super) enum ModelsUnavailable {
     /// The worktree cannot be opened for the read-only tools.
     #[error(transparent)]
     Worktree(#[from] crate::reviewers::model::tools::ToolError),
@@ -112,7 +112,7 @@ enum GuidanceUnread {
 
 /// Tools, redactor, context and one assignment per member. `Err` fails every model reviewer
 /// with the reason (the context could not be built, the worktree cannot be opened).
-pub async fn prepare(
+pub(super) async fn prepare(
     prepared: &Prepared,
     setup: &ModelSetup,
     cohorts: Option<&CohortReport>,
@@ -317,7 +317,7 @@ pub fn anchored_lines(
 }
 
 /// The peers of the peer round: the members that finished their review.
-pub fn peers(
+pub(super) fn peers(
     board: &Board,
     agents: &[(String, Agent, String)],
     pricing: Option<Pricing>,
@@ -341,7 +341,7 @@ pub fn peers(
 }
 
 /// Runs the peer round, applying its events to the board in this one loop.
-pub async fn peer_round(
+pub(super) async fn peer_round(
     board: &mut Board,
     agents: &[(String, Agent, String)],
     setup: &ModelSetup,
@@ -420,7 +420,7 @@ fn heard_of(
 }
 
 /// Where a member's scoring model is, by reviewer name.
-pub fn scorer_for(
+pub(super) fn scorer_for(
     roster: &Roster,
     reviewer: &str,
 ) -> Option<Arc<dyn crate::reviewers::model::provider::Provider>> {

@@ -5,7 +5,7 @@ use super::tagged::Tagged;
 use crate::api::visibility::{Read, Visibility};
 use crate::cohort::grammar::Grammar;
 
-pub static C: Tagged = Tagged {
+pub(crate) static C: Tagged = Tagged {
     grammars: &[Grammar::C],
     reading: TagReading {
         name: "C",

@@ -4,7 +4,7 @@ use super::TagReading;
 use super::tagged::{Tagged, every_file};
 use crate::cohort::grammar::Grammar;
 
-pub static CPP: Tagged = Tagged {
+pub(crate) static CPP: Tagged = Tagged {
     grammars: &[Grammar::Cpp],
     reading: TagReading {
         name: "C++",

@@ -4,7 +4,7 @@ use super::TagReading;
 use super::tagged::{Tagged, every_file};
 use crate::cohort::grammar::Grammar;
 
-pub static CSHARP: Tagged = Tagged {
+pub(crate) static CSHARP: Tagged = Tagged {
     grammars: &[Grammar::CSharp],
     reading: TagReading {
         name: "C#",

@@ -6,7 +6,7 @@ use crate::api::lang::manifest::{assigned_name, assigned_version};
 use crate::api::visibility::{Read, Visibility};
 use crate::cohort::grammar::Grammar;
 
-pub static DART: Tagged = Tagged {
+pub(crate) static DART: Tagged = Tagged {
     grammars: &[Grammar::Dart],
     reading: TagReading {
         name: "Dart",

@@ -5,7 +5,7 @@ use super::{Manifest, TagReading, Versioning};
 use crate::api::lang::manifest::{assigned_name, assigned_version};
 use crate::cohort::grammar::Grammar;
 
-pub static ELIXIR: Tagged = Tagged {
+pub(crate) static ELIXIR: Tagged = Tagged {
     grammars: &[Grammar::Elixir],
     reading: TagReading {
         name: "Elixir",

@@ -27,7 +27,7 @@ const LITERALS: &[&str] = &[
     "interface_type",
 ];
 
-pub fn extract(root: Node, src: Src, exported: &dyn Fn(&str) -> bool, out: &mut Surface) {
+pub(crate) fn extract(root: Node, src: Src, exported: &dyn Fn(&str) -> bool, out: &mut Surface) {
     let public = |name: &str| exported_name(name) && exported(name);
     for node in named(root) {
         match node.kind() {

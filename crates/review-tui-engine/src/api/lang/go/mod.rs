@@ -1,7 +1,7 @@
 //! Go: how a file's exported items are read.
 
-pub mod extract;
-pub mod manifest;
+pub(crate) mod extract;
+pub(crate) mod manifest;
 
 use tree_sitter::Node;
 
@@ -11,9 +11,9 @@ use crate::api::text::Src;
 use crate::api::visibility::{Read, Visibility};
 use crate::cohort::grammar::Grammar;
 
-pub struct Go;
+pub(crate) struct Go;
 
-pub static GO: Go = Go;
+pub(crate) static GO: Go = Go;
 
 impl Language for Go {
     fn grammars(&self) -> &'static [Grammar] {

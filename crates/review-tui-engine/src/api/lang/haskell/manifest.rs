@@ -5,7 +5,7 @@
 use crate::api::lang::{Manifest, Versioning};
 use crate::api::visibility::Read;
 
-pub static MANIFESTS: &[Manifest] = &[
+pub(crate) static MANIFESTS: &[Manifest] = &[
     Manifest {
         file: "*.cabal",
         names,

@@ -1,13 +1,13 @@
 //! Haskell: read from tags; a module's export list names its API. The package's `.cabal` file
 //! (or hpack's `package.yaml`) versions it by the Package Versioning Policy.
 
-pub mod manifest;
+pub(crate) mod manifest;
 
 use super::TagReading;
 use super::tagged::{Tagged, every_file};
 use crate::cohort::grammar::Grammar;
 
-pub static HASKELL: Tagged = Tagged {
+pub(crate) static HASKELL: Tagged = Tagged {
     grammars: &[Grammar::Haskell],
     reading: TagReading {
         name: "Haskell",

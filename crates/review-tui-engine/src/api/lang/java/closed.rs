@@ -11,7 +11,7 @@ use crate::api::Surface;
 /// it marks is not for users to implement or extend: a negation (`Not`, `Non`, `No`, `DoNot`)
 /// before a word of implementing (`Implement…`, `Extend…`, `Extensible`, `Subclass…`,
 /// `Inherit…`), or OSGi's `ProviderType`.
-pub fn by_name(annotation: &str) -> bool {
+pub(crate) fn by_name(annotation: &str) -> bool {
     let name = annotation.rsplit('.').next().unwrap_or(annotation);
     if name == "ProviderType" {
         return true;
@@ -50,7 +50,7 @@ fn camel_words(name: &str) -> Vec<String> {
 /// Whether `text`, a Java file, declares the annotation `name` (`@interface Name`) with
 /// documentation saying users must not implement, extend or subclass what it marks ("Types
 /// annotated with this are not intended to be implemented by clients").
-pub fn declared_closing(text: &str, name: &str) -> bool {
+pub(crate) fn declared_closing(text: &str, name: &str) -> bool {
     let name = name.rsplit('.').next().unwrap_or(name);
     let declaration = format!("@interface {name}");
     let Some(at) = text.match_indices(&declaration).find_map(|(at, _)| {
@@ -97,7 +97,7 @@ fn closing_words(doc: &str) -> bool {
 /// The files that may declare the annotation `name` used in the Java file at `path` whose text
 /// is `text`: `Name.java` beside it (its own package), or where its `import a.b.Name;` puts
 /// it under the source root the file's `package` line gives.
-pub fn annotation_files(path: &str, text: &str, name: &str) -> Vec<String> {
+pub(crate) fn annotation_files(path: &str, text: &str, name: &str) -> Vec<String> {
     let simple = name.rsplit('.').next().unwrap_or(name);
     let dir = path.rsplit_once('/').map_or("", |(dir, _)| dir);
     let at = |dir: &str, file: &str| {
@@ -132,7 +132,7 @@ pub fn annotation_files(path: &str, text: &str, name: &str) -> Vec<String> {
 
 /// Marks the members of each type in `surface.annotated` that an annotation `closing` says is
 /// closed to implementation as not required of users' implementations.
-pub fn open_by_annotations(surface: &mut Surface, closing: &dyn Fn(&str) -> bool) {
+pub(crate) fn open_by_annotations(surface: &mut Surface, closing: &dyn Fn(&str) -> bool) {
     let closed: Vec<String> = surface
         .annotated
         .iter()

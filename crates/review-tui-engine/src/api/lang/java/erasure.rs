@@ -10,12 +10,12 @@ use crate::api::text::{Src, named};
 /// The type variables in scope, nearest last, each with the erasure of its first bound as
 /// written (resolved when asked, so a bound naming another variable is followed).
 #[derive(Debug, Clone, Default)]
-pub struct Erasure {
+pub(crate) struct Erasure {
     variables: Vec<(String, String)>,
 }
 
 /// The type variables a `type_parameters` node declares, with their first bound.
-pub fn declared(parameters: Option<Node>, src: Src) -> Vec<(String, String)> {
+pub(crate) fn declared(parameters: Option<Node>, src: Src) -> Vec<(String, String)> {
     let Some(parameters) = parameters else {
         return Vec::new();
     };
@@ -38,7 +38,7 @@ pub fn declared(parameters: Option<Node>, src: Src) -> Vec<(String, String)> {
 
 impl Erasure {
     /// This scope with `variables` declared inside it (they shadow outer ones of their name).
-    pub fn with(&self, variables: Vec<(String, String)>) -> Erasure {
+    pub(crate) fn with(&self, variables: Vec<(String, String)>) -> Erasure {
         let mut out = self.clone();
         out.variables.extend(variables);
         out
@@ -46,7 +46,7 @@ impl Erasure {
 
     /// The erasure of the type written `ty` (`List<? extends T>` → `List`, `T[]` → its
     /// bound's erasure with `[]`, `T...` likewise with `...`).
-    pub fn erase(&self, ty: &str) -> String {
+    pub(crate) fn erase(&self, ty: &str) -> String {
         self.erase_within(ty, 0)
     }
 

@@ -11,7 +11,7 @@ use super::erasure::{Erasure, declared};
 use crate::api::text::{Src, all, named};
 use crate::api::{Item, Param, ParamKind, Surface};
 
-pub fn extract(root: Node, src: Src, exported: &dyn Fn(&str) -> bool, out: &mut Surface) {
+pub(crate) fn extract(root: Node, src: Src, exported: &dyn Fn(&str) -> bool, out: &mut Surface) {
     for node in named(root) {
         if let Some(name) = src.field(node, "name")
             && is_type(node)

@@ -4,7 +4,7 @@ use crate::api::lang::manifest::{assigned_name, assigned_version};
 use crate::api::lang::{Manifest, Versioning};
 use crate::api::visibility::Read;
 
-pub static MANIFESTS: &[Manifest] = &[
+pub(crate) static MANIFESTS: &[Manifest] = &[
     Manifest {
         file: "pom.xml",
         names: pom_names,

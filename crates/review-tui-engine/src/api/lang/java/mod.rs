@@ -1,11 +1,11 @@
 //! Java: how a file's exported items are read.
 
-pub mod closed;
-pub mod erasure;
-pub mod extract;
-pub mod manifest;
-pub mod scope;
-pub mod wildcard;
+pub(crate) mod closed;
+pub(crate) mod erasure;
+pub(crate) mod extract;
+pub(crate) mod manifest;
+pub(crate) mod scope;
+pub(crate) mod wildcard;
 
 use tree_sitter::Node;
 
@@ -15,9 +15,9 @@ use crate::api::text::Src;
 use crate::api::visibility::{Read, Visibility};
 use crate::cohort::grammar::Grammar;
 
-pub struct Java;
+pub(crate) struct Java;
 
-pub static JAVA: Java = Java;
+pub(crate) static JAVA: Java = Java;
 
 impl Language for Java {
     fn grammars(&self) -> &'static [Grammar] {

@@ -5,7 +5,7 @@ use crate::api::visibility::{Read, Visibility};
 
 /// Java's rule: not in an `internal` or `impl` package, a published module, a package its
 /// `module-info.java` exports.
-pub fn scope(dirs: &[&str], read: Read) -> Visibility {
+pub(crate) fn scope(dirs: &[&str], read: Read) -> Visibility {
     if dirs.iter().any(|d| *d == "internal" || *d == "impl") {
         return Visibility::NotApi("an internal package");
     }

@@ -8,7 +8,7 @@
 //! and is never assumed.
 
 /// Whether every value of the type written `narrow` is a value of the type written `wide`.
-pub fn subtype(narrow: &str, wide: &str) -> bool {
+pub(crate) fn subtype(narrow: &str, wide: &str) -> bool {
     subtype_within(narrow.trim(), wide.trim(), 0)
 }
 

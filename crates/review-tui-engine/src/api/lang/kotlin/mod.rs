@@ -4,7 +4,7 @@ use super::TagReading;
 use super::tagged::{Tagged, every_file};
 use crate::cohort::grammar::Grammar;
 
-pub static KOTLIN: Tagged = Tagged {
+pub(crate) static KOTLIN: Tagged = Tagged {
     grammars: &[Grammar::Kotlin],
     reading: TagReading {
         name: "Kotlin",

@@ -1,13 +1,13 @@
 //! Lua: read from tags; a module's API is the table it returns. A rockspec names and versions
 //! the package.
 
-pub mod rockspec;
+pub(crate) mod rockspec;
 
 use super::tagged::{Tagged, every_file};
 use super::{Manifest, TagReading, Versioning};
 use crate::cohort::grammar::Grammar;
 
-pub static LUA: Tagged = Tagged {
+pub(crate) static LUA: Tagged = Tagged {
     grammars: &[Grammar::Lua],
     reading: TagReading {
         name: "Lua",

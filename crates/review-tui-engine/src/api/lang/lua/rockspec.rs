@@ -8,12 +8,12 @@ use std::collections::HashMap;
 use crate::api::visibility::Read;
 
 /// The package's name (`package = "busted"`).
-pub fn names(text: &str) -> Vec<String> {
+pub(crate) fn names(text: &str) -> Vec<String> {
     assigned(text, "package").into_iter().collect()
 }
 
 /// The version without the rockspec's own revision (`2.3.0-1` is version `2.3.0`).
-pub fn version(text: &str, _root: &str, _read: Read) -> Option<String> {
+pub(crate) fn version(text: &str, _root: &str, _read: Read) -> Option<String> {
     let written = assigned(text, "version")?;
     let (version, _revision) = written.rsplit_once('-')?;
     version

@@ -14,7 +14,7 @@ use crate::cohort::grammar::Grammar;
 
 /// Whether a header (`.h`, which the index reads as C) declares Objective-C: a line opening
 /// an `@interface` or an `@protocol`.
-pub fn declares_objective_c(source: &[u8]) -> bool {
+pub(crate) fn declares_objective_c(source: &[u8]) -> bool {
     String::from_utf8_lossy(source).lines().any(|line| {
         let line = line.trim_start();
         line.starts_with("@interface") || line.starts_with("@protocol")
@@ -22,7 +22,7 @@ pub fn declares_objective_c(source: &[u8]) -> bool {
 }
 
 /// Adds the header's public declarations to `out`; `exported` answers for each top-level name.
-pub fn extract(
+pub(crate) fn extract(
     source: &[u8],
     exported: &dyn Fn(&str) -> bool,
     out: &mut Surface,

@@ -1,13 +1,13 @@
 //! Objective-C: read from tags; its API is in headers (read as C).
 
-pub mod header;
+pub(crate) mod header;
 
 use super::TagReading;
 use super::tagged::Tagged;
 use crate::api::visibility::{Read, Visibility};
 use crate::cohort::grammar::Grammar;
 
-pub static OBJECTIVE_C: Tagged = Tagged {
+pub(crate) static OBJECTIVE_C: Tagged = Tagged {
     grammars: &[Grammar::ObjectiveC],
     reading: TagReading {
         name: "Objective-C",
@@ -27,7 +27,7 @@ fn scope(_path: &str, _dirs: &[&str], _source: &str, _read: Read) -> Visibility 
 /// target's `include/` (or its `publicHeadersPath`), a framework's `Headers/`, a folder named
 /// `Public`, it is; under `Private`/`Internal`, or named `*+Private.h`/`*_Private.h`, it is
 /// not. Otherwise it is undecided: read, never a proven removal.
-pub fn header_scope(path: &str, dirs: &[&str], read: Read) -> Visibility {
+pub(crate) fn header_scope(path: &str, dirs: &[&str], read: Read) -> Visibility {
     let file = path.rsplit('/').next().unwrap_or(path);
     let private = |d: &str| {
         let d = d.to_ascii_lowercase();

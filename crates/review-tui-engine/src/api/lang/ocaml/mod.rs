@@ -6,7 +6,7 @@ use crate::api::lang::manifest::{assigned_name, assigned_version};
 use crate::api::visibility::{Read, Visibility};
 use crate::cohort::grammar::Grammar;
 
-pub static OCAML: Tagged = Tagged {
+pub(crate) static OCAML: Tagged = Tagged {
     grammars: &[Grammar::OCaml, Grammar::OCamlInterface],
     reading: TagReading {
         name: "OCaml",

@@ -4,7 +4,7 @@ use super::TagReading;
 use super::tagged::{Tagged, every_file};
 use crate::cohort::grammar::Grammar;
 
-pub static PHP: Tagged = Tagged {
+pub(crate) static PHP: Tagged = Tagged {
     grammars: &[Grammar::Php],
     reading: TagReading {
         name: "PHP",

@@ -12,7 +12,7 @@ use crate::api::visibility::Read;
 /// file at `path`; `None` when nothing bounds them: no package `__init__.py` above it declares
 /// `__all__`, the file is that `__init__.py`, or the package exports the module itself or
 /// everything of it (`from . import json_schema`, `from .errors import *`).
-pub fn python_reach(path: &str, read: Read) -> Option<BTreeSet<String>> {
+pub(crate) fn python_reach(path: &str, read: Read) -> Option<BTreeSet<String>> {
     let parts: Vec<&str> = path.split('/').collect();
     let (file, dirs) = parts.split_last()?;
     // The top package: the outermost folder above the file holding an `__init__.py`, with

@@ -10,7 +10,7 @@ use tree_sitter::Node;
 use crate::api::text::{Src, named};
 use crate::api::{Item, OVERLOADED, Param, ParamKind, Surface};
 
-pub fn extract(root: Node, src: Src, exported: &dyn Fn(&str) -> bool, out: &mut Surface) {
+pub(crate) fn extract(root: Node, src: Src, exported: &dyn Fn(&str) -> bool, out: &mut Surface) {
     let declared = dunder_all(root, src);
     let public = |name: &str| match &declared {
         Some(names) => names.contains(name),
@@ -89,7 +89,7 @@ pub fn extract(root: Node, src: Src, exported: &dyn Fn(&str) -> bool, out: &mut 
 /// The shape of a module-level name bound to a type expression (`AmqpDsn =
 /// Annotated[Url, UrlConstraints(…)]`, `Json = Union[…]`, `x: TypeAlias = …`): a type, used in
 /// annotations as a class of its name would be.
-pub const TYPE_EXPRESSION: &str = "type expression";
+pub(crate) const TYPE_EXPRESSION: &str = "type expression";
 
 /// Whether an assignment statement binds a type expression: its value subscripts a typing
 /// construct or names a class (CamelCase), or it is annotated `TypeAlias`.

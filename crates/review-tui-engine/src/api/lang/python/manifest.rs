@@ -6,7 +6,7 @@ use crate::api::lang::{Manifest, Versioning};
 use crate::api::visibility::Read;
 use crate::cohort::paths::parent_dir;
 
-pub static MANIFESTS: &[Manifest] = &[
+pub(crate) static MANIFESTS: &[Manifest] = &[
     Manifest {
         file: "pyproject.toml",
         names: pyproject_name,
@@ -48,7 +48,7 @@ fn pyproject_version(text: &str, _root: &str, _read: Read) -> Option<String> {
 /// from `__init__.py`, `attr: pkg.__version__`, `dynamic = ["version"]`): the `__version__`
 /// written in the outermost package above `path` (below the manifest's folder), or in its
 /// `__about__.py` / `_version.py` / `version.py`.
-pub fn package_version(path: &str, root: &str, read: Read) -> Option<(String, String)> {
+pub(crate) fn package_version(path: &str, root: &str, read: Read) -> Option<(String, String)> {
     let assignment =
         regex::Regex::new(r#"(?m)^__version__\s*(?::\s*str\s*)?=\s*["']([0-9][^"']*)["']"#).ok()?;
     let below = path

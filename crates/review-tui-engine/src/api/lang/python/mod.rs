@@ -1,9 +1,9 @@
 //! Python: how a file's exported items are read.
 
-pub mod declared;
-pub mod extract;
-pub mod manifest;
-pub mod scope;
+pub(crate) mod declared;
+pub(crate) mod extract;
+pub(crate) mod manifest;
+pub(crate) mod scope;
 
 use tree_sitter::Node;
 
@@ -13,9 +13,9 @@ use crate::api::text::Src;
 use crate::api::visibility::{Read, Visibility};
 use crate::cohort::grammar::Grammar;
 
-pub struct Python;
+pub(crate) struct Python;
 
-pub static PYTHON: Python = Python;
+pub(crate) static PYTHON: Python = Python;
 
 impl Language for Python {
     fn grammars(&self) -> &'static [Grammar] {

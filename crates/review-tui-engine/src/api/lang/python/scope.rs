@@ -4,7 +4,7 @@
 
 use crate::api::visibility::{Read, Visibility};
 
-pub fn scope(path: &str, dirs: &[&str], source: &str, read: Read) -> Visibility {
+pub(crate) fn scope(path: &str, dirs: &[&str], source: &str, read: Read) -> Visibility {
     let file = path.rsplit('/').next().unwrap_or(path);
     let stem = file.strip_suffix(".py").unwrap_or(file);
     let private = dirs

@@ -4,7 +4,7 @@ use super::TagReading;
 use super::tagged::{Tagged, every_file};
 use crate::cohort::grammar::Grammar;
 
-pub static RUBY: Tagged = Tagged {
+pub(crate) static RUBY: Tagged = Tagged {
     grammars: &[Grammar::Ruby],
     reading: TagReading {
         name: "Ruby",

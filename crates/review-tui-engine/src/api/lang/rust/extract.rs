@@ -9,7 +9,7 @@ use tree_sitter::Node;
 use crate::api::text::{Src, named, strip_lifetimes};
 use crate::api::{Item, Param, ParamKind, Surface};
 
-pub fn extract(root: Node, src: Src, exported: &dyn Fn(&str) -> bool, out: &mut Surface) {
+pub(crate) fn extract(root: Node, src: Src, exported: &dyn Fn(&str) -> bool, out: &mut Surface) {
     match macro_bodies_spliced(root, src) {
         Some((spliced, Some(tree))) => {
             items(tree.root_node(), Src(spliced.as_bytes()), exported, out, "")

@@ -7,7 +7,7 @@ use crate::api::Surface;
 
 /// Drops from `surface` the methods of each type in `surface.foreign_impls` that `public`
 /// says is not part of the API (a private or `pub(crate)` type of another module).
-pub fn keep_public(surface: &mut Surface, public: &dyn Fn(&str) -> bool) {
+pub(crate) fn keep_public(surface: &mut Surface, public: &dyn Fn(&str) -> bool) {
     let private: Vec<String> = surface
         .foreign_impls
         .iter()
@@ -23,7 +23,7 @@ pub fn keep_public(surface: &mut Surface, public: &dyn Fn(&str) -> bool) {
 }
 
 /// Whether `text` defines `name` as a `pub` type (not `pub(crate)`) at the start of a line.
-pub fn defines_public_type(text: &str, name: &str) -> bool {
+pub(crate) fn defines_public_type(text: &str, name: &str) -> bool {
     ["struct", "enum", "union", "type"].iter().any(|keyword| {
         let written = format!("{keyword} {name}");
         text.match_indices(&written).any(|(at, _)| {

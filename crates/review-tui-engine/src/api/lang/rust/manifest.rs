@@ -4,7 +4,7 @@ use crate::api::lang::manifest::toml_string;
 use crate::api::lang::{Manifest, Versioning};
 use crate::api::visibility::Read;
 
-pub static MANIFESTS: &[Manifest] = &[Manifest {
+pub(crate) static MANIFESTS: &[Manifest] = &[Manifest {
     file: "Cargo.toml",
     names: |text| {
         toml_string(text, &["package", "name"])

@@ -1,11 +1,11 @@
 //! Rust: how a file's exported items are read.
 
-pub mod extract;
-pub mod foreign;
-pub mod manifest;
-pub mod modules;
-pub mod renamed;
-pub mod scope;
+pub(crate) mod extract;
+pub(crate) mod foreign;
+pub(crate) mod manifest;
+pub(crate) mod modules;
+pub(crate) mod renamed;
+pub(crate) mod scope;
 
 use tree_sitter::Node;
 
@@ -15,9 +15,9 @@ use crate::api::text::Src;
 use crate::api::visibility::{Read, Visibility};
 use crate::cohort::grammar::Grammar;
 
-pub struct Rust;
+pub(crate) struct Rust;
 
-pub static RUST: Rust = Rust;
+pub(crate) static RUST: Rust = Rust;
 
 impl Language for Rust {
     fn grammars(&self) -> &'static [Grammar] {

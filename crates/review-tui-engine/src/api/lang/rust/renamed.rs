@@ -9,7 +9,7 @@ use crate::api::Surface;
 
 /// Keys `surface`'s top-level items (and their members) by the name `public_name` gives
 /// them, where it gives one.
-pub fn by_public_names(surface: &mut Surface, public_name: &dyn Fn(&str) -> Option<String>) {
+pub(crate) fn by_public_names(surface: &mut Surface, public_name: &dyn Fn(&str) -> Option<String>) {
     let mut renames: BTreeMap<String, String> = BTreeMap::new();
     for key in surface.items.keys() {
         let top = key.split("::").next().unwrap_or(key);

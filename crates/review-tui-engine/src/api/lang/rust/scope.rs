@@ -39,7 +39,7 @@ fn crate_of<'p>(path: &'p str, read: Read) -> Option<(String, String, &'p str)> 
 
 /// Whether the Rust file at `path` carries an API, and which of its names (see the module's
 /// documentation).
-pub fn scope(path: &str, read: Read) -> Visibility {
+pub(crate) fn scope(path: &str, read: Read) -> Visibility {
     let Some((root, manifest, relative)) = crate_of(path, read) else {
         return Visibility::Exported;
     };
@@ -208,7 +208,7 @@ fn re_exports(modules: &[String], ancestors: &[String], src: &str, read: Read) -
 /// `cfg_unstable_metrics`: `#[cfg(tokio_unstable)] $item`). Read from the crate root at
 /// `root` (`""` at the repository's root): `src/lib.rs`, and `src/macros.rs` or
 /// `src/macros/mod.rs` with the files it declares, where crates keep such macros.
-pub fn crate_unstable_macros(root: &str, read: Read) -> BTreeSet<String> {
+pub(crate) fn crate_unstable_macros(root: &str, read: Read) -> BTreeSet<String> {
     const MAX_FILES: usize = 32;
     let at = |p: &str| {
         if root.is_empty() {
@@ -288,7 +288,7 @@ fn unstable_macros_in(texts: &[String]) -> BTreeSet<String> {
 }
 
 /// [`crate_unstable_macros`] of the crate holding the file at `path`.
-pub fn unstable_macros_of(path: &str, read: Read) -> BTreeSet<String> {
+pub(crate) fn unstable_macros_of(path: &str, read: Read) -> BTreeSet<String> {
     crate_of(path, read)
         .map(|(root, _, _)| crate_unstable_macros(&root, read))
         .unwrap_or_default()

@@ -5,7 +5,7 @@ use super::{Manifest, TagReading, Versioning};
 use crate::api::lang::manifest::{assigned_name, assigned_version};
 use crate::cohort::grammar::Grammar;
 
-pub static SCALA: Tagged = Tagged {
+pub(crate) static SCALA: Tagged = Tagged {
     grammars: &[Grammar::Scala],
     reading: TagReading {
         name: "Scala",

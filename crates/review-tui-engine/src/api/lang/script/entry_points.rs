@@ -26,7 +26,7 @@ enum Reach {
 
 /// The scope of the script file `path`, or `None` when the package's entry points are not
 /// known (then the language's own rule, `export`, decides alone).
-pub fn script_scope(path: &str, read: Read) -> Option<Visibility> {
+pub(crate) fn script_scope(path: &str, read: Read) -> Option<Visibility> {
     let (root, manifest) = package_of(path, read)?;
     let compact: String = manifest.chars().filter(|c| !c.is_whitespace()).collect();
     if compact.contains("\"private\":true") {

@@ -9,7 +9,7 @@ use tree_sitter::Node;
 use crate::api::text::{Src, has_token, named};
 use crate::api::{Item, Param, ParamKind, Surface};
 
-pub fn extract(root: Node, src: Src, exported: &dyn Fn(&str) -> bool, out: &mut Surface) {
+pub(crate) fn extract(root: Node, src: Src, exported: &dyn Fn(&str) -> bool, out: &mut Surface) {
     // `export { local as name }` exports a declaration written without `export`.
     let mut local_exports: BTreeMap<String, Vec<String>> = BTreeMap::new();
     for statement in named(root) {

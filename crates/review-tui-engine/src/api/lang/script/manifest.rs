@@ -3,7 +3,7 @@
 use crate::api::lang::{Manifest, Versioning};
 use crate::api::visibility::Read;
 
-pub static MANIFESTS: &[Manifest] = &[Manifest {
+pub(crate) static MANIFESTS: &[Manifest] = &[Manifest {
     file: "package.json",
     names,
     version,

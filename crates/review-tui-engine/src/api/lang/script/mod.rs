@@ -1,8 +1,8 @@
 //! JavaScript and TypeScript: how a file's exported items are read.
 
-pub mod entry_points;
-pub mod extract;
-pub mod manifest;
+pub(crate) mod entry_points;
+pub(crate) mod extract;
+pub(crate) mod manifest;
 
 use tree_sitter::Node;
 
@@ -12,9 +12,9 @@ use crate::api::text::Src;
 use crate::api::visibility::{Read, Visibility};
 use crate::cohort::grammar::Grammar;
 
-pub struct Script;
+pub(crate) struct Script;
 
-pub static SCRIPT: Script = Script;
+pub(crate) static SCRIPT: Script = Script;
 
 impl Language for Script {
     fn grammars(&self) -> &'static [Grammar] {

@@ -5,7 +5,7 @@ use super::{Manifest, TagReading, Versioning};
 use crate::api::lang::manifest::{assigned_name, assigned_version};
 use crate::cohort::grammar::Grammar;
 
-pub static SWIFT: Tagged = Tagged {
+pub(crate) static SWIFT: Tagged = Tagged {
     grammars: &[Grammar::Swift],
     reading: TagReading {
         name: "Swift",

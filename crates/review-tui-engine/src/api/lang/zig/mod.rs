@@ -5,7 +5,7 @@ use super::{Manifest, TagReading, Versioning};
 use crate::api::lang::manifest::{assigned_name, assigned_version};
 use crate::cohort::grammar::Grammar;
 
-pub static ZIG: Tagged = Tagged {
+pub(crate) static ZIG: Tagged = Tagged {
     grammars: &[Grammar::Zig],
     reading: TagReading {
         name: "Zig",

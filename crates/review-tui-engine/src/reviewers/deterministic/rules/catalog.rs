@@ -290,7 +290,7 @@ impl Prefilter {
     }
 
     /// Indices (into the catalog) of the rules whose pattern matches `text`.
-    pub fn candidates(&self, text: &str) -> Vec<usize> {
+    pub(crate) fn candidates(&self, text: &str) -> Vec<usize> {
         let set = self
             .set
             .get_or_init(|| RegexSet::new(self.patterns.iter()).ok());
@@ -302,7 +302,7 @@ impl Prefilter {
         }
     }
 
-    pub fn is_empty(&self) -> bool {
+    pub(crate) fn is_empty(&self) -> bool {
         self.rules.is_empty()
     }
 }
@@ -339,7 +339,7 @@ impl Index {
         index
     }
 
-    pub fn prefilter(&self, language: Language, side: Side) -> Option<&Prefilter> {
+    pub(crate) fn prefilter(&self, language: Language, side: Side) -> Option<&Prefilter> {
         self.prefilters.get(&(language, side))
     }
 }

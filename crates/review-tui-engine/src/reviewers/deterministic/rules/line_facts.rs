@@ -35,7 +35,7 @@ pub(super) struct Facts {
 }
 
 impl<'f> LineFacts<'f> {
-    pub fn new(file: &'f FileDiff, worktree: Option<&'f Path>) -> LineFacts<'f> {
+    pub(super) fn new(file: &'f FileDiff, worktree: Option<&'f Path>) -> LineFacts<'f> {
         LineFacts {
             file,
             worktree,
@@ -44,7 +44,7 @@ impl<'f> LineFacts<'f> {
     }
 
     /// The facts of the added or removed line at `index` (context lines are not asked about).
-    pub fn at(&self, index: usize) -> Facts {
+    pub(super) fn at(&self, index: usize) -> Facts {
         self.lines
             .get_or_init(|| {
                 let head = self.worktree.and_then(|root| read_head(self.file, root));

@@ -5,7 +5,7 @@
 //! A line rule is a regex on one added line (or removed line, with `side = "LEFT"`), narrowed
 //! by `require`/`forbid` on the same line, `context_require`/`context_forbid` on the file or
 //! hunk, path and language targets, and test-code tracking. A file rule (`check = "…"`) is
-//! logic in [`checks`] that needs more than a line: file sizes, lock files and manifests,
+//! logic in `checks` that needs more than a line: file sizes, lock files and manifests,
 //! workflow triggers, Dockerfile stages. Both carry the same metadata from TOML.
 
 mod catalog;

@@ -83,14 +83,14 @@ pub(crate) struct Target {
 }
 
 impl Target {
-    pub fn applies(&self, path: &str, language: Language) -> bool {
+    pub(crate) fn applies(&self, path: &str, language: Language) -> bool {
         (self.languages.is_empty() || self.languages.contains(&language))
             && (self.include.is_empty() || glob::any_matches(&self.include, path))
             && !glob::any_matches(&self.exclude, path)
     }
 
     /// Whether a file of `language` can ever match, whatever its path.
-    pub fn admits_language(&self, language: Language) -> bool {
+    pub(crate) fn admits_language(&self, language: Language) -> bool {
         self.languages.is_empty() || self.languages.contains(&language)
     }
 }

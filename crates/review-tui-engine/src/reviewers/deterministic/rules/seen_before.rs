@@ -33,7 +33,7 @@ pub(super) struct SeenBefore {
 impl SeenBefore {
     /// Whether `subject` was on a line `before` matches, in a file `rule` reads, before the
     /// change. `index` names the rule for the cache.
-    pub fn held(
+    pub(super) fn held(
         &mut self,
         index: usize,
         rule: &Rule,

@@ -110,7 +110,7 @@ impl Default for OneOrMany {
 }
 
 impl OneOrMany {
-    pub fn into_vec(self) -> Vec<String> {
+    pub(crate) fn into_vec(self) -> Vec<String> {
         match self {
             OneOrMany::One(one) => vec![one],
             OneOrMany::Many(many) => many,

@@ -8,14 +8,14 @@ use serde::Deserialize;
 use serde_json::Value;
 
 #[derive(Debug, Deserialize)]
-pub struct Log {
+pub(super) struct Log {
     pub version: Option<String>,
     pub runs: Option<Vec<Run>>,
 }
 
 #[derive(Debug, Default, Deserialize)]
 #[serde(rename_all = "camelCase", default)]
-pub struct Run {
+pub(super) struct Run {
     pub tool: Tool,
     pub results: Option<Vec<SarifResult>>,
     pub original_uri_base_ids: BTreeMap<String, ArtifactLocation>,
@@ -23,13 +23,13 @@ pub struct Run {
 
 #[derive(Debug, Default, Deserialize)]
 #[serde(default)]
-pub struct Tool {
+pub(super) struct Tool {
     pub driver: ToolComponent,
 }
 
 #[derive(Debug, Default, Deserialize)]
 #[serde(rename_all = "camelCase", default)]
-pub struct ToolComponent {
+pub(super) struct ToolComponent {
     pub name: String,
     pub version: Option<String>,
     pub rules: Vec<ReportingDescriptor>,
@@ -37,7 +37,7 @@ pub struct ToolComponent {
 
 #[derive(Debug, Default, Deserialize)]
 #[serde(rename_all = "camelCase", default)]
-pub struct ReportingDescriptor {
+pub(super) struct ReportingDescriptor {
     pub id: String,
     pub name: Option<String>,
     pub short_description: Option<Message>,
@@ -48,13 +48,13 @@ pub struct ReportingDescriptor {
 
 #[derive(Debug, Default, Deserialize)]
 #[serde(default)]
-pub struct ReportingConfiguration {
+pub(super) struct ReportingConfiguration {
     pub level: Option<String>,
 }
 
 #[derive(Debug, Default, Deserialize)]
 #[serde(default)]
-pub struct Message {
+pub(super) struct Message {
     pub text: Option<String>,
     pub id: Option<String>,
     pub arguments: Vec<String>,
@@ -64,10 +64,10 @@ pub struct Message {
 /// `security-severity` as a string or a number, `tags` sometimes as a lone string).
 #[derive(Debug, Default, Deserialize)]
 #[serde(transparent)]
-pub struct Properties(pub BTreeMap<String, Value>);
+pub(super) struct Properties(pub BTreeMap<String, Value>);
 
 impl Properties {
-    pub fn number(&self, key: &str) -> Option<f64> {
+    pub(super) fn number(&self, key: &str) -> Option<f64> {
         match self.0.get(key)? {
             Value::Number(n) => n.as_f64(),
             Value::String(s) => s.trim().parse().ok(),
@@ -76,11 +76,11 @@ impl Properties {
         .filter(|n: &f64| n.is_finite())
     }
 
-    pub fn text(&self, key: &str) -> Option<&str> {
+    pub(super) fn text(&self, key: &str) -> Option<&str> {
         self.0.get(key)?.as_str()
     }
 
-    pub fn strings(&self, key: &str) -> Vec<String> {
+    pub(super) fn strings(&self, key: &str) -> Vec<String> {
         match self.0.get(key) {
             Some(Value::Array(items)) => items
                 .iter()
@@ -94,14 +94,14 @@ impl Properties {
 
 #[derive(Debug, Default, Deserialize)]
 #[serde(default)]
-pub struct RuleReference {
+pub(super) struct RuleReference {
     pub id: Option<String>,
     pub index: Option<i64>,
 }
 
 #[derive(Debug, Default, Deserialize)]
 #[serde(rename_all = "camelCase", default)]
-pub struct SarifResult {
+pub(super) struct SarifResult {
     pub rule_id: Option<String>,
     pub rule_index: Option<i64>,
     pub rule: Option<RuleReference>,
@@ -116,27 +116,27 @@ pub struct SarifResult {
 
 #[derive(Debug, Default, Deserialize)]
 #[serde(rename_all = "camelCase", default)]
-pub struct Location {
+pub(super) struct Location {
     pub physical_location: Option<PhysicalLocation>,
 }
 
 #[derive(Debug, Default, Deserialize)]
 #[serde(rename_all = "camelCase", default)]
-pub struct PhysicalLocation {
+pub(super) struct PhysicalLocation {
     pub artifact_location: Option<ArtifactLocation>,
     pub region: Option<Region>,
 }
 
 #[derive(Debug, Default, Clone, Deserialize)]
 #[serde(rename_all = "camelCase", default)]
-pub struct ArtifactLocation {
+pub(super) struct ArtifactLocation {
     pub uri: Option<String>,
     pub uri_base_id: Option<String>,
 }
 
 #[derive(Debug, Default, Deserialize)]
 #[serde(rename_all = "camelCase", default)]
-pub struct Region {
+pub(super) struct Region {
     pub start_line: Option<i64>,
     pub end_line: Option<i64>,
     pub char_offset: Option<i64>,
@@ -146,13 +146,13 @@ pub struct Region {
 
 #[derive(Debug, Default, Deserialize)]
 #[serde(default)]
-pub struct ArtifactContent {
+pub(super) struct ArtifactContent {
     pub text: Option<String>,
 }
 
 #[derive(Debug, Default, Deserialize)]
 #[serde(default)]
-pub struct Suppression {
+pub(super) struct Suppression {
     pub kind: Option<String>,
     pub status: Option<String>,
     pub justification: Option<String>,

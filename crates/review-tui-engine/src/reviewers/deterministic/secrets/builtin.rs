@@ -28,7 +28,7 @@ const PLAIN: (Option<&str>, &[&str], bool) = (None, &[], false);
 const SPECIFIC: f64 = 0.95;
 /// Confidence for the generic assignment rule: 0.6 keeps it under the verdict's block threshold
 /// (0.7), so an unconfirmed generic match holds the merge for a person instead of blocking.
-pub const GENERIC: f64 = 0.6;
+pub(super) const GENERIC: f64 = 0.6;
 
 // Patterns are written in RE2 syntax and go through the same translation as gitleaks rules, so
 // `\w` and `\b` are ASCII here too. The trailing `(?:[^…]|$)` groups stand in for lookahead.
@@ -296,12 +296,12 @@ pub(crate) fn describe_like_builtin(rule: &mut SecretRule) {
 }
 
 /// Every built-in rule.
-pub fn rules() -> Vec<SecretRule> {
+pub(super) fn rules() -> Vec<SecretRule> {
     compile(BUILTINS.iter())
 }
 
 /// The built-ins that gitleaks' default rules do not cover: what is added to them.
-pub fn beside_gitleaks() -> Vec<SecretRule> {
+pub(super) fn beside_gitleaks() -> Vec<SecretRule> {
     compile(
         BUILTINS
             .iter()

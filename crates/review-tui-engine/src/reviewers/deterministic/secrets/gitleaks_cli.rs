@@ -193,7 +193,7 @@ fn relative_to(file: &str, root: &str) -> String {
 
 /// Finds `program` the way a shell would: a name with a `/` is a path, anything else is looked
 /// up in `path_var` (the value of `PATH`).
-pub fn find_program(program: &str, path_var: Option<OsString>) -> Option<PathBuf> {
+pub(super) fn find_program(program: &str, path_var: Option<OsString>) -> Option<PathBuf> {
     if program.contains('/') {
         let path = PathBuf::from(program);
         return path.is_file().then_some(path);

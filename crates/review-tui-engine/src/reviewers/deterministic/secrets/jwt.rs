@@ -10,7 +10,7 @@
 /// be read (then it is not known to be a sample and stays a finding). A token whose `exp` is
 /// past opens nothing, whoever issued it (golang-jwt #279: an example's expected output,
 /// `{"iss":"test","exp":1516239022}`, January 2018).
-pub fn issued_by_someone(token: &str) -> bool {
+pub(super) fn issued_by_someone(token: &str) -> bool {
     let now = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_secs());

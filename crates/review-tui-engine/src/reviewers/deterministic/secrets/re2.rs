@@ -17,7 +17,7 @@ use thiserror::Error;
 
 /// Why an RE2 pattern (a gitleaks rule's) cannot be used here.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
-pub enum Re2Error {
+pub(super) enum Re2Error {
     #[error("trailing backslash")]
     TrailingBackslash,
     #[error(r"`\C` (any byte) has no equivalent")]
@@ -34,12 +34,12 @@ pub enum Re2Error {
 const SIZE_LIMIT: usize = 64 << 20;
 
 /// Translates and compiles one RE2 pattern.
-pub fn compile(pattern: &str) -> Result<Regex, Re2Error> {
+pub(super) fn compile(pattern: &str) -> Result<Regex, Re2Error> {
     compile_translated(&translate(pattern)?)
 }
 
 /// Compiles a pattern [`translate`] made.
-pub fn compile_translated(translated: &str) -> Result<Regex, Re2Error> {
+pub(super) fn compile_translated(translated: &str) -> Result<Regex, Re2Error> {
     RegexBuilder::new(translated)
         .size_limit(SIZE_LIMIT)
         .build()
@@ -61,7 +61,7 @@ const WORD: &str = "0-9A-Za-z_";
 const DIGIT: &str = "0-9";
 const SPACE: &str = r"\t\n\f\r ";
 
-pub fn translate(pattern: &str) -> Result<String, Re2Error> {
+pub(super) fn translate(pattern: &str) -> Result<String, Re2Error> {
     let chars: Vec<char> = pattern.chars().collect();
     let mut out = String::with_capacity(pattern.len() + 16);
     let mut i = 0;

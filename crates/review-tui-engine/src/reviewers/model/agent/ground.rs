@@ -17,7 +17,7 @@ use crate::reviewers::model::toolbox::ToolBox;
 
 /// Checks `draft`'s anchor against the toolbox's diff and files and sets its scope. Without a
 /// diff (a toolbox of tests) the anchor is taken as written.
-pub fn ground(draft: &mut NodeDraft, tools: &dyn ToolBox) -> Result<(), Vec<Invalid>> {
+pub(super) fn ground(draft: &mut NodeDraft, tools: &dyn ToolBox) -> Result<(), Vec<Invalid>> {
     let Some(diff) = tools.diff() else {
         return Ok(());
     };

@@ -435,9 +435,7 @@ impl Turn<'_> {
         loop {
             turn += 1;
             let response = self.ask(&system, &messages, &tools, false, turn).await?;
-            if let FinishReason::Other(reason) = &response.finish
-                && is_failure(reason)
-            {
+            if let FinishReason::Failed { reason } = &response.finish {
                 // The server says the answer failed: nothing in it is read, calls included.
                 messages.push(Message::Assistant {
                     text: response.text.clone(),
@@ -1082,15 +1080,6 @@ fn arguments_problem(arguments: &Value) -> String {
         },
         other => kind_of(other).to_owned(),
     }
-}
-
-/// A `finish_reason` that says the answer failed rather than ended (`error`, `aborted`): what
-/// came with it cannot be trusted. Unknown but benign reasons (`eos_token`) end a turn as usual.
-fn is_failure(reason: &str) -> bool {
-    let reason = reason.to_ascii_lowercase();
-    ["error", "abort", "cancel", "fail", "timeout"]
-        .iter()
-        .any(|bad| reason.contains(bad))
 }
 
 fn clip(text: &str, max_chars: usize) -> String {

@@ -9,10 +9,10 @@ use serde_json::{Value, json};
 use crate::review::schema::node_draft_schema;
 use crate::reviewers::model::provider::{OutputSchema, ToolSpec};
 
-pub const ADD_REVIEW_NODE: &str = "add_review_node";
-pub const CONFIRM_NODE: &str = "confirm_node";
-pub const DISPUTE_NODE: &str = "dispute_node";
-pub const FINISH: &str = "finish";
+pub(super) const ADD_REVIEW_NODE: &str = "add_review_node";
+pub(super) const CONFIRM_NODE: &str = "confirm_node";
+pub(super) const DISPUTE_NODE: &str = "dispute_node";
+pub(super) const FINISH: &str = "finish";
 pub const OUTPUT_TOOLS: [&str; 4] = [ADD_REVIEW_NODE, CONFIRM_NODE, DISPUTE_NODE, FINISH];
 
 /// The tag that fences text written by other people (PR description, comments, history).

@@ -150,7 +150,9 @@ fn response(answer: &Answer, draft: &NodeDraft, n: usize) -> ChatResponse {
                 })
                 .collect();
             let finish = if *failed {
-                FinishReason::Other("error".into())
+                FinishReason::Failed {
+                    reason: "error".into(),
+                }
             } else {
                 FinishReason::ToolCalls
             };

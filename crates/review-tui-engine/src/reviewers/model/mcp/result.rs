@@ -15,7 +15,7 @@ use crate::reviewers::redact::Redactor;
 pub const MAX_RESULT_BYTES: usize = 16 * 1024;
 
 /// The block the model reads, and the injection findings the answer carried.
-pub struct Shaped {
+pub(super) struct Shaped {
     pub block: String,
     pub flagged: Vec<ReviewNode>,
 }
@@ -38,7 +38,7 @@ fn text_of(result: &CallToolResult) -> String {
     parts.join("\n")
 }
 
-pub fn shape(origin: &str, result: &CallToolResult, redactor: &dyn Redactor) -> Shaped {
+pub(super) fn shape(origin: &str, result: &CallToolResult, redactor: &dyn Redactor) -> Shaped {
     let redacted = redactor.redact(&text_of(result));
     // Scanned as it came (invisible characters are evidence of their own), like the PR's text.
     let flagged = injection::scan(&Diff::default(), &[PrText::new(origin, redacted.clone())]).nodes;

@@ -20,7 +20,7 @@ const BASE_ENV: [&str; 2] = ["PATH", "HOME"];
 
 type Client = RunningService<RoleClient, ()>;
 
-pub struct Server {
+pub(super) struct Server {
     pub entry: McpSource,
     /// `None` once stopped, or when it never started.
     client: AsyncMutex<Option<Client>>,
@@ -50,7 +50,7 @@ enum StartError {
 
 /// Why a call got no answer: said to the model, recorded for the coverage.
 #[derive(Debug, thiserror::Error)]
-pub enum CallError {
+pub(super) enum CallError {
     #[error("the context source {0} is not available this round")]
     Unavailable(String),
     #[error("{origin} gave no answer within {}", humantime::format_duration(*.timeout))]
@@ -60,15 +60,15 @@ pub enum CallError {
 }
 
 impl Server {
-    pub fn reviewer(&self) -> String {
+    pub(super) fn reviewer(&self) -> String {
         format!("mcp:{}", self.entry.name)
     }
 
-    pub fn usage(&self) -> Usage {
+    pub(super) fn usage(&self) -> Usage {
         self.usage.lock().unwrap_or_else(|e| e.into_inner()).clone()
     }
 
-    pub fn pid(&self) -> Option<u32> {
+    pub(super) fn pid(&self) -> Option<u32> {
         self.group.as_ref().map(|g| g.0)
     }
 
@@ -83,14 +83,14 @@ impl Server {
     }
 
     /// A source that could not be started at all.
-    pub fn failed(entry: McpSource, why: String) -> Server {
+    pub(super) fn failed(entry: McpSource, why: String) -> Server {
         let server = Server::new(entry);
         server.record_failure(why);
         server
     }
 
     /// Starts the server and lists its tools, within the entry's timeout.
-    pub async fn start(entry: McpSource) -> Server {
+    pub(super) async fn start(entry: McpSource) -> Server {
         let timeout = entry.timeout();
         let mut server = Server::new(entry);
         let started = tokio::time::timeout(timeout, server.connect()).await;
@@ -166,7 +166,11 @@ impl Server {
     }
 
     /// Calls `tool` (one the allowlist names) with `arguments`, within the timeout.
-    pub async fn call(&self, tool: &str, arguments: &Value) -> Result<CallToolResult, CallError> {
+    pub(super) async fn call(
+        &self,
+        tool: &str,
+        arguments: &Value,
+    ) -> Result<CallToolResult, CallError> {
         let origin = format!("mcp:{}/{tool}", self.entry.name);
         let timeout = self.entry.timeout();
         let mut params = CallToolRequestParams::new(tool.to_owned());
@@ -207,7 +211,7 @@ impl Server {
     }
 
     /// Closes the session (stdin for a stdio server, which then exits), then kills the group.
-    pub async fn stop(&self) {
+    pub(super) async fn stop(&self) {
         if let Some(mut client) = self.client.lock().await.take() {
             let _ = client.close_with_timeout(Duration::from_secs(3)).await;
         }

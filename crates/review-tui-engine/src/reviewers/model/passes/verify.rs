@@ -95,7 +95,7 @@ pub fn candidates(nodes: &[ReviewNode], cap: usize) -> (Vec<&ReviewNode>, usize)
 
 /// True when every quoted line (line numbers stripped, whitespace normalised) appears within a
 /// line of `lines` (numbered, as `(number, text)`) and the quote says something (at least
-/// [`MIN_QUOTE_CHARS`] non-blank).
+/// `MIN_QUOTE_CHARS` non-blank).
 pub fn quote_in(lines: &[(u32, String)], quote: &str) -> bool {
     let quoted: Vec<String> = quote
         .lines()
@@ -115,7 +115,7 @@ pub fn quote_in(lines: &[(u32, String)], quote: &str) -> bool {
         .all(|q| lines.iter().any(|line| line.contains(q.as_str())))
 }
 
-/// The lines a refutation may quote: the anchored ones and [`QUOTE_WINDOW`] around them, from
+/// The lines a refutation may quote: the anchored ones and `QUOTE_WINDOW` around them, from
 /// the head's file for side RIGHT and from the diff's old lines for side LEFT.
 pub fn anchored_lines(anchor: &Anchor, file: &str, diff: Option<&Diff>) -> Vec<(u32, String)> {
     let from = anchor.start_line.saturating_sub(QUOTE_WINDOW).max(1);

@@ -15,10 +15,10 @@ use super::{
     StructuredOutput, ToolCall, Usage,
 };
 
-pub const DEFAULT_ANTHROPIC_BASE_URL: &str = "https://api.anthropic.com";
+pub(super) const DEFAULT_ANTHROPIC_BASE_URL: &str = "https://api.anthropic.com";
 /// Used only when no model was named.
-pub const DEFAULT_ANTHROPIC_MODEL: &str = "claude-sonnet-4-5";
-pub const ANTHROPIC_VERSION: &str = "2023-06-01";
+pub(super) const DEFAULT_ANTHROPIC_MODEL: &str = "claude-sonnet-4-5";
+pub(super) const ANTHROPIC_VERSION: &str = "2023-06-01";
 const KEY_VAR: &str = "ANTHROPIC_API_KEY";
 const PROVIDER: &str = "anthropic";
 
@@ -169,7 +169,7 @@ impl AnthropicProvider {
             Some("tool_use") => FinishReason::ToolCalls,
             Some("max_tokens") => FinishReason::Length,
             Some("refusal") => FinishReason::ContentFilter,
-            Some(other) => FinishReason::Other(other.to_owned()),
+            Some(other) => FinishReason::unlisted(other),
         };
         let usage = answer.usage.unwrap_or_default();
         Ok(ChatResponse {

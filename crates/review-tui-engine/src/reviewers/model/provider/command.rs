@@ -185,7 +185,7 @@ impl Provider for CommandProvider {
 }
 
 /// The whole conversation as one text: a CLI agent gets a single prompt.
-pub fn render_prompt(request: &ChatRequest) -> String {
+pub(super) fn render_prompt(request: &ChatRequest) -> String {
     let mut text = request.system.clone();
     for message in &request.messages {
         text.push_str("\n\n");

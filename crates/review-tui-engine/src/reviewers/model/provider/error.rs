@@ -5,7 +5,7 @@ use std::time::Duration;
 
 /// One call, as shown in errors: `POST /v1/chat/completions on 127.0.0.1:11434`, or a command
 /// line. The host is named, never the query or any credential.
-pub use crate::pr::http::Call;
+pub(crate) use crate::pr::http::Call;
 
 #[derive(Debug, thiserror::Error)]
 pub enum ProviderError {

@@ -24,7 +24,7 @@ mod props;
 
 pub use anthropic::{AnthropicConfig, AnthropicProvider};
 pub use command::{CommandConfig, CommandProvider};
-pub use error::{Call, ProviderError};
+pub use error::ProviderError;
 pub use heard::{Heard, chat_heard};
 pub use http::{ApiKey, RetryPolicy};
 pub use openai::{OpenAiConfig, OpenAiProvider, Profile};
@@ -195,7 +195,28 @@ pub enum FinishReason {
     Length,
     /// Refused or filtered.
     ContentFilter,
-    Other(String),
+    /// The server says the answer failed rather than ended (`error`, `aborted`): what came
+    /// with it cannot be trusted.
+    Failed { reason: String },
+    /// A reason this client does not know and that names no failure (`eos_token`): the turn
+    /// ends as usual.
+    Unrecognised { reason: String },
+}
+
+impl FinishReason {
+    /// A reason outside the ones a provider maps itself, sorted by what it says.
+    pub(crate) fn unlisted(reason: &str) -> FinishReason {
+        let lower = reason.to_ascii_lowercase();
+        let reason = reason.to_owned();
+        if ["error", "abort", "cancel", "fail", "timeout"]
+            .iter()
+            .any(|bad| lower.contains(bad))
+        {
+            FinishReason::Failed { reason }
+        } else {
+            FinishReason::Unrecognised { reason }
+        }
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
@@ -254,5 +275,28 @@ pub(crate) fn arguments_text(arguments: &Value) -> String {
     match arguments {
         Value::String(raw) => raw.clone(),
         other => other.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::FinishReason;
+
+    #[test]
+    fn an_unlisted_finish_reason_is_a_failure_only_when_it_names_one() {
+        for failed in ["error", "Aborted", "cancelled", "tool_failure", "TIMEOUT"] {
+            assert_eq!(
+                FinishReason::unlisted(failed),
+                FinishReason::Failed {
+                    reason: failed.into()
+                }
+            );
+        }
+        assert_eq!(
+            FinishReason::unlisted("eos_token"),
+            FinishReason::Unrecognised {
+                reason: "eos_token".into()
+            }
+        );
     }
 }

@@ -15,9 +15,9 @@ use super::{
     StructuredOutput, ToolCall, Usage, arguments_text, parse_arguments,
 };
 
-pub const DEFAULT_OPENAI_BASE_URL: &str = "https://api.openai.com/v1";
+pub(super) const DEFAULT_OPENAI_BASE_URL: &str = "https://api.openai.com/v1";
 /// Used only when the endpoint is OpenAI itself and no model was named.
-pub const DEFAULT_OPENAI_MODEL: &str = "gpt-4.1-mini";
+pub(super) const DEFAULT_OPENAI_MODEL: &str = "gpt-4.1-mini";
 const KEY_VAR: &str = "OPENAI_API_KEY";
 const OLLAMA_PORT: u16 = 11434;
 
@@ -331,7 +331,7 @@ impl OpenAiProvider {
             Some("tool_calls") | Some("function_call") => FinishReason::ToolCalls,
             Some("length") => FinishReason::Length,
             Some("content_filter") => FinishReason::ContentFilter,
-            Some(other) => FinishReason::Other(other.to_owned()),
+            Some(other) => FinishReason::unlisted(other),
         };
         let (text, finish) = match (choice.message.content, choice.message.refusal) {
             (Some(text), _) if !text.is_empty() => (Some(text), finish),

@@ -17,7 +17,7 @@ pub const MAX_COMPONENT_BYTES: usize = 255;
 
 /// A path that resolved to something inside the worktree.
 #[derive(Debug)]
-pub struct Confined {
+pub(super) struct Confined {
     /// The path as the model should name it: relative, `/`-separated, no `.` or `..`.
     pub relative: String,
     /// The canonical absolute path, all symbolic links resolved.
@@ -31,7 +31,7 @@ pub struct Confined {
 }
 
 /// Checks `requested` and resolves it under `root` (which must already be canonical).
-pub fn resolve(root: &Path, requested: &str) -> Result<Confined, ToolError> {
+pub(super) fn resolve(root: &Path, requested: &str) -> Result<Confined, ToolError> {
     let relative = normalize(requested)?;
     // Before the OS resolves anything: a link that leads out is refused the same way whether
     // its target exists or not, so the answer says nothing about the file system outside.
@@ -76,7 +76,7 @@ pub fn resolve(root: &Path, requested: &str) -> Result<Confined, ToolError> {
 /// `O_NOFOLLOW | O_NONBLOCK`, which std does not expose portably. Only a local process with write
 /// access to the worktree could do that — the model's tools are read-only and git checkouts
 /// contain no FIFOs — and such a process has easier ways to do harm.
-pub fn open_regular(root: &Path, requested: &str) -> Result<(Confined, File), ToolError> {
+pub(super) fn open_regular(root: &Path, requested: &str) -> Result<(Confined, File), ToolError> {
     let confined = resolve(root, requested)?;
     require_regular(&confined, requested)?;
     let file = File::open(&confined.canonical).map_err(|e| io_error(requested, &e))?;
@@ -88,7 +88,7 @@ pub fn open_regular(root: &Path, requested: &str) -> Result<(Confined, File), To
 }
 
 /// Refuses anything but a regular file, naming what it is instead.
-pub fn require_regular(confined: &Confined, requested: &str) -> Result<(), ToolError> {
+pub(super) fn require_regular(confined: &Confined, requested: &str) -> Result<(), ToolError> {
     let kind = file_kind(&confined.metadata);
     if kind == "regular file" {
         Ok(())
@@ -247,7 +247,7 @@ fn is_loop(error: &io::Error) -> bool {
     error.raw_os_error() == Some(ELOOP)
 }
 
-pub fn file_kind(metadata: &Metadata) -> &'static str {
+pub(super) fn file_kind(metadata: &Metadata) -> &'static str {
     let kind = metadata.file_type();
     if kind.is_file() {
         return "regular file";

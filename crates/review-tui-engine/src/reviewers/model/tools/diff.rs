@@ -9,7 +9,11 @@ use super::error::{ToolError, shown};
 /// How many changed paths an error lists before "and N more".
 const LISTED_PATHS: usize = 50;
 
-pub fn get_diff(diff: Option<&Diff>, limits: &Limits, path: &str) -> Result<String, ToolError> {
+pub(super) fn get_diff(
+    diff: Option<&Diff>,
+    limits: &Limits,
+    path: &str,
+) -> Result<String, ToolError> {
     let diff = diff.ok_or(ToolError::NoDiff)?;
     // Any spelling of a changed file finds it (`./src/a.rs`, `src//a.rs`), as an anchor does.
     let wanted = crate::repo_path::RepoPath::parse(path).ok();

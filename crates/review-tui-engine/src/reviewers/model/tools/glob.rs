@@ -12,13 +12,13 @@ use super::error::ToolError;
 const MAX_GLOB_BYTES: usize = 1000;
 
 #[derive(Debug, Clone)]
-pub struct Glob {
+pub(super) struct Glob {
     regex: Regex,
 }
 
 impl Glob {
     /// An empty pattern matches everything.
-    pub fn new(pattern: &str) -> Result<Glob, ToolError> {
+    pub(super) fn new(pattern: &str) -> Result<Glob, ToolError> {
         let bad = |reason: &str| ToolError::BadGlob {
             glob: super::error::shown(pattern),
             reason: reason.to_string(),
@@ -52,7 +52,7 @@ impl Glob {
         Ok(Glob { regex })
     }
 
-    pub fn matches(&self, path: &str) -> bool {
+    pub(super) fn matches(&self, path: &str) -> bool {
         self.regex.is_match(path)
     }
 }

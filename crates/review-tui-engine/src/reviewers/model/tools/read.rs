@@ -8,14 +8,14 @@ use super::error::{ToolError, shown};
 use super::{Limits, Redact};
 
 /// Git's own test for binary content: a NUL in the first 8000 bytes.
-pub const BINARY_PROBE_BYTES: usize = 8000;
+pub(super) const BINARY_PROBE_BYTES: usize = 8000;
 
-pub fn looks_binary(head: &[u8]) -> bool {
+pub(super) fn looks_binary(head: &[u8]) -> bool {
     head[..head.len().min(BINARY_PROBE_BYTES)].contains(&0)
 }
 
 /// Lines `start..=end` (1-based) of `requested`, each prefixed with its number.
-pub fn read_file(
+pub(super) fn read_file(
     root: &Path,
     limits: &Limits,
     redact: Option<&Redact>,
@@ -141,7 +141,7 @@ pub struct FileText {
 /// Reads `requested` whole through the tools' confinement and caps. Every reader of worktree
 /// files on behalf of a model (the tools, the verifier, the anchor checks) goes through here,
 /// so none of them can read more, or elsewhere, than `read_file` can.
-pub fn read_text(
+pub(super) fn read_text(
     root: &Path,
     limits: &Limits,
     redact: Option<&Redact>,
@@ -176,7 +176,7 @@ fn numbered(number: u64, raw: &[u8], max_chars: usize) -> String {
 }
 
 /// The first `max_chars` characters of `text`, with a note when something was cut.
-pub fn cut(text: &str, max_chars: usize) -> std::borrow::Cow<'_, str> {
+pub(super) fn cut(text: &str, max_chars: usize) -> std::borrow::Cow<'_, str> {
     match text.char_indices().nth(max_chars) {
         None => text.into(),
         Some((at, _)) => format!("{}… [line cut at {max_chars} characters]", &text[..at]).into(),

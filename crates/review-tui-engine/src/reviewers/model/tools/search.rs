@@ -19,7 +19,7 @@ const MATCH_LINE_CHARS: usize = 300;
 
 /// Compiles a model's regex with bounded memory. The regex crate matches in linear time, so the
 /// remaining risk of a hostile pattern is the size of the compiled program, which is capped.
-pub fn compile(pattern: &str, limits: &Limits) -> Result<Regex, ToolError> {
+pub(super) fn compile(pattern: &str, limits: &Limits) -> Result<Regex, ToolError> {
     if pattern.len() > MAX_PATTERN_BYTES {
         return Err(ToolError::BadRegex(format!(
             "the pattern is {} bytes; the limit is {MAX_PATTERN_BYTES}",
@@ -40,7 +40,7 @@ pub fn compile(pattern: &str, limits: &Limits) -> Result<Regex, ToolError> {
         })
 }
 
-pub fn search_text(
+pub(super) fn search_text(
     root: &Path,
     limits: &Limits,
     redact: Option<&Redact>,
@@ -54,7 +54,7 @@ pub fn search_text(
 
 /// What a search found and what it passed over.
 #[derive(Debug, Default)]
-pub struct Search {
+pub(super) struct Search {
     pub lines: Vec<String>,
     pub files_with_matches: usize,
     pub files_searched: usize,
@@ -68,7 +68,7 @@ pub struct Search {
 }
 
 /// Lines are matched and shown as redacted (each file redacted whole, before it is searched).
-pub fn search(
+pub(super) fn search(
     root: &Path,
     limits: &Limits,
     redact: Option<&Redact>,
@@ -143,7 +143,7 @@ pub fn search(
 }
 
 impl Search {
-    pub fn render(&self, limits: &Limits) -> String {
+    pub(super) fn render(&self, limits: &Limits) -> String {
         let mut out = String::new();
         for line in &self.lines {
             out.push_str(line);
@@ -189,7 +189,7 @@ impl Search {
     }
 }
 
-pub fn list_files(
+pub(super) fn list_files(
     root: &Path,
     limits: &Limits,
     redact: Option<&Redact>,

@@ -21,7 +21,7 @@ const GLOB_HELP: &str = "Glob relative to the repository root: `*` and `?` withi
     segment, `**` across segments, `[a-z]` classes, `{a,b}` alternatives. A glob without `/` \
     matches file names at any depth (`*.rs`). Empty or omitted means every file.";
 
-pub fn read_file() -> ToolSpec {
+pub(super) fn read_file() -> ToolSpec {
     ToolSpec {
         name: READ_FILE,
         description: "Read lines of a file in the pull request's head checkout. Lines are \
@@ -40,7 +40,7 @@ pub fn read_file() -> ToolSpec {
     }
 }
 
-pub fn search_text() -> ToolSpec {
+pub(super) fn search_text() -> ToolSpec {
     ToolSpec {
         name: SEARCH_TEXT,
         description: "Search files of the head checkout for a regular expression (Rust regex \
@@ -58,7 +58,7 @@ pub fn search_text() -> ToolSpec {
     }
 }
 
-pub fn list_files() -> ToolSpec {
+pub(super) fn list_files() -> ToolSpec {
     ToolSpec {
         name: LIST_FILES,
         description: "List files of the head checkout whose path matches a glob, sorted, capped.",
@@ -72,7 +72,7 @@ pub fn list_files() -> ToolSpec {
     }
 }
 
-pub fn get_diff() -> ToolSpec {
+pub(super) fn get_diff() -> ToolSpec {
     ToolSpec {
         name: GET_DIFF,
         description: "Show the pull request's diff of one changed file (unified diff with \
@@ -88,7 +88,7 @@ pub fn get_diff() -> ToolSpec {
     }
 }
 
-pub fn find_symbol() -> ToolSpec {
+pub(super) fn find_symbol() -> ToolSpec {
     ToolSpec {
         name: FIND_SYMBOL,
         description: "Find the files that define and reference a symbol (function, type, \

@@ -18,7 +18,7 @@ const MAX_NAME_BYTES: usize = 200;
 /// The fallback is a whole-worktree search: fewer matches than `search_text` keeps it cheap.
 const FALLBACK_MATCHES: usize = 100;
 
-pub fn find_symbol(
+pub(super) fn find_symbol(
     root: &Path,
     limits: &Limits,
     redact: Option<&Redact>,

@@ -14,7 +14,7 @@ use super::glob::Glob;
 
 /// What a walk found, and what it left out and why.
 #[derive(Debug, Default)]
-pub struct Walk {
+pub(super) struct Walk {
     /// Worktree-relative `/`-separated paths, sorted, each a regular file (or a link to one
     /// inside the worktree).
     pub files: Vec<String>,
@@ -28,7 +28,7 @@ pub struct Walk {
 
 /// Visits at most `max_entries` directory entries under `root` (canonical), keeping the files
 /// whose name, as `redact` shows it, `glob` matches.
-pub fn walk(root: &Path, glob: &Glob, max_entries: usize, redact: Option<&Redact>) -> Walk {
+pub(super) fn walk(root: &Path, glob: &Glob, max_entries: usize, redact: Option<&Redact>) -> Walk {
     let matches = |relative: &str| match redact {
         Some(redact) => glob.matches(&redact(relative)),
         None => glob.matches(relative),
