@@ -145,10 +145,14 @@ fn edits(file: &FileDiff, base: &[u8], head: &[u8]) -> Vec<InputEdit> {
 }
 
 fn hunk_edits(file: &FileDiff, base: &[u8], head: &[u8]) -> Option<Vec<InputEdit>> {
-    let hunks = file
-        .hunks
-        .iter()
-        .map(|hunk| (hunk.old_start, hunk.old_count, hunk.new_start, hunk.new_count));
+    let hunks = file.hunks.iter().map(|hunk| {
+        (
+            hunk.old_start,
+            hunk.old_count,
+            hunk.new_start,
+            hunk.new_count,
+        )
+    });
     line_hunk_edits(hunks, base, head)
 }
 

@@ -119,7 +119,10 @@ fn macro_bodies_spliced(
         // `current`'s bytes edited (a text that is not UTF-8 is not: its lossy copy moves the
         // offsets).
         let own = || {
-            let mut old = match (&reparsed, text.is_some() || std::str::from_utf8(current).is_ok()) {
+            let mut old = match (
+                &reparsed,
+                text.is_some() || std::str::from_utf8(current).is_ok(),
+            ) {
                 (Some(tree), _) => tree.clone(),
                 (None, true) => tree?.clone(),
                 (None, false) => return None,
@@ -1338,8 +1341,14 @@ mod tests {
         let error_in_body = "cfg_rt! { pub fn a() {} }\ncfg_fs! { pub fn broken( }\n";
         // After `nested` (its passes reparsed from those of `nested`, as a head after its base).
         let edited = nested
-            .replace("pub fn deep(flags: u32)", "pub fn deep(flags: u64, more: bool)")
-            .replace("mod m {", "pub fn added() {}\n\nmod m {\n    cfg_fs! { pub fn f() {} }");
+            .replace(
+                "pub fn deep(flags: u32)",
+                "pub fn deep(flags: u64, more: bool)",
+            )
+            .replace(
+                "mod m {",
+                "pub fn added() {}\n\nmod m {\n    cfg_fs! { pub fn f() {} }",
+            );
         for text in [
             nested.as_bytes(),
             edited.as_bytes(),
@@ -1357,7 +1366,11 @@ mod tests {
             };
             assert_eq!(spliced, fresh_text);
             assert!(spliced.contains("#[in_macro(cfg_"), "{spliced}");
-            assert_eq!(nodes(&spliced_tree), nodes(&parse(spliced.as_bytes())), "{spliced}");
+            assert_eq!(
+                nodes(&spliced_tree),
+                nodes(&parse(spliced.as_bytes())),
+                "{spliced}"
+            );
         }
     }
 }
