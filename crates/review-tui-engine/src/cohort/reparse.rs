@@ -145,55 +145,15 @@ fn edits(file: &FileDiff, base: &[u8], head: &[u8]) -> Vec<InputEdit> {
 }
 
 fn hunk_edits(file: &FileDiff, base: &[u8], head: &[u8]) -> Option<Vec<InputEdit>> {
-    let hunks = file.hunks.iter().map(|hunk| {
-        (
-            hunk.old_start,
-            hunk.old_count,
-            hunk.new_start,
-            hunk.new_count,
-        )
-    });
-    line_hunk_edits(hunks, base, head)
-}
-
-/// What changed from `base` to `head` as tree-sitter edits (ascending, in `base`'s offsets, to
-/// be applied from the last), from a line diff of the two texts; `None` when the edits would
-/// replace half of `base` or more (a fresh parse costs less then: see [`fresh_is_cheaper`]).
-pub(crate) fn text_edits(base: &[u8], head: &[u8]) -> Option<Vec<InputEdit>> {
-    let mut options = git2::DiffOptions::new();
-    options.context_lines(0).force_text(true);
-    let patch = git2::Patch::from_buffers(base, None, head, None, Some(&mut options)).ok()?;
-    let hunks: Vec<(u32, u32, u32, u32)> = (0..patch.num_hunks())
-        .map(|at| {
-            let (hunk, _) = patch.hunk(at).ok()?;
-            Some((
-                hunk.old_start(),
-                hunk.old_lines(),
-                hunk.new_start(),
-                hunk.new_lines(),
-            ))
-        })
-        .collect::<Option<_>>()?;
-    let edits = line_hunk_edits(hunks.into_iter(), base, head)?;
-    (!fresh_is_cheaper(&edits, base.len())).then_some(edits)
-}
-
-/// [`hunk_edits`] from hunks given as (old start, old count, new start, new count), lines
-/// counted from 1 as a unified diff does.
-fn line_hunk_edits(
-    hunks: impl Iterator<Item = (u32, u32, u32, u32)>,
-    base: &[u8],
-    head: &[u8],
-) -> Option<Vec<InputEdit>> {
     let base_lines = line_starts(base);
     let head_lines = line_starts(head);
     // The byte offset where 0-based line `line` starts (the end of the text past the last).
     let at = |starts: &[usize], text: &[u8], line: usize| -> usize {
         starts.get(line).copied().unwrap_or(text.len())
     };
-    let mut edits = Vec::new();
+    let mut edits = Vec::with_capacity(file.hunks.len());
     let (mut base_done, mut head_done) = (0usize, 0usize);
-    for (old_start, old_count, new_start, new_count) in hunks {
+    for hunk in &file.hunks {
         // A hunk with no lines on a side starts *after* line `start` there.
         let first = |start: u32, count: u32| {
             if count == 0 {
@@ -202,12 +162,12 @@ fn line_hunk_edits(
                 (start as usize).saturating_sub(1)
             }
         };
-        let base_first = first(old_start, old_count);
-        let head_first = first(new_start, new_count);
+        let base_first = first(hunk.old_start, hunk.old_count);
+        let head_first = first(hunk.new_start, hunk.new_count);
         let base_start = at(&base_lines, base, base_first);
-        let base_end = at(&base_lines, base, base_first + old_count as usize);
+        let base_end = at(&base_lines, base, base_first + hunk.old_count as usize);
         let head_start = at(&head_lines, head, head_first);
-        let head_end = at(&head_lines, head, head_first + new_count as usize);
+        let head_end = at(&head_lines, head, head_first + hunk.new_count as usize);
         if base_start < base_done
             || head_start < head_done
             || base_end < base_start

@@ -8,7 +8,7 @@ use tree_sitter::Node;
 
 use crate::api::text::{Src, named, strip_lifetimes};
 use crate::api::{Item, Param, ParamKind, Surface};
-use crate::cohort::reparse::{advance, text_edits};
+use crate::cohort::reparse::advance;
 
 /// `root`'s exported items; `tree`, when given, is `root`'s whole tree, from which the text
 /// with macro bodies spliced in is reparsed rather than parsed afresh.
@@ -75,11 +75,9 @@ const MACRO_DEPTH: usize = 4;
 /// as items on its own (expressions, `cfg_if!`) stays a call. With the text, its syntax tree
 /// (`None` when it does not parse): the last pass parsed it already.
 ///
-/// Each pass's text is reparsed, not parsed afresh (tokio's files are mostly `cfg_*! { … }`
-/// calls: a fresh parse of every pass was a tenth of a large range's CPU): from the same pass
-/// of the file spliced before on this thread when the two texts differ little (a changed
-/// file's head after its base: see [`Earlier`]), else from the tree of the text before it,
-/// edited where the pass spliced. A reparse whose tree holds an error is done again from
+/// Each pass's text is reparsed from the tree of the text before it, edited where the pass
+/// spliced (tokio's files are mostly `cfg_*! { … }` calls: a fresh parse of every pass was a
+/// tenth of a large range's CPU); a reparse whose tree holds an error is done again from
 /// scratch, so error recovery is always tree-sitter's fresh one (the reparsed tree is the
 /// fresh one, node for node, otherwise).
 fn macro_bodies_spliced(
@@ -91,86 +89,50 @@ fn macro_bodies_spliced(
     parser
         .set_language(&tree_sitter_rust::LANGUAGE.into())
         .ok()?;
-    let earlier = EARLIER.take().unwrap_or_default();
-    let mut now = Earlier::default();
-    let mut bodies = (earlier.bodies, &mut now.bodies);
+    let mut bodies = Bodies::new();
     // The last pass's text and its tree (`None` before the first: `src` and `root`).
     let mut text: Option<String> = None;
     let mut reparsed: Option<tree_sitter::Tree> = None;
-    let mut pass = 0;
-    let spliced = loop {
-        if pass == MACRO_DEPTH {
-            // Still splicing after the last pass: its text, parsed below.
-            break text.map(|t| (t, reparsed));
-        }
+    for _ in 0..MACRO_DEPTH {
         let current = text.as_deref().map(str::as_bytes).unwrap_or(src.0);
         let root = reparsed.as_ref().map_or(root, |t| t.root_node());
         let mut edits = Vec::new();
         splice_edits(root, Src(current), &mut parser, &mut bodies, &mut edits);
         if edits.is_empty() {
-            break text.map(|t| (t, reparsed));
+            return text.map(|t| (t, reparsed));
         }
+        // The tree of `current` to reparse from: only when the text below is `current`'s
+        // bytes edited (a text that is not UTF-8 is not: its lossy copy moves the offsets).
+        let old = match (
+            &reparsed,
+            text.is_some() || std::str::from_utf8(current).is_ok(),
+        ) {
+            (Some(tree), _) => Some(tree.clone()),
+            (None, true) => tree.cloned(),
+            (None, false) => None,
+        }
+        .map(|mut old| {
+            for edit in input_edits(current, &edits).iter().rev() {
+                old.edit(edit);
+            }
+            old
+        });
         let mut next = String::from_utf8_lossy(current).into_owned();
-        let spliced_edits = input_edits(current, &edits);
         for (range, replacement) in edits.into_iter().rev() {
             next.replace_range(range, &replacement);
         }
-        // The tree of `current` edited where this pass spliced: only when `next` is
-        // `current`'s bytes edited (a text that is not UTF-8 is not: its lossy copy moves the
-        // offsets).
-        let own = || {
-            let mut old = match (
-                &reparsed,
-                text.is_some() || std::str::from_utf8(current).is_ok(),
-            ) {
-                (Some(tree), _) => tree.clone(),
-                (None, true) => tree?.clone(),
-                (None, false) => return None,
-            };
-            for edit in spliced_edits.iter().rev() {
-                old.edit(edit);
-            }
-            Some(old)
-        };
-        let old = earlier
-            .passes
-            .get(pass)
-            .and_then(|(text, tree)| {
-                let mut old = tree.clone();
-                for edit in text_edits(text.as_bytes(), next.as_bytes())?.iter().rev() {
-                    old.edit(edit);
-                }
-                Some(old)
-            })
-            .or_else(own);
         let tree = match old.and_then(|old| parser.parse(&next, Some(&old))) {
             Some(tree) if !tree.root_node().has_error() => Some(tree),
             _ => parser.parse(&next, None),
         };
         let Some(tree) = tree else {
-            break Some((next, None));
+            return Some((next, None));
         };
-        now.passes.push((next.clone(), tree.clone()));
         text = Some(next);
         reparsed = Some(tree);
-        pass += 1;
-    };
-    EARLIER.set(Some(now));
-    spliced
-}
-
-/// The passes of the file last spliced on this thread (each pass's text and tree) and the
-/// macro bodies it met: a changed file's head, spliced after its base, reparses each pass
-/// from the base's and finds its unchanged bodies here, so it costs about the size of the
-/// change. Any earlier file will do: what is reused is checked against the text at hand.
-#[derive(Default)]
-struct Earlier {
-    passes: Vec<(String, tree_sitter::Tree)>,
-    bodies: Bodies,
-}
-
-thread_local! {
-    static EARLIER: std::cell::Cell<Option<Earlier>> = const { std::cell::Cell::new(None) };
+    }
+    // Still splicing after the last pass: its text, parsed above.
+    text.map(|t| (t, reparsed))
 }
 
 /// `edits` (ascending, apart, in `text`'s offsets) as tree-sitter edits of `text`'s tree, to
@@ -200,10 +162,6 @@ fn input_edits(
 /// as it is (its body not items) is met again in every pass, and parsed once.
 type Bodies = std::collections::HashMap<(String, String), Option<String>>;
 
-/// The bodies known from the file spliced before, and those met in this one (kept for the
-/// next).
-type BodiesSeen<'a> = (Bodies, &'a mut Bodies);
-
 /// Node kinds that stand where an item can: items, their attributes and comments, and macro
 /// calls (the body of a call made of expressions is not items).
 fn item_syntax(kind: &str) -> bool {
@@ -222,7 +180,7 @@ fn splice_edits(
     container: Node,
     src: Src,
     parser: &mut tree_sitter::Parser,
-    bodies: &mut BodiesSeen,
+    bodies: &mut Bodies,
     edits: &mut Vec<(std::ops::Range<usize>, String)>,
 ) {
     for child in named(container) {
@@ -247,14 +205,11 @@ fn splice_edits(
                     continue;
                 }
                 let key = (name.to_string(), inner.to_string());
-                let (earlier, now) = bodies;
-                let body = match now.get(&key) {
+                let body = match bodies.get(&key) {
                     Some(body) => body.clone(),
                     None => {
-                        let body = earlier
-                            .remove(&key)
-                            .unwrap_or_else(|| spliced_body(name, inner, parser));
-                        now.insert(key, body.clone());
+                        let body = spliced_body(name, inner, parser);
+                        bodies.insert(key, body.clone());
                         body
                     }
                 };
@@ -1326,8 +1281,7 @@ mod tests {
     /// The spliced text's tree, reparsed pass after pass from the file's own tree, is what a
     /// fresh parse of that text gives, node for node and position for position: nested calls
     /// (three passes), calls left as they are, a body that does not parse, a text that is not
-    /// UTF-8, and a file whose spliced text holds an error; and the same when the passes are
-    /// reparsed from those of the file spliced before (an edited copy, or another file).
+    /// UTF-8, and a file whose spliced text holds an error.
     #[test]
     fn the_spliced_tree_is_the_fresh_parse_of_the_spliced_text() {
         let nested = "pub struct Child { child: u8 }\n\nimpl Child {\n    cfg_windows! {\n        /// Docs.\n        pub fn raw_handle(&self) -> Option<RawHandle> { None }\n    }\n}\n\n\
@@ -1339,7 +1293,6 @@ mod tests {
         let mut not_utf8 = nested.as_bytes().to_vec();
         not_utf8.splice(0..0, b"// \xff\xfe caf\xe9\n".iter().copied());
         let error_in_body = "cfg_rt! { pub fn a() {} }\ncfg_fs! { pub fn broken( }\n";
-        // After `nested` (its passes reparsed from those of `nested`, as a head after its base).
         let edited = nested
             .replace(
                 "pub fn deep(flags: u32)",
