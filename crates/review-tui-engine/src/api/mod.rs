@@ -290,7 +290,7 @@ pub fn extract_tree(
     let mut surface = Surface::default();
     // The languages without a rule are read from the tags (see `extract`).
     if let Some(language) = lang::of(grammar) {
-        language.extract(root, text::Src(source), exported, &mut surface);
+        language.extract_tree(tree, text::Src(source), exported, &mut surface);
     }
     Ok(surface)
 }

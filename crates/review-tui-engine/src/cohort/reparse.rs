@@ -232,7 +232,7 @@ fn point(text: &[u8], offset: usize) -> Point {
 }
 
 /// The point after `text`, written from `from`.
-fn advance(from: Point, text: &[u8]) -> Point {
+pub(crate) fn advance(from: Point, text: &[u8]) -> Point {
     match text.iter().rposition(|b| *b == b'\n') {
         None => Point {
             row: from.row,

@@ -27,7 +27,7 @@ pub(super) mod swift;
 pub(super) mod tagged;
 pub(super) mod zig;
 
-use tree_sitter::Node;
+use tree_sitter::{Node, Tree};
 
 use super::Surface;
 use super::text::Src;
@@ -54,6 +54,18 @@ pub(super) trait Language: Sync {
         _exported: &dyn Fn(&str) -> bool,
         _out: &mut Surface,
     ) {
+    }
+
+    /// [`Language::extract`] from the whole syntax tree `tree`: a language that parses an
+    /// edited copy of the file (Rust, its macro bodies spliced in) reparses it from this tree.
+    fn extract_tree(
+        &self,
+        tree: &Tree,
+        src: Src,
+        exported: &dyn Fn(&str) -> bool,
+        out: &mut Surface,
+    ) {
+        self.extract(tree.root_node(), src, exported, out)
     }
 
     /// Whether the file at `path` (in the folders `dirs`, its text `source`) carries an API by

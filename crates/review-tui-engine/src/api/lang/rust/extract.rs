@@ -8,9 +8,18 @@ use tree_sitter::Node;
 
 use crate::api::text::{Src, named, strip_lifetimes};
 use crate::api::{Item, Param, ParamKind, Surface};
+use crate::cohort::reparse::advance;
 
-pub(crate) fn extract(root: Node, src: Src, exported: &dyn Fn(&str) -> bool, out: &mut Surface) {
-    match macro_bodies_spliced(root, src) {
+/// `root`'s exported items; `tree`, when given, is `root`'s whole tree, from which the text
+/// with macro bodies spliced in is reparsed rather than parsed afresh.
+pub(crate) fn extract(
+    root: Node,
+    tree: Option<&tree_sitter::Tree>,
+    src: Src,
+    exported: &dyn Fn(&str) -> bool,
+    out: &mut Surface,
+) {
+    match macro_bodies_spliced(root, tree, src) {
         Some((spliced, Some(tree))) => {
             items(tree.root_node(), Src(spliced.as_bytes()), exported, out, "")
         }
@@ -65,38 +74,93 @@ const MACRO_DEPTH: usize = 4;
 /// and associated consts it defines ([`bitflags_items`]); any other body that does not parse
 /// as items on its own (expressions, `cfg_if!`) stays a call. With the text, its syntax tree
 /// (`None` when it does not parse): the last pass parsed it already.
-fn macro_bodies_spliced(root: Node, src: Src) -> Option<(String, Option<tree_sitter::Tree>)> {
+///
+/// Each pass's text is reparsed from the tree of the text before it, edited where the pass
+/// spliced (tokio's files are mostly `cfg_*! { … }` calls: a fresh parse of every pass was a
+/// tenth of a large range's CPU); a reparse whose tree holds an error is done again from
+/// scratch, so error recovery is always tree-sitter's fresh one (the reparsed tree is the
+/// fresh one, node for node, otherwise).
+fn macro_bodies_spliced(
+    root: Node,
+    tree: Option<&tree_sitter::Tree>,
+    src: Src,
+) -> Option<(String, Option<tree_sitter::Tree>)> {
     let mut parser = tree_sitter::Parser::new();
     parser
         .set_language(&tree_sitter_rust::LANGUAGE.into())
         .ok()?;
+    let mut bodies = Bodies::new();
+    // The last pass's text and its tree (`None` before the first: `src` and `root`).
     let mut text: Option<String> = None;
+    let mut reparsed: Option<tree_sitter::Tree> = None;
     for _ in 0..MACRO_DEPTH {
         let current = text.as_deref().map(str::as_bytes).unwrap_or(src.0);
-        let reparsed = match &text {
-            Some(t) => match parser.parse(t, None) {
-                Some(tree) => Some(tree),
-                None => return text.map(|t| (t, None)),
-            },
-            None => None,
-        };
         let root = reparsed.as_ref().map_or(root, |t| t.root_node());
         let mut edits = Vec::new();
-        splice_edits(root, Src(current), &mut parser, &mut edits);
+        splice_edits(root, Src(current), &mut parser, &mut bodies, &mut edits);
         if edits.is_empty() {
             return text.map(|t| (t, reparsed));
         }
+        // The tree of `current` to reparse from: only when the text below is `current`'s
+        // bytes edited (a text that is not UTF-8 is not: its lossy copy moves the offsets).
+        let old = match (
+            &reparsed,
+            text.is_some() || std::str::from_utf8(current).is_ok(),
+        ) {
+            (Some(tree), _) => Some(tree.clone()),
+            (None, true) => tree.cloned(),
+            (None, false) => None,
+        }
+        .map(|mut old| {
+            for edit in input_edits(current, &edits).iter().rev() {
+                old.edit(edit);
+            }
+            old
+        });
         let mut next = String::from_utf8_lossy(current).into_owned();
         for (range, replacement) in edits.into_iter().rev() {
             next.replace_range(range, &replacement);
         }
+        let tree = match old.and_then(|old| parser.parse(&next, Some(&old))) {
+            Some(tree) if !tree.root_node().has_error() => Some(tree),
+            _ => parser.parse(&next, None),
+        };
+        let Some(tree) = tree else {
+            return Some((next, None));
+        };
         text = Some(next);
+        reparsed = Some(tree);
     }
-    // Still splicing after the last pass: its text is parsed here.
-    let text = text?;
-    let tree = parser.parse(&text, None);
-    Some((text, tree))
+    // Still splicing after the last pass: its text, parsed above.
+    text.map(|t| (t, reparsed))
 }
+
+/// `edits` (ascending, apart, in `text`'s offsets) as tree-sitter edits of `text`'s tree, to
+/// be applied from the last.
+fn input_edits(
+    text: &[u8],
+    edits: &[(std::ops::Range<usize>, String)],
+) -> Vec<tree_sitter::InputEdit> {
+    let mut out = Vec::with_capacity(edits.len());
+    let (mut at, mut point) = (0usize, tree_sitter::Point { row: 0, column: 0 });
+    for (range, replacement) in edits {
+        point = advance(point, &text[at..range.start]);
+        at = range.start;
+        out.push(tree_sitter::InputEdit {
+            start_byte: range.start,
+            old_end_byte: range.end,
+            new_end_byte: range.start + replacement.len(),
+            start_position: point,
+            old_end_position: advance(point, &text[range.clone()]),
+            new_end_position: advance(point, replacement.as_bytes()),
+        });
+    }
+    out
+}
+
+/// What a macro call's body splices in, by the macro's name and the body's text: a call left
+/// as it is (its body not items) is met again in every pass, and parsed once.
+type Bodies = std::collections::HashMap<(String, String), Option<String>>;
 
 /// Node kinds that stand where an item can: items, their attributes and comments, and macro
 /// calls (the body of a call made of expressions is not items).
@@ -116,13 +180,14 @@ fn splice_edits(
     container: Node,
     src: Src,
     parser: &mut tree_sitter::Parser,
+    bodies: &mut Bodies,
     edits: &mut Vec<(std::ops::Range<usize>, String)>,
 ) {
     for child in named(container) {
         match child.kind() {
             "mod_item" | "impl_item" | "trait_item" => {
                 if let Some(body) = child.child_by_field_name("body") {
-                    splice_edits(body, src, parser, edits);
+                    splice_edits(body, src, parser, bodies, edits);
                 }
             }
             "macro_invocation" => {
@@ -139,41 +204,54 @@ fn splice_edits(
                     edits.push((child.byte_range(), String::new()));
                     continue;
                 }
-                let Some(tree) = parser.parse(inner, None) else {
-                    continue;
-                };
-                // A body in bitflags' syntax is read as the items it defines.
-                let (inner, tree) = if items_only(&tree) {
-                    (inner.to_string(), tree)
-                } else {
-                    let Some(text) = bitflags_items(inner) else {
-                        continue;
-                    };
-                    match parser.parse(&text, None) {
-                        Some(tree) if items_only(&tree) => (text, tree),
-                        _ => continue,
+                let key = (name.to_string(), inner.to_string());
+                let body = match bodies.get(&key) {
+                    Some(body) => body.clone(),
+                    None => {
+                        let body = spliced_body(name, inner, parser);
+                        bodies.insert(key, body.clone());
+                        body
                     }
                 };
-                let inner = inner.as_str();
-                let children = named(tree.root_node());
-                // Each item marked with the macro it came from (see `IN_MACRO`): what `cfg`
-                // the macro implies is read from its definition, elsewhere in the crate.
-                let mut body = String::with_capacity(inner.len() + 64);
-                let mut at = 0;
-                for item in children.iter().filter(|n| {
-                    n.kind().ends_with("_item") && n.kind() != "attribute_item"
-                        || n.kind() == "macro_invocation"
-                }) {
-                    body.push_str(&inner[at..item.start_byte()]);
-                    body.push_str(&format!("#[{IN_MACRO}({name})] "));
-                    at = item.start_byte();
+                if let Some(body) = body {
+                    edits.push((child.byte_range(), body));
                 }
-                body.push_str(&inner[at..]);
-                edits.push((child.byte_range(), body));
             }
             _ => {}
         }
     }
+}
+
+/// The text a call of macro `name` with items body `inner` is replaced by: the items, each
+/// marked with the macro; `None` when the body is not items (the call stays).
+fn spliced_body(name: &str, inner: &str, parser: &mut tree_sitter::Parser) -> Option<String> {
+    let tree = parser.parse(inner, None)?;
+    // A body in bitflags' syntax is read as the items it defines.
+    let (inner, tree) = if items_only(&tree) {
+        (inner.to_string(), tree)
+    } else {
+        let text = bitflags_items(inner)?;
+        match parser.parse(&text, None) {
+            Some(tree) if items_only(&tree) => (text, tree),
+            _ => return None,
+        }
+    };
+    let inner = inner.as_str();
+    let children = named(tree.root_node());
+    // Each item marked with the macro it came from (see `IN_MACRO`): what `cfg`
+    // the macro implies is read from its definition, elsewhere in the crate.
+    let mut body = String::with_capacity(inner.len() + 64);
+    let mut at = 0;
+    for item in children.iter().filter(|n| {
+        n.kind().ends_with("_item") && n.kind() != "attribute_item"
+            || n.kind() == "macro_invocation"
+    }) {
+        body.push_str(&inner[at..item.start_byte()]);
+        body.push_str(&format!("#[{IN_MACRO}({name})] "));
+        at = item.start_byte();
+    }
+    body.push_str(&inner[at..]);
+    Some(body)
 }
 
 /// Whether a macro body parsed on its own is items only (see [`item_syntax`]).
@@ -1158,4 +1236,94 @@ fn as_self(ty: &str, itself: &str) -> String {
     }
     out.push_str(rest);
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(text: &[u8]) -> tree_sitter::Tree {
+        let mut parser = tree_sitter::Parser::new();
+        parser
+            .set_language(&tree_sitter_rust::LANGUAGE.into())
+            .unwrap();
+        parser.parse(text, None).unwrap()
+    }
+
+    /// Every node of `tree`, named or not, with its kind and where it is.
+    fn nodes(tree: &tree_sitter::Tree) -> Vec<String> {
+        let mut out = Vec::new();
+        let mut cursor = tree.walk();
+        loop {
+            let node = cursor.node();
+            out.push(format!(
+                "{} {:?} {:?} {:?} {}",
+                node.kind(),
+                node.byte_range(),
+                node.start_position(),
+                node.end_position(),
+                node.is_error() || node.is_missing()
+            ));
+            if cursor.goto_first_child() || cursor.goto_next_sibling() {
+                continue;
+            }
+            loop {
+                if !cursor.goto_parent() {
+                    return out;
+                }
+                if cursor.goto_next_sibling() {
+                    break;
+                }
+            }
+        }
+    }
+
+    /// The spliced text's tree, reparsed pass after pass from the file's own tree, is what a
+    /// fresh parse of that text gives, node for node and position for position: nested calls
+    /// (three passes), calls left as they are, a body that does not parse, a text that is not
+    /// UTF-8, and a file whose spliced text holds an error.
+    #[test]
+    fn the_spliced_tree_is_the_fresh_parse_of_the_spliced_text() {
+        let nested = "pub struct Child { child: u8 }\n\nimpl Child {\n    cfg_windows! {\n        /// Docs.\n        pub fn raw_handle(&self) -> Option<RawHandle> { None }\n    }\n}\n\n\
+            cfg_rt! {\n    cfg_windows! {\n        cfg_net! {\n            pub fn deep(flags: u32) {}\n        }\n        pub fn creation_flags(flags: u32) {}\n    }\n}\n\n\
+            thread_local! { static X: u8 = 1; }\n\ncfg_if! { if #[cfg(x)] { fn a() {} } else { fn b() {} } }\n\n\
+            cfg_unstable_metrics! {\n    pub fn active_tasks_count() -> usize { 0 }\n}\n\nbitflags! {\n    pub struct Ready: u8 { const A = 1; }\n}\n\
+            mod m {\n    cfg_io! { pub struct S; }\n}\n";
+        let broken = format!("{nested}\ncfg_fs! {{ pub fn ok() {{}} }}\npub fn unfinished( {{\n");
+        let mut not_utf8 = nested.as_bytes().to_vec();
+        not_utf8.splice(0..0, b"// \xff\xfe caf\xe9\n".iter().copied());
+        let error_in_body = "cfg_rt! { pub fn a() {} }\ncfg_fs! { pub fn broken( }\n";
+        let edited = nested
+            .replace(
+                "pub fn deep(flags: u32)",
+                "pub fn deep(flags: u64, more: bool)",
+            )
+            .replace(
+                "mod m {",
+                "pub fn added() {}\n\nmod m {\n    cfg_fs! { pub fn f() {} }",
+            );
+        for text in [
+            nested.as_bytes(),
+            edited.as_bytes(),
+            broken.as_bytes(),
+            &not_utf8,
+            error_in_body.as_bytes(),
+            nested.as_bytes(),
+        ] {
+            let tree = parse(text);
+            let reparsed = macro_bodies_spliced(tree.root_node(), Some(&tree), Src(text));
+            let fresh = macro_bodies_spliced(tree.root_node(), None, Src(text));
+            let (Some((spliced, Some(spliced_tree))), Some((fresh_text, _))) = (reparsed, fresh)
+            else {
+                panic!("nothing spliced in {}", String::from_utf8_lossy(text));
+            };
+            assert_eq!(spliced, fresh_text);
+            assert!(spliced.contains("#[in_macro(cfg_"), "{spliced}");
+            assert_eq!(
+                nodes(&spliced_tree),
+                nodes(&parse(spliced.as_bytes())),
+                "{spliced}"
+            );
+        }
+    }
 }

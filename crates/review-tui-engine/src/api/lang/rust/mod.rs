@@ -7,7 +7,7 @@ pub(crate) mod modules;
 pub(crate) mod renamed;
 pub(crate) mod scope;
 
-use tree_sitter::Node;
+use tree_sitter::{Node, Tree};
 
 use super::{Language, Manifest};
 use crate::api::Surface;
@@ -25,7 +25,17 @@ impl Language for Rust {
     }
 
     fn extract(&self, root: Node, src: Src, exported: &dyn Fn(&str) -> bool, out: &mut Surface) {
-        extract::extract(root, src, exported, out)
+        extract::extract(root, None, src, exported, out)
+    }
+
+    fn extract_tree(
+        &self,
+        tree: &Tree,
+        src: Src,
+        exported: &dyn Fn(&str) -> bool,
+        out: &mut Surface,
+    ) {
+        extract::extract(tree.root_node(), Some(tree), src, exported, out)
     }
 
     fn scope(&self, path: &str, _dirs: &[&str], _source: &str, read: Read) -> Visibility {
