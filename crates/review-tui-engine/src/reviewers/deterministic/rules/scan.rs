@@ -35,6 +35,8 @@ pub struct ScanOptions {
     pub worktree: Option<PathBuf>,
     /// The change's author is a bot account.
     pub author_is_bot: bool,
+    /// The change's title (a PR's, or a range's head commit subject): what it says it is.
+    pub title: String,
 }
 
 impl Default for ScanOptions {
@@ -46,6 +48,7 @@ impl Default for ScanOptions {
             repo_files: None,
             worktree: None,
             author_is_bot: false,
+            title: String::new(),
         }
     }
 }
@@ -92,6 +95,7 @@ impl Catalog {
             head_tests: Default::default(),
             whole_diff: Default::default(),
             author_is_bot: options.author_is_bot,
+            title: &options.title,
         };
         for file in &diff.files {
             scan.file(file, &context);
@@ -359,6 +363,7 @@ impl<'a> Scan<'a> {
         }
         let cap = self.cap(file);
         let facts = LineFacts::new(file, self.options.worktree.as_deref());
+        let library = OnceCell::new();
         let file_text = SideTexts::default();
         // The line's index among all the lines of the file's hunks, for its facts.
         let mut index = 0;
@@ -410,6 +415,7 @@ impl<'a> Scan<'a> {
                     let here_facts = facts.at(line_index);
                     if (logic.skip_tests && here_facts.in_test)
                         || (!logic.comments && !here_facts.has_code)
+                        || (logic.library_only && !*library.get_or_init(|| self.library_code(file)))
                     {
                         continue;
                     }
@@ -450,6 +456,24 @@ impl<'a> Scan<'a> {
                 }
             }
         }
+    }
+
+    /// Whether the file is library code by its package's targets (see
+    /// [`crate::api::scope::rust_library_code`]); library code when that cannot be known (no
+    /// worktree, no manifest, a language without one read here).
+    fn library_code(&self, file: &FileDiff) -> bool {
+        let Some(root) = self.options.worktree.as_deref() else {
+            return true;
+        };
+        if file.language != Language::Rust {
+            return true;
+        }
+        let read = |path: &str| {
+            crate::space::worktree_file::read(root, path)
+                .ok()
+                .and_then(|bytes| String::from_utf8(bytes).ok())
+        };
+        crate::api::scope::rust_library_code(&file.path, &read).unwrap_or(true)
     }
 
     /// Whether the match's `subject` was in the repository before the change: not new.
@@ -515,6 +539,10 @@ impl<'a> Scan<'a> {
                     paragraph = paragraph_above(here);
                     paragraph.as_str()
                 }
+                ContextScope::Enclosing => {
+                    paragraph = format!("{}\n{}", enclosing_items(here), paragraph_above(here));
+                    paragraph.as_str()
+                }
             };
             if logic
                 .context_require
@@ -534,8 +562,11 @@ impl<'a> Scan<'a> {
             && here
                 .next
                 .is_none_or(|next| self.moved.is_moved(here.side, &next.text));
+        // A joined rule's match within its first line (`unsafe {` of a block whose next line is
+        // read too) is restated as any one-line match is: rayon #815 rewrote an existing
+        // `unsafe { … }` block on one line.
         let restated =
-            logic.moved_ok && here.next.is_none() && restated(logic, here, found.as_str());
+            logic.moved_ok && found.end() <= line.len() && restated(logic, here, found.as_str());
         !moved && !restated
     }
 }
@@ -626,6 +657,68 @@ fn paragraph_above(here: &LineAt) -> String {
     }
     lines.reverse();
     lines.join("\n")
+}
+
+/// The openings of the blocks enclosing the line, as far as the hunk shows them, each with
+/// the attribute, decorator and comment lines directly above it, outermost first. An opening
+/// is the nearest line above that is less indented than everything between: read by
+/// indentation, so it holds in every language that indents its blocks.
+fn enclosing_items(here: &LineAt) -> String {
+    let other = match here.side {
+        Side::Right => LineKind::Removed,
+        Side::Left => LineKind::Added,
+    };
+    let above: Vec<&str> = here.hunk.lines[..here.at]
+        .iter()
+        .filter(|line| line.kind != other)
+        .map(|line| line.text.as_str())
+        .collect();
+    let indent = |text: &str| text.len() - text.trim_start().len();
+    let mut depth = indent(&here.line.text);
+    let mut items: Vec<&str> = Vec::new();
+    let mut at = above.len();
+    while depth > 0 && at > 0 {
+        at -= 1;
+        let text = above[at];
+        if text.trim().is_empty() || indent(text) >= depth {
+            continue;
+        }
+        depth = indent(text);
+        let mut item = vec![text];
+        // What is written on the opening: its attributes, decorators and doc comments, an
+        // attribute spread over lines (`#[cfg(all(` … `))]`) whole.
+        loop {
+            if at > 0 && is_annotation(above[at - 1]) {
+                at -= 1;
+                item.push(above[at]);
+                continue;
+            }
+            let opens = (at.saturating_sub(MAX_ATTRIBUTE_LINES)..at)
+                .rev()
+                .find(|&i| above[i].trim_start().starts_with("#["));
+            match opens {
+                Some(open) if above[at - 1].trim_end().ends_with(']') => {
+                    item.extend(above[open..at].iter().rev());
+                    at = open;
+                }
+                _ => break,
+            }
+        }
+        items.extend(item);
+    }
+    items.reverse();
+    items.join("\n")
+}
+
+/// How far up an attribute written over several lines is looked for.
+const MAX_ATTRIBUTE_LINES: usize = 8;
+
+/// An attribute, decorator or comment line: what annotates the item below it.
+fn is_annotation(text: &str) -> bool {
+    let text = text.trim_start();
+    ["#[", "#![", "@", "//", "/*", "*", "#"]
+        .iter()
+        .any(|start| text.starts_with(start))
 }
 
 /// The next line of the same side in the hunk: for RIGHT the next added or context line.

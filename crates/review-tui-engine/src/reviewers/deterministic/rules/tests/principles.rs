@@ -1,0 +1,284 @@
+//! The principles behind useless findings measured on repositories never swept before (issue
+//! #34's held-out sweep): each test reproduces the general shape, and the boundary that must
+//! still fire.
+
+use super::*;
+
+fn added_file(path: &str, body: &str) -> String {
+    let lines: Vec<String> = body.lines().map(|l| format!("+{l}")).collect();
+    format!(
+        "diff --git a/{path} b/{path}\nnew file mode 100644\n--- /dev/null\n+++ b/{path}\n@@ -0,0 +1,{} @@\n{}\n",
+        lines.len(),
+        lines.join("\n")
+    )
+}
+
+fn added_binary(path: &str) -> String {
+    format!(
+        "diff --git a/{path} b/{path}\nnew file mode 100644\nindex 0000000..1111111\nBinary files /dev/null and b/{path} differ\n"
+    )
+}
+
+fn count(result: &ScanResult, rule: &str) -> usize {
+    result
+        .nodes
+        .iter()
+        .filter(|n| n.rule.as_deref() == Some(rule))
+        .count()
+}
+
+#[test]
+fn code_compiled_only_for_the_documentation_never_runs() {
+    // tokio 1.30: `todo!("For doc generation only")` in the arms of a `#[cfg(docsrs)]`
+    // `macro_rules!`, the attribute several items and a blank line above.
+    let stub = added_file(
+        "tokio/src/process/mod.rs",
+        "mod windows {\n    #[cfg(docsrs)]\n    macro_rules! impl_traits {\n        ($type:ty) => {\n            impl $type {\n                pub fn into_owned_handle(self) -> io::Result<OwnedHandle> {\n                    todo!(\"For doc generation only\")\n                }\n            }\n\n            impl AsRawHandle for $type {\n                fn as_raw_handle(&self) -> RawHandle {\n                    todo!(\"For doc generation only\")\n                }\n            }\n        };\n    }\n}\n",
+    );
+    assert_eq!(count(&scan(&stub), "rust/todo-macro"), 0);
+    for cfg in [
+        "#[cfg(doc)]",
+        "#[cfg(any(docsrs, doc))]",
+        "#[cfg(all(docsrs, windows))]",
+    ] {
+        let item = added_file(
+            "src/stub.rs",
+            &format!("{cfg}\npub fn stub() -> u8 {{\n    let x = 1;\n\n    todo!()\n}}\n"),
+        );
+        assert_eq!(count(&scan(&item), "rust/todo-macro"), 0, "{cfg}");
+    }
+    // Compiled outside the documentation too, or a sibling's attribute: it runs.
+    for text in [
+        "#[cfg(any(docsrs, feature = \"x\"))]\npub fn stub() -> u8 {\n    let x = 1;\n\n    todo!()\n}\n",
+        "#[cfg(docsrs)]\npub fn documented() {}\n\npub fn stub() -> u8 {\n    todo!()\n}\n",
+    ] {
+        let result = scan(&added_file("src/stub.rs", text));
+        assert_eq!(count(&result, "rust/todo-macro"), 1, "{text}");
+    }
+}
+
+#[test]
+fn an_unsafe_block_justified_in_prose_needs_no_safety_word_but_a_marker_is_no_justification() {
+    let unsafe_in = |above: &str| {
+        added_file(
+            "src/format.rs",
+            &format!(
+                "impl Buf {{\n    pub fn as_str(&self) -> &str {{\n        let slice = &self.bytes[..self.offset];\n{above}        unsafe {{ str::from_utf8_unchecked(slice) }}\n    }}\n}}\n"
+            ),
+        )
+    };
+    let rule = "rust/unsafe-without-safety-comment";
+    assert_eq!(count(&scan(&unsafe_in("")), rule), 1);
+    assert_eq!(
+        count(
+            &scan(&unsafe_in(
+                "        // The bytes were copied from `&str`s only, so they are UTF-8.\n"
+            )),
+            rule
+        ),
+        0
+    );
+    // A task marker, or a word or two, says nothing of why the block is sound.
+    for comment in [
+        "        // TODO\n",
+        "        // TODO: check the bytes here\n",
+        "        // call\n",
+        "        // FIXME later\n",
+    ] {
+        assert_eq!(count(&scan(&unsafe_in(comment)), rule), 1, "{comment}");
+    }
+    // The doc of the function holding the block says why, a paragraph above it.
+    let documented = added_file(
+        "src/format.rs",
+        "impl Buf {\n    /// The text written so far: every byte was copied from a `&str`, so it is UTF-8.\n    pub fn as_str(&self) -> &str {\n        let slice = &self.bytes[..self.offset];\n\n        unsafe { str::from_utf8_unchecked(slice) }\n    }\n}\n",
+    );
+    assert_eq!(count(&scan(&documented), rule), 0);
+}
+
+#[test]
+fn an_existing_unsafe_block_rewritten_in_place_is_not_a_new_one() {
+    // rayon #815: the `unsafe` that set the global registry, rewritten on one line.
+    let lines = [
+        "     THE_REGISTRY_SET.call_once(|| {",
+        "-        result = registry().map(|registry| {",
+        "-            let registry = leak(registry);",
+        "-            unsafe {",
+        "-                THE_REGISTRY = Some(registry);",
+        "-            }",
+        "-            registry",
+        "-        });",
+        "+        result = registry()",
+        "+            .map(|registry: Arc<Registry>| unsafe { &*THE_REGISTRY.get_or_insert(registry) })",
+        "     });",
+        " ",
+        "     result",
+    ];
+    let text = format!(
+        "diff --git a/src/registry.rs b/src/registry.rs\n--- a/src/registry.rs\n+++ b/src/registry.rs\n@@ -1,11 +1,6 @@\n{}\n",
+        lines.join("\n")
+    );
+    let text = text.as_str();
+    assert_eq!(count(&scan(text), "rust/unsafe-without-safety-comment"), 0);
+    // A second unsafe block where there was one is new.
+    let second = text.replace("+1,6 @@", "+1,7 @@").replace(
+        "+        result = registry()\n",
+        "+        let n = unsafe { COUNT };\n+        result = registry()\n",
+    );
+    assert_eq!(
+        count(&scan(&second), "rust/unsafe-without-safety-comment"),
+        1
+    );
+}
+
+#[test]
+fn yaml_loaders_that_refuse_arbitrary_objects_are_safe() {
+    // pydantic 2.6's docs plugin: `yaml.load(f, Loader=yaml.FullLoader)`. Since PyYAML 5.1
+    // `FullLoader` refuses arbitrary Python objects; `Loader`, `UnsafeLoader` and their C
+    // versions build them.
+    let rule = "python/yaml-unsafe-load";
+    for safe in [
+        "people = yaml.load(f, Loader=yaml.FullLoader)",
+        "people = yaml.load(f, yaml.FullLoader)",
+        "people = yaml.load(f, Loader=yaml.CSafeLoader)",
+        "people = yaml.load_all(f, Loader=BaseLoader)",
+    ] {
+        let result = scan(&added_file("app/people.py", safe));
+        assert_eq!(count(&result, rule), 0, "{safe}");
+    }
+    for unsafe_load in [
+        "data = yaml.load(f)",
+        "data = yaml.load(f, Loader=yaml.Loader)",
+        "data = yaml.load(f, Loader=yaml.UnsafeLoader)",
+        "data = yaml.load(f, Loader=yaml.CLoader)",
+        "data = yaml.load(f, Loader=yaml.CUnsafeLoader)",
+        "data = yaml.unsafe_load(f)",
+    ] {
+        let result = scan(&added_file("app/people.py", unsafe_load));
+        assert_eq!(count(&result, rule), 1, "{unsafe_load}");
+    }
+}
+
+#[test]
+fn a_design_source_beside_its_export_is_content_not_a_compiled_artifact() {
+    // commons-io's GIMP logo sources (`src/media/*.xcf`), structlog's Affinity Designer files.
+    for path in [
+        "src/media/logo.xcf",
+        "docs/_static/logo.afdesign",
+        "art/cover.psd",
+        "design/app.sketch",
+        "design/app.fig",
+        "art/sprite.kra",
+        "art/sprite.ora",
+        "brand/logo.ai",
+        "models/scene.blend",
+    ] {
+        assert_eq!(
+            count(&scan(&added_binary(path)), "any/binary-file-added"),
+            0,
+            "{path}"
+        );
+    }
+    // Executables, archives and compiled objects are still a question.
+    for path in [
+        "tools/protoc.jar",
+        "bin/helper.exe",
+        "lib/libfoo.so",
+        "vendor/deps.zip",
+        "build/main.o",
+    ] {
+        assert_eq!(
+            count(&scan(&added_binary(path)), "any/binary-file-added"),
+            1,
+            "{path}"
+        );
+    }
+}
+
+fn write(root: &std::path::Path, path: &str, text: &str) {
+    let path = root.join(path);
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(path, text).unwrap();
+}
+
+fn scan_in(worktree: &std::path::Path, text: &str) -> ScanResult {
+    let options = ScanOptions {
+        worktree: Some(worktree.to_path_buf()),
+        ..ScanOptions::default()
+    };
+    BUILTIN.scan(&diff(text), &options)
+}
+
+#[test]
+fn a_binary_crates_modules_are_not_library_code() {
+    // rayon-demo: a package with `src/main.rs` and no `src/lib.rs`; its modules print.
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    write(
+        root,
+        "Cargo.toml",
+        "[workspace]\nmembers = [\"demo\", \"core\"]\n",
+    );
+    write(root, "demo/Cargo.toml", "[package]\nname = \"demo\"\n");
+    write(root, "demo/src/main.rs", "mod noop;\nfn main() {}\n");
+    let body = "pub fn run() {\n    println!(\"done\");\n}\n";
+    write(root, "demo/src/noop/mod.rs", body);
+    // A package with both targets: the module `main.rs` alone declares is the binary's.
+    write(root, "core/Cargo.toml", "[package]\nname = \"core\"\n");
+    write(root, "core/src/lib.rs", "pub mod parse;\n");
+    write(root, "core/src/main.rs", "mod cli;\nfn main() {}\n");
+    write(root, "core/src/cli.rs", body);
+    write(root, "core/src/parse.rs", body);
+    // A library whose manifest names its root elsewhere.
+    write(
+        root,
+        "odd/Cargo.toml",
+        "[package]\nname = \"odd\"\n[lib]\npath = \"lib/odd.rs\"\n",
+    );
+    write(root, "odd/lib/odd.rs", "mod inner;\n");
+    write(root, "odd/lib/inner.rs", body);
+    let rule = "rust/print-in-library";
+    for (path, expected) in [
+        ("demo/src/noop/mod.rs", 0),
+        ("core/src/cli.rs", 0),
+        ("core/src/parse.rs", 1),
+        ("odd/lib/inner.rs", 1),
+    ] {
+        let result = scan_in(root, &added_file(path, body));
+        assert_eq!(count(&result, rule), expected, "{path}");
+    }
+}
+
+#[test]
+fn a_lock_only_update_whose_title_says_so_is_that_update() {
+    // poetry-core #878 "chore: update dev dependencies": only `poetry.lock` changed.
+    let lock = "diff --git a/poetry.lock b/poetry.lock\n--- a/poetry.lock\n+++ b/poetry.lock\n\
+        @@ -1,4 +1,4 @@\n [[package]]\n name = \"mypy\"\n-version = \"1.7.0\"\n+version = \"1.8.0\"\n description = \"Optional static typing\"\n";
+    let scan_titled = |text: &str, title: &str| {
+        let options = ScanOptions {
+            title: title.to_string(),
+            ..ScanOptions::default()
+        };
+        BUILTIN.scan(&diff(text), &options)
+    };
+    let rule = "deps/lockfile-without-manifest";
+    for title in [
+        "chore: update dev dependencies",
+        "Update Cargo.lock",
+        "chore(deps): bump the pip group",
+        "Bump mypy from 1.7.0 to 1.8.0",
+        "cargo update",
+        "Refresh lock file",
+    ] {
+        assert_eq!(count(&scan_titled(lock, title), rule), 0, "{title}");
+    }
+    for title in ["Fix the parser", "Update the README", ""] {
+        assert_eq!(count(&scan_titled(lock, title), rule), 1, "{title}");
+    }
+    // The title cannot vouch for a dependency now fetched from a host the lock never named.
+    let moved = "diff --git a/package-lock.json b/package-lock.json\n--- a/package-lock.json\n+++ b/package-lock.json\n\
+        @@ -1,3 +1,3 @@\n     \"node_modules/left-pad\": {\n-      \"resolved\": \"https://registry.npmjs.org/left-pad/-/left-pad-1.3.0.tgz\",\n+      \"resolved\": \"https://evil.example/left-pad-1.3.1.tgz\",\n       \"integrity\": \"sha512-x\"\n";
+    assert_eq!(
+        count(&scan_titled(moved, "chore(deps): bump left-pad"), rule),
+        1
+    );
+}
