@@ -119,6 +119,7 @@ impl Check {
                 context.worktree,
                 &context.head_tests,
                 &context.whole_diff,
+                context.title,
             ),
             // Not a per-file question: `Catalog::scan` answers it once every file is read.
             Check::UnreadCode => Vec::new(),

@@ -282,3 +282,97 @@ fn a_lock_only_update_whose_title_says_so_is_that_update() {
         1
     );
 }
+
+/// A file's hunk removing `removed` (the lines of one test) before a context line.
+fn removing(path: &str, removed: &[&str]) -> String {
+    let lines: Vec<String> = removed.iter().map(|l| format!("-{l}")).collect();
+    format!(
+        "diff --git a/{path} b/{path}\n--- a/{path}\n+++ b/{path}\n@@ -10,{} +10,1 @@\n{}\n fn other() {{}}\n",
+        removed.len() + 1,
+        lines.join("\n")
+    )
+}
+
+#[test]
+fn a_removed_test_present_under_its_full_name_elsewhere_in_the_change_moved() {
+    let rule = "any/removed-test";
+    // serde #2448: `test_flatten_enum_newtype` became `flatten::enum_::externally_tagged::newtype`.
+    let flatten = removing(
+        "test_suite/tests/test_annotations.rs",
+        &[
+            "#[test]",
+            "fn test_flatten_enum_newtype() {",
+            "    assert_tokens(&s, &[Token::Map { len: None }]);",
+            "}",
+        ],
+    ) + &added_file(
+        "test_suite/tests/test_flatten.rs",
+        "mod flatten {\n    mod enum_ {\n        mod externally_tagged {\n            #[test]\n            fn newtype() {\n                assert_tokens(&Flatten { data: 1 }, &[Token::Str(\"Newtype\")]);\n            }\n        }\n    }\n}\n",
+    );
+    assert_eq!(count(&scan(&flatten), rule), 0);
+    // serde #2788: moved into a file named for the subject, under a shorter name.
+    let shorter = removing(
+        "test_suite/tests/test_macros.rs",
+        &[
+            "#[test]",
+            "fn test_internally_tagged_newtype_variant_containing_unit_struct() {",
+            "    assert_tokens(&Info, &[Token::UnitStruct]);",
+            "}",
+        ],
+    ) + &added_file(
+        "test_suite/tests/test_enum_internally_tagged.rs",
+        "#[test]\nfn newtype_unit_struct() {\n    let value = InternallyTagged::NewtypeUnitStruct(Unit);\n    assert_tokens(&value, &[Token::Map]);\n}\n",
+    );
+    assert_eq!(count(&scan(&shorter), rule), 0);
+    // The same in Python: a test moved into a class of a file named for its subject.
+    let python = removing(
+        "tests/test_misc.py",
+        &[
+            "def test_parser_handles_empty_input():",
+            "    assert parse(\"\") is None",
+        ],
+    ) + &added_file(
+        "tests/test_parser.py",
+        "class TestParser:\n    def test_handles_empty_input(self):\n        assert parser.parse(\"\") == None\n",
+    );
+    assert_eq!(count(&scan(&python), rule), 0);
+    // A test the change adds that shares a word or two is not the removed one's successor.
+    let other = removing(
+        "tests/test_misc.py",
+        &[
+            "def test_parse_large_numbers_overflow():",
+            "    assert parse(\"1e999\") is None",
+        ],
+    ) + &added_file(
+        "tests/test_numbers.py",
+        "def test_parse_small():\n    assert parse(\"1\") == 1\n",
+    );
+    assert_eq!(count(&scan(&other), rule), 1);
+}
+
+#[test]
+fn a_release_commit_stripping_test_files_from_its_tree_packages_the_release() {
+    // samber/lo tags a commit ("bump v1.51.0") that deletes the `*_test.go` files from the
+    // module it publishes; the sources they test ship unchanged.
+    let deleted = "diff --git a/mutable/slice_test.go b/mutable/slice_test.go\ndeleted file mode 100644\n--- a/mutable/slice_test.go\n+++ /dev/null\n@@ -1,4 +0,0 @@\n-func TestShuffle(t *testing.T) {\n-\tis := assert.New(t)\n-\tis.Len(Shuffle([]int{1, 2}), 2)\n-}\n";
+    let scan_titled = |title: &str| {
+        let options = ScanOptions {
+            title: title.to_string(),
+            ..ScanOptions::default()
+        };
+        BUILTIN.scan(&diff(deleted), &options)
+    };
+    let rule = "any/removed-test";
+    for title in [
+        "bump v1.51.0",
+        "Release 2.3.0",
+        "chore(release): 1.2.3",
+        "v1.2.3",
+    ] {
+        assert_eq!(count(&scan_titled(title), rule), 0, "{title}");
+    }
+    // Any other change deleting the tests of code that stays loses them.
+    for title in ["Remove flaky tests", "Bump testify from 1.8.0 to 1.9.0", ""] {
+        assert_eq!(count(&scan_titled(title), rule), 1, "{title}");
+    }
+}
