@@ -372,6 +372,7 @@ impl<'a> Scan<'a> {
         for hunk in &file.hunks {
             let hunk_text = SideTexts::default();
             let rewrapped = OnceCell::new();
+            let rewrapped_code = OnceCell::new();
             for (at, line) in hunk.lines.iter().enumerate() {
                 let line_index = index;
                 index += 1;
@@ -419,8 +420,16 @@ impl<'a> Scan<'a> {
                     {
                         continue;
                     }
-                    // Moved-ok rules say nothing of code a run of changes only re-wrapped.
-                    if logic.moved_ok && rewrapped.get_or_init(|| rewrapped_lines(hunk))[at] {
+                    // Moved-ok rules say nothing of code a run of changes only re-wrapped; a
+                    // rule about code, nothing of code whose trailing comment alone changed.
+                    if logic.moved_ok
+                        && if logic.comments {
+                            rewrapped.get_or_init(|| rewrapped_lines(hunk, None))[at]
+                        } else {
+                            rewrapped_code
+                                .get_or_init(|| rewrapped_lines(hunk, Some(file.language)))[at]
+                        }
+                    {
                         continue;
                     }
                     let here = LineAt {
@@ -573,16 +582,22 @@ impl<'a> Scan<'a> {
 
 /// For each line of `hunk`, whether the run of changed lines holding it only re-wraps code:
 /// its removed and its added lines hold the same text once whitespace is left out (rustfmt
-/// splitting `unsafe { self.entries.set_len(0); }` over three lines, http #645). Nothing a rule
-/// reads was written there. Read once per hunk, on its first candidate line.
-fn rewrapped_lines(hunk: &Hunk) -> Vec<bool> {
+/// splitting `unsafe { self.entries.set_len(0); }` over three lines, http #645), and, given
+/// the file's language, trailing line comments too (a linter's fix dropping `# noqa: B902`
+/// from `except Exception:`, tenacity #571). Nothing a rule reads was written there. Read
+/// once per hunk, on its first candidate line.
+fn rewrapped_lines(hunk: &Hunk, code_of: Option<Language>) -> Vec<bool> {
     let mut rewrapped = vec![false; hunk.lines.len()];
     for run in hunk.change_runs() {
         let joined = |kind: LineKind| -> String {
             hunk.lines[run.clone()]
                 .iter()
                 .filter(|l| l.kind == kind)
-                .flat_map(|l| l.text.chars())
+                .map(|l| match code_of {
+                    Some(language) => CodeLexer::without_line_comment(language, &l.text),
+                    None => l.text.as_str(),
+                })
+                .flat_map(str::chars)
                 .filter(|c| !c.is_whitespace())
                 .collect()
         };

@@ -376,3 +376,32 @@ fn a_release_commit_stripping_test_files_from_its_tree_packages_the_release() {
         assert_eq!(count(&scan_titled(title), rule), 1, "{title}");
     }
 }
+
+#[test]
+fn code_whose_trailing_comment_alone_changed_is_not_new() {
+    // tenacity #571: a linter's fix dropped `# noqa: B902` from an `except Exception:` whose
+    // `pass` was there before.
+    let text = |added: &str| {
+        format!(
+            "diff --git a/app/retry.py b/app/retry.py\n--- a/app/retry.py\n+++ b/app/retry.py\n@@ -1,5 +1,5 @@\n def close(conn):\n     try:\n         conn.close()\n-    except Exception:  # noqa: B902\n+{added}\n         pass\n"
+        )
+    };
+    let rule = "python/except-pass";
+    assert_eq!(count(&scan(&text("    except Exception:")), rule), 0);
+    assert_eq!(
+        count(&scan(&text("    except Exception:  # best effort")), rule),
+        0
+    );
+    // The code changed with its comment: what is new is new.
+    assert_eq!(count(&scan(&text("    except BaseException:")), rule), 1);
+    // A comment marker inside a string is code, not a comment.
+    use crate::diff::{CodeLexer, Language};
+    assert_eq!(
+        CodeLexer::without_line_comment(Language::Python, "x = \"#1\"  # noqa"),
+        "x = \"#1\"  "
+    );
+    assert_eq!(
+        CodeLexer::without_line_comment(Language::Rust, "let url = \"http://x\"; // why"),
+        "let url = \"http://x\"; "
+    );
+}
