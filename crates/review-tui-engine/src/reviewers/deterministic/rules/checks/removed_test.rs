@@ -139,6 +139,10 @@ pub(super) fn removed_tests<'d>(
     if file.status == FileStatus::Deleted && says_release(title) {
         return Vec::new();
     }
+    // A revert's removed tests are the reverted change's own (mockito #1878).
+    if REVERT_TITLE.is_match(title) {
+        return Vec::new();
+    }
     let removed = find_removed(file);
     if removed.is_empty() {
         return Vec::new();
@@ -150,6 +154,8 @@ pub(super) fn removed_tests<'d>(
         .into_iter()
         .filter(|test| !added.defines(file.language, &test.name))
         .filter(|test| !added.qualifies(&test.name))
+        .filter(|test| !added.renumbered(&test.name))
+        .filter(|test| !added.split_into(test))
         .filter(|test| !added.holds_body(&test.body))
         .filter(|test| !added.expects_again(&test.literals))
         .filter(|test| !gone.covered_by(test))
@@ -176,6 +182,10 @@ static RELEASE_TITLE: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"(?i)^\s*(?:(?:chore|build)\(release\):?|release[sd]?:?|bump(?:ed)?(?:\s+(?:to|version))?|prepare(?:\s+(?:for|release))?|version)?\s*v?\d+\.\d+(?:\.\d+)?(?:[-+][\w.]+)?\s*$")
         .expect("valid")
 });
+
+/// Git's own subject for a revert, and the conventional-commit type.
+static REVERT_TITLE: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r#"(?i)^\s*(revert\s+"|revert(\([^)]*\))?:)"#).expect("valid"));
 
 fn says_release(title: &str) -> bool {
     RELEASE_TITLE.is_match(title)
@@ -218,6 +228,12 @@ fn find_removed(file: &FileDiff) -> Vec<Removed> {
                 .any(|(t, _, body_removed)| {
                     !body_removed && normalize_code(&[t]).len() > BODY_LINE_MIN
                 });
+            // A test that was switched off tested nothing: removing it loses no coverage
+            // (mockito #2807 dropped an `@Ignore("…fails currently…")` test).
+            if removed && disabled(&old, def_at) {
+                at = def_at + 1;
+                continue;
+            }
             if removed
                 && !body_kept
                 && let Some(line) = number
@@ -254,6 +270,34 @@ fn find_removed(file: &FileDiff) -> Vec<Removed> {
         }
     }
     found
+}
+
+/// An attribute or decorator that switches a test off for good (not a conditional skip), and a
+/// first body line that skips it unconditionally.
+static DISABLED_MARK: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"^\s*(#\[ignore\b|@(Ignore|Disabled)\b|@(pytest\.mark\.skip|unittest\.skip)\b)")
+        .expect("valid")
+});
+static SKIPPED_BODY: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"^\s*(t\.Skip(Now|f)?\(|self\.skipTest\(|pytest\.skip\()").expect("valid")
+});
+
+/// Whether the test defined at old-side line `def_at` was switched off: a disabling attribute
+/// or decorator among the lines directly above its definition, or a skip as its first line.
+fn disabled(old: &[(&str, Option<u32>, bool)], def_at: usize) -> bool {
+    let marks = old[..def_at]
+        .iter()
+        .rev()
+        .take_while(|(t, _, _)| {
+            let t = t.trim_start();
+            t.starts_with('@') || t.starts_with("#[")
+        })
+        .any(|(t, _, _)| DISABLED_MARK.is_match(t));
+    let first = old[def_at + 1..]
+        .iter()
+        .find(|(t, _, _)| !t.trim().is_empty())
+        .is_some_and(|(t, _, _)| SKIPPED_BODY.is_match(t));
+    marks || first
 }
 
 /// A hunk's runs of changed lines between context lines, and the tests each run's added lines
@@ -495,6 +539,8 @@ struct AddedCode<'d> {
     /// The subject words of the full name of each test the diff's added lines define (file
     /// stem, enclosing modules, its name).
     added_names: OnceCell<Vec<BTreeSet<String>>>,
+    /// The names of the tests the diff's added lines define.
+    added_test_names: OnceCell<HashSet<String>>,
     diff: &'d Diff,
 }
 
@@ -514,6 +560,7 @@ impl<'d> AddedCode<'d> {
             normalized: OnceCell::new(),
             added_tests: OnceCell::new(),
             added_names: OnceCell::new(),
+            added_test_names: OnceCell::new(),
             diff,
         }
     }
@@ -591,6 +638,57 @@ impl<'d> AddedCode<'d> {
                 let most = held >= 3 && held * 3 >= unique.len() * 2;
                 all || most
             })
+    }
+
+    /// The names of the tests the change defines: whose attribute or definition is an added
+    /// line (a `#[test]` added above an existing function makes it a test).
+    fn added_test_names(&self) -> &HashSet<String> {
+        self.added_test_names.get_or_init(|| {
+            self.diff
+                .files
+                .iter()
+                .flat_map(|f| {
+                    let lines: Vec<(&str, Option<u32>, bool)> = f
+                        .hunks
+                        .iter()
+                        .flat_map(|h| &h.lines)
+                        .filter(|l| l.kind != LineKind::Removed)
+                        .map(|l| (l.text.as_str(), None, l.kind == LineKind::Added))
+                        .collect();
+                    (0..lines.len())
+                        .filter_map(|at| {
+                            let (name, def_at) = test_at(f.language, &lines, at)?;
+                            lines[at..=def_at].iter().any(|l| l.2).then_some(name)
+                        })
+                        .collect::<Vec<_>>()
+                })
+                .collect()
+        })
+    }
+
+    /// A test the change added has the removed one's name with other numbers: a version in
+    /// the name moved on (jsonschema: `test_draft7_validator_is_the_default` became
+    /// `test_draft202012_validator_is_the_default`).
+    fn renumbered(&self, name: &str) -> bool {
+        let without_digits =
+            |n: &str| -> String { n.chars().filter(|c| !c.is_ascii_digit()).collect() };
+        if !name.chars().any(|c| c.is_ascii_digit()) {
+            return false;
+        }
+        let wanted = without_digits(name);
+        self.added_test_names()
+            .iter()
+            .any(|added| added != name && without_digits(added) == wanted)
+    }
+
+    /// The removed test only ran others that the change made tests of their own (tempfile:
+    /// `fn main()` called `in_tmpdir(test_tempdir)` and its siblings, each now a `#[test]`).
+    fn split_into(&self, test: &Removed) -> bool {
+        let added = self.added_test_names();
+        test.body
+            .iter()
+            .flat_map(|line| IDENTIFIER.find_iter(line))
+            .any(|m| m.as_str() != test.name && added.contains(m.as_str()))
     }
 
     /// A test of this name on the new side of the diff (added or context lines).

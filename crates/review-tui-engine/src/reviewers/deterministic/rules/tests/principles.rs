@@ -405,3 +405,147 @@ fn code_whose_trailing_comment_alone_changed_is_not_new() {
         "let url = \"http://x\"; "
     );
 }
+
+#[test]
+fn a_removed_test_that_was_switched_off_or_is_reverted_loses_nothing() {
+    let rule = "any/removed-test";
+    // mockito #2807: the removed test carried `@Ignore("…fails currently…")`.
+    let java = |mark: &str| {
+        removing(
+            "src/test/java/org/mockitousage/VarargsTest.java",
+            &[
+                mark,
+                "    @Test",
+                "    public void shouldMatchVarargs() {",
+                "        assertThat(mock.run(1, 2)).isTrue();",
+                "    }",
+            ],
+        )
+    };
+    assert_eq!(
+        count(&scan(&java("    @Ignore(\"fails currently\")")), rule),
+        0
+    );
+    assert_eq!(count(&scan(&java("    // flaky on CI")), rule), 1);
+    for (mark, expected) in [
+        ("@pytest.mark.skip(reason=\"broken\")", 0),
+        (
+            "@pytest.mark.skipif(sys.platform == \"win32\", reason=\"posix\")",
+            1,
+        ),
+    ] {
+        let python = removing(
+            "tests/test_io.py",
+            &[
+                mark,
+                "def test_reads_the_file():",
+                "    assert read(\"x\") == \"y\"",
+            ],
+        );
+        assert_eq!(count(&scan(&python), rule), expected, "{mark}");
+    }
+    let go = removing(
+        "io_test.go",
+        &[
+            "func TestReadsTheFile(t *testing.T) {",
+            "\tt.Skip(\"broken\")",
+            "\tcheck(t)",
+            "}",
+        ],
+    );
+    assert_eq!(count(&scan(&go), rule), 0);
+    // A revert removes the tests the reverted change added.
+    let live = java("    // flaky on CI");
+    let scan_titled = |title: &str| {
+        let options = ScanOptions {
+            title: title.to_string(),
+            ..ScanOptions::default()
+        };
+        BUILTIN.scan(&diff(&live), &options)
+    };
+    assert_eq!(
+        count(
+            &scan_titled("Revert \"Fixes #1845: timeout(Duration)\""),
+            rule
+        ),
+        0
+    );
+    assert_eq!(count(&scan_titled("revert: drop varargs matcher"), rule), 0);
+    assert_eq!(count(&scan_titled("Reverting to plain matchers"), rule), 1);
+}
+
+#[test]
+fn a_removed_test_renumbered_or_split_into_the_tests_it_ran_is_not_lost() {
+    let rule = "any/removed-test";
+    // jsonschema: the default validator's version moved on in the test's name.
+    let renumbered = removing(
+        "tests/test_validators.py",
+        &[
+            "def test_draft7_validator_is_the_default():",
+            "    assert validator_for({}) is Draft7Validator",
+        ],
+    ) + &added_file(
+        "tests/test_defaults.py",
+        "def test_draft202012_validator_is_the_default():\n    assert validator_for({}) is Draft202012Validator\n",
+    );
+    assert_eq!(count(&scan(&renumbered), rule), 0);
+    // tempfile 3.21: `fn main()` ran the helpers that the change made tests of their own.
+    let split = "diff --git a/tests/tempdir.rs b/tests/tempdir.rs\n--- a/tests/tempdir.rs\n+++ b/tests/tempdir.rs\n\
+        @@ -1,10 +1,6 @@\n+#[test]\n fn test_tempdir() {\n     check();\n }\n \
+        \n-#[test]\n-fn main() {\n-    in_tmpdir(test_tempdir);\n-    in_tmpdir(test_prefix);\n-}\n fn other() {}\n";
+    assert_eq!(count(&scan(split), rule), 0);
+    // Without the helper becoming a test, the test that ran it is lost.
+    let lost = split
+        .replace("+#[test]\n fn test_tempdir", " fn test_tempdir")
+        .replace("+1,6", "+1,5");
+    assert_eq!(count(&scan(&lost), rule), 1);
+}
+
+#[test]
+fn an_example_program_prints_its_result_and_a_conversion_keeps_its_default() {
+    for (path, line, rule) in [
+        ("example/nested.js", "console.log(argv)", "js/console-log"),
+        (
+            "packages/cli/demo/run.ts",
+            "console.log(result)",
+            "js/console-log",
+        ),
+        (
+            "samples/basic.py",
+            "print(result)",
+            "python/print-in-package",
+        ),
+    ] {
+        assert_eq!(count(&scan(&added_file(path, line)), rule), 0, "{path}");
+    }
+    assert_eq!(
+        count(
+            &scan(&added_file("src/nested.js", "console.log(argv)")),
+            "js/console-log"
+        ),
+        1
+    );
+    let go = |line: &str| added_file("middleware/logger.go", line);
+    assert_eq!(
+        count(
+            &scan(&go("\tl, _ := strconv.ParseInt(cl, 10, 64)")),
+            "go/ignored-error"
+        ),
+        0
+    );
+    assert_eq!(
+        count(
+            &scan(&go("\tdata, _ := os.ReadFile(path)")),
+            "go/ignored-error"
+        ),
+        1
+    );
+    // Documents and their sources are read, not run.
+    for path in ["docs/media/cheat-sheet.pdf", "docs/media/cheat-sheet.pptx"] {
+        assert_eq!(
+            count(&scan(&added_binary(path)), "any/binary-file-added"),
+            0,
+            "{path}"
+        );
+    }
+}
