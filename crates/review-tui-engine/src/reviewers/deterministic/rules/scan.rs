@@ -75,6 +75,7 @@ impl Catalog {
             moved: MovedLines::new(diff),
             imported: super::coverage::imported_roots(diff),
             folds: Vec::new(),
+            repeats: HashMap::new(),
             seen_before: SeenBefore::default(),
         };
         if options.repo_files.is_none()
@@ -102,6 +103,7 @@ impl Catalog {
         }
         scan.unread_code(diff);
         scan.write_folds();
+        scan.write_repeats();
         ScanResult {
             nodes: scan.nodes,
             coverage: scan.coverage,
@@ -121,6 +123,9 @@ struct Scan<'a> {
     folds: Vec<Fold>,
     /// What the rules with `seen_before` found before the change.
     seen_before: SeenBefore,
+    /// Each line rule's findings by the code they quote: the node of the first, and where the
+    /// same code was found again in the change.
+    repeats: HashMap<(usize, String), (usize, Vec<String>)>,
 }
 
 /// A folding rule's first finding in the change and the hits that joined it: one decision
@@ -281,6 +286,30 @@ impl<'a> Scan<'a> {
                     format!("{} ({total} like it in this change)", folded.text.evidence);
             }
             self.nodes[fold.node_at] = folded;
+        }
+    }
+
+    /// Names, in each line finding whose code the change holds again elsewhere, how many and
+    /// where.
+    fn write_repeats(&mut self) {
+        for (node_at, again) in std::mem::take(&mut self.repeats).into_values() {
+            if again.is_empty() {
+                continue;
+            }
+            let mut places: Vec<&str> =
+                again.iter().take(FOLD_QUOTED).map(String::as_str).collect();
+            let more = again.len() - places.len();
+            let more_text = format!("and {more} more");
+            if more > 0 {
+                places.push(&more_text);
+            }
+            let evidence = &mut self.nodes[node_at].text.evidence;
+            *evidence = format!(
+                "{evidence} (the same code {} more time{} in this change: {})",
+                again.len(),
+                if again.len() == 1 { "" } else { "s" },
+                places.join(", ")
+            );
         }
     }
 
@@ -446,13 +475,22 @@ impl<'a> Scan<'a> {
                     {
                         continue;
                     }
+                    let code: Vec<&str> = std::iter::once(line.text.as_str())
+                        .chain(next.map(|n| n.text.as_str()))
+                        .collect();
+                    // One decision, one finding: the same code again in the change (a line
+                    // pasted into two jobs of a workflow, one `Deref` body in seven guards)
+                    // joins the first finding, which names where else it is.
+                    let key = (i, normalize_code(&code));
+                    if let Some((_, again)) = self.repeats.get_mut(&key) {
+                        again.push(format!("{}:{number}", file.path));
+                        continue;
+                    }
                     if !counts.admit(i, cap) {
                         continue;
                     }
                     let end = next.map_or(number, |_| number + 1);
-                    let code: Vec<&str> = std::iter::once(line.text.as_str())
-                        .chain(next.map(|n| n.text.as_str()))
-                        .collect();
+                    self.repeats.insert(key, (self.nodes.len(), Vec::new()));
                     self.nodes.push(node(
                         rule,
                         &Location {

@@ -549,3 +549,39 @@ fn an_example_program_prints_its_result_and_a_conversion_keeps_its_default() {
         );
     }
 }
+
+#[test]
+fn the_same_code_added_in_several_places_of_one_change_is_one_finding() {
+    // parking_lot #291: one `Deref` body in seven guard types.
+    let guard = |name: &str| {
+        format!(
+            "impl<'a, T> Deref for {name}<'a, T> {{\n    type Target = T;\n    fn deref(&self) -> &T {{\n        unsafe {{ &*self.lock.data.get() }}\n    }}\n}}\n"
+        )
+    };
+    let body: String = ["ReadGuard", "WriteGuard", "UpgradableGuard"]
+        .iter()
+        .map(|n| guard(n))
+        .collect::<Vec<_>>()
+        .join("\n");
+    let result = scan(&added_file("lock_api/src/rwlock.rs", &body));
+    let rule = "rust/unsafe-without-safety-comment";
+    assert_eq!(count(&result, rule), 1);
+    let node = result
+        .nodes
+        .iter()
+        .find(|n| n.rule.as_deref() == Some(rule))
+        .unwrap();
+    assert!(
+        node.text.evidence.contains(
+            "2 more times in this change: lock_api/src/rwlock.rs:11, lock_api/src/rwlock.rs:18"
+        ),
+        "{}",
+        node.text.evidence
+    );
+    // Different code is a different decision.
+    let other = body.replacen("&*self.lock.data.get()", "&mut *self.lock.data.get()", 1);
+    assert_eq!(
+        count(&scan(&added_file("lock_api/src/rwlock.rs", &other)), rule),
+        2
+    );
+}
