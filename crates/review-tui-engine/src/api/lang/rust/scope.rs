@@ -125,7 +125,7 @@ pub fn library_code(path: &str, read: Read) -> Option<bool> {
         .iter()
         .filter(|bin| parent_dir(bin) == lib_dir)
         .any(|bin| read(&at(bin)).is_some_and(|text| declares(&text)));
-    Some(!(in_a_binary && !declares(&lib_text)))
+    Some(!in_a_binary || declares(&lib_text))
 }
 
 /// Whether the Rust file at `path` carries an API, and which of its names (see the module's
