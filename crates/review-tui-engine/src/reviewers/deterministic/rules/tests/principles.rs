@@ -93,6 +93,17 @@ fn an_unsafe_block_justified_in_prose_needs_no_safety_word_but_a_marker_is_no_ju
         "impl Buf {\n    /// The text written so far: every byte was copied from a `&str`, so it is UTF-8.\n    pub fn as_str(&self) -> &str {\n        let slice = &self.bytes[..self.offset];\n\n        unsafe { str::from_utf8_unchecked(slice) }\n    }\n}\n",
     );
     assert_eq!(count(&scan(&documented), rule), 0);
+    // A doc's `# Safety` heading and its list items are prose too (tokio's `unsafe fn`s).
+    for doc in [
+        "    /// # Safety\n",
+        "    /// - `node` is contained by no other list,\n",
+    ] {
+        let text = documented.replace(
+            "    /// The text written so far: every byte was copied from a `&str`, so it is UTF-8.\n",
+            doc,
+        );
+        assert_eq!(count(&scan(&text), rule), 0, "{doc}");
+    }
 }
 
 #[test]
