@@ -155,7 +155,7 @@ pub(super) fn removed_tests<'d>(
         .filter(|test| !added.defines(file.language, &test.name))
         .filter(|test| !added.qualifies(&test.name))
         .filter(|test| !added.renumbered(&test.name))
-        .filter(|test| !added.split_into(test))
+        .filter(|test| !added.split_into(&file.path, test))
         .filter(|test| !added.holds_body(&test.body))
         .filter(|test| !added.expects_again(&test.literals))
         .filter(|test| !gone.covered_by(test))
@@ -681,14 +681,31 @@ impl<'d> AddedCode<'d> {
             .any(|added| added != name && without_digits(added) == wanted)
     }
 
-    /// The removed test only ran others that the change made tests of their own (tempfile:
-    /// `fn main()` called `in_tmpdir(test_tempdir)` and its siblings, each now a `#[test]`).
-    fn split_into(&self, test: &Removed) -> bool {
-        let added = self.added_test_names();
+    /// The removed test only ran others that the change made tests of their own in its file
+    /// (tempfile: `fn main()` called `in_tmpdir(test_tempdir)` and its siblings, each now a
+    /// `#[test]`).
+    fn split_into(&self, path: &str, test: &Removed) -> bool {
+        let Some(file) = self.diff.files.iter().find(|f| f.path == path) else {
+            return false;
+        };
+        let lines: Vec<(&str, Option<u32>, bool)> = file
+            .hunks
+            .iter()
+            .flat_map(|h| &h.lines)
+            .filter(|l| l.kind != LineKind::Removed)
+            .map(|l| (l.text.as_str(), None, l.kind == LineKind::Added))
+            .collect();
+        let made_tests: HashSet<String> = (0..lines.len())
+            .filter_map(|at| {
+                let (name, def_at) = test_at(file.language, &lines, at)?;
+                lines[at..=def_at].iter().any(|l| l.2).then_some(name)
+            })
+            .filter(|name| !is_generic(name))
+            .collect();
         test.body
             .iter()
             .flat_map(|line| IDENTIFIER.find_iter(line))
-            .any(|m| m.as_str() != test.name && added.contains(m.as_str()))
+            .any(|m| m.as_str() != test.name && made_tests.contains(m.as_str()))
     }
 
     /// A test of this name on the new side of the diff (added or context lines).
