@@ -10,6 +10,13 @@ use crate::diff::is_test_path;
 
 use super::visibility::{Read, Visibility};
 
+/// Whether the Rust file at `path` is library code by its package's targets (a binary's
+/// modules, examples, benches and build scripts are not); `None` without a readable
+/// `Cargo.toml` above it. See [`super::lang::rust::scope::library_code`].
+pub fn rust_library_code(path: &str, read: Read) -> Option<bool> {
+    super::lang::rust::scope::library_code(path, read)
+}
+
 /// Directories a tool ignores wherever they are (Go's `testdata`), or that hold test or fixture
 /// code by their name at any depth.
 fn tooling_dir(dir: &str) -> bool {

@@ -182,6 +182,32 @@ impl CodeLexer {
         spans
     }
 
+    /// The line without its trailing line comment (`x = 1  # noqa` → `x = 1  `), read from
+    /// code: what a change that only edits a comment leaves of the code.
+    pub fn without_line_comment(language: Language, text: &str) -> &str {
+        let mut lexer = CodeLexer::new(language);
+        let mut line = LineRead {
+            facts: LineFacts::default(),
+            open: None,
+            spans: None,
+        };
+        let bytes = text.as_bytes();
+        let mut i = 0;
+        while i < bytes.len() {
+            i = match lexer.state {
+                State::Block(depth) => lexer.in_block(bytes, i, depth),
+                State::Str { close, docstring } => {
+                    lexer.in_string(bytes, i, close, docstring, &mut line)
+                }
+                State::Code => match lexer.in_code(bytes, i, &mut line) {
+                    Some(next) => next,
+                    None => return &text[..i],
+                },
+            };
+        }
+        text
+    }
+
     /// Reads one line (without its newline).
     pub fn line(&mut self, text: &str) -> LineFacts {
         self.read(text, None)

@@ -478,6 +478,7 @@ fn deterministic_input(
         now: started.to_string(),
         pr_text,
         author_is_bot: prepared.pr.author_is_bot,
+        title: prepared.pr.title.clone(),
     }
 }
 

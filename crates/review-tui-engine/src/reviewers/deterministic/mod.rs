@@ -41,6 +41,8 @@ pub struct DeterministicInput {
     pub pr_text: Vec<PrText>,
     /// The PR's author is a bot account (see `pr::forge::is_bot`).
     pub author_is_bot: bool,
+    /// The PR's title (a local range's: its head commit's subject): what the change says it is.
+    pub title: String,
 }
 
 /// The adapter from the diff model to what scanners read: added lines (RIGHT) and removed lines
@@ -116,6 +118,7 @@ pub async fn run(input: DeterministicInput, run: RunId, events: Sender<ReviewEve
         repo_files: repo_files(&input.worktree),
         worktree: Some(input.worktree.clone()),
         author_is_bot: input.author_is_bot,
+        title: input.title.clone(),
         ..ScanOptions::default()
     };
     let scanned = input.catalog.scan(&input.diff, &options);

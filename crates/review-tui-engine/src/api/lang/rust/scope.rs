@@ -37,6 +37,97 @@ fn crate_of<'p>(path: &'p str, read: Read) -> Option<(String, String, &'p str)> 
     None
 }
 
+/// Whether the Rust file at `path` is library code, by its package's targets: `None` when no
+/// `Cargo.toml` above it can be read. Not library code: a build script, a file under
+/// `src/bin/`, `examples/`, `benches/` or `tests/`, a binary's root, any file of a package
+/// with no library target (rayon's `rayon-demo`: `src/main.rs` and no `src/lib.rs`, its
+/// modules are the binary's), and a module only a binary's root declares (`mod cli;` in
+/// `main.rs` beside a `lib.rs` that does not declare it).
+pub fn library_code(path: &str, read: Read) -> Option<bool> {
+    let (root, manifest, relative) = crate_of(path, read)?;
+    let at = |p: &str| {
+        if root.is_empty() {
+            p.to_string()
+        } else {
+            format!("{root}/{p}")
+        }
+    };
+    let table: toml::Table = toml::from_str(&manifest).unwrap_or_default();
+    let target_path = |target: &toml::Value| {
+        target
+            .get("path")
+            .and_then(toml::Value::as_str)
+            .map(|p| p.trim_start_matches("./").to_string())
+    };
+    let build = match table.get("package").and_then(|p| p.get("build")) {
+        Some(toml::Value::String(script)) => Some(script.trim_start_matches("./").to_string()),
+        _ => None,
+    };
+    let build_dir = build.as_deref().map(parent_dir).filter(|d| !d.is_empty());
+    if relative == "build.rs"
+        || build.as_deref() == Some(relative)
+        || build_dir.is_some_and(|dir| relative.starts_with(&format!("{dir}/")))
+        || ["src/bin/", "examples/", "benches/", "tests/"]
+            .iter()
+            .any(|dir| relative.starts_with(dir))
+    {
+        return Some(false);
+    }
+    let mut bins: Vec<String> = table
+        .get("bin")
+        .and_then(toml::Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(target_path)
+        .collect();
+    if read(&at("src/main.rs")).is_some() {
+        bins.push("src/main.rs".into());
+    }
+    if bins.iter().any(|bin| bin == relative) {
+        return Some(false);
+    }
+    let lib = table
+        .get("lib")
+        .and_then(target_path)
+        .unwrap_or_else(|| "src/lib.rs".into());
+    if lib == relative {
+        return Some(true);
+    }
+    let Some(lib_text) = read(&at(&lib)) else {
+        // No library target: every module belongs to a binary, when the package has one.
+        return Some(bins.is_empty());
+    };
+    // A module of the root's directory that a binary's root declares and the library's does not.
+    let lib_dir = parent_dir(&lib);
+    let Some(inside) = relative
+        .strip_prefix(lib_dir)
+        .and_then(|rest| rest.strip_prefix('/'))
+        .filter(|_| !lib_dir.is_empty())
+    else {
+        return Some(true);
+    };
+    let top = inside.split('/').next().unwrap_or(inside);
+    let module = top.strip_suffix(".rs").unwrap_or(top);
+    let declares = |text: &str| {
+        text.lines().any(|line| {
+            let line = line.trim_start();
+            let line = line
+                .strip_prefix("pub(crate) ")
+                .or_else(|| line.strip_prefix("pub "))
+                .unwrap_or(line);
+            line.strip_prefix("mod ")
+                .map(str::trim_start)
+                .and_then(|rest| rest.strip_prefix(module))
+                .is_some_and(|rest| rest.trim_start().starts_with([';', '{']))
+        })
+    };
+    let in_a_binary = bins
+        .iter()
+        .filter(|bin| parent_dir(bin) == lib_dir)
+        .any(|bin| read(&at(bin)).is_some_and(|text| declares(&text)));
+    Some(!in_a_binary || declares(&lib_text))
+}
+
 /// Whether the Rust file at `path` carries an API, and which of its names (see the module's
 /// documentation).
 pub(crate) fn scope(path: &str, read: Read) -> Visibility {

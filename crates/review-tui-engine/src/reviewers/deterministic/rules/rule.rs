@@ -114,6 +114,8 @@ pub(crate) struct LineLogic {
     pub join_next: bool,
     /// Stay quiet in test code: test paths, and Rust code after `#[cfg(test)]`/`mod tests`.
     pub skip_tests: bool,
+    /// Stay quiet in a file its package builds into a binary, example, bench or build script.
+    pub library_only: bool,
     /// Stay quiet when the same code is on the other side anywhere in the diff: a block moved
     /// within or between files is neither new (RIGHT) nor lost (LEFT).
     pub moved_ok: bool,
@@ -294,6 +296,7 @@ fn compile_logic(
                 context: spec.context,
                 join_next: spec.join_next,
                 skip_tests: spec.skip_tests,
+                library_only: spec.library_only,
                 moved_ok: spec.moved_ok.unwrap_or(true),
                 seen_before: subject_regexes(pattern, spec.seen_before.as_deref())
                     .map_err(|(field, reason)| err(field, reason))?,
@@ -307,6 +310,7 @@ fn compile_logic(
                 ("context_require", spec.context_require.is_some()),
                 ("context_forbid", spec.context_forbid.is_some()),
                 ("join_next", spec.join_next),
+                ("library_only", spec.library_only),
                 ("moved_ok", spec.moved_ok.is_some()),
                 ("seen_before", spec.seen_before.is_some()),
                 ("comments", spec.comments),

@@ -35,6 +35,8 @@ pub struct ScanOptions {
     pub worktree: Option<PathBuf>,
     /// The change's author is a bot account.
     pub author_is_bot: bool,
+    /// The change's title (a PR's, or a range's head commit subject): what it says it is.
+    pub title: String,
 }
 
 impl Default for ScanOptions {
@@ -46,6 +48,7 @@ impl Default for ScanOptions {
             repo_files: None,
             worktree: None,
             author_is_bot: false,
+            title: String::new(),
         }
     }
 }
@@ -72,6 +75,7 @@ impl Catalog {
             moved: MovedLines::new(diff),
             imported: super::coverage::imported_roots(diff),
             folds: Vec::new(),
+            repeats: HashMap::new(),
             seen_before: SeenBefore::default(),
         };
         if options.repo_files.is_none()
@@ -92,12 +96,14 @@ impl Catalog {
             head_tests: Default::default(),
             whole_diff: Default::default(),
             author_is_bot: options.author_is_bot,
+            title: &options.title,
         };
         for file in &diff.files {
             scan.file(file, &context);
         }
         scan.unread_code(diff);
         scan.write_folds();
+        scan.write_repeats();
         ScanResult {
             nodes: scan.nodes,
             coverage: scan.coverage,
@@ -117,6 +123,9 @@ struct Scan<'a> {
     folds: Vec<Fold>,
     /// What the rules with `seen_before` found before the change.
     seen_before: SeenBefore,
+    /// Each line rule's findings by the code they quote: the node of the first, and where the
+    /// same code was found again in the change.
+    repeats: HashMap<(usize, String), (usize, Vec<String>)>,
 }
 
 /// A folding rule's first finding in the change and the hits that joined it: one decision
@@ -280,6 +289,30 @@ impl<'a> Scan<'a> {
         }
     }
 
+    /// Names, in each line finding whose code the change holds again elsewhere, how many and
+    /// where.
+    fn write_repeats(&mut self) {
+        for (node_at, again) in std::mem::take(&mut self.repeats).into_values() {
+            if again.is_empty() {
+                continue;
+            }
+            let mut places: Vec<&str> =
+                again.iter().take(FOLD_QUOTED).map(String::as_str).collect();
+            let more = again.len() - places.len();
+            let more_text = format!("and {more} more");
+            if more > 0 {
+                places.push(&more_text);
+            }
+            let evidence = &mut self.nodes[node_at].text.evidence;
+            *evidence = format!(
+                "{evidence} (the same code {} more time{} in this change: {})",
+                again.len(),
+                if again.len() == 1 { "" } else { "s" },
+                places.join(", ")
+            );
+        }
+    }
+
     /// When every changed code file was skipped, the rules read none of the change's code:
     /// say so as a finding (P1 in the catalog, so the verdict holds) rather than report a clean
     /// scan of nothing.
@@ -359,6 +392,7 @@ impl<'a> Scan<'a> {
         }
         let cap = self.cap(file);
         let facts = LineFacts::new(file, self.options.worktree.as_deref());
+        let library = OnceCell::new();
         let file_text = SideTexts::default();
         // The line's index among all the lines of the file's hunks, for its facts.
         let mut index = 0;
@@ -367,6 +401,7 @@ impl<'a> Scan<'a> {
         for hunk in &file.hunks {
             let hunk_text = SideTexts::default();
             let rewrapped = OnceCell::new();
+            let rewrapped_code = OnceCell::new();
             for (at, line) in hunk.lines.iter().enumerate() {
                 let line_index = index;
                 index += 1;
@@ -410,11 +445,20 @@ impl<'a> Scan<'a> {
                     let here_facts = facts.at(line_index);
                     if (logic.skip_tests && here_facts.in_test)
                         || (!logic.comments && !here_facts.has_code)
+                        || (logic.library_only && !*library.get_or_init(|| self.library_code(file)))
                     {
                         continue;
                     }
-                    // Moved-ok rules say nothing of code a run of changes only re-wrapped.
-                    if logic.moved_ok && rewrapped.get_or_init(|| rewrapped_lines(hunk))[at] {
+                    // Moved-ok rules say nothing of code a run of changes only re-wrapped; a
+                    // rule about code, nothing of code whose trailing comment alone changed.
+                    if logic.moved_ok
+                        && if logic.comments {
+                            rewrapped.get_or_init(|| rewrapped_lines(hunk, None))[at]
+                        } else {
+                            rewrapped_code
+                                .get_or_init(|| rewrapped_lines(hunk, Some(file.language)))[at]
+                        }
+                    {
                         continue;
                     }
                     let here = LineAt {
@@ -431,13 +475,22 @@ impl<'a> Scan<'a> {
                     {
                         continue;
                     }
+                    let code: Vec<&str> = std::iter::once(line.text.as_str())
+                        .chain(next.map(|n| n.text.as_str()))
+                        .collect();
+                    // One decision, one finding: the same code again in the change (a line
+                    // pasted into two jobs of a workflow, one `Deref` body in seven guards)
+                    // joins the first finding, which names where else it is.
+                    let key = (i, normalize_code(&code));
+                    if let Some((_, again)) = self.repeats.get_mut(&key) {
+                        again.push(format!("{}:{number}", file.path));
+                        continue;
+                    }
                     if !counts.admit(i, cap) {
                         continue;
                     }
                     let end = next.map_or(number, |_| number + 1);
-                    let code: Vec<&str> = std::iter::once(line.text.as_str())
-                        .chain(next.map(|n| n.text.as_str()))
-                        .collect();
+                    self.repeats.insert(key, (self.nodes.len(), Vec::new()));
                     self.nodes.push(node(
                         rule,
                         &Location {
@@ -450,6 +503,24 @@ impl<'a> Scan<'a> {
                 }
             }
         }
+    }
+
+    /// Whether the file is library code by its package's targets (see
+    /// [`crate::api::scope::rust_library_code`]); library code when that cannot be known (no
+    /// worktree, no manifest, a language without one read here).
+    fn library_code(&self, file: &FileDiff) -> bool {
+        let Some(root) = self.options.worktree.as_deref() else {
+            return true;
+        };
+        if file.language != Language::Rust {
+            return true;
+        }
+        let read = |path: &str| {
+            crate::space::worktree_file::read(root, path)
+                .ok()
+                .and_then(|bytes| String::from_utf8(bytes).ok())
+        };
+        crate::api::scope::rust_library_code(&file.path, &read).unwrap_or(true)
     }
 
     /// Whether the match's `subject` was in the repository before the change: not new.
@@ -515,6 +586,10 @@ impl<'a> Scan<'a> {
                     paragraph = paragraph_above(here);
                     paragraph.as_str()
                 }
+                ContextScope::Enclosing => {
+                    paragraph = format!("{}\n{}", enclosing_items(here), paragraph_above(here));
+                    paragraph.as_str()
+                }
             };
             if logic
                 .context_require
@@ -534,24 +609,33 @@ impl<'a> Scan<'a> {
             && here
                 .next
                 .is_none_or(|next| self.moved.is_moved(here.side, &next.text));
+        // A joined rule's match within its first line (`unsafe {` of a block whose next line is
+        // read too) is restated as any one-line match is: rayon #815 rewrote an existing
+        // `unsafe { … }` block on one line.
         let restated =
-            logic.moved_ok && here.next.is_none() && restated(logic, here, found.as_str());
+            logic.moved_ok && found.end() <= line.len() && restated(logic, here, found.as_str());
         !moved && !restated
     }
 }
 
 /// For each line of `hunk`, whether the run of changed lines holding it only re-wraps code:
 /// its removed and its added lines hold the same text once whitespace is left out (rustfmt
-/// splitting `unsafe { self.entries.set_len(0); }` over three lines, http #645). Nothing a rule
-/// reads was written there. Read once per hunk, on its first candidate line.
-fn rewrapped_lines(hunk: &Hunk) -> Vec<bool> {
+/// splitting `unsafe { self.entries.set_len(0); }` over three lines, http #645), and, given
+/// the file's language, trailing line comments too (a linter's fix dropping `# noqa: B902`
+/// from `except Exception:`, tenacity #571). Nothing a rule reads was written there. Read
+/// once per hunk, on its first candidate line.
+fn rewrapped_lines(hunk: &Hunk, code_of: Option<Language>) -> Vec<bool> {
     let mut rewrapped = vec![false; hunk.lines.len()];
     for run in hunk.change_runs() {
         let joined = |kind: LineKind| -> String {
             hunk.lines[run.clone()]
                 .iter()
                 .filter(|l| l.kind == kind)
-                .flat_map(|l| l.text.chars())
+                .map(|l| match code_of {
+                    Some(language) => CodeLexer::without_line_comment(language, &l.text),
+                    None => l.text.as_str(),
+                })
+                .flat_map(str::chars)
                 .filter(|c| !c.is_whitespace())
                 .collect()
         };
@@ -626,6 +710,68 @@ fn paragraph_above(here: &LineAt) -> String {
     }
     lines.reverse();
     lines.join("\n")
+}
+
+/// The openings of the blocks enclosing the line, as far as the hunk shows them, each with
+/// the attribute, decorator and comment lines directly above it, outermost first. An opening
+/// is the nearest line above that is less indented than everything between: read by
+/// indentation, so it holds in every language that indents its blocks.
+fn enclosing_items(here: &LineAt) -> String {
+    let other = match here.side {
+        Side::Right => LineKind::Removed,
+        Side::Left => LineKind::Added,
+    };
+    let above: Vec<&str> = here.hunk.lines[..here.at]
+        .iter()
+        .filter(|line| line.kind != other)
+        .map(|line| line.text.as_str())
+        .collect();
+    let indent = |text: &str| text.len() - text.trim_start().len();
+    let mut depth = indent(&here.line.text);
+    let mut items: Vec<&str> = Vec::new();
+    let mut at = above.len();
+    while depth > 0 && at > 0 {
+        at -= 1;
+        let text = above[at];
+        if text.trim().is_empty() || indent(text) >= depth {
+            continue;
+        }
+        depth = indent(text);
+        let mut item = vec![text];
+        // What is written on the opening: its attributes, decorators and doc comments, an
+        // attribute spread over lines (`#[cfg(all(` … `))]`) whole.
+        loop {
+            if at > 0 && is_annotation(above[at - 1]) {
+                at -= 1;
+                item.push(above[at]);
+                continue;
+            }
+            let opens = (at.saturating_sub(MAX_ATTRIBUTE_LINES)..at)
+                .rev()
+                .find(|&i| above[i].trim_start().starts_with("#["));
+            match opens {
+                Some(open) if above[at - 1].trim_end().ends_with(']') => {
+                    item.extend(above[open..at].iter().rev());
+                    at = open;
+                }
+                _ => break,
+            }
+        }
+        items.extend(item);
+    }
+    items.reverse();
+    items.join("\n")
+}
+
+/// How far up an attribute written over several lines is looked for.
+const MAX_ATTRIBUTE_LINES: usize = 8;
+
+/// An attribute, decorator or comment line: what annotates the item below it.
+fn is_annotation(text: &str) -> bool {
+    let text = text.trim_start();
+    ["#[", "#![", "@", "//", "/*", "*", "#"]
+        .iter()
+        .any(|start| text.starts_with(start))
 }
 
 /// The next line of the same side in the hunk: for RIGHT the next added or context line.

@@ -43,6 +43,10 @@ pub(crate) struct RuleSpec {
     pub join_next: bool,
     #[serde(default)]
     pub skip_tests: bool,
+    /// Only library code: stay quiet in files of a binary, example, bench or build target, as
+    /// the file's package manifest says (Rust: the nearest `Cargo.toml` and its targets).
+    #[serde(default)]
+    pub library_only: bool,
     /// Stay quiet on a line whose code appears on the other side of the diff (moved, not new
     /// or removed). On unless a rule says `moved_ok = false`.
     pub moved_ok: Option<bool>,
@@ -121,7 +125,11 @@ impl OneOrMany {
 /// What `context_require` and `context_forbid` read: the new side of the whole file as the diff
 /// shows it (added and context lines), only of the hunk around the line, or only the line's
 /// paragraph (`above`: the line and the lines directly above it up to a blank line, as far as the
-/// hunk shows; what a comment justifying *this* statement sits in).
+/// hunk shows; what a comment justifying *this* statement sits in), or the paragraph and the
+/// items enclosing the line (`enclosing`: each block opening less indented above it, with the
+/// attributes, decorators and doc comments written directly above that opening: a
+/// `#[cfg(docsrs)]` on the `macro_rules!` whose arm holds the line, the doc of the function
+/// holding it).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum ContextScope {
@@ -129,6 +137,7 @@ pub enum ContextScope {
     File,
     Hunk,
     Above,
+    Enclosing,
 }
 
 #[derive(Debug, Default, Deserialize)]

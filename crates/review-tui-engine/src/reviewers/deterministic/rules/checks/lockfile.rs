@@ -103,18 +103,26 @@ fn is_within(path: &str, dir: &str) -> bool {
 /// is what the PR is for), a lock no manifest of its ecosystem sits beside (a build tool's own
 /// generated lock: Kotlin/JS writes `kotlin-js-store/yarn.lock` from Gradle), or changes only
 /// to the repository's own packages (an editable or workspace member's version, which moves
-/// with the project, not with a dependency).
+/// with the project, not with a dependency). A change whose title says it updates the
+/// dependencies or the lock (`chore(deps): bump …`, "Update Cargo.lock", `cargo update`) is
+/// that update, by a bot or a person (poetry-core #878 "update dev dependencies"), unless the
+/// lock now fetches from a host it did not name before: what the title cannot vouch for.
 pub(super) fn lock_without_manifest(
     file: &FileDiff,
     diff: &Diff,
     repo_files: Option<&BTreeSet<String>>,
     author_is_bot: bool,
+    title: &str,
+    worktree: Option<&std::path::Path>,
 ) -> Vec<Hit> {
     let name = file_name(&file.path);
     let Some(ecosystem) = Ecosystem::of_lock(name) else {
         return Vec::new();
     };
     if file.status == FileStatus::Deleted || author_is_bot {
+        return Vec::new();
+    }
+    if says_dependency_update(title) && !names_new_host(file, worktree) {
         return Vec::new();
     }
     if repo_files.is_some_and(|files| !has_own_manifest(&file.path, ecosystem, files))
@@ -143,6 +151,67 @@ pub(super) fn lock_without_manifest(
             }
         ),
     }]
+}
+
+/// A title that says the change updates dependencies or the lock: conventional commits'
+/// `deps` scope, Dependabot's "Bump X from A to B", Renovate's "Update … to vN", a person's
+/// "update dev dependencies", "Update Cargo.lock", the update commands of the package managers.
+static DEPENDENCY_UPDATE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(concat!(
+        r"(?i)^\s*(chore|build|fix|deps)\(deps(-dev)?\)|\b(bump|bumps|bumped|update|updates|updated|upgrade|upgrades|upgraded|refresh|refreshed|regenerate|relock)\b",
+        r".*\b(dep|deps|dependency|dependencies|requirements|packages|crates|lock|lockfile|lock\s+file|locks|[\w.-]+\.lock|package-lock\.json|go\.sum|pnpm-lock\.yaml)\b",
+        r"|(?i)\bbump\s+\S+\s+from\s+\S+\s+to\s+\S+",
+        r"|(?i)\b(cargo|npm|yarn|pnpm|poetry|uv|pdm|bundle|go\s+mod)\s+(update|upgrade|lock|tidy)\b",
+        r"|(?i)^\s*(chore|build|fix|deps)\(deps(-dev)?\)",
+    ))
+    .expect("valid regex")
+});
+
+fn says_dependency_update(title: &str) -> bool {
+    DEPENDENCY_UPDATE.is_match(title)
+}
+
+static HOST: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"[a-z][a-z0-9+.-]*://([^/\s\x22'@]+@)?(?P<host>[^/\s\x22':]+)")
+        .expect("valid regex")
+});
+
+/// Whether an added line of the lock names a host that no line it held before names (its
+/// removed and context lines, and the head file's lines the change did not add): a
+/// dependency now fetched from elsewhere.
+fn names_new_host(file: &FileDiff, worktree: Option<&std::path::Path>) -> bool {
+    let hosts_of = |text: &str| -> Vec<String> {
+        HOST.captures_iter(text)
+            .map(|c| c["host"].to_ascii_lowercase())
+            .collect()
+    };
+    let lines = || file.hunks.iter().flat_map(|h| &h.lines);
+    let added: BTreeSet<String> = lines()
+        .filter(|l| l.kind == LineKind::Added)
+        .flat_map(|l| hosts_of(&l.text))
+        .collect();
+    if added.is_empty() {
+        return false;
+    }
+    let mut before: BTreeSet<String> = lines()
+        .filter(|l| l.kind != LineKind::Added)
+        .flat_map(|l| hosts_of(&l.text))
+        .collect();
+    let added_numbers: BTreeSet<u32> = lines()
+        .filter(|l| l.kind == LineKind::Added)
+        .filter_map(|l| l.new_line)
+        .collect();
+    if let Some(root) = worktree
+        && let Ok(bytes) = crate::space::worktree_file::read(root, &file.path)
+    {
+        let text = String::from_utf8_lossy(&bytes);
+        for (n, line) in (1u32..).zip(text.lines()) {
+            if !added_numbers.contains(&n) {
+                before.extend(hosts_of(line));
+            }
+        }
+    }
+    added.iter().any(|h| !before.contains(h))
 }
 
 /// Whether a manifest of `ecosystem` sits in the lock's directory or above it in `files`: a

@@ -104,6 +104,8 @@ impl Check {
                 context.diff,
                 context.repo_files,
                 context.author_is_bot,
+                context.title,
+                context.worktree,
             ),
             Check::ManifestWithoutLockfile => match context.repo_files {
                 Some(repo_files) => lockfile::manifest_without_lock(file, context.diff, repo_files),
@@ -117,6 +119,7 @@ impl Check {
                 context.worktree,
                 &context.head_tests,
                 &context.whole_diff,
+                context.title,
             ),
             // Not a per-file question: `Catalog::scan` answers it once every file is read.
             Check::UnreadCode => Vec::new(),
@@ -136,6 +139,8 @@ pub(crate) struct CheckContext<'a> {
     pub whole_diff: removed_test::WholeDiff<'a>,
     /// The change's author is a bot (dependabot, renovate): its lock-only bumps are its job.
     pub author_is_bot: bool,
+    /// The change's title: a lock-only update or a release may say so.
+    pub title: &'a str,
 }
 
 pub(crate) type HeadTests =

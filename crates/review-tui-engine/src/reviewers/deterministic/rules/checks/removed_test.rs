@@ -125,11 +125,22 @@ pub(super) fn removed_tests<'d>(
     worktree: Option<&Path>,
     cache: &HeadTests,
     whole: &WholeDiff<'d>,
+    title: &str,
 ) -> Vec<Hit> {
     // A test found by its name alone (`def test…`, `func Test…`, `test('…')`) is one only in a
     // test file: pytest, `go test` and the JS runners collect tests from those. Rust and JVM
     // tests are marked by their attribute wherever they are.
     if !matches!(file.language, Language::Rust | Language::Java) && !is_test_path(&file.path) {
+        return Vec::new();
+    }
+    // A release's own commit that strips whole test files from the tree it tags (samber/lo's
+    // "bump v1.51.0" deletes every `*_test.go` from the published module) packages the
+    // release: the tests live on in the development line, the code they test ships.
+    if file.status == FileStatus::Deleted && says_release(title) {
+        return Vec::new();
+    }
+    // A revert's removed tests are the reverted change's own (mockito #1878).
+    if REVERT_TITLE.is_match(title) {
         return Vec::new();
     }
     let removed = find_removed(file);
@@ -143,6 +154,8 @@ pub(super) fn removed_tests<'d>(
         .into_iter()
         .filter(|test| !added.defines(file.language, &test.name))
         .filter(|test| !added.qualifies(&test.name))
+        .filter(|test| !added.renumbered(&test.name))
+        .filter(|test| !added.split_into(&file.path, test))
         .filter(|test| !added.holds_body(&test.body))
         .filter(|test| !added.expects_again(&test.literals))
         .filter(|test| !gone.covered_by(test))
@@ -161,6 +174,21 @@ pub(super) fn removed_tests<'d>(
             detail: format!("`{}`", test.name),
         })
         .collect()
+}
+
+/// A title naming a release of the project: "bump v1.51.0", "Release 2.3.0", "chore(release):
+/// 1.2.3", "v1.2.3"; not a dependency's bump ("Bump serde from 1.0 to 1.1").
+static RELEASE_TITLE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)^\s*(?:(?:chore|build)\(release\):?|release[sd]?:?|bump(?:ed)?(?:\s+(?:to|version))?|prepare(?:\s+(?:for|release))?|version)?\s*v?\d+\.\d+(?:\.\d+)?(?:[-+][\w.]+)?\s*$")
+        .expect("valid")
+});
+
+/// Git's own subject for a revert, and the conventional-commit type.
+static REVERT_TITLE: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r#"(?i)^\s*(revert\s+"|revert(\([^)]*\))?:)"#).expect("valid"));
+
+fn says_release(title: &str) -> bool {
+    RELEASE_TITLE.is_match(title)
 }
 
 /// Tests whose defining line is among the file's removed lines.
@@ -200,6 +228,12 @@ fn find_removed(file: &FileDiff) -> Vec<Removed> {
                 .any(|(t, _, body_removed)| {
                     !body_removed && normalize_code(&[t]).len() > BODY_LINE_MIN
                 });
+            // A test that was switched off tested nothing: removing it loses no coverage
+            // (mockito #2807 dropped an `@Ignore("…fails currently…")` test).
+            if removed && disabled(&old, def_at) {
+                at = def_at + 1;
+                continue;
+            }
             if removed
                 && !body_kept
                 && let Some(line) = number
@@ -236,6 +270,34 @@ fn find_removed(file: &FileDiff) -> Vec<Removed> {
         }
     }
     found
+}
+
+/// An attribute or decorator that switches a test off for good (not a conditional skip), and a
+/// first body line that skips it unconditionally.
+static DISABLED_MARK: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"^\s*(#\[ignore\b|@(Ignore|Disabled)\b|@(pytest\.mark\.skip|unittest\.skip)\b)")
+        .expect("valid")
+});
+static SKIPPED_BODY: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"^\s*(t\.Skip(Now|f)?\(|self\.skipTest\(|pytest\.skip\()").expect("valid")
+});
+
+/// Whether the test defined at old-side line `def_at` was switched off: a disabling attribute
+/// or decorator among the lines directly above its definition, or a skip as its first line.
+fn disabled(old: &[(&str, Option<u32>, bool)], def_at: usize) -> bool {
+    let marks = old[..def_at]
+        .iter()
+        .rev()
+        .take_while(|(t, _, _)| {
+            let t = t.trim_start();
+            t.starts_with('@') || t.starts_with("#[")
+        })
+        .any(|(t, _, _)| DISABLED_MARK.is_match(t));
+    let first = old[def_at + 1..]
+        .iter()
+        .find(|(t, _, _)| !t.trim().is_empty())
+        .is_some_and(|(t, _, _)| SKIPPED_BODY.is_match(t));
+    marks || first
 }
 
 /// A hunk's runs of changed lines between context lines, and the tests each run's added lines
@@ -338,6 +400,48 @@ fn parametrised_again(file: &FileDiff, test: &Removed) -> bool {
     on_one_line || narrower_test
 }
 
+/// A test file's stem without its test marker: `test_enum_internally_tagged.rs` → `enum
+/// internally tagged` (the words are split later), `level_test.go` → `level`.
+fn test_file_stem(path: &str) -> String {
+    let name = path.rsplit('/').next().unwrap_or(path);
+    let stem = name.split('.').next().unwrap_or(name);
+    if matches!(stem, "mod" | "lib" | "main" | "index" | "__init__") {
+        return String::new();
+    }
+    stem.to_string()
+}
+
+/// The names of the blocks enclosing `lines[at]` that a test runner puts in a test's name:
+/// Rust `mod x {`, a Python or JVM `class X`, a JS `describe('x'`, read by indentation.
+fn containers(lines: &[(&str, Option<u32>, bool)], at: usize) -> Vec<String> {
+    let indent = |t: &str| t.len() - t.trim_start().len();
+    let mut depth = indent(lines[at].0);
+    let mut found = Vec::new();
+    for (text, _, _) in lines[..at].iter().rev() {
+        if depth == 0 {
+            break;
+        }
+        if text.trim().is_empty() || indent(text) >= depth {
+            continue;
+        }
+        depth = indent(text);
+        if let Some(c) = CONTAINER.captures(text) {
+            found.push(
+                ["name", "single", "double"]
+                    .iter()
+                    .find_map(|g| c.name(g))
+                    .map_or(String::new(), |m| m.as_str().to_string()),
+            );
+        }
+    }
+    found
+}
+
+static CONTAINER: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r#"^\s*(?:pub(?:\([\w:]+\))?\s+)?(?:mod|class|object|(?:public\s+|static\s+|final\s+)*class)\s+(?P<name>\w+)|^\s*describe\s*\(\s*(?:'(?P<single>[^']+)'|"(?P<double>[^"]+)")"#)
+        .expect("valid")
+});
+
 /// Every word of a name or line, lower case, split as [`subject_words`] splits, without the
 /// filler words but with short ones (`u8`, `id`).
 fn all_words(text: &str) -> Vec<String> {
@@ -432,8 +536,11 @@ struct AddedCode<'d> {
     normalized: OnceCell<HashSet<Cow<'d, str>>>,
     /// The added lines of test files, joined.
     added_tests: OnceCell<String>,
-    /// The subject words of each test the diff's added lines define.
-    added_names: OnceCell<Vec<Vec<String>>>,
+    /// The subject words of the full name of each test the diff's added lines define (file
+    /// stem, enclosing modules, its name).
+    added_names: OnceCell<Vec<BTreeSet<String>>>,
+    /// The names of the tests the diff's added lines define.
+    added_test_names: OnceCell<HashSet<String>>,
     diff: &'d Diff,
 }
 
@@ -453,6 +560,7 @@ impl<'d> AddedCode<'d> {
             normalized: OnceCell::new(),
             added_tests: OnceCell::new(),
             added_names: OnceCell::new(),
+            added_test_names: OnceCell::new(),
             diff,
         }
     }
@@ -477,14 +585,20 @@ impl<'d> AddedCode<'d> {
         literals.iter().any(|l| added_tests.contains(l.as_str()))
     }
 
-    /// A test the change added names every subject word of the removed test's (two or more)
-    /// and more: the test renamed to a qualified name, often moved to its subject's file
-    /// (logrus: `TestUnmarshalText` became `TestLevelUnmarshalText` in `level_test.go`).
+    /// A test the change added is the removed one under its full name, as its runner reports
+    /// it: the file's stem, the modules, classes or `describe` blocks enclosing it, its own
+    /// name. Moved when that full name names every subject word of the removed test's (two
+    /// or more) and more (logrus: `TestUnmarshalText` became `TestLevelUnmarshalText` in
+    /// `level_test.go`; serde #2448: `test_flatten_enum_newtype` became
+    /// `flatten::enum_::externally_tagged::newtype`), or most of them, three at least (serde
+    /// #2788: `test_internally_tagged_newtype_variant_containing_unit_struct` became
+    /// `newtype_unit_struct` in `test_enum_internally_tagged.rs`).
     fn qualifies(&self, name: &str) -> bool {
         let subject = subject_words(name);
         if subject.len() < 2 {
             return false;
         }
+        let unique: BTreeSet<&String> = subject.iter().collect();
         self.added_names
             .get_or_init(|| {
                 self.diff
@@ -499,15 +613,99 @@ impl<'d> AddedCode<'d> {
                             .filter(|l| l.kind == LineKind::Added)
                             .map(|l| (l.text.as_str(), None, true))
                             .collect();
+                        let stem = test_file_stem(&f.path);
                         (0..lines.len())
-                            .filter_map(|at| test_at(f.language, &lines, at).map(|(n, _)| n))
+                            .filter_map(|at| test_at(f.language, &lines, at))
+                            .map(|(n, def_at)| {
+                                let mut full: BTreeSet<String> =
+                                    subject_words(&stem).into_iter().collect();
+                                full.extend(
+                                    containers(&lines, def_at)
+                                        .iter()
+                                        .flat_map(|c| subject_words(c)),
+                                );
+                                full.extend(subject_words(&n));
+                                full
+                            })
                             .collect::<Vec<_>>()
                     })
-                    .map(|n| subject_words(&n))
                     .collect()
             })
             .iter()
-            .any(|words| words.len() > subject.len() && subject.iter().all(|w| words.contains(w)))
+            .any(|full| {
+                let held = unique.iter().filter(|w| full.contains(w.as_str())).count();
+                let all = held == unique.len() && full.len() > unique.len();
+                let most = held >= 3 && held * 3 >= unique.len() * 2;
+                all || most
+            })
+    }
+
+    /// The names of the tests the change defines: whose attribute or definition is an added
+    /// line (a `#[test]` added above an existing function makes it a test).
+    fn added_test_names(&self) -> &HashSet<String> {
+        self.added_test_names.get_or_init(|| {
+            self.diff
+                .files
+                .iter()
+                .flat_map(|f| {
+                    let lines: Vec<(&str, Option<u32>, bool)> = f
+                        .hunks
+                        .iter()
+                        .flat_map(|h| &h.lines)
+                        .filter(|l| l.kind != LineKind::Removed)
+                        .map(|l| (l.text.as_str(), None, l.kind == LineKind::Added))
+                        .collect();
+                    (0..lines.len())
+                        .filter_map(|at| {
+                            let (name, def_at) = test_at(f.language, &lines, at)?;
+                            lines[at..=def_at].iter().any(|l| l.2).then_some(name)
+                        })
+                        .collect::<Vec<_>>()
+                })
+                .collect()
+        })
+    }
+
+    /// A test the change added has the removed one's name with other numbers: a version in
+    /// the name moved on (jsonschema: `test_draft7_validator_is_the_default` became
+    /// `test_draft202012_validator_is_the_default`).
+    fn renumbered(&self, name: &str) -> bool {
+        let without_digits =
+            |n: &str| -> String { n.chars().filter(|c| !c.is_ascii_digit()).collect() };
+        if !name.chars().any(|c| c.is_ascii_digit()) {
+            return false;
+        }
+        let wanted = without_digits(name);
+        self.added_test_names()
+            .iter()
+            .any(|added| added != name && without_digits(added) == wanted)
+    }
+
+    /// The removed test only ran others that the change made tests of their own in its file
+    /// (tempfile: `fn main()` called `in_tmpdir(test_tempdir)` and its siblings, each now a
+    /// `#[test]`).
+    fn split_into(&self, path: &str, test: &Removed) -> bool {
+        let Some(file) = self.diff.files.iter().find(|f| f.path == path) else {
+            return false;
+        };
+        let lines: Vec<(&str, Option<u32>, bool)> = file
+            .hunks
+            .iter()
+            .flat_map(|h| &h.lines)
+            .filter(|l| l.kind != LineKind::Removed)
+            .map(|l| (l.text.as_str(), None, l.kind == LineKind::Added))
+            .collect();
+        let made_tests: HashSet<String> = (0..lines.len())
+            .filter_map(|at| {
+                let (name, def_at) = test_at(file.language, &lines, at)?;
+                lines[at..=def_at].iter().any(|l| l.2).then_some(name)
+            })
+            .filter(|name| !is_generic(name))
+            .collect();
+        test.body
+            .iter()
+            .flat_map(|line| IDENTIFIER.find_iter(line))
+            .any(|m| m.as_str() != test.name && made_tests.contains(m.as_str()))
     }
 
     /// A test of this name on the new side of the diff (added or context lines).

@@ -5,6 +5,7 @@ mod catalog;
 mod checks;
 mod examples;
 mod precision;
+mod principles;
 mod scanning;
 
 use std::sync::LazyLock;

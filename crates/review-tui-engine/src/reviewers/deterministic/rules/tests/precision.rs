@@ -141,14 +141,15 @@ fn code_only_rewrapped_is_not_new_code() {
     let rewrapped = "diff --git a/src/map.rs b/src/map.rs\n--- a/src/map.rs\n+++ b/src/map.rs\n\
          @@ -1,3 +1,5 @@\n fn clear(&mut self) {\n-    unsafe { self.entries.set_len(0); }\n+    unsafe {\n+        self.entries.set_len(0);\n+    }\n }\n";
     assert_eq!(hits(&scan(rewrapped)), vec![]);
-    // Re-wrapped and changed: what is new is new.
+    // Re-wrapped and changed: what is new is new (the `unsafe` block itself was there before:
+    // restated, see `an_existing_unsafe_block_rewritten_in_place_is_not_a_new_one`).
     let changed = rewrapped.replace(
         "+        self.entries.set_len(0);\n",
-        "+        self.entries.set_len(1);\n",
+        "+        dbg!(self.entries.set_len(0));\n",
     );
     assert_eq!(
         hits(&scan(&changed)),
-        vec![("rust/unsafe-without-safety-comment".to_string(), 2)]
+        vec![("rust/dbg-macro".to_string(), 3)]
     );
 }
 
