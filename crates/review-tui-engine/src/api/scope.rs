@@ -13,7 +13,7 @@ use super::visibility::{Read, Visibility};
 /// Whether the Rust file at `path` is library code by its package's targets (a binary's
 /// modules, examples, benches and build scripts are not); `None` without a readable
 /// `Cargo.toml` above it. See [`super::lang::rust::scope::library_code`].
-pub fn rust_library_code(path: &str, read: Read) -> Option<bool> {
+pub(crate) fn rust_library_code(path: &str, read: Read) -> Option<bool> {
     super::lang::rust::scope::library_code(path, read)
 }
 

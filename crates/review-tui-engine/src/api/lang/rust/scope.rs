@@ -43,7 +43,7 @@ fn crate_of<'p>(path: &'p str, read: Read) -> Option<(String, String, &'p str)> 
 /// with no library target (rayon's `rayon-demo`: `src/main.rs` and no `src/lib.rs`, its
 /// modules are the binary's), and a module only a binary's root declares (`mod cli;` in
 /// `main.rs` beside a `lib.rs` that does not declare it).
-pub fn library_code(path: &str, read: Read) -> Option<bool> {
+pub(crate) fn library_code(path: &str, read: Read) -> Option<bool> {
     let (root, manifest, relative) = crate_of(path, read)?;
     let at = |p: &str| {
         if root.is_empty() {
