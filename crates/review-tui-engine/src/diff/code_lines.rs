@@ -182,6 +182,32 @@ impl CodeLexer {
         spans
     }
 
+    /// Where a line comment begins on `text`, a line read from code (a trailing `# noqa`,
+    /// `// why`); the line's length when it has none. Block comments are left as they are.
+    pub fn line_comment_start(language: Language, text: &str) -> usize {
+        let mut lexer = CodeLexer::new(language);
+        let mut line = LineRead {
+            facts: LineFacts::default(),
+            open: None,
+            spans: None,
+        };
+        let bytes = text.as_bytes();
+        let mut i = 0;
+        while i < bytes.len() {
+            i = match lexer.state {
+                State::Block(depth) => lexer.in_block(bytes, i, depth),
+                State::Str { close, docstring } => {
+                    lexer.in_string(bytes, i, close, docstring, &mut line)
+                }
+                State::Code => match lexer.in_code(bytes, i, &mut line) {
+                    Some(next) => next,
+                    None => return i,
+                },
+            };
+        }
+        bytes.len()
+    }
+
     /// Reads one line (without its newline).
     pub fn line(&mut self, text: &str) -> LineFacts {
         self.read(text, None)

@@ -72,6 +72,7 @@ impl Catalog {
             moved: MovedLines::new(diff),
             imported: super::coverage::imported_roots(diff),
             folds: Vec::new(),
+            line_folds: HashMap::new(),
             seen_before: SeenBefore::default(),
         };
         if options.repo_files.is_none()
@@ -98,6 +99,7 @@ impl Catalog {
         }
         scan.unread_code(diff);
         scan.write_folds();
+        scan.write_line_folds();
         ScanResult {
             nodes: scan.nodes,
             coverage: scan.coverage,
@@ -115,8 +117,20 @@ struct Scan<'a> {
     imported: Vec<String>,
     /// The first finding of each folding rule, and what folded into it.
     folds: Vec<Fold>,
+    /// Each line finding by (rule, its code normalized): the same line written again in this
+    /// change (the same `curl … | sh` in two jobs, one `unsafe` body in seven sibling types)
+    /// is the same decision, folded into the first.
+    line_folds: HashMap<(usize, String), LineFold>,
     /// What the rules with `seen_before` found before the change.
     seen_before: SeenBefore,
+}
+
+/// A line finding and the places the same code was written again in the change.
+struct LineFold {
+    /// Where its node is in `Scan::nodes`.
+    node_at: usize,
+    /// `path:line` of each repeat, in diff order.
+    places: Vec<String>,
 }
 
 /// A folding rule's first finding in the change and the hits that joined it: one decision
@@ -280,6 +294,34 @@ impl<'a> Scan<'a> {
         }
     }
 
+    /// Names, in each line finding that others joined, how many there are and where. The
+    /// finding keeps its rule's priority: a folded P0 or P1 still decides the verdict.
+    fn write_line_folds(&mut self) {
+        for fold in std::mem::take(&mut self.line_folds).into_values() {
+            if fold.places.is_empty() {
+                continue;
+            }
+            let total = fold.places.len() + 1;
+            let mut places: Vec<&str> = fold
+                .places
+                .iter()
+                .map(String::as_str)
+                .take(FOLD_QUOTED)
+                .collect();
+            let more = fold.places.len() - places.len();
+            let more = format!("and {more} more");
+            if fold.places.len() > FOLD_QUOTED {
+                places.push(&more);
+            }
+            let node = &mut self.nodes[fold.node_at];
+            node.text.evidence = format!(
+                "{} ({total} like it in this change; also at {})",
+                node.text.evidence,
+                places.join(", ")
+            );
+        }
+    }
+
     /// When every changed code file was skipped, the rules read none of the change's code:
     /// say so as a finding (P1 in the catalog, so the verdict holds) rather than report a clean
     /// scan of nothing.
@@ -367,6 +409,7 @@ impl<'a> Scan<'a> {
         for hunk in &file.hunks {
             let hunk_text = SideTexts::default();
             let rewrapped = OnceCell::new();
+            let rewrapped_code = OnceCell::new();
             for (at, line) in hunk.lines.iter().enumerate() {
                 let line_index = index;
                 index += 1;
@@ -414,7 +457,14 @@ impl<'a> Scan<'a> {
                         continue;
                     }
                     // Moved-ok rules say nothing of code a run of changes only re-wrapped.
-                    if logic.moved_ok && rewrapped.get_or_init(|| rewrapped_lines(hunk))[at] {
+                    // A rule that reads no comments says nothing of code whose only change
+                    // is a comment beside it (a `# noqa` a lint fix took out).
+                    let rewrapped = if logic.comments {
+                        rewrapped.get_or_init(|| rewrapped_lines(hunk, None))
+                    } else {
+                        rewrapped_code.get_or_init(|| rewrapped_lines(hunk, Some(file.language)))
+                    };
+                    if logic.moved_ok && rewrapped[at] {
                         continue;
                     }
                     let here = LineAt {
@@ -431,13 +481,26 @@ impl<'a> Scan<'a> {
                     {
                         continue;
                     }
-                    if !counts.admit(i, cap) {
-                        continue;
-                    }
                     let end = next.map_or(number, |_| number + 1);
                     let code: Vec<&str> = std::iter::once(line.text.as_str())
                         .chain(next.map(|n| n.text.as_str()))
                         .collect();
+                    // One decision, one finding: the same code again joins the first.
+                    let key = (i, normalize_code(&code));
+                    if let Some(fold) = self.line_folds.get_mut(&key) {
+                        fold.places.push(format!("{}:{number}", file.path));
+                        continue;
+                    }
+                    if !counts.admit(i, cap) {
+                        continue;
+                    }
+                    self.line_folds.insert(
+                        key,
+                        LineFold {
+                            node_at: self.nodes.len(),
+                            places: Vec::new(),
+                        },
+                    );
                     self.nodes.push(node(
                         rule,
                         &Location {
@@ -542,16 +605,23 @@ impl<'a> Scan<'a> {
 
 /// For each line of `hunk`, whether the run of changed lines holding it only re-wraps code:
 /// its removed and its added lines hold the same text once whitespace is left out (rustfmt
-/// splitting `unsafe { self.entries.set_len(0); }` over three lines, http #645). Nothing a rule
-/// reads was written there. Read once per hunk, on its first candidate line.
-fn rewrapped_lines(hunk: &Hunk) -> Vec<bool> {
+/// splitting `unsafe { self.entries.set_len(0); }` over three lines, http #645), and, read in
+/// `code_of` a language, once line comments are left out too (`except Exception:  # noqa:
+/// B902` becoming `except Exception:`, tenacity #571). Nothing a rule reads was written there.
+/// Read once per hunk, on its first candidate line.
+fn rewrapped_lines(hunk: &Hunk, code_of: Option<Language>) -> Vec<bool> {
     let mut rewrapped = vec![false; hunk.lines.len()];
+    let code = |text: &str| -> usize {
+        code_of.map_or(text.len(), |language| {
+            CodeLexer::line_comment_start(language, text)
+        })
+    };
     for run in hunk.change_runs() {
         let joined = |kind: LineKind| -> String {
             hunk.lines[run.clone()]
                 .iter()
                 .filter(|l| l.kind == kind)
-                .flat_map(|l| l.text.chars())
+                .flat_map(|l| l.text[..code(&l.text)].chars())
                 .filter(|c| !c.is_whitespace())
                 .collect()
         };
