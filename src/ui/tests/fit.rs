@@ -5,6 +5,7 @@ use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 
 use super::fixtures::*;
+use crate::review::events::EventKind;
 use crate::review::node::{Kind, Priority, Source};
 use crate::ui::action::{Action, Command, Report};
 use crate::ui::keymap::Keymap;
@@ -529,4 +530,77 @@ fn the_findings_keep_a_row_under_a_long_message_on_a_short_terminal() {
         .position(|l| l.contains("┌ Findings ("))
         .unwrap_or_else(|| panic!("{}", text(&lines)));
     assert!(lines[top + 1].starts_with('│'), "{}", text(&lines));
+}
+
+#[test]
+fn a_dispute_row_names_who_disputed_and_who_confirmed_not_the_author_twice() {
+    // A finding is one node: its dispute row pairs it with itself, so the other side is the
+    // reviewer who disputed it (and the peer who confirmed it), never its author again.
+    let mut state = finished();
+    apply(
+        &mut state,
+        [
+            added(node(NodeSpec {
+                id: "refuted",
+                reviewer: "engineer",
+                priority: Priority::P1,
+                kind: Kind::Bug,
+                anchor: Some(("src/client.rs", 23, 23)),
+                title: "Client::new ignores a failure",
+                ..NodeSpec::default()
+            })),
+            event(
+                "verifier",
+                EventKind::Stance {
+                    node_id: "refuted".into(),
+                    confirm: false,
+                    note: "the error is returned".into(),
+                },
+            ),
+            added(node(NodeSpec {
+                id: "split",
+                reviewer: "qa",
+                priority: Priority::P1,
+                kind: Kind::Bug,
+                anchor: Some(("src/store/cache.rs", 4, 4)),
+                title: "The cache never expires",
+                ..NodeSpec::default()
+            })),
+            event(
+                "architect",
+                EventKind::Stance {
+                    node_id: "split".into(),
+                    confirm: true,
+                    note: "seen".into(),
+                },
+            ),
+            event(
+                "verifier",
+                EventKind::Stance {
+                    node_id: "split".into(),
+                    confirm: false,
+                    note: "expires on read".into(),
+                },
+            ),
+        ],
+    );
+    let lines = screen(&mut state, 140, 40);
+    let all = text(&lines);
+    let row = |title: &str| {
+        lines
+            .iter()
+            .find(|l| l.contains('⇄') && l.contains(title))
+            .unwrap_or_else(|| panic!("a dispute row for {title}:\n{all}"))
+            .clone()
+    };
+    let refuted = row("Client::new");
+    assert!(
+        refuted.contains("engineer ⇄ verifier") && refuted.matches("engineer").count() == 1,
+        "{refuted}"
+    );
+    let split = row("cache never");
+    assert!(
+        split.contains("qa ⇄ verifier") && split.contains("✓ architect"),
+        "{split}"
+    );
 }

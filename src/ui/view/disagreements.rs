@@ -78,7 +78,17 @@ pub fn draw(
         };
         let selected =
             focused && state.disagreements.selected.as_ref() == Some(&(d.a.clone(), d.b.clone()));
-        let (left, right) = (side(a), format!("{}{other_place}", side(b)));
+        // A dispute is one finding paired with itself: its other side is who disputed it (and
+        // the peer who confirmed it), never its author a second time.
+        let right = match &d.kind {
+            DisagreementKind::Disputed { disputed_by } => disputed_by.clone(),
+            DisagreementKind::ConfirmedAndDisputed {
+                confirmed_by,
+                disputed_by,
+            } => format!("{disputed_by} (✓ {confirmed_by})"),
+            _ => format!("{}{other_place}", side(b)),
+        };
+        let left = side(a);
         let used = place_width + 1 + width(&left) + 3 + width(&right) + 2;
         let title = if a.text.title == b.text.title {
             a.text.title.clone()
