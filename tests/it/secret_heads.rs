@@ -176,9 +176,8 @@ fn a_regenerated_fixture_certificate_and_the_key_its_tests_load_do_not_block() {
         &scratch.path().join("data"),
         &format!("{}#main..feature", repo.path().display()),
     );
-    let report: Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
-        panic!("not JSON ({e}): {}", String::from_utf8_lossy(&out.stderr))
-    });
+    let report: Value = serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("not JSON ({e}): {}", String::from_utf8_lossy(&out.stderr)));
     let findings = report["findings"].as_array().cloned().unwrap_or_default();
     let secrets: Vec<&Value> = findings
         .iter()
@@ -198,7 +197,10 @@ fn a_regenerated_fixture_certificate_and_the_key_its_tests_load_do_not_block() {
     for finding in &key {
         assert_eq!(finding["priority"], "P3", "{finding}");
         assert!(
-            finding["title"].as_str().unwrap_or_default().contains("echo_test.go"),
+            finding["title"]
+                .as_str()
+                .unwrap_or_default()
+                .contains("echo_test.go"),
             "{finding}"
         );
     }
