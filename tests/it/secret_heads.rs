@@ -123,3 +123,95 @@ fn a_secret_in_a_text_file_git_calls_binary_is_found() {
         assert_eq!(found.len(), 1, "{path}: {found:?}");
     }
 }
+
+/// Base64 lines of a PEM body, drawn at run time from `seed` (never a key in this file).
+fn pem_body(seed: u64) -> String {
+    let alphabet: Vec<char> = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
+        .chars()
+        .collect();
+    let mut state = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+    (0..6)
+        .map(|_| {
+            (0..64)
+                .map(|_| {
+                    state ^= state >> 12;
+                    state ^= state << 25;
+                    state ^= state >> 27;
+                    alphabet[(state.wrapping_mul(0x2545_F491_4F6C_DD1D) >> 33) as usize
+                        % alphabet.len()]
+                })
+                .collect::<String>()
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// echo #1793 regenerated its test certificate and key under `_fixture/certs/`, which
+/// `echo_test.go` loads: the hunks kept the `BEGIN` lines as context. The certificate's body is
+/// no key (its armour, read at the head, says so) and the key is a P3 note naming the test:
+/// nothing blocks. A key outside the fixtures in the same change stays a P0.
+#[test]
+fn a_regenerated_fixture_certificate_and_the_key_its_tests_load_do_not_block() {
+    let pem = |label: &str, seed: u64| {
+        format!(
+            "-----BEGIN {label}-----\n{}\n-----END {label}-----\n",
+            pem_body(seed)
+        )
+    };
+    let repo = GitRepo::init();
+    repo.write("go.mod", "module example.com/echo\n");
+    repo.write(
+        "echo_test.go",
+        "package echo\n\nfunc TestTLS(t *testing.T) {\n\tstartTLS(\"_fixture/certs/cert.pem\", \"_fixture/certs/key.pem\")\n}\n",
+    );
+    repo.write("_fixture/certs/cert.pem", &pem("CERTIFICATE", 1));
+    repo.write("_fixture/certs/key.pem", &pem("PRIVATE KEY", 2));
+    repo.commit_all("initial");
+    repo.git(&["checkout", "--quiet", "-b", "feature"]);
+    repo.write("_fixture/certs/cert.pem", &pem("CERTIFICATE", 3));
+    repo.write("_fixture/certs/key.pem", &pem("PRIVATE KEY", 4));
+    repo.commit_all("regenerate the test certificates");
+    let scratch = tempfile::tempdir().unwrap();
+    let out = review(
+        &scratch.path().join("data"),
+        &format!("{}#main..feature", repo.path().display()),
+    );
+    let report: Value = serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("not JSON ({e}): {}", String::from_utf8_lossy(&out.stderr)));
+    let findings = report["findings"].as_array().cloned().unwrap_or_default();
+    let secrets: Vec<&Value> = findings
+        .iter()
+        .filter(|f| f["reviewer"] == "secret scan")
+        .collect();
+    assert!(
+        !secrets
+            .iter()
+            .any(|f| f["anchor"]["path"] == "_fixture/certs/cert.pem"),
+        "{secrets:?}"
+    );
+    let key: Vec<&&Value> = secrets
+        .iter()
+        .filter(|f| f["anchor"]["path"] == "_fixture/certs/key.pem")
+        .collect();
+    assert!(!key.is_empty(), "never silent: {secrets:?}");
+    for finding in &key {
+        assert_eq!(finding["priority"], "P3", "{finding}");
+        assert!(
+            finding["title"]
+                .as_str()
+                .unwrap_or_default()
+                .contains("echo_test.go"),
+            "{finding}"
+        );
+    }
+    assert_ne!(report["verdict"]["decision"], "block", "{report}");
+
+    // The same key outside the fixtures is a leak.
+    repo.write("deploy/key.pem", &pem("PRIVATE KEY", 5));
+    repo.commit_all("deploy key");
+    let out = review(
+        &scratch.path().join("data2"),
+        &format!("{}#main..feature", repo.path().display()),
+    );
+    assert_eq!(secret_p0s(&out, "deploy/key.pem").len(), 1);
+}

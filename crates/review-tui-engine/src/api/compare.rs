@@ -965,10 +965,14 @@ fn kind_change(old: &Item, new: &Item) -> Option<(Severity, String)> {
     // A function now a variable holding one (urfave/cli #2150: `func ShowAppHelp(…)` became
     // `var ShowAppHelp = showAppHelp`, so callers may swap it): every call still compiles
     // if the value is a function of the same signature, which an untyped binding does not
-    // say. A binding typed as something other than a function is a break.
-    if CALLABLE.contains(&old.kind)
-        && BINDING.contains(&new.kind)
-        && (new.shape.is_empty() || function_type(&new.shape))
+    // say. A binding typed as something other than a function is a break. And back: a
+    // name bound to a function now a `def` of its own (more-itertools 10.2's `batched =
+    // _batched` → `def batched(iterable, n, *, strict=False)`) is a callable either way.
+    let holds_function = |item: &Item| {
+        BINDING.contains(&item.kind) && (item.shape.is_empty() || function_type(&item.shape))
+    };
+    if (CALLABLE.contains(&old.kind) && holds_function(new))
+        || (holds_function(old) && CALLABLE.contains(&new.kind))
     {
         return Some((
             Undecided,

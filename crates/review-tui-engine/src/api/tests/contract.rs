@@ -582,6 +582,31 @@ fn a_function_now_a_variable_holding_one_is_not_a_proven_break() {
     assert_fails(&axis, &["`ShowAppHelp` a func is now a var"]);
 }
 
+/// more-itertools 10.1→10.2: `batched = _batched` (a name bound to a function) became
+/// `def batched(iterable, n, *, strict=False)`: a callable either way, never "a variable is
+/// now a def" as a proven break. A bound name whose value the syntax does not type is
+/// still named (a warning), whatever it held.
+#[test]
+fn a_name_bound_to_a_function_now_a_def_is_not_a_proven_break() {
+    let base = "def _batched(iterable, n):\n    return iter(())\n\n\nbatched = _batched\n";
+    let head = "def batched(iterable, n, *, strict=False):\n    return iter(())\n";
+    let axis = api_after(&[("pkg/recipes.py", base)], &[("pkg/recipes.py", head)]);
+    assert_clears(&axis);
+    assert!(
+        axis.detail
+            .contains("`batched` a variable is now a def (still callable"),
+        "{}",
+        axis.detail
+    );
+    let number = "LIMIT = 3\n";
+    let axis = api_after(
+        &[("pkg/recipes.py", number)],
+        &[("pkg/recipes.py", "def LIMIT():\n    return 3\n")],
+    );
+    assert_eq!(axis.verdict, AxisVerdict::Warn, "{}", axis.detail);
+    assert!(axis.detail.contains("`LIMIT`"), "{}", axis.detail);
+}
+
 #[test]
 fn python_double_underscore_parameters_and_class_attributes_moved_onto_instances() {
     // starlette #2178: `__name` was positional-only by convention (PEP 484) and mangled in a

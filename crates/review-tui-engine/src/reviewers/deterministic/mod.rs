@@ -205,10 +205,12 @@ async fn run_secret_scan(
     events: &Sender<ReviewEvent>,
     run: RunId,
 ) {
+    let keys = head_keys(&input.diff, &input.worktree);
     let scanner = input
         .secret_scanner
         .clone()
-        .with_key_files(key_files(&input.diff, &input.worktree));
+        .with_key_files(keys.key_files)
+        .with_public_armour(keys.public_armour);
     let mut hits = scanner.scan(files);
     let (heads, too_large) = unseen_heads::unseen_heads(&input.diff, &input.worktree);
     hits.extend(unseen_head_hits(&scanner, &heads));
@@ -220,6 +222,9 @@ async fn run_secret_scan(
             .is_ok_and(|m| m.is_file() && m.len() <= 1 << 20)
             .then(|| std::fs::read_to_string(&path).ok())
             .flatten()
+    });
+    secrets::note_fixture_keys_read_by_tests(&hits, &mut nodes, &|key| {
+        test_naming(&input.worktree, key)
     });
     nodes.extend(intake::secret_findings(
         &input.pr_text,
@@ -359,26 +364,75 @@ fn unseen_head_hits(
         .collect()
 }
 
-/// Changed files whose head holds a private key (a `BEGIN … PRIVATE KEY` line): a change inside
-/// one shows body lines without their header, which are key material all the same.
-fn key_files(diff: &Diff, worktree: &std::path::Path) -> Vec<String> {
+/// What the heads of the changed files say about keys: the files that hold a private key (a
+/// `BEGIN … PRIVATE KEY` line: a change inside one shows body lines without their header, which
+/// are key material all the same), and each file's lines inside public armour (a certificate,
+/// a public key: base64 there is no key, though a hunk shows its body without the BEGIN line).
+fn head_keys(diff: &Diff, worktree: &std::path::Path) -> HeadKeys {
     /// Key files are small; a large file is not read whole for this.
     const MAX_BYTES: u64 = 1 << 20;
-    let holds_key = |text: &str| {
-        text.lines()
+    let mut keys = HeadKeys::default();
+    for file in diff.files.iter().filter(|file| !file.binary) {
+        let path = worktree.join(&file.path);
+        if !std::fs::symlink_metadata(&path).is_ok_and(|m| m.is_file() && m.len() <= MAX_BYTES) {
+            continue;
+        }
+        let Ok(bytes) = std::fs::read(&path) else {
+            continue;
+        };
+        let text = String::from_utf8_lossy(&bytes);
+        if !text.contains("-----BEGIN") {
+            continue;
+        }
+        if text
+            .lines()
             .any(|l| l.contains("-----BEGIN") && l.contains("PRIVATE KEY"))
-    };
-    diff.files
+        {
+            keys.key_files.push(file.path.clone());
+        }
+        let public = secrets::public_armour_lines(&text);
+        if !public.is_empty() {
+            keys.public_armour.push((file.path.clone(), public));
+        }
+    }
+    keys
+}
+
+/// [`head_keys`]'s answer.
+#[derive(Default)]
+struct HeadKeys {
+    key_files: Vec<String>,
+    public_armour: Vec<(String, Vec<(u32, u32)>)>,
+}
+
+/// A test file of the repository at the head that names the fixture file `key` (its file
+/// name): the test that loads it. Searched under the folder holding the key's first test or
+/// fixture folder (`echo_test.go` beside `_fixture/certs/key.pem`, `tests/test_requests.py`
+/// beside `tests/certs/…/server.key`), in test code files of at most 1 MiB, the first 2000.
+fn test_naming(worktree: &std::path::Path, key: &str) -> Option<String> {
+    let (dirs, name) = key.rsplit_once('/')?;
+    let dirs: Vec<&str> = dirs.split('/').collect();
+    let fixture = dirs.iter().position(|d| secrets::fixture_dir(d))?;
+    let root = dirs[..fixture].join("/");
+    let files = repo_files(worktree)?;
+    files
         .iter()
-        .filter(|file| !file.binary)
-        .filter(|file| {
-            let path = worktree.join(&file.path);
-            std::fs::symlink_metadata(&path).is_ok_and(|m| m.is_file() && m.len() <= MAX_BYTES)
-                && std::fs::read(&path)
-                    .is_ok_and(|bytes| holds_key(&String::from_utf8_lossy(&bytes)))
+        .filter(|f| root.is_empty() || f.starts_with(&format!("{root}/")))
+        .filter(|f| f.as_str() != key && crate::diff::is_test_path(f))
+        .filter(|f| {
+            !matches!(
+                crate::diff::Language::from_path(f),
+                crate::diff::Language::Other | crate::diff::Language::Markdown
+            )
         })
-        .map(|file| file.path.clone())
-        .collect()
+        .take(2000)
+        .find(|f| {
+            let path = worktree.join(f);
+            std::fs::symlink_metadata(&path).is_ok_and(|m| m.is_file() && m.len() <= 1 << 20)
+                && std::fs::read(&path)
+                    .is_ok_and(|bytes| String::from_utf8_lossy(&bytes).contains(name))
+        })
+        .cloned()
 }
 
 /// The files of the head worktree (relative paths), so rules such as "manifest changed without

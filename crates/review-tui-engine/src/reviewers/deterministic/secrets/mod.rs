@@ -2,6 +2,7 @@
 //! findings as P0 security nodes whose evidence and fingerprint never hold the secret. The same
 //! rules drive the redaction every outbound text passes (`crate::reviewers::redact`).
 
+mod armour;
 mod builtin;
 mod docs_site;
 mod entropy;
@@ -17,6 +18,7 @@ mod rule;
 mod scanner;
 mod setup;
 
+pub use armour::public_armour_lines;
 pub use builtin::is_placeholder;
 pub use entropy::shannon;
 pub use gitleaks_cli::{
@@ -29,7 +31,9 @@ pub use gitleaks_config::{
 };
 pub use ignore::{GITLEAKSIGNORE, IgnoreEntry, parse_gitleaksignore};
 pub use mask::redact_secret;
-pub use node::{SECRET_SCAN, to_nodes, to_nodes_reading};
+pub use node::{
+    SECRET_SCAN, fixture_dir, note_fixture_keys_read_by_tests, to_nodes, to_nodes_reading,
+};
 pub use rule::{Allowlist, Condition, RegexTarget, RuleRegex, SecretGroup, SecretRule};
 pub use scanner::{GITLEAKS_ALLOW, SecretHit, SecretScanner};
 pub use setup::{

@@ -27,16 +27,17 @@ impl SecretHit {
         fingerprint(&self.rule, &self.path, &lines)
     }
 
-    /// Key material (a private key block) in test code or fixtures (`tests/certs/`): test
-    /// suites keep the keys of their test certificates beside them (requests regenerates its
-    /// expired, valid and mTLS fixtures under `tests/certs/`). A note to check it is only a
-    /// fixture, not a leak to rotate; a provider's credential there is still one.
+    /// Key material (a private key block) in test code or fixtures (`tests/certs/`,
+    /// `_fixture/certs/`, `testdata/`): test suites keep the keys of their test certificates
+    /// beside them (requests regenerates its expired, valid and mTLS fixtures under
+    /// `tests/certs/`). A note to check it is only a fixture, not a leak to rotate; a
+    /// provider's credential there is still one.
     pub fn fixture_key(&self) -> bool {
         let key = |name: &str| {
             let name = name.to_ascii_lowercase();
             name.contains("private-key") || name.contains("private key")
         };
-        (key(&self.source_id) || key(&self.label)) && is_test_path(&self.path)
+        (key(&self.source_id) || key(&self.label)) && fixture_path(&self.path)
     }
 
     /// Found by a rule that knows no provider's format (`password = …`, `api_key: …`).
@@ -186,6 +187,55 @@ impl SecretHit {
         let lines: Vec<&str> = self.evidence.lines().collect();
         stamp(&mut node, &self.rule, &self.path, &lines);
         node
+    }
+}
+
+/// Test code or test data by path ([`is_test_path`]), or under a fixture folder whatever its
+/// prefix: Go's tool skips `_`-prefixed folders, so Go projects keep fixtures in `_fixture/`.
+pub(crate) fn fixture_path(path: &str) -> bool {
+    let path = path.replace('\\', "/");
+    let dirs = path.rsplit_once('/').map_or("", |(dirs, _)| dirs);
+    is_test_path(&path) || dirs.split('/').any(fixture_dir)
+}
+
+/// A folder of tests or test data by its name (`tests`, `testdata`, `_fixture`, `.fixtures`).
+pub fn fixture_dir(name: &str) -> bool {
+    let trimmed = name.trim_start_matches(['_', '.']).to_ascii_lowercase();
+    // A file with no extension under the folder is test data exactly when the folder is.
+    is_test_path(&format!("{name}/x"))
+        || matches!(
+            trimmed.as_str(),
+            "fixture"
+                | "fixtures"
+                | "testdata"
+                | "test-data"
+                | "test_data"
+                | "test-fixtures"
+                | "test_fixtures"
+        )
+}
+
+/// A fixture key ([`SecretHit::fixture_key`]) that the project's own tests name (`read_by`,
+/// a test file holding the key file's name): the fixture the tests load, a P3 note naming
+/// that test. A key no test names stays a P2 note; one outside a test path stays a P0.
+pub fn note_fixture_keys_read_by_tests(
+    hits: &[SecretHit],
+    nodes: &mut [ReviewNode],
+    read_by: &dyn Fn(&str) -> Option<String>,
+) {
+    for (hit, node) in hits.iter().zip(nodes.iter_mut()) {
+        if !hit.fixture_key() || node.priority != Priority::P2 {
+            continue;
+        }
+        let Some(test) = read_by(&hit.path) else {
+            continue;
+        };
+        node.priority = Priority::P3;
+        node.text.title = format!("Test key committed: {} (read by {test})", hit.label);
+        node.text.body = format!(
+            "Key material in a test fixture folder that the project's tests load ({test} \
+             names it): a key generated for the tests. Make sure no real service trusts it."
+        );
     }
 }
 

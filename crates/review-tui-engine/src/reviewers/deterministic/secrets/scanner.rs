@@ -3,10 +3,11 @@
 
 use aho_corasick::{AhoCorasick, AhoCorasickBuilder, AhoCorasickKind, MatchKind};
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 use regex::Regex;
 
+use super::armour::is_public_label;
 use super::builtin::{self, is_placeholder};
 pub use super::hit::SecretHit;
 use super::ignore::IgnoreEntry;
@@ -79,22 +80,14 @@ fn public_armour_above(text: &str, at: usize) -> bool {
     };
     let label = &text[begin + "-----BEGIN ".len()..];
     let label = &label[..label.find("-----").unwrap_or(label.len()).min(100)];
-    if label.contains("PRIVATE") || label.contains('\n') {
+    if label.contains('\n') {
         return false;
     }
     // A block that ended before `at` says nothing of what follows it.
     if text[begin..at].contains("-----END ") {
         return false;
     }
-    [
-        "CERTIFICATE",
-        "PUBLIC KEY",
-        "X509 CRL",
-        "PGP SIGNATURE",
-        "PGP MESSAGE",
-    ]
-    .iter()
-    .any(|public| label.contains(public))
+    is_public_label(label)
 }
 
 /// Tests, fixtures and documentation: where credentials are made up to show or exercise
@@ -160,6 +153,9 @@ pub struct SecretScanner {
     ignored: Vec<IgnoreEntry>,
     /// Files known to hold a private key: any base64 line changed in them is key material.
     key_files: BTreeSet<String>,
+    /// Per changed file, the head's lines inside public armour (a certificate, a public key):
+    /// base64 changed there is no key material, though the hunk does not show the BEGIN line.
+    public_armour: BTreeMap<String, Vec<(u32, u32)>>,
     /// [`builtin::KEY_BODY_LINES`] compiled, with the index of the rule it reports under.
     key_body: Option<(usize, Regex)>,
     /// The literal values of the secrets found in the change under review: redacted wherever
@@ -240,6 +236,7 @@ impl SecretScanner {
             unconditional,
             ignored: Vec::new(),
             key_files: BTreeSet::new(),
+            public_armour: BTreeMap::new(),
             key_body,
             known: None,
         }
@@ -306,6 +303,26 @@ impl SecretScanner {
     pub fn with_key_files(mut self, paths: impl IntoIterator<Item = String>) -> SecretScanner {
         self.key_files = paths.into_iter().collect();
         self
+    }
+
+    /// The same scanner, knowing which lines of these files lie inside public armour at the
+    /// head ([`super::public_armour_lines`] of each file's head text).
+    pub fn with_public_armour(
+        mut self,
+        files: impl IntoIterator<Item = (String, Vec<(u32, u32)>)>,
+    ) -> SecretScanner {
+        self.public_armour = files.into_iter().collect();
+        self
+    }
+
+    /// Whether the key-body match starting on `line` of `path`'s head lies inside a block the
+    /// head's armour names public.
+    fn in_public_armour(&self, path: &str, side: Side, line: u32) -> bool {
+        side == Side::Right
+            && self
+                .public_armour
+                .get(path)
+                .is_some_and(|blocks| blocks.iter().any(|&(a, b)| a <= line && line <= b))
     }
 
     pub fn rules(&self) -> &[SecretRule] {
@@ -396,6 +413,14 @@ impl SecretScanner {
                     }),
             );
         }
+        let line_of = |offset: usize| {
+            let newlines = text[..offset].bytes().filter(|&b| b == b'\n').count();
+            first.line + newlines as u32
+        };
+        raws.retain(|raw| {
+            self.rules[raw.rule].source_id != builtin::KEY_BODY_RULE
+                || !self.in_public_armour(first.path, first.side, line_of(raw.secret.0))
+        });
         if raws.is_empty() {
             return Vec::new();
         }
@@ -421,10 +446,6 @@ impl SecretScanner {
                 best[slot] = Some(*raw);
             }
         }
-        let line_of = |offset: usize| {
-            let newlines = text[..offset].bytes().filter(|&b| b == b'\n').count();
-            first.line + newlines as u32
-        };
         best.iter()
             .zip(&merged)
             .filter_map(|(raw, &span)| raw.map(|raw| (raw, span)))

@@ -1164,6 +1164,60 @@ fn key_material_under_a_test_fixture_path_is_a_note() {
     assert_eq!(to_nodes(&hits, SECRET_SCAN)[0].priority, Priority::P0);
 }
 
+/// echo #1793 regenerated its self-signed localhost key in `_fixture/certs/key.pem`, which
+/// `echo_test.go` loads: a Block on a merged PR. A private key in a fixture folder (whatever
+/// its prefix: Go skips `_fixture/`) that the project's tests name is a P3 note naming the
+/// test; one no test names stays a P2 note; outside fixtures a key stays P0 even when a test
+/// reads it, and a provider's token stays P0 in a fixture too.
+#[test]
+fn a_fixture_key_the_tests_load_is_a_p3_note_naming_the_test() {
+    let s = samples();
+    let scanner = default_scanner();
+    let block = key_block(&s);
+    let lines: Vec<&str> = block.iter().map(String::as_str).collect();
+    let nodes = |path: &str, read_by: Option<&str>| {
+        let hits = scan_file(scanner, path, &lines);
+        assert_eq!(hits.len(), 1, "{path}: {hits:?}");
+        let mut nodes = to_nodes(&hits, SECRET_SCAN);
+        note_fixture_keys_read_by_tests(&hits, &mut nodes, &|_| read_by.map(str::to_string));
+        assert!(nodes[0].validate().is_ok(), "{:?}", nodes[0].validate());
+        nodes.remove(0)
+    };
+    assert_eq!(nodes("_fixture/certs/key.pem", None).priority, Priority::P2);
+    let read = nodes("_fixture/certs/key.pem", Some("echo_test.go"));
+    assert_eq!(read.priority, Priority::P3);
+    assert!(
+        read.text.title.contains("echo_test.go"),
+        "{}",
+        read.text.title
+    );
+    assert_eq!(
+        nodes("internal/testdata/server.key", Some("internal/tls_test.go")).priority,
+        Priority::P3
+    );
+    assert_eq!(
+        nodes("pkg/.fixtures/tls/key.pem", Some("pkg/tls_test.go")).priority,
+        Priority::P3
+    );
+    // Outside a fixture folder a key is a leak, whoever reads it.
+    assert_eq!(
+        nodes("certs/server.key", Some("server_test.go")).priority,
+        Priority::P0
+    );
+    assert_eq!(
+        nodes("fixture_loader/key.pem", Some("a_test.go")).priority,
+        Priority::P0
+    );
+    // A provider's token in a fixture folder is live wherever it is.
+    let token = format!("KEY = \"{}\"", s.github_pat);
+    let hits = scan_file(scanner, "_fixture/config.py", &[&token]);
+    let mut token_nodes = to_nodes(&hits, SECRET_SCAN);
+    note_fixture_keys_read_by_tests(&hits, &mut token_nodes, &|_| Some("a_test.go".into()));
+    assert_eq!(token_nodes[0].priority, Priority::P0);
+    assert!(fixture_dir("_fixture") && fixture_dir("testdata") && fixture_dir("tests"));
+    assert!(!fixture_dir("certs") && !fixture_dir("fixture_loader"));
+}
+
 /// Public armour is not private key material: a certificate, a public key or a PGP public key
 /// block in a key-named file (`KEYS.asc`, `ca.pem`) is base64 like a key body.
 #[test]
@@ -1198,6 +1252,59 @@ fn certificates_and_public_keys_are_not_private_keys() {
         Priority::P0,
         "{hits:?}"
     );
+}
+
+/// echo #1793 regenerated `_fixture/certs/cert.pem`: the hunk kept the `BEGIN CERTIFICATE`
+/// line as context and showed only body lines, which the key-body rule read as a private key
+/// (a P0). The head's armour names what a body is, whether or not the hunk shows it; a
+/// private key's body in the same file is still key material.
+#[test]
+fn a_body_inside_public_armour_at_the_head_is_no_key_though_the_hunk_hides_the_begin_line() {
+    let s = samples();
+    let scanner = default_scanner();
+    let body: Vec<&str> = s.key_body.iter().map(String::as_str).collect();
+    let path = "_fixture/certs/cert.pem";
+    let hunk = || vec![ScanFile::added(path, 2, &body)];
+    // Without the head's armour the body reads as key material, as it did on main.
+    assert_eq!(scanner.scan(&hunk())[0].rule, "secret/private-key-body");
+    let mut head = vec!["-----BEGIN CERTIFICATE-----".to_string()];
+    head.extend(s.key_body.iter().cloned());
+    head.push("-----END CERTIFICATE-----".to_string());
+    let head = head.join("\n");
+    let armoured = scanner
+        .clone()
+        .with_public_armour([(path.to_string(), public_armour_lines(&head))]);
+    let hits = armoured.scan(&hunk());
+    assert!(hits.is_empty(), "{hits:?}");
+    // A bundle: the certificate's body is public, the private key's body after it is not.
+    let bundle = "deploy/bundle.pem";
+    let mut head = vec!["-----BEGIN CERTIFICATE-----".to_string()];
+    head.extend(s.key_body.iter().cloned());
+    head.push("-----END CERTIFICATE-----".to_string());
+    head.push("-----BEGIN PRIVATE KEY-----".to_string());
+    head.extend(s.key_body.iter().cloned());
+    head.push("-----END PRIVATE KEY-----".to_string());
+    let head = head.join("\n");
+    let armoured = scanner
+        .clone()
+        .with_key_files([bundle.to_string()])
+        .with_public_armour([(bundle.to_string(), public_armour_lines(&head))]);
+    let cert_hunk = armoured.scan(&[ScanFile::added(bundle, 2, &body)]);
+    assert!(cert_hunk.is_empty(), "{cert_hunk:?}");
+    let key_hunk = armoured.scan(&[ScanFile::added(bundle, 8, &body)]);
+    assert_eq!(key_hunk.len(), 1, "{key_hunk:?}");
+    assert_eq!(key_hunk[0].rule, "secret/private-key-body");
+    // Removed lines are read against no head: the armour of the head says nothing of them.
+    let removed = ScanFile::new(
+        path,
+        body.iter()
+            .enumerate()
+            .map(|(i, t)| (Side::Left, 2 + i as u32, *t)),
+    );
+    let armoured = scanner
+        .clone()
+        .with_public_armour([(path.to_string(), vec![(1, 6)])]);
+    assert_eq!(armoured.scan_side(&[removed], Side::Left).len(), 1);
 }
 
 /// Throw-away service containers in CI (a Postgres, MinIO or Redis the tests talk to on

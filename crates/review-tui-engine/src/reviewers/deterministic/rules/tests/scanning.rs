@@ -339,3 +339,64 @@ fn an_empty_diff_scans_nothing() {
     assert_eq!(result.coverage.files_scanned, 0);
     assert!(result.coverage.rules_run >= 30);
 }
+
+/// tempfile #345 added the same `curl … | sh` to two jobs of one workflow, parking_lot #291
+/// the same Deref body to seven guard types: one decision, reported once at the first place,
+/// naming the count and the other places. The finding keeps its rule's priority.
+#[test]
+fn the_same_line_written_in_several_places_of_a_change_is_one_finding() {
+    let result = scan(
+        "diff --git a/.github/workflows/ci.yml b/.github/workflows/ci.yml\n\
+         --- a/.github/workflows/ci.yml\n+++ b/.github/workflows/ci.yml\n\
+         @@ -10,1 +10,2 @@\n   steps:\n+      - run: curl -LsSf https://astral.sh/uv/install.sh | sh\n\
+         @@ -40,1 +41,2 @@\n   steps:\n+      - run: curl -LsSf https://astral.sh/uv/install.sh | sh\n\
+         diff --git a/src/lib.rs b/src/lib.rs\n--- a/src/lib.rs\n+++ b/src/lib.rs\n\
+         @@ -5,1 +5,3 @@\n fn a() {\n+    let v = parse(\"1\").unwrap();\n+    let w = parse(\"2\").unwrap();\n\
+         @@ -50,1 +52,2 @@\n fn b() {\n+    let v = parse(\"1\").unwrap();\n",
+    );
+    assert_eq!(
+        hits(&result),
+        vec![
+            ("shell/curl-pipe-installer".to_string(), 11),
+            ("rust/unwrap-outside-tests".to_string(), 6),
+            ("rust/unwrap-outside-tests".to_string(), 7),
+        ]
+    );
+    let curl = &result.nodes[0];
+    assert!(
+        curl.text
+            .evidence
+            .contains("the same code 1 more time in this change")
+            && curl.text.evidence.contains(".github/workflows/ci.yml:42"),
+        "{}",
+        curl.text.evidence
+    );
+    let unwrap = &result.nodes[1];
+    assert!(
+        unwrap.text.evidence.contains("src/lib.rs:53"),
+        "{}",
+        unwrap.text.evidence
+    );
+    // A different line of the same rule stays its own finding, unannotated.
+    assert!(!result.nodes[2].text.evidence.contains("like it"));
+}
+
+/// tenacity #571: a lint fix took `# noqa: B902` off `except Exception:`; the swallow was
+/// there before. A line whose code is unchanged and only its comment changed is not new,
+/// for every rule that reads no comments.
+#[test]
+fn a_line_whose_only_change_is_its_trailing_comment_is_not_new() {
+    let result = scan(
+        "diff --git a/app/cache.py b/app/cache.py\n--- a/app/cache.py\n+++ b/app/cache.py\n\
+         @@ -10,3 +10,3 @@ def refresh():\n         load()\n\
+         -    except Exception:  # noqa: B902\n+    except Exception:\n         pass\n",
+    );
+    assert_eq!(hits(&result), vec![]);
+    // A comment that hides a changed line of code does not hide the change.
+    let result = scan(
+        "diff --git a/app/cache.py b/app/cache.py\n--- a/app/cache.py\n+++ b/app/cache.py\n\
+         @@ -10,3 +10,3 @@ def refresh():\n         load()\n\
+         -    except KeyError:  # noqa: B902\n+    except Exception:\n         pass\n",
+    );
+    assert_eq!(hits(&result), vec![("python/except-pass".to_string(), 11)]);
+}
