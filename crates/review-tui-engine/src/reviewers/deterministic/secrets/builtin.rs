@@ -19,6 +19,8 @@ struct Builtin {
     allow: &'static [&'static str],
     /// Also refuse obvious placeholders (`changeme`, `${VAR}`, `<password>`).
     placeholders: bool,
+    /// Files whose matches are not secrets (the generic rules' translation catalogues).
+    allow_paths: &'static [&'static str],
 }
 
 /// The unset optional fields of a built-in.
@@ -44,6 +46,7 @@ const BUILTINS: &[Builtin] = &[
         path: PLAIN.0,
         allow: PLAIN.1,
         placeholders: PLAIN.2,
+        allow_paths: &[],
     },
     Builtin {
         name: "aws-secret-access-key",
@@ -56,6 +59,7 @@ const BUILTINS: &[Builtin] = &[
         path: PLAIN.0,
         allow: PLAIN.1,
         placeholders: PLAIN.2,
+        allow_paths: &[],
     },
     Builtin {
         name: "github-token",
@@ -68,6 +72,7 @@ const BUILTINS: &[Builtin] = &[
         path: PLAIN.0,
         allow: PLAIN.1,
         placeholders: PLAIN.2,
+        allow_paths: &[],
     },
     Builtin {
         name: "github-fine-grained-pat",
@@ -80,6 +85,7 @@ const BUILTINS: &[Builtin] = &[
         path: PLAIN.0,
         allow: PLAIN.1,
         placeholders: PLAIN.2,
+        allow_paths: &[],
     },
     Builtin {
         name: "gitlab-token",
@@ -92,6 +98,7 @@ const BUILTINS: &[Builtin] = &[
         path: PLAIN.0,
         allow: PLAIN.1,
         placeholders: PLAIN.2,
+        allow_paths: &[],
     },
     Builtin {
         name: "slack-token",
@@ -104,6 +111,7 @@ const BUILTINS: &[Builtin] = &[
         path: PLAIN.0,
         allow: PLAIN.1,
         placeholders: PLAIN.2,
+        allow_paths: &[],
     },
     Builtin {
         name: "slack-webhook",
@@ -116,6 +124,7 @@ const BUILTINS: &[Builtin] = &[
         path: PLAIN.0,
         allow: PLAIN.1,
         placeholders: PLAIN.2,
+        allow_paths: &[],
     },
     Builtin {
         name: "stripe-live-key",
@@ -128,6 +137,7 @@ const BUILTINS: &[Builtin] = &[
         path: PLAIN.0,
         allow: PLAIN.1,
         placeholders: PLAIN.2,
+        allow_paths: &[],
     },
     Builtin {
         name: "google-api-key",
@@ -140,6 +150,7 @@ const BUILTINS: &[Builtin] = &[
         path: PLAIN.0,
         allow: PLAIN.1,
         placeholders: PLAIN.2,
+        allow_paths: &[],
     },
     Builtin {
         name: "private-key",
@@ -159,6 +170,7 @@ const BUILTINS: &[Builtin] = &[
         path: PLAIN.0,
         allow: PLAIN.1,
         placeholders: PLAIN.2,
+        allow_paths: &[],
     },
     Builtin {
         name: "jwt",
@@ -171,6 +183,7 @@ const BUILTINS: &[Builtin] = &[
         path: PLAIN.0,
         allow: PLAIN.1,
         placeholders: PLAIN.2,
+        allow_paths: &[],
     },
     Builtin {
         name: "private-key-body",
@@ -188,6 +201,7 @@ const BUILTINS: &[Builtin] = &[
         path: Some(KEY_FILES),
         allow: &[],
         placeholders: false,
+        allow_paths: &[],
     },
     Builtin {
         name: "config-password",
@@ -209,6 +223,7 @@ const BUILTINS: &[Builtin] = &[
             r#"[:=][ \t]*["']?(?:\d+(?:\.\d+)?[smhdwkKmMgG]?[bB]?|![\w!-]+|(?:vault|arn|ssm|secretsmanager|op|awssm|gcpsm|azkv|ref\+\w+):.*)["']?[ \t]*(?:[#;].*)?$"#,
         ],
         placeholders: true,
+        allow_paths: TRANSLATIONS,
     },
     Builtin {
         name: "generic-assignment",
@@ -221,6 +236,7 @@ const BUILTINS: &[Builtin] = &[
         path: PLAIN.0,
         allow: PLAIN.1,
         placeholders: true,
+        allow_paths: TRANSLATIONS,
     },
 ];
 
@@ -228,6 +244,14 @@ const BUILTINS: &[Builtin] = &[
 const KEY_FILES: &str = r"(?i)(?:\.(?:pem|key|p8|pk8|ppk|der|asc|gpg|keystore)$|(?:^|/)id_(?:rsa|dsa|ecdsa|ed25519)(?:_[\w-]+)?$|private[\w.-]*key)";
 
 /// Env and configuration files, where any credential-named assignment holds a credential.
+/// Translation catalogues: a key naming a credential there holds its label in another language
+/// (sidekiq's `web/locales/ta.yml`, `Token: டோக்கன்`), never the credential. The generic rules
+/// skip them; a provider's token format is still found there.
+const TRANSLATIONS: &[&str] = &[
+    r"(?i)(?:^|/)(?:locales?|i18n|l10n|translations?|lang|langs|languages)/",
+    r"(?i)\.(?:po|pot|xliff|xlf)$",
+];
+
 const CONFIG_FILES: &str = r"(?i)(?:(?:^|/)\.env(?:\.[\w.-]+)?$|\.env$|(?:^|/)\.envrc$|\.(?:ini|cfg|conf|config|cnf|properties|prefs|toml|ya?ml|tfvars|env\.example)$|(?:^|/)(?:credentials|secrets?)$)";
 
 /// In a file known to hold a private key, any run of base64 lines is key material, even one
@@ -346,11 +370,25 @@ fn compile<'a>(builtins: impl Iterator<Item = &'a Builtin>) -> Vec<SecretRule> {
                         .collect(),
                     ..Allowlist::default()
                 }]
-            },
+            }
+            .into_iter()
+            .chain((!b.allow_paths.is_empty()).then(|| Allowlist {
+                description: format!("{} translation catalogues", b.name),
+                paths: b.allow_paths.iter().map(|p| compiled(b, p)).collect(),
+                ..Allowlist::default()
+            }))
+            .collect(),
             confidence: b.confidence,
             refuse_placeholders: b.placeholders,
         })
         .collect()
+}
+
+fn compiled(b: &Builtin, pattern: &str) -> RuleRegex {
+    RuleRegex::deferred(
+        re2::translate(pattern)
+            .unwrap_or_else(|e| panic!("built-in allowlist of {} is invalid: {e}", b.name)),
+    )
 }
 
 /// Values that are obviously not real secrets: placeholders, templates, environment lookups,

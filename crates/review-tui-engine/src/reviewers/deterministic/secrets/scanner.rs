@@ -414,7 +414,12 @@ impl SecretScanner {
             );
         }
         let line_of = |offset: usize| {
-            let newlines = text[..offset].bytes().filter(|&b| b == b'\n').count();
+            // In bytes: a secret's last byte (`span.1 - 1`) may sit inside a character (a
+            // Tamil translation's value, sidekiq's `ta.yml`), where a `str` slice panics.
+            let newlines = text.as_bytes()[..offset]
+                .iter()
+                .filter(|&&b| b == b'\n')
+                .count();
             first.line + newlines as u32
         };
         raws.retain(|raw| {

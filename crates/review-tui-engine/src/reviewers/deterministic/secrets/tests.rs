@@ -1441,3 +1441,33 @@ fn a_search_key_in_a_docs_sites_config_is_a_note() {
     let found = priorities("docs/extra/algolia.js", &aws);
     assert!(found.contains(&Priority::P0), "{found:?}");
 }
+
+#[test]
+fn a_translation_catalogue_names_credentials_in_words_and_a_multibyte_value_is_read_whole() {
+    let scanner = SecretScanner::builtin();
+    // A locale file's `Token:` is the label "token" in Tamil (sidekiq's `web/locales/ta.yml`).
+    assert_eq!(
+        rule_at(&scanner, "web/locales/ta.yml", "  Token: டோக்கன்"),
+        None
+    );
+    assert_eq!(
+        rule_at(&scanner, "config/i18n/de.yml", "  secret_label: Geheimnis"),
+        None
+    );
+    // The same value in a configuration file is a password, and its last character being
+    // several bytes long never breaks reading where it ends.
+    assert_eq!(
+        rule_at(&scanner, "config/app.yml", "  password: டோக்கன்"),
+        Some("secret/config-password".to_string())
+    );
+    // A provider's token format is still found in a catalogue.
+    let s = samples();
+    assert!(
+        rule_at(
+            &scanner,
+            "web/locales/en.yml",
+            &format!("  token: {}", s.github_pat)
+        )
+        .is_some()
+    );
+}
