@@ -340,9 +340,6 @@ fn compile_logic(
             ));
         }
     };
-    if matches!(logic, Logic::Line(_)) && spec.fold {
-        return Err(err("fold", "applies to file rules (`check`) only".into()));
-    }
     if matches!(logic, Logic::Line(_)) && (spec.max_lines.is_some() || spec.max_bytes.is_some()) {
         return Err(err(
             "max_lines",

@@ -478,11 +478,15 @@ impl<'a> Scan<'a> {
                     let code: Vec<&str> = std::iter::once(line.text.as_str())
                         .chain(next.map(|n| n.text.as_str()))
                         .collect();
-                    // One decision, one finding: the same code again in the change (a line
-                    // pasted into two jobs of a workflow, one `Deref` body in seven guards)
-                    // joins the first finding, which names where else it is.
+                    // One decision, one finding, for a rule that says so (`fold = true`): the
+                    // same code again in the change (a line pasted into two jobs of a workflow,
+                    // one `Deref` body in seven guards) joins the first finding, which names
+                    // where else it is. Other rules keep each identical line its own problem,
+                    // with its own comment that matches itself in later rounds.
                     let key = (i, normalize_code(&code));
-                    if let Some((_, again)) = self.repeats.get_mut(&key) {
+                    if rule.fold
+                        && let Some((_, again)) = self.repeats.get_mut(&key)
+                    {
                         again.push(format!("{}:{number}", file.path));
                         continue;
                     }
@@ -490,7 +494,9 @@ impl<'a> Scan<'a> {
                         continue;
                     }
                     let end = next.map_or(number, |_| number + 1);
-                    self.repeats.insert(key, (self.nodes.len(), Vec::new()));
+                    if rule.fold {
+                        self.repeats.insert(key, (self.nodes.len(), Vec::new()));
+                    }
                     self.nodes.push(node(
                         rule,
                         &Location {

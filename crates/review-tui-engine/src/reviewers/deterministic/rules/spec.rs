@@ -85,9 +85,10 @@ pub(crate) struct RuleSpec {
     /// measured below 70 % that a P3 advisory would still make noise with).
     #[serde(default = "enabled_by_default")]
     pub enabled: bool,
-    /// `fold = true` (file rules): the rule's findings in one change are one decision (a
-    /// feature's tests removed with it, a batch of fixtures added): reported once, at the first,
-    /// naming how many there are and where, rather than once each.
+    /// `fold = true`: the rule's findings in one change are one decision (a feature's tests
+    /// removed with it, a batch of fixtures added; for a line rule, the same code written in
+    /// several places): reported once, at the first, naming how many there are and where,
+    /// rather than once each.
     #[serde(default)]
     pub fold: bool,
     pub max_lines: Option<usize>,
