@@ -291,6 +291,41 @@ fn an_api_overloaded_for_good_is_inconclusive_and_names_the_call() {
     assert!(!run.stderr.contains(KEY), "the key was printed");
 }
 
+/// A model server that answers with a redirect to another host must not get the key (sent in
+/// `x-api-key`, a header an HTTP client does not strip on a cross-host redirect as it does
+/// `Authorization`) nor the prompt (the code under review) sent there: no redirect is followed.
+#[test]
+fn a_redirect_to_another_host_is_not_followed_and_the_key_and_the_code_stay_home() {
+    let repo = repository();
+    let dir = tempfile::tempdir().unwrap();
+    let elsewhere = AnthropicServer::start();
+    elsewhere.reply_always(finish("nothing"));
+    let server = AnthropicServer::start();
+    let moved = format!(
+        "{}/v1/messages",
+        elsewhere.base_url().replace("127.0.0.1", "localhost")
+    );
+    server.reply_always(AnthropicReply::Redirect { location: moved });
+
+    let run = review(dir.path(), &repo, &server, &[]);
+    assert!(
+        elsewhere.requests().is_empty(),
+        "the redirect was followed: {:?}",
+        elsewhere.requests().len()
+    );
+    assert_eq!(run.code, 7, "{}\n{}", run.report, run.stderr);
+    let engineer = reviewer(&run.report, "engineer");
+    assert_eq!(engineer["outcome"], "failed", "{engineer}");
+    assert!(
+        engineer["note"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("307"),
+        "{engineer}"
+    );
+    assert!(!run.stderr.contains(KEY), "the key was printed");
+}
+
 /// The reviewer protocol is the agent loop's, shared by every provider: on the Messages API too,
 /// prose is not a finish, a finding still invalid at the end is not a finished review, and a
 /// corrective turn followed by a valid `finish` is.

@@ -36,6 +36,11 @@ pub(crate) enum AnthropicReply {
         retry_after: Option<u64>,
     },
     Hang,
+    /// A `307 Temporary Redirect` to `location` (a server that moved, or one that wants the
+    /// request — and its headers — sent elsewhere).
+    Redirect {
+        location: String,
+    },
     /// `real`, as the fault damages it (or the fault's own answer, for status faults).
     Fault {
         fault: Fault,
@@ -228,6 +233,11 @@ async fn reply_with(
             }))
             .into_response()
         }
+        AnthropicReply::Redirect { location } => (
+            StatusCode::TEMPORARY_REDIRECT,
+            [(axum::http::header::LOCATION, location)],
+        )
+            .into_response(),
         AnthropicReply::Status {
             status,
             retry_after,

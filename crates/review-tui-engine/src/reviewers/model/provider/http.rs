@@ -133,7 +133,11 @@ impl Endpoint {
                 .into_iter()
                 .map(|(name, value)| (HeaderName::from_static(name), value))
                 .collect(),
-            redirects: reqwest::redirect::Policy::default(),
+            // No redirect is followed: the key may be in a header of its own (`x-api-key`),
+            // which a client does not strip on a cross-host redirect as it does
+            // `Authorization`, and the body is the code under review. A completion API that
+            // redirects is a failure the reviewer names.
+            redirects: reqwest::redirect::Policy::none(),
             retry: config.retry,
             timeout: config.timeout,
             // A reviewer's waits are told by its own notes (`heard`), not a forge's notices.
