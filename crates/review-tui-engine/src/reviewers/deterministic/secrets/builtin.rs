@@ -359,15 +359,7 @@ fn compile<'a>(builtins: impl Iterator<Item = &'a Builtin>) -> Vec<SecretRule> {
                 vec![Allowlist {
                     description: format!("{} placeholders", b.name),
                     regex_target: RegexTarget::Match,
-                    regexes: b
-                        .allow
-                        .iter()
-                        .map(|p| {
-                            RuleRegex::deferred(re2::translate(p).unwrap_or_else(|e| {
-                                panic!("built-in allowlist of {} is invalid: {e}", b.name)
-                            }))
-                        })
-                        .collect(),
+                    regexes: b.allow.iter().map(|p| compiled(b, p)).collect(),
                     ..Allowlist::default()
                 }]
             }
@@ -384,6 +376,7 @@ fn compile<'a>(builtins: impl Iterator<Item = &'a Builtin>) -> Vec<SecretRule> {
         .collect()
 }
 
+/// One of `b`'s allowlist patterns (line or path), translated from RE2.
 fn compiled(b: &Builtin, pattern: &str) -> RuleRegex {
     RuleRegex::deferred(
         re2::translate(pattern)
