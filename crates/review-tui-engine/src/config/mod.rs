@@ -475,7 +475,8 @@ pub struct PresentationLayer {
 pub struct RulesLayer {
     #[serde(default)]
     pub disable: Vec<String>,
-    /// Rules that ship switched off (`enabled = false`: measured too imprecise) to switch on.
+    /// Rules that ship switched off (`enabled = false`: measured too imprecise) to switch on,
+    /// and rules asked only where the project asks (`asked_by`) to ask everywhere.
     #[serde(default)]
     pub enable: Vec<String>,
     #[serde(default)]

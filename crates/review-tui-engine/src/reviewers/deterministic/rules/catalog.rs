@@ -170,6 +170,20 @@ impl Catalog {
                     .push(format!("disabled_rules: `{selector}` names no rule"));
             }
         }
+        // A rule named in `enabled_rules` is asked wherever it applies, whatever the project's
+        // own lint configuration says.
+        for rule in &mut self.rules {
+            let named = config
+                .enabled_rules
+                .iter()
+                .any(|selector| selects(selector, rule));
+            if let Logic::Line(logic) = &mut rule.logic
+                && named
+            {
+                logic.asked_by.clear();
+                logic.house_marker = None;
+            }
+        }
         // After `disabled_rules`, so disabling a rule that ships off is not "names no rule".
         let (off, on): (Vec<Rule>, Vec<Rule>) = std::mem::take(&mut self.rules)
             .into_iter()

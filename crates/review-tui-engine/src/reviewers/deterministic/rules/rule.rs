@@ -5,6 +5,7 @@ use regex::Regex;
 use super::checks::Check;
 use super::error::RuleError;
 use super::glob::{self, Glob};
+use super::house::Counterpart;
 use super::spec::{ContextScope, ExampleSpec, ExamplesSpec, RuleSpec};
 use crate::diff::{Language, Side};
 use crate::review::node::{Category, Effort, Kind, Priority, Severity};
@@ -128,6 +129,11 @@ pub(crate) struct LineLogic {
     /// Fire on a match that starts inside a string literal; off for a rule about a code
     /// construct, which a string only quotes.
     pub strings: bool,
+    /// The opt-in lints the rule stands for: when any, it fires only where the project asks
+    /// (see [`super::house`]); empty once the configuration enables the rule by name.
+    pub asked_by: Vec<Counterpart>,
+    /// The house convention's mark on the rule's other matches in the file (see `asked_by`).
+    pub house_marker: Option<Regex>,
 }
 
 #[derive(Debug, Clone, Default)]
@@ -281,6 +287,12 @@ fn compile_logic(
         |field: &str, text: &Option<String>| text.as_deref().map(|t| regex(field, t)).transpose();
 
     let logic = match (&spec.pattern, &spec.check) {
+        (Some(_), None) if spec.house_marker.is_some() && spec.asked_by.is_empty() => {
+            return Err(err(
+                "house_marker",
+                "shows a convention the rule stands for: it needs `asked_by`".into(),
+            ));
+        }
         (Some(pattern), None) => {
             let forbid = forbid
                 .iter()
@@ -302,6 +314,13 @@ fn compile_logic(
                     .map_err(|(field, reason)| err(field, reason))?,
                 comments: spec.comments,
                 strings: spec.strings,
+                asked_by: spec
+                    .asked_by
+                    .iter()
+                    .map(|text| Counterpart::parse(text))
+                    .collect::<Result<Vec<_>, _>>()
+                    .map_err(|reason| err("asked_by", reason))?,
+                house_marker: optional("house_marker", &spec.house_marker)?,
             })
         }
         (None, Some(name)) => {
@@ -316,6 +335,8 @@ fn compile_logic(
                 ("comments", spec.comments),
                 ("strings", !spec.strings),
                 ("side", spec.side.is_some()),
+                ("asked_by", !spec.asked_by.is_empty()),
+                ("house_marker", spec.house_marker.is_some()),
                 ("forbid", !forbid.is_empty()),
             ];
             if let Some((field, _)) = line_only.iter().find(|(_, set)| *set) {

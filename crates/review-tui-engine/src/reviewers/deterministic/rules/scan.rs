@@ -10,6 +10,7 @@ use super::catalog::Catalog;
 use super::checks::{Check, CheckContext, first_changed_line};
 use super::coverage::{CappedRule, Coverage, SkipReason, SkippedFile, skip_reason};
 use super::finding::{Location, node};
+use super::house::{Asked, House, Project};
 use super::line_facts::LineFacts;
 use super::rule::{LineLogic, Logic};
 use super::seen_before::{Repo, SeenBefore};
@@ -77,6 +78,7 @@ impl Catalog {
             folds: Vec::new(),
             repeats: HashMap::new(),
             seen_before: SeenBefore::default(),
+            house: House::default(),
         };
         if options.repo_files.is_none()
             && let Some(rule) = self
@@ -104,6 +106,7 @@ impl Catalog {
         scan.unread_code(diff);
         scan.write_folds();
         scan.write_repeats();
+        scan.write_quiet();
         ScanResult {
             nodes: scan.nodes,
             coverage: scan.coverage,
@@ -123,6 +126,8 @@ struct Scan<'a> {
     folds: Vec<Fold>,
     /// What the rules with `seen_before` found before the change.
     seen_before: SeenBefore,
+    /// What the project asks of the rules that stand for an opt-in lint.
+    house: House,
     /// Each line rule's findings by the code they quote: the node of the first, and where the
     /// same code was found again in the change.
     repeats: HashMap<(usize, String), (usize, Vec<String>)>,
@@ -313,6 +318,34 @@ impl<'a> Scan<'a> {
         }
     }
 
+    /// Says, for each rule that stood for an opt-in lint the project does not ask for, how
+    /// many matches it left quiet and how to ask for them.
+    fn write_quiet(&mut self) {
+        let rules = self.catalog.rules();
+        let mut quiet: Vec<(usize, usize)> = self.house.quiet.drain().collect();
+        quiet.sort_unstable();
+        for (i, count) in quiet {
+            let rule = &rules[i];
+            let Logic::Line(logic) = &rule.logic else {
+                continue;
+            };
+            let lints: Vec<String> = logic.asked_by.iter().map(|c| c.display()).collect();
+            self.coverage.notes.push(format!(
+                "{} stayed quiet on {count} line{}: the project does not ask for it ({} is not \
+                 enabled in its lint configuration{}); `[rules] enable = [\"{}\"]` asks it",
+                rule.id,
+                if count == 1 { "" } else { "s" },
+                lints.join(", "),
+                if logic.house_marker.is_some() {
+                    ", nor do the file's other matches follow that convention"
+                } else {
+                    ""
+                },
+                rule.id
+            ));
+        }
+    }
+
     /// When every changed code file was skipped, the rules read none of the change's code:
     /// say so as a finding (P1 in the catalog, so the verdict holds) rather than report a clean
     /// scan of nothing.
@@ -472,6 +505,25 @@ impl<'a> Scan<'a> {
                     };
                     if !self.fires(logic, &here, text, &file_text, &hunk_text)
                         || self.held_before(i, logic, text)
+                    {
+                        continue;
+                    }
+                    // A rule standing for an opt-in lint asks only where the project does.
+                    if !logic.asked_by.is_empty()
+                        && !self.house.asks(
+                            &Asked {
+                                index: i,
+                                counterparts: &logic.asked_by,
+                                pattern: &logic.pattern,
+                                marker: logic.house_marker.as_ref(),
+                            },
+                            Project {
+                                worktree: self.options.worktree.as_deref(),
+                                files: self.options.repo_files.as_ref(),
+                            },
+                            file,
+                            number,
+                        )
                     {
                         continue;
                     }

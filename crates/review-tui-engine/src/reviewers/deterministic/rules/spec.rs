@@ -91,6 +91,15 @@ pub(crate) struct RuleSpec {
     /// rather than once each.
     #[serde(default)]
     pub fold: bool,
+    /// The linter rules this rule stands for, `tool:lint` (`clippy:panic`, `eslint:no-console`,
+    /// `ruff:T201`): lints their linter keeps opt-in. Set, the rule fires only where the
+    /// project asks for it: its lint configuration enables one of them (or `house_marker`
+    /// shows the convention), or the configuration's `[rules] enable` names the rule.
+    #[serde(default)]
+    pub asked_by: Vec<String>,
+    /// With `asked_by`: a regex that, found in the paragraph of most of the rule's other
+    /// matches in the file, shows the house convention the rule asks for (`// SAFETY:`).
+    pub house_marker: Option<String>,
     pub max_lines: Option<usize>,
     pub max_bytes: Option<usize>,
     pub examples: Option<ExamplesSpec>,

@@ -4,6 +4,7 @@
 mod catalog;
 mod checks;
 mod examples;
+mod house;
 mod precision;
 mod principles;
 mod scanning;

@@ -227,7 +227,8 @@ fn a_binary_crates_modules_are_not_library_code() {
     write(
         root,
         "Cargo.toml",
-        "[workspace]\nmembers = [\"demo\", \"core\"]\n",
+        // The workspace asks for clippy's `print_stdout`, which the rule stands for.
+        "[workspace]\nmembers = [\"demo\", \"core\"]\n\n[workspace.lints.clippy]\nprint_stdout = \"warn\"\n",
     );
     write(root, "demo/Cargo.toml", "[package]\nname = \"demo\"\n");
     write(root, "demo/src/main.rs", "mod noop;\nfn main() {}\n");
