@@ -20,7 +20,9 @@
 //! tests): when the test names something the change removed from non-test code, or deprecated
 //! there, and did not define again, the test went with its feature. So does a test named for a
 //! module the change deleted (viper 1.20 deleted `internal/encoding/ini/` and `TestIni` with
-//! it), and a test file deleted with the source files of its own directory.
+//! it), and a test file deleted with the source files of its own directory. So does a test that
+//! reads a member (a field, property or keyword parameter) that the change's non-test code
+//! stopped using and its file no longer mentions (yargs #1888 removed `context.resets`).
 
 use std::borrow::Cow;
 use std::cell::OnceCell;
@@ -108,10 +110,10 @@ struct Removed {
 pub(crate) struct WholeDiff<'d>(std::cell::OnceCell<(AddedCode<'d>, RemovedFeatures)>);
 
 impl<'d> WholeDiff<'d> {
-    fn of(&self, diff: &'d Diff) -> (&AddedCode<'d>, &RemovedFeatures) {
+    fn of(&self, diff: &'d Diff, worktree: Option<&Path>) -> (&AddedCode<'d>, &RemovedFeatures) {
         let (added, gone) = self.0.get_or_init(|| {
             let added = AddedCode::of(diff);
-            let gone = RemovedFeatures::of(diff, &added);
+            let gone = RemovedFeatures::of(diff, &added, worktree);
             (added, gone)
         });
         (added, gone)
@@ -147,7 +149,7 @@ pub(super) fn removed_tests<'d>(
     if removed.is_empty() {
         return Vec::new();
     }
-    let (added, gone) = whole.of(diff);
+    let (added, gone) = whole.of(diff, worktree);
     // The tests the file's head version defines, read once for all its removed tests.
     let head_file = std::cell::OnceCell::new();
     removed
@@ -845,6 +847,80 @@ static QUOTED_NAME: LazyLock<Regex> =
 /// deprecated …)`, `// Deprecated:`.
 static DEPRECATED: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"(?i)deprecat").expect("valid"));
 
+/// A member read or passed: `.name` not called (a field or property: a call is a method's,
+/// which `names` answers for), or `name=` after `(` or `,` (a keyword argument or parameter
+/// default, not `==`).
+static MEMBER_USE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"\.([A-Za-z_][A-Za-z0-9_]*)\b(\s*\()?|[(,]\s*([A-Za-z_][A-Za-z0-9_]*)\s*=[^=]")
+        .expect("valid")
+});
+
+/// The members `text` reads or passes (see [`MEMBER_USE`]).
+fn member_uses(text: &str) -> impl Iterator<Item = &str> {
+    MEMBER_USE
+        .captures_iter(text)
+        .filter_map(|c| match (c.get(1), c.get(2), c.get(3)) {
+            (Some(member), None, _) => Some(member.as_str()),
+            (None, _, Some(keyword)) => Some(keyword.as_str()),
+            _ => None,
+        })
+}
+
+/// The members each non-test file's removed code reads or sets (`context.resets++`,
+/// `globalState.stateVersion = …`, `file_obj=None`) that its new side no longer mentions, in
+/// code: the whole head file when the worktree is known, else the diff's added and context
+/// lines of it. yargs #1888 removed `context.resets` and the tests that counted resets with
+/// it; mobx #3764 removed `globalState.stateVersion` and the tests of its ticking.
+fn removed_members(diff: &Diff, worktree: Option<&Path>) -> BTreeSet<String> {
+    let mut members = BTreeSet::new();
+    for file in diff.files.iter().filter(|f| !is_test_path(&f.path)) {
+        let mut candidates: BTreeSet<&str> = BTreeSet::new();
+        let mut old_tests = TestTracker::new(&file.path, file.language);
+        for hunk in &file.hunks {
+            old_tests.enter_hunk(hunk.section.as_deref());
+            for line in &hunk.lines {
+                let old_test_code = line.kind != LineKind::Added && old_tests.observe(&line.text);
+                if line.kind != LineKind::Removed || old_test_code {
+                    continue;
+                }
+                let code = crate::diff::CodeLexer::without_line_comment(file.language, &line.text);
+                candidates.extend(member_uses(code).filter(|m| m.len() >= 5 && !is_generic(m)));
+            }
+        }
+        if candidates.is_empty() {
+            continue;
+        }
+        let head = worktree.and_then(|root| {
+            worktree_file::read_at_most(root, &file.path, 4 * 1024 * 1024)
+                .ok()
+                .flatten()
+                .and_then(|bytes| String::from_utf8(bytes).ok())
+        });
+        let new_side: String = match &head {
+            Some(text) => text.clone(),
+            None => file
+                .hunks
+                .iter()
+                .flat_map(|h| h.lines.iter())
+                .filter(|l| l.kind != LineKind::Removed)
+                .map(|l| format!("{}\n", l.text))
+                .collect(),
+        };
+        let still: HashSet<&str> = new_side
+            .lines()
+            .map(|l| crate::diff::CodeLexer::without_line_comment(file.language, l))
+            .flat_map(|l| IDENTIFIER.find_iter(l).map(|m| m.as_str()))
+            .collect();
+        members.extend(
+            candidates
+                .into_iter()
+                .filter(|m| !still.contains(m))
+                .map(str::to_string),
+        );
+    }
+    members
+}
+
 /// Names too generic to tie a test to a feature.
 fn is_generic(name: &str) -> bool {
     name.len() < 4
@@ -905,6 +981,9 @@ fn words(name: &str) -> Vec<String> {
 /// add back, and names its added lines deprecate.
 struct RemovedFeatures {
     names: BTreeSet<String>,
+    /// Members (fields, properties, object keys, keyword parameters) the change's removed
+    /// non-test code used and the file no longer mentions: the state a feature kept.
+    members: BTreeSet<String>,
     words: BTreeSet<String>,
     /// The names of deleted non-test files (their stem) and of their directories, lower case.
     modules: BTreeSet<String>,
@@ -913,7 +992,7 @@ struct RemovedFeatures {
 }
 
 impl RemovedFeatures {
-    fn of(diff: &Diff, added: &AddedCode<'_>) -> RemovedFeatures {
+    fn of(diff: &Diff, added: &AddedCode<'_>, worktree: Option<&Path>) -> RemovedFeatures {
         // What the added lines define, in any language that has keyword-less members: a
         // method moved between files is not removed, whatever file it went to.
         let defined_anywhere = |line: &str| definition_in(Language::TypeScript, line);
@@ -1003,6 +1082,7 @@ impl RemovedFeatures {
             .collect();
         RemovedFeatures {
             names,
+            members: removed_members(diff, worktree),
             words,
             modules,
             dirs,
@@ -1019,8 +1099,15 @@ impl RemovedFeatures {
                 .any(|w| self.modules.contains(w))
     }
 
-    /// Whether the test names a removed feature: in its body, or by a word of its own name.
+    /// Whether the test names a removed feature: in its body, or by a word of its own name;
+    /// or reads a member the change removed (`context.resets`, `globalState.stateVersion`).
     fn covered_by(&self, test: &Removed) -> bool {
+        let reads_member = |text: &str| member_uses(text).any(|m| self.members.contains(m));
+        if !self.members.is_empty()
+            && (reads_member(&test.code) || test.body.iter().any(|l| reads_member(l)))
+        {
+            return true;
+        }
         if self.names.is_empty() {
             return false;
         }
