@@ -855,6 +855,16 @@ static MEMBER_USE: LazyLock<Regex> = LazyLock::new(|| {
         .expect("valid")
 });
 
+/// Members every program reads, which no feature owns: `Foo.class`, `.length`, `.prototype`.
+const LANGUAGE_MEMBERS: [&str; 6] = [
+    "class",
+    "length",
+    "prototype",
+    "constructor",
+    "super",
+    "isEmpty",
+];
+
 /// The members `text` reads or passes (see [`MEMBER_USE`]).
 fn member_uses(text: &str) -> impl Iterator<Item = &str> {
     MEMBER_USE
@@ -873,7 +883,13 @@ fn member_uses(text: &str) -> impl Iterator<Item = &str> {
 /// it; mobx #3764 removed `globalState.stateVersion` and the tests of its ticking.
 fn removed_members(diff: &Diff, worktree: Option<&Path>) -> BTreeSet<String> {
     let mut members = BTreeSet::new();
-    for file in diff.files.iter().filter(|f| !is_test_path(&f.path)) {
+    // A deleted file's members are its module's (see `module_of`): every name it used would
+    // read as removed, `Foo.class` included (mockito #1162 deleted `ThrowsExceptionClass`).
+    let changed = diff
+        .files
+        .iter()
+        .filter(|f| !is_test_path(&f.path) && f.status != FileStatus::Deleted);
+    for file in changed {
         let mut candidates: BTreeSet<&str> = BTreeSet::new();
         let mut old_tests = TestTracker::new(&file.path, file.language);
         for hunk in &file.hunks {
@@ -884,7 +900,11 @@ fn removed_members(diff: &Diff, worktree: Option<&Path>) -> BTreeSet<String> {
                     continue;
                 }
                 let code = crate::diff::CodeLexer::without_line_comment(file.language, &line.text);
-                candidates.extend(member_uses(code).filter(|m| m.len() >= 5 && !is_generic(m)));
+                candidates.extend(
+                    member_uses(code).filter(|m| {
+                        m.len() >= 5 && !is_generic(m) && !LANGUAGE_MEMBERS.contains(m)
+                    }),
+                );
             }
         }
         if candidates.is_empty() {

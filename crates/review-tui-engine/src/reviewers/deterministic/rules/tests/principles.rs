@@ -235,6 +235,15 @@ fn a_removed_test_of_a_member_the_change_removed_went_with_its_feature() {
         "-    context.flushPending().should.equal(1);",
     );
     assert_eq!(count(&scan(&called), "any/removed-test"), 1);
+    // A deleted source file's names are its module's question, and `Foo.class` is no feature's
+    // member (mockito #1162 deleted `ThrowsExceptionClass.java`, which read `throwableClass`
+    // and `Throwable.class`; the removed test of a naughty exception class was a loss).
+    let deleted = "diff --git a/src/main/java/a/ThrowsExceptionClass.java b/src/main/java/a/ThrowsExceptionClass.java\n\
+        deleted file mode 100644\n--- a/src/main/java/a/ThrowsExceptionClass.java\n+++ /dev/null\n\
+        @@ -1,4 +0,0 @@\n-class ClassAnswer {\n-    boolean valid(Class<?> c) { return Throwable.class.isAssignableFrom(c); }\n-    Object answer() { return this.throwableClass; }\n-}\n\
+        diff --git a/src/test/java/a/StubbingTest.java b/src/test/java/a/StubbingTest.java\n--- a/src/test/java/a/StubbingTest.java\n+++ b/src/test/java/a/StubbingTest.java\n\
+        @@ -10,6 +10,1 @@ public class StubbingTest {\n-    @Test(expected = NaughtyException.class)\n-    public void shouldShowDecentMessageWhenExceptionIsNaughty() {\n-        when(mock.add(\"\")).thenThrow(NaughtyException.class);\n-        mock.add(\"\");\n-    }\n }\n";
+    assert_eq!(count(&scan(deleted), "any/removed-test"), 1);
 }
 
 fn write(root: &std::path::Path, path: &str, text: &str) {
