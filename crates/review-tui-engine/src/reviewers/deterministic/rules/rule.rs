@@ -98,7 +98,8 @@ impl Target {
 
 #[derive(Debug, Clone)]
 pub(crate) enum Logic {
-    Line(LineLogic),
+    // Boxed: a line rule's regexes outweigh a file check many times over.
+    Line(Box<LineLogic>),
     File(Check),
 }
 
@@ -299,7 +300,7 @@ fn compile_logic(
                 .enumerate()
                 .map(|(i, text)| regex(&format!("forbid[{i}]"), text))
                 .collect::<Result<Vec<_>, _>>()?;
-            Logic::Line(LineLogic {
+            Logic::Line(Box::new(LineLogic {
                 pattern: regex("pattern", pattern)?,
                 require: optional("require", &spec.require)?,
                 forbid,
@@ -321,7 +322,7 @@ fn compile_logic(
                     .collect::<Result<Vec<_>, _>>()
                     .map_err(|reason| err("asked_by", reason))?,
                 house_marker: optional("house_marker", &spec.house_marker)?,
-            })
+            }))
         }
         (None, Some(name)) => {
             let line_only = [

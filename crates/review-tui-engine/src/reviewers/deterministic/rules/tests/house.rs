@@ -328,8 +328,10 @@ fn an_unsafe_block_is_asked_its_safety_comment_where_the_house_writes_them() {
 
 #[test]
 fn the_review_configuration_can_ask_a_rule_the_project_does_not() {
-    let mut config = Config::default();
-    config.enabled_rules = vec!["rust/panic-outside-tests".into()];
+    let config = Config {
+        enabled_rules: vec!["rust/panic-outside-tests".into()],
+        ..Config::default()
+    };
     let catalog = Catalog::builtin().with_overrides(&config);
     let files = [("Cargo.toml", CRATE), ("src/lib.rs", "pub mod engine;\n")];
     let (found, notes) = review_with(
@@ -345,8 +347,10 @@ fn the_review_configuration_can_ask_a_rule_the_project_does_not() {
         "{notes:?}"
     );
     // And switch one off the project asks for.
-    let mut config = Config::default();
-    config.disabled_rules = vec!["rust/panic-outside-tests".into()];
+    let config = Config {
+        disabled_rules: vec!["rust/panic-outside-tests".into()],
+        ..Config::default()
+    };
     let catalog = Catalog::builtin().with_overrides(&config);
     let asked = [
         (
