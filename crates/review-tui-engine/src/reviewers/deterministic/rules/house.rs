@@ -35,13 +35,22 @@ pub(crate) enum Counterpart {
     Ruff(String),
 }
 
+/// A counterpart a rule file names wrongly.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub(crate) enum CounterpartError {
+    #[error("`{0}` is not `tool:lint` (e.g. `clippy:panic`)")]
+    NotToolAndLint(String),
+    #[error("unknown tool `{tool}` in `{text}`; known: clippy, eslint, biome, ruff, flake8")]
+    UnknownTool { tool: String, text: String },
+}
+
 impl Counterpart {
-    pub(crate) fn parse(text: &str) -> Result<Counterpart, String> {
+    pub(crate) fn parse(text: &str) -> Result<Counterpart, CounterpartError> {
         let (tool, name) = text
             .split_once(':')
             .map(|(tool, name)| (tool.trim(), name.trim().trim_start_matches(':')))
             .filter(|(_, name)| !name.is_empty())
-            .ok_or_else(|| format!("`{text}` is not `tool:lint` (e.g. `clippy:panic`)"))?;
+            .ok_or_else(|| CounterpartError::NotToolAndLint(text.to_string()))?;
         let name = name.to_string();
         Ok(match tool {
             "clippy" => Counterpart::Clippy(name.replace('-', "_")),
@@ -49,9 +58,10 @@ impl Counterpart {
             "biome" => Counterpart::Biome(name),
             "ruff" | "flake8" => Counterpart::Ruff(name.to_ascii_uppercase()),
             other => {
-                return Err(format!(
-                    "unknown tool `{other}` in `{text}`; known: clippy, eslint, biome, ruff, flake8"
-                ));
+                return Err(CounterpartError::UnknownTool {
+                    tool: other.to_string(),
+                    text: text.to_string(),
+                });
             }
         })
     }

@@ -320,7 +320,7 @@ fn compile_logic(
                     .iter()
                     .map(|text| Counterpart::parse(text))
                     .collect::<Result<Vec<_>, _>>()
-                    .map_err(|reason| err("asked_by", reason))?,
+                    .map_err(|reason| err("asked_by", reason.to_string()))?,
                 house_marker: optional("house_marker", &spec.house_marker)?,
             }))
         }

@@ -508,23 +508,7 @@ impl<'a> Scan<'a> {
                     {
                         continue;
                     }
-                    // A rule standing for an opt-in lint asks only where the project does.
-                    if !logic.asked_by.is_empty()
-                        && !self.house.asks(
-                            &Asked {
-                                index: i,
-                                counterparts: &logic.asked_by,
-                                pattern: &logic.pattern,
-                                marker: logic.house_marker.as_ref(),
-                            },
-                            Project {
-                                worktree: self.options.worktree.as_deref(),
-                                files: self.options.repo_files.as_ref(),
-                            },
-                            file,
-                            number,
-                        )
-                    {
+                    if !self.asked(i, logic, file, number) {
                         continue;
                     }
                     let code: Vec<&str> = std::iter::once(line.text.as_str())
@@ -579,6 +563,26 @@ impl<'a> Scan<'a> {
                 .and_then(|bytes| String::from_utf8(bytes).ok())
         };
         crate::api::scope::rust_library_code(&file.path, &read).unwrap_or(true)
+    }
+
+    /// Whether the project asks the rule of this line: always, unless the rule stands for an
+    /// opt-in lint (see [`super::house`]).
+    fn asked(&mut self, i: usize, logic: &LineLogic, file: &FileDiff, number: u32) -> bool {
+        logic.asked_by.is_empty()
+            || self.house.asks(
+                &Asked {
+                    index: i,
+                    counterparts: &logic.asked_by,
+                    pattern: &logic.pattern,
+                    marker: logic.house_marker.as_ref(),
+                },
+                Project {
+                    worktree: self.options.worktree.as_deref(),
+                    files: self.options.repo_files.as_ref(),
+                },
+                file,
+                number,
+            )
     }
 
     /// Whether the match's `subject` was in the repository before the change: not new.
