@@ -86,6 +86,11 @@ pub(crate) fn pr_repository() -> GitRepo {
     );
     repo.write("obsolete.txt", "to be removed\n");
     repo.write("README.md", "# widgets\n");
+    // The project asks for clippy's `expect_used`, so the feature's `expect` is a finding.
+    repo.write(
+        "Cargo.toml",
+        "[package]\nname = \"widgets\"\nversion = \"0.1.0\"\n\n[lints.clippy]\nexpect_used = \"warn\"\n",
+    );
     repo.commit_all("initial import");
 
     repo.git(&["checkout", "--quiet", "-b", "feature"]);
