@@ -17,6 +17,7 @@ use crate::review::axes::{API_CONTRACT, Axis, AxisVerdict};
 use super::callers::{Home, implements_without, names_beyond_imports, uses};
 use super::compare::{ApiChange, Severity, Types, compare, item_severity};
 use super::lang::java::closed;
+use super::lang::python::application::command_scripts;
 use super::lang::python::declared::python_reach;
 use super::lang::rust::scope::unstable_macros_of;
 use super::lang::rust::{foreign, renamed};
@@ -308,10 +309,18 @@ fn judge(
             }
             _ => None,
         };
+        // A command's implementation at both sides (see `command_scripts`).
+        let command = match file.grammar {
+            Grammar::Python => command_scripts(file.path, &read_head)
+                .zip(command_scripts(file.base_path, &read_base))
+                .map(|(head, _)| head),
+            _ => None,
+        };
         let changes: Vec<ApiChange> = compare(&file.base, &file.head, &types)
             .into_iter()
             .map(|change| moved(change, file, surfaces, index))
             .map(|change| undeclared(change, reach.as_ref()))
+            .map(|change| of_a_command(change, command.as_deref()))
             .collect();
         let incompatible: Vec<&ApiChange> = changes
             .iter()
@@ -618,6 +627,23 @@ fn undeclared(mut change: ApiChange, reach: Option<&BTreeSet<String>>) -> ApiCha
         change.severity = Severity::Undecided;
         change.why = format!(
             "{} (not reached by the package's declared `__all__`)",
+            change.why
+        );
+    }
+    change
+}
+
+/// `change` as at most undecided when the file is the implementation of a command (a Python
+/// distribution whose console scripts run its package, which offers nothing to import; see
+/// [`command_scripts`]): users run the command, they do not import its modules.
+fn of_a_command(mut change: ApiChange, scripts: Option<&str>) -> ApiChange {
+    let Some(scripts) = scripts else {
+        return change;
+    };
+    if change.severity == Severity::Incompatible {
+        change.severity = Severity::Undecided;
+        change.why = format!(
+            "{} (a module of the command {scripts}, whose package offers nothing to import)",
             change.why
         );
     }

@@ -365,6 +365,45 @@ fn python_hints_decorators_private_modules_and_attribute_assignments_are_not_the
     assert_eq!(axis.verdict, AxisVerdict::Pass, "{}", axis.detail);
 }
 
+// pip-tools: `[project.scripts] pip-compile = "piptools.scripts.compile:cli"`, and
+// `piptools/__init__.py` only sets the locale: every module is the command's implementation,
+// which users run and never import (37 false stops over its history). black, httpx and
+// jsonschema ship a command too, and offer names from their package: their API stays.
+#[test]
+fn python_an_applications_modules_are_not_api() {
+    let pyproject = "[project]\nname = \"pip-tools\"\nversion = \"7.1.0\"\n\n[project.scripts]\npip-compile = \"piptools.scripts.compile:cli\"\n";
+    let init = "import locale\n\nfrom click import secho\n\ntry:\n    locale.setlocale(locale.LC_ALL, \"\")\nexcept locale.Error as e:\n    secho(f\"Ignoring error: {e}\", fg=\"red\")\n";
+    let utils = "CONFIG_FILE_NAME = \".pip-tools.toml\"\n\ndef parse_config_file(path):\n    pass\n\nclass OutputWriter:\n    def __init__(self, dst, generate_hashes):\n        pass\n";
+    let changed = "def parse_config_file(ctx, path):\n    pass\n\nclass OutputWriter:\n    def __init__(self, dst, default_index_url):\n        pass\n";
+    let files = |init: &'static str| {
+        vec![
+            ("pyproject.toml", pyproject),
+            ("piptools/__init__.py", init),
+            ("piptools/utils.py", utils),
+            ("piptools/scripts/__init__.py", ""),
+            (
+                "piptools/scripts/compile.py",
+                "from ..utils import parse_config_file\n\ndef cli():\n    pass\n",
+            ),
+        ]
+    };
+    let command = api_after(&files(init), &[("piptools/utils.py", changed)]);
+    assert_clears(&command);
+    assert!(
+        command
+            .detail
+            .contains("a module of the command pip-compile"),
+        "{}",
+        command.detail
+    );
+    // A library that ships a command keeps its modules' API.
+    let library = api_after(
+        &files("from .utils import OutputWriter\n"),
+        &[("piptools/utils.py", changed)],
+    );
+    assert_fails(&library, &["`CONFIG_FILE_NAME` removed"]);
+}
+
 #[test]
 fn python_keyword_parameters_bind_by_name() {
     let base = "def fetch(url, timeout=10):\n    pass\n";
