@@ -346,7 +346,7 @@ fn judge(
             continue;
         }
         let bumped = match bump(
-            file.path,
+            weighed_path(file, &context),
             file.grammar,
             Files {
                 read: &read_head,
@@ -402,6 +402,30 @@ struct Context<'c> {
     read_base: Read<'c>,
     list_head: List<'c>,
     list_base: List<'c>,
+}
+
+/// The path whose package's version weighs the file's breaks: its own, unless it moved here
+/// from another package (crossbeam #303 moved `src/seg_queue.rs` into the new
+/// `crossbeam-queue/`): what it lost, the users of the package it was in lost, so that
+/// package's version must allow it.
+fn weighed_path<'f>(file: &FileSurfaces<'f>, context: &Context<'_>) -> &'f str {
+    if file.base_path == file.path {
+        return file.path;
+    }
+    let base = Files {
+        read: context.read_base,
+        list: context.list_base,
+    };
+    let head = Files {
+        read: context.read_head,
+        list: context.list_head,
+    };
+    let was = package_of(file.base_path, file.grammar, base).map(|p| p.root);
+    let is = package_of(file.path, file.grammar, head).map(|p| p.root);
+    match was {
+        Some(was) if Some(&was) != is.as_ref() => file.base_path,
+        _ => file.path,
+    }
 }
 
 /// Breaks with a version bump that allows them: deliberate, unless code in this repository
@@ -477,8 +501,8 @@ fn unbumped_breaks(
         read: &read_either,
         list: &list_either,
     };
-    let release =
-        package_of(file.path, file.grammar, either).and_then(|package| releases.last(&package));
+    let release = package_of(weighed_path(file, context), file.grammar, either)
+        .and_then(|package| releases.last(&package));
     for change in incompatible.iter().copied() {
         // A member added to an interface or a closed type breaks the users of
         // that type: it is the type that had to be released.
