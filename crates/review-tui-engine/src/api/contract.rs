@@ -263,6 +263,7 @@ fn judge(
     let head_is_release = OnceCell::new();
     let looked_up = RefCell::new(BTreeMap::new());
     let looked_up_defined = RefCell::new(BTreeMap::new());
+    let looked_up_declared = RefCell::new(BTreeMap::new());
     let context = Context {
         index,
         changed: &changed,
@@ -290,6 +291,25 @@ fn judge(
                 &defined,
             )
         };
+        // A type's own generics: a struct, enum, union, trait or alias at the top of a file.
+        let generics_of = |s: &Surface, n: &str| {
+            s.items
+                .get(n)
+                .filter(|item| item.parent.is_none())
+                .filter(|item| matches!(item.kind, "struct" | "enum" | "union" | "trait" | "type"))
+                .map(|item| item.generics.clone())
+        };
+        let declared = |name: &str| {
+            alias_target(
+                name,
+                file,
+                surfaces,
+                index,
+                &read_head,
+                &looked_up_declared,
+                &generics_of,
+            )
+        };
         let types = Types {
             structural: matches!(
                 file.grammar,
@@ -301,6 +321,7 @@ fn judge(
             inherits: &|base: &str, member: &str| {
                 base_has(base, member, file, index, &read_head, 0)
             },
+            declared: &declared,
         };
         let reach = match file.grammar {
             Grammar::Python => {

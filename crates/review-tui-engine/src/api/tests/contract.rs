@@ -183,6 +183,47 @@ fn a_reexport_is_no_stale_caller_of_a_changed_item_but_of_a_removed_one() {
     );
 }
 
+// crossbeam-epoch 0.9.19: `Guard::defer_destroy<T>(&self, ptr: Shared<'_, T>)` became
+// `<T: ?Sized + Pointable>`, while `Shared<'g, T: 'g + ?Sized + Pointable>` (in another file)
+// already asks `Pointable` of every `T` a caller can pass, and `?Sized` only widens. A bound
+// no parameter's type implies still narrows.
+#[test]
+fn rust_a_bound_the_parameters_own_types_already_require_is_not_a_narrowing() {
+    let atomic = "pub trait Pointable {}\n\nimpl<T> Pointable for T {}\n\npub struct Shared<'g, T: 'g + ?Sized + Pointable> {\n    data: *mut (),\n    _marker: core::marker::PhantomData<(&'g (), *const T)>,\n}\n";
+    let guard = |generics: &str, other: &str| {
+        format!(
+            "use crate::atomic::{{Pointable, Shared}};\n\npub struct Guard;\n\nimpl Guard {{\n    pub unsafe fn defer_destroy{generics}(&self, ptr: Shared<'_, T>) {{\n        let _ = ptr;\n    }}\n\n    pub fn defer{other}(&self, value: Vec<T>) {{\n        let _ = value;\n    }}\n}}\n"
+        )
+    };
+    let base = guard("<T>", "<T>");
+    let files = [
+        ("Cargo.toml", CARGO),
+        ("src/lib.rs", "pub mod atomic;\npub mod guard;\n"),
+        ("src/atomic.rs", atomic),
+        ("src/guard.rs", base.as_str()),
+    ];
+    let implied = api_after(
+        &files,
+        &[("src/guard.rs", &guard("<T: ?Sized + Pointable>", "<T>"))],
+    );
+    assert_eq!(implied.verdict, AxisVerdict::Warn, "{}", implied.detail);
+    assert!(
+        implied
+            .detail
+            .contains("a bound the parameters' own types already require"),
+        "{}",
+        implied.detail
+    );
+    // `Vec<T>` asks nothing of `T`; nor does `Shared` ask `Send`.
+    let narrowed = api_after(&files, &[("src/guard.rs", &guard("<T>", "<T: Pointable>"))]);
+    assert_fails(&narrowed, &["`Guard::defer` generics or bounds changed"]);
+    let unrelated = api_after(&files, &[("src/guard.rs", &guard("<T: Send>", "<T>"))]);
+    assert_fails(
+        &unrelated,
+        &["`Guard::defer_destroy` generics or bounds changed"],
+    );
+}
+
 #[test]
 fn rust_breaks_fail_without_a_bump_and_warn_with_one() {
     let head = BUILDER

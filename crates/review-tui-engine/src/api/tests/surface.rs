@@ -27,6 +27,7 @@ pub(super) fn changes(grammar: Grammar, base: &str, head: &str) -> Vec<ApiChange
         alias: &alias,
         underlying: &underlying,
         inherits: &|_, _| None,
+        declared: &|_| None,
     };
     compare(&base, &head, &types)
 }
@@ -1508,6 +1509,7 @@ fn rust_a_name_and_its_path_stay_alike_when_an_alias_resolves_one() {
         alias: &alias,
         underlying: &|_| None,
         inherits: &|_, _| None,
+        declared: &|_| None,
     };
     let found = compare(&base, &head, &types);
     assert_eq!(
