@@ -775,6 +775,33 @@ fn java_annotations_and_unexported_packages_are_not_breaks() {
 // javapoet #643: `ClassName` was abstract with only a private constructor and became final,
 // its abstract methods concrete. No user could extend it, and a method that gains a body keeps
 // every call and override working. A class users can extend still fails when it becomes final.
+// puma #3838: constants of the gem's JRuby extension (`ext/puma_http11/org/jruby/puma/
+// Http11.java`) changed type. A gem's API is its Ruby; a Java project's own `ext` package
+// without a Gemfile stays API.
+#[test]
+fn java_a_gems_native_extension_is_not_api() {
+    let http = |ty: &str| {
+        format!(
+            "package org.jruby.puma;\n\npublic class Http11 {{\n    public static final {ty} MAX_HEADER = 1;\n}}\n"
+        )
+    };
+    let base = http("int");
+    let gem = api_after(
+        &[
+            ("Gemfile", "source \"https://rubygems.org\"\ngemspec\n"),
+            ("lib/puma.rb", "module Puma\nend\n"),
+            ("ext/puma_http11/org/jruby/puma/Http11.java", &base),
+        ],
+        &[("ext/puma_http11/org/jruby/puma/Http11.java", &http("long"))],
+    );
+    assert_clears(&gem);
+    let java = api_after(
+        &[("ext/puma_http11/org/jruby/puma/Http11.java", &base)],
+        &[("ext/puma_http11/org/jruby/puma/Http11.java", &http("long"))],
+    );
+    assert_fails(&java, &["`Http11.MAX_HEADER`"]);
+}
+
 #[test]
 fn java_abstract_to_final_matters_only_for_a_class_users_can_extend() {
     let path = "src/main/java/com/acme/api/Name.java";
