@@ -147,9 +147,7 @@ fn offers_names(init: &str, package: &str) -> bool {
     }
     init.lines().any(|line| {
         let line = line.trim_start();
-        line.starts_with("__all__")
-            || line.starts_with("def __getattr__")
-            || line.starts_with("from .")
+        let own = line.starts_with("from .")
             || line
                 .strip_prefix("from ")
                 .or_else(|| line.strip_prefix("import "))
@@ -157,8 +155,44 @@ fn offers_names(init: &str, package: &str) -> bool {
                     module == package
                         || module.starts_with(&format!("{package}."))
                         || module.starts_with(&format!("{package} "))
-                })
+                });
+        line.starts_with("__all__")
+            || line.starts_with("def __getattr__")
+            || (own && !used_by_itself(line, init))
     })
+}
+
+/// Whether every name the import `line` binds is used elsewhere in `init`: imported for the
+/// module's own work (pip-tools' `from piptools.click import secho`, called to report a
+/// locale error), not left there to be offered, as an import a package's `__init__.py` never
+/// uses is (the re-export idiom linters recognise). An import over several lines is taken
+/// as offered.
+fn used_by_itself(line: &str, init: &str) -> bool {
+    let Some((_, names)) = line.split_once(" import ") else {
+        return false;
+    };
+    if names.contains('(') || names.trim_end().ends_with('\\') || names.contains('*') {
+        return false;
+    }
+    let bound: Vec<&str> = names
+        .split('#')
+        .next()
+        .unwrap_or("")
+        .split(',')
+        .map(|name| name.rsplit(" as ").next().unwrap_or(name).trim())
+        .filter(|name| !name.is_empty())
+        .collect();
+    let uses = |name: &str| {
+        init.match_indices(name)
+            .filter(|(at, _)| {
+                let before = init[..*at].chars().next_back();
+                let after = init[at + name.len()..].chars().next();
+                let ident = |c: char| c.is_alphanumeric() || c == '_';
+                !before.is_some_and(|c| ident(c) || c == '.') && !after.is_some_and(ident)
+            })
+            .count()
+    };
+    !bound.is_empty() && bound.iter().all(|name| uses(name) > 1)
 }
 
 #[cfg(test)]
@@ -228,8 +262,18 @@ mod tests {
             ),
         ];
         assert!(scripts(&versioned, "piptools/utils.py").is_some());
+        // A name from its own modules that it uses itself is not offered (pip-tools 5.x:
+        // `from piptools.click import secho`, called to report a locale error).
+        let own_use = PIPTOOLS_INIT.replace("from click import", "from piptools.click import");
+        let files = [
+            ("pyproject.toml", pyproject),
+            ("piptools/__init__.py", &own_use),
+        ];
+        assert!(scripts(&files, "piptools/utils.py").is_some());
         // A library that also ships a command offers names from its package.
         for init in [
+            "from piptools.click import secho\n",
+            "from .core import run, main\n\nmain()\n",
             "from .validators import Draft7Validator\n",
             "from piptools.resolver import Resolver\n",
             "def compile(path):\n    pass\n",
