@@ -291,14 +291,6 @@ fn judge(
                 &defined,
             )
         };
-        // A type's own generics: a struct, enum, union, trait or alias at the top of a file.
-        let generics_of = |s: &Surface, n: &str| {
-            s.items
-                .get(n)
-                .filter(|item| item.parent.is_none())
-                .filter(|item| matches!(item.kind, "struct" | "enum" | "union" | "trait" | "type"))
-                .map(|item| item.generics.clone())
-        };
         let declared = |name: &str| {
             alias_target(
                 name,
@@ -307,7 +299,7 @@ fn judge(
                 index,
                 &read_head,
                 &looked_up_declared,
-                &generics_of,
+                &type_generics,
             )
         };
         let types = Types {
@@ -323,26 +315,7 @@ fn judge(
             },
             declared: &declared,
         };
-        let reach = match file.grammar {
-            Grammar::Python => {
-                let read_either = |path: &str| read_head(path).or_else(|| read_base(path));
-                python_reach(file.path, &read_either)
-            }
-            _ => None,
-        };
-        // A command's implementation at both sides (see `command_scripts`).
-        let command = match file.grammar {
-            Grammar::Python => command_scripts(file.path, &read_head)
-                .zip(command_scripts(file.base_path, &read_base))
-                .map(|(head, _)| head),
-            _ => None,
-        };
-        let changes: Vec<ApiChange> = compare(&file.base, &file.head, &types)
-            .into_iter()
-            .map(|change| moved(change, file, surfaces, index))
-            .map(|change| undeclared(change, reach.as_ref()))
-            .map(|change| of_a_command(change, command.as_deref()))
-            .collect();
+        let changes = file_changes(file, surfaces, index, &types, &context);
         let incompatible: Vec<&ApiChange> = changes
             .iter()
             .filter(|c| c.severity == Severity::Incompatible)
@@ -423,6 +396,49 @@ struct Context<'c> {
     read_base: Read<'c>,
     list_head: List<'c>,
     list_base: List<'c>,
+}
+
+/// A type's own generics, for [`Types::declared`]: a struct, enum, union, trait or alias at
+/// the top of a file.
+fn type_generics(surface: &Surface, name: &str) -> Option<String> {
+    surface
+        .items
+        .get(name)
+        .filter(|item| item.parent.is_none())
+        .filter(|item| matches!(item.kind, "struct" | "enum" | "union" | "trait" | "type"))
+        .map(|item| item.generics.clone())
+}
+
+/// What changed in `file`'s surface, each change as the package weighs it: moved elsewhere,
+/// outside a Python package's declared `__all__`, or in a command's module.
+fn file_changes(
+    file: &FileSurfaces<'_>,
+    surfaces: &[FileSurfaces<'_>],
+    index: &LazyIndex,
+    types: &Types,
+    context: &Context<'_>,
+) -> Vec<ApiChange> {
+    let (read_head, read_base) = (context.read_head, context.read_base);
+    let reach = match file.grammar {
+        Grammar::Python => {
+            let read_either = |path: &str| read_head(path).or_else(|| read_base(path));
+            python_reach(file.path, &read_either)
+        }
+        _ => None,
+    };
+    // A command's implementation at both sides (see `command_scripts`).
+    let command = match file.grammar {
+        Grammar::Python => command_scripts(file.path, read_head)
+            .zip(command_scripts(file.base_path, read_base))
+            .map(|(head, _)| head),
+        _ => None,
+    };
+    compare(&file.base, &file.head, types)
+        .into_iter()
+        .map(|change| moved(change, file, surfaces, index))
+        .map(|change| undeclared(change, reach.as_ref()))
+        .map(|change| of_a_command(change, command.as_deref()))
+        .collect()
 }
 
 /// The path whose package's version weighs the file's breaks: its own, unless it moved here
