@@ -9,7 +9,7 @@
 
 use crate::api::visibility::Read;
 use crate::api::{Surface, extract};
-use crate::cohort::grammar::Grammar;
+use crate::parse::grammar::Grammar;
 
 /// The console scripts of the command whose implementation the Python file at `path` is
 /// (`pip-compile, pip-sync`), when its distribution is a command by the rule above; `None`
