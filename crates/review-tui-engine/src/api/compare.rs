@@ -43,6 +43,10 @@ pub(crate) struct Types<'a> {
     /// inherited, looked up in the rest of the repository: `Some(None)` when that class has
     /// no such member, `None` when the class is not found there (another package's class).
     pub inherits: &'a dyn Fn(&str, &str) -> Option<Option<Item>>,
+    /// The generics a type declares, by its name (`Shared` → `<T> where T: ?Sized, T:
+    /// Pointable`), looked up like aliases: a bound its declaration puts on a type parameter
+    /// holds for every type argument a caller can write.
+    pub declared: &'a dyn Fn(&str) -> Option<String>,
 }
 
 impl Types<'_> {
@@ -55,6 +59,7 @@ impl Types<'_> {
             alias: &|_| None,
             underlying: &|_| None,
             inherits: &|_, _| None,
+            declared: &|_| None,
         }
     }
 
@@ -1212,6 +1217,13 @@ fn generics_change(
         }
     } else if let Some(why) = generics_relaxed(old, new) {
         notes.compatible = Some(why);
+    } else if generics_relaxed_given(old, new, &|bound| implied_by_parameters(old, bound, types))
+        .is_some()
+    {
+        // crossbeam-epoch 0.9.19: `defer_destroy<T>(&self, ptr: Shared<'_, T>)` →
+        // `<T: ?Sized + Pointable>`, where `Shared<'g, T: ?Sized + Pointable>` already asks
+        // `Pointable` of every `T` a caller can pass.
+        notes.compatible = Some("a bound the parameters' own types already require added");
     } else if types.structural {
         notes
             .undecided
@@ -1492,6 +1504,83 @@ fn split_generics(text: &str) -> (Vec<String>, Vec<String>) {
 /// same order, with defaults only added and new ones only at the end with a default, and
 /// bounds only removed (a trait's supertraits stay: callers rely on them).
 fn generics_relaxed(old: &Item, new: &Item) -> Option<&'static str> {
+    generics_relaxed_given(old, new, &|_| false)
+}
+
+/// Whether the bound predicate `bound` (`T: Pointable`) on a type parameter of `old` holds
+/// for every call of it already: the parameter is a type argument of a parameter's type
+/// (`Shared<T>`) whose declaration bounds that position so (`struct Shared<'g, T: ?Sized +
+/// Pointable>`), so no caller could pass a type without it.
+fn implied_by_parameters(old: &Item, bound: &str, types: &Types) -> bool {
+    let Some((left, trait_)) = bound.split_once(':') else {
+        return false;
+    };
+    let (left, trait_) = (left.trim(), trait_.trim());
+    let Some(params) = &old.params else {
+        return false;
+    };
+    params
+        .iter()
+        .filter_map(|p| p.ty.as_deref())
+        .flat_map(generic_uses)
+        .any(|(name, args)| {
+            let Some(position) = args.iter().position(|arg| arg == left) else {
+                return false;
+            };
+            let Some(declared) = (types.declared)(&name) else {
+                return false;
+            };
+            let (declared_params, declared_bounds) = split_generics(&declared);
+            declared_params
+                .get(position)
+                .map(|p| p.split('=').next().unwrap_or(p).trim())
+                .is_some_and(|param| declared_bounds.contains(&format!("{param}: {trait_}")))
+        })
+}
+
+/// Each generic type written in a type text, by its name (the last path segment) with its
+/// type arguments: `&crate::atomic::Shared<T>` is `Shared` with `[T]`, nested ones too.
+fn generic_uses(text: &str) -> Vec<(String, Vec<String>)> {
+    let mut uses = Vec::new();
+    for (at, _) in text.match_indices('<') {
+        let name: String = text[..at]
+            .chars()
+            .rev()
+            .take_while(|c| c.is_alphanumeric() || *c == '_')
+            .collect::<Vec<_>>()
+            .into_iter()
+            .rev()
+            .collect();
+        if name.is_empty() {
+            continue;
+        }
+        let mut depth = 0;
+        let Some(close) = text[at..].char_indices().find_map(|(i, c)| {
+            match c {
+                '<' => depth += 1,
+                '>' => depth -= 1,
+                _ => {}
+            }
+            (depth == 0).then_some(at + i)
+        }) else {
+            continue;
+        };
+        let args = rust::extract::top_level_split(&text[at + 1..close], ',')
+            .into_iter()
+            .map(|a| a.trim().to_string())
+            .filter(|a| !a.is_empty())
+            .collect();
+        uses.push((name, args));
+    }
+    uses
+}
+
+/// [`generics_relaxed`], counting as required before every bound `implied` answers for.
+fn generics_relaxed_given(
+    old: &Item,
+    new: &Item,
+    implied: &dyn Fn(&str) -> bool,
+) -> Option<&'static str> {
     let (old_params, old_bounds) = split_generics(&old.generics);
     let (new_params, new_bounds) = split_generics(&new.generics);
     if new_params.len() < old_params.len() {
@@ -1521,6 +1610,7 @@ fn generics_relaxed(old: &Item, new: &Item) -> Option<&'static str> {
             || (sealed_trait && b.starts_with("Self:"))
             // `T: ?Sized` only lets more types in.
             || b.split_once(':').is_some_and(|(_, bound)| bound.trim() == "?Sized")
+            || implied(b)
     };
     if !new_bounds.iter().all(covered) {
         return None;

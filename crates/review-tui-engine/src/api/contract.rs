@@ -17,6 +17,7 @@ use crate::review::axes::{API_CONTRACT, Axis, AxisVerdict};
 use super::callers::{Home, implements_without, names_beyond_imports, uses};
 use super::compare::{ApiChange, Severity, Types, compare, item_severity};
 use super::lang::java::closed;
+use super::lang::python::application::command_scripts;
 use super::lang::python::declared::python_reach;
 use super::lang::rust::scope::unstable_macros_of;
 use super::lang::rust::{foreign, renamed};
@@ -261,6 +262,7 @@ fn judge(
     let head_is_release = OnceCell::new();
     let looked_up = RefCell::new(BTreeMap::new());
     let looked_up_defined = RefCell::new(BTreeMap::new());
+    let looked_up_declared = RefCell::new(BTreeMap::new());
     let context = Context {
         index,
         changed: &changed,
@@ -288,6 +290,17 @@ fn judge(
                 &defined,
             )
         };
+        let declared = |name: &str| {
+            alias_target(
+                name,
+                file,
+                surfaces,
+                index,
+                &read_head,
+                &looked_up_declared,
+                &type_generics,
+            )
+        };
         let types = Types {
             structural: matches!(
                 file.grammar,
@@ -299,19 +312,9 @@ fn judge(
             inherits: &|base: &str, member: &str| {
                 base_has(base, member, file, index, &read_head, 0)
             },
+            declared: &declared,
         };
-        let reach = match file.grammar {
-            Grammar::Python => {
-                let read_either = |path: &str| read_head(path).or_else(|| read_base(path));
-                python_reach(file.path, &read_either)
-            }
-            _ => None,
-        };
-        let changes: Vec<ApiChange> = compare(&file.base, &file.head, &types)
-            .into_iter()
-            .map(|change| moved(change, file, surfaces, index))
-            .map(|change| undeclared(change, reach.as_ref()))
-            .collect();
+        let changes = file_changes(file, surfaces, index, &types, &context);
         let incompatible: Vec<&ApiChange> = changes
             .iter()
             .filter(|c| c.severity == Severity::Incompatible)
@@ -336,7 +339,7 @@ fn judge(
             continue;
         }
         let bumped = match bump(
-            file.path,
+            weighed_path(file, &context),
             file.grammar,
             Files {
                 read: &read_head,
@@ -392,6 +395,73 @@ struct Context<'c> {
     read_base: Read<'c>,
     list_head: List<'c>,
     list_base: List<'c>,
+}
+
+/// A type's own generics, for [`Types::declared`]: a struct, enum, union, trait or alias at
+/// the top of a file.
+fn type_generics(surface: &Surface, name: &str) -> Option<String> {
+    surface
+        .items
+        .get(name)
+        .filter(|item| item.parent.is_none())
+        .filter(|item| matches!(item.kind, "struct" | "enum" | "union" | "trait" | "type"))
+        .map(|item| item.generics.clone())
+}
+
+/// What changed in `file`'s surface, each change as the package weighs it: moved elsewhere,
+/// outside a Python package's declared `__all__`, or in a command's module.
+fn file_changes(
+    file: &FileSurfaces<'_>,
+    surfaces: &[FileSurfaces<'_>],
+    index: &LazyIndex,
+    types: &Types,
+    context: &Context<'_>,
+) -> Vec<ApiChange> {
+    let (read_head, read_base) = (context.read_head, context.read_base);
+    let reach = match file.grammar {
+        Grammar::Python => {
+            let read_either = |path: &str| read_head(path).or_else(|| read_base(path));
+            python_reach(file.path, &read_either)
+        }
+        _ => None,
+    };
+    // A command's implementation at both sides (see `command_scripts`).
+    let command = match file.grammar {
+        Grammar::Python => command_scripts(file.path, read_head)
+            .zip(command_scripts(file.base_path, read_base))
+            .map(|(head, _)| head),
+        _ => None,
+    };
+    compare(&file.base, &file.head, types)
+        .into_iter()
+        .map(|change| moved(change, file, surfaces, index))
+        .map(|change| undeclared(change, reach.as_ref()))
+        .map(|change| of_a_command(change, command.as_deref()))
+        .collect()
+}
+
+/// The path whose package's version weighs the file's breaks: its own, unless it moved here
+/// from another package (crossbeam #303 moved `src/seg_queue.rs` into the new
+/// `crossbeam-queue/`): what it lost, the users of the package it was in lost, so that
+/// package's version must allow it.
+fn weighed_path<'f>(file: &FileSurfaces<'f>, context: &Context<'_>) -> &'f str {
+    if file.base_path == file.path {
+        return file.path;
+    }
+    let base = Files {
+        read: context.read_base,
+        list: context.list_base,
+    };
+    let head = Files {
+        read: context.read_head,
+        list: context.list_head,
+    };
+    let was = package_of(file.base_path, file.grammar, base).map(|p| p.root);
+    let is = package_of(file.path, file.grammar, head).map(|p| p.root);
+    match was {
+        Some(was) if Some(&was) != is.as_ref() => file.base_path,
+        _ => file.path,
+    }
 }
 
 /// Breaks with a version bump that allows them: deliberate, unless code in this repository
@@ -467,8 +537,8 @@ fn unbumped_breaks(
         read: &read_either,
         list: &list_either,
     };
-    let release =
-        package_of(file.path, file.grammar, either).and_then(|package| releases.last(&package));
+    let release = package_of(weighed_path(file, context), file.grammar, either)
+        .and_then(|package| releases.last(&package));
     for change in incompatible.iter().copied() {
         // A member added to an interface or a closed type breaks the users of
         // that type: it is the type that had to be released.
@@ -617,6 +687,23 @@ fn undeclared(mut change: ApiChange, reach: Option<&BTreeSet<String>>) -> ApiCha
         change.severity = Severity::Undecided;
         change.why = format!(
             "{} (not reached by the package's declared `__all__`)",
+            change.why
+        );
+    }
+    change
+}
+
+/// `change` as at most undecided when the file is the implementation of a command (a Python
+/// distribution whose console scripts run its package, which offers nothing to import; see
+/// [`command_scripts`]): users run the command, they do not import its modules.
+fn of_a_command(mut change: ApiChange, scripts: Option<&str>) -> ApiChange {
+    let Some(scripts) = scripts else {
+        return change;
+    };
+    if change.severity == Severity::Incompatible {
+        change.severity = Severity::Undecided;
+        change.why = format!(
+            "{} (a module of the command {scripts}, whose package offers nothing to import)",
             change.why
         );
     }

@@ -13,6 +13,7 @@
 
 pub(crate) mod advisory;
 pub(crate) mod callers;
+mod changelog;
 pub(crate) mod compare;
 pub(crate) mod contract;
 mod lang;

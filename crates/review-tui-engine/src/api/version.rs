@@ -6,6 +6,7 @@
 use crate::cohort::paths::parent_dir;
 use crate::parse::grammar::Grammar;
 
+use super::changelog::records_release;
 use super::lang::{self, Manifest, Versioning};
 use super::visibility::{List, Read};
 
@@ -130,15 +131,24 @@ pub(crate) fn bump(
             }
             // 0.x as it was, and as the last release says when one is known (a manifest
             // already a compatible step above it has chosen the next version: 0.3.2 after
-            // 0.3.1 may not break).
+            // 0.3.1 may not break), unless the package's changelog records that version as
+            // released though no tag marks it (crossbeam-queue 0.2.2 after the tag 0.2.1).
             Some(before)
                 if numbers(&before) == numbers(&after)
                     && numbers(&after).first().copied().unwrap_or(0) == 0
-                    && !module_path
-                    && last_tag(&package_named(kind, &new, &root))
-                        .is_none_or(|tag| numbers(&tag) == numbers(&after)) =>
+                    && !module_path =>
             {
-                Bump::PendingZero(described)
+                match last_tag(&package_named(kind, &new, &root)) {
+                    Some(tag) if numbers(&tag) != numbers(&after) => {
+                        match records_release(&root, &after, head.read) {
+                            Some(changelog) => Bump::PendingZero(format!(
+                                "{described}, released by {changelog} after the last tag {tag}"
+                            )),
+                            None => Bump::Compatible(Some(described)),
+                        }
+                    }
+                    _ => Bump::PendingZero(described),
+                }
             }
             _ => Bump::Compatible(Some(described)),
         };

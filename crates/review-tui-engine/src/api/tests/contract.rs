@@ -183,6 +183,47 @@ fn a_reexport_is_no_stale_caller_of_a_changed_item_but_of_a_removed_one() {
     );
 }
 
+// crossbeam-epoch 0.9.19: `Guard::defer_destroy<T>(&self, ptr: Shared<'_, T>)` became
+// `<T: ?Sized + Pointable>`, while `Shared<'g, T: 'g + ?Sized + Pointable>` (in another file)
+// already asks `Pointable` of every `T` a caller can pass, and `?Sized` only widens. A bound
+// no parameter's type implies still narrows.
+#[test]
+fn rust_a_bound_the_parameters_own_types_already_require_is_not_a_narrowing() {
+    let atomic = "pub trait Pointable {}\n\nimpl<T> Pointable for T {}\n\npub struct Shared<'g, T: 'g + ?Sized + Pointable> {\n    data: *mut (),\n    _marker: core::marker::PhantomData<(&'g (), *const T)>,\n}\n";
+    let guard = |generics: &str, other: &str| {
+        format!(
+            "use crate::atomic::{{Pointable, Shared}};\n\npub struct Guard;\n\nimpl Guard {{\n    pub unsafe fn defer_destroy{generics}(&self, ptr: Shared<'_, T>) {{\n        let _ = ptr;\n    }}\n\n    pub fn defer{other}(&self, value: Vec<T>) {{\n        let _ = value;\n    }}\n}}\n"
+        )
+    };
+    let base = guard("<T>", "<T>");
+    let files = [
+        ("Cargo.toml", CARGO),
+        ("src/lib.rs", "pub mod atomic;\npub mod guard;\n"),
+        ("src/atomic.rs", atomic),
+        ("src/guard.rs", base.as_str()),
+    ];
+    let implied = api_after(
+        &files,
+        &[("src/guard.rs", &guard("<T: ?Sized + Pointable>", "<T>"))],
+    );
+    assert_eq!(implied.verdict, AxisVerdict::Warn, "{}", implied.detail);
+    assert!(
+        implied
+            .detail
+            .contains("a bound the parameters' own types already require"),
+        "{}",
+        implied.detail
+    );
+    // `Vec<T>` asks nothing of `T`; nor does `Shared` ask `Send`.
+    let narrowed = api_after(&files, &[("src/guard.rs", &guard("<T>", "<T: Pointable>"))]);
+    assert_fails(&narrowed, &["`Guard::defer` generics or bounds changed"]);
+    let unrelated = api_after(&files, &[("src/guard.rs", &guard("<T: Send>", "<T>"))]);
+    assert_fails(
+        &unrelated,
+        &["`Guard::defer_destroy` generics or bounds changed"],
+    );
+}
+
 #[test]
 fn rust_breaks_fail_without_a_bump_and_warn_with_one() {
     let head = BUILDER
@@ -365,6 +406,45 @@ fn python_hints_decorators_private_modules_and_attribute_assignments_are_not_the
     assert_eq!(axis.verdict, AxisVerdict::Pass, "{}", axis.detail);
 }
 
+// pip-tools: `[project.scripts] pip-compile = "piptools.scripts.compile:cli"`, and
+// `piptools/__init__.py` only sets the locale: every module is the command's implementation,
+// which users run and never import (37 false stops over its history). black, httpx and
+// jsonschema ship a command too, and offer names from their package: their API stays.
+#[test]
+fn python_an_applications_modules_are_not_api() {
+    let pyproject = "[project]\nname = \"pip-tools\"\nversion = \"7.1.0\"\n\n[project.scripts]\npip-compile = \"piptools.scripts.compile:cli\"\n";
+    let init = "import locale\n\nfrom click import secho\n\ntry:\n    locale.setlocale(locale.LC_ALL, \"\")\nexcept locale.Error as e:\n    secho(f\"Ignoring error: {e}\", fg=\"red\")\n";
+    let utils = "CONFIG_FILE_NAME = \".pip-tools.toml\"\n\ndef parse_config_file(path):\n    pass\n\nclass OutputWriter:\n    def __init__(self, dst, generate_hashes):\n        pass\n";
+    let changed = "def parse_config_file(ctx, path):\n    pass\n\nclass OutputWriter:\n    def __init__(self, dst, default_index_url):\n        pass\n";
+    let files = |init: &'static str| {
+        vec![
+            ("pyproject.toml", pyproject),
+            ("piptools/__init__.py", init),
+            ("piptools/utils.py", utils),
+            ("piptools/scripts/__init__.py", ""),
+            (
+                "piptools/scripts/compile.py",
+                "from ..utils import parse_config_file\n\ndef cli():\n    pass\n",
+            ),
+        ]
+    };
+    let command = api_after(&files(init), &[("piptools/utils.py", changed)]);
+    assert_clears(&command);
+    assert!(
+        command
+            .detail
+            .contains("a module of the command pip-compile"),
+        "{}",
+        command.detail
+    );
+    // A library that ships a command keeps its modules' API.
+    let library = api_after(
+        &files("from .utils import OutputWriter\n"),
+        &[("piptools/utils.py", changed)],
+    );
+    assert_fails(&library, &["`CONFIG_FILE_NAME` removed"]);
+}
+
 #[test]
 fn python_keyword_parameters_bind_by_name() {
     let base = "def fetch(url, timeout=10):\n    pass\n";
@@ -514,6 +594,10 @@ fn go_a_commands_implementation_packages_are_not_api() {
             "pkg/cmd/cmd.go",
             "package cmd\n\nfunc Load(path string) {}\n",
         ),
+        (
+            "vendor/golang.org/x/net/proxy/dial.go",
+            "package proxy\n\nfunc Dial(network string) error { return nil }\n",
+        ),
     ];
     let axis = api_after(
         &base,
@@ -526,6 +610,8 @@ fn go_a_commands_implementation_packages_are_not_api() {
                 "cmd/server/app/app.go",
                 "package app\n\nfunc Run() error { return nil }\n",
             ),
+            // gorilla/websocket 1.5.3 dropped its vendored `golang.org/x/net/proxy`.
+            ("vendor/golang.org/x/net/proxy/dial.go", "package proxy\n"),
         ],
     );
     assert_clears(&axis);
@@ -689,6 +775,33 @@ fn java_annotations_and_unexported_packages_are_not_breaks() {
 // javapoet #643: `ClassName` was abstract with only a private constructor and became final,
 // its abstract methods concrete. No user could extend it, and a method that gains a body keeps
 // every call and override working. A class users can extend still fails when it becomes final.
+// puma #3838: constants of the gem's JRuby extension (`ext/puma_http11/org/jruby/puma/
+// Http11.java`) changed type. A gem's API is its Ruby; a Java project's own `ext` package
+// without a Gemfile stays API.
+#[test]
+fn java_a_gems_native_extension_is_not_api() {
+    let http = |ty: &str| {
+        format!(
+            "package org.jruby.puma;\n\npublic class Http11 {{\n    public static final {ty} MAX_HEADER = 1;\n}}\n"
+        )
+    };
+    let base = http("int");
+    let gem = api_after(
+        &[
+            ("Gemfile", "source \"https://rubygems.org\"\ngemspec\n"),
+            ("lib/puma.rb", "module Puma\nend\n"),
+            ("ext/puma_http11/org/jruby/puma/Http11.java", &base),
+        ],
+        &[("ext/puma_http11/org/jruby/puma/Http11.java", &http("long"))],
+    );
+    assert_clears(&gem);
+    let java = api_after(
+        &[("ext/puma_http11/org/jruby/puma/Http11.java", &base)],
+        &[("ext/puma_http11/org/jruby/puma/Http11.java", &http("long"))],
+    );
+    assert_fails(&java, &["`Http11.MAX_HEADER`"]);
+}
+
 #[test]
 fn java_abstract_to_final_matters_only_for_a_class_users_can_extend() {
     let path = "src/main/java/com/acme/api/Name.java";

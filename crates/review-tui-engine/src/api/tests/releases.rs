@@ -550,3 +550,122 @@ fn a_break_in_a_zero_package_warns_until_its_next_version_is_chosen() {
         minor.detail
     );
 }
+
+// crossbeam-queue 0.2.2 was published from its `# Version 0.2.2` changelog heading with no
+// `crossbeam-queue-0.2.2` tag (the last was 0.2.1); #548 then changed `pop`, shipped in 0.3.0.
+// The changelog says 0.2.2 is the last release: a break after it warns that the next release
+// must bump 0.x. A version the changelog marks as still to come, or none, was chosen as the
+// next one: a break fails, as does a 1.x package's.
+#[test]
+fn a_zero_version_its_changelog_records_as_released_is_the_last_release_without_a_tag() {
+    let manifest =
+        |version: &str| format!("[package]\nname = \"queue\"\nversion = \"{version}\"\n");
+    let lib = "pub fn pop() {}\npub fn push() {}\n";
+    let run = |tagged: &str, next: &str, changelog: Option<&str>| {
+        let tag_version = tagged.rsplit('-').next().unwrap_or(tagged);
+        let released = manifest(tag_version);
+        let repo = Repo::new(&[
+            ("queue/Cargo.toml", released.as_str()),
+            ("queue/src/lib.rs", lib),
+        ]);
+        git(&repo.path(), &["checkout", "-q", "main"]);
+        git(&repo.path(), &["tag", "-a", "-m", tagged, tagged]);
+        repo.write("queue/Cargo.toml", &manifest(next));
+        if let Some(changelog) = changelog {
+            repo.write("queue/CHANGELOG.md", changelog);
+        }
+        repo.commit("Bump queue");
+        git(&repo.path(), &["checkout", "-q", "-B", "pr"]);
+        repo.write("queue/src/lib.rs", "pub fn push() {}\n");
+        repo.commit("remove pop");
+        axis(&repo)
+    };
+    let recorded = "# Version 0.2.2\n\n- Fix unsoundness.\n\n# Version 0.2.1\n";
+    let untagged = run("queue-0.2.1", "0.2.2", Some(recorded));
+    assert_eq!(untagged.verdict, AxisVerdict::Warn, "{}", untagged.detail);
+    assert!(
+        untagged.detail.contains("the next release must bump 0.x")
+            && untagged.detail.contains("queue/CHANGELOG.md"),
+        "{}",
+        untagged.detail
+    );
+    for (tagged, next, changelog) in [
+        ("queue-0.2.1", "0.2.2", None),
+        (
+            "queue-0.2.1",
+            "0.2.2",
+            Some("# Version 0.2.2 (unreleased)\n\n# Version 0.2.1\n"),
+        ),
+        (
+            "queue-1.2.1",
+            "1.2.2",
+            Some("# Version 1.2.2\n\n# Version 1.2.1\n"),
+        ),
+    ] {
+        let axis = run(tagged, next, changelog);
+        assert_eq!(
+            axis.verdict,
+            AxisVerdict::Fail,
+            "{tagged} {next} {changelog:?}: {}",
+            axis.detail
+        );
+    }
+}
+
+// crossbeam #303 moved `src/seg_queue.rs` of crossbeam 0.6.0 into the new crate
+// crossbeam-queue (0.0.0, never released) and removed `try_pop`: the users of crossbeam lost
+// it, and crossbeam's 0.6.0, as its last release left it, lets the next 0.x minor break (it
+// shipped as 0.7.0). Had crossbeam been 1.x, the removal fails.
+#[test]
+fn a_file_moved_into_another_package_is_weighed_by_the_package_it_left() {
+    let queue = "pub struct SegQueue {\n    len: usize,\n}\n\nimpl SegQueue {\n    pub fn new() -> SegQueue {\n        SegQueue { len: 0 }\n    }\n\n    pub fn push(&self, value: u8) {\n        let _ = value;\n    }\n\n    pub fn len(&self) -> usize {\n        self.len\n    }\n\n    pub fn is_empty(&self) -> bool {\n        self.len == 0\n    }\n\n    pub fn try_pop(&self) -> Option<u8> {\n        None\n    }\n}\n";
+    let moved = queue.replace(
+        "\n    pub fn try_pop(&self) -> Option<u8> {\n        None\n    }\n",
+        "",
+    );
+    let run = |version: &str| {
+        let root = format!(
+            "[package]\nname = \"crossbeam\"\nversion = \"{version}\"\n\n[workspace]\nmembers = [\"crossbeam-queue\"]\n"
+        );
+        let repo = Repo::new(&[
+            ("Cargo.toml", root.as_str()),
+            (
+                "src/lib.rs",
+                "mod seg_queue;\npub use seg_queue::SegQueue;\n",
+            ),
+            ("src/seg_queue.rs", queue),
+        ]);
+        git(&repo.path(), &["checkout", "-q", "main"]);
+        let tag = format!("crossbeam-{version}");
+        git(&repo.path(), &["tag", "-a", "-m", &tag, &tag]);
+        git(&repo.path(), &["checkout", "-q", "-B", "pr"]);
+        repo.remove("src/seg_queue.rs");
+        repo.write(
+            "crossbeam-queue/Cargo.toml",
+            "[package]\nname = \"crossbeam-queue\"\nversion = \"0.0.0\"\n",
+        );
+        repo.write(
+            "crossbeam-queue/src/lib.rs",
+            "mod seg_queue;\npub use seg_queue::SegQueue;\n",
+        );
+        repo.write("crossbeam-queue/src/seg_queue.rs", &moved);
+        repo.write("src/lib.rs", "pub use crossbeam_queue::SegQueue;\n");
+        repo.commit("move the queues into crossbeam-queue");
+        axis(&repo)
+    };
+    let zero = run("0.6.0");
+    assert_eq!(zero.verdict, AxisVerdict::Warn, "{}", zero.detail);
+    assert!(
+        zero.detail.contains("the next release must bump 0.x")
+            && zero.detail.contains("`SegQueue::try_pop` removed"),
+        "{}",
+        zero.detail
+    );
+    let one = run("1.4.0");
+    assert_eq!(one.verdict, AxisVerdict::Fail, "{}", one.detail);
+    assert!(
+        one.detail.contains("`SegQueue::try_pop` removed"),
+        "{}",
+        one.detail
+    );
+}

@@ -27,6 +27,7 @@ pub(super) fn changes(grammar: Grammar, base: &str, head: &str) -> Vec<ApiChange
         alias: &alias,
         underlying: &underlying,
         inherits: &|_, _| None,
+        declared: &|_| None,
     };
     compare(&base, &head, &types)
 }
@@ -351,6 +352,44 @@ fn rust_items_behind_unstable_named_features_are_not_the_stable_surface() {
             "{stable}"
         );
     }
+}
+
+// crossbeam-epoch 0.9.16: `Atomic::null` was a `const fn` under `all(not(crossbeam_no_const_fn_trait_bound),
+// not(crossbeam_loom))` and a plain `fn` under the negation of that; then `const fn` under
+// `not(crossbeam_loom)` and `fn` under `crossbeam_loom`. Flags only a build script or RUSTFLAGS
+// set are off in users' builds, so users always had, and have, the `const fn`: nothing
+// changed for them. The variant users build losing `const` is still a change, and variants a
+// feature chooses are both kept.
+#[test]
+fn rust_cfg_variants_compare_per_build_users_make() {
+    let atomic = |variants: &str| {
+        format!("pub struct Atomic {{\n    data: usize,\n}}\n\nimpl Atomic {{\n{variants}}}\n")
+    };
+    let base = atomic(
+        "    #[cfg(all(not(crossbeam_no_const_fn_trait_bound), not(crossbeam_loom)))]\n    pub const fn null() -> Atomic {\n        Atomic { data: 0 }\n    }\n\n    #[cfg(not(all(not(crossbeam_no_const_fn_trait_bound), not(crossbeam_loom))))]\n    pub fn null() -> Atomic {\n        Atomic { data: 0 }\n    }\n",
+    );
+    let head = atomic(
+        "    #[cfg(not(crossbeam_loom))]\n    pub const fn null() -> Atomic {\n        Atomic { data: 0 }\n    }\n\n    #[cfg(crossbeam_loom)]\n    pub fn null() -> Atomic {\n        Atomic { data: 0 }\n    }\n",
+    );
+    let found = changes(Grammar::Rust, &base, &head);
+    assert_eq!(found, vec![], "{found:#?}");
+    let lost_const = atomic(
+        "    #[cfg(not(crossbeam_loom))]\n    pub fn null() -> Atomic {\n        Atomic { data: 0 }\n    }\n\n    #[cfg(crossbeam_loom)]\n    pub fn null() -> Atomic {\n        Atomic { data: 0 }\n    }\n",
+    );
+    let found = changes(Grammar::Rust, &head, &lost_const);
+    assert!(severity(&found, "Atomic::null").is_some(), "{found:#?}");
+    let features = atomic(
+        "    #[cfg(feature = \"std\")]\n    pub fn null(n: u8) -> Atomic {\n        Atomic { data: 0 }\n    }\n\n    #[cfg(not(feature = \"std\"))]\n    pub fn null() -> Atomic {\n        Atomic { data: 0 }\n    }\n",
+    );
+    let only_std = atomic(
+        "    #[cfg(feature = \"std\")]\n    pub fn null(n: u8) -> Atomic {\n        Atomic { data: 0 }\n    }\n",
+    );
+    let found = changes(Grammar::Rust, &features, &only_std);
+    assert_eq!(
+        severity(&found, "Atomic::null"),
+        Some(Severity::Incompatible),
+        "{found:#?}"
+    );
 }
 
 // infinite_importable_paths: `nested::foo` is now `pub use`d into `nested` from elsewhere.
@@ -1508,6 +1547,7 @@ fn rust_a_name_and_its_path_stay_alike_when_an_alias_resolves_one() {
         alias: &alias,
         underlying: &|_| None,
         inherits: &|_, _| None,
+        declared: &|_| None,
     };
     let found = compare(&base, &head, &types);
     assert_eq!(

@@ -30,6 +30,11 @@ impl Language for Go {
         if dirs.contains(&"internal") {
             return Visibility::NotApi("an internal package");
         }
+        // The go command reads `vendor/` as copies of other modules (gorilla/websocket's
+        // `vendor/golang.org/x/net/proxy`): their API is those modules', not this one's.
+        if dirs.contains(&"vendor") {
+            return Visibility::NotApi("a vendored copy of another module");
+        }
         if command_package(dirs, read) {
             return Visibility::NotApi("a command's implementation package (under cmd/)");
         }

@@ -9,10 +9,32 @@ pub(crate) fn scope(dirs: &[&str], read: Read) -> Visibility {
     if dirs.iter().any(|d| *d == "internal" || *d == "impl") {
         return Visibility::NotApi("an internal package");
     }
+    if native_extension_of_a_gem(dirs, read) {
+        return Visibility::NotApi("a Ruby gem's native extension (its API is the gem's Ruby)");
+    }
     if let Some(why) = jvm_unpublished(dirs, read) {
         return Visibility::Unpublished(why);
     }
     java_module(dirs, read)
+}
+
+/// Whether a Java file in `dirs` is the source of a Ruby gem's JRuby extension: it sits
+/// under an `ext/` folder beside a `Gemfile` (puma's `ext/puma_http11/org/jruby/puma/`).
+/// What users call is the gem's Ruby; the extension is how it runs on JRuby.
+fn native_extension_of_a_gem(dirs: &[&str], read: Read) -> bool {
+    dirs.iter().enumerate().any(|(depth, dir)| {
+        *dir == "ext" && {
+            let above = dirs[..depth].join("/");
+            let at = |file: &str| {
+                if above.is_empty() {
+                    file.to_string()
+                } else {
+                    format!("{above}/{file}")
+                }
+            };
+            read(&at("Gemfile")).is_some()
+        }
+    })
 }
 
 /// Why the JVM module holding a file in `dirs` is never published, read from its nearest

@@ -1,5 +1,6 @@
 //! Python: how a file's exported items are read.
 
+pub(crate) mod application;
 pub(crate) mod declared;
 pub(crate) mod extract;
 pub(crate) mod manifest;

@@ -374,37 +374,73 @@ fn doc_hidden(attributes: &[String]) -> bool {
 }
 
 /// Whether a `cfg` predicate holds in some build a user chooses with stable tools: a target
-/// (`unix`, `target_os = "…"`) or a Cargo feature. Test builds, flags only `RUSTFLAGS` can
-/// set (`--cfg tokio_unstable`, `--cfg custom`) and features named as unstable opt-ins (see
-/// [`unstable_feature`]) are outside the stable surface. `not(…)` selects the stable variant
-/// of an opt-in, so it holds. Spaces are not significant.
+/// (`unix`, `target_os = "…"`) or a Cargo feature, either way. Test builds, flags only
+/// `RUSTFLAGS` or a build script can set (`--cfg tokio_unstable`, `crossbeam_loom`, `miri`,
+/// `docsrs`, an old compiler's `crossbeam_no_const_fn_trait_bound`) and features named as
+/// unstable opt-ins (see [`unstable_feature`]) are off in users' builds, so `not(…)` of one
+/// holds and a predicate is read with them off: crossbeam-epoch's `Atomic::null` is a `const
+/// fn` under `not(crossbeam_loom)` and a plain `fn` under `crossbeam_loom` (or, before, under
+/// `not(all(not(crossbeam_no_const_fn_trait_bound), not(crossbeam_loom)))`), and users only
+/// ever build the first. Spaces are not significant.
 pub(in crate::api) fn stable(predicate: &str) -> bool {
+    cfg_value(predicate) != Cfg::Off
+}
+
+/// What a `cfg` predicate is in users' builds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Cfg {
+    /// In every one of them.
+    On,
+    /// In none.
+    Off,
+    /// As the user chooses (a feature, a target).
+    Either,
+}
+
+fn cfg_value(predicate: &str) -> Cfg {
     let predicate = predicate.trim();
     for (combinator, all) in [("all(", true), ("any(", false)] {
         if let Some(inner) = predicate
             .strip_prefix(combinator)
             .and_then(|p| p.strip_suffix(')'))
         {
-            let mut parts = top_level_split(inner, ',')
+            let parts: Vec<Cfg> = top_level_split(inner, ',')
                 .into_iter()
-                .filter(|p| !p.trim().is_empty());
-            return if all {
-                parts.all(stable)
+                .filter(|p| !p.trim().is_empty())
+                .map(cfg_value)
+                .collect();
+            let (decided, undecided) = if all {
+                (Cfg::Off, Cfg::On)
             } else {
-                parts.any(stable)
+                (Cfg::On, Cfg::Off)
+            };
+            return if parts.contains(&decided) {
+                decided
+            } else if parts.iter().all(|p| *p == undecided) {
+                undecided
+            } else {
+                Cfg::Either
             };
         }
     }
-    if predicate.starts_with("not(") {
-        return true;
+    if let Some(inner) = predicate
+        .strip_prefix("not(")
+        .and_then(|p| p.strip_suffix(')'))
+    {
+        return match cfg_value(inner) {
+            Cfg::On => Cfg::Off,
+            Cfg::Off => Cfg::On,
+            Cfg::Either => Cfg::Either,
+        };
     }
     const TARGET_FLAGS: &[&str] = &["unix", "windows", "debug_assertions", "proc_macro", "doc"];
     const KEYS: &[&str] = &["feature", "panic", "overflow_checks"];
-    match predicate.split_once('=') {
+    let chosen = match predicate.split_once('=') {
         Some((key, value)) if key.trim() == "feature" => !unstable_feature(value),
         Some((key, _)) => KEYS.contains(&key.trim()) || key.trim().starts_with("target_"),
         None => TARGET_FLAGS.contains(&predicate),
-    }
+    };
+    if chosen { Cfg::Either } else { Cfg::Off }
 }
 
 /// A Cargo feature whose name says it is an opt-in outside the crate's semver promise
