@@ -4,6 +4,7 @@
 mod catalog;
 mod checks;
 mod examples;
+mod locks;
 mod precision;
 mod principles;
 mod scanning;
