@@ -392,38 +392,76 @@ fn pnpm_specifiers(text: &str) -> BTreeMap<String, BTreeMap<String, String>> {
 }
 
 /// Every changed line of a Cargo or uv lock lies in a `[[package]]` entry, at the head, that
-/// names a source it is fetched from (a registry or a git repository): resolutions moved. A
-/// line in a workspace member's entry (no source, or uv's editable/virtual/directory one), in
-/// uv's `[manifest]`, or outside the entries is about the root dependencies.
+/// names a source it is fetched from (a registry or a git repository): resolutions moved. In a
+/// workspace member's entry (no source, or uv's editable/virtual/directory one) its own
+/// `version` may move, and the versions its dependency list pins (Cargo's first lock format
+/// writes `"honggfuzz 0.5.45 (registry+…)"` there) as long as the names it lists stay the same;
+/// the old format's `[metadata]` checksums are resolutions too. Any other line (a member gaining
+/// or losing a dependency, uv's `[manifest]`) is about the root dependencies.
 fn only_sourced_entries(lock: &FileDiff, text: &str) -> bool {
-    // Each entry's first and last line (1-based) and whether it is fetched from a source. A
-    // package's sub-tables (`[package.metadata]`, `[package.optional-dependencies]`) are its
-    // own; any other table (`[metadata]`, uv's `[manifest]`) is an entry of no source.
-    let mut entries: Vec<(u32, u32, bool)> = Vec::new();
+    // Each table's first and last line (1-based), whether it is a package fetched from a
+    // source, and whether it is the old format's `[metadata]`. A package's sub-tables
+    // (`[package.metadata]`, `[package.optional-dependencies]`) are its own.
+    let mut tables: Vec<(u32, u32, bool, bool)> = Vec::new();
     for (number, line) in (1u32..).zip(text.lines()) {
         let header = line.trim();
         if header.starts_with('[') {
             if header.starts_with("[package.") || header.starts_with("[[package.") {
                 continue;
             }
-            if let Some(last) = entries.last_mut() {
+            if let Some(last) = tables.last_mut() {
                 last.1 = number - 1;
             }
-            entries.push((number, u32::MAX, false));
-        } else if let Some(last) = entries.last_mut()
+            tables.push((number, u32::MAX, false, header == "[metadata]"));
+        } else if let Some(last) = tables.last_mut()
             && REMOTE_SOURCE.is_match(line)
         {
             last.2 = true;
         }
     }
+    let table_at = |n: u32| {
+        tables
+            .iter()
+            .find(|&&(first, last, _, _)| first <= n && n <= last)
+    };
+    // The names member entries list, on the removed and the added side.
+    let (mut dropped, mut listed): (Vec<String>, Vec<String>) = (Vec::new(), Vec::new());
     let at = changed_head_lines(lock);
-    !at.is_empty()
-        && at.iter().all(|&n| {
-            entries
-                .iter()
-                .find(|&&(first, last, _)| first <= n && n <= last)
-                .is_some_and(|&(_, _, sourced)| sourced)
-        })
+    let changed = lock
+        .hunks
+        .iter()
+        .flat_map(|h| &h.lines)
+        .filter(|l| l.kind != LineKind::Context);
+    let mut any = false;
+    for (line, n) in changed.zip(at) {
+        any = true;
+        let text = line.text.trim();
+        let Some(&(_, _, sourced, metadata)) = table_at(n) else {
+            return false;
+        };
+        if sourced || (metadata && text.starts_with("\"checksum ")) {
+            continue;
+        }
+        if text.starts_with("version =") {
+            continue;
+        }
+        let Some(item) = text.strip_prefix('"') else {
+            return false;
+        };
+        let name = item
+            .split([' ', '"'])
+            .next()
+            .unwrap_or_default()
+            .to_string();
+        if line.kind == LineKind::Added {
+            listed.push(name);
+        } else {
+            dropped.push(name);
+        }
+    }
+    dropped.sort();
+    listed.sort();
+    any && dropped == listed
 }
 
 /// A lock entry's source that is fetched: Cargo's `source = "registry+…"`/`"git+…"`/

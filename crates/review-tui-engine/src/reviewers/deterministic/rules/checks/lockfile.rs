@@ -181,6 +181,12 @@ fn says_dependency_update(title: &str) -> bool {
     DEPENDENCY_UPDATE.is_match(title)
 }
 
+/// A JavaScript lock's line that says where a package is fetched from.
+static FETCH_LINE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r#"^\s*("resolved"\s*:|resolved\s|resolution:|tarball:)|\btarball:"#)
+        .expect("valid regex")
+});
+
 static HOST: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"[a-z][a-z0-9+.-]*://([^/\s\x22'@]+@)?(?P<host>[^/\s\x22':]+)")
         .expect("valid regex")
@@ -188,9 +194,19 @@ static HOST: LazyLock<Regex> = LazyLock::new(|| {
 
 /// Whether an added line of the lock names a host that no line it held before names (its
 /// removed and context lines, and the head file's lines the change did not add): a
-/// dependency now fetched from elsewhere.
+/// dependency now fetched from elsewhere. In the JavaScript locks only the lines that say where
+/// a package is fetched from count (`"resolved"`, yarn's `resolved`, pnpm's `tarball`): a
+/// package's `funding` or `homepage` URL is fetched by nobody (faraday's `npm audit fix`
+/// brought an `opencollective.com` funding link).
 fn names_new_host(file: &FileDiff, worktree: Option<&std::path::Path>) -> bool {
+    let fetch_lines_only = matches!(
+        file_name(&file.path),
+        "package-lock.json" | "npm-shrinkwrap.json" | "yarn.lock" | "pnpm-lock.yaml"
+    );
     let hosts_of = |text: &str| -> Vec<String> {
+        if fetch_lines_only && !FETCH_LINE.is_match(text) {
+            return Vec::new();
+        }
         HOST.captures_iter(text)
             .map(|c| c["host"].to_ascii_lowercase())
             .collect()

@@ -99,6 +99,16 @@ fn a_lock_that_only_moves_resolutions_inside_its_manifests_ranges_is_a_refresh()
         findings(&base, &[("docs/package-lock.json", &disagrees)], LOCK_RULE),
         1
     );
+    // A package's funding link is fetched by nobody (faraday's refresh brought one).
+    let funded = npm_lock("^1.3.0", "1.3.2", "registry.npmjs.org").replace(
+        "\"integrity\": \"sha512-1.3.2\"",
+        "\"integrity\": \"sha512-1.3.2\",\n      \"funding\": {\n        \"url\": \"https://opencollective.com/left-pad\"\n      }",
+    );
+    assert!(funded.contains("opencollective"));
+    assert_eq!(
+        findings(&base, &[("docs/package-lock.json", &funded)], LOCK_RULE),
+        0
+    );
     // A resolution now fetched from a host the lock never named.
     let elsewhere = npm_lock("^1.3.0", "1.3.2", "evil.example");
     assert_eq!(
@@ -186,6 +196,26 @@ fn a_lock_catching_up_with_its_manifest_or_completing_its_checksums_is_a_refresh
     assert_eq!(
         findings(&base, &[("fuzz/Cargo.lock", &member)], LOCK_RULE),
         1
+    );
+
+    // Cargo's first lock format pins versions in the member's dependency list and keeps the
+    // checksums in `[metadata]`: smallvec #212's catching up moves both.
+    let old_format = |version: &str| {
+        format!(
+            "[[package]]\nname = \"honggfuzz\"\nversion = \"{version}\"\nsource = \"registry+https://github.com/rust-lang/crates.io-index\"\n\n[[package]]\nname = \"smallvec-fuzz\"\nversion = \"0.1.0\"\ndependencies = [\n \"honggfuzz {version} (registry+https://github.com/rust-lang/crates.io-index)\",\n]\n\n[metadata]\n\"checksum honggfuzz {version} (registry+https://github.com/rust-lang/crates.io-index)\" = \"{version}\"\n"
+        )
+    };
+    let base = [
+        ("fuzz/Cargo.toml", manifest),
+        ("fuzz/Cargo.lock", &old_format("0.5.45") as &str),
+    ];
+    assert_eq!(
+        findings(
+            &base,
+            &[("fuzz/Cargo.lock", &old_format("0.5.47"))],
+            LOCK_RULE
+        ),
+        0
     );
 
     // echo #1429: go.sum gains the tree hash of a version whose go.mod hash it had; websocket
