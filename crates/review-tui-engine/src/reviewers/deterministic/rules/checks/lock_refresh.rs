@@ -399,10 +399,10 @@ fn pnpm_specifiers(text: &str) -> BTreeMap<String, BTreeMap<String, String>> {
 /// the old format's `[metadata]` checksums are resolutions too. Any other line (a member gaining
 /// or losing a dependency, uv's `[manifest]`) is about the root dependencies.
 fn only_sourced_entries(lock: &FileDiff, text: &str) -> bool {
-    // Each table's first and last line (1-based), whether it is a package fetched from a
-    // source, and whether it is the old format's `[metadata]`. A package's sub-tables
+    // Each table's first and last line (1-based) and whether it is a package fetched from a
+    // source. A package's sub-tables
     // (`[package.metadata]`, `[package.optional-dependencies]`) are its own.
-    let mut tables: Vec<(u32, u32, bool, bool)> = Vec::new();
+    let mut tables: Vec<(u32, u32, bool)> = Vec::new();
     for (number, line) in (1u32..).zip(text.lines()) {
         let header = line.trim();
         if header.starts_with('[') {
@@ -412,7 +412,7 @@ fn only_sourced_entries(lock: &FileDiff, text: &str) -> bool {
             if let Some(last) = tables.last_mut() {
                 last.1 = number - 1;
             }
-            tables.push((number, u32::MAX, false, header == "[metadata]"));
+            tables.push((number, u32::MAX, false));
         } else if let Some(last) = tables.last_mut()
             && REMOTE_SOURCE.is_match(line)
         {
@@ -422,7 +422,7 @@ fn only_sourced_entries(lock: &FileDiff, text: &str) -> bool {
     let table_at = |n: u32| {
         tables
             .iter()
-            .find(|&&(first, last, _, _)| first <= n && n <= last)
+            .find(|&&(first, last, _)| first <= n && n <= last)
     };
     // The names member entries list, on the removed and the added side.
     let (mut dropped, mut listed): (Vec<String>, Vec<String>) = (Vec::new(), Vec::new());
@@ -436,10 +436,19 @@ fn only_sourced_entries(lock: &FileDiff, text: &str) -> bool {
     for (line, n) in changed.zip(at) {
         any = true;
         let text = line.text.trim();
-        let Some(&(_, _, sourced, metadata)) = table_at(n) else {
+        // Blank lines, comments, the file's format (`version = 3` above the entries) and the
+        // old format's `[metadata]` header are the tool's layout: Cargo rewrites them when it
+        // moves a lock to a newer format (smallvec's fuzz lock, 1.10 → 1.11).
+        if text.is_empty() || text.starts_with('#') || text == "[metadata]" {
+            continue;
+        }
+        let Some(&(_, _, sourced)) = table_at(n) else {
+            if text.starts_with("version =") {
+                continue;
+            }
             return false;
         };
-        if sourced || (metadata && text.starts_with("\"checksum ")) {
+        if sourced || text.starts_with("\"checksum ") {
             continue;
         }
         if text.starts_with("version =") {

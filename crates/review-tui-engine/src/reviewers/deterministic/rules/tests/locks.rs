@@ -218,6 +218,13 @@ fn a_lock_catching_up_with_its_manifest_or_completing_its_checksums_is_a_refresh
         0
     );
 
+    // ... and moving that lock to the current format (smallvec 1.10 → 1.11) only rewrites it.
+    let current = lock("0.5.47", " \"honggfuzz\",\n");
+    assert_eq!(
+        findings(&base, &[("fuzz/Cargo.lock", &current)], LOCK_RULE),
+        0
+    );
+
     // echo #1429: go.sum gains the tree hash of a version whose go.mod hash it had; websocket
     // 1.4.2 drops stale lines of the module itself.
     let go_mod =
