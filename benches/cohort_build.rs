@@ -5,7 +5,8 @@
 use std::path::Path;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use review_tui::cohort::{CohortInput, build};
+use review_tui::cohort::CohortInput;
+use review_tui::session::cohort_build::build;
 use std::hint::black_box;
 
 const FILES: usize = 750;

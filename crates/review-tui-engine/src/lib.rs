@@ -11,6 +11,7 @@ pub mod demo;
 pub mod diff;
 mod foundation;
 pub mod gc;
+mod parse;
 pub mod pr;
 pub mod publish;
 pub mod report;

@@ -4,8 +4,8 @@
 
 use regex::Regex;
 
-use crate::cohort::grammar::Grammar;
 use crate::cohort::paths::parent_dir;
+use crate::parse::grammar::Grammar;
 
 /// What is known of the item's home.
 pub(crate) struct Home<'a> {
@@ -599,7 +599,7 @@ mod tests {
     }
 
     use super::names_beyond_imports;
-    use crate::cohort::grammar::Grammar;
+    use crate::parse::grammar::Grammar;
 
     #[test]
     fn imports_and_reexports_are_not_uses_beyond_them() {

@@ -27,9 +27,9 @@ use super::version::{Bump, Files, bump, package_of};
 use super::visibility::{List, Read, Visibility};
 use super::{Item, Surface, by_tags_only, extract};
 use crate::cohort::changes::{ChangedFile, Reading};
-use crate::cohort::grammar::Grammar;
 use crate::cohort::lazy_index::LazyIndex;
 use crate::cohort::paths::parent_dir;
+use crate::parse::grammar::Grammar;
 
 /// How many items the detail lists before saying how many more there are.
 const LISTED: usize = 12;
@@ -161,9 +161,8 @@ fn read_files<'a>(
         // Read while the file was parsed, when with these very scopes (the sources are the
         // same: `base_source`, and the head file read as text, which the early read needs
         // to be UTF-8).
-        let early = symbols
-            .early
-            .as_ref()
+        let early = sources
+            .early(&file.path)
             .filter(|early| early.scopes == scopes);
         let surface = |source: Option<&String>,
                        side: &Visibility,

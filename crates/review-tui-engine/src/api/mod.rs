@@ -31,7 +31,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use tree_sitter::{Parser, Tree};
 
-use crate::cohort::grammar::Grammar;
+use crate::parse::grammar::Grammar;
 use lang::script;
 
 /// How a parameter binds at a call site.

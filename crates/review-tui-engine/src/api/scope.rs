@@ -4,9 +4,9 @@
 //! unpublished or proc-macro crates. A Rust file behind a private `mod` exports only what an
 //! ancestor re-exports with `pub use`.
 
-use crate::cohort::grammar::Grammar;
 use crate::cohort::paths::parent_dir;
 use crate::diff::is_test_path;
+use crate::parse::grammar::Grammar;
 
 use super::visibility::{Read, Visibility};
 

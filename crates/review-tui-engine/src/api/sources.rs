@@ -21,9 +21,10 @@ use crate::diff::FileDiff;
 use super::scope::scope;
 use super::visibility::Visibility;
 use super::{Surface, Unreadable, by_tags_only, extract_tree};
-use crate::cohort::grammar::Grammar;
-use crate::cohort::reparse;
-use crate::cohort::tags::Tagger;
+use crate::cohort::changes::{TreeReader, Trees};
+use crate::parse::grammar::Grammar;
+use crate::parse::reparse;
+use crate::parse::tags::Tagger;
 
 /// The blob at `path` in `commit`.
 pub(super) fn blob_at(
@@ -92,6 +93,8 @@ pub(crate) struct Sources<'a> {
     /// Each changed file's scopes, decided once before the parse (see [`wanted`]) and again
     /// by the axis from the same texts: kept with the texts they were decided from.
     scopes: RefCell<HashMap<ScopesKey, Vec<DecidedScopes>>>,
+    /// The changed files' surfaces read while they were parsed, by path (see [`Sources::keep_early`]).
+    early: HashMap<String, EarlySurfaces>,
 }
 
 /// A changed file's path, the path it had at the base, its grammar.
@@ -114,7 +117,19 @@ impl<'a> Sources<'a> {
             head_folders: Memo::default(),
             base_folders: Memo::default(),
             scopes: RefCell::default(),
+            early: HashMap::new(),
         }
+    }
+
+    /// Keeps the surfaces the parse of the changed files read (this as its [`TreeReader`]),
+    /// by the file's path, for the axis.
+    pub(crate) fn keep_early(&mut self, early: impl IntoIterator<Item = (String, EarlySurfaces)>) {
+        self.early.extend(early);
+    }
+
+    /// The surfaces of the changed file at `path` read while it was parsed.
+    pub(crate) fn early(&self, path: &str) -> Option<&EarlySurfaces> {
+        self.early.get(path)
     }
 
     pub(crate) fn head(&self, path: &str) -> Option<String> {
@@ -259,7 +274,7 @@ pub(crate) struct EarlySurfaces {
 
 /// Whether the parsing threads should read `file`'s surfaces early, with these scopes: a
 /// language with a surface rule (the others are read from tags) that the axis compares.
-pub(crate) fn wanted(
+fn wanted(
     file: &FileDiff,
     grammar: Grammar,
     sources: &Sources<'_>,
@@ -284,10 +299,33 @@ pub(crate) fn wanted(
     scopes.compared().then_some(scopes)
 }
 
+/// The surfaces are read on the parsing threads, from the trees the cohorts' reading of the
+/// changed files parses: the scopes decided before it ([`wanted`]), the surfaces from its trees
+/// ([`read_early`]).
+impl TreeReader for Sources<'_> {
+    type Plan = Scopes;
+    type Read = EarlySurfaces;
+
+    fn plan(&self, file: &FileDiff, grammar: Grammar, base: Option<&[u8]>) -> Option<Scopes> {
+        wanted(file, grammar, self, base)
+    }
+
+    fn read(scopes: Scopes, trees: Trees<'_>, tagger: &mut Tagger) -> EarlySurfaces {
+        let Trees {
+            grammar,
+            file,
+            base,
+            head_tree,
+            head,
+        } = trees;
+        read_early(scopes, grammar, file, base, head_tree, head, tagger)
+    }
+}
+
 /// Reads the surfaces for `scopes` from the base's tree and the head's: `head_tree` when the
 /// head was parsed already, else reparsed from the base's. A side whose text is not UTF-8 is
 /// left to the axis, which reads it lossily.
-pub(crate) fn read_early(
+fn read_early(
     scopes: Scopes,
     grammar: Grammar,
     file: &FileDiff,

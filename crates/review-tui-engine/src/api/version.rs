@@ -3,8 +3,8 @@
 //! A version still in development towards a breaking release (`3.0.0.dev0`, `0.14.dev`,
 //! `2.0.0-rc.1`) allows a break too: the change ships in that release, not in the one before.
 
-use crate::cohort::grammar::Grammar;
 use crate::cohort::paths::parent_dir;
+use crate::parse::grammar::Grammar;
 
 use super::lang::{self, Manifest, Versioning};
 use super::visibility::{List, Read};

@@ -21,8 +21,8 @@ use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
 use super::cache_file::{read_json, write_json};
-use super::grammar::Grammar;
-use super::tags::FileTags;
+use crate::parse::grammar::Grammar;
+use crate::parse::tags::FileTags;
 
 /// Bumped when the segment format changes.
 const FORMAT: u32 = 1;
@@ -337,8 +337,8 @@ pub(super) fn version() -> &'static str {
         let mut hash = Sha256::new();
         hash.update(FORMAT.to_le_bytes());
         hash.update(env!("CARGO_PKG_VERSION"));
-        hash.update(include_str!("tags.rs"));
-        hash.update(include_str!("grammar.rs"));
+        hash.update(include_str!("../parse/tags.rs"));
+        hash.update(include_str!("../parse/grammar.rs"));
         hash.update(tree_sitter::LANGUAGE_VERSION.to_le_bytes());
         for grammar in Grammar::ALL {
             hash.update(grammar.query_source());

@@ -9,7 +9,7 @@ use serde::de::DeserializeOwned;
 
 /// The file at `path` as a `T`; `None` when there is no file. A file that does not parse is
 /// an error: the caller rebuilds and says so.
-pub(super) fn read_json<T: DeserializeOwned>(path: &Path) -> io::Result<Option<T>> {
+pub(crate) fn read_json<T: DeserializeOwned>(path: &Path) -> io::Result<Option<T>> {
     let bytes = match std::fs::read(path) {
         Ok(bytes) => bytes,
         Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
@@ -23,7 +23,7 @@ pub(super) fn read_json<T: DeserializeOwned>(path: &Path) -> io::Result<Option<T
 /// Writes `value` to `path` atomically, making the directory first. Not flushed to disk: a
 /// copy a power loss tears does not parse, and every reader of these files takes that as a
 /// miss (the tag store skips the segment, a cohort report is built again).
-pub(super) fn write_json<T: Serialize>(path: &Path, value: &T) -> io::Result<()> {
+pub(crate) fn write_json<T: Serialize>(path: &Path, value: &T) -> io::Result<()> {
     std::fs::create_dir_all(path.parent().unwrap_or(Path::new(".")))?;
     let bytes = serde_json::to_vec(value).map_err(io::Error::other)?;
     crate::space::replace_cache_file(path, &bytes)

@@ -10,11 +10,10 @@ use crate::diff::{FileDiff, FileMode, FileStatus, Language, LineKind, minified_l
 use crate::space::worktree_file;
 
 use super::early_bases::EarlyBases;
-use super::grammar::Grammar;
 use super::index::HeadTags;
-use super::reparse::head_tree_and_changes;
-use super::tags::{FileTags, Tagger};
-use crate::api::sources::{EarlySurfaces, Scopes, Sources, read_early, wanted};
+use crate::parse::grammar::Grammar;
+use crate::parse::reparse::head_tree_and_changes;
+use crate::parse::tags::{FileTags, Tagger};
 
 /// One changed file after parsing.
 #[derive(Debug, Clone)]
@@ -56,9 +55,6 @@ pub(crate) struct FileSymbols {
     pub base_unknown: bool,
     /// The base version's text, for the apiContract axis's structural comparison.
     pub base_source: Option<Vec<u8>>,
-    /// The file's API surfaces, read from the trees parsed here when the apiContract axis
-    /// will compare them (see [`crate::api::sources`]).
-    pub early: Option<EarlySurfaces>,
     /// The git id of the head text parsed here (`None` when the index build parsed it, or
     /// the file was deleted): the symbol index takes these tags for the head's blob.
     pub head_blob: Option<git2::Oid>,
@@ -75,6 +71,49 @@ pub(crate) enum BaseText {
     Parsed(Vec<u8>, Tree),
     /// Neither the base commit nor the diff could give the old content.
     Missing(String),
+}
+
+/// What a caller reads from a changed file's trees while they are parsed here, beside its
+/// tags (the apiContract axis: its surfaces), so that each side is parsed once for both.
+/// `plan` runs on the thread reading the base blobs, before the parse (so it may hold what
+/// is not shared across threads); `read` on the parsing threads.
+pub(crate) trait TreeReader {
+    /// What `plan` decided to read of one file.
+    type Plan: Send;
+    /// What `read` gives back for it.
+    type Read: Send;
+    /// Whether (and how) to read `file`, whose base text is `base` (`None`: added, or unread).
+    fn plan(&self, file: &FileDiff, grammar: Grammar, base: Option<&[u8]>) -> Option<Self::Plan>;
+    fn read(plan: Self::Plan, trees: Trees<'_>, tagger: &mut Tagger) -> Self::Read;
+}
+
+/// One changed file's trees as parsed here, for a [`TreeReader`].
+pub(crate) struct Trees<'a> {
+    pub grammar: Grammar,
+    pub file: &'a FileDiff,
+    /// The base version's tree and text.
+    pub base: Option<(&'a Tree, &'a [u8])>,
+    /// The head's tree, when this reading parsed the head (else the symbol index had its
+    /// tags: the reader reparses it from the base's when it needs it).
+    pub head_tree: Option<&'a Tree>,
+    /// The head file's text (`None`: deleted, or unreadable).
+    pub head: Option<&'a [u8]>,
+}
+
+/// A [`TreeReader`] that reads nothing more.
+#[cfg(test)]
+pub(crate) struct TagsOnly;
+
+#[cfg(test)]
+impl TreeReader for TagsOnly {
+    type Plan = std::convert::Infallible;
+    type Read = ();
+    fn plan(&self, _: &FileDiff, _: Grammar, _: Option<&[u8]>) -> Option<Self::Plan> {
+        None
+    }
+    fn read(plan: Self::Plan, _: Trees<'_>, _: &mut Tagger) {
+        match plan {}
+    }
 }
 
 /// Reads the base version of `file`: the blob in `base` when a base commit is given, else the
@@ -186,15 +225,16 @@ fn reverse_applied(file: &FileDiff, worktree: &Path) -> Option<Vec<u8>> {
 type ParsedHead = (Grammar, FileTags);
 
 /// Parses one changed file. `base` is what [`base_text`] read for it; `parsed` is its head
-/// version already parsed by the index build, when it was.
-pub(crate) fn read_changed(
+/// version already parsed by the index build, when it was; `plan` what an `R` reads of its
+/// trees, and what it read is returned with the file.
+pub(crate) fn read_changed<R: TreeReader>(
     file: &FileDiff,
     worktree: &Path,
     base: BaseText,
     parsed: Option<ParsedHead>,
-    surfaces: Option<Scopes>,
+    plan: Option<R::Plan>,
     tagger: &mut Tagger,
-) -> ChangedFile {
+) -> (ChangedFile, Option<R::Read>) {
     let mut added = BTreeSet::new();
     let mut removed = BTreeSet::new();
     for line in file.hunks.iter().flat_map(|h| h.lines.iter()) {
@@ -205,6 +245,7 @@ pub(crate) fn read_changed(
         }
     }
     let grammar = Grammar::for_file(&file.path, file.language);
+    let mut read = None;
     let reading = match grammar {
         // A side the repository has no contents for: whatever the file is, what changed in it
         // is unknown, so it is never read as a file that changed nothing (the apiContract axis
@@ -230,25 +271,25 @@ pub(crate) fn read_changed(
         Some(grammar) => {
             // Tags from another grammar (a path the index reads differently) are not reused.
             let parsed = parsed.filter(|(g, _)| *g == grammar).map(|(_, tags)| tags);
-            let sides = Sides {
-                parsed,
-                base,
-                surfaces,
-            };
-            match symbols(file, worktree, sides, grammar, tagger, &added, &removed) {
-                Ok(symbols) => Reading::Symbols(Box::new(symbols)),
+            let sides = Sides { parsed, base, plan };
+            match symbols::<R>(file, worktree, sides, grammar, tagger, &added, &removed) {
+                Ok((symbols, by_reader)) => {
+                    read = by_reader;
+                    Reading::Symbols(Box::new(symbols))
+                }
                 Err(why) => Reading::Unparsed {
                     why: why.to_string(),
                 },
             }
         }
     };
-    ChangedFile {
+    let changed = ChangedFile {
         path: file.path.clone(),
         old_path: file.old_path.clone(),
         language: file.language,
         reading,
-    }
+    };
+    (changed, read)
 }
 
 /// Head files larger than this are not parsed (the index skips them alike).
@@ -295,7 +336,7 @@ struct HeadRead {
     tree: Tree,
     text: Vec<u8>,
     /// Where the base's syntax may differ from this tree's (see
-    /// [`super::reparse::head_tree_and_changes`]); `None` when not reparsed from the base.
+    /// [`crate::parse::reparse::head_tree_and_changes`]); `None` when not reparsed from the base.
     base_changes: Option<Vec<std::ops::Range<usize>>>,
 }
 
@@ -362,28 +403,23 @@ fn base_read(
 }
 
 /// What [`symbols`] reads of one changed file: its head tags when the index build parsed
-/// them, its base text, and the scopes to read its surfaces with (when the apiContract axis
-/// compares them).
-struct Sides {
+/// them, its base text, and what a [`TreeReader`] reads of its trees (when it reads them).
+struct Sides<P> {
     parsed: Option<FileTags>,
     base: BaseText,
-    surfaces: Option<Scopes>,
+    plan: Option<P>,
 }
 
-fn symbols(
+fn symbols<R: TreeReader>(
     file: &FileDiff,
     worktree: &Path,
-    sides: Sides,
+    sides: Sides<R::Plan>,
     grammar: Grammar,
     tagger: &mut Tagger,
     added: &BTreeSet<u32>,
     removed: &BTreeSet<u32>,
-) -> Result<FileSymbols, Unparsed> {
-    let Sides {
-        parsed,
-        base,
-        surfaces,
-    } = sides;
+) -> Result<(FileSymbols, Option<R::Read>), Unparsed> {
+    let Sides { parsed, base, plan } = sides;
     // The base first: the head's tree is reparsed from the base's.
     let base = match base {
         BaseText::None => BaseRead::None,
@@ -409,23 +445,21 @@ fn symbols(
     let head_blob = head_read
         .as_ref()
         .and_then(|read| git2::Oid::hash_object(git2::ObjectType::Blob, &read.text).ok());
-    let early = surfaces.map(|scopes| {
+    let by_reader = plan.map(|plan| {
         let head_text = match &head_read {
             Some(read) => Some(read.text.clone()),
             None => head
                 .as_ref()
                 .and_then(|_| worktree_file::read(worktree, &file.path).ok()),
         };
-        let head_side = head_read.as_ref().map(|read| &read.tree);
-        read_early(
-            scopes,
+        let trees = Trees {
             grammar,
             file,
-            base_side,
-            head_side,
-            head_text.as_deref(),
-            tagger,
-        )
+            base: base_side,
+            head_tree: head_read.as_ref().map(|read| &read.tree),
+            head: head_text.as_deref(),
+        };
+        R::read(plan, trees, tagger)
     });
     let base_changes = head_read.and_then(|read| read.base_changes);
     let mut base_source = None;
@@ -467,7 +501,6 @@ fn symbols(
         base: None,
         base_unknown: file.status != FileStatus::Added && base.is_none(),
         base_source,
-        early,
         head_blob,
     };
     for (tags, changed) in [(&head, added), (&base, removed)] {
@@ -482,7 +515,7 @@ fn symbols(
     }
     symbols.head = head;
     symbols.base = base;
-    Ok(symbols)
+    Ok((symbols, by_reader))
 }
 
 /// The innermost definition around each changed row (a changed method body touches the
@@ -512,50 +545,51 @@ fn touched(tags: &FileTags, rows: &BTreeSet<u32>, out: &mut BTreeSet<String>) {
 }
 
 /// One changed file's work for [`read_all`]'s threads: its base text and blob id, its head
-/// tags when the index build parsed them, its surface scopes.
-type Work<'a> = (
+/// tags when the index build parsed them, what a [`TreeReader`] reads of its trees.
+type Work<'a, P> = (
     &'a FileDiff,
     BaseText,
     Option<git2::Oid>,
     Option<ParsedHead>,
-    Option<Scopes>,
+    Option<P>,
 );
 
 /// Reads and parses every changed file on every core. Base blobs are read first, on this
 /// thread, because a git2 repository cannot be shared between threads. A base `early`
 /// parsed already is taken from it when a thread comes to its file (it parses on while
-/// these threads work, from the other end of the list).
-pub(crate) fn read_all(
+/// these threads work, from the other end of the list). Each file comes with what `reader`
+/// read of its trees.
+pub(crate) fn read_all<R: TreeReader>(
     files: &[FileDiff],
     worktree: &Path,
     base: Option<(&git2::Repository, git2::Oid)>,
     head_tags: &mut HeadTags,
-    sources: &Sources<'_>,
+    reader: &R,
     early: Option<&EarlyBases>,
-) -> Vec<ChangedFile> {
-    let mut work: Vec<Work<'_>> = Vec::with_capacity(files.len());
+) -> Vec<(ChangedFile, Option<R::Read>)> {
+    let mut work: Vec<Work<'_, R::Plan>> = Vec::with_capacity(files.len());
     for file in files {
-        let (old, id, surfaces) = match Grammar::for_file(&file.path, file.language) {
+        let (old, id, plan) = match Grammar::for_file(&file.path, file.language) {
             Some(grammar) if !file.binary && not_worth_parsing(file, worktree).is_none() => {
                 let (old, id) = base_text(file, worktree, base, early);
                 let text = match &old {
                     BaseText::Text(text) => Some(text.as_slice()),
                     _ => None,
                 };
-                let surfaces = wanted(file, grammar, sources, text);
-                (old, id, surfaces)
+                let plan = reader.plan(file, grammar, text);
+                (old, id, plan)
             }
             _ => (BaseText::None, None, None),
         };
-        work.push((file, old, id, head_tags.remove(&file.path), surfaces));
+        work.push((file, old, id, head_tags.remove(&file.path), plan));
     }
     super::cores::map_on_cores(
         work,
         Tagger::default,
-        |tagger, (file, base, id, parsed, surfaces)| {
+        |tagger, (file, base, id, parsed, plan)| {
             let grammar = Grammar::for_file(&file.path, file.language);
             let base = parsed_ahead(base, id, grammar, early);
-            read_changed(file, worktree, base, parsed, surfaces, tagger)
+            read_changed::<R>(file, worktree, base, parsed, plan, tagger)
         },
     )
 }
@@ -698,7 +732,7 @@ mod tests {
             assert_eq!(diff.files.len(), 1);
             assert!(!diff.files[0].hunks.is_empty());
             let file = &diff.files[0];
-            let read = read_changed(
+            let (read, _) = read_changed::<TagsOnly>(
                 file,
                 dir.path(),
                 BaseText::Text(base.as_bytes().to_vec()),

@@ -27,10 +27,10 @@ use std::sync::{Arc, Mutex, OnceLock};
 use git2::{Oid, Repository};
 use tree_sitter::Tree;
 
-use super::grammar::Grammar;
 use super::index::MAX_FILE_BYTES;
-use super::tags::Tagger;
 use crate::diff::MAX_CODE_LINE_BYTES;
+use crate::parse::grammar::Grammar;
+use crate::parse::tags::Tagger;
 
 /// Base text held for the hand-over past this many bytes is not read: the trees of a huge
 /// range would otherwise pile up before the cohort build takes them (tree-sitter's trees are

@@ -746,7 +746,6 @@ mod tests {
             base: None,
             base_unknown: false,
             base_source: None,
-            early: None,
             head_blob: None,
         };
         let member = |path| Member {

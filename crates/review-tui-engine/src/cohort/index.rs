@@ -13,9 +13,9 @@ use serde::{Deserialize, Serialize};
 
 use super::blob_tags::{self, BlobTags, IndexTags};
 use super::error::CohortError;
-use super::grammar::Grammar;
-use super::tags::Tagger;
 use crate::commit_id::CommitId;
+use crate::parse::grammar::Grammar;
+use crate::parse::tags::Tagger;
 
 /// The serialized index's format.
 const FORMAT: u32 = 1;
@@ -31,7 +31,8 @@ pub(super) type TreeFile = ((String, git2::Oid), Grammar);
 
 /// Tags of head files parsed while building the index, by path, with the grammar they were
 /// parsed as.
-pub(super) type HeadTags = std::collections::HashMap<String, (Grammar, super::tags::FileTags)>;
+pub(super) type HeadTags =
+    std::collections::HashMap<String, (Grammar, crate::parse::tags::FileTags)>;
 
 /// Where a name is defined.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
@@ -295,7 +296,7 @@ pub(super) fn tree_files(
 }
 
 /// Parses the blobs of `files` from the repository at `git_dir`, on every core.
-fn parse_blobs(git_dir: &Path, files: &[TreeFile]) -> Vec<Option<super::tags::FileTags>> {
+fn parse_blobs(git_dir: &Path, files: &[TreeFile]) -> Vec<Option<crate::parse::tags::FileTags>> {
     // A repository handle is not shared between threads: each parsing thread opens its own.
     parse_all(files, || {
         let repo = git2::Repository::open_bare(git_dir).ok();
@@ -357,7 +358,7 @@ fn relative_path(root: &Path, path: &Path) -> Option<String> {
 pub(super) fn parse_all<F, R>(
     files: &[(F, Grammar)],
     reader: impl Fn() -> R + Sync,
-) -> Vec<Option<super::tags::FileTags>>
+) -> Vec<Option<crate::parse::tags::FileTags>>
 where
     F: Sync,
     R: FnMut(&(F, Grammar)) -> Option<Vec<u8>>,

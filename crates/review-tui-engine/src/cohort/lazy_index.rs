@@ -16,11 +16,11 @@ use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 use super::blob_tags::{self, BlobTags, IndexTags};
 use super::error::CohortError;
-use super::grammar::Grammar;
 use super::index::{
     HeadTags, IndexStats, TreeFile, head_tree, parse_all, tree_failed, tree_files, walk,
 };
-use super::tags::FileTags;
+use crate::parse::grammar::Grammar;
+use crate::parse::tags::FileTags;
 
 /// The head's indexable files, read only as far as the names asked need.
 pub struct LazyIndex {

@@ -7,12 +7,12 @@ use std::path::Path;
 use crate::space::fsutil::name_part;
 
 /// `cohorts-<head>-<base>.json`.
-pub(super) fn report_file_name(head_sha: &str, base: &str) -> String {
+pub(crate) fn report_file_name(head_sha: &str, base: &str) -> String {
     format!("cohorts-{}-{}.json", name_part(head_sha), name_part(base))
 }
 
 /// Whether `dir` holds a finished report of `head_sha` (against any base).
-pub(super) fn has_report_of(dir: &Path, head_sha: &str) -> bool {
+pub(crate) fn has_report_of(dir: &Path, head_sha: &str) -> bool {
     let prefix = format!("cohorts-{}-", name_part(head_sha));
     std::fs::read_dir(dir).is_ok_and(|entries| {
         entries.flatten().any(|entry| {

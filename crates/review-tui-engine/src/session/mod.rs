@@ -18,6 +18,7 @@ pub(crate) mod prompt;
 pub(crate) mod publisher;
 mod raised;
 pub use publisher::Publisher;
+pub mod cohort_build;
 pub(crate) mod room;
 pub mod round;
 pub(crate) mod snapshot;

@@ -1187,7 +1187,7 @@ impl CohortJob {
         let oid = |sha: &str| git2::Oid::from_str(sha);
         let base_oid =
             crate::diff::merge_base::merge_base(&repo, oid(&self.base)?, oid(&self.head)?)?;
-        let report = cohort::build_cached(
+        let report = crate::session::cohort_build::build_cached(
             CohortInput {
                 diff: &self.diff,
                 worktree: &self.worktree,

@@ -32,7 +32,7 @@ use tree_sitter::{Node, Tree};
 use super::Surface;
 use super::text::Src;
 use super::visibility::{Read, Visibility};
-use crate::cohort::grammar::Grammar;
+use crate::parse::grammar::Grammar;
 
 /// One language's rules.
 pub(super) trait Language: Sync {

@@ -11,8 +11,8 @@
 use super::{Language, Manifest, TagReading};
 use crate::api::visibility::{Read, Visibility};
 use crate::api::{Item, Surface, Unreadable};
-use crate::cohort::grammar::Grammar;
-use crate::cohort::tags::{Definition, Tagger};
+use crate::parse::grammar::Grammar;
+use crate::parse::tags::{Definition, Tagger};
 
 /// A language read from tags, as a table.
 pub(crate) struct Tagged {

@@ -5,7 +5,7 @@
 
 use super::surface::{changes, no_break, severity};
 use crate::api::compare::Severity;
-use crate::cohort::grammar::Grammar;
+use crate::parse::grammar::Grammar;
 
 // commons-lang 3.13: `Streams.FailableStream<O>` became `FailableStream<T>` and
 // `Streams.ArrayCollector<O>` became `ArrayCollector<E>`. A type's parameters bind by

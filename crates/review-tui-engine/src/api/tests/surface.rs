@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 
 use crate::api::compare::{ApiChange, Severity, Types, compare};
 use crate::api::extract;
-use crate::cohort::grammar::Grammar;
+use crate::parse::grammar::Grammar;
 
 /// Every change between `base` and `head`, aliases resolved from both files as the axis does.
 pub(super) fn changes(grammar: Grammar, base: &str, head: &str) -> Vec<ApiChange> {

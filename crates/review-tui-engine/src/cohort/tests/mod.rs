@@ -717,7 +717,8 @@ fn python_go_and_javascript_files_join_across_modules() {
 fn a_second_build_of_the_same_head_and_base_reads_the_finished_report() {
     let repo = rust_repo();
     change_parse_and_more(&repo);
-    let first = repo.build_with(|input| crate::cohort::build_cached(input, None).unwrap());
+    let first =
+        repo.build_with(|input| crate::session::cohort_build::build_cached(input, None).unwrap());
     assert!(!first.index_stats.from_cache);
     let names = || -> Vec<String> {
         let mut names: Vec<String> = std::fs::read_dir(repo.cache_dir())
@@ -734,7 +735,8 @@ fn a_second_build_of_the_same_head_and_base_reads_the_finished_report() {
         .join(written.iter().find(|n| n.starts_with("cohorts-")).unwrap());
 
     // Nothing is parsed again: the cached report answers.
-    let second = repo.build_with(|input| crate::cohort::build_cached(input, None).unwrap());
+    let second =
+        repo.build_with(|input| crate::session::cohort_build::build_cached(input, None).unwrap());
     assert!(second.index_stats.from_cache);
     assert_eq!(second.cohorts, first.cohorts);
     assert_eq!(second.axes, first.axes);
@@ -760,23 +762,27 @@ fn a_second_build_of_the_same_head_and_base_reads_the_finished_report() {
     );
     json["version"] = env!("CARGO_PKG_VERSION").into();
     std::fs::write(&report_file, json.to_string()).unwrap();
-    let rebuilt = repo.build_with(|input| crate::cohort::build_cached(input, None).unwrap());
+    let rebuilt =
+        repo.build_with(|input| crate::session::cohort_build::build_cached(input, None).unwrap());
     assert!(!rebuilt.index_stats.from_cache);
     assert_eq!(rebuilt.axes, first.axes);
 
     // A version tag made since may say an item was released: the report is built again
     // (an other tag changes nothing).
     git(&repo.path(), &["tag", "nightly", "main"]);
-    let tagged = repo.build_with(|input| crate::cohort::build_cached(input, None).unwrap());
+    let tagged =
+        repo.build_with(|input| crate::session::cohort_build::build_cached(input, None).unwrap());
     assert!(tagged.index_stats.from_cache);
     git(&repo.path(), &["tag", "v1.0.0", "main"]);
-    let tagged = repo.build_with(|input| crate::cohort::build_cached(input, None).unwrap());
+    let tagged =
+        repo.build_with(|input| crate::session::cohort_build::build_cached(input, None).unwrap());
     assert!(!tagged.index_stats.from_cache);
     assert_eq!(tagged.axes, first.axes);
 
     // A damaged report is rebuilt, with a note, to the same answer.
     std::fs::write(&report_file, "{ not json").unwrap();
-    let third = repo.build_with(|input| crate::cohort::build_cached(input, None).unwrap());
+    let third =
+        repo.build_with(|input| crate::session::cohort_build::build_cached(input, None).unwrap());
     assert!(
         third.notes.iter().any(|n| n.contains("cohort cache")),
         "{:?}",
@@ -792,7 +798,7 @@ fn a_second_build_of_the_same_head_and_base_reads_the_finished_report() {
             diff: &diff,
             ..input
         };
-        crate::cohort::build_cached(input, None).unwrap()
+        crate::session::cohort_build::build_cached(input, None).unwrap()
     });
     assert!(fourth.cohort_of("src/render.rs").is_none());
     assert!(first.cohort_of("src/render.rs").is_some());
@@ -835,7 +841,9 @@ fn the_index_opened_early_from_the_head_commit_gives_the_report_of_one_read_from
     let mut started = early().expect("no cached report yet: the early index starts");
     // Every base version parsed ahead, so that each one the build reads is handed over.
     started.wait_for_bases();
-    let report = repo.build_with(|input| crate::cohort::build_with(input, Some(started)).unwrap());
+    let report = repo.build_with(|input| {
+        crate::session::cohort_build::build_with(input, Some(started)).unwrap()
+    });
     // The same report as a build whose index reads the worktree alone, and as one that opens
     // the index itself.
     let (alone, _) =
@@ -848,7 +856,7 @@ fn the_index_opened_early_from_the_head_commit_gives_the_report_of_one_read_from
     assert_eq!(repo.build().axes, report.axes);
 
     // With this head's report cached there is nothing to start early.
-    repo.build_with(|input| crate::cohort::build_cached(input, None).unwrap());
+    repo.build_with(|input| crate::session::cohort_build::build_cached(input, None).unwrap());
     assert!(early().is_none());
 }
 
@@ -856,7 +864,7 @@ fn the_index_opened_early_from_the_head_commit_gives_the_report_of_one_read_from
 fn a_new_head_forgets_the_caches_of_earlier_heads() {
     let repo = rust_repo();
     change_parse_and_more(&repo);
-    repo.build_with(|input| crate::cohort::build_cached(input, None).unwrap());
+    repo.build_with(|input| crate::session::cohort_build::build_cached(input, None).unwrap());
     let old_head = repo::git(&repo.path(), &["rev-parse", "HEAD"]);
     repo.write("src/extra.rs", "pub fn extra_thing() -> u8 {\n    7\n}\n");
     repo.commit("push 2");
@@ -867,7 +875,7 @@ fn a_new_head_forgets_the_caches_of_earlier_heads() {
         "{}",
     )
     .unwrap();
-    repo.build_with(|input| crate::cohort::build_cached(input, None).unwrap());
+    repo.build_with(|input| crate::session::cohort_build::build_cached(input, None).unwrap());
     let names: Vec<String> = std::fs::read_dir(repo.cache_dir())
         .unwrap()
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
@@ -939,7 +947,7 @@ fn bases_parsed_ahead_read_as_the_builds_own_parses() {
 
     let read = |early: Option<&crate::cohort::early_bases::EarlyBases>| {
         repo.build_with(|input| {
-            let sources = crate::cohort::api_sources::Sources::new(input.worktree, input.base);
+            let sources = crate::api::sources::Sources::new(input.worktree, input.base);
             let files = crate::cohort::changes::read_all(
                 &input.diff.files,
                 input.worktree,

@@ -3,7 +3,8 @@
 
 use std::path::PathBuf;
 
-use crate::cohort::{CohortInput, CohortReport, build};
+use crate::cohort::{CohortInput, CohortReport};
+use crate::session::cohort_build::build;
 
 /// One git runner for every test: a fixed identity, no user or system config.
 pub(crate) use crate::space::test_repo::git;

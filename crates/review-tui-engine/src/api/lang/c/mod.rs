@@ -3,7 +3,7 @@
 use super::TagReading;
 use super::tagged::Tagged;
 use crate::api::visibility::{Read, Visibility};
-use crate::cohort::grammar::Grammar;
+use crate::parse::grammar::Grammar;
 
 pub(crate) static C: Tagged = Tagged {
     grammars: &[Grammar::C],

@@ -2,7 +2,7 @@
 
 use super::TagReading;
 use super::tagged::{Tagged, every_file};
-use crate::cohort::grammar::Grammar;
+use crate::parse::grammar::Grammar;
 
 pub(crate) static CPP: Tagged = Tagged {
     grammars: &[Grammar::Cpp],

@@ -4,7 +4,7 @@ use super::tagged::Tagged;
 use super::{Manifest, TagReading, Versioning};
 use crate::api::lang::manifest::{assigned_name, assigned_version};
 use crate::api::visibility::{Read, Visibility};
-use crate::cohort::grammar::Grammar;
+use crate::parse::grammar::Grammar;
 
 pub(crate) static DART: Tagged = Tagged {
     grammars: &[Grammar::Dart],

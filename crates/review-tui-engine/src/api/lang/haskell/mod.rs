@@ -5,7 +5,7 @@ pub(crate) mod manifest;
 
 use super::TagReading;
 use super::tagged::{Tagged, every_file};
-use crate::cohort::grammar::Grammar;
+use crate::parse::grammar::Grammar;
 
 pub(crate) static HASKELL: Tagged = Tagged {
     grammars: &[Grammar::Haskell],

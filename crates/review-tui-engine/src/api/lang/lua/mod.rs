@@ -5,7 +5,7 @@ pub(crate) mod rockspec;
 
 use super::tagged::{Tagged, every_file};
 use super::{Manifest, TagReading, Versioning};
-use crate::cohort::grammar::Grammar;
+use crate::parse::grammar::Grammar;
 
 pub(crate) static LUA: Tagged = Tagged {
     grammars: &[Grammar::Lua],

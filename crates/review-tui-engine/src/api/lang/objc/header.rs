@@ -10,7 +10,7 @@ use tree_sitter::{Node, Parser};
 
 use crate::api::text::Src;
 use crate::api::{Item, Surface, Unreadable};
-use crate::cohort::grammar::Grammar;
+use crate::parse::grammar::Grammar;
 
 /// Whether a header (`.h`, which the index reads as C) declares Objective-C: a line opening
 /// an `@interface` or an `@protocol`.

@@ -5,7 +5,7 @@ pub(crate) mod header;
 use super::TagReading;
 use super::tagged::Tagged;
 use crate::api::visibility::{Read, Visibility};
-use crate::cohort::grammar::Grammar;
+use crate::parse::grammar::Grammar;
 
 pub(crate) static OBJECTIVE_C: Tagged = Tagged {
     grammars: &[Grammar::ObjectiveC],

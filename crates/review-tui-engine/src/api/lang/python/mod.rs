@@ -11,7 +11,7 @@ use super::{Language, Manifest};
 use crate::api::Surface;
 use crate::api::text::Src;
 use crate::api::visibility::{Read, Visibility};
-use crate::cohort::grammar::Grammar;
+use crate::parse::grammar::Grammar;
 
 pub(crate) struct Python;
 

@@ -8,7 +8,7 @@ use tree_sitter::Node;
 
 use crate::api::text::{Src, named, strip_lifetimes};
 use crate::api::{Item, Param, ParamKind, Surface};
-use crate::cohort::reparse::advance;
+use crate::parse::reparse::advance;
 
 /// `root`'s exported items; `tree`, when given, is `root`'s whole tree, from which the text
 /// with macro bodies spliced in is reparsed rather than parsed afresh.

@@ -3,7 +3,7 @@
 use super::tagged::{Tagged, every_file};
 use super::{Manifest, TagReading, Versioning};
 use crate::api::lang::manifest::{assigned_name, assigned_version};
-use crate::cohort::grammar::Grammar;
+use crate::parse::grammar::Grammar;
 
 pub(crate) static ZIG: Tagged = Tagged {
     grammars: &[Grammar::Zig],

@@ -113,7 +113,7 @@ impl Tagger {
     /// The tags of the matches of `tree` that reach into `ranges` (byte ranges, ascending and
     /// apart), each once: every definition whose node reaches into them, and every reference
     /// whose match does. The base side of a changed file only needs these (see
-    /// [`super::changes`]). A tree with errors is read whole: whether it failed depends on
+    /// [`crate::cohort::changes`]). A tree with errors is read whole: whether it failed depends on
     /// all of it.
     pub(crate) fn tags_within(
         &mut self,

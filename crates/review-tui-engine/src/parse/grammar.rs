@@ -140,7 +140,7 @@ impl Grammar {
 
     /// The stock tags query followed by ours. TypeScript's own `tags.scm` only lists what it
     /// adds to JavaScript's (the tree-sitter CLI layers them), so both are included.
-    pub(super) fn query_source(self) -> String {
+    pub(crate) fn query_source(self) -> String {
         let parts: &[&str] = match self {
             Grammar::Rust => &[tree_sitter_rust::TAGS_QUERY, RUST_EXTRA],
             Grammar::Python => &[tree_sitter_python::TAGS_QUERY, PYTHON_EXTRA],

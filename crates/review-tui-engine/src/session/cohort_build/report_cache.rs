@@ -18,10 +18,11 @@ use sha2::{Digest, Sha256};
 use crate::commit_id::CommitId;
 use crate::diff::Diff;
 
-use super::cache_file::{read_json, write_json};
-use super::report_files::report_file_name;
-use super::{CohortError, CohortInput, CohortReport, EarlyIndex, build_with};
+use super::build_with;
 use crate::api::releases;
+use crate::cohort::cache_file::{read_json, write_json};
+use crate::cohort::report_files::report_file_name;
+use crate::cohort::{CohortError, CohortInput, CohortReport, EarlyIndex};
 
 /// Bumped whenever what the report holds or how it is computed changes.
 const FORMAT: u32 = 4;
