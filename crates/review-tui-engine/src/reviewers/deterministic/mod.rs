@@ -4,6 +4,7 @@
 
 pub mod injection;
 pub mod intake;
+mod key_readers;
 pub mod rules;
 pub mod sarif;
 pub mod scan_input;
@@ -224,7 +225,7 @@ async fn run_secret_scan(
             .flatten()
     });
     secrets::note_fixture_keys_read_by_tests(&hits, &mut nodes, &|key| {
-        test_naming(&input.worktree, key)
+        key_readers::test_naming(&input.worktree, key)
     });
     nodes.extend(intake::secret_findings(
         &input.pr_text,
@@ -403,36 +404,6 @@ fn head_keys(diff: &Diff, worktree: &std::path::Path) -> HeadKeys {
 struct HeadKeys {
     key_files: Vec<String>,
     public_armour: Vec<(String, Vec<(u32, u32)>)>,
-}
-
-/// A test file of the repository at the head that names the fixture file `key` (its file
-/// name): the test that loads it. Searched under the folder holding the key's first test or
-/// fixture folder (`echo_test.go` beside `_fixture/certs/key.pem`, `tests/test_requests.py`
-/// beside `tests/certs/…/server.key`), in test code files of at most 1 MiB, the first 2000.
-fn test_naming(worktree: &std::path::Path, key: &str) -> Option<String> {
-    let (dirs, name) = key.rsplit_once('/')?;
-    let dirs: Vec<&str> = dirs.split('/').collect();
-    let fixture = dirs.iter().position(|d| secrets::fixture_dir(d))?;
-    let root = dirs[..fixture].join("/");
-    let files = repo_files(worktree)?;
-    files
-        .iter()
-        .filter(|f| root.is_empty() || f.starts_with(&format!("{root}/")))
-        .filter(|f| f.as_str() != key && crate::diff::is_test_path(f))
-        .filter(|f| {
-            !matches!(
-                crate::diff::Language::from_path(f),
-                crate::diff::Language::Other | crate::diff::Language::Markdown
-            )
-        })
-        .take(2000)
-        .find(|f| {
-            let path = worktree.join(f);
-            std::fs::symlink_metadata(&path).is_ok_and(|m| m.is_file() && m.len() <= 1 << 20)
-                && std::fs::read(&path)
-                    .is_ok_and(|bytes| String::from_utf8_lossy(&bytes).contains(name))
-        })
-        .cloned()
 }
 
 /// The files of the head worktree (relative paths), so rules such as "manifest changed without

@@ -10,7 +10,7 @@ use std::path::Path;
 use regex::Regex;
 
 use super::rule::Rule;
-use crate::diff::{Diff, Language, LineKind};
+use crate::diff::{Diff, Language, LineKind, is_test_path};
 
 /// Files read whole beyond this are not worth one finding less.
 const MAX_FILE_BYTES: u64 = 1024 * 1024;
@@ -62,10 +62,13 @@ fn subjects_before(rule: &Rule, before: &Regex, diff: &Diff, repo: Repo<'_>) -> 
         );
     };
     let worktree = repo.worktree;
+    // A rule quiet in test code does not learn what the project does from its tests either.
+    let skip_tests = matches!(&rule.logic, super::rule::Logic::Line(line) if line.skip_tests);
+    let read = |path: &str| !(skip_tests && is_test_path(path));
     for file in diff
         .files
         .iter()
-        .filter(|f| rule.applies_to(&f.path, f.language))
+        .filter(|f| rule.applies_to(&f.path, f.language) && read(&f.path))
     {
         let lines = || file.hunks.iter().flat_map(|h| h.lines.iter());
         for line in lines().filter(|l| l.kind != LineKind::Added) {
@@ -90,7 +93,7 @@ fn subjects_before(rule: &Rule, before: &Regex, diff: &Diff, repo: Repo<'_>) -> 
     let unchanged = files
         .iter()
         .filter(|path| !changed.contains(path.as_str()))
-        .filter(|path| rule.applies_to(path, Language::from_path(path)))
+        .filter(|path| rule.applies_to(path, Language::from_path(path)) && read(path))
         .take(MAX_FILES);
     for path in unchanged {
         if let Some(text) = read_small(root, path) {

@@ -33,11 +33,23 @@ impl SecretHit {
     /// `tests/certs/`). A note to check it is only a fixture, not a leak to rotate; a
     /// provider's credential there is still one.
     pub fn fixture_key(&self) -> bool {
+        self.private_key() && fixture_path(&self.path)
+    }
+
+    /// Key material in a folder of examples or demos (`examples/puma/client_certs/`), outside
+    /// the test fixtures: a leak like any other key unless the project's tests load it from
+    /// there ([`note_fixture_keys_read_by_tests`]).
+    pub fn sample_key(&self) -> bool {
+        self.private_key() && !fixture_path(&self.path) && sample_path(&self.path)
+    }
+
+    /// Found by a rule about private key material (a key block or its body).
+    fn private_key(&self) -> bool {
         let key = |name: &str| {
             let name = name.to_ascii_lowercase();
             name.contains("private-key") || name.contains("private key")
         };
-        (key(&self.source_id) || key(&self.label)) && fixture_path(&self.path)
+        key(&self.source_id) || key(&self.label)
     }
 
     /// Found by a rule that knows no provider's format (`password = …`, `api_key: …`).
@@ -215,27 +227,64 @@ pub fn fixture_dir(name: &str) -> bool {
         )
 }
 
-/// A fixture key ([`SecretHit::fixture_key`]) that the project's own tests name (`read_by`,
-/// a test file holding the key file's name): the fixture the tests load, a P3 note naming
-/// that test. A key no test names stays a P2 note; one outside a test path stays a P0.
+/// A folder of material a project publishes to show itself (`examples`, `example`, `samples`,
+/// `demo`), by its name.
+pub fn sample_dir(name: &str) -> bool {
+    matches!(
+        name.to_ascii_lowercase().as_str(),
+        "example" | "examples" | "sample" | "samples" | "demo" | "demos"
+    )
+}
+
+/// A path under a folder of examples or demos ([`sample_dir`]).
+fn sample_path(path: &str) -> bool {
+    let path = path.replace('\\', "/");
+    let dirs = path.rsplit_once('/').map_or("", |(dirs, _)| dirs);
+    dirs.split('/').any(sample_dir)
+}
+
+/// A key the project's own tests load (`read_by`: the test file that names it, the folder it
+/// sits in, or the certificate it pairs with) is a P3 note naming that test, when it lies in a
+/// test fixture folder ([`SecretHit::fixture_key`], a P2 note otherwise) or in a folder of
+/// examples ([`SecretHit::sample_key`], a P0 otherwise: puma's TLS fixtures live under
+/// `examples/puma/`, hyper-rustls's example server key beside the certificate its tests trust).
+/// A key anywhere else stays a P0 whoever reads it: a real key in `certs/` or `deploy/` is
+/// often read by a test too. A provider's token is never a key.
 pub fn note_fixture_keys_read_by_tests(
     hits: &[SecretHit],
     nodes: &mut [ReviewNode],
     read_by: &dyn Fn(&str) -> Option<String>,
 ) {
     for (hit, node) in hits.iter().zip(nodes.iter_mut()) {
-        if !hit.fixture_key() || node.priority != Priority::P2 {
+        let fixture = hit.fixture_key() && node.priority == Priority::P2;
+        let sample = hit.sample_key() && node.priority == Priority::P0;
+        if !fixture && !sample {
             continue;
         }
         let Some(test) = read_by(&hit.path) else {
             continue;
         };
+        let folder = if fixture {
+            "a test fixture folder"
+        } else {
+            "a folder of examples"
+        };
         node.priority = Priority::P3;
+        node.kind = Kind::Question;
+        node.triage.severity = Severity::Low;
+        node.fix = None;
         node.text.title = format!("Test key committed: {} (read by {test})", hit.label);
         node.text.body = format!(
-            "Key material in a test fixture folder that the project's tests load ({test} \
-             names it): a key generated for the tests. Make sure no real service trusts it."
+            "Key material in {folder} that the project's tests load ({test} names it, its \
+             folder or its certificate): a key generated for the tests. Make sure no real \
+             service trusts it."
         );
+        node.text.impact = "None if it is a throw-away fixture; if the key is used anywhere \
+                            else, anyone who can read the repository holds it."
+            .to_string();
+        node.text.verification = "Check that the key was generated for the tests only and is \
+                                  trusted by nothing outside them."
+            .to_string();
     }
 }
 

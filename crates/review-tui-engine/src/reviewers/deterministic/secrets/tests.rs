@@ -1218,6 +1218,62 @@ fn a_fixture_key_the_tests_load_is_a_p3_note_naming_the_test() {
     assert!(!fixture_dir("certs") && !fixture_dir("fixture_loader"));
 }
 
+/// puma 6.5.0 regenerated the TLS fixtures its tests load from `examples/puma/` (the client
+/// certificates' CA, the chain's intermediate, the server's key pair): 11 P0s blocked a
+/// compatible release. A key in a folder of examples that the tests load (by its path, its
+/// folder's or its certificate's: `read_by`) is a P3 note naming the test; one no test loads
+/// stays a P0, as does a key outside fixtures and examples whoever reads it, and a provider's
+/// token in an examples folder.
+#[test]
+fn a_key_in_a_folder_of_examples_the_tests_load_is_a_note() {
+    let s = samples();
+    let scanner = default_scanner();
+    let block = key_block(&s);
+    let lines: Vec<&str> = block.iter().map(String::as_str).collect();
+    let node = |path: &str, read_by: Option<&str>| {
+        let hits = scan_file(scanner, path, &lines);
+        assert_eq!(hits.len(), 1, "{path}: {hits:?}");
+        let mut nodes = to_nodes(&hits, SECRET_SCAN);
+        note_fixture_keys_read_by_tests(&hits, &mut nodes, &|_| read_by.map(str::to_string));
+        assert!(nodes[0].validate().is_ok(), "{:?}", nodes[0].validate());
+        nodes.remove(0)
+    };
+    let test = Some("test/test_puma_server_ssl.rb");
+    for path in [
+        "examples/puma/client_certs/ca.key",
+        "examples/puma/puma_keypair.pem",
+        "packages/server/example/tls/server.key",
+        "demo/certs/localhost.key",
+    ] {
+        let read = node(path, test);
+        assert_eq!(read.priority, Priority::P3, "{path}");
+        assert_eq!(read.triage.severity, crate::review::Severity::Low, "{path}");
+        assert!(read.fix.is_none(), "{path}");
+        assert!(
+            read.text.title.contains("test/test_puma_server_ssl.rb"),
+            "{}",
+            read.text.title
+        );
+        // No test loads it: an example's key may be anyone's.
+        assert_eq!(node(path, None).priority, Priority::P0, "{path}");
+    }
+    // Outside fixtures and examples a key is a leak, whoever reads it.
+    for path in [
+        "certs/server.key",
+        "config/jwt/private.pem",
+        "examples_old.key",
+    ] {
+        assert_eq!(node(path, test).priority, Priority::P0, "{path}");
+    }
+    // A provider's token in an examples folder is live wherever it is.
+    let token = format!("KEY = \"{}\"", s.github_pat);
+    let hits = scan_file(scanner, "examples/app/config.py", &[&token]);
+    let mut token_nodes = to_nodes(&hits, SECRET_SCAN);
+    note_fixture_keys_read_by_tests(&hits, &mut token_nodes, &|_| test.map(str::to_string));
+    assert_eq!(token_nodes[0].priority, Priority::P0);
+    assert!(sample_dir("examples") && sample_dir("demo") && !sample_dir("exampled"));
+}
+
 /// Public armour is not private key material: a certificate, a public key or a PGP public key
 /// block in a key-named file (`KEYS.asc`, `ca.pem`) is base64 like a key body.
 #[test]

@@ -106,7 +106,9 @@ fn is_within(path: &str, dir: &str) -> bool {
 /// with the project, not with a dependency). A change whose title says it updates the
 /// dependencies or the lock (`chore(deps): bump …`, "Update Cargo.lock", `cargo update`) is
 /// that update, by a bot or a person (poetry-core #878 "update dev dependencies"), unless the
-/// lock now fetches from a host it did not name before: what the title cannot vouch for.
+/// lock now fetches from a host it did not name before: what the title cannot vouch for. Nor
+/// is a lock that only moved its resolutions inside its manifest's ranges
+/// ([`super::lock_refresh`]): it speaks when its root dependencies disagree with the manifest.
 pub(super) fn lock_without_manifest(
     file: &FileDiff,
     diff: &Diff,
@@ -136,6 +138,14 @@ pub(super) fn lock_without_manifest(
         ecosystem.manifests().contains(&file_name(&other.path)) && is_within(&other.path, dir)
     });
     if explained || follows_a_manifest_elsewhere(file, diff, ecosystem) {
+        return Vec::new();
+    }
+    // A lock that existed and only moved its resolutions is a refresh; one added where none
+    // was (a second package manager's lock in a workspace) is a decision worth a question.
+    if file.status != FileStatus::Added
+        && !names_new_host(file, worktree)
+        && super::lock_refresh::is_refresh(file, worktree, repo_files)
+    {
         return Vec::new();
     }
     vec![Hit {
@@ -171,6 +181,12 @@ fn says_dependency_update(title: &str) -> bool {
     DEPENDENCY_UPDATE.is_match(title)
 }
 
+/// A JavaScript lock's line that says where a package is fetched from.
+static FETCH_LINE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r#"^\s*("resolved"\s*:|resolved\s|resolution:|tarball:)|\btarball:"#)
+        .expect("valid regex")
+});
+
 static HOST: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"[a-z][a-z0-9+.-]*://([^/\s\x22'@]+@)?(?P<host>[^/\s\x22':]+)")
         .expect("valid regex")
@@ -178,9 +194,19 @@ static HOST: LazyLock<Regex> = LazyLock::new(|| {
 
 /// Whether an added line of the lock names a host that no line it held before names (its
 /// removed and context lines, and the head file's lines the change did not add): a
-/// dependency now fetched from elsewhere.
+/// dependency now fetched from elsewhere. In the JavaScript locks only the lines that say where
+/// a package is fetched from count (`"resolved"`, yarn's `resolved`, pnpm's `tarball`): a
+/// package's `funding` or `homepage` URL is fetched by nobody (faraday's `npm audit fix`
+/// brought an `opencollective.com` funding link).
 fn names_new_host(file: &FileDiff, worktree: Option<&std::path::Path>) -> bool {
+    let fetch_lines_only = matches!(
+        file_name(&file.path),
+        "package-lock.json" | "npm-shrinkwrap.json" | "yarn.lock" | "pnpm-lock.yaml"
+    );
     let hosts_of = |text: &str| -> Vec<String> {
+        if fetch_lines_only && !FETCH_LINE.is_match(text) {
+            return Vec::new();
+        }
         HOST.captures_iter(text)
             .map(|c| c["host"].to_ascii_lowercase())
             .collect()
@@ -266,12 +292,18 @@ fn only_own_packages(file: &FileDiff) -> bool {
                 .filter(|l| l.kind != LineKind::Removed)
                 .map(|l| l.text.as_str())
                 .collect();
+            // A member's changed lines are its version's: its dependency list is what its
+            // manifest asks for, and changing alone it disagrees with the manifest.
             let own = if cargo {
                 new_side
                     .iter()
                     .position(|l| l.trim_start().starts_with("version ="))
                     .and_then(|at| new_side.get(at + 1))
                     .is_some_and(|next| !OTHER_SOURCE.is_match(next))
+                    && entry
+                        .iter()
+                        .filter(|l| l.kind != LineKind::Context)
+                        .all(|l| l.text.trim_start().starts_with("version ="))
             } else {
                 new_side.iter().any(|l| OWN_SOURCE.is_match(l))
             };
@@ -287,6 +319,7 @@ pub(super) fn manifest_without_lock(
     file: &FileDiff,
     diff: &Diff,
     repo_files: &BTreeSet<String>,
+    worktree: Option<&std::path::Path>,
 ) -> Vec<Hit> {
     let name = file_name(&file.path);
     let Some(ecosystem) = Ecosystem::of_manifest(name) else {
@@ -315,7 +348,19 @@ pub(super) fn manifest_without_lock(
     {
         return Vec::new();
     }
-    let Some((side, number, text)) = first_dependency_change(file, ecosystem) else {
+    // A dependency on one of the repository's own packages (a workspace member, a path) is
+    // linked, not locked from a registry: changesets' "Version Packages" bumps a sibling's
+    // range in every member that uses it, and the lock has nothing to say.
+    let mut own: Option<BTreeSet<String>> = None;
+    let Some((side, number, text)) = dependency_changes_unmatched(file, ecosystem)
+        .into_iter()
+        .find(|&(_, _, text)| {
+            !links_own_package(ecosystem, text, &mut || {
+                own.get_or_insert_with(|| own_npm_packages(repo_files, worktree))
+                    .clone()
+            })
+        })
+    else {
         return Vec::new();
     };
     vec![Hit {
@@ -388,7 +433,7 @@ fn dependency_name(ecosystem: Ecosystem, text: &str) -> Option<String> {
 /// requirement (axum #3784 moved `tokio = { version = "1.44", … }` from `[dependencies]` into
 /// two `[target.'cfg(…)'.dependencies]` tables; bubbletea #963 moved `termenv v0.15.2` to the
 /// `// indirect` block) resolves to what the lock already holds.
-fn first_dependency_change(file: &FileDiff, ecosystem: Ecosystem) -> Option<(Side, u32, &str)> {
+fn dependency_changes_unmatched(file: &FileDiff, ecosystem: Ecosystem) -> Vec<(Side, u32, &str)> {
     let changes = dependency_changes(file, ecosystem);
     let on = |side: Side| -> Vec<String> {
         changes
@@ -398,14 +443,56 @@ fn first_dependency_change(file: &FileDiff, ecosystem: Ecosystem) -> Option<(Sid
             .collect()
     };
     let (added, removed) = (on(Side::Right), on(Side::Left));
-    changes.into_iter().find(|&(side, _, text)| {
-        let other = if side == Side::Right {
-            &removed
-        } else {
-            &added
-        };
-        !other.contains(&requirement(ecosystem, text))
-    })
+    changes
+        .into_iter()
+        .filter(|&(side, _, text)| {
+            let other = if side == Side::Right {
+                &removed
+            } else {
+                &added
+            };
+            !other.contains(&requirement(ecosystem, text))
+        })
+        .collect()
+}
+
+/// Whether a dependency line names the repository's own package: a local protocol (`workspace:`,
+/// `link:`, `file:`, a TOML `path = …`), or, for npm, the name of a `package.json` of the
+/// repository (`own`, asked only then).
+fn links_own_package(
+    ecosystem: Ecosystem,
+    text: &str,
+    own: &mut dyn FnMut() -> BTreeSet<String>,
+) -> bool {
+    match ecosystem {
+        Ecosystem::Npm => JSON_DEPENDENCY.captures(text).is_some_and(|c| {
+            matches!(&c[3], "workspace:" | "link:" | "file:") || own().contains(&c[1])
+        }),
+        Ecosystem::Cargo | Ecosystem::Python | Ecosystem::Pipenv => {
+            TOML_VALUE.captures_iter(text).any(|k| &k[1] == "path")
+        }
+        Ecosystem::Go | Ecosystem::Ruby => false,
+    }
+}
+
+/// The names of the repository's npm packages: every `package.json` at the head outside
+/// `node_modules/` and the tests' fixtures, the first 500.
+fn own_npm_packages(
+    repo_files: &BTreeSet<String>,
+    worktree: Option<&std::path::Path>,
+) -> BTreeSet<String> {
+    let Some(root) = worktree else {
+        return BTreeSet::new();
+    };
+    repo_files
+        .iter()
+        .filter(|f| file_name(f) == "package.json")
+        .filter(|f| !f.contains("node_modules/") && !is_test_path(f))
+        .take(500)
+        .filter_map(|f| crate::space::worktree_file::read(root, f).ok())
+        .filter_map(|bytes| serde_json::from_slice::<serde_json::Value>(&bytes).ok())
+        .filter_map(|manifest| manifest["name"].as_str().map(str::to_string))
+        .collect()
 }
 
 /// Every added or removed line that declares a dependency, tracking TOML/JSON sections within

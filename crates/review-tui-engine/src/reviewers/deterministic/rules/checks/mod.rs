@@ -3,6 +3,7 @@
 //! is code, named by the rule's `check` field.
 
 mod dockerfile;
+mod lock_refresh;
 mod lockfile;
 mod removed_test;
 mod size;
@@ -108,7 +109,12 @@ impl Check {
                 context.worktree,
             ),
             Check::ManifestWithoutLockfile => match context.repo_files {
-                Some(repo_files) => lockfile::manifest_without_lock(file, context.diff, repo_files),
+                Some(repo_files) => lockfile::manifest_without_lock(
+                    file,
+                    context.diff,
+                    repo_files,
+                    context.worktree,
+                ),
                 None => Vec::new(),
             },
             Check::PullRequestTargetCheckout => workflow::pull_request_target_checkout(file),

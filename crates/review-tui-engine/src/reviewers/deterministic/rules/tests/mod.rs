@@ -5,6 +5,7 @@ mod catalog;
 mod checks;
 mod examples;
 mod house;
+mod locks;
 mod precision;
 mod principles;
 mod scanning;

@@ -638,3 +638,75 @@ fn the_same_code_added_in_several_places_of_one_change_is_one_finding() {
         2
     );
 }
+
+#[test]
+fn code_the_program_builds_is_evaluated_by_design_and_outside_input_is_a_stop() {
+    // ajv #1454: the JTD parser compiles the code its own generator wrote, as every ajv
+    // validator is compiled; eb93bd4 moved the same step from `eval` to `new Function`.
+    let generator = added_file(
+        "lib/compile/jtd/parse.ts",
+        "export default function compileParser(this: Ajv, sch: SchemaEnv): SchemaEnv {\n  const gen = new CodeGen(this.scope)\n  let sourceCode: string | undefined\n  try {\n    parserFunction(cxt)\n    sourceCode = `${gen.scopeRefs(N.scope)}return ${gen.toString()}`\n    const makeParse = new Function(`${N.scope}`, sourceCode)\n    sch.parse = makeParse(this.scope.get())\n  } finally {\n    this._compilations.delete(sch)\n  }\n}\n",
+    );
+    let result = scan(&generator);
+    assert_eq!(count(&result, "js/eval"), 0);
+    let built: Vec<_> = result
+        .nodes
+        .iter()
+        .filter(|n| n.rule.as_deref() == Some("js/eval-built-code"))
+        .collect();
+    assert_eq!(built.len(), 1);
+    assert_eq!(built[0].priority, crate::review::Priority::P3);
+    // A value from a request, the page's URL, argv or a file read: a stop.
+    for text in [
+        "app.post('/calc', (req, res) => {\n  const expr = req.body.expr\n  res.json({ value: eval(expr) })\n})\n",
+        "export function run() {\n  const code = decodeURIComponent(location.hash.slice(1))\n  return new Function(code)()\n}\n",
+        "function main() {\n  const source = fs.readFileSync(process.argv[2], 'utf8')\n\n  return eval(source)\n}\n",
+    ] {
+        let result = scan(&added_file("src/run.js", text));
+        assert_eq!(count(&result, "js/eval"), 1, "{text}");
+        assert_eq!(count(&result, "js/eval-built-code"), 0, "{text}");
+    }
+}
+
+#[test]
+fn a_program_that_already_compiles_code_it_builds_asks_nothing_new_with_another_compile_step() {
+    // ajv #1454: the JTD parser's `new Function` beside the validators' own in
+    // lib/compile/index.ts, which compiles every schema since 2016.
+    let step = "export default function compileParser(sch) {\n  const makeParse = new Function(`${N.scope}`, sourceCode)\n  return makeParse(this.scope.get())\n}\n";
+    let built = |before: &[(&str, &str)]| {
+        let dir = tempfile::tempdir().unwrap();
+        let mut files: std::collections::BTreeSet<String> =
+            ["lib/compile/jtd/parse.ts".to_string()].into();
+        for (path, text) in before {
+            write(dir.path(), path, text);
+            files.insert(path.to_string());
+        }
+        write(dir.path(), "lib/compile/jtd/parse.ts", step);
+        let options = ScanOptions {
+            worktree: Some(dir.path().to_path_buf()),
+            repo_files: Some(files),
+            ..ScanOptions::default()
+        };
+        let text = added_file("lib/compile/jtd/parse.ts", step);
+        count(&BUILTIN.scan(&diff(&text), &options), "js/eval-built-code")
+    };
+    let compile = "export function compileSchema(sch) {\n  const makeValidate = new Function(`${N.self}`, `${N.scope}`, sourceCode)\n  return makeValidate(this)\n}\n";
+    assert_eq!(built(&[("lib/compile/index.ts", compile)]), 0);
+    // Nothing the program compiled before: a literal probe, a comment, a test's own eval, or
+    // another construct.
+    for (path, text) in [
+        (
+            "lib/async.js",
+            "  new Function('return 1')\n  eval('(async function(){})()')\n",
+        ),
+        ("lib/notes.js", "// const f = new Function('a', body)\n"),
+        (
+            "test/compile.spec.js",
+            "  const f = new Function('a', body)\n",
+        ),
+        ("lib/run.js", "  return eval(code)\n"),
+    ] {
+        assert_eq!(built(&[(path, text)]), 1, "{path}");
+    }
+    assert_eq!(built(&[]), 1);
+}

@@ -184,7 +184,7 @@ fn binary_generated_vendored_lock_and_huge_files_are_skipped_with_a_reason() {
         hits(&result),
         vec![
             ("go/tls-insecure-skip-verify".to_string(), 2),
-            ("js/eval".to_string(), 2),
+            ("js/eval-built-code".to_string(), 2),
             ("deps/lockfile-without-manifest".to_string(), 2),
             ("any/unread-code".to_string(), 2),
         ]
@@ -248,7 +248,7 @@ fn paths_a_pull_request_adds_are_read_whatever_they_are_called() {
         hits(&result),
         vec![
             ("python/os-system".to_string(), 1),
-            ("js/eval".to_string(), 1)
+            ("js/eval-built-code".to_string(), 1)
         ]
     );
     assert!(result.coverage.skipped.is_empty());
@@ -287,7 +287,7 @@ fn a_minified_line_is_read_by_the_security_rules_only() {
     assert_eq!(
         hits(&result),
         vec![
-            ("js/eval".to_string(), 1),
+            ("js/eval-built-code".to_string(), 1),
             ("any/unread-code".to_string(), 1)
         ]
     );

@@ -1,0 +1,131 @@
+//! Which test of the repository loads a key file the change commits: a key its own tests load
+//! from a fixture folder or a folder of examples is a fixture, not a leak.
+
+use super::secrets;
+
+/// A test file of the repository at the head that loads the key file `key`: one that names it
+/// or the folder it sits in. Searched under the folder holding the key's first test, fixture or
+/// examples folder (`echo_test.go` beside `_fixture/certs/key.pem`, `tests/test_requests.py`
+/// beside `tests/certs/…/server.key`, puma's `test/` beside `examples/puma/`), in test code
+/// files of at most 1 MiB, the first 2000. What the test must name: in a fixture folder the
+/// key's file name; in a folder of examples, whose names tests do not share, its path from
+/// that folder (`examples/puma/puma_keypair.pem`), or that of the certificate it pairs with
+/// (`examples/sample.pem` beside `examples/sample.rsa`: the same stem). In either, the key's
+/// folder when it is not the fixture or examples folder itself (`examples/puma/client_certs`,
+/// where the CA keys that sign the certificates the tests load sit).
+pub(super) fn test_naming(worktree: &std::path::Path, key: &str) -> Option<String> {
+    let (dirs, name) = key.rsplit_once('/')?;
+    let dirs: Vec<&str> = dirs.split('/').collect();
+    let at = dirs
+        .iter()
+        .position(|d| secrets::fixture_dir(d) || secrets::sample_dir(d))?;
+    let root = dirs[..at].join("/");
+    let folder = dirs[at..].join("/");
+    let files = super::repo_files(worktree)?;
+    let mut needles: Vec<String> = Vec::new();
+    if secrets::fixture_dir(dirs[at]) {
+        needles.push(name.to_string());
+    } else {
+        needles.push(format!("{folder}/{name}"));
+        let stem = |file: &str| file.split('.').next().unwrap_or(file).to_string();
+        let prefix = format!("{}/", dirs.join("/"));
+        needles.extend(
+            files
+                .iter()
+                .filter_map(|f| f.strip_prefix(&prefix))
+                .filter(|sibling| {
+                    !sibling.contains('/') && *sibling != name && stem(sibling) == stem(name)
+                })
+                .map(|sibling| format!("{folder}/{sibling}")),
+        );
+    }
+    if at + 1 < dirs.len() {
+        needles.push(folder);
+    }
+    files
+        .iter()
+        .filter(|f| root.is_empty() || f.starts_with(&format!("{root}/")))
+        .filter(|f| f.as_str() != key && crate::diff::is_test_path(f))
+        .filter(|f| {
+            !matches!(
+                crate::diff::Language::from_path(f),
+                crate::diff::Language::Other | crate::diff::Language::Markdown
+            )
+        })
+        .take(2000)
+        .find(|f| {
+            let path = worktree.join(f);
+            std::fs::symlink_metadata(&path).is_ok_and(|m| m.is_file() && m.len() <= 1 << 20)
+                && std::fs::read(&path).is_ok_and(|bytes| {
+                    let text = String::from_utf8_lossy(&bytes);
+                    needles.iter().any(|needle| names_whole(&text, needle))
+                })
+        })
+        .cloned()
+}
+
+/// Whether `text` names the file or folder `path` whole: not as the end of a longer name
+/// (`myserver.key`) nor as the start of one (`examples/puma_old`).
+fn names_whole(text: &str, path: &str) -> bool {
+    let part = |c: char| c.is_alphanumeric() || matches!(c, '_' | '-' | '.');
+    text.match_indices(path)
+        .any(|(at, _)| !text[..at].ends_with(part) && !text[at + path.len()..].starts_with(part))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::space::test_repo::{commit_all, init};
+
+    fn repo(files: &[(&str, &str)]) -> tempfile::TempDir {
+        let dir = tempfile::tempdir().unwrap();
+        init(dir.path());
+        for (path, text) in files {
+            let path = dir.path().join(path);
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(path, text).unwrap();
+        }
+        commit_all(dir.path(), "initial");
+        dir
+    }
+
+    /// puma loads its TLS fixtures from `examples/puma/` (the CA keys by their folder,
+    /// `CERT_PATH = File.expand_path "../examples/puma/client_certs", __dir__`); hyper-rustls's
+    /// tests trust `examples/sample.pem`, the certificate of `examples/sample.rsa`.
+    #[test]
+    fn a_key_in_a_folder_of_examples_is_loaded_by_the_test_naming_it_its_folder_or_its_certificate()
+    {
+        let dir = repo(&[
+            (
+                "test/test_puma_server_ssl.rb",
+                "CERT_PATH = File.expand_path \"../examples/puma/client_certs\", __dir__\nctx.key = File.expand_path \"../examples/puma/puma_keypair.pem\", __dir__\n",
+            ),
+            ("examples/puma/client_certs/ca.key", "k"),
+            ("examples/puma/puma_keypair.pem", "k"),
+            ("examples/puma_old/server.key", "k"),
+            ("tests/tls.rs", "let cert = \"examples/sample.pem\";\n"),
+            ("examples/sample.rsa", "k"),
+            ("examples/sample.pem", "c"),
+            ("examples/other.rsa", "k"),
+            ("lib/server.key", "k"),
+        ]);
+        let named = |key: &str| test_naming(dir.path(), key);
+        assert_eq!(
+            named("examples/puma/client_certs/ca.key").as_deref(),
+            Some("test/test_puma_server_ssl.rb")
+        );
+        assert_eq!(
+            named("examples/puma/puma_keypair.pem").as_deref(),
+            Some("test/test_puma_server_ssl.rb")
+        );
+        assert_eq!(
+            named("examples/sample.rsa").as_deref(),
+            Some("tests/tls.rs")
+        );
+        // A folder whose name only begins like the one the tests load, a key no test names
+        // nor pairs with, a key outside fixtures and examples.
+        assert_eq!(named("examples/puma_old/server.key"), None);
+        assert_eq!(named("examples/other.rsa"), None);
+        assert_eq!(named("lib/server.key"), None);
+    }
+}

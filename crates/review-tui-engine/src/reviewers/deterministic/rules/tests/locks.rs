@@ -1,0 +1,352 @@
+//! Locks and manifests, on real repositories: a lock-only change speaks when the lock's root
+//! dependencies disagree with its manifest, when it fetches from a new host or when the lock is
+//! new; a refresh inside the manifest's ranges says nothing. A manifest's dependency on the
+//! repository's own package is linked, not locked.
+
+use std::collections::BTreeSet;
+
+use super::*;
+use crate::space::test_repo::{commit_all, git, init};
+
+const LOCK_RULE: &str = "deps/lockfile-without-manifest";
+const MANIFEST_RULE: &str = "deps/manifest-without-lockfile";
+
+fn write_all(root: &std::path::Path, files: &[(&str, &str)]) {
+    for (path, text) in files {
+        let path = root.join(path);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    }
+}
+
+/// Commits `base`, then `head` over it, and scans the change with the head checked out, under
+/// a title that says nothing about dependencies. The number of findings of `rule`.
+fn findings(base: &[(&str, &str)], head: &[(&str, &str)], rule: &str) -> usize {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    init(root);
+    write_all(root, base);
+    commit_all(root, "base");
+    write_all(root, head);
+    commit_all(root, "Fix the parser");
+    let text = git(root, &["diff", "HEAD~1", "HEAD"]) + "\n";
+    let files: BTreeSet<String> = git(root, &["ls-files"]).lines().map(String::from).collect();
+    let options = ScanOptions {
+        worktree: Some(root.to_path_buf()),
+        repo_files: Some(files),
+        title: "Fix the parser".into(),
+        ..ScanOptions::default()
+    };
+    let result = BUILTIN.scan(&diff(&text), &options);
+    result
+        .nodes
+        .iter()
+        .filter(|n| n.rule.as_deref() == Some(rule))
+        .count()
+}
+
+fn npm_lock(root_range: &str, version: &str, host: &str) -> String {
+    format!(
+        r#"{{
+  "name": "docs",
+  "lockfileVersion": 3,
+  "requires": true,
+  "packages": {{
+    "": {{
+      "name": "docs",
+      "dependencies": {{
+        "left-pad": "{root_range}"
+      }}
+    }},
+    "node_modules/left-pad": {{
+      "version": "{version}",
+      "resolved": "https://{host}/left-pad/-/left-pad-{version}.tgz",
+      "integrity": "sha512-{version}"
+    }}
+  }}
+}}
+"#
+    )
+}
+
+const NPM_MANIFEST: &str = r#"{
+  "name": "docs",
+  "dependencies": {
+    "left-pad": "^1.3.0"
+  }
+}
+"#;
+
+#[test]
+fn a_lock_that_only_moves_resolutions_inside_its_manifests_ranges_is_a_refresh() {
+    // faraday v2.14.2 (#1669, `npm audit fix` of the docs tooling): versions and integrity move
+    // under `node_modules/`, the root entry still copies package.json.
+    let base = [
+        ("docs/package.json", NPM_MANIFEST),
+        (
+            "docs/package-lock.json",
+            &npm_lock("^1.3.0", "1.3.0", "registry.npmjs.org") as &str,
+        ),
+    ];
+    let refreshed = npm_lock("^1.3.0", "1.3.2", "registry.npmjs.org");
+    assert_eq!(
+        findings(&base, &[("docs/package-lock.json", &refreshed)], LOCK_RULE),
+        0
+    );
+    // The lock's root asks for another range than package.json: written for another manifest.
+    let disagrees = npm_lock("^1.4.0", "1.4.0", "registry.npmjs.org");
+    assert_eq!(
+        findings(&base, &[("docs/package-lock.json", &disagrees)], LOCK_RULE),
+        1
+    );
+    // A package's funding link is fetched by nobody (faraday's refresh brought one).
+    let funded = npm_lock("^1.3.0", "1.3.2", "registry.npmjs.org").replace(
+        "\"integrity\": \"sha512-1.3.2\"",
+        "\"integrity\": \"sha512-1.3.2\",\n      \"funding\": {\n        \"url\": \"https://opencollective.com/left-pad\"\n      }",
+    );
+    assert!(funded.contains("opencollective"));
+    assert_eq!(
+        findings(&base, &[("docs/package-lock.json", &funded)], LOCK_RULE),
+        0
+    );
+    // A resolution now fetched from a host the lock never named.
+    let elsewhere = npm_lock("^1.3.0", "1.3.2", "evil.example");
+    assert_eq!(
+        findings(&base, &[("docs/package-lock.json", &elsewhere)], LOCK_RULE),
+        1
+    );
+
+    // pinia #656: yarn resolves the existing `typescript@^4.3.5` range to 4.4.2.
+    let manifest = "{\n  \"name\": \"pinia\",\n  \"devDependencies\": {\n    \"typescript\": \"^4.3.5\"\n  }\n}\n";
+    let yarn = |version: &str| {
+        format!(
+            "# yarn lockfile v1\n\n\ntypescript@^4.3.5:\n  version \"{version}\"\n  resolved \"https://registry.yarnpkg.com/typescript/-/typescript-{version}.tgz#abc\"\n  integrity sha512-{version}\n"
+        )
+    };
+    let base = [
+        ("package.json", manifest),
+        ("yarn.lock", &yarn("4.3.5") as &str),
+    ];
+    assert_eq!(
+        findings(&base, &[("yarn.lock", &yarn("4.4.2"))], LOCK_RULE),
+        0
+    );
+    // A range package.json asks for that the lock has no entry for.
+    let asks_more = "{\n  \"name\": \"pinia\",\n  \"devDependencies\": {\n    \"typescript\": \"^4.3.5\",\n    \"lodash\": \"^4.17.0\"\n  }\n}\n";
+    let base = [
+        ("package.json", asks_more),
+        ("yarn.lock", &yarn("4.3.5") as &str),
+    ];
+    assert_eq!(
+        findings(&base, &[("yarn.lock", &yarn("4.4.2"))], LOCK_RULE),
+        1
+    );
+
+    // pnpm: the importers' specifiers are the manifest's ranges.
+    let pnpm = |specifier: &str, version: &str| {
+        format!(
+            "lockfileVersion: '9.0'\n\nimporters:\n\n  .:\n    dependencies:\n      left-pad:\n        specifier: {specifier}\n        version: {version}\n\npackages:\n\n  left-pad@{version}:\n    resolution: {{integrity: sha512-{version}}}\n"
+        )
+    };
+    let base = [
+        ("package.json", NPM_MANIFEST),
+        ("pnpm-lock.yaml", &pnpm("^1.3.0", "1.3.0") as &str),
+    ];
+    assert_eq!(
+        findings(
+            &base,
+            &[("pnpm-lock.yaml", &pnpm("^1.3.0", "1.3.2"))],
+            LOCK_RULE
+        ),
+        0
+    );
+    assert_eq!(
+        findings(
+            &base,
+            &[("pnpm-lock.yaml", &pnpm("^2.0.0", "2.0.0"))],
+            LOCK_RULE
+        ),
+        1
+    );
+}
+
+#[test]
+fn a_lock_catching_up_with_its_manifest_or_completing_its_checksums_is_a_refresh() {
+    // smallvec #212: fuzz/Cargo.lock catches up with #205's `honggfuzz = "0.5.47"`.
+    let manifest = "[package]\nname = \"smallvec-fuzz\"\nversion = \"0.0.0\"\n\n[dependencies]\nhonggfuzz = \"0.5.47\"\n";
+    let lock = |version: &str, member_deps: &str| {
+        format!(
+            "version = 3\n\n[[package]]\nname = \"honggfuzz\"\nversion = \"{version}\"\nsource = \"registry+https://github.com/rust-lang/crates.io-index\"\nchecksum = \"{version}\"\n\n[[package]]\nname = \"smallvec-fuzz\"\nversion = \"0.0.0\"\ndependencies = [\n{member_deps}]\n"
+        )
+    };
+    let base = [
+        ("fuzz/Cargo.toml", manifest),
+        (
+            "fuzz/Cargo.lock",
+            &lock("0.5.45", " \"honggfuzz\",\n") as &str,
+        ),
+    ];
+    let caught_up = lock("0.5.47", " \"honggfuzz\",\n");
+    assert_eq!(
+        findings(&base, &[("fuzz/Cargo.lock", &caught_up)], LOCK_RULE),
+        0
+    );
+    // The member's own entry gains a dependency its manifest does not name.
+    let member = lock("0.5.45", " \"honggfuzz\",\n \"libc\",\n");
+    assert_eq!(
+        findings(&base, &[("fuzz/Cargo.lock", &member)], LOCK_RULE),
+        1
+    );
+
+    // Cargo's first lock format pins versions in the member's dependency list and keeps the
+    // checksums in `[metadata]`: smallvec #212's catching up moves both.
+    let old_format = |version: &str| {
+        format!(
+            "[[package]]\nname = \"honggfuzz\"\nversion = \"{version}\"\nsource = \"registry+https://github.com/rust-lang/crates.io-index\"\n\n[[package]]\nname = \"smallvec-fuzz\"\nversion = \"0.1.0\"\ndependencies = [\n \"honggfuzz {version} (registry+https://github.com/rust-lang/crates.io-index)\",\n]\n\n[metadata]\n\"checksum honggfuzz {version} (registry+https://github.com/rust-lang/crates.io-index)\" = \"{version}\"\n"
+        )
+    };
+    let base = [
+        ("fuzz/Cargo.toml", manifest),
+        ("fuzz/Cargo.lock", &old_format("0.5.45") as &str),
+    ];
+    assert_eq!(
+        findings(
+            &base,
+            &[("fuzz/Cargo.lock", &old_format("0.5.47"))],
+            LOCK_RULE
+        ),
+        0
+    );
+
+    // ... and moving that lock to the current format (smallvec 1.10 → 1.11) only rewrites it.
+    let current = lock("0.5.47", " \"honggfuzz\",\n");
+    assert_eq!(
+        findings(&base, &[("fuzz/Cargo.lock", &current)], LOCK_RULE),
+        0
+    );
+
+    // echo #1429: go.sum gains the tree hash of a version whose go.mod hash it had; websocket
+    // 1.4.2 drops stale lines of the module itself.
+    let go_mod =
+        "module github.com/labstack/echo/v4\n\ngo 1.21\n\nrequire golang.org/x/sys v0.1.0\n";
+    let go_sum = "github.com/labstack/echo/v4 v4.0.0/go.mod h1:self=\ngolang.org/x/sys v0.1.0/go.mod h1:mod=\n";
+    let base = [("go.mod", go_mod), ("go.sum", go_sum)];
+    let completed = "golang.org/x/sys v0.1.0 h1:zip=\ngolang.org/x/sys v0.1.0/go.mod h1:mod=\n";
+    assert_eq!(findings(&base, &[("go.sum", completed)], LOCK_RULE), 0);
+    // A version the graph did not hold before is new.
+    let new_version = format!("{go_sum}golang.org/x/net v0.2.0/go.mod h1:net=\n");
+    assert_eq!(findings(&base, &[("go.sum", &new_version)], LOCK_RULE), 1);
+
+    // sidekiq #4804: the project's own `PATH` spec follows its version; a Gemfile.lock whose
+    // `DEPENDENCIES` (what the Gemfile asks) change alone disagrees with the Gemfile.
+    let gemfile = "source \"https://rubygems.org\"\ngemspec\ngem \"rake\"\n";
+    let gem_lock = |own: &str, deps: &str| {
+        format!(
+            "PATH\n  remote: .\n  specs:\n    sidekiq ({own})\n      redis (>= 4.2.0)\n\nGEM\n  remote: https://rubygems.org/\n  specs:\n    rake (13.0.1)\n    redis (4.2.5)\n\nPLATFORMS\n  ruby\n\nDEPENDENCIES\n  rake\n{deps}  sidekiq!\n\nBUNDLED WITH\n   2.2.3\n"
+        )
+    };
+    let base = [
+        ("Gemfile", gemfile),
+        ("Gemfile.lock", &gem_lock("6.1.3", "") as &str),
+    ];
+    assert_eq!(
+        findings(
+            &base,
+            &[("Gemfile.lock", &gem_lock("6.2.0", ""))],
+            LOCK_RULE
+        ),
+        0
+    );
+    assert_eq!(
+        findings(
+            &base,
+            &[("Gemfile.lock", &gem_lock("6.1.3", "  rspec\n"))],
+            LOCK_RULE
+        ),
+        1
+    );
+}
+
+#[test]
+fn a_lock_added_where_none_was_is_still_asked() {
+    // mobx #2799: a stray npm lock added to a package of a yarn workspace.
+    let base = [
+        (
+            "package.json",
+            "{\n  \"private\": true,\n  \"workspaces\": [\"packages/*\"]\n}\n",
+        ),
+        ("yarn.lock", "# yarn lockfile v1\n"),
+        ("packages/mobx/package.json", NPM_MANIFEST),
+    ];
+    let stray = npm_lock("^1.3.0", "1.3.0", "registry.npmjs.org");
+    assert_eq!(
+        findings(
+            &base,
+            &[("packages/mobx/package-lock.json", &stray)],
+            LOCK_RULE
+        ),
+        1
+    );
+}
+
+#[test]
+fn a_dependency_on_the_repositorys_own_package_is_linked_not_locked() {
+    // mobx's "Version Packages" (changesets): mobx-react's range of its workspace sibling
+    // mobx-react-lite moves with the sibling's version; yarn links it.
+    let base = [
+        (
+            "package.json",
+            "{\n  \"private\": true,\n  \"workspaces\": [\"packages/*\"]\n}\n",
+        ),
+        ("yarn.lock", "# yarn lockfile v1\n"),
+        (
+            "packages/mobx-react-lite/package.json",
+            "{\n  \"name\": \"mobx-react-lite\",\n  \"version\": \"4.0.6\"\n}\n",
+        ),
+        (
+            "packages/mobx-react/package.json",
+            "{\n  \"name\": \"mobx-react\",\n  \"version\": \"9.1.0\",\n  \"dependencies\": {\n    \"mobx-react-lite\": \"^4.0.6\",\n    \"left-pad\": \"^1.3.0\"\n  }\n}\n",
+        ),
+    ];
+    let bumped = "{\n  \"name\": \"mobx-react\",\n  \"version\": \"9.1.1\",\n  \"dependencies\": {\n    \"mobx-react-lite\": \"^4.0.7\",\n    \"left-pad\": \"^1.3.0\"\n  }\n}\n";
+    let sibling = "{\n  \"name\": \"mobx-react-lite\",\n  \"version\": \"4.0.7\"\n}\n";
+    assert_eq!(
+        findings(
+            &base,
+            &[
+                ("packages/mobx-react/package.json", bumped),
+                ("packages/mobx-react-lite/package.json", sibling)
+            ],
+            MANIFEST_RULE
+        ),
+        0
+    );
+    // A registry dependency bumped in the same manifest without the lock still asks.
+    let registry = bumped.replace("\"left-pad\": \"^1.3.0\"", "\"left-pad\": \"^1.4.0\"");
+    assert_eq!(
+        findings(
+            &base,
+            &[("packages/mobx-react/package.json", &registry)],
+            MANIFEST_RULE
+        ),
+        1
+    );
+    // smallvec #205: a manifest bump whose lock was left behind.
+    let manifest = |v: &str| {
+        format!(
+            "[package]\nname = \"fuzz\"\nversion = \"0.0.0\"\n\n[dependencies]\nhonggfuzz = \"{v}\"\n"
+        )
+    };
+    let base = [
+        ("fuzz/Cargo.toml", &manifest("0.5.45") as &str),
+        ("fuzz/Cargo.lock", "version = 3\n"),
+    ];
+    assert_eq!(
+        findings(
+            &base,
+            &[("fuzz/Cargo.toml", &manifest("0.5.47"))],
+            MANIFEST_RULE
+        ),
+        1
+    );
+}
