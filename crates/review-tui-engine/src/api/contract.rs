@@ -638,7 +638,7 @@ fn verdict(read: &ReadFiles<'_>, found: &Findings) -> (AxisVerdict, String) {
         if !found.pending_zero.is_empty() {
             parts.push(format!(
                 "breaking changes to a 0.x package whose next version is not chosen yet: the \
-                 next release must bump 0.x (0.1.x → 0.2.0), not only the patch: {}",
+                 next release must bump 0.x (its minor, as 0.6.x → 0.7.0), not only the patch: {}",
                 listed(&found.pending_zero)
             ));
         }
