@@ -488,6 +488,24 @@ fn starts_test(language: Language, text: &str) -> bool {
         || test_at(language, &[(text, None, true)], 0).is_some()
 }
 
+/// The names of the tests a file's change defines: whose attribute or definition is an added
+/// line on the new side (a `#[test]` added above an existing function makes it a test).
+fn tests_defined_by(file: &FileDiff) -> Vec<String> {
+    let lines: Vec<(&str, Option<u32>, bool)> = file
+        .hunks
+        .iter()
+        .flat_map(|h| &h.lines)
+        .filter(|l| l.kind != LineKind::Removed)
+        .map(|l| (l.text.as_str(), None, l.kind == LineKind::Added))
+        .collect();
+    (0..lines.len())
+        .filter_map(|at| {
+            let (name, def_at) = test_at(file.language, &lines, at)?;
+            lines[at..=def_at].iter().any(|l| l.2).then_some(name)
+        })
+        .collect()
+}
+
 /// A test starting at `lines[at]`: its name and the index of the line that names it.
 fn test_at(
     language: Language,
@@ -645,27 +663,8 @@ impl<'d> AddedCode<'d> {
     /// The names of the tests the change defines: whose attribute or definition is an added
     /// line (a `#[test]` added above an existing function makes it a test).
     fn added_test_names(&self) -> &HashSet<String> {
-        self.added_test_names.get_or_init(|| {
-            self.diff
-                .files
-                .iter()
-                .flat_map(|f| {
-                    let lines: Vec<(&str, Option<u32>, bool)> = f
-                        .hunks
-                        .iter()
-                        .flat_map(|h| &h.lines)
-                        .filter(|l| l.kind != LineKind::Removed)
-                        .map(|l| (l.text.as_str(), None, l.kind == LineKind::Added))
-                        .collect();
-                    (0..lines.len())
-                        .filter_map(|at| {
-                            let (name, def_at) = test_at(f.language, &lines, at)?;
-                            lines[at..=def_at].iter().any(|l| l.2).then_some(name)
-                        })
-                        .collect::<Vec<_>>()
-                })
-                .collect()
-        })
+        self.added_test_names
+            .get_or_init(|| self.diff.files.iter().flat_map(tests_defined_by).collect())
     }
 
     /// A test the change added has the removed one's name with other numbers: a version in
@@ -690,18 +689,8 @@ impl<'d> AddedCode<'d> {
         let Some(file) = self.diff.files.iter().find(|f| f.path == path) else {
             return false;
         };
-        let lines: Vec<(&str, Option<u32>, bool)> = file
-            .hunks
-            .iter()
-            .flat_map(|h| &h.lines)
-            .filter(|l| l.kind != LineKind::Removed)
-            .map(|l| (l.text.as_str(), None, l.kind == LineKind::Added))
-            .collect();
-        let made_tests: HashSet<String> = (0..lines.len())
-            .filter_map(|at| {
-                let (name, def_at) = test_at(file.language, &lines, at)?;
-                lines[at..=def_at].iter().any(|l| l.2).then_some(name)
-            })
+        let made_tests: HashSet<String> = tests_defined_by(file)
+            .into_iter()
             .filter(|name| !is_generic(name))
             .collect();
         test.body
