@@ -19,6 +19,7 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
+use super::seen_before::Repo;
 use crate::diff::FileDiff;
 
 /// One lint a rule stands for, as `tool:name` in a rule file.
@@ -77,13 +78,6 @@ impl Counterpart {
     }
 }
 
-/// Where the project is read.
-#[derive(Clone, Copy)]
-pub(super) struct Project<'p> {
-    pub worktree: Option<&'p Path>,
-    pub files: Option<&'p BTreeSet<String>>,
-}
-
 /// The answers, read once per rule and folder (lint configuration) or file (house style).
 #[derive(Default)]
 pub(super) struct House {
@@ -115,7 +109,7 @@ impl House {
     pub(super) fn asks(
         &mut self,
         rule: &Asked<'_>,
-        project: Project<'_>,
+        project: Repo<'_>,
         file: &FileDiff,
         number: u32,
     ) -> bool {

@@ -10,7 +10,7 @@ use super::catalog::Catalog;
 use super::checks::{Check, CheckContext, first_changed_line};
 use super::coverage::{CappedRule, Coverage, SkipReason, SkippedFile, skip_reason};
 use super::finding::{Location, node};
-use super::house::{Asked, House, Project};
+use super::house::{Asked, House};
 use super::line_facts::LineFacts;
 use super::rule::{LineLogic, Logic};
 use super::seen_before::{Repo, SeenBefore};
@@ -576,10 +576,7 @@ impl<'a> Scan<'a> {
                     pattern: &logic.pattern,
                     marker: logic.house_marker.as_ref(),
                 },
-                Project {
-                    worktree: self.options.worktree.as_deref(),
-                    files: self.options.repo_files.as_ref(),
-                },
+                repo(self.options),
                 file,
                 number,
             )
@@ -599,10 +596,7 @@ impl<'a> Scan<'a> {
             rule,
             before,
             self.moved.diff,
-            Repo {
-                worktree: self.options.worktree.as_deref(),
-                files: self.options.repo_files.as_ref(),
-            },
+            repo(self.options),
             subject.as_str(),
         )
     }
@@ -950,4 +944,12 @@ fn is_code(language: Language) -> bool {
         language,
         Language::Markdown | Language::Yaml | Language::Toml | Language::Json | Language::Other
     )
+}
+
+/// Where the repository is read: the head worktree and its file list, when known.
+fn repo(options: &ScanOptions) -> Repo<'_> {
+    Repo {
+        worktree: options.worktree.as_deref(),
+        files: options.repo_files.as_ref(),
+    }
 }

@@ -17,7 +17,8 @@ const MAX_FILE_BYTES: u64 = 1024 * 1024;
 /// Unchanged files read per rule at most: a rule with no `paths` must not read a monorepo.
 const MAX_FILES: usize = 2000;
 
-/// Where the base side is read: the head worktree and its file list, when known.
+/// Where the repository is read (the base side, the project's lint configuration): the head
+/// worktree and its file list, when known.
 #[derive(Clone, Copy)]
 pub(super) struct Repo<'r> {
     pub worktree: Option<&'r Path>,
