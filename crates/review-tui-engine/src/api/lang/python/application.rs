@@ -7,6 +7,7 @@
 //! ships a command (black, httpx, jsonschema) offers names from its package and keeps its API.
 //! This is Python's form of Go's rule that a command's packages are not API.
 
+use super::declared::top_package;
 use crate::api::visibility::Read;
 use crate::api::{Surface, extract};
 use crate::parse::grammar::Grammar;
@@ -17,12 +18,7 @@ use crate::parse::grammar::Grammar;
 pub(crate) fn command_scripts(path: &str, read: Read) -> Option<String> {
     let parts: Vec<&str> = path.split('/').collect();
     let (_, dirs) = parts.split_last()?;
-    // The top package: the outermost folder above the file holding an `__init__.py`, with
-    // every folder below it a package too.
-    let top = (0..dirs.len()).find(|&depth| {
-        (depth..dirs.len())
-            .all(|d| read(&format!("{}/__init__.py", dirs[..=d].join("/"))).is_some())
-    })?;
+    let top = top_package(dirs, read)?;
     let package = dirs[top];
     let init = read(&format!("{}/__init__.py", dirs[..=top].join("/")))?;
     if offers_names(&init, package) {

@@ -15,12 +15,7 @@ use crate::api::visibility::Read;
 pub(crate) fn python_reach(path: &str, read: Read) -> Option<BTreeSet<String>> {
     let parts: Vec<&str> = path.split('/').collect();
     let (file, dirs) = parts.split_last()?;
-    // The top package: the outermost folder above the file holding an `__init__.py`, with
-    // every folder below it a package too.
-    let top = (0..dirs.len()).find(|&depth| {
-        (depth..dirs.len())
-            .all(|d| read(&format!("{}/__init__.py", dirs[..=d].join("/"))).is_some())
-    })?;
+    let top = top_package(dirs, read)?;
     let init_path = format!("{}/__init__.py", dirs[..=top].join("/"));
     if init_path == path {
         return None;
@@ -156,6 +151,15 @@ fn words(statement: &str) -> impl Iterator<Item = &str> {
     statement
         .split(|c: char| !(c.is_alphanumeric() || c == '_'))
         .filter(|w| !w.is_empty())
+}
+
+/// The top package of a file in the folders `dirs`: the index of the outermost folder holding
+/// an `__init__.py` with every folder below it a package too; `None` outside any package.
+pub(crate) fn top_package(dirs: &[&str], read: Read) -> Option<usize> {
+    (0..dirs.len()).find(|&depth| {
+        (depth..dirs.len())
+            .all(|d| read(&format!("{}/__init__.py", dirs[..=d].join("/"))).is_some())
+    })
 }
 
 #[cfg(test)]
