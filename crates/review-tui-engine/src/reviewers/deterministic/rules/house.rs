@@ -19,7 +19,7 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
-use super::seen_before::Repo;
+use super::repo::Repo;
 use crate::diff::FileDiff;
 
 /// One lint a rule stands for, as `tool:name` in a rule file.

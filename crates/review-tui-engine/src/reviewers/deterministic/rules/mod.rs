@@ -18,6 +18,7 @@ mod house;
 // The path glob lives at the foundation: configuration and the apiContract axis match with it too.
 use crate::path_glob as glob;
 mod line_facts;
+mod repo;
 mod rule;
 mod scan;
 mod seen_before;

@@ -12,8 +12,9 @@ use super::coverage::{CappedRule, Coverage, SkipReason, SkippedFile, skip_reason
 use super::finding::{Location, node};
 use super::house::{Asked, House};
 use super::line_facts::LineFacts;
+use super::repo::Repo;
 use super::rule::{LineLogic, Logic};
-use super::seen_before::{Repo, SeenBefore};
+use super::seen_before::SeenBefore;
 use super::spec::ContextScope;
 use crate::diff::{CodeLexer, Diff, FileDiff, Hunk, Language, Line, LineKind, LineStart, Side};
 use crate::review::fingerprint::{normalize_code, normalize_line};

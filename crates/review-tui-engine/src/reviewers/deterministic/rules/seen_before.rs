@@ -4,11 +4,12 @@
 //! before this change, and asking it on every change that touches a workflow is noise. A rule
 //! says so with `seen_before`, a regex naming the `subject` its pattern names too.
 
-use std::collections::{BTreeSet, HashMap, HashSet};
+use std::collections::{HashMap, HashSet};
 use std::path::Path;
 
 use regex::Regex;
 
+use super::repo::Repo;
 use super::rule::Rule;
 use crate::diff::{Diff, Language, LineKind, is_test_path};
 
@@ -16,14 +17,6 @@ use crate::diff::{Diff, Language, LineKind, is_test_path};
 const MAX_FILE_BYTES: u64 = 1024 * 1024;
 /// Unchanged files read per rule at most: a rule with no `paths` must not read a monorepo.
 const MAX_FILES: usize = 2000;
-
-/// Where the repository is read (the base side, the project's lint configuration): the head
-/// worktree and its file list, when known.
-#[derive(Clone, Copy)]
-pub(super) struct Repo<'r> {
-    pub worktree: Option<&'r Path>,
-    pub files: Option<&'r BTreeSet<String>>,
-}
 
 /// The subjects each rule's `seen_before` found before the change, read on first use.
 #[derive(Default)]
