@@ -224,7 +224,7 @@ async fn run_secret_scan(
             .then(|| std::fs::read_to_string(&path).ok())
             .flatten()
     });
-    secrets::note_fixture_keys_read_by_tests(&hits, &mut nodes, &|key| {
+    let test_keys = secrets::settle_keys_read_by_tests(&hits, &mut nodes, &|key| {
         key_readers::test_naming(&input.worktree, key)
     });
     nodes.extend(intake::secret_findings(
@@ -238,6 +238,11 @@ async fn run_secret_scan(
         input.secret_scanner.rules().len(),
         files.len()
     );
+    if test_keys > 0 {
+        summary.push_str(&format!(
+            "; {test_keys} key(s) in test fixture folders that the tests load, not reported"
+        ));
+    }
     if !heads.is_empty() {
         summary.push_str(&format!(
             "; {} changed file(s) whose diff shows no lines read whole at the head",

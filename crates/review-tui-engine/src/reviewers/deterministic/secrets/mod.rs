@@ -32,8 +32,7 @@ pub use gitleaks_config::{
 pub use ignore::{GITLEAKSIGNORE, IgnoreEntry, parse_gitleaksignore};
 pub use mask::redact_secret;
 pub use node::{
-    SECRET_SCAN, fixture_dir, note_fixture_keys_read_by_tests, sample_dir, to_nodes,
-    to_nodes_reading,
+    SECRET_SCAN, fixture_dir, sample_dir, settle_keys_read_by_tests, to_nodes, to_nodes_reading,
 };
 pub use rule::{Allowlist, Condition, RegexTarget, RuleRegex, SecretGroup, SecretRule};
 pub use scanner::{GITLEAKS_ALLOW, SecretHit, SecretScanner};

@@ -38,7 +38,7 @@ impl SecretHit {
 
     /// Key material in a folder of examples or demos (`examples/puma/client_certs/`), outside
     /// the test fixtures: a leak like any other key unless the project's tests load it from
-    /// there ([`note_fixture_keys_read_by_tests`]).
+    /// there ([`settle_keys_read_by_tests`]).
     pub fn sample_key(&self) -> bool {
         self.private_key() && !fixture_path(&self.path) && sample_path(&self.path)
     }
@@ -237,55 +237,65 @@ pub fn sample_dir(name: &str) -> bool {
 }
 
 /// A path under a folder of examples or demos ([`sample_dir`]).
-fn sample_path(path: &str) -> bool {
+pub(crate) fn sample_path(path: &str) -> bool {
     let path = path.replace('\\', "/");
     let dirs = path.rsplit_once('/').map_or("", |(dirs, _)| dirs);
     dirs.split('/').any(sample_dir)
 }
 
 /// A key the project's own tests load (`read_by`: the test file that names it, the folder it
-/// sits in, or the certificate it pairs with) is a P3 note naming that test, when it lies in a
-/// test fixture folder ([`SecretHit::fixture_key`], a P2 note otherwise) or in a folder of
-/// examples ([`SecretHit::sample_key`], a P0 otherwise: puma's TLS fixtures live under
-/// `examples/puma/`, hyper-rustls's example server key beside the certificate its tests trust).
-/// A key anywhere else stays a P0 whoever reads it: a real key in `certs/` or `deploy/` is
-/// often read by a test too. A provider's token is never a key.
-pub fn note_fixture_keys_read_by_tests(
+/// sits in, or the certificate it pairs with) in a test fixture folder
+/// ([`SecretHit::fixture_key`]) is no finding: its path and its reader already say it is a
+/// key generated for the tests (golang-jwt's `test/ec256-private.pem`, echo's
+/// `_fixture/certs/key.pem`), and a note asking to check that says nothing the reviewer does
+/// not see. In a folder of examples ([`SecretHit::sample_key`], a P0 otherwise) it is a P3 note
+/// naming the test: users copy examples into their deployments (puma's TLS fixtures live
+/// under `examples/puma/`, hyper-rustls's example server key beside the certificate its tests
+/// trust). A key anywhere else stays a P0 whoever reads it: a real key in `certs/` or
+/// `deploy/` is often read by a test too. A provider's token is never a key. Returns how many
+/// fixture keys were left out, for the scan's summary.
+pub fn settle_keys_read_by_tests(
     hits: &[SecretHit],
-    nodes: &mut [ReviewNode],
+    nodes: &mut Vec<ReviewNode>,
     read_by: &dyn Fn(&str) -> Option<String>,
-) {
-    for (hit, node) in hits.iter().zip(nodes.iter_mut()) {
+) -> usize {
+    let before = nodes.len();
+    let mut keep = Vec::with_capacity(before);
+    for (index, mut node) in std::mem::take(nodes).into_iter().enumerate() {
+        let Some(hit) = hits.get(index) else {
+            keep.push(node);
+            continue;
+        };
         let fixture = hit.fixture_key() && node.priority == Priority::P2;
         let sample = hit.sample_key() && node.priority == Priority::P0;
-        if !fixture && !sample {
-            continue;
+        let test = (fixture || sample).then(|| read_by(&hit.path)).flatten();
+        match test {
+            Some(_) if fixture => continue,
+            Some(test) => {
+                node.priority = Priority::P3;
+                node.kind = Kind::Question;
+                node.triage.severity = Severity::Low;
+                node.fix = None;
+                node.text.title = format!("Example key committed: {} (read by {test})", hit.label);
+                node.text.body = format!(
+                    "Key material in a folder of examples that the project's tests load ({test} \
+                     names it, its folder or its certificate): a key generated for the tests, \
+                     published where users copy from. Make sure no real service trusts it."
+                );
+                node.text.impact = "None if it is a throw-away fixture; if the key is used \
+                                    anywhere else, anyone who can read the repository holds it."
+                    .to_string();
+                node.text.verification = "Check that the key was generated for the tests only \
+                                          and is trusted by nothing outside them."
+                    .to_string();
+            }
+            None => {}
         }
-        let Some(test) = read_by(&hit.path) else {
-            continue;
-        };
-        let folder = if fixture {
-            "a test fixture folder"
-        } else {
-            "a folder of examples"
-        };
-        node.priority = Priority::P3;
-        node.kind = Kind::Question;
-        node.triage.severity = Severity::Low;
-        node.fix = None;
-        node.text.title = format!("Test key committed: {} (read by {test})", hit.label);
-        node.text.body = format!(
-            "Key material in {folder} that the project's tests load ({test} names it, its \
-             folder or its certificate): a key generated for the tests. Make sure no real \
-             service trusts it."
-        );
-        node.text.impact = "None if it is a throw-away fixture; if the key is used anywhere \
-                            else, anyone who can read the repository holds it."
-            .to_string();
-        node.text.verification = "Check that the key was generated for the tests only and is \
-                                  trusted by nothing outside them."
-            .to_string();
+        keep.push(node);
     }
+    let dropped = before - keep.len();
+    *nodes = keep;
+    dropped
 }
 
 /// A CI configuration file: GitHub workflows and actions, GitLab, CircleCI, Travis, Azure

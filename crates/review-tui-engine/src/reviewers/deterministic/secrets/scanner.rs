@@ -13,6 +13,7 @@ pub use super::hit::SecretHit;
 use super::ignore::IgnoreEntry;
 use super::jwt;
 use super::mask::{merge_spans, redact_secret, splice};
+use super::node::sample_path;
 use super::rule::{Allowlist, Candidate, SecretRule};
 use crate::diff::Side;
 use crate::diff::is_test_path;
@@ -90,11 +91,12 @@ fn public_armour_above(text: &str, at: usize) -> bool {
     is_public_label(label)
 }
 
-/// Tests, fixtures and documentation: where credentials are made up to show or exercise
-/// something. Documentation is prose and markup (`.md`, `.rst`, `.adoc`) and what lives in a
+/// Tests, fixtures, examples and documentation: where credentials are made up to show or
+/// exercise something. Examples are what lives in a folder of examples or demos
+/// (`examples/`, `demo/`). Documentation is prose and markup (`.md`, `.rst`, `.adoc`) and what lives in a
 /// `docs/` folder (`docs_src/`, FastAPI's and typer's tutorial code, too).
 fn holds_samples(path: &str) -> bool {
-    if is_test_path(path) {
+    if is_test_path(path) || sample_path(path) {
         return true;
     }
     let path = path.replace('\\', "/");
@@ -584,7 +586,10 @@ impl SecretScanner {
                 if !rule.passes_entropy(secret)
                     || (rule.refuse_placeholders
                         && (is_placeholder(secret) || test_code || name_in_code))
-                    || (test_code && rule.source_id == "jwt" && !jwt::issued_by_someone(secret))
+                    || (rule.source_id == "jwt"
+                        && purpose == Purpose::Report
+                        && path.is_some_and(holds_samples)
+                        && !jwt::issued_by_a_service(secret))
                 {
                     continue;
                 }

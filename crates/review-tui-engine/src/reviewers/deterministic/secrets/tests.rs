@@ -1087,6 +1087,48 @@ fn a_sample_jwt_in_test_code_is_not_a_finding_but_is_still_redacted() {
 }
 
 #[test]
+fn a_jwt_in_tests_or_examples_naming_no_real_place_is_test_data() {
+    // golang-jwt's `Example…` functions and its parser table: `{"foo":"bar","iss":"test",
+    // "aud":"single"}` and `{"aud":["test",1]}`, HS256 with the tests' own key.
+    let scanner = default_scanner();
+    let jwt = |claims: &str| {
+        let claims = crate::base64::encode(claims.as_bytes());
+        let claims = claims
+            .trim_end_matches('=')
+            .replace('+', "-")
+            .replace('/', "_");
+        format!(
+            "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.{claims}.htEBUf7BVbfSmVoTFjXf5y6DLmDbBfV6r0n7cVOw_aA"
+        )
+    };
+    let example = jwt(r#"{"foo":"bar","iss":"test","aud":"single"}"#);
+    let table = jwt(r#"{"aud":["test",1]}"#);
+    for (path, token) in [
+        ("example_test.go", &example),
+        ("parser_test.go", &table),
+        ("examples/verify/main.go", &example),
+    ] {
+        let line = format!("\ttokenString := \"{token}\"");
+        assert_eq!(rule_at(scanner, path, &line), None, "{path}");
+        // In the library's code the same token is a finding.
+        assert_eq!(
+            rule_at(scanner, "parser.go", &line).as_deref(),
+            Some("secret/jwt")
+        );
+    }
+    // A live token from a real issuer pasted into a test file stays a finding.
+    let real = jwt(r#"{"iss":"https://securetoken.google.com/acme-prod","aud":"acme-prod"}"#);
+    let line = format!("\ttokenString := \"{real}\"");
+    for path in ["example_test.go", "examples/verify/main.go"] {
+        assert_eq!(
+            rule_at(scanner, path, &line).as_deref(),
+            Some("secret/jwt"),
+            "{path}"
+        );
+    }
+}
+
+#[test]
 fn documentation_samples_read_like_test_code() {
     // FastAPI's tutorials (docs/de/docs/tutorial/security/oauth2-jwt.md) show jwt.io's token;
     // loguru's README assigns `WEBHOOK_TOKEN = "abc123def456"` in an example.
@@ -1165,12 +1207,13 @@ fn key_material_under_a_test_fixture_path_is_a_note() {
 }
 
 /// echo #1793 regenerated its self-signed localhost key in `_fixture/certs/key.pem`, which
-/// `echo_test.go` loads: a Block on a merged PR. A private key in a fixture folder (whatever
-/// its prefix: Go skips `_fixture/`) that the project's tests name is a P3 note naming the
-/// test; one no test names stays a P2 note; outside fixtures a key stays P0 even when a test
-/// reads it, and a provider's token stays P0 in a fixture too.
+/// `echo_test.go` loads: a Block on a merged PR; golang-jwt's `test/ec256-private.pem`, read by
+/// `ecdsa_test.go`, then a P3 note nobody needed. A private key in a fixture folder (whatever
+/// its prefix: Go skips `_fixture/`) that the project's tests name is no finding; one no test
+/// names stays a P2 note; outside fixtures a key stays P0 even when a test reads it, and a
+/// provider's token stays P0 in a fixture too.
 #[test]
-fn a_fixture_key_the_tests_load_is_a_p3_note_naming_the_test() {
+fn a_fixture_key_the_tests_load_is_no_finding() {
     let s = samples();
     let scanner = default_scanner();
     let block = key_block(&s);
@@ -1179,40 +1222,35 @@ fn a_fixture_key_the_tests_load_is_a_p3_note_naming_the_test() {
         let hits = scan_file(scanner, path, &lines);
         assert_eq!(hits.len(), 1, "{path}: {hits:?}");
         let mut nodes = to_nodes(&hits, SECRET_SCAN);
-        note_fixture_keys_read_by_tests(&hits, &mut nodes, &|_| read_by.map(str::to_string));
-        assert!(nodes[0].validate().is_ok(), "{:?}", nodes[0].validate());
-        nodes.remove(0)
+        let dropped =
+            settle_keys_read_by_tests(&hits, &mut nodes, &|_| read_by.map(str::to_string));
+        assert_eq!(dropped + nodes.len(), 1);
+        nodes.iter().for_each(|n| assert!(n.validate().is_ok()));
+        nodes.first().map(|node| node.priority)
     };
-    assert_eq!(nodes("_fixture/certs/key.pem", None).priority, Priority::P2);
-    let read = nodes("_fixture/certs/key.pem", Some("echo_test.go"));
-    assert_eq!(read.priority, Priority::P3);
-    assert!(
-        read.text.title.contains("echo_test.go"),
-        "{}",
-        read.text.title
-    );
-    assert_eq!(
-        nodes("internal/testdata/server.key", Some("internal/tls_test.go")).priority,
-        Priority::P3
-    );
-    assert_eq!(
-        nodes("pkg/.fixtures/tls/key.pem", Some("pkg/tls_test.go")).priority,
-        Priority::P3
-    );
+    assert_eq!(nodes("_fixture/certs/key.pem", None), Some(Priority::P2));
+    for (key, test) in [
+        ("_fixture/certs/key.pem", "echo_test.go"),
+        ("test/ec256-private.pem", "ecdsa_test.go"),
+        ("internal/testdata/server.key", "internal/tls_test.go"),
+        ("pkg/.fixtures/tls/key.pem", "pkg/tls_test.go"),
+    ] {
+        assert_eq!(nodes(key, Some(test)), None, "{key}");
+    }
     // Outside a fixture folder a key is a leak, whoever reads it.
     assert_eq!(
-        nodes("certs/server.key", Some("server_test.go")).priority,
-        Priority::P0
+        nodes("certs/server.key", Some("server_test.go")),
+        Some(Priority::P0)
     );
     assert_eq!(
-        nodes("fixture_loader/key.pem", Some("a_test.go")).priority,
-        Priority::P0
+        nodes("fixture_loader/key.pem", Some("a_test.go")),
+        Some(Priority::P0)
     );
     // A provider's token in a fixture folder is live wherever it is.
     let token = format!("KEY = \"{}\"", s.github_pat);
     let hits = scan_file(scanner, "_fixture/config.py", &[&token]);
     let mut token_nodes = to_nodes(&hits, SECRET_SCAN);
-    note_fixture_keys_read_by_tests(&hits, &mut token_nodes, &|_| Some("a_test.go".into()));
+    settle_keys_read_by_tests(&hits, &mut token_nodes, &|_| Some("a_test.go".into()));
     assert_eq!(token_nodes[0].priority, Priority::P0);
     assert!(fixture_dir("_fixture") && fixture_dir("testdata") && fixture_dir("tests"));
     assert!(!fixture_dir("certs") && !fixture_dir("fixture_loader"));
@@ -1234,7 +1272,7 @@ fn a_key_in_a_folder_of_examples_the_tests_load_is_a_note() {
         let hits = scan_file(scanner, path, &lines);
         assert_eq!(hits.len(), 1, "{path}: {hits:?}");
         let mut nodes = to_nodes(&hits, SECRET_SCAN);
-        note_fixture_keys_read_by_tests(&hits, &mut nodes, &|_| read_by.map(str::to_string));
+        settle_keys_read_by_tests(&hits, &mut nodes, &|_| read_by.map(str::to_string));
         assert!(nodes[0].validate().is_ok(), "{:?}", nodes[0].validate());
         nodes.remove(0)
     };
@@ -1269,7 +1307,7 @@ fn a_key_in_a_folder_of_examples_the_tests_load_is_a_note() {
     let token = format!("KEY = \"{}\"", s.github_pat);
     let hits = scan_file(scanner, "examples/app/config.py", &[&token]);
     let mut token_nodes = to_nodes(&hits, SECRET_SCAN);
-    note_fixture_keys_read_by_tests(&hits, &mut token_nodes, &|_| test.map(str::to_string));
+    settle_keys_read_by_tests(&hits, &mut token_nodes, &|_| test.map(str::to_string));
     assert_eq!(token_nodes[0].priority, Priority::P0);
     assert!(sample_dir("examples") && sample_dir("demo") && !sample_dir("exampled"));
 }
