@@ -14,6 +14,7 @@ mod coverage;
 mod error;
 mod examples;
 mod finding;
+mod go_results;
 mod house;
 // The path glob lives at the foundation: configuration and the apiContract axis match with it too.
 use crate::path_glob as glob;

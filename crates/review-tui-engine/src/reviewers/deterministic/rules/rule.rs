@@ -124,6 +124,9 @@ pub(crate) struct LineLogic {
     /// Stay quiet on a match whose `subject` the repository held before the change on a line
     /// this regex matches (see [`super::seen_before`]).
     pub seen_before: Option<Regex>,
+    /// The type the `_` of a Go assignment must drop (`error`), with the pattern's `callee`
+    /// group naming the call (see [`super::go_results`]).
+    pub drops_result: Option<String>,
     /// Read lines that hold only comments or docstrings (JSDoc `@example` blocks, Python
     /// docstrings, Rust doc comments); off for every rule about code.
     pub comments: bool,
@@ -313,6 +316,15 @@ fn compile_logic(
                 moved_ok: spec.moved_ok.unwrap_or(true),
                 seen_before: subject_regexes(pattern, spec.seen_before.as_deref())
                     .map_err(|(field, reason)| err(field, reason))?,
+                drops_result: match &spec.drops_result {
+                    Some(_) if !pattern.contains("(?P<callee>") => {
+                        return Err(err(
+                            "drops_result",
+                            "needs a `callee` group in the pattern naming the call".into(),
+                        ));
+                    }
+                    other => other.clone(),
+                },
                 comments: spec.comments,
                 strings: spec.strings,
                 asked_by: spec
@@ -333,6 +345,7 @@ fn compile_logic(
                 ("library_only", spec.library_only),
                 ("moved_ok", spec.moved_ok.is_some()),
                 ("seen_before", spec.seen_before.is_some()),
+                ("drops_result", spec.drops_result.is_some()),
                 ("comments", spec.comments),
                 ("strings", !spec.strings),
                 ("side", spec.side.is_some()),

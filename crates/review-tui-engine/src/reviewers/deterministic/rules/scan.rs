@@ -10,6 +10,7 @@ use super::catalog::Catalog;
 use super::checks::{Check, CheckContext, first_changed_line};
 use super::coverage::{CappedRule, Coverage, SkipReason, SkippedFile, skip_reason};
 use super::finding::{Location, node};
+use super::go_results::GoResults;
 use super::house::{Asked, House};
 use super::line_facts::LineFacts;
 use super::repo::Repo;
@@ -79,6 +80,7 @@ impl Catalog {
             folds: Vec::new(),
             repeats: HashMap::new(),
             seen_before: SeenBefore::default(),
+            go_results: GoResults::default(),
             house: House::default(),
         };
         if options.repo_files.is_none()
@@ -127,6 +129,8 @@ struct Scan<'a> {
     folds: Vec<Fold>,
     /// What the rules with `seen_before` found before the change.
     seen_before: SeenBefore,
+    /// The repository's Go signatures, for rules about what a `_` drops.
+    go_results: GoResults,
     /// What the project asks of the rules that stand for an opt-in lint.
     house: House,
     /// Each line rule's findings by the code they quote: the node of the first, and where the
@@ -506,6 +510,7 @@ impl<'a> Scan<'a> {
                     };
                     if !self.fires(logic, &here, text, &file_text, &hunk_text)
                         || self.held_before(i, logic, text)
+                        || !self.drops_wanted(logic, text)
                     {
                         continue;
                     }
@@ -581,6 +586,19 @@ impl<'a> Scan<'a> {
                 file,
                 number,
             )
+    }
+
+    /// Whether the `_` of the matched Go assignment drops what the rule is about (its callee
+    /// returns that type there); always, for a rule that does not say `drops_result`.
+    fn drops_wanted(&mut self, logic: &LineLogic, text: &str) -> bool {
+        let Some(wanted) = &logic.drops_result else {
+            return true;
+        };
+        let Some(callee) = logic.pattern.captures(text).and_then(|c| c.name("callee")) else {
+            return true;
+        };
+        self.go_results
+            .drops(callee.as_str(), wanted, repo(self.options))
     }
 
     /// Whether the match's `subject` was in the repository before the change: not new.

@@ -55,6 +55,10 @@ pub(crate) struct RuleSpec {
     /// file the rule reads, or a context or removed line), is not new (an action the workflows
     /// already take from a branch).
     pub seen_before: Option<String>,
+    /// Go: the `_` that ends the matched assignment must stand where the callee (the
+    /// pattern's `callee` group) returns this type (`error`), read from the callee's signature
+    /// (see `go_results`): `block, _ = pem.Decode(key)` drops `rest []byte`, no error.
+    pub drops_result: Option<String>,
     /// Read lines inside comments and docstrings too (a rule about comments); by default a
     /// line that holds no code is not read.
     #[serde(default)]

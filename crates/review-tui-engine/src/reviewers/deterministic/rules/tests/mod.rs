@@ -6,6 +6,7 @@ mod checks;
 mod examples;
 mod house;
 mod locks;
+mod ninth_sweep;
 mod precision;
 mod principles;
 mod scanning;
