@@ -24,6 +24,7 @@ mod rule;
 mod scan;
 mod seen_before;
 mod spec;
+mod workflow_reach;
 
 pub use crate::diff::is_test_path;
 pub use catalog::Catalog;

@@ -124,6 +124,9 @@ pub(crate) struct LineLogic {
     /// Stay quiet on a match whose `subject` the repository held before the change on a line
     /// this regex matches (see [`super::seen_before`]).
     pub seen_before: Option<Regex>,
+    /// Fire only where the workflow job holding the line reaches a secret or a writing token
+    /// (see [`super::workflow_reach`]).
+    pub reach: bool,
     /// The type the `_` of a Go assignment must drop (`error`), with the pattern's `callee`
     /// group naming the call (see [`super::go_results`]).
     pub drops_result: Option<String>,
@@ -316,6 +319,7 @@ fn compile_logic(
                 moved_ok: spec.moved_ok.unwrap_or(true),
                 seen_before: subject_regexes(pattern, spec.seen_before.as_deref())
                     .map_err(|(field, reason)| err(field, reason))?,
+                reach: spec.reach,
                 drops_result: match &spec.drops_result {
                     Some(_) if !pattern.contains("(?P<callee>") => {
                         return Err(err(
@@ -346,6 +350,7 @@ fn compile_logic(
                 ("moved_ok", spec.moved_ok.is_some()),
                 ("seen_before", spec.seen_before.is_some()),
                 ("drops_result", spec.drops_result.is_some()),
+                ("reach", spec.reach),
                 ("comments", spec.comments),
                 ("strings", !spec.strings),
                 ("side", spec.side.is_some()),

@@ -431,6 +431,7 @@ impl<'a> Scan<'a> {
         let cap = self.cap(file);
         let facts = LineFacts::new(file, self.options.worktree.as_deref());
         let library = OnceCell::new();
+        let head_text = OnceCell::new();
         let file_text = SideTexts::default();
         // The line's index among all the lines of the file's hunks, for its facts.
         let mut index = 0;
@@ -511,6 +512,7 @@ impl<'a> Scan<'a> {
                     if !self.fires(logic, &here, text, &file_text, &hunk_text)
                         || self.held_before(i, logic, text)
                         || !self.drops_wanted(logic, text)
+                        || (logic.reach && !self.reaches(file, side, number, &head_text))
                     {
                         continue;
                     }
@@ -586,6 +588,28 @@ impl<'a> Scan<'a> {
                 file,
                 number,
             )
+    }
+
+    /// Whether the workflow job holding the line reaches a secret or a writing token (see
+    /// [`super::workflow_reach`]); yes when the head file cannot be read.
+    fn reaches(
+        &self,
+        file: &FileDiff,
+        side: Side,
+        number: u32,
+        head_text: &OnceCell<Option<String>>,
+    ) -> bool {
+        if side != Side::Right {
+            return true;
+        }
+        let text = head_text.get_or_init(|| {
+            let root = self.options.worktree.as_deref()?;
+            crate::space::worktree_file::read(root, &file.path)
+                .ok()
+                .and_then(|bytes| String::from_utf8(bytes).ok())
+        });
+        text.as_deref()
+            .is_none_or(|text| super::workflow_reach::job_reaches(text, number))
     }
 
     /// Whether the `_` of the matched Go assignment drops what the rule is about (its callee

@@ -55,6 +55,10 @@ pub(crate) struct RuleSpec {
     /// file the rule reads, or a context or removed line), is not new (an action the workflows
     /// already take from a branch).
     pub seen_before: Option<String>,
+    /// `reach = true` (GitHub workflows): fire only where the job holding the line reaches a
+    /// secret or a writing token (see `workflow_reach`); read from the head file.
+    #[serde(default)]
+    pub reach: bool,
     /// Go: the `_` that ends the matched assignment must stand where the callee (the
     /// pattern's `callee` group) returns this type (`error`), read from the callee's signature
     /// (see `go_results`): `block, _ = pem.Decode(key)` drops `rest []byte`, no error.

@@ -631,7 +631,8 @@ fn an_action_the_workflows_already_took_by_a_movable_ref_is_not_newly_trusted() 
         "jobs:\n  test:\n    steps:\n      - uses: dtolnay/rust-toolchain@stable\n      - uses: acme/deploy@{sha}\n"
     );
     write(dir.path(), ".github/workflows/ci.yml", &ci);
-    let added = "jobs:\n  msrv:\n    steps:\n      - uses: dtolnay/rust-toolchain@master\n      - uses: acme/deploy@main\n      - uses: other/setup@master\n";
+    // The job holds a secret: what a branch could take (see `workflow_reach`).
+    let added = "jobs:\n  msrv:\n    steps:\n      - uses: dtolnay/rust-toolchain@master\n      - uses: acme/deploy@main\n      - uses: other/setup@master\n      - run: deploy\n        env:\n          KEY: ${{ secrets.DEPLOY_KEY }}\n";
     write(dir.path(), ".github/workflows/msrv.yml", added);
     let options = ScanOptions {
         worktree: Some(dir.path().to_path_buf()),
