@@ -1229,6 +1229,9 @@ fn a_fixture_key_the_tests_load_is_no_finding() {
         nodes.first().map(|node| node.priority)
     };
     assert_eq!(nodes("_fixture/certs/key.pem", None), Some(Priority::P2));
+    // A key written inside a test's own source is read by it (go-jose's builder_test.go).
+    assert_eq!(nodes("jwt/builder_test.go", None), None);
+    assert_eq!(nodes("tests/fixtures/key.pem", None), Some(Priority::P2));
     for (key, test) in [
         ("_fixture/certs/key.pem", "echo_test.go"),
         ("test/ec256-private.pem", "ecdsa_test.go"),

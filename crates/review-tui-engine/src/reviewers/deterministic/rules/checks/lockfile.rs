@@ -352,8 +352,13 @@ pub(super) fn manifest_without_lock(
     // linked, not locked from a registry: changesets' "Version Packages" bumps a sibling's
     // range in every member that uses it, and the lock has nothing to say.
     let mut own: Option<BTreeSet<String>> = None;
-    let Some((side, number, text)) = dependency_changes_unmatched(file, ecosystem)
+    let unmatched = dependency_changes_unmatched(file, ecosystem);
+    let satisfied = already_locked(&unmatched, ecosystem, lock, worktree);
+    let Some((side, number, text)) = unmatched
         .into_iter()
+        .filter(|(_, _, text)| {
+            dependency_name(ecosystem, text).is_none_or(|name| !satisfied.contains(&name))
+        })
         .find(|&(_, _, text)| {
             !links_own_package(ecosystem, text, &mut || {
                 own.get_or_insert_with(|| own_npm_packages(repo_files, worktree))
@@ -405,6 +410,73 @@ fn mentions_package(text: &str, name: &str) -> bool {
 static QUOTED_NAME: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r#"["']([@A-Za-z0-9][\w./@-]*?)["'\[\s=<>~!@]"#).expect("valid regex")
 });
+
+/// The dependencies among `changes` whose new requirement the lock at the head already
+/// resolves (see [`super::lock_satisfies`]): a Cargo requirement changed on a dependency the
+/// manifest had, whose locked version satisfies it; an npm range a classic yarn.lock already
+/// has an entry for. Their lines, added and removed, ask the lock for nothing.
+fn already_locked(
+    changes: &[(Side, u32, &str)],
+    ecosystem: Ecosystem,
+    lock: &str,
+    worktree: Option<&std::path::Path>,
+) -> BTreeSet<String> {
+    let mut satisfied = BTreeSet::new();
+    let yarn = file_name(lock) == "yarn.lock";
+    if !matches!(ecosystem, Ecosystem::Cargo) && !(ecosystem == Ecosystem::Npm && yarn) {
+        return satisfied;
+    }
+    let Some(lock_text) = worktree
+        .and_then(|root| crate::space::worktree_file::read(root, lock).ok())
+        .and_then(|bytes| String::from_utf8(bytes).ok())
+    else {
+        return satisfied;
+    };
+    let removed: BTreeSet<String> = changes
+        .iter()
+        .filter(|c| c.0 == Side::Left)
+        .filter_map(|c| dependency_name(ecosystem, c.2))
+        .collect();
+    for &(side, _, text) in changes {
+        let Some(name) = dependency_name(ecosystem, text).filter(|_| side == Side::Right) else {
+            continue;
+        };
+        let locked = match ecosystem {
+            // A dependency new to the manifest joins its package's entry in the lock.
+            Ecosystem::Cargo => {
+                removed.contains(&name)
+                    && cargo_version(text).is_some_and(|version| {
+                        super::lock_satisfies::cargo_lock_satisfies(&lock_text, &name, version)
+                    })
+            }
+            _ => JSON_DEPENDENCY.captures(text).is_some_and(|c| {
+                let range = text[c.get(3).map_or(0, |m| m.start())..]
+                    .split('"')
+                    .next()
+                    .unwrap_or_default();
+                super::lock_satisfies::yarn_lock_has(&lock_text, &name, range)
+            }),
+        };
+        if locked {
+            satisfied.insert(name);
+        }
+    }
+    satisfied
+}
+
+/// The version requirement of a Cargo dependency line: `name = "0.3"` or `version = "0.3"`
+/// in its table.
+fn cargo_version(text: &str) -> Option<&str> {
+    if text.contains('{') {
+        let at = text.find("version")?;
+        let rest = &text[at..];
+        let start = rest.find('"')? + 1;
+        let end = rest[start..].find('"')?;
+        return Some(&rest[start..start + end]);
+    }
+    let (_, value) = text.split_once('=')?;
+    Some(value.trim().trim_end_matches(',').trim_matches('"'))
+}
 
 /// The package a dependency line names, as its lock file writes it.
 fn dependency_name(ecosystem: Ecosystem, text: &str) -> Option<String> {

@@ -4,6 +4,7 @@
 
 mod dockerfile;
 mod lock_refresh;
+mod lock_satisfies;
 mod lockfile;
 mod removed_test;
 mod size;

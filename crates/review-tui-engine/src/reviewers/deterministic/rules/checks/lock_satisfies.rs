@@ -1,0 +1,127 @@
+//! Whether the committed lock already resolves what a changed manifest line asks for, so the
+//! package manager has nothing to write: clap #5599 raised `backtrace = "0.3.67"` to `"0.3.73"`
+//! where Cargo.lock already held 0.3.73; msw #1399 added `statuses: ^2.0.0` where yarn.lock
+//! already had a `statuses@^2.0.0` entry. Only locks that record no copy of the manifest's
+//! requirements are read so: a Cargo.lock (versions only) for a requirement changed on a
+//! dependency the manifest already had, and a classic yarn.lock (entries keyed by
+//! `name@range`). npm's package-lock, yarn berry and the others record the manifest's ranges
+//! and change with them.
+
+/// Whether `lock_text` (the lock at the head) already satisfies the dependency `name` at
+/// `requirement` (as the manifest writes it).
+pub(super) fn cargo_lock_satisfies(lock_text: &str, name: &str, requirement: &str) -> bool {
+    let Some(wanted) = CargoRequirement::parse(requirement) else {
+        return false;
+    };
+    let mut current: Option<&str> = None;
+    for line in lock_text.lines() {
+        let line = line.trim();
+        if line == "[[package]]" {
+            current = None;
+        } else if let Some(value) = line.strip_prefix("name = ") {
+            current = Some(value.trim_matches('"'));
+        } else if let Some(value) = line.strip_prefix("version = ")
+            && current == Some(name)
+            && parse_version(value.trim_matches('"')).is_some_and(|v| wanted.admits(v))
+        {
+            return true;
+        }
+    }
+    false
+}
+
+/// Whether a classic yarn.lock (not berry's, which records the workspace's own ranges) has an
+/// entry keyed `name@range`.
+pub(super) fn yarn_lock_has(lock_text: &str, name: &str, range: &str) -> bool {
+    if lock_text.contains("__metadata:") {
+        return false;
+    }
+    let key = format!("{name}@{range}");
+    lock_text
+        .lines()
+        .filter(|l| !l.starts_with([' ', '#']) && l.trim_end().ends_with(':'))
+        .flat_map(|l| l.trim_end().trim_end_matches(':').split(", "))
+        .any(|k| k.trim().trim_matches('"') == key)
+}
+
+/// A Cargo version requirement of one comparator: caret (the default, `0.3.73`, `^1.2`),
+/// tilde (`~1.2`) or exact (`=1.2.3`). Anything else (`>=`, several comparators, `*`) is not
+/// read.
+struct CargoRequirement {
+    op: char,
+    parts: Vec<u64>,
+}
+
+impl CargoRequirement {
+    fn parse(text: &str) -> Option<CargoRequirement> {
+        let text = text.trim();
+        let (op, rest) = match text.chars().next()? {
+            '^' | '~' | '=' => (text.chars().next()?, text[1..].trim()),
+            c if c.is_ascii_digit() => ('^', text),
+            _ => return None,
+        };
+        let parts: Option<Vec<u64>> = rest.split('.').map(|p| p.parse().ok()).collect();
+        let parts = parts.filter(|p| (1..=3).contains(&p.len()))?;
+        Some(CargoRequirement { op, parts })
+    }
+
+    fn admits(&self, version: [u64; 3]) -> bool {
+        let mut low = [0u64; 3];
+        low[..self.parts.len()].copy_from_slice(&self.parts);
+        if version < low {
+            return false;
+        }
+        // How many leading parts must stay as written.
+        let fixed = match self.op {
+            '=' => self.parts.len(),
+            '~' => self.parts.len().min(2).max(1),
+            _ => {
+                // Caret: up to and including the first non-zero part.
+                let first_non_zero = self.parts.iter().position(|&p| p != 0);
+                match first_non_zero {
+                    Some(i) => i + 1,
+                    None => self.parts.len(),
+                }
+            }
+        };
+        version[..fixed] == low[..fixed]
+    }
+}
+
+/// `1.2.3` (a pre-release or build suffix is not read: such a version is no match).
+fn parse_version(text: &str) -> Option<[u64; 3]> {
+    let mut parts = text.split('.').map(|p| p.parse::<u64>().ok());
+    Some([parts.next()??, parts.next()??, parts.next()??]).filter(|_| parts.next().is_none())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{cargo_lock_satisfies, yarn_lock_has};
+
+    #[test]
+    fn a_cargo_requirement_is_read_with_cargos_caret_tilde_and_exact_rules() {
+        let lock = "[[package]]\nname = \"backtrace\"\nversion = \"0.3.73\"\nsource = \"registry+https://github.com/rust-lang/crates.io-index\"\n\n[[package]]\nname = \"serde\"\nversion = \"1.0.200\"\n";
+        assert!(cargo_lock_satisfies(lock, "backtrace", "0.3.73"));
+        assert!(cargo_lock_satisfies(lock, "backtrace", "^0.3.67"));
+        assert!(!cargo_lock_satisfies(lock, "backtrace", "0.3.74"));
+        assert!(!cargo_lock_satisfies(lock, "backtrace", "0.4"));
+        assert!(cargo_lock_satisfies(lock, "serde", "1.0.150"));
+        assert!(cargo_lock_satisfies(lock, "serde", "1"));
+        assert!(!cargo_lock_satisfies(lock, "serde", "=1.0.199"));
+        assert!(cargo_lock_satisfies(lock, "serde", "~1.0.100"));
+        assert!(!cargo_lock_satisfies(lock, "serde", ">=1.0"));
+        assert!(!cargo_lock_satisfies(lock, "rand", "0.8"));
+    }
+
+    #[test]
+    fn a_classic_yarn_lock_is_keyed_by_name_and_range() {
+        let lock = "# yarn lockfile v1\n\n\"statuses@>= 1.5.0 < 2\", statuses@^2.0.0:\n  version \"2.0.1\"\n";
+        assert!(yarn_lock_has(lock, "statuses", "^2.0.0"));
+        assert!(!yarn_lock_has(lock, "statuses", "^3.0.0"));
+        assert!(!yarn_lock_has(
+            &format!("__metadata:\n  version: 6\n{lock}"),
+            "statuses",
+            "^2.0.0"
+        ));
+    }
+}
