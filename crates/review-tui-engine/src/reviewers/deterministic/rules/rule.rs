@@ -116,7 +116,8 @@ pub(crate) struct LineLogic {
     pub join_next: bool,
     /// Stay quiet in test code: test paths, and Rust code after `#[cfg(test)]`/`mod tests`.
     pub skip_tests: bool,
-    /// Stay quiet in a file its package builds into a binary, example, bench or build script.
+    /// Stay quiet in a file its package builds into a binary, example, bench or build script,
+    /// or that is an in-tree build backend (Python's `backend-path`).
     pub library_only: bool,
     /// Stay quiet when the same code is on the other side anywhere in the diff: a block moved
     /// within or between files is neither new (RIGHT) nor lost (LEFT).

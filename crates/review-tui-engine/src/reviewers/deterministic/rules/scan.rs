@@ -556,12 +556,17 @@ impl<'a> Scan<'a> {
     }
 
     /// Whether the file is library code by its package's targets (see
-    /// [`crate::api::scope::rust_library_code`]); library code when that cannot be known (no
+    /// [`crate::api::scope::rust_library_code`]); for Python, whether it lies outside an
+    /// in-tree build backend (see [`super::build_backend`]); library code when that cannot be
+    /// known (no
     /// worktree, no manifest, a language without one read here).
     fn library_code(&self, file: &FileDiff) -> bool {
         let Some(root) = self.options.worktree.as_deref() else {
             return true;
         };
+        if file.language == Language::Python {
+            return !super::build_backend::in_build_backend(root, &file.path);
+        }
         if file.language != Language::Rust {
             return true;
         }

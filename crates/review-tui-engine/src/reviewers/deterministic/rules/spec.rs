@@ -44,7 +44,8 @@ pub(crate) struct RuleSpec {
     #[serde(default)]
     pub skip_tests: bool,
     /// Only library code: stay quiet in files of a binary, example, bench or build target, as
-    /// the file's package manifest says (Rust: the nearest `Cargo.toml` and its targets).
+    /// the file's package manifest says (Rust: the nearest `Cargo.toml` and its targets;
+    /// Python: outside a `backend-path` of `pyproject.toml`).
     #[serde(default)]
     pub library_only: bool,
     /// Stay quiet on a line whose code appears on the other side of the diff (moved, not new
