@@ -74,7 +74,7 @@ impl CargoRequirement {
         // How many leading parts must stay as written.
         let fixed = match self.op {
             '=' => self.parts.len(),
-            '~' => self.parts.len().min(2).max(1),
+            '~' => self.parts.len().clamp(1, 2),
             _ => {
                 // Caret: up to and including the first non-zero part.
                 let first_non_zero = self.parts.iter().position(|&p| p != 0);

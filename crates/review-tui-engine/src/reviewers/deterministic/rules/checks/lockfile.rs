@@ -423,7 +423,8 @@ fn already_locked(
 ) -> BTreeSet<String> {
     let mut satisfied = BTreeSet::new();
     let yarn = file_name(lock) == "yarn.lock";
-    if !matches!(ecosystem, Ecosystem::Cargo) && !(ecosystem == Ecosystem::Npm && yarn) {
+    let read = ecosystem == Ecosystem::Cargo || (ecosystem == Ecosystem::Npm && yarn);
+    if !read {
         return satisfied;
     }
     let Some(lock_text) = worktree
