@@ -66,7 +66,6 @@ fn holds_reach(lines: &[&str]) -> bool {
         code.contains("secrets.")
             || code.contains("secrets[")
             || code.contains("github.token")
-            || code.contains("GITHUB_TOKEN")
             || code.contains("write-all")
             || (code.trim_start().split(':').nth(1).map(str::trim) == Some("write"))
     })
@@ -88,7 +87,7 @@ mod tests {
     fn a_job_reaches_what_it_or_its_workflow_holds() {
         let fuzz = "name: CIFuzz\non: [pull_request]\njobs:\n  Fuzzing:\n    runs-on: ubuntu-latest\n    steps:\n    - uses: google/oss-fuzz/infra/cifuzz/actions/build_fuzzers@master\n      with:\n        language: go\n";
         assert!(!job_reaches(fuzz, 7));
-        let coverage = "on: [push]\njobs:\n  test:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: dtolnay/rust-toolchain@master\n  coverage:\n    steps:\n      - uses: coverallsapp/github-action@master\n        with:\n          github-token: ${{ secrets.GITHUB_TOKEN }}\n";
+        let coverage = "on: [push]\njobs:\n  test:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: dtolnay/rust-toolchain@master\n  coverage:\n    steps:\n      - uses: coverallsapp/github-action@master\n        with:\n          github-token: ${{ secrets.COVERALLS_TOKEN }}\n";
         assert!(!job_reaches(coverage, 6));
         assert!(job_reaches(coverage, 9));
         let writes = "on: push\npermissions:\n  contents: write\njobs:\n  a:\n    steps:\n      - uses: x/y@main\n";

@@ -31,11 +31,9 @@ pub use gitleaks_config::{
 };
 pub use ignore::{GITLEAKSIGNORE, IgnoreEntry, parse_gitleaksignore};
 pub use mask::redact_secret;
-pub use node::{
-    SECRET_SCAN, fixture_dir, sample_dir, settle_keys_read_by_tests, to_nodes, to_nodes_reading,
-};
+pub use node::{SECRET_SCAN, fixture_dir, settle_keys_read_by_tests, to_nodes, to_nodes_reading};
 pub use rule::{Allowlist, Condition, RegexTarget, RuleRegex, SecretGroup, SecretRule};
-pub use scanner::{GITLEAKS_ALLOW, SecretHit, SecretScanner};
+pub use scanner::{GITLEAKS_ALLOW, SecretHit, SecretScanner, sample_dir};
 pub use setup::{
     GITLEAKS_CONFIG_ENV, GITLEAKS_CONFIG_TOML_ENV, GITLEAKS_TOML, SecretSetup, SetupError,
     UserConfig,

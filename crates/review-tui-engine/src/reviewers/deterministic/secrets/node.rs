@@ -10,7 +10,7 @@
 //! problem (a hardcoded credential at that spot) is still present.
 
 use super::docs_site::docs_site_file;
-use super::scanner::SecretHit;
+use super::scanner::{SecretHit, sample_path};
 use crate::diff::{Side, is_test_path};
 use crate::review::fingerprint::{fingerprint, stamp};
 use crate::review::{
@@ -225,22 +225,6 @@ pub fn fixture_dir(name: &str) -> bool {
                 | "test-fixtures"
                 | "test_fixtures"
         )
-}
-
-/// A folder of material a project publishes to show itself (`examples`, `example`, `samples`,
-/// `demo`), by its name.
-pub fn sample_dir(name: &str) -> bool {
-    matches!(
-        name.to_ascii_lowercase().as_str(),
-        "example" | "examples" | "sample" | "samples" | "demo" | "demos"
-    )
-}
-
-/// A path under a folder of examples or demos ([`sample_dir`]).
-pub(crate) fn sample_path(path: &str) -> bool {
-    let path = path.replace('\\', "/");
-    let dirs = path.rsplit_once('/').map_or("", |(dirs, _)| dirs);
-    dirs.split('/').any(sample_dir)
 }
 
 /// A key the project's own tests load (`read_by`: the test file that names it, the folder it

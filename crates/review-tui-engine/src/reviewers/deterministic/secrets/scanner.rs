@@ -13,7 +13,6 @@ pub use super::hit::SecretHit;
 use super::ignore::IgnoreEntry;
 use super::jwt;
 use super::mask::{merge_spans, redact_secret, splice};
-use super::node::sample_path;
 use super::rule::{Allowlist, Candidate, SecretRule};
 use crate::diff::Side;
 use crate::diff::is_test_path;
@@ -89,6 +88,22 @@ fn public_armour_above(text: &str, at: usize) -> bool {
         return false;
     }
     is_public_label(label)
+}
+
+/// A folder of material a project publishes to show itself (`examples`, `example`, `samples`,
+/// `demo`), by its name.
+pub fn sample_dir(name: &str) -> bool {
+    matches!(
+        name.to_ascii_lowercase().as_str(),
+        "example" | "examples" | "sample" | "samples" | "demo" | "demos"
+    )
+}
+
+/// A path under a folder of examples or demos ([`sample_dir`]).
+pub(crate) fn sample_path(path: &str) -> bool {
+    let path = path.replace('\\', "/");
+    let dirs = path.rsplit_once('/').map_or("", |(dirs, _)| dirs);
+    dirs.split('/').any(sample_dir)
 }
 
 /// Tests, fixtures, examples and documentation: where credentials are made up to show or
