@@ -23,6 +23,7 @@ mod rule;
 mod scan;
 mod seen_before;
 mod spec;
+mod unsafe_before;
 
 pub use crate::diff::is_test_path;
 pub use catalog::Catalog;

@@ -121,6 +121,9 @@ pub(crate) struct LineLogic {
     /// Stay quiet when the same code is on the other side anywhere in the diff: a block moved
     /// within or between files is neither new (RIGHT) nor lost (LEFT).
     pub moved_ok: bool,
+    /// Stay quiet on an `unsafe` block whose code was unsafe before the change (see
+    /// [`super::unsafe_before`]).
+    pub unsafe_restated_ok: bool,
     /// Stay quiet on a match whose `subject` the repository held before the change on a line
     /// this regex matches (see [`super::seen_before`]).
     pub seen_before: Option<Regex>,
@@ -311,6 +314,7 @@ fn compile_logic(
                 skip_tests: spec.skip_tests,
                 library_only: spec.library_only,
                 moved_ok: spec.moved_ok.unwrap_or(true),
+                unsafe_restated_ok: spec.unsafe_restated_ok,
                 seen_before: subject_regexes(pattern, spec.seen_before.as_deref())
                     .map_err(|(field, reason)| err(field, reason))?,
                 comments: spec.comments,
@@ -332,6 +336,7 @@ fn compile_logic(
                 ("join_next", spec.join_next),
                 ("library_only", spec.library_only),
                 ("moved_ok", spec.moved_ok.is_some()),
+                ("unsafe_restated_ok", spec.unsafe_restated_ok),
                 ("seen_before", spec.seen_before.is_some()),
                 ("comments", spec.comments),
                 ("strings", !spec.strings),

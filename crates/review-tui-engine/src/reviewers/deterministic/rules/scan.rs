@@ -16,6 +16,7 @@ use super::repo::Repo;
 use super::rule::{LineLogic, Logic};
 use super::seen_before::SeenBefore;
 use super::spec::ContextScope;
+use super::unsafe_before::UnsafeBefore;
 use crate::diff::{CodeLexer, Diff, FileDiff, Hunk, Language, Line, LineKind, LineStart, Side};
 use crate::review::fingerprint::{normalize_code, normalize_line};
 use crate::review::node::{Category, ReviewNode};
@@ -80,6 +81,7 @@ impl Catalog {
             repeats: HashMap::new(),
             seen_before: SeenBefore::default(),
             house: House::default(),
+            unsafe_before: UnsafeBefore::default(),
         };
         if options.repo_files.is_none()
             && let Some(rule) = self
@@ -129,6 +131,8 @@ struct Scan<'a> {
     seen_before: SeenBefore,
     /// What the project asks of the rules that stand for an opt-in lint.
     house: House,
+    /// What was unsafe before the change, for the rules about `unsafe` blocks.
+    unsafe_before: UnsafeBefore,
     /// Each line rule's findings by the code they quote: the node of the first, and where the
     /// same code was found again in the change.
     repeats: HashMap<(usize, String), (usize, Vec<String>)>,
@@ -506,6 +510,7 @@ impl<'a> Scan<'a> {
                     };
                     if !self.fires(logic, &here, text, &file_text, &hunk_text)
                         || self.held_before(i, logic, text)
+                        || self.restated_unsafe(logic, file, line)
                     {
                         continue;
                     }
@@ -581,6 +586,23 @@ impl<'a> Scan<'a> {
                 file,
                 number,
             )
+    }
+
+    /// Whether the `unsafe` block the line opens only restates unsafe code of the old side.
+    fn restated_unsafe(&mut self, logic: &LineLogic, file: &FileDiff, line: &Line) -> bool {
+        if !logic.unsafe_restated_ok || line.kind != LineKind::Added {
+            return false;
+        }
+        let (Some(number), Some(found)) = (line.new_line, logic.pattern.find(&line.text)) else {
+            return false;
+        };
+        self.unsafe_before.restates(
+            self.moved.diff,
+            self.options.worktree.as_deref(),
+            file,
+            number,
+            found.start(),
+        )
     }
 
     /// Whether the match's `subject` was in the repository before the change: not new.
