@@ -165,3 +165,132 @@ fn an_unsafe_block_with_an_operation_new_to_unsafe_code_is_asked_its_reason() {
         vec![8]
     );
 }
+
+const REMOVED_TEST: &str = "any/removed-test";
+
+/// platformdirs #523's shape: the Windows property tested alone because the shared list of
+/// properties the parametrised test runs skipped it.
+const DIRS: (&str, &str) = (
+    "src/pkg/windows.py",
+    "class Windows:\n    @property\n    def user_desktop_dir(self):\n        return get_folder(\"CSIDL_DESKTOPDIRECTORY\")\n\n    @property\n    def user_music_dir(self):\n        return get_folder(\"CSIDL_MYMUSIC\")\n\n\ndef make_error(failure):\n    return Error(failure)\n",
+);
+const WINDOWS_TESTS: &str = "\
+from pkg.windows import Windows, make_error
+
+
+@pytest.mark.parametrize(\"prop\", PROPS)
+def test_windows(prop):
+    expected = {
+        \"user_music_dir\": os.path.normpath(FOLDERS[\"CSIDL_MYMUSIC\"]),
+        \"user_desktop_dir\": os.path.normpath(FOLDERS[\"CSIDL_DESKTOPDIRECTORY\"]),
+    }
+    assert getattr(Windows(), prop) == expected[prop]
+
+
+def test_user_desktop_dir():
+    assert Windows().user_desktop_dir == os.path.normpath(FOLDERS[\"CSIDL_DESKTOPDIRECTORY\"])
+
+
+def test_error_of_a_legacy_failure():
+    error = make_error(legacy_failure(\"expected\", \"actual\"))
+    assert error.failure.expected == \"expected\"
+
+
+def legacy_failure(expected, actual):
+    return LegacyFailure(expected, actual)
+";
+
+#[test]
+fn a_removed_test_whose_code_the_remaining_tests_still_exercise_is_no_loss() {
+    let base = [
+        DIRS,
+        ("tests/conftest.py", "PROPS = (\n    \"user_music_dir\",\n)\n"),
+        ("tests/test_windows.py", WINDOWS_TESTS),
+    ];
+    // The property joins the shared list; its own test goes.
+    let head = WINDOWS_TESTS.replace(
+        "def test_user_desktop_dir():\n    assert Windows().user_desktop_dir == os.path.normpath(FOLDERS[\"CSIDL_DESKTOPDIRECTORY\"])\n\n\n",
+        "",
+    );
+    let lists = "PROPS = (\n    \"user_music_dir\",\n    \"user_desktop_dir\",\n)\n";
+    assert_eq!(
+        review(
+            &base,
+            &[
+                ("tests/conftest.py", Some(lists)),
+                ("tests/test_windows.py", Some(&head))
+            ],
+            REMOVED_TEST
+        ),
+        Vec::<u32>::new()
+    );
+    // A case nothing left exercises (mockito #2570: the legacy failure's path stays, its only
+    // test goes, with its helper) is a loss.
+    let head = WINDOWS_TESTS.replace(
+        "def test_error_of_a_legacy_failure():\n    error = make_error(legacy_failure(\"expected\", \"actual\"))\n    assert error.failure.expected == \"expected\"\n\n\ndef legacy_failure(expected, actual):\n    return LegacyFailure(expected, actual)\n",
+        "",
+    );
+    assert_eq!(
+        review(&base, &[("tests/test_windows.py", Some(&head))], REMOVED_TEST),
+        vec![17]
+    );
+}
+
+/// msw #2351's shape: an option removed, its test with it.
+const HANDLE: &str = "\
+export interface HandleOptions {
+  onPassthrough?: () => void
+  transformResponse?: (response: Response) => Response
+}
+
+export async function handleRequest(request: Request, options: HandleOptions) {
+  const response = await fetch(request)
+  const transform = options.transformResponse
+  return transform ? transform(response) : response
+}
+";
+const HANDLE_TESTS: &str = "\
+import { handleRequest } from './handle'
+
+test('passes the request through', async () => {
+  const response = await handleRequest(new Request('http://localhost/user'), {})
+  expect(response.status).toBe(200)
+})
+
+test('returns a transformed response if the option is given', async () => {
+  const transformResponse = vi.fn((response) => response)
+  await handleRequest(new Request('http://localhost/user'), { transformResponse })
+  expect(transformResponse).toHaveBeenCalledTimes(1)
+})
+";
+
+#[test]
+fn a_removed_test_of_what_the_change_removed_went_with_it() {
+    let base = [("src/handle.ts", HANDLE), ("src/handle.test.ts", HANDLE_TESTS)];
+    let handle = HANDLE
+        .replace("  transformResponse?: (response: Response) => Response\n", "")
+        .replace(
+            "  const transform = options.transformResponse\n  return transform ? transform(response) : response\n",
+            "  return response\n",
+        );
+    let tests = HANDLE_TESTS.replace(
+        "\ntest('returns a transformed response if the option is given', async () => {\n  const transformResponse = vi.fn((response) => response)\n  await handleRequest(new Request('http://localhost/user'), { transformResponse })\n  expect(transformResponse).toHaveBeenCalledTimes(1)\n})\n",
+        "",
+    );
+    assert_eq!(
+        review(
+            &base,
+            &[
+                ("src/handle.ts", Some(&handle)),
+                ("src/handle.test.ts", Some(&tests))
+            ],
+            REMOVED_TEST
+        ),
+        Vec::<u32>::new()
+    );
+    // The option kept: its only test is a loss.
+    assert_eq!(
+        review(&base, &[("src/handle.test.ts", Some(&tests))], REMOVED_TEST),
+        vec![8]
+    );
+}
