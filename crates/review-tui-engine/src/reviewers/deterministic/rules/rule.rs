@@ -138,6 +138,8 @@ pub(crate) struct LineLogic {
     pub asked_by: Vec<Counterpart>,
     /// The house convention's mark on the rule's other matches in the file (see `asked_by`).
     pub house_marker: Option<Regex>,
+    /// Found in what the match opens, the rule fires whatever the house asks.
+    pub asked_anyway: Option<Regex>,
 }
 
 #[derive(Debug, Clone, Default)]
@@ -291,6 +293,12 @@ fn compile_logic(
         |field: &str, text: &Option<String>| text.as_deref().map(|t| regex(field, t)).transpose();
 
     let logic = match (&spec.pattern, &spec.check) {
+        (Some(_), None) if spec.asked_anyway.is_some() && spec.asked_by.is_empty() => {
+            return Err(err(
+                "asked_anyway",
+                "overrides what the house asks: it needs `asked_by`".into(),
+            ));
+        }
         (Some(_), None) if spec.house_marker.is_some() && spec.asked_by.is_empty() => {
             return Err(err(
                 "house_marker",
@@ -326,6 +334,7 @@ fn compile_logic(
                     .collect::<Result<Vec<_>, _>>()
                     .map_err(|reason| err("asked_by", reason.to_string()))?,
                 house_marker: optional("house_marker", &spec.house_marker)?,
+                asked_anyway: optional("asked_anyway", &spec.asked_anyway)?,
             }))
         }
         (None, Some(name)) => {
@@ -343,6 +352,7 @@ fn compile_logic(
                 ("side", spec.side.is_some()),
                 ("asked_by", !spec.asked_by.is_empty()),
                 ("house_marker", spec.house_marker.is_some()),
+                ("asked_anyway", spec.asked_anyway.is_some()),
                 ("forbid", !forbid.is_empty()),
             ];
             if let Some((field, _)) = line_only.iter().find(|(_, set)| *set) {

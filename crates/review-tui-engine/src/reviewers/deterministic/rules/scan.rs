@@ -514,7 +514,9 @@ impl<'a> Scan<'a> {
                     {
                         continue;
                     }
-                    if !self.asked(i, logic, file, number) {
+                    if !(self.asked_anyway(logic, file, line, text)
+                        || self.asked(i, logic, file, number))
+                    {
                         continue;
                     }
                     let code: Vec<&str> = std::iter::once(line.text.as_str())
@@ -586,6 +588,28 @@ impl<'a> Scan<'a> {
                 file,
                 number,
             )
+    }
+
+    /// Whether what the match opens holds an operation the rule asks about whatever the house
+    /// (`asked_anyway`): read in the whole `unsafe` block for a rule about them, else in the
+    /// matched lines.
+    fn asked_anyway(&mut self, logic: &LineLogic, file: &FileDiff, line: &Line, text: &str) -> bool {
+        let Some(anyway) = &logic.asked_anyway else {
+            return false;
+        };
+        let block = (logic.unsafe_restated_ok && line.kind == LineKind::Added)
+            .then(|| {
+                let number = line.new_line?;
+                let found = logic.pattern.find(&line.text)?;
+                self.unsafe_before.block_text(
+                    self.options.worktree.as_deref(),
+                    file,
+                    number,
+                    found.start(),
+                )
+            })
+            .flatten();
+        anyway.is_match(block.as_deref().unwrap_or(text))
     }
 
     /// Whether the `unsafe` block the line opens only restates unsafe code of the old side.

@@ -105,6 +105,11 @@ pub(crate) struct RuleSpec {
     /// With `asked_by`: a regex that, found in the paragraph of most of the rule's other
     /// matches in the file, shows the house convention the rule asks for (`// SAFETY:`).
     pub house_marker: Option<String>,
+    /// With `asked_by`: a regex that, found in what the match opens (for an
+    /// `unsafe_restated_ok` rule the whole `unsafe` block, else the matched lines), makes the
+    /// rule fire whatever the house asks: an operation whose soundness is never a matter of
+    /// style (`ptr::read` duplicating ownership, `mem::forget`).
+    pub asked_anyway: Option<String>,
     pub max_lines: Option<usize>,
     pub max_bytes: Option<usize>,
     pub examples: Option<ExamplesSpec>,

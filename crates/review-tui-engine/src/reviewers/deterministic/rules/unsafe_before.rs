@@ -89,13 +89,7 @@ impl UnsafeBefore {
         let Some(sides) = self.sides(root, file) else {
             return false;
         };
-        let row = (line as usize).saturating_sub(1);
-        let Some(block) = sides
-            .blocks
-            .iter()
-            .find(|b| b.at == (row, column))
-            .or_else(|| sides.blocks.iter().find(|b| b.at.0 == row))
-        else {
+        let Some(block) = sides.block_at(line, column) else {
             return false;
         };
         // What counts as unsafe before: a block's code anywhere, an `unsafe fn`'s body only for
@@ -137,11 +131,37 @@ impl UnsafeBefore {
         take_all(removed, &wanted, enough)
     }
 
+    /// The code between the braces of the `unsafe` block opening at `column` of head line
+    /// `line` of `file`, when the grammar sees one there.
+    pub(super) fn block_text(
+        &mut self,
+        worktree: Option<&Path>,
+        file: &FileDiff,
+        line: u32,
+        column: usize,
+    ) -> Option<String> {
+        let sides = self.sides(worktree?, file)?;
+        let block = sides.block_at(line, column)?;
+        Some(sides.head[block.inside.clone()].to_string())
+    }
+
     fn sides(&mut self, root: &Path, file: &FileDiff) -> Option<Rc<Sides>> {
         self.files
             .entry(file.path.clone())
             .or_insert_with(|| read_sides(root, file).map(Rc::new))
             .clone()
+    }
+}
+
+impl Sides {
+    /// The block whose keyword is at `column` of head line `line` (1-based), else the first
+    /// opening on that line.
+    fn block_at(&self, line: u32, column: usize) -> Option<&Block> {
+        let row = (line as usize).saturating_sub(1);
+        self.blocks
+            .iter()
+            .find(|b| b.at == (row, column))
+            .or_else(|| self.blocks.iter().find(|b| b.at.0 == row))
     }
 }
 

@@ -294,3 +294,30 @@ fn a_removed_test_of_what_the_change_removed_went_with_it() {
         vec![8]
     );
 }
+
+#[test]
+fn a_new_block_that_duplicates_or_forgets_ownership_is_asked_whatever_the_house() {
+    // hashbrown #439: `ptr::read` of the allocator, sound only because `mem::forget(self)`
+    // follows, in a file whose blocks carry no `SAFETY:` comments and a crate that does not
+    // ask for them.
+    let plain = ("Cargo.toml", "[package]\nname = \"x\"\nversion = \"0.1.0\"\n");
+    let table = "pub struct Table {\n    alloc: Alloc,\n}\n\nimpl Table {\n    pub fn get(&self, p: *const u8) -> u8 {\n        unsafe { *p }\n    }\n}\n";
+    let base = [plain, ("src/lib.rs", "pub mod raw;\n"), ("src/raw.rs", table)];
+    let into_alloc = table.replace(
+        "impl Table {\n",
+        "impl Table {\n    pub fn into_alloc(self) -> Alloc {\n        let alloc = unsafe { core::ptr::read(&self.alloc) };\n        core::mem::forget(self);\n        alloc\n    }\n\n",
+    );
+    assert_eq!(
+        review(&base, &[("src/raw.rs", Some(&into_alloc))], UNSAFE),
+        vec![7]
+    );
+    // A plain dereference is the house's question, and this house does not ask it.
+    let deref = table.replace(
+        "impl Table {\n",
+        "impl Table {\n    pub fn first(&self, p: *const u8) -> u8 {\n        let v = unsafe { *p.add(1) };\n        v\n    }\n\n",
+    );
+    assert_eq!(
+        review(&base, &[("src/raw.rs", Some(&deref))], UNSAFE),
+        Vec::<u32>::new()
+    );
+}
