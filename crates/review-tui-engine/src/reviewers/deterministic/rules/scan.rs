@@ -593,7 +593,13 @@ impl<'a> Scan<'a> {
     /// Whether what the match opens holds an operation the rule asks about whatever the house
     /// (`asked_anyway`): read in the whole `unsafe` block for a rule about them, else in the
     /// matched lines.
-    fn asked_anyway(&mut self, logic: &LineLogic, file: &FileDiff, line: &Line, text: &str) -> bool {
+    fn asked_anyway(
+        &mut self,
+        logic: &LineLogic,
+        file: &FileDiff,
+        line: &Line,
+        text: &str,
+    ) -> bool {
         let Some(anyway) = &logic.asked_anyway else {
             return false;
         };

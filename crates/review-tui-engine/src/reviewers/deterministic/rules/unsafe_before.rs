@@ -229,7 +229,11 @@ fn removed_unsafe_code(
         }
     }
     // Arguments re-wrapped onto one line lose the comma rustfmt puts after the last.
-    code.map(|pool| pool.replace(",)", ")").replace(",]", "]").replace(",}", "}"))
+    code.map(|pool| {
+        pool.replace(",)", ")")
+            .replace(",]", "]")
+            .replace(",}", "}")
+    })
 }
 
 /// Reads and parses both sides of `file`.
@@ -245,9 +249,14 @@ fn read_sides(root: &Path, file: &FileDiff) -> Option<Sides> {
     parser
         .set_language(&tree_sitter_rust::LANGUAGE.into())
         .ok()?;
-    let head_tree = parser.parse(&head, None)?;
     let mut blocks = Vec::new();
-    walk(&head_tree, &mut |node| {
+    // Most files a range removes lines from hold no unsafe code: nothing to parse.
+    let head_tree = if head.contains("unsafe") {
+        Some(parser.parse(&head, None)?)
+    } else {
+        None
+    };
+    walk(head_tree.as_ref(), &mut |node| {
         if node.kind() == "unsafe_block"
             && let Some(body) = child_of_kind(node, "block")
         {
@@ -266,7 +275,7 @@ fn read_sides(root: &Path, file: &FileDiff) -> Option<Sides> {
     let mut old_unsafe = vec![Unsafe::No; old.text.lines().count()];
     if old.text.contains("unsafe") {
         let old_tree = parser.parse(&old.text, None)?;
-        walk(&old_tree, &mut |node| {
+        walk(Some(&old_tree), &mut |node| {
             let (region, kind) = match node.kind() {
                 "unsafe_block" => (Some(node), Unsafe::Block),
                 "function_item" if is_unsafe_fn(node, &old.text) => {
@@ -299,7 +308,10 @@ fn read_sides(root: &Path, file: &FileDiff) -> Option<Sides> {
 }
 
 /// Calls `visit` on every node of `tree`, parents first.
-fn walk(tree: &Tree, visit: &mut dyn FnMut(Node)) {
+fn walk(tree: Option<&Tree>, visit: &mut dyn FnMut(Node)) {
+    let Some(tree) = tree else {
+        return;
+    };
     let mut cursor = tree.walk();
     loop {
         visit(cursor.node());
@@ -337,7 +349,10 @@ fn code_key(line: &str) -> String {
         .chars()
         .filter(|c| !c.is_whitespace())
         .collect();
-    let code = code.replace(",)", ")").replace(",]", "]").replace(",}", "}");
+    let code = code
+        .replace(",)", ")")
+        .replace(",]", "]")
+        .replace(",}", "}");
     code.strip_suffix(',').map(str::to_string).unwrap_or(code)
 }
 

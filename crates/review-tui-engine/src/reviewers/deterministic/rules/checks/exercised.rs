@@ -196,6 +196,9 @@ impl HeadCode {
     pub(super) fn exercised(&self, uses: &Uses) -> bool {
         !uses.chains.is_empty()
             && uses.chains.iter().all(|c| self.tests.chains.contains(c))
-            && uses.literals.iter().all(|l| self.tests.literals.contains(l))
+            && uses
+                .literals
+                .iter()
+                .all(|l| self.tests.literals.contains(l))
     }
 }

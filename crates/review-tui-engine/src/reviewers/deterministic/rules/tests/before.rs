@@ -122,7 +122,10 @@ fn an_unsafe_block_wrapping_what_was_already_unsafe_code_is_not_new_unsafe_code(
     ];
     let head = [
         ("src/raw.rs", Some("pub fn h() {}\n")),
-        ("src/other.rs", Some(&*format!("pub fn g() {{}}\n\n{moved}"))),
+        (
+            "src/other.rs",
+            Some(&*format!("pub fn g() {{}}\n\n{moved}")),
+        ),
     ];
     assert_eq!(review(&base, &head, UNSAFE), Vec::<u32>::new());
 }
@@ -135,24 +138,36 @@ fn an_unsafe_block_with_an_operation_new_to_unsafe_code_is_asked_its_reason() {
         "        self.ptr.read()\n",
         "        unsafe {\n            let alloc = core::ptr::read(&self.ptr);\n            alloc.read()\n        }\n",
     );
-    assert_eq!(review(&base, &[("src/raw.rs", Some(&added))], UNSAFE), vec![7]);
+    assert_eq!(
+        review(&base, &[("src/raw.rs", Some(&added))], UNSAFE),
+        vec![7]
+    );
     // The same operation once more: one removed line restates one block.
     let twice = RAW_BEFORE.replace(
         "        self.ptr.read()\n",
         "        let _ = unsafe { self.ptr.read() };\n        unsafe { self.ptr.read() }\n",
     );
-    assert_eq!(review(&base, &[("src/raw.rs", Some(&twice))], UNSAFE), vec![8]);
+    assert_eq!(
+        review(&base, &[("src/raw.rs", Some(&twice))], UNSAFE),
+        vec![8]
+    );
     // A function that stops being `unsafe` answers for its body itself now.
     let safe = RAW_BEFORE.replace(
         "    pub unsafe fn read(&self) -> T {\n        self.ptr.read()\n",
         "    pub fn read(&self) -> T {\n        unsafe { self.ptr.read() }\n",
     );
-    assert_eq!(review(&base, &[("src/raw.rs", Some(&safe))], UNSAFE), vec![7]);
+    assert_eq!(
+        review(&base, &[("src/raw.rs", Some(&safe))], UNSAFE),
+        vec![7]
+    );
     // Code that was safe, now inside a block (a callee made `unsafe`).
     let before = "pub fn f(v: &mut Vec<u8>) {\n    v.set_len(0);\n}\n";
     let after = "pub fn f(v: &mut Vec<u8>) {\n    unsafe {\n        v.set_len(0);\n    }\n}\n";
     let base = [LINTED, LIB, ("src/raw.rs", before)];
-    assert_eq!(review(&base, &[("src/raw.rs", Some(after))], UNSAFE), vec![2]);
+    assert_eq!(
+        review(&base, &[("src/raw.rs", Some(after))], UNSAFE),
+        vec![2]
+    );
     // A new function mirroring one the change keeps: its reasons are its own (crossbeam's
     // `push_mut` beside `push`).
     let push = "pub fn push(p: *mut u8) {\n    unsafe {\n        p.write(1);\n    }\n}\n";
@@ -204,7 +219,10 @@ def legacy_failure(expected, actual):
 fn a_removed_test_whose_code_the_remaining_tests_still_exercise_is_no_loss() {
     let base = [
         DIRS,
-        ("tests/conftest.py", "PROPS = (\n    \"user_music_dir\",\n)\n"),
+        (
+            "tests/conftest.py",
+            "PROPS = (\n    \"user_music_dir\",\n)\n",
+        ),
         ("tests/test_windows.py", WINDOWS_TESTS),
     ];
     // The property joins the shared list; its own test goes.
@@ -231,7 +249,11 @@ fn a_removed_test_whose_code_the_remaining_tests_still_exercise_is_no_loss() {
         "",
     );
     assert_eq!(
-        review(&base, &[("tests/test_windows.py", Some(&head))], REMOVED_TEST),
+        review(
+            &base,
+            &[("tests/test_windows.py", Some(&head))],
+            REMOVED_TEST
+        ),
         vec![17]
     );
 }
@@ -266,7 +288,10 @@ test('returns a transformed response if the option is given', async () => {
 
 #[test]
 fn a_removed_test_of_what_the_change_removed_went_with_it() {
-    let base = [("src/handle.ts", HANDLE), ("src/handle.test.ts", HANDLE_TESTS)];
+    let base = [
+        ("src/handle.ts", HANDLE),
+        ("src/handle.test.ts", HANDLE_TESTS),
+    ];
     let handle = HANDLE
         .replace("  transformResponse?: (response: Response) => Response\n", "")
         .replace(
@@ -300,9 +325,16 @@ fn a_new_block_that_duplicates_or_forgets_ownership_is_asked_whatever_the_house(
     // hashbrown #439: `ptr::read` of the allocator, sound only because `mem::forget(self)`
     // follows, in a file whose blocks carry no `SAFETY:` comments and a crate that does not
     // ask for them.
-    let plain = ("Cargo.toml", "[package]\nname = \"x\"\nversion = \"0.1.0\"\n");
+    let plain = (
+        "Cargo.toml",
+        "[package]\nname = \"x\"\nversion = \"0.1.0\"\n",
+    );
     let table = "pub struct Table {\n    alloc: Alloc,\n}\n\nimpl Table {\n    pub fn get(&self, p: *const u8) -> u8 {\n        unsafe { *p }\n    }\n}\n";
-    let base = [plain, ("src/lib.rs", "pub mod raw;\n"), ("src/raw.rs", table)];
+    let base = [
+        plain,
+        ("src/lib.rs", "pub mod raw;\n"),
+        ("src/raw.rs", table),
+    ];
     let into_alloc = table.replace(
         "impl Table {\n",
         "impl Table {\n    pub fn into_alloc(self) -> Alloc {\n        let alloc = unsafe { core::ptr::read(&self.alloc) };\n        core::mem::forget(self);\n        alloc\n    }\n\n",
