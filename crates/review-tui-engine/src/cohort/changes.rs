@@ -193,32 +193,7 @@ fn reverse_applied(file: &FileDiff, worktree: &Path) -> Option<Vec<u8>> {
     } else {
         String::from_utf8_lossy(&worktree_file::read(worktree, &file.path).ok()?).into_owned()
     };
-    let head_lines: Vec<&str> = head.split_inclusive('\n').collect();
-    let mut old = String::with_capacity(head.len());
-    let mut next = 0usize;
-    for hunk in &file.hunks {
-        // A hunk with no new lines starts *after* line `new_start`.
-        let before = if hunk.new_count == 0 {
-            hunk.new_start
-        } else {
-            hunk.new_start.saturating_sub(1)
-        } as usize;
-        while next < before.min(head_lines.len()) {
-            old.push_str(head_lines[next]);
-            next += 1;
-        }
-        for line in &hunk.lines {
-            if line.kind != LineKind::Added {
-                old.push_str(&line.text);
-                old.push('\n');
-            }
-        }
-        next += hunk.new_count as usize;
-    }
-    for line in head_lines.iter().skip(next) {
-        old.push_str(line);
-    }
-    Some(old.into_bytes())
+    Some(crate::diff::old_side(file, &head).text.into_bytes())
 }
 
 /// A head file the index build already parsed, and the grammar it used.

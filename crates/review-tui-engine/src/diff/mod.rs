@@ -13,6 +13,7 @@ mod language;
 pub(crate) mod merge_base;
 mod model;
 mod names;
+mod old_side;
 mod parse;
 mod testcode;
 
@@ -29,5 +30,6 @@ pub use model::{
     Diff, FileDiff, FileMode, FileStatus, Hunk, Line, LineEnding, LineKind, SubmoduleChange,
     Unavailable,
 };
+pub use old_side::{OldSide, old_side};
 pub use parse::{parse, parse_bytes};
 pub use testcode::{FileLine, TestTracker, file_lines, is_test_path, test_lines};

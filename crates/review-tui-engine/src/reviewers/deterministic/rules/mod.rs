@@ -25,6 +25,7 @@ mod rule;
 mod scan;
 mod seen_before;
 mod spec;
+mod unsafe_before;
 mod workflow_reach;
 
 pub use crate::diff::is_test_path;

@@ -122,6 +122,9 @@ pub(crate) struct LineLogic {
     /// Stay quiet when the same code is on the other side anywhere in the diff: a block moved
     /// within or between files is neither new (RIGHT) nor lost (LEFT).
     pub moved_ok: bool,
+    /// Stay quiet on an `unsafe` block whose code was unsafe before the change (see
+    /// [`super::unsafe_before`]).
+    pub unsafe_restated_ok: bool,
     /// Stay quiet on a match whose `subject` the repository held before the change on a line
     /// this regex matches (see [`super::seen_before`]).
     pub seen_before: Option<Regex>,
@@ -142,6 +145,8 @@ pub(crate) struct LineLogic {
     pub asked_by: Vec<Counterpart>,
     /// The house convention's mark on the rule's other matches in the file (see `asked_by`).
     pub house_marker: Option<Regex>,
+    /// Found in what the match opens, the rule fires whatever the house asks.
+    pub asked_anyway: Option<Regex>,
 }
 
 #[derive(Debug, Clone, Default)]
@@ -295,6 +300,12 @@ fn compile_logic(
         |field: &str, text: &Option<String>| text.as_deref().map(|t| regex(field, t)).transpose();
 
     let logic = match (&spec.pattern, &spec.check) {
+        (Some(_), None) if spec.asked_anyway.is_some() && spec.asked_by.is_empty() => {
+            return Err(err(
+                "asked_anyway",
+                "overrides what the house asks: it needs `asked_by`".into(),
+            ));
+        }
         (Some(_), None) if spec.house_marker.is_some() && spec.asked_by.is_empty() => {
             return Err(err(
                 "house_marker",
@@ -318,6 +329,7 @@ fn compile_logic(
                 skip_tests: spec.skip_tests,
                 library_only: spec.library_only,
                 moved_ok: spec.moved_ok.unwrap_or(true),
+                unsafe_restated_ok: spec.unsafe_restated_ok,
                 seen_before: subject_regexes(pattern, spec.seen_before.as_deref())
                     .map_err(|(field, reason)| err(field, reason))?,
                 reach: spec.reach,
@@ -339,6 +351,7 @@ fn compile_logic(
                     .collect::<Result<Vec<_>, _>>()
                     .map_err(|reason| err("asked_by", reason.to_string()))?,
                 house_marker: optional("house_marker", &spec.house_marker)?,
+                asked_anyway: optional("asked_anyway", &spec.asked_anyway)?,
             }))
         }
         (None, Some(name)) => {
@@ -349,6 +362,7 @@ fn compile_logic(
                 ("join_next", spec.join_next),
                 ("library_only", spec.library_only),
                 ("moved_ok", spec.moved_ok.is_some()),
+                ("unsafe_restated_ok", spec.unsafe_restated_ok),
                 ("seen_before", spec.seen_before.is_some()),
                 ("drops_result", spec.drops_result.is_some()),
                 ("reach", spec.reach),
@@ -357,6 +371,7 @@ fn compile_logic(
                 ("side", spec.side.is_some()),
                 ("asked_by", !spec.asked_by.is_empty()),
                 ("house_marker", spec.house_marker.is_some()),
+                ("asked_anyway", spec.asked_anyway.is_some()),
                 ("forbid", !forbid.is_empty()),
             ];
             if let Some((field, _)) = line_only.iter().find(|(_, set)| *set) {

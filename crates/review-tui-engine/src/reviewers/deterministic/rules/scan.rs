@@ -17,6 +17,7 @@ use super::repo::Repo;
 use super::rule::{LineLogic, Logic};
 use super::seen_before::SeenBefore;
 use super::spec::ContextScope;
+use super::unsafe_before::UnsafeBefore;
 use crate::diff::{CodeLexer, Diff, FileDiff, Hunk, Language, Line, LineKind, LineStart, Side};
 use crate::review::fingerprint::{normalize_code, normalize_line};
 use crate::review::node::{Category, ReviewNode};
@@ -82,6 +83,7 @@ impl Catalog {
             seen_before: SeenBefore::default(),
             go_results: GoResults::default(),
             house: House::default(),
+            unsafe_before: UnsafeBefore::default(),
         };
         if options.repo_files.is_none()
             && let Some(rule) = self
@@ -133,6 +135,8 @@ struct Scan<'a> {
     go_results: GoResults,
     /// What the project asks of the rules that stand for an opt-in lint.
     house: House,
+    /// What was unsafe before the change, for the rules about `unsafe` blocks.
+    unsafe_before: UnsafeBefore,
     /// Each line rule's findings by the code they quote: the node of the first, and where the
     /// same code was found again in the change.
     repeats: HashMap<(usize, String), (usize, Vec<String>)>,
@@ -513,10 +517,13 @@ impl<'a> Scan<'a> {
                         || self.held_before(i, logic, text)
                         || !self.drops_wanted(logic, text)
                         || (logic.reach && !self.reaches(file, side, number, &head_text))
+                        || self.restated_unsafe(logic, file, line)
                     {
                         continue;
                     }
-                    if !self.asked(i, logic, file, number) {
+                    if !(self.asked_anyway(logic, file, line, text)
+                        || self.asked(i, logic, file, number))
+                    {
                         continue;
                     }
                     let code: Vec<&str> = std::iter::once(line.text.as_str())
@@ -628,6 +635,51 @@ impl<'a> Scan<'a> {
         };
         self.go_results
             .drops(callee.as_str(), wanted, repo(self.options))
+    }
+
+    /// Whether what the match opens holds an operation the rule asks about whatever the house
+    /// (`asked_anyway`): read in the whole `unsafe` block for a rule about them, else in the
+    /// matched lines.
+    fn asked_anyway(
+        &mut self,
+        logic: &LineLogic,
+        file: &FileDiff,
+        line: &Line,
+        text: &str,
+    ) -> bool {
+        let Some(anyway) = &logic.asked_anyway else {
+            return false;
+        };
+        let block = (logic.unsafe_restated_ok && line.kind == LineKind::Added)
+            .then(|| {
+                let number = line.new_line?;
+                let found = logic.pattern.find(&line.text)?;
+                self.unsafe_before.block_text(
+                    self.options.worktree.as_deref(),
+                    file,
+                    number,
+                    found.start(),
+                )
+            })
+            .flatten();
+        anyway.is_match(block.as_deref().unwrap_or(text))
+    }
+
+    /// Whether the `unsafe` block the line opens only restates unsafe code of the old side.
+    fn restated_unsafe(&mut self, logic: &LineLogic, file: &FileDiff, line: &Line) -> bool {
+        if !logic.unsafe_restated_ok || line.kind != LineKind::Added {
+            return false;
+        }
+        let (Some(number), Some(found)) = (line.new_line, logic.pattern.find(&line.text)) else {
+            return false;
+        };
+        self.unsafe_before.restates(
+            self.moved.diff,
+            self.options.worktree.as_deref(),
+            file,
+            number,
+            found.start(),
+        )
     }
 
     /// Whether the match's `subject` was in the repository before the change: not new.

@@ -51,6 +51,11 @@ pub(crate) struct RuleSpec {
     /// Stay quiet on a line whose code appears on the other side of the diff (moved, not new
     /// or removed). On unless a rule says `moved_ok = false`.
     pub moved_ok: Option<bool>,
+    /// A rule about Rust `unsafe` blocks: stay quiet on a block whose every line of code was
+    /// unsafe code before the change (see `unsafe_before`): an `unsafe fn`'s body wrapped in
+    /// a block, a block split or narrowed, unsafe code moved.
+    #[serde(default)]
+    pub unsafe_restated_ok: bool,
     /// A regex with a `subject` group, as the pattern has: a match whose subject the
     /// repository already held on a line this regex matches, before the change (an unchanged
     /// file the rule reads, or a context or removed line), is not new (an action the workflows
@@ -109,6 +114,11 @@ pub(crate) struct RuleSpec {
     /// With `asked_by`: a regex that, found in the paragraph of most of the rule's other
     /// matches in the file, shows the house convention the rule asks for (`// SAFETY:`).
     pub house_marker: Option<String>,
+    /// With `asked_by`: a regex that, found in what the match opens (for an
+    /// `unsafe_restated_ok` rule the whole `unsafe` block, else the matched lines), makes the
+    /// rule fire whatever the house asks: an operation whose soundness is never a matter of
+    /// style (`ptr::read` duplicating ownership, `mem::forget`).
+    pub asked_anyway: Option<String>,
     pub max_lines: Option<usize>,
     pub max_bytes: Option<usize>,
     pub examples: Option<ExamplesSpec>,

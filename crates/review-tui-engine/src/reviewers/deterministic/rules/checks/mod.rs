@@ -3,6 +3,7 @@
 //! is code, named by the rule's `check` field.
 
 mod dockerfile;
+mod exercised;
 mod lock_refresh;
 mod lock_satisfies;
 mod lockfile;

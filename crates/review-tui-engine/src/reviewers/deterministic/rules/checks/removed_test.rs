@@ -101,13 +101,18 @@ struct Removed {
     body: Vec<String>,
     /// The messages its assertions expect (see [`MESSAGE_LITERAL`]).
     literals: Vec<String>,
+    /// The names and literals its body uses (see [`super::exercised`]).
+    uses: super::exercised::Uses,
 }
 
 /// What every file's question reads of the whole diff (its new side, the features it
 /// removed), read once per scan: a range removing tests in hundreds of files read its 145k
 /// lines once per such file.
 #[derive(Default)]
-pub(crate) struct WholeDiff<'d>(std::cell::OnceCell<(AddedCode<'d>, RemovedFeatures)>);
+pub(crate) struct WholeDiff<'d>(
+    std::cell::OnceCell<(AddedCode<'d>, RemovedFeatures)>,
+    super::exercised::HeadCodes,
+);
 
 impl<'d> WholeDiff<'d> {
     fn of(&self, diff: &'d Diff, worktree: Option<&Path>) -> (&AddedCode<'d>, &RemovedFeatures) {
@@ -168,6 +173,13 @@ pub(super) fn removed_tests<'d>(
                 let in_file: &HashSet<String> =
                     head_file.get_or_init(|| head_file_tests(root, file));
                 in_file.contains(&test.name) || defined_in_language(root, file, &test.name, cache)
+            })
+        })
+        // What it exercised went with the change, or the head's tests still exercise it.
+        .filter(|test| {
+            !worktree.is_some_and(|root| {
+                let head = whole.1.of(root, diff, file.language);
+                head.feature_removed(&test.uses) || head.exercised(&test.uses)
             })
         })
         .map(|test| Hit {
@@ -260,9 +272,18 @@ fn find_removed(file: &FileDiff) -> Vec<Removed> {
                     .map(|m| m.as_str().to_string())
                     .filter(|l| l.trim().contains(' '))
                     .collect();
+                let uses = super::exercised::Uses::of(
+                    file.language,
+                    old[def_at + 1..]
+                        .iter()
+                        .map(|(t, _, _)| *t)
+                        .take_while(|t| t.trim().is_empty() || indentation(t) > indent)
+                        .take_while(|t| !starts_test(file.language, t)),
+                );
                 found.push(Removed {
                     name,
                     literals,
+                    uses,
                     line,
                     code: text.to_string(),
                     body,

@@ -1,6 +1,7 @@
 //! Tests of the rule catalog: every rule's own examples, scans of hand-written diffs, the file
 //! checks, loading and overriding.
 
+mod before;
 mod catalog;
 mod checks;
 mod examples;

@@ -107,6 +107,34 @@ fn an_unsafe_block_justified_in_prose_needs_no_safety_word_but_a_marker_is_no_ju
 }
 
 #[test]
+fn a_labelled_sentence_above_an_unsafe_block_explains_it() {
+    // clap #4802: `split_at` deprecated as unsound, said right above its block.
+    let block = |above: &str| {
+        added_file(
+            "clap_lex/src/ext.rs",
+            &format!(
+                "impl OsStrExt for OsStr {{\n    fn split_at(&self, index: usize) -> (&OsStr, &OsStr) {{\n{above}        unsafe {{\n            let bytes = to_bytes(self);\n            let (first, second) = bytes.split_at(index);\n            (to_os_str(first), to_os_str(second))\n        }}\n    }}\n}}\n"
+            ),
+        )
+    };
+    let rule = "rust/unsafe-without-safety-comment";
+    for label in [
+        "        // BUG: This is unsafe and has been deprecated\n",
+        "        // WARNING: The bytes may not be UTF-8 here\n",
+    ] {
+        assert_eq!(count(&scan(&block(label)), rule), 0, "{label}");
+    }
+    // A task marker before a task explains nothing; nor does a label alone.
+    for marker in [
+        "        // TODO: check the bytes here\n",
+        "        // BUG: see #42\n",
+        "",
+    ] {
+        assert_eq!(count(&scan(&block(marker)), rule), 1, "{marker}");
+    }
+}
+
+#[test]
 fn an_existing_unsafe_block_rewritten_in_place_is_not_a_new_one() {
     // rayon #815: the `unsafe` that set the global registry, rewritten on one line.
     let lines = [
