@@ -94,7 +94,9 @@ fn package_of(path: &str, read: Read) -> Option<(String, String)> {
     let mut dir = parent_dir(path).to_string();
     loop {
         let manifest = join(&dir, "package.json");
-        if let Some(text) = read(&manifest) {
+        if let Some(text) = read(&manifest)
+            && (dir.is_empty() || names_a_package(&text))
+        {
             return Some((dir, text));
         }
         if dir.is_empty() {
@@ -102,6 +104,19 @@ fn package_of(path: &str, read: Read) -> Option<(String, String)> {
         }
         dir = parent_dir(&dir).to_string();
     }
+}
+
+/// Whether a `package.json` below the repository's root is a package's manifest: it names,
+/// versions, withdraws or points at a package. One with none of these only sets how Node
+/// reads the folder's files (msw's `src/package.json`, `{"type": "module"}`): those files
+/// still belong to the package above.
+fn names_a_package(manifest: &str) -> bool {
+    const PACKAGE: &[&str] = &[
+        "name", "version", "private", "exports", "main", "module", "types", "typings",
+    ];
+    serde_json::from_str::<serde_json::Value>(manifest)
+        .ok()
+        .is_none_or(|json| PACKAGE.iter().any(|key| json.get(key).is_some()))
 }
 
 fn join(dir: &str, file: &str) -> String {
@@ -533,6 +548,54 @@ export class TrieRouter {}
         assert_eq!(
             script_scope("src/router/trie-router/router.ts", &read),
             Some(Visibility::Only(BTreeSet::from(["TrieRouter".to_string()])))
+        );
+    }
+
+    #[test]
+    fn a_folder_marking_its_module_type_is_no_package_of_its_own() {
+        // msw 2.13.6 → 2.14.0: `kSetCookie`, exported by a module under `src/` beside a
+        // `src/package.json` that only says `"type": "module"`; no entry point re-exports it.
+        let read = repo(&[
+            (
+                "package.json",
+                r#"{"name": "msw", "exports": {".": {"types": "./lib/core/index.d.ts", "default": "./lib/core/index.js"}}}"#,
+            ),
+            ("src/package.json", r#"{"type": "module"}"#),
+            (
+                "src/core/index.ts",
+                "export { HttpResponse } from './HttpResponse'\n",
+            ),
+            (
+                "src/core/HttpResponse.ts",
+                "import { decorateResponse } from './utils/HttpResponse/decorators'\nexport class HttpResponse {}\n",
+            ),
+            (
+                "src/core/utils/HttpResponse/decorators.ts",
+                "export const kSetCookie = Symbol('kSetCookie')\nexport function decorateResponse() {}\n",
+            ),
+        ]);
+        assert!(matches!(
+            script_scope("src/core/utils/HttpResponse/decorators.ts", &read),
+            Some(Visibility::NotApi(_))
+        ));
+        // The true positive: what the entry point re-exports stays public.
+        assert_eq!(
+            script_scope("src/core/HttpResponse.ts", &read),
+            Some(Visibility::Only(BTreeSet::from(["HttpResponse".to_string()])))
+        );
+        // A nested manifest naming a package is that package's.
+        let nested = repo(&[
+            ("package.json", r#"{"name": "root", "main": "index.js"}"#),
+            ("index.js", "export const a = 1;\n"),
+            (
+                "packages/b/package.json",
+                r#"{"name": "b", "main": "lib/index.js"}"#,
+            ),
+            ("packages/b/lib/index.js", "export const b = 1;\n"),
+        ]);
+        assert_eq!(
+            script_scope("packages/b/lib/index.js", &nested),
+            Some(Visibility::Exported)
         );
     }
 
