@@ -224,6 +224,122 @@ fn rust_a_bound_the_parameters_own_types_already_require_is_not_a_narrowing() {
     );
 }
 
+// hashbrown 0.15.1 → 0.15.3: `impl<K, V> IntoIter<K, V>` became `impl<K, V, A: Allocator>
+// IntoIter<K, V, A>`, where `IntoIter<K, V, A: Allocator = Global>` is declared in another
+// file: every type that had `rustc_iter` (`A` = `Global`) still has it. Clap 4 gave `Error` a
+// defaulted `F: ErrorFormatter` and generalised its `impl` the same way. A bound the type does
+// not declare, or one added on a parameter that was there, still narrows.
+#[test]
+fn rust_an_impl_generalised_over_a_defaulted_type_parameter_keeps_its_methods() {
+    let map = "pub trait Allocator {}\n\npub struct Global;\n\nimpl Allocator for Global {}\n\npub struct IntoIter<K, V, A: Allocator = Global> {\n    inner: Vec<(K, V, A)>,\n}\n";
+    let entry = |block: &str| {
+        format!(
+            "use crate::map::{{Allocator, IntoIter}};\n\n{block} {{\n    pub fn rustc_iter(&self) -> usize {{\n        0\n    }}\n}}\n"
+        )
+    };
+    let base = entry("impl<K, V> IntoIter<K, V>");
+    let files = [
+        ("Cargo.toml", CARGO),
+        ("src/lib.rs", "pub mod map;\npub mod rustc_entry;\n"),
+        ("src/map.rs", map),
+        ("src/rustc_entry.rs", base.as_str()),
+    ];
+    let widened = api_after(
+        &files,
+        &[(
+            "src/rustc_entry.rs",
+            &entry("impl<K, V, A: Allocator> IntoIter<K, V, A>"),
+        )],
+    );
+    assert_clears(&widened);
+    assert!(
+        widened
+            .detail
+            .contains("an impl generalised over a defaulted type parameter"),
+        "{}",
+        widened.detail
+    );
+    let narrowed = api_after(
+        &files,
+        &[(
+            "src/rustc_entry.rs",
+            &entry("impl<K: Clone, V, A: Allocator> IntoIter<K, V, A>"),
+        )],
+    );
+    assert_fails(
+        &narrowed,
+        &["`IntoIter::rustc_iter` generics or bounds changed"],
+    );
+    let undeclared = api_after(
+        &files,
+        &[(
+            "src/rustc_entry.rs",
+            &entry("impl<K, V, A: Allocator + Send> IntoIter<K, V, A>"),
+        )],
+    );
+    assert_fails(
+        &undeclared,
+        &["`IntoIter::rustc_iter` generics or bounds changed"],
+    );
+    // A type parameter without a default: `IntoIter<K, V>` no longer names a type.
+    let no_default = map.replace("A: Allocator = Global", "A: Allocator");
+    let files = [
+        ("Cargo.toml", CARGO),
+        ("src/lib.rs", "pub mod map;\npub mod rustc_entry;\n"),
+        ("src/map.rs", map),
+        ("src/rustc_entry.rs", base.as_str()),
+    ];
+    let required = api_after(
+        &files,
+        &[
+            ("src/map.rs", &no_default),
+            (
+                "src/rustc_entry.rs",
+                &entry("impl<K, V, A: Allocator> IntoIter<K, V, A>"),
+            ),
+        ],
+    );
+    assert_fails(
+        &required,
+        &["`IntoIter::rustc_iter` generics or bounds changed"],
+    );
+
+    // clap 4.0.0-alpha: `pub struct Error` → `pub struct Error<F: ErrorFormatter =
+    // RichFormatter>`, its `impl` generalised over `F`.
+    let error = |generics: &str, block: &str| {
+        format!(
+            "pub trait ErrorFormatter {{}}\n\npub struct RichFormatter;\n\nimpl ErrorFormatter for RichFormatter {{}}\n\npub struct Error{generics} {{\n    kind: u8,\n    _f: core::marker::PhantomData<F>,\n}}\n\n{block} {{\n    pub fn exit(&self) -> u8 {{\n        self.kind\n    }}\n}}\n"
+        )
+    };
+    let base = error("<F = RichFormatter>", "impl Error")
+        .replace("pub struct Error<F = RichFormatter>", "pub struct Error")
+        .replace("    _f: core::marker::PhantomData<F>,\n", "");
+    let files = [
+        ("Cargo.toml", CARGO),
+        ("src/lib.rs", "pub mod error;\n"),
+        ("src/error.rs", base.as_str()),
+    ];
+    let defaulted = api_after(
+        &files,
+        &[(
+            "src/error.rs",
+            &error(
+                "<F: ErrorFormatter = RichFormatter>",
+                "impl<F: ErrorFormatter> Error<F>",
+            ),
+        )],
+    );
+    assert_clears(&defaulted);
+    let required = api_after(
+        &files,
+        &[(
+            "src/error.rs",
+            &error("<F: ErrorFormatter>", "impl<F: ErrorFormatter> Error<F>"),
+        )],
+    );
+    assert_fails(&required, &["`Error` generics or bounds changed"]);
+}
+
 #[test]
 fn rust_breaks_fail_without_a_bump_and_warn_with_one() {
     let head = BUILDER

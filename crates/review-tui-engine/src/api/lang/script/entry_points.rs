@@ -581,7 +581,9 @@ export class TrieRouter {}
         // The true positive: what the entry point re-exports stays public.
         assert_eq!(
             script_scope("src/core/HttpResponse.ts", &read),
-            Some(Visibility::Only(BTreeSet::from(["HttpResponse".to_string()])))
+            Some(Visibility::Only(BTreeSet::from([
+                "HttpResponse".to_string()
+            ])))
         );
         // A nested manifest naming a package is that package's.
         let nested = repo(&[
