@@ -1272,7 +1272,7 @@ fn with_base_type_parameter_names(old: &Item, new: &Item) -> Option<Item> {
 
 /// The type parameter names declared by `generics`, in order (`None` for a lifetime or
 /// anything unnamed).
-fn type_parameter_names(generics: &str) -> Vec<Option<String>> {
+pub(super) fn type_parameter_names(generics: &str) -> Vec<Option<String>> {
     type_parameter_list(generics)
         .iter()
         .map(|p| {

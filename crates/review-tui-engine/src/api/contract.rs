@@ -14,12 +14,14 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use crate::review::axes::{API_CONTRACT, Axis, AxisVerdict};
 
-use super::callers::{Home, implements_without, names_beyond_imports, uses};
+use super::callers::{
+    Home, calls_still_compile, implements_without, kept_for_its_crate, names_beyond_imports, uses,
+};
 use super::compare::{ApiChange, Severity, Types, compare, item_severity};
 use super::lang::java::closed;
 use super::lang::python::application::command_scripts;
 use super::lang::python::declared::python_reach;
-use super::lang::rust::scope::unstable_macros_of;
+use super::lang::rust::scope::{crate_of, unstable_macros_of};
 use super::lang::rust::{foreign, renamed};
 use super::releases::{Release, Releases};
 use super::scope::not_api_path;
@@ -378,6 +380,15 @@ fn judge(
             Bump::Breaking(version) => {
                 deliberate_breaks(file, &incompatible, &version, &context, &mut found)
             }
+            // A development line of a breaking release (clap's `4.0.0-alpha.0`): the break is
+            // permitted, and the repository's own code is still being moved to it.
+            Bump::Developing(version) => {
+                for change in incompatible {
+                    found
+                        .deliberate
+                        .push(format!("{} ({version})", describe(file.path, change)));
+                }
+            }
             Bump::Compatible(_) => {
                 unbumped_breaks(file, &incompatible, &releases, &types, &context, &mut found)
             }
@@ -492,15 +503,37 @@ fn deliberate_breaks(
                 .get(&change.key)
                 .and_then(|item| item.parent.as_deref()),
         };
-        let stale = stale_callers(
-            &home,
-            &change.key,
-            added_to,
-            change.head.is_some(),
-            context.index,
-            context.changed,
-            context.read_head,
-        );
+        // Only callers the change leaves unable to compile count: not those of a signature
+        // that accepts what they pass, nor those in the crate an item is still there for.
+        let still_compile = match (
+            file.base.items.get(&change.key),
+            file.head.items.get(&change.key),
+        ) {
+            (Some(base), Some(head)) => calls_still_compile(base, head),
+            _ => false,
+        };
+        let mut stale = if still_compile {
+            Vec::new()
+        } else {
+            stale_callers(
+                &home,
+                &change.key,
+                added_to,
+                change.head.is_some(),
+                context.index,
+                context.changed,
+                context.read_head,
+            )
+        };
+        let member = change.key.rsplit([':', '.']).next().unwrap_or(&change.key);
+        if change.head.is_none()
+            && file.grammar == Grammar::Rust
+            && kept_for_its_crate(&source, member)
+        {
+            let crate_root = |path: &str| crate_of(path, context.read_head).map(|c| c.0);
+            let home_crate = crate_root(file.path);
+            stale.retain(|caller| crate_root(caller) != home_crate);
+        }
         if stale.is_empty() {
             found
                 .deliberate

@@ -183,6 +183,108 @@ fn a_reexport_is_no_stale_caller_of_a_changed_item_but_of_a_removed_one() {
     );
 }
 
+// clap 4.0.0-alpha.0 (#4030, #4096, #4072): a deliberate break's "callers not updated" counts
+// only callers the change leaves unable to compile. `Arg::env(&'help str)` became
+// `env(impl Into<OsStr>)`, which still takes the `&str` its callers pass; `Arg::is_*_set` left
+// the public API as `pub(crate)`, still there for the crate's own callers. A caller of an
+// item removed outright, or of one whose parameters changed arity, still fails.
+#[test]
+fn callers_not_updated_count_only_when_they_stop_compiling() {
+    let base = [
+        ("Cargo.toml", CARGO),
+        ("src/lib.rs", "pub mod runtime;\npub mod app;\n"),
+        ("src/runtime.rs", BUILDER),
+        (
+            "src/app.rs",
+            "use crate::runtime::spawn;\n\npub fn go() -> usize {\n    spawn(\"a\", 1).threads\n}\n",
+        ),
+    ];
+    let bumped = ("Cargo.toml", CARGO.replace("1.4.0", "2.0.0"));
+    let widened = BUILDER.replace(
+        "pub fn spawn(name: &str, threads: usize) -> Builder {\n    Builder { threads, kind: name.len() as u8 }",
+        "pub fn spawn(name: impl Into<String>, threads: usize) -> Builder {\n    Builder { threads, kind: name.into().len() as u8 }",
+    );
+    assert_ne!(widened, BUILDER);
+    let axis = api_after(
+        &base,
+        &[("src/runtime.rs", &widened), (bumped.0, &bumped.1)],
+    );
+    assert_eq!(axis.verdict, AxisVerdict::Warn, "{}", axis.detail);
+    assert!(
+        !axis.detail.contains("callers not updated"),
+        "{}",
+        axis.detail
+    );
+
+    let crate_only = BUILDER.replace("pub fn spawn(", "pub(crate) fn spawn(");
+    let axis = api_after(
+        &base,
+        &[("src/runtime.rs", &crate_only), (bumped.0, &bumped.1)],
+    );
+    assert_eq!(axis.verdict, AxisVerdict::Warn, "{}", axis.detail);
+    assert!(axis.detail.contains("`spawn` removed"), "{}", axis.detail);
+
+    // The true positives: removed outright, or one more parameter every call must pass.
+    let start = BUILDER.find("pub fn spawn").expect("spawn in BUILDER");
+    let axis = api_after(
+        &base,
+        &[("src/runtime.rs", &BUILDER[..start]), (bumped.0, &bumped.1)],
+    );
+    assert_fails(
+        &axis,
+        &["`spawn` removed", "callers not updated: src/app.rs"],
+    );
+    let more = BUILDER.replace(
+        "pub fn spawn(name: &str, threads: usize)",
+        "pub fn spawn(name: &str, threads: usize, stack: usize)",
+    );
+    let axis = api_after(&base, &[("src/runtime.rs", &more), (bumped.0, &bumped.1)]);
+    assert_fails(&axis, &["callers not updated: src/app.rs"]);
+}
+
+// clap's master at 4.0.0-alpha.0: a development version of the next major permits its breaks,
+// and the repository's own code is still being moved to them, so callers left as they were
+// warn with the break instead of failing it. At 1.4.0 the same removal fails.
+#[test]
+fn a_development_version_of_a_major_permits_breaks_its_own_callers_still_use() {
+    let base = |version: &str| {
+        vec![
+            (
+                "Cargo.toml".to_string(),
+                CARGO.replace("1.4.0", version),
+            ),
+            ("src/lib.rs".to_string(), "pub mod runtime;\npub mod app;\n".to_string()),
+            ("src/runtime.rs".to_string(), BUILDER.to_string()),
+            (
+                "src/app.rs".to_string(),
+                "use crate::runtime::spawn;\n\npub fn go() -> usize {\n    spawn(\"a\", 1).threads\n}\n".to_string(),
+            ),
+        ]
+    };
+    let start = BUILDER.find("pub fn spawn").expect("spawn in BUILDER");
+    let removed = &BUILDER[..start];
+    let files = base("4.0.0-alpha.0");
+    let files: Vec<(&str, &str)> = files
+        .iter()
+        .map(|(p, t)| (p.as_str(), t.as_str()))
+        .collect();
+    let axis = api_after(&files, &[("src/runtime.rs", removed)]);
+    assert_eq!(axis.verdict, AxisVerdict::Warn, "{}", axis.detail);
+    assert!(
+        axis.detail
+            .contains("4.0.0-alpha.0 is a development version"),
+        "{}",
+        axis.detail
+    );
+    let files = base("1.4.0");
+    let files: Vec<(&str, &str)> = files
+        .iter()
+        .map(|(p, t)| (p.as_str(), t.as_str()))
+        .collect();
+    let axis = api_after(&files, &[("src/runtime.rs", removed)]);
+    assert_fails(&axis, &["`spawn` removed"]);
+}
+
 // crossbeam-epoch 0.9.19: `Guard::defer_destroy<T>(&self, ptr: Shared<'_, T>)` became
 // `<T: ?Sized + Pointable>`, while `Shared<'g, T: 'g + ?Sized + Pointable>` (in another file)
 // already asks `Pointable` of every `T` a caller can pass, and `?Sized` only widens. A bound
