@@ -18,6 +18,7 @@ use super::callers::{
     Home, calls_still_compile, implements_without, kept_for_its_crate, names_beyond_imports, uses,
 };
 use super::compare::{ApiChange, Severity, Types, compare, item_severity};
+use super::declared::{Declared, prepares_a_later_major};
 use super::lang::java::closed;
 use super::lang::python::application::command_scripts;
 use super::lang::python::declared::python_reach;
@@ -234,6 +235,10 @@ struct Findings {
     /// A 0.x package whose version this change left as it was: a break warns, unless the
     /// range ends at a release (then its number was chosen, and it is not a 0.x minor bump).
     pending_zero: Vec<String>,
+    /// Breaks the version does not allow, which the change's author declared breaking (a
+    /// conventional `fix!:`, a `BREAKING CHANGE:` footer): they warn that the next release
+    /// must be a major, on a PR only.
+    declared: Vec<String>,
     added: usize,
 }
 
@@ -389,12 +394,63 @@ fn judge(
                         .push(format!("{} ({version})", describe(file.path, change)));
                 }
             }
-            Bump::Compatible(_) => {
-                unbumped_breaks(file, &incompatible, &releases, &types, &context, &mut found)
+            Bump::Compatible(described) => {
+                let mut unbumped = Findings::default();
+                unbumped_breaks(
+                    file,
+                    &incompatible,
+                    &releases,
+                    &types,
+                    &context,
+                    &mut unbumped,
+                );
+                found.unreleased.append(&mut unbumped.unreleased);
+                let at_release = *head_is_release.get_or_init(|| {
+                    sources
+                        .head_commit()
+                        .is_some_and(|head| releases.is_release(head))
+                });
+                let permitted = (!at_release)
+                    .then(|| permitted_by_the_change(sources.declared(), described.as_deref()))
+                    .flatten();
+                match permitted {
+                    Some(Permit::Branch(why)) => found
+                        .deliberate
+                        .extend(unbumped.failing.into_iter().map(|f| format!("{f} ({why})"))),
+                    Some(Permit::Declared(at)) => found.declared.extend(
+                        unbumped
+                            .failing
+                            .into_iter()
+                            .map(|f| format!("{f} (declared in {at})")),
+                    ),
+                    None => found.failing.append(&mut unbumped.failing),
+                }
             }
         }
     }
     found
+}
+
+/// How the change itself permits a break its version does not (see [`super::declared`]).
+enum Permit {
+    /// Merged into a branch that prepares a later major: why, for the report.
+    Branch(String),
+    /// Its author declared it breaking, at this place (`the PR's title`, `commit 1a2b3c4`).
+    Declared(String),
+}
+
+/// What the change's own text permits, given the package's version as found (`described`):
+/// never asked for a range ending at a release, whose version was chosen and shipped.
+fn permitted_by_the_change(declared: &Declared, described: Option<&str>) -> Option<Permit> {
+    if let Some((branch, major)) = &declared.into_branch
+        && prepares_a_later_major(*major, described.unwrap_or(""))
+    {
+        return Some(Permit::Branch(format!(
+            "merged into `{branch}`, a branch named for a later major than {}",
+            described.unwrap_or("the package's version")
+        )));
+    }
+    declared.breaking.clone().map(Permit::Declared)
 }
 
 /// What the weighing of one file's breaks reads beside it.
@@ -650,6 +706,7 @@ fn verdict(read: &ReadFiles<'_>, found: &Findings) -> (AxisVerdict, String) {
             ),
         )
     } else if !found.deliberate.is_empty()
+        || !found.declared.is_empty()
         || !found.pending_zero.is_empty()
         || !found.undecided.is_empty()
         || !read.withdrawn.is_empty()
@@ -666,6 +723,13 @@ fn verdict(read: &ReadFiles<'_>, found: &Findings) -> (AxisVerdict, String) {
             parts.push(format!(
                 "breaking changes with a version bump that allows them: {}",
                 listed(&found.deliberate)
+            ));
+        }
+        if !found.declared.is_empty() {
+            parts.push(format!(
+                "breaking changes their author declared breaking, which the version does not \
+                 allow yet: the next release must be a major (below 1.0, a new minor): {}",
+                listed(&found.declared)
             ));
         }
         if !found.pending_zero.is_empty() {
