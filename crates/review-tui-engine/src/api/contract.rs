@@ -502,9 +502,76 @@ fn file_changes(
     compare(&file.base, &file.head, types)
         .into_iter()
         .map(|change| moved(change, file, surfaces, index))
+        .map(|change| declared_without_a_runtime(change, file, index, context))
         .map(|change| undeclared(change, reach.as_ref()))
         .map(|change| of_a_command(change, command.as_deref()))
         .collect()
+}
+
+/// A value a type declaration file (`pino.d.ts`) stops declaring, which no source of the
+/// package defines, at the head (the index) or at the base (the changed sources as they
+/// were): users calling it got a `TypeError` at run time, so dropping the declaration fixes
+/// the types and breaks no program that ran (pino #1544 dropped `final`, gone since v7). A
+/// type (an interface, an alias) has no runtime value and stays a break, as does a value a
+/// source still defined at the base.
+fn declared_without_a_runtime(
+    mut change: ApiChange,
+    file: &FileSurfaces<'_>,
+    index: &LazyIndex,
+    context: &Context<'_>,
+) -> ApiChange {
+    const DECLARATIONS: &[&str] = &[".d.ts", ".d.mts", ".d.cts"];
+    const VALUES: &[&str] = &["const", "let", "var", "function", "class", "enum"];
+    let declaration_file = DECLARATIONS.iter().any(|d| file.path.ends_with(d));
+    if !declaration_file
+        || change.severity != Severity::Incompatible
+        || change.head.is_some()
+        || change.why != "removed"
+        || change.key.contains(['.', ':'])
+    {
+        return change;
+    }
+    let Some(item) = file.base.items.get(&change.key) else {
+        return change;
+    };
+    if !VALUES.contains(&item.kind) {
+        return change;
+    }
+    let name = change.key.as_str();
+    let source = |path: &str| {
+        !DECLARATIONS.iter().any(|d| path.ends_with(d))
+            && Grammar::for_path(path).is_some_and(|g| {
+                matches!(g, Grammar::JavaScript | Grammar::TypeScript | Grammar::Tsx)
+            })
+            && !not_api_path(path)
+    };
+    let definition = regex::Regex::new(&format!(
+        r"(\bfunction\s*\*?\s*{0}\b|\b(const|let|var|class)\s+{0}\b|\.{0}\s*=[^=]|\b{0}\s*:|\bexports\.{0}\b|\{{[^}}]*\b{0}\b[^}}]*\}}\s*=)",
+        regex::escape(name)
+    ));
+    let Ok(definition) = definition else {
+        return change;
+    };
+    // The index's definitions, and files naming it that define it some way its tags do not
+    // read (`module.exports.final = …`, an object's property).
+    let defined_at_head = index.defined_in(name).into_iter().any(source)
+        || index
+            .referenced_in(name)
+            .into_iter()
+            .filter(|path| source(path))
+            .any(|path| (context.read_head)(path).is_some_and(|text| definition.is_match(&text)));
+    let defined_at_base = context
+        .changed
+        .iter()
+        .filter(|path| source(path))
+        .any(|path| (context.read_base)(path).is_some_and(|text| definition.is_match(&text)));
+    if !defined_at_head && !defined_at_base {
+        change.severity = Severity::Compatible;
+        change.why = "removed from the type declarations; no source of the package defines it \
+                      (a types fix: using it failed at run time)"
+            .into();
+    }
+    change
 }
 
 /// The path whose package's version weighs the file's breaks: its own, unless it moved here

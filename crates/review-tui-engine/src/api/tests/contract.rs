@@ -285,6 +285,65 @@ fn a_development_version_of_a_major_permits_breaks_its_own_callers_still_use() {
     assert_fails(&axis, &["`spawn` removed"]);
 }
 
+// pino #1544 dropped `final` from `pino.d.ts`: the runtime had not had it since v7 (calling it
+// was a `TypeError`), so the declaration file only stopped promising what did not exist. A
+// value the JavaScript still defines (or defined at the base), and a type, stay breaks.
+#[test]
+fn a_declaration_of_what_the_runtime_never_defined_removed_is_a_types_fix() {
+    let js = "function pino () { return {} }\nfunction destination () { return {} }\n\nmodule.exports = pino\nmodule.exports.destination = destination\nmodule.exports.transport = function () {}\n";
+    let dts = "declare function pino(): pino.Logger;\ndeclare namespace pino {\n    interface Logger {}\n    interface PrettyOptions { colorize?: boolean }\n}\nexport const destination: () => pino.Logger;\nexport const transport: () => void;\nexport const final: (logger: pino.Logger) => pino.Logger;\nexport interface PrettyOptions extends pino.PrettyOptions {}\nexport default pino;\n";
+    let files = [
+        (
+            "package.json",
+            r#"{"name": "pino", "version": "8.5.0", "main": "pino.js", "types": "pino.d.ts"}"#,
+        ),
+        ("pino.js", js),
+        ("pino.d.ts", dts),
+    ];
+    let without = |line: &str| dts.replace(line, "");
+    let fixed = api_after(
+        &files,
+        &[(
+            "pino.d.ts",
+            &without("export const final: (logger: pino.Logger) => pino.Logger;\n"),
+        )],
+    );
+    assert_clears(&fixed);
+    assert!(fixed.detail.contains("a types fix"), "{}", fixed.detail);
+    // A value the JavaScript defines is no types fix (it reads as defined elsewhere); one the
+    // change removes from the JavaScript too, and a type, still fail.
+    let defined = api_after(
+        &files,
+        &[(
+            "pino.d.ts",
+            &without("export const destination: () => pino.Logger;\n"),
+        )],
+    );
+    assert!(!defined.detail.contains("a types fix"), "{}", defined.detail);
+    let both = api_after(
+        &files,
+        &[
+            (
+                "pino.d.ts",
+                &without("export const transport: () => void;\n"),
+            ),
+            (
+                "pino.js",
+                &js.replace("module.exports.transport = function () {}\n", ""),
+            ),
+        ],
+    );
+    assert_fails(&both, &["`transport` removed"]);
+    let a_type = api_after(
+        &files,
+        &[(
+            "pino.d.ts",
+            &without("export interface PrettyOptions extends pino.PrettyOptions {}\n"),
+        )],
+    );
+    assert_fails(&a_type, &["`PrettyOptions` removed"]);
+}
+
 // crossbeam-epoch 0.9.19: `Guard::defer_destroy<T>(&self, ptr: Shared<'_, T>)` became
 // `<T: ?Sized + Pointable>`, while `Shared<'g, T: 'g + ?Sized + Pointable>` (in another file)
 // already asks `Pointable` of every `T` a caller can pass, and `?Sized` only widens. A bound
