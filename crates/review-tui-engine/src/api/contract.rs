@@ -24,6 +24,7 @@ use super::lang::python::application::command_scripts;
 use super::lang::python::declared::python_reach;
 use super::lang::rust::scope::{crate_of, unstable_macros_of};
 use super::lang::rust::{foreign, renamed};
+use super::lang::script::entry_points::exported_only_as_types;
 use super::releases::{Release, Releases};
 use super::scope::not_api_path;
 use super::sources::{Scopes, Sources};
@@ -503,6 +504,7 @@ fn file_changes(
         .into_iter()
         .map(|change| moved(change, file, surfaces, index))
         .map(|change| declared_without_a_runtime(change, file, index, context))
+        .map(|change| constructed_by_nobody(change, file, context))
         .map(|change| undeclared(change, reach.as_ref()))
         .map(|change| of_a_command(change, command.as_deref()))
         .collect()
@@ -570,6 +572,35 @@ fn declared_without_a_runtime(
         change.why = "removed from the type declarations; no source of the package defines it \
                       (a types fix: using it failed at run time)"
             .into();
+    }
+    change
+}
+
+/// A constructor of a TypeScript class its package exports only as a type (`export type {
+/// GraphQLRequest }`, msw #1568): users can name the class in annotations, never `new` it, so
+/// a parameter added to its constructor breaks none of them.
+fn constructed_by_nobody(
+    mut change: ApiChange,
+    file: &FileSurfaces<'_>,
+    context: &Context<'_>,
+) -> ApiChange {
+    if change.severity != Severity::Incompatible
+        || !matches!(file.grammar, Grammar::TypeScript | Grammar::Tsx)
+    {
+        return change;
+    }
+    let Some(class) = change.key.strip_suffix(".constructor") else {
+        return change;
+    };
+    if class.contains('.') {
+        return change;
+    }
+    if exported_only_as_types(file.path, context.read_head).contains(class) {
+        change.severity = Severity::Compatible;
+        change.why = format!(
+            "{} (the package exports `{class}` only as a type: users cannot construct it)",
+            change.why
+        );
     }
     change
 }

@@ -319,7 +319,11 @@ fn a_declaration_of_what_the_runtime_never_defined_removed_is_a_types_fix() {
             &without("export const destination: () => pino.Logger;\n"),
         )],
     );
-    assert!(!defined.detail.contains("a types fix"), "{}", defined.detail);
+    assert!(
+        !defined.detail.contains("a types fix"),
+        "{}",
+        defined.detail
+    );
     let both = api_after(
         &files,
         &[
@@ -342,6 +346,51 @@ fn a_declaration_of_what_the_runtime_never_defined_removed_is_a_types_fix() {
         )],
     );
     assert_fails(&a_type, &["`PrettyOptions` removed"]);
+}
+
+// msw #1568 added a required `operationName` to `GraphQLRequest`'s constructor; the package
+// exports the class only through `export type { GraphQLRequest }`, so users name it in
+// annotations and never construct it. A class exported as a value keeps its constructor.
+#[test]
+fn a_class_exported_only_as_a_type_has_no_constructor_in_the_api() {
+    let handler = "export class GraphQLRequest {\n  constructor(request: Request, public readonly variables: object) {}\n}\n\nexport class GraphQLHandler {\n  constructor(info: string) {}\n}\n";
+    let files = [
+        (
+            "package.json",
+            r#"{"name": "msw", "version": "1.2.0", "main": "./lib/index.js", "types": "./lib/index.d.ts"}"#,
+        ),
+        (
+            "src/index.ts",
+            "export type { GraphQLRequest } from './handlers/GraphQLHandler'\nexport { GraphQLHandler } from './handlers/GraphQLHandler'\n",
+        ),
+        ("src/handlers/GraphQLHandler.ts", handler),
+    ];
+    let typed = api_after(
+        &files,
+        &[(
+            "src/handlers/GraphQLHandler.ts",
+            &handler.replace(
+                "public readonly variables: object)",
+                "public readonly variables: object, public readonly operationName: string)",
+            ),
+        )],
+    );
+    assert_clears(&typed);
+    assert!(typed.detail.contains("only as a type"), "{}", typed.detail);
+    let valued = api_after(
+        &files,
+        &[(
+            "src/handlers/GraphQLHandler.ts",
+            &handler.replace(
+                "constructor(info: string)",
+                "constructor(info: string, kind: string)",
+            ),
+        )],
+    );
+    assert_fails(
+        &valued,
+        &["`GraphQLHandler.constructor` a required parameter added"],
+    );
 }
 
 // crossbeam-epoch 0.9.19: `Guard::defer_destroy<T>(&self, ptr: Shared<'_, T>)` became
