@@ -1561,7 +1561,23 @@ fn implied_by_parameters(old: &Item, bound: &str, types: &Types) -> bool {
 fn self_type_generics(item: &Item, types: &Types) -> Option<(Vec<String>, Vec<String>)> {
     let (owner, _) = item.family.rsplit_once("::")?;
     let name = owner.rsplit("::").next().unwrap_or(owner);
-    Some(split_generics(&(types.declared)(name)?))
+    // Of the types of that name, the one with as many parameters as the block's type has
+    // arguments (hashbrown has a `Drain` in `map.rs`, `set.rs` and `table.rs`).
+    let marker = format!("={}", rust::extract::SELF_ARGUMENT);
+    let arity = split_generics(&item.generics).0.iter().find_map(|p| {
+        p.split_once(&marker)?
+            .1
+            .split_once('/')
+            .map(|(_, n)| n.to_string())
+    })?;
+    Some(split_generics(&(types.declared)(&format!(
+        "{name}/{arity}"
+    ))?))
+}
+
+/// The position in `Self#2/3`.
+fn self_position(at: &str) -> Option<usize> {
+    at.split('/').next()?.parse().ok()
 }
 
 /// `old` and `new` with each `impl` block parameter written as a type argument of the
@@ -1580,9 +1596,7 @@ fn self_arguments_read(old: &Item, new: &Item, types: &Types) -> Option<(Item, I
             .into_iter()
             .map(|param| match param.split_once(&marker) {
                 Some((name, at)) => {
-                    let default = at
-                        .parse::<usize>()
-                        .ok()
+                    let default = self_position(at)
                         .and_then(|at| declared.get(at))
                         .and_then(|d| d.split_once('='))
                         .map(|(_, default)| default.trim().to_string());
@@ -1634,7 +1648,7 @@ fn declared_for_self_argument(item: &Item, bound: &str, types: &Types) -> bool {
     let (params, _) = split_generics(&item.generics);
     let Some(at) = params
         .iter()
-        .find_map(|p| p.strip_prefix(&marker)?.parse::<usize>().ok())
+        .find_map(|p| self_position(p.strip_prefix(&marker)?))
     else {
         return false;
     };

@@ -17,7 +17,7 @@ use crate::review::axes::{API_CONTRACT, Axis, AxisVerdict};
 use super::callers::{
     Home, calls_still_compile, implements_without, kept_for_its_crate, names_beyond_imports, uses,
 };
-use super::compare::{ApiChange, Severity, Types, compare, item_severity};
+use super::compare::{ApiChange, Severity, Types, compare, item_severity, type_parameter_names};
 use super::declared::{Declared, prepares_a_later_major};
 use super::lang::java::closed;
 use super::lang::python::application::command_scripts;
@@ -298,8 +298,9 @@ fn judge(
                 &defined,
             )
         };
-        let declared = |name: &str| {
-            alias_target(
+        // `Name/N`: the type of that name with `N` parameters (see `self_type_generics`).
+        let declared = |name: &str| match name.split_once('/') {
+            None => alias_target(
                 name,
                 file,
                 surfaces,
@@ -307,7 +308,19 @@ fn judge(
                 &read_head,
                 &looked_up_declared,
                 &type_generics,
-            )
+            ),
+            Some((bare, arity)) => alias_target(
+                bare,
+                file,
+                surfaces,
+                index,
+                &read_head,
+                &RefCell::new(BTreeMap::new()),
+                &|s: &Surface, n: &str| {
+                    type_generics(s, n)
+                        .filter(|g| type_parameter_names(g).len().to_string() == arity)
+                },
+            ),
         };
         let types = Types {
             structural: matches!(
@@ -346,6 +359,13 @@ fn judge(
         if incompatible.is_empty() {
             continue;
         }
+        let at_release = || {
+            *head_is_release.get_or_init(|| {
+                sources
+                    .head_commit()
+                    .is_some_and(|head| releases.is_release(head))
+            })
+        };
         let bumped = match bump(
             weighed_path(file, &context),
             file.grammar,
@@ -364,72 +384,91 @@ fn judge(
                 releases.version_at(head, package)
             },
         ) {
-            Bump::PendingZero(version)
-                if *head_is_release.get_or_init(|| {
-                    sources
-                        .head_commit()
-                        .is_some_and(|head| releases.is_release(head))
-                }) =>
-            {
-                Bump::Compatible(Some(version))
-            }
+            Bump::PendingZero(version) if at_release() => Bump::Compatible(Some(version)),
             other => other,
         };
-        match bumped {
-            Bump::PendingZero(version) => {
-                for change in incompatible {
-                    found
-                        .pending_zero
-                        .push(format!("{} ({version})", describe(file.path, change)));
-                }
-            }
-            Bump::Breaking(version) => {
-                deliberate_breaks(file, &incompatible, &version, &context, &mut found)
-            }
-            // A development line of a breaking release (clap's `4.0.0-alpha.0`): the break is
-            // permitted, and the repository's own code is still being moved to it.
-            Bump::Developing(version) => {
-                for change in incompatible {
-                    found
-                        .deliberate
-                        .push(format!("{} ({version})", describe(file.path, change)));
-                }
-            }
-            Bump::Compatible(described) => {
-                let mut unbumped = Findings::default();
-                unbumped_breaks(
-                    file,
-                    &incompatible,
-                    &releases,
-                    &types,
-                    &context,
-                    &mut unbumped,
-                );
-                found.unreleased.append(&mut unbumped.unreleased);
-                let at_release = *head_is_release.get_or_init(|| {
-                    sources
-                        .head_commit()
-                        .is_some_and(|head| releases.is_release(head))
-                });
-                let permitted = (!at_release)
-                    .then(|| permitted_by_the_change(sources.declared(), described.as_deref()))
-                    .flatten();
-                match permitted {
-                    Some(Permit::Branch(why)) => found
-                        .deliberate
-                        .extend(unbumped.failing.into_iter().map(|f| format!("{f} ({why})"))),
-                    Some(Permit::Declared(at)) => found.declared.extend(
-                        unbumped
-                            .failing
-                            .into_iter()
-                            .map(|f| format!("{f} (declared in {at})")),
-                    ),
-                    None => found.failing.append(&mut unbumped.failing),
-                }
-            }
-        }
+        let weighing = Weighing {
+            releases: &releases,
+            types: &types,
+            context: &context,
+            declared: sources.declared(),
+        };
+        let found = &mut found;
+        weigh(file, &incompatible, bumped, &weighing, &at_release, found);
     }
     found
+}
+
+/// What one file's breaks mean, given the version bump of its package.
+struct Weighing<'w, 'c> {
+    releases: &'w Releases<'c>,
+    types: &'w Types<'w>,
+    context: &'w Context<'c>,
+    declared: &'w Declared,
+}
+
+/// Sorts one file's breaks into `found` by what its package's version (`bumped`) and the
+/// change itself allow; `at_release` says whether the range ends at a release.
+fn weigh(
+    file: &FileSurfaces<'_>,
+    incompatible: &[&ApiChange],
+    bumped: Bump,
+    weighing: &Weighing<'_, '_>,
+    at_release: &dyn Fn() -> bool,
+    found: &mut Findings,
+) {
+    match bumped {
+        Bump::PendingZero(version) => {
+            for change in incompatible {
+                found
+                    .pending_zero
+                    .push(format!("{} ({version})", describe(file.path, change)));
+            }
+        }
+        Bump::Breaking(version) => {
+            deliberate_breaks(file, incompatible, &version, weighing.context, found)
+        }
+        // A development line of a breaking release (clap's `4.0.0-alpha.0`): the break is
+        // permitted, and the repository's own code is still being moved to it.
+        Bump::Developing(version) => found.deliberate.extend(
+            incompatible
+                .iter()
+                .map(|change| format!("{} ({version})", describe(file.path, change))),
+        ),
+        Bump::Compatible(described) => {
+            let mut unbumped = Findings::default();
+            unbumped_breaks(
+                file,
+                incompatible,
+                weighing.releases,
+                weighing.types,
+                weighing.context,
+                &mut unbumped,
+            );
+            let permitted = (!at_release())
+                .then(|| permitted_by_the_change(weighing.declared, described.as_deref()))
+                .flatten();
+            permit(unbumped, permitted, found);
+        }
+    }
+}
+
+/// `unbumped`'s findings into `found`: its failing breaks warn when the change `permitted`
+/// them itself.
+fn permit(mut unbumped: Findings, permitted: Option<Permit>, found: &mut Findings) {
+    found.unreleased.append(&mut unbumped.unreleased);
+    match permitted {
+        Some(Permit::Branch(why)) => found
+            .deliberate
+            .extend(unbumped.failing.into_iter().map(|f| format!("{f} ({why})"))),
+        Some(Permit::Declared(at)) => found.declared.extend(
+            unbumped
+                .failing
+                .into_iter()
+                .map(|f| format!("{f} (declared in {at})")),
+        ),
+        None => found.failing.append(&mut unbumped.failing),
+    }
 }
 
 /// How the change itself permits a break its version does not (see [`super::declared`]).

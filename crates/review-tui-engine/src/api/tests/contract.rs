@@ -448,9 +448,15 @@ fn rust_an_impl_generalised_over_a_defaulted_type_parameter_keeps_its_methods() 
         )
     };
     let base = entry("impl<K, V> IntoIter<K, V>");
+    // Another type of the name, with another number of parameters (hashbrown's set).
+    let set = "use crate::map::{Allocator, Global};\n\npub struct IntoIter<K, A: Allocator = Global> {\n    inner: Vec<(K, A)>,\n}\n";
     let files = [
         ("Cargo.toml", CARGO),
-        ("src/lib.rs", "pub mod map;\npub mod rustc_entry;\n"),
+        (
+            "src/lib.rs",
+            "pub mod external;\npub mod map;\npub mod rustc_entry;\n",
+        ),
+        ("src/external.rs", set),
         ("src/map.rs", map),
         ("src/rustc_entry.rs", base.as_str()),
     ];

@@ -514,7 +514,7 @@ fn generics_of(nodes: &[Node], src: Src) -> String {
 
 /// How an inherent method's generics write an `impl` block's type parameter that is a type
 /// argument of the block's type, with its position: `impl<K, V, A: Allocator> IntoIter<K, V,
-/// A>` gives `A=Self#2`. Where the type declares a default at that position (`A = Global`),
+/// A>` gives `A=Self#2/3` (its position, and the type's number of arguments). Where the type declares a default at that position (`A = Global`),
 /// a block generalised over it keeps every method for every type that had it (hashbrown
 /// 0.15.1 → 0.15.3): `compare` reads the declaration (see `Types::declared`).
 pub(in crate::api) const SELF_ARGUMENT: &str = "Self#";
@@ -535,9 +535,10 @@ fn method_generics(block: Node, method: Node, self_type: &str, src: Src) -> Stri
                 .collect()
         })
         .unwrap_or_default();
+    let arity = arguments.len();
     for param in &mut params {
         if let Some(at) = arguments.iter().position(|a| a == param) {
-            *param = format!("{param}={SELF_ARGUMENT}{at}");
+            *param = format!("{param}={SELF_ARGUMENT}{at}/{arity}");
         }
     }
     collect_generics(method, src, &mut params, &mut predicates);
