@@ -298,29 +298,8 @@ fn judge(
                 &defined,
             )
         };
-        // `Name/N`: the type of that name with `N` parameters (see `self_type_generics`).
-        let declared = |name: &str| match name.split_once('/') {
-            None => alias_target(
-                name,
-                file,
-                surfaces,
-                index,
-                &read_head,
-                &looked_up_declared,
-                &type_generics,
-            ),
-            Some((bare, arity)) => alias_target(
-                bare,
-                file,
-                surfaces,
-                index,
-                &read_head,
-                &RefCell::new(BTreeMap::new()),
-                &|s: &Surface, n: &str| {
-                    type_generics(s, n)
-                        .filter(|g| type_parameter_names(g).len().to_string() == arity)
-                },
-            ),
+        let declared = |name: &str| {
+            declared_generics(name, file, surfaces, index, &read_head, &looked_up_declared)
         };
         let types = Types {
             structural: matches!(
@@ -502,6 +481,34 @@ struct Context<'c> {
     read_base: Read<'c>,
     list_head: List<'c>,
     list_base: List<'c>,
+}
+
+/// The generics the type `name` declares, for [`Types::declared`]; `Name/N` is the type of
+/// that name with `N` parameters (see `compare::self_type_generics`).
+fn declared_generics(
+    name: &str,
+    file: &FileSurfaces,
+    surfaces: &[FileSurfaces],
+    index: &LazyIndex,
+    read_head: &dyn Fn(&str) -> Option<String>,
+    looked_up: &RefCell<BTreeMap<String, Option<String>>>,
+) -> Option<String> {
+    let Some((bare, arity)) = name.split_once('/') else {
+        return alias_target(
+            name,
+            file,
+            surfaces,
+            index,
+            read_head,
+            looked_up,
+            &type_generics,
+        );
+    };
+    let with_arity = |s: &Surface, n: &str| {
+        type_generics(s, n).filter(|g| type_parameter_names(g).len().to_string() == arity)
+    };
+    let fresh = RefCell::new(BTreeMap::new());
+    alias_target(bare, file, surfaces, index, read_head, &fresh, &with_arity)
 }
 
 /// A type's own generics, for [`Types::declared`]: a struct, enum, union, trait or alias at
