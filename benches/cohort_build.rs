@@ -119,6 +119,7 @@ fn cohort_build(c: &mut Criterion) {
         cache_dir,
         head_sha: &head_sha,
         api_advisory: &[],
+        pr: None,
     };
 
     let report = build(input(Some(&cache))).unwrap();

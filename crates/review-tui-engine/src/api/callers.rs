@@ -4,6 +4,8 @@
 
 use regex::Regex;
 
+use super::Item;
+use super::compare::type_parameter_names;
 use crate::cohort::paths::parent_dir;
 use crate::parse::grammar::Grammar;
 
@@ -502,6 +504,45 @@ fn resolves(dir: &str, spec: &str, target: &str) -> bool {
         p.strip_suffix("/index").unwrap_or(p).to_string()
     };
     strip(&joined) == strip(target)
+}
+
+/// Whether every call of `base` still compiles against `head`, as far as the two signatures
+/// tell: the same parameters and result, each parameter's type either unchanged or one that
+/// accepts a family of types (`impl Into<OsStr>`, a type parameter of the item), which the
+/// arguments callers passed most likely still are (clap 4: `Arg::env(&'help str)` →
+/// `env(impl Into<OsStr>)`, its callers passing `&str`). A caller the syntax cannot show
+/// broken is no "caller not updated".
+pub(crate) fn calls_still_compile(base: &Item, head: &Item) -> bool {
+    let (Some(old), Some(new)) = (&base.params, &head.params) else {
+        return false;
+    };
+    if old.len() != new.len() || base.ret != head.ret {
+        return false;
+    }
+    let generic: Vec<String> = type_parameter_names(&head.generics)
+        .into_iter()
+        .flatten()
+        .collect();
+    let accepts_a_family = |ty: &str| {
+        let ty = ty.trim();
+        ty.starts_with("impl ") || generic.iter().any(|g| g == ty)
+    };
+    old.iter().zip(new).all(|(o, n)| {
+        o.kind == n.kind
+            && (o.optional <= n.optional)
+            && (o.ty == n.ty || n.ty.as_deref().is_some_and(accepts_a_family))
+    })
+}
+
+/// Whether the Rust file `source` still defines the member or item `name` for its own crate
+/// (`pub(crate) fn is_takes_value_set`, `pub(super) struct …`): gone from the public API, it
+/// is still there for callers in the same crate (clap 4.0.0-alpha's `Arg::is_*_set`).
+pub(crate) fn kept_for_its_crate(source: &str, name: &str) -> bool {
+    let pattern = format!(
+        r"\bpub\s*\(\s*(crate|super|in\s[^)]*)\)\s*(const\s+|async\s+|unsafe\s+|extern\s+(\x22[^\x22]*\x22\s+)?)*(fn|struct|enum|trait|type|union|const|static|mod)\s+{}\b",
+        regex::escape(name)
+    );
+    matches(&pattern, &code_only(source, Grammar::Rust))
 }
 
 #[cfg(test)]

@@ -1217,8 +1217,26 @@ fn generics_change(
         }
     } else if let Some(why) = generics_relaxed(old, new) {
         notes.compatible = Some(why);
-    } else if generics_relaxed_given(old, new, &|bound| implied_by_parameters(old, bound, types))
+    } else if let Some((old_read, new_read)) = self_arguments_read(old, new, types)
+        && generics_relaxed_given(
+            &old_read,
+            &new_read,
+            &|bound| declared_for_self_argument(new, bound, types),
+            &self_arguments(new),
+        )
         .is_some()
+    {
+        // hashbrown 0.15.1 → 0.15.3: `impl<K, V> IntoIter<K, V>` → `impl<K, V, A: Allocator>
+        // IntoIter<K, V, A>`, where `IntoIter<K, V, A: Allocator = Global>`: every type that
+        // had the method (`A` = `Global`) still has it.
+        notes.compatible = Some("an impl generalised over a defaulted type parameter");
+    } else if generics_relaxed_given(
+        old,
+        new,
+        &|bound| implied_by_parameters(old, bound, types),
+        &[],
+    )
+    .is_some()
     {
         // crossbeam-epoch 0.9.19: `defer_destroy<T>(&self, ptr: Shared<'_, T>)` →
         // `<T: ?Sized + Pointable>`, where `Shared<'g, T: ?Sized + Pointable>` already asks
@@ -1254,7 +1272,7 @@ fn with_base_type_parameter_names(old: &Item, new: &Item) -> Option<Item> {
 
 /// The type parameter names declared by `generics`, in order (`None` for a lifetime or
 /// anything unnamed).
-fn type_parameter_names(generics: &str) -> Vec<Option<String>> {
+pub(super) fn type_parameter_names(generics: &str) -> Vec<Option<String>> {
     type_parameter_list(generics)
         .iter()
         .map(|p| {
@@ -1504,7 +1522,7 @@ fn split_generics(text: &str) -> (Vec<String>, Vec<String>) {
 /// same order, with defaults only added and new ones only at the end with a default, and
 /// bounds only removed (a trait's supertraits stay: callers rely on them).
 fn generics_relaxed(old: &Item, new: &Item) -> Option<&'static str> {
-    generics_relaxed_given(old, new, &|_| false)
+    generics_relaxed_given(old, new, &|_| false, &[])
 }
 
 /// Whether the bound predicate `bound` (`T: Pointable`) on a type parameter of `old` holds
@@ -1536,6 +1554,111 @@ fn implied_by_parameters(old: &Item, bound: &str, types: &Types) -> bool {
                 .map(|p| p.split('=').next().unwrap_or(p).trim())
                 .is_some_and(|param| declared_bounds.contains(&format!("{param}: {trait_}")))
         })
+}
+
+/// The type an inherent method's `impl` block is for, by its name (`IntoIter` of the key
+/// `IntoIter::rustc_iter`), and the generics it declares (see [`Types::declared`]).
+fn self_type_generics(item: &Item, types: &Types) -> Option<(Vec<String>, Vec<String>)> {
+    let (owner, _) = item.family.rsplit_once("::")?;
+    let name = owner.rsplit("::").next().unwrap_or(owner);
+    // Of the types of that name, the one with as many parameters as the block's type has
+    // arguments (hashbrown has a `Drain` in `map.rs`, `set.rs` and `table.rs`).
+    let marker = format!("={}", rust::extract::SELF_ARGUMENT);
+    let arity = split_generics(&item.generics).0.iter().find_map(|p| {
+        p.split_once(&marker)?
+            .1
+            .split_once('/')
+            .map(|(_, n)| n.to_string())
+    })?;
+    Some(split_generics(&(types.declared)(&format!(
+        "{name}/{arity}"
+    ))?))
+}
+
+/// The position in `Self#2/3`.
+fn self_position(at: &str) -> Option<usize> {
+    at.split('/').next()?.parse().ok()
+}
+
+/// `old` and `new` with each `impl` block parameter written as a type argument of the
+/// block's type (`A=Self#2`, see [`rust::extract::SELF_ARGUMENT`]) read through the type's
+/// declaration: defaulted where the type declares a default at that position, a plain
+/// parameter elsewhere. `None` when neither writes one or the type's declaration is not found.
+fn self_arguments_read(old: &Item, new: &Item, types: &Types) -> Option<(Item, Item)> {
+    let marker = format!("={}", rust::extract::SELF_ARGUMENT);
+    if !new.generics.contains(&marker) && !old.generics.contains(&marker) {
+        return None;
+    }
+    let (declared, _) = self_type_generics(new, types)?;
+    let read = |item: &Item| -> Item {
+        let (params, predicates) = split_generics(&item.generics);
+        let params: Vec<String> = params
+            .into_iter()
+            .map(|param| match param.split_once(&marker) {
+                Some((name, at)) => {
+                    let default = self_position(at)
+                        .and_then(|at| declared.get(at))
+                        .and_then(|d| d.split_once('='))
+                        .map(|(_, default)| default.trim().to_string());
+                    match default {
+                        Some(default) => format!("{name}={default}"),
+                        None => name.to_string(),
+                    }
+                }
+                None => param,
+            })
+            .collect();
+        let mut text = String::new();
+        if !params.is_empty() {
+            text = format!("<{}>", params.join(", "));
+        }
+        if !predicates.is_empty() {
+            text = format!("{text} where {}", predicates.join(", "))
+                .trim()
+                .to_string();
+        }
+        Item {
+            generics: text,
+            ..item.clone()
+        }
+    };
+    Some((read(old), read(new)))
+}
+
+/// The names of `item`'s `impl` block parameters written as type arguments of the block's
+/// type (see [`rust::extract::SELF_ARGUMENT`]).
+fn self_arguments(item: &Item) -> Vec<String> {
+    let marker = format!("={}", rust::extract::SELF_ARGUMENT);
+    split_generics(&item.generics)
+        .0
+        .iter()
+        .filter_map(|p| Some(p.split_once(&marker)?.0.to_string()))
+        .collect()
+}
+
+/// Whether the bound predicate `bound` (`A: Allocator`) is on an `impl` block parameter
+/// written as a type argument of the block's type (`A=Self#2`) that the type's declaration
+/// bounds so at that position (`A: Allocator = Global`): it holds for every such type.
+fn declared_for_self_argument(item: &Item, bound: &str, types: &Types) -> bool {
+    let Some((left, trait_)) = bound.split_once(':') else {
+        return false;
+    };
+    let (left, trait_) = (left.trim(), trait_.trim());
+    let marker = format!("{left}={}", rust::extract::SELF_ARGUMENT);
+    let (params, _) = split_generics(&item.generics);
+    let Some(at) = params
+        .iter()
+        .find_map(|p| self_position(p.strip_prefix(&marker)?))
+    else {
+        return false;
+    };
+    let Some((declared, bounds)) = self_type_generics(item, types) else {
+        return false;
+    };
+    declared
+        .get(at)
+        .map(|p| p.split('=').next().unwrap_or(p).trim())
+        .is_some_and(|param| bounds.contains(&format!("{param}: {trait_}")))
 }
 
 /// Each generic type written in a type text, by its name (the last path segment) with its
@@ -1576,13 +1699,29 @@ fn generic_uses(text: &str) -> Vec<(String, Vec<String>)> {
 }
 
 /// [`generics_relaxed`], counting as required before every bound `implied` answers for.
+/// A parameter added with a default may carry any bound, unless it is one of `fixed` (an
+/// `impl` block's parameter whose default is its type's: only `implied` covers its bounds).
 fn generics_relaxed_given(
     old: &Item,
     new: &Item,
     implied: &dyn Fn(&str) -> bool,
+    fixed: &[String],
 ) -> Option<&'static str> {
+    // An `impl` block's parameter written with its position in the block's type is no
+    // default of its own (see `self_arguments_read`).
+    let marker = format!("={}", rust::extract::SELF_ARGUMENT);
+    let plain = |params: Vec<String>| -> Vec<String> {
+        params
+            .into_iter()
+            .map(|p| match p.split_once(&marker) {
+                Some((name, _)) => name.to_string(),
+                None => p,
+            })
+            .collect()
+    };
     let (old_params, old_bounds) = split_generics(&old.generics);
     let (new_params, new_bounds) = split_generics(&new.generics);
+    let (old_params, new_params) = (plain(old_params), plain(new_params));
     if new_params.len() < old_params.len() {
         return None;
     }
@@ -1603,6 +1742,14 @@ fn generics_relaxed_given(
     // `I: IntoIterator`), or is a supertrait a sealed trait gains: it has no implementation
     // outside its crate to break, and its users may only call more.
     let sealed_trait = old.kind == "trait" && old.sealed;
+    // A bound on a parameter added with a default constrains only those who name it: every
+    // use written before it takes the default (clap 4's `Error<F: ErrorFormatter =
+    // RichFormatter>`).
+    let added: Vec<String> = new_params[old_params.len()..]
+        .iter()
+        .map(|p| name(p))
+        .filter(|p| !fixed.contains(p))
+        .collect();
     let covered = |b: &String| {
         old_bounds
             .iter()
@@ -1610,6 +1757,7 @@ fn generics_relaxed_given(
             || (sealed_trait && b.starts_with("Self:"))
             // `T: ?Sized` only lets more types in.
             || b.split_once(':').is_some_and(|(_, bound)| bound.trim() == "?Sized")
+            || b.split_once(':').is_some_and(|(left, _)| added.iter().any(|a| a == left.trim()))
             || implied(b)
     };
     if !new_bounds.iter().all(covered) {

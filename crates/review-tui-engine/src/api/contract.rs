@@ -14,13 +14,17 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use crate::review::axes::{API_CONTRACT, Axis, AxisVerdict};
 
-use super::callers::{Home, implements_without, names_beyond_imports, uses};
-use super::compare::{ApiChange, Severity, Types, compare, item_severity};
+use super::callers::{
+    Home, calls_still_compile, implements_without, kept_for_its_crate, names_beyond_imports, uses,
+};
+use super::compare::{ApiChange, Severity, Types, compare, item_severity, type_parameter_names};
+use super::declared::{Declared, prepares_a_later_major};
 use super::lang::java::closed;
 use super::lang::python::application::command_scripts;
 use super::lang::python::declared::python_reach;
-use super::lang::rust::scope::unstable_macros_of;
+use super::lang::rust::scope::{crate_of, unstable_macros_of};
 use super::lang::rust::{foreign, renamed};
+use super::lang::script::entry_points::exported_only_as_types;
 use super::releases::{Release, Releases};
 use super::scope::not_api_path;
 use super::sources::{Scopes, Sources};
@@ -232,6 +236,10 @@ struct Findings {
     /// A 0.x package whose version this change left as it was: a break warns, unless the
     /// range ends at a release (then its number was chosen, and it is not a 0.x minor bump).
     pending_zero: Vec<String>,
+    /// Breaks the version does not allow, which the change's author declared breaking (a
+    /// conventional `fix!:`, a `BREAKING CHANGE:` footer): they warn that the next release
+    /// must be a major, on a PR only.
+    declared: Vec<String>,
     added: usize,
 }
 
@@ -291,15 +299,7 @@ fn judge(
             )
         };
         let declared = |name: &str| {
-            alias_target(
-                name,
-                file,
-                surfaces,
-                index,
-                &read_head,
-                &looked_up_declared,
-                &type_generics,
-            )
+            declared_generics(name, file, surfaces, index, &read_head, &looked_up_declared)
         };
         let types = Types {
             structural: matches!(
@@ -338,6 +338,13 @@ fn judge(
         if incompatible.is_empty() {
             continue;
         }
+        let at_release = || {
+            *head_is_release.get_or_init(|| {
+                sources
+                    .head_commit()
+                    .is_some_and(|head| releases.is_release(head))
+            })
+        };
         let bumped = match bump(
             weighed_path(file, &context),
             file.grammar,
@@ -356,34 +363,113 @@ fn judge(
                 releases.version_at(head, package)
             },
         ) {
-            Bump::PendingZero(version)
-                if *head_is_release.get_or_init(|| {
-                    sources
-                        .head_commit()
-                        .is_some_and(|head| releases.is_release(head))
-                }) =>
-            {
-                Bump::Compatible(Some(version))
-            }
+            Bump::PendingZero(version) if at_release() => Bump::Compatible(Some(version)),
             other => other,
         };
-        match bumped {
-            Bump::PendingZero(version) => {
-                for change in incompatible {
-                    found
-                        .pending_zero
-                        .push(format!("{} ({version})", describe(file.path, change)));
-                }
-            }
-            Bump::Breaking(version) => {
-                deliberate_breaks(file, &incompatible, &version, &context, &mut found)
-            }
-            Bump::Compatible(_) => {
-                unbumped_breaks(file, &incompatible, &releases, &types, &context, &mut found)
-            }
-        }
+        let weighing = Weighing {
+            releases: &releases,
+            types: &types,
+            context: &context,
+            declared: sources.declared(),
+        };
+        let found = &mut found;
+        weigh(file, &incompatible, bumped, &weighing, &at_release, found);
     }
     found
+}
+
+/// What one file's breaks mean, given the version bump of its package.
+struct Weighing<'w, 'c> {
+    releases: &'w Releases<'c>,
+    types: &'w Types<'w>,
+    context: &'w Context<'c>,
+    declared: &'w Declared,
+}
+
+/// Sorts one file's breaks into `found` by what its package's version (`bumped`) and the
+/// change itself allow; `at_release` says whether the range ends at a release.
+fn weigh(
+    file: &FileSurfaces<'_>,
+    incompatible: &[&ApiChange],
+    bumped: Bump,
+    weighing: &Weighing<'_, '_>,
+    at_release: &dyn Fn() -> bool,
+    found: &mut Findings,
+) {
+    match bumped {
+        Bump::PendingZero(version) => {
+            for change in incompatible {
+                found
+                    .pending_zero
+                    .push(format!("{} ({version})", describe(file.path, change)));
+            }
+        }
+        Bump::Breaking(version) => {
+            deliberate_breaks(file, incompatible, &version, weighing.context, found)
+        }
+        // A development line of a breaking release (clap's `4.0.0-alpha.0`): the break is
+        // permitted, and the repository's own code is still being moved to it.
+        Bump::Developing(version) => found.deliberate.extend(
+            incompatible
+                .iter()
+                .map(|change| format!("{} ({version})", describe(file.path, change))),
+        ),
+        Bump::Compatible(described) => {
+            let mut unbumped = Findings::default();
+            unbumped_breaks(
+                file,
+                incompatible,
+                weighing.releases,
+                weighing.types,
+                weighing.context,
+                &mut unbumped,
+            );
+            let permitted = (!at_release())
+                .then(|| permitted_by_the_change(weighing.declared, described.as_deref()))
+                .flatten();
+            permit(unbumped, permitted, found);
+        }
+    }
+}
+
+/// `unbumped`'s findings into `found`: its failing breaks warn when the change `permitted`
+/// them itself.
+fn permit(mut unbumped: Findings, permitted: Option<Permit>, found: &mut Findings) {
+    found.unreleased.append(&mut unbumped.unreleased);
+    match permitted {
+        Some(Permit::Branch(why)) => found
+            .deliberate
+            .extend(unbumped.failing.into_iter().map(|f| format!("{f} ({why})"))),
+        Some(Permit::Declared(at)) => found.declared.extend(
+            unbumped
+                .failing
+                .into_iter()
+                .map(|f| format!("{f} (declared in {at})")),
+        ),
+        None => found.failing.append(&mut unbumped.failing),
+    }
+}
+
+/// How the change itself permits a break its version does not (see [`super::declared`]).
+enum Permit {
+    /// Merged into a branch that prepares a later major: why, for the report.
+    Branch(String),
+    /// Its author declared it breaking, at this place (`the PR's title`, `commit 1a2b3c4`).
+    Declared(String),
+}
+
+/// What the change's own text permits, given the package's version as found (`described`):
+/// never asked for a range ending at a release, whose version was chosen and shipped.
+fn permitted_by_the_change(declared: &Declared, described: Option<&str>) -> Option<Permit> {
+    if let Some((branch, major)) = &declared.into_branch
+        && prepares_a_later_major(*major, described.unwrap_or(""))
+    {
+        return Some(Permit::Branch(format!(
+            "merged into `{branch}`, a branch named for a later major than {}",
+            described.unwrap_or("the package's version")
+        )));
+    }
+    declared.breaking.clone().map(Permit::Declared)
 }
 
 /// What the weighing of one file's breaks reads beside it.
@@ -395,6 +481,34 @@ struct Context<'c> {
     read_base: Read<'c>,
     list_head: List<'c>,
     list_base: List<'c>,
+}
+
+/// The generics the type `name` declares, for [`Types::declared`]; `Name/N` is the type of
+/// that name with `N` parameters (see `compare::self_type_generics`).
+fn declared_generics(
+    name: &str,
+    file: &FileSurfaces,
+    surfaces: &[FileSurfaces],
+    index: &LazyIndex,
+    read_head: &dyn Fn(&str) -> Option<String>,
+    looked_up: &RefCell<BTreeMap<String, Option<String>>>,
+) -> Option<String> {
+    let Some((bare, arity)) = name.split_once('/') else {
+        return alias_target(
+            name,
+            file,
+            surfaces,
+            index,
+            read_head,
+            looked_up,
+            &type_generics,
+        );
+    };
+    let with_arity = |s: &Surface, n: &str| {
+        type_generics(s, n).filter(|g| type_parameter_names(g).len().to_string() == arity)
+    };
+    let fresh = RefCell::new(BTreeMap::new());
+    alias_target(bare, file, surfaces, index, read_head, &fresh, &with_arity)
 }
 
 /// A type's own generics, for [`Types::declared`]: a struct, enum, union, trait or alias at
@@ -435,9 +549,106 @@ fn file_changes(
     compare(&file.base, &file.head, types)
         .into_iter()
         .map(|change| moved(change, file, surfaces, index))
+        .map(|change| declared_without_a_runtime(change, file, index, context))
+        .map(|change| constructed_by_nobody(change, file, context))
         .map(|change| undeclared(change, reach.as_ref()))
         .map(|change| of_a_command(change, command.as_deref()))
         .collect()
+}
+
+/// A value a type declaration file (`pino.d.ts`) stops declaring, which no source of the
+/// package defines, at the head (the index) or at the base (the changed sources as they
+/// were): users calling it got a `TypeError` at run time, so dropping the declaration fixes
+/// the types and breaks no program that ran (pino #1544 dropped `final`, gone since v7). A
+/// type (an interface, an alias) has no runtime value and stays a break, as does a value a
+/// source still defined at the base.
+fn declared_without_a_runtime(
+    mut change: ApiChange,
+    file: &FileSurfaces<'_>,
+    index: &LazyIndex,
+    context: &Context<'_>,
+) -> ApiChange {
+    const DECLARATIONS: &[&str] = &[".d.ts", ".d.mts", ".d.cts"];
+    const VALUES: &[&str] = &["const", "let", "var", "function", "class", "enum"];
+    let declaration_file = DECLARATIONS.iter().any(|d| file.path.ends_with(d));
+    if !declaration_file
+        || change.severity != Severity::Incompatible
+        || change.head.is_some()
+        || change.why != "removed"
+        || change.key.contains(['.', ':'])
+    {
+        return change;
+    }
+    let Some(item) = file.base.items.get(&change.key) else {
+        return change;
+    };
+    if !VALUES.contains(&item.kind) {
+        return change;
+    }
+    let name = change.key.as_str();
+    let source = |path: &str| {
+        !DECLARATIONS.iter().any(|d| path.ends_with(d))
+            && Grammar::for_path(path).is_some_and(|g| {
+                matches!(g, Grammar::JavaScript | Grammar::TypeScript | Grammar::Tsx)
+            })
+            && !not_api_path(path)
+    };
+    let definition = regex::Regex::new(&format!(
+        r"(\bfunction\s*\*?\s*{0}\b|\b(const|let|var|class)\s+{0}\b|\.{0}\s*=[^=]|\b{0}\s*:|\bexports\.{0}\b|\{{[^}}]*\b{0}\b[^}}]*\}}\s*=)",
+        regex::escape(name)
+    ));
+    let Ok(definition) = definition else {
+        return change;
+    };
+    // The index's definitions, and files naming it that define it some way its tags do not
+    // read (`module.exports.final = …`, an object's property).
+    let defined_at_head = index.defined_in(name).into_iter().any(source)
+        || index
+            .referenced_in(name)
+            .into_iter()
+            .filter(|path| source(path))
+            .any(|path| (context.read_head)(path).is_some_and(|text| definition.is_match(&text)));
+    let defined_at_base = context
+        .changed
+        .iter()
+        .filter(|path| source(path))
+        .any(|path| (context.read_base)(path).is_some_and(|text| definition.is_match(&text)));
+    if !defined_at_head && !defined_at_base {
+        change.severity = Severity::Compatible;
+        change.why = "removed from the type declarations; no source of the package defines it \
+                      (a types fix: using it failed at run time)"
+            .into();
+    }
+    change
+}
+
+/// A constructor of a TypeScript class its package exports only as a type (`export type {
+/// GraphQLRequest }`, msw #1568): users can name the class in annotations, never `new` it, so
+/// a parameter added to its constructor breaks none of them.
+fn constructed_by_nobody(
+    mut change: ApiChange,
+    file: &FileSurfaces<'_>,
+    context: &Context<'_>,
+) -> ApiChange {
+    if change.severity != Severity::Incompatible
+        || !matches!(file.grammar, Grammar::TypeScript | Grammar::Tsx)
+    {
+        return change;
+    }
+    let Some(class) = change.key.strip_suffix(".constructor") else {
+        return change;
+    };
+    if class.contains('.') {
+        return change;
+    }
+    if exported_only_as_types(file.path, context.read_head).contains(class) {
+        change.severity = Severity::Compatible;
+        change.why = format!(
+            "{} (the package exports `{class}` only as a type: users cannot construct it)",
+            change.why
+        );
+    }
+    change
 }
 
 /// The path whose package's version weighs the file's breaks: its own, unless it moved here
@@ -492,15 +703,37 @@ fn deliberate_breaks(
                 .get(&change.key)
                 .and_then(|item| item.parent.as_deref()),
         };
-        let stale = stale_callers(
-            &home,
-            &change.key,
-            added_to,
-            change.head.is_some(),
-            context.index,
-            context.changed,
-            context.read_head,
-        );
+        // Only callers the change leaves unable to compile count: not those of a signature
+        // that accepts what they pass, nor those in the crate an item is still there for.
+        let still_compile = match (
+            file.base.items.get(&change.key),
+            file.head.items.get(&change.key),
+        ) {
+            (Some(base), Some(head)) => calls_still_compile(base, head),
+            _ => false,
+        };
+        let mut stale = if still_compile {
+            Vec::new()
+        } else {
+            stale_callers(
+                &home,
+                &change.key,
+                added_to,
+                change.head.is_some(),
+                context.index,
+                context.changed,
+                context.read_head,
+            )
+        };
+        let member = change.key.rsplit([':', '.']).next().unwrap_or(&change.key);
+        if change.head.is_none()
+            && file.grammar == Grammar::Rust
+            && kept_for_its_crate(&source, member)
+        {
+            let crate_root = |path: &str| crate_of(path, context.read_head).map(|c| c.0);
+            let home_crate = crate_root(file.path);
+            stale.retain(|caller| crate_root(caller) != home_crate);
+        }
         if stale.is_empty() {
             found
                 .deliberate
@@ -617,6 +850,7 @@ fn verdict(read: &ReadFiles<'_>, found: &Findings) -> (AxisVerdict, String) {
             ),
         )
     } else if !found.deliberate.is_empty()
+        || !found.declared.is_empty()
         || !found.pending_zero.is_empty()
         || !found.undecided.is_empty()
         || !read.withdrawn.is_empty()
@@ -633,6 +867,13 @@ fn verdict(read: &ReadFiles<'_>, found: &Findings) -> (AxisVerdict, String) {
             parts.push(format!(
                 "breaking changes with a version bump that allows them: {}",
                 listed(&found.deliberate)
+            ));
+        }
+        if !found.declared.is_empty() {
+            parts.push(format!(
+                "breaking changes their author declared breaking, which the version does not \
+                 allow yet: the next release must be a major (below 1.0, a new minor): {}",
+                listed(&found.declared)
             ));
         }
         if !found.pending_zero.is_empty() {

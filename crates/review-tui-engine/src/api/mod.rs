@@ -16,6 +16,7 @@ pub(crate) mod callers;
 mod changelog;
 pub(crate) mod compare;
 pub(crate) mod contract;
+pub mod declared;
 mod lang;
 pub(crate) mod releases;
 pub(crate) mod scope;

@@ -18,6 +18,7 @@ use tree_sitter::Tree;
 
 use crate::diff::FileDiff;
 
+use super::declared::{Declared, declared};
 use super::scope::scope;
 use super::visibility::Visibility;
 use super::{Surface, Unreadable, by_tags_only, extract_tree};
@@ -25,6 +26,7 @@ use crate::cohort::changes::{TreeReader, Trees};
 use crate::parse::grammar::Grammar;
 use crate::parse::reparse;
 use crate::parse::tags::Tagger;
+use crate::pr::forge::PullRequest;
 
 /// The blob at `path` in `commit`.
 pub(super) fn blob_at(
@@ -61,6 +63,31 @@ fn names_at(repo: &git2::Repository, commit: git2::Oid, dir: &str) -> Vec<String
     listed().unwrap_or_default()
 }
 
+/// The commits of `base..head` (short id, message), the head first; as many as a declaration
+/// is looked for in.
+fn commit_messages(
+    repo: &git2::Repository,
+    base: git2::Oid,
+    head: git2::Oid,
+) -> Vec<(String, String)> {
+    let walked = || -> Result<Vec<(String, String)>, git2::Error> {
+        let mut walk = repo.revwalk()?;
+        walk.push(head)?;
+        walk.hide(base)?;
+        let mut out = Vec::new();
+        for oid in walk.take(super::declared::COMMITS) {
+            let commit = repo.find_commit(oid?)?;
+            let id = commit.id().to_string();
+            out.push((
+                id[..7.min(id.len())].to_string(),
+                String::from_utf8_lossy(commit.message_bytes()).into_owned(),
+            ));
+        }
+        Ok(out)
+    };
+    walked().unwrap_or_default()
+}
+
 /// Files (or folders' listings) read by path, each once.
 struct Memo<T>(RefCell<HashMap<String, T>>);
 
@@ -95,6 +122,9 @@ pub(crate) struct Sources<'a> {
     scopes: RefCell<HashMap<ScopesKey, Vec<DecidedScopes>>>,
     /// The changed files' surfaces read while they were parsed, by path (see [`Sources::keep_early`]).
     early: HashMap<String, EarlySurfaces>,
+    /// What the PR says of itself, when reviewing one.
+    pr: Option<PullRequest>,
+    declared: std::cell::OnceCell<Declared>,
 }
 
 /// A changed file's path, the path it had at the base, its grammar.
@@ -118,7 +148,26 @@ impl<'a> Sources<'a> {
             base_folders: Memo::default(),
             scopes: RefCell::default(),
             early: HashMap::new(),
+            pr: None,
+            declared: std::cell::OnceCell::new(),
         }
+    }
+
+    /// Reads the PR's own text too (see [`Sources::declared`]).
+    pub(crate) fn with_pr(mut self, pr: Option<&PullRequest>) -> Self {
+        self.pr = pr.cloned();
+        self
+    }
+
+    /// What the PR's text and the range's commit messages declare (see [`declared`]).
+    pub(crate) fn declared(&self) -> &Declared {
+        self.declared.get_or_init(|| {
+            let commits = match (self.base, self.head_commit()) {
+                (Some((repo, base)), Some(head)) => commit_messages(repo, base, head),
+                _ => Vec::new(),
+            };
+            declared(self.pr.as_ref(), &commits)
+        })
     }
 
     /// Keeps the surfaces the parse of the changed files read (this as its [`TreeReader`]),

@@ -14,6 +14,10 @@ use super::visibility::{List, Read};
 pub(crate) enum Bump {
     /// The version allows a break: `manifest: 1.4.0 → 2.0.0`.
     Breaking(String),
+    /// A development version of a release that may break (`4.0.0-alpha.0`, `3.0.0.dev0`, a
+    /// last tag `v3.0.0-beta1`): the break is permitted, and the line is still being built,
+    /// so the repository's own code may still be catching up with it.
+    Developing(String),
     /// Unchanged or bumped compatibly; the manifest and version when one was found.
     Compatible(Option<String>),
     /// A 0.x version left as it was (`Cargo.toml 0.1.17`): SemVer lets any 0.x minor break,
@@ -97,7 +101,7 @@ pub(crate) fn bump(
             && let Some(tag) = last_tag(&package_named(kind, &new, &root))
             && towards_a_break(&tag)
         {
-            return Bump::Breaking(format!(
+            return Bump::Developing(format!(
                 "{manifest}: its last tag {tag} is a development version of a release that \
                      may break"
             ));
@@ -110,7 +114,7 @@ pub(crate) fn bump(
             Some(before) if breaking(versioning, &before, &after) => {
                 Bump::Breaking(format!("{manifest}: {before} → {after}"))
             }
-            _ if !module_path && towards_a_break(&after) => Bump::Breaking(format!(
+            _ if !module_path && towards_a_break(&after) => Bump::Developing(format!(
                 "{manifest}: {after} is a development version of a release that may break"
             )),
             // Bumped for a break after the last release and before this change (tower's
@@ -165,7 +169,7 @@ pub(crate) fn bump(
             return Bump::Breaking(format!("release tags: {tag} → {after}"));
         }
         return if towards_a_break(&tag) {
-            Bump::Breaking(format!(
+            Bump::Developing(format!(
                 "{}: its last tag {tag} is a development version of a release that may break",
                 if package.root.is_empty() {
                     "the repository"
@@ -696,7 +700,7 @@ mod tests {
         let head = files(&[("core/pom.xml", core)]);
         assert!(matches!(
             bump("core/src/com/google/inject/Binder.java", Grammar::Java, head, head, &|_| None, &|_| None),
-            Bump::Breaking(v) if v.contains("4.0-SNAPSHOT")
+            Bump::Developing(v) if v.contains("4.0-SNAPSHOT")
         ));
     }
 
@@ -722,7 +726,7 @@ mod tests {
                 &|_| None,
                 &|_| None
             ),
-            Bump::Breaking(v) if v.contains("0.14.dev")
+            Bump::Developing(v) if v.contains("0.14.dev")
         ));
         assert_eq!(
             bump(

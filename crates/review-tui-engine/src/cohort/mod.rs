@@ -70,6 +70,8 @@ pub struct CohortInput<'a> {
     /// The paths and languages whose public API was declared advisory (`[api_contract]`):
     /// the apiContract axis warns for them instead of gating.
     pub api_advisory: &'a [crate::config::Advisory],
+    /// The PR under review, whose own text may declare its break (see `api::declared`).
+    pub pr: Option<&'a crate::pr::forge::PullRequest>,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]

@@ -1165,6 +1165,7 @@ pub struct CohortJob {
     base: crate::commit_id::CommitId,
     early_index: Option<cohort::EarlyIndex>,
     api_advisory: Vec<crate::config::Advisory>,
+    pr: crate::pr::forge::PullRequest,
 }
 
 impl CohortJob {
@@ -1178,6 +1179,7 @@ impl CohortJob {
             base: prepared.space.state().base_sha.clone(),
             early_index: prepared.early_index.take(),
             api_advisory: api_advisory.to_vec(),
+            pr: prepared.pr.clone(),
         }
     }
 
@@ -1195,6 +1197,7 @@ impl CohortJob {
                 cache_dir: Some(&self.cache),
                 head_sha: &self.head,
                 api_advisory: &self.api_advisory,
+                pr: Some(&self.pr),
             },
             self.early_index,
         );

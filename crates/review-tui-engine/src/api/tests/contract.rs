@@ -183,6 +183,216 @@ fn a_reexport_is_no_stale_caller_of_a_changed_item_but_of_a_removed_one() {
     );
 }
 
+// clap 4.0.0-alpha.0 (#4030, #4096, #4072): a deliberate break's "callers not updated" counts
+// only callers the change leaves unable to compile. `Arg::env(&'help str)` became
+// `env(impl Into<OsStr>)`, which still takes the `&str` its callers pass; `Arg::is_*_set` left
+// the public API as `pub(crate)`, still there for the crate's own callers. A caller of an
+// item removed outright, or of one whose parameters changed arity, still fails.
+#[test]
+fn callers_not_updated_count_only_when_they_stop_compiling() {
+    let base = [
+        ("Cargo.toml", CARGO),
+        ("src/lib.rs", "pub mod runtime;\npub mod app;\n"),
+        ("src/runtime.rs", BUILDER),
+        (
+            "src/app.rs",
+            "use crate::runtime::spawn;\n\npub fn go() -> usize {\n    spawn(\"a\", 1).threads\n}\n",
+        ),
+    ];
+    let bumped = ("Cargo.toml", CARGO.replace("1.4.0", "2.0.0"));
+    let widened = BUILDER.replace(
+        "pub fn spawn(name: &str, threads: usize) -> Builder {\n    Builder { threads, kind: name.len() as u8 }",
+        "pub fn spawn(name: impl Into<String>, threads: usize) -> Builder {\n    Builder { threads, kind: name.into().len() as u8 }",
+    );
+    assert_ne!(widened, BUILDER);
+    let axis = api_after(
+        &base,
+        &[("src/runtime.rs", &widened), (bumped.0, &bumped.1)],
+    );
+    assert_eq!(axis.verdict, AxisVerdict::Warn, "{}", axis.detail);
+    assert!(
+        !axis.detail.contains("callers not updated"),
+        "{}",
+        axis.detail
+    );
+
+    let crate_only = BUILDER.replace("pub fn spawn(", "pub(crate) fn spawn(");
+    let axis = api_after(
+        &base,
+        &[("src/runtime.rs", &crate_only), (bumped.0, &bumped.1)],
+    );
+    assert_eq!(axis.verdict, AxisVerdict::Warn, "{}", axis.detail);
+    assert!(axis.detail.contains("`spawn` removed"), "{}", axis.detail);
+
+    // The true positives: removed outright, or one more parameter every call must pass.
+    let start = BUILDER.find("pub fn spawn").expect("spawn in BUILDER");
+    let axis = api_after(
+        &base,
+        &[("src/runtime.rs", &BUILDER[..start]), (bumped.0, &bumped.1)],
+    );
+    assert_fails(
+        &axis,
+        &["`spawn` removed", "callers not updated: src/app.rs"],
+    );
+    let more = BUILDER.replace(
+        "pub fn spawn(name: &str, threads: usize)",
+        "pub fn spawn(name: &str, threads: usize, stack: usize)",
+    );
+    let axis = api_after(&base, &[("src/runtime.rs", &more), (bumped.0, &bumped.1)]);
+    assert_fails(&axis, &["callers not updated: src/app.rs"]);
+}
+
+// clap's master at 4.0.0-alpha.0: a development version of the next major permits its breaks,
+// and the repository's own code is still being moved to them, so callers left as they were
+// warn with the break instead of failing it. At 1.4.0 the same removal fails.
+#[test]
+fn a_development_version_of_a_major_permits_breaks_its_own_callers_still_use() {
+    let base = |version: &str| {
+        vec![
+            (
+                "Cargo.toml".to_string(),
+                CARGO.replace("1.4.0", version),
+            ),
+            ("src/lib.rs".to_string(), "pub mod runtime;\npub mod app;\n".to_string()),
+            ("src/runtime.rs".to_string(), BUILDER.to_string()),
+            (
+                "src/app.rs".to_string(),
+                "use crate::runtime::spawn;\n\npub fn go() -> usize {\n    spawn(\"a\", 1).threads\n}\n".to_string(),
+            ),
+        ]
+    };
+    let start = BUILDER.find("pub fn spawn").expect("spawn in BUILDER");
+    let removed = &BUILDER[..start];
+    let files = base("4.0.0-alpha.0");
+    let files: Vec<(&str, &str)> = files
+        .iter()
+        .map(|(p, t)| (p.as_str(), t.as_str()))
+        .collect();
+    let axis = api_after(&files, &[("src/runtime.rs", removed)]);
+    assert_eq!(axis.verdict, AxisVerdict::Warn, "{}", axis.detail);
+    assert!(
+        axis.detail
+            .contains("4.0.0-alpha.0 is a development version"),
+        "{}",
+        axis.detail
+    );
+    let files = base("1.4.0");
+    let files: Vec<(&str, &str)> = files
+        .iter()
+        .map(|(p, t)| (p.as_str(), t.as_str()))
+        .collect();
+    let axis = api_after(&files, &[("src/runtime.rs", removed)]);
+    assert_fails(&axis, &["`spawn` removed"]);
+}
+
+// pino #1544 dropped `final` from `pino.d.ts`: the runtime had not had it since v7 (calling it
+// was a `TypeError`), so the declaration file only stopped promising what did not exist. A
+// value the JavaScript still defines (or defined at the base), and a type, stay breaks.
+#[test]
+fn a_declaration_of_what_the_runtime_never_defined_removed_is_a_types_fix() {
+    let js = "function pino () { return {} }\nfunction destination () { return {} }\n\nmodule.exports = pino\nmodule.exports.destination = destination\nmodule.exports.transport = function () {}\n";
+    let dts = "declare function pino(): pino.Logger;\ndeclare namespace pino {\n    interface Logger {}\n    interface PrettyOptions { colorize?: boolean }\n}\nexport const destination: () => pino.Logger;\nexport const transport: () => void;\nexport const final: (logger: pino.Logger) => pino.Logger;\nexport interface PrettyOptions extends pino.PrettyOptions {}\nexport default pino;\n";
+    let files = [
+        (
+            "package.json",
+            r#"{"name": "pino", "version": "8.5.0", "main": "pino.js", "types": "pino.d.ts"}"#,
+        ),
+        ("pino.js", js),
+        ("pino.d.ts", dts),
+    ];
+    let without = |line: &str| dts.replace(line, "");
+    let fixed = api_after(
+        &files,
+        &[(
+            "pino.d.ts",
+            &without("export const final: (logger: pino.Logger) => pino.Logger;\n"),
+        )],
+    );
+    assert_clears(&fixed);
+    assert!(fixed.detail.contains("a types fix"), "{}", fixed.detail);
+    // A value the JavaScript defines is no types fix (it reads as defined elsewhere); one the
+    // change removes from the JavaScript too, and a type, still fail.
+    let defined = api_after(
+        &files,
+        &[(
+            "pino.d.ts",
+            &without("export const destination: () => pino.Logger;\n"),
+        )],
+    );
+    assert!(
+        !defined.detail.contains("a types fix"),
+        "{}",
+        defined.detail
+    );
+    let both = api_after(
+        &files,
+        &[
+            (
+                "pino.d.ts",
+                &without("export const transport: () => void;\n"),
+            ),
+            (
+                "pino.js",
+                &js.replace("module.exports.transport = function () {}\n", ""),
+            ),
+        ],
+    );
+    assert_fails(&both, &["`transport` removed"]);
+    let a_type = api_after(
+        &files,
+        &[(
+            "pino.d.ts",
+            &without("export interface PrettyOptions extends pino.PrettyOptions {}\n"),
+        )],
+    );
+    assert_fails(&a_type, &["`PrettyOptions` removed"]);
+}
+
+// msw #1568 added a required `operationName` to `GraphQLRequest`'s constructor; the package
+// exports the class only through `export type { GraphQLRequest }`, so users name it in
+// annotations and never construct it. A class exported as a value keeps its constructor.
+#[test]
+fn a_class_exported_only_as_a_type_has_no_constructor_in_the_api() {
+    let handler = "export class GraphQLRequest {\n  constructor(request: Request, public readonly variables: object) {}\n}\n\nexport class GraphQLHandler {\n  constructor(info: string) {}\n}\n";
+    let files = [
+        (
+            "package.json",
+            r#"{"name": "msw", "version": "1.2.0", "main": "./lib/index.js", "types": "./lib/index.d.ts"}"#,
+        ),
+        (
+            "src/index.ts",
+            "export type { GraphQLRequest } from './handlers/GraphQLHandler'\nexport { GraphQLHandler } from './handlers/GraphQLHandler'\n",
+        ),
+        ("src/handlers/GraphQLHandler.ts", handler),
+    ];
+    let typed = api_after(
+        &files,
+        &[(
+            "src/handlers/GraphQLHandler.ts",
+            &handler.replace(
+                "public readonly variables: object)",
+                "public readonly variables: object, public readonly operationName: string)",
+            ),
+        )],
+    );
+    assert_clears(&typed);
+    assert!(typed.detail.contains("only as a type"), "{}", typed.detail);
+    let valued = api_after(
+        &files,
+        &[(
+            "src/handlers/GraphQLHandler.ts",
+            &handler.replace(
+                "constructor(info: string)",
+                "constructor(info: string, kind: string)",
+            ),
+        )],
+    );
+    assert_fails(
+        &valued,
+        &["`GraphQLHandler.constructor` a required parameter added"],
+    );
+}
+
 // crossbeam-epoch 0.9.19: `Guard::defer_destroy<T>(&self, ptr: Shared<'_, T>)` became
 // `<T: ?Sized + Pointable>`, while `Shared<'g, T: 'g + ?Sized + Pointable>` (in another file)
 // already asks `Pointable` of every `T` a caller can pass, and `?Sized` only widens. A bound
@@ -222,6 +432,128 @@ fn rust_a_bound_the_parameters_own_types_already_require_is_not_a_narrowing() {
         &unrelated,
         &["`Guard::defer_destroy` generics or bounds changed"],
     );
+}
+
+// hashbrown 0.15.1 → 0.15.3: `impl<K, V> IntoIter<K, V>` became `impl<K, V, A: Allocator>
+// IntoIter<K, V, A>`, where `IntoIter<K, V, A: Allocator = Global>` is declared in another
+// file: every type that had `rustc_iter` (`A` = `Global`) still has it. Clap 4 gave `Error` a
+// defaulted `F: ErrorFormatter` and generalised its `impl` the same way. A bound the type does
+// not declare, or one added on a parameter that was there, still narrows.
+#[test]
+fn rust_an_impl_generalised_over_a_defaulted_type_parameter_keeps_its_methods() {
+    let map = "pub trait Allocator {}\n\npub struct Global;\n\nimpl Allocator for Global {}\n\npub struct IntoIter<K, V, A: Allocator = Global> {\n    inner: Vec<(K, V, A)>,\n}\n";
+    let entry = |block: &str| {
+        format!(
+            "use crate::map::{{Allocator, IntoIter}};\n\n{block} {{\n    pub fn rustc_iter(&self) -> usize {{\n        0\n    }}\n}}\n"
+        )
+    };
+    let base = entry("impl<K, V> IntoIter<K, V>");
+    // Another type of the name, with another number of parameters (hashbrown's set).
+    let set = "use crate::map::{Allocator, Global};\n\npub struct IntoIter<K, A: Allocator = Global> {\n    inner: Vec<(K, A)>,\n}\n";
+    let files = [
+        ("Cargo.toml", CARGO),
+        (
+            "src/lib.rs",
+            "pub mod external;\npub mod map;\npub mod rustc_entry;\n",
+        ),
+        ("src/external.rs", set),
+        ("src/map.rs", map),
+        ("src/rustc_entry.rs", base.as_str()),
+    ];
+    let widened = api_after(
+        &files,
+        &[(
+            "src/rustc_entry.rs",
+            &entry("impl<K, V, A: Allocator> IntoIter<K, V, A>"),
+        )],
+    );
+    assert_clears(&widened);
+    assert!(
+        widened
+            .detail
+            .contains("an impl generalised over a defaulted type parameter"),
+        "{}",
+        widened.detail
+    );
+    let narrowed = api_after(
+        &files,
+        &[(
+            "src/rustc_entry.rs",
+            &entry("impl<K: Clone, V, A: Allocator> IntoIter<K, V, A>"),
+        )],
+    );
+    assert_fails(
+        &narrowed,
+        &["`IntoIter::rustc_iter` generics or bounds changed"],
+    );
+    let undeclared = api_after(
+        &files,
+        &[(
+            "src/rustc_entry.rs",
+            &entry("impl<K, V, A: Allocator + Send> IntoIter<K, V, A>"),
+        )],
+    );
+    assert_fails(
+        &undeclared,
+        &["`IntoIter::rustc_iter` generics or bounds changed"],
+    );
+    // A type parameter without a default: `IntoIter<K, V>` no longer names a type.
+    let no_default = map.replace("A: Allocator = Global", "A: Allocator");
+    let files = [
+        ("Cargo.toml", CARGO),
+        ("src/lib.rs", "pub mod map;\npub mod rustc_entry;\n"),
+        ("src/map.rs", map),
+        ("src/rustc_entry.rs", base.as_str()),
+    ];
+    let required = api_after(
+        &files,
+        &[
+            ("src/map.rs", &no_default),
+            (
+                "src/rustc_entry.rs",
+                &entry("impl<K, V, A: Allocator> IntoIter<K, V, A>"),
+            ),
+        ],
+    );
+    assert_fails(
+        &required,
+        &["`IntoIter::rustc_iter` generics or bounds changed"],
+    );
+
+    // clap 4.0.0-alpha: `pub struct Error` → `pub struct Error<F: ErrorFormatter =
+    // RichFormatter>`, its `impl` generalised over `F`.
+    let error = |generics: &str, block: &str| {
+        format!(
+            "pub trait ErrorFormatter {{}}\n\npub struct RichFormatter;\n\nimpl ErrorFormatter for RichFormatter {{}}\n\npub struct Error{generics} {{\n    kind: u8,\n    _f: core::marker::PhantomData<F>,\n}}\n\n{block} {{\n    pub fn exit(&self) -> u8 {{\n        self.kind\n    }}\n}}\n"
+        )
+    };
+    let base = error("<F = RichFormatter>", "impl Error")
+        .replace("pub struct Error<F = RichFormatter>", "pub struct Error")
+        .replace("    _f: core::marker::PhantomData<F>,\n", "");
+    let files = [
+        ("Cargo.toml", CARGO),
+        ("src/lib.rs", "pub mod error;\n"),
+        ("src/error.rs", base.as_str()),
+    ];
+    let defaulted = api_after(
+        &files,
+        &[(
+            "src/error.rs",
+            &error(
+                "<F: ErrorFormatter = RichFormatter>",
+                "impl<F: ErrorFormatter> Error<F>",
+            ),
+        )],
+    );
+    assert_clears(&defaulted);
+    let required = api_after(
+        &files,
+        &[(
+            "src/error.rs",
+            &error("<F: ErrorFormatter>", "impl<F: ErrorFormatter> Error<F>"),
+        )],
+    );
+    assert_fails(&required, &["`Error` generics or bounds changed"]);
 }
 
 #[test]

@@ -669,3 +669,109 @@ fn a_file_moved_into_another_package_is_weighed_by_the_package_it_left() {
         one.detail
     );
 }
+
+// clap #3965 (`fix(error):! Merge EmptyValue into InvalidValue`, on 3.2.14) and golang-jwt's
+// merge of `wider` into `two_point_oh` (the branch preparing v2.0.0): a break the change
+// declares itself, or merges into a branch named for a later major, warns that the next
+// release must be a major. Without the declaration, into a branch of the current major, or in
+// a range ending at a compatible release (its number was chosen and shipped), it fails.
+#[test]
+fn a_break_its_author_declares_warns_that_the_next_release_must_be_a_major() {
+    let manifest = |version: &str| format!("[package]\nname = \"clap\"\nversion = \"{version}\"\n");
+    let lib = "pub enum ErrorKind {\n    EmptyValue,\n    InvalidValue,\n}\n";
+    let run = |message: &str, release: Option<&str>, pr: Option<&crate::pr::forge::PullRequest>| {
+        let released = manifest("1.4.0");
+        let repo = Repo::new(&[("Cargo.toml", released.as_str()), ("src/lib.rs", lib)]);
+        git(&repo.path(), &["checkout", "-q", "main"]);
+        git(&repo.path(), &["tag", "-a", "-m", "v1.4.0", "v1.4.0"]);
+        git(&repo.path(), &["checkout", "-q", "-B", "pr"]);
+        repo.write("src/lib.rs", "pub enum ErrorKind {\n    InvalidValue,\n}\n");
+        if let Some(next) = release {
+            repo.write("Cargo.toml", &manifest(next));
+        }
+        repo.commit(message);
+        if let Some(next) = release {
+            let tag = format!("v{next}");
+            git(&repo.path(), &["tag", "-a", "-m", &tag, &tag]);
+        }
+        let report = repo.build_with(|input| {
+            crate::session::cohort_build::build(crate::cohort::CohortInput { pr, ..input }).unwrap()
+        });
+        report
+            .axes
+            .into_iter()
+            .find(|a| a.name == API_CONTRACT)
+            .unwrap()
+    };
+    let declared = run(
+        "fix(error)!: Merge EmptyValue into InvalidValue",
+        None,
+        None,
+    );
+    assert_eq!(declared.verdict, AxisVerdict::Warn, "{}", declared.detail);
+    assert!(
+        declared.detail.contains("the next release must be a major")
+            && declared.detail.contains("`ErrorKind::EmptyValue` removed"),
+        "{}",
+        declared.detail
+    );
+    let footer = run(
+        "Merge EmptyValue into InvalidValue\n\nBREAKING CHANGE: EmptyValue is gone",
+        None,
+        None,
+    );
+    assert_eq!(footer.verdict, AxisVerdict::Warn, "{}", footer.detail);
+    let branch = run("Merge branch 'wider' into two_point_oh", None, None);
+    assert_eq!(branch.verdict, AxisVerdict::Warn, "{}", branch.detail);
+    assert!(
+        branch.detail.contains("merged into `two_point_oh`"),
+        "{}",
+        branch.detail
+    );
+    // The PR's own text, as the forge gives it.
+    let pr = crate::pr::forge::PullRequest {
+        number: 3965,
+        title: "Merge EmptyValue into InvalidValue".into(),
+        body: "Fixes #3956\n\nBREAKING CHANGE: `ErrorKind::EmptyValue` is gone\n".into(),
+        author: "epage".into(),
+        author_is_bot: false,
+        state: crate::pr::forge::PrState::Open,
+        draft: false,
+        base: crate::pr::forge::BranchTip {
+            ref_name: "master".into(),
+            sha: "0".repeat(40).parse().unwrap(),
+        },
+        head: crate::pr::forge::BranchTip {
+            ref_name: "empty".into(),
+            sha: "1".repeat(40).parse().unwrap(),
+        },
+        clone_url: String::new(),
+        html_url: String::new(),
+    };
+    let described = run("Merge EmptyValue into InvalidValue", None, Some(&pr));
+    assert_eq!(described.verdict, AxisVerdict::Warn, "{}", described.detail);
+    assert!(
+        described
+            .detail
+            .contains("declared in the PR's description"),
+        "{}",
+        described.detail
+    );
+    // The true positives.
+    for (message, release) in [
+        ("fix(error): Merge EmptyValue into InvalidValue", None),
+        ("Merge branch 'wider' into v1", None),
+        (
+            "fix(error)!: Merge EmptyValue into InvalidValue",
+            Some("1.5.0"),
+        ),
+    ] {
+        let axis = run(message, release, None);
+        assert_eq!(
+            axis.verdict,
+            AxisVerdict::Fail,
+            "{message} {release:?}: {}",
+            axis.detail
+        );
+    }
+}

@@ -74,6 +74,7 @@ impl Repo {
             cache_dir: Some(&cache),
             head_sha: &head.parse().unwrap(),
             api_advisory: &[],
+            pr: None,
         })
     }
 }

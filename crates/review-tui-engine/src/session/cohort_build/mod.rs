@@ -23,7 +23,7 @@ pub(crate) fn build_with(
     input: CohortInput<'_>,
     early: Option<EarlyIndex>,
 ) -> Result<CohortReport, CohortError> {
-    let mut sources = Sources::new(input.worktree, input.base);
+    let mut sources = Sources::new(input.worktree, input.base).with_pr(input.pr);
     let (read, surfaces) = ChangedFiles::read(&input, early, &sources)?;
     sources.keep_early(surfaces);
     // Grouping and the apiContract axis read the same files and index and nothing of each

@@ -42,6 +42,10 @@ struct Cached {
     /// The `[api_contract]` declarations the axis was computed with (empty: none).
     #[serde(default)]
     advisory: String,
+    /// What the PR's own text declared (a break, its target branch; empty: nothing): it
+    /// may be edited while the head stays.
+    #[serde(default)]
+    declared: String,
     report: CohortReport,
 }
 
@@ -62,6 +66,7 @@ pub fn build_cached(
         diff: diff_fingerprint(input.diff),
         releases: releases::tags_fingerprint(repo),
         advisory: advisory_fingerprint(input.api_advisory),
+        declared: crate::api::declared::declared(input.pr, &[]).fingerprint(),
     };
     let path = dir.join(file_name(&key));
     let mut read_note = None;
@@ -112,6 +117,7 @@ struct Key {
     diff: String,
     releases: String,
     advisory: String,
+    declared: String,
 }
 
 /// The declarations as the reports say them: a report computed without any keeps matching
@@ -230,6 +236,7 @@ fn read(path: &Path, key: &Key) -> io::Result<Option<CohortReport>> {
             && cached.diff == key.diff
             && cached.releases == key.releases
             && cached.advisory == key.advisory
+            && cached.declared == key.declared
     };
     Ok(cached.filter(fresh).map(|cached| {
         let mut report = cached.report;
@@ -247,6 +254,7 @@ fn write(path: &Path, key: &Key, report: &CohortReport) -> io::Result<()> {
         diff: key.diff.clone(),
         releases: key.releases.clone(),
         advisory: key.advisory.clone(),
+        declared: key.declared.clone(),
         report: report.clone(),
     };
     write_json(path, &cached)

@@ -512,6 +512,39 @@ fn generics_of(nodes: &[Node], src: Src) -> String {
     render_generics(&params, predicates)
 }
 
+/// How an inherent method's generics write an `impl` block's type parameter that is a type
+/// argument of the block's type, with its position: `impl<K, V, A: Allocator> IntoIter<K, V,
+/// A>` gives `A=Self#2/3` (its position, and the type's number of arguments). Where the type declares a default at that position (`A = Global`),
+/// a block generalised over it keeps every method for every type that had it (hashbrown
+/// 0.15.1 → 0.15.3): `compare` reads the declaration (see `Types::declared`).
+pub(in crate::api) const SELF_ARGUMENT: &str = "Self#";
+
+/// [`generics_of`] an inherent method and its `impl` block, each block parameter that is a
+/// type argument of `self_type` written with its position (see [`SELF_ARGUMENT`]).
+fn method_generics(block: Node, method: Node, self_type: &str, src: Src) -> String {
+    let mut params = Vec::new();
+    let mut predicates = BTreeSet::new();
+    collect_generics(block, src, &mut params, &mut predicates);
+    let arguments: Vec<String> = self_type
+        .split_once('<')
+        .and_then(|(_, rest)| rest.strip_suffix('>'))
+        .map(|inner| {
+            top_level_split(inner, ',')
+                .into_iter()
+                .map(|a| a.trim().to_string())
+                .collect()
+        })
+        .unwrap_or_default();
+    let arity = arguments.len();
+    for param in &mut params {
+        if let Some(at) = arguments.iter().position(|a| a == param) {
+            *param = format!("{param}={SELF_ARGUMENT}{at}/{arity}");
+        }
+    }
+    collect_generics(method, src, &mut params, &mut predicates);
+    render_generics(&params, predicates)
+}
+
 /// A trait's [`generics`] without the supertraits that seal it: users can neither name nor
 /// use a sealing trait, so it is no part of what they rely on (indexmap 2.12.0 turned
 /// `RawEntryApiV1<K, V, S>: private::Sealed` into `: Sealed`, a private trait at the top of
@@ -1239,7 +1272,7 @@ fn inherent(
             continue;
         }
         let mut item = function(member, src, "method", &key, None);
-        item.generics = generics_of(&[node, member], src);
+        item.generics = method_generics(node, member, self_type, src);
         // `Self` in an inherent impl is the type itself: chrono 0.4.43 wrote
         // `signed_duration_since(self, rhs: NaiveDate)` as `(self, rhs: Self)`. The type is
         // written `Self` on both sides, so an impl whose parameter was renamed (`impl<T>

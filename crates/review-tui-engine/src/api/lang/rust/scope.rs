@@ -13,7 +13,7 @@ use crate::api::visibility::{Read, Visibility};
 use crate::cohort::paths::parent_dir;
 
 /// The nearest `Cargo.toml` above `path`, and the path relative to its directory.
-fn crate_of<'p>(path: &'p str, read: Read) -> Option<(String, String, &'p str)> {
+pub(in crate::api) fn crate_of<'p>(path: &'p str, read: Read) -> Option<(String, String, &'p str)> {
     let dirs: Vec<&str> = parent_dir(path)
         .split('/')
         .filter(|d| !d.is_empty())

@@ -53,6 +53,45 @@ pub(crate) fn script_scope(path: &str, read: Read) -> Option<Visibility> {
     if entries.is_empty() {
         return None;
     }
+    let mut reached = reach_from(entries, read, false)?;
+    Some(match reached.remove(path) {
+        Some(Reach::All) => Visibility::Exported,
+        Some(Reach::Names(names)) => Visibility::Only(names),
+        None => Visibility::NotApi("a module the package's entry points do not export"),
+    })
+}
+
+/// The names of the script file `path` its package's entry points export only as types
+/// (`export type { GraphQLRequest } from './handlers/GraphQLHandler'`, msw #1568): users can
+/// name such a class in annotations but never construct it or read its statics, so its
+/// constructor is not API. Empty when the entry points are not known.
+pub(crate) fn exported_only_as_types(path: &str, read: Read) -> BTreeSet<String> {
+    let only = || -> Option<BTreeSet<String>> {
+        let (root, manifest) = package_of(path, read)?;
+        let Entries { files, patterns } = entry_files(&root, &manifest, read)?;
+        if !patterns.is_empty() || files.is_empty() {
+            return None;
+        }
+        let any = reach_from(files.clone(), read, false)?;
+        let values = reach_from(files, read, true)?;
+        match (any.get(path), values.get(path)) {
+            (Some(Reach::Names(names)), None) => Some(names.clone()),
+            (Some(Reach::Names(names)), Some(Reach::Names(valued))) => {
+                Some(names.difference(valued).cloned().collect())
+            }
+            _ => None,
+        }
+    };
+    only().unwrap_or_default()
+}
+
+/// What each module reached from `entries` exposes, following every re-export (or, with
+/// `values_only`, those that export values: not `export type`); `None` past [`MODULES`].
+fn reach_from(
+    entries: Vec<String>,
+    read: Read,
+    values_only: bool,
+) -> Option<BTreeMap<String, Reach>> {
     let mut reached: BTreeMap<String, Reach> = BTreeMap::new();
     let mut queue: Vec<String> = Vec::new();
     for entry in entries {
@@ -67,7 +106,7 @@ pub(crate) fn script_scope(path: &str, read: Read) -> Option<Visibility> {
             continue;
         };
         let exposed = reached.get(&module).cloned().unwrap_or(Reach::All);
-        for (target, reach) in reexports(&module, &text, &exposed, read) {
+        for (target, reach) in reexports(&module, &text, &exposed, read, values_only) {
             let before = reached.get(&target).cloned();
             let merged = match (&before, reach) {
                 (Some(Reach::All), _) | (_, Reach::All) => Reach::All,
@@ -82,11 +121,7 @@ pub(crate) fn script_scope(path: &str, read: Read) -> Option<Visibility> {
             }
         }
     }
-    Some(match reached.remove(path) {
-        Some(Reach::All) => Visibility::Exported,
-        Some(Reach::Names(names)) => Visibility::Only(names),
-        None => Visibility::NotApi("a module the package's entry points do not export"),
-    })
+    Some(reached)
 }
 
 /// The nearest `package.json` above `path`: its directory and text.
@@ -94,7 +129,9 @@ fn package_of(path: &str, read: Read) -> Option<(String, String)> {
     let mut dir = parent_dir(path).to_string();
     loop {
         let manifest = join(&dir, "package.json");
-        if let Some(text) = read(&manifest) {
+        if let Some(text) = read(&manifest)
+            && (dir.is_empty() || names_a_package(&text))
+        {
             return Some((dir, text));
         }
         if dir.is_empty() {
@@ -102,6 +139,19 @@ fn package_of(path: &str, read: Read) -> Option<(String, String)> {
         }
         dir = parent_dir(&dir).to_string();
     }
+}
+
+/// Whether a `package.json` below the repository's root is a package's manifest: it names,
+/// versions, withdraws or points at a package. One with none of these only sets how Node
+/// reads the folder's files (msw's `src/package.json`, `{"type": "module"}`): those files
+/// still belong to the package above.
+fn names_a_package(manifest: &str) -> bool {
+    const PACKAGE: &[&str] = &[
+        "name", "version", "private", "exports", "main", "module", "types", "typings",
+    ];
+    serde_json::from_str::<serde_json::Value>(manifest)
+        .ok()
+        .is_none_or(|json| PACKAGE.iter().any(|key| json.get(key).is_some()))
 }
 
 fn join(dir: &str, file: &str) -> String {
@@ -229,7 +279,13 @@ fn strip_script_extension(path: &str) -> &str {
 
 /// The modules `module` re-exports from, with what each is made to expose, considering only
 /// what `module` itself exposes (`exposed`).
-fn reexports(module: &str, text: &str, exposed: &Reach, read: Read) -> Vec<(String, Reach)> {
+fn reexports(
+    module: &str,
+    text: &str,
+    exposed: &Reach,
+    read: Read,
+    values_only: bool,
+) -> Vec<(String, Reach)> {
     let statement = regex::Regex::new(
         r#"(?s)export\s+(type\s+)?(\*(\s+as\s+[\w$]+)?|\{([^}]*)\})\s*from\s*['"]([^'"]+)['"]"#,
     )
@@ -245,6 +301,9 @@ fn reexports(module: &str, text: &str, exposed: &Reach, read: Read) -> Vec<(Stri
     };
     let mut out = Vec::new();
     for capture in statement.captures_iter(text) {
+        if values_only && capture.get(1).is_some() {
+            continue;
+        }
         let Some(target) = resolve(module, &capture[5], read) else {
             continue;
         };
@@ -270,7 +329,7 @@ fn reexports(module: &str, text: &str, exposed: &Reach, read: Read) -> Vec<(Stri
             }
             continue;
         }
-        let names = specifiers(&capture[4])
+        let names = specifiers(&capture[4], values_only)
             .into_iter()
             .filter(|(_, exported)| wanted(exported))
             .map(|(original, _)| original)
@@ -282,12 +341,18 @@ fn reexports(module: &str, text: &str, exposed: &Reach, read: Read) -> Vec<(Stri
     // `import {X} from './m'; export {X};`
     let mut imported: BTreeMap<String, (String, String)> = BTreeMap::new();
     for capture in import.captures_iter(text) {
-        for (original, local_name) in specifiers(&capture[2]) {
+        if values_only && capture.get(1).is_some() {
+            continue;
+        }
+        for (original, local_name) in specifiers(&capture[2], values_only) {
             imported.insert(local_name, (capture[3].to_string(), original));
         }
     }
     for capture in local.captures_iter(text) {
-        for (local_name, exported) in specifiers(&capture[2]) {
+        if values_only && capture.get(1).is_some() {
+            continue;
+        }
+        for (local_name, exported) in specifiers(&capture[2], values_only) {
             if !wanted(&exported) {
                 continue;
             }
@@ -306,11 +371,16 @@ fn namespace_free(star: &str) -> bool {
     !star.contains(" as ")
 }
 
-/// `A, type B, C as D` → (original, exported) pairs.
-fn specifiers(list: &str) -> Vec<(String, String)> {
+/// `A, type B, C as D` → (original, exported) pairs; with `values_only`, without those
+/// marked `type`.
+fn specifiers(list: &str, values_only: bool) -> Vec<(String, String)> {
     list.split(',')
         .filter_map(|part| {
-            let part = part.trim().trim_start_matches("type ").trim();
+            let part = part.trim();
+            if values_only && part.starts_with("type ") {
+                return None;
+            }
+            let part = part.trim_start_matches("type ").trim();
             if part.is_empty() {
                 return None;
             }
@@ -533,6 +603,56 @@ export class TrieRouter {}
         assert_eq!(
             script_scope("src/router/trie-router/router.ts", &read),
             Some(Visibility::Only(BTreeSet::from(["TrieRouter".to_string()])))
+        );
+    }
+
+    #[test]
+    fn a_folder_marking_its_module_type_is_no_package_of_its_own() {
+        // msw 2.13.6 → 2.14.0: `kSetCookie`, exported by a module under `src/` beside a
+        // `src/package.json` that only says `"type": "module"`; no entry point re-exports it.
+        let read = repo(&[
+            (
+                "package.json",
+                r#"{"name": "msw", "exports": {".": {"types": "./lib/core/index.d.ts", "default": "./lib/core/index.js"}}}"#,
+            ),
+            ("src/package.json", r#"{"type": "module"}"#),
+            (
+                "src/core/index.ts",
+                "export { HttpResponse } from './HttpResponse'\n",
+            ),
+            (
+                "src/core/HttpResponse.ts",
+                "import { decorateResponse } from './utils/HttpResponse/decorators'\nexport class HttpResponse {}\n",
+            ),
+            (
+                "src/core/utils/HttpResponse/decorators.ts",
+                "export const kSetCookie = Symbol('kSetCookie')\nexport function decorateResponse() {}\n",
+            ),
+        ]);
+        assert!(matches!(
+            script_scope("src/core/utils/HttpResponse/decorators.ts", &read),
+            Some(Visibility::NotApi(_))
+        ));
+        // The true positive: what the entry point re-exports stays public.
+        assert_eq!(
+            script_scope("src/core/HttpResponse.ts", &read),
+            Some(Visibility::Only(BTreeSet::from([
+                "HttpResponse".to_string()
+            ])))
+        );
+        // A nested manifest naming a package is that package's.
+        let nested = repo(&[
+            ("package.json", r#"{"name": "root", "main": "index.js"}"#),
+            ("index.js", "export const a = 1;\n"),
+            (
+                "packages/b/package.json",
+                r#"{"name": "b", "main": "lib/index.js"}"#,
+            ),
+            ("packages/b/lib/index.js", "export const b = 1;\n"),
+        ]);
+        assert_eq!(
+            script_scope("packages/b/lib/index.js", &nested),
+            Some(Visibility::Exported)
         );
     }
 
