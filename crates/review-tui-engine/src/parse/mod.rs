@@ -8,6 +8,7 @@
 
 pub(crate) mod grammar;
 pub(crate) mod reparse;
+mod rust_tags;
 pub(crate) mod tags;
 
 pub use grammar::Grammar;

@@ -5,6 +5,7 @@ use std::collections::HashSet;
 use tree_sitter::{Node, Parser, QueryCursor, StreamingIterator, Tree};
 
 use super::grammar::Grammar;
+use super::rust_tags::Found;
 
 /// A definition found by the tag query. Rows are 1-based, like diff line numbers.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -106,8 +107,16 @@ impl Tagger {
         tree: &Tree,
         source: &[u8],
     ) -> Result<FileTags, ParseFailure> {
-        let whole = std::iter::once(0..usize::MAX);
-        self.tags_in(grammar, tree, source, whole)
+        let found = match grammar {
+            // The same matches as the query's, in one walk (see `rust_tags`).
+            Grammar::Rust => {
+                let mut found = Vec::new();
+                super::rust_tags::matches(tree, source, &mut found);
+                found
+            }
+            _ => self.query_matches(grammar, tree, source, std::iter::once(0..usize::MAX))?,
+        };
+        tags_from(grammar, tree, source, found, Precheck::Spans)
     }
 
     /// The tags of the matches of `tree` that reach into `ranges` (byte ranges, ascending and
@@ -125,21 +134,18 @@ impl Tagger {
         if tree.root_node().has_error() {
             return self.tags_of(grammar, tree, source);
         }
-        self.tags_in(grammar, tree, source, ranges.iter().cloned())
+        self.tags_checked(
+            grammar,
+            tree,
+            source,
+            ranges.iter().cloned(),
+            Precheck::Spans,
+        )
     }
 
-    fn tags_in(
-        &mut self,
-        grammar: Grammar,
-        tree: &Tree,
-        source: &[u8],
-        ranges: impl Iterator<Item = std::ops::Range<usize>>,
-    ) -> Result<FileTags, ParseFailure> {
-        self.tags_checked(grammar, tree, source, ranges, Precheck::Spans)
-    }
-
-    /// [`Tagger::tags_in`], with the configuration check asked of every reference
-    /// ([`Precheck::None`]) or only of those inside a configuration span.
+    /// The tags of the query's matches reaching into `ranges`, with the configuration check
+    /// asked of every reference ([`Precheck::None`]) or only of those inside a configuration
+    /// span.
     fn tags_checked(
         &mut self,
         grammar: Grammar,
@@ -148,20 +154,26 @@ impl Tagger {
         ranges: impl Iterator<Item = std::ops::Range<usize>>,
         precheck: Precheck,
     ) -> Result<FileTags, ParseFailure> {
+        let found = self.query_matches(grammar, tree, source, ranges)?;
+        tags_from(grammar, tree, source, found, precheck)
+    }
+
+    /// The matches of `grammar`'s tag query in `tree` that reach into `ranges`, by the query
+    /// cursor, in its order.
+    fn query_matches<'t>(
+        &mut self,
+        grammar: Grammar,
+        tree: &'t Tree,
+        source: &[u8],
+        ranges: impl Iterator<Item = std::ops::Range<usize>>,
+    ) -> Result<Vec<Found<'t>>, ParseFailure> {
         let query = grammar.query();
         let names = query.capture_names();
         let Some(name_index) = query.capture_index_for_name("name") else {
             return Err(ParseFailure::Unparsable);
         };
         let configuration_index = query.capture_index_for_name("configuration");
-        let mut configuration = Spans::default();
-
-        let mut tags = FileTags::default();
-        let mut definition_names = HashSet::new();
-        let mut pending_references = Vec::new();
-        // A match reaching into two ranges is found twice: a reference is kept once by its
-        // name's place.
-        let mut reference_nodes = HashSet::new();
+        let mut out = Vec::new();
         for range in ranges {
             self.cursor.set_byte_range(range);
             let mut matches = self.cursor.matches(query, tree.root_node(), source);
@@ -171,9 +183,7 @@ impl Tagger {
                     .iter()
                     .find(|c| Some(c.index) == configuration_index)
                 {
-                    if is_configuration(span.node, source) {
-                        configuration.push(span.node.byte_range());
-                    }
+                    out.push(Found::Configuration(span.node));
                     continue;
                 }
                 let name_node = found
@@ -193,54 +203,94 @@ impl Tagger {
                         })
                 });
                 // Go's query also captures package and import names without a tag: not symbols.
-                let (Some(name_node), Some((is_definition, kind, node))) = (name_node, tag) else {
+                let (Some(name), Some((definition, kind, node))) = (name_node, tag) else {
                     continue;
                 };
-                let Ok(name) = name_node.utf8_text(source) else {
-                    continue;
-                };
-                if name.is_empty() {
-                    continue;
-                }
-                if is_definition {
-                    // Rust methods match both the method and the function pattern.
-                    if definition_names.insert(name_node.byte_range()) {
-                        tags.definitions
-                            .push(definition(grammar, kind, name, node, source));
-                    }
-                } else if reference_nodes.insert((name_node.id(), name_node.start_byte())) {
-                    pending_references.push((name_node, name.to_string(), row(name_node)));
-                }
+                out.push(Found::Tag {
+                    name,
+                    definition,
+                    kind,
+                    node,
+                });
             }
         }
         self.cursor.set_byte_range(0..usize::MAX);
-        let configuration = configuration.done();
-
-        // A definition's own name is not a use of it (the broad type-identifier patterns see
-        // every declared type name too).
-        let mut seen = HashSet::new();
-        for (node, name, row) in pending_references {
-            // Only a name inside an attribute or a `cfg!` can be a configuration predicate
-            // (each of its ancestors holds it): the others skip the walk up the tree, which
-            // descends from the root once per step in tree-sitter.
-            let maybe = match precheck {
-                Precheck::Spans => configuration.contain(node.byte_range()),
-                Precheck::None => true,
-            };
-            if maybe && in_configuration(grammar, node, source) {
-                continue;
-            }
-            let range = node.byte_range();
-            if definition_names.contains(&range) || !seen.insert((name.clone(), row)) {
-                continue;
-            }
-            tags.references.push(Reference { name, row });
-        }
-        if tags.definitions.is_empty() && tags.references.is_empty() && mostly_errors(tree) {
-            return Err(ParseFailure::Unparsable);
-        }
-        Ok(tags)
+        Ok(out)
     }
+}
+
+/// The tags of the query's matches `found` (in the query's order).
+fn tags_from(
+    grammar: Grammar,
+    tree: &Tree,
+    source: &[u8],
+    found: Vec<Found<'_>>,
+    precheck: Precheck,
+) -> Result<FileTags, ParseFailure> {
+    let mut configuration = Spans::default();
+    let mut tags = FileTags::default();
+    let mut definition_names = HashSet::new();
+    let mut pending_references = Vec::new();
+    // A match reaching into two ranges is found twice: a reference is kept once by its
+    // name's place.
+    let mut reference_nodes = HashSet::new();
+    for found in found {
+        let (name_node, is_definition, kind, node) = match found {
+            Found::Configuration(span) => {
+                if is_configuration(span, source) {
+                    configuration.push(span.byte_range());
+                }
+                continue;
+            }
+            Found::Tag {
+                name,
+                definition,
+                kind,
+                node,
+            } => (name, definition, kind, node),
+        };
+        let Ok(name) = name_node.utf8_text(source) else {
+            continue;
+        };
+        if name.is_empty() {
+            continue;
+        }
+        if is_definition {
+            // Rust methods match both the method and the function pattern.
+            if definition_names.insert(name_node.byte_range()) {
+                tags.definitions
+                    .push(definition(grammar, kind, name, node, source));
+            }
+        } else if reference_nodes.insert((name_node.id(), name_node.start_byte())) {
+            pending_references.push((name_node, name.to_string(), row(name_node)));
+        }
+    }
+    let configuration = configuration.done();
+
+    // A definition's own name is not a use of it (the broad type-identifier patterns see
+    // every declared type name too).
+    let mut seen = HashSet::new();
+    for (node, name, row) in pending_references {
+        // Only a name inside an attribute or a `cfg!` can be a configuration predicate
+        // (each of its ancestors holds it): the others skip the walk up the tree, which
+        // descends from the root once per step in tree-sitter.
+        let maybe = match precheck {
+            Precheck::Spans => configuration.contain(node.byte_range()),
+            Precheck::None => true,
+        };
+        if maybe && in_configuration(grammar, node, source) {
+            continue;
+        }
+        let range = node.byte_range();
+        if definition_names.contains(&range) || !seen.insert((name.clone(), row)) {
+            continue;
+        }
+        tags.references.push(Reference { name, row });
+    }
+    if tags.definitions.is_empty() && tags.references.is_empty() && mostly_errors(tree) {
+        return Err(ParseFailure::Unparsable);
+    }
+    Ok(tags)
 }
 
 /// Whether most of a tree is error: most of the root's statements, or most of its bytes. A
@@ -739,27 +789,7 @@ mod tests {
             std::path::PathBuf::from("tricky.rs"),
             tricky.as_bytes().to_vec(),
         )];
-        let root = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."));
-        let mut dirs = vec![
-            root.join("src"),
-            root.join("crates"),
-            root.join("tests"),
-            root.join("benches"),
-        ];
-        while let Some(dir) = dirs.pop() {
-            let Ok(entries) = std::fs::read_dir(&dir) else {
-                continue;
-            };
-            for entry in entries.flatten() {
-                let path = entry.path();
-                if path.is_dir() {
-                    dirs.push(path);
-                } else if path.extension().is_some_and(|e| e == "rs") {
-                    let text = std::fs::read(&path).unwrap();
-                    sources.push((path, text));
-                }
-            }
-        }
+        sources.extend(repository_rust_sources());
         assert!(sources.len() > 100, "{} files", sources.len());
         let mut tagger = Tagger::default();
         let mut dropped = 0;
@@ -795,6 +825,88 @@ mod tests {
         for call in ["spawn", "ready", "z", "u", "not_cfg"] {
             assert!(found.contains(&call), "{call}: {found:?}");
         }
+    }
+
+    /// Every Rust file of this repository, with its path.
+    fn repository_rust_sources() -> Vec<(std::path::PathBuf, Vec<u8>)> {
+        let mut sources = Vec::new();
+        let root = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."));
+        let mut dirs = vec![
+            root.join("src"),
+            root.join("crates"),
+            root.join("tests"),
+            root.join("benches"),
+        ];
+        while let Some(dir) = dirs.pop() {
+            let Ok(entries) = std::fs::read_dir(&dir) else {
+                continue;
+            };
+            for entry in entries.flatten() {
+                let path = entry.path();
+                if path.is_dir() {
+                    dirs.push(path);
+                } else if path.extension().is_some_and(|e| e == "rs") {
+                    let text = std::fs::read(&path).unwrap();
+                    sources.push((path, text));
+                }
+            }
+        }
+        sources
+    }
+
+    /// The walk of `rust_tags` finds the Rust tag query's matches, in its order: on snippets
+    /// for each pattern (a name before a group in a macro, with a token or a comment between;
+    /// an impl with and without a trait; methods, which two patterns match; use trees; paths
+    /// with a capitalised or a lower-case head), on broken and macro-heavy text, and on every
+    /// Rust file of this repository, each also cut short (error recovery).
+    #[test]
+    fn the_walk_finds_what_the_query_finds() {
+        let snippets = [
+            "macro_rules! m { ($x:ident) => { call($x) }; }\n\
+             fn f() { assert!(ready(one), \"x\"); check!(a ! (b)); look!(c /* x */ (d)); look!(e, (f)); }\n",
+            "pub struct A<T> { x: T }\npub enum E { V(B) }\nunion U { a: u8 }\ntype T = Vec<u8>;\n\
+             trait Tr { fn sig(&self) -> C; const K: u8; }\nimpl Tr for A<u8> { fn sig(&self) -> C { todo!() } }\n\
+             impl A<u8> { pub fn m(&self) {} }\nimpl<X> Tr for X where X: Copy {}\nmod inner { pub(crate) fn g() {} }\n\
+             static S: u8 = 1;\nconst C2: Option<D> = None;\n",
+            "use a::b::{c, d::e, f as g, h::{i, J}};\nuse k::l;\nuse m::n as o;\nuse self::p;\n\
+             fn q() { let v = Vec::new(); std::mem::drop(v); x.y.z(1); (w.z)(2); Config::default(); \
+             module::func(); <T as Tr>::sig(&t); r#type(); }\n",
+            "cfg_rt! { pub fn spawn<F>(f: F) -> JoinHandle<F::Output> { inner(f) } }\n\
+             #[cfg(all(unix, feature = \"net\"))]\nimpl AsRawFd for S { fn as_raw_fd(&self) -> RawFd { self.0 } }\n",
+            "fn broken( { let x = ; struct }\nimpl for {}\nuse ::{;\npub fn ok() -> Ty { call(1) }\n",
+            "",
+        ];
+        let mut sources: Vec<(String, Vec<u8>)> = snippets
+            .iter()
+            .enumerate()
+            .map(|(i, s)| (format!("snippet {i}"), s.as_bytes().to_vec()))
+            .collect();
+        for (path, text) in repository_rust_sources() {
+            let cut = text[..text.len() / 3].to_vec();
+            sources.push((format!("{} (first third)", path.display()), cut));
+            sources.push((path.display().to_string(), text));
+        }
+        assert!(sources.len() > 200, "{} files", sources.len());
+        let mut tagger = Tagger::default();
+        let mut kinds = std::collections::BTreeSet::new();
+        for (what, source) in &sources {
+            let tree = tagger.parse(Grammar::Rust, source, None).unwrap();
+            let whole = std::iter::once(0..usize::MAX);
+            let query = tagger
+                .query_matches(Grammar::Rust, &tree, source, whole)
+                .unwrap();
+            let mut walk = Vec::new();
+            super::super::rust_tags::matches(&tree, source, &mut walk);
+            assert_eq!(walk, query, "{what}");
+            kinds.extend(walk.iter().map(|found| match found {
+                Found::Configuration(_) => "configuration".to_string(),
+                Found::Tag {
+                    definition, kind, ..
+                } => format!("{definition} {kind}"),
+            }));
+        }
+        // Every kind of tag the query gives was compared.
+        assert_eq!(kinds.len(), 12, "{kinds:?}");
     }
 
     /// The references of `tree` with no configuration check at all.
