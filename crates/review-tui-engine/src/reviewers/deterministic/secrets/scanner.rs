@@ -342,6 +342,25 @@ impl SecretScanner {
                 .is_some_and(|blocks| blocks.iter().any(|&(a, b)| a <= line && line <= b))
     }
 
+    /// Whether a secret another scanner reported (gitleaks, under its rule id) at `path` is one
+    /// this scan leaves out as sample data: a JWT in tests, fixtures, examples or documentation
+    /// that no real service issued, or a generic credential there or a placeholder anywhere. The
+    /// same judgement for both scanners, so installing gitleaks does not bring back a test
+    /// vector the built-in scan knows for one. Redaction still masks the value.
+    pub(crate) fn is_sample(&self, source_id: &str, path: &str, secret: &str) -> bool {
+        if source_id == "jwt" {
+            return holds_samples(path) && !jwt::issued_by_a_service(secret);
+        }
+        let refuses_placeholders = self
+            .rules
+            .iter()
+            .find(|rule| rule.source_id == source_id)
+            .map_or(source_id.starts_with("generic"), |rule| {
+                rule.refuse_placeholders
+            });
+        refuses_placeholders && (holds_samples(path) || is_placeholder(secret))
+    }
+
     pub fn rules(&self) -> &[SecretRule] {
         &self.rules
     }

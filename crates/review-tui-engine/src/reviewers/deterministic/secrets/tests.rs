@@ -650,6 +650,47 @@ fn the_scan_and_gitleaks_at_one_place_are_one_problem() {
 }
 
 #[test]
+fn gitleaks_findings_pass_the_same_sample_judgement_as_the_scan() {
+    // golang-jwt's test tokens: gitleaks reports them under `jwt` (and a generic key beside
+    // them); the built-in scan reads them as test data, and so must its second opinion.
+    let scanner = gitleaks().scanner;
+    let claims = crate::base64::encode(br#"{"foo":"bar","iss":"test","aud":"single"}"#);
+    let claims = claims
+        .trim_end_matches('=')
+        .replace('+', "-")
+        .replace('/', "_");
+    let token = format!(
+        "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.{claims}.htEBUf7BVbfSmVoTFjXf5y6DLmDbBfV6r0n7cVOw_aA"
+    );
+    let key = "Zq7vLmW2pXk9Hn4Rt8Yq2Lm6Bc3D";
+    let report_for = |path: &str| {
+        serde_json::json!([
+            {"RuleID": "jwt", "Description": "JWT", "File": format!("/tmp/scan/src/{path}"),
+             "StartLine": 3, "EndLine": 3, "Secret": token, "Match": token, "Tags": []},
+            {"RuleID": "generic-api-key", "Description": "generic",
+             "File": format!("/tmp/scan/src/{path}"), "StartLine": 4, "EndLine": 4,
+             "Secret": key, "Match": format!("apiKey := \"{key}\""), "Tags": []}
+        ])
+        .to_string()
+    };
+    let token_line = format!("\ttokenString := \"{token}\"");
+    let key_line = format!("\tapiKey := \"{key}\"");
+    let lines = [token_line.as_str(), key_line.as_str()];
+    for path in ["parser_test.go", "examples/verify/main.go"] {
+        let files = [ScanFile::added(path, 3, &lines)];
+        let nodes = report_to_nodes(&report_for(path), "/tmp/scan/src", &files, &scanner).unwrap();
+        assert!(nodes.is_empty(), "{path}: {nodes:?}");
+    }
+    // In the library's own code both stay findings.
+    let files = [ScanFile::added("parser.go", 3, &lines)];
+    let nodes =
+        report_to_nodes(&report_for("parser.go"), "/tmp/scan/src", &files, &scanner).unwrap();
+    let mut rules: Vec<&str> = nodes.iter().filter_map(|n| n.rule.as_deref()).collect();
+    rules.sort();
+    assert_eq!(rules, ["secret/generic-api-key", "secret/jwt"]);
+}
+
+#[test]
 fn gitleaks_reports_parse_with_secrets_redacted() {
     let s = samples();
     let report = serde_json::json!([
