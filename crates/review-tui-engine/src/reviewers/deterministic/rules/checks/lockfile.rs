@@ -682,7 +682,11 @@ impl Section {
             Ecosystem::Go | Ecosystem::Ruby => None,
         };
         match header {
-            Some(name) if name.contains("dependencies") || name.ends_with("packages") => {
+            // npm writes its objects in camel case (`devDependencies`, `peerDependencies`).
+            Some(name)
+                if name.to_ascii_lowercase().contains("dependencies")
+                    || name.ends_with("packages") =>
+            {
                 Section::Dependencies
             }
             // `[project]` holds `dependencies = [...]`: leave the lines to the PEP 508 test.

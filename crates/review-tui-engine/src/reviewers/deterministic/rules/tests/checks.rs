@@ -162,6 +162,20 @@ diff --git a/package.json b/package.json
         rules(&scan_with_repo(&in_dependencies, &lock)),
         vec!["deps/manifest-without-lockfile"]
     );
+    // npm's other dependency objects are written in camel case (`devDependencies`,
+    // `peerDependencies`, `optionalDependencies`): their lines are dependencies too.
+    for object in [
+        "devDependencies",
+        "peerDependencies",
+        "optionalDependencies",
+    ] {
+        let in_object = setting.replace("     ],\n", &format!("   \"{object}\": {{\n"));
+        assert_eq!(
+            rules(&scan_with_repo(&in_object, &lock)),
+            vec!["deps/manifest-without-lockfile"],
+            "{object}"
+        );
+    }
     let version = setting.replace("\"http://localhost\"", "\"^1.2.0\"");
     assert_eq!(
         rules(&scan_with_repo(&version, &lock)),
