@@ -57,7 +57,11 @@ const BUILTINS: &[Builtin] = &[
         entropy: Some(3.5),
         confidence: 0.9,
         path: PLAIN.0,
-        allow: PLAIN.1,
+        // AWS's documentation writes its sample keys with `EXAMPLE` in them
+        // (`wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY` beside `AKIAIOSFODNN7EXAMPLE`, which
+        // gitleaks' own AWS rule allows): the provider's documented example is no credential,
+        // wherever it is pasted. AWS issues no key with the word in it.
+        allow: &[r#"[=:]\s{0,5}["'`]?[A-Za-z0-9/+]*EXAMPLE"#],
         placeholders: PLAIN.2,
         allow_paths: &[],
     },
@@ -219,6 +223,9 @@ const BUILTINS: &[Builtin] = &[
             r"(?i)^[ \t]*(?:export[ \t]+)?[\x22']?[\w.-]*?(?:ttl|expiry|expires?(?:_in)?|timeout|length|size|name|file|path|dir|url|uri|endpoint|host|port|id|header|type|enabled|min|max|count|policy|algorithm|mode|format|version|prefix|env|var|ref|source)[\x22']?[ \t]*[:=]",
             // Values that are words people write where a password goes.
             r#"(?i)[:=][ \t]*["']?(?:password|passwd|secret|token|admin|test(?:ing)?|root|user(?:name)?|default|none|null|nil|empty|todo|tbd|fixme|true|false|yes|no|on|off|required|optional|string|redacted|masked|hidden)\d*["']?[ \t]*(?:[#;].*)?$"#,
+            // A keyword of the file's own format: GitHub Actions' `secrets: inherit` hands a
+            // called workflow the caller's secrets by reference, it holds none.
+            r#"(?i)^[ \t]*secrets[ \t]*:[ \t]*inherit[ \t]*(?:#.*)?$"#,
             // Numbers, durations and sizes; YAML tags (`!vault`), secret-manager references.
             r#"[:=][ \t]*["']?(?:\d+(?:\.\d+)?[smhdwkKmMgG]?[bB]?|![\w!-]+|(?:vault|arn|ssm|secretsmanager|op|awssm|gcpsm|azkv|ref\+\w+):.*)["']?[ \t]*(?:[#;].*)?$"#,
         ],

@@ -222,6 +222,33 @@ fn gitleaks_allowlists_and_placeholders_do_not_fire() {
 }
 
 #[test]
+fn a_providers_documented_example_and_a_formats_keyword_are_no_secrets() {
+    let scanner = default_scanner();
+    // dotenv #1040's benchmark fixture: AWS's documented example pair, in a test and a script.
+    for path in ["tests/test-parse-perf.js", "scripts/parse-perf.js"] {
+        let line = "AWS_SECRET_ACCESS_KEY=wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY";
+        assert_eq!(rule_at(scanner, path, line), None, "{path}");
+    }
+    // A real-looking key in the same place is still one.
+    assert_eq!(
+        rule_at(
+            scanner,
+            "scripts/parse-perf.js",
+            "AWS_SECRET_ACCESS_KEY=Xq8vLmW2pXk9Hn4Rt8Yq2Lm6Bc3DzP1sT7uV0wYa",
+        )
+        .as_deref(),
+        Some("secret/aws-secret-access-key")
+    );
+    // time-rs' release workflow calls another workflow with `secrets: inherit`.
+    let workflow = ".github/workflows/build.yaml";
+    assert_eq!(rule_at(scanner, workflow, "    secrets: inherit"), None);
+    assert_eq!(
+        rule_at(scanner, workflow, "    secrets: inheritance-Pa55w0rd").as_deref(),
+        Some("secret/config-password")
+    );
+}
+
+#[test]
 fn builtin_rules_find_each_format() {
     let s = samples();
     let scanner = SecretScanner::builtin();
