@@ -17,12 +17,24 @@ pub(crate) fn rust_library_code(path: &str, read: Read) -> Option<bool> {
     super::lang::rust::scope::library_code(path, read)
 }
 
-/// Directories a tool ignores wherever they are (Go's `testdata`), or that hold test or fixture
-/// code by their name at any depth.
+/// Directories a tool ignores wherever they are (Go's `testdata`), that hold test or fixture
+/// code by their name at any depth, or that hold other packages' code or type definitions
+/// (Flow's `flow-typed/` stubs of npm packages, an installed `node_modules/`, a `third_party/`
+/// copy): their breaks are those packages' business, not the project's API.
 fn tooling_dir(dir: &str) -> bool {
     matches!(
         dir,
-        "fixtures" | "fixture" | "testdata" | "test_data" | "test-data" | "testing_utils"
+        "fixtures"
+            | "fixture"
+            | "testdata"
+            | "test_data"
+            | "test-data"
+            | "testing_utils"
+            | "flow-typed"
+            | "node_modules"
+            | "bower_components"
+            | "third_party"
+            | "third-party"
     ) || dir.starts_with("tests-")
         || dir.starts_with("tests_")
         || dir.starts_with("test-")
@@ -140,6 +152,24 @@ pub fn scope(path: &str, grammar: Grammar, source: &str, read: Read) -> Visibili
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn other_packages_code_and_type_stubs_are_not_the_projects_api() {
+        // dotenv #584: Flow stubs of sinon under `flow-typed/npm/` (a file Flow syntax leaves
+        // unparsable held the axis).
+        for path in [
+            "flow-typed/npm/sinon_vx.x.x.js",
+            "packages/web/flow-typed/npm/jest_v29.js",
+            "node_modules/left-pad/index.js",
+            "third_party/zlib/zlib.h",
+            "src/third-party/parser.ts",
+        ] {
+            assert!(not_api_path(path), "{path}");
+        }
+        for path in ["lib/main.js", "src/vendor_flags.ts", "src/typed/flow.js"] {
+            assert!(!not_api_path(path), "{path}");
+        }
+    }
 
     #[test]
     fn a_python_module_whose_docstring_withdraws_its_promise_is_not_api() {
