@@ -106,6 +106,26 @@ fn python_removals_and_required_parameters_still_break() {
     assert_eq!(severity(&found, "dump"), Some(Severity::Incompatible));
 }
 
+// anyio #135 rewrote its pytest plugin: `pytest_addoption` and `pytest_generate_tests` went.
+// pytest calls hooks by name; users never do. A plain function of the plugin still counts.
+#[test]
+fn python_a_pytest_plugins_hooks_are_pytests_not_the_api() {
+    let base = "def pytest_addoption(parser):\n    pass\n\n\ndef pytest_generate_tests(metafunc):\n    pass\n\n\ndef get_all_backends():\n    pass\n";
+    let head = "def pytest_configure(config):\n    pass\n";
+    let found = changes(Grammar::Python, base, head);
+    assert_eq!(severity(&found, "pytest_addoption"), None, "{found:#?}");
+    assert_eq!(
+        severity(&found, "pytest_generate_tests"),
+        None,
+        "{found:#?}"
+    );
+    assert_eq!(
+        severity(&found, "get_all_backends"),
+        Some(Severity::Incompatible),
+        "{found:#?}"
+    );
+}
+
 // click 8.4.1..8.4.2 (a patch release): a class defined apart for type checkers, under
 // `if t.TYPE_CHECKING:`, and type variables renamed.
 #[test]

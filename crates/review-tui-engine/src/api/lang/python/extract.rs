@@ -79,6 +79,15 @@ pub(crate) fn extract(root: Node, src: Src, exported: &dyn Fn(&str) -> bool, out
                 if !public(name) || !exported(name) {
                     continue;
                 }
+                // `def pytest_addoption(parser)`: a pytest plugin's hook implementation, found
+                // and called by pytest through its name (pluggy's protocol, signatures set by
+                // pytest's hook specifications), never by users' code.
+                if definition.kind() == "function_definition"
+                    && name.starts_with("pytest_")
+                    && declared.as_ref().is_none_or(|names| !names.contains(name))
+                {
+                    continue;
+                }
                 definition_items(definition, &decorators, src, name, None, out);
             }
         }
