@@ -334,7 +334,22 @@ fn kept(key: &str, old: &Item, new: &Item, head: &Surface, types: &Types) -> Opt
                 .is_none_or(|(severity, _)| severity == Severity::Compatible)
         })
     });
-    match item_change(old, new, types) {
+    // A sealed trait's methods are implemented only here: users only call them.
+    let only_called = |item: &Item| Item {
+        parent: None,
+        ..item.clone()
+    };
+    let sealed = new
+        .parent
+        .as_ref()
+        .and_then(|p| head.items.get(p))
+        .is_some_and(|p| p.kind == "trait" && p.sealed);
+    let verdict = if sealed {
+        item_change(&only_called(old), &only_called(new), types)
+    } else {
+        item_change(old, new, types)
+    };
+    match verdict {
         Some((severity, _)) if severity != Severity::Compatible && alternative => Some(change(
             key,
             Severity::Compatible,
@@ -1122,6 +1137,10 @@ fn params_change(
                         | ParamKind::VariadicKeyword
                 )
             });
+            // Read with the base's receiver where it was only relaxed: the rest still compares.
+            let relaxed = receiver_relaxed(old, a, b);
+            let unrelaxed = relaxed.then(|| with_receiver_of(b, a));
+            let b = unrelaxed.as_deref().unwrap_or(b);
             let verdict = if python {
                 by_name(a, b).map(|why| (Incompatible, why))
             } else {
@@ -1130,6 +1149,9 @@ fn params_change(
             match verdict {
                 Some((Incompatible, why)) => return Some((Incompatible, why)),
                 Some((_, why)) => notes.undecided = Some(why),
+                None if relaxed => {
+                    notes.compatible = Some("receiver relaxed from `&mut self` to `&self`")
+                }
                 None if same_params(a, b, types) => {}
                 None => notes.compatible = Some("parameters widened"),
             }
@@ -1137,6 +1159,36 @@ fn params_change(
         _ => return Some((Incompatible, "no longer callable the same way".into())),
     }
     None
+}
+
+/// A Rust method whose receiver went from `&mut self` to `&self`: every call that compiled
+/// still does (method calls auto-borrow, `&mut T` coerces to `&T`). Only for a method callers
+/// only call (inherent, or of a sealed trait, whose `parent` the caller clears): a trait's
+/// implementors would have to change their signature.
+fn receiver_relaxed(old: &Item, a: &[Param], b: &[Param]) -> bool {
+    let receiver = |ps: &[Param]| {
+        ps.iter()
+            .find(|p| p.kind == ParamKind::Receiver)
+            .and_then(|p| p.ty.as_deref())
+            .map(|ty| ty.replace(' ', ""))
+    };
+    old.parent.is_none()
+        && matches!(
+            (receiver(a).as_deref(), receiver(b).as_deref()),
+            (Some("&mutself"), Some("&self")) | (Some("self:&mutSelf"), Some("self:&Self"))
+        )
+}
+
+/// `params` with the receiver of `from`.
+fn with_receiver_of(params: &[Param], from: &[Param]) -> Vec<Param> {
+    let receiver = from.iter().find(|p| p.kind == ParamKind::Receiver);
+    params
+        .iter()
+        .map(|p| match receiver {
+            Some(r) if p.kind == ParamKind::Receiver => r.clone(),
+            _ => p.clone(),
+        })
+        .collect()
 }
 
 /// The return type changed: a break, or what `notes` should say.

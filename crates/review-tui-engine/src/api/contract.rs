@@ -549,6 +549,7 @@ fn file_changes(
     compare(&file.base, &file.head, types)
         .into_iter()
         .map(|change| moved(change, file, surfaces, index))
+        .map(|change| through_a_crate_alias(change, file, surfaces, index, types, read_head))
         .map(|change| declared_without_a_runtime(change, file, index, context))
         .map(|change| constructed_by_nobody(change, file, context))
         .map(|change| undeclared(change, reach.as_ref()))
@@ -1155,6 +1156,75 @@ fn moved(
         return ApiChange {
             severity: Severity::Compatible,
             why: "moved to another file".into(),
+            ..change
+        };
+    }
+    change
+}
+
+/// A removed member of a Rust type that is now an alias of another type of the crate (time
+/// 0.3.54 renamed `PrimitiveDateTime` to `PlainDateTime`, its file too, and kept `pub type
+/// PrimitiveDateTime = PlainDateTime;` in lib.rs): the alias has the target's members, so
+/// the member is still reached under the old name when the target has it, in a changed file
+/// or a file the index says defines the target. A member the target lacks stays removed.
+fn through_a_crate_alias(
+    change: ApiChange,
+    file: &FileSurfaces,
+    all: &[FileSurfaces],
+    index: &LazyIndex,
+    types: &Types,
+    read_head: Read,
+) -> ApiChange {
+    if file.grammar != Grammar::Rust
+        || change.severity != Severity::Incompatible
+        || change.head.is_some()
+        || change.why != "removed"
+    {
+        return change;
+    }
+    let Some((owner, member)) = change.key.rsplit_once("::") else {
+        return change;
+    };
+    let name = owner.rsplit("::").next().unwrap_or(owner);
+    // Still defined here as a type of its own: its members are its own.
+    if file.head.items.get(owner).is_some_and(|i| i.kind != "type") {
+        return change;
+    }
+    let Some(written) = (types.alias)(name) else {
+        return change;
+    };
+    let path = written.split('<').next().unwrap_or(&written).trim();
+    let target = path.rsplit("::").next().unwrap_or(path);
+    if target == name || target.is_empty() {
+        return change;
+    }
+    let wanted = format!("{target}::{member}");
+    let has = |surface: &Surface| {
+        surface.items.keys().any(|key| {
+            key.strip_suffix(wanted.as_str())
+                .is_some_and(|module| module.is_empty() || module.ends_with("::"))
+        })
+    };
+    let in_changed = all
+        .iter()
+        .filter(|f| f.grammar == Grammar::Rust)
+        .any(|f| has(&f.head));
+    let in_unchanged = || {
+        index
+            .defined_in(target)
+            .into_iter()
+            .filter(|path| !changed_file(all, path) && !not_api_path(path))
+            .filter(|path| Grammar::for_path(path) == Some(Grammar::Rust))
+            .any(|path| {
+                read_head(path)
+                    .and_then(|source| extract(Grammar::Rust, source.as_bytes(), &|_| true).ok())
+                    .is_some_and(|surface| has(&surface))
+            })
+    };
+    if in_changed || in_unchanged() {
+        return ApiChange {
+            severity: Severity::Compatible,
+            why: format!("still reached through `{owner}`, now an alias of `{target}`"),
             ..change
         };
     }

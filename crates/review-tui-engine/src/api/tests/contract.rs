@@ -2025,3 +2025,113 @@ fn java_a_type_closed_by_an_annotation_may_gain_abstract_members() {
         &["`Session.flush()`"],
     );
 }
+
+// indicatif 0.17.10: `ProgressBar::set_tab_width(&mut self, …)` became `(&self, …)`. Every
+// call that compiled with `&mut self` still does (a `&mut` coerces to `&`). A trait's method
+// is also implemented: its implementors must change their signature, unless the trait is
+// sealed. `&self` → `&mut self` still breaks every caller holding a `&`.
+#[test]
+fn rust_a_receiver_relaxed_from_mut_to_shared_is_a_widening_on_an_inherent_method() {
+    let bar = |receiver: &str, sealed: &str| {
+        format!(
+            "mod private {{\n    pub trait Sealed {{}}\n}}\n\npub struct ProgressBar;\n\nimpl ProgressBar {{\n    pub fn set_tab_width({receiver}, width: usize) {{\n        let _ = width;\n    }}\n}}\n\npub trait Style{sealed} {{\n    fn set_tab_width({receiver}, width: usize);\n}}\n"
+        )
+    };
+    let files = |sealed: &str| {
+        [
+            ("Cargo.toml", CARGO.to_string()),
+            ("src/lib.rs", "pub mod progress_bar;\n".to_string()),
+            ("src/progress_bar.rs", bar("&mut self", sealed)),
+        ]
+    };
+    let open = files("");
+    let open: Vec<(&str, &str)> = open.iter().map(|(p, c)| (*p, c.as_str())).collect();
+    let relaxed = api_after(&open, &[("src/progress_bar.rs", &bar("&self", ""))]);
+    assert_fails(&relaxed, &["`Style::set_tab_width` receiver changed"]);
+    assert!(
+        !relaxed.detail.contains("`ProgressBar::set_tab_width`"),
+        "{}",
+        relaxed.detail
+    );
+    let sealed = files(": private::Sealed");
+    let sealed: Vec<(&str, &str)> = sealed.iter().map(|(p, c)| (*p, c.as_str())).collect();
+    let relaxed = api_after(
+        &sealed,
+        &[("src/progress_bar.rs", &bar("&self", ": private::Sealed"))],
+    );
+    assert_clears(&relaxed);
+    assert!(
+        relaxed.detail.contains("receiver relaxed"),
+        "{}",
+        relaxed.detail
+    );
+    // `&self` → `&mut self`: a caller holding only a `&ProgressBar` no longer compiles.
+    let shared = [
+        ("Cargo.toml", CARGO.to_string()),
+        ("src/lib.rs", "pub mod progress_bar;\n".to_string()),
+        ("src/progress_bar.rs", bar("&self", ": private::Sealed")),
+    ];
+    let shared: Vec<(&str, &str)> = shared.iter().map(|(p, c)| (*p, c.as_str())).collect();
+    let narrowed = api_after(
+        &shared,
+        &[(
+            "src/progress_bar.rs",
+            &bar("&mut self", ": private::Sealed"),
+        )],
+    );
+    assert_fails(
+        &narrowed,
+        &[
+            "`ProgressBar::set_tab_width` receiver changed",
+            "`Style::set_tab_width` receiver changed",
+        ],
+    );
+}
+
+// time 0.3.54 renamed `PrimitiveDateTime` to `PlainDateTime` (and its file) and kept `pub
+// type PrimitiveDateTime = PlainDateTime;` in lib.rs: every member is still reached under
+// the old name. A member the target lacks is gone.
+#[test]
+fn rust_a_type_kept_as_an_alias_of_its_renamed_self_keeps_its_members() {
+    let date_time = |name: &str, extra: &str| {
+        format!(
+            "pub struct {name} {{\n    inner: u64,\n}}\n\nimpl {name} {{\n    pub const MAX: u64 = 0;\n\n    pub fn year(&self) -> i32 {{\n        0\n    }}\n{extra}}}\n"
+        )
+    };
+    let base_file = date_time(
+        "PrimitiveDateTime",
+        "\n    pub fn assume_utc(self) -> u64 {\n        self.inner\n    }\n",
+    );
+    let files = [
+        ("Cargo.toml", CARGO),
+        (
+            "src/lib.rs",
+            "mod primitive_date_time;\n\npub use primitive_date_time::PrimitiveDateTime;\n",
+        ),
+        ("src/primitive_date_time.rs", base_file.as_str()),
+    ];
+    let lib = "mod plain_date_time;\n\npub use plain_date_time::PlainDateTime;\n\npub type PrimitiveDateTime = PlainDateTime;\n";
+    let renamed = |extra: &str| {
+        let repo = Repo::new(&files);
+        repo.remove("src/primitive_date_time.rs");
+        repo.write("src/plain_date_time.rs", &date_time("PlainDateTime", extra));
+        repo.write("src/lib.rs", lib);
+        repo.commit("rename");
+        repo.build()
+            .axes
+            .iter()
+            .find(|a| a.name == API_CONTRACT)
+            .unwrap()
+            .clone()
+    };
+    let kept = renamed("\n    pub fn assume_utc(self) -> u64 {\n        self.inner\n    }\n");
+    assert_clears(&kept);
+    // The target lacks `assume_utc`: removed under the old name too.
+    let lacking = renamed("");
+    assert_fails(&lacking, &["`PrimitiveDateTime::assume_utc` removed"]);
+    assert!(
+        !lacking.detail.contains("`PrimitiveDateTime::year`"),
+        "{}",
+        lacking.detail
+    );
+}
