@@ -213,6 +213,9 @@ async fn run_secret_scan(
         .with_key_files(keys.key_files)
         .with_public_armour(keys.public_armour);
     let mut hits = scanner.scan(files);
+    let before = hits.len();
+    hits.retain(|hit| !scanner.only_moved(files, &hit.path, hit.start_line, hit.end_line));
+    let moved = before - hits.len();
     let (heads, too_large) = unseen_heads::unseen_heads(&input.diff, &input.worktree);
     hits.extend(unseen_head_hits(&scanner, &heads));
     let worktree = input.worktree.clone();
@@ -241,6 +244,11 @@ async fn run_secret_scan(
     if test_keys > 0 {
         summary.push_str(&format!(
             "; {test_keys} key(s) in test fixture folders that the tests load, not reported"
+        ));
+    }
+    if moved > 0 {
+        summary.push_str(&format!(
+            "; {moved} secret(s) the change only moved or re-indented (already on its removed lines), not reported"
         ));
     }
     if !heads.is_empty() {

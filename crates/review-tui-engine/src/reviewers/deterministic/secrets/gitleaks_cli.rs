@@ -100,7 +100,8 @@ pub fn parse_report(json: &str) -> Result<Vec<GitleaksFinding>, ReportError> {
 /// its file names); `files` are the lines it was given, from which evidence is rebuilt with
 /// every secret redacted, exactly as the built-in scan builds it, so the two agree on
 /// fingerprints when they agree on the rule. What the built-in scan reads as sample data (a
-/// test's made-up JWT, a generic credential in a fixture) is left out here too.
+/// test's made-up JWT, a generic credential in a fixture) or as only moved by the change is
+/// left out here too.
 pub fn report_to_nodes(
     json: &str,
     root: &str,
@@ -109,7 +110,12 @@ pub fn report_to_nodes(
 ) -> Result<Vec<ReviewNode>, ReportError> {
     let hits: Vec<SecretHit> = parse_raw(json)?
         .into_iter()
-        .filter(|raw| !scanner.is_sample(&raw.rule_id, &relative_to(&raw.file, root), &raw.secret))
+        .filter(|raw| {
+            let path = relative_to(&raw.file, root);
+            let end = raw.end_line.max(raw.start_line);
+            !scanner.is_sample(&raw.rule_id, &path, &raw.secret)
+                && !scanner.only_moved(files, &path, raw.start_line, end)
+        })
         .map(|raw| to_hit(raw, root, files, scanner))
         .collect();
     Ok(super::node::to_nodes(&hits, GITLEAKS))

@@ -309,6 +309,37 @@ impl SecretScanner {
         values
     }
 
+    /// Whether the secrets on the added lines `start..=end` of `path` were all on the change's
+    /// removed lines of that file already: the change only moved, re-indented or re-wrapped them
+    /// (resty #620 re-indents a doc comment holding a sample value), so it leaks nothing the base
+    /// did not hold. A rotated key (a new value where the old one was removed) is new.
+    pub fn only_moved(&self, files: &[ScanFile<'_>], path: &str, start: u32, end: u32) -> bool {
+        let Some(file) = files.iter().find(|f| f.path == path) else {
+            return false;
+        };
+        let values = |side: Side, keep: &dyn Fn(u32) -> bool| {
+            let mut values = BTreeSet::new();
+            for run in file.runs(side) {
+                let run: Vec<&str> = run
+                    .iter()
+                    .filter(|l| keep(l.line))
+                    .map(|l| l.text)
+                    .collect();
+                let text = run.join("\n");
+                for (from, to) in self.secret_spans(&text, Some(path)) {
+                    values.insert(text[from..to].to_string());
+                }
+            }
+            values
+        };
+        let added = values(Side::Right, &|line| (start..=end).contains(&line));
+        if added.is_empty() {
+            return false;
+        }
+        let removed = values(Side::Left, &|_| true);
+        added.is_subset(&removed)
+    }
+
     /// The same scanner, not reporting what `.gitleaksignore` names.
     pub fn with_ignored(mut self, ignored: Vec<IgnoreEntry>) -> SecretScanner {
         self.ignored = ignored;

@@ -460,6 +460,53 @@ fn removed_lines_are_not_scanned_by_default() {
 }
 
 #[test]
+fn a_secret_the_change_only_moves_or_reindents_is_not_what_it_leaks() {
+    let s = samples();
+    let scanner = SecretScanner::builtin();
+    let old = format!("  token = \"{}\"", s.github_pat);
+    let reindented = format!("    token = \"{}\"", s.github_pat);
+    let moved = [
+        (Side::Left, 4, old.as_str()),
+        (Side::Right, 9, reindented.as_str()),
+    ];
+    let file = ScanFile::new("client.py", moved);
+    let hits = scanner.scan(std::slice::from_ref(&file));
+    assert_eq!(hits.len(), 1, "the scan itself still sees it: {hits:?}");
+    assert!(scanner.only_moved(std::slice::from_ref(&file), "client.py", 9, 9));
+    // gitleaks' report of the same line is left out the same way.
+    let report = serde_json::json!([{
+        "RuleID": "github-pat", "Description": "GitHub PAT", "File": "/tmp/scan/src/client.py",
+        "StartLine": 9, "EndLine": 9, "Secret": s.github_pat, "Match": s.github_pat, "Tags": []
+    }])
+    .to_string();
+    let files = [file];
+    assert!(
+        report_to_nodes(&report, "/tmp/scan/src", &files, &scanner)
+            .unwrap()
+            .is_empty()
+    );
+    // A rotated key (a new value where the old was removed) is new, and so is a secret moved
+    // in from another file.
+    let rotated_value = s.github_pat.replace(&s.github_pat[10..14], "Zq7v");
+    assert_ne!(rotated_value, s.github_pat);
+    let rotated = format!("    token = \"{rotated_value}\"");
+    let file = ScanFile::new(
+        "client.py",
+        [
+            (Side::Left, 4, old.as_str()),
+            (Side::Right, 9, rotated.as_str()),
+        ],
+    );
+    assert_eq!(scanner.scan(std::slice::from_ref(&file)).len(), 1);
+    assert!(!scanner.only_moved(std::slice::from_ref(&file), "client.py", 9, 9));
+    let elsewhere = [
+        ScanFile::new("old.py", [(Side::Left, 4, old.as_str())]),
+        ScanFile::new("client.py", [(Side::Right, 9, reindented.as_str())]),
+    ];
+    assert!(!scanner.only_moved(&elsewhere, "client.py", 9, 9));
+}
+
+#[test]
 fn secrets_split_by_unchanged_lines_are_separate_runs() {
     let s = samples();
     let begin = "-----BEGIN RSA PRIVATE KEY-----";
