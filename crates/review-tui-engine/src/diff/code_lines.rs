@@ -110,6 +110,14 @@ pub struct CodeLexer {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct LineStart(State);
 
+impl LineStart {
+    /// Whether the line began in code, not inside a comment or a string that opened above: a
+    /// definition on a line that did not is quoted or commented out, not defined.
+    pub fn in_code(self) -> bool {
+        self.0 == State::Code
+    }
+}
+
 impl Default for LineStart {
     fn default() -> Self {
         LineStart(State::Code)

@@ -134,6 +134,24 @@ pub(super) fn lock_without_manifest(
     }
     // Workspaces: a member's manifest (below the lock's directory) explains a root lock change.
     let dir = parent_dir(&file.path);
+    // The first lock the repository tracks for a manifest it already had (resty #375 committed
+    // the go.sum it used to ignore) records that manifest's resolution: nothing changed alone.
+    // A lock added where another of its ecosystem already locks the manifest (a second package
+    // manager beside it, a stray lock in a workspace member whose root has one) still asks.
+    if file.status == FileStatus::Added
+        && repo_files.is_some_and(|files| {
+            let beside =
+                |dir: &str, names: &[&str]| names.iter().any(|n| files.contains(&join(dir, n)));
+            beside(dir, ecosystem.manifests())
+                && !self_and_ancestors(dir).any(|above| {
+                    ecosystem.locks().iter().any(|lock| {
+                        join(above, lock) != file.path && files.contains(&join(above, lock))
+                    })
+                })
+        })
+    {
+        return Vec::new();
+    }
     let explained = diff.files.iter().any(|other| {
         ecosystem.manifests().contains(&file_name(&other.path)) && is_within(&other.path, dir)
     });

@@ -35,7 +35,7 @@ use regex::Regex;
 
 use super::{HeadTests, Hit};
 use crate::diff::{
-    Diff, FileDiff, FileStatus, Language, LineKind, Side, TestTracker, is_test_path,
+    CodeLexer, Diff, FileDiff, FileStatus, Language, LineKind, Side, TestTracker, is_test_path,
 };
 use crate::review::fingerprint::{normalize_code, normalize_line};
 use crate::space::worktree_file;
@@ -216,10 +216,26 @@ fn find_removed(file: &FileDiff) -> Vec<Removed> {
             .filter(|l| l.kind != LineKind::Added)
             .map(|l| (l.text.as_str(), l.old_line, l.kind == LineKind::Removed))
             .collect();
+        // Which old lines begin in code: a test defined inside a string literal is a fixture's
+        // source (pytest's `makepyfile("""…""")`, a JS template literal, a Rust raw
+        // string), not a test of the repository; one inside a block comment was already off.
+        // Read from the hunk alone (the old file is not at hand): a hunk that starts inside
+        // such a string is taken to start in code.
+        let mut lexer = CodeLexer::new(file.language);
+        let in_code: Vec<bool> = old
+            .iter()
+            .map(|(text, _, _)| {
+                let start = lexer.start().in_code();
+                lexer.line(text);
+                start
+            })
+            .collect();
         let blocks = ChangeBlocks::of(file.language, hunk);
         let mut at = 0;
         while at < old.len() {
-            let Some((name, def_at)) = test_at(file.language, &old, at) else {
+            let Some((name, def_at)) = test_at(file.language, &old, at)
+                .filter(|(_, def_at)| in_code[at] && in_code[*def_at])
+            else {
                 at += 1;
                 continue;
             };

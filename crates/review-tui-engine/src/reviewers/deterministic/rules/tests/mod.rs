@@ -5,6 +5,7 @@ mod before;
 mod catalog;
 mod checks;
 mod examples;
+mod heldout_nine;
 mod house;
 mod locks;
 mod ninth_sweep;
