@@ -33,9 +33,6 @@ static LITERAL: LazyLock<Regex> = LazyLock::new(|| {
 
 /// Names and literals shorter than this say nothing of what a test exercised (`i`, `ok`).
 const MIN_LEN: usize = 3;
-/// Reading every file of a huge repository is not worth one finding.
-const MAX_FILES: usize = 20_000;
-const MAX_BYTES: u64 = 256 * 1024 * 1024;
 
 /// What a removed test's body uses: its chains and literals.
 #[derive(Debug, Default, Clone)]
@@ -113,39 +110,13 @@ impl HeadCode {
     fn read(root: &Path, diff: &Diff, language: Language) -> HeadCode {
         let mut tests = Uses::default();
         let mut other = Uses::default();
-        let mut budget = (MAX_FILES, MAX_BYTES);
-        let mut stack = vec![root.to_path_buf()];
-        'walk: while let Some(dir) = stack.pop() {
-            let Ok(entries) = std::fs::read_dir(&dir) else {
-                continue;
-            };
-            for entry in entries.flatten() {
-                let Ok(kind) = entry.file_type() else {
-                    continue;
-                };
-                let path = entry.path();
-                let name = entry.file_name();
-                let name = name.to_string_lossy();
-                if kind.is_dir() {
-                    if !matches!(name.as_ref(), ".git" | "target" | "node_modules" | "vendor") {
-                        stack.push(path);
-                    }
-                    continue;
-                }
-                if !kind.is_file() || Language::from_path(&name) != language {
-                    continue;
-                }
-                let size = entry.metadata().map_or(0, |m| m.len());
-                if budget.0 == 0 || budget.1 < size {
-                    break 'walk;
-                }
-                budget = (budget.0 - 1, budget.1 - size);
-                let Ok(text) = std::fs::read_to_string(&path) else {
-                    continue;
-                };
-                let relative = path.strip_prefix(root).unwrap_or(&path).to_string_lossy();
+        super::head_files::each(
+            root,
+            language,
+            |_| true,
+            |relative, text| {
                 // Rust's unit tests live in any file: every file is test code too.
-                let test = is_test_path(&relative);
+                let test = is_test_path(relative);
                 for line in text.lines() {
                     if test || language == Language::Rust {
                         read_line(language, line, &mut tests, true);
@@ -154,8 +125,8 @@ impl HeadCode {
                         read_line(language, line, &mut other, true);
                     }
                 }
-            }
-        }
+            },
+        );
         let mut removed = HashSet::new();
         for file in diff
             .files

@@ -4,6 +4,7 @@
 
 mod dockerfile;
 mod exercised;
+mod head_files;
 mod lock_refresh;
 mod lock_satisfies;
 mod lockfile;

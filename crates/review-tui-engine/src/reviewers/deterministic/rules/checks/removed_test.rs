@@ -1180,10 +1180,6 @@ fn test_definition(language: Language) -> Option<&'static Regex> {
     }
 }
 
-/// Reading every test file of a huge repository is not worth one finding.
-const MAX_HEAD_FILES: usize = 20_000;
-const MAX_HEAD_BYTES: u64 = 256 * 1024 * 1024;
-
 /// The tests the head version of `file` defines (none when it cannot be read as text).
 fn head_file_tests(root: &Path, file: &FileDiff) -> HashSet<String> {
     let Ok(text) = worktree_file::read(root, &file.path) else {
@@ -1211,50 +1207,17 @@ fn defined_in_language(root: &Path, file: &FileDiff, name: &str, cache: &HeadTes
 
 fn head_test_names(root: &Path, language: Language) -> BTreeSet<String> {
     let mut names = BTreeSet::new();
-    let mut budget = (MAX_HEAD_FILES, MAX_HEAD_BYTES);
-    let mut stack = vec![root.to_path_buf()];
-    while let Some(dir) = stack.pop() {
-        let Ok(entries) = std::fs::read_dir(&dir) else {
-            continue;
-        };
-        for entry in entries.flatten() {
-            let Ok(kind) = entry.file_type() else {
-                continue;
-            };
-            let path = entry.path();
-            let name = entry.file_name();
-            let name = name.to_string_lossy();
-            if kind.is_dir() {
-                if !matches!(name.as_ref(), ".git" | "target" | "node_modules" | "vendor") {
-                    stack.push(path);
-                }
-                continue;
-            }
-            if !kind.is_file() || Language::from_path(&name) != language {
-                continue;
-            }
-            let relative = path.strip_prefix(root).unwrap_or(&path).to_string_lossy();
-            // Rust unit tests live in any file; other languages keep them in test files.
-            if language != Language::Rust && !is_test_path(&relative) {
-                continue;
-            }
-            let size = entry.metadata().map_or(0, |m| m.len());
-            if budget.0 == 0 || budget.1 < size {
-                return names;
-            }
-            budget = (budget.0 - 1, budget.1 - size);
-            let Ok(text) = std::fs::read_to_string(&path) else {
-                continue;
-            };
-            let lines: Vec<(&str, Option<u32>, bool)> =
-                text.lines().map(|l| (l, None, false)).collect();
-            for at in 0..lines.len() {
-                if let Some((name, _)) = test_at(language, &lines, at) {
-                    names.insert(name);
-                }
+    // Rust unit tests live in any file; other languages keep them in test files.
+    let keep = |relative: &str| language == Language::Rust || is_test_path(relative);
+    super::head_files::each(root, language, keep, |_, text| {
+        let lines: Vec<(&str, Option<u32>, bool)> =
+            text.lines().map(|l| (l, None, false)).collect();
+        for at in 0..lines.len() {
+            if let Some((name, _)) = test_at(language, &lines, at) {
+                names.insert(name);
             }
         }
-    }
+    });
     names
 }
 
