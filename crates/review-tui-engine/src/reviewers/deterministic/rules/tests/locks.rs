@@ -3,43 +3,15 @@
 //! new; a refresh inside the manifest's ranges says nothing. A manifest's dependency on the
 //! repository's own package is linked, not locked.
 
-use std::collections::BTreeSet;
-
 use super::*;
-use crate::space::test_repo::{commit_all, git, init};
 
 const LOCK_RULE: &str = "deps/lockfile-without-manifest";
 const MANIFEST_RULE: &str = "deps/manifest-without-lockfile";
 
-fn write_all(root: &std::path::Path, files: &[(&str, &str)]) {
-    for (path, text) in files {
-        let path = root.join(path);
-        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-        std::fs::write(path, text).unwrap();
-    }
-}
-
 /// Commits `base`, then `head` over it, and scans the change with the head checked out, under
 /// a title that says nothing about dependencies. The number of findings of `rule`.
 fn findings(base: &[(&str, &str)], head: &[(&str, &str)], rule: &str) -> usize {
-    let dir = tempfile::tempdir().unwrap();
-    let root = dir.path();
-    init(root);
-    write_all(root, base);
-    commit_all(root, "base");
-    write_all(root, head);
-    commit_all(root, "Fix the parser");
-    let text = git(root, &["diff", "HEAD~1", "HEAD"]) + "\n";
-    let files: BTreeSet<String> = git(root, &["ls-files"]).lines().map(String::from).collect();
-    let options = ScanOptions {
-        worktree: Some(root.to_path_buf()),
-        repo_files: Some(files),
-        title: "Fix the parser".into(),
-        ..ScanOptions::default()
-    };
-    let result = BUILTIN.scan(&diff(&text), &options);
-    result
-        .nodes
+    scan_change(base, head, "Fix the parser")
         .iter()
         .filter(|n| n.rule.as_deref() == Some(rule))
         .count()

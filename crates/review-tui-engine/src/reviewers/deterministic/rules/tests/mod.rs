@@ -30,6 +30,39 @@ pub(super) fn scan(text: &str) -> ScanResult {
     BUILTIN.scan(&diff(text), &ScanOptions::default())
 }
 
+/// Commits `base`, then `head` over it (each `(path, text)`), both under `title`, and scans the
+/// change with the head checked out and its file list known: every finding.
+pub(super) fn scan_change(
+    base: &[(&str, &str)],
+    head: &[(&str, &str)],
+    title: &str,
+) -> Vec<crate::review::node::ReviewNode> {
+    use crate::space::test_repo::{commit_all, git, init};
+    let write_all = |root: &std::path::Path, files: &[(&str, &str)]| {
+        for (path, text) in files {
+            let path = root.join(path);
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(path, text).unwrap();
+        }
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    init(root);
+    write_all(root, base);
+    commit_all(root, "base");
+    write_all(root, head);
+    commit_all(root, title);
+    let text = git(root, &["diff", "HEAD~1", "HEAD"]) + "\n";
+    let files = git(root, &["ls-files"]).lines().map(String::from).collect();
+    let options = ScanOptions {
+        worktree: Some(root.to_path_buf()),
+        repo_files: Some(files),
+        title: title.into(),
+        ..ScanOptions::default()
+    };
+    BUILTIN.scan(&diff(&text), &options).nodes
+}
+
 /// `(rule, line)` of every finding, in order.
 pub(super) fn hits(result: &ScanResult) -> Vec<(String, u32)> {
     result

@@ -1,41 +1,13 @@
 //! The principles the ninth held-out sweep asked for, on real repositories in temp dirs: each
 //! shape that fired and must not, beside the shape that must still fire.
 
-use std::collections::BTreeSet;
-
 use super::*;
 use crate::review::node::ReviewNode;
-use crate::space::test_repo::{commit_all, git, init};
-
-fn write_all(root: &std::path::Path, files: &[(&str, &str)]) {
-    for (path, text) in files {
-        let path = root.join(path);
-        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-        std::fs::write(path, text).unwrap();
-    }
-}
 
 /// Commits `base`, then `head` over it, and scans the change with the head checked out: the
 /// findings of `rule`.
 fn findings(base: &[(&str, &str)], head: &[(&str, &str)], rule: &str) -> Vec<ReviewNode> {
-    let dir = tempfile::tempdir().unwrap();
-    let root = dir.path();
-    init(root);
-    write_all(root, base);
-    commit_all(root, "base");
-    write_all(root, head);
-    commit_all(root, "Add the feature");
-    let text = git(root, &["diff", "HEAD~1", "HEAD"]) + "\n";
-    let files: BTreeSet<String> = git(root, &["ls-files"]).lines().map(String::from).collect();
-    let options = ScanOptions {
-        worktree: Some(root.to_path_buf()),
-        repo_files: Some(files),
-        title: "Add the feature".into(),
-        ..ScanOptions::default()
-    };
-    BUILTIN
-        .scan(&diff(&text), &options)
-        .nodes
+    scan_change(base, head, "Add the feature")
         .into_iter()
         .filter(|n| n.rule.as_deref() == Some(rule))
         .collect()
