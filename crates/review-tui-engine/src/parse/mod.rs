@@ -7,6 +7,7 @@
 //! `cohort::changes::read_all`).
 
 pub(crate) mod grammar;
+mod overload;
 pub(crate) mod reparse;
 mod rust_tags;
 pub(crate) mod tags;

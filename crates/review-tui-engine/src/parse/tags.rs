@@ -5,6 +5,7 @@ use std::collections::HashSet;
 use tree_sitter::{Node, Parser, QueryCursor, StreamingIterator, Tree};
 
 use super::grammar::Grammar;
+use super::overload;
 use super::rust_tags::Found;
 
 /// A definition found by the tag query. Rows are 1-based, like diff line numbers.
@@ -22,6 +23,10 @@ pub(crate) struct Definition {
     pub signature: String,
     /// Part of the public API by the language's rule (see [`is_public`]).
     pub public: bool,
+    /// In a language that overloads by parameter types (C#), the part of the signature that
+    /// tells this definition from others of its name (`(string,object[])`, see
+    /// [`overload::parameter_types`]).
+    pub overload: Option<String>,
 }
 
 /// A reference: a use of `name` on `row` (1-based).
@@ -441,6 +446,7 @@ fn definition(grammar: Grammar, kind: &str, name: &str, node: Node, source: &[u8
         signature_rows: (row(node), last_signature_row.max(row(node))),
         signature: text.split_whitespace().collect::<Vec<_>>().join(" "),
         public: is_public(grammar, name, node, source),
+        overload: overload::parameter_types(grammar, node, source),
     }
 }
 

@@ -2,7 +2,8 @@
 //! Kotlin, Swift, Dart, Scala, Elixir, Lua, Haskell, Objective-C, Zig, OCaml), one
 //! [`Tagged`] table each. Their surface is what the tag query finds: each public definition
 //! (by the language's visibility rule, see `tags::is_public`), keyed by its name qualified
-//! with the definitions around it, with its signature text. That text is not a parsed
+//! with the definitions around it (and, in a language that overloads by parameter types, by
+//! those types), with its signature text. That text is not a parsed
 //! contract (an overload, a default argument, a mixin or a macro can keep every call working
 //! while the text changes or a definition goes), so [`Surface::by_tags`] makes every change to
 //! it a warning, never a proven break; a public name gone is a proven removal only where the
@@ -83,16 +84,27 @@ pub(crate) fn extract(
         if !exported(top) {
             continue;
         }
-        let mut key = String::new();
+        let mut family = String::new();
         for container in &containers {
-            key.push_str(&container.name);
-            key.push('.');
+            family.push_str(&container.name);
+            family.push('.');
         }
-        key.push_str(&definition.name);
-        let mut item = Item::new(kind(&definition.kind), &key, definition.signature.clone());
+        family.push_str(&definition.name);
+        let parent = (!containers.is_empty())
+            .then(|| family[..family.len() - definition.name.len() - 1].to_string());
+        // Overloads are members of their own, keyed by their parameter types: a change to one
+        // is not a change to its siblings.
+        let key = match &definition.overload {
+            Some(parameters) => format!("{family}{parameters}"),
+            None => family.clone(),
+        };
+        let mut item = Item::new(
+            kind(&definition.kind),
+            &family,
+            definition.signature.clone(),
+        );
         item.shape = definition.signature.clone();
-        item.parent = (!containers.is_empty())
-            .then(|| key[..key.len() - definition.name.len() - 1].to_string());
+        item.parent = parent;
         out.add(key, item);
     }
     Ok(())
