@@ -25,6 +25,7 @@ use super::lang::python::declared::python_reach;
 use super::lang::rust::scope::{crate_of, unstable_macros_of};
 use super::lang::rust::{foreign, renamed};
 use super::lang::script::entry_points::exported_only_as_types;
+use super::lang::script::runtime::{self, DECLARATIONS};
 use super::releases::{Release, Releases};
 use super::scope::not_api_path;
 use super::sources::{Scopes, Sources};
@@ -569,16 +570,17 @@ fn declared_without_a_runtime(
     index: &LazyIndex,
     context: &Context<'_>,
 ) -> ApiChange {
-    const DECLARATIONS: &[&str] = &[".d.ts", ".d.mts", ".d.cts"];
     const VALUES: &[&str] = &["const", "let", "var", "function", "class", "enum"];
     let declaration_file = DECLARATIONS.iter().any(|d| file.path.ends_with(d));
     if !declaration_file
         || change.severity != Severity::Incompatible
         || change.head.is_some()
         || change.why != "removed"
-        || change.key.contains(['.', ':'])
     {
         return change;
+    }
+    if change.key.contains(['.', ':']) {
+        return member_declared_without_a_runtime(change, file, index, context);
     }
     let Some(item) = file.base.items.get(&change.key) else {
         return change;
@@ -587,13 +589,7 @@ fn declared_without_a_runtime(
         return change;
     }
     let name = change.key.as_str();
-    let source = |path: &str| {
-        !DECLARATIONS.iter().any(|d| path.ends_with(d))
-            && Grammar::for_path(path).is_some_and(|g| {
-                matches!(g, Grammar::JavaScript | Grammar::TypeScript | Grammar::Tsx)
-            })
-            && !not_api_path(path)
-    };
+    let source = runtime::runs;
     let definition = regex::Regex::new(&format!(
         r"(\bfunction\s*\*?\s*{0}\b|\b(const|let|var|class)\s+{0}\b|\.{0}\s*=[^=]|\b{0}\s*:|\bexports\.{0}\b|\{{[^}}]*\b{0}\b[^}}]*\}}\s*=)",
         regex::escape(name)
@@ -619,6 +615,73 @@ fn declared_without_a_runtime(
         change.why = "removed from the type declarations; no source of the package defines it \
                       (a types fix: using it failed at run time)"
             .into();
+    }
+    change
+}
+
+/// A member of an interface or a class a type declaration file stops declaring, replaced in
+/// the same type by one the package's sources do provide, when no source of the package
+/// mentions the old one at all, at the head or at the base (fastify #4070: `ValidationResult`'s
+/// `dataPath` → `instancePath`, the name Ajv 8 sets): programs that read the old member got
+/// `undefined`, so the declarations only now say what the runtime does. A member some source
+/// defines, sets or reads stays a break, and so does one dropped with nothing in its place (an
+/// option the package hands on to a dependency unread is still one users pass).
+fn member_declared_without_a_runtime(
+    mut change: ApiChange,
+    file: &FileSurfaces<'_>,
+    index: &LazyIndex,
+    context: &Context<'_>,
+) -> ApiChange {
+    let Some(item) = file.base.items.get(&change.key) else {
+        return change;
+    };
+    let Some(parent) = item.parent.as_deref() else {
+        return change;
+    };
+    let Some(name) = change
+        .key
+        .strip_prefix(parent)
+        .and_then(|m| m.strip_prefix('.'))
+    else {
+        return change;
+    };
+    if !matches!(item.kind, "property" | "method") || !file.head.items.contains_key(parent) {
+        return change;
+    }
+    let files = Files {
+        read: context.read_head,
+        list: context.list_head,
+    };
+    let Some(package) = package_of(file.path, file.grammar, files) else {
+        return change;
+    };
+    let mentioned_at_head =
+        |name: &str| runtime::mentioned(name, &package.root, index.files(), context.read_head);
+    let mentioned_at_base = |name: &str| {
+        context.changed.iter().any(|path| {
+            runtime::runs(path)
+                && (context.read_base)(path).is_some_and(|text| runtime::holds_word(&text, name))
+        })
+    };
+    if mentioned_at_head(name) != Some(false) || mentioned_at_base(name) {
+        return change;
+    }
+    // The member in its place: new in the same type, and provided by the sources.
+    let replacement = file.head.items.iter().find(|(key, new)| {
+        new.parent.as_deref() == Some(parent)
+            && new.kind == item.kind
+            && !file.base.items.contains_key(*key)
+            && key
+                .strip_prefix(parent)
+                .and_then(|m| m.strip_prefix('.'))
+                .is_some_and(|member| mentioned_at_head(member) == Some(true))
+    });
+    if let Some((key, _)) = replacement {
+        change.severity = Severity::Compatible;
+        change.why = format!(
+            "removed from the type declarations for `{key}`; no source of the package \
+             provides `{name}` (a types fix: reading it gave `undefined` at run time)"
+        );
     }
     change
 }

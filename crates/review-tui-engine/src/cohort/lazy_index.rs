@@ -260,6 +260,11 @@ impl LazyIndex {
         self.state.get_mut().unwrap_or_else(PoisonError::into_inner)
     }
 
+    /// Every indexable file of the head, sorted.
+    pub fn files(&self) -> &[String] {
+        &self.paths
+    }
+
     /// Files that define `name`, sorted. Exact whatever was asked before: a name is answered
     /// once every file whose text holds it has been read.
     pub fn defined_in(&self, name: &str) -> BTreeSet<&str> {

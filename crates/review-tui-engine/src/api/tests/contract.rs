@@ -348,6 +348,63 @@ fn a_declaration_of_what_the_runtime_never_defined_removed_is_a_types_fix() {
     assert_fails(&a_type, &["`PrettyOptions` removed"]);
 }
 
+// fastify #4070 renamed `ValidationResult.dataPath` to `instancePath` in `fastify.d.ts`: the
+// validation errors its JavaScript hands out (Ajv 8's) carry `instancePath`, and nothing in
+// the package ever set `dataPath`, so reading it gave `undefined`. A member some source sets,
+// and one dropped with no member the runtime provides in its place, stay breaks.
+#[test]
+fn a_declared_member_the_runtime_never_provided_renamed_to_one_it_does_is_a_types_fix() {
+    let js = "function fastify () {\n  return { validate }\n}\n\nfunction validate (data) {\n  return [{ instancePath: '', keyword: 'type', schemaPath: '#/type', message: 'must be string' }]\n}\n\nmodule.exports = fastify\n";
+    let dts = "export interface ValidationResult {\n  keyword: string;\n  dataPath: string;\n  schemaPath: string;\n  message: string;\n}\n\ndeclare function fastify(): { validate(data: unknown): ValidationResult[] };\nexport default fastify;\n";
+    let files = [
+        (
+            "package.json",
+            r#"{"name": "fastify", "version": "4.1.0", "main": "fastify.js", "types": "fastify.d.ts"}"#,
+        ),
+        ("fastify.js", js),
+        ("fastify.d.ts", dts),
+    ];
+    let renamed = api_after(
+        &files,
+        &[(
+            "fastify.d.ts",
+            &dts.replace("  dataPath: string;", "  instancePath: string;"),
+        )],
+    );
+    assert_clears(&renamed);
+    assert!(renamed.detail.contains("a types fix"), "{}", renamed.detail);
+    // `keyword` is set by the JavaScript: renaming it in the types breaks its readers.
+    let provided = api_after(
+        &files,
+        &[(
+            "fastify.d.ts",
+            &dts.replace("  keyword: string;", "  code: string;"),
+        )],
+    );
+    assert_fails(&provided, &["`ValidationResult.keyword` removed"]);
+    // Dropped with nothing in its place: an option handed on unread is still one users pass.
+    let dropped = api_after(
+        &files,
+        &[("fastify.d.ts", &dts.replace("  dataPath: string;\n", ""))],
+    );
+    assert_fails(&dropped, &["`ValidationResult.dataPath` removed"]);
+    // The JavaScript set it at the base, and the change stops setting it too.
+    let sets = js.replace("instancePath: ''", "instancePath: '', dataPath: ''");
+    let mut with_runtime = files.to_vec();
+    with_runtime[1] = ("fastify.js", &sets);
+    let both = api_after(
+        &with_runtime,
+        &[
+            (
+                "fastify.d.ts",
+                &dts.replace("  dataPath: string;", "  instancePath: string;"),
+            ),
+            ("fastify.js", js),
+        ],
+    );
+    assert_fails(&both, &["`ValidationResult.dataPath` removed"]);
+}
+
 // msw #1568 added a required `operationName` to `GraphQLRequest`'s constructor; the package
 // exports the class only through `export type { GraphQLRequest }`, so users name it in
 // annotations and never construct it. A class exported as a value keeps its constructor.
