@@ -11,6 +11,8 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::lang::go::extract::GO_POINTER_RECEIVER;
+use super::lang::java;
+use super::lang::java::generified::Generified;
 use super::lang::java::wildcard;
 use super::lang::{python, rust, script};
 use super::{Item, Param, ParamKind, Surface};
@@ -1052,11 +1054,26 @@ fn item_change(old: &Item, new: &Item, types: &Types) -> Option<(Severity, Strin
                 .into(),
         ));
     }
-    if types.erased && old.shape == new.shape && generified(old, new) {
-        return Some((
-            Compatible,
-            "generified with the same erasure (every old call still compiles)".into(),
-        ));
+    if types.erased && old.shape == new.shape {
+        match generified_as(old, new) {
+            Generified::Compatible => {
+                return Some((
+                    Compatible,
+                    "generified with the same erasure (every old call still compiles)".into(),
+                ));
+            }
+            Generified::ResultVaries(parameter) => {
+                return Some((
+                    Incompatible,
+                    format!(
+                        "generified with the same erasure, but the result's type now holds \
+                         `{parameter}`, inferred from the arguments: a call that uses the \
+                         result as the old type (a call chained on it) may no longer compile"
+                    ),
+                ));
+            }
+            Generified::No => {}
+        }
     }
     let mut notes = Notes::default();
     if old.params != new.params
@@ -1408,81 +1425,21 @@ fn renamed(item: &Item, renames: &BTreeMap<String, String>) -> Item {
     item
 }
 
-/// Whether `new` is `old` generified with the same erasure, in a language that erases generics
-/// (Java, commons-cli's `Object getParsedOptionValue(Option)` → `<T> T …` and
-/// `createValue(String, Class<?>)` → `<T> T createValue(String, Class<T>)`): `old` had no
-/// type parameters, and each type of `new` is the old one with the new type parameters
-/// written where it had their bound (a whole parameter or result: `Object` for an unbounded
-/// one) or `?` (a type argument). The compiled signature is the same, and every old call
-/// still compiles: each new type parameter is inferred from at most one argument, so no two
-/// arguments are now tied to one type.
+/// How `new`, `old` re-signed with new type parameters and the same erasure, fares in a
+/// language that erases generics (see [`java::generified`]).
+fn generified_as(old: &Item, new: &Item) -> Generified {
+    java::generified::generified(
+        old,
+        new,
+        &type_parameter_list(&old.generics),
+        &type_parameter_list(&new.generics),
+    )
+}
+
+/// Whether `new` is `old` re-signed with new type parameters and the same erasure, every old
+/// call and override still compiling.
 fn generified(old: &Item, new: &Item) -> bool {
-    if !old.generics.trim().is_empty() || new.generics.trim().is_empty() {
-        return false;
-    }
-    let mut fresh = std::collections::BTreeMap::new();
-    for parameter in type_parameter_list(&new.generics) {
-        let (name, bound) = match parameter.split_once(" extends ") {
-            Some((name, bounds)) => (name.trim(), bounds.split('&').next().unwrap_or("").trim()),
-            None => (parameter.trim(), "Object"),
-        };
-        // An intersection or a generic bound erases to something the text does not say.
-        if bound.is_empty()
-            || bound.contains('<')
-            || !name
-                .chars()
-                .all(|c| c.is_alphanumeric() || c == '_' || c == '$')
-        {
-            return false;
-        }
-        fresh.insert(name.to_string(), bound.to_string());
-    }
-    let erase = |ty: &str| -> String {
-        let ty = ty.trim();
-        let core = ty.trim_end_matches("...").trim_end_matches("[]");
-        match fresh.get(core) {
-            Some(bound) => format!("{bound}{}", &ty[core.len()..]),
-            None => map_words(ty, |word| fresh.contains_key(word).then(|| "?".to_string())),
-        }
-    };
-    let mentions = |ty: &str| -> BTreeSet<String> {
-        ty.split(|c: char| !(c.is_alphanumeric() || c == '_' || c == '$'))
-            .filter(|word| fresh.contains_key(*word))
-            .map(str::to_string)
-            .collect()
-    };
-    let (Some(before), Some(after)) = (&old.params, &new.params) else {
-        return false;
-    };
-    if before.len() != after.len() {
-        return false;
-    }
-    let mut tied: std::collections::BTreeMap<String, usize> = Default::default();
-    let mut changed = false;
-    for (a, b) in before.iter().zip(after) {
-        if a.kind != b.kind {
-            return false;
-        }
-        match (&a.ty, &b.ty) {
-            (x, y) if x == y => {}
-            (Some(x), Some(y)) if erase(y) == *x => {
-                changed = true;
-                for name in mentions(y) {
-                    *tied.entry(name).or_default() += 1;
-                }
-            }
-            _ => return false,
-        }
-    }
-    if tied.values().any(|count| *count > 1) {
-        return false;
-    }
-    match (&old.ret, &new.ret) {
-        (x, y) if x == y => {}
-        (Some(x), Some(y)) if erase(y) == *x => changed = true,
-        _ => return false,
-    }
-    changed
+    generified_as(old, new) == Generified::Compatible
 }
 
 /// Whether `new` is `old` with some types replaced by type parameters added after the old

@@ -706,6 +706,59 @@ fn java_methods_generified_with_the_same_erasure_are_compatible() {
     assert_eq!(severity(&found, "get"), Some(Severity::Incompatible));
 }
 
+// assertj #3673: `extracting(Function<? super ACTUAL, ?>...)` returning `ListAssert<?, List<?>,
+// Object, ObjectAssert<Object>>` became `<T>`, taking `Function<? super ACTUAL, ? extends T>...`
+// and returning `ListAssert<?, List<? extends T>, T, ObjectAssert<T>>`. The erasure is the same
+// and every old argument still fits (`T` is bounded below by what the functions return), but
+// `T` is now inferred from them: the result is `ListAssert<…, String, …>`, and a chained
+// `.contains(anObject)` no longer compiles (javac agrees). Where the result is a subtype of the
+// old one for every `T` (`List<?>` → `List<T>`), every old call compiles; lower bounds from
+// several arguments meet. A method that can be overridden keeps its overrides only when the
+// old signature is the new one's erasure (JLS 8.4.2).
+#[test]
+fn java_generified_methods_keep_their_callers_only_where_inference_gives_the_old_types() {
+    let base = "public class Assert<A> {\n\
+        \x20 public final ListAssert<?, List<?>, Object, ObjectAssert<Object>> extracting(Function<? super A, ?>... extractors) { return null; }\n\
+        \x20 public final List<?> map(Function<? super A, ?> mapper) { return null; }\n\
+        \x20 public static Object first(Object a, Object b) { return a; }\n\
+        \x20 public List<?> all(Collection<?> values) { return null; }\n\
+        \x20 public static void sort(List<?> values, Comparator<?> order) {}\n}\n";
+    let head = "public class Assert<A> {\n\
+        \x20 public final <T> ListAssert<?, List<? extends T>, T, ObjectAssert<T>> extracting(Function<? super A, ? extends T>... extractors) { return null; }\n\
+        \x20 public final <T> List<T> map(Function<? super A, ? extends T> mapper) { return null; }\n\
+        \x20 public static <T> T first(T a, T b) { return a; }\n\
+        \x20 public <U> List<? extends U> all(Collection<? extends U> values) { return null; }\n\
+        \x20 public static <T> void sort(List<? extends T> values, Comparator<? super T> order) {}\n}\n";
+    let found = changes(Grammar::Java, base, head);
+    let extracting = found
+        .iter()
+        .find(|c| {
+            c.key == "Assert.extracting(Function[])" || c.key == "Assert.extracting(Function...)"
+        })
+        .unwrap_or_else(|| panic!("{found:#?}"));
+    assert_eq!(extracting.severity, Severity::Incompatible, "{found:#?}");
+    assert!(
+        extracting.why.contains("inferred from the arguments"),
+        "{found:#?}"
+    );
+    for same in ["Assert.map(Function)", "Assert.first(Object,Object)"] {
+        assert_eq!(
+            severity(&found, same),
+            Some(Severity::Compatible),
+            "{same}: {found:#?}"
+        );
+    }
+    // An override of `all(Collection<?>)` clashes with the new erasure `all(Collection)`; a
+    // `T` both bounded below and above (`? super T`) by two arguments may have no solution.
+    for broken in ["Assert.all(Collection)", "Assert.sort(List,Comparator)"] {
+        assert_eq!(
+            severity(&found, broken),
+            Some(Severity::Incompatible),
+            "{broken}: {found:#?}"
+        );
+    }
+}
+
 // samber/lo #365 (`Filter[V any, Slice ~[]V](collection Slice, …) Slice`) and #839 (`If`
 // returns `ifElse[T]`, an unexported type, instead of `*ifElse[T]`): reported, not proven
 // breaks.
@@ -969,11 +1022,14 @@ fn languages_read_from_tags_warn_and_never_break() {
     let found = changes(Grammar::CSharp, base, head);
     no_break(&found);
     assert_eq!(
-        severity(&found, "Kv.Store.Clear"),
+        severity(&found, "Kv.Store.Clear()"),
         Some(Severity::Undecided),
         "{found:#?}"
     );
-    assert_eq!(severity(&found, "Kv.Store.Get"), Some(Severity::Undecided));
+    assert_eq!(
+        severity(&found, "Kv.Store.Get(string)"),
+        Some(Severity::Undecided)
+    );
     assert!(found.iter().all(|c| !c.key.contains("Reset")), "{found:#?}");
     let found = changes(
         Grammar::C,
@@ -982,6 +1038,59 @@ fn languages_read_from_tags_warn_and_never_break() {
     );
     no_break(&found);
     assert_eq!(severity(&found, "store_put"), None, "{found:#?}");
+}
+
+// serilog: `Write(LogEventLevel, string)` and its overload with a `params object[]` are two
+// members a caller binds to by the argument types. Keyed by name alone they were one item
+// whose text changed whenever either did, and one removed read as the other changed: each
+// overload is its own member, keyed by its parameter types (not their names, not `params`,
+// not the method's type parameters' names; `ref` and `out` do tell overloads apart).
+#[test]
+fn csharp_overloads_are_members_keyed_by_their_parameter_types() {
+    let base = "namespace Log {\n  public class Logger {\n    public void Write(Level level, string template) {}\n    public void Write(Level level, string template, object value) {}\n    public void Write(Level level, string template, params object[] values) {}\n    public bool TryGet<T>(string name, out T value) { value = default; return false; }\n    public void Bind<T>(string name, T value) {}\n  }\n}\n";
+    // One overload gone, another's parameters renamed, one method's type parameter renamed.
+    let head = base
+        .replace(
+            "    public void Write(Level level, string template, object value) {}\n",
+            "",
+        )
+        .replace("params object[] values", "params object[] propertyValues")
+        .replace(
+            "Bind<T>(string name, T value)",
+            "Bind<TValue>(string name, TValue value)",
+        );
+    let found = changes(Grammar::CSharp, base, &head);
+    no_break(&found);
+    assert_eq!(
+        severity(&found, "Log.Logger.Write(Level,string,object)"),
+        Some(Severity::Undecided),
+        "{found:#?}"
+    );
+    let keys: Vec<&str> = found.iter().map(|c| c.key.as_str()).collect();
+    assert!(
+        keys.iter()
+            .all(|k| *k == "Log.Logger.Write(Level,string,object)"
+                || k.starts_with("Log.Logger.Bind")),
+        "{found:#?}"
+    );
+    assert!(
+        found
+            .iter()
+            .all(|c| c.why != "removed" || c.key.contains("object)")),
+        "{found:#?}"
+    );
+    // An overload added beside the others is added, and nothing else changed.
+    let added = base.replace(
+        "    public void Write(Level level, string template) {}\n",
+        "    public void Write(Level level, string template) {}\n    public void Write(Level level, string template, ref int count) {}\n",
+    );
+    let found = changes(Grammar::CSharp, base, &added);
+    assert_eq!(
+        severity(&found, "Log.Logger.Write(Level,string,ref int)"),
+        Some(Severity::Compatible),
+        "{found:#?}"
+    );
+    assert_eq!(found.len(), 1, "{found:#?}");
 }
 
 // zod v4.3.6..v4.4.0: an overloaded method whose first signature's mapped type gained

@@ -3,6 +3,7 @@
 pub(crate) mod closed;
 pub(crate) mod erasure;
 pub(crate) mod extract;
+pub(crate) mod generified;
 pub(crate) mod manifest;
 pub(crate) mod scope;
 pub(crate) mod wildcard;

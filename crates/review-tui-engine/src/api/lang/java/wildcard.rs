@@ -76,7 +76,7 @@ fn contains(wide: &str, narrow: &str, depth: usize) -> bool {
 
 /// `Raw<A, B>rest` split into `Raw`, its top-level arguments and what follows the closing
 /// `>` (`[]`); `None` when the type has no arguments.
-fn parameterised(ty: &str) -> Option<(&str, Vec<&str>, &str)> {
+pub(crate) fn parameterised(ty: &str) -> Option<(&str, Vec<&str>, &str)> {
     let open = ty.find('<')?;
     let mut depth = 0usize;
     let mut args = Vec::new();
