@@ -15,6 +15,7 @@ use super::lang::java;
 use super::lang::java::generified::Generified;
 use super::lang::java::wildcard;
 use super::lang::{python, rust, script};
+use super::text::map_words;
 use super::{Item, Param, ParamKind, Surface};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -78,34 +79,6 @@ impl Types<'_> {
         }
         current
     }
-}
-
-/// Replaces each unqualified identifier of `text` for which `f` answers.
-fn map_words(text: &str, f: impl Fn(&str) -> Option<String>) -> String {
-    let mut out = String::with_capacity(text.len());
-    let mut word = String::new();
-    let flush = |word: &mut String, out: &mut String| {
-        if word.is_empty() {
-            return;
-        }
-        let qualified = out.ends_with('.') || out.ends_with("::");
-        let starts_like_name = word.chars().next().is_some_and(|c| !c.is_ascii_digit());
-        match f(word) {
-            Some(target) if !qualified && starts_like_name => out.push_str(&target),
-            _ => out.push_str(word),
-        }
-        word.clear();
-    };
-    for c in text.chars() {
-        if c.is_alphanumeric() || c == '_' || c == '$' {
-            word.push(c);
-        } else {
-            flush(&mut word, &mut out);
-            out.push(c);
-        }
-    }
-    flush(&mut word, &mut out);
-    out
 }
 
 /// How a type written at the base compares with the one written at the head.

@@ -295,3 +295,31 @@ mod tests {
         assert_eq!(strip_lifetimes("&'static str"), "&'static str");
     }
 }
+
+/// Replaces each unqualified identifier of `text` for which `f` answers.
+pub(crate) fn map_words(text: &str, f: impl Fn(&str) -> Option<String>) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut word = String::new();
+    let flush = |word: &mut String, out: &mut String| {
+        if word.is_empty() {
+            return;
+        }
+        let qualified = out.ends_with('.') || out.ends_with("::");
+        let starts_like_name = word.chars().next().is_some_and(|c| !c.is_ascii_digit());
+        match f(word) {
+            Some(target) if !qualified && starts_like_name => out.push_str(&target),
+            _ => out.push_str(word),
+        }
+        word.clear();
+    };
+    for c in text.chars() {
+        if c.is_alphanumeric() || c == '_' || c == '$' {
+            word.push(c);
+        } else {
+            flush(&mut word, &mut out);
+            out.push(c);
+        }
+    }
+    flush(&mut word, &mut out);
+    out
+}

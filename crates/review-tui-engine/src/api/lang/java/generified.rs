@@ -28,6 +28,7 @@ use std::collections::BTreeMap;
 
 use super::wildcard::parameterised;
 use crate::api::Item;
+use crate::api::text::map_words;
 
 /// How a re-signed method's old calls fare.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -264,25 +265,7 @@ impl Fits<'_> {
 
     /// `ty` with each new type parameter written as its bound.
     fn at_bound(&self, ty: &str) -> String {
-        let mut out = String::with_capacity(ty.len());
-        let mut word = String::new();
-        let flush = |word: &mut String, out: &mut String| {
-            match self.fresh.get(word.as_str()) {
-                Some(bound) => out.push_str(bound),
-                None => out.push_str(word),
-            }
-            word.clear();
-        };
-        for c in ty.chars() {
-            if c.is_alphanumeric() || c == '_' || c == '$' {
-                word.push(c);
-            } else {
-                flush(&mut word, &mut out);
-                out.push(c);
-            }
-        }
-        flush(&mut word, &mut out);
-        out
+        map_words(ty, |word| self.fresh.get(word).cloned())
     }
 
     /// Whether `ty` names the type parameter `name`.
