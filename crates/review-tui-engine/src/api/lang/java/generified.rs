@@ -26,7 +26,7 @@
 
 use std::collections::BTreeMap;
 
-use super::wildcard::parameterised;
+use super::wildcard::{Argument, argument, parameterised};
 use crate::api::Item;
 use crate::api::text::map_words;
 
@@ -157,9 +157,9 @@ fn has_modifier(item: &Item, modifier: &str) -> bool {
     item.shape.split_whitespace().any(|m| m == modifier)
 }
 
-/// `?` and `? extends Object` are one wildcard (JLS 4.5.1).
+/// `?` and `? extends Object` are one wildcard (JLS 4.5.1); spaces do not count.
 fn same_type(a: &str, b: &str) -> bool {
-    let unify = |t: &str| t.replace("? extends Object", "?").replace(' ', "");
+    let unify = |t: &str| t.replace(' ', "").replace("?extendsObject", "?");
     unify(a) == unify(b)
 }
 
@@ -183,9 +183,17 @@ impl Fits<'_> {
         if same_type(new, old) && !self.fresh.keys().any(|name| self.mentions(new, name)) {
             return true;
         }
-        let any = |t: &str, bound: &str| {
-            let t = t.trim();
-            t == "?" || t == format!("? extends {bound}")
+        // A wildcard that contains every type within `bound` (a result may widen to it)…
+        let contains_all = |t: &str, bound: &str| match argument(t) {
+            Argument::Any => true,
+            Argument::Extends(b) => b == bound,
+            _ => false,
+        };
+        // …and one that holds only such types (every old argument is within the bound).
+        let within = |t: &str, bound: &str| match argument(t) {
+            Argument::Any => bound == "Object",
+            Argument::Extends(b) => b == bound,
+            _ => false,
         };
         // A whole type parameter, with the same array or varargs suffix.
         let core = new
@@ -205,7 +213,7 @@ impl Fits<'_> {
                     bindings.push((core.to_string(), Binding::Lower));
                     true
                 }
-                (1, Side::Parameter) if suffix.is_empty() && any(old, bound) => {
+                (1, Side::Parameter) if suffix.is_empty() && within(old, bound) => {
                     bindings.push((core.to_string(), Binding::Alone));
                     true
                 }
@@ -213,20 +221,24 @@ impl Fits<'_> {
                     bindings.push((core.to_string(), Binding::Bound));
                     true
                 }
-                (1, Side::Result) => suffix.is_empty() && any(old, bound),
+                (1, Side::Result) => suffix.is_empty() && contains_all(old, bound),
                 _ => false,
             };
         }
         if depth == 1 {
-            let wildcard = |prefix: &str| {
-                new.trim()
-                    .strip_prefix(prefix)
-                    .map(str::trim)
-                    .filter(|name| self.fresh.contains_key(*name))
+            let fresh = |name: &str| self.fresh.contains_key(name).then(|| name.to_string());
+            let (extends, supers) = match argument(new) {
+                Argument::Extends(name) => (fresh(name), None),
+                Argument::Super(name) => (None, fresh(name)),
+                _ => (None, None),
             };
-            if let Some(name) = wildcard("? extends ") {
+            if let Some(name) = extends.as_deref() {
                 let bound = &self.fresh[name];
-                if any(old, bound) {
+                let fits = match side {
+                    Side::Parameter => within(old, bound),
+                    Side::Result => contains_all(old, bound),
+                };
+                if fits {
                     if side == Side::Parameter {
                         bindings.push((name.to_string(), Binding::Lower));
                     }
@@ -234,8 +246,8 @@ impl Fits<'_> {
                 }
                 return false;
             }
-            if let Some(name) = wildcard("? super ") {
-                if old.trim() == "?" {
+            if let Some(name) = supers.as_deref() {
+                if within(old, "Object") && self.fresh[name] == "Object" {
                     if side == Side::Parameter {
                         bindings.push((name.to_string(), Binding::Alone));
                     }

@@ -36,14 +36,14 @@ fn subtype_within(narrow: &str, wide: &str, depth: usize) -> bool {
 }
 
 /// A wildcard's bound as written: `?` (none), `? extends X`, `? super X`.
-enum Argument<'a> {
+pub(crate) enum Argument<'a> {
     Exact(&'a str),
     Any,
     Extends(&'a str),
     Super(&'a str),
 }
 
-fn argument(text: &str) -> Argument<'_> {
+pub(crate) fn argument(text: &str) -> Argument<'_> {
     let Some(rest) = text.trim().strip_prefix('?') else {
         return Argument::Exact(text.trim());
     };
