@@ -1043,18 +1043,17 @@ fn languages_read_from_tags_warn_and_never_break() {
 // serilog: `Write(LogEventLevel, string)` and its overload with a `params object[]` are two
 // members a caller binds to by the argument types. Keyed by name alone they were one item
 // whose text changed whenever either did, and one removed read as the other changed: each
-// overload is its own member, keyed by its parameter types (not their names, not `params`,
-// not the method's type parameters' names; `ref` and `out` do tell overloads apart).
+// overload is its own member, keyed by its parameter types (not `params`, not the method's
+// type parameters' names; `ref` and `out` do tell overloads apart).
 #[test]
 fn csharp_overloads_are_members_keyed_by_their_parameter_types() {
     let base = "namespace Log {\n  public class Logger {\n    public void Write(Level level, string template) {}\n    public void Write(Level level, string template, object value) {}\n    public void Write(Level level, string template, params object[] values) {}\n    public bool TryGet<T>(string name, out T value) { value = default; return false; }\n    public void Bind<T>(string name, T value) {}\n  }\n}\n";
-    // One overload gone, another's parameters renamed, one method's type parameter renamed.
+    // One overload gone, one method's type parameter renamed.
     let head = base
         .replace(
             "    public void Write(Level level, string template, object value) {}\n",
             "",
         )
-        .replace("params object[] values", "params object[] propertyValues")
         .replace(
             "Bind<T>(string name, T value)",
             "Bind<TValue>(string name, TValue value)",
