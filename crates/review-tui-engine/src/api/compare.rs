@@ -14,6 +14,7 @@ use super::lang::go::extract::GO_POINTER_RECEIVER;
 use super::lang::java;
 use super::lang::java::generified::Generified;
 use super::lang::java::wildcard;
+use super::lang::rust::generated::generated_by_macro;
 use super::lang::{python, rust, script};
 use super::text::map_words;
 use super::{Item, Param, ParamKind, Surface};
@@ -618,6 +619,22 @@ fn removed_or_replaced(
             Some(old),
             None,
         ),
+        // time 0.3.48: `impl Day { builder_methods! { fn with_padding(…); } }`.
+        None if let Some((still, why)) = generated_by_macro(key, &head.impl_macros) => change(
+            key,
+            if still {
+                Severity::Compatible
+            } else {
+                Severity::Undecided
+            },
+            why,
+            Some(old),
+            None,
+        ),
+        // anyio 4.12: `__all__` declared, the helpers it leaves out renamed `_private`.
+        None if let Some(why) = python::declared::left_out_of_new_all(key, base, head) => {
+            change(key, Severity::Undecided, why, Some(old), None)
+        }
         None => {
             // Another form under the same name (a Java overload whose parameter
             // types changed) is the one that replaced it.

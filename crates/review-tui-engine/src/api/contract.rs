@@ -22,7 +22,8 @@ use super::declared::{Declared, prepares_a_later_major};
 use super::lang::java::closed;
 use super::lang::python::application::command_scripts;
 use super::lang::python::declared::python_reach;
-use super::lang::rust::scope::{crate_of, unstable_macros_of};
+use super::lang::rust::generated::{MacroWrites, read_from_crate};
+use super::lang::rust::scope::{crate_macro_texts_of, crate_of, unstable_macros_of};
 use super::lang::rust::{foreign, renamed};
 use super::lang::script::entry_points::exported_only_as_types;
 use super::lang::script::runtime::{self, DECLARATIONS};
@@ -1137,6 +1138,18 @@ fn refine(
         }
         if !head.in_macro.is_empty() {
             head.without_macro_items(&unstable_macros_of(&file.path, &read_head));
+        }
+        // Macros called inside an `impl` that its own file does not define: the crate's.
+        if head
+            .impl_macros
+            .values()
+            .flatten()
+            .any(|call| call.writes == MacroWrites::Unknown)
+        {
+            read_from_crate(
+                &mut head.impl_macros,
+                &crate_macro_texts_of(&file.path, &read_head),
+            );
         }
         renamed::by_public_names(base, &|name| {
             base_scope.public_name(name).map(str::to_string)

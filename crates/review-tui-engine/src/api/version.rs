@@ -106,6 +106,18 @@ pub(crate) fn bump(
                      may break"
             ));
         }
+        // A Go module path without a major suffix is v0 or v1: its tags say which. A 0.x
+        // module's next minor may break, as below for a 0.x manifest.
+        let package = package_named(kind, &new, &root);
+        if module_path
+            && !before
+                .as_ref()
+                .is_some_and(|b| breaking(versioning, b, &after))
+            && last_tag(&package).is_some_and(|tag| numbers(&tag)[0] == 0)
+            && let Some(zero) = zero_by_tags(&package, last_tag, head_release)
+        {
+            return zero;
+        }
         let above_release = (!module_path)
             .then(|| released(&package_named(kind, &new, &root)))
             .flatten()
@@ -161,12 +173,8 @@ pub(crate) fn bump(
     if let Some(package) = package_of(path, grammar, head)
         && let Some(tag) = last_tag(&package)
     {
-        // A range ending at the package's release: that release's tag is the version after
-        // (ppxlib 0.37.0..0.38.0, a 0.x minor, may break).
-        if let Some(after) =
-            head_release(&package).filter(|after| breaking(Versioning::Semantic, &tag, after))
-        {
-            return Bump::Breaking(format!("release tags: {tag} → {after}"));
+        if let Some(zero) = zero_by_tags(&package, last_tag, head_release) {
+            return zero;
         }
         return if towards_a_break(&tag) {
             Bump::Developing(format!(
@@ -182,6 +190,25 @@ pub(crate) fn bump(
         };
     }
     Bump::Compatible(None)
+}
+
+/// What the tags of a package whose version lives only in them say when they allow a break:
+/// a range ending at the package's release that is a breaking step (ppxlib 0.37.0..0.38.0, a
+/// 0.x minor) is [`Bump::Breaking`]; a 0.x project, whose last tag is `v0`, `v0.1` or
+/// `v0.1.2` (google/uuid before its v1.0.0), is [`Bump::PendingZero`]: its next 0.x minor may
+/// break, and a change not at a release has not chosen that version yet. `None` otherwise.
+fn zero_by_tags(package: &Package, last_tag: LastTag, head_release: LastTag) -> Option<Bump> {
+    let tag = last_tag(package)?;
+    match head_release(package) {
+        Some(after) if breaking(Versioning::Semantic, &tag, &after) => {
+            return Some(Bump::Breaking(format!("release tags: {tag} → {after}")));
+        }
+        // A release that is no breaking step chose its version: compatible.
+        Some(_) => return None,
+        None => {}
+    }
+    (numbers(&tag)[0] == 0 && !towards_a_break(&tag))
+        .then(|| Bump::PendingZero(format!("last tag {tag}, a 0.x version")))
 }
 
 /// The manifests of `grammar`'s packages that may hold `path`, nearest folder first: each
@@ -315,8 +342,10 @@ fn towards_a_break(version: &str) -> bool {
     }
 }
 
+/// Major, minor and patch of `version`, a part it does not write as 0 (`v0` is 0.0.0, as
+/// `v0.1` is 0.1.0).
 fn numbers(version: &str) -> Vec<u64> {
-    version
+    let mut numbers: Vec<u64> = version
         .trim_start_matches('v')
         .split(['.', '-', '+'])
         .take(3)
@@ -327,7 +356,9 @@ fn numbers(version: &str) -> Vec<u64> {
                 .parse()
                 .unwrap_or(0)
         })
-        .collect()
+        .collect();
+    numbers.resize(3, 0);
+    numbers
 }
 
 /// Whether going from `before` to `after` allows a break.

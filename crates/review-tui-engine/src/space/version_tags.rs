@@ -46,15 +46,17 @@ pub(crate) fn split_version_tag(name: &str) -> Option<(&str, &str)> {
 }
 
 /// `v1.2`, `1.2.3`, `0.14.dev`, `3.0.0-beta1.01`, `2.0.0rc1`, `1.0.0+build`: at least a major
-/// and a minor number, then an optional pre-release or build part.
+/// and a minor number, then an optional pre-release or build part; or a `v` and a major alone
+/// (`v0`, google/uuid's first tag): a bare number (`1`, `2024`) names too many other things.
 fn is_version(text: &str) -> bool {
+    let prefixed = text.starts_with(['v', 'V']);
     let digits = text.strip_prefix(['v', 'V']).unwrap_or(text);
     let end = digits
         .find(|c: char| !(c.is_ascii_digit() || c == '.'))
         .unwrap_or(digits.len());
     let (release, rest) = digits.split_at(end);
     let numbers: Vec<&str> = release.trim_end_matches('.').split('.').collect();
-    let numeric = numbers.len() >= 2
+    let numeric = (numbers.len() >= 2 || (prefixed && rest.is_empty()))
         && numbers.len() <= 4
         && numbers
             .iter()
@@ -285,12 +287,15 @@ mod tests {
             ("0.14.dev", "", "0.14.dev"),
             ("2.0.0rc1", "", "2.0.0rc1"),
             ("release-1.2.3", "release", "1.2.3"),
+            ("v0", "", "v0"),
+            ("V2", "", "V2"),
         ] {
             assert_eq!(split_version_tag(name), Some((prefix, version)), "{name}");
         }
         for not in [
             "rm",
-            "v1",
+            "v",
+            "v1-foo",
             "1",
             "latest",
             "1.2.",

@@ -775,3 +775,91 @@ fn a_break_its_author_declares_warns_that_the_next_release_must_be_a_major() {
         );
     }
 }
+
+// google/uuid was tagged `v0`, then `v0.1` and `0.2`, before its v1.0.0, its version living
+// only in those tags: a 0.x project, whose next 0.x minor may break. A break after a 0.x tag
+// warns that the next release must bump 0.x, whatever the language and however short the tag
+// (`v0`); a release of only the patch, or a 1.x project, still fails.
+#[test]
+fn a_zero_project_versioned_by_short_tags_warns_until_its_next_version_is_chosen() {
+    let uuid = "package uuid\n\nfunc New() string { return \"\" }\n\nfunc Must(s string) string { return s }\n";
+    let removed = "package uuid\n\nfunc New() string { return \"\" }\n";
+    let run = |files: &[(&str, &str)], changed: (&str, &str), tag: &str, head_tag: Option<&str>| {
+        let repo = Repo::new(files);
+        git(&repo.path(), &["checkout", "-q", "main"]);
+        git(&repo.path(), &["tag", "-a", "-m", tag, tag]);
+        git(&repo.path(), &["checkout", "-q", "-B", "pr"]);
+        repo.write(changed.0, changed.1);
+        repo.commit("remove one");
+        if let Some(head) = head_tag {
+            git(&repo.path(), &["tag", "-a", "-m", head, head]);
+        }
+        axis(&repo)
+    };
+    let go_mod = ("go.mod", "module example.com/uuid\n\ngo 1.22\n");
+    let python = [
+        (
+            "pyproject.toml",
+            "[project]\nname = \"ids\"\ndynamic = [\"version\"]\n",
+        ),
+        (
+            "ids/__init__.py",
+            "def new():\n    pass\n\ndef must(s):\n    pass\n",
+        ),
+    ];
+    let python_removed = ("ids/__init__.py", "def new():\n    pass\n");
+    let pending: [(&[(&str, &str)], (&str, &str), &str); 4] = [
+        (&[go_mod, ("uuid.go", uuid)], ("uuid.go", removed), "v0"),
+        (&[("uuid.go", uuid)], ("uuid.go", removed), "v0.1"),
+        (&[go_mod, ("uuid.go", uuid)], ("uuid.go", removed), "0.2"),
+        (&python, python_removed, "v0"),
+    ];
+    for (files, changed, tag) in pending {
+        let axis = run(files, changed, tag, None);
+        assert_eq!(axis.verdict, AxisVerdict::Warn, "{tag}: {}", axis.detail);
+        assert!(
+            axis.detail.contains("the next release must bump 0.x") && axis.detail.contains(tag),
+            "{tag}: {}",
+            axis.detail
+        );
+    }
+    // A range ending at a 0.x minor release may break; at a patch release it may not.
+    let minor = run(
+        &[go_mod, ("uuid.go", uuid)],
+        ("uuid.go", removed),
+        "v0.1",
+        Some("v0.2"),
+    );
+    assert_eq!(minor.verdict, AxisVerdict::Warn, "{}", minor.detail);
+    let breaking: [(&[(&str, &str)], (&str, &str), &str, Option<&str>); 5] = [
+        (
+            &[go_mod, ("uuid.go", uuid)],
+            ("uuid.go", removed),
+            "v0.1",
+            Some("v0.1.1"),
+        ),
+        (
+            &[("uuid.go", uuid)],
+            ("uuid.go", removed),
+            "v0.1.2",
+            Some("v0.1.3"),
+        ),
+        (
+            &[go_mod, ("uuid.go", uuid)],
+            ("uuid.go", removed),
+            "v1",
+            None,
+        ),
+        (&[("uuid.go", uuid)], ("uuid.go", removed), "v1.1.4", None),
+        (&python, python_removed, "v1.2", None),
+    ];
+    for (files, changed, tag, head) in breaking {
+        let axis = run(files, changed, tag, head);
+        assert_eq!(
+            axis.verdict,
+            AxisVerdict::Fail,
+            "{tag} {head:?}: {}",
+            axis.detail
+        );
+    }
+}

@@ -1733,7 +1733,8 @@ fn python_a_type_expression_now_a_class_is_undecided() {
 }
 
 // requests 2.34 declared `__all__` in its `__init__.py` without `check_compatibility`, still
-// defined there: importable by name, only no longer promised. Not a removal.
+// defined there: importable by name, only no longer promised. Not a removal. Gone as well, it
+// warns: the module now states its public names, and code importing it still breaks.
 #[test]
 fn python_a_name_left_out_of_a_new_all_is_not_removed() {
     let base = "def check_compatibility(urllib3_version):\n    pass\n\ndef get(url):\n    pass\n";
@@ -1744,11 +1745,11 @@ fn python_a_name_left_out_of_a_new_all_is_not_removed() {
         Some(Severity::Incompatible),
         "{found:#?}"
     );
-    // Gone from the module: removed.
+    // Gone from the module as it is left out of the new `__all__`: a warning.
     let gone = "__all__ = ('get',)\n\ndef get(url):\n    pass\n";
     assert_eq!(
         severity(&changes(Grammar::Python, base, gone), "check_compatibility"),
-        Some(Severity::Incompatible)
+        Some(Severity::Undecided)
     );
 }
 
@@ -1852,4 +1853,127 @@ fn rust_methods_of_a_hidden_impl_block_are_hidden_not_removed() {
         ),
         Some(Severity::Incompatible)
     );
+}
+
+// time 0.3.48 wrote its format modifiers' builder methods through its own `builder_methods!`,
+// called inside each `impl` with the methods' names (`fn with_padding(padding: Padding);`),
+// whose `macro_rules!` writes `pub const fn $method(…)`: the methods are still there. One the
+// call no longer names is removed; a macro whose definition cannot be read (another crate's)
+// makes the type's members unknown, not removed; a macro of the file that writes no `fn`
+// generates nothing.
+#[test]
+fn rust_a_method_the_crates_own_macro_still_generates_inside_the_impl_is_not_removed() {
+    let base = "pub struct Day {\n    pub padding: Padding,\n    pub width: u8,\n}\n\n\
+        impl Day {\n    pub const fn with_padding(self, padding: Padding) -> Self {\n        Self { padding, ..self }\n    }\n\n    pub const fn with_width(self, width: u8) -> Self {\n        Self { width, ..self }\n    }\n}\n";
+    let head = |call: &str, definition: &str| {
+        format!(
+            "{definition}\npub struct Day {{\n    pub padding: Padding,\n    pub width: u8,\n}}\n\nimpl Day {{\n    {call}! {{\n        /// Set the padding.\n        fn with_padding(padding: Padding);\n    }}\n}}\n"
+        )
+    };
+    let builders = "macro_rules! builder_methods {\n    ($(\n        $(#[$attr:meta])*\n        fn $method:ident($field:ident : $ty:ty);\n    )+) => {$(\n        $(#[$attr])*\n        pub const fn $method(self, $field: $ty) -> Self {\n            Self { $field, ..self }\n        }\n    )+};\n}\n";
+    let generated = changes(Grammar::Rust, base, &head("builder_methods", builders));
+    assert_eq!(
+        severity(&generated, "Day::with_padding"),
+        Some(Severity::Compatible),
+        "{generated:#?}"
+    );
+    let why = &generated
+        .iter()
+        .find(|c| c.key == "Day::with_padding")
+        .unwrap()
+        .why;
+    assert!(why.contains("builder_methods!"), "{why}");
+    assert_eq!(
+        severity(&generated, "Day::with_width"),
+        Some(Severity::Incompatible),
+        "{generated:#?}"
+    );
+    let unread = changes(Grammar::Rust, base, &head("other_crate_builders", ""));
+    for key in ["Day::with_padding", "Day::with_width"] {
+        assert_eq!(
+            severity(&unread, key),
+            Some(Severity::Undecided),
+            "{unread:#?}"
+        );
+    }
+    assert!(
+        unread
+            .iter()
+            .all(|c| c.why.contains("other_crate_builders!") && c.why.contains("unknown")),
+        "{unread:#?}"
+    );
+    let logging =
+        "macro_rules! log_calls {\n    ($($t:tt)*) => {\n        const _: () = ();\n    };\n}\n";
+    let nothing = changes(Grammar::Rust, base, &head("log_calls", logging));
+    assert_eq!(
+        severity(&nothing, "Day::with_padding"),
+        Some(Severity::Incompatible),
+        "{nothing:#?}"
+    );
+}
+
+// anyio 4.12 declared `__all__` in each public module and renamed the helpers it left out
+// (`MemoryObjectStreamState` → `_MemoryObjectStreamState`): the module now states its public
+// names, so a name removed as it is left out warns (code that imported it breaks, but nothing
+// promises it any more), while a name the head's `__all__` still lists, or that the base's
+// listed, is removed. An `__all__` that cannot be read (computed, or extended by a call the
+// reader does not follow) states nothing: every public name counts, so no removal vanishes.
+#[test]
+fn python_a_module_first_declaring_all_states_its_public_names() {
+    let base = "class MemoryObjectStreamState:\n    def statistics(self):\n        pass\n\n\
+        class MemoryObjectSendStream:\n    def send(self, item):\n        pass\n\n\
+        def create(size):\n    pass\n";
+    let head = "__all__ = (\"MemoryObjectSendStream\", \"create\")\n\n\
+        class _MemoryObjectStreamState:\n    def statistics(self):\n        pass\n\n\
+        class MemoryObjectSendStream:\n    def send(self, item):\n        pass\n";
+    let declared = changes(Grammar::Python, base, head);
+    assert_eq!(
+        severity(&declared, "MemoryObjectStreamState"),
+        Some(Severity::Undecided),
+        "{declared:#?}"
+    );
+    assert!(
+        declared
+            .iter()
+            .filter(|c| c.key.starts_with("MemoryObjectStreamState"))
+            .all(|c| c.why.contains("`__all__`")),
+        "{declared:#?}"
+    );
+    // Listed by the head's `__all__`, yet gone.
+    assert_eq!(
+        severity(&declared, "create"),
+        Some(Severity::Incompatible),
+        "{declared:#?}"
+    );
+    // Promised by the base's own `__all__`, then dropped from it and removed.
+    let listed = "__all__ = [\"create\", \"build\"]\n\ndef create(size):\n    pass\n\ndef build(x):\n    pass\n";
+    let dropped = "__all__ = [\"create\"]\n\ndef create(size):\n    pass\n";
+    let gone = changes(Grammar::Python, listed, dropped);
+    assert_eq!(
+        severity(&gone, "build"),
+        Some(Severity::Incompatible),
+        "{gone:#?}"
+    );
+    // `__all__` computed, extended by a call, or extended in a branch.
+    let removed_build = |all: &str| {
+        let base = format!(
+            "import sys\n\n{all}\n\ndef create(size):\n    pass\n\ndef build(x):\n    pass\n"
+        );
+        let head = format!("import sys\n\n{all}\n\ndef create(size):\n    pass\n");
+        changes(Grammar::Python, &base, &head)
+    };
+    for all in [
+        "__all__ = [name for name in dir() if not name.startswith('_')]",
+        "__all__ = ['create']\n__all__.append('build')",
+        "__all__ = ['create']\n__all__.extend(['build'])",
+        "__all__ = ['create']\nif sys.version_info >= (3, 8):\n    __all__ += ['build']",
+        "__all__ = ['create'] + _extra",
+    ] {
+        let found = removed_build(all);
+        assert_eq!(
+            severity(&found, "build"),
+            Some(Severity::Incompatible),
+            "{all}: {found:#?}"
+        );
+    }
 }

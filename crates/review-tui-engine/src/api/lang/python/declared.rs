@@ -6,6 +6,7 @@
 
 use std::collections::BTreeSet;
 
+use crate::api::Surface;
 use crate::api::visibility::Read;
 
 /// The names of a module's top-level items the package's declared API reaches, for the Python
@@ -71,6 +72,26 @@ pub(crate) fn python_reach(path: &str, read: Read) -> Option<BTreeSet<String>> {
         }
     }
     Some(reached)
+}
+
+/// Why the removed Python item `key` is no proven break: its module first declares `__all__`
+/// at the head (the base declared none it could be read from) and leaves its name out
+/// (anyio 4.12 declared `__all__` in each public module and renamed the helpers it left out
+/// `_private`). The module now states its public names; code that imported the old one by
+/// name still breaks, so this warns rather than passes. `None` when the head's `__all__`
+/// lists the name, or either side's says nothing new.
+pub(crate) fn left_out_of_new_all(key: &str, base: &Surface, head: &Surface) -> Option<String> {
+    let listed = head.declared_names.as_ref()?;
+    if base.declared_names.is_some() {
+        return None;
+    }
+    let top = key.split('.').next().unwrap_or(key);
+    (!listed.contains(top)).then(|| {
+        format!(
+            "removed as its module first declares `__all__`, which does not list `{top}`: no \
+             longer promised, yet code that imported it by name breaks"
+        )
+    })
 }
 
 /// The names `__all__` lists in `init`, when it is assigned a literal list or tuple.

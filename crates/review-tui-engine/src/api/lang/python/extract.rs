@@ -12,6 +12,7 @@ use crate::api::{Item, OVERLOADED, Param, ParamKind, Surface};
 
 pub(crate) fn extract(root: Node, src: Src, exported: &dyn Fn(&str) -> bool, out: &mut Surface) {
     let declared = dunder_all(root, src);
+    out.declared_names = declared.clone();
     let public = |name: &str| match &declared {
         Some(names) => names.contains(name),
         None => !name.starts_with('_'),
@@ -310,35 +311,86 @@ fn type_variable(statement: Node, src: Src) -> bool {
     })
 }
 
-/// The names of `__all__ = [...]` (and `+=`), when the module declares it.
+/// The names a module's `__all__` lists, when it declares one that can be read: literal
+/// lists and tuples of plain strings assigned, added with `+=`, or passed to `.append` and
+/// `.extend` (a `.remove` is taken as in some environment only), at the top level or in its
+/// `if`/`try` blocks. `None` without one,
+/// and when any of them is computed (`[n for n in dir() …]`, `[…] + other.__all__`, an f-string):
+/// what it lists is then unknown, so every public name counts and no removal goes unseen.
 fn dunder_all(root: Node, src: Src) -> Option<BTreeSet<String>> {
+    let (mut statements, mut checkers) = (Vec::new(), Vec::new());
+    flatten(root, src, &mut statements, &mut checkers);
+    statements.extend(checkers);
     let mut names: Option<BTreeSet<String>> = None;
-    for statement in named(root) {
+    for statement in statements {
         if statement.kind() != "expression_statement" {
             continue;
         }
-        for assignment in named(statement) {
-            if !matches!(assignment.kind(), "assignment" | "augmented_assignment")
-                || src.field(assignment, "left") != Some("__all__")
-            {
-                continue;
-            }
-            let Some(right) = assignment.child_by_field_name("right") else {
-                continue;
-            };
-            let set = names.get_or_insert_with(BTreeSet::new);
-            let mut stack = vec![right];
-            while let Some(node) = stack.pop() {
-                if node.kind() == "string" {
-                    let text = src.raw(node).trim_matches(|c| c == '"' || c == '\'');
-                    set.insert(text.to_string());
-                } else {
-                    stack.extend(named(node));
+        for expression in named(statement) {
+            match expression.kind() {
+                "assignment" | "augmented_assignment"
+                    if src.field(expression, "left") == Some("__all__") =>
+                {
+                    let listed = expression
+                        .child_by_field_name("right")
+                        .and_then(|right| literal_strings(right, src))?;
+                    // Assignments in different branches each list what one environment
+                    // exports: their union is what some user may import.
+                    names.get_or_insert_with(BTreeSet::new).extend(listed);
                 }
+                "call" => {
+                    let Some(method) = src
+                        .field(expression, "function")
+                        .and_then(|f| f.strip_prefix("__all__."))
+                    else {
+                        continue;
+                    };
+                    let arguments: Vec<Node> = expression
+                        .child_by_field_name("arguments")
+                        .map(named)
+                        .unwrap_or_default();
+                    let [argument] = arguments[..] else {
+                        return None;
+                    };
+                    let set = names.get_or_insert_with(BTreeSet::new);
+                    match method {
+                        "append" => set.insert(string_value(argument, src)?),
+                        "extend" => {
+                            set.extend(literal_strings(argument, src)?);
+                            true
+                        }
+                        // Perhaps only in some environment: still listed in the others.
+                        "remove" => string_value(argument, src).is_some(),
+                        _ => return None,
+                    };
+                }
+                _ => {}
             }
         }
     }
     names
+}
+
+/// The strings of a list or tuple literal whose every element is a plain string; `None` for
+/// anything else.
+fn literal_strings(node: Node, src: Src) -> Option<Vec<String>> {
+    let node = if node.kind() == "parenthesized_expression" {
+        named(node).into_iter().next()?
+    } else {
+        node
+    };
+    if !matches!(node.kind(), "list" | "tuple") {
+        return None;
+    }
+    named(node)
+        .into_iter()
+        .filter(|element| !element.kind().contains("comment"))
+        .map(|element| {
+            (element.kind() == "string")
+                .then(|| string_value(element, src))
+                .flatten()
+        })
+        .collect()
 }
 
 fn imported(node: Node, src: Src) -> Vec<String> {

@@ -1242,7 +1242,15 @@ fn inherent(
     let Some(body) = node.child_by_field_name("body") else {
         return;
     };
-    for (member, attrs) in with_attributes(body, src) {
+    let members = with_attributes(body, src);
+    let calls = super::generated::impl_macros(&members, &|attributes| macros_of(attributes), src);
+    if !calls.is_empty() {
+        out.impl_macros
+            .entry(type_key.clone())
+            .or_default()
+            .extend(calls);
+    }
+    for (member, attrs) in members {
         if !matches!(member.kind(), "function_item" | "const_item") || !is_pub(member, src) {
             continue;
         }

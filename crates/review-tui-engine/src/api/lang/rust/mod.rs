@@ -2,6 +2,7 @@
 
 pub(crate) mod extract;
 pub(crate) mod foreign;
+pub(crate) mod generated;
 pub(crate) mod manifest;
 pub(crate) mod modules;
 pub(crate) mod renamed;

@@ -47,4 +47,8 @@ pub(crate) fn by_public_names(surface: &mut Surface, public_name: &dyn Fn(&str) 
         .into_iter()
         .map(|(key, macros)| (rename(&key), macros))
         .collect();
+    surface.impl_macros = std::mem::take(&mut surface.impl_macros)
+        .into_iter()
+        .map(|(key, calls)| (rename(&key), calls))
+        .collect();
 }

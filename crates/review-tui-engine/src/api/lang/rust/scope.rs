@@ -294,12 +294,9 @@ fn re_exports(modules: &[String], ancestors: &[String], src: &str, read: Read) -
     Visibility::Only(names)
 }
 
-/// The crate's own macros that wrap items in a `cfg` no stable build of a user selects: each
-/// `macro_rules! name` whose body writes such a `#[cfg(…)]` (tokio's `cfg_metrics`,
-/// `cfg_unstable_metrics`: `#[cfg(tokio_unstable)] $item`). Read from the crate root at
-/// `root` (`""` at the repository's root): `src/lib.rs`, and `src/macros.rs` or
-/// `src/macros/mod.rs` with the files it declares, where crates keep such macros.
-pub(crate) fn crate_unstable_macros(root: &str, read: Read) -> BTreeSet<String> {
+/// The texts where a crate whose root is `root` keeps its macros: `src/lib.rs`, and
+/// `src/macros.rs` or `src/macros/mod.rs` with the files it declares.
+pub(crate) fn crate_macro_texts(root: &str, read: Read) -> Vec<String> {
     const MAX_FILES: usize = 32;
     let at = |p: &str| {
         if root.is_empty() {
@@ -329,6 +326,23 @@ pub(crate) fn crate_unstable_macros(root: &str, read: Read) -> BTreeSet<String> 
         }
         texts.push(module);
     }
+    texts
+}
+
+/// [`crate_macro_texts`] of the crate holding the file at `path`.
+pub(crate) fn crate_macro_texts_of(path: &str, read: Read) -> Vec<String> {
+    crate_of(path, read)
+        .map(|(root, _, _)| crate_macro_texts(&root, read))
+        .unwrap_or_default()
+}
+
+/// The crate's own macros that wrap items in a `cfg` no stable build of a user selects: each
+/// `macro_rules! name` whose body writes such a `#[cfg(…)]` (tokio's `cfg_metrics`,
+/// `cfg_unstable_metrics`: `#[cfg(tokio_unstable)] $item`). Read from the crate root at
+/// `root` (`""` at the repository's root): `src/lib.rs`, and `src/macros.rs` or
+/// `src/macros/mod.rs` with the files it declares, where crates keep such macros.
+pub(crate) fn crate_unstable_macros(root: &str, read: Read) -> BTreeSet<String> {
+    let texts = crate_macro_texts(root, read);
     // Asked for each changed file at each side (1,269 times in tokio 1.30..1.40), always of
     // the same few crates: the answer is kept with the texts it was read from.
     const REMEMBERED: usize = 16;
