@@ -7,11 +7,13 @@ mod build_backend;
 mod catalog;
 mod checks;
 mod examples;
+mod feature_detection;
 mod house;
 mod ignored_error;
 mod locks;
 mod precision;
 mod principles;
+mod program_output;
 mod scanning;
 mod tests_in_strings;
 
