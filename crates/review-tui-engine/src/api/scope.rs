@@ -17,6 +17,13 @@ pub(crate) fn rust_library_code(path: &str, read: Read) -> Option<bool> {
     super::lang::rust::scope::library_code(path, read)
 }
 
+/// Whether the JavaScript or TypeScript file at `path` is library code of its package, not a
+/// command it installs or a file its scripts run; `None` without a readable `package.json`
+/// above it. See [`super::lang::script::programs::library_code`].
+pub(crate) fn script_library_code(path: &str, read: Read) -> Option<bool> {
+    super::lang::script::programs::library_code(path, read)
+}
+
 /// Directories a tool ignores wherever they are (Go's `testdata`), that hold test or fixture
 /// code by their name at any depth, or that hold other packages' code or type definitions
 /// (Flow's `flow-typed/` stubs of npm packages, an installed `node_modules/`, a `third_party/`

@@ -125,7 +125,7 @@ fn reach_from(
 }
 
 /// The nearest `package.json` above `path`: its directory and text.
-fn package_of(path: &str, read: Read) -> Option<(String, String)> {
+pub(super) fn package_of(path: &str, read: Read) -> Option<(String, String)> {
     let mut dir = parent_dir(path).to_string();
     loop {
         let manifest = join(&dir, "package.json");
@@ -154,7 +154,7 @@ fn names_a_package(manifest: &str) -> bool {
         .is_none_or(|json| PACKAGE.iter().any(|key| json.get(key).is_some()))
 }
 
-fn join(dir: &str, file: &str) -> String {
+pub(super) fn join(dir: &str, file: &str) -> String {
     let file = file.trim_start_matches("./");
     if dir.is_empty() {
         file.to_string()
@@ -228,7 +228,7 @@ fn pattern_folders(root: &str, target: &str) -> Option<Vec<String>> {
 }
 
 /// Every string in an `exports` value (subpaths and conditions nest).
-fn collect_targets(value: &serde_json::Value, out: &mut Vec<String>) {
+pub(super) fn collect_targets(value: &serde_json::Value, out: &mut Vec<String>) {
     match value {
         serde_json::Value::String(s) => out.push(s.clone()),
         serde_json::Value::Array(items) => items.iter().for_each(|v| collect_targets(v, out)),
@@ -241,7 +241,7 @@ fn collect_targets(value: &serde_json::Value, out: &mut Vec<String>) {
 /// else the same path under a source directory in place of the build directory
 /// (`distribution/index.d.ts` → `source/index.ts`). A target naming a folder is that folder's
 /// `index` (got's `"main": "dist/source"` is `source/index.ts`).
-fn source_of(root: &str, target: &str, read: Read) -> Option<String> {
+pub(super) fn source_of(root: &str, target: &str, read: Read) -> Option<String> {
     let target = target.trim_start_matches("./").trim_end_matches('/');
     let stem = strip_script_extension(target);
     let mut candidates = vec![target.to_string()];

@@ -3,6 +3,7 @@
 pub(crate) mod entry_points;
 pub(crate) mod extract;
 pub(crate) mod manifest;
+pub(crate) mod programs;
 pub(crate) mod runtime;
 
 use tree_sitter::Node;

@@ -17,14 +17,18 @@ mod examples;
 mod finding;
 mod go_results;
 mod house;
+mod import_probe;
 // The path glob lives at the foundation: configuration and the apiContract axis match with it too.
 use crate::path_glob as glob;
 mod line_facts;
+mod printer;
 mod repo;
 mod rule;
 mod scan;
 mod seen_before;
 mod spec;
+mod statement;
+mod syntax;
 mod unsafe_before;
 mod workflow_reach;
 

@@ -114,10 +114,16 @@ pub(crate) struct LineLogic {
     /// Match against the line joined with the next one (`except Exception:` + `pass`); the
     /// match must start on the first line so a finding is not reported twice.
     pub join_next: bool,
+    /// Stay quiet where the statement holding the line is optional-import feature detection
+    /// (see [`super::import_probe`]).
+    pub import_probe_ok: bool,
+    /// Stay quiet on a line in a function that only prints (see [`super::printer`]).
+    pub printer_ok: bool,
     /// Stay quiet in test code: test paths, and Rust code after `#[cfg(test)]`/`mod tests`.
     pub skip_tests: bool,
     /// Stay quiet in a file its package builds into a binary, example, bench or build script,
-    /// or that is an in-tree build backend (Python's `backend-path`).
+    /// that is an in-tree build backend (Python's `backend-path`), or that a `package.json`
+    /// installs as a command or runs from its `scripts`.
     pub library_only: bool,
     /// Stay quiet when the same code is on the other side anywhere in the diff: a block moved
     /// within or between files is neither new (RIGHT) nor lost (LEFT).
@@ -312,6 +318,27 @@ fn compile_logic(
                 "shows a convention the rule stands for: it needs `asked_by`".into(),
             ));
         }
+        (Some(_), None) if spec.import_probe_ok && spec.context != ContextScope::Statement => {
+            return Err(err(
+                "import_probe_ok",
+                "reads the statement holding the line: it needs `context = \"statement\"`".into(),
+            ));
+        }
+        (Some(_), None)
+            if spec.context == ContextScope::Statement
+                && (spec.languages.is_empty()
+                    || spec
+                        .languages
+                        .iter()
+                        .any(|l| !l.trim().eq_ignore_ascii_case("python"))) =>
+        {
+            return Err(err(
+                "context",
+                "`statement` is read from the Python syntax tree: the rule's `languages` must be \
+                 `[\"python\"]`"
+                    .into(),
+            ));
+        }
         (Some(pattern), None) => {
             let forbid = forbid
                 .iter()
@@ -326,6 +353,8 @@ fn compile_logic(
                 context_forbid: optional("context_forbid", &spec.context_forbid)?,
                 context: spec.context,
                 join_next: spec.join_next,
+                import_probe_ok: spec.import_probe_ok,
+                printer_ok: spec.printer_ok,
                 skip_tests: spec.skip_tests,
                 library_only: spec.library_only,
                 moved_ok: spec.moved_ok.unwrap_or(true),
@@ -360,6 +389,8 @@ fn compile_logic(
                 ("context_require", spec.context_require.is_some()),
                 ("context_forbid", spec.context_forbid.is_some()),
                 ("join_next", spec.join_next),
+                ("import_probe_ok", spec.import_probe_ok),
+                ("printer_ok", spec.printer_ok),
                 ("library_only", spec.library_only),
                 ("moved_ok", spec.moved_ok.is_some()),
                 ("unsafe_restated_ok", spec.unsafe_restated_ok),

@@ -13,10 +13,13 @@ use super::finding::{Location, node};
 use super::go_results::GoResults;
 use super::house::{Asked, House};
 use super::line_facts::LineFacts;
+use super::printer::in_printer;
 use super::repo::Repo;
 use super::rule::{LineLogic, Logic};
 use super::seen_before::SeenBefore;
 use super::spec::ContextScope;
+use super::statement::statement_at;
+use super::syntax::Syntax;
 use super::unsafe_before::UnsafeBefore;
 use crate::diff::{CodeLexer, Diff, FileDiff, Hunk, Language, Line, LineKind, LineStart, Side};
 use crate::review::fingerprint::{normalize_code, normalize_line};
@@ -434,6 +437,7 @@ impl<'a> Scan<'a> {
         }
         let cap = self.cap(file);
         let facts = LineFacts::new(file, self.options.worktree.as_deref());
+        let syntax = Syntax::new(file, self.options.worktree.as_deref());
         let library = OnceCell::new();
         let head_text = OnceCell::new();
         let file_text = SideTexts::default();
@@ -513,7 +517,12 @@ impl<'a> Scan<'a> {
                         side,
                         start: here_facts.start,
                     };
-                    if !self.fires(logic, &here, text, &file_text, &hunk_text)
+                    let texts = Texts {
+                        file: &file_text,
+                        hunk: &hunk_text,
+                        syntax: &syntax,
+                    };
+                    if !self.fires(logic, &here, text, &texts)
                         || self.held_before(i, logic, text)
                         || !self.drops_wanted(logic, text)
                         || (logic.reach && !self.reaches(file, side, number, &head_text))
@@ -563,10 +572,11 @@ impl<'a> Scan<'a> {
     }
 
     /// Whether the file is library code by its package's targets (see
-    /// [`crate::api::scope::rust_library_code`]); for Python, whether it lies outside an
+    /// [`crate::api::scope::rust_library_code`]); for JavaScript and TypeScript, whether it is
+    /// not a command or script the package runs (see
+    /// [`crate::api::scope::script_library_code`]); for Python, whether it lies outside an
     /// in-tree build backend (see [`super::build_backend`]); library code when that cannot be
-    /// known (no
-    /// worktree, no manifest, a language without one read here).
+    /// known (no worktree, no manifest, a language without one read here).
     fn library_code(&self, file: &FileDiff) -> bool {
         let Some(root) = self.options.worktree.as_deref() else {
             return true;
@@ -574,15 +584,19 @@ impl<'a> Scan<'a> {
         if file.language == Language::Python {
             return !super::build_backend::in_build_backend(root, &file.path);
         }
-        if file.language != Language::Rust {
-            return true;
-        }
         let read = |path: &str| {
             crate::space::worktree_file::read(root, path)
                 .ok()
                 .and_then(|bytes| String::from_utf8(bytes).ok())
         };
-        crate::api::scope::rust_library_code(&file.path, &read).unwrap_or(true)
+        match file.language {
+            Language::Rust => crate::api::scope::rust_library_code(&file.path, &read),
+            Language::JavaScript | Language::TypeScript => {
+                crate::api::scope::script_library_code(&file.path, &read)
+            }
+            _ => None,
+        }
+        .unwrap_or(true)
     }
 
     /// Whether the project asks the rule of this line: always, unless the rule stands for an
@@ -703,14 +717,7 @@ impl<'a> Scan<'a> {
 
     /// The rule's conditions beyond the prefilter, cheapest first. `text` is the line, and
     /// the next one after a newline when the rule joins them.
-    fn fires(
-        &self,
-        logic: &LineLogic,
-        here: &LineAt<'a>,
-        text: &str,
-        file_text: &SideTexts,
-        hunk_text: &SideTexts,
-    ) -> bool {
+    fn fires(&self, logic: &LineLogic, here: &LineAt<'a>, text: &str, texts: &Texts) -> bool {
         let line = here.line.text.as_str();
         // A joined rule must match starting on this line, or the next line would report it too.
         let found = if logic.strings {
@@ -733,11 +740,47 @@ impl<'a> Scan<'a> {
         {
             return false;
         }
+        // The statement holding the line, for the rules that read it: parsed only now that the
+        // line matched.
+        let statement = (logic.context == ContextScope::Statement)
+            .then(|| {
+                statement_at(
+                    texts.syntax,
+                    here.file.language,
+                    here.hunk,
+                    here.at,
+                    found.start(),
+                    here.side,
+                )
+            })
+            .flatten();
+        if logic.import_probe_ok && statement.as_ref().is_some_and(|s| s.import_probe) {
+            return false;
+        }
+        if logic.printer_ok
+            && in_printer(
+                texts.syntax,
+                here.file.language,
+                here.hunk,
+                here.at,
+                found.start(),
+                here.side,
+            )
+        {
+            return false;
+        }
         if logic.context_require.is_some() || logic.context_forbid.is_some() {
             let paragraph;
             let context = match logic.context {
-                ContextScope::File => file_text.get(here.side, here.file.hunks.iter()),
-                ContextScope::Hunk => hunk_text.get(here.side, std::iter::once(here.hunk)),
+                ContextScope::File => texts.file.get(here.side, here.file.hunks.iter()),
+                ContextScope::Hunk => texts.hunk.get(here.side, std::iter::once(here.hunk)),
+                ContextScope::Statement => match &statement {
+                    Some(statement) => statement.text.as_str(),
+                    None => {
+                        paragraph = paragraph_above(here);
+                        paragraph.as_str()
+                    }
+                },
                 ContextScope::Above => {
                     paragraph = paragraph_above(here);
                     paragraph.as_str()
@@ -937,6 +980,14 @@ fn next_on_side(hunk: &Hunk, at: usize, side: Side) -> Option<&Line> {
         Side::Left => LineKind::Added,
     };
     hunk.lines[at + 1..].iter().find(|line| line.kind != other)
+}
+
+/// What the context of a line may be read in: its side of the file and of the hunk, and the
+/// file's syntax tree.
+struct Texts<'t, 'f> {
+    file: &'t SideTexts,
+    hunk: &'t SideTexts,
+    syntax: &'t Syntax<'f>,
 }
 
 /// The text context rules read, built on first use: one side of the file (or hunk) as the diff

@@ -41,11 +41,21 @@ pub(crate) struct RuleSpec {
     pub context: ContextScope,
     #[serde(default)]
     pub join_next: bool,
+    /// Python: stay quiet where the statement holding the line (`context = "statement"`) is a
+    /// `try` whose body only imports and uses what it imported: optional-import feature
+    /// detection (see `import_probe`).
+    #[serde(default)]
+    pub import_probe_ok: bool,
+    /// JavaScript and TypeScript: stay quiet on a line in a function that does nothing but
+    /// print, the project's own printer (see `printer`).
+    #[serde(default)]
+    pub printer_ok: bool,
     #[serde(default)]
     pub skip_tests: bool,
     /// Only library code: stay quiet in files of a binary, example, bench or build target, as
     /// the file's package manifest says (Rust: the nearest `Cargo.toml` and its targets;
-    /// Python: outside a `backend-path` of `pyproject.toml`).
+    /// Python: outside a `backend-path` of `pyproject.toml`; JavaScript and TypeScript: not a
+    /// `bin` of the nearest `package.json`, nor a file its `scripts` run with Node).
     #[serde(default)]
     pub library_only: bool,
     /// Stay quiet on a line whose code appears on the other side of the diff (moved, not new
@@ -158,7 +168,9 @@ impl OneOrMany {
 /// items enclosing the line (`enclosing`: each block opening less indented above it, with the
 /// attributes, decorators and doc comments written directly above that opening: a
 /// `#[cfg(docsrs)]` on the `macro_rules!` whose arm holds the line, the doc of the function
-/// holding it).
+/// holding it), or the statement holding the line (`statement`, Python: the innermost compound
+/// statement whose clause the line opens or lies in, from the syntax tree of the head file or
+/// of the hunk: an `except` handler's whole `try`; the paragraph above where none is found).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum ContextScope {
@@ -167,6 +179,7 @@ pub enum ContextScope {
     Hunk,
     Above,
     Enclosing,
+    Statement,
 }
 
 #[derive(Debug, Default, Deserialize)]

@@ -106,6 +106,23 @@ pub(crate) fn sample_path(path: &str) -> bool {
     dirs.split('/').any(sample_dir)
 }
 
+/// Whether `secret`, found by the rule `source_id` (which refuses placeholders or not), is
+/// sample data rather than a credential: for a rule that refuses placeholders, a placeholder
+/// anywhere or any value `in_samples` (tests, fixtures, examples, documentation); for a JWT
+/// there, a token no real service issued. The one judgement of the built-in scan and of
+/// another scanner's report, so installing gitleaks does not bring back what the built-in scan
+/// knows for a test vector; redaction asks it with `in_samples` false, so it masks every
+/// value but a placeholder.
+fn is_sample_data(
+    source_id: &str,
+    refuses_placeholders: bool,
+    in_samples: bool,
+    secret: &str,
+) -> bool {
+    (refuses_placeholders && (in_samples || is_placeholder(secret)))
+        || (source_id == "jwt" && in_samples && !jwt::issued_by_a_service(secret))
+}
+
 /// Tests, fixtures, examples and documentation: where credentials are made up to show or
 /// exercise something. Examples are what lives in a folder of examples or demos
 /// (`examples/`, `demo/`). Documentation is prose and markup (`.md`, `.rst`, `.adoc`) and what lives in a
@@ -379,9 +396,7 @@ impl SecretScanner {
     /// same judgement for both scanners, so installing gitleaks does not bring back a test
     /// vector the built-in scan knows for one. Redaction still masks the value.
     pub(crate) fn is_sample(&self, source_id: &str, path: &str, secret: &str) -> bool {
-        if source_id == "jwt" {
-            return holds_samples(path) && !jwt::issued_by_a_service(secret);
-        }
+        // A rule this scanner does not hold is judged as its name says: generic or not.
         let refuses_placeholders = self
             .rules
             .iter()
@@ -389,7 +404,7 @@ impl SecretScanner {
             .map_or(source_id.starts_with("generic"), |rule| {
                 rule.refuse_placeholders
             });
-        refuses_placeholders && (holds_samples(path) || is_placeholder(secret))
+        is_sample_data(source_id, refuses_placeholders, holds_samples(path), secret)
     }
 
     pub fn rules(&self) -> &[SecretRule] {
@@ -636,7 +651,8 @@ impl SecretScanner {
                 {
                     continue;
                 }
-                let test_code = purpose == Purpose::Report && path.is_some_and(holds_samples);
+                // Redaction masks sample data too: only a report asks where the value is.
+                let in_samples = purpose == Purpose::Report && path.is_some_and(holds_samples);
                 // In code, an unquoted name after a colon or a comma is a type or a value's
                 // name, not a literal (pyjwt's `key: Ed25519PrivateKey | Ed448PrivateKey`,
                 // `AllowedPrivateKeys: TypeAlias = …` and `Union[RSAPrivateKey,
@@ -649,12 +665,13 @@ impl SecretScanner {
                     && is_identifier(secret)
                     && !is_comment(full_lines(text, whole.start(), whole.end()));
                 if !rule.passes_entropy(secret)
-                    || (rule.refuse_placeholders
-                        && (is_placeholder(secret) || test_code || name_in_code))
-                    || (rule.source_id == "jwt"
-                        && purpose == Purpose::Report
-                        && path.is_some_and(holds_samples)
-                        && !jwt::issued_by_a_service(secret))
+                    || is_sample_data(
+                        &rule.source_id,
+                        rule.refuse_placeholders,
+                        in_samples,
+                        secret,
+                    )
+                    || (rule.refuse_placeholders && name_in_code)
                 {
                     continue;
                 }

@@ -2,16 +2,20 @@
 //! checks, loading and overriding.
 
 mod before;
+mod branch_actions;
+mod build_backend;
 mod catalog;
 mod checks;
 mod examples;
-mod heldout_nine;
+mod feature_detection;
 mod house;
+mod ignored_error;
 mod locks;
-mod ninth_sweep;
 mod precision;
 mod principles;
+mod program_output;
 mod scanning;
+mod tests_in_strings;
 
 use std::sync::LazyLock;
 
@@ -61,6 +65,27 @@ pub(super) fn scan_change(
         ..ScanOptions::default()
     };
     BUILTIN.scan(&diff(&text), &options).nodes
+}
+
+/// The findings of `rule` in the change from `base` to `head` (see [`scan_change`]), under a
+/// title that says nothing of the rule.
+pub(super) fn rule_findings(
+    base: &[(&str, &str)],
+    head: &[(&str, &str)],
+    rule: &str,
+) -> Vec<crate::review::node::ReviewNode> {
+    scan_change(base, head, "Add the feature")
+        .into_iter()
+        .filter(|n| n.rule.as_deref() == Some(rule))
+        .collect()
+}
+
+/// The first line of each finding.
+pub(super) fn first_lines(nodes: &[crate::review::node::ReviewNode]) -> Vec<u32> {
+    nodes
+        .iter()
+        .filter_map(|n| n.anchor.as_ref().map(|a| a.start_line))
+        .collect()
 }
 
 /// `(rule, line)` of every finding, in order.

@@ -34,7 +34,7 @@ fn jsdoc_example_lines_are_not_code_even_when_the_hunk_starts_inside_the_block()
     write(
         dir.path(),
         "src/format.ts",
-        "/**\n * Formats a cart.\n * @example\n   const text = format(cart);\n   console.log(text);\n */\nexport function format(cart) {\n  console.log(cart);\n}\n",
+        "/**\n * Formats a cart.\n * @example\n   const text = format(cart);\n   console.log(text);\n */\nexport function format(cart) {\n  console.log(cart);\n  return cart;\n}\n",
     );
     // A project that asks for `no-console` (else the rule stays quiet whatever it reads).
     write(
@@ -43,7 +43,7 @@ fn jsdoc_example_lines_are_not_code_even_when_the_hunk_starts_inside_the_block()
         "{\"rules\": {\"no-console\": \"error\"}}",
     );
     let text = "diff --git a/src/format.ts b/src/format.ts\n--- a/src/format.ts\n+++ b/src/format.ts\n\
-        @@ -4,5 +4,6 @@\n    const text = format(cart);\n+   console.log(text);\n */\n export function format(cart) {\n-  return cart;\n+  console.log(cart);\n }\n";
+        @@ -4,5 +4,7 @@\n    const text = format(cart);\n+   console.log(text);\n */\n export function format(cart) {\n+  console.log(cart);\n   return cart;\n }\n";
     let result = scan_in(dir.path(), text);
     assert_eq!(hits(&result), vec![("js/console-log".to_string(), 8)]);
     // Without the worktree the hunk alone cannot know: the example line is read as code.

@@ -1,5 +1,6 @@
-//! The principles the ninth held-out set's judgments asked for: each shape that fired and must
-//! not, beside the shape that must still fire.
+//! A test defined inside a string literal (a pytester source, a template literal, a raw string)
+//! or a block comment is a fixture's source, not the repository's test: removing it removes no
+//! test.
 
 use super::*;
 
@@ -126,46 +127,5 @@ fn a_test_defined_inside_a_string_literal_is_not_a_removed_test() {
     assert_eq!(
         removed_tests(&real),
         ["test_fixt", "test_unmarked_coroutine"]
-    );
-}
-
-/// A diff adding `path` with `lines`, scanned with `files` as the repository's file list.
-fn added_with(path: &str, lines: &[&str], files: &[&str]) -> Vec<(String, u32)> {
-    let mut text = format!(
-        "diff --git a/{path} b/{path}\nnew file mode 100644\n--- /dev/null\n+++ b/{path}\n@@ -0,0 +1,{} @@\n",
-        lines.len()
-    );
-    for line in lines {
-        text += &format!("+{line}\n");
-    }
-    let options = ScanOptions {
-        repo_files: Some(files.iter().map(|f| f.to_string()).collect()),
-        ..ScanOptions::default()
-    };
-    hits(&BUILTIN.scan(&diff(&text), &options))
-}
-
-#[test]
-fn a_first_lock_for_a_manifest_that_already_existed_is_no_lock_changed_alone() {
-    // resty #375 "Add go.sum to the project": go.sum was ignored, now committed for the go.mod
-    // the repository already had.
-    let go_sum = [
-        "golang.org/x/net v0.0.0-20200513185701-a91f0712d120 h1:abc=",
-        "golang.org/x/net v0.0.0-20200513185701-a91f0712d120/go.mod h1:def=",
-    ];
-    assert_eq!(
-        added_with("go.sum", &go_sum, &["go.mod", "go.sum", "client.go"]),
-        vec![]
-    );
-    // A second package manager's lock beside the one the manifest already has is a decision
-    // worth a question.
-    let yarn = ["left-pad@^1.3.0:", "  version \"1.3.0\""];
-    assert_eq!(
-        added_with(
-            "yarn.lock",
-            &yarn,
-            &["package.json", "package-lock.json", "yarn.lock"]
-        ),
-        vec![("deps/lockfile-without-manifest".to_string(), 1)]
     );
 }
