@@ -270,32 +270,6 @@ pub(super) fn has_token(node: Node, token: &str) -> bool {
     all(node).iter().any(|c| !c.is_named() && c.kind() == token)
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn joins_without_layout() {
-        assert_eq!(join(&["Vec", "<", "u8", ">"]), "Vec<u8>");
-        assert_eq!(join(&["&", "mut", "self"]), "&mut self");
-        assert_eq!(join(&["(", "a", ",", "b", ",", ")"]), "(a, b)");
-        assert_eq!(join(&["fn", "f", "(", ")", "->", "u8"]), "fn f() -> u8");
-        assert_eq!(join(&["name", ":", "&", "str"]), "name: &str");
-        assert_eq!(join(&["a", "::", "B"]), "a::B");
-        assert_eq!(join(&["&", "'", "a", "self"]), "&'a self");
-        assert_eq!(
-            strip_lifetimes(&join(&[
-                "Option", "<", "SpanRef", "<", "'", "_", ",", "Self", ">", ">"
-            ])),
-            "Option<SpanRef<Self>>"
-        );
-        assert_eq!(strip_lifetimes("&'a str"), "&str");
-        assert_eq!(strip_lifetimes("Foo<'a, T>"), "Foo<T>");
-        assert_eq!(strip_lifetimes("Foo<'a>"), "Foo");
-        assert_eq!(strip_lifetimes("&'static str"), "&'static str");
-    }
-}
-
 /// Replaces each unqualified identifier of `text` for which `f` answers.
 pub(crate) fn map_words(text: &str, f: impl Fn(&str) -> Option<String>) -> String {
     let mut out = String::with_capacity(text.len());
@@ -322,4 +296,30 @@ pub(crate) fn map_words(text: &str, f: impl Fn(&str) -> Option<String>) -> Strin
     }
     flush(&mut word, &mut out);
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn joins_without_layout() {
+        assert_eq!(join(&["Vec", "<", "u8", ">"]), "Vec<u8>");
+        assert_eq!(join(&["&", "mut", "self"]), "&mut self");
+        assert_eq!(join(&["(", "a", ",", "b", ",", ")"]), "(a, b)");
+        assert_eq!(join(&["fn", "f", "(", ")", "->", "u8"]), "fn f() -> u8");
+        assert_eq!(join(&["name", ":", "&", "str"]), "name: &str");
+        assert_eq!(join(&["a", "::", "B"]), "a::B");
+        assert_eq!(join(&["&", "'", "a", "self"]), "&'a self");
+        assert_eq!(
+            strip_lifetimes(&join(&[
+                "Option", "<", "SpanRef", "<", "'", "_", ",", "Self", ">", ">"
+            ])),
+            "Option<SpanRef<Self>>"
+        );
+        assert_eq!(strip_lifetimes("&'a str"), "&str");
+        assert_eq!(strip_lifetimes("Foo<'a, T>"), "Foo<T>");
+        assert_eq!(strip_lifetimes("Foo<'a>"), "Foo");
+        assert_eq!(strip_lifetimes("&'static str"), "&'static str");
+    }
 }

@@ -78,8 +78,8 @@ fn named(node: Node) -> Vec<Node> {
 fn last_identifier(node: Node) -> Option<Node> {
     named(node)
         .into_iter()
-        .filter(|c| c.kind() == "identifier")
-        .last()
+        .rev()
+        .find(|c| c.kind() == "identifier")
 }
 
 /// `text` without whitespace: `Dictionary<string, int>` and `Dictionary<string,int>` are one

@@ -6,6 +6,9 @@
 use crate::cohort::tests::repo::{Repo, git};
 use crate::review::axes::{API_CONTRACT, Axis, AxisVerdict};
 
+/// A file of a test repository: its path and its text.
+type File<'a> = (&'a str, &'a str);
+
 /// A history on `main`: `released` committed (and tagged with each of `tags`), then `since`
 /// committed; the PR branches there and commits `changes`. Returns the axis and the
 /// repository, for more branches and tags.
@@ -808,7 +811,7 @@ fn a_zero_project_versioned_by_short_tags_warns_until_its_next_version_is_chosen
         ),
     ];
     let python_removed = ("ids/__init__.py", "def new():\n    pass\n");
-    let pending: [(&[(&str, &str)], (&str, &str), &str); 4] = [
+    let pending: [(&[File], File, &str); 4] = [
         (&[go_mod, ("uuid.go", uuid)], ("uuid.go", removed), "v0"),
         (&[("uuid.go", uuid)], ("uuid.go", removed), "v0.1"),
         (&[go_mod, ("uuid.go", uuid)], ("uuid.go", removed), "0.2"),
@@ -831,7 +834,7 @@ fn a_zero_project_versioned_by_short_tags_warns_until_its_next_version_is_chosen
         Some("v0.2"),
     );
     assert_eq!(minor.verdict, AxisVerdict::Warn, "{}", minor.detail);
-    let breaking: [(&[(&str, &str)], (&str, &str), &str, Option<&str>); 5] = [
+    let breaking: [(&[File], File, &str, Option<&str>); 5] = [
         (
             &[go_mod, ("uuid.go", uuid)],
             ("uuid.go", removed),
