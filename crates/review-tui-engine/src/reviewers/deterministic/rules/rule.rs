@@ -116,6 +116,9 @@ pub(crate) struct LineLogic {
     pub join_next: bool,
     /// Stay quiet in test code: test paths, and Rust code after `#[cfg(test)]`/`mod tests`.
     pub skip_tests: bool,
+    /// Stay quiet on a line that begins inside a string literal opened above (see
+    /// [`crate::diff::LineStart::in_string`]).
+    pub skip_strings: bool,
     /// Stay quiet in a file its package builds into a binary, example, bench or build script,
     /// or that is an in-tree build backend (Python's `backend-path`).
     pub library_only: bool,
@@ -327,6 +330,7 @@ fn compile_logic(
                 context: spec.context,
                 join_next: spec.join_next,
                 skip_tests: spec.skip_tests,
+                skip_strings: spec.skip_strings,
                 library_only: spec.library_only,
                 moved_ok: spec.moved_ok.unwrap_or(true),
                 unsafe_restated_ok: spec.unsafe_restated_ok,

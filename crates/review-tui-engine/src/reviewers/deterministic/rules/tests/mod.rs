@@ -5,6 +5,7 @@ mod before;
 mod catalog;
 mod checks;
 mod examples;
+mod heldout_eleven;
 mod heldout_nine;
 mod house;
 mod locks;
