@@ -116,6 +116,12 @@ impl LineStart {
     pub fn in_code(self) -> bool {
         self.0 == State::Code
     }
+
+    /// Whether the line began inside a string literal that opened above (a raw string, a
+    /// template literal, a docstring): its text is the string's data.
+    pub fn in_string(self) -> bool {
+        matches!(self.0, State::Str { .. })
+    }
 }
 
 impl Default for LineStart {

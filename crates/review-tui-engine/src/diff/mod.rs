@@ -15,6 +15,7 @@ mod model;
 mod names;
 mod old_side;
 mod parse;
+mod samplecode;
 mod testcode;
 
 /// Sides are part of the review model (every anchor has one); the diff shares the type.
@@ -32,4 +33,5 @@ pub use model::{
 };
 pub use old_side::{OldSide, old_side};
 pub use parse::{parse, parse_bytes};
+pub use samplecode::{is_documentation, is_sample_path, sample_dir};
 pub use testcode::{FileLine, TestTracker, file_lines, is_test_path, test_lines};

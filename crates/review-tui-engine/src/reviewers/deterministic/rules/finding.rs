@@ -4,7 +4,8 @@ use super::rule::Rule;
 use crate::diff::Side;
 use crate::review::fingerprint::{fingerprint, stamp};
 use crate::review::node::{
-    Anchor, Fix, NodeDraft, NodeText, Origin, ReviewNode, Scope, Source, Triage,
+    Anchor, Fix, Kind, NodeDraft, NodeText, Origin, Priority, ReviewNode, Scope, Severity, Source,
+    Triage,
 };
 
 /// The reviewer name deterministic rule findings carry.
@@ -99,6 +100,25 @@ pub(crate) fn node(rule: &Rule, at: &Location<'_>) -> ReviewNode {
     stamp(&mut node, &rule.id, at.path, at.code);
     debug_assert_eq!(node.fingerprint, print);
     node
+}
+
+/// A finding of a rule that stays quiet in test code (`skip_tests`: injection, a TLS check
+/// turned off), met in sample code instead ([`crate::diff::is_sample_path`]: an example
+/// program, a benchmark, documentation). No package ships it, so no user's deployment runs
+/// it; a user may copy it, which is worth a note, not a stop.
+pub(crate) fn as_sample_note(node: &mut ReviewNode) {
+    node.priority = Priority::P3;
+    node.triage.severity = Severity::Low;
+    node.kind = Kind::Question;
+    node.text.body = format!(
+        "{}In sample code (an example, a benchmark or documentation) that no package ships: \
+         a note for whoever copies it.",
+        if node.text.body.is_empty() {
+            String::new()
+        } else {
+            format!("{} ", node.text.body)
+        }
+    );
 }
 
 fn quote(code: &[&str]) -> String {

@@ -121,6 +121,9 @@ pub(crate) struct LineLogic {
     pub printer_ok: bool,
     /// Stay quiet in test code: test paths, and Rust code after `#[cfg(test)]`/`mod tests`.
     pub skip_tests: bool,
+    /// Stay quiet on a line that begins inside a string literal opened above (see
+    /// [`crate::diff::LineStart::in_string`]).
+    pub skip_strings: bool,
     /// Stay quiet in a file its package builds into a binary, example, bench or build script,
     /// that is an in-tree build backend (Python's `backend-path`), or that a `package.json`
     /// installs as a command or runs from its `scripts`.
@@ -356,6 +359,7 @@ fn compile_logic(
                 import_probe_ok: spec.import_probe_ok,
                 printer_ok: spec.printer_ok,
                 skip_tests: spec.skip_tests,
+                skip_strings: spec.skip_strings,
                 library_only: spec.library_only,
                 moved_ok: spec.moved_ok.unwrap_or(true),
                 unsafe_restated_ok: spec.unsafe_restated_ok,

@@ -9,7 +9,7 @@ use std::path::PathBuf;
 use super::catalog::Catalog;
 use super::checks::{Check, CheckContext, first_changed_line};
 use super::coverage::{CappedRule, Coverage, SkipReason, SkippedFile, skip_reason};
-use super::finding::{Location, node};
+use super::finding::{Location, as_sample_note, node};
 use super::go_results::GoResults;
 use super::house::{Asked, House};
 use super::line_facts::LineFacts;
@@ -21,7 +21,9 @@ use super::spec::ContextScope;
 use super::statement::statement_at;
 use super::syntax::Syntax;
 use super::unsafe_before::UnsafeBefore;
-use crate::diff::{CodeLexer, Diff, FileDiff, Hunk, Language, Line, LineKind, LineStart, Side};
+use crate::diff::{
+    CodeLexer, Diff, FileDiff, Hunk, Language, Line, LineKind, LineStart, Side, is_sample_path,
+};
 use crate::review::fingerprint::{normalize_code, normalize_line};
 use crate::review::node::{Category, ReviewNode};
 
@@ -491,6 +493,7 @@ impl<'a> Scan<'a> {
                     }
                     let here_facts = facts.at(line_index);
                     if (logic.skip_tests && here_facts.in_test)
+                        || (logic.skip_strings && here_facts.start.in_string())
                         || (!logic.comments && !here_facts.has_code)
                         || (logic.library_only && !*library.get_or_init(|| self.library_code(file)))
                     {
@@ -557,7 +560,7 @@ impl<'a> Scan<'a> {
                     if rule.fold {
                         self.repeats.insert(key, (self.nodes.len(), Vec::new()));
                     }
-                    self.nodes.push(node(
+                    let mut found = node(
                         rule,
                         &Location {
                             path: &file.path,
@@ -565,7 +568,11 @@ impl<'a> Scan<'a> {
                             code: &code,
                             detail: "",
                         },
-                    ));
+                    );
+                    if logic.skip_tests && is_sample_path(&file.path) {
+                        as_sample_note(&mut found);
+                    }
+                    self.nodes.push(found);
                 }
             }
         }

@@ -52,6 +52,10 @@ pub(crate) struct RuleSpec {
     pub printer_ok: bool,
     #[serde(default)]
     pub skip_tests: bool,
+    /// Stay quiet on a line that begins inside a string literal opened above: the string's
+    /// data (a test's fixture text), not the file's own lines.
+    #[serde(default)]
+    pub skip_strings: bool,
     /// Only library code: stay quiet in files of a binary, example, bench or build target, as
     /// the file's package manifest says (Rust: the nearest `Cargo.toml` and its targets;
     /// Python: outside a `backend-path` of `pyproject.toml`; JavaScript and TypeScript: not a

@@ -438,9 +438,58 @@ pub fn is_placeholder(value: &str) -> bool {
     one_char_repeated || env_var || identifier_path
 }
 
+/// A value that only looks like a key: its body (what follows the last `_` or `-` of a
+/// provider's prefix, `sk_live_abc123def456`) is built wholly of runs that count up, three
+/// characters or more each (`abc`, `123`, `def456`, `0123456789`): a shape a writer types to
+/// show a format, which a generated key does not take (the chance that 12 random characters
+/// fall into such runs is below one in a billion). Unlike [`is_placeholder`] it holds for
+/// every rule, a provider's exact format included: it judges the value, not a word in it.
+pub(crate) fn is_patterned_sample(value: &str) -> bool {
+    let body = value.trim().rsplit(['_', '-']).next().unwrap_or_default();
+    let bytes = body.as_bytes();
+    if bytes.len() < 6 || !bytes.iter().all(u8::is_ascii_alphanumeric) {
+        return false;
+    }
+    let follows = |a: u8, b: u8| {
+        let (a, b) = (a.to_ascii_lowercase(), b.to_ascii_lowercase());
+        (b == a + 1 && a.is_ascii_digit() == b.is_ascii_digit()) || (a == b'9' && b == b'0')
+    };
+    let mut run = 1;
+    for pair in bytes.windows(2) {
+        if follows(pair[0], pair[1]) {
+            run += 1;
+        } else if run >= 3 {
+            run = 1;
+        } else {
+            return false;
+        }
+    }
+    run >= 3
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_value_of_counting_runs_is_a_sample_and_a_random_one_is_not() {
+        // Built at run time: a literal of a provider's prefix would trip gitleaks on this file.
+        let prefix = format!("sk_{}_", "live");
+        let shown = format!("{prefix}abc123def456");
+        let random = format!("{prefix}4eC39HqLyjWDarjtT1zdp7dc");
+        for value in [shown.as_str(), "abcdef", "xyz0123456789", "rk_test_ABC123"] {
+            assert!(is_patterned_sample(value), "{value}");
+        }
+        for value in [
+            random.as_str(),
+            "abc12",
+            "abc123d",
+            "hX7mN2qP9sT4vB6c",
+            "-----BEGIN RSA PRIVATE KEY-----",
+        ] {
+            assert!(!is_patterned_sample(value), "{value}");
+        }
+    }
 
     #[test]
     fn every_builtin_compiles_with_a_keyword() {

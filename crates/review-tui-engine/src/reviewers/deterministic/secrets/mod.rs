@@ -18,6 +18,7 @@ mod rule;
 mod scanner;
 mod setup;
 
+pub use crate::diff::sample_dir;
 pub use armour::public_armour_lines;
 pub use builtin::is_placeholder;
 pub use entropy::shannon;
@@ -33,7 +34,7 @@ pub use ignore::{GITLEAKSIGNORE, IgnoreEntry, parse_gitleaksignore};
 pub use mask::redact_secret;
 pub use node::{SECRET_SCAN, fixture_dir, settle_keys_read_by_tests, to_nodes, to_nodes_reading};
 pub use rule::{Allowlist, Condition, RegexTarget, RuleRegex, SecretGroup, SecretRule};
-pub use scanner::{GITLEAKS_ALLOW, SecretHit, SecretScanner, sample_dir};
+pub use scanner::{GITLEAKS_ALLOW, SecretHit, SecretScanner};
 pub use setup::{
     GITLEAKS_CONFIG_ENV, GITLEAKS_CONFIG_TOML_ENV, GITLEAKS_TOML, SecretSetup, SetupError,
     UserConfig,

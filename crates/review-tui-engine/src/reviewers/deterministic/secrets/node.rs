@@ -10,8 +10,8 @@
 //! problem (a hardcoded credential at that spot) is still present.
 
 use super::docs_site::docs_site_file;
-use super::scanner::{SecretHit, sample_path};
-use crate::diff::{Side, is_test_path};
+use super::scanner::SecretHit;
+use crate::diff::{Side, is_documentation, is_sample_path, is_test_path};
 use crate::review::fingerprint::{fingerprint, stamp};
 use crate::review::{
     Anchor, Category, Effort, Fix, Kind, NodeDraft, NodeText, Origin, Priority, ReviewNode, Scope,
@@ -36,11 +36,19 @@ impl SecretHit {
         self.private_key() && fixture_path(&self.path)
     }
 
-    /// Key material in a folder of examples or demos (`examples/puma/client_certs/`), outside
-    /// the test fixtures: a leak like any other key unless the project's tests load it from
-    /// there ([`settle_keys_read_by_tests`]).
+    /// Key material in sample code ([`is_sample_path`]: `examples/puma/client_certs/`,
+    /// benchmarks, documentation), outside the test fixtures: a leak like any other key unless
+    /// the project's tests load it from there or documentation shows it
+    /// ([`settle_keys_read_by_tests`]).
     pub fn sample_key(&self) -> bool {
-        self.private_key() && !fixture_path(&self.path) && sample_path(&self.path)
+        self.private_key() && !fixture_path(&self.path) && is_sample_path(&self.path)
+    }
+
+    /// A [`SecretHit::sample_key`] in documentation (`docs/usage.rst`): a key the project
+    /// prints for its readers to try the library with is a sample by being shown, whoever
+    /// loads it.
+    fn documented_key(&self) -> bool {
+        self.sample_key() && is_documentation(&self.path)
     }
 
     /// Found by a rule about private key material (a key block or its body).
@@ -235,7 +243,9 @@ pub fn fixture_dir(name: &str) -> bool {
 /// not see. In a folder of examples ([`SecretHit::sample_key`], a P0 otherwise) it is a P3 note
 /// naming the test: users copy examples into their deployments (puma's TLS fixtures live
 /// under `examples/puma/`, hyper-rustls's example server key beside the certificate its tests
-/// trust). A key anywhere else stays a P0 whoever reads it: a real key in `certs/` or
+/// trust). In documentation ([`SecretHit::documented_key`]: pyjwt's `docs/usage.rst` shows
+/// the RSA and EC keys its examples sign with) it is the same P3 note, read by a test or not.
+/// A key anywhere else stays a P0 whoever reads it: a real key in `certs/` or
 /// `deploy/` is often read by a test too. A provider's token is never a key. Returns how many
 /// fixture keys were left out, for the scan's summary.
 pub fn settle_keys_read_by_tests(
@@ -257,6 +267,8 @@ pub fn settle_keys_read_by_tests(
         let in_test_code = fixture && test_source(&hit.path);
         let test = if in_test_code {
             Some(hit.path.clone())
+        } else if sample && hit.documented_key() {
+            Some(String::new())
         } else {
             (fixture || sample).then(|| read_by(&hit.path)).flatten()
         };
@@ -267,12 +279,22 @@ pub fn settle_keys_read_by_tests(
                 node.kind = Kind::Question;
                 node.triage.severity = Severity::Low;
                 node.fix = None;
-                node.text.title = format!("Example key committed: {} (read by {test})", hit.label);
-                node.text.body = format!(
-                    "Key material in a folder of examples that the project's tests load ({test} \
-                     names it, its folder or its certificate): a key generated for the tests, \
-                     published where users copy from. Make sure no real service trusts it."
-                );
+                if test.is_empty() {
+                    node.text.title = format!("Sample key in documentation: {}", hit.label);
+                    node.text.body = "Key material the project's documentation shows its \
+                                      readers, where users copy from. Make sure no real service \
+                                      trusts it."
+                        .to_string();
+                } else {
+                    node.text.title =
+                        format!("Example key committed: {} (read by {test})", hit.label);
+                    node.text.body = format!(
+                        "Key material in a folder of examples that the project's tests load \
+                         ({test} names it, its folder or its certificate): a key generated for \
+                         the tests, published where users copy from. Make sure no real service \
+                         trusts it."
+                    );
+                }
                 node.text.impact = "None if it is a throw-away fixture; if the key is used \
                                     anywhere else, anyone who can read the repository holds it."
                     .to_string();

@@ -8,14 +8,14 @@ use std::collections::{BTreeMap, BTreeSet};
 use regex::Regex;
 
 use super::armour::is_public_label;
-use super::builtin::{self, is_placeholder};
+use super::builtin::{self, is_patterned_sample, is_placeholder};
 pub use super::hit::SecretHit;
 use super::ignore::IgnoreEntry;
 use super::jwt;
 use super::mask::{merge_spans, redact_secret, splice};
 use super::rule::{Allowlist, Candidate, SecretRule};
 use crate::diff::Side;
-use crate::diff::is_test_path;
+use crate::diff::{is_sample_path, is_test_path};
 
 /// Source files of a language whose literals are quoted: there an unquoted word is a name.
 /// (Not shell, YAML, env or config files, where `TOKEN=abc123` is the value itself.)
@@ -90,22 +90,6 @@ fn public_armour_above(text: &str, at: usize) -> bool {
     is_public_label(label)
 }
 
-/// A folder of material a project publishes to show itself (`examples`, `example`, `samples`,
-/// `demo`), by its name.
-pub fn sample_dir(name: &str) -> bool {
-    matches!(
-        name.to_ascii_lowercase().as_str(),
-        "example" | "examples" | "sample" | "samples" | "demo" | "demos"
-    )
-}
-
-/// A path under a folder of examples or demos ([`sample_dir`]).
-pub(crate) fn sample_path(path: &str) -> bool {
-    let path = path.replace('\\', "/");
-    let dirs = path.rsplit_once('/').map_or("", |(dirs, _)| dirs);
-    dirs.split('/').any(sample_dir)
-}
-
 /// Whether `secret`, found by the rule `source_id` (which refuses placeholders or not), is
 /// sample data rather than a credential: for a rule that refuses placeholders, a placeholder
 /// anywhere or any value `in_samples` (tests, fixtures, examples, documentation); for a JWT
@@ -123,31 +107,10 @@ fn is_sample_data(
         || (source_id == "jwt" && in_samples && !jwt::issued_by_a_service(secret))
 }
 
-/// Tests, fixtures, examples and documentation: where credentials are made up to show or
-/// exercise something. Examples are what lives in a folder of examples or demos
-/// (`examples/`, `demo/`). Documentation is prose and markup (`.md`, `.rst`, `.adoc`) and what lives in a
-/// `docs/` folder (`docs_src/`, FastAPI's and typer's tutorial code, too).
+/// Tests, fixtures and sample code ([`is_sample_path`]: examples, benchmarks and
+/// documentation): where credentials are made up to show or exercise something.
 fn holds_samples(path: &str) -> bool {
-    if is_test_path(path) || sample_path(path) {
-        return true;
-    }
-    let path = path.replace('\\', "/");
-    let mut parts: Vec<&str> = path.split('/').collect();
-    let file = parts.pop().unwrap_or_default().to_ascii_lowercase();
-    let docs_dir = |dir: &&str| {
-        let dir = dir.to_ascii_lowercase();
-        dir == "docs"
-            || dir
-                .strip_prefix("docs")
-                .is_some_and(|rest| rest.starts_with('_') || rest.starts_with('-'))
-    };
-    parts.iter().any(docs_dir)
-        || file.rsplit_once('.').is_some_and(|(_, extension)| {
-            matches!(
-                extension,
-                "md" | "markdown" | "mdx" | "rst" | "adoc" | "asciidoc"
-            )
-        })
+    is_test_path(path) || is_sample_path(path)
 }
 use crate::reviewers::deterministic::scan_input::{ScanFile, ScanLine};
 
@@ -394,7 +357,8 @@ impl SecretScanner {
     /// this scan leaves out as sample data: a JWT in tests, fixtures, examples or documentation
     /// that no real service issued, or a generic credential there or a placeholder anywhere. The
     /// same judgement for both scanners, so installing gitleaks does not bring back a test
-    /// vector the built-in scan knows for one. Redaction still masks the value.
+    /// vector the built-in scan knows for one. A value of counting runs
+    /// ([`is_patterned_sample`]) is a sample under every rule. Redaction still masks the value.
     pub(crate) fn is_sample(&self, source_id: &str, path: &str, secret: &str) -> bool {
         // A rule this scanner does not hold is judged as its name says: generic or not.
         let refuses_placeholders = self
@@ -404,7 +368,8 @@ impl SecretScanner {
             .map_or(source_id.starts_with("generic"), |rule| {
                 rule.refuse_placeholders
             });
-        is_sample_data(source_id, refuses_placeholders, holds_samples(path), secret)
+        is_patterned_sample(secret)
+            || is_sample_data(source_id, refuses_placeholders, holds_samples(path), secret)
     }
 
     pub fn rules(&self) -> &[SecretRule] {
@@ -642,6 +607,8 @@ impl SecretScanner {
                 // is reported, never a generic `password = "…"`. Redaction still takes such a
                 // value out of what leaves: a real secret pasted into a test is a leak even when
                 // it is not a finding.
+                // A value of counting runs (`sk_live_abc123def456`) shows a format in any rule,
+                // a provider's too; redaction still masks it.
                 // Base64 lines under a public armour header (a certificate, a public key, a
                 // PGP public key block) are no private key material, whatever the file is
                 // called (a project's `KEYS.asc`, a CA bundle in `certs/ca.pem`).
@@ -665,6 +632,7 @@ impl SecretScanner {
                     && is_identifier(secret)
                     && !is_comment(full_lines(text, whole.start(), whole.end()));
                 if !rule.passes_entropy(secret)
+                    || (purpose == Purpose::Report && is_patterned_sample(secret))
                     || is_sample_data(
                         &rule.source_id,
                         rule.refuse_placeholders,

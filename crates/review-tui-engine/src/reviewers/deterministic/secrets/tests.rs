@@ -1094,7 +1094,7 @@ fn in_test_code_and_fixtures_only_a_providers_exact_format_is_a_secret() {
         rule_at(
             &scanner,
             "tests/test_api.py",
-            "KEY = \"ghp_abcdefghijklmnopqrstuvwxyz0123456789\""
+            &format!("KEY = \"{}\"", samples().github_pat)
         )
         .as_deref(),
         Some("secret/github-token")
@@ -1681,5 +1681,58 @@ fn a_translation_catalogue_names_credentials_in_words_and_a_multibyte_value_is_r
             &format!("  token: {}", s.github_pat)
         )
         .is_some()
+    );
+}
+
+/// pyjwt's `docs/usage.rst` shows the RSA and EC keys its examples sign with: five P0s blocked
+/// a compatible release. A private key in documentation (a docs folder, prose markup) is a P3
+/// note, whoever reads it; in a folder of examples a key no test loads stays a P0, and outside
+/// sample code a key stays a P0.
+#[test]
+fn a_key_shown_in_documentation_is_a_note() {
+    let s = samples();
+    let scanner = default_scanner();
+    let block = key_block(&s);
+    let lines: Vec<&str> = block.iter().map(String::as_str).collect();
+    let node = |path: &str| {
+        let hits = scan_file(scanner, path, &lines);
+        assert_eq!(hits.len(), 1, "{path}: {hits:?}");
+        let mut nodes = to_nodes(&hits, SECRET_SCAN);
+        settle_keys_read_by_tests(&hits, &mut nodes, &|_| None);
+        assert!(nodes[0].validate().is_ok(), "{:?}", nodes[0].validate());
+        nodes.remove(0)
+    };
+    for path in ["docs/usage.rst", "README.md", "docs_src/tutorial/keys.py"] {
+        let shown = node(path);
+        assert_eq!(shown.priority, Priority::P3, "{path}");
+        assert!(shown.text.title.contains("documentation"), "{path}");
+    }
+    for path in ["examples/app/server.key", "src/keys.py", "certs/server.key"] {
+        assert_eq!(node(path).priority, Priority::P0, "{path}");
+    }
+}
+
+/// insta's commit message showed its redaction feature on `sk_live_abc123def456`: a P0 "Stripe
+/// live key" blocked a release. A value built of counting runs only looks like a key: no
+/// finding under any rule, a provider's format included, in code or in PR text; a random value
+/// of the same format stays a P0, and redaction still masks the sample.
+#[test]
+fn a_key_of_counting_runs_is_a_sample_under_every_rule() {
+    let s = samples();
+    let scanner = default_scanner();
+    let shown = format!("sk_{}_abc123def456", "live");
+    for path in ["src/billing.py", "the commit message abc1234"] {
+        let line = format!("STRIPE_KEY = \"{shown}\"");
+        assert!(scan_file(scanner, path, &[&line]).is_empty(), "{path}");
+        let real = format!("STRIPE_KEY = \"{}\"", s.stripe);
+        assert_eq!(scan_file(scanner, path, &[&real]).len(), 1, "{path}");
+    }
+    assert!(scanner.is_sample("stripe-access-token", "src/billing.py", &shown));
+    assert!(!scanner.is_sample("stripe-access-token", "src/billing.py", &s.stripe));
+    assert!(
+        !scanner
+            .redact(&format!("key {shown}"))
+            .0
+            .contains("abc123def456")
     );
 }

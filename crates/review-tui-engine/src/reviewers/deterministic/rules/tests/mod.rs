@@ -8,6 +8,7 @@ mod catalog;
 mod checks;
 mod examples;
 mod feature_detection;
+mod heldout_eleven;
 mod house;
 mod ignored_error;
 mod locks;
