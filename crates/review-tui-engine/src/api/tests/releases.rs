@@ -778,12 +778,7 @@ fn a_break_its_author_declares_warns_that_the_next_release_must_be_a_major() {
 
 /// A history whose only release tag (`tag`) is made on `main` after the PR's base: the base
 /// descends from no release. The PR replaces `files`' `path` with `changed`.
-fn before_the_first_release(
-    files: &[(&str, &str)],
-    tag: &str,
-    path: &str,
-    changed: &str,
-) -> Axis {
+fn before_the_first_release(files: &[(&str, &str)], tag: &str, path: &str, changed: &str) -> Axis {
     let repo = Repo::new(files);
     git(&repo.path(), &["checkout", "-q", "-B", "pr"]);
     repo.write(path, changed);
@@ -805,7 +800,12 @@ fn a_go_module_before_its_first_release_tag_has_no_contract_to_break() {
         &[("routes.go", ROUTES)][..],
     ] {
         let axis = before_the_first_release(files, "v3.0.0", "routes.go", ROUTES_FIND);
-        assert_eq!(axis.verdict, AxisVerdict::Warn, "{files:?}: {}", axis.detail);
+        assert_eq!(
+            axis.verdict,
+            AxisVerdict::Warn,
+            "{files:?}: {}",
+            axis.detail
+        );
         assert!(
             axis.detail.contains("no release yet"),
             "{files:?}: {}",
@@ -813,11 +813,6 @@ fn a_go_module_before_its_first_release_tag_has_no_contract_to_break() {
         );
     }
     // A crate's version is its manifest's, published without a tag: the removal still fails.
-    let axis = before_the_first_release(
-        &crate_at(WITH_MAKE_MUT),
-        "v1.6.0",
-        "src/bytes.rs",
-        BYTES,
-    );
+    let axis = before_the_first_release(&crate_at(WITH_MAKE_MUT), "v1.6.0", "src/bytes.rs", BYTES);
     assert_eq!(axis.verdict, AxisVerdict::Fail, "{}", axis.detail);
 }

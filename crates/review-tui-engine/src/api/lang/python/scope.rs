@@ -154,8 +154,7 @@ fn names_folder(text: &str, top: &str) -> bool {
             && trimmed.match_indices(top).any(|(at, _)| {
                 let before = trimmed[..at].chars().next_back();
                 let after = trimmed[at + top.len()..].chars().next();
-                matches!(before, Some('"' | '\'' | '/'))
-                    && matches!(after, Some('"' | '\'' | '/'))
+                matches!(before, Some('"' | '\'' | '/')) && matches!(after, Some('"' | '\'' | '/'))
             })
     })
 }
