@@ -19,6 +19,7 @@ use super::callers::{
 };
 use super::compare::{ApiChange, Severity, Types, compare, item_severity, type_parameter_names};
 use super::declared::{Declared, prepares_a_later_major};
+use super::lang;
 use super::lang::java::closed;
 use super::lang::python::application::command_scripts;
 use super::lang::python::declared::python_reach;
@@ -835,8 +836,19 @@ fn unbumped_breaks(
         read: &read_either,
         list: &list_either,
     };
-    let release = package_of(weighed_path(file, context), file.grammar, either)
-        .and_then(|package| releases.last(&package));
+    let package = package_of(weighed_path(file, context), file.grammar, either);
+    let release = package.as_ref().and_then(|package| releases.last(package));
+    // Asked of the base's package: what the base published is what a user may have.
+    let base_files = Files {
+        read: context.read_base,
+        list: context.list_base,
+    };
+    let unreleased_package = || {
+        release.is_none()
+            && lang::of(file.grammar).is_some_and(|l| l.released_by_tags_alone())
+            && package_of(file.base_path, file.grammar, base_files)
+                .is_some_and(|package| releases.before_the_first(&package))
+    };
     for change in incompatible.iter().copied() {
         // A member added to an interface or a closed type breaks the users of
         // that type: it is the type that had to be released.
@@ -871,6 +883,10 @@ fn unbumped_breaks(
                 )),
                 None => found.failing.push(describe(file.path, change)),
             },
+            (None, _) if unreleased_package() => found.unreleased.push(format!(
+                "{} (no release yet: no version tag of its package is behind the base)",
+                describe(file.path, change)
+            )),
             _ => found.failing.push(describe(file.path, change)),
         }
     }

@@ -172,8 +172,25 @@ impl<'a> Releases<'a> {
         found
     }
 
-    fn find_last(&self, package: &Package) -> Option<Release> {
-        let (repo, base) = self.repo?;
+    /// Whether `package` has release tags in the repository, yet none on a commit behind the
+    /// base, its whole history read: the base comes before the package's first release (fx in
+    /// 2016-17, before `v1.0.0-beta1`). Every doubt answers no: no tag of the package at all
+    /// (a clone may lack the tags), a shallow history, one that cannot be walked.
+    pub(crate) fn before_the_first(&self, package: &Package) -> bool {
+        let Some((repo, base)) = self.repo else {
+            return false;
+        };
+        if repo.is_shallow() {
+            return false;
+        }
+        let by_commit = self.tagged_commits(repo, package);
+        !by_commit.is_empty()
+            && lines_of_release(repo, base, &|oid| by_commit.contains_key(&oid))
+                .is_some_and(|lines| lines.is_empty())
+    }
+
+    /// The commits the tags of `package` name (see [`Releases::last`] for which are its).
+    fn tagged_commits(&self, repo: &Repository, package: &Package) -> HashMap<Oid, Vec<&Tag>> {
         let names: HashSet<String> = package.names.iter().map(|n| normalise(n)).collect();
         let tags = self.tags();
         let generic = |t: &Tag| GENERIC.contains(&t.prefix.as_str());
@@ -192,6 +209,13 @@ impl<'a> Releases<'a> {
             };
             by_commit.entry(commit.id()).or_default().push(tag);
         }
+        by_commit
+    }
+
+    fn find_last(&self, package: &Package) -> Option<Release> {
+        let (repo, base) = self.repo?;
+        let names: HashSet<String> = package.names.iter().map(|n| normalise(n)).collect();
+        let by_commit = self.tagged_commits(repo, package);
         if by_commit.is_empty() {
             return None;
         }

@@ -217,6 +217,64 @@ mod tests {
     }
 
     #[test]
+    fn python_code_no_distribution_ships_is_not_api() {
+        let module = "def serve(port):\n    pass\n";
+        let scoped = |path: &str, files: &[(&str, &str)]| {
+            let files: Vec<(String, String)> = files
+                .iter()
+                .map(|(p, t)| (p.to_string(), t.to_string()))
+                .collect();
+            let read = move |p: &str| {
+                files
+                    .iter()
+                    .find(|(path, _)| path == p)
+                    .map(|(_, t)| t.clone())
+            };
+            scope(path, Grammar::Python, module, &read).is_api()
+        };
+        // A src layout: the wheel is `src/web/`; `helpers/` beside it ships only in the sdist.
+        let pyproject = "[project]\nname = \"web\"\n\n[tool.hatch.build.targets.sdist]\ninclude = [\"/helpers\", \"/src\"]\n";
+        let layout = [
+            ("pyproject.toml", pyproject),
+            ("src/web/__init__.py", ""),
+            ("helpers/__init__.py", ""),
+        ];
+        assert!(!scoped("helpers/server.py", &layout));
+        assert!(scoped("src/web/client.py", &layout));
+        // The wheel told to ship the folder too; no package in `src/`; a flat layout.
+        let shipped = pyproject.replace(
+            "[project]\n",
+            "[tool.hatch.build.targets.wheel]\npackages = [\"src/web\", \"helpers\"]\n\n[project]\n",
+        );
+        let told = [
+            ("pyproject.toml", shipped.as_str()),
+            ("src/web/__init__.py", ""),
+            ("helpers/__init__.py", ""),
+        ];
+        assert!(scoped("helpers/server.py", &told));
+        let flat = [
+            ("pyproject.toml", pyproject),
+            ("web/__init__.py", ""),
+            ("helpers/__init__.py", ""),
+        ];
+        assert!(scoped("helpers/server.py", &flat));
+        // A generator script inside a Rust crate, no Python manifest anywhere; with one above
+        // (a maturin project), its package is as any other.
+        let cargo = "[package]\nname = \"tables\"\nversion = \"1.0.0\"\n";
+        assert!(!scoped(
+            "tables/src/make_table.py",
+            &[("tables/Cargo.toml", cargo)]
+        ));
+        assert!(scoped(
+            "tables/src/make_table.py",
+            &[
+                ("tables/Cargo.toml", cargo),
+                ("pyproject.toml", "[project]\nname = \"tables\"\n"),
+            ]
+        ));
+    }
+
+    #[test]
     fn paths_without_api() {
         for path in [
             "examples/a.rs",

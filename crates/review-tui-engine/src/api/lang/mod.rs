@@ -97,6 +97,13 @@ pub(super) trait Language: Sync {
     fn tags_version_a_bare_repository(&self) -> bool {
         false
     }
+
+    /// Whether a package of the language is released by its version tags alone, with no
+    /// registry that publishes an untagged version: before its first tag nothing was released,
+    /// so nothing can break a user.
+    fn released_by_tags_alone(&self) -> bool {
+        false
+    }
 }
 
 /// How a language is read from tags.

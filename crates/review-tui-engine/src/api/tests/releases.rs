@@ -865,4 +865,44 @@ fn a_zero_project_versioned_by_short_tags_warns_until_its_next_version_is_chosen
             axis.detail
         );
     }
+
+/// A history whose only release tag (`tag`) is made on `main` after the PR's base: the base
+/// descends from no release. The PR replaces `files`' `path` with `changed`.
+fn before_the_first_release(files: &[(&str, &str)], tag: &str, path: &str, changed: &str) -> Axis {
+    let repo = Repo::new(files);
+    git(&repo.path(), &["checkout", "-q", "-B", "pr"]);
+    repo.write(path, changed);
+    repo.commit("change");
+    git(&repo.path(), &["checkout", "-q", "main"]);
+    repo.write("README.md", "first release\n");
+    repo.commit("release");
+    git(&repo.path(), &["tag", "-a", "-m", tag, tag]);
+    git(&repo.path(), &["checkout", "-q", "pr"]);
+    axis(&repo)
+}
+
+#[test]
+fn a_go_module_before_its_first_release_tag_has_no_contract_to_break() {
+    // fx in 2016-17, before v1.0.0-beta1: a Go module is published by its tags alone, and
+    // the repository's tags (which are there: one came later) reach no commit behind the base.
+    for files in [
+        &[("go.mod", GO_MOD), ("routes.go", ROUTES)][..],
+        &[("routes.go", ROUTES)][..],
+    ] {
+        let axis = before_the_first_release(files, "v3.0.0", "routes.go", ROUTES_FIND);
+        assert_eq!(
+            axis.verdict,
+            AxisVerdict::Warn,
+            "{files:?}: {}",
+            axis.detail
+        );
+        assert!(
+            axis.detail.contains("no release yet"),
+            "{files:?}: {}",
+            axis.detail
+        );
+    }
+    // A crate's version is its manifest's, published without a tag: the removal still fails.
+    let axis = before_the_first_release(&crate_at(WITH_MAKE_MUT), "v1.6.0", "src/bytes.rs", BYTES);
+    assert_eq!(axis.verdict, AxisVerdict::Fail, "{}", axis.detail);
 }

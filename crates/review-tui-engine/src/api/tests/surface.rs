@@ -592,6 +592,24 @@ fn rust_self_in_an_inherent_impl_is_the_type_itself() {
         Some(Severity::Incompatible),
         "{found:#?}"
     );
+    // An associated const's type too (clippy's `use_self` on rust-url's consts): the same
+    // type, and another type written `Self`'s way is still a change.
+    let consts = "pub struct Mask;\n\nimpl Mask {\n    pub const EMPTY: Mask = Mask;\n    pub const BITS: u32 = 0;\n}\n";
+    no_break(&changes(
+        Grammar::Rust,
+        consts,
+        &consts.replace("EMPTY: Mask = Mask", "EMPTY: Self = Self"),
+    ));
+    let found = changes(
+        Grammar::Rust,
+        consts,
+        &consts.replace("BITS: u32 = 0", "BITS: Self = Self"),
+    );
+    assert_eq!(
+        severity(&found, "Mask::BITS"),
+        Some(Severity::Incompatible),
+        "{found:#?}"
+    );
 }
 
 // Written differently, the same or a wider contract: http 1.2.0's `TryFrom` bounds as the

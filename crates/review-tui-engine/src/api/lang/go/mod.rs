@@ -58,6 +58,12 @@ impl Language for Go {
     fn tags_version_a_bare_repository(&self) -> bool {
         true
     }
+
+    /// A Go module is fetched at its tags; an untagged commit is a `v0.0.0-…` pseudo-version,
+    /// which Go's compatibility rule makes no promise for.
+    fn released_by_tags_alone(&self) -> bool {
+        true
+    }
 }
 
 /// Whether the package in `dirs` is the implementation of a command: it sits below a

@@ -25,6 +25,9 @@ pub(crate) fn scope(path: &str, dirs: &[&str], source: &str, read: Read) -> Visi
              by users",
         );
     }
+    if let Some(why) = shipped_by_no_distribution(dirs, read) {
+        return Visibility::NotApi(why);
+    }
     if tool_plugin(source) {
         return Visibility::NotApi(
             "a type checker's plugin, loaded by its configuration, not imported",
@@ -72,6 +75,87 @@ fn outside_any_package(dirs: &[&str], read: Read) -> bool {
             };
             read(&path).is_some()
         })
+    })
+}
+
+/// Why no Python distribution ships a file in `dirs`, when its packaging says
+/// so: what a user installs is what the project's manifest builds, not every `.py` file.
+/// - No Python manifest above it, but another language's package holds it (rust-url's
+///   `idna/src/make_uts46_mapping_table.py`, a table generator inside a Rust crate).
+/// - A src layout: the nearest Python manifest's folder keeps the project's package in
+///   `src/NAME/`, and the file is beside `src/`, in a folder the manifest names nowhere but
+///   its source distribution's list (urllib3's `dummyserver/` test servers: hatch, setuptools,
+///   flit and poetry build the wheel from `src/` unless told otherwise, and telling them names
+///   the folder).
+fn shipped_by_no_distribution(dirs: &[&str], read: Read) -> Option<&'static str> {
+    let folder = |depth: usize| dirs[..depth].join("/");
+    let at = |dir: &str, file: &str| {
+        if dir.is_empty() {
+            file.to_string()
+        } else {
+            format!("{dir}/{file}")
+        }
+    };
+    let python = (0..=dirs.len()).rev().find_map(|depth| {
+        let dir = folder(depth);
+        let texts: Vec<String> = super::manifest::MANIFESTS
+            .iter()
+            .filter_map(|m| read(&at(&dir, m.file)))
+            .collect();
+        (!texts.is_empty()).then_some((depth, texts))
+    });
+    let Some((depth, manifests)) = python else {
+        let other = (0..=dirs.len()).any(|depth| {
+            crate::api::lang::LANGUAGES
+                .iter()
+                .flat_map(|language| language.manifests())
+                .filter(|m| !m.file.starts_with('*'))
+                .any(|m| read(&at(&folder(depth), m.file)).is_some())
+        });
+        return other.then_some(
+            "inside another language's package, with no Python manifest above it: no Python \
+             distribution ships it",
+        );
+    };
+    let root = folder(depth);
+    let inside = &dirs[depth..];
+    let top = inside.first()?;
+    if *top == "src" {
+        return None;
+    }
+    let names: Vec<String> = super::manifest::MANIFESTS
+        .iter()
+        .filter_map(|m| read(&at(&root, m.file)).map(|text| (m.names)(&text)))
+        .flatten()
+        .map(|name| name.to_ascii_lowercase().replace(['-', '.'], "_"))
+        .collect();
+    let src_layout = names
+        .iter()
+        .any(|name| read(&at(&root, &format!("src/{name}/__init__.py"))).is_some());
+    let named = manifests.iter().any(|text| names_folder(text, top));
+    (src_layout && !named).then_some(
+        "beside the src layout's package, in a folder its manifest does not ship: not in the \
+         distribution",
+    )
+}
+
+/// Whether a manifest's text names the folder `top` (`"dummyserver"`, `'/dummyserver/'`)
+/// outside a source distribution's section (`[tool.hatch.build.targets.sdist]`), which ships
+/// the repository's files, not the installed packages.
+fn names_folder(text: &str, top: &str) -> bool {
+    let mut in_sdist = false;
+    text.lines().any(|line| {
+        let trimmed = line.trim();
+        if trimmed.starts_with('[') && !trimmed.starts_with("[\"") {
+            in_sdist = trimmed.contains("sdist");
+            return false;
+        }
+        !in_sdist
+            && trimmed.match_indices(top).any(|(at, _)| {
+                let before = trimmed[..at].chars().next_back();
+                let after = trimmed[at + top.len()..].chars().next();
+                matches!(before, Some('"' | '\'' | '/')) && matches!(after, Some('"' | '\'' | '/'))
+            })
     })
 }
 

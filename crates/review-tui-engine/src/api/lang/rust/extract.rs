@@ -1242,6 +1242,12 @@ fn inherent(
     let Some(body) = node.child_by_field_name("body") else {
         return;
     };
+    // `Self` in an inherent impl is the type itself: chrono 0.4.43 wrote
+    // `signed_duration_since(self, rhs: NaiveDate)` as `(self, rhs: Self)`, rust-url's
+    // `pub const EMPTY: AsciiDenyList` became `EMPTY: Self`. The type is written `Self` on
+    // both sides, so an impl whose parameter was renamed (`impl<T> Wrap<T>` → `impl<U>
+    // Wrap<U>`) still reads alike.
+    let itself = src.canonical_field(node, "type");
     let members = with_attributes(body, src);
     let calls = super::generated::impl_macros(&members, &|attributes| macros_of(attributes), src);
     if !calls.is_empty() {
@@ -1275,17 +1281,14 @@ fn inherent(
         // not the contract, its type is. `const _` names nothing.
         if member.kind() == "const_item" {
             if method != "_" {
-                out.add(key.clone(), constant(member, src, &key));
+                let mut item = constant(member, src, &key);
+                item.shape = as_self(&item.shape, &itself);
+                out.add(key.clone(), item);
             }
             continue;
         }
         let mut item = function(member, src, "method", &key, None);
         item.generics = method_generics(node, member, self_type, src);
-        // `Self` in an inherent impl is the type itself: chrono 0.4.43 wrote
-        // `signed_duration_since(self, rhs: NaiveDate)` as `(self, rhs: Self)`. The type is
-        // written `Self` on both sides, so an impl whose parameter was renamed (`impl<T>
-        // Wrap<T>` → `impl<U> Wrap<U>`) still reads alike.
-        let itself = src.canonical_field(node, "type");
         for param in item.params.iter_mut().flatten() {
             if let Some(ty) = &param.ty {
                 param.ty = Some(as_self(ty, &itself));
