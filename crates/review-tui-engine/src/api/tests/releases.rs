@@ -865,6 +865,7 @@ fn a_zero_project_versioned_by_short_tags_warns_until_its_next_version_is_chosen
             axis.detail
         );
     }
+}
 
 /// A history whose only release tag (`tag`) is made on `main` after the PR's base: the base
 /// descends from no release. The PR replaces `files`' `path` with `changed`.
