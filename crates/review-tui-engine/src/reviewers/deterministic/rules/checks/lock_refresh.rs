@@ -37,8 +37,8 @@ pub(super) fn is_refresh(
         // A checksum database: hashes of module versions come and go as the go tool needs
         // them; a version added or dropped is what says something.
         "go.sum" => read(&lock.path).is_some_and(|text| {
-            let module = read(&join(dir, "go.mod")).and_then(|m| go_module(&m));
-            go_sum_same_versions(lock, &text, module.as_deref())
+            let go_mod = read(&join(dir, "go.mod")).unwrap_or_default();
+            go_sum_same_versions(lock, &text, go_module(&go_mod).as_deref(), &go_mod)
         }),
         "package-lock.json" | "npm-shrinkwrap.json" => {
             read(&lock.path).is_some_and(|text| npm_lock_agrees(&text, dir, &|path| read(path)))
@@ -79,18 +79,25 @@ fn go_module(go_mod: &str) -> Option<String> {
     })
 }
 
-/// Whether the module versions a go.sum holds are the same before and after the change: every
-/// line added completes a version the file already had (its `go.mod` hash or its tree's), every
-/// line removed leaves one still there. Lines of the module itself (`module` in `go.mod`, which
-/// it never needs) are not versions of a dependency.
-fn go_sum_same_versions(lock: &FileDiff, text: &str, module: Option<&str>) -> bool {
-    let version = |line: &str| -> Option<(String, String)> {
+/// Whether a go.sum only completed, pruned or caught up: every version it gains (a module at
+/// a version, neither of whose hashes it held) is one `go.mod` (unchanged, at the head)
+/// requires (the lock catching up with a bump an earlier change made), and no hash it held
+/// changed. A line added beside a version it had (the tree's hash beside the `go.mod` one)
+/// completes it; a line removed records nothing any more, which brings in no code (`go mod
+/// tidy`). Lines of the module itself (`module` in `go.mod`, which it never needs) are not
+/// versions of a dependency.
+fn go_sum_same_versions(lock: &FileDiff, text: &str, module: Option<&str>, go_mod: &str) -> bool {
+    // `(path, version)` and the hash's key (`version` or `version/go.mod`).
+    let entry = |line: &str| -> Option<((String, String), (String, String))> {
         let mut words = line.split_whitespace();
-        let (path, version) = (words.next()?, words.next()?);
+        let (path, version, hash) = (words.next()?, words.next()?, words.next()?);
         (Some(path) != module).then(|| {
             (
-                path.to_string(),
-                version.trim_end_matches("/go.mod").to_string(),
+                (
+                    path.to_string(),
+                    version.trim_end_matches("/go.mod").to_string(),
+                ),
+                (format!("{path} {version}"), hash.to_string()),
             )
         })
     };
@@ -99,18 +106,32 @@ fn go_sum_same_versions(lock: &FileDiff, text: &str, module: Option<&str>) -> bo
         .filter(|l| l.kind == LineKind::Added)
         .filter_map(|l| l.new_line)
         .collect();
-    let head: BTreeSet<(String, String)> = text.lines().filter_map(version).collect();
-    let mut base: BTreeSet<(String, String)> = (1u32..)
+    let head: BTreeSet<(String, String)> = text.lines().filter_map(entry).map(|e| e.0).collect();
+    let mut base: Vec<((String, String), (String, String))> = (1u32..)
         .zip(text.lines())
         .filter(|(n, _)| !added.contains(n))
-        .filter_map(|(_, line)| version(line))
+        .filter_map(|(_, line)| entry(line))
         .collect();
     base.extend(
         lines()
             .filter(|l| l.kind == LineKind::Removed)
-            .filter_map(|l| version(&l.text)),
+            .filter_map(|l| entry(&l.text)),
     );
-    head == base
+    let base_hashes: BTreeMap<String, String> = base.iter().map(|e| e.1.clone()).collect();
+    let rehashed = lines()
+        .filter(|l| l.kind == LineKind::Added)
+        .filter_map(|l| entry(&l.text))
+        .any(|(_, (key, hash))| base_hashes.get(&key).is_some_and(|old| *old != hash));
+    let base: BTreeSet<(String, String)> = base.into_iter().map(|e| e.0).collect();
+    let required: BTreeSet<(String, String)> =
+        super::lock_satisfies::go_directives(go_mod, "require")
+            .into_iter()
+            .filter_map(|body| {
+                let mut words = body.split_whitespace();
+                Some((words.next()?.to_string(), words.next()?.to_string()))
+            })
+            .collect();
+    !rehashed && head.difference(&base).all(|v| required.contains(v))
 }
 
 static PIPFILE_HASH: LazyLock<Regex> =

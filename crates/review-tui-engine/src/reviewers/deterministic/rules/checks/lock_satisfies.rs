@@ -5,7 +5,8 @@
 //! requirements are read so: a Cargo.lock (versions only) for a requirement changed on a
 //! dependency the manifest already had, and a classic yarn.lock (entries keyed by
 //! `name@range`). npm's package-lock, yarn berry and the others record the manifest's ranges
-//! and change with them.
+//! and change with them. A Go requirement needs nothing of go.sum when go.mod replaces the
+//! module by a local path, or when go.sum already holds its hashes at that version.
 
 /// Whether `lock_text` (the lock at the head) already satisfies the dependency `name` at
 /// `requirement` (as the manifest writes it).
@@ -42,6 +43,66 @@ pub(super) fn yarn_lock_has(lock_text: &str, name: &str, range: &str) -> bool {
         .filter(|l| !l.starts_with([' ', '#']) && l.trim_end().ends_with(':'))
         .flat_map(|l| l.trim_end().trim_end_matches(':').split(", "))
         .any(|k| k.trim().trim_matches('"') == key)
+}
+
+/// Whether a Go requirement of `module` at `version` needs nothing new in go.sum: `go.mod`
+/// (at the head) replaces the module by a local path, which is built from the repository and
+/// never downloaded (`replace example.com/x => ../..`, alone or in a `replace ( … )` block), or
+/// `go_sum` already holds both the module's tree hash and its `go.mod` hash at that version.
+pub(super) fn go_sum_satisfies(go_mod: &str, go_sum: &str, module: &str, version: &str) -> bool {
+    if locally_replaced(go_mod).iter().any(|m| m == module) {
+        return true;
+    }
+    let holds = |suffix: &str| {
+        go_sum.lines().any(|line| {
+            let mut words = line.split_whitespace();
+            words.next() == Some(module)
+                && words.next() == Some(&format!("{version}{suffix}"))
+                && words.next().is_some_and(|hash| hash.starts_with("h1:"))
+        })
+    };
+    holds("") && holds("/go.mod")
+}
+
+/// The modules a `go.mod` replaces by a local directory (`./…`, `../…`, `/…`), at any version.
+fn locally_replaced(go_mod: &str) -> Vec<String> {
+    go_directives(go_mod, "replace")
+        .into_iter()
+        .filter_map(|directive| {
+            let (old, new) = directive.split_once("=>")?;
+            let target = new.trim();
+            (target.starts_with("./") || target.starts_with("../") || target.starts_with('/'))
+                .then(|| old.split_whitespace().next().map(str::to_string))
+                .flatten()
+        })
+        .collect()
+}
+
+/// The bodies of a `go.mod`'s directives named `verb` (`require`, `replace`), written alone
+/// (`require a.io/b v1.0.0`) or in a block (`require ( … )`), without comments.
+pub(super) fn go_directives<'a>(go_mod: &'a str, verb: &str) -> Vec<&'a str> {
+    let mut in_block = false;
+    let mut bodies = Vec::new();
+    for line in go_mod.lines() {
+        let code = line.split("//").next().unwrap_or_default().trim();
+        if in_block {
+            if code == ")" {
+                in_block = false;
+            } else if !code.is_empty() {
+                bodies.push(code);
+            }
+        } else if let Some(rest) = code.strip_prefix(verb)
+            && rest.starts_with([' ', '\t', '('])
+        {
+            let rest = rest.trim();
+            if rest == "(" {
+                in_block = true;
+            } else {
+                bodies.push(rest);
+            }
+        }
+    }
+    bodies
 }
 
 /// A Cargo version requirement of one comparator: caret (the default, `0.3.73`, `^1.2`),
@@ -96,7 +157,7 @@ fn parse_version(text: &str) -> Option<[u64; 3]> {
 
 #[cfg(test)]
 mod tests {
-    use super::{cargo_lock_satisfies, yarn_lock_has};
+    use super::{cargo_lock_satisfies, go_sum_satisfies, yarn_lock_has};
 
     #[test]
     fn a_cargo_requirement_is_read_with_cargos_caret_tilde_and_exact_rules() {
@@ -123,5 +184,18 @@ mod tests {
             "statuses",
             "^2.0.0"
         ));
+    }
+
+    #[test]
+    fn a_go_requirement_is_satisfied_by_a_local_replace_or_both_its_hashes() {
+        let go_mod = "module m\n\nreplace a.io/local v1.0.0 => ../local\nreplace (\n\tb.io/block => ./b // why\n\tc.io/fork => d.io/fork v1.0.0\n)\n";
+        let sum =
+            "x.io/y v1.2.0 h1:zip=\nx.io/y v1.2.0/go.mod h1:mod=\nz.io/w v1.0.0/go.mod h1:mod=\n";
+        assert!(go_sum_satisfies(go_mod, sum, "a.io/local", "v9.0.0"));
+        assert!(go_sum_satisfies(go_mod, sum, "b.io/block", "v9.0.0"));
+        assert!(!go_sum_satisfies(go_mod, sum, "c.io/fork", "v9.0.0"));
+        assert!(go_sum_satisfies(go_mod, sum, "x.io/y", "v1.2.0"));
+        assert!(!go_sum_satisfies(go_mod, sum, "x.io/y", "v1.2.1"));
+        assert!(!go_sum_satisfies(go_mod, sum, "z.io/w", "v1.0.0"));
     }
 }

@@ -371,7 +371,7 @@ pub(super) fn manifest_without_lock(
     // range in every member that uses it, and the lock has nothing to say.
     let mut own: Option<BTreeSet<String>> = None;
     let unmatched = dependency_changes_unmatched(file, ecosystem);
-    let satisfied = already_locked(&unmatched, ecosystem, lock, worktree);
+    let satisfied = already_locked(&unmatched, ecosystem, &file.path, lock, worktree);
     let Some((side, number, text)) = unmatched
         .into_iter()
         .filter(|(_, _, text)| {
@@ -432,24 +432,34 @@ static QUOTED_NAME: LazyLock<Regex> = LazyLock::new(|| {
 /// The dependencies among `changes` whose new requirement the lock at the head already
 /// resolves (see [`super::lock_satisfies`]): a Cargo requirement changed on a dependency the
 /// manifest had, whose locked version satisfies it; an npm range a classic yarn.lock already
-/// has an entry for. Their lines, added and removed, ask the lock for nothing.
+/// has an entry for; a Go module go.mod replaces by a local path, or whose hashes at the new
+/// version go.sum already holds. Their lines, added and removed, ask the lock for nothing.
 fn already_locked(
     changes: &[(Side, u32, &str)],
     ecosystem: Ecosystem,
+    manifest: &str,
     lock: &str,
     worktree: Option<&std::path::Path>,
 ) -> BTreeSet<String> {
     let mut satisfied = BTreeSet::new();
     let yarn = file_name(lock) == "yarn.lock";
-    let read = ecosystem == Ecosystem::Cargo || (ecosystem == Ecosystem::Npm && yarn);
-    if !read {
+    let read_lock = matches!(ecosystem, Ecosystem::Cargo | Ecosystem::Go)
+        || (ecosystem == Ecosystem::Npm && yarn);
+    if !read_lock {
         return satisfied;
     }
-    let Some(lock_text) = worktree
-        .and_then(|root| crate::space::worktree_file::read(root, lock).ok())
-        .and_then(|bytes| String::from_utf8(bytes).ok())
-    else {
+    let read = |path: &str| {
+        worktree
+            .and_then(|root| crate::space::worktree_file::read(root, path).ok())
+            .and_then(|bytes| String::from_utf8(bytes).ok())
+    };
+    let Some(lock_text) = read(lock) else {
         return satisfied;
+    };
+    let go_mod = if ecosystem == Ecosystem::Go {
+        read(manifest).unwrap_or_default()
+    } else {
+        String::new()
     };
     let removed: BTreeSet<String> = changes
         .iter()
@@ -468,6 +478,12 @@ fn already_locked(
                         super::lock_satisfies::cargo_lock_satisfies(&lock_text, &name, version)
                     })
             }
+            Ecosystem::Go => requirement(ecosystem, text)
+                .split_whitespace()
+                .nth(1)
+                .is_some_and(|version| {
+                    super::lock_satisfies::go_sum_satisfies(&go_mod, &lock_text, &name, version)
+                }),
             _ => JSON_DEPENDENCY.captures(text).is_some_and(|c| {
                 let range = text[c.get(3).map_or(0, |m| m.start())..]
                     .split('"')
@@ -722,11 +738,14 @@ fn declares_dependency(ecosystem: Ecosystem, section: Section, text: &str) -> bo
     match ecosystem {
         Ecosystem::Cargo | Ecosystem::Pipenv => toml_dependency(section, text),
         Ecosystem::Python => toml_dependency(section, text) || PEP508.is_match(text),
-        // Outside an object known to list dependencies, only a version requirement names
-        // one: a URL or a path there is a setting (jest's `"testURL": "http://localhost"`).
+        // Outside an object known to list dependencies, only a version range names one: a
+        // URL or a path there is a setting (jest's `"testURL": "http://localhost"`), and so is
+        // a value that starts like a version but is none (a bundle budget's `"12.6 kB"`).
         Ecosystem::Npm => JSON_DEPENDENCY.captures(text).is_some_and(|c| {
             section == Section::Dependencies
-                || (!PACKAGE_KEYS.contains(&&c[1]) && is_version_requirement(&c[3]))
+                || (!PACKAGE_KEYS.contains(&&c[1])
+                    && is_version_requirement(&c[3])
+                    && is_npm_range(json_string_value(text)))
         }),
         Ecosystem::Go => GO_REQUIREMENT.is_match(text),
         Ecosystem::Ruby => GEM.is_match(text),
@@ -739,6 +758,27 @@ fn is_version_requirement(start: &str) -> bool {
         .chars()
         .next()
         .is_some_and(|c| c.is_ascii_digit() || "^~<>=*".contains(c))
+}
+
+/// The string value of a `"key": "value"` line.
+fn json_string_value(text: &str) -> &str {
+    text.split_once(':')
+        .map(|(_, value)| value.trim().trim_end_matches(',').trim_matches('"'))
+        .unwrap_or_default()
+}
+
+static NPM_RANGE_PART: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"^(\^|~|>=|<=|>|<|=)?v?(\d+|[xX*])(\.(\d+|[xX*])){0,2}(-[0-9A-Za-z.-]+)?(\+[0-9A-Za-z.-]+)?$|^(\^|~|>=|<=|>|<|=|-|\|\|)$")
+        .expect("valid regex")
+});
+
+/// Whether `value` is an npm semver range: comparators (`^1.2.3`, `>= 1.0 <2`, `1.x`),
+/// hyphen ranges and `||` alternatives, every word of it.
+fn is_npm_range(value: &str) -> bool {
+    !value.trim().is_empty()
+        && value
+            .split_whitespace()
+            .all(|part| NPM_RANGE_PART.is_match(part))
 }
 
 fn toml_dependency(section: Section, text: &str) -> bool {

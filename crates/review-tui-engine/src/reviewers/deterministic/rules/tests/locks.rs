@@ -403,5 +403,97 @@ fn a_first_lock_for_a_manifest_that_already_existed_is_no_lock_changed_alone() {
             &["package.json", "package-lock.json", "yarn.lock"]
         ),
         vec![("deps/lockfile-without-manifest".to_string(), 1)]
+#[test]
+fn a_go_requirement_go_sum_already_satisfies_asks_nothing_of_it() {
+    // A module replaced by a local path is built from the repository, never downloaded: its
+    // requirement's version moves with the project (an example module following its root).
+    let go_mod = |version: &str, indirect: &str| {
+        format!(
+            "module example.com/app/example\n\ngo 1.24\n\nreplace (\n\texample.com/app => ../..\n)\n\nrequire example.com/app {version}\n\nrequire (\n\tgolang.org/x/sys v0.1.0 // indirect\n{indirect})\n"
+        )
+    };
+    let go_sum = "golang.org/x/sys v0.1.0 h1:sys=\ngolang.org/x/sys v0.1.0/go.mod h1:sysmod=\ngolang.org/x/net v0.2.0 h1:net=\ngolang.org/x/net v0.2.0/go.mod h1:netmod=\n";
+    let base = [
+        ("example/go.mod", &go_mod("v1.0.0", "") as &str),
+        ("example/go.sum", go_sum),
+    ];
+    let replaced = go_mod("v1.1.0", "");
+    assert_eq!(
+        findings(&base, &[("example/go.mod", &replaced)], MANIFEST_RULE),
+        0
+    );
+    // A requirement whose hashes go.sum already holds (an indirect one made explicit).
+    let held = go_mod("v1.0.0", "\tgolang.org/x/net v0.2.0 // indirect\n");
+    assert_eq!(
+        findings(&base, &[("example/go.mod", &held)], MANIFEST_RULE),
+        0
+    );
+    // A version go.sum has no hashes for still asks.
+    let missing = go_mod("v1.0.0", "\tgolang.org/x/net v0.3.0 // indirect\n");
+    assert_eq!(
+        findings(&base, &[("example/go.mod", &missing)], MANIFEST_RULE),
+        1
+    );
+    // A replace to another module (not a path) is downloaded: its requirement still asks.
+    let elsewhere = replaced.replace("=> ../..", "=> example.com/fork v1.1.0");
+    assert_eq!(
+        findings(&base, &[("example/go.mod", &elsewhere)], MANIFEST_RULE),
+        1
+    );
+}
+
+#[test]
+fn a_package_json_setting_that_is_no_version_range_is_no_dependency() {
+    // A size budget of a bundle checker nested in its own object: "12.6 kB" names no version.
+    let manifest = |size: &str| {
+        format!(
+            "{{\n  \"name\": \"form\",\n  \"version\": \"7.0.0\",\n  \"dependencies\": {{\n    \"left-pad\": \"^1.3.0\"\n  }},\n  \"bundlewatch\": {{\n    \"files\": [\n      {{\n        \"path\": \"./dist/index.js\",\n        \"maxSize\": \"{size}\"\n      }}\n    ]\n  }}\n}}\n"
+        )
+    };
+    let base = [
+        ("package.json", &manifest("12.5 kB") as &str),
+        ("yarn.lock", "# yarn lockfile v1\n"),
+    ];
+    let budget = manifest("12.6 kB");
+    assert_eq!(
+        findings(&base, &[("package.json", &budget)], MANIFEST_RULE),
+        0
+    );
+    // A range the hunk shows outside any object still counts.
+    let bumped = manifest("12.5 kB").replace("\"^1.3.0\"", "\"^1.4.0\"");
+    assert_eq!(
+        findings(&base, &[("package.json", &bumped)], MANIFEST_RULE),
+        1
+    );
+}
+
+#[test]
+fn a_go_sum_catching_up_with_the_versions_its_go_mod_requires_is_a_refresh() {
+    // go.mod asked for newer test tools in an earlier change; go.sum follows alone.
+    let go_mod = "module example.com/app\n\ngo 1.21\n\nrequire example.com/tool v1.1.0\n";
+    let sum = |version: &str| {
+        format!(
+            "example.com/tool {version} h1:zip{version}=\nexample.com/tool {version}/go.mod h1:mod{version}=\n"
+        )
+    };
+    let base = [("go.mod", go_mod), ("go.sum", &sum("v1.0.0") as &str)];
+    assert_eq!(findings(&base, &[("go.sum", &sum("v1.1.0"))], LOCK_RULE), 0);
+    // A version go.mod does not require is new to the graph: still asked.
+    assert_eq!(findings(&base, &[("go.sum", &sum("v1.2.0"))], LOCK_RULE), 1);
+    // A module go.mod never names, added alone: still asked.
+    let stranger = format!("{}example.com/other v1.0.0 h1:o=\n", sum("v1.0.0"));
+    assert_eq!(findings(&base, &[("go.sum", &stranger)], LOCK_RULE), 1);
+    // A hash that changed for a version it held: not what any tool writes.
+    let rehashed = sum("v1.0.0").replace("h1:zipv1.0.0=", "h1:other=");
+    assert_eq!(findings(&base, &[("go.sum", &rehashed)], LOCK_RULE), 1);
+    // Versions dropped (the graph pruned by `go mod tidy`) bring in nothing.
+    let pruned = format!("{}example.com/old v0.1.0/go.mod h1:old=\n", sum("v1.0.0"));
+    assert_eq!(
+        findings(
+            &[("go.mod", go_mod), ("go.sum", &pruned)],
+            &[("go.sum", &sum("v1.0.0"))],
+            LOCK_RULE
+        ),
+        0
     );
 }
