@@ -403,6 +403,9 @@ fn a_first_lock_for_a_manifest_that_already_existed_is_no_lock_changed_alone() {
             &["package.json", "package-lock.json", "yarn.lock"]
         ),
         vec![("deps/lockfile-without-manifest".to_string(), 1)]
+    );
+}
+
 #[test]
 fn a_go_requirement_go_sum_already_satisfies_asks_nothing_of_it() {
     // A module replaced by a local path is built from the repository, never downloaded: its
