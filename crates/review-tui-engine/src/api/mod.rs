@@ -18,6 +18,7 @@ pub(crate) mod compare;
 pub(crate) mod contract;
 pub mod declared;
 mod lang;
+mod paths;
 pub(crate) mod releases;
 pub(crate) mod scope;
 pub(crate) mod sources;

@@ -3,7 +3,7 @@
 //! package ever mentions was never there for a program to read, whatever the declarations
 //! said (fastify #4070's `ValidationResult.dataPath`, which Ajv 8 no longer sets).
 
-use crate::api::scope::not_api_path;
+use crate::api::paths::not_api_path;
 use crate::api::visibility::Read;
 use crate::parse::grammar::Grammar;
 

@@ -538,44 +538,61 @@ impl<'a> Scan<'a> {
                     {
                         continue;
                     }
-                    let code: Vec<&str> = std::iter::once(line.text.as_str())
-                        .chain(next.map(|n| n.text.as_str()))
-                        .collect();
-                    // One decision, one finding, for a rule that says so (`fold = true`): the
-                    // same code again in the change (a line pasted into two jobs of a workflow,
-                    // one `Deref` body in seven guards) joins the first finding, which names
-                    // where else it is. Other rules keep each identical line its own problem,
-                    // with its own comment that matches itself in later rounds.
-                    let key = (i, normalize_code(&code));
-                    if rule.fold
-                        && let Some((_, again)) = self.repeats.get_mut(&key)
-                    {
-                        again.push(format!("{}:{number}", file.path));
-                        continue;
-                    }
-                    if !counts.admit(i, cap) {
-                        continue;
-                    }
-                    let end = next.map_or(number, |_| number + 1);
-                    if rule.fold {
-                        self.repeats.insert(key, (self.nodes.len(), Vec::new()));
-                    }
-                    let mut found = node(
-                        rule,
-                        &Location {
-                            path: &file.path,
-                            lines: Some((side, number, end)),
-                            code: &code,
-                            detail: "",
-                        },
-                    );
-                    if logic.skip_tests && is_sample_path(&file.path) {
-                        as_sample_note(&mut found);
-                    }
-                    self.nodes.push(found);
+                    self.record(i, logic, &here, number, cap, counts);
                 }
             }
         }
+    }
+
+    /// Records a line rule's finding at `here` (line `number`), unless the rule folds it into
+    /// an earlier one or the file has had its share of the rule's findings.
+    fn record(
+        &mut self,
+        i: usize,
+        logic: &LineLogic,
+        here: &LineAt<'a>,
+        number: u32,
+        cap: usize,
+        counts: &mut Counts,
+    ) {
+        let catalog = self.catalog;
+        let rule = &catalog.rules()[i];
+        let (file, line, next, side) = (here.file, here.line, here.next, here.side);
+        let code: Vec<&str> = std::iter::once(line.text.as_str())
+            .chain(next.map(|n| n.text.as_str()))
+            .collect();
+        // One decision, one finding, for a rule that says so (`fold = true`): the
+        // same code again in the change (a line pasted into two jobs of a workflow,
+        // one `Deref` body in seven guards) joins the first finding, which names
+        // where else it is. Other rules keep each identical line its own problem,
+        // with its own comment that matches itself in later rounds.
+        let key = (i, normalize_code(&code));
+        if rule.fold
+            && let Some((_, again)) = self.repeats.get_mut(&key)
+        {
+            again.push(format!("{}:{number}", file.path));
+            return;
+        }
+        if !counts.admit(i, cap) {
+            return;
+        }
+        let end = next.map_or(number, |_| number + 1);
+        if rule.fold {
+            self.repeats.insert(key, (self.nodes.len(), Vec::new()));
+        }
+        let mut found = node(
+            rule,
+            &Location {
+                path: &file.path,
+                lines: Some((side, number, end)),
+                code: &code,
+                detail: "",
+            },
+        );
+        if logic.skip_tests && is_sample_path(&file.path) {
+            as_sample_note(&mut found);
+        }
+        self.nodes.push(found);
     }
 
     /// Whether the file is library code by its package's targets (see
