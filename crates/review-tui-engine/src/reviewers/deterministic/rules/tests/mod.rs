@@ -42,6 +42,16 @@ pub(super) fn scan_change(
     head: &[(&str, &str)],
     title: &str,
 ) -> Vec<crate::review::node::ReviewNode> {
+    scan_change_with(&BUILTIN, base, head, title)
+}
+
+/// [`scan_change`] with `catalog` (a configured one) instead of every built-in rule.
+pub(super) fn scan_change_with(
+    catalog: &Catalog,
+    base: &[(&str, &str)],
+    head: &[(&str, &str)],
+    title: &str,
+) -> Vec<crate::review::node::ReviewNode> {
     use crate::space::test_repo::{commit_all, git, init};
     let write_all = |root: &std::path::Path, files: &[(&str, &str)]| {
         for (path, text) in files {
@@ -65,7 +75,7 @@ pub(super) fn scan_change(
         title: title.into(),
         ..ScanOptions::default()
     };
-    BUILTIN.scan(&diff(&text), &options).nodes
+    catalog.scan(&diff(&text), &options).nodes
 }
 
 /// The findings of `rule` in the change from `base` to `head` (see [`scan_change`]), under a

@@ -622,6 +622,57 @@ fn a_rule_measured_near_useless_on_code_never_seen_is_off_unless_configured() {
 }
 
 #[test]
+fn removed_tests_and_locks_changed_alone_are_asked_only_where_configured() {
+    // On repositories the rules were never tuned on, 7 of 289 removed tests and 1 of 10 locks
+    // changed alone were worth a reviewer's question: both are off by default and asked where
+    // a repository enables them, each with its full logic.
+    let module = "def run(text):\n    return text.split()\n";
+    let tests = "import parse\n\ndef test_empty_input():\n    assert parse.run('') == []\n";
+    let removed = (
+        vec![("parse.py", module), ("tests/test_parse.py", tests)],
+        vec![("tests/test_parse.py", "import parse\n")],
+    );
+    let manifest = "{\n  \"name\": \"app\",\n  \"dependencies\": { \"left-pad\": \"^1.3.0\" }\n}\n";
+    let lock = "{\n  \"name\": \"app\",\n  \"lockfileVersion\": 3,\n  \"packages\": {\n    \"\": { \"name\": \"app\", \"dependencies\": { \"left-pad\": \"^1.3.0\" } }\n  }\n}\n";
+    let stray = (
+        vec![
+            (
+                "package.json",
+                "{\n  \"private\": true,\n  \"workspaces\": [\"packages/*\"]\n}\n",
+            ),
+            ("yarn.lock", "# yarn lockfile v1\n"),
+            ("packages/app/package.json", manifest),
+        ],
+        vec![("packages/app/package-lock.json", lock)],
+    );
+    let catalog = Catalog::builtin();
+    let default = catalog
+        .clone()
+        .with_overrides(&crate::config::Config::default());
+    let configured = catalog.with_overrides(&crate::config::Config {
+        enabled_rules: vec![
+            "any/removed-test".into(),
+            "deps/lockfile-without-manifest".into(),
+        ],
+        ..crate::config::Config::default()
+    });
+    let count = |catalog: &Catalog, (base, head): &(Vec<(&str, &str)>, Vec<(&str, &str)>), rule| {
+        scan_change_with(catalog, base, head, "Tidy the package")
+            .iter()
+            .filter(|n| n.rule.as_deref() == Some(rule))
+            .count()
+    };
+    for (change, rule) in [
+        (&removed, "any/removed-test"),
+        (&stray, "deps/lockfile-without-manifest"),
+    ] {
+        assert!(default.get(rule).is_none(), "{rule}");
+        assert_eq!(count(&default, change, rule), 0, "{rule}");
+        assert_eq!(count(&configured, change, rule), 1, "{rule}");
+    }
+}
+
+#[test]
 fn an_action_the_workflows_already_took_by_a_movable_ref_is_not_newly_trusted() {
     // itertools, reqwest: `dtolnay/rust-toolchain@master` added where the workflows already
     // took the same action from `@stable` (a branch). Only what the change introduces is asked.
