@@ -496,9 +496,40 @@ fn flake8_selects(text: &str, code: &str) -> bool {
     false
 }
 
+/// Whether `text` (the `unsafe` block a match opens, or the matched lines) holds an operation
+/// the rule asks about whatever the house (`anyway`). A match lying inside a match of `unless`
+/// on its own line is no such operation: `let w: libc::winsize = mem::zeroed();` zeroes a C
+/// plain-data type, for which all zero bytes is a valid value, where `mem::zeroed()` of a
+/// Rust type (a reference, an enum, a `NonNull`) needs the invariant the rule asks for.
+pub(super) fn asks_anyway(anyway: &Regex, unless: Option<&Regex>, text: &str) -> bool {
+    text.lines().any(|line| {
+        anyway.find_iter(line).any(|found| {
+            !unless.is_some_and(|unless| {
+                unless
+                    .find_iter(line)
+                    .any(|u| u.start() <= found.start() && found.end() <= u.end())
+            })
+        })
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_operation_the_exception_covers_on_its_line_is_not_asked_anyway() {
+        let anyway = Regex::new(r"\btransmute\b|\bmem::zeroed\b").unwrap();
+        let unless = Regex::new(r":\s*[a-z_:]+\s*=\s*(?:std::)?mem::zeroed\(\)").unwrap();
+        let c_zeroed = "unsafe {\n    let mut w: libc::winsize = std::mem::zeroed();\n}";
+        assert!(!asks_anyway(&anyway, Some(&unless), c_zeroed));
+        assert!(asks_anyway(&anyway, None, c_zeroed));
+        // Another asked operation on the same line or in the block is still asked.
+        let both = "let w: libc::winsize = mem::zeroed(); let k = transmute(w);";
+        assert!(asks_anyway(&anyway, Some(&unless), both));
+        let rust_type = "let p: NonNull<u8> = mem::zeroed();";
+        assert!(asks_anyway(&anyway, Some(&unless), rust_type));
+    }
 
     #[test]
     fn each_configuration_form_reads_the_lint_and_its_level() {
