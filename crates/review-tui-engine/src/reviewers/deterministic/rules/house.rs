@@ -116,10 +116,13 @@ impl House {
         let Some(root) = project.worktree else {
             return true;
         };
-        let asked = self.configured(rule, root, project.files, &file.path)
+        let asked = (self.configured(rule, root, project.files, &file.path)
             || rule
                 .marker
-                .is_some_and(|marker| self.styled(rule, marker, root, &file.path, number));
+                .is_some_and(|marker| self.styled(rule, marker, root, &file.path, number)))
+            && !self
+                .read(root, &file.path)
+                .is_some_and(|text| super::suppressed::suppressed(rule.counterparts, text, number));
         if !asked {
             *self.quiet.entry(rule.index).or_default() += 1;
         }

@@ -28,6 +28,7 @@ mod scan;
 mod seen_before;
 mod spec;
 mod statement;
+mod suppressed;
 mod syntax;
 mod unsafe_before;
 mod workflow_reach;
