@@ -461,12 +461,23 @@ fn already_locked(
     } else {
         String::new()
     };
-    let removed: BTreeSet<String> = changes
-        .iter()
-        .filter(|c| c.0 == Side::Left)
-        .filter_map(|c| dependency_name(ecosystem, c.2))
-        .collect();
+    let names_on = |side: Side| -> BTreeSet<String> {
+        changes
+            .iter()
+            .filter(|c| c.0 == side)
+            .filter_map(|c| dependency_name(ecosystem, c.2))
+            .collect()
+    };
+    let (removed, added) = (names_on(Side::Left), names_on(Side::Right));
     for &(side, _, text) in changes {
+        // A Go requirement removed asks nothing of go.sum: the go command reads only the hashes
+        // it needs and never fails on more (`go mod tidy` drops them later), and a module the
+        // base replaced by a local path had none.
+        if ecosystem == Ecosystem::Go && side == Side::Left {
+            // Only a module no longer required: a version moved is read on its new line.
+            satisfied.extend(dependency_name(ecosystem, text).filter(|name| !added.contains(name)));
+            continue;
+        }
         let Some(name) = dependency_name(ecosystem, text).filter(|_| side == Side::Right) else {
             continue;
         };

@@ -437,6 +437,27 @@ fn a_go_requirement_go_sum_already_satisfies_asks_nothing_of_it() {
         findings(&base, &[("example/go.mod", &missing)], MANIFEST_RULE),
         1
     );
+    // A module no longer required asks nothing of go.sum (a local module renamed to its `/v2`
+    // path, replaced by the same folder): go.sum may keep hashes the go command no longer reads.
+    let renamed = replaced
+        .replace("example.com/app =>", "example.com/app/v2 =>")
+        .replace(
+            "require example.com/app v1.1.0",
+            "require example.com/app/v2 v2.0.0",
+        );
+    assert_eq!(
+        findings(&base, &[("example/go.mod", &renamed)], MANIFEST_RULE),
+        0
+    );
+    let dropped = go_mod("v1.0.0", "").replace(
+        "	golang.org/x/sys v0.1.0 // indirect
+",
+        "",
+    );
+    assert_eq!(
+        findings(&base, &[("example/go.mod", &dropped)], MANIFEST_RULE),
+        0
+    );
     // A replace to another module (not a path) is downloaded: its requirement still asks.
     let elsewhere = replaced.replace("=> ../..", "=> example.com/fork v1.1.0");
     assert_eq!(
