@@ -453,10 +453,12 @@ fn already_locked(
             .and_then(|root| crate::space::worktree_file::read(root, path).ok())
             .and_then(|bytes| String::from_utf8(bytes).ok())
     };
-    let Some(lock_text) = read(lock) else {
+    let Some(mut lock_text) = read(lock) else {
         return satisfied;
     };
     let go_mod = if ecosystem == Ecosystem::Go {
+        lock_text.push('\n');
+        lock_text.push_str(&super::lock_satisfies::go_workspace_sums(manifest, &read));
         read(manifest).unwrap_or_default()
     } else {
         String::new()
