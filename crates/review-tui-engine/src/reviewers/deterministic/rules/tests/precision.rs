@@ -660,7 +660,8 @@ fn removed_tests_and_locks_changed_alone_are_asked_only_where_configured() {
         ],
         ..crate::config::Config::default()
     });
-    let count = |catalog: &Catalog, (base, head): &(Vec<(&str, &str)>, Vec<(&str, &str)>), rule| {
+    type Change<'a> = (Vec<(&'a str, &'a str)>, Vec<(&'a str, &'a str)>);
+    let count = |catalog: &Catalog, (base, head): &Change<'_>, rule| {
         scan_change_with(catalog, base, head, "Tidy the package")
             .iter()
             .filter(|n| n.rule.as_deref() == Some(rule))
