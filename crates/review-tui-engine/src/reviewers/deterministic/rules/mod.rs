@@ -11,6 +11,7 @@
 mod build_backend;
 mod catalog;
 mod checks;
+mod counterpart;
 mod coverage;
 mod error;
 mod examples;

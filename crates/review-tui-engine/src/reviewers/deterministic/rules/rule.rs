@@ -3,9 +3,9 @@
 use regex::Regex;
 
 use super::checks::Check;
+use super::counterpart::Counterpart;
 use super::error::RuleError;
 use super::glob::{self, Glob};
-use super::house::Counterpart;
 use super::spec::{ContextScope, ExampleSpec, ExamplesSpec, RuleSpec};
 use crate::diff::{Language, Side};
 use crate::review::node::{Category, Effort, Kind, Priority, Severity};

@@ -9,7 +9,7 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
-use super::house::Counterpart;
+use super::counterpart::Counterpart;
 
 /// How far above the line an enclosing function's attributes are looked for.
 const MAX_SCOPE_LINES: usize = 400;
