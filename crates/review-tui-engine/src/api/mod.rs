@@ -19,6 +19,7 @@ pub(crate) mod contract;
 pub mod declared;
 mod lang;
 mod paths;
+mod promise;
 pub(crate) mod releases;
 pub(crate) mod scope;
 pub(crate) mod sources;

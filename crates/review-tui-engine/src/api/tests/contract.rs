@@ -2227,3 +2227,86 @@ fn rust_methods_a_macro_of_the_crates_macros_file_generates_are_not_removed() {
     let axis = api_after(&files, &[("src/modifier.rs", &one)]);
     assert_fails(&axis, &["`Day::with_width` removed"]);
 }
+
+/// A crate whose `internals` (inline, outer `///` doc), `raw` (its file's `//!` doc) and
+/// `detail` (`#[doc = "…"]` on its declaration) modules say they are outside the crate's
+/// compatibility promise, or not, as `withdrawn` says.
+fn crate_with_unpromised_modules(withdrawn: bool) -> Vec<(String, String)> {
+    let (outer, inner, attribute) = if withdrawn {
+        (
+            "/// This module does not follow the same stability guarantees as the rest of the\n\
+             /// crate and is not guaranteed to be compatible between minor versions.\n",
+            "//!\n//! This module is unstable: its functions may change between minor releases.\n",
+            "#[doc = \"Internal details: not part of the public API.\"]\n",
+        )
+    } else {
+        ("", "", "")
+    };
+    let lib = format!(
+        "{LIB}mod content;\npub mod raw;\n{attribute}pub mod detail;\n\n/// Exposes some library internals.\n///\n{outer}pub mod internals {{\n    pub use crate::content::Content;\n    pub fn dump(level: u8) {{}}\n}}\n"
+    );
+    let files = [
+        ("Cargo.toml", CARGO.to_string()),
+        ("src/lib.rs", lib),
+        ("src/runtime.rs", BUILDER.to_string()),
+        (
+            "src/util.rs",
+            "pub fn helper() -> u8 {\n    1\n}\n".to_string(),
+        ),
+        (
+            "src/content.rs",
+            "pub enum Content {\n    Text(String),\n    Bytes(Vec<u8>),\n}\n".to_string(),
+        ),
+        (
+            "src/raw.rs",
+            format!(
+                "//! Raw access.\n{inner}\npub mod nested;\n\npub fn parse(input: &str) -> u8 {{\n    0\n}}\n"
+            ),
+        ),
+        ("src/raw/nested.rs", "pub fn deep() {}\n".to_string()),
+        ("src/detail.rs", "pub struct Detail;\n".to_string()),
+    ];
+    files
+        .into_iter()
+        .map(|(path, text)| (path.to_string(), text))
+        .collect()
+}
+
+#[test]
+fn rust_a_module_whose_own_documentation_withdraws_its_promise_is_not_api() {
+    let base = crate_with_unpromised_modules(true);
+    let base: Vec<(&str, &str)> = base.iter().map(|(p, t)| (p.as_str(), t.as_str())).collect();
+    let text = |path: &str| base.iter().find(|(p, _)| *p == path).unwrap().1.to_string();
+    let lib = text("src/lib.rs").replace("    pub fn dump(level: u8) {}\n", "");
+    let raw = text("src/raw.rs").replace("input: &str", "input: &[u8]");
+    // A variant gone from a type only the withdrawn module re-exports, an item gone from
+    // it, and changes in modules whose docs withdraw them (a submodule of one included).
+    let axis = api_after(
+        &base,
+        &[
+            ("src/lib.rs", &lib),
+            (
+                "src/content.rs",
+                "pub enum Content {\n    Text(String),\n}\n",
+            ),
+            ("src/raw.rs", &raw),
+            ("src/raw/nested.rs", ""),
+            ("src/detail.rs", "pub struct Renamed;\n"),
+        ],
+    );
+    assert_eq!(axis.verdict, AxisVerdict::Pass, "{}", axis.detail);
+}
+
+#[test]
+fn rust_a_promise_withdrawn_in_the_same_change_still_held_at_the_base() {
+    // The base promised the modules; the head says they are outside the promise and removes
+    // items: users had them.
+    let base = crate_with_unpromised_modules(false);
+    let base: Vec<(&str, &str)> = base.iter().map(|(p, t)| (p.as_str(), t.as_str())).collect();
+    let head = crate_with_unpromised_modules(true);
+    let text = |path: &str| head.iter().find(|(p, _)| p == path).unwrap().1.clone();
+    let lib = text("src/lib.rs").replace("    pub fn dump(level: u8) {}\n", "");
+    let raw = text("src/raw.rs").replace("input: &str", "input: &[u8]");
+    let axis = api_after(&base, &[("src/lib.rs", &lib), ("src/raw.rs", &raw)]);
+    assert_fails(&axis, &["dump", "parse"]);
+}

@@ -2,6 +2,7 @@
 //! any package of a packaged project, not a type checker's plugin, not a module whose own
 //! docstring withdraws it from the compatibility promise.
 
+use crate::api::promise::declares_no_promise;
 use crate::api::visibility::{Read, Visibility};
 
 pub(crate) fn scope(path: &str, dirs: &[&str], source: &str, read: Read) -> Visibility {
@@ -188,27 +189,4 @@ fn module_docstring(source: &str) -> Option<&str> {
         .find(|q| body.starts_with(q))?;
     let inner = &body[quote.len()..];
     inner.find(quote).map(|end| &inner[..end])
-}
-
-/// Whether a module's own documentation withdraws it from the compatibility promise:
-/// marshmallow's `types.py` ("This module is provisional. Types may be modified, added, and
-/// removed between minor releases."), "not part of the public API", "experimental: these
-/// functions may change without notice". Read at each side, so a module that says so only at
-/// the head still had its base promise.
-fn declares_no_promise(doc: &str) -> bool {
-    static NO_PROMISE: std::sync::LazyLock<Option<regex::Regex>> = std::sync::LazyLock::new(|| {
-        regex::Regex::new(
-                r"(?ix)
-                \b(this|the)\s+(module|package|api|interface)\b[^.]{0,40}?\b(is|are)\s+(considered\s+)?
-                    (provisional|experimental|unstable|internal|private)\b
-                | \bnot\s+(a\s+)?part\s+of\s+(the\s+|our\s+|its\s+)?(public|stable|supported)\s+api\b
-                | \b(module|package|apis?|interfaces?|functions?|classes|types|names|signatures|features?)\b
-                    [^.]{0,30}?\b(may|can|might|will|could)\s+(change|be\s+changed|be\s+modified|be\s+removed|break)\b
-                    [^.]{0,60}?\b(without\s+(notice|warning|deprecation)|between\s+(minor\s+|patch\s+)?
-                    (releases|versions)|in\s+any\s+release|at\s+any\s+time)\b",
-            )
-            .ok()
-    });
-    let text: String = doc.split_whitespace().collect::<Vec<_>>().join(" ");
-    NO_PROMISE.as_ref().is_some_and(|re| re.is_match(&text))
 }

@@ -1,6 +1,7 @@
 //! Rust: `pub` items (not `pub(crate)`), their fields, variants, trait members and inherent
-//! methods. `#[doc(hidden)]` items and items behind `cfg(test)` or an opt-in unstable `cfg`
-//! flag are not part of the stable surface.
+//! methods. `#[doc(hidden)]` items, items behind `cfg(test)` or an opt-in unstable `cfg`
+//! flag, and inline modules whose docs withdraw them from the crate's promise are not part of
+//! the stable surface.
 
 use std::collections::BTreeSet;
 
@@ -833,13 +834,23 @@ fn item(
             }
             "const_item" | "static_item" => out.add(key.clone(), constant(node, src, &key)),
             "mod_item" => {
-                if let Some(body) = node.child_by_field_name("body") {
+                if let Some(body) = node.child_by_field_name("body")
+                    && !withdrawn(node, body, src)
+                {
                     items(body, src, &|_| true, out, &format!("{key}::"));
                 }
             }
             _ => {}
         }
     }
+}
+
+/// Whether the inline module `node` (its body `body`) is one its own docs withdraw from the
+/// crate's compatibility promise (see `super::promise`): its items are no API.
+fn withdrawn(node: Node, body: Node, src: Src) -> bool {
+    std::str::from_utf8(src.0).is_ok_and(|text| {
+        super::promise::declaration_withdrawn(text, node.start_byte(), body.start_byte() + 1)
+    })
 }
 
 /// A `const` or `static`: the value is not the contract; the type is.

@@ -5,6 +5,7 @@ pub(crate) mod foreign;
 pub(crate) mod generated;
 pub(crate) mod manifest;
 pub(crate) mod modules;
+mod promise;
 pub(crate) mod renamed;
 pub(crate) mod scope;
 

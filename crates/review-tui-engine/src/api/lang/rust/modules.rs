@@ -19,6 +19,9 @@ pub(super) struct Declared {
     /// outside the crate's semver promise, as its items would be one by one (see
     /// `rust::stable`).
     pub(super) opt_in: bool,
+    /// A declaration's own docs (outer, or an inline module's inner ones) say the module is
+    /// outside the crate's compatibility promise (see `super::promise`).
+    pub(super) withdrawn: bool,
 }
 
 impl Declared {
@@ -34,6 +37,9 @@ impl Declared {
                 .fold(None, |public, d| Some(public.unwrap_or(false) || d.public)),
             doc_hidden: found.iter().any(|d| attributes_above_hide(text, d.start)),
             opt_in: !found.is_empty() && found.iter().all(|d| opt_in_above(text, d.start)),
+            withdrawn: found
+                .iter()
+                .any(|d| super::promise::declaration_withdrawn(text, d.start, d.end)),
         }
     }
 
@@ -48,18 +54,21 @@ impl Declared {
                 public: None,
                 doc_hidden: false,
                 opt_in: false,
+                withdrawn: false,
             };
         };
         let mut declared = Declared {
             public: None,
             doc_hidden: false,
             opt_in: true,
+            withdrawn: false,
         };
         for capture in pattern.captures_iter(text) {
             let public = capture.get(1).is_some() && capture.get(2).is_none();
             declared.public = Some(declared.public.unwrap_or(false) || public);
-            let start = capture.get(0).map_or(0, |m| m.start());
+            let (start, end) = capture.get(0).map_or((0, 0), |m| (m.start(), m.end()));
             declared.doc_hidden |= attributes_above_hide(text, start);
+            declared.withdrawn |= super::promise::declaration_withdrawn(text, start, end);
             declared.opt_in &= opt_in_above(text, start);
         }
         declared.opt_in &= declared.public.is_some();
@@ -180,7 +189,8 @@ pub(super) fn mod_declarations(
 /// inline `#[doc(hidden)]` module: regex 0.1 re-exported its private engine through
 /// `#[doc(hidden)] pub mod internal { pub use program::{Program, Inst}; }`, which makes those
 /// names reachable only outside the documented API, as `#[doc(hidden)] pub mod x;` does; nor
-/// those inside an unstable macro block (tokio's `cfg_unstable! { … }`).
+/// those inside an inline module whose docs withdraw it from the crate's promise, nor those
+/// inside an unstable macro block (tokio's `cfg_unstable! { … }`).
 pub(super) fn pub_uses(text: &str) -> Vec<&str> {
     // Read once per changed file behind a private module and per module file above it: the
     // searches are memchr's, and the hidden modules are looked for only in a text with a
@@ -210,7 +220,8 @@ pub(super) fn pub_uses(text: &str) -> Vec<&str> {
 }
 
 /// The byte ranges of the bodies of inline modules declared `#[doc(hidden)]`
-/// (`#[doc(hidden)] pub mod internal { … }`), and of unstable macro blocks
+/// (`#[doc(hidden)] pub mod internal { … }`) or whose docs withdraw them from the crate's
+/// promise (a `pub use` there makes a name reachable only outside it), and of unstable macro blocks
 /// ([`unstable_macro_blocks`]). A string holding an unbalanced brace can only shorten or
 /// lengthen the range it is in.
 fn hidden_inline_modules(text: &str) -> Vec<std::ops::Range<usize>> {
@@ -218,7 +229,9 @@ fn hidden_inline_modules(text: &str) -> Vec<std::ops::Range<usize>> {
         .unwrap_or_else(|| inline_modules_by_pattern(text));
     let mut out = Vec::new();
     for found in modules {
-        if !attributes_above_hide(text, found.start) {
+        if !attributes_above_hide(text, found.start)
+            && !super::promise::declaration_withdrawn(text, found.start, found.end)
+        {
             continue;
         }
         out.push(found.end..block_end(text, found.end));

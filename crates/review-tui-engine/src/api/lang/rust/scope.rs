@@ -1,7 +1,8 @@
 //! Which Rust files carry an API, and which of their names: not a binary, unpublished or
 //! proc-macro crate, nor code outside its `src/`; a file behind a private `mod` exports only
 //! what an ancestor (or a public module naming it from the root) re-exports with `pub use`;
-//! nothing behind `#[doc(hidden)]` or an opt-in unstable `cfg`.
+//! nothing behind `#[doc(hidden)]` or an opt-in unstable `cfg`, nor in a module whose own
+//! docs (or an enclosing module's) withdraw it from the crate's compatibility promise.
 
 use std::collections::BTreeSet;
 
@@ -164,6 +165,17 @@ pub(crate) fn scope(path: &str, read: Read) -> Visibility {
     if segments.last() == Some(&"mod") {
         segments.pop();
     }
+    // The module's own docs, or an enclosing module's, say it is outside the crate's promise
+    // (its submodules inherit that): read from this side's texts.
+    const WITHDRAWN: Visibility = Visibility::NotApi(
+        "its documentation, or an enclosing module's, says it is outside the crate's \
+         compatibility promise",
+    );
+    if super::promise::file_withdrawn(&lib_text)
+        || read(path).is_some_and(|text| super::promise::file_withdrawn(&text))
+    {
+        return WITHDRAWN;
+    }
     if segments == ["lib"] {
         return Visibility::Exported;
     }
@@ -206,6 +218,9 @@ pub(crate) fn scope(path: &str, read: Read) -> Visibility {
         // macros, outside the documented API, as cargo-semver-checks reads it too.
         if declared.doc_hidden {
             return Visibility::NotApi("inside a `#[doc(hidden)]` module (not the documented API)");
+        }
+        if declared.withdrawn {
+            return WITHDRAWN;
         }
         if declared.opt_in {
             return Visibility::NotApi(
@@ -256,6 +271,13 @@ pub(crate) fn scope(path: &str, read: Read) -> Visibility {
                 dir = module_dir;
             }
         }
+    }
+    if ancestors
+        .iter()
+        .skip(1)
+        .any(|text| super::promise::file_withdrawn(text))
+    {
+        return WITHDRAWN;
     }
     match private_from {
         None => Visibility::Exported,
@@ -529,15 +551,19 @@ fn public_module_texts(src: &str, lib_text: &str, read: Read) -> Vec<String> {
             // A public path through a `#[doc(hidden)]` or opt-in module is no documented path
             // (tokio's `#[doc(hidden)] pub mod support;` re-exports `crate::future::poll_fn`
             // for its own macros; `mod future;` is private).
-            let at = capture.get(0).map_or(0, |m| m.start());
-            if attributes_above_hide(&text, at) || opt_in_above(&text, at) {
+            let (at, end) = capture.get(0).map_or((0, 0), |m| (m.start(), m.end()));
+            if attributes_above_hide(&text, at)
+                || opt_in_above(&text, at)
+                || super::promise::declaration_withdrawn(&text, at, end)
+            {
                 continue;
             }
             let name = &capture[1];
             let module_dir = format!("{dir}/{name}");
             let found =
                 read(&format!("{module_dir}.rs")).or_else(|| read(&format!("{module_dir}/mod.rs")));
-            if let Some(child) = found {
+            // Nor through a module whose own docs withdraw it from the crate's promise.
+            if let Some(child) = found.filter(|child| !super::promise::file_withdrawn(child)) {
                 out.push(child.clone());
                 queue.push((child, module_dir, depth + 1));
             }

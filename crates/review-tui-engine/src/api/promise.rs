@@ -1,0 +1,70 @@
+//! Whether a module's own documentation withdraws it from the compatibility promise: one
+//! notion for every language that reads a module's documentation (a Python module's
+//! docstring, a Rust module's `//!` or outer `///` docs). Below the languages, which each
+//! find the text; what the text says is decided here.
+
+/// Whether a module's documentation says it is outside the compatibility promise:
+/// "This module is provisional. Types may be modified, added, and removed between minor
+/// releases.", "not part of the public API", "experimental: these functions may change
+/// without notice", "does not follow the same stability guarantees as the rest of the crate".
+/// Callers read it at each side, so a module that says so only at the head still had its
+/// base promise.
+pub(crate) fn declares_no_promise(doc: &str) -> bool {
+    static NO_PROMISE: std::sync::LazyLock<Option<regex::Regex>> = std::sync::LazyLock::new(|| {
+        regex::Regex::new(
+            r"(?ix)
+            \b(this|the)\s+(module|package|api|interface)\b[^.]{0,40}?\b(is|are)\s+(considered\s+)?
+                (provisional|experimental|unstable|internal|private)\b
+            | \bnot\s+(a\s+)?part\s+of\s+(the\s+|our\s+|its\s+)?(public|stable|supported)\s+api\b
+            | \b(module|package|apis?|interfaces?|functions?|classes|types|names|signatures|features?)\b
+                [^.]{0,30}?\b(may|can|might|will|could)\s+(change|be\s+changed|be\s+modified|be\s+removed|break)\b
+                [^.]{0,60}?\b(without\s+(notice|warning|deprecation)|between\s+(minor\s+|patch\s+)?
+                (releases|versions)|in\s+any\s+release|at\s+any\s+time)\b
+            | \b(this|the)\s+(module|package|api|interface)\b[^.]{0,60}?
+                \b(does\s+not|doesn't|do\s+not|don't)\s+follow\s+(the\s+)?(same\s+|usual\s+)?
+                (semver|semantic\s+versioning|stability|compatibility)\s+(guarantees?|promises?|rules)\b
+            | \b(this|the)\s+(module|package|api|interface)\b[^.]{0,40}?\b(is|are)\s+
+                (not\s+(subject\s+to|covered\s+by|bound\s+by)|exempt\s+from)\s+(the\s+|any\s+|our\s+|its\s+)?
+                (semver|semantic\s+versioning|stability\s+guarantees?|compatibility\s+guarantees?)\b",
+        )
+        .ok()
+    });
+    let text: String = doc.split_whitespace().collect::<Vec<_>>().join(" ");
+    NO_PROMISE.as_ref().is_some_and(|re| re.is_match(&text))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_module_doc_that_withdraws_the_promise_says_so_in_words() {
+        for withdrawn in [
+            "This module is provisional. Types may be modified, added, and removed between \
+             minor releases.",
+            "Helpers. Not part of the public API.",
+            "Experimental: these functions may change without notice.",
+            "The interface is considered unstable.",
+            "Exposes some library internals.\n\nThis module does not follow the same \
+             stability guarantees as the rest of the crate and is not guaranteed to be \
+             compatible between minor versions.",
+            "Raw bindings. This module is not covered by semver.",
+        ] {
+            assert!(declares_no_promise(withdrawn), "{withdrawn}");
+        }
+        for promised in [
+            "Support for the experimental HTTP/3 protocol.",
+            "Values that may change between calls are cached without notice.",
+            "Stable helpers, covered by the crate's semver guarantees.",
+            "The order of iteration is unspecified and may differ.",
+            "Parsing follows the same rules as the standard library.",
+            // What the words say of some items only, not of the module.
+            "Use the feature flag to use them. They are not covered by semantic versioning \
+             guarantees until stabilized.",
+            "This reminds you that you are outside of the normal semver guarantees. Semver \
+             exempt methods are marked as such.",
+        ] {
+            assert!(!declares_no_promise(promised), "{promised}");
+        }
+    }
+}
