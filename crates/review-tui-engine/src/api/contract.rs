@@ -20,6 +20,7 @@ use super::callers::{
 use super::compare::{ApiChange, Severity, Types, compare, item_severity, type_parameter_names};
 use super::declared::{Declared, prepares_a_later_major};
 use super::lang;
+use super::lang::go::interfaces;
 use super::lang::java::closed;
 use super::lang::python::application::command_scripts;
 use super::lang::python::declared::python_reach;
@@ -1179,6 +1180,25 @@ fn refine(
         foreign::keep_public(head, &|name| {
             public_type(name, &file.path, index, &read_head)
         });
+    }
+    // A Go interface is its method set, flattened through its package's interfaces at each
+    // side: an embedded interface renamed with the same methods changes nothing.
+    if grammar == Grammar::Go {
+        let base_path = file.old_path.as_deref().unwrap_or(&file.path);
+        let list_base = |dir: &str| sources.base_names(dir);
+        let list_head = |dir: &str| sources.head_names(dir);
+        if interfaces::embeds_by_name(base) {
+            interfaces::flatten(
+                base,
+                &interfaces::package_of(base_path, &read_base, &list_base),
+            );
+        }
+        if interfaces::embeds_by_name(head) {
+            interfaces::flatten(
+                head,
+                &interfaces::package_of(&file.path, &read_head, &list_head),
+            );
+        }
     }
     if grammar == Grammar::Java {
         let closing = |name: &str, source: Option<&String>, read: Read| {

@@ -2310,3 +2310,61 @@ fn rust_a_promise_withdrawn_in_the_same_change_still_held_at_the_base() {
     let axis = api_after(&base, &[("src/lib.rs", &lib), ("src/raw.rs", &raw)]);
     assert_fails(&axis, &["dump", "parse"]);
 }
+
+const GO_CMDABLE: &str = "package redis\n\nimport \"context\"\n\ntype Cmdable interface {\n\tPing(ctx context.Context) error\n\tgearsCmdable\n}\n";
+const GO_GEARS: &str = "package redis\n\nimport \"context\"\n\ntype gearsCmdable interface {\n\tLoad(ctx context.Context, name string) error\n}\n";
+
+#[test]
+fn go_an_interface_is_its_method_set_flattened_through_its_packages_interfaces() {
+    let go_mod = ("go.mod", "module example.com/redis\n\ngo 1.22\n");
+    let base = [go_mod, ("commands.go", GO_CMDABLE), ("gears.go", GO_GEARS)];
+    // The embedded interface renamed (and exported), its methods the same: no user's code
+    // changes.
+    let rename = |text: &str| text.replace("gearsCmdable", "GearsCmdable");
+    let renamed = api_after(
+        &base,
+        &[
+            ("commands.go", &rename(GO_CMDABLE)),
+            ("gears.go", &rename(GO_GEARS)),
+        ],
+    );
+    assert_clears(&renamed);
+    // Renamed to one with another method: every implementation of `Cmdable` must add it.
+    let grown = rename(GO_GEARS).replace(
+        "error\n}",
+        "error\n\tDelete(ctx context.Context, name string) error\n}",
+    );
+    let axis = api_after(
+        &base,
+        &[("commands.go", &rename(GO_CMDABLE)), ("gears.go", &grown)],
+    );
+    assert_fails(&axis, &["`Cmdable.Delete`"]);
+}
+
+#[test]
+fn go_an_exported_interface_renamed_is_removed_unless_an_alias_keeps_its_name() {
+    let go_mod = ("go.mod", "module example.com/redis\n\ngo 1.22\n");
+    let exported = |text: &str| text.replace("gearsCmdable", "GearsCmdable");
+    let base_commands = exported(GO_CMDABLE);
+    let base_gears = exported(GO_GEARS);
+    let base = [
+        go_mod,
+        ("commands.go", base_commands.as_str()),
+        ("gears.go", base_gears.as_str()),
+    ];
+    let rename = |text: &str| text.replace("GearsCmdable", "TriggersCmdable");
+    let head_commands = rename(&base_commands);
+    let head_gears = rename(&base_gears);
+    let gone = api_after(
+        &base,
+        &[("commands.go", &head_commands), ("gears.go", &head_gears)],
+    );
+    assert_fails(&gone, &["`GearsCmdable` removed"]);
+    // `type GearsCmdable = TriggersCmdable`: the old name is the same interface.
+    let kept = format!("{head_gears}\ntype GearsCmdable = TriggersCmdable\n");
+    let aliased = api_after(
+        &base,
+        &[("commands.go", &head_commands), ("gears.go", &kept)],
+    );
+    assert_clears(&aliased);
+}

@@ -7,7 +7,7 @@ use tree_sitter::Node;
 use crate::api::text::{Src, named};
 use crate::api::{Item, Param, ParamKind, Surface};
 
-fn exported_name(name: &str) -> bool {
+pub(super) fn exported_name(name: &str) -> bool {
     name.chars().next().is_some_and(char::is_uppercase)
 }
 
@@ -175,7 +175,13 @@ fn parameters(list: Option<Node>, src: Src) -> Vec<Param> {
     params
 }
 
-fn callable(node: Node, src: Src, kind: &'static str, key: &str, parent: Option<&str>) -> Item {
+pub(super) fn callable(
+    node: Node,
+    src: Src,
+    kind: &'static str,
+    key: &str,
+    parent: Option<&str>,
+) -> Item {
     let skip: Vec<Node> = node.child_by_field_name("body").into_iter().collect();
     let mut item = Item::new(kind, key, src.canonical_without(node, &skip));
     item.params = Some(parameters(node.child_by_field_name("parameters"), src));
