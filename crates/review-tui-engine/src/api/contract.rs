@@ -418,16 +418,19 @@ fn weigh(
                 .iter()
                 .map(|change| format!("{} ({version})", describe(file.path, change))),
         ),
-        Bump::Compatible(described) => {
+        Bump::Compatible(_) | Bump::MovedBack { .. } => {
+            let (described, line) = match bumped {
+                Bump::MovedBack {
+                    described,
+                    from,
+                    to,
+                } => (Some(described), Some((to, from))),
+                Bump::Compatible(described) => (described, None),
+                _ => (None, None),
+            };
             let mut unbumped = Findings::default();
-            unbumped_breaks(
-                file,
-                incompatible,
-                weighing.releases,
-                weighing.types,
-                weighing.context,
-                &mut unbumped,
-            );
+            let line = line.as_ref().map(|(to, from)| (to.as_str(), from.as_str()));
+            unbumped_breaks(file, incompatible, weighing, line, &mut unbumped);
             let permitted = (!at_release())
                 .then(|| permitted_by_the_change(weighing.declared, described.as_deref()))
                 .flatten();
@@ -815,15 +818,17 @@ fn deliberate_breaks(
     }
 }
 
-/// Breaks without a version bump: failing, unless no release shipped what broke.
+/// Breaks without a version bump: failing, unless no release shipped what broke. `line`:
+/// the version the manifest moved back to and the one it moved from (see
+/// [`Bump::MovedBack`]): the releases of that line are the ones that count.
 fn unbumped_breaks(
     file: &FileSurfaces<'_>,
     incompatible: &[&ApiChange],
-    releases: &Releases,
-    types: &Types,
-    context: &Context<'_>,
+    weighing: &Weighing<'_, '_>,
+    line: Option<(&str, &str)>,
     found: &mut Findings,
 ) {
+    let (releases, types, context) = (weighing.releases, weighing.types, weighing.context);
     let read_either = |path: &str| (context.read_head)(path).or_else(|| (context.read_base)(path));
     let list_either = |dir: &str| {
         let names = (context.list_head)(dir);
@@ -838,7 +843,18 @@ fn unbumped_breaks(
         list: &list_either,
     };
     let package = package_of(weighed_path(file, context), file.grammar, either);
-    let release = package.as_ref().and_then(|package| releases.last(package));
+    let release = package.as_ref().and_then(|package| match line {
+        Some((version, _)) => releases.last_at_most(package, version),
+        None => releases.last(package),
+    });
+    // Which release was compared, for the findings: on a line moved back, say so.
+    let names = |release: &Release| match line {
+        Some((to, from)) => format!(
+            "{}, of the {to} line the version moved back to from {from}",
+            release.names()
+        ),
+        None => release.names(),
+    };
     // Asked of the base's package: what the base published is what a user may have.
     let base_files = Files {
         read: context.read_base,
@@ -869,7 +885,7 @@ fn unbumped_breaks(
                 found.unreleased.push(format!(
                     "{} (not in {})",
                     describe(file.path, change),
-                    release.names()
+                    names(release)
                 ));
             }
             // more-itertools #875 made `sample`'s `strict` keyword-only: a
@@ -879,7 +895,7 @@ fn unbumped_breaks(
                 Some(form) => found.unreleased.push(format!(
                     "{} (not in {}, whose `{}` the head still accepts)",
                     describe(file.path, change),
-                    release.names(),
+                    names(release),
                     cut(&form)
                 )),
                 None => found.failing.push(describe(file.path, change)),

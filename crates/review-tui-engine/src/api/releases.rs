@@ -163,11 +163,24 @@ impl<'a> Releases<'a> {
     /// `sub`); tags without one (`v1.2.3`, `1.2.3`) count for the package at the
     /// repository's root, or for any package when no tag names another.
     pub(crate) fn last(&self, package: &Package) -> Option<Rc<Release>> {
-        let key = package.names.clone();
+        self.last_up_to(package, None)
+    }
+
+    /// [`Releases::last`] among the releases of `package` whose version is at most
+    /// `version`: the line a manifest moved back to (`1.0.1` → `0.5.0`, a revert of the
+    /// change that began the newer line) continues from those, whose users never had the
+    /// newer line's API.
+    pub(crate) fn last_at_most(&self, package: &Package, version: &str) -> Option<Rc<Release>> {
+        self.last_up_to(package, Some(version))
+    }
+
+    fn last_up_to(&self, package: &Package, at_most: Option<&str>) -> Option<Rc<Release>> {
+        let mut key = package.names.clone();
+        key.extend(at_most.map(|v| format!("<= {v}")));
         if let Some(known) = self.last.borrow().get(&key) {
             return known.clone();
         }
-        let found = self.find_last(package).map(Rc::new);
+        let found = self.find_last(package, at_most).map(Rc::new);
         self.last.borrow_mut().insert(key, found.clone());
         found
     }
@@ -183,14 +196,20 @@ impl<'a> Releases<'a> {
         if repo.is_shallow() {
             return false;
         }
-        let by_commit = self.tagged_commits(repo, package);
+        let by_commit = self.tagged_commits(repo, package, None);
         !by_commit.is_empty()
             && lines_of_release(repo, base, &|oid| by_commit.contains_key(&oid))
                 .is_some_and(|lines| lines.is_empty())
     }
 
-    /// The commits the tags of `package` name (see [`Releases::last`] for which are its).
-    fn tagged_commits(&self, repo: &Repository, package: &Package) -> HashMap<Oid, Vec<&Tag>> {
+    /// The commits the tags of `package` name (see [`Releases::last`] for which are its),
+    /// those of versions at most `at_most` when given.
+    fn tagged_commits(
+        &self,
+        repo: &Repository,
+        package: &Package,
+        at_most: Option<&str>,
+    ) -> HashMap<Oid, Vec<&Tag>> {
         let names: HashSet<String> = package.names.iter().map(|n| normalise(n)).collect();
         let tags = self.tags();
         let generic = |t: &Tag| GENERIC.contains(&t.prefix.as_str());
@@ -198,7 +217,9 @@ impl<'a> Releases<'a> {
             package.root.is_empty() || tags.iter().all(|t| generic(t) || names.contains(&t.prefix));
         let mut by_commit: HashMap<Oid, Vec<&Tag>> = HashMap::new();
         for tag in tags {
-            if !(names.contains(&tag.prefix) || (bare_count && generic(tag))) {
+            if !(names.contains(&tag.prefix) || (bare_count && generic(tag)))
+                || at_most.is_some_and(|most| order(&tag.version) > order(most))
+            {
                 continue;
             }
             let Ok(commit) = repo
@@ -212,10 +233,10 @@ impl<'a> Releases<'a> {
         by_commit
     }
 
-    fn find_last(&self, package: &Package) -> Option<Release> {
+    fn find_last(&self, package: &Package, at_most: Option<&str>) -> Option<Release> {
         let (repo, base) = self.repo?;
         let names: HashSet<String> = package.names.iter().map(|n| normalise(n)).collect();
-        let by_commit = self.tagged_commits(repo, package);
+        let by_commit = self.tagged_commits(repo, package, at_most);
         if by_commit.is_empty() {
             return None;
         }

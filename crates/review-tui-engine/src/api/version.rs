@@ -24,6 +24,15 @@ pub(crate) enum Bump {
     /// and the next release's number is not chosen yet. On a PR or an unreleased range a break
     /// warns that the next release must bump 0.x; on a release it is as [`Bump::Compatible`].
     PendingZero(String),
+    /// The version moved back to an older line (`1.0.1 → 0.5.0`, a revert of the change that
+    /// began the newer one): the next release continues that line, so what counts is what
+    /// its releases shipped, those of a version at most the head's (`to`).
+    MovedBack {
+        /// The manifest and its version at the head, as [`Bump::Compatible`] says it.
+        described: String,
+        from: String,
+        to: String,
+    },
 }
 
 /// The package holding a file, as the tags of its releases may name it.
@@ -166,6 +175,11 @@ pub(crate) fn bump(
                     _ => Bump::PendingZero(described),
                 }
             }
+            Some(before) if !module_path && numbers(&after) < numbers(&before) => Bump::MovedBack {
+                described,
+                from: before,
+                to: after,
+            },
             _ => Bump::Compatible(Some(described)),
         };
     }

@@ -907,3 +907,60 @@ fn a_go_module_before_its_first_release_tag_has_no_contract_to_break() {
     let axis = before_the_first_release(&crate_at(WITH_MAKE_MUT), "v1.6.0", "src/bytes.rs", BYTES);
     assert_eq!(axis.verdict, AxisVerdict::Fail, "{}", axis.detail);
 }
+
+/// A history where `0.5.0` was released (tag `v0.5.0`, without `make_mut`), then a newer
+/// line `1.0.1` added `make_mut` and was released (tag `v1.0.1`); the PR sets the manifest to
+/// `version` with `bytes` as `src/bytes.rs`.
+fn moved_back(version: &str, bytes: &str) -> Axis {
+    let cargo = |version: &str| CARGO.replace("1.6.0", version);
+    let old = cargo("0.5.0");
+    let repo = Repo::new(&[
+        ("Cargo.toml", old.as_str()),
+        ("src/lib.rs", LIB),
+        ("src/bytes.rs", BYTES),
+    ]);
+    git(&repo.path(), &["checkout", "-q", "main"]);
+    git(&repo.path(), &["tag", "-a", "-m", "v0.5.0", "v0.5.0"]);
+    repo.write("Cargo.toml", &cargo("1.0.1"));
+    repo.write("src/bytes.rs", WITH_MAKE_MUT);
+    repo.commit("the 1.0 line");
+    git(&repo.path(), &["tag", "-a", "-m", "v1.0.1", "v1.0.1"]);
+    git(&repo.path(), &["checkout", "-q", "-B", "pr"]);
+    repo.write("Cargo.toml", &cargo(version));
+    repo.write("src/bytes.rs", bytes);
+    repo.commit("revert to the 0.5 line");
+    axis(&repo)
+}
+
+#[test]
+fn a_version_moved_back_to_an_older_line_answers_to_that_lines_releases() {
+    // rust-url #946 reverted idna 1.0.1 to 0.5.0: what 1.0 added and the revert removes was
+    // never in a release of the 0.5 line its next release continues.
+    let reverted = moved_back("0.5.0", BYTES);
+    assert_eq!(reverted.verdict, AxisVerdict::Warn, "{}", reverted.detail);
+    for part in [
+        "`Bytes::make_mut` removed",
+        "not in v0.5.0, the last release, of the 0.5.0 line the version moved back to from 1.0.1",
+    ] {
+        assert!(
+            reverted.detail.contains(part),
+            "{part:?} not in {}",
+            reverted.detail
+        );
+    }
+    // What that line's release had still counts: `len` was in v0.5.0.
+    let without_len = BYTES.replace(
+        "    pub fn len(&self) -> usize {\n        self.len\n    }\n",
+        "",
+    );
+    let broken = moved_back("0.5.0", &without_len);
+    assert_eq!(broken.verdict, AxisVerdict::Fail, "{}", broken.detail);
+    assert!(
+        broken.detail.contains("`Bytes::len` removed"),
+        "{}",
+        broken.detail
+    );
+    // Moved below every release: no release of that line is known, the break fails as before.
+    let below = moved_back("0.1.0", BYTES);
+    assert_eq!(below.verdict, AxisVerdict::Fail, "{}", below.detail);
+}
