@@ -892,11 +892,19 @@ fn unbumped_breaks(
             // parameter added after v10.3.0, whose `sample` the head still takes
             // every call of. What broke was never released.
             (Some(release), _) => match released_form(releases, release, file, change, types) {
-                Some(form) => found.unreleased.push(format!(
+                Some(InRelease::Accepted(form)) => found.unreleased.push(format!(
                     "{} (not in {}, whose `{}` the head still accepts)",
                     describe(file.path, change),
                     names(release),
                     cut(&form)
+                )),
+                // rust-url #946: idna 0.2.3 named `verify_dns_length` (a field), yet declared
+                // no such function in `uts46.rs`.
+                Some(InRelease::Absent) => found.unreleased.push(format!(
+                    "{} (not in {}: its `{}` there declares no such item)",
+                    describe(file.path, change),
+                    names(release),
+                    file.path
                 )),
                 None => found.failing.push(describe(file.path, change)),
             },
@@ -1395,28 +1403,41 @@ fn moved_to_module_file(key: &str, file: &FileSurfaces, all: &[FileSurfaces]) ->
     })
 }
 
-/// The form `change`'s item had in the file in every read of `release`, when each of them
-/// is one the head's item still accepts: the change breaks only what came after the
-/// release. `None` when a release lacks the file or the item, or the head breaks it too.
+/// What `release` had of `change`'s item, read from the file in each of its commits.
+enum InRelease {
+    /// A form the head's item still accepts (its form in the first read that has it).
+    Accepted(String),
+    /// No read of the file declares the item: it came after the release.
+    Absent,
+}
+
+/// What `release` had of `change`'s item (a removed or changed one): no read of the file
+/// declares it, or every read that does has a form the head's item still accepts, so the
+/// change breaks only what came after the release. `None` when a release lacks the file or
+/// cannot be read, or the head breaks a released form.
 fn released_form(
     releases: &Releases,
     release: &Release,
     file: &FileSurfaces,
     change: &ApiChange,
     types: &Types,
-) -> Option<String> {
-    let head = file.head.items.get(&change.key)?;
+) -> Option<InRelease> {
     change.base.as_ref()?;
+    let head = file.head.items.get(&change.key);
     let mut form = None;
     for source in releases.sources(release, file.path)? {
         let surface = extract(file.grammar, source.as_bytes(), &|_| true).ok()?;
-        let released = surface.items.get(&change.key)?;
-        if item_severity(released, head, types) == Some(Severity::Incompatible) {
-            return None;
+        let Some(released) = surface.items.get(&change.key) else {
+            continue;
+        };
+        match head {
+            Some(head) if item_severity(released, head, types) != Some(Severity::Incompatible) => {
+                form.get_or_insert_with(|| released.form.clone());
+            }
+            _ => return None,
         }
-        form.get_or_insert_with(|| released.form.clone());
     }
-    form
+    Some(form.map_or(InRelease::Absent, InRelease::Accepted))
 }
 
 /// Unchanged files that use `key` of `home`, resolved through their imports (see

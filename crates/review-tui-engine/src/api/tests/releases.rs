@@ -964,3 +964,47 @@ fn a_version_moved_back_to_an_older_line_answers_to_that_lines_releases() {
     let below = moved_back("0.1.0", BYTES);
     assert_eq!(below.verdict, AxisVerdict::Fail, "{}", below.detail);
 }
+
+#[test]
+fn an_item_the_releases_file_does_not_declare_is_unreleased_though_its_name_is_there() {
+    // rust-url #946: idna 0.2.3 had a `verify_dns_length` field, not the function 1.0 added
+    // and the revert removed.
+    let config = "pub struct Config {\n    pub verify_dns_length: bool,\n}\n";
+    let released = format!("{BYTES}\n{config}");
+    let with_function = format!(
+        "{released}\npub fn verify_dns_length(name: &str) -> bool {{\n    name.len() < 254\n}}\n"
+    );
+    let axis = after_release(
+        &[
+            ("Cargo.toml", CARGO),
+            ("src/lib.rs", "pub mod bytes;\n"),
+            ("src/bytes.rs", &released),
+        ],
+        &["v1.6.0"],
+        &[("src/bytes.rs", &with_function)],
+        &[("src/bytes.rs", &released)],
+    );
+    assert_eq!(axis.verdict, AxisVerdict::Warn, "{}", axis.detail);
+    assert!(
+        axis.detail.contains(
+            "`verify_dns_length` removed (base `pub fn verify_dns_length(name: &str) -> bool` → \
+             head: none) (not in v1.6.0, the last release: its `src/bytes.rs` there declares no \
+             such item)"
+        ),
+        "{}",
+        axis.detail
+    );
+    // The field the release had, removed: a break.
+    let without_field = released.replace("    pub verify_dns_length: bool,\n", "");
+    let axis = after_release(
+        &[
+            ("Cargo.toml", CARGO),
+            ("src/lib.rs", "pub mod bytes;\n"),
+            ("src/bytes.rs", &released),
+        ],
+        &["v1.6.0"],
+        &[],
+        &[("src/bytes.rs", &without_field)],
+    );
+    assert_eq!(axis.verdict, AxisVerdict::Fail, "{}", axis.detail);
+}
