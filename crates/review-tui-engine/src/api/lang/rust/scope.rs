@@ -165,19 +165,8 @@ pub(crate) fn scope(path: &str, read: Read) -> Visibility {
     if segments.last() == Some(&"mod") {
         segments.pop();
     }
-    // The module's own docs, or an enclosing module's, say it is outside the crate's promise
-    // (its submodules inherit that): read from this side's texts.
-    const WITHDRAWN: Visibility = Visibility::NotApi(
-        "its documentation, or an enclosing module's, says it is outside the crate's \
-         compatibility promise",
-    );
-    if super::promise::file_withdrawn(&lib_text)
-        || read(path).is_some_and(|text| super::promise::file_withdrawn(&text))
-    {
-        return WITHDRAWN;
-    }
     if segments == ["lib"] {
-        return Visibility::Exported;
+        return withdrawn(&[lib_text]).unwrap_or(Visibility::Exported);
     }
     // Walk down from the crate root, one module at a time: a plain `mod b;` in the file
     // that holds `a` is `a/b.rs` or `a/b/mod.rs`, while `#[path = "…"]` loads any file as
@@ -220,7 +209,10 @@ pub(crate) fn scope(path: &str, read: Read) -> Visibility {
             return Visibility::NotApi("inside a `#[doc(hidden)]` module (not the documented API)");
         }
         if declared.withdrawn {
-            return WITHDRAWN;
+            return Visibility::NotApi(
+                "in a module whose declaration's docs say it is outside the crate's \
+                 compatibility promise",
+            );
         }
         if declared.opt_in {
             return Visibility::NotApi(
@@ -272,17 +264,27 @@ pub(crate) fn scope(path: &str, read: Read) -> Visibility {
             }
         }
     }
-    if ancestors
-        .iter()
-        .skip(1)
-        .any(|text| super::promise::file_withdrawn(text))
-    {
-        return WITHDRAWN;
+    let own = read(path);
+    if let Some(withdrawn) = withdrawn(&ancestors).or_else(|| withdrawn(own.as_slice())) {
+        return withdrawn;
     }
     match private_from {
         None => Visibility::Exported,
         Some(first_private) => re_exports(&modules[..=first_private], &ancestors, &at("src"), read),
     }
+}
+
+/// Why a Rust file is no API when the inner docs of a module file on its way down from the
+/// crate root (`texts`: the root, the modules above it, the file itself) say that module is
+/// outside the crate's promise, which its submodules inherit; read from one side's texts.
+fn withdrawn(texts: &[String]) -> Option<Visibility> {
+    texts
+        .iter()
+        .any(|text| super::promise::file_withdrawn(text))
+        .then_some(Visibility::NotApi(
+            "its documentation, or an enclosing module's, says it is outside the crate's \
+             compatibility promise",
+        ))
 }
 
 /// What a file behind the private module `modules.last()` (its path from the crate root)
