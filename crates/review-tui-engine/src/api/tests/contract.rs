@@ -2368,3 +2368,17 @@ fn go_an_exported_interface_renamed_is_removed_unless_an_alias_keeps_its_name() 
     );
     assert_clears(&aliased);
 }
+
+#[test]
+fn rust_a_name_a_promised_path_re_exports_from_a_withdrawn_module_is_api() {
+    // `pub use raw::parse;` at the root: users reach `parse` through the promised root,
+    // whatever `raw`'s own docs say; `raw`'s other items stay outside the promise.
+    let base = crate_with_unpromised_modules(true);
+    let mut base: Vec<(String, String)> = base;
+    base[1].1.push_str("pub use raw::parse;\n");
+    let base: Vec<(&str, &str)> = base.iter().map(|(p, t)| (p.as_str(), t.as_str())).collect();
+    let raw = base[5].1.replace("input: &str", "input: &[u8]");
+    let axis = api_after(&base, &[("src/raw.rs", &raw), ("src/raw/nested.rs", "")]);
+    assert_fails(&axis, &["`parse`"]);
+    assert!(!axis.detail.contains("deep"), "{}", axis.detail);
+}

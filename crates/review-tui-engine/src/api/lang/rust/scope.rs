@@ -165,8 +165,11 @@ pub(crate) fn scope(path: &str, read: Read) -> Visibility {
     if segments.last() == Some(&"mod") {
         segments.pop();
     }
+    if let Some(withdrawn) = withdrawn(&lib_text) {
+        return withdrawn;
+    }
     if segments == ["lib"] {
-        return withdrawn(&[lib_text]).unwrap_or(Visibility::Exported);
+        return Visibility::Exported;
     }
     // Walk down from the crate root, one module at a time: a plain `mod b;` in the file
     // that holds `a` is `a/b.rs` or `a/b/mod.rs`, while `#[path = "…"]` loads any file as
@@ -178,6 +181,7 @@ pub(crate) fn scope(path: &str, read: Read) -> Visibility {
     let mut dir = at("src");
     let mut rest: Vec<&str> = segments;
     let mut private_from: Option<usize> = None;
+    let mut withdrawn_from: Option<usize> = None;
     while !rest.is_empty() {
         let parent = ancestors.last().cloned().unwrap_or_default();
         let loaded = path_modules(&parent, parent_dir(&parent_path))
@@ -208,11 +212,9 @@ pub(crate) fn scope(path: &str, read: Read) -> Visibility {
         if declared.doc_hidden {
             return Visibility::NotApi("inside a `#[doc(hidden)]` module (not the documented API)");
         }
-        if declared.withdrawn {
-            return Visibility::NotApi(
-                "in a module whose declaration's docs say it is outside the crate's \
-                 compatibility promise",
-            );
+        // Outside the promise, like a private module: only what a promised path re-exports.
+        if declared.withdrawn && withdrawn_from.is_none() {
+            withdrawn_from = Some(modules.len());
         }
         if declared.opt_in {
             return Visibility::NotApi(
@@ -264,27 +266,42 @@ pub(crate) fn scope(path: &str, read: Read) -> Visibility {
             }
         }
     }
-    let own = read(path);
-    if let Some(withdrawn) = withdrawn(&ancestors).or_else(|| withdrawn(own.as_slice())) {
-        return withdrawn;
-    }
-    match private_from {
+    let withdrawn_from = first_withdrawn(withdrawn_from, &ancestors, read(path));
+    match private_from.into_iter().chain(withdrawn_from).min() {
         None => Visibility::Exported,
-        Some(first_private) => re_exports(&modules[..=first_private], &ancestors, &at("src"), read),
+        // Re-exported from inside the withdrawn module is no promised path.
+        Some(first) => {
+            let above = withdrawn_from.map_or(ancestors.len(), |at| at + 1);
+            let ancestors = &ancestors[..above.min(ancestors.len())];
+            re_exports(&modules[..=first], ancestors, &at("src"), read)
+        }
     }
 }
 
-/// Why a Rust file is no API when the inner docs of a module file on its way down from the
-/// crate root (`texts`: the root, the modules above it, the file itself) say that module is
-/// outside the crate's promise, which its submodules inherit; read from one side's texts.
-fn withdrawn(texts: &[String]) -> Option<Visibility> {
-    texts
+/// The first module on the way down to a file withdrawn from the crate's promise: by its
+/// declaration's docs (`declared`, found on the way), or by its file's inner docs
+/// (`ancestors[k]` is the file of module `k - 1`, `own` the file itself, the last module).
+fn first_withdrawn(
+    declared: Option<usize>,
+    ancestors: &[String],
+    own: Option<String>,
+) -> Option<usize> {
+    let by_docs = ancestors
         .iter()
-        .any(|text| super::promise::file_withdrawn(text))
-        .then_some(Visibility::NotApi(
-            "its documentation, or an enclosing module's, says it is outside the crate's \
-             compatibility promise",
-        ))
+        .chain(own.as_ref())
+        .skip(1)
+        .position(|text| super::promise::file_withdrawn(text));
+    declared.into_iter().chain(by_docs).min()
+}
+
+/// Why a Rust crate is no API when its root's inner docs say it is outside its own promise.
+/// A module below whose docs say so (on its declaration, or inside its file) is read as a
+/// private one instead: only what a promised path re-exports is API, and its submodules
+/// inherit that; read from one side's texts.
+fn withdrawn(root: &str) -> Option<Visibility> {
+    super::promise::file_withdrawn(root).then_some(Visibility::NotApi(
+        "its crate root's documentation says it is outside the compatibility promise",
+    ))
 }
 
 /// What a file behind the private module `modules.last()` (its path from the crate root)
