@@ -24,6 +24,7 @@ mod line_facts;
 mod printer;
 mod repo;
 mod rule;
+mod samples;
 mod scan;
 mod seen_before;
 mod spec;

@@ -121,6 +121,8 @@ pub(crate) struct LineLogic {
     pub printer_ok: bool,
     /// Stay quiet in test code: test paths, and Rust code after `#[cfg(test)]`/`mod tests`.
     pub skip_tests: bool,
+    /// Stay quiet in sample code no package ships (see [`super::samples`]).
+    pub skip_samples: bool,
     /// Stay quiet on a line that begins inside a string literal opened above (see
     /// [`crate::diff::LineStart::in_string`]).
     pub skip_strings: bool,
@@ -359,6 +361,7 @@ fn compile_logic(
                 import_probe_ok: spec.import_probe_ok,
                 printer_ok: spec.printer_ok,
                 skip_tests: spec.skip_tests,
+                skip_samples: spec.skip_samples,
                 skip_strings: spec.skip_strings,
                 library_only: spec.library_only,
                 moved_ok: spec.moved_ok.unwrap_or(true),
