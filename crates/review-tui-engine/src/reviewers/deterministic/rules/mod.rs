@@ -42,6 +42,7 @@ pub use examples::ExampleProblem;
 pub use finding::REVIEWER;
 pub use glob::Glob;
 pub use rule::{DEFAULT_CONFIDENCE, RULE_CATEGORIES, Rule, RuleMeta};
+pub(crate) use samples::python_packages;
 pub use scan::{ScanOptions, ScanResult};
 pub use spec::ContextScope;
 
