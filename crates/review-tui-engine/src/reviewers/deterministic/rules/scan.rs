@@ -20,7 +20,7 @@ use super::samples::Samples;
 use super::seen_before::SeenBefore;
 use super::spec::ContextScope;
 use super::statement::statement_at;
-use super::syntax::Syntax;
+use super::syntax::{CodeAt, Syntax};
 use super::unsafe_before::UnsafeBefore;
 use crate::diff::{CodeLexer, Diff, FileDiff, Hunk, Language, Line, LineKind, LineStart, Side};
 use crate::review::fingerprint::{normalize_code, normalize_line};
@@ -771,31 +771,19 @@ impl<'a> Scan<'a> {
         }
         // The statement holding the line, for the rules that read it: parsed only now that the
         // line matched.
+        let code = CodeAt {
+            hunk: here.hunk,
+            at: here.at,
+            column: found.start(),
+            side: here.side,
+        };
         let statement = (logic.context == ContextScope::Statement)
-            .then(|| {
-                statement_at(
-                    texts.syntax,
-                    here.file.language,
-                    here.hunk,
-                    here.at,
-                    found.start(),
-                    here.side,
-                )
-            })
+            .then(|| statement_at(texts.syntax, code))
             .flatten();
         if logic.import_probe_ok && statement.as_ref().is_some_and(|s| s.import_probe) {
             return false;
         }
-        if logic.printer_ok
-            && in_printer(
-                texts.syntax,
-                here.file.language,
-                here.hunk,
-                here.at,
-                found.start(),
-                here.side,
-            )
-        {
+        if logic.printer_ok && in_printer(texts.syntax, code) {
             return false;
         }
         if logic.context_require.is_some() || logic.context_forbid.is_some() {
