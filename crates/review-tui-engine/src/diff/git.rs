@@ -28,11 +28,12 @@ pub fn merge_base_diff_text(
         .tree()
         .map_err(|e| DiffError::git(format!("reading the tree of {head}"), e))?;
 
-    let mut options = DiffOptions::new();
-    let mut diff = repo
-        .diff_tree_to_tree(Some(&old_tree), Some(&new_tree), Some(&mut options))
-        .map_err(|e| DiffError::git(format!("diffing {merge_base}..{head}"), e))?;
-    find_renames(repo, &mut diff)?;
+    let diff = diff_with_renames(
+        repo,
+        &old_tree,
+        &new_tree,
+        &format!("diffing {merge_base}..{head}"),
+    )?;
 
     let odb = repo
         .odb()
@@ -158,10 +159,43 @@ pub fn merge_base_diff(repo: &Repository, base: &str, head: &str) -> Result<Diff
     parse(&merge_base_diff_text(repo, base, head)?)
 }
 
-/// Renames as `git diff` detects them by default.
-fn find_renames(repo: &Repository, diff: &mut git2::Diff<'_>) -> Result<(), DiffError> {
+/// The tree diff from `old` to `new` with renames as `git diff` detects them by default.
+///
+/// Similarity reads both files' contents. A repository whose object store lacks one (a
+/// snapshot without its large files, a partial clone whose promisor cannot be reached) would
+/// refuse the whole review for a file it may not even need; there the renames are those of
+/// identical contents (compared by id, no contents read), the other pairs stay a deletion and
+/// an addition, and the side the store lacks is named unavailable when the patch is printed.
+/// `action` names the diff in an error.
+fn diff_with_renames<'r>(
+    repo: &'r Repository,
+    old: &git2::Tree<'_>,
+    new: &git2::Tree<'_>,
+    action: &str,
+) -> Result<git2::Diff<'r>, DiffError> {
+    let tree_diff = || {
+        repo.diff_tree_to_tree(Some(old), Some(new), Some(&mut DiffOptions::new()))
+            .map_err(|e| DiffError::git(action, e))
+    };
+    let mut diff = tree_diff()?;
+    match diff.find_similar(Some(&mut rename_options(repo, false))) {
+        Ok(()) => Ok(diff),
+        Err(e) if e.code() == git2::ErrorCode::NotFound => {
+            // Rebuilt: a search that failed half-way may have marked some pairs already.
+            let mut diff = tree_diff()?;
+            diff.find_similar(Some(&mut rename_options(repo, true)))
+                .map_err(|e| DiffError::git("detecting renames", e))?;
+            Ok(diff)
+        }
+        Err(e) => Err(DiffError::git("detecting renames", e)),
+    }
+}
+
+/// Rename detection as git's defaults have it; `exact` compares ids only.
+fn rename_options(repo: &Repository, exact: bool) -> DiffFindOptions {
     let mut find = DiffFindOptions::new();
     find.renames(true);
+    find.exact_match_only(exact);
     // libgit2 gives up on renames past 200 candidates, git past 1000: keep git's numbers on
     // large pull requests unless the repository configures its own limit.
     let rename_limit = repo
@@ -169,8 +203,7 @@ fn find_renames(repo: &Repository, diff: &mut git2::Diff<'_>) -> Result<(), Diff
         .and_then(|config| config.get_i32("diff.renameLimit"))
         .map_or(1000, |limit| usize::try_from(limit).unwrap_or(1000));
     find.rename_limit(rename_limit);
-    diff.find_similar(Some(&mut find))
-        .map_err(|e| DiffError::git("detecting renames", e))
+    find
 }
 
 /// Commits past this many are not read for renames (the oldest ones): a history that long is
@@ -218,10 +251,12 @@ pub fn earlier_names(
             .tree()
             .and_then(|old| Ok((old, commit.tree()?)))
             .map_err(|e| DiffError::git(format!("reading the trees of {id}"), e))?;
-        let mut diff = repo
-            .diff_tree_to_tree(Some(&old_tree), Some(&new_tree), None)
-            .map_err(|e| DiffError::git(format!("diffing {id} with its parent"), e))?;
-        find_renames(repo, &mut diff)?;
+        let diff = diff_with_renames(
+            repo,
+            &old_tree,
+            &new_tree,
+            &format!("diffing {id} with its parent"),
+        )?;
         // Applied after reading them all: a commit that swaps two names moves both.
         let mut moved = Vec::new();
         let path = |file: git2::DiffFile<'_>| file.path().map(|p| p.to_string_lossy().into_owned());
@@ -319,6 +354,68 @@ mod tests {
         );
         let diff = merge_base_diff(&repo, "main", "head").unwrap();
         assert_eq!(diff.files[0].unavailable, Some(Unavailable::Both));
+    }
+
+    /// A repository whose `main` holds `base` and whose `head` holds `head` (path, text).
+    fn two_trees(
+        dir: &std::path::Path,
+        base: &[(&str, &str)],
+        head: &[(&str, &str)],
+    ) -> Repository {
+        let repo = Repository::init_bare(dir).unwrap();
+        let sig = git2::Signature::now("t", "t@example.com").unwrap();
+        let commit = |files: &[(&str, &str)], parents: &[&Commit<'_>], name: &str| {
+            let mut tree = repo.treebuilder(None).unwrap();
+            for (path, text) in files {
+                let blob = repo.blob(text.as_bytes()).unwrap();
+                tree.insert(path, blob, 0o100644).unwrap();
+            }
+            let tree = repo.find_tree(tree.write().unwrap()).unwrap();
+            let id = repo.commit(None, &sig, &sig, name, &tree, parents).unwrap();
+            repo.reference(&format!("refs/heads/{name}"), id, true, name)
+                .unwrap();
+            id
+        };
+        let base_id = commit(base, &[], "main");
+        let base_commit = repo.find_commit(base_id).unwrap();
+        commit(head, &[&base_commit], "head");
+        drop(base_commit);
+        repo
+    }
+
+    #[test]
+    fn a_blob_rename_detection_cannot_read_leaves_the_review_with_exact_renames() {
+        // A deleted file whose contents the store lacks (a snapshot without its large files)
+        // and an added file: similarity cannot be measured. The review goes on, the missing
+        // side named; a file moved unchanged is still a rename.
+        let scratch = tempfile::tempdir().unwrap();
+        let moved = "fn moved() {}\n";
+        let lost = "a large build output\n".repeat(40);
+        let repo = two_trees(
+            scratch.path(),
+            &[("tool.bin", &lost), ("old.rs", moved)],
+            &[
+                ("new.rs", moved),
+                ("added.rs", &"fn added() {}\n".repeat(40)),
+            ],
+        );
+        lose(
+            scratch.path(),
+            git2::Oid::hash_object(git2::ObjectType::Blob, lost.as_bytes()).unwrap(),
+        );
+
+        let diff = merge_base_diff(&repo, "main", "head").unwrap();
+        let file = |path: &str| {
+            diff.files
+                .iter()
+                .find(|f| f.path == path)
+                .unwrap_or_else(|| panic!("{path}: {diff:#?}"))
+        };
+        assert_eq!(file("tool.bin").unavailable, Some(Unavailable::Base));
+        assert_eq!(file("new.rs").old_path.as_deref(), Some("old.rs"));
+        assert_eq!(file("added.rs").unavailable, None);
+        let names = earlier_names(&repo, "main", "head").unwrap();
+        assert_eq!(names.get("new.rs"), Some(&vec!["old.rs".to_string()]));
     }
 
     #[test]

@@ -41,6 +41,11 @@ const TEST_DIRS: &[&str] = &[
     "ui_tests",
     "e2e",
     "androidTest",
+    // Fuzz harnesses (cargo-fuzz's `fuzz/fuzz_targets/`, OSS-Fuzz's `fuzzing/`): programs that
+    // feed the library generated input to find its crashes, built by the fuzzer, never shipped.
+    "fuzz",
+    "fuzz_targets",
+    "fuzzing",
 ];
 
 /// Extensions of source files that can be tests by their name alone.
@@ -462,6 +467,26 @@ mod tests {
             "src/attestation.rs",
             "src/latest.ts",
             "docs/test.md",
+        ] {
+            assert!(!is_test_path(path), "{path}");
+        }
+    }
+
+    #[test]
+    fn fuzz_harnesses_are_test_code() {
+        for path in [
+            "fuzz/fuzz_targets/parse.rs",
+            "crates/url/fuzz/fuzz_targets/roundtrip.rs",
+            "fuzzing/fuzz_decode.py",
+            "fuzz/src/lib.rs",
+        ] {
+            assert!(is_test_path(path), "{path}");
+        }
+        for path in [
+            "src/fuzzy.rs",
+            "src/fuzzy/match.rs",
+            "fuzz.rs",
+            "src/defuzz/a.go",
         ] {
             assert!(!is_test_path(path), "{path}");
         }

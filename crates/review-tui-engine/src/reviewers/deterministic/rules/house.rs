@@ -19,64 +19,9 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
+use super::counterpart::Counterpart;
 use super::repo::Repo;
 use crate::diff::FileDiff;
-
-/// One lint a rule stands for, as `tool:name` in a rule file.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) enum Counterpart {
-    /// A clippy lint (`clippy:panic`): `[lints.clippy]` of a manifest, a crate root's
-    /// `#![deny(clippy::panic)]`, or `-D clippy::panic` in the Cargo config or CI.
-    Clippy(String),
-    /// An ESLint rule (`eslint:no-console`), in any ESLint (or oxlint) configuration file.
-    Eslint(String),
-    /// A Biome rule (`biome:noConsole`), in `biome.json(c)`.
-    Biome(String),
-    /// A ruff or flake8 code (`ruff:T201`), selected by a prefix of it (`T20`, `T`, `ALL`).
-    Ruff(String),
-}
-
-/// A counterpart a rule file names wrongly.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub(crate) enum CounterpartError {
-    #[error("`{0}` is not `tool:lint` (e.g. `clippy:panic`)")]
-    NotToolAndLint(String),
-    #[error("unknown tool `{tool}` in `{text}`; known: clippy, eslint, biome, ruff, flake8")]
-    UnknownTool { tool: String, text: String },
-}
-
-impl Counterpart {
-    pub(crate) fn parse(text: &str) -> Result<Counterpart, CounterpartError> {
-        let (tool, name) = text
-            .split_once(':')
-            .map(|(tool, name)| (tool.trim(), name.trim().trim_start_matches(':')))
-            .filter(|(_, name)| !name.is_empty())
-            .ok_or_else(|| CounterpartError::NotToolAndLint(text.to_string()))?;
-        let name = name.to_string();
-        Ok(match tool {
-            "clippy" => Counterpart::Clippy(name.replace('-', "_")),
-            "eslint" => Counterpart::Eslint(name),
-            "biome" => Counterpart::Biome(name),
-            "ruff" | "flake8" => Counterpart::Ruff(name.to_ascii_uppercase()),
-            other => {
-                return Err(CounterpartError::UnknownTool {
-                    tool: other.to_string(),
-                    text: text.to_string(),
-                });
-            }
-        })
-    }
-
-    /// How the lint is named to a person: `clippy::panic`, `no-console`, `T201`.
-    pub(crate) fn display(&self) -> String {
-        match self {
-            Counterpart::Clippy(name) => format!("clippy::{name}"),
-            Counterpart::Eslint(name) | Counterpart::Biome(name) | Counterpart::Ruff(name) => {
-                name.clone()
-            }
-        }
-    }
-}
 
 /// The answers, read once per rule and folder (lint configuration) or file (house style).
 #[derive(Default)]
@@ -116,10 +61,13 @@ impl House {
         let Some(root) = project.worktree else {
             return true;
         };
-        let asked = self.configured(rule, root, project.files, &file.path)
+        let asked = (self.configured(rule, root, project.files, &file.path)
             || rule
                 .marker
-                .is_some_and(|marker| self.styled(rule, marker, root, &file.path, number));
+                .is_some_and(|marker| self.styled(rule, marker, root, &file.path, number)))
+            && !self
+                .read(root, &file.path)
+                .is_some_and(|text| super::suppressed::suppressed(rule.counterparts, text, number));
         if !asked {
             *self.quiet.entry(rule.index).or_default() += 1;
         }
@@ -496,9 +444,40 @@ fn flake8_selects(text: &str, code: &str) -> bool {
     false
 }
 
+/// Whether `text` (the `unsafe` block a match opens, or the matched lines) holds an operation
+/// the rule asks about whatever the house (`anyway`). A match lying inside a match of `unless`
+/// on its own line is no such operation: `let w: libc::winsize = mem::zeroed();` zeroes a C
+/// plain-data type, for which all zero bytes is a valid value, where `mem::zeroed()` of a
+/// Rust type (a reference, an enum, a `NonNull`) needs the invariant the rule asks for.
+pub(super) fn asks_anyway(anyway: &Regex, unless: Option<&Regex>, text: &str) -> bool {
+    text.lines().any(|line| {
+        anyway.find_iter(line).any(|found| {
+            !unless.is_some_and(|unless| {
+                unless
+                    .find_iter(line)
+                    .any(|u| u.start() <= found.start() && found.end() <= u.end())
+            })
+        })
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_operation_the_exception_covers_on_its_line_is_not_asked_anyway() {
+        let anyway = Regex::new(r"\btransmute\b|\bmem::zeroed\b").unwrap();
+        let unless = Regex::new(r":\s*[a-z_:]+\s*=\s*(?:std::)?mem::zeroed\(\)").unwrap();
+        let c_zeroed = "unsafe {\n    let mut w: libc::winsize = std::mem::zeroed();\n}";
+        assert!(!asks_anyway(&anyway, Some(&unless), c_zeroed));
+        assert!(asks_anyway(&anyway, None, c_zeroed));
+        // Another asked operation on the same line or in the block is still asked.
+        let both = "let w: libc::winsize = mem::zeroed(); let k = transmute(w);";
+        assert!(asks_anyway(&anyway, Some(&unless), both));
+        let rust_type = "let p: NonNull<u8> = mem::zeroed();";
+        assert!(asks_anyway(&anyway, Some(&unless), rust_type));
+    }
 
     #[test]
     fn each_configuration_form_reads_the_lint_and_its_level() {

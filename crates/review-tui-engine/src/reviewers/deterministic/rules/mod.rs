@@ -11,6 +11,7 @@
 mod build_backend;
 mod catalog;
 mod checks;
+mod counterpart;
 mod coverage;
 mod error;
 mod examples;
@@ -29,6 +30,7 @@ mod scan;
 mod seen_before;
 mod spec;
 mod statement;
+mod suppressed;
 mod syntax;
 mod unsafe_before;
 mod workflow_reach;

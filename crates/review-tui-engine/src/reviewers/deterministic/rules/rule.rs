@@ -3,9 +3,9 @@
 use regex::Regex;
 
 use super::checks::Check;
+use super::counterpart::Counterpart;
 use super::error::RuleError;
 use super::glob::{self, Glob};
-use super::house::Counterpart;
 use super::spec::{ContextScope, ExampleSpec, ExamplesSpec, RuleSpec};
 use crate::diff::{Language, Side};
 use crate::review::node::{Category, Effort, Kind, Priority, Severity};
@@ -158,6 +158,8 @@ pub(crate) struct LineLogic {
     pub house_marker: Option<Regex>,
     /// Found in what the match opens, the rule fires whatever the house asks.
     pub asked_anyway: Option<Regex>,
+    /// On an `asked_anyway` match's line, what makes that match no such operation.
+    pub asked_anyway_unless: Option<Regex>,
 }
 
 #[derive(Debug, Clone, Default)]
@@ -311,6 +313,12 @@ fn compile_logic(
         |field: &str, text: &Option<String>| text.as_deref().map(|t| regex(field, t)).transpose();
 
     let logic = match (&spec.pattern, &spec.check) {
+        (Some(_), None) if spec.asked_anyway_unless.is_some() && spec.asked_anyway.is_none() => {
+            return Err(err(
+                "asked_anyway_unless",
+                "narrows `asked_anyway`: it needs `asked_anyway`".into(),
+            ));
+        }
         (Some(_), None) if spec.asked_anyway.is_some() && spec.asked_by.is_empty() => {
             return Err(err(
                 "asked_anyway",
@@ -388,6 +396,7 @@ fn compile_logic(
                     .map_err(|reason| err("asked_by", reason.to_string()))?,
                 house_marker: optional("house_marker", &spec.house_marker)?,
                 asked_anyway: optional("asked_anyway", &spec.asked_anyway)?,
+                asked_anyway_unless: optional("asked_anyway_unless", &spec.asked_anyway_unless)?,
             }))
         }
         (None, Some(name)) => {
@@ -410,6 +419,7 @@ fn compile_logic(
                 ("asked_by", !spec.asked_by.is_empty()),
                 ("house_marker", spec.house_marker.is_some()),
                 ("asked_anyway", spec.asked_anyway.is_some()),
+                ("asked_anyway_unless", spec.asked_anyway_unless.is_some()),
                 ("forbid", !forbid.is_empty()),
             ];
             if let Some((field, _)) = line_only.iter().find(|(_, set)| *set) {

@@ -11,7 +11,7 @@ use super::checks::{Check, CheckContext, first_changed_line};
 use super::coverage::{CappedRule, Coverage, SkipReason, SkippedFile, skip_reason};
 use super::finding::{Location, as_sample_note, node};
 use super::go_results::GoResults;
-use super::house::{Asked, House};
+use super::house::{Asked, House, asks_anyway};
 use super::line_facts::LineFacts;
 use super::printer::in_printer;
 use super::repo::Repo;
@@ -697,15 +697,22 @@ impl<'a> Scan<'a> {
             .then(|| {
                 let number = line.new_line?;
                 let found = logic.pattern.find(&line.text)?;
-                self.unsafe_before.block_text(
+                let block = self.unsafe_before.block_text(
                     self.options.worktree.as_deref(),
                     file,
                     number,
                     found.start(),
-                )
+                )?;
+                // From the start of its line: what the block's value is bound to
+                // (`let n: DWORD = unsafe { mem::zeroed() }`) is part of what it does.
+                Some(format!("{}{block}", &line.text[..found.start()]))
             })
             .flatten();
-        anyway.is_match(block.as_deref().unwrap_or(text))
+        asks_anyway(
+            anyway,
+            logic.asked_anyway_unless.as_ref(),
+            block.as_deref().unwrap_or(text),
+        )
     }
 
     /// Whether the `unsafe` block the line opens only restates unsafe code of the old side.

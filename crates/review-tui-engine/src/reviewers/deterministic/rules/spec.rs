@@ -137,6 +137,10 @@ pub(crate) struct RuleSpec {
     /// rule fire whatever the house asks: an operation whose soundness is never a matter of
     /// style (`ptr::read` duplicating ownership, `mem::forget`).
     pub asked_anyway: Option<String>,
+    /// With `asked_anyway`: a regex read on the line of each of its matches; a match inside
+    /// one of this regex's matches is no such operation (`mem::zeroed()` of a C plain-data
+    /// type, for which all zero bytes is a valid value).
+    pub asked_anyway_unless: Option<String>,
     pub max_lines: Option<usize>,
     pub max_bytes: Option<usize>,
     pub examples: Option<ExamplesSpec>,

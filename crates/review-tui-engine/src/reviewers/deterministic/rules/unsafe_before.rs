@@ -38,6 +38,13 @@ pub(super) struct UnsafeBefore {
     /// [`Unsafe`]): each run of consecutive lines joined, runs on lines of their own; a line
     /// that restated a block is taken out.
     removed: Option<[String; 2]>,
+    /// The code of every line the change removed from its Rust files, unsafe or not, joined
+    /// the same way: read without parsing, it answers most blocks (new operations) before
+    /// any old side is parsed.
+    removed_anywhere: Option<String>,
+    /// Per file whose old side was read for [`Self::removed`] alone: in what unsafe code
+    /// each old line stood (the head is not parsed for it).
+    old_unsafe: HashMap<String, Option<Rc<Vec<Unsafe>>>>,
 }
 
 /// Where an old line stood: unsafe code of its own (a block), or the body of an `unsafe fn`,
@@ -125,9 +132,17 @@ impl UnsafeBefore {
                 return false;
             }
         }
+        // A line written nowhere among the removed lines restates nothing.
+        let anywhere = self
+            .removed_anywhere
+            .get_or_insert_with(|| removed_code(diff, |_, _| Some(BLOCK))[BLOCK].clone());
+        if !wanted.iter().all(|key| anywhere.contains(key.as_str())) {
+            return false;
+        }
+        let (files, old_only) = (&self.files, &mut self.old_unsafe);
         let removed = self
             .removed
-            .get_or_insert_with(|| removed_unsafe_code(diff, root, &mut self.files));
+            .get_or_insert_with(|| removed_unsafe_code(diff, root, files, old_only));
         take_all(removed, &wanted, enough)
     }
 
@@ -193,33 +208,56 @@ const BLOCK: usize = 0;
 const FN_BODY: usize = 1;
 
 /// The code of every line the diff removed from unsafe code, in every Rust file it changes:
-/// from blocks, and from `unsafe fn` bodies outside any block.
+/// from blocks, and from `unsafe fn` bodies outside any block. A file already read for its
+/// blocks lends its old side; the others have their old side alone parsed.
 fn removed_unsafe_code(
     diff: &Diff,
     root: &Path,
-    files: &mut HashMap<String, Option<Rc<Sides>>>,
+    files: &HashMap<String, Option<Rc<Sides>>>,
+    old_only: &mut HashMap<String, Option<Rc<Vec<Unsafe>>>>,
+) -> [String; 2] {
+    let mut old_unsafe = |file: &FileDiff| -> Option<Rc<Vec<Unsafe>>> {
+        if let Some(Some(sides)) = files.get(&file.path) {
+            return Some(Rc::new(sides.old_unsafe.clone()));
+        }
+        old_only
+            .entry(file.path.clone())
+            .or_insert_with(|| read_old_unsafe(root, file).map(Rc::new))
+            .clone()
+    };
+    let mut read: HashMap<String, Option<Rc<Vec<Unsafe>>>> = HashMap::new();
+    removed_code(diff, |file, old| {
+        let unsafe_rows = read
+            .entry(file.path.clone())
+            .or_insert_with(|| old_unsafe(file))
+            .clone()?;
+        match unsafe_rows.get((old as usize).wrapping_sub(1)) {
+            Some(Unsafe::Block) => Some(BLOCK),
+            Some(Unsafe::FnBody) => Some(FN_BODY),
+            _ => None,
+        }
+    })
+}
+
+/// The code of the lines the diff removed from its Rust files, in the pool `pool_of` gives
+/// each (`None`: left out): each run of consecutive old lines joined, runs on lines of their
+/// own.
+fn removed_code(
+    diff: &Diff,
+    mut pool_of: impl FnMut(&FileDiff, u32) -> Option<usize>,
 ) -> [String; 2] {
     let mut code = [String::new(), String::new()];
     for file in diff.files.iter().filter(|f| f.language == Language::Rust) {
         if file.deletions == 0 {
             continue;
         }
-        let Some(sides) = files
-            .entry(file.path.clone())
-            .or_insert_with(|| read_sides(root, file).map(Rc::new))
-            .clone()
-        else {
-            continue;
-        };
         let mut last: [Option<u32>; 2] = [None, None];
         for line in file.hunks.iter().flat_map(|h| h.lines.iter()) {
             let Some(old) = line.old_line.filter(|_| line.kind == LineKind::Removed) else {
                 continue;
             };
-            let pool = match sides.old_unsafe.get((old as usize).wrapping_sub(1)) {
-                Some(Unsafe::Block) => BLOCK,
-                Some(Unsafe::FnBody) => FN_BODY,
-                _ => continue,
+            let Some(pool) = pool_of(file, old) else {
+                continue;
             };
             if last[pool] != Some(old.wrapping_sub(1)) {
                 code[pool].push('\n');
@@ -272,25 +310,7 @@ fn read_sides(root: &Path, file: &FileDiff) -> Option<Sides> {
             });
         }
     });
-    let mut old_unsafe = vec![Unsafe::No; old.text.lines().count()];
-    if old.text.contains("unsafe") {
-        let old_tree = parser.parse(&old.text, None)?;
-        walk(Some(&old_tree), &mut |node| {
-            let (region, kind) = match node.kind() {
-                "unsafe_block" => (Some(node), Unsafe::Block),
-                "function_item" if is_unsafe_fn(node, &old.text) => {
-                    (node.child_by_field_name("body"), Unsafe::FnBody)
-                }
-                _ => (None, Unsafe::No),
-            };
-            if let Some(region) = region {
-                let (from, to) = (region.start_position().row, region.end_position().row);
-                for row in old_unsafe.iter_mut().take(to + 1).skip(from) {
-                    *row = (*row).max(kind);
-                }
-            }
-        });
-    }
+    let old_unsafe = unsafe_rows(&mut parser, &old.text)?;
     let added = file
         .hunks
         .iter()
@@ -305,6 +325,46 @@ fn read_sides(root: &Path, file: &FileDiff) -> Option<Sides> {
         old_unsafe,
         added,
     })
+}
+
+/// Reads `file`'s old side alone: in what unsafe code each of its lines stood.
+fn read_old_unsafe(root: &Path, file: &FileDiff) -> Option<Vec<Unsafe>> {
+    let head = if file.status == FileStatus::Deleted {
+        String::new()
+    } else {
+        let bytes = worktree_file::read_at_most(root, &file.path, MAX_FILE_BYTES).ok()??;
+        String::from_utf8(bytes).ok()?
+    };
+    let old = old_side(file, &head);
+    let mut parser = Parser::new();
+    parser
+        .set_language(&tree_sitter_rust::LANGUAGE.into())
+        .ok()?;
+    unsafe_rows(&mut parser, &old.text)
+}
+
+/// For each line of `text`, in what unsafe code it stands (parsed only when it says `unsafe`).
+fn unsafe_rows(parser: &mut Parser, text: &str) -> Option<Vec<Unsafe>> {
+    let mut old_unsafe = vec![Unsafe::No; text.lines().count()];
+    if text.contains("unsafe") {
+        let old_tree = parser.parse(text, None)?;
+        walk(Some(&old_tree), &mut |node| {
+            let (region, kind) = match node.kind() {
+                "unsafe_block" => (Some(node), Unsafe::Block),
+                "function_item" if is_unsafe_fn(node, text) => {
+                    (node.child_by_field_name("body"), Unsafe::FnBody)
+                }
+                _ => (None, Unsafe::No),
+            };
+            if let Some(region) = region {
+                let (from, to) = (region.start_position().row, region.end_position().row);
+                for row in old_unsafe.iter_mut().take(to + 1).skip(from) {
+                    *row = (*row).max(kind);
+                }
+            }
+        });
+    }
+    Some(old_unsafe)
 }
 
 /// Calls `visit` on every node of `tree`, parents first.

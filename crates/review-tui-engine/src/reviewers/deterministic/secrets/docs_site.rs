@@ -35,9 +35,27 @@ pub(super) fn docs_site_file(path: &str) -> bool {
                 .last()
                 .is_some_and(|dir| matches!(*dir, ".vitepress" | ".vuepress")))
         || (file == "conf.py" && in_site);
+    // What the site serves or renders for the browser: scripts, the components of the site
+    // generators (Vue, Svelte, Astro, MDX pages) and page templates (Nunjucks, Liquid,
+    // Handlebars, EJS).
     let browser = matches!(
         extension,
-        "js" | "mjs" | "cjs" | "ts" | "mts" | "jsx" | "tsx" | "vue" | "svelte" | "html" | "htm"
+        "js" | "mjs"
+            | "cjs"
+            | "ts"
+            | "mts"
+            | "jsx"
+            | "tsx"
+            | "vue"
+            | "svelte"
+            | "astro"
+            | "mdx"
+            | "html"
+            | "htm"
+            | "njk"
+            | "liquid"
+            | "hbs"
+            | "ejs"
     );
     config || (browser && in_site)
 }
@@ -93,6 +111,9 @@ mod tests {
             "docs/source/conf.py",
             "docs/extra/algolia.js",
             "docs/overrides/main.html",
+            "website/src/components/Navbar.astro",
+            "docs/src/pages/index.mdx",
+            "site/_includes/search.njk",
         ] {
             assert!(docs_site_file(path), "{path}");
         }
@@ -102,6 +123,7 @@ mod tests {
             "docs/plugins/algolia.py",
             "app/static/search.js",
             "config.mts",
+            "src/components/Navbar.astro",
         ] {
             assert!(!docs_site_file(path), "{path}");
         }

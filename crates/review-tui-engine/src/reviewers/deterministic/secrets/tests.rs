@@ -1631,11 +1631,18 @@ fn a_search_key_in_a_docs_sites_config_is_a_note() {
         "docsearch_app_id = 'BH4D9OD16A'\ndocsearch_algolia_api_key = '{key}'\n\
          docsearch_index_name = 'acme'\n"
     );
+    // A site component rendered for the browser (an Astro navbar initialising DocSearch).
+    let astro = format!(
+        "<div id=\"docsearch\"></div>\n<script>\n  import docsearch from '@docsearch/js';\n  \
+         docsearch({{\n    appId: 'NRR2XU4QSP',\n    apiKey: '{key}',\n    indexName: 'acme',\n    \
+         container: '#docsearch',\n  }});\n</script>\n"
+    );
     for (path, text) in [
         ("docs/extra/algolia.js", &script),
         ("website/docusaurus.config.js", &docusaurus),
         ("mkdocs.yml", &mkdocs),
         ("docs/source/conf.py", &sphinx),
+        ("website/src/components/Navbar.astro", &astro),
     ] {
         assert_eq!(priorities(path, text), vec![Priority::P2], "{path}");
     }

@@ -64,6 +64,66 @@ pub(super) fn go_sum_satisfies(go_mod: &str, go_sum: &str, module: &str, version
     holds("") && holds("/go.mod")
 }
 
+/// The other hashes the go command verifies the module of `go_mod_path` with: in workspace
+/// mode (a `go.work` in the module's folder or above that `use`s it), the go.sum of every
+/// module the workspace uses and its `go.work.sum` are read together, so a requirement another
+/// workspace module already locked needs nothing in this one's go.sum (a repository of several
+/// modules, each provider with its own go.mod, and an examples module requiring them all).
+/// Empty outside a workspace. `read` reads a file of the head.
+pub(super) fn go_workspace_sums(
+    go_mod_path: &str,
+    read: &dyn Fn(&str) -> Option<String>,
+) -> String {
+    let module = go_mod_path.rsplit_once('/').map_or("", |(dir, _)| dir);
+    let mut folder = Some(module);
+    while let Some(dir) = folder {
+        let at = |name: &str| {
+            if dir.is_empty() {
+                name.to_string()
+            } else {
+                format!("{dir}/{name}")
+            }
+        };
+        if let Some(work) = read(&at("go.work")) {
+            let used: Vec<String> = go_directives(&work, "use")
+                .into_iter()
+                .map(|path| normalize(&at(path.trim_matches('"'))))
+                .collect();
+            if !used.iter().any(|m| *m == normalize(module)) {
+                return String::new();
+            }
+            let mut sums = read(&at("go.work.sum")).unwrap_or_default();
+            for m in used {
+                let sum = if m.is_empty() {
+                    "go.sum".to_string()
+                } else {
+                    format!("{m}/go.sum")
+                };
+                sums.push('\n');
+                sums.push_str(&read(&sum).unwrap_or_default());
+            }
+            return sums;
+        }
+        folder = (!dir.is_empty()).then(|| dir.rsplit_once('/').map_or("", |(up, _)| up));
+    }
+    String::new()
+}
+
+/// `a/./b/../c` → `a/c`; `.` → the root (empty).
+fn normalize(path: &str) -> String {
+    let mut parts: Vec<&str> = Vec::new();
+    for part in path.split('/') {
+        match part {
+            "" | "." => {}
+            ".." => {
+                parts.pop();
+            }
+            other => parts.push(other),
+        }
+    }
+    parts.join("/")
+}
+
 /// The modules a `go.mod` replaces by a local directory (`./…`, `../…`, `/…`), at any version.
 fn locally_replaced(go_mod: &str) -> Vec<String> {
     go_directives(go_mod, "replace")

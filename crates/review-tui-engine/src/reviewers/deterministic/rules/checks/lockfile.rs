@@ -453,20 +453,33 @@ fn already_locked(
             .and_then(|root| crate::space::worktree_file::read(root, path).ok())
             .and_then(|bytes| String::from_utf8(bytes).ok())
     };
-    let Some(lock_text) = read(lock) else {
+    let Some(mut lock_text) = read(lock) else {
         return satisfied;
     };
     let go_mod = if ecosystem == Ecosystem::Go {
+        lock_text.push('\n');
+        lock_text.push_str(&super::lock_satisfies::go_workspace_sums(manifest, &read));
         read(manifest).unwrap_or_default()
     } else {
         String::new()
     };
-    let removed: BTreeSet<String> = changes
-        .iter()
-        .filter(|c| c.0 == Side::Left)
-        .filter_map(|c| dependency_name(ecosystem, c.2))
-        .collect();
+    let names_on = |side: Side| -> BTreeSet<String> {
+        changes
+            .iter()
+            .filter(|c| c.0 == side)
+            .filter_map(|c| dependency_name(ecosystem, c.2))
+            .collect()
+    };
+    let (removed, added) = (names_on(Side::Left), names_on(Side::Right));
     for &(side, _, text) in changes {
+        // A Go requirement removed asks nothing of go.sum: the go command reads only the hashes
+        // it needs and never fails on more (`go mod tidy` drops them later), and a module the
+        // base replaced by a local path had none.
+        if ecosystem == Ecosystem::Go && side == Side::Left {
+            // Only a module no longer required: a version moved is read on its new line.
+            satisfied.extend(dependency_name(ecosystem, text).filter(|name| !added.contains(name)));
+            continue;
+        }
         let Some(name) = dependency_name(ecosystem, text).filter(|_| side == Side::Right) else {
             continue;
         };

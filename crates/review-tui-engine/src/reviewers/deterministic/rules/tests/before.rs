@@ -353,3 +353,48 @@ fn a_new_block_that_duplicates_or_forgets_ownership_is_asked_whatever_the_house(
         Vec::<u32>::new()
     );
 }
+
+#[test]
+fn zeroing_c_plain_data_is_the_ffi_idiom_not_an_invariant_asked_whatever_the_house() {
+    // A terminal crate's new blocks zero `libc::winsize` and Win32's `INPUT_RECORD` before a
+    // system call fills them, in a file and a crate that write no `SAFETY:` comments: all zero
+    // bytes is a valid value of C's plain data. Zeroing a Rust type, or transmuting, is asked.
+    let plain = (
+        "Cargo.toml",
+        "[package]\nname = \"x\"\nversion = \"0.1.0\"\n",
+    );
+    let term = "pub fn width() -> u16 {\n    80\n}\n";
+    let base = [
+        plain,
+        ("src/lib.rs", "pub mod term;\n"),
+        ("src/term.rs", term),
+    ];
+    let with = |body: &str| {
+        format!("{term}\npub fn size(fd: i32) -> u16 {{\n    unsafe {{\n{body}\n    }}\n}}\n")
+    };
+    let c_types = with(
+        "        let mut w: libc::winsize = std::mem::zeroed();\n        let mut r: INPUT_RECORD = mem::zeroed();\n        libc::ioctl(fd, libc::TIOCGWINSZ, &mut w);\n        w.ws_col",
+    );
+    assert_eq!(
+        review(&base, &[("src/term.rs", Some(&c_types))], UNSAFE),
+        Vec::<u32>::new()
+    );
+    let inline = format!(
+        "{term}\npub fn events() -> u16 {{\n    let mut n: DWORD = unsafe {{ mem::zeroed() }};\n    n as u16\n}}\n"
+    );
+    assert_eq!(
+        review(&base, &[("src/term.rs", Some(&inline))], UNSAFE),
+        Vec::<u32>::new()
+    );
+    for asked in [
+        "        let p: NonNull<u8> = mem::zeroed();\n        p.as_ptr() as u16",
+        "        let mut w: libc::winsize = mem::zeroed();\n        let k: Key = mem::transmute(w.ws_row);\n        k.0",
+        "        let v = mem::zeroed::<Vec<u8>>();\n        v.len() as u16",
+    ] {
+        assert_eq!(
+            review(&base, &[("src/term.rs", Some(&with(asked)))], UNSAFE),
+            vec![6],
+            "{asked}"
+        );
+    }
+}

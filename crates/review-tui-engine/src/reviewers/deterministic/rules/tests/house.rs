@@ -368,3 +368,41 @@ fn the_review_configuration_can_ask_a_rule_the_project_does_not() {
     );
     assert_eq!(found, 0);
 }
+
+#[test]
+fn a_line_where_the_code_suppresses_the_lint_is_the_projects_answer() {
+    // A crate that denies `clippy::print_stderr` and allows it in the one function that warns
+    // of a bad directive (`#![allow(clippy::print_stderr)] // compatibility`): the linter is
+    // quiet there and so is the rule; the same print elsewhere is asked.
+    let rule = "rust/print-in-library";
+    let files: [(&str, &str); 2] = [
+        (
+            "Cargo.toml",
+            &format!("{CRATE}\n[lints.clippy]\nprint_stderr = \"deny\"\n"),
+        ),
+        ("src/lib.rs", "pub mod filter;\n"),
+    ];
+    let allowed = "pub fn build(errors: Vec<String>) {\n    #![allow(clippy::print_stderr)] // compatibility\n    for error in errors {\n        eprintln!(\"warning: {error}, ignoring it\");\n    }\n}\n";
+    let (found, _) = review(&files, "src/filter.rs", allowed, rule);
+    assert_eq!(found, 0);
+    let plain = allowed.replace("    #![allow(clippy::print_stderr)] // compatibility\n", "");
+    let (found, _) = review(&files, "src/filter.rs", &plain, rule);
+    assert_eq!(found, 1);
+    // ESLint's disable comment, where the project's ESLint asks for `no-console`.
+    let eslint = [
+        (
+            "package.json",
+            "{\n  \"name\": \"x\",\n  \"main\": \"index.js\"\n}\n",
+        ),
+        (
+            ".eslintrc.json",
+            "{ \"rules\": { \"no-console\": \"error\" } }\n",
+        ),
+    ];
+    let disabled = "export function warn(x) {\n  // eslint-disable-next-line no-console\n  console.log(x);\n  return x + 1;\n}\n";
+    let (found, _) = review(&eslint, "src/warn.js", disabled, "js/console-log");
+    assert_eq!(found, 0);
+    let asked = disabled.replace("  // eslint-disable-next-line no-console\n", "");
+    let (found, _) = review(&eslint, "src/warn.js", &asked, "js/console-log");
+    assert_eq!(found, 1);
+}

@@ -437,6 +437,60 @@ fn a_go_requirement_go_sum_already_satisfies_asks_nothing_of_it() {
         findings(&base, &[("example/go.mod", &missing)], MANIFEST_RULE),
         1
     );
+    // A module no longer required asks nothing of go.sum (a local module renamed to its `/v2`
+    // path, replaced by the same folder): go.sum may keep hashes the go command no longer reads.
+    let renamed = replaced
+        .replace("example.com/app =>", "example.com/app/v2 =>")
+        .replace(
+            "require example.com/app v1.1.0",
+            "require example.com/app/v2 v2.0.0",
+        );
+    assert_eq!(
+        findings(&base, &[("example/go.mod", &renamed)], MANIFEST_RULE),
+        0
+    );
+    let dropped = go_mod("v1.0.0", "").replace(
+        "	golang.org/x/sys v0.1.0 // indirect
+",
+        "",
+    );
+    assert_eq!(
+        findings(&base, &[("example/go.mod", &dropped)], MANIFEST_RULE),
+        0
+    );
+    // In a Go workspace the go command reads every used module's go.sum: a requirement a
+    // provider module of the same workspace already locked needs nothing in this one's.
+    let provider_sum =
+        "golang.org/x/net v0.3.0 h1:net3=\ngolang.org/x/net v0.3.0/go.mod h1:net3mod=\n";
+    let workspace = [
+        ("example/go.mod", &go_mod("v1.0.0", "") as &str),
+        ("example/go.sum", go_sum),
+        (
+            "go.work",
+            "go 1.24\n\nuse (\n\t./example\n\t./providers/net\n)\n",
+        ),
+        (
+            "providers/net/go.mod",
+            "module example.com/app/providers/net\n\ngo 1.24\n",
+        ),
+        ("providers/net/go.sum", provider_sum),
+    ];
+    assert_eq!(
+        findings(&workspace, &[("example/go.mod", &missing)], MANIFEST_RULE),
+        0
+    );
+    // A workspace that does not use the module lends it nothing.
+    let outside = [
+        workspace[0],
+        workspace[1],
+        ("go.work", "go 1.24\n\nuse ./providers/net\n"),
+        workspace[3],
+        workspace[4],
+    ];
+    assert_eq!(
+        findings(&outside, &[("example/go.mod", &missing)], MANIFEST_RULE),
+        1
+    );
     // A replace to another module (not a path) is downloaded: its requirement still asks.
     let elsewhere = replaced.replace("=> ../..", "=> example.com/fork v1.1.0");
     assert_eq!(

@@ -43,11 +43,32 @@ pub(super) fn scan_change(
     head: &[(&str, &str)],
     title: &str,
 ) -> Vec<crate::review::node::ReviewNode> {
-    scan_change_removing(base, head, &[], title)
+    scan_change_with(&BUILTIN, base, head, title)
+}
+
+/// [`scan_change`] with `catalog` (a configured one) instead of every built-in rule.
+pub(super) fn scan_change_with(
+    catalog: &Catalog,
+    base: &[(&str, &str)],
+    head: &[(&str, &str)],
+    title: &str,
+) -> Vec<crate::review::node::ReviewNode> {
+    scan_change_of(catalog, base, head, &[], title)
 }
 
 /// [`scan_change`] whose head also deletes the files `removed`.
 pub(super) fn scan_change_removing(
+    base: &[(&str, &str)],
+    head: &[(&str, &str)],
+    removed: &[&str],
+    title: &str,
+) -> Vec<crate::review::node::ReviewNode> {
+    scan_change_of(&BUILTIN, base, head, removed, title)
+}
+
+/// Commits `base`, then `head` over it deleting `removed`, and scans the change with `catalog`.
+fn scan_change_of(
+    catalog: &Catalog,
     base: &[(&str, &str)],
     head: &[(&str, &str)],
     removed: &[&str],
@@ -79,7 +100,7 @@ pub(super) fn scan_change_removing(
         title: title.into(),
         ..ScanOptions::default()
     };
-    BUILTIN.scan(&diff(&text), &options).nodes
+    catalog.scan(&diff(&text), &options).nodes
 }
 
 /// The findings of `rule` in the change from `base` to `head` (see [`scan_change`]), under a

@@ -353,7 +353,11 @@ fn a_ci_workflow_only_reindented_says_nothing_new() {
 }
 
 #[test]
-fn a_tools_official_installer_piped_to_a_shell_is_a_p3_with_its_reason() {
+fn a_tools_official_installer_piped_to_a_shell_is_an_opt_in_p3_with_its_reason() {
+    // Shipped off (none of 6 worth a question on code never tuned on); a branch's script stays on.
+    let default = Catalog::builtin().with_overrides(&crate::config::Config::default());
+    assert!(default.get("shell/curl-pipe-installer").is_none());
+    assert!(default.get("shell/curl-pipe-shell").is_some());
     let line = |command: &str| {
         format!(
             "diff --git a/.github/workflows/ci.yml b/.github/workflows/ci.yml\n--- a/.github/workflows/ci.yml\n+++ b/.github/workflows/ci.yml\n@@ -1,1 +1,2 @@\n jobs:\n+      - run: {command}\n"
@@ -619,6 +623,58 @@ fn a_rule_measured_near_useless_on_code_never_seen_is_off_unless_configured() {
     });
     let found = configured.scan(&diff(&big), &ScanOptions::default());
     assert_eq!(rule_hits(&found, "any/large-file-added").len(), 1);
+}
+
+#[test]
+fn removed_tests_and_locks_changed_alone_are_asked_only_where_configured() {
+    // On repositories the rules were never tuned on, 7 of 289 removed tests and 1 of 10 locks
+    // changed alone were worth a reviewer's question: both are off by default and asked where
+    // a repository enables them, each with its full logic.
+    let module = "def run(text):\n    return text.split()\n";
+    let tests = "import parse\n\ndef test_empty_input():\n    assert parse.run('') == []\n";
+    let removed = (
+        vec![("parse.py", module), ("tests/test_parse.py", tests)],
+        vec![("tests/test_parse.py", "import parse\n")],
+    );
+    let manifest = "{\n  \"name\": \"app\",\n  \"dependencies\": { \"left-pad\": \"^1.3.0\" }\n}\n";
+    let lock = "{\n  \"name\": \"app\",\n  \"lockfileVersion\": 3,\n  \"packages\": {\n    \"\": { \"name\": \"app\", \"dependencies\": { \"left-pad\": \"^1.3.0\" } }\n  }\n}\n";
+    let stray = (
+        vec![
+            (
+                "package.json",
+                "{\n  \"private\": true,\n  \"workspaces\": [\"packages/*\"]\n}\n",
+            ),
+            ("yarn.lock", "# yarn lockfile v1\n"),
+            ("packages/app/package.json", manifest),
+        ],
+        vec![("packages/app/package-lock.json", lock)],
+    );
+    let catalog = Catalog::builtin();
+    let default = catalog
+        .clone()
+        .with_overrides(&crate::config::Config::default());
+    let configured = catalog.with_overrides(&crate::config::Config {
+        enabled_rules: vec![
+            "any/removed-test".into(),
+            "deps/lockfile-without-manifest".into(),
+        ],
+        ..crate::config::Config::default()
+    });
+    type Change<'a> = (Vec<(&'a str, &'a str)>, Vec<(&'a str, &'a str)>);
+    let count = |catalog: &Catalog, (base, head): &Change<'_>, rule| {
+        scan_change_with(catalog, base, head, "Tidy the package")
+            .iter()
+            .filter(|n| n.rule.as_deref() == Some(rule))
+            .count()
+    };
+    for (change, rule) in [
+        (&removed, "any/removed-test"),
+        (&stray, "deps/lockfile-without-manifest"),
+    ] {
+        assert!(default.get(rule).is_none(), "{rule}");
+        assert_eq!(count(&default, change, rule), 0, "{rule}");
+        assert_eq!(count(&configured, change, rule), 1, "{rule}");
+    }
 }
 
 #[test]
