@@ -2,7 +2,10 @@
 //! copies, a project's examples, benches, docs and scripts beside its sources. Below both the
 //! scope decisions and the languages, which each ask it.
 
-use crate::diff::is_test_path;
+// Source roots (`src/`, Go's `pkg/`, Java's `src/main/java/`): below one, folders are the
+// language's packages and modules, which its own rules make public or not; the same notion
+// that tells sample code from a package's modules.
+use crate::diff::{is_test_path, source_root};
 
 /// Directories a tool ignores wherever they are (Go's `testdata`), that hold test or fixture
 /// code by their name at any depth, or that hold other packages' code or type definitions
@@ -72,12 +75,6 @@ fn project_dir(dir: &str) -> bool {
         dir.strip_prefix(word)
             .is_some_and(|rest| rest.starts_with('_') || rest.starts_with('-'))
     })
-}
-
-/// Source roots: below one, folders are the language's packages and modules (Java's
-/// `src/main/java/com/example`, Rust's `src/bench/`), which its own rules make public or not.
-fn source_root(dir: &str) -> bool {
-    matches!(dir, "src" | "lib" | "java" | "kotlin" | "scala")
 }
 
 /// Paths whose code is not anyone's API, whatever the language. The first folder that says what

@@ -33,5 +33,7 @@ pub use model::{
 };
 pub use old_side::{OldSide, old_side};
 pub use parse::{parse, parse_bytes};
-pub use samplecode::{is_documentation, is_sample_path, sample_dir};
+pub use samplecode::{
+    is_documentation, is_sample_path, is_sample_path_in, sample_dir, source_root,
+};
 pub use testcode::{FileLine, TestTracker, file_lines, is_test_path, test_lines};

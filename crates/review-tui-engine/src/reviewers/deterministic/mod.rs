@@ -126,7 +126,8 @@ pub async fn run(input: DeterministicInput, run: RunId, events: Sender<ReviewEve
     let summary = rules_summary(&scanned);
     report_nodes(&events, run, rules::REVIEWER, scanned.nodes, summary).await;
 
-    run_secret_scan(&input, &files, &events, run).await;
+    let packages = rules::python_packages(&input.diff, options.repo_files.as_ref());
+    run_secret_scan(&input, &files, packages, &events, run).await;
 
     let injected = injection::scan(&input.diff, &input.pr_text);
     report_nodes(
@@ -203,6 +204,7 @@ fn rules_summary(scanned: &rules::ScanResult) -> String {
 async fn run_secret_scan(
     input: &DeterministicInput,
     files: &[ScanFile<'_>],
+    python_packages: std::collections::BTreeSet<String>,
     events: &Sender<ReviewEvent>,
     run: RunId,
 ) {
@@ -211,7 +213,8 @@ async fn run_secret_scan(
         .secret_scanner
         .clone()
         .with_key_files(keys.key_files)
-        .with_public_armour(keys.public_armour);
+        .with_public_armour(keys.public_armour)
+        .with_python_packages(python_packages);
     let mut hits = scanner.scan(files);
     let before = hits.len();
     hits.retain(|hit| !scanner.only_moved(files, &hit.path, hit.start_line, hit.end_line));

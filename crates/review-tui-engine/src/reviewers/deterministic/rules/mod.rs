@@ -25,6 +25,7 @@ mod line_facts;
 mod printer;
 mod repo;
 mod rule;
+mod samples;
 mod scan;
 mod seen_before;
 mod spec;
@@ -43,6 +44,7 @@ pub use examples::ExampleProblem;
 pub use finding::REVIEWER;
 pub use glob::Glob;
 pub use rule::{DEFAULT_CONFIDENCE, RULE_CATEGORIES, Rule, RuleMeta};
+pub(crate) use samples::python_packages;
 pub use scan::{ScanOptions, ScanResult};
 pub use spec::ContextScope;
 

@@ -7,8 +7,8 @@
 
 use tree_sitter::Node;
 
-use super::syntax::{Parsed, Syntax};
-use crate::diff::{Hunk, Language, Side};
+use super::syntax::{CodeAt, Parsed, Syntax};
+use crate::diff::Language;
 
 /// Node kinds of a function in the JavaScript and TypeScript grammars.
 const FUNCTIONS: &[&str] = &[
@@ -19,21 +19,16 @@ const FUNCTIONS: &[&str] = &[
     "method_definition",
 ];
 
-/// Whether the code at byte `column` of line `at` of `hunk`, read on `side`, lies in a
-/// function that only prints.
-pub(super) fn in_printer(
-    syntax: &Syntax,
-    language: Language,
-    hunk: &Hunk,
-    at: usize,
-    column: usize,
-    side: Side,
-) -> bool {
-    if !matches!(language, Language::JavaScript | Language::TypeScript) {
+/// Whether `code` lies in a function that only prints.
+pub(super) fn in_printer(syntax: &Syntax, code: CodeAt) -> bool {
+    if !matches!(
+        syntax.language(),
+        Language::JavaScript | Language::TypeScript
+    ) {
         return false;
     }
     syntax
-        .with_line(hunk, at, column, side, |parsed, point| {
+        .with_line(code, |parsed, point| {
             let function = parsed.enclosing(point, FUNCTIONS)?;
             let body = function.child_by_field_name("body")?;
             Some(only_prints(body, parsed))

@@ -121,6 +121,8 @@ pub(crate) struct LineLogic {
     pub printer_ok: bool,
     /// Stay quiet in test code: test paths, and Rust code after `#[cfg(test)]`/`mod tests`.
     pub skip_tests: bool,
+    /// Stay quiet in sample code no package ships (see [`super::samples`]).
+    pub skip_samples: bool,
     /// Stay quiet on a line that begins inside a string literal opened above (see
     /// [`crate::diff::LineStart::in_string`]).
     pub skip_strings: bool,
@@ -367,6 +369,7 @@ fn compile_logic(
                 import_probe_ok: spec.import_probe_ok,
                 printer_ok: spec.printer_ok,
                 skip_tests: spec.skip_tests,
+                skip_samples: spec.skip_samples,
                 skip_strings: spec.skip_strings,
                 library_only: spec.library_only,
                 moved_ok: spec.moved_ok.unwrap_or(true),
@@ -397,29 +400,7 @@ fn compile_logic(
             }))
         }
         (None, Some(name)) => {
-            let line_only = [
-                ("require", spec.require.is_some()),
-                ("context_require", spec.context_require.is_some()),
-                ("context_forbid", spec.context_forbid.is_some()),
-                ("join_next", spec.join_next),
-                ("import_probe_ok", spec.import_probe_ok),
-                ("printer_ok", spec.printer_ok),
-                ("library_only", spec.library_only),
-                ("moved_ok", spec.moved_ok.is_some()),
-                ("unsafe_restated_ok", spec.unsafe_restated_ok),
-                ("seen_before", spec.seen_before.is_some()),
-                ("drops_result", spec.drops_result.is_some()),
-                ("reach", spec.reach),
-                ("comments", spec.comments),
-                ("strings", !spec.strings),
-                ("side", spec.side.is_some()),
-                ("asked_by", !spec.asked_by.is_empty()),
-                ("house_marker", spec.house_marker.is_some()),
-                ("asked_anyway", spec.asked_anyway.is_some()),
-                ("asked_anyway_unless", spec.asked_anyway_unless.is_some()),
-                ("forbid", !forbid.is_empty()),
-            ];
-            if let Some((field, _)) = line_only.iter().find(|(_, set)| *set) {
+            if let Some(field) = line_only_field(spec, &forbid) {
                 return Err(err(field, "applies to line rules (`pattern`) only".into()));
             }
             Logic::File(
@@ -448,6 +429,35 @@ fn compile_logic(
         ));
     }
     Ok(logic)
+}
+
+/// The first field a file rule (`check`) sets that only a line rule reads.
+fn line_only_field(spec: &RuleSpec, forbid: &[String]) -> Option<&'static str> {
+    [
+        ("require", spec.require.is_some()),
+        ("context_require", spec.context_require.is_some()),
+        ("context_forbid", spec.context_forbid.is_some()),
+        ("join_next", spec.join_next),
+        ("import_probe_ok", spec.import_probe_ok),
+        ("printer_ok", spec.printer_ok),
+        ("library_only", spec.library_only),
+        ("skip_samples", spec.skip_samples),
+        ("moved_ok", spec.moved_ok.is_some()),
+        ("unsafe_restated_ok", spec.unsafe_restated_ok),
+        ("seen_before", spec.seen_before.is_some()),
+        ("drops_result", spec.drops_result.is_some()),
+        ("reach", spec.reach),
+        ("comments", spec.comments),
+        ("strings", !spec.strings),
+        ("side", spec.side.is_some()),
+        ("asked_by", !spec.asked_by.is_empty()),
+        ("house_marker", spec.house_marker.is_some()),
+        ("asked_anyway", spec.asked_anyway.is_some()),
+        ("asked_anyway_unless", spec.asked_anyway_unless.is_some()),
+        ("forbid", !forbid.is_empty()),
+    ]
+    .into_iter()
+    .find_map(|(field, set)| set.then_some(field))
 }
 
 /// `seen_before` compiled, when given: both it and the pattern must name a `subject` group,

@@ -16,14 +16,13 @@ use super::line_facts::LineFacts;
 use super::printer::in_printer;
 use super::repo::Repo;
 use super::rule::{LineLogic, Logic};
+use super::samples::Samples;
 use super::seen_before::SeenBefore;
 use super::spec::ContextScope;
 use super::statement::statement_at;
-use super::syntax::Syntax;
+use super::syntax::{CodeAt, Syntax};
 use super::unsafe_before::UnsafeBefore;
-use crate::diff::{
-    CodeLexer, Diff, FileDiff, Hunk, Language, Line, LineKind, LineStart, Side, is_sample_path,
-};
+use crate::diff::{CodeLexer, Diff, FileDiff, Hunk, Language, Line, LineKind, LineStart, Side};
 use crate::review::fingerprint::{normalize_code, normalize_line};
 use crate::review::node::{Category, ReviewNode};
 
@@ -89,6 +88,7 @@ impl Catalog {
             go_results: GoResults::default(),
             house: House::default(),
             unsafe_before: UnsafeBefore::default(),
+            samples: Samples::new(diff, repo(options)),
         };
         if options.repo_files.is_none()
             && let Some(rule) = self
@@ -142,6 +142,8 @@ struct Scan<'a> {
     house: House,
     /// What was unsafe before the change, for the rules about `unsafe` blocks.
     unsafe_before: UnsafeBefore,
+    /// Which files are sample code no package ships.
+    samples: Samples<'a>,
     /// Each line rule's findings by the code they quote: the node of the first, and where the
     /// same code was found again in the change.
     repeats: HashMap<(usize, String), (usize, Vec<String>)>,
@@ -441,6 +443,7 @@ impl<'a> Scan<'a> {
         let facts = LineFacts::new(file, self.options.worktree.as_deref());
         let syntax = Syntax::new(file, self.options.worktree.as_deref());
         let library = OnceCell::new();
+        let sample = OnceCell::new();
         let head_text = OnceCell::new();
         let file_text = SideTexts::default();
         // The line's index among all the lines of the file's hunks, for its facts.
@@ -496,6 +499,8 @@ impl<'a> Scan<'a> {
                         || (logic.skip_strings && here_facts.start.in_string())
                         || (!logic.comments && !here_facts.has_code)
                         || (logic.library_only && !*library.get_or_init(|| self.library_code(file)))
+                        || (logic.skip_samples
+                            && *sample.get_or_init(|| self.samples.sample_code(&file.path)))
                     {
                         continue;
                     }
@@ -589,7 +594,7 @@ impl<'a> Scan<'a> {
                 detail: "",
             },
         );
-        if logic.skip_tests && is_sample_path(&file.path) {
+        if logic.skip_tests && self.samples.sample_code(&file.path) {
             as_sample_note(&mut found);
         }
         self.nodes.push(found);
@@ -773,31 +778,19 @@ impl<'a> Scan<'a> {
         }
         // The statement holding the line, for the rules that read it: parsed only now that the
         // line matched.
+        let code = CodeAt {
+            hunk: here.hunk,
+            at: here.at,
+            column: found.start(),
+            side: here.side,
+        };
         let statement = (logic.context == ContextScope::Statement)
-            .then(|| {
-                statement_at(
-                    texts.syntax,
-                    here.file.language,
-                    here.hunk,
-                    here.at,
-                    found.start(),
-                    here.side,
-                )
-            })
+            .then(|| statement_at(texts.syntax, code))
             .flatten();
         if logic.import_probe_ok && statement.as_ref().is_some_and(|s| s.import_probe) {
             return false;
         }
-        if logic.printer_ok
-            && in_printer(
-                texts.syntax,
-                here.file.language,
-                here.hunk,
-                here.at,
-                found.start(),
-                here.side,
-            )
-        {
+        if logic.printer_ok && in_printer(texts.syntax, code) {
             return false;
         }
         if logic.context_require.is_some() || logic.context_forbid.is_some() {

@@ -52,6 +52,10 @@ pub(crate) struct RuleSpec {
     pub printer_ok: bool,
     #[serde(default)]
     pub skip_tests: bool,
+    /// Stay quiet in sample code no package ships (see `crate::diff::is_sample_path_in`): an
+    /// example or demo program, a benchmark, documentation, whose output is what it shows.
+    #[serde(default)]
+    pub skip_samples: bool,
     /// Stay quiet on a line that begins inside a string literal opened above: the string's
     /// data (a test's fixture text), not the file's own lines.
     #[serde(default)]

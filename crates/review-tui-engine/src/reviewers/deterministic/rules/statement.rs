@@ -5,8 +5,8 @@
 //! tree (see [`super::syntax`]).
 
 use super::import_probe;
-use super::syntax::Syntax;
-use crate::diff::{Hunk, Language, Side};
+use super::syntax::{CodeAt, Syntax};
+use crate::diff::Language;
 
 /// Node kinds of Python's compound statements: what holds clauses and blocks.
 const COMPOUND: &[&str] = &[
@@ -29,20 +29,13 @@ pub(super) struct Statement {
     pub import_probe: bool,
 }
 
-/// The statement holding the code at byte `column` of line `at` of `hunk`, read on `side`;
-/// `None` outside Python, or where the line lies in no compound statement.
-pub(super) fn statement_at(
-    syntax: &Syntax,
-    language: Language,
-    hunk: &Hunk,
-    at: usize,
-    column: usize,
-    side: Side,
-) -> Option<Statement> {
-    if language != Language::Python {
+/// The statement holding `code`; `None` outside Python, or where the line lies in no
+/// compound statement.
+pub(super) fn statement_at(syntax: &Syntax, code: CodeAt) -> Option<Statement> {
+    if syntax.language() != Language::Python {
         return None;
     }
-    syntax.with_line(hunk, at, column, side, |parsed, point| {
+    syntax.with_line(code, |parsed, point| {
         let statement = parsed.enclosing(point, COMPOUND)?;
         Some(Statement {
             text: parsed.text(statement).to_string(),

@@ -10,7 +10,7 @@ use std::path::Path;
 
 use tree_sitter::{Node, Parser, Point, Tree};
 
-use crate::diff::{FileDiff, Hunk, LineKind, Side};
+use crate::diff::{FileDiff, Hunk, Language, LineKind, Side};
 use crate::parse::Grammar;
 use crate::space::worktree_file;
 
@@ -22,6 +22,16 @@ pub(super) struct Syntax<'f> {
     file: &'f FileDiff,
     worktree: Option<&'f Path>,
     head: OnceCell<Option<Parsed>>,
+}
+
+/// The code a rule matched, where the diff shows it: byte `column` of line `at` of `hunk`,
+/// read on `side`. What a question to the file's trees is asked about.
+#[derive(Clone, Copy)]
+pub(super) struct CodeAt<'h> {
+    pub hunk: &'h Hunk,
+    pub at: usize,
+    pub column: usize,
+    pub side: Side,
 }
 
 /// A source and its syntax tree.
@@ -39,16 +49,24 @@ impl<'f> Syntax<'f> {
         }
     }
 
-    /// Calls `read` with the tree holding line `at` of `hunk` on `side` and where the line's
-    /// byte `column` is in it; `None` for a file without a grammar.
+    /// The language of the file whose trees these are.
+    pub(super) fn language(&self) -> Language {
+        self.file.language
+    }
+
+    /// Calls `read` with the tree holding the line of `code` and where the code is in it;
+    /// `None` for a file without a grammar.
     pub(super) fn with_line<T>(
         &self,
-        hunk: &Hunk,
-        at: usize,
-        column: usize,
-        side: Side,
+        code: CodeAt,
         read: impl Fn(&Parsed, Point) -> Option<T>,
     ) -> Option<T> {
+        let CodeAt {
+            hunk,
+            at,
+            column,
+            side,
+        } = code;
         let grammar = Grammar::for_file(&self.file.path, self.file.language)?;
         let line = &hunk.lines[at];
         let head_row = (side == Side::Right)

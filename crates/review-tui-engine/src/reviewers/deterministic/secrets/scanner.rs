@@ -15,7 +15,7 @@ use super::jwt;
 use super::mask::{merge_spans, redact_secret, splice};
 use super::rule::{Allowlist, Candidate, SecretRule};
 use crate::diff::Side;
-use crate::diff::{is_sample_path, is_test_path};
+use crate::diff::{is_sample_path_in, is_test_path};
 
 /// Source files of a language whose literals are quoted: there an unquoted word is a name.
 /// (Not shell, YAML, env or config files, where `TOKEN=abc123` is the value itself.)
@@ -107,11 +107,6 @@ fn is_sample_data(
         || (source_id == "jwt" && in_samples && !jwt::issued_by_a_service(secret))
 }
 
-/// Tests, fixtures and sample code ([`is_sample_path`]: examples, benchmarks and
-/// documentation): where credentials are made up to show or exercise something.
-fn holds_samples(path: &str) -> bool {
-    is_test_path(path) || is_sample_path(path)
-}
 use crate::reviewers::deterministic::scan_input::{ScanFile, ScanLine};
 
 /// A match before it is turned into a hit: byte spans into the scanned text.
@@ -153,6 +148,9 @@ pub struct SecretScanner {
     /// Per changed file, the head's lines inside public armour (a certificate, a public key):
     /// base64 changed there is no key material, though the hunk does not show the BEGIN line.
     public_armour: BTreeMap<String, Vec<(u32, u32)>>,
+    /// The folders that are Python packages: a folder of examples inside one is the package's
+    /// module, not sample code (see [`SecretScanner::holds_samples`]).
+    python_packages: BTreeSet<String>,
     /// [`builtin::KEY_BODY_LINES`] compiled, with the index of the rule it reports under.
     key_body: Option<(usize, Regex)>,
     /// The literal values of the secrets found in the change under review: redacted wherever
@@ -234,6 +232,7 @@ impl SecretScanner {
             ignored: Vec::new(),
             key_files: BTreeSet::new(),
             public_armour: BTreeMap::new(),
+            python_packages: BTreeSet::new(),
             key_body,
             known: None,
         }
@@ -343,6 +342,21 @@ impl SecretScanner {
         self
     }
 
+    /// The same scanner, knowing which folders are Python packages (see
+    /// [`crate::reviewers::deterministic::rules::python_packages`]).
+    pub fn with_python_packages(mut self, packages: BTreeSet<String>) -> SecretScanner {
+        self.python_packages = packages;
+        self
+    }
+
+    /// Tests, fixtures and sample code no package ships ([`is_sample_path_in`]: examples,
+    /// benchmarks and documentation, outside every source root and Python package): where
+    /// credentials are made up to show or exercise something.
+    fn holds_samples(&self, path: &str) -> bool {
+        is_test_path(path)
+            || is_sample_path_in(path, &|dir: &str| self.python_packages.contains(dir))
+    }
+
     /// Whether the key-body match starting on `line` of `path`'s head lies inside a block the
     /// head's armour names public.
     fn in_public_armour(&self, path: &str, side: Side, line: u32) -> bool {
@@ -369,7 +383,12 @@ impl SecretScanner {
                 rule.refuse_placeholders
             });
         is_patterned_sample(secret)
-            || is_sample_data(source_id, refuses_placeholders, holds_samples(path), secret)
+            || is_sample_data(
+                source_id,
+                refuses_placeholders,
+                self.holds_samples(path),
+                secret,
+            )
     }
 
     pub fn rules(&self) -> &[SecretRule] {
@@ -619,7 +638,8 @@ impl SecretScanner {
                     continue;
                 }
                 // Redaction masks sample data too: only a report asks where the value is.
-                let in_samples = purpose == Purpose::Report && path.is_some_and(holds_samples);
+                let in_samples =
+                    purpose == Purpose::Report && path.is_some_and(|path| self.holds_samples(path));
                 // In code, an unquoted name after a colon or a comma is a type or a value's
                 // name, not a literal (pyjwt's `key: Ed25519PrivateKey | Ed448PrivateKey`,
                 // `AllowedPrivateKeys: TypeAlias = …` and `Union[RSAPrivateKey,

@@ -1272,6 +1272,28 @@ fn documentation_samples_read_like_test_code() {
     );
 }
 
+/// A credential in a folder of examples that a package ships (below a source root, or in a
+/// Python package: `mylib/examples/` beside `mylib/__init__.py`) is the package's, not a
+/// made-up sample; at the top of the project it is one.
+#[test]
+fn a_credential_in_a_sample_folder_a_package_ships_is_not_a_sample() {
+    let assignment = "WEBHOOK_TOKEN = \"Zq7vLmW2pXk9Hn4Rt8Yq2Lm6Bc3D\"";
+    let scanner = default_scanner();
+    assert_eq!(rule_at(scanner, "examples/notify.py", assignment), None);
+    assert!(rule_at(scanner, "src/mylib/examples/notify.py", assignment).is_some());
+    assert!(rule_at(scanner, "pkg/demo/notify.go", assignment).is_some());
+    let packaged = scanner
+        .clone()
+        .with_python_packages(["mylib".to_string()].into_iter().collect());
+    assert!(rule_at(&packaged, "mylib/examples/notify.py", assignment).is_some());
+    assert_eq!(rule_at(&packaged, "examples/notify.py", assignment), None);
+    // The path alone cannot tell a flat layout's package.
+    assert_eq!(
+        rule_at(scanner, "mylib/examples/notify.py", assignment),
+        None
+    );
+}
+
 #[test]
 fn an_unquoted_name_in_code_is_not_a_generic_secret() {
     // pyjwt #873: a type annotation read by gitleaks' generic-api-key as `key: <value>`.

@@ -8,14 +8,15 @@ mod catalog;
 mod checks;
 mod examples;
 mod feature_detection;
-mod heldout_eleven;
 mod house;
 mod ignored_error;
 mod locks;
 mod precision;
 mod principles;
 mod program_output;
+mod samples;
 mod scanning;
+mod string_data;
 mod tests_in_strings;
 
 use std::sync::LazyLock;
@@ -52,6 +53,27 @@ pub(super) fn scan_change_with(
     head: &[(&str, &str)],
     title: &str,
 ) -> Vec<crate::review::node::ReviewNode> {
+    scan_change_of(catalog, base, head, &[], title)
+}
+
+/// [`scan_change`] whose head also deletes the files `removed`.
+pub(super) fn scan_change_removing(
+    base: &[(&str, &str)],
+    head: &[(&str, &str)],
+    removed: &[&str],
+    title: &str,
+) -> Vec<crate::review::node::ReviewNode> {
+    scan_change_of(&BUILTIN, base, head, removed, title)
+}
+
+/// Commits `base`, then `head` over it deleting `removed`, and scans the change with `catalog`.
+fn scan_change_of(
+    catalog: &Catalog,
+    base: &[(&str, &str)],
+    head: &[(&str, &str)],
+    removed: &[&str],
+    title: &str,
+) -> Vec<crate::review::node::ReviewNode> {
     use crate::space::test_repo::{commit_all, git, init};
     let write_all = |root: &std::path::Path, files: &[(&str, &str)]| {
         for (path, text) in files {
@@ -66,6 +88,9 @@ pub(super) fn scan_change_with(
     write_all(root, base);
     commit_all(root, "base");
     write_all(root, head);
+    for path in removed {
+        std::fs::remove_file(root.join(path)).unwrap();
+    }
     commit_all(root, title);
     let text = git(root, &["diff", "HEAD~1", "HEAD"]) + "\n";
     let files = git(root, &["ls-files"]).lines().map(String::from).collect();
@@ -88,6 +113,32 @@ pub(super) fn rule_findings(
     scan_change(base, head, "Add the feature")
         .into_iter()
         .filter(|n| n.rule.as_deref() == Some(rule))
+        .collect()
+}
+
+/// A one-hunk diff adding `lines` as the new file `path`.
+pub(super) fn added(path: &str, lines: &[&str]) -> String {
+    let mut text = format!(
+        "diff --git a/{path} b/{path}\nnew file mode 100644\n--- /dev/null\n+++ b/{path}\n@@ -0,0 +1,{} @@\n",
+        lines.len()
+    );
+    for line in lines {
+        text += &format!("+{line}\n");
+    }
+    text
+}
+
+/// The priorities of `rule`'s findings on `lines` added as `path`.
+pub(super) fn priorities(
+    rule: &str,
+    path: &str,
+    lines: &[&str],
+) -> Vec<crate::review::node::Priority> {
+    scan(&added(path, lines))
+        .nodes
+        .iter()
+        .filter(|n| n.rule.as_deref() == Some(rule))
+        .map(|n| n.priority)
         .collect()
 }
 
