@@ -2053,3 +2053,31 @@ fn typescript_a_break_is_never_shown_between_identical_declarations() {
         }
     }
 }
+
+// A 2015-edition crate names its own root items `::Level`; moved to 2018 it writes
+// `crate::Level`: one item. A type is never a crate, so `::Level` can only be the crate's own.
+#[test]
+fn rust_a_crate_root_item_spelled_from_the_root_is_the_same_type() {
+    let base = "pub struct Encoder<W> { w: W }\nimpl<W> Encoder<W> {\n    pub fn new(w: W, level: ::Level) -> Encoder<W> { Encoder { w } }\n}\n";
+    let head = "pub struct Encoder<W> { w: W }\nimpl<W> Encoder<W> {\n    pub fn new(w: W, level: crate::Level) -> Encoder<W> { Encoder { w } }\n}\n";
+    assert_eq!(changes(Grammar::Rust, base, head), vec![]);
+    assert_eq!(changes(Grammar::Rust, head, base), vec![]);
+    // Another item is another type, read as it is from the `crate::` spelling.
+    let other = head.replace("crate::Level", "crate::Other");
+    let found = changes(Grammar::Rust, base, &other);
+    assert!(severity(&found, "Encoder::new").is_some(), "{found:#?}");
+    assert_eq!(
+        severity(&found, "Encoder::new"),
+        severity(&changes(Grammar::Rust, head, &other), "Encoder::new")
+    );
+}
+
+// The detector's own rendering of a parameter typed from the root: `level: ::Level`, never
+// `level:::Level`.
+#[test]
+fn rust_a_path_from_the_root_is_shown_after_its_colon() {
+    let base = "pub fn new(level: ::Level) {}\n";
+    let found = changes(Grammar::Rust, base, "pub fn new(level: ::Other) {}\n");
+    let shown = found[0].base.clone().unwrap_or_default();
+    assert!(shown.contains("level: ::Level"), "{found:#?}");
+}

@@ -7,6 +7,7 @@ pub(crate) mod manifest;
 pub(crate) mod modules;
 mod promise;
 pub(crate) mod renamed;
+pub(crate) mod rooted;
 pub(crate) mod scope;
 
 use tree_sitter::{Node, Tree};
