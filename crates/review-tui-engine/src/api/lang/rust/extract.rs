@@ -26,9 +26,6 @@ pub(crate) fn extract(
         }
         _ => items(root, src, exported, out, ""),
     }
-    // `::Level` is the crate's own root item in every edition; what else starts at the root
-    // depends on the crate's manifest, read where the file's path is known.
-    super::rooted::respell(out, super::rooted::Root::default());
 }
 
 /// The attribute [`macro_bodies_spliced`] writes before each item it takes out of a macro

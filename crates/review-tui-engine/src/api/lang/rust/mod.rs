@@ -28,7 +28,10 @@ impl Language for Rust {
     }
 
     fn extract(&self, root: Node, src: Src, exported: &dyn Fn(&str) -> bool, out: &mut Surface) {
-        extract::extract(root, None, src, exported, out)
+        extract::extract(root, None, src, exported, out);
+        // `::Level` is the crate's own root item in every edition; what else starts at the
+        // root depends on the crate's manifest, read where the file's path is known.
+        rooted::respell(out, rooted::Root::default());
     }
 
     fn extract_tree(
@@ -38,7 +41,8 @@ impl Language for Rust {
         exported: &dyn Fn(&str) -> bool,
         out: &mut Surface,
     ) {
-        extract::extract(tree.root_node(), Some(tree), src, exported, out)
+        extract::extract(tree.root_node(), Some(tree), src, exported, out);
+        rooted::respell(out, rooted::Root::default());
     }
 
     fn scope(&self, path: &str, _dirs: &[&str], _source: &str, read: Read) -> Visibility {
