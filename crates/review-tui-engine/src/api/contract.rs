@@ -26,7 +26,7 @@ use super::lang::python::application::command_scripts;
 use super::lang::python::declared::python_reach;
 use super::lang::rust::generated::{MacroWrites, read_from_crate};
 use super::lang::rust::scope::{crate_macro_texts_of, crate_of, unstable_macros_of};
-use super::lang::rust::{foreign, renamed};
+use super::lang::rust::{foreign, renamed, rooted};
 use super::lang::script::entry_points::exported_only_as_types;
 use super::lang::script::runtime::{self, DECLARATIONS};
 use super::releases::{Release, Releases};
@@ -1192,6 +1192,10 @@ fn refine(
                 &crate_macro_texts_of(&file.path, &read_head),
             );
         }
+        // A path from the crate root is one item however each side's edition spells it.
+        let base_path = file.old_path.as_deref().unwrap_or(&file.path);
+        rooted::respell(base, rooted::Root::of(base_path, &read_base));
+        rooted::respell(head, rooted::Root::of(&file.path, &read_head));
         renamed::by_public_names(base, &|name| {
             base_scope.public_name(name).map(str::to_string)
         });

@@ -201,7 +201,10 @@ pub(super) fn join(tokens: &[&str]) -> String {
         let joins = !lifetime_tick
             && out.chars().last().is_some_and(wordy)
             && token.chars().next().is_some_and(wordy);
-        let after_colon = out.ends_with(':') && !out.ends_with("::") && !token.starts_with(':');
+        // `level: ::Level` (a path from the root after a type's colon), never `level:::Level`.
+        let after_colon = out.ends_with(':')
+            && !out.ends_with("::")
+            && (!token.starts_with(':') || *token == "::");
         if joins
             || after_colon
             || out.ends_with(',')

@@ -2382,3 +2382,35 @@ fn rust_a_name_a_promised_path_re_exports_from_a_withdrawn_module_is_api() {
     assert_fails(&axis, &["`parse`"]);
     assert!(!axis.detail.contains("deep"), "{}", axis.detail);
 }
+
+// A crate moved from the 2015 edition (no `edition` in Cargo.toml) to 2018 respells its own
+// paths `::inner::Mode` → `crate::inner::Mode`, and its root module's `self::Level`: the same
+// items. On a later edition `::inner` is the external crate `inner`, another item.
+#[test]
+fn rust_paths_from_the_crate_root_are_one_item_across_editions() {
+    let lib = |root: &str, own: &str| {
+        format!(
+            "pub struct Level;\npub mod inner {{\n    pub struct Mode;\n}}\npub struct Encoder;\n\
+             impl Encoder {{\n    pub fn new(level: {root}Level, mode: {root}inner::Mode) -> Encoder {{ Encoder }}\n    \
+             pub fn set(&self, level: {own}Level) {{}}\n}}\n"
+        )
+    };
+    let edition_2015 = "[package]\nname = \"lib\"\nversion = \"1.4.0\"\n";
+    let edition_2018 = format!("{edition_2015}edition = \"2018\"\n");
+    let base = lib("::", "self::");
+    let axis = api_after(
+        &[("Cargo.toml", edition_2015), ("src/lib.rs", &base)],
+        &[
+            ("Cargo.toml", &edition_2018),
+            ("src/lib.rs", &lib("crate::", "crate::")),
+        ],
+    );
+    assert_clears(&axis);
+    // Both sides on 2018: `::inner::Mode` named the external crate's type.
+    let base = lib("::", "crate::").replace("level: ::Level", "level: crate::Level");
+    let axis = api_after(
+        &[("Cargo.toml", &edition_2018), ("src/lib.rs", &base)],
+        &[("src/lib.rs", &lib("crate::", "crate::"))],
+    );
+    assert_fails(&axis, &["Encoder::new"]);
+}

@@ -1995,3 +1995,89 @@ fn python_a_module_first_declaring_all_states_its_public_names() {
         );
     }
 }
+
+// `async` is how a body is written, not a contract, once the return type is: a declaration
+// file never says `async`, and `async m(): Promise<T>` returns what `m(): Promise<T>` does.
+#[test]
+fn typescript_async_with_a_written_return_type_is_not_the_contract() {
+    let base = "export default class App {\n  async onError(): Promise<never> { throw new Error('x'); }\n  close(): Promise<void> { return Promise.resolve(); }\n}\n\
+        export async function load(path: string): Promise<string> { return path; }\n";
+    let head = "export default class App {\n  onError(): Promise<never> { return Promise.reject(new Error('x')); }\n  async close(): Promise<void> {}\n}\n\
+        export function load(path: string): Promise<string> { return Promise.resolve(path); }\n";
+    assert_eq!(changes(Grammar::TypeScript, base, head), vec![]);
+    assert_eq!(changes(Grammar::TypeScript, head, base), vec![]);
+    // Without a written return type, `async` is the inferred type: a `Promise` no longer.
+    let found = changes(
+        Grammar::TypeScript,
+        "export async function load(path: string) { return path; }\n",
+        "export function load(path: string) { return path; }\n",
+    );
+    assert_eq!(
+        severity(&found, "load"),
+        Some(Severity::Incompatible),
+        "{found:#?}"
+    );
+}
+
+// A "declaration changed" shows the base and head declarations: whatever the comparison
+// keys on (`async`, `static`, an optional method) is in the text shown, so a break is never
+// reported between two identical texts.
+#[test]
+fn typescript_a_break_is_never_shown_between_identical_declarations() {
+    let pairs = [
+        ("export async function f() {}\n", "export function f() {}\n"),
+        (
+            "export class A {\n  static m(): void {}\n}\n",
+            "export class A {\n  m(): void {}\n}\n",
+        ),
+        (
+            "export interface I {\n  m?(): void;\n}\n",
+            "export interface I {\n  m(): void;\n}\n",
+        ),
+        (
+            "export class A {\n  static limit: number;\n}\n",
+            "export class A {\n  limit: number;\n}\n",
+        ),
+        (
+            "export class A {\n  async m() {}\n}\n",
+            "export class A {\n  m() {}\n}\n",
+        ),
+    ];
+    for (base, head) in pairs {
+        for (a, b) in [(base, head), (head, base)] {
+            let found = changes(Grammar::TypeScript, a, b);
+            assert!(!found.is_empty(), "{a} → {b}: a change expected");
+            for change in &found {
+                assert_ne!(change.base, change.head, "{a} → {b}: {change:#?}");
+            }
+        }
+    }
+}
+
+// A 2015-edition crate names its own root items `::Level`; moved to 2018 it writes
+// `crate::Level`: one item. A type is never a crate, so `::Level` can only be the crate's own.
+#[test]
+fn rust_a_crate_root_item_spelled_from_the_root_is_the_same_type() {
+    let base = "pub struct Encoder<W> { w: W }\nimpl<W> Encoder<W> {\n    pub fn new(w: W, level: ::Level) -> Encoder<W> { Encoder { w } }\n}\n";
+    let head = "pub struct Encoder<W> { w: W }\nimpl<W> Encoder<W> {\n    pub fn new(w: W, level: crate::Level) -> Encoder<W> { Encoder { w } }\n}\n";
+    assert_eq!(changes(Grammar::Rust, base, head), vec![]);
+    assert_eq!(changes(Grammar::Rust, head, base), vec![]);
+    // Another item is another type, read as it is from the `crate::` spelling.
+    let other = head.replace("crate::Level", "crate::Other");
+    let found = changes(Grammar::Rust, base, &other);
+    assert!(severity(&found, "Encoder::new").is_some(), "{found:#?}");
+    assert_eq!(
+        severity(&found, "Encoder::new"),
+        severity(&changes(Grammar::Rust, head, &other), "Encoder::new")
+    );
+}
+
+// The detector's own rendering of a parameter typed from the root: `level: ::Level`, never
+// `level:::Level`.
+#[test]
+fn rust_a_path_from_the_root_is_shown_after_its_colon() {
+    let base = "pub fn new(level: ::Level) {}\n";
+    let found = changes(Grammar::Rust, base, "pub fn new(level: ::Other) {}\n");
+    let shown = found[0].base.clone().unwrap_or_default();
+    assert!(shown.contains("level: ::Level"), "{found:#?}");
+}

@@ -7,6 +7,7 @@ pub(crate) mod manifest;
 pub(crate) mod modules;
 mod promise;
 pub(crate) mod renamed;
+pub(crate) mod rooted;
 pub(crate) mod scope;
 
 use tree_sitter::{Node, Tree};
@@ -27,7 +28,10 @@ impl Language for Rust {
     }
 
     fn extract(&self, root: Node, src: Src, exported: &dyn Fn(&str) -> bool, out: &mut Surface) {
-        extract::extract(root, None, src, exported, out)
+        extract::extract(root, None, src, exported, out);
+        // `::Level` is the crate's own root item in every edition; what else starts at the
+        // root depends on the crate's manifest, read where the file's path is known.
+        rooted::respell(out, rooted::Root::default());
     }
 
     fn extract_tree(
@@ -37,7 +41,8 @@ impl Language for Rust {
         exported: &dyn Fn(&str) -> bool,
         out: &mut Surface,
     ) {
-        extract::extract(tree.root_node(), Some(tree), src, exported, out)
+        extract::extract(tree.root_node(), Some(tree), src, exported, out);
+        rooted::respell(out, rooted::Root::default());
     }
 
     fn scope(&self, path: &str, _dirs: &[&str], _source: &str, read: Read) -> Visibility {

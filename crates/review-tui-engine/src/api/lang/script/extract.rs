@@ -233,11 +233,13 @@ fn callable(node: Node, src: Src, kind: &'static str, key: &str, form_name: &str
     item.params = Some(params);
     item.ret = ret;
     item.generics = generics;
-    item.shape = if has_token(node, "async") {
-        "async".into()
-    } else {
-        String::new()
-    };
+    // `async` only says how the body is written once the return type is (a declaration file
+    // never writes it): the written `Promise<T>` is the contract. Without one, `async` is the
+    // inferred return type, so it stays in the shape and, like everything compared, in the form.
+    if has_token(node, "async") && item.ret.is_none() {
+        item.shape = "async".into();
+        item.form = format!("async {}", item.form);
+    }
     item
 }
 
@@ -414,11 +416,15 @@ fn members(body: Node, src: Src, parent: &str, out: &mut Surface) {
                 if !seen_methods.insert(name.clone()) && member.kind() == "method_definition" {
                     continue;
                 }
-                let mut m = callable(member, src, "method", &key, &name);
+                // What the shape compares, the form shows: a change is never reported
+                // between two identical texts.
+                let optional = if has_token(member, "?") { "?" } else { "" };
+                let mut m = callable(member, src, "method", &key, &format!("{name}{optional}"));
                 if has_token(member, "static") {
                     m.shape.push_str(" static");
+                    m.form = format!("static {}", m.form);
                 }
-                if has_token(member, "?") {
+                if !optional.is_empty() {
                     m.shape.push_str(" optional");
                 }
                 m
@@ -430,6 +436,7 @@ fn members(body: Node, src: Src, parent: &str, out: &mut Surface) {
                 p.shape = format!("{optional}{ty}");
                 if has_token(member, "static") {
                     p.shape.push_str(" static");
+                    p.form = format!("static {}", p.form);
                 }
                 p
             }
