@@ -1,5 +1,6 @@
 mod contract;
 mod generics;
 mod languages;
+mod prerelease;
 mod releases;
 mod surface;
