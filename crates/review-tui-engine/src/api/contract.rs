@@ -19,6 +19,7 @@ use super::callers::{
 };
 use super::compare::{ApiChange, Severity, Types, compare, item_severity, type_parameter_names};
 use super::declared::{Declared, prepares_a_later_major};
+use super::deleted::withdrawn_with_its_package;
 use super::lang;
 use super::lang::go::interfaces;
 use super::lang::java::closed;
@@ -114,6 +115,7 @@ fn read_files<'a>(
     compared: &dyn Fn(&ChangedFile) -> bool,
 ) -> ReadFiles<'a> {
     let read_head = |path: &str| sources.head(path);
+    let paths: Vec<&str> = files.iter().map(|f| f.path.as_str()).collect();
 
     let mut read = ReadFiles::default();
     for file in files {
@@ -164,6 +166,15 @@ fn read_files<'a>(
             continue;
         }
         if let (Visibility::Unpublished(why), true) = (head_scope, base_scope.is_api()) {
+            read.withdrawn.push(format!("{} ({why})", file.path));
+            continue;
+        }
+        // A file deleted with its whole package: no new version of that package is published.
+        if symbols.head.is_none()
+            && file.old_path.is_none()
+            && base_scope.is_api()
+            && let Some(why) = withdrawn_with_its_package(&file.path, grammar, sources, &paths)
+        {
             read.withdrawn.push(format!("{} ({why})", file.path));
             continue;
         }

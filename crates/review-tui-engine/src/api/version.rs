@@ -298,6 +298,23 @@ pub(crate) fn package_of(path: &str, grammar: Grammar, files: Files) -> Option<P
     })
 }
 
+/// The manifest that names the package holding `path` (as [`package_of`] finds it): its
+/// path and the names it gives the package.
+pub(super) struct Owner {
+    pub manifest: String,
+    pub names: Vec<String>,
+}
+
+/// The [`Owner`] of `path` in `files`.
+pub(super) fn owner_of(path: &str, grammar: Grammar, files: Files) -> Option<Owner> {
+    manifests_above(path, grammar).find_map(|(root, kind)| {
+        let (manifest, text) = manifest_in(&root, kind, files)?;
+        let mut names = (kind.names)(&text);
+        names.retain(|n| !n.is_empty());
+        (!names.is_empty()).then_some(Owner { manifest, names })
+    })
+}
+
 /// The package whose manifest `manifest`, in the folder `root`, reads `text`.
 fn package_named(manifest: &Manifest, text: &str, root: &str) -> Package {
     named_package(manifest, text, root).0

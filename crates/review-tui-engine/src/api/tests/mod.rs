@@ -1,4 +1,5 @@
 mod contract;
+mod deleted;
 mod generics;
 mod languages;
 mod prerelease;

@@ -4,15 +4,9 @@
 //! release to the version being prepared allows it.
 
 use crate::cohort::tests::repo::{Repo, git};
-use crate::review::axes::{API_CONTRACT, Axis, AxisVerdict};
+use crate::review::axes::{Axis, AxisVerdict};
 
-fn axis(repo: &Repo) -> Axis {
-    repo.build()
-        .axes
-        .into_iter()
-        .find(|a| a.name == API_CONTRACT)
-        .unwrap()
-}
+use super::releases::axis;
 
 fn cargo(version: &str) -> String {
     format!("[package]\nname = \"c\"\nversion = \"{version}\"\nedition = \"2021\"\n")
