@@ -19,7 +19,7 @@ use super::callers::{
 };
 use super::compare::{ApiChange, Severity, Types, compare, item_severity, type_parameter_names};
 use super::declared::{Declared, prepares_a_later_major};
-use super::deleted::withdrawn_with_its_package;
+use super::deleted::DeletedPackages;
 use super::lang;
 use super::lang::go::interfaces;
 use super::lang::java::closed;
@@ -115,7 +115,7 @@ fn read_files<'a>(
     compared: &dyn Fn(&ChangedFile) -> bool,
 ) -> ReadFiles<'a> {
     let read_head = |path: &str| sources.head(path);
-    let paths: Vec<&str> = files.iter().map(|f| f.path.as_str()).collect();
+    let deleted = DeletedPackages::new(sources, files.iter().map(|f| f.path.as_str()).collect());
 
     let mut read = ReadFiles::default();
     for file in files {
@@ -173,7 +173,7 @@ fn read_files<'a>(
         if symbols.head.is_none()
             && file.old_path.is_none()
             && base_scope.is_api()
-            && let Some(why) = withdrawn_with_its_package(&file.path, grammar, sources, &paths)
+            && let Some(why) = deleted.withdrawn(&file.path, grammar)
         {
             read.withdrawn.push(format!("{} ({why})", file.path));
             continue;

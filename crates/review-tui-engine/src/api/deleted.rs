@@ -8,55 +8,84 @@
 //! deleted only when no manifest of its language at the head gives any of its names, and every doubt
 //! (no head commit to list, a manifest that cannot be read) answers "still published".
 
+use std::cell::RefCell;
+use std::collections::HashMap;
+
 use crate::parse::grammar::Grammar;
 
 use super::lang::Manifest;
 use super::sources::Sources;
-use super::version::{Files, owner_of};
+use super::version::{Files, Owner, owner_of};
 
-/// Why the file at `path`, deleted at the head, no longer publishes anything: its package's
-/// manifest at the base is gone at the head and no manifest there names the package. `changed`:
-/// the paths the change touches (a manifest not yet committed is read from the worktree).
-pub(crate) fn withdrawn_with_its_package(
-    path: &str,
-    grammar: Grammar,
-    sources: &Sources<'_>,
-    changed: &[&str],
-) -> Option<String> {
-    let read_base = |p: &str| sources.base(p);
-    let list_base = |dir: &str| sources.base_names(dir);
-    let base = Files {
-        read: &read_base,
-        list: &list_base,
-    };
-    let owner = owner_of(path, grammar, base)?;
-    if sources.head(&owner.manifest).is_some() {
-        return None;
+/// Packages deleted whole, each decided once by its manifest at the base: a change that
+/// deletes a package deletes all its files, and each would walk the head's tree.
+pub(crate) struct DeletedPackages<'s> {
+    sources: &'s Sources<'s>,
+    /// The paths the change touches (a manifest not yet committed is read from the worktree).
+    changed: Vec<&'s str>,
+    decided: RefCell<HashMap<(String, Grammar), Option<String>>>,
+}
+
+impl<'s> DeletedPackages<'s> {
+    pub(crate) fn new(sources: &'s Sources<'s>, changed: Vec<&'s str>) -> Self {
+        DeletedPackages {
+            sources,
+            changed,
+            decided: RefCell::default(),
+        }
     }
-    // Any manifest of the language may publish the name (a `pyproject.toml` replaced by a
-    // `setup.py` elsewhere).
-    let kinds = super::lang::of(grammar)?.manifests();
-    let is_any = |path: &str| kinds.iter().find(|kind| is_manifest(kind, path));
-    let mut at_head: Vec<(String, &Manifest)> = manifests_at_head(&is_any, sources)?;
-    at_head.extend(
-        changed
-            .iter()
-            .filter_map(|path| Some((path.to_string(), is_any(path)?))),
-    );
-    let still_named = at_head.iter().any(|(manifest, kind)| {
-        sources.head(manifest).is_some_and(|text| {
-            (kind.names)(&text)
+
+    /// Why the file at `path`, deleted at the head, no longer publishes anything: its
+    /// package's manifest at the base is gone at the head and no manifest there names the
+    /// package.
+    pub(crate) fn withdrawn(&self, path: &str, grammar: Grammar) -> Option<String> {
+        let sources = self.sources;
+        let read_base = |p: &str| sources.base(p);
+        let list_base = |dir: &str| sources.base_names(dir);
+        let base = Files {
+            read: &read_base,
+            list: &list_base,
+        };
+        let owner = owner_of(path, grammar, base)?;
+        let key = (owner.manifest.clone(), grammar);
+        if let Some(known) = self.decided.borrow().get(&key) {
+            return known.clone();
+        }
+        let why = self.decide(&owner, grammar);
+        self.decided.borrow_mut().insert(key, why.clone());
+        why
+    }
+
+    fn decide(&self, owner: &Owner, grammar: Grammar) -> Option<String> {
+        let sources = self.sources;
+        if sources.head(&owner.manifest).is_some() {
+            return None;
+        }
+        // Any manifest of the language may publish the name (a `pyproject.toml` replaced by a
+        // `setup.py` elsewhere).
+        let kinds = super::lang::of(grammar)?.manifests();
+        let is_any = |path: &str| kinds.iter().find(|kind| is_manifest(kind, path));
+        let mut at_head: Vec<(String, &Manifest)> = manifests_at_head(&is_any, sources)?;
+        at_head.extend(
+            self.changed
                 .iter()
-                .any(|name| owner.names.contains(name))
+                .filter_map(|path| Some((path.to_string(), is_any(path)?))),
+        );
+        let still_named = at_head.iter().any(|(manifest, kind)| {
+            sources.head(manifest).is_some_and(|text| {
+                (kind.names)(&text)
+                    .iter()
+                    .any(|name| owner.names.contains(name))
+            })
+        });
+        (!still_named).then(|| {
+            format!(
+                "its package {} was deleted with {}",
+                owner.names.join(", "),
+                owner.manifest
+            )
         })
-    });
-    (!still_named).then(|| {
-        format!(
-            "its package {} was deleted with {}",
-            owner.names.join(", "),
-            owner.manifest
-        )
-    })
+    }
 }
 
 /// Whether the file at `path` is a manifest of kind `kind` by its name.
