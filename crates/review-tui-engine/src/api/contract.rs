@@ -19,6 +19,7 @@ use super::callers::{
 };
 use super::compare::{ApiChange, Severity, Types, compare, item_severity, type_parameter_names};
 use super::declared::{Declared, prepares_a_later_major};
+use super::deleted::DeletedPackages;
 use super::lang;
 use super::lang::go::interfaces;
 use super::lang::java::closed;
@@ -114,6 +115,7 @@ fn read_files<'a>(
     compared: &dyn Fn(&ChangedFile) -> bool,
 ) -> ReadFiles<'a> {
     let read_head = |path: &str| sources.head(path);
+    let deleted = DeletedPackages::new(sources, files.iter().map(|f| f.path.as_str()).collect());
 
     let mut read = ReadFiles::default();
     for file in files {
@@ -164,6 +166,15 @@ fn read_files<'a>(
             continue;
         }
         if let (Visibility::Unpublished(why), true) = (head_scope, base_scope.is_api()) {
+            read.withdrawn.push(format!("{} ({why})", file.path));
+            continue;
+        }
+        // A file deleted with its whole package: no new version of that package is published.
+        if symbols.head.is_none()
+            && file.old_path.is_none()
+            && base_scope.is_api()
+            && let Some(why) = deleted.withdrawn(&file.path, grammar)
+        {
             read.withdrawn.push(format!("{} ({why})", file.path));
             continue;
         }
@@ -265,9 +276,11 @@ fn judge(
     let last_tag = |package: &_| releases.last(package).map(|r| r.version.clone());
     // Only tags that are surely the package's: a bare `v1.2.0` at the root is the root
     // package's; in a folder it may be another package's of the repository.
+    // The last full release: a pre-release promises nothing, so a manifest a breaking step
+    // above the last full release may break what pre-releases of that step shipped.
     let released = |package: &super::version::Package| {
         releases
-            .last(package)
+            .last_full(package)
             .filter(|r| r.named || package.root.is_empty())
             .map(|r| r.version.clone())
     };
@@ -845,7 +858,8 @@ fn unbumped_breaks(
     let package = package_of(weighed_path(file, context), file.grammar, either);
     let release = package.as_ref().and_then(|package| match line {
         Some((version, _)) => releases.last_at_most(package, version),
-        None => releases.last(package),
+        // What users of releases have: a pre-release promised nothing.
+        None => releases.last_full(package),
     });
     // Which release was compared, for the findings: on a line moved back, say so.
     let names = |release: &Release| match line {

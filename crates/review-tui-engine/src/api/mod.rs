@@ -17,6 +17,7 @@ mod changelog;
 pub(crate) mod compare;
 pub(crate) mod contract;
 pub mod declared;
+mod deleted;
 mod lang;
 mod paths;
 mod promise;

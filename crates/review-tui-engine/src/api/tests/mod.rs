@@ -1,5 +1,7 @@
 mod contract;
+mod deleted;
 mod generics;
 mod languages;
+mod prerelease;
 mod releases;
 mod surface;

@@ -35,7 +35,8 @@ fn after_release(
     axis(&repo)
 }
 
-fn axis(repo: &Repo) -> Axis {
+/// The apiContract axis of `repo`'s review.
+pub(super) fn axis(repo: &Repo) -> Axis {
     repo.build()
         .axes
         .into_iter()
