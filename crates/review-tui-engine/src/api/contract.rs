@@ -276,11 +276,9 @@ fn judge(
     let last_tag = |package: &_| releases.last(package).map(|r| r.version.clone());
     // Only tags that are surely the package's: a bare `v1.2.0` at the root is the root
     // package's; in a folder it may be another package's of the repository.
-    // The last full release: a pre-release promises nothing, so a manifest a breaking step
-    // above the last full release may break what pre-releases of that step shipped.
     let released = |package: &super::version::Package| {
         releases
-            .last_full(package)
+            .last(package)
             .filter(|r| r.named || package.root.is_empty())
             .map(|r| r.version.clone())
     };
@@ -858,8 +856,7 @@ fn unbumped_breaks(
     let package = package_of(weighed_path(file, context), file.grammar, either);
     let release = package.as_ref().and_then(|package| match line {
         Some((version, _)) => releases.last_at_most(package, version),
-        // What users of releases have: a pre-release promised nothing.
-        None => releases.last_full(package),
+        None => releases.last(package),
     });
     // Which release was compared, for the findings: on a line moved back, say so.
     let names = |release: &Release| match line {

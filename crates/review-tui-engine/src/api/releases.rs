@@ -163,14 +163,7 @@ impl<'a> Releases<'a> {
     /// `sub`); tags without one (`v1.2.3`, `1.2.3`) count for the package at the
     /// repository's root, or for any package when no tag names another.
     pub(crate) fn last(&self, package: &Package) -> Option<Rc<Release>> {
-        self.last_up_to(package, None, false)
-    }
-
-    /// [`Releases::last`] among full releases: a pre-release (`v0.23.0-alpha2`,
-    /// `1.0.0-rc.1`, `2.0.0b1`) promises its users nothing, so what users of releases have is
-    /// the last full one. A package tagged only by pre-releases answers as [`Releases::last`].
-    pub(crate) fn last_full(&self, package: &Package) -> Option<Rc<Release>> {
-        self.last_up_to(package, None, true)
+        self.last_up_to(package, None)
     }
 
     /// [`Releases::last`] among the releases of `package` whose version is at most
@@ -178,24 +171,16 @@ impl<'a> Releases<'a> {
     /// change that began the newer line) continues from those, whose users never had the
     /// newer line's API.
     pub(crate) fn last_at_most(&self, package: &Package, version: &str) -> Option<Rc<Release>> {
-        self.last_up_to(package, Some(version), false)
+        self.last_up_to(package, Some(version))
     }
 
-    fn last_up_to(
-        &self,
-        package: &Package,
-        at_most: Option<&str>,
-        full: bool,
-    ) -> Option<Rc<Release>> {
+    fn last_up_to(&self, package: &Package, at_most: Option<&str>) -> Option<Rc<Release>> {
         let mut key = package.names.clone();
         key.extend(at_most.map(|v| format!("<= {v}")));
-        if full {
-            key.push("full".to_string());
-        }
         if let Some(known) = self.last.borrow().get(&key) {
             return known.clone();
         }
-        let found = self.find_last(package, at_most, full).map(Rc::new);
+        let found = self.find_last(package, at_most).map(Rc::new);
         self.last.borrow_mut().insert(key, found.clone());
         found
     }
@@ -248,21 +233,10 @@ impl<'a> Releases<'a> {
         by_commit
     }
 
-    fn find_last(&self, package: &Package, at_most: Option<&str>, full: bool) -> Option<Release> {
+    fn find_last(&self, package: &Package, at_most: Option<&str>) -> Option<Release> {
         let (repo, base) = self.repo?;
         let names: HashSet<String> = package.names.iter().map(|n| normalise(n)).collect();
-        let mut by_commit = self.tagged_commits(repo, package, at_most);
-        if full
-            && by_commit
-                .values()
-                .flatten()
-                .any(|tag| is_full(&tag.version))
-        {
-            for tags in by_commit.values_mut() {
-                tags.retain(|tag| is_full(&tag.version));
-            }
-            by_commit.retain(|_, tags| !tags.is_empty());
-        }
+        let by_commit = self.tagged_commits(repo, package, at_most);
         if by_commit.is_empty() {
             return None;
         }
@@ -560,22 +534,6 @@ fn normalise(name: &str) -> String {
     name.to_ascii_lowercase().replace(['_', '.'], "-")
 }
 
-/// Whether `version` is a full release, not a pre-release: nothing after its numbers but
-/// build metadata (`1.0.0+build`) or a Python post-release (`2.0.0.post1`).
-fn is_full(version: &str) -> bool {
-    let version = version.trim_start_matches(['v', 'V']);
-    let end = version
-        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
-        .unwrap_or(version.len());
-    let rest = &version[end..];
-    rest.is_empty()
-        || rest.starts_with('+')
-        || rest
-            .trim_start_matches(['-', '_'])
-            .to_ascii_lowercase()
-            .starts_with("post")
-}
-
 /// Versions in order: the numbers, then a release above its pre-releases (`1.0.0-rc.1` <
 /// `1.0.0`).
 fn order(version: &str) -> (Vec<u64>, bool) {
@@ -602,23 +560,6 @@ mod tests {
         assert!(order("1.0.0") > order("1.0.0-rc.1"));
         assert!(order("v3.0.0-beta1.01") > order("v2.27.6"));
         assert!(order("2.0.0+build") > order("2.0.0rc1"));
-    }
-
-    #[test]
-    fn a_pre_release_in_any_syntax_is_no_full_release() {
-        for pre in [
-            "v0.23.0-alpha2",
-            "1.0.0-rc.1",
-            "2.0.0b1",
-            "2.0.0rc1",
-            "3.0.0.dev0",
-            "1.0.0-SNAPSHOT",
-        ] {
-            assert!(!is_full(pre), "{pre}");
-        }
-        for full in ["v0.22.0", "1.0.0", "1.0.0+build", "2.0.0.post1", "v2"] {
-            assert!(is_full(full), "{full}");
-        }
     }
 
     /// A repository whose commits are made with explicit times (a clock skew is a commit
