@@ -274,19 +274,30 @@ fn removed_code(
     })
 }
 
-/// Reads and parses both sides of `file`.
-fn read_sides(root: &Path, file: &FileDiff) -> Option<Sides> {
-    let head = if file.status == FileStatus::Deleted {
-        String::new()
-    } else {
-        let bytes = worktree_file::read_at_most(root, &file.path, MAX_FILE_BYTES).ok()??;
-        String::from_utf8(bytes).ok()?
-    };
-    let old = old_side(file, &head);
+/// `file`'s text at the head (empty when the change deletes it); `None` when it cannot be
+/// read as UTF-8 or is larger than [`MAX_FILE_BYTES`].
+fn head_text(root: &Path, file: &FileDiff) -> Option<String> {
+    if file.status == FileStatus::Deleted {
+        return Some(String::new());
+    }
+    let bytes = worktree_file::read_at_most(root, &file.path, MAX_FILE_BYTES).ok()??;
+    String::from_utf8(bytes).ok()
+}
+
+/// A parser of Rust.
+fn rust_parser() -> Option<Parser> {
     let mut parser = Parser::new();
     parser
         .set_language(&tree_sitter_rust::LANGUAGE.into())
         .ok()?;
+    Some(parser)
+}
+
+/// Reads and parses both sides of `file`.
+fn read_sides(root: &Path, file: &FileDiff) -> Option<Sides> {
+    let head = head_text(root, file)?;
+    let old = old_side(file, &head);
+    let mut parser = rust_parser()?;
     let mut blocks = Vec::new();
     // Most files a range removes lines from hold no unsafe code: nothing to parse.
     let head_tree = if head.contains("unsafe") {
@@ -329,17 +340,9 @@ fn read_sides(root: &Path, file: &FileDiff) -> Option<Sides> {
 
 /// Reads `file`'s old side alone: in what unsafe code each of its lines stood.
 fn read_old_unsafe(root: &Path, file: &FileDiff) -> Option<Vec<Unsafe>> {
-    let head = if file.status == FileStatus::Deleted {
-        String::new()
-    } else {
-        let bytes = worktree_file::read_at_most(root, &file.path, MAX_FILE_BYTES).ok()??;
-        String::from_utf8(bytes).ok()?
-    };
+    let head = head_text(root, file)?;
     let old = old_side(file, &head);
-    let mut parser = Parser::new();
-    parser
-        .set_language(&tree_sitter_rust::LANGUAGE.into())
-        .ok()?;
+    let mut parser = rust_parser()?;
     unsafe_rows(&mut parser, &old.text)
 }
 
