@@ -1847,30 +1847,6 @@ fn wildcard_over(narrow: &str, wide: &str) -> bool {
 /// `ifElse[T]`). Callers cannot name the type, so they can only call its methods or pass it
 /// on; whether they still compile depends on its method set, not on this signature.
 fn unnameable_indirection(old: &str, new: &str) -> bool {
-    const PREDECLARED: &[&str] = &[
-        "bool",
-        "byte",
-        "complex64",
-        "complex128",
-        "error",
-        "float32",
-        "float64",
-        "int",
-        "int8",
-        "int16",
-        "int32",
-        "int64",
-        "rune",
-        "string",
-        "uint",
-        "uint8",
-        "uint16",
-        "uint32",
-        "uint64",
-        "uintptr",
-        "any",
-        "comparable",
-    ];
     let (old, new) = (old.trim(), new.trim());
     let value = match (old.strip_prefix('*'), new.strip_prefix('*')) {
         (Some(pointee), None) if pointee == new => new,
@@ -1880,7 +1856,7 @@ fn unnameable_indirection(old: &str, new: &str) -> bool {
     let name = value.split('[').next().unwrap_or(value);
     name.starts_with(|c: char| c.is_ascii_lowercase())
         && name.chars().all(|c| c.is_alphanumeric() || c == '_')
-        && !PREDECLARED.contains(&name)
+        && !super::lang::go::PREDECLARED_TYPES.contains(&name)
         && !matches!(name, "const" | "mut")
 }
 

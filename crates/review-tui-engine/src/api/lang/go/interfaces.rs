@@ -174,32 +174,9 @@ pub(crate) fn embeds_by_name(surface: &Surface) -> bool {
 /// A name of this package: an identifier, not `io.Reader`, `Set[T]`, `~int | string` or a
 /// predeclared type (`type Level uint32` is never an interface).
 fn bare(name: &str) -> bool {
-    const PREDECLARED: &[&str] = &[
-        "bool",
-        "string",
-        "int",
-        "int8",
-        "int16",
-        "int32",
-        "int64",
-        "uint",
-        "uint8",
-        "uint16",
-        "uint32",
-        "uint64",
-        "uintptr",
-        "float32",
-        "float64",
-        "complex64",
-        "complex128",
-        "byte",
-        "rune",
-        "error",
-        "any",
-    ];
     !name.is_empty()
         && name.chars().all(|c| c.is_alphanumeric() || c == '_')
-        && !PREDECLARED.contains(&name)
+        && !super::PREDECLARED_TYPES.contains(&name)
 }
 
 /// Rewrites the members of `surface`'s exported interfaces, and of its exported types that

@@ -12,6 +12,33 @@ use crate::api::text::Src;
 use crate::api::visibility::{Read, Visibility};
 use crate::parse::grammar::Grammar;
 
+/// Go's predeclared type names: never a type the package declares (`type Level uint32` is no
+/// interface of it) and never an unexported type of its own.
+pub(crate) const PREDECLARED_TYPES: &[&str] = &[
+    "bool",
+    "byte",
+    "complex64",
+    "complex128",
+    "error",
+    "float32",
+    "float64",
+    "int",
+    "int8",
+    "int16",
+    "int32",
+    "int64",
+    "rune",
+    "string",
+    "uint",
+    "uint8",
+    "uint16",
+    "uint32",
+    "uint64",
+    "uintptr",
+    "any",
+    "comparable",
+];
+
 pub(crate) struct Go;
 
 pub(crate) static GO: Go = Go;
