@@ -305,23 +305,7 @@ mod tests {
 
     /// A repository whose `main` has `old` at `path` and whose `head` has `new` there.
     fn two_commits(dir: &std::path::Path, path: &str, old: &str, new: &str) -> Repository {
-        let repo = Repository::init_bare(dir).unwrap();
-        let sig = git2::Signature::now("t", "t@example.com").unwrap();
-        let commit = |content: &str, parents: &[&Commit<'_>], name: &str| {
-            let blob = repo.blob(content.as_bytes()).unwrap();
-            let mut tree = repo.treebuilder(None).unwrap();
-            tree.insert(path, blob, 0o100644).unwrap();
-            let tree = repo.find_tree(tree.write().unwrap()).unwrap();
-            let id = repo.commit(None, &sig, &sig, name, &tree, parents).unwrap();
-            repo.reference(&format!("refs/heads/{name}"), id, true, name)
-                .unwrap();
-            id
-        };
-        let base = commit(old, &[], "main");
-        let base = repo.find_commit(base).unwrap();
-        commit(new, &[&base], "head");
-        drop(base);
-        repo
+        two_trees(dir, &[(path, old)], &[(path, new)])
     }
 
     /// Deletes the loose object `id` from the bare repository at `dir`.
