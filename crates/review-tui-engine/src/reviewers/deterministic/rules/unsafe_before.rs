@@ -74,7 +74,7 @@ struct Sides {
     /// For each head line, its old line when the change left it as it was.
     old_of_new: Vec<Option<u32>>,
     /// For each old line (by index), in what unsafe code it stood.
-    old_unsafe: Vec<Unsafe>,
+    old_unsafe: Rc<Vec<Unsafe>>,
     /// Head lines the change added (1-based).
     added: std::collections::HashSet<u32>,
 }
@@ -218,7 +218,7 @@ fn removed_unsafe_code(
 ) -> [String; 2] {
     let mut old_unsafe = |file: &FileDiff| -> Option<Rc<Vec<Unsafe>>> {
         if let Some(Some(sides)) = files.get(&file.path) {
-            return Some(Rc::new(sides.old_unsafe.clone()));
+            return Some(Rc::clone(&sides.old_unsafe));
         }
         old_only
             .entry(file.path.clone())
@@ -333,7 +333,7 @@ fn read_sides(root: &Path, file: &FileDiff) -> Option<Sides> {
         head,
         blocks,
         old_of_new: old.old_of_new,
-        old_unsafe,
+        old_unsafe: Rc::new(old_unsafe),
         added,
     })
 }
