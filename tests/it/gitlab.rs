@@ -423,6 +423,7 @@ fn a_head_moved_under_the_approval_is_exit_8_and_nothing_is_posted() {
     // No key: Ship, so the publish approves.
     let repo = crate::support::git_repo::GitRepo::init();
     repo.write("src/lib.rs", BASE_LIB);
+    repo.write("Cargo.toml", crate::support::git_repo::ASKS_UNWRAP_USED);
     repo.commit_all("initial import");
     repo.git(&["checkout", "--quiet", "-b", "feature"]);
     repo.write("src/lib.rs", &feature_lib(false, false));

@@ -10,7 +10,7 @@ use std::process::Output;
 use serde_json::Value;
 
 use crate::cli::review_tui;
-use crate::support::git_repo::GitRepo;
+use crate::support::git_repo::{ASKS_UNWRAP_USED, GitRepo};
 use crate::support::github_server::{
     Fault, GithubServer, PullSpec, ReviewCommentSpec, ReviewSpec, UserSpec, minute_stamp,
 };
@@ -40,6 +40,7 @@ pub(crate) fn planted_repo() -> GitRepo {
     let repo = GitRepo::init();
     repo.write("src/lib.rs", BASE_LIB);
     repo.write("README.md", "# widgets\n");
+    repo.write("Cargo.toml", ASKS_UNWRAP_USED);
     repo.commit_all("initial import");
     repo.git(&["checkout", "--quiet", "-b", "feature"]);
     repo.write("src/lib.rs", &feature_lib(true, false));

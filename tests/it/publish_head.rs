@@ -8,7 +8,7 @@ use std::path::Path;
 use std::process::Output;
 
 use crate::support::bot_pr;
-use crate::support::git_repo::GitRepo;
+use crate::support::git_repo::{ASKS_UNWRAP_USED, GitRepo};
 use crate::support::github_server::GithubServer;
 
 const TOKEN: &str = "ghp_headcanary8";
@@ -26,6 +26,7 @@ fn text(bytes: &[u8]) -> String {
 fn serve() -> GithubServer {
     let repo = GitRepo::init();
     repo.write("src/lib.rs", BASE_LIB);
+    repo.write("Cargo.toml", ASKS_UNWRAP_USED);
     repo.commit_all("initial import");
     repo.git(&["checkout", "--quiet", "-b", "feature"]);
     repo.write("src/lib.rs", FEATURE_LIB);

@@ -9,7 +9,7 @@ use std::process::Output;
 use serde_json::Value;
 
 use crate::support::bot_pr;
-use crate::support::git_repo::GitRepo;
+use crate::support::git_repo::{ASKS_UNWRAP_USED, GitRepo};
 use crate::support::github_server::GithubServer;
 use review_tui::publish::markers;
 
@@ -29,6 +29,7 @@ fn server_with(path: &str, content: &str) -> GithubServer {
     let repo = GitRepo::init();
     repo.write("src/lib.rs", BASE_LIB);
     repo.write("README.md", "# widgets\n");
+    repo.write("Cargo.toml", ASKS_UNWRAP_USED);
     repo.commit_all("initial import");
     repo.git(&["checkout", "--quiet", "-b", "feature"]);
     repo.write(path, content);

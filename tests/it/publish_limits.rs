@@ -10,7 +10,7 @@ use std::process::Output;
 use serde_json::json;
 
 use crate::support::bot_pr;
-use crate::support::git_repo::GitRepo;
+use crate::support::git_repo::{ASKS_UNWRAP_USED, GitRepo};
 use crate::support::github_server::GithubServer;
 use review_tui::publish::markers;
 
@@ -28,6 +28,7 @@ fn text(bytes: &[u8]) -> String {
 fn serve(extra: impl FnOnce(&GitRepo)) -> GithubServer {
     let repo = GitRepo::init();
     repo.write("src/lib.rs", BASE_LIB);
+    repo.write("Cargo.toml", ASKS_UNWRAP_USED);
     repo.commit_all("initial import");
     repo.git(&["checkout", "--quiet", "-b", "feature"]);
     repo.write("src/lib.rs", FEATURE_LIB);

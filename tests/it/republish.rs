@@ -9,7 +9,7 @@ use std::process::Output;
 use serde_json::Value;
 
 use crate::cli::review_tui;
-use crate::support::git_repo::GitRepo;
+use crate::support::git_repo::{ASKS_UNWRAP_USED, GitRepo};
 use crate::support::github_server::{Fault, GithubServer, PullSpec, UserSpec};
 use crate::support::tmux::Tmux;
 
@@ -31,6 +31,7 @@ fn repo() -> GitRepo {
 fn repo_with(feature: &str) -> GitRepo {
     let repo = GitRepo::init();
     repo.write("src/lib.rs", BASE_LIB);
+    repo.write("Cargo.toml", ASKS_UNWRAP_USED);
     repo.commit_all("initial import");
     repo.git(&["checkout", "--quiet", "-b", "feature"]);
     repo.write("src/lib.rs", feature);

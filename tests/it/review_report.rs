@@ -8,7 +8,7 @@ use std::process::Output;
 use serde_json::Value;
 
 use crate::cli::review_tui;
-use crate::support::git_repo::GitRepo;
+use crate::support::git_repo::{ASKS_UNWRAP_USED, GitRepo};
 
 const AWS_KEY: &str = "AKIAZ4DEMQ7Q2LXWRT5W";
 
@@ -180,6 +180,7 @@ fn the_repository_config_is_read_from_the_base_branch() {
         "[rules]\ndisable = [\"rust/unwrap-outside-tests\"]\n",
     );
     repo.write("src/lib.rs", "pub fn one() -> i32 {\n    1\n}\n");
+    repo.write("Cargo.toml", ASKS_UNWRAP_USED);
     repo.commit_all("base with config");
     repo.git(&["checkout", "--quiet", "-b", "feature"]);
     // The PR tries to switch the secret scan's neighbour rules off for itself…

@@ -5,6 +5,10 @@ use std::process::Command;
 
 use tempfile::TempDir;
 
+/// A manifest asking for clippy's `unwrap_used`, as a project that wants its unwraps looked at
+/// writes it: `rust/unwrap-outside-tests` asks only there, so a feature's `unwrap()` is a finding.
+pub(crate) const ASKS_UNWRAP_USED: &str = "[package]\nname = \"widgets\"\nversion = \"0.1.0\"\n\n[lints.clippy]\nunwrap_used = \"warn\"\n";
+
 /// A repository on disk; deleted on drop.
 pub(crate) struct GitRepo {
     dir: TempDir,

@@ -159,6 +159,55 @@ fn a_restriction_lint_rule_asks_only_where_the_projects_clippy_configuration_ena
 }
 
 #[test]
+fn unwrap_is_asked_only_where_clippys_unwrap_used_or_the_review_configuration_asks_it() {
+    // Held out, 0 of 22 unwraps were worth a question: clippy keeps `unwrap_used` opt-in.
+    let rule = "rust/unwrap-outside-tests";
+    let lib = ("src/lib.rs", "pub mod engine;\n");
+    let unwrap =
+        "pub fn port() -> u16 {\n    std::env::var(\"PORT\").unwrap().parse().unwrap()\n}\n";
+    let (found, notes) = review(&[("Cargo.toml", CRATE), lib], "src/engine.rs", unwrap, rule);
+    assert_eq!(found, 0);
+    assert!(
+        notes
+            .iter()
+            .any(|n| n.contains(rule) && n.contains("clippy::unwrap_used")),
+        "{notes:?}"
+    );
+    let asking = format!("{CRATE}\n[lints.clippy]\nunwrap_used = \"warn\"\n");
+    let (found, _) = review(
+        &[("Cargo.toml", &asking), lib],
+        "src/engine.rs",
+        unwrap,
+        rule,
+    );
+    assert_eq!(found, 1);
+    let attribute = (
+        "src/lib.rs",
+        "#![warn(clippy::unwrap_used)]\npub mod engine;\n",
+    );
+    let (found, _) = review(
+        &[("Cargo.toml", CRATE), attribute],
+        "src/engine.rs",
+        unwrap,
+        rule,
+    );
+    assert_eq!(found, 1);
+    let config = Config {
+        enabled_rules: vec![rule.into()],
+        ..Config::default()
+    };
+    let catalog = Catalog::builtin().with_overrides(&config);
+    let (found, _) = review_with(
+        &catalog,
+        &[("Cargo.toml", CRATE), lib],
+        "src/engine.rs",
+        unwrap,
+        rule,
+    );
+    assert_eq!(found, 1);
+}
+
+#[test]
 fn a_malformed_lint_configuration_asks_nothing_and_never_fails_the_review() {
     let rule = "rust/panic-outside-tests";
     for files in [
