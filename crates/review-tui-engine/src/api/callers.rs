@@ -37,8 +37,12 @@ pub(crate) fn uses(home: &Home, key: &str, caller_path: &str, caller: &str) -> b
     // Closed" and in doc prose is no call of `ServiceExt::with`). Imports are read from the
     // whole text below: Go and JavaScript write them as strings.
     let code = code_only(caller, home.grammar);
-    // A member is used through its type; its own name must appear too.
-    if let Some(member) = segments.next_back()
+    // A member is used through its type; its own name must appear too. A positional field
+    // (`Event::CData::0`, a tuple struct's `0`) is no name its users write: they destructure
+    // the variant or the struct, whose own name is then the member that must appear.
+    if let Some(member) = segments
+        .filter(|segment| !segment.bytes().all(|b| b.is_ascii_digit()))
+        .next_back()
         && !matches(&word(member), &code)
     {
         return false;

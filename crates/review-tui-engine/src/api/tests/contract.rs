@@ -2414,3 +2414,38 @@ fn rust_paths_from_the_crate_root_are_one_item_across_editions() {
     );
     assert_fails(&axis, &["Encoder::new"]);
 }
+
+// quick-xml #385: a break of one member of a type (here a variant's positional payload,
+// `Event::CData::0`) leaves unable to compile only the code that names that member. A field
+// index is no name a caller writes (it destructures `CData(e)`), so the member a caller must
+// name is the variant: a file using the type's other variants, with a `0` anywhere in it, is
+// no caller. A file naming the changed variant still fails.
+#[test]
+fn a_changed_member_is_stale_only_in_files_naming_that_member() {
+    let events = "pub enum Event {\n    Start(String),\n    CData(Vec<u8>),\n}\n";
+    let base = [
+        ("Cargo.toml", CARGO),
+        (
+            "src/lib.rs",
+            "pub mod events;\npub mod reader;\npub mod writer;\n",
+        ),
+        ("src/events.rs", events),
+        (
+            "src/reader.rs",
+            "use crate::events::Event;\n\npub fn start() -> Event {\n    Event::Start(String::with_capacity(0))\n}\n",
+        ),
+        (
+            "src/writer.rs",
+            "use crate::events::Event;\n\npub fn size(e: &Event) -> usize {\n    match e {\n        Event::CData(b) => b.len(),\n        _ => 0,\n    }\n}\n",
+        ),
+    ];
+    let bumped = ("Cargo.toml", CARGO.replace("1.4.0", "2.0.0"));
+    for changed in [
+        events.replace("CData(Vec<u8>)", "CData(String)"),
+        events.replace("CData(Vec<u8>)", "CData(String, usize)"),
+    ] {
+        let axis = api_after(&base, &[("src/events.rs", &changed), (bumped.0, &bumped.1)]);
+        assert_fails(&axis, &["callers not updated: src/writer.rs"]);
+        assert!(!axis.detail.contains("src/reader.rs"), "{}", axis.detail);
+    }
+}
