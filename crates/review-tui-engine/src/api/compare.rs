@@ -1900,6 +1900,24 @@ fn shape_change(old: &Item, new: &Item, types: &Types) -> Option<(Severity, &'st
                  defined as this one was, with the same methods)",
         ));
     }
+    // A property made read-only (a field now a getter alone) still reads; only assignments
+    // stop compiling, which the syntax cannot count. The other way every use still compiles.
+    let readonly = |item: &Item| {
+        item.shape
+            .strip_prefix(script::extract::READONLY)
+            .map(str::to_string)
+    };
+    if old.kind == "property" {
+        if readonly(new).is_some_and(|shape| shape == old.shape) {
+            return Some((
+                Undecided,
+                "now read-only (reads still compile, assignments do not)",
+            ));
+        }
+        if readonly(old).is_some_and(|shape| shape == new.shape) {
+            return Some((Compatible, "no longer read-only"));
+        }
+    }
     if !TYPED.contains(&old.kind) {
         // TypeScript overload signatures are one item whose shape holds each signature's
         // digest (see `Surface::add`): one written differently (zod v4.4.0's mapped type

@@ -235,6 +235,59 @@ fn typescript_proven_breaks_still_fail() {
     assert_eq!(severity(&found, "start"), Some(Severity::Incompatible));
 }
 
+// A TypeScript accessor is read and assigned as a property: `get size()` turned into a method
+// `size()` (or back) changes every use, though the declarations print alike; a getter with
+// its setter is the field it replaces, and a getter alone is a read-only one.
+#[test]
+fn typescript_accessors_are_properties_to_their_callers() {
+    let getter = "export class Box {\n  get size(): number { return 1; }\n}\n";
+    let method = "export class Box {\n  size(): number { return 1; }\n}\n";
+    let field = "export class Box {\n  size: number = 1;\n}\n";
+    let pair =
+        "export class Box {\n  get size(): number { return 1; }\n  set size(v: number) {}\n}\n";
+    let readonly = "export class Box {\n  readonly size: number = 1;\n}\n";
+    for (base, head) in [(getter, method), (method, getter), (pair, method)] {
+        let found = changes(Grammar::TypeScript, base, head);
+        assert_eq!(
+            severity(&found, "Box.size"),
+            Some(Severity::Incompatible),
+            "{base} -> {head}: {found:#?}"
+        );
+    }
+    for (base, head) in [
+        (field, pair),
+        (pair, field),
+        (readonly, getter),
+        (getter, readonly),
+    ] {
+        let found = changes(Grammar::TypeScript, base, head);
+        assert_eq!(
+            severity(&found, "Box.size"),
+            None,
+            "{base} -> {head}: {found:#?}"
+        );
+    }
+    // The setter removed, or a field made read-only: assignments no longer compile.
+    let found = changes(Grammar::TypeScript, field, readonly);
+    assert_eq!(
+        severity(&found, "Box.size"),
+        Some(Severity::Undecided),
+        "{found:#?}"
+    );
+    let found = changes(Grammar::TypeScript, readonly, field);
+    assert_eq!(
+        severity(&found, "Box.size"),
+        Some(Severity::Compatible),
+        "{found:#?}"
+    );
+    let found = changes(Grammar::TypeScript, pair, getter);
+    assert_eq!(
+        severity(&found, "Box.size"),
+        Some(Severity::Undecided),
+        "{found:#?}"
+    );
+}
+
 // cobra #2231: `[]string` → `[]Completion` where `type Completion = string` (an alias);
 // cobra v1.9.1..v1.10.0: a defined type over a renamed type of another package.
 #[test]

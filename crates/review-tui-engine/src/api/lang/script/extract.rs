@@ -382,6 +382,11 @@ pub(in crate::api) const NAMESPACE: &str = "namespace";
 /// Public members of a class body, interface body or object type.
 fn members(body: Node, src: Src, parent: &str, out: &mut Surface) {
     let mut seen_methods = BTreeSet::new();
+    let setters: BTreeSet<String> = named(body)
+        .into_iter()
+        .filter(|member| accessor(*member) == Some("set"))
+        .filter_map(|member| src.field(member, "name").map(str::to_string))
+        .collect();
     for member in named(body) {
         let private = named(member).iter().any(|c| {
             c.kind() == "accessibility_modifier" && matches!(src.raw(*c), "private" | "protected")
@@ -411,6 +416,15 @@ fn members(body: Node, src: Src, parent: &str, out: &mut Surface) {
         }
         let key = format!("{parent}.{name}");
         let mut item = match member.kind() {
+            "method_definition" | "method_signature" | "abstract_method_signature"
+                if accessor(member).is_some() =>
+            {
+                // A getter and its setter are one property.
+                if !seen_methods.insert(name.clone()) {
+                    continue;
+                }
+                accessor_property(member, src, &key, &name, setters.contains(&name))
+            }
             "method_definition" | "method_signature" | "abstract_method_signature" => {
                 // Overload signatures and the implementation are one method.
                 if !seen_methods.insert(name.clone()) && member.kind() == "method_definition" {
@@ -432,8 +446,17 @@ fn members(body: Node, src: Src, parent: &str, out: &mut Surface) {
             "property_signature" | "public_field_definition" => {
                 let ty = type_text(src, member.child_by_field_name("type")).unwrap_or_default();
                 let optional = if has_token(member, "?") { "?" } else { "" };
-                let mut p = Item::new("property", &key, format!("{name}{optional}: {ty}"));
-                p.shape = format!("{optional}{ty}");
+                let readonly = if is_readonly(member, src) {
+                    READONLY
+                } else {
+                    ""
+                };
+                let mut p = Item::new(
+                    "property",
+                    &key,
+                    format!("{readonly}{name}{optional}: {ty}"),
+                );
+                p.shape = format!("{readonly}{optional}{ty}");
                 if has_token(member, "static") {
                     p.shape.push_str(" static");
                     p.form = format!("static {}", p.form);
@@ -450,6 +473,47 @@ fn members(body: Node, src: Src, parent: &str, out: &mut Surface) {
         item.parent = Some(parent.to_string());
         out.add(key, item);
     }
+}
+
+/// How a read-only property's shape begins: a getter without a setter, or a `readonly` field.
+pub(crate) const READONLY: &str = "readonly ";
+
+/// `get` or `set` when `member` is an accessor: callers read and assign it as a property.
+fn accessor(member: Node) -> Option<&'static str> {
+    ["get", "set"]
+        .into_iter()
+        .find(|token| has_token(member, token))
+}
+
+/// Whether a field or property signature is declared `readonly` (TypeScript writes it as an
+/// accessibility-like modifier node in classes and as a token in signatures).
+fn is_readonly(member: Node, src: Src) -> bool {
+    has_token(member, "readonly")
+        || named(member).iter().any(|c| {
+            c.kind() == "readonly" || (c.kind().ends_with("modifier") && src.raw(*c) == "readonly")
+        })
+}
+
+/// An accessor as the property its callers use: the getter's return type (or the setter's
+/// parameter type), read-only when the class declares no setter of that name. It compares
+/// with a field of the same type, and a method of the same name is another kind of member.
+fn accessor_property(member: Node, src: Src, key: &str, name: &str, has_setter: bool) -> Item {
+    let ty = match accessor(member) {
+        Some("set") => member
+            .child_by_field_name("parameters")
+            .and_then(|list| named(list).into_iter().next())
+            .and_then(|param| type_text(src, param.child_by_field_name("type"))),
+        _ => type_text(src, member.child_by_field_name("return_type")),
+    }
+    .unwrap_or_default();
+    let readonly = if has_setter { "" } else { READONLY };
+    let mut item = Item::new("property", key, format!("{readonly}{name}: {ty}"));
+    item.shape = format!("{readonly}{ty}");
+    if has_token(member, "static") {
+        item.shape.push_str(" static");
+        item.form = format!("static {}", item.form);
+    }
+    item
 }
 
 /// Whether a class declaration has an `extends` clause (TypeScript's `extends_clause`, or
