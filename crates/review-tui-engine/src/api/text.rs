@@ -205,8 +205,17 @@ pub(super) fn join(tokens: &[&str]) -> String {
         let after_colon = out.ends_with(':')
             && !out.ends_with("::")
             && (!token.starts_with(':') || *token == "::");
+        // A word after a closed list or type (`-> Foo<T> where`, `impl<T> Trait`, `) where`)
+        // is a new part of the declaration, never glued to it.
+        let after_close = (out.ends_with('>') && !out.ends_with("->") && !out.ends_with("=>")
+            || out.ends_with(')'))
+            && token
+                .chars()
+                .next()
+                .is_some_and(|c| c.is_alphabetic() || c == '_');
         if joins
             || after_colon
+            || after_close
             || out.ends_with(',')
             || *token == "->"
             || *token == "=>"
@@ -314,6 +323,14 @@ mod tests {
         assert_eq!(join(&["name", ":", "&", "str"]), "name: &str");
         assert_eq!(join(&["a", "::", "B"]), "a::B");
         assert_eq!(join(&["&", "'", "a", "self"]), "&'a self");
+        assert_eq!(
+            join(&[
+                "fn", "f", "<", "T", ">", "(", ")", "->", "Foo", "<", "T", ">", "where", "T", ":",
+                "Copy"
+            ]),
+            "fn f<T>() -> Foo<T> where T: Copy"
+        );
+        assert_eq!(join(&["impl", "<", "T", ">", "Trait"]), "impl<T> Trait");
         assert_eq!(
             strip_lifetimes(&join(&[
                 "Option", "<", "SpanRef", "<", "'", "_", ",", "Self", ">", ">"
