@@ -664,7 +664,10 @@ impl SecretScanner {
                     continue;
                 }
                 let line = full_lines(text, whole.start(), whole.end());
-                if purpose == Purpose::Report && line.contains(GITLEAKS_ALLOW) {
+                if purpose == Purpose::Report
+                    && (line.contains(GITLEAKS_ALLOW)
+                        || is_module_checksum(full_lines(text, start, end)))
+                {
                     continue;
                 }
                 let candidate = Candidate {
@@ -692,6 +695,27 @@ impl SecretScanner {
                 .filter(|a| a.applies_to(&rule.source_id))
                 .any(|a| a.allows(candidate))
     }
+}
+
+/// Whether `line` is a Go checksum line, `module version[/go.mod] h1:<base64 SHA-256>`: a
+/// module's hash, whatever file holds it (gitleaks' path allowlist knows `go.sum` only, and a
+/// `-modfile` writes `go_test.sum`). A module named like a credential (`nkeys`) puts a keyword
+/// before the hash; the line still holds nothing but a path, a version and a hash.
+fn is_module_checksum(line: &str) -> bool {
+    let mut parts = line.split_whitespace();
+    let (Some(module), Some(version), Some(hash), None) =
+        (parts.next(), parts.next(), parts.next(), parts.next())
+    else {
+        return false;
+    };
+    let digest = hash.strip_prefix("h1:").unwrap_or("");
+    module.contains('/')
+        && version.starts_with('v')
+        && digest.len() == 44
+        && digest.ends_with('=')
+        && digest[..43]
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'+' || b == b'/')
 }
 
 /// The whole lines that contain `start..end`.

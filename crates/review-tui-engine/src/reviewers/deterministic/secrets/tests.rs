@@ -1765,3 +1765,25 @@ fn a_key_of_counting_runs_is_a_sample_under_every_rule() {
             .contains("abc123def456")
     );
 }
+
+/// A Go checksum line (`module version[/go.mod] h1:<base64 SHA-256>=`) holds a module's hash,
+/// whatever the file is called: `go_test.sum` (the sums of a `-modfile=go_test.mod`) is not
+/// `go.sum`, which gitleaks' path allowlist spares, and a module named `nkeys` put the generic
+/// rule's keyword in front of the hash (a false P1 on every dependency bump). A secret assigned
+/// in such a file is still found.
+#[test]
+fn go_checksum_lines_are_hashes_whatever_the_file_is_called() {
+    let scanner = default_scanner();
+    let lines = [
+        "github.com/nats-io/nkeys v0.4.16 h1:rd5oAuLOb8mnAycB0xleuEBNS1pVVnN0fv/FF34Eypg=",
+        "github.com/nats-io/nkeys v0.4.16/go.mod h1:llLgWoI0o4z/Q57q2R1kHfmocyhGV6VG/U18Glg1Afs=",
+    ];
+    for path in ["go_test.sum", "tools/go.tools.sum"] {
+        let hits = scan_file(scanner, path, &lines);
+        assert!(hits.is_empty(), "{path}: {hits:?}");
+    }
+    let s = samples();
+    let leaked = format!("GITHUB_TOKEN={}", s.github_pat);
+    let hits = scan_file(scanner, "go_test.sum", &[lines[0], leaked.as_str()]);
+    assert_eq!(hits.len(), 1, "{hits:?}");
+}
