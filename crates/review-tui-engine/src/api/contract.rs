@@ -21,7 +21,7 @@ use super::compare::{ApiChange, Severity, Types, compare, item_severity, type_pa
 use super::declared::{Declared, prepares_a_later_major};
 use super::deleted::DeletedPackages;
 use super::lang;
-use super::lang::go::interfaces;
+use super::lang::go::{handed_out, interfaces};
 use super::lang::java::closed;
 use super::lang::python::application::command_scripts;
 use super::lang::python::declared::python_reach;
@@ -570,6 +570,7 @@ fn file_changes(
         .map(|change| through_a_crate_alias(change, file, surfaces, index, types, read_head))
         .map(|change| declared_without_a_runtime(change, file, index, context))
         .map(|change| constructed_by_nobody(change, file, context))
+        .map(|change| implemented_only_by_its_package(change, file, context))
         .map(|change| undeclared(change, reach.as_ref()))
         .map(|change| of_a_command(change, command.as_deref()))
         .collect()
@@ -726,6 +727,62 @@ fn constructed_by_nobody(
         change.severity = Severity::Compatible;
         change.why = format!(
             "{} (the package exports `{class}` only as a type: users cannot construct it)",
+            change.why
+        );
+    }
+    change
+}
+
+/// A method added to a Go interface the API only hands out (see [`handed_out`]): no user was
+/// asked to implement it, so the addition warns instead of failing. Every Go file naming the
+/// interface is read at both sides, and every changed one at the base (a file the change
+/// deletes took it too); a side where a file does not exist says nothing.
+fn implemented_only_by_its_package(
+    mut change: ApiChange,
+    file: &FileSurfaces<'_>,
+    context: &Context<'_>,
+) -> ApiChange {
+    if change.severity != Severity::Incompatible
+        || file.grammar != Grammar::Go
+        || change.base.is_some()
+        || change.head.is_none()
+    {
+        return change;
+    }
+    let Some(interface) = file
+        .head
+        .items
+        .get(&change.key)
+        .and_then(|item| item.parent.as_deref())
+        .filter(|parent| {
+            file.head
+                .items
+                .get(*parent)
+                .is_some_and(|item| item.kind == "interface")
+        })
+    else {
+        return change;
+    };
+    let source = |path: &str| path.ends_with(".go") && !path.ends_with("_test.go");
+    let named_at_head = context.index.referenced_in(interface);
+    let texts = named_at_head
+        .iter()
+        .filter(|path| source(path))
+        .flat_map(|path| [(context.read_head)(path), (context.read_base)(path)])
+        .chain(
+            context
+                .changed
+                .iter()
+                .filter(|path| source(path))
+                .map(|path| (context.read_base)(path)),
+        )
+        .filter(|text| text.is_some());
+    if !handed_out::taken_by_the_api(interface, texts) {
+        change.severity = Severity::Undecided;
+        change.why = format!(
+            "{} (`{interface}` is an interface the API only hands out: no exported function, \
+             method or field takes one, so only implementations written outside the package, \
+             such as test doubles, must add it)",
             change.why
         );
     }

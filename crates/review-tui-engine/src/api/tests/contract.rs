@@ -2311,7 +2311,7 @@ fn rust_a_promise_withdrawn_in_the_same_change_still_held_at_the_base() {
     assert_fails(&axis, &["dump", "parse"]);
 }
 
-const GO_CMDABLE: &str = "package redis\n\nimport \"context\"\n\ntype Cmdable interface {\n\tPing(ctx context.Context) error\n\tgearsCmdable\n}\n";
+const GO_CMDABLE: &str = "package redis\n\nimport \"context\"\n\ntype Cmdable interface {\n\tPing(ctx context.Context) error\n\tgearsCmdable\n}\n\n// Users hand in their own implementation.\nfunc Wrap(c Cmdable) Cmdable {\n\treturn c\n}\n";
 const GO_GEARS: &str = "package redis\n\nimport \"context\"\n\ntype gearsCmdable interface {\n\tLoad(ctx context.Context, name string) error\n}\n";
 
 #[test]
@@ -2448,4 +2448,40 @@ fn a_changed_member_is_stale_only_in_files_naming_that_member() {
         assert_fails(&axis, &["callers not updated: src/writer.rs"]);
         assert!(!axis.detail.contains("src/reader.rs"), "{}", axis.detail);
     }
+}
+
+// nats.go's `JetStream`, `KeyValue`, `KeyValueStatus`: interfaces the package hands out (its
+// functions return them) and no exported function, method or field takes from users. A
+// method added to one breaks only an implementation written outside the package (a test
+// double), which the API never asked for: it warns, it does not gate. Once anything exported
+// takes the interface (at the base or the head), users implement it and the addition fails.
+#[test]
+fn go_a_method_added_to_an_interface_the_api_only_hands_out_warns() {
+    let go_mod = ("go.mod", "module example.com/nats\n\ngo 1.22\n");
+    let js = "package nats\n\ntype JetStream interface {\n\tPing() error\n}\n\ntype js struct{}\n\nfunc (js) Ping() error { return nil }\n\nfunc New() (JetStream, error) {\n\treturn js{}, nil\n}\n";
+    let grown = js.replace("\tPing() error\n}", "\tPing() error\n\tPause() error\n}");
+    let axis = api_after(&[go_mod, ("js.go", js)], &[("js.go", &grown)]);
+    assert_eq!(axis.verdict, AxisVerdict::Warn, "{}", axis.detail);
+    assert!(axis.detail.contains("`JetStream.Pause`"), "{}", axis.detail);
+    assert!(axis.detail.contains("only hands out"), "{}", axis.detail);
+
+    // Taken by an exported function, or a field users set: users implement it.
+    let taker = (
+        "use.go",
+        "package nats\n\nfunc Use(stream JetStream) error {\n\treturn stream.Ping()\n}\n",
+    );
+    let axis = api_after(&[go_mod, ("js.go", js), taker], &[("js.go", &grown)]);
+    assert_fails(&axis, &["`JetStream.Pause`"]);
+    let field = (
+        "opts.go",
+        "package nats\n\ntype Options struct {\n\tStream JetStream\n}\n",
+    );
+    let axis = api_after(&[go_mod, ("js.go", js), field], &[("js.go", &grown)]);
+    assert_fails(&axis, &["`JetStream.Pause`"]);
+    // The change that adds the method also drops the function taking it: users had it.
+    let axis = api_after(
+        &[go_mod, ("js.go", js), taker],
+        &[("js.go", &grown), ("use.go", "package nats\n")],
+    );
+    assert_fails(&axis, &["`JetStream.Pause`"]);
 }

@@ -193,9 +193,10 @@ fn a_monorepo_package_reads_the_tags_named_after_it() {
 }
 
 const GO_MOD: &str = "module example.com/cli/v3\n\ngo 1.22\n";
-const ROUTES: &str = "package cli\n\ntype Routes interface {\n\tRoutes() []string\n}\n";
-const ROUTES_FIND: &str =
-    "package cli\n\ntype Routes interface {\n\tRoutes() []string\n\tFind(path string) string\n}\n";
+// `Walk` takes a `Routes` users implement: a method added to it breaks their code.
+const ROUTES: &str =
+    "package cli\n\ntype Routes interface {\n\tRoutes() []string\n}\n\nfunc Walk(r Routes) {}\n";
+const ROUTES_FIND: &str = "package cli\n\ntype Routes interface {\n\tRoutes() []string\n\tFind(path string) string\n}\n\nfunc Walk(r Routes) {}\n";
 
 #[test]
 fn a_go_modules_version_is_its_last_tag_and_a_pre_release_allows_a_break() {

@@ -1,6 +1,7 @@
 //! Go: how a file's exported items are read.
 
 pub(crate) mod extract;
+pub(crate) mod handed_out;
 pub(crate) mod interfaces;
 pub(crate) mod manifest;
 
