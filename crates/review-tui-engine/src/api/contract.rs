@@ -19,7 +19,7 @@ use super::callers::{
 };
 use super::compare::{ApiChange, Severity, Types, compare, item_severity, type_parameter_names};
 use super::declared::{Declared, prepares_a_later_major};
-use super::deleted::DeletedPackages;
+use super::deleted::{DeletedPackages, is_manifest};
 use super::lang;
 use super::lang::go::{handed_out, interfaces};
 use super::lang::java::closed;
@@ -119,9 +119,13 @@ fn read_files<'a>(
 
     let mut read = ReadFiles::default();
     for file in files {
-        // Unknown contents may be anything, wherever they sit: never cleared as no API.
+        // Unknown contents may be anything: never cleared as no API, unless the path alone
+        // says the file carries none whatever it holds (a test cassette, a data file that no
+        // language imports and no manifest is).
         if let Reading::Unavailable { .. } = file.reading {
-            read.unreadable.push(file.path.as_str());
+            if !no_api_by_path(file) {
+                read.unreadable.push(file.path.as_str());
+            }
             continue;
         }
         if not_api_path(&file.path) || !compared(file) {
@@ -1594,6 +1598,18 @@ fn listed(items: &[String]) -> String {
 /// Whether a file without a parser could carry a public API: source in a language we do not
 /// parse (C, Ruby, Kotlin…). Build files, lock files, data, snapshots, golden files and docs
 /// cannot, and neither can a file of unknown kind: only known source extensions count.
+/// Whether `file`'s path alone rules out an API: a path no API lives under (tests, docs,
+/// examples), or a kind of file no language imports that is no package manifest either.
+fn no_api_by_path(file: &ChangedFile) -> bool {
+    let manifest = || {
+        lang::LANGUAGES
+            .iter()
+            .flat_map(|language| language.manifests())
+            .any(|manifest| is_manifest(manifest, &file.path))
+    };
+    not_api_path(&file.path) || (!may_carry_api(&file.language, &file.path) && !manifest())
+}
+
 pub(super) fn may_carry_api(language: &crate::diff::Language, path: &str) -> bool {
     use crate::diff::Language::*;
     match language {

@@ -89,7 +89,7 @@ impl<'s> DeletedPackages<'s> {
 }
 
 /// Whether the file at `path` is a manifest of kind `kind` by its name.
-fn is_manifest(kind: &Manifest, path: &str) -> bool {
+pub(super) fn is_manifest(kind: &Manifest, path: &str) -> bool {
     let name = path.rsplit('/').next().unwrap_or(path);
     match kind.file.strip_prefix('*') {
         Some(extension) => name.len() > extension.len() && name.ends_with(extension),

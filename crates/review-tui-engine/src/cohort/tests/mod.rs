@@ -503,6 +503,25 @@ fn garbage_in_an_indexed_language_is_grouped_by_path_and_never_mixed() {
     assert_eq!(axis(&report, API_CONTRACT).verdict, AxisVerdict::Partial);
 }
 
+// A partial clone or a snapshot without large files may lack a changed file's contents.
+// Unknown contents may be anything, but a file whose path carries no API (a test cassette, a
+// data file no language imports) is no API whatever it holds: the gate is the rest's. A
+// source file the repository lacks still holds the verdict.
+#[test]
+fn a_lacking_file_whose_path_carries_no_api_leaves_the_gate_to_the_rest() {
+    let repo = rust_repo();
+    repo.write("tests/cassettes/read_range.yaml", "interactions: []\n");
+    repo.write("assets/large.json", "{}\n");
+    repo.write("src/render.rs", &RENDER.replace("<h1>", "<h2>"));
+    repo.commit("cassette");
+    let report = repo.build_lacking(&["tests/cassettes/read_range.yaml", "assets/large.json"]);
+    let api = axis(&report, API_CONTRACT);
+    assert!(api.verdict.clears_gate(), "{}: {}", api.verdict, api.detail);
+    let report = repo.build_lacking(&["src/render.rs"]);
+    let api = axis(&report, API_CONTRACT);
+    assert_eq!(api.verdict, AxisVerdict::Partial, "{}", api.detail);
+}
+
 #[test]
 fn a_docs_and_config_pull_request_passes_the_api_gate() {
     let repo = rust_repo();

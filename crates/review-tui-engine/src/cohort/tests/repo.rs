@@ -57,11 +57,36 @@ impl Repo {
         self.build_with(|input| build(input).unwrap())
     }
 
+    /// [`Repo::build`] as if the object store lacked the head contents of `lacking` (a
+    /// partial clone, a snapshot without large files): the diff marks their head side
+    /// unavailable, as the checkout does for a blob it cannot read.
+    pub(crate) fn build_lacking(&self, lacking: &[&str]) -> CohortReport {
+        self.build_edited(
+            |diff| {
+                for file in &mut diff.files {
+                    if lacking.contains(&file.path.as_str()) {
+                        file.unavailable = Some(crate::diff::Unavailable::Head);
+                    }
+                }
+            },
+            |input| build(input).unwrap(),
+        )
+    }
+
     /// Hands `run` the input [`Repo::build`] uses: for the builders around `build`.
     pub(crate) fn build_with<T>(&self, run: impl FnOnce(CohortInput<'_>) -> T) -> T {
+        self.build_edited(|_| {}, run)
+    }
+
+    fn build_edited<T>(
+        &self,
+        edit: impl FnOnce(&mut crate::diff::Diff),
+        run: impl FnOnce(CohortInput<'_>) -> T,
+    ) -> T {
         let head = git(&self.path(), &["rev-parse", "HEAD"]);
         let repo = git2::Repository::open(self.path()).unwrap();
-        let diff = crate::diff::git::merge_base_diff(&repo, "main", "HEAD").unwrap();
+        let mut diff = crate::diff::git::merge_base_diff(&repo, "main", "HEAD").unwrap();
+        edit(&mut diff);
         let main = repo.revparse_single("main").unwrap().id();
         let base = repo
             .merge_base(main, git2::Oid::from_str(&head).unwrap())
