@@ -2485,3 +2485,33 @@ fn go_a_method_added_to_an_interface_the_api_only_hands_out_warns() {
     );
     assert_fails(&axis, &["`JetStream.Pause`"]);
 }
+
+// fsspec #1553 removed the root's `versioneer.py`, which its `setup.py` imported to compute
+// the version and never installed: setuptools installs the `packages` and `py_modules` it is
+// given, and a module beside the manifest that no `py_modules` names stays in the source
+// tree. A root module it names is installed, and its removal still fails.
+#[test]
+fn a_root_module_setuptools_is_not_given_is_not_installed() {
+    let setup = |modules: &str| {
+        format!(
+            "from setuptools import setup\nimport helper\n\nsetup(name='pkg', version='1.4.0', \
+             packages=['pkg'],{modules} cmdclass=helper.commands())\n"
+        )
+    };
+    let helper = "def commands():\n    return {}\n\n\ndef get_version():\n    return '1.4.0'\n";
+    for (modules, fails) in [("", false), (" py_modules=['helper'],", true)] {
+        let setup = setup(modules);
+        let base = [
+            ("setup.py", setup.as_str()),
+            ("pkg/__init__.py", "def run():\n    return 1\n"),
+            ("helper.py", helper),
+        ];
+        let axis = api_after(&base, &[("helper.py", "def commands():\n    return {}\n")]);
+        if fails {
+            assert_fails(&axis, &["`get_version` removed"]);
+        } else {
+            assert_clears(&axis);
+            assert!(!axis.detail.contains("get_version"), "{}", axis.detail);
+        }
+    }
+}

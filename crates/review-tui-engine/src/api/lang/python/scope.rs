@@ -26,6 +26,12 @@ pub(crate) fn scope(path: &str, dirs: &[&str], source: &str, read: Read) -> Visi
              by users",
         );
     }
+    if not_given_to_setuptools(dirs, stem, read) {
+        return Visibility::NotApi(
+            "a module beside a setuptools manifest that installs only the `packages` it lists \
+             (no `py_modules` names it): a build helper left in the source tree",
+        );
+    }
     if let Some(why) = shipped_by_no_distribution(dirs, read) {
         return Visibility::NotApi(why);
     }
@@ -40,6 +46,48 @@ pub(crate) fn scope(path: &str, dirs: &[&str], source: &str, read: Read) -> Visi
         );
     }
     Visibility::Exported
+}
+
+/// Whether the module `stem` sits beside a setuptools manifest (`setup.py`, `setup.cfg`) that
+/// lists the packages it installs and names no such single module: setuptools installs the
+/// `packages` and the `py_modules` it is given, nothing else of that folder (fsspec's
+/// `versioneer.py`, imported by `setup.py` to compute the version).
+fn not_given_to_setuptools(dirs: &[&str], stem: &str, read: Read) -> bool {
+    if stem == "setup" {
+        return false;
+    }
+    let beside = |file: &str| {
+        if dirs.is_empty() {
+            read(file)
+        } else {
+            read(&format!("{}/{file}", dirs.join("/")))
+        }
+    };
+    let (setup_py, setup_cfg) = (beside("setup.py"), beside("setup.cfg"));
+    let lists_packages = |text: &Option<String>| {
+        text.as_deref().is_some_and(|text| {
+            text.lines().any(|line| {
+                let line = line.trim_start();
+                line.strip_prefix("packages")
+                    .is_some_and(|rest| rest.trim_start().starts_with('='))
+                    || line.contains("packages=")
+            })
+        })
+    };
+    if !lists_packages(&setup_py) && !lists_packages(&setup_cfg) {
+        return false;
+    }
+    // Named among the single modules anywhere its manifests declare them.
+    let named = [setup_py, setup_cfg, beside("pyproject.toml")]
+        .into_iter()
+        .flatten()
+        .any(|text| {
+            (text.contains("py_modules") || text.contains("py-modules"))
+                && text
+                    .split(|c: char| !(c.is_alphanumeric() || c == '_'))
+                    .any(|word| word == stem)
+        });
+    !named
 }
 
 /// Whether a Python file in `dirs` (not at the repository's root) lies in no package of a
