@@ -725,6 +725,35 @@ mod tests {
         }
     }
 
+    /// The re-export must be code: one written in a comment publishes nothing, or a PR could
+    /// hide a module's removal behind `// pub use …`.
+    #[test]
+    fn a_module_reexported_whole_publishes_its_file_only_from_code() {
+        let files = |lib: &'static str| {
+            move |path: &str| match path {
+                "Cargo.toml" => Some("[package]\nname = \"cc\"\nversion = \"1.0.0\"\n".to_string()),
+                "src/lib.rs" => Some(lib.to_string()),
+                "src/windows/mod.rs" => Some("pub mod find_tools;\nmod registry;\n".to_string()),
+                _ => None,
+            }
+        };
+        let code = files("mod windows;\npub use windows::find_tools as windows_registry;\n");
+        assert_eq!(
+            scope("src/windows/find_tools.rs", &code),
+            Visibility::Exported
+        );
+        // Below a second private module, the re-export of `find_tools` does not reach it.
+        assert_ne!(
+            scope("src/windows/registry.rs", &code),
+            Visibility::Exported
+        );
+        let comment = files("mod windows;\n// pub use windows::find_tools as windows_registry;\n");
+        assert_ne!(
+            scope("src/windows/find_tools.rs", &comment),
+            Visibility::Exported
+        );
+    }
+
     #[test]
     fn a_doc_hidden_module_is_not_api() {
         let lib = "// not public API\n#[doc(hidden)]\npub mod __private_api;\n\n#[doc = \"x\"]\npub mod kv;\n";
