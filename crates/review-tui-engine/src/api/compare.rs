@@ -14,7 +14,9 @@ use super::lang::go::extract::GO_POINTER_RECEIVER;
 use super::lang::java;
 use super::lang::java::generified::Generified;
 use super::lang::java::wildcard;
+use super::lang::rust::extract::{join_generics, split_generics};
 use super::lang::rust::generated::generated_by_macro;
+use super::lang::rust::impl_trait;
 use super::lang::{python, rust, script};
 use super::text::map_words;
 use super::{Item, Param, ParamKind, Surface};
@@ -1030,6 +1032,12 @@ fn item_change(old: &Item, new: &Item, types: &Types) -> Option<(Severity, Strin
             "its overload signatures changed (an old call may match another overload)".into(),
         ));
     }
+    // `fn new<T: Display>(m: T)` → `fn new(m: impl Display)`: one contract but for a turbofish
+    // naming `T` (see `impl_trait`); read alike, the rest of the signature still compares.
+    let opened = impl_trait::opened(old, new);
+    let closed = impl_trait::opened(new, old);
+    let old = opened.as_ref().unwrap_or(old);
+    let new = closed.as_ref().unwrap_or(new);
     // `fn f<B>(x: B)` → `fn f<K>(x: K)` is the same function: type parameters bind by
     // position (rayon #932), so the head is read with the base's names.
     let renamed = with_base_type_parameter_names(old, new);
@@ -1066,6 +1074,16 @@ fn item_change(old: &Item, new: &Item, types: &Types) -> Option<(Severity, Strin
         }
     }
     let mut notes = Notes::default();
+    if opened.is_some() {
+        notes.undecided = Some(
+            "type parameter now `impl Trait`: calls that name it with a turbofish no longer \
+             compile"
+                .into(),
+        );
+    }
+    if closed.is_some() {
+        notes.compatible = Some("`impl Trait` argument now a named type parameter");
+    }
     if old.params != new.params
         && let Some(incompatible) = params_change(old, new, types, &mut notes)
     {
@@ -1491,32 +1509,6 @@ fn type_parameter_list(generics: &str) -> Vec<String> {
     split_generics(text).0
 }
 
-/// Type parameters as the extractors write them: `<T, U=i64> where Self: Base, T: Clone`.
-fn split_generics(text: &str) -> (Vec<String>, Vec<String>) {
-    let (params, predicates) = match text.split_once(" where ") {
-        Some((p, w)) => (p, w),
-        None if text.starts_with("where ") => ("", &text[6..]),
-        None => (text, ""),
-    };
-    let list = |t: &str| -> Vec<String> {
-        rust::extract::top_level_split(t, ',')
-            .into_iter()
-            .map(|p| p.trim().to_string())
-            .filter(|p| !p.is_empty())
-            .collect()
-    };
-    let inner = params
-        .trim()
-        .strip_prefix('<')
-        .and_then(|p| p.strip_suffix('>'));
-    match inner {
-        Some(inner) => (list(inner), list(predicates)),
-        // Not the `<…>` form (a language that writes something else): compared as text.
-        None if !params.trim().is_empty() => (vec![params.trim().to_string()], list(predicates)),
-        None => (Vec::new(), list(predicates)),
-    }
-}
-
 /// Whether every use of `old` still fits `new`'s type parameters: the same parameters in the
 /// same order, with defaults only added and new ones only at the end with a default, and
 /// bounds only removed (a trait's supertraits stay: callers rely on them).
@@ -1607,17 +1599,8 @@ fn self_arguments_read(old: &Item, new: &Item, types: &Types) -> Option<(Item, I
                 None => param,
             })
             .collect();
-        let mut text = String::new();
-        if !params.is_empty() {
-            text = format!("<{}>", params.join(", "));
-        }
-        if !predicates.is_empty() {
-            text = format!("{text} where {}", predicates.join(", "))
-                .trim()
-                .to_string();
-        }
         Item {
-            generics: text,
+            generics: join_generics(&params, &predicates),
             ..item.clone()
         }
     };

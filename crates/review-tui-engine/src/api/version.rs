@@ -100,20 +100,15 @@ pub(crate) fn bump(
             continue;
         };
         let described = format!("{manifest} {}", after);
-        // A Go module's version is its tags: the last one reachable from the base, when it
-        // is a pre-release of a breaking release (`v3.0.0-beta1`), is that release in
-        // development, like `3.0.0.dev0` written in another manifest.
-        if module_path
+        let unbumped = module_path
             && !before
                 .as_ref()
-                .is_some_and(|b| breaking(versioning, b, &after))
+                .is_some_and(|b| breaking(versioning, b, &after));
+        if unbumped
             && let Some(tag) = last_tag(&package_named(kind, &new, &root))
-            && towards_a_break(&tag)
+            && let Some(developing) = module_developing(&manifest, &after, &tag)
         {
-            return Bump::Developing(format!(
-                "{manifest}: its last tag {tag} is a development version of a release that \
-                     may break"
-            ));
+            return developing;
         }
         // A Go module path without a major suffix is v0 or v1: its tags say which. A 0.x
         // module's next minor may break, as below for a 0.x manifest.
@@ -204,6 +199,28 @@ pub(crate) fn bump(
         };
     }
     Bump::Compatible(None)
+}
+
+/// Whether a Go module (`manifest`, its path `module`) whose last tag reachable from the base
+/// is `tag` is developing a breaking release. A Go module's version is its tags: a
+/// pre-release of a breaking release (`v3.0.0-beta1`) is that release in development, like
+/// `3.0.0.dev0` written in another manifest; so is a path naming a major above the last
+/// tag's (`/v3` while the last tag is v2.51.0): no v3 has shipped, and its first release is
+/// the breaking one. v0 and v1 share a path without a suffix: only a `/vN` from 2 up names a
+/// major of its own.
+fn module_developing(manifest: &str, module: &str, tag: &str) -> Option<Bump> {
+    if towards_a_break(tag) {
+        return Some(Bump::Developing(format!(
+            "{manifest}: its last tag {tag} is a development version of a release that may break"
+        )));
+    }
+    let major = module_major(module);
+    (major >= 2 && major > numbers(tag)[0]).then(|| {
+        Bump::Developing(format!(
+            "{manifest}: its path names v{major}, which no tag has released yet (last tag \
+             {tag}): a development version of a release that may break"
+        ))
+    })
 }
 
 /// What the tags of a package whose version lives only in them say when they allow a break:
@@ -392,18 +409,20 @@ fn numbers(version: &str) -> Vec<u64> {
     numbers
 }
 
+/// The major a Go module path names: its `/vN` suffix, 1 without one (v0 and v1 share it).
+fn module_major(module: &str) -> u64 {
+    module
+        .rsplit('/')
+        .next()
+        .and_then(|last| last.strip_prefix('v'))
+        .and_then(|n| n.parse::<u64>().ok())
+        .unwrap_or(1)
+}
+
 /// Whether going from `before` to `after` allows a break.
 fn breaking(versioning: Versioning, before: &str, after: &str) -> bool {
     if versioning == Versioning::ModulePath {
-        let major = |module: &str| {
-            module
-                .rsplit('/')
-                .next()
-                .and_then(|last| last.strip_prefix('v'))
-                .and_then(|n| n.parse::<u64>().ok())
-                .unwrap_or(1)
-        };
-        return major(after) > major(before);
+        return module_major(after) > module_major(before);
     }
     let (b, a) = (numbers(before), numbers(after));
     let at = |v: &[u64], i: usize| v.get(i).copied().unwrap_or(0);

@@ -732,6 +732,37 @@ fn rust_removals_fail_unless_the_item_is_still_reexported_or_moved() {
     assert_clears(&moved);
 }
 
+/// A public module moved behind a private one and re-exported under its old name (`mod
+/// platform;` and `pub use platform::finder as runtime;`) keeps every public item at the same
+/// path: nothing is removed. Re-exporting some of its items only still loses the others.
+#[test]
+fn rust_a_module_reexported_under_a_name_keeps_its_items_public() {
+    let moved = |lib: &str| {
+        let repo = Repo::new(&rust_base());
+        repo.remove("src/runtime.rs");
+        repo.write("src/platform/mod.rs", "pub mod finder;\n");
+        repo.write("src/platform/finder.rs", BUILDER);
+        repo.write("src/lib.rs", lib);
+        repo.commit("move");
+        repo.build()
+            .axes
+            .into_iter()
+            .find(|a| a.name == API_CONTRACT)
+            .unwrap()
+    };
+    for lib in [
+        "mod platform;\npub use platform::finder as runtime;\nmod util;\npub use util::helper;\n",
+        "mod platform;\npub use self::platform::{finder as runtime};\nmod util;\npub use util::helper;\n",
+    ] {
+        let axis = moved(lib);
+        assert_eq!(axis.verdict, AxisVerdict::Pass, "{lib}: {}", axis.detail);
+    }
+    let items_only = moved(
+        "mod platform;\npub use platform::finder::{spawn, Builder};\nmod util;\npub use util::helper;\n",
+    );
+    assert_fails(&items_only, &["`LIMIT` removed"]);
+}
+
 #[test]
 fn rust_items_outside_the_public_module_tree_are_not_api() {
     // `util` is a private module: only `helper`, re-exported from the root, is public.

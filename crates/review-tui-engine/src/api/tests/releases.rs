@@ -227,6 +227,49 @@ fn a_go_modules_version_is_its_last_tag_and_a_pre_release_allows_a_break() {
     }
 }
 
+/// A Go module path naming a major no tag has released (`/v3` while the last tag reachable
+/// is v2.51.0, or a v3.0.0-beta): the module is that major in development, and its first
+/// release is the breaking one. Once v3.0.0 is tagged its minors keep compatibility again;
+/// a path without a major suffix (v0 or v1) is read as before.
+#[test]
+fn a_go_module_path_naming_an_unreleased_major_is_that_major_in_development() {
+    let v2 = "module example.com/cli/v2\n\ngo 1.22\n";
+    let routes = "package cli\n\nfunc Routes() []string {\n\treturn nil\n}\n\nfunc Find(path string) string {\n\treturn path\n}\n";
+    let removed = "package cli\n\nfunc Routes() []string {\n\treturn nil\n}\n";
+    let files = [("go.mod", v2), ("routes.go", routes)];
+    let on_v3 = [("go.mod", GO_MOD)];
+    for tags in [&["v2.5.0"][..], &["v2.5.0", "v3.0.0-beta.1"][..]] {
+        let developing = after_release(&files, tags, &on_v3, &[("routes.go", removed)]);
+        assert_eq!(
+            developing.verdict,
+            AxisVerdict::Warn,
+            "{tags:?}: {}",
+            developing.detail
+        );
+        assert!(
+            developing.detail.contains("`Find` removed")
+                && developing.detail.contains("development"),
+            "{tags:?}: {}",
+            developing.detail
+        );
+    }
+    // v3 released: a break in a v3 minor fails.
+    let released = after_release(
+        &[("go.mod", GO_MOD), ("routes.go", routes)],
+        &["v2.5.0", "v3.0.0"],
+        &[],
+        &[("routes.go", removed)],
+    );
+    assert_eq!(released.verdict, AxisVerdict::Fail, "{}", released.detail);
+    // No major suffix: v1's tags are its releases.
+    let v1 = [
+        ("go.mod", "module example.com/cli\n\ngo 1.22\n"),
+        ("routes.go", routes),
+    ];
+    let released = after_release(&v1, &["v1.4.0"], &[], &[("routes.go", removed)]);
+    assert_eq!(released.verdict, AxisVerdict::Fail, "{}", released.detail);
+}
+
 #[test]
 fn a_go_package_outside_any_module_is_versioned_by_the_repositorys_tags() {
     // echo 2016 (before Go modules): `Context.Cookie` changed on `v2.0.0-beta.2`, a

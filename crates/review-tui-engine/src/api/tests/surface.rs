@@ -2134,3 +2134,40 @@ fn rust_a_path_from_the_root_is_shown_after_its_colon() {
     let shown = found[0].base.clone().unwrap_or_default();
     assert!(shown.contains("level: ::Level"), "{found:#?}");
 }
+
+// A type parameter used only as one argument's type, now `impl Trait` with the same bounds:
+// every call that lets it be inferred still compiles; only a turbofish naming it
+// (`new::<String>(..)`) no longer does. Not a proven break; the reverse is compatible, and a
+// changed bound is judged as any bound.
+#[test]
+fn rust_a_type_parameter_now_impl_trait_breaks_only_a_turbofish() {
+    let base = "pub struct Error;\nimpl Error {\n    pub fn new<T: Display>(span: Span, message: T) -> Self { todo!() }\n    pub fn new_spanned<T: ToTokens, U: Display>(tokens: T, message: U) -> Self { todo!() }\n}\n";
+    let head = "pub struct Error;\nimpl Error {\n    pub fn new(span: Span, message: impl Display) -> Self { todo!() }\n    pub fn new_spanned(tokens: impl ToTokens, message: impl Display) -> Self { todo!() }\n}\n";
+    let found = changes(Grammar::Rust, base, head);
+    for key in ["Error::new", "Error::new_spanned"] {
+        assert_eq!(
+            severity(&found, key),
+            Some(Severity::Undecided),
+            "{key}: {found:#?}"
+        );
+    }
+    let why = &found.iter().find(|c| c.key == "Error::new").unwrap().why;
+    assert!(why.contains("turbofish"), "{why}");
+    let back = changes(Grammar::Rust, head, base);
+    no_break(&back);
+    assert!(
+        back.iter().all(|c| c.severity != Severity::Undecided),
+        "{back:#?}"
+    );
+    // Another bound is judged as any changed bound.
+    let other = head.replace(
+        "message: impl Display) -> Self { todo!() }\n    pub fn new_spanned",
+        "message: impl Debug) -> Self { todo!() }\n    pub fn new_spanned",
+    );
+    let found = changes(Grammar::Rust, base, &other);
+    assert_eq!(
+        severity(&found, "Error::new"),
+        Some(Severity::Incompatible),
+        "{found:#?}"
+    );
+}

@@ -457,6 +457,32 @@ fn unstable_feature(value: &str) -> bool {
             .any(|prefix| name.starts_with(prefix))
 }
 
+/// Type parameters as the extractors write them: `<T, U=i64> where Self: Base, T: Clone`.
+pub(in crate::api) fn split_generics(text: &str) -> (Vec<String>, Vec<String>) {
+    let (params, predicates) = match text.split_once(" where ") {
+        Some((p, w)) => (p, w),
+        None if text.starts_with("where ") => ("", &text[6..]),
+        None => (text, ""),
+    };
+    let list = |t: &str| -> Vec<String> {
+        top_level_split(t, ',')
+            .into_iter()
+            .map(|p| p.trim().to_string())
+            .filter(|p| !p.is_empty())
+            .collect()
+    };
+    let inner = params
+        .trim()
+        .strip_prefix('<')
+        .and_then(|p| p.strip_suffix('>'));
+    match inner {
+        Some(inner) => (list(inner), list(predicates)),
+        // Not the `<…>` form (a language that writes something else): compared as text.
+        None if !params.trim().is_empty() => (vec![params.trim().to_string()], list(predicates)),
+        None => (Vec::new(), list(predicates)),
+    }
+}
+
 /// `text` split at `separator` outside brackets and strings (`->` and `=>` close nothing).
 pub(in crate::api) fn top_level_split(text: &str, separator: char) -> Vec<&str> {
     let mut parts = Vec::new();
@@ -563,17 +589,23 @@ fn trait_generics(node: Node, src: Src, private_modules: &BTreeSet<&str>) -> Str
 }
 
 fn render_generics(params: &[String], predicates: BTreeSet<String>) -> String {
+    let list: Vec<String> = predicates.into_iter().collect();
+    strip_lifetimes(&join_generics(params, &list))
+}
+
+/// Type parameters and predicates written as the extractor writes them, `<T, U> where T:
+/// Clone` (the predicates in order); [`split_generics`] reads them back.
+pub(in crate::api) fn join_generics(params: &[String], predicates: &[String]) -> String {
     let mut text = String::new();
     if !params.is_empty() {
         text = format!("<{}>", params.join(", "));
     }
     if !predicates.is_empty() {
-        let list: Vec<String> = predicates.into_iter().collect();
-        text = format!("{text} where {}", list.join(", "))
+        text = format!("{text} where {}", predicates.join(", "))
             .trim()
             .to_string();
     }
-    strip_lifetimes(&text)
+    text
 }
 
 fn collect_generics(

@@ -3,6 +3,7 @@
 pub(crate) mod extract;
 pub(crate) mod foreign;
 pub(crate) mod generated;
+pub(crate) mod impl_trait;
 pub(crate) mod manifest;
 pub(crate) mod modules;
 mod promise;

@@ -205,6 +205,11 @@ pub(super) fn pub_uses(text: &str) -> Vec<&str> {
         }
         let after = &text[start..];
         let end = memchr::memchr(b';', after.as_bytes()).unwrap_or(after.len());
+        // Written in a line comment (`// pub use inner::Thing;`): no code, exports nothing.
+        let line_start = memchr::memrchr(b'\n', &text.as_bytes()[..start]).map_or(0, |n| n + 1);
+        if text[line_start..start].contains("//") {
+            continue;
+        }
         let hidden = hidden.get_or_insert_with(|| hidden_inline_modules(text));
         // A re-export that is itself hidden or behind an opt-in `cfg` (chrono's
         // `#[cfg(feature = "__internal_bench")] #[doc(hidden)] pub use

@@ -180,7 +180,8 @@ pub(crate) fn scope(path: &str, read: Read) -> Visibility {
     let mut parent_path = lib;
     let mut dir = at("src");
     let mut rest: Vec<&str> = segments;
-    let mut private_from: Option<usize> = None;
+    // The private modules on the way, by depth.
+    let mut private: Vec<usize> = Vec::new();
     let mut withdrawn_from: Option<usize> = None;
     while !rest.is_empty() {
         let parent = ancestors.last().cloned().unwrap_or_default();
@@ -222,9 +223,8 @@ pub(crate) fn scope(path: &str, read: Read) -> Visibility {
                  crate's semver promise)",
             );
         }
-        match declared.public {
-            Some(false) if private_from.is_none() => private_from = Some(modules.len()),
-            _ => {}
+        if declared.public == Some(false) {
+            private.push(modules.len());
         }
         modules.push(segment);
         match loaded {
@@ -267,13 +267,17 @@ pub(crate) fn scope(path: &str, read: Read) -> Visibility {
         }
     }
     let withdrawn_from = first_withdrawn(withdrawn_from, &ancestors, read(path));
+    let private_from = private.first().copied();
     match private_from.into_iter().chain(withdrawn_from).min() {
         None => Visibility::Exported,
         // Re-exported from inside the withdrawn module is no promised path.
         Some(first) => {
             let above = withdrawn_from.map_or(ancestors.len(), |at| at + 1);
             let ancestors = &ancestors[..above.min(ancestors.len())];
-            re_exports(&modules[..=first], ancestors, &at("src"), read)
+            // `mod windows;` and `pub use windows::find_tools as registry;`: the public module
+            // under the only private one, re-exported whole, publishes the file.
+            let below = modules.get(first + 1).filter(|_| private == [first]);
+            re_exports(&modules[..=first], below, ancestors, &at("src"), read)
         }
     }
 }
@@ -310,12 +314,26 @@ fn withdrawn(root: &str) -> Option<Visibility> {
 /// by a public module anywhere in the crate naming it from the root (indexmap 2.13.0: `mod
 /// inner;` in lib.rs, `pub use crate::inner::{OccupiedEntry, VacantEntry};` in the public
 /// `map.rs`). `src` is the crate's `src/` folder.
-fn re_exports(modules: &[String], ancestors: &[String], src: &str, read: Read) -> Visibility {
+///
+/// `below` is the module under the private one on the way to the file, when it and every
+/// module below it down to the file is public: a `pub use` of that module itself (`pub use
+/// windows::find_tools as windows_registry;`) makes the whole file public under the name it
+/// gives the module, as its own `pub mod` would.
+fn re_exports(
+    modules: &[String],
+    below: Option<&String>,
+    ancestors: &[String],
+    src: &str,
+    read: Read,
+) -> Visibility {
     let hidden = modules.last().map_or("", String::as_str);
     let absolute = format!("crate::{}", modules.join("::"));
     let mut names = BTreeSet::new();
     for text in ancestors {
         for statement in pub_uses(text) {
+            if below.is_some_and(|module| module_re_exported(statement, hidden, module)) {
+                return Visibility::Exported;
+            }
             re_exported(statement, hidden, &mut names);
         }
     }
@@ -325,6 +343,9 @@ fn re_exports(modules: &[String], ancestors: &[String], src: &str, read: Read) -
         let root_text = ancestors.first().map_or("", String::as_str);
         for text in public_module_texts(src, root_text, read) {
             for statement in pub_uses(&text) {
+                if below.is_some_and(|module| module_re_exported(statement, &absolute, module)) {
+                    return Visibility::Exported;
+                }
                 re_exported(statement, &absolute, &mut names);
             }
         }
@@ -544,6 +565,30 @@ fn re_exported(statement: &str, path: &str, names: &mut BTreeSet<String>) {
     }
 }
 
+/// Whether the `pub use` `statement` re-exports the module `module` of the module at `path`
+/// itself, not items inside it: `path::module;`, `path::module as alias;`, `path::{module,
+/// …}` or `path::{module as alias}`; not `path::module::item` nor `path::other::module`.
+fn module_re_exported(statement: &str, path: &str, module: &str) -> bool {
+    let Some((at, _)) = statement
+        .match_indices(&format!("{path}::"))
+        .find(|(at, _)| !statement[..*at].ends_with(|c: char| c.is_alphanumeric() || c == '_'))
+    else {
+        return false;
+    };
+    let rest = &statement[at + path.len() + 2..];
+    let word = |c: char| c.is_alphanumeric() || c == '_';
+    rest.match_indices(module).any(|(start, _)| {
+        let (head, tail) = (&rest[..start], &rest[start + module.len()..]);
+        let before = head.trim_end();
+        let depth = head.matches('{').count() as isize - head.matches('}').count() as isize;
+        // A whole segment, right after `path::` or in its own list (not a nested one).
+        let whole = !head.ends_with(word) && !tail.starts_with(word);
+        let first = before.is_empty() || (depth == 1 && before.ends_with(['{', ',']));
+        // The module itself, not a path into it.
+        whole && first && !tail.trim_start().starts_with("::")
+    })
+}
+
 /// The texts of the crate's public modules declared in files (`pub mod map;` in `lib.rs`, and
 /// theirs; not those declared `#[doc(hidden)]` or behind an opt-in `cfg`), three levels down and at most 64 files: where a crate re-exports what it keeps in
 /// a private module.
@@ -650,6 +695,63 @@ mod tests {
 
     fn declared_doc_hidden(text: &str, name: &str) -> bool {
         Declared::read(text, name).doc_hidden
+    }
+
+    #[test]
+    fn a_pub_use_of_a_module_itself_is_told_from_one_of_its_items() {
+        for statement in [
+            "pub use windows::find_tools as registry",
+            "pub use self::windows::find_tools",
+            "pub use windows::{com, find_tools as registry}",
+            "pub use crate::windows::{\n    find_tools,\n}",
+        ] {
+            assert!(
+                module_re_exported(statement, "windows", "find_tools"),
+                "{statement}"
+            );
+        }
+        for statement in [
+            "pub use windows::find_tools::find",
+            "pub use windows::find_tools::{find, Tool}",
+            "pub use windows::other::find_tools",
+            "pub use windows::{other::{find_tools}}",
+            "pub use windows::find_tools_v2 as registry",
+            "pub use my_windows::find_tools",
+        ] {
+            assert!(
+                !module_re_exported(statement, "windows", "find_tools"),
+                "{statement}"
+            );
+        }
+    }
+
+    /// The re-export must be code: one written in a comment publishes nothing, or a PR could
+    /// hide a module's removal behind `// pub use …`.
+    #[test]
+    fn a_module_reexported_whole_publishes_its_file_only_from_code() {
+        let files = |lib: &'static str| {
+            move |path: &str| match path {
+                "Cargo.toml" => Some("[package]\nname = \"cc\"\nversion = \"1.0.0\"\n".to_string()),
+                "src/lib.rs" => Some(lib.to_string()),
+                "src/windows/mod.rs" => Some("pub mod find_tools;\nmod registry;\n".to_string()),
+                _ => None,
+            }
+        };
+        let code = files("mod windows;\npub use windows::find_tools as windows_registry;\n");
+        assert_eq!(
+            scope("src/windows/find_tools.rs", &code),
+            Visibility::Exported
+        );
+        // Below a second private module, the re-export of `find_tools` does not reach it.
+        assert_ne!(
+            scope("src/windows/registry.rs", &code),
+            Visibility::Exported
+        );
+        let comment = files("mod windows;\n// pub use windows::find_tools as windows_registry;\n");
+        assert_ne!(
+            scope("src/windows/find_tools.rs", &comment),
+            Visibility::Exported
+        );
     }
 
     #[test]
