@@ -40,9 +40,7 @@ pub(crate) fn uses(home: &Home, key: &str, caller_path: &str, caller: &str) -> b
     // A member is used through its type; its own name must appear too. A positional field
     // (`Event::CData::0`, a tuple struct's `0`) is no name its users write: they destructure
     // the variant or the struct, whose own name is then the member that must appear.
-    if let Some(member) = segments
-        .filter(|segment| !segment.bytes().all(|b| b.is_ascii_digit()))
-        .next_back()
+    if let Some(member) = segments.rfind(|segment| !segment.bytes().all(|b| b.is_ascii_digit()))
         && !matches(&word(member), &code)
     {
         return false;

@@ -14,7 +14,7 @@ use crate::parse::grammar::Grammar;
 /// Whether an exported signature or field in any of `texts` takes `interface` (by its name,
 /// bare or qualified by its package, directly or inside a pointer, slice, map or function
 /// type). A text that cannot be read counts as taking it: nothing is proven without it.
-pub(crate) fn taken_by_the_api<'t>(
+pub(crate) fn taken_by_the_api(
     interface: &str,
     texts: impl IntoIterator<Item = Option<String>>,
 ) -> bool {
