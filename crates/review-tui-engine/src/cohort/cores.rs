@@ -5,7 +5,6 @@
 //! the parse on one core).
 
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc;
 
 /// `work` applied to every item on every core, each thread with its own `state` (a parser, a
@@ -19,53 +18,15 @@ where
     T: Send,
     R: Send,
 {
-    let workers = std::thread::available_parallelism()
-        .map_or(1, usize::from)
-        .min(items.len());
-    if workers <= 1 {
-        let mut state = state();
-        return items
-            .into_iter()
-            .map(|item| work(&mut state, item))
-            .collect();
-    }
-    let slots: Vec<Mutex<Option<T>>> = items.into_iter().map(|i| Mutex::new(Some(i))).collect();
-    let next = AtomicUsize::new(0);
-    let (state, work, slots, next) = (&state, &work, &slots, &next);
-    let mut done: Vec<(usize, R)> = std::thread::scope(|scope| {
-        let handles: Vec<_> = (0..workers)
-            .map(|_| {
-                scope.spawn(move || {
-                    let mut own = state();
-                    let mut out = Vec::new();
-                    loop {
-                        let at = next.fetch_add(1, Ordering::Relaxed);
-                        let Some(slot) = slots.get(at) else { break };
-                        // Each index is taken by one thread only: the slot is always full.
-                        let taken = slot.lock().unwrap_or_else(|e| e.into_inner()).take();
-                        if let Some(item) = taken {
-                            out.push((at, work(&mut own, item)));
-                        }
-                    }
-                    out
-                })
-            })
-            .collect();
-        handles
-            .into_iter()
-            .flat_map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
-            .collect()
-    });
-    done.sort_unstable_by_key(|(at, _)| *at);
-    done.into_iter().map(|(_, result)| result).collect()
+    map_as_produced(items.into_iter(), state, work)
 }
 
 /// [`map_on_cores`] over items that `produce` makes one by one on this thread (which may
 /// hold what is not shared across threads, such as a git2 repository): each item goes to the
 /// next free core as soon as it is made, so the cores work while the rest are still being
 /// made. Made all first, the cores idled through the making (tokio 1.30..1.40: the changed
-/// files' scopes, decided one by one, were a third of the cold range's wall with one core
-/// busy). The results come in the items' order.
+/// files' scopes are decided one by one before their parse, and the parse waited for all of
+/// them with one core busy). The results come in the items' order.
 pub(super) fn map_as_produced<T, S, R>(
     produce: impl ExactSizeIterator<Item = T>,
     state: impl Fn() -> S + Sync,
@@ -119,6 +80,7 @@ where
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::sync::atomic::{AtomicUsize, Ordering};
 
     #[test]
     fn every_item_once_in_order() {
@@ -147,7 +109,7 @@ mod tests {
         }
         let worked = (Mutex::new(0usize), Condvar::new());
         let waited_in_vain = AtomicUsize::new(0);
-        let made = (0..6usize).map(|n| {
+        let made = (0..6usize).inspect(|&n| {
             if n > 0 {
                 let (count, changed) = &worked;
                 let guard = count.lock().unwrap();
@@ -159,7 +121,6 @@ mod tests {
                     waited_in_vain.fetch_add(1, Ordering::Relaxed);
                 }
             }
-            n
         });
         let out = map_as_produced(
             made,
