@@ -29,13 +29,88 @@ pub(crate) fn declares_no_promise(doc: &str) -> bool {
         )
         .ok()
     });
+    if doc.trim().is_empty() {
+        return false;
+    }
+    // The same docs are asked about again and again: a crate root's and each module's above
+    // a changed file, once per changed file and side (tokio 1.30..1.40: 6 % of a cold
+    // review's CPU went to reading the same few texts). The answer is a function of the text
+    // alone, so it is kept with the whole text, and a text is read once per thread.
+    if let Some(known) = KNOWN.with_borrow(|(known, _)| known.get(doc).copied()) {
+        return known;
+    }
     let text: String = doc.split_whitespace().collect::<Vec<_>>().join(" ");
-    NO_PROMISE.as_ref().is_some_and(|re| re.is_match(&text))
+    let answer = NO_PROMISE.as_ref().is_some_and(|re| re.is_match(&text));
+    #[cfg(test)]
+    tests::READS.with(|reads| reads.set(reads.get() + 1));
+    KNOWN.with_borrow_mut(|(known, bytes)| {
+        // Bounded in count and size: a long-running session reviews many repositories on one
+        // thread, and a repository's docs may be huge.
+        if known.len() >= REMEMBERED || *bytes + doc.len() > REMEMBERED_BYTES {
+            known.clear();
+            *bytes = 0;
+        }
+        if doc.len() <= REMEMBERED_BYTES {
+            *bytes += doc.len();
+            known.insert(doc.into(), answer);
+        }
+    });
+    answer
+}
+
+/// How many docs [`declares_no_promise`] remembers on a thread, and how many bytes of them.
+const REMEMBERED: usize = 1024;
+const REMEMBERED_BYTES: usize = 4 * 1024 * 1024;
+
+thread_local! {
+    /// The docs [`declares_no_promise`] read on this thread, with its answer, and their bytes.
+    static KNOWN: std::cell::RefCell<(std::collections::HashMap<Box<str>, bool>, usize)> =
+        std::cell::RefCell::default();
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    thread_local! {
+        /// How many docs this thread read with the pattern (not from what it remembers).
+        pub(super) static READS: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+    }
+
+    /// A doc asked about again (a crate root's, above every changed file) is read once on a
+    /// thread, and gives the same answer; another doc is read on its own.
+    #[test]
+    fn a_doc_asked_about_again_is_read_once() {
+        let withdrawn = "Helpers for the macros.\n\nNot part of the public API.";
+        let reads = || READS.with(std::cell::Cell::get);
+        let before = reads();
+        for _ in 0..50 {
+            assert!(declares_no_promise(withdrawn));
+        }
+        assert_eq!(reads() - before, 1);
+        assert!(!declares_no_promise("Stable helpers, covered by semver."));
+        assert_eq!(reads() - before, 2);
+        // Whitespace alone says nothing, and is not remembered.
+        assert!(!declares_no_promise("  \n\t"));
+        assert_eq!(reads() - before, 2);
+    }
+
+    /// What a thread remembers stays bounded however many docs it reads.
+    #[test]
+    fn the_docs_remembered_are_bounded() {
+        for n in 0..REMEMBERED + 10 {
+            assert!(!declares_no_promise(&format!("Module number {n}.")));
+        }
+        assert!(KNOWN.with_borrow(|(known, _)| known.len()) <= REMEMBERED);
+        // A doc larger than all that is remembered is read each time, and frees the rest.
+        let huge = format!("{} Not part of the public API.", "Words. ".repeat(700_000));
+        let reads = || READS.with(std::cell::Cell::get);
+        let before = reads();
+        assert!(declares_no_promise(&huge));
+        assert!(declares_no_promise(&huge));
+        assert_eq!(reads() - before, 2);
+        assert!(KNOWN.with_borrow(|(known, bytes)| known.is_empty() && *bytes == 0));
+    }
 
     #[test]
     fn a_module_doc_that_withdraws_the_promise_says_so_in_words() {

@@ -529,11 +529,12 @@ type Work<'a, P> = (
     Option<P>,
 );
 
-/// Reads and parses every changed file on every core. Base blobs are read first, on this
-/// thread, because a git2 repository cannot be shared between threads. A base `early`
-/// parsed already is taken from it when a thread comes to its file (it parses on while
-/// these threads work, from the other end of the list). Each file comes with what `reader`
-/// read of its trees.
+/// Reads and parses every changed file on every core. Base blobs are read, and `reader`
+/// plans each file, on this thread, because a git2 repository cannot be shared between
+/// threads; each file goes to a core as soon as it is planned, so the parse runs while the
+/// later files are still planned. A base `early` parsed already is taken from it when a
+/// thread comes to its file (it parses on while these threads work, from the other end of
+/// the list). Each file comes with what `reader` read of its trees.
 pub(crate) fn read_all<R: TreeReader>(
     files: &[FileDiff],
     worktree: &Path,
@@ -542,8 +543,7 @@ pub(crate) fn read_all<R: TreeReader>(
     reader: &R,
     early: Option<&EarlyBases>,
 ) -> Vec<(ChangedFile, Option<R::Read>)> {
-    let mut work: Vec<Work<'_, R::Plan>> = Vec::with_capacity(files.len());
-    for file in files {
+    let work = files.iter().map(|file| -> Work<'_, R::Plan> {
         let (old, id, plan) = match Grammar::for_file(&file.path, file.language) {
             Some(grammar) if !file.binary && not_worth_parsing(file, worktree).is_none() => {
                 let (old, id) = base_text(file, worktree, base, early);
@@ -556,9 +556,9 @@ pub(crate) fn read_all<R: TreeReader>(
             }
             _ => (BaseText::None, None, None),
         };
-        work.push((file, old, id, head_tags.remove(&file.path), plan));
-    }
-    super::cores::map_on_cores(
+        (file, old, id, head_tags.remove(&file.path), plan)
+    });
+    super::cores::map_as_produced(
         work,
         Tagger::default,
         |tagger, (file, base, id, parsed, plan)| {
