@@ -997,6 +997,24 @@ fn kind_change(old: &Item, new: &Item) -> Option<(Severity, String)> {
             ),
         ));
     }
+    // A method now a property holding a function, or back (hono #1796: `match(m, p)` →
+    // `match: typeof match<…>`): called the same way; whether it takes the same arguments is
+    // in a type not resolved here. A property whose type says nothing of a call stays a break.
+    let callable_property = |item: &Item| {
+        item.kind == "property" && (function_type(&item.shape) || item.shape.starts_with("typeof "))
+    };
+    if (old.kind == "method" && callable_property(new))
+        || (callable_property(old) && new.kind == "method")
+    {
+        return Some((
+            Undecided,
+            format!(
+                "a {} is now a {} (a function either way, called the same way if it takes the \
+                 same arguments, which its type says)",
+                old.kind, new.kind
+            ),
+        ));
+    }
     // `app.logger` reads the same from an attribute and a property; only assigning to it
     // may differ, and the syntax does not say whether a setter exists elsewhere.
     if READ_ALIKE.contains(&old.kind) && READ_ALIKE.contains(&new.kind) {

@@ -288,6 +288,34 @@ fn typescript_accessors_are_properties_to_their_callers() {
     );
 }
 
+// hono #1796: `match(method, path): Result<T>` became `match: typeof match<Router<T>, T>`, a
+// property holding a function: `router.match(m, p)` still compiles when the function takes
+// the same arguments, which its type (not resolved here) says. A property of another type,
+// or a method now a plain value, is still a break.
+#[test]
+fn typescript_a_method_now_a_property_holding_a_function_is_undecided() {
+    let method =
+        "export class Router {\n  match(method: string, path: string): Result { return r; }\n}\n";
+    for property in [
+        "export class Router {\n  match: typeof match<Router>;\n}\n",
+        "export class Router {\n  match: (method: string, path: string) => Result;\n}\n",
+    ] {
+        let found = changes(Grammar::TypeScript, method, property);
+        assert_eq!(
+            severity(&found, "Router.match"),
+            Some(Severity::Undecided),
+            "{found:#?}"
+        );
+    }
+    let value = "export class Router {\n  match: Result;\n}\n";
+    let found = changes(Grammar::TypeScript, method, value);
+    assert_eq!(
+        severity(&found, "Router.match"),
+        Some(Severity::Incompatible),
+        "{found:#?}"
+    );
+}
+
 // cobra #2231: `[]string` → `[]Completion` where `type Completion = string` (an alias);
 // cobra v1.9.1..v1.10.0: a defined type over a renamed type of another package.
 #[test]
