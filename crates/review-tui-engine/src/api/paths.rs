@@ -106,7 +106,13 @@ pub(crate) fn not_api_path(path: &str) -> bool {
     let minified = [".min.js", ".min.mjs", ".min.cjs"]
         .iter()
         .any(|suffix| file.ends_with(suffix));
+    // A build script configures the build of the code beside it (Gradle's Kotlin or Groovy
+    // scripts, okhttp's `okhttp-bom/build.gradle.kts`): nothing imports it.
+    let build_script = [".gradle.kts", ".gradle"]
+        .iter()
+        .any(|suffix| file.ends_with(suffix));
     minified
+        || build_script
         || matches!(
             file,
             "conftest.py" | "setup.py" | "noxfile.py" | "build.rs" | "fuzz.rs"

@@ -63,6 +63,21 @@ mod tests {
         }
     }
 
+    // okhttp #6532: a Gradle Kotlin script the Kotlin grammar could not parse held the axis.
+    #[test]
+    fn build_scripts_are_not_api() {
+        for path in [
+            "okhttp-bom/build.gradle.kts",
+            "build.gradle",
+            "settings.gradle.kts",
+        ] {
+            assert!(not_api_path(path), "{path}");
+        }
+        for path in ["src/main/kotlin/Gradle.kt", "src/gradle/plugin.kts.rs"] {
+            assert!(!not_api_path(path), "{path}");
+        }
+    }
+
     #[test]
     fn a_python_module_whose_docstring_withdraws_its_promise_is_not_api() {
         let read = |_: &str| None;
