@@ -435,7 +435,10 @@ pub fn is_placeholder(value: &str) -> bool {
         .chars()
         .all(|c| c.is_ascii_alphabetic() || c == '_' || c == '.')
         && v.contains(['.', '_']);
-    one_char_repeated || env_var || identifier_path
+    // A regular expression's character class with a range (`[a-zA-Z0-9-…]+`, okhttp's HTTP
+    // token grammar in `TOKEN`) describes text; no generated secret holds one.
+    let pattern = v.contains('[') && ["a-z", "A-Z", "0-9"].iter().any(|range| v.contains(range));
+    one_char_repeated || env_var || identifier_path || pattern
 }
 
 /// A value that only looks like a key: its body (what follows the last `_` or `-` of a

@@ -1787,3 +1787,19 @@ fn go_checksum_lines_are_hashes_whatever_the_file_is_called() {
     let hits = scan_file(scanner, "go_test.sum", &[lines[0], leaked.as_str()]);
     assert_eq!(hits.len(), 1, "{hits:?}");
 }
+
+/// okhttp #8804: `private const val TOKEN = "([a-zA-Z0-9-!#$%&'*+.^_`{|}~]+)"` is the HTTP
+/// token grammar as a regular expression, a pattern describing text, not a credential (a P0).
+/// A character class with a range says so; a value without one is still read.
+#[test]
+fn a_regular_expression_assigned_to_a_secret_name_is_a_pattern_not_a_value() {
+    let scanner = default_scanner();
+    let pattern = "    private const val TOKEN = \"([a-zA-Z0-9-!#$%&'*+.^_`{|}~]+)\"";
+    assert_eq!(
+        rule_at(scanner, "okhttp/src/main/kotlin/MediaType.kt", pattern),
+        None
+    );
+    let s = samples();
+    let value = format!("    private const val TOKEN = \"{}\"", s.password);
+    assert!(rule_at(scanner, "okhttp/src/main/kotlin/MediaType.kt", &value).is_some());
+}
