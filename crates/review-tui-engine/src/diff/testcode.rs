@@ -60,6 +60,20 @@ const CODE_EXTENSIONS: &[&str] = &[
 /// `__snapshots__/`, `ui-tests/` directories; `*_test.go`, `test_*.py`, `*_test.py`,
 /// `conftest.py`, `*.test.ts`, `*.spec.js`, `*_spec.rb`, `*Test.java`, `*Tests.kt`, `*IT.java`,
 /// Rust's `tests.rs` and `*_tests.rs` modules; `*.snap` snapshots.
+/// A .NET test project's folder, named after the project (`RestSharp.Tests`,
+/// `Api.UnitTests`, `Polly.Specs`, `RestSharp.Tests.Integrated`): a dotted name with a test
+/// part after its first segment.
+fn dotnet_test_project(dir: &str) -> bool {
+    let mut parts = dir.split('.');
+    parts.next().is_some_and(|first| !first.is_empty())
+        && parts.any(|part| {
+            matches!(
+                part,
+                "Tests" | "Test" | "UnitTests" | "IntegrationTests" | "FunctionalTests" | "Specs"
+            )
+        })
+}
+
 pub fn is_test_path(path: &str) -> bool {
     // Called per file and per pair of files by the cohort grouping: no allocation. A
     // backslash separates directories as a slash does.
@@ -68,7 +82,10 @@ pub fn is_test_path(path: &str) -> bool {
         Some(at) => (Some(&path[..at]), &path[at + 1..]),
         None => (None, path),
     };
-    if dirs.is_some_and(|dirs| dirs.split(separator).any(|dir| TEST_DIRS.contains(&dir))) {
+    if dirs.is_some_and(|dirs| {
+        dirs.split(separator)
+            .any(|dir| TEST_DIRS.contains(&dir) || dotnet_test_project(dir))
+    }) {
         return true;
     }
     if file == "conftest.py" || file.ends_with(".snap") || file.ends_with(".snapshot") {
@@ -317,6 +334,30 @@ mod tests {
             || (extension == "java" && stem.ends_with("IT"))
         // ScalaTest and hspec name a spec after its subject.
         || (matches!(extension, "scala" | "hs") && stem.ends_with("Spec"))
+    }
+
+    // RestSharp's `RestSharp.Tests/SampleData/bearertoken.txt`: a .NET solution keeps each
+    // test project in a folder named after it, `Name.Tests`; a project named `Name.Testing`
+    // or `Tests.Name` is not one by that rule.
+    #[test]
+    fn a_dotnet_test_projects_folder_is_test_code() {
+        for path in [
+            "RestSharp.Tests/SampleData/bearertoken.txt",
+            "test/RestSharp.Tests.Integrated/Auth.cs",
+            "src/Humanizer.Tests/Localisation/fr.cs",
+            "Polly.Specs/Retry.cs",
+            "Api.UnitTests/Client.cs",
+            "Api.IntegrationTests/Setup.cs",
+        ] {
+            assert!(is_test_path(path), "{path}");
+        }
+        for path in [
+            "src/Api.Testing/Assert.cs",
+            "Tests.Name/x.cs",
+            "src/Contests/Entry.cs",
+        ] {
+            assert!(!is_test_path(path), "{path}");
+        }
     }
 
     #[test]
