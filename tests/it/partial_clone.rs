@@ -131,27 +131,29 @@ fn files_a_repository_lacks_are_left_out_of_the_checkout_and_named_not_refused()
     );
 }
 
-/// A server repository whose `feature` changes `data/table.txt`: `old_big` makes its base side
-/// larger than 1 KiB (left on the server by `blob:limit=1k`), otherwise its head side is.
+/// A server repository whose `feature` changes the source file `src/table.rs`: `old_big` makes
+/// its base side larger than 1 KiB (left on the server by `blob:limit=1k`), otherwise its head
+/// side is. A source file: what it exports could be anything, so the gate must hold it (a
+/// data file whose path carries no API would not).
 fn server_changing_a_large_file(old_big: bool) -> GitRepo {
     let server = GitRepo::init();
     let (big, small) = (
-        "a row of a large table\n".repeat(200),
-        "a small table\n".to_string(),
+        "pub const ROW: &str = \"a row of a large table\";\n".repeat(60),
+        "pub const ROW: &str = \"a small table\";\n".to_string(),
     );
     let (old, new) = if old_big { (big, small) } else { (small, big) };
     server.write("src/lib.rs", "pub fn a() -> i32 {\n    1\n}\n");
-    server.write("data/table.txt", &old);
+    server.write("src/table.rs", &old);
     server.commit_all("initial");
     server.git(&["checkout", "--quiet", "-b", "feature"]);
-    server.write("data/table.txt", &new);
+    server.write("src/table.rs", &new);
     server.commit_all("feature");
     server.git(&["checkout", "--quiet", "main"]);
     server.git(&["config", "uploadpack.allowFilter", "true"]);
     server
 }
 
-/// Reviews the change to `data/table.txt` from a `blob:limit=1k` clone whose server is gone,
+/// Reviews the change to `src/table.rs` from a `blob:limit=1k` clone whose server is gone,
 /// with one side of the file missing: the review goes on, names the file and which side is
 /// missing, shows no invented diff, and does not ship what it could not read.
 fn a_changed_file_missing_one_side_is_named_and_holds_the_verdict(old_big: bool) {
@@ -172,7 +174,7 @@ fn a_changed_file_missing_one_side_is_named_and_holds_the_verdict(old_big: bool)
     );
     let report = report(&out);
     let absent = report["space"]["absent_files"].to_string();
-    assert!(absent.contains("data/table.txt"), "{absent}");
+    assert!(absent.contains("src/table.rs"), "{absent}");
     // What could not be read is never cleared: the gate holds it.
     let decision = report["verdict"]["decision"].as_str();
     assert!(matches!(decision, Some("hold" | "block")), "{report}");
@@ -180,7 +182,7 @@ fn a_changed_file_missing_one_side_is_named_and_holds_the_verdict(old_big: bool)
         .as_array()
         .unwrap()
         .iter()
-        .find(|f| f["path"] == "data/table.txt")
+        .find(|f| f["path"] == "src/table.rs")
         .unwrap_or_else(|| panic!("{report}"));
     // Nothing invented: the side that could be read is not shown as the whole change.
     assert_eq!(file["unavailable"], side, "{file}");
@@ -193,7 +195,7 @@ fn a_changed_file_missing_one_side_is_named_and_holds_the_verdict(old_big: bool)
     std::fs::rename(&gone, server.path()).unwrap();
     let text = String::from_utf8_lossy(&out.stdout);
     assert_ne!(out.status.code(), Some(4), "{text}");
-    assert!(text.contains("data/table.txt"), "{text}");
+    assert!(text.contains("src/table.rs"), "{text}");
     assert!(text.contains(&format!("{side} side unavailable")), "{text}");
 }
 
