@@ -218,11 +218,17 @@ pub(crate) fn fixture_path(path: &str) -> bool {
     is_test_path(&path) || dirs.split('/').any(fixture_dir)
 }
 
-/// A folder of tests or test data by its name (`tests`, `testdata`, `_fixture`, `.fixtures`).
+/// A folder of tests or test data by its name (`tests`, `testdata`, `_fixture`, `.fixtures`,
+/// `test-ca`).
 pub fn fixture_dir(name: &str) -> bool {
     let trimmed = name.trim_start_matches(['_', '.']).to_ascii_lowercase();
     // A file with no extension under the folder is test data exactly when the folder is.
+    // A folder named for what it is made for (`test-ca`, `test_certs`): the tests' material.
+    let for_tests = ["test-", "test_", "tests-", "tests_"]
+        .iter()
+        .any(|prefix| trimmed.starts_with(prefix));
     is_test_path(&format!("{name}/x"))
+        || for_tests
         || matches!(
             trimmed.as_str(),
             "fixture"

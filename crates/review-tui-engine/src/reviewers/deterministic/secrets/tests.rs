@@ -1394,6 +1394,11 @@ fn a_fixture_key_the_tests_load_is_no_finding() {
     assert_eq!(token_nodes[0].priority, Priority::P0);
     assert!(fixture_dir("_fixture") && fixture_dir("testdata") && fixture_dir("tests"));
     assert!(!fixture_dir("certs") && !fixture_dir("fixture_loader"));
+    // rustls keeps its test certificate authorities' keys in `test-ca/eddsa/*.key`: a folder
+    // named `test-…` holds material made for the tests.
+    assert_eq!(nodes("test-ca/eddsa/end.key", None), Some(Priority::P2));
+    assert!(fixture_dir("test-ca") && fixture_dir("test_certs"));
+    assert!(!fixture_dir("testing-tools") && !fixture_dir("contest"));
 }
 
 /// puma 6.5.0 regenerated the TLS fixtures its tests load from `examples/puma/` (the client
