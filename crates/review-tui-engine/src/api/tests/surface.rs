@@ -316,6 +316,26 @@ fn typescript_a_method_now_a_property_holding_a_function_is_undecided() {
     );
 }
 
+// hono #2999: `export const upgradeWebSocket: UpgradeWebSocket = (createEvents) => …` gained an
+// `options` parameter while its written type stayed the contract: the compiler checks the
+// arrow against the type, and callers call the type. Without a written type the arrow's own
+// parameters are the contract, and a required one added still breaks.
+#[test]
+fn typescript_a_constants_written_type_is_its_contract_not_its_initialiser() {
+    let base = "export const upgrade: Upgrade = (events) => handler(events);\n";
+    let head = "export const upgrade: Upgrade = (events, options) => handler(events, options);\n";
+    no_break(&changes(Grammar::TypeScript, base, head));
+    let base = "export const upgrade = (events: Events) => handler(events);\n";
+    let head =
+        "export const upgrade = (events: Events, options: Options) => handler(events, options);\n";
+    let found = changes(Grammar::TypeScript, base, head);
+    assert_eq!(
+        severity(&found, "upgrade"),
+        Some(Severity::Incompatible),
+        "{found:#?}"
+    );
+}
+
 // cobra #2231: `[]string` → `[]Completion` where `type Completion = string` (an alias);
 // cobra v1.9.1..v1.10.0: a defined type over a renamed type of another package.
 #[test]

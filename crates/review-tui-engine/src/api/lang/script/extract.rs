@@ -244,12 +244,16 @@ fn callable(node: Node, src: Src, kind: &'static str, key: &str, form_name: &str
 }
 
 fn variable(declarator: Node, src: Src, key: &str, out: &mut Surface) {
+    // A written type is the contract (`const f: Handler = (a) => …`): the compiler checks the
+    // initialiser against it, and callers call the type, whatever parameters the arrow lists.
+    let typed = declarator.child_by_field_name("type").is_some();
     match declarator.child_by_field_name("value") {
         Some(value)
-            if matches!(
-                value.kind(),
-                "arrow_function" | "function_expression" | "function"
-            ) =>
+            if !typed
+                && matches!(
+                    value.kind(),
+                    "arrow_function" | "function_expression" | "function"
+                ) =>
         {
             out.add(key.to_string(), callable(value, src, "function", key, key));
         }
