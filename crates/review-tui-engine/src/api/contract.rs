@@ -780,7 +780,7 @@ fn implemented_only_by_its_package(
                 .filter(|path| source(path))
                 .map(|path| (context.read_base)(path)),
         )
-        .filter(|text| text.is_some());
+        .flatten();
     if !handed_out::taken_by_the_api(interface, texts) {
         change.severity = Severity::Undecided;
         change.why = format!(
