@@ -252,6 +252,9 @@ struct Findings {
     /// Removed or changed, but no release reachable from the base had them: nobody depends
     /// on them yet (an item added after the last release and taken back before the next).
     unreleased: Vec<String>,
+    /// Incompatible with the last release, as the base already was: an earlier change since
+    /// that release made the break, and this one leaves the release's callers no worse off.
+    inherited: Vec<String>,
     /// A 0.x package whose version this change left as it was: a break warns, unless the
     /// range ends at a release (then its number was chosen, and it is not a 0.x minor bump).
     pending_zero: Vec<String>,
@@ -458,6 +461,7 @@ fn weigh(
 /// them itself.
 fn permit(mut unbumped: Findings, permitted: Option<Permit>, found: &mut Findings) {
     found.unreleased.append(&mut unbumped.unreleased);
+    found.inherited.append(&mut unbumped.inherited);
     match permitted {
         Some(Permit::Branch(why)) => found
             .deliberate
@@ -972,6 +976,14 @@ fn unbumped_breaks(
                 )),
                 // rust-url #946: idna 0.2.3 named `verify_dns_length` (a field), yet declared
                 // no such function in `uts46.rs`.
+                // tonic #1154: `generate` gained two parameters after 0.8.2 and this change
+                // took one back. The base broke 0.8.2's callers already.
+                Some(InRelease::BrokenBefore(form)) => found.inherited.push(format!(
+                    "{} (the base already broke {}'s `{}`)",
+                    describe(file.path, change),
+                    names(release),
+                    cut(&form)
+                )),
                 Some(InRelease::Absent) => found.unreleased.push(format!(
                     "{} (not in {}: its `{}` there declares no such item)",
                     describe(file.path, change),
@@ -1033,6 +1045,7 @@ fn verdict(read: &ReadFiles<'_>, found: &Findings) -> (AxisVerdict, String) {
         || !found.undecided.is_empty()
         || !read.withdrawn.is_empty()
         || !found.unreleased.is_empty()
+        || !found.inherited.is_empty()
     {
         let mut parts = Vec::new();
         if !read.withdrawn.is_empty() {
@@ -1066,6 +1079,14 @@ fn verdict(read: &ReadFiles<'_>, found: &Findings) -> (AxisVerdict, String) {
                 "removed or changed before any release shipped them, so no user depends on \
                  them (not gating): {}",
                 listed(&found.unreleased)
+            ));
+        }
+        if !found.inherited.is_empty() {
+            parts.push(format!(
+                "incompatible with the last release, as the base already was before this change \
+                 (an earlier change made the break; not gating here, but the next release must \
+                 allow a break): {}",
+                listed(&found.inherited)
             ));
         }
         if !found.undecided.is_empty() {
@@ -1485,6 +1506,9 @@ enum InRelease {
     Accepted(String),
     /// No read of the file declares the item: it came after the release.
     Absent,
+    /// The head breaks this released form, and so did the base: the break is older than
+    /// the change.
+    BrokenBefore(String),
 }
 
 /// What `release` had of `change`'s item (a removed or changed one): no read of the file
@@ -1499,21 +1523,36 @@ fn released_form(
     types: &Types,
 ) -> Option<InRelease> {
     change.base.as_ref()?;
-    let head = file.head.items.get(&change.key);
-    let mut form = None;
+    let (base, head) = (
+        file.base.items.get(&change.key),
+        file.head.items.get(&change.key),
+    );
+    let breaks = |released: &Item, now: &Item| {
+        item_severity(released, now, types) == Some(Severity::Incompatible)
+    };
+    let (mut form, mut broken_before) = (None, None);
     for source in releases.sources(release, file.path)? {
         let surface = extract(file.grammar, source.as_bytes(), &|_| true).ok()?;
         let Some(released) = surface.items.get(&change.key) else {
             continue;
         };
         match head {
-            Some(head) if item_severity(released, head, types) != Some(Severity::Incompatible) => {
+            Some(head) if !breaks(released, head) => {
                 form.get_or_insert_with(|| released.form.clone());
+            }
+            // Asked of the base's item as the change found it: a base the release's callers
+            // could still use makes the head's break this change's own.
+            _ if base.is_some_and(|base| breaks(released, base)) => {
+                broken_before.get_or_insert_with(|| released.form.clone());
             }
             _ => return None,
         }
     }
-    Some(form.map_or(InRelease::Absent, InRelease::Accepted))
+    Some(match (broken_before, form) {
+        (Some(before), _) => InRelease::BrokenBefore(before),
+        (None, Some(form)) => InRelease::Accepted(form),
+        (None, None) => InRelease::Absent,
+    })
 }
 
 /// Unchanged files that use `key` of `home`, resolved through their imports (see

@@ -120,8 +120,8 @@ fn without_a_version_tag_a_removal_fails_as_before() {
     git(&repo.path(), &["tag", "v1.6.0", &blob]);
     repo.write("src/bytes.rs", BYTES);
     repo.commit("change");
-    let axis = axis(&repo);
-    assert_eq!(axis.verdict, AxisVerdict::Fail, "{}", axis.detail);
+    let range = super::releases::axis(&repo);
+    assert_eq!(range.verdict, AxisVerdict::Fail, "{}", range.detail);
 }
 
 #[test]
@@ -537,6 +537,61 @@ fn a_change_the_released_form_still_accepts_is_not_a_break() {
         &[("more_itertools/more.py", breaks)],
     );
     assert_eq!(axis.verdict, AxisVerdict::Fail, "{}", axis.detail);
+}
+
+// tonic #1154: `generate` gained two required parameters after 0.8.2, and this change took
+// one of them back. Against the base a parameter was removed; against the release the head
+// still breaks its callers, but so did the base: the break is an earlier change's, and this
+// one leaves the release's callers no worse off. It warns; the release's own range still fails.
+#[test]
+fn a_break_the_base_already_had_against_the_release_is_not_the_changes_own() {
+    const PYPROJECT: &str = "[project]\nname = \"codegen\"\nversion = \"1.8.2\"\n";
+    let released = "def generate(service, emit):\n    pass\n";
+    let since = "def generate(service, emit, transport, comments):\n    pass\n";
+    let fewer = "def generate(service, emit, transport):\n    pass\n";
+    let package = |text: &'static str| {
+        vec![
+            ("pyproject.toml", PYPROJECT),
+            ("codegen/__init__.py", "from .client import *\n"),
+            ("codegen/client.py", text),
+        ]
+    };
+    let axis = after_release(
+        &package(released),
+        &["v1.8.2"],
+        &[("codegen/client.py", since)],
+        &[("codegen/client.py", fewer)],
+    );
+    assert_eq!(axis.verdict, AxisVerdict::Warn, "{}", axis.detail);
+    for part in [
+        "as the base already was before this change",
+        "`generate`",
+        "the base already broke v1.8.2, the last release",
+    ] {
+        assert!(
+            axis.detail.contains(part),
+            "{part:?} not in {}",
+            axis.detail
+        );
+    }
+    // A base the release's callers could still use: the head's break is the change's own.
+    let compatible = "def generate(service, emit, transport=None):\n    pass\n";
+    let axis = after_release(
+        &package(released),
+        &["v1.8.2"],
+        &[("codegen/client.py", compatible)],
+        &[("codegen/client.py", fewer)],
+    );
+    assert_eq!(axis.verdict, AxisVerdict::Fail, "{}", axis.detail);
+    // The release's range compares the released form itself: the break fails there.
+    let repo = Repo::new(&package(released));
+    git(&repo.path(), &["checkout", "-q", "main"]);
+    git(&repo.path(), &["tag", "-a", "-m", "v1.8.2", "v1.8.2"]);
+    git(&repo.path(), &["checkout", "-q", "-B", "pr"]);
+    repo.write("codegen/client.py", fewer);
+    repo.commit("change");
+    let range = super::releases::axis(&repo);
+    assert_eq!(range.verdict, AxisVerdict::Fail, "{}", range.detail);
 }
 
 #[test]
