@@ -215,7 +215,7 @@ fn a_round_is_one_review_with_inline_comments_and_the_summary_and_never_twice() 
 /// on stdout or stderr, or written to the space.
 #[test]
 fn secrets_in_the_pr_text_and_in_githubs_answers_are_never_posted_printed_or_stored() {
-    let pat = "ghp_Zq7vLmW2pXk9RtY4uN8bC3dF6gH1jK5sA0eQ";
+    let pat = "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";
     let server = start("octocat");
     server.update_pull(|pull| {
         pull.title = format!("Parse a port (deploy token {pat})");

@@ -407,7 +407,7 @@ fn text(bytes: &[u8]) -> String {
 // ---- 7. Oracles and names ----------------------------------------------------------------------
 
 /// A GitHub token, in a file's name and in the PR branch's name.
-const NAME_TOKEN: &str = "ghp_R8kTq2Lm9Xv4Wz7Nb3Hc6Jd1Fs5Gp0Ya2KeW";
+const NAME_TOKEN: &str = "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";
 
 #[test]
 fn a_secret_in_a_name_is_a_finding_no_glob_can_probe_and_nothing_stores() {

@@ -94,7 +94,7 @@ fn exported_sarif_validates_against_the_schema() {
     assert_valid(&validator, &sample);
     assert!(!validator.is_valid(&json!({"version": "2.1.0", "runs": [{"results": []}]})));
 
-    let token = format!("ghp_{}", "aB3dE5gH7jK9mN1pQ3sT5vX7zA9cE1gI3kM5");
+    let token = format!("ghp_{}", "aB3dE5gH7jK9mN1pQ3sT5vX7zA9cE12QM6Ej");
     let line = format!("TOKEN = \"{token}\"");
     let secret_nodes = to_nodes(
         &SecretScanner::builtin().scan(&[ScanFile::added("config/my app.py", 3, &[&line])]),

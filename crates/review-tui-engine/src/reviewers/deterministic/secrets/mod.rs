@@ -4,6 +4,7 @@
 
 mod armour;
 mod builtin;
+mod checksum;
 mod docs_site;
 mod entropy;
 mod gitleaks_cli;

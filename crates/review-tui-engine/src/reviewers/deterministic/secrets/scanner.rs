@@ -9,6 +9,7 @@ use regex::Regex;
 
 use super::armour::is_public_label;
 use super::builtin::{self, is_patterned_sample, is_placeholder};
+use super::checksum::fails_its_checksum;
 pub use super::hit::SecretHit;
 use super::ignore::IgnoreEntry;
 use super::jwt;
@@ -372,7 +373,8 @@ impl SecretScanner {
     /// that no real service issued, or a generic credential there or a placeholder anywhere. The
     /// same judgement for both scanners, so installing gitleaks does not bring back a test
     /// vector the built-in scan knows for one. A value of counting runs
-    /// ([`is_patterned_sample`]) is a sample under every rule. Redaction still masks the value.
+    /// ([`is_patterned_sample`]) is a sample under every rule, and so is a token whose own
+    /// checksum fails ([`fails_its_checksum`]): no service issued it. Redaction still masks the value.
     pub(crate) fn is_sample(&self, source_id: &str, path: &str, secret: &str) -> bool {
         // A rule this scanner does not hold is judged as its name says: generic or not.
         let refuses_placeholders = self
@@ -383,6 +385,7 @@ impl SecretScanner {
                 rule.refuse_placeholders
             });
         is_patterned_sample(secret)
+            || fails_its_checksum(secret)
             || is_sample_data(
                 source_id,
                 refuses_placeholders,
@@ -652,7 +655,8 @@ impl SecretScanner {
                     && is_identifier(secret)
                     && !is_comment(full_lines(text, whole.start(), whole.end()));
                 if !rule.passes_entropy(secret)
-                    || (purpose == Purpose::Report && is_patterned_sample(secret))
+                    || (purpose == Purpose::Report
+                        && (is_patterned_sample(secret) || fails_its_checksum(secret)))
                     || is_sample_data(
                         &rule.source_id,
                         rule.refuse_placeholders,

@@ -58,8 +58,8 @@ fn samples() -> Samples {
     Samples {
         aws_key_id: format!("AKIA{}", fake(UPPER32, 16, 1)),
         aws_secret: fake(BASE64, 40, 2),
-        github_pat: format!("ghp_{}", fake(ALNUM, 36, 3)),
-        github_oauth: format!("gho_{}", fake(ALNUM, 36, 4)),
+        github_pat: super::checksum::checksummed("ghp_", &fake(ALNUM, 30, 3)),
+        github_oauth: super::checksum::checksummed("gho_", &fake(ALNUM, 30, 4)),
         github_fine: format!("github_pat_{}", fake(ALNUM, 82, 5)),
         gitlab: format!("glpat-{}", fake(ALNUM, 20, 6)),
         slack_bot: format!(
@@ -81,7 +81,7 @@ fn samples() -> Samples {
             fake(ALNUM, 40, 15),
             fake(URLSAFE, 43, 16)
         ),
-        npm: format!("npm_{}", fake(LOWER_ALNUM, 36, 17)),
+        npm: super::checksum::checksummed("npm_", &fake(LOWER_ALNUM, 30, 17)),
         password: format!("{}9{}", fake(ALNUM, 10, 18), fake(ALNUM, 6, 19)),
         key_body: (0..4).map(|i| fake(BASE64, 64, 20 + i)).collect(),
     }
@@ -421,7 +421,10 @@ fn the_fingerprint_survives_moves_and_reindentation_but_not_another_rule_or_file
     assert_eq!(base, node_for("a.py", 90, &format!("        {line}")));
     assert_ne!(base, node_for("b.py", 3, &line));
     // Rotating to another token of the same kind at the same spot is the same problem.
-    let rotated = format!("TOKEN = \"ghp_{}\"", fake(ALNUM, 36, 99));
+    let rotated = format!(
+        "TOKEN = \"{}\"",
+        super::checksum::checksummed("ghp_", &fake(ALNUM, 30, 99))
+    );
     assert_eq!(base, node_for("a.py", 3, &rotated));
 }
 
@@ -487,7 +490,7 @@ fn a_secret_the_change_only_moves_or_reindents_is_not_what_it_leaks() {
     );
     // A rotated key (a new value where the old was removed) is new, and so is a secret moved
     // in from another file.
-    let rotated_value = s.github_pat.replace(&s.github_pat[10..14], "Zq7v");
+    let rotated_value = super::checksum::checksummed("ghp_", &fake(ALNUM, 30, 98));
     assert_ne!(rotated_value, s.github_pat);
     let rotated = format!("    token = \"{rotated_value}\"");
     let file = ScanFile::new(
@@ -1807,4 +1810,32 @@ fn a_regular_expression_assigned_to_a_secret_name_is_a_pattern_not_a_value() {
     let s = samples();
     let value = format!("    private const val TOKEN = \"{}\"", s.password);
     assert!(rule_at(scanner, "okhttp/src/main/kotlin/MediaType.kt", &value).is_some());
+}
+
+/// Composer's tests list the token shapes its client must accept (`'ghp_ flat token' =>
+/// ['ghp_n3K9…']`), written by hand: GitHub's and npm's tokens carry a CRC-32 of their random
+/// part, and none of these passes it, so none was ever issued. A token that passes is reported
+/// wherever it sits.
+#[test]
+fn a_token_whose_own_checksum_fails_was_never_issued() {
+    let scanner = SecretScanner::builtin();
+    let hand_written = [
+        "ghp_n3K9wQ2eL5bV8mY1pX4cZ7aR0fT6sH3uJ8oI",
+        "gho_M2pQ7vR4xL9eK6bN1cT8aZ0sJ3wY5fH7uG2d",
+        "ghs_K7bN3pV5mL8eR2tY9wA1xC4sH6uJ0gD3fQ8z",
+    ];
+    for token in hand_written {
+        let line = format!("            'flat token' => ['{token}'],");
+        let hits = scanner.scan(&[ScanFile::added("tests/IO/BaseIOTest.php", 42, &[&line])]);
+        assert!(hits.is_empty(), "{token}: {hits:?}");
+        // Redaction still masks it: what leaves the machine is never judged by a checksum.
+        let (redacted, count) = redact_text(&line, &scanner);
+        assert_eq!(count, 1, "{redacted}");
+    }
+    let issued = super::checksum::checksummed("ghp_", "n3K9wQ2eL5bV8mY1pX4cZ7aR0fT6sH");
+    for path in ["tests/IO/BaseIOTest.php", "src/Client.php"] {
+        let line = format!("            'flat token' => ['{issued}'],");
+        let hits = scanner.scan(&[ScanFile::added(path, 42, &[&line])]);
+        assert_eq!(hits.len(), 1, "{path}: {hits:?}");
+    }
 }
