@@ -17,6 +17,13 @@ pub(crate) fn rust_library_code(path: &str, read: Read) -> Option<bool> {
     super::lang::rust::scope::library_code(path, read)
 }
 
+/// Whether the Rust file at `path` belongs to an unpublished package still in pre-release;
+/// `None` without a readable `Cargo.toml` above it. See
+/// [`super::lang::rust::scope::work_in_progress`].
+pub(crate) fn rust_work_in_progress(path: &str, read: Read) -> Option<bool> {
+    super::lang::rust::scope::work_in_progress(path, read)
+}
+
 /// Whether the JavaScript or TypeScript file at `path` is library code of its package, not a
 /// command it installs or a file its scripts run; `None` without a readable `package.json`
 /// above it. See [`super::lang::script::programs::library_code`].

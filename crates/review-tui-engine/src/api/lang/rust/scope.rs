@@ -38,6 +38,27 @@ pub(in crate::api) fn crate_of<'p>(path: &'p str, read: Read) -> Option<(String,
     None
 }
 
+/// Whether the Rust file at `path` belongs to a package nobody receives yet: its
+/// `Cargo.toml` says it is never published (`publish = false`) and its version is a
+/// pre-release (`0.9.0-alpha.1`). A crate being built in the open, beside the released ones,
+/// is unfinished by its own word; an unpublished crate with a release version or none (an
+/// application deployed from the repository) is not, nor is one whose version is inherited
+/// from the workspace, which this file does not show. `None` when no `Cargo.toml` above it can be read.
+pub(crate) fn work_in_progress(path: &str, read: Read) -> Option<bool> {
+    let (_, manifest, _) = crate_of(path, read)?;
+    let table: toml::Table = toml::from_str(&manifest).ok()?;
+    let Some(package) = table.get("package").and_then(toml::Value::as_table) else {
+        return Some(false);
+    };
+    let unpublished = matches!(package.get("publish"), Some(toml::Value::Boolean(false)))
+        || matches!(package.get("publish"), Some(toml::Value::Array(registries)) if registries.is_empty());
+    let pre_release = package
+        .get("version")
+        .and_then(toml::Value::as_str)
+        .is_some_and(|version| version.contains('-'));
+    Some(unpublished && pre_release)
+}
+
 /// Whether the Rust file at `path` is library code, by its package's targets: `None` when no
 /// `Cargo.toml` above it can be read. Not library code: a build script, a file under
 /// `src/bin/`, `examples/`, `benches/` or `tests/`, a binary's root, any file of a package

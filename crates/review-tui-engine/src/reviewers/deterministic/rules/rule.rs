@@ -130,6 +130,8 @@ pub(crate) struct LineLogic {
     /// that is an in-tree build backend (Python's `backend-path`), or that a `package.json`
     /// installs as a command or runs from its `scripts`.
     pub library_only: bool,
+    /// Stay quiet in a package its manifest keeps unpublished at a pre-release version.
+    pub skip_unreleased: bool,
     /// Stay quiet when the same code is on the other side anywhere in the diff: a block moved
     /// within or between files is neither new (RIGHT) nor lost (LEFT).
     pub moved_ok: bool,
@@ -372,6 +374,7 @@ fn compile_logic(
                 skip_samples: spec.skip_samples,
                 skip_strings: spec.skip_strings,
                 library_only: spec.library_only,
+                skip_unreleased: spec.skip_unreleased,
                 moved_ok: spec.moved_ok.unwrap_or(true),
                 unsafe_restated_ok: spec.unsafe_restated_ok,
                 seen_before: subject_regexes(pattern, spec.seen_before.as_deref())
@@ -441,6 +444,7 @@ fn line_only_field(spec: &RuleSpec, forbid: &[String]) -> Option<&'static str> {
         ("import_probe_ok", spec.import_probe_ok),
         ("printer_ok", spec.printer_ok),
         ("library_only", spec.library_only),
+        ("skip_unreleased", spec.skip_unreleased),
         ("skip_samples", spec.skip_samples),
         ("moved_ok", spec.moved_ok.is_some()),
         ("unsafe_restated_ok", spec.unsafe_restated_ok),

@@ -444,6 +444,7 @@ impl<'a> Scan<'a> {
         let syntax = Syntax::new(file, self.options.worktree.as_deref());
         let library = OnceCell::new();
         let sample = OnceCell::new();
+        let unreleased = OnceCell::new();
         let head_text = OnceCell::new();
         let file_text = SideTexts::default();
         // The line's index among all the lines of the file's hunks, for its facts.
@@ -499,6 +500,8 @@ impl<'a> Scan<'a> {
                         || (logic.skip_strings && here_facts.start.in_string())
                         || (!logic.comments && !here_facts.has_code)
                         || (logic.library_only && !*library.get_or_init(|| self.library_code(file)))
+                        || (logic.skip_unreleased
+                            && *unreleased.get_or_init(|| self.work_in_progress(file)))
                         || (logic.skip_samples
                             && *sample.get_or_init(|| self.samples.sample_code(&file.path)))
                     {
@@ -626,6 +629,21 @@ impl<'a> Scan<'a> {
             _ => None,
         }
         .unwrap_or(true)
+    }
+
+    /// Whether the file belongs to a package nobody receives yet (see
+    /// [`crate::api::scope::rust_work_in_progress`]); no when its manifest cannot be read.
+    fn work_in_progress(&self, file: &FileDiff) -> bool {
+        let Some(root) = self.options.worktree.as_deref() else {
+            return false;
+        };
+        let read = |path: &str| {
+            crate::space::worktree_file::read(root, path)
+                .ok()
+                .and_then(|bytes| String::from_utf8(bytes).ok())
+        };
+        file.language == Language::Rust
+            && crate::api::scope::rust_work_in_progress(&file.path, &read).unwrap_or(false)
     }
 
     /// Whether the project asks the rule of this line: always, unless the rule stands for an

@@ -66,6 +66,10 @@ pub(crate) struct RuleSpec {
     /// `bin` of the nearest `package.json`, nor a file its `scripts` run with Node).
     #[serde(default)]
     pub library_only: bool,
+    /// Stay quiet in a package nobody receives yet: unpublished and at a pre-release version
+    /// (see `crate::api::scope::rust_work_in_progress`): unfinished by its own word.
+    #[serde(default)]
+    pub skip_unreleased: bool,
     /// Stay quiet on a line whose code appears on the other side of the diff (moved, not new
     /// or removed). On unless a rule says `moved_ok = false`.
     pub moved_ok: Option<bool>,

@@ -11,7 +11,12 @@ use crate::config::Config;
 
 /// A repository at the head of the change: `files` written into a temp dir, `diff` the change
 /// that added `path`'s lines. Returns how many findings `rule` made and the coverage notes.
-fn review(files: &[(&str, &str)], path: &str, added: &str, rule: &str) -> (usize, Vec<String>) {
+pub(super) fn review(
+    files: &[(&str, &str)],
+    path: &str,
+    added: &str,
+    rule: &str,
+) -> (usize, Vec<String>) {
     review_with(&BUILTIN, files, path, added, rule)
 }
 

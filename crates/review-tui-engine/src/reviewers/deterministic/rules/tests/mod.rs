@@ -18,6 +18,7 @@ mod samples;
 mod scanning;
 mod string_data;
 mod tests_in_strings;
+mod unreleased;
 
 use std::sync::LazyLock;
 
