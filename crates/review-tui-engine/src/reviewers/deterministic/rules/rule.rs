@@ -40,6 +40,10 @@ pub struct Rule {
     pub enabled_by_default: bool,
     /// The rule's findings in one change fold into one naming their count (`fold = true`).
     pub fold: bool,
+    /// Stay quiet in test material: for a line rule, test paths and Rust code after
+    /// `#[cfg(test)]`/`mod tests`; for a file rule, a file at a test path. Decided for both in
+    /// the scan, so no check keeps its own notion of test material.
+    pub skip_tests: bool,
     pub meta: RuleMeta,
     pub(crate) target: Target,
     pub(crate) logic: Logic,
@@ -119,8 +123,6 @@ pub(crate) struct LineLogic {
     pub import_probe_ok: bool,
     /// Stay quiet on a line in a function that only prints (see [`super::printer`]).
     pub printer_ok: bool,
-    /// Stay quiet in test code: test paths, and Rust code after `#[cfg(test)]`/`mod tests`.
-    pub skip_tests: bool,
     /// Stay quiet in sample code no package ships (see [`super::samples`]).
     pub skip_samples: bool,
     /// Stay quiet on a line that begins inside a string literal opened above (see
@@ -192,6 +194,7 @@ impl Rule {
             side: spec.side.unwrap_or(Side::Right),
             enabled_by_default: spec.enabled,
             fold: spec.fold,
+            skip_tests: spec.skip_tests,
             examples: compile_examples(spec.examples),
             meta: RuleMeta {
                 title,
@@ -368,7 +371,6 @@ fn compile_logic(
                 join_next: spec.join_next,
                 import_probe_ok: spec.import_probe_ok,
                 printer_ok: spec.printer_ok,
-                skip_tests: spec.skip_tests,
                 skip_samples: spec.skip_samples,
                 skip_strings: spec.skip_strings,
                 library_only: spec.library_only,

@@ -22,7 +22,9 @@ use super::spec::ContextScope;
 use super::statement::statement_at;
 use super::syntax::{CodeAt, Syntax};
 use super::unsafe_before::UnsafeBefore;
-use crate::diff::{CodeLexer, Diff, FileDiff, Hunk, Language, Line, LineKind, LineStart, Side};
+use crate::diff::{
+    CodeLexer, Diff, FileDiff, Hunk, Language, Line, LineKind, LineStart, Side, is_test_path,
+};
 use crate::review::fingerprint::{normalize_code, normalize_line};
 use crate::review::node::{Category, ReviewNode};
 
@@ -179,7 +181,9 @@ impl<'a> Scan<'a> {
             let Logic::File(check) = &rule.logic else {
                 continue;
             };
-            if !applies[i] {
+            // Test material is decided by the path for a file rule as for the lines of a line
+            // rule (see `LineFacts`): a check keeps no notion of it of its own.
+            if !applies[i] || (rule.skip_tests && is_test_path(&file.path)) {
                 continue;
             }
             for hit in check.run(file, context) {
@@ -189,7 +193,7 @@ impl<'a> Scan<'a> {
                 if rule.fold || counts.admit(i, self.cap(file)) {
                     let code = [hit.code.as_str()];
                     let code: &[&str] = if hit.code.is_empty() { &[] } else { &code };
-                    self.nodes.push(node(
+                    let mut found = node(
                         rule,
                         &Location {
                             path: &file.path,
@@ -197,7 +201,11 @@ impl<'a> Scan<'a> {
                             code,
                             detail: &hit.detail,
                         },
-                    ));
+                    );
+                    if rule.skip_tests && !rule.fold && self.samples.sample_code(&file.path) {
+                        as_sample_note(&mut found);
+                    }
+                    self.nodes.push(found);
                     if rule.fold {
                         self.folds.push(Fold {
                             rule: i,
@@ -495,7 +503,7 @@ impl<'a> Scan<'a> {
                         continue;
                     }
                     let here_facts = facts.at(line_index);
-                    if (logic.skip_tests && here_facts.in_test)
+                    if (rule.skip_tests && here_facts.in_test)
                         || (logic.skip_strings && here_facts.start.in_string())
                         || (!logic.comments && !here_facts.has_code)
                         || (logic.library_only && !*library.get_or_init(|| self.library_code(file)))
@@ -594,7 +602,7 @@ impl<'a> Scan<'a> {
                 detail: "",
             },
         );
-        if logic.skip_tests && self.samples.sample_code(&file.path) {
+        if rule.skip_tests && self.samples.sample_code(&file.path) {
             as_sample_note(&mut found);
         }
         self.nodes.push(found);

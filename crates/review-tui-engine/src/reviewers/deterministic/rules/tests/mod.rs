@@ -17,6 +17,7 @@ mod program_output;
 mod samples;
 mod scanning;
 mod string_data;
+mod test_material;
 mod tests_in_strings;
 
 use std::sync::LazyLock;

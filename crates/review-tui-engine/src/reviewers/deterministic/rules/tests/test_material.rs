@@ -1,0 +1,46 @@
+//! File rules honour `skip_tests` as line rules do: one place decides what is test material.
+
+use super::*;
+
+fn rules(result: &ScanResult) -> Vec<&str> {
+    result
+        .nodes
+        .iter()
+        .filter_map(|n| n.rule.as_deref())
+        .collect()
+}
+
+#[test]
+fn a_file_rule_skipping_tests_is_quiet_on_a_test_fixture() {
+    // A Dockerfile a test suite starts (a proxy server for its tests) is test material: its
+    // base image is what the tests run against, not what a user's deployment runs.
+    let fixture = added(
+        "test/fixtures/docker/proxy/Dockerfile",
+        &["FROM alpine:latest", "RUN apk add --no-cache dante-server"],
+    );
+    assert_eq!(rules(&scan(&fixture)), Vec::<&str>::new());
+    // The same file where the project builds its images is asked about.
+    let shipped = added(
+        "docker/proxy/Dockerfile",
+        &["FROM alpine:latest", "RUN apk add --no-cache dante-server"],
+    );
+    assert_eq!(rules(&scan(&shipped)), vec!["docker/base-image-unpinned"]);
+}
+#[test]
+fn every_file_rule_that_skips_tests_says_so_in_its_spec() {
+    // The binary checks once decided test material in their own code; the catalog's
+    // `skip_tests` is the one place now, for file rules as for line rules.
+    for id in [
+        "docker/base-image-unpinned",
+        "any/binary-file-added",
+        "any/key-store-added",
+    ] {
+        let rule = BUILTIN
+            .rules()
+            .iter()
+            .find(|r| r.id == id)
+            .unwrap_or_else(|| panic!("{id} is in the catalog"));
+        assert!(rule.is_file_rule(), "{id} is a file rule");
+        assert!(rule.skip_tests, "{id} skips test material");
+    }
+}
