@@ -28,6 +28,7 @@ mod rule;
 mod samples;
 mod scan;
 mod seen_before;
+mod shell_set;
 mod spec;
 mod statement;
 mod suppressed;

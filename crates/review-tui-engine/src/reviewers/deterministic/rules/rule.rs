@@ -144,6 +144,9 @@ pub(crate) struct LineLogic {
     /// Fire only where the workflow job holding the line reaches a secret or a writing token
     /// (see [`super::workflow_reach`]).
     pub reach: bool,
+    /// Stay quiet where the shell variable of the pattern's `var` group is set non-empty on
+    /// every path to the line (see [`super::shell_set`]).
+    pub set_var_ok: bool,
     /// The type the `_` of a Go assignment must drop (`error`), with the pattern's `callee`
     /// group naming the call (see [`super::go_results`]).
     pub drops_result: Option<String>,
@@ -379,6 +382,15 @@ fn compile_logic(
                 seen_before: subject_regexes(pattern, spec.seen_before.as_deref())
                     .map_err(|(field, reason)| err(field, reason))?,
                 reach: spec.reach,
+                set_var_ok: match spec.set_var_ok {
+                    true if !pattern.contains("(?P<var>") => {
+                        return Err(err(
+                            "set_var_ok",
+                            "needs a `var` group in the pattern naming the variable".into(),
+                        ));
+                    }
+                    set => set,
+                },
                 drops_result: match &spec.drops_result {
                     Some(_) if !pattern.contains("(?P<callee>") => {
                         return Err(err(
@@ -449,6 +461,7 @@ fn line_only_field(spec: &RuleSpec, forbid: &[String]) -> Option<&'static str> {
         ("seen_before", spec.seen_before.is_some()),
         ("drops_result", spec.drops_result.is_some()),
         ("reach", spec.reach),
+        ("set_var_ok", spec.set_var_ok),
         ("comments", spec.comments),
         ("strings", !spec.strings),
         ("side", spec.side.is_some()),

@@ -23,7 +23,8 @@ use super::statement::statement_at;
 use super::syntax::{CodeAt, Syntax};
 use super::unsafe_before::UnsafeBefore;
 use crate::diff::{
-    CodeLexer, Diff, FileDiff, Hunk, Language, Line, LineKind, LineStart, Side, is_test_path,
+    CodeLexer, Diff, FileDiff, FileStatus, Hunk, Language, Line, LineKind, LineStart, Side,
+    is_test_path,
 };
 use crate::review::fingerprint::{normalize_code, normalize_line};
 use crate::review::node::{Category, ReviewNode};
@@ -542,6 +543,7 @@ impl<'a> Scan<'a> {
                         || self.held_before(i, logic, text)
                         || !self.drops_wanted(logic, text)
                         || (logic.reach && !self.reaches(file, side, number, &head_text))
+                        || (logic.set_var_ok && self.var_set(logic, file, number, text, &head_text))
                         || self.restated_unsafe(logic, file, line)
                     {
                         continue;
@@ -551,7 +553,7 @@ impl<'a> Scan<'a> {
                     {
                         continue;
                     }
-                    self.record(i, logic, &here, number, cap, counts);
+                    self.record(i, &here, number, cap, counts);
                 }
             }
         }
@@ -562,7 +564,6 @@ impl<'a> Scan<'a> {
     fn record(
         &mut self,
         i: usize,
-        logic: &LineLogic,
         here: &LineAt<'a>,
         number: u32,
         cap: usize,
@@ -665,14 +666,50 @@ impl<'a> Scan<'a> {
         if side != Side::Right {
             return true;
         }
-        let text = head_text.get_or_init(|| {
-            let root = self.options.worktree.as_deref()?;
-            crate::space::worktree_file::read(root, &file.path)
-                .ok()
-                .and_then(|bytes| String::from_utf8(bytes).ok())
-        });
-        text.as_deref()
+        self.head_text(file, head_text)
             .is_none_or(|text| super::workflow_reach::job_reaches(text, number))
+    }
+
+    /// The file at the head, read once per file; None without a worktree or when unreadable.
+    fn head_text<'t>(
+        &self,
+        file: &FileDiff,
+        head_text: &'t OnceCell<Option<String>>,
+    ) -> Option<&'t str> {
+        head_text
+            .get_or_init(|| {
+                let root = self.options.worktree.as_deref()?;
+                crate::space::worktree_file::read(root, &file.path)
+                    .ok()
+                    .and_then(|bytes| String::from_utf8(bytes).ok())
+            })
+            .as_deref()
+    }
+
+    /// Whether the shell variable the match names (the pattern's `var` group) is set non-empty
+    /// on every path to the line (see [`super::shell_set`]), read in the head file, or in an
+    /// added file's diff, which is all of it. No when neither is there.
+    fn var_set(
+        &self,
+        logic: &LineLogic,
+        file: &FileDiff,
+        number: u32,
+        text: &str,
+        head_text: &OnceCell<Option<String>>,
+    ) -> bool {
+        let Some(name) = logic.pattern.captures(text).and_then(|c| c.name("var")) else {
+            return false;
+        };
+        let added;
+        let whole = match self.head_text(file, head_text) {
+            Some(text) => text,
+            None if file.status == FileStatus::Added => {
+                added = new_side_text(file);
+                added.as_str()
+            }
+            None => return false,
+        };
+        super::shell_set::set_on_every_path(whole, file.language, number as usize, name.as_str())
     }
 
     /// Whether the `_` of the matched Go assignment drops what the rule is about (its callee
@@ -1119,6 +1156,21 @@ impl<'a> MovedLines<'a> {
         });
         set.contains(normalize_line(text).as_ref())
     }
+}
+
+/// The new side of a file as its hunks show it: all of an added file.
+fn new_side_text(file: &FileDiff) -> String {
+    let mut text = String::new();
+    for line in file
+        .hunks
+        .iter()
+        .flat_map(|h| h.lines.iter())
+        .filter(|l| l.kind != LineKind::Removed)
+    {
+        text.push_str(&line.text);
+        text.push('\n');
+    }
+    text
 }
 
 /// Languages whose files are code a rule would read (not prose, data or configuration).

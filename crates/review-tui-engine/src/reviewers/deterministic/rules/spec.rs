@@ -83,6 +83,10 @@ pub(crate) struct RuleSpec {
     /// secret or a writing token (see `workflow_reach`); read from the head file.
     #[serde(default)]
     pub reach: bool,
+    /// Shell: stay quiet where the variable the pattern's `var` group names holds a non-empty
+    /// value on every path to the line, as the script holding it says (see `shell_set`).
+    #[serde(default)]
+    pub set_var_ok: bool,
     /// Go: the `_` that ends the matched assignment must stand where the callee (the
     /// pattern's `callee` group) returns this type (`error`), read from the callee's signature
     /// (see `go_results`): `block, _ = pem.Decode(key)` drops `rest []byte`, no error.

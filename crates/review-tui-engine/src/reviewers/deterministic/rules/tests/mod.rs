@@ -16,6 +16,7 @@ mod principles;
 mod program_output;
 mod samples;
 mod scanning;
+mod shell_set;
 mod string_data;
 mod test_material;
 mod tests_in_strings;
