@@ -123,6 +123,9 @@ pub(crate) struct LineLogic {
     pub import_probe_ok: bool,
     /// Stay quiet on a line in a function that only prints (see [`super::printer`]).
     pub printer_ok: bool,
+    /// Stay quiet where the matched call's command is built from constants only (see
+    /// [`super::constant_command`]).
+    pub constant_command_ok: bool,
     /// Stay quiet in sample code no package ships (see [`super::samples`]).
     pub skip_samples: bool,
     /// Stay quiet on a line that begins inside a string literal opened above (see
@@ -374,6 +377,7 @@ fn compile_logic(
                 join_next: spec.join_next,
                 import_probe_ok: spec.import_probe_ok,
                 printer_ok: spec.printer_ok,
+                constant_command_ok: spec.constant_command_ok,
                 skip_samples: spec.skip_samples,
                 skip_strings: spec.skip_strings,
                 library_only: spec.library_only,
@@ -454,6 +458,7 @@ fn line_only_field(spec: &RuleSpec, forbid: &[String]) -> Option<&'static str> {
         ("join_next", spec.join_next),
         ("import_probe_ok", spec.import_probe_ok),
         ("printer_ok", spec.printer_ok),
+        ("constant_command_ok", spec.constant_command_ok),
         ("library_only", spec.library_only),
         ("skip_samples", spec.skip_samples),
         ("moved_ok", spec.moved_ok.is_some()),

@@ -8,6 +8,7 @@ use std::path::PathBuf;
 
 use super::catalog::Catalog;
 use super::checks::{Check, CheckContext, first_changed_line};
+use super::constant_command::built_from_constants;
 use super::coverage::{CappedRule, Coverage, SkipReason, SkippedFile, skip_reason};
 use super::finding::{Location, as_sample_note, node};
 use super::go_results::GoResults;
@@ -837,6 +838,20 @@ impl<'a> Scan<'a> {
         }
         if logic.printer_ok && in_printer(texts.syntax, code) {
             return false;
+        }
+        if logic.constant_command_ok {
+            // The call's name: where the match starts past what precedes it (`(`, a space).
+            let name = found
+                .as_str()
+                .find(|c: char| c.is_alphanumeric() || c == '_')
+                .unwrap_or(0);
+            let call = CodeAt {
+                column: found.start() + name,
+                ..code
+            };
+            if built_from_constants(texts.syntax, call) {
+                return false;
+            }
         }
         if logic.context_require.is_some() || logic.context_forbid.is_some() {
             let paragraph;

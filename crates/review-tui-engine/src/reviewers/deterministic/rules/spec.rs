@@ -50,6 +50,10 @@ pub(crate) struct RuleSpec {
     /// print, the project's own printer (see `printer`).
     #[serde(default)]
     pub printer_ok: bool,
+    /// JavaScript, TypeScript and Python: stay quiet where the command the matched call runs
+    /// is built from constants only, read in the file's syntax tree (see `constant_command`).
+    #[serde(default)]
+    pub constant_command_ok: bool,
     #[serde(default)]
     pub skip_tests: bool,
     /// Stay quiet in sample code no package ships (see `crate::diff::is_sample_path_in`): an

@@ -6,6 +6,7 @@ mod branch_actions;
 mod build_backend;
 mod catalog;
 mod checks;
+mod constant_commands;
 mod examples;
 mod feature_detection;
 mod house;
