@@ -24,6 +24,7 @@ mod import_probe;
 use crate::path_glob as glob;
 mod line_facts;
 mod printer;
+mod published;
 mod repo;
 mod rule;
 mod samples;

@@ -183,9 +183,7 @@ impl<'a> Scan<'a> {
             let Logic::File(check) = &rule.logic else {
                 continue;
             };
-            // Test material is decided by the path for a file rule as for the lines of a line
-            // rule (see `LineFacts`): a check keeps no notion of it of its own.
-            if !applies[i] || (rule.skip_tests && is_test_path(&file.path)) {
+            if !applies[i] || (rule.skip_tests && self.test_material(file)) {
                 continue;
             }
             for hit in check.run(file, context) {
@@ -262,6 +260,15 @@ impl<'a> Scan<'a> {
                 kept,
             });
         }
+    }
+
+    /// Whether a file rule that skips tests skips `file`: test material by its path, as the
+    /// lines of a line rule are (see `LineFacts`), so no check keeps a notion of it of its own;
+    /// but a Dockerfile a workflow publishes ships, whatever its folder is called.
+    fn test_material(&self, file: &FileDiff) -> bool {
+        is_test_path(&file.path)
+            && !(file.language == Language::Dockerfile
+                && super::published::published_image(repo(self.options), &file.path))
     }
 
     /// Joins `hit` to the rule's first finding in the change, if there is one yet.

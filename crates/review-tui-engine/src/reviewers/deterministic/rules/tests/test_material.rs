@@ -44,3 +44,34 @@ fn every_file_rule_that_skips_tests_says_so_in_its_spec() {
         assert!(rule.skip_tests, "{id} skips test material");
     }
 }
+
+#[test]
+fn a_dockerfile_under_the_tests_that_a_workflow_publishes_ships() {
+    const RULE: &str = "docker/base-image-unpinned";
+    let dockerfile = (
+        "test/fixtures/app/Dockerfile",
+        "FROM alpine:latest\nCOPY . /app\n",
+    );
+    let workflow = |steps: &str| {
+        format!("on: push\njobs:\n  image:\n    runs-on: ubuntu-latest\n    steps:\n{steps}")
+    };
+    // Built to run the tests against: test material.
+    let tests =
+        workflow("      - run: docker build -t proxy test/fixtures/app\n      - run: npm test\n");
+    let found = rule_findings(
+        &[("README.md", "x\n")],
+        &[dockerfile, (".github/workflows/ci.yml", &tests)],
+        RULE,
+    );
+    assert_eq!(first_lines(&found), Vec::<u32>::new());
+    // Built and pushed to a registry: whatever its folder is called, users run that image.
+    let published = workflow(
+        "      - uses: docker/build-push-action@v6\n        with:\n          context: test/fixtures/app\n          push: true\n          tags: acme/app:latest\n",
+    );
+    let found = rule_findings(
+        &[("README.md", "x\n")],
+        &[dockerfile, (".github/workflows/release.yml", &published)],
+        RULE,
+    );
+    assert_eq!(first_lines(&found), vec![1]);
+}
