@@ -8,14 +8,18 @@
 //! line or one enclosing it, not in a branch, a loop body that may not run, a subshell, a
 //! pipeline, after a `&&`, or outside the function the line is in (which runs later). Every
 //! other write of the variable anywhere in the script (`read`, `unset`, `for`, an assignment
-//! of what may be empty, in any branch) must be non-empty too, or nothing is known. Whatever
-//! this reading does not understand leaves the line a finding.
+//! of what may be empty, in any branch) must be non-empty too, or nothing is known. `PWD` is
+//! set by the shell itself. Whatever this reading does not understand leaves the line a
+//! finding.
 
 use std::sync::LazyLock;
 
 use regex::Regex;
 
 use crate::diff::Language;
+
+/// The variable the shell itself keeps non-empty.
+const SHELL_SET: &str = "PWD";
 
 /// How deep one variable's value may lead through others (`A="$B"`, `B="$C"`).
 const MAX_DEPTH: usize = 8;
@@ -196,16 +200,9 @@ impl Script {
         if depth > MAX_DEPTH || self.other_writes.get(name).is_none_or(|&n| n > 0) {
             return false;
         }
-        let mut all = self
-            .assignments
-            .iter()
-            .filter(|a| a.name == name)
-            .peekable();
-        if all.peek().is_none() {
-            return false;
-        }
-        let mut dominates = false;
-        for a in all {
+        // The shell sets its working directory's variable when it starts and at each `cd`.
+        let mut dominates = name == SHELL_SET;
+        for a in self.assignments.iter().filter(|a| a.name == name) {
             if !self.non_empty(&a.value, a.order, &a.blocks, depth + 1) {
                 return false;
             }

@@ -33,6 +33,8 @@ fn rm_rf_on_a_variable_given_a_value_on_every_path_is_no_finding() {
         "DIR=/opt/app\nexport DIR\nrm -rf \"$DIR/build\"",
         // Set again, to something else that is never empty.
         "DIR=/opt/app\nif [ -n \"$X\" ]; then\n  DIR=/srv/app\nfi\nrm -rf \"$DIR/build\"",
+        // The shell sets the working directory's variable itself.
+        "rm -rf $PWD/reports\nmkdir $PWD/reports",
     ] {
         assert_eq!(found(script), Vec::<u32>::new(), "{script}");
     }
@@ -73,6 +75,7 @@ fn rm_rf_on_a_variable_that_may_be_empty_on_some_path_is_a_finding() {
         ),
         ("DIR=/opt/app\nunset DIR\nrm -rf \"$DIR/build\"", 3),
         ("DIR=/opt/app\nread -r DIR\nrm -rf \"$DIR/build\"", 3),
+        ("PWD=\"$1\"\nrm -rf \"$PWD/build\"", 2),
         // Set outside a function that runs later, when anything may have changed it.
         ("DIR=/opt/app\nclean() {\n  rm -rf \"$DIR/build\"\n}", 3),
         // Set in a loop body that may not run, in a subshell, in a pipeline.
