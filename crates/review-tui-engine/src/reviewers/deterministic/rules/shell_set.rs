@@ -295,20 +295,18 @@ impl Script {
                 let end = name_end(at + 2);
                 let name: String = chars[at + 2..end].iter().collect();
                 let rest: String = chars[end..close].iter().collect();
-                let set = !name.is_empty()
-                    && !name.starts_with(|c: char| c.is_ascii_digit())
-                    && if rest.is_empty() {
-                        self.set_at(&name, order, blocks, depth)
-                    } else if let Some(word) =
-                        rest.strip_prefix(":-").or_else(|| rest.strip_prefix(":="))
-                    {
+                let named = !name.is_empty() && !name.starts_with(|c: char| c.is_ascii_digit());
+                let default = rest.strip_prefix(":-").or_else(|| rest.strip_prefix(":="));
+                let set = match default {
+                    // Its default when it is empty or unset.
+                    Some(word) => {
                         self.non_empty(word, order, blocks, depth)
-                            || self.set_at(&name, order, blocks, depth)
-                    } else if rest.starts_with(":?") {
-                        true
-                    } else {
-                        false
-                    };
+                            || (named && self.set_at(&name, order, blocks, depth))
+                    }
+                    None if rest.is_empty() => named && self.set_at(&name, order, blocks, depth),
+                    // `${NAME:?}` stops the script when it is empty.
+                    None => rest.starts_with(":?"),
+                };
                 (close + 1, set)
             }
             Some(c) if c.is_ascii_alphabetic() || *c == '_' => {
