@@ -173,7 +173,7 @@ impl Script {
         let code = code_lines(lines);
         let mut other_writes = std::collections::HashMap::new();
         for name in &names {
-            let mentions: usize = code.iter().map(|line| bare_mentions(line, name)).sum();
+            let mentions: usize = code.iter().map(|(_, line)| bare_mentions(line, name)).sum();
             let read = walk.assignments.iter().filter(|a| &a.name == name).count();
             other_writes.insert(name.clone(), mentions.saturating_sub(read));
         }
@@ -274,22 +274,7 @@ impl Script {
         match chars.get(at + 1) {
             Some('{') => {
                 // The matching brace, nested defaults included.
-                let mut level = 0;
-                let mut close = None;
-                for (i, &c) in chars.iter().enumerate().skip(at + 1) {
-                    match c {
-                        '{' => level += 1,
-                        '}' => {
-                            level -= 1;
-                            if level == 0 {
-                                close = Some(i);
-                                break;
-                            }
-                        }
-                        _ => {}
-                    }
-                }
-                let Some(close) = close else {
+                let Some(close) = closing(chars, at + 1, ('{', '}')) else {
                     return (chars.len(), false);
                 };
                 let end = name_end(at + 2);
@@ -315,27 +300,31 @@ impl Script {
                 (end, self.set_at(&name, order, blocks, depth))
             }
             // A command's output: nothing known, up to its closing parenthesis.
-            Some('(') => {
-                let mut level = 0;
-                for (i, &c) in chars.iter().enumerate().skip(at + 1) {
-                    match c {
-                        '(' => level += 1,
-                        ')' => {
-                            level -= 1;
-                            if level == 0 {
-                                return (i + 1, false);
-                            }
-                        }
-                        _ => {}
-                    }
-                }
-                (chars.len(), false)
-            }
+            Some('(') => (
+                closing(chars, at + 1, ('(', ')')).map_or(chars.len(), |close| close + 1),
+                false,
+            ),
             // `$1`, `$@`, `$$`: nothing known.
             Some(_) => (at + 2, false),
             None => (at + 1, false),
         }
     }
+}
+
+/// Where the bracket `pair.0` at `chars[open]` is closed, brackets nested inside counted.
+fn closing(chars: &[char], open: usize, pair: (char, char)) -> Option<usize> {
+    let mut level = 0usize;
+    for (i, &c) in chars.iter().enumerate().skip(open) {
+        if c == pair.0 {
+            level += 1;
+        } else if c == pair.1 {
+            level = level.checked_sub(1)?;
+            if level == 0 {
+                return Some(i);
+            }
+        }
+    }
+    None
 }
 
 /// Whether an assignment standing in `outer` runs on every path to a statement in `inner`:
@@ -568,55 +557,10 @@ fn bare_mentions(line: &str, name: &str) -> usize {
         .count()
 }
 
-/// The script's lines as code: comments cut and heredoc bodies left out (data, not commands).
-fn code_lines(lines: &[&str]) -> Vec<String> {
+/// The script's lines as code, each with its index: comments cut and heredoc bodies left out
+/// (data, not commands).
+fn code_lines(lines: &[&str]) -> Vec<(usize, String)> {
     let mut code = Vec::new();
-    let mut heredoc: Option<String> = None;
-    for line in lines {
-        if let Some(word) = &heredoc {
-            if line.trim() == word {
-                heredoc = None;
-            }
-            continue;
-        }
-        let text = without_comment(line);
-        if let Some(found) = HEREDOC.captures(&text) {
-            heredoc = Some(found[1].to_string());
-        }
-        code.push(text);
-    }
-    code
-}
-
-/// `line` without its comment: from a `#` that starts a word outside quotes.
-fn without_comment(line: &str) -> String {
-    let mut quote = None;
-    let mut previous = ' ';
-    let mut escaped = false;
-    for (i, c) in line.char_indices() {
-        if escaped {
-            escaped = false;
-        } else if c == '\\' && quote != Some('\'') {
-            escaped = true;
-        } else if let Some(q) = quote {
-            if c == q {
-                quote = None;
-            }
-        } else if c == '\'' || c == '"' {
-            quote = Some(c);
-        } else if c == '#' && previous.is_whitespace() {
-            return line[..i].to_string();
-        }
-        previous = c;
-    }
-    line.to_string()
-}
-
-/// The script as logical lines: `(first, last, text)`, a line ending in `\`, `&&`, `||` or `|`
-/// joined with the next, comments cut, heredoc bodies left out.
-fn logical_lines(lines: &[&str]) -> Vec<(usize, usize, String)> {
-    let mut logical: Vec<(usize, usize, String)> = Vec::new();
-    let mut open: Option<(usize, String)> = None;
     let mut heredoc: Option<String> = None;
     for (i, line) in lines.iter().enumerate() {
         if let Some(word) = &heredoc {
@@ -629,6 +573,57 @@ fn logical_lines(lines: &[&str]) -> Vec<(usize, usize, String)> {
         if let Some(found) = HEREDOC.captures(&text) {
             heredoc = Some(found[1].to_string());
         }
+        code.push((i, text));
+    }
+    code
+}
+
+/// `line` without its comment: from a `#` that starts a word outside quotes.
+fn without_comment(line: &str) -> String {
+    let mut quoting = Quoting::default();
+    let mut previous = ' ';
+    for (i, c) in line.char_indices() {
+        if quoting.code(c) && c == '#' && previous.is_whitespace() {
+            return line[..i].to_string();
+        }
+        previous = c;
+    }
+    line.to_string()
+}
+
+/// Where the characters of a shell line stand, read in order: in code, or quoted or escaped.
+#[derive(Default)]
+struct Quoting {
+    quote: Option<char>,
+    escaped: bool,
+}
+
+impl Quoting {
+    /// Reads `c`: whether it is code (not quoted, not escaped, not a quote or a backslash).
+    fn code(&mut self, c: char) -> bool {
+        if self.escaped {
+            self.escaped = false;
+        } else if c == '\\' && self.quote != Some('\'') {
+            self.escaped = true;
+        } else if let Some(q) = self.quote {
+            if c == q {
+                self.quote = None;
+            }
+        } else if matches!(c, '\'' | '"' | '`') {
+            self.quote = Some(c);
+        } else {
+            return true;
+        }
+        false
+    }
+}
+
+/// The script as logical lines: `(first, last, text)`, a line ending in `\`, `&&`, `||` or `|`
+/// joined with the next, comments cut, heredoc bodies left out.
+fn logical_lines(lines: &[&str]) -> Vec<(usize, usize, String)> {
+    let mut logical: Vec<(usize, usize, String)> = Vec::new();
+    let mut open: Option<(usize, String)> = None;
+    for (i, text) in code_lines(lines) {
         let (first, mut joined) = open.take().unwrap_or((i, String::new()));
         let trimmed = text.trim_end();
         if let Some(cut) = trimmed.strip_suffix('\\') {
@@ -657,9 +652,8 @@ fn segments(line: &str) -> Vec<(String, bool)> {
     let chars: Vec<char> = line.chars().collect();
     let mut parts: Vec<(String, bool)> = Vec::new();
     let mut current = String::new();
-    let mut quote = None;
+    let mut quoting = Quoting::default();
     let mut nesting = 0usize;
-    let mut escaped = false;
     // Whether everything before the current statement was joined by `;`.
     let mut sequenced = true;
     let mut i = 0;
@@ -672,16 +666,8 @@ fn segments(line: &str) -> Vec<(String, bool)> {
     while i < chars.len() {
         let c = chars[i];
         let next = chars.get(i + 1).copied();
-        if escaped {
-            escaped = false;
-        } else if c == '\\' && quote != Some('\'') {
-            escaped = true;
-        } else if let Some(q) = quote {
-            if c == q {
-                quote = None;
-            }
-        } else if c == '\'' || c == '"' || c == '`' {
-            quote = Some(c);
+        if !quoting.code(c) {
+            // Quoted or escaped: part of the statement.
         } else if c == '$' && matches!(next, Some('(' | '{')) {
             nesting += 1;
             current.push(c);

@@ -3,18 +3,6 @@
 
 use super::*;
 
-/// The lines of `rule`'s findings when `lines` are added as `path`.
-fn found(rule: &str, path: &str, lines: &[&str]) -> Vec<u32> {
-    let result = scan(&added(path, lines));
-    first_lines(
-        &result
-            .nodes
-            .into_iter()
-            .filter(|n| n.rule.as_deref() == Some(rule))
-            .collect::<Vec<_>>(),
-    )
-}
-
 const JS: &str = "js/child-process-injection";
 
 #[test]
@@ -28,7 +16,11 @@ fn exec_of_a_command_built_from_constants_is_no_injection() {
         "export const TARGET = 'es2020'\nfunction build() {\n  execSync(`esbuild --target=${TARGET}`)\n}",
     ] {
         let lines: Vec<&str> = script.lines().collect();
-        assert_eq!(found(JS, "build.ts", &lines), Vec::<u32>::new(), "{script}");
+        assert_eq!(
+            rule_lines(JS, "build.ts", &lines),
+            Vec::<u32>::new(),
+            "{script}"
+        );
     }
 }
 
@@ -69,7 +61,7 @@ fn exec_of_a_command_a_value_from_outside_reaches_is_injection() {
         ),
     ] {
         let lines: Vec<&str> = script.lines().collect();
-        assert_eq!(found(JS, "src/git.js", &lines), vec![line], "{script}");
+        assert_eq!(rule_lines(JS, "src/git.js", &lines), vec![line], "{script}");
     }
 }
 
@@ -78,7 +70,7 @@ fn a_python_shell_command_built_from_module_constants_is_no_injection() {
     const RULE: &str = "python/subprocess-shell-injection";
     let quiet = "import subprocess\nOUT = \"build\"\nsubprocess.run(f\"make -C {OUT}\", shell=True, check=True)";
     let lines: Vec<&str> = quiet.lines().collect();
-    assert_eq!(found(RULE, "tools/make.py", &lines), Vec::<u32>::new());
+    assert_eq!(rule_lines(RULE, "tools/make.py", &lines), Vec::<u32>::new());
     for (script, line) in [
         (
             "import subprocess\ndef make(out):\n    subprocess.run(f\"make -C {out}\", shell=True)",
@@ -91,6 +83,10 @@ fn a_python_shell_command_built_from_module_constants_is_no_injection() {
         ),
     ] {
         let lines: Vec<&str> = script.lines().collect();
-        assert_eq!(found(RULE, "tools/make.py", &lines), vec![line], "{script}");
+        assert_eq!(
+            rule_lines(RULE, "tools/make.py", &lines),
+            vec![line],
+            "{script}"
+        );
     }
 }

@@ -145,6 +145,26 @@ pub(super) fn priorities(
         .collect()
 }
 
+/// The rule of each finding, in order.
+pub(super) fn rules(result: &ScanResult) -> Vec<&str> {
+    result
+        .nodes
+        .iter()
+        .filter_map(|n| n.rule.as_deref())
+        .collect()
+}
+
+/// The first lines of `rule`'s findings when `lines` are added as the new file `path`.
+pub(super) fn rule_lines(rule: &str, path: &str, lines: &[&str]) -> Vec<u32> {
+    let result = scan(&added(path, lines));
+    let found: Vec<_> = result
+        .nodes
+        .into_iter()
+        .filter(|n| n.rule.as_deref() == Some(rule))
+        .collect();
+    first_lines(&found)
+}
+
 /// The first line of each finding.
 pub(super) fn first_lines(nodes: &[crate::review::node::ReviewNode]) -> Vec<u32> {
     nodes

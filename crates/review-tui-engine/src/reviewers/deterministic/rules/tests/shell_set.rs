@@ -5,17 +5,10 @@ use super::*;
 
 const RULE: &str = "shell/rm-rf-unguarded-variable";
 
-/// The lines of `rule`'s findings when `script` is added as a shell script.
+/// The lines of the rule's findings when `script` is added as a shell script.
 fn found(script: &str) -> Vec<u32> {
     let lines: Vec<&str> = script.lines().collect();
-    let result = scan(&added("scripts/clean.sh", &lines));
-    first_lines(
-        &result
-            .nodes
-            .into_iter()
-            .filter(|n| n.rule.as_deref() == Some(RULE))
-            .collect::<Vec<_>>(),
-    )
+    rule_lines(RULE, "scripts/clean.sh", &lines)
 }
 
 #[test]

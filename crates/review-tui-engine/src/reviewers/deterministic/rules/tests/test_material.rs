@@ -2,14 +2,6 @@
 
 use super::*;
 
-fn rules(result: &ScanResult) -> Vec<&str> {
-    result
-        .nodes
-        .iter()
-        .filter_map(|n| n.rule.as_deref())
-        .collect()
-}
-
 #[test]
 fn a_file_rule_skipping_tests_is_quiet_on_a_test_fixture() {
     // A Dockerfile a test suite starts (a proxy server for its tests) is test material: its
