@@ -8,8 +8,10 @@
 //! line or one enclosing it, not in a branch, a loop body that may not run, a subshell, a
 //! pipeline, after a `&&`, or outside the function the line is in (which runs later). Every
 //! other write of the variable anywhere in the script (`read`, `unset`, `for`, an assignment
-//! of what may be empty, in any branch) must be non-empty too, or nothing is known. `PWD` is
-//! set by the shell itself. Whatever this reading does not understand leaves the line a
+//! of what may be empty, in any branch) must be non-empty too, or nothing is known; a script
+//! that sources another file or `eval`s a string is not known at all. A value of slashes alone
+//! (`DIR=/`, `DIR="$BASE/"`) is the root an empty one would make. `PWD` is set by the shell
+//! itself. Whatever this reading does not understand leaves the line a
 //! finding.
 
 use std::sync::LazyLock;
@@ -29,9 +31,10 @@ static RUN_BLOCK: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"^\s*(?:-\s+)?run\s*:\s*\|[-+0-9]*\s*(?:#.*)?$").expect("valid regex")
 });
 
-/// An assignment statement: `NAME=value`, after `export`, `readonly`, `local` or `declare`.
+/// An assignment statement: `NAME=value`, after `export`, `readonly`, `local` or `declare`
+/// (not `declare -n`, whose value names another variable).
 static ASSIGNMENT: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"^(?:(?:export|readonly|local|declare(?:\s+-\w+)*)\s+)?([A-Za-z_]\w*)=(\S*)$")
+    Regex::new(r"^(?:(?:export|readonly|local|declare(?:\s+-[a-mo-zA-Z]+)*)\s+)?([A-Za-z_]\w*)=(\S*)$")
         .expect("valid regex")
 });
 
@@ -139,6 +142,10 @@ impl Script {
             let here = (*first..=*last).contains(&at);
             for (segment, unconditional) in segments(text) {
                 let command = walk.structure(&segment)?;
+                // Another file's or a string's commands run here: any variable may change.
+                if matches!(command.split_whitespace().next(), Some("source" | "." | "eval")) {
+                    return None;
+                }
                 if here && target.is_none() && uses(&segment, name) && segment.contains("rm") {
                     if !runs_rm(command) {
                         return None;
@@ -232,11 +239,13 @@ impl Script {
             match (c, quote) {
                 ('\'', None) => {
                     let close = chars[i + 1..].iter().position(|&c| c == '\'');
-                    match close {
-                        Some(0) => i += 2,
-                        Some(_) => return true,
-                        None => return false,
+                    let Some(close) = close else {
+                        return false;
+                    };
+                    if chars[i + 1..i + 1 + close].iter().any(|&c| c != '/') {
+                        return true;
                     }
+                    i += close + 2;
                     continue;
                 }
                 ('"', None) => quote = Some('"'),
@@ -250,6 +259,8 @@ impl Script {
                     continue;
                 }
                 ('`', _) => return false,
+                // Slashes alone are the root, what an empty value would have made of the path.
+                ('/', _) => {}
                 _ => return true,
             }
             i += 1;

@@ -83,6 +83,14 @@ fn rm_rf_on_a_variable_that_may_be_empty_on_some_path_is_a_finding() {
             "reset() { DIR=; }\nDIR=/opt/app\nreset\nrm -rf \"$DIR/build\"",
             4,
         ),
+        // The root spelled out, or all that is left when another variable is empty.
+        ("DIR=/\nrm -rf \"$DIR/\"*", 2),
+        ("DIR=\"$BASE/\"\nrm -rf \"$DIR/build\"", 2),
+        // A name for another variable, which may be empty.
+        ("declare -n DIR=OTHER\nrm -rf \"$DIR/build\"", 2),
+        // Another file's or a string's commands may change it.
+        ("DIR=/opt/app\n. ./settings.sh\nrm -rf \"$DIR/build\"", 3),
+        ("DIR=/opt/app\neval \"$SETUP\"\nrm -rf \"$DIR/build\"", 3),
         // Run later by a trap, not here.
         ("DIR=/opt/app\ntrap 'rm -rf \"$DIR/build\"' EXIT", 2),
     ] {
