@@ -9,8 +9,9 @@
 //! condition picks, it is not written in), constants joined (`+`, a template, an f-string,
 //! `%`, `.format` of a literal), or a name bound once in the whole file, by a `const` (Python:
 //! a module-level assignment) whose value is constant, in a scope holding the call. A name
-//! bound anywhere else too (a parameter of the same name, a reassignment, an import), and
-//! anything not listed, leaves the finding.
+//! bound anywhere else too (a parameter of the same name, a reassignment, an import), a name
+//! read inside a JavaScript `with` block or in a Python module that writes its own namespace
+//! (`globals()`, `setattr`), and anything not listed, leaves the finding.
 
 use tree_sitter::Node;
 
@@ -147,6 +148,9 @@ impl Reader<'_> {
     /// Whether the name `node` uses is bound once in the file, to a constant, in a scope that
     /// holds the use.
     fn constant_name(&self, node: Node, depth: usize) -> bool {
+        if self.dynamic_names(node) {
+            return false;
+        }
         let name = self.parsed.text(node);
         let mut bindings = Vec::new();
         self.bindings_of(self.root(node), name, &mut bindings);
@@ -157,6 +161,27 @@ impl Reader<'_> {
             return false;
         };
         self.constant(value, depth + 1)
+    }
+
+    /// Whether what a name means at `node` can be decided at run time: inside a JavaScript
+    /// `with` block (its object's properties come first), or in a Python module that writes
+    /// its own namespace (`globals()[…] =`, `setattr(sys.modules[__name__], …)`).
+    fn dynamic_names(&self, node: Node) -> bool {
+        match self.language {
+            Language::Python => ["globals()", "setattr(", "vars()", "__dict__"]
+                .iter()
+                .any(|writes| self.parsed.source.contains(writes)),
+            _ => {
+                let mut at = node.parent();
+                while let Some(n) = at {
+                    if n.kind() == "with_statement" {
+                        return true;
+                    }
+                    at = n.parent();
+                }
+                false
+            }
+        }
     }
 
     fn root<'t>(&self, node: Node<'t>) -> Node<'t> {

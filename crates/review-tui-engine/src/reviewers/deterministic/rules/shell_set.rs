@@ -34,8 +34,10 @@ static RUN_BLOCK: LazyLock<Regex> = LazyLock::new(|| {
 /// An assignment statement: `NAME=value`, after `export`, `readonly`, `local` or `declare`
 /// (not `declare -n`, whose value names another variable).
 static ASSIGNMENT: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"^(?:(?:export|readonly|local|declare(?:\s+-[a-mo-zA-Z]+)*)\s+)?([A-Za-z_]\w*)=(\S*)$")
-        .expect("valid regex")
+    Regex::new(
+        r"^(?:(?:export|readonly|local|declare(?:\s+-[a-mo-zA-Z]+)*)\s+)?([A-Za-z_]\w*)=(\S*)$",
+    )
+    .expect("valid regex")
 });
 
 /// `: "${NAME:=value}"`: the null command run for its assignment of a default.
@@ -143,7 +145,10 @@ impl Script {
             for (segment, unconditional) in segments(text) {
                 let command = walk.structure(&segment)?;
                 // Another file's or a string's commands run here: any variable may change.
-                if matches!(command.split_whitespace().next(), Some("source" | "." | "eval")) {
+                if matches!(
+                    command.split_whitespace().next(),
+                    Some("source" | "." | "eval")
+                ) {
                     return None;
                 }
                 if here && target.is_none() && uses(&segment, name) && segment.contains("rm") {

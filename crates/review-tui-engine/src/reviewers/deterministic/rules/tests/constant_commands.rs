@@ -50,6 +50,11 @@ fn exec_of_a_command_a_value_from_outside_reaches_is_injection() {
             "if (x) {\n  const ref = 'main'\n}\nexec(`git log ${ref}`)",
             4,
         ),
+        // A `with` block reads names from an object first.
+        (
+            "const ref = 'main'\nwith (req.query) {\n  exec(`git log ${ref}`)\n}",
+            3,
+        ),
         // A choice one of whose sides comes from outside.
         (
             "function log(ref) {\n  exec(`git log ${ref ? ref : 'main'}`)\n}",
@@ -75,6 +80,15 @@ fn a_python_shell_command_built_from_module_constants_is_no_injection() {
         (
             "import subprocess\ndef make(out):\n    subprocess.run(f\"make -C {out}\", shell=True)",
             3,
+        ),
+        // Written through the module's namespace, or from outside it.
+        (
+            "import subprocess\nOUT = \"build\"\nglobals()[\"OUT\"] = input()\nsubprocess.run(f\"make -C {OUT}\", shell=True)",
+            4,
+        ),
+        (
+            "import subprocess, sys\nOUT = \"build\"\nsetattr(sys.modules[__name__], \"OUT\", input())\nsubprocess.run(f\"make -C {OUT}\", shell=True)",
+            4,
         ),
         // Bound again inside a function: not one constant.
         (
