@@ -67,3 +67,42 @@ fn a_dockerfile_under_the_tests_that_a_workflow_publishes_ships() {
     );
     assert_eq!(first_lines(&found), vec![1]);
 }
+
+#[test]
+fn a_dockerfile_under_the_tests_that_any_ci_or_build_file_pushes_ships() {
+    const RULE: &str = "docker/base-image-unpinned";
+    let dockerfile = (
+        "tests/fixtures/app/Dockerfile",
+        "FROM alpine:latest\nCOPY . /app\n",
+    );
+    for (path, text) in [
+        (
+            ".gitlab-ci.yml",
+            "release:\n  script:\n    - docker build -t acme/app tests/fixtures/app\n    - docker push acme/app\n",
+        ),
+        (
+            "Makefile",
+            "image:\n\tdocker build -t acme/app tests/fixtures/app\n\tdocker push acme/app\n",
+        ),
+        (
+            "scripts/release.sh",
+            "#!/bin/sh\ndocker buildx build --push -t acme/app tests/fixtures/app\n",
+        ),
+    ] {
+        let found = rule_findings(&[("README.md", "x\n")], &[dockerfile, (path, text)], RULE);
+        assert_eq!(first_lines(&found), vec![1], "{path}");
+    }
+    // A test helper script that pushes to a local registry for the tests is test material.
+    let found = rule_findings(
+        &[("README.md", "x\n")],
+        &[
+            dockerfile,
+            (
+                "tests/run.sh",
+                "docker build -t localhost:5000/app tests/fixtures/app\ndocker push localhost:5000/app\n",
+            ),
+        ],
+        RULE,
+    );
+    assert_eq!(first_lines(&found), Vec::<u32>::new());
+}
