@@ -40,6 +40,10 @@ pub struct Rule {
     pub enabled_by_default: bool,
     /// The rule's findings in one change fold into one naming their count (`fold = true`).
     pub fold: bool,
+    /// Stay quiet in test material: for a line rule, test paths and Rust code after
+    /// `#[cfg(test)]`/`mod tests`; for a file rule, a file at a test path. Decided for both in
+    /// the scan, so no check keeps its own notion of test material.
+    pub skip_tests: bool,
     pub meta: RuleMeta,
     pub(crate) target: Target,
     pub(crate) logic: Logic,
@@ -119,8 +123,9 @@ pub(crate) struct LineLogic {
     pub import_probe_ok: bool,
     /// Stay quiet on a line in a function that only prints (see [`super::printer`]).
     pub printer_ok: bool,
-    /// Stay quiet in test code: test paths, and Rust code after `#[cfg(test)]`/`mod tests`.
-    pub skip_tests: bool,
+    /// Stay quiet where the matched call's command is built from constants only (see
+    /// [`super::constant_command`]).
+    pub constant_command_ok: bool,
     /// Stay quiet in sample code no package ships (see [`super::samples`]).
     pub skip_samples: bool,
     /// Stay quiet on a line that begins inside a string literal opened above (see
@@ -144,6 +149,9 @@ pub(crate) struct LineLogic {
     /// Fire only where the workflow job holding the line reaches a secret or a writing token
     /// (see [`super::workflow_reach`]).
     pub reach: bool,
+    /// Stay quiet where the shell variable of the pattern's `var` group is set non-empty on
+    /// every path to the line (see [`super::shell_set`]).
+    pub set_var_ok: bool,
     /// The type the `_` of a Go assignment must drop (`error`), with the pattern's `callee`
     /// group naming the call (see [`super::go_results`]).
     pub drops_result: Option<String>,
@@ -194,6 +202,7 @@ impl Rule {
             side: spec.side.unwrap_or(Side::Right),
             enabled_by_default: spec.enabled,
             fold: spec.fold,
+            skip_tests: spec.skip_tests,
             examples: compile_examples(spec.examples),
             meta: RuleMeta {
                 title,
@@ -370,7 +379,7 @@ fn compile_logic(
                 join_next: spec.join_next,
                 import_probe_ok: spec.import_probe_ok,
                 printer_ok: spec.printer_ok,
-                skip_tests: spec.skip_tests,
+                constant_command_ok: spec.constant_command_ok,
                 skip_samples: spec.skip_samples,
                 skip_strings: spec.skip_strings,
                 library_only: spec.library_only,
@@ -380,6 +389,15 @@ fn compile_logic(
                 seen_before: subject_regexes(pattern, spec.seen_before.as_deref())
                     .map_err(|(field, reason)| err(field, reason))?,
                 reach: spec.reach,
+                set_var_ok: match spec.set_var_ok {
+                    true if !pattern.contains("(?P<var>") => {
+                        return Err(err(
+                            "set_var_ok",
+                            "needs a `var` group in the pattern naming the variable".into(),
+                        ));
+                    }
+                    set => set,
+                },
                 drops_result: match &spec.drops_result {
                     Some(_) if !pattern.contains("(?P<callee>") => {
                         return Err(err(
@@ -443,6 +461,7 @@ fn line_only_field(spec: &RuleSpec, forbid: &[String]) -> Option<&'static str> {
         ("join_next", spec.join_next),
         ("import_probe_ok", spec.import_probe_ok),
         ("printer_ok", spec.printer_ok),
+        ("constant_command_ok", spec.constant_command_ok),
         ("library_only", spec.library_only),
         ("skip_unreleased", spec.skip_unreleased),
         ("skip_samples", spec.skip_samples),
@@ -451,6 +470,7 @@ fn line_only_field(spec: &RuleSpec, forbid: &[String]) -> Option<&'static str> {
         ("seen_before", spec.seen_before.is_some()),
         ("drops_result", spec.drops_result.is_some()),
         ("reach", spec.reach),
+        ("set_var_ok", spec.set_var_ok),
         ("comments", spec.comments),
         ("strings", !spec.strings),
         ("side", spec.side.is_some()),

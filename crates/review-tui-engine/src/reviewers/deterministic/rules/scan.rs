@@ -8,6 +8,7 @@ use std::path::PathBuf;
 
 use super::catalog::Catalog;
 use super::checks::{Check, CheckContext, first_changed_line};
+use super::constant_command::built_from_constants;
 use super::coverage::{CappedRule, Coverage, SkipReason, SkippedFile, skip_reason};
 use super::finding::{Location, as_sample_note, node};
 use super::go_results::GoResults;
@@ -22,7 +23,10 @@ use super::spec::ContextScope;
 use super::statement::statement_at;
 use super::syntax::{CodeAt, Syntax};
 use super::unsafe_before::UnsafeBefore;
-use crate::diff::{CodeLexer, Diff, FileDiff, Hunk, Language, Line, LineKind, LineStart, Side};
+use crate::diff::{
+    CodeLexer, Diff, FileDiff, FileStatus, Hunk, Language, Line, LineKind, LineStart, Side,
+    is_test_path,
+};
 use crate::review::fingerprint::{normalize_code, normalize_line};
 use crate::review::node::{Category, ReviewNode};
 
@@ -179,7 +183,7 @@ impl<'a> Scan<'a> {
             let Logic::File(check) = &rule.logic else {
                 continue;
             };
-            if !applies[i] {
+            if !applies[i] || (rule.skip_tests && self.test_material(file)) {
                 continue;
             }
             for hit in check.run(file, context) {
@@ -189,7 +193,7 @@ impl<'a> Scan<'a> {
                 if rule.fold || counts.admit(i, self.cap(file)) {
                     let code = [hit.code.as_str()];
                     let code: &[&str] = if hit.code.is_empty() { &[] } else { &code };
-                    self.nodes.push(node(
+                    let mut found = node(
                         rule,
                         &Location {
                             path: &file.path,
@@ -197,7 +201,11 @@ impl<'a> Scan<'a> {
                             code,
                             detail: &hit.detail,
                         },
-                    ));
+                    );
+                    if rule.skip_tests && !rule.fold && self.samples.sample_code(&file.path) {
+                        as_sample_note(&mut found);
+                    }
+                    self.nodes.push(found);
                     if rule.fold {
                         self.folds.push(Fold {
                             rule: i,
@@ -252,6 +260,15 @@ impl<'a> Scan<'a> {
                 kept,
             });
         }
+    }
+
+    /// Whether a file rule that skips tests skips `file`: test material by its path, as the
+    /// lines of a line rule are (see `LineFacts`), so no check keeps a notion of it of its own;
+    /// but a Dockerfile a workflow publishes ships, whatever its folder is called.
+    fn test_material(&self, file: &FileDiff) -> bool {
+        is_test_path(&file.path)
+            && !(file.language == Language::Dockerfile
+                && super::published::published_image(repo(self.options), &file.path))
     }
 
     /// Joins `hit` to the rule's first finding in the change, if there is one yet.
@@ -496,7 +513,7 @@ impl<'a> Scan<'a> {
                         continue;
                     }
                     let here_facts = facts.at(line_index);
-                    if (logic.skip_tests && here_facts.in_test)
+                    if (rule.skip_tests && here_facts.in_test)
                         || (logic.skip_strings && here_facts.start.in_string())
                         || (!logic.comments && !here_facts.has_code)
                         || (logic.library_only && !*library.get_or_init(|| self.library_code(file)))
@@ -537,6 +554,7 @@ impl<'a> Scan<'a> {
                         || self.held_before(i, logic, text)
                         || !self.drops_wanted(logic, text)
                         || (logic.reach && !self.reaches(file, side, number, &head_text))
+                        || (logic.set_var_ok && self.var_set(logic, file, number, text, &head_text))
                         || self.restated_unsafe(logic, file, line)
                     {
                         continue;
@@ -546,7 +564,7 @@ impl<'a> Scan<'a> {
                     {
                         continue;
                     }
-                    self.record(i, logic, &here, number, cap, counts);
+                    self.record(i, &here, number, cap, counts);
                 }
             }
         }
@@ -557,7 +575,6 @@ impl<'a> Scan<'a> {
     fn record(
         &mut self,
         i: usize,
-        logic: &LineLogic,
         here: &LineAt<'a>,
         number: u32,
         cap: usize,
@@ -597,7 +614,7 @@ impl<'a> Scan<'a> {
                 detail: "",
             },
         );
-        if logic.skip_tests && self.samples.sample_code(&file.path) {
+        if rule.skip_tests && self.samples.sample_code(&file.path) {
             as_sample_note(&mut found);
         }
         self.nodes.push(found);
@@ -675,14 +692,50 @@ impl<'a> Scan<'a> {
         if side != Side::Right {
             return true;
         }
-        let text = head_text.get_or_init(|| {
-            let root = self.options.worktree.as_deref()?;
-            crate::space::worktree_file::read(root, &file.path)
-                .ok()
-                .and_then(|bytes| String::from_utf8(bytes).ok())
-        });
-        text.as_deref()
+        self.head_text(file, head_text)
             .is_none_or(|text| super::workflow_reach::job_reaches(text, number))
+    }
+
+    /// The file at the head, read once per file; None without a worktree or when unreadable.
+    fn head_text<'t>(
+        &self,
+        file: &FileDiff,
+        head_text: &'t OnceCell<Option<String>>,
+    ) -> Option<&'t str> {
+        head_text
+            .get_or_init(|| {
+                let root = self.options.worktree.as_deref()?;
+                crate::space::worktree_file::read(root, &file.path)
+                    .ok()
+                    .and_then(|bytes| String::from_utf8(bytes).ok())
+            })
+            .as_deref()
+    }
+
+    /// Whether the shell variable the match names (the pattern's `var` group) is set non-empty
+    /// on every path to the line (see [`super::shell_set`]), read in the head file, or in an
+    /// added file's diff, which is all of it. No when neither is there.
+    fn var_set(
+        &self,
+        logic: &LineLogic,
+        file: &FileDiff,
+        number: u32,
+        text: &str,
+        head_text: &OnceCell<Option<String>>,
+    ) -> bool {
+        let Some(name) = logic.pattern.captures(text).and_then(|c| c.name("var")) else {
+            return false;
+        };
+        let added;
+        let whole = match self.head_text(file, head_text) {
+            Some(text) => text,
+            None if file.status == FileStatus::Added => {
+                added = new_side_text(file);
+                added.as_str()
+            }
+            None => return false,
+        };
+        super::shell_set::set_on_every_path(whole, file.language, number as usize, name.as_str())
     }
 
     /// Whether the `_` of the matched Go assignment drops what the rule is about (its callee
@@ -810,6 +863,20 @@ impl<'a> Scan<'a> {
         }
         if logic.printer_ok && in_printer(texts.syntax, code) {
             return false;
+        }
+        if logic.constant_command_ok {
+            // The call's name: where the match starts past what precedes it (`(`, a space).
+            let name = found
+                .as_str()
+                .find(|c: char| c.is_alphanumeric() || c == '_')
+                .unwrap_or(0);
+            let call = CodeAt {
+                column: found.start() + name,
+                ..code
+            };
+            if built_from_constants(texts.syntax, call) {
+                return false;
+            }
         }
         if logic.context_require.is_some() || logic.context_forbid.is_some() {
             let paragraph;
@@ -1129,6 +1196,21 @@ impl<'a> MovedLines<'a> {
         });
         set.contains(normalize_line(text).as_ref())
     }
+}
+
+/// The new side of a file as its hunks show it: all of an added file.
+fn new_side_text(file: &FileDiff) -> String {
+    let mut text = String::new();
+    for line in file
+        .hunks
+        .iter()
+        .flat_map(|h| h.lines.iter())
+        .filter(|l| l.kind != LineKind::Removed)
+    {
+        text.push_str(&line.text);
+        text.push('\n');
+    }
+    text
 }
 
 /// Languages whose files are code a rule would read (not prose, data or configuration).

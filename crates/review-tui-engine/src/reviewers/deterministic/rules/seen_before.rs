@@ -57,8 +57,7 @@ fn subjects_before(rule: &Rule, before: &Regex, diff: &Diff, repo: Repo<'_>) -> 
     };
     let worktree = repo.worktree;
     // A rule quiet in test code does not learn what the project does from its tests either.
-    let skip_tests = matches!(&rule.logic, super::rule::Logic::Line(line) if line.skip_tests);
-    let read = |path: &str| !(skip_tests && is_test_path(path));
+    let read = |path: &str| !(rule.skip_tests && is_test_path(path));
     for file in diff
         .files
         .iter()

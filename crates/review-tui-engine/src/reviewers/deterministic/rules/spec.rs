@@ -50,6 +50,10 @@ pub(crate) struct RuleSpec {
     /// print, the project's own printer (see `printer`).
     #[serde(default)]
     pub printer_ok: bool,
+    /// JavaScript, TypeScript and Python: stay quiet where the command the matched call runs
+    /// is built from constants only, read in the file's syntax tree (see `constant_command`).
+    #[serde(default)]
+    pub constant_command_ok: bool,
     #[serde(default)]
     pub skip_tests: bool,
     /// Stay quiet in sample code no package ships (see `crate::diff::is_sample_path_in`): an
@@ -87,6 +91,10 @@ pub(crate) struct RuleSpec {
     /// secret or a writing token (see `workflow_reach`); read from the head file.
     #[serde(default)]
     pub reach: bool,
+    /// Shell: stay quiet where the variable the pattern's `var` group names holds a non-empty
+    /// value on every path to the line, as the script holding it says (see `shell_set`).
+    #[serde(default)]
+    pub set_var_ok: bool,
     /// Go: the `_` that ends the matched assignment must stand where the callee (the
     /// pattern's `callee` group) returns this type (`error`), read from the callee's signature
     /// (see `go_results`): `block, _ = pem.Decode(key)` drops `rest []byte`, no error.

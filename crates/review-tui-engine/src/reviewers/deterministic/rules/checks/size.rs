@@ -2,7 +2,7 @@
 //! repository at all?" (a vendored library, a build artefact, a dataset).
 
 use super::{Hit, first_changed_line};
-use crate::diff::{FileDiff, FileStatus, LineKind, is_test_path};
+use crate::diff::{FileDiff, FileStatus, LineKind};
 
 pub(super) fn large_file(file: &FileDiff, max_lines: usize, max_bytes: usize) -> Vec<Hit> {
     if file.status != FileStatus::Added || file.binary {
@@ -27,12 +27,6 @@ pub(super) fn large_file(file: &FileDiff, max_lines: usize, max_bytes: usize) ->
 
 pub(super) fn binary_file(file: &FileDiff) -> Vec<Hit> {
     if !file.binary || !matches!(file.status, FileStatus::Added | FileStatus::Copied) {
-        return Vec::new();
-    }
-    // A binary under the tests is what they read (encoded inputs, archives, fixtures, the
-    // key store of a local TLS test server): the change's tests say what it is. Fixtures are
-    // notes at most (jsoup's `local-cert/server.p12`: 0 useful of 2).
-    if is_test_path(&file.path) {
         return Vec::new();
     }
     vec![Hit {

@@ -18,14 +18,6 @@ fn scan_with_repo(text: &str, repo_files: &[&str]) -> ScanResult {
     BUILTIN.scan(&diff(text), &options)
 }
 
-fn rules(result: &ScanResult) -> Vec<&str> {
-    result
-        .nodes
-        .iter()
-        .filter_map(|n| n.rule.as_deref())
-        .collect()
-}
-
 const PACKAGE_JSON_DEP: &str = "\
 diff --git a/web/package.json b/web/package.json
 --- a/web/package.json

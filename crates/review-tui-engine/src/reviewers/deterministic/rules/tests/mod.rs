@@ -6,6 +6,7 @@ mod branch_actions;
 mod build_backend;
 mod catalog;
 mod checks;
+mod constant_commands;
 mod examples;
 mod feature_detection;
 mod house;
@@ -16,7 +17,9 @@ mod principles;
 mod program_output;
 mod samples;
 mod scanning;
+mod shell_set;
 mod string_data;
+mod test_material;
 mod tests_in_strings;
 mod unreleased;
 
@@ -141,6 +144,26 @@ pub(super) fn priorities(
         .filter(|n| n.rule.as_deref() == Some(rule))
         .map(|n| n.priority)
         .collect()
+}
+
+/// The rule of each finding, in order.
+pub(super) fn rules(result: &ScanResult) -> Vec<&str> {
+    result
+        .nodes
+        .iter()
+        .filter_map(|n| n.rule.as_deref())
+        .collect()
+}
+
+/// The first lines of `rule`'s findings when `lines` are added as the new file `path`.
+pub(super) fn rule_lines(rule: &str, path: &str, lines: &[&str]) -> Vec<u32> {
+    let result = scan(&added(path, lines));
+    let found: Vec<_> = result
+        .nodes
+        .into_iter()
+        .filter(|n| n.rule.as_deref() == Some(rule))
+        .collect();
+    first_lines(&found)
 }
 
 /// The first line of each finding.
