@@ -21,6 +21,7 @@ use super::compare::{ApiChange, Severity, Types, compare, item_severity, type_pa
 use super::declared::{Declared, prepares_a_later_major};
 use super::deleted::{DeletedPackages, is_manifest};
 use super::lang;
+use super::lang::go::reach::{Reach, function_type_reach, reach_of, seal_over_unnameable_types};
 use super::lang::go::{handed_out, interfaces};
 use super::lang::java::closed;
 use super::lang::python::application::command_scripts;
@@ -568,9 +569,11 @@ fn file_changes(
             .map(|(head, _)| head),
         _ => None,
     };
+    let reaches = (OnceCell::new(), OnceCell::new());
     compare(&file.base, &file.head, types)
         .into_iter()
         .map(|change| moved(change, file, surfaces, index))
+        .map(|change| beyond_other_packages(change, file, context, &reaches))
         .map(|change| through_a_crate_alias(change, file, surfaces, index, types, read_head))
         .map(|change| declared_without_a_runtime(change, file, index, context))
         .map(|change| constructed_by_nobody(change, file, context))
@@ -788,6 +791,74 @@ fn implemented_only_by_its_package(
              method or field takes one, so only implementations written outside the package, \
              such as test doubles, must add it)",
             change.why
+        );
+    }
+    change
+}
+
+/// A Go change whose reach decides it (see [`Reach`]): a function type over a type no other
+/// package can name or obtain, written and called with real values by its package alone
+/// (functional options over an unexported options struct); a field removed from a struct
+/// that a selector still finds, promoted from a struct it now embeds. Function types are
+/// read against the base's package (a change cannot make a type unnameable to excuse
+/// itself), promotion against the head's.
+fn beyond_other_packages(
+    mut change: ApiChange,
+    file: &FileSurfaces<'_>,
+    context: &Context<'_>,
+    (base_reach, head_reach): &(OnceCell<Reach>, OnceCell<Reach>),
+) -> ApiChange {
+    if change.severity != Severity::Incompatible || file.grammar != Grammar::Go {
+        return change;
+    }
+    let Some(old) = file.base.items.get(&change.key) else {
+        return change;
+    };
+    let new = file.head.items.get(&change.key);
+    if old.kind == "type" && old.generics.is_empty() && old.shape.starts_with("func(") {
+        let reach = base_reach
+            .get_or_init(|| reach_of(file.base_path, context.read_base, context.list_base));
+        let head_shape = new
+            .filter(|new| new.kind == "type" && new.generics.is_empty())
+            .map(|new| new.shape.as_str());
+        if let Some((compiles, why)) = function_type_reach(&old.shape, head_shape, reach) {
+            change.severity = if compiles {
+                Severity::Compatible
+            } else {
+                Severity::Undecided
+            };
+            change.why = format!("{} ({why})", change.why);
+        }
+        return change;
+    }
+    let Some(parent) = old.parent.as_deref().filter(|_| old.kind == "field") else {
+        return change;
+    };
+    let Some(field) = change
+        .key
+        .strip_prefix(parent)
+        .and_then(|rest| rest.strip_prefix('.'))
+    else {
+        return change;
+    };
+    if new.is_some()
+        || !file
+            .head
+            .items
+            .get(parent)
+            .is_some_and(|p| p.kind == "struct")
+    {
+        return change;
+    }
+    let reach =
+        head_reach.get_or_init(|| reach_of(file.path, context.read_head, context.list_head));
+    if let Some((ty, via)) = reach.promoted(parent, field)
+        && ty == old.shape
+    {
+        change.severity = Severity::Undecided;
+        change.why = format!(
+            "promoted from the embedded `{via}`: a selector (`x.{field}`) still finds it, but a \
+             keyed literal naming it (`{parent}{{{field}: …}}`) no longer compiles"
         );
     }
     change
@@ -1298,6 +1369,15 @@ fn refine(
                 head,
                 &interfaces::package_of(&file.path, &read_head, &list_head),
             );
+        }
+        // An interface whose methods name a type no other package can write is implemented
+        // by its package alone, as one with an unexported method is.
+        let has_interface = |s: &Surface| s.items.values().any(|i| i.kind == "interface");
+        if has_interface(base) {
+            seal_over_unnameable_types(base, &reach_of(base_path, &read_base, &list_base));
+        }
+        if has_interface(head) {
+            seal_over_unnameable_types(head, &reach_of(&file.path, &read_head, &list_head));
         }
     }
     if grammar == Grammar::Java {

@@ -1,6 +1,7 @@
 mod contract;
 mod deleted;
 mod generics;
+mod go_reach;
 mod languages;
 mod releases;
 mod surface;

@@ -4,6 +4,7 @@ pub(crate) mod extract;
 pub(crate) mod handed_out;
 pub(crate) mod interfaces;
 pub(crate) mod manifest;
+pub(crate) mod reach;
 
 use tree_sitter::Node;
 
