@@ -17,7 +17,9 @@ use crate::review::axes::{API_CONTRACT, Axis, AxisVerdict};
 use super::callers::{
     Home, calls_still_compile, implements_without, kept_for_its_crate, names_beyond_imports, uses,
 };
-use super::compare::{ApiChange, Severity, Types, compare, item_severity, type_parameter_names};
+use super::compare::{
+    ApiChange, Severity, Types, compare, item_change, item_severity, type_parameter_names,
+};
 use super::declared::{Declared, prepares_a_later_major};
 use super::deleted::{DeletedPackages, is_manifest};
 use super::lang;
@@ -29,6 +31,7 @@ use super::lang::python::declared::python_reach;
 use super::lang::rust::generated::{MacroWrites, read_from_crate};
 use super::lang::rust::scope::{crate_macro_texts_of, crate_of, unstable_macros_of};
 use super::lang::rust::{foreign, renamed, rooted};
+use super::lang::script::call_types::{Call, call_of};
 use super::lang::script::entry_points::exported_only_as_types;
 use super::lang::script::runtime::{self, DECLARATIONS};
 use super::releases::{Release, Releases};
@@ -574,6 +577,8 @@ fn file_changes(
         .into_iter()
         .map(|change| moved(change, file, surfaces, index))
         .map(|change| beyond_other_packages(change, file, context, &reaches))
+        .map(|change| internal_by_convention(change, file))
+        .map(|change| called_through_its_type(change, file, index, types, context))
         .map(|change| through_a_crate_alias(change, file, surfaces, index, types, read_head))
         .map(|change| declared_without_a_runtime(change, file, index, context))
         .map(|change| constructed_by_nobody(change, file, context))
@@ -861,6 +866,120 @@ fn beyond_other_packages(
              keyed literal naming it (`{parent}{{{field}: …}}`) no longer compiles"
         );
     }
+    change
+}
+
+fn script(grammar: Grammar) -> bool {
+    matches!(
+        grammar,
+        Grammar::JavaScript | Grammar::TypeScript | Grammar::Tsx
+    )
+}
+
+/// A JavaScript or TypeScript class member named with a leading underscore (`_status`) is
+/// internal by the language community's convention, as in Python: its removal or change warns
+/// and does not gate. The name is the base's, so a public member renamed with an underscore
+/// is still removed.
+fn internal_by_convention(mut change: ApiChange, file: &FileSurfaces<'_>) -> ApiChange {
+    if change.severity != Severity::Incompatible || !script(file.grammar) {
+        return change;
+    }
+    let Some(parent) = file
+        .base
+        .items
+        .get(&change.key)
+        .and_then(|old| old.parent.as_deref())
+    else {
+        return change;
+    };
+    let member = change
+        .key
+        .strip_prefix(parent)
+        .and_then(|rest| rest.strip_prefix('.'));
+    if let Some(member) = member.filter(|m| m.starts_with('_')) {
+        change.severity = Severity::Undecided;
+        change.why = format!(
+            "{} (`{member}` is internal by convention, its name's leading underscore)",
+            change.why
+        );
+    }
+    change
+}
+
+/// A TypeScript function now a constant whose written type is a named type (`const f:
+/// Factory = …`, hono's typed adapters): callers call it through that type, so the type's
+/// call signature, found in the file or elsewhere in the project at the head, is compared
+/// with the function's. A type that is not callable stays a break; one whose calls are not
+/// read here (not found, computed, extended) is undecided.
+fn called_through_its_type(
+    mut change: ApiChange,
+    file: &FileSurfaces<'_>,
+    index: &LazyIndex,
+    types: &Types,
+    context: &Context<'_>,
+) -> ApiChange {
+    if change.severity != Severity::Incompatible
+        || !matches!(file.grammar, Grammar::TypeScript | Grammar::Tsx)
+    {
+        return change;
+    }
+    let (Some(old), Some(new)) = (
+        file.base.items.get(&change.key),
+        file.head.items.get(&change.key),
+    ) else {
+        return change;
+    };
+    if old.kind != "function" || new.kind != "const" {
+        return change;
+    }
+    let name = new.shape.split('<').next().unwrap_or("").trim();
+    let identifier = |c: char| c.is_alphanumeric() || c == '_' || c == '$';
+    if name.is_empty() || !name.chars().all(identifier) {
+        return change;
+    }
+    let declared_in = |path: &str| {
+        let grammar = Grammar::for_path(path).filter(|g| script(*g))?;
+        call_of(&(context.read_head)(path)?, grammar, name)
+    };
+    let call = declared_in(file.path).or_else(|| {
+        index
+            .defined_in(name)
+            .into_iter()
+            .filter(|path| *path != file.path)
+            .find_map(declared_in)
+    });
+    let (severity, why) = match call {
+        Some(Call::NotCallable) => return change,
+        Some(Call::Signature(signature)) => match item_change(old, &signature, types) {
+            Some((Severity::Incompatible, why)) => (
+                Severity::Incompatible,
+                format!("a function is now a const of the type `{name}`, whose call: {why}"),
+            ),
+            Some((_, why)) => (
+                Severity::Undecided,
+                format!(
+                    "a function is now a const of the type `{name}`, called the same way \
+                     ({why})"
+                ),
+            ),
+            None => (
+                Severity::Compatible,
+                format!(
+                    "a function is now a const of the type `{name}`, whose call signature is \
+                     the function's"
+                ),
+            ),
+        },
+        _ => (
+            Severity::Undecided,
+            format!(
+                "a function is now a const of the type `{name}`, whose call signature is not \
+                 read here (called the same way if it takes the same arguments)"
+            ),
+        ),
+    };
+    change.severity = severity;
+    change.why = why;
     change
 }
 

@@ -4,4 +4,5 @@ mod generics;
 mod go_reach;
 mod languages;
 mod releases;
+mod script_members;
 mod surface;
