@@ -33,6 +33,7 @@ use super::lang::rust::scope::{crate_macro_texts_of, crate_of, unstable_macros_o
 use super::lang::rust::{foreign, renamed, rooted};
 use super::lang::script::call_types::{Call, call_of};
 use super::lang::script::entry_points::exported_only_as_types;
+use super::lang::script::nominal::private_member;
 use super::lang::script::runtime::{self, DECLARATIONS};
 use super::releases::{Release, Releases};
 use super::scope::not_api_path;
@@ -579,6 +580,7 @@ fn file_changes(
         .map(|change| beyond_other_packages(change, file, context, &reaches))
         .map(|change| internal_by_convention(change, file))
         .map(|change| called_through_its_type(change, file, index, types, context))
+        .map(|change| built_as_before(change, file, context))
         .map(|change| through_a_crate_alias(change, file, surfaces, index, types, read_head))
         .map(|change| declared_without_a_runtime(change, file, index, context))
         .map(|change| constructed_by_nobody(change, file, context))
@@ -980,6 +982,56 @@ fn called_through_its_type(
     };
     change.severity = severity;
     change.why = why;
+    change
+}
+
+/// A TypeScript object type or interface now a class of that name (hono's `WSContext`):
+/// values typed as it are read as before, and an object literal still fits a class whose
+/// members are all public, compared by structure; its members compare one by one. A class
+/// with a member that is not public (see `nominal`) no longer takes the literals the type
+/// took: still a break, now said why.
+fn built_as_before(
+    mut change: ApiChange,
+    file: &FileSurfaces<'_>,
+    context: &Context<'_>,
+) -> ApiChange {
+    if change.severity != Severity::Incompatible
+        || !matches!(file.grammar, Grammar::TypeScript | Grammar::Tsx)
+    {
+        return change;
+    }
+    let (Some(old), Some(new)) = (
+        file.base.items.get(&change.key),
+        file.head.items.get(&change.key),
+    ) else {
+        return change;
+    };
+    let object_type = (old.kind == "type" && old.shape == "{}") || old.kind == "interface";
+    if !object_type || new.kind != "class" || old.parent.is_some() {
+        return change;
+    }
+    let Some(private) = (context.read_head)(file.path)
+        .and_then(|text| private_member(&text, file.grammar, &change.key))
+    else {
+        return change;
+    };
+    match private {
+        Some(member) => {
+            change.why = format!(
+                "{} that declares `{member}`, not public: object literals typed as it no longer \
+                 compile",
+                change.why
+            );
+        }
+        None => {
+            change.severity = Severity::Undecided;
+            change.why = format!(
+                "{} whose members are all public: object literals typed as it still fit, \
+                 compared by structure",
+                change.why
+            );
+        }
+    }
     change
 }
 

@@ -94,3 +94,23 @@ fn typescript_a_function_made_a_constant_of_a_callable_type_is_called_the_same_w
     let axis = api_after(&[("src/css.ts", CREATE)], &[("src/css.ts", data)]);
     assert_fails(&axis, &["`createObjects` a function is now a const"]);
 }
+
+const SOCKET: &str =
+    "export type Socket = {\n  send(data: string): void\n  url: string | null\n}\n";
+
+// An object type made a class: values typed as it are read as before, and object literals
+// still fit a class whose members are all public (TypeScript compares them by structure). A
+// class with a private member (`#init`, `private`) is nominal: literals typed as the old type
+// no longer compile, a break.
+#[test]
+fn typescript_an_object_type_made_a_class_breaks_only_literals_of_a_class_with_private_members() {
+    let open = "export class Socket {\n  constructor(url: string | null) {\n    this.url = url\n  }\n  send(data: string): void {}\n  url: string | null\n}\n";
+    let axis = api_after(&[("src/ws.ts", SOCKET)], &[("src/ws.ts", open)]);
+    assert_clears(&axis);
+    let nominal = open.replace(
+        "export class Socket {\n",
+        "export class Socket {\n  #raw: unknown\n",
+    );
+    let axis = api_after(&[("src/ws.ts", SOCKET)], &[("src/ws.ts", &nominal)]);
+    assert_fails(&axis, &["`Socket` a type is now a class", "`#raw`"]);
+}

@@ -4,6 +4,7 @@ pub(crate) mod call_types;
 pub(crate) mod entry_points;
 pub(crate) mod extract;
 pub(crate) mod manifest;
+pub(crate) mod nominal;
 pub(crate) mod programs;
 pub(crate) mod runtime;
 
