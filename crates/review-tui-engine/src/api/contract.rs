@@ -825,9 +825,14 @@ fn beyond_other_packages(
     if old.kind == "type" && old.generics.is_empty() && old.shape.starts_with("func(") {
         let reach = base_reach
             .get_or_init(|| reach_of(file.base_path, context.read_base, context.list_base));
-        let head_shape = new
+        // Removed, or now another kind of type: users who name it still break.
+        let Some(head_shape) = new
             .filter(|new| new.kind == "type" && new.generics.is_empty())
-            .map(|new| new.shape.as_str());
+            .map(|new| new.shape.as_str())
+            .filter(|shape| shape.starts_with("func("))
+        else {
+            return change;
+        };
         if let Some((compiles, why)) = function_type_reach(&old.shape, head_shape, reach) {
             change.severity = if compiles {
                 Severity::Compatible
@@ -848,13 +853,12 @@ fn beyond_other_packages(
     else {
         return change;
     };
-    if new.is_some()
-        || !file
-            .head
-            .items
-            .get(parent)
-            .is_some_and(|p| p.kind == "struct")
-    {
+    let struct_at_head = file
+        .head
+        .items
+        .get(parent)
+        .is_some_and(|p| p.kind == "struct");
+    if new.is_some() || !struct_at_head {
         return change;
     }
     let reach =

@@ -83,6 +83,15 @@ fn go_a_function_type_over_a_type_users_can_name_or_obtain_still_breaks() {
         &[("svc/svc.go", &dropped(OPTIONS))],
     );
     assert_fails(&axis, &["`Option`"]);
+    // Removed: code naming it breaks whatever it takes.
+    let axis = api_after(
+        &[("svc/svc.go", OPTIONS)],
+        &[(
+            "svc/svc.go",
+            &OPTIONS.replace("\tOption func(*options) error\n", ""),
+        )],
+    );
+    assert_fails(&axis, &["`Option` removed"]);
     // An exported parameter type made unexported in the same change.
     let open = OPTIONS
         .replace("func(*options)", "func(*Options)")

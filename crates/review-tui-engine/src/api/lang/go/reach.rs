@@ -17,12 +17,8 @@ use super::extract::{callable, exported_name};
 use crate::api::text::{Src, map_words, named};
 use crate::api::visibility::{List, Read};
 use crate::api::{Item, Param, Surface};
-use crate::cohort::paths::parent_dir;
 use crate::parse::grammar::Grammar;
 
-/// Files of one package read; a larger package is read in part, so a type declared only in a
-/// file not read is not known to be the package's (and nothing is proven about it).
-const MOST_FILES: usize = 512;
 /// How deep embedded structs are followed for a promoted field.
 const MOST_DEPTH: usize = 8;
 
@@ -302,23 +298,11 @@ fn struct_fields(ty: Node, src: Src) -> Vec<Field> {
 }
 
 /// What the package of the Go file at `path` declares, read at one side with `read` and
-/// `list`: every `.go` file of its directory but tests (at most [`MOST_FILES`]).
+/// `list` (see [`super::package_texts`]).
 pub(crate) fn reach_of(path: &str, read: Read, list: List) -> Reach {
-    let dir = parent_dir(path);
     let mut reach = Reach::default();
-    let files = list(dir)
-        .into_iter()
-        .filter(|name| name.ends_with(".go") && !name.ends_with("_test.go"))
-        .take(MOST_FILES);
-    for name in files {
-        let at = if dir.is_empty() {
-            name
-        } else {
-            format!("{dir}/{name}")
-        };
-        if let Some(text) = read(&at) {
-            reach.read(&text);
-        }
+    for text in super::package_texts(path, read, list) {
+        reach.read(&text);
     }
     reach
 }
@@ -386,8 +370,8 @@ fn takes_nil(ty: &str) -> bool {
         || ty == "error"
 }
 
-/// How a changed function type of the package reaches other packages, from its base and head
-/// type texts and the base package's [`Reach`]: `None` when a parameter of its base signature
+/// How a function type of the package changed into another function type reaches other
+/// packages, from its base and head type texts and the base package's [`Reach`]: `None` when a parameter of its base signature
 /// does not take an unreachable type (users wrote or called it with real values, and the
 /// usual rules apply). Otherwise no other package could write a function of the type, and a
 /// call could pass such parameters nothing but `nil`: `Some((true, why))` when every such
@@ -396,7 +380,7 @@ fn takes_nil(ty: &str) -> bool {
 /// value might not.
 pub(crate) fn function_type_reach(
     base_shape: &str,
-    head_shape: Option<&str>,
+    head_shape: &str,
     reach: &Reach,
 ) -> Option<(bool, String)> {
     let (old_params, old_ret) = signature(base_shape)?;
@@ -411,7 +395,7 @@ pub(crate) fn function_type_reach(
         "other packages cannot name `{first}`: they cannot write a function of this type, and \
          can call one only with `nil` for it"
     );
-    let Some((new_params, new_ret)) = head_shape.and_then(signature) else {
+    let Some((new_params, new_ret)) = signature(head_shape) else {
         return Some((false, why));
     };
     let still_compiles = old_params.len() == new_params.len()
