@@ -23,7 +23,9 @@ use super::compare::{
 use super::declared::{Declared, prepares_a_later_major};
 use super::deleted::{DeletedPackages, is_manifest};
 use super::lang;
-use super::lang::go::reach::{Reach, function_type_reach, reach_of, seal_over_unnameable_types};
+use super::lang::go::reach::{
+    Reach, called_with_nil_alike, function_type_reach, reach_of, seal_over_unnameable_types,
+};
 use super::lang::go::{handed_out, interfaces};
 use super::lang::java::closed;
 use super::lang::python::application::command_scripts;
@@ -839,6 +841,15 @@ fn beyond_other_packages(
             } else {
                 Severity::Undecided
             };
+            change.why = format!("{} ({why})", change.why);
+        }
+        return change;
+    }
+    if matches!(old.kind, "func" | "method") {
+        let reach = base_reach
+            .get_or_init(|| reach_of(file.base_path, context.read_base, context.list_base));
+        if let Some(why) = new.and_then(|new| called_with_nil_alike(old, new, reach)) {
+            change.severity = Severity::Compatible;
             change.why = format!("{} ({why})", change.why);
         }
         return change;

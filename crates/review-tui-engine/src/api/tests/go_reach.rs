@@ -194,3 +194,19 @@ fn go_a_field_ambiguous_or_retyped_through_embedding_still_breaks() {
     let axis = api_after(&[("acct/acct.go", INFO)], &[("acct/acct.go", &foreign)]);
     assert_fails(&axis, &["`Info.Memory` removed"]);
 }
+
+// The same reach for a function or method: a parameter of a type other packages can neither
+// name nor obtain takes only `nil` from them, so its type changed to another that takes `nil`
+// keeps every call. Anything else still compares: a `nil` may mean "the defaults".
+#[test]
+fn go_a_parameter_other_packages_can_pass_only_nil_to_may_change_type() {
+    let base = format!("{OPTIONS}\nfunc Apply(o *options, n int) error {{ return nil }}\n");
+    let exported = base
+        .replace("func Apply(o *options", "func Apply(o *Settings")
+        .replace("func New(", "type Settings struct{}\n\nfunc New(");
+    let axis = api_after(&[("svc/svc.go", &base)], &[("svc/svc.go", &exported)]);
+    assert_clears(&axis);
+    let more = base.replace("n int) error", "n int, m int) error");
+    let axis = api_after(&[("svc/svc.go", &base)], &[("svc/svc.go", &more)]);
+    assert_fails(&axis, &["`Apply`"]);
+}

@@ -370,27 +370,60 @@ fn takes_nil(ty: &str) -> bool {
         || ty == "error"
 }
 
+/// The first type a parameter of `params` names that other packages can neither name nor
+/// obtain: they pass it nothing but `nil`.
+fn nil_only(params: &[Param], reach: &Reach) -> Option<String> {
+    params
+        .iter()
+        .filter_map(|p| p.ty.as_deref())
+        .flat_map(|ty| reach.unnameable_in(ty))
+        .find(|name| reach.unreachable(name))
+}
+
+/// Whether every call other packages could write against the old signature compiles against
+/// the new one: the same arity and results, and each changed parameter one that took only
+/// `nil` (see [`nil_only`]) and still takes `nil`.
+fn calls_with_nil_still_compile(
+    (old_params, old_ret): (&[Param], Option<&str>),
+    (new_params, new_ret): (&[Param], Option<&str>),
+    reach: &Reach,
+) -> bool {
+    old_params.len() == new_params.len()
+        && old_ret.map(same) == new_ret.map(same)
+        && old_params.iter().zip(new_params).all(|(old, new)| {
+            let (old, new) = (old.ty.as_deref(), new.ty.as_deref());
+            old.map(same) == new.map(same)
+                || old.zip(new).is_some_and(|(old, new)| {
+                    nil_only(std::slice::from_ref(&param(old)), reach).is_some()
+                        && takes_nil(old)
+                        && takes_nil(new)
+                })
+        })
+}
+
+fn param(ty: &str) -> Param {
+    Param {
+        name: None,
+        ty: Some(ty.to_string()),
+        kind: crate::api::ParamKind::Positional,
+        optional: false,
+    }
+}
+
 /// How a function type of the package changed into another function type reaches other
-/// packages, from its base and head type texts and the base package's [`Reach`]: `None` when a parameter of its base signature
-/// does not take an unreachable type (users wrote or called it with real values, and the
-/// usual rules apply). Otherwise no other package could write a function of the type, and a
+/// packages, from its base and head type texts and the base package's [`Reach`]: `None` when
+/// no parameter of its base signature takes only `nil` from them (see [`nil_only`]), and the
+/// usual rules apply. Otherwise no other package could write a function of the type, and a
 /// call could pass such parameters nothing but `nil`: `Some((true, why))` when every such
-/// call still compiles (only those parameters changed, each still taking `nil`),
-/// `Some((false, why))` when one that reads a result or passes `nil` where it is no longer a
-/// value might not.
+/// call still compiles, `Some((false, why))` when one that reads a result or passes `nil`
+/// where it is no longer a value might not.
 pub(crate) fn function_type_reach(
     base_shape: &str,
     head_shape: &str,
     reach: &Reach,
 ) -> Option<(bool, String)> {
     let (old_params, old_ret) = signature(base_shape)?;
-    let closed: Vec<String> = old_params
-        .iter()
-        .filter_map(|p| p.ty.as_deref())
-        .flat_map(|ty| reach.unnameable_in(ty))
-        .filter(|name| reach.unreachable(name))
-        .collect();
-    let first = closed.first()?;
+    let first = nil_only(&old_params, reach)?;
     let why = format!(
         "other packages cannot name `{first}`: they cannot write a function of this type, and \
          can call one only with `nil` for it"
@@ -398,24 +431,35 @@ pub(crate) fn function_type_reach(
     let Some((new_params, new_ret)) = signature(head_shape) else {
         return Some((false, why));
     };
-    let still_compiles = old_params.len() == new_params.len()
-        && old_ret == new_ret
-        && old_params.iter().zip(&new_params).all(|(old, new)| {
-            let (old, new) = (old.ty.as_deref(), new.ty.as_deref());
-            old.map(same) == new.map(same)
-                || old.zip(new).is_some_and(|(old, new)| {
-                    let only_nil = reach
-                        .unnameable_in(old)
-                        .iter()
-                        .any(|name| reach.unreachable(name));
-                    only_nil && takes_nil(old) && takes_nil(new)
-                })
-        });
-    if still_compiles {
+    if calls_with_nil_still_compile(
+        (&old_params, old_ret.as_deref()),
+        (&new_params, new_ret.as_deref()),
+        reach,
+    ) {
         Some((true, format!("{why}, which the new signature still takes")))
     } else {
         Some((false, format!("{why}: only such calls could notice")))
     }
+}
+
+/// Why a function or method whose changed parameters took only `nil` from other packages
+/// (see [`nil_only`]) still takes every call they could write, `None` when it may not. Its
+/// callers are every user (a `nil` may mean "the defaults"), so anything else that changed
+/// is weighed as usual.
+pub(crate) fn called_with_nil_alike(old: &Item, new: &Item, reach: &Reach) -> Option<String> {
+    let (old_params, new_params) = (old.params.as_deref()?, new.params.as_deref()?);
+    let first = nil_only(old_params, reach)?;
+    calls_with_nil_still_compile(
+        (old_params, old.ret.as_deref()),
+        (new_params, new.ret.as_deref()),
+        reach,
+    )
+    .then(|| {
+        format!(
+            "other packages cannot name or obtain `{first}`: they pass it only `nil`, which \
+             the new parameter type still takes"
+        )
+    })
 }
 
 #[cfg(test)]
