@@ -926,8 +926,9 @@ fn internal_by_convention(mut change: ApiChange, file: &FileSurfaces<'_>) -> Api
 /// A TypeScript function now a constant whose written type is a named type (`const f:
 /// Factory = …`, hono's typed adapters): callers call it through that type, so the type's
 /// call signature, found in the file or elsewhere in the project at the head, is compared
-/// with the function's. A type that is not callable stays a break; one whose calls are not
-/// read here (not found, computed, extended) is undecided.
+/// with the function's. A type that is not callable, or declared elsewhere more than once in
+/// ways that differ, stays a break; one whose calls are not read here (not found, computed,
+/// extended) is undecided.
 fn called_through_its_type(
     mut change: ApiChange,
     file: &FileSurfaces<'_>,
@@ -958,12 +959,20 @@ fn called_through_its_type(
         let grammar = Grammar::for_path(path).filter(|g| script(*g))?;
         call_of(&(context.read_head)(path)?, grammar, name)
     };
+    // Declared elsewhere, every declaration of the name must say the same: which one the
+    // file imports is not resolved, so a second one cannot stand in for it.
     let call = declared_in(file.path).or_else(|| {
-        index
+        let elsewhere: Vec<Call> = index
             .defined_in(name)
             .into_iter()
             .filter(|path| *path != file.path)
-            .find_map(declared_in)
+            .filter_map(declared_in)
+            .collect();
+        match elsewhere.split_first() {
+            Some((first, rest)) if rest.iter().all(|other| other == first) => Some(first.clone()),
+            Some(_) => Some(Call::NotCallable),
+            None => None,
+        }
     });
     let (severity, why) = match call {
         Some(Call::NotCallable) => return change,

@@ -157,13 +157,20 @@ fn go_a_field_promoted_from_an_embedded_struct_is_still_selected() {
         "{}",
         axis.detail
     );
-    // Two levels down, through a pointer.
-    let deeper = "package acct\n\ntype Tier struct {\n\t*Usage\n}\n\ntype Usage struct {\n\tMemory  uint64\n\tStreams int\n}\n";
+    // Two levels down.
+    let deeper = "package acct\n\ntype Tier struct {\n\tUsage\n}\n\ntype Usage struct {\n\tMemory  uint64\n\tStreams int\n}\n";
     let axis = api_after(
         &[("acct/acct.go", INFO)],
         &[("acct/acct.go", TIERED), ("acct/tier.go", deeper)],
     );
     assert_clears(&axis);
+    // Through an embedded pointer a zero `Info` panics where it read zero: still removed.
+    let pointer = deeper.replace("\tUsage\n}", "\t*Usage\n}");
+    let axis = api_after(
+        &[("acct/acct.go", INFO)],
+        &[("acct/acct.go", TIERED), ("acct/tier.go", &pointer)],
+    );
+    assert_fails(&axis, &["`Info.Memory` removed"]);
 }
 
 // Promotion's own rules: at the shallowest depth a name is found twice the selector is

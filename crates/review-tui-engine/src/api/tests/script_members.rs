@@ -85,6 +85,18 @@ fn typescript_a_function_made_a_constant_of_a_callable_type_is_called_the_same_w
         &[("src/ws.ts", head)],
     );
     assert_clears(&axis);
+    // Declared twice elsewhere, once permissively: which one is imported is not resolved.
+    let loose = "export type Upgrade = (...args: any[]) => any\n";
+    let strict = alias.replace("options?: U", "options: U");
+    let axis = api_after(
+        &[
+            ("src/ws.ts", base),
+            ("src/types.ts", &strict),
+            ("src/loose.ts", loose),
+        ],
+        &[("src/ws.ts", head)],
+    );
+    assert_fails(&axis, &["`upgrade` a function is now a const"]);
     // Its call signature requires more.
     let stricter = "interface Factory {\n  (args: { id: string }, extra: number): readonly [string]\n}\n\nexport const createObjects: Factory = ({ id }) => {\n  return [id] as const\n}\n";
     let axis = api_after(&[("src/css.ts", CREATE)], &[("src/css.ts", stricter)]);

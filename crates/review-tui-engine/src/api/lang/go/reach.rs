@@ -14,7 +14,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use tree_sitter::{Node, Parser};
 
 use super::extract::{callable, exported_name};
-use crate::api::text::{Src, map_words, named};
+use crate::api::text::{Src, has_token, map_words, named};
 use crate::api::visibility::{List, Read};
 use crate::api::{Item, Param, Surface};
 use crate::parse::grammar::Grammar;
@@ -206,8 +206,8 @@ impl Reach {
     /// type it has and the embedded field of `structure` it comes through: `None` when the
     /// struct declares it itself (not promoted), when no field or two at the shallowest depth
     /// holding the name answer (absent or ambiguous), when a method answers, or when an
-    /// embedded type the package does not declare as a struct (another package's) is met on
-    /// the way (its fields are not read, so nothing is proven).
+    /// embedded type the package does not declare as a struct (another package's) or an
+    /// embedded pointer is met on the way (fields not read; a nil pointer's field panics).
     pub(crate) fn promoted(&self, structure: &str, field: &str) -> Option<(String, String)> {
         // Each type at this depth, with the embedded field of `structure` it was reached by.
         let mut frontier: Vec<(String, Option<String>)> = vec![(structure.to_string(), None)];
@@ -225,8 +225,9 @@ impl Reach {
                     }
                     if f.embedded {
                         let inner = f.ty.trim_start_matches('*');
-                        if inner.contains('.') {
-                            // Another package's type: its fields are not read.
+                        // Another package's type: its fields are not read. Through a pointer,
+                        // the zero value's selector panics where the old field read zero.
+                        if inner.contains('.') || f.ty.starts_with('*') {
                             next.push((String::new(), None));
                         } else {
                             let via = via.clone().unwrap_or_else(|| f.name.clone());
@@ -271,7 +272,13 @@ fn struct_fields(ty: Node, src: Src) -> Vec<Field> {
             .map(|n| src.raw(n).to_string())
             .collect();
         if names.is_empty() {
-            // An embedded field is named by its type's last segment, without arguments.
+            // An embedded field is named by its type's last segment, without arguments; the
+            // grammar writes an embedded pointer's `*` beside its type.
+            let ty = if has_token(field, "*") && !ty.starts_with('*') {
+                format!("*{ty}")
+            } else {
+                ty
+            };
             let name = ty
                 .trim_start_matches('*')
                 .rsplit('.')
@@ -479,13 +486,19 @@ mod tests {
         ]);
         // Two at depth 1: ambiguous.
         assert_eq!(package.promoted("Info", "Memory"), None);
+        // Depth 1 (`Tier.Usage`'s fields are depth 2), but through the pointer `*Extra`.
+        assert_eq!(package.promoted("Info", "Store"), None);
+        assert_eq!(package.promoted("Info", "Deep"), None);
+        let by_value = reach(&[
+            "package p\n\ntype Info struct {\n\tTier\n\tExtra\n}\n\ntype Tier struct {\n\tUsage\n}\n\ntype Extra struct {\n\tStore int\n}\n\ntype Usage struct {\n\tStore int\n\tDeep string\n}\n",
+        ]);
         // Depth 1 (`Extra.Store`) wins over depth 2 (`Tier.Usage.Store`).
         assert_eq!(
-            package.promoted("Info", "Store"),
+            by_value.promoted("Info", "Store"),
             Some(("int".into(), "Extra".into()))
         );
         assert_eq!(
-            package.promoted("Info", "Deep"),
+            by_value.promoted("Info", "Deep"),
             Some(("string".into(), "Tier".into()))
         );
         // Its own field is not promoted.
