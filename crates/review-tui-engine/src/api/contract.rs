@@ -976,7 +976,19 @@ fn called_through_its_type(
     });
     let (severity, why) = match call {
         Some(Call::NotCallable) => return change,
-        Some(Call::Signature(signature)) => match item_change(old, &signature, types) {
+        // Overloads: an old call compiles if one of them takes it; the signature closest to
+        // the function's (the least severe change) answers.
+        Some(Call::Signatures(signatures)) => match signatures
+            .iter()
+            .map(|signature| item_change(old, signature, types))
+            .max_by_key(|change| match change {
+                None => 3,
+                Some((Severity::Compatible, _)) => 2,
+                Some((Severity::Undecided, _)) => 1,
+                Some((Severity::Incompatible, _)) => 0,
+            })
+            .flatten()
+        {
             Some((Severity::Incompatible, why)) => (
                 Severity::Incompatible,
                 format!("a function is now a const of the type `{name}`, whose call: {why}"),

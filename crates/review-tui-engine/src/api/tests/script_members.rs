@@ -85,6 +85,15 @@ fn typescript_a_function_made_a_constant_of_a_callable_type_is_called_the_same_w
         &[("src/ws.ts", head)],
     );
     assert_clears(&axis);
+    // Overloads: one of them takes every old call.
+    let overloaded = "type Factory = {\n  (args: { id: string }, strict: boolean): readonly [string]\n  (args: { id: string }): readonly [string]\n}\n\nexport const createObjects: Factory = ({ id }: { id: string }) => {\n  return [id] as const\n}\n";
+    let axis = api_after(&[("src/css.ts", CREATE)], &[("src/css.ts", overloaded)]);
+    assert_clears(&axis);
+    assert!(
+        axis.detail.contains("called the same way"),
+        "{}",
+        axis.detail
+    );
     // Declared twice elsewhere, once permissively: which one is imported is not resolved.
     let loose = "export type Upgrade = (...args: any[]) => any\n";
     let strict = alias.replace("options?: U", "options: U");

@@ -1,8 +1,8 @@
 //! What calling a value of a named TypeScript type looks like, from the type's declaration:
 //! `type Upgrade<T> = (create: …, options?: U) => …` and `interface Factory { (args: …): … }`
-//! have one call signature, read as a function's; an object type, a class or a primitive has
-//! none; a type computed from others (`typeof f`, an intersection, an interface extending
-//! another) may have one the declaration does not show.
+//! have call signatures, each read as a function's (several are overloads); an object type,
+//! a class or a primitive has none; a type computed from others (`typeof f`, an
+//! intersection, an interface extending another) may have one the declaration does not show.
 
 use tree_sitter::{Node, Parser};
 
@@ -14,9 +14,10 @@ use crate::parse::grammar::Grammar;
 /// How a value of a named type is called.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum Call {
-    /// One call signature, as a function item (its parameters and return type).
-    Signature(Item),
-    /// Callable or not, the declaration does not say (computed, extended, overloaded).
+    /// Its call signatures (overloads when several), each as a function item (its
+    /// parameters and return type).
+    Signatures(Vec<Item>),
+    /// Callable or not, the declaration does not say (computed, extended, merged).
     Unknown,
     /// Not callable: data, a class, a primitive.
     NotCallable,
@@ -64,7 +65,7 @@ pub(crate) fn call_of(source: &str, grammar: Grammar, name: &str) -> Option<Call
 
 fn of_type(ty: Node, src: Src, name: &str) -> Call {
     match ty.kind() {
-        "function_type" => Call::Signature(callable(ty, src, "function", name, name)),
+        "function_type" => Call::Signatures(vec![callable(ty, src, "function", name, name)]),
         "parenthesized_type" => named(ty)
             .into_iter()
             .next()
@@ -79,16 +80,17 @@ fn of_type(ty: Node, src: Src, name: &str) -> Call {
     }
 }
 
-/// The one call signature of an object type or interface body.
+/// The call signatures of an object type or interface body.
 fn signatures(body: Node, src: Src, name: &str) -> Call {
-    let calls: Vec<Node> = named(body)
+    let calls: Vec<Item> = named(body)
         .into_iter()
         .filter(|m| m.kind() == "call_signature")
+        .map(|call| callable(call, src, "function", name, name))
         .collect();
-    match calls.as_slice() {
-        [] => Call::NotCallable,
-        [one] => Call::Signature(callable(*one, src, "function", name, name)),
-        _ => Call::Unknown,
+    if calls.is_empty() {
+        Call::NotCallable
+    } else {
+        Call::Signatures(calls)
     }
 }
 
@@ -100,7 +102,7 @@ mod tests {
     fn call_signatures_of_named_types() {
         let source = "interface Factory {\n  (args: { id: string }): readonly [string]\n}\nexport type Upgrade<T = unknown> = (create: (c: T) => void, options?: number) => void\ninterface Data { id: string }\ntype Query = typeof f\nexport interface Wide extends Factory {}\n";
         let sig = |name: &str| match call_of(source, Grammar::TypeScript, name) {
-            Some(Call::Signature(item)) => item.params.map(|p| p.len()),
+            Some(Call::Signatures(items)) => items[0].params.as_ref().map(Vec::len),
             _ => None,
         };
         assert_eq!(sig("Factory"), Some(1));
