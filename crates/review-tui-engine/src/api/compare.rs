@@ -1032,7 +1032,7 @@ fn kind_change(old: &Item, new: &Item) -> Option<(Severity, String)> {
     ))
 }
 
-fn item_change(old: &Item, new: &Item, types: &Types) -> Option<(Severity, String)> {
+pub(crate) fn item_change(old: &Item, new: &Item, types: &Types) -> Option<(Severity, String)> {
     use Severity::*;
     if old.kind != new.kind {
         return kind_change(old, new);
@@ -1920,6 +1920,21 @@ fn shape_change(old: &Item, new: &Item, types: &Types) -> Option<(Severity, &'st
         }
     }
     if !TYPED.contains(&old.kind) {
+        // `async push(x)` → `push(x): Promise<Stream>`: an `async` function returns a promise,
+        // inferred where no return type is written; once one side writes a `Promise` the
+        // return types compare (see `return_change`) and `async` says only how the body is
+        // written.
+        if types.structural
+            && matches!(old.kind, "function" | "method")
+            && promised(old)
+            && promised(new)
+        {
+            let (old, new) = (without_async(old), without_async(new));
+            if old.shape == new.shape {
+                return None;
+            }
+            return Some(modifiers_change(&old, &new));
+        }
         // TypeScript overload signatures are one item whose shape holds each signature's
         // digest (see `Surface::add`): one written differently (zod v4.4.0's mapped type
         // `{[k in keyof S]: …}` → `{-readonly[k in keyof S]: …}`) is a type written
@@ -1987,6 +2002,28 @@ fn shape_change(old: &Item, new: &Item, types: &Types) -> Option<(Severity, &'st
         )),
         TypeChange::Widened => Some((Compatible, "type widened")),
         TypeChange::Same => None,
+    }
+}
+
+/// Whether a script function returns a promise by its form: `async` (its return type then
+/// unwritten, see `script::extract`) or a written `Promise`.
+fn promised(item: &Item) -> bool {
+    item.shape.split_whitespace().any(|w| w == "async")
+        || item
+            .ret
+            .as_deref()
+            .is_some_and(|r| r == "Promise" || r.starts_with("Promise<"))
+}
+
+fn without_async(item: &Item) -> Item {
+    let shape: Vec<&str> = item
+        .shape
+        .split_whitespace()
+        .filter(|w| *w != "async")
+        .collect();
+    Item {
+        shape: shape.join(" "),
+        ..item.clone()
     }
 }
 

@@ -17,10 +17,15 @@ use crate::review::axes::{API_CONTRACT, Axis, AxisVerdict};
 use super::callers::{
     Home, calls_still_compile, implements_without, kept_for_its_crate, names_beyond_imports, uses,
 };
-use super::compare::{ApiChange, Severity, Types, compare, item_severity, type_parameter_names};
+use super::compare::{
+    ApiChange, Severity, Types, compare, item_change, item_severity, type_parameter_names,
+};
 use super::declared::{Declared, prepares_a_later_major};
 use super::deleted::{DeletedPackages, is_manifest};
 use super::lang;
+use super::lang::go::reach::{
+    Reach, called_with_nil_alike, function_type_reach, reach_of, seal_over_unnameable_types,
+};
 use super::lang::go::{handed_out, interfaces};
 use super::lang::java::closed;
 use super::lang::python::application::command_scripts;
@@ -28,7 +33,9 @@ use super::lang::python::declared::python_reach;
 use super::lang::rust::generated::{MacroWrites, read_from_crate};
 use super::lang::rust::scope::{crate_macro_texts_of, crate_of, unstable_macros_of};
 use super::lang::rust::{foreign, renamed, rooted};
+use super::lang::script::call_types::{Call, call_of};
 use super::lang::script::entry_points::exported_only_as_types;
+use super::lang::script::nominal::private_member;
 use super::lang::script::runtime::{self, DECLARATIONS};
 use super::releases::{Release, Releases};
 use super::scope::not_api_path;
@@ -572,9 +579,14 @@ fn file_changes(
             .map(|(head, _)| head),
         _ => None,
     };
+    let reaches = (OnceCell::new(), OnceCell::new());
     compare(&file.base, &file.head, types)
         .into_iter()
         .map(|change| moved(change, file, surfaces, index))
+        .map(|change| beyond_other_packages(change, file, context, &reaches))
+        .map(|change| internal_by_convention(change, file))
+        .map(|change| called_through_its_type(change, file, index, types, context))
+        .map(|change| built_as_before(change, file, context))
         .map(|change| through_a_crate_alias(change, file, surfaces, index, types, read_head))
         .map(|change| declared_without_a_runtime(change, file, index, context))
         .map(|change| constructed_by_nobody(change, file, context))
@@ -793,6 +805,272 @@ fn implemented_only_by_its_package(
              such as test doubles, must add it)",
             change.why
         );
+    }
+    change
+}
+
+/// A Go change whose reach decides it (see [`Reach`]): a function type over a type no other
+/// package can name or obtain, written and called with real values by its package alone
+/// (functional options over an unexported options struct); a field removed from a struct
+/// that a selector still finds, promoted from a struct it now embeds. Function types are
+/// read against the base's package (a change cannot make a type unnameable to excuse
+/// itself), promotion against the head's.
+fn beyond_other_packages(
+    mut change: ApiChange,
+    file: &FileSurfaces<'_>,
+    context: &Context<'_>,
+    (base_reach, head_reach): &(OnceCell<Reach>, OnceCell<Reach>),
+) -> ApiChange {
+    if change.severity != Severity::Incompatible || file.grammar != Grammar::Go {
+        return change;
+    }
+    let Some(old) = file.base.items.get(&change.key) else {
+        return change;
+    };
+    let new = file.head.items.get(&change.key);
+    if old.kind == "type" && old.generics.is_empty() && old.shape.starts_with("func(") {
+        let reach = base_reach
+            .get_or_init(|| reach_of(file.base_path, context.read_base, context.list_base));
+        // Removed, or now another kind of type: users who name it still break.
+        let Some(head_shape) = new
+            .filter(|new| new.kind == "type" && new.generics.is_empty())
+            .map(|new| new.shape.as_str())
+            .filter(|shape| shape.starts_with("func("))
+        else {
+            return change;
+        };
+        if let Some((compiles, why)) = function_type_reach(&old.shape, head_shape, reach) {
+            change.severity = if compiles {
+                Severity::Compatible
+            } else {
+                Severity::Undecided
+            };
+            change.why = format!("{} ({why})", change.why);
+        }
+        return change;
+    }
+    if matches!(old.kind, "func" | "method") {
+        let reach = base_reach
+            .get_or_init(|| reach_of(file.base_path, context.read_base, context.list_base));
+        if let Some(why) = new.and_then(|new| called_with_nil_alike(old, new, reach)) {
+            change.severity = Severity::Compatible;
+            change.why = format!("{} ({why})", change.why);
+        }
+        return change;
+    }
+    let Some(parent) = old.parent.as_deref().filter(|_| old.kind == "field") else {
+        return change;
+    };
+    let Some(field) = change
+        .key
+        .strip_prefix(parent)
+        .and_then(|rest| rest.strip_prefix('.'))
+    else {
+        return change;
+    };
+    let struct_at_head = file
+        .head
+        .items
+        .get(parent)
+        .is_some_and(|p| p.kind == "struct");
+    if new.is_some() || !struct_at_head {
+        return change;
+    }
+    let reach =
+        head_reach.get_or_init(|| reach_of(file.path, context.read_head, context.list_head));
+    if let Some((ty, via)) = reach.promoted(parent, field)
+        && ty == old.shape
+    {
+        change.severity = Severity::Undecided;
+        change.why = format!(
+            "promoted from the embedded `{via}`: a selector (`x.{field}`) still finds it, but a \
+             keyed literal naming it (`{parent}{{{field}: …}}`) no longer compiles"
+        );
+    }
+    change
+}
+
+fn script(grammar: Grammar) -> bool {
+    matches!(
+        grammar,
+        Grammar::JavaScript | Grammar::TypeScript | Grammar::Tsx
+    )
+}
+
+/// A JavaScript or TypeScript class member named with a leading underscore (`_status`) is
+/// internal by the language community's convention, as in Python: its removal or change warns
+/// and does not gate. The name is the base's, so a public member renamed with an underscore
+/// is still removed.
+fn internal_by_convention(mut change: ApiChange, file: &FileSurfaces<'_>) -> ApiChange {
+    if change.severity != Severity::Incompatible || !script(file.grammar) {
+        return change;
+    }
+    let Some(parent) = file
+        .base
+        .items
+        .get(&change.key)
+        .and_then(|old| old.parent.as_deref())
+    else {
+        return change;
+    };
+    let member = change
+        .key
+        .strip_prefix(parent)
+        .and_then(|rest| rest.strip_prefix('.'));
+    if let Some(member) = member.filter(|m| m.starts_with('_')) {
+        change.severity = Severity::Undecided;
+        change.why = format!(
+            "{} (`{member}` is internal by convention, its name's leading underscore)",
+            change.why
+        );
+    }
+    change
+}
+
+/// A TypeScript function now a constant whose written type is a named type (`const f:
+/// Factory = …`, hono's typed adapters): callers call it through that type, so the type's
+/// call signature, found in the file or elsewhere in the project at the head, is compared
+/// with the function's. A type that is not callable, or declared elsewhere more than once in
+/// ways that differ, stays a break; one whose calls are not read here (not found, computed,
+/// extended) is undecided.
+fn called_through_its_type(
+    mut change: ApiChange,
+    file: &FileSurfaces<'_>,
+    index: &LazyIndex,
+    types: &Types,
+    context: &Context<'_>,
+) -> ApiChange {
+    if change.severity != Severity::Incompatible
+        || !matches!(file.grammar, Grammar::TypeScript | Grammar::Tsx)
+    {
+        return change;
+    }
+    let (Some(old), Some(new)) = (
+        file.base.items.get(&change.key),
+        file.head.items.get(&change.key),
+    ) else {
+        return change;
+    };
+    if old.kind != "function" || new.kind != "const" {
+        return change;
+    }
+    let name = new.shape.split('<').next().unwrap_or("").trim();
+    let identifier = |c: char| c.is_alphanumeric() || c == '_' || c == '$';
+    if name.is_empty() || !name.chars().all(identifier) {
+        return change;
+    }
+    let declared_in = |path: &str| {
+        let grammar = Grammar::for_path(path).filter(|g| script(*g))?;
+        call_of(&(context.read_head)(path)?, grammar, name)
+    };
+    // Declared elsewhere, every declaration of the name must say the same: which one the
+    // file imports is not resolved, so a second one cannot stand in for it.
+    let call = declared_in(file.path).or_else(|| {
+        let elsewhere: Vec<Call> = index
+            .defined_in(name)
+            .into_iter()
+            .filter(|path| *path != file.path)
+            .filter_map(declared_in)
+            .collect();
+        match elsewhere.split_first() {
+            Some((first, rest)) if rest.iter().all(|other| other == first) => Some(first.clone()),
+            Some(_) => Some(Call::NotCallable),
+            None => None,
+        }
+    });
+    let (severity, why) = match call {
+        Some(Call::NotCallable) => return change,
+        // Overloads: an old call compiles if one of them takes it; the signature closest to
+        // the function's (the least severe change) answers.
+        Some(Call::Signatures(signatures)) => match signatures
+            .iter()
+            .map(|signature| item_change(old, signature, types))
+            .max_by_key(|change| match change {
+                None => 3,
+                Some((Severity::Compatible, _)) => 2,
+                Some((Severity::Undecided, _)) => 1,
+                Some((Severity::Incompatible, _)) => 0,
+            })
+            .flatten()
+        {
+            Some((Severity::Incompatible, why)) => (
+                Severity::Incompatible,
+                format!("a function is now a const of the type `{name}`, whose call: {why}"),
+            ),
+            Some((_, why)) => (
+                Severity::Undecided,
+                format!(
+                    "a function is now a const of the type `{name}`, called the same way \
+                     ({why})"
+                ),
+            ),
+            None => (
+                Severity::Compatible,
+                format!(
+                    "a function is now a const of the type `{name}`, whose call signature is \
+                     the function's"
+                ),
+            ),
+        },
+        _ => (
+            Severity::Undecided,
+            format!(
+                "a function is now a const of the type `{name}`, whose call signature is not \
+                 read here (called the same way if it takes the same arguments)"
+            ),
+        ),
+    };
+    change.severity = severity;
+    change.why = why;
+    change
+}
+
+/// A TypeScript object type or interface now a class of that name (hono's `WSContext`):
+/// values typed as it are read as before, and an object literal still fits a class whose
+/// members are all public, compared by structure; its members compare one by one. A class
+/// with a member that is not public (see `nominal`) no longer takes the literals the type
+/// took: still a break, now said why.
+fn built_as_before(
+    mut change: ApiChange,
+    file: &FileSurfaces<'_>,
+    context: &Context<'_>,
+) -> ApiChange {
+    if change.severity != Severity::Incompatible
+        || !matches!(file.grammar, Grammar::TypeScript | Grammar::Tsx)
+    {
+        return change;
+    }
+    let (Some(old), Some(new)) = (
+        file.base.items.get(&change.key),
+        file.head.items.get(&change.key),
+    ) else {
+        return change;
+    };
+    let object_type = (old.kind == "type" && old.shape == "{}") || old.kind == "interface";
+    if !object_type || new.kind != "class" || old.parent.is_some() {
+        return change;
+    }
+    let Some(private) = (context.read_head)(file.path)
+        .and_then(|text| private_member(&text, file.grammar, &change.key))
+    else {
+        return change;
+    };
+    match private {
+        Some(member) => {
+            change.why = format!(
+                "{} that declares `{member}`, not public: object literals typed as it no longer \
+                 compile",
+                change.why
+            );
+        }
+        None => {
+            change.severity = Severity::Undecided;
+            change.why = format!(
+                "{} whose members are all public: object literals typed as it still fit, \
+                 compared by structure",
+                change.why
+            );
+        }
     }
     change
 }
@@ -1319,6 +1597,15 @@ fn refine(
                 head,
                 &interfaces::package_of(&file.path, &read_head, &list_head),
             );
+        }
+        // An interface whose methods name a type no other package can write is implemented
+        // by its package alone, as one with an unexported method is.
+        let has_interface = |s: &Surface| s.items.values().any(|i| i.kind == "interface");
+        if has_interface(base) {
+            seal_over_unnameable_types(base, &reach_of(base_path, &read_base, &list_base));
+        }
+        if has_interface(head) {
+            seal_over_unnameable_types(head, &reach_of(&file.path, &read_head, &list_head));
         }
     }
     if grammar == Grammar::Java {

@@ -5,7 +5,7 @@ use crate::cohort::tests::repo::Repo;
 use crate::review::axes::{API_CONTRACT, Axis, AxisVerdict};
 
 /// The axis after committing `changes` over `base`.
-fn api_after(base: &[(&str, &str)], changes: &[(&str, &str)]) -> Axis {
+pub(super) fn api_after(base: &[(&str, &str)], changes: &[(&str, &str)]) -> Axis {
     let repo = Repo::new(base);
     for (path, content) in changes {
         repo.write(path, content);
@@ -20,7 +20,7 @@ fn api_after(base: &[(&str, &str)], changes: &[(&str, &str)]) -> Axis {
         .clone()
 }
 
-fn assert_clears(axis: &Axis) {
+pub(super) fn assert_clears(axis: &Axis) {
     assert!(
         axis.verdict.clears_gate(),
         "{}: {}",
@@ -29,7 +29,7 @@ fn assert_clears(axis: &Axis) {
     );
 }
 
-fn assert_fails(axis: &Axis, expected: &[&str]) {
+pub(super) fn assert_fails(axis: &Axis, expected: &[&str]) {
     assert_eq!(axis.verdict, AxisVerdict::Fail, "{}", axis.detail);
     for part in expected {
         assert!(

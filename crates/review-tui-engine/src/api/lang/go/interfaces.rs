@@ -13,14 +13,10 @@ use super::extract::{callable, exported_name};
 use crate::api::text::{Src, named};
 use crate::api::visibility::{List, Read};
 use crate::api::{Item, Surface};
-use crate::cohort::paths::parent_dir;
 use crate::parse::grammar::Grammar;
 
 /// How deep embedded interfaces are followed: deeper chains are left as written.
 const MOST_DEPTH: usize = 16;
-/// Files of one package read for its interfaces; a larger package is read in part, and an
-/// interface found in no file read is left as written.
-const MOST_FILES: usize = 512;
 
 /// One interface a package declares: its own methods, by name, and the interfaces it
 /// embeds by name.
@@ -141,23 +137,11 @@ impl Package {
 }
 
 /// What the package of the Go file at `path` declares, read at one side with `read` and
-/// `list`: every `.go` file of its directory but tests (at most [`MOST_FILES`]).
+/// `list` (see [`super::package_texts`]).
 pub(crate) fn package_of(path: &str, read: Read, list: List) -> Package {
-    let dir = parent_dir(path);
     let mut package = Package::default();
-    let files = list(dir)
-        .into_iter()
-        .filter(|name| name.ends_with(".go") && !name.ends_with("_test.go"))
-        .take(MOST_FILES);
-    for name in files {
-        let at = if dir.is_empty() {
-            name
-        } else {
-            format!("{dir}/{name}")
-        };
-        if let Some(text) = read(&at) {
-            package.read(&text);
-        }
+    for text in super::package_texts(path, read, list) {
+        package.read(&text);
     }
     package
 }

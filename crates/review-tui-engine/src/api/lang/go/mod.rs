@@ -4,13 +4,15 @@ pub(crate) mod extract;
 pub(crate) mod handed_out;
 pub(crate) mod interfaces;
 pub(crate) mod manifest;
+pub(crate) mod reach;
 
 use tree_sitter::Node;
 
 use super::{Language, Manifest};
 use crate::api::Surface;
 use crate::api::text::Src;
-use crate::api::visibility::{Read, Visibility};
+use crate::api::visibility::{List, Read, Visibility};
+use crate::cohort::paths::parent_dir;
 use crate::parse::grammar::Grammar;
 
 /// Go's predeclared type names: never a type the package declares (`type Level uint32` is no
@@ -39,6 +41,28 @@ pub(crate) const PREDECLARED_TYPES: &[&str] = &[
     "any",
     "comparable",
 ];
+
+/// Files of one package read for what it declares; a larger package is read in part, and
+/// what only the files left out declare is not known.
+const MOST_FILES: usize = 512;
+
+/// The texts of the package of the Go file at `path`, read at one side with `read` and
+/// `list`: every `.go` file of its directory but tests (at most [`MOST_FILES`]).
+pub(crate) fn package_texts(path: &str, read: Read, list: List) -> Vec<String> {
+    let dir = parent_dir(path);
+    list(dir)
+        .into_iter()
+        .filter(|name| name.ends_with(".go") && !name.ends_with("_test.go"))
+        .take(MOST_FILES)
+        .filter_map(|name| {
+            if dir.is_empty() {
+                read(&name)
+            } else {
+                read(&format!("{dir}/{name}"))
+            }
+        })
+        .collect()
+}
 
 pub(crate) struct Go;
 

@@ -202,7 +202,13 @@ fn parameters(list: Option<Node>, src: Src) -> Vec<Param> {
     params
 }
 
-fn callable(node: Node, src: Src, kind: &'static str, key: &str, form_name: &str) -> Item {
+pub(super) fn callable(
+    node: Node,
+    src: Src,
+    kind: &'static str,
+    key: &str,
+    form_name: &str,
+) -> Item {
     let params_node = node
         .child_by_field_name("parameters")
         .or_else(|| node.child_by_field_name("parameter"));

@@ -1,8 +1,10 @@
 //! JavaScript and TypeScript: how a file's exported items are read.
 
+pub(crate) mod call_types;
 pub(crate) mod entry_points;
 pub(crate) mod extract;
 pub(crate) mod manifest;
+pub(crate) mod nominal;
 pub(crate) mod programs;
 pub(crate) mod runtime;
 
