@@ -30,6 +30,7 @@ use super::lang::go::{handed_out, interfaces};
 use super::lang::java::closed;
 use super::lang::python::application::command_scripts;
 use super::lang::python::declared::python_reach;
+use super::lang::python::documented::python_module;
 use super::lang::rust::generated::{MacroWrites, read_from_crate};
 use super::lang::rust::scope::{crate_macro_texts_of, crate_of, unstable_macros_of};
 use super::lang::rust::{foreign, renamed, rooted};
@@ -300,6 +301,7 @@ fn judge(
     let looked_up = RefCell::new(BTreeMap::new());
     let looked_up_defined = RefCell::new(BTreeMap::new());
     let looked_up_declared = RefCell::new(BTreeMap::new());
+    let undocumented = |module: &str| sources.api_docs().leaves_out(module);
     let context = Context {
         index,
         changed: &changed,
@@ -307,6 +309,7 @@ fn judge(
         read_base: &read_base,
         list_head: &list_head,
         list_base: &list_base,
+        undocumented: &undocumented,
     };
     for file in surfaces {
         let aliases = |s: &Surface, n: &str| s.aliases.get(n).cloned();
@@ -514,6 +517,9 @@ struct Context<'c> {
     read_base: Read<'c>,
     list_head: List<'c>,
     list_base: List<'c>,
+    /// Whether the project's API documentation leaves out a Python module (see
+    /// [`super::lang::python::documented::ApiDocs::leaves_out`]).
+    undocumented: &'c dyn Fn(&str) -> bool,
 }
 
 /// The generics the type `name` declares, for [`Types::declared`]; `Name/N` is the type of
@@ -592,6 +598,7 @@ fn file_changes(
         .map(|change| constructed_by_nobody(change, file, context))
         .map(|change| implemented_only_by_its_package(change, file, context))
         .map(|change| undeclared(change, reach.as_ref()))
+        .map(|change| undocumented(change, file, context))
         .map(|change| of_a_command(change, command.as_deref()))
         .collect()
 }
@@ -1405,6 +1412,33 @@ fn undeclared(mut change: ApiChange, reach: Option<&BTreeSet<String>>) -> ApiCha
         change.severity = Severity::Undecided;
         change.why = format!(
             "{} (not reached by the package's declared `__all__`)",
+            change.why
+        );
+    }
+    change
+}
+
+/// `change` as at most undecided when the project documents its Python API with autodoc and
+/// its documentation never names the file's module (see [`super::lang::python::documented::ApiDocs::leaves_out`]): the
+/// project's own machinery, promised to nobody. Asked of the base's module, where users
+/// would have found the item.
+fn undocumented(
+    mut change: ApiChange,
+    file: &FileSurfaces<'_>,
+    context: &Context<'_>,
+) -> ApiChange {
+    if change.severity != Severity::Incompatible || file.grammar != Grammar::Python {
+        return change;
+    }
+    let read_either = |path: &str| (context.read_base)(path).or_else(|| (context.read_head)(path));
+    let Some(module) = python_module(file.base_path, &read_either) else {
+        return change;
+    };
+    if (context.undocumented)(&module) {
+        change.severity = Severity::Undecided;
+        change.why = format!(
+            "{} (`{module}` is not in the project's API documentation, which documents its \
+             modules with autodoc)",
             change.why
         );
     }

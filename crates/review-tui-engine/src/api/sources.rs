@@ -19,6 +19,7 @@ use tree_sitter::Tree;
 use crate::diff::FileDiff;
 
 use super::declared::{Declared, declared};
+use super::lang::python::documented::ApiDocs;
 use super::scope::scope;
 use super::visibility::Visibility;
 use super::{Surface, Unreadable, by_tags_only, extract_tree};
@@ -38,6 +39,57 @@ pub(super) fn blob_at(
     let entry = tree.get_path(Path::new(path))?;
     let blob = entry.to_object(repo)?.peel_to_blob()?;
     Ok(blob.content().to_vec())
+}
+
+/// The documentation folders read for [`ApiDocs`], at the repository's root.
+const DOC_FOLDERS: [&str; 4] = ["docs", "doc", "documentation", "Doc"];
+
+/// At most this many documentation files, each at most [`DOC_BYTES`]: a documentation site
+/// with generated pages is read in part rather than slowly.
+const DOC_FILES: usize = 3000;
+const DOC_BYTES: usize = 1 << 20;
+
+/// The documentation files of `commit` (reStructuredText, Markdown, text) under
+/// [`DOC_FOLDERS`], with their texts.
+fn doc_texts(repo: &git2::Repository, commit: git2::Oid) -> Vec<(String, String)> {
+    let Ok(root) = repo.find_commit(commit).and_then(|c| c.tree()) else {
+        return Vec::new();
+    };
+    let mut texts = Vec::new();
+    for folder in DOC_FOLDERS {
+        let Some(tree) = root
+            .get_path(Path::new(folder))
+            .ok()
+            .and_then(|entry| entry.to_object(repo).ok())
+            .and_then(|object| object.peel_to_tree().ok())
+        else {
+            continue;
+        };
+        let _ = tree.walk(git2::TreeWalkMode::PreOrder, |dir, entry| {
+            if texts.len() >= DOC_FILES {
+                return git2::TreeWalkResult::Abort;
+            }
+            let Ok(name) = entry.name() else {
+                return git2::TreeWalkResult::Ok;
+            };
+            let prose = [".rst", ".md", ".txt", ".markdown"]
+                .iter()
+                .any(|ext| name.ends_with(ext));
+            if entry.kind() != Some(git2::ObjectType::Blob) || !prose {
+                return git2::TreeWalkResult::Ok;
+            }
+            if let Ok(blob) = repo.find_blob(entry.id())
+                && blob.size() <= DOC_BYTES
+            {
+                texts.push((
+                    format!("{folder}/{dir}{name}"),
+                    String::from_utf8_lossy(blob.content()).into_owned(),
+                ));
+            }
+            git2::TreeWalkResult::Ok
+        });
+    }
+    texts
 }
 
 /// The names of the files in the folder `dir` of `commit` (`""`: the root), sorted; none when
@@ -125,6 +177,7 @@ pub(crate) struct Sources<'a> {
     /// What the PR says of itself, when reviewing one.
     pr: Option<PullRequest>,
     declared: std::cell::OnceCell<Declared>,
+    api_docs: std::cell::OnceCell<ApiDocs>,
 }
 
 /// A changed file's path, the path it had at the base, its grammar.
@@ -150,6 +203,7 @@ impl<'a> Sources<'a> {
             early: HashMap::new(),
             pr: None,
             declared: std::cell::OnceCell::new(),
+            api_docs: std::cell::OnceCell::new(),
         }
     }
 
@@ -167,6 +221,24 @@ impl<'a> Sources<'a> {
                 _ => Vec::new(),
             };
             declared(self.pr.as_ref(), &commits)
+        })
+    }
+
+    /// What the project's documentation at the base (the head without one) says of its
+    /// Python modules, read once when first asked (see [`ApiDocs`]).
+    pub(crate) fn api_docs(&self) -> &ApiDocs {
+        self.api_docs.get_or_init(|| {
+            let texts = match self.base {
+                Some((repo, commit)) => doc_texts(repo, commit),
+                None => git2::Repository::open(self.worktree)
+                    .ok()
+                    .and_then(|repo| {
+                        let head = repo.head().ok()?.target()?;
+                        Some(doc_texts(&repo, head))
+                    })
+                    .unwrap_or_default(),
+            };
+            ApiDocs::read(texts.iter().map(|(p, t)| (p.as_str(), t.as_str())))
         })
     }
 

@@ -1827,6 +1827,73 @@ fn python_a_declared_api_bounds_what_submodules_promise() {
     );
 }
 
+/// alembic documents its API with autodoc (`automodule:: alembic.command`, `alembic.ddl`, …)
+/// and never names `alembic.util.compat`, whose `py38` flag went when Python 3.7 support did:
+/// a module the project's autodoc documentation never names warns. A documented module, one
+/// below a documented package, one the documentation's text names, and any module of a
+/// project whose documentation is not autodoc still fail.
+#[test]
+fn python_a_module_the_autodoc_documentation_never_names_is_not_promised() {
+    let compat = "py37 = True\npy38 = True\n\ndef ensure_text(value):\n    return value\n";
+    let command = "def current(config, verbose=False):\n    pass\n";
+    let base = |docs: &'static str| {
+        vec![
+            (
+                "pyproject.toml",
+                "[project]\nname = \"shop\"\nversion = \"1.16.5\"\n",
+            ),
+            ("shop/__init__.py", "__version__ = '1.16.5'\n"),
+            ("shop/command.py", command),
+            ("shop/script/__init__.py", "from .base import Script\n"),
+            (
+                "shop/script/base.py",
+                "class Script:\n    def walk(self, start):\n        pass\n",
+            ),
+            ("shop/util/__init__.py", ""),
+            ("shop/util/compat.py", compat),
+            ("docs/build/api/commands.rst", docs),
+        ]
+    };
+    const AUTODOC: &str = "Commands\n========\n\n.. automodule:: shop.command\n    :members:\n\n.. automodule:: shop.script\n    :members:\n";
+    let dropped = "py38 = True\n\ndef ensure_text(value):\n    return value\n";
+    let axis = api_after(&base(AUTODOC), &[("shop/util/compat.py", dropped)]);
+    assert_eq!(axis.verdict, AxisVerdict::Warn, "{}", axis.detail);
+    assert!(
+        axis.detail
+            .contains("`shop.util.compat` is not in the project's API documentation"),
+        "{}",
+        axis.detail
+    );
+    // A documented module, and one below a documented package.
+    assert_fails(
+        &api_after(
+            &base(AUTODOC),
+            &[("shop/command.py", "def current(config):\n    pass\n")],
+        ),
+        &["`current`"],
+    );
+    assert_fails(
+        &api_after(
+            &base(AUTODOC),
+            &[("shop/script/base.py", "class Script:\n    pass\n")],
+        ),
+        &["`Script.walk`"],
+    );
+    // The documentation's text names the module; or it is prose, not autodoc.
+    let named: &'static str = "Commands\n========\n\n.. automodule:: shop.command\n\nOn old Pythons, check ``shop.util.compat.py37``.\n";
+    assert_fails(
+        &api_after(&base(named), &[("shop/util/compat.py", dropped)]),
+        &["`py37`"],
+    );
+    assert_fails(
+        &api_after(
+            &base("Use ``shop.command.current``.\n"),
+            &[("shop/util/compat.py", dropped)],
+        ),
+        &["`py37`"],
+    );
+}
+
 /// tokio 1.38: `RuntimeMetrics::active_tasks_count` moved into a macro block. The crate's own
 /// item-wrapping macros imply the `cfg` their `macro_rules!` writes: `cfg_metrics!` put the
 /// whole module behind `tokio_unstable` at the base, and a method moved into such a macro at

@@ -2,6 +2,7 @@
 
 pub(crate) mod application;
 pub(crate) mod declared;
+pub(crate) mod documented;
 pub(crate) mod extract;
 pub(crate) mod manifest;
 pub(crate) mod scope;
