@@ -976,6 +976,19 @@ fn kind_change(old: &Item, new: &Item) -> Option<(Severity, String)> {
             ),
         ));
     }
+    // A type alias made an interface of the same name (`type Decoration = Partial<Op> & {
+    // hide?: boolean }` → `interface Decoration extends Partial<Op> { hide?: boolean }`):
+    // annotations name it alike, and an interface restating an object type accepts what it
+    // did; whether it restates it (a union or a primitive alias has no interface form) is in
+    // types not compared here. The other way is an alias, above.
+    if old.kind == "type" && new.kind == "interface" {
+        return Some((
+            Undecided,
+            "a type alias is now an interface (named alike; whether it has the alias's \
+             members is not compared)"
+                .to_string(),
+        ));
+    }
     // A function now a variable holding one (urfave/cli #2150: `func ShowAppHelp(…)` became
     // `var ShowAppHelp = showAppHelp`, so callers may swap it): every call still compiles
     // if the value is a function of the same signature, which an untyped binding does not

@@ -288,6 +288,47 @@ fn a_development_version_of_a_major_permits_breaks_its_own_callers_still_use() {
 // pino #1544 dropped `final` from `pino.d.ts`: the runtime had not had it since v7 (calling it
 // was a `TypeError`), so the declaration file only stopped promising what did not exist. A
 // value the JavaScript still defines (or defined at the base), and a type, stay breaks.
+/// elysia #1381: `type DocumentDecoration = Partial<OperationObject> & { hide?: boolean }`
+/// became `interface DocumentDecoration extends Partial<OperationObject>`. Annotations name it
+/// alike; whether the interface restates the alias is not compared: undecided, not a break.
+/// Removing the alias still is.
+#[test]
+fn a_type_alias_made_an_interface_of_the_same_name_is_undecided() {
+    let files = [
+        (
+            "package.json",
+            r#"{"name": "web", "version": "1.3.21", "main": "src/index.ts"}"#,
+        ),
+        (
+            "src/index.ts",
+            "export interface Operation { summary?: string }\nexport type Decoration = Partial<Operation> & { hide?: boolean }\n",
+        ),
+    ];
+    let axis = api_after(
+        &files,
+        &[(
+            "src/index.ts",
+            "export interface Operation { summary?: string }\nexport interface Decoration extends Partial<Operation> {\n    hide?: boolean\n}\n",
+        )],
+    );
+    assert_eq!(axis.verdict, AxisVerdict::Warn, "{}", axis.detail);
+    assert!(
+        axis.detail.contains("a type alias is now an interface"),
+        "{}",
+        axis.detail
+    );
+    assert_fails(
+        &api_after(
+            &files,
+            &[(
+                "src/index.ts",
+                "export interface Operation { summary?: string }\n",
+            )],
+        ),
+        &["`Decoration` removed"],
+    );
+}
+
 #[test]
 fn a_declaration_of_what_the_runtime_never_defined_removed_is_a_types_fix() {
     let js = "function pino () { return {} }\nfunction destination () { return {} }\n\nmodule.exports = pino\nmodule.exports.destination = destination\nmodule.exports.transport = function () {}\n";
