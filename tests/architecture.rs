@@ -132,6 +132,7 @@ const LAYERS: &[(&str, &[&str])] = &[
             "path_component",
             "path_glob",
             "printable",
+            "remembered",
             "repo_path",
             "retry",
             "waiting",

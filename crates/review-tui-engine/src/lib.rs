@@ -23,4 +23,4 @@ pub mod space;
 // The foundation's pieces keep their short paths (`crate::printable`): one name per piece,
 // wherever it is used.
 pub use foundation::{base64, commit_id, error_text, printable, repo_path, retry};
-pub(crate) use foundation::{fence, path_component, path_glob, waiting};
+pub(crate) use foundation::{fence, path_component, path_glob, remembered, waiting};

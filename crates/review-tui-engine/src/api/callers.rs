@@ -77,9 +77,11 @@ pub(crate) fn uses(home: &Home, key: &str, caller_path: &str, caller: &str) -> b
                     && caller_path.ends_with("__init__.py")
         }
         Grammar::JavaScript | Grammar::TypeScript | Grammar::Tsx => {
-            let Ok(import) =
-                Regex::new(r#"(?s)\b(?:import|export)\b([^;'"]*?)\bfrom\s*['"]([^'"]+)['"]"#)
-            else {
+            // Compiled once, not for each caller file read.
+            static IMPORT: std::sync::LazyLock<Option<Regex>> = std::sync::LazyLock::new(|| {
+                Regex::new(r#"(?s)\b(?:import|export)\b([^;'"]*?)\bfrom\s*['"]([^'"]+)['"]"#).ok()
+            });
+            let Some(import) = IMPORT.as_ref() else {
                 return false;
             };
             import.captures_iter(caller).any(|c| {

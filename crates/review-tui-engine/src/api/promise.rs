@@ -3,6 +3,8 @@
 //! docstring, a Rust module's `//!` or outer `///` docs). Below the languages, which each
 //! find the text; what the text says is decided here.
 
+use crate::remembered::{Remembered, remembered};
+
 /// Whether a module's documentation says it is outside the compatibility promise:
 /// "This module is provisional. Types may be modified, added, and removed between minor
 /// releases.", "not part of the public API", "experimental: these functions may change
@@ -36,26 +38,12 @@ pub(crate) fn declares_no_promise(doc: &str) -> bool {
     // a changed file, once per changed file and side (tokio 1.30..1.40: 6 % of a cold
     // review's CPU went to reading the same few texts). The answer is a function of the text
     // alone, so it is kept with the whole text, and a text is read once per thread.
-    if let Some(known) = KNOWN.with_borrow(|(known, _)| known.get(doc).copied()) {
-        return known;
-    }
-    let text: String = doc.split_whitespace().collect::<Vec<_>>().join(" ");
-    let answer = NO_PROMISE.as_ref().is_some_and(|re| re.is_match(&text));
-    #[cfg(test)]
-    tests::READS.with(|reads| reads.set(reads.get() + 1));
-    KNOWN.with_borrow_mut(|(known, bytes)| {
-        // Bounded in count and size: a long-running session reviews many repositories on one
-        // thread, and a repository's docs may be huge.
-        if known.len() >= REMEMBERED || *bytes + doc.len() > REMEMBERED_BYTES {
-            known.clear();
-            *bytes = 0;
-        }
-        if doc.len() <= REMEMBERED_BYTES {
-            *bytes += doc.len();
-            known.insert(doc.into(), answer);
-        }
-    });
-    answer
+    remembered(&KNOWN, doc, |doc| {
+        let text: String = doc.split_whitespace().collect::<Vec<_>>().join(" ");
+        #[cfg(test)]
+        tests::READS.with(|reads| reads.set(reads.get() + 1));
+        NO_PROMISE.as_ref().is_some_and(|re| re.is_match(&text))
+    })
 }
 
 /// How many docs [`declares_no_promise`] remembers on a thread, and how many bytes of them.
@@ -63,9 +51,9 @@ const REMEMBERED: usize = 1024;
 const REMEMBERED_BYTES: usize = 4 * 1024 * 1024;
 
 thread_local! {
-    /// The docs [`declares_no_promise`] read on this thread, with its answer, and their bytes.
-    static KNOWN: std::cell::RefCell<(std::collections::HashMap<Box<str>, bool>, usize)> =
-        std::cell::RefCell::default();
+    /// The docs [`declares_no_promise`] read on this thread, with its answer.
+    static KNOWN: std::cell::RefCell<Remembered<bool>> =
+        std::cell::RefCell::new(Remembered::new(REMEMBERED, REMEMBERED_BYTES));
 }
 
 #[cfg(test)]
@@ -101,7 +89,7 @@ mod tests {
         for n in 0..REMEMBERED + 10 {
             assert!(!declares_no_promise(&format!("Module number {n}.")));
         }
-        assert!(KNOWN.with_borrow(|(known, _)| known.len()) <= REMEMBERED);
+        assert!(KNOWN.with_borrow(Remembered::len) <= REMEMBERED);
         // A doc larger than all that is remembered is read each time, and frees the rest.
         let huge = format!("{} Not part of the public API.", "Words. ".repeat(700_000));
         let reads = || READS.with(std::cell::Cell::get);
@@ -109,7 +97,7 @@ mod tests {
         assert!(declares_no_promise(&huge));
         assert!(declares_no_promise(&huge));
         assert_eq!(reads() - before, 2);
-        assert!(KNOWN.with_borrow(|(known, bytes)| known.is_empty() && *bytes == 0));
+        assert_eq!(KNOWN.with_borrow(Remembered::len), 0);
     }
 
     #[test]

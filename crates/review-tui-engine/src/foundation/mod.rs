@@ -9,6 +9,7 @@ pub(crate) mod fence;
 pub(crate) mod path_component;
 pub(crate) mod path_glob;
 pub mod printable;
+pub(crate) mod remembered;
 pub mod repo_path;
 pub mod retry;
 pub(crate) mod waiting;

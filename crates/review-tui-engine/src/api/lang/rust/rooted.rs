@@ -3,9 +3,13 @@
 //! module also `self::Level`. One item is one type, so the compared texts (parameters, return
 //! types, generics, field types; never the form shown) spell each such path `crate::…`.
 
+use std::cell::RefCell;
+use std::rc::Rc;
+
 use crate::api::Surface;
 use crate::api::lang::rust::scope::crate_of;
 use crate::api::visibility::Read;
+use crate::remembered::{Remembered, remembered};
 
 /// How the paths of one side's file name the crate root.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -24,23 +28,38 @@ impl Root {
         let Some((_, manifest, relative)) = crate_of(path, read) else {
             return Root::default();
         };
-        let table: toml::Table = toml::from_str(&manifest).unwrap_or_default();
-        // Cargo's default edition is 2015; a workspace-inherited one (`edition.workspace`)
-        // is not read here and counts as a later one.
-        let edition_2015 = match table.get("package").and_then(|p| p.get("edition")) {
-            None => table.contains_key("package"),
-            Some(edition) => edition.as_str() == Some("2015"),
-        };
-        let lib = table
-            .get("lib")
-            .and_then(|l| l.get("path"))
-            .and_then(toml::Value::as_str)
-            .map_or("src/lib.rs", |p| p.trim_start_matches("./"));
+        // Asked for each changed file at each side, of the same few manifests.
+        let (edition_2015, lib) = remembered(&MANIFESTS, &manifest, manifest_facts);
         Root {
             edition_2015,
-            crate_root: relative == lib,
+            crate_root: relative == &*lib,
         }
     }
+}
+
+thread_local! {
+    /// [`manifest_facts`] of the manifests read on this thread.
+    static MANIFESTS: RefCell<Remembered<(bool, Rc<str>)>> =
+        RefCell::new(Remembered::new(64, 1024 * 1024));
+}
+
+/// Whether the package of the manifest `text` is on the 2015 edition, and its library's root.
+fn manifest_facts(text: &str) -> (bool, Rc<str>) {
+    #[cfg(test)]
+    tests::PARSES.with(|parses| parses.set(parses.get() + 1));
+    let table: toml::Table = toml::from_str(text).unwrap_or_default();
+    // Cargo's default edition is 2015; a workspace-inherited one (`edition.workspace`)
+    // is not read here and counts as a later one.
+    let edition_2015 = match table.get("package").and_then(|p| p.get("edition")) {
+        None => table.contains_key("package"),
+        Some(edition) => edition.as_str() == Some("2015"),
+    };
+    let lib = table
+        .get("lib")
+        .and_then(|l| l.get("path"))
+        .and_then(toml::Value::as_str)
+        .map_or("src/lib.rs", |p| p.trim_start_matches("./"));
+    (edition_2015, lib.into())
 }
 
 /// Respells the compared texts of every item of `surface` (see [`spelled_from_the_crate`]).
@@ -108,6 +127,51 @@ pub(in crate::api) fn spelled_from_the_crate(text: &str, root: Root) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    thread_local! {
+        /// How many manifests this thread parsed (not from what it remembers).
+        pub(super) static PARSES: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+    }
+
+    /// Every changed file of a crate asks for its root at each side: the crate's manifest is
+    /// parsed once on a thread, and each file still gets its own answer (only the library's
+    /// root module is the crate root; another manifest is read on its own).
+    #[test]
+    fn a_crates_manifest_is_parsed_once_for_all_its_files() {
+        let files = |path: &str| match path {
+            "core/Cargo.toml" => Some(
+                "[package]\nname = \"core\"\nedition = \"2015\"\n[lib]\npath = \"./src/core.rs\"\n"
+                    .to_string(),
+            ),
+            "extra/Cargo.toml" => {
+                Some("[package]\nname = \"extra\"\nedition = \"2021\"\n".to_string())
+            }
+            _ => None,
+        };
+        let parses = || PARSES.with(std::cell::Cell::get);
+        let before = parses();
+        for n in 0..20 {
+            let root = Root::of(&format!("core/src/module_{n}.rs"), &files);
+            assert_eq!(
+                root,
+                Root {
+                    edition_2015: true,
+                    crate_root: false
+                }
+            );
+        }
+        let root = Root::of("core/src/core.rs", &files);
+        assert!(root.edition_2015 && root.crate_root);
+        assert_eq!(parses() - before, 1);
+        assert_eq!(
+            Root::of("extra/src/lib.rs", &files),
+            Root {
+                edition_2015: false,
+                crate_root: true
+            }
+        );
+        assert_eq!(parses() - before, 2);
+    }
 
     #[test]
     fn paths_from_the_root_are_spelled_from_the_crate_by_edition() {
