@@ -13,6 +13,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use super::lang::go::extract::GO_POINTER_RECEIVER;
 use super::lang::java;
 use super::lang::java::generified::Generified;
+use super::lang::java::raw::Raw;
 use super::lang::java::wildcard;
 use super::lang::rust::extract::{join_generics, split_generics};
 use super::lang::rust::generated::generated_by_macro;
@@ -1135,19 +1136,23 @@ pub(crate) fn item_change(old: &Item, new: &Item, types: &Types) -> Option<(Seve
             }
             Generified::No => {}
         }
-        if java::raw::parameterised_where_raw(
+        match java::raw::parameterised_where_raw(
             old,
             new,
             &type_parameter_list(&old.generics),
             &type_parameter_list(&new.generics),
             types.generic_at_base,
         ) {
-            return Some((
-                Compatible,
-                "type arguments given where the type was raw, the erasure the same (every old \
-                 call, use of the result and override still compiles)"
-                    .into(),
-            ));
+            Raw::Compatible => {
+                return Some((
+                    Compatible,
+                    "type arguments given where the type was raw, the erasure the same (every \
+                     old call, use of the result and override still compiles)"
+                        .into(),
+                ));
+            }
+            Raw::Undecided(why) => return Some((Undecided, why)),
+            Raw::No => {}
         }
     }
     let mut notes = Notes::default();

@@ -148,6 +148,20 @@ fn java_an_interface_method_made_generic_with_the_same_erasure_keeps_its_impleme
         Some(Severity::Compatible),
         "{found:#?}"
     );
+    // `Sink` already generic at the base: old code may have assigned the raw result to a
+    // `Sink<X>` (unchecked), which now compiles only where its argument is an `X`.
+    let generic = |text: &str| {
+        text.replace(
+            "class Sink extends",
+            "class Sink<T extends OutputStream> extends",
+        )
+    };
+    let found = changes(Grammar::Java, &generic(base), head);
+    assert_eq!(
+        severity(&found, "Streams.Provider.create(String,OutputStream)"),
+        Some(Severity::Undecided),
+        "{found:#?}"
+    );
     // A bound that is not the old type changes the erasure: the old method is gone.
     let narrowed = head.replace(
         "<T extends OutputStream> Sink<T>",

@@ -21,6 +21,18 @@ use super::erasure::Erasure;
 use super::wildcard::{Argument, argument, parameterised};
 use crate::api::Item;
 
+/// How the old sources of a method re-signed with type arguments fare.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Raw {
+    /// Not a re-signature of this kind, or a break.
+    No,
+    /// Every old call, use of the result and override still compiles.
+    Compatible,
+    /// Every old call and override still compiles; old code that assigned the raw result to
+    /// a parameterised type compiles only where inference agrees with it (why).
+    Undecided(String),
+}
+
 /// Whether `old` → `new` only gave type arguments to raw types (and type parameters erasing
 /// to the old types) so that every old call, use of the result and override still compiles.
 /// `old_parameters` and `new_parameters` are the methods' type parameters as written; the new
@@ -32,11 +44,11 @@ pub(crate) fn parameterised_where_raw(
     old_parameters: &[String],
     new_parameters: &[String],
     generic_at_base: &dyn Fn(&str) -> Option<bool>,
-) -> bool {
+) -> Raw {
     if new_parameters.len() < old_parameters.len()
         || new_parameters[..old_parameters.len()] != old_parameters[..]
     {
-        return false;
+        return Raw::No;
     }
     let added = Erasure::of_written(&new_parameters[old_parameters.len()..]);
     let (before, after) = (
@@ -44,10 +56,10 @@ pub(crate) fn parameterised_where_raw(
         Erasure::of_written(new_parameters),
     );
     let (Some(old_params), Some(new_params)) = (&old.params, &new.params) else {
-        return false;
+        return Raw::No;
     };
     if old_params.len() != new_params.len() {
-        return false;
+        return Raw::No;
     }
     let overridable = new.kind == "method"
         && !new
@@ -59,21 +71,21 @@ pub(crate) fn parameterised_where_raw(
     let mut inside = Vec::new();
     for (a, b) in old_params.iter().zip(new_params) {
         let (Some(x), Some(y)) = (&a.ty, &b.ty) else {
-            return false;
+            return Raw::No;
         };
         if a.kind != b.kind {
-            return false;
+            return Raw::No;
         }
         if x == y {
             continue;
         }
         if x.contains('<') || after.erase(y) != before.erase(x) {
-            return false;
+            return Raw::No;
         }
         match takes_every_old_argument(y, &added) {
             Some(Taken::Whole(name)) => whole.push(name),
             Some(Taken::Inside(names)) => inside.extend(names),
-            None => return false,
+            None => return Raw::No,
         }
         changed = true;
     }
@@ -85,39 +97,68 @@ pub(crate) fn parameterised_where_raw(
             .iter()
             .all(|p| p.ty.as_deref().is_some_and(|t| !t.contains('<')));
     if overridable && signature_changed && !erased {
-        return false;
+        return Raw::No;
     }
     // A new type parameter inside a type argument is the argument's own type: no other
     // parameter may bind it.
     for name in &inside {
         let uses = whole.iter().chain(&inside).filter(|n| *n == name).count();
         if uses > 1 {
-            return false;
+            return Raw::No;
         }
     }
+    let mut undecided = None;
     match (&old.ret, &new.ret) {
         (x, y) if x == y => {}
         (Some(x), Some(y)) => {
             if x.contains('<') || after.erase(y) != before.erase(x) {
-                return false;
+                return Raw::No;
             }
-            // A new type parameter in the place of its bound (`OutputStream` → `T`) is a
-            // subtype of it; type arguments given to a raw result need a type old code could
-            // only name raw.
-            let core = y.trim_end_matches("...").trim_end_matches("[]").trim_end();
-            if !added.declares(core) {
-                let Some((raw, _, _)) = parameterised(y) else {
-                    return false;
-                };
-                if generic_at_base(raw) != Some(false) {
-                    return false;
-                }
+            match result_given_arguments(y, &added, generic_at_base) {
+                Raw::No => return Raw::No,
+                Raw::Undecided(why) => undecided = Some(why),
+                Raw::Compatible => {}
             }
             changed = true;
         }
-        _ => return false,
+        _ => return Raw::No,
     }
-    changed
+    match (changed, undecided) {
+        (false, _) => Raw::No,
+        (true, Some(why)) => Raw::Undecided(why),
+        (true, None) => Raw::Compatible,
+    }
+}
+
+/// A raw result `y` now written with type arguments, the erasure the same. A new type
+/// parameter in the place of its bound (`OutputStream` → `T`) is a subtype of it; every
+/// `C<…>` is a raw `C`, and old code could not have assigned the result to a parameterised `C<X>`
+/// when `C` declared no type parameters at the base. When it did, or it is not known, a `C<?>`
+/// fits no `C<X>`, and a `C<T>` with `T` new is inferred from the arguments and the target:
+/// `C<X> c = m(out)` still compiles when `out` is an `X`, which only the caller knows.
+fn result_given_arguments(
+    y: &str,
+    added: &Erasure,
+    generic_at_base: &dyn Fn(&str) -> Option<bool>,
+) -> Raw {
+    let core = y.trim_end_matches("...").trim_end_matches("[]").trim_end();
+    if added.declares(core) {
+        return Raw::Compatible;
+    }
+    let Some((raw, arguments, _)) = parameterised(y) else {
+        return Raw::No;
+    };
+    if generic_at_base(raw) == Some(false) {
+        return Raw::Compatible;
+    }
+    if arguments.iter().all(|a| added.declares(a.trim())) {
+        return Raw::Undecided(format!(
+            "the raw result is now `{y}`, its type arguments inferred: every old call and \
+             override still compiles, and old code that assigned the result to a \
+             parameterised `{raw}<…>` compiles only where its arguments agree"
+        ));
+    }
+    Raw::No
 }
 
 /// How a parameter's new type takes every old argument of its erasure.
