@@ -13,6 +13,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use super::lang::go::extract::GO_POINTER_RECEIVER;
 use super::lang::java;
 use super::lang::java::generified::Generified;
+use super::lang::java::raw::Raw;
 use super::lang::java::wildcard;
 use super::lang::rust::extract::{join_generics, split_generics};
 use super::lang::rust::generated::generated_by_macro;
@@ -53,6 +54,10 @@ pub(crate) struct Types<'a> {
     /// Pointable`), looked up like aliases: a bound its declaration puts on a type parameter
     /// holds for every type argument a caller can write.
     pub declared: &'a dyn Fn(&str) -> Option<String>,
+    /// Whether the Java type named `name` declared type parameters at the base (`None` when
+    /// its declaration is not in the repository): code written against a type that had none
+    /// could only name it raw.
+    pub generic_at_base: &'a dyn Fn(&str) -> Option<bool>,
 }
 
 impl Types<'_> {
@@ -66,6 +71,7 @@ impl Types<'_> {
             underlying: &|_| None,
             inherits: &|_, _| None,
             declared: &|_| None,
+            generic_at_base: &|_| None,
         }
     }
 
@@ -289,7 +295,10 @@ fn compare_items(base: &Surface, head: &Surface, types: &Types) -> Vec<ApiChange
             Some(new) => {
                 // The form shown stays as written: only the types compared are renamed.
                 let renamed = with_base_enclosing_names(old, new, base, head);
-                changes.extend(kept(key, old, renamed.as_ref().unwrap_or(new), head, types));
+                let new = renamed.as_ref().unwrap_or(new);
+                let change = first_type_parameters(key, old, new, base, head, types)
+                    .unwrap_or_else(|| kept(key, old, new, head, types));
+                changes.extend(change);
             }
             None => changes.extend(gone(key, old, base, head, types)),
         }
@@ -300,6 +309,43 @@ fn compare_items(base: &Surface, head: &Surface, types: &Types) -> Vec<ApiChange
         }
     }
     changes
+}
+
+/// A Java type that gained its first type parameters, read as old code reads it: raw (see
+/// [`java::raw::first_type_parameters`]); the rest of its declaration still compares. `None`
+/// when that does not apply.
+fn first_type_parameters(
+    key: &str,
+    old: &Item,
+    new: &Item,
+    base: &Surface,
+    head: &Surface,
+    types: &Types,
+) -> Option<Option<ApiChange>> {
+    let members = head
+        .items
+        .iter()
+        .filter(|(k, m)| m.parent.as_deref() == Some(key) && base.items.contains_key(*k))
+        .map(|(_, m)| m);
+    if !types.erased || !java::raw::first_type_parameters(old, new, members) {
+        return None;
+    }
+    let raw = Item {
+        generics: String::new(),
+        ..new.clone()
+    };
+    Some(Some(match kept(key, old, &raw, head, types) {
+        Some(other) => other,
+        None => change(
+            key,
+            Severity::Compatible,
+            "now generic: old code names it raw, which is still legal, and none of its \
+             instance members has type arguments a raw use would lose"
+                .into(),
+            Some(old),
+            Some(new),
+        ),
+    }))
 }
 
 /// An item in both surfaces: how it changed, if it did.
@@ -1102,6 +1148,24 @@ pub(crate) fn item_change(old: &Item, new: &Item, types: &Types) -> Option<(Seve
                 ));
             }
             Generified::No => {}
+        }
+        match java::raw::parameterised_where_raw(
+            old,
+            new,
+            &type_parameter_list(&old.generics),
+            &type_parameter_list(&new.generics),
+            types.generic_at_base,
+        ) {
+            Raw::Compatible => {
+                return Some((
+                    Compatible,
+                    "type arguments given where the type was raw, the erasure the same (every \
+                     old call, use of the result and override still compiles)"
+                        .into(),
+                ));
+            }
+            Raw::Undecided(why) => return Some((Undecided, why)),
+            Raw::No => {}
         }
     }
     let mut notes = Notes::default();

@@ -302,6 +302,7 @@ fn judge(
     let looked_up_defined = RefCell::new(BTreeMap::new());
     let looked_up_declared = RefCell::new(BTreeMap::new());
     let undocumented = |module: &str| sources.api_docs().leaves_out(module);
+    let looked_up_java_types = RefCell::new(BTreeMap::new());
     let context = Context {
         index,
         changed: &changed,
@@ -345,6 +346,16 @@ fn judge(
                 base_has(base, member, file, index, &read_head, 0)
             },
             declared: &declared,
+            generic_at_base: &|name: &str| {
+                java_generic_at_base(
+                    name,
+                    file,
+                    surfaces,
+                    index,
+                    &read_head,
+                    &looked_up_java_types,
+                )
+            },
         };
         let changes = file_changes(file, surfaces, index, &types, &context);
         let incompatible: Vec<&ApiChange> = changes
@@ -548,6 +559,55 @@ fn declared_generics(
     };
     let fresh = RefCell::new(BTreeMap::new());
     alias_target(bare, file, surfaces, index, read_head, &fresh, &with_arity)
+}
+
+/// Whether the Java type `name` (as written, possibly qualified) declared type parameters at
+/// the base, for [`Types::generic_at_base`]: a changed file's base says so, and a type whose
+/// file did not change is at the head as it was. `None` when no file here declares it (the
+/// JDK's, another library's) or a changed file declares it only at the head.
+fn java_generic_at_base(
+    name: &str,
+    file: &FileSurfaces,
+    surfaces: &[FileSurfaces],
+    index: &LazyIndex,
+    read_head: &dyn Fn(&str) -> Option<String>,
+    looked_up: &RefCell<BTreeMap<String, Option<String>>>,
+) -> Option<bool> {
+    let java = surfaces.iter().filter(|f| f.grammar == Grammar::Java);
+    let bare = name.rsplit('.').next().unwrap_or(name);
+    if let Some(at_base) = java.clone().find_map(|f| java_type_generics(&f.base, bare)) {
+        return Some(!at_base.is_empty());
+    }
+    if java
+        .clone()
+        .any(|f| java_type_generics(&f.head, bare).is_some())
+    {
+        return None;
+    }
+    alias_target(
+        bare,
+        file,
+        surfaces,
+        index,
+        read_head,
+        looked_up,
+        &java_type_generics,
+    )
+    .map(|generics| !generics.is_empty())
+}
+
+/// The type parameters a Java type declares (empty when none), by its simple name.
+fn java_type_generics(surface: &Surface, name: &str) -> Option<String> {
+    surface
+        .items
+        .iter()
+        .find(|(key, item)| {
+            matches!(
+                item.kind,
+                "class" | "interface" | "enum" | "record" | "annotation"
+            ) && key.rsplit('.').next() == Some(name)
+        })
+        .map(|(_, item)| item.generics.clone())
 }
 
 /// A type's own generics, for [`Types::declared`]: a struct, enum, union, trait or alias at

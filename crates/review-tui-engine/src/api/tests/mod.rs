@@ -1,5 +1,6 @@
 mod contract;
 mod deleted;
+mod erasure;
 mod generics;
 mod go_reach;
 mod languages;

@@ -12,6 +12,7 @@ pub(super) fn changes(grammar: Grammar, base: &str, head: &str) -> Vec<ApiChange
     let everything = |_: &str| true;
     let base = extract(grammar, base.as_bytes(), &everything).unwrap();
     let head = extract(grammar, head.as_bytes(), &everything).unwrap();
+    let base_types = base.clone();
     let mut aliases: BTreeMap<String, String> = base.aliases.clone();
     aliases.extend(head.aliases.clone());
     let mut underlying: BTreeMap<String, String> = base.underlying.clone();
@@ -28,8 +29,23 @@ pub(super) fn changes(grammar: Grammar, base: &str, head: &str) -> Vec<ApiChange
         underlying: &underlying,
         inherits: &|_, _| None,
         declared: &|_| None,
+        generic_at_base: &|name| generic_at_base(&base_types, name),
     };
     compare(&base, &head, &types)
+}
+
+/// Whether the type `name` (a key's last segments) declared type parameters in `base`, as the
+/// axis reads it from the base's files.
+fn generic_at_base(base: &crate::api::Surface, name: &str) -> Option<bool> {
+    base.items
+        .iter()
+        .find(|(key, item)| {
+            matches!(
+                item.kind,
+                "class" | "interface" | "enum" | "record" | "annotation"
+            ) && (*key == name || key.ends_with(&format!(".{name}")))
+        })
+        .map(|(_, item)| !item.generics.is_empty())
 }
 
 pub(super) fn severity(changes: &[ApiChange], key: &str) -> Option<Severity> {
@@ -1795,6 +1811,7 @@ fn rust_a_name_and_its_path_stay_alike_when_an_alias_resolves_one() {
         underlying: &|_| None,
         inherits: &|_, _| None,
         declared: &|_| None,
+        generic_at_base: &|_| None,
     };
     let found = compare(&base, &head, &types);
     assert_eq!(

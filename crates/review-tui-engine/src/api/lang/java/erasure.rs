@@ -37,6 +37,27 @@ pub(crate) fn declared(parameters: Option<Node>, src: Src) -> Vec<(String, Strin
 }
 
 impl Erasure {
+    /// The scope of type parameters written as text (`T extends Number & Comparable<T>`, `U`),
+    /// each with its first bound.
+    pub(crate) fn of_written(parameters: &[String]) -> Erasure {
+        let variables = parameters
+            .iter()
+            .map(|p| match p.split_once(" extends ") {
+                Some((name, bounds)) => (
+                    name.trim().to_string(),
+                    bounds.split('&').next().unwrap_or("").trim().to_string(),
+                ),
+                None => (p.trim().to_string(), "Object".to_string()),
+            })
+            .collect();
+        Erasure { variables }
+    }
+
+    /// Whether `name` is one of the type variables in scope.
+    pub(crate) fn declares(&self, name: &str) -> bool {
+        self.variables.iter().any(|(n, _)| n == name)
+    }
+
     /// This scope with `variables` declared inside it (they shadow outer ones of their name).
     pub(crate) fn with(&self, variables: Vec<(String, String)>) -> Erasure {
         let mut out = self.clone();

@@ -5,6 +5,7 @@ pub(crate) mod erasure;
 pub(crate) mod extract;
 pub(crate) mod generified;
 pub(crate) mod manifest;
+pub(crate) mod raw;
 pub(crate) mod scope;
 pub(crate) mod wildcard;
 
