@@ -17,7 +17,7 @@ fn token() -> String {
         .chars()
         .collect();
     let mut state: u64 = 0x9E37_79B9_7F4A_7C15;
-    let body: String = (0..36)
+    let body: String = (0..30)
         .map(|_| {
             state ^= state >> 12;
             state ^= state << 25;
@@ -25,7 +25,7 @@ fn token() -> String {
             alphabet[(state.wrapping_mul(0x2545_F491_4F6C_DD1D) >> 33) as usize % alphabet.len()]
         })
         .collect();
-    format!("ghp_{body}")
+    crate::support::tokens::checksummed("ghp_", &body)
 }
 
 fn review(data: &Path, range: &str) -> Output {

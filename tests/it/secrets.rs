@@ -65,7 +65,7 @@ fn every_rule(seed: u64) -> Vec<Planted> {
     };
     let aws_id = fake(UPPER32, 16, s(1));
     let aws_secret = fake(BASE64, 40, s(2));
-    let github = fake(ALNUM, 36, s(3));
+    let github = crate::support::tokens::checksummed("", &fake(ALNUM, 30, s(3)));
     let fine = fake(ALNUM, 82, s(4));
     let gitlab = fake(ALNUM, 20, s(5));
     let slack = (
@@ -194,7 +194,7 @@ fn leaks(text: &str, planted: &[(&str, &Planted)]) -> Vec<String> {
 /// past the 300 a `search_text` match shows, and a private key inside a JSON string, its line
 /// breaks written `\n` (a cloud service-account key file).
 fn awkward(seed: u64) -> (Vec<String>, Vec<Planted>) {
-    let github = fake(ALNUM, 36, seed * 100 + 1);
+    let github = crate::support::tokens::checksummed("", &fake(ALNUM, 30, seed * 100 + 1));
     let stripe = fake(ALNUM, 24, seed * 100 + 2);
     let key_body: Vec<String> = (0..4)
         .map(|i| fake(BASE64, 64, seed * 100 + 3 + i))
@@ -740,7 +740,7 @@ fn secrets_in_a_github_prs_text_and_discussion_never_reach_the_model() {
     use crate::support::github_server::{
         GithubServer, IssueCommentSpec, PullSpec, ReviewSpec, UserSpec, minute_stamp,
     };
-    let pat = format!("ghp_{}", fake(ALNUM, 36, 801));
+    let pat = crate::support::tokens::checksummed("ghp_", &fake(ALNUM, 30, 801));
     let aws = format!("AKIA{}", fake(UPPER32, 16, 802));
     let repo = crate::publish::planted_repo();
     let mut pull = PullSpec::from_repo(&repo, "acme", "widgets", 7);

@@ -16,6 +16,8 @@ use std::collections::BTreeMap;
 use review_tui::reviewers::deterministic::scan_input::ScanFile;
 use review_tui::reviewers::deterministic::secrets::default_scanner;
 
+use crate::support::tokens::holds_a_failing_checksum;
+
 /// What the default scan must reach. The figures measured are printed by the test and stated in
 /// docs/dev/measurements.md ("The secret scan").
 const MIN_RECALL: f64 = 0.98;
@@ -93,6 +95,7 @@ fn the_default_scan_finds_gitleaks_true_positives_and_spares_its_false_positives
     let mut missed = Vec::new();
     let mut flagged = Vec::new();
     let mut for_the_rule = 0usize;
+    let mut never_issued = 0usize;
     for (n, case) in cases.iter().enumerate() {
         // One file per case; a neutral name unless the generator gave one (path rules).
         let path = case
@@ -101,6 +104,13 @@ fn the_default_scan_finds_gitleaks_true_positives_and_spares_its_false_positives
             .unwrap_or_else(|| format!("corpus/case-{n}.txt"));
         let lines: Vec<&str> = case.text.split('\n').collect();
         let hits = scanner.scan(&[ScanFile::added(&path, 1, &lines)]);
+        // gitleaks' generator draws a GitHub or npm token's 36 characters at random, so its
+        // checksum fails: no service issued it, and the scan spares it. Counted apart.
+        if case.tp && holds_a_failing_checksum(&case.text) {
+            never_issued += 1;
+            assert!(hits.is_empty(), "#{n} {}: {:?}", case.rule, hits[0].rule);
+            continue;
+        }
         let entry = if case.tp { &mut tp } else { &mut fp }
             .entry(case.rule.as_str())
             .or_default();
@@ -135,6 +145,7 @@ fn the_default_scan_finds_gitleaks_true_positives_and_spares_its_false_positives
         strict * 100.0
     );
     eprintln!("missed: {missed:?}");
+    eprintln!("true positives never issued (their own checksum fails), spared: {never_issued}");
     eprintln!("flagged: {flagged:?}");
     assert!(recall >= MIN_RECALL, "recall {recall:.3}");
     assert!(

@@ -11,7 +11,8 @@ use crate::cli::review_tui;
 use crate::support::git_repo::GitRepo;
 use crate::support::tmux::Tmux;
 
-const PLANTED: &str = "ghp_PLANTEDsecretVALUE0123456789abcdefXYZ";
+/// A token whose checksum holds, as an issued one's does (see `support::tokens`).
+const PLANTED: &str = "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";
 
 fn run(data: &Path, repo: &Path, args: &[&str]) -> Output {
     review_tui()

@@ -21,3 +21,4 @@ pub(crate) mod openapi;
 pub(crate) mod serve;
 pub(crate) mod svg;
 pub(crate) mod tmux;
+pub(crate) mod tokens;
