@@ -7,13 +7,12 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use tree_sitter::{Node, Parser};
+use tree_sitter::Node;
 
 use super::extract::{callable, exported_name};
 use crate::api::text::{Src, named};
 use crate::api::visibility::{List, Read};
 use crate::api::{Item, Surface};
-use crate::parse::grammar::Grammar;
 
 /// How deep embedded interfaces are followed: deeper chains are left as written.
 const MOST_DEPTH: usize = 16;
@@ -37,11 +36,7 @@ pub(crate) struct Package {
 impl Package {
     /// Adds what the Go file `source` declares; an unparsable file adds nothing.
     pub(crate) fn read(&mut self, source: &str) {
-        let mut parser = Parser::new();
-        if parser.set_language(&Grammar::Go.language()).is_err() {
-            return;
-        }
-        let Some(tree) = parser.parse(source, None) else {
+        let Some(tree) = super::parse(source) else {
             return;
         };
         let src = Src(source.as_bytes());
@@ -221,6 +216,7 @@ pub(crate) fn flatten(surface: &mut Surface, package: &Package) {
 mod tests {
     use super::*;
     use crate::api::extract;
+    use crate::parse::grammar::Grammar;
 
     fn flattened(file: &str, others: &[&str]) -> Surface {
         let mut package = Package::default();

@@ -6,7 +6,7 @@ pub(crate) mod interfaces;
 pub(crate) mod manifest;
 pub(crate) mod reach;
 
-use tree_sitter::Node;
+use tree_sitter::{Node, Parser, Tree};
 
 use super::{Language, Manifest};
 use crate::api::Surface;
@@ -146,4 +146,12 @@ fn command_package(dirs: &[&str], read: Read) -> bool {
         let module_root = depth == 0 || read(&at("go.mod")).is_some();
         command && (!module_root || under_cmd(depth))
     })
+}
+
+/// The syntax tree of the Go text `source`; `None` when the grammar cannot be loaded or the
+/// parse gives up. One place for the readers of a package's files (`interfaces`, `reach`).
+pub(crate) fn parse(source: &str) -> Option<Tree> {
+    let mut parser = Parser::new();
+    parser.set_language(&Grammar::Go.language()).ok()?;
+    parser.parse(source, None)
 }

@@ -11,13 +11,12 @@
 use std::cell::RefCell;
 use std::collections::{BTreeMap, BTreeSet};
 
-use tree_sitter::{Node, Parser};
+use tree_sitter::Node;
 
 use super::extract::{callable, exported_name};
 use crate::api::text::{Src, has_token, map_words, named};
 use crate::api::visibility::{List, Read};
 use crate::api::{Item, Param, Surface};
-use crate::parse::grammar::Grammar;
 
 /// How deep embedded structs are followed for a promoted field.
 const MOST_DEPTH: usize = 8;
@@ -67,11 +66,7 @@ fn same(text: &str) -> String {
 impl Reach {
     /// Adds what the Go file `source` declares; an unparsable file adds nothing.
     pub(crate) fn read(&mut self, source: &str) {
-        let mut parser = Parser::new();
-        if parser.set_language(&Grammar::Go.language()).is_err() {
-            return;
-        }
-        let Some(tree) = parser.parse(source, None) else {
+        let Some(tree) = super::parse(source) else {
             return;
         };
         let src = Src(source.as_bytes());
@@ -347,9 +342,7 @@ fn signature_names_unnameable(item: &Item, reach: &Reach) -> bool {
 fn signature(shape: &str) -> Option<(Vec<Param>, Option<String>)> {
     let rest = shape.strip_prefix("func(")?;
     let source = format!("package p\n\nfunc F({rest} {{}}\n");
-    let mut parser = Parser::new();
-    parser.set_language(&Grammar::Go.language()).ok()?;
-    let tree = parser.parse(&source, None)?;
+    let tree = super::parse(&source)?;
     let src = Src(source.as_bytes());
     let declaration = named(tree.root_node())
         .into_iter()
