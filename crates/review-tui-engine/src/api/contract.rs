@@ -41,7 +41,7 @@ use super::lang::script::runtime::{self, DECLARATIONS};
 use super::releases::{Release, Releases};
 use super::scope::not_api_path;
 use super::sources::{Scopes, Sources};
-use super::version::{Bump, Files, bump, package_of};
+use super::version::{Bump, Files, TagsSay, bump, package_of};
 use super::visibility::{List, Read, Visibility};
 use super::{Item, Surface, by_tags_only, extract};
 use crate::cohort::changes::{ChangedFile, Reading};
@@ -399,11 +399,14 @@ fn judge(
                 read: &read_base,
                 list: &list_base,
             },
-            &last_tag,
-            &released,
-            &|package| {
-                let head = sources.head_commit()?;
-                releases.version_at(head, package)
+            TagsSay {
+                last: &last_tag,
+                released: &released,
+                head_release: &|package| {
+                    let head = sources.head_commit()?;
+                    releases.version_at(head, package)
+                },
+                released_beside: &|package, version| releases.released_beside(package, version),
             },
         ) {
             Bump::PendingZero(version) if at_release() => Bump::Compatible(Some(version)),

@@ -185,6 +185,32 @@ impl<'a> Releases<'a> {
         found
     }
 
+    /// The tag that released `version` of `package` on a line of history beside the base's,
+    /// if one did: a release branch's `1.4.13` while the main line, whose manifest says
+    /// 1.4.13 too, has only `1.4.12` behind it. That version has shipped, so the main line has
+    /// not chosen it for its next release. A tag on a commit after the base (this line's own
+    /// later release) says nothing about the base; every doubt answers none.
+    pub(crate) fn released_beside(&self, package: &Package, version: &str) -> Option<String> {
+        let (repo, base) = self.repo?;
+        let by_commit = self.tagged_commits(repo, package, None);
+        let wanted = order(version);
+        let mut matching: Vec<(Oid, &str)> = by_commit
+            .iter()
+            .flat_map(|(commit, tags)| {
+                tags.iter()
+                    .filter(|tag| order(&tag.version) == wanted)
+                    .map(move |tag| (*commit, tag.name.as_str()))
+            })
+            .collect();
+        matching.sort();
+        let candidates: Vec<Oid> = matching.iter().map(|(commit, _)| *commit).collect();
+        let later = descendants(repo, base, &candidates)?;
+        matching
+            .into_iter()
+            .find(|(commit, _)| !later.contains(commit))
+            .map(|(_, name)| name.to_string())
+    }
+
     /// Whether `package` has release tags in the repository, yet none on a commit behind the
     /// base, its whole history read: the base comes before the package's first release (fx in
     /// 2016-17, before `v1.0.0-beta1`). Every doubt answers no: no tag of the package at all

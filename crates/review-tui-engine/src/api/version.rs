@@ -50,6 +50,21 @@ pub(crate) struct Package {
 /// (`v3.0.0-beta1`), when its tags say.
 pub(crate) type LastTag<'a> = &'a dyn Fn(&Package) -> Option<String>;
 
+/// What a package's version tags say, as [`bump`] asks them.
+#[derive(Clone, Copy)]
+pub(crate) struct TagsSay<'a> {
+    /// The package's last tagged version reachable from the base.
+    pub last: LastTag<'a>,
+    /// [`TagsSay::last`] from tags that surely are the package's (they name it, or it is
+    /// the repository's root package).
+    pub released: LastTag<'a>,
+    /// The version a tag of the package gives the head, when the range ends at its release.
+    pub head_release: LastTag<'a>,
+    /// The tag that released a version of the package on a commit not after the base
+    /// (another line's: a release branch), if one did.
+    pub released_beside: &'a dyn Fn(&Package, &str) -> Option<String>,
+}
+
 /// One side's repository files, as the version rules read them.
 #[derive(Clone, Copy)]
 pub(crate) struct Files<'a> {
@@ -61,21 +76,17 @@ pub(crate) struct Files<'a> {
 }
 
 /// The version bump of the package holding `path`. `head` and `base` are the repository's
-/// files at the two commits; `last_tag` gives a package's last tagged version, where a version
-/// lives only in tags (Go, a Python version written by the build from tags); `released`
-/// gives it only from tags that surely are that package's (they name it, or it is the
-/// repository's root package): a manifest already a breaking step above that release is
-/// developing the breaking release; `head_release` gives the version a tag of the package
-/// gives the head, when the range ends at its release.
-pub(crate) fn bump(
-    path: &str,
-    grammar: Grammar,
-    head: Files,
-    base: Files,
-    last_tag: LastTag,
-    released: LastTag,
-    head_release: LastTag,
-) -> Bump {
+/// files at the two commits; `tags.last` gives a package's last tagged version, where a
+/// version lives only in tags (Go, a Python version written by the build from tags);
+/// `tags.released` gives it only from tags that surely are that package's: a manifest
+/// already a breaking step above that release is developing the breaking release.
+pub(crate) fn bump(path: &str, grammar: Grammar, head: Files, base: Files, tags: TagsSay) -> Bump {
+    let TagsSay {
+        last: last_tag,
+        released,
+        head_release,
+        released_beside,
+    } = tags;
     let language = lang::of(grammar);
     for (root, kind) in manifests_above(path, grammar) {
         let Some((manifest, new)) = manifest_in(&root, kind, head) else {
@@ -158,13 +169,21 @@ pub(crate) fn bump(
                     && numbers(&after).first().copied().unwrap_or(0) == 0
                     && !module_path =>
             {
-                match last_tag(&package_named(kind, &new, &root)) {
+                match last_tag(&package) {
                     Some(tag) if numbers(&tag) != numbers(&after) => {
                         match records_release(&root, &after, head.read) {
                             Some(changelog) => Bump::PendingZero(format!(
                                 "{described}, released by {changelog} after the last tag {tag}"
                             )),
-                            None => Bump::Compatible(Some(described)),
+                            // Released from another line (a release branch), as the tag
+                            // there says, though this line's last tag is older.
+                            None => match released_beside(&package, &after) {
+                                Some(beside) => Bump::PendingZero(format!(
+                                    "{described}, released as {beside} on another branch \
+                                     after the last tag {tag} of this one"
+                                )),
+                                None => Bump::Compatible(Some(described)),
+                            },
                         }
                     }
                     _ => Bump::PendingZero(described),
@@ -454,7 +473,18 @@ mod tests {
         last_tag: LastTag,
         released: LastTag,
     ) -> Bump {
-        super::bump(path, grammar, head, base, last_tag, released, &|_| None)
+        super::bump(
+            path,
+            grammar,
+            head,
+            base,
+            TagsSay {
+                last: last_tag,
+                released,
+                head_release: &|_| None,
+                released_beside: &|_, _| None,
+            },
+        )
     }
 
     /// A package versioned by its tags alone (ppxlib's `dune-project` writes none): a range
@@ -468,9 +498,12 @@ mod tests {
                 Grammar::OCaml,
                 project,
                 project,
-                &move |_| Some(last.to_string()),
-                &|_| None,
-                &move |_| head.map(str::to_string),
+                TagsSay {
+                    last: &move |_| Some(last.to_string()),
+                    released: &|_| None,
+                    head_release: &move |_| head.map(str::to_string),
+                    released_beside: &|_, _| None,
+                },
             )
         };
         assert_eq!(

@@ -715,6 +715,71 @@ fn a_zero_version_its_changelog_records_as_released_is_the_last_release_without_
     }
 }
 
+// A 0.x package released from a maintenance branch: `queue-0.4.13` tagged on `v0.4.x` while
+// the main line, whose manifest says 0.4.13 too, has only `queue-0.4.12` behind it. 0.4.13 has
+// shipped, so the main line has not chosen its next version: a break there warns that the
+// next release must bump 0.x. No such tag beside the base (none, one on a later commit of
+// this line, or one of another version) leaves 0.4.13 chosen: the break fails, as a 1.x
+// package's does.
+#[test]
+fn a_zero_version_released_from_another_branch_is_not_the_main_lines_next_version() {
+    let manifest =
+        |version: &str| format!("[package]\nname = \"queue\"\nversion = \"{version}\"\n");
+    let lib = "pub fn pop() {}\npub fn push() {}\n";
+    let run = |line: &str, beside: Option<&str>, after_base: Option<&str>| {
+        let released = manifest(&format!("{line}.12"));
+        let repo = Repo::new(&[
+            ("queue/Cargo.toml", released.as_str()),
+            ("queue/src/lib.rs", lib),
+        ]);
+        git(&repo.path(), &["checkout", "-q", "main"]);
+        let last = format!("queue-{line}.12");
+        git(&repo.path(), &["tag", "-a", "-m", &last, &last]);
+        if let Some(beside) = beside {
+            git(&repo.path(), &["checkout", "-q", "-b", "maintenance"]);
+            repo.write("queue/Cargo.toml", &manifest(beside));
+            repo.commit("Release from the maintenance branch");
+            let tag = format!("queue-{beside}");
+            git(&repo.path(), &["tag", "-a", "-m", &tag, &tag]);
+            git(&repo.path(), &["checkout", "-q", "main"]);
+        }
+        repo.write("queue/Cargo.toml", &manifest(&format!("{line}.13")));
+        repo.commit("Bump queue");
+        git(&repo.path(), &["checkout", "-q", "-B", "pr"]);
+        repo.write("queue/src/lib.rs", "pub fn push() {}\n");
+        repo.commit("remove pop");
+        if let Some(later) = after_base {
+            let tag = format!("queue-{later}");
+            git(&repo.path(), &["tag", "-a", "-m", &tag, &tag]);
+        }
+        axis(&repo)
+    };
+    let beside = run("0.4", Some("0.4.13"), None);
+    assert_eq!(beside.verdict, AxisVerdict::Warn, "{}", beside.detail);
+    assert!(
+        beside.detail.contains("the next release must bump 0.x")
+            && beside
+                .detail
+                .contains("released as queue-0.4.13 on another branch"),
+        "{}",
+        beside.detail
+    );
+    for (line, beside, after_base) in [
+        ("0.4", None, None),
+        ("0.4", Some("0.4.14"), None),
+        ("0.4", None, Some("0.4.13")),
+        ("1.4", Some("1.4.13"), None),
+    ] {
+        let axis = run(line, beside, after_base);
+        assert_eq!(
+            axis.verdict,
+            AxisVerdict::Fail,
+            "{line} {beside:?} {after_base:?}: {}",
+            axis.detail
+        );
+    }
+}
+
 // crossbeam #303 moved `src/seg_queue.rs` of crossbeam 0.6.0 into the new crate
 // crossbeam-queue (0.0.0, never released) and removed `try_pop`: the users of crossbeam lost
 // it, and crossbeam's 0.6.0, as its last release left it, lets the next 0.x minor break (it
