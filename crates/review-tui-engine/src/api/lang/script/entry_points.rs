@@ -145,12 +145,13 @@ pub(super) fn package_of(path: &str, read: Read) -> Option<(String, String)> {
 }
 
 /// Whether a `package.json` below the repository's root is a package's manifest: it names,
-/// versions, withdraws or points at a package. One with none of these only sets how Node
-/// reads the folder's files (msw's `src/package.json`, `{"type": "module"}`): those files
-/// still belong to the package above.
+/// withdraws or points at a package. One with none of these only sets how Node reads the
+/// folder's files (msw's `src/package.json`, `{"type": "module"}`), even when it repeats the
+/// version beside the type (npm publishes nothing without a name, and nothing imports it by
+/// one): those files still belong to the package above.
 fn names_a_package(manifest: &str) -> bool {
     const PACKAGE: &[&str] = &[
-        "name", "version", "private", "exports", "main", "module", "types", "typings",
+        "name", "private", "exports", "main", "module", "types", "typings",
     ];
     serde_json::from_str::<serde_json::Value>(manifest)
         .ok()
@@ -298,12 +299,22 @@ fn reexports(
         )
         .expect("a valid pattern")
     });
+    // `import X, { A as B } from './m'`, `import * as ns from './m'`: the clause between
+    // `import` and `from` (no quotes or semicolons in it; a bare `import './m'` has none).
     static IMPORT: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r#"(?s)import\s+(type\s+)?\{([^}]*)\}\s*from\s*['"]([^'"]+)['"]"#)
+        Regex::new(r#"(?s)\bimport\s+(type\s+)?([^'";]*?)\s*\bfrom\s*['"]([^'"]+)['"]"#)
             .expect("a valid pattern")
     });
+    // `export { X }` with or without a semicolon (standard style writes none); one followed
+    // by `from` is a re-export, read above.
     static LOCAL: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r"(?s)export\s+(type\s+)?\{([^}]*)\}\s*;").expect("a valid pattern")
+        Regex::new(r"(?s)export\s+(type\s+)?\{([^}]*)\}").expect("a valid pattern")
+    });
+    static FROM: LazyLock<Regex> =
+        LazyLock::new(|| Regex::new(r"^\s*from\b").expect("a valid pattern"));
+    // `export default X;` of an imported `X`.
+    static DEFAULT: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"export\s+default\s+([\w$]+)\s*(;|\n|$)").expect("a valid pattern")
     });
     let (statement, import, local) = (&*STATEMENT, &*IMPORT, &*LOCAL);
     let wanted = |name: &str| match exposed {
@@ -349,29 +360,84 @@ fn reexports(
             out.push((target, Reach::Names(names)));
         }
     }
-    // `import {X} from './m'; export {X};`
-    let mut imported: BTreeMap<String, (String, String)> = BTreeMap::new();
+    // `import {X} from './m'; export {X};`, and the same of a default or namespace import.
+    let mut imported: BTreeMap<String, (String, Imported)> = BTreeMap::new();
     for capture in import.captures_iter(text) {
         if values_only && capture.get(1).is_some() {
             continue;
         }
-        for (original, local_name) in specifiers(&capture[2], values_only) {
-            imported.insert(local_name, (capture[3].to_string(), original));
+        for (local_name, what) in import_clause(&capture[2], values_only) {
+            imported.insert(local_name, (capture[3].to_string(), what));
         }
     }
+    let mut exported_locals: Vec<(String, String)> = Vec::new();
     for capture in local.captures_iter(text) {
-        if values_only && capture.get(1).is_some() {
+        let rest = &text[capture.get(0).map_or(text.len(), |m| m.end())..];
+        if FROM.is_match(rest) || (values_only && capture.get(1).is_some()) {
             continue;
         }
-        for (local_name, exported) in specifiers(&capture[2], values_only) {
-            if !wanted(&exported) {
-                continue;
+        exported_locals.extend(specifiers(&capture[2], values_only));
+    }
+    for capture in DEFAULT.captures_iter(text) {
+        exported_locals.push((capture[1].to_string(), "default".to_string()));
+    }
+    for (local_name, exported) in exported_locals {
+        if !wanted(&exported) {
+            continue;
+        }
+        if let Some((from, what)) = imported.get(&local_name)
+            && let Some(target) = resolve(module, from, read)
+        {
+            let reach = match what {
+                Imported::Name(original) => Reach::Names(BTreeSet::from([original.clone()])),
+                Imported::Namespace => Reach::All,
+            };
+            out.push((target, reach));
+        }
+    }
+    out
+}
+
+/// What an import binds a local name to: one export of the module (`default` for a default
+/// import), or the module's namespace (`* as ns`).
+enum Imported {
+    Name(String),
+    Namespace,
+}
+
+/// The local names an import clause binds (`X, { A as B, type C }`, `* as ns`), each with
+/// what it imports; with `values_only`, without those marked `type`.
+fn import_clause(clause: &str, values_only: bool) -> Vec<(String, Imported)> {
+    let mut out = Vec::new();
+    let (outside, braces) = match (clause.find('{'), clause.rfind('}')) {
+        (Some(open), Some(close)) if open < close => (
+            format!("{}{}", &clause[..open], &clause[close + 1..]),
+            Some(&clause[open + 1..close]),
+        ),
+        _ => (clause.to_string(), None),
+    };
+    if let Some(list) = braces {
+        out.extend(
+            specifiers(list, values_only)
+                .into_iter()
+                .map(|(original, local)| (local, Imported::Name(original))),
+        );
+    }
+    for part in outside.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+        match part.strip_prefix('*') {
+            Some(namespace) => {
+                let local = namespace.trim().trim_start_matches("as").trim();
+                if !local.is_empty() {
+                    out.push((local.to_string(), Imported::Namespace));
+                }
             }
-            if let Some((from, original)) = imported.get(&local_name)
-                && let Some(target) = resolve(module, from, read)
+            None if part
+                .chars()
+                .all(|c| c.is_alphanumeric() || c == '_' || c == '$') =>
             {
-                out.push((target, Reach::Names(BTreeSet::from([original.clone()]))));
+                out.push((part.to_string(), Imported::Name("default".to_string())));
             }
+            None => {}
         }
     }
     out
@@ -664,6 +730,123 @@ export class TrieRouter {}
         assert_eq!(
             script_scope("packages/b/lib/index.js", &nested),
             Some(Visibility::Exported)
+        );
+    }
+
+    #[test]
+    fn a_folder_manifest_without_a_name_or_entry_point_is_no_package_of_its_own() {
+        // A `src/package.json` that marks the module type and repeats the version (kept in
+        // step by a release script) names no package: npm publishes nothing without a name,
+        // and nothing imports it by one. Its files are the package above's, public only as
+        // far as that package's entry points reach.
+        let read = repo(&[
+            (
+                "package.json",
+                r#"{"name": "dates", "version": "3.3.0", "exports": {".": {"import": "./src/dates.js", "require": "./build/node/dates.js"}}}"#,
+            ),
+            (
+                "src/package.json",
+                r#"{"type": "module", "version": "3.3.0"}"#,
+            ),
+            (
+                "src/dates.js",
+                "import DateTime from \"./datetime.js\";\nexport { DateTime };\n",
+            ),
+            (
+                "src/datetime.js",
+                "import Locale from \"./impl/locale.js\";\nexport default class DateTime {}\n",
+            ),
+            (
+                "src/impl/locale.js",
+                "export default class Locale {\n  months(length, format = false) {}\n}\n",
+            ),
+        ]);
+        assert!(matches!(
+            script_scope("src/impl/locale.js", &read),
+            Some(Visibility::NotApi(_))
+        ));
+        assert_eq!(
+            script_scope("src/datetime.js", &read),
+            Some(Visibility::Only(BTreeSet::from(["default".to_string()])))
+        );
+        // A folder manifest that names a package, or withdraws itself, still decides.
+        for manifest in [
+            r#"{"name": "dates-impl", "version": "3.3.0"}"#,
+            r#"{"private": true, "version": "3.3.0"}"#,
+        ] {
+            let files = [
+                (
+                    "package.json",
+                    r#"{"name": "dates", "main": "src/dates.js"}"#,
+                ),
+                ("src/package.json", manifest),
+                ("src/dates.js", "export const a = 1;\n"),
+                ("src/impl/locale.js", "export default class Locale {}\n"),
+            ];
+            let read = repo(&files);
+            assert!(
+                !matches!(
+                    script_scope("src/impl/locale.js", &read),
+                    Some(Visibility::NotApi(_))
+                ),
+                "{manifest}"
+            );
+        }
+    }
+
+    #[test]
+    fn default_and_namespace_imports_exported_again_reach_their_modules() {
+        // Standard style writes no semicolons: `export { DateTime, util }` re-exports a
+        // default import and a namespace import as surely as `export { X } from`.
+        let read = repo(&[
+            (
+                "package.json",
+                r#"{"name": "dates", "main": "src/index.js"}"#,
+            ),
+            (
+                "src/index.js",
+                "import DateTime, { Zone as TimeZone } from './datetime.js'\nimport * as util from './util.js'\nimport Hidden from './hidden.js'\nexport { DateTime, TimeZone, util }\n",
+            ),
+            (
+                "src/datetime.js",
+                "export default class DateTime {}\nexport class Zone {}\nexport class Other {}\n",
+            ),
+            ("src/util.js", "export function pad() {}\n"),
+            ("src/hidden.js", "export default function hidden() {}\n"),
+        ]);
+        assert_eq!(
+            script_scope("src/datetime.js", &read),
+            Some(Visibility::Only(BTreeSet::from([
+                "Zone".to_string(),
+                "default".to_string()
+            ])))
+        );
+        assert_eq!(
+            script_scope("src/util.js", &read),
+            Some(Visibility::Exported)
+        );
+        assert!(matches!(
+            script_scope("src/hidden.js", &read),
+            Some(Visibility::NotApi(_))
+        ));
+        // `export default X` of an imported `X` passes on that module's export.
+        let read = repo(&[
+            (
+                "package.json",
+                r#"{"name": "thing", "main": "src/main.js"}"#,
+            ),
+            (
+                "src/main.js",
+                "import Thing from './thing.js';\nexport default Thing;\n",
+            ),
+            (
+                "src/thing.js",
+                "export default class Thing {}\nexport const x = 1\n",
+            ),
+        ]);
+        assert_eq!(
+            script_scope("src/thing.js", &read),
+            Some(Visibility::Only(BTreeSet::from(["default".to_string()])))
         );
     }
 
