@@ -2209,12 +2209,28 @@ pub(super) fn positional(
                 }
             }
         }
-        if before.optional && !after.optional && after.kind != ParamKind::Variadic {
+        if before.optional && !after.optional && after.kind == ParamKind::Unchecked {
+            undecided.get_or_insert_with(|| {
+                format!(
+                    "parameter {} lost its default (a call without it now passes `undefined`)",
+                    i + 1
+                )
+            });
+        } else if before.optional && !after.optional && after.kind != ParamKind::Variadic {
             return broken(format!("parameter {} is now required", i + 1));
         }
     }
     for (i, after) in new.iter().enumerate().skip(old.len()) {
-        if !after.optional && after.kind != ParamKind::Variadic {
+        if !after.optional && after.kind == ParamKind::Unchecked {
+            // JavaScript checks no arity: every old call still runs, with `undefined` for
+            // it; whether the body copes is not in the signature.
+            undecided.get_or_insert_with(|| {
+                format!(
+                    "parameter {} added (a call without it passes `undefined`)",
+                    i + 1
+                )
+            });
+        } else if !after.optional && after.kind != ParamKind::Variadic {
             return broken(format!("a required parameter added (parameter {})", i + 1));
         }
     }
@@ -2658,6 +2674,58 @@ mod tests {
             kind,
             optional,
         }
+    }
+
+    /// JavaScript checks no arity: a parameter added, or one that lost its default, leaves
+    /// every old call running (with `undefined`); whether the body copes is undecided, not a
+    /// break. One removed still drops what old calls pass, and TypeScript still checks calls.
+    #[test]
+    fn javascript_parameters_are_not_checked_against_calls() {
+        use ParamKind::*;
+        let untyped = |optional: bool| Param {
+            name: None,
+            ty: None,
+            kind: Unchecked,
+            optional,
+        };
+        let defaulted = Param {
+            name: None,
+            ty: None,
+            kind: Positional,
+            optional: true,
+        };
+        let one = vec![untyped(false)];
+        let added = positional(&one, &[untyped(false), untyped(false)], &Types::nominal());
+        assert_eq!(
+            added.map(|(severity, why)| (severity, why.contains("parameter 2 added"))),
+            Some((Severity::Undecided, true))
+        );
+        let lost_default = positional(
+            &[untyped(false), defaulted.clone()],
+            &[untyped(false), untyped(false)],
+            &Types::nominal(),
+        );
+        assert_eq!(
+            lost_default.map(|(severity, why)| (severity, why.contains("lost its default"))),
+            Some((Severity::Undecided, true))
+        );
+        let removed = positional(&[untyped(false), untyped(false)], &one, &Types::nominal());
+        assert_eq!(
+            removed.map(|(severity, _)| severity),
+            Some(Severity::Incompatible)
+        );
+        let typed = positional(
+            &[p("string", Positional, false)],
+            &[
+                p("string", Positional, false),
+                p("number", Positional, false),
+            ],
+            &Types::nominal(),
+        );
+        assert_eq!(
+            typed.map(|(severity, _)| severity),
+            Some(Severity::Incompatible)
+        );
     }
 
     #[test]

@@ -46,6 +46,10 @@ pub enum ParamKind {
     Receiver,
     /// Binds by position only (every language but Python's ordinary parameters).
     Positional,
+    /// JavaScript's untyped parameter: binds by position, and a call may leave it out (it is
+    /// then `undefined`): the language checks no arity, so whether a call without it still
+    /// works is the body's to say.
+    Unchecked,
     /// Python: by position or by name.
     PositionalOrKeyword,
     /// Python after `*` or `*args`.

@@ -183,9 +183,8 @@ fn parameters(list: Option<Node>, src: Src) -> Vec<Param> {
                 p.child_by_field_name("value").is_some(),
             ),
             ("assignment_pattern", _) => (ParamKind::Positional, true),
-            ("identifier" | "object_pattern" | "array_pattern", _) => {
-                (ParamKind::Positional, false)
-            }
+            // JavaScript: untyped, and no call is checked against it.
+            ("identifier" | "object_pattern" | "array_pattern", _) => (ParamKind::Unchecked, false),
             _ => continue,
         };
         // `this: T` is not an argument.
