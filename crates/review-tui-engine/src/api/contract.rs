@@ -22,6 +22,7 @@ use super::compare::{
 };
 use super::declared::{Declared, prepares_a_later_major};
 use super::deleted::{DeletedPackages, is_manifest};
+use super::dotnet_program::in_program;
 use super::lang;
 use super::lang::go::reach::{
     Reach, called_with_nil_alike, function_type_reach, reach_of, seal_over_unnameable_types,
@@ -136,7 +137,7 @@ fn read_files<'a>(
             }
             continue;
         }
-        if not_api_path(&file.path) || !compared(file) {
+        if not_api_path(&file.path) || !compared(file) || in_a_program(&file.path, sources) {
             continue;
         }
         let symbols = match &file.reading {
@@ -1347,6 +1348,20 @@ fn unbumped_breaks(
             _ => found.failing.push(describe(file.path, change)),
         }
     }
+}
+
+/// Whether `path` is a .NET program's source at both sides where it exists (see
+/// [`super::dotnet_program`]): a change cannot make a library a program to hide its breaks.
+fn in_a_program(path: &str, sources: &Sources<'_>) -> bool {
+    let head = |p: &str| sources.head(p);
+    let base = |p: &str| sources.base(p);
+    let head_names = |d: &str| sources.head_names(d);
+    let base_names = |d: &str| sources.base_names(d);
+    let at_head = in_program(path, &head_names, &head);
+    let at_base = in_program(path, &base_names, &base);
+    let existed = sources.base(path).is_some();
+    let exists = sources.head(path).is_some();
+    (at_head || !exists) && (at_base || !existed) && (exists || existed)
 }
 
 /// The axis's verdict and detail from what was read and found.

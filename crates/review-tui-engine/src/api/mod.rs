@@ -18,6 +18,7 @@ pub(crate) mod compare;
 pub(crate) mod contract;
 pub mod declared;
 mod deleted;
+mod dotnet_program;
 mod lang;
 mod paths;
 mod promise;

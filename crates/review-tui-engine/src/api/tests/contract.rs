@@ -2654,3 +2654,43 @@ fn a_root_module_setuptools_is_not_given_is_not_installed() {
         }
     }
 }
+
+// A .NET repository's build script is an F# program (`build/build.fsproj`, `<OutputType>Exe`)
+// that no parser reads: nothing references a program's types, so a change to it leaves the
+// axis as it was instead of holding every review as unchecked. A library's F# file still
+// cannot be cleared unread.
+#[test]
+fn a_dotnet_programs_sources_carry_no_api() {
+    let exe = "<Project Sdk=\"Microsoft.NET.Sdk\">\n  <PropertyGroup>\n    <OutputType>Exe</OutputType>\n  </PropertyGroup>\n</Project>\n";
+    let library = "<Project Sdk=\"Microsoft.NET.Sdk\">\n  <PropertyGroup>\n    <TargetFramework>net8.0</TargetFramework>\n  </PropertyGroup>\n</Project>\n";
+    let program = api_after(
+        &[
+            ("build/build.fsproj", exe),
+            ("build/build.fs", "module Build\nlet target = \"test\"\n"),
+        ],
+        &[("build/build.fs", "module Build\nlet target = \"pack\"\n")],
+    );
+    assert_clears(&program);
+    assert!(
+        !program.detail.contains("build/build.fs"),
+        "{}",
+        program.detail
+    );
+    let library_file = api_after(
+        &[
+            ("src/Lib.fsproj", library),
+            ("src/Lib.fs", "module Lib\nlet add a b = a + b\n"),
+        ],
+        &[("src/Lib.fs", "module Lib\nlet add a = a\n")],
+    );
+    assert!(
+        !library_file.verdict.clears_gate(),
+        "{}",
+        library_file.detail
+    );
+    assert!(
+        library_file.detail.contains("src/Lib.fs"),
+        "{}",
+        library_file.detail
+    );
+}
