@@ -32,6 +32,7 @@ mod scan;
 mod seen_before;
 mod shell_set;
 mod spec;
+mod sql_builder;
 mod statement;
 mod suppressed;
 mod syntax;
