@@ -11,6 +11,7 @@
 mod build_backend;
 mod catalog;
 mod checks;
+mod ci_script;
 mod constant_command;
 mod counterpart;
 mod coverage;

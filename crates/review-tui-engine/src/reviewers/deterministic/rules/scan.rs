@@ -756,7 +756,13 @@ impl<'a> Scan<'a> {
             }
             None => return false,
         };
-        super::shell_set::set_on_every_path(whole, file.language, number as usize, name.as_str())
+        super::shell_set::set_on_every_path(
+            whole,
+            file.language,
+            &file.path,
+            number as usize,
+            name.as_str(),
+        )
     }
 
     /// Whether the `_` of the matched Go assignment drops what the rule is about (its callee
