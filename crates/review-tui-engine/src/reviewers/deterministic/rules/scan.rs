@@ -20,7 +20,7 @@ use super::rule::{LineLogic, Logic};
 use super::samples::Samples;
 use super::seen_before::SeenBefore;
 use super::spec::ContextScope;
-use super::sql_builder::{builds_sql, reads_outside_input, writes_purpose};
+use super::sql_builder::{builds_sql, reads_outside_input};
 use super::statement::statement_at;
 use super::syntax::{CodeAt, Syntax};
 use super::unsafe_before::UnsafeBefore;
@@ -94,11 +94,11 @@ impl Catalog {
             house: House::default(),
             unsafe_before: UnsafeBefore::default(),
             samples: Samples::new(diff, repo(options)),
-            purpose_written: diff
+            manifests: diff
                 .files
                 .iter()
-                .filter(|f| file_name(&f.path) == "package.json" && writes_purpose(f))
-                .map(|f| f.path.clone())
+                .filter(|f| file_name(&f.path) == "package.json")
+                .map(|f| (f.path.as_str(), f))
                 .collect(),
         };
         if options.repo_files.is_none()
@@ -155,9 +155,9 @@ struct Scan<'a> {
     unsafe_before: UnsafeBefore,
     /// Which files are sample code no package ships.
     samples: Samples<'a>,
-    /// The package manifests whose stated purpose the change writes: what a package says it is
-    /// counts only where the change does not say it.
-    purpose_written: HashSet<String>,
+    /// The package manifests the change touches, by path: what a package says it is counts
+    /// as it was before the change too.
+    manifests: HashMap<&'a str, &'a FileDiff>,
     /// Each line rule's findings by the code they quote: the node of the first, and where the
     /// same code was found again in the change.
     repeats: HashMap<(usize, String), (usize, Vec<String>)>,
@@ -659,17 +659,21 @@ impl<'a> Scan<'a> {
     }
 
     /// Whether the file is library code of a package whose own manifest says it builds or
-    /// drives SQL, a manifest the change does not write that purpose into (see
-    /// [`super::sql_builder`]); no when the manifest cannot be read.
+    /// drives SQL, and said so before the change (see [`super::sql_builder`]); no when the
+    /// manifest cannot be read, or the change adds it.
     fn sql_builder_code(&self, file: &FileDiff) -> bool {
         let Some(root) = self.options.worktree.as_deref() else {
             return false;
         };
         let read = |path: &str| read_text(root, path);
+        let said_before = |path: &str, head: &str| match self.manifests.get(path) {
+            None => true,
+            Some(changed) if changed.status == FileStatus::Added => false,
+            Some(changed) => builds_sql(&crate::diff::old_side(changed, head).text),
+        };
         matches!(file.language, Language::JavaScript | Language::TypeScript)
-            && crate::api::scope::script_manifest(&file.path, &read).is_some_and(|(path, text)| {
-                !self.purpose_written.contains(&path) && builds_sql(&text)
-            })
+            && crate::api::scope::script_manifest(&file.path, &read)
+                .is_some_and(|(path, text)| builds_sql(&text) && said_before(&path, &text))
             && self.library_code(file)
     }
 

@@ -6,9 +6,8 @@
 //!
 //! What makes a package one is what its own manifest says it is (a `package.json` that is not
 //! `private`, whose `description`, or whose `keywords`, name a SQL dialect together with the
-//! role: builder, ORM, driver, client, dialect, adapter), read only where the change does not
-//! write that purpose itself: a manifest whose changed lines name its description, keywords,
-//! privacy or any of those words proves nothing. Two things keep the finding even there: the
+//! role: builder, ORM, driver, connector, client, dialect, adapter), as it said before the
+//! change and still says after: a manifest the change adds, or makes say so, proves nothing. Two things keep the finding even there: the
 //! line reads input from outside the program (a request, its parameters, query or body, the
 //! environment, the command line, the browser's location), which no builder's compiler
 //! needs; and code the package runs as a program rather than offers as a library (asked by
@@ -17,8 +16,6 @@
 use std::sync::LazyLock;
 
 use regex::Regex;
-
-use crate::diff::{FileDiff, LineKind};
 
 /// A SQL dialect or SQL itself, by name.
 static DIALECT: LazyLock<Regex> = LazyLock::new(|| {
@@ -29,14 +26,10 @@ static DIALECT: LazyLock<Regex> = LazyLock::new(|| {
 /// What a package that writes or sends SQL for others is.
 static ROLE: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r"(?i)\b(?:query[ -]?builder|querybuilder|builder|orm|driver|client|dialect|adapter)\b",
+        r"(?i)\b(?:query[ -]?builder|querybuilder|builder|orm|driver|connector|client|dialect|adapter)\b",
     )
     .expect("valid regex")
 });
-
-/// A manifest line that writes what the package says it is.
-static PURPOSE_FIELD: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r#""(?:description|keywords|private)"\s*:"#).expect("valid regex"));
 
 /// Input from outside the program: an HTTP request and its parts, the environment, the
 /// command line, the browser's address and cookies.
@@ -74,21 +67,6 @@ pub(super) fn builds_sql(manifest: &str) -> bool {
     description.is_some_and(says) || says(&keywords.join(", "))
 }
 
-/// Whether the change writes what the manifest `file` says its package is: a changed line
-/// names its description, keywords or privacy, or a dialect or role word (a keyword added
-/// on a line of its own).
-pub(super) fn writes_purpose(file: &FileDiff) -> bool {
-    file.hunks
-        .iter()
-        .flat_map(|hunk| &hunk.lines)
-        .filter(|line| line.kind != LineKind::Context)
-        .any(|line| {
-            PURPOSE_FIELD.is_match(&line.text)
-                || DIALECT.is_match(&line.text)
-                || ROLE.is_match(&line.text)
-        })
-}
-
 /// Whether `line` reads input from outside the program, which no builder's compiler takes.
 pub(super) fn reads_outside_input(line: &str) -> bool {
     OUTSIDE_INPUT.is_match(line)
@@ -106,6 +84,7 @@ mod tests {
             r#"{"name": "pgc", "description": "PostgreSQL client - pure javascript"}"#,
             r#"{"name": "m2", "description": "fast mysql driver"}"#,
             r#"{"name": "o", "description": "A promise-based ORM for Postgres, MySQL and SQLite"}"#,
+            r#"{"name": "o", "keywords": ["mysql", "sqlite", "orm"]}"#,
         ] {
             assert!(builds_sql(manifest), "{manifest}");
         }

@@ -117,4 +117,34 @@ fn a_purpose_the_change_itself_writes_into_the_manifest_proves_nothing() {
         ),
         [5, 7, 14]
     );
+    // A package the change adds, manifest and all, said nothing before it.
+    let base = [("package.json", PLAIN_MANIFEST)];
+    let head = [
+        ("packages/qb/package.json", BUILDER_MANIFEST),
+        ("packages/qb/lib/index.js", "module.exports = {}\n"),
+        ("packages/qb/lib/compiler.js", COMPILER),
+    ];
+    assert_eq!(first_lines(&rule_findings(&base, &head, RULE)), [5, 7, 14]);
+}
+
+#[test]
+fn a_sql_builder_that_edits_its_own_manifest_is_still_one() {
+    // The change adds a dialect to the description and scripts naming dialects: the package
+    // said it was a SQL builder before the change, and still does.
+    let edited = BUILDER_MANIFEST
+        .replace("Postgres and SQLite", "Postgres, SQLite and MSSQL")
+        .replace(
+            "\"main\"",
+            "\"scripts\": { \"test-mssql\": \"DIALECT=mssql mocha\" },\n  \"main\"",
+        );
+    assert_eq!(
+        findings(BUILDER_MANIFEST, Some(&edited), "lib/compiler.js", COMPILER),
+        Vec::<u32>::new()
+    );
+    // A connector is a driver by another name.
+    let connector = r#"{"name": "qb-sqlite", "version": "1.0.0", "description": "SQLite Connector for the ORM", "main": "lib/index.js"}"#;
+    assert_eq!(
+        findings(connector, None, "lib/compiler.js", COMPILER),
+        Vec::<u32>::new()
+    );
 }
