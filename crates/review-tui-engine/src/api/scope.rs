@@ -31,6 +31,14 @@ pub(crate) fn script_library_code(path: &str, read: Read) -> Option<bool> {
     super::lang::script::programs::library_code(path, read)
 }
 
+/// The nearest package manifest (`package.json`) above the JavaScript or TypeScript file at
+/// `path`: its path and text; `None` when there is none.
+pub(crate) fn script_manifest(path: &str, read: Read) -> Option<(String, String)> {
+    use super::lang::script::entry_points::{join, package_of};
+    let (root, text) = package_of(path, read)?;
+    Some((join(&root, "package.json"), text))
+}
+
 /// Whether the file at `path` (its text `source`, in `grammar`) carries an API, and which of
 /// its names: nothing in test, example, bench or fixture code, else its language's rule (see
 /// `super::lang::Language::scope`).

@@ -128,7 +128,7 @@ fn reach_from(
 }
 
 /// The nearest `package.json` above `path`: its directory and text.
-pub(super) fn package_of(path: &str, read: Read) -> Option<(String, String)> {
+pub(crate) fn package_of(path: &str, read: Read) -> Option<(String, String)> {
     let mut dir = parent_dir(path).to_string();
     loop {
         let manifest = join(&dir, "package.json");
@@ -158,7 +158,7 @@ fn names_a_package(manifest: &str) -> bool {
         .is_none_or(|json| PACKAGE.iter().any(|key| json.get(key).is_some()))
 }
 
-pub(super) fn join(dir: &str, file: &str) -> String {
+pub(crate) fn join(dir: &str, file: &str) -> String {
     let file = file.trim_start_matches("./");
     if dir.is_empty() {
         file.to_string()

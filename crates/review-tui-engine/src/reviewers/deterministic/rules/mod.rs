@@ -11,6 +11,7 @@
 mod build_backend;
 mod catalog;
 mod checks;
+mod ci_script;
 mod constant_command;
 mod counterpart;
 mod coverage;
@@ -32,6 +33,7 @@ mod scan;
 mod seen_before;
 mod shell_set;
 mod spec;
+mod sql_builder;
 mod statement;
 mod suppressed;
 mod syntax;

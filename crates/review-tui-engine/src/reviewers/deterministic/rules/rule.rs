@@ -126,6 +126,9 @@ pub(crate) struct LineLogic {
     /// Stay quiet where the matched call's command is built from constants only (see
     /// [`super::constant_command`]).
     pub constant_command_ok: bool,
+    /// Stay quiet in a SQL builder's, ORM's or driver's own library code, unless the line
+    /// reads outside input (see [`super::sql_builder`]).
+    pub sql_builder_ok: bool,
     /// Stay quiet in sample code no package ships (see [`super::samples`]).
     pub skip_samples: bool,
     /// Stay quiet on a line that begins inside a string literal opened above (see
@@ -380,6 +383,7 @@ fn compile_logic(
                 import_probe_ok: spec.import_probe_ok,
                 printer_ok: spec.printer_ok,
                 constant_command_ok: spec.constant_command_ok,
+                sql_builder_ok: spec.sql_builder_ok,
                 skip_samples: spec.skip_samples,
                 skip_strings: spec.skip_strings,
                 library_only: spec.library_only,
@@ -462,6 +466,7 @@ fn line_only_field(spec: &RuleSpec, forbid: &[String]) -> Option<&'static str> {
         ("import_probe_ok", spec.import_probe_ok),
         ("printer_ok", spec.printer_ok),
         ("constant_command_ok", spec.constant_command_ok),
+        ("sql_builder_ok", spec.sql_builder_ok),
         ("library_only", spec.library_only),
         ("skip_unreleased", spec.skip_unreleased),
         ("skip_samples", spec.skip_samples),

@@ -7,7 +7,7 @@ use std::collections::{BTreeSet, HashMap, HashSet};
 use std::path::PathBuf;
 
 use super::catalog::Catalog;
-use super::checks::{Check, CheckContext, first_changed_line};
+use super::checks::{Check, CheckContext, file_name, first_changed_line};
 use super::constant_command::built_from_constants;
 use super::coverage::{CappedRule, Coverage, SkipReason, SkippedFile, skip_reason};
 use super::finding::{Location, as_sample_note, node};
@@ -20,6 +20,7 @@ use super::rule::{LineLogic, Logic};
 use super::samples::Samples;
 use super::seen_before::SeenBefore;
 use super::spec::ContextScope;
+use super::sql_builder::{builds_sql, reads_outside_input};
 use super::statement::statement_at;
 use super::syntax::{CodeAt, Syntax};
 use super::unsafe_before::UnsafeBefore;
@@ -93,6 +94,12 @@ impl Catalog {
             house: House::default(),
             unsafe_before: UnsafeBefore::default(),
             samples: Samples::new(diff, repo(options)),
+            manifests: diff
+                .files
+                .iter()
+                .filter(|f| file_name(&f.path) == "package.json")
+                .map(|f| (f.path.as_str(), f))
+                .collect(),
         };
         if options.repo_files.is_none()
             && let Some(rule) = self
@@ -148,6 +155,9 @@ struct Scan<'a> {
     unsafe_before: UnsafeBefore,
     /// Which files are sample code no package ships.
     samples: Samples<'a>,
+    /// The package manifests the change touches, by path: what a package says it is counts
+    /// as it was before the change too.
+    manifests: HashMap<&'a str, &'a FileDiff>,
     /// Each line rule's findings by the code they quote: the node of the first, and where the
     /// same code was found again in the change.
     repeats: HashMap<(usize, String), (usize, Vec<String>)>,
@@ -462,6 +472,7 @@ impl<'a> Scan<'a> {
         let library = OnceCell::new();
         let sample = OnceCell::new();
         let unreleased = OnceCell::new();
+        let sql_builder = OnceCell::new();
         let head_text = OnceCell::new();
         let file_text = SideTexts::default();
         // The line's index among all the lines of the file's hunks, for its facts.
@@ -521,6 +532,9 @@ impl<'a> Scan<'a> {
                             && *unreleased.get_or_init(|| self.work_in_progress(file)))
                         || (logic.skip_samples
                             && *sample.get_or_init(|| self.samples.sample_code(&file.path)))
+                        || (logic.sql_builder_ok
+                            && !reads_outside_input(text)
+                            && *sql_builder.get_or_init(|| self.sql_builder_code(file)))
                     {
                         continue;
                     }
@@ -633,11 +647,7 @@ impl<'a> Scan<'a> {
         if file.language == Language::Python {
             return !super::build_backend::in_build_backend(root, &file.path);
         }
-        let read = |path: &str| {
-            crate::space::worktree_file::read(root, path)
-                .ok()
-                .and_then(|bytes| String::from_utf8(bytes).ok())
-        };
+        let read = |path: &str| read_text(root, path);
         match file.language {
             Language::Rust => crate::api::scope::rust_library_code(&file.path, &read),
             Language::JavaScript | Language::TypeScript => {
@@ -648,17 +658,32 @@ impl<'a> Scan<'a> {
         .unwrap_or(true)
     }
 
+    /// Whether the file is library code of a package whose own manifest says it builds or
+    /// drives SQL, and said so before the change (see [`super::sql_builder`]); no when the
+    /// manifest cannot be read, or the change adds it.
+    fn sql_builder_code(&self, file: &FileDiff) -> bool {
+        let Some(root) = self.options.worktree.as_deref() else {
+            return false;
+        };
+        let read = |path: &str| read_text(root, path);
+        let said_before = |path: &str, head: &str| match self.manifests.get(path) {
+            None => true,
+            Some(changed) if changed.status == FileStatus::Added => false,
+            Some(changed) => builds_sql(&crate::diff::old_side(changed, head).text),
+        };
+        matches!(file.language, Language::JavaScript | Language::TypeScript)
+            && crate::api::scope::script_manifest(&file.path, &read)
+                .is_some_and(|(path, text)| builds_sql(&text) && said_before(&path, &text))
+            && self.library_code(file)
+    }
+
     /// Whether the file belongs to a package nobody receives yet (see
     /// [`crate::api::scope::rust_work_in_progress`]); no when its manifest cannot be read.
     fn work_in_progress(&self, file: &FileDiff) -> bool {
         let Some(root) = self.options.worktree.as_deref() else {
             return false;
         };
-        let read = |path: &str| {
-            crate::space::worktree_file::read(root, path)
-                .ok()
-                .and_then(|bytes| String::from_utf8(bytes).ok())
-        };
+        let read = |path: &str| read_text(root, path);
         file.language == Language::Rust
             && crate::api::scope::rust_work_in_progress(&file.path, &read).unwrap_or(false)
     }
@@ -735,7 +760,13 @@ impl<'a> Scan<'a> {
             }
             None => return false,
         };
-        super::shell_set::set_on_every_path(whole, file.language, number as usize, name.as_str())
+        super::shell_set::set_on_every_path(
+            whole,
+            file.language,
+            &file.path,
+            number as usize,
+            name.as_str(),
+        )
     }
 
     /// Whether the `_` of the matched Go assignment drops what the rule is about (its callee
@@ -1227,4 +1258,11 @@ fn repo(options: &ScanOptions) -> Repo<'_> {
         worktree: options.worktree.as_deref(),
         files: options.repo_files.as_ref(),
     }
+}
+
+/// The text of the file at `path` in the worktree at `root`, when it is there and UTF-8.
+fn read_text(root: &std::path::Path, path: &str) -> Option<String> {
+    crate::space::worktree_file::read(root, path)
+        .ok()
+        .and_then(|bytes| String::from_utf8(bytes).ok())
 }

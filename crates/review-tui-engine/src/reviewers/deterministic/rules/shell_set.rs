@@ -1,8 +1,9 @@
 //! Whether a shell variable holds a non-empty value on every path to a line: what makes
 //! `rm -rf "$DIR/build"` safe, since only an empty or unset `DIR` turns it into `rm -rf /build`.
 //!
-//! Read from the script holding the line: a shell script whole, or the `run: |` block of a
-//! workflow step (each step is a shell of its own). The variable is set when an assignment of
+//! Read from the script holding the line: a shell script whole, or in a CI file the script a
+//! step or a command list runs (see [`super::ci_script`]), where the variables the runner
+//! sets non-empty before it starts (`HOME`, its workspace) count as set. The variable is set when an assignment of
 //! a non-empty value (`DIR=/opt/x`, `DIR="${DIR:-/opt/x}"`, `: "${DIR:=/opt/x}"`, `DIR="$BASE"`
 //! with `BASE` itself set) runs before the line on every path to it: in the block holding the
 //! line or one enclosing it, not in a branch, a loop body that may not run, a subshell, a
@@ -26,11 +27,6 @@ const SHELL_SET: &str = "PWD";
 /// How deep one variable's value may lead through others (`A="$B"`, `B="$C"`).
 const MAX_DEPTH: usize = 8;
 
-/// A workflow step's literal block: `run: |` (a folded `>` joins lines into one command).
-static RUN_BLOCK: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"^\s*(?:-\s+)?run\s*:\s*\|[-+0-9]*\s*(?:#.*)?$").expect("valid regex")
-});
-
 /// An assignment statement: `NAME=value`, after `export`, `readonly`, `local` or `declare`
 /// (not `declare -n`, whose value names another variable).
 static ASSIGNMENT: LazyLock<Regex> = LazyLock::new(|| {
@@ -50,50 +46,36 @@ static HEREDOC: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r#"<<-?\s*['"]?(\w+)['"]?"#).expect("valid regex"));
 
 /// Whether `name` holds a non-empty value on every path to line `line` (1-based) of `text`, a
-/// file of `language`. False whenever that cannot be read: another language, a line outside
-/// any script, a script this reading does not follow.
-pub(super) fn set_on_every_path(text: &str, language: Language, line: usize, name: &str) -> bool {
+/// file of `language` at `path`. False whenever that cannot be read: another language, a line
+/// outside any script, a script this reading does not follow.
+pub(super) fn set_on_every_path(
+    text: &str,
+    language: Language,
+    path: &str,
+    line: usize,
+    name: &str,
+) -> bool {
     let lines: Vec<&str> = text.lines().collect();
     let Some(at) = line.checked_sub(1).filter(|&at| at < lines.len()) else {
         return false;
     };
-    let range = match language {
-        Language::Shell => 0..lines.len(),
-        Language::Yaml => match run_block(&lines, at) {
-            Some(range) => range,
+    let ci;
+    let (script, at, preset): (Vec<&str>, usize, &[&str]) = match language {
+        Language::Shell => (lines, at, &[]),
+        Language::Yaml => match super::ci_script::script_at(&lines, path, at) {
+            Some(found) => {
+                ci = found;
+                let script = ci.lines.iter().map(String::as_str).collect();
+                (script, ci.at, &ci.preset)
+            }
             None => return false,
         },
         _ => return false,
     };
-    let Some(script) = Script::read(&lines[range.clone()], at - range.start, name) else {
+    let Some(script) = Script::read(&script, at, name) else {
         return false;
     };
-    script.set_at_target(name)
-}
-
-/// The lines of the `run: |` block holding line `at`: below a header less indented than every
-/// line between it and `at`, and on while lines are blank or more indented than the header.
-fn run_block(lines: &[&str], at: usize) -> Option<std::ops::Range<usize>> {
-    let indent = |text: &str| text.len() - text.trim_start().len();
-    let mut least = indent(lines[at]);
-    let mut header = None;
-    for i in (0..at).rev() {
-        let text = lines[i];
-        if text.trim().is_empty() || indent(text) >= least {
-            continue;
-        }
-        if RUN_BLOCK.is_match(text) {
-            header = Some(i);
-            break;
-        }
-        least = indent(text);
-    }
-    let header = header?;
-    let depth = indent(lines[header]);
-    let end = (header + 1..lines.len())
-        .find(|&i| !lines[i].trim().is_empty() && indent(lines[i]) <= depth)
-        .unwrap_or(lines.len());
-    Some(header + 1..end)
+    script.set_at_target(name, preset)
 }
 
 /// A block of the script: what runs on one path (a branch, a loop body, a case arm).
@@ -129,6 +111,8 @@ struct Script {
     other_writes: std::collections::HashMap<String, usize>,
     /// The `rm` statement's order and blocks.
     target: (usize, Vec<(usize, BlockKind)>),
+    /// The variables set non-empty before the script starts.
+    preset: Vec<String>,
 }
 
 impl Script {
@@ -193,10 +177,14 @@ impl Script {
             assignments: walk.assignments,
             other_writes,
             target,
+            preset: Vec::new(),
         })
     }
 
-    fn set_at_target(&self, name: &str) -> bool {
+    /// Whether `name` is non-empty at the `rm` statement, `preset` naming the variables set
+    /// non-empty before the script starts (by the CI runner).
+    fn set_at_target(mut self, name: &str, preset: &[&str]) -> bool {
+        self.preset = preset.iter().map(|p| p.to_string()).collect();
         let (order, blocks) = &self.target;
         self.set_at(name, *order, blocks, 0)
     }
@@ -213,7 +201,7 @@ impl Script {
             return false;
         }
         // The shell sets its working directory's variable when it starts and at each `cd`.
-        let mut dominates = name == SHELL_SET;
+        let mut dominates = name == SHELL_SET || self.preset.iter().any(|p| p == name);
         for a in self.assignments.iter().filter(|a| a.name == name) {
             if !self.non_empty(&a.value, a.order, &a.blocks, depth + 1) {
                 return false;

@@ -54,6 +54,12 @@ pub(crate) struct RuleSpec {
     /// is built from constants only, read in the file's syntax tree (see `constant_command`).
     #[serde(default)]
     pub constant_command_ok: bool,
+    /// JavaScript and TypeScript: stay quiet in the library code of a package whose own
+    /// manifest says it builds or drives SQL (a query builder, ORM or driver: composing SQL
+    /// text is its job), unless the line reads input from outside the program (see
+    /// `sql_builder`).
+    #[serde(default)]
+    pub sql_builder_ok: bool,
     #[serde(default)]
     pub skip_tests: bool,
     /// Stay quiet in sample code no package ships (see `crate::diff::is_sample_path_in`): an

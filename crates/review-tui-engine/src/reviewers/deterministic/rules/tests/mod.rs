@@ -18,6 +18,7 @@ mod program_output;
 mod samples;
 mod scanning;
 mod shell_set;
+mod sql_builders;
 mod string_data;
 mod test_material;
 mod tests_in_strings;

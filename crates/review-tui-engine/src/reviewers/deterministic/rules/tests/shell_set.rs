@@ -119,3 +119,84 @@ fn a_workflow_step_sets_its_variable_in_its_own_script() {
     let text = workflow("          SDK=/opt/sdk\n          rm -rf \"$SDK/old\"");
     assert_eq!(first_lines(&findings(&text)), Vec::<u32>::new());
 }
+
+/// The lines of the rule's findings when the CI file `path` is added holding `text`.
+fn found_in(path: &str, text: &str) -> Vec<u32> {
+    first_lines(&rule_findings(
+        &[("README.md", "x\n")],
+        &[(path, text)],
+        RULE,
+    ))
+}
+
+#[test]
+fn a_variable_the_ci_runner_sets_is_set_in_its_scripts() {
+    for (path, text) in [
+        (
+            ".github/workflows/ci.yml",
+            "on: push\njobs:\n  a:\n    runs-on: ubuntu-latest\n    steps:\n      - run: |\n          rm -rf \"$HOME/.cache/tool\"\n          rm -rf \"$RUNNER_TEMP/dist\"\n      - run: rm -rf \"$GITHUB_WORKSPACE/build\"\n",
+        ),
+        (
+            ".gitlab-ci.yml",
+            "build:\n  script:\n    - rm -rf \"$CI_PROJECT_DIR/build\"\n    - make\n    - rm -rf \"${HOME}/.cache/pip\"\n",
+        ),
+        (
+            ".travis.yml",
+            "language: java\ninstall:\n- rm -rf \"$HOME/.m2/repository/org/example\"\nscript:\n  - rm -rf $TRAVIS_BUILD_DIR/target\n",
+        ),
+        (
+            ".cirrus.yml",
+            "task:\n  test_script:\n    - . $HOME/.cargo/env\n  before_cache_script:\n    - rm -rf $HOME/.cargo/registry/index\n",
+        ),
+        // An earlier item of the same list sets it.
+        (
+            ".gitlab-ci.yml",
+            "build:\n  script:\n    - export OUT=\"$CI_PROJECT_DIR/out\"\n    - |\n      if [ -d \"$OUT/old\" ]; then\n        rm -rf \"$OUT/old\"\n      fi\n",
+        ),
+    ] {
+        assert_eq!(found_in(path, text), Vec::<u32>::new(), "{path}\n{text}");
+    }
+}
+
+#[test]
+fn a_variable_no_runner_sets_or_one_the_file_may_empty_is_still_a_finding() {
+    for (path, text, line) in [
+        // Set by no runner; set in another list (another shell for this reading).
+        (
+            ".gitlab-ci.yml",
+            "build:\n  script:\n    - rm -rf \"$DIR/build\"\n",
+            3,
+        ),
+        (
+            ".gitlab-ci.yml",
+            "build:\n  before_script:\n    - export DIR=/opt/x\n  script:\n    - rm -rf \"$DIR/build\"\n",
+            5,
+        ),
+        // The file gives the runner's variable a value of its own, which may be empty.
+        (
+            ".gitlab-ci.yml",
+            "variables:\n  HOME: \"\"\nbuild:\n  script:\n    - rm -rf \"$HOME/.cache\"\n",
+            5,
+        ),
+        (
+            ".github/workflows/ci.yml",
+            "on: push\njobs:\n  a:\n    runs-on: ubuntu-latest\n    steps:\n      - run: echo \"HOME=\" >> \"$GITHUB_ENV\"\n      - run: rm -rf \"$HOME/.cache\"\n",
+            7,
+        ),
+        (
+            ".travis.yml",
+            "install:\n  - unset HOME\n  - rm -rf \"$HOME/.m2\"\n",
+            3,
+        ),
+        // No CI runs a shell script's lines with its variables set.
+        ("scripts/clean.sh", "rm -rf \"$HOME/.cache\"\n", 1),
+        // An item this reading does not follow leaves the list unread.
+        (
+            ".gitlab-ci.yml",
+            "build:\n  script:\n    - !reference [.setup, script]\n    - rm -rf \"$HOME/.cache\"\n",
+            4,
+        ),
+    ] {
+        assert_eq!(found_in(path, text), vec![line], "{path}\n{text}");
+    }
+}
