@@ -234,9 +234,11 @@ async fn run_secret_scan(
     });
     // Before the fixture keys are settled: that step drops nodes, this one reads them beside
     // their hits.
-    let files = repo_files(&input.worktree).unwrap_or_default();
+    // The repository's file list only when a key is found.
+    let repo = std::cell::OnceCell::new();
     let sample_keys = secrets::settle_sample_keys(&hits, &mut nodes, &|key| {
-        key_origin::key_origin(&input.worktree, &files, key)
+        let repo = repo.get_or_init(|| repo_files(&input.worktree).unwrap_or_default());
+        key_origin::key_origin(&input.worktree, repo, key)
     });
     let test_keys = secrets::settle_keys_read_by_tests(&hits, &mut nodes, &|key| {
         key_readers::test_naming(&input.worktree, key)
