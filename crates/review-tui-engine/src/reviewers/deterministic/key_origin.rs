@@ -83,6 +83,24 @@ mod tests {
                 reader: "examples/src/tls/client.rs".into()
             })
         );
+        // An example beside its key names it by its file name; elsewhere a bare name is any
+        // project's.
+        let beside = [
+            ("examples/server.key", "k"),
+            (
+                "examples/fake_server.py",
+                "ssl_key = here.parent / 'server.key'\n",
+            ),
+            ("examples/other/client.key", "k"),
+            ("examples/fake_client.py", "ssl_key = here / 'client.key'\n"),
+        ];
+        assert_eq!(
+            origin(&beside, "examples/server.key"),
+            Some(KeyOrigin::LoadedBy {
+                reader: "examples/fake_server.py".into()
+            })
+        );
+        assert_eq!(origin(&beside, "examples/other/client.key"), None);
         let interop = [
             ("my-interop/data/cert-generator/server.tf", TF),
             ("my-interop/data/server1.key", "k"),
@@ -143,6 +161,13 @@ mod tests {
                 "lib/defaults.rb",
                 "DEFAULT_KEY = \"examples/tls/shipped.key\"\n",
             ),
+            // Shipped code beside its key names it by its file name.
+            ("app/certs/gen.sh", "openssl genrsa -out app.key\n"),
+            ("app/certs/app.key", "k"),
+            (
+                "app/certs/loader.py",
+                "KEY = Path(__file__).parent / 'app.key'\n",
+            ),
         ];
         for key in [
             "deploy/prod.key",
@@ -150,6 +175,7 @@ mod tests {
             "certs/real.key",
             "examples/tls/shipped.key",
             "examples/tls/orphan.key",
+            "app/certs/app.key",
         ] {
             assert_eq!(origin(&files, key), None, "{key}");
         }

@@ -77,8 +77,9 @@ pub(super) struct KeyReaders {
 
 /// The code files of the repository at the head (`files`, read from `worktree`) that name
 /// the key file `key` by its path from the root or by a tail of it that keeps at least its
-/// folder (`data_dir.join("tls/server.key")` for `examples/data/tls/server.key`): a bare file
-/// name (`server.key`) is any project's. `except` is left out (the script that generates the
+/// folder (`data_dir.join("tls/server.key")` for `examples/data/tls/server.key`); by its
+/// bare file name only from the key's own folder (`examples/fake_server.py` loading
+/// `here.parent / "server.key"`), as elsewhere a bare name (`server.key`) is any project's. `except` is left out (the script that generates the
 /// key names it too). Code files only, of at most 1 MiB, the first 2000; data, configuration
 /// and prose do not load keys.
 pub(super) fn readers_naming(
@@ -93,6 +94,9 @@ pub(super) fn readers_naming(
         .map(|from| parts[from..].join("/"))
         .collect();
     let name = parts.last().copied().unwrap_or(key);
+    // Code in the key's own folder names it by its file name (`here.parent / "server.key"`).
+    let folder = key.rsplit_once('/').map_or("", |(dir, _)| dir);
+    let beside = |file: &str| file.rsplit_once('/').map_or("", |(dir, _)| dir) == folder;
     let mut readers = KeyReaders::default();
     let code = files.iter().filter(|f| {
         f.as_str() != key
@@ -116,7 +120,9 @@ pub(super) fn readers_naming(
             .is_ok_and(|m| m.is_file() && m.len() <= 1 << 20)
             && std::fs::read(&path).is_ok_and(|bytes| {
                 let text = String::from_utf8_lossy(&bytes);
-                text.contains(name) && needles.iter().any(|needle| names_whole(&text, needle))
+                text.contains(name)
+                    && (needles.iter().any(|needle| names_whole(&text, needle))
+                        || beside(file) && names_whole(&text, name))
             });
         match (names, sample) {
             (true, true) => readers.sample = Some(file.clone()),
