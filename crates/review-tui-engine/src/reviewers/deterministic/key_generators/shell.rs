@@ -7,9 +7,13 @@
 //! rsa -in real.key -out copy.key`) or a path built from a variable (`$DIR/server.key`) writes
 //! no key this can name.
 
-/// The paths, as written, that `script` writes new private keys to.
+/// The paths that `script` writes new private keys to, from its own folder: a literal `cd` or
+/// `pushd` before the command moves where a relative path lands (`pushd creds` then `openssl
+/// genrsa -out server_key.pem` writes `creds/server_key.pem`); a `cd` to a folder built from a
+/// variable leaves the following writes unknown, and they name nothing.
 pub(super) fn written_keys(script: &str, makefile: bool) -> Vec<String> {
     let mut written = Vec::new();
+    let mut folder = Folder::default();
     for line in logical_lines(script) {
         // A Makefile's recipe lines are shell after their tab and `@`/`-` prefixes; its other
         // lines are make's own syntax, which runs nothing.
@@ -21,11 +25,80 @@ pub(super) fn written_keys(script: &str, makefile: bool) -> Vec<String> {
         } else {
             line
         };
+        // `cd "$(dirname "$0")"`: back to the script's own folder.
+        let trimmed = line.trim_start();
+        if (trimmed.starts_with("cd ") || trimmed.starts_with("pushd "))
+            && trimmed.contains("dirname")
+            && (trimmed.contains("$0") || trimmed.contains("BASH_SOURCE"))
+        {
+            folder.current = Some(String::new());
+            continue;
+        }
         for command in commands(&line) {
-            written.extend(key_outputs(&command));
+            if folder.moves(&command) {
+                continue;
+            }
+            let Some(current) = &folder.current else {
+                continue;
+            };
+            written.extend(key_outputs(&command).into_iter().map(|path| {
+                if current.is_empty() || path.starts_with('/') {
+                    path
+                } else {
+                    format!("{current}/{path}")
+                }
+            }));
         }
     }
     written
+}
+
+/// Where the script's commands run, from its own folder (`""`); `None` once unknown.
+struct Folder {
+    current: Option<String>,
+    pushed: Vec<Option<String>>,
+}
+
+impl Default for Folder {
+    fn default() -> Folder {
+        Folder {
+            current: Some(String::new()),
+            pushed: Vec::new(),
+        }
+    }
+}
+
+impl Folder {
+    /// Follows a `cd`, `pushd` or `popd` command; whether `words` was one.
+    fn moves(&mut self, words: &[String]) -> bool {
+        let Some((program, args)) = words.split_first() else {
+            return false;
+        };
+        let target = || {
+            let to = args.first()?;
+            let literal = !to.starts_with(['/', '-', '~']) && !to.contains(['$', '*', '`']);
+            literal.then(|| to.trim_end_matches('/').to_string())
+        };
+        let moved = |from: &Option<String>| {
+            let to = target()?;
+            let from = from.as_deref()?;
+            Some(if from.is_empty() {
+                to
+            } else {
+                format!("{from}/{to}")
+            })
+        };
+        match program.as_str() {
+            "cd" => self.current = moved(&self.current),
+            "pushd" => {
+                let next = moved(&self.current);
+                self.pushed.push(std::mem::replace(&mut self.current, next));
+            }
+            "popd" => self.current = self.pushed.pop().flatten(),
+            _ => return false,
+        }
+        true
+    }
 }
 
 /// The script's lines with backslash continuations joined.

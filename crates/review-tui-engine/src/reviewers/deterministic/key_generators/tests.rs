@@ -59,6 +59,15 @@ fn a_key_is_generated_by_a_script_beside_it_that_writes_its_path() {
         ("dev/id_test", "k"),
         ("dev/site-key.pem", "k"),
         ("dev/ca-key.pem", "k"),
+        (
+            "examples/mtls/generate.sh",
+            "mkdir creds\npushd creds\nopenssl genrsa -out server_key.pem 4096\npopd\n\
+             cd \"$(dirname \"$0\")\"\nopenssl genrsa -out here.key\ncd \"$OUT\"\nopenssl genrsa -out lost.key\n",
+        ),
+        ("examples/mtls/creds/server_key.pem", "k"),
+        ("examples/mtls/server_key.pem", "k"),
+        ("examples/mtls/here.key", "k"),
+        ("examples/mtls/lost.key", "k"),
     ]);
     let script = "examples/data/tls/create.sh";
     for key in [
@@ -83,6 +92,16 @@ fn a_key_is_generated_by_a_script_beside_it_that_writes_its_path() {
     for key in ["dev/id_test", "dev/site-key.pem", "dev/ca-key.pem"] {
         assert_eq!(writer(&dir, key).as_deref(), Some("dev/keys.sh"), "{key}");
     }
+    // `pushd creds` moves where the key lands; `cd "$(dirname "$0")"` comes back; after a
+    // `cd` to a variable's folder nothing is known.
+    let generate = Some("examples/mtls/generate.sh");
+    assert_eq!(
+        writer(&dir, "examples/mtls/creds/server_key.pem").as_deref(),
+        generate
+    );
+    assert_eq!(writer(&dir, "examples/mtls/here.key").as_deref(), generate);
+    assert_eq!(writer(&dir, "examples/mtls/server_key.pem"), None);
+    assert_eq!(writer(&dir, "examples/mtls/lost.key"), None);
     // A script beside neither the key nor a folder above it is not looked for.
     assert_eq!(writer(&dir, "examples/data/certs/outside.key"), None);
 }
