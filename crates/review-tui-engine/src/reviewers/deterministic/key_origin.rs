@@ -101,6 +101,24 @@ mod tests {
             })
         );
         assert_eq!(origin(&beside, "examples/other/client.key"), None);
+        // A library file's own test module loads it, an example names it in a comment.
+        let tested = [
+            ("examples/tls/key.ecc", "k"),
+            (
+                "examples/tls.rs",
+                "// .key_path(\"examples/tls/key.ecc\")\n",
+            ),
+            (
+                "src/tls.rs",
+                "pub fn load() {}\n#[cfg(test)]\nmod tests {\n    #[test]\n    fn ecc() {\n        let key = include_str!(\"../examples/tls/key.ecc\");\n    }\n}\n",
+            ),
+        ];
+        assert_eq!(
+            origin(&tested, "examples/tls/key.ecc"),
+            Some(KeyOrigin::LoadedBy {
+                reader: "src/tls.rs".into()
+            })
+        );
         let interop = [
             ("my-interop/data/cert-generator/server.tf", TF),
             ("my-interop/data/server1.key", "k"),
@@ -168,6 +186,21 @@ mod tests {
                 "app/certs/loader.py",
                 "KEY = Path(__file__).parent / 'app.key'\n",
             ),
+            // A comment in the shipped code does not load it; the code beside it does.
+            ("examples/tls/commented.key", "k"),
+            (
+                "examples/tls/commented.rs",
+                "let key = read(\"examples/tls/commented.key\");\n",
+            ),
+            (
+                "src/lib.rs",
+                "// see examples/tls/commented.key\npub fn f() { read(\"examples/tls/library.key\"); }\n",
+            ),
+            ("examples/tls/library.key", "k"),
+            (
+                "examples/tls/library.rs",
+                "let key = read(\"examples/tls/library.key\");\n",
+            ),
         ];
         for key in [
             "deploy/prod.key",
@@ -176,8 +209,15 @@ mod tests {
             "examples/tls/shipped.key",
             "examples/tls/orphan.key",
             "app/certs/app.key",
+            "examples/tls/library.key",
         ] {
             assert_eq!(origin(&files, key), None, "{key}");
         }
+        assert_eq!(
+            origin(&files, "examples/tls/commented.key"),
+            Some(KeyOrigin::LoadedBy {
+                reader: "examples/tls/commented.rs".into()
+            })
+        );
     }
 }

@@ -65,7 +65,9 @@ pub(super) fn test_naming(worktree: &std::path::Path, key: &str) -> Option<Strin
 }
 
 /// The code of the repository that loads the key file `key` by its path ([`readers_naming`]):
-/// the first sample reader and the first shipped one.
+/// the first sample reader and the first shipped one, by the lines that name it (code, not
+/// comments; test code by its path or by its place in a file, as a Rust `#[cfg(test)]`
+/// module).
 #[derive(Debug, Default, PartialEq)]
 pub(super) struct KeyReaders {
     /// Test, example or interop-suite code ([`sample_program`]) naming the key.
@@ -111,25 +113,39 @@ pub(super) fn readers_naming(
             )
     });
     for file in code.take(2000) {
-        let sample = sample_program(file);
-        if (sample && readers.sample.is_some()) || (!sample && readers.shipped.is_some()) {
+        let by_path = sample_program(file);
+        if by_path && readers.sample.is_some() {
             continue;
         }
         let path = worktree.join(file);
-        let names = std::fs::symlink_metadata(&path)
+        let text = std::fs::symlink_metadata(&path)
             .is_ok_and(|m| m.is_file() && m.len() <= 1 << 20)
-            && std::fs::read(&path).is_ok_and(|bytes| {
-                let text = String::from_utf8_lossy(&bytes);
-                text.contains(name)
-                    && (needles.iter().any(|needle| names_whole(&text, needle))
-                        || beside(file) && names_whole(&text, name))
-            });
-        match (names, sample) {
-            (true, true) => readers.sample = Some(file.clone()),
-            (true, false) => readers.shipped = Some(file.clone()),
-            _ => {}
+            .then(|| std::fs::read(&path).ok())
+            .flatten()
+            .map(|bytes| String::from_utf8_lossy(&bytes).into_owned());
+        let Some(text) = text.filter(|text| text.contains(name)) else {
+            continue;
+        };
+        let names = |line: &str| {
+            needles.iter().any(|needle| names_whole(line, needle))
+                || beside(file) && names_whole(line, name)
+        };
+        let lines: Vec<&str> = text.lines().collect();
+        let facts = crate::diff::file_lines(file, Language::from_path(file), &lines);
+        // A comment names nothing that runs; a test module inside a library's file
+        // (`#[cfg(test)] mod tests`) is test code.
+        for (line, fact) in lines.iter().zip(&facts) {
+            if !fact.code || !names(line) {
+                continue;
+            }
+            let slot = if by_path || fact.test {
+                &mut readers.sample
+            } else {
+                &mut readers.shipped
+            };
+            slot.get_or_insert_with(|| file.clone());
         }
-        if readers.sample.is_some() && readers.shipped.is_some() {
+        if readers.shipped.is_some() {
             break;
         }
     }
