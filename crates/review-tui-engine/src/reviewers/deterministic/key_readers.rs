@@ -64,6 +64,123 @@ pub(super) fn test_naming(worktree: &std::path::Path, key: &str) -> Option<Strin
         .cloned()
 }
 
+/// The code of the repository that loads the key file `key` by its path ([`readers_naming`]):
+/// the first sample reader and the first shipped one, by the lines that name it (code, not
+/// comments; test code by its path or by its place in a file, as a Rust `#[cfg(test)]`
+/// module).
+#[derive(Debug, Default, PartialEq)]
+pub(super) struct KeyReaders {
+    /// Test, example or interop-suite code ([`sample_program`]) naming the key.
+    pub sample: Option<String>,
+    /// Any other code naming it (a library's or a binary's source, a Dockerfile, a deploy
+    /// script): what the project ships or deploys loads the key.
+    pub shipped: Option<String>,
+}
+
+/// The code files of the repository at the head (`files`, read from `worktree`) that name
+/// the key file `key` by its path from the root or by a tail of it that keeps at least its
+/// folder (`data_dir.join("tls/server.key")` for `examples/data/tls/server.key`); by its
+/// bare file name only from the key's own folder (`examples/fake_server.py` loading
+/// `here.parent / "server.key"`), as elsewhere a bare name (`server.key`) is any project's. `except` is left out (the script that generates the
+/// key names it too). Code files only, of at most 1 MiB, the first 2000; data, configuration
+/// and prose do not load keys.
+pub(super) fn readers_naming(
+    worktree: &std::path::Path,
+    files: &std::collections::BTreeSet<String>,
+    key: &str,
+    except: Option<&str>,
+) -> KeyReaders {
+    use crate::diff::Language;
+    let parts: Vec<&str> = key.split('/').collect();
+    let needles: Vec<String> = (0..parts.len().saturating_sub(1))
+        .map(|from| parts[from..].join("/"))
+        .collect();
+    let name = parts.last().copied().unwrap_or(key);
+    // Code in the key's own folder names it by its file name (`here.parent / "server.key"`).
+    let folder = key.rsplit_once('/').map_or("", |(dir, _)| dir);
+    let beside = |file: &str| file.rsplit_once('/').map_or("", |(dir, _)| dir) == folder;
+    let mut readers = KeyReaders::default();
+    let code = files.iter().filter(|f| {
+        f.as_str() != key
+            && Some(f.as_str()) != except
+            && !matches!(
+                Language::from_path(f),
+                Language::Other
+                    | Language::Markdown
+                    | Language::Yaml
+                    | Language::Toml
+                    | Language::Json
+            )
+    });
+    for file in code.take(2000) {
+        let by_path = sample_program(file);
+        if by_path && readers.sample.is_some() {
+            continue;
+        }
+        let path = worktree.join(file);
+        let text = std::fs::symlink_metadata(&path)
+            .is_ok_and(|m| m.is_file() && m.len() <= 1 << 20)
+            .then(|| std::fs::read(&path).ok())
+            .flatten()
+            .map(|bytes| String::from_utf8_lossy(&bytes).into_owned());
+        let Some(text) = text.filter(|text| text.contains(name)) else {
+            continue;
+        };
+        let names = |line: &str| {
+            needles.iter().any(|needle| names_whole(line, needle))
+                || beside(file) && names_whole(line, name)
+        };
+        let lines: Vec<&str> = text.lines().collect();
+        let facts = crate::diff::file_lines(file, Language::from_path(file), &lines);
+        // A comment names nothing that runs; a test module inside a library's file
+        // (`#[cfg(test)] mod tests`) is test code.
+        for (line, fact) in lines.iter().zip(&facts) {
+            if !fact.code || !names(line) {
+                continue;
+            }
+            let slot = if by_path || fact.test {
+                &mut readers.sample
+            } else {
+                &mut readers.shipped
+            };
+            slot.get_or_insert_with(|| file.clone());
+        }
+        if readers.shipped.is_some() {
+            break;
+        }
+    }
+    readers
+}
+
+/// Code the project runs to test or show itself, not code it ships: tests
+/// ([`crate::diff::is_test_path`]), examples, demos and benchmarks
+/// ([`crate::diff::is_sample_path`]), and an interop test suite ([`interop_suite`]).
+pub(super) fn sample_program(path: &str) -> bool {
+    crate::diff::is_test_path(path) || crate::diff::is_sample_path(path) || interop_suite(path)
+}
+
+/// Under the folder of an interop test suite (`interop/`, `tonic-interop/`, `interop-tests/`):
+/// the programs that test one implementation of a protocol against another, with the keys of
+/// the test servers they start. As for samples, the first folder that says what its code is
+/// decides: `src/Interop/` below a source root is the package's own module (.NET's
+/// platform-invoke layer), shipped.
+pub(super) fn interop_suite(path: &str) -> bool {
+    let dirs = path.rsplit_once('/').map_or("", |(dirs, _)| dirs);
+    for dir in dirs.split('/') {
+        let dir = dir.to_ascii_lowercase();
+        let interop = dir == "interop"
+            || ["interop-", "interop_"].iter().any(|p| dir.starts_with(p))
+            || ["-interop", "_interop"].iter().any(|s| dir.ends_with(s));
+        if interop {
+            return true;
+        }
+        if crate::diff::source_root(&dir) {
+            return false;
+        }
+    }
+    false
+}
+
 /// Whether `text` names the file or folder `path` whole: not as the end of a longer name
 /// (`myserver.key`) nor as the start of one (`examples/puma_old`).
 fn names_whole(text: &str, path: &str) -> bool {

@@ -4,6 +4,8 @@
 
 pub mod injection;
 pub mod intake;
+mod key_generators;
+mod key_origin;
 mod key_readers;
 pub mod rules;
 pub mod sarif;
@@ -230,6 +232,14 @@ async fn run_secret_scan(
             .then(|| std::fs::read_to_string(&path).ok())
             .flatten()
     });
+    // Before the fixture keys are settled: that step drops nodes, this one reads them beside
+    // their hits.
+    // The repository's file list only when a key is found.
+    let repo = std::cell::OnceCell::new();
+    let sample_keys = secrets::settle_sample_keys(&hits, &mut nodes, &|key| {
+        let repo = repo.get_or_init(|| repo_files(&input.worktree).unwrap_or_default());
+        key_origin::key_origin(&input.worktree, repo, key)
+    });
     let test_keys = secrets::settle_keys_read_by_tests(&hits, &mut nodes, &|key| {
         key_readers::test_naming(&input.worktree, key)
     });
@@ -247,6 +257,11 @@ async fn run_secret_scan(
     if test_keys > 0 {
         summary.push_str(&format!(
             "; {test_keys} key(s) in test fixture folders that the tests load, not reported"
+        ));
+    }
+    if sample_keys > 0 {
+        summary.push_str(&format!(
+            "; {sample_keys} key(s) the repository generates or its example and test programs load, noted at P3"
         ));
     }
     if moved > 0 {

@@ -16,6 +16,7 @@ mod mask;
 mod node;
 mod re2;
 mod rule;
+mod sample_keys;
 mod scanner;
 mod setup;
 
@@ -35,6 +36,7 @@ pub use ignore::{GITLEAKSIGNORE, IgnoreEntry, parse_gitleaksignore};
 pub use mask::redact_secret;
 pub use node::{SECRET_SCAN, fixture_dir, settle_keys_read_by_tests, to_nodes, to_nodes_reading};
 pub use rule::{Allowlist, Condition, RegexTarget, RuleRegex, SecretGroup, SecretRule};
+pub use sample_keys::{KeyOrigin, settle_sample_keys};
 pub use scanner::{GITLEAKS_ALLOW, SecretHit, SecretScanner};
 pub use setup::{
     GITLEAKS_CONFIG_ENV, GITLEAKS_CONFIG_TOML_ENV, GITLEAKS_TOML, SecretSetup, SetupError,

@@ -52,7 +52,7 @@ impl SecretHit {
     }
 
     /// Found by a rule about private key material (a key block or its body).
-    fn private_key(&self) -> bool {
+    pub(super) fn private_key(&self) -> bool {
         let key = |name: &str| {
             let name = name.to_ascii_lowercase();
             name.contains("private-key") || name.contains("private key")
@@ -280,34 +280,23 @@ pub fn settle_keys_read_by_tests(
         };
         match test {
             Some(_) if fixture => continue,
-            Some(test) => {
-                node.priority = Priority::P3;
-                node.kind = Kind::Question;
-                node.triage.severity = Severity::Low;
-                node.fix = None;
-                if test.is_empty() {
-                    node.text.title = format!("Sample key in documentation: {}", hit.label);
-                    node.text.body = "Key material the project's documentation shows its \
-                                      readers, where users copy from. Make sure no real service \
-                                      trusts it."
-                        .to_string();
-                } else {
-                    node.text.title =
-                        format!("Example key committed: {} (read by {test})", hit.label);
-                    node.text.body = format!(
-                        "Key material in a folder of examples that the project's tests load \
-                         ({test} names it, its folder or its certificate): a key generated for \
-                         the tests, published where users copy from. Make sure no real service \
-                         trusts it."
-                    );
-                }
-                node.text.impact = "None if it is a throw-away fixture; if the key is used \
-                                    anywhere else, anyone who can read the repository holds it."
-                    .to_string();
-                node.text.verification = "Check that the key was generated for the tests only \
-                                          and is trusted by nothing outside them."
-                    .to_string();
-            }
+            Some(test) if test.is_empty() => sample_key_note(
+                &mut node,
+                format!("Sample key in documentation: {}", hit.label),
+                "Key material the project's documentation shows its readers, where users copy \
+                 from. Make sure no real service trusts it."
+                    .to_string(),
+            ),
+            Some(test) => sample_key_note(
+                &mut node,
+                format!("Example key committed: {} (read by {test})", hit.label),
+                format!(
+                    "Key material in a folder of examples that the project's tests load \
+                     ({test} names it, its folder or its certificate): a key generated for \
+                     the tests, published where users copy from. Make sure no real service \
+                     trusts it."
+                ),
+            ),
             None => {}
         }
         keep.push(node);
@@ -315,6 +304,23 @@ pub fn settle_keys_read_by_tests(
     let dropped = before - keep.len();
     *nodes = keep;
     dropped
+}
+
+/// A key's finding as a P3 note (`title`, `body`) saying why it is sample material: still
+/// shown, never a Block.
+pub(super) fn sample_key_note(node: &mut ReviewNode, title: String, body: String) {
+    node.priority = Priority::P3;
+    node.kind = Kind::Question;
+    node.triage.severity = Severity::Low;
+    node.fix = None;
+    node.text.title = title;
+    node.text.body = body;
+    node.text.impact = "None if it is a throw-away fixture; if the key is used anywhere else, \
+                        anyone who can read the repository holds it."
+        .to_string();
+    node.text.verification = "Check that the key was generated for the tests only and is \
+                              trusted by nothing outside them."
+        .to_string();
 }
 
 /// A test's source file: a test path in a programming language (not a key, data or

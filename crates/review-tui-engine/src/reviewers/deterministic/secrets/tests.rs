@@ -1460,6 +1460,79 @@ fn a_key_in_a_folder_of_examples_the_tests_load_is_a_note() {
     assert!(sample_dir("examples") && sample_dir("demo") && !sample_dir("exampled"));
 }
 
+/// tonic 0.14.3 regenerated the TLS keys of its examples with a script beside them
+/// (`examples/data/tls/create.sh`), and its interop suite's server key came from a Terraform
+/// `cert-generator/`: 6 P0s. A private key the repository's own script generates, or that its
+/// example, test or interop programs load ([`KeyOrigin`]), is a P3 note naming the script or
+/// the reader; one with no such origin (a real key beside a script that does not write it,
+/// one the shipped code loads: `origin` answers `None`) stays a P0, as does a provider's token
+/// whatever generates the file, and a fixture key keeps its own settlement.
+#[test]
+fn a_key_the_repository_generates_or_its_samples_load_is_a_p3_note_saying_why() {
+    let s = samples();
+    let scanner = default_scanner();
+    let block = key_block(&s);
+    let lines: Vec<&str> = block.iter().map(String::as_str).collect();
+    let node = |path: &str, origin: Option<KeyOrigin>| {
+        let hits = scan_file(scanner, path, &lines);
+        assert_eq!(hits.len(), 1, "{path}: {hits:?}");
+        let mut nodes = to_nodes(&hits, SECRET_SCAN);
+        let settled = settle_sample_keys(&hits, &mut nodes, &|_| origin.clone());
+        assert_eq!(settled, usize::from(nodes[0].priority == Priority::P3));
+        assert!(nodes[0].validate().is_ok(), "{:?}", nodes[0].validate());
+        nodes.remove(0)
+    };
+    let generated = || {
+        Some(KeyOrigin::Generated {
+            script: "examples/data/tls/create.sh".into(),
+        })
+    };
+    for path in [
+        "examples/data/tls/server.key",
+        "interop/data/server1.key",
+        "certs/dev.key",
+    ] {
+        let note = node(path, generated());
+        assert_eq!(note.priority, Priority::P3, "{path}");
+        assert_eq!(note.triage.severity, crate::review::Severity::Low, "{path}");
+        assert!(note.fix.is_none(), "{path}");
+        assert!(
+            note.text.title.contains("examples/data/tls/create.sh"),
+            "{}",
+            note.text.title
+        );
+        assert!(note.text.body.contains("generates"), "{}", note.text.body);
+    }
+    let loaded = node(
+        "examples/data/tls/client1.key",
+        Some(KeyOrigin::LoadedBy {
+            reader: "examples/src/tls_client_auth/client.rs".into(),
+        }),
+    );
+    assert_eq!(loaded.priority, Priority::P3);
+    assert!(
+        loaded
+            .text
+            .title
+            .contains("examples/src/tls_client_auth/client.rs")
+    );
+    // No origin: a real key stays a P0, in examples or elsewhere.
+    for path in ["examples/data/tls/server.key", "deploy/prod.key"] {
+        assert_eq!(node(path, None).priority, Priority::P0, "{path}");
+    }
+    // A fixture key is settled by the tests that read it, not here.
+    let hits = scan_file(scanner, "tests/certs/key.pem", &lines);
+    let mut nodes = to_nodes(&hits, SECRET_SCAN);
+    assert_eq!(settle_sample_keys(&hits, &mut nodes, &|_| generated()), 0);
+    assert_eq!(nodes[0].priority, Priority::P2);
+    // A provider's token is never a key.
+    let token = format!("KEY = \"{}\"", s.github_pat);
+    let hits = scan_file(scanner, "examples/app/config.py", &[&token]);
+    let mut nodes = to_nodes(&hits, SECRET_SCAN);
+    assert_eq!(settle_sample_keys(&hits, &mut nodes, &|_| generated()), 0);
+    assert_eq!(nodes[0].priority, Priority::P0);
+}
+
 /// Public armour is not private key material: a certificate, a public key or a PGP public key
 /// block in a key-named file (`KEYS.asc`, `ca.pem`) is base64 like a key body.
 #[test]
