@@ -290,7 +290,8 @@ fn judge(
     let releases = Releases::new(sources.base_commit());
     let last_tag = |package: &_| releases.last(package).map(|r| r.version.clone());
     // Only tags that are surely the package's: a bare `v1.2.0` at the root is the root
-    // package's; in a folder it may be another package's of the repository.
+    // package's; in a folder it may be another package's of the repository, unless the
+    // package's manifest at the tag writes that version (see `Release::named`).
     let released = |package: &super::version::Package| {
         releases
             .last(package)

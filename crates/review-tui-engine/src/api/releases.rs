@@ -94,14 +94,17 @@ type Words = Rc<HashSet<String>>;
 /// A release commit, a language family and, for Go, the package directory read alone.
 type WordsKey = (Oid, String, Option<String>);
 
+/// A commit, a package's folder and its manifest's kind.
+type StatedKey = (Oid, String, Option<&'static str>);
+
 /// What the version tags of the repository holding the base say, each answer read once.
 pub(crate) struct Releases<'a> {
     repo: Option<(&'a Repository, Oid)>,
     tags: OnceCell<Vec<Tag>>,
     last: RefCell<HashMap<Vec<String>, Option<Rc<Release>>>>,
     words: RefCell<HashMap<WordsKey, Option<Words>>>,
-    /// The version a package's manifest (by its folder) writes at a commit.
-    stated: RefCell<HashMap<(Oid, String), Option<String>>>,
+    /// The version a package's manifest (by its folder and kind) writes at a commit.
+    stated: RefCell<HashMap<StatedKey, Option<String>>>,
 }
 
 impl<'a> Releases<'a> {
@@ -280,7 +283,7 @@ impl<'a> Releases<'a> {
         commit: &git2::Commit,
         package: &Package,
     ) -> Option<String> {
-        let key = (commit.id(), package.root.clone());
+        let key = (commit.id(), package.root.clone(), package.manifest_kind());
         if let Some(known) = self.stated.borrow().get(&key) {
             return known.clone();
         }
@@ -323,10 +326,7 @@ impl<'a> Releases<'a> {
             return None;
         }
         let lines = lines_of_release(repo, base, &|oid| by_commit.contains_key(&oid))?;
-        let mut tagged: Vec<&Claim> = lines
-            .iter()
-            .flat_map(|commit| &by_commit[commit])
-            .collect();
+        let mut tagged: Vec<&Claim> = lines.iter().flat_map(|commit| &by_commit[commit]).collect();
         tagged.sort_by(|a, b| a.tag.name.cmp(&b.tag.name));
         let version = tagged
             .iter()
@@ -778,5 +778,122 @@ mod tests {
         let base = h.commit(100, &[]);
         let missing = Oid::from_str("0123456789012345678901234567890123456789").unwrap();
         assert_eq!(descendants(&h.repo, base, &[missing]), None);
+    }
+
+    #[test]
+    fn same_version_reads_a_tag_and_a_manifest_alike() {
+        assert!(same_version("0.8.2", "v0.8.2"));
+        assert!(same_version("1.2", "1.2.0"));
+        assert!(same_version("2.0.0rc1", "v2.0.0-rc.1"));
+        assert!(!same_version("0.8.2", "v0.8.3"));
+        assert!(!same_version("1.0.0", "1.0.0-rc.1"));
+        assert!(!same_version("0.8", "0.8.2"));
+    }
+
+    /// What the tags of a repository say of the package at `path` in its last commit: a
+    /// workspace of the folders `a/` and `b/` whose manifests `manifest(name, version)` writes,
+    /// committed as `commits` (the versions of `a` and `b`, then the tags), base at the last.
+    fn released_in_workspace(
+        manifest: &dyn Fn(&str, &str) -> (String, String),
+        grammar: crate::parse::grammar::Grammar,
+        commits: &[(&str, &str, &[&str])],
+        path: &str,
+    ) -> Option<(Vec<String>, bool)> {
+        use crate::space::test_repo::{commit_all, git, init};
+        let dir = tempfile::tempdir().unwrap();
+        init(dir.path());
+        let write = |path: &str, text: &str| {
+            let full = dir.path().join(path);
+            std::fs::create_dir_all(full.parent().unwrap()).unwrap();
+            std::fs::write(full, text).unwrap();
+        };
+        for (a, b, tags) in commits {
+            for (folder, version) in [("a", a), ("b", b)] {
+                let (file, text) = manifest(folder, version);
+                write(&format!("{folder}/{file}"), &text);
+            }
+            commit_all(dir.path(), "release");
+            for tag in *tags {
+                git(dir.path(), &["tag", tag]);
+            }
+        }
+        let repo = Repository::open(dir.path()).unwrap();
+        let base = repo.head().unwrap().peel_to_commit().unwrap().id();
+        let read = |p: &str| std::fs::read_to_string(dir.path().join(p)).ok();
+        let list = |d: &str| -> Vec<String> {
+            std::fs::read_dir(dir.path().join(d))
+                .map(|entries| {
+                    entries
+                        .flatten()
+                        .map(|e| e.file_name().to_string_lossy().into_owned())
+                        .collect()
+                })
+                .unwrap_or_default()
+        };
+        let files = Files {
+            read: &read,
+            list: &list,
+        };
+        let package = super::super::version::package_of(path, grammar, files).unwrap();
+        let releases = Releases::new(Some((&repo, base)));
+        let release = releases.last(&package)?;
+        let names = release.tags.iter().map(|(name, _)| name.clone()).collect();
+        Some((names, release.named))
+    }
+
+    #[test]
+    fn a_bare_tag_is_each_workspace_packages_release_whose_manifest_writes_its_version() {
+        use crate::parse::grammar::Grammar;
+        let cargo = |name: &str, version: &str| {
+            let text = format!("[package]\nname = \"{name}\"\nversion = \"{version}\"\n");
+            ("Cargo.toml".to_string(), text)
+        };
+        let npm = |name: &str, version: &str| {
+            let text = format!("{{\"name\": \"@scope/{name}\", \"version\": \"{version}\"}}\n");
+            ("package.json".to_string(), text)
+        };
+        let python = |name: &str, version: &str| {
+            let text = format!("[project]\nname = \"{name}\"\nversion = \"{version}\"\n");
+            ("pyproject.toml".to_string(), text)
+        };
+        let ecosystems: [(&dyn Fn(&str, &str) -> (String, String), Grammar, &str); 3] = [
+            (&cargo, Grammar::Rust, "b/src/lib.rs"),
+            (&npm, Grammar::JavaScript, "b/index.js"),
+            (&python, Grammar::Python, "b/b/__init__.py"),
+        ];
+        for (manifest, grammar, path) in ecosystems {
+            // Released in lockstep as `v1.2.0`, then `a` alone as `v1.3.0` (`b` at 1.2.5
+            // there), then tags that name each package (`a-v2.0.0`).
+            let released = released_in_workspace(
+                manifest,
+                grammar,
+                &[
+                    ("1.2.0", "1.2.0", &["v1.2.0"]),
+                    ("1.3.0", "1.2.5", &["v1.3.0"]),
+                    ("2.0.0", "1.2.5", &["a-v2.0.0"]),
+                ],
+                path,
+            );
+            assert_eq!(
+                released,
+                Some((vec!["v1.2.0".to_string()], true)),
+                "{grammar:?}"
+            );
+            // A tag that names the package wins over a later bare tag of another version.
+            let released = released_in_workspace(
+                manifest,
+                grammar,
+                &[
+                    ("1.2.0", "1.1.0", &["b-v1.1.0"]),
+                    ("1.3.0", "1.1.0", &["v1.3.0"]),
+                ],
+                path,
+            );
+            assert_eq!(
+                released,
+                Some((vec!["b-v1.1.0".to_string()], true)),
+                "{grammar:?}"
+            );
+        }
     }
 }

@@ -62,6 +62,12 @@ impl Package {
         let (_, text) = manifest_in(&self.root, kind, files)?;
         (kind.version)(&text, &self.root, files.read)
     }
+
+    /// The file name of its manifest's kind (`Cargo.toml`, `*.cabal`): two packages of one
+    /// folder (a crate and an npm package) differ by it.
+    pub(crate) fn manifest_kind(&self) -> Option<&'static str> {
+        self.written.map(|w| w.0.file)
+    }
 }
 
 /// A kind of manifest, as a [`Package`] keeps it: compared by identity.

@@ -476,9 +476,9 @@ fn a_manifest_already_a_breaking_step_above_the_last_release_allows_a_break() {
             developing.detail
         );
         assert!(
-            developing
-                .detail
-                .contains(&format!("a breaking step above the last release {version},")),
+            developing.detail.contains(&format!(
+                "a breaking step above the last release {version},"
+            )),
             "{tag}: {}",
             developing.detail
         );
