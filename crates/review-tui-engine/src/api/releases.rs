@@ -790,11 +790,14 @@ mod tests {
         assert!(!same_version("0.8", "0.8.2"));
     }
 
+    /// A manifest's file name and text for a package's name and version.
+    type Writes<'a> = &'a dyn Fn(&str, &str) -> (String, String);
+
     /// What the tags of a repository say of the package at `path` in its last commit: a
     /// workspace of the folders `a/` and `b/` whose manifests `manifest(name, version)` writes,
     /// committed as `commits` (the versions of `a` and `b`, then the tags), base at the last.
     fn released_in_workspace(
-        manifest: &dyn Fn(&str, &str) -> (String, String),
+        manifest: Writes,
         grammar: crate::parse::grammar::Grammar,
         commits: &[(&str, &str, &[&str])],
         path: &str,
@@ -856,7 +859,7 @@ mod tests {
             let text = format!("[project]\nname = \"{name}\"\nversion = \"{version}\"\n");
             ("pyproject.toml".to_string(), text)
         };
-        let ecosystems: [(&dyn Fn(&str, &str) -> (String, String), Grammar, &str); 3] = [
+        let ecosystems: [(Writes, Grammar, &str); 3] = [
             (&cargo, Grammar::Rust, "b/src/lib.rs"),
             (&npm, Grammar::JavaScript, "b/index.js"),
             (&python, Grammar::Python, "b/b/__init__.py"),
