@@ -32,6 +32,7 @@ use super::lang::java::closed;
 use super::lang::python::application::command_scripts;
 use super::lang::python::declared::python_reach;
 use super::lang::python::documented::python_module;
+use super::lang::rust::compiled::never_compiled;
 use super::lang::rust::generated::{MacroWrites, read_from_crate};
 use super::lang::rust::scope::{crate_macro_texts_of, crate_of, unstable_macros_of};
 use super::lang::rust::{foreign, renamed, rooted};
@@ -291,7 +292,8 @@ fn judge(
     let releases = Releases::new(sources.base_commit());
     let last_tag = |package: &_| releases.last(package).map(|r| r.version.clone());
     // Only tags that are surely the package's: a bare `v1.2.0` at the root is the root
-    // package's; in a folder it may be another package's of the repository.
+    // package's; in a folder it may be another package's of the repository, unless the
+    // package's manifest at the tag writes that version (see `Release::named`).
     let released = |package: &super::version::Package| {
         releases
             .last(package)
@@ -1988,6 +1990,10 @@ fn stale_callers(
     let mut stale = Vec::new();
     for path in index.referenced_in(top) {
         if path == home.path || changed.contains(path) {
+            continue;
+        }
+        // A file Cargo never compiles cannot stop compiling.
+        if home.grammar == Grammar::Rust && path.ends_with(".rs") && never_compiled(path, read) {
             continue;
         }
         if read(path).is_some_and(|text| stale_here(path, &text)) {

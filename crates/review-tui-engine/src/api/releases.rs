@@ -16,7 +16,7 @@ use git2::{ObjectType, Oid, Repository, TreeWalkMode, TreeWalkResult};
 
 use crate::space::version_tags::{TAGS, split_version_tag};
 
-use super::version::Package;
+use super::version::{Files, Package};
 use crate::cohort::paths::{language_family, parent_dir};
 
 /// Tag prefixes that name no package: the repository's own releases (`release-1.2.0`).
@@ -39,6 +39,15 @@ struct Tag {
     target: Oid,
 }
 
+/// A tag that names a release of one package, and its commit.
+struct Claim<'t> {
+    tag: &'t Tag,
+    commit: Oid,
+    /// The tag is surely the package's: its prefix names the package, or the package's
+    /// manifest at the tag writes its version.
+    sure: bool,
+}
+
 /// A package's last release reachable from the base: the newest tagged commit on each line of
 /// history that leads to the base (usually one; a release branch merged back adds its own).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -53,8 +62,9 @@ pub(crate) struct Release {
     /// False when there were too many releases on other lines to read: every item counts
     /// as released.
     pub complete: bool,
-    /// Every one of `tags` names the package (`tower-0.3.1`), none is a bare version tag
-    /// (`v0.3.1`) that may be another package's of the repository.
+    /// Every one of `tags` is surely the package's: it names the package (`tower-0.3.1`), or
+    /// it is a bare version tag (`v0.3.1`) at which the package's manifest writes that
+    /// version; none is a bare tag that may be another package's of the repository.
     pub named: bool,
 }
 
@@ -84,12 +94,17 @@ type Words = Rc<HashSet<String>>;
 /// A release commit, a language family and, for Go, the package directory read alone.
 type WordsKey = (Oid, String, Option<String>);
 
+/// A commit, a package's folder and its manifest's kind.
+type StatedKey = (Oid, String, Option<&'static str>);
+
 /// What the version tags of the repository holding the base say, each answer read once.
 pub(crate) struct Releases<'a> {
     repo: Option<(&'a Repository, Oid)>,
     tags: OnceCell<Vec<Tag>>,
     last: RefCell<HashMap<Vec<String>, Option<Rc<Release>>>>,
     words: RefCell<HashMap<WordsKey, Option<Words>>>,
+    /// The version a package's manifest (by its folder and kind) writes at a commit.
+    stated: RefCell<HashMap<StatedKey, Option<String>>>,
 }
 
 impl<'a> Releases<'a> {
@@ -100,6 +115,7 @@ impl<'a> Releases<'a> {
             tags: OnceCell::new(),
             last: RefCell::default(),
             words: RefCell::default(),
+            stated: RefCell::default(),
         }
     }
 
@@ -142,26 +158,16 @@ impl<'a> Releases<'a> {
     /// of [`Releases::last`] for which tags are the package's.
     pub(crate) fn version_at(&self, commit: Oid, package: &Package) -> Option<String> {
         let (repo, _) = self.repo?;
-        let names: HashSet<String> = package.names.iter().map(|n| normalise(n)).collect();
-        let tags = self.tags();
-        let generic = |t: &Tag| GENERIC.contains(&t.prefix.as_str());
-        let bare_count =
-            package.root.is_empty() || tags.iter().all(|t| generic(t) || names.contains(&t.prefix));
-        tags.iter()
-            .filter(|tag| names.contains(&tag.prefix) || (bare_count && generic(tag)))
-            .filter(|tag| {
-                repo.find_object(tag.target, None)
-                    .and_then(|object| object.peel_to_commit())
-                    .is_ok_and(|c| c.id() == commit)
-            })
-            .max_by(|a, b| order(&a.version).cmp(&order(&b.version)))
-            .map(|tag| tag.version.clone())
+        self.package_tags(repo, package)
+            .into_iter()
+            .filter(|claim| claim.commit == commit)
+            .max_by(|a, b| order(&a.tag.version).cmp(&order(&b.tag.version)))
+            .map(|claim| claim.tag.version.clone())
     }
 
     /// The last release of `package` reachable from the base. Its tags are those whose
     /// prefix names it (`tokio-util-0.7.0` for `tokio-util`, `sub/v1.0.0` for the Go module in
-    /// `sub`); tags without one (`v1.2.3`, `1.2.3`) count for the package at the
-    /// repository's root, or for any package when no tag names another.
+    /// `sub`), and those without one (`v1.2.3`, `1.2.3`) as [`Releases::package_tags`] says.
     pub(crate) fn last(&self, package: &Package) -> Option<Rc<Release>> {
         self.last_up_to(package, None)
     }
@@ -235,17 +241,38 @@ impl<'a> Releases<'a> {
         repo: &Repository,
         package: &Package,
         at_most: Option<&str>,
-    ) -> HashMap<Oid, Vec<&Tag>> {
+    ) -> HashMap<Oid, Vec<Claim<'_>>> {
+        let mut by_commit: HashMap<Oid, Vec<Claim>> = HashMap::new();
+        for claim in self.package_tags(repo, package) {
+            if at_most.is_some_and(|most| order(&claim.tag.version) > order(most)) {
+                continue;
+            }
+            by_commit.entry(claim.commit).or_default().push(claim);
+        }
+        by_commit
+    }
+
+    /// The tags that name releases of `package`, each with its commit. A tag whose prefix
+    /// names the package is its release. A bare version tag (`v1.2.3`, `1.2.3`) is the
+    /// release of a package whose manifest at the tag writes that version (a workspace
+    /// released in lockstep, whichever scheme its later tags use), and never of one whose
+    /// manifest there writes another (the tag is another package's of the repository).
+    /// Where the manifest there writes no version to compare (a Go module, a version left to
+    /// the build, no manifest at the tag), a bare tag counts for the package at the
+    /// repository's root, or for any package when no tag names another. The root package's
+    /// bare tags count whatever its manifest writes: they are its releases by convention, and
+    /// a root manifest may carry a placeholder the release tooling replaces
+    /// (`0.0.0-development`).
+    fn package_tags(&self, repo: &Repository, package: &Package) -> Vec<Claim<'_>> {
         let names: HashSet<String> = package.names.iter().map(|n| normalise(n)).collect();
         let tags = self.tags();
         let generic = |t: &Tag| GENERIC.contains(&t.prefix.as_str());
         let bare_count =
             package.root.is_empty() || tags.iter().all(|t| generic(t) || names.contains(&t.prefix));
-        let mut by_commit: HashMap<Oid, Vec<&Tag>> = HashMap::new();
+        let mut claims = Vec::new();
         for tag in tags {
-            if !(names.contains(&tag.prefix) || (bare_count && generic(tag)))
-                || at_most.is_some_and(|most| order(&tag.version) > order(most))
-            {
+            let named = names.contains(&tag.prefix);
+            if !(named || generic(tag)) {
                 continue;
             }
             let Ok(commit) = repo
@@ -254,28 +281,83 @@ impl<'a> Releases<'a> {
             else {
                 continue;
             };
-            by_commit.entry(commit.id()).or_default().push(tag);
+            let stated = if named {
+                None
+            } else {
+                self.stated_version(repo, &commit, package)
+            };
+            let sure = named
+                || stated
+                    .as_deref()
+                    .is_some_and(|v| same_version(v, &tag.version));
+            let counts = sure || (bare_count && (stated.is_none() || package.root.is_empty()));
+            if counts {
+                claims.push(Claim {
+                    tag,
+                    commit: commit.id(),
+                    sure,
+                });
+            }
         }
-        by_commit
+        claims
+    }
+
+    /// The version `package`'s manifest writes in `commit`'s tree, each read once.
+    fn stated_version(
+        &self,
+        repo: &Repository,
+        commit: &git2::Commit,
+        package: &Package,
+    ) -> Option<String> {
+        let key = (commit.id(), package.root.clone(), package.manifest_kind());
+        if let Some(known) = self.stated.borrow().get(&key) {
+            return known.clone();
+        }
+        let tree = commit.tree().ok();
+        let read = |path: &str| {
+            let entry = tree.as_ref()?.get_path(std::path::Path::new(path)).ok()?;
+            let blob = repo.find_blob(entry.id()).ok()?;
+            Some(String::from_utf8_lossy(blob.content()).into_owned())
+        };
+        let list = |dir: &str| -> Vec<String> {
+            let Some(tree) = tree.as_ref() else {
+                return Vec::new();
+            };
+            let folder = if dir.is_empty() {
+                Some(tree.clone())
+            } else {
+                tree.get_path(std::path::Path::new(dir))
+                    .ok()
+                    .and_then(|entry| repo.find_tree(entry.id()).ok())
+            };
+            folder.map_or_else(Vec::new, |folder| {
+                folder
+                    .iter()
+                    .filter_map(|entry| entry.name().ok().map(str::to_string))
+                    .collect()
+            })
+        };
+        let stated = package.version_in(Files {
+            read: &read,
+            list: &list,
+        });
+        self.stated.borrow_mut().insert(key, stated.clone());
+        stated
     }
 
     fn find_last(&self, package: &Package, at_most: Option<&str>) -> Option<Release> {
         let (repo, base) = self.repo?;
-        let names: HashSet<String> = package.names.iter().map(|n| normalise(n)).collect();
         let by_commit = self.tagged_commits(repo, package, at_most);
         if by_commit.is_empty() {
             return None;
         }
         let lines = lines_of_release(repo, base, &|oid| by_commit.contains_key(&oid))?;
-        let mut tagged: Vec<(&Tag, Oid)> = lines
-            .iter()
-            .flat_map(|commit| by_commit[commit].iter().map(move |tag| (*tag, *commit)))
-            .collect();
-        tagged.sort_by(|a, b| a.0.name.cmp(&b.0.name));
+        let mut tagged: Vec<&Claim> = lines.iter().flat_map(|commit| &by_commit[commit]).collect();
+        tagged.sort_by(|a, b| a.tag.name.cmp(&b.tag.name));
         let version = tagged
             .iter()
-            .max_by(|a, b| order(&a.0.version).cmp(&order(&b.0.version)))?
-            .0
+            .max_by(|a, b| order(&a.tag.version).cmp(&order(&b.tag.version)))?
+            .tag
             .version
             .clone();
         // Releases of another line (a release branch's backport: `1.6.1` made beside the
@@ -285,10 +367,10 @@ impl<'a> Releases<'a> {
         let newer: Vec<(Oid, Vec<&Tag>)> = by_commit
             .iter()
             .filter(|(commit, _)| !lines.contains(commit))
-            .map(|(commit, tags)| {
-                let newer: Vec<&Tag> = tags
+            .map(|(commit, claims)| {
+                let newer: Vec<&Tag> = claims
                     .iter()
-                    .copied()
+                    .map(|claim| claim.tag)
                     .filter(|t| order(&t.version) > order(&version))
                     .collect();
                 (*commit, newer)
@@ -313,12 +395,12 @@ impl<'a> Releases<'a> {
             parallel.clear();
         }
         parallel.sort();
-        let named = tagged.iter().all(|(tag, _)| names.contains(&tag.prefix));
+        let named = tagged.iter().all(|claim| claim.sure);
         Some(Release {
             named,
             tags: tagged
                 .into_iter()
-                .map(|(tag, commit)| (tag.name.clone(), commit))
+                .map(|claim| (claim.tag.name.clone(), claim.commit))
                 .collect(),
             parallel,
             version,
@@ -555,6 +637,33 @@ fn is_word_char(c: char) -> bool {
     c.is_alphanumeric() || c == '_' || c == '$'
 }
 
+/// Whether a manifest's version and a tag's are the same release: `0.8.2` and `v0.8.2`, `1.2`
+/// and `1.2.0`, `2.0.0rc1` and `v2.0.0-rc.1`.
+fn same_version(manifest: &str, tag: &str) -> bool {
+    let parts = |version: &str| {
+        let version = version.trim().trim_start_matches(['v', 'V']);
+        let end = version
+            .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+            .unwrap_or(version.len());
+        let (release, rest) = version.split_at(end);
+        let mut numbers: Vec<u64> = release
+            .split('.')
+            .filter(|n| !n.is_empty())
+            .map(|n| n.parse().unwrap_or(u64::MAX))
+            .collect();
+        while numbers.len() > 1 && numbers.last() == Some(&0) {
+            numbers.pop();
+        }
+        let rest: String = rest
+            .chars()
+            .filter(|c| c.is_ascii_alphanumeric() || *c == '+')
+            .map(|c| c.to_ascii_lowercase())
+            .collect();
+        (numbers, rest)
+    };
+    parts(manifest) == parts(tag)
+}
+
 /// Package names and tag prefixes compared alike: `Tokio_Util`, `tokio.util`, `tokio-util`.
 fn normalise(name: &str) -> String {
     name.to_ascii_lowercase().replace(['_', '.'], "-")
@@ -695,5 +804,125 @@ mod tests {
         let base = h.commit(100, &[]);
         let missing = Oid::from_str("0123456789012345678901234567890123456789").unwrap();
         assert_eq!(descendants(&h.repo, base, &[missing]), None);
+    }
+
+    #[test]
+    fn same_version_reads_a_tag_and_a_manifest_alike() {
+        assert!(same_version("0.8.2", "v0.8.2"));
+        assert!(same_version("1.2", "1.2.0"));
+        assert!(same_version("2.0.0rc1", "v2.0.0-rc.1"));
+        assert!(!same_version("0.8.2", "v0.8.3"));
+        assert!(!same_version("1.0.0", "1.0.0-rc.1"));
+        assert!(!same_version("0.8", "0.8.2"));
+    }
+
+    /// A manifest's file name and text for a package's name and version.
+    type Writes<'a> = &'a dyn Fn(&str, &str) -> (String, String);
+
+    /// What the tags of a repository say of the package at `path` in its last commit: a
+    /// workspace of the folders `a/` and `b/` whose manifests `manifest(name, version)` writes,
+    /// committed as `commits` (the versions of `a` and `b`, then the tags), base at the last.
+    fn released_in_workspace(
+        manifest: Writes,
+        grammar: crate::parse::grammar::Grammar,
+        commits: &[(&str, &str, &[&str])],
+        path: &str,
+    ) -> Option<(Vec<String>, bool)> {
+        use crate::space::test_repo::{commit_all, git, init};
+        let dir = tempfile::tempdir().unwrap();
+        init(dir.path());
+        let write = |path: &str, text: &str| {
+            let full = dir.path().join(path);
+            std::fs::create_dir_all(full.parent().unwrap()).unwrap();
+            std::fs::write(full, text).unwrap();
+        };
+        for (a, b, tags) in commits {
+            for (folder, version) in [("a", a), ("b", b)] {
+                let (file, text) = manifest(folder, version);
+                write(&format!("{folder}/{file}"), &text);
+            }
+            commit_all(dir.path(), "release");
+            for tag in *tags {
+                git(dir.path(), &["tag", tag]);
+            }
+        }
+        let repo = Repository::open(dir.path()).unwrap();
+        let base = repo.head().unwrap().peel_to_commit().unwrap().id();
+        let read = |p: &str| std::fs::read_to_string(dir.path().join(p)).ok();
+        let list = |d: &str| -> Vec<String> {
+            std::fs::read_dir(dir.path().join(d))
+                .map(|entries| {
+                    entries
+                        .flatten()
+                        .map(|e| e.file_name().to_string_lossy().into_owned())
+                        .collect()
+                })
+                .unwrap_or_default()
+        };
+        let files = Files {
+            read: &read,
+            list: &list,
+        };
+        let package = super::super::version::package_of(path, grammar, files).unwrap();
+        let releases = Releases::new(Some((&repo, base)));
+        let release = releases.last(&package)?;
+        let names = release.tags.iter().map(|(name, _)| name.clone()).collect();
+        Some((names, release.named))
+    }
+
+    #[test]
+    fn a_bare_tag_is_each_workspace_packages_release_whose_manifest_writes_its_version() {
+        use crate::parse::grammar::Grammar;
+        let cargo = |name: &str, version: &str| {
+            let text = format!("[package]\nname = \"{name}\"\nversion = \"{version}\"\n");
+            ("Cargo.toml".to_string(), text)
+        };
+        let npm = |name: &str, version: &str| {
+            let text = format!("{{\"name\": \"@scope/{name}\", \"version\": \"{version}\"}}\n");
+            ("package.json".to_string(), text)
+        };
+        let python = |name: &str, version: &str| {
+            let text = format!("[project]\nname = \"{name}\"\nversion = \"{version}\"\n");
+            ("pyproject.toml".to_string(), text)
+        };
+        let ecosystems: [(Writes, Grammar, &str); 3] = [
+            (&cargo, Grammar::Rust, "b/src/lib.rs"),
+            (&npm, Grammar::JavaScript, "b/index.js"),
+            (&python, Grammar::Python, "b/b/__init__.py"),
+        ];
+        for (manifest, grammar, path) in ecosystems {
+            // Released in lockstep as `v1.2.0`, then `a` alone as `v1.3.0` (`b` at 1.2.5
+            // there), then tags that name each package (`a-v2.0.0`).
+            let released = released_in_workspace(
+                manifest,
+                grammar,
+                &[
+                    ("1.2.0", "1.2.0", &["v1.2.0"]),
+                    ("1.3.0", "1.2.5", &["v1.3.0"]),
+                    ("2.0.0", "1.2.5", &["a-v2.0.0"]),
+                ],
+                path,
+            );
+            assert_eq!(
+                released,
+                Some((vec!["v1.2.0".to_string()], true)),
+                "{grammar:?}"
+            );
+            // A tag that names the package wins over a later bare tag of another version.
+            let released = released_in_workspace(
+                manifest,
+                grammar,
+                &[
+                    ("1.2.0", "1.1.0", &["b-v1.1.0"]),
+                    ("1.3.0", "1.1.0", &["v1.3.0"]),
+                ],
+                path,
+            );
+            assert_eq!(
+                released,
+                Some((vec!["b-v1.1.0".to_string()], true)),
+                "{grammar:?}"
+            );
+        }
     }
 }

@@ -44,6 +44,48 @@ pub(crate) struct Package {
     /// manifest's name (a scoped npm name's last part too, a Maven parent's artifactId, a Go
     /// module path's last element), and its folder.
     pub names: Vec<String>,
+    /// The kind of manifest that names it, to read its version at another commit (a
+    /// release's); `None` for a Go package outside any module.
+    written: Option<Written>,
+}
+
+impl Package {
+    /// The version the package's manifest writes in `files` (another commit's tree), when
+    /// it writes one: `None` without a manifest there, for a version the manifest leaves to
+    /// the build (a dynamic one, one only in the sources), and for a Go module, whose
+    /// manifest writes its path and whose versions are its tags.
+    pub(crate) fn version_in(&self, files: Files) -> Option<String> {
+        let kind = self.written?.0;
+        if kind.versioning == Versioning::ModulePath {
+            return None;
+        }
+        let (_, text) = manifest_in(&self.root, kind, files)?;
+        (kind.version)(&text, &self.root, files.read)
+    }
+
+    /// The file name of its manifest's kind (`Cargo.toml`, `*.cabal`): two packages of one
+    /// folder (a crate and an npm package) differ by it.
+    pub(crate) fn manifest_kind(&self) -> Option<&'static str> {
+        self.written.map(|w| w.0.file)
+    }
+}
+
+/// A kind of manifest, as a [`Package`] keeps it: compared by identity.
+#[derive(Clone, Copy)]
+struct Written(&'static Manifest);
+
+impl PartialEq for Written {
+    fn eq(&self, other: &Self) -> bool {
+        std::ptr::eq(self.0, other.0)
+    }
+}
+
+impl Eq for Written {}
+
+impl std::fmt::Debug for Written {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.0.file)
+    }
 }
 
 /// The version of the package's last release reachable from the base, as its tag writes it
@@ -331,6 +373,7 @@ pub(crate) fn package_of(path: &str, grammar: Grammar, files: Files) -> Option<P
     (bare && !any_manifest).then(|| Package {
         root: String::new(),
         names: Vec::new(),
+        written: None,
     })
 }
 
@@ -352,12 +395,12 @@ pub(super) fn owner_of(path: &str, grammar: Grammar, files: Files) -> Option<Own
 }
 
 /// The package whose manifest `manifest`, in the folder `root`, reads `text`.
-fn package_named(manifest: &Manifest, text: &str, root: &str) -> Package {
+fn package_named(manifest: &'static Manifest, text: &str, root: &str) -> Package {
     named_package(manifest, text, root).0
 }
 
 /// [`package_named`], and whether the manifest named it.
-fn named_package(manifest: &Manifest, text: &str, root: &str) -> (Package, bool) {
+fn named_package(manifest: &'static Manifest, text: &str, root: &str) -> (Package, bool) {
     let mut names = (manifest.names)(text);
     names.retain(|n| !n.is_empty());
     let named = !names.is_empty();
@@ -371,6 +414,7 @@ fn named_package(manifest: &Manifest, text: &str, root: &str) -> (Package, bool)
         Package {
             root: root.to_string(),
             names,
+            written: Some(Written(manifest)),
         },
         named,
     )

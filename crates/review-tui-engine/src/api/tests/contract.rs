@@ -242,6 +242,44 @@ fn callers_not_updated_count_only_when_they_stop_compiling() {
     assert_fails(&axis, &["callers not updated: src/app.rs"]);
 }
 
+// tonic's `benches-disabled/` (its `[[bench]]` commented out of `Cargo.toml`): a Rust file
+// under no folder Cargo builds a target from is never compiled, so it is no caller a
+// deliberate break leaves broken. The same caller under `benches/` still is one.
+#[test]
+fn a_rust_file_cargo_never_compiles_is_no_caller_left_broken() {
+    let caller = "use rt::runtime::spawn;\n\nfn main() {\n    spawn(\"a\", 1);\n}\n";
+    let cargo = CARGO.replace("\"lib\"", "\"rt\"");
+    let bumped = cargo.replace("1.4.0", "2.0.0");
+    let start = BUILDER.find("pub fn spawn").expect("spawn in BUILDER");
+    let run = |at: &str| {
+        let caller_at = format!("rt/{at}");
+        let base = [
+            ("rt/Cargo.toml", cargo.as_str()),
+            ("rt/src/lib.rs", "pub mod runtime;\n"),
+            ("rt/src/runtime.rs", BUILDER),
+            (caller_at.as_str(), caller),
+        ];
+        api_after(
+            &base,
+            &[
+                ("rt/src/runtime.rs", &BUILDER[..start]),
+                ("rt/Cargo.toml", &bumped),
+            ],
+        )
+    };
+    let disabled = run("benches-disabled/bench_main.rs");
+    assert_eq!(disabled.verdict, AxisVerdict::Warn, "{}", disabled.detail);
+    assert!(
+        !disabled.detail.contains("callers not updated"),
+        "{}",
+        disabled.detail
+    );
+    assert_fails(
+        &run("benches/bench_main.rs"),
+        &["callers not updated: rt/benches/bench_main.rs"],
+    );
+}
+
 // clap's master at 4.0.0-alpha.0: a development version of the next major permits its breaks,
 // and the repository's own code is still being moved to them, so callers left as they were
 // warn with the break instead of failing it. At 1.4.0 the same removal fails.

@@ -465,31 +465,27 @@ fn a_manifest_already_a_breaking_step_above_the_last_release_allows_a_break() {
         repo.commit("remove with");
         axis(&repo)
     };
-    let developing = run("tower-0.3.1", "0.4.0");
-    assert_eq!(
-        developing.verdict,
-        AxisVerdict::Warn,
-        "{}",
-        developing.detail
-    );
-    assert!(
-        developing
-            .detail
-            .contains("a breaking step above the last release 0.3.1"),
-        "{}",
-        developing.detail
-    );
-    // A compatible step above the release, or a bare tag that may be another package's (the
-    // crate is in a folder): the removal fails.
-    for (tag, version) in [("tower-0.3.1", "0.3.2"), ("v0.3.1", "0.4.0")] {
-        let axis = run(tag, version);
+    // A bare tag is the crate's release too when its manifest there writes that version
+    // (the crate is in a folder, where a bare tag may be another package's).
+    for (tag, version) in [("tower-0.3.1", "0.3.1"), ("v0.3.1", "v0.3.1")] {
+        let developing = run(tag, "0.4.0");
         assert_eq!(
-            axis.verdict,
-            AxisVerdict::Fail,
-            "{tag} {version}: {}",
-            axis.detail
+            developing.verdict,
+            AxisVerdict::Warn,
+            "{tag}: {}",
+            developing.detail
+        );
+        assert!(
+            developing.detail.contains(&format!(
+                "a breaking step above the last release {version},"
+            )),
+            "{tag}: {}",
+            developing.detail
         );
     }
+    // A compatible step above the release: the removal fails.
+    let axis = run("tower-0.3.1", "0.3.2");
+    assert_eq!(axis.verdict, AxisVerdict::Fail, "{}", axis.detail);
 }
 
 // more-itertools #875: `strict` was added to `sample` after v10.3.0 and made keyword-only
@@ -1172,4 +1168,136 @@ fn an_item_the_releases_file_does_not_declare_is_unreleased_though_its_name_is_t
         &[("src/bytes.rs", &without_field)],
     );
     assert_eq!(axis.verdict, AxisVerdict::Fail, "{}", axis.detail);
+}
+
+/// `generate` as the lockstep release shipped it, as the base has it (two parameters added
+/// since), and as the change leaves it (one of those taken back).
+const GENERATE_RELEASED: &str = "pub fn generate(service: &str, emit: bool) {}\n";
+const GENERATE_SINCE: &str =
+    "pub fn generate(service: &str, emit: bool, transport: bool, comments: bool) {}\n";
+const GENERATE_FEWER: &str = "pub fn generate(service: &str, emit: bool, transport: bool) {}\n";
+
+/// A workspace of two crates in folders, `rpc/` and `rpc-build/`, at `rpc_version` and
+/// `build_version`, with `build` as `rpc-build/src/lib.rs`.
+fn workspace(rpc_version: &str, build_version: &str, build: &str) -> Vec<(String, String)> {
+    let manifest = |name: &str, version: &str| {
+        format!("[package]\nname = \"{name}\"\nversion = \"{version}\"\nedition = \"2021\"\n")
+    };
+    [
+        (
+            "Cargo.toml",
+            "[workspace]\nmembers = [\"rpc\", \"rpc-build\"]\n".to_string(),
+        ),
+        ("rpc/Cargo.toml", manifest("rpc", rpc_version)),
+        ("rpc/src/lib.rs", "pub fn serve() {}\n".to_string()),
+        ("rpc-build/Cargo.toml", manifest("rpc-build", build_version)),
+        ("rpc-build/src/lib.rs", build.to_string()),
+    ]
+    .into_iter()
+    .map(|(path, text)| (path.to_string(), text))
+    .collect()
+}
+
+/// Commits `files` on the checked-out branch, then tags the commit with each of `tags`.
+fn commit_tagged(repo: &Repo, files: &[(String, String)], tags: &[&str]) {
+    for (path, text) in files {
+        repo.write(path, text);
+    }
+    repo.commit("release");
+    for tag in tags {
+        git(&repo.path(), &["tag", "-a", "-m", tag, tag]);
+    }
+}
+
+/// Commits of the workspace, each with its tags.
+type TaggedCommits<'a> = &'a [(&'a [(String, String)], &'a [&'a str])];
+
+/// A history of the workspace on `main`: `before` committed (each with its tags), where the PR
+/// branches; `later` committed on `main` after the PR branched. The PR leaves
+/// `rpc-build/src/lib.rs` as `change`.
+fn workspace_history(before: TaggedCommits, later: TaggedCommits, change: &str) -> Axis {
+    let repo = Repo::new(&[("README.md", "a workspace\n")]);
+    git(&repo.path(), &["checkout", "-q", "main"]);
+    for (files, tags) in before {
+        commit_tagged(&repo, files, tags);
+    }
+    let fork = git(&repo.path(), &["rev-parse", "HEAD"]);
+    for (files, tags) in later {
+        commit_tagged(&repo, files, tags);
+    }
+    git(&repo.path(), &["checkout", "-q", "-B", "pr", &fork]);
+    repo.write("rpc-build/src/lib.rs", change);
+    repo.commit("change");
+    axis(&repo)
+}
+
+#[test]
+fn a_bare_tag_is_a_release_of_each_package_whose_manifest_there_has_its_version() {
+    // tonic #1154: `v0.8.2` tagged the whole workspace, every crate at 0.8.2; the crates were
+    // tagged by name (`tonic-build-v0.14.6`) only years later. `generate` gained two
+    // parameters after v0.8.2 and the change took one back: the base broke v0.8.2's callers
+    // already, whichever scheme the later tags use.
+    let later = workspace("1.14.6", "1.14.6", GENERATE_SINCE);
+    for later_tags in [&[][..], &["rpc-v1.14.6", "rpc-build-v1.14.6"][..]] {
+        let axis = workspace_history(
+            &[
+                (&workspace("1.8.2", "1.8.2", GENERATE_RELEASED), &["v1.8.2"]),
+                (&workspace("1.8.2", "1.8.2", GENERATE_SINCE), &[]),
+            ],
+            &[(&later, later_tags)],
+            GENERATE_FEWER,
+        );
+        assert_eq!(
+            axis.verdict,
+            AxisVerdict::Warn,
+            "{later_tags:?}: {}",
+            axis.detail
+        );
+        assert!(
+            axis.detail
+                .contains("the base already broke v1.8.2, the last release"),
+            "{later_tags:?}: {}",
+            axis.detail
+        );
+    }
+}
+
+#[test]
+fn a_bare_tag_is_no_release_of_a_package_whose_manifest_there_has_another_version() {
+    // `v1.8.2` is `rpc`'s release; `rpc-build` was at 0.3.0 then, and no tag names it: no
+    // release of it is known, so the break is the change's own.
+    let axis = workspace_history(
+        &[
+            (&workspace("1.8.2", "1.3.0", GENERATE_RELEASED), &["v1.8.2"]),
+            (&workspace("1.8.2", "1.3.0", GENERATE_SINCE), &[]),
+        ],
+        &[],
+        GENERATE_FEWER,
+    );
+    assert_eq!(axis.verdict, AxisVerdict::Fail, "{}", axis.detail);
+    assert!(!axis.detail.contains("v1.8.2"), "{}", axis.detail);
+}
+
+#[test]
+fn a_packages_own_tags_win_over_a_bare_tag_of_another_version() {
+    // `rpc-build-v1.3.0` is the crate's release, without the parameters; the later bare
+    // `v1.8.2` (`rpc`'s, `rpc-build` still at 1.3.0 there) came after they were added, and
+    // would have counted them as released.
+    let axis = workspace_history(
+        &[
+            (
+                &workspace("1.8.1", "1.3.0", GENERATE_RELEASED),
+                &["rpc-build-v1.3.0"],
+            ),
+            (&workspace("1.8.2", "1.3.0", GENERATE_SINCE), &["v1.8.2"]),
+        ],
+        &[],
+        GENERATE_FEWER,
+    );
+    assert_eq!(axis.verdict, AxisVerdict::Warn, "{}", axis.detail);
+    assert!(
+        axis.detail.contains("rpc-build-v1.3.0, the last release"),
+        "{}",
+        axis.detail
+    );
 }

@@ -1,5 +1,6 @@
 //! Rust: how a file's exported items are read.
 
+pub(crate) mod compiled;
 pub(crate) mod extract;
 pub(crate) mod foreign;
 pub(crate) mod generated;
