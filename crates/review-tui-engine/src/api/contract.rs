@@ -34,6 +34,7 @@ use super::lang::python::declared::python_reach;
 use super::lang::python::documented::python_module;
 use super::lang::rust::compiled::never_compiled;
 use super::lang::rust::generated::{MacroWrites, read_from_crate};
+use super::lang::rust::registry_dependency::from_a_registry;
 use super::lang::rust::scope::{crate_macro_texts_of, crate_of, unstable_macros_of};
 use super::lang::rust::{foreign, renamed, rooted};
 use super::lang::script::call_types::{Call, call_of};
@@ -1992,8 +1993,12 @@ fn stale_callers(
         if path == home.path || changed.contains(path) {
             continue;
         }
-        // A file Cargo never compiles cannot stop compiling.
-        if home.grammar == Grammar::Rust && path.ends_with(".rs") && never_compiled(path, read) {
+        // A file Cargo never compiles cannot stop compiling, nor can one of a crate that
+        // takes this one from a registry: it builds against a release.
+        if home.grammar == Grammar::Rust
+            && path.ends_with(".rs")
+            && (never_compiled(path, read) || from_a_registry(path, home.path, read))
+        {
             continue;
         }
         if read(path).is_some_and(|text| stale_here(path, &text)) {

@@ -202,10 +202,11 @@ impl<'a> Releases<'a> {
         let wanted = order(version);
         let mut matching: Vec<(Oid, &str)> = by_commit
             .iter()
-            .flat_map(|(commit, tags)| {
-                tags.iter()
-                    .filter(|tag| order(&tag.version) == wanted)
-                    .map(move |tag| (*commit, tag.name.as_str()))
+            .flat_map(|(commit, claims)| {
+                claims
+                    .iter()
+                    .filter(|claim| order(&claim.tag.version) == wanted)
+                    .map(move |claim| (*commit, claim.tag.name.as_str()))
             })
             .collect();
         matching.sort();

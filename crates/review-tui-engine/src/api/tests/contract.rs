@@ -2732,3 +2732,55 @@ fn a_dotnet_programs_sources_carry_no_api() {
         library_file.detail
     );
 }
+
+// tower #311: `tower-service` moved to `std::future` with a breaking bump (0.2.0 →
+// 0.3.0-alpha.1) while the crates beside it still took `tower-service = "0.2.0"` from
+// crates.io. They build against that release, not the changed sources: no caller was left
+// broken. A crate taking it by path still is one.
+#[test]
+fn a_crate_that_takes_the_package_from_a_registry_is_no_caller_left_broken() {
+    let service = |version: &str, body: &str| {
+        (
+            format!("[package]\nname = \"service\"\nversion = \"{version}\"\nedition = \"2021\"\n"),
+            body.to_string(),
+        )
+    };
+    let (old_manifest, old_lib) = service("0.2.0", "pub fn poll_ready() -> bool {\n    true\n}\n");
+    let (new_manifest, new_lib) = service(
+        "0.3.0-alpha.1",
+        "pub fn poll_ready(cx: usize) -> bool {\n    cx > 0\n}\n",
+    );
+    let run = |dependency: &str| {
+        let buffer = format!(
+            "[package]\nname = \"buffer\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n[dependencies]\nservice = {dependency}\n"
+        );
+        api_after(
+            &[
+                (
+                    "Cargo.toml",
+                    "[workspace]\nmembers = [\"service\", \"buffer\"]\n",
+                ),
+                ("service/Cargo.toml", &old_manifest),
+                ("service/src/lib.rs", &old_lib),
+                ("buffer/Cargo.toml", &buffer),
+                (
+                    "buffer/src/lib.rs",
+                    "pub fn ready() -> bool {\n    service::poll_ready()\n}\n",
+                ),
+            ],
+            &[
+                ("service/Cargo.toml", &new_manifest),
+                ("service/src/lib.rs", &new_lib),
+            ],
+        )
+    };
+    let registry = run("\"0.2.0\"");
+    assert_eq!(registry.verdict, AxisVerdict::Warn, "{}", registry.detail);
+    assert!(
+        !registry.detail.contains("callers not updated"),
+        "{}",
+        registry.detail
+    );
+    let by_path = run("{ version = \"0.3.0-alpha.1\", path = \"../service\" }");
+    assert_fails(&by_path, &["callers not updated: buffer/src/lib.rs"]);
+}

@@ -8,6 +8,7 @@ pub(crate) mod impl_trait;
 pub(crate) mod manifest;
 pub(crate) mod modules;
 mod promise;
+pub(crate) mod registry_dependency;
 pub(crate) mod renamed;
 pub(crate) mod rooted;
 pub(crate) mod scope;
