@@ -32,7 +32,7 @@ use super::lang::java::closed;
 use super::lang::python::application::command_scripts;
 use super::lang::python::declared::python_reach;
 use super::lang::python::documented::python_module;
-use super::lang::rust::compiled::never_compiled;
+use super::lang::rust::compiled::{never_compiled, outside_the_workspace};
 use super::lang::rust::generated::{MacroWrites, read_from_crate};
 use super::lang::rust::registry_dependency::from_a_registry;
 use super::lang::rust::scope::{crate_macro_texts_of, crate_of, unstable_macros_of};
@@ -1997,7 +1997,9 @@ fn stale_callers(
         // takes this one from a registry: it builds against a release.
         if home.grammar == Grammar::Rust
             && path.ends_with(".rs")
-            && (never_compiled(path, read) || from_a_registry(path, home.path, read))
+            && (never_compiled(path, read)
+                || outside_the_workspace(path, read)
+                || from_a_registry(path, home.path, read))
         {
             continue;
         }
