@@ -121,6 +121,9 @@ pub(crate) struct LineLogic {
     /// Stay quiet where the statement holding the line is optional-import feature detection
     /// (see [`super::import_probe`]).
     pub import_probe_ok: bool,
+    /// Stay quiet where the statement holding the line is a `try` of best-effort cleanup
+    /// (see [`super::best_effort`]).
+    pub cleanup_ok: bool,
     /// Stay quiet on a line in a function that only prints (see [`super::printer`]).
     pub printer_ok: bool,
     /// Stay quiet where the matched call's command is built from constants only (see
@@ -345,9 +348,16 @@ fn compile_logic(
                 "shows a convention the rule stands for: it needs `asked_by`".into(),
             ));
         }
-        (Some(_), None) if spec.import_probe_ok && spec.context != ContextScope::Statement => {
+        (Some(_), None)
+            if (spec.import_probe_ok || spec.cleanup_ok)
+                && spec.context != ContextScope::Statement =>
+        {
             return Err(err(
-                "import_probe_ok",
+                if spec.import_probe_ok {
+                    "import_probe_ok"
+                } else {
+                    "cleanup_ok"
+                },
                 "reads the statement holding the line: it needs `context = \"statement\"`".into(),
             ));
         }
@@ -381,6 +391,7 @@ fn compile_logic(
                 context: spec.context,
                 join_next: spec.join_next,
                 import_probe_ok: spec.import_probe_ok,
+                cleanup_ok: spec.cleanup_ok,
                 printer_ok: spec.printer_ok,
                 constant_command_ok: spec.constant_command_ok,
                 sql_builder_ok: spec.sql_builder_ok,
@@ -464,6 +475,7 @@ fn line_only_field(spec: &RuleSpec, forbid: &[String]) -> Option<&'static str> {
         ("context_forbid", spec.context_forbid.is_some()),
         ("join_next", spec.join_next),
         ("import_probe_ok", spec.import_probe_ok),
+        ("cleanup_ok", spec.cleanup_ok),
         ("printer_ok", spec.printer_ok),
         ("constant_command_ok", spec.constant_command_ok),
         ("sql_builder_ok", spec.sql_builder_ok),

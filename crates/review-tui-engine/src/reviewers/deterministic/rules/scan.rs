@@ -889,7 +889,9 @@ impl<'a> Scan<'a> {
         let statement = (logic.context == ContextScope::Statement)
             .then(|| statement_at(texts.syntax, code))
             .flatten();
-        if logic.import_probe_ok && statement.as_ref().is_some_and(|s| s.import_probe) {
+        if statement.as_ref().is_some_and(|s| {
+            (logic.import_probe_ok && s.import_probe) || (logic.cleanup_ok && s.cleanup)
+        }) {
             return false;
         }
         if logic.printer_ok && in_printer(texts.syntax, code) {

@@ -46,6 +46,10 @@ pub(crate) struct RuleSpec {
     /// detection (see `import_probe`).
     #[serde(default)]
     pub import_probe_ok: bool,
+    /// Python: stay quiet where the statement holding the line (`context = "statement"`) is a
+    /// `try` of best-effort cleanup (see `best_effort`).
+    #[serde(default)]
+    pub cleanup_ok: bool,
     /// JavaScript and TypeScript: stay quiet on a line in a function that does nothing but
     /// print, the project's own printer (see `printer`).
     #[serde(default)]
