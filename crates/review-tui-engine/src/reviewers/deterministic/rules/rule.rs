@@ -129,6 +129,9 @@ pub(crate) struct LineLogic {
     /// Stay quiet where the matched call's command is built from constants only (see
     /// [`super::constant_command`]).
     pub constant_command_ok: bool,
+    /// Stay quiet where the value the matched assignment stores is built from constants only
+    /// (see [`super::constant_command`]).
+    pub constant_value_ok: bool,
     /// Stay quiet in a SQL builder's, ORM's or driver's own library code, unless the line
     /// reads outside input (see [`super::sql_builder`]).
     pub sql_builder_ok: bool,
@@ -394,6 +397,7 @@ fn compile_logic(
                 cleanup_ok: spec.cleanup_ok,
                 printer_ok: spec.printer_ok,
                 constant_command_ok: spec.constant_command_ok,
+                constant_value_ok: spec.constant_value_ok,
                 sql_builder_ok: spec.sql_builder_ok,
                 skip_samples: spec.skip_samples,
                 skip_strings: spec.skip_strings,
@@ -478,6 +482,7 @@ fn line_only_field(spec: &RuleSpec, forbid: &[String]) -> Option<&'static str> {
         ("cleanup_ok", spec.cleanup_ok),
         ("printer_ok", spec.printer_ok),
         ("constant_command_ok", spec.constant_command_ok),
+        ("constant_value_ok", spec.constant_value_ok),
         ("sql_builder_ok", spec.sql_builder_ok),
         ("library_only", spec.library_only),
         ("skip_unreleased", spec.skip_unreleased),
