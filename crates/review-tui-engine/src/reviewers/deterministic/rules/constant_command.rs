@@ -12,6 +12,10 @@
 //! bound anywhere else too (a parameter of the same name, a reassignment, an import), a name
 //! read inside a JavaScript `with` block or in a Python module that writes its own namespace
 //! (`globals()`, `setattr`), and anything not listed, leaves the finding.
+//!
+//! The same reading serves markup: `el.innerHTML = SPINNER`, where `SPINNER` is a module's
+//! `const` bound to a literal, inserts the file's own markup, not data (JavaScript,
+//! TypeScript).
 
 use tree_sitter::Node;
 
@@ -35,6 +39,26 @@ pub(super) fn built_from_constants(syntax: &Syntax, code: CodeAt) -> bool {
             let command = first_argument(call)?;
             let reader = Reader { parsed, language };
             Some(reader.constant(command, 0))
+        })
+        .unwrap_or(false)
+}
+
+/// Whether the value the assignment at `code` stores (`el.innerHTML = MARKUP`) is built from
+/// constants only.
+pub(super) fn assigned_from_constants(syntax: &Syntax, code: CodeAt) -> bool {
+    let language = syntax.language();
+    if !matches!(language, Language::JavaScript | Language::TypeScript) {
+        return false;
+    }
+    syntax
+        .with_line(code, |parsed, point| {
+            let assignment = parsed.enclosing(
+                point,
+                &["assignment_expression", "augmented_assignment_expression"],
+            )?;
+            let value = assignment.child_by_field_name("right")?;
+            let reader = Reader { parsed, language };
+            Some(reader.constant(value, 0))
         })
         .unwrap_or(false)
 }

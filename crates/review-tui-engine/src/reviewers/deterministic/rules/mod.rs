@@ -8,6 +8,7 @@
 //! logic in `checks` that needs more than a line: file sizes, lock files and manifests,
 //! workflow triggers, Dockerfile stages. Both carry the same metadata from TOML.
 
+mod best_effort;
 mod build_backend;
 mod catalog;
 mod checks;

@@ -121,11 +121,17 @@ pub(crate) struct LineLogic {
     /// Stay quiet where the statement holding the line is optional-import feature detection
     /// (see [`super::import_probe`]).
     pub import_probe_ok: bool,
+    /// Stay quiet where the statement holding the line is a `try` of best-effort cleanup
+    /// (see [`super::best_effort`]).
+    pub cleanup_ok: bool,
     /// Stay quiet on a line in a function that only prints (see [`super::printer`]).
     pub printer_ok: bool,
     /// Stay quiet where the matched call's command is built from constants only (see
     /// [`super::constant_command`]).
     pub constant_command_ok: bool,
+    /// Stay quiet where the value the matched assignment stores is built from constants only
+    /// (see [`super::constant_command`]).
+    pub constant_value_ok: bool,
     /// Stay quiet in a SQL builder's, ORM's or driver's own library code, unless the line
     /// reads outside input (see [`super::sql_builder`]).
     pub sql_builder_ok: bool,
@@ -345,9 +351,16 @@ fn compile_logic(
                 "shows a convention the rule stands for: it needs `asked_by`".into(),
             ));
         }
-        (Some(_), None) if spec.import_probe_ok && spec.context != ContextScope::Statement => {
+        (Some(_), None)
+            if (spec.import_probe_ok || spec.cleanup_ok)
+                && spec.context != ContextScope::Statement =>
+        {
             return Err(err(
-                "import_probe_ok",
+                if spec.import_probe_ok {
+                    "import_probe_ok"
+                } else {
+                    "cleanup_ok"
+                },
                 "reads the statement holding the line: it needs `context = \"statement\"`".into(),
             ));
         }
@@ -381,8 +394,10 @@ fn compile_logic(
                 context: spec.context,
                 join_next: spec.join_next,
                 import_probe_ok: spec.import_probe_ok,
+                cleanup_ok: spec.cleanup_ok,
                 printer_ok: spec.printer_ok,
                 constant_command_ok: spec.constant_command_ok,
+                constant_value_ok: spec.constant_value_ok,
                 sql_builder_ok: spec.sql_builder_ok,
                 skip_samples: spec.skip_samples,
                 skip_strings: spec.skip_strings,
@@ -464,8 +479,10 @@ fn line_only_field(spec: &RuleSpec, forbid: &[String]) -> Option<&'static str> {
         ("context_forbid", spec.context_forbid.is_some()),
         ("join_next", spec.join_next),
         ("import_probe_ok", spec.import_probe_ok),
+        ("cleanup_ok", spec.cleanup_ok),
         ("printer_ok", spec.printer_ok),
         ("constant_command_ok", spec.constant_command_ok),
+        ("constant_value_ok", spec.constant_value_ok),
         ("sql_builder_ok", spec.sql_builder_ok),
         ("library_only", spec.library_only),
         ("skip_unreleased", spec.skip_unreleased),

@@ -8,7 +8,7 @@ use std::path::PathBuf;
 
 use super::catalog::Catalog;
 use super::checks::{Check, CheckContext, file_name, first_changed_line};
-use super::constant_command::built_from_constants;
+use super::constant_command::{assigned_from_constants, built_from_constants};
 use super::coverage::{CappedRule, Coverage, SkipReason, SkippedFile, skip_reason};
 use super::finding::{Location, as_sample_note, node};
 use super::go_results::GoResults;
@@ -889,7 +889,9 @@ impl<'a> Scan<'a> {
         let statement = (logic.context == ContextScope::Statement)
             .then(|| statement_at(texts.syntax, code))
             .flatten();
-        if logic.import_probe_ok && statement.as_ref().is_some_and(|s| s.import_probe) {
+        if statement.as_ref().is_some_and(|s| {
+            (logic.import_probe_ok && s.import_probe) || (logic.cleanup_ok && s.cleanup)
+        }) {
             return false;
         }
         if logic.printer_ok && in_printer(texts.syntax, code) {
@@ -908,6 +910,9 @@ impl<'a> Scan<'a> {
             if built_from_constants(texts.syntax, call) {
                 return false;
             }
+        }
+        if logic.constant_value_ok && assigned_from_constants(texts.syntax, code) {
+            return false;
         }
         if logic.context_require.is_some() || logic.context_forbid.is_some() {
             let paragraph;

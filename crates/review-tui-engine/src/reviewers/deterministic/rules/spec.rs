@@ -46,6 +46,10 @@ pub(crate) struct RuleSpec {
     /// detection (see `import_probe`).
     #[serde(default)]
     pub import_probe_ok: bool,
+    /// Python: stay quiet where the statement holding the line (`context = "statement"`) is a
+    /// `try` of best-effort cleanup (see `best_effort`).
+    #[serde(default)]
+    pub cleanup_ok: bool,
     /// JavaScript and TypeScript: stay quiet on a line in a function that does nothing but
     /// print, the project's own printer (see `printer`).
     #[serde(default)]
@@ -54,6 +58,11 @@ pub(crate) struct RuleSpec {
     /// is built from constants only, read in the file's syntax tree (see `constant_command`).
     #[serde(default)]
     pub constant_command_ok: bool,
+    /// JavaScript and TypeScript: stay quiet where the value the matched assignment stores is
+    /// built from constants only (`el.innerHTML = SPINNER`, a module's `const` of a literal;
+    /// see `constant_command`).
+    #[serde(default)]
+    pub constant_value_ok: bool,
     /// JavaScript and TypeScript: stay quiet in the library code of a package whose own
     /// manifest says it builds or drives SQL (a query builder, ORM or driver: composing SQL
     /// text is its job), unless the line reads input from outside the program (see

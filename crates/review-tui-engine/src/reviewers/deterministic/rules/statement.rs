@@ -4,8 +4,8 @@
 //! `finally`), not only the lines the hunk happens to show above it. Python, from its syntax
 //! tree (see [`super::syntax`]).
 
-use super::import_probe;
 use super::syntax::{CodeAt, Syntax};
+use super::{best_effort, import_probe};
 use crate::diff::Language;
 
 /// Node kinds of Python's compound statements: what holds clauses and blocks.
@@ -27,6 +27,8 @@ pub(super) struct Statement {
     /// It is a `try` whose body only imports and uses what it imported (see
     /// [`import_probe`]).
     pub import_probe: bool,
+    /// It is a `try` of best-effort cleanup (see [`best_effort`]).
+    pub cleanup: bool,
 }
 
 /// The statement holding `code`; `None` outside Python, or where the line lies in no
@@ -40,6 +42,7 @@ pub(super) fn statement_at(syntax: &Syntax, code: CodeAt) -> Option<Statement> {
         Some(Statement {
             text: parsed.text(statement).to_string(),
             import_probe: import_probe::only_probes(statement, &parsed.source),
+            cleanup: best_effort::only_cleans_up(statement, &parsed.source),
         })
     })
 }

@@ -104,3 +104,49 @@ fn a_python_shell_command_built_from_module_constants_is_no_injection() {
         );
     }
 }
+
+const INNER_HTML: &str = "js/inner-html";
+
+#[test]
+fn markup_a_module_constant_holds_is_no_injection() {
+    for script in [
+        "const SPINNER = '<span class=\"spin\"></span>'\nexport function wait(el) {\n  el.innerHTML = SPINNER\n}",
+        // A template of constants, through another constant.
+        "const ICON = '<svg></svg>'\nconst BUTTON = `<button>${ICON}</button>`\nfunction draw(el) {\n  el.innerHTML = BUTTON;\n}",
+    ] {
+        let lines: Vec<&str> = script.lines().collect();
+        assert_eq!(
+            rule_lines(INNER_HTML, "src/view.js", &lines),
+            Vec::<u32>::new(),
+            "{script}"
+        );
+    }
+}
+
+#[test]
+fn markup_from_a_parameter_or_a_template_of_data_is_still_injection() {
+    for (script, line) in [
+        (
+            "export function show(el, html) {\n  el.innerHTML = html\n}",
+            2,
+        ),
+        (
+            "export function show(el, user) {\n  el.innerHTML = `<b>${user.name}</b>`\n}",
+            2,
+        ),
+        // A constant of the same name shadowed by a parameter.
+        (
+            "const MARKUP = '<hr>'\nfunction show(el, MARKUP) {\n  el.innerHTML = MARKUP\n}",
+            3,
+        ),
+        // A module-level name bound to something read at run time.
+        ("const MARKUP = location.hash\nel.innerHTML = MARKUP", 2),
+    ] {
+        let lines: Vec<&str> = script.lines().collect();
+        assert_eq!(
+            rule_lines(INNER_HTML, "src/view.js", &lines),
+            vec![line],
+            "{script}"
+        );
+    }
+}

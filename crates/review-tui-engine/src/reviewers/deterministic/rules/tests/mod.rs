@@ -2,6 +2,7 @@
 //! checks, loading and overriding.
 
 mod before;
+mod best_effort;
 mod branch_actions;
 mod build_backend;
 mod catalog;

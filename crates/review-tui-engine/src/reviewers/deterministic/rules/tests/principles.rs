@@ -464,7 +464,7 @@ fn code_whose_trailing_comment_alone_changed_is_not_new() {
     // `pass` was there before.
     let text = |added: &str| {
         format!(
-            "diff --git a/app/retry.py b/app/retry.py\n--- a/app/retry.py\n+++ b/app/retry.py\n@@ -1,5 +1,5 @@\n def close(conn):\n     try:\n         conn.close()\n-    except Exception:  # noqa: B902\n+{added}\n         pass\n"
+            "diff --git a/app/retry.py b/app/retry.py\n--- a/app/retry.py\n+++ b/app/retry.py\n@@ -1,5 +1,5 @@\n def sync(conn):\n     try:\n         conn.commit()\n-    except Exception:  # noqa: B902\n+{added}\n         pass\n"
         )
     };
     let rule = "python/except-pass";
