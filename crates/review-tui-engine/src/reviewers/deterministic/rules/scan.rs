@@ -958,7 +958,12 @@ impl<'a> Scan<'a> {
         // `unsafe { … }` block on one line.
         let restated =
             logic.moved_ok && found.end() <= line.len() && restated(logic, here, found.as_str());
-        !moved && !restated
+        // Moved and edited: the same match on a line the change takes away elsewhere
+        // (`return yaml.load(text)` moved to a new module as `return yaml.load(text) or {}`).
+        let carried = logic.moved_ok
+            && found.end() <= line.len()
+            && carried(logic, self.moved.diff, here.side, line, found.start());
+        !moved && !restated && !carried
     }
 }
 
@@ -1021,6 +1026,58 @@ fn restated(logic: &LineLogic, here: &LineAt, matched: &str) -> bool {
         .filter(|line| line.kind == other && same_match(line))
         .count();
     before < held
+}
+
+/// Whether the change takes the matched call away from the other side at least as often as
+/// it writes it on this one, across the whole diff: a call carried from one file to another
+/// (a function moved to a new module and edited on the way), not a new one. The call is
+/// compared with its arguments (`yaml.load(text)`), so the same sink given other input is new.
+fn carried(logic: &LineLogic, diff: &Diff, side: Side, line: &str, start: usize) -> bool {
+    let wanted = normalize_code(&[call_text(line, start)]);
+    let (this, other) = match side {
+        Side::Right => (LineKind::Added, LineKind::Removed),
+        Side::Left => (LineKind::Removed, LineKind::Added),
+    };
+    let count = |kind: LineKind| {
+        diff.files
+            .iter()
+            .flat_map(|f| f.hunks.iter())
+            .flat_map(|h| h.lines.iter())
+            .filter(|candidate| {
+                candidate.kind == kind
+                    && !logic.forbid.iter().any(|re| re.is_match(&candidate.text))
+                    && logic
+                        .pattern
+                        .find_iter(&candidate.text)
+                        .any(|m| normalize_code(&[call_text(&candidate.text, m.start())]) == wanted)
+            })
+            .count()
+    };
+    let taken = count(other);
+    taken > 0 && taken >= count(this)
+}
+
+/// The call a match starting at `start` makes: up to the parenthesis closing the first one
+/// opened after it, or the rest of the line when it does not close there.
+fn call_text(line: &str, start: usize) -> &str {
+    let rest = &line[start..];
+    let Some(open) = rest.find('(') else {
+        return rest;
+    };
+    let mut depth = 0usize;
+    for (i, c) in rest[open..].char_indices() {
+        match c {
+            '(' => depth += 1,
+            ')' => {
+                depth -= 1;
+                if depth == 0 {
+                    return &rest[..open + i + 1];
+                }
+            }
+            _ => {}
+        }
+    }
+    rest
 }
 
 struct LineAt<'a> {

@@ -398,3 +398,53 @@ fn zeroing_c_plain_data_is_the_ffi_idiom_not_an_invariant_asked_whatever_the_hou
         );
     }
 }
+
+// A function moved to a new module and edited on the way (`return yaml.load(text)` made
+// `return yaml.load(text) or {}`): the unsafe load is the one the change took away from the
+// old module, not a new one. A second load written beside it, or one with other arguments,
+// is new.
+#[test]
+fn a_match_carried_to_another_file_and_edited_is_not_new() {
+    const RULE: &str = "python/yaml-unsafe-load";
+    let old = "import yaml\n\n\ndef load_yaml(text):\n    return yaml.load(text)\n\n\ndef other():\n    return 1\n";
+    let base = [("pkg/__init__.py", ""), ("pkg/utils.py", old)];
+    let rest = "def other():\n    return 1\n";
+    let moved = "import yaml\n\n\ndef load_yaml(text):\n    return yaml.load(text) or {}\n";
+    assert_eq!(
+        review(
+            &base,
+            &[
+                ("pkg/utils.py", Some(rest)),
+                ("pkg/yaml_utils.py", Some(moved))
+            ],
+            RULE
+        ),
+        Vec::<u32>::new()
+    );
+    let twice = "import yaml\n\n\ndef load_yaml(text):\n    return yaml.load(text) or {}\n\n\ndef again(text):\n    return yaml.load(text)\n";
+    assert_eq!(
+        review(
+            &base,
+            &[
+                ("pkg/utils.py", Some(rest)),
+                ("pkg/yaml_utils.py", Some(twice))
+            ],
+            RULE
+        )
+        .len(),
+        1
+    );
+    let other_input = "import yaml\n\n\ndef load_yaml(body):\n    return yaml.load(body) or {}\n";
+    assert_eq!(
+        review(
+            &base,
+            &[
+                ("pkg/utils.py", Some(rest)),
+                ("pkg/yaml_utils.py", Some(other_input))
+            ],
+            RULE
+        )
+        .len(),
+        1
+    );
+}
