@@ -41,6 +41,19 @@ pub(crate) fn commit_all(dir: &Path, message: &str) -> String {
     git(dir, &["rev-parse", "HEAD"])
 }
 
+/// A temp dir holding a repository on `main` whose one commit is `files` (path, text).
+pub(crate) fn committed(files: &[(&str, &str)]) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    init(dir.path());
+    for (path, text) in files {
+        let path = dir.path().join(path);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    }
+    commit_all(dir.path(), "initial");
+    dir
+}
+
 /// A non-bare repository on `main` with one commit, inside a temp dir that also has room for
 /// data roots, bare remotes and symlinks.
 pub(crate) struct TestRepo {

@@ -31,18 +31,11 @@ pub(super) fn key_origin(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::space::test_repo::{commit_all, init};
+    use crate::space::test_repo::committed;
     use secrets::KeyOrigin;
 
     fn origin(files: &[(&str, &str)], key: &str) -> Option<KeyOrigin> {
-        let dir = tempfile::tempdir().unwrap();
-        init(dir.path());
-        for (path, text) in files {
-            let path = dir.path().join(path);
-            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-            std::fs::write(path, text).unwrap();
-        }
-        commit_all(dir.path(), "initial");
+        let dir = committed(files);
         let paths = crate::reviewers::deterministic::repo_files(dir.path()).unwrap();
         key_origin(dir.path(), &paths, key)
     }

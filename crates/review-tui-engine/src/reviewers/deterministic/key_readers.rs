@@ -192,18 +192,10 @@ fn names_whole(text: &str, path: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::space::test_repo::{commit_all, init};
+    use crate::space::test_repo::committed;
 
     fn repo(files: &[(&str, &str)]) -> tempfile::TempDir {
-        let dir = tempfile::tempdir().unwrap();
-        init(dir.path());
-        for (path, text) in files {
-            let path = dir.path().join(path);
-            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-            std::fs::write(path, text).unwrap();
-        }
-        commit_all(dir.path(), "initial");
-        dir
+        committed(files)
     }
 
     /// puma loads its TLS fixtures from `examples/puma/` (the CA keys by their folder,
