@@ -142,3 +142,36 @@ fn a_swallowed_failure_in_test_sample_or_maintainer_code_reaches_no_user() {
         }
     }
 }
+
+// A bare handler that cleans up and then re-raises (`except:  # noqa: E722`, then
+// `self.closed = True` … `raise`) lets every exception through: nothing is hidden. One that
+// re-raises only from a nested handler's sibling path, or never, still swallows.
+#[test]
+fn a_bare_handler_that_cleans_up_and_re_raises_hides_nothing() {
+    let rule = "python/bare-except";
+    let handler = |body: &str| {
+        format!(
+            "def write(self, path, data):\n    try:\n        self._out.write(data)\n    except:  # noqa: E722\n{body}\n    return len(data)\n"
+        )
+    };
+    for body in [
+        "        self.closed = True\n        self._out = None\n        raise",
+        "        log.error(\"write failed\")\n        if self.strict:\n            raise  # the caller decides\n        self.errors += 1",
+    ] {
+        assert_eq!(
+            findings_in("pkg/io.py", &handler(body), rule),
+            Vec::<u32>::new(),
+            "{body}"
+        );
+    }
+    for body in [
+        "        self.closed = True\n        self._out = None",
+        "        self.errors += 1\n        self.raised = False",
+    ] {
+        assert_eq!(
+            findings_in("pkg/io.py", &handler(body), rule),
+            vec![4],
+            "{body}"
+        );
+    }
+}
