@@ -44,14 +44,7 @@ pub(crate) fn extract(root: Node, src: Src, exported: &dyn Fn(&str) -> bool, out
                     continue;
                 };
                 // `func (s *Server[T]) Close()`: the receiver's type, without `*` or arguments.
-                let receiver_type = node
-                    .child_by_field_name("receiver")
-                    .and_then(|r| {
-                        named(r)
-                            .into_iter()
-                            .find(|p| p.kind() == "parameter_declaration")
-                    })
-                    .and_then(|p| p.child_by_field_name("type"))
+                let receiver_type = receiver_type(node)
                     .map(|t| src.canonical(t))
                     .unwrap_or_default();
                 let pointer = receiver_type.starts_with('*');
@@ -145,6 +138,19 @@ pub(crate) fn extract(root: Node, src: Src, exported: &dyn Fn(&str) -> bool, out
 }
 
 /// Parameter types in order, each name of `a, b int` counting once.
+/// The type node of a method declaration's receiver (`*Server[T]` in
+/// `func (s *Server[T]) Close()`).
+pub(super) fn receiver_type(method: Node) -> Option<Node> {
+    method
+        .child_by_field_name("receiver")
+        .and_then(|r| {
+            named(r)
+                .into_iter()
+                .find(|p| p.kind() == "parameter_declaration")
+        })
+        .and_then(|p| p.child_by_field_name("type"))
+}
+
 fn parameters(list: Option<Node>, src: Src) -> Vec<Param> {
     let Some(list) = list else { return Vec::new() };
     let mut params = Vec::new();

@@ -13,7 +13,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use tree_sitter::Node;
 
-use super::extract::{callable, exported_name};
+use super::extract::{callable, exported_name, receiver_type};
 use crate::api::text::{Src, has_token, map_words, named};
 use crate::api::visibility::{List, Read};
 use crate::api::{Item, Param, Surface};
@@ -132,14 +132,7 @@ impl Reach {
             return;
         };
         if node.kind() == "method_declaration" {
-            let receiver = node
-                .child_by_field_name("receiver")
-                .and_then(|r| {
-                    named(r)
-                        .into_iter()
-                        .find(|p| p.kind() == "parameter_declaration")
-                })
-                .and_then(|p| p.child_by_field_name("type"))
+            let receiver = receiver_type(node)
                 .map(|t| src.raw(t).trim_start_matches('*').to_string())
                 .unwrap_or_default();
             let receiver = receiver.split('[').next().unwrap_or("").to_string();
