@@ -35,6 +35,7 @@ mod seen_before;
 mod shell_set;
 mod spec;
 mod sql_builder;
+mod sql_tag;
 mod statement;
 mod suppressed;
 mod syntax;

@@ -135,6 +135,9 @@ pub(crate) struct LineLogic {
     /// Stay quiet in a SQL builder's, ORM's or driver's own library code, unless the line
     /// reads outside input (see [`super::sql_builder`]).
     pub sql_builder_ok: bool,
+    /// Stay quiet where the matched template is written to a SQL tag (see
+    /// [`super::sql_tag`]).
+    pub sql_tag_ok: bool,
     /// Stay quiet in sample code no package ships (see [`super::samples`]).
     pub skip_samples: bool,
     /// Stay quiet on a line that begins inside a string literal opened above (see
@@ -399,6 +402,7 @@ fn compile_logic(
                 constant_command_ok: spec.constant_command_ok,
                 constant_value_ok: spec.constant_value_ok,
                 sql_builder_ok: spec.sql_builder_ok,
+                sql_tag_ok: spec.sql_tag_ok,
                 skip_samples: spec.skip_samples,
                 skip_strings: spec.skip_strings,
                 library_only: spec.library_only,
@@ -484,6 +488,7 @@ fn line_only_field(spec: &RuleSpec, forbid: &[String]) -> Option<&'static str> {
         ("constant_command_ok", spec.constant_command_ok),
         ("constant_value_ok", spec.constant_value_ok),
         ("sql_builder_ok", spec.sql_builder_ok),
+        ("sql_tag_ok", spec.sql_tag_ok),
         ("library_only", spec.library_only),
         ("skip_unreleased", spec.skip_unreleased),
         ("skip_samples", spec.skip_samples),

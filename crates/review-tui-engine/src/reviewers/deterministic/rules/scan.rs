@@ -21,6 +21,7 @@ use super::samples::Samples;
 use super::seen_before::SeenBefore;
 use super::spec::ContextScope;
 use super::sql_builder::{builds_sql, reads_outside_input};
+use super::sql_tag::tagged_by_sql;
 use super::statement::statement_at;
 use super::syntax::{CodeAt, Syntax};
 use super::unsafe_before::UnsafeBefore;
@@ -912,6 +913,9 @@ impl<'a> Scan<'a> {
             }
         }
         if logic.constant_value_ok && assigned_from_constants(texts.syntax, code) {
+            return false;
+        }
+        if logic.sql_tag_ok && tagged_by_sql(texts.syntax, code) {
             return false;
         }
         if logic.context_require.is_some() || logic.context_forbid.is_some() {

@@ -69,6 +69,11 @@ pub(crate) struct RuleSpec {
     /// `sql_builder`).
     #[serde(default)]
     pub sql_builder_ok: bool,
+    /// JavaScript and TypeScript: stay quiet where the matched template literal is written to
+    /// a SQL tag, which binds its values as parameters (`db.sql<Row>\`…${id}\``; see
+    /// `sql_tag`).
+    #[serde(default)]
+    pub sql_tag_ok: bool,
     #[serde(default)]
     pub skip_tests: bool,
     /// Stay quiet in sample code no package ships (see `crate::diff::is_sample_path_in`): an

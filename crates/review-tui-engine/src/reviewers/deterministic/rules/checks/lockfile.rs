@@ -42,6 +42,8 @@ impl Ecosystem {
                 "yarn.lock",
                 "pnpm-lock.yaml",
                 "bun.lock",
+                // bun's binary lock, before its text `bun.lock`.
+                "bun.lockb",
             ],
             Ecosystem::Python => &["poetry.lock", "uv.lock", "pdm.lock"],
             Ecosystem::Pipenv => &["Pipfile.lock"],
@@ -370,7 +372,7 @@ pub(super) fn manifest_without_lock(
     // linked, not locked from a registry: changesets' "Version Packages" bumps a sibling's
     // range in every member that uses it, and the lock has nothing to say.
     let mut own: Option<BTreeSet<String>> = None;
-    let unmatched = dependency_changes_unmatched(file, ecosystem);
+    let unmatched = dependency_changes_unmatched(file, ecosystem, records_peers(lock));
     let satisfied = already_locked(&unmatched, ecosystem, &file.path, lock, worktree);
     let Some((side, number, text)) = unmatched
         .into_iter()
@@ -553,8 +555,22 @@ fn dependency_name(ecosystem: Ecosystem, text: &str) -> Option<String> {
 /// requirement (axum #3784 moved `tokio = { version = "1.44", … }` from `[dependencies]` into
 /// two `[target.'cfg(…)'.dependencies]` tables; bubbletea #963 moved `termenv v0.15.2` to the
 /// `// indirect` block) resolves to what the lock already holds.
-fn dependency_changes_unmatched(file: &FileDiff, ecosystem: Ecosystem) -> Vec<(Side, u32, &str)> {
-    let changes = dependency_changes(file, ecosystem);
+/// Whether the lock file `lock` records the package's own peer dependency ranges. pnpm's and
+/// yarn's locks hold what was installed, by the ranges that asked for it; a package's own
+/// `peerDependencies` are its users' to install, so widening them (`"^6 || ^7"`) leaves the
+/// lock as it was. npm's and bun's locks copy the root package's `peerDependencies`.
+fn records_peers(lock: &str) -> bool {
+    !matches!(file_name(lock), "pnpm-lock.yaml" | "yarn.lock")
+}
+
+/// The changed dependency lines of `file` whose requirement the other side does not hold
+/// too; of peer dependencies only when `peers`.
+fn dependency_changes_unmatched(
+    file: &FileDiff,
+    ecosystem: Ecosystem,
+    peers: bool,
+) -> Vec<(Side, u32, &str)> {
+    let changes = dependency_changes_in(file, ecosystem, peers);
     let on = |side: Side| -> Vec<String> {
         changes
             .iter()
@@ -618,6 +634,15 @@ fn own_npm_packages(
 /// Every added or removed line that declares a dependency, tracking TOML/JSON sections within
 /// each hunk as far as the hunk shows them.
 fn dependency_changes(file: &FileDiff, ecosystem: Ecosystem) -> Vec<(Side, u32, &str)> {
+    dependency_changes_in(file, ecosystem, true)
+}
+
+/// The changed dependency lines of `file`; of peer dependencies only when `peers`.
+fn dependency_changes_in(
+    file: &FileDiff,
+    ecosystem: Ecosystem,
+    peers: bool,
+) -> Vec<(Side, u32, &str)> {
     let mut changes: Vec<(Side, u32, &str)> = Vec::new();
     for hunk in &file.hunks {
         let mut section = Section::Unknown;
@@ -629,6 +654,7 @@ fn dependency_changes(file: &FileDiff, ecosystem: Ecosystem) -> Vec<(Side, u32, 
                 LineKind::Removed => line.old_line.map(|n| (Side::Left, n)),
             };
             if let Some((side, n)) = number
+                && (peers || section != Section::Peers)
                 && declares_dependency(ecosystem, section, &line.text)
             {
                 changes.push((side, n, &line.text));
@@ -678,6 +704,9 @@ enum Section {
     /// The hunk has not shown a section header yet.
     Unknown,
     Dependencies,
+    /// npm's `peerDependencies` (and their `peerDependenciesMeta`): dependencies the
+    /// package's users install.
+    Peers,
     Other,
 }
 
@@ -729,6 +758,9 @@ impl Section {
             Ecosystem::Go | Ecosystem::Ruby => None,
         };
         match header {
+            Some(name) if ecosystem == Ecosystem::Npm && name.starts_with("peerDependencies") => {
+                Section::Peers
+            }
             // npm writes its objects in camel case (`devDependencies`, `peerDependencies`).
             Some(name)
                 if name.to_ascii_lowercase().contains("dependencies")
@@ -755,7 +787,7 @@ fn declares_dependency(ecosystem: Ecosystem, section: Section, text: &str) -> bo
         // URL or a path there is a setting (jest's `"testURL": "http://localhost"`), and so is
         // a value that starts like a version but is none (a bundle budget's `"12.6 kB"`).
         Ecosystem::Npm => JSON_DEPENDENCY.captures(text).is_some_and(|c| {
-            section == Section::Dependencies
+            matches!(section, Section::Dependencies | Section::Peers)
                 || (!PACKAGE_KEYS.contains(&&c[1])
                     && is_version_requirement(&c[3])
                     && is_npm_range(json_string_value(text)))

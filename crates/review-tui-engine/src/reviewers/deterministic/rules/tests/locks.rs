@@ -554,3 +554,76 @@ fn a_go_sum_catching_up_with_the_versions_its_go_mod_requires_is_a_refresh() {
         0
     );
 }
+
+/// A package's own `peerDependencies` are its users' to install: pnpm's and yarn's locks hold
+/// what was installed, so widening a peer range changes nothing there. npm's lock copies the
+/// root package's peers, and a development dependency beside them is locked in every lock.
+#[test]
+fn a_peer_range_changed_without_the_lock_is_no_stale_lock_where_the_lock_holds_no_peers() {
+    let manifest = |peer: &str, dev: &str| {
+        format!(
+            r#"{{
+  "name": "kv",
+  "version": "1.0.0",
+  "devDependencies": {{
+    "store": "{dev}"
+  }},
+  "peerDependencies": {{
+    "store": "{peer}"
+  }},
+  "peerDependenciesMeta": {{
+    "store": {{ "optional": true }}
+  }}
+}}
+"#
+        )
+    };
+    let lock = "lockfileVersion: '9.0'\nimporters:\n  .:\n    devDependencies:\n      store:\n        specifier: ^8.0.0\n        version: 8.0.0\n";
+    let base_manifest = manifest("^6 || ^7", "^8.0.0");
+    let widened = manifest("^6 || ^7 || ^8", "^8.0.0");
+    let dev_bumped = manifest("^6 || ^7", "^8.1.0");
+    let pnpm = |head: &str| {
+        findings(
+            &[("package.json", &base_manifest), ("pnpm-lock.yaml", lock)],
+            &[("package.json", head)],
+            MANIFEST_RULE,
+        )
+    };
+    assert_eq!(pnpm(&widened), 0);
+    assert_eq!(pnpm(&dev_bumped), 1);
+    let npm = findings(
+        &[
+            ("package.json", &base_manifest),
+            (
+                "package-lock.json",
+                &npm_lock("^6 || ^7", "7.0.0", "registry.npmjs.org"),
+            ),
+        ],
+        &[("package.json", &widened)],
+        MANIFEST_RULE,
+    );
+    assert_eq!(npm, 1);
+}
+
+/// bun's binary lock is a lock: a docs folder with its own `bun.lockb` that changed with its
+/// manifest asks nothing of the root's pnpm lock.
+#[test]
+fn a_folder_with_its_own_binary_bun_lock_is_locked_by_it() {
+    let (docs16, docs17) = (
+        "{\n  \"devDependencies\": {\n    \"undocs\": \"^0.2.16\"\n  }\n}\n",
+        "{\n  \"devDependencies\": {\n    \"undocs\": \"^0.2.17\"\n  }\n}\n",
+    );
+    let base = [
+        ("package.json", "{\n  \"name\": \"kv\"\n}\n"),
+        ("pnpm-lock.yaml", "lockfileVersion: '9.0'\n"),
+        ("docs/package.json", docs16),
+        ("docs/bun.lockb", "\u{0}bun-lockfile-16"),
+    ];
+    let head = [
+        ("docs/package.json", docs17),
+        ("docs/bun.lockb", "\u{0}bun-lockfile-17"),
+    ];
+    assert_eq!(findings(&base, &head, MANIFEST_RULE), 0);
+    let unlocked = [("docs/package.json", docs17)];
+    assert_eq!(findings(&base, &unlocked, MANIFEST_RULE), 1);
+}

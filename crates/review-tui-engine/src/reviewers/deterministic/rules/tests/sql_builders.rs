@@ -148,3 +148,26 @@ fn a_sql_builder_that_edits_its_own_manifest_is_still_one() {
         Vec::<u32>::new()
     );
 }
+
+/// A template written to a SQL tag is parameterised by the tag, however the tag is written: a
+/// method given type arguments, a `/* sql */` comment before the template, the tag on the line
+/// above, Prisma's `$queryRaw`. A template passed to a call, or to another tag, is still built
+/// text.
+#[test]
+fn a_template_written_to_a_sql_tag_is_parameterised() {
+    let code = "export async function get(db, table, key) {
+  const { rows } = await db
+    .sql<Row>/* sql */ `SELECT value FROM {${table}} WHERE key = ${key}`;
+  await db.sql/* sql */ `DELETE FROM {${table}} WHERE key=${key}`;
+  await prisma.$queryRaw`SELECT * FROM users WHERE id = ${key}`;
+  await db.sql
+    /* sql */ `DELETE FROM logs WHERE key = ${key}`;
+  await db.query(`SELECT value FROM kv WHERE key = '${key}'`);
+  await db.run(html`SELECT value FROM kv WHERE key = '${key}'`);
+  await prisma.$queryRawUnsafe(`SELECT * FROM users WHERE id = ${key}`);
+  return rows;
+}
+";
+    let app = APP_MANIFEST;
+    assert_eq!(findings(app, None, "src/kv.ts", code), [8, 9, 10]);
+}
