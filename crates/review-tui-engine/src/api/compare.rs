@@ -1041,11 +1041,15 @@ fn kind_change(old: &Item, new: &Item) -> Option<(Severity, String)> {
     // say. A binding typed as something other than a function is a break. And back: a
     // name bound to a function now a `def` of its own (more-itertools 10.2's `batched =
     // _batched` → `def batched(iterable, n, *, strict=False)`) is a callable either way.
+    // The same for a class's members: markupsafe's `capitalize = _simple_escaping_wrapper(
+    // "capitalize")` became `def capitalize(self, /)`; `obj.capitalize()` either way.
     let holds_function = |item: &Item| {
         BINDING.contains(&item.kind) && (item.shape.is_empty() || function_type(&item.shape))
     };
-    if (CALLABLE.contains(&old.kind) && holds_function(new))
-        || (holds_function(old) && CALLABLE.contains(&new.kind))
+    let callable = |item: &Item| CALLABLE.contains(&item.kind) || item.kind == "method";
+    let member = |item: &Item| item.kind == "method" || item.kind == "attribute";
+    if (callable(old) && holds_function(new) && member(old) == member(new))
+        || (holds_function(old) && callable(new) && member(old) == member(new))
     {
         return Some((
             Undecided,

@@ -1192,6 +1192,29 @@ fn a_name_bound_to_a_function_now_a_def_is_not_a_proven_break() {
     assert!(axis.detail.contains("`LIMIT`"), "{}", axis.detail);
 }
 
+/// A class attribute bound to a value the syntax does not type (`capitalize =
+/// _wrapper("capitalize")`, a function a decorator-like helper made) now a method of the
+/// same name: `obj.capitalize()` is called the same way if the value was a function, which
+/// the syntax does not say. Named (a warning), not a proven break.
+#[test]
+fn a_class_attribute_bound_to_an_untyped_value_now_a_method_is_not_a_proven_break() {
+    let base = "def _wrap(name):\n    return lambda self: self\n\n\nclass Markup(str):\n    capitalize = _wrap(\"capitalize\")\n";
+    let head = "class Markup(str):\n    def capitalize(self, /):\n        return self\n";
+    let axis = api_after(&[("pkg/__init__.py", base)], &[("pkg/__init__.py", head)]);
+    assert_eq!(axis.verdict, AxisVerdict::Warn, "{}", axis.detail);
+    assert!(
+        axis.detail
+            .contains("`Markup.capitalize` a attribute is now a method (still callable"),
+        "{}",
+        axis.detail
+    );
+    // The method taken away is still a break.
+    let plain = base.replace("Markup(str)", "Markup");
+    let gone = "class Markup:\n    pass\n";
+    let axis = api_after(&[("pkg/__init__.py", &plain)], &[("pkg/__init__.py", gone)]);
+    assert_eq!(axis.verdict, AxisVerdict::Fail, "{}", axis.detail);
+}
+
 #[test]
 fn python_double_underscore_parameters_and_class_attributes_moved_onto_instances() {
     // starlette #2178: `__name` was positional-only by convention (PEP 484) and mangled in a
