@@ -1301,3 +1301,35 @@ fn a_packages_own_tags_win_over_a_bare_tag_of_another_version() {
         axis.detail
     );
 }
+
+/// blinker #71: `send_async` was added on the way to 1.5 (`__version__ = '1.5dev'`, read by
+/// `setup.py` at build time) and taken back before 1.5; the last release is tagged `rel-1.4`.
+/// Nobody had it.
+#[test]
+fn a_python_method_added_after_a_generic_prefixed_release_tag_and_taken_back_is_unreleased() {
+    const SETUP: &str = "import sig\nversion = sig.__version__\n\nsetup(name=\"sig\",\n      version=version,\n      packages=['sig'])\n";
+    const BASE: &str = "class Signal:\n    def send(self, *sender, **kwargs):\n        return []\n";
+    const WITH_ASYNC: &str = "class Signal:\n    def send(self, *sender, **kwargs):\n        return []\n\n    async def send_async(self, *sender, **kwargs):\n        return []\n";
+    let released = [
+        ("setup.py", SETUP),
+        (
+            "sig/__init__.py",
+            "from sig.base import Signal\n\n__version__ = '1.4'\n",
+        ),
+        ("sig/base.py", BASE),
+    ];
+    let axis = after_release(
+        &released,
+        &["rel-1.4"],
+        &[
+            (
+                "sig/__init__.py",
+                "from sig.base import Signal\n\n__version__ = '1.5dev'\n",
+            ),
+            ("sig/base.py", WITH_ASYNC),
+        ],
+        &[("sig/base.py", BASE)],
+    );
+    assert_eq!(axis.verdict, AxisVerdict::Warn, "{}", axis.detail);
+    assert!(axis.detail.contains("not in rel-1.4"), "{}", axis.detail);
+}

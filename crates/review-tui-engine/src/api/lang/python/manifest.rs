@@ -21,7 +21,7 @@ pub(crate) static MANIFESTS: &[Manifest] = &[
     },
     Manifest {
         file: "setup.py",
-        names: assigned_name,
+        names: setup_py_name,
         version: assigned_version,
         versioning: Versioning::Semantic,
     },
@@ -32,6 +32,26 @@ fn pyproject_name(text: &str) -> Vec<String> {
         .or_else(|| toml_string(text, &["tool", "poetry", "name"]))
         .into_iter()
         .collect()
+}
+
+/// The distribution's name in a setup.py: the `name` keyword of its `setup(…)` call,
+/// wherever the call writes it (`setup(name="blinker",` on one line), else a `name = "…"` line
+/// of its own (a variable the call passes on).
+fn setup_py_name(text: &str) -> Vec<String> {
+    static SETUP_NAME: std::sync::LazyLock<Option<regex::Regex>> = std::sync::LazyLock::new(|| {
+        regex::Regex::new(
+            r#"\bsetup\s*\((?s:.{0,2000}?)\bname\s*=\s*["']([A-Za-z0-9_][A-Za-z0-9_.\-]*)["']"#,
+        )
+        .ok()
+    });
+    let called = SETUP_NAME
+        .as_ref()
+        .and_then(|pattern| pattern.captures(text))
+        .map(|c| c[1].to_string());
+    match called {
+        Some(name) => vec![name],
+        None => assigned_name(text),
+    }
 }
 
 fn pyproject_version(text: &str, _root: &str, _read: Read) -> Option<String> {
