@@ -228,22 +228,28 @@ fn module_path(module: &str, path: &str) -> String {
     }
 }
 
-/// A changelog, release notes or news file: it names what changed, documented or not.
+/// A changelog, release notes or news file: it names what changed, documented or not. Its
+/// name starts with such a word or holds it as a word (`2014-news.rst`, `release_notes.md`),
+/// or a folder so named holds it (`whatsnew/3.12.rst`, `releases/4.2.rst`).
 fn is_changelog(path: &str) -> bool {
-    let file = path.rsplit('/').next().unwrap_or(path).to_ascii_lowercase();
-    let path = path.to_ascii_lowercase();
-    [
+    const WORDS: [&str; 8] = [
         "changelog",
         "changes",
         "history",
         "news",
         "release",
+        "releases",
         "whatsnew",
-    ]
-    .iter()
-    .any(|word| file.starts_with(word))
-        || path.contains("/changelog/")
-        || path.contains("/unreleased/")
+        "unreleased",
+    ];
+    let path = path.to_ascii_lowercase();
+    let (folders, file) = path.rsplit_once('/').unwrap_or(("", &path));
+    let stem = file.rsplit_once('.').map_or(file, |(stem, _)| stem);
+    WORDS.iter().any(|word| stem.starts_with(word))
+        || stem
+            .split(['-', '_', '.', ' '])
+            .any(|part| WORDS.contains(&part))
+        || folders.split('/').any(|folder| WORDS.contains(&folder))
 }
 
 /// The dotted names in a line (`alembic.util.exc`, `pkg.mod.Class`): runs of identifiers
@@ -324,6 +330,25 @@ mod tests {
         // promised.
         let prose = ApiDocs::read([("docs/guide.md", "Use `shop.run`.\n")]);
         assert!(prose.documents("shop", &|_| true).is_none());
+    }
+
+    /// A news file per year (`2014-news.rst`), or release notes per version under a folder
+    /// named so, names what changed in it, documented or not.
+    #[test]
+    fn news_and_release_notes_named_by_year_or_version_document_nothing() {
+        for news in [
+            "docs/source/2014-news.rst",
+            "docs/content/2026-news.md",
+            "docs/whatsnew/3.12.rst",
+            "docs/releases/4.2.rst",
+            "docs/news/index.md",
+            "docs/release_notes.md",
+        ] {
+            let docs = ApiDocs::read([(news, "- fix RuntimeError in shop.util.compat\n")]);
+            assert!(docs.leaves_out("shop.util.compat"), "{news}");
+        }
+        let guide = ApiDocs::read([("docs/new-features.md", "See shop.util.compat.\n")]);
+        assert!(!guide.leaves_out("shop.util.compat"));
     }
 
     #[test]
