@@ -1984,7 +1984,8 @@ fn python_a_module_the_autodoc_documentation_never_names_is_not_promised() {
 /// change that also drops the mention still fails.
 #[test]
 fn python_a_module_the_import_path_documentation_never_names_is_not_promised() {
-    let util = "def is_writable(path, uid, gid):\n    return True\n\ndef close_on_exec(fd):\n    pass\n";
+    let util =
+        "def is_writable(path, uid, gid):\n    return True\n\ndef close_on_exec(fd):\n    pass\n";
     let parser = "class Parser:\n    def __init__(self, cfg, source):\n        pass\n\nclass AsyncRequest:\n    pass\n";
     let base = |docs: &'static str| {
         vec![
@@ -2033,7 +2034,10 @@ fn python_a_module_the_import_path_documentation_never_names_is_not_promised() {
         &["`BaseApplication.load`"],
     );
     assert_fails(
-        &api_after(&base(PROSE), &[("srv/core.py", "def run(app):\n    pass\n")]),
+        &api_after(
+            &base(PROSE),
+            &[("srv/core.py", "def run(app):\n    pass\n")],
+        ),
         &["`run`"],
     );
     let gone = "class Parser:\n    def __init__(self, cfg, source):\n        pass\n";
@@ -2043,14 +2047,12 @@ fn python_a_module_the_import_path_documentation_never_names_is_not_promised() {
     );
     // Documentation that names no object inside a submodule by its path.
     assert_fails(
-        &api_after(
-            &base("Call `srv.run(app)`.\n"),
-            &[("srv/util.py", dropped)],
-        ),
+        &api_after(&base("Call `srv.run(app)`.\n"), &[("srv/util.py", dropped)]),
         &["`is_writable`"],
     );
     // The base's documentation named it; the change drops the mention with the function.
-    const NAMED: &str = "Subclass `srv.app.base.BaseApplication`.\n\nCheck `srv.util.is_writable`.\n";
+    const NAMED: &str =
+        "Subclass `srv.app.base.BaseApplication`.\n\nCheck `srv.util.is_writable`.\n";
     assert_fails(
         &api_after(
             &base(NAMED),

@@ -205,9 +205,11 @@ pub(crate) fn unpromised(docs: &ApiDocs, path: &str, item: &str, read: Read) -> 
     let parts: Vec<&str> = below.split('.').collect();
     let own = path.ends_with("__init__.py") as usize;
     let declared = (0..parts.len() + own).any(|depth| {
-        let package = parts[..depth].iter().fold(format!("{root}{top}"), |path, part| {
-            format!("{path}/{part}")
-        });
+        let package = parts[..depth]
+            .iter()
+            .fold(format!("{root}{top}"), |path, part| {
+                format!("{path}/{part}")
+            });
         read(&format!("{package}/__init__.py"))
             .and_then(|init| all_names(&init))
             .is_some_and(|names| names.contains(name))
