@@ -305,10 +305,8 @@ fn judge(
     let looked_up = RefCell::new(BTreeMap::new());
     let looked_up_defined = RefCell::new(BTreeMap::new());
     let looked_up_declared = RefCell::new(BTreeMap::new());
-    let unpromised_by_docs = |path: &str, item: &str| {
-        let read_either = |path: &str| read_base(path).or_else(|| read_head(path));
-        unpromised(sources.api_docs(), path, item, &read_either)
-    };
+    let unpromised_by_docs =
+        |path: &str, item: &str| unpromised(sources.api_docs(), path, item, &read_base);
     let looked_up_java_types = RefCell::new(BTreeMap::new());
     let context = Context {
         index,
