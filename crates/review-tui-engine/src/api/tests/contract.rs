@@ -2045,6 +2045,17 @@ fn python_a_module_the_import_path_documentation_never_names_is_not_promised() {
         &api_after(&base(PROSE), &[("srv/http/parser.py", gone)]),
         &["`AsyncRequest`"],
     );
+    // The base's `__all__` declared it; the change drops it from there too.
+    assert_fails(
+        &api_after(
+            &base(PROSE),
+            &[
+                ("srv/http/parser.py", gone),
+                ("srv/http/__init__.py", "from .parser import Parser\n"),
+            ],
+        ),
+        &["`AsyncRequest`"],
+    );
     // Documentation that names no object inside a submodule by its path.
     assert_fails(
         &api_after(&base("Call `srv.run(app)`.\n"), &[("srv/util.py", dropped)]),
