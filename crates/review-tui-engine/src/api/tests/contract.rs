@@ -1974,25 +1974,25 @@ fn python_a_module_the_autodoc_documentation_never_names_is_not_promised() {
     );
 }
 
-/// A server documents its extension points in prose by import path
-/// (`srv.app.base.BaseApplication`), never with autodoc: a module its documentation never
-/// names (`srv.util`, `srv.http.parser`) is its own machinery, and a change there warns. What
-/// the documentation names keeps full checks: a documented module, a name it gives by a
-/// package's path (`srv.run`, re-exported from `srv.core`), a name a package's `__all__`
-/// declares. Documentation that names no object inside a submodule by its path promises
-/// nothing about which modules are internal, and the documentation read is the base's: a
+/// A server, a program whose manifest installs a command running its own package, documents
+/// its extension points in prose by import path (`srv.app.base.BaseApplication`), never with
+/// autodoc: a module its documentation never names (`srv.util`, `srv.http.parser`) is the
+/// program's machinery, and a change there warns. What the documentation names keeps full
+/// checks: a documented module, a name it gives by a package's path (`srv.run`, re-exported
+/// from `srv.core`), a name a package's `__all__` declares. A library's prose documentation is
+/// a guide, not a list of what it promises (a web toolkit's tutorials never name its
+/// `status` module, which users import); documentation that names no object inside a
+/// submodule by its path promises nothing either; and the documentation read is the base's: a
 /// change that also drops the mention still fails.
 #[test]
 fn python_a_module_the_import_path_documentation_never_names_is_not_promised() {
+    const PROGRAM: &str = "[project]\nname = \"srv\"\nversion = \"2.3.0\"\n\n[project.scripts]\nsrv = \"srv.app.wsgiapp:run\"\n";
     let util =
         "def is_writable(path, uid, gid):\n    return True\n\ndef close_on_exec(fd):\n    pass\n";
     let parser = "class Parser:\n    def __init__(self, cfg, source):\n        pass\n\nclass AsyncRequest:\n    pass\n";
     let base = |docs: &'static str| {
         vec![
-            (
-                "pyproject.toml",
-                "[project]\nname = \"srv\"\nversion = \"2.3.0\"\n",
-            ),
+            ("pyproject.toml", PROGRAM),
             (
                 "srv/__init__.py",
                 "from .core import run\n\n__version__ = '2.3.0'\nSERVER = 'srv'\n",
@@ -2055,6 +2055,21 @@ fn python_a_module_the_import_path_documentation_never_names_is_not_promised() {
             ],
         ),
         &["`AsyncRequest`"],
+    );
+    // A library's prose documentation.
+    let library: Vec<_> = base(PROSE)
+        .into_iter()
+        .map(|(path, text)| {
+            if path == "pyproject.toml" {
+                (path, "[project]\nname = \"srv\"\nversion = \"2.3.0\"\n")
+            } else {
+                (path, text)
+            }
+        })
+        .collect();
+    assert_fails(
+        &api_after(&library, &[("srv/util.py", dropped)]),
+        &["`is_writable`"],
     );
     // Documentation that names no object inside a submodule by its path.
     assert_fails(

@@ -1,12 +1,14 @@
 //! A Python project that documents its API says in its documentation which modules it
 //! promises. It documents so with autodoc (Sphinx's `automodule`, `autoclass`, `autofunction`
-//! and the like, mkdocstrings' `::: package.module`), or in prose that names its objects by
-//! import path (`gunicorn`-like servers: "subclass `pkg.app.base.BaseApplication`", "set
-//! `worker_class` to `pkg.workers.ggevent.GeventWorker`"). A module its documentation never
-//! names, under a package documented so, is the project's own machinery: alembic documents
-//! `alembic.command`, `alembic.config`, `alembic.ddl`, … and never `alembic.util.compat`,
-//! whose `py38` flags every release that drops a Python version removes. A change there is at
-//! most a warning.
+//! and the like, mkdocstrings' `::: package.module`); a program (its manifest installs a
+//! console script that runs its package) also in prose that names its extension points by
+//! import path (a server's "subclass `pkg.app.base.BaseApplication`", "set `worker_class` to
+//! `pkg.workers.ggevent.GeventWorker`"). A library's prose is a guide, not a list of what it
+//! promises: its tutorials need not name every module users import. A module its
+//! documentation never names, under a package documented so, is the project's own machinery:
+//! alembic documents `alembic.command`, `alembic.config`, `alembic.ddl`, … and never
+//! `alembic.util.compat`, whose `py38` flags every release that drops a Python version
+//! removes. A change there is at most a warning.
 //!
 //! What counts as documenting a module is read generously, so a promise is never missed: a
 //! module directive (`automodule`, `module`, `currentmodule`, `:::`) naming it or a package
@@ -19,6 +21,7 @@
 use std::cell::RefCell;
 use std::collections::{BTreeSet, HashMap, HashSet};
 
+use super::application::program_scripts;
 use super::declared::{all_names, top_package};
 use crate::api::visibility::Read;
 
@@ -50,7 +53,30 @@ pub(crate) struct ApiDocs {
     /// Every dotted name the documentation's text mentions, whole.
     whole: BTreeSet<String>,
     /// Per top package, how its documentation documents it (see [`ApiDocs::documents`]).
-    how: RefCell<HashMap<String, Option<String>>>,
+    how: RefCell<HashMap<String, Option<Documents>>>,
+}
+
+/// How a project's documentation documents a package's API.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Documents {
+    /// With autodoc directives.
+    Autodoc,
+    /// In prose, naming an object inside one of its modules by this import path.
+    ImportPath(String),
+}
+
+impl std::fmt::Display for Documents {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Documents::Autodoc => write!(f, "which documents its modules with autodoc"),
+            Documents::ImportPath(name) => {
+                write!(
+                    f,
+                    "which names the program's API by import path, as `{name}`"
+                )
+            }
+        }
+    }
 }
 
 /// Directives that document a module and, read generously, what is below it.
@@ -131,7 +157,11 @@ impl ApiDocs {
     /// BaseApplication`, where `is_module` says `top.app.base` is a module of the package).
     /// `None` when it does neither: it may show usage, but says nothing of which modules are
     /// internal.
-    pub(crate) fn documents(&self, top: &str, is_module: &dyn Fn(&str) -> bool) -> Option<String> {
+    pub(crate) fn documents(
+        &self,
+        top: &str,
+        is_module: &dyn Fn(&str) -> bool,
+    ) -> Option<Documents> {
         if let Some(how) = self.how.borrow().get(top) {
             return how.clone();
         }
@@ -141,7 +171,7 @@ impl ApiDocs {
             .iter()
             .any(|target| target == top || target.starts_with(&within));
         let how = if autodoc {
-            Some("which documents its modules with autodoc".to_string())
+            Some(Documents::Autodoc)
         } else {
             self.whole
                 .range(within.clone()..)
@@ -150,7 +180,7 @@ impl ApiDocs {
                     name.rsplit_once('.')
                         .is_some_and(|(module, _)| module != top && is_module(module))
                 })
-                .map(|name| format!("which names its API by import path, as `{name}`"))
+                .map(|name| Documents::ImportPath(name.clone()))
         };
         self.how.borrow_mut().insert(top.to_string(), how.clone());
         how
@@ -197,6 +227,11 @@ pub(crate) fn unpromised(docs: &ApiDocs, path: &str, item: &str, read: Read) -> 
         read(&format!("{file}.py")).is_some() || read(&format!("{file}/__init__.py")).is_some()
     };
     let how = docs.documents(top, &is_module)?;
+    // A library's prose is a guide to it, not the list of what it promises; a program's
+    // names the few places users extend it.
+    if matches!(how, Documents::ImportPath(_)) && program_scripts(path, read).is_none() {
+        return None;
+    }
     let name = item.split(['.', '(', ':']).next().unwrap_or(item);
     if !docs.leaves_out(&module) || docs.names_by_a_package(&module, name) {
         return None;
@@ -361,8 +396,10 @@ mod tests {
         )]);
         let modules = |dotted: &str| dotted == "srv.app.base";
         assert_eq!(
-            docs.documents("srv", &modules).as_deref(),
-            Some("which names its API by import path, as `srv.app.base.BaseApplication`")
+            docs.documents("srv", &modules),
+            Some(Documents::ImportPath(
+                "srv.app.base.BaseApplication".to_string()
+            ))
         );
         // `srv.conf.py` is a file name: `srv.conf` is no module.
         let conf_only = ApiDocs::read([("docs/run.md", "Keep `srv.conf.py` beside it.\n")]);
