@@ -2071,6 +2071,14 @@ fn python_a_module_the_import_path_documentation_never_names_is_not_promised() {
         &api_after(&library, &[("srv/util.py", dropped)]),
         &["`is_writable`"],
     );
+    // A library does not become a program by the change that installs a command.
+    assert_fails(
+        &api_after(
+            &library,
+            &[("srv/util.py", dropped), ("pyproject.toml", PROGRAM)],
+        ),
+        &["`is_writable`"],
+    );
     // Documentation that names no object inside a submodule by its path.
     assert_fails(
         &api_after(&base("Call `srv.run(app)`.\n"), &[("srv/util.py", dropped)]),
