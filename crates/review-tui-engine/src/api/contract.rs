@@ -31,7 +31,7 @@ use super::lang::go::{handed_out, interfaces};
 use super::lang::java::closed;
 use super::lang::python::application::command_scripts;
 use super::lang::python::declared::python_reach;
-use super::lang::python::documented::python_module;
+use super::lang::python::documented::unpromised;
 use super::lang::rust::compiled::{never_compiled, outside_the_workspace};
 use super::lang::rust::generated::{MacroWrites, read_from_crate};
 use super::lang::rust::registry_dependency::from_a_registry;
@@ -305,7 +305,8 @@ fn judge(
     let looked_up = RefCell::new(BTreeMap::new());
     let looked_up_defined = RefCell::new(BTreeMap::new());
     let looked_up_declared = RefCell::new(BTreeMap::new());
-    let undocumented = |module: &str| sources.api_docs().leaves_out(module);
+    let unpromised_by_docs =
+        |path: &str, item: &str| unpromised(sources.api_docs(), path, item, &read_base);
     let looked_up_java_types = RefCell::new(BTreeMap::new());
     let context = Context {
         index,
@@ -314,7 +315,7 @@ fn judge(
         read_base: &read_base,
         list_head: &list_head,
         list_base: &list_base,
-        undocumented: &undocumented,
+        unpromised_by_docs: &unpromised_by_docs,
     };
     for file in surfaces {
         let aliases = |s: &Surface, n: &str| s.aliases.get(n).cloned();
@@ -535,9 +536,9 @@ struct Context<'c> {
     read_base: Read<'c>,
     list_head: List<'c>,
     list_base: List<'c>,
-    /// Whether the project's API documentation leaves out a Python module (see
-    /// [`super::lang::python::documented::ApiDocs::leaves_out`]).
-    undocumented: &'c dyn Fn(&str) -> bool,
+    /// Why the project's API documentation does not promise an item of a Python file, by
+    /// the file's base path and the item's name (see [`unpromised`]).
+    unpromised_by_docs: &'c dyn Fn(&str, &str) -> Option<String>,
 }
 
 /// The generics the type `name` declares, for [`Types::declared`]; `Name/N` is the type of
@@ -1499,10 +1500,11 @@ fn undeclared(mut change: ApiChange, reach: Option<&BTreeSet<String>>) -> ApiCha
     change
 }
 
-/// `change` as at most undecided when the project documents its Python API with autodoc and
-/// its documentation never names the file's module (see [`super::lang::python::documented::ApiDocs::leaves_out`]): the
-/// project's own machinery, promised to nobody. Asked of the base's module, where users
-/// would have found the item.
+/// `change` as at most undecided when the project documents its Python API (with autodoc, or
+/// by import path in prose) and its documentation never names the item's module, nor the item
+/// by a package's path, and no `__all__` declares it (see [`unpromised`]): the project's own
+/// machinery, promised to nobody. Asked of the base's module, where users would have found
+/// the item.
 fn undocumented(
     mut change: ApiChange,
     file: &FileSurfaces<'_>,
@@ -1511,17 +1513,9 @@ fn undocumented(
     if change.severity != Severity::Incompatible || file.grammar != Grammar::Python {
         return change;
     }
-    let read_either = |path: &str| (context.read_base)(path).or_else(|| (context.read_head)(path));
-    let Some(module) = python_module(file.base_path, &read_either) else {
-        return change;
-    };
-    if (context.undocumented)(&module) {
+    if let Some(why) = (context.unpromised_by_docs)(file.base_path, &change.key) {
         change.severity = Severity::Undecided;
-        change.why = format!(
-            "{} (`{module}` is not in the project's API documentation, which documents its \
-             modules with autodoc)",
-            change.why
-        );
+        change.why = format!("{} ({why})", change.why);
     }
     change
 }

@@ -1981,7 +1981,8 @@ fn python_a_module_the_autodoc_documentation_never_names_is_not_promised() {
         ),
         &["`Script.walk`"],
     );
-    // The documentation's text names the module; or it is prose, not autodoc.
+    // The documentation's text names the module; or it is prose that names no object inside
+    // a module by its path.
     let named: &'static str = "Commands\n========\n\n.. automodule:: shop.command\n\nOn old Pythons, check ``shop.util.compat.py37``.\n";
     assert_fails(
         &api_after(&base(named), &[("shop/util/compat.py", dropped)]),
@@ -1989,10 +1990,132 @@ fn python_a_module_the_autodoc_documentation_never_names_is_not_promised() {
     );
     assert_fails(
         &api_after(
-            &base("Use ``shop.command.current``.\n"),
+            &base("Use ``shop.current``.\n"),
             &[("shop/util/compat.py", dropped)],
         ),
         &["`py37`"],
+    );
+}
+
+/// A server, a program whose manifest installs a command running its own package, documents
+/// its extension points in prose by import path (`srv.app.base.BaseApplication`), never with
+/// autodoc: a module its documentation never names (`srv.util`, `srv.http.parser`) is the
+/// program's machinery, and a change there warns. What the documentation names keeps full
+/// checks: a documented module, a name it gives by a package's path (`srv.run`, re-exported
+/// from `srv.core`), a name a package's `__all__` declares. A library's prose documentation is
+/// a guide, not a list of what it promises (a web toolkit's tutorials never name its
+/// `status` module, which users import); documentation that names no object inside a
+/// submodule by its path promises nothing either; and the documentation read is the base's: a
+/// change that also drops the mention still fails.
+#[test]
+fn python_a_module_the_import_path_documentation_never_names_is_not_promised() {
+    const PROGRAM: &str = "[project]\nname = \"srv\"\nversion = \"2.3.0\"\n\n[project.scripts]\nsrv = \"srv.app.wsgiapp:run\"\n";
+    let util =
+        "def is_writable(path, uid, gid):\n    return True\n\ndef close_on_exec(fd):\n    pass\n";
+    let parser = "class Parser:\n    def __init__(self, cfg, source):\n        pass\n\nclass AsyncRequest:\n    pass\n";
+    let base = |docs: &'static str| {
+        vec![
+            ("pyproject.toml", PROGRAM),
+            (
+                "srv/__init__.py",
+                "from .core import run\n\n__version__ = '2.3.0'\nSERVER = 'srv'\n",
+            ),
+            ("srv/core.py", "def run(app, bind=None):\n    pass\n"),
+            ("srv/util.py", util),
+            ("srv/app/__init__.py", ""),
+            (
+                "srv/app/base.py",
+                "class BaseApplication:\n    def load(self):\n        pass\n",
+            ),
+            (
+                "srv/http/__init__.py",
+                "from .parser import AsyncRequest\n\n__all__ = ['AsyncRequest']\n",
+            ),
+            ("srv/http/parser.py", parser),
+            ("docs/custom.md", docs),
+        ]
+    };
+    const PROSE: &str = "# Custom application\n\nSubclass `srv.app.base.BaseApplication` to embed the server,\nor call `srv.run(app)`.\n";
+    let dropped = "def close_on_exec(fd):\n    pass\n";
+    let axis = api_after(&base(PROSE), &[("srv/util.py", dropped)]);
+    assert_eq!(axis.verdict, AxisVerdict::Warn, "{}", axis.detail);
+    assert!(
+        axis.detail
+            .contains("`srv.util` is not in the project's API documentation"),
+        "{}",
+        axis.detail
+    );
+    let constructor = parser.replace("cfg, source", "cfg, source, peer");
+    let axis = api_after(&base(PROSE), &[("srv/http/parser.py", &constructor)]);
+    assert_eq!(axis.verdict, AxisVerdict::Warn, "{}", axis.detail);
+    // A documented module; a name documented by its package's path; a declared name.
+    assert_fails(
+        &api_after(
+            &base(PROSE),
+            &[("srv/app/base.py", "class BaseApplication:\n    pass\n")],
+        ),
+        &["`BaseApplication.load`"],
+    );
+    assert_fails(
+        &api_after(
+            &base(PROSE),
+            &[("srv/core.py", "def run(app):\n    pass\n")],
+        ),
+        &["`run`"],
+    );
+    let gone = "class Parser:\n    def __init__(self, cfg, source):\n        pass\n";
+    assert_fails(
+        &api_after(&base(PROSE), &[("srv/http/parser.py", gone)]),
+        &["`AsyncRequest`"],
+    );
+    // The base's `__all__` declared it; the change drops it from there too.
+    assert_fails(
+        &api_after(
+            &base(PROSE),
+            &[
+                ("srv/http/parser.py", gone),
+                ("srv/http/__init__.py", "from .parser import Parser\n"),
+            ],
+        ),
+        &["`AsyncRequest`"],
+    );
+    // A library's prose documentation.
+    let library: Vec<_> = base(PROSE)
+        .into_iter()
+        .map(|(path, text)| {
+            if path == "pyproject.toml" {
+                (path, "[project]\nname = \"srv\"\nversion = \"2.3.0\"\n")
+            } else {
+                (path, text)
+            }
+        })
+        .collect();
+    assert_fails(
+        &api_after(&library, &[("srv/util.py", dropped)]),
+        &["`is_writable`"],
+    );
+    // A library does not become a program by the change that installs a command.
+    assert_fails(
+        &api_after(
+            &library,
+            &[("srv/util.py", dropped), ("pyproject.toml", PROGRAM)],
+        ),
+        &["`is_writable`"],
+    );
+    // Documentation that names no object inside a submodule by its path.
+    assert_fails(
+        &api_after(&base("Call `srv.run(app)`.\n"), &[("srv/util.py", dropped)]),
+        &["`is_writable`"],
+    );
+    // The base's documentation named it; the change drops the mention with the function.
+    const NAMED: &str =
+        "Subclass `srv.app.base.BaseApplication`.\n\nCheck `srv.util.is_writable`.\n";
+    assert_fails(
+        &api_after(
+            &base(NAMED),
+            &[("srv/util.py", dropped), ("docs/custom.md", PROSE)],
+        ),
+        &["`is_writable`"],
     );
 }
 

@@ -19,11 +19,22 @@ pub(crate) fn command_scripts(path: &str, read: Read) -> Option<String> {
     let parts: Vec<&str> = path.split('/').collect();
     let (_, dirs) = parts.split_last()?;
     let top = top_package(dirs, read)?;
-    let package = dirs[top];
     let init = read(&format!("{}/__init__.py", dirs[..=top].join("/")))?;
-    if offers_names(&init, package) {
+    if offers_names(&init, dirs[top]) {
         return None;
     }
+    program_scripts(path, read)
+}
+
+/// The console scripts that run the top package of the Python file at `path` (`srv` for
+/// `srv.app.wsgiapp:run`), declared by the nearest manifest above the package: the
+/// distribution is a program, whatever its package also offers to import. `None` without
+/// such scripts, or where the manifest or the package cannot be read.
+pub(crate) fn program_scripts(path: &str, read: Read) -> Option<String> {
+    let parts: Vec<&str> = path.split('/').collect();
+    let (_, dirs) = parts.split_last()?;
+    let top = top_package(dirs, read)?;
+    let package = dirs[top];
     // The nearest folder above the package with a manifest: its scripts that run code of
     // this package.
     let scripts = (0..=top).rev().find_map(|depth| {

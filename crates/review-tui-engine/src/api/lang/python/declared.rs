@@ -95,7 +95,7 @@ pub(crate) fn left_out_of_new_all(key: &str, base: &Surface, head: &Surface) -> 
 }
 
 /// The names `__all__` lists in `init`, when it is assigned a literal list or tuple.
-fn all_names(init: &str) -> Option<BTreeSet<String>> {
+pub(crate) fn all_names(init: &str) -> Option<BTreeSet<String>> {
     static ALL: std::sync::LazyLock<Option<regex::Regex>> = std::sync::LazyLock::new(|| {
         regex::Regex::new(r"(?m)^__all__[ \t]*(?::[^=\n]*)?=[ \t]*[(\[]").ok()
     });
