@@ -267,6 +267,61 @@ diff --git a/.github/workflows/ci.yml b/.github/workflows/ci.yml
     assert_eq!(result.nodes[0].priority, crate::review::node::Priority::P0);
 }
 
+/// `ref:` is a checkout only as the input of a checkout action: an action that waits for the
+/// head's checks (`lewagon/wait-on-check-action`, `ref: …head.sha`) runs none of its code. A
+/// step whose action the diff does not show keeps the finding.
+#[test]
+fn a_head_ref_given_to_an_action_that_checks_nothing_out_is_no_checkout() {
+    let workflow = |action: &str| {
+        format!(
+            "\
+diff --git a/.github/workflows/automerge.yml b/.github/workflows/automerge.yml
+new file mode 100644
+--- /dev/null
++++ b/.github/workflows/automerge.yml
+@@ -0,0 +1,12 @@
++on:
++  pull_request_target:
++jobs:
++  automerge:
++    runs-on: ubuntu-latest
++    steps:
++      - name: Wait for status checks
++        uses: {action}
++        with:
++          ref: ${{{{ github.event.pull_request.head.sha || github.sha }}}}
++          check-regexp: test*
++      - run: gh pr merge --auto --merge \"$PR_URL\"
+"
+        )
+    };
+    let waits = workflow("lewagon/wait-on-check-action@v1.3.1");
+    assert_eq!(rules(&scan(&waits)), Vec::<&str>::new());
+    let checks_out = workflow("actions/checkout@v4");
+    assert_eq!(
+        rules(&scan(&checks_out)),
+        vec!["actions/pull-request-target-checkout"]
+    );
+    // The step's action is not in the hunk: the `ref:` still counts.
+    let unseen = "\
+diff --git a/.github/workflows/ci.yml b/.github/workflows/ci.yml
+--- a/.github/workflows/ci.yml
++++ b/.github/workflows/ci.yml
+@@ -1,2 +1,2 @@
+-on: pull_request
++on: pull_request_target
+ jobs:
+@@ -20,2 +20,2 @@
+         with:
+-          ref: main
++          ref: ${{ github.event.pull_request.head.sha }}
+";
+    assert_eq!(
+        rules(&scan(unseen)),
+        vec!["actions/pull-request-target-checkout"]
+    );
+}
+
 #[test]
 fn an_untouched_pull_request_target_workflow_is_not_this_change() {
     let text = "\
